@@ -1,0 +1,101 @@
+"""The detector plug-in point. A detector ("sidecar") judges one Event and returns Findings.
+
+Detectors are listed by import path and imported only when an event needs them, so a hook pays
+only for the sidecars it runs. Standard library only at this level.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+
+    from sidekit_hooks.events import Event
+
+    class Detector(Protocol):
+        """What a sidecar implements. `hooks` names the events it wants to see."""
+
+        name: str
+        hooks: frozenset[str]
+
+        def detect(self, event: Event, ctx: Context) -> list[Finding]: ...
+
+
+class Finding:
+    """One thing a detector wants to say. `key` identifies the finding for dedup (never a line number)."""
+
+    __slots__ = ("sidecar", "message", "key", "rule_id", "path", "priority", "severity", "see")
+
+    def __init__(
+        self,
+        sidecar: str,
+        message: str,
+        *,
+        key: str = "",
+        rule_id: str = "",
+        path: str = "",
+        priority: str = "normal",
+        severity: str = "medium",
+        see: str = "",
+    ) -> None:
+        self.sidecar = sidecar
+        self.message = message
+        self.key = key or f"{sidecar}:{rule_id}:{path}:{message}"
+        self.rule_id = rule_id
+        self.path = path
+        self.priority = priority
+        self.severity = severity
+        self.see = see
+
+    def text(self) -> str:
+        """The nudge line: `[sidecar:<name>] <message>`."""
+        return f"[sidecar:{self.sidecar}] {self.message}"
+
+    def __repr__(self) -> str:
+        return f"Finding({self.text()!r}, key={self.key!r})"
+
+
+class Context:
+    """What every detector may use besides the event: where the project is, and a per-hook memo."""
+
+    __slots__ = ("project", "session", "deadline", "memo")
+
+    def __init__(self, project: str, session: str, deadline: float) -> None:
+        self.project = project
+        self.session = session
+        self.deadline = deadline  # time.monotonic() value after which detectors should stop
+        self.memo: dict[str, Any] = {}
+
+
+# name -> "module:attribute". Later issues add the sidecars here; tests may register their own.
+REGISTRY: dict[str, str] = {}
+_loaded: dict[str, Detector] = {}
+
+
+def register(name: str, target: str | Detector) -> None:
+    """Add a detector by import path ("pkg.mod:OBJ") or as an object."""
+    if isinstance(target, str):
+        REGISTRY[name] = target
+        _loaded.pop(name, None)
+    else:
+        REGISTRY[name] = f"<object {name}>"
+        _loaded[name] = target
+
+
+def unregister(name: str) -> None:
+    REGISTRY.pop(name, None)
+    _loaded.pop(name, None)
+
+
+def load(name: str) -> Detector:
+    """Import a registered detector on first use."""
+    if name not in _loaded:
+        module_name, _, attribute = REGISTRY[name].partition(":")
+        _loaded[name] = getattr(importlib.import_module(module_name), attribute)
+    return _loaded[name]
+
+
+def names() -> list[str]:
+    return list(REGISTRY)

@@ -1,0 +1,63 @@
+"""The hook process: read stdin, run one event under a deadline, print at most one JSON object, exit 0.
+
+Entry scripts in `hooks/` call `main()`; so does `python -m sidekit_hooks.hook <Event>`.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+
+MAX_STDIN = 64 * 1024 * 1024  # a payload bigger than this is not read whole (and not parsed)
+
+
+class DeadlineExceeded(BaseException):
+    """Raised by the alarm; a BaseException so no detector's `except Exception` can swallow it."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise DeadlineExceeded()
+
+
+def main(hook: str = "", argv: list[str] | None = None) -> int:
+    started = time.monotonic()
+    args = sys.argv[1:] if argv is None else argv
+    hook = hook or (args[0] if args else "")
+    outcome = None
+    try:
+        from sidekit_hooks import runtime
+
+        if runtime.env_disabled():
+            return 0
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, runtime.HARD_DEADLINE)
+        stdin_text = sys.stdin.buffer.read(MAX_STDIN).decode("utf-8", "replace")
+        outcome = runtime.run(hook, stdin_text, started)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        if outcome.output:
+            sys.stdout.write(outcome.output)
+            sys.stdout.flush()
+        from sidekit_hooks import queue
+
+        queue.commit(outcome.claims)  # delete only once the delivery is out
+    except BaseException as exc:  # noqa: BLE001 - a hook must exit 0 whatever happens
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _fail_open(hook, exc, outcome)
+    return 0
+
+
+def _fail_open(hook: str, exc: BaseException, outcome: object) -> None:
+    try:
+        from sidekit_hooks import hooklog, queue, runtime, workspace
+
+        queue.release(outcome.claims if isinstance(outcome, runtime.Outcome) else runtime.HELD)
+        where = "deadline" if isinstance(exc, DeadlineExceeded) else "hook"
+        cause: BaseException | str = "hard deadline reached" if where == "deadline" else exc
+        hooklog.error(workspace.project_dir(), hook, where, cause)
+    except BaseException:  # noqa: BLE001
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""Where things live on disk: the project, `.sidekit/`, and the Gas Town queue root.
+
+Standard library only (hook hot path).
+"""
+
+from __future__ import annotations
+
+import os
+
+STATE_DIR = ".sidekit"
+QUEUE_SUBDIR = os.path.join(".runtime", "nudge_queue")
+MAX_SESSION_NAME = 200  # bytes; well under NAME_MAX once the queue adds nothing to it
+
+
+class UnsafeSessionName(ValueError):
+    """A session name that would leave the queue directory, or cannot be a directory name."""
+
+
+def project_dir(payload_cwd: str = "") -> str:
+    """`$CLAUDE_PROJECT_DIR`, else the payload's cwd, else the process's cwd."""
+    return os.environ.get("CLAUDE_PROJECT_DIR") or payload_cwd or os.getcwd()
+
+
+def queue_root(project: str) -> str:
+    """`<root>/.runtime/nudge_queue` with root = $GT_TOWN_ROOT, else $GT_ROOT, else the project."""
+    root = os.environ.get("GT_TOWN_ROOT") or os.environ.get("GT_ROOT") or project
+    return os.path.join(root, QUEUE_SUBDIR)
+
+
+def safe_session_name(session: str) -> str:
+    """Gas Town's mapping ("/" -> "_"), refusing anything that could escape the queue directory."""
+    if not session or "\x00" in session:
+        raise UnsafeSessionName(f"session name {session[:40]!r} is empty or holds a NUL byte")
+    safe = session.replace("/", "_").replace("\\", "_")
+    if safe in (".", "..") or len(safe.encode("utf-8", "surrogatepass")) > MAX_SESSION_NAME:
+        raise UnsafeSessionName(f"session name {session[:40]!r} cannot be a queue directory")
+    return safe
+
+
+def session_queue_dir(root: str, session: str) -> str:
+    """The queue directory of one session, guaranteed to sit directly inside `root`."""
+    path = os.path.join(root, safe_session_name(session))
+    if os.path.dirname(os.path.normpath(path)) != os.path.normpath(root):
+        raise UnsafeSessionName(f"session name {session[:40]!r} leaves the queue directory")
+    return path
+
+
+def state_dir(project: str) -> str:
+    return os.path.join(project, STATE_DIR)
+
+
+def log_dir(project: str) -> str:
+    return os.path.join(project, STATE_DIR, "log")
+
+
+def gastown_session() -> str:
+    """Inside Gas Town (`$TMUX_PANE` set) the tmux session name, whose queue gt drains too."""
+    pane = os.environ.get("TMUX_PANE")
+    if not pane:
+        return ""
+    if os.environ.get("GT_SESSION"):  # gt sets it to the tmux session name at spawn; no subprocess
+        return os.environ["GT_SESSION"]
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["tmux", "display-message", "-t", pane, "-p", "#{session_name}"],
+            capture_output=True,
+            text=True,
+            timeout=0.5,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def atomic_write(path: str, data: str) -> None:
+    """Write via a temp file in the same folder, then rename: readers never see half a file."""
+    folder = os.path.dirname(path) or "."
+    os.makedirs(folder, exist_ok=True)
+    tmp = os.path.join(folder, f".tmp-{os.getpid()}-{os.urandom(4).hex()}")
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
