@@ -6,7 +6,7 @@ left queued for the next turn boundary.
 
 from __future__ import annotations
 
-import json
+from sidekit_hooks import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,4 +56,4 @@ def hook_output(hook: str, context: str) -> str:
     if not context:
         return ""
     payload = {"hookSpecificOutput": {"hookEventName": hook, "additionalContext": context}}
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return fastjson.dumps(payload)

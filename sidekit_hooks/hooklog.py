@@ -5,10 +5,10 @@ Standard library only. A log never grows past MAX_BYTES: it rolls over to `<name
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
+from sidekit_hooks import fastjson
 from sidekit_hooks.workspace import log_dir
 
 TYPE_CHECKING = False
@@ -32,7 +32,7 @@ def append(project: str, name: str, record: dict[str, Any]) -> None:
         except OSError:
             pass
         record = {"ts": round(time.time(), 3), **record}
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+        line = fastjson.dumps(record)
         # O_APPEND writes of one line are atomic enough for concurrent hooks on a local disk.
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
@@ -58,7 +58,7 @@ def read(project: str, name: str, limit: int = 1000) -> list[dict[str, Any]]:
             with open(path, encoding="utf-8") as handle:
                 for line in handle:
                     try:
-                        item = json.loads(line)
+                        item = fastjson.loads(line)
                     except ValueError:
                         continue
                     if isinstance(item, dict):

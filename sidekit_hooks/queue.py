@@ -7,17 +7,20 @@ place; drainers claim a file by renaming it to `<name>.claimed.<8 hex>`, so any 
 
 from __future__ import annotations
 
-import json
 import os
 import time
-from datetime import datetime, timedelta, timezone
 
+from sidekit_hooks import fastjson
 from sidekit_hooks.workspace import session_queue_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+    from datetime import datetime
     from typing import Any
+
+# `datetime` and `json` are imported inside the functions that need them: an empty queue (the usual
+# case at a turn boundary) must cost a hook no more than a directory listing.
 
 NORMAL_TTL = 30 * 60  # seconds; Gas Town's DefaultNormalTTL
 URGENT_TTL = 2 * 60 * 60  # Gas Town's DefaultUrgentTTL
@@ -65,11 +68,13 @@ class Nudge:
             data["expires_at"] = rfc3339(self.expires_at)
         if self.deliver_after:
             data["deliver_after"] = rfc3339(self.deliver_after)
+        import json  # pretty-printed, as Gas Town writes its own nudges
+
         return json.dumps(data, indent=2, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> Nudge:
-        data = json.loads(text)
+        data = fastjson.loads(text)
         if not isinstance(data, dict) or not isinstance(data.get("message"), str):
             raise ValueError("a nudge is a JSON object with a string `message`")
         extra = {k: v for k, v in data.items() if k in ("kind", "thread_id", "severity") and v}
@@ -96,10 +101,14 @@ class Claim:
 
 
 def now() -> datetime:
+    from datetime import datetime, timezone
+
     return datetime.now(timezone.utc).astimezone()
 
 
 def rfc3339(moment: datetime) -> str:
+    from datetime import timezone
+
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
     return moment.isoformat(timespec="microseconds")
@@ -109,6 +118,8 @@ def parse_time(value: object) -> datetime | None:
     """RFC 3339 (nanoseconds and offsets welcome); Go's zero time and junk mean "unset"."""
     if not isinstance(value, str) or not value or value.startswith("0001-01-01"):
         return None
+    from datetime import datetime, timezone
+
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
@@ -134,6 +145,8 @@ def enqueue(
     on_drop: Callable[[str, Nudge], None] | None = None,
 ) -> str:
     """Write one nudge atomically; return its path. Over the depth cap, the oldest normal ones go first."""
+    from datetime import timedelta
+
     folder = session_queue_dir(root, session)
     os.makedirs(folder, exist_ok=True)
     if nudge.expires_at is None:
@@ -204,7 +217,11 @@ def claim(
 ) -> list[Claim]:
     """Claim every deliverable nudge of a session, FIFO. Expired ones are dropped, early ones put back."""
     folder = session_queue_dir(root, session)
-    if not os.path.isdir(folder):
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    if not any(CLAIMED in name for name in names) and not any(n.endswith(".json") for n in names):
         return []
     moment = at or now()
     recover_stale_claims(folder)

@@ -6,11 +6,10 @@ goes on. Standard library only; detectors that need more import it themselves, l
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
-from sidekit_hooks import delivery, detectors, hooklog, policy, queue, workspace
+from sidekit_hooks import delivery, detectors, fastjson, hooklog, policy, queue, workspace
 from sidekit_hooks.events import parse_event
 
 TYPE_CHECKING = False
@@ -42,7 +41,7 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     """Handle one event. Never raises for bad input; may raise only what the deadline alarm raises."""
     started = time.monotonic() if started is None else started
     try:
-        payload = json.loads(stdin_text) if stdin_text.strip() else {}
+        payload = fastjson.loads(stdin_text) if stdin_text.strip() else {}
     except ValueError as exc:
         hooklog.error(workspace.project_dir(), hook, "payload", f"stdin is not JSON ({exc})")
         return Outcome()

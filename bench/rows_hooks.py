@@ -1,0 +1,69 @@
+"""Hook latency: the hook as Claude Code runs it, against a bare interpreter of the same venv (#2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from run import REPO, BenchContext, Row, ratio_row, time_command
+
+SESSION = "bench-session"
+
+
+def edit_payload(project: str) -> bytes:
+    target = os.path.join(project, "pkg", "mod.py")
+    return json.dumps({
+        "session_id": SESSION, "cwd": project, "hook_event_name": "PostToolUse",
+        "transcript_path": os.path.join(project, "t.jsonl"), "permission_mode": "default",
+        "tool_name": "Edit", "tool_use_id": "toolu_bench",
+        "tool_input": {"file_path": target, "old_string": "return 1", "new_string": "return 2"},
+        "tool_response": {"filePath": target, "oldString": "return 1", "newString": "return 2",
+                          "originalFile": "def f():\n    return 1\n",
+                          "structuredPatch": [{"oldStart": 1, "oldLines": 2, "newStart": 1, "newLines": 2,
+                                               "lines": [" def f():", "-    return 1", "+    return 2"]}],
+                          "userModified": False, "replaceAll": False},
+    }).encode()
+
+
+def prompt_payload(project: str) -> bytes:
+    return json.dumps({"session_id": SESSION, "cwd": project, "hook_event_name": "UserPromptSubmit",
+                       "prompt": "carry on"}).encode()
+
+
+def make_project() -> str:
+    project = tempfile.mkdtemp(prefix="sidekit-bench-")
+    os.makedirs(os.path.join(project, "pkg"))
+    with open(os.path.join(project, "pkg", "mod.py"), "w") as handle:
+        handle.write("def f():\n    return 2\n")
+    return project
+
+
+def queue_five(ctx: BenchContext, project: str) -> None:
+    code = ("import sys; sys.path.insert(0, sys.argv[1]);"
+            "from sidekit_hooks import queue, workspace;"
+            "[queue.enqueue(workspace.queue_root(sys.argv[2]), sys.argv[3], queue.Nudge(f'[sidecar:scope] nudge {i}')) for i in range(5)]")
+    subprocess.run([sys.executable, "-c", code, REPO, project, SESSION], check=True)
+
+
+def rows(ctx: BenchContext) -> list[Row]:
+    project = make_project()
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=project, CLAUDE_PLUGIN_ROOT=REPO)
+    hooks = os.path.join(REPO, "hooks")
+    post = ["sh", "-c", f'"{hooks}/run" post_tool_use']
+    prompt = ["sh", "-c", f'"{hooks}/run" user_prompt_submit']
+    out: list[Row] = []
+    try:
+        samples = time_command(post, ctx.repeats, edit_payload(project), env, project)
+        out += ratio_row("hooks", "PostToolUse on an Edit (plugin command)", samples, ctx, 2.5)
+        samples = time_command(prompt, ctx.repeats, prompt_payload(project), env, project)
+        out += ratio_row("hooks", "UserPromptSubmit, empty queue", samples, ctx, 1.5)
+        samples = time_command(prompt, ctx.repeats, prompt_payload(project), env, project,
+                               setup=lambda: queue_five(ctx, project))
+        out += ratio_row("hooks", "UserPromptSubmit, five queued nudges", samples, ctx, None)
+    finally:
+        shutil.rmtree(project, ignore_errors=True)
+    return out

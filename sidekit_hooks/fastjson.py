@@ -1,0 +1,80 @@
+"""JSON for the hook hot path without `import json`.
+
+`json` pulls in `re` and `enum` (about 10 ms of a hook's start on a slow machine); the C scanner and
+string encoder underneath it do not. Same results as json.loads / compact json.dumps for the
+payload shapes a hook reads and writes; falls back to `json` where `_json` is missing.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+try:
+    import _json
+except ImportError:  # pragma: no cover - other interpreters
+    _json = None  # type: ignore[assignment]
+
+
+def _constant(name: str) -> float:
+    return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}[name]
+
+
+class _ScanContext:
+    """The attributes `_json.make_scanner` reads from a JSONDecoder."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = staticmethod(_constant)
+    memo: dict[str, str] = {}
+
+
+_scan = _json.make_scanner(_ScanContext()) if _json is not None else None
+_WHITESPACE = " \t\n\r"
+
+
+def loads(text: str) -> Any:
+    """Decode one JSON document; ValueError (as json.JSONDecodeError is) on anything else."""
+    if _scan is None:
+        import json
+
+        return json.loads(text)
+    start = len(text) - len(text.lstrip(_WHITESPACE))
+    try:
+        value, end = _scan(text, start)
+    except StopIteration:
+        raise ValueError("not a JSON document") from None
+    if text[end:].strip(_WHITESPACE):
+        raise ValueError(f"extra data after the JSON document at {end}")
+    return value
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON (no spaces, UTF-8 kept), like json.dumps(..., separators=(",", ":"), ensure_ascii=False)."""
+    if _json is None:
+        import json
+
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _encode(value)
+
+
+def _encode(value: Any) -> str:
+    if isinstance(value, str):
+        return _json.encode_basestring(value)  # type: ignore[no-any-return]
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return repr(value) if isinstance(value, float) else str(int(value))
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_encode(str(k))}:{_encode(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_encode(v) for v in value) + "]"
+    return _encode(str(value))

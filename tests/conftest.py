@@ -1,0 +1,74 @@
+"""Shared fixtures: a throw-away project and a way to run the real hook entry points."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+HOOK_SCRIPTS = {
+    "PostToolUse": REPO / "hooks" / "post_tool_use.py",
+    "PostToolUseFailure": REPO / "hooks" / "post_tool_use_failure.py",
+    "UserPromptSubmit": REPO / "hooks" / "user_prompt_submit.py",
+}
+
+HookRunner = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """An empty project folder (not a git repo unless a test makes it one)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The process environment without anything Gas Town or Claude Code would set."""
+    for name in ("GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "GT_SESSION", "CLAUDE_PROJECT_DIR",
+                 "CLAUDE_CODE_SESSION_ID", "SIDEKIT_DISABLE", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"):
+        monkeypatch.delenv(name, raising=False)
+    return dict(os.environ)
+
+
+@pytest.fixture
+def run_hook(project: Path, clean_env: dict[str, str]) -> HookRunner:
+    """Run a real hook entry script in a subprocess, the way Claude Code's settings form does."""
+
+    def run(event: str, payload: dict[str, Any] | str | bytes, *, env: dict[str, str] | None = None,
+            cwd: Path | None = None, timeout: float = 20) -> subprocess.CompletedProcess[str]:
+        data = payload if isinstance(payload, (str, bytes)) else json.dumps(payload)
+        full_env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project), **(env or {}))
+        raw = data.encode() if isinstance(data, str) else data
+        done = subprocess.run([sys.executable, "-S", str(HOOK_SCRIPTS[event])], input=raw, capture_output=True,
+                              env=full_env, cwd=str(cwd or project), timeout=timeout)
+        return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
+
+    return run
+
+
+def payload(event: str, project: Path, **fields: Any) -> dict[str, Any]:
+    """A payload with the common fields Claude Code 2.1.328 sends, plus `fields`."""
+    base: dict[str, Any] = {
+        "session_id": "sess-1", "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
+        "prompt_id": "p-1", "permission_mode": "acceptEdits", "hook_event_name": event,
+    }
+    base.update(fields)
+    return base
+
+
+def context_of(stdout: str) -> str:
+    """The additionalContext a hook printed ('' for no output); fails on anything but one JSON object."""
+    if not stdout.strip():
+        return ""
+    data = json.loads(stdout)
+    assert isinstance(data, dict) and set(data) == {"hookSpecificOutput"}, stdout
+    return str(data["hookSpecificOutput"]["additionalContext"])
