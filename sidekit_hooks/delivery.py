@@ -51,9 +51,14 @@ def plan(claims: list[Claim], budget: int = MAX_DELIVERY) -> tuple[str, list[Cla
     return "\n".join(lines), delivered, left
 
 
-def hook_output(hook: str, context: str) -> str:
-    """The single JSON object a hook prints; empty when there is nothing to say."""
-    if not context:
-        return ""
-    payload = {"hookSpecificOutput": {"hookEventName": hook, "additionalContext": context}}
-    return fastjson.dumps(payload)
+def hook_output(hook: str, context: str, notices: list[str] | None = None) -> str:
+    """The single JSON object a hook prints; empty when there is nothing to say.
+
+    `context` reaches the model (additionalContext); `notices` reach only the user (systemMessage).
+    """
+    payload: dict[str, object] = {}
+    if notices:
+        payload["systemMessage"] = "\n".join(notices)[:MAX_DELIVERY]
+    if context:
+        payload["hookSpecificOutput"] = {"hookEventName": hook, "additionalContext": context}
+    return fastjson.dumps(payload) if payload else ""

@@ -56,11 +56,11 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
-        return Outcome(delivery.hook_output(event.hook, "\n".join(policy.lines(findings, event, ctx))))
+        return Outcome(delivery.hook_output(event.hook, "\n".join(policy.lines(findings, event, ctx)), ctx.notices))
     enqueue_findings(findings, event, ctx)
     if event.hook not in DRAINING_HOOKS:
-        return Outcome()
-    return drain(event, project)
+        return Outcome(delivery.hook_output(event.hook, "", ctx.notices))
+    return drain(event, project, ctx.notices)
 
 
 def run_detectors(event: Event, ctx: detectors.Context) -> list[Finding]:
@@ -90,7 +90,7 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: detectors.Conte
             hooklog.error(ctx.project, event.hook, "enqueue", exc)
 
 
-def drain(event: Event, project: str) -> Outcome:
+def drain(event: Event, project: str, notices: list[str] | None = None) -> Outcome:
     """Claim what is queued for this session (and its Gas Town tmux session) and plan one delivery."""
     root = workspace.queue_root(project)
     claims: list[queue.Claim] = []
@@ -101,10 +101,10 @@ def drain(event: Event, project: str) -> Outcome:
         except (OSError, workspace.UnsafeSessionName) as exc:
             hooklog.error(project, event.hook, "drain", exc)
     if not claims:
-        return Outcome()
+        return Outcome(delivery.hook_output(event.hook, "", notices))
     text, delivered, left = delivery.plan(claims)
     queue.release(left)
-    return Outcome(delivery.hook_output(event.hook, text), delivered)
+    return Outcome(delivery.hook_output(event.hook, text, notices), delivered)
 
 
 def sessions_to_drain(session_id: str) -> list[str]:

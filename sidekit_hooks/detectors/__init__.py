@@ -60,13 +60,19 @@ class Finding:
 class Context:
     """What every detector may use besides the event: where the project is, and a per-hook memo."""
 
-    __slots__ = ("project", "session", "deadline", "memo")
+    __slots__ = ("project", "session", "deadline", "memo", "notices")
 
     def __init__(self, project: str, session: str, deadline: float) -> None:
         self.project = project
         self.session = session
         self.deadline = deadline  # time.monotonic() value after which detectors should stop
         self.memo: dict[str, Any] = {}
+        self.notices: list[str] = []  # for the user (systemMessage), never the model
+
+    def notify_user(self, text: str) -> None:
+        """Tell the person at the terminal something (e.g. a broken rule pack). Not seen by the model."""
+        if text not in self.notices:
+            self.notices.append(text)
 
 
 # name -> "module:attribute". Later issues add the sidecars here; tests may register their own.
