@@ -1,0 +1,69 @@
+"""Fixtures for the end-to-end tests: the pinned Claude Code CLI and one scripted session per test."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+from claude_e2e import VERSION, Run, Step, cli_version, find_cli, run_claude
+
+SessionRunner = Callable[..., Run]
+SIDEKIT_SCRIPT = Path(sys.executable).parent / "sidekit"
+
+
+def sidekit_argv() -> list[str]:
+    """The `sidekit` command of the environment running the tests."""
+    return [str(SIDEKIT_SCRIPT)] if SIDEKIT_SCRIPT.exists() else [sys.executable, "-m", "sidekit_hooks.cli"]
+
+
+def sidekit_shell() -> str:
+    """The same, quoted for a Bash command line the scripted model sends."""
+    return " ".join(f'"{part}"' for part in sidekit_argv())
+
+
+@pytest.fixture(scope="session")
+def claude_cli() -> Path:
+    """The pinned CLI, installed with npm on first use; the test skips, saying why, when it cannot be had."""
+    cli, reason = find_cli()
+    if cli is None:
+        pytest.skip(reason)
+    version = cli_version(cli)
+    if not version.startswith(f"{VERSION} "):
+        pytest.skip(f"{cli} reports {version!r}; these tests are pinned to Claude Code {VERSION}")
+    return cli
+
+
+@pytest.fixture
+def session_id() -> str:
+    return str(uuid.uuid4())
+
+
+@pytest.fixture
+def sidekit(project: Path, clean_env: dict[str, str]) -> Callable[..., str]:
+    """Run `sidekit ARGS... --project PROJECT`-style commands as a user would; returns stdout."""
+
+    def run(*args: str) -> str:
+        done = subprocess.run([*sidekit_argv(), *args], capture_output=True, text=True, cwd=project,
+                              env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), timeout=60)
+        assert done.returncode == 0, f"sidekit {' '.join(args)} failed: {done.stderr}"
+        return done.stdout
+
+    return run
+
+
+@pytest.fixture
+def run_session(claude_cli: Path, project: Path, session_id: str, tmp_path: Path) -> SessionRunner:
+    """`run_session(prompt, steps, plugin_dir=None)`: one `claude -p` run in `project`, its own HOME."""
+
+    def run(prompt: str, steps: Sequence[Step], plugin_dir: Path | None = None, home: Path | None = None) -> Run:
+        done = run_claude(claude_cli, project, prompt, steps, session_id=session_id,
+                          home=home or tmp_path / "home", plugin_dir=plugin_dir)
+        assert done.returncode == 0 and done.result == "done", (
+            f"claude -p exited {done.returncode}, result {done.result!r}\nstderr: {done.stderr[-3000:]}")
+        return done
+
+    return run

@@ -1,0 +1,199 @@
+"""The hooks inside the real Claude Code CLI (2.1.328): what reached the model, byte for byte, and where.
+
+Each test runs `claude -p` against a scripted model (see claude_e2e.py) and reads the requests the
+model received. Tool results carry hook output after the tool's own text; the prompt carries it as a
+text block of the first user message.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import venv
+from collections.abc import Callable
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+from claude_e2e import (
+    FINAL_TEXT,
+    REPO,
+    ToolCall,
+    prompt_reminders,
+    reminder,
+    result_text,
+    split_result,
+    write_settings,
+)
+from conftest import SessionRunner, sidekit_shell
+
+PROMPT = "Carry on with the task."
+NO_OUTPUT = "(Bash completed with no output)"
+
+
+def queue_files(project: Path, session: str) -> list[str]:
+    folder = project / ".runtime" / "nudge_queue" / session
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
+def written(path: Path) -> str:
+    return f"File created successfully at: {path} (file state is current in your context — no need to Read it back)"
+
+
+def bash_nudge(message: str, then: str = "") -> ToolCall:
+    """A Bash call that queues a nudge for the running session, as another agent or `gt nudge` would."""
+    command = f'{sidekit_shell()} nudge "{message}" >/dev/null' + (f"; {then}" if then else "")
+    return ToolCall("Bash", {"command": command, "description": "queue a nudge"})
+
+
+# --- the settings form -----------------------------------------------------------------------------
+
+
+def test_queued_nudges_arrive_with_the_prompt(run_session: SessionRunner, project: Path, session_id: str,
+                                              sidekit: Callable[..., str]) -> None:
+    write_settings(project, sys.executable)
+    sidekit("nudge", "--session", session_id, "[sidecar:specs] Spec 4.1: validation errors return HTTP 422.")
+    sidekit("nudge", "--session", session_id, "--sender", "mayor", "rebase on main before you push")
+
+    run = run_session(PROMPT, [FINAL_TEXT])
+
+    blocks = run.prompt_blocks()
+    expected = reminder("UserPromptSubmit hook additional context",
+                        "[sidecar:specs] Spec 4.1: validation errors return HTTP 422.\n"
+                        "[from mayor] rebase on main before you push")
+    assert prompt_reminders(blocks) == [expected]
+    texts = [block.get("text") for block in blocks]
+    assert texts.index(expected) < texts.index(PROMPT)  # said with the prompt, before it
+    assert run.count("validation errors return HTTP 422") == 1
+    assert queue_files(project, session_id) == []  # delivered once, removed from the queue
+
+
+def test_queued_nudge_lands_next_to_the_tool_result(run_session: SessionRunner, project: Path, session_id: str) -> None:
+    write_settings(project, sys.executable)
+    target = project / "notes.txt"
+    steps = [bash_nudge("[sidecar:tests] 3 tests fail in tests/test_api.py; sidekit failures"),
+             ToolCall("Write", {"file_path": str(target), "content": "hello\n"})]
+
+    run = run_session(PROMPT, steps)
+
+    assert prompt_reminders(run.prompt_blocks()) == []  # the queue was empty when the prompt went out
+    body, reminders = split_result(result_text(run.tool_result(0)))
+    assert body == NO_OUTPUT
+    assert reminders == [reminder("PostToolUse:Bash hook additional context",
+                                  "[sidecar:tests] 3 tests fail in tests/test_api.py; sidekit failures")]
+    assert split_result(result_text(run.tool_result(1))) == (written(target), [])  # said once, not again
+    assert run.tool_result(0).get("is_error") is False
+
+
+def test_failing_bash_goes_through_post_tool_use_failure(run_session: SessionRunner, project: Path) -> None:
+    write_settings(project, sys.executable)
+    steps = [bash_nudge("[sidecar:tools] the build script is scripts/build.sh", then="echo oops >&2; exit 3")]
+
+    run = run_session(PROMPT, steps)
+
+    block = run.tool_result(0)
+    assert block["is_error"] is True
+    assert split_result(result_text(block)) == ("Exit code 3\noops", [
+        reminder("PostToolUseFailure:Bash hook additional context", "[sidecar:tools] the build script is scripts/build.sh")])
+
+
+def test_hooks_that_say_nothing_leave_the_conversation_untouched(run_session: SessionRunner, project: Path) -> None:
+    write_settings(project, sys.executable)
+    (project / "a.py").write_text("x = 1\n")
+    steps = [ToolCall("Read", {"file_path": str(project / "a.py")}),
+             ToolCall("Bash", {"command": "ls", "description": "list"})]
+
+    run = run_session(PROMPT, steps)
+
+    assert prompt_reminders(run.prompt_blocks()) == []
+    assert split_result(result_text(run.tool_result(0)))[1] == []
+    assert split_result(result_text(run.tool_result(1))) == ("a.py", [])
+    assert not (project / ".sidekit" / "log" / "hooks.jsonl").exists()  # and nothing went wrong
+
+
+# --- the plugin form -------------------------------------------------------------------------------
+
+
+def plugin_name() -> str:
+    return str(json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())["name"])
+
+
+def assert_nudges_arrive(run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str],
+                         **options: Path) -> None:
+    sidekit("nudge", "--session", session_id, "[sidecar:scope] the task is api/**")
+    run = run_session(PROMPT, [bash_nudge("[sidecar:tests] tests/test_a.py fails")], **options)
+    assert prompt_reminders(run.prompt_blocks()) == [
+        reminder("UserPromptSubmit hook additional context", "[sidecar:scope] the task is api/**")]
+    assert split_result(result_text(run.tool_result(0))) == (NO_OUTPUT, [
+        reminder("PostToolUse:Bash hook additional context", "[sidecar:tests] tests/test_a.py fails")])
+
+
+def test_plugin_form_from_the_checkout(run_session: SessionRunner, project: Path, session_id: str,
+                                       sidekit: Callable[..., str]) -> None:
+    """`--plugin-dir` = this repo: hooks/hooks.json runs hooks/run, which uses the checkout's .venv."""
+    assert (REPO / ".venv" / "bin" / "python").exists(), "./install.sh makes the .venv hooks/run uses"
+    assert_nudges_arrive(run_session, project, session_id, sidekit, plugin_dir=REPO)
+
+
+def test_plugin_form_with_a_ready_plugin_data_venv(run_session: SessionRunner, project: Path, session_id: str,
+                                                   sidekit: Callable[..., str], tmp_path: Path) -> None:
+    """A plugin copy without .venv finds the environment its bootstrap built in $CLAUDE_PLUGIN_DATA/venv."""
+    plugin = tmp_path / "plugin"
+    shutil.copytree(REPO, plugin, ignore=shutil.ignore_patterns(
+        ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"))
+    home = tmp_path / "home"
+    data = home / ".claude" / "plugins" / "data" / f"{plugin_name()}-inline"  # where the CLI points it
+    venv.create(data / "venv", with_pip=False, symlinks=True)  # hooks run with -S: no packages needed
+    (data / "venv" / ".sidekit-ready").touch()
+    assert_nudges_arrive(run_session, project, session_id, sidekit, plugin_dir=plugin, home=home)
+    assert not (data / "bootstrap.log").exists()  # the ready environment was used; no bootstrap started
+
+
+def test_plugin_form_without_any_environment_stays_silent(run_session: SessionRunner, project: Path,
+                                                          session_id: str, sidekit: Callable[..., str],
+                                                          tmp_path: Path) -> None:
+    """First run of a fresh plugin: nothing ready yet, so the hooks say nothing and never block."""
+    plugin = tmp_path / "plugin"
+    shutil.copytree(REPO, plugin, ignore=shutil.ignore_patterns(
+        ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"))
+    (plugin / "hooks" / "bootstrap").write_text("#!/bin/sh\nexit 0\n")  # no pip install inside a test
+    sidekit("nudge", "--session", session_id, "[sidecar:scope] waits for the environment")
+
+    run = run_session(PROMPT, [ToolCall("Bash", {"command": "ls", "description": "list"})], plugin_dir=plugin)
+
+    assert prompt_reminders(run.prompt_blocks()) == []
+    assert split_result(result_text(run.tool_result(0)))[1] == []
+    assert len(queue_files(project, session_id)) == 1  # kept for when the environment is ready
+
+
+def test_sidekit_install_form(run_session: SessionRunner, project: Path, session_id: str,
+                              sidekit: Callable[..., str]) -> None:
+    """`sidekit install --project DIR` wires the same hooks into .claude/settings.json."""
+    if find_spec("sidekit_hooks.commands.install") is None:
+        pytest.skip("`sidekit install` has not landed on this branch yet")
+    sidekit("install", "--project", str(project))
+    assert_nudges_arrive(run_session, project, session_id, sidekit)
+
+
+# --- detectors, through the real client ------------------------------------------------------------
+
+
+def test_broken_rule_pack_does_not_disturb_the_session(run_session: SessionRunner, project: Path, session_id: str,
+                                                       sidekit: Callable[..., str]) -> None:
+    write_settings(project, sys.executable)
+    (project / "sidecar_rules").mkdir()
+    (project / "sidecar_rules" / "broken.toml").write_text('[pack]\nname = "broken\n[[rules]\nid = 1\n')
+    (project / "src").mkdir()
+    sidekit("nudge", "--session", session_id, "[sidecar:specs] see docs/spec.md")
+    steps = [ToolCall("Write", {"file_path": str(project / "src" / "app.py"), "content": "status_code = 400\n"}),
+             bash_nudge("[sidecar:tests] still arrives")]
+
+    run = run_session(PROMPT, steps)
+
+    assert prompt_reminders(run.prompt_blocks()) == [
+        reminder("UserPromptSubmit hook additional context", "[sidecar:specs] see docs/spec.md")]
+    assert split_result(result_text(run.tool_result(1))) == (NO_OUTPUT, [
+        reminder("PostToolUse:Bash hook additional context", "[sidecar:tests] still arrives")])
+    assert run.count("broken.toml") == 0  # a broken pack is the user's business, not the model's
+    assert (project / "src" / "app.py").read_text() == "status_code = 400\n"

@@ -1,0 +1,69 @@
+"""The harness itself: where the CLI is unavailable the e2e tests skip, saying why, and never hang."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import claude_e2e
+import pytest
+from claude_e2e import CLI_ENV, VERSION, ScriptedModel, ToolCall, find_cli, message_events
+
+
+def test_a_missing_cli_override_is_the_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(CLI_ENV, str(tmp_path / "nowhere" / "claude"))
+    assert find_cli() == (None, f"Claude Code CLI not found at {tmp_path / 'nowhere' / 'claude'} (from ${CLI_ENV})")
+
+
+def test_missing_npm_is_the_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(CLI_ENV, raising=False)
+    monkeypatch.setattr(claude_e2e, "CACHED_CLI", tmp_path / "not-installed" / "claude")
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no npm on PATH
+    assert find_cli() == (None, f"npm not found: cannot install @anthropic-ai/claude-code@{VERSION} "
+                                "(tests/e2e/install_claude.sh)")
+
+
+def test_e2e_tests_skip_cleanly_without_the_cli(tmp_path: Path) -> None:
+    """The whole e2e module, run as CI would, with the harness pointed at a CLI that is not there."""
+    missing = tmp_path / "no-claude"
+    env = dict(os.environ, **{CLI_ENV: str(missing)})
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:sidekit",
+                           str(Path(__file__).with_name("test_claude_code.py"))],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    tests = sum(1 for line in Path(__file__).with_name("test_claude_code.py").read_text().splitlines()
+                if line.startswith("def test_"))
+    reasons = [line.split(": ", 1)[1] for line in done.stdout.splitlines() if line.startswith("SKIPPED [1] ")]
+    assert reasons == [f"Claude Code CLI not found at {missing} (from ${CLI_ENV})"] * tests
+    assert done.stdout.rstrip().splitlines()[-1].startswith(f"{tests} skipped in ")
+
+
+def test_scripted_model_streams_a_tool_call_then_ends_the_turn() -> None:
+    """The SSE the CLI parses: one tool_use block, its input as input_json_delta, stop_reason tool_use."""
+    stream = message_events([{"type": "tool_use", "id": "toolu_x", "name": "Read", "input": {"file_path": "/p/a.py"}}],
+                            "tool_use", "claude-sonnet-4-5", "msg_1").decode()
+    events = [line[len("event: "):] for line in stream.splitlines() if line.startswith("event: ")]
+    assert events == ["message_start", "content_block_start", "content_block_delta", "content_block_stop",
+                      "message_delta", "message_stop"]
+    assert 'data: {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", ' \
+           '"partial_json": "{\\"file_path\\": \\"/p/a.py\\"}"}}' in stream
+    assert '"delta": {"stop_reason": "tool_use", "stop_sequence": null}' in stream
+
+
+def test_scripted_model_picks_the_step_by_the_calls_already_made() -> None:
+    model = ScriptedModel([ToolCall("Read", {"file_path": "/p/a.py"}), "finished"])
+    tools = [{"name": "Read"}]
+    first = {"tools": tools, "messages": [{"role": "user", "content": "go"}]}
+    second = {"tools": tools, "messages": [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_e2e_0000", "name": "Read", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_e2e_0000", "content": "x"}]}]}
+    try:
+        assert model.reply_to(first) == ([{"type": "tool_use", "id": "toolu_e2e_0000", "name": "Read",
+                                           "input": {"file_path": "/p/a.py"}}], "tool_use")
+        assert model.reply_to(second) == ([{"type": "text", "text": "finished"}], "end_turn")
+        assert model.reply_to({"messages": []}) == ([{"type": "text", "text": "done"}], "end_turn")  # side query
+    finally:
+        model.server.server_close()
