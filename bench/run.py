@@ -1,29 +1,42 @@
 """The benchmark table: every speed and size figure the issues ask for, in one run.
 
-    python bench/run.py            # the full table
-    python bench/run.py --quick    # under a minute on a 2-core machine
-    python bench/run.py --only hooks --markdown docs/performance.md
+    python bench/run.py                        # the full table
+    python bench/run.py --quick                # under a minute on a 2-core machine
+    python bench/run.py --only hooks           # one section (bench/rows_hooks.py)
+    python bench/run.py --quick --markdown docs/performance.md
 
-Each `bench/rows_*.py` module contributes rows through `rows(ctx) -> list[Row]`. Times are shown as
-ratios against a bare interpreter measured in the same run, so the table means the same on any machine.
+Each `bench/rows_<section>.py` module contributes rows through `rows(ctx) -> list[Row]`. Each runs in
+its own process with a time budget (`ctx.budget` seconds, `ctx.time_left()`): a section that overruns
+is stopped and shown as a MISS row, so one slow section can never stall the table. With `--quick` the
+budgets share 50 seconds, and a section should use `ctx.quick` to do less (fewer repeats, smaller
+inputs, the heavy part skipped with a row that says so). Times are shown as ratios against a bare
+interpreter measured in the same run, so the table means the same on any machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import importlib
+import json
 import os
 import platform
+import signal
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path[:0] = [REPO, HERE]
+sys.path[:0] = [p for p in (REPO, HERE) if p not in sys.path]
+
+QUICK_TOTAL = 50.0  # seconds all sections share with --quick (the baseline and start-up take the rest)
+FULL_SECTION_BUDGET = 900.0  # seconds per section in a full run
+MIN_SECTION_BUDGET = 5.0
+QUICK_REPEATS, FULL_REPEATS = 9, 31
 
 
 @dataclass
@@ -41,10 +54,16 @@ class BenchContext:
     python: str
     repeats: int
     bare: list[float] = field(default_factory=list)  # seconds, bare-interpreter samples
+    budget: float = FULL_SECTION_BUDGET  # seconds this section may take
+    started: float = field(default_factory=time.monotonic)
 
     @property
     def bare_p50(self) -> float:
         return statistics.median(self.bare)
+
+    def time_left(self) -> float:
+        """Seconds of this section's budget still unspent (a section checks it before a heavy step)."""
+        return self.budget - (time.monotonic() - self.started)
 
 
 def time_command(argv: Sequence[str], repeats: int, stdin: bytes = b"", env: dict[str, str] | None = None,
@@ -85,47 +104,125 @@ def render(rows: list[Row], markdown: bool) -> str:
     table = [headers] + [(r.section, r.what, r.value, r.target, r.verdict) for r in rows]
     if markdown:
         lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-        lines += ["| " + " | ".join(cells) + " |" for cells in table[1:]]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |" for cells in table[1:]]
         return "\n".join(lines)
     widths = [max(len(cells[i]) for cells in table) for i in range(len(headers))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip() for cells in table)
 
 
 def machine() -> str:
-    return f"{platform.python_implementation()} {platform.python_version()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores"
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), "")
+    except OSError:
+        pass
+    where = f"{platform.system()} {platform.release()} {platform.machine()}, {os.cpu_count()} cores"
+    return f"{platform.python_implementation()} {platform.python_version()}, {where}" + (f" ({cpu})" if cpu else "")
+
+
+# --- one section in its own process ----------------------------------------------------------------
+
+
+def run_child(name: str, ctx_json: str) -> int:
+    """`--child`: run one section module and print its rows as JSON lines."""
+    ctx = BenchContext(**json.loads(ctx_json))
+    ctx.started = time.monotonic()
+    module = importlib.import_module(name)
+    for row in module.rows(ctx):
+        print(json.dumps(asdict(row)), flush=True)
+    return 0
+
+
+def run_section(name: str, ctx: BenchContext, budget: float) -> list[Row]:
+    """Run `bench/<name>.py` under `budget` seconds; a failure or an overrun becomes a MISS row."""
+    section = name[len("rows_"):]
+    child_ctx = json.dumps({"quick": ctx.quick, "python": ctx.python, "repeats": ctx.repeats, "bare": ctx.bare,
+                            "budget": budget})
+    argv = [ctx.python, os.path.abspath(__file__), "--child", name, "--context", child_ctx]
+    # Its own process group, so an overrun stops whatever the section started too.
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                             start_new_session=True)
+    try:
+        stdout, stderr = child.communicate(timeout=budget + 2)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+        return [Row(section, "not measured", f"stopped: over its {budget:.0f} s budget", f"<= {budget:.0f} s", "MISS")]
+    rows = []
+    for line in stdout.splitlines():
+        try:
+            rows.append(Row(**json.loads(line)))
+        except (ValueError, TypeError):
+            continue  # a stray print of the section, not a row
+    if child.returncode != 0:
+        last = (stderr.strip().splitlines() or [f"exit {child.returncode}"])[-1]
+        rows.append(Row(section, "error", last[:160], "", "MISS"))
+    return rows
+
+
+def budgets(names: list[str], quick: bool, spent: Callable[[], float]) -> Callable[[int], float]:
+    """The budget of the i-th section: a fair share of what is left (quick) or the full-run cap."""
+
+    def budget(index: int) -> float:
+        if not quick:
+            return FULL_SECTION_BUDGET
+        left = QUICK_TOTAL - spent()
+        return max(MIN_SECTION_BUDGET, left / (len(names) - index))
+
+    return budget
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats, small inputs (under a minute)")
     parser.add_argument("--only", help="one section module, e.g. hooks for rows_hooks.py")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--context", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        return run_child(args.child, args.context)
+    names = discover(args.only)
+    if not names:
+        known = ", ".join(n[len("rows_"):] for n in discover(None))
+        print(f"bench: no section {args.only!r} (bench/rows_{args.only}.py); known: {known}", file=sys.stderr)
+        return 2
+    started = time.monotonic()
     python = os.path.join(REPO, ".venv", "bin", "python")
     ctx = BenchContext(quick=args.quick, python=python if os.path.exists(python) else sys.executable,
-                       repeats=9 if args.quick else 31)
+                       repeats=QUICK_REPEATS if args.quick else FULL_REPEATS)
     # Measure the code as installed: compiled, so every hook reads .pyc (install.sh does the same).
     subprocess.run([ctx.python, "-m", "compileall", "-q", os.path.join(REPO, "sidekit_hooks"), os.path.join(REPO, "hooks")],
                    capture_output=True, check=False)
     ctx.bare = time_command([ctx.python, "-c", "pass"], ctx.repeats)
     rows = [Row("baseline", "bare interpreter (python -c pass)", f"p50 {ctx.bare_p50 * 1000:.1f} ms, p95 {p95(ctx.bare) * 1000:.1f} ms")]
-    started = time.perf_counter()
-    for name in discover(args.only):
-        module = importlib.import_module(name)
-        try:
-            rows.extend(module.rows(ctx))
-        except Exception as exc:  # a broken section is a row, not a crash of the whole table
-            rows.append(Row(name[5:], "error", f"{type(exc).__name__}: {exc}"[:160], "", "MISS"))
-    table = render(rows, markdown=False)
-    print(f"sidekit bench on {machine()} ({'quick' if args.quick else 'full'}, {time.perf_counter() - started:.0f} s)\n")
-    print(table)
+    budget_of = budgets(names, args.quick, lambda: time.monotonic() - started)
+    for index, name in enumerate(names):
+        rows.extend(run_section(name, ctx, budget_of(index)))
+    elapsed = time.monotonic() - started
+    mode = "quick" if args.quick else "full"
+    print(f"sidekit bench on {machine()} ({mode}, {elapsed:.0f} s)\n")
+    print(render(rows, markdown=False))
     if args.markdown:
-        with open(args.markdown, "w", encoding="utf-8") as handle:
-            handle.write(f"# Performance\n\nGenerated by `python bench/run.py{' --quick' if args.quick else ''}` on {machine()}.\n"
-                         "Times are multiples of a bare interpreter of the same venv measured in the same run.\n\n")
-            handle.write(render(rows, markdown=True) + "\n")
+        write_markdown(args.markdown, rows, args, elapsed)
     return 0  # a missed target is reported in the table; the run itself succeeded
 
 
+def write_markdown(path: str, rows: list[Row], args: argparse.Namespace, elapsed: float) -> None:
+    command = "python bench/run.py" + (" --quick" if args.quick else "") + (f" --only {args.only}" if args.only else "")
+    day = datetime.date.today().isoformat()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(f"# Performance\n\nGenerated by `{command} --markdown {path}` "
+                     f"on {day}, in {elapsed:.0f} s, on {machine()}.\n"
+                     "Times are multiples of a bare interpreter of the same venv (`python -c pass`) measured in the "
+                     "same run; `ok`/`MISS` compare each figure with its target.\n\n")
+        handle.write(render(rows, markdown=True) + "\n")
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # Run as the module `run`, the name the section modules import it by, so they share one Row class.
+    import run as bench
+
+    raise SystemExit(bench.main())

@@ -25,6 +25,7 @@ REPO = HERE.parent.parent
 VERSION = "2.1.328"
 CACHED_CLI = HERE / ".cache" / f"claude-code-{VERSION}" / "node_modules" / ".bin" / "claude"
 CLI_ENV = "SIDEKIT_E2E_CLAUDE"  # path of a claude binary to use instead of the cached one
+REQUIRED_ENV = "SIDEKIT_E2E_REQUIRED"  # set by .ci/run once the CLI is installed: a missing CLI fails, not skips
 MODEL = "claude-sonnet-4-5"
 RUN_TIMEOUT = 120.0  # seconds for one whole `claude -p` run; a hung CLI fails the test, never the suite
 INSTALL_TIMEOUT = 240.0
@@ -89,7 +90,7 @@ def sse(event: str, data: dict[str, Any]) -> bytes:
 
 def message_events(blocks: list[dict[str, Any]], stop_reason: str, model: str, message_id: str) -> bytes:
     """One assistant message as the SSE stream the CLI expects."""
-    start = {"id": message_id, "type": "message", "role": "assistant", "model": model, "content": [],
+    start: dict[str, Any] = {"id": message_id, "type": "message", "role": "assistant", "model": model, "content": [],
              "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
     out = [sse("message_start", {"type": "message_start", "message": start})]
     for index, block in enumerate(blocks):

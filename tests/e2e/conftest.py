@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import uuid
@@ -9,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
-from claude_e2e import VERSION, Run, Step, cli_version, find_cli, run_claude
+from claude_e2e import REQUIRED_ENV, VERSION, Run, Step, cli_version, find_cli, run_claude
 
 SessionRunner = Callable[..., Run]
 SIDEKIT_SCRIPT = Path(sys.executable).parent / "sidekit"
@@ -27,13 +28,19 @@ def sidekit_shell() -> str:
 
 @pytest.fixture(scope="session")
 def claude_cli() -> Path:
-    """The pinned CLI, installed with npm on first use; the test skips, saying why, when it cannot be had."""
+    """The pinned CLI, installed with npm on first use; the test skips, saying why, when it cannot be had.
+
+    Under `$SIDEKIT_E2E_REQUIRED` (CI, after installing the CLI) it fails instead: never a silent skip.
+    """
     cli, reason = find_cli()
+    if cli is not None:
+        version = cli_version(cli)
+        if not version.startswith(f"{VERSION} "):
+            cli, reason = None, f"{cli} reports {version!r}; these tests are pinned to Claude Code {VERSION}"
     if cli is None:
+        if os.environ.get(REQUIRED_ENV):
+            pytest.fail(f"{reason} (and ${REQUIRED_ENV} is set)", pytrace=False)
         pytest.skip(reason)
-    version = cli_version(cli)
-    if not version.startswith(f"{VERSION} "):
-        pytest.skip(f"{cli} reports {version!r}; these tests are pinned to Claude Code {VERSION}")
     return cli
 
 

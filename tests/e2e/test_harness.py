@@ -9,7 +9,7 @@ from pathlib import Path
 
 import claude_e2e
 import pytest
-from claude_e2e import CLI_ENV, VERSION, ScriptedModel, ToolCall, find_cli, message_events
+from claude_e2e import CLI_ENV, REQUIRED_ENV, VERSION, ScriptedModel, ToolCall, find_cli, message_events
 
 
 def test_a_missing_cli_override_is_the_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -28,7 +28,8 @@ def test_missing_npm_is_the_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 def test_e2e_tests_skip_cleanly_without_the_cli(tmp_path: Path) -> None:
     """The whole e2e module, run as CI would, with the harness pointed at a CLI that is not there."""
     missing = tmp_path / "no-claude"
-    env = dict(os.environ, **{CLI_ENV: str(missing)})
+    env = {name: value for name, value in os.environ.items() if name != REQUIRED_ENV}
+    env[CLI_ENV] = str(missing)
     done = subprocess.run([sys.executable, "-m", "pytest", "-vv", "-rs", "-p", "no:sidekit",
                            str(Path(__file__).with_name("test_claude_code.py"))],
                           capture_output=True, text=True, env=env, timeout=120)
@@ -42,6 +43,17 @@ def test_e2e_tests_skip_cleanly_without_the_cli(tmp_path: Path) -> None:
     others = [reason for reason in reasons if reason != cli_missing]
     assert [reason for reason in others if not reason.endswith("has not landed on this branch yet")] == []
     assert f" {tests} skipped in " in done.stdout.rstrip().splitlines()[-1]
+
+
+def test_ci_fails_instead_of_skipping_when_the_cli_is_required(tmp_path: Path) -> None:
+    missing = tmp_path / "no-claude"
+    env = dict(os.environ, **{CLI_ENV: str(missing), REQUIRED_ENV: "1"})
+    test = f"{Path(__file__).with_name('test_claude_code.py')}::test_failing_bash_goes_through_post_tool_use_failure"
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:sidekit", test],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 1
+    assert f"\nClaude Code CLI not found at {missing} (from ${CLI_ENV}) (and ${REQUIRED_ENV} is set)\n" in done.stdout
+    assert done.stdout.splitlines()[-1].startswith("1 error in ")
 
 
 def test_scripted_model_streams_a_tool_call_then_ends_the_turn() -> None:
