@@ -13,8 +13,9 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -49,7 +50,18 @@ def tool_use_id(step_index: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Finding the CLI
+# Finding the CLI (and our own)
+
+
+def sidekit_argv() -> list[str]:
+    """The `sidekit` command of the environment running the tests."""
+    script = Path(sys.executable).parent / "sidekit"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "sidekit_hooks.cli"]
+
+
+def sidekit_shell() -> str:
+    """The same, quoted for a Bash command line the scripted model sends."""
+    return " ".join(f'"{part}"' for part in sidekit_argv())
 
 
 def find_cli() -> tuple[Path | None, str]:
@@ -246,6 +258,9 @@ class Run:
     def count(self, text: str) -> int:
         """How many times `text` occurs in what the model received by the end of the run."""
         return json.dumps(self.final_messages(), ensure_ascii=False).count(json.dumps(text, ensure_ascii=False)[1:-1])
+
+
+SessionRunner = Callable[..., Run]  # the `run_session` fixture
 
 
 def iter_blocks(messages: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:

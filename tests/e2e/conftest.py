@@ -4,26 +4,22 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
-from claude_e2e import REQUIRED_ENV, VERSION, Run, Step, cli_version, find_cli, run_claude
-
-SessionRunner = Callable[..., Run]
-SIDEKIT_SCRIPT = Path(sys.executable).parent / "sidekit"
-
-
-def sidekit_argv() -> list[str]:
-    """The `sidekit` command of the environment running the tests."""
-    return [str(SIDEKIT_SCRIPT)] if SIDEKIT_SCRIPT.exists() else [sys.executable, "-m", "sidekit_hooks.cli"]
-
-
-def sidekit_shell() -> str:
-    """The same, quoted for a Bash command line the scripted model sends."""
-    return " ".join(f'"{part}"' for part in sidekit_argv())
+from e2e.claude_e2e import (
+    REQUIRED_ENV,
+    VERSION,
+    Run,
+    SessionRunner,
+    Step,
+    cli_version,
+    find_cli,
+    run_claude,
+    sidekit_argv,
+)
 
 
 @pytest.fixture(scope="session")

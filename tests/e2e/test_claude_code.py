@@ -16,17 +16,18 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from claude_e2e import (
+from e2e.claude_e2e import (
     FINAL_TEXT,
     REPO,
+    SessionRunner,
     ToolCall,
     prompt_reminders,
     reminder,
     result_text,
+    sidekit_shell,
     split_result,
     write_settings,
 )
-from conftest import SessionRunner, sidekit_shell
 
 PROMPT = "Carry on with the task."
 NO_OUTPUT = "(Bash completed with no output)"
