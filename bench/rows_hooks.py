@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-from run import REPO, BenchContext, Row, ratio_row, time_command
+from run import REPO, BenchContext, Row, ratio_row, time_paired
 
 SESSION = "bench-session"
 
@@ -57,13 +57,17 @@ def rows(ctx: BenchContext) -> list[Row]:
     prompt = ["sh", "-c", f'"{hooks}/run" user_prompt_submit']
     out: list[Row] = []
     try:
-        samples = time_command(post, ctx.repeats, edit_payload(project), env, project)
-        out += ratio_row("hooks", "PostToolUse on an Edit (plugin command)", samples, ctx, 2.5)
-        samples = time_command(prompt, ctx.repeats, prompt_payload(project), env, project)
-        out += ratio_row("hooks", "UserPromptSubmit, empty queue", samples, ctx, 1.5)
-        samples = time_command(prompt, ctx.repeats, prompt_payload(project), env, project,
-                               setup=lambda: queue_five(ctx, project))
-        out += ratio_row("hooks", "UserPromptSubmit, five queued nudges", samples, ctx, None)
+        # Each sample is paired with a bare-interpreter run taken just before it (a shared machine's load varies).
+        samples, bare = time_paired(post, ctx, edit_payload(project), env, project)
+        out += ratio_row("hooks", "PostToolUse on an Edit (plugin command)", samples, ctx, 2.5, bare)
+        settings_form = [ctx.python, "-S", os.path.join(hooks, "post_tool_use.py")]  # what `sidekit install` writes
+        samples, bare = time_paired(settings_form, ctx, edit_payload(project), env, project)
+        out += ratio_row("hooks", "PostToolUse on an Edit (settings command)", samples, ctx, 2.5, bare)
+        samples, bare = time_paired(prompt, ctx, prompt_payload(project), env, project)
+        out += ratio_row("hooks", "UserPromptSubmit, empty queue", samples, ctx, 1.5, bare)
+        samples, bare = time_paired(prompt, ctx, prompt_payload(project), env, project,
+                                    setup=lambda: queue_five(ctx, project))
+        out += ratio_row("hooks", "UserPromptSubmit, five queued nudges", samples, ctx, None, bare)
     finally:
         shutil.rmtree(project, ignore_errors=True)
     return out
