@@ -32,6 +32,7 @@ from e2e.claude_e2e import (  # noqa: E402 - tests/ is on the path only now
     write_settings,
 )
 
+QUICK_BUDGET = 10  # seconds: four `claude -p` sessions of about two seconds each
 NUDGE = "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400 (docs/api-spec.md#validation-errors)."
 
 

@@ -8,8 +8,9 @@
 Each `bench/rows_<section>.py` module contributes rows through `rows(ctx) -> list[Row]`. Each runs in
 its own process with a time budget (`ctx.budget` seconds, `ctx.time_left()`): a section that overruns
 is stopped and shown as a MISS row, so one slow section can never stall the table. With `--quick` the
-budgets share 50 seconds, and a section should use `ctx.quick` to do less (fewer repeats, smaller
-inputs, the heavy part skipped with a row that says so). Times are shown as ratios against a bare
+sections share 50 seconds in proportion to what each asks for with a module-level `QUICK_BUDGET = <s>`
+(default 4), time a section leaves unused passing on to the next; a section should use `ctx.quick` to
+do less (fewer repeats, smaller inputs, the heavy part skipped with a row that says so). Times are shown as ratios against a bare
 interpreter measured in the same run, so the table means the same on any machine.
 """
 
@@ -35,7 +36,8 @@ sys.path[:0] = [p for p in (REPO, HERE) if p not in sys.path]
 
 QUICK_TOTAL = 50.0  # seconds all sections share with --quick (the baseline and start-up take the rest)
 FULL_SECTION_BUDGET = 900.0  # seconds per section in a full run
-MIN_SECTION_BUDGET = 5.0
+MIN_SECTION_BUDGET = 3.0
+DEFAULT_QUICK_BUDGET = 4.0  # what a section without `QUICK_BUDGET = <seconds>` is assumed to need
 QUICK_REPEATS, FULL_REPEATS = 9, 31
 
 
@@ -174,14 +176,26 @@ def run_section(name: str, ctx: BenchContext, budget: float) -> list[Row]:
     return rows
 
 
-def budgets(names: list[str], quick: bool, spent: Callable[[], float]) -> Callable[[int], float]:
-    """The budget of the i-th section: a fair share of what is left (quick) or the full-run cap."""
+def quick_budget(name: str) -> float:
+    """The section's `QUICK_BUDGET = <seconds>`, read from its source (importing it is the section's job)."""
+    try:
+        with open(os.path.join(HERE, f"{name}.py"), encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("QUICK_BUDGET"):
+                    return float(line.split("=", 1)[1].split("#", 1)[0])
+    except (OSError, ValueError):
+        pass
+    return DEFAULT_QUICK_BUDGET
+
+
+def budgets(weights: list[float], quick: bool, spent: Callable[[], float]) -> Callable[[int], float]:
+    """The budget of the i-th section: its share of what is left, by weight (quick), or the full-run cap."""
 
     def budget(index: int) -> float:
         if not quick:
             return FULL_SECTION_BUDGET
         left = QUICK_TOTAL - spent()
-        return max(MIN_SECTION_BUDGET, left / (len(names) - index))
+        return max(MIN_SECTION_BUDGET, left * weights[index] / sum(weights[index:]))
 
     return budget
 
@@ -211,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    capture_output=True, check=False)
     ctx.bare = time_command([ctx.python, "-c", "pass"], ctx.repeats)
     rows = [Row("baseline", "bare interpreter (python -c pass)", f"p50 {ctx.bare_p50 * 1000:.1f} ms, p95 {p95(ctx.bare) * 1000:.1f} ms")]
-    budget_of = budgets(names, args.quick, lambda: time.monotonic() - started)
+    budget_of = budgets([quick_budget(name) for name in names], args.quick, lambda: time.monotonic() - started)
     for index, name in enumerate(names):
         rows.extend(run_section(name, ctx, budget_of(index)))
     elapsed = time.monotonic() - started

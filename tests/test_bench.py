@@ -89,9 +89,14 @@ def test_a_section_sees_its_budget_and_the_baseline(sections: Path) -> None:
     assert bench.run_section("rows_probe", context(), budget=7) == [bench.Row("probe", "ctx", "True 1 [0.01] 7 True")]
 
 
-def test_quick_budgets_share_what_is_left() -> None:
+def test_quick_budgets_share_what_is_left_by_weight() -> None:
     spent = iter([0.0, 20.0, 49.0])
-    budget = bench.budgets(["a", "b", "c"], quick=True, spent=lambda: next(spent))
-    assert [budget(0), budget(1), budget(2)] == [bench.QUICK_TOTAL / 3, (bench.QUICK_TOTAL - 20) / 2,
+    budget = bench.budgets([10.0, 4.0, 4.0], quick=True, spent=lambda: next(spent))
+    assert [budget(0), budget(1), budget(2)] == [bench.QUICK_TOTAL * 10 / 18, (bench.QUICK_TOTAL - 20) / 2,
                                                  bench.MIN_SECTION_BUDGET]
-    assert bench.budgets(["a"], quick=False, spent=lambda: 0.0)(0) == bench.FULL_SECTION_BUDGET
+    assert bench.budgets([4.0], quick=False, spent=lambda: 0.0)(0) == bench.FULL_SECTION_BUDGET
+
+
+def test_a_section_asks_for_its_quick_budget() -> None:
+    assert bench.quick_budget("rows_e2e") == 10.0
+    assert bench.quick_budget("rows_nosuch") == bench.DEFAULT_QUICK_BUDGET  # nothing said: the default
