@@ -332,7 +332,7 @@ def clean_environment(home: Path, base_url: str) -> dict[str, str]:
 
 
 def run_claude(cli: Path, project: Path, prompt: str, steps: Sequence[Step], *, session_id: str, home: Path,
-               plugin_dir: Path | None = None, timeout: float = RUN_TIMEOUT) -> Run:
+               plugin_dir: Path | None = None, env: dict[str, str] | None = None, timeout: float = RUN_TIMEOUT) -> Run:
     """Run `claude -p PROMPT` in `project` (HOME=`home`) against a scripted model playing `steps`."""
     home.mkdir(parents=True, exist_ok=True)
     argv = [str(cli), "-p", prompt, "--output-format", "stream-json", "--verbose",
@@ -342,7 +342,7 @@ def run_claude(cli: Path, project: Path, prompt: str, steps: Sequence[Step], *, 
         argv += ["--plugin-dir", str(plugin_dir)]
     with ScriptedModel(steps) as model:
         try:
-            done = subprocess.run(argv, cwd=project, env=clean_environment(home, model.base_url),
+            done = subprocess.run(argv, cwd=project, env={**clean_environment(home, model.base_url), **(env or {})},
                                   capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired as exc:
             raise AssertionError(f"claude -p did not finish within {timeout:.0f} s; requests so far: "

@@ -60,11 +60,12 @@ def sidekit(project: Path, clean_env: dict[str, str]) -> Callable[..., str]:
 
 @pytest.fixture
 def run_session(claude_cli: Path, project: Path, session_id: str, tmp_path: Path) -> SessionRunner:
-    """`run_session(prompt, steps, plugin_dir=None)`: one `claude -p` run in `project`, its own HOME."""
+    """`run_session(prompt, steps, plugin_dir=None, home=None, env=None)`: one `claude -p` run in `project`."""
 
-    def run(prompt: str, steps: Sequence[Step], plugin_dir: Path | None = None, home: Path | None = None) -> Run:
+    def run(prompt: str, steps: Sequence[Step], plugin_dir: Path | None = None, home: Path | None = None,
+            env: dict[str, str] | None = None) -> Run:
         done = run_claude(claude_cli, project, prompt, steps, session_id=session_id,
-                          home=home or tmp_path / "home", plugin_dir=plugin_dir)
+                          home=home or tmp_path / "home", plugin_dir=plugin_dir, env=env)
         assert done.returncode == 0 and done.result == "done", (
             f"claude -p exited {done.returncode}, result {done.result!r}\nstderr: {done.stderr[-3000:]}")
         return done

@@ -43,7 +43,11 @@ def written(path: Path) -> str:
 
 
 def bash_nudge(message: str, then: str = "") -> ToolCall:
-    """A Bash call that queues a nudge for the running session, as another agent or `gt nudge` would."""
+    """A Bash call that queues a nudge for the running session, as another agent or `gt nudge` would.
+
+    No --session and no --project: `sidekit nudge` finds both where Claude Code puts them for Bash
+    ($CLAUDE_CODE_SESSION_ID, the project as the working directory).
+    """
     command = f'{sidekit_shell()} nudge "{message}" >/dev/null' + (f"; {then}" if then else "")
     return ToolCall("Bash", {"command": command, "description": "queue a nudge"})
 
@@ -68,6 +72,19 @@ def test_queued_nudges_arrive_with_the_prompt(run_session: SessionRunner, projec
     assert texts.index(expected) < texts.index(PROMPT)  # said with the prompt, before it
     assert run.count("validation errors return HTTP 422") == 1
     assert queue_files(project, session_id) == []  # delivered once, removed from the queue
+
+
+def test_gas_town_nudge_for_the_tmux_session_arrives(run_session: SessionRunner, project: Path,
+                                                     sidekit: Callable[..., str]) -> None:
+    """Inside Gas Town (`$TMUX_PANE`; gt sets `$GT_SESSION`) the tmux session's queue is drained too."""
+    write_settings(project, sys.executable)
+    sidekit("nudge", "--session", "gt-e2e/crew", "--sender", "mayor", "--priority", "urgent", "stop: main is red")
+
+    run = run_session(PROMPT, [FINAL_TEXT], env={"TMUX_PANE": "%0", "GT_SESSION": "gt-e2e/crew"})
+
+    assert prompt_reminders(run.prompt_blocks()) == [
+        reminder("UserPromptSubmit hook additional context", "[URGENT from mayor] stop: main is red")]
+    assert queue_files(project, "gt-e2e_crew") == []
 
 
 def test_queued_nudge_lands_next_to_the_tool_result(run_session: SessionRunner, project: Path, session_id: str) -> None:
