@@ -26,6 +26,7 @@ from e2e.claude_e2e import (  # noqa: E402 - tests/ is on the path only now
     CLI_ENV,
     FINAL_TEXT,
     Run,
+    Step,
     ToolCall,
     prompt_reminders,
     run_claude,
@@ -68,7 +69,7 @@ def session(claude: Path, hooks: str, nudge: str = "") -> tuple[float, Run]:
             from sidekit_hooks import queue, workspace
 
             queue.enqueue(workspace.queue_root(str(project)), session_id, queue.Nudge(nudge))
-        steps = [ToolCall("Write", {"file_path": str(project / "a.py"), "content": "x = 1\n"}),
+        steps: list[Step] = [ToolCall("Write", {"file_path": str(project / "a.py"), "content": "x = 1\n"}),
                  ToolCall("Bash", {"command": "ls", "description": "list"}), FINAL_TEXT]
         started = time.perf_counter()
         done = run_claude(claude, project, "go", steps, session_id=session_id, home=scratch / "home", timeout=60)
