@@ -156,13 +156,15 @@ def _wiring_checks(wired: list[Wired], plugin: list[str], install: str) -> list[
 
 def _handler_checks(wired: list[Wired], project: str, install: str) -> list[Check]:
     checks: list[Check] = []
-    seen_python: set[str] = set()
+    pythons: dict[str, Check] = {}
     for item in wired:
         words = _words(item.command)
         python, script = (words[0], words[-1]) if len(words) >= 2 else ("", "")
-        if python not in seen_python:
-            seen_python.add(python)
-            checks.append(_python_check(python, item, install))
+        if python not in pythons:
+            pythons[python] = _python_check(python, item, install)
+            checks.append(pythons[python])
+        if pythons[python].status == "problem":
+            continue  # the probe could only fail the same way
         if not os.path.isfile(script):
             checks.append(Check("hook script", "problem", f"{item.event} in {item.source} runs {script or item.command!r}, "
                                 "which does not exist", install))
@@ -179,10 +181,13 @@ def _words(command: str) -> list[str]:
 
 
 def _python_check(python: str, item: Wired, install: str) -> Check:
-    if not (os.path.isfile(python) and os.access(python, os.X_OK)):
-        return Check("interpreter", "problem", f"{python or item.command!r} ({item.source}) does not exist", install)
+    import shutil
+
+    found = python if os.path.isabs(python) else (shutil.which(python) or "") if python else ""
+    if not (os.path.isfile(found) and os.access(found, os.X_OK)):
+        return Check("interpreter", "problem", f"{python or repr(item.command)} ({item.source}) does not exist", install)
     try:
-        done = subprocess.run([python, "-S", "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
+        done = subprocess.run([found, "-S", "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
                               capture_output=True, text=True, timeout=10)
         version = tuple(int(part) for part in done.stdout.strip().split("."))
     except (OSError, subprocess.SubprocessError, ValueError):
