@@ -166,7 +166,7 @@ def _handler_checks(wired: list[Wired], project: str, install: str) -> list[Chec
         if pythons[python].status == "problem":
             continue  # the probe could only fail the same way
         if not os.path.isfile(script):
-            checks.append(Check("hook script", "problem", f"{item.event} in {item.source} runs {script or item.command!r}, "
+            checks.append(Check("hook script", "problem", f"{item.event} in {item.source} runs {script or repr(item.command)}, "
                                 "which does not exist", install))
             continue
         checks.append(_probe(item, project, install))
