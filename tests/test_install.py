@@ -249,3 +249,9 @@ def test_quoted_paths_with_spaces_run_through_sh(project: Path, tmp_path: Path) 
     done = run_through_sh(command, "PostToolUse", payload("PostToolUse", project, tool_name="Read",
                                                           tool_input={"file_path": str(project / "a.py")}), project)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_install_sh_refuses_an_unknown_option_before_doing_anything(tmp_path: Path) -> None:
+    done = subprocess.run([str(REPO / "install.sh"), "--bogus"], capture_output=True, text=True, cwd=str(tmp_path),
+                          timeout=30)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "install.sh: unknown option --bogus (try --help)\n")
