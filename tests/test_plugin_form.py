@@ -191,3 +191,19 @@ def test_a_plugin_update_refreshes_the_venv_while_hooks_keep_running(plugin: Pat
     assert len((tmp_path / "pip-calls").read_text().splitlines()) == 2
     assert wait_for_gone(tmp_path / "plugin-data" / "bootstrap.lock")
     assert ready.stat().st_mtime >= (plugin / "pyproject.toml").stat().st_mtime
+
+
+def test_bin_sidekit_answers_the_agent_once_the_environment_is_ready(plugin: Path, plugin_env: dict[str, str],
+                                                                      project: Path, tmp_path: Path,
+                                                                      clean_env: dict[str, str]) -> None:
+    agent_shell = dict(clean_env)  # the Bash tool's environment: no CLAUDE_PLUGIN_ROOT/DATA
+    early = subprocess.run([str(plugin / "bin" / "sidekit"), "--version"], capture_output=True, text=True,
+                           env=agent_shell, timeout=30)
+    assert (early.returncode, early.stdout) == (1, "")
+    assert early.stderr.startswith("sidekit: the plugin's Python environment is not ready yet")
+    run_plugin_hook("PostToolUse", plugin_env, project, payload("PostToolUse", project))
+    assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
+    done = subprocess.run([str(plugin / "bin" / "sidekit"), "--version"], capture_output=True, text=True,
+                          env=agent_shell, timeout=30)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"sidekit {__version__}\n", "")
+    assert os.readlink(plugin / ".plugin-venv") == str(tmp_path / "plugin-data" / "venv")
