@@ -255,3 +255,17 @@ def test_install_sh_refuses_an_unknown_option_before_doing_anything(tmp_path: Pa
     done = subprocess.run([str(REPO / "install.sh"), "--bogus"], capture_output=True, text=True, cwd=str(tmp_path),
                           timeout=30)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", "install.sh: unknown option --bogus (try --help)\n")
+
+
+def test_an_install_without_its_checkout_says_where_the_hook_scripts_come_from(monkeypatch: pytest.MonkeyPatch,
+                                                                               tmp_path: Path) -> None:
+    import sidekit_hooks
+    from sidekit_hooks.errors import SidekitError
+
+    monkeypatch.setattr(sidekit_hooks, "__file__", str(tmp_path / "site-packages" / "sidekit_hooks" / "__init__.py"))
+    with pytest.raises(SidekitError) as caught:
+        wiring.hooks_dir()
+    assert str(caught.value) == (
+        "this sidekit is installed without its checkout, so there are no hook scripts to point Claude Code at\n"
+        "  fix: git clone the sidekit-hooks repository and run ./install.sh PROJECT_DIR there (or use the plugin form)"
+    )
