@@ -142,8 +142,6 @@ def _install_event(hooks: dict[str, Any], event: str, handler: dict[str, Any], e
         raise SettingsShapeError(f'"hooks.{event}" is not a list')
     marked = [(group, item) for group, item in _handlers(groups) if is_ours(item)]
     if any(item.get("command") == command for _group, item in marked):
-        if created:
-            del hooks[event]
         return Change(event, "kept", command)
     previous = events.get(event, {})
     if marked:
