@@ -190,6 +190,17 @@ EXAMPLES: dict[str, str] = {
 }
 
 
+# An example call is written differently from a condition: `command = "pytest -x"`, not a regex.
+EXAMPLE_CALL: dict[str, str] = {"command": '"pytest -q tests/"', "output": '"Traceback (most recent call last):"'}
+
+
+def example_for(path: KeyPath) -> str:
+    key = str(path[-1]) if not isinstance(path[-1], int) else str(path[-2])
+    if "examples" in path[:-1] and key in EXAMPLE_CALL:
+        return EXAMPLE_CALL[key]
+    return EXAMPLES.get(key, "...")
+
+
 def table_of(path: KeyPath) -> str:
     """The TOML table a key sits in, as a person would find it in the file."""
     names = [part for part in path[:-1] if isinstance(part, str)]
@@ -203,12 +214,12 @@ def missing(path: KeyPath) -> Problem:
     key = str(path[-1])
     if key == "pack":
         return Problem(path, "required table is missing", 'add a [pack] table with name = "my-pack" at the top')
-    return Problem(path, "required key is missing", f"add {key} = {EXAMPLES.get(key, '...')} under {table_of(path)}")
+    return Problem(path, "required key is missing", f"add {key} = {example_for(path)} under {table_of(path)}")
 
 
 def wrong_type(path: KeyPath, expected: str, value: object) -> Problem:
     key = str(path[-1]) if not isinstance(path[-1], int) else str(path[-2])
-    return Problem(path, f"expected {expected}, got {describe(value)}", f"write {key} = {EXAMPLES.get(key, '...')}")
+    return Problem(path, f"expected {expected}, got {describe(value)}", f"write {key} = {example_for(path)}")
 
 
 def describe(value: object) -> str:

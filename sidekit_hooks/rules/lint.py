@@ -83,10 +83,10 @@ def from_pydantic(error: Any) -> Problem:
     key = str(path[-1])
     if kind == "literal_error":
         choices = ", ".join(str(c).strip("'") for c in error.get("ctx", {}).get("expected", "").split(" or "))
-        return Problem(path, f"expected one of {choices.replace(', ', ', ')}, got {compiler.describe(value)}",
-                       f"write {key} = {compiler.EXAMPLES.get(key, '...')}")
+        return Problem(path, f"expected one of {choices}, got {compiler.describe(value)}",
+                       f"write {key} = {compiler.example_for(path)}")
     if kind == "string_too_short":
-        return Problem(path, "is empty", f"write {key} = {compiler.EXAMPLES.get(key, '...')}")
+        return Problem(path, "is empty", f"write {key} = {compiler.example_for(path)}")
     return Problem(path, error["msg"], "see docs/rule-packs.md")
 
 

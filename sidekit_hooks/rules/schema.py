@@ -19,7 +19,7 @@ class _Table(BaseModel):
 
 
 class PackInfo(_Table):
-    """`[pack]`: who the pack is and which sidekit it needs."""
+    """Who the pack is and which sidekit it needs."""
 
     name: str = Field(min_length=1, description="The pack's name; also the sidecar that speaks for rules that name none.")
     version: str = Field("", description="The pack's own version, for people and `sidekit rules list`.")
@@ -28,7 +28,7 @@ class PackInfo(_Table):
 
 
 class When(_Table):
-    """`[rules.when]`: every condition given must hold for the rule to fire."""
+    """Every condition given must hold for the rule to fire; a rule needs at least one."""
 
     tools: list[str] | None = Field(None, description="Tool names the rule looks at (`Edit`, `Write`, `Bash`, `mcp__*`...); `*` and `?` work.")
     paths: list[str] | None = Field(None, description="gitignore-style globs over the project-relative path; `!glob` re-includes.")
@@ -40,7 +40,7 @@ class When(_Table):
 
 
 class Example(_Table):
-    """`[[rules.examples]]`: a tool call and whether the rule fires on it (`sidekit rules test`)."""
+    """A tool call and whether the rule fires on it; `sidekit rules test` runs them through the hook's matcher."""
 
     fires: bool = Field(description="Whether the rule must fire on this call.")
     tool: str = Field("", description="The tool; default Bash with `command`, Edit with `old`/`new`, else Write.")
@@ -54,13 +54,14 @@ class Example(_Table):
 
 
 class Rule(_Table):
-    """`[[rules]]`: one thing the agent should know, and when to say it."""
+    """One thing the agent should know, and when to say it."""
 
     id: str = Field(description="Unique, namespaced (`acme.api.status-422`); a later layer's rule with the same id replaces this one.")
-    message: str | None = Field(None, description=f"Required (unless `enabled = false`). The nudge: what is wrong and what to do, at most {compiler.MAX_MESSAGE} characters.")
+    message: str | None = Field(None, description=f"The nudge: what is wrong and what to do, at most {compiler.MAX_MESSAGE} characters.",
+                                json_schema_extra={"required_unless": "enabled = false"})
     sidecar: str | None = Field(None, description="Which sidecar speaks (`specs`, `tools`, `scope`, `conventions`, `tests`, or your own); default: the pack's name.")
     see: str = Field("", description="Where to read more: a project file (`docs/spec.md#anchor`, checked by lint) or a URL; cited in the nudge.")
-    severity: Literal["low", "medium", "high"] = Field("medium", description="low | medium | high.")
+    severity: Literal["low", "medium", "high"] = Field("medium", description="How much it matters; `sidekit report` and the policy use it.")
     enabled: bool = Field(True, description="`false` turns off a rule with this id from an earlier layer (then only `id` is needed).")
     when: When = Field(default_factory=When, description="The conditions (below).")
     examples: list[Example] = Field(default_factory=list, description="The rule's own tests (below).")
