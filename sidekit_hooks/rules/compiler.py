@@ -166,8 +166,11 @@ def _rule_structure(rule: object, at: KeyPath) -> list[Problem]:
     if isinstance(when, dict):
         for key in GLOB_KEYS + ("tools",):
             value = when.get(key)
-            if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-                problems.append(wrong_type(at + ("when", key), "an array of strings", value))
+            if value is not None and not isinstance(value, list):
+                problems.append(wrong_type(at + ("when", key), "an array", value))
+            elif value is not None:
+                problems += [wrong_type(at + ("when", key, index), "a string", item)
+                             for index, item in enumerate(value) if not isinstance(item, str)]
         for key in REGEX_KEYS:
             if key in when and not isinstance(when[key], str):
                 problems.append(wrong_type(at + ("when", key), "a string", when[key]))

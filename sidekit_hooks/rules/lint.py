@@ -82,7 +82,8 @@ def from_pydantic(error: Any) -> Problem:
         return compiler.wrong_type(path, expected, value)
     key = str(path[-1])
     if kind == "literal_error":
-        choices = ", ".join(str(c).strip("'") for c in error.get("ctx", {}).get("expected", "").split(" or "))
+        expected_text = str(error.get("ctx", {}).get("expected", "")).replace(" or ", ", ")
+        choices = ", ".join(choice.strip("'\"") for choice in expected_text.split(", "))
         return Problem(path, f"expected one of {choices}, got {compiler.describe(value)}",
                        f"write {key} = {compiler.example_for(path)}")
     if kind == "string_too_short":
