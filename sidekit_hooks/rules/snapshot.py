@@ -133,7 +133,10 @@ def build_pack(path: str, layer: str, stat: list[int], project: str) -> dict[str
         record["error"] = compiler.render(exc.problems[0], display, text)
         return record
     except OSError as exc:
-        record["error"] = f"{display}: cannot read the pack ({exc.strerror or exc})"
+        record["error"] = f"{display}: cannot read the pack ({exc.strerror or exc})\n  fix: check the file's permissions"
+        return record
+    except Exception as exc:  # noqa: BLE001 - a pack the checks missed must not take the other packs down
+        record["error"] = f"{display}: cannot compile the pack ({type(exc).__name__}: {exc})\n  fix: sidekit rules lint {display}"
         return record
     record.update(name=compiled["name"], rules=compiled["rules"], policy=compiled["policy"])
     return record
