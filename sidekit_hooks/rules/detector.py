@@ -23,6 +23,7 @@ class RulesDetector:
         snap = snapshot.current(ctx.project, notify=ctx.notify_user, hook=event.hook)
         if not snap["rules"]:
             return []
+        match.use_precompiled(snap)
 
         def on_timeout(rule: Rule, why: str) -> None:
             from sidekit_hooks import hooklog

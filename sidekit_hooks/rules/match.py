@@ -151,16 +151,32 @@ def _suppressed(rule_id: str, line: str) -> bool:
 # --- regexes, compiled on first use and bounded in time ------------------------------------------
 
 _compiled: dict[str, Pattern[str]] = {}
+_precompiled: dict[str, list[Any]] = {}
 _armed = [False]
+
+
+def use_precompiled(snap: dict[str, Any]) -> None:
+    """Take the engine code the snapshot holds for its regexes (when this interpreter made it)."""
+    from sidekit_hooks.rules import sre
+
+    if snap.get("engine") == sre.ENGINE and isinstance(snap.get("sre"), dict):
+        _precompiled.update(snap["sre"])
 
 
 def regex(pattern: str) -> Pattern[str]:
     """The compiled regex (MULTILINE: `^` and `$` work per line of a multi-line text)."""
-    if pattern not in _compiled:
-        import re
+    compiled = _compiled.get(pattern)
+    if compiled is None:
+        if pattern in _precompiled:
+            from sidekit_hooks.rules import sre
 
-        _compiled[pattern] = re.compile(pattern, re.MULTILINE)
-    return _compiled[pattern]
+            compiled = sre.load(pattern, _precompiled[pattern])
+        if compiled is None:
+            import re
+
+            compiled = re.compile(pattern, re.MULTILINE)
+        _compiled[pattern] = compiled
+    return compiled
 
 
 def _search(pattern: str, text: str, deadline: float) -> tuple[int, int, str] | None:

@@ -100,12 +100,29 @@ def current(project: str, notify: Callable[[str], None] | None = None, hook: str
             _report_broken(project, hook, pack, notify)
     rules, policy = merge(packs)
     snap = {"format": FORMAT, "sidekit": __version__, "files": files, "rules": rules, "policy": policy,
-            "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]], "packs": packs}
+            "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]], "packs": packs,
+            **precompile(rules, old)}
     try:
         workspace.atomic_write(path, fastjson.dumps(snap))
     except OSError as exc:  # a read-only project still gets its rules, compiled per event
         hooklog.error(project, hook, "rules", f"cannot save the rules snapshot: {exc}")
     return snap
+
+
+def precompile(rules: list[dict[str, Any]], old: Snapshot) -> dict[str, Any]:
+    """The engine code of every regex of the active rules (see `sre`), reusing what `old` had."""
+    from sidekit_hooks.rules import sre
+
+    known = old.get("sre", {}) if old.get("engine") == sre.ENGINE else {}
+    code: dict[str, Any] = {}
+    for rule in rules:
+        for key in ("added", "absent", "command", "output"):
+            pattern = rule["when"].get(key)
+            if pattern is not None and pattern not in code:
+                entry = known.get(pattern) or sre.assemble(pattern)
+                if entry is not None:
+                    code[pattern] = entry
+    return {"engine": sre.ENGINE, "sre": code}
 
 
 def read(path: str) -> Snapshot:
