@@ -67,7 +67,8 @@ def _type_name(annotation: object) -> str:
         return f"array of {_type_name(args[0])}s"
     if origin is dict:
         return "table"
-    return {str: "string", bool: "boolean"}.get(annotation, getattr(annotation, "__name__", str(annotation)))  # type: ignore[call-overload]
+    names: dict[object, str] = {str: "string", bool: "boolean"}
+    return names.get(annotation, str(getattr(annotation, "__name__", annotation)))
 
 
 def _toml(value: object) -> str:

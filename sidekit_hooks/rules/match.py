@@ -186,7 +186,8 @@ def _search(pattern: str, text: str, deadline: float) -> tuple[int, int, str] | 
         found = compiled.search(text)
         return None if found is None else (found.start(), found.end(), found.group(0))
 
-    return _bounded(search, deadline, pattern)
+    result: tuple[int, int, str] | None = _bounded(search, deadline, pattern)
+    return result
 
 
 def _finditer(pattern: str, text: str, deadline: float, limit: int = 1000) -> list[tuple[int, int, str]]:
@@ -200,7 +201,8 @@ def _finditer(pattern: str, text: str, deadline: float, limit: int = 1000) -> li
                 break
         return out
 
-    return _bounded(scan, deadline, pattern)
+    found: list[tuple[int, int, str]] = _bounded(scan, deadline, pattern)
+    return found
 
 
 def _on_alarm(signum: int, frame: object) -> None:

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sidekit_hooks.rules import compiler
+from sidekit_hooks.rules import MAX_MESSAGE
 
 
 class _Table(BaseModel):
@@ -57,13 +57,13 @@ class Rule(_Table):
     """One thing the agent should know, and when to say it."""
 
     id: str = Field(description="Unique, namespaced (`acme.api.status-422`); a later layer's rule with the same id replaces this one.")
-    message: str | None = Field(None, description=f"The nudge: what is wrong and what to do, at most {compiler.MAX_MESSAGE} characters.",
+    message: str | None = Field(None, description=f"The nudge: what is wrong and what to do, at most {MAX_MESSAGE} characters.",
                                 json_schema_extra={"required_unless": "enabled = false"})
     sidecar: str | None = Field(None, description="Which sidecar speaks (`specs`, `tools`, `scope`, `conventions`, `tests`, or your own); default: the pack's name.")
     see: str = Field("", description="Where to read more: a project file (`docs/spec.md#anchor`, checked by lint) or a URL; cited in the nudge.")
     severity: Literal["low", "medium", "high"] = Field("medium", description="How much it matters; `sidekit report` and the policy use it.")
     enabled: bool = Field(True, description="`false` turns off a rule with this id from an earlier layer (then only `id` is needed).")
-    when: When = Field(default_factory=When, description="The conditions (below).")
+    when: When = Field(default_factory=lambda: When.model_validate({}), description="The conditions (below).")
     examples: list[Example] = Field(default_factory=list, description="The rule's own tests (below).")
     metadata: dict[str, Any] = Field(default_factory=dict, description="Free-form table for tools that write packs (e.g. the conventions learner's prevalence).")
 

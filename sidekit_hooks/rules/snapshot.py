@@ -82,14 +82,15 @@ def display_path(path: str, project: str) -> str:
 
 def current(project: str, notify: Callable[[str], None] | None = None, hook: str = "rules") -> Snapshot:
     """The project's snapshot, recompiling what changed since it was written (and saving it)."""
-    files = [[layer, path, fingerprint(path)] for layer, path in pack_files(project)]
+    entries = [(layer, path, fingerprint(path)) for layer, path in pack_files(project)]
+    files = [list(entry) for entry in entries]  # as the JSON snapshot holds them
     path = os.path.join(workspace.state_dir(project), SNAPSHOT_FILE)
     old = read(path)
     if old.get("files") == files and old.get("format") == FORMAT and old.get("sidekit") == __version__:
         return old
     reusable = {pack["path"]: pack for pack in old.get("packs", [])} if old.get("format") == FORMAT and old.get("sidekit") == __version__ else {}
     packs = []
-    for layer, pack_path, stat in files:
+    for layer, pack_path, stat in entries:
         previous = reusable.get(pack_path)
         if previous is not None and previous["stat"] == stat and previous["layer"] == layer:
             packs.append(previous)
