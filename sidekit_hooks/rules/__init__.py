@@ -14,7 +14,7 @@ LAYERS = ("builtin", "user", "project", "local")
 MAX_PACK_BYTES = 256 * 1024
 MAX_RULES = 200  # per pack
 MAX_PATTERN = 2_000  # characters in one regex or glob
-MAX_MESSAGE = 280  # characters; a nudge line stays under 300 with its `[sidecar:...]` tag
+MAX_NUDGE = 300  # characters: `[sidecar:<name>] <message> (see <see>)` stays under this (the contract's limit)
 MAX_SCAN = 100_000  # characters of one text (added, command, output) a rule's regex looks at
 MATCH_BUDGET = 0.05  # seconds one regex may run on one event before it is abandoned
 

@@ -8,7 +8,7 @@ a stale pack, paid once). `sidekit rules lint` validates with the pydantic schem
 from __future__ import annotations
 
 from sidekit_hooks import __version__
-from sidekit_hooks.rules import MAX_MESSAGE, MAX_PACK_BYTES, MAX_PATTERN, MAX_RULES, SEVERITIES, globs
+from sidekit_hooks.rules import MAX_NUDGE, MAX_PACK_BYTES, MAX_PATTERN, MAX_RULES, SEVERITIES, globs
 from sidekit_hooks.rules.match import PATH_TOOLS, SHELL_TOOLS, WRITE_TOOLS
 
 TYPE_CHECKING = False
@@ -259,11 +259,18 @@ def semantic_problems(data: dict[str, Any]) -> list[Problem]:
             problems.append(Problem(at + ("id",), f'duplicate id "{rule["id"]}" (also rules[{first_seen[rule["id"]]}])',
                                     "give each rule in a pack its own id"))
         first_seen.setdefault(rule["id"], index)
-        problems += rule_problems(rule, at)
+        problems += rule_problems(rule, at, data["pack"]["name"])
     return problems
 
 
-def rule_problems(rule: dict[str, Any], at: KeyPath) -> list[Problem]:
+def nudge_line(rule: dict[str, Any], pack_name: str) -> str:
+    """The line the model reads when the rule fires (the detector builds it the same way)."""
+    message = rule.get("message", "")
+    see = f" (see {rule['see']})" if rule.get("see") else ""
+    return f"[sidecar:{rule.get('sidecar') or pack_name}] {message}{see}"
+
+
+def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> list[Problem]:
     problems = []
     if "message" not in rule and rule.get("enabled", True) is not False:  # turning a rule off needs no message
         problems.append(missing(at + ("message",)))
@@ -272,8 +279,10 @@ def rule_problems(rule: dict[str, Any], at: KeyPath) -> list[Problem]:
     if rule.get("severity", "medium") not in SEVERITIES:
         problems.append(Problem(at + ("severity",), f'expected one of low, medium, high, got "{rule["severity"]}"',
                                 'write severity = "low", "medium" or "high"'))
-    if len(rule.get("message", "")) > MAX_MESSAGE:
-        problems.append(Problem(at + ("message",), f"{len(rule['message'])} characters; a nudge says it in at most {MAX_MESSAGE}",
+    line = nudge_line(rule, pack_name)
+    if len(line) >= MAX_NUDGE:
+        problems.append(Problem(at + ("message",), f"the nudge would be {len(line)} characters "
+                                f"([sidecar:...] tag, message{', see' if rule.get('see') else ''}); it must stay under {MAX_NUDGE}",
                                 "shorten the message and put the details in the file `see` points at"))
     if rule.get("enabled", True) is False:
         return problems

@@ -34,7 +34,7 @@ def reference() -> str:
     parts.append(f"| pack file size | {rules.MAX_PACK_BYTES // 1024} KB |")
     parts.append(f"| rules per pack | {rules.MAX_RULES} |")
     parts.append(f"| characters per regex or glob | {rules.MAX_PATTERN} |")
-    parts.append(f"| characters per message | {rules.MAX_MESSAGE} |")
+    parts.append(f"| characters per nudge line (`[sidecar:...]`, message, `(see ...)`) | under {rules.MAX_NUDGE} |")
     parts.append(f"| characters of text one regex scans | {rules.MAX_SCAN} |")
     parts.append(f"| time one regex may run per event | {rules.MATCH_BUDGET * 1000:.0f} ms |")
     return "\n".join(parts) + "\n"

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sidekit_hooks.rules import MAX_MESSAGE
+from sidekit_hooks.rules import MAX_NUDGE
 
 
 class _Table(BaseModel):
@@ -57,7 +57,7 @@ class Rule(_Table):
     """One thing the agent should know, and when to say it."""
 
     id: str = Field(description="Unique, namespaced (`acme.api.status-422`); a later layer's rule with the same id replaces this one.")
-    message: str | None = Field(None, description=f"The nudge: what is wrong and what to do, at most {MAX_MESSAGE} characters.",
+    message: str | None = Field(None, description=f"The nudge: what is wrong and what to do; with its `[sidecar:...]` tag and `(see ...)` under {MAX_NUDGE} characters.",
                                 json_schema_extra={"required_unless": "enabled = false"})
     sidecar: str | None = Field(None, description="Which sidecar speaks (`specs`, `tools`, `scope`, `conventions`, `tests`, or your own); default: the pack's name.")
     see: str = Field("", description="Where to read more: a project file (`docs/spec.md#anchor`, checked by lint) or a URL; cited in the nudge.")

@@ -187,12 +187,48 @@ def _deep_update(into: dict[str, Any], update: dict[str, Any]) -> None:
 
 
 def _report_broken(project: str, hook: str, pack: dict[str, Any], notify: Callable[[str], None] | None) -> None:
+    """Log it for `sidekit doctor` and tell the user, once per broken version of the file, even when
+    parallel tool calls run several hooks that all find it at the same moment."""
     first_line = pack["error"].splitlines()[0]
+    if not _first_to_report(project, pack):
+        return
     hooklog.error(project, hook, f"rules:{pack['file']}", pack["error"])
     if notify is not None:
         target = "" if pack["file"].startswith("<") else f" {pack['file']}"
         notify(f"sidekit: a broken rule pack was skipped (the others still apply): {first_line}; "
                f"details: sidekit rules lint{target}")
+
+
+NOTIFIED_DIR = "rules-notified"
+MAX_NOTIFIED = 64
+
+
+def _first_to_report(project: str, pack: dict[str, Any]) -> bool:
+    """Claim the report with an O_EXCL marker named after the file and its fingerprint."""
+    import zlib
+
+    folder = os.path.join(workspace.log_dir(project), NOTIFIED_DIR)
+    name = f"{zlib.crc32(repr((pack['path'], pack['stat'])).encode('utf-8', 'replace')):08x}"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        os.close(os.open(os.path.join(folder, name), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except FileExistsError:
+        return False
+    except OSError:
+        return True  # cannot keep a marker (read-only project): better said again than never
+    _prune(folder)
+    return True
+
+
+def _prune(folder: str) -> None:
+    try:
+        names = os.listdir(folder)
+        if len(names) > MAX_NOTIFIED:
+            paths = sorted((os.path.join(folder, n) for n in names), key=os.path.getmtime)
+            for path in paths[: len(paths) - MAX_NOTIFIED]:
+                os.unlink(path)
+    except OSError:
+        pass
 
 
 def broken(project: str) -> list[dict[str, str]]:

@@ -212,7 +212,14 @@ def test_too_many_rules(project: Path) -> None:
         "sidecar_rules/acme.toml:4: rules: 201 rules; a pack holds at most 200\n  fix: split the pack in two"]
 
 
-def test_too_long_message(project: Path) -> None:
-    assert lint_pack(project, '[pack]\nname = "acme"\n' + GOOD_RULE.replace('"fine"', '"' + "m" * 281 + '"')) == [
-        "sidecar_rules/acme.toml:6: rules[0].message: 281 characters; a nudge says it in at most 280\n"
+def test_too_long_message_counts_the_tag_and_the_see_citation(project: Path) -> None:
+    long = GOOD_RULE.replace('"fine"', '"' + "m" * 250 + '"\nsee = "https://example.invalid/a/very/long/path"')
+    assert lint_pack(project, '[pack]\nname = "acme"\n' + long) == [
+        "sidecar_rules/acme.toml:6: rules[0].message: the nudge would be 312 characters ([sidecar:...] tag, message, see); "
+        "it must stay under 300\n"
+        "  fix: shorten the message and put the details in the file `see` points at"]
+    assert lint_pack(project, '[pack]\nname = "acme"\n' + GOOD_RULE.replace('"fine"', '"' + "m" * 284 + '"')) == []
+    assert lint_pack(project, '[pack]\nname = "acme"\n' + GOOD_RULE.replace('"fine"', '"' + "m" * 285 + '"')) == [
+        "sidecar_rules/acme.toml:6: rules[0].message: the nudge would be 300 characters ([sidecar:...] tag, message); "
+        "it must stay under 300\n"
         "  fix: shorten the message and put the details in the file `see` points at"]

@@ -101,3 +101,16 @@ def test_requires_not_satisfied_skips_the_pack(project: Path, user_rules: Path, 
     snap = snapshot.current(str(project))
     assert "future.a" not in ids(snap)
     assert snap["broken"][0]["error"].startswith(f"sidecar_rules/future.toml:3: pack.requires: this pack needs sidekit {requires};")
+
+
+def test_concurrent_hooks_report_a_broken_pack_once(project: Path, user_rules: Path) -> None:
+    import subprocess
+    import sys
+
+    pack(project / "sidecar_rules", "bad", "[[rules]]\nid = 3\n")
+    code = ("import sys; from sidekit_hooks.rules import snapshot; "
+            "snapshot.current(sys.argv[1], lambda text: print('NOTICE', text))")
+    runs = [subprocess.Popen([sys.executable, "-c", code, str(project)], stdout=subprocess.PIPE, text=True) for _ in range(4)]
+    outputs = [run.communicate(timeout=30)[0] for run in runs]
+    assert sum(out.count("NOTICE") for out in outputs) == 1
+    assert snapshot.current(str(project))["broken"][0]["file"] == "sidecar_rules/bad.toml"
