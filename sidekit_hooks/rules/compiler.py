@@ -19,7 +19,6 @@ KeyPath = tuple[str | int, ...]
 REGEX_KEYS = ("added", "absent", "command", "output")
 GLOB_KEYS = ("paths", "exclude")
 WHEN_KEYS = ("tools",) + GLOB_KEYS + REGEX_KEYS
-RULE_TEXT_KEYS = ("id", "sidecar", "message", "see", "severity")
 
 
 class Problem:

@@ -52,3 +52,14 @@ def assert_examples_hold(checked: lint.Checked) -> None:
     outcomes = [(rule["id"], example["fires"], examples.fires(rule, example))
                 for raw, rule in zip(checked.data["rules"], compiled) for example in raw.get("examples", [])]
     assert outcomes and all(expected == got for _, expected, got in outcomes), outcomes
+
+
+def test_the_builtin_packs_ship_inside_the_package() -> None:
+    """pyproject finds packages with `include = ["sidekit_hooks*"]`; the packs' folder must be one of them
+    (its *.toml files then go into the wheel as package data), and the repo-top sidecar_rules/ is that folder."""
+    from setuptools import find_namespace_packages
+
+    repo = Path(snapshot.builtin_dir()).parent.parent
+    assert "sidekit_hooks.sidecar_rules" in find_namespace_packages(str(repo), include=["sidekit_hooks*"])
+    assert (repo / "sidecar_rules").resolve() == Path(snapshot.builtin_dir()).resolve()
+    assert "starter.toml" in {p.name for p in (repo / "sidecar_rules").glob("*.toml")}
