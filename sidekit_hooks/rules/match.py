@@ -102,14 +102,11 @@ def applies(rule: Rule, event: Event) -> bool:
     tools = when.get("tools")
     if tools is not None and not any(match_name(tool, event.tool) for tool in tools):
         return False
-    if "paths" in when or "exclude" in when:
-        path = event.path
-        if not path or path.startswith("/"):  # no file, or a file outside the project
-            return False
-        if "paths" in when and not matches_any(when["paths"], path):
-            return False
-        if "exclude" in when and matches_any(when["exclude"], path):
-            return False
+    inside = event.path and not event.path.startswith("/")  # a project file (not none, not outside)
+    if "paths" in when and not (inside and matches_any(when["paths"], event.path)):
+        return False
+    if "exclude" in when and inside and matches_any(when["exclude"], event.path):
+        return False
     if ("added" in when or "absent" in when) and not event.added:
         return False
     if "command" in when and not event.command:

@@ -86,9 +86,10 @@ def current(project: str, notify: Callable[[str], None] | None = None, hook: str
     files = [list(entry) for entry in entries]  # as the JSON snapshot holds them
     path = os.path.join(workspace.state_dir(project), SNAPSHOT_FILE)
     old = read(path)
-    if old.get("files") == files and old.get("format") == FORMAT and old.get("sidekit") == __version__:
+    same_build = old.get("format") == FORMAT and old.get("sidekit") == __version__ and isinstance(old.get("packs"), list)
+    if same_build and old.get("files") == files:
         return old
-    reusable = {pack["path"]: pack for pack in old.get("packs", [])} if old.get("format") == FORMAT and old.get("sidekit") == __version__ else {}
+    reusable = {pack["path"]: pack for pack in old["packs"] if isinstance(pack, dict) and "path" in pack} if same_build else {}
     packs = []
     for layer, pack_path, stat in entries:
         previous = reusable.get(pack_path)

@@ -76,6 +76,12 @@ def test_paths_and_exclude_are_project_relative() -> None:
     assert match.match_rule(r, write("/elsewhere/api/users.py", "x")) is None  # outside the project
 
 
+def test_exclude_alone_only_skips_the_files_it_names() -> None:
+    r = rule(exclude=["scripts/**"], command="deploy|x")
+    assert match.match_rule(r, bash("./deploy.sh")) is not None  # a command has no file to exclude
+    assert match.match_rule(rule(exclude=["scripts/**"], added="x"), write("scripts/a.py", "x")) is None
+
+
 def test_tools_filter_first() -> None:
     r = rule(tools=["Edit"], added="x")
     assert match.match_rule(r, write("a.py", "x")) is None
