@@ -61,7 +61,7 @@ class Rule(_Table):
                                 json_schema_extra={"required_unless": "enabled = false"})
     sidecar: str | None = Field(None, description="Which sidecar speaks (`specs`, `tools`, `scope`, `conventions`, `tests`, or your own); default: the pack's name.")
     see: str = Field("", description="Where to read more: a project file (`docs/spec.md#anchor`, checked by lint) or a URL; cited in the nudge.")
-    severity: Literal["low", "medium", "high"] = Field("medium", description="How much it matters; `sidekit report` and the policy use it.")
+    severity: Literal["low", "medium", "high"] = Field("medium", description="How much it matters; carried on the finding for the policy and for reports.")
     enabled: bool = Field(True, description="`false` turns off a rule with this id from an earlier layer (then only `id` is needed).")
     when: When = Field(default_factory=lambda: When.model_validate({}), description="The conditions (below).")
     examples: list[Example] = Field(default_factory=list, description="The rule's own tests (below).")
