@@ -8,7 +8,7 @@ a stale pack, paid once). `sidekit rules lint` validates with the pydantic schem
 from __future__ import annotations
 
 from sidekit_hooks import __version__
-from sidekit_hooks.rules import MAX_NUDGE, MAX_PACK_BYTES, MAX_PATTERN, MAX_RULES, SEVERITIES, globs
+from sidekit_hooks.rules import MAX_NUDGE, MAX_PACK_BYTES, MAX_PATTERN, MAX_RULES, SEVERITIES, cited, globs
 from sidekit_hooks.rules.match import PATH_TOOLS, SHELL_TOOLS, WRITE_TOOLS
 
 TYPE_CHECKING = False
@@ -263,10 +263,8 @@ def semantic_problems(data: dict[str, Any]) -> list[Problem]:
 
 
 def nudge_line(rule: dict[str, Any], pack_name: str) -> str:
-    """The line the model reads when the rule fires (the detector builds it the same way)."""
-    message = rule.get("message", "")
-    see = f" (see {rule['see']})" if rule.get("see") else ""
-    return f"[sidecar:{rule.get('sidecar') or pack_name}] {message}{see}"
+    """The line the model reads when the rule fires."""
+    return f"[sidecar:{rule.get('sidecar') or pack_name}] {cited(rule)}"
 
 
 def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> list[Problem]:

@@ -39,11 +39,11 @@ def finding(hit: Hit, event: Event) -> Finding:
     import zlib
 
     from sidekit_hooks.detectors import Finding
+    from sidekit_hooks.rules import cited
 
     rule = hit.rule
     digest = f"{zlib.crc32(hit.matched.encode('utf-8', 'replace')):08x}"
-    message = f"{rule['message']} (see {rule['see']})" if rule["see"] else rule["message"]
-    return Finding(rule["sidecar"], message, key=f"rule:{rule['id']}:{event.path}:{digest}", rule_id=rule["id"],
+    return Finding(rule["sidecar"], cited(rule), key=f"rule:{rule['id']}:{event.path}:{digest}", rule_id=rule["id"],
                    path=event.path, severity=rule["severity"], see=rule["see"])
 
 
