@@ -31,6 +31,8 @@ MODEL = "claude-sonnet-4-5"
 RUN_TIMEOUT = 120.0  # seconds for one whole `claude -p` run; a hung CLI fails the test, never the suite
 INSTALL_TIMEOUT = 240.0
 FINAL_TEXT = "done"
+MAX_REQUESTS = 60  # a scenario that loops (a call the CLI keeps rejecting) ends its turn here, visibly
+CAP_TEXT = "scripted model: request cap reached"
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,8 @@ class ScriptedModel:
         """The next step is chosen by how many tool calls the conversation already holds."""
         if not body.get("tools"):  # a side query (titles, summaries): not part of the scenario
             return [{"type": "text", "text": FINAL_TEXT}], "end_turn"
+        if len(self.requests) > MAX_REQUESTS:
+            return [{"type": "text", "text": CAP_TEXT}], "end_turn"
         index = sum(1 for message in body.get("messages", []) if message.get("role") == "assistant"
                     for block in message.get("content", []) if isinstance(block, dict) and block.get("type") == "tool_use")
         step = self.steps[index] if index < len(self.steps) else FINAL_TEXT

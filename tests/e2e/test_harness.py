@@ -81,5 +81,7 @@ def test_scripted_model_picks_the_step_by_the_calls_already_made() -> None:
                                            "input": {"file_path": "/p/a.py"}}], "tool_use")
         assert model.reply_to(second) == ([{"type": "text", "text": "finished"}], "end_turn")
         assert model.reply_to({"messages": []}) == ([{"type": "text", "text": "done"}], "end_turn")  # side query
+        model.requests.extend([first] * (claude_e2e.MAX_REQUESTS + 1))  # a CLI stuck retrying one call
+        assert model.reply_to(first) == ([{"type": "text", "text": claude_e2e.CAP_TEXT}], "end_turn")
     finally:
         model.server.server_close()
