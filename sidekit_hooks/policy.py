@@ -100,7 +100,8 @@ class State:
 
     def __init__(self, data: object = None) -> None:
         raw = data if isinstance(data, dict) else {}
-        self.count = raw.get("count") if isinstance(raw.get("count"), int) else 0
+        count = raw.get("count")
+        self.count: int = count if isinstance(count, int) else 0
         self.capped = raw.get("capped") is True
         self.last: dict[str, float] = _table(raw.get("last"), _is_seconds)
         self.keys: dict[str, dict[str, Any]] = _table(raw.get("keys"), lambda v: isinstance(v, dict))
@@ -316,7 +317,7 @@ def _absolute(project: str, path: str) -> str:
 def clip(text: str, limit: int = MAX_NUDGE) -> str:
     """One line, under `limit` characters; a cut is marked with an ellipsis."""
     text = " ".join(text.split())
-    return text if len(text) < limit else text[: limit - 2].rstrip() + " …"
+    return text if len(text) < limit else text[: limit - 3].rstrip() + " …"
 
 
 def _seconds(value: object, default: float) -> float:

@@ -92,7 +92,7 @@ def command_targets(words: list[Word]) -> list[str]:
     if name in DELETERS:
         return _operands(args, OPTIONS_WITH_VALUE.get(name, frozenset()))
     if name == "mv":
-        return _operands(args, frozenset({"-S", "--suffix"})) + _option_values(args, ("-t", "--target-directory"))
+        return _operands(args, OPTIONS_WITH_VALUE["mv"]) + _option_values(args, ("-t", "--target-directory"))
     if name in ("cp", "ln", "install"):
         return _destination(args, OPTIONS_WITH_VALUE[name])
     if name == "dd":
