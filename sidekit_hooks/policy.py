@@ -133,9 +133,12 @@ def admit(findings: list[Finding], event: Event, ctx: Context, now: float | None
     fd = _lock(folder)
     try:
         state = _load_state(folder)
+        before = state.to_json()
         _mark_clean(state, event, ctx.project, {f.key[:MAX_KEY] for f in ordered})
         admitted = _decide(ordered, event, ctx, config, state, moment)
-        workspace.atomic_write(os.path.join(folder, STATE_FILE), state.to_json())
+        after = state.to_json()
+        if after != before:  # a finding held back as a duplicate changes nothing worth a write
+            workspace.atomic_write(os.path.join(folder, STATE_FILE), after)
     finally:
         os.close(fd)
     return admitted

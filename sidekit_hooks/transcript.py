@@ -48,7 +48,7 @@ def read(path: str) -> Transcript:
                 continue
             out.session = out.session or str(line.get("sessionId") or "")
             out.cwd = out.cwd or str(line.get("cwd") or "")
-            message = line.get("message") if isinstance(line.get("message"), dict) else {}
+            message = line["message"] if isinstance(line.get("message"), dict) else {}
             content = message.get("content")
             if line.get("type") == "assistant" and isinstance(content, list):
                 for block in content:

@@ -97,8 +97,8 @@ def materialize(payload: dict[str, Any], project: str) -> dict[str, Any]:
     if payload.get("hook_event_name") != "PostToolUse":
         return payload
     tool = str(payload.get("tool_name", ""))
-    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
-    response = payload.get("tool_response") if isinstance(payload.get("tool_response"), dict) else {}
+    tool_input = _dict(payload.get("tool_input"))
+    response = _dict(payload.get("tool_response"))
     path = str(tool_input.get("file_path") or "")
     if not path or not _inside(path, project):
         return payload
@@ -108,7 +108,7 @@ def materialize(payload: dict[str, Any], project: str) -> dict[str, Any]:
             _write(path, original)
         apply_effect(project, tool, tool_input)
     elif tool == "Read" and not os.path.exists(path):
-        file = response.get("file") if isinstance(response.get("file"), dict) else {}
+        file = _dict(response.get("file"))
         if isinstance(file.get("content"), str) and file.get("numLines") == file.get("totalLines"):
             _write(path, file["content"])
     return payload
@@ -122,3 +122,7 @@ def _write(path: str, content: str) -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(content)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
