@@ -26,13 +26,14 @@ from sidekit_hooks import fastjson, hooklog, workspace
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from typing import Any
+    from typing import Any, TypeGuard
 
     from sidekit_hooks.detectors import Context, Finding
     from sidekit_hooks.events import Event
     from sidekit_hooks.queue import Claim
 
-MAX_NUDGE = 300
+MAX_NUDGE = 300  # a nudge is one line under this many characters; `[policy] max_chars` may lower it
+MIN_NUDGE = 80
 SEVERITY_RANK = {"low": 0, "medium": 1, "high": 2}
 DEFAULTS: dict[str, Any] = {
     "cooldown": 30.0,
@@ -50,12 +51,13 @@ MAX_HASH_BYTES = 4 * 1024 * 1024
 MAX_HASHES = 8  # content states remembered per finding
 MAX_KEY = 500  # characters of a Finding.key kept in the state file
 CAP_RULE = "policy.cap"
+STALE_SESSION = 14 * 24 * 3600  # seconds; per-session state older than this is removed
 
 
 class Config:
     """The `[policy]` table, every key optional; a bad value falls back to its default."""
 
-    __slots__ = ("cooldown", "cooldowns", "threshold", "thresholds", "max_nudges", "dedup", "mute", "order")
+    __slots__ = ("cooldown", "cooldowns", "threshold", "thresholds", "max_nudges", "max_chars", "dedup", "mute", "order")
 
     def __init__(self, table: object = None) -> None:
         raw = table if isinstance(table, dict) else {}
@@ -64,7 +66,9 @@ class Config:
         self.threshold = _level(raw.get("threshold"), DEFAULTS["threshold"])
         self.thresholds = _table(raw.get("thresholds"), lambda v: v in SEVERITY_RANK)
         count = raw.get("max_nudges")
-        self.max_nudges = count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else DEFAULTS["max_nudges"]
+        self.max_nudges = count if _is_count(count) else DEFAULTS["max_nudges"]
+        chars = raw.get("max_chars")
+        self.max_chars = chars if _is_count(chars) and MIN_NUDGE <= chars <= MAX_NUDGE else MAX_NUDGE
         self.dedup = raw["dedup"] if isinstance(raw.get("dedup"), bool) else DEFAULTS["dedup"]
         self.mute = frozenset(_names(raw.get("mute"), DEFAULTS["mute"]))
         self.order = _names(raw.get("order"), DEFAULTS["order"])
@@ -145,7 +149,14 @@ def admit(findings: list[Finding], event: Event, ctx: Context, now: float | None
 
 
 def lines(findings: list[Finding], event: Event, ctx: Context) -> list[str]:
-    return [line for line, _ in admit(findings, event, ctx)]
+    """Admitted lines said straight to a subagent (no queue): logged as delivered here."""
+    said = admit(findings, event, ctx)
+    for line, finding in said:
+        hooklog.append(ctx.project, hooklog.DECISIONS, {
+            "session": event.session_id, "hook": event.hook, "sidecar": finding.sidecar, "decision": "delivered",
+            "text": line, "agent": event.agent_id,
+        })
+    return [line for line, _ in said]
 
 
 def _decide(
@@ -168,7 +179,7 @@ def _decide(
             reason = "cooldown"
         if not reason and state.count >= config.max_nudges:
             reason = "cap"
-        line = clip(finding.text())
+        line = clip(finding.text(), config.max_chars)
         _log(ctx.project, event, finding, line, reason)
         if reason == "cap" and not state.capped:
             state.capped = True
@@ -192,7 +203,7 @@ def _decide_stateless(ordered: list[Finding], event: Event, ctx: Context, config
     for finding in ordered:
         reason = _static_reason(finding, config) or ("duplicate" if finding.key in seen else "")
         seen.add(finding.key)
-        line = clip(finding.text())
+        line = clip(finding.text(), config.max_chars)
         _log(ctx.project, event, finding, line, reason)
         if not reason:
             out.append((line, finding))
@@ -284,12 +295,34 @@ def state_folder(project: str, session: str) -> str:
 
 
 def _lock(folder: str) -> int:
-    import fcntl
-
-    os.makedirs(folder, exist_ok=True)
+    if not os.path.isdir(folder):
+        _prune(os.path.dirname(folder))
+        os.makedirs(folder, exist_ok=True)
     fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no flock; hooks of one session rarely overlap there
+        return fd
     fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd is closed
     return fd
+
+
+def _prune(root: str, now: float | None = None) -> None:
+    """A new session starts: forget sessions untouched for STALE_SESSION seconds (best effort)."""
+    cutoff = (time.time() if now is None else now) - STALE_SESSION
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    for name in names:
+        folder = os.path.join(root, name)
+        try:
+            if os.stat(os.path.join(folder, STATE_FILE)).st_mtime < cutoff:
+                for item in os.listdir(folder):
+                    os.unlink(os.path.join(folder, item))
+                os.rmdir(folder)
+        except OSError:
+            continue
 
 
 def _load_state(folder: str) -> State:
@@ -329,6 +362,10 @@ def _seconds(value: object, default: float) -> float:
 
 def _is_seconds(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+
+
+def _is_count(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _level(value: object, default: str) -> str:

@@ -275,3 +275,31 @@ def test_concurrent_hooks_say_a_finding_exactly_once(here: Path, clean_env: dict
                     "Changing it needs the user's go-ahead first."]
     assert sorted(decisions(here)) == [("scope", "delivered", "")] + [("scope", "fired", "")] + [
         ("scope", "suppressed", "duplicate")] * 5
+
+
+def test_max_chars_lowers_the_line_limit(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    configure(monkeypatch, max_chars=100)
+    (line,) = admit(here, [finding("specs", "y" * 200, key="long")])
+    assert len(line) == 99 and line.endswith(" …")
+    assert policy.Config({"max_chars": 1000}).max_chars == 300 and policy.Config({"max_chars": 10}).max_chars == 300
+
+
+def test_subagent_findings_are_said_directly_and_logged_as_delivered(here: Path, sidecars: Any) -> None:
+    sidecars("t_sub", finding("specs", "Spec 4.1: 422.", key="sub"))
+    raw = payload("PostToolUse", here, session_id=SESSION, tool_name="Edit", agent_id="ag-7", agent_type="Explore",
+                  tool_input={"file_path": str(here / "api/users.py"), "old_string": "A", "new_string": "B"})
+    outcome = runtime.run("PostToolUse", json.dumps(raw))
+    assert context_of(outcome.output) == "[sidecar:specs] Spec 4.1: 422."
+    assert decisions(here) == [("specs", "fired", ""), ("specs", "delivered", "")]
+    assert hooklog.read(str(here), hooklog.DECISIONS)[-1]["agent"] == "ag-7"
+
+
+def test_state_of_sessions_untouched_for_two_weeks_is_pruned_when_a_new_one_starts(here: Path) -> None:
+    import os
+
+    admit(here, [finding()], event=edit_event(here, session="old"))
+    old_state = here / ".sidekit" / "state" / "old" / "policy.json"
+    stale = old_state.stat().st_mtime - policy.STALE_SESSION - 60
+    os.utime(old_state, (stale, stale))
+    admit(here, [finding()], event=edit_event(here, session="new"))
+    assert sorted(p.name for p in (here / ".sidekit" / "state").iterdir()) == ["new"]

@@ -87,14 +87,17 @@ def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, director
 def _search_finding(scope: scope_model.Scope, event: Event, project: str) -> list[Finding]:
     """Grep/Glob: the folder searched (its `path`, plus a Glob pattern's literal leading folders)."""
     base = event.abs_path or project
-    if event.tool == "Glob" and event.pattern:
+    tool_input = event.raw.get("tool_input")
+    grep_glob = tool_input.get("glob") if event.tool == "Grep" and isinstance(tool_input, dict) else None
+    pattern = event.pattern if event.tool == "Glob" else grep_glob if isinstance(grep_glob, str) else ""
+    if pattern:
         literal = []
-        for part in event.pattern.replace("\\", "/").split("/"):
+        for part in pattern.replace("\\", "/").split("/"):
             if not part or part == "." or _has_wildcard(part):
                 break
             literal.append(part)
         if literal:
-            base = os.path.normpath(os.path.join(base, *literal) if not event.pattern.startswith("/") else "/" + "/".join(literal))
+            base = os.path.normpath(os.path.join(base, *literal) if not pattern.startswith("/") else "/" + "/".join(literal))
     path = relative_path(base, project)
     if not _inside_project(path) or _exempt(path, "search"):
         return []
