@@ -38,7 +38,7 @@ SEVERITY_RANK = {"low": 0, "medium": 1, "high": 2}
 DEFAULTS: dict[str, Any] = {
     "cooldown": 30.0,
     "cooldowns": {"scope": 0.0},
-    "threshold": "medium",
+    "threshold": "low",  # say every severity unless a floor is set (pack authors use "low" for minor, not silent)
     "thresholds": {},
     "max_nudges": 10,
     "dedup": True,

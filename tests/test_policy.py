@@ -145,9 +145,9 @@ def test_the_cap_is_configurable(here: Path, monkeypatch: pytest.MonkeyPatch) ->
 # --- thresholds and mute ---------------------------------------------------------------------------
 
 
-def test_severity_floor_defaults_to_medium_and_is_set_per_sidecar(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert admit(here, [finding("specs", "low one", key="l", severity="low")]) == []
-    configure(monkeypatch, thresholds={"tools": "high", "specs": "low"})
+def test_severity_floor_is_set_globally_and_per_sidecar(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert admit(here, [finding("conventions", "low one", key="l", severity="low")]) == ["[sidecar:conventions] low one"]
+    configure(monkeypatch, threshold="medium", thresholds={"tools": "high", "specs": "low"})
     lines = admit(here, [finding("tools", "medium tool", key="t"), finding("tools", "high tool", key="h", severity="high"),
                          finding("specs", "low spec", key="s", severity="low")])
     assert lines == ["[sidecar:tools] high tool", "[sidecar:specs] low spec"]
@@ -165,7 +165,7 @@ def test_mute_by_sidecar_or_rule_id(here: Path, monkeypatch: pytest.MonkeyPatch)
 def test_bad_config_values_fall_back_to_defaults() -> None:
     config = policy.Config({"cooldown": "soon", "max_nudges": -1, "threshold": "urgent", "dedup": "yes",
                             "cooldowns": {"tools": 5, "specs": "x"}, "thresholds": {"tools": "bad"}, "mute": "tools"})
-    assert (config.cooldown, config.max_nudges, config.threshold, config.dedup) == (30.0, 10, "medium", True)
+    assert (config.cooldown, config.max_nudges, config.threshold, config.dedup) == (30.0, 10, "low", True)
     assert config.cooldowns == {"scope": 0.0, "tools": 5}
     assert (config.thresholds, config.mute) == ({}, frozenset())
 
