@@ -20,6 +20,7 @@ A case passes when every expectation matches one nudge the hook delivered and no
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -94,7 +95,8 @@ def load_groups(folder: Path = CORPUS) -> list[Group]:
 
 def play_group(group: Group, root: Path | None = None, in_process: bool = True) -> list[Outcome]:
     """Run a group's cases in order in a fresh project; return each case's outcome."""
-    with tempfile.TemporaryDirectory(prefix="sidekit-scenario-", dir=root) as tmp:
+    tmp = tempfile.mkdtemp(prefix="sidekit-scenario-", dir=root)
+    try:
         project = Path(tmp) / "proj"
         project.mkdir()
         player = Player(str(project), f"scn-{group.name}"[:100], in_process=in_process)
@@ -108,6 +110,9 @@ def play_group(group: Group, root: Path | None = None, in_process: bool = True) 
             result = player.send(hook, payload)
             outcomes.append(compare(case, result.nudges))
         return outcomes
+    finally:
+        # ignore_errors: a sidecar's detached background job (e.g. an index refresh) may still be writing here
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def compare(case: Case, nudges: list[str]) -> Outcome:
