@@ -6,12 +6,13 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hookutil import context_of, payload
 
-from conftest import HookRunner
+HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 
 SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
 
