@@ -267,14 +267,20 @@ def test_concurrent_hooks_say_a_finding_exactly_once(here: Path, clean_env: dict
     body = json.dumps(payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "auth/x.py")}))
     script = Path(__file__).resolve().parent.parent / "hooks" / "post_tool_use.py"
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(here))
+    warm = json.dumps(payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "api/users.py")}))
+    subprocess.run([sys.executable, "-S", str(script)], input=warm.encode(), env=env, cwd=str(here), timeout=30, check=True)
     procs = [subprocess.Popen([sys.executable, "-S", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               env=env, cwd=str(here)) for _ in range(6)]
     outputs = [p.communicate(body.encode(), timeout=30)[0].decode() for p in procs]
     said = [context_of(out) for out in outputs if out.strip()]
     assert said == ["[sidecar:scope] Read auth/x.py: outside this task's scope (gt-1: api/**). "
                     "Changing it needs the user's go-ahead first."]
-    assert sorted(decisions(here)) == [("scope", "delivered", "")] + [("scope", "fired", "")] + [
-        ("scope", "suppressed", "duplicate")] * 5
+    made = decisions(here)
+    assert (made.count(("scope", "fired", "")), made.count(("scope", "delivered", ""))) == (1, 1)
+    # Every other hook that reached the policy (all 5, unless a loaded machine hit the hook's hard
+    # deadline first) held it back as a duplicate; none said it again.
+    assert set(made) - {("scope", "fired", ""), ("scope", "delivered", "")} <= {("scope", "suppressed", "duplicate")}
+    assert all(p.returncode == 0 for p in procs)
 
 
 def test_max_chars_lowers_the_line_limit(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
