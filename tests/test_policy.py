@@ -309,3 +309,11 @@ def test_state_of_sessions_untouched_for_two_weeks_is_pruned_when_a_new_one_star
     os.utime(old_state, (stale, stale))
     admit(here, [finding()], event=edit_event(here, session="new"))
     assert sorted(p.name for p in (here / ".sidekit" / "state").iterdir()) == ["new"]
+
+
+def test_a_corrupt_state_file_starts_the_session_afresh(here: Path) -> None:
+    folder = here / ".sidekit" / "state" / SESSION
+    folder.mkdir(parents=True)
+    (folder / "policy.json").write_text("{not json")
+    assert admit(here, [finding()]) == ["[sidecar:specs] Spec 4.1: validation errors return HTTP 422."]
+    assert json.loads((folder / "policy.json").read_text())["count"] == 1

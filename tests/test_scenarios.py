@@ -44,3 +44,9 @@ def test_targets_per_sidecar(clean_env: dict[str, str]) -> None:
     }
     assert below == {}
     assert scores.clean_nudges == 0
+
+
+def test_the_real_entry_points_agree_with_the_in_process_runner(clean_env: dict[str, str]) -> None:
+    group = next(g for g in GROUPS if g.id == "scope.jsonl:scope-no-issue")
+    assert [(o.case.name, o.nudges) for o in play_group(group, in_process=False)] == [
+        (o.case.name, o.nudges) for o in outcomes_of(group)]
