@@ -130,3 +130,11 @@ def test_broken_scope_toml_tells_the_user_not_the_model(scoped: Path, run_hook: 
     assert out["systemMessage"].endswith(". Fix: sidekit scope set --allow GLOB...")
     shown = sidekit(scoped, "scope", "show")
     assert shown.returncode == 1 and shown.stderr.endswith("fix: sidekit scope set --issue ID --allow 'api/handlers/**'\n")
+
+
+def test_glob_with_an_absolute_pattern_outside_scope(scoped: Path, run_hook: HookRunner) -> None:
+    glob = payload("PostToolUse", scoped, tool_name="Glob", tool_input={"pattern": f"{scoped}/auth/**/*.py"},
+                   tool_response={"durationMs": 1, "numFiles": 1, "filenames": [], "truncated": False})
+    assert context_of(run_hook("PostToolUse", glob).stdout) == (
+        "[sidecar:scope] Glob searched auth/, outside this task's scope (gt-abc12: api/handlers/**). "
+        "Files there are not part of this task.")

@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 
 from sidekit_hooks import scope as scope_model
+from sidekit_hooks.globs import matches
 from sidekit_hooks.detectors import Finding
-from sidekit_hooks.events import relative_path
+from sidekit_hooks.events import SHELL_TOOLS, relative_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,8 +50,6 @@ class ScopeSidecar:
 
 
 def _exempt(path: str, mode: str) -> bool:
-    from sidekit_hooks.globs import matches
-
     patterns = ALWAYS_IN_SCOPE + (FREE_TO_READ if mode != "write" else ())
     return any(matches(glob, path) for glob in patterns)
 
@@ -75,7 +74,7 @@ TAILS = {
 def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, directory: bool = False) -> Finding:
     place = "excluded from" if scope.denied_by(path) else "outside"
     if mode == "write":
-        head = f"This {tool} command writes {path}, which is" if tool == "Bash" else f"{path} is"
+        head = f"This {tool} command writes {path}, which is" if tool in SHELL_TOOLS else f"{path} is"
     elif mode == "read":
         head = f"Read {path}:"
     else:
@@ -93,9 +92,10 @@ def _search_finding(scope: scope_model.Scope, event: Event, project: str) -> lis
     if pattern:
         literal = []
         for part in pattern.replace("\\", "/").split("/"):
-            if not part or part == "." or _has_wildcard(part):
+            if _has_wildcard(part):
                 break
-            literal.append(part)
+            if part and part != ".":
+                literal.append(part)
         if literal:
             base = os.path.normpath(os.path.join(base, *literal) if not pattern.startswith("/") else "/" + "/".join(literal))
     path = relative_path(base, project)
@@ -122,7 +122,7 @@ def _shell_findings(scope: scope_model.Scope, event: Event, project: str) -> lis
             continue
         inside = scope.touches_dir(path) if os.path.isdir(target) else scope.contains(path)
         if not inside:
-            found.append(_finding(scope, path, "write", "Bash"))
+            found.append(_finding(scope, path, "write", event.tool))
         if len(found) >= MAX_BASH_NUDGES:
             break
     return found
