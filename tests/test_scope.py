@@ -128,6 +128,9 @@ def test_broken_scope_toml_tells_the_user_not_the_model(scoped: Path, run_hook: 
     assert set(out) == {"systemMessage"}
     assert out["systemMessage"].startswith("sidekit: scope ignored: cannot read .sidekit/scope.toml (")
     assert out["systemMessage"].endswith(". Fix: sidekit scope set --allow GLOB...")
+    logged = [json.loads(line) for line in (scoped / ".sidekit" / "log" / "hooks.jsonl").read_text().splitlines()]
+    assert [(r["where"], r["error"].endswith("fix: sidekit scope set --allow GLOB...")) for r in logged] == [
+        ("detector:scope", True)]
     shown = sidekit(scoped, "scope", "show")
     assert shown.returncode == 1 and shown.stderr.endswith("fix: sidekit scope set --issue ID --allow 'api/handlers/**'\n")
 

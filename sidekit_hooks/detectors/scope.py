@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from sidekit_hooks import hooklog
 from sidekit_hooks import scope as scope_model
 from sidekit_hooks.globs import matches
 from sidekit_hooks.detectors import Finding
@@ -34,6 +35,7 @@ class ScopeSidecar:
         try:
             scope = scope_model.load(ctx.project)
         except scope_model.ScopeError as exc:
+            hooklog.error(ctx.project, event.hook, "detector:scope", f"{exc}; fix: sidekit scope set --allow GLOB...")
             ctx.notify_user(f"sidekit: scope ignored: {exc}. Fix: sidekit scope set --allow GLOB...")
             return []
         if scope is None:
