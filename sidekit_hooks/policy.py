@@ -134,7 +134,11 @@ def admit(findings: list[Finding], event: Event, ctx: Context, now: float | None
         folder = ""
     if not folder:
         return _decide_stateless(ordered, event, ctx, config)
-    fd = _lock(folder)
+    try:
+        fd = _lock(folder)
+    except OSError as exc:  # no usable state folder: still say things, without memory
+        hooklog.error(ctx.project, event.hook, "policy", exc)
+        return _decide_stateless(ordered, event, ctx, config)
     try:
         state = _load_state(folder)
         before = state.to_json()
@@ -142,10 +146,17 @@ def admit(findings: list[Finding], event: Event, ctx: Context, now: float | None
         admitted = _decide(ordered, event, ctx, config, state, moment)
         after = state.to_json()
         if after != before:  # a finding held back as a duplicate changes nothing worth a write
-            workspace.atomic_write(os.path.join(folder, STATE_FILE), after)
+            _save_state(folder, after, ctx.project, event.hook)
     finally:
         os.close(fd)
     return admitted
+
+
+def _save_state(folder: str, data: str, project: str, hook: str) -> None:
+    try:
+        workspace.atomic_write(os.path.join(folder, STATE_FILE), data)
+    except OSError as exc:
+        hooklog.error(project, hook, "policy", exc)
 
 
 def lines(findings: list[Finding], event: Event, ctx: Context) -> list[str]:
@@ -241,11 +252,14 @@ def observe(event: Event, ctx: Context) -> None:
         return  # no state yet: nothing was said, nothing can go clean
     if not peek.keys_on(event.path):
         return
-    fd = _lock(folder)
+    try:
+        fd = _lock(folder)
+    except OSError:
+        return
     try:
         state = _load_state(folder)
         if _mark_clean(state, event, ctx.project, set()):
-            workspace.atomic_write(os.path.join(folder, STATE_FILE), state.to_json())
+            _save_state(folder, state.to_json(), ctx.project, event.hook)
     finally:
         os.close(fd)
 

@@ -317,3 +317,11 @@ def test_a_corrupt_state_file_starts_the_session_afresh(here: Path) -> None:
     (folder / "policy.json").write_text("{not json")
     assert admit(here, [finding()]) == ["[sidecar:specs] Spec 4.1: validation errors return HTTP 422."]
     assert json.loads((folder / "policy.json").read_text())["count"] == 1
+
+
+def test_an_unusable_state_folder_still_lets_findings_through_and_is_logged(here: Path) -> None:
+    (here / ".sidekit").mkdir()
+    (here / ".sidekit" / "state").write_text("a file where a folder should be")
+    assert admit(here, [finding()]) == ["[sidecar:specs] Spec 4.1: validation errors return HTTP 422."]
+    (error,) = hooklog.read(str(here), hooklog.ERRORS)
+    assert (error["hook"], error["where"], error["error"].split(":")[0]) == ("PostToolUse", "policy", "NotADirectoryError")
