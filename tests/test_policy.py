@@ -325,3 +325,11 @@ def test_an_unusable_state_folder_still_lets_findings_through_and_is_logged(here
     assert admit(here, [finding()]) == ["[sidecar:specs] Spec 4.1: validation errors return HTTP 422."]
     (error,) = hooklog.read(str(here), hooklog.ERRORS)
     assert (error["hook"], error["where"], error["error"].split(":")[0]) == ("PostToolUse", "policy", "NotADirectoryError")
+
+
+def test_docs_list_every_policy_key_with_its_default() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "policy.md").read_text()
+    keys = [line.split("=")[0].strip() for line in doc.split("[policy]\n", 1)[1].split("```")[0].splitlines() if "=" in line]
+    assert keys == list(policy.Config.__slots__)
+    assert "cooldown = 30 " in doc and "max_nudges = 10 " in doc and 'threshold = "low" ' in doc
+    assert "max_chars = 300 " in doc and "dedup = true " in doc
