@@ -103,7 +103,7 @@ def test_read_then_edit_of_the_same_file_are_two_nudges_a_second_read_none(scope
 
 def test_bash_write_outside_scope(scoped: Path, run_hook: HookRunner) -> None:
     bash = payload("PostToolUse", scoped, tool_name="Bash",
-                   tool_input={"command": "sed -i 's/1/2/' auth/middleware.py && cat auth/middleware.py"},
+                   tool_input={"command": "sed -i 's/1/2/' auth/middleware.py && git diff --stat"},
                    tool_response={"stdout": "X = 2\n", "stderr": "", "interrupted": False, "isImage": False})
     assert context_of(run_hook("PostToolUse", bash).stdout) == (
         "[sidecar:scope] This Bash command writes auth/middleware.py, which is outside this task's scope "
