@@ -239,6 +239,18 @@ class Run:
                 return str(event.get("result", ""))
         return ""
 
+    def user_notices(self) -> list[str]:
+        """What hooks told the person at the terminal (`systemMessage`), from the stream-json output."""
+        notices = []
+        for line in self.stdout.splitlines():
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(event, dict) and event.get("type") == "system" and event.get("subtype") == "informational":
+                notices.append(str(event.get("content", "")))
+        return notices
+
     def final_messages(self) -> list[dict[str, Any]]:
         """The whole conversation as the last request carried it."""
         assert self.conversation, f"the model received no request\nstderr: {self.stderr[-2000:]}"

@@ -217,52 +217,46 @@ def test_broken_rule_pack_does_not_disturb_the_session(run_session: SessionRunne
     assert (project / "src" / "app.py").read_text() == "status_code = 400\n"
 
 
-# --- the scope sidecar (lands from the `sidecars` branch) ------------------------------------------
+# --- the scope sidecar (from the `sidecars` branch) -----------------------------------------------
 
 needs_scope = pytest.mark.skipif(find_spec("sidekit_hooks.commands.scope") is None,
                                  reason="`sidekit scope` (the scope sidecar) has not landed on this branch yet")
 
-
-def hook_lines(run_result: str, label: str) -> list[str]:
-    """The nudge lines of a tool result; every reminder must be ours, labelled `label`, one line each."""
-    head, tail = f"<system-reminder>\n{label}: ", "\n</system-reminder>"
-    _, reminders = split_result(run_result)
-    lines = []
-    for text in reminders:
-        assert text.startswith(head) and text.endswith(tail), text
-        lines += text[len(head):-len(tail)].split("\n")
-    return lines
+# What the scope sidecar says, exactly (its wording is pinned here so a change shows up in the real client).
+READ_OUTSIDE = "[sidecar:scope] Read {path}: outside this task's scope (src/**). Changing it needs the user's go-ahead first."
+WRITE_OUTSIDE = "[sidecar:scope] {path} is outside this task's scope (src/**). If it must change, say so to the user first."
+UTIL_READ = "1\tdef helper():\n2\t    return 1\n3"  # the Read tool's own text for lib/util.py
 
 
-def scoped_project(project: Path, sidekit: Callable[..., str]) -> None:
+def updated(path: Path) -> str:
+    return f"The file {path} has been updated successfully. (file state is current in your context — no need to Read it back)"
+
+
+def scoped_project(project: Path, sidekit: Callable[..., str]) -> Path:
+    """src/app.py in scope, lib/util.py outside it (`sidekit scope set --allow 'src/**'`); returns lib/util.py."""
     write_settings(project, sys.executable)
     (project / "src").mkdir()
     (project / "src" / "app.py").write_text("def main():\n    return 0\n")
     (project / "lib").mkdir()
     (project / "lib" / "util.py").write_text("def helper():\n    return 1\n")
     sidekit("scope", "set", "--allow", "src/**")
-
-
-def assert_one_scope_nudge(lines: list[str], path: str) -> None:
-    assert len(lines) == 1, lines
-    assert lines[0].startswith("[sidecar:scope] ") and path in lines[0] and len(lines[0]) < 300, lines[0]
+    return project / "lib" / "util.py"
 
 
 @needs_scope
 def test_out_of_scope_read_and_edit_each_get_one_scope_nudge(run_session: SessionRunner, project: Path,
                                                               sidekit: Callable[..., str]) -> None:
-    scoped_project(project, sidekit)
-    util = str(project / "lib" / "util.py")
-    steps = [ToolCall("Read", {"file_path": util}),
-             ToolCall("Edit", {"file_path": util, "old_string": "return 1", "new_string": "return 2"})]
+    util = scoped_project(project, sidekit)
+    steps = [ToolCall("Read", {"file_path": str(util)}),
+             ToolCall("Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"})]
 
     run = run_session(PROMPT, steps)
 
-    assert_one_scope_nudge(hook_lines(result_text(run.tool_result(0)), "PostToolUse:Read hook additional context"),
-                           "lib/util.py")
-    body = result_text(run.tool_result(1))
-    assert body.startswith(f"The file {util} has been updated successfully.")
-    assert_one_scope_nudge(hook_lines(body, "PostToolUse:Edit hook additional context"), "lib/util.py")
+    assert split_result(result_text(run.tool_result(0))) == (UTIL_READ, [
+        reminder("PostToolUse:Read hook additional context", READ_OUTSIDE.format(path="lib/util.py"))])
+    assert split_result(result_text(run.tool_result(1))) == (updated(util), [
+        reminder("PostToolUse:Edit hook additional context", WRITE_OUTSIDE.format(path="lib/util.py"))])
+    assert prompt_reminders(run.prompt_blocks()) == []
 
 
 @needs_scope
@@ -274,27 +268,28 @@ def test_in_scope_work_gets_no_nudge(run_session: SessionRunner, project: Path, 
 
     run = run_session(PROMPT, steps)
 
-    assert split_result(result_text(run.tool_result(0)))[1] == []
+    assert split_result(result_text(run.tool_result(0))) == ("1\tdef main():\n2\t    return 0\n3", [])
     assert split_result(result_text(run.tool_result(1))) == (written(target), [])
 
 
 @needs_scope
 def test_the_same_finding_twice_is_said_once(run_session: SessionRunner, project: Path,
                                              sidekit: Callable[..., str]) -> None:
-    scoped_project(project, sidekit)
-    util = str(project / "lib" / "util.py")
-    steps = [ToolCall("Read", {"file_path": util}),
-             ToolCall("Edit", {"file_path": util, "old_string": "return 1", "new_string": "return 2"}),
-             ToolCall("Read", {"file_path": util}),
-             ToolCall("Edit", {"file_path": util, "old_string": "return 2", "new_string": "return 3"})]
+    util = scoped_project(project, sidekit)
+    steps = [ToolCall("Read", {"file_path": str(util)}),
+             ToolCall("Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"}),
+             ToolCall("Read", {"file_path": str(util)}),
+             ToolCall("Edit", {"file_path": str(util), "old_string": "return 2", "new_string": "return 3"})]
 
     run = run_session(PROMPT, steps)
 
-    said = [hook_lines(result_text(run.tool_result(i)), f"PostToolUse:{tool} hook additional context")
-            for i, tool in enumerate(["Read", "Edit", "Read", "Edit"])]
-    assert [len(lines) for lines in said] == [1, 1, 0, 0]
-    assert run.count(said[0][0]) == 1 and run.count(said[1][0]) == 1
-    assert (project / "lib" / "util.py").read_text() == "def helper():\n    return 3\n"
+    said = [split_result(result_text(run.tool_result(index)))[1] for index in range(4)]
+    assert said == [[reminder("PostToolUse:Read hook additional context", READ_OUTSIDE.format(path="lib/util.py"))],
+                    [reminder("PostToolUse:Edit hook additional context", WRITE_OUTSIDE.format(path="lib/util.py"))],
+                    [], []]
+    assert run.count(READ_OUTSIDE.format(path="lib/util.py")) == 1
+    assert run.count(WRITE_OUTSIDE.format(path="lib/util.py")) == 1
+    assert util.read_text() == "def helper():\n    return 3\n"
 
 
 @needs_scope
@@ -307,13 +302,12 @@ def test_broken_rule_pack_leaves_the_scope_nudge_alone(run_session: SessionRunne
 
     run = run_session(PROMPT, [ToolCall("Write", {"file_path": str(target), "content": "X = 1\n"})])
 
-    body = result_text(run.tool_result(0))
-    assert body.startswith(written(target))
-    assert_one_scope_nudge(hook_lines(body, "PostToolUse:Write hook additional context"), "lib/extra.py")
+    assert split_result(result_text(run.tool_result(0))) == (written(target), [
+        reminder("PostToolUse:Write hook additional context", WRITE_OUTSIDE.format(path="lib/extra.py"))])
     assert run.count("broken.toml") == 0
 
 
-# --- project rule packs (lands from the `rules` branch) --------------------------------------------
+# --- project rule packs (from the `rules` branch) -------------------------------------------------
 
 GOOD_PACK = '''[pack]
 name = "acme-api"
@@ -330,7 +324,7 @@ added = 'status_code\\s*=\\s*400'
 '''
 
 
-@pytest.mark.skipif(find_spec("sidekit_hooks.rules") is None, 
+@pytest.mark.skipif(find_spec("sidekit_hooks.rules") is None,
                     reason="the rule-pack loader (sidekit_hooks.rules) has not landed on this branch yet")
 def test_broken_rule_pack_leaves_the_other_packs_working(run_session: SessionRunner, project: Path) -> None:
     write_settings(project, sys.executable)
@@ -342,8 +336,11 @@ def test_broken_rule_pack_leaves_the_other_packs_working(run_session: SessionRun
 
     run = run_session(PROMPT, [ToolCall("Write", {"file_path": str(target), "content": "status_code = 400\n"})])
 
-    body = result_text(run.tool_result(0))
-    lines = hook_lines(body, "PostToolUse:Write hook additional context")
-    assert len(lines) == 1 and lines[0].startswith("[sidecar:specs] Spec 4.1: validation errors return HTTP 422"), lines
-    assert run.count("broken.toml") == 0
-    assert any("broken.toml" in json.dumps(record) for record in run.hook_log)  # for `sidekit doctor`
+    assert split_result(result_text(run.tool_result(0))) == (written(target), [
+        reminder("PostToolUse:Write hook additional context", "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400.")])
+    assert run.count("broken.toml") == 0  # the model never hears of it; the person does, once, and the log keeps it
+    notices = [text for text in run.user_notices() if "broken.toml" in text]
+    assert len(notices) == 1 and notices[0].startswith(
+        "PostToolUse:Write says: sidekit: a broken rule pack was skipped (the others still apply): "
+        "sidecar_rules/broken.toml:2: TOML syntax: "), notices
+    assert [record["where"] for record in run.hook_log] == ["rules:sidecar_rules/broken.toml"]  # for `sidekit doctor`
