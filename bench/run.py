@@ -100,8 +100,15 @@ def p95(samples: Sequence[float]) -> float:
 
 def ratio_row(section: str, what: str, samples: Sequence[float], ctx: BenchContext, target: float | None,
               bare: Sequence[float] | None = None) -> list[Row]:
-    """p50 and p95 of a timed command as multiples of the bare interpreter's p50 (`bare`: paired samples)."""
-    bare_p50 = statistics.median(bare) if bare else ctx.bare_p50
+    """p50 and p95 of a timed command as multiples of the bare interpreter's p50.
+
+    `bare`: samples paired with `samples` (see `time_paired`). Without them a fresh baseline is taken
+    now, next to the samples, rather than the one from the start of the run: on a shared machine the
+    load a minute ago says little about the load now.
+    """
+    if not bare:
+        bare = time_command([ctx.python, "-c", "pass"], ctx.repeats)
+    bare_p50 = statistics.median(bare)
     p50_ratio = statistics.median(samples) / bare_p50
     p95_ratio = p95(samples) / bare_p50
     verdict = "" if target is None else ("ok" if p50_ratio <= target else "MISS")

@@ -100,3 +100,11 @@ def test_quick_budgets_share_what_is_left_by_weight() -> None:
 def test_a_section_asks_for_its_quick_budget() -> None:
     assert bench.quick_budget("rows_e2e") == 10.0
     assert bench.quick_budget("rows_nosuch") == bench.DEFAULT_QUICK_BUDGET  # nothing said: the default
+
+
+def test_a_ratio_is_taken_against_the_baseline_it_is_given() -> None:
+    ctx = context()
+    rows = bench.ratio_row("s", "w", [0.02, 0.03, 0.04], ctx, 2.5, bare=[0.01, 0.01, 0.02])
+    assert rows == [bench.Row("s", "w", "p50 3.00x, p95 4.00x (30.0 ms)", "p50 <= 2.5x", "MISS")]
+    rows = bench.ratio_row("s", "w", [0.01, 0.01, 0.01], ctx, None, bare=[0.01])
+    assert rows == [bench.Row("s", "w", "p50 1.00x, p95 1.00x (10.0 ms)", "", "")]
