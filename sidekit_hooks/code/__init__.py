@@ -1,0 +1,1 @@
+"""Code knowledge built outside the hook hot path (indexes the sidecars and answers read)."""

@@ -1,0 +1,374 @@
+"""An on-disk index of the project's functions, to notice when the agent rewrites a helper that exists.
+
+`.sidekit/index/functions.json` holds, per Python file (keyed by mtime and size, so a refresh re-reads
+only what changed), each module-level function's name, line, signature and normalized body: the
+body's tokens after `ast.unparse`, with the docstring dropped and local names numbered in order of
+appearance, so a copy with other variable names and other formatting normalizes the same.
+
+The index is built OUTSIDE the hook: a hook that finds it missing or stale starts
+`python -S -m sidekit_hooks.code.functions refresh PROJECT` detached and goes on (see `ensure_fresh`).
+Only the cheap parts (stat, spawn, a line scan for added `def`s) run on the hot path; `ast` and
+rapidfuzz are imported when a function of 5+ lines was actually added.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from sidekit_hooks import background, fastjson, workspace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ast
+    from typing import Any
+
+    Entry = list[Any]  # [name, line, signature, lines, normalized tokens joined by spaces]
+
+VERSION = 1
+INDEX_FILE = os.path.join("index", "functions.json")
+LOCK_FILE = os.path.join("index", "functions.lock")
+REFRESH_AFTER = 10.0  # seconds; a write to a .py file older than the index by this much starts a refresh
+MIN_LINES = 5  # a function shorter than this (def line included, blank lines not) is never compared
+MAX_FILES = 20_000  # a refresh stops here: a monorepo must not turn the background build into a crawl
+MAX_FILE_BYTES = 1_000_000  # generated or vendored giants are skipped
+MAX_STRING = 24  # string constants are cut here in the normalized body
+SKIP_DIRS = frozenset({
+    "node_modules", "__pycache__", "site-packages", "venv", "env", "build", "dist", "htmlcov",
+})
+
+# Similarity thresholds (0..1), tuned on tests/code/labelled_functions.py. Medium: the normalized body
+# must be close (BODY_ALONE), or fairly close with a name that says the same (BODY_WITH_NAME +
+# NAME_CLOSE). Near misses measured: parse_size vs parse_duration 0.81 body / 0.67 name (silent).
+BODY_ALONE = 0.86
+BODY_WITH_NAME = 0.72
+NAME_CLOSE = 0.8
+
+
+def index_path(project: str) -> str:
+    return os.path.join(workspace.state_dir(project), INDEX_FILE)
+
+
+def lock_path(project: str) -> str:
+    return os.path.join(workspace.state_dir(project), LOCK_FILE)
+
+
+# ---------------------------------------------------------------------------------------------
+# Hot path: freshness, the background refresh, and the cheap scan for added functions.
+
+
+def ensure_fresh(project: str, touched_python: bool) -> bool:
+    """Start a detached refresh when the index is missing, or older than a write to a .py file.
+
+    Returns True when a refresh was started. Costs two stats on the usual path; never waits.
+    """
+    try:
+        built = os.stat(index_path(project)).st_mtime
+    except OSError:
+        built = 0.0
+    if built and not (touched_python and time.time() - built > REFRESH_AFTER):
+        return False
+    if not background.lock_is_stale(lock_path(project)):
+        return False  # a refresh is already running
+    try:
+        background.spawn_module("sidekit_hooks.code.functions", ["refresh", project])
+    except OSError:
+        return False
+    return True
+
+
+def added_blocks(text: str, min_lines: int = MIN_LINES) -> list[tuple[str, str]]:
+    """(name, source) of every `def` in `text` spanning `min_lines`+ non-blank lines. Stdlib, no `re`.
+
+    The block runs from the `def` line to the first non-blank line indented no deeper than it.
+    """
+    lines = text.splitlines()
+    blocks: list[tuple[str, str]] = []
+    for start, line in enumerate(lines):
+        stripped = line.lstrip()
+        if not stripped.startswith(("def ", "async def ")):
+            continue
+        indent = len(line) - len(stripped)
+        body = [line]
+        for follower in lines[start + 1 :]:
+            if follower.strip() and len(follower) - len(follower.lstrip()) <= indent:
+                if not follower.lstrip().startswith((")", "]", "}")):
+                    break
+            body.append(follower)
+        code = [b for b in body if b.strip() and not b.lstrip().startswith("#")]
+        if len(code) >= min_lines:
+            name = stripped.split("def ", 1)[1].split("(", 1)[0].strip()
+            blocks.append((name, "\n".join(b[indent:] if not b[:indent].strip() else b.lstrip() for b in body)))
+    return blocks
+
+
+def load(project: str) -> dict[str, Any] | None:
+    """The index as stored, or None when it is missing, unreadable or of another version."""
+    try:
+        with open(index_path(project), encoding="utf-8") as handle:
+            data = fastjson.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("files"), dict):
+        return None
+    return data
+
+
+# ---------------------------------------------------------------------------------------------
+# Building (background process, or `python -m sidekit_hooks.code.functions build PROJECT`).
+
+
+def python_files(project: str) -> list[str]:
+    """Project-relative paths of the .py files worth indexing (no hidden, vendored or built dirs)."""
+    found: list[str] = []
+    for folder, dirs, files in os.walk(project):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS and not d.endswith(".egg-info"))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                found.append(os.path.relpath(os.path.join(folder, name), project).replace(os.sep, "/"))
+                if len(found) >= MAX_FILES:
+                    return found
+    return found
+
+
+def build(project: str, previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A fresh index; files whose mtime and size match `previous` are reused, not re-parsed."""
+    old_files: dict[str, Any] = (previous or {}).get("files", {})
+    files: dict[str, Any] = {}
+    for rel in python_files(project):
+        try:
+            stat = os.stat(os.path.join(project, rel))
+        except OSError:
+            continue
+        old = old_files.get(rel)
+        if isinstance(old, dict) and old.get("m") == stat.st_mtime_ns and old.get("s") == stat.st_size:
+            files[rel] = old
+            continue
+        entries: list[Entry] = []
+        if stat.st_size <= MAX_FILE_BYTES:
+            try:
+                with open(os.path.join(project, rel), encoding="utf-8", errors="replace") as handle:
+                    entries = extract(handle.read())
+            except OSError:
+                continue
+        files[rel] = {"m": stat.st_mtime_ns, "s": stat.st_size, "f": entries}
+    return {"version": VERSION, "built": round(time.time(), 3), "files": files}
+
+
+def refresh(project: str) -> bool:
+    """Bring the on-disk index up to date under a lock. False when another refresh holds the lock."""
+    lock = lock_path(project)
+    if not background.take_lock(lock):
+        return False
+    try:
+        index = build(project, load(project))
+        workspace.atomic_write(index_path(project), fastjson.dumps(index))
+    finally:
+        background.release_lock(lock)
+    return True
+
+
+def extract(source: str) -> list[Entry]:
+    """Index entries for the module-level functions of one file's source ([] if it does not parse)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    entries: list[Entry] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and indexable(node.name):
+            lines = code_lines(ast.get_source_segment(source, node) or "")
+            entries.append([node.name, node.lineno, signature(node), lines, " ".join(normalize(node))])
+    return entries
+
+
+def indexable(name: str) -> bool:
+    """Helpers worth pointing at: not tests, not dunders."""
+    return not name.startswith("test") and not (name.startswith("__") and name.endswith("__"))
+
+
+def code_lines(source: str) -> int:
+    return sum(1 for line in source.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+
+
+def signature(node: ast.FunctionDef | ast.AsyncFunctionDef, limit: int = 60) -> str:
+    """`name(a, b, *rest, **options)`: parameter names only, cut at `limit` characters."""
+    args = node.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if args.vararg:
+        names.append("*" + args.vararg.arg)
+    elif args.kwonlyargs:
+        names.append("*")
+    names += [a.arg for a in args.kwonlyargs]
+    if args.kwarg:
+        names.append("**" + args.kwarg.arg)
+    text = f"{node.name}({', '.join(names)})"
+    return text if len(text) <= limit else text[: limit - 4] + "...)"
+
+
+def normalize(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The body's tokens: docstring dropped, locals renamed v1, v2... by first use, long strings cut."""
+    import ast
+    import copy
+    import re
+
+    body = list(node.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        body = body[1:]
+    module = ast.Module(body=copy.deepcopy(body), type_ignores=[])
+    local = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+    for sub in ast.walk(module):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            local.add(sub.id)
+        elif isinstance(sub, ast.arg):
+            local.add(sub.arg)
+        elif isinstance(sub, ast.ExceptHandler) and sub.name:
+            local.add(sub.name)
+    names = sorted(
+        (n for n in ast.walk(module) if isinstance(n, ast.Name) and n.id in local),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    numbering: dict[str, str] = {}
+    for name_node in names:
+        name_node.id = numbering.setdefault(name_node.id, f"v{len(numbering) + 1}")
+    for sub in ast.walk(module):
+        if isinstance(sub, ast.arg):
+            sub.arg = numbering.setdefault(sub.arg, f"v{len(numbering) + 1}")
+        elif isinstance(sub, ast.ExceptHandler) and sub.name:
+            sub.name = numbering.setdefault(sub.name, f"v{len(numbering) + 1}")
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and len(sub.value) > MAX_STRING:
+            sub.value = sub.value[:MAX_STRING]
+    return re.findall(r"[A-Za-z_]\w*|\d+|\S", ast.unparse(module))
+
+
+# ---------------------------------------------------------------------------------------------
+# Matching an added function against the index (rare path: a 5+ line function was added).
+
+
+class Match:
+    """An existing function the added one duplicates."""
+
+    __slots__ = ("path", "line", "signature", "name", "body", "name_score")
+
+    def __init__(self, path: str, line: int, signature: str, name: str, body: float, name_score: float) -> None:
+        self.path = path
+        self.line = line
+        self.signature = signature
+        self.name = name
+        self.body = body
+        self.name_score = name_score
+
+    def __repr__(self) -> str:
+        return f"Match({self.path}:{self.line} {self.signature}, body={self.body:.2f}, name={self.name_score:.2f})"
+
+
+def parse_function(source: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The first function defined in `source` (a block cut from added text), or None."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    node = tree.body[0] if tree.body else None
+    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def name_words(name: str) -> str:
+    """`newSlug` / `new_slug` -> "new slug": words for comparing names across styles."""
+    words: list[str] = []
+    current = ""
+    for char in name:
+        if char == "_" or (char.isupper() and current and not current[-1].isupper()):
+            if current:
+                words.append(current.lower())
+            current = "" if char == "_" else char
+        else:
+            current += char
+    if current:
+        words.append(current.lower())
+    return " ".join(stem(word) for word in words)
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough for names: `chunked`/`chunks` -> `chunk`, `slugify` -> `slug`."""
+    for suffix in ("ified", "ify", "ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def best_match(
+    name: str, tokens: list[str], index: dict[str, Any], skip: tuple[str, str] = ("", "")
+) -> Match | None:
+    """The indexed function the added one most resembles, if it clears the thresholds.
+
+    `skip` is (path, name) of the function being edited itself, which always resembles its old self.
+    """
+    from sidekit_hooks.thirdparty import enable_site_packages
+
+    enable_site_packages()
+    from rapidfuzz import fuzz
+    from rapidfuzz.distance import Indel
+
+    query = tokens
+    words = name_words(name)
+    best: Match | None = None
+    for path, record in index.get("files", {}).items():
+        for entry in record.get("f", []) if isinstance(record, dict) else []:
+            other_name, line, sig, lines, other_tokens = entry
+            if (path, other_name) == skip or lines < MIN_LINES - 1:
+                continue
+            candidate = other_tokens.split()
+            if not 0.5 <= len(candidate) / max(1, len(query)) <= 2.0:
+                continue
+            body = Indel.normalized_similarity(query, candidate)
+            if body < BODY_WITH_NAME:
+                continue
+            name_score = fuzz.token_set_ratio(words, name_words(other_name)) / 100
+            if body >= BODY_ALONE or name_score >= NAME_CLOSE:
+                if best is None or body > best.body:
+                    best = Match(path, line, sig, other_name, body, name_score)
+    return best
+
+
+def still_defined(project: str, match: Match) -> bool:
+    """Guards against a stale index: the matched function is still defined in its file."""
+    try:
+        with open(os.path.join(project, match.path), encoding="utf-8", errors="replace") as handle:
+            text = handle.read(MAX_FILE_BYTES)
+    except OSError:
+        return False
+    return f"def {match.name}(" in text
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m sidekit_hooks.code.functions refresh|build PROJECT` (refresh is what hooks start)."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2 or args[0] not in ("refresh", "build"):
+        print("usage: python -m sidekit_hooks.code.functions refresh|build PROJECT", file=sys.stderr)
+        return 2
+    project = os.path.abspath(args[1])
+    if args[0] == "build":
+        index = build(project)
+        workspace.atomic_write(index_path(project), fastjson.dumps(index))
+        count = sum(len(f["f"]) for f in index["files"].values())
+        print(f"indexed {count} functions in {len(index['files'])} files -> {index_path(project)}")
+        return 0
+    try:
+        refresh(project)
+    except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
+        from sidekit_hooks import hooklog
+
+        hooklog.error(project, "background", "function-index", exc)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
