@@ -41,7 +41,8 @@ FIND_PLAIN = frozenset({"-name", "-iname", "-type", "-maxdepth", "-mindepth", "-
 READ_SKIP_FLAGS = frozenset({"-f", "-F", "--follow", "-c", "--bytes", "-A", "-v", "-e", "-t", "--show-all"})
 SLEEP_CALLS = ("sleep(", "setTimeout(", "waitForTimeout(", "wait_for_timeout(")
 LOOP_STARTS = ("while ", "while(", "for ", "for(", "async for ", "do {")
-MIN_LOOP_LINES = 5
+MIN_LOOP_LINES = 5  # the loop with its deadline line before and its `raise` after, as the seed's ">5 lines"
+WAIT_SETUP_WORDS = ("deadline", "timeout", "attempt", "tries", "retries", "time.time()", "monotonic()", "Date.now()")
 DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "Pipfile", "requirements.txt",
                     "requirements-dev.txt", "requirements/base.txt", "package.json")
 PYTHON_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
@@ -427,7 +428,8 @@ def polling_loop(text: str) -> tuple[str, int] | None:
                 break
             if follower.strip():
                 block.append(follower.strip())
-        if len(block) < MIN_LOOP_LINES:
+        size = len(block) + wait_setup_lines(lines, start, indent, len(block))
+        if size < MIN_LOOP_LINES:
             continue
         body = "\n".join(block)
         if not any(call in body for call in SLEEP_CALLS):
@@ -438,10 +440,27 @@ def polling_loop(text: str) -> tuple[str, int] | None:
         catches = ("try:" in body or "try {" in body) and ("except" in body or "catch" in body)
         leaves = any(word in body for word in ("break", "return"))
         if catches and (endless or counted):
-            return "retry", len(block)
+            return "retry", size
         if leaves and (endless or counted):
-            return "poll", len(block)
+            return "poll", size
     return None
+
+
+def wait_setup_lines(lines: list[str], start: int, indent: int, block: int) -> int:
+    """Lines around a loop that belong to the wait: a deadline/attempts line before, a raise after."""
+    count = 0
+    before = next((line for line in reversed(lines[:start]) if line.strip()), "")
+    if len(before) - len(before.lstrip()) == indent and any(word in before for word in WAIT_SETUP_WORDS):
+        count += 1
+    after_index = start + 1
+    seen = 1
+    while after_index < len(lines) and seen < block:
+        seen += 1 if lines[after_index].strip() else 0
+        after_index += 1
+    after = next((line for line in lines[after_index:] if line.strip()), "")
+    if len(after) - len(after.lstrip()) == indent and after.lstrip().startswith(("raise ", "throw ")):
+        count += 1
+    return count
 
 
 def dependency_text(project: str, event: Event) -> str:
@@ -458,7 +477,7 @@ def dependency_text(project: str, event: Event) -> str:
 
 def loop_finding(event: Event, ctx: Context, kind: str, lines: int) -> Finding | None:
     what = "retry loop" if kind == "retry" else "sleep-polling loop"
-    helper = project_helper(ctx.project, kind)
+    helper = project_helper(ctx.project, kind, skip_path=event.path)
     if helper is not None:
         advice = f"{helper.path}:{helper.line} {helper.signature} already does this; use it."
         return loop_nudge(event, what, lines, advice, "project-helper")
@@ -500,8 +519,10 @@ def loop_nudge(event: Event, what: str, lines: int, advice: str, helper: str) ->
     )
 
 
-def project_helper(project: str, kind: str) -> Match | None:
-    """The project's own retry/wait helper, from the function index (None when there is none)."""
+def project_helper(project: str, kind: str, skip_path: str = "") -> Match | None:
+    """The project's own retry/wait helper, from the function index (None when there is none).
+
+    Helpers in `skip_path` (the file being written, maybe the helper itself) do not count."""
     from sidekit_hooks.code import functions
 
     index = functions.load(project)
@@ -509,6 +530,8 @@ def project_helper(project: str, kind: str) -> Match | None:
         return None
     wanted = ("retry", "retries", "backoff") if kind == "retry" else ("wait_for", "wait_until", "poll", "eventually")
     for path, record in sorted(index["files"].items()):
+        if path == skip_path:
+            continue
         for name, line, sig, _lines, _tokens in record.get("f", []) if isinstance(record, dict) else []:
             lowered = name.lower().lstrip("_")
             if any(lowered.startswith(w) or lowered.endswith(w) for w in wanted):
