@@ -159,6 +159,8 @@ def build(project: str, previous: dict[str, Any] | None = None) -> dict[str, Any
 def refresh(project: str) -> bool:
     """Bring the on-disk index up to date under a lock. False when another refresh holds the lock."""
     lock = lock_path(project)
+    if not os.path.isdir(project):
+        return False  # gone (a throw-away project removed under us): recreate nothing
     if not background.take_lock(lock):
         return False
     try:

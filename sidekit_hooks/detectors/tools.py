@@ -46,6 +46,7 @@ WAIT_SETUP_WORDS = ("deadline", "timeout", "attempt", "tries", "retries", "time.
 DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "Pipfile", "requirements.txt",
                     "requirements-dev.txt", "requirements/base.txt", "package.json")
 PYTHON_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
+STATUS_CACHE = os.path.join(".sidekit", "status.json")  # written by the pytest plugin (CONTRACT §5)
 
 
 class ToolsSidecar:
@@ -54,7 +55,11 @@ class ToolsSidecar:
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         if event.kind == "shell" and event.command:
-            return shell_findings(event.command, ctx.project)
+            found = shell_findings(event.command, ctx.project)
+            if event.hook == "PostToolUseFailure" and os.path.exists(os.path.join(ctx.project, STATUS_CACHE)):
+                # A failed raw pytest run is the tests sidecar's: it says the status and `sidekit test`.
+                found = [f for f in found if f.key != "tools:pytest"]
+            return found
         if event.kind == "write" and event.path:
             return write_findings(event, ctx)
         return []

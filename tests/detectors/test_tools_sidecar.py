@@ -295,3 +295,12 @@ def test_hook_does_not_point_the_helper_at_itself(project: Path, run_hook: Any) 
     done = run_hook("PostToolUse", edit(project, "tests/helpers.py", "import time", "import time\n\n\n" + helper,
                                         "import time\n"))
     assert context_of(done.stdout) == ""
+
+
+def test_failed_raw_pytest_is_left_to_the_tests_sidecar_when_the_cache_exists(project: Path, run_hook: Any) -> None:
+    (project / ".sidekit").mkdir()
+    (project / ".sidekit" / "status.json").write_text("{}")
+    done = run_hook("PostToolUseFailure", bash(project, "pytest -q", "PostToolUseFailure"))
+    assert (done.returncode, context_of(done.stdout)) == (0, "")
+    green = run_hook("PostToolUse", bash(project, "pytest -q"))
+    assert context_of(green.stdout) == PYTEST_LINE.format("")
