@@ -1,12 +1,16 @@
 """An on-disk index of the project's functions, to notice when the agent rewrites a helper that exists.
 
-`.sidekit/index/functions.json` holds, per Python file (keyed by mtime and size, so a refresh re-reads
-only what changed), each module-level function's name, line, signature and normalized body: the
-body's tokens after `ast.unparse`, with the docstring dropped and local names numbered in order of
-appearance, so a copy with other variable names and other formatting normalizes the same.
+Per Python file (keyed by mtime and size, so a refresh re-reads only what changed) the index holds each
+module-level function's name, line, signature and normalized body: the body's tokens after
+`ast.unparse`, with the docstring dropped and local names numbered in order of appearance, so a copy
+with other variable names and other formatting normalizes the same.
 
 The index is built OUTSIDE the hook: a hook that finds it missing or stale starts
-`python -S -m sidekit_hooks.code.functions refresh PROJECT` detached and goes on (see `ensure_fresh`).
+`python -S -m sidekit_hooks.code.functions refresh PROJECT` detached and goes on (`ensure_fresh`).
+That worker never creates anything inside the project (a throw-away project may be deleted while it
+runs): it writes to the project's `.sidekit/index/functions.json` only when `.sidekit/index/` already
+exists (made by `build`, or seeded by a fixture), else to the user cache
+(`$SIDEKIT_CACHE_DIR`, else `$XDG_CACHE_HOME/sidekit`, else `~/.cache/sidekit`), keyed by project path.
 Only the cheap parts (stat, spawn, a line scan for added `def`s) run on the hot path; `ast` and
 rapidfuzz are imported when a function of 5+ lines was actually added.
 """
@@ -27,8 +31,8 @@ if TYPE_CHECKING:
     Entry = list[Any]  # [name, line, signature, lines, normalized tokens joined by spaces]
 
 VERSION = 1
-INDEX_FILE = os.path.join("index", "functions.json")
-LOCK_FILE = os.path.join("index", "functions.lock")
+INDEX_FILE = "functions.json"
+PRUNE_AFTER = 30 * 86400  # seconds; cache entries unused this long are deleted by the next refresh
 REFRESH_AFTER = 10.0  # seconds; a write to a .py file older than the index by this much starts a refresh
 MIN_LINES = 5  # a function shorter than this (def line included, blank lines not) is never compared
 MAX_FILES = 20_000  # a refresh stops here: a monorepo must not turn the background build into a crawl
@@ -46,12 +50,36 @@ BODY_WITH_NAME = 0.72
 NAME_CLOSE = 0.8
 
 
+def cache_dir() -> str:
+    base = os.environ.get("SIDEKIT_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "sidekit")
+    return os.path.join(base, "functions")
+
+
+def project_key(project: str) -> str:
+    """A cache file name for a project: its folder name and a checksum of its absolute path."""
+    import zlib
+
+    path = os.path.abspath(project)
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in os.path.basename(path))[:40] or "root"
+    return f"{name}-{zlib.crc32(path.encode('utf-8', 'surrogateescape')):08x}"
+
+
+def local_index_dir(project: str) -> str:
+    return os.path.join(workspace.state_dir(project), "index")
+
+
 def index_path(project: str) -> str:
-    return os.path.join(workspace.state_dir(project), INDEX_FILE)
+    """`.sidekit/index/functions.json` when that folder exists, else the project's user-cache file."""
+    local = local_index_dir(project)
+    if os.path.isdir(local):
+        return os.path.join(local, INDEX_FILE)
+    return os.path.join(cache_dir(), project_key(project) + ".json")
 
 
 def lock_path(project: str) -> str:
-    return os.path.join(workspace.state_dir(project), LOCK_FILE)
+    """The refresh lock: always in the cache, never inside the project."""
+    return os.path.join(cache_dir(), project_key(project) + ".lock")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,10 +193,33 @@ def refresh(project: str) -> bool:
         return False
     try:
         index = build(project, load(project))
-        workspace.atomic_write(index_path(project), fastjson.dumps(index))
+        target = index_path(project)
+        in_project = not target.startswith(cache_dir() + os.sep)
+        if not in_project or os.path.isdir(os.path.dirname(target)):  # re-checked: never recreate the project
+            workspace.atomic_write(target, fastjson.dumps(index))
+        prune_cache()
     finally:
         background.release_lock(lock)
     return True
+
+
+def prune_cache(now: float | None = None) -> int:
+    """Delete cache entries nobody refreshed for PRUNE_AFTER seconds; returns how many went."""
+    now = time.time() if now is None else now
+    removed = 0
+    try:
+        names = os.listdir(cache_dir())
+    except OSError:
+        return 0
+    for name in names:
+        path = os.path.join(cache_dir(), name)
+        try:
+            if name.endswith(".json") and now - os.stat(path).st_mtime > PRUNE_AFTER:
+                os.unlink(path)
+                removed += 1
+        except OSError:
+            continue
+    return removed
 
 
 def extract(source: str) -> list[Entry]:
@@ -357,8 +408,9 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m sidekit_hooks.code.functions refresh|build PROJECT", file=sys.stderr)
         return 2
     project = os.path.abspath(args[1])
-    if args[0] == "build":
+    if args[0] == "build":  # in the foreground, into the project's .sidekit/index/ (created)
         index = build(project)
+        os.makedirs(local_index_dir(project), exist_ok=True)
         workspace.atomic_write(index_path(project), fastjson.dumps(index))
         count = sum(len(f["f"]) for f in index["files"].values())
         print(f"indexed {count} functions in {len(index['files'])} files -> {index_path(project)}")
@@ -368,7 +420,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
         from sidekit_hooks import hooklog
 
-        hooklog.error(project, "background", "function-index", exc)
+        if os.path.isdir(workspace.state_dir(project)):
+            hooklog.error(project, "background", "function-index", exc)
     return 0
 
 

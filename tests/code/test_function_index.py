@@ -128,10 +128,11 @@ def test_build_reuses_unchanged_files_and_rereads_changed_ones(tmp_path: Path) -
     assert [e[0] for e in second["files"]["pkg/b.py"]["f"]] == ["beta", "gamma"]
 
 
-def test_refresh_writes_the_index_and_respects_the_lock(tmp_path: Path) -> None:
+def test_refresh_writes_the_index_and_respects_the_lock(tmp_path: Path, sidekit_cache: Path) -> None:
     write(tmp_path, "util.py", "def alpha(x):\n    return x\n")
     lock = Path(functions.lock_path(str(tmp_path)))
-    lock.parent.mkdir(parents=True)
+    assert lock.parent == sidekit_cache / "functions"
+    lock.parent.mkdir(parents=True, exist_ok=True)
     lock.write_text("999999")
     assert functions.refresh(str(tmp_path)) is False
     assert functions.load(str(tmp_path)) is None
@@ -142,11 +143,40 @@ def test_refresh_writes_the_index_and_respects_the_lock(tmp_path: Path) -> None:
     assert index is not None and index["files"]["util.py"]["f"][0][:3] == ["alpha", 1, "alpha(x)"]
     assert not lock.exists()
     assert json.loads(Path(functions.index_path(str(tmp_path))).read_text())["version"] == functions.VERSION
+    assert not (tmp_path / ".sidekit").exists()  # the background refresh creates nothing in the project
+
+
+def test_index_lives_in_the_project_only_when_its_folder_exists(tmp_path: Path, sidekit_cache: Path) -> None:
+    project = tmp_path / "my proj"
+    write(project, "util.py", "def alpha(x):\n    return x\n")
+    cached = Path(functions.index_path(str(project)))
+    assert cached.parent == sidekit_cache / "functions" and cached.name.startswith("my_proj-")
+    assert functions.main(["build", str(project)]) == 0  # the foreground build makes .sidekit/index/
+    assert Path(functions.index_path(str(project))) == project / ".sidekit" / "index" / "functions.json"
+    assert functions.refresh(str(project)) and functions.load(str(project)) is not None
+
+
+def test_refresh_of_a_deleted_project_recreates_nothing(tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    assert functions.refresh(str(gone)) is False
+    assert not gone.exists()
+
+
+def test_prune_cache_drops_entries_unused_for_a_month(sidekit_cache: Path) -> None:
+    folder = sidekit_cache / "functions"
+    folder.mkdir(parents=True, exist_ok=True)
+    old, fresh = folder / "old-00000000.json", folder / "fresh-00000000.json"
+    old.write_text("{}")
+    fresh.write_text("{}")
+    month_ago = time.time() - functions.PRUNE_AFTER - 60
+    os.utime(old, (month_ago, month_ago))
+    assert functions.prune_cache() == 1
+    assert not old.exists() and fresh.exists()
 
 
 def test_load_rejects_corrupt_or_foreign_indexes(tmp_path: Path) -> None:
     path = Path(functions.index_path(str(tmp_path)))
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("{not json")
     assert functions.load(str(tmp_path)) is None
     path.write_text('{"version": 0, "files": {}}')
