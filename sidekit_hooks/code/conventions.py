@@ -63,7 +63,7 @@ class Rule:
             "id": self.id,
             "sidecar": "conventions",
             "message": self.message,
-            "severity": "low",
+            "severity": "medium",  # the policy's default floor: a kept convention is worth saying
             "when": when,
             "metadata": {
                 "convention": self.convention,
