@@ -205,7 +205,7 @@ def function_names(modules: list[Module], packages: list[str], lib_example: str,
         measure.id, measure.convention,
         f"Functions here are snake_case ({figures(followed, len(names))}); name the new def in snake_case.",
         followed, len(names),
-        added=rf"(?m){DEF}(?!(?:{skip})\b)_*[a-z][a-z0-9]*[A-Z]\w*[ \t]*\(",
+        added=rf"(?m){DEF}(?!(?:{skip})\b|test)_*[a-z][a-z0-9]*[A-Z]\w*[ \t]*\(",  # tests: test-names
         paths=["**/*.py"],
         examples=[
             {"fires": True, "tool": "Write", "path": lib_example, "content": "def fetchUser(user_id):\n    return None\n"},

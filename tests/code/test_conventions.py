@@ -175,6 +175,7 @@ def test_type_hint_rule_on_added_code(tmp_path: Path, path: str, added: str, exp
     ("conventions.function-names", "shop/a.py", "def loadUser(x):\n", True),
     ("conventions.function-names", "shop/a.py", "    def setUp(self):\n", False),
     ("conventions.function-names", "shop/a.py", "def load_user(x):\n", False),
+    ("conventions.function-names", "tests/test_a.py", "def testLoadUser():\n", False),  # test-names says it
     ("conventions.class-names", "shop/a.py", "class user_store(Base):\n", True),
     ("conventions.class-names", "shop/a.py", "class HTTP_Error(Exception):\n", True),
     ("conventions.class-names", "shop/a.py", "class _Private:\n", False),
