@@ -231,9 +231,10 @@ def extract(source: str) -> list[Entry]:
     except (SyntaxError, ValueError):
         return []
     entries: list[Entry] = []
+    source_lines = source.splitlines()
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and indexable(node.name):
-            lines = code_lines(ast.get_source_segment(source, node) or "")
+            lines = code_lines("\n".join(source_lines[node.lineno - 1 : node.end_lineno]))
             entries.append([node.name, node.lineno, signature(node), lines, " ".join(normalize(node))])
     return entries
 
@@ -263,17 +264,19 @@ def signature(node: ast.FunctionDef | ast.AsyncFunctionDef, limit: int = 60) -> 
 
 
 def normalize(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-    """The body's tokens: docstring dropped, locals renamed v1, v2... by first use, long strings cut."""
+    """The body's tokens: docstring dropped, locals renamed v1, v2... by first use, long strings cut.
+
+    Renames in place: `node` is a fresh parse, used for nothing else afterwards.
+    """
     import ast
-    import copy
-    import re
 
     body = list(node.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
         body = body[1:]
-    module = ast.Module(body=copy.deepcopy(body), type_ignores=[])
+    module = ast.Module(body=body, type_ignores=[])
+    nodes = list(ast.walk(module))  # one walk serves every pass below
     local = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
-    for sub in ast.walk(module):
+    for sub in nodes:
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             local.add(sub.id)
         elif isinstance(sub, ast.arg):
@@ -281,20 +284,44 @@ def normalize(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         elif isinstance(sub, ast.ExceptHandler) and sub.name:
             local.add(sub.name)
     names = sorted(
-        (n for n in ast.walk(module) if isinstance(n, ast.Name) and n.id in local),
+        (n for n in nodes if isinstance(n, ast.Name) and n.id in local),
         key=lambda n: (n.lineno, n.col_offset),
     )
     numbering: dict[str, str] = {}
     for name_node in names:
         name_node.id = numbering.setdefault(name_node.id, f"v{len(numbering) + 1}")
-    for sub in ast.walk(module):
+    for sub in nodes:
         if isinstance(sub, ast.arg):
             sub.arg = numbering.setdefault(sub.arg, f"v{len(numbering) + 1}")
         elif isinstance(sub, ast.ExceptHandler) and sub.name:
             sub.name = numbering.setdefault(sub.name, f"v{len(numbering) + 1}")
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and len(sub.value) > MAX_STRING:
             sub.value = sub.value[:MAX_STRING]
-    return re.findall(r"[A-Za-z_]\w*|\d+|\S", ast.unparse(module))
+    return tokenize(ast.unparse(module))
+
+
+def tokenize(text: str) -> list[str]:
+    """Identifiers, digit runs and single symbols (what `[A-Za-z_]\\w*|\\d+|\\S` finds), without `re`."""
+    tokens: list[str] = []
+    i, end = 0, len(text)
+    while i < end:
+        char = text[i]
+        if char.isspace():
+            i += 1
+            continue
+        start = i
+        if char.isalpha() or char == "_":
+            i += 1
+            while i < end and (text[i].isalnum() or text[i] == "_"):
+                i += 1
+        elif char.isdigit():
+            i += 1
+            while i < end and text[i].isdigit():
+                i += 1
+        else:
+            i += 1
+        tokens.append(text[start:i])
+    return tokens
 
 
 # ---------------------------------------------------------------------------------------------
@@ -360,32 +387,57 @@ def best_match(
     """The indexed function the added one most resembles, if it clears the thresholds.
 
     `skip` is (path, name) of the function being edited itself, which always resembles its old self.
+    rapidfuzz (about 20 ms to import) loads only when some entry passes a cheap upper bound.
     """
+    candidates = plausible(tokens, index, skip)
+    if not candidates:
+        return None
     from sidekit_hooks.thirdparty import enable_site_packages
 
     enable_site_packages()
     from rapidfuzz import fuzz
     from rapidfuzz.distance import Indel
 
-    query = tokens
     words = name_words(name)
     best: Match | None = None
+    for path, entry, candidate in candidates:
+        other_name, line, sig = entry[0], entry[1], entry[2]
+        body = Indel.normalized_similarity(tokens, candidate)
+        if body < BODY_WITH_NAME:
+            continue
+        name_score = fuzz.token_set_ratio(words, name_words(other_name)) / 100
+        if (body >= BODY_ALONE or name_score >= NAME_CLOSE) and (best is None or body > best.body):
+            best = Match(path, line, sig, other_name, body, name_score)
+    return best
+
+
+def plausible(
+    tokens: list[str], index: dict[str, Any], skip: tuple[str, str]
+) -> list[tuple[str, list[Any], list[str]]]:
+    """Entries whose body could reach BODY_WITH_NAME: Indel similarity is 2*LCS/(m+n), and the LCS is
+    at most the size of the two token multisets' intersection. Pure Python, no imports."""
+    counts: dict[str, int] = {}
+    for token in tokens:
+        counts[token] = counts.get(token, 0) + 1
+    found: list[tuple[str, list[Any], list[str]]] = []
     for path, record in index.get("files", {}).items():
         for entry in record.get("f", []) if isinstance(record, dict) else []:
-            other_name, line, sig, lines, other_tokens = entry
-            if (path, other_name) == skip or lines < MIN_LINES - 1:
+            if (path, entry[0]) == skip or entry[3] < MIN_LINES - 1:
                 continue
-            candidate = other_tokens.split()
-            if not 0.5 <= len(candidate) / max(1, len(query)) <= 2.0:
+            candidate = entry[4].split()
+            total = len(tokens) + len(candidate)
+            if not 0.5 <= len(candidate) / max(1, len(tokens)) <= 2.0:
                 continue
-            body = Indel.normalized_similarity(query, candidate)
-            if body < BODY_WITH_NAME:
-                continue
-            name_score = fuzz.token_set_ratio(words, name_words(other_name)) / 100
-            if body >= BODY_ALONE or name_score >= NAME_CLOSE:
-                if best is None or body > best.body:
-                    best = Match(path, line, sig, other_name, body, name_score)
-    return best
+            seen: dict[str, int] = {}
+            common = 0
+            for token in candidate:
+                used = seen.get(token, 0)
+                if used < counts.get(token, 0):
+                    common += 1
+                seen[token] = used + 1
+            if 2 * common / total >= BODY_WITH_NAME:
+                found.append((path, entry, candidate))
+    return found
 
 
 def still_defined(project: str, match: Match) -> bool:

@@ -212,3 +212,28 @@ def test_name_words_split_styles_and_stem() -> None:
     assert functions.name_words("newSlug") == "new slug"
     assert functions.name_words("split_into_chunks") == "split into chunk"
     assert functions.name_words("slugify") == "slug"
+
+
+def test_tokenize_splits_like_the_regex() -> None:
+    import re
+
+    text = 'v1 = re.sub(r"[-\\s]+", "-", v2.strip())  # 42 x_9 9x'
+    assert functions.tokenize(text) == re.findall(r"[A-Za-z_]\w*|\d+|\S", text)
+
+
+def test_no_rapidfuzz_when_nothing_could_match(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = textwrap.dedent('''
+        import sys
+        from sidekit_hooks.code import functions
+        old = functions.parse_function("def chunked(items, size):\\n    out = []\\n    for s in range(0, len(items), size):\\n        out.append(items[s:s + size])\\n    return out")
+        index = {"files": {"u.py": {"f": [["chunked", 1, "chunked(items, size)", 5, " ".join(functions.normalize(old))]]}}}
+        new = functions.parse_function("def greet(name):\\n    text = 'hi ' + name\\n    text = text.title()\\n    print(text)\\n    return text")
+        assert functions.best_match("greet", functions.normalize(new), index) is None
+        print("rapidfuzz" in sys.modules)
+    ''')
+    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
+                          cwd=str(Path(functions.__file__).parents[2]))
+    assert (done.returncode, done.stdout.strip()) == (0, "False"), done.stderr
