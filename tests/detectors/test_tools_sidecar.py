@@ -304,3 +304,39 @@ def test_failed_raw_pytest_is_left_to_the_tests_sidecar_when_the_cache_exists(pr
     assert (done.returncode, context_of(done.stdout)) == (0, "")
     green = run_hook("PostToolUse", bash(project, "pytest -q"))
     assert context_of(green.stdout) == PYTEST_LINE.format("")
+
+
+HOT_PATH_CHECK = '''
+import sys
+sys.path.insert(0, sys.argv[1])
+from sidekit_hooks import fastjson, runtime
+project = sys.argv[2]
+events = [
+    {"tool_name": "Bash", "tool_input": {"command": "git status && ls src | wc -l; grep -c x notes.txt"},
+     "tool_response": {"stdout": "", "stderr": "", "interrupted": False}},
+    {"tool_name": "Read", "tool_input": {"file_path": project + "/app.py"}, "tool_response": {}},
+    {"tool_name": "Edit", "tool_input": {"file_path": project + "/app.py", "old_string": "a = 1", "new_string": "a = 2"},
+     "tool_response": {"originalFile": "a = 1\\n", "structuredPatch": [{"lines": ["-a = 1", "+a = 2"]}]}},
+    {"tool_name": "Edit", "tool_input": {"file_path": project + "/app.py", "old_string": "a = 2",
+     "new_string": "def short(x):\\n    return x"},
+     "tool_response": {"originalFile": "a = 2\\n", "structuredPatch": [{"lines": ["-a = 2", "+def short(x):", "+    return x"]}]}},
+]
+for fields in events:
+    payload = {"session_id": "s", "cwd": project, "hook_event_name": "PostToolUse", **fields}
+    runtime.run("PostToolUse", fastjson.dumps(payload))
+heavy = sorted(m for m in ("re", "json", "ast", "enum", "typing", "subprocess", "rapidfuzz", "tomllib") if m in sys.modules)
+print(",".join(heavy))
+'''
+
+
+def test_silent_events_import_nothing_heavy(project: Path, clean_env: dict[str, str]) -> None:
+    import subprocess
+    import sys
+
+    (project / "pyproject.toml").write_text("[project]\nname = 'app'\n")
+    (project / "app.py").write_text("a = 1\n")
+    repo = str(Path(tools.__file__).parents[2])
+    done = subprocess.run([sys.executable, "-S", "-c", HOT_PATH_CHECK, repo, str(project)], capture_output=True,
+                          text=True, env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
