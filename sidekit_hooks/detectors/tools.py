@@ -46,7 +46,6 @@ WAIT_SETUP_WORDS = ("deadline", "timeout", "attempt", "tries", "retries", "time.
 DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "Pipfile", "requirements.txt",
                     "requirements-dev.txt", "requirements/base.txt", "package.json")
 PYTHON_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
-STATUS_CACHE = os.path.join(".sidekit", "status.json")  # written by the pytest plugin (CONTRACT §5)
 
 
 class ToolsSidecar:
@@ -56,8 +55,9 @@ class ToolsSidecar:
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         if event.kind == "shell" and event.command:
             found = shell_findings(event.command, ctx.project)
-            if event.hook == "PostToolUseFailure" and os.path.exists(os.path.join(ctx.project, STATUS_CACHE)):
-                # A failed raw pytest run is the tests sidecar's: it says the status and `sidekit test`.
+            if event.hook == "PostToolUseFailure":
+                # A failed raw pytest run belongs to the tests sidecar (status + `sidekit failures`) and
+                # to the team's own rules on its output; a second "use sidekit test" would be noise.
                 found = [f for f in found if f.key != "tools:pytest"]
             return found
         if event.kind == "write" and event.path:
