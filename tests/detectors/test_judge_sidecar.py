@@ -64,7 +64,7 @@ def test_judge_is_off_by_default(project: Path, run_hook: Any) -> None:
 def test_judge_answer_is_queued_and_delivered_at_the_next_boundary(project: Path, run_hook: Any,
                                                                      fake_judge: tuple[str, Path]) -> None:
     command, seen = fake_judge
-    env = {"SIDEKIT_JUDGE": command}
+    env = {"SIDEKIT_JUDGE": command, "SIDEKIT_JUDGE_TIMEOUT": "20"}  # a loaded CI box is not a slow judge
     done = run_hook("PostToolUse", bash(project, "curl -s https://example.org/page"), env=env)
     assert (done.returncode, done.stdout) == (0, "")  # the hook never waits for the judge
     assert [r["outcome"] for r in judge_log(project, 1)] == ["queued"]
