@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     Entry = list[Any]  # [name, line, signature, lines, normalized tokens joined by spaces]
 
-VERSION = 1
+VERSION = 2  # 2: entries carry the function's outside names
 INDEX_FILE = "functions.json"
 PRUNE_AFTER = 30 * 86400  # seconds; cache entries unused this long are deleted by the next refresh
 REFRESH_AFTER = 10.0  # seconds; a write to a .py file older than the index by this much starts a refresh
@@ -42,10 +42,13 @@ SKIP_DIRS = frozenset({
     "node_modules", "__pycache__", "site-packages", "venv", "env", "build", "dist", "htmlcov",
 })
 
-# Similarity thresholds (0..1), tuned on tests/code/labelled_functions.py. Medium: the normalized body
-# must be close (BODY_ALONE), or fairly close with a name that says the same (BODY_WITH_NAME +
-# NAME_CLOSE). Near misses measured: parse_size vs parse_duration 0.81 body / 0.67 name (silent).
-BODY_ALONE = 0.86
+# Similarity thresholds (0..1), tuned on tests/code/labelled_functions.py (10 duplicates, 9 near misses).
+# Medium: the normalized body must be close (BODY_ALONE), or fairly close with a name that says the
+# same (BODY_WITH_NAME + NAME_CLOSE); and the added function must use every outside name the existing
+# one uses (`analyze`). Measured: duplicates on body alone >= 0.91 (fetch_user) or 0.76 with a name
+# score of 1.0 (split_into_chunks); near misses <= 0.87 (duplicates vs dedupe, name 0.43) and
+# parse_size vs parse_duration 0.81 / 0.67; get_order vs get_user scores 0.98 but reads Order, not User.
+BODY_ALONE = 0.9
 BODY_WITH_NAME = 0.72
 NAME_CLOSE = 0.8
 
@@ -235,7 +238,9 @@ def extract(source: str) -> list[Entry]:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and indexable(node.name):
             lines = code_lines("\n".join(source_lines[node.lineno - 1 : node.end_lineno]))
-            entries.append([node.name, node.lineno, signature(node), lines, " ".join(normalize(node))])
+            sig = signature(node)
+            tokens, outside = analyze(node)
+            entries.append([node.name, node.lineno, sig, lines, " ".join(tokens), " ".join(outside)])
     return entries
 
 
@@ -264,11 +269,19 @@ def signature(node: ast.FunctionDef | ast.AsyncFunctionDef, limit: int = 60) -> 
 
 
 def normalize(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-    """The body's tokens: docstring dropped, locals renamed v1, v2... by first use, long strings cut.
+    """The body's tokens: docstring dropped, locals renamed v1, v2... by first use, long strings cut."""
+    return analyze(node)[0]
+
+
+def analyze(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[str], list[str]]:
+    """(normalized body tokens, outside names): the outside names are the module-level names the body
+    reads (not locals, not builtins, not the function itself), e.g. `User`, `json`, `slugify`.
+    Two bodies of one shape over different collaborators (`User` vs `Order`) are not duplicates.
 
     Renames in place: `node` is a fresh parse, used for nothing else afterwards.
     """
     import ast
+    import builtins
 
     body = list(node.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
@@ -283,6 +296,10 @@ def normalize(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
             local.add(sub.arg)
         elif isinstance(sub, ast.ExceptHandler) and sub.name:
             local.add(sub.name)
+    outside = sorted({
+        n.id for n in nodes
+        if isinstance(n, ast.Name) and n.id not in local and n.id != node.name and not hasattr(builtins, n.id)
+    })
     names = sorted(
         (n for n in nodes if isinstance(n, ast.Name) and n.id in local),
         key=lambda n: (n.lineno, n.col_offset),
@@ -297,7 +314,7 @@ def normalize(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
             sub.name = numbering.setdefault(sub.name, f"v{len(numbering) + 1}")
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and len(sub.value) > MAX_STRING:
             sub.value = sub.value[:MAX_STRING]
-    return tokenize(ast.unparse(module))
+    return tokenize(ast.unparse(module)), outside
 
 
 def tokenize(text: str) -> list[str]:
@@ -382,14 +399,17 @@ def stem(word: str) -> str:
 
 
 def best_match(
-    name: str, tokens: list[str], index: dict[str, Any], skip: tuple[str, str] = ("", "")
+    name: str, tokens: list[str], index: dict[str, Any], skip: tuple[str, str] = ("", ""),
+    outside: list[str] | None = None,
 ) -> Match | None:
     """The indexed function the added one most resembles, if it clears the thresholds.
 
     `skip` is (path, name) of the function being edited itself, which always resembles its old self.
-    rapidfuzz (about 20 ms to import) loads only when some entry passes a cheap upper bound.
+    `outside` (the added function's outside names, see `analyze`) must include every outside name the
+    existing function uses. rapidfuzz (about 20 ms to import) loads only when some entry passes a
+    cheap upper bound.
     """
-    candidates = plausible(tokens, index, skip)
+    candidates = plausible(tokens, index, skip, None if outside is None else set(outside))
     if not candidates:
         return None
     from sidekit_hooks.thirdparty import enable_site_packages
@@ -412,7 +432,7 @@ def best_match(
 
 
 def plausible(
-    tokens: list[str], index: dict[str, Any], skip: tuple[str, str]
+    tokens: list[str], index: dict[str, Any], skip: tuple[str, str], outside: set[str] | None = None
 ) -> list[tuple[str, list[Any], list[str]]]:
     """Entries whose body could reach BODY_WITH_NAME: Indel similarity is 2*LCS/(m+n), and the LCS is
     at most the size of the two token multisets' intersection. Pure Python, no imports."""
@@ -424,6 +444,8 @@ def plausible(
         for entry in record.get("f", []) if isinstance(record, dict) else []:
             if (path, entry[0]) == skip or entry[3] < MIN_LINES - 1:
                 continue
+            if outside is not None and not outside.issuperset(entry[5].split()):
+                continue  # other collaborators: same shape, different work
             candidate = entry[4].split()
             total = len(tokens) + len(candidate)
             if not 0.5 <= len(candidate) / max(1, len(tokens)) <= 2.0:

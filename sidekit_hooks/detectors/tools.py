@@ -537,7 +537,7 @@ def project_helper(project: str, kind: str, skip_path: str = "") -> Match | None
     for path, record in sorted(index["files"].items()):
         if path == skip_path:
             continue
-        for name, line, sig, _lines, _tokens in record.get("f", []) if isinstance(record, dict) else []:
+        for name, line, sig, *_rest in record.get("f", []) if isinstance(record, dict) else []:
             lowered = name.lower().lstrip("_")
             if any(lowered.startswith(w) or lowered.endswith(w) for w in wanted):
                 return functions.Match(path, line, sig, name, 1.0, 1.0)
@@ -562,7 +562,8 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
         node = functions.parse_function(source)
         if node is None:
             continue
-        match = functions.best_match(node.name, functions.normalize(node), index, skip=(event.path, node.name))
+        tokens, outside = functions.analyze(node)
+        match = functions.best_match(node.name, tokens, index, skip=(event.path, node.name), outside=outside)
         if match is None or not functions.still_defined(ctx.project, match):
             continue
         return Finding(

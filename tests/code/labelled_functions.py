@@ -63,6 +63,35 @@ def is_valid_email(address):
     return True
 '''
 
+GET_USER = '''
+def get_user(request, user_id):
+    obj = User.objects.filter(id=user_id).first()
+    if obj is None:
+        return JsonResponse({"error": "not found"}, status=404)
+    data = obj.to_dict()
+    return JsonResponse(data)
+'''
+
+DEDUPE = '''
+def dedupe(items):
+    seen = set()
+    out = []
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            out.append(item)
+    return out
+'''
+
+ENV_FLAG = '''
+def env_flag(name, default=False):
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    value = value.strip().lower()
+    return value in ("1", "true", "yes", "on")
+'''
+
 CASES: list[tuple[str, str, bool, str]] = [
     (SLUGIFY, '''
 def new_slug(text):
@@ -121,7 +150,59 @@ def duration_seconds(value):
         return float(value[:-1]) * factors[value[-1]]
     return float(value)
 ''', True, "renamed"),
+    (DEDUPE, '''
+def unique_in_order(values):
+    """Drop repeats, keep the first of each."""
+    seen_values = set()
+    result = []
+    for value in values:
+        if value not in seen_values:
+            seen_values.add(value)
+            result.append(value)
+    return result
+''', True, "docstring and names differ"),
+    (ENV_FLAG, '''
+def read_bool_env(key, fallback=False):
+    raw = os.environ.get(key)
+    if raw is None:
+        return fallback
+    raw = raw.strip().lower()
+    return raw in ("1", "true", "yes", "on")
+''', True, "same parsing of a boolean env var"),
+    (GET_USER, '''
+def fetch_user(request, pk):
+    user = User.objects.filter(id=pk).first()
+    if user is None:
+        return JsonResponse({"error": "not found"}, status=404)
+    return JsonResponse(user.to_dict())
+''', True, "same handler, a step inlined"),
     # near misses
+    (GET_USER, '''
+def get_order(request, order_id):
+    obj = Order.objects.filter(id=order_id).first()
+    if obj is None:
+        return JsonResponse({"error": "not found"}, status=404)
+    data = obj.to_dict()
+    return JsonResponse(data)
+''', False, "same boilerplate over another model: not a duplicate"),
+    (DEDUPE, '''
+def duplicates(items):
+    seen = set()
+    out = []
+    for item in items:
+        if item in seen:
+            out.append(item)
+        seen.add(item)
+    return out
+''', False, "the opposite result from the same loop"),
+    (ENV_FLAG, '''
+def env_int(name, default=0):
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    value = value.strip()
+    return int(value)
+''', False, "reads an env var, parses another type"),
     (SLUGIFY, '''
 def normalize_whitespace(text):
     text = text.replace("\\t", " ")

@@ -30,9 +30,12 @@ def node_of(source: str) -> functions.ast.FunctionDef:  # type: ignore[name-defi
 @pytest.mark.parametrize(("existing", "added", "duplicate", "why"), CASES, ids=[c[3] for c in CASES])
 def test_labelled_cases(existing: str, added: str, duplicate: bool, why: str) -> None:
     old = node_of(existing)
-    index = {"files": {"lib/util.py": {"f": [[old.name, 3, functions.signature(old), 6, " ".join(functions.normalize(old))]]}}}
+    sig = functions.signature(old)
+    tokens, outside = functions.analyze(old)
+    index = {"files": {"lib/util.py": {"f": [[old.name, 3, sig, 6, " ".join(tokens), " ".join(outside)]]}}}
     new = node_of(added)
-    match = functions.best_match(new.name, functions.normalize(new), index)
+    new_tokens, new_outside = functions.analyze(new)
+    match = functions.best_match(new.name, new_tokens, index, outside=new_outside)
     assert (match is not None) == duplicate, (why, match)
     if duplicate:
         assert match is not None and (match.path, match.line, match.name) == ("lib/util.py", 3, old.name)
@@ -82,6 +85,7 @@ def test_extract_skips_tests_dunders_and_nested_functions() -> None:
                 return 1
     ''')
     assert [entry[:4] for entry in functions.extract(source)] == [["helper", 2, "helper(x)", 4]]
+    assert functions.extract("import json\n\ndef load(p):\n    return json.loads(open(p).read()) or load(p)\n")[0][5] == "json"
     assert functions.extract("def broken(:\n") == []
 
 
@@ -229,7 +233,7 @@ def test_no_rapidfuzz_when_nothing_could_match(tmp_path: Path) -> None:
         import sys
         from sidekit_hooks.code import functions
         old = functions.parse_function("def chunked(items, size):\\n    out = []\\n    for s in range(0, len(items), size):\\n        out.append(items[s:s + size])\\n    return out")
-        index = {"files": {"u.py": {"f": [["chunked", 1, "chunked(items, size)", 5, " ".join(functions.normalize(old))]]}}}
+        index = {"files": {"u.py": {"f": [["chunked", 1, "chunked(items, size)", 5, " ".join(functions.normalize(old)), ""]]}}}
         new = functions.parse_function("def greet(name):\\n    text = 'hi ' + name\\n    text = text.title()\\n    print(text)\\n    return text")
         assert functions.best_match("greet", functions.normalize(new), index) is None
         print("rapidfuzz" in sys.modules)
