@@ -316,9 +316,13 @@ def code_name(pattern: str) -> tuple[str, str]:
 
 
 def read_finding(words: list[str], segment: Segment) -> Finding | None:
-    """`cat FILE`, `head -n 40 FILE`, `tail FILE` on their own -> the Read tool."""
+    """`cat FILE`, `head -n 40 FILE`, `tail FILE`, `sed -n '10,40p' FILE` on their own -> the Read tool."""
     program = words[0]
-    if program not in ("cat", "head", "tail") or segment.redirected or segment.piped_in or segment.piped_out:
+    if segment.redirected or segment.piped_in or segment.piped_out:
+        return None
+    if program == "sed":
+        return sed_print_finding(words)
+    if program not in ("cat", "head", "tail"):
         return None
     files: list[str] = []
     args = words[1:]
@@ -344,6 +348,26 @@ def read_finding(words: list[str], segment: Segment) -> Finding | None:
         SIDECAR,
         f"`{program}` of {files[0]}: use {how} instead; it shows line numbers and pages long files "
         "without the shell.",
+        key="tools:read",
+        rule_id="tools.cat-a-file",
+    )
+
+
+def sed_print_finding(words: list[str]) -> Finding | None:
+    """`sed -n '120,160p' FILE` (print a line range, edit nothing) -> Read with offset/limit."""
+    args = words[1:]
+    if "-n" not in args or any(a in ("-i", "--in-place", "-e", "-f") or a.startswith("-i") for a in args):
+        return None
+    operands = [a for a in args if not a.startswith("-")]
+    if len(operands) != 2:
+        return None
+    script, path = operands
+    if not script.endswith("p") or not script[:-1].replace(",", "").isdigit():
+        return None
+    return Finding(
+        SIDECAR,
+        f"`sed -n {script}` of {path}: use the Read tool with offset/limit instead; it shows line numbers "
+        "and pages long files without the shell.",
         key="tools:read",
         rule_id="tools.cat-a-file",
     )

@@ -46,6 +46,11 @@ SHELL_CASES = [
     ("cat app/models.py", READ_LINE.format("cat", "app/models.py", "")),
     ("head -n 40 app/models.py", READ_LINE.format("head", "app/models.py", " with offset/limit")),
     ("tail -50 build.log", READ_LINE.format("tail", "build.log", " with offset/limit")),
+    ("sed -n '120,160p' app/models.py", "[sidecar:tools] `sed -n 120,160p` of app/models.py: use the Read tool with "
+     "offset/limit instead; it shows line numbers and pages long files without the shell."),
+    ("sed -n '/def /p' app/models.py", None),
+    ("sed -i 's/a/b/' app/models.py", None),
+    ("sed -n 5p a.py b.py", None),
     ("cat > notes.txt <<'EOF'\nhello\nEOF", None),
     ("cat a.txt b.txt > both.txt", None),
     ("cat app/models.py | grep class", None),
