@@ -88,6 +88,7 @@ class Segment:
 def split_command(command: str) -> list[Segment]:
     """Words of each simple command in `command` (quotes honoured; `;`, `&&`, `||`, `|`, `&`, newline
     separate). Best effort and stdlib-only: anything odd marks the segment opaque rather than guess."""
+    command = strip_heredocs(command)
     segments = [Segment()]
     word: list[str] = []
     has_word = False
@@ -139,6 +140,11 @@ def split_command(command: str) -> list[Segment]:
             segments[-1].redirected = True
             if char == ">" and command[i - 1 : i] in ("2", "1") and segments[-1].words and segments[-1].words[-1] in ("2", "1"):
                 segments[-1].words.pop()  # `2>` / `1>`: the digit was the fd, not a word
+            if command[i + 1 : i + 2] == "&":  # `2>&1`, `>&2`: a descriptor, not a separator
+                i += 2
+                while i < len(command) and (command[i].isdigit() or command[i] == "-"):
+                    i += 1
+                continue
         elif char in "`$" and (char == "`" or command[i + 1 : i + 2] == "("):
             segments[-1].opaque = True
             word.append(char)
@@ -151,6 +157,31 @@ def split_command(command: str) -> list[Segment]:
     if quote:
         segments[-1].opaque = True
     return [s for s in segments if s.words]
+
+
+def strip_heredocs(command: str) -> str:
+    """The command without here-document bodies (`<<EOF ... EOF`): their lines are data, not commands."""
+    if "<<" not in command:
+        return command
+    lines = command.split("\n")
+    kept: list[str] = []
+    closing = ""
+    for line in lines:
+        if closing:
+            if line.strip() == closing:
+                closing = ""
+            continue
+        kept.append(line)
+        at = line.find("<<")
+        if at >= 0 and line[at + 2 : at + 3] != "<":  # `<<<` is a here-string, on one line
+            rest = line[at + 2 :].lstrip("-").lstrip()
+            delimiter = ""
+            for char in rest:
+                if char in " \t;|&<>)":
+                    break
+                delimiter += char
+            closing = delimiter.strip("'\"")
+    return "\n".join(kept)
 
 
 def core_words(words: list[str]) -> list[str]:

@@ -53,6 +53,8 @@ SHELL_CASES = [
     ("sed -n 5p a.py b.py", None),
     ("cat > notes.txt <<'EOF'\nhello\nEOF", None),
     ("cat a.txt b.txt > both.txt", None),
+    ("cat > setup.sh <<'EOF'\ncat config.ini\npytest -q\nEOF\nchmod +x setup.sh", None),  # a heredoc is data
+    ("pytest -q 2>&1 | tail -20", PYTEST_LINE.format("")),
     ("cat app/models.py | grep class", None),
     ("tail -f server.log", None),
     ("git log | head -5", None),
@@ -83,6 +85,7 @@ def test_split_command_honours_quotes_and_marks_substitutions() -> None:
     segments = tools.split_command("FOO='a b' grep -rn \"x y\" . | wc -l; echo `date` && cat f 2>/dev/null")
     assert [s.words for s in segments] == [["FOO=a b", "grep", "-rn", "x y", "."], ["wc", "-l"], ["echo", "`date`"],
                                            ["cat", "f", "/dev/null"]]
+    assert [s.words for s in tools.split_command("make 2>&1 >&2 | tee log")] == [["make"], ["tee", "log"]]
     assert [(s.piped_in, s.piped_out, s.opaque, s.redirected) for s in segments] == [
         (False, True, False, False), (True, False, False, False), (False, False, True, False),
         (False, False, False, True)]
