@@ -41,6 +41,7 @@ FIND_PLAIN = frozenset({"-name", "-iname", "-type", "-maxdepth", "-mindepth", "-
 READ_SKIP_FLAGS = frozenset({"-f", "-F", "--follow", "-c", "--bytes", "-A", "-v", "-e", "-t", "--show-all"})
 SLEEP_CALLS = ("sleep(", "setTimeout(", "waitForTimeout(", "wait_for_timeout(")
 LOOP_STARTS = ("while ", "while(", "for ", "for(", "async for ", "do {")
+MAX_SHOWN = 80  # characters of any name, path or pattern quoted from the call (a nudge stays one short line)
 MIN_LOOP_LINES = 5  # the loop with its deadline line before and its `raise` after, as the seed's ">5 lines"
 WAIT_SETUP_WORDS = ("deadline", "timeout", "attempt", "tries", "retries", "time.time()", "monotonic()", "Date.now()")
 DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "Pipfile", "requirements.txt",
@@ -184,6 +185,11 @@ def strip_heredocs(command: str) -> str:
     return "\n".join(kept)
 
 
+def short(text: str) -> str:
+    """A quoted path or pattern, cut to MAX_SHOWN characters (from the left: the file name matters)."""
+    return text if len(text) <= MAX_SHOWN else "…" + text[-(MAX_SHOWN - 1) :]
+
+
 def core_words(words: list[str]) -> list[str]:
     """The command without env assignments, wrappers (sudo, time, `uv run`...) and venv paths."""
     rest = list(words)
@@ -234,7 +240,7 @@ def pytest_finding(words: list[str]) -> Finding | None:
     if any(arg in PYTEST_INFO_FLAGS for arg in args):
         return None
     paths = [a for a in args if not a.startswith("-") and (a.endswith(".py") or "/" in a or "::" in a)][:2]
-    target = " ".join(["sidekit test", *paths]) if paths and len(" ".join(paths)) <= 80 else "sidekit test"
+    target = " ".join(["sidekit test", *paths]) if paths and len(" ".join(paths)) <= MAX_SHOWN else "sidekit test"
     return Finding(
         SIDECAR,
         f"`{target}` runs pytest and answers in one compact line (failures grouped by cause); "
@@ -259,7 +265,7 @@ def search_finding(words: list[str], project: str) -> Finding | None:
     if pattern is None or not python_search(paths, filters, project):
         return None
     kind, name = code_name(pattern)
-    if not name:
+    if not name or len(name) > MAX_SHOWN:
         return None
     if kind == "symbol":
         advice = f"`sidekit symbol {name}` says where it is defined"
@@ -377,7 +383,7 @@ def read_finding(words: list[str], segment: Segment) -> Finding | None:
     how = "the Read tool" if program == "cat" else "the Read tool with offset/limit"
     return Finding(
         SIDECAR,
-        f"`{program}` of {files[0]}: use {how} instead; it shows line numbers and pages long files "
+        f"`{program}` of {short(files[0])}: use {how} instead; it shows line numbers and pages long files "
         "without the shell.",
         key="tools:read",
         rule_id="tools.cat-a-file",
@@ -397,7 +403,7 @@ def sed_print_finding(words: list[str]) -> Finding | None:
         return None
     return Finding(
         SIDECAR,
-        f"`sed -n {script}` of {path}: use the Read tool with offset/limit instead; it shows line numbers "
+        f"`sed -n {short(script)}` of {short(path)}: use the Read tool with offset/limit instead; it shows line numbers "
         "and pages long files without the shell.",
         key="tools:read",
         rule_id="tools.cat-a-file",
@@ -428,7 +434,7 @@ def find_finding(words: list[str], segment: Segment) -> Finding | None:
         return None
     return Finding(
         SIDECAR,
-        f"`find -name {names[0]}`: the Glob tool does this (pattern `**/{names[0]}`) and lists matches "
+        f"`find -name {short(names[0])}`: the Glob tool does this (pattern `**/{short(names[0])}`) and lists matches "
         "newest first, without the shell.",
         key="tools:glob",
         rule_id="tools.find-name",
@@ -539,7 +545,7 @@ def loop_finding(event: Event, ctx: Context, kind: str, lines: int) -> Finding |
     what = "retry loop" if kind == "retry" else "sleep-polling loop"
     helper = project_helper(ctx.project, kind, skip_path=event.path)
     if helper is not None:
-        advice = f"{helper.path}:{helper.line} {helper.signature} already does this; use it."
+        advice = f"{short(helper.path)}:{helper.line} {helper.signature} already does this; use it."
         return loop_nudge(event, what, lines, advice, "project-helper")
     deps = dependency_text(ctx.project, event)
     js = event.path.endswith((".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx"))
@@ -572,7 +578,7 @@ def loop_finding(event: Event, ctx: Context, kind: str, lines: int) -> Finding |
 def loop_nudge(event: Event, what: str, lines: int, advice: str, helper: str) -> Finding:
     return Finding(
         SIDECAR,
-        f"{event.path} adds a hand-written {what} ({lines} lines). {advice}",
+        f"{short(event.path)} adds a hand-written {what} ({lines} lines). {advice}",
         key=f"tools:loop:{helper}:{event.path}",
         rule_id="tools.hand-written-wait",
         path=event.path,
@@ -623,7 +629,7 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
             continue
         return Finding(
             SIDECAR,
-            f"{match.path}:{match.line} {match.signature} already does this; reuse it instead of {node.name}().",
+            f"{short(match.path)}:{match.line} {match.signature} already does this; reuse it instead of {short(node.name)}().",
             key=f"tools:reinvent:{match.path}:{match.name}:{node.name}",
             rule_id="tools.helper-exists",
             path=event.path,

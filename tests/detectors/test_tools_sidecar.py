@@ -347,3 +347,22 @@ def test_silent_events_import_nothing_heavy(project: Path, clean_env: dict[str, 
                           text=True, env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == ""
+
+
+def test_any_command_gives_at_most_one_short_line_per_habit(project: Path) -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    long_name = "x" * 400
+    words = st.sampled_from(["cat", "head", "tail", "grep", "-rn", "rg", "find", "-name", "pytest", "sed", "-n", "1,5p",
+                             "|", "&&", ";", ">", "2>&1", "<<EOF", "\nEOF\n", "'", '"', "$(", "`", "\\", "-f", ".",
+                             "a.py", long_name, long_name + ".py", "slugify", "-type", "f"])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(words, max_size=12).map(" ".join))
+    def check(command: str) -> None:
+        found = tools.shell_findings(command, str(project))
+        assert len({f.key for f in found}) == len(found)
+        assert all(len(f.text()) < 300 and "\n" not in f.text() for f in found)
+
+    check()
