@@ -1,9 +1,7 @@
 """An on-disk index of the project's functions, to notice when the agent rewrites a helper that exists.
 
 Per Python file (keyed by mtime and size, so a refresh re-reads only what changed) the index holds each
-module-level function's name, line, signature and normalized body: the body's tokens after
-`ast.unparse`, with the docstring dropped and local names numbered in order of appearance, so a copy
-with other variable names and other formatting normalizes the same.
+module-level function's name, line, signature, outside names and normalized body (see `analyze`).
 
 The index is built OUTSIDE the hook: a hook that finds it missing or stale starts
 `python -S -m sidekit_hooks.code.functions refresh PROJECT` detached and goes on (`ensure_fresh`).
@@ -30,7 +28,7 @@ if TYPE_CHECKING:
 
     Entry = list[Any]  # [name, line, signature, lines, normalized tokens joined by spaces]
 
-VERSION = 2  # 2: entries carry the function's outside names
+VERSION = 3  # 2: entries carry the function's outside names; 3: tokens from the syntax tree
 INDEX_FILE = "functions.json"
 PRUNE_AFTER = 30 * 86400  # seconds; cache entries unused this long are deleted by the next refresh
 REFRESH_AFTER = 10.0  # seconds; a write to a .py file older than the index by this much starts a refresh
@@ -45,10 +43,11 @@ SKIP_DIRS = frozenset({
 # Similarity thresholds (0..1), tuned on tests/code/labelled_functions.py (10 duplicates, 9 near misses).
 # Medium: the normalized body must be close (BODY_ALONE), or fairly close with a name that says the
 # same (BODY_WITH_NAME + NAME_CLOSE); and the added function must use every outside name the existing
-# one uses (`analyze`). Measured: duplicates on body alone >= 0.91 (fetch_user) or 0.76 with a name
-# score of 1.0 (split_into_chunks); near misses <= 0.87 (duplicates vs dedupe, name 0.43) and
-# parse_size vs parse_duration 0.81 / 0.67; get_order vs get_user scores 0.98 but reads Order, not User.
-BODY_ALONE = 0.9
+# one uses (`analyze`). Measured: duplicates on body alone >= 0.86 (fetch_user vs get_user), with a
+# name score of 1.0 down to 0.77 (split_into_chunks vs chunked); near misses <= 0.81 body with names
+# <= 0.67 (duplicates vs dedupe, env_int vs env_flag, parse_size vs parse_duration); get_order vs
+# get_user scores 0.97 but reads Order, not User.
+BODY_ALONE = 0.85
 BODY_WITH_NAME = 0.72
 NAME_CLOSE = 0.8
 
@@ -227,16 +226,15 @@ def prune_cache(now: float | None = None) -> int:
 
 def extract(source: str) -> list[Entry]:
     """Index entries for the module-level functions of one file's source ([] if it does not parse)."""
-    import ast
+    import _ast
 
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = parse(source)
+    if tree is None:
         return []
     entries: list[Entry] = []
     source_lines = source.splitlines()
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and indexable(node.name):
+        if isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef)) and indexable(node.name):
             lines = code_lines("\n".join(source_lines[node.lineno - 1 : node.end_lineno]))
             sig = signature(node)
             tokens, outside = analyze(node)
@@ -274,71 +272,95 @@ def normalize(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
 
 
 def analyze(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[str], list[str]]:
-    """(normalized body tokens, outside names): the outside names are the module-level names the body
-    reads (not locals, not builtins, not the function itself), e.g. `User`, `json`, `slugify`.
-    Two bodies of one shape over different collaborators (`User` vs `Order`) are not duplicates.
+    """(normalized body tokens, outside names) of a function.
 
+    The tokens are the body's syntax tree in depth-first order (node kinds, names, attributes,
+    constants), docstring dropped, local names renamed v1, v2... by first use, long strings cut: a
+    copy with other local names or other formatting gives the same tokens. The outside names are the
+    module-level names the body reads (not locals, not builtins, not the function itself), e.g.
+    `User`, `json`, `slugify`: two bodies of one shape over different collaborators (`User` vs
+    `Order`) are not duplicates. Only the C `_ast` module is used: `ast` costs a hook ~3 ms more.
     Renames in place: `node` is a fresh parse, used for nothing else afterwards.
     """
-    import ast
+    import _ast
     import builtins
 
     body = list(node.body)
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+    if body and isinstance(body[0], _ast.Expr) and isinstance(body[0].value, _ast.Constant) and isinstance(body[0].value.value, str):
         body = body[1:]
-    module = ast.Module(body=body, type_ignores=[])
-    nodes = list(ast.walk(module))  # one walk serves every pass below
-    local = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+    nodes = walk(body)
+    local = {a.arg for a in walk(node.args) if isinstance(a, _ast.arg)}
     for sub in nodes:
-        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+        if isinstance(sub, _ast.Name) and isinstance(sub.ctx, _ast.Store):
             local.add(sub.id)
-        elif isinstance(sub, ast.arg):
+        elif isinstance(sub, _ast.arg):
             local.add(sub.arg)
-        elif isinstance(sub, ast.ExceptHandler) and sub.name:
+        elif isinstance(sub, _ast.ExceptHandler) and sub.name:
             local.add(sub.name)
     outside = sorted({
         n.id for n in nodes
-        if isinstance(n, ast.Name) and n.id not in local and n.id != node.name and not hasattr(builtins, n.id)
+        if isinstance(n, _ast.Name) and n.id not in local and n.id != node.name and not hasattr(builtins, n.id)
     })
     names = sorted(
-        (n for n in nodes if isinstance(n, ast.Name) and n.id in local),
+        (n for n in nodes if isinstance(n, _ast.Name) and n.id in local),
         key=lambda n: (n.lineno, n.col_offset),
     )
     numbering: dict[str, str] = {}
     for name_node in names:
         name_node.id = numbering.setdefault(name_node.id, f"v{len(numbering) + 1}")
     for sub in nodes:
-        if isinstance(sub, ast.arg):
+        if isinstance(sub, _ast.arg):
             sub.arg = numbering.setdefault(sub.arg, f"v{len(numbering) + 1}")
-        elif isinstance(sub, ast.ExceptHandler) and sub.name:
+        elif isinstance(sub, _ast.ExceptHandler) and sub.name:
             sub.name = numbering.setdefault(sub.name, f"v{len(numbering) + 1}")
-        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and len(sub.value) > MAX_STRING:
-            sub.value = sub.value[:MAX_STRING]
-    return tokenize(ast.unparse(module)), outside
-
-
-def tokenize(text: str) -> list[str]:
-    """Identifiers, digit runs and single symbols (what `[A-Za-z_]\\w*|\\d+|\\S` finds), without `re`."""
     tokens: list[str] = []
-    i, end = 0, len(text)
-    while i < end:
-        char = text[i]
-        if char.isspace():
-            i += 1
-            continue
-        start = i
-        if char.isalpha() or char == "_":
-            i += 1
-            while i < end and (text[i].isalnum() or text[i] == "_"):
-                i += 1
-        elif char.isdigit():
-            i += 1
-            while i < end and text[i].isdigit():
-                i += 1
-        else:
-            i += 1
-        tokens.append(text[start:i])
-    return tokens
+    serialize(body, tokens)
+    return tokens, outside
+
+
+def walk(root: object) -> list[ast.AST]:
+    """Every syntax node under `root` (a node or a list of them), depth first, in source order."""
+    import _ast
+
+    found: list[ast.AST] = []
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, _ast.AST):
+            found.append(item)
+            stack.extend(reversed([getattr(item, field, None) for field in item._fields]))
+    return found
+
+
+def serialize(item: object, out: list[str]) -> None:
+    """Tokens of a syntax tree: node kinds, names, `.attributes`, constants (strings cut)."""
+    import _ast
+
+    if isinstance(item, list):
+        for element in item:
+            serialize(element, out)
+        return
+    if isinstance(item, _ast.Name):
+        out.append(item.id)
+    elif isinstance(item, _ast.Constant):
+        value = item.value
+        text = repr(value[:MAX_STRING] if isinstance(value, str) else value)
+        out.append("_".join(text.split()))  # tokens are stored space-separated: none may hold a space
+    elif isinstance(item, _ast.Attribute):
+        serialize(item.value, out)
+        out.append("." + item.attr)
+    elif isinstance(item, _ast.arg):
+        out.append(item.arg)
+    elif isinstance(item, _ast.AST) and not isinstance(item, _ast.expr_context):
+        out.append(type(item).__name__)
+        for field in item._fields:
+            value = getattr(item, field, None)
+            if isinstance(value, str):
+                out.append(value)  # a def's or keyword's name, an import's module
+            elif field != "type_comment":
+                serialize(value, out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,16 +384,24 @@ class Match:
         return f"Match({self.path}:{self.line} {self.signature}, body={self.body:.2f}, name={self.name_score:.2f})"
 
 
-def parse_function(source: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The first function defined in `source` (a block cut from added text), or None."""
-    import ast
+def parse(source: str) -> ast.Module | None:
+    """The syntax tree of `source`, through the C parser only (no `ast` module), or None."""
+    import _ast
 
     try:
-        tree = ast.parse(source)
+        tree = compile(source, "<sidekit>", "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
     except (SyntaxError, ValueError):
         return None
-    node = tree.body[0] if tree.body else None
-    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    return tree if isinstance(tree, _ast.Module) else None
+
+
+def parse_function(source: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The first function defined in `source` (a block cut from added text), or None."""
+    import _ast
+
+    tree = parse(source)
+    node = tree.body[0] if tree is not None and tree.body else None
+    return node if isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef)) else None
 
 
 def name_words(name: str) -> str:
