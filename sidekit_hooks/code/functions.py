@@ -9,8 +9,9 @@ That worker never creates anything inside the project (a throw-away project may 
 runs): it writes to the project's `.sidekit/index/functions.json` only when `.sidekit/index/` already
 exists (made by `build`, or seeded by a fixture), else to the user cache
 (`$SIDEKIT_CACHE_DIR`, else `$XDG_CACHE_HOME/sidekit`, else `~/.cache/sidekit`), keyed by project path.
-Only the cheap parts (stat, spawn, a line scan for added `def`s) run on the hot path; `ast` and
-rapidfuzz are imported when a function of 5+ lines was actually added.
+Only cheap parts run on every hook (stat, spawn, a line scan for added `def`s). When a function of 5+
+lines was added, the hook parses it with the C parser (`_ast`, not the slower `ast` module), reads the
+index, and imports rapidfuzz only if some entry could match at all.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ Two kinds of signal, both on completed tool calls:
   in the function index (`sidekit_hooks.code.functions`), which is built in the background.
 
 Medium threshold: one finding per habit, concrete, with the replacement. Standard library only on
-every event; `ast` and rapidfuzz load only when a 5+ line function was added.
+every event; the parser and rapidfuzz load only when a 5+ line function was added (and rapidfuzz only
+when something in the index could match it).
 """
 
 from __future__ import annotations
