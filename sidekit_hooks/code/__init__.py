@@ -1,1 +1,5 @@
-"""Code knowledge built outside the hook hot path (indexes the sidecars and answers read)."""
+"""Code navigation and test impact: an AST index of the workspace, a per-test coverage map, and
+the selection of tests a change needs. Used by `sidekit symbol/usages/map/tests-for/blast-radius/select`.
+
+Nothing here is on the hook hot path.
+"""
