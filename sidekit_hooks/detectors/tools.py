@@ -45,6 +45,7 @@ LOOP_STARTS = ("while ", "while(", "for ", "for(", "async for ", "do {")
 MAX_SHOWN = 80  # characters of any name, path or pattern quoted from the call (a nudge stays one short line)
 MIN_LOOP_LINES = 5  # the loop with its deadline line before and its `raise` after, as the seed's ">5 lines"
 WAIT_SETUP_WORDS = ("deadline", "timeout", "attempt", "tries", "retries", "time.time()", "monotonic()", "Date.now()")
+CODE_SUFFIXES = (".py", ".pyi", ".ipynb", ".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx")
 DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "Pipfile", "requirements.txt",
                     "requirements-dev.txt", "requirements/base.txt", "package.json")
 PYTHON_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
@@ -458,7 +459,7 @@ def write_findings(event: Event, ctx: Context) -> list[Finding]:
             pass
     if not event.added:
         return findings
-    loop = polling_loop(event.added)
+    loop = polling_loop(event.added) if event.path.endswith(CODE_SUFFIXES) else None  # docs show loops too
     if loop is not None:
         finding = loop_finding(event, ctx, *loop)
         if finding:

@@ -252,6 +252,13 @@ def test_hook_points_a_retry_loop_at_the_library_the_project_has(project: Path, 
     assert context_of(done.stdout) == expected
 
 
+def test_hook_ignores_loops_in_documentation(project: Path, run_hook: Any) -> None:
+    (project / "pyproject.toml").write_text('[project]\nname = "app"\ndependencies = ["tenacity"]\n')
+    done = run_hook("PostToolUse", edit(project, "docs/retries.md", "# Retries", "# Retries\n```python" + RETRY_LOOP + "```",
+                                        "# Retries\n"))
+    assert (done.returncode, context_of(done.stdout)) == (0, "")
+
+
 def test_hook_prefers_the_projects_own_wait_helper(project: Path, run_hook: Any) -> None:
     (project / "pyproject.toml").write_text('[project]\nname = "app"\ndependencies = ["playwright"]\n')
     (project / "tests").mkdir()
