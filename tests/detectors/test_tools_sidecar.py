@@ -322,7 +322,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from sidekit_hooks import detectors, fastjson, runtime
 for name in list(detectors.REGISTRY):  # this sidecar's own cost: other sidecars test theirs
-    if name not in ("tools", "judge"):
+    if name not in ("tools", "judge", "conventions"):
         detectors.unregister(name)
 project = sys.argv[2]
 events = [
