@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 VERSION = 3  # 2: entries carry the function's outside names; 3: tokens from the syntax tree
 INDEX_FILE = "functions.json"
 PRUNE_AFTER = 30 * 86400  # seconds; cache entries unused this long are deleted by the next refresh
+ORPHAN_AFTER = 3600  # seconds; an entry idle this long is checked for a project that is gone
+ORPHAN_MAX_BYTES = 64 * 1024  # only small entries are read for that check (throw-away projects are small)
 REFRESH_AFTER = 10.0  # seconds; a write to a .py file older than the index by this much starts a refresh
 MIN_LINES = 5  # a function shorter than this (def line included, blank lines not) is never compared
 MAX_FILES = 20_000  # a refresh stops here: a monorepo must not turn the background build into a crawl
@@ -184,7 +186,7 @@ def build(project: str, previous: dict[str, Any] | None = None) -> dict[str, Any
             except OSError:
                 continue
         files[rel] = {"m": stat.st_mtime_ns, "s": stat.st_size, "f": entries}
-    return {"version": VERSION, "built": round(time.time(), 3), "files": files}
+    return {"version": VERSION, "project": os.path.abspath(project), "built": round(time.time(), 3), "files": files}
 
 
 def refresh(project: str) -> bool:
@@ -207,7 +209,11 @@ def refresh(project: str) -> bool:
 
 
 def prune_cache(now: float | None = None) -> int:
-    """Delete cache entries nobody refreshed for PRUNE_AFTER seconds; returns how many went."""
+    """Delete cache entries of projects that are gone, or that nobody refreshed for PRUNE_AFTER seconds.
+
+    Throw-away projects (tests, `sidekit demo`) leave small entries behind; an entry idle for an hour
+    whose project folder no longer exists goes. Returns how many entries were deleted.
+    """
     now = time.time() if now is None else now
     removed = 0
     try:
@@ -217,12 +223,26 @@ def prune_cache(now: float | None = None) -> int:
     for name in names:
         path = os.path.join(cache_dir(), name)
         try:
-            if name.endswith(".json") and now - os.stat(path).st_mtime > PRUNE_AFTER:
+            if not name.endswith(".json"):
+                continue
+            stat = os.stat(path)
+            idle = now - stat.st_mtime
+            if idle > PRUNE_AFTER or (idle > ORPHAN_AFTER and stat.st_size < ORPHAN_MAX_BYTES and orphaned(path)):
                 os.unlink(path)
                 removed += 1
         except OSError:
             continue
     return removed
+
+
+def orphaned(path: str) -> bool:
+    """A cache entry whose project folder no longer exists."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            project = fastjson.loads(handle.read()).get("project")
+    except (OSError, ValueError, AttributeError):
+        return True
+    return isinstance(project, str) and not os.path.isdir(project)
 
 
 def extract(source: str) -> list[Entry]:

@@ -172,16 +172,23 @@ def test_refresh_of_a_deleted_project_recreates_nothing(tmp_path: Path) -> None:
     assert not gone.exists()
 
 
-def test_prune_cache_drops_entries_unused_for_a_month(sidekit_cache: Path) -> None:
+def test_prune_cache_drops_old_entries_and_those_of_deleted_projects(sidekit_cache: Path, tmp_path: Path) -> None:
     folder = sidekit_cache / "functions"
     folder.mkdir(parents=True, exist_ok=True)
-    old, fresh = folder / "old-00000000.json", folder / "fresh-00000000.json"
-    old.write_text("{}")
-    fresh.write_text("{}")
-    month_ago = time.time() - functions.PRUNE_AFTER - 60
-    os.utime(old, (month_ago, month_ago))
-    assert functions.prune_cache() == 1
-    assert not old.exists() and fresh.exists()
+    live = tmp_path / "live"
+    live.mkdir()
+    entries = {
+        "old": ({"project": str(live)}, functions.PRUNE_AFTER + 60),
+        "orphan": ({"project": str(tmp_path / "deleted")}, functions.ORPHAN_AFTER + 60),
+        "fresh-orphan": ({"project": str(tmp_path / "deleted")}, 10),
+        "live": ({"project": str(live)}, functions.ORPHAN_AFTER + 60),
+    }
+    for name, (data, age) in entries.items():
+        path = folder / f"{name}-00000000.json"
+        path.write_text(json.dumps(data))
+        os.utime(path, (time.time() - age, time.time() - age))
+    assert functions.prune_cache() == 2
+    assert sorted(p.name for p in folder.glob("*-00000000.json")) == ["fresh-orphan-00000000.json", "live-00000000.json"]
 
 
 def test_load_rejects_corrupt_or_foreign_indexes(tmp_path: Path) -> None:
