@@ -77,6 +77,7 @@ class Context:
 
 # name -> "module:attribute". Later issues add the sidecars here; tests may register their own.
 REGISTRY: dict[str, str] = {
+    "rules": "sidekit_hooks.rules.detector:DETECTOR",
     "tools": "sidekit_hooks.detectors.tools:TOOLS",
     "conventions": "sidekit_hooks.detectors.conventions:CONVENTIONS",  # multi-line defs; the rest are rules
     "judge": "sidekit_hooks.detectors.judge:JUDGE",  # off unless SIDEKIT_JUDGE names a command
