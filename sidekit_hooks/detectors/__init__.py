@@ -78,9 +78,9 @@ class Context:
 # name -> "module:attribute". Later issues add the sidecars here; tests may register their own.
 REGISTRY: dict[str, str] = {
     "rules": "sidekit_hooks.rules.detector:DETECTOR",
-    "tools": "sidekit_hooks.detectors.tools:TOOLS",
-    "conventions": "sidekit_hooks.detectors.conventions:CONVENTIONS",  # multi-line defs; the rest are rules
-    "judge": "sidekit_hooks.detectors.judge:JUDGE",  # off unless SIDEKIT_JUDGE names a command
+    "tools": "sidekit_hooks.detectors.lazy:TOOLS",
+    "conventions": "sidekit_hooks.detectors.lazy:CONVENTIONS",  # multi-line defs; the rest are rules
+    "judge": "sidekit_hooks.detectors.lazy:JUDGE",  # off unless SIDEKIT_JUDGE names a command
 }
 _loaded: dict[str, Detector] = {}
 
