@@ -12,14 +12,7 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-HOOK_SCRIPTS = {
-    "PostToolUse": REPO / "hooks" / "post_tool_use.py",
-    "PostToolUseFailure": REPO / "hooks" / "post_tool_use_failure.py",
-    "UserPromptSubmit": REPO / "hooks" / "user_prompt_submit.py",
-}
-
-HookRunner = Callable[..., subprocess.CompletedProcess[str]]
+from hookutil import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
 
 
 @pytest.fixture
