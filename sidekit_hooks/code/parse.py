@@ -127,7 +127,8 @@ class _Collector(ast.NodeVisitor):
             last = alias.name.rsplit(".", 1)[-1]
             bound = alias.asname or alias.name.split(".", 1)[0]
             self.facts.imports.append(Import(alias.name, "", bound, node.lineno))
-            self.facts.references.append((last, node.lineno))
+            for part in alias.name.split("."):  # `import a.b` uses both `a` and `a.b`
+                self.facts.references.append((part, node.lineno))
             if alias.asname:
                 self.aliases[alias.asname] = last
 
