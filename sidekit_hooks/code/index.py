@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sidekit_hooks import workspace
@@ -80,7 +80,7 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=10).hexdigest()
 
 
-def packages_of(paths: Iterator[str] | list[str] | set[str]) -> frozenset[str]:
+def packages_of(paths: Iterable[str]) -> frozenset[str]:
     """Folders (project-relative) that hold an `__init__.py`."""
     return frozenset(p[: -len("/__init__.py")] for p in paths if p.endswith("/__init__.py"))
 

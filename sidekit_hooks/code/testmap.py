@@ -86,8 +86,8 @@ def merge(project: str, fragments: list[dict[str, Any]]) -> TestMap:
         tests.extend(fragment["tests"])
         for path, lines in fragment["files"].items():
             merged = lines_by_file.setdefault(path, {})
-            for line, hits in lines.items():
-                merged.setdefault(int(line), set()).update(offset + i for i in hits)
+            for line, positions in lines.items():
+                merged.setdefault(int(line), set()).update(offset + i for i in positions)
     result = TestMap(tests, python=platform.python_version())
     for path, lines in sorted(lines_by_file.items()):
         try:

@@ -49,7 +49,7 @@ def ranked(query: str, symbols: list[Symbol]) -> list[Symbol]:
 
 def entry(query: str, symbol: Symbol, path_chars: int = PATH_CHARS, signature: bool = True) -> dict[str, Any]:
     return {
-        "name": symbol.qualname if symbol.qualname != query.replace(":", ".") else None,
+        "name": None if match_rank(query, symbol) == 0 else symbol.qualname,
         "kind": symbol.kind,
         "at": f"{answers.short_path(symbol.path, path_chars)}:{symbol.line}",
         "sig": symbol.signature if signature else None,
