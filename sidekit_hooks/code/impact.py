@@ -17,13 +17,15 @@ from sidekit_hooks.errors import SidekitError
 @dataclass
 class Impact:
     basis: str  # "map" | "imports"
-    tests: set[str] = field(default_factory=set)  # node ids (map) or test files (imports)
+    tests: set[str] = field(default_factory=set)  # node ids that executed the code (map only)
+    reached: set[str] = field(default_factory=set)  # test files a change can affect (map and imports)
     callers: list[str] = field(default_factory=list)  # files referencing the symbol, busiest first
     importers: list[str] = field(default_factory=list)  # files importing the module, sorted
+    symbol: str = ""  # the symbol asked about, "" for a whole file
 
     @property
     def test_files(self) -> list[str]:
-        return sorted({test.split("::", 1)[0] for test in self.tests})
+        return sorted({test.split("::", 1)[0] for test in self.tests} | self.reached)
 
 
 def workspace_path(project: str, given: str) -> str:
@@ -38,31 +40,39 @@ def workspace_path(project: str, given: str) -> str:
     return relative
 
 
-def tests_of(project: str, index: Index, path: str, blocks: set[str] | None = None) -> tuple[str, set[str]]:
-    """(basis, tests) exercising `path` (or only those `blocks` of it)."""
+def tests_of(project: str, index: Index, path: str, blocks: set[str] | None = None) -> Impact:
+    """Tests a change to `path` (or to only those `blocks` of it) can affect.
+
+    With a map: the tests that executed those blocks, plus, for module-level code, the test files that
+    import the file (a constant read at import time leaves no trace in coverage). Without: the import graph.
+    """
     graph = ImportGraph.of(index)
     test_map = testmap.load(project)
+    blocks = blocks or {MODULE}
     if test_map is None:
-        return "imports", graph.tests_reaching({path})
+        return Impact("imports", reached=graph.tests_reaching({path}))
     if is_test_file(path):
-        return "map", {t for t in test_map.tests if t.split("::", 1)[0] == path}
-    return "map", test_map.tests_in_blocks(path, blocks or {MODULE})
+        return Impact("map", {t for t in test_map.tests if t.split("::", 1)[0] == path}, {path})
+    reached = graph.tests_reaching({path}) if MODULE in blocks else set()
+    return Impact("map", test_map.tests_in_blocks(path, blocks), reached)
 
 
 def impact(project: str, index: Index, path: str, symbol_name: str = "") -> Impact:
     graph = ImportGraph.of(index)
     importers = sorted(graph.direct_importers(path))
     if not symbol_name:
-        basis, tests = tests_of(project, index, path)
-        return Impact(basis, tests, [], importers)
+        found = tests_of(project, index, path)
+        found.importers = importers
+        return found
     symbols = [s for s in index.definitions_in(path) if s.qualname == symbol_name]
     if not symbols:
         known = ", ".join(sorted({s.qualname for s in index.definitions_in(path)})[:5])
         raise SidekitError(f"{path} defines no {symbol_name}" + (f" (it defines {known}, ...)" if known else ""),
                            f"sidekit symbol {symbol_name}")
     symbol = symbols[0]
-    basis, tests = tests_of(project, index, path, _blocks_of(symbol, index.definitions_in(path)))
-    return Impact(basis, tests, _callers(index, graph, path, symbol), importers)
+    found = tests_of(project, index, path, _blocks_of(symbol, index.definitions_in(path)))
+    found.callers, found.importers, found.symbol = _callers(index, graph, path, symbol), importers, symbol_name
+    return found
 
 
 def _blocks_of(symbol: Symbol, everything: list[Symbol]) -> set[str]:

@@ -114,7 +114,7 @@ def save(project: str, test_map: TestMap) -> None:
 
 def _check_coverage(python: str) -> None:
     fix = f"{python} -m pip install coverage  (or ./install.sh --dev in the sidekit checkout)"
-    if os.path.realpath(python) == os.path.realpath(sys.executable):
+    if os.path.abspath(python) == os.path.abspath(sys.executable):  # not realpath: a venv links to its base
         from importlib.util import find_spec
 
         missing = find_spec("coverage") is None

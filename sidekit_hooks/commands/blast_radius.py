@@ -1,5 +1,9 @@
-"""`sidekit blast-radius PATH[:SYMBOL]`: what a change there can break: callers and importers (from the
-index) and tests (from the map, else the import graph)."""
+"""`sidekit blast-radius PATH[:SYMBOL]`: what a change there can break.
+
+For a symbol: the files that call it (they reference its name and can see it); for a file: the files
+that import it. Both from the index. Then the tests: how many executed it (the map) and the test
+files to run (the map's, plus importers for module-level code; without a map, the import graph's).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from sidekit_hooks.commands._code import add_common, open_index
 from sidekit_hooks.commands._shared import project_of
 
 BUDGET = 200  # bytes (contract)
-PATH_CHARS = 32
+PATH_CHARS = 40
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,15 +26,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def answer_for(found: Impact) -> dict[str, Any]:
     """Three capped lists sharing one budget: one more item to each in turn while it fits."""
+    who = ("callers", found.callers) if found.symbol else ("importers", found.importers)
     lists = {
-        "callers": [answers.short_path(p, PATH_CHARS) for p in found.callers],
-        "importers": [answers.short_path(p, PATH_CHARS) for p in found.importers],
+        who[0]: [answers.short_path(p, PATH_CHARS) for p in who[1]],
         "testFiles": [answers.short_path(p, PATH_CHARS) for p in found.test_files],
     }
     shown = {key: 0 for key in lists}
 
     def build() -> dict[str, Any]:
-        answer: dict[str, Any] = {"tests": len(found.tests) if found.basis == "map" else None}
+        answer: dict[str, Any] = {"tests": len(found.tests) or None}
         for key, items in lists.items():
             answer[key] = items[: shown[key]]
             answer[key + "More"] = len(items) - shown[key] or None
