@@ -8,16 +8,16 @@ is thrown away and rebuilt (it is a cache: nothing is lost).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from sidekit_hooks import workspace
 
 SCHEMA_VERSION = 1
 INDEX_FILE = os.path.join("code", "index.sqlite")
+# (NamedTuples, not dataclasses: `dataclasses` imports `inspect`, tens of ms on a warm query.)
 # Folders that are never the workspace's own code.
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist", "venv", "env"})
 
@@ -37,16 +37,14 @@ CREATE INDEX IF NOT EXISTS imports_module ON imports(module);
 """
 
 
-@dataclass(frozen=True)
-class Coverage:
+class Coverage(NamedTuple):
     """How much of the workspace an answer searched."""
 
     files: int  # Python files found
     unparsable: int  # of those, files that did not parse (skipped)
 
 
-@dataclass(frozen=True)
-class Symbol:
+class Symbol(NamedTuple):
     path: str
     qualname: str
     kind: str
@@ -77,6 +75,8 @@ def python_files(project: str) -> dict[str, tuple[int, int]]:
 
 
 def content_hash(data: bytes) -> str:
+    import hashlib  # only when a file changed: keeps the warm path light
+
     return hashlib.blake2b(data, digest_size=10).hexdigest()
 
 

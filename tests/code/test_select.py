@@ -139,15 +139,15 @@ def pytest_run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           env=env_for(root), capture_output=True, text=True, timeout=120)
 
 
+def full_run(root: Path) -> tuple[set[str], set[str]]:
+    """(every test that ran, those that failed or errored: node ids, or files for collection errors)."""
+    done = pytest_run(root, "-rA")
+    outcomes = re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", done.stdout, re.MULTILINE)
+    return {test for _, test in outcomes if "::" in test}, {test for word, test in outcomes if word != "PASSED"}
+
+
 def failing(root: Path) -> set[str]:
-    """Node ids (or files, for collection errors) the full suite reports as failed or in error."""
-    done = pytest_run(root)
-    return set(re.findall(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.MULTILINE))
-
-
-def collected(root: Path, args: list[str]) -> set[str]:
-    done = pytest_run(root, "--collect-only", *args)
-    return {line for line in done.stdout.splitlines() if "::" in line}
+    return full_run(root)[1]
 
 
 def covers(selected: list[str], test: str) -> bool:
@@ -196,9 +196,8 @@ def test_selection_catches_every_failure_of_a_planted_bug(bug: str, mapped_repo:
     source = root / path
     assert old in source.read_text()
     source.write_text(source.read_text().replace(old, new))
-    broken = failing(root)
+    suite, broken = full_run(root)
     assert broken, "the planted bug must break something"
-    suite = collected(root, [])
     for basis in ("map", "imports"):
         if basis == "imports":
             (root / ".sidekit" / "code" / "map.json").unlink()
