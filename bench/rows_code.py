@@ -113,7 +113,7 @@ def testmon_venv(ctx: BenchContext, work: str) -> str:
 
 def impact_rows(ctx: BenchContext, pristine: str, work: str, env: dict[str, str]) -> list[Row]:
     out: list[Row] = []
-    pytest_args = ["-q", "-rfE", "-p", "no:cacheprovider", "tests"]
+    pytest_args = ["-q", "-rfE", "tests"]  # testmon needs pytest's cache plugin: keep it for both
 
     # The full suite on the planted bug: what every selection must catch.
     full = shutil.copytree(pristine, os.path.join(work, "full"))
@@ -135,7 +135,7 @@ def impact_rows(ctx: BenchContext, pristine: str, work: str, env: dict[str, str]
             "print(json.dumps(selection(sys.argv[1], None).tests))")
     chosen = json.loads(_run([ctx.python, "-c", code, ours, REPO], ours, env).stdout)
     start = time.perf_counter()
-    done = _run([ctx.python, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *chosen], ours, env)
+    done = _run([ctx.python, "-m", "pytest", "-q", "-rfE", *chosen], ours, env)
     run_secs = time.perf_counter() - start
     caught = len(must_catch & failed_ids(done.stdout))
     out.append(Row(SECTION, "sidekit select + run the selection",

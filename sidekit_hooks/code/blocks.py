@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import zlib
 from dataclasses import dataclass
 
@@ -46,8 +47,9 @@ def _functions(body: list[ast.stmt], prefix: str) -> list[tuple[str, ast.Functio
     return found
 
 
+@functools.lru_cache(maxsize=32)  # one command often asks about the same content twice
 def blocks_of(source: bytes | str) -> Blocks:
-    """Raises SyntaxError/ValueError when the source does not parse."""
+    """Raises SyntaxError/ValueError when the source does not parse. Costs a parse and an AST dump."""
     tree = ast.parse(source)
     checksums: dict[str, int] = {}
     ranges: list[tuple[int, int, str]] = []

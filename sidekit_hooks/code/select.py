@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from sidekit_hooks.code import changes, lastfailed, testmap
 from sidekit_hooks.code.blocks import MODULE, changed_blocks
 from sidekit_hooks.code.graph import ImportGraph, tests_below
-from sidekit_hooks.code.index import Index
+from sidekit_hooks.code.index import Index, content_hash
 from sidekit_hooks.code.testfiles import is_conftest, is_test_file, test_file_of
 
 # Changed files that cannot change a test's outcome.
@@ -100,6 +100,9 @@ def selection(project: str, base: str | None) -> Selection:
         for path in changes.changed_files(project, rev):
             if path.endswith(".py"):
                 old = changes.content_at(project, rev, path)
+                recorded = test_map.files.get(path) if test_map else None
+                if recorded is not None and old is not None and content_hash(old) == recorded.hash:
+                    continue  # the map recorded this very version: the comparison with the map covers it
                 blocks = changed_blocks(old, _current(project, path))
                 if blocks:
                     changed_blocks_by_file[path] = blocks

@@ -12,7 +12,7 @@ from typing import Any
 
 from sidekit_hooks import answers
 from sidekit_hooks.code.impact import Impact, impact, workspace_path
-from sidekit_hooks.commands._code import add_common, open_index
+from sidekit_hooks.commands._code import add_common, open_index, searched
 from sidekit_hooks.commands._shared import project_of
 
 BUDGET = 200  # bytes (contract)
@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
 
 
-def answer_for(found: Impact) -> dict[str, Any]:
+def answer_for(found: Impact, scope: dict[str, Any] | None = None) -> dict[str, Any]:
     """Three capped lists sharing one budget: one more item to each in turn while it fits."""
     who = ("callers", found.callers) if found.symbol else ("importers", found.importers)
     lists = {
@@ -39,6 +39,7 @@ def answer_for(found: Impact) -> dict[str, Any]:
             answer[key] = items[: shown[key]]
             answer[key + "More"] = len(items) - shown[key] or None
         answer["basis"] = found.basis
+        answer.update(scope or {})
         return answer
 
     growing = True
@@ -59,5 +60,6 @@ def run(args: argparse.Namespace) -> int:
     given, _, symbol = args.target.partition(":")
     with open_index(args) as index:
         found = impact(project, index, workspace_path(project, given), symbol)
-    answers.emit(answer_for(found), args.format)
+        scope = searched(index.coverage)  # callers and importers come from the whole index
+    answers.emit(answer_for(found, scope), args.format)
     return 0

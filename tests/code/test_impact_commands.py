@@ -51,7 +51,7 @@ def test_map_under_xdist_merges_every_worker(project: Path) -> None:
     assert sorted(data["tests"][i] for i in hits["two"]) == [f"tests/test_{i}.py::test_two_{i}" for i in range(4)]
     assert answer(project, "blast-radius", "lib.py:one")[0] == {
         "tests": 4, "callers": ["tests/test_0.py", "tests/test_1.py", "tests/test_2.py", "tests/test_3.py"],
-        "testFiles": ["tests/test_0.py", "tests/test_1.py", "tests/test_2.py", "tests/test_3.py"], "basis": "map"}
+        "testFiles": ["tests/test_0.py", "tests/test_1.py"], "testFilesMore": 2, "basis": "map", "searched": 5}
 
 
 def test_map_without_coverage_says_how_to_install_it(project: Path, tmp_path: Path) -> None:

@@ -176,11 +176,13 @@ def test_map_records_which_test_runs_which_block(mapped_repo: Path) -> None:
     assert answer(mapped_repo, "tests-for", "pkg/shapes.py")[0] == {"tests": 4, "files": ["tests/test_shapes.py"],
                                                                     "basis": "map"}
     assert answer(mapped_repo, "blast-radius", "pkg/shapes.py:Square.perimeter")[0] == {
-        "tests": 2, "callers": ["tests/test_shapes.py"], "testFiles": ["tests/test_shapes.py"], "basis": "map"}
+        "tests": 2, "callers": ["tests/test_shapes.py"], "testFiles": ["tests/test_shapes.py"], "basis": "map",
+        "searched": 12}
     assert answer(mapped_repo, "blast-radius", "pkg/calc.py:add")[0] == {
-        "tests": 3, "callers": ["tests/test_calc.py"], "testFiles": ["tests/test_calc.py"], "basis": "map"}
+        "tests": 3, "callers": ["tests/test_calc.py"], "testFiles": ["tests/test_calc.py"], "basis": "map",
+        "searched": 12}
     assert answer(mapped_repo, "blast-radius", "pkg/config.py")[0] == {
-        "importers": ["pkg/tax.py"], "testFiles": ["tests/test_tax.py"], "basis": "map"}
+        "importers": ["pkg/tax.py"], "testFiles": ["tests/test_tax.py"], "basis": "map", "searched": 12}
     # No test executes config.py (it runs at import), but tax.py reads its constant: the import graph knows.
     assert answer(mapped_repo, "tests-for", "pkg/config.py")[0] == {"files": ["tests/test_tax.py"], "basis": "map"}
     assert answer(mapped_repo, "tests-for", "pkg/__init__.py")[0] == {
