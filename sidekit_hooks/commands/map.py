@@ -20,14 +20,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    extra = [a for a in args.pytest_args]
+    extra = list(args.pytest_args)
     if extra[:1] == ["--"]:
         extra = extra[1:]
     recording = testmap.record(project_of(args), extra, args.python)
     answer = {
         "tests": len(recording.test_map.tests),
         "files": len(recording.test_map.files),
-        "failedRun": recording.exit_code == 1,  # the map is complete; some tests failed while recording
+        "pytestExit": recording.exit_code or None,  # 1: some tests failed; the map holds them all the same
         "secs": round(recording.seconds, 1),
     }
     answers.emit(answer, args.format)

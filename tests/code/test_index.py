@@ -76,3 +76,21 @@ def test_unchanged_size_and_mtime_mean_no_read(project: Path) -> None:
     os.utime(a, ns=(before.st_atime_ns, before.st_mtime_ns))
     with Index.open(str(project)) as index:
         assert len(index.definitions("alpha")) == 1  # not re-read: the stat said nothing moved
+
+
+def test_concurrent_first_queries_agree_and_duplicate_nothing(project: Path) -> None:
+    import subprocess
+    import sys
+
+    from codeutil import env_for
+
+    write(project, {f"mod_{i}.py": f"from mod_{(i + 1) % 40} import f\n\ndef f():\n    return f()\n" for i in range(40)})
+    argv = [sys.executable, "-m", "sidekit_hooks.cli", "usages", "f", "--project", str(project)]
+    running = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env_for(project))
+               for _ in range(4)]
+    results = [(p.wait(timeout=60), p.stdout.read(), p.stderr.read()) for p in running if p.stdout and p.stderr]
+    assert {(code, err) for code, _, err in results} == {(0, b"")}
+    assert len({out for _, out, _ in results}) == 1
+    with Index.open(str(project)) as index:
+        assert len(index.references("f")) == 80  # each file: the import and the call, once
+        assert index.db.execute("SELECT count(*) FROM files").fetchone() == (40,)
