@@ -67,94 +67,68 @@ def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
     return text if len(text) <= SIGNATURE_CHARS else text[: SIGNATURE_CHARS - 2] + "…)"
 
 
-class _Collector(ast.NodeVisitor):
-    def __init__(self, own_module: str, is_package: bool) -> None:
-        self.facts = FileFacts()
-        self.own_module = own_module
-        self.is_package = is_package
-        self.scope: list[tuple[str, str]] = []  # (name, "class" | "function")
-        self.aliases: dict[str, str] = {}  # local alias -> original imported name
+_SCOPES = (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)
 
-    # definitions
-    def _define_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        if all(kind == "class" for _, kind in self.scope):  # nested functions are not addressable
-            qualname = ".".join([name for name, _ in self.scope] + [node.name])
-            kind = "method" if self.scope else "function"
-            self.facts.definitions.append(Definition(qualname, kind, node.lineno, _signature(node)))
-        self.scope.append((node.name, "function"))
-        self.generic_visit(node)
-        self.scope.pop()
 
-    visit_FunctionDef = _define_function
-    visit_AsyncFunctionDef = _define_function
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        if all(kind == "class" for _, kind in self.scope):
-            qualname = ".".join([name for name, _ in self.scope] + [node.name])
-            self.facts.definitions.append(Definition(qualname, "class", node.lineno))
-        self.scope.append((node.name, "class"))
-        self.generic_visit(node)
-        self.scope.pop()
-
-    def _module_level_targets(self, targets: list[ast.expr], line: int) -> None:
-        if self.scope:
-            return
-        for target in targets:
-            for node in ast.walk(target):
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                    self.facts.definitions.append(Definition(node.id, "variable", line))
-
-    def visit_Assign(self, node: ast.Assign) -> None:
-        self._module_level_targets(node.targets, node.lineno)
-        self.generic_visit(node)
-
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
-        self._module_level_targets([node.target], node.lineno)
-        self.generic_visit(node)
-
-    # references
-    def visit_Name(self, node: ast.Name) -> None:
-        if not isinstance(node.ctx, ast.Store):
-            self.facts.references.append((self.aliases.get(node.id, node.id), node.lineno))
-
-    def visit_Attribute(self, node: ast.Attribute) -> None:
-        self.facts.references.append((node.attr, node.end_lineno or node.lineno))
-        self.generic_visit(node)
-
-    # imports
-    def visit_Import(self, node: ast.Import) -> None:
-        for alias in node.names:
-            last = alias.name.rsplit(".", 1)[-1]
-            bound = alias.asname or alias.name.split(".", 1)[0]
-            self.facts.imports.append(Import(alias.name, "", bound, node.lineno))
-            for part in alias.name.split("."):  # `import a.b` uses both `a` and `a.b`
-                self.facts.references.append((part, node.lineno))
-            if alias.asname:
-                self.aliases[alias.asname] = last
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        module = _resolve(node.module, node.level, self.own_module, self.is_package)
-        if node.module:
-            self.facts.references.append((node.module.rsplit(".", 1)[-1], node.lineno))
-        for alias in node.names:
-            if alias.name == "*":
-                self.facts.imports.append(Import(module, "*", "*", node.lineno))
-                continue
-            self.facts.imports.append(Import(module, alias.name, alias.asname or alias.name, node.lineno))
-            self.facts.references.append((alias.name, node.lineno))
-            if alias.asname:
-                self.aliases[alias.asname] = alias.name
+def _definitions(body: list[ast.stmt], scope: list[str], found: list[Definition]) -> None:
+    """Classes, functions, methods and module-level names, in document order. Nested functions and
+    what is inside them are not addressable from outside, so they are not visited."""
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            qualname = ".".join([*scope, node.name])
+            found.append(Definition(qualname, "method" if scope else "function", node.lineno, _signature(node)))
+        elif isinstance(node, ast.ClassDef):
+            found.append(Definition(".".join([*scope, node.name]), "class", node.lineno))
+            _definitions(node.body, [*scope, node.name], found)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and not scope:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                        found.append(Definition(name.id, "variable", node.lineno))
+        elif isinstance(node, _SCOPES):  # `if TYPE_CHECKING:`, `try: import x`, `with suppress(...)`
+            for branch in ("body", "orelse", "finalbody"):
+                _definitions(getattr(node, branch, []), scope, found)
+            for handler in getattr(node, "handlers", []):
+                _definitions(handler.body, scope, found)
 
 
 def facts_of(source: bytes, own_module: str = "", is_package: bool = False) -> FileFacts:
-    """Definitions, references and imports of one file. Raises SyntaxError/ValueError when it does not parse."""
+    """Definitions, references and imports of one file. Raises SyntaxError/ValueError when it does not parse.
+
+    One walk over the tree (the index parses whole workspaces: a visitor class costs twice as much).
+    """
     tree = ast.parse(source)
-    collector = _Collector(own_module, is_package)
-    # Aliases first, so a name used above a late import still maps to what it imports.
+    facts = FileFacts()
+    aliases: dict[str, str] = {}  # local alias -> the name it imports
+    used: list[tuple[str, int]] = []  # names and attributes, before aliases are resolved
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
+        if isinstance(node, ast.Name):
+            if not isinstance(node.ctx, ast.Store):
+                used.append((node.id, node.lineno))
+        elif isinstance(node, ast.Attribute):
+            used.append((node.attr, node.end_lineno or node.lineno))
+        elif isinstance(node, ast.Import):
             for alias in node.names:
+                bound = alias.asname or alias.name.split(".", 1)[0]
+                facts.imports.append(Import(alias.name, "", bound, node.lineno))
+                for part in alias.name.split("."):  # `import a.b` uses both `a` and `a.b`
+                    facts.references.append((part, node.lineno))
                 if alias.asname:
-                    collector.aliases[alias.asname] = alias.name.rsplit(".", 1)[-1]
-    collector.visit(tree)
-    return collector.facts
+                    aliases[alias.asname] = alias.name.rsplit(".", 1)[-1]
+        elif isinstance(node, ast.ImportFrom):
+            module = _resolve(node.module, node.level, own_module, is_package)
+            if node.module:
+                facts.references.append((node.module.rsplit(".", 1)[-1], node.lineno))
+            for alias in node.names:
+                if alias.name == "*":
+                    facts.imports.append(Import(module, "*", "*", node.lineno))
+                    continue
+                facts.imports.append(Import(module, alias.name, alias.asname or alias.name, node.lineno))
+                facts.references.append((alias.name, node.lineno))
+                if alias.asname:
+                    aliases[alias.asname] = alias.name
+    facts.references.extend((aliases.get(name, name), line) for name, line in used)
+    facts.imports.sort(key=lambda item: item.line)
+    _definitions(tree.body, [], facts.definitions)
+    return facts
