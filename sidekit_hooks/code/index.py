@@ -211,6 +211,11 @@ class Index:
         )
         return [Symbol(*row) for row in rows]
 
+    def defined_names(self, qualified: bool) -> list[str]:
+        """Every distinct defined name (bare, or qualified within its module), for near-miss suggestions."""
+        column = "qualname" if qualified else "name"
+        return [str(row[0]) for row in self.db.execute(f"SELECT DISTINCT {column} FROM defs")]
+
     def references(self, name: str) -> list[tuple[str, int]]:
         """(path, line) of every AST reference to the bare name, one per line, sorted."""
         rows = self.db.execute("SELECT DISTINCT path, line FROM refs WHERE name = ? ORDER BY path, line", (name,))

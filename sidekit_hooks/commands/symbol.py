@@ -11,12 +11,14 @@ import argparse
 from typing import Any
 
 from sidekit_hooks import answers
-from sidekit_hooks.code.index import Symbol
+from sidekit_hooks.code.index import Index, Symbol
 from sidekit_hooks.code.testfiles import is_test_path
 from sidekit_hooks.commands._code import add_common, open_index, searched
 
 BUDGET_ONE = 170  # bytes, one match (contract)
 BUDGET_MANY = 400  # bytes, several matches
+CLOSE_SCORE = 80  # rapidfuzz ratio (edit similarity, 0-100) at or above which a defined name is offered when nothing matches
+CLOSE_SHOWN = 3
 PATH_CHARS = 60
 KIND_RANK = {"class": 0, "function": 0, "method": 1, "variable": 2}
 
@@ -56,10 +58,21 @@ def entry(query: str, symbol: Symbol, path_chars: int = PATH_CHARS, signature: b
     }
 
 
-def answer_for(query: str, symbols: list[Symbol], coverage: dict[str, Any]) -> dict[str, Any]:
+def close_names(query: str, index: Index) -> list[str]:
+    """Defined names near a query that matched nothing (a typo, a half-remembered name)."""
+    from rapidfuzz import fuzz, process, utils
+
+    wanted = query.replace(":", ".").rsplit(".", 1)[-1] if query.count(".") > 1 else query.replace(":", ".")
+    candidates = index.defined_names(qualified="." in wanted)
+    found = process.extract(wanted, candidates, scorer=fuzz.ratio, processor=utils.default_process,
+                            limit=CLOSE_SHOWN, score_cutoff=CLOSE_SCORE)
+    return [name for name, _, _ in found]
+
+
+def answer_for(query: str, symbols: list[Symbol], coverage: dict[str, Any], close: list[str] | None = None) -> dict[str, Any]:
     matches = ranked(query, symbols)
     if not matches:
-        return {"found": 0, **coverage}
+        return {"found": 0, "close": close, **coverage}
     if len(matches) == 1:  # the contract's budget: degrade the signature, then the path, never the place
         for path_chars, signature in ((PATH_CHARS, True), (PATH_CHARS, False), (40, False), (24, False)):
             answer = {"matches": [entry(query, matches[0], path_chars, signature)], **coverage}
@@ -72,6 +85,8 @@ def answer_for(query: str, symbols: list[Symbol], coverage: dict[str, Any]) -> d
 
 def run(args: argparse.Namespace) -> int:
     with open_index(args) as index:
-        answer = answer_for(args.name, index.definitions(args.name), searched(index.coverage))
+        symbols = index.definitions(args.name)
+        close = None if ranked(args.name, symbols) else close_names(args.name, index)
+        answer = answer_for(args.name, symbols, searched(index.coverage), close)
     answers.emit(answer, args.format)
     return 0

@@ -55,6 +55,9 @@ def test_symbol_ranks_exact_qualified_names_first(project: Path) -> None:
     assert answer(project, "symbol", "pkg.parser:Parser")[0] == {
         "matches": [{"kind": "class", "at": "pkg/parser.py:6"}], "searched": 4}
     assert answer(project, "symbol", "Nothing.here")[0] == {"found": 0, "searched": 4}
+    # A near miss is offered (rapidfuzz), bare or qualified; what only resembles nothing gets nothing.
+    assert answer(project, "symbol", "Parser.parze")[0] == {"found": 0, "close": ["Parser.parse"], "searched": 4}
+    assert answer(project, "symbol", "PATERN")[0] == {"found": 0, "close": ["PATTERN"], "searched": 4}
 
 
 def test_usages_are_ast_references_only(project: Path) -> None:
