@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from codeutil import answer, commit_all, sidekit, write
+from codeutil import answer, commit_all, env_for, sidekit, write
 
 DEEP = "/".join(f"a_rather_long_folder_name_{level}" for level in range(5))
 
@@ -94,3 +94,26 @@ def test_select_outside_git_without_a_map_runs_everything_and_says_why(project: 
                                             "basis": "all", "why": "no git repository and no map: changes cannot be seen"}
     commit_all(project)
     assert answer(project, "select")[0] == {"tests": 0, "ofFiles": 2, "basis": "imports"}
+
+
+def test_map_forces_a_settrace_core_even_when_sysmon_is_asked_for(project: Path) -> None:
+    """Python 3.12+'s sys.monitoring core credits a shared line to the first test only (coveragepy#2200)."""
+    write(project, {
+        "lib.py": "def shared():\n    return 1\n",
+        "tests/conftest.py": '''
+            def pytest_sessionfinish(session):
+                recorder = session.config.pluginmanager.get_plugin("sidekit-map-recorder")
+                with open("core.txt", "w") as handle:
+                    handle.write(recorder.cov.config.core)
+            ''',
+        "tests/test_a.py": "from lib import shared\n\ndef test_a():\n    assert shared() == 1\n",
+        "tests/test_b.py": "from lib import shared\n\ndef test_b():\n    assert shared() == 1\n",
+    })
+    done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "map", "--project", str(project)], cwd=project,
+                          env={**env_for(project), "COVERAGE_CORE": "sysmon"},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (project / "core.txt").read_text() in ("ctrace", "pytrace")
+    data = json.loads((project / ".sidekit" / "code" / "map.json").read_text())
+    assert sorted(data["tests"][i] for i in data["files"]["lib.py"]["hits"]["shared"]) == [
+        "tests/test_a.py::test_a", "tests/test_b.py::test_b"]
