@@ -36,7 +36,8 @@ def changed_files(project: str, base: str) -> list[str]:
     untracked = _names(_git(project, "ls-files", "-z", "--others", "--exclude-standard"))
     if not has_revision(project, base):
         return sorted(set(untracked) | set(_names(_git(project, "ls-files", "-z"))))
-    tracked = _names(_git(project, "diff", "-z", "--name-only", "--relative", base, "--"))
+    # --no-renames: a moved module is its old path (importers break) and its new one
+    tracked = _names(_git(project, "diff", "-z", "--name-only", "--no-renames", "--relative", base, "--"))
     return sorted(set(tracked) | set(untracked))
 
 

@@ -271,3 +271,14 @@ def test_select_answer_fits_150_bytes_with_many_long_test_paths(project: Path) -
     found, size = answer(project, "select")
     assert size <= 150
     assert found["tests"] == 40 and len(found["files"]) + found["moreFiles"] == 40
+
+
+def test_a_moved_module_selects_the_tests_of_its_old_importers(mapped_repo: Path, tmp_path: Path) -> None:
+    root = copy_of(mapped_repo, tmp_path)
+    (root / ".sidekit" / "code" / "map.json").unlink()  # git alone must see the old path
+    git(root, "mv", "pkg/shapes.py", "pkg/geometry.py")
+    suite, broken = full_run(root)
+    assert broken == {"tests/test_shapes.py"}  # it no longer imports
+    chosen = selection(str(root), None)
+    assert chosen.changed == ["pkg/geometry.py", "pkg/shapes.py"]
+    assert chosen.tests == ["tests/test_shapes.py"]
