@@ -26,6 +26,7 @@ from sidekit_hooks.code.blocks import MODULE, changed_blocks
 from sidekit_hooks.code.graph import ImportGraph, tests_below
 from sidekit_hooks.code.index import Index, content_hash
 from sidekit_hooks.code.testfiles import is_conftest, is_test_file, test_file_of
+from sidekit_hooks.errors import SidekitError
 
 # Changed files that cannot change a test's outcome.
 INERT_SUFFIXES = (".md", ".rst", ".txt", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".pyi")
@@ -81,6 +82,50 @@ def _changed_since_map(project: str, test_map: testmap.TestMap, hashes: dict[str
     return found
 
 
+def changed_blocks_since(project: str, rev: str, in_git: bool, test_map: testmap.TestMap | None,
+                         hashes: dict[str, str]) -> dict[str, set[str]]:
+    """Changed file -> changed blocks: git's working tree against `rev`, plus what differs from the map.
+
+    A non-Python file that matters (configuration, data) is reported as `{MODULE}`.
+    """
+    changed: dict[str, set[str]] = {}
+    if in_git:
+        for path in changes.changed_files(project, rev):
+            if not path.endswith(".py"):
+                if not _inert(path):
+                    changed[path] = {MODULE}
+                continue
+            old = changes.content_at(project, rev, path)
+            recorded = test_map.files.get(path) if test_map else None
+            if recorded is not None and old is not None and content_hash(old) == recorded.hash:
+                continue  # the map recorded this very version: the comparison with the map covers it
+            blocks = changed_blocks(old, _current(project, path))
+            if blocks:
+                changed[path] = blocks
+    if test_map is not None:
+        for path, blocks in _changed_since_map(project, test_map, hashes).items():
+            changed.setdefault(path, set()).update(blocks)
+    return changed
+
+
+def affected(changed: dict[str, set[str]], test_map: testmap.TestMap | None, graph: ImportGraph,
+             suite: set[str]) -> tuple[set[str], set[str]]:
+    """(whole test files, node ids) that the changed blocks can affect."""
+    files: set[str] = set()
+    node_ids: set[str] = set()
+    for path, blocks in changed.items():
+        if is_test_file(path):
+            files.add(path)
+            continue
+        if test_map is not None:
+            node_ids |= test_map.tests_in_blocks(path, blocks)
+        if test_map is None or MODULE in blocks:
+            files |= graph.tests_reaching({path})
+            if is_conftest(path):
+                files |= tests_below(posixpath.dirname(path), suite)
+    return files, node_ids
+
+
 def selection(project: str, base: str | None) -> Selection:
     project = os.path.abspath(project)
     with Index.open(project) as index:
@@ -88,61 +133,30 @@ def selection(project: str, base: str | None) -> Selection:
         hashes = index.hashes()
     suite = graph.test_files()
     test_map = testmap.load(project)
-    rev = base or "HEAD"
     in_git = changes.is_repo(project)
     if base and not (in_git and changes.has_revision(project, base)):
-        from sidekit_hooks.errors import SidekitError
-
         raise SidekitError(f"--base {base} is not a commit of a git repository here", "git log --oneline -5")
-
-    changed_blocks_by_file: dict[str, set[str]] = {}
-    if in_git:
-        for path in changes.changed_files(project, rev):
-            if path.endswith(".py"):
-                old = changes.content_at(project, rev, path)
-                recorded = test_map.files.get(path) if test_map else None
-                if recorded is not None and old is not None and content_hash(old) == recorded.hash:
-                    continue  # the map recorded this very version: the comparison with the map covers it
-                blocks = changed_blocks(old, _current(project, path))
-                if blocks:
-                    changed_blocks_by_file[path] = blocks
-            elif not _inert(path):
-                changed_blocks_by_file[path] = {MODULE}
-    if test_map is not None:
-        for path, blocks in _changed_since_map(project, test_map, hashes).items():
-            changed_blocks_by_file.setdefault(path, set()).update(blocks)
-
-    failed = lastfailed.last_failed(project)
-    result = Selection([], "map" if test_map else "imports", changed=sorted(changed_blocks_by_file),
+    changed = changed_blocks_since(project, base or "HEAD", in_git, test_map, hashes)
+    result = Selection([], "map" if test_map else "imports", changed=sorted(changed),
                        suite_files=len(suite), suite_tests=len(test_map.tests) if test_map else 0)
-    if not in_git and test_map is None:
-        result.basis, result.why = "all", "no git repository and no map: changes cannot be seen"
-    unseen = [p for p in changed_blocks_by_file if not p.endswith(".py")]
+
+    unseen = [path for path in changed if not path.endswith(".py")]
     if unseen:
         result.basis, result.why = "all", f"{unseen[0]} changed" + (f" (+{len(unseen) - 1} more)" if len(unseen) > 1 else "")
+    elif not in_git and test_map is None:
+        result.basis, result.why = "all", "no git repository and no map: changes cannot be seen"
     if result.basis == "all":
         result.tests = sorted(suite)
         return result
 
-    files: set[str] = set()
-    node_ids: set[str] = set(failed)
-    for path, blocks in changed_blocks_by_file.items():
-        if is_test_file(path):
-            if os.path.exists(os.path.join(project, path)):
-                files.add(path)
-        elif test_map is not None:
-            node_ids |= test_map.tests_in_blocks(path, blocks)
-            if MODULE in blocks:
-                files |= graph.tests_reaching({path})
-                if is_conftest(path):
-                    files |= tests_below(posixpath.dirname(path), suite)
-        else:
-            files |= graph.tests_reaching({path})
-            if is_conftest(path):
-                files |= tests_below(posixpath.dirname(path), suite)
-    files = {f for f in files if os.path.exists(os.path.join(project, f))}
-    node_ids = {t for t in node_ids if test_file_of(t) not in files
-                and os.path.exists(os.path.join(project, test_file_of(t)))}
+    def exists(test: str) -> bool:
+        return os.path.isfile(os.path.join(project, test_file_of(test)))
+
+    failed = lastfailed.last_failed(project)
+    files, node_ids = affected(changed, test_map, graph, suite)
+    files |= {test for test in failed if "::" not in test}  # a file that failed to collect
+    files = {path for path in files if exists(path)}
+    node_ids = {test for test in node_ids | set(failed) if test_file_of(test) not in files and exists(test)}
     result.tests = sorted(files) + sorted(node_ids)
-    result.last_failed = sum(1 for t in failed if t in node_ids or test_file_of(t) in files)
+    result.last_failed = sum(1 for test in failed if test in node_ids or test_file_of(test) in files)
     return result
