@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 
@@ -54,3 +55,35 @@ def render_text(answer: Any, indent: str = "") -> str:
 
 def emit(answer: dict[str, Any], fmt: str = "json") -> None:
     sys.stdout.write((render_text(answer) if fmt == "text" else dumps(answer)) + "\n")
+
+
+def size(answer: dict[str, Any]) -> int:
+    """Bytes of the answer as printed (UTF-8, newline excluded): what budgets are measured in."""
+    return len(dumps(answer).encode("utf-8"))
+
+
+def fit(answer: dict[str, Any], key: str, items: list[Any], budget: int,
+        remainder: Callable[[list[Any]], dict[str, Any]]) -> dict[str, Any]:
+    """`answer` with as many leading `items` under `key` as fit in `budget` bytes.
+
+    `remainder(left_out)` gives the fields that count what was cut (e.g. moreFailures); they are part
+    of the measured answer, so a cut list is never silent and the budget still holds.
+    """
+    shown: list[Any] = []
+    for item in items:
+        trial = dict(answer, **{key: shown + [item]}, **remainder(items[len(shown) + 1:]))
+        if size(trial) > budget:
+            break
+        shown.append(item)
+    return dict(answer, **{key: shown}, **remainder(items[len(shown):]))
+
+
+def clip(text: str, limit: int) -> str:
+    """One line of at most `limit` characters; a cut ends with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def clip_path(path: str, limit: int) -> str:
+    """A path of at most `limit` characters, keeping its end (file name and line) when cut."""
+    return path if len(path) <= limit else "…" + path[len(path) - limit + 1:]

@@ -131,6 +131,18 @@ class Recorder:
                 names.add(name.removeprefix("pytest-"))
         return sorted(names)
 
+    def whole_files(self) -> bool:
+        """Whether every test of each file this run collected was collected or deselected here.
+
+        Not so when node ids were named (the file's other tests were never collected), or under
+        xdist with -k/-m (the controller does not see what the workers deselected).
+        """
+        if any("::" in arg for arg in self.args()):
+            return False
+        option = self.config.option
+        distributed = self.config.pluginmanager.has_plugin("dsession")
+        return not (distributed and (getattr(option, "keyword", "") or getattr(option, "markexpr", "")))
+
     def args(self) -> list[str]:
         return [str(arg) for arg in self.config.invocation_params.args]
 

@@ -29,7 +29,7 @@ def save(recorder: Recorder, exit_status: int) -> None:
     errors = {prefix + path if path != "." else (prefix.rstrip("/") or "."): f
               for path, f in recorder.collect_errors.items()}
     known = None
-    if recorder.selected is not None:
+    if recorder.selected is not None and recorder.whole_files():
         known = {prefix + nodeid for nodeid in recorder.selected + recorder.deselected}
     run = {
         "id": os.environ.get("SIDEKIT_RUN_ID", ""),
