@@ -76,7 +76,9 @@ class Context:
 
 
 # name -> "module:attribute". Later issues add the sidecars here; tests may register their own.
-REGISTRY: dict[str, str] = {}
+REGISTRY: dict[str, str] = {
+    "tests": "sidekit_hooks.detectors.tests:DETECTOR",
+}
 _loaded: dict[str, Detector] = {}
 
 

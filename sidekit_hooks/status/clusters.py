@@ -22,7 +22,7 @@ _NORMALIZERS = (
     (re.compile(r"0x[0-9a-fA-F]+"), "0x…"),
     (re.compile(r"'(?:[^'\\\n]|\\.)*'"), "'…'"),
     (re.compile(r'"(?:[^"\\\n]|\\.)*"'), '"…"'),
-    (re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?"), "N"),
+    (re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\w)"), "N"),
 )
 
 
@@ -45,6 +45,11 @@ def cluster_id(key: tuple[str, ...]) -> str:
     return hashlib.sha1("\x1f".join(key).encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
+def natural(test: str) -> list[Any]:
+    """Sort key that puts test[2] before test[10]."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", test)]
+
+
 class Member:
     """One failing test (or a module that failed to collect) as clustering sees it."""
 
@@ -60,7 +65,7 @@ class Member:
 def build(members: Iterable[Member]) -> list[dict[str, Any]]:
     """Clusters, biggest first; each names its tests (sorted, so xdist order never matters)."""
     groups: dict[tuple[str, ...], list[Member]] = {}
-    for member in sorted(members, key=lambda m: m.test):
+    for member in sorted(members, key=lambda m: natural(m.test)):
         groups.setdefault(key_of(member.failure, member.phase), []).append(member)
     reported = _join_reporters(groups)
     clusters = [_summarize(key, items, reported.get(key, [])) for key, items in groups.items() if items]
@@ -75,7 +80,7 @@ def _join_reporters(groups: dict[tuple[str, ...], list[Member]]) -> dict[tuple[s
         if not key[0].endswith("AssertionError"):
             for member in items:
                 kind = str(member.failure.get("type", ""))
-                signatures.append((kind, normalize(str(member.failure.get("message", ""))), key, len(items)))
+                signatures.append((kind, normalize(_bare(str(member.failure.get("message", "")))), key, len(items)))
     joined: dict[tuple[str, ...], list[Member]] = {}
     if not signatures:
         return joined
@@ -95,11 +100,19 @@ def _cause_of(member: Member, signatures: list[tuple[str, str, tuple[str, ...], 
     best: tuple[int, tuple[str, ...]] | None = None
     for mention in member.failure.get("mentions", ()):
         kind, _, message = str(mention).partition(": ")
-        norm = normalize(message)
+        norm = normalize(_bare(message))
         for sig_kind, sig_norm, key, size in signatures:
             if sig_kind == kind and _same_message(norm, sig_norm) and (best is None or size > best[0]):
                 best = (size, key)
     return best[1] if best else None
+
+
+def _bare(message: str) -> str:
+    """Without one layer of enclosing quotes: str(KeyError("x")) is '"x"', its repr shows "x"."""
+    message = message.strip()
+    if len(message) >= 2 and message[0] == message[-1] and message[0] in "'\"":
+        return message[1:-1]
+    return message
 
 
 def _same_message(a: str, b: str) -> bool:
@@ -112,7 +125,7 @@ def _same_message(a: str, b: str) -> bool:
 
 
 def _summarize(key: tuple[str, ...], items: list[Member], reported: list[Member]) -> dict[str, Any]:
-    items.sort(key=lambda m: m.test)
+    items.sort(key=lambda m: natural(m.test))
     first = next((m for m in items if m not in reported), items[0])
     failure = first.failure
     variants: dict[str, int] = {}
