@@ -55,7 +55,7 @@ class Member:
 
     __slots__ = ("test", "failure", "phase", "new")
 
-    def __init__(self, test: str, failure: dict[str, Any], phase: str, new: bool = False) -> None:
+    def __init__(self, test: str, failure: dict[str, Any], phase: str = "call", new: bool = False) -> None:
         self.test = test
         self.failure = failure
         self.phase = phase
