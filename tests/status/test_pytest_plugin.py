@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import Suite
+from statusutil import Suite
 
 BROKEN_FIXTURE = """
     import pytest
@@ -64,7 +64,7 @@ def test_broken_helper_with_parametrized_messages_is_one_cluster_with_variants(s
     assert (cluster["type"], cluster["at"], cluster["affected"]) == ("ValueError", "pkg/merge.py:4", 12)
     assert cluster["variants"] == [["bad size N at 0x…", 8], ["cannot merge N into '…'", 4]]
     failure = suite.table()["tests"]["tests/test_merge.py::test_merge[0]"]["f"]
-    assert failure["frames"] == ["tests/test_merge.py:6 in test_merge", "pkg/merge.py:4 in merge"]
+    assert failure["frames"] == ["tests/test_merge.py:7 in test_merge", "pkg/merge.py:4 in merge"]
     assert cluster["tests"][:3] == ["tests/test_merge.py::test_merge[0]", "tests/test_merge.py::test_merge[1]",
                                     "tests/test_merge.py::test_merge[2]"]
 
