@@ -73,7 +73,7 @@ class Recorder:
 
     # -- outcomes (controller and single-process runs) --------------------------------------
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if self.worker or report.outcome == "rerun":
+        if self.worker or str(report.outcome) == "rerun":  # pytest-rerunfailures' extra outcome
             return
         entry = self.tests.setdefault(report.nodeid, {"d": 0.0})
         entry["d"] += report.duration
@@ -126,7 +126,7 @@ class Recorder:
     def plugins(self) -> list[str]:
         names = set()
         for _, dist in self.config.pluginmanager.list_plugin_distinfo():
-            name = str(getattr(dist, "project_name", "") or "").lower().replace("_", "-")
+            name = str(getattr(dist, "project_name", None) or "").lower().replace("_", "-")
             if name and name not in ("pytest", "sidekit-hooks"):
                 names.add(name.removeprefix("pytest-"))
         return sorted(names)
@@ -139,9 +139,9 @@ class Recorder:
         """
         if any("::" in arg for arg in self.args()):
             return False
-        option = self.config.option
+        option = vars(self.config.option)
         distributed = self.config.pluginmanager.has_plugin("dsession")
-        return not (distributed and (getattr(option, "keyword", "") or getattr(option, "markexpr", "")))
+        return not (distributed and (option.get("keyword") or option.get("markexpr")))
 
     def args(self) -> list[str]:
         return [str(arg) for arg in self.config.invocation_params.args]

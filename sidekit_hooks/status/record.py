@@ -31,7 +31,7 @@ def save(recorder: Recorder, exit_status: int) -> None:
     known = None
     if recorder.selected is not None and recorder.whole_files():
         known = {prefix + nodeid for nodeid in recorder.selected + recorder.deselected}
-    run = {
+    run: dict[str, Any] = {
         "id": os.environ.get("SIDEKIT_RUN_ID", ""),
         "started": round(recorder.started, 3),
         "finished": cache.now(),

@@ -6,13 +6,16 @@ import json
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import HookRunner
 from hookutil import context_of, payload
 
 from sidekit_hooks.detectors.tests import runs_pytest
+
+HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def pytest_run(project: Path, env: dict[str, str]) -> None:
@@ -43,14 +46,14 @@ def failing(project: Path, clean_env: dict[str, str]) -> Path:
     return project
 
 
-def edit(project: Path, path: str) -> dict[str, object]:
+def edit(project: Path, path: str) -> dict[str, Any]:
     target = str(project / path)
     return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
                    tool_input={"file_path": target, "old_string": "lower(", "new_string": "lower( "},
                    tool_response={"filePath": target, "oldString": "lower(", "newString": "lower( "})
 
 
-def bash_failed(project: Path, command: str) -> dict[str, object]:
+def bash_failed(project: Path, command: str) -> dict[str, Any]:
     return payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_2",
                    tool_input={"command": command}, error="Exit code 1\n4 failed in 0.1s")
 
