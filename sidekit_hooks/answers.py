@@ -11,13 +11,20 @@ from collections.abc import Callable
 from typing import Any
 
 
+def is_remainder_key(key: str) -> bool:
+    """Counts of what a capped list left out (`remainder`, `moreFailures`...): absent when zero."""
+    return key == "remainder" or (key.startswith("more") and key[4:5].isupper())
+
+
 def compact(value: Any) -> Any:
-    """Drop None, empty containers, empty strings and False; keep 0 only where it is data (lists)."""
+    """Drop None, empty strings and containers, False, and zero remainders. Other zeros are data."""
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
             item = compact(item)
             if item is None or item is False or item == "" or item == [] or item == {}:
+                continue
+            if item == 0 and is_remainder_key(key) and not isinstance(item, bool):
                 continue
             out[key] = item
         return out

@@ -33,7 +33,7 @@ class _ScanContext:
     memo: dict[str, str] = {}
 
 
-_scan = _json.make_scanner(_ScanContext()) if _json is not None else None
+_scan = _json.make_scanner(_ScanContext()) if _json is not None else None  # type: ignore[arg-type]
 _WHITESPACE = " \t\n\r"
 
 
@@ -64,7 +64,7 @@ def dumps(value: Any) -> str:
 
 def _encode(value: Any) -> str:
     if isinstance(value, str):
-        return _json.encode_basestring(value)  # type: ignore[no-any-return]
+        return _json.encode_basestring(value)
     if value is True:
         return "true"
     if value is False:

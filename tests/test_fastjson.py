@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sidekit_hooks import fastjson
+
+documents = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(documents)
+def test_round_trips_like_json(value: object) -> None:
+    text = fastjson.dumps(value)
+    assert text == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert fastjson.loads(text) == json.loads(text)
+    assert fastjson.loads(json.dumps(value, indent=2)) == value
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "{", '{"a":1} tail', "nul", "[1,]"])
+def test_rejects_what_json_rejects(bad: str) -> None:
+    with pytest.raises(ValueError):
+        json.loads(bad)
+    with pytest.raises(ValueError):
+        fastjson.loads(bad)

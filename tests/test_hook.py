@@ -1,0 +1,242 @@
+"""The real hook entry points, run as Claude Code runs them: stdin in, one JSON object (or nothing) out, exit 0."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import HOOK_SCRIPTS, HookRunner
+from hookutil import context_of, payload
+from sidekit_hooks import detectors, hook, queue
+from sidekit_hooks.detectors import Finding
+from sidekit_hooks.workspace import queue_root
+
+
+def enqueue(project: Path, message: str, session: str = "sess-1", **kw: object) -> None:
+    queue.enqueue(queue_root(str(project)), session, queue.Nudge(message, **kw))  # type: ignore[arg-type]
+
+
+def edit_payload(project: Path, **extra: object) -> dict[str, object]:
+    target = str(project / "a.py")
+    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
+                   tool_input={"file_path": target, "old_string": "x = 1", "new_string": "x = 2"},
+                   tool_response={"filePath": target, "oldString": "x = 1", "newString": "x = 2", "originalFile": "x = 1\n",
+                                  "structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1,
+                                                       "lines": ["-x = 1", "+x = 2"]}],
+                                  "userModified": False, "replaceAll": False}, duration_ms=8, **extra)
+
+
+def test_user_prompt_submit_delivers_queued_nudges(project: Path, run_hook: HookRunner) -> None:
+    enqueue(project, "[sidecar:scope] a.py is outside this task's scope.")
+    enqueue(project, "check your mail", sender="mayor")
+    done = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout) == {"hookSpecificOutput": {
+        "hookEventName": "UserPromptSubmit",
+        "additionalContext": "[sidecar:scope] a.py is outside this task's scope.\n[from mayor] check your mail"}}
+    assert os.listdir(project / ".runtime" / "nudge_queue" / "sess-1") == []
+
+
+def test_post_tool_use_delivers_urgent_first(project: Path, run_hook: HookRunner) -> None:
+    enqueue(project, "normal one")
+    enqueue(project, "stop and read mail", sender="witness", priority="urgent")
+    done = run_hook("PostToolUse", edit_payload(project))
+    assert context_of(done.stdout) == "[URGENT from witness] stop and read mail\n[from sidekit] normal one"
+
+
+def test_failure_hook_delivers_too(project: Path, run_hook: HookRunner) -> None:
+    enqueue(project, "[sidecar:tests] 3 tests failed last run: sidekit failures")
+    failure = payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_2",
+                      tool_input={"command": "echo oops >&2; exit 3", "description": "fail"},
+                      error="Exit code 3\noops", is_interrupt=False, duration_ms=19)
+    done = run_hook("PostToolUseFailure", failure)
+    assert json.loads(done.stdout)["hookSpecificOutput"] == {
+        "hookEventName": "PostToolUseFailure", "additionalContext": "[sidecar:tests] 3 tests failed last run: sidekit failures"}
+
+
+def test_delivery_is_capped_and_the_rest_counted_and_kept(project: Path, run_hook: HookRunner) -> None:
+    for i in range(12):
+        enqueue(project, f"[sidecar:specs] finding number {i:02d} " + "x" * 80)
+    first = context_of(run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="a")).stdout)
+    assert len(first) <= 1000
+    lines = first.splitlines()
+    assert lines[-1] == f"(+{12 - (len(lines) - 1)} more queued)"
+    second = context_of(run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="b")).stdout)
+    delivered = [l for l in lines[:-1] + second.splitlines() if not l.startswith("(+")]
+    assert delivered == [f"[sidecar:specs] finding number {i:02d} " + "x" * 80 for i in range(12)]
+
+
+def test_nothing_queued_prints_nothing(project: Path, run_hook: HookRunner) -> None:
+    for event, data in [("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="hi")),
+                        ("PostToolUse", edit_payload(project))]:
+        done = run_hook(event, data)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+@pytest.mark.parametrize("stdin", [b"", b"not json", b"[1,2]", b"\xff\xfe\x00garbage", b'{"session_id": ', b"null"])
+def test_garbage_stdin_exits_zero_silently_and_logs(project: Path, run_hook: HookRunner, stdin: bytes) -> None:
+    enqueue(project, "kept for later")
+    done = run_hook("PostToolUse", stdin)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert len(os.listdir(project / ".runtime" / "nudge_queue" / "sess-1")) == 1  # nothing lost
+    if stdin.strip() and stdin != b"null":
+        log = (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
+        assert '"where":"payload"' in log
+
+
+def test_ten_megabyte_tool_response(project: Path, run_hook: HookRunner) -> None:
+    enqueue(project, "still delivered")
+    big = payload("PostToolUse", project, tool_name="Bash", tool_input={"command": "cat big.log"},
+                  tool_response={"stdout": "y" * 10_000_000, "stderr": "", "interrupted": False})
+    done = run_hook("PostToolUse", big)
+    assert done.returncode == 0 and context_of(done.stdout) == "[from sidekit] still delivered"
+
+
+@pytest.mark.parametrize("tool, tool_input, response", [
+    ("Teleport", {"where": "mars"}, {"ok": True}),
+    ("mcp__github__create_issue", {"title": "t"}, [{"type": "text", "text": "created"}]),
+    ("Agent", {"description": "d", "prompt": "p"}, {"status": "async_launched", "agentId": "a1"}),
+    ("TodoWrite", {"todos": []}, {"oldTodos": [], "newTodos": []}),
+    ("WebFetch", {"url": "http://127.0.0.1/", "prompt": "x"}, {"bytes": 1, "code": 200}),
+    ("Read", {"file_path": 42}, None),
+])
+def test_unknown_and_odd_tools_are_opaque(project: Path, run_hook: HookRunner, tool: str, tool_input: object,
+                                          response: object) -> None:
+    enqueue(project, "hello")
+    done = run_hook("PostToolUse", payload("PostToolUse", project, tool_name=tool, tool_input=tool_input,
+                                           tool_response=response))
+    assert done.returncode == 0 and context_of(done.stdout) == "[from sidekit] hello"
+
+
+def test_subagent_events_leave_the_main_queue_alone(project: Path, run_hook: HookRunner) -> None:
+    enqueue(project, "for the main agent")
+    done = run_hook("PostToolUse", edit_payload(project, agent_id="def456", agent_type="Explore"))
+    assert (done.returncode, done.stdout) == (0, "")
+    assert len(os.listdir(project / ".runtime" / "nudge_queue" / "sess-1")) == 1
+
+
+@pytest.mark.parametrize("session", ["../..", "/etc", "a\x00b", "x" * 10_000, "..", "."])
+def test_hostile_session_ids_touch_nothing_outside_the_queue(tmp_path: Path, project: Path, run_hook: HookRunner,
+                                                              session: str) -> None:
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    done = run_hook("UserPromptSubmit", json.dumps({"session_id": session, "cwd": str(project),
+                                                   "hook_event_name": "UserPromptSubmit", "prompt": "x"}))
+    assert (done.returncode, done.stdout) == (0, "")
+    after = sorted(str(p) for p in tmp_path.rglob("*"))
+    queue_dir = str(project / ".runtime" / "nudge_queue")
+    assert [p for p in after if p not in before and not p.startswith(queue_dir) and ".sidekit" not in p] == []
+
+
+def test_gas_town_root_and_tmux_session_are_drained(tmp_path: Path, project: Path, run_hook: HookRunner) -> None:
+    town = tmp_path / "town"
+    (town / "mayor").mkdir(parents=True)
+    queue.enqueue(str(town / ".runtime" / "nudge_queue"), "gt-crew-max", queue.Nudge("from the town", sender="mayor"))
+    queue.enqueue(str(town / ".runtime" / "nudge_queue"), "sess-1", queue.Nudge("by session id"))
+    done = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="x"),
+                    env={"GT_TOWN_ROOT": str(town), "TMUX_PANE": "%1", "GT_SESSION": "gt-crew-max"})
+    assert context_of(done.stdout) == "[from sidekit] by session id\n[from mayor] from the town"
+
+
+def test_kill_switch(project: Path, run_hook: HookRunner) -> None:
+    enqueue(project, "not now")
+    done = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="x"), env={"SIDEKIT_DISABLE": "1"})
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+IMPORT_PROBE = """
+import runpy, sys
+sys.argv = [sys.argv[1]]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+except SystemExit:
+    pass
+third_party = sorted(m for m, mod in sys.modules.items()
+                     if "site-packages" in (getattr(mod, "__file__", None) or ""))
+print(" ".join(sorted(sys.modules)), file=sys.stderr)
+print("THIRD_PARTY=" + ",".join(third_party), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("event", ["PostToolUse", "PostToolUseFailure", "UserPromptSubmit"])
+def test_hooks_import_only_the_standard_library(project: Path, clean_env: dict[str, str], event: str) -> None:
+    enqueue(project, "[sidecar:scope] something to deliver")
+    data = edit_payload(project) if event == "PostToolUse" else payload(event, project, prompt="x", error="Exit code 1",
+                                                                          tool_name="Bash", tool_input={"command": "false"})
+    done = subprocess.run([sys.executable, "-S", "-c", IMPORT_PROBE, str(HOOK_SCRIPTS[event])],
+                          input=json.dumps(data).encode(), capture_output=True,
+                          env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), timeout=30)
+    err = done.stderr.decode()
+    modules = set(err.split("THIRD_PARTY=")[0].split())
+    assert "sidekit_hooks.runtime" in modules  # the probe really ran the hook
+    assert {"pydantic", "rapidfuzz", "tomli_w"} & modules == set()
+    assert err.split("THIRD_PARTY=")[1].strip() == ""
+    assert done.stdout.decode().startswith('{"hookSpecificOutput"')
+
+
+class SlowDetector:
+    name = "slow"
+    hooks = frozenset({"PostToolUse"})
+
+    def detect(self, event: object, ctx: object) -> list[Finding]:
+        time.sleep(5)
+        return [Finding("slow", "never said")]
+
+
+def test_hard_deadline_gives_up_quietly_and_loses_nothing(project: Path, clean_env: dict[str, str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    enqueue(project, "queued before")
+    detectors.register("slow", SlowDetector())
+    monkeypatch.setattr("sidekit_hooks.runtime.DETECTOR_BUDGET", 10.0)
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(edit_payload(project)).encode()))
+    stdout = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", stdin)
+    monkeypatch.setattr(sys, "stdout", stdout)
+    try:
+        started = time.monotonic()
+        assert hook.main("PostToolUse", []) == 0
+        assert time.monotonic() - started < 2
+    finally:
+        detectors.unregister("slow")
+    assert stdout.getvalue() == ""
+    log = (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
+    assert '"where":"deadline"' in log
+    assert [n.message for _, n in queue.pending(queue_root(str(project)), "sess-1")] == ["queued before"]
+
+
+class BrokenDetector:
+    name = "broken"
+    hooks = frozenset({"PostToolUse"})
+
+    def detect(self, event: object, ctx: object) -> list[Finding]:
+        raise RuntimeError("boom")
+
+
+class SayDetector:
+    name = "say"
+    hooks = frozenset({"PostToolUse"})
+
+    def detect(self, event: object, ctx: object) -> list[Finding]:
+        return [Finding("scope", "a.py is outside the scope.", key="k1")]
+
+
+def test_a_broken_detector_does_not_silence_the_others(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    from sidekit_hooks import runtime
+
+    detectors.register("broken", BrokenDetector())
+    detectors.register("say", SayDetector())
+    try:
+        outcome = runtime.run("PostToolUse", json.dumps(edit_payload(project)))
+    finally:
+        detectors.unregister("broken")
+        detectors.unregister("say")
+    assert json.loads(outcome.output)["hookSpecificOutput"]["additionalContext"] == "[sidecar:scope] a.py is outside the scope."
+    assert "RuntimeError: boom" in (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
