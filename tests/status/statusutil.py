@@ -10,6 +10,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
 
@@ -46,3 +48,12 @@ class Suite:
 
     def table(self) -> dict[str, Any]:
         return dict(json.loads((self.root / ".sidekit" / "status-tests.json").read_text(encoding="utf-8")))
+
+
+@pytest.fixture
+def suite(project: Path, clean_env: dict[str, str]) -> Suite:
+    """A throw-away project (tests/conftest.py's `project`) run without the caller's pytest or sidekit settings."""
+    env = {k: v for k, v in clean_env.items() if not k.startswith(("PYTEST_", "SIDEKIT_"))}
+    env["PYTHONPATH"] = str(REPO)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return Suite(project, env)

@@ -7,7 +7,7 @@ import time
 import types
 from pathlib import Path
 
-from statusutil import Suite
+from statusutil import Suite, suite  # noqa: F401 - the fixture
 
 from sidekit_hooks import answers
 from sidekit_hooks.status import shape

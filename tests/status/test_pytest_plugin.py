@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from statusutil import Suite
+from statusutil import Suite, suite  # noqa: F401 - the fixture
 
 BROKEN_FIXTURE = """
     import pytest
