@@ -31,7 +31,7 @@ class Suite:
         return path
 
     def pytest(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args], cwd=self.root, env=self.env,
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", *args], cwd=self.root, env=self.env,
                               capture_output=True, text=True, timeout=timeout)
 
     def sidekit(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -56,4 +56,5 @@ def suite(project: Path, clean_env: dict[str, str]) -> Suite:
     env = {k: v for k, v in clean_env.items() if not k.startswith(("PYTEST_", "SIDEKIT_"))}
     env["PYTHONPATH"] = str(REPO)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTEST_ADDOPTS"] = "-p no:hypothesispytest"  # its import is most of a small run's start-up
     return Suite(project, env)
