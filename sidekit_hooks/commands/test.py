@@ -97,8 +97,9 @@ def environment(python: str, root: str, run_id: str) -> dict[str, str]:
 
 
 def _same_env(python: str) -> bool:
-    return os.path.realpath(os.path.dirname(python)) == os.path.realpath(os.path.dirname(sys.executable)) or \
-        os.path.samefile(python, sys.executable)
+    """Same virtual environment: venv interpreters are links to one base, so compare folders, not files."""
+    return os.path.normpath(os.path.dirname(os.path.abspath(python))) == os.path.normpath(
+        os.path.dirname(os.path.abspath(sys.executable)))
 
 
 def unrecorded(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sys
+import sysconfig
 import time
 import types
 from pathlib import Path
@@ -110,7 +112,7 @@ def test_test_select_without_the_selection_module_names_the_fix(suite: Suite) ->
     from sidekit_hooks.commands import test as test_command
     from sidekit_hooks.errors import SidekitError
 
-    import sys
+
 
     saved = sys.modules.get("sidekit_hooks.code.select")
     sys.modules["sidekit_hooks.code.select"] = None  # type: ignore[assignment]  # import -> ImportError
@@ -154,3 +156,33 @@ def test_corrupt_cache_is_a_note_not_a_crash(suite: Suite) -> None:
     answer, _, code = suite.answer("status")
     assert code == 0 and answer["note"] == "status.json is corrupt; the next pytest run rebuilds it"
     assert answers.size(answer) <= shape.STATUS_BUDGET
+
+
+def _project_venv(suite: Suite, with_pytest: bool) -> None:
+    """A `.venv` of the project's own: a second environment, sharing our packages only if asked."""
+    venv = suite.root / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
+    (venv / "pyvenv.cfg").write_text(f"home = {os.path.dirname(os.path.realpath(sys.executable))}\n"
+                                     "include-system-site-packages = false\n")
+    if with_pytest:
+        site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+        site.mkdir(parents=True)
+        (site / "ours.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+
+
+def test_test_uses_the_projects_venv_and_records_once(suite: Suite) -> None:
+    suite.write("test_a.py", "def test_one():\n    pass\n\ndef test_two():\n    assert 0\n")
+    _project_venv(suite, with_pytest=True)  # its pytest also sees our `sidekit` entry point: loaded twice
+    suite.env.pop("PYTHONPATH")
+    answer, _, code = suite.answer("test")
+    assert code == 1 and (answer["passed"], answer["failed"], answer["generation"]) == (1, 1, 1)
+    assert (suite.root / ".sidekit" / "pyshim" / "sidekit_hooks").is_symlink()
+
+
+def test_no_pytest_for_the_project_is_said_as_runner_none(suite: Suite) -> None:
+    suite.write("test_a.py", "def test_one():\n    pass\n")
+    _project_venv(suite, with_pytest=False)
+    answer, _, code = suite.answer("test")
+    assert code == 1 and answer == {"runner": "none", "exit": 1, "error": "pytest is not installed for this project",
+                                    "fix": "pip install pytest"}
