@@ -51,11 +51,11 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
     if not spot:
         return []
     count, cluster, first = int(spot[0]), str(spot[1]), str(spot[2])
-    handle = first if len(first) <= MAX_ID else cluster
+    handle = first if first and len(first) <= MAX_ID else cluster
     where = f"{count} test{'s' if count > 1 else ''} that failed in the last run"
     relation = "live in" if first.split("::")[0] == path else "pass through"
-    message = (f"{where} {relation} {path} ({status_line(summary)}); "
-               f"details: sidekit failures {handle}; re-run: sidekit test {first.split('::')[0]}")
+    rerun = f"; re-run: sidekit test {first.split('::')[0]}" if first else ""
+    message = f"{where} {relation} {path} ({status_line(summary)}); details: sidekit failures {handle}{rerun}"
     generation = summary.get("generation", 0)
     return [Finding("tests", message, key=f"tests:edit:{path}:{generation}", path=path)]
 

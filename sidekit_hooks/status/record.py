@@ -17,8 +17,10 @@ if TYPE_CHECKING:
     from sidekit_hooks.status.pytest_plugin import Recorder
 
 SUMMARY_CLUSTERS = 30  # clusters kept in the summary (all of them stay derivable from the table)
-SUMMARY_TESTS = 5  # test ids kept per cluster in the summary
+SUMMARY_TESTS = 3  # test ids kept per cluster in the summary
 SUMMARY_FILES = 300  # failing files indexed for the tests sidecar
+SUMMARY_TEXT = 160  # characters of a message, cause or variant kept in the summary (the table has more)
+LONG_ID = 110  # a longer test id is not indexed by file; the cluster id names it
 EXIT_NAMES = {0: "passed", 1: "failed", 2: "interrupted", 3: "internalError", 4: "usageError", 5: "noTests"}
 
 
@@ -120,8 +122,8 @@ def _summary(generation: int, digest: str, run: dict[str, Any], table: dict[str,
                 if path in files:
                     files[path][0] += 1
                 elif len(files) < SUMMARY_FILES:
-                    files[path] = [1, cluster["id"], test]
-    briefs = [dict(c, tests=c["tests"][:SUMMARY_TESTS]) for c in found[:SUMMARY_CLUSTERS]]
+                    files[path] = [1, cluster["id"], test if len(test) <= LONG_ID else ""]
+    briefs = [_brief(c) for c in found[:SUMMARY_CLUSTERS]]
     return {
         "generation": generation,
         "digest": digest,
@@ -135,6 +137,13 @@ def _summary(generation: int, digest: str, run: dict[str, Any], table: dict[str,
         "moreClusters": max(0, len(found) - SUMMARY_CLUSTERS),
         "files": files,
     }
+
+
+def _brief(cluster: dict[str, Any]) -> dict[str, Any]:
+    """A cluster as the summary keeps it: bounded, so hooks read a small file whatever the run was."""
+    return dict(cluster, tests=cluster["tests"][:SUMMARY_TESTS], message=cluster["message"][:SUMMARY_TEXT],
+                cause=cluster["cause"][:SUMMARY_TEXT],
+                variants=[[text[:SUMMARY_TEXT], count] for text, count in cluster.get("variants", ())])
 
 
 def _digest(table: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]]) -> str:
