@@ -87,8 +87,13 @@ def read(path: str) -> Loaded:
 
 
 def write(path: str, data: dict[str, Any]) -> None:
-    """Atomic replace: a reader sees the old file or the new one, never half of either."""
-    workspace.atomic_write(path, fastjson.dumps(dict(data, format=FORMAT)))
+    """Atomic replace: a reader sees the old file or the new one, never half of either.
+
+    Writers are pytest and the CLI, never a hook, so the C encoder of `json` is free to use here.
+    """
+    import json
+
+    workspace.atomic_write(path, json.dumps(dict(data, format=FORMAT), ensure_ascii=False, separators=(",", ":")))
 
 
 class _Lock:

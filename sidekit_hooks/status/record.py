@@ -63,10 +63,13 @@ def merge(root: str, run: dict[str, Any], tests: dict[str, dict[str, Any]], erro
     failing_before = {t for t, e in table.items() if e.get("o") in clusters.FAILING} | set(old_errors)
 
     touched_files = {_file(t) for t in (known or ())} | {_file(t) for t in tests} | set(errors)
+    present: dict[str, bool] = {}
     for test in list(table):
         path = _file(test)
+        if path not in present:
+            present[path] = os.path.exists(os.path.join(root, path))
         gone = known is not None and path in touched_files and test not in known
-        if gone or path in errors or not os.path.exists(os.path.join(root, path)):
+        if gone or path in errors or not present[path]:
             del table[test]
         else:
             table[test].pop("new", None)  # "new" speaks of the latest run only
@@ -151,8 +154,9 @@ def _digest(table: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]])
     parts = []
     for test in sorted(table):
         entry = table[test]
-        failure = entry.get("f") or {}
-        parts.append(f"{test}\x1f{entry['o']}\x1f{entry.get('c', '')}\x1f{clusters.normalize(str(failure.get('message', '')))}")
+        failure = entry.get("f")
+        message = clusters.normalize(str(failure.get("message", ""))) if failure else ""
+        parts.append(f"{test}\x1f{entry['o']}\x1f{entry.get('c', '')}\x1f{message}")
     for path in sorted(errors):
         parts.append(f"{path}\x1fcollect\x1f{errors[path].get('c', '')}\x1f{errors[path].get('message', '')}")
     return hashlib.sha1("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
