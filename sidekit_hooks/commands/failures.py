@@ -33,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
     tests: dict[str, dict[str, Any]] = table.get("tests") or {}
     errors: dict[str, dict[str, Any]] = table.get("collect") or {}
     head = {"generation": summary.get("generation", 0), **shape.capability(summary)}
+    if not summary:
+        head["state"] = "noRuns"  # nothing recorded yet: `sidekit test` makes the first record
     if args.test_ids:
         answer = details(head, args.test_ids, tests, errors, args.stacks)
     else:

@@ -43,8 +43,10 @@ def _age(suite: Suite, seconds: float = 5) -> None:
     os.utime(suite.root / "pytest.ini", (past, past))
 
 
-def test_status_before_any_run(suite: Suite) -> None:
+def test_status_and_failures_before_any_run(suite: Suite) -> None:
     answer, line, code = suite.answer("status")
+    assert (code, line) == (0, '{"generation":0,"runner":"pytest","state":"noRuns"}')
+    answer, line, code = suite.answer("failures")
     assert (code, line) == (0, '{"generation":0,"runner":"pytest","state":"noRuns"}')
 
 
