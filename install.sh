@@ -28,7 +28,10 @@ done
 venv="$here/.venv"
 if [ ! -x "$venv/bin/python" ]; then
   echo "creating $venv"
-  "$python" -m venv "$venv"
+  "$python" -m venv "$venv" || {
+    echo "install.sh: '$python -m venv' failed (on Debian/Ubuntu: sudo apt-get install python3-venv)" >&2
+    rm -rf "$venv"; exit 1
+  }
 fi
 pip="$venv/bin/python -m pip --disable-pip-version-check -q"
 target="$here"

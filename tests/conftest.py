@@ -53,3 +53,11 @@ def run_hook(project: Path, clean_env: dict[str, str]) -> HookRunner:
         return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
     return run
+
+
+@pytest.fixture
+def user_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private user rule folder (`$XDG_CONFIG_HOME/sidekit/rules`), so no real ~/.config leaks in."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    return config / "sidekit" / "rules"

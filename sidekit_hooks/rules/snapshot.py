@@ -1,0 +1,240 @@
+"""The compiled rule packs of a project, kept in `.sidekit/rules-snapshot.json`. Standard library only.
+
+Every event stats the pack files of the four layers (a few `listdir`/`stat` calls) and compares them
+with what the snapshot recorded; only a changed pack is recompiled, so an edit is seen by the very
+next event and an unchanged project never pays for TOML. A broken pack is kept in the snapshot with
+its error (the other packs still apply), logged for `sidekit doctor`, and reported to the user once:
+when it is compiled, which happens again only when the file changes.
+
+    snapshot.current(project)            # {"rules": [...], "policy": {...}, "packs": [...], "broken": [...]}
+"""
+
+from __future__ import annotations
+
+import os
+
+from sidekit_hooks import __version__, fastjson, hooklog, workspace
+from sidekit_hooks.rules import LAYERS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    Snapshot = dict[str, Any]
+
+FORMAT = 1  # bump when the compiled form changes: older snapshots are rebuilt
+SNAPSHOT_FILE = "rules-snapshot.json"
+PACK_DIR = "sidecar_rules"
+LOCAL_DIR = os.path.join(".sidekit", "rules")
+
+
+def builtin_dir() -> str:
+    """The packs shipped inside the package (the repo's top-level `sidecar_rules/` links here)."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), PACK_DIR)
+
+
+def user_dir() -> str:
+    """`~/.config/sidekit/rules/` (`$XDG_CONFIG_HOME/sidekit/rules/` when that is set)."""
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(config, "sidekit", "rules")
+
+
+def layer_dirs(project: str) -> list[tuple[str, str]]:
+    """(layer, folder) in override order. The project layer is skipped when it *is* the built-in one."""
+    dirs = [("builtin", builtin_dir()), ("user", user_dir()), ("project", os.path.join(project, PACK_DIR)),
+            ("local", os.path.join(project, LOCAL_DIR))]
+    builtin = os.path.realpath(dirs[0][1])
+    return [(layer, path) for layer, path in dirs if layer == "builtin" or os.path.realpath(path) != builtin]
+
+
+def pack_files(project: str) -> list[tuple[str, str]]:
+    """(layer, path) of every `*.toml` pack, layer by layer, by file name within a layer."""
+    found = []
+    for layer, folder in layer_dirs(project):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        found += [(layer, os.path.join(folder, name)) for name in names if name.endswith(".toml") and not name.startswith(".")]
+    return found
+
+
+def fingerprint(path: str) -> list[int]:
+    """What tells a changed file from an unchanged one without reading it: mtime, size, inode."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return []
+    return [info.st_mtime_ns, info.st_size, info.st_ino]
+
+
+def display_path(path: str, project: str) -> str:
+    """How errors name a pack: project-relative, `<builtin>/x.toml`, or `~/...`."""
+    builtin = builtin_dir()
+    if path.startswith(builtin + os.sep):
+        return "<builtin>/" + path[len(builtin) + 1 :]
+    if project and path.startswith(project.rstrip(os.sep) + os.sep):
+        return path[len(project.rstrip(os.sep)) + 1 :].replace(os.sep, "/")
+    home = os.path.expanduser("~")
+    return "~" + path[len(home) :] if home != "/" and path.startswith(home + os.sep) else path
+
+
+def current(project: str, notify: Callable[[str], None] | None = None, hook: str = "rules") -> Snapshot:
+    """The project's snapshot, recompiling what changed since it was written (and saving it)."""
+    entries = [(layer, path, fingerprint(path)) for layer, path in pack_files(project)]
+    files = [list(entry) for entry in entries]  # as the JSON snapshot holds them
+    path = os.path.join(workspace.state_dir(project), SNAPSHOT_FILE)
+    old = read(path)
+    same_build = old.get("format") == FORMAT and old.get("sidekit") == __version__ and isinstance(old.get("packs"), list)
+    if same_build and old.get("files") == files:
+        return old
+    reusable = {pack["path"]: pack for pack in old["packs"] if isinstance(pack, dict) and "path" in pack} if same_build else {}
+    packs = []
+    for layer, pack_path, stat in entries:
+        previous = reusable.get(pack_path)
+        if previous is not None and previous["stat"] == stat and previous["layer"] == layer:
+            packs.append(previous)
+            continue
+        pack = build_pack(pack_path, layer, stat, project)
+        packs.append(pack)
+        if pack["error"]:
+            _report_broken(project, hook, pack, notify)
+    rules, policy = merge(packs)
+    snap = {"format": FORMAT, "sidekit": __version__, "files": files, "rules": rules, "policy": policy,
+            "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]], "packs": packs,
+            **precompile(rules, old)}
+    try:
+        workspace.atomic_write(path, fastjson.dumps(snap))
+    except OSError as exc:  # a read-only project still gets its rules, compiled per event
+        hooklog.error(project, hook, "rules", f"cannot save the rules snapshot: {exc}")
+    return snap
+
+
+def precompile(rules: list[dict[str, Any]], old: Snapshot) -> dict[str, Any]:
+    """The engine code of every regex of the active rules (see `sre`), reusing what `old` had."""
+    from sidekit_hooks.rules import sre
+
+    known = old.get("sre", {}) if old.get("engine") == sre.ENGINE else {}
+    code: dict[str, Any] = {}
+    for rule in rules:
+        for key in ("added", "absent", "command", "output"):
+            pattern = rule["when"].get(key)
+            if pattern is not None and pattern not in code:
+                entry = known.get(pattern) or sre.assemble(pattern)
+                if entry is not None:
+                    code[pattern] = entry
+    return {"engine": sre.ENGINE, "sre": code}
+
+
+def read(path: str) -> Snapshot:
+    """The saved snapshot, or {} when there is none or it is unreadable (then it is rebuilt)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            snap = fastjson.loads(handle.read())
+    except (OSError, ValueError):
+        return {}
+    return snap if isinstance(snap, dict) else {}
+
+
+def build_pack(path: str, layer: str, stat: list[int], project: str) -> dict[str, Any]:
+    """One pack file compiled, or recorded with its first error."""
+    from sidekit_hooks.rules import compiler
+
+    display = display_path(path, project)
+    record: dict[str, Any] = {"path": path, "file": display, "layer": layer, "stat": stat, "name": "",
+                              "error": "", "rules": [], "policy": {}}
+    text = ""
+    try:
+        text, data = compiler.read_toml(path)
+        compiled = compiler.compile_pack(data, {"file": display, "layer": layer})
+    except compiler.PackError as exc:
+        record["error"] = compiler.render(exc.problems[0], display, text)
+        return record
+    except OSError as exc:
+        record["error"] = f"{display}: cannot read the pack ({exc.strerror or exc})\n  fix: check the file's permissions"
+        return record
+    except Exception as exc:  # noqa: BLE001 - a pack the checks missed must not take the other packs down
+        record["error"] = f"{display}: cannot compile the pack ({type(exc).__name__}: {exc})\n  fix: sidekit rules lint {display}"
+        return record
+    record.update(name=compiled["name"], rules=compiled["rules"], policy=compiled["policy"])
+    return record
+
+
+def merge(packs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Layer the packs: a later rule replaces an earlier one with its id; `enabled = false` removes it.
+
+    `[policy]` tables merge key by key, later layers winning (nested tables merge the same way).
+    """
+    active: dict[str, dict[str, Any]] = {}
+    policy: dict[str, Any] = {}
+    for pack in packs:
+        if pack["error"]:
+            continue
+        _deep_update(policy, pack["policy"])
+        for rule in pack["rules"]:
+            active.pop(rule["id"], None)
+            if rule["enabled"]:
+                active[rule["id"]] = rule
+    return list(active.values()), policy
+
+
+def _deep_update(into: dict[str, Any], update: dict[str, Any]) -> None:
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _deep_update(into[key], value)
+        else:
+            into[key] = value
+
+
+def _report_broken(project: str, hook: str, pack: dict[str, Any], notify: Callable[[str], None] | None) -> None:
+    """Log it for `sidekit doctor` and tell the user, once per broken version of the file, even when
+    parallel tool calls run several hooks that all find it at the same moment."""
+    first_line = pack["error"].splitlines()[0]
+    if not _first_to_report(project, pack):
+        return
+    hooklog.error(project, hook, f"rules:{pack['file']}", pack["error"])
+    if notify is not None:
+        target = "" if pack["file"].startswith("<") else f" {pack['file']}"
+        notify(f"sidekit: a broken rule pack was skipped (the others still apply): {first_line}; "
+               f"details: sidekit rules lint{target}")
+
+
+NOTIFIED_DIR = "rules-notified"
+MAX_NOTIFIED = 64
+
+
+def _first_to_report(project: str, pack: dict[str, Any]) -> bool:
+    """Claim the report with an O_EXCL marker named after the file and its fingerprint."""
+    import zlib
+
+    folder = os.path.join(workspace.log_dir(project), NOTIFIED_DIR)
+    name = f"{zlib.crc32(repr((pack['path'], pack['stat'])).encode('utf-8', 'replace')):08x}"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        os.close(os.open(os.path.join(folder, name), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except FileExistsError:
+        return False
+    except OSError:
+        return True  # cannot keep a marker (read-only project): better said again than never
+    _prune(folder)
+    return True
+
+
+def _prune(folder: str) -> None:
+    try:
+        names = os.listdir(folder)
+        if len(names) > MAX_NOTIFIED:
+            paths = sorted((os.path.join(folder, n) for n in names), key=os.path.getmtime)
+            for path in paths[: len(paths) - MAX_NOTIFIED]:
+                os.unlink(path)
+    except OSError:
+        pass
+
+
+def broken(project: str) -> list[dict[str, str]]:
+    """The packs that are skipped because they are broken (for `sidekit doctor`): file and error."""
+    return list(current(project)["broken"])
+
+
+__all__ = ["LAYERS", "broken", "current", "merge", "pack_files"]

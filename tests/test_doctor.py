@@ -1,0 +1,224 @@
+"""`sidekit doctor`, run as a user runs it: the real CLI in a subprocess against real settings files."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sidekit_hooks import __version__, hooklog, settings
+
+REPO = Path(__file__).resolve().parent.parent
+PYTHON = os.path.abspath(sys.executable)
+PY_VERSION = ".".join(map(str, sys.version_info[:3]))
+CMD = {event: settings.command_for(PYTHON, str(REPO / "hooks" / script)) for event, (script, _m) in settings.EVENTS.items()}
+VERSIONS = (f"sidekit {__version__}, Python {PY_VERSION}, pydantic {metadata.version('pydantic')}, "
+            f"rapidfuzz {metadata.version('rapidfuzz')}, tomli-w {metadata.version('tomli-w')}")
+RULES = ("  skip     rule packs: not checked (rules module not installed)"
+         if importlib.util.find_spec("sidekit_hooks.rules") is None else None)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    return folder
+
+
+def sidekit(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
+    env["HOME"] = str(home)
+    done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", *args], capture_output=True, text=True,
+                          env=env, cwd=str(home), timeout=60)
+    # Hook timings vary from run to run; everything else is asserted exactly.
+    return subprocess.CompletedProcess(done.args, done.returncode, re.sub(r"\d+ ms", "N ms", done.stdout), done.stderr)
+
+
+def lines_of(out: str) -> list[str]:
+    """The report without the rule-packs line while that module is another helper's work in progress."""
+    return [line for line in out.splitlines() if RULES is not None or "rule packs:" not in line]
+
+
+def write_settings(project: Path, data: dict[str, Any], name: str = "settings.json") -> Path:
+    path = project / ".claude" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(data))
+    return path
+
+
+def wired(commands: dict[str, str]) -> dict[str, Any]:
+    return {"hooks": {event: [{"matcher": "*", "hooks": [{"type": "command", "command": command, "timeout": 5}]}]
+                      for event, command in commands.items()}}
+
+
+def healthy_tail() -> list[str]:
+    tail = ["  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
+    return tail + ([RULES] if RULES else []) + ["  ok       hook log: no hook failures in the last 24 h"]
+
+
+def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, home: Path) -> None:
+    sidekit("install", "--project", str(project), home=home)
+    done = sidekit("doctor", "--project", str(project), home=home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert lines_of(done.stdout) == [
+        f"sidekit doctor: {project}",
+        "  ok       settings: .claude/settings.json wires PostToolUse, PostToolUseFailure, UserPromptSubmit",
+        f"  ok       interpreter: {PYTHON} (Python {PY_VERSION})",
+        "  ok       hook runs: PostToolUse (.claude/settings.json): exit 0, valid output, N ms",
+        "  ok       hook runs: PostToolUseFailure (.claude/settings.json): exit 0, valid output, N ms",
+        "  ok       hook runs: UserPromptSubmit (.claude/settings.json): exit 0, valid output, N ms",
+        *healthy_tail(),
+        "no problems found",
+    ]
+    assert not (project / ".runtime" / "nudge_queue" / "sidekit-doctor-probe").exists()
+
+
+def test_no_wiring_is_a_problem_with_the_install_command(project: Path, home: Path) -> None:
+    done = sidekit("doctor", "--project", str(project), home=home)
+    assert done.returncode == 1
+    assert lines_of(done.stdout) == [
+        f"sidekit doctor: {project}",
+        "  PROBLEM  settings: no sidekit hook entries in .claude/settings.json, .claude/settings.local.json or "
+        "~/.claude/settings.json",
+        f"           fix: sidekit install --project {project}",
+        *healthy_tail(),
+        "1 problem found",
+    ]
+
+
+def test_a_missing_interpreter_and_a_missing_script_are_named(project: Path, home: Path) -> None:
+    write_settings(project, wired({
+        "PostToolUse": settings.command_for("/gone/.venv/bin/python", str(REPO / "hooks" / "post_tool_use.py")),
+        "PostToolUseFailure": settings.command_for(PYTHON, "/gone/hooks/post_tool_use_failure.py"),
+        "UserPromptSubmit": CMD["UserPromptSubmit"],
+    }))
+    done = sidekit("doctor", "--project", str(project), home=home)
+    assert done.returncode == 1
+    assert lines_of(done.stdout)[1:7] == [
+        "  ok       settings: .claude/settings.json wires PostToolUse, PostToolUseFailure, UserPromptSubmit",
+        "  PROBLEM  interpreter: /gone/.venv/bin/python (.claude/settings.json) does not exist",
+        f"           fix: sidekit install --project {project}",
+        f"  ok       interpreter: {PYTHON} (Python {PY_VERSION})",
+        "  PROBLEM  hook script: PostToolUseFailure in .claude/settings.json runs "
+        "/gone/hooks/post_tool_use_failure.py, which does not exist",
+        f"           fix: sidekit install --project {project}",
+    ]
+    assert lines_of(done.stdout)[-1] == "2 problems found"
+
+
+def test_a_hook_that_fails_or_prints_junk_is_caught_by_the_live_probe(project: Path, home: Path, tmp_path: Path) -> None:
+    junk = tmp_path / "junk.py"
+    junk.write_text("print('hello from a profile')\n")
+    crash = tmp_path / "crash.py"
+    crash.write_text("import sys\nsys.exit('boom')\n")
+    write_settings(project, wired({
+        "PostToolUse": settings.command_for(PYTHON, str(junk)),
+        "PostToolUseFailure": settings.command_for(PYTHON, str(crash)),
+        "UserPromptSubmit": CMD["UserPromptSubmit"],
+    }))
+    done = sidekit("doctor", "--project", str(project), home=home)
+    assert done.returncode == 1
+    assert lines_of(done.stdout)[3:8] == [
+        "  PROBLEM  hook runs: PostToolUse printed something other than one JSON object: 'hello from a profile\\n'",
+        f"           fix: sidekit install --project {project}",
+        "  PROBLEM  hook runs: PostToolUseFailure (.claude/settings.json) exited 1: boom",
+        f"           fix: sidekit install --project {project}",
+        "  ok       hook runs: UserPromptSubmit (.claude/settings.json): exit 0, valid output, N ms",
+    ]
+
+
+def test_missing_events_duplicates_and_disabled_hooks_are_problems(project: Path, home: Path) -> None:
+    write_settings(project, {"disableAllHooks": True, **wired({"PostToolUse": CMD["PostToolUse"]})})
+    other = settings.command_for(PYTHON, str(REPO / "hooks" / "post_tool_use.py")).replace(" -S ", " -S  ")
+    write_settings(project, wired({"PostToolUse": other}), "settings.local.json")
+    done = sidekit("doctor", "--project", str(project), home=home)
+    assert done.returncode == 1
+    assert lines_of(done.stdout)[1:7] == [
+        '  PROBLEM  settings: .claude/settings.json sets "disableAllHooks": true, so no hook runs',
+        f'           fix: delete the "disableAllHooks" line from {project}/.claude/settings.json',
+        "  PROBLEM  settings: PostToolUseFailure, UserPromptSubmit not wired (found in .claude/settings.json, "
+        ".claude/settings.local.json)",
+        f"           fix: sidekit install --project {project}",
+        "  PROBLEM  settings: PostToolUse is wired more than once (.claude/settings.json, .claude/settings.local.json):"
+        " nudges would come twice",
+        f"           fix: sidekit uninstall --project {project} --local",
+    ]
+
+
+def test_plugin_wiring_counts_as_wired(project: Path, home: Path) -> None:
+    write_settings(project, {"enabledPlugins": {"sidekit-hooks@team-tools": True, "other@x": True}})
+    done = sidekit("doctor", "--project", str(project), home=home)
+    assert done.returncode == 0
+    assert lines_of(done.stdout)[1] == (
+        "  ok       settings: wired as a plugin: sidekit-hooks@team-tools (.claude/settings.json)")
+
+
+def test_invalid_settings_json_is_reported_with_its_fix(project: Path, home: Path) -> None:
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.local.json").write_text("{oops")
+    done = sidekit("doctor", "--project", str(project), home=home)
+    assert done.returncode == 1
+    path = project / ".claude" / "settings.local.json"
+    assert lines_of(done.stdout)[1:3] == [
+        f"  PROBLEM  settings: .claude/settings.local.json: {path} is not valid JSON (line 1, column 2: Expecting "
+        "property name enclosed in double quotes); nothing was changed",
+        f"           fix: repair it (python3 -m json.tool {path} points at the error), then: sidekit doctor "
+        f"--project {project}",
+    ]
+
+
+def test_recent_hook_failures_are_problems_older_ones_are_history(project: Path, home: Path) -> None:
+    sidekit("install", "--project", str(project), home=home)
+    log = project / ".sidekit" / "log" / "hooks.jsonl"
+    log.parent.mkdir(parents=True)
+    log.write_text(json.dumps({"ts": time.time() - 3 * 86400, "hook": "PostToolUse", "where": "hook", "error": "old"}) + "\n")
+    assert lines_of(sidekit("doctor", "--project", str(project), home=home).stdout)[-2] == (
+        "  ok       hook log: no hook failures in the last 24 h (1 older)")
+    hooklog.error(str(project), "UserPromptSubmit", "drain", "PermissionError: [Errno 13] denied")
+    ts = json.loads(log.read_text().splitlines()[-1])["ts"]
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts))
+    done = sidekit("doctor", "--project", str(project), home=home)
+    assert done.returncode == 1
+    queue = project / ".runtime" / "nudge_queue"
+    assert lines_of(done.stdout)[-3:] == [
+        f"  PROBLEM  hook log: 1 hook failure in the last 24 h; newest {when} UserPromptSubmit drain: "
+        "PermissionError: [Errno 13] denied",
+        f"           fix: chmod -R u+w {queue}; then clear the log: rm {log}*",
+        "1 problem found",
+    ]
+
+
+def test_an_unwritable_state_dir_is_a_problem(project: Path, home: Path) -> None:
+    sidekit("install", "--project", str(project), home=home)
+    (project / ".runtime").write_text("not a folder")
+    done = sidekit("doctor", "--project", str(project), home=home)
+    assert done.returncode == 1
+    queue = project / ".runtime" / "nudge_queue"
+    assert [line for line in lines_of(done.stdout) if "state:" in line or f"chmod -R u+w {queue}" in line] == [
+        f"  PROBLEM  state: {queue} is not writable (Not a directory)",
+        f"           fix: chmod -R u+w {queue}",
+    ]
+
+
+def test_json_format_is_one_compact_line(project: Path, home: Path) -> None:
+    done = sidekit("doctor", "--project", str(project), "--format", "json", home=home)
+    assert done.returncode == 1
+    assert done.stdout.count("\n") == 1 and " " not in done.stdout.split('"detail"')[0]
+    answer = json.loads(done.stdout)
+    assert answer["project"] == str(project)
+    assert answer["problems"] == 1
+    assert answer["checks"][0] == {
+        "check": "settings", "status": "problem",
+        "detail": "no sidekit hook entries in .claude/settings.json, .claude/settings.local.json or ~/.claude/settings.json",
+        "fix": f"sidekit install --project {project}",
+    }
+    assert "fix" not in answer["checks"][1]  # empty fields are left out

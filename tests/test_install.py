@@ -1,0 +1,271 @@
+"""`sidekit install` / `sidekit uninstall`, run as a user runs them: the real CLI in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hookutil import context_of, payload
+
+from sidekit_hooks import settings, wiring
+
+REPO = Path(__file__).resolve().parent.parent
+PYTHON = os.path.abspath(sys.executable)
+HOOKS = REPO / "hooks"
+CMD = {event: settings.command_for(PYTHON, str(HOOKS / script)) for event, (script, _m) in settings.EVENTS.items()}
+FOREIGN = '{\n    "model": "opus",\n    "hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}]}\n}\n'
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    return folder
+
+
+def sidekit(*args: str, home: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
+    env["HOME"] = str(home)
+    return subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", *args], capture_output=True, text=True,
+                          env=env, cwd=str(cwd or home), timeout=60)
+
+
+def added_lines(project: Path) -> str:
+    return "".join(f"  {event}: added {CMD[event]}\n" for event in settings.EVENTS)
+
+
+def test_install_merges_after_foreign_entries_and_reports_every_change(project: Path, home: Path) -> None:
+    target = project / ".claude" / "settings.json"
+    target.parent.mkdir()
+    target.write_text(FOREIGN)
+    done = sidekit("install", "--project", str(project), home=home)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        f"sidekit install: {target}\n{added_lines(project)}"
+        f"  backup of the previous file: {target}.sidekit-backup\n"
+        "  .gitignore: added .sidekit/ .runtime/ .claude/*.sidekit-backup\n"
+    )
+    data = json.loads(target.read_text())
+    assert list(data) == ["model", "hooks"]
+    assert data["hooks"] == {
+        "PostToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]},
+            {"matcher": "*", "hooks": [{"type": "command", "command": CMD["PostToolUse"], "timeout": 5}]},
+        ],
+        "PostToolUseFailure": [
+            {"matcher": "*", "hooks": [{"type": "command", "command": CMD["PostToolUseFailure"], "timeout": 5}]},
+        ],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": CMD["UserPromptSubmit"], "timeout": 5}]}],
+    }
+    assert target.read_text().startswith('{\n    "model"')  # the file's own 4-space indentation
+    assert (project / ".claude" / "settings.json.sidekit-backup").read_text() == FOREIGN
+    assert (project / ".gitignore").read_text() == (
+        "# sidekit-hooks: caches, logs, the nudge queue, settings backups\n.sidekit/\n.runtime/\n.claude/*.sidekit-backup\n"
+    )
+
+
+def test_install_twice_changes_nothing_and_uninstall_gives_back_the_same_bytes(project: Path, home: Path) -> None:
+    target = project / ".claude" / "settings.json"
+    target.parent.mkdir()
+    target.write_text(FOREIGN)
+    (project / ".gitignore").write_text("node_modules\n/.sidekit\n")
+    sidekit("install", "--project", str(project), home=home)
+    installed = target.read_text()
+    again = sidekit("install", "--project", str(project), home=home)
+    assert again.returncode == 0
+    assert again.stdout == f"sidekit install: {target}\n" + "".join(
+        f"  {event}: already installed\n" for event in settings.EVENTS)
+    assert target.read_text() == installed
+    assert (project / ".gitignore").read_text() == (
+        "node_modules\n/.sidekit\n\n# sidekit-hooks: caches, logs, the nudge queue, settings backups\n"
+        ".runtime/\n.claude/*.sidekit-backup\n"
+    )
+    gone = sidekit("uninstall", "--project", str(project), home=home)
+    assert gone.returncode == 0, gone.stderr
+    assert gone.stdout == f"sidekit uninstall: {target}\n" + "".join(
+        f"  {event}: removed {CMD[event]}\n" for event in settings.EVENTS
+    ) + f"  backup of the previous file: {target}.sidekit-backup\n"
+    assert target.read_text() == FOREIGN
+    assert not (project / ".sidekit" / "install.json").exists()
+
+
+def test_hand_edited_entries_are_still_removed_exactly(project: Path, home: Path) -> None:
+    target = project / ".claude" / "settings.local.json"
+    sidekit("install", "--project", str(project), "--local", home=home)
+    data = json.loads(target.read_text())
+    data["hooks"]["PostToolUse"][0]["matcher"] = "Edit|Write"
+    data["hooks"]["PostToolUseFailure"][0]["hooks"][0]["timeout"] = 30
+    data["permissions"] = {"allow": ["Bash(ls)"]}
+    target.write_text(json.dumps(data))
+    done = sidekit("uninstall", "--project", str(project), "--local", home=home)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(target.read_text()) == {"permissions": {"allow": ["Bash(ls)"]}}
+
+
+def test_a_settings_file_install_created_is_removed_by_uninstall(project: Path, home: Path) -> None:
+    target = project / ".claude" / "settings.json"
+    done = sidekit("install", "--project", str(project), home=home)
+    assert done.stdout == (f"sidekit install: {target}\n{added_lines(project)}"
+                           "  .gitignore: added .sidekit/ .runtime/ .claude/*.sidekit-backup\n")
+    gone = sidekit("uninstall", "--project", str(project), home=home)
+    assert gone.stdout.endswith(
+        f"  removed the file (sidekit install had created it); backup: {target}.sidekit-backup\n")
+    assert not target.exists()
+
+
+def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Path, home: Path) -> None:
+    target = project / ".claude" / "settings.json"
+    target.parent.mkdir()
+    mine = {"hooks": {event: [{"hooks": [{"type": "command", "command": CMD[event], "timeout": 9}]}]
+                      for event in settings.EVENTS}}  # e.g. copied from a teammate's settings
+    target.write_text(json.dumps(mine))
+    sidekit("install", "--project", str(project), home=home)
+    done = sidekit("uninstall", "--project", str(project), home=home)
+    assert json.loads(target.read_text()) == mine
+    assert done.stdout == (
+        f"sidekit uninstall: {target}\n"
+        "  nothing to remove: the entries marked 'sidekit-hooks' there were not written by `sidekit install`\n"
+        f"  to remove them anyway: sidekit uninstall --project {project} --all\n"
+    )
+    done = sidekit("uninstall", "--project", str(project), "--all", home=home)
+    assert done.stdout.splitlines()[1:4] == [f"  {event}: removed {CMD[event]}" for event in settings.EVENTS]
+    assert json.loads(target.read_text()) == {"hooks": {}}
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"hooks": {', "is not valid JSON (line 1, column 12: Expecting property name enclosed in double quotes)"),
+    ("[1, 2]", "holds JSON but not an object"),
+])
+def test_invalid_settings_are_refused_and_nothing_changes(project: Path, home: Path, text: str, message: str) -> None:
+    target = project / ".claude" / "settings.json"
+    target.parent.mkdir()
+    target.write_text(text)
+    done = sidekit("install", "--project", str(project), home=home)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"sidekit: {target} {message}; nothing was changed\n  fix: ")
+    assert done.stderr.rstrip().endswith(f"then: sidekit install --project {project}")
+    assert target.read_text() == text
+    assert sorted(os.listdir(project)) == [".claude"]
+    assert os.listdir(project / ".claude") == ["settings.json"]
+
+
+def test_a_hooks_value_of_the_wrong_shape_is_refused(project: Path, home: Path) -> None:
+    target = project / ".claude" / "settings.json"
+    target.parent.mkdir()
+    target.write_text('{"hooks": []}')
+    done = sidekit("install", "--project", str(project), home=home)
+    assert done.returncode == 1
+    assert done.stderr == (f'sidekit: {target}: "hooks" is not an object; nothing was changed\n'
+                           f"  fix: repair that part of the file, then: sidekit install --project {project}\n")
+    assert target.read_text() == '{"hooks": []}'
+
+
+def test_user_scope_writes_home_settings_and_no_project_files(home: Path, project: Path) -> None:
+    done = sidekit("install", "--user", home=home, cwd=project)
+    target = home / ".claude" / "settings.json"
+    assert done.stdout == f"sidekit install: {target}\n{added_lines(project)}"
+    assert json.loads((home / ".config" / "sidekit" / "install.json").read_text())[str(target)]["createdFile"] is True
+    assert os.listdir(project) == []
+    sidekit("uninstall", "--user", home=home, cwd=project)
+    assert not target.exists()
+
+
+def test_user_and_local_do_not_combine(home: Path) -> None:
+    done = sidekit("install", "--user", "--local", home=home)
+    assert done.returncode == 1
+    assert done.stderr == ("sidekit: --local names a project's settings.local.json; it does not combine with --user\n"
+                           "  fix: drop --local, or use --project DIR --local\n")
+
+
+def test_a_symlinked_settings_file_stays_a_symlink(project: Path, home: Path, tmp_path: Path) -> None:
+    dotfile = tmp_path / "dotfiles-settings.json"
+    dotfile.write_text('{"model": "opus"}\n')
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").symlink_to(dotfile)
+    sidekit("install", "--project", str(project), home=home)
+    assert (project / ".claude" / "settings.json").is_symlink()
+    assert set(json.loads(dotfile.read_text())["hooks"]) == set(settings.EVENTS)
+    sidekit("uninstall", "--project", str(project), home=home)
+    assert dotfile.read_text() == '{"model": "opus"}\n'
+
+
+def test_claude_md_block_is_added_once_and_removed_exactly(project: Path, home: Path) -> None:
+    claude_md = project / "CLAUDE.md"
+    claude_md.write_text("# Project\n\nUse tabs.\n")
+    first = sidekit("install", "--project", str(project), "--claude-md", home=home)
+    assert f"  {claude_md}: added the sidekit block\n" in first.stdout
+    assert claude_md.read_text() == "# Project\n\nUse tabs.\n\n" + wiring.claude_md_block()
+    second = sidekit("install", "--project", str(project), "--claude-md", home=home)
+    assert f"  {claude_md}: the sidekit block is already there\n" in second.stdout
+    assert claude_md.read_text().count("sidekit-hooks:begin") == 1
+    kept = sidekit("uninstall", "--project", str(project), home=home)
+    assert kept.stdout.endswith(
+        f"  {claude_md} still has the sidekit block; remove it: sidekit uninstall --project {project} --claude-md\n")
+    gone = sidekit("uninstall", "--project", str(project), "--claude-md", home=home)
+    assert gone.stdout.endswith(f"  {claude_md}: removed the sidekit block\n")
+    assert claude_md.read_text() == "# Project\n\nUse tabs.\n"
+
+
+def test_claude_md_block_names_the_compact_commands() -> None:
+    block = wiring.claude_md_block()
+    for command in ("sidekit status", "sidekit test", "sidekit failures", "sidekit select", "sidekit symbol",
+                    "sidekit usages"):
+        assert f"`{command}" in block
+    assert len(block) < 1200  # it is read at the start of every session
+
+
+def run_through_sh(command: str, event: str, data: dict[str, Any], project: Path) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
+    env["CLAUDE_PROJECT_DIR"] = str(project)
+    return subprocess.run(["/bin/sh", "-c", command], input=json.dumps(data), capture_output=True, text=True,
+                          env=env, cwd=str(project), timeout=30)
+
+
+def test_the_installed_command_runs_through_sh_with_its_marker_comment(project: Path, home: Path) -> None:
+    sidekit("install", "--project", str(project), home=home)
+    sidekit("nudge", "--project", str(project), "--session", "sess-1", "--sender", "lead", "check", "the", "spec",
+            home=home)
+    data = json.loads((project / ".claude" / "settings.json").read_text())
+    command = data["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+    assert command.endswith(" # sidekit-hooks")
+    done = run_through_sh(command, "UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go"), project)
+    assert done.returncode == 0
+    assert context_of(done.stdout) == "[from lead] check the spec"
+    assert done.stderr == ""
+
+
+def test_quoted_paths_with_spaces_run_through_sh(project: Path, tmp_path: Path) -> None:
+    spaced = tmp_path / "my venv" / "bin"
+    spaced.mkdir(parents=True)
+    (spaced / "python").symlink_to(sys.executable)
+    command = settings.command_for(str(spaced / "python"), str(HOOKS / "post_tool_use.py"))
+    assert command.startswith(f"'{spaced}/python' -S ")
+    done = run_through_sh(command, "PostToolUse", payload("PostToolUse", project, tool_name="Read",
+                                                          tool_input={"file_path": str(project / "a.py")}), project)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_install_sh_refuses_an_unknown_option_before_doing_anything(tmp_path: Path) -> None:
+    done = subprocess.run([str(REPO / "install.sh"), "--bogus"], capture_output=True, text=True, cwd=str(tmp_path),
+                          timeout=30)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "install.sh: unknown option --bogus (try --help)\n")
+
+
+def test_an_install_without_its_checkout_says_where_the_hook_scripts_come_from(monkeypatch: pytest.MonkeyPatch,
+                                                                               tmp_path: Path) -> None:
+    import sidekit_hooks
+    from sidekit_hooks.errors import SidekitError
+
+    monkeypatch.setattr(sidekit_hooks, "__file__", str(tmp_path / "site-packages" / "sidekit_hooks" / "__init__.py"))
+    with pytest.raises(SidekitError) as caught:
+        wiring.hooks_dir()
+    assert str(caught.value) == (
+        "this sidekit is installed without its checkout, so there are no hook scripts to point Claude Code at\n"
+        "  fix: git clone the sidekit-hooks repository and run ./install.sh PROJECT_DIR there (or use the plugin form)"
+    )

@@ -1,0 +1,209 @@
+"""The plugin form: .claude-plugin/plugin.json, hooks/hooks.json, hooks/run and hooks/bootstrap, run the
+way Claude Code runs them (`sh -c` on the hooks.json command, CLAUDE_PLUGIN_ROOT/DATA in the environment)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hookutil import context_of, payload
+
+from sidekit_hooks import __version__, settings
+
+REPO = Path(__file__).resolve().parent.parent
+STUB = """#!/bin/sh
+# stands in for pip: records its arguments, takes its time, succeeds or fails as told
+echo "$@" >> "$STUB_CALLS"
+sleep "${STUB_SLEEP:-0}"
+exit "${STUB_RC:-0}"
+"""
+
+
+def hooks_json() -> dict[str, object]:
+    data: dict[str, object] = json.loads((REPO / "hooks" / "hooks.json").read_text())
+    return data
+
+
+def command_of(event: str) -> str:
+    groups = hooks_json()["hooks"]
+    assert isinstance(groups, dict)
+    return str(groups[event][0]["hooks"][0]["command"])
+
+
+@pytest.fixture
+def plugin(tmp_path: Path) -> Path:
+    """A fresh plugin install: a copy of the repo with no .venv, as a marketplace would leave it."""
+    root = tmp_path / "plugin-root"
+    ignore = shutil.ignore_patterns(".venv", ".git", "__pycache__", ".sidekit*", "tests", "*.egg-info", ".*_cache",
+                                    ".hypothesis")
+    shutil.copytree(REPO, root, ignore=ignore)
+    return root
+
+
+@pytest.fixture
+def plugin_env(plugin: Path, tmp_path: Path, project: Path, clean_env: dict[str, str]) -> dict[str, str]:
+    stub = tmp_path / "fake-pip"
+    stub.write_text(STUB)
+    stub.chmod(0o755)
+    return dict(clean_env, CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(tmp_path / "plugin-data"),
+                CLAUDE_PROJECT_DIR=str(project), SIDEKIT_BOOTSTRAP_PIP=str(stub),
+                STUB_CALLS=str(tmp_path / "pip-calls"))
+
+
+def run_plugin_hook(event: str, env: dict[str, str], project: Path, data: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["/bin/sh", "-c", command_of(event)], input=json.dumps(data), capture_output=True,
+                          text=True, env=env, cwd=str(project), timeout=30)
+
+
+def wait_for(path: Path, seconds: float = 20) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if path.exists():
+            return True
+        time.sleep(0.05)
+    return path.exists()
+
+
+def test_manifest_and_hooks_json_have_the_documented_shape() -> None:
+    manifest = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())
+    assert manifest["name"] == "sidekit-hooks"
+    assert manifest["version"] == __version__
+    assert "hooks" not in manifest  # hooks/hooks.json is found by convention; naming it too runs every hook twice
+    data = hooks_json()
+    assert set(data) == {"description", "hooks"}
+    assert data["hooks"] == {
+        event: [{**({"matcher": matcher} if matcher else {}), "hooks": [{
+            "type": "command", "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {script.removesuffix(".py")}',
+            "timeout": settings.TIMEOUT}]}]
+        for event, (script, matcher) in settings.EVENTS.items()
+    }
+
+
+def test_fresh_install_is_silent_returns_at_once_and_builds_in_the_background(
+        plugin_env: dict[str, str], project: Path, tmp_path: Path) -> None:
+    data_dir = tmp_path / "plugin-data"
+    env = dict(plugin_env, STUB_SLEEP="2")
+    done = run_plugin_hook("PostToolUse", env, project, payload("PostToolUse", project, tool_name="Read"))
+    # It returned while the (2 s) build is still going: the build holds none of the hook's pipes.
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert not (data_dir / "venv" / ".sidekit-ready").exists()
+    assert wait_for(data_dir / "venv" / ".sidekit-ready")
+    assert wait_for_gone(data_dir / "bootstrap.lock")
+    assert (tmp_path / "pip-calls").read_text() == f"{data_dir}/venv/bin/python {plugin_env['CLAUDE_PLUGIN_ROOT']}\n"
+    log = (data_dir / "bootstrap.log").read_text().splitlines()
+    assert log[0].endswith(f"building {data_dir}/venv with python3 from {plugin_env['CLAUDE_PLUGIN_ROOT']}")
+    assert log[-1].endswith(" ready")
+
+
+def wait_for_gone(path: Path, seconds: float = 10) -> bool:
+    end = time.monotonic() + seconds
+    while path.exists() and time.monotonic() < end:
+        time.sleep(0.05)
+    return not path.exists()
+
+
+def test_concurrent_first_hooks_build_once(plugin_env: dict[str, str], project: Path, tmp_path: Path) -> None:
+    env = dict(plugin_env, STUB_SLEEP="1")
+    runs = [subprocess.Popen(["/bin/sh", "-c", command_of("UserPromptSubmit")], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, env=env, cwd=str(project)) for _ in range(4)]
+    for proc in runs:
+        out, _ = proc.communicate(json.dumps(payload("UserPromptSubmit", project, prompt="hi")).encode(), timeout=30)
+        assert (proc.returncode, out) == (0, b"")
+    assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
+    assert wait_for_gone(tmp_path / "plugin-data" / "bootstrap.lock")
+    assert len((tmp_path / "pip-calls").read_text().splitlines()) == 1
+
+
+def test_a_failed_build_is_logged_and_not_retried_by_every_hook(plugin_env: dict[str, str], project: Path,
+                                                                  tmp_path: Path) -> None:
+    env = dict(plugin_env, STUB_RC="1")
+    data_dir = tmp_path / "plugin-data"
+    run_plugin_hook("PostToolUse", env, project, payload("PostToolUse", project))
+    assert wait_for(data_dir / "bootstrap.failed")
+    assert wait_for_gone(data_dir / "bootstrap.lock")
+    done = run_plugin_hook("PostToolUse", env, project, payload("PostToolUse", project))
+    assert (done.returncode, done.stdout) == (0, "")
+    time.sleep(0.5)
+    assert len((tmp_path / "pip-calls").read_text().splitlines()) == 1
+    assert (data_dir / "bootstrap.log").read_text().splitlines()[-1].endswith(
+        " failed (see above); the next hook after 10 minutes tries again")
+    assert not (data_dir / "venv" / ".sidekit-ready").exists()
+
+
+def test_with_a_ready_venv_the_hook_runs_and_delivers(plugin_env: dict[str, str], project: Path,
+                                                       tmp_path: Path) -> None:
+    run_plugin_hook("UserPromptSubmit", plugin_env, project, payload("UserPromptSubmit", project, prompt="x"))
+    assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
+    subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "nudge", "--project", str(project), "--session",
+                    "sess-1", "--sender", "mayor", "rebase", "first"], check=True, env=plugin_env, capture_output=True)
+    for event in ("UserPromptSubmit", "PostToolUse"):
+        done = run_plugin_hook(event, plugin_env, project, payload(event, project, prompt="go", tool_name="Read"))
+        assert done.returncode == 0 and done.stderr == ""
+        assert context_of(done.stdout) == ("[from mayor] rebase first" if event == "UserPromptSubmit" else "")
+
+
+def test_a_checkout_venv_is_used_directly(project: Path, clean_env: dict[str, str], tmp_path: Path) -> None:
+    env = dict(clean_env, CLAUDE_PLUGIN_ROOT=str(REPO), CLAUDE_PLUGIN_DATA=str(tmp_path / "unused"),
+               CLAUDE_PROJECT_DIR=str(project))
+    done = run_plugin_hook("PostToolUseFailure", env, project,
+                           payload("PostToolUseFailure", project, tool_name="Bash", error="Exit code 1"))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert not (tmp_path / "unused").exists()
+
+
+def test_an_unknown_hook_name_is_a_silent_no_op(plugin: Path, plugin_env: dict[str, str], project: Path) -> None:
+    done = subprocess.run([str(plugin / "hooks" / "run"), "../../etc/passwd"], input="{}", capture_output=True,
+                          text=True, env=plugin_env, timeout=30)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_a_stale_lock_from_a_killed_build_does_not_block_forever(plugin_env: dict[str, str], project: Path,
+                                                                  tmp_path: Path) -> None:
+    lock = tmp_path / "plugin-data" / "bootstrap.lock"
+    lock.mkdir(parents=True)
+    old = time.time() - 20 * 60
+    os.utime(lock, (old, old))
+    run_plugin_hook("PostToolUse", plugin_env, project, payload("PostToolUse", project))
+    assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
+
+
+def test_a_plugin_update_refreshes_the_venv_while_hooks_keep_running(plugin: Path, plugin_env: dict[str, str],
+                                                                       project: Path, tmp_path: Path) -> None:
+    ready = tmp_path / "plugin-data" / "venv" / ".sidekit-ready"
+    run_plugin_hook("PostToolUse", plugin_env, project, payload("PostToolUse", project))
+    assert wait_for(ready)
+    assert wait_for_gone(tmp_path / "plugin-data" / "bootstrap.lock")
+    past = time.time() - 60
+    os.utime(ready, (past, past))
+    (plugin / "pyproject.toml").touch()  # an update: its files are newer than the venv
+    env = dict(plugin_env, STUB_SLEEP="1")
+    done = run_plugin_hook("PostToolUse", env, project, payload("PostToolUse", project, tool_name="Read"))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")  # served by the existing venv
+    end = time.monotonic() + 20
+    while len((tmp_path / "pip-calls").read_text().splitlines()) < 2 and time.monotonic() < end:
+        time.sleep(0.05)
+    assert len((tmp_path / "pip-calls").read_text().splitlines()) == 2
+    assert wait_for_gone(tmp_path / "plugin-data" / "bootstrap.lock")
+    assert ready.stat().st_mtime >= (plugin / "pyproject.toml").stat().st_mtime
+
+
+def test_bin_sidekit_answers_the_agent_once_the_environment_is_ready(plugin: Path, plugin_env: dict[str, str],
+                                                                      project: Path, tmp_path: Path,
+                                                                      clean_env: dict[str, str]) -> None:
+    agent_shell = dict(clean_env)  # the Bash tool's environment: no CLAUDE_PLUGIN_ROOT/DATA
+    early = subprocess.run([str(plugin / "bin" / "sidekit"), "--version"], capture_output=True, text=True,
+                           env=agent_shell, timeout=30)
+    assert (early.returncode, early.stdout) == (1, "")
+    assert early.stderr.startswith("sidekit: the plugin's Python environment is not ready yet")
+    run_plugin_hook("PostToolUse", plugin_env, project, payload("PostToolUse", project))
+    assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
+    done = subprocess.run([str(plugin / "bin" / "sidekit"), "--version"], capture_output=True, text=True,
+                          env=agent_shell, timeout=30)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"sidekit {__version__}\n", "")
+    assert os.readlink(plugin / ".plugin-venv") == str(tmp_path / "plugin-data" / "venv")
