@@ -99,7 +99,7 @@ def test_raw_pytest_green_says_nothing(project: Path, clean_env: dict[str, str],
 
 def test_no_cache_or_a_corrupt_one_is_silent(project: Path, run_hook: HookRunner) -> None:
     assert run_hook("PostToolUse", edit(project, "pkg/text.py")).stdout == ""
-    (project / ".sidekit").mkdir()
+    (project / ".sidekit").mkdir(exist_ok=True)
     (project / ".sidekit" / "status.json").write_text("{broken")
     done = run_hook("PostToolUseFailure", bash_failed(project, "pytest"))
     assert (done.returncode, done.stdout) == (0, "")
