@@ -42,13 +42,20 @@ class Recorder:
         self.worker = hasattr(config, "workerinput")
         self.started = time.time()
         self.rootdir = str(config.rootpath)
-        self.root = _workspace_root(self.rootdir)
+        self._root = ""
         self.tests: dict[str, dict[str, Any]] = {}
         self.collect_errors: dict[str, dict[str, Any]] = {}
         self.selected: list[str] | None = None
         self.deselected: list[str] = []
         self.interrupted = False
         self._compare: dict[str, str] | None = None
+
+    @property
+    def root(self) -> str:
+        """The workspace whose `.sidekit/` gets the cache; found on first need (most runs: at the end)."""
+        if not self._root:
+            self._root = _workspace_root(self.rootdir)
+        return self._root
 
     # -- capture (workers and single-process runs) ------------------------------------------
     @pytest.hookimpl(wrapper=True)
@@ -217,7 +224,7 @@ def exception_mentions(text: str) -> list[str]:
     import re
 
     found: list[str] = []
-    pattern = r"\b([A-Z]\w*(?:Error|Exception))(?:\((['\"])(.{0,200}?)\2[,)]|: ([^\n]{1,200}))"
+    pattern = r"\b([A-Z]\w*(?:Error|Exception))(?:\((['\"])(.{0,600}?)\2[,)]|: ([^\n]{1,600}))"
     for match in re.finditer(pattern, text):
         message = (match.group(3) if match.group(3) is not None else match.group(4) or "").strip()
         mention = f"{match.group(1)}: {message}"

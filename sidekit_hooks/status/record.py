@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import platform
+import sys
 from typing import TYPE_CHECKING, Any
 
 from sidekit_hooks.status import cache, clusters
@@ -46,7 +46,7 @@ def save(recorder: Recorder, exit_status: int) -> None:
     run["complete"] = not recorder.interrupted and not errors and run["ran"] >= run["selected"]
     with cache.locked(root):
         summary, table = merge(root, run, tests, errors, known)
-        summary.update(runner="pytest", pytest=_pytest_version(), python=platform.python_version(),
+        summary.update(runner="pytest", pytest=_pytest_version(), python="{}.{}.{}".format(*sys.version_info[:3]),
                        plugins=recorder.plugins())
         cache.write(cache.table_path(root), table)
         cache.write(cache.summary_path(root), summary)

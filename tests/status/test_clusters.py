@@ -52,3 +52,14 @@ def test_new_failures_are_counted_per_cluster_and_order_is_biggest_first() -> No
     members.append(Member("t::b", failure("F", "m", "y.py:1"), new=True))
     found = build(members)
     assert [(c["at"], c["affected"], c["new"]) for c in found] == [("x.py:1", 3, 2), ("y.py:1", 1, 1)]
+
+
+def test_mentions_read_reprs_and_long_messages_from_an_assertion_text() -> None:
+    from sidekit_hooks.status.pytest_plugin import exception_mentions
+
+    text = ("assert 1 == 0\n +  where 1 = <Result ValueError(\"invalid literal for int() with base 10: "
+            "'Configuration file to use.\\n\\nIf not given, the environ...ariable " + "x" * 300 + "'\")>.exit_code")
+    [mention] = exception_mentions(text)
+    assert mention.startswith("ValueError: invalid literal for int() with base 10: 'Configuration file")
+    assert normalize(mention.partition(": ")[2]) == "invalid literal for int() with base N: '…'"
+    assert exception_mentions("KeyError: 'user' and TypeError('bad')") == ["KeyError: 'user'", "TypeError: bad"]
