@@ -62,4 +62,4 @@ def test_mentions_read_reprs_and_long_messages_from_an_assertion_text() -> None:
     [mention] = exception_mentions(text)
     assert mention.startswith("ValueError: invalid literal for int() with base 10: 'Configuration file")
     assert normalize(mention.partition(": ")[2]) == "invalid literal for int() with base N: '…'"
-    assert exception_mentions("KeyError: 'user' and TypeError('bad')") == ["KeyError: 'user'", "TypeError: bad"]
+    assert exception_mentions("KeyError: 'user'\nthen TypeError('bad')") == ["KeyError: 'user'", "TypeError: bad"]
