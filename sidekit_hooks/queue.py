@@ -68,9 +68,9 @@ class Nudge:
             data["expires_at"] = rfc3339(self.expires_at)
         if self.deliver_after:
             data["deliver_after"] = rfc3339(self.deliver_after)
-        import json  # pretty-printed, as Gas Town writes its own nudges
-
-        return json.dumps(data, indent=2, ensure_ascii=False)
+        # Pretty-printed, as Gas Town writes its own nudges: byte for byte json.dumps(data, indent=2,
+        # ensure_ascii=False) for this flat object of strings, without importing json (~10-20 ms).
+        return "{\n" + ",\n".join(f"  {fastjson.dumps(k)}: {fastjson.dumps(v)}" for k, v in data.items()) + "\n}"
 
     @classmethod
     def from_json(cls, text: str) -> Nudge:

@@ -79,8 +79,9 @@ def run_detectors(event: Event, ctx: detectors.Context) -> list[Finding]:
 
 
 def enqueue_findings(findings: list[Finding], event: Event, ctx: detectors.Context) -> None:
-    if not findings or not event.session_id:
+    if not event.session_id:
         return
+    # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
     root = workspace.queue_root(ctx.project)
     for line, finding in policy.admit(findings, event, ctx):
         nudge = queue.Nudge(line, sender=f"sidekit/{finding.sidecar}", priority=finding.priority)
@@ -104,6 +105,7 @@ def drain(event: Event, project: str, notices: list[str] | None = None) -> Outco
         return Outcome(delivery.hook_output(event.hook, "", notices))
     text, delivered, left = delivery.plan(claims)
     queue.release(left)
+    policy.record_delivered(project, event.hook, event.session_id, delivered)
     return Outcome(delivery.hook_output(event.hook, text, notices), delivered)
 
 

@@ -77,6 +77,7 @@ class Context:
 
 # name -> "module:attribute". Later issues add the sidecars here; tests may register their own.
 REGISTRY: dict[str, str] = {
+    "scope": "sidekit_hooks.detectors.scope:DETECTOR",
     "rules": "sidekit_hooks.rules.detector:DETECTOR",
     "tests": "sidekit_hooks.detectors.tests:DETECTOR",
 }

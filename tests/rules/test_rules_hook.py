@@ -114,7 +114,8 @@ def test_a_catastrophic_regex_cannot_stall_the_hook(run_hook: HookRunner, projec
                "[rules.when]\nadded = '^(a+)+$'\n", folder=".sidekit/rules")
     write_pack(project, "acme", SPEC_PACK)
     done = run_hook("PostToolUse", write(project, "api/a.py", "a" * 40 + "!\nstatus_code=400\nimport pdb\n"), env=env)
-    assert (done.returncode, context_of(done.stdout)) == (0, f"{BREAKPOINT_LINE}\n{SPEC_LINE}")
+    # The policy merges one boundary's nudges most important first: the high-severity spec, then the rest.
+    assert (done.returncode, context_of(done.stdout)) == (0, f"{SPEC_LINE}\n{BREAKPOINT_LINE}")
     logged = hooklog.read(str(project), hooklog.ERRORS)
     assert [(r["where"], r["error"]) for r in logged] == [
         ("rules:.sidekit/rules/evil.toml", "rule evil.redos skipped: '^(a+)+$' ran past 50 ms")]

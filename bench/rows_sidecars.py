@@ -1,0 +1,65 @@
+"""Hook latency with the scope sidecar and the policy at work (#4), against a bare interpreter."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from run import REPO, BenchContext, Row, ratio_row, time_command
+
+SESSION = "bench-sidecars"
+
+
+def edit(project: str, rel: str) -> bytes:
+    target = os.path.join(project, rel)
+    return json.dumps({
+        "session_id": SESSION, "cwd": project, "hook_event_name": "PostToolUse", "tool_name": "Edit",
+        "tool_use_id": "toolu_bench", "tool_input": {"file_path": target, "old_string": "return 1", "new_string": "return 2"},
+        "tool_response": {"filePath": target, "oldString": "return 1", "newString": "return 2",
+                          "originalFile": "def f():\n    return 1\n", "userModified": False, "replaceAll": False,
+                          "structuredPatch": [{"oldStart": 1, "oldLines": 2, "newStart": 1, "newLines": 2,
+                                               "lines": [" def f():", "-    return 1", "+    return 2"]}]},
+    }).encode()
+
+
+def bash(project: str, command: str) -> bytes:
+    return json.dumps({"session_id": SESSION, "cwd": project, "hook_event_name": "PostToolUse", "tool_name": "Bash",
+                       "tool_input": {"command": command}, "tool_response": {"stdout": "", "stderr": ""}}).encode()
+
+
+def make_project() -> str:
+    project = tempfile.mkdtemp(prefix="sidekit-bench-sidecars-")
+    for rel in ("api/handlers/user.py", "auth/middleware.py"):
+        os.makedirs(os.path.dirname(os.path.join(project, rel)), exist_ok=True)
+        with open(os.path.join(project, rel), "w") as handle:
+            handle.write("def f():\n    return 2\n")
+    subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "scope", "set", "--issue", "gt-1", "--allow",
+                    "api/handlers/**", "tests/**", "--project", project], check=True, capture_output=True, cwd=REPO)
+    return project
+
+
+def rows(ctx: BenchContext) -> list[Row]:
+    project = make_project()
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=project, CLAUDE_PLUGIN_ROOT=REPO)
+    for name in ("GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "GT_SESSION"):
+        env.pop(name, None)
+    post = ["sh", "-c", f'"{os.path.join(REPO, "hooks")}/run" post_tool_use']
+    state = os.path.join(project, ".sidekit", "state")
+    out: list[Row] = []
+    try:
+        samples = time_command(post, ctx.repeats, edit(project, "api/handlers/user.py"), env, project)
+        out += ratio_row("sidecars", "PostToolUse, Edit inside a scope (all sidecars on, nothing said)", samples, ctx, 2.5)
+        samples = time_command(post, ctx.repeats, edit(project, "auth/middleware.py"), env, project,
+                               setup=lambda: shutil.rmtree(state, ignore_errors=True))
+        out += ratio_row("sidecars", "PostToolUse, Edit outside the scope (policy + queue + delivery)", samples, ctx, None)
+        samples = time_command(post, ctx.repeats, edit(project, "auth/middleware.py"), env, project)
+        out += ratio_row("sidecars", "PostToolUse, the same finding again (held back: duplicate)", samples, ctx, 2.5)
+        samples = time_command(post, ctx.repeats, bash(project, "git status --short && ls api | tee /tmp/x"), env, project)
+        out += ratio_row("sidecars", "PostToolUse, Bash inside a scope (write targets parsed)", samples, ctx, 2.5)
+    finally:
+        shutil.rmtree(project, ignore_errors=True)
+    return out

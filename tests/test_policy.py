@@ -1,0 +1,335 @@
+"""The injection policy: thresholds, dedup (and back-and-forth), cooldown, cap, merge order, lengths."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hookutil import context_of, payload
+
+from sidekit_hooks import detectors, hooklog, policy, runtime
+from sidekit_hooks.detectors import Context, Finding
+from sidekit_hooks.events import Event, parse_event
+from sidekit_hooks.scope import Scope, save
+
+SESSION = "sess-1"
+
+
+@pytest.fixture
+def here(project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    (project / "api").mkdir()
+    (project / "api" / "users.py").write_text("A = 1\n")
+    return project
+
+
+def configure(monkeypatch: pytest.MonkeyPatch, **table: Any) -> None:
+    monkeypatch.setattr(policy, "load_config", lambda project: policy.Config(table))
+
+
+def edit_event(project: Path, path: str = "api/users.py", tool: str = "Edit", session: str = SESSION) -> Event:
+    raw = payload("PostToolUse", project, session_id=session, tool_name=tool,
+                  tool_input={"file_path": str(project / path), "old_string": "A = 1", "new_string": "A = 2"})
+    return parse_event("PostToolUse", raw, str(project))
+
+
+def ctx_of(project: Path) -> Context:
+    return Context(str(project), SESSION, float("inf"))
+
+
+def finding(sidecar: str = "specs", message: str = "Spec 4.1: validation errors return HTTP 422.", **kw: Any) -> Finding:
+    kw.setdefault("path", "api/users.py")
+    kw.setdefault("key", f"{sidecar}:{kw.get('rule_id', 'r')}:{kw['path']}")
+    return Finding(sidecar, message, **kw)
+
+
+def admit(project: Path, findings: list[Finding], now: float = 1000.0, event: Event | None = None) -> list[str]:
+    return [line for line, _ in policy.admit(findings, event or edit_event(project), ctx_of(project), now=now)]
+
+
+def decisions(project: Path) -> list[tuple[str, str, str]]:
+    return [(r["sidecar"], r["decision"], r.get("by", "")) for r in hooklog.read(str(project), hooklog.DECISIONS)]
+
+
+# --- dedup -----------------------------------------------------------------------------------------
+
+
+def test_a_finding_fires_once_and_its_decision_is_logged(here: Path) -> None:
+    assert admit(here, [finding(rule_id="acme.422")]) == ["[sidecar:specs] Spec 4.1: validation errors return HTTP 422."]
+    record = hooklog.read(str(here), hooklog.DECISIONS)[-1]
+    del record["ts"]
+    assert record == {
+        "session": SESSION, "hook": "PostToolUse", "tool": "Edit", "sidecar": "specs", "rule": "acme.422",
+        "key": "specs:acme.422:api/users.py", "path": "api/users.py", "severity": "medium", "decision": "fired",
+        "text": "[sidecar:specs] Spec 4.1: validation errors return HTTP 422.",
+    }
+
+
+def test_the_same_finding_is_suppressed_as_a_duplicate(here: Path) -> None:
+    assert len(admit(here, [finding()], now=1000)) == 1
+    assert admit(here, [finding()], now=5000) == []
+    assert decisions(here) == [("specs", "fired", ""), ("specs", "suppressed", "duplicate")]
+
+
+def test_a_duplicate_in_another_session_fires(here: Path) -> None:
+    assert len(admit(here, [finding()])) == 1
+    other = edit_event(here, session="sess-2")
+    assert len(admit(here, [finding()], event=other)) == 1
+
+
+def test_back_and_forth_refires_only_when_the_file_returns_to_a_state_where_it_fired(here: Path) -> None:
+    target = here / "api" / "users.py"
+    target.write_text("status_code = 400\n")
+    assert len(admit(here, [finding()], now=1000)) == 1
+    target.write_text("status_code = 422\n")  # fixed: an event on the file with no finding -> clean
+    assert admit(here, [], now=1100) == []
+    target.write_text("status_code = 400\n")  # reverted to the very state it fired on
+    assert len(admit(here, [finding()], now=1200)) == 1
+    target.write_text("status_code = 400  # again\n")  # fires on a state it never fired on, not clean: duplicate
+    assert admit(here, [finding()], now=1300) == []
+    assert [d[1:] for d in decisions(here)] == [("fired", ""), ("fired", ""), ("suppressed", "duplicate")]
+
+
+def test_same_content_without_a_clean_state_in_between_stays_a_duplicate(here: Path) -> None:
+    assert len(admit(here, [finding()], now=1000)) == 1
+    assert admit(here, [], now=1050) == []  # an event on the same, unchanged content: not clean
+    assert admit(here, [finding()], now=1100) == []
+
+
+# --- cooldown --------------------------------------------------------------------------------------
+
+
+def test_cooldown_holds_a_sidecar_for_30_seconds_but_not_scope(here: Path) -> None:
+    tools = [finding("tools", f"tool {n}", key=f"tools:{n}") for n in range(3)]
+    assert admit(here, [tools[0]], now=1000) == ["[sidecar:tools] tool 0"]
+    assert admit(here, [tools[1]], now=1029.9) == []
+    assert admit(here, [tools[2]], now=1030.0) == ["[sidecar:tools] tool 2"]
+    scope = [finding("scope", f"scope {n}", key=f"scope:{n}", severity="high") for n in range(2)]
+    assert admit(here, scope, now=1030.5) == ["[sidecar:scope] scope 0", "[sidecar:scope] scope 1"]
+    assert decisions(here)[1] == ("tools", "suppressed", "cooldown")
+
+
+def test_cooldowns_are_configurable_per_sidecar(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    configure(monkeypatch, cooldown=5, cooldowns={"tools": 0})
+    assert len(admit(here, [finding("specs", "a", key="a"), finding("specs", "b", key="b")], now=1000)) == 1
+    assert len(admit(here, [finding("specs", "c", key="c")], now=1005)) == 1
+    assert len(admit(here, [finding("tools", "d", key="d"), finding("tools", "e", key="e")], now=1005)) == 2
+
+
+# --- cap -------------------------------------------------------------------------------------------
+
+
+def test_ten_nudges_per_session_then_one_cap_line(here: Path) -> None:
+    said = []
+    for n in range(12):
+        said += admit(here, [finding("scope", f"outside {n}", key=f"scope:{n}", severity="high")], now=1000 + n)
+    assert said == [f"[sidecar:scope] outside {n}" for n in range(10)] + [
+        "[sidecar:policy] Nudge cap reached (10 this session): further sidecar findings are held back; "
+        "`sidekit report` lists them."
+    ]
+    assert [d for d in decisions(here) if d[2] == "cap"] == [("scope", "suppressed", "cap")] * 2
+
+
+def test_the_cap_is_configurable(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    configure(monkeypatch, max_nudges=1)
+    lines = admit(here, [finding("scope", "a", key="a"), finding("scope", "b", key="b")])
+    assert lines == ["[sidecar:scope] a", "[sidecar:policy] Nudge cap reached (1 this session): further sidecar "
+                     "findings are held back; `sidekit report` lists them."]
+
+
+# --- thresholds and mute ---------------------------------------------------------------------------
+
+
+def test_severity_floor_is_set_globally_and_per_sidecar(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert admit(here, [finding("conventions", "low one", key="l", severity="low")]) == ["[sidecar:conventions] low one"]
+    configure(monkeypatch, threshold="medium", thresholds={"tools": "high", "specs": "low"})
+    lines = admit(here, [finding("tools", "medium tool", key="t"), finding("tools", "high tool", key="h", severity="high"),
+                         finding("specs", "low spec", key="s", severity="low")])
+    assert lines == ["[sidecar:tools] high tool", "[sidecar:specs] low spec"]
+    assert ("tools", "suppressed", "threshold") in decisions(here)
+
+
+def test_mute_by_sidecar_or_rule_id(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    configure(monkeypatch, mute=["tools", "acme.noisy"])
+    lines = admit(here, [finding("tools", "t", key="t"), finding("specs", "noisy", key="n", rule_id="acme.noisy"),
+                         finding("specs", "kept", key="k", rule_id="acme.kept")])
+    assert lines == ["[sidecar:specs] kept"]
+    assert sorted(d[2] for d in decisions(here)) == ["", "muted", "muted"]
+
+
+def test_bad_config_values_fall_back_to_defaults() -> None:
+    config = policy.Config({"cooldown": "soon", "max_nudges": -1, "threshold": "urgent", "dedup": "yes",
+                            "cooldowns": {"tools": 5, "specs": "x"}, "thresholds": {"tools": "bad"}, "mute": "tools"})
+    assert (config.cooldown, config.max_nudges, config.threshold, config.dedup) == (30.0, 10, "low", True)
+    assert config.cooldowns == {"scope": 0.0, "tools": 5}
+    assert (config.thresholds, config.mute) == ({}, frozenset())
+
+
+def test_policy_table_comes_from_the_rule_pack_snapshot(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = types.ModuleType("sidekit_hooks.rules.snapshot")
+    fake.current = lambda project: {"rules": [], "policy": {"max_nudges": 3, "cooldown": 0}}  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "sidekit_hooks.rules.snapshot", fake)
+    config = policy.load_config(str(here))
+    assert (config.max_nudges, config.cooldown) == (3, 0.0)
+
+
+# --- merge order and lengths -----------------------------------------------------------------------
+
+
+def test_merge_order_is_urgent_then_severity_then_sidecar_rank(here: Path) -> None:
+    found = [
+        finding("conventions", "conv", key="c"), finding("tools", "tool", key="t"),
+        finding("specs", "spec", key="s", severity="high"), finding("scope", "scope", key="o", severity="high"),
+        finding("tests", "tests", key="x", priority="urgent"),
+        finding("mypack", "custom", key="m", severity="high"),
+    ]
+    lines = admit(here, found)
+    assert lines == ["[sidecar:tests] tests", "[sidecar:scope] scope", "[sidecar:specs] spec",
+                     "[sidecar:mypack] custom", "[sidecar:tools] tool", "[sidecar:conventions] conv"]
+
+
+def test_each_nudge_is_one_line_under_300_characters() -> None:
+    line = policy.clip("[sidecar:specs] " + "word\nword " * 100)
+    assert "\n" not in line and len(line) == 299 and line.endswith(" …")
+    assert policy.clip("[sidecar:x]  short \n text ") == "[sidecar:x] short text"
+
+
+class Say:
+    """A test sidecar that says fixed findings on every PostToolUse."""
+
+    hooks = frozenset({"PostToolUse"})
+
+    def __init__(self, name: str, findings: list[Finding]) -> None:
+        self.name = name
+        self.findings = findings
+
+    def detect(self, event: Event, ctx: Context) -> list[Finding]:
+        return list(self.findings)
+
+
+@pytest.fixture
+def sidecars(here: Path) -> Any:
+    added: list[str] = []
+
+    def add(name: str, *found: Finding) -> None:
+        detectors.register(name, Say(name, list(found)))
+        added.append(name)
+
+    yield add
+    for name in added:
+        detectors.unregister(name)
+
+
+def run_edit(project: Path) -> str:
+    raw = payload("PostToolUse", project, session_id=SESSION, tool_name="Edit",
+                  tool_input={"file_path": str(project / "api/users.py"), "old_string": "A", "new_string": "B"})
+    outcome = runtime.run("PostToolUse", json.dumps(raw))
+    from sidekit_hooks import queue
+
+    queue.commit(outcome.claims)
+    return context_of(outcome.output)
+
+
+def test_several_sidecars_at_one_boundary_become_one_delivery_most_important_first(here: Path, sidecars: Any) -> None:
+    sidecars("t_tools", finding("tools", "Use `sidekit test` instead of raw pytest.", key="t1"))
+    sidecars("t_specs", finding("specs", "Spec 4.1: 422, not 400. See docs/api.md#errors", key="s1", severity="high"))
+    assert run_edit(here) == (
+        "[sidecar:specs] Spec 4.1: 422, not 400. See docs/api.md#errors\n"
+        "[sidecar:tools] Use `sidekit test` instead of raw pytest."
+    )
+    assert run_edit(here) == ""  # both are duplicates now
+    delivered = [r["text"] for r in hooklog.read(str(here), hooklog.DECISIONS) if r["decision"] == "delivered"]
+    assert delivered == ["[sidecar:specs] Spec 4.1: 422, not 400. See docs/api.md#errors",
+                         "[sidecar:tools] Use `sidekit test` instead of raw pytest."]
+
+
+def test_a_delivery_stays_under_1000_characters_and_counts_the_rest(here: Path, sidecars: Any) -> None:
+    sidecars("t_many", *[finding("scope", f"{n} " + "x" * 400, key=f"k{n}", severity="high") for n in range(5)])
+    text = run_edit(here)
+    lines = text.split("\n")
+    assert len(text) <= 1000
+    assert [len(line) for line in lines[:-1]] == [299, 299, 299] and lines[-1] == "(+2 more queued)"
+    assert run_edit(here).split("\n")[-1] == "[sidecar:scope] 4 " + "x" * 279 + " …"
+
+
+# --- concurrency, through the real entry point -----------------------------------------------------
+
+
+def test_concurrent_hooks_say_a_finding_exactly_once(here: Path, clean_env: dict[str, str]) -> None:
+    save(str(here), Scope(["api/**"], issue="gt-1"))
+    (here / "auth").mkdir()
+    (here / "auth" / "x.py").write_text("X = 1\n")
+    body = json.dumps(payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "auth/x.py")}))
+    script = Path(__file__).resolve().parent.parent / "hooks" / "post_tool_use.py"
+    env = dict(clean_env, CLAUDE_PROJECT_DIR=str(here))
+    warm = json.dumps(payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "api/users.py")}))
+    subprocess.run([sys.executable, "-S", str(script)], input=warm.encode(), env=env, cwd=str(here), timeout=30, check=True)
+    procs = [subprocess.Popen([sys.executable, "-S", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              env=env, cwd=str(here)) for _ in range(6)]
+    outputs = [p.communicate(body.encode(), timeout=30)[0].decode() for p in procs]
+    said = [context_of(out) for out in outputs if out.strip()]
+    assert said == ["[sidecar:scope] Read auth/x.py: outside this task's scope (gt-1: api/**). "
+                    "Changing it needs the user's go-ahead first."]
+    made = decisions(here)
+    assert (made.count(("scope", "fired", "")), made.count(("scope", "delivered", ""))) == (1, 1)
+    # Every other hook that reached the policy (all 5, unless a loaded machine hit the hook's hard
+    # deadline first) held it back as a duplicate; none said it again.
+    assert set(made) - {("scope", "fired", ""), ("scope", "delivered", "")} <= {("scope", "suppressed", "duplicate")}
+    assert all(p.returncode == 0 for p in procs)
+
+
+def test_max_chars_lowers_the_line_limit(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    configure(monkeypatch, max_chars=100)
+    (line,) = admit(here, [finding("specs", "y" * 200, key="long")])
+    assert len(line) == 99 and line.endswith(" …")
+    assert policy.Config({"max_chars": 1000}).max_chars == 300 and policy.Config({"max_chars": 10}).max_chars == 300
+
+
+def test_subagent_findings_are_said_directly_and_logged_as_delivered(here: Path, sidecars: Any) -> None:
+    sidecars("t_sub", finding("specs", "Spec 4.1: 422.", key="sub"))
+    raw = payload("PostToolUse", here, session_id=SESSION, tool_name="Edit", agent_id="ag-7", agent_type="Explore",
+                  tool_input={"file_path": str(here / "api/users.py"), "old_string": "A", "new_string": "B"})
+    outcome = runtime.run("PostToolUse", json.dumps(raw))
+    assert context_of(outcome.output) == "[sidecar:specs] Spec 4.1: 422."
+    assert decisions(here) == [("specs", "fired", ""), ("specs", "delivered", "")]
+    assert hooklog.read(str(here), hooklog.DECISIONS)[-1]["agent"] == "ag-7"
+
+
+def test_state_of_sessions_untouched_for_two_weeks_is_pruned_when_a_new_one_starts(here: Path) -> None:
+    import os
+
+    admit(here, [finding()], event=edit_event(here, session="old"))
+    old_state = here / ".sidekit" / "state" / "old" / "policy.json"
+    stale = old_state.stat().st_mtime - policy.STALE_SESSION - 60
+    os.utime(old_state, (stale, stale))
+    admit(here, [finding()], event=edit_event(here, session="new"))
+    assert sorted(p.name for p in (here / ".sidekit" / "state").iterdir()) == ["new"]
+
+
+def test_a_corrupt_state_file_starts_the_session_afresh(here: Path) -> None:
+    folder = here / ".sidekit" / "state" / SESSION
+    folder.mkdir(parents=True)
+    (folder / "policy.json").write_text("{not json")
+    assert admit(here, [finding()]) == ["[sidecar:specs] Spec 4.1: validation errors return HTTP 422."]
+    assert json.loads((folder / "policy.json").read_text())["count"] == 1
+
+
+def test_an_unusable_state_folder_still_lets_findings_through_and_is_logged(here: Path) -> None:
+    (here / ".sidekit").mkdir()
+    (here / ".sidekit" / "state").write_text("a file where a folder should be")
+    assert admit(here, [finding()]) == ["[sidecar:specs] Spec 4.1: validation errors return HTTP 422."]
+    (error,) = hooklog.read(str(here), hooklog.ERRORS)
+    assert (error["hook"], error["where"], error["error"].split(":")[0]) == ("PostToolUse", "policy", "NotADirectoryError")
+
+
+def test_docs_list_every_policy_key_with_its_default() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "policy.md").read_text()
+    keys = [line.split("=")[0].strip() for line in doc.split("[policy]\n", 1)[1].split("```")[0].splitlines() if "=" in line]
+    assert keys == list(policy.Config.__slots__)
+    assert "cooldown = 30 " in doc and "max_nudges = 10 " in doc and 'threshold = "low" ' in doc
+    assert "max_chars = 300 " in doc and "dedup = true " in doc

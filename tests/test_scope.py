@@ -1,0 +1,143 @@
+"""`sidekit scope set|show|clear` and the scope sidecar, through the real CLI and hook entry points."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hookutil import context_of, payload
+
+HookRunner = Callable[..., subprocess.CompletedProcess[str]]
+
+SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
+
+
+def sidekit(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*SIDEKIT, *args, "--project", str(project)], capture_output=True, text=True, timeout=30)
+
+
+@pytest.fixture
+def scoped(project: Path) -> Path:
+    for rel in ("api/handlers/user.py", "api/handlers/legacy/old.py", "auth/middleware.py"):
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).write_text("X = 1\n")
+    done = sidekit(project, "scope", "set", "--issue", "gt-abc12", "--allow", "api/handlers/**",
+                   "--deny", "api/handlers/legacy/**")
+    assert done.returncode == 0, done.stderr
+    return project
+
+
+def edit(project: Path, rel: str) -> dict[str, object]:
+    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
+                   tool_input={"file_path": str(project / rel), "old_string": "X = 1", "new_string": "X = 2"},
+                   tool_response={"filePath": str(project / rel), "oldString": "X = 1", "newString": "X = 2",
+                                  "originalFile": "X = 1\n", "structuredPatch": [], "userModified": False,
+                                  "replaceAll": False})
+
+
+def test_set_writes_toml_and_answers_compactly(scoped: Path) -> None:
+    assert (scoped / ".sidekit" / "scope.toml").read_text() == (
+        'issue = "gt-abc12"\nallow = [\n    "api/handlers/**",\n]\ndeny = [\n    "api/handlers/legacy/**",\n]\n'
+    )
+    shown = sidekit(scoped, "scope", "show")
+    assert shown.stdout == ('{"issue":"gt-abc12","allow":["api/handlers/**"],"deny":["api/handlers/legacy/**"],'
+                            '"file":".sidekit/scope.toml"}\n')
+
+
+def test_show_text_clear_and_nothing_set(scoped: Path) -> None:
+    assert sidekit(scoped, "scope", "show", "--format", "text").stdout == (
+        "issue: gt-abc12\nallow:\n  - api/handlers/**\ndeny:\n  - api/handlers/legacy/**\nfile: .sidekit/scope.toml\n"
+    )
+    assert sidekit(scoped, "scope", "clear").stdout == '{"scope":"cleared"}\n'
+    assert sidekit(scoped, "scope", "clear").stdout == '{"scope":"none"}\n'
+    assert sidekit(scoped, "scope", "show").stdout == '{"scope":"none"}\n'
+
+
+@pytest.mark.parametrize(("glob", "message"), [
+    ("../other/**", "sidekit: the glob '../other/**' leaves the project (`..`)\n  fix: use a path inside the project\n"),
+    ("/etc/passwd", "sidekit: the glob '/etc/passwd' is an absolute path outside the project\n  fix: use a project-relative glob\n"),
+])
+def test_bad_globs_are_refused_with_a_fix(project: Path, glob: str, message: str) -> None:
+    done = sidekit(project, "scope", "set", "--allow", glob)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", message)
+    assert not (project / ".sidekit" / "scope.toml").exists()
+
+
+def test_an_absolute_path_inside_the_project_becomes_an_anchored_glob(project: Path) -> None:
+    done = sidekit(project, "scope", "set", "--allow", str(project / "api"))
+    assert done.stdout == '{"allow":["/api"],"file":".sidekit/scope.toml"}\n'
+
+
+def test_edit_outside_scope_nudges_at_once(scoped: Path, run_hook: HookRunner) -> None:
+    done = run_hook("PostToolUse", edit(scoped, "auth/middleware.py"))
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout) == {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": (
+        "[sidecar:scope] auth/middleware.py is outside this task's scope (gt-abc12: api/handlers/**). "
+        "If it must change, say so to the user first.")}}
+
+
+def test_edit_inside_scope_says_nothing(scoped: Path, run_hook: HookRunner) -> None:
+    done = run_hook("PostToolUse", edit(scoped, "api/handlers/user.py"))
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_denied_file_names_the_deny_glob(scoped: Path, run_hook: HookRunner) -> None:
+    done = run_hook("PostToolUse", edit(scoped, "api/handlers/legacy/old.py"))
+    assert context_of(done.stdout) == (
+        "[sidecar:scope] api/handlers/legacy/old.py is excluded from this task's scope "
+        "(gt-abc12 excludes api/handlers/legacy/**). If it must change, say so to the user first.")
+
+
+def test_read_then_edit_of_the_same_file_are_two_nudges_a_second_read_none(scoped: Path, run_hook: HookRunner) -> None:
+    read = payload("PostToolUse", scoped, tool_name="Read", tool_input={"file_path": str(scoped / "auth/middleware.py")})
+    assert context_of(run_hook("PostToolUse", read).stdout).startswith("[sidecar:scope] Read auth/middleware.py: outside")
+    assert context_of(run_hook("PostToolUse", edit(scoped, "auth/middleware.py")).stdout).startswith(
+        "[sidecar:scope] auth/middleware.py is outside")
+    assert run_hook("PostToolUse", read).stdout == ""
+
+
+def test_bash_write_outside_scope(scoped: Path, run_hook: HookRunner) -> None:
+    bash = payload("PostToolUse", scoped, tool_name="Bash",
+                   tool_input={"command": "sed -i 's/1/2/' auth/middleware.py && git diff --stat"},
+                   tool_response={"stdout": "X = 2\n", "stderr": "", "interrupted": False, "isImage": False})
+    assert context_of(run_hook("PostToolUse", bash).stdout) == (
+        "[sidecar:scope] This Bash command writes auth/middleware.py, which is outside this task's scope "
+        "(gt-abc12: api/handlers/**). If it must change, say so to the user first.")
+
+
+def test_hand_edited_scope_toml_is_picked_up(scoped: Path, run_hook: HookRunner) -> None:
+    toml = scoped / ".sidekit" / "scope.toml"
+    toml.write_text('issue = "gt-9"\nallow = ["auth/**"]\n')
+    os.utime(toml, ns=(1, 1))  # a different stamp even on coarse clocks
+    assert run_hook("PostToolUse", edit(scoped, "auth/middleware.py")).stdout == ""
+    assert context_of(run_hook("PostToolUse", edit(scoped, "api/handlers/user.py")).stdout).startswith(
+        "[sidecar:scope] api/handlers/user.py is outside this task's scope (gt-9: auth/**).")
+    assert json.loads((scoped / ".sidekit" / "scope.json").read_text())["issue"] == "gt-9"
+
+
+def test_broken_scope_toml_tells_the_user_not_the_model(scoped: Path, run_hook: HookRunner) -> None:
+    (scoped / ".sidekit" / "scope.toml").write_text("allow = [unclosed\n")
+    done = run_hook("PostToolUse", edit(scoped, "auth/middleware.py"))
+    assert done.returncode == 0
+    out = json.loads(done.stdout)
+    assert set(out) == {"systemMessage"}
+    assert out["systemMessage"].startswith("sidekit: scope ignored: cannot read .sidekit/scope.toml (")
+    assert out["systemMessage"].endswith(". Fix: sidekit scope set --allow GLOB...")
+    logged = [json.loads(line) for line in (scoped / ".sidekit" / "log" / "hooks.jsonl").read_text().splitlines()]
+    assert [(r["where"], r["error"].endswith("fix: sidekit scope set --allow GLOB...")) for r in logged] == [
+        ("detector:scope", True)]
+    shown = sidekit(scoped, "scope", "show")
+    assert shown.returncode == 1 and shown.stderr.endswith("fix: sidekit scope set --issue ID --allow 'api/handlers/**'\n")
+
+
+def test_glob_with_an_absolute_pattern_outside_scope(scoped: Path, run_hook: HookRunner) -> None:
+    glob = payload("PostToolUse", scoped, tool_name="Glob", tool_input={"pattern": f"{scoped}/auth/**/*.py"},
+                   tool_response={"durationMs": 1, "numFiles": 1, "filenames": [], "truncated": False})
+    assert context_of(run_hook("PostToolUse", glob).stdout) == (
+        "[sidecar:scope] Glob searched auth/, outside this task's scope (gt-abc12: api/handlers/**). "
+        "Files there are not part of this task.")
