@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 
@@ -92,23 +93,30 @@ def short_path(path: str, limit: int = 60) -> str:
     return shortened if len(shortened) <= limit else "…/" + tail
 
 
-def fit(answer: dict[str, Any], key: str, items: list[Any], budget: int, more_key: str = "more") -> dict[str, Any]:
+def fit(answer: dict[str, Any], key: str, items: list[Any], budget: int,
+        more: str | Callable[[list[Any]], dict[str, Any]] = "more") -> dict[str, Any]:
     """`answer` with as many leading `items` under `key` as fit in `budget` bytes.
 
-    What is left out is counted under `more_key` (omitted when nothing is). The count is part of
-    the budget, so a capped list is never silently partial.
+    What is left out is counted under the key `more` (omitted when nothing is), or by the fields
+    `more(left_out)` returns (e.g. moreFailures). The count is part of the budget, so a capped list
+    is never silently partial.
     """
+    def remainder(left: list[Any]) -> dict[str, Any]:
+        return more(left) if callable(more) else {more: len(left) or None}
+
     low, high = 0, len(items)
     best: dict[str, Any] | None = None
     while low <= high:  # the largest prefix that fits; answers are small, so this is a few dumps
         middle = (low + high) // 2
-        trial = dict(answer)
-        trial[key] = items[:middle]
-        trial[more_key] = len(items) - middle or None
+        trial = dict(answer, **{key: items[:middle]}, **remainder(items[middle:]))
         if size(trial) <= budget:
             best, low = trial, middle + 1
         else:
             high = middle - 1
-    if best is None:
-        best = dict(answer, **{key: [], more_key: len(items) or None})
-    return best
+    return best if best is not None else dict(answer, **{key: []}, **remainder(items))
+
+
+def clip(text: str, limit: int) -> str:
+    """One line of at most `limit` characters; a cut ends with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -33,7 +33,7 @@ def answer_for(chosen: Selection) -> dict[str, Any]:
         "changed": len(chosen.changed) or None,
     }
     files = [answers.short_path(path, PATH_CHARS) for path in chosen.test_files]
-    return answers.fit(head, "files", files, BUDGET, more_key="moreFiles")
+    return answers.fit(head, "files", files, BUDGET, more="moreFiles")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -59,7 +59,7 @@ def answer_for(sites: list[tuple[str, int]], coverage: dict[str, Any]) -> dict[s
     if complete_flat <= complete_grouped:
         return answers.fit(flat_head, "at", flat_items, limit)
     group_head, group_items = grouped(sites, coverage, LINES_PER_FILE)
-    return answers.fit(group_head, "in", group_items, limit, more_key="moreFiles")
+    return answers.fit(group_head, "in", group_items, limit, more="moreFiles")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -79,6 +79,7 @@ class Context:
 REGISTRY: dict[str, str] = {
     "scope": "sidekit_hooks.detectors.scope:DETECTOR",
     "rules": "sidekit_hooks.rules.detector:DETECTOR",
+    "tests": "sidekit_hooks.detectors.tests:DETECTOR",
     "tools": "sidekit_hooks.detectors.lazy:TOOLS",
     "conventions": "sidekit_hooks.detectors.lazy:CONVENTIONS",  # multi-line defs; the rest are rules
     "judge": "sidekit_hooks.detectors.lazy:JUDGE",  # off unless SIDEKIT_JUDGE names a command
