@@ -11,6 +11,7 @@ import pytest
 from hookutil import context_of, payload
 
 from sidekit_hooks.code import functions
+from sidekit_hooks import detectors
 from sidekit_hooks.detectors import tools
 
 PYTEST_LINE = ("[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line (failures grouped "
@@ -375,18 +376,16 @@ def test_any_command_gives_at_most_one_short_line_per_habit(project: Path) -> No
     check()
 
 
-def test_lazy_entries_match_the_detectors_and_cost_nothing_until_used(project: Path, clean_env: dict[str, str]) -> None:
+def test_registry_events_match_the_detectors_and_prompts_import_none(project: Path, clean_env: dict[str, str]) -> None:
     import subprocess
     import sys
 
-    from sidekit_hooks.detectors import conventions, judge, lazy
-
-    for entry, real in ((lazy.TOOLS, tools.TOOLS), (lazy.CONVENTIONS, conventions.CONVENTIONS), (lazy.JUDGE, judge.JUDGE)):
-        assert (entry.name, entry.hooks) == (real.name, real.hooks)
+    for name in detectors.names():
+        assert detectors.REGISTRY[name][1] == detectors.load(name).hooks, name
     code = ("import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks import runtime;"
             "runtime.run('UserPromptSubmit', '{\"session_id\": \"s\", \"prompt\": \"hi\"}');"
             "print(sorted(m for m in sys.modules if m.startswith('sidekit_hooks.detectors.')))")
     done = subprocess.run([sys.executable, "-S", "-c", code, str(Path(tools.__file__).parents[2])], capture_output=True,
                           text=True, cwd=str(project), env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)))
     assert done.returncode == 0, done.stderr
-    assert "sidekit_hooks.detectors.tools" not in done.stdout and "sidekit_hooks.detectors.judge" not in done.stdout
+    assert done.stdout.strip() == "[]"
