@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 
@@ -61,3 +62,61 @@ def render_text(answer: Any, indent: str = "") -> str:
 
 def emit(answer: dict[str, Any], fmt: str = "json") -> None:
     sys.stdout.write((render_text(answer) if fmt == "text" else dumps(answer)) + "\n")
+
+
+def size(answer: dict[str, Any]) -> int:
+    """Bytes of the answer as `dumps` prints it (UTF-8, without the newline)."""
+    return len(dumps(answer).encode("utf-8"))
+
+
+def short_path(path: str, limit: int = 60) -> str:
+    """`path` in at most `limit` characters, eliding middle folders as `…` (still a usable hint).
+
+    Keeps the first folder and as many trailing parts as fit; a file name longer than the limit is
+    cut in its middle.
+    """
+    if len(path) <= limit:
+        return path
+    parts = path.split("/")
+    tail = parts[-1]
+    if len(tail) + 2 > limit:
+        keep = max(1, limit - 1)
+        return tail[: keep // 2] + "…" + tail[len(tail) - (keep - keep // 2):]
+    kept = [tail]
+    head = parts[0] + "/…/" if len(parts) > 2 else "…/"
+    for part in reversed(parts[1:-1]):
+        candidate = part + "/" + "/".join(kept)
+        if len(head) + len(candidate) > limit:
+            break
+        kept.insert(0, part)
+    shortened = head + "/".join(kept)
+    return shortened if len(shortened) <= limit else "…/" + tail
+
+
+def fit(answer: dict[str, Any], key: str, items: list[Any], budget: int,
+        more: str | Callable[[list[Any]], dict[str, Any]] = "more") -> dict[str, Any]:
+    """`answer` with as many leading `items` under `key` as fit in `budget` bytes.
+
+    What is left out is counted under the key `more` (omitted when nothing is), or by the fields
+    `more(left_out)` returns (e.g. moreFailures). The count is part of the budget, so a capped list
+    is never silently partial.
+    """
+    def remainder(left: list[Any]) -> dict[str, Any]:
+        return more(left) if callable(more) else {more: len(left) or None}
+
+    low, high = 0, len(items)
+    best: dict[str, Any] | None = None
+    while low <= high:  # the largest prefix that fits; answers are small, so this is a few dumps
+        middle = (low + high) // 2
+        trial = dict(answer, **{key: items[:middle]}, **remainder(items[middle:]))
+        if size(trial) <= budget:
+            best, low = trial, middle + 1
+        else:
+            high = middle - 1
+    return best if best is not None else dict(answer, **{key: []}, **remainder(items))
+
+
+def clip(text: str, limit: int) -> str:
+    """One line of at most `limit` characters; a cut ends with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -65,14 +65,12 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
 
 def run_detectors(event: Event, ctx: detectors.Context) -> list[Finding]:
     found: list[Finding] = []
-    for name in detectors.names():
+    for name in detectors.names(event.hook):
         if time.monotonic() > ctx.deadline:
             hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
             break
         try:
-            detector = detectors.load(name)
-            if event.hook in detector.hooks:
-                found.extend(detector.detect(event, ctx))
+            found.extend(detectors.load(name).detect(event, ctx))
         except Exception as exc:  # noqa: BLE001 - one broken sidecar must not silence the others
             hooklog.error(ctx.project, event.hook, f"detector:{name}", exc)
     return found

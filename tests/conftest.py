@@ -12,14 +12,7 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-HOOK_SCRIPTS = {
-    "PostToolUse": REPO / "hooks" / "post_tool_use.py",
-    "PostToolUseFailure": REPO / "hooks" / "post_tool_use_failure.py",
-    "UserPromptSubmit": REPO / "hooks" / "user_prompt_submit.py",
-}
-
-HookRunner = Callable[..., subprocess.CompletedProcess[str]]
+from hookutil import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
 
 
 @pytest.fixture
@@ -31,12 +24,21 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def clean_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+def clean_env(monkeypatch: pytest.MonkeyPatch, sidekit_cache: Path) -> dict[str, str]:
     """The process environment without anything Gas Town or Claude Code would set."""
     for name in ("GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "GT_SESSION", "CLAUDE_PROJECT_DIR",
-                 "CLAUDE_CODE_SESSION_ID", "SIDEKIT_DISABLE", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"):
+                 "CLAUDE_CODE_SESSION_ID", "SIDEKIT_DISABLE", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA",
+                 "SIDEKIT_JUDGE"):
         monkeypatch.delenv(name, raising=False)
     return dict(os.environ)
+
+
+@pytest.fixture(autouse=True)
+def sidekit_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Background workers started by hooks (the function index) write their cache here, not to ~/.cache."""
+    folder = tmp_path_factory.getbasetemp() / "sidekit-cache"
+    monkeypatch.setenv("SIDEKIT_CACHE_DIR", str(folder))
+    return folder
 
 
 @pytest.fixture

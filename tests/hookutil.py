@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 import json
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+HOOK_SCRIPTS = {
+    "PostToolUse": REPO / "hooks" / "post_tool_use.py",
+    "PostToolUseFailure": REPO / "hooks" / "post_tool_use_failure.py",
+    "UserPromptSubmit": REPO / "hooks" / "user_prompt_submit.py",
+}
+
+HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def payload(event: str, project: Path, **fields: Any) -> dict[str, Any]:

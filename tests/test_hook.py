@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOOK_SCRIPTS, HookRunner
+from hookutil import HOOK_SCRIPTS, HookRunner
 from hookutil import context_of, payload
 from sidekit_hooks import detectors, hook, queue
 from sidekit_hooks.detectors import Finding
@@ -93,7 +93,7 @@ def test_garbage_stdin_exits_zero_silently_and_logs(project: Path, run_hook: Hoo
 
 def test_ten_megabyte_tool_response(project: Path, run_hook: HookRunner) -> None:
     enqueue(project, "still delivered")
-    big = payload("PostToolUse", project, tool_name="Bash", tool_input={"command": "cat big.log"},
+    big = payload("PostToolUse", project, tool_name="Bash", tool_input={"command": "./print-build-log"},
                   tool_response={"stdout": "y" * 10_000_000, "stderr": "", "interrupted": False})
     done = run_hook("PostToolUse", big)
     assert done.returncode == 0 and context_of(done.stdout) == "[from sidekit] still delivered"

@@ -9,7 +9,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from conftest import HOOK_SCRIPTS, REPO
+from hookutil import HOOK_SCRIPTS, REPO
 
 SESSION = "race"
 

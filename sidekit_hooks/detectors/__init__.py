@@ -76,20 +76,30 @@ class Context:
 
 
 # name -> "module:attribute". Later issues add the sidecars here; tests may register their own.
-REGISTRY: dict[str, str] = {
-    "scope": "sidekit_hooks.detectors.scope:DETECTOR",
-    "rules": "sidekit_hooks.rules.detector:DETECTOR",
+TOOL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
+
+# name -> ("module:OBJ", the hook events it judges), in the order they run. The events are declared
+# here, not only on the detector, so a hook imports just the sidecars its event needs
+# (UserPromptSubmit imports none of these).
+REGISTRY: dict[str, tuple[str, frozenset[str]]] = {
+    "scope": ("sidekit_hooks.detectors.scope:DETECTOR", TOOL_EVENTS),
+    "rules": ("sidekit_hooks.rules.detector:DETECTOR", TOOL_EVENTS),
+    "tests": ("sidekit_hooks.detectors.tests:DETECTOR", TOOL_EVENTS),
+    "tools": ("sidekit_hooks.detectors.tools:TOOLS", TOOL_EVENTS),
+    # Multi-line signatures only; every other convention is a rule in sidecar_rules/conventions.toml.
+    "conventions": ("sidekit_hooks.detectors.conventions:CONVENTIONS", frozenset({"PostToolUse"})),
+    "judge": ("sidekit_hooks.detectors.judge:JUDGE", TOOL_EVENTS),  # off unless SIDEKIT_JUDGE names a command
 }
 _loaded: dict[str, Detector] = {}
 
 
-def register(name: str, target: str | Detector) -> None:
-    """Add a detector by import path ("pkg.mod:OBJ") or as an object."""
+def register(name: str, target: str | Detector, hooks: frozenset[str] | None = None) -> None:
+    """Add a detector by import path ("pkg.mod:OBJ", with the events it judges) or as an object."""
     if isinstance(target, str):
-        REGISTRY[name] = target
+        REGISTRY[name] = (target, hooks if hooks is not None else TOOL_EVENTS)
         _loaded.pop(name, None)
     else:
-        REGISTRY[name] = f"<object {name}>"
+        REGISTRY[name] = (f"<object {name}>", target.hooks)
         _loaded[name] = target
 
 
@@ -101,10 +111,11 @@ def unregister(name: str) -> None:
 def load(name: str) -> Detector:
     """Import a registered detector on first use."""
     if name not in _loaded:
-        module_name, _, attribute = REGISTRY[name].partition(":")
+        module_name, _, attribute = REGISTRY[name][0].partition(":")
         _loaded[name] = getattr(importlib.import_module(module_name), attribute)
     return _loaded[name]
 
 
-def names() -> list[str]:
-    return list(REGISTRY)
+def names(hook: str | None = None) -> list[str]:
+    """Registered detectors, in order; with `hook`, only those that judge that event."""
+    return [name for name, (_, hooks) in REGISTRY.items() if hook is None or hook in hooks]

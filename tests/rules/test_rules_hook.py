@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HOOK_SCRIPTS, HookRunner
+from hookutil import HOOK_SCRIPTS, HookRunner
 from hookutil import context_of, payload
 
 from sidekit_hooks import hooklog

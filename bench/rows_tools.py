@@ -1,0 +1,104 @@
+"""The tools sidecar (#4): hook latency on an Edit that adds a 6-line function with the function index
+present, and how long the index takes to build for this repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+from run import REPO, BenchContext, Row, ratio_row, time_command
+
+SESSION = "bench-tools"
+NEW_FUNCTION = '''def order_total(items, prices):
+    total = 0
+    for sku, count in items.items():
+        total += prices[sku] * count
+    log.debug("total %s", total)
+    return total
+'''
+DUPLICATE = '''def batch_items(seq, n):
+    result = []
+    for i in range(0, len(seq), n):
+        result.append(seq[i:i + n])
+    out = result
+    return out
+'''
+HELPERS = '''def chunked(items, size):
+    out = []
+    for start in range(0, len(items), size):
+        out.append(items[start:start + size])
+    return out
+'''
+
+
+def edit_payload(project: str, added: str) -> bytes:
+    target = os.path.join(project, "pkg", "mod.py")
+    original = "import logging\n\nlog = logging.getLogger(__name__)\n"
+    lines = [" import logging", " ", " log = logging.getLogger(__name__)", "+", "+"] + [f"+{l}" for l in added.splitlines()]
+    return json.dumps({
+        "session_id": SESSION, "cwd": project, "hook_event_name": "PostToolUse", "permission_mode": "default",
+        "transcript_path": os.path.join(project, "t.jsonl"), "tool_name": "Edit", "tool_use_id": "toolu_bench",
+        "tool_input": {"file_path": target, "old_string": original.strip(), "new_string": original.strip() + "\n\n\n" + added},
+        "tool_response": {"filePath": target, "originalFile": original, "userModified": False, "replaceAll": False,
+                          "structuredPatch": [{"oldStart": 1, "oldLines": 3, "newStart": 1, "newLines": 11, "lines": lines}]},
+    }).encode()
+
+
+def make_project(ctx: BenchContext) -> str:
+    """A copy of this repo's package (a realistic index: a few hundred functions) plus two small files."""
+    project = tempfile.mkdtemp(prefix="sidekit-bench-tools-")
+    shutil.copytree(os.path.join(REPO, "sidekit_hooks"), os.path.join(project, "sidekit_hooks"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    os.makedirs(os.path.join(project, "pkg"))
+    with open(os.path.join(project, "pkg", "mod.py"), "w") as handle:
+        handle.write("import logging\n\nlog = logging.getLogger(__name__)\n")
+    with open(os.path.join(project, "pkg", "helpers.py"), "w") as handle:
+        handle.write(HELPERS)
+    subprocess.run([ctx.python, "-m", "sidekit_hooks.code.functions", "build", project], cwd=REPO,
+                   capture_output=True, check=True)
+    return project
+
+
+def index_build_rows(ctx: BenchContext) -> list[Row]:
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.code import functions;"
+            "t = time.perf_counter(); index = functions.build(sys.argv[1]); cold = time.perf_counter() - t;"
+            "t = time.perf_counter(); functions.build(sys.argv[1], index); warm = time.perf_counter() - t;"
+            "print(cold, warm, sum(len(f['f']) for f in index['files'].values()), len(index['files']))")
+    samples = []
+    for _ in range(3 if ctx.quick else 5):
+        done = subprocess.run([ctx.python, "-c", code, REPO], capture_output=True, text=True, check=True)
+        samples.append([float(x) for x in done.stdout.split()])
+    cold = statistics.median(s[0] for s in samples) * 1000
+    warm = statistics.median(s[1] for s in samples) * 1000
+    functions, files = int(samples[0][2]), int(samples[0][3])
+    return [
+        Row("tools", f"function index: full build of this repo ({functions} functions, {files} files)", f"{cold:.0f} ms"),
+        Row("tools", "function index: refresh with nothing changed", f"{warm:.1f} ms"),
+    ]
+
+
+def rows(ctx: BenchContext) -> list[Row]:
+    project = make_project(ctx)
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=project, CLAUDE_PLUGIN_ROOT=REPO)
+    post = ["sh", "-c", f'"{os.path.join(REPO, "hooks")}/run" post_tool_use']
+    index = os.path.join(project, ".sidekit", "index", "functions.json")
+
+    def keep_index_fresh() -> None:
+        now = time.time()
+        os.utime(index, (now, now))  # so the hook never starts a background refresh mid-measurement
+
+    out: list[Row] = []
+    try:
+        samples = time_command(post, ctx.repeats, edit_payload(project, NEW_FUNCTION), env, project, keep_index_fresh)
+        out += ratio_row("tools", "PostToolUse, Edit adds a 6-line function, index present (no match)", samples, ctx, 2.5)
+        samples = time_command(post, ctx.repeats, edit_payload(project, DUPLICATE), env, project, keep_index_fresh)
+        out += ratio_row("tools", "PostToolUse, Edit adds a 6-line duplicate (rapidfuzz loads, helper named)", samples, ctx, None)
+        out += index_build_rows(ctx)
+    finally:
+        shutil.rmtree(project, ignore_errors=True)
+    return out

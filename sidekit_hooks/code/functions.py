@@ -1,0 +1,554 @@
+"""An on-disk index of the project's functions, to notice when the agent rewrites a helper that exists.
+
+Per Python file (keyed by mtime and size, so a refresh re-reads only what changed) the index holds each
+module-level function's name, line, signature, outside names and normalized body (see `analyze`).
+
+The index is built OUTSIDE the hook: a hook that finds it missing or stale starts
+`python -S -m sidekit_hooks.code.functions refresh PROJECT` detached and goes on (`ensure_fresh`).
+That worker never creates anything inside the project (a throw-away project may be deleted while it
+runs): it writes to the project's `.sidekit/index/functions.json` only when `.sidekit/index/` already
+exists (made by `build`, or seeded by a fixture), else to the user cache
+(`$SIDEKIT_CACHE_DIR`, else `$XDG_CACHE_HOME/sidekit`, else `~/.cache/sidekit`), keyed by project path.
+Only cheap parts run on every hook (stat, spawn, a line scan for added `def`s). When a function of 5+
+lines was added, the hook parses it with the C parser (`_ast`, not the slower `ast` module), reads the
+index, and imports rapidfuzz only if some entry could match at all.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from sidekit_hooks import background, fastjson, workspace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ast
+    from typing import Any
+
+    Entry = list[Any]  # [name, line, signature, lines, normalized tokens joined by spaces]
+
+VERSION = 3  # 2: entries carry the function's outside names; 3: tokens from the syntax tree
+INDEX_FILE = "functions.json"
+PRUNE_AFTER = 30 * 86400  # seconds; cache entries unused this long are deleted by the next refresh
+ORPHAN_AFTER = 3600  # seconds; an entry idle this long is checked for a project that is gone
+ORPHAN_MAX_BYTES = 64 * 1024  # only small entries are read for that check (throw-away projects are small)
+REFRESH_AFTER = 10.0  # seconds; a write to a .py file older than the index by this much starts a refresh
+MIN_LINES = 5  # a function shorter than this (def line included, blank lines not) is never compared
+MAX_FILES = 20_000  # a refresh stops here: a monorepo must not turn the background build into a crawl
+MAX_FILE_BYTES = 1_000_000  # generated or vendored giants are skipped
+MAX_STRING = 24  # string constants are cut here in the normalized body
+SKIP_DIRS = frozenset({
+    "node_modules", "__pycache__", "site-packages", "venv", "env", "build", "dist", "htmlcov",
+})
+
+# Similarity thresholds (0..1), tuned on tests/code/labelled_functions.py (10 duplicates, 9 near misses).
+# Medium: the normalized body must be close (BODY_ALONE), or fairly close with a name that says the
+# same (BODY_WITH_NAME + NAME_CLOSE); and the added function must use every outside name the existing
+# one uses (`analyze`). Measured: duplicates on body alone >= 0.86 (fetch_user vs get_user), with a
+# name score of 1.0 down to 0.77 (split_into_chunks vs chunked); near misses <= 0.81 body with names
+# <= 0.67 (duplicates vs dedupe, env_int vs env_flag, parse_size vs parse_duration); get_order vs
+# get_user scores 0.97 but reads Order, not User.
+BODY_ALONE = 0.85
+BODY_WITH_NAME = 0.72
+NAME_CLOSE = 0.8
+
+
+def cache_dir() -> str:
+    base = os.environ.get("SIDEKIT_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "sidekit")
+    return os.path.join(base, "functions")
+
+
+def project_key(project: str) -> str:
+    """A cache file name for a project: its folder name and a checksum of its absolute path."""
+    import zlib
+
+    path = os.path.abspath(project)
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in os.path.basename(path))[:40] or "root"
+    return f"{name}-{zlib.crc32(path.encode('utf-8', 'surrogateescape')):08x}"
+
+
+def local_index_dir(project: str) -> str:
+    return os.path.join(workspace.state_dir(project), "index")
+
+
+def index_path(project: str) -> str:
+    """`.sidekit/index/functions.json` when that folder exists, else the project's user-cache file."""
+    local = local_index_dir(project)
+    if os.path.isdir(local):
+        return os.path.join(local, INDEX_FILE)
+    return os.path.join(cache_dir(), project_key(project) + ".json")
+
+
+def lock_path(project: str) -> str:
+    """The refresh lock: always in the cache, never inside the project."""
+    return os.path.join(cache_dir(), project_key(project) + ".lock")
+
+
+# ---------------------------------------------------------------------------------------------
+# Hot path: freshness, the background refresh, and the cheap scan for added functions.
+
+
+def ensure_fresh(project: str, touched_python: bool) -> bool:
+    """Start a detached refresh when the index is missing, or older than a write to a .py file.
+
+    Returns True when a refresh was started. Costs two stats on the usual path; never waits.
+    """
+    try:
+        built = os.stat(index_path(project)).st_mtime
+    except OSError:
+        built = 0.0
+    if built and not (touched_python and time.time() - built > REFRESH_AFTER):
+        return False
+    if not background.lock_is_stale(lock_path(project)):
+        return False  # a refresh is already running
+    try:
+        background.spawn_module("sidekit_hooks.code.functions", ["refresh", project])
+    except OSError:
+        return False
+    return True
+
+
+def added_blocks(text: str, min_lines: int = MIN_LINES) -> list[tuple[str, str]]:
+    """(name, source) of every `def` in `text` spanning `min_lines`+ non-blank lines. Stdlib, no `re`.
+
+    The block runs from the `def` line to the first non-blank line indented no deeper than it.
+    """
+    lines = text.splitlines()
+    blocks: list[tuple[str, str]] = []
+    for start, line in enumerate(lines):
+        stripped = line.lstrip()
+        if not stripped.startswith(("def ", "async def ")):
+            continue
+        indent = len(line) - len(stripped)
+        body = [line]
+        for follower in lines[start + 1 :]:
+            if follower.strip() and len(follower) - len(follower.lstrip()) <= indent:
+                if not follower.lstrip().startswith((")", "]", "}")):
+                    break
+            body.append(follower)
+        code = [b for b in body if b.strip() and not b.lstrip().startswith("#")]
+        if len(code) >= min_lines:
+            name = stripped.split("def ", 1)[1].split("(", 1)[0].strip()
+            blocks.append((name, "\n".join(b[indent:] if not b[:indent].strip() else b.lstrip() for b in body)))
+    return blocks
+
+
+def load(project: str) -> dict[str, Any] | None:
+    """The index as stored, or None when it is missing, unreadable or of another version."""
+    try:
+        with open(index_path(project), encoding="utf-8") as handle:
+            data = fastjson.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("files"), dict):
+        return None
+    return data
+
+
+# ---------------------------------------------------------------------------------------------
+# Building (background process, or `python -m sidekit_hooks.code.functions build PROJECT`).
+
+
+def python_files(project: str) -> list[str]:
+    """Project-relative paths of the .py files worth indexing (no hidden, vendored or built dirs)."""
+    found: list[str] = []
+    for folder, dirs, files in os.walk(project):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS and not d.endswith(".egg-info"))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                found.append(os.path.relpath(os.path.join(folder, name), project).replace(os.sep, "/"))
+                if len(found) >= MAX_FILES:
+                    return found
+    return found
+
+
+def build(project: str, previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A fresh index; files whose mtime and size match `previous` are reused, not re-parsed."""
+    old_files: dict[str, Any] = (previous or {}).get("files", {})
+    files: dict[str, Any] = {}
+    for rel in python_files(project):
+        try:
+            stat = os.stat(os.path.join(project, rel))
+        except OSError:
+            continue
+        old = old_files.get(rel)
+        if isinstance(old, dict) and old.get("m") == stat.st_mtime_ns and old.get("s") == stat.st_size:
+            files[rel] = old
+            continue
+        entries: list[Entry] = []
+        if stat.st_size <= MAX_FILE_BYTES:
+            try:
+                with open(os.path.join(project, rel), encoding="utf-8", errors="replace") as handle:
+                    entries = extract(handle.read())
+            except OSError:
+                continue
+        files[rel] = {"m": stat.st_mtime_ns, "s": stat.st_size, "f": entries}
+    return {"version": VERSION, "project": os.path.abspath(project), "built": round(time.time(), 3), "files": files}
+
+
+def refresh(project: str) -> bool:
+    """Bring the on-disk index up to date under a lock. False when another refresh holds the lock."""
+    lock = lock_path(project)
+    if not os.path.isdir(project):
+        return False  # gone (a throw-away project removed under us): recreate nothing
+    if not background.take_lock(lock):
+        return False
+    try:
+        index = build(project, load(project))
+        target = index_path(project)
+        in_project = not target.startswith(cache_dir() + os.sep)
+        if not in_project or os.path.isdir(os.path.dirname(target)):  # re-checked: never recreate the project
+            workspace.atomic_write(target, fastjson.dumps(index))
+        prune_cache()
+    finally:
+        background.release_lock(lock)
+    return True
+
+
+def prune_cache(now: float | None = None) -> int:
+    """Delete cache entries of projects that are gone, or that nobody refreshed for PRUNE_AFTER seconds.
+
+    Throw-away projects (tests, `sidekit demo`) leave small entries behind; an entry idle for an hour
+    whose project folder no longer exists goes. Returns how many entries were deleted.
+    """
+    now = time.time() if now is None else now
+    removed = 0
+    try:
+        names = os.listdir(cache_dir())
+    except OSError:
+        return 0
+    for name in names:
+        path = os.path.join(cache_dir(), name)
+        try:
+            if not name.endswith(".json"):
+                continue
+            stat = os.stat(path)
+            idle = now - stat.st_mtime
+            if idle > PRUNE_AFTER or (idle > ORPHAN_AFTER and stat.st_size < ORPHAN_MAX_BYTES and orphaned(path)):
+                os.unlink(path)
+                removed += 1
+        except OSError:
+            continue
+    return removed
+
+
+def orphaned(path: str) -> bool:
+    """A cache entry whose project folder no longer exists."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            project = fastjson.loads(handle.read()).get("project")
+    except (OSError, ValueError, AttributeError):
+        return True
+    return isinstance(project, str) and not os.path.isdir(project)
+
+
+def extract(source: str) -> list[Entry]:
+    """Index entries for the module-level functions of one file's source ([] if it does not parse)."""
+    import _ast
+
+    tree = parse(source)
+    if tree is None:
+        return []
+    entries: list[Entry] = []
+    source_lines = source.splitlines()
+    for node in tree.body:
+        if isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef)) and indexable(node.name):
+            lines = code_lines("\n".join(source_lines[node.lineno - 1 : node.end_lineno]))
+            sig = signature(node)
+            tokens, outside = analyze(node)
+            entries.append([node.name, node.lineno, sig, lines, " ".join(tokens), " ".join(outside)])
+    return entries
+
+
+def indexable(name: str) -> bool:
+    """Helpers worth pointing at: not tests, not dunders."""
+    return not name.startswith("test") and not (name.startswith("__") and name.endswith("__"))
+
+
+def code_lines(source: str) -> int:
+    return sum(1 for line in source.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+
+
+def signature(node: ast.FunctionDef | ast.AsyncFunctionDef, limit: int = 60) -> str:
+    """`name(a, b, *rest, **options)`: parameter names only, cut at `limit` characters."""
+    args = node.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if args.vararg:
+        names.append("*" + args.vararg.arg)
+    elif args.kwonlyargs:
+        names.append("*")
+    names += [a.arg for a in args.kwonlyargs]
+    if args.kwarg:
+        names.append("**" + args.kwarg.arg)
+    text = f"{node.name}({', '.join(names)})"
+    return text if len(text) <= limit else text[: limit - 4] + "...)"
+
+
+def normalize(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The body's tokens: docstring dropped, locals renamed v1, v2... by first use, long strings cut."""
+    return analyze(node)[0]
+
+
+def analyze(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[str], list[str]]:
+    """(normalized body tokens, outside names) of a function.
+
+    The tokens are the body's syntax tree in depth-first order (node kinds, names, attributes,
+    constants), docstring dropped, local names renamed v1, v2... by first use, long strings cut: a
+    copy with other local names or other formatting gives the same tokens. The outside names are the
+    module-level names the body reads (not locals, not builtins, not the function itself), e.g.
+    `User`, `json`, `slugify`: two bodies of one shape over different collaborators (`User` vs
+    `Order`) are not duplicates. Only the C `_ast` module is used: `ast` costs a hook ~3 ms more.
+    Renames in place: `node` is a fresh parse, used for nothing else afterwards.
+    """
+    import _ast
+    import builtins
+
+    body = list(node.body)
+    if body and isinstance(body[0], _ast.Expr) and isinstance(body[0].value, _ast.Constant) and isinstance(body[0].value.value, str):
+        body = body[1:]
+    nodes = walk(body)
+    local = {a.arg for a in walk(node.args) if isinstance(a, _ast.arg)}
+    for sub in nodes:
+        if isinstance(sub, _ast.Name) and isinstance(sub.ctx, _ast.Store):
+            local.add(sub.id)
+        elif isinstance(sub, _ast.arg):
+            local.add(sub.arg)
+        elif isinstance(sub, _ast.ExceptHandler) and sub.name:
+            local.add(sub.name)
+    outside = sorted({
+        n.id for n in nodes
+        if isinstance(n, _ast.Name) and n.id not in local and n.id != node.name and not hasattr(builtins, n.id)
+    })
+    names = sorted(
+        (n for n in nodes if isinstance(n, _ast.Name) and n.id in local),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    numbering: dict[str, str] = {}
+    for name_node in names:
+        name_node.id = numbering.setdefault(name_node.id, f"v{len(numbering) + 1}")
+    for sub in nodes:
+        if isinstance(sub, _ast.arg):
+            sub.arg = numbering.setdefault(sub.arg, f"v{len(numbering) + 1}")
+        elif isinstance(sub, _ast.ExceptHandler) and sub.name:
+            sub.name = numbering.setdefault(sub.name, f"v{len(numbering) + 1}")
+    tokens: list[str] = []
+    serialize(body, tokens)
+    return tokens, outside
+
+
+def walk(root: object) -> list[ast.AST]:
+    """Every syntax node under `root` (a node or a list of them), depth first, in source order."""
+    import _ast
+
+    found: list[ast.AST] = []
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, _ast.AST):
+            found.append(item)
+            stack.extend(reversed([getattr(item, field, None) for field in item._fields]))
+    return found
+
+
+def serialize(item: object, out: list[str]) -> None:
+    """Tokens of a syntax tree: node kinds, names, `.attributes`, constants (strings cut)."""
+    import _ast
+
+    if isinstance(item, list):
+        for element in item:
+            serialize(element, out)
+        return
+    if isinstance(item, _ast.Name):
+        out.append(item.id)
+    elif isinstance(item, _ast.Constant):
+        value = item.value
+        text = repr(value[:MAX_STRING] if isinstance(value, str) else value)
+        out.append("_".join(text.split()))  # tokens are stored space-separated: none may hold a space
+    elif isinstance(item, _ast.Attribute):
+        serialize(item.value, out)
+        out.append("." + item.attr)
+    elif isinstance(item, _ast.arg):
+        out.append(item.arg)
+    elif isinstance(item, _ast.AST) and not isinstance(item, _ast.expr_context):
+        out.append(type(item).__name__)
+        for field in item._fields:
+            value = getattr(item, field, None)
+            if isinstance(value, str):
+                out.append(value)  # a def's or keyword's name, an import's module
+            elif field != "type_comment":
+                serialize(value, out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Matching an added function against the index (rare path: a 5+ line function was added).
+
+
+class Match:
+    """An existing function the added one duplicates."""
+
+    __slots__ = ("path", "line", "signature", "name", "body", "name_score")
+
+    def __init__(self, path: str, line: int, signature: str, name: str, body: float, name_score: float) -> None:
+        self.path = path
+        self.line = line
+        self.signature = signature
+        self.name = name
+        self.body = body
+        self.name_score = name_score
+
+    def __repr__(self) -> str:
+        return f"Match({self.path}:{self.line} {self.signature}, body={self.body:.2f}, name={self.name_score:.2f})"
+
+
+def parse(source: str) -> ast.Module | None:
+    """The syntax tree of `source`, through the C parser only (no `ast` module), or None."""
+    import _ast
+
+    try:
+        tree = compile(source, "<sidekit>", "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return None
+    return tree if isinstance(tree, _ast.Module) else None
+
+
+def parse_function(source: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The first function defined in `source` (a block cut from added text), or None."""
+    import _ast
+
+    tree = parse(source)
+    node = tree.body[0] if tree is not None and tree.body else None
+    return node if isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef)) else None
+
+
+def name_words(name: str) -> str:
+    """`newSlug` / `new_slug` -> "new slug": words for comparing names across styles."""
+    words: list[str] = []
+    current = ""
+    for char in name:
+        if char == "_" or (char.isupper() and current and not current[-1].isupper()):
+            if current:
+                words.append(current.lower())
+            current = "" if char == "_" else char
+        else:
+            current += char
+    if current:
+        words.append(current.lower())
+    return " ".join(stem(word) for word in words)
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough for names: `chunked`/`chunks` -> `chunk`, `slugify` -> `slug`."""
+    for suffix in ("ified", "ify", "ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def best_match(
+    name: str, tokens: list[str], index: dict[str, Any], skip: tuple[str, str] = ("", ""),
+    outside: list[str] | None = None,
+) -> Match | None:
+    """The indexed function the added one most resembles, if it clears the thresholds.
+
+    `skip` is (path, name) of the function being edited itself, which always resembles its old self.
+    `outside` (the added function's outside names, see `analyze`) must include every outside name the
+    existing function uses. rapidfuzz (about 20 ms to import) loads only when some entry passes a
+    cheap upper bound.
+    """
+    candidates = plausible(tokens, index, skip, None if outside is None else set(outside))
+    if not candidates:
+        return None
+    from sidekit_hooks.thirdparty import enable_site_packages
+
+    enable_site_packages()
+    from rapidfuzz import fuzz
+    from rapidfuzz.distance import Indel
+
+    words = name_words(name)
+    best: Match | None = None
+    for path, entry, candidate in candidates:
+        other_name, line, sig = entry[0], entry[1], entry[2]
+        body = Indel.normalized_similarity(tokens, candidate)
+        if body < BODY_WITH_NAME:
+            continue
+        name_score = fuzz.token_set_ratio(words, name_words(other_name)) / 100
+        if (body >= BODY_ALONE or name_score >= NAME_CLOSE) and (best is None or body > best.body):
+            best = Match(path, line, sig, other_name, body, name_score)
+    return best
+
+
+def plausible(
+    tokens: list[str], index: dict[str, Any], skip: tuple[str, str], outside: set[str] | None = None
+) -> list[tuple[str, list[Any], list[str]]]:
+    """Entries whose body could reach BODY_WITH_NAME: Indel similarity is 2*LCS/(m+n), and the LCS is
+    at most the size of the two token multisets' intersection. Pure Python, no imports."""
+    counts: dict[str, int] = {}
+    for token in tokens:
+        counts[token] = counts.get(token, 0) + 1
+    found: list[tuple[str, list[Any], list[str]]] = []
+    for path, record in index.get("files", {}).items():
+        for entry in record.get("f", []) if isinstance(record, dict) else []:
+            if (path, entry[0]) == skip or entry[3] < MIN_LINES - 1:
+                continue
+            if outside is not None and not outside.issuperset(entry[5].split()):
+                continue  # other collaborators: same shape, different work
+            candidate = entry[4].split()
+            total = len(tokens) + len(candidate)
+            if not 0.5 <= len(candidate) / max(1, len(tokens)) <= 2.0:
+                continue
+            seen: dict[str, int] = {}
+            common = 0
+            for token in candidate:
+                used = seen.get(token, 0)
+                if used < counts.get(token, 0):
+                    common += 1
+                seen[token] = used + 1
+            if 2 * common / total >= BODY_WITH_NAME:
+                found.append((path, entry, candidate))
+    return found
+
+
+def still_defined(project: str, match: Match) -> bool:
+    """Guards against a stale index: the matched function is still defined in its file."""
+    try:
+        with open(os.path.join(project, match.path), encoding="utf-8", errors="replace") as handle:
+            text = handle.read(MAX_FILE_BYTES)
+    except OSError:
+        return False
+    return f"def {match.name}(" in text
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m sidekit_hooks.code.functions refresh|build PROJECT` (refresh is what hooks start)."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2 or args[0] not in ("refresh", "build"):
+        print("usage: python -m sidekit_hooks.code.functions refresh|build PROJECT", file=sys.stderr)
+        return 2
+    project = os.path.abspath(args[1])
+    if args[0] == "build":  # in the foreground, into the project's .sidekit/index/ (created)
+        index = build(project)
+        os.makedirs(local_index_dir(project), exist_ok=True)
+        workspace.atomic_write(index_path(project), fastjson.dumps(index))
+        count = sum(len(f["f"]) for f in index["files"].values())
+        print(f"indexed {count} functions in {len(index['files'])} files -> {index_path(project)}")
+        return 0
+    try:
+        refresh(project)
+    except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
+        from sidekit_hooks import hooklog
+
+        if os.path.isdir(workspace.state_dir(project)):
+            hooklog.error(project, "background", "function-index", exc)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

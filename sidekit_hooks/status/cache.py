@@ -1,0 +1,162 @@
+"""The shared test-status cache on disk: where it lives, how it is read and written.
+
+Standard library only and no `json`/`re` at import: the tests sidecar reads the summary on the hook
+hot path. A corrupt or foreign file is never a crash: readers get an empty cache and a note.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from sidekit_hooks import fastjson, workspace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+SUMMARY_FILE = "status.json"
+TABLE_FILE = "status-tests.json"
+LOCK_FILE = "status.lock"
+FORMAT = 1
+
+# Files whose change makes a test run out of date, and folders a source walk never enters.
+SOURCE_SUFFIXES = (".py", ".pyi")
+SOURCE_NAMES = frozenset({"pyproject.toml", "setup.cfg", "setup.py", "pytest.ini", "tox.ini", "conftest.py"})
+SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "env", "build", "dist", "site-packages"})
+MAX_WALK = 20_000  # files; past this the staleness check says "unknown" rather than take seconds
+
+
+def summary_path(root: str) -> str:
+    return os.path.join(workspace.state_dir(root), SUMMARY_FILE)
+
+
+def table_path(root: str) -> str:
+    return os.path.join(workspace.state_dir(root), TABLE_FILE)
+
+
+def workspace_root(start: str) -> str:
+    """The folder whose `.sidekit/` holds the cache for `start` (a pytest rootdir or a cwd).
+
+    `$CLAUDE_PROJECT_DIR` when `start` lies inside it; else the nearest folder upwards that already
+    has `.sidekit/` or `.git`; else `start` itself.
+    """
+    start = os.path.abspath(start)
+    project = os.environ.get("CLAUDE_PROJECT_DIR", "")
+    if project:
+        project = os.path.abspath(project)
+        if start == project or start.startswith(project.rstrip(os.sep) + os.sep):
+            return project
+    folder = start
+    while True:
+        if os.path.isdir(os.path.join(folder, workspace.STATE_DIR)) or os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return start
+        folder = parent
+
+
+class Loaded:
+    """A cache file's content, or an empty one plus the reason it could not be used."""
+
+    __slots__ = ("data", "note")
+
+    def __init__(self, data: dict[str, Any], note: str = "") -> None:
+        self.data = data
+        self.note = note
+
+
+def read(path: str) -> Loaded:
+    """Read one cache file. Missing -> empty; unreadable, corrupt or another format -> empty + note."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        return Loaded({})
+    except (OSError, UnicodeDecodeError) as exc:
+        return Loaded({}, f"{os.path.basename(path)} unreadable ({type(exc).__name__}); the next pytest run rewrites it")
+    try:
+        data = fastjson.loads(text)
+    except ValueError:
+        return Loaded({}, f"{os.path.basename(path)} is corrupt; the next pytest run rebuilds it")
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return Loaded({}, f"{os.path.basename(path)} has an unknown format; the next pytest run rebuilds it")
+    return Loaded(data)
+
+
+def write(path: str, data: dict[str, Any]) -> None:
+    """Atomic replace: a reader sees the old file or the new one, never half of either.
+
+    Writers are pytest and the CLI, never a hook, so the C encoder of `json` is free to use here.
+    """
+    import json
+
+    workspace.atomic_write(path, json.dumps(dict(data, format=FORMAT), ensure_ascii=False, separators=(",", ":")))
+
+
+class _Lock:
+    """An exclusive advisory lock on `.sidekit/status.lock` so concurrent runs merge, not overwrite."""
+
+    def __init__(self, root: str) -> None:
+        self.path = os.path.join(workspace.state_dir(root), LOCK_FILE)
+        self.handle: Any = None
+
+    def __enter__(self) -> _Lock:
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        self.handle = open(self.path, "a+")
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: atomic replace still keeps each file whole
+            return self
+        fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.handle.close()  # closing releases the lock
+
+
+def locked(root: str) -> _Lock:
+    return _Lock(root)
+
+
+def changed_sources(root: str, since: float, limit: int = 3) -> tuple[list[str], int, bool]:
+    """Source files modified after `since`: (first few, how many, whether the walk finished)."""
+    found: list[str] = []
+    count = 0
+    walked = 0
+    for path in _sources(root):
+        walked += 1
+        if walked > MAX_WALK:
+            return found, count, False
+        try:
+            modified = os.stat(path).st_mtime
+        except OSError:
+            continue
+        if modified > since:
+            count += 1
+            if len(found) < limit:
+                found.append(os.path.relpath(path, root).replace(os.sep, "/"))
+    return sorted(found), count, True
+
+
+def _sources(root: str) -> Iterator[str]:
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if entry.is_dir(follow_symlinks=False):
+                if not name.startswith(".") and name not in SKIP_DIRS and not name.endswith(".egg-info"):
+                    stack.append(entry.path)
+            elif name.endswith(SOURCE_SUFFIXES) or name in SOURCE_NAMES:
+                yield entry.path
+
+
+def now() -> float:
+    return round(time.time(), 3)

@@ -1,0 +1,153 @@
+"""Root-cause clusters: failures from one cause become one entry with an `affected` count.
+
+The key is the exception type, the phase, the crash location, the deepest in-project frame when the
+crash is outside the project, and the type of the chained cause. The message is not part of the key
+(a parametrized test fails with twenty messages); normalized messages are kept as counted variants.
+A failing assert whose text reports another cluster's exception (a test asserting on a captured
+exception) joins that cluster as `reported`, when type and normalized message both match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from typing import Any
+
+FAILING = frozenset({"failed", "error"})
+MIN_PREFIX = 20  # a cut-off repr matches a message only when this much of it agrees
+MAX_VARIANTS = 5
+
+_NORMALIZERS = (
+    (re.compile(r"0x[0-9a-fA-F]+"), "0x…"),
+    (re.compile(r"'(?:[^'\\\n]|\\.)*'"), "'…'"),
+    (re.compile(r'"(?:[^"\\\n]|\\.)*"'), '"…"'),
+    (re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\w)"), "N"),
+)
+
+
+def normalize(message: str) -> str:
+    """The message with addresses, quoted values and numbers replaced, so variants can be counted."""
+    for pattern, replacement in _NORMALIZERS:
+        message = pattern.sub(replacement, message)
+    return message
+
+
+def key_of(failure: dict[str, Any], phase: str) -> tuple[str, ...]:
+    at = str(failure.get("at", ""))
+    frame = str(failure.get("frame", ""))
+    cause = str(failure.get("cause", "")).partition(":")[0]
+    kind = ".".join(filter(None, (failure.get("module"), str(failure.get("type", "Error")))))
+    return (kind, phase, at, "" if frame == at else frame, cause)
+
+
+def cluster_id(key: tuple[str, ...]) -> str:
+    return hashlib.sha1("\x1f".join(key).encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def natural(test: str) -> list[Any]:
+    """Sort key that puts test[2] before test[10]."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", test)]
+
+
+class Member:
+    """One failing test (or a module that failed to collect) as clustering sees it."""
+
+    __slots__ = ("test", "failure", "phase", "new")
+
+    def __init__(self, test: str, failure: dict[str, Any], phase: str = "call", new: bool = False) -> None:
+        self.test = test
+        self.failure = failure
+        self.phase = phase
+        self.new = new
+
+
+def build(members: Iterable[Member]) -> list[dict[str, Any]]:
+    """Clusters, biggest first; each names its tests (sorted, so xdist order never matters)."""
+    groups: dict[tuple[str, ...], list[Member]] = {}
+    for member in sorted(members, key=lambda m: natural(m.test)):
+        groups.setdefault(key_of(member.failure, member.phase), []).append(member)
+    reported = _join_reporters(groups)
+    clusters = [_summarize(key, items, reported.get(key, [])) for key, items in groups.items() if items]
+    clusters.sort(key=lambda c: (-c["affected"], c.get("at", ""), c["id"]))
+    return clusters
+
+
+def _join_reporters(groups: dict[tuple[str, ...], list[Member]]) -> dict[tuple[str, ...], list[Member]]:
+    """Move failing asserts that report another cluster's exception into that cluster."""
+    signatures: list[tuple[str, str, tuple[str, ...], int]] = []
+    for key, items in groups.items():
+        if not key[0].endswith("AssertionError"):
+            for member in items:
+                kind = str(member.failure.get("type", ""))
+                signatures.append((kind, normalize(_bare(str(member.failure.get("message", "")))), key, len(items)))
+    joined: dict[tuple[str, ...], list[Member]] = {}
+    if not signatures:
+        return joined
+    for key, items in list(groups.items()):
+        if not key[0].endswith("AssertionError"):
+            continue
+        for member in list(items):
+            target = _cause_of(member, signatures)
+            if target is not None:
+                items.remove(member)
+                groups[target].append(member)
+                joined.setdefault(target, []).append(member)
+    return joined
+
+
+def _cause_of(member: Member, signatures: list[tuple[str, str, tuple[str, ...], int]]) -> tuple[str, ...] | None:
+    best: tuple[int, tuple[str, ...]] | None = None
+    for mention in member.failure.get("mentions", ()):
+        kind, _, message = str(mention).partition(": ")
+        norm = normalize(_bare(message))
+        for sig_kind, sig_norm, key, size in signatures:
+            if sig_kind == kind and _same_message(norm, sig_norm) and (best is None or size > best[0]):
+                best = (size, key)
+    return best[1] if best else None
+
+
+def _bare(message: str) -> str:
+    """Without one layer of enclosing quotes: str(KeyError("x")) is '"x"', its repr shows "x"."""
+    message = message.strip()
+    if len(message) >= 2 and message[0] == message[-1] and message[0] in "'\"":
+        return message[1:-1]
+    return message
+
+
+def _same_message(a: str, b: str) -> bool:
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= MIN_PREFIX and long.startswith(short.rstrip("…'\" "))
+
+
+def _summarize(key: tuple[str, ...], items: list[Member], reported: list[Member]) -> dict[str, Any]:
+    items.sort(key=lambda m: natural(m.test))
+    first = next((m for m in items if m not in reported), items[0])
+    failure = first.failure
+    variants: dict[str, int] = {}
+    for member in items:
+        if member not in reported:
+            norm = normalize(str(member.failure.get("message", "")))
+            variants[norm] = variants.get(norm, 0) + 1
+    cluster: dict[str, Any] = {
+        "id": cluster_id(key),
+        "type": str(failure.get("type", "Error")),
+        "phase": key[1],
+        "at": key[2],
+        "frame": key[3],
+        "message": str(failure.get("message", "")),
+        "cause": str(failure.get("cause", "")),
+        "affected": len(items),
+        "reported": len(reported),
+        "new": sum(1 for m in items if m.new),
+        "tests": [m.test for m in items],
+    }
+    if len(variants) > 1:
+        ranked = sorted(variants.items(), key=lambda kv: (-kv[1], kv[0]))
+        cluster["variants"] = [[text, count] for text, count in ranked[:MAX_VARIANTS]]
+        cluster["moreVariants"] = max(0, len(ranked) - MAX_VARIANTS)
+    return cluster

@@ -1,0 +1,177 @@
+"""Session end: merge one pytest run into the per-test table, cluster, and write the cache.
+
+Runs once per session in the controller. Under `.sidekit/status.lock` so concurrent runs merge
+instead of overwriting each other. `generation` rises only when what the cache says changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from sidekit_hooks.status import cache, clusters
+
+if TYPE_CHECKING:
+    from sidekit_hooks.status.pytest_plugin import Recorder
+
+SUMMARY_CLUSTERS = 30  # clusters kept in the summary (all of them stay derivable from the table)
+SUMMARY_TESTS = 3  # test ids kept per cluster in the summary
+SUMMARY_FILES = 300  # failing files indexed for the tests sidecar
+SUMMARY_TEXT = 160  # characters of a message, cause or variant kept in the summary (the table has more)
+LONG_ID = 110  # a longer test id is not indexed by file; the cluster id names it
+EXIT_NAMES = {0: "passed", 1: "failed", 2: "interrupted", 3: "internalError", 4: "usageError", 5: "noTests"}
+
+
+def save(recorder: Recorder, exit_status: int) -> None:
+    root = recorder.root
+    prefix = _prefix(recorder.rootdir, root)
+    tests = {prefix + nodeid: entry for nodeid, entry in recorder.tests.items() if "o" in entry}
+    errors = {prefix + path if path != "." else (prefix.rstrip("/") or "."): f
+              for path, f in recorder.collect_errors.items()}
+    known = None
+    if recorder.selected is not None and recorder.whole_files():
+        known = {prefix + nodeid for nodeid in recorder.selected + recorder.deselected}
+    run: dict[str, Any] = {
+        "id": os.environ.get("SIDEKIT_RUN_ID", ""),
+        "started": round(recorder.started, 3),
+        "finished": cache.now(),
+        "exit": exit_status,
+        "args": recorder.args(),
+        "selected": len(recorder.selected or ()) if recorder.selected is not None else len(tests),
+        "ran": len(tests),
+        "interrupted": recorder.interrupted,
+    }
+    run["complete"] = not recorder.interrupted and not errors and run["ran"] >= run["selected"]
+    with cache.locked(root):
+        summary, table = merge(root, run, tests, errors, known)
+        summary.update(runner="pytest", pytest=_pytest_version(), python="{}.{}.{}".format(*sys.version_info[:3]),
+                       plugins=recorder.plugins())
+        cache.write(cache.table_path(root), table)
+        cache.write(cache.summary_path(root), summary)
+
+
+def merge(root: str, run: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]],
+          known: set[str] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(new summary, new table) from the cache on disk and one run's results."""
+    old_summary = cache.read(cache.summary_path(root))
+    old_table = cache.read(cache.table_path(root))
+    note = old_summary.note or old_table.note
+    table: dict[str, dict[str, Any]] = dict(old_table.data.get("tests") or {}) if not note else {}
+    old_errors: dict[str, dict[str, Any]] = dict(old_table.data.get("collect") or {}) if not note else {}
+    failing_before = {t for t, e in table.items() if e.get("o") in clusters.FAILING} | set(old_errors)
+
+    touched_files = {_file(t) for t in (known or ())} | {_file(t) for t in tests} | set(errors)
+    present: dict[str, bool] = {}
+    for test in list(table):
+        path = _file(test)
+        if path not in present:
+            present[path] = os.path.exists(os.path.join(root, path))
+        gone = known is not None and path in touched_files and test not in known
+        if gone or path in errors or not present[path]:
+            del table[test]
+        else:
+            table[test].pop("new", None)  # "new" speaks of the latest run only
+    for path in list(old_errors):
+        if path in touched_files or not os.path.exists(os.path.join(root, path)) or not run["args"]:
+            del old_errors[path]
+    for test, entry in tests.items():
+        entry = dict(entry, s=run["finished"], d=round(entry.get("d", 0.0), 4))
+        if entry["o"] in clusters.FAILING and test not in failing_before:
+            entry["new"] = True
+        table[test] = entry
+    for path, failure in errors.items():
+        old_errors[path] = dict(failure, s=run["finished"], new=path not in failing_before)
+
+    members = [clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
+               for t, e in table.items() if e.get("o") in clusters.FAILING]
+    members += [clusters.Member(p, f, "collect", bool(f.get("new"))) for p, f in old_errors.items()]
+    found = clusters.build(members)
+    for cluster in found:
+        for test in cluster["tests"]:
+            if test in table:
+                table[test]["c"] = cluster["id"]
+            else:
+                old_errors[test]["c"] = cluster["id"]
+    digest = _digest(table, old_errors)
+    generation = max(int(old_summary.data.get("generation", 0)), int(old_table.data.get("generation", 0)))
+    if digest != old_summary.data.get("digest") or not generation:
+        generation += 1
+    summary = _summary(generation, digest, run, table, old_errors, found)
+    if note:
+        summary["note"] = note
+    return summary, {"generation": generation, "tests": table, "collect": old_errors}
+
+
+def _summary(generation: int, digest: str, run: dict[str, Any], table: dict[str, dict[str, Any]],
+             errors: dict[str, dict[str, Any]], found: list[dict[str, Any]]) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    for entry in table.values():
+        counts[entry["o"]] = counts.get(entry["o"], 0) + 1
+    run_counts: dict[str, int] = {}
+    for entry in table.values():
+        if entry.get("s") == run["finished"]:
+            run_counts[entry["o"]] = run_counts.get(entry["o"], 0) + 1
+    run["counts"] = run_counts
+    run["state"] = "interrupted" if run["interrupted"] else EXIT_NAMES.get(run["exit"], "error")
+    files: dict[str, list[Any]] = {}
+    for cluster in found:
+        for test in cluster["tests"]:
+            entry = table.get(test) or {}
+            failure = entry.get("f") or errors.get(test) or {}
+            spots = [_file(test)] + [str(f).partition(":")[0] for f in failure.get("frames", ())]
+            for path in dict.fromkeys(spots):
+                if path in files:
+                    files[path][0] += 1
+                elif len(files) < SUMMARY_FILES:
+                    files[path] = [1, cluster["id"], test if len(test) <= LONG_ID else ""]
+    briefs = [_brief(c) for c in found[:SUMMARY_CLUSTERS]]
+    return {
+        "generation": generation,
+        "digest": digest,
+        "run": run,
+        "counts": counts,
+        "collectErrors": len(errors),
+        "older": sum(1 for e in table.values() if e.get("s") != run["finished"]),
+        "newFailures": sum(c["new"] for c in found),
+        "failing": sum(c["affected"] for c in found),
+        "clusters": briefs,
+        "moreClusters": max(0, len(found) - SUMMARY_CLUSTERS),
+        "files": files,
+    }
+
+
+def _brief(cluster: dict[str, Any]) -> dict[str, Any]:
+    """A cluster as the summary keeps it: bounded, so hooks read a small file whatever the run was."""
+    return dict(cluster, tests=cluster["tests"][:SUMMARY_TESTS], message=cluster["message"][:SUMMARY_TEXT],
+                cause=cluster["cause"][:SUMMARY_TEXT],
+                variants=[[text[:SUMMARY_TEXT], count] for text, count in cluster.get("variants", ())])
+
+
+def _digest(table: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]]) -> str:
+    """What the cache says: each test's outcome and failure identity; not timings, not run times."""
+    parts = []
+    for test in sorted(table):
+        entry = table[test]
+        failure = entry.get("f")
+        message = clusters.normalize(str(failure.get("message", ""))) if failure else ""
+        parts.append(f"{test}\x1f{entry['o']}\x1f{entry.get('c', '')}\x1f{message}")
+    for path in sorted(errors):
+        parts.append(f"{path}\x1fcollect\x1f{errors[path].get('c', '')}\x1f{errors[path].get('message', '')}")
+    return hashlib.sha1("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _file(test: str) -> str:
+    return test.split("::", 1)[0]
+
+
+def _prefix(rootdir: str, root: str) -> str:
+    relative = os.path.relpath(rootdir, root).replace(os.sep, "/")
+    return "" if relative == "." else relative + "/"
+
+
+def _pytest_version() -> str:
+    import pytest
+
+    return str(pytest.__version__)

@@ -1,0 +1,54 @@
+"""Helpers for the code-navigation tests: write a fixture repo, run the real `sidekit` command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+GIT = ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "commit.gpgsign=false"]
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run([*GIT, *args], cwd=root, check=True, capture_output=True, text=True).stdout
+
+
+def commit_all(root: Path) -> None:
+    if not (root / ".git").exists():
+        git(root, "init", "-q")
+    (root / ".gitignore").write_text(".sidekit/\n.pytest_cache/\n__pycache__/\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "fixture")
+
+
+def env_for(root: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "GT_", "PYTEST_"))}
+    # The fixture repos' own pytest runs load only what they ask for (-p), like a project without plugins.
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    return env
+
+
+def sidekit(root: Path, command: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", command, "--project", str(root), *args],
+                          cwd=root, env=env_for(root), capture_output=True, text=True, timeout=120)
+    if check:
+        assert done.returncode == 0, done.stderr
+    return done
+
+
+def answer(root: Path, command: str, *args: str) -> tuple[dict[str, Any], int]:
+    """(parsed answer, its size in bytes without the newline)."""
+    out = sidekit(root, command, *args).stdout
+    assert out.endswith("\n") and out.count("\n") == 1, out
+    return json.loads(out), len(out.rstrip("\n").encode())

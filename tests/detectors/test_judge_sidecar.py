@@ -1,0 +1,128 @@
+"""The optional judge: a fake judge command, driven through the real hooks and the worker directly."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hookutil import context_of, payload
+
+from sidekit_hooks import hooklog, queue, workspace
+from sidekit_hooks.detectors import judge
+
+FAKE_JUDGE = '''\
+import json, sys, time
+event = json.load(sys.stdin)
+with open(sys.argv[1], "a") as seen:
+    seen.write(json.dumps(event) + "\\n")
+if "slow" in event.get("command", ""):
+    time.sleep(30)
+if "crash" in event.get("command", ""):
+    sys.exit("judge broke")
+if "curl" in event.get("command", ""):
+    print("The MCP tool `fetch_page` already fetches URLs; no need to curl by hand.")
+else:
+    print("NONE")
+'''
+
+
+@pytest.fixture
+def fake_judge(tmp_path: Path) -> tuple[str, Path]:
+    script = tmp_path / "fake_judge.py"
+    script.write_text(FAKE_JUDGE)
+    seen = tmp_path / "seen.jsonl"
+    return f"{sys.executable} {script} {seen}", seen
+
+
+def bash(project: Path, command: str) -> dict[str, Any]:
+    return payload("PostToolUse", project, tool_name="Bash", tool_use_id="toolu_1",
+                   tool_input={"command": command, "description": "run"},
+                   tool_response={"stdout": "ok", "stderr": "", "interrupted": False, "isImage": False})
+
+
+def judge_log(project: Path, count: int, timeout: float = 30) -> list[dict[str, Any]]:
+    """The judge's log once it holds `count` records (the worker runs in the background)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        records = hooklog.read(str(project), judge.LOG)
+        if len(records) >= count:
+            return records
+        time.sleep(0.05)
+    raise AssertionError(f"judge log has {hooklog.read(str(project), judge.LOG)}, wanted {count} records")
+
+
+def test_judge_is_off_by_default(project: Path, run_hook: Any) -> None:
+    done = run_hook("PostToolUse", bash(project, "curl https://example.org"))
+    assert (done.returncode, done.stdout) == (0, "")
+    assert not (project / ".sidekit" / "judge").exists()
+
+
+def test_judge_answer_is_queued_and_delivered_at_the_next_boundary(project: Path, run_hook: Any,
+                                                                     fake_judge: tuple[str, Path]) -> None:
+    command, seen = fake_judge
+    env = {"SIDEKIT_JUDGE": command, "SIDEKIT_JUDGE_TIMEOUT": "20"}  # a loaded CI box is not a slow judge
+    done = run_hook("PostToolUse", bash(project, "curl -s https://example.org/page"), env=env)
+    assert (done.returncode, done.stdout) == (0, "")  # the hook never waits for the judge
+    assert [r["outcome"] for r in judge_log(project, 1)] == ["queued"]
+    assert json.loads(seen.read_text()) == {"hook": "PostToolUse", "tool": "Bash", "kind": "shell",
+                                            "command": "curl -s https://example.org/page", "output": "ok"}
+    pending = queue.pending(workspace.queue_root(str(project)), "sess-1")
+    assert [(n.sender, n.message) for _, n in pending] == [
+        ("sidekit/judge", "[sidecar:judge] The MCP tool `fetch_page` already fetches URLs; no need to curl by hand.")]
+    prompt = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
+    assert context_of(prompt.stdout) == (
+        "[sidecar:judge] The MCP tool `fetch_page` already fetches URLs; no need to curl by hand.")
+
+
+@pytest.mark.parametrize(("command", "outcome"), [
+    ("ls -la", "silent"),
+    ("crash now", "failed"),
+    ("slow build", "timeout"),
+])
+def test_judge_says_nothing_unless_it_answers(project: Path, fake_judge: tuple[str, Path], monkeypatch: pytest.MonkeyPatch,
+                                              command: str, outcome: str) -> None:
+    monkeypatch.setenv("SIDEKIT_JUDGE", fake_judge[0])
+    monkeypatch.setenv("SIDEKIT_JUDGE_TIMEOUT", "1")
+    folder = Path(judge.session_dir(str(project), "sess-1"))
+    folder.mkdir(parents=True)
+    event_file = folder / "event.json"
+    event_file.write_text(json.dumps({"command": command}))
+    started = time.monotonic()
+    assert judge.run_worker(str(project), "sess-1", str(event_file)) == outcome
+    assert time.monotonic() - started < 5
+    assert queue.pending(workspace.queue_root(str(project)), "sess-1") == []
+    assert not event_file.exists() and not (folder / "running.lock").exists()
+
+
+def test_judge_caps_and_cooldown(project: Path, fake_judge: tuple[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIDEKIT_JUDGE", fake_judge[0])
+    folder = Path(judge.session_dir(str(project), "sess-1"))
+    folder.mkdir(parents=True)
+
+    def ask() -> str:
+        event_file = folder / "event.json"
+        event_file.write_text(json.dumps({"command": "curl x"}))
+        return judge.run_worker(str(project), "sess-1", str(event_file))
+
+    assert ask() == "queued"
+    assert ask() == "cooldown"  # 30 s between answers by default
+    monkeypatch.setenv("SIDEKIT_JUDGE_COOLDOWN", "0")
+    monkeypatch.setenv("SIDEKIT_JUDGE_MAX", "2")
+    assert ask() == "queued"
+    assert ask() == "capped"
+    assert len(queue.pending(workspace.queue_root(str(project)), "sess-1")) == 2
+
+
+def test_hook_calls_the_judge_at_most_once_per_interval(project: Path, run_hook: Any,
+                                                        fake_judge: tuple[str, Path]) -> None:
+    command, seen = fake_judge
+    env = {"SIDEKIT_JUDGE": command, "SIDEKIT_JUDGE_INTERVAL": "600"}
+    for text in ("curl a", "curl b", "curl c"):
+        assert run_hook("PostToolUse", bash(project, text), env=env).returncode == 0
+    judge_log(project, 1)
+    time.sleep(0.3)
+    assert [json.loads(line)["command"] for line in seen.read_text().splitlines()] == ["curl a"]

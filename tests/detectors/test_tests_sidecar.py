@@ -1,0 +1,117 @@
+"""The tests sidecar through the real hook entry points, on a cache a real pytest run wrote."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hookutil import context_of, payload
+
+from sidekit_hooks.detectors.tests import runs_pytest
+
+HookRunner = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def pytest_run(project: Path, env: dict[str, str]) -> None:
+    clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest"], cwd=project, env=clean,
+                   capture_output=True, check=False, timeout=60)
+
+
+@pytest.fixture
+def failing(project: Path, clean_env: dict[str, str]) -> Path:
+    (project / "pytest.ini").write_text("[pytest]\n")
+    (project / "pkg").mkdir()
+    (project / "pkg" / "__init__.py").write_text("")
+    (project / "pkg" / "text.py").write_text("def slug(value):\n    return value.lower(\n        )[99]\n")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_text.py").write_text(textwrap.dedent("""\
+        import pytest
+        from pkg.text import slug
+
+        @pytest.mark.parametrize("word", ["A", "B", "C"])
+        def test_slug(word):
+            assert slug(word)
+
+        def test_other():
+            assert 1 == 2
+    """))
+    pytest_run(project, clean_env)
+    return project
+
+
+def edit(project: Path, path: str) -> dict[str, Any]:
+    target = str(project / path)
+    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
+                   tool_input={"file_path": target, "old_string": "lower(", "new_string": "lower( "},
+                   tool_response={"filePath": target, "oldString": "lower(", "newString": "lower( "})
+
+
+def bash_failed(project: Path, command: str) -> dict[str, Any]:
+    return payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_2",
+                   tool_input={"command": command}, error="Exit code 1\n4 failed in 0.1s")
+
+
+def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(failing: Path, run_hook: HookRunner) -> None:
+    done = run_hook("PostToolUse", edit(failing, "pkg/text.py"))
+    assert done.returncode == 0
+    assert context_of(done.stdout) == (
+        "[sidecar:tests] 3 tests that failed in the last run pass through pkg/text.py "
+        "(4 failed; 2 root causes); details: sidekit failures tests/test_text.py::test_slug[A]; "
+        "re-run: sidekit test tests/test_text.py")
+
+
+def test_edit_of_the_failing_test_file_itself(failing: Path, run_hook: HookRunner) -> None:
+    text = context_of(run_hook("PostToolUse", edit(failing, "tests/test_text.py")).stdout)
+    assert text.startswith("[sidecar:tests] 4 tests that failed in the last run live in tests/test_text.py (")
+
+
+def test_edit_of_an_unrelated_file_says_nothing(failing: Path, run_hook: HookRunner) -> None:
+    (failing / "pkg" / "other.py").write_text("x = 1\n")
+    done = run_hook("PostToolUse", edit(failing, "pkg/other.py"))
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_raw_pytest_with_failures_gets_the_clustered_status(failing: Path, run_hook: HookRunner) -> None:
+    done = run_hook("PostToolUseFailure", bash_failed(failing, f"cd {failing} && python -m pytest -q"))
+    summary = json.loads((failing / ".sidekit" / "status.json").read_text())
+    biggest = summary["clusters"][0]["id"]
+    assert context_of(done.stdout) == (
+        f"[sidecar:tests] pytest: 4 failed; 2 root causes; biggest: IndexError at pkg/text.py:2 (3 tests): "
+        f"sidekit failures {biggest}. Next time `sidekit test` answers in one JSON line")
+
+
+def test_raw_pytest_green_gets_no_tests_line(project: Path, clean_env: dict[str, str], run_hook: HookRunner) -> None:
+    (project / "pytest.ini").write_text("[pytest]\n")
+    (project / "test_ok.py").write_text("def test_ok():\n    pass\n")
+    pytest_run(project, clean_env)
+    ok = payload("PostToolUse", project, tool_name="Bash", tool_input={"command": "pytest -q"},
+                 tool_response={"stdout": "1 passed", "stderr": "", "interrupted": False})
+    done = run_hook("PostToolUse", ok)
+    # Green output speaks for itself; only the tools sidecar's one-time "use sidekit test" may speak.
+    assert done.returncode == 0
+    assert [line for line in context_of(done.stdout).splitlines() if line.startswith("[sidecar:tests]")] == []
+
+
+def test_no_cache_or_a_corrupt_one_is_silent(project: Path, run_hook: HookRunner) -> None:
+    assert run_hook("PostToolUse", edit(project, "pkg/text.py")).stdout == ""
+    (project / ".sidekit").mkdir(exist_ok=True)
+    (project / ".sidekit" / "status.json").write_text("{broken")
+    done = run_hook("PostToolUseFailure", bash_failed(project, "pytest"))
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("pytest", True), ("python -m pytest -x tests/", True), ("cd a && PYTHONPATH=. .venv/bin/pytest -q", True),
+    ("uv run pytest", True), ("timeout 60 python3 -m pytest", True), ("py.test tests", True),
+    ("grep -rn pytest .", False), ("sidekit test", False), ("pip install pytest", False), ("cat pytest.ini", False),
+    ("echo 'run pytest later'", False),
+])
+def test_runs_pytest(command: str, expected: bool) -> None:
+    assert runs_pytest(command) is expected

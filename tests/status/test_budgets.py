@@ -1,0 +1,100 @@
+"""CONTRACT §5 byte budgets on worst cases: 1,000 failures, 200 clusters, long non-ASCII messages, deep paths."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sidekit_hooks import answers
+from sidekit_hooks.commands.test import run_clusters
+from sidekit_hooks.status import cache, record, shape
+
+from statusutil import Suite, suite  # noqa: F401 - the fixture
+
+DEEP = "/".join(f"level_{i:02d}_of_a_deeply_nested_package" for i in range(6))
+LONG = "значение «ключ» 漢字テスト é " * 40  # ~1,200 characters of non-ASCII (the plugin keeps 300)
+
+
+def fake_run(finished: float) -> dict[str, Any]:
+    return {"id": "r", "started": finished - 3, "finished": finished, "exit": 1, "args": [], "selected": 0,
+            "ran": 0, "interrupted": False, "complete": True}
+
+
+def worst_cache(root: Path, failures: int, distinct: int, passed: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A cache on disk as a run of `failures` failing tests from `distinct` causes would leave it."""
+    files = max(1, min(distinct, 200))
+    for index in range(files):
+        path = root / DEEP / f"test_module_{index:03d}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+    tests: dict[str, dict[str, Any]] = {}
+    for index in range(failures):
+        cause = index % distinct
+        file = f"{DEEP}/test_module_{cause % files:03d}.py"
+        node = f"{file}::TestSomethingRatherLong::test_case[{LONG[:40]}-{index}-{'x' * 30}]"
+        tests[node] = {"o": "failed", "p": "call", "d": 0.01, "f": {
+            "type": "VeryLongCustomExceptionNameForTestingBudgetsError", "module": "pkg.errors",
+            "message": f"{index} {LONG}", "at": f"{DEEP}/helpers_{cause}.py:{1000 + cause}",
+            "frame": f"{file}:{cause + 1}", "frames": [f"{file}:{cause + 1} in test_case"],
+            "cause": f"UnicodeDecodeError: {LONG[:300]}"}}
+    for index in range(passed):
+        tests[f"{DEEP}/test_module_000.py::test_ok[{index}]"] = {"o": "passed", "d": 0.001}
+    run = fake_run(time.time())
+    summary, table = record.merge(str(root), run, tests, {}, None)
+    summary.update(runner="pytest", plugins=["xdist", "cov", "timeout", "randomly", "asyncio", "benchmark"])
+    cache.write(cache.summary_path(str(root)), summary)
+    cache.write(cache.table_path(str(root)), table)
+    return summary, table
+
+
+@pytest.mark.parametrize(("failures", "distinct"), [(1000, 200), (1000, 1), (100, 100), (1, 1)])
+def test_full_status_fits_400_bytes_and_counts_what_it_cut(project: Path, failures: int, distinct: int) -> None:
+    summary, _ = worst_cache(project, failures, distinct)
+    answer = shape.status(summary, (["a/" * 80 + "x.py"], 5000, True), time.time())
+    assert answers.size(answer) <= shape.STATUS_BUDGET
+    shown = sum(c.get("affected", 1) for c in answer.get("clusters", []))
+    assert shown + answer.get("moreFailures", 0) == failures
+    assert len(answer.get("clusters", [])) + answer.get("moreClusters", 0) == distinct
+
+
+@pytest.mark.parametrize(("failures", "distinct"), [(100, 100), (1000, 200), (1000, 3)])
+def test_test_answer_with_many_distinct_failures_fits_800_bytes(project: Path, failures: int, distinct: int) -> None:
+    summary, table = worst_cache(project, failures, distinct)
+    found = run_clusters(summary, table)
+    answer = shape.test_run(summary, found, {"selected": 1000, "basis": "coverage map"})
+    text = answers.dumps(answer)
+    assert answers.size(answer) <= shape.TEST_BUDGET, text
+    assert answer["clusters"], "at least the biggest cluster is shown"
+    shown = sum(c.get("affected", 1) for c in answer["clusters"])
+    assert shown + answer.get("moreFailures", 0) == failures
+    assert len(answer["clusters"]) + answer.get("moreClusters", 0) == distinct
+
+
+def test_green_test_answer_fits_200_bytes(project: Path) -> None:
+    summary, table = worst_cache(project, 0, 1, passed=5000)
+    summary["generation"] = 9_999_999
+    summary["run"]["counts"] = {"passed": 99999, "skipped": 9999, "xfailed": 999, "xpassed": 99}
+    answer = shape.test_run(summary, run_clusters(summary, table), {"selected": 99999, "basis": "all"})
+    assert answers.size(answer) <= 200, answers.dumps(answer)
+    assert answer["passed"] == 99999 and "clusters" not in answers.compact(answer)
+
+
+def test_unchanged_fits_40_bytes() -> None:
+    answer = shape.unchanged(99_999_999)  # eight digits: a hundred million changes of the cache
+    assert answers.dumps(answer) == '{"generation":99999999,"unchanged":true}'
+    assert answers.size(answer) <= shape.UNCHANGED_BUDGET
+
+
+def test_cli_status_on_the_worst_cache_is_one_line_within_budget(suite: Suite) -> None:
+    worst_cache(suite.root, 1000, 200)
+    answer, line, code = suite.answer("status")
+    assert code == 0 and len(line.encode()) <= shape.STATUS_BUDGET
+    assert answer["failed"] == 1000 and answer["moreClusters"] >= 199
+    again, line, _ = suite.answer("status", "--since", str(answer["generation"]))
+    assert again.get("unchanged") is not True  # pytest.ini was written after the (fake) run: stale
+    assert again["stale"] is True and line.encode().__len__() <= shape.STATUS_BUDGET
+    json.dumps(again)
