@@ -32,6 +32,7 @@ BUG = "iterable = list(iterable)[1:]"  # drops the first item: every caller sees
 NAVIGATED = ((PROJECT, VERSION, ("chunked", "islice")), ("pytest", "8.3.3", ("getoption", "config")))
 USAGES_TARGET_MS = 150
 SECTION = "code"
+QUICK_BUDGET = 15  # seconds under --quick (bench/run.py): two sdists fetched, indexed and queried
 
 
 def _run(argv: list[str], cwd: str, env: dict[str, str], timeout: float = 900) -> subprocess.CompletedProcess[str]:
