@@ -24,7 +24,7 @@ from e2e.claude_e2e import (
 
 @pytest.fixture(scope="session")
 def claude_cli() -> Path:
-    """The pinned CLI, installed with npm on first use; the test skips, saying why, when it cannot be had.
+    """The pinned CLI (bash tests/e2e/install_claude.sh); the test skips, saying why, when it is not there.
 
     Under `$SIDEKIT_E2E_REQUIRED` (CI, after installing the CLI) it fails instead: never a silent skip.
     """

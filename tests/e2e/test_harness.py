@@ -25,6 +25,16 @@ def test_missing_npm_is_the_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
                                 "(tests/e2e/install_claude.sh)")
 
 
+def test_an_uninstalled_cli_names_the_install_command(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(CLI_ENV, raising=False)
+    monkeypatch.setattr(claude_e2e, "CACHED_CLI", tmp_path / "not-installed" / "claude")
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "npm").write_text("#!/bin/sh\nexit 0\n")
+    (tmp_path / "bin" / "npm").chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    assert find_cli() == (None, f"Claude Code {VERSION} is not installed; run: bash tests/e2e/install_claude.sh")
+
+
 def test_e2e_tests_skip_cleanly_without_the_cli(tmp_path: Path) -> None:
     """The whole e2e module, run as CI would, with the harness pointed at a CLI that is not there."""
     missing = tmp_path / "no-claude"
