@@ -116,6 +116,23 @@ def test_failing_bash_goes_through_post_tool_use_failure(run_session: SessionRun
         reminder("PostToolUseFailure:Bash hook additional context", "[sidecar:tools] the build script is scripts/build.sh")])
 
 
+def test_a_full_delivery_is_cut_counted_and_the_rest_follows(run_session: SessionRunner, project: Path,
+                                                             session_id: str, sidekit: Callable[..., str]) -> None:
+    """At most 1,000 characters at a time: what does not fit is counted, and said at the next boundary."""
+    write_settings(project, sys.executable)
+    nudges = [f"[sidecar:specs] rule {n}: " + "x" * (250 - len(f"[sidecar:specs] rule {n}: ")) for n in range(5)]
+    for nudge in nudges:
+        sidekit("nudge", "--session", session_id, nudge)
+
+    run = run_session(PROMPT, [ToolCall("Bash", {"command": "ls", "description": "list"})])
+
+    assert prompt_reminders(run.prompt_blocks()) == [
+        reminder("UserPromptSubmit hook additional context", "\n".join(nudges[:3]) + "\n(+2 more queued)")]
+    assert split_result(result_text(run.tool_result(0)))[1] == [
+        reminder("PostToolUse:Bash hook additional context", "\n".join(nudges[3:]))]
+    assert [run.count(nudge) for nudge in nudges] == [1] * 5
+
+
 def test_hooks_that_say_nothing_leave_the_conversation_untouched(run_session: SessionRunner, project: Path) -> None:
     write_settings(project, sys.executable)
     (project / "a.py").write_text("x = 1\n")
@@ -305,6 +322,23 @@ def test_broken_rule_pack_leaves_the_scope_nudge_alone(run_session: SessionRunne
     assert split_result(result_text(run.tool_result(0))) == (written(target), [
         reminder("PostToolUse:Write hook additional context", WRITE_OUTSIDE.format(path="lib/extra.py"))])
     assert run.count("broken.toml") == 0
+
+
+# --- the tools sidecar (from the `sidecars2` branch) ----------------------------------------------
+
+
+@pytest.mark.skipif(find_spec("sidekit_hooks.detectors.tools") is None,
+                    reason="the tools sidecar has not landed on this branch yet")
+def test_tools_nudge_lands_next_to_the_bash_result(run_session: SessionRunner, project: Path) -> None:
+    write_settings(project, sys.executable)
+    (project / "a.py").write_text("x = 1\n")
+
+    run = run_session(PROMPT, [ToolCall("Bash", {"command": "cat a.py", "description": "show"})])
+
+    assert split_result(result_text(run.tool_result(0))) == ("x = 1", [reminder(
+        "PostToolUse:Bash hook additional context",
+        "[sidecar:tools] `cat` of a.py: use the Read tool instead; it shows line numbers and pages long files "
+        "without the shell.")])
 
 
 # --- project rule packs (from the `rules` branch) -------------------------------------------------
