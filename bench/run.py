@@ -23,10 +23,12 @@ import importlib
 import json
 import os
 import platform
+import shutil
 import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -163,15 +165,19 @@ def run_section(name: str, ctx: BenchContext, budget: float) -> list[Row]:
     child_ctx = json.dumps({"quick": ctx.quick, "python": ctx.python, "repeats": ctx.repeats, "bare": ctx.bare,
                             "budget": budget})
     argv = [ctx.python, os.path.abspath(__file__), "--child", name, "--context", child_ctx]
-    # Its own process group, so an overrun stops whatever the section started too.
+    # Its own process group, so an overrun stops whatever the section started too; its own TMPDIR, so
+    # what a stopped section could not clean up is removed all the same.
+    scratch = tempfile.mkdtemp(prefix=f"sidekit-bench-{section}-")
     child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                             start_new_session=True)
+                             start_new_session=True, env=dict(os.environ, TMPDIR=scratch))
     try:
         stdout, stderr = child.communicate(timeout=budget + 2)
     except subprocess.TimeoutExpired:
         os.killpg(child.pid, signal.SIGKILL)
         child.communicate()
         return [Row(section, "not measured", f"stopped: over its {budget:.0f} s budget", f"<= {budget:.0f} s", "MISS")]
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     rows = []
     for line in stdout.splitlines():
         try:

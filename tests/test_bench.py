@@ -67,9 +67,16 @@ def context() -> bench.BenchContext:
 
 
 def test_a_section_over_its_budget_is_stopped_and_shown(sections: Path) -> None:
-    (sections / "rows_slow.py").write_text("import time\n\ndef rows(ctx):\n    time.sleep(60)\n    return []\n")
+    marker = sections / "scratch.txt"
+    (sections / "rows_slow.py").write_text(
+        "import tempfile, time\n\ndef rows(ctx):\n"
+        f"    open({str(marker)!r}, 'w').write(tempfile.mkdtemp())\n"
+        "    time.sleep(60)\n    return []\n")
     assert bench.run_section("rows_slow", context(), budget=1) == [
         bench.Row("slow", "not measured", "stopped: over its 1 s budget", "<= 1 s", "MISS")]
+    left_behind = Path(marker.read_text())
+    assert left_behind.parent.name.startswith("sidekit-bench-slow-")  # made in the TMPDIR run.py gave it
+    assert not left_behind.parent.exists()  # which went with it
 
 
 def test_a_broken_section_is_a_row_and_keeps_what_it_measured(sections: Path) -> None:
