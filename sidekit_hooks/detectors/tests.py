@@ -54,6 +54,8 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
     handle = first if first and len(first) <= MAX_ID else cluster
     where = f"{count} test{'s' if count > 1 else ''} that failed in the last run"
     relation = "live in" if first.split("::")[0] == path else "pass through"
+    if count == 1:  # "1 test ... passes through", not "pass through"
+        relation = {"live in": "lives in", "pass through": "passes through"}[relation]
     rerun = f"; re-run: sidekit test {first.split('::')[0]}" if first else ""
     message = f"{where} {relation} {path} ({status_line(summary)}); details: sidekit failures {handle}{rerun}"
     generation = summary.get("generation", 0)

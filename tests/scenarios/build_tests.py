@@ -1,0 +1,242 @@
+"""Writes tests/scenarios/tests.jsonl (the output is committed).
+
+    .venv/bin/python tests/scenarios/build_tests.py
+
+The tests sidecar reads the shared test cache, so the cases carry a real one: this script builds a
+small shop project, runs pytest on it with the sidekit plugin (a subprocess, as a user would), and
+embeds the project's files and the `.sidekit/status.json` + `status-tests.json` the plugin wrote in
+every case's `files`. The cache holds only workspace-relative paths; what changes from one run to the
+next (run times, durations, the pytest command line) is pinned, so the output is byte-identical on
+every run. `finished` is pinned to 2100-01-01: the sidecar speaks after a raw pytest run only when
+the cache says that run just finished, and a scenario cannot run pytest at play time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+JUST_FINISHED = 4102444800.0  # 2100-01-01T00:00:00Z: "the run that just ended" whenever the corpus plays
+LONG_AGO = 1700000000.0  # 2023-11-14: a cache the last pytest run left long before this session
+
+PROJECT = {
+    "pytest.ini": "[pytest]\ntestpaths = tests\n",
+    "pyproject.toml": '[project]\nname = "shop"\nversion = "0.1.0"\n',
+    "shop/__init__.py": "",
+    "shop/money.py": (
+        "def format_cents(cents: int) -> str:\n"
+        '    return "{:d}.{:02d} EUR".format(cents // 100, cents % 100)\n'
+    ),
+    "shop/pricing.py": (
+        'PRICES = {"apple": 50, "pear": 70}\n\n\n'
+        "def unit_price(sku: str) -> int:\n    return PRICES[sku]\n\n\n"
+        "def apply_discount(cents: int, percent: int) -> int:\n"
+        "    return cents * (100 - percent) / 100  # the bug: true division makes a float\n"
+    ),
+    "shop/cart.py": (
+        "from shop.money import format_cents\n"
+        "from shop.pricing import apply_discount, unit_price\n\n\n"
+        "def cart_total(items: dict[str, int]) -> int:\n"
+        "    return sum(unit_price(sku) * count for sku, count in items.items())\n\n\n"
+        "def cart_label(items: dict[str, int], percent: int = 0) -> str:\n"
+        "    return format_cents(apply_discount(cart_total(items), percent))\n"
+    ),
+    "shop/shipping.py": (
+        "def shipping_cents(weight_grams: int) -> int:\n"
+        "    return 500 if weight_grams <= 1000 else 900\n"
+    ),
+    "shop/tax.py": 'VAT = {"de": 19, "fr": 20}\n\n\ndef vat_rate(country: str) -> int:\n    return VAT[country]\n',
+    "tests/__init__.py": "",
+    "tests/test_cart.py": (
+        "from shop.cart import cart_label, cart_total\n\n\n"
+        'def test_total():\n    assert cart_total({"apple": 2, "pear": 1}) == 170\n\n\n'
+        'def test_label():\n    assert cart_label({"apple": 2}) == "1.00 EUR"\n\n\n'
+        'def test_label_with_discount():\n    assert cart_label({"apple": 2}, percent=10) == "0.90 EUR"\n'
+    ),
+    "tests/test_money.py": (
+        "from shop.money import format_cents\n\n\n"
+        'def test_format_cents():\n    assert format_cents(1234) == "12.34 EUR"\n'
+    ),
+    "tests/test_pricing.py": (
+        "from shop.pricing import apply_discount, unit_price\n\n\n"
+        'def test_unit_price():\n    assert unit_price("pear") == 70\n\n\n'
+        "def test_discount_takes_off():\n    assert apply_discount(1000, 25) == 750\n"
+    ),
+    "tests/test_shipping.py": (
+        "from shop.shipping import shipping_cents\n\n\n"
+        "def test_light_parcel():\n    assert shipping_cents(800) == 500\n\n\n"
+        "def test_heavy_parcel():\n    assert shipping_cents(1500) == 900\n"
+    ),
+    "tests/test_tax.py": (
+        "from shop.tax import vat_rate\n\n\n"
+        'def test_vat_germany():\n    assert vat_rate("de") == 19\n\n\n'
+        'def test_vat_austria():\n    assert vat_rate("at") == 20\n'
+    ),
+}
+# The same project once the division is fixed and Austria is added: a green run.
+FIXED = {
+    **PROJECT,
+    "shop/pricing.py": PROJECT["shop/pricing.py"].replace(
+        "cents * (100 - percent) / 100  # the bug: true division makes a float", "cents * (100 - percent) // 100"),
+    "shop/tax.py": PROJECT["shop/tax.py"].replace('"fr": 20}', '"fr": 20, "at": 20}'),
+}
+
+
+def run_pytest(files: dict[str, str]) -> tuple[dict[str, str], str]:
+    """Run pytest with the sidekit plugin on `files`; return the cache files it wrote and its last line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for rel, text in files.items():
+            path = os.path.join(tmp, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_", "GT_"))}
+        env.update(PYTHONPATH=REPO, PYTHONDONTWRITEBYTECODE="1", CLAUDE_PROJECT_DIR=tmp, COLUMNS="80",
+                   PYTEST_ADDOPTS="-p no:cacheprovider -p no:hypothesispytest")
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q"], cwd=tmp, env=env, capture_output=True, text=True,
+                              timeout=120)
+        cache = {}
+        for name in ("status.json", "status-tests.json"):
+            with open(os.path.join(tmp, ".sidekit", name), encoding="utf-8") as handle:
+                text = handle.read()
+            assert tmp not in text, f"{name} holds the absolute project path: normalise it"
+            cache[f".sidekit/{name}"] = text
+        return cache, short_summary(done.stdout)
+
+
+def short_summary(stdout: str) -> str:
+    """pytest's closing lines (the FAILED list and the counts), with the duration pinned."""
+    lines = stdout.strip().splitlines()
+    start = next((i + 1 for i, line in enumerate(lines) if "short test summary info" in line), len(lines) - 1)
+    return re.sub(r" in \d+\.\d+s$", " in 0.05s", "\n".join(lines[start:]))
+
+
+def pinned(cache: dict[str, str], finished: float) -> dict[str, str]:
+    """The cache with its run times, durations and command line fixed (nothing the sidecar judges by)."""
+    summary = json.loads(cache[".sidekit/status.json"])
+    table = json.loads(cache[".sidekit/status-tests.json"])
+    real = summary["run"]["finished"]
+    summary["run"].update(started=finished - 1.0, finished=finished, args=[])
+    summary["plugins"] = []
+    for entry in table["tests"].values():
+        assert entry["s"] == real
+        entry.update(s=finished, d=0.001)
+    for entry in table.get("collect", {}).values():
+        entry["s"] = finished
+    dump = {"separators": (",", ":"), "ensure_ascii": False}
+    return {".sidekit/status.json": json.dumps(summary, **dump), ".sidekit/status-tests.json": json.dumps(table, **dump)}
+
+
+RED, RED_LAST = run_pytest(PROJECT)
+GREEN, GREEN_LAST = run_pytest(FIXED)
+print("red run:", RED_LAST.replace("\n", " | "))
+print("green run:", GREEN_LAST)
+RED_NOW, RED_OLD, GREEN_NOW = pinned(RED, JUST_FINISHED), pinned(RED, LONG_AGO), pinned(GREEN, JUST_FINISHED)
+RED_SUMMARY = json.loads(RED_NOW[".sidekit/status.json"])
+print("red summary files:", RED_SUMMARY["files"])
+
+
+def edit(name: str, path: str, old: str, new: str, expect: list[dict[str, str]], cache: dict[str, str] | None = None,
+         project: dict[str, str] = PROJECT) -> dict[str, object]:
+    assert old in project[path], (name, old)
+    return {"name": name, "files": {**project, **(RED_NOW if cache is None else cache)}, "tool": "Edit",
+            "input": {"file_path": path, "old_string": old, "new_string": new}, "expect": expect}
+
+
+def bash(name: str, command: str, expect: list[dict[str, str]], cache: dict[str, str], error: str = "", stdout: str = "",
+         project: dict[str, str] = PROJECT) -> dict[str, object]:
+    data: dict[str, object] = {"name": name, "files": {**project, **cache}, "tool": "Bash",
+                               "input": {"command": command, "description": "run the tests"}}
+    if error:
+        data["error"] = error
+    else:
+        data["response"] = {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False}
+    data["expect"] = expect
+    return data
+
+
+def tests_said(contains: str = "", text: str = "") -> list[dict[str, str]]:
+    want = {"sidecar": "tests"}
+    if contains:
+        want["contains"] = contains
+    if text:
+        want["text"] = text
+    return [want]
+
+
+def tools_said(contains: str) -> list[dict[str, str]]:
+    return [{"sidecar": "tools", "contains": contains}]
+
+
+RED_ERROR = "Exit code 1\n" + RED_LAST
+POSITIVE, NEAR_MISS = "positive", "near miss"
+C: list[tuple[str, dict[str, object]]] = []
+# --- positives: an edit where failing tests pass through or live; a raw pytest run that left failures
+C.append((POSITIVE, edit("edit-helper-failing-tests-pass-through", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}",
+                         tests_said(text="[sidecar:tests] 2 tests that failed in the last run pass through shop/money.py (3 failed, 7 passed; 2 root causes);"
+                                    " details: sidekit failures tests/test_cart.py::test_label; re-run: sidekit test tests/test_cart.py"))))
+C.append((POSITIVE, edit("edit-caller-failing-tests-pass-through", "shop/cart.py",
+                         "    return format_cents(apply_discount(cart_total(items), percent))",
+                         "    return format_cents(int(apply_discount(cart_total(items), percent)))",
+                         tests_said("pass through shop/cart.py"))))
+C.append((POSITIVE, edit("edit-module-the-failing-test-raises-in", "shop/tax.py", '"fr": 20}', '"fr": 20, "at": 20}',
+                         tests_said("1 test that failed in the last run passes through shop/tax.py"))))
+C.append((POSITIVE, edit("edit-failing-test-file", "tests/test_tax.py", '    assert vat_rate("at") == 20',
+                         '    assert vat_rate("at") == 20  # Austria joined in 1995', tests_said("1 test that failed in the last run lives in tests/test_tax.py"))))
+C.append((POSITIVE, {"name": "rewrite-helper-with-write", "files": {**PROJECT, **RED_NOW}, "tool": "Write",
+                     "input": {"file_path": "shop/money.py", "content": "def format_cents(cents: int) -> str:\n"
+                               "    cents = int(cents)\n    return f\"{cents // 100}.{cents % 100:02d} EUR\"\n"},
+                     "expect": tests_said("pass through shop/money.py")}))
+C.append((POSITIVE, bash("raw-pytest-failed", "pytest -q", tests_said(text=
+    "[sidecar:tests] pytest: 3 failed, 7 passed; 2 root causes; biggest: ValueError at shop/money.py:2 (2 tests): sidekit failures 293fb437."
+    " Next time `sidekit test` answers in one JSON line"), RED_NOW, error=RED_ERROR)))
+C.append((POSITIVE, bash("raw-python-m-pytest-failed", "python -m pytest -q tests/", tests_said("pytest: 3 failed, 7 passed"), RED_NOW,
+                         error=RED_ERROR)))
+C.append((POSITIVE, bash("raw-uv-pytest-failed-after-cd", "cd shop && uv run pytest -x ..", tests_said("pytest: 3 failed, 7 passed"),
+                         RED_NOW, error=RED_ERROR)))
+# A known miss: the division bug in shop/pricing.py is what the failing tests exercise, but it raises
+# nowhere, so no frame of any traceback is in pricing.py and the cache cannot tie the file to them.
+C.append((POSITIVE, dict(edit("edit-helper-that-returns-the-wrong-value", "shop/pricing.py", "cents * (100 - percent) / 100",
+                              "cents * (100 - percent) // 100", tests_said("pass through shop/pricing.py")),
+                         xfail="the cache knows traceback frames, not coverage: a wrong value raised elsewhere")))
+
+# --- near misses
+C.append((NEAR_MISS, edit("edit-unrelated-module", "shop/shipping.py", "    return 500 if weight_grams <= 1000 else 900",
+                          "    return 500 if weight_grams <= 1200 else 900", [])))
+C.append((NEAR_MISS, edit("edit-passing-test-file", "tests/test_shipping.py", "    assert shipping_cents(1500) == 900",
+                          "    assert shipping_cents(1500) == 900\n    assert shipping_cents(0) == 500", [])))
+C.append((NEAR_MISS, edit("edit-pyproject-version", "pyproject.toml", 'version = "0.1.0"', 'version = "0.1.1"', [])))
+C.append((NEAR_MISS, edit("edit-helper-after-a-green-run", "shop/money.py", "def format_cents(cents: int) -> str:\n",
+                          'def format_cents(cents: int) -> str:\n    """12.34 EUR from 1234."""\n', [],
+                          cache=GREEN_NOW, project=FIXED)))
+C.append((NEAR_MISS, edit("edit-helper-no-cache", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}", [], cache={})))
+C.append((NEAR_MISS, {"name": "read-failing-helper", "files": {**PROJECT, **RED_NOW}, "tool": "Read",
+                      "input": {"file_path": "shop/money.py"}, "expect": []}))
+# The tools sidecar says its one line about raw pytest on a green run; the tests sidecar stays silent.
+C.append((NEAR_MISS, bash("raw-pytest-green", "pytest -q", tools_said("`sidekit test` runs pytest"), GREEN_NOW, stdout=GREEN_LAST,
+                          project=FIXED)))
+# Said once: the second edit to the same file in the session (same cache generation) stays silent.
+REPEAT = edit("repeat-first-edit", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}", tests_said("pass through shop/money.py"))
+C.append((POSITIVE, {"session": "tests-said-once", **REPEAT}))
+C.append((NEAR_MISS, {"name": "repeat-second-edit", "session": "tests-said-once", "tool": "Edit",
+                      "input": {"file_path": "shop/money.py", "old_string": " EUR", "new_string": " €"}, "expect": []}))
+C.append((NEAR_MISS, bash("raw-pytest-failed-no-cache", "pytest -q", [], {}, error=RED_ERROR)))
+C.append((NEAR_MISS, bash("raw-pytest-plugin-off-stale-cache", "pytest -q -p no:sidekit", [], RED_OLD, error=RED_ERROR)))
+C.append((NEAR_MISS, bash("sidekit-test-not-raw", "sidekit test", [], RED_NOW,
+                          error='Exit code 1\n{"state":"failed","failed":3,"passed":7}')))
+C.append((NEAR_MISS, bash("grep-for-pytest-in-config", "grep -n pytest pytest.ini pyproject.toml", [], RED_NOW,
+                          stdout="pytest.ini:1:[pytest]")))
+C.append((NEAR_MISS, bash("pip-install-pytest", "python -m pip install pytest-xdist", [], RED_NOW, stdout="Successfully installed")))
+
+with open(os.path.join(HERE, "tests.jsonl"), "w", encoding="utf-8") as out:
+    for _, item in C:
+        out.write(json.dumps(item) + "\n")
+print("tests cases", len(C), "positives", sum(1 for label, _ in C if label == POSITIVE),
+      "near misses", sum(1 for label, _ in C if label == NEAR_MISS))
