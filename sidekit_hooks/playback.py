@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -242,8 +243,10 @@ def substitute(value: Any, project: str) -> Any:
 
 
 def write_files(project: str, files: dict[str, str]) -> None:
+    """Write a scenario's files; `${PROJECT}` becomes the project's path, `${NOW}` the current Unix time."""
+    now = f"{time.time():.3f}"
     for rel, content in files.items():
-        _write(os.path.join(project, rel), content)
+        _write(os.path.join(project, rel), content.replace("${PROJECT}", project).replace("${NOW}", now))
 
 
 def _read(path: str) -> str | None:

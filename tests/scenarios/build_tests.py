@@ -7,8 +7,9 @@ small shop project, runs pytest on it with the sidekit plugin (a subprocess, as 
 embeds the project's files and the `.sidekit/status.json` + `status-tests.json` the plugin wrote in
 every case's `files`. The cache holds only workspace-relative paths; what changes from one run to the
 next (run times, durations, the pytest command line) is pinned, so the output is byte-identical on
-every run. `finished` is pinned to 2100-01-01: the sidecar speaks after a raw pytest run only when
-the cache says that run just finished, and a scenario cannot run pytest at play time.
+every run. The "just finished" caches carry `${NOW}` for their run times, which the scenario player
+fills with the time it writes the files: the sidecar speaks after a raw pytest run only when the cache
+says that run just finished, and a scenario cannot run pytest at play time.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
-JUST_FINISHED = 4102444800.0  # 2100-01-01T00:00:00Z: "the run that just ended" whenever the corpus plays
+JUST_FINISHED = 4102444800.0  # a stand-in, written out as ${NOW}: "the run that just ended"
+NOW = "${NOW}"
 LONG_AGO = 1700000000.0  # 2023-11-14: a cache the last pytest run left long before this session
 
 PROJECT = {
@@ -131,7 +133,11 @@ def pinned(cache: dict[str, str], finished: float) -> dict[str, str]:
     for entry in table.get("collect", {}).values():
         entry["s"] = finished
     dump = {"separators": (",", ":"), "ensure_ascii": False}
-    return {".sidekit/status.json": json.dumps(summary, **dump), ".sidekit/status-tests.json": json.dumps(table, **dump)}
+    texts = {".sidekit/status.json": json.dumps(summary, **dump), ".sidekit/status-tests.json": json.dumps(table, **dump)}
+    if finished == JUST_FINISHED:  # the player writes the time of play instead
+        texts = {name: text.replace(repr(JUST_FINISHED - 1.0), NOW).replace(repr(JUST_FINISHED), NOW)
+                 for name, text in texts.items()}
+    return texts
 
 
 RED, RED_LAST = run_pytest(PROJECT)
@@ -139,7 +145,7 @@ GREEN, GREEN_LAST = run_pytest(FIXED)
 print("red run:", RED_LAST.replace("\n", " | "))
 print("green run:", GREEN_LAST)
 RED_NOW, RED_OLD, GREEN_NOW = pinned(RED, JUST_FINISHED), pinned(RED, LONG_AGO), pinned(GREEN, JUST_FINISHED)
-RED_SUMMARY = json.loads(RED_NOW[".sidekit/status.json"])
+RED_SUMMARY = json.loads(RED_OLD[".sidekit/status.json"])
 print("red summary files:", RED_SUMMARY["files"])
 
 
