@@ -48,24 +48,24 @@ class Scope:
             raise ScopeError("the scope allows and denies nothing")
         return cls(allow, deny, issue)
 
-    def denied_by(self, path: str) -> str:
-        """The deny glob that excludes `path` ("" when none does)."""
-        return next((glob for glob in self.deny if globs.matches(glob, path)), "")
+    def denied_by(self, path: str, is_dir: bool = False) -> str:
+        """The deny glob that excludes `path` ("" when none does); for a folder, all that is inside it."""
+        return globs.covering(self.deny, path) if is_dir else globs.selected_by(self.deny, path)
 
     def contains(self, path: str) -> bool:
         if self.denied_by(path):
             return False
-        return not self.allow or any(globs.matches(glob, path) for glob in self.allow)
+        return not self.allow or globs.matches_any(self.allow, path)
 
     def touches_dir(self, directory: str) -> bool:
         """Could the task need anything inside `directory`? (for searches)"""
-        if any(globs.matches(glob, directory) for glob in self.deny):
+        if self.denied_by(directory, is_dir=True):
             return False
-        return not self.allow or any(globs.could_contain(glob, directory) for glob in self.allow)
+        return not self.allow or any(globs.could_contain(glob, directory) for glob in self.allow if glob[:1] != "!")
 
-    def describe(self, path: str = "") -> str:
+    def describe(self, path: str = "", is_dir: bool = False) -> str:
         """`gt-abc12: api/handlers/**` (or `gt-abc12 excludes auth/**` when a deny glob decided)."""
-        denied = self.denied_by(path) if path else ""
+        denied = self.denied_by(path, is_dir) if path else ""
         if denied:
             return f"{self.issue or 'the task'} excludes {denied}"
         shown = ", ".join(self.allow[:SHOWN_GLOBS])
@@ -97,8 +97,17 @@ def load(project: str) -> Scope | None:
     except (OSError, ValueError):
         pass
     scope = Scope.from_dict(_read_toml(project))
+    _check_globs(scope)
     write_twin(project, scope, stamp)
     return scope
+
+
+def _check_globs(scope: Scope) -> None:
+    """A hand-written glob that can never match would put every file out of scope: refuse it, saying why."""
+    for glob in scope.allow + scope.deny:
+        why = globs.problem(glob)
+        if why:
+            raise ScopeError(f"the glob {glob!r} cannot match: {why}")
 
 
 def _read_toml(project: str) -> dict[str, object]:

@@ -141,3 +141,59 @@ def test_glob_with_an_absolute_pattern_outside_scope(scoped: Path, run_hook: Hoo
     assert context_of(run_hook("PostToolUse", glob).stdout) == (
         "[sidecar:scope] Glob searched auth/, outside this task's scope (gt-abc12: api/handlers/**). "
         "Files there are not part of this task.")
+
+
+def grep(project: Path, folder: str) -> dict[str, object]:
+    return payload("PostToolUse", project, tool_name="Grep", tool_input={"pattern": "X", "path": str(project / folder)},
+                   tool_response={"mode": "files_with_matches", "filenames": [], "numFiles": 0})
+
+
+def test_grep_in_a_denied_folder_names_the_deny_glob(scoped: Path, run_hook: HookRunner) -> None:
+    assert context_of(run_hook("PostToolUse", grep(scoped, "api/handlers/legacy")).stdout) == (
+        "[sidecar:scope] Grep searched api/handlers/legacy/, excluded from this task's scope "
+        "(gt-abc12 excludes api/handlers/legacy/**). Files there are not part of this task.")
+
+
+def test_grep_in_the_tools_own_folder_says_nothing(scoped: Path, run_hook: HookRunner) -> None:
+    assert run_hook("PostToolUse", grep(scoped, ".sidekit")).stdout == ""
+
+
+def test_a_bang_glob_takes_back_part_of_the_scope_as_in_gitignore(scoped: Path, run_hook: HookRunner) -> None:
+    done = sidekit(scoped, "scope", "set", "--allow", "api/**", "!api/handlers/legacy/**")
+    assert done.stdout == '{"allow":["api/**","!api/handlers/legacy/**"],"file":".sidekit/scope.toml"}\n'
+    assert run_hook("PostToolUse", edit(scoped, "api/handlers/user.py")).stdout == ""
+    assert context_of(run_hook("PostToolUse", edit(scoped, "api/handlers/legacy/old.py")).stdout) == (
+        "[sidecar:scope] api/handlers/legacy/old.py is outside this task's scope (api/**, !api/handlers/legacy/**). "
+        "If it must change, say so to the user first.")
+
+
+def test_a_bang_glob_in_the_deny_list_lets_one_file_back_in(scoped: Path, run_hook: HookRunner) -> None:
+    (scoped / "auth" / "session.py").write_text("T = 1\n")
+    assert sidekit(scoped, "scope", "set", "--allow", "auth/**", "--deny", "auth/**", "!auth/middleware.py").returncode == 0
+    assert run_hook("PostToolUse", edit(scoped, "auth/middleware.py")).stdout == ""
+    assert context_of(run_hook("PostToolUse", edit(scoped, "auth/session.py")).stdout) == (
+        "[sidecar:scope] auth/session.py is excluded from this task's scope (the task excludes auth/**). "
+        "If it must change, say so to the user first.")
+    assert run_hook("PostToolUse", grep(scoped, "auth")).stdout == ""  # the search may need auth/middleware.py
+
+
+@pytest.mark.parametrize(("glob", "why"), [
+    ("./api/**", "project-relative paths hold no . or .. segments"),
+    ("api//x.py", "an empty segment (//) never matches"),
+    ("src/[ab.py", "the character class in '[ab.py' is not closed with ]"),
+])
+def test_globs_that_cannot_match_are_refused_as_rules_lint_refuses_them(project: Path, glob: str, why: str) -> None:
+    done = sidekit(project, "scope", "set", "--allow", glob)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1, "", f"sidekit: the glob {glob!r} cannot match: {why}\n  fix: sidekit scope set --issue ID --allow 'api/handlers/**'\n")
+    assert not (project / ".sidekit" / "scope.toml").exists()
+
+
+def test_a_hand_written_glob_that_cannot_match_is_told_to_the_user(scoped: Path, run_hook: HookRunner) -> None:
+    toml = scoped / ".sidekit" / "scope.toml"
+    toml.write_text('allow = ["./auth/**"]\n')
+    os.utime(toml, ns=(1, 1))
+    done = run_hook("PostToolUse", edit(scoped, "auth/middleware.py"))
+    assert json.loads(done.stdout) == {"systemMessage": (
+        "sidekit: scope ignored: the glob './auth/**' cannot match: project-relative paths hold no . or .. segments. "
+        "Fix: sidekit scope set --allow GLOB...")}

@@ -242,7 +242,7 @@ def test_globs(layout: str | None) -> list[str]:
 
 
 def dominant_layout(files: list[Module]) -> tuple[str | None, int]:
-    from sidekit_hooks.rules.globs import matches
+    from sidekit_hooks.globs import matches
 
     best: tuple[str | None, int] = (None, 0)
     for layout in TEST_LAYOUTS:  # most specific first: the first one the repo keeps wins

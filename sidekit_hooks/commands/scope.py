@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from sidekit_hooks import answers
+from sidekit_hooks import answers, globs
 from sidekit_hooks import scope as scope_model
 from sidekit_hooks.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.errors import SidekitError
@@ -64,8 +64,11 @@ def _issue(issue: str) -> str:
 
 
 def normalize_glob(glob: str, project: str) -> str:
-    """A project-relative glob; an absolute path inside the project is made relative."""
-    text = glob.strip().replace("\\", "/")
+    """A project-relative glob; an absolute path inside the project is made relative; `!` is kept."""
+    written = glob.strip()
+    negation = "!" if written.startswith("!") else ""
+    written = written[len(negation) :]
+    text = written.replace("\\", "/")
     root = os.path.normpath(project).replace("\\", "/").rstrip("/")
     if text == root or text.startswith(root + "/"):
         text = text[len(root) :] or "/"
@@ -75,7 +78,10 @@ def normalize_glob(glob: str, project: str) -> str:
         raise SidekitError(f"the glob {glob!r} names no files", SET_EXAMPLE)
     if ".." in parts:
         raise SidekitError(f"the glob {glob!r} leaves the project (`..`)", "use a path inside the project")
-    outside = text == glob.strip() and os.path.exists("/" + parts[0]) and not os.path.exists(os.path.join(project, parts[0]))
+    outside = text == written and os.path.exists("/" + parts[0]) and not os.path.exists(os.path.join(project, parts[0]))
     if text.startswith("/") and outside:  # `/api/**` anchors at the project root; `/home/me/x` is a path
         raise SidekitError(f"the glob {glob!r} is an absolute path outside the project", "use a project-relative glob")
-    return text
+    why = globs.problem(text)  # the same check `sidekit rules lint` runs on a pack's paths
+    if why:
+        raise SidekitError(f"the glob {glob!r} cannot match: {why}", SET_EXAMPLE)
+    return negation + text

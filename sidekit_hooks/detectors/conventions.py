@@ -103,7 +103,7 @@ def learned_rule(project: str, rule_id: str) -> dict[str, Any] | None:
 
 def applies(when: dict[str, Any], event: Event) -> bool:
     """The rule's own `tools`, `paths` and `exclude` conditions."""
-    from sidekit_hooks.rules.globs import matches_any
+    from sidekit_hooks.globs import matches_any
 
     tools, paths, exclude = when.get("tools"), when.get("paths"), when.get("exclude")
     if isinstance(tools, list) and event.tool not in tools:

@@ -11,7 +11,7 @@ import os
 
 from sidekit_hooks import hooklog
 from sidekit_hooks import scope as scope_model
-from sidekit_hooks.globs import matches
+from sidekit_hooks.globs import covers, matches
 from sidekit_hooks.detectors import Finding
 from sidekit_hooks.events import SHELL_TOOLS, relative_path
 
@@ -51,9 +51,9 @@ class ScopeSidecar:
         return []
 
 
-def _exempt(path: str, mode: str) -> bool:
+def _exempt(path: str, mode: str, is_dir: bool = False) -> bool:
     patterns = ALWAYS_IN_SCOPE + (FREE_TO_READ if mode != "write" else ())
-    return any(matches(glob, path) for glob in patterns)
+    return any(covers(glob, path) if is_dir else matches(glob, path) for glob in patterns)
 
 
 def _inside_project(path: str) -> bool:
@@ -74,14 +74,14 @@ TAILS = {
 
 
 def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, directory: bool = False) -> Finding:
-    place = "excluded from" if scope.denied_by(path) else "outside"
+    place = "excluded from" if scope.denied_by(path, directory) else "outside"
     if mode == "write":
         head = f"This {tool} command writes {path}, which is" if tool in SHELL_TOOLS else f"{path} is"
     elif mode == "read":
         head = f"Read {path}:"
     else:
         head = f"{tool} searched {path}/," if directory else f"{tool} searched {path},"
-    text = f"{head} {place} this task's scope ({scope.describe(path)}). {TAILS[mode]}"
+    text = f"{head} {place} this task's scope ({scope.describe(path, directory)}). {TAILS[mode]}"
     return Finding("scope", text, key=f"scope:{mode}:{path}", path=path, severity="high")
 
 
@@ -101,9 +101,10 @@ def _search_finding(scope: scope_model.Scope, event: Event, project: str) -> lis
         if literal:
             base = os.path.normpath(os.path.join(base, *literal) if not pattern.startswith("/") else "/" + "/".join(literal))
     path = relative_path(base, project)
-    if not _inside_project(path) or _exempt(path, "search"):
+    is_file = os.path.isfile(base)
+    if not _inside_project(path) or _exempt(path, "search", is_dir=not is_file):
         return []
-    if os.path.isfile(base):
+    if is_file:
         if scope.contains(path):
             return []
         return [_finding(scope, path, "search", event.tool)]
@@ -120,11 +121,12 @@ def _shell_findings(scope: scope_model.Scope, event: Event, project: str) -> lis
     found: list[Finding] = []
     for target in write_targets(event.command, event.cwd or project):
         path = relative_path(target, project)
-        if not _inside_project(path) or _exempt(path, "write"):
+        is_dir = os.path.isdir(target)
+        if not _inside_project(path) or _exempt(path, "write", is_dir):
             continue
-        inside = scope.touches_dir(path) if os.path.isdir(target) else scope.contains(path)
+        inside = scope.touches_dir(path) if is_dir else scope.contains(path)
         if not inside:
-            found.append(_finding(scope, path, "write", event.tool))
+            found.append(_finding(scope, path, "write", event.tool, directory=is_dir))
         if len(found) >= MAX_BASH_NUDGES:
             break
     return found

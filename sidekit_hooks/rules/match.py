@@ -12,7 +12,7 @@ import time
 import _signal
 
 from sidekit_hooks.rules import MATCH_BUDGET, MAX_SCAN
-from sidekit_hooks.rules.globs import match_name, matches_any
+from sidekit_hooks.globs import match_name, matches_any
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
