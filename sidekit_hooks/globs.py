@@ -36,12 +36,10 @@ def selected_by(globs: list[str], path: str, is_dir: bool = False) -> str:
 
 def matches(glob: str, path: str, is_dir: bool = False) -> bool:
     """Whether one glob (without `!`) selects the project-relative `path` (`is_dir`: it is a folder)."""
-    folders_only = glob.endswith("/")
-    pattern = _segments(glob)
     parts = _parts(path)
-    # Every leading folder of the path, and the path itself unless only folders may match.
-    last = len(parts) - 1 if folders_only and not is_dir else len(parts)
-    return any(_match_parts(pattern, 0, parts[:end], 0) for end in range(1, last + 1))
+    # The match may end at any leading folder of the path, or at the path itself unless only folders may match.
+    limit = len(parts) - 1 if glob.endswith("/") and not is_dir else len(parts)
+    return _match_parts(_segments(glob), 0, parts, 0, limit)
 
 
 def covering(globs: list[str], directory: str) -> str:
@@ -60,7 +58,8 @@ def covers(glob: str, directory: str) -> bool:
     """Whether one glob selects every path inside `directory`: `dir`, `dir/`, `dir/**`, `dir/*`, `*`."""
     if matches(glob, directory, is_dir=True):
         return True
-    return not glob.endswith("/") and _match_parts(_segments(glob), 0, _parts(directory), 0, open_end=True)
+    parts = _parts(directory)
+    return not glob.endswith("/") and _match_parts(_segments(glob), 0, parts, 0, len(parts), open_end=True)
 
 
 def could_contain(glob: str, directory: str) -> bool:
@@ -112,21 +111,32 @@ def _parts(path: str) -> list[str]:
     return path.strip("/").split("/")
 
 
-def _match_parts(pattern: list[str], pi: int, parts: list[str], si: int, open_end: bool = False) -> bool:
-    """`open_end`: `parts` is a folder, and the rest of the pattern must match every path inside it."""
+def _match_parts(pattern: list[str], pi: int, parts: list[str], si: int, limit: int, open_end: bool = False) -> bool:
+    """Does `pattern[pi:]` match `parts[si:end]` for some `end` <= `limit` (a leading run: a folder)?
+
+    `open_end`: `parts` is a folder, and what is left of the pattern must match every path inside it.
+    """
     while pi < len(pattern):
-        segment = pattern[pi]
         if open_end and si == len(parts):
-            return all(part.strip("*") == "" for part in pattern[pi:])
+            return _matches_every_name(pattern[pi:])
+        segment = pattern[pi]
         if segment == "**":
             if pi == len(pattern) - 1:
-                return si < len(parts) or pi == 0  # a trailing /** needs something inside
-            return any(_match_parts(pattern, pi + 1, parts, k, open_end) for k in range(si, len(parts) + 1))
-        if si >= len(parts) or not match_name(segment, parts[si]):
+                return si < limit or (pi == 0 and limit > 0)  # a trailing /** needs something inside
+            return any(_match_parts(pattern, pi + 1, parts, k, limit, open_end) for k in range(si, limit + 1))
+        if si >= limit or not match_name(segment, parts[si]):
             return False
         pi += 1
         si += 1
-    return si == len(parts)
+    return si > 0
+
+
+def _matches_every_name(rest: list[str]) -> bool:
+    """Does `rest` match any one name (and so, as its folder, everything below)? `**`, `*`, `**/*`: yes; `*/*`: no."""
+    names = [segment for segment in rest if segment != "**"]
+    if not names:
+        return True
+    return len(names) == 1 and rest[-1] == names[0] and names[0].strip("*") == ""
 
 
 def _compatible(pattern: list[str], parts: list[str]) -> bool:

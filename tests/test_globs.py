@@ -91,6 +91,8 @@ def test_matches_a_folder(glob: str, directory: str, expected: bool) -> None:
     ("auth/**", "auth", True),
     ("auth/*", "auth", True),  # every name in auth, and so everything below it
     ("auth/**/*", "auth", True),
+    ("auth/*/*", "auth", False),  # auth/x.py is not selected
+    ("auth/*/**", "auth", False),
     ("auth/", "auth", True),
     ("auth", "auth/sub", True),
     ("*", "anything", True),
@@ -159,3 +161,21 @@ def test_problem_says_why_a_glob_cannot_match(glob: str, why: str) -> None:
 ])
 def test_match_name(pattern: str, name: str, expected: bool) -> None:
     assert match_name(pattern, name) is expected
+
+
+GRID_GLOBS = ["a", "a/", "/a", "*", "*/", "a/*", "a/*/*", "a/**", "a/**/*", "a/**/b", "**/b", "b/", "*.py", "a/*.py",
+              "/*/*/**", "[ab]/**", "**", "a/?", "**/*/", "*/**"]
+GRID_PATHS = ["a", "b", "a/b", "a/x.py", "b/a", "a/b/c", "c/b/x.py", "a/a/a/b"]
+CHILDREN = ["q", "x.py", "b", "q/r", "b/c"]
+
+
+@pytest.mark.parametrize("glob", GRID_GLOBS)
+def test_folder_answers_agree_with_the_paths_inside(glob: str) -> None:
+    for directory in GRID_PATHS:
+        inside = [matches(glob, f"{directory}/{child}") for child in CHILDREN]
+        if covers(glob, directory):
+            assert all(inside), (glob, directory)
+        if any(inside):
+            assert could_contain(glob, directory), (glob, directory)
+        if glob.endswith("/"):  # a folders-only glob selects a folder exactly when it selects what is inside
+            assert matches(glob, directory, is_dir=True) is matches(glob, f"{directory}/q"), (glob, directory)
