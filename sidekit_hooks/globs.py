@@ -67,10 +67,6 @@ def could_contain(glob: str, directory: str) -> bool:
     return _compatible(_segments(glob), _parts(directory))
 
 
-def has_wildcard(segment: str) -> bool:
-    return "*" in segment or "?" in segment or "[" in segment
-
-
 def problem(glob: str) -> str:
     """Why a glob can never match a project-relative path ("" when it can)."""
     body = glob[1:] if glob.startswith("!") else glob
@@ -122,7 +118,7 @@ def _match_parts(pattern: list[str], pi: int, parts: list[str], si: int, limit: 
         segment = pattern[pi]
         if segment == "**":
             if pi == len(pattern) - 1:
-                return si < limit or (pi == 0 and limit > 0)  # a trailing /** needs something inside
+                return si < limit  # a trailing /** needs something inside
             return any(_match_parts(pattern, pi + 1, parts, k, limit, open_end) for k in range(si, limit + 1))
         if si >= limit or not match_name(segment, parts[si]):
             return False
