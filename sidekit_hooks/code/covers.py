@@ -13,6 +13,7 @@ else. Sorted ids make neighbouring tests neighbouring positions, so a file most 
 from __future__ import annotations
 
 import os
+from bisect import bisect_left, bisect_right
 
 from sidekit_hooks import fastjson, workspace
 
@@ -92,6 +93,34 @@ def read(root: str) -> dict[str, Any]:
     if not isinstance(data.get("tests"), list) or not isinstance(data.get("files"), dict):
         return {}
     return data
+
+
+def covering_among(data: dict[str, Any], path: str, candidates: Iterable[str]) -> list[str]:
+    """Those of `candidates` (e.g. the failing tests) that the digest says execute `path`, in their order.
+
+    Binary searches in the sorted ids and the ranges: the cost follows the candidates, not the suite.
+    """
+    spans = data.get("files", {}).get(path) if data else None
+    if not isinstance(spans, str) or not spans:
+        return []
+    starts: list[int] = []
+    ends: list[int] = []
+    try:
+        for part in spans.split(","):
+            first, dash, last = part.partition("-")
+            starts.append(int(first))
+            ends.append(int(last) if dash else int(first))
+    except ValueError:
+        return []
+    tests = data["tests"]
+    found = []
+    for test in candidates:
+        position = bisect_left(tests, test)
+        if position < len(tests) and tests[position] == test:
+            span = bisect_right(starts, position) - 1
+            if span >= 0 and position <= ends[span]:
+                found.append(test)
+    return found
 
 
 def tests_covering(data: dict[str, Any], path: str) -> list[str]:

@@ -34,6 +34,9 @@ FAILING = ("failed", "error")  # outcomes in the status table that count as a fa
 MAX_MESSAGE = 300  # characters of a nudge (CONTRACT section 2), "[sidecar:tests] " included
 PREFIX = "[sidecar:tests] "
 MAX_RERUN_FILES = 3  # test files named in a re-run command; more and `sidekit test --select` picks them
+# The per-test table is read for the failing tests the summary leaves out only up to this size (about
+# 2,500 tests, ~5 ms); past it the summary's own tests are named, as "at least N".
+TABLE_READ_LIMIT = 256 * 1024
 
 
 class TestsSidecar:
@@ -74,12 +77,13 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
     return [Finding("tests", message, key=f"tests:edit:{path}:{generation}", path=path)]
 
 
-def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str],
-                       failing: dict[str, str]) -> list[Finding]:
+def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str], failing: dict[str, str],
+                       every_failure: bool = True) -> list[Finding]:
     """An edit to a file the map says failing tests execute, though no traceback of theirs passes through it.
 
-    `covering`: the tests the coverage digest ties to `path`; `failing`: failing test -> cluster id.
-    Only tests that failed in the last run are named; a stale digest is still a fair hint.
+    `covering`: tests the coverage digest ties to `path`; `failing`: failing test -> cluster id, all of
+    them when `every_failure`, else some (then the count is "at least"). Only tests that failed in the
+    last run are named; a stale digest is still a fair hint.
     """
     rank = {str(c.get("id")): i for i, c in enumerate(summary.get("clusters") or ())}
     hit = sorted((t for t in set(covering) if t in failing), key=lambda t: (rank.get(failing[t], len(rank)), t))
@@ -87,7 +91,8 @@ def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str],
         return []
     first = hit[0]
     handle = first if len(first) <= MAX_ID else (failing[first] or first)
-    head = (f"{path} is covered by {len(hit)} test{'s' if len(hit) > 1 else ''} that failed in the last run "
+    count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
+    head = (f"{path} is covered by {count} that failed in the last run "
             f"({status_line(summary)}); details: sidekit failures {handle}; re-run: ")
     test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
     rerun = "sidekit test " + " ".join(test_files)
@@ -166,14 +171,31 @@ def _covered_edit(path: str, summary: dict[str, Any], ctx: Context) -> list[Find
         return []
     if "tests:covers" not in ctx.memo:
         ctx.memo["tests:covers"] = covers.read(cache.workspace_root(ctx.project))
-    covering = covers.tests_covering(ctx.memo["tests:covers"], path)
-    return after_edit_covered(path, summary, covering, _failing(ctx, summary)) if covering else []
+    digest = ctx.memo["tests:covers"]
+    if not (digest.get("files") or {}).get(path):
+        return []
+    failing, every_failure = _failing(ctx, summary)
+    covering = covers.covering_among(digest, path, failing)
+    return after_edit_covered(path, summary, covering, failing, every_failure) if covering else []
 
 
-def _failing(ctx: Context, summary: dict[str, Any]) -> dict[str, str]:
-    """Every failing test -> its cluster id: from the summary when its clusters list them all, else the table."""
+def _failing(ctx: Context, summary: dict[str, Any]) -> tuple[dict[str, str], bool]:
+    """(failing test -> its cluster id, whether that is all of them).
+
+    From the summary when its clusters list every failing test; else from the per-test table, unless
+    that is too big to read in a hook: then the summary's tests, which are some of them.
+    """
     listed = {str(t): str(c.get("id", "")) for c in summary.get("clusters") or () for t in c.get("tests") or ()}
     if len(listed) >= int(summary.get("failing", 0)) and not summary.get("moreClusters"):
-        return listed
-    table = cache.read(cache.table_path(cache.workspace_root(ctx.project))).data.get("tests") or {}
-    return {str(t): str(e.get("c", "")) for t, e in table.items() if isinstance(e, dict) and e.get("o") in FAILING}
+        return listed, True
+    path = cache.table_path(cache.workspace_root(ctx.project))
+    try:
+        if os.path.getsize(path) > TABLE_READ_LIMIT:
+            return listed, False
+    except OSError:
+        return listed, False
+    table = cache.read(path).data.get("tests")
+    if not isinstance(table, dict):
+        return listed, False
+    failing = {str(t): str(e.get("c", "")) for t, e in table.items() if isinstance(e, dict) and e.get("o") in FAILING}
+    return failing, True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from codeutil import answer, write
@@ -26,7 +27,7 @@ PROJECT = {
         "from pkg.other import other\n\n\ndef test_other_ok():\n    assert other() == 1\n\n\n"
         "def test_broken():\n    assert 1 == 2\n"),
 }
-COVERS = {
+COVERS: dict[str, Any] = {
     "version": 1,
     "tests": ["tests/test_calc.py::test_half_even", "tests/test_fmt.py::test_show[2]", "tests/test_fmt.py::test_show[4]",
               "tests/test_fmt.py::test_show[6]", "tests/test_fmt.py::test_show[8]", "tests/test_other.py::test_other_ok"],
@@ -48,8 +49,7 @@ def test_map_writes_the_digest_next_to_the_map(project: Path) -> None:
     recorded, _ = answer(project, "map")
     assert recorded == {"tests": 7, "files": 6, "pytestExit": 1, "secs": recorded["secs"]}
     text = (project / ".sidekit" / "code" / "covers.json").read_text()
-    assert json.loads(text) == COVERS
-    assert "\n" not in text and " " not in text.replace("test_show[", "")  # compact, one line
+    assert text == json.dumps(COVERS, separators=(",", ":"))  # compact: one line, no spaces
     data = covers.read(str(project))
     assert covers.tests_covering(data, "pkg/calc.py") == COVERS["tests"][:5]
     assert covers.tests_covering(data, "pkg/other.py") == ["tests/test_other.py::test_other_ok"]
@@ -87,3 +87,13 @@ def test_an_unusable_digest_reads_as_none(project: Path, text: str) -> None:
 def test_a_malformed_entry_names_only_tests_that_exist(spans: object) -> None:
     data = {"version": 1, "tests": ["t.py::a"], "files": {"a.py": spans}}
     assert covers.tests_covering(data, "a.py") == (["t.py::a"] if spans == "0,9" else [])
+
+
+def test_covering_among_finds_candidates_by_binary_search() -> None:
+    data = {"version": 1, "tests": ["a.py::t0", "a.py::t1", "b.py::t2", "b.py::t3", "c.py::t4"],
+            "files": {"m.py": "0,2-3", "bad.py": "1-x"}}
+    candidates = ["c.py::t4", "b.py::t3", "a.py::t0", "a.py::t1", "z.py::gone", "b.py::t2"]
+    assert covers.covering_among(data, "m.py", candidates) == ["b.py::t3", "a.py::t0", "b.py::t2"]
+    assert covers.covering_among(data, "bad.py", candidates) == []
+    assert covers.covering_among(data, "other.py", candidates) == []
+    assert covers.covering_among({}, "m.py", candidates) == []

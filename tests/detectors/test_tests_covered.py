@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,10 @@ from typing import Any
 import pytest
 from hookutil import context_of, payload
 
-from sidekit_hooks.detectors.tests import after_edit_covered
+from sidekit_hooks.detectors import Context
+from sidekit_hooks.detectors import tests as tests_sidecar
+from sidekit_hooks.detectors.tests import DETECTOR, after_edit_covered
+from sidekit_hooks.events import parse_event
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "code"))
 from codeutil import sidekit, write  # noqa: E402
@@ -124,3 +128,24 @@ def test_long_ids_and_many_files_stay_within_300_characters() -> None:
 
 def test_no_failing_test_among_the_covering_ones_says_nothing() -> None:
     assert after_edit_covered("lib/m.py", SUMMARY, ["tests/ok.py::test_passes"], {"tests/test_z.py::test_3": "c2"}) == []
+
+
+def detect_in_process(project: Path, path: str) -> list[str]:
+    ctx = Context(str(project), "sess-1", time.monotonic() + 5)
+    event = parse_event("PostToolUse", edit(project, path), str(project))
+    return [finding.text() for finding in DETECTOR.detect(event, ctx)]
+
+
+def test_a_table_too_big_for_a_hook_leaves_the_summary_tests_named_as_at_least(
+        red: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sidekit(red, "map")
+    assert detect_in_process(red, "pkg/calc.py") == [CALC_LINE]  # 4 failing in one cluster: the table is read
+    monkeypatch.setattr(tests_sidecar, "TABLE_READ_LIMIT", 100)
+    assert detect_in_process(red, "pkg/calc.py") == [CALC_LINE.replace("by 4 tests", "by at least 3 tests")]
+
+
+def test_past_the_deadline_the_digest_is_not_read(red: Path) -> None:
+    sidekit(red, "map")
+    ctx = Context(str(red), "sess-1", time.monotonic() - 1)
+    event = parse_event("PostToolUse", edit(red, "pkg/calc.py"), str(red))
+    assert DETECTOR.detect(event, ctx) == [] and "tests:covers" not in ctx.memo
