@@ -222,6 +222,10 @@ C.append((POSITIVE, edit("edit-helper-that-returns-the-wrong-value", "shop/prici
                          "cents * (100 - percent) // 100", tests_said(text=
     "[sidecar:tests] shop/pricing.py is covered by 2 tests that failed in the last run (3 failed, 7 passed; 2 root causes);"
     " details: sidekit failures tests/test_cart.py::test_label; re-run: sidekit test tests/test_cart.py"))))
+C.append((POSITIVE, {"name": "rewrite-wrong-value-helper-with-write", "files": {**PROJECT, **RED_NOW}, "tool": "Write",
+                     "input": {"file_path": "shop/pricing.py", "content": PROJECT["shop/pricing.py"].replace(
+                         "cents * (100 - percent) / 100  # the bug: true division makes a float", "cents * (100 - percent) // 100")},
+                     "expect": tests_said("shop/pricing.py is covered by 2 tests that failed in the last run")}))
 
 # --- near misses
 C.append((NEAR_MISS, edit("edit-unrelated-module", "shop/shipping.py", "    return 500 if weight_grams <= 1000 else 900",
