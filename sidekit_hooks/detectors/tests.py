@@ -35,7 +35,7 @@ MAX_MESSAGE = 300  # characters of a nudge (CONTRACT section 2), "[sidecar:tests
 PREFIX = "[sidecar:tests] "
 MAX_RERUN_FILES = 3  # test files named in a re-run command; more and `sidekit test --select` picks them
 # The per-test table is read for the failing tests the summary leaves out only up to this size (about
-# 2,500 tests, ~5 ms); past it the summary's own tests are named, as "at least N".
+# 2,500 tests; the detector measured 3.7 ms at 220 KB); past it the summary's own tests are named, as "at least N".
 TABLE_READ_LIMIT = 256 * 1024
 
 
