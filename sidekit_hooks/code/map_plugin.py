@@ -29,11 +29,12 @@ def settrace_core() -> str:
 
 
 class Recorder:
-    def __init__(self, root: str, out: str) -> None:
+    def __init__(self, root: str, out: str, prefix: str = "") -> None:
         import coverage
 
         self.root = root
         self.out = out
+        self.prefix = prefix  # pytest's rootdir relative to `root` ("" or "sub/"): node ids are relative to it
         self.tests: list[str] = []
         omit = [os.path.join(root, ".*", "*"), "*/site-packages/*", "*/dist-packages/*"]
         self.cov = coverage.Coverage(data_file=None, config_file=False, include=[os.path.join(root, "*")], omit=omit)
@@ -71,7 +72,7 @@ class Recorder:
                     lines[str(line)] = hits
             if lines:
                 files[relative.replace(os.sep, "/")] = lines
-        fragment: dict[str, Any] = {"tests": self.tests, "files": files}
+        fragment: dict[str, Any] = {"tests": self.tests, "files": files, "prefix": self.prefix}
         os.makedirs(self.out, exist_ok=True)
         final = os.path.join(self.out, f"{os.getpid()}.json")
         temporary = final + ".tmp"
@@ -84,4 +85,11 @@ def pytest_configure(config: pytest.Config) -> None:
     out = os.environ.get(OUT_ENV)
     if out:
         root = os.environ.get(ROOT_ENV) or str(config.rootpath)
-        config.pluginmanager.register(Recorder(root, out), "sidekit-map-recorder")
+        config.pluginmanager.register(Recorder(root, out, rootdir_prefix(str(config.rootpath), root)),
+                                      "sidekit-map-recorder")
+
+
+def rootdir_prefix(rootdir: str, root: str) -> str:
+    """What turns a node id (relative to pytest's rootdir) into a workspace-relative one."""
+    relative = os.path.relpath(rootdir, root).replace(os.sep, "/")
+    return "" if relative == "." or relative.startswith("..") else relative + "/"

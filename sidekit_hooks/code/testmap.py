@@ -1,5 +1,8 @@
 """The test-impact map in `.sidekit/code/map.json`: which tests executed which blocks of which file.
 
+`record()` also writes the map's per-file digest `.sidekit/code/covers.json` (see `code.covers`),
+small and quick to read, for the tests sidecar in the hook.
+
     {"version": 1, "python": "3.11.7", "tests": [node ids],
      "files": {"pkg/a.py": {"hash": "...", "blocks": {"f": crc, "<module>": crc},
                             "hits": {"f": [test positions], "<module>": [...]}}}}
@@ -22,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sidekit_hooks import workspace
+from sidekit_hooks.code import covers
 from sidekit_hooks.code.blocks import MODULE, blocks_of
 from sidekit_hooks.code.index import content_hash
 from sidekit_hooks.errors import SidekitError
@@ -160,4 +164,11 @@ def record(project: str, pytest_args: list[str], python: str | None = None) -> R
                            "sidekit map -- PYTEST_ARGS without disabling plugins")
     test_map = merge(project, fragments)
     save(project, test_map)
+    save_covers(project, test_map, str(fragments[0].get("prefix", "")))
     return Recording(test_map, done.returncode, seconds)
+
+
+def save_covers(project: str, test_map: TestMap, prefix: str = "") -> None:
+    """The digest the tests sidecar reads: file -> the tests that execute it, written after the map."""
+    hits = {path: [i for positions in entry.hits.values() for i in positions] for path, entry in test_map.files.items()}
+    covers.save(project, covers.digest(test_map.tests, hits, prefix))

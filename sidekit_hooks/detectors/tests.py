@@ -1,10 +1,13 @@
 """The `tests` sidecar: what the shared test cache knows, at the moment it matters.
 
 (a) After an Edit/Write to a file that failing tests of the last run live in or pass through (their
-test file or an in-project frame of their traceback). (b) After a raw pytest run through Bash that
-left failures (the plugin has just rewritten the cache): the clustered status, which raw output
-buries. A green run says nothing: pytest's last line already did. Standard library only; the cache
-summary is one small JSON file.
+test file or an in-project frame of their traceback); when no traceback names the file (a function
+that returns a wrong value raises nowhere) and `sidekit map` has recorded its digest, the failing
+tests that execute the file ("covered by"). (b) After a raw pytest run through Bash that left
+failures (the plugin has just rewritten the cache): the clustered status, which raw output buries.
+A green run says nothing: pytest's last line already did. Standard library only; the cache summary
+is one small JSON file, and the coverage digest is read only when an edit to a source file meets a
+red cache.
 """
 
 from __future__ import annotations
@@ -27,6 +30,13 @@ MAX_ID = 110  # a longer test id is named by its cluster id instead
 SEPARATORS = ("&&", "||", ";", "|", "\n", "(", ")")
 WRAPPERS = frozenset({"uv", "run", "poetry", "pipenv", "hatch", "pdm", "rye", "exec", "time", "nice", "env", "command"})
 COUNT_WORDS = (("failed", "failed"), ("error", "errors"), ("passed", "passed"), ("skipped", "skipped"))
+FAILING = ("failed", "error")  # outcomes in the status table that count as a failure
+MAX_MESSAGE = 300  # characters of a nudge (CONTRACT section 2), "[sidecar:tests] " included
+PREFIX = "[sidecar:tests] "
+MAX_RERUN_FILES = 3  # test files named in a re-run command; more and `sidekit test --select` picks them
+# The per-test table is read for the failing tests the summary leaves out only up to this size (about
+# 2,500 tests; the detector measured 3.7 ms at 220 KB); past it the summary's own tests are named, as "at least N".
+TABLE_READ_LIMIT = 256 * 1024
 
 
 class TestsSidecar:
@@ -36,7 +46,12 @@ class TestsSidecar:
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         if event.kind == "write" and event.path:
             summary = _summary(ctx)
-            return after_edit(event.path, summary) if summary else []
+            if not summary:
+                return []
+            found = after_edit(event.path, summary)
+            if found or not summary.get("failing") or time.monotonic() > ctx.deadline:
+                return found
+            return _covered_edit(event.path, summary, ctx)
         if event.kind == "shell" and runs_pytest(event.command):
             summary = _summary(ctx)
             return after_run(summary, time.time()) if summary else []
@@ -60,6 +75,31 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
     message = f"{where} {relation} {path} ({status_line(summary)}); details: sidekit failures {handle}{rerun}"
     generation = summary.get("generation", 0)
     return [Finding("tests", message, key=f"tests:edit:{path}:{generation}", path=path)]
+
+
+def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str], failing: dict[str, str],
+                       every_failure: bool = True) -> list[Finding]:
+    """An edit to a file the map says failing tests execute, though no traceback of theirs passes through it.
+
+    `covering`: tests the coverage digest ties to `path`; `failing`: failing test -> cluster id, all of
+    them when `every_failure`, else some (then the count is "at least"). Only tests that failed in the
+    last run are named; a stale digest is still a fair hint.
+    """
+    rank = {str(c.get("id")): i for i, c in enumerate(summary.get("clusters") or ())}
+    hit = sorted((t for t in set(covering) if t in failing), key=lambda t: (rank.get(failing[t], len(rank)), t))
+    if not hit:
+        return []
+    first = hit[0]
+    handle = first if len(first) <= MAX_ID else (failing[first] or first)
+    count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
+    head = (f"{path} is covered by {count} that failed in the last run "
+            f"({status_line(summary)}); details: sidekit failures {handle}; re-run: ")
+    test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
+    rerun = "sidekit test " + " ".join(test_files)
+    if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
+        rerun = "sidekit test --select"  # the tests the change needs, which these are among
+    generation = summary.get("generation", 0)
+    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path)]
 
 
 def after_run(summary: dict[str, Any], now: float) -> list[Finding]:
@@ -120,3 +160,42 @@ def _summary(ctx: Context) -> dict[str, Any]:
         ctx.memo["tests:summary"] = loaded.data
     summary: dict[str, Any] = ctx.memo["tests:summary"]
     return summary
+
+
+def _covered_edit(path: str, summary: dict[str, Any], ctx: Context) -> list[Finding]:
+    """The coverage digest's view of an edit to a source file while tests fail (imported only for it)."""
+    from sidekit_hooks.code import covers
+    from sidekit_hooks.code.testfiles import is_test_path
+
+    if is_test_path(path):  # a test file's own failures are the status cache's to name
+        return []
+    if "tests:covers" not in ctx.memo:
+        ctx.memo["tests:covers"] = covers.read(cache.workspace_root(ctx.project))
+    digest = ctx.memo["tests:covers"]
+    if not (digest.get("files") or {}).get(path):
+        return []
+    failing, every_failure = _failing(ctx, summary)
+    covering = covers.covering_among(digest, path, failing)
+    return after_edit_covered(path, summary, covering, failing, every_failure) if covering else []
+
+
+def _failing(ctx: Context, summary: dict[str, Any]) -> tuple[dict[str, str], bool]:
+    """(failing test -> its cluster id, whether that is all of them).
+
+    From the summary when its clusters list every failing test; else from the per-test table, unless
+    that is too big to read in a hook: then the summary's tests, which are some of them.
+    """
+    listed = {str(t): str(c.get("id", "")) for c in summary.get("clusters") or () for t in c.get("tests") or ()}
+    if len(listed) >= int(summary.get("failing", 0)) and not summary.get("moreClusters"):
+        return listed, True
+    path = cache.table_path(cache.workspace_root(ctx.project))
+    try:
+        if os.path.getsize(path) > TABLE_READ_LIMIT:
+            return listed, False
+    except OSError:
+        return listed, False
+    table = cache.read(path).data.get("tests")
+    if not isinstance(table, dict):
+        return listed, False
+    failing = {str(t): str(e.get("c", "")) for t, e in table.items() if isinstance(e, dict) and e.get("o") in FAILING}
+    return failing, True

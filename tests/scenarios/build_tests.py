@@ -3,9 +3,10 @@
     .venv/bin/python tests/scenarios/build_tests.py
 
 The tests sidecar reads the shared test cache, so the cases carry a real one: this script builds a
-small shop project, runs pytest on it with the sidekit plugin (a subprocess, as a user would), and
-embeds the project's files and the `.sidekit/status.json` + `status-tests.json` the plugin wrote in
-every case's `files`. The cache holds only workspace-relative paths; what changes from one run to the
+small shop project, records its test-impact map with `sidekit map`, runs pytest on it with the
+sidekit plugin (subprocesses, as a user would), and embeds the project's files, the
+`.sidekit/status.json` + `status-tests.json` the plugin wrote and the map's digest
+`.sidekit/code/covers.json` in every case's `files`. The cache holds only workspace-relative paths; what changes from one run to the
 next (run times, durations, the pytest command line) is pinned, so the output is byte-identical on
 every run. The "just finished" caches carry `${NOW}` for their run times, which the scenario player
 fills with the time it writes the files: the sidecar speaks after a raw pytest run only when the cache
@@ -92,7 +93,7 @@ FIXED = {
 
 
 def run_pytest(files: dict[str, str]) -> tuple[dict[str, str], str]:
-    """Run pytest with the sidekit plugin on `files`; return the cache files it wrote and its last line."""
+    """`sidekit map`, then pytest with the sidekit plugin, on `files`; the files they wrote and pytest's last line."""
     with tempfile.TemporaryDirectory() as tmp:
         for rel, text in files.items():
             path = os.path.join(tmp, rel)
@@ -102,10 +103,13 @@ def run_pytest(files: dict[str, str]) -> tuple[dict[str, str], str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_", "GT_"))}
         env.update(PYTHONPATH=REPO, PYTHONDONTWRITEBYTECODE="1", CLAUDE_PROJECT_DIR=tmp, COLUMNS="80",
                    PYTEST_ADDOPTS="-p no:cacheprovider -p no:hypothesispytest")
+        # The map's own pytest run leaves the status cache alone (-p no:sidekit): the plain run below writes it.
+        subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "map", "--project", tmp, "--", "-p", "no:sidekit"],
+                       cwd=tmp, env=env, capture_output=True, text=True, timeout=120, check=True)
         done = subprocess.run([sys.executable, "-m", "pytest", "-q"], cwd=tmp, env=env, capture_output=True, text=True,
                               timeout=120)
         cache = {}
-        for name in ("status.json", "status-tests.json"):
+        for name in ("status.json", "status-tests.json", "code/covers.json"):
             with open(os.path.join(tmp, ".sidekit", name), encoding="utf-8") as handle:
                 text = handle.read()
             assert tmp not in text, f"{name} holds the absolute project path: normalise it"
@@ -121,7 +125,10 @@ def short_summary(stdout: str) -> str:
 
 
 def pinned(cache: dict[str, str], finished: float) -> dict[str, str]:
-    """The cache with its run times, durations and command line fixed (nothing the sidecar judges by)."""
+    """The cache with its run times, durations and command line fixed (nothing the sidecar judges by).
+
+    The coverage digest holds no times: it is kept as `sidekit map` wrote it.
+    """
     summary = json.loads(cache[".sidekit/status.json"])
     table = json.loads(cache[".sidekit/status-tests.json"])
     real = summary["run"]["finished"]
@@ -133,7 +140,8 @@ def pinned(cache: dict[str, str], finished: float) -> dict[str, str]:
     for entry in table.get("collect", {}).values():
         entry["s"] = finished
     dump = {"separators": (",", ":"), "ensure_ascii": False}
-    texts = {".sidekit/status.json": json.dumps(summary, **dump), ".sidekit/status-tests.json": json.dumps(table, **dump)}
+    texts = {".sidekit/status.json": json.dumps(summary, **dump), ".sidekit/status-tests.json": json.dumps(table, **dump),
+             ".sidekit/code/covers.json": cache[".sidekit/code/covers.json"]}
     if finished == JUST_FINISHED:  # the player writes the time of play instead
         texts = {name: text.replace(repr(JUST_FINISHED - 1.0), NOW).replace(repr(JUST_FINISHED), NOW)
                  for name, text in texts.items()}
@@ -147,6 +155,7 @@ print("green run:", GREEN_LAST)
 RED_NOW, RED_OLD, GREEN_NOW = pinned(RED, JUST_FINISHED), pinned(RED, LONG_AGO), pinned(GREEN, JUST_FINISHED)
 RED_SUMMARY = json.loads(RED_OLD[".sidekit/status.json"])
 print("red summary files:", RED_SUMMARY["files"])
+print("red coverage digest:", RED[".sidekit/code/covers.json"])
 
 
 def edit(name: str, path: str, old: str, new: str, expect: list[dict[str, str]], cache: dict[str, str] | None = None,
@@ -207,11 +216,16 @@ C.append((POSITIVE, bash("raw-python-m-pytest-failed", "python -m pytest -q test
                          error=RED_ERROR)))
 C.append((POSITIVE, bash("raw-uv-pytest-failed-after-cd", "cd shop && uv run pytest -x ..", tests_said("pytest: 3 failed, 7 passed"),
                          RED_NOW, error=RED_ERROR)))
-# A known miss: the division bug in shop/pricing.py is what the failing tests exercise, but it raises
-# nowhere, so no frame of any traceback is in pricing.py and the cache cannot tie the file to them.
-C.append((POSITIVE, dict(edit("edit-helper-that-returns-the-wrong-value", "shop/pricing.py", "cents * (100 - percent) / 100",
-                              "cents * (100 - percent) // 100", tests_said("pass through shop/pricing.py")),
-                         xfail="the cache knows traceback frames, not coverage: a wrong value raised elsewhere")))
+# The division bug in shop/pricing.py is what the failing tests exercise, but it raises nowhere, so no
+# frame of any traceback is in pricing.py: the map's coverage digest ties the file to them.
+C.append((POSITIVE, edit("edit-helper-that-returns-the-wrong-value", "shop/pricing.py", "cents * (100 - percent) / 100",
+                         "cents * (100 - percent) // 100", tests_said(text=
+    "[sidecar:tests] shop/pricing.py is covered by 2 tests that failed in the last run (3 failed, 7 passed; 2 root causes);"
+    " details: sidekit failures tests/test_cart.py::test_label; re-run: sidekit test tests/test_cart.py"))))
+C.append((POSITIVE, {"name": "rewrite-wrong-value-helper-with-write", "files": {**PROJECT, **RED_NOW}, "tool": "Write",
+                     "input": {"file_path": "shop/pricing.py", "content": PROJECT["shop/pricing.py"].replace(
+                         "cents * (100 - percent) / 100  # the bug: true division makes a float", "cents * (100 - percent) // 100")},
+                     "expect": tests_said("shop/pricing.py is covered by 2 tests that failed in the last run")}))
 
 # --- near misses
 C.append((NEAR_MISS, edit("edit-unrelated-module", "shop/shipping.py", "    return 500 if weight_grams <= 1000 else 900",
