@@ -46,8 +46,12 @@ def loads(text: str) -> Any:
     start = len(text) - len(text.lstrip(_WHITESPACE))
     try:
         value, end = _scan(text, start)
-    except StopIteration:
-        raise ValueError("not a JSON document") from None
+    except (StopIteration, SystemError):
+        # The C scanner reports errors through `json.decoder`, which it looks up in sys.modules but
+        # never imports (a SystemError when absent). Malformed input is rare: let `json` say what is wrong.
+        import json
+
+        return json.loads(text)
     if text[end:].strip(_WHITESPACE):
         raise ValueError(f"extra data after the JSON document at {end}")
     return value

@@ -62,7 +62,8 @@ def wired(commands: dict[str, str]) -> dict[str, Any]:
 
 def healthy_tail() -> list[str]:
     tail = ["  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
-    return tail + ([RULES] if RULES else []) + ["  ok       hook log: no hook failures in the last 24 h"]
+    return tail + ([RULES] if RULES else []) + ["  info     test cache: no pytest run recorded yet",
+                                              "  ok       hook log: no hook failures in the last 24 h"]
 
 
 def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, home: Path) -> None:
@@ -222,3 +223,17 @@ def test_json_format_is_one_compact_line(project: Path, home: Path) -> None:
         "fix": f"sidekit install --project {project}",
     }
     assert "fix" not in answer["checks"][1]  # empty fields are left out
+
+
+def test_doctor_reports_a_corrupt_test_cache_and_map(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (project / ".sidekit" / "code").mkdir(parents=True)
+    (project / ".sidekit" / "status.json").write_text("{not json")
+    (project / ".sidekit" / "code" / "covers.json").write_text("[]")
+    from sidekit_hooks.commands import doctor
+
+    checks = {check.name: check for check in doctor._cache_checks(str(project))}
+    assert checks["test cache"] == doctor.Check(
+        "test cache", "problem", "status.json is corrupt; the next pytest run rebuilds it",
+        f"sidekit test --project {project}")
+    assert checks["test map"] == doctor.Check(
+        "test map", "problem", ".sidekit/code/covers.json cannot be used", f"cd {project} && sidekit map")

@@ -240,3 +240,14 @@ def test_a_broken_detector_does_not_silence_the_others(project: Path, monkeypatc
         detectors.unregister("say")
     assert json.loads(outcome.output)["hookSpecificOutput"]["additionalContext"] == "[sidecar:scope] a.py is outside the scope."
     assert "RuntimeError: boom" in (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
+
+
+def test_a_half_written_gas_town_file_does_not_stop_delivery(project: Path, run_hook: HookRunner) -> None:
+    folder = project / ".runtime" / "nudge_queue" / "sess-1"
+    folder.mkdir(parents=True)
+    half = folder / f"{time.time_ns()}-0badf00d.json"
+    half.write_text('{\n  "sender": "mayor",\n  "message": "half')  # gt writes in place, not by rename
+    enqueue(project, "whole one")
+    done = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="x"))
+    assert (done.returncode, context_of(done.stdout)) == (0, "[from sidekit] whole one")
+    assert half.exists()  # fresh: maybe still being written, so it is put back, not deleted

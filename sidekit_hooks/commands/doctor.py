@@ -73,6 +73,7 @@ def diagnose(project: str) -> list[Check]:
     checks.append(_state_check(project))
     checks.append(_versions_check())
     checks.append(_rule_packs_check(project))
+    checks.extend(_cache_checks(project))
     checks.append(_hook_log_check(project))
     return checks
 
@@ -274,6 +275,25 @@ def _versions_check() -> Check:
         return Check("versions", "problem", f"{', '.join(missing)} not installed ({', '.join(found)})",
                      f"{shlex.quote(sys.executable)} -m pip install {' '.join(missing)}")
     return Check("versions", "info", ", ".join(found))
+
+
+def _cache_checks(project: str) -> list[Check]:
+    """The shared caches the sidecars read: a corrupt one is never fatal, but the sidecar knows less."""
+    from sidekit_hooks.code import covers
+    from sidekit_hooks.status import cache
+
+    root = cache.workspace_root(project)
+    checks = []
+    loaded = cache.read(cache.summary_path(root))
+    if loaded.note:
+        checks.append(Check("test cache", "problem", loaded.note, f"sidekit test --project {shlex.quote(root)}"))
+    else:
+        checks.append(Check("test cache", "ok" if loaded.data else "info",
+                            "readable" if loaded.data else "no pytest run recorded yet"))
+    if os.path.exists(covers.covers_path(root)) and not covers.read(root):
+        checks.append(Check("test map", "problem", f"{os.path.relpath(covers.covers_path(root), project)} cannot be used",
+                            f"cd {shlex.quote(root)} && sidekit map"))
+    return checks
 
 
 def _rule_packs_check(project: str) -> Check:

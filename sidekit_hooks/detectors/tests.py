@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import time
 
+from sidekit_hooks import hooklog
 from sidekit_hooks.detectors import Finding
 from sidekit_hooks.status import cache
 
@@ -157,6 +158,8 @@ def runs_pytest(command: str) -> bool:
 def _summary(ctx: Context) -> dict[str, Any]:
     if "tests:summary" not in ctx.memo:
         loaded = cache.read(cache.summary_path(cache.workspace_root(ctx.project)))
+        if loaded.note:  # the sidecar knows less; `sidekit doctor` reads this log and says how to mend it
+            hooklog.error(ctx.project, "PostToolUse", "detector:tests", loaded.note)
         ctx.memo["tests:summary"] = loaded.data
     summary: dict[str, Any] = ctx.memo["tests:summary"]
     return summary

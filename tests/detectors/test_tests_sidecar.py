@@ -115,3 +115,15 @@ def test_no_cache_or_a_corrupt_one_is_silent(project: Path, run_hook: HookRunner
 ])
 def test_runs_pytest(command: str, expected: bool) -> None:
     assert runs_pytest(command) is expected
+
+
+def test_a_corrupt_cache_is_logged_for_doctor(project: Path, run_hook: HookRunner) -> None:
+    (project / ".sidekit").mkdir()
+    (project / ".sidekit" / "status.json").write_text("{half")
+    (project / "a.py").write_text("x = 2\n")
+    edit = payload("PostToolUse", project, tool_name="Edit",
+                   tool_input={"file_path": str(project / "a.py"), "old_string": "x = 1", "new_string": "x = 2"})
+    done = run_hook("PostToolUse", edit)
+    assert (done.returncode, done.stdout) == (0, "")
+    log = (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
+    assert '"where":"detector:tests","error":"status.json is corrupt; the next pytest run rebuilds it"' in log
