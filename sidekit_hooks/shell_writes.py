@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import os
 
-SEPARATORS = frozenset({";", "&&", "||", "|", "&", "\n", "(", ")", "|&"})
-WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
+from sidekit_hooks.shell import WRAPPERS, Word, segments
 UNRESOLVABLE = frozenset("$`*?[~{")
-WRAPPERS = frozenset({"sudo", "command", "nohup", "time", "env", "exec", "builtin"})
 DELETERS = frozenset({"rm", "rmdir", "unlink", "touch", "mkdir", "truncate", "shred"})
 OPTIONS_WITH_VALUE = {
     "truncate": frozenset({"-s", "--size", "-r", "--reference"}),
@@ -29,25 +27,13 @@ OPTIONS_WITH_VALUE = {
 }
 
 
-class Word:
-    """A shell word: its text with quotes removed, and whether any part of it was quoted."""
-
-    __slots__ = ("text", "quoted")
-
-    def __init__(self, text: str, quoted: bool) -> None:
-        self.text = text
-        self.quoted = quoted
-
-    def __repr__(self) -> str:
-        return f"Word({self.text!r})"
-
-
 def write_targets(command: str, cwd: str = "") -> list[str]:
     """Paths the command writes, each joined to the directory it resolves in (when relative)."""
     out: list[str] = []
     here = cwd
-    for words, redirects in simple_commands(tokenize(command)):
-        for target in redirects:
+    for segment in segments(command):
+        words = segment.words
+        for target in segment.write_targets:
             _add(out, here, target)
         if not words:
             continue
@@ -187,159 +173,3 @@ def _in_place_targets(name: str, args: list[str]) -> list[str]:
     if not in_place:
         return []
     return operands if script_given else operands[1:]
-
-
-def simple_commands(tokens: list[tuple[str, Word]]) -> list[tuple[list[Word], list[str]]]:
-    """Split tokens into simple commands: (words, write-redirection targets)."""
-    commands: list[tuple[list[Word], list[str]]] = []
-    words: list[Word] = []
-    targets: list[str] = []
-    pending = ""
-    for kind, word in tokens:
-        if kind == "op":
-            if word.text in SEPARATORS:
-                commands.append((words, targets))
-                words, targets, pending = [], [], ""
-            else:
-                pending = word.text
-            continue
-        if pending:
-            if pending.lstrip("0123456789") in WRITE_REDIRECTS and not word.text.startswith("&"):
-                targets.append(word.text)
-            pending = ""
-            continue
-        words.append(word)
-    commands.append((words, targets))
-    return commands
-
-
-def tokenize(command: str) -> list[tuple[str, Word]]:
-    """Shell tokens: ("word", Word) or ("op", Word). Heredoc bodies are dropped."""
-    tokens: list[tuple[str, Word]] = []
-    heredocs: list[tuple[str, bool]] = []  # (delimiter, strip leading tabs) awaiting the next newline
-    index = 0
-    length = len(command)
-    while index < length:
-        char = command[index]
-        if char == "\n":
-            tokens.append(("op", Word("\n", False)))
-            index += 1
-            if heredocs:
-                index = _skip_heredocs(command, index, heredocs)
-                heredocs = []
-            continue
-        if char in " \t":
-            index += 1
-            continue
-        if char == "#" and (not tokens or tokens[-1][0] == "op" or command[index - 1] in " \t"):
-            while index < length and command[index] != "\n":
-                index += 1
-            continue
-        operator = _operator_at(command, index)
-        if operator:
-            index += len(operator)
-            if operator in ("<<", "<<-"):
-                word, index = _read_word(command, _skip_blanks(command, index))
-                heredocs.append((word.text, operator == "<<-"))
-                continue
-            tokens.append(("op", Word(operator, False)))
-            continue
-        word, index = _read_word(command, index)
-        tokens.append(("word", word))
-    return tokens
-
-
-def _skip_blanks(command: str, index: int) -> int:
-    while index < len(command) and command[index] in " \t":
-        index += 1
-    return index
-
-
-def _skip_heredocs(command: str, index: int, heredocs: list[tuple[str, bool]]) -> int:
-    for delimiter, strip_tabs in heredocs:
-        while index < len(command):
-            end = command.find("\n", index)
-            line = command[index:] if end < 0 else command[index:end]
-            index = len(command) if end < 0 else end + 1
-            if (line.lstrip("\t") if strip_tabs else line) == delimiter:
-                break
-    return index
-
-
-def _operator_at(command: str, index: int) -> str:
-    """The operator starting at `index` ("" for none). `2>`, `&>` and `>&` are redirections."""
-    rest = command[index : index + 3]
-    digits = 0
-    while index + digits < len(command) and command[index + digits].isdigit():
-        digits += 1
-    if digits and index + digits < len(command) and command[index + digits] in "<>":
-        # `2>file`, `1>>log`: only when the digits start a word
-        if index == 0 or command[index - 1] in " \t;&|()\n":
-            tail = _operator_at(command, index + digits)
-            return command[index : index + digits] + tail if tail else ""
-        return ""
-    for operator in ("&>>", "<<<", "<<-", ">>", ">|", "&>", ">&", "<&", "<<", "&&", "||", "|&", "<>", ";", "&", "|", "<", ">", "(", ")"):
-        if rest.startswith(operator):
-            return operator
-    return ""
-
-
-def _read_word(command: str, index: int) -> tuple[Word, int]:
-    """One word from `index`: quotes removed, `$(...)` and backquotes kept verbatim."""
-    out: list[str] = []
-    quoted = False
-    length = len(command)
-    while index < length:
-        char = command[index]
-        if char in " \t\n;&|<>()":
-            break
-        if char == "\\" and index + 1 < length:
-            out.append(command[index + 1])
-            index += 2
-            quoted = True
-        elif char == "'":
-            end = command.find("'", index + 1)
-            end = length if end < 0 else end
-            out.append(command[index + 1 : end])
-            index = end + 1
-            quoted = True
-        elif char == '"':
-            index += 1
-            while index < length and command[index] != '"':
-                if command[index] == "\\" and index + 1 < length and command[index + 1] in '"\\$`':
-                    index += 1
-                out.append(command[index])
-                index += 1
-            index += 1
-            quoted = True
-        elif char == "$" and index + 1 < length and command[index + 1] == "(":
-            end = _matching_paren(command, index + 1)
-            out.append(command[index:end])
-            index = end
-        elif char == "`":
-            end = command.find("`", index + 1)
-            end = length if end < 0 else end + 1
-            out.append(command[index:end])
-            index = end
-        else:
-            out.append(char)
-            index += 1
-    return Word("".join(out), quoted), index
-
-
-def _matching_paren(command: str, open_index: int) -> int:
-    depth = 0
-    index = open_index
-    while index < len(command):
-        char = command[index]
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-        elif char in "'\"":
-            end = command.find(char, index + 1)
-            index = len(command) - 1 if end < 0 else end
-        index += 1
-    return len(command)

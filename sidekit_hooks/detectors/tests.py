@@ -28,8 +28,6 @@ if TYPE_CHECKING:
 
 RECENT = 900  # seconds: a Bash call lasts at most 10 minutes, plus slack
 MAX_ID = 110  # a longer test id is named by its cluster id instead
-SEPARATORS = ("&&", "||", ";", "|", "\n", "(", ")")
-WRAPPERS = frozenset({"uv", "run", "poetry", "pipenv", "hatch", "pdm", "rye", "exec", "time", "nice", "env", "command"})
 COUNT_WORDS = (("failed", "failed"), ("error", "errors"), ("passed", "passed"), ("skipped", "skipped"))
 FAILING = ("failed", "error")  # outcomes in the status table that count as a failure
 MAX_MESSAGE = 300  # characters of a nudge (CONTRACT section 2), "[sidecar:tests] " included
@@ -139,18 +137,13 @@ def runs_pytest(command: str) -> bool:
     """Whether a shell command runs pytest itself (not `sidekit test`, not a grep for the word)."""
     if "pytest" not in command and "py.test" not in command:
         return False
-    for separator in SEPARATORS:
-        command = command.replace(separator, "\x00")
-    for segment in command.split("\x00"):
-        words = [w for w in segment.split() if "=" not in w or w.startswith("-")]
-        while words and (os.path.basename(words[0]) in WRAPPERS or words[0].isdigit() or words[0] == "timeout"):
-            words = words[1:]
-        if not words:
-            continue
-        program = os.path.basename(words[0])
-        if program in ("pytest", "py.test"):
+    from sidekit_hooks.shell import core_words, segments
+
+    for segment in segments(command):
+        words = core_words(segment.texts)
+        if words and words[0] in ("pytest", "py.test"):
             return True
-        if program.startswith("python") and words[1:3] == ["-m", "pytest"]:
+        if words and words[0].startswith("python") and words[1:3] == ["-m", "pytest"]:
             return True
     return False
 

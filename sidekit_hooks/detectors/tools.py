@@ -19,6 +19,8 @@ from __future__ import annotations
 import os
 
 from sidekit_hooks.detectors import Finding
+from sidekit_hooks.shell import Segment, core_words
+from sidekit_hooks.shell import segments as parse_shell
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,9 +30,6 @@ if TYPE_CHECKING:
 
 SIDECAR = "tools"
 
-# Shell words that only wrap the real command.
-WRAPPERS = frozenset({"sudo", "time", "nice", "nohup", "command", "exec", "env", "stdbuf"})
-RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye"})  # `<runner> run CMD`
 PYTEST_INFO_FLAGS = frozenset({"--version", "-V", "--help", "-h", "--co", "--collect-only", "--fixtures", "--markers"})
 GREP_VALUE_OPTS = frozenset({
     "-A", "-B", "-C", "-m", "-f", "-g", "-t", "-T", "--type", "--type-not", "--glob", "--include", "--exclude",
@@ -75,149 +74,17 @@ TOOLS = ToolsSidecar()
 # Shell commands
 
 
-class Segment:
-    """One simple command of a shell line: its words and how it is connected to its neighbours."""
-
-    __slots__ = ("words", "piped_in", "piped_out", "redirected", "opaque")
-
-    def __init__(self) -> None:
-        self.words: list[str] = []
-        self.piped_in = False
-        self.piped_out = False
-        self.redirected = False
-        self.opaque = False  # holds a substitution or a quote we could not close: judge nothing
-
-
-def split_command(command: str) -> list[Segment]:
-    """Words of each simple command in `command` (quotes honoured; `;`, `&&`, `||`, `|`, `&`, newline
-    separate). Best effort and stdlib-only: anything odd marks the segment opaque rather than guess."""
-    command = strip_heredocs(command)
-    segments = [Segment()]
-    word: list[str] = []
-    has_word = False
-    quote = ""
-    i = 0
-
-    def end_word() -> None:
-        nonlocal has_word
-        if has_word:
-            segments[-1].words.append("".join(word))
-        word.clear()
-        has_word = False
-
-    while i < len(command):
-        char = command[i]
-        if quote:
-            if char == quote:
-                quote = ""
-            elif char == "\\" and quote == '"' and command[i + 1 : i + 2] in ('"', "\\", "$", "`"):
-                i += 1
-                word.append(command[i])
-            else:
-                if quote == '"' and char in "$`":
-                    segments[-1].opaque = True
-                word.append(char)
-        elif char in "'\"":
-            quote = char
-            has_word = True
-        elif char == "\\" and i + 1 < len(command):
-            i += 1
-            word.append(command[i])
-            has_word = True
-        elif char in " \t":
-            end_word()
-        elif char in ";&|\n":
-            end_word()
-            pipe = char == "|" and command[i + 1 : i + 2] != "|"
-            if command[i : i + 2] in ("&&", "||", ";;"):
-                i += 1
-            elif char == "&" and command[i + 1 : i + 2] == ">":  # `&>` is a redirection
-                segments[-1].redirected = True
-                i += 1
-                continue
-            segments[-1].piped_out = segments[-1].piped_out or pipe
-            segments.append(Segment())
-            segments[-1].piped_in = pipe
-        elif char in "<>":
-            end_word()
-            segments[-1].redirected = True
-            if char == ">" and command[i - 1 : i] in ("2", "1") and segments[-1].words and segments[-1].words[-1] in ("2", "1"):
-                segments[-1].words.pop()  # `2>` / `1>`: the digit was the fd, not a word
-            if command[i + 1 : i + 2] == "&":  # `2>&1`, `>&2`: a descriptor, not a separator
-                i += 2
-                while i < len(command) and (command[i].isdigit() or command[i] == "-"):
-                    i += 1
-                continue
-        elif char in "`$" and (char == "`" or command[i + 1 : i + 2] == "("):
-            segments[-1].opaque = True
-            word.append(char)
-            has_word = True
-        else:
-            word.append(char)
-            has_word = True
-        i += 1
-    end_word()
-    if quote:
-        segments[-1].opaque = True
-    return [s for s in segments if s.words]
-
-
-def strip_heredocs(command: str) -> str:
-    """The command without here-document bodies (`<<EOF ... EOF`): their lines are data, not commands."""
-    if "<<" not in command:
-        return command
-    lines = command.split("\n")
-    kept: list[str] = []
-    closing = ""
-    for line in lines:
-        if closing:
-            if line.strip() == closing:
-                closing = ""
-            continue
-        kept.append(line)
-        at = line.find("<<")
-        if at >= 0 and line[at + 2 : at + 3] != "<":  # `<<<` is a here-string, on one line
-            rest = line[at + 2 :].lstrip("-").lstrip()
-            delimiter = ""
-            for char in rest:
-                if char in " \t;|&<>)":
-                    break
-                delimiter += char
-            closing = delimiter.strip("'\"")
-    return "\n".join(kept)
-
-
 def short(text: str) -> str:
     """A quoted path or pattern, cut to MAX_SHOWN characters (from the left: the file name matters)."""
     return text if len(text) <= MAX_SHOWN else "…" + text[-(MAX_SHOWN - 1) :]
 
 
-def core_words(words: list[str]) -> list[str]:
-    """The command without env assignments, wrappers (sudo, time, `uv run`...) and venv paths."""
-    rest = list(words)
-    while rest:
-        head = rest[0]
-        if "=" in head and not head.startswith("-") and head.split("=", 1)[0].isidentifier():
-            rest.pop(0)
-        elif head in WRAPPERS:
-            rest.pop(0)
-        elif head == "timeout" and len(rest) > 1:
-            rest = rest[2:]
-        elif head in RUNNERS and len(rest) > 1 and rest[1] == "run":
-            rest = rest[2:]
-        else:
-            break
-    if rest:
-        rest[0] = rest[0].rsplit("/", 1)[-1]
-    return rest
-
-
 def shell_findings(command: str, project: str) -> list[Finding]:
     findings: list[Finding] = []
-    for segment in split_command(command):
+    for segment in parse_shell(command):
         if segment.opaque:
             continue
-        words = core_words(segment.words)
+        words = core_words(segment.texts)
         if not words:
             continue
         finding = (

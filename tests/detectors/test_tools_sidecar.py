@@ -82,16 +82,6 @@ def test_one_finding_per_habit_in_a_compound_command(project: Path) -> None:
     assert [f.key for f in found] == ["tools:read", "tools:pytest"]
 
 
-def test_split_command_honours_quotes_and_marks_substitutions() -> None:
-    segments = tools.split_command("FOO='a b' grep -rn \"x y\" . | wc -l; echo `date` && cat f 2>/dev/null")
-    assert [s.words for s in segments] == [["FOO=a b", "grep", "-rn", "x y", "."], ["wc", "-l"], ["echo", "`date`"],
-                                           ["cat", "f", "/dev/null"]]
-    assert [s.words for s in tools.split_command("make 2>&1 >&2 | tee log")] == [["make"], ["tee", "log"]]
-    assert [(s.piped_in, s.piped_out, s.opaque, s.redirected) for s in segments] == [
-        (False, True, False, False), (True, False, False, False), (False, False, True, False),
-        (False, False, False, True)]
-
-
 # --- hand-written waits ------------------------------------------------------------------------
 
 RETRY_LOOP = '''
