@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -23,8 +22,7 @@ PY_VERSION = ".".join(map(str, sys.version_info[:3]))
 CMD = {event: settings.command_for(PYTHON, str(REPO / "hooks" / script)) for event, (script, _m) in settings.EVENTS.items()}
 VERSIONS = (f"sidekit {__version__}, Python {PY_VERSION}, pydantic {metadata.version('pydantic')}, "
             f"rapidfuzz {metadata.version('rapidfuzz')}, tomli-w {metadata.version('tomli-w')}")
-RULES = ("  skip     rule packs: not checked (rules module not installed)"
-         if importlib.util.find_spec("sidekit_hooks.rules") is None else None)
+RULES = "  ok       rule packs: every pack passes lint"
 
 
 @pytest.fixture
@@ -44,8 +42,7 @@ def sidekit(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
 
 
 def lines_of(out: str) -> list[str]:
-    """The report without the rule-packs line while that module is another helper's work in progress."""
-    return [line for line in out.splitlines() if RULES is not None or "rule packs:" not in line]
+    return out.splitlines()
 
 
 def write_settings(project: Path, data: dict[str, Any], name: str = "settings.json") -> Path:
@@ -62,7 +59,7 @@ def wired(commands: dict[str, str]) -> dict[str, Any]:
 
 def healthy_tail() -> list[str]:
     tail = ["  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
-    return tail + ([RULES] if RULES else []) + ["  info     test cache: no pytest run recorded yet",
+    return tail + [RULES] + ["  info     test cache: no pytest run recorded yet",
                                               "  ok       hook log: no hook failures in the last 24 h"]
 
 
@@ -237,3 +234,13 @@ def test_doctor_reports_a_corrupt_test_cache_and_map(project: Path, capsys: pyte
         f"sidekit test --project {project}")
     assert checks["test map"] == doctor.Check(
         "test map", "problem", ".sidekit/code/covers.json cannot be used", f"cd {project} && sidekit map")
+
+
+def test_doctor_reports_a_broken_rule_pack_with_the_lint_command(project: Path) -> None:
+    (project / "sidecar_rules").mkdir()
+    (project / "sidecar_rules" / "team.toml").write_text('[pack]\nname = "team"\n\n[[rules]]\nid = "a"\nsidecar = "specs"\n')
+    from sidekit_hooks.commands import doctor
+
+    check = doctor._rule_packs_check(str(project))
+    assert (check.name, check.status, check.fix) == ("rule packs", "problem", "sidekit rules lint")
+    assert check.detail == "sidecar_rules/team.toml:4: rules[0].message: required key is missing (+1 more)"

@@ -297,39 +297,22 @@ def _cache_checks(project: str) -> list[Check]:
 
 
 def _rule_packs_check(project: str) -> Check:
-    """Lint every pack layer through the rules module (another part of sidekit; guarded, it may be absent)."""
+    """Lint every pack layer, as `sidekit rules lint` does."""
     try:
         errors = _lint_errors(project)
-    except ImportError:
-        return Check("rule packs", "skip", "not checked (rules module not installed)")
     except Exception as exc:  # noqa: BLE001 - a crashing linter is a finding, not a crashed doctor
         return Check("rule packs", "problem", f"the rules linter failed: {type(exc).__name__}: {exc}"[:200],
                      "sidekit rules lint")
-    if errors is None:
-        return Check("rule packs", "skip", "not checked (the rules module offers no lint entry point)")
     if errors:
         more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
         return Check("rule packs", "problem", f"{errors[0].splitlines()[0]}{more}", "sidekit rules lint")
     return Check("rule packs", "ok", "every pack passes lint")
 
 
-def _lint_errors(project: str) -> list[str] | None:
-    """One line per lint error of the project's packs (all layers); None when no entry point is known.
+def _lint_errors(project: str) -> list[str]:
+    """One line per lint error of the project's packs, every layer."""
+    from sidekit_hooks.rules import lint
 
-    Entry points, first found: `rules.loader.lint(project)` returning issues, or `rules.lint` with
-    `targets(paths, project)` and `check_file(path, project, layer)` returning `.errors` and `.rendered()`.
-    """
-    import importlib
-
-    try:
-        loader = importlib.import_module("sidekit_hooks.rules.loader")
-    except ImportError:
-        loader = None
-    if loader is not None and callable(getattr(loader, "lint", None)):
-        return [str(issue) for issue in loader.lint(project)]
-    lint = importlib.import_module("sidekit_hooks.rules.lint")
-    if not (callable(getattr(lint, "targets", None)) and callable(getattr(lint, "check_file", None))):
-        return None
     errors: list[str] = []
     for layer, path in lint.targets([], project):
         checked = lint.check_file(path, project, layer)

@@ -12,7 +12,6 @@ import shutil
 import sys
 import venv
 from collections.abc import Callable
-from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -205,8 +204,6 @@ def test_plugin_form_without_any_environment_stays_silent(run_session: SessionRu
 def test_sidekit_install_form(run_session: SessionRunner, project: Path, session_id: str,
                               sidekit: Callable[..., str]) -> None:
     """`sidekit install --project DIR` wires the same hooks into .claude/settings.json."""
-    if find_spec("sidekit_hooks.commands.install") is None:
-        pytest.skip("`sidekit install` has not landed on this branch yet")
     sidekit("install", "--project", str(project))
     assert_nudges_arrive(run_session, project, session_id, sidekit)
 
@@ -234,10 +231,7 @@ def test_broken_rule_pack_does_not_disturb_the_session(run_session: SessionRunne
     assert (project / "src" / "app.py").read_text() == "status_code = 400\n"
 
 
-# --- the scope sidecar (from the `sidecars` branch) -----------------------------------------------
-
-needs_scope = pytest.mark.skipif(find_spec("sidekit_hooks.commands.scope") is None,
-                                 reason="`sidekit scope` (the scope sidecar) has not landed on this branch yet")
+# --- the scope sidecar -----------------------------------------------
 
 # What the scope sidecar says, exactly (its wording is pinned here so a change shows up in the real client).
 READ_OUTSIDE = "[sidecar:scope] Read {path}: outside this task's scope (src/**). Changing it needs the user's go-ahead first."
@@ -260,7 +254,6 @@ def scoped_project(project: Path, sidekit: Callable[..., str]) -> Path:
     return project / "lib" / "util.py"
 
 
-@needs_scope
 def test_out_of_scope_read_and_edit_each_get_one_scope_nudge(run_session: SessionRunner, project: Path,
                                                               sidekit: Callable[..., str]) -> None:
     util = scoped_project(project, sidekit)
@@ -276,7 +269,6 @@ def test_out_of_scope_read_and_edit_each_get_one_scope_nudge(run_session: Sessio
     assert prompt_reminders(run.prompt_blocks()) == []
 
 
-@needs_scope
 def test_in_scope_work_gets_no_nudge(run_session: SessionRunner, project: Path, sidekit: Callable[..., str]) -> None:
     scoped_project(project, sidekit)
     target = project / "src" / "new.py"
@@ -289,7 +281,6 @@ def test_in_scope_work_gets_no_nudge(run_session: SessionRunner, project: Path, 
     assert split_result(result_text(run.tool_result(1))) == (written(target), [])
 
 
-@needs_scope
 def test_the_same_finding_twice_is_said_once(run_session: SessionRunner, project: Path,
                                              sidekit: Callable[..., str]) -> None:
     util = scoped_project(project, sidekit)
@@ -309,7 +300,6 @@ def test_the_same_finding_twice_is_said_once(run_session: SessionRunner, project
     assert util.read_text() == "def helper():\n    return 3\n"
 
 
-@needs_scope
 def test_broken_rule_pack_leaves_the_scope_nudge_alone(run_session: SessionRunner, project: Path,
                                                        sidekit: Callable[..., str]) -> None:
     scoped_project(project, sidekit)
@@ -324,11 +314,9 @@ def test_broken_rule_pack_leaves_the_scope_nudge_alone(run_session: SessionRunne
     assert run.count("broken.toml") == 0
 
 
-# --- the tools sidecar (from the `sidecars2` branch) ----------------------------------------------
+# --- the tools sidecar ----------------------------------------------
 
 
-@pytest.mark.skipif(find_spec("sidekit_hooks.detectors.tools") is None,
-                    reason="the tools sidecar has not landed on this branch yet")
 def test_tools_nudge_lands_next_to_the_bash_result(run_session: SessionRunner, project: Path) -> None:
     write_settings(project, sys.executable)
     (project / "a.py").write_text("x = 1\n")
@@ -341,7 +329,7 @@ def test_tools_nudge_lands_next_to_the_bash_result(run_session: SessionRunner, p
         "without the shell.")])
 
 
-# --- project rule packs (from the `rules` branch) -------------------------------------------------
+# --- project rule packs ----------------------------------------------------------------------------------
 
 GOOD_PACK = '''[pack]
 name = "acme-api"
@@ -358,8 +346,6 @@ added = 'status_code\\s*=\\s*400'
 '''
 
 
-@pytest.mark.skipif(find_spec("sidekit_hooks.rules") is None,
-                    reason="the rule-pack loader (sidekit_hooks.rules) has not landed on this branch yet")
 def test_broken_rule_pack_leaves_the_other_packs_working(run_session: SessionRunner, project: Path) -> None:
     write_settings(project, sys.executable)
     (project / "sidecar_rules").mkdir()
