@@ -85,11 +85,9 @@ class Config:
 
 
 def load_config(project: str) -> Config:
-    """`[policy]` from the merged rule packs (later layers win); defaults until rule packs are there."""
-    try:
-        from sidekit_hooks.rules.snapshot import current
-    except ImportError:
-        return Config()
+    """`[policy]` from the merged rule packs (later layers win); defaults when they cannot be read."""
+    from sidekit_hooks.rules.snapshot import current
+
     try:
         return Config(current(project).get("policy", {}))
     except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the policy

@@ -56,13 +56,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def select(root: str, base: str | None) -> tuple[list[str], str]:
-    try:
-        from sidekit_hooks.code.select import selection
-    except ImportError:
-        raise SidekitError("test selection is not available in this build of sidekit",
-                           "run without --select, or upgrade: pip install -U sidekit-hooks") from None
+    from sidekit_hooks.code.select import selection
+
     chosen = selection(root, base)
-    return [str(t) for t in chosen.tests], str(getattr(chosen, "basis", ""))
+    return [str(t) for t in chosen.tests], chosen.basis
 
 
 def interpreter(root: str) -> str:

@@ -80,10 +80,23 @@ def display_path(path: str, project: str) -> str:
     return "~" + path[len(home) :] if home != "/" and path.startswith(home + os.sep) else path
 
 
+# project -> (pack fingerprints, snapshot): the rules detector and the policy read it in the same hook.
+_loaded: dict[str, tuple[list[list[Any]], Snapshot]] = {}
+
+
 def current(project: str, notify: Callable[[str], None] | None = None, hook: str = "rules") -> Snapshot:
     """The project's snapshot, recompiling what changed since it was written (and saving it)."""
     entries = [(layer, path, fingerprint(path)) for layer, path in pack_files(project)]
     files = [list(entry) for entry in entries]  # as the JSON snapshot holds them
+    if project in _loaded and _loaded[project][0] == files:
+        return _loaded[project][1]
+    snap = _refresh(project, entries, files, notify, hook)
+    _loaded[project] = (files, snap)
+    return snap
+
+
+def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list[Any]],
+             notify: Callable[[str], None] | None, hook: str) -> Snapshot:
     path = os.path.join(workspace.state_dir(project), SNAPSHOT_FILE)
     old = read(path)
     same_build = old.get("format") == FORMAT and old.get("sidekit") == __version__ and isinstance(old.get("packs"), list)
