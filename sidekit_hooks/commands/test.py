@@ -15,7 +15,6 @@ from typing import Any
 
 from sidekit_hooks import answers, workspace
 from sidekit_hooks.commands._shared import add_format, add_project, project_of
-from sidekit_hooks.errors import SidekitError
 from sidekit_hooks.status import cache, clusters, shape
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -14,7 +14,6 @@ import venv
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from e2e.claude_e2e import (
     FINAL_TEXT,
     REPO,

@@ -6,7 +6,7 @@ The cases are written here because some carry generated files: a function index
 (`.sidekit/index/functions.json`) built from the case's own files, and a conventions pack learned
 from the fixture repo of tests/code/test_conventions.py.
 """
-import json, os, sys, tempfile, textwrap
+import json, os, sys, tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, REPO)
