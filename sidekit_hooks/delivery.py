@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from sidekit_hooks.queue import Claim, Nudge
 
 MAX_DELIVERY = 1000
-MAX_LINE = 300  # a Gas Town message longer than this is cut, visibly, so it can never block the queue
+MAX_NUDGE = 300  # CONTRACT §2: one nudge line stays under this many characters
+MAX_LINE = MAX_NUDGE  # a Gas Town message longer than this is cut, visibly, so it can never block the queue
 OWN_PREFIX = "[sidecar:"
 
 

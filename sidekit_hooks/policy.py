@@ -22,6 +22,7 @@ import os
 import time
 
 from sidekit_hooks import fastjson, hooklog, workspace
+from sidekit_hooks.delivery import MAX_NUDGE  # one line under this; `[policy] max_chars` may lower it
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from sidekit_hooks.events import Event
     from sidekit_hooks.queue import Claim
 
-MAX_NUDGE = 300  # a nudge is one line under this many characters; `[policy] max_chars` may lower it
 MIN_NUDGE = 80
 SEVERITY_RANK = {"low": 0, "medium": 1, "high": 2}
 DEFAULTS: dict[str, Any] = {

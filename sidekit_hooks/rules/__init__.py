@@ -7,6 +7,9 @@ only (the hook imports them; `compiler` and `locate` only when a pack changed); 
 
 from __future__ import annotations
 
+# `[sidecar:<name>] <message> (see <see>)` stays under the contract's nudge limit.
+from sidekit_hooks.delivery import MAX_NUDGE as MAX_NUDGE  # re-exported for the rule modules
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -18,8 +21,6 @@ LAYERS = ("builtin", "user", "project", "local")
 MAX_PACK_BYTES = 256 * 1024
 MAX_RULES = 200  # per pack
 MAX_PATTERN = 2_000  # characters in one regex or glob
-# The contract's nudge limit (policy.MAX_NUDGE, not imported: the policy module may import `snapshot`).
-MAX_NUDGE = 300  # `[sidecar:<name>] <message> (see <see>)` stays under this many characters
 MAX_SCAN = 100_000  # characters of one text (added, command, output) a rule's regex looks at
 MATCH_BUDGET = 0.05  # seconds one regex may run on one event before it is abandoned
 

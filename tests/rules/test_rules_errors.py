@@ -223,9 +223,3 @@ def test_too_long_message_counts_the_tag_and_the_see_citation(project: Path) -> 
         "sidecar_rules/acme.toml:6: rules[0].message: the nudge would be 300 characters ([sidecar:...] tag, message); "
         "it must stay under 300\n"
         "  fix: shorten the message and put the details in the file `see` points at"]
-
-
-def test_the_nudge_limit_is_the_policy_s() -> None:
-    from sidekit_hooks import policy, rules
-
-    assert rules.MAX_NUDGE == policy.MAX_NUDGE
