@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sidekit_hooks.code.functions import MAX_FILE_BYTES, python_files
+from sidekit_hooks.code.testfiles import is_test_path
 
 THRESHOLD = 0.9
 MIN_CASES = 10  # code-level counts (functions, handlers, imports)
@@ -113,12 +114,6 @@ def load_modules(project: str) -> list[Module]:
         test = is_test_path(rel)
         modules.append(Module(rel, tree, test, not test and is_library(rel, tree)))
     return modules
-
-
-def is_test_path(rel: str) -> bool:
-    parts = rel.split("/")
-    name = parts[-1]
-    return name.startswith("test_") or name.endswith("_test.py") or any(p in ("tests", "test") for p in parts[:-1])
 
 
 def is_library(rel: str, tree: ast.Module) -> bool:
