@@ -66,7 +66,8 @@ def session(claude: Path, hooks: str, nudge: str = "") -> tuple[float, Run]:
         elif hooks == "noop":
             noop_hooks(project)
         if nudge:
-            from sidekit_hooks import queue, workspace
+            from sidekit_hooks.core import workspace
+            from sidekit_hooks.nudges import queue
 
             queue.enqueue(workspace.queue_root(str(project)), session_id, queue.Nudge(nudge))
         steps: list[Step] = [ToolCall("Write", {"file_path": str(project / "a.py"), "content": "x = 1\n"}),

@@ -44,7 +44,7 @@ def make_project() -> str:
 
 def queue_five(ctx: BenchContext, project: str) -> None:
     code = ("import sys; sys.path.insert(0, sys.argv[1]);"
-            "from sidekit_hooks import queue, workspace;"
+            "from sidekit_hooks.nudges import queue; from sidekit_hooks.core import workspace;"
             "[queue.enqueue(workspace.queue_root(sys.argv[2]), sys.argv[3], queue.Nudge(f'[sidecar:scope] nudge {i}')) for i in range(5)]")
     subprocess.run([sys.executable, "-c", code, REPO, project, SESSION], check=True)
 

@@ -10,7 +10,7 @@ import statistics
 from rows_hooks import edit_payload, make_project, prompt_payload
 from run import REPO, BenchContext, Row, ratio_row, time_command
 
-from sidekit_hooks import settings
+from sidekit_hooks.cli import settings
 
 
 def rows(ctx: BenchContext) -> list[Row]:

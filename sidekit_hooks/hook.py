@@ -5,11 +5,10 @@ Entry scripts in `hooks/` call `main()`; so does `python -m sidekit_hooks.hook <
 
 from __future__ import annotations
 
-import sys
-import time
-
 # The C module under `signal`: the wrapper imports `enum`, a measurable part of a hook's start-up.
 import _signal as signal
+import sys
+import time
 
 MAX_STDIN = 64 * 1024 * 1024  # a payload bigger than this is not read whole (and not parsed)
 
@@ -40,7 +39,7 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
         if outcome.output:
             sys.stdout.write(outcome.output)
             sys.stdout.flush()
-        from sidekit_hooks import queue
+        from sidekit_hooks.nudges import queue
 
         queue.commit(outcome.claims)  # delete only once the delivery is out
     except BaseException as exc:  # noqa: BLE001 - a hook must exit 0 whatever happens
@@ -51,7 +50,9 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
 
 def _fail_open(hook: str, exc: BaseException, outcome: object) -> None:
     try:
-        from sidekit_hooks import hooklog, queue, runtime, workspace
+        from sidekit_hooks import runtime
+        from sidekit_hooks.core import hooklog, workspace
+        from sidekit_hooks.nudges import queue
 
         queue.release(outcome.claims if isinstance(outcome, runtime.Outcome) else runtime.HELD)
         where = "deadline" if isinstance(exc, DeadlineExceeded) else "hook"

@@ -9,15 +9,18 @@ from __future__ import annotations
 import os
 import time
 
-from sidekit_hooks import delivery, detectors, fastjson, hooklog, policy, queue, workspace
-from sidekit_hooks.events import parse_event
+from sidekit_hooks import detectors
+from sidekit_hooks.core import fastjson, hooklog, workspace
+from sidekit_hooks.nudges import delivery, policy, queue
+from sidekit_hooks.nudges.events import parse_event
+from sidekit_hooks.nudges.findings import Context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from sidekit_hooks.detectors import Finding
-    from sidekit_hooks.events import Event
+    from sidekit_hooks.nudges.events import Event
+    from sidekit_hooks.nudges.findings import Finding
 
 DRAINING_HOOKS = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
@@ -51,19 +54,19 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
-    ctx = detectors.Context(project, event.session_id, started + DETECTOR_BUDGET)
+    ctx = Context(project, event.session_id, started + DETECTOR_BUDGET)
     findings = run_detectors(event, ctx)
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
-        return Outcome(delivery.hook_output(event.hook, "\n".join(policy.lines(findings, event, ctx)), ctx.notices))
+        return Outcome(delivery.hook_output(event.hook, "\n".join(policy.lines(findings, event, ctx, policy_config(project))), ctx.notices))
     enqueue_findings(findings, event, ctx)
     if event.hook not in DRAINING_HOOKS:
         return Outcome(delivery.hook_output(event.hook, "", ctx.notices))
     return drain(event, project, ctx.notices)
 
 
-def run_detectors(event: Event, ctx: detectors.Context) -> list[Finding]:
+def run_detectors(event: Event, ctx: Context) -> list[Finding]:
     found: list[Finding] = []
     for name in detectors.names(event.hook):
         if time.monotonic() > ctx.deadline:
@@ -76,17 +79,29 @@ def run_detectors(event: Event, ctx: detectors.Context) -> list[Finding]:
     return found
 
 
-def enqueue_findings(findings: list[Finding], event: Event, ctx: detectors.Context) -> None:
+def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> None:
     if not event.session_id:
         return
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
     root = workspace.queue_root(ctx.project)
-    for line, finding in policy.admit(findings, event, ctx):
+    config = policy_config(ctx.project) if findings else policy.Config()
+    for line, finding in policy.admit(findings, event, ctx, config):
         nudge = queue.Nudge(line, sender=f"sidekit/{finding.sidecar}", priority=finding.priority)
         try:
             queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
         except (OSError, workspace.UnsafeSessionName) as exc:
             hooklog.error(ctx.project, event.hook, "enqueue", exc)
+
+
+def policy_config(project: str) -> policy.Config:
+    """`[policy]` from the merged rule packs (later layers win); the defaults when they cannot be read."""
+    from sidekit_hooks.rules.snapshot import current
+
+    try:
+        return policy.Config(current(project).get("policy", {}))
+    except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the policy
+        hooklog.error(project, "policy", "config", exc)
+        return policy.Config()
 
 
 def drain(event: Event, project: str, notices: list[str] | None = None) -> Outcome:

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sidekit_hooks import scope as scope_model
-from sidekit_hooks.playback import Player, build_payload, sidecar_of, write_files
+from sidekit_hooks.cli.playback import Player, build_payload, sidecar_of, write_files
+from sidekit_hooks.detectors.scope import model as scope_model
 
 CORPUS = Path(__file__).resolve().parent / "scenarios"
 

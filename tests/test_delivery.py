@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import json
 
-from sidekit_hooks import delivery
-from sidekit_hooks.queue import Claim, Nudge
+from sidekit_hooks.nudges import delivery
+from sidekit_hooks.nudges.queue import Claim, Nudge
 
 
 def claims(*nudges: Nudge) -> list[Claim]:

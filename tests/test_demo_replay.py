@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from sidekit_hooks import transcript
+from sidekit_hooks.cli import transcript
 
 SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
 SCOPE = "(gt-abc12: api/handlers/**, tests/**)"

@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks import __version__, hooklog, settings
+from sidekit_hooks import __version__
+from sidekit_hooks.cli import settings
+from sidekit_hooks.core import hooklog
 
 REPO = Path(__file__).resolve().parent.parent
 PYTHON = os.path.abspath(sys.executable)
@@ -226,7 +228,7 @@ def test_doctor_reports_a_corrupt_test_cache_and_map(project: Path, capsys: pyte
     (project / ".sidekit" / "code").mkdir(parents=True)
     (project / ".sidekit" / "status.json").write_text("{not json")
     (project / ".sidekit" / "code" / "covers.json").write_text("[]")
-    from sidekit_hooks.commands import doctor
+    from sidekit_hooks.cli.commands import doctor
 
     checks = {check.name: check for check in doctor._cache_checks(str(project))}
     assert checks["test cache"] == doctor.Check(
@@ -239,7 +241,7 @@ def test_doctor_reports_a_corrupt_test_cache_and_map(project: Path, capsys: pyte
 def test_doctor_reports_a_broken_rule_pack_with_the_lint_command(project: Path) -> None:
     (project / "sidecar_rules").mkdir()
     (project / "sidecar_rules" / "team.toml").write_text('[pack]\nname = "team"\n\n[[rules]]\nid = "a"\nsidecar = "specs"\n')
-    from sidekit_hooks.commands import doctor
+    from sidekit_hooks.cli.commands import doctor
 
     check = doctor._rule_packs_check(str(project))
     assert (check.name, check.status, check.fix) == ("rule packs", "problem", "sidekit rules lint")

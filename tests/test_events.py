@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.events import added_lines, parse_event, relative_path, tool_kind
+from sidekit_hooks.nudges.events import added_lines, parse_event, relative_path, tool_kind
 
 PROJ = "/proj"
 

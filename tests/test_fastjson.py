@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sidekit_hooks import fastjson
+from sidekit_hooks.core import fastjson
 
 documents = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
@@ -35,7 +35,7 @@ def test_malformed_input_is_a_value_error_even_without_json_imported() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks import fastjson\n"
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core import fastjson\n"
             "for bad in ['{half', '{\"a\": ', '[1,', '{\"a\" 1}']:\n"
             "    try:\n        fastjson.loads(bad)\n    except ValueError as exc:\n        print(type(exc).__name__)\n")
     from hookutil import REPO

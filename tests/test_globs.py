@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sidekit_hooks.globs import (
+from sidekit_hooks.core.globs import (
     could_contain,
     covering,
     covers,

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
+from hookutil import HOOK_SCRIPTS, HookRunner, context_of, payload
 
-from hookutil import HOOK_SCRIPTS, HookRunner
-from hookutil import context_of, payload
-from sidekit_hooks import detectors, hook, queue
-from sidekit_hooks.detectors import Finding
-from sidekit_hooks.workspace import queue_root
+from sidekit_hooks import detectors, hook
+from sidekit_hooks.core.workspace import queue_root
+from sidekit_hooks.nudges import queue
+from sidekit_hooks.nudges.findings import Finding
 
 
 def enqueue(project: Path, message: str, session: str = "sess-1", **kw: object) -> None:

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from hookutil import payload
 
-from sidekit_hooks.scope import Scope, save
+from sidekit_hooks.detectors.scope.model import Scope, save
 
 REPO = Path(__file__).resolve().parent.parent
 HEAVY = ("re", "json", "tomllib", "typing", "enum", "dataclasses", "pathlib", "difflib", "shlex", "fnmatch")
 # Only the scope sidecar runs here (other sidecars have their own guards); the policy runs for real,
 # after a warm-up event, so a first-event rule-pack compile is not counted.
 PROBE = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks import detectors, runtime, queue;"
+    "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks import detectors, runtime; from sidekit_hooks.nudges import queue;"
     "[detectors.unregister(n) for n in detectors.names() if n != 'scope'];"
     "o = runtime.run('PostToolUse', sys.stdin.read()); queue.commit(o.claims);"
     f"print(sorted(m for m in {HEAVY!r} if m in sys.modules)); print(o.output)"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hookutil import context_of, payload
 
-from sidekit_hooks import settings, wiring
+from sidekit_hooks.cli import settings, wiring
 
 REPO = Path(__file__).resolve().parent.parent
 PYTHON = os.path.abspath(sys.executable)
@@ -260,7 +260,7 @@ def test_install_sh_refuses_an_unknown_option_before_doing_anything(tmp_path: Pa
 def test_an_install_without_its_checkout_says_where_the_hook_scripts_come_from(monkeypatch: pytest.MonkeyPatch,
                                                                                tmp_path: Path) -> None:
     import sidekit_hooks
-    from sidekit_hooks.errors import SidekitError
+    from sidekit_hooks.core.errors import SidekitError
 
     monkeypatch.setattr(sidekit_hooks, "__file__", str(tmp_path / "site-packages" / "sidekit_hooks" / "__init__.py"))
     with pytest.raises(SidekitError) as caught:

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from hookutil import context_of, payload
 
-from sidekit_hooks import __version__, settings
+from sidekit_hooks import __version__
+from sidekit_hooks.cli import settings
 
 REPO = Path(__file__).resolve().parent.parent
 STUB = """#!/bin/sh

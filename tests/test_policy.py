@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from hookutil import context_of, payload
 
-from sidekit_hooks import detectors, hooklog, policy, runtime
-from sidekit_hooks.detectors import Context, Finding
-from sidekit_hooks.events import Event, parse_event
-from sidekit_hooks.scope import Scope, save
+from sidekit_hooks import detectors, runtime
+from sidekit_hooks.core import hooklog
+from sidekit_hooks.detectors.scope.model import Scope, save
+from sidekit_hooks.nudges import policy
+from sidekit_hooks.nudges.events import Event, parse_event
+from sidekit_hooks.nudges.findings import Context, Finding
 
 SESSION = "sess-1"
 
@@ -29,7 +31,7 @@ def here(project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPat
 
 
 def configure(monkeypatch: pytest.MonkeyPatch, **table: Any) -> None:
-    monkeypatch.setattr(policy, "load_config", lambda project: policy.Config(table))
+    monkeypatch.setattr(runtime, "policy_config", lambda project: policy.Config(table))
 
 
 def edit_event(project: Path, path: str = "api/users.py", tool: str = "Edit", session: str = SESSION) -> Event:
@@ -49,7 +51,8 @@ def finding(sidecar: str = "specs", message: str = "Spec 4.1: validation errors 
 
 
 def admit(project: Path, findings: list[Finding], now: float = 1000.0, event: Event | None = None) -> list[str]:
-    return [line for line, _ in policy.admit(findings, event or edit_event(project), ctx_of(project), now=now)]
+    config = runtime.policy_config(str(project))
+    return [line for line, _ in policy.admit(findings, event or edit_event(project), ctx_of(project), config, now=now)]
 
 
 def decisions(project: Path) -> list[tuple[str, str, str]]:
@@ -174,7 +177,7 @@ def test_policy_table_comes_from_the_rule_pack_snapshot(here: Path, monkeypatch:
     fake = types.ModuleType("sidekit_hooks.rules.snapshot")
     fake.current = lambda project: {"rules": [], "policy": {"max_nudges": 3, "cooldown": 0}}  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "sidekit_hooks.rules.snapshot", fake)
-    config = policy.load_config(str(here))
+    config = runtime.policy_config(str(here))
     assert (config.max_nudges, config.cooldown) == (3, 0.0)
 
 
@@ -229,7 +232,7 @@ def run_edit(project: Path) -> str:
     raw = payload("PostToolUse", project, session_id=SESSION, tool_name="Edit",
                   tool_input={"file_path": str(project / "api/users.py"), "old_string": "A", "new_string": "B"})
     outcome = runtime.run("PostToolUse", json.dumps(raw))
-    from sidekit_hooks import queue
+    from sidekit_hooks.nudges import queue
 
     queue.commit(outcome.claims)
     return context_of(outcome.output)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks import queue
-from sidekit_hooks.workspace import UnsafeSessionName, queue_root, session_queue_dir
+from sidekit_hooks.core.workspace import UnsafeSessionName, queue_root, session_queue_dir
+from sidekit_hooks.nudges import queue
 
 
 def gastown_file(folder: Path, message: str, *, sender: str = "gastown/crew/max", priority: str = "normal",

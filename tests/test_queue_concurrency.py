@@ -30,7 +30,7 @@ for i in range(count):
 OUR_WRITER = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from sidekit_hooks import queue
+from sidekit_hooks.nudges import queue
 root, tag, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
 for i in range(count):
     queue.enqueue(root, "race", queue.Nudge(f"[sidecar:scope] {tag}-{i}"), max_depth=10_000)

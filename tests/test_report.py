@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sidekit_hooks import hooklog
+from sidekit_hooks.core import hooklog
 
 
 def report(project: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -1,4 +1,4 @@
-"""sidekit_hooks.settings: merge into / take out of a settings dict, and nothing else."""
+"""sidekit_hooks.cli.settings: merge into / take out of a settings dict, and nothing else."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings as hyp_settings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
-from sidekit_hooks import settings
-from sidekit_hooks.settings import MARKER, Change
+from sidekit_hooks.cli import settings
+from sidekit_hooks.cli.settings import MARKER, Change
 
 PYTHON = "/opt/sk/.venv/bin/python"
 HOOKS = "/opt/sk/hooks"

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from sidekit_hooks.shell import core_words, segments
+from sidekit_hooks.core.shell import core_words, segments
 
 
 def test_segments_honour_quotes_and_mark_substitutions() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sidekit_hooks.shell_writes import write_targets
+from sidekit_hooks.detectors.scope.shell_writes import write_targets
 
 
 @pytest.mark.parametrize(("command", "written"), [

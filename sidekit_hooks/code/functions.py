@@ -20,7 +20,7 @@ import os
 import sys
 import time
 
-from sidekit_hooks import background, fastjson, workspace
+from sidekit_hooks.core import background, fastjson, workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -463,7 +463,7 @@ def best_match(
     candidates = plausible(tokens, index, skip, None if outside is None else set(outside))
     if not candidates:
         return None
-    from sidekit_hooks.thirdparty import enable_site_packages
+    from sidekit_hooks.core.thirdparty import enable_site_packages
 
     enable_site_packages()
     from rapidfuzz import fuzz
@@ -543,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         refresh(project)
     except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
-        from sidekit_hooks import hooklog
+        from sidekit_hooks.core import hooklog
 
         if os.path.isdir(workspace.state_dir(project)):
             hooklog.error(project, "background", "function-index", exc)

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from sidekit_hooks import workspace
+from sidekit_hooks.core import workspace
 
 SCHEMA_VERSION = 1
 INDEX_FILE = os.path.join("code", "index.sqlite")

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import importlib
 
+from sidekit_hooks.nudges.findings import Context as Context
+from sidekit_hooks.nudges.findings import Finding as Finding
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Protocol
 
-    from sidekit_hooks.events import Event
+    from sidekit_hooks.nudges.events import Event
 
     class Detector(Protocol):
         """What a sidecar implements. `hooks` names the events it wants to see."""
@@ -23,58 +26,6 @@ if TYPE_CHECKING:
         def detect(self, event: Event, ctx: Context) -> list[Finding]: ...
 
 
-class Finding:
-    """One thing a detector wants to say. `key` identifies the finding for dedup (never a line number)."""
-
-    __slots__ = ("sidecar", "message", "key", "rule_id", "path", "priority", "severity", "see")
-
-    def __init__(
-        self,
-        sidecar: str,
-        message: str,
-        *,
-        key: str = "",
-        rule_id: str = "",
-        path: str = "",
-        priority: str = "normal",
-        severity: str = "medium",
-        see: str = "",
-    ) -> None:
-        self.sidecar = sidecar
-        self.message = message
-        self.key = key or f"{sidecar}:{rule_id}:{path}:{message}"
-        self.rule_id = rule_id
-        self.path = path
-        self.priority = priority
-        self.severity = severity
-        self.see = see
-
-    def text(self) -> str:
-        """The nudge line: `[sidecar:<name>] <message>`."""
-        return f"[sidecar:{self.sidecar}] {self.message}"
-
-    def __repr__(self) -> str:
-        return f"Finding({self.text()!r}, key={self.key!r})"
-
-
-class Context:
-    """What every detector may use besides the event: where the project is, and a per-hook memo."""
-
-    __slots__ = ("project", "session", "deadline", "memo", "notices")
-
-    def __init__(self, project: str, session: str, deadline: float) -> None:
-        self.project = project
-        self.session = session
-        self.deadline = deadline  # time.monotonic() value after which detectors should stop
-        self.memo: dict[str, Any] = {}
-        self.notices: list[str] = []  # for the user (systemMessage), never the model
-
-    def notify_user(self, text: str) -> None:
-        """Tell the person at the terminal something (e.g. a broken rule pack). Not seen by the model."""
-        if text not in self.notices:
-            self.notices.append(text)
-
-
 # name -> "module:attribute". Later issues add the sidecars here; tests may register their own.
 TOOL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
 
@@ -83,7 +34,7 @@ TOOL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
 # (UserPromptSubmit imports none of these).
 REGISTRY: dict[str, tuple[str, frozenset[str]]] = {
     "scope": ("sidekit_hooks.detectors.scope:DETECTOR", TOOL_EVENTS),
-    "rules": ("sidekit_hooks.rules.detector:DETECTOR", TOOL_EVENTS),
+    "rules": ("sidekit_hooks.detectors.packs:DETECTOR", TOOL_EVENTS),
     "tests": ("sidekit_hooks.detectors.tests:DETECTOR", TOOL_EVENTS),
     "tools": ("sidekit_hooks.detectors.tools:TOOLS", TOOL_EVENTS),
     # Multi-line signatures only; every other convention is a rule in sidecar_rules/conventions.toml.

@@ -15,8 +15,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from sidekit_hooks.detectors import Context, Finding
-    from sidekit_hooks.events import Event
+    from sidekit_hooks.nudges.events import Event
+    from sidekit_hooks.nudges.findings import Context, Finding
 
 RULE_ID = "conventions.type-hints"
 PACKS = (os.path.join(".sidekit", "rules", "conventions.toml"), os.path.join("sidecar_rules", "conventions.toml"))
@@ -37,7 +37,7 @@ class ConventionsSidecar:
             return []
         for name, source in signatures:
             if not annotated(source):
-                from sidekit_hooks.detectors import Finding
+                from sidekit_hooks.nudges.findings import Finding
 
                 return [Finding("conventions", str(rule["message"]), key=f"rule:{RULE_ID}:{event.path}:{name}",
                                 rule_id=RULE_ID, path=event.path, severity=str(rule.get("severity", "medium")))]
@@ -103,7 +103,7 @@ def learned_rule(project: str, rule_id: str) -> dict[str, Any] | None:
 
 def applies(when: dict[str, Any], event: Event) -> bool:
     """The rule's own `tools`, `paths` and `exclude` conditions."""
-    from sidekit_hooks.globs import matches_any
+    from sidekit_hooks.core.globs import matches_any
 
     tools, paths, exclude = when.get("tools"), when.get("paths"), when.get("exclude")
     if isinstance(tools, list) and event.tool not in tools:

@@ -19,14 +19,14 @@ import os
 import sys
 import time
 
-from sidekit_hooks import background, fastjson, hooklog, workspace
+from sidekit_hooks.core import background, fastjson, hooklog, workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from sidekit_hooks.detectors import Context, Finding
-    from sidekit_hooks.events import Event
+    from sidekit_hooks.nudges.events import Event
+    from sidekit_hooks.nudges.findings import Context, Finding
 
 SIDECAR = "judge"
 DEFAULTS = {"TIMEOUT": 5.0, "INTERVAL": 10.0, "MAX": 10.0, "COOLDOWN": 30.0}
@@ -146,8 +146,8 @@ def ask(command: str, event_json: str, project: str) -> tuple[str, str]:
 
 
 def deliver(project: str, session: str, folder: str, answer: str) -> str:
-    from sidekit_hooks import queue
-    from sidekit_hooks.policy import clip
+    from sidekit_hooks.nudges import queue
+    from sidekit_hooks.nudges.policy import clip
 
     state = load_state(folder)
     now = time.time()

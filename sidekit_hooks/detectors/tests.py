@@ -15,16 +15,16 @@ from __future__ import annotations
 import os
 import time
 
-from sidekit_hooks import hooklog
-from sidekit_hooks.detectors import Finding
+from sidekit_hooks.core import hooklog
+from sidekit_hooks.nudges.findings import Finding
 from sidekit_hooks.status import cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from sidekit_hooks.detectors import Context
-    from sidekit_hooks.events import Event
+    from sidekit_hooks.nudges.events import Event
+    from sidekit_hooks.nudges.findings import Context
 
 RECENT = 900  # seconds: a Bash call lasts at most 10 minutes, plus slack
 MAX_ID = 110  # a longer test id is named by its cluster id instead
@@ -137,7 +137,7 @@ def runs_pytest(command: str) -> bool:
     """Whether a shell command runs pytest itself (not `sidekit test`, not a grep for the word)."""
     if "pytest" not in command and "py.test" not in command:
         return False
-    from sidekit_hooks.shell import core_words, segments
+    from sidekit_hooks.core.shell import core_words, segments
 
     for segment in segments(command):
         words = core_words(segment.texts)
@@ -160,8 +160,8 @@ def _summary(ctx: Context) -> dict[str, Any]:
 
 def _covered_edit(path: str, summary: dict[str, Any], ctx: Context) -> list[Finding]:
     """The coverage digest's view of an edit to a source file while tests fail (imported only for it)."""
-    from sidekit_hooks.code import covers
     from sidekit_hooks.code.testfiles import is_test_path
+    from sidekit_hooks.impact import covers
 
     if is_test_path(path):  # a test file's own failures are the status cache's to name
         return []

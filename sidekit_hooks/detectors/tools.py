@@ -18,15 +18,15 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks.detectors import Finding
-from sidekit_hooks.shell import Segment, core_words
-from sidekit_hooks.shell import segments as parse_shell
+from sidekit_hooks.core.shell import Segment, core_words
+from sidekit_hooks.core.shell import segments as parse_shell
+from sidekit_hooks.nudges.findings import Finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from sidekit_hooks.code.functions import Match
-    from sidekit_hooks.detectors import Context
-    from sidekit_hooks.events import Event
+    from sidekit_hooks.nudges.events import Event
+    from sidekit_hooks.nudges.findings import Context
 
 SIDECAR = "tools"
 

@@ -7,7 +7,8 @@ a stale pack, paid once). `sidekit rules lint` validates with the pydantic schem
 
 from __future__ import annotations
 
-from sidekit_hooks import __version__, globs
+from sidekit_hooks import __version__
+from sidekit_hooks.core import globs
 from sidekit_hooks.rules import MAX_NUDGE, MAX_PACK_BYTES, MAX_PATTERN, MAX_RULES, SEVERITIES, cited
 from sidekit_hooks.rules.match import PATH_TOOLS, SHELL_TOOLS, WRITE_TOOLS
 

@@ -7,12 +7,11 @@ interrupts even a catastrophic backtracking match, and the hook's own hard deadl
 
 from __future__ import annotations
 
+import _signal
 import time
 
-import _signal
-
+from sidekit_hooks.core.globs import match_name, matches_any
 from sidekit_hooks.rules import MATCH_BUDGET, MAX_SCAN
-from sidekit_hooks.globs import match_name, matches_any
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
     from re import Pattern
     from typing import Any
 
-    from sidekit_hooks.events import Event
+    from sidekit_hooks.nudges.events import Event
 
     Rule = dict[str, Any]
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks import __version__, fastjson, hooklog, workspace
+from sidekit_hooks import __version__
+from sidekit_hooks.core import fastjson, hooklog, workspace
 from sidekit_hooks.rules import LAYERS
 
 TYPE_CHECKING = False

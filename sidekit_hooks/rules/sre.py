@@ -8,9 +8,8 @@ interpreter differs from the one that compiled the snapshot or anything at all g
 
 from __future__ import annotations
 
-import sys
-
 import _sre
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

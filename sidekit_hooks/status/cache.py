@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import time
 
-from sidekit_hooks import fastjson, workspace
+from sidekit_hooks.core import fastjson, workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

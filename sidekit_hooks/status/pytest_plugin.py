@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
     from _pytest._code.code import ExceptionInfo
 
+    from sidekit_hooks.status import record
+
 RECORDER = "sidekit-recorder"
 MESSAGE_CHARS = 300  # first line of an exception message, as stored
 MENTION_TEXT = 4000  # how much of an assertion's text is searched for a reported exception
@@ -122,7 +124,7 @@ class Recorder:
         try:
             from sidekit_hooks.status import record
 
-            record.save(self, int(exitstatus))
+            record.save(self.capture(), int(exitstatus))
         except Exception as exc:  # noqa: BLE001 - the user's run goes on; say why the cache is old
             import warnings
 
@@ -130,6 +132,15 @@ class Recorder:
                           stacklevel=1)
 
     # -- what the run was -------------------------------------------------------------------
+    def capture(self) -> record.Capture:
+        """Everything `record.save` needs, as plain data (the recorder module never sees the plugin)."""
+        from sidekit_hooks.status import record
+
+        return record.Capture(root=self.root, rootdir=self.rootdir, started=self.started, tests=self.tests,
+                              collect_errors=self.collect_errors, selected=self.selected, deselected=self.deselected,
+                              whole_files=self.whole_files(), interrupted=self.interrupted, args=self.args(),
+                              plugins=self.plugins())
+
     def plugins(self) -> list[str]:
         names = set()
         for _, dist in self.config.pluginmanager.list_plugin_distinfo():

@@ -9,12 +9,10 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from sidekit_hooks.status import cache, clusters
-
-if TYPE_CHECKING:
-    from sidekit_hooks.status.pytest_plugin import Recorder
 
 SUMMARY_CLUSTERS = 30  # clusters kept in the summary (all of them stay derivable from the table)
 SUMMARY_TESTS = 3  # test ids kept per cluster in the summary
@@ -24,21 +22,38 @@ LONG_ID = 110  # a longer test id is not indexed by file; the cluster id names i
 EXIT_NAMES = {0: "passed", 1: "failed", 2: "interrupted", 3: "internalError", 4: "usageError", 5: "noTests"}
 
 
-def save(recorder: Recorder, exit_status: int) -> None:
+@dataclass(frozen=True)
+class Capture:
+    """What one pytest session saw, handed over by the plugin at session end."""
+
+    root: str
+    rootdir: str
+    started: float
+    tests: dict[str, dict[str, Any]]
+    collect_errors: dict[str, dict[str, Any]]
+    selected: list[str] | None
+    deselected: list[str]
+    whole_files: bool
+    interrupted: bool
+    args: list[str]
+    plugins: list[str]
+
+
+def save(recorder: Capture, exit_status: int) -> None:
     root = recorder.root
     prefix = _prefix(recorder.rootdir, root)
     tests = {prefix + nodeid: entry for nodeid, entry in recorder.tests.items() if "o" in entry}
     errors = {prefix + path if path != "." else (prefix.rstrip("/") or "."): f
               for path, f in recorder.collect_errors.items()}
     known = None
-    if recorder.selected is not None and recorder.whole_files():
+    if recorder.selected is not None and recorder.whole_files:
         known = {prefix + nodeid for nodeid in recorder.selected + recorder.deselected}
     run: dict[str, Any] = {
         "id": os.environ.get("SIDEKIT_RUN_ID", ""),
         "started": round(recorder.started, 3),
         "finished": cache.now(),
         "exit": exit_status,
-        "args": recorder.args(),
+        "args": recorder.args,
         "selected": len(recorder.selected or ()) if recorder.selected is not None else len(tests),
         "ran": len(tests),
         "interrupted": recorder.interrupted,
@@ -47,7 +62,7 @@ def save(recorder: Recorder, exit_status: int) -> None:
     with cache.locked(root):
         summary, table = merge(root, run, tests, errors, known)
         summary.update(runner="pytest", pytest=_pytest_version(), python="{}.{}.{}".format(*sys.version_info[:3]),
-                       plugins=recorder.plugins())
+                       plugins=recorder.plugins)
         cache.write(cache.table_path(root), table)
         cache.write(cache.summary_path(root), summary)
 

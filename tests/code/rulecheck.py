@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sidekit_hooks.globs import matches_any
+from sidekit_hooks.core.globs import matches_any
 
 
 def fires(rule: dict[str, Any], tool: str, path: str, content: str) -> bool:

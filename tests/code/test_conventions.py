@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rulecheck import example_mismatches, fires
 
-from sidekit_hooks.code import conventions
+from sidekit_hooks.rules.authoring import conventions
 
 CONTRACT_RULE_KEYS = {"id", "sidecar", "message", "see", "severity", "enabled", "when", "metadata", "examples"}
 CONTRACT_WHEN_KEYS = {"tools", "paths", "exclude", "added", "absent", "command", "output"}

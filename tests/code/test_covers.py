@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from codeutil import answer, write
 
-from sidekit_hooks.code import covers
+from sidekit_hooks.impact import covers
 
 # A helper that returns a wrong value (calc.half) raises nowhere: the failing tests' tracebacks end in fmt.py.
 PROJECT = {

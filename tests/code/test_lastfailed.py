@@ -5,7 +5,7 @@ from pathlib import Path
 
 from codeutil import write
 
-from sidekit_hooks.code.lastfailed import last_failed
+from sidekit_hooks.impact.lastfailed import last_failed
 
 
 def test_reads_the_status_table_and_pytest_cache_and_drops_what_is_gone(project: Path) -> None:

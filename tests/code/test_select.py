@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from codeutil import answer, commit_all, env_for, git, sidekit, write
 
-from sidekit_hooks.code.select import selection
+from sidekit_hooks.impact.select import selection
 
 REPO_FILES = {
     "pkg/__init__.py": "",

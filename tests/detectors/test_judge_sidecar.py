@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from hookutil import context_of, payload
 
-from sidekit_hooks import hooklog, queue, workspace
+from sidekit_hooks.core import hooklog, workspace
 from sidekit_hooks.detectors import judge
+from sidekit_hooks.nudges import queue
 
 FAKE_JUDGE = '''\
 import json, sys, time

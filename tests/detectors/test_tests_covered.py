@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from hookutil import context_of, payload
 
-from sidekit_hooks.detectors import Context
 from sidekit_hooks.detectors import tests as tests_sidecar
 from sidekit_hooks.detectors.tests import DETECTOR, after_edit_covered
-from sidekit_hooks.events import parse_event
+from sidekit_hooks.nudges.events import parse_event
+from sidekit_hooks.nudges.findings import Context
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "code"))
 from codeutil import sidekit, write  # noqa: E402

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from hookutil import context_of, payload
 
-from sidekit_hooks.code import functions
 from sidekit_hooks import detectors
+from sidekit_hooks.code import functions
 from sidekit_hooks.detectors import tools
 
 PYTEST_LINE = ("[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line (failures grouped "
@@ -311,7 +311,8 @@ def test_hook_does_not_point_the_helper_at_itself(project: Path, run_hook: Any) 
 HOT_PATH_CHECK = '''
 import sys
 sys.path.insert(0, sys.argv[1])
-from sidekit_hooks import detectors, fastjson, runtime
+from sidekit_hooks import detectors, runtime
+from sidekit_hooks.core import fastjson
 for name in list(detectors.REGISTRY):  # this sidecar's own cost: other sidecars test theirs
     if name not in ("tools", "judge", "conventions"):
         detectors.unregister(name)

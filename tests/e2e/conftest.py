@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+
 from e2e.claude_e2e import (
     REQUIRED_ENV,
     VERSION,

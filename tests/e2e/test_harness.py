@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from e2e import claude_e2e
 from e2e.claude_e2e import CLI_ENV, REQUIRED_ENV, VERSION, ScriptedModel, ToolCall, find_cli, message_events
 

@@ -7,14 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.rules import compiler, docs, examples, lint, schema, snapshot
+from sidekit_hooks.rules import compiler, snapshot
+from sidekit_hooks.rules.authoring import docs, examples, lint, schema
 
 DOC = Path(docs.DOC)
 WORKED = [block for block in re.findall(r"```toml\n(.*?)```", DOC.read_text(), re.S) if block.startswith("[pack]")]
 
 
 def test_the_reference_is_generated_from_the_schema() -> None:
-    assert docs.render(DOC.read_text()) == DOC.read_text(), "stale: run python -m sidekit_hooks.rules.docs"
+    assert docs.render(DOC.read_text()) == DOC.read_text(), "stale: run python -m sidekit_hooks.rules.authoring.docs"
 
 
 def test_a_schema_change_makes_the_doc_check_fail(monkeypatch: pytest.MonkeyPatch) -> None:

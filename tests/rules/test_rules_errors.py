@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from sidekit_hooks import __version__
-from sidekit_hooks.rules import lint, snapshot
+from sidekit_hooks.rules import snapshot
+from sidekit_hooks.rules.authoring import lint
 
 GOOD_RULE = """
 [[rules]]

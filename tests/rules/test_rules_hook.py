@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import HOOK_SCRIPTS, HookRunner
-from hookutil import context_of, payload
+from hookutil import HOOK_SCRIPTS, HookRunner, context_of, payload
 
-from sidekit_hooks import hooklog
+from sidekit_hooks.core import hooklog
 
 SPEC_PACK = """
 [pack]

@@ -1,12 +1,12 @@
 from __future__ import annotations
 
+import _signal
 import time
 from typing import Any
 
-import _signal
 import pytest
 
-from sidekit_hooks.events import Event, parse_event
+from sidekit_hooks.nudges.events import Event, parse_event
 from sidekit_hooks.rules import match
 
 PROJECT = "/proj"

@@ -7,9 +7,10 @@ from typing import Any
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from sidekit_hooks import fastjson
-from sidekit_hooks.events import parse_event
-from sidekit_hooks.rules import compiler, lint, match, schema, snapshot
+from sidekit_hooks.core import fastjson
+from sidekit_hooks.nudges.events import parse_event
+from sidekit_hooks.rules import compiler, match, snapshot
+from sidekit_hooks.rules.authoring import lint, schema
 
 ORIGIN = {"file": "sidecar_rules/p.toml", "layer": "project"}
 TOOLS = ["Edit", "Write", "Bash", "Read", "Grep", "NotebookEdit", "mcp__*", "W*"]

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks import hooklog
+from sidekit_hooks.core import hooklog
 from sidekit_hooks.rules import snapshot
 
 BUILTIN_IDS = ["starter.no-breakpoint", "starter.conflict-markers", "starter.commit-no-verify"]

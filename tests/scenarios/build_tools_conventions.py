@@ -6,13 +6,20 @@ The cases are written here because some carry generated files: a function index
 (`.sidekit/index/functions.json`) built from the case's own files, and a conventions pack learned
 from the fixture repo of tests/code/test_conventions.py.
 """
-import json, os, sys, tempfile
+import json
+import os
+import sys
+import tempfile
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "tests", "code"))
-from sidekit_hooks.code import functions, conventions
 import tomli_w
+
+from sidekit_hooks.code import functions
+from sidekit_hooks.rules.authoring import conventions
+
 
 def index_for(files):
     with tempfile.TemporaryDirectory() as tmp:
@@ -137,8 +144,10 @@ with open(os.path.join(HERE, "tools.jsonl"), "w") as out:
 print("tools cases", len(T))
 
 # ---------------- conventions
-from test_conventions import typed_repo  # the fixture repo of the unit tests
 from pathlib import Path
+
+from test_conventions import typed_repo  # the fixture repo of the unit tests
+
 with tempfile.TemporaryDirectory() as tmp:
     typed_repo(Path(tmp))
     rules, _ = conventions.learn(tmp)

@@ -8,12 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from sidekit_hooks import answers
-from sidekit_hooks.commands.test import run_clusters
-from sidekit_hooks.status import cache, record, shape
-
 from statusutil import Suite, suite  # noqa: F401 - the fixture
+
+from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.cli.commands.test import run_clusters
+from sidekit_hooks.status import cache, record
 
 DEEP = "/".join(f"level_{i:02d}_of_a_deeply_nested_package" for i in range(6))
 LONG = "значение «ключ» 漢字テスト é " * 40  # ~1,200 characters of non-ASCII (the plugin keeps 300)

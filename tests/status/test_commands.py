@@ -11,8 +11,7 @@ from pathlib import Path
 
 from statusutil import Suite, suite  # noqa: F401 - the fixture
 
-from sidekit_hooks import answers
-from sidekit_hooks.status import shape
+from sidekit_hooks.cli import answers, shape
 
 FORTY = """
     import pytest
@@ -112,7 +111,7 @@ def test_test_passes_paths_and_pytest_args_through(suite: Suite) -> None:
 
 def test_test_select_runs_what_the_selection_names(suite: Suite) -> None:
     suite.write("test_a.py", "def test_one():\n    pass\n\ndef test_two():\n    assert 0\n")
-    shim = suite.root / "shim" / "sidekit_hooks" / "code"
+    shim = suite.root / "shim" / "sidekit_hooks" / "impact"
     shim.mkdir(parents=True)
     # A stand-in selection module on the path, ahead of the package's own (if any).
     import sidekit_hooks

@@ -6,7 +6,6 @@ import importlib.util
 import re
 
 import pytest
-
 from statusutil import Suite, suite  # noqa: F401 - the fixture
 
 BROKEN_FIXTURE = """

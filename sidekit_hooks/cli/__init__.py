@@ -1,0 +1,93 @@
+"""`sidekit`: a lazy table of commands. Only the chosen command's module is imported.
+
+Each command module under `sidekit_hooks/cli/commands/` defines `add_arguments(parser)` and
+`run(args) -> int`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from sidekit_hooks import __version__
+
+# name -> (module, one-line summary). Keep in the order `sidekit --help` should list them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("demo", "run a bundled agent session through the real hooks and show every nudge"),
+    "replay": ("replay", "the same for a real Claude Code transcript (.jsonl)"),
+    "install": ("install", "wire the hooks into a project's (or your) Claude Code settings"),
+    "uninstall": ("uninstall", "remove exactly the hook entries `install` wrote"),
+    "doctor": ("doctor", "check wiring, packs, caches and logs; print the command that mends each problem"),
+    "report": ("report", "per rule and sidecar: fired, delivered, suppressed (and by what)"),
+    "nudge": ("nudge", "queue a nudge for a session (Gas Town format)"),
+    "queue": ("queue_cmd", "list the nudges pending for a session"),
+    "rules": ("rules", "list, lint, test or scaffold rule packs"),
+    "scope": ("scope", "set, show or clear the current task's file scope"),
+    "conventions": ("conventions", "learn the repo's conventions into sidecar_rules/conventions.toml"),
+    "status": ("status", "test status from the shared cache, in a few hundred bytes"),
+    "test": ("test", "run pytest and answer compactly from the fresh cache"),
+    "failures": ("failures", "details of failing tests on demand"),
+    "select": ("select", "the tests a change needs, and why"),
+    "tests-for": ("tests_for", "tests that exercise a file"),
+    "blast-radius": ("blast_radius", "callers, importers and tests of a file or symbol"),
+    "symbol": ("symbol", "where a symbol is defined"),
+    "usages": ("usages", "where a name is used (AST references, not text)"),
+    "map": ("map", "record which tests execute which code (test-impact map)"),
+}
+
+
+def _available() -> dict[str, tuple[str, str]]:
+    """Commands whose module exists in this build (a command lands with its issue)."""
+    from importlib.util import find_spec
+
+    return {
+        name: entry
+        for name, entry in COMMANDS.items()
+        if find_spec(f"sidekit_hooks.cli.commands.{entry[0]}") is not None
+    }
+
+
+def _usage() -> str:
+    commands = _available()
+    width = max(len(name) for name in commands) if commands else 0
+    rows = "\n".join(f"  {name.ljust(width)}  {summary}" for name, (_, summary) in commands.items())
+    return f"usage: sidekit COMMAND [options]\n\ncommands:\n{rows}\n\nsidekit COMMAND --help for a command's options"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(_usage())
+        return 0
+    if args[0] in ("-V", "--version"):
+        print(f"sidekit {__version__}")
+        return 0
+    name = args[0]
+    commands = _available()
+    if name not in commands:
+        print(f"sidekit: unknown command {name!r}\n  fix: sidekit --help", file=sys.stderr)
+        return 2
+    module = importlib.import_module(f"sidekit_hooks.cli.commands.{commands[name][0]}")
+    parser = argparse.ArgumentParser(prog=f"sidekit {name}", description=commands[name][1])
+    module.add_arguments(parser)
+    parsed = parser.parse_args(args[1:])
+    return run_command(module, parsed)
+
+
+def run_command(module: object, parsed: argparse.Namespace) -> int:
+    """The error funnel: a SidekitError prints its message and fix; anything else is a bug report."""
+    from sidekit_hooks.core.errors import SidekitError
+
+    try:
+        return int(module.run(parsed))  # type: ignore[attr-defined]
+    except SidekitError as exc:
+        print(f"sidekit: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("sidekit: interrupted (^C)", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+

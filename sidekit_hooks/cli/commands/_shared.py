@@ -1,0 +1,39 @@
+"""Arguments and look-ups several commands share."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from sidekit_hooks.core import workspace
+from sidekit_hooks.core.errors import SidekitError
+
+
+def add_project(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--project", metavar="DIR", default=None, help="project folder (default: $CLAUDE_PROJECT_DIR or the cwd)"
+    )
+
+
+def add_format(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=("json", "text"), default="json", help="json for agents, text for people")
+
+
+def project_of(args: argparse.Namespace) -> str:
+    return os.path.abspath(getattr(args, "project", None) or workspace.project_dir())
+
+
+def session_of(args: argparse.Namespace) -> str:
+    """--session, else the Claude session of this process, else the Gas Town tmux session."""
+    session = (
+        getattr(args, "session", None)
+        or os.environ.get("CLAUDE_CODE_SESSION_ID")
+        or workspace.gastown_session()
+    )
+    if not session:
+        raise SidekitError("no session given and none found in the environment", "add --session SESSION_ID")
+    try:
+        workspace.safe_session_name(session)
+    except workspace.UnsafeSessionName as exc:
+        raise SidekitError(str(exc), "pass the Claude session_id or the tmux session name") from None
+    return session

@@ -1,0 +1,65 @@
+"""`sidekit blast-radius PATH[:SYMBOL]`: what a change there can break.
+
+For a symbol: the files that call it (they reference its name and can see it); for a file: the files
+that import it. Both from the index. Then the tests: how many executed it (the map) and the test
+files to run (the map's, plus importers for module-level code; without a map, the import graph's).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from sidekit_hooks.cli import answers
+from sidekit_hooks.cli.commands._code import add_common, open_index, searched
+from sidekit_hooks.cli.commands._shared import project_of
+from sidekit_hooks.impact.impact import Impact, impact, workspace_path
+
+BUDGET = 200  # bytes (contract)
+PATH_CHARS = 40
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", metavar="PATH[:SYMBOL]", help="pkg/mod.py or pkg/mod.py:Class.method")
+    add_common(parser)
+
+
+def answer_for(found: Impact, scope: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Three capped lists sharing one budget: one more item to each in turn while it fits."""
+    who = ("callers", found.callers) if found.symbol else ("importers", found.importers)
+    lists = {
+        who[0]: [answers.short_path(p, PATH_CHARS) for p in who[1]],
+        "testFiles": [answers.short_path(p, PATH_CHARS) for p in found.test_files],
+    }
+    shown = {key: 0 for key in lists}
+
+    def build() -> dict[str, Any]:
+        answer: dict[str, Any] = {"tests": len(found.tests) or None}
+        for key, items in lists.items():
+            answer[key] = items[: shown[key]]
+            answer[key + "More"] = len(items) - shown[key] or None
+        answer["basis"] = found.basis
+        answer.update(scope or {})
+        return answer
+
+    growing = True
+    while growing:
+        growing = False
+        for key, items in lists.items():
+            if shown[key] < len(items):
+                shown[key] += 1
+                if answers.size(build()) <= BUDGET:
+                    growing = True
+                else:
+                    shown[key] -= 1
+    return build()
+
+
+def run(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    given, _, symbol = args.target.partition(":")
+    with open_index(args) as index:
+        found = impact(project, index, workspace_path(project, given), symbol)
+        scope = searched(index.coverage)  # callers and importers come from the whole index
+    answers.emit(answer_for(found, scope), args.format)
+    return 0

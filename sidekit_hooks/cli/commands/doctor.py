@@ -1,0 +1,347 @@
+"""`sidekit doctor`: is the wiring sound? For each problem, what is wrong and the command that mends it.
+
+Exit 1 when a problem was found. Text for a person by default; `--format json` for tools.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sidekit_hooks import __version__
+from sidekit_hooks.cli import settings, wiring
+from sidekit_hooks.cli.commands._shared import add_project, project_of
+from sidekit_hooks.core import hooklog, workspace
+
+MIN_PYTHON = (3, 11)
+RECENT_FAILURES = 24 * 3600  # seconds: older hook failures are history, not a problem
+PROBE_SESSION = "sidekit-doctor-probe"
+PROBES: dict[str, dict[str, Any]] = {  # the smallest payload of each event; an unknown tool, so no sidecar speaks
+    "PostToolUse": {"tool_name": "SidekitDoctorProbe", "tool_input": {}, "tool_response": {}},
+    "PostToolUseFailure": {"tool_name": "SidekitDoctorProbe", "tool_input": {}, "error": "probe"},
+    "UserPromptSubmit": {"prompt": ""},
+}
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: str  # ok | problem | skip | info
+    detail: str
+    fix: str = ""
+
+
+@dataclass(frozen=True)
+class Wired:
+    """One marked handler found in one settings file."""
+
+    source: str  # as shown: .claude/settings.json, ~/.claude/settings.json
+    flags: str  # the install/uninstall flags that name this file
+    event: str
+    command: str
+    timeout: float
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_project(parser)
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for tools")
+
+
+def run(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    checks = diagnose(project)
+    problems = sum(check.status == "problem" for check in checks)
+    if args.format == "json":
+        from sidekit_hooks.cli import answers
+
+        answers.emit({"project": project, "problems": problems, "checks": [_as_dict(check) for check in checks]})
+    else:
+        print(render(project, checks, problems))
+    return 1 if problems else 0
+
+
+def diagnose(project: str) -> list[Check]:
+    install = f"sidekit install --project {shlex.quote(project)}"
+    wired, plugin, checks = _read_wiring(project, install)
+    checks.extend(_wiring_checks(wired, plugin, install))
+    checks.extend(_handler_checks(wired, project, install))
+    checks.append(_state_check(project))
+    checks.append(_versions_check())
+    checks.append(_rule_packs_check(project))
+    checks.extend(_cache_checks(project))
+    checks.append(_hook_log_check(project))
+    return checks
+
+
+def render(project: str, checks: list[Check], problems: int) -> str:
+    lines = [f"sidekit doctor: {project}"]
+    for check in checks:
+        label = "PROBLEM" if check.status == "problem" else check.status
+        lines.append(f"  {label:<8} {check.name}: {check.detail}")
+        if check.fix:
+            lines.append(f"  {'':<8} fix: {check.fix}")
+    lines.append(f"{problems} problem{'s' if problems != 1 else ''} found" if problems else "no problems found")
+    return "\n".join(lines)
+
+
+def _as_dict(check: Check) -> dict[str, str]:
+    return {"check": check.name, "status": check.status, "detail": check.detail, "fix": check.fix}
+
+
+def _sources(project: str) -> list[tuple[str, str, str]]:
+    """(shown name, path, install flags) of every settings file that can wire hooks into `project`."""
+    quoted = shlex.quote(project)
+    return [
+        (".claude/settings.json", os.path.join(project, ".claude", "settings.json"), f"--project {quoted}"),
+        (".claude/settings.local.json", os.path.join(project, ".claude", "settings.local.json"),
+         f"--project {quoted} --local"),
+        ("~/.claude/settings.json", os.path.join(wiring.home(), ".claude", "settings.json"), "--user"),
+    ]
+
+
+def _read_wiring(project: str, install: str) -> tuple[list[Wired], list[str], list[Check]]:
+    wired: list[Wired] = []
+    plugin: list[str] = []
+    checks: list[Check] = []
+    for shown, path, flags in _sources(project):
+        try:
+            data = wiring.read_settings(path, f"sidekit doctor --project {shlex.quote(project)}").data
+        except Exception as exc:  # noqa: BLE001 - SidekitError carries the fix; report it as a check
+            message = getattr(exc, "message", str(exc))
+            checks.append(Check("settings", "problem", f"{shown}: {message}", getattr(exc, "fix", "")))
+            continue
+        if data.get("disableAllHooks") is True:
+            checks.append(Check("settings", "problem", f'{shown} sets "disableAllHooks": true, so no hook runs',
+                                f'delete the "disableAllHooks" line from {path}'))
+        enabled = data.get("enabledPlugins")
+        if isinstance(enabled, dict):
+            plugin.extend(f"{name} ({shown})" for name, on in enabled.items()
+                          if on is True and str(name).split("@")[0] == "sidekit-hooks")
+        for event, handler in settings.marked_handlers(data):
+            timeout = handler.get("timeout")
+            wired.append(Wired(shown, flags, event, str(handler["command"]),
+                               float(timeout) if isinstance(timeout, (int, float)) else settings.TIMEOUT))
+    return wired, plugin, checks
+
+
+def _wiring_checks(wired: list[Wired], plugin: list[str], install: str) -> list[Check]:
+    if not wired:
+        if plugin:
+            return [Check("settings", "ok", f"wired as a plugin: {', '.join(plugin)}")]
+        return [Check("settings", "problem", "no sidekit hook entries in .claude/settings.json, "
+                      ".claude/settings.local.json or ~/.claude/settings.json", install)]
+    checks: list[Check] = []
+    events = {item.event for item in wired}
+    missing = [event for event in settings.EVENTS if event not in events]
+    sources = sorted({item.source for item in wired}, key=[item.source for item in wired].index)
+    if missing and not plugin:
+        checks.append(Check("settings", "problem", f"{', '.join(missing)} not wired (found in {', '.join(sources)})",
+                            install))
+    elif not missing:
+        checks.append(Check("settings", "ok", f"{', '.join(sources)} wires {', '.join(settings.EVENTS)}"))
+    for event in settings.EVENTS:
+        commands = {item.command for item in wired if item.event == event}
+        if len(commands) > 1 or (commands and plugin):
+            where = ", ".join(item.source for item in wired if item.event == event) + (" and the plugin" if plugin else "")
+            # Keep one: the plugin when there is one, else the first settings file's entry.
+            extra = [item for item in wired if item.event == event][0 if plugin else -1]
+            checks.append(Check("settings", "problem", f"{event} is wired more than once ({where}): nudges would come twice",
+                                f"sidekit uninstall {extra.flags}"))
+    return checks
+
+
+def _handler_checks(wired: list[Wired], project: str, install: str) -> list[Check]:
+    checks: list[Check] = []
+    pythons: dict[str, Check] = {}
+    for item in wired:
+        words = _words(item.command)
+        python, script = (words[0], words[-1]) if len(words) >= 2 else ("", "")
+        if python not in pythons:
+            pythons[python] = _python_check(python, item, install)
+            checks.append(pythons[python])
+        if pythons[python].status == "problem":
+            continue  # the probe could only fail the same way
+        if not os.path.isfile(script):
+            checks.append(Check("hook script", "problem", f"{item.event} in {item.source} runs {script or repr(item.command)}, "
+                                "which does not exist", install))
+            continue
+        checks.append(_probe(item, project, install))
+    return checks
+
+
+def _words(command: str) -> list[str]:
+    try:
+        return shlex.split(command, comments=True)
+    except ValueError:
+        return []
+
+
+def _python_check(python: str, item: Wired, install: str) -> Check:
+    import shutil
+
+    found = python if os.path.isabs(python) else (shutil.which(python) or "") if python else ""
+    if not (os.path.isfile(found) and os.access(found, os.X_OK)):
+        return Check("interpreter", "problem", f"{python or repr(item.command)} ({item.source}) does not exist", install)
+    try:
+        done = subprocess.run([found, "-S", "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
+                              capture_output=True, text=True, timeout=10)
+        version = tuple(int(part) for part in done.stdout.strip().split("."))
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return Check("interpreter", "problem", f"{python} does not run", install)
+    shown = ".".join(map(str, version))
+    if version < MIN_PYTHON:
+        venv = os.path.dirname(os.path.dirname(python))
+        return Check("interpreter", "problem", f"{python} is Python {shown}; sidekit needs >= 3.11",
+                     f"rm -rf {shlex.quote(venv)} && ./install.sh (in the sidekit-hooks checkout, with python3 >= 3.11)")
+    return Check("interpreter", "ok", f"{python} (Python {shown})")
+
+
+def _probe(item: Wired, project: str, install: str) -> Check:
+    """Run the handler exactly as Claude Code does (`sh -c`), on the smallest payload of its event."""
+    payload = {"session_id": PROBE_SESSION, "cwd": project, "hook_event_name": item.event, **PROBES.get(item.event, {})}
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=project)
+    for name in ("TMUX_PANE", "GT_SESSION"):  # inside Gas Town the hook would drain the agent's own queue
+        env.pop(name, None)
+    started = time.monotonic()
+    try:
+        done = subprocess.run(["/bin/sh", "-c", item.command], input=json.dumps(payload), capture_output=True,
+                              text=True, cwd=project, env=env, timeout=min(item.timeout, 30))
+    except subprocess.TimeoutExpired:
+        return Check("hook runs", "problem", f"{item.event} did not finish within its {item.timeout:g} s timeout",
+                     f"sidekit doctor --project {shlex.quote(project)} after: tail -n 20 .sidekit/log/hooks.jsonl")
+    finally:
+        _forget_probe(project)
+    elapsed = round((time.monotonic() - started) * 1000)
+    if done.returncode != 0:
+        first = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
+        return Check("hook runs", "problem", f"{item.event} ({item.source}) exited {done.returncode}: {first}", install)
+    if not _valid_output(done.stdout):
+        return Check("hook runs", "problem", f"{item.event} printed something other than one JSON object: "
+                     f"{done.stdout[:80]!r}", install)
+    return Check("hook runs", "ok", f"{item.event} ({item.source}): exit 0, valid output, {elapsed} ms")
+
+
+def _valid_output(stdout: str) -> bool:
+    if not stdout.strip():
+        return True
+    try:
+        return isinstance(json.loads(stdout), dict)
+    except ValueError:
+        return False
+
+
+def _forget_probe(project: str) -> None:
+    """The probe's session queue, if a sidecar queued anything for it, goes with the probe."""
+    import shutil
+
+    try:
+        shutil.rmtree(workspace.session_queue_dir(workspace.queue_root(project), PROBE_SESSION))
+    except OSError:
+        pass
+
+
+def _state_check(project: str) -> Check:
+    folders = [workspace.state_dir(project), workspace.queue_root(project)]
+    for folder in folders:
+        try:
+            os.makedirs(folder, exist_ok=True)
+            probe = os.path.join(folder, f".doctor-{os.getpid()}")
+            with open(probe, "w", encoding="utf-8") as handle:
+                handle.write("ok")
+            os.unlink(probe)
+        except OSError as exc:
+            return Check("state", "problem", f"{folder} is not writable ({exc.strerror})",
+                         f"chmod -R u+w {shlex.quote(folder)}")
+    shown = [os.path.relpath(folder, project) if folder.startswith(project + os.sep) else folder for folder in folders]
+    return Check("state", "ok", f"{shown[0]}/ and {shown[1]}/ writable")
+
+
+def _versions_check() -> Check:
+    from importlib import metadata
+
+    found = [f"sidekit {__version__}", f"Python {'.'.join(map(str, sys.version_info[:3]))}"]
+    missing = []
+    for dist in ("pydantic", "rapidfuzz", "tomli-w"):
+        try:
+            found.append(f"{dist} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            missing.append(dist)
+    if missing:
+        return Check("versions", "problem", f"{', '.join(missing)} not installed ({', '.join(found)})",
+                     f"{shlex.quote(sys.executable)} -m pip install {' '.join(missing)}")
+    return Check("versions", "info", ", ".join(found))
+
+
+def _cache_checks(project: str) -> list[Check]:
+    """The shared caches the sidecars read: a corrupt one is never fatal, but the sidecar knows less."""
+    from sidekit_hooks.impact import covers
+    from sidekit_hooks.status import cache
+
+    root = cache.workspace_root(project)
+    checks = []
+    loaded = cache.read(cache.summary_path(root))
+    if loaded.note:
+        checks.append(Check("test cache", "problem", loaded.note, f"sidekit test --project {shlex.quote(root)}"))
+    else:
+        checks.append(Check("test cache", "ok" if loaded.data else "info",
+                            "readable" if loaded.data else "no pytest run recorded yet"))
+    if os.path.exists(covers.covers_path(root)) and not covers.read(root):
+        checks.append(Check("test map", "problem", f"{os.path.relpath(covers.covers_path(root), project)} cannot be used",
+                            f"cd {shlex.quote(root)} && sidekit map"))
+    return checks
+
+
+def _rule_packs_check(project: str) -> Check:
+    """Lint every pack layer, as `sidekit rules lint` does."""
+    try:
+        errors = _lint_errors(project)
+    except Exception as exc:  # noqa: BLE001 - a crashing linter is a finding, not a crashed doctor
+        return Check("rule packs", "problem", f"the rules linter failed: {type(exc).__name__}: {exc}"[:200],
+                     "sidekit rules lint")
+    if errors:
+        more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+        return Check("rule packs", "problem", f"{errors[0].splitlines()[0]}{more}", "sidekit rules lint")
+    return Check("rule packs", "ok", "every pack passes lint")
+
+
+def _lint_errors(project: str) -> list[str]:
+    """One line per lint error of the project's packs, every layer."""
+    from sidekit_hooks.rules.authoring import lint
+
+    errors: list[str] = []
+    for layer, path in lint.targets([], project):
+        checked = lint.check_file(path, project, layer)
+        if checked.errors:
+            errors.extend(line for line in checked.rendered() if line)
+    return errors
+
+
+def _hook_log_check(project: str) -> Check:
+    records = hooklog.read(project, hooklog.ERRORS)
+    cutoff = time.time() - RECENT_FAILURES
+    recent = [record for record in records if isinstance(record.get("ts"), (int, float)) and record["ts"] >= cutoff]
+    log = os.path.join(workspace.log_dir(project), hooklog.ERRORS)
+    if not recent:
+        older = f" ({len(records)} older)" if records else ""
+        return Check("hook log", "ok", f"no hook failures in the last 24 h{older}")
+    newest = recent[-1]
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(newest["ts"])))
+    detail = (f"{len(recent)} hook failure{'s' if len(recent) != 1 else ''} in the last 24 h; newest {when} "
+              f"{newest.get('hook', '?')} {newest.get('where', '?')}: {str(newest.get('error', ''))[:160]}")
+    return Check("hook log", "problem", detail, _log_fix(str(newest.get("where", "")), project, log))
+
+
+def _log_fix(where: str, project: str, log: str) -> str:
+    clear = f"then clear the log: rm {shlex.quote(log)}*"
+    if where.startswith("detector:rules"):
+        return f"sidekit rules lint; {clear}"
+    if where in ("enqueue", "drain"):
+        return f"chmod -R u+w {shlex.quote(workspace.queue_root(project))}; {clear}"
+    return f"read the causes: tail -n 20 {shlex.quote(log)}; {clear}"

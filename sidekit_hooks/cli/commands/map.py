@@ -1,0 +1,34 @@
+"""`sidekit map [--python PY] [-- PYTEST_ARGS]`: run the suite once and record which test executes
+which function and method (the test-impact map that select, tests-for and blast-radius use).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from sidekit_hooks.cli import answers
+from sidekit_hooks.cli.commands._code import add_common
+from sidekit_hooks.cli.commands._shared import project_of
+from sidekit_hooks.impact import testmap
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--python", metavar="PY", help="interpreter that runs the project's tests (default: this one)")
+    parser.add_argument("pytest_args", nargs=argparse.REMAINDER, metavar="-- PYTEST_ARGS",
+                        help="passed to pytest as they are")
+    add_common(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    extra = list(args.pytest_args)
+    if extra[:1] == ["--"]:
+        extra = extra[1:]
+    recording = testmap.record(project_of(args), extra, args.python)
+    answer = {
+        "tests": len(recording.test_map.tests),
+        "files": len(recording.test_map.files),
+        "pytestExit": recording.exit_code or None,  # 1: some tests failed; the map holds them all the same
+        "secs": round(recording.seconds, 1),
+    }
+    answers.emit(answer, args.format)
+    return 0

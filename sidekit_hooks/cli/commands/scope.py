@@ -1,0 +1,88 @@
+"""`sidekit scope set|show|clear`: the current task's file scope, kept in `.sidekit/scope.toml`.
+
+    sidekit scope set --issue gt-abc12 --allow 'api/handlers/**' --deny 'api/handlers/legacy/**'
+    sidekit scope show
+    sidekit scope clear
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from sidekit_hooks.cli import answers
+from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
+from sidekit_hooks.core import globs
+from sidekit_hooks.core.errors import SidekitError
+from sidekit_hooks.detectors.scope import model as scope_model
+
+SET_EXAMPLE = "sidekit scope set --issue ID --allow 'api/handlers/**'"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", metavar="{set,show,clear}")
+    actions.required = True
+    setter = actions.add_parser("set", help="replace the scope: globs the task may touch (and may not)")
+    setter.add_argument("--issue", default="", help="the task's issue id, named in every scope nudge")
+    setter.add_argument("--allow", nargs="+", required=True, metavar="GLOB", help="gitignore-style globs in scope")
+    setter.add_argument("--deny", nargs="+", default=[], metavar="GLOB", help="globs out of scope even if allowed")
+    for sub in (setter, actions.add_parser("show", help="the scope in force"),
+                actions.add_parser("clear", help="remove the scope (the scope sidecar goes quiet)")):
+        add_project(sub)
+        add_format(sub)
+
+
+def run(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    if args.action == "set":
+        scope = scope_model.Scope(
+            [normalize_glob(g, project) for g in args.allow],
+            [normalize_glob(g, project) for g in args.deny],
+            _issue(args.issue),
+        )
+        scope_model.save(project, scope)
+        answers.emit(_answer(scope), args.format)
+    elif args.action == "show":
+        try:
+            shown = scope_model.load(project)
+        except scope_model.ScopeError as exc:
+            raise SidekitError(f"{exc} in {scope_model.toml_path(project)}", SET_EXAMPLE) from None
+        answers.emit(_answer(shown) if shown else {"scope": "none"}, args.format)
+    else:
+        answers.emit({"scope": "cleared" if scope_model.clear(project) else "none"}, args.format)
+    return 0
+
+
+def _answer(scope: scope_model.Scope) -> dict[str, object]:
+    return {"issue": scope.issue, "allow": scope.allow, "deny": scope.deny, "file": ".sidekit/scope.toml"}
+
+
+def _issue(issue: str) -> str:
+    issue = issue.strip()
+    if any(char in issue for char in "\n\r"):
+        raise SidekitError("the issue id holds a line break", SET_EXAMPLE)
+    return issue
+
+
+def normalize_glob(glob: str, project: str) -> str:
+    """A project-relative glob; an absolute path inside the project is made relative; `!` is kept."""
+    written = glob.strip()
+    negation = "!" if written.startswith("!") else ""
+    written = written[len(negation) :]
+    text = written.replace("\\", "/")
+    root = os.path.normpath(project).replace("\\", "/").rstrip("/")
+    if text == root or text.startswith(root + "/"):
+        text = text[len(root) :] or "/"
+        text = "/" + text.lstrip("/")  # anchored at the project root
+    parts = [part for part in text.split("/") if part]
+    if not parts:
+        raise SidekitError(f"the glob {glob!r} names no files", SET_EXAMPLE)
+    if ".." in parts:
+        raise SidekitError(f"the glob {glob!r} leaves the project (`..`)", "use a path inside the project")
+    outside = text == written and os.path.exists("/" + parts[0]) and not os.path.exists(os.path.join(project, parts[0]))
+    if text.startswith("/") and outside:  # `/api/**` anchors at the project root; `/home/me/x` is a path
+        raise SidekitError(f"the glob {glob!r} is an absolute path outside the project", "use a project-relative glob")
+    why = globs.problem(text)  # the same check `sidekit rules lint` runs on a pack's paths
+    if why:
+        raise SidekitError(f"the glob {glob!r} cannot match: {why}", SET_EXAMPLE)
+    return negation + text

@@ -1,0 +1,41 @@
+"""`sidekit select [--base REV]`: the tests the working tree's changes (or those since REV) need, and why.
+
+`sidekit test --select` runs exactly this selection.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from sidekit_hooks.cli import answers
+from sidekit_hooks.cli.commands._code import add_common
+from sidekit_hooks.cli.commands._shared import project_of
+from sidekit_hooks.impact.select import Selection, selection
+
+BUDGET = 150  # bytes (contract)
+PATH_CHARS = 40
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--base", metavar="REV", help="compare with this git revision instead of HEAD")
+    add_common(parser)
+
+
+def answer_for(chosen: Selection) -> dict[str, Any]:
+    head: dict[str, Any] = {
+        "tests": len(chosen.tests),  # pytest arguments: node ids and whole files
+        "files": None, "moreFiles": None,
+        "ofFiles": chosen.suite_files,
+        "basis": chosen.basis,
+        "why": chosen.why[:60] or None,
+        "lastFailed": chosen.last_failed or None,
+        "changed": len(chosen.changed) or None,
+    }
+    files = [answers.short_path(path, PATH_CHARS) for path in chosen.test_files]
+    return answers.fit(head, "files", files, BUDGET, more="moreFiles")
+
+
+def run(args: argparse.Namespace) -> int:
+    answers.emit(answer_for(selection(project_of(args), args.base)), args.format)
+    return 0

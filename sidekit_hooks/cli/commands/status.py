@@ -1,0 +1,41 @@
+"""`sidekit status [--since N]`: the test status from the shared cache, in a few hundred bytes.
+
+`--since N` with the generation of your last answer prints `{"generation":N,"unchanged":true}` when
+nothing changed: same cache generation and no source edited since that run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from importlib.util import find_spec
+
+from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
+from sidekit_hooks.status import cache
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--since", type=int, metavar="N", help="generation of your last answer: unchanged -> 40 bytes")
+    add_project(parser)
+    add_format(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    root = cache.workspace_root(project_of(args))
+    loaded = cache.read(cache.summary_path(root))
+    summary = loaded.data
+    stale = None
+    if summary:
+        stale = cache.changed_sources(root, float((summary.get("run") or {}).get("started", 0)))
+    fresh = stale is not None and stale[1] == 0 and stale[2]
+    if args.since is not None and summary and args.since == summary.get("generation") and fresh:
+        answers.emit(shape.unchanged(args.since), args.format)
+        return 0
+    answer = shape.status(summary, stale, time.time())
+    if not summary:
+        answer["runner"] = "pytest" if find_spec("pytest") else "none"
+        if loaded.note:
+            answer["note"] = loaded.note
+    answers.emit(answer, args.format)
+    return 0

@@ -1,0 +1,41 @@
+"""`sidekit tests-for PATH`: the tests a change to a file can affect.
+
+`tests`: how many tests executed its code (from the map); `files`: the test files to run (the map's,
+plus those importing the file; without a map, the import graph's).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from sidekit_hooks.cli import answers
+from sidekit_hooks.cli.commands._code import add_common, open_index
+from sidekit_hooks.cli.commands._shared import project_of
+from sidekit_hooks.impact.impact import Impact, tests_of, workspace_path
+
+BUDGET = 100  # bytes (contract)
+PATH_CHARS = 32
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="PATH", help="a Python file of the workspace")
+    add_common(parser)
+
+
+def answer_for(found: Impact) -> dict[str, Any]:
+    files = found.test_files
+    head: dict[str, Any] = {"tests": len(found.tests) or None, "files": None, "more": None, "basis": found.basis}
+    if not files:
+        head["files"] = 0  # zero is the answer here, not a missing field
+        return head
+    return answers.fit(head, "files", [answers.short_path(f, PATH_CHARS) for f in files], BUDGET)
+
+
+def run(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    with open_index(args) as index:
+        path = workspace_path(project, args.path)
+        found = tests_of(project, index, path)
+    answers.emit(answer_for(found), args.format)
+    return 0

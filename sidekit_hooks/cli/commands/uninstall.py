@@ -1,0 +1,67 @@
+"""`sidekit uninstall`: take out exactly the hook entries `sidekit install` wrote."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from sidekit_hooks.cli import settings, wiring
+from sidekit_hooks.cli.commands._wiring_args import add_scope, target
+from sidekit_hooks.core.errors import SidekitError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_scope(parser)
+    parser.add_argument("--all", action="store_true",
+                        help=f"remove every handler marked '{settings.MARKER}', whoever wrote it")
+
+
+def run(args: argparse.Namespace) -> int:
+    where = target(args)
+    before = wiring.read_settings(where.settings, f"sidekit uninstall {where.flags}")
+    record = wiring.load_record(where)
+    try:
+        after, changes = settings.uninstall(before.data, record, everything=args.all)
+    except settings.SettingsShapeError as exc:
+        raise SidekitError(f"{where.settings}: {exc}; nothing was changed",
+                           f"repair that part of the file, then: sidekit uninstall {where.flags}") from None
+    print(f"sidekit uninstall: {where.settings}")
+    for change in changes:
+        print(f"  {change.describe()}")
+    if after != before.data:
+        if record and record.get("createdFile") and not after:
+            backup = wiring.remove_settings_file(where.settings, before)
+            print(f"  removed the file (sidekit install had created it); backup: {backup}")
+        else:
+            original = _original(record, after)
+            backup = wiring.write_settings(where.settings, after, before, original)
+            print(f"  backup of the previous file: {backup}")
+    elif not changes and settings.marked_handlers(before.data):
+        print("  nothing to remove: the entries marked 'sidekit-hooks' there were not written by `sidekit install`"
+              f"\n  to remove them anyway: sidekit uninstall {where.flags} --all")
+    elif not changes:
+        print("  nothing to remove")
+    wiring.save_record(where, None)
+    _claude_md(where, args.claude_md)
+    return 0
+
+
+def _original(record: dict[str, Any] | None, after: dict[str, Any]) -> str:
+    """The file's text from before install, when the settings are back to exactly what it said."""
+    text = record.get("originalText") if record else None
+    if not isinstance(text, str) or not text.strip():
+        return ""
+    try:
+        return text if json.loads(text) == after else ""
+    except ValueError:
+        return ""
+
+
+def _claude_md(where: wiring.Target, asked: bool) -> None:
+    if asked:
+        removed = wiring.remove_claude_md(where.claude_md)
+        print(f"  {where.claude_md}: {'removed the sidekit block' if removed else 'no sidekit block to remove'}")
+    elif wiring.has_claude_md_block(where.claude_md) and os.path.exists(where.claude_md):
+        print(f"  {where.claude_md} still has the sidekit block; remove it: sidekit uninstall {where.flags} --claude-md")

@@ -1,0 +1,74 @@
+"""Detached background work started from a hook, without ever making the hook wait.
+
+A hook must print and exit within milliseconds; slow work (building the function index, asking an
+external judge) runs in a separate process that outlives it. Standard library only (hook hot path):
+`posix_spawn` instead of `subprocess`, which would cost the hook its import time.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+STALE_LOCK = 120.0  # seconds; a lock older than this belongs to a worker that died
+
+
+def package_root() -> str:
+    """The folder holding the `sidekit_hooks` package (what a `python -S` child needs on its path)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def spawn_module(module: str, args: Sequence[str], env: dict[str, str] | None = None) -> int:
+    """Start `python -S -m module args...` detached: own session, stdio on /dev/null, never awaited.
+
+    The child must not hold the hook's stdout open: Claude Code reads the hook's output until EOF.
+    Returns the child's pid; raises OSError when it cannot be started.
+    """
+    child_env = dict(os.environ if env is None else env)
+    root = package_root()
+    path = child_env.get("PYTHONPATH", "")
+    child_env["PYTHONPATH"] = root + (os.pathsep + path if path else "")
+    argv = [sys.executable, "-S", "-m", module, *args]
+    actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
+    return os.posix_spawn(sys.executable, argv, child_env, file_actions=actions, setsid=True)
+
+
+def take_lock(path: str, stale_after: float = STALE_LOCK) -> bool:
+    """Create `path` exclusively (the holder's pid inside); break it when older than `stale_after`."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            if not lock_is_stale(path, stale_after):
+                return False
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+            continue
+        try:
+            os.write(fd, str(os.getpid()).encode())
+        finally:
+            os.close(fd)
+        return True
+    return False
+
+
+def lock_is_stale(path: str, stale_after: float = STALE_LOCK) -> bool:
+    try:
+        return time.time() - os.stat(path).st_mtime > stale_after
+    except FileNotFoundError:
+        return True
+
+
+def release_lock(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass

@@ -1,0 +1,139 @@
+"""The scope sidecar: says so, at once, when the agent touches a file outside the current task's scope.
+
+Reads, edits, writes, Grep/Glob searches and Bash commands that write (see `shell_writes`) are
+checked against `.sidekit/scope.toml` (`sidekit scope set`). Nothing is said without a scope, for
+files outside the project, or for the tool's own folders. Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+
+from sidekit_hooks.core import hooklog
+from sidekit_hooks.core.globs import covers, matches
+from sidekit_hooks.detectors.scope import model as scope_model
+from sidekit_hooks.nudges.events import SHELL_TOOLS, relative_path
+from sidekit_hooks.nudges.findings import Finding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sidekit_hooks.nudges.events import Event
+    from sidekit_hooks.nudges.findings import Context
+
+ALWAYS_IN_SCOPE = ("**/.sidekit/**", "**/.runtime/**", "**/.git/**")
+FREE_TO_READ = ("**/.claude/**", "**/CLAUDE.md", "**/CLAUDE.local.md", "**/AGENTS.md")
+MAX_BASH_NUDGES = 3  # one Bash line can name many files; more than this says nothing new
+
+
+class ScopeSidecar:
+    name = "scope"
+    hooks = frozenset({"PostToolUse", "PostToolUseFailure"})
+
+    def detect(self, event: Event, ctx: Context) -> list[Finding]:
+        if event.kind not in ("write", "read", "search", "shell"):
+            return []
+        try:
+            scope = scope_model.load(ctx.project)
+        except scope_model.ScopeError as exc:
+            hooklog.error(ctx.project, event.hook, "detector:scope", f"{exc}; fix: sidekit scope set --allow GLOB...")
+            ctx.notify_user(f"sidekit: scope ignored: {exc}. Fix: sidekit scope set --allow GLOB...")
+            return []
+        if scope is None:
+            return []
+        if event.kind == "write" and event.hook == "PostToolUse":
+            return _file_finding(scope, event.path, "write", event.tool)
+        if event.kind == "read" and event.hook == "PostToolUse":
+            return _file_finding(scope, event.path, "read", event.tool)
+        if event.kind == "search":
+            return _search_finding(scope, event, ctx.project)
+        if event.kind == "shell":
+            return _shell_findings(scope, event, ctx.project)
+        return []
+
+
+def _exempt(path: str, mode: str, is_dir: bool = False) -> bool:
+    patterns = ALWAYS_IN_SCOPE + (FREE_TO_READ if mode != "write" else ())
+    return any(covers(glob, path) if is_dir else matches(glob, path) for glob in patterns)
+
+
+def _inside_project(path: str) -> bool:
+    return bool(path) and path != "." and not path.startswith("/") and not path.startswith("../") and path != ".."
+
+
+def _file_finding(scope: scope_model.Scope, path: str, mode: str, tool: str) -> list[Finding]:
+    if not _inside_project(path) or _exempt(path, mode) or scope.contains(path):
+        return []
+    return [_finding(scope, path, mode, tool)]
+
+
+TAILS = {
+    "write": "If it must change, say so to the user first.",
+    "read": "Changing it needs the user's go-ahead first.",
+    "search": "Files there are not part of this task.",
+}
+
+
+def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, directory: bool = False) -> Finding:
+    place = "excluded from" if scope.denied_by(path, directory) else "outside"
+    if mode == "write":
+        head = f"This {tool} command writes {path}, which is" if tool in SHELL_TOOLS else f"{path} is"
+    elif mode == "read":
+        head = f"Read {path}:"
+    else:
+        head = f"{tool} searched {path}/," if directory else f"{tool} searched {path},"
+    text = f"{head} {place} this task's scope ({scope.describe(path, directory)}). {TAILS[mode]}"
+    return Finding("scope", text, key=f"scope:{mode}:{path}", path=path, severity="high")
+
+
+def _search_finding(scope: scope_model.Scope, event: Event, project: str) -> list[Finding]:
+    """Grep/Glob: the folder searched (its `path`, plus a Glob pattern's literal leading folders)."""
+    base = event.abs_path or project
+    tool_input = event.raw.get("tool_input")
+    grep_glob = tool_input.get("glob") if event.tool == "Grep" and isinstance(tool_input, dict) else None
+    pattern = event.pattern if event.tool == "Glob" else grep_glob if isinstance(grep_glob, str) else ""
+    if pattern:
+        literal = []
+        for part in pattern.replace("\\", "/").split("/"):
+            if _has_wildcard(part):
+                break
+            if part and part != ".":
+                literal.append(part)
+        if literal:
+            base = os.path.normpath(os.path.join(base, *literal) if not pattern.startswith("/") else "/" + "/".join(literal))
+    path = relative_path(base, project)
+    is_file = os.path.isfile(base)
+    if not _inside_project(path) or _exempt(path, "search", is_dir=not is_file):
+        return []
+    if is_file:
+        if scope.contains(path):
+            return []
+        return [_finding(scope, path, "search", event.tool)]
+    if scope.touches_dir(path):
+        return []
+    return [_finding(scope, path, "search", event.tool, directory=True)]
+
+
+def _shell_findings(scope: scope_model.Scope, event: Event, project: str) -> list[Finding]:
+    if not event.command:
+        return []
+    from sidekit_hooks.detectors.scope.shell_writes import write_targets
+
+    found: list[Finding] = []
+    for target in write_targets(event.command, event.cwd or project):
+        path = relative_path(target, project)
+        is_dir = os.path.isdir(target)
+        if not _inside_project(path) or _exempt(path, "write", is_dir):
+            continue
+        inside = scope.touches_dir(path) if is_dir else scope.contains(path)
+        if not inside:
+            found.append(_finding(scope, path, "write", event.tool, directory=is_dir))
+        if len(found) >= MAX_BASH_NUDGES:
+            break
+    return found
+
+
+def _has_wildcard(part: str) -> bool:
+    return any(char in "*?[{" for char in part)
+
+
+DETECTOR = ScopeSidecar()

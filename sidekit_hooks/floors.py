@@ -1,0 +1,27 @@
+"""The floors of the house, lowest first: a module may import its own floor and the floors below.
+
+Read by `tests/test_floors.py` (which builds the import graph from the AST) and drawn in
+`docs/architecture.md`; nothing at run time imports it.
+"""
+
+from __future__ import annotations
+
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("sidekit_hooks", "sidekit_hooks.floors", "sidekit_hooks.core"),  # JSON, paths, logs, errors, globs, shell
+    ("sidekit_hooks.code", "sidekit_hooks.status", "sidekit_hooks.nudges"),  # navigation, test status, nudges
+    ("sidekit_hooks.impact",),  # test impact: map, selection, covers
+    ("sidekit_hooks.rules",),  # rule packs on the hot path
+    ("sidekit_hooks.detectors", "sidekit_hooks.rules.authoring"),  # the sidecars; pack authoring (CLI)
+    ("sidekit_hooks.runtime", "sidekit_hooks.hook"),  # one hook invocation
+    ("sidekit_hooks.cli",),  # the `sidekit` command, answers, demo, replay, install, doctor
+)
+
+
+def floor_of(module: str) -> int:
+    """The floor of a dotted module name: its longest declared prefix wins."""
+    best, floor = -1, -1
+    for level, rooms in enumerate(FLOORS):
+        for room in rooms:
+            if (module == room or module.startswith(room + ".")) and len(room) > best:
+                best, floor = len(room), level
+    return floor

@@ -1,0 +1,65 @@
+"""Queued nudges -> the one `additionalContext` string a hook prints. Standard library only.
+
+Urgent first, then FIFO; one line per nudge; at most MAX_DELIVERY characters, the rest counted and
+left queued for the next turn boundary.
+"""
+
+from __future__ import annotations
+
+from sidekit_hooks.core import fastjson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sidekit_hooks.nudges.queue import Claim, Nudge
+
+MAX_DELIVERY = 1000
+MAX_NUDGE = 300  # CONTRACT §2: one nudge line stays under this many characters
+MAX_LINE = MAX_NUDGE  # a Gas Town message longer than this is cut, visibly, so it can never block the queue
+OWN_PREFIX = "[sidecar:"
+
+
+def line_for(nudge: Nudge) -> str:
+    """`[sidecar:x] ...` stays as written; anything else is shown with its sender, as Gas Town does."""
+    text = " ".join(nudge.message.split())
+    if not text.startswith(OWN_PREFIX):
+        label = "URGENT from" if nudge.urgent else "from"
+        text = f"[{label} {nudge.sender}] {text}"
+    if len(text) > MAX_LINE:
+        text = text[: MAX_LINE - 14].rstrip() + " …(truncated)"
+    return text
+
+
+def plan(claims: list[Claim], budget: int = MAX_DELIVERY) -> tuple[str, list[Claim], list[Claim]]:
+    """Choose what fits: (text, delivered, left for later). The tail notes how many wait."""
+    ordered = sorted(claims, key=lambda c: not c.nudge.urgent)  # stable: FIFO inside each priority
+    delivered: list[Claim] = []
+    lines: list[str] = []
+    used = 0
+    for index, held in enumerate(ordered):
+        line = line_for(held.nudge)
+        after = len(ordered) - index - 1
+        # Room for the "(+N more queued)" tail, sized for the worst case of stopping here.
+        reserve = len(f"\n(+{after + 1} more queued)") if after else 0
+        cost = len(line) + (1 if lines else 0)
+        if used + cost + reserve > budget:
+            break
+        lines.append(line)
+        delivered.append(held)
+        used += cost
+    left = ordered[len(delivered) :]
+    if left:
+        lines.append(f"(+{len(left)} more queued)")
+    return "\n".join(lines), delivered, left
+
+
+def hook_output(hook: str, context: str, notices: list[str] | None = None) -> str:
+    """The single JSON object a hook prints; empty when there is nothing to say.
+
+    `context` reaches the model (additionalContext); `notices` reach only the user (systemMessage).
+    """
+    payload: dict[str, object] = {}
+    if notices:
+        payload["systemMessage"] = "\n".join(notices)[:MAX_DELIVERY]
+    if context:
+        payload["hookSpecificOutput"] = {"hookEventName": hook, "additionalContext": context}
+    return fastjson.dumps(payload) if payload else ""

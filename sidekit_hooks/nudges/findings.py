@@ -1,0 +1,62 @@
+"""What a sidecar says (Finding) and what it may use while judging one event (Context).
+
+Shared by the detectors, the policy and the runtime; standard library only.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class Finding:
+    """One thing a detector wants to say. `key` identifies the finding for dedup (never a line number)."""
+
+    __slots__ = ("sidecar", "message", "key", "rule_id", "path", "priority", "severity", "see")
+
+    def __init__(
+        self,
+        sidecar: str,
+        message: str,
+        *,
+        key: str = "",
+        rule_id: str = "",
+        path: str = "",
+        priority: str = "normal",
+        severity: str = "medium",
+        see: str = "",
+    ) -> None:
+        self.sidecar = sidecar
+        self.message = message
+        self.key = key or f"{sidecar}:{rule_id}:{path}:{message}"
+        self.rule_id = rule_id
+        self.path = path
+        self.priority = priority
+        self.severity = severity
+        self.see = see
+
+    def text(self) -> str:
+        """The nudge line: `[sidecar:<name>] <message>`."""
+        return f"[sidecar:{self.sidecar}] {self.message}"
+
+    def __repr__(self) -> str:
+        return f"Finding({self.text()!r}, key={self.key!r})"
+
+
+class Context:
+    """What every detector may use besides the event: where the project is, and a per-hook memo."""
+
+    __slots__ = ("project", "session", "deadline", "memo", "notices")
+
+    def __init__(self, project: str, session: str, deadline: float) -> None:
+        self.project = project
+        self.session = session
+        self.deadline = deadline  # time.monotonic() value after which detectors should stop
+        self.memo: dict[str, Any] = {}
+        self.notices: list[str] = []  # for the user (systemMessage), never the model
+
+    def notify_user(self, text: str) -> None:
+        """Tell the person at the terminal something (e.g. a broken rule pack). Not seen by the model."""
+        if text not in self.notices:
+            self.notices.append(text)

@@ -1,0 +1,388 @@
+"""Which findings become nudges, and why the others are held back. Over-injection is worse than
+under-injection. Standard library only: this runs on the hook's hot path.
+
+A finding is suppressed, checked in this order, when:
+  muted      its sidecar or rule id is listed in `[policy] mute`;
+  threshold  its severity is below its sidecar's floor (`threshold`, `[policy.thresholds]`);
+  duplicate  the same finding (Finding.key) was already said this session, unless the file went back
+             and forth: it fired, the file then reached a state where it did not fire, and the file is
+             now back in a state (content hash) where it fired before;
+  cooldown   its sidecar spoke less than `cooldown` seconds ago (`[policy.cooldowns]`; scope: 0);
+  cap        the session already had `max_nudges` nudges (the first one over says so, once).
+What passes is ordered urgent first, then by severity, then by `order` (sidecar rank), so several
+sidecars at one boundary merge into one delivery, most important first. Each nudge is one line under
+MAX_NUDGE characters. Per-session state lives in `.sidekit/state/<session>/policy.json`, read and
+written under an flock so concurrent hooks neither lose nor double a decision. Every decision is a
+line in `.sidekit/log/decisions.jsonl` (`sidekit report` sums them up).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from sidekit_hooks.core import fastjson, hooklog, workspace
+from sidekit_hooks.nudges.delivery import MAX_NUDGE  # one line under this; `[policy] max_chars` may lower it
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any, TypeGuard
+
+    from sidekit_hooks.nudges.events import Event
+    from sidekit_hooks.nudges.findings import Context, Finding
+    from sidekit_hooks.nudges.queue import Claim
+
+MIN_NUDGE = 80
+SEVERITY_RANK = {"low": 0, "medium": 1, "high": 2}
+DEFAULTS: dict[str, Any] = {
+    "cooldown": 30.0,
+    "cooldowns": {"scope": 0.0},
+    "threshold": "low",  # say every severity unless a floor is set (pack authors use "low" for minor, not silent)
+    "thresholds": {},
+    "max_nudges": 10,
+    "dedup": True,
+    "mute": [],
+    "order": ["scope", "specs", "tests", "tools", "conventions"],
+}
+STATE_FILE = "policy.json"
+LOCK_FILE = "policy.lock"
+MAX_HASH_BYTES = 4 * 1024 * 1024
+MAX_HASHES = 8  # content states remembered per finding
+MAX_KEY = 500  # characters of a Finding.key kept in the state file
+CAP_RULE = "policy.cap"
+STALE_SESSION = 14 * 24 * 3600  # seconds; per-session state older than this is removed
+
+
+class Config:
+    """The `[policy]` table, every key optional; a bad value falls back to its default."""
+
+    __slots__ = ("cooldown", "cooldowns", "threshold", "thresholds", "max_nudges", "max_chars", "dedup", "mute", "order")
+
+    def __init__(self, table: object = None) -> None:
+        raw = table if isinstance(table, dict) else {}
+        self.cooldown = _seconds(raw.get("cooldown"), DEFAULTS["cooldown"])
+        self.cooldowns = {**DEFAULTS["cooldowns"], **_table(raw.get("cooldowns"), _is_seconds)}
+        self.threshold = _level(raw.get("threshold"), DEFAULTS["threshold"])
+        self.thresholds = _table(raw.get("thresholds"), lambda v: v in SEVERITY_RANK)
+        count = raw.get("max_nudges")
+        self.max_nudges = count if _is_count(count) else DEFAULTS["max_nudges"]
+        chars = raw.get("max_chars")
+        self.max_chars = chars if _is_count(chars) and MIN_NUDGE <= chars <= MAX_NUDGE else MAX_NUDGE
+        self.dedup = raw["dedup"] if isinstance(raw.get("dedup"), bool) else DEFAULTS["dedup"]
+        self.mute = frozenset(_names(raw.get("mute"), DEFAULTS["mute"]))
+        self.order = _names(raw.get("order"), DEFAULTS["order"])
+
+    def cooldown_of(self, sidecar: str) -> float:
+        return float(self.cooldowns.get(sidecar, self.cooldown))
+
+    def floor_of(self, sidecar: str) -> int:
+        return SEVERITY_RANK[str(self.thresholds.get(sidecar, self.threshold))]
+
+    def rank(self, finding: Finding) -> tuple[bool, int, int]:
+        order = self.order.index(finding.sidecar) if finding.sidecar in self.order else len(self.order)
+        return (finding.priority != "urgent", -SEVERITY_RANK.get(finding.severity, 1), order)
+
+
+class State:
+    """One session's memory: nudges said, when each sidecar last spoke, findings said (by key)."""
+
+    __slots__ = ("count", "capped", "last", "keys")
+
+    def __init__(self, data: object = None) -> None:
+        raw = data if isinstance(data, dict) else {}
+        count = raw.get("count")
+        self.count: int = count if isinstance(count, int) else 0
+        self.capped = raw.get("capped") is True
+        self.last: dict[str, float] = _table(raw.get("last"), _is_seconds)
+        self.keys: dict[str, dict[str, Any]] = _table(raw.get("keys"), lambda v: isinstance(v, dict))
+
+    def to_json(self) -> str:
+        return fastjson.dumps({"count": self.count, "capped": self.capped, "last": self.last, "keys": self.keys})
+
+    def keys_on(self, path: str) -> list[dict[str, Any]]:
+        return [record for record in self.keys.values() if record.get("path") == path]
+
+
+def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
+          now: float | None = None) -> list[tuple[str, Finding]]:
+    """The findings worth saying now, most important first, each with its final one-line text.
+
+    `config` is the `[policy]` table of the merged rule packs, which the runtime reads once per event.
+    """
+    session = event.session_id
+    if not findings:
+        if session and event.path:
+            observe(event, ctx)
+        return []
+    ordered = sorted(findings, key=config.rank)
+    moment = time.time() if now is None else now
+    try:
+        folder = state_folder(ctx.project, session) if session else ""
+    except workspace.UnsafeSessionName as exc:
+        hooklog.error(ctx.project, event.hook, "policy", exc)
+        folder = ""
+    if not folder:
+        return _decide_stateless(ordered, event, ctx, config)
+    try:
+        fd = _lock(folder)
+    except OSError as exc:  # no usable state folder: still say things, without memory
+        hooklog.error(ctx.project, event.hook, "policy", exc)
+        return _decide_stateless(ordered, event, ctx, config)
+    try:
+        state = _load_state(folder)
+        before = state.to_json()
+        _mark_clean(state, event, ctx.project, {f.key[:MAX_KEY] for f in ordered})
+        admitted = _decide(ordered, event, ctx, config, state, moment)
+        after = state.to_json()
+        if after != before:  # a finding held back as a duplicate changes nothing worth a write
+            _save_state(folder, after, ctx.project, event.hook)
+    finally:
+        os.close(fd)
+    return admitted
+
+
+def _save_state(folder: str, data: str, project: str, hook: str) -> None:
+    try:
+        workspace.atomic_write(os.path.join(folder, STATE_FILE), data)
+    except OSError as exc:
+        hooklog.error(project, hook, "policy", exc)
+
+
+def lines(findings: list[Finding], event: Event, ctx: Context, config: Config) -> list[str]:
+    """Admitted lines said straight to a subagent (no queue): logged as delivered here."""
+    said = admit(findings, event, ctx, config)
+    for line, finding in said:
+        hooklog.append(ctx.project, hooklog.DECISIONS, {
+            "session": event.session_id, "hook": event.hook, "sidecar": finding.sidecar, "decision": "delivered",
+            "text": line, "agent": event.agent_id,
+        })
+    return [line for line, _ in said]
+
+
+def _decide(
+    ordered: list[Finding], event: Event, ctx: Context, config: Config, state: State, moment: float
+) -> list[tuple[str, Finding]]:
+    out: list[tuple[str, Finding]] = []
+    hashes: dict[str, str] = {}
+    for finding in ordered:
+        reason = _static_reason(finding, config)
+        record = state.keys.get(finding.key[:MAX_KEY])
+        content = ""
+        if not reason and config.dedup and finding.path:
+            if finding.path not in hashes:
+                hashes[finding.path] = content_hash(_absolute(ctx.project, finding.path))
+            content = hashes[finding.path]
+        if not reason and config.dedup and record is not None:
+            back_and_forth = record.get("clean") is True and content in record.get("fired", [])
+            reason = "" if back_and_forth else "duplicate"
+        if not reason and moment - state.last.get(finding.sidecar, float("-inf")) < config.cooldown_of(finding.sidecar):
+            reason = "cooldown"
+        if not reason and state.count >= config.max_nudges:
+            reason = "cap"
+        line = clip(finding.text(), config.max_chars)
+        _log(ctx.project, event, finding, line, reason)
+        if reason == "cap" and not state.capped:
+            state.capped = True
+            out.append(_cap_line(config, event, ctx))
+        if reason:
+            continue
+        state.count += 1
+        state.last[finding.sidecar] = moment
+        record = state.keys.setdefault(finding.key[:MAX_KEY], {"path": finding.path, "fired": []})
+        fired = [h for h in record.get("fired", []) if h != content] + [content]
+        record["fired"] = fired[-MAX_HASHES:]
+        record["clean"] = False
+        out.append((line, finding))
+    return out
+
+
+def _decide_stateless(ordered: list[Finding], event: Event, ctx: Context, config: Config) -> list[tuple[str, Finding]]:
+    """No session to remember: floor, mute and once per event still hold."""
+    seen: set[str] = set()
+    out: list[tuple[str, Finding]] = []
+    for finding in ordered:
+        reason = _static_reason(finding, config) or ("duplicate" if finding.key in seen else "")
+        seen.add(finding.key)
+        line = clip(finding.text(), config.max_chars)
+        _log(ctx.project, event, finding, line, reason)
+        if not reason:
+            out.append((line, finding))
+    return out
+
+
+def _static_reason(finding: Finding, config: Config) -> str:
+    if finding.sidecar in config.mute or (finding.rule_id and finding.rule_id in config.mute):
+        return "muted"
+    if SEVERITY_RANK.get(finding.severity, 1) < config.floor_of(finding.sidecar):
+        return "threshold"
+    return ""
+
+
+def _cap_line(config: Config, event: Event, ctx: Context) -> tuple[str, Finding]:
+    from sidekit_hooks.nudges.findings import Finding  # noqa: PLC0415 - a cap line is rare
+
+    text = (
+        f"Nudge cap reached ({config.max_nudges} this session): further sidecar findings are held back; "
+        "`sidekit report` lists them."
+    )
+    finding = Finding("policy", text, key="policy:cap", rule_id=CAP_RULE, severity="high")
+    line = clip(finding.text())
+    _log(ctx.project, event, finding, line, "")
+    return line, finding
+
+
+def observe(event: Event, ctx: Context) -> None:
+    """An event with no findings: note files that went clean (for the back-and-forth rule)."""
+    try:
+        folder = state_folder(ctx.project, event.session_id)
+        with open(os.path.join(folder, STATE_FILE), encoding="utf-8") as handle:
+            peek = State(fastjson.loads(handle.read()))
+    except (OSError, ValueError, workspace.UnsafeSessionName):
+        return  # no state yet: nothing was said, nothing can go clean
+    if not peek.keys_on(event.path):
+        return
+    try:
+        fd = _lock(folder)
+    except OSError:
+        return
+    try:
+        state = _load_state(folder)
+        if _mark_clean(state, event, ctx.project, set()):
+            _save_state(folder, state.to_json(), ctx.project, event.hook)
+    finally:
+        os.close(fd)
+
+
+def _mark_clean(state: State, event: Event, project: str, firing: set[str]) -> bool:
+    """Findings said about this event's file that do not fire on its current content went clean."""
+    if not event.path:
+        return False
+    records = [(key, record) for key, record in state.keys.items() if record.get("path") == event.path and key not in firing]
+    if not records:
+        return False
+    content = content_hash(_absolute(project, event.path))
+    changed = False
+    for _, record in records:
+        if content not in record.get("fired", []) and record.get("clean") is not True:
+            record["clean"] = True
+            changed = True
+    return changed
+
+
+def record_delivered(project: str, hook: str, session: str, claims: Iterable[Claim]) -> None:
+    """Log each sidecar nudge a hook is about to print (for `sidekit report`'s `delivered`)."""
+    for held in claims:
+        sender = held.nudge.sender
+        if sender.startswith("sidekit/"):
+            hooklog.append(project, hooklog.DECISIONS, {
+                "session": session, "hook": hook, "sidecar": sender[len("sidekit/") :],
+                "decision": "delivered", "text": held.nudge.message[:MAX_NUDGE],
+            })
+
+
+def _log(project: str, event: Event, finding: Finding, line: str, reason: str) -> None:
+    record: dict[str, Any] = {
+        "session": event.session_id, "hook": event.hook, "tool": event.tool, "sidecar": finding.sidecar,
+        "rule": finding.rule_id, "key": finding.key[:200], "path": finding.path, "severity": finding.severity,
+        "decision": "suppressed" if reason else "fired", "text": line,
+    }
+    if reason:
+        record["by"] = reason
+    if event.agent_id:
+        record["agent"] = event.agent_id
+    hooklog.append(project, hooklog.DECISIONS, record)
+
+
+def state_folder(project: str, session: str) -> str:
+    return os.path.join(workspace.state_dir(project), "state", workspace.safe_session_name(session))
+
+
+def _lock(folder: str) -> int:
+    if not os.path.isdir(folder):
+        _prune(os.path.dirname(folder))
+        os.makedirs(folder, exist_ok=True)
+    fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no flock; hooks of one session rarely overlap there
+        return fd
+    fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd is closed
+    return fd
+
+
+def _prune(root: str, now: float | None = None) -> None:
+    """A new session starts: forget sessions untouched for STALE_SESSION seconds (best effort)."""
+    cutoff = (time.time() if now is None else now) - STALE_SESSION
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    for name in names:
+        folder = os.path.join(root, name)
+        try:
+            if os.stat(os.path.join(folder, STATE_FILE)).st_mtime < cutoff:
+                for item in os.listdir(folder):
+                    os.unlink(os.path.join(folder, item))
+                os.rmdir(folder)
+        except OSError:
+            continue
+
+
+def _load_state(folder: str) -> State:
+    try:
+        with open(os.path.join(folder, STATE_FILE), encoding="utf-8") as handle:
+            return State(fastjson.loads(handle.read()))
+    except (OSError, ValueError):
+        return State()
+
+
+def content_hash(path: str) -> str:
+    """A cheap fingerprint of a file's content ("" when unreadable or absent)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_HASH_BYTES)
+            size = os.fstat(handle.fileno()).st_size
+    except OSError:
+        return ""
+    import zlib
+
+    return f"{size}:{zlib.crc32(data):08x}"
+
+
+def _absolute(project: str, path: str) -> str:
+    return path if os.path.isabs(path) else os.path.join(project, path)
+
+
+def clip(text: str, limit: int = MAX_NUDGE) -> str:
+    """One line, under `limit` characters; a cut is marked with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) < limit else text[: limit - 3].rstrip() + " …"
+
+
+def _seconds(value: object, default: float) -> float:
+    return float(value) if _is_seconds(value) else default  # type: ignore[arg-type]
+
+
+def _is_seconds(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+
+
+def _is_count(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _level(value: object, default: str) -> str:
+    return value if isinstance(value, str) and value in SEVERITY_RANK else default
+
+
+def _table(value: object, valid: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(key): item for key, item in value.items() if valid(item)}
+
+
+def _names(value: object, default: list[str]) -> list[str]:
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return list(value)
+    return list(default)

@@ -1,0 +1,316 @@
+"""The nudge queue, in Gas Town's on-disk format (`.runtime/nudge_queue/<session>/`).
+
+One JSON file per nudge, named `<UnixNano>-<8 hex>.json`. Writers write a temp name and rename it into
+place; drainers claim a file by renaming it to `<name>.claimed.<8 hex>`, so any number of drainers
+(ours and `gt`'s) deliver each nudge exactly once. Standard library only (hook hot path).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from sidekit_hooks.core import fastjson
+from sidekit_hooks.core.workspace import session_queue_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from datetime import datetime
+    from typing import Any
+
+# `datetime` and `json` are imported inside the functions that need them: an empty queue (the usual
+# case at a turn boundary) must cost a hook no more than a directory listing.
+
+NORMAL_TTL = 30 * 60  # seconds; Gas Town's DefaultNormalTTL
+URGENT_TTL = 2 * 60 * 60  # Gas Town's DefaultUrgentTTL
+MAX_DEPTH = 50  # pending nudges per session, as in Gas Town
+STALE_CLAIM = 5 * 60  # a claim older than this was abandoned by a crashed drainer
+FRESH_WRITE = 2.0  # a malformed file younger than this may still be being written (gt writes in place)
+MAX_CLAIM = 200  # nudges one drain looks at; the rest wait for the next boundary
+CLAIMED = ".claimed"
+
+
+class Nudge:
+    """One queued message, as read from (or written to) the queue."""
+
+    __slots__ = ("sender", "message", "priority", "timestamp", "expires_at", "deliver_after", "extra")
+
+    def __init__(
+        self,
+        message: str,
+        sender: str = "sidekit",
+        priority: str = "normal",
+        timestamp: datetime | None = None,
+        expires_at: datetime | None = None,
+        deliver_after: datetime | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.message = message
+        self.sender = sender
+        self.priority = "urgent" if priority == "urgent" else "normal"
+        self.timestamp = timestamp or now()
+        self.expires_at = expires_at
+        self.deliver_after = deliver_after
+        self.extra = extra or {}
+
+    @property
+    def urgent(self) -> bool:
+        return self.priority == "urgent"
+
+    def to_json(self) -> str:
+        data: dict[str, Any] = {"sender": self.sender, "message": self.message, "priority": self.priority}
+        for key in ("kind", "thread_id", "severity"):
+            if self.extra.get(key):
+                data[key] = self.extra[key]
+        data["timestamp"] = rfc3339(self.timestamp)
+        if self.expires_at:
+            data["expires_at"] = rfc3339(self.expires_at)
+        if self.deliver_after:
+            data["deliver_after"] = rfc3339(self.deliver_after)
+        # Pretty-printed, as Gas Town writes its own nudges: byte for byte json.dumps(data, indent=2,
+        # ensure_ascii=False) for this flat object of strings, without importing json (~10-20 ms).
+        return "{\n" + ",\n".join(f"  {fastjson.dumps(k)}: {fastjson.dumps(v)}" for k, v in data.items()) + "\n}"
+
+    @classmethod
+    def from_json(cls, text: str) -> Nudge:
+        data = fastjson.loads(text)
+        if not isinstance(data, dict) or not isinstance(data.get("message"), str):
+            raise ValueError("a nudge is a JSON object with a string `message`")
+        extra = {k: v for k, v in data.items() if k in ("kind", "thread_id", "severity") and v}
+        return cls(
+            message=data["message"],
+            sender=str(data.get("sender") or "unknown"),
+            priority=str(data.get("priority") or "normal"),
+            timestamp=parse_time(data.get("timestamp")),
+            expires_at=parse_time(data.get("expires_at")),
+            deliver_after=parse_time(data.get("deliver_after")),
+            extra=extra,
+        )
+
+
+class Claim:
+    """A nudge this process holds under `<name>.claimed.<hex>` until it commits or releases it."""
+
+    __slots__ = ("name", "path", "nudge")
+
+    def __init__(self, name: str, path: str, nudge: Nudge) -> None:
+        self.name = name
+        self.path = path
+        self.nudge = nudge
+
+
+def now() -> datetime:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).astimezone()
+
+
+def rfc3339(moment: datetime) -> str:
+    from datetime import timezone
+
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.isoformat(timespec="microseconds")
+
+
+def parse_time(value: object) -> datetime | None:
+    """RFC 3339 (nanoseconds and offsets welcome); Go's zero time and junk mean "unset"."""
+    if not isinstance(value, str) or not value or value.startswith("0001-01-01"):
+        return None
+    from datetime import datetime, timezone
+
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def parse_ttl(text: str) -> float:
+    """`30m`, `2h`, `90s`, `1d` or plain seconds."""
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    text = text.strip().lower()
+    if text and text[-1] in units:
+        return float(text[:-1]) * units[text[-1]]
+    return float(text)
+
+
+def enqueue(
+    root: str,
+    session: str,
+    nudge: Nudge,
+    *,
+    max_depth: int = MAX_DEPTH,
+    on_drop: Callable[[str, Nudge], None] | None = None,
+) -> str:
+    """Write one nudge atomically; return its path. Over the depth cap, the oldest normal ones go first."""
+    from datetime import timedelta
+
+    folder = session_queue_dir(root, session)
+    os.makedirs(folder, exist_ok=True)
+    if nudge.expires_at is None:
+        ttl = URGENT_TTL if nudge.urgent else NORMAL_TTL
+        nudge.expires_at = nudge.timestamp + timedelta(seconds=ttl)
+    _make_room(folder, max_depth - 1, on_drop)
+    name = f"{time.time_ns()}-{os.urandom(4).hex()}.json"
+    tmp = os.path.join(folder, f".tmp-{name[:-5]}")  # neither ends in .json nor holds .claimed
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.write(nudge.to_json())
+    path = os.path.join(folder, name)
+    os.replace(tmp, path)
+    return path
+
+
+def _make_room(folder: str, keep: int, on_drop: Callable[[str, Nudge], None] | None) -> None:
+    pending = pending_names(folder)
+    excess = len(pending) - keep
+    if excess <= 0:
+        return
+    loaded = [(name, _peek(os.path.join(folder, name))) for name in pending]
+    # Oldest normal nudges first, then (only if the queue is all urgent) the oldest urgent ones.
+    order = sorted(loaded, key=lambda item: (item[1] is not None and item[1].urgent, item[0]))
+    for name, nudge in order[:excess]:
+        try:
+            os.unlink(os.path.join(folder, name))
+        except OSError:
+            continue  # a drainer claimed it meanwhile: it is delivered, not dropped
+        if on_drop is not None and nudge is not None:
+            on_drop(name, nudge)
+
+
+def _peek(path: str) -> Nudge | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return Nudge.from_json(handle.read())
+    except (OSError, ValueError):
+        return None
+
+
+def pending_names(folder: str) -> list[str]:
+    """Queued (unclaimed) nudge files, oldest first."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return sorted(n for n in names if n.endswith(".json") and not n.startswith("."))
+
+
+def pending(root: str, session: str) -> list[tuple[str, Nudge]]:
+    """What is queued for a session, oldest first, without claiming anything."""
+    folder = session_queue_dir(root, session)
+    out = []
+    for name in pending_names(folder):
+        nudge = _peek(os.path.join(folder, name))
+        if nudge is not None:
+            out.append((name, nudge))
+    return out
+
+
+def claim(
+    root: str,
+    session: str,
+    *,
+    at: datetime | None = None,
+    on_discard: Callable[[str, str], None] | None = None,
+    limit: int = MAX_CLAIM,
+) -> list[Claim]:
+    """Claim every deliverable nudge of a session, FIFO. Expired ones are dropped, early ones put back."""
+    folder = session_queue_dir(root, session)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    if not any(CLAIMED in name for name in names) and not any(n.endswith(".json") for n in names):
+        return []
+    moment = at or now()
+    recover_stale_claims(folder)
+    claims: list[Claim] = []
+    for name in pending_names(folder)[:limit]:
+        held = _claim_one(folder, name, moment, on_discard)
+        if held is not None:
+            claims.append(held)
+    return claims
+
+
+def _claim_one(
+    folder: str, name: str, moment: datetime, on_discard: Callable[[str, str], None] | None
+) -> Claim | None:
+    source = os.path.join(folder, name)
+    target = f"{source}{CLAIMED}.{os.urandom(4).hex()}"
+    try:
+        os.rename(source, target)
+        written = os.stat(target).st_mtime
+        os.utime(target)  # a fresh claim must not look stale to a concurrent drainer
+        with open(target, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError:
+        return None  # another drainer won this one
+    try:
+        nudge = Nudge.from_json(text)
+    except ValueError:
+        if time.time() - written < FRESH_WRITE:
+            _put_back(target, source)  # maybe still being written in place by a non-atomic writer
+        else:
+            _discard(target, name, "malformed", on_discard)
+        return None
+    if nudge.expires_at is not None and nudge.expires_at <= moment:
+        _discard(target, name, "expired", on_discard)
+        return None
+    if nudge.deliver_after is not None and nudge.deliver_after > moment:
+        _put_back(target, source)
+        return None
+    return Claim(name, target, nudge)
+
+
+def commit(claims: Iterable[Claim]) -> None:
+    """The nudges were delivered: remove their claim files."""
+    for held in claims:
+        try:
+            os.unlink(held.path)
+        except OSError:
+            pass
+
+
+def release(claims: Iterable[Claim]) -> None:
+    """The nudges were not delivered: put them back under their original names."""
+    for held in claims:
+        _put_back(held.path, os.path.join(os.path.dirname(held.path), held.name))
+
+
+def recover_stale_claims(folder: str, stale_after: float = STALE_CLAIM) -> int:
+    """Rename claims abandoned by a crashed drainer back to their queued names."""
+    recovered = 0
+    cutoff = time.time() - stale_after
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    for name in names:
+        if CLAIMED not in name:
+            continue
+        path = os.path.join(folder, name)
+        try:
+            if os.stat(path).st_mtime >= cutoff:
+                continue
+        except OSError:
+            continue
+        _put_back(path, os.path.join(folder, name[: name.index(CLAIMED)]))
+        recovered += 1
+    return recovered
+
+
+def _put_back(claim_path: str, queued_path: str) -> None:
+    try:
+        os.rename(claim_path, queued_path)
+    except OSError:
+        pass
+
+
+def _discard(claim_path: str, name: str, why: str, on_discard: Callable[[str, str], None] | None) -> None:
+    try:
+        os.unlink(claim_path)
+    except OSError:
+        return
+    if on_discard is not None:
+        on_discard(name, why)
