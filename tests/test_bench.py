@@ -113,7 +113,12 @@ def test_a_section_asks_for_its_quick_budget() -> None:
 
 def test_a_ratio_is_taken_against_the_baseline_it_is_given() -> None:
     ctx = context()
-    rows = bench.ratio_row("s", "w", [0.02, 0.03, 0.04], ctx, 2.5, bare=[0.01, 0.01, 0.02])
-    assert rows == [bench.Row("s", "w", "p50 3.00x, p95 4.00x (30.0 ms)", "p50 <= 2.5x", "MISS")]
-    rows = bench.ratio_row("s", "w", [0.01, 0.01, 0.01], ctx, None, bare=[0.01])
-    assert rows == [bench.Row("s", "w", "p50 1.00x, p95 1.00x (10.0 ms)", "", "")]
+    bare = bench.Baseline(plain=[0.01, 0.01, 0.02], isolated=[0.015])
+    rows = bench.ratio_row("s", "w", [0.02, 0.03, 0.04], ctx, 2.5, bare=bare)
+    assert rows == [bench.Row("s", "w", "p50 3.00x, p95 4.00x (30.0 ms); -I -S p50 2.00x", "p50 <= 2.5x", "MISS")]
+    rows = bench.ratio_row("s", "w", [0.01, 0.01, 0.01], ctx, None, bare=bench.Baseline([0.01], [0.01]))
+    assert rows == [bench.Row("s", "w", "p50 1.00x, p95 1.00x (10.0 ms); -I -S p50 1.00x", "", "")]
+    # Both targets must hold: within the plain one, over the isolated one is a MISS.
+    rows = bench.ratio_row("s", "w", [0.02], ctx, 2.5, bare=bench.Baseline([0.01], [0.005]), isolated_target=2.5)
+    assert rows == [bench.Row("s", "w", "p50 2.00x, p95 2.00x (20.0 ms); -I -S p50 4.00x",
+                              "p50 <= 2.5x, -I -S p50 <= 2.5x", "MISS")]
