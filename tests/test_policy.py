@@ -31,7 +31,7 @@ def here(project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPat
 
 
 def configure(monkeypatch: pytest.MonkeyPatch, **table: Any) -> None:
-    monkeypatch.setattr(runtime, "policy_config", lambda project: policy.Config(table))
+    monkeypatch.setattr(runtime, "policy_config", lambda ctx: policy.Config(table))
 
 
 def edit_event(project: Path, path: str = "api/users.py", tool: str = "Edit", session: str = SESSION) -> Event:
@@ -51,7 +51,7 @@ def finding(sidecar: str = "specs", message: str = "Spec 4.1: validation errors 
 
 
 def admit(project: Path, findings: list[Finding], now: float = 1000.0, event: Event | None = None) -> list[str]:
-    config = runtime.policy_config(str(project))
+    config = runtime.policy_config(ctx_of(project))
     return [line for line, _ in policy.admit(findings, event or edit_event(project), ctx_of(project), config, now=now)]
 
 
@@ -175,10 +175,19 @@ def test_bad_config_values_fall_back_to_defaults() -> None:
 
 def test_policy_table_comes_from_the_rule_pack_snapshot(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fake = types.ModuleType("sidekit_hooks.rules.snapshot")
-    fake.current = lambda project: {"rules": [], "policy": {"max_nudges": 3, "cooldown": 0}}  # type: ignore[attr-defined]
+    reads: list[str] = []
+
+    def current(project: str, notify: object = None, hook: str = "") -> dict[str, Any]:
+        reads.append(project)
+        return {"rules": [], "policy": {"max_nudges": 3, "cooldown": 0}}
+
+    fake.current = current  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "sidekit_hooks.rules.snapshot", fake)
-    config = runtime.policy_config(str(here))
+    ctx = ctx_of(here)
+    context, claims = runtime.respond(edit_event(here), ctx)
+    config = runtime.policy_config(ctx)
     assert (config.max_nudges, config.cooldown) == (3, 0.0)
+    assert reads == [str(here)]  # one read per event, shared by the rules sidecar and the policy
 
 
 # --- merge order and lengths -----------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 
@@ -47,7 +48,7 @@ class Finding:
 class Context:
     """What every detector may use besides the event: where the project is, and a per-hook memo."""
 
-    __slots__ = ("project", "session", "deadline", "memo", "notices")
+    __slots__ = ("project", "session", "deadline", "memo", "notices", "snapshot", "read_snapshot")
 
     def __init__(self, project: str, session: str, deadline: float) -> None:
         self.project = project
@@ -55,6 +56,14 @@ class Context:
         self.deadline = deadline  # time.monotonic() value after which detectors should stop
         self.memo: dict[str, Any] = {}
         self.notices: list[str] = []  # for the user (systemMessage), never the model
+        self.snapshot: dict[str, Any] | None = None  # the rule packs, read at most once per event
+        self.read_snapshot: Callable[[], dict[str, Any]] | None = None  # how (the runtime sets it)
+
+    def packs(self) -> dict[str, Any]:
+        """The compiled rule packs for this event, read on first need only; {} when there is no reader."""
+        if self.snapshot is None:
+            self.snapshot = self.read_snapshot() if self.read_snapshot is not None else {}
+        return self.snapshot
 
     def notify_user(self, text: str) -> None:
         """Tell the person at the terminal something (e.g. a broken rule pack). Not seen by the model."""

@@ -273,10 +273,9 @@ def _mark_clean(state: State, event: Event, project: str, firing: set[str]) -> b
 def record_delivered(project: str, hook: str, session: str, claims: Iterable[Claim]) -> None:
     """Log each sidecar nudge a hook is about to print (for `sidekit report`'s `delivered`)."""
     for held in claims:
-        sender = held.nudge.sender
-        if sender.startswith("sidekit/"):
+        if held.nudge.sidecar:
             hooklog.append(project, hooklog.DECISIONS, {
-                "session": session, "hook": hook, "sidecar": sender[len("sidekit/") :],
+                "session": session, "hook": hook, "sidecar": held.nudge.sidecar,
                 "decision": "delivered", "text": held.nudge.message[:MAX_NUDGE],
             })
 
