@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hookutil import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench" / "run.py"
 sys.path.insert(0, str(BENCH.parent))
 
