@@ -11,7 +11,7 @@ import time
 
 from sidekit_hooks import detectors
 from sidekit_hooks.core import fastjson, hooklog, workspace
-from sidekit_hooks.nudges import delivery, policy, queue
+from sidekit_hooks.nudges import delivery, ledger, policy, queue
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
 
@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Finding
 
-DRAINING_HOOKS = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})
+DRAINING_HOOKS = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart"})
+TOOL_HOOKS = frozenset({"PostToolUse", "PostToolUseFailure"})
+LIFECYCLE_HOOKS = frozenset({"SessionStart", "Stop", "SubagentStop"})
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
 HARD_DEADLINE = 0.8  # seconds; past this the hook gives up, puts claims back and prints nothing
 
@@ -63,15 +65,35 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
 def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     """(what the model reads, the claims to commit once it is printed)."""
     ctx.read_snapshot = lambda: read_snapshot(event, ctx)  # once per event: the rules sidecar and the policy share it
+    if event.hook in LIFECYCLE_HOOKS:
+        return respond_lifecycle(event, ctx)
+    if event.hook in TOOL_HOOKS and event.session_id:
+        ledger.append(ctx.project, event.session_id, [{"call": event.path if event.kind == "write" else ""}])
     findings = run_detectors(detectors.names(event.hook), event, ctx)
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
-        return "\n".join(policy.lines(findings, event, ctx, policy_config(ctx))), []
+        said = policy.lines(findings, event, ctx, policy_config(ctx))
+        ledger.append(ctx.project, event.session_id, [ledger.admitted(finding, line, event.agent_id) for line, finding in said]
+                      + [{"deliver": finding.key[:500]} for _, finding in said])
+        return "\n".join(line for line, _ in said), []
     enqueue_findings(findings, event, ctx)
     if event.hook not in DRAINING_HOOKS:
         return "", []
     return drain(event, ctx.project)
+
+
+def respond_lifecycle(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
+    """SessionStart: warm the indexes, prime the scope, deliver what waits. Stop: re-check findings."""
+    from sidekit_hooks import lifecycle
+
+    if event.hook == "SessionStart":
+        primer = lifecycle.session_start(event, ctx)
+        if event.is_subagent:
+            return primer, []
+        text, claims = drain(event, ctx.project, delivery.MAX_DELIVERY - len(primer) - 1 if primer else delivery.MAX_DELIVERY)
+        return "\n".join(part for part in (primer, text) if part), claims
+    return lifecycle.stop(event, ctx, policy_config), []
 
 
 def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
@@ -104,9 +126,11 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
     root = workspace.queue_root(ctx.project)
     config = policy_config(ctx) if findings else policy.Config()
-    for line, finding in policy.admit(findings, event, ctx, config):
+    admitted = policy.admit(findings, event, ctx, config)
+    ledger.append(ctx.project, event.session_id, [ledger.admitted(finding, line) for line, finding in admitted])
+    for line, finding in admitted:
         nudge = queue.Nudge(line, sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
-                            extra={"sidecar": finding.sidecar})
+                            extra={"sidecar": finding.sidecar, "rule": finding.rule_id, "finding": finding.key[:500]})
         try:
             queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
         except (OSError, workspace.UnsafeSessionName) as exc:
@@ -118,7 +142,7 @@ def policy_config(ctx: Context) -> policy.Config:
     return policy.Config(ctx.packs().get("policy", {}))
 
 
-def drain(event: Event, project: str) -> tuple[str, list[queue.Claim]]:
+def drain(event: Event, project: str, budget: int = delivery.MAX_DELIVERY) -> tuple[str, list[queue.Claim]]:
     """Claim what is queued for this session (and its Gas Town tmux session) and plan one delivery."""
     root = workspace.queue_root(project)
     claims: list[queue.Claim] = []
@@ -130,9 +154,11 @@ def drain(event: Event, project: str) -> tuple[str, list[queue.Claim]]:
             hooklog.error(project, event.hook, "drain", exc)
     if not claims:
         return "", []
-    text, delivered, left = delivery.plan(claims)
+    text, delivered, left = delivery.plan(claims, budget)
     queue.release(left)
     policy.record_delivered(project, event.hook, event.session_id, delivered)
+    ledger.append(project, event.session_id, [{"deliver": held.nudge.extra["finding"]} for held in delivered
+                                              if isinstance(held.nudge.extra.get("finding"), str)])
     return text, delivered
 
 

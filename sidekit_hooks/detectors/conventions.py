@@ -39,8 +39,9 @@ class ConventionsSidecar:
             if not annotated(source):
                 from sidekit_hooks.nudges.findings import Finding
 
-                return [Finding("conventions", str(rule["message"]), key=f"rule:{RULE_ID}:{event.path}:{name}",
-                                rule_id=RULE_ID, path=event.path, severity=str(rule.get("severity", "medium")))]
+                return [Finding("conventions", f"{rule['message']} (`{name}` in {event.path})",
+                                key=f"rule:{RULE_ID}:{event.path}:{name}", rule_id=RULE_ID, path=event.path,
+                                severity=str(rule.get("severity", "medium")), subject=name)]
         return []
 
 

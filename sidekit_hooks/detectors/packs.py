@@ -45,8 +45,47 @@ def finding(hit: Hit, event: Event) -> Finding:
 
     rule = hit.rule
     digest = f"{zlib.crc32(hit.matched.encode('utf-8', 'replace')):08x}"
-    return Finding(rule["sidecar"], cited(rule), key=f"rule:{rule['id']}:{event.path}:{digest}", rule_id=rule["id"],
-                   path=event.path, severity=rule["severity"], see=rule["see"])
+    symbol = defined_name(hit.matched)
+    message = cited(rule)
+    if symbol and event.path:  # name the def it is about (a conventions rule says "the new def")
+        message = f"{rule.get('message') or ''} (`{symbol}` in {event.path})" + (f" (see {rule['see']})" if rule.get("see") else "")
+    return Finding(rule["sidecar"], message, key=f"rule:{rule['id']}:{event.path}:{digest}", rule_id=rule["id"],
+                   path=event.path, severity=rule["severity"], see=rule["see"],
+                   subject=symbol or matched_line(hit, event)[:200], recheck=recheck_of(hit, event))
+
+
+def defined_name(matched: str) -> str:
+    """The name a matched `def NAME(` defines, else ""."""
+    if "def " not in matched:
+        return ""
+    name = matched.split("def ", 1)[1].split("(", 1)[0].strip()
+    return name if name.isidentifier() else ""
+
+
+def matched_line(hit: Hit, event: Event) -> str:
+    """The whole line of the added text the rule matched (the match itself for commands and output)."""
+    if hit.field != "added" or not hit.matched:
+        return hit.matched
+    start = event.added.find(hit.matched)
+    if start < 0:
+        return hit.matched.strip()
+    end = event.added.find("\n", start + len(hit.matched))
+    return event.added[event.added.rfind("\n", 0, start) + 1 : len(event.added) if end < 0 else end].strip()
+
+
+def recheck_of(hit: Hit, event: Event) -> dict[str, str] | None:
+    """How Stop tells whether the file still breaks the rule (only written files can be re-checked)."""
+    from sidekit_hooks.nudges.recheck import before_state
+
+    when = hit.rule["when"]
+    if event.kind != "write" or not event.path or event.path.startswith("/"):
+        return None
+    if hit.field == "added":
+        return {"kind": "match", "path": event.path, "pattern": when["added"], "line": matched_line(hit, event)[:500],
+                "before": before_state(event)}
+    if hit.field == "absent":
+        return {"kind": "absent", "path": event.path, "pattern": when["absent"], "before": before_state(event)}
+    return None
 
 
 DETECTOR = RulesDetector()

@@ -73,7 +73,7 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
     rerun = f"; re-run: sidekit test {first.split('::')[0]}" if first else ""
     message = f"{where} {relation} {path} ({status_line(summary)}); details: sidekit failures {handle}{rerun}"
     generation = summary.get("generation", 0)
-    return [Finding("tests", message, key=f"tests:edit:{path}:{generation}", path=path)]
+    return [Finding("tests", message, key=f"tests:edit:{path}:{generation}", path=path, subject=path)]
 
 
 def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str], failing: dict[str, str],
@@ -98,7 +98,7 @@ def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str], 
     if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
         rerun = "sidekit test --select"  # the tests the change needs, which these are among
     generation = summary.get("generation", 0)
-    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path)]
+    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path, subject=path)]
 
 
 def after_run(summary: dict[str, Any], now: float) -> list[Finding]:

@@ -57,6 +57,8 @@ class ToolsSidecar:
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         if event.kind == "shell" and event.command:
             found = shell_findings(event.command, ctx.project)
+            for finding in found:
+                finding.subject = finding.subject or event.command[:200]  # the command it is about
             if event.hook == "PostToolUseFailure":
                 # A failed raw pytest run belongs to the tests sidecar (status + `sidekit failures`) and
                 # to the team's own rules on its output; a second "use sidekit test" would be noise.
@@ -451,6 +453,7 @@ def loop_nudge(event: Event, what: str, lines: int, advice: str, helper: str) ->
         key=f"tools:loop:{helper}:{event.path}",
         rule_id="tools.hand-written-wait",
         path=event.path,
+        subject=what,
     )
 
 
@@ -479,6 +482,7 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
     import time
 
     from sidekit_hooks.code import functions
+    from sidekit_hooks.nudges.recheck import before_state
 
     blocks = [(name, source) for name, source in functions.added_blocks(event.added) if functions.indexable(name)]
     if not blocks:
@@ -502,5 +506,7 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
             key=f"tools:reinvent:{match.path}:{match.name}:{node.name}",
             rule_id="tools.helper-exists",
             path=event.path,
+            subject=node.name,
+            recheck={"kind": "def", "path": event.path, "symbol": node.name, "before": before_state(event)},
         )
     return None

@@ -52,6 +52,23 @@ def plan(claims: list[Claim], budget: int = MAX_DELIVERY) -> tuple[str, list[Cla
     return "\n".join(lines), delivered, left
 
 
+def plan_lines(lines: list[str], budget: int = MAX_DELIVERY) -> str:
+    """Lines said at once (no queue behind them): as many as fit, the rest counted, never silently cut."""
+    kept: list[str] = []
+    used = 0
+    for index, line in enumerate(lines):
+        after = len(lines) - index - 1
+        reserve = len(f"\n(+{after} more)") if after else 0
+        cost = len(line) + (1 if kept else 0)
+        if used + cost + reserve > budget:
+            break
+        kept.append(line)
+        used += cost
+    if len(kept) < len(lines):
+        kept.append(f"(+{len(lines) - len(kept)} more)")
+    return "\n".join(kept)
+
+
 def hook_output(hook: str, context: str, notices: list[str] | None = None) -> str:
     """The single JSON object a hook prints; empty when there is nothing to say.
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
         session: str
         hook: str
         sidecar: str
-        decision: str  # fired | suppressed | delivered
+        decision: str  # fired | suppressed | delivered | rechecked | reminded
         text: str  # the nudge line
         tool: NotRequired[str]
         rule: NotRequired[str]
@@ -25,12 +25,21 @@ if TYPE_CHECKING:
         severity: NotRequired[str]
         by: NotRequired[str]  # what held it back: muted, threshold, duplicate, cooldown, cap
         agent: NotRequired[str]  # the subagent it was said to
+        subject: NotRequired[str]  # what the finding is about: a symbol, or the line a pattern matched
+        recheck: NotRequired[dict[str, str]]  # how Stop re-checks it (nudges/recheck.py)
+        outcome: NotRequired[str]  # decision "rechecked": fixed | still | moot
+        calls: NotRequired[int]  # decision "rechecked", fixed: tool calls from delivery to the fix
 
 
 class Finding:
-    """One thing a detector wants to say. `key` identifies the finding for dedup (never a line number)."""
+    """One thing a detector wants to say. `key` identifies the finding for dedup (never a line number).
 
-    __slots__ = ("sidecar", "message", "key", "rule_id", "path", "priority", "severity", "see")
+    `subject` names what it is about (a def, or the line a pattern matched) and `recheck` says how to
+    tell later whether it still holds (see `nudges/recheck.py`): {"kind": "match"|"absent"|"def"|"scope",
+    "path", "pattern"/"line"/"symbol", "before": the file's content hash before the call, or "absent"}.
+    """
+
+    __slots__ = ("sidecar", "message", "key", "rule_id", "path", "priority", "severity", "see", "subject", "recheck")
 
     def __init__(
         self,
@@ -43,6 +52,8 @@ class Finding:
         priority: str = "normal",
         severity: str = "medium",
         see: str = "",
+        subject: str = "",
+        recheck: dict[str, str] | None = None,
     ) -> None:
         self.sidecar = sidecar
         self.message = message
@@ -52,6 +63,8 @@ class Finding:
         self.priority = priority
         self.severity = severity
         self.see = see
+        self.subject = subject
+        self.recheck = recheck
 
     def text(self) -> str:
         """The nudge line: `[sidecar:<name>] <message>`."""

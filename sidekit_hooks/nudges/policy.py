@@ -44,6 +44,8 @@ DEFAULTS: dict[str, Any] = {
     "dedup": True,
     "mute": [],
     "order": ["scope", "specs", "tests", "tools", "conventions"],
+    "remind": ["scope"],  # at Stop, say these sidecars' (or rule ids') still-open findings once more
+    "remind_threshold": "high",  # ... when at least this severe
 }
 STATE_FILE = "policy.json"
 LOCK_FILE = "policy.lock"
@@ -57,7 +59,8 @@ STALE_SESSION = 14 * 24 * 3600  # seconds; per-session state older than this is 
 class Config:
     """The `[policy]` table, every key optional; a bad value falls back to its default."""
 
-    __slots__ = ("cooldown", "cooldowns", "threshold", "thresholds", "max_nudges", "max_chars", "dedup", "mute", "order")
+    __slots__ = ("cooldown", "cooldowns", "threshold", "thresholds", "max_nudges", "max_chars", "dedup", "mute", "order",
+                 "remind", "remind_threshold")
 
     def __init__(self, table: object = None) -> None:
         raw = table if isinstance(table, dict) else {}
@@ -72,12 +75,21 @@ class Config:
         self.dedup = raw["dedup"] if isinstance(raw.get("dedup"), bool) else DEFAULTS["dedup"]
         self.mute = frozenset(_names(raw.get("mute"), DEFAULTS["mute"]))
         self.order = _names(raw.get("order"), DEFAULTS["order"])
+        self.remind = frozenset(_names(raw.get("remind"), DEFAULTS["remind"]))
+        self.remind_threshold = _level(raw.get("remind_threshold"), DEFAULTS["remind_threshold"])
 
     def cooldown_of(self, sidecar: str) -> float:
         return float(self.cooldowns.get(sidecar, self.cooldown))
 
     def floor_of(self, sidecar: str) -> int:
         return SEVERITY_RANK[str(self.thresholds.get(sidecar, self.threshold))]
+
+    def reminds(self, sidecar: str, rule: str, severity: str) -> bool:
+        """Stop says a finding that is still there once more: listed in `remind`, severe enough, not muted."""
+        if sidecar in self.mute or (rule and rule in self.mute):
+            return False
+        listed = sidecar in self.remind or (bool(rule) and rule in self.remind)
+        return listed and SEVERITY_RANK.get(severity, 1) >= SEVERITY_RANK[self.remind_threshold]
 
     def rank(self, finding: Finding) -> tuple[bool, int, int]:
         order = self.order.index(finding.sidecar) if finding.sidecar in self.order else len(self.order)
@@ -149,15 +161,15 @@ def _save_state(folder: str, data: str, project: str, hook: str) -> None:
         hooklog.error(project, hook, "policy", exc)
 
 
-def lines(findings: list[Finding], event: Event, ctx: Context, config: Config) -> list[str]:
+def lines(findings: list[Finding], event: Event, ctx: Context, config: Config) -> list[tuple[str, Finding]]:
     """Admitted lines said straight to a subagent (no queue): logged as delivered here."""
     said = admit(findings, event, ctx, config)
     for line, finding in said:
         hooklog.append(ctx.project, hooklog.DECISIONS, {
             "session": event.session_id, "hook": event.hook, "sidecar": finding.sidecar, "decision": "delivered",
-            "text": line, "agent": event.agent_id,
+            "text": line, "agent": event.agent_id, "rule": finding.rule_id, "key": finding.key[:200],
         })
-    return [line for line, _ in said]
+    return said
 
 
 def _decide(
@@ -274,10 +286,14 @@ def record_delivered(project: str, hook: str, session: str, claims: Iterable[Cla
     """Log each sidecar nudge a hook is about to print (for `sidekit report`'s `delivered`)."""
     for held in claims:
         if held.nudge.sidecar:
-            hooklog.append(project, hooklog.DECISIONS, {
+            record: Decision = {
                 "session": session, "hook": hook, "sidecar": held.nudge.sidecar,
                 "decision": "delivered", "text": held.nudge.message[:MAX_NUDGE],
-            })
+            }
+            for field, name in (("rule", "rule"), ("key", "finding")):
+                if isinstance(held.nudge.extra.get(name), str):
+                    record[field] = held.nudge.extra[name]  # type: ignore[literal-required]
+            hooklog.append(project, hooklog.DECISIONS, record)
 
 
 def _log(project: str, event: Event, finding: Finding, line: str, reason: str) -> None:
@@ -286,6 +302,10 @@ def _log(project: str, event: Event, finding: Finding, line: str, reason: str) -
         "rule": finding.rule_id, "key": finding.key[:200], "path": finding.path, "severity": finding.severity,
         "decision": "suppressed" if reason else "fired", "text": line,
     }
+    if finding.subject:
+        record["subject"] = finding.subject[:200]
+    if finding.recheck and not reason:
+        record["recheck"] = finding.recheck
     if reason:
         record["by"] = reason
     if event.agent_id:
@@ -409,4 +429,6 @@ ACCEPTS: dict[str, tuple[Any, str, str]] = {
     "dedup": (lambda value: isinstance(value, bool), "true or false", "true"),
     "mute": (_is_names, "an array of sidecar names or rule ids", '["tools.grep-for-name"]'),
     "order": (_is_names, "an array of sidecar names", '["scope", "specs", "tests", "tools", "conventions"]'),
+    "remind": (_is_names, "an array of sidecar names or rule ids", '["scope"]'),
+    "remind_threshold": (lambda value: value in SEVERITY_RANK, "one of low, medium, high", '"high"'),
 }

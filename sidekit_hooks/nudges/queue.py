@@ -31,6 +31,11 @@ MAX_CLAIM = 200  # nudges one drain looks at; the rest wait for the next boundar
 CLAIMED = ".claimed"
 
 
+# Optional fields a nudge file may carry besides Gas Town's own; `finding` and `rule` let the delivery
+# be tied back to the finding (for Stop's re-check and `sidekit report`).
+EXTRA_FIELDS = ("kind", "thread_id", "severity", "sidecar", "rule", "finding")
+
+
 class Nudge:
     """One queued message, as read from (or written to) the queue."""
 
@@ -68,7 +73,7 @@ class Nudge:
 
     def to_json(self) -> str:
         data: dict[str, Any] = {"sender": self.sender, "message": self.message, "priority": self.priority}
-        for key in ("kind", "thread_id", "severity", "sidecar"):
+        for key in EXTRA_FIELDS:
             if self.extra.get(key):
                 data[key] = self.extra[key]
         data["timestamp"] = rfc3339(self.timestamp)
@@ -85,7 +90,7 @@ class Nudge:
         data = fastjson.loads(text)
         if not isinstance(data, dict) or not isinstance(data.get("message"), str):
             raise ValueError("a nudge is a JSON object with a string `message`")
-        extra = {k: v for k, v in data.items() if k in ("kind", "thread_id", "severity", "sidecar") and v}
+        extra = {k: v for k, v in data.items() if k in EXTRA_FIELDS and v}
         return cls(
             message=data["message"],
             sender=str(data.get("sender") or "unknown"),

@@ -64,7 +64,7 @@ def learned(project: Path) -> Path:
 
 def test_hook_flags_an_untyped_multiline_def_with_the_learned_message(learned: Path, run_hook: Any) -> None:
     done = run_hook("PostToolUse", edit(learned, "shop/mod3.py", UNTYPED))
-    assert (done.returncode, context_of(done.stdout)) == (0, MESSAGE)
+    assert (done.returncode, context_of(done.stdout)) == (0, MESSAGE + " (`order_total` in shop/mod3.py)")
 
 
 @pytest.mark.parametrize(("rel", "added"), [

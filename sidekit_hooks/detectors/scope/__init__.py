@@ -41,7 +41,7 @@ class ScopeSidecar:
         if scope is None:
             return []
         if event.kind == "write" and event.hook == "PostToolUse":
-            return _file_finding(scope, event.path, "write", event.tool)
+            return _rechecked(_file_finding(scope, event.path, "write", event.tool), event)
         if event.kind == "read" and event.hook == "PostToolUse":
             return _file_finding(scope, event.path, "read", event.tool)
         if event.kind == "search":
@@ -49,6 +49,15 @@ class ScopeSidecar:
         if event.kind == "shell":
             return _shell_findings(scope, event, ctx.project)
         return []
+
+
+def _rechecked(found: list[Finding], event: Event) -> list[Finding]:
+    """An out-of-scope write can be re-checked at Stop: is the file back as it was before?"""
+    from sidekit_hooks.nudges.recheck import before_state
+
+    for finding in found:
+        finding.recheck = {"kind": "scope", "path": finding.path, "before": before_state(event)}
+    return found
 
 
 def _exempt(path: str, mode: str, is_dir: bool = False) -> bool:
@@ -82,7 +91,7 @@ def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, director
     else:
         head = f"{tool} searched {path}/," if directory else f"{tool} searched {path},"
     text = f"{head} {place} this task's scope ({scope.describe(path, directory)}). {TAILS[mode]}"
-    return Finding("scope", text, key=f"scope:{mode}:{path}", path=path, severity="high")
+    return Finding("scope", text, key=f"scope:{mode}:{path}", path=path, severity="high", subject=path)
 
 
 def _search_finding(scope: scope_model.Scope, event: Event, project: str) -> list[Finding]:

@@ -1,0 +1,174 @@
+"""The edges of a session: what SessionStart and Stop/SubagentStop do. Standard library only.
+
+SessionStart (any `source`: startup, resume, clear, compact): make sure the function index is there
+or being refreshed, so the session's first tool call is covered (a tiny project without an index is
+indexed right here, within a bound; any other starts a detached refresh); say the scope again when
+one is set (one primer line); the runtime then delivers what waits in the queue.
+
+Stop / SubagentStop: re-check each finding delivered in this session (to this agent) against the
+files as they are now (`nudges/recheck.py`), log every changed verdict as a `rechecked` decision, and
+say a finding that is still there once more when the policy asks for it (`[policy] remind`, by default
+scope findings of severity high). Never twice for one finding, and never while `stop_hook_active`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from sidekit_hooks.core import hooklog
+from sidekit_hooks.nudges import delivery, ledger, policy, recheck
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from sidekit_hooks.nudges.events import Event
+    from sidekit_hooks.nudges.findings import Context, Decision
+
+PRIMER_RULE = "scope.primer"
+REMINDER_RULE = "lifecycle.reminder"
+TINY_FILES = 60  # a project with at most this many Python files ...
+TINY_BYTES = 600_000  # ... and this many bytes of them is indexed inside SessionStart (measured: bench)
+SKIP_DIRS = frozenset({".git", ".venv", ".sidekit", ".runtime", "node_modules", "__pycache__", "site-packages",
+                       "venv", "env", "build", "dist", "htmlcov", ".tox", ".mypy_cache", ".pytest_cache"})
+
+
+# ---------------------------------------------------------------------------------------------
+# SessionStart
+
+
+def session_start(event: Event, ctx: Context) -> str:
+    """The scope primer line ("" without a scope); starts the index refresh on the way."""
+    if not event.is_subagent:
+        warm_indexes(ctx.project, event.hook)
+    return scope_primer(event, ctx)
+
+
+def warm_indexes(project: str, hook: str) -> str:
+    """"built" (here, tiny project), "started" (detached refresh), or "" (fresh, or already running)."""
+    from sidekit_hooks.code import functions
+
+    try:
+        if not os.path.exists(functions.index_path(project)) and tiny_project(project):
+            from sidekit_hooks.code import function_index  # rare: the first session of a small project
+
+            return "built" if function_index.refresh(project) else ""
+        return "started" if functions.ensure_fresh(project, touched_python=True) else ""
+    except Exception as exc:  # noqa: BLE001 - an index that cannot be built must not cost the session
+        hooklog.error(project, hook, "index", exc)
+        return ""
+
+
+def tiny_project(project: str, max_files: int = TINY_FILES, max_bytes: int = TINY_BYTES) -> bool:
+    """At most `max_files` Python files holding `max_bytes`; stops walking as soon as either is passed."""
+    files = size = 0
+    stack = [project]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name not in SKIP_DIRS and not entry.name.startswith("."):
+                    stack.append(entry.path)
+            elif entry.name.endswith(".py"):
+                files += 1
+                try:
+                    size += entry.stat(follow_symlinks=False).st_size
+                except OSError:
+                    continue
+                if files > max_files or size > max_bytes:
+                    return False
+    return True
+
+
+def scope_primer(event: Event, ctx: Context) -> str:
+    """One line (under MAX_NUDGE) restating the task's scope; "" without a scope, or with scope muted."""
+    from sidekit_hooks.detectors.scope import model
+
+    try:
+        scope = model.load(ctx.project)
+    except model.ScopeError:
+        return ""
+    if scope is None:
+        return ""
+    config = policy.Config(ctx.packs().get("policy", {}))
+    if "scope" in config.mute or PRIMER_RULE in config.mute:
+        return ""
+    allow = ", ".join(scope.allow) or "anything not excluded"
+    deny = f"; never {', '.join(scope.deny)}" if scope.deny else ""
+    task = f" ({scope.issue})" if scope.issue else ""
+    line = policy.clip(f"[sidecar:scope] This task's scope{task}: edit only {allow}{deny}. Anything else needs "
+                       "the user's go-ahead first; `sidekit scope show` has the details.")
+    _log(ctx.project, event, {"sidecar": "scope", "rule": PRIMER_RULE, "decision": "delivered", "text": line,
+                              "source": str(event.raw.get("source") or "")})
+    return line
+
+
+# ---------------------------------------------------------------------------------------------
+# Stop and SubagentStop
+
+
+def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Config]) -> str:
+    """Re-check this agent's delivered findings; the reminders to say (once each), or ""."""
+    if not event.session_id:
+        return ""
+    book = ledger.read(ctx.project, event.session_id)
+    facts: list[dict[str, Any]] = []
+    still: list[dict[str, Any]] = []
+    for key in book.delivered:
+        record = book.findings.get(key)
+        if record is None or str(record.get("agent", "")) != event.agent_id:
+            continue
+        check = record.get("recheck")
+        verdict = recheck.outcome(ctx.project, check) if isinstance(check, dict) else ""
+        if not verdict:
+            continue
+        if verdict != book.outcomes.get(key):
+            facts.append({"recheck": key, "outcome": verdict})
+            _log_recheck(ctx.project, event, record, verdict, book.fix_distance(key) if verdict == recheck.FIXED else None)
+        if verdict == recheck.STILL and key not in book.reminded:
+            still.append(record)
+    lines = reminders(still, event, ctx, config_of) if still and event.raw.get("stop_hook_active") is not True else []
+    facts += [{"remind": str(record["admit"])} for record, _ in lines]
+    ledger.append(ctx.project, event.session_id, facts)
+    return delivery.plan_lines([line for _, line in lines])
+
+
+def reminders(still: list[dict[str, Any]], event: Event, ctx: Context,
+              config_of: Callable[[Context], policy.Config]) -> list[tuple[dict[str, Any], str]]:
+    """(record, line) for each still-open finding the policy wants said again."""
+    config = config_of(ctx)
+    out: list[tuple[dict[str, Any], str]] = []
+    for record in still:
+        sidecar, rule = str(record.get("sidecar", "")), str(record.get("rule", ""))
+        if not config.reminds(sidecar, rule, str(record.get("severity", "medium"))):
+            continue
+        said = str(record.get("text", ""))
+        prefix = f"[sidecar:{sidecar}] "
+        body = said[len(prefix):] if said.startswith(prefix) else said
+        line = policy.clip(f"{prefix}Still there as you finish: {body}")
+        _log(ctx.project, event, {"sidecar": sidecar, "rule": rule or REMINDER_RULE, "key": str(record["admit"])[:200],
+                                  "path": str(record.get("path", "")), "decision": "reminded", "text": line})
+        out.append((record, line))
+    return out
+
+
+def _log_recheck(project: str, event: Event, record: dict[str, Any], verdict: str, calls: int | None) -> None:
+    entry: dict[str, Any] = {"sidecar": str(record.get("sidecar", "")), "rule": str(record.get("rule", "")),
+                             "key": str(record["admit"])[:200], "path": str(record.get("path", "")),
+                             "decision": "rechecked", "outcome": verdict, "text": str(record.get("text", ""))[:300]}
+    if record.get("subject"):
+        entry["subject"] = str(record["subject"])
+    if calls is not None:
+        entry["calls"] = calls
+    _log(project, event, entry)
+
+
+def _log(project: str, event: Event, fields: dict[str, Any]) -> None:
+    record: Decision = {"session": event.session_id, "hook": event.hook, **fields}  # type: ignore[typeddict-item]
+    if event.agent_id:
+        record["agent"] = event.agent_id
+    hooklog.append(project, hooklog.DECISIONS, record)

@@ -1,0 +1,124 @@
+"""One session's ledger: tool calls, findings admitted, delivered, re-checked and reminded.
+
+`.sidekit/state/<session>/ledger.jsonl`, one short JSON line per fact, appended with O_APPEND (lines
+under PIPE_BUF, so concurrent hooks never interleave them):
+  {"call": PATH}                          a tool call ("" when it named no file)
+  {"admit": KEY, "sidecar", "rule", "severity", "subject", "recheck", "text", "agent"?}
+  {"deliver": KEY}                        the nudge reached the model (after the calls before it)
+  {"recheck": KEY, "outcome"}             Stop's verdict when it changed
+  {"remind": KEY}                         Stop said it again (never twice)
+Stop reads it back (`read`). Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+
+from sidekit_hooks.core import fastjson, workspace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from sidekit_hooks.nudges.findings import Finding
+
+LEDGER = "ledger.jsonl"
+MAX_LINE = 3800  # bytes; below PIPE_BUF so an O_APPEND write is one piece
+MAX_READ = 8 * 1024 * 1024
+
+
+def path_of(project: str, session: str) -> str:
+    return os.path.join(workspace.state_dir(project), "state", workspace.safe_session_name(session), LEDGER)
+
+
+def append(project: str, session: str, records: list[dict[str, Any]]) -> None:
+    """Append facts; never raises (the ledger is for the report and Stop, never worth a broken hook)."""
+    if not session or not records:
+        return
+    try:
+        path = path_of(project, session)
+        data = b"".join(_line(record) for record in records)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+    except (OSError, ValueError, workspace.UnsafeSessionName):
+        pass
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    data = (fastjson.dumps(record) + "\n").encode("utf-8")
+    if len(data) > MAX_LINE and "text" in record:
+        data = (fastjson.dumps({**record, "text": str(record["text"])[:200]}) + "\n").encode("utf-8")
+    return data
+
+
+def admitted(finding: Finding, line: str, agent: str = "") -> dict[str, Any]:
+    record: dict[str, Any] = {"admit": finding.key[:500], "sidecar": finding.sidecar, "rule": finding.rule_id,
+                              "severity": finding.severity, "path": finding.path, "text": line}
+    if finding.subject:
+        record["subject"] = finding.subject[:200]
+    if finding.recheck:
+        record["recheck"] = finding.recheck
+    if agent:
+        record["agent"] = agent
+    return record
+
+
+class Ledger:
+    """What a session's ledger says, folded: findings by key, and where each was delivered."""
+
+    __slots__ = ("calls", "findings", "delivered", "outcomes", "reminded")
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []  # the path each tool call named, in order
+        self.findings: dict[str, dict[str, Any]] = {}
+        self.delivered: dict[str, int] = {}  # key -> number of tool calls before it was delivered
+        self.outcomes: dict[str, str] = {}
+        self.reminded: set[str] = set()
+
+    def fix_distance(self, key: str) -> int | None:
+        """Tool calls from delivery to the last call that touched the finding's file (its fix), if any."""
+        start = self.delivered.get(key)
+        path = self.findings.get(key, {}).get("path")
+        if start is None or not path:
+            return None
+        for index in range(len(self.calls) - 1, start - 1, -1):
+            if self.calls[index] == path:
+                return index + 1 - start
+        return None
+
+
+def read(project: str, session: str) -> Ledger:
+    ledger = Ledger()
+    try:
+        with open(path_of(project, session), "rb") as handle:
+            data = handle.read(MAX_READ)
+    except (OSError, ValueError, workspace.UnsafeSessionName):
+        return ledger
+    for raw in data.decode("utf-8", "replace").splitlines():
+        try:
+            record = fastjson.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            _fold(ledger, record)
+    return ledger
+
+
+def _fold(ledger: Ledger, record: dict[str, Any]) -> None:
+    if "call" in record:
+        ledger.calls.append(str(record["call"]))
+    elif "admit" in record:
+        ledger.findings[str(record["admit"])] = record
+    elif "deliver" in record:
+        ledger.delivered.setdefault(str(record["deliver"]), len(ledger.calls))
+    elif "recheck" in record:
+        ledger.outcomes[str(record["recheck"])] = str(record.get("outcome", ""))
+    elif "remind" in record:
+        ledger.reminded.add(str(record["remind"]))

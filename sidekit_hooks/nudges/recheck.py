@@ -1,0 +1,121 @@
+"""Is a finding still true? Stop re-checks each delivered finding against the file as it is now.
+
+A finding carries a `recheck` record (see `Finding`): the file, what to look for, and the file's
+content hash before the call that caused it (`before`; "absent" for a file the call created, "" when
+the payload did not say). The outcome is one of:
+  fixed  the violation is gone (for scope: the out-of-scope change was reverted);
+  still  it is still there;
+  moot   the file was deleted, or reverted to what it was before the call (nothing left to judge).
+Standard library only (Stop is a hook); `re` is imported only when a pattern must be checked.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from sidekit_hooks.nudges.events import Event
+
+FIXED, STILL, MOOT = "fixed", "still", "moot"
+ABSENT = "absent"
+MAX_READ = 2 * 1024 * 1024  # bytes of a file read for a re-check; past this it counts as changed
+
+
+def text_hash(data: bytes) -> str:
+    """The same fingerprint as `policy.content_hash`, over bytes in hand."""
+    import zlib
+
+    return f"{len(data)}:{zlib.crc32(data):08x}"
+
+
+def before_state(event: Event) -> str:
+    """The written file's state before this call: "absent" (created), its hash, or "" (unknown)."""
+    response = event.raw.get("tool_response")
+    if isinstance(response, dict) and response.get("type") == "create":
+        return ABSENT
+    if event.tool == "Write" and isinstance(response, dict) and response.get("originalFile", "") is None:
+        return ABSENT
+    if event.old_text:
+        return text_hash(event.old_text.encode("utf-8", "surrogateescape"))
+    return ""
+
+
+def read_file(project: str, path: str) -> bytes | None:
+    """The file's bytes (None when it is gone or unreadable). Never follows a path out of the project."""
+    full = os.path.realpath(os.path.join(project, path))
+    root = os.path.realpath(project)
+    if not full.startswith(root + os.sep):
+        return None
+    try:
+        with open(full, "rb") as handle:
+            return handle.read(MAX_READ)
+    except OSError:
+        return None
+
+
+def outcome(project: str, record: Mapping[str, str]) -> str:
+    """fixed, still or moot for one `recheck` record; "" when the record cannot be judged."""
+    kind, path = record.get("kind", ""), record.get("path", "")
+    if not path or (kind not in CHECKS and kind != "scope"):
+        return ""
+    data = read_file(project, path)
+    before = record.get("before", "")
+    if kind == "scope":
+        return _scope(data, before)
+    if data is None:
+        return MOOT
+    if before and before != ABSENT and text_hash(data) == before:
+        return MOOT
+    return CHECKS[kind](data.decode("utf-8", "replace"), record)
+
+
+def _scope(data: bytes | None, before: str) -> str:
+    """An out-of-scope write is fixed once the file is back as it was (or gone again, if it was new)."""
+    if data is None:
+        return FIXED if before == ABSENT else STILL
+    return FIXED if before and before != ABSENT and text_hash(data) == before else STILL
+
+
+def _match(text: str, record: Mapping[str, str]) -> str:
+    """The matched line is still there and the pattern still matches it (or anywhere, without a line)."""
+    import re
+
+    try:
+        pattern = re.compile(record.get("pattern", ""))
+    except re.error:
+        return ""
+    line = record.get("line", "").strip()
+    if not line:
+        return STILL if pattern.search(text) else FIXED
+    for candidate in text.splitlines():
+        if candidate.strip() == line and pattern.search(candidate):
+            return STILL
+    return STILL if line in text and pattern.search(text) else FIXED
+
+
+def _absent(text: str, record: Mapping[str, str]) -> str:
+    """A rule that wanted something present: fixed once its `absent` pattern matches the file."""
+    import re
+
+    try:
+        return FIXED if re.search(record.get("pattern", ""), text) else STILL
+    except re.error:
+        return ""
+
+
+def _def(text: str, record: Mapping[str, str]) -> str:
+    """A named def: still there while the file still defines it (renamed or removed: fixed)."""
+    symbol = record.get("symbol", "")
+    if not symbol:
+        return ""
+    for candidate in text.splitlines():
+        stripped = candidate.lstrip()
+        if stripped.startswith(("def ", "async def ")) and stripped.split("def ", 1)[1].split("(", 1)[0].strip() == symbol:
+            return STILL
+    return FIXED
+
+
+CHECKS = {"match": _match, "absent": _absent, "def": _def}

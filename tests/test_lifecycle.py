@@ -1,0 +1,155 @@
+"""SessionStart, Stop and SubagentStop through the real hook entry points (sidekit_hooks/lifecycle.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hookutil import HookRunner, context_of, edit, payload, write
+
+from sidekit_hooks.detectors.scope.model import Scope, save
+
+PACK = """[pack]
+name = "acme"
+
+[[rules]]
+id = "acme.api.status-422"
+sidecar = "specs"
+message = "Spec 4.1: validation errors return HTTP 422, not 400."
+severity = "high"
+
+[rules.when]
+tools = ["Edit", "Write"]
+paths = ["api/**/*.py"]
+added = 'status_code\\s*=\\s*400\\b'
+"""
+BAD = "def reject(reason):\n    return JSONResponse({'error': reason}, status_code=400)\n"
+GOOD = "def reject(reason):\n    return JSONResponse({'error': reason}, status_code=422)\n"
+SCOPE_NUDGE = ("[sidecar:scope] docs/notes.md is outside this task's scope (gt-7: api/**). "
+               "If it must change, say so to the user first.")
+PRIMER = ("[sidecar:scope] This task's scope (gt-7): edit only api/**. Anything else needs the user's go-ahead "
+          "first; `sidekit scope show` has the details.")
+
+
+def decisions(project: Path, kind: str) -> list[dict[str, Any]]:
+    path = project / ".sidekit" / "log" / "decisions.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    return [row for row in rows if row.get("decision") == kind]
+
+
+def stop(active: bool = False, **fields: Any) -> dict[str, Any]:
+    return {"stop_hook_active": active, "last_assistant_message": "done", "background_tasks": [], "session_crons": [],
+            **fields}
+
+
+@pytest.fixture
+def armed(project: Path) -> Path:
+    (project / "sidecar_rules").mkdir()
+    (project / "sidecar_rules" / "acme.toml").write_text(PACK)
+    (project / "api").mkdir()
+    (project / "docs").mkdir()
+    save(str(project), Scope(["api/**"], issue="gt-7"))
+    return project
+
+
+def put(project: Path, rel: str, text: str) -> None:
+    """What the tool itself did before the hook runs: the file on disk."""
+    (project / rel).write_text(text)
+
+
+def session_with_a_fix_and_an_open_scope_edit(armed: Path, run_hook: HookRunner) -> list[str]:
+    said = []
+    put(armed, "api/items.py", BAD)
+    said.append(context_of(run_hook("PostToolUse", write(armed, "api/items.py", BAD)).stdout))
+    put(armed, "docs/notes.md", "notes\n")
+    said.append(context_of(run_hook("PostToolUse", write(armed, "docs/notes.md", "notes\n")).stdout))
+    put(armed, "api/items.py", GOOD)
+    said.append(context_of(run_hook("PostToolUse", edit(armed, "api/items.py", "status_code=400", "status_code=422",
+                                                        BAD)).stdout))
+    return said
+
+
+def test_stop_rechecks_each_delivered_finding_and_reminds_once(armed: Path, run_hook: HookRunner) -> None:
+    said = session_with_a_fix_and_an_open_scope_edit(armed, run_hook)
+    assert said == ["[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400.", SCOPE_NUDGE, ""]
+    first = run_hook("Stop", payload("Stop", armed, **stop()))
+    assert (first.returncode, context_of(first.stdout)) == (
+        0, "[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope (gt-7: api/**). "
+           "If it must change, say so to the user first.")
+    assert context_of(run_hook("Stop", payload("Stop", armed, **stop(active=True))).stdout) == ""
+    assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == ""
+    outcomes = [(row["rule"] or row["sidecar"], row["outcome"], row.get("calls")) for row in decisions(armed, "rechecked")]
+    assert outcomes == [("acme.api.status-422", "fixed", 2), ("scope", "still", None)]
+    assert [row["sidecar"] for row in decisions(armed, "reminded")] == ["scope"]
+
+
+def test_a_reverted_scope_edit_is_fixed_and_not_reminded(armed: Path, run_hook: HookRunner) -> None:
+    put(armed, "docs/notes.md", "old\n")
+    put(armed, "docs/notes.md", "new\n")
+    assert context_of(run_hook("PostToolUse", write(armed, "docs/notes.md", "new\n", original="old\n")).stdout)
+    put(armed, "docs/notes.md", "old\n")
+    assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == ""
+    assert [(row["sidecar"], row["outcome"]) for row in decisions(armed, "rechecked")] == [("scope", "fixed")]
+
+
+def test_a_deleted_file_makes_its_finding_moot(armed: Path, run_hook: HookRunner) -> None:
+    put(armed, "api/items.py", BAD)
+    assert context_of(run_hook("PostToolUse", write(armed, "api/items.py", BAD)).stdout)
+    (armed / "api" / "items.py").unlink()
+    assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == ""
+    assert [row["outcome"] for row in decisions(armed, "rechecked")] == ["moot"]
+
+
+def test_remind_follows_the_policy(armed: Path, run_hook: HookRunner) -> None:
+    (armed / ".sidekit" / "rules").mkdir(parents=True)
+    (armed / ".sidekit" / "rules" / "local.toml").write_text('[pack]\nname = "local"\n\n[policy]\nremind = []\n')
+    session_with_a_fix_and_an_open_scope_edit(armed, run_hook)
+    assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == ""
+    assert [row["outcome"] for row in decisions(armed, "rechecked")] == ["fixed", "still"]
+
+
+def test_subagent_stop_rechecks_only_that_agents_findings(armed: Path, run_hook: HookRunner) -> None:
+    put(armed, "docs/notes.md", "notes\n")
+    said = run_hook("PostToolUse", write(armed, "docs/notes.md", "notes\n", agent_id="ag-1", agent_type="Explore"))
+    assert context_of(said.stdout) == SCOPE_NUDGE
+    assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == ""
+    done = run_hook("SubagentStop", payload("SubagentStop", armed, agent_id="ag-1", agent_type="Explore", **stop()))
+    assert context_of(done.stdout).startswith("[sidecar:scope] Still there as you finish: docs/notes.md")
+    assert json.loads(done.stdout)["hookSpecificOutput"]["hookEventName"] == "SubagentStop"
+
+
+@pytest.mark.parametrize("source", ["startup", "resume", "clear", "compact"])
+def test_session_start_primes_the_scope(armed: Path, run_hook: HookRunner, source: str) -> None:
+    done = run_hook("SessionStart", payload("SessionStart", armed, source=source))
+    assert (done.returncode, context_of(done.stdout)) == (0, PRIMER)
+    assert json.loads(done.stdout)["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert len(PRIMER) <= 300
+
+
+def test_session_start_without_scope_or_queue_says_nothing(project: Path, run_hook: HookRunner) -> None:
+    done = run_hook("SessionStart", payload("SessionStart", project, source="compact"))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_session_start_delivers_what_waits_in_the_queue(armed: Path, run_hook: HookRunner, clean_env: dict[str, str]) -> None:
+    from hookutil import run_sidekit
+
+    queued = run_sidekit("nudge", "--session", "sess-1", "--sender", "mayor", "rebase before you push",
+                         cwd=armed, env=dict(clean_env, CLAUDE_PROJECT_DIR=str(armed)))
+    assert queued.returncode == 0, queued.stderr
+    done = run_hook("SessionStart", payload("SessionStart", armed, source="resume"))
+    assert context_of(done.stdout) == PRIMER + "\n[from mayor] rebase before you push"
+    assert context_of(run_hook("SessionStart", payload("SessionStart", armed, source="resume")).stdout) == PRIMER
+
+
+def test_session_start_indexes_a_tiny_project_before_the_first_call(project: Path, run_hook: HookRunner,
+                                                                    sidekit_cache: Path) -> None:
+    (project / "util.py").write_text("def slugify(text):\n    out = text.lower().strip()\n    out = out.replace(' ', '-')\n"
+                                     "    out = out.replace('_', '-')\n    return out\n")
+    assert run_hook("SessionStart", payload("SessionStart", project, source="startup")).stdout == ""
+    from sidekit_hooks.code.functions import project_key
+
+    built = sidekit_cache / "functions" / f"{project_key(str(project))}.json"
+    assert "slugify" in built.read_text()  # there when the hook returned: not left to a background race
