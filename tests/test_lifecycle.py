@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import HookRunner, context_of, edit, payload, write
+from hookutil import HookRunner, context_of, edit, payload, run_sidekit, write
 
 from sidekit_hooks.detectors.scope.model import Scope, save
 
@@ -83,6 +83,12 @@ def test_stop_rechecks_each_delivered_finding_and_reminds_once(armed: Path, run_
     outcomes = [(row["rule"] or row["sidecar"], row["outcome"], row.get("calls")) for row in decisions(armed, "rechecked")]
     assert outcomes == [("acme.api.status-422", "fixed", 2), ("scope", "still", None)]
     assert [row["sidecar"] for row in decisions(armed, "reminded")] == ["scope"]
+    report = run_sidekit("report", "--project", str(armed), "--format", "json")
+    answer = json.loads(report.stdout)
+    rule = answer["rules"][0]
+    scope = next(row for row in answer["sidecars"] if row["sidecar"] == "scope")
+    assert (rule["rule"], rule["fixed"], rule["ignored"], rule["medianCallsToFix"]) == ("acme.api.status-422", 1, 0, 2.0)
+    assert (scope["fixed"], scope["ignored"], scope["uptake"]) == (0, 1, 0.0)
 
 
 def test_a_reverted_scope_edit_is_fixed_and_not_reminded(armed: Path, run_hook: HookRunner) -> None:
@@ -134,8 +140,6 @@ def test_session_start_without_scope_or_queue_says_nothing(project: Path, run_ho
 
 
 def test_session_start_delivers_what_waits_in_the_queue(armed: Path, run_hook: HookRunner, clean_env: dict[str, str]) -> None:
-    from hookutil import run_sidekit
-
     queued = run_sidekit("nudge", "--session", "sess-1", "--sender", "mayor", "rebase before you push",
                          cwd=armed, env=dict(clean_env, CLAUDE_PROJECT_DIR=str(armed)))
     assert queued.returncode == 0, queued.stderr

@@ -6,6 +6,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from sidekit_hooks.core import hooklog
 
@@ -37,15 +40,20 @@ def seed(project: Path) -> None:
 def test_json_report(project: Path) -> None:
     seed(project)
     done = report(project, "--format", "json")
+    starts = {r["session"]: r["start"] for r in json.loads(done.stdout)["timeline"]}
     assert json.loads(done.stdout) == {
         "decisions": 9, "sessions": 2,
         "sidecars": [
-            {"sidecar": "scope", "fired": 2, "delivered": 1},
-            {"sidecar": "specs", "fired": 1, "delivered": 1, "suppressed": {"duplicate": 1}},
-            {"sidecar": "tools", "fired": 0, "delivered": 0, "suppressed": {"cooldown": 2, "cap": 1}},
+            {"sidecar": "scope", "fired": 2, "delivered": 1, "fixed": 0, "ignored": 0, "moot": 0},
+            {"sidecar": "specs", "fired": 1, "delivered": 1, "suppressed": {"duplicate": 1}, "fixed": 0, "ignored": 0,
+             "moot": 0},
+            {"sidecar": "tools", "fired": 0, "delivered": 0, "suppressed": {"cooldown": 2, "cap": 1}, "fixed": 0,
+             "ignored": 0, "moot": 0},
         ],
         "rules": [{"rule": "acme.api.status-422", "sidecar": "specs", "fired": 1, "delivered": 1,
-                   "suppressed": {"duplicate": 1}}],
+                   "suppressed": {"duplicate": 1}, "fixed": 0, "ignored": 0, "moot": 0}],
+        "timeline": [{"session": "s1", "start": starts["s1"], "delivered": 1},
+                     {"session": "s2", "start": starts["s2"], "delivered": 1}],
     }
 
 
@@ -53,12 +61,14 @@ def test_text_report_and_session_filter(project: Path) -> None:
     seed(project)
     assert report(project).stdout == (
         "9 decisions in 2 session(s), from .sidekit/log/decisions.jsonl\n\n"
-        "sidecar  fired  delivered  suppressed (by what)\n"
-        "scope        2          1  0\n"
-        "specs        1          1  1 (duplicate 1)\n"
-        "tools        0          0  3 (cooldown 2, cap 1)\n\n"
-        "rule                 sidecar  fired  delivered  suppressed (by what)\n"
-        "acme.api.status-422    specs      1          1  1 (duplicate 1)\n"
+        "sidecar  fired  delivered  fixed  ignored  uptake  calls to fix  suppressed (by what)\n"
+        "scope        2          1      0        0       -             -  0\n"
+        "specs        1          1      0        0       -             -  1 (duplicate 1)\n"
+        "tools        0          0      0        0       -             -  3 (cooldown 2, cap 1)\n\n"
+        "rule                 sidecar  fired  delivered  fixed  ignored  uptake  calls to fix  suppressed (by what)\n"
+        "acme.api.status-422    specs      1          1      0        0       -             -  1 (duplicate 1)\n\n"
+        "fixed/ignored: delivered findings re-checked at Stop (gone / still there); uptake = fixed / (fixed + ignored);\n"
+        "calls to fix: median tool calls from the nudge to the fix (docs/lifecycle.md).\n"
     )
     assert json.loads(report(project, "--session", "s1", "--format", "json").stdout)["decisions"] == 4
 
@@ -68,3 +78,129 @@ def test_nothing_logged_says_how_to_start(project: Path) -> None:
     assert (done.returncode, done.stdout) == (0, (
         "No decisions logged yet (.sidekit/log/decisions.jsonl is empty or missing): the hooks have not run in "
         "this project.\n  fix: sidekit install --project DIR, or try `sidekit demo`\n"))
+
+
+# --- what the agent did with a nudge: fixed, ignored, uptake, calls to fix ---------------------------
+
+DAY = 86400.0
+NOW = 1_790_000_000.0  # a fixed moment, so the seeded week is the same on every run
+
+
+def seed_week(project: Path, sessions_per_day: int = 3) -> None:
+    """Seven days of sessions: each delivers a spec nudge (fixed in 2 of 3 sessions) and a scope nudge
+    (reverted in 1 of 3), with the tool calls to the fix rising by session."""
+    spec = "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400."
+    records: list[dict[str, Any]] = []
+    for day in range(7):
+        for index in range(sessions_per_day):
+            session = f"d{day}-s{index}"
+            ts = NOW - (7 - day) * DAY + index * 3600
+            key_spec, key_scope = f"rule:acme.api.status-422:api/{session}.py:1", f"scope:write:docs/{session}.md"
+            records += [
+                {"ts": ts, "session": session, "sidecar": "specs", "rule": "acme.api.status-422", "decision": "fired",
+                 "key": key_spec, "text": spec},
+                {"ts": ts + 1, "session": session, "sidecar": "specs", "rule": "acme.api.status-422",
+                 "decision": "delivered", "key": key_spec, "text": spec},
+                {"ts": ts + 2, "session": session, "sidecar": "scope", "decision": "fired", "key": key_scope, "text": "s"},
+                {"ts": ts + 3, "session": session, "sidecar": "scope", "decision": "delivered", "key": key_scope, "text": "s"},
+                {"ts": ts + 4, "session": session, "sidecar": "tools", "rule": "tools.raw-pytest",
+                 "decision": "suppressed", "by": "cooldown", "text": "t"},
+                {"ts": ts + 9, "session": session, "sidecar": "specs", "rule": "acme.api.status-422",
+                 "decision": "rechecked", "key": key_spec, "outcome": "fixed" if index < 2 else "still",
+                 **({"calls": index + 1} if index < 2 else {})},
+                {"ts": ts + 9, "session": session, "sidecar": "scope", "rule": "", "decision": "rechecked",
+                 "key": key_scope, "outcome": "fixed" if index == 0 else "still", **({"calls": 3} if index == 0 else {})},
+            ]
+    log(project, *records)
+
+
+def test_outcomes_uptake_and_calls_to_fix(project: Path) -> None:
+    seed_week(project)
+    answer = json.loads(report(project, "--format", "json").stdout)
+    rules = {row["rule"]: row for row in answer["rules"]}
+    assert rules["acme.api.status-422"] == {"rule": "acme.api.status-422", "sidecar": "specs", "fired": 21,
+                                            "delivered": 21, "fixed": 14, "ignored": 7, "moot": 0, "uptake": 0.667,
+                                            "medianCallsToFix": 1.5}
+    scope = next(row for row in answer["sidecars"] if row["sidecar"] == "scope")
+    assert (scope["fixed"], scope["ignored"], scope["uptake"], scope["medianCallsToFix"]) == (7, 14, 0.333, 3.0)
+    assert (answer["sessions"], len(answer["timeline"]), answer["timeline"][0]["session"]) == (21, 21, "d0-s0")
+
+
+def test_a_later_recheck_replaces_an_earlier_one(project: Path) -> None:
+    log(project,
+        {"session": "s", "sidecar": "scope", "decision": "delivered", "key": "k", "text": "x"},
+        {"session": "s", "sidecar": "scope", "decision": "rechecked", "key": "k", "outcome": "still"},
+        {"session": "s", "sidecar": "scope", "decision": "rechecked", "key": "k", "outcome": "fixed", "calls": 4})
+    row = json.loads(report(project, "--format", "json").stdout)["sidecars"][0]
+    assert (row["fixed"], row["ignored"], row["uptake"], row["medianCallsToFix"]) == (1, 0, 1.0, 4.0)
+
+
+def test_window_by_days_and_by_sessions() -> None:
+    from sidekit_hooks.cli.commands.report import window
+
+    records = [{"session": f"s{n}", "ts": NOW - n * DAY, "decision": "fired"} for n in range(10)]
+    assert [r["session"] for r in window(records, None, 3, None, now=NOW)] == ["s0", "s1", "s2", "s3"]
+    assert [r["session"] for r in window(records, None, None, 2, now=NOW)] == ["s0", "s1"]
+    assert [r["session"] for r in window(records, "s5", None, None, now=NOW)] == ["s5"]
+
+
+def test_bad_window_is_a_clear_error(project: Path) -> None:
+    done = report(project, "--days", "0")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1, "", "sidekit: --days must be 1 or more, not 0\n  fix: sidekit report --days 7\n")
+
+
+# --- the HTML report ------------------------------------------------------------------------------------
+
+
+def html_report(project: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    seed_week(project)
+    page = tmp_path / "report.html"
+    done = report(project, "--format", "html", "--output", str(page))
+    assert (done.returncode, done.stdout) == (0, f"wrote {page}\n")
+    return page, json.loads(report(project, "--format", "json").stdout)
+
+
+def test_html_is_one_offline_file_carrying_the_json_report(project: Path, tmp_path: Path) -> None:
+    page, answer = html_report(project, tmp_path)
+    text = page.read_text()
+    assert text.startswith("<!DOCTYPE html>") and "http://" not in text and "https://" not in text
+    assert "<link" not in text and " src=" not in text  # nothing fetched: styles, charts and script inline
+    data = text.split('<script type="application/json" id="report-data">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(data) == answer
+
+
+def chromium() -> str | None:
+    import shutil
+
+    return next((found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None)
+
+
+def rendered_dom(page: Path, tmp_path: Path) -> str:
+    """The DOM after the page's scripts ran, from a real headless Chromium."""
+    browser = chromium()
+    if browser is None:
+        pytest.skip("chromium is not installed (`apt-get install -y chromium`; .ci/run installs it)")
+    done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                           f"--user-data-dir={tmp_path / 'chromium'}", "--virtual-time-budget=2000", "--dump-dom",
+                           page.as_uri()], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_html_charts_render_in_a_real_browser_with_the_json_numbers(project: Path, tmp_path: Path) -> None:
+    import re
+
+    page, answer = html_report(project, tmp_path)
+    dom = rendered_dom(page, tmp_path)
+    assert 'data-charts="2"' in dom
+    bars = re.findall(r'<rect class="bar" data-rule="([^"]+)" data-uptake="([^"]+)"[^>]*data-drawn="(\d+)x(\d+)"', dom)
+    rules = {row["rule"]: row for row in answer["rules"] if row.get("uptake") is not None}
+    assert {rule: float(uptake) for rule, uptake, _, _ in bars} == {rule: row["uptake"] for rule, row in rules.items()}
+    assert all(int(width) == round(360 * float(uptake)) and int(height) == 16 for _, uptake, width, height in bars)
+    sessions = re.findall(r'<rect class="session" data-session="([^"]+)" data-delivered="(\d+)"[^>]*data-drawn="(\d+)x(\d+)"', dom)
+    assert [(s, int(n)) for s, n, _, _ in sessions] == [(p["session"], p["delivered"]) for p in answer["timeline"]]
+    assert all(int(w) > 0 and int(h) > 0 for _, _, w, h in sessions)
+    cells = dict(re.findall(r'<tr data-rule="acme.api.status-422">.*?data-field="fixed" data-value="(\d+)">(\d+)<', dom))
+    assert cells == {str(rules["acme.api.status-422"]["fixed"]): str(rules["acme.api.status-422"]["fixed"])}

@@ -1,52 +1,119 @@
-"""`sidekit report`: per sidecar and per rule, how often each fired, was delivered, or was held back (and by what).
+"""`sidekit report`: per sidecar and per rule, what fired, was delivered or held back (and why), and what
+the agent did with it: fixed after delivery, ignored (still there at the last re-check), moot.
 
-Reads `.sidekit/log/decisions.jsonl` (both generations), where the policy logs every decision.
+Reads `.sidekit/log/decisions.jsonl` (both generations), where the policy logs every decision and
+Stop logs each re-check (docs/lifecycle.md). `--days N` / `--sessions N` pick a window;
+`--format html` writes one static page with charts (`cli/report_html.py`).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import time
 from collections import Counter
 from typing import Any
 
 from sidekit_hooks.cli import answers
 from sidekit_hooks.cli.commands._shared import add_project, project_of
 from sidekit_hooks.core import hooklog
+from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.core.workspace import log_dir
 
 MAX_RECORDS = 1_000_000
+OUTCOMES = ("fixed", "still", "moot")
 
 
 class Tally:
-    __slots__ = ("fired", "delivered", "suppressed")
+    __slots__ = ("fired", "delivered", "suppressed", "outcomes", "calls")
 
     def __init__(self) -> None:
         self.fired = 0
         self.delivered = 0
         self.suppressed: Counter[str] = Counter()
+        self.outcomes: Counter[str] = Counter()
+        self.calls: list[int] = []  # tool calls from delivery to the fix, per fixed finding
 
     def to_dict(self) -> dict[str, Any]:
-        return {"fired": self.fired, "delivered": self.delivered, "suppressed": dict(self.suppressed.most_common())}
+        fixed, ignored = self.outcomes["fixed"], self.outcomes["still"]
+        return {"fired": self.fired, "delivered": self.delivered, "suppressed": dict(self.suppressed.most_common()),
+                "fixed": fixed, "ignored": ignored, "moot": self.outcomes["moot"],
+                "uptake": round(fixed / (fixed + ignored), 3) if fixed + ignored else None,
+                "medianCallsToFix": median(self.calls)}
+
+
+def median(values: list[int]) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return float(ordered[middle]) if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--session", help="only this session's decisions")
+    parser.add_argument("--days", type=int, metavar="N", help="only the last N days")
+    parser.add_argument("--sessions", type=int, metavar="N", help="only the last N sessions")
     add_project(parser)
-    parser.add_argument("--format", choices=("json", "text"), default="text", help="text for people (default), json for tools")
+    parser.add_argument("--format", choices=("json", "text", "html"), default="text",
+                        help="text for people (default), json for tools, html for one static page with charts")
+    parser.add_argument("--output", metavar="FILE", help="write the report here instead of stdout (e.g. report.html)")
 
 
 def run(args: argparse.Namespace) -> int:
     project = project_of(args)
-    records = hooklog.read(project, hooklog.DECISIONS, limit=MAX_RECORDS)
-    if args.session:
-        records = [r for r in records if r.get("session") == args.session]
+    for name in ("days", "sessions"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise SidekitError(f"--{name} must be 1 or more, not {value}", f"sidekit report --{name} 7")
+    records = window(hooklog.read(project, hooklog.DECISIONS, limit=MAX_RECORDS), args.session, args.days,
+                     args.sessions)
     answer = summarize(records)
+    source = os.path.join(os.path.relpath(log_dir(project), project), hooklog.DECISIONS)
     if args.format == "json":
-        answers.emit(answer, "json")
+        text = answers.dumps(answer)
+    elif args.format == "html":
+        from sidekit_hooks.cli import report_html
+
+        text = report_html.render(answer, source)
     else:
-        print(render(answer, os.path.join(os.path.relpath(log_dir(project), project), hooklog.DECISIONS)))
+        text = render(answer, source)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+        print(f"wrote {args.output}")
+    else:
+        print(text)
     return 0
+
+
+def window(records: list[dict[str, Any]], session: str | None, days: int | None, sessions: int | None,
+           now: float | None = None) -> list[dict[str, Any]]:
+    """The records of one session, of the last N days, and/or of the last N sessions (by first record)."""
+    if session:
+        records = [r for r in records if r.get("session") == session]
+    if days:
+        cutoff = (time.time() if now is None else now) - days * 86400
+        records = [r for r in records if _ts(r) >= cutoff]
+    if sessions:
+        starts = session_starts(records)
+        kept = set(sorted(starts, key=lambda s: starts[s])[-sessions:])
+        records = [r for r in records if r.get("session") in kept]
+    return records
+
+
+def _ts(record: dict[str, Any]) -> float:
+    value = record.get("ts")
+    return float(value) if isinstance(value, (int, float)) else 0.0
+
+
+def session_starts(records: list[dict[str, Any]]) -> dict[str, float]:
+    starts: dict[str, float] = {}
+    for record in records:
+        session = record.get("session")
+        if isinstance(session, str) and session and session not in starts:
+            starts[session] = _ts(record)
+    return starts
 
 
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -54,16 +121,26 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     by_rule: dict[str, Tally] = {}
     sidecar_of_rule: dict[str, str] = {}
     rule_of_text: dict[str, str] = {}
+    verdicts: dict[tuple[str, str], tuple[str, str, str, int | None]] = {}  # (session, key) -> the last re-check
+    per_session: dict[str, list[Any]] = {}  # session -> [start ts, delivered]
     for record in records:
         sidecar = str(record.get("sidecar") or "?")
         rule = str(record.get("rule") or "")
         decision = record.get("decision")
+        session = str(record.get("session") or "")
+        if session:
+            per_session.setdefault(session, [_ts(record), 0])
+        if decision == "rechecked":
+            if record.get("outcome") in OUTCOMES:
+                calls = record.get("calls")
+                verdicts[(session, str(record.get("key") or ""))] = (
+                    sidecar, rule, str(record["outcome"]), calls if isinstance(calls, int) else None)
+            continue
         if decision == "delivered":
             rule = rule or rule_of_text.get(str(record.get("text")), "")
-        tallies = [by_sidecar.setdefault(sidecar, Tally())]
-        if rule:
-            tallies.append(by_rule.setdefault(rule, Tally()))
-            sidecar_of_rule[rule] = sidecar
+            if session:
+                per_session[session][1] += 1
+        tallies = _tallies(by_sidecar, by_rule, sidecar_of_rule, sidecar, rule)
         for tally in tallies:
             if decision == "fired":
                 tally.fired += 1
@@ -73,13 +150,28 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
                 tally.suppressed[str(record.get("by") or "?")] += 1
         if decision == "fired" and rule:
             rule_of_text[str(record.get("text"))] = rule
-    sessions = {r.get("session") for r in records if r.get("session")}
+    for sidecar, rule, outcome, calls in verdicts.values():
+        for tally in _tallies(by_sidecar, by_rule, sidecar_of_rule, sidecar, rule):
+            tally.outcomes[outcome] += 1
+            if outcome == "fixed" and calls is not None:
+                tally.calls.append(calls)
     return {
         "decisions": len(records),
-        "sessions": len(sessions),
+        "sessions": len(per_session),
         "sidecars": [{"sidecar": name, **tally.to_dict()} for name, tally in sorted(by_sidecar.items())],
         "rules": [{"rule": rule, "sidecar": sidecar_of_rule[rule], **tally.to_dict()} for rule, tally in sorted(by_rule.items())],
+        "timeline": [{"session": session, "start": round(start, 3), "delivered": delivered}
+                     for session, (start, delivered) in sorted(per_session.items(), key=lambda item: (item[1][0], item[0]))],
     }
+
+
+def _tallies(by_sidecar: dict[str, Tally], by_rule: dict[str, Tally], sidecar_of_rule: dict[str, str],
+             sidecar: str, rule: str) -> list[Tally]:
+    tallies = [by_sidecar.setdefault(sidecar, Tally())]
+    if rule:
+        tallies.append(by_rule.setdefault(rule, Tally()))
+        sidecar_of_rule.setdefault(rule, sidecar)
+    return tallies
 
 
 def render(answer: dict[str, Any], source: str) -> str:
@@ -88,14 +180,22 @@ def render(answer: dict[str, Any], source: str) -> str:
                 "  fix: sidekit install --project DIR, or try `sidekit demo`")
     head = f"{answer['decisions']} decisions in {answer['sessions']} session(s), from {source}"
     lines = [head, ""]
-    lines += _table(["sidecar", "fired", "delivered", "suppressed (by what)"],
-                    [[row["sidecar"], row["fired"], row["delivered"], _held(row["suppressed"])] for row in answer["sidecars"]])
+    lines += _table(["sidecar", "fired", "delivered", "fixed", "ignored", "uptake", "calls to fix", "suppressed (by what)"],
+                    [[row["sidecar"], *_figures(row)] for row in answer["sidecars"]])
     if answer["rules"]:
         lines.append("")
-        lines += _table(["rule", "sidecar", "fired", "delivered", "suppressed (by what)"],
-                        [[row["rule"], row["sidecar"], row["fired"], row["delivered"], _held(row["suppressed"])]
-                         for row in answer["rules"]])
+        lines += _table(["rule", "sidecar", "fired", "delivered", "fixed", "ignored", "uptake", "calls to fix",
+                         "suppressed (by what)"],
+                        [[row["rule"], row["sidecar"], *_figures(row)] for row in answer["rules"]])
+    lines += ["", "fixed/ignored: delivered findings re-checked at Stop (gone / still there); uptake = fixed / (fixed + ignored);",
+              "calls to fix: median tool calls from the nudge to the fix (docs/lifecycle.md)."]
     return "\n".join(lines)
+
+
+def _figures(row: dict[str, Any]) -> list[Any]:
+    uptake = "-" if row["uptake"] is None else f"{round(100 * row['uptake'])}%"
+    calls = "-" if row["medianCallsToFix"] is None else f"{row['medianCallsToFix']:g}"
+    return [row["fired"], row["delivered"], row["fixed"], row["ignored"], uptake, calls, _held(row["suppressed"])]
 
 
 def _held(suppressed: dict[str, int]) -> str:
