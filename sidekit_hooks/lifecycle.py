@@ -2,8 +2,9 @@
 
 SessionStart (any `source`: startup, resume, clear, compact): make sure the function index is there
 or being refreshed, so the session's first tool call is covered (a tiny project without an index is
-indexed right here, within a bound; any other starts a detached refresh); say the scope again when
-one is set (one primer line); the runtime then delivers what waits in the queue.
+indexed right here, within a bound; any other starts a detached refresh); say the scope when one is
+set (one primer line; not on `resume`, whose conversation still holds it, but after `compact`, whose
+summary may not); the runtime then delivers what waits in the queue.
 
 Stop / SubagentStop: re-check each finding delivered in this session (to this agent) against the
 files as they are now (`nudges/recheck.py`), log every changed verdict as a `rechecked` decision, and
@@ -38,10 +39,15 @@ SKIP_DIRS = frozenset({".git", ".venv", ".sidekit", ".runtime", "node_modules", 
 # SessionStart
 
 
+PRIMED_SOURCES = frozenset({"startup", "clear", "compact", ""})  # resume keeps the conversation, primer included
+
+
 def session_start(event: Event, ctx: Context) -> str:
-    """The scope primer line ("" without a scope); starts the index refresh on the way."""
+    """The scope primer line ("" without a scope, or on resume); starts the index refresh on the way."""
     if not event.is_subagent:
         warm_indexes(ctx.project, event.hook)
+    if str(event.raw.get("source") or "") not in PRIMED_SOURCES:
+        return ""
     return scope_primer(event, ctx)
 
 

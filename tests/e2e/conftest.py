@@ -61,13 +61,14 @@ def sidekit(project: Path, clean_env: dict[str, str]) -> Callable[..., str]:
 
 @pytest.fixture
 def run_session(claude_cli: Path, project: Path, session_id: str, tmp_path: Path) -> SessionRunner:
-    """`run_session(prompt, steps, plugin_dir=None, home=None, env=None)`: one `claude -p` run in `project`."""
+    """`run_session(prompt, steps, plugin_dir=None, home=None, env=None, resume=False, result="done")`: one
+    `claude -p` run in `project` (`result`: the final text the run must end with; "" for `/compact`)."""
 
     def run(prompt: str, steps: Sequence[Step], plugin_dir: Path | None = None, home: Path | None = None,
-            env: dict[str, str] | None = None) -> Run:
+            env: dict[str, str] | None = None, resume: bool = False, result: str = "done") -> Run:
         done = run_claude(claude_cli, project, prompt, steps, session_id=session_id,
-                          home=home or tmp_path / "home", plugin_dir=plugin_dir, env=env)
-        assert done.returncode == 0 and done.result == "done", (
+                          home=home or tmp_path / "home", plugin_dir=plugin_dir, env=env, resume=resume)
+        assert done.returncode == 0 and done.result == result, (
             f"claude -p exited {done.returncode}, result {done.result!r}\nstderr: {done.stderr[-3000:]}")
         return done
 

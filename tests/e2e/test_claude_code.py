@@ -156,8 +156,9 @@ def assert_nudges_arrive(run_session: SessionRunner, project: Path, session_id: 
                          **options: Path) -> None:
     sidekit("nudge", "--session", session_id, "[sidecar:scope] the task is api/**")
     run = run_session(PROMPT, [bash_nudge("[sidecar:tests] tests/test_a.py fails")], **options)
+    # Both forms wire SessionStart, which delivers what waits in the queue before the first prompt.
     assert prompt_reminders(run.prompt_blocks()) == [
-        reminder("UserPromptSubmit hook additional context", "[sidecar:scope] the task is api/**")]
+        reminder("SessionStart hook additional context", "[sidecar:scope] the task is api/**")]
     assert split_result(result_text(run.tool_result(0))) == (NO_OUTPUT, [
         reminder("PostToolUse:Bash hook additional context", "[sidecar:tests] tests/test_a.py fails")])
 
