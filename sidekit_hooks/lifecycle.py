@@ -15,6 +15,7 @@ scope findings of severity high). Never twice for one finding, and never while `
 from __future__ import annotations
 
 import os
+import time
 
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.nudges import delivery, ledger, policy, recheck
@@ -29,8 +30,10 @@ if TYPE_CHECKING:
 
 PRIMER_RULE = "scope.primer"
 REMINDER_RULE = "lifecycle.reminder"
-TINY_FILES = 60  # a project with at most this many Python files ...
-TINY_BYTES = 600_000  # ... and this many bytes of them is indexed inside SessionStart (measured: bench)
+TINY_FILES = 25  # a project with at most this many Python files ...
+TINY_BYTES = 250_000  # ... and this many bytes of them is indexed inside SessionStart (bench: ~0.1 s for 30 files)
+STALE_AT_START = 3600.0  # seconds; an older index is refreshed (in the background) when a session starts
+GIT_MARKERS = ("index", "HEAD", "FETCH_HEAD", "ORIG_HEAD")  # git moved the work tree after these changed
 SKIP_DIRS = frozenset({".git", ".venv", ".sidekit", ".runtime", "node_modules", "__pycache__", "site-packages",
                        "venv", "env", "build", "dist", "htmlcov", ".tox", ".mypy_cache", ".pytest_cache"})
 
@@ -56,14 +59,34 @@ def warm_indexes(project: str, hook: str) -> str:
     from sidekit_hooks.code import functions
 
     try:
-        if not os.path.exists(functions.index_path(project)) and tiny_project(project):
+        built = _mtime(functions.index_path(project))
+        if not built and tiny_project(project):
             from sidekit_hooks.code import function_index  # rare: the first session of a small project
 
             return "built" if function_index.refresh(project) else ""
+        if built and not outdated(project, built):
+            return ""
         return "started" if functions.ensure_fresh(project, touched_python=True) else ""
     except Exception as exc:  # noqa: BLE001 - an index that cannot be built must not cost the session
         hooklog.error(project, hook, "index", exc)
         return ""
+
+
+def outdated(project: str, built: float, now: float | None = None) -> bool:
+    """Worth a refresh at session start: git moved since the index was built (checkout, pull, commit),
+    or the index is older than STALE_AT_START. Two or three stats; edits made in the session refresh it
+    through the tools sidecar anyway."""
+    moment = time.time() if now is None else now
+    if moment - built > STALE_AT_START:
+        return True
+    return any(_mtime(os.path.join(project, ".git", name)) > built for name in GIT_MARKERS)
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return 0.0
 
 
 def tiny_project(project: str, max_files: int = TINY_FILES, max_bytes: int = TINY_BYTES) -> bool:

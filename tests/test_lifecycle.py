@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -157,3 +158,32 @@ def test_session_start_indexes_a_tiny_project_before_the_first_call(project: Pat
 
     built = sidekit_cache / "functions" / f"{project_key(str(project))}.json"
     assert "slugify" in built.read_text()  # there when the hook returned: not left to a background race
+
+
+def test_session_start_refreshes_only_an_outdated_index(project: Path) -> None:
+    from sidekit_hooks.lifecycle import STALE_AT_START, outdated
+
+    built = 1_000_000.0
+    assert not outdated(str(project), built, now=built + 60)
+    assert outdated(str(project), built, now=built + STALE_AT_START + 1)
+    (project / ".git").mkdir()
+    (project / ".git" / "HEAD").write_text("ref: refs/heads/main\n")  # mtime: now, long after `built`
+    assert outdated(str(project), built, now=built + 60)
+
+
+def test_a_bigger_project_is_indexed_in_the_background_not_inline(project: Path, run_hook: HookRunner,
+                                                                  sidekit_cache: Path) -> None:
+    from sidekit_hooks.lifecycle import TINY_FILES
+
+    for index in range(TINY_FILES + 1):
+        (project / f"m{index}.py").write_text(f"def f{index}():\n    return {index}\n")
+    started = time.monotonic()
+    assert run_hook("SessionStart", payload("SessionStart", project, source="startup")).stdout == ""
+    assert time.monotonic() - started < 5
+    from sidekit_hooks.code.functions import project_key
+
+    built = sidekit_cache / "functions" / f"{project_key(str(project))}.json"
+    deadline = time.monotonic() + 20
+    while not built.exists() and time.monotonic() < deadline:  # the detached refresh, not the hook, builds it
+        time.sleep(0.1)
+    assert "f0" in built.read_text()
