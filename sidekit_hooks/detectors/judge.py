@@ -3,12 +3,19 @@ answer if it has one. The seed's "agent decides" sidecar. Off unless `SIDEKIT_JU
 
 The hook never waits for the judge: it writes the event to a file and starts a detached worker
 (`python -S -m sidekit_hooks.detectors.judge run ...`), which runs the command with the event JSON on
-stdin under a timeout, and enqueues the first line of its stdout as `[sidecar:judge] ...` unless that
-line is empty or `NONE`. The seed's limits hold: one call at a time and at most one per poll interval
-per session, a 5 s timeout, at most 10 answers per session, 30 s between answers.
+stdin under a timeout. The first line of its stdout, unless empty or `NONE`, becomes a finding of the
+`judge` sidecar and goes through `policy.admit` like every other sidecar's: `[policy] mute`,
+thresholds, dedup, `cooldowns.judge` (else `cooldown`) and the one session cap all apply, and every
+decision is logged. What the policy admits is queued as `[sidecar:judge] ...`. The judge's own limits
+are about cost only: one call at a time and at most one per poll interval per session, a 5 s timeout,
+and no call once the session's nudge cap is reached.
 
     SIDEKIT_JUDGE="my-judge --model small"   # the command line (split like a shell would)
-    SIDEKIT_JUDGE_TIMEOUT=5  SIDEKIT_JUDGE_INTERVAL=10  SIDEKIT_JUDGE_MAX=10  SIDEKIT_JUDGE_COOLDOWN=30
+    SIDEKIT_JUDGE_TIMEOUT=5  SIDEKIT_JUDGE_INTERVAL=10
+
+Why not an `asyncRewake` hook (checked in Claude Code 2.1.328: it works, and wakes the agent): it must
+exit 2, and its text reaches the model framed as "hook blocking error from command: <command line>";
+the queue delivers the same answer at the next boundary as an ordinary nudge. See docs/lifecycle.md.
 
 Standard library only; the hook side costs one environment lookup when the judge is off.
 """
@@ -29,7 +36,7 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.findings import Context, Finding
 
 SIDECAR = "judge"
-DEFAULTS = {"TIMEOUT": 5.0, "INTERVAL": 10.0, "MAX": 10.0, "COOLDOWN": 30.0}
+DEFAULTS = {"TIMEOUT": 5.0, "INTERVAL": 10.0}
 NOTHING = frozenset({"", "none", "ok", "-", "nothing", "no"})
 MAX_FIELD = 4000  # characters of any one event field handed to the judge
 LOG = "judge.jsonl"
@@ -59,8 +66,8 @@ class JudgeSidecar:
                 return []
         except OSError:
             pass
-        if load_state(folder).get("said", 0) >= setting("MAX"):
-            return []
+        if session_capped(ctx.project, event.session_id):
+            return []  # the policy would hold back whatever it says: save the call
         event_file = os.path.join(folder, f"event-{os.getpid()}-{os.urandom(4).hex()}.json")
         workspace.atomic_write(event_file, fastjson.dumps(event_summary(event)))
         workspace.atomic_write(stamp, "")
@@ -85,13 +92,15 @@ def event_summary(event: Event) -> dict[str, Any]:
     return {key: value for key, value in summary.items() if value}
 
 
-def load_state(folder: str) -> dict[str, Any]:
+def session_capped(project: str, session: str) -> bool:
+    """The session already had its `[policy] max_nudges` (the policy's own state says so)."""
+    from sidekit_hooks.nudges import policy
+
     try:
-        with open(os.path.join(folder, "state.json"), encoding="utf-8") as handle:
-            state = fastjson.loads(handle.read())
-    except (OSError, ValueError):
-        return {}
-    return state if isinstance(state, dict) else {}
+        with open(os.path.join(policy.state_folder(project, session), policy.STATE_FILE), encoding="utf-8") as handle:
+            return policy.State(fastjson.loads(handle.read())).capped
+    except (OSError, ValueError, workspace.UnsafeSessionName):
+        return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,7 +125,7 @@ def run_worker(project: str, session: str, event_file: str) -> str:
         outcome, answer = ask(os.environ.get("SIDEKIT_JUDGE", ""), event_json, project)
         if outcome != "answered":
             return record(project, session, outcome, answer)
-        return deliver(project, session, folder, answer)
+        return deliver(project, session, answer, summary_of(event_json))
     finally:
         background.release_lock(lock)
 
@@ -145,21 +154,48 @@ def ask(command: str, event_json: str, project: str) -> tuple[str, str]:
     return ("silent", "") if line.lower() in NOTHING else ("answered", line)
 
 
-def deliver(project: str, session: str, folder: str, answer: str) -> str:
-    from sidekit_hooks.nudges import queue
-    from sidekit_hooks.nudges.policy import clip
+def summary_of(event_json: str) -> dict[str, Any]:
+    try:
+        summary = fastjson.loads(event_json)
+    except ValueError:
+        return {}
+    return summary if isinstance(summary, dict) else {}
 
-    state = load_state(folder)
-    now = time.time()
-    if state.get("said", 0) >= setting("MAX"):
-        return record(project, session, "capped", answer)
-    if now - state.get("last_said", 0) < setting("COOLDOWN"):
-        return record(project, session, "cooldown", answer)
-    line = clip(answer if answer.startswith("[sidecar:") else f"[sidecar:{SIDECAR}] {answer}")
-    queue.enqueue(workspace.queue_root(project), session, queue.Nudge(line, sender=f"sidekit/{SIDECAR}"))
-    state.update(said=state.get("said", 0) + 1, last_said=now)
-    workspace.atomic_write(os.path.join(folder, "state.json"), fastjson.dumps(state))
-    return record(project, session, "queued", line)
+
+def deliver(project: str, session: str, answer: str, summary: dict[str, Any]) -> str:
+    """Admit the answer through the policy (mute, threshold, dedup, cooldown, cap) and queue what passes."""
+    from sidekit_hooks.nudges import ledger, policy, queue
+    from sidekit_hooks.nudges.events import parse_event
+    from sidekit_hooks.nudges.findings import Context, Finding
+
+    prefix = f"[sidecar:{SIDECAR}] "
+    message = answer[len(prefix):] if answer.startswith(prefix) else answer
+    event = parse_event(str(summary.get("hook") or "PostToolUse"),
+                        {"session_id": session, "cwd": project, "tool_name": str(summary.get("tool") or "")}, project)
+    event.path = str(summary.get("path") or "")
+    ctx = Context(project, session, time.monotonic() + setting("TIMEOUT"))
+    ctx.read_snapshot = lambda: read_packs(project)
+    finding = Finding(SIDECAR, message, key=f"judge:{message[:200]}", path=event.path, subject=event.path or event.tool)
+    admitted = policy.admit([finding], event, ctx, policy.Config(ctx.packs().get("policy", {})))
+    if not admitted:
+        return record(project, session, "held", answer)  # why: decisions.jsonl (`by`)
+    ledger.append(project, session, [ledger.admitted(said, line) for line, said in admitted])
+    for line, said in admitted:
+        queue.enqueue(workspace.queue_root(project), session, queue.Nudge(
+            line, sender=f"sidekit/{said.sidecar}", extra={"sidecar": said.sidecar, "rule": said.rule_id,
+                                                           "finding": said.key[:500]}))
+    return record(project, session, "queued", admitted[0][0])
+
+
+def read_packs(project: str) -> dict[str, Any]:
+    """The merged rule packs (for `[policy]`); {} when they cannot be read."""
+    from sidekit_hooks.rules.snapshot import current
+
+    try:
+        return dict(current(project))
+    except Exception as exc:  # noqa: BLE001 - a broken pack leaves the policy's defaults
+        hooklog.error(project, "background", "judge", exc)
+        return {}
 
 
 def record(project: str, session: str, outcome: str, detail: str = "") -> str:

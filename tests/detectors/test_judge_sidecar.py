@@ -99,23 +99,47 @@ def test_judge_says_nothing_unless_it_answers(project: Path, fake_judge: tuple[s
     assert not event_file.exists() and not (folder / "running.lock").exists()
 
 
-def test_judge_caps_and_cooldown(project: Path, fake_judge: tuple[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SIDEKIT_JUDGE", fake_judge[0])
+def ask_worker(project: Path, command: str = "curl x") -> str:
     folder = Path(judge.session_dir(str(project), "sess-1"))
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    event_file = folder / "event.json"
+    event_file.write_text(json.dumps({"hook": "PostToolUse", "tool": "Bash", "command": command}))
+    return judge.run_worker(str(project), "sess-1", str(event_file))
 
-    def ask() -> str:
-        event_file = folder / "event.json"
-        event_file.write_text(json.dumps({"command": "curl x"}))
-        return judge.run_worker(str(project), "sess-1", str(event_file))
 
-    assert ask() == "queued"
-    assert ask() == "cooldown"  # 30 s between answers by default
-    monkeypatch.setenv("SIDEKIT_JUDGE_COOLDOWN", "0")
-    monkeypatch.setenv("SIDEKIT_JUDGE_MAX", "2")
-    assert ask() == "queued"
-    assert ask() == "capped"
-    assert len(queue.pending(workspace.queue_root(str(project)), "sess-1")) == 2
+def policy_pack(project: Path, table: str) -> None:
+    (project / ".sidekit" / "rules").mkdir(parents=True, exist_ok=True)
+    (project / ".sidekit" / "rules" / "local.toml").write_text(f'[pack]\nname = "local"\n\n[policy]\n{table}\n')
+
+
+def decisions_of(project: Path) -> list[tuple[str, str]]:
+    return [(r["decision"], r.get("by", "")) for r in hooklog.read(str(project), hooklog.DECISIONS)
+            if r.get("sidecar") == "judge"]
+
+
+def test_the_policy_admits_the_judge_like_any_sidecar(project: Path, fake_judge: tuple[str, Path],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIDEKIT_JUDGE", fake_judge[0])
+    assert ask_worker(project) == "queued"
+    assert ask_worker(project) == "held"  # the same answer again: a duplicate
+    policy_pack(project, "dedup = false")
+    assert ask_worker(project) == "held"  # 30 s between two nudges of one sidecar
+    assert decisions_of(project) == [("fired", ""), ("suppressed", "duplicate"), ("suppressed", "cooldown")]
+    assert len(queue.pending(workspace.queue_root(str(project)), "sess-1")) == 1
+
+
+def test_mute_and_the_session_cap_reach_the_judge(project: Path, fake_judge: tuple[str, Path],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIDEKIT_JUDGE", fake_judge[0])
+    policy_pack(project, 'mute = ["judge"]')
+    assert ask_worker(project) == "held"
+    assert decisions_of(project) == [("suppressed", "muted")]
+    policy_pack(project, "max_nudges = 0")
+    assert ask_worker(project) == "queued"  # the one "cap reached" line, said once
+    assert [n.message for _, n in queue.pending(workspace.queue_root(str(project)), "sess-1")] == [
+        "[sidecar:policy] Nudge cap reached (0 this session): further sidecar findings are held back; "
+        "`sidekit report` lists them."]
+    assert judge.session_capped(str(project), "sess-1")
 
 
 def test_hook_calls_the_judge_at_most_once_per_interval(project: Path, run_hook: Any,
