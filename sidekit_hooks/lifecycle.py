@@ -160,13 +160,18 @@ def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Confi
             _log_recheck(ctx.project, event, record, verdict, book.fix_distance(key) if verdict == recheck.FIXED else None)
         if verdict == recheck.STILL and key not in book.reminded:
             still.append(record)
-    lines = reminders(still, event, ctx, config_of) if still and event.raw.get("stop_hook_active") is not True else []
-    facts += [{"remind": str(record["admit"])} for record, _ in lines]
+    lines = reminders(still, ctx, config_of) if still and event.raw.get("stop_hook_active") is not True else []
+    text, said = delivery.plan_lines([line for _, line in lines])
+    for record, line in lines[:said]:  # what did not fit is reminded at the next Stop
+        facts.append({"remind": str(record["admit"])})
+        _log(ctx.project, event, {"sidecar": str(record.get("sidecar", "")), "rule": str(record.get("rule") or REMINDER_RULE),
+                                  "key": str(record["admit"])[:200], "path": str(record.get("path", "")),
+                                  "decision": "reminded", "text": line})
     ledger.append(ctx.project, event.session_id, facts)
-    return delivery.plan_lines([line for _, line in lines])
+    return text
 
 
-def reminders(still: list[dict[str, Any]], event: Event, ctx: Context,
+def reminders(still: list[dict[str, Any]], ctx: Context,
               config_of: Callable[[Context], policy.Config]) -> list[tuple[dict[str, Any], str]]:
     """(record, line) for each still-open finding the policy wants said again."""
     config = config_of(ctx)
@@ -178,10 +183,7 @@ def reminders(still: list[dict[str, Any]], event: Event, ctx: Context,
         said = str(record.get("text", ""))
         prefix = f"[sidecar:{sidecar}] "
         body = said[len(prefix):] if said.startswith(prefix) else said
-        line = policy.clip(f"{prefix}Still there as you finish: {body}")
-        _log(ctx.project, event, {"sidecar": sidecar, "rule": rule or REMINDER_RULE, "key": str(record["admit"])[:200],
-                                  "path": str(record.get("path", "")), "decision": "reminded", "text": line})
-        out.append((record, line))
+        out.append((record, policy.clip(f"{prefix}Still there as you finish: {body}")))
     return out
 
 

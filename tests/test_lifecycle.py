@@ -187,3 +187,58 @@ def test_a_bigger_project_is_indexed_in_the_background_not_inline(project: Path,
     while not built.exists() and time.monotonic() < deadline:  # the detached refresh, not the hook, builds it
         time.sleep(0.1)
     assert "f0" in built.read_text()
+
+
+HEAVY = ("re", "json", "tomllib", "typing", "enum", "dataclasses", "pathlib", "ast", "subprocess", "sqlite3")
+PROBE = ("import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks import runtime;"
+         "o = runtime.run(sys.argv[2], sys.stdin.read());"
+         f"print(sorted(m for m in {HEAVY!r} if m in sys.modules)); print(o.output)")
+
+
+def probe(project: Path, clean_env: dict[str, str], event: str, body: dict[str, Any]) -> tuple[str, str]:
+    import subprocess
+    import sys
+
+    from hookutil import REPO
+
+    done = subprocess.run([sys.executable, "-S", "-c", PROBE, str(REPO), event], input=json.dumps(body), text=True,
+                          capture_output=True, env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), timeout=30,
+                          cwd=str(project), check=True)
+    heavy, output = done.stdout.splitlines()[:2]
+    return heavy, output
+
+
+def test_session_start_and_stop_stay_on_the_cheap_side_of_the_stdlib(armed: Path, run_hook: HookRunner,
+                                                                      clean_env: dict[str, str]) -> None:
+    run_hook("SessionStart", payload("SessionStart", armed, source="startup"))  # builds the index, compiles packs
+    assert probe(armed, clean_env, "SessionStart", payload("SessionStart", armed, source="compact")) == (
+        "[]", json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": PRIMER}},
+                         separators=(",", ":")))
+    put(armed, "docs/notes.md", "notes\n")
+    run_hook("PostToolUse", write(armed, "docs/notes.md", "notes\n"))
+    heavy, output = probe(armed, clean_env, "Stop", payload("Stop", armed, **stop()))
+    assert heavy == "[]" and "Still there as you finish" in output
+
+
+def test_reminders_that_do_not_fit_wait_for_the_next_stop(armed: Path, run_hook: HookRunner) -> None:
+    names = [f"docs/{'n' * 150}{index}.md" for index in range(5)]
+    for name in names:
+        put(armed, name, "x\n")
+        assert context_of(run_hook("PostToolUse", write(armed, name, "x\n")).stdout).startswith("[sidecar:scope] docs/")
+    first = context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout).split("\n")
+    assert len("\n".join(first)) <= 1000 and first[-1] == f"(+{5 - (len(first) - 1)} more)"
+    second = context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout).split("\n")
+    said = [line for line in first + second if line.startswith("[sidecar:scope]")]
+    assert sorted(line.split("finish: ")[1].split(" is ")[0] for line in said) == sorted(names)
+    assert len(decisions(armed, "reminded")) == 5
+
+
+def test_policy_decides_which_findings_are_reminded() -> None:
+    from sidekit_hooks.nudges.policy import Config
+
+    default = Config()
+    assert default.reminds("scope", "", "high") and not default.reminds("scope", "", "medium")
+    assert not default.reminds("specs", "acme.api.status-422", "high")
+    custom = Config({"remind": ["acme.api.status-422"], "remind_threshold": "medium"})
+    assert custom.reminds("specs", "acme.api.status-422", "medium") and not custom.reminds("scope", "", "high")
+    assert not Config({"mute": ["scope"]}).reminds("scope", "", "high")

@@ -48,9 +48,10 @@ def render(answer: dict[str, Any], source: str) -> str:
         "<h1>sidekit report</h1>",
         f'<p>{answer["decisions"]} decisions in <span id="sessions">{answer["sessions"]}</span> session(s), '
         f"from {e(source)}; made {e(time.strftime('%Y-%m-%d %H:%M'))}.</p>",
-        "<h2>Uptake per rule</h2>", uptake_chart(answer["rules"]),
+        "<h2>Uptake per rule</h2>", uptake_chart(uptake_rows(answer)),
         '<p class="note">Uptake: of the delivered findings re-checked at Stop, the share the agent fixed. '
-        "Rules with no re-checked finding have no bar.</p>",
+        "Rules with no re-checked finding have no bar; a sidecar whose findings have no rule id (scope) "
+        "has one bar of its own.</p>",
         "<h2>Nudges per session over time</h2>", timeline_chart(answer["timeline"]),
         "<h2>Sidecars</h2>", table(answer["sidecars"], "sidecar"),
         "<h2>Rules</h2>", table(answer["rules"], "rule"),
@@ -60,8 +61,15 @@ def render(answer: dict[str, Any], source: str) -> str:
     return "\n".join(parts)
 
 
-def uptake_chart(rules: list[dict[str, Any]]) -> str:
-    rows = [row for row in rules if row.get("uptake") is not None]
+def uptake_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """(name, row) per rule with an uptake, then per sidecar with an uptake that no such rule covers."""
+    rules = [{**row, "name": row["rule"]} for row in answer["rules"] if row.get("uptake") is not None]
+    covered = {row["sidecar"] for row in rules}
+    return rules + [{**row, "name": f"{row['sidecar']} (sidecar)"} for row in answer["sidecars"]
+                    if row.get("uptake") is not None and row["sidecar"] not in covered]
+
+
+def uptake_chart(rows: list[dict[str, Any]]) -> str:
     height = max(1, len(rows)) * ROW + 10
     label_width = 260
     out = [f'<svg class="chart" id="uptake" width="{label_width + BAR_WIDTH + 60}" height="{height}" '
@@ -71,10 +79,10 @@ def uptake_chart(rules: list[dict[str, Any]]) -> str:
     for index, row in enumerate(rows):
         y = index * ROW + 4
         width = round(BAR_WIDTH * row["uptake"], 1)
-        out.append(f'<text x="0" y="{y + 13}">{e(row["rule"])}</text>')
+        out.append(f'<text x="0" y="{y + 13}">{e(row["name"])}</text>')
         out.append(f'<rect class="track" x="{label_width}" y="{y}" width="{BAR_WIDTH}" height="16"/>')
-        out.append(f'<rect class="bar" data-rule="{e(row["rule"])}" data-uptake="{row["uptake"]}" x="{label_width}" '
-                   f'y="{y}" width="{max(width, 1)}" height="16"><title>{e(row["rule"])}: {row["fixed"]} fixed, '
+        out.append(f'<rect class="bar" data-name="{e(row["name"])}" data-uptake="{row["uptake"]}" x="{label_width}" '
+                   f'y="{y}" width="{max(width, 1)}" height="16"><title>{e(row["name"])}: {row["fixed"]} fixed, '
                    f'{row["ignored"]} ignored</title></rect>')
         out.append(f'<text x="{label_width + BAR_WIDTH + 6}" y="{y + 13}">{round(100 * row["uptake"])}%</text>')
     out.append("</svg>")

@@ -52,8 +52,9 @@ def plan(claims: list[Claim], budget: int = MAX_DELIVERY) -> tuple[str, list[Cla
     return "\n".join(lines), delivered, left
 
 
-def plan_lines(lines: list[str], budget: int = MAX_DELIVERY) -> str:
-    """Lines said at once (no queue behind them): as many as fit, the rest counted, never silently cut."""
+def plan_lines(lines: list[str], budget: int = MAX_DELIVERY) -> tuple[str, int]:
+    """Lines said at once (no queue behind them): (text, how many went in); the rest are counted, and
+    the caller keeps them for another time."""
     kept: list[str] = []
     used = 0
     for index, line in enumerate(lines):
@@ -64,9 +65,10 @@ def plan_lines(lines: list[str], budget: int = MAX_DELIVERY) -> str:
             break
         kept.append(line)
         used += cost
-    if len(kept) < len(lines):
-        kept.append(f"(+{len(lines) - len(kept)} more)")
-    return "\n".join(kept)
+    said = len(kept)
+    if said < len(lines):
+        kept.append(f"(+{len(lines) - said} more)")
+    return "\n".join(kept), said
 
 
 def hook_output(hook: str, context: str, notices: list[str] | None = None) -> str:

@@ -105,6 +105,8 @@ def seed_week(project: Path, sessions_per_day: int = 3) -> None:
                 {"ts": ts + 3, "session": session, "sidecar": "scope", "decision": "delivered", "key": key_scope, "text": "s"},
                 {"ts": ts + 4, "session": session, "sidecar": "tools", "rule": "tools.raw-pytest",
                  "decision": "suppressed", "by": "cooldown", "text": "t"},
+                *([{"ts": ts + 5, "session": session, "sidecar": "tools", "rule": "tools.raw-pytest",
+                    "decision": "delivered", "text": "t"}] * (day % 3)),
                 {"ts": ts + 9, "session": session, "sidecar": "specs", "rule": "acme.api.status-422",
                  "decision": "rechecked", "key": key_spec, "outcome": "fixed" if index < 2 else "still",
                  **({"calls": index + 1} if index < 2 else {})},
@@ -195,12 +197,16 @@ def test_html_charts_render_in_a_real_browser_with_the_json_numbers(project: Pat
     page, answer = html_report(project, tmp_path)
     dom = rendered_dom(page, tmp_path)
     assert 'data-charts="2"' in dom
-    bars = re.findall(r'<rect class="bar" data-rule="([^"]+)" data-uptake="([^"]+)"[^>]*data-drawn="(\d+)x(\d+)"', dom)
+    bars = re.findall(r'<rect class="bar" data-name="([^"]+)" data-uptake="([^"]+)"[^>]*data-drawn="(\d+)x(\d+)"', dom)
     rules = {row["rule"]: row for row in answer["rules"] if row.get("uptake") is not None}
-    assert {rule: float(uptake) for rule, uptake, _, _ in bars} == {rule: row["uptake"] for rule, row in rules.items()}
+    scope = next(row for row in answer["sidecars"] if row["sidecar"] == "scope")
+    assert {name: float(uptake) for name, uptake, _, _ in bars} == {
+        **{rule: row["uptake"] for rule, row in rules.items()}, "scope (sidecar)": scope["uptake"]}
     assert all(int(width) == round(360 * float(uptake)) and int(height) == 16 for _, uptake, width, height in bars)
     sessions = re.findall(r'<rect class="session" data-session="([^"]+)" data-delivered="(\d+)"[^>]*data-drawn="(\d+)x(\d+)"', dom)
     assert [(s, int(n)) for s, n, _, _ in sessions] == [(p["session"], p["delivered"]) for p in answer["timeline"]]
-    assert all(int(w) > 0 and int(h) > 0 for _, _, w, h in sessions)
+    assert all(int(w) > 0 for _, _, w, _ in sessions)
+    top = max(int(n) for _, n, _, _ in sessions)
+    assert [int(h) for _, _, _, h in sessions] == [round(140 * int(n) / top) for _, n, _, _ in sessions]  # 2..4 drawn to scale
     cells = dict(re.findall(r'<tr data-rule="acme.api.status-422">.*?data-field="fixed" data-value="(\d+)">(\d+)<', dom))
     assert cells == {str(rules["acme.api.status-422"]["fixed"]): str(rules["acme.api.status-422"]["fixed"])}
