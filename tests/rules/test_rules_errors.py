@@ -189,7 +189,7 @@ def test_metadata_and_policy_tables_are_accepted_without_warnings(project: Path)
 def test_policy_keys_and_values_the_policy_would_not_use_are_errors(project: Path) -> None:
     body = ('[pack]\nname = "acme"\n[policy]\nmax_nudges_per_turn = 2\ncooldown = "10m"\nthresholds = { tools = "urgent" }\n'
             'max_chars = 20\nmute = "tools"\n' + GOOD_RULE)
-    keys = "cooldown, cooldowns, threshold, thresholds, max_nudges, max_chars, dedup, mute, order"
+    keys = "cooldown, cooldowns, threshold, thresholds, max_nudges, max_chars, dedup, mute, order, remind, remind_threshold"
     assert lint_pack(project, body) == [
         f'sidecar_rules/acme.toml:4: policy.max_nudges_per_turn: unknown [policy] key "max_nudges_per_turn"\n'
         f"  fix: use one of {keys} (docs/policy.md)",
