@@ -59,10 +59,15 @@ def wired(commands: dict[str, str]) -> dict[str, Any]:
                       for event, command in commands.items()}}
 
 
-def healthy_tail() -> list[str]:
+def healthy_tail(project: Path) -> list[str]:
     tail = ["  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
-    return tail + [RULES] + ["  info     test cache: no pytest run recorded yet",
-                                              "  ok       hook log: no hook failures in the last 24 h"]
+    return tail + [RULES] + ["  info     test cache: no pytest run recorded yet", mcp_line(project),
+                             "  ok       hook log: no hook failures in the last 24 h"]
+
+
+def mcp_line(project: Path) -> str:
+    return ("  info     mcp: `sidekit mcp` lists 10 tools, first answer in N ms; not in .mcp.json "
+            f"(add it: sidekit install --project {project} --mcp)")
 
 
 def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, home: Path) -> None:
@@ -76,7 +81,7 @@ def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, hom
         "  ok       hook runs: PostToolUse (.claude/settings.json): exit 0, valid output, N ms",
         "  ok       hook runs: PostToolUseFailure (.claude/settings.json): exit 0, valid output, N ms",
         "  ok       hook runs: UserPromptSubmit (.claude/settings.json): exit 0, valid output, N ms",
-        *healthy_tail(),
+        *healthy_tail(project),
         "no problems found",
     ]
     assert not (project / ".runtime" / "nudge_queue" / "sidekit-doctor-probe").exists()
@@ -90,7 +95,7 @@ def test_no_wiring_is_a_problem_with_the_install_command(project: Path, home: Pa
         "  PROBLEM  settings: no sidekit hook entries in .claude/settings.json, .claude/settings.local.json or "
         "~/.claude/settings.json",
         f"           fix: sidekit install --project {project}",
-        *healthy_tail(),
+        *healthy_tail(project),
         "1 problem found",
     ]
 
