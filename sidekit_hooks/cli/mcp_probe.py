@@ -25,7 +25,7 @@ class Probe:
     tools_ms: float = 0.0  # spawn -> the tools/list answer
     definitions_bytes: int = 0  # the tools array as the server sent it, compact JSON
     error: str = ""
-    calls: dict[str, tuple[float, str]] = field(default_factory=dict)  # tool -> (ms, text)
+    calls: list[tuple[str, float, str]] = field(default_factory=list)  # (tool, ms, text) in call order
 
 
 def probe(argv: list[str], cwd: str, env: dict[str, str] | None = None, timeout: float = TIMEOUT,
@@ -60,7 +60,7 @@ def probe(argv: list[str], cwd: str, env: dict[str, str] | None = None, timeout:
                             "params": {"name": name, "arguments": arguments}})
             result = reader.answer(number, deadline).get("result", {})
             text = "".join(item.get("text", "") for item in result.get("content", []))
-            found.calls[name] = ((time.perf_counter() - began) * 1000, text)
+            found.calls.append((name, (time.perf_counter() - began) * 1000, text))
     except (TimeoutError, OSError, ValueError) as exc:
         found.error = str(exc) or type(exc).__name__
         last = reader.stderr_tail()
