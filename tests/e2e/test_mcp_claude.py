@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from e2e.claude_e2e import SessionRunner, ToolCall
+from e2e.claude_e2e import REPO, SessionRunner, ToolCall
 from sidekit_hooks.cli import mcp_tools
 
 FILES = {
@@ -73,3 +73,23 @@ def test_the_model_sees_sidekit_tools_and_gets_the_cli_answers(run_session: Sess
     assert first_text(run.tool_result(1)) == sidekit("usages", "add")
     assert json.loads(first_text(run.tool_result(1)))["uses"] == 3
     assert run.tool_result(0).get("is_error") is not True
+
+
+def test_the_plugin_form_serves_the_same_tools(run_session: SessionRunner, project: Path,
+                                               sidekit: Callable[..., str], tmp_path: Path) -> None:
+    """`--plugin-dir` (this checkout): the plugin's .mcp.json starts `bin/sidekit mcp`; the tools are scoped."""
+    for name, text in FILES.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    prefix = "mcp__plugin_sidekit-hooks_sidekit__"
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"allow": [prefix[:-2]]}}))
+    home = tmp_path / "home"
+    trust(home, project)
+
+    run = run_session("How are the tests?", [ToolCall(prefix + "symbol", {"name": "twice"})], home=home,
+                      plugin_dir=REPO)
+
+    listed = json.dumps(run.conversation[0])
+    assert all(prefix + name in listed for name in mcp_tools.TOOLS)
+    assert first_text(run.tool_result(0)) == sidekit("symbol", "twice")
