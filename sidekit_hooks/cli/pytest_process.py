@@ -14,8 +14,12 @@ import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
+from sidekit_hooks.core import workspace
+
+LOCK_FILE = "test-run.lock"
 GRACE = 3.0  # seconds between SIGINT and SIGKILL of the process group
 PERCENT = re.compile(r"\[\s*(\d{1,3})%\]\s*$")  # pytest's progress column: `....  [ 40%]`
 
@@ -60,6 +64,8 @@ def execute(argv: list[str], cwd: str, env: dict[str, str], progress: Progress |
     With `progress`, pytest's percentage column is reported as it is printed (unbuffered output).
     """
     run = run or Run()
+    if run.stopped:  # cancelled while waiting for its turn: no run at all
+        return subprocess.CompletedProcess(argv, 130, "", "stopped before pytest started")
     if progress is not None:
         env = dict(env, PYTHONUNBUFFERED="1")
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errors:
@@ -82,6 +88,22 @@ def execute(argv: list[str], cwd: str, env: dict[str, str], progress: Progress |
             raise
         errors.seek(0)
         return subprocess.CompletedProcess(argv, code, "".join(lines), errors.read())
+
+
+@contextmanager
+def one_at_a_time(root: str) -> Iterator[None]:
+    """Hold the workspace's run lock: `sidekit test` runs (CLI or MCP, any number of clients) take turns.
+
+    The cache keeps the last run's summary, and each caller answers from its own run; two runs that
+    end together would otherwise leave one caller reading the other's summary.
+    """
+    import fcntl
+
+    folder = workspace.state_dir(root)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, LOCK_FILE), "a") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield  # closing the file releases the lock
 
 
 def _signal_group(pid: int, number: signal.Signals) -> None:

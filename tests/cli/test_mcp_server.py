@@ -237,9 +237,63 @@ def test_two_clients_at_once_keep_the_cache_whole(small: Path) -> None:
     first, second = anyio.run(both)
     for text in first + second:
         json.loads(text)
+    for text in first[::3] + second[::3]:  # the test answers
+        assert json.loads(text).get("failed") == 1 and "error" not in json.loads(text), text
     summary = json.loads((small / ".sidekit" / "status.json").read_text())
     table = json.loads((small / ".sidekit" / "status-tests.json").read_text())
     assert summary["run"]["counts"] == {"passed": 2, "failed": 1}
     assert set(table["tests"]) == {"tests/test_ops.py::test_add", "tests/test_ops.py::test_mul",
                                    "tests/test_report.py::test_summary"}
     assert json.loads(cli_line(small, "status"))["generation"] == summary["generation"]
+
+
+def test_a_client_that_goes_away_mid_run_leaves_no_pytest(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "slow", SLOW_SUITE)
+
+    async def run() -> None:
+        async with connect(root) as session:
+            async with anyio.create_task_group() as group:
+                group.start_soon(session.call_tool, "test", {})
+                with anyio.fail_after(60):
+                    while not _running(root, "sleep 120"):
+                        await anyio.sleep(0.1)
+                group.cancel_scope.cancel()
+        # The session is closed: stdin shut, the server told to go (SIGTERM if it lingers).
+
+    anyio.run(run)
+    deadline = time.monotonic() + 15
+    while _running(root, "-m pytest", "sleep 120", "sidekit_hooks.cli mcp") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert processes_in(root) == []
+
+
+def test_sigterm_to_the_server_stops_its_pytest_first(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from mcputil import environment
+
+    root = make_project(tmp_path / "slow", SLOW_SUITE)
+    server = subprocess.Popen([sys.executable, "-m", "sidekit_hooks.cli", "mcp", "--project", str(root)], cwd=root,
+                              env=environment(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+    assert server.stdin is not None
+    for message in ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+                    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                    {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "test", "arguments": {}}}):
+        server.stdin.write(json.dumps(message).encode() + b"\n")
+        server.stdin.flush()
+    try:
+        deadline = time.monotonic() + 60
+        while not _running(root, "sleep 120") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _running(root, "sleep 120"), processes_in(root)
+        os.kill(server.pid, signal.SIGTERM)
+        assert server.wait(15) == 128 + signal.SIGTERM
+        assert processes_in(root) == []
+    finally:
+        server.kill()
+        server.wait()

@@ -15,7 +15,7 @@ from typing import Any
 
 from sidekit_hooks.cli import answers, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
-from sidekit_hooks.cli.pytest_process import Progress, Run, execute
+from sidekit_hooks.cli.pytest_process import Progress, Run, execute, one_at_a_time
 from sidekit_hooks.core import workspace
 from sidekit_hooks.status import cache, clusters
 
@@ -54,11 +54,12 @@ def answer(project: str, pytest_args: list[str], select_only: bool = False, base
         pytest_args = tests + pytest_args
     python = interpreter(root)
     run_id = os.urandom(6).hex()
-    done = execute(command(python, pytest_args), root, environment(python, root, run_id), progress, process)
-    summary = cache.read(cache.summary_path(root)).data
+    with one_at_a_time(root):
+        done = execute(command(python, pytest_args), root, environment(python, root, run_id), progress, process)
+        summary = cache.read(cache.summary_path(root)).data
+        table = cache.read(cache.table_path(root)).data
     if (summary.get("run") or {}).get("id") != run_id:
         return unrecorded(done), done.returncode
-    table = cache.read(cache.table_path(root)).data
     return shape.test_run(summary, run_clusters(summary, table), extra), done.returncode
 
 
