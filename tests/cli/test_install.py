@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import context_of, payload
+from hookutil import REPO, context_of, payload
 
 from sidekit_hooks.cli import settings, wiring
 
-REPO = Path(__file__).resolve().parent.parent
 PYTHON = os.path.abspath(sys.executable)
 HOOKS = REPO / "hooks"
 CMD = {event: settings.command_for(PYTHON, str(HOOKS / script)) for event, (script, _m) in settings.EVENTS.items()}
@@ -61,6 +60,10 @@ def test_install_merges_after_foreign_entries_and_reports_every_change(project: 
             {"matcher": "*", "hooks": [{"type": "command", "command": CMD["PostToolUseFailure"], "timeout": 5}]},
         ],
         "UserPromptSubmit": [{"hooks": [{"type": "command", "command": CMD["UserPromptSubmit"], "timeout": 5}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": CMD["PreToolUse"], "timeout": 5}]}],
+        "SessionStart": [{"hooks": [{"type": "command", "command": CMD["SessionStart"], "timeout": 5}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": CMD["Stop"], "timeout": 5}]}],
+        "SubagentStop": [{"hooks": [{"type": "command", "command": CMD["SubagentStop"], "timeout": 5}]}],
     }
     assert target.read_text().startswith('{\n    "model"')  # the file's own 4-space indentation
     assert (project / ".claude" / "settings.json.sidekit-backup").read_text() == FOREIGN
@@ -133,7 +136,7 @@ def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Pat
         f"  to remove them anyway: sidekit uninstall --project {project} --all\n"
     )
     done = sidekit("uninstall", "--project", str(project), "--all", home=home)
-    assert done.stdout.splitlines()[1:4] == [f"  {event}: removed {CMD[event]}" for event in settings.EVENTS]
+    assert done.stdout.splitlines()[1:1 + len(settings.EVENTS)] == [f"  {event}: removed {CMD[event]}" for event in settings.EVENTS]
     assert json.loads(target.read_text()) == {"hooks": {}}
 
 
