@@ -76,15 +76,23 @@ def test_every_tool_answers_with_the_bytes_the_cli_prints(small: Path) -> None:
         ("usages", {"name": "add"}, ("usages", "add")),
         ("scope_show", {}, ("scope", "show", "--project", str(small))),
     ]
-    # status carries the cache's age in seconds, so the CLI answers before and after: the clock may
-    # tick between two calls, never twice.
-    before = [cli_line(small, *args) for _, _, args in pairs]
-    results = call(small, *[(name, arguments) for name, arguments, _ in pairs])
-    after = [cli_line(small, *args) for _, _, args in pairs]
-    for (name, _, _), result, old, new in zip(pairs, results, before, after):
+    # status carries the cache's age in seconds, so the CLI answers just before and just after each
+    # call: the clock may tick between two of them, never twice.
+    async def run() -> list[tuple[str, Any, str, str]]:
+        seen = []
+        async with connect(small) as session:
+            for name, arguments, args in pairs:
+                old = cli_line(small, *args)
+                result = await session.call_tool(name, arguments)
+                seen.append((name, result, old, cli_line(small, *args)))
+        return seen
+
+    seen = anyio.run(run)
+    for name, result, old, new in seen:
         assert result.is_error is False, (name, text_of(result))
         assert text_of(result) in (old, new), (name, text_of(result), old, new)
         assert old == new or name == "status", (name, old, new)
+    results = [result for _, result, _, _ in seen]
     unchanged = text_of(results[1])
     assert unchanged == json.dumps({"generation": generation, "unchanged": True}, separators=(",", ":"))
     assert json.loads(text_of(results[9]))["uses"] >= 4
@@ -164,10 +172,11 @@ def test_an_unexpected_failure_is_a_tool_error_and_logged_not_a_traceback(small:
     result = anyio.run(server.call_tool, None, params)
     assert result.is_error is True
     text = result.content[0].text
-    assert text.startswith("sidekit: usages failed: RuntimeError: index exploded\n  fix: run `sidekit usages`")
-    assert "Traceback" not in text
-    logged = (small / ".sidekit" / "log" / "mcp.jsonl").read_text()
-    assert "index exploded" in logged and "Traceback" in logged
+    log = small / ".sidekit" / "log" / "cli-errors.log"
+    assert text == (f"sidekit: usages: unexpected error: RuntimeError: index exploded\n  details: {log}\n"
+                     "  fix: sidekit doctor, then report the details file")
+    logged = log.read_text()
+    assert "RuntimeError: index exploded" in logged and "Traceback" in logged
 
 
 SLOW_SUITE = {

@@ -3,7 +3,7 @@
 Built on the official MCP Python SDK's low-level server: the tool definitions are hand-written
 (`cli/mcp_tools.py`, on a byte budget), and the SDK is imported only once this command runs. Each
 tool answers with the very line its CLI command prints, as one text item; a failure is a tool error
-(`isError`) saying the cause and the fix, never a traceback (that goes to `.sidekit/log/mcp.jsonl`).
+(`isError`) saying the cause and the fix, never a traceback (that goes to `.sidekit/log/cli-errors.log`).
 
 Calls run in worker threads, so a long `test` does not hold up other calls. `test` reports pytest's
 progress when the client sent a progress token, and a cancelled `test` stops its pytest process
@@ -17,13 +17,9 @@ import argparse
 import os
 import signal
 import sys
-import traceback
 from typing import Any
 
 from sidekit_hooks.cli.commands._shared import add_project, project_of
-
-LOG = "mcp.jsonl"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project(parser)
@@ -89,10 +85,11 @@ class Server:
         except SidekitError as exc:
             return _error(types, f"sidekit: {exc}")
         except Exception as exc:  # noqa: BLE001 - a bug must reach the model as a tool error, not kill the server
-            self._log(name, exc)
-            return _error(types, f"sidekit: {name} failed: {type(exc).__name__}: {exc}"[:300] +
-                          f"\n  fix: run `sidekit {name.replace('_', '-')}` in a shell for the same answer;"
-                          f" details in .sidekit/log/{LOG}")
+            from sidekit_hooks.cli import log_unexpected
+
+            where = log_unexpected(argparse.Namespace(project=self.project), exc)  # the traceback, as the CLI's
+            return _error(types, f"sidekit: {name}: unexpected error: {type(exc).__name__}: {str(exc)[:200]}\n"
+                                 f"  details: {where}\n  fix: sidekit doctor, then report the details file")
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
     async def _test(self, ctx: Any, arguments: dict[str, Any]) -> str:
@@ -131,12 +128,6 @@ class Server:
         for process in list(self.runs):
             process.stop()
         os._exit(128 + signum)
-
-    def _log(self, tool: str, exc: BaseException) -> None:
-        from sidekit_hooks.core import hooklog
-
-        hooklog.append(self.project, LOG, {"tool": tool, "error": f"{type(exc).__name__}: {exc}",
-                                           "traceback": "".join(traceback.format_exception(exc))[-4000:]})
 
 
 def _error(types: Any, text: str) -> Any:
