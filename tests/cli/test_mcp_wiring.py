@@ -181,6 +181,6 @@ def test_a_fresh_plugin_install_builds_its_environment_before_serving(tmp_path: 
     assert (tmp_path / "pip-calls").read_text().count("\n") == 1
     # The stub built a venv without packages: the server says what is missing and how to add it.
     assert done.returncode == 1 and done.stdout == ""
-    python = plugin / ".plugin-venv" / "bin" / "python"
+    python = tmp_path / "data" / "venv" / "bin" / "python"  # $CLAUDE_PLUGIN_DATA, as Claude Code sets it
     assert done.stderr == ("sidekit: the MCP SDK is not installed in sidekit's environment\n"
                            f"  fix: {python} -m pip install mcp\n")

@@ -6,7 +6,9 @@ tools) and a trusted workspace (`projects[DIR].hasTrustDialogAccepted` in `$HOME
 accepting the trust dialog once records; without it the project's settings are ignored). The tools
 reach the model as `mcp__sidekit__<tool>`. By default the CLI defers MCP tools: the first request
 names them in a "deferred tools" reminder (schemas load through ToolSearch); with
-`ENABLE_TOOL_SEARCH=false` it sends their whole definitions in `tools`.
+`ENABLE_TOOL_SEARCH=false` it sends their whole definitions in `tools`. MCP servers connect in the
+background by default (`MCP_CONNECTION_NONBLOCKING`): a server slower than the CLI's first request
+(a loaded machine) joins from the next request on, so these tests ask the CLI to wait for it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ FILES = {
     "calc/ops.py": "def add(a, b):\n    return a + b\n\n\ndef twice(a):\n    return add(a, a)\n",
     "tests/test_ops.py": "from calc.ops import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
 }
+
+WAIT_FOR_SERVERS = {"MCP_CONNECTION_NONBLOCKING": "false"}
 
 
 def trust(home: Path, project: Path) -> None:
@@ -53,7 +57,7 @@ def test_the_model_sees_sidekit_tools_and_gets_the_cli_answers(run_session: Sess
     home = tmp_path / "home"
     trust(home, project)
     steps = [ToolCall("mcp__sidekit__status", {}), ToolCall("mcp__sidekit__usages", {"name": "add"})]
-    env = {"ENABLE_TOOL_SEARCH": "false"} if tool_search == "full" else None
+    env = {**WAIT_FOR_SERVERS, **({"ENABLE_TOOL_SEARCH": "false"} if tool_search == "full" else {})}
 
     run = run_session("How are the tests?", steps, home=home, env=env)
 
@@ -88,7 +92,7 @@ def test_the_plugin_form_serves_the_same_tools(run_session: SessionRunner, proje
     trust(home, project)
 
     run = run_session("How are the tests?", [ToolCall(prefix + "symbol", {"name": "twice"})], home=home,
-                      plugin_dir=REPO)
+                      plugin_dir=REPO, env=WAIT_FOR_SERVERS)
 
     listed = json.dumps(run.conversation[0])
     assert all(prefix + name in listed for name in mcp_tools.TOOLS)
