@@ -122,6 +122,16 @@ def test_claude_md_names_the_mcp_tools_only_when_the_server_is_wired(tmp_path: P
     assert not (wired / "CLAUDE.md").exists() and not (wired / ".mcp.json").exists()
 
 
+def test_a_block_written_before_mcp_was_wired_learns_the_tools(project: Path, home: Path) -> None:
+    (project / "CLAUDE.md").write_text("# House rules\n\nBe brief.\n")
+    assert sidekit("install", "--project", str(project), "--claude-md", home=home).returncode == 0
+    done = sidekit("install", "--project", str(project), "--mcp", "--claude-md", home=home)
+    assert f"  {project / 'CLAUDE.md'}: the sidekit block now names the MCP tools\n" in done.stdout
+    assert (project / "CLAUDE.md").read_text() == "# House rules\n\nBe brief.\n\n" + wiring.claude_md_block(mcp=True)
+    assert sidekit("uninstall", "--project", str(project), "--claude-md", home=home).returncode == 0
+    assert (project / "CLAUDE.md").read_text() == "# House rules\n\nBe brief.\n"
+
+
 def test_doctor_starts_the_wired_server_and_reports_its_tools_and_time(project: Path, home: Path) -> None:
     assert sidekit("install", "--project", str(project), "--mcp", home=home).returncode == 0
     done = sidekit("doctor", "--project", str(project), home=home)

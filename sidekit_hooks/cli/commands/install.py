@@ -69,6 +69,14 @@ def _claude_md(where: wiring.Target) -> None:
 
     mcp = bool(where.project) and mcp_config.wired(where.project) is not None
     if not wiring.add_claude_md(where.claude_md, mcp):
+        with open(where.claude_md, encoding="utf-8") as handle:  # the block is there, so the file is
+            names_tools = wiring.CLAUDE_MD_MCP in handle.read()
+        if mcp and not names_tools:
+            # Wired for MCP after the block was written: the block now names the tools too.
+            wiring.remove_claude_md(where.claude_md)
+            wiring.add_claude_md(where.claude_md, mcp)
+            print(f"  {where.claude_md}: the sidekit block now names the MCP tools")
+            return
         print(f"  {where.claude_md}: the sidekit block is already there")
         return
     print(f"  {where.claude_md}: added the sidekit block")

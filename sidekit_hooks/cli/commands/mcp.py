@@ -44,10 +44,9 @@ class Server:
     """One stdio connection: tools/list from the definitions, tools/call through the answer functions."""
 
     def __init__(self, project: str) -> None:
-        from sidekit_hooks.cli.pytest_process import Run
-
         self.project = project
-        self.runs: set[Run] = set()  # pytest runs in flight, stopped on cancel or SIGTERM
+        self.runs: set[Any] = set()  # pytest_process.Run in flight, stopped on cancel or SIGTERM (imported
+        # with the first `test`: start-up pays only for what tools/list needs)
 
     async def serve(self) -> None:
         from mcp.server.lowlevel import Server as LowLevel
