@@ -21,19 +21,22 @@ from typing import Any
 
 from sidekit_hooks.cli.commands._shared import add_project, project_of
 
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from importlib.util import find_spec
+
     project = project_of(args)
-    try:
-        import anyio
-    except ImportError:
+    if find_spec("mcp") is None or find_spec("anyio") is None:
         from sidekit_hooks.core.errors import SidekitError
 
         raise SidekitError("the MCP SDK is not installed in sidekit's environment",
-                           f"{sys.executable} -m pip install mcp") from None
+                           f"{sys.executable} -m pip install mcp")
+    import anyio
+
     server = Server(project)
     signal.signal(signal.SIGTERM, server.terminate)
     anyio.run(server.serve)
