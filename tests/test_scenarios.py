@@ -48,6 +48,12 @@ def test_known_misses_still_miss(clean_env: dict[str, str]) -> None:
     assert scores.xpassed == []
 
 
+def test_every_known_miss_says_why_and_names_its_issue() -> None:
+    reasons = {f"{c.file}:{c.line}": c.xfail for g in GROUPS for c in g.cases if "xfail" in c.data}
+    assert reasons, "the corpus carries its known misses"
+    assert [where for where, why in reasons.items() if not re.search(r"\S.*\(#\d+\)", why)] == []
+
+
 def test_corpus_is_big_enough_and_covers_clean_sessions() -> None:
     files = sorted(p.name for p in CORPUS.glob("*.jsonl"))
     assert {"scope.jsonl", "clean.jsonl"} <= set(files)
@@ -59,6 +65,7 @@ def test_real_corpus_counts_its_known_misses(clean_env: dict[str, str]) -> None:
     scores, played = scores_of(GROUPS)
     known = [o for o in played if o.case.xfail]
     misses = sum(len(o.missing) + len(o.unexpected) for o in known)
+    assert misses > 0
     assert sum(scores.fn.values()) + sum(scores.fp.values()) == misses
     assert sum(scores.known.values()) >= len(known)
     assert scores.events == len(played) == sum(len(g.cases) for g in GROUPS)
