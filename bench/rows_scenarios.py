@@ -31,7 +31,7 @@ def rows(ctx: BenchContext) -> list[Row]:
                        "ok" if scores.meets(name) else "MISS"))
     clean = sum(scores.clean_nudges.values())
     by = ", ".join(f"{name} {count}" for name, count in sorted(scores.clean_nudges.items()))
-    out.append(Row("scenarios", f"nudges on clean sessions ({scores.clean_events} events"
+    out.append(Row("scenarios", f"nudges on clean sessions ({scores.clean_events} events, every sidecar armed"
                    f"{'; ' + by if by else ''})", str(clean), "0", "ok" if clean == 0 else "MISS"))
     out.append(Row("scenarios", "known misses that pass now (remove their xfail)", str(len(scores.xpassed)), "0",
                    "ok" if not scores.xpassed else "MISS"))

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scenariolib import CORPUS, Group, Outcome, Scores, describe, figure, load_groups, play_group
+from scenariolib import CORPUS, Case, Group, Outcome, Scores, describe, figure, load_groups, play_group
+
+from sidekit_hooks.cli.playback import sidecar_of
 
 GROUPS = load_groups()
 PLAYED: dict[str, list[Outcome]] = {}
@@ -58,6 +60,44 @@ def test_corpus_is_big_enough_and_covers_clean_sessions() -> None:
     files = sorted(p.name for p in CORPUS.glob("*.jsonl"))
     assert {"scope.jsonl", "clean.jsonl"} <= set(files)
     assert sum(len(g.cases) for g in GROUPS) >= 60
+
+
+def test_clean_sessions_arm_every_sidecar() -> None:
+    """Scope, a team pack, learned conventions, a red test cache and a function index, in every one."""
+    clean = [g for g in GROUPS if g.clean]
+    assert len(clean) >= 3
+    for group in clean:
+        files: dict[str, str] = {}
+        for case in group.cases:
+            files.update(case.data.get("files") or {})
+        first = group.cases[0].data
+        packs = [name for name in files if name.startswith("sidecar_rules/") and name.endswith(".toml")]
+        status = json.loads(files.get(".sidekit/status.json", "{}").replace("${NOW}", "0"))
+        assert first.get("scope"), group.id
+        assert "sidecar_rules/conventions.toml" in packs and len(packs) >= 2, group.id
+        assert status.get("counts", {}).get("failed", 0) > 0, group.id
+        assert json.loads(files.get(".sidekit/index/functions.json", "{}")).get("files"), group.id
+
+
+CONTROLS = [  # one step per sidecar that must speak in the clean sessions' project: their silence means something
+    ("scope", "Edit", {"file_path": "tests/test_cart.py", "old_string": "import pytest", "new_string": "import pytest  # x"}),
+    ("specs", "Edit", {"file_path": "shop/money.py", "old_string": "    return f\"{cents // 100}",
+                       "new_string": "    cents = round(cents)\n    return f\"{cents // 100}"}),
+    ("conventions", "Write", {"file_path": "shop/items.py",
+                              "content": "def getItemName(item: dict[str, str]) -> str:\n    return item['name']\n"}),
+    ("tests", "Edit", {"file_path": "shop/shipping.py", "old_string": "order_cents > FREE", "new_string": "order_cents >= FREE"}),
+    ("tools", "Write", {"file_path": "shop/forms.py", "content": "def to_int(value: str, fallback: int = 0) -> int:\n"
+                        "    try:\n        return int(value)\n    except ValueError:\n        return fallback\n"}),
+]
+
+
+@pytest.mark.parametrize(("sidecar", "tool", "tool_input"), CONTROLS, ids=[c[0] for c in CONTROLS])
+def test_the_clean_sessions_armed_sidecars_do_speak(sidecar: str, tool: str, tool_input: dict[str, str],
+                                                    clean_env: dict[str, str]) -> None:
+    first = next(g for g in GROUPS if g.id == "clean.jsonl:clean-other-tools").cases[0].data
+    step = {"name": sidecar, "files": first["files"], "scope": first["scope"], "tool": tool, "input": tool_input}
+    [outcome] = play_group(Group("control.jsonl", sidecar, [Case("control.jsonl", 1, step)]))
+    assert sidecar in [sidecar_of(line) for line in outcome.nudges]
 
 
 def test_real_corpus_counts_its_known_misses(clean_env: dict[str, str]) -> None:
