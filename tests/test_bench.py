@@ -135,6 +135,7 @@ def test_scenario_rows_show_measured_scores_with_known_misses(clean_env: dict[st
         assert re.fullmatch(r"[\w-]+( \(held out\))?: precision / recall \(tp \d+, fp \d+, fn \d+; \d+ xfail\)", row.what)
         assert re.fullmatch(score, row.value) and row.target == ">= 0.90 / >= 0.80" and row.verdict in ("ok", "MISS")
         assert row.verdict == "ok" or "n/a" in row.value or "0." in row.value  # a MISS is below 1.00 or n/a
-    assert {"scope", "specs", "tests", "tools", "conventions"} <= {row.what.split(":")[0] for row in sidecars}
+    assert {"scope", "specs", "tests", "tools", "tools (held out)", "conventions"} <= {
+        row.what.split(":")[0] for row in sidecars}
     assert [row.what.split(" (")[0] for row in rows[len(sidecars) + 1:]] == [
         "nudges on clean sessions", "known misses that pass now"]

@@ -56,10 +56,20 @@ def test_every_known_miss_says_why_and_names_its_issue() -> None:
     assert [where for where, why in reasons.items() if not re.search(r"\S.*\(#\d+\)", why)] == []
 
 
-def test_corpus_is_big_enough_and_covers_clean_sessions() -> None:
+def test_corpus_is_big_enough_and_covers_clean_sessions_and_held_out_tools() -> None:
     files = sorted(p.name for p in CORPUS.glob("*.jsonl"))
-    assert {"scope.jsonl", "clean.jsonl"} <= set(files)
+    assert {"scope.jsonl", "clean.jsonl", "tools-heldout.jsonl"} <= set(files)
     assert sum(len(g.cases) for g in GROUPS) >= 60
+    held_out = [c for g in GROUPS for c in g.cases if c.held_out]
+    assert sum(1 for c in held_out if c.expect) >= 8 and sum(1 for c in held_out if not c.expect) >= 8
+    assert {w["sidecar"] for c in held_out for w in c.expect} == {"tools"}
+
+
+def test_held_out_tools_are_scored_apart(clean_env: dict[str, str]) -> None:
+    scores, played = scores_of([g for g in GROUPS if g.file == "tools-heldout.jsonl"])
+    assert scores.sidecars() == ["tools (held out)"]
+    wanted = sum(len(o.case.expect) for o in played)
+    assert scores.tp["tools (held out)"] + scores.fn["tools (held out)"] == wanted
 
 
 def test_clean_sessions_arm_every_sidecar() -> None:
