@@ -235,6 +235,12 @@ C.append((POSITIVE, {**edit("edit-wrong-value-helper-without-a-map", "shop/prici
 C.append((POSITIVE, {"name": "rewrite-wrong-value-helper-without-a-map", "files": {**PROJECT, **NO_MAP}, "tool": "Write",
                      "input": {"file_path": "shop/pricing.py", "content": FIXED["shop/pricing.py"]},
                      "expect": tests_said("shop/pricing.py"), "xfail": WITHOUT_A_MAP}))
+# pytest behind a Makefile target: the plugin recorded the run that just ended, but only pytest command
+# lines are recognised.
+C.append((POSITIVE, {**bash("make-test-failed", "make test", tests_said("pytest: 3 failed, 7 passed"), RED_NOW,
+                            error="Exit code 2\npytest -q\n" + RED_LAST + "\nmake: *** [Makefile:4: test] Error 1"),
+                     "xfail": "`make test` ran pytest and the cache says that run just ended with 3 failures, but the sidecar "
+                              "reads only pytest command lines (#13)"}))
 
 # --- near misses
 C.append((NEAR_MISS, edit("edit-unrelated-module", "shop/shipping.py", "    return 500 if weight_grams <= 1000 else 900",
