@@ -79,7 +79,7 @@ def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
     from sidekit_hooks.rules.snapshot import current
 
     try:
-        return current(ctx.project, notify=ctx.notify_user, hook=event.hook)
+        return dict(current(ctx.project, notify=ctx.notify_user, hook=event.hook))
     except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the other sidecars
         hooklog.error(ctx.project, event.hook, "rules", exc)
         return {}

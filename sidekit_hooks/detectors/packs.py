@@ -21,7 +21,7 @@ class RulesDetector:
         from sidekit_hooks.rules import match, snapshot
 
         if ctx.read_snapshot is None:  # a detector called on its own (tests): read the packs here
-            ctx.read_snapshot = lambda: snapshot.current(ctx.project, notify=ctx.notify_user, hook=event.hook)
+            ctx.read_snapshot = lambda: dict(snapshot.current(ctx.project, notify=ctx.notify_user, hook=event.hook))
         snap = ctx.packs()
         if not snap.get("rules"):
             return []

@@ -8,7 +8,23 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, NotRequired, TypedDict
+
+    class Decision(TypedDict):
+        """One line of `.sidekit/log/decisions.jsonl`: what the policy did with a finding (`sidekit report`)."""
+
+        session: str
+        hook: str
+        sidecar: str
+        decision: str  # fired | suppressed | delivered
+        text: str  # the nudge line
+        tool: NotRequired[str]
+        rule: NotRequired[str]
+        key: NotRequired[str]  # the finding's identity (Finding.key), cut to 200 characters
+        path: NotRequired[str]
+        severity: NotRequired[str]
+        by: NotRequired[str]  # what held it back: muted, threshold, duplicate, cooldown, cap
+        agent: NotRequired[str]  # the subagent it was said to
 
 
 class Finding:

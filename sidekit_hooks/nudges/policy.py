@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
     from sidekit_hooks.nudges.events import Event
-    from sidekit_hooks.nudges.findings import Context, Finding
+    from sidekit_hooks.nudges.findings import Context, Decision, Finding
     from sidekit_hooks.nudges.queue import Claim
 
 MIN_NUDGE = 80
@@ -281,7 +281,7 @@ def record_delivered(project: str, hook: str, session: str, claims: Iterable[Cla
 
 
 def _log(project: str, event: Event, finding: Finding, line: str, reason: str) -> None:
-    record: dict[str, Any] = {
+    record: Decision = {
         "session": event.session_id, "hook": event.hook, "tool": event.tool, "sidecar": finding.sidecar,
         "rule": finding.rule_id, "key": finding.key[:200], "path": finding.path, "severity": finding.severity,
         "decision": "suppressed" if reason else "fired", "text": line,

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import context_of, payload
+from hookutil import REPO, context_of, payload
 
 from sidekit_hooks import detectors, runtime
 from sidekit_hooks.core import hooklog
@@ -277,7 +277,7 @@ def test_concurrent_hooks_say_a_finding_exactly_once(here: Path, clean_env: dict
     (here / "auth").mkdir()
     (here / "auth" / "x.py").write_text("X = 1\n")
     body = json.dumps(payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "auth/x.py")}))
-    script = Path(__file__).resolve().parent.parent / "hooks" / "post_tool_use.py"
+    script = REPO / "hooks" / "post_tool_use.py"
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(here))
     warm = json.dumps(payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "api/users.py")}))
     subprocess.run([sys.executable, "-S", str(script)], input=warm.encode(), env=env, cwd=str(here), timeout=30, check=True)
@@ -340,7 +340,7 @@ def test_an_unusable_state_folder_still_lets_findings_through_and_is_logged(here
 
 
 def test_docs_list_every_policy_key_with_its_default() -> None:
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "policy.md").read_text()
+    doc = (REPO / "docs" / "policy.md").read_text()
     keys = [line.split("=")[0].strip() for line in doc.split("[policy]\n", 1)[1].split("```")[0].splitlines() if "=" in line]
     assert keys == list(policy.Config.__slots__)
     assert "cooldown = 30 " in doc and "max_nudges = 10 " in doc and 'threshold = "low" ' in doc
