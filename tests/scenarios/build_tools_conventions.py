@@ -14,7 +14,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, REPO)
-sys.path.insert(0, os.path.join(REPO, "tests", "code"))
+sys.path.insert(0, os.path.join(REPO, "tests", "rules"))
 import tomli_w
 
 from sidekit_hooks.code import functions
@@ -243,7 +243,7 @@ print("tools held-out cases", len(H), "positives", sum(1 for c in H if c["expect
 # ---------------- conventions
 from pathlib import Path
 
-from test_conventions import typed_repo  # the fixture repo of the unit tests
+from test_conventions_learn import typed_repo  # the fixture repo of the unit tests
 
 with tempfile.TemporaryDirectory() as tmp:
     typed_repo(Path(tmp))
