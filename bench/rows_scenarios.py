@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.join(REPO, "tests"))
 
 
 def rows(ctx: BenchContext) -> list[Row]:
-    from scenariolib import figure, load_groups, score
+    from scenariolib import figure, load_groups, ratio, score
 
     groups = load_groups()
     scores = score(groups)
@@ -29,6 +29,9 @@ def rows(ctx: BenchContext) -> list[Row]:
         value = f"{figure(scores.precision(name))} / {figure(scores.recall(name))}"
         out.append(Row("scenarios", f"{name}: precision / recall ({counts})", value, ">= 0.90 / >= 0.80",
                        "ok" if scores.meets(name) else "MISS"))
+    tp, fp, fn = scores.pooled()
+    out.append(Row("scenarios", f"all sidecars pooled, held out included (tp {tp}, fp {fp}, fn {fn}; {known} xfail)",
+                   f"{figure(ratio(tp, tp + fp))} / {figure(ratio(tp, tp + fn))}"))
     clean = sum(scores.clean_nudges.values())
     by = ", ".join(f"{name} {count}" for name, count in sorted(scores.clean_nudges.items()))
     out.append(Row("scenarios", f"nudges on clean sessions ({scores.clean_events} events, every sidecar armed"

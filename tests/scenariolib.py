@@ -218,13 +218,15 @@ class Scores:
 
     def precision(self, sidecar: str) -> float | None:
         """tp / (tp + fp); None when the sidecar said nothing (no precision to speak of)."""
-        said = self.tp[sidecar] + self.fp[sidecar]
-        return self.tp[sidecar] / said if said else None
+        return ratio(self.tp[sidecar], self.tp[sidecar] + self.fp[sidecar])
 
     def recall(self, sidecar: str) -> float | None:
         """tp / (tp + fn); None when nothing from the sidecar was wanted."""
-        wanted = self.tp[sidecar] + self.fn[sidecar]
-        return self.tp[sidecar] / wanted if wanted else None
+        return ratio(self.tp[sidecar], self.tp[sidecar] + self.fn[sidecar])
+
+    def pooled(self) -> tuple[int, int, int]:
+        """tp, fp, fn over every sidecar (held out included): the corpus-wide figures."""
+        return sum(self.tp.values()), sum(self.fp.values()), sum(self.fn.values())
 
     def meets(self, sidecar: str, precision: float = 0.9, recall: float = 0.8) -> bool:
         """Both targets hold; a figure that does not exist (n/a) does not meet its target."""
@@ -234,6 +236,10 @@ class Scores:
 
 def figure(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
+
+
+def ratio(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
 
 
 def score(groups: list[Group], in_process: bool = True) -> Scores:

@@ -140,5 +140,8 @@ def test_scenario_rows_show_measured_scores_with_known_misses(clean_env: dict[st
         assert row.verdict == "ok" or "n/a" in row.value or "0." in row.value  # a MISS is below 1.00 or n/a
     assert {"scope", "specs", "tests", "tools", "tools (held out)", "conventions"} <= {
         row.what.split(":")[0] for row in sidecars}
-    assert [row.what.split(" (")[0] for row in rows[len(sidecars) + 1:]] == [
+    pooled = rows[len(sidecars) + 1]
+    assert re.fullmatch(r"all sidecars pooled, held out included \(tp \d+, fp \d+, fn \d+; \d+ xfail\)", pooled.what)
+    assert re.fullmatch(score, pooled.value) and (pooled.target, pooled.verdict) == ("", "")
+    assert [row.what.split(" (")[0] for row in rows[len(sidecars) + 2:]] == [
         "nudges on clean sessions", "known misses that pass now"]

@@ -170,6 +170,7 @@ def test_scores_of_a_synthetic_corpus(tmp_path: Path, clean_env: dict[str, str])
     assert (scores.precision("tests"), scores.recall("tests")) == (None, 0.0)  # it said nothing: no precision
     assert (figure(scores.precision("tests")), figure(scores.recall("scope"))) == ("n/a", "0.33")
     assert [scores.meets(name) for name in scores.sidecars()] == [False, True, False]
+    assert scores.pooled() == (2, 2, 3)
     assert dict(scores.known) == {"scope": 2}  # the xpassed case said nothing and wanted nothing
     assert [line.split(" ", 1)[1] for line in scores.xpassed] == [
         "xpass; passes now: remove its xfail (thought to fire (#0))"]

@@ -258,6 +258,7 @@ SCOPES: dict[str, object] = {
     "clean-feature": ["--issue", "SHOP-41", "--allow", "shop/**", "--allow", "tests/**"],
     "clean-scoped": {"issue": "shop-12", "allow": ["shop/**", "tests/**"]},
     "clean-other-tools": ["--issue", "SHOP-7", "--allow", "shop/**", "--allow", "*.md", "--deny", "shop/shipping.py"],
+    "clean-refactor": ["--issue", "SHOP-44", "--allow", "shop/**", "tests/**", "--deny", "shop/shipping.py"],
 }
 # Known false positives: {(session, step name): why (#issue)}. Filled from what the player showed, never tuned away.
 KNOWN: dict[tuple[str, str], str] = {}
@@ -297,6 +298,18 @@ STEPS = [  # one tool call each, in session order; the first step of a session g
     "{\"name\": \"unknown-tool\", \"session\": \"clean-other-tools\", \"tool\": \"FutureTool\", \"input\": {\"x\": 1}, \"response\": {\"ok\": true}, \"expect\": []}",
     "{\"name\": \"python-one-liner\", \"session\": \"clean-other-tools\", \"tool\": \"Bash\", \"input\": {\"command\": \"python -c 'import shop; print(shop.__version__)'\"}, \"response\": {\"stdout\": \"0.3.0\\n\", \"stderr\": \"\", \"interrupted\": false, \"isImage\": false}, \"expect\": []}",
     "{\"name\": \"edit-readme\", \"session\": \"clean-other-tools\", \"tool\": \"Edit\", \"input\": {\"file_path\": \"README.md\", \"old_string\": \"A small shop.\", \"new_string\": \"A small shop. Prices are in cents.\"}, \"expect\": []}",
+    "{\"name\": \"prompt\", \"session\": \"clean-refactor\", \"prompt\": \"Rename Cart.total to Cart.total_cents and add a receipt module.\", \"expect\": []}",
+    "{\"name\": \"usages-total\", \"session\": \"clean-refactor\", \"tool\": \"Bash\", \"input\": {\"command\": \"sidekit usages total\"}, \"response\": {\"stdout\": \"{\\\"name\\\":\\\"total\\\",\\\"uses\\\":[\\\"shop/cart.py:24\\\",\\\"tests/test_cart.py:9\\\"]}\\n\", \"stderr\": \"\", \"interrupted\": false, \"isImage\": false}, \"expect\": []}",
+    "{\"name\": \"grep-tool-total\", \"session\": \"clean-refactor\", \"tool\": \"Grep\", \"input\": {\"pattern\": \"\\\\.total\\\\(\", \"path\": \"tests\", \"output_mode\": \"content\", \"-n\": true}, \"response\": {\"mode\": \"content\", \"numFiles\": 1, \"filenames\": [], \"content\": \"tests/test_cart.py:9:    assert cart.total() == 100\", \"numLines\": 1}, \"expect\": []}",
+    "{\"name\": \"rename-in-cart\", \"session\": \"clean-refactor\", \"tool\": \"Edit\", \"input\": {\"file_path\": \"shop/cart.py\", \"old_string\": \"    def total(self) -> int:\", \"new_string\": \"    def total_cents(self) -> int:\"}, \"expect\": []}",
+    "{\"name\": \"rename-in-tests\", \"session\": \"clean-refactor\", \"tool\": \"Edit\", \"input\": {\"file_path\": \"tests/test_cart.py\", \"old_string\": \"    assert cart.total() == 100\", \"new_string\": \"    assert cart.total_cents() == 100\"}, \"expect\": []}",
+    "{\"name\": \"read-money\", \"session\": \"clean-refactor\", \"tool\": \"Read\", \"input\": {\"file_path\": \"shop/money.py\"}, \"expect\": []}",
+    "{\"name\": \"write-receipt\", \"session\": \"clean-refactor\", \"tool\": \"Write\", \"input\": {\"file_path\": \"shop/receipt.py\", \"content\": \"\\\"\\\"\\\"Printable receipts.\\\"\\\"\\\"\\n\\nfrom __future__ import annotations\\n\\nfrom shop.cart import Cart\\nfrom shop.money import format_cents\\nfrom shop.pricing import unit_price\\n\\n\\ndef receipt_lines(cart: Cart) -> list[str]:\\n    lines = []\\n    for sku, count in sorted(cart.items.items()):\\n        lines.append(f\\\"{sku} x{count}  {format_cents(unit_price(sku) * count)}\\\")\\n    lines.append(f\\\"total  {format_cents(cart.total_cents())}\\\")\\n    return lines\\n\"}, \"expect\": []}",
+    "{\"name\": \"write-receipt-test\", \"session\": \"clean-refactor\", \"tool\": \"Write\", \"input\": {\"file_path\": \"tests/test_receipt.py\", \"content\": \"from shop.cart import Cart\\nfrom shop.receipt import receipt_lines\\n\\n\\ndef test_receipt_ends_with_the_total():\\n    cart = Cart()\\n    cart.add(\\\"pear\\\", 2)\\n    assert receipt_lines(cart) == [\\\"pear x2  1.40 EUR\\\", \\\"total  1.40 EUR\\\"]\\n\"}, \"expect\": []}",
+    "{\"name\": \"sidekit-test-selected\", \"session\": \"clean-refactor\", \"tool\": \"Bash\", \"input\": {\"command\": \"sidekit test tests/test_cart.py tests/test_receipt.py\"}, \"response\": {\"stdout\": \"{\\\"runner\\\":\\\"pytest\\\",\\\"passed\\\":3}\\n\", \"stderr\": \"\", \"interrupted\": false, \"isImage\": false}, \"expect\": []}",
+    "{\"name\": \"mypy\", \"session\": \"clean-refactor\", \"tool\": \"Bash\", \"input\": {\"command\": \"mypy shop\"}, \"response\": {\"stdout\": \"Success: no issues found in 9 source files\\n\", \"stderr\": \"\", \"interrupted\": false, \"isImage\": false}, \"expect\": []}",
+    "{\"name\": \"ruff-check\", \"session\": \"clean-refactor\", \"tool\": \"Bash\", \"input\": {\"command\": \"ruff check shop tests\"}, \"response\": {\"stdout\": \"All checks passed!\\n\", \"stderr\": \"\", \"interrupted\": false, \"isImage\": false}, \"expect\": []}",
+    "{\"name\": \"git-diff\", \"session\": \"clean-refactor\", \"tool\": \"Bash\", \"input\": {\"command\": \"git diff --stat\"}, \"response\": {\"stdout\": \" shop/cart.py       | 2 +-\\n tests/test_cart.py | 2 +-\\n 2 files changed, 2 insertions(+), 2 deletions(-)\\n\", \"stderr\": \"\", \"interrupted\": false, \"isImage\": false}, \"expect\": []}",
 ]
 
 
