@@ -28,7 +28,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, REPO)
 import tomli_w  # noqa: E402
 
-from sidekit_hooks.code import functions  # noqa: E402
+from sidekit_hooks.code import function_index  # noqa: E402
 from sidekit_hooks.rules.authoring import conventions  # noqa: E402
 
 NOW = "${NOW}"
@@ -228,10 +228,10 @@ def red_cache() -> dict[str, str]:
     return {**pinned, ".sidekit/code/covers.json": texts["code/covers.json"]}
 
 
-def function_index() -> str:
+def index_of_project() -> str:
     with tempfile.TemporaryDirectory() as tmp:
         write_tree(tmp, {k: v for k, v in PROJECT.items() if k.endswith(".py")})
-        index = functions.build(tmp)
+        index = function_index.build(tmp)
     index.pop("project", None)
     index["built"] = 0
     for record in index["files"].values():
@@ -251,7 +251,7 @@ def learned_pack() -> str:
         document, multiline_strings=True)
 
 
-ARMED = {**PROJECT, **red_cache(), ".sidekit/index/functions.json": function_index(),
+ARMED = {**PROJECT, **red_cache(), ".sidekit/index/functions.json": index_of_project(),
          "sidecar_rules/conventions.toml": learned_pack(), "sidecar_rules/shop-team.toml": TEAM_PACK}
 SCOPES: dict[str, object] = {
     # through the real `sidekit scope set`, --allow given twice
