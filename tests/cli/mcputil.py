@@ -12,6 +12,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from hookutil import SIDEKIT
+
 GIT = ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "commit.gpgsign=false"]
 
 SMALL_PROJECT = {
@@ -80,7 +82,7 @@ def environment() -> dict[str, str]:
 
 
 def cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", *args], cwd=root, env=environment(),
+    return subprocess.run([*SIDEKIT, *args], cwd=root, env=environment(),
                           capture_output=True, text=True, timeout=120)
 
 

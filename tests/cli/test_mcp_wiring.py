@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hookutil import REPO
 
 from sidekit_hooks.cli import mcp_tools, wiring
 
-REPO = Path(__file__).resolve().parents[2]
 PYTHON = os.path.abspath(sys.executable)
 ENTRY = {"command": PYTHON, "args": ["-m", "sidekit_hooks.cli", "mcp"]}
 OTHERS = '{\n    "mcpServers": {\n        "docs": {"command": "docs-server", "args": ["--port", "0"]}\n    }\n}\n'
