@@ -102,9 +102,21 @@ class _Reader:
                 if key.data == "err":
                     self.errors = (self.errors + chunk)[-4000:]
                 elif not chunk:
-                    raise ValueError(f"the server exited (code {self.process.wait()}) before answering")
+                    code = self.process.wait()
+                    self._drain_stderr()
+                    raise ValueError(f"the server exited (code {code}) before answering")
                 else:
                     self.buffer += chunk
+
+    def _drain_stderr(self) -> None:
+        """What the exited server still had to say on stderr (briefly: a child may hold the pipe open)."""
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self.selector.unregister(self.process.stdout)  # at its end: always "readable"
+        while self.selector.select(0.5):
+            chunk = os.read(self.process.stderr.fileno(), 65536)
+            if not chunk:
+                return
+            self.errors = (self.errors + chunk)[-4000:]
 
     def stderr_tail(self) -> str:
         lines = [line for line in self.errors.decode(errors="replace").splitlines() if line.strip()]

@@ -194,3 +194,12 @@ def test_a_fresh_plugin_install_builds_its_environment_before_serving(tmp_path: 
     python = tmp_path / "data" / "venv" / "bin" / "python"  # $CLAUDE_PLUGIN_DATA, as Claude Code sets it
     assert done.stderr == ("sidekit: the MCP SDK is not installed in sidekit's environment\n"
                            f"  fix: {python} -m pip install mcp\n")
+
+
+def test_doctor_names_why_a_wired_server_did_not_answer(project: Path, home: Path) -> None:
+    broken = {"command": PYTHON, "args": ["-c", "import sys; sys.exit('sidekit: no module named mcp')"]}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"sidekit": broken}}))
+    done = sidekit("doctor", "--project", str(project), home=home)
+    line = next(line for line in done.stdout.splitlines() if "mcp:" in line)
+    assert line == ("  PROBLEM  mcp: .mcp.json server 'sidekit' did not list its tools: the server exited (code 1) "
+                    "before answering (stderr: sidekit: no module named mcp)")
