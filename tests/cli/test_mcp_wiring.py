@@ -203,3 +203,15 @@ def test_doctor_names_why_a_wired_server_did_not_answer(project: Path, home: Pat
     line = next(line for line in done.stdout.splitlines() if "mcp:" in line)
     assert line == ("  PROBLEM  mcp: .mcp.json server 'sidekit' did not list its tools: the server exited (code 1) "
                     "before answering (stderr: sidekit: no module named mcp)")
+
+
+def test_doctor_warns_when_the_plugin_and_mcp_json_both_serve_the_tools(project: Path, home: Path) -> None:
+    assert sidekit("install", "--project", str(project), "--mcp", home=home).returncode == 0
+    settings_file = project / ".claude" / "settings.json"
+    settings_file.write_text(json.dumps({**json.loads(settings_file.read_text()),
+                                         "enabledPlugins": {"sidekit-hooks@local": True}}))
+    lines = sidekit("doctor", "--project", str(project), home=home).stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "mcp:" in line)
+    assert re.fullmatch(r"  PROBLEM  mcp: \.mcp\.json server 'sidekit' lists 10 tools, first answer in \d+ ms, "
+                        r"and the plugin serves them too: the agent sees every tool twice", lines[at])
+    assert lines[at + 1] == f'           fix: delete the "sidekit" entry from {project / ".mcp.json"}'

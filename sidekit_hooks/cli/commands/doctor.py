@@ -80,7 +80,7 @@ def diagnose(project: str) -> list[Check]:
     checks.append(_versions_check())
     checks.append(_rule_packs_check(project))
     checks.extend(_cache_checks(project))
-    checks.append(_mcp_check(project))
+    checks.append(_mcp_check(project, bool(plugin)))
     checks.append(_hook_log_check(project))
     return checks
 
@@ -328,8 +328,11 @@ def _lint_errors(project: str) -> list[str]:
     return errors
 
 
-def _mcp_check(project: str) -> Check:
-    """Start the MCP server (the project's .mcp.json entry, else this sidekit's), list its tools, time it."""
+def _mcp_check(project: str, plugin: bool = False) -> Check:
+    """Start the MCP server (the project's .mcp.json entry, else this sidekit's), list its tools, time it.
+
+    `plugin`: the sidekit plugin is enabled, and it ships the server too.
+    """
     from sidekit_hooks.cli import mcp_config, mcp_probe, mcp_tools
 
     entry = mcp_config.wired(project)
@@ -351,6 +354,9 @@ def _mcp_check(project: str) -> Check:
     if missing:
         return Check("mcp", "problem", f"{source} lacks the tools {', '.join(missing)} (an older sidekit?)", install)
     detail = f"{source} lists {len(found.tools)} tools, first answer in {found.tools_ms:.0f} ms"
+    if entry is not None and plugin:
+        return Check("mcp", "problem", f"{detail}, and the plugin serves them too: the agent sees every tool twice",
+                     f"delete the \"sidekit\" entry from {os.path.join(project, '.mcp.json')}")
     if entry is None:
         return Check("mcp", "info", f"{detail}; not in .mcp.json (add it: {install})")
     return Check("mcp", "ok", detail)
