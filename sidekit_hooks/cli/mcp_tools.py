@@ -48,7 +48,7 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         _schema({"tests": STRS, "stacks": {"type": "boolean"}}),
     ),
     "select": (
-        "Tests the current change needs, and why, before choosing what to run.",
+        "Tests the current change needs, and why, instead of running the whole suite.",
         _schema({"base": STR}),
     ),
     "tests_for": (
