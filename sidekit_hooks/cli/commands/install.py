@@ -59,8 +59,12 @@ def _wire_mcp(where: wiring.Target, after: dict[str, Any], record: dict[str, Any
     if not where.project:
         raise SidekitError("--mcp wires a project's .mcp.json; it does not combine with --user",
                            "sidekit install --project DIR --mcp")
+    from importlib.util import find_spec
+
     entry, line = mcp_config.install(where.project, wiring.interpreter(), record.get("mcp"))
     after = mcp_config.approve(after, entry)
+    if find_spec("mcp") is None:  # the server would not start: say so now, not in the agent's session
+        line += f"\n  note: the MCP SDK is missing here; add it: {wiring.interpreter()} -m pip install mcp"
     return after, dict(record, mcp=entry), line
 
 
