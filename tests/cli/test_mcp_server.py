@@ -12,11 +12,9 @@ from typing import Any
 import anyio
 import pytest
 
-pytest.importorskip("mcp", reason="the MCP SDK is a runtime dependency: ./install.sh installs it")
+from mcputil import cli, connect, make_project, processes_in, text_of, wire_size
 
-from mcputil import cli, connect, make_project, processes_in, text_of, wire_size  # noqa: E402
-
-from sidekit_hooks.cli import mcp_tools  # noqa: E402
+from sidekit_hooks.cli import mcp_tools
 
 CONTRACT_TOOLS = ["status", "test", "failures", "select", "tests_for", "blast_radius", "symbol", "usages",
                   "scope_show", "scope_set"]
