@@ -284,10 +284,10 @@ cwrite("pytest-class-without-testcase", "tests/test_orders.py", "class TestOrder
 cwrite("setup-method-camel-ok", "tests/test_orders.py", "class TestOrders:\n    def setUp(self):\n        self.n = 1\n\n    def test_total(self):\n        assert self.n\n", [])
 cwrite("readme-edit", "README.md", "# shop\n\nprint(\"hello\") in a code sample, except: too.\n", [])
 # known misses (xfail: played and counted; the mark goes when they pass)
+# (fixed by #11: findings name their subject, so these two pass now and carry no mark)
 C.append({**C[0], "name": "camel-case-def-named", "input": {"file_path": "shop/items.py", "content": "def getItemName(item: dict[str, str]) -> str:\n    return item[\"name\"]\n"},
-          "expect": conv("getItemName"), "xfail": "the nudge says 'name the new def in snake_case' but not which def; findings name their subject (#11)"})
+          "expect": conv("getItemName")})
 cwrite("untyped-public-def-named", "shop/orders.py", "from shop.mod0 import helper_0\n\n\ndef order_total(count):\n    return helper_0(count)\n", conv("order_total"))
-C[-1]["xfail"] = "the type-hints nudge does not say which def lacks hints; findings name their subject (#11)"
 cwrite("print-in-docstring-usage", "shop/money.py", 'def format_cents(cents: int) -> str:\n    """12.34 EUR from 1234.\n\n    Usage::\n\n        print(format_cents(1234))\n    """\n    return f"{cents // 100}.{cents % 100:02d} EUR"\n', [])
 C[-1]["xfail"] = "learned rules are regexes over the added text: a print() in a docstring's usage example reads as code (#13)"
 with open(os.path.join(HERE, "conventions.jsonl"), "w") as out:
