@@ -63,7 +63,7 @@ def warm_indexes(project: str, hook: str) -> str:
         if not built and tiny_project(project):
             from sidekit_hooks.code import function_index  # rare: the first session of a small project
 
-            return "built" if function_index.refresh(project) else ""
+            return "built" if function_index.refresh(project, prune=False) else ""
         if built and not outdated(project, built):
             return ""
         return "started" if functions.ensure_fresh(project, touched_python=True) else ""

@@ -242,3 +242,19 @@ def test_policy_decides_which_findings_are_reminded() -> None:
     custom = Config({"remind": ["acme.api.status-422"], "remind_threshold": "medium"})
     assert custom.reminds("specs", "acme.api.status-422", "medium") and not custom.reminds("scope", "", "high")
     assert not Config({"mute": ["scope"]}).reminds("scope", "", "high")
+
+
+def test_a_session_with_only_a_ledger_is_pruned_after_two_weeks_too(armed: Path, run_hook: HookRunner) -> None:
+    import os
+
+    from sidekit_hooks.nudges import policy
+
+    run_hook("PostToolUse", payload("PostToolUse", armed, session_id="quiet", tool_name="Bash",
+                                    tool_input={"command": "true"}, tool_response={"stdout": ""}))
+    ledger_file = armed / ".sidekit" / "state" / "quiet" / "ledger.jsonl"
+    assert ledger_file.read_text() == '{"call":""}\n' and not (ledger_file.parent / "policy.json").exists()
+    stale = ledger_file.stat().st_mtime - policy.STALE_SESSION - 60
+    os.utime(ledger_file, (stale, stale))
+    put(armed, "docs/notes.md", "x\n")
+    run_hook("PostToolUse", write(armed, "docs/notes.md", "x\n", session="new"))  # a new session's first finding
+    assert sorted(p.name for p in (armed / ".sidekit" / "state").iterdir()) == ["new"]

@@ -72,8 +72,10 @@ def build(project: str, previous: dict[str, Any] | None = None) -> dict[str, Any
     return {"version": VERSION, "project": os.path.abspath(project), "built": round(time.time(), 3), "files": files}
 
 
-def refresh(project: str) -> bool:
-    """Bring the on-disk index up to date under a lock. False when another refresh holds the lock."""
+def refresh(project: str, prune: bool = True) -> bool:
+    """Bring the on-disk index up to date under a lock. False when another refresh holds the lock.
+
+    `prune=False`: leave the cache's other entries alone (a hook building a tiny index inline)."""
     lock = lock_path(project)
     if not os.path.isdir(project):
         return False  # gone (a throw-away project removed under us): recreate nothing
@@ -85,7 +87,8 @@ def refresh(project: str) -> bool:
         in_project = not target.startswith(cache_dir() + os.sep)
         if not in_project or os.path.isdir(os.path.dirname(target)):  # re-checked: never recreate the project
             workspace.atomic_write(target, fastjson.dumps(index))
-        prune_cache()
+        if prune:
+            prune_cache()
     finally:
         background.release_lock(lock)
     return True

@@ -318,7 +318,7 @@ def state_folder(project: str, session: str) -> str:
 
 
 def _lock(folder: str) -> int:
-    if not os.path.isdir(folder):
+    if not os.path.exists(os.path.join(folder, STATE_FILE)):  # the folder may already hold the session's ledger
         _prune(os.path.dirname(folder))
         os.makedirs(folder, exist_ok=True)
     fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
@@ -340,12 +340,26 @@ def _prune(root: str, now: float | None = None) -> None:
     for name in names:
         folder = os.path.join(root, name)
         try:
-            if os.stat(os.path.join(folder, STATE_FILE)).st_mtime < cutoff:
+            if _last_touched(folder) < cutoff:
                 for item in os.listdir(folder):
                     os.unlink(os.path.join(folder, item))
                 os.rmdir(folder)
         except OSError:
             continue
+
+
+def _last_touched(folder: str) -> float:
+    """When the session last wrote its policy state or its ledger (nudges/ledger.py); raises OSError
+    when it has neither (not a session folder)."""
+    times = []
+    for name in (STATE_FILE, "ledger.jsonl"):
+        try:
+            times.append(os.stat(os.path.join(folder, name)).st_mtime)
+        except OSError:
+            continue
+    if not times:
+        raise OSError(f"{folder} holds no session state")
+    return max(times)
 
 
 def _load_state(folder: str) -> State:
