@@ -258,3 +258,14 @@ def test_a_session_with_only_a_ledger_is_pruned_after_two_weeks_too(armed: Path,
     put(armed, "docs/notes.md", "x\n")
     run_hook("PostToolUse", write(armed, "docs/notes.md", "x\n", session="new"))  # a new session's first finding
     assert sorted(p.name for p in (armed / ".sidekit" / "state").iterdir()) == ["new"]
+
+
+def test_each_fired_decision_names_its_subject_and_how_to_recheck_it(armed: Path, run_hook: HookRunner) -> None:
+    session_with_a_fix_and_an_open_scope_edit(armed, run_hook)
+    fired = [(row["sidecar"], row.get("subject"), row.get("recheck")) for row in decisions(armed, "fired")]
+    assert fired == [
+        ("specs", "return JSONResponse({'error': reason}, status_code=400)",
+         {"kind": "match", "path": "api/items.py", "pattern": "status_code\\s*=\\s*400\\b",
+          "line": "return JSONResponse({'error': reason}, status_code=400)", "before": "absent"}),
+        ("scope", "docs/notes.md", {"kind": "scope", "path": "docs/notes.md", "before": "absent"}),
+    ]
