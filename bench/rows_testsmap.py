@@ -19,7 +19,7 @@ import tempfile
 from run import REPO, BenchContext, Row, ratio_row, time_command
 
 sys.path.insert(0, REPO)
-from sidekit_hooks.code import covers  # noqa: E402
+from sidekit_hooks.impact import covers  # noqa: E402
 from sidekit_hooks.status import cache  # noqa: E402
 
 SESSION = "bench-testsmap"
