@@ -39,9 +39,13 @@ class ConventionsSidecar:
             if not annotated(source):
                 from sidekit_hooks.nudges.findings import Finding
 
+                from sidekit_hooks.nudges.recheck import before_state
+
                 return [Finding("conventions", f"{rule['message']} (`{name}` in {event.path})",
                                 key=f"rule:{RULE_ID}:{event.path}:{name}", rule_id=RULE_ID, path=event.path,
-                                severity=str(rule.get("severity", "medium")), subject=name)]
+                                severity=str(rule.get("severity", "medium")), subject=name,
+                                recheck={"kind": "hints", "path": event.path, "symbol": name,
+                                         "before": before_state(event)})]
         return []
 
 

@@ -118,4 +118,25 @@ def _def(text: str, record: Mapping[str, str]) -> str:
     return FIXED
 
 
-CHECKS = {"match": _match, "absent": _absent, "def": _def}
+def _hints(text: str, record: Mapping[str, str]) -> str:
+    """A def that lacked type hints: fixed once every parameter (but self/cls) and the return are annotated;
+    moot when the def is gone; "" when the file does not parse (nothing can be said)."""
+    import _ast
+
+    symbol = record.get("symbol", "")
+    try:
+        tree = compile(text, "<sidekit>", "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return ""
+    stack = list(getattr(tree, "body", []))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef)) and node.name == symbol:
+            params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+            typed = node.returns is not None and all(a.annotation is not None for a in params if a.arg not in ("self", "cls"))
+            return FIXED if typed else STILL
+        stack.extend(getattr(node, "body", []))
+    return MOOT
+
+
+CHECKS = {"match": _match, "absent": _absent, "def": _def, "hints": _hints}

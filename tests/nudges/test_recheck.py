@@ -24,6 +24,11 @@ BEFORE = "def f():\n    return 1\n"
     ("changed\n", {"kind": "scope", "before": ABSENT}, STILL),
     (None, {"kind": "scope", "before": ABSENT}, FIXED),  # a new out-of-scope file, removed again
     (BEFORE, {"kind": "scope", "before": text_hash(BEFORE.encode())}, FIXED),  # reverted
+    ("def total(\n    items,\n) -> int:\n    return 0\n", {"kind": "hints", "symbol": "total"}, STILL),
+    ("class C:\n    def total(\n        self,\n        items: list[int],\n    ) -> int:\n        return 0\n",
+     {"kind": "hints", "symbol": "total"}, FIXED),
+    ("def other() -> None:\n    pass\n", {"kind": "hints", "symbol": "total"}, MOOT),
+    ("def total(:\n", {"kind": "hints", "symbol": "total"}, ""),
     ("x\n", {"kind": "unknown"}, ""),
     ("x\n", {"kind": "match", "pattern": "(unclosed"}, ""),
 ])
