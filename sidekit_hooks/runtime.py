@@ -10,7 +10,7 @@ import os
 import time
 
 from sidekit_hooks import detectors
-from sidekit_hooks.core import fastjson, hooklog, workspace
+from sidekit_hooks.core import budget, fastjson, hooklog, workspace
 from sidekit_hooks.nudges import delivery, policy, queue
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 DRAINING_HOOKS = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
-HARD_DEADLINE = 0.8  # seconds; past this the hook gives up, puts claims back and prints nothing
+DETECTOR_GRACE = 0.15  # seconds a detector may overrun the shared budget before it is cut off
+HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
 
 # Claims taken by this process and not yet planned: what a deadline must put back.
 HELD: list[queue.Claim] = []
@@ -43,8 +44,10 @@ class Outcome:
 def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     """Handle one event. Never raises for bad input; may raise only what the deadline alarm raises."""
     started = time.monotonic() if started is None else started
+    HELD.clear()
     try:
-        payload = fastjson.loads(stdin_text) if stdin_text.strip() else {}
+        # Depth bounded before anything walks it: a 1,000-deep tool_response costs nothing but itself.
+        payload = fastjson.loads_bounded(stdin_text) if stdin_text.strip() else {}
     except ValueError as exc:
         hooklog.error(workspace.project_dir(), hook, "payload", f"stdin is not JSON ({exc})")
         return Outcome()
@@ -55,28 +58,71 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
     ctx = Context(project, event.session_id, started + DETECTOR_BUDGET)
+    draining = event.hook in DRAINING_HOOKS and not event.is_subagent
+    # Drain first: what was queued before this call is claimed before any detector runs, so a
+    # detector that runs out of time cannot hold it back (hook.main delivers HELD on its deadline).
+    early = claim_queued(event, project) if draining else []
     findings = run_detectors(event, ctx)
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
         return Outcome(delivery.hook_output(event.hook, "\n".join(policy.lines(findings, event, ctx, policy_config(project))), ctx.notices))
-    enqueue_findings(findings, event, ctx)
-    if event.hook not in DRAINING_HOOKS:
+    try:
+        enqueue_findings(findings, event, ctx)
+    except Exception as exc:  # noqa: BLE001 - a policy failure costs this call's findings, not the queue
+        hooklog.error(project, event.hook, "policy", exc)
+    if not draining:
         return Outcome(delivery.hook_output(event.hook, "", ctx.notices))
-    return drain(event, project, ctx.notices)
+    return drain(event, project, ctx.notices, early)
 
 
 def run_detectors(event: Event, ctx: Context) -> list[Finding]:
     found: list[Finding] = []
     for name in detectors.names(event.hook):
-        if time.monotonic() > ctx.deadline:
+        left = ctx.deadline - time.monotonic()
+        if left <= 0:
             hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
             break
+        budget.doing(f"detector {name}")
         try:
-            found.extend(detectors.load(name).detect(event, ctx))
-        except Exception as exc:  # noqa: BLE001 - one broken sidecar must not silence the others
+            # Each detector is cut off once it overruns the shared budget: a bad field, pack or scope
+            # costs only the detector that reads it.
+            found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), left + DETECTOR_GRACE))
+        except budget.OutOfTime:
+            hooklog.append(ctx.project, hooklog.ERRORS, {
+                "hook": event.hook, "where": f"timeout:detector:{name}", "culprit": budget.NOW[0],
+                "error": f"ran past its time ({round(left * 1000)} ms left of the detector budget): {budget.NOW[0]}"})
+        except Exception as exc:  # noqa: BLE001 - one broken sidecar (RecursionError, ValueError...) alone
             hooklog.error(ctx.project, event.hook, f"detector:{name}", exc)
+    budget.doing("")
     return found
+
+
+def _detect(name: str, event: Event, ctx: Context) -> list[Finding]:
+    return list(detectors.load(name).detect(event, ctx))
+
+
+def claim_queued(event: Event, project: str) -> list[queue.Claim]:
+    """Claim what is queued for this session (and its Gas Town tmux session); held in HELD."""
+    root = workspace.queue_root(project)
+    claims: list[queue.Claim] = []
+    for session in sessions_to_drain(event.session_id):
+        try:
+            got = queue.claim(root, session, on_discard=_log_discard(project, event.hook))
+        except (OSError, workspace.UnsafeSessionName) as exc:
+            if not isinstance(exc, OSError) or _first(exc):
+                hooklog.error(project, event.hook, "drain", exc)
+            continue
+        claims.extend(got)
+        HELD.extend(got)
+    return claims
+
+
+def _first(exc: OSError) -> bool:
+    """A refused path is logged once per process (doctor reports it for good)."""
+    from sidekit_hooks.core import safepath
+
+    return not isinstance(exc, safepath.UnsafePath) or safepath.first_report(str(exc))
 
 
 def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> None:
@@ -104,16 +150,9 @@ def policy_config(project: str) -> policy.Config:
         return policy.Config()
 
 
-def drain(event: Event, project: str, notices: list[str] | None = None) -> Outcome:
-    """Claim what is queued for this session (and its Gas Town tmux session) and plan one delivery."""
-    root = workspace.queue_root(project)
-    claims: list[queue.Claim] = []
-    for session in sessions_to_drain(event.session_id):
-        try:
-            claims.extend(queue.claim(root, session, on_discard=_log_discard(project, event.hook)))
-            HELD[:] = claims
-        except (OSError, workspace.UnsafeSessionName) as exc:
-            hooklog.error(project, event.hook, "drain", exc)
+def drain(event: Event, project: str, notices: list[str] | None = None, early: list[queue.Claim] | None = None) -> Outcome:
+    """Plan one delivery of what was claimed first (`early`) and what was queued since."""
+    claims = list(early or []) + claim_queued(event, project)  # what was queued first goes first
     if not claims:
         return Outcome(delivery.hook_output(event.hook, "", notices))
     text, delivered, left = delivery.plan(claims)

@@ -19,6 +19,7 @@ line in `.sidekit/log/decisions.jsonl` (`sidekit report` sums them up).
 from __future__ import annotations
 
 import os
+import stat
 import time
 
 from sidekit_hooks.core import fastjson, hooklog, workspace
@@ -340,10 +341,16 @@ def _load_state(folder: str) -> State:
 def content_hash(path: str) -> str:
     """A cheap fingerprint of a file's content ("" when unreadable or absent)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_HASH_BYTES)
-            size = os.fstat(handle.fileno()).st_size
-    except OSError:
+        # O_NONBLOCK and regular files only: a FIFO named by a payload must not hold the hook.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                return ""
+            data, size = os.read(fd, MAX_HASH_BYTES), info.st_size
+        finally:
+            os.close(fd)
+    except (OSError, ValueError):  # ValueError: a NUL byte or a lone surrogate in the path
         return ""
     import zlib
 
