@@ -62,9 +62,11 @@ def wired(commands: dict[str, str], others: bool = True) -> dict[str, Any]:
 
 
 def healthy_tail() -> list[str]:
-    tail = ["  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
+    tail = ["  ok       paths: .sidekit/ and .runtime/ stay inside the project",
+            "  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
     return tail + [RULES] + ["  info     test cache: no pytest run recorded yet",
-                                              "  ok       hook log: no hook failures in the last 24 h"]
+                             "  ok       hook deadline: no hook ran out of time in the last 24 h",
+                             "  ok       hook log: no hook failures in the last 24 h"]
 
 
 def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, home: Path) -> None:

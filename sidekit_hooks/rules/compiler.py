@@ -311,8 +311,14 @@ def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> lis
         for index, glob in enumerate(when.get(key, [])):
             why = globs.problem(glob) or ("" if len(glob) <= MAX_PATTERN else f"over {MAX_PATTERN} characters")
             if why:
-                problems.append(Problem(at + ("when", key, index), f'glob "{glob}" cannot match: {why}',
+                problems.append(Problem(at + ("when", key, index), f'glob "{glob[:80]}" cannot match: {why}',
                                         'write a project-relative glob such as "src/**/*.py"'))
+                continue
+            costly = globs.budget_problem(glob)  # matched on every tool call: keep it cheap
+            if costly:
+                problems.append(Problem(at + ("when", key, index), f'glob "{glob[:80]}" is too costly: {costly}',
+                                        f'write "{globs.normalise(glob)[:80]}"' if "consecutive" in costly
+                                        else 'name fewer folders, e.g. "src/**/*.py"'))
     return problems + _impossible(when, at)
 
 

@@ -12,9 +12,10 @@ when it is compiled, which happens again only when the file changes.
 from __future__ import annotations
 
 import os
+import time
 
 from sidekit_hooks import __version__
-from sidekit_hooks.core import fastjson, hooklog, workspace
+from sidekit_hooks.core import budget, fastjson, hooklog, safepath, workspace
 from sidekit_hooks.rules import LAYERS
 
 TYPE_CHECKING = False
@@ -28,6 +29,11 @@ FORMAT = 1  # bump when the compiled form changes: older snapshots are rebuilt
 SNAPSHOT_FILE = "rules-snapshot.json"
 PACK_DIR = "sidecar_rules"
 LOCAL_DIR = os.path.join(".sidekit", "rules")
+# A hook compiles changed packs for at most this long; the rest is compiled by the next events
+# (the snapshot is saved with what is done), so a huge change never costs one event its deadline.
+COMPILE_BUDGET = 0.2  # seconds
+MAX_SNAPSHOT_BYTES = 4 << 20  # the compiled snapshot every event reads
+MAX_TOTAL_BYTES = 256 * 1024  # the user, project and local packs together (one full-size pack); past it, packs are skipped
 
 
 def builtin_dir() -> str:
@@ -98,6 +104,7 @@ def current(project: str, notify: Callable[[str], None] | None = None, hook: str
 
 def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list[Any]],
              notify: Callable[[str], None] | None, hook: str) -> Snapshot:
+    started = time.monotonic()
     path = os.path.join(workspace.state_dir(project), SNAPSHOT_FILE)
     old = read(path)
     same_build = old.get("format") == FORMAT and old.get("sidekit") == __version__ and isinstance(old.get("packs"), list)
@@ -105,47 +112,76 @@ def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list
         return old
     reusable = {pack["path"]: pack for pack in old["packs"] if isinstance(pack, dict) and "path" in pack} if same_build else {}
     packs = []
+    complete = True
+    total = 0
     for layer, pack_path, stat in entries:
+        total += stat[1] if layer != "builtin" and len(stat) > 1 else 0
         previous = reusable.get(pack_path)
         if previous is not None and previous["stat"] == stat and previous["layer"] == layer:
             packs.append(previous)
             continue
-        pack = build_pack(pack_path, layer, stat, project)
+        if time.monotonic() - started > COMPILE_BUDGET:
+            complete = False  # the next event goes on from here
+            continue
+        budget.doing(f"compiling pack {display_path(pack_path, project)}")
+        pack = over_budget(pack_path, layer, stat, project, total) if total > MAX_TOTAL_BYTES else \
+            build_pack(pack_path, layer, stat, project)
         packs.append(pack)
         if pack["error"]:
             _report_broken(project, hook, pack, notify)
     rules, policy = merge(packs)
-    snap = {"format": FORMAT, "sidekit": __version__, "files": files, "rules": rules, "policy": policy,
-            "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]], "packs": packs,
-            **precompile(rules, old)}
+    code = precompile(rules, old, started + COMPILE_BUDGET)
+    complete = complete and code.pop("complete")
+    snap = {"format": FORMAT, "sidekit": __version__, "files": files if complete else [], "rules": rules,
+            "policy": policy, "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]],
+            "packs": packs, **code}
+    data = fastjson.dumps(snap)
+    if len(data) > MAX_SNAPSHOT_BYTES:  # every event reads it: past the cap, the regexes compile lazily instead
+        snap["sre"] = {}
+        data = fastjson.dumps(snap)
     try:
-        workspace.atomic_write(path, fastjson.dumps(snap))
+        workspace.atomic_write(path, data)
     except OSError as exc:  # a read-only project still gets its rules, compiled per event
         hooklog.error(project, hook, "rules", f"cannot save the rules snapshot: {exc}")
     return snap
 
 
-def precompile(rules: list[dict[str, Any]], old: Snapshot) -> dict[str, Any]:
-    """The engine code of every regex of the active rules (see `sre`), reusing what `old` had."""
+def over_budget(path: str, layer: str, stat: list[int], project: str, total: int) -> dict[str, Any]:
+    """A pack past the total size cap: recorded as broken, never compiled."""
+    display = display_path(path, project)
+    error = (f"{display}: the packs together are {total // 1024} KB, over the {MAX_TOTAL_BYTES // 1024} KB every "
+             f"tool call can afford; this pack is skipped\n  fix: trim or remove packs (sidekit rules list shows them)")
+    return {"path": path, "file": display, "layer": layer, "stat": stat, "name": "", "error": error, "rules": [],
+            "policy": {}}
+
+
+def precompile(rules: list[dict[str, Any]], old: Snapshot, until: float = float("inf")) -> dict[str, Any]:
+    """The engine code of every regex of the active rules (see `sre`), reusing what `old` had.
+    Past `until` the rest is left for the next event (`complete` is False); `match` compiles those itself."""
     from sidekit_hooks.rules import sre
 
     known = old.get("sre", {}) if old.get("engine") == sre.ENGINE else {}
     code: dict[str, Any] = {}
+    complete = True
     for rule in rules:
         for key in ("added", "absent", "command", "output"):
             pattern = rule["when"].get(key)
             if pattern is not None and pattern not in code:
-                entry = known.get(pattern) or sre.assemble(pattern)
+                entry = known.get(pattern)
+                if entry is None:
+                    if time.monotonic() > until:
+                        complete = False
+                        continue
+                    entry = sre.assemble(pattern)
                 if entry is not None:
                     code[pattern] = entry
-    return {"engine": sre.ENGINE, "sre": code}
+    return {"engine": sre.ENGINE, "sre": code, "complete": complete}
 
 
 def read(path: str) -> Snapshot:
     """The saved snapshot, or {} when there is none or it is unreadable (then it is rebuilt)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            snap = fastjson.loads(handle.read())
+        snap = fastjson.loads(safepath.read_bytes(safepath.check(path), 64 << 20).decode("utf-8"))
     except (OSError, ValueError):
         return {}
     return snap if isinstance(snap, dict) else {}
@@ -225,7 +261,7 @@ def _first_to_report(project: str, pack: dict[str, Any]) -> bool:
     folder = os.path.join(workspace.log_dir(project), NOTIFIED_DIR)
     name = f"{zlib.crc32(repr((pack['path'], pack['stat'])).encode('utf-8', 'replace')):08x}"
     try:
-        os.makedirs(folder, exist_ok=True)
+        safepath.makedirs(folder, project)
         os.close(os.open(os.path.join(folder, name), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
     except FileExistsError:
         return False
@@ -239,7 +275,8 @@ def _prune(folder: str) -> None:
     try:
         names = os.listdir(folder)
         if len(names) > MAX_NOTIFIED:
-            paths = sorted((os.path.join(folder, n) for n in names), key=os.path.getmtime)
+            own = [n for n in names if len(n) == 8 and all(c in "0123456789abcdef" for c in n)]  # only our markers
+            paths = sorted((os.path.join(folder, n) for n in own), key=os.path.getmtime)
             for path in paths[: len(paths) - MAX_NOTIFIED]:
                 os.unlink(path)
     except OSError:
