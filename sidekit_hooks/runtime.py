@@ -131,12 +131,18 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
     root = workspace.queue_root(ctx.project)
     config = policy_config(ctx.project) if findings else policy.Config()
-    for line, finding in policy.admit(findings, event, ctx, config):
+
+    def send(line: str, finding: Finding) -> bool:
+        # Only what reached the queue counts as said (the policy forgets the rest, to say it again).
         nudge = queue.Nudge(line, sender=f"sidekit/{finding.sidecar}", priority=finding.priority)
         try:
             queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
         except (OSError, workspace.UnsafeSessionName) as exc:
             hooklog.error(ctx.project, event.hook, "enqueue", exc)
+            return False
+        return True
+
+    policy.admit(findings, event, ctx, config, send=send)
 
 
 def policy_config(project: str) -> policy.Config:

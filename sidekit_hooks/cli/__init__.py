@@ -64,6 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[0] in ("-V", "--version"):
         print(f"sidekit {__version__}")
         return 0
+    bad = next((arg for arg in args if not _utf8(arg)), None)
+    if bad is not None:
+        shown = bad.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        print(f"sidekit: the argument {shown!r} is not valid UTF-8\n  fix: pass the text in UTF-8", file=sys.stderr)
+        return 2
     name = args[0]
     commands = _available()
     if name not in commands:
@@ -90,4 +95,22 @@ def run_command(module: object, parsed: argparse.Namespace) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # noqa: BLE001 - the CLI never prints a traceback; the cause in one line
+        import os
+
+        if os.environ.get("SIDEKIT_DEBUG"):
+            raise
+        text = f"{type(exc).__name__}: {exc}".encode("utf-8", "replace").decode("utf-8")
+        print(f"sidekit: unexpected error: {text[:500]}\n  fix: rerun with SIDEKIT_DEBUG=1 for the traceback "
+              "and report it", file=sys.stderr)
+        return 1
+
+
+def _utf8(arg: str) -> bool:
+    """Arguments reach Python with undecodable bytes as lone surrogates (surrogateescape)."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 

@@ -27,7 +27,7 @@ from sidekit_hooks.nudges.delivery import MAX_NUDGE  # one line under this; `[po
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from typing import Any, TypeGuard
 
     from sidekit_hooks.nudges.events import Event
@@ -106,10 +106,12 @@ class State:
 
 
 def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
-          now: float | None = None) -> list[tuple[str, Finding]]:
+          now: float | None = None, send: Callable[[str, Finding], bool] | None = None) -> list[tuple[str, Finding]]:
     """The findings worth saying now, most important first, each with its final one-line text.
 
     `config` is the `[policy]` table of the merged rule packs, which the runtime reads once per event.
+    `send`, when given, is called for each admitted line while the state is locked; a line it could
+    not send (False: the queue could not take it) is not remembered as said, so it is said again later.
     """
     session = event.session_id
     if not findings:
@@ -135,12 +137,32 @@ def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
         before = state.to_json()
         _mark_clean(state, event, ctx.project, {f.key[:MAX_KEY] for f in ordered})
         admitted = _decide(ordered, event, ctx, config, state, moment)
+        if send is not None:
+            unsent = [finding for line, finding in admitted if not send(line, finding)]
+            _forget(state, State(fastjson.loads(before)), unsent)
+            gone = {id(finding) for finding in unsent}
+            admitted = [(line, finding) for line, finding in admitted if id(finding) not in gone]
         after = state.to_json()
         if after != before:  # a finding held back as a duplicate changes nothing worth a write
             _save_state(folder, after, ctx.project, event.hook)
     finally:
         os.close(fd)
     return admitted
+
+
+def _forget(state: State, prior: State, unsent: list[Finding]) -> None:
+    """Undo what `_decide` remembered about findings that never reached the queue."""
+    for finding in unsent:
+        key = finding.key[:MAX_KEY]
+        if key in prior.keys:
+            state.keys[key] = prior.keys[key]
+        else:
+            state.keys.pop(key, None)
+        state.count = max(prior.count, state.count - 1)
+        if finding.sidecar in prior.last:
+            state.last[finding.sidecar] = prior.last[finding.sidecar]
+        else:
+            state.last.pop(finding.sidecar, None)
 
 
 def _save_state(folder: str, data: str, project: str, hook: str) -> None:

@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"sidekit replay: {len(session.events)} events from {args.transcript}")
         print(f"throw-away project {project}; configuration from {source or 'nowhere'}: {', '.join(copied) or 'none found'}\n")
         summary = Summary()
-        player = Player(project, session.session or "replay")
+        # In this process: a subprocess per step made a long session (thousands of calls) take minutes.
+        player = Player(project, session.session or "replay", in_process=True)
         for number, event in enumerate(session.events, 1):
             payload = materialize(rebase(event.payload, session.cwd, project), project)
             result = player.send(event.hook, payload)
