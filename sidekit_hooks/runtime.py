@@ -10,7 +10,7 @@ import os
 import time
 
 from sidekit_hooks import detectors
-from sidekit_hooks.core import budget, fastjson, hooklog, workspace
+from sidekit_hooks.core import budget, fastjson, hooklog, redact, workspace
 from sidekit_hooks.nudges import delivery, policy, queue
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
@@ -66,7 +66,8 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
-        return Outcome(delivery.hook_output(event.hook, "\n".join(policy.lines(findings, event, ctx, policy_config(project))), ctx.notices))
+        said = "\n".join(policy.lines(findings, event, ctx, policy_config(project)))
+        return Outcome(delivery.hook_output(event.hook, redact.redact(said), ctx.notices))
     try:
         enqueue_findings(findings, event, ctx)
     except Exception as exc:  # noqa: BLE001 - a policy failure costs this call's findings, not the queue
@@ -134,7 +135,8 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
 
     def send(line: str, finding: Finding) -> bool:
         # Only what reached the queue counts as said (the policy forgets the rest, to say it again).
-        nudge = queue.Nudge(line, sender=f"sidekit/{finding.sidecar}", priority=finding.priority)
+        # Nudge text can quote tool data (a command, a path, output): secrets in it are masked here.
+        nudge = queue.Nudge(redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority)
         try:
             queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
         except (OSError, workspace.UnsafeSessionName) as exc:

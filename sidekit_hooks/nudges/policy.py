@@ -22,7 +22,7 @@ import os
 import stat
 import time
 
-from sidekit_hooks.core import fastjson, hooklog, workspace
+from sidekit_hooks.core import fastjson, hooklog, safepath, workspace
 from sidekit_hooks.nudges.delivery import MAX_NUDGE  # one line under this; `[policy] max_chars` may lower it
 
 TYPE_CHECKING = False
@@ -322,6 +322,7 @@ def state_folder(project: str, session: str) -> str:
 
 
 def _lock(folder: str) -> int:
+    safepath.check(folder)  # a `.sidekit` or state folder linked out of the project: stateless instead
     if not os.path.isdir(folder):
         _prune(os.path.dirname(folder))
         os.makedirs(folder, exist_ok=True)
@@ -344,9 +345,12 @@ def _prune(root: str, now: float | None = None) -> None:
     for name in names:
         folder = os.path.join(root, name)
         try:
-            if os.stat(os.path.join(folder, STATE_FILE)).st_mtime < cutoff:
-                for item in os.listdir(folder):
-                    os.unlink(os.path.join(folder, item))
+            if not os.path.islink(folder) and os.stat(os.path.join(folder, STATE_FILE)).st_mtime < cutoff:
+                for item in (STATE_FILE, LOCK_FILE):  # only what sidekit wrote; anything else keeps the folder
+                    try:
+                        os.unlink(os.path.join(folder, item))
+                    except FileNotFoundError:
+                        pass
                 os.rmdir(folder)
         except OSError:
             continue
