@@ -10,6 +10,10 @@ import _signal as signal
 import sys
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 MAX_STDIN = 64 * 1024 * 1024  # a payload bigger than this is not read whole (and not parsed)
 
 
@@ -83,7 +87,7 @@ def _fail_open(hook: str, exc: BaseException, outcome: object) -> None:
         pass
 
 
-def _deliver_held(hook: str, held: list[object]) -> None:
+def _deliver_held(hook: str, held: Sequence[object]) -> None:
     from sidekit_hooks.nudges import delivery, queue
 
     claims = [claim for claim in held if isinstance(claim, queue.Claim)]
