@@ -32,6 +32,9 @@ LOCAL_DIR = os.path.join(".sidekit", "rules")
 # A hook compiles changed packs for at most this long; the rest is compiled by the next events
 # (the snapshot is saved with what is done), so a huge change never costs one event its deadline.
 COMPILE_BUDGET = 0.2  # seconds
+BACKGROUND_BYTES = 32 * 1024  # a changed pack this big is compiled by a background worker, not the hook
+COMPILE_LOCK = "rules-compile.lock"
+_IN_WORKER = [False]
 MAX_SNAPSHOT_BYTES = 4 << 20  # the compiled snapshot every event reads
 MAX_TOTAL_BYTES = 256 * 1024  # the user, project and local packs together (one full-size pack); past it, packs are skipped
 
@@ -120,8 +123,12 @@ def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list
         if previous is not None and previous["stat"] == stat and previous["layer"] == layer:
             packs.append(previous)
             continue
-        if time.monotonic() - started > COMPILE_BUDGET:
+        if time.monotonic() - started > COMPILE_BUDGET and not _IN_WORKER[0]:
             complete = False  # the next event goes on from here
+            continue
+        if len(stat) > 1 and stat[1] > BACKGROUND_BYTES and not _IN_WORKER[0] and total <= MAX_TOTAL_BYTES:
+            complete = False  # too big to compile within one hook's share: a worker does it, once
+            _compile_in_background(project)
             continue
         budget.doing(f"compiling pack {display_path(pack_path, project)}")
         pack = over_budget(pack_path, layer, stat, project, total) if total > MAX_TOTAL_BYTES else \
@@ -130,7 +137,7 @@ def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list
         if pack["error"]:
             _report_broken(project, hook, pack, notify)
     rules, policy = merge(packs)
-    code = precompile(rules, old, started + COMPILE_BUDGET)
+    code = precompile(rules, old, float("inf") if _IN_WORKER[0] else started + COMPILE_BUDGET)
     complete = complete and code.pop("complete")
     snap = {"format": FORMAT, "sidekit": __version__, "files": files if complete else [], "rules": rules,
             "policy": policy, "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]],
@@ -144,6 +151,38 @@ def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list
     except OSError as exc:  # a read-only project still gets its rules, compiled per event
         hooklog.error(project, hook, "rules", f"cannot save the rules snapshot: {exc}")
     return snap
+
+
+def _compile_in_background(project: str) -> None:
+    """Start one detached worker (per project, by lock) that compiles every pack without a time budget."""
+    from sidekit_hooks.core import background
+
+    lock = os.path.join(workspace.state_dir(project), COMPILE_LOCK)
+    try:
+        if background.take_lock(lock, stale_after=60):
+            background.spawn_module("sidekit_hooks.rules.snapshot", ["compile", project, lock])
+    except OSError as exc:
+        hooklog.error(project, "rules", "compile", f"cannot start the background compile: {exc}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -S -m sidekit_hooks.rules.snapshot compile PROJECT LOCK`: the background compile."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 3 or args[0] != "compile":
+        print("usage: python -m sidekit_hooks.rules.snapshot compile PROJECT LOCK", file=sys.stderr)
+        return 2
+    from sidekit_hooks.core import background
+
+    _IN_WORKER[0] = True
+    try:
+        current(args[1])
+    except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
+        hooklog.error(args[1], "background", "rules", exc)
+    finally:
+        background.release_lock(args[2])
+    return 0
 
 
 def over_budget(path: str, layer: str, stat: list[int], project: str, total: int) -> dict[str, Any]:
@@ -289,3 +328,7 @@ def broken(project: str) -> list[dict[str, str]]:
 
 
 __all__ = ["LAYERS", "broken", "current", "merge", "pack_files"]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
