@@ -18,6 +18,7 @@ from sidekit_hooks.nudges.findings import Context
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Finding
@@ -58,28 +59,45 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
     ctx = Context(project, event.session_id, started + DETECTOR_BUDGET)
+    context, claims = respond(event, ctx)
+    return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
+
+
+def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
+    """(what the model reads, the claims to commit once it is printed)."""
+    ctx.read_snapshot = lambda: read_snapshot(event, ctx)  # once per event: the rules sidecar and the policy share it
     draining = event.hook in DRAINING_HOOKS and not event.is_subagent
     # Drain first: what was queued before this call is claimed before any detector runs, so a
     # detector that runs out of time cannot hold it back (hook.main delivers HELD on its deadline).
-    early = claim_queued(event, project) if draining else []
-    findings = run_detectors(event, ctx)
+    early = claim_queued(event, ctx.project) if draining else []
+    findings = run_detectors(detectors.names(event.hook), event, ctx)
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
-        said = "\n".join(policy.lines(findings, event, ctx, policy_config(project)))
-        return Outcome(delivery.hook_output(event.hook, redact.redact(said), ctx.notices))
+        return redact.redact("\n".join(policy.lines(findings, event, ctx, policy_config(ctx)))), []
     try:
         enqueue_findings(findings, event, ctx)
     except Exception as exc:  # noqa: BLE001 - a policy failure costs this call's findings, not the queue
-        hooklog.error(project, event.hook, "policy", exc)
+        hooklog.error(ctx.project, event.hook, "policy", exc)
     if not draining:
-        return Outcome(delivery.hook_output(event.hook, "", ctx.notices))
-    return drain(event, project, ctx.notices, early)
+        return "", []
+    return drain(event, ctx.project, early)
 
 
-def run_detectors(event: Event, ctx: Context) -> list[Finding]:
+def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
+    """The compiled rule packs (recompiling what changed); empty when they cannot be read."""
+    from sidekit_hooks.rules.snapshot import current
+
+    try:
+        return dict(current(ctx.project, notify=ctx.notify_user, hook=event.hook))
+    except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the other sidecars
+        hooklog.error(ctx.project, event.hook, "rules", exc)
+        return {}
+
+
+def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]:
     found: list[Finding] = []
-    for name in detectors.names(event.hook):
+    for name in names:
         left = ctx.deadline - time.monotonic()
         if left <= 0:
             hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
@@ -131,12 +149,13 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
         return
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
     root = workspace.queue_root(ctx.project)
-    config = policy_config(ctx.project) if findings else policy.Config()
+    config = policy_config(ctx) if findings else policy.Config()
 
     def send(line: str, finding: Finding) -> bool:
         # Only what reached the queue counts as said (the policy forgets the rest, to say it again).
         # Nudge text can quote tool data (a command, a path, output): secrets in it are masked here.
-        nudge = queue.Nudge(redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority)
+        nudge = queue.Nudge(redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
+                            extra={"sidecar": finding.sidecar})
         try:
             queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
         except (OSError, workspace.UnsafeSessionName) as exc:
@@ -147,26 +166,20 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
     policy.admit(findings, event, ctx, config, send=send)
 
 
-def policy_config(project: str) -> policy.Config:
-    """`[policy]` from the merged rule packs (later layers win); the defaults when they cannot be read."""
-    from sidekit_hooks.rules.snapshot import current
-
-    try:
-        return policy.Config(current(project).get("policy", {}))
-    except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the policy
-        hooklog.error(project, "policy", "config", exc)
-        return policy.Config()
+def policy_config(ctx: Context) -> policy.Config:
+    """`[policy]` from the merged rule packs this event read (later layers win)."""
+    return policy.Config(ctx.packs().get("policy", {}))
 
 
-def drain(event: Event, project: str, notices: list[str] | None = None, early: list[queue.Claim] | None = None) -> Outcome:
+def drain(event: Event, project: str, early: list[queue.Claim] | None = None) -> tuple[str, list[queue.Claim]]:
     """Plan one delivery of what was claimed first (`early`) and what was queued since."""
     claims = list(early or []) + claim_queued(event, project)  # what was queued first goes first
     if not claims:
-        return Outcome(delivery.hook_output(event.hook, "", notices))
+        return "", []
     text, delivered, left = delivery.plan(claims)
     queue.release(left)
     policy.record_delivered(project, event.hook, event.session_id, delivered)
-    return Outcome(delivery.hook_output(event.hook, text, notices), delivered)
+    return text, delivered
 
 
 def sessions_to_drain(session_id: str) -> list[str]:

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hookutil import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench" / "run.py"
 sys.path.insert(0, str(BENCH.parent))
 
@@ -22,6 +22,8 @@ HOOK_ROWS = [
     ("UserPromptSubmit, empty queue", "p50 <= 1.5x"),
     ("UserPromptSubmit, five queued nudges", ""),
 ]
+ROUND_TRIP_ROW = (r"hooks +one finding through the queue \(enqueue, claim, plan, commit\) vs straight out, in-process +"
+                  r"\d+\.\d{3} ms vs \d+\.\d{3} ms")
 
 
 def test_quick_hooks_table_has_its_shape(tmp_path: Path) -> None:
@@ -36,7 +38,8 @@ def test_quick_hooks_table_has_its_shape(tmp_path: Path) -> None:
     assert re.fullmatch(r"baseline +bare interpreter \(python -c pass\) +p50 \d+\.\d ms, p95 \d+\.\d ms", lines[3])
     assert re.fullmatch(r"baseline +bare interpreter, as hooks start \(python -I -S -c pass\) +p50 \d+\.\d ms, "
                         r"p95 \d+\.\d ms", lines[4])
-    assert len(lines) == 5 + len(HOOK_ROWS)
+    assert len(lines) == 5 + len(HOOK_ROWS) + 1
+    assert re.fullmatch(ROUND_TRIP_ROW, lines[-1]), lines[-1]
     for line, (what, target) in zip(lines[5:], HOOK_ROWS):
         pattern = rf"hooks +{re.escape(what)} +{RATIO}" + (rf" +{re.escape(target)} +(ok|MISS)" if target else "")
         assert re.fullmatch(pattern, line), line
@@ -46,7 +49,7 @@ def test_quick_hooks_table_has_its_shape(tmp_path: Path) -> None:
                         r"on \d{4}-\d\d-\d\d, in \d+ s, load average \d+\.\d at start, on CPython .+, \d+ cores.*\.", markdown[2])
     table = markdown[markdown.index("| section | what | value | target |  |"):]
     assert table[1] == "|---|---|---|---|---|"
-    assert [row.split(" | ")[1] for row in table[4:]] == [what for what, _ in HOOK_ROWS]
+    assert [row.split(" | ")[1] for row in table[4:-1]] == [what for what, _ in HOOK_ROWS]
 
 
 def test_unknown_section_is_refused_with_the_known_ones() -> None:
@@ -122,3 +125,23 @@ def test_a_ratio_is_taken_against_the_baseline_it_is_given() -> None:
     rows = bench.ratio_row("s", "w", [0.02], ctx, 2.5, bare=bench.Baseline([0.01], [0.005]), isolated_target=2.5)
     assert rows == [bench.Row("s", "w", "p50 2.00x, p95 2.00x (20.0 ms); -I -S p50 4.00x",
                               "p50 <= 2.5x, -I -S p50 <= 2.5x", "MISS")]
+
+
+def test_scenario_rows_show_measured_scores_with_known_misses(clean_env: dict[str, str]) -> None:
+    import rows_scenarios
+
+    rows = rows_scenarios.rows(context())
+    assert re.fullmatch(r"labelled events \(tests/scenarios/\*\.jsonl; \d+ known misses, marked xfail\)", rows[0].what)
+    score = r"(\d\.\d\d|n/a) / (\d\.\d\d|n/a)"
+    sidecars = [row for row in rows if " precision / recall " in row.what]
+    for row in sidecars:
+        assert re.fullmatch(r"[\w-]+( \(held out\))?: precision / recall \(tp \d+, fp \d+, fn \d+; \d+ xfail\)", row.what)
+        assert re.fullmatch(score, row.value) and row.target == ">= 0.90 / >= 0.80" and row.verdict in ("ok", "MISS")
+        assert row.verdict == "ok" or "n/a" in row.value or "0." in row.value  # a MISS is below 1.00 or n/a
+    assert {"scope", "specs", "tests", "tools", "tools (held out)", "conventions"} <= {
+        row.what.split(":")[0] for row in sidecars}
+    pooled = rows[len(sidecars) + 1]
+    assert re.fullmatch(r"all sidecars pooled, held out included \(tp \d+, fp \d+, fn \d+; \d+ xfail\)", pooled.what)
+    assert re.fullmatch(score, pooled.value) and (pooled.target, pooled.verdict) == ("", "")
+    assert [row.what.split(" (")[0] for row in rows[len(sidecars) + 2:]] == [
+        "nudges on clean sessions", "known misses that pass now"]

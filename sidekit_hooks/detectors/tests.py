@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 RECENT = 900  # seconds: a Bash call lasts at most 10 minutes, plus slack
 MAX_ID = 110  # a longer test id is named by its cluster id instead
 COUNT_WORDS = (("failed", "failed"), ("error", "errors"), ("passed", "passed"), ("skipped", "skipped"))
-FAILING = ("failed", "error")  # outcomes in the status table that count as a failure
 MAX_MESSAGE = 300  # characters of a nudge (CONTRACT section 2), "[sidecar:tests] " included
 PREFIX = "[sidecar:tests] "
 MAX_RERUN_FILES = 3  # test files named in a re-run command; more and `sidekit test --select` picks them
@@ -193,5 +192,7 @@ def _failing(ctx: Context, summary: dict[str, Any]) -> tuple[dict[str, str], boo
     table = cache.read(path).data.get("tests")
     if not isinstance(table, dict):
         return listed, False
+    from sidekit_hooks.status.vocabulary import FAILING  # only once a table is read
+
     failing = {str(t): str(e.get("c", "")) for t, e in table.items() if isinstance(e, dict) and e.get("o") in FAILING}
     return failing, True

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
     from sidekit_hooks.nudges.events import Event
-    from sidekit_hooks.nudges.findings import Context, Finding
+    from sidekit_hooks.nudges.findings import Context, Decision, Finding
     from sidekit_hooks.nudges.queue import Claim
 
 MIN_NUDGE = 80
@@ -296,16 +296,15 @@ def _mark_clean(state: State, event: Event, project: str, firing: set[str]) -> b
 def record_delivered(project: str, hook: str, session: str, claims: Iterable[Claim]) -> None:
     """Log each sidecar nudge a hook is about to print (for `sidekit report`'s `delivered`)."""
     for held in claims:
-        sender = held.nudge.sender
-        if sender.startswith("sidekit/"):
+        if held.nudge.sidecar:
             hooklog.append(project, hooklog.DECISIONS, {
-                "session": session, "hook": hook, "sidecar": sender[len("sidekit/") :],
+                "session": session, "hook": hook, "sidecar": held.nudge.sidecar,
                 "decision": "delivered", "text": held.nudge.message[:MAX_NUDGE],
             })
 
 
 def _log(project: str, event: Event, finding: Finding, line: str, reason: str) -> None:
-    record: dict[str, Any] = {
+    record: Decision = {
         "session": event.session_id, "hook": event.hook, "tool": event.tool, "sidecar": finding.sidecar,
         "rule": finding.rule_id, "key": finding.key[:200], "path": finding.path, "severity": finding.severity,
         "decision": "suppressed" if reason else "fired", "text": line,
