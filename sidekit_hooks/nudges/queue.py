@@ -103,7 +103,10 @@ class Nudge:
         if nudge.expires_at is None:
             from datetime import timedelta
 
-            nudge.expires_at = nudge.timestamp + timedelta(seconds=URGENT_TTL if nudge.urgent else NORMAL_TTL)
+            try:
+                nudge.expires_at = nudge.timestamp + timedelta(seconds=URGENT_TTL if nudge.urgent else NORMAL_TTL)
+            except OverflowError:  # a timestamp at the end of time: it cannot be placed, so it is malformed
+                raise ValueError("timestamp out of range") from None
         return nudge
 
 

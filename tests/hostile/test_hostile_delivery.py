@@ -42,6 +42,15 @@ def test_a_file_without_expires_at_expires_one_ttl_after_it_was_written(project:
     assert pending(project) == []
 
 
+def test_a_timestamp_at_the_end_of_time_blocks_nothing(project: Path) -> None:
+    folder = queue_dir(project)
+    put(folder, "end of time", age=5, timestamp="9999-12-31T23:59:59+00:00", expires_at=None)
+    put(folder, "after it", age=1)
+    done = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="hi"), project)
+    assert context_of(done.stdout) == "[from mayor] after it"
+    assert pending(project) == []
+
+
 def test_a_malformed_file_ages_by_its_name_not_its_mtime(project: Path) -> None:
     folder = queue_dir(project)
     folder.mkdir(parents=True)

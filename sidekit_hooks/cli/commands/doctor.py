@@ -231,6 +231,11 @@ def _probe(item: Wired, project: str, install: str) -> Check:
     if not _valid_output(done.stdout):
         return Check("hook runs", "problem", f"{item.event} printed something other than one JSON object: "
                      f"{done.stdout[:80]!r}", install)
+    from sidekit_hooks.runtime import HARD_DEADLINE
+
+    if elapsed >= HARD_DEADLINE * 1000:  # it gave up at its deadline: whatever it should have said was not said
+        return Check("hook runs", "problem", f"{item.event} ({item.source}) took {elapsed} ms, into its "
+                     f"{HARD_DEADLINE * 1000:.0f} ms deadline", "the 'hook deadline' line below names what was running")
     return Check("hook runs", "ok", f"{item.event} ({item.source}): exit 0, valid output, {elapsed} ms")
 
 
