@@ -92,6 +92,8 @@ def open_append(path: str, anchor: str = "") -> int:
     except OSError as exc:
         if os.path.islink(path):
             raise UnsafePath(f"{printable(path)} is a symlink; refused") from exc
+        if os.path.exists(path) and not os.path.isfile(path):  # a FIFO without a reader: ENXIO
+            raise UnsafePath(f"{printable(path)} is not a regular file; refused") from exc
         raise
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
