@@ -86,10 +86,15 @@ def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
 
 def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
     """The compiled rule packs (recompiling what changed); empty when they cannot be read."""
-    from sidekit_hooks.rules.snapshot import current
+    from sidekit_hooks.rules.snapshot import COMPILE_BUDGET, current
 
     try:
-        return dict(current(ctx.project, notify=ctx.notify_user, hook=event.hook))
+        # A hook compiles changed packs within what is left of the detectors' time (at least
+        # COMPILE_BUDGET), stopping short of the cut-off so the work done is saved; big packs go to
+        # a background worker.
+        left = ctx.deadline + DETECTOR_GRACE / 2 - time.monotonic()
+        return dict(current(ctx.project, notify=ctx.notify_user, hook=event.hook,
+                            compile_budget=max(COMPILE_BUDGET, left)))
     except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the other sidecars
         hooklog.error(ctx.project, event.hook, "rules", exc)
         return {}

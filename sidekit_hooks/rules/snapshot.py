@@ -54,10 +54,9 @@ PACK_DIR = "sidecar_rules"
 LOCAL_DIR = os.path.join(".sidekit", "rules")
 # A hook compiles changed packs for at most this long; the rest is compiled by the next events
 # (the snapshot is saved with what is done), so a huge change never costs one event its deadline.
-COMPILE_BUDGET = 0.2  # seconds
+COMPILE_BUDGET = 0.2  # seconds; what a hook passes as `compile_budget` to `current`
 BACKGROUND_BYTES = 32 * 1024  # a changed pack this big is compiled by a background worker, not the hook
 COMPILE_LOCK = "rules-compile.lock"
-_IN_WORKER = [False]
 MAX_SNAPSHOT_BYTES = 4 << 20  # the compiled snapshot every event reads
 MAX_TOTAL_BYTES = 256 * 1024  # the user, project and local packs together (one full-size pack); past it, packs are skipped
 
@@ -117,19 +116,22 @@ def display_path(path: str, project: str) -> str:
 _loaded: dict[str, tuple[list[list[Any]], Snapshot]] = {}
 
 
-def current(project: str, notify: Callable[[str], None] | None = None, hook: str = "rules") -> Snapshot:
+def current(project: str, notify: Callable[[str], None] | None = None, hook: str = "rules",
+            compile_budget: float = float("inf")) -> Snapshot:
     """The project's snapshot, recompiling what changed since it was written (and saving it)."""
     entries = [(layer, path, fingerprint(path)) for layer, path in pack_files(project)]
     files = [list(entry) for entry in entries]  # as the JSON snapshot holds them
     if project in _loaded and _loaded[project][0] == files:
         return _loaded[project][1]
-    snap = _refresh(project, entries, files, notify, hook)
+    snap = _refresh(project, entries, files, notify, hook, compile_budget)
     _loaded[project] = (files, snap)
     return snap
 
 
 def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list[Any]],
-             notify: Callable[[str], None] | None, hook: str) -> Snapshot:
+             notify: Callable[[str], None] | None, hook: str, compile_budget: float = float("inf")) -> Snapshot:
+    """Recompile what changed. With a `compile_budget` (a hook: COMPILE_BUDGET) the work stops there and big
+    packs go to a background worker; the CLI and the worker compile everything at once."""
     started = time.monotonic()
     path = os.path.join(workspace.state_dir(project), SNAPSHOT_FILE)
     old = read(path)
@@ -146,10 +148,10 @@ def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list
         if previous is not None and previous["stat"] == stat and previous["layer"] == layer:
             packs.append(previous)
             continue
-        if time.monotonic() - started > COMPILE_BUDGET and not _IN_WORKER[0]:
+        if time.monotonic() - started > compile_budget:
             complete = False  # the next event goes on from here
             continue
-        if len(stat) > 1 and stat[1] > BACKGROUND_BYTES and not _IN_WORKER[0] and total <= MAX_TOTAL_BYTES:
+        if compile_budget != float("inf") and len(stat) > 1 and stat[1] > BACKGROUND_BYTES and total <= MAX_TOTAL_BYTES:
             complete = False  # too big to compile within one hook's share: a worker does it, once
             _compile_in_background(project)
             continue
@@ -160,7 +162,7 @@ def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list
         if pack["error"]:
             _report_broken(project, hook, pack, notify)
     rules, policy = merge(packs)
-    code = precompile(rules, old, float("inf") if _IN_WORKER[0] else started + COMPILE_BUDGET)
+    code = precompile(rules, old, started + compile_budget)
     complete = complete and code.pop("complete")
     snap: Snapshot = {"format": FORMAT, "sidekit": __version__, "files": files if complete else [], "rules": rules,
                       "policy": policy, "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]],
@@ -198,7 +200,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from sidekit_hooks.core import background
 
-    _IN_WORKER[0] = True
     try:
         current(args[1])
     except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
