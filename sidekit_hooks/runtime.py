@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 DRAINING_HOOKS = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
-DETECTOR_GRACE = 0.15  # seconds a detector may overrun the shared budget before it is cut off
+DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
 HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
 
 # Claims taken by this process and not yet planned: what a deadline must put back.
@@ -92,7 +92,7 @@ def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
         # A hook compiles changed packs within what is left of the detectors' time (at least
         # COMPILE_BUDGET), stopping short of the cut-off so the work done is saved; big packs go to
         # a background worker.
-        left = ctx.deadline + DETECTOR_GRACE / 2 - time.monotonic()
+        left = cutoff(ctx) - 0.05 - time.monotonic()
         return dict(current(ctx.project, notify=ctx.notify_user, hook=event.hook,
                             compile_budget=max(COMPILE_BUDGET, left)))
     except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the other sidecars
@@ -111,7 +111,7 @@ def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]
         try:
             # Each detector is cut off once it overruns the shared budget: a bad field, pack or scope
             # costs only the detector that reads it.
-            found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), left + DETECTOR_GRACE))
+            found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), cutoff(ctx) - time.monotonic()))
         except budget.OutOfTime:
             hooklog.append(ctx.project, hooklog.ERRORS, {
                 "hook": event.hook, "where": f"timeout:detector:{name}", "culprit": budget.NOW[0],
@@ -120,6 +120,12 @@ def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]
             hooklog.error(ctx.project, event.hook, f"detector:{name}", exc)
     budget.doing("")
     return found
+
+
+def cutoff(ctx: Context) -> float:
+    """When a detector still running is cut off: the hard deadline less what delivery needs. (The
+    shared budget, `ctx.deadline`, decides whether the next detector starts at all.)"""
+    return ctx.deadline - DETECTOR_BUDGET + HARD_DEADLINE - DELIVERY_RESERVE
 
 
 def _detect(name: str, event: Event, ctx: Context) -> list[Finding]:
