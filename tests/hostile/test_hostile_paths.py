@@ -110,3 +110,14 @@ def test_doctor_reports_links_that_lead_out(project: Path, outside: Path) -> Non
     done = cli("doctor", "--project", str(project), project=project)
     assert "PROBLEM  paths: .runtime/nudge_queue/sess-1 -> " in done.stdout
     assert list(outside.iterdir()) == []
+
+
+def test_a_scope_file_linked_out_of_the_project_is_not_read(project: Path, outside: Path) -> None:
+    (outside / "scope.toml").write_text('issue = "x"\nallow = ["nothing/**"]\ndeny = []\n')
+    (project / ".sidekit").mkdir()
+    (project / ".sidekit" / "scope.toml").symlink_to(outside / "scope.toml")
+    (project / "a.py").write_text("x = 1\n")
+    done = hook("PostToolUse", payload("PostToolUse", project, tool_name="Write", tool_use_id="t1",
+                                       tool_input={"file_path": str(project / "a.py"), "content": "x = 2\n"}), project)
+    assert "[sidecar:scope]" not in done.stdout  # the outside file's scope never applied
+    assert "leads outside" in log_text(project)
