@@ -170,7 +170,8 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
         try:
             queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
         except (OSError, workspace.UnsafeSessionName) as exc:
-            hooklog.error(ctx.project, event.hook, "enqueue", exc)
+            if not isinstance(exc, OSError) or _first(exc):
+                hooklog.error(ctx.project, event.hook, "enqueue", exc)
             return False
         return True
 
