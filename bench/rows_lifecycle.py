@@ -53,6 +53,7 @@ def seed_ledger(project: str) -> None:
     """Ten delivered findings to re-check: pattern matches, a def, and out-of-scope writes."""
     sys.path.insert(0, REPO)
     from sidekit_hooks.nudges import ledger
+    from sidekit_hooks.nudges.recheck import line_digest
 
     path = ledger.path_of(project, SESSION)
     if os.path.exists(path):
@@ -61,7 +62,7 @@ def seed_ledger(project: str) -> None:
     for index in range(FINDINGS):
         rel = f"api/m{index}.py"
         key = f"rule:acme.status:{rel}:{index}"
-        kinds = ({"kind": "match", "pattern": r"status_code\s*=\s*400\b", "line": "return reply(status_code=400)"},
+        kinds = ({"kind": "match", "pattern": r"status_code\s*=\s*400\b", "digest": line_digest("return reply(status_code=400)")},
                  {"kind": "def", "symbol": f"handler_{index}"}, {"kind": "scope"})
         check = {**kinds[index % 3], "path": rel, "before": "absent" if index % 3 == 2 else ""}
         records += [{"call": rel}, {"admit": key, "sidecar": "scope" if index % 3 == 2 else "specs",

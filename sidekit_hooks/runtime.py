@@ -10,7 +10,7 @@ import os
 import time
 
 from sidekit_hooks import detectors
-from sidekit_hooks.core import fastjson, hooklog, workspace
+from sidekit_hooks.core import budget, fastjson, hooklog, redact, workspace
 from sidekit_hooks.nudges import delivery, ledger, policy, queue
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
@@ -27,7 +27,8 @@ DRAINING_HOOKS = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubm
 TOOL_HOOKS = frozenset({"PostToolUse", "PostToolUseFailure"})
 LIFECYCLE_HOOKS = frozenset({"SessionStart", "Stop", "SubagentStop"})
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
-HARD_DEADLINE = 0.8  # seconds; past this the hook gives up, puts claims back and prints nothing
+DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
+HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
 
 # Claims taken by this process and not yet planned: what a deadline must put back.
 HELD: list[queue.Claim] = []
@@ -46,8 +47,10 @@ class Outcome:
 def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     """Handle one event. Never raises for bad input; may raise only what the deadline alarm raises."""
     started = time.monotonic() if started is None else started
+    HELD.clear()
     try:
-        payload = fastjson.loads(stdin_text) if stdin_text.strip() else {}
+        # Depth bounded before anything walks it: a 1,000-deep tool_response costs nothing but itself.
+        payload = fastjson.loads_bounded(stdin_text) if stdin_text.strip() else {}
     except ValueError as exc:
         hooklog.error(workspace.project_dir(), hook, "payload", f"stdin is not JSON ({exc})")
         return Outcome()
@@ -65,9 +68,13 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
 def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     """(what the model reads, the claims to commit once it is printed)."""
     ctx.read_snapshot = lambda: read_snapshot(event, ctx)  # once per event: the rules sidecar and the policy share it
+    draining = event.hook in DRAINING_HOOKS and not event.is_subagent
+    # Drain first: what was queued before this call is claimed before any detector runs, so a
+    # detector that runs out of time cannot hold it back (hook.main delivers HELD on its deadline).
+    early = claim_queued(event, ctx.project) if draining else []
     if event.hook in LIFECYCLE_HOOKS:
-        return respond_lifecycle(event, ctx)
-    if event.hook in TOOL_HOOKS and event.session_id:
+        return respond_lifecycle(event, ctx, early)
+    if event.hook in TOOL_HOOKS and event.session_id:  # the session's ledger counts tool calls (Stop, report)
         ledger.append(ctx.project, event.session_id, [{"call": event.path if event.kind == "write" else ""}])
     findings = run_detectors(detectors.names(event.hook), event, ctx)
     if event.is_subagent:
@@ -76,14 +83,17 @@ def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
         said = policy.lines(findings, event, ctx, policy_config(ctx))
         ledger.append(ctx.project, event.session_id, [ledger.admitted(finding, line, event.agent_id) for line, finding in said]
                       + [{"deliver": finding.key[:500]} for _, finding in said])
-        return "\n".join(line for line, _ in said), []
-    enqueue_findings(findings, event, ctx)
-    if event.hook not in DRAINING_HOOKS:
+        return redact.redact("\n".join(line for line, _ in said)), []
+    try:
+        enqueue_findings(findings, event, ctx)
+    except Exception as exc:  # noqa: BLE001 - a policy failure costs this call's findings, not the queue
+        hooklog.error(ctx.project, event.hook, "policy", exc)
+    if not draining:
         return "", []
-    return drain(event, ctx.project)
+    return drain(event, ctx.project, early)
 
 
-def respond_lifecycle(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
+def respond_lifecycle(event: Event, ctx: Context, early: list[queue.Claim]) -> tuple[str, list[queue.Claim]]:
     """SessionStart: warm the indexes, prime the scope, deliver what waits. Stop: re-check findings."""
     from sidekit_hooks import lifecycle
 
@@ -91,17 +101,23 @@ def respond_lifecycle(event: Event, ctx: Context) -> tuple[str, list[queue.Claim
         primer = lifecycle.session_start(event, ctx)
         if event.is_subagent:
             return primer, []
-        text, claims = drain(event, ctx.project, delivery.MAX_DELIVERY - len(primer) - 1 if primer else delivery.MAX_DELIVERY)
+        room = delivery.MAX_DELIVERY - len(primer) - 1 if primer else delivery.MAX_DELIVERY
+        text, claims = drain(event, ctx.project, early, room)
         return "\n".join(part for part in (primer, text) if part), claims
     return lifecycle.stop(event, ctx, policy_config), []
 
 
 def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
     """The compiled rule packs (recompiling what changed); empty when they cannot be read."""
-    from sidekit_hooks.rules.snapshot import current
+    from sidekit_hooks.rules.snapshot import COMPILE_BUDGET, current
 
     try:
-        return dict(current(ctx.project, notify=ctx.notify_user, hook=event.hook))
+        # A hook compiles changed packs within what is left of the detectors' time (at least
+        # COMPILE_BUDGET), stopping short of the cut-off so the work done is saved; big packs go to
+        # a background worker.
+        left = cutoff(ctx) - 0.05 - time.monotonic()
+        return dict(current(ctx.project, notify=ctx.notify_user, hook=event.hook,
+                            compile_budget=max(COMPILE_BUDGET, left)))
     except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the other sidecars
         hooklog.error(ctx.project, event.hook, "rules", exc)
         return {}
@@ -110,14 +126,56 @@ def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
 def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]:
     found: list[Finding] = []
     for name in names:
-        if time.monotonic() > ctx.deadline:
+        left = ctx.deadline - time.monotonic()
+        if left <= 0:
             hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
             break
+        budget.doing(f"detector {name}")
         try:
-            found.extend(detectors.load(name).detect(event, ctx))
-        except Exception as exc:  # noqa: BLE001 - one broken sidecar must not silence the others
+            # Each detector is cut off once it overruns the shared budget: a bad field, pack or scope
+            # costs only the detector that reads it.
+            found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), cutoff(ctx) - time.monotonic()))
+        except budget.OutOfTime:
+            hooklog.append(ctx.project, hooklog.ERRORS, {
+                "hook": event.hook, "where": f"timeout:detector:{name}", "culprit": budget.NOW[0],
+                "error": f"ran past its time ({round(left * 1000)} ms left of the detector budget): {budget.NOW[0]}"})
+        except Exception as exc:  # noqa: BLE001 - one broken sidecar (RecursionError, ValueError...) alone
             hooklog.error(ctx.project, event.hook, f"detector:{name}", exc)
+    budget.doing("")
     return found
+
+
+def cutoff(ctx: Context) -> float:
+    """When a detector still running is cut off: the hard deadline less what delivery needs. (The
+    shared budget, `ctx.deadline`, decides whether the next detector starts at all.)"""
+    return ctx.deadline - DETECTOR_BUDGET + HARD_DEADLINE - DELIVERY_RESERVE
+
+
+def _detect(name: str, event: Event, ctx: Context) -> list[Finding]:
+    return list(detectors.load(name).detect(event, ctx))
+
+
+def claim_queued(event: Event, project: str) -> list[queue.Claim]:
+    """Claim what is queued for this session (and its Gas Town tmux session); held in HELD."""
+    root = workspace.queue_root(project)
+    claims: list[queue.Claim] = []
+    for session in sessions_to_drain(event.session_id):
+        try:
+            got = queue.claim(root, session, on_discard=_log_discard(project, event.hook))
+        except (OSError, workspace.UnsafeSessionName) as exc:
+            if not isinstance(exc, OSError) or _first(exc):
+                hooklog.error(project, event.hook, "drain", exc)
+            continue
+        claims.extend(got)
+        HELD.extend(got)
+    return claims
+
+
+def _first(exc: OSError) -> bool:
+    """A refused path is logged once per process (doctor reports it for good)."""
+    from sidekit_hooks.core import safepath
+
+    return not isinstance(exc, safepath.UnsafePath) or safepath.first_report(str(exc))
 
 
 def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> None:
@@ -126,15 +184,22 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
     root = workspace.queue_root(ctx.project)
     config = policy_config(ctx) if findings else policy.Config()
-    admitted = policy.admit(findings, event, ctx, config)
-    ledger.append(ctx.project, event.session_id, [ledger.admitted(finding, line) for line, finding in admitted])
-    for line, finding in admitted:
-        nudge = queue.Nudge(line, sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
+
+    def send(line: str, finding: Finding) -> bool:
+        # Only what reached the queue counts as said (the policy forgets the rest, to say it again).
+        # Nudge text can quote tool data (a command, a path, output): secrets in it are masked here.
+        nudge = queue.Nudge(redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
                             extra={"sidecar": finding.sidecar, "rule": finding.rule_id, "finding": finding.key[:500]})
         try:
             queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
         except (OSError, workspace.UnsafeSessionName) as exc:
-            hooklog.error(ctx.project, event.hook, "enqueue", exc)
+            if not isinstance(exc, OSError) or _first(exc):
+                hooklog.error(ctx.project, event.hook, "enqueue", exc)
+            return False
+        ledger.append(ctx.project, event.session_id, [ledger.admitted(finding, line)])  # for Stop's re-check
+        return True
+
+    policy.admit(findings, event, ctx, config, send=send)
 
 
 def policy_config(ctx: Context) -> policy.Config:
@@ -142,19 +207,13 @@ def policy_config(ctx: Context) -> policy.Config:
     return policy.Config(ctx.packs().get("policy", {}))
 
 
-def drain(event: Event, project: str, budget: int = delivery.MAX_DELIVERY) -> tuple[str, list[queue.Claim]]:
-    """Claim what is queued for this session (and its Gas Town tmux session) and plan one delivery."""
-    root = workspace.queue_root(project)
-    claims: list[queue.Claim] = []
-    for session in sessions_to_drain(event.session_id):
-        try:
-            claims.extend(queue.claim(root, session, on_discard=_log_discard(project, event.hook)))
-            HELD[:] = claims
-        except (OSError, workspace.UnsafeSessionName) as exc:
-            hooklog.error(project, event.hook, "drain", exc)
+def drain(event: Event, project: str, early: list[queue.Claim] | None = None,
+          room: int = delivery.MAX_DELIVERY) -> tuple[str, list[queue.Claim]]:
+    """Plan one delivery (within `room` characters) of what was claimed first (`early`) and what was queued since."""
+    claims = list(early or []) + claim_queued(event, project)  # what was queued first goes first
     if not claims:
         return "", []
-    text, delivered, left = delivery.plan(claims, budget)
+    text, delivered, left = delivery.plan(claims, room)
     queue.release(left)
     policy.record_delivered(project, event.hook, event.session_id, delivered)
     ledger.append(project, event.session_id, [{"deliver": held.nudge.extra["finding"]} for held in delivered

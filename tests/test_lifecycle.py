@@ -11,6 +11,7 @@ import pytest
 from hookutil import HookRunner, context_of, edit, payload, run_sidekit, write
 
 from sidekit_hooks.detectors.scope.model import Scope, save
+from sidekit_hooks.nudges.recheck import line_digest
 
 PACK = """[pack]
 name = "acme"
@@ -266,6 +267,6 @@ def test_each_fired_decision_names_its_subject_and_how_to_recheck_it(armed: Path
     assert fired == [
         ("specs", "return JSONResponse({'error': reason}, status_code=400)",
          {"kind": "match", "path": "api/items.py", "pattern": "status_code\\s*=\\s*400\\b",
-          "line": "return JSONResponse({'error': reason}, status_code=400)", "before": "absent"}),
+          "digest": line_digest("return JSONResponse({'error': reason}, status_code=400)"), "before": "absent"}),
         ("scope", "docs/notes.md", {"kind": "scope", "path": "docs/notes.md", "before": "absent"}),
     ]

@@ -89,7 +89,10 @@ def event_summary(event: Event) -> dict[str, Any]:
         "command": event.command[:MAX_FIELD], "added": event.added[:MAX_FIELD],
         "pattern": event.pattern[:MAX_FIELD], "output": event.output[-MAX_FIELD:], "error": event.error[-MAX_FIELD:],
     }
-    return {key: value for key, value in summary.items() if value}
+    from sidekit_hooks.core.redact import redact
+
+    # Secrets in tool output never reach the judge (nor the event file it reads).
+    return {key: redact(value) for key, value in summary.items() if value}
 
 
 def session_capped(project: str, session: str) -> bool:
@@ -164,26 +167,34 @@ def summary_of(event_json: str) -> dict[str, Any]:
 
 def deliver(project: str, session: str, answer: str, summary: dict[str, Any]) -> str:
     """Admit the answer through the policy (mute, threshold, dedup, cooldown, cap) and queue what passes."""
+    from sidekit_hooks.core.redact import redact
     from sidekit_hooks.nudges import ledger, policy, queue
     from sidekit_hooks.nudges.events import parse_event
     from sidekit_hooks.nudges.findings import Context, Finding
 
     prefix = f"[sidecar:{SIDECAR}] "
-    message = answer[len(prefix):] if answer.startswith(prefix) else answer
+    message = redact(answer[len(prefix):] if answer.startswith(prefix) else answer)
     event = parse_event(str(summary.get("hook") or "PostToolUse"),
                         {"session_id": session, "cwd": project, "tool_name": str(summary.get("tool") or "")}, project)
     event.path = str(summary.get("path") or "")
     ctx = Context(project, session, time.monotonic() + setting("TIMEOUT"))
     ctx.read_snapshot = lambda: read_packs(project)
     finding = Finding(SIDECAR, message, key=f"judge:{message[:200]}", path=event.path, subject=event.path or event.tool)
-    admitted = policy.admit([finding], event, ctx, policy.Config(ctx.packs().get("policy", {})))
+
+    def send(line: str, said: Finding) -> bool:
+        try:
+            queue.enqueue(workspace.queue_root(project), session, queue.Nudge(
+                line, sender=f"sidekit/{said.sidecar}", extra={"sidecar": said.sidecar, "rule": said.rule_id,
+                                                               "finding": said.key[:500]}))
+        except (OSError, workspace.UnsafeSessionName) as exc:
+            hooklog.error(project, "background", "judge", exc)
+            return False
+        ledger.append(project, session, [ledger.admitted(said, line)])
+        return True
+
+    admitted = policy.admit([finding], event, ctx, policy.Config(ctx.packs().get("policy", {})), send=send)
     if not admitted:
         return record(project, session, "held", answer)  # why: decisions.jsonl (`by`)
-    ledger.append(project, session, [ledger.admitted(said, line) for line, said in admitted])
-    for line, said in admitted:
-        queue.enqueue(workspace.queue_root(project), session, queue.Nudge(
-            line, sender=f"sidekit/{said.sidecar}", extra={"sidecar": said.sidecar, "rule": said.rule_id,
-                                                           "finding": said.key[:500]}))
     return record(project, session, "queued", admitted[0][0])
 
 

@@ -75,13 +75,13 @@ def matched_line(hit: Hit, event: Event) -> str:
 
 def recheck_of(hit: Hit, event: Event) -> dict[str, str] | None:
     """How Stop tells whether the file still breaks the rule (only written files can be re-checked)."""
-    from sidekit_hooks.nudges.recheck import before_state
+    from sidekit_hooks.nudges.recheck import before_state, line_digest
 
     when = hit.rule["when"]
     if event.kind != "write" or not event.path or event.path.startswith("/"):
         return None
     if hit.field == "added":
-        return {"kind": "match", "path": event.path, "pattern": when["added"], "line": matched_line(hit, event)[:500],
+        return {"kind": "match", "path": event.path, "pattern": when["added"], "digest": line_digest(matched_line(hit, event)),
                 "before": before_state(event)}
     if hit.field == "absent":
         return {"kind": "absent", "path": event.path, "pattern": when["absent"], "before": before_state(event)}

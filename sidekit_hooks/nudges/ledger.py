@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks.core import fastjson, workspace
+from sidekit_hooks.core import fastjson, redact, workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,9 +60,9 @@ def _line(record: dict[str, Any]) -> bytes:
 
 def admitted(finding: Finding, line: str, agent: str = "") -> dict[str, Any]:
     record: dict[str, Any] = {"admit": finding.key[:500], "sidecar": finding.sidecar, "rule": finding.rule_id,
-                              "severity": finding.severity, "path": finding.path, "text": line}
+                              "severity": finding.severity, "path": finding.path, "text": redact.redact(line)}
     if finding.subject:
-        record["subject"] = finding.subject[:200]
+        record["subject"] = redact.redact(finding.subject[:200])
     if finding.recheck:
         record["recheck"] = finding.recheck
     if agent:

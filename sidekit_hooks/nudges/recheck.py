@@ -24,6 +24,14 @@ ABSENT = "absent"
 MAX_READ = 2 * 1024 * 1024  # bytes of a file read for a re-check; past this it counts as changed
 
 
+def line_digest(line: str) -> str:
+    """What a recheck record keeps of a matched line: a checksum of it, stripped (never the text, which
+    may hold a secret the rule was written to catch)."""
+    import zlib
+
+    return f"{zlib.crc32(line.strip().encode('utf-8', 'surrogateescape')):08x}"
+
+
 def text_hash(data: bytes) -> str:
     """The same fingerprint as `policy.content_hash`, over bytes in hand."""
     import zlib
@@ -80,20 +88,21 @@ def _scope(data: bytes | None, before: str) -> str:
 
 
 def _match(text: str, record: Mapping[str, str]) -> str:
-    """The matched line is still there and the pattern still matches it (or anywhere, without a line)."""
+    """The matched line (by its digest) is still there and the pattern still matches it; without a
+    digest, the pattern anywhere in the file."""
     import re
 
     try:
         pattern = re.compile(record.get("pattern", ""))
     except re.error:
         return ""
-    line = record.get("line", "").strip()
-    if not line:
+    digest = record.get("digest", "")
+    if not digest:
         return STILL if pattern.search(text) else FIXED
     for candidate in text.splitlines():
-        if candidate.strip() == line and pattern.search(candidate):
+        if pattern.search(candidate) and line_digest(candidate) == digest:
             return STILL
-    return STILL if line in text and pattern.search(text) else FIXED
+    return FIXED
 
 
 def _absent(text: str, record: Mapping[str, str]) -> str:

@@ -6,15 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.nudges.recheck import ABSENT, FIXED, MOOT, STILL, outcome, text_hash
+from sidekit_hooks.nudges.recheck import ABSENT, FIXED, MOOT, STILL, line_digest, outcome, text_hash
 
 BEFORE = "def f():\n    return 1\n"
+DIGEST = line_digest("x = g(status_code=400)")
 
 
 @pytest.mark.parametrize(("now", "record", "expected"), [
-    ("x = g(status_code=400)\n", {"kind": "match", "pattern": r"status_code=400", "line": "x = g(status_code=400)"}, STILL),
-    ("x = g(status_code=422)\n", {"kind": "match", "pattern": r"status_code=400", "line": "x = g(status_code=400)"}, FIXED),
-    ("y = 1  # status_code=400 elsewhere\n", {"kind": "match", "pattern": r"status_code=400", "line": "x = g(status_code=400)"}, FIXED),
+    ("    x = g(status_code=400)\n", {"kind": "match", "pattern": r"status_code=400", "digest": DIGEST}, STILL),
+    ("x = g(status_code=422)\n", {"kind": "match", "pattern": r"status_code=400", "digest": DIGEST}, FIXED),
+    ("y = 1  # status_code=400 elsewhere\n", {"kind": "match", "pattern": r"status_code=400", "digest": DIGEST}, FIXED),
+    ("y = 1  # status_code=400 elsewhere\n", {"kind": "match", "pattern": r"status_code=400"}, STILL),
     ("class E:\n    schema_version: int\n", {"kind": "absent", "pattern": r"(?m)^\s+schema_version\s*:"}, FIXED),
     ("class E:\n    name: str\n", {"kind": "absent", "pattern": r"(?m)^\s+schema_version\s*:"}, STILL),
     ("def make_slug(v):\n    return v\n", {"kind": "def", "symbol": "make_slug"}, STILL),
