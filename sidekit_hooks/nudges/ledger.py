@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks.core import fastjson, redact, workspace
+from sidekit_hooks.core import fastjson, redact, safepath, workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,10 +39,10 @@ def append(project: str, session: str, records: list[dict[str, Any]]) -> None:
         path = path_of(project, session)
         data = b"".join(_line(record) for record in records)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            fd = safepath.open_append(path)  # never through a link out of the project
         except FileNotFoundError:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            safepath.makedirs(os.path.dirname(path))
+            fd = safepath.open_append(path)
         try:
             os.write(fd, data)
         finally:
@@ -97,8 +97,9 @@ class Ledger:
 def read(project: str, session: str) -> Ledger:
     ledger = Ledger()
     try:
-        with open(path_of(project, session), "rb") as handle:
-            data = handle.read(MAX_READ)
+        path = path_of(project, session)
+        safepath.check(os.path.dirname(path))
+        data = safepath.read_bytes(path, MAX_READ)
     except (OSError, ValueError, workspace.UnsafeSessionName):
         return ledger
     for raw in data.decode("utf-8", "replace").splitlines():

@@ -53,14 +53,12 @@ def before_state(event: Event) -> str:
 
 def read_file(project: str, path: str) -> bytes | None:
     """The file's bytes (None when it is gone or unreadable). Never follows a path out of the project."""
-    full = os.path.realpath(os.path.join(project, path))
-    root = os.path.realpath(project)
-    if not full.startswith(root + os.sep):
-        return None
+    from sidekit_hooks.core import safepath
+
+    full = os.path.join(project, path)
     try:
-        with open(full, "rb") as handle:
-            return handle.read(MAX_READ)
-    except OSError:
+        return safepath.read_bytes(safepath.check(full, project), MAX_READ)
+    except OSError:  # gone, a link out of the project, or not a regular file
         return None
 
 
