@@ -62,6 +62,8 @@ def wired(commands: dict[str, str]) -> dict[str, Any]:
 def healthy_tail() -> list[str]:
     tail = ["  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
     return tail + [RULES] + ["  info     test cache: no pytest run recorded yet",
+                                              f"  info     test interpreter: {PYTHON} (sidekit's own: no project environment"
+                                              " found); override: --python PY",
                                               "  ok       hook log: no hook failures in the last 24 h"]
 
 

@@ -145,7 +145,7 @@ class Recorder:
         names = set()
         for _, dist in self.config.pluginmanager.list_plugin_distinfo():
             name = str(getattr(dist, "project_name", None) or "").lower().replace("_", "-")
-            if name and name not in ("pytest", "sidekit-hooks"):
+            if name and name not in ("pytest", "sidekit-hooks", "sidekit-pytest-recorder"):
                 names.add(name.removeprefix("pytest-"))
         return sorted(names)
 

@@ -40,9 +40,21 @@ def run(args: argparse.Namespace) -> int:
         added = wiring.ensure_gitignore(where.project)
         if added:
             print(f"  .gitignore: added {' '.join(added)}")
+        _recorder_envs(where.project)
     if args.claude_md:
         _claude_md(where)
     return 0
+
+
+def _recorder_envs(project: str) -> None:
+    """A plain pytest in the project's own environments records too (#10)."""
+    from sidekit_hooks.status import recorder_env
+
+    try:
+        for line in recorder_env.wire(project):
+            print(f"  {line}")
+    except OSError as exc:
+        print(f"  pytest in the project's environment will not record: {exc}; see sidekit doctor")
 
 
 def _claude_md(where: wiring.Target) -> None:

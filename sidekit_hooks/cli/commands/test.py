@@ -1,8 +1,10 @@
 """`sidekit test [--select] [PATHS | -- PYTEST_ARGS]`: run pytest, answer compactly from the fresh cache.
 
 pytest runs in a subprocess with the recording plugin; its own output is not shown (it is the noise
-this command exists to remove); the exit code is pytest's. The project's `.venv` is used when it has
-one, so the tests run where the project's dependencies are.
+this command exists to remove); the exit code is pytest's. The interpreter is the project's own
+(`status.interpreter`: setting, `.venv`/`venv`, `$VIRTUAL_ENV`, uv, Poetry), so the tests run where
+the project's dependencies are; `--python` overrides it, and the answer names it when it is not the
+project's venv.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 from sidekit_hooks.cli import answers, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.core import workspace
-from sidekit_hooks.status import cache, clusters
+from sidekit_hooks.status import cache, clusters, interpreter
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NO_TESTS = 5
@@ -27,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="test paths or node ids; after --, any pytest arguments")
     parser.add_argument("--select", action="store_true", help="run only the tests the current change needs")
     parser.add_argument("--base", metavar="REV", help="with --select: compare against this revision")
+    parser.add_argument("--python", metavar="PY", help="interpreter that runs the tests (default: the project's, see doctor)")
     add_project(parser)
     add_format(parser)
 
@@ -42,7 +45,10 @@ def run(args: argparse.Namespace) -> int:
             answers.emit(shape.drop_zeros({"runner": "pytest", **extra, "exit": NO_TESTS}), args.format)
             return NO_TESTS
         pytest_args = tests + pytest_args
-    python = interpreter(root)
+    chosen = interpreter.find(root, getattr(args, "python", None))
+    python = chosen.path
+    if chosen.source not in interpreter.OBVIOUS:
+        extra["python"] = chosen.label(root)
     run_id = os.urandom(6).hex()
     done = subprocess.run(command(python, pytest_args), cwd=root, env=environment(python, root, run_id),
                           capture_output=True, text=True, errors="replace")
@@ -60,15 +66,6 @@ def select(root: str, base: str | None) -> tuple[list[str], str]:
 
     chosen = selection(root, base)
     return [str(t) for t in chosen.tests], chosen.basis
-
-
-def interpreter(root: str) -> str:
-    """The project's own venv interpreter when it has one, else this one."""
-    for name in (".venv", "venv"):
-        candidate = os.path.join(root, name, "bin", "python")
-        if os.path.exists(candidate):
-            return candidate
-    return sys.executable
 
 
 def command(python: str, pytest_args: list[str]) -> list[str]:
@@ -94,9 +91,7 @@ def environment(python: str, root: str, run_id: str) -> dict[str, str]:
 
 
 def _same_env(python: str) -> bool:
-    """Same virtual environment: venv interpreters are links to one base, so compare folders, not files."""
-    return os.path.normpath(os.path.dirname(os.path.abspath(python))) == os.path.normpath(
-        os.path.dirname(os.path.abspath(sys.executable)))
+    return interpreter.same_env(python, sys.executable)
 
 
 def unrecorded(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:

@@ -44,8 +44,20 @@ def run(args: argparse.Namespace) -> int:
     elif not changes:
         print("  nothing to remove")
     wiring.save_record(where, None)
+    if where.project:
+        _recorder_envs(where.project)
     _claude_md(where, args.claude_md)
     return 0
+
+
+def _recorder_envs(project: str) -> None:
+    from sidekit_hooks.status import recorder_env
+
+    try:
+        for line in recorder_env.unwire(project):
+            print(f"  {line}")
+    except OSError as exc:
+        print(f"  could not remove the pytest recorder: {exc}; see sidekit doctor")
 
 
 def _original(record: dict[str, Any] | None, after: dict[str, Any]) -> str:
