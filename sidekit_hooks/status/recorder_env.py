@@ -85,7 +85,7 @@ def targets(project: str) -> list[interpreter.Interpreter]:
     """The project's test environments to wire: every one discovery finds, bar sidekit's own and an
     active `$VIRTUAL_ENV` outside the project (someone else's environment)."""
     project = os.path.abspath(project)
-    found = []
+    found: list[interpreter.Interpreter] = []
     for candidate in interpreter.candidates(project):
         env = candidate.env
         if not env or candidate.is_sidekit:
