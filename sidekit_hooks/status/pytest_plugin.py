@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from sidekit_hooks.status import record
 
 RECORDER = "sidekit-recorder"
+COMPACT_PLUGIN = "sidekit_hooks.cli.pytest_compact"  # loaded with -p by the PreToolUse rewrite
 MESSAGE_CHARS = 300  # first line of an exception message, as stored
 MENTION_TEXT = 4000  # how much of an assertion's text is searched for a reported exception
 MAX_FRAMES = 10
@@ -51,6 +52,7 @@ class Recorder:
         self.deselected: list[str] = []
         self.interrupted = False
         self._compare: dict[str, str] | None = None
+        self.saved: tuple[dict[str, Any], dict[str, Any]] | None = None  # (summary, table) once written
 
     @property
     def root(self) -> str:
@@ -124,7 +126,7 @@ class Recorder:
         try:
             from sidekit_hooks.status import record
 
-            record.save(self.capture(), int(exitstatus))
+            self.saved = record.save(self.capture(), int(exitstatus))
         except Exception as exc:  # noqa: BLE001 - the user's run goes on; say why the cache is old
             import warnings
 
@@ -139,7 +141,8 @@ class Recorder:
         return record.Capture(root=self.root, rootdir=self.rootdir, started=self.started, tests=self.tests,
                               collect_errors=self.collect_errors, selected=self.selected, deselected=self.deselected,
                               whole_files=self.whole_files(), interrupted=self.interrupted, args=self.args(),
-                              plugins=self.plugins())
+                              plugins=self.plugins(),
+                              compact=self.config.pluginmanager.has_plugin(COMPACT_PLUGIN))
 
     def plugins(self) -> list[str]:
         names = set()

@@ -18,7 +18,7 @@ from typing import Any
 from sidekit_hooks.cli import answers, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.core import workspace
-from sidekit_hooks.status import cache, clusters, interpreter
+from sidekit_hooks.status import cache, interpreter, record
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NO_TESTS = 5
@@ -105,12 +105,4 @@ def unrecorded(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     return {"runner": "pytest", "exit": done.returncode, "error": answers.clip(why, 160) or "no test status recorded"}
 
 
-def run_clusters(summary: dict[str, Any], table: dict[str, Any]) -> list[dict[str, Any]]:
-    """Clusters of this run's failures only (the table also holds earlier runs' results)."""
-    finished = (summary.get("run") or {}).get("finished")
-    members = [clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
-               for t, e in (table.get("tests") or {}).items()
-               if e.get("s") == finished and e.get("o") in clusters.FAILING]
-    members += [clusters.Member(p, f, "collect", bool(f.get("new")))
-                for p, f in (table.get("collect") or {}).items() if f.get("s") == finished]
-    return clusters.build(members)
+run_clusters = record.run_clusters  # the last run's clusters (also what the compact pytest answer shows)
