@@ -107,8 +107,11 @@ def last_words(raw: str) -> str:
     """pytest's own verdict: an INTERNALERROR line, else the last `E` line of an error, else its last line."""
     lines = [line.strip() for line in raw.splitlines() if line.strip()]
     internal = [line for line in lines if line.startswith("INTERNALERROR>")]
-    pick = internal[-1] if internal else (lines[-1] if lines else "")
-    return answers.clip(pick.strip("= "), 140)
+    if internal:
+        return answers.clip(internal[-1], 140)
+    banners = [line.strip("! ") for line in lines if line.startswith("!!!")]  # Interrupted: ..., stopping after ...
+    final = lines[-1].strip("= ") if lines else ""
+    return answers.clip("; ".join(([banners[-1]] if banners else []) + [final]), 140)
 
 
 def _exit_code(raw: str, written: tuple[dict[str, Any], dict[str, Any]] | None) -> int:
