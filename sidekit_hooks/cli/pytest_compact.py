@@ -26,7 +26,7 @@ from sidekit_hooks.status import cache, record
 from sidekit_hooks.status.pytest_plugin import RECORDER
 
 SHORT = 2048  # bytes of raw output printed as they are
-ANSWER_BUDGET = 800  # bytes of both lines together (what the model receives)
+ANSWER_BUDGET = 780  # bytes of both lines together; the client adds "Exit code N\n", and the model gets <= 800
 KEEP = 10  # raw output files kept under .sidekit/pytest/
 RAW_FOLDER = "pytest"
 STATE = pytest.StashKey[dict[str, Any]]()
