@@ -68,6 +68,8 @@ def rewrite(command: str, cwd: str, project: str) -> str:
         return ""
     if not recorder_env.records_in(interpreter.env_of(python), project) or not enabled(project):
         return ""
+    if exact_rule_names_pytest(project):
+        return ""
     return command.rstrip() + APPENDED
 
 
@@ -175,6 +177,37 @@ def _plain_run(args: list[str]) -> bool:
                 if char in "shV":
                     return False
     return True
+
+
+def exact_rule_names_pytest(project: str) -> bool:
+    """Whether a permission rule in the settings files names a pytest command exactly (no trailing `*`).
+
+    Such a rule would judge the rewritten command differently from the one written (an exact deny of
+    `python -m pytest -q` would no longer match), so those commands are left alone. Prefix rules
+    (`Bash(python -m pytest:*)`, `Bash(pytest *)`) judge both alike. Rules given only as command-line
+    flags are not visible to a hook.
+    """
+    home = os.path.expanduser("~")
+    paths = (os.path.join(project, ".claude", "settings.json"), os.path.join(project, ".claude", "settings.local.json"),
+             os.path.join(home, ".claude", "settings.json"), "/etc/claude-code/managed-settings.json")
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if "test" not in text:
+            continue
+        try:
+            permissions = fastjson.loads(text).get("permissions") or {}
+        except (ValueError, AttributeError):
+            return True  # unreadable rules: do not second-guess them
+        for kind in ("allow", "deny", "ask"):
+            for rule in permissions.get(kind) or () if isinstance(permissions, dict) else ():
+                if isinstance(rule, str) and rule.startswith("Bash(") and ("pytest" in rule or "py.test" in rule):
+                    if not rule.rstrip(")").rstrip().endswith("*"):
+                        return True
+    return False
 
 
 def enabled(project: str) -> bool:

@@ -132,3 +132,17 @@ def test_a_refused_pytest_stays_refused(claude_cli: Path, wired: Path, tmp_path:
     assert block["is_error"] is True and body == (
         "Permission to use Bash with command python -m pytest -q -p sidekit_hooks.cli.pytest_compact has been denied.")
     assert not (wired / ".sidekit" / "pytest").exists() and not (wired / ".sidekit" / "status.json").exists()
+
+
+def test_an_exact_deny_rule_keeps_the_command_as_written(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+    import json
+
+    settings = wired / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["permissions"] = {"deny": ["Bash(python -m pytest -q)"]}  # exact: appending would slip past it
+    settings.write_text(json.dumps(data))
+    run = session(claude_cli, wired, tmp_path, ["python -m pytest -q"],
+                  permissions=("--permission-mode", "default", "--allowedTools", "Bash"))
+    block = run.tool_result(0)
+    body, _ = split_result(result_text(block))
+    assert block["is_error"] is True and body == "Permission to use Bash with command python -m pytest -q has been denied."

@@ -151,3 +151,16 @@ def test_a_non_pytest_bash_call_imports_nothing_of_the_runtime(project: Path, cl
     done = subprocess.run([sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body], capture_output=True, text=True,
                           env=clean_env, cwd=str(project), timeout=30)
     assert done.stdout.strip() == "['sidekit_hooks', 'sidekit_hooks.hook']", done.stderr
+
+
+@pytest.mark.parametrize(("rules", "rewritten"), [
+    ({"deny": ["Bash(python -m pytest -q)"]}, False),
+    ({"allow": ["Bash(pytest -q tests)"]}, False),
+    ({"ask": ["Bash(py.test)"]}, False),
+    ({"allow": ["Bash(python -m pytest:*)"], "deny": ["Bash(pytest --lf *)"]}, True),
+    ({"allow": ["Bash(git status)", "Read"]}, True),
+])
+def test_exact_permission_rules_on_pytest_leave_it_alone(proj: Path, rules: dict[str, list[str]], rewritten: bool) -> None:
+    (proj / ".claude").mkdir()
+    (proj / ".claude" / "settings.local.json").write_text(json.dumps({"permissions": rules}))
+    assert (rewrite.rewrite("python -m pytest -q", str(proj), str(proj)) != "") is rewritten
