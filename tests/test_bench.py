@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hookutil import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench" / "run.py"
 sys.path.insert(0, str(BENCH.parent))
 
@@ -22,6 +22,8 @@ HOOK_ROWS = [
     ("UserPromptSubmit, empty queue", "p50 <= 1.5x"),
     ("UserPromptSubmit, five queued nudges", ""),
 ]
+ROUND_TRIP_ROW = (r"hooks +one finding through the queue \(enqueue, claim, plan, commit\) vs straight out, in-process +"
+                  r"\d+\.\d{3} ms vs \d+\.\d{3} ms")
 
 
 def test_quick_hooks_table_has_its_shape(tmp_path: Path) -> None:
@@ -36,7 +38,8 @@ def test_quick_hooks_table_has_its_shape(tmp_path: Path) -> None:
     assert re.fullmatch(r"baseline +bare interpreter \(python -c pass\) +p50 \d+\.\d ms, p95 \d+\.\d ms", lines[3])
     assert re.fullmatch(r"baseline +bare interpreter, as hooks start \(python -I -S -c pass\) +p50 \d+\.\d ms, "
                         r"p95 \d+\.\d ms", lines[4])
-    assert len(lines) == 5 + len(HOOK_ROWS)
+    assert len(lines) == 5 + len(HOOK_ROWS) + 1
+    assert re.fullmatch(ROUND_TRIP_ROW, lines[-1]), lines[-1]
     for line, (what, target) in zip(lines[5:], HOOK_ROWS):
         pattern = rf"hooks +{re.escape(what)} +{RATIO}" + (rf" +{re.escape(target)} +(ok|MISS)" if target else "")
         assert re.fullmatch(pattern, line), line
@@ -46,7 +49,7 @@ def test_quick_hooks_table_has_its_shape(tmp_path: Path) -> None:
                         r"on \d{4}-\d\d-\d\d, in \d+ s, load average \d+\.\d at start, on CPython .+, \d+ cores.*\.", markdown[2])
     table = markdown[markdown.index("| section | what | value | target |  |"):]
     assert table[1] == "|---|---|---|---|---|"
-    assert [row.split(" | ")[1] for row in table[4:]] == [what for what, _ in HOOK_ROWS]
+    assert [row.split(" | ")[1] for row in table[4:-1]] == [what for what, _ in HOOK_ROWS]
 
 
 def test_unknown_section_is_refused_with_the_known_ones() -> None:
