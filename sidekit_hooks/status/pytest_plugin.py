@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo
 
     from sidekit_hooks.status import record
+    from sidekit_hooks.status.vocabulary import Summary, Table
 
 RECORDER = "sidekit-recorder"
 COMPACT_PLUGIN = "sidekit_hooks.cli.pytest_compact"  # loaded with -p by the PreToolUse rewrite
@@ -52,7 +53,7 @@ class Recorder:
         self.deselected: list[str] = []
         self.interrupted = False
         self._compare: dict[str, str] | None = None
-        self.saved: tuple[dict[str, Any], dict[str, Any]] | None = None  # (summary, table) once written
+        self.saved: tuple[Summary, Table] | None = None  # (summary, table) once written
 
     @property
     def root(self) -> str:

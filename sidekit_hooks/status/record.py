@@ -17,6 +17,8 @@ from sidekit_hooks.status.vocabulary import EXIT_NAMES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from sidekit_hooks.status.vocabulary import Summary, Table
 
 SUMMARY_CLUSTERS = 30  # clusters kept in the summary (all of them stay derivable from the table)
@@ -44,7 +46,7 @@ class Capture:
     compact: bool = False  # the PreToolUse rewrite asked for the compact answer (the model sees it)
 
 
-def save(recorder: Capture, exit_status: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def save(recorder: Capture, exit_status: int) -> tuple[Summary, Table]:
     """Merge, cluster and write; returns (summary, table) as written."""
     root = recorder.root
     prefix = _prefix(recorder.rootdir, root)
@@ -76,7 +78,7 @@ def save(recorder: Capture, exit_status: int) -> tuple[dict[str, Any], dict[str,
     return summary, table
 
 
-def run_clusters(summary: dict[str, Any], table: dict[str, Any]) -> list[dict[str, Any]]:
+def run_clusters(summary: Mapping[str, Any], table: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Clusters of the last run's failures only (the table also holds earlier runs' results)."""
     finished = (summary.get("run") or {}).get("finished")
     members = [clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
