@@ -91,6 +91,7 @@ def compact(config: pytest.Config, raw: str, saved: str, stopped: str) -> str:
         "stopped": answers.clip(stopped, 60),
         "notRun": max(0, int(run.get("selected", 0)) - int(run.get("ran", 0))) if stopped or run.get("interrupted") else 0,
         "crashedWorkers": raw.count(" node down:"),
+        "warnings": _warnings(raw),
     }
     failing = sum(int(c.get("affected", 1)) for c in found)
     if exit_code not in (0, 1) or (exit_code and not failing) or extra["crashedWorkers"]:
@@ -112,6 +113,15 @@ def last_words(raw: str) -> str:
     banners = [line.strip("! ") for line in lines if line.startswith("!!!")]  # Interrupted: ..., stopping after ...
     final = lines[-1].strip("= ") if lines else ""
     return answers.clip("; ".join(([banners[-1]] if banners else []) + [final]), 140)
+
+
+def _warnings(raw: str) -> int:
+    """The warning count of pytest's final line (the warnings summary itself stays in the raw file)."""
+    import re
+
+    tail = raw.rstrip().rpartition("\n")[2]
+    found = re.search(r"(\d+) warnings?\b", tail)
+    return int(found.group(1)) if found else 0
 
 
 def _exit_code(raw: str, written: tuple[dict[str, Any], dict[str, Any]] | None) -> int:

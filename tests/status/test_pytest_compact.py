@@ -132,3 +132,14 @@ def test_crashed_xdist_worker_is_counted(suite: Suite) -> None:
     head, answer = parse(done.stdout)
     assert answer["crashedWorkers"] == 1 and (answer["failed"], answer["errors"]) == (12, 1) and "pytest" in answer
     assert "crashed while running" in json.dumps(answer["clusters"])
+
+
+def test_a_long_green_run_is_compacted_and_counts_warnings(suite: Suite) -> None:
+    suite.write("tests/test_warn.py", "import warnings\n" + "".join(
+        f"\ndef test_{i}():\n    warnings.warn('deprecated thing number {i} ' + 'z' * 80, DeprecationWarning)\n"
+        for i in range(40)))
+    done = run(suite, "tests", *PLUGIN)
+    assert done.returncode == 0
+    head, answer = parse(done.stdout)
+    assert "exit code 0" in head and (answer["exit"], answer["passed"], answer["warnings"]) == (0, 40, 40)
+    assert "clusters" not in answer
