@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from sidekit_hooks.status import recorder_env
+
 REPO = Path(__file__).resolve().parents[2]
 SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
 PACKAGE = "toolz"
@@ -78,6 +80,11 @@ def generation(root: Path) -> int:
     return int(json.loads(path.read_text())["generation"]) if path.exists() else 0
 
 
+def finished(root: Path) -> float:
+    path = root / ".sidekit" / "status.json"
+    return float(json.loads(path.read_text())["run"]["finished"]) if path.exists() else 0.0
+
+
 def site_listing(root: Path) -> list[str]:
     [site] = glob.glob(str(root / ".venv" / "lib" / "python*" / "site-packages"))
     return sorted(os.listdir(site))
@@ -121,8 +128,8 @@ def test_plain_pytest_records_select_and_uninstall(toolz_project: Path) -> None:
     assert done.returncode == 0 and "pytest recorder removed" in done.stdout, done.stdout
     assert site_listing(root) == before
     assert "pytest recorder: .venv: a plain pytest there does not record" in sidekit(root, "doctor").stdout
-    old = generation(root)
-    assert plain_pytest(root, TESTS).returncode == 0 and generation(root) == old
+    old = finished(root)
+    assert plain_pytest(root, TESTS).returncode == 0 and finished(root) == old
 
 
 def test_moved_sidekit_leaves_pytest_working_and_silent(toolz_project: Path) -> None:
@@ -132,14 +139,34 @@ def test_moved_sidekit_leaves_pytest_working_and_silent(toolz_project: Path) -> 
         link = root / ".sidekit" / "pytest-env" / "sidekit_hooks"
         link.unlink()
         link.symlink_to(root / "no-such-sidekit")  # as if the checkout had moved
-        old = generation(root)
+        old = finished(root)
         done = plain_pytest(root, TESTS)
-        assert done.returncode == 0 and "warning" not in done.stdout.lower() and generation(root) == old
+        assert done.returncode == 0 and "warning" not in done.stdout.lower() and finished(root) == old
         assert "the recorder's link to sidekit is broken" in sidekit(root, "doctor").stdout
         (root / ".sidekit" / "pytest-env").rename(root / ".sidekit" / "gone")  # the folder itself removed
-        assert plain_pytest(root, TESTS).returncode == 0 and generation(root) == old
+        assert plain_pytest(root, TESTS).returncode == 0 and finished(root) == old
         (root / ".sidekit" / "gone").rename(root / ".sidekit" / "pytest-env")
         assert sidekit(root, "install", "--project", str(root)).returncode == 0  # mends the link
-        assert plain_pytest(root, TESTS).returncode == 0 and generation(root) > old
+        assert plain_pytest(root, TESTS).returncode == 0 and finished(root) > old
     finally:
         sidekit(root, "uninstall", "--project", str(root))
+
+
+def test_recorder_only_leaves_the_settings_alone(toolz_project: Path) -> None:
+    root = toolz_project
+    before = site_listing(root)
+    settings = root / ".claude" / "settings.json"
+    had = settings.read_text() if settings.exists() else None
+    done = sidekit(root, "install", "--project", str(root), "--recorder-only")
+    assert done.returncode == 0 and done.stdout.splitlines() == [
+        f"sidekit install: the test environments of {root}", "  pytest in .venv: now records "
+        f"(.venv/lib/{Path(glob.glob(str(root / '.venv' / 'lib' / 'python*'))[0]).name}/site-packages/"
+        f"{recorder_env.pth_name(str(root))})"], done.stdout + done.stderr
+    assert (settings.read_text() if settings.exists() else None) == had
+    old = finished(root)
+    assert plain_pytest(root, TESTS).returncode == 0 and finished(root) > old
+    done = sidekit(root, "uninstall", "--project", str(root), "--recorder-only")
+    assert done.returncode == 0 and site_listing(root) == before
+    assert (settings.read_text() if settings.exists() else None) == had
+    doctor = sidekit(root, "doctor").stdout
+    assert f"fix: sidekit install --project {root} --recorder-only" in doctor

@@ -319,7 +319,7 @@ def _recorder_checks(project: str) -> list[Check]:
     chosen = interpreter.find(project)
     source = "sidekit's own: no project environment found" if chosen.source == "sidekit" else chosen.source
     checks = [Check("test interpreter", "info", f"{chosen.label(project)} ({source}); override: --python PY")]
-    fix = f"sidekit install --project {shlex.quote(project)}"
+    fix = f"sidekit install --project {shlex.quote(project)} --recorder-only"
     for candidate in recorder_env.targets(project):
         status, says = RECORDER_STATES.get(recorder_env.probe(candidate.path, project), RECORDER_STATES["broken"])
         shown = interpreter.display(candidate.env, project)

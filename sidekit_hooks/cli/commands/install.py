@@ -13,10 +13,14 @@ from sidekit_hooks.core.errors import SidekitError
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_scope(parser)
+    parser.add_argument("--recorder-only", action="store_true",
+                        help="only make a plain pytest in the project's environments record (the plugin form wires the hooks)")
 
 
 def run(args: argparse.Namespace) -> int:
     where = target(args)
+    if getattr(args, "recorder_only", False):
+        return _recorder_only(where)
     wanted = settings.wanted_handlers(wiring.interpreter(), wiring.hooks_dir())
     before = wiring.read_settings(where.settings, f"sidekit install {where.flags}")
     record = wiring.load_record(where)
@@ -43,6 +47,15 @@ def run(args: argparse.Namespace) -> int:
         _recorder_envs(where.project)
     if args.claude_md:
         _claude_md(where)
+    return 0
+
+
+def _recorder_only(where: wiring.Target) -> int:
+    if not where.project:
+        raise SidekitError("--recorder-only works on a project's environments, not --user",
+                           "sidekit install --project DIR --recorder-only")
+    print(f"sidekit install: the test environments of {where.project}")
+    _recorder_envs(where.project)
     return 0
 
 

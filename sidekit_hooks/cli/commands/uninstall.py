@@ -14,12 +14,18 @@ from sidekit_hooks.core.errors import SidekitError
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_scope(parser)
+    parser.add_argument("--recorder-only", action="store_true",
+                        help="only take the pytest recorder out of the project's environments")
     parser.add_argument("--all", action="store_true",
                         help=f"remove every handler marked '{settings.MARKER}', whoever wrote it")
 
 
 def run(args: argparse.Namespace) -> int:
     where = target(args)
+    if getattr(args, "recorder_only", False) and where.project:
+        print(f"sidekit uninstall: the test environments of {where.project}")
+        _recorder_envs(where.project)
+        return 0
     before = wiring.read_settings(where.settings, f"sidekit uninstall {where.flags}")
     record = wiring.load_record(where)
     try:
