@@ -9,7 +9,8 @@ code, root-cause clusters), within ANSWER_BUDGET bytes in all. The exit code is 
 
 Never greener than the run: the exit code is stated, and when it is not a plain pass/fail the answer
 carries pytest's own last words (internal error, usage error, interruption, `-x` stop, no tests),
-and counts crashed xdist workers. When anything here fails, the raw output is printed instead.
+and counts crashed xdist workers. A run killed with SIGTERM (a timeout from outside) prints one line
+saying so and where its partial output is. When anything here fails, the raw output is printed instead.
 """
 
 from __future__ import annotations
@@ -40,8 +41,54 @@ def pytest_configure(config: pytest.Config) -> None:
     writer = getattr(reporter, "_tw", None)
     if writer is None or not hasattr(writer, "_file"):  # an unknown pytest: leave its output alone
         return
-    config.stash[STATE] = {"writer": writer, "original": writer._file, "spool": io.StringIO(), "started": time.time()}
-    writer._file = config.stash[STATE]["spool"]
+    state = {"writer": writer, "original": writer._file, "spool": io.StringIO(), "started": time.time()}
+    config.stash[STATE] = state
+    writer._file = state["spool"]
+    _on_terminate(config, state)
+
+
+def _on_terminate(config: pytest.Config, state: dict[str, Any]) -> None:
+    """A run killed from outside (the Bash tool's timeout sends SIGTERM) still says what it saw."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        return
+    try:  # the terminal itself: while a test runs, pytest's capture holds fd 1
+        terminal = os.dup(state["original"].fileno())
+    except (OSError, ValueError, AttributeError):
+        return
+
+    def stopped(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        try:
+            raw = _release(state)
+            saved = save_raw(_root(config), raw)
+            note = (f"sidekit: pytest was stopped by SIGTERM after {time.time() - state['started']:.0f} s, before it "
+                    f"finished; what it printed: {saved}; its last line: {last_words(raw)}\n")
+            os.write(terminal, note.encode("utf-8", "replace"))
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    state["terminal"] = terminal
+    state["handler"] = stopped
+    signal.signal(signal.SIGTERM, stopped)
+
+
+def _release(state: dict[str, Any]) -> str:
+    """Give the terminal back to pytest's writer; returns what was held."""
+    state["writer"]._file = state["original"]
+    state["done"] = True
+    return str(state["spool"].getvalue())
+
+
+def _forget_terminate(state: dict[str, Any]) -> None:
+    import signal
+
+    if "handler" in state and signal.getsignal(signal.SIGTERM) is state["handler"]:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if "terminal" in state:
+        os.close(state.pop("terminal"))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -53,11 +100,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(STATE, None)
-    if state is None:
+    if state is None or state.get("done"):
         return
-    writer, original = state["writer"], state["original"]
-    writer._file = original
-    raw = state["spool"].getvalue()
+    original = state["original"]
+    raw = _release(state)
+    _forget_terminate(state)
     try:
         root = _root(config)
         saved = save_raw(root, raw)

@@ -143,3 +143,19 @@ def test_a_long_green_run_is_compacted_and_counts_warnings(suite: Suite) -> None
     head, answer = parse(done.stdout)
     assert "exit code 0" in head and (answer["exit"], answer["passed"], answer["warnings"]) == (0, 40, 40)
     assert "clusters" not in answer
+
+
+def test_a_run_killed_from_outside_still_says_what_it_saw(suite: Suite) -> None:
+    import signal
+    import time
+
+    suite.write("tests/test_slow.py", "import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    time.sleep(60)\n")
+    child = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "tests", *PLUGIN], cwd=suite.root, env=suite.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    child.send_signal(signal.SIGTERM)  # what the Bash tool's timeout does
+    out, _ = child.communicate(timeout=30)
+    assert child.returncode == -signal.SIGTERM
+    assert out.startswith("sidekit: pytest was stopped by SIGTERM after ") and "before it finished" in out
+    saved = re.search(r"what it printed: (\S+);", out)
+    assert saved and (suite.root / saved.group(1)).read_text().startswith(".")
