@@ -1,5 +1,5 @@
-"""The compact answer for a raw pytest run (`-p sidekit_hooks.cli.pytest_compact`, added by the
-PreToolUse rewrite in `status.rewrite`).
+"""The compact answer for a raw pytest run: loaded by the recorder when `-o sidekit_compact=true` is
+given (the PreToolUse rewrite in `status.rewrite` appends it), or directly with `-p sidekit_hooks.cli.pytest_compact`.
 
 pytest runs exactly as asked; only its terminal output is held back: the terminal reporter writes
 into memory, and at the end the whole text goes to `.sidekit/pytest/raw-*.txt`. If it is short
@@ -59,8 +59,13 @@ def _on_terminate(config: pytest.Config, state: dict[str, Any]) -> None:
     except (OSError, ValueError, AttributeError):
         return
 
+    pid = os.getpid()
+
     def stopped(signum: int, frame: object) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if os.getpid() != pid:  # a forked child of a test (multiprocessing): it dies as it would have
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
         try:
             raw = _release(state)
             saved = save_raw(_root(config), raw)

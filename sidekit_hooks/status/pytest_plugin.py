@@ -33,9 +33,25 @@ FOREIGN = ("/site-packages/", "/dist-packages/", "/.venv/", "/.tox/", "/.nox/", 
 from sidekit_hooks.status.vocabulary import OUTCOME_RANK as RANK
 
 
+COMPACT_INI = "sidekit_compact"  # `-o sidekit_compact=true`: what the PreToolUse rewrite appends
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(COMPACT_INI, "print sidekit's compact answer instead of long output (set by sidekit's "
+                  "PreToolUse hook for an agent's raw pytest run)", type="bool", default=False)
+
+
+@pytest.hookimpl(trylast=True)  # after the terminal reporter exists: the compact plugin takes over its output
 def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.get_plugin(RECORDER) is None:  # once, even if loaded under two names
         config.pluginmanager.register(Recorder(config), RECORDER)
+    try:
+        wanted = bool(config.getini(COMPACT_INI))
+    except ValueError:  # registered by another copy of this plugin under another name: same answer
+        wanted = False
+    if wanted and not config.pluginmanager.has_plugin(COMPACT_PLUGIN):
+        # By name, as `-p` would: the answer's shape lives with the CLI, a floor above this one.
+        config.pluginmanager.import_plugin(COMPACT_PLUGIN)
 
 
 class Recorder:

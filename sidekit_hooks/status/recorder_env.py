@@ -35,7 +35,7 @@ SHIM_SOURCE = '''"""sidekit's pytest recorder for this environment (written by `
 When sidekit is moved or removed, or cannot load here, this plugin is empty and pytest runs as before.
 """
 try:
-    from sidekit_hooks.status.pytest_plugin import pytest_configure  # noqa: F401
+    from sidekit_hooks.status.pytest_plugin import pytest_addoption, pytest_configure  # noqa: F401
 except Exception:  # noqa: BLE001 - never break this environment's pytest
     pass
 '''

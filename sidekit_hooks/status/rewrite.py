@@ -1,10 +1,12 @@
 """PreToolUse on Bash: a raw pytest run reaches the model as the compact answer, not 30 KB of dots.
 
-The command is rewritten (`updatedInput`) by appending one plain pytest option, `-p PLUGIN`, to the
-very command the agent wrote: same interpreter, arguments, working directory and exit code, and the
-same prefix, so the user's permission rules judge it as before. The plugin (`cli.pytest_compact`)
-keeps pytest's output in a file under `.sidekit/pytest/` and, when it is longer than about 2 KB,
-prints the compact answer instead.
+The command is rewritten (`updatedInput`) by appending one plain pytest option, `-o sidekit_compact=true`,
+to the very command the agent wrote: same interpreter, arguments, working directory and exit code, and
+the same prefix, so the user's permission rules judge it as before. The recorder plugin then loads
+`cli.pytest_compact`, which keeps pytest's output in a file under `.sidekit/pytest/` and, when it is
+longer than about 2 KB, prints the compact answer instead. An ini override rather than `-p`: in an
+environment where sidekit does not load after all (the shell found another `python` than the hook
+did), pytest only warns about an unknown option and runs as written.
 
 Rewritten: `pytest`, `py.test`, `python[3[.X]] -m pytest`, a venv's `bin/pytest` or `bin/python -m
 pytest`, `uv run pytest`, `poetry run pytest`, after `cd DIR &&` and environment assignments.
@@ -23,8 +25,8 @@ import os
 from sidekit_hooks.core import fastjson, workspace
 from sidekit_hooks.status import interpreter, recorder_env
 
-PLUGIN = "sidekit_hooks.cli.pytest_compact"
-APPENDED = f" -p {PLUGIN}"
+OPTION = "sidekit_compact"
+APPENDED = f" -o {OPTION}=true"
 RAW_ENV = "SIDEKIT_RAW"
 SETTING = "compact-pytest"
 # pytest options after which the run is not one to compact (output the user asked for as it is).
@@ -59,7 +61,7 @@ def handle(stdin_text: str) -> str:
 
 def rewrite(command: str, cwd: str, project: str) -> str:
     """`command` with the compact plugin appended, or '' to leave it alone."""
-    if PLUGIN in command or "#" in command or "\n" in command or "\\" in command:
+    if OPTION in command or "pytest_compact" in command or "#" in command or "\n" in command or "\\" in command:
         return ""
     if os.environ.get("SIDEKIT_COMPACT_PYTEST", "") == "0":
         return ""

@@ -130,7 +130,7 @@ def test_a_refused_pytest_stays_refused(claude_cli: Path, wired: Path, tmp_path:
     body, _ = split_result(result_text(block))
     # Refused as the agent wrote it; the client's message names the command it judged (the rewritten one).
     assert block["is_error"] is True and body == (
-        "Permission to use Bash with command python -m pytest -q -p sidekit_hooks.cli.pytest_compact has been denied.")
+        "Permission to use Bash with command python -m pytest -q -o sidekit_compact=true has been denied.")
     assert not (wired / ".sidekit" / "pytest").exists() and not (wired / ".sidekit" / "status.json").exists()
 
 

@@ -121,6 +121,13 @@ def test_plain_pytest_records_select_and_uninstall(toolz_project: Path) -> None:
         result = json.loads(ran.stdout)
         assert ran.returncode == 1 and result["basis"] == "map" and result["failed"] >= 1, ran.stdout
         assert "python" not in result  # the project's own venv is the obvious one
+        # What the PreToolUse rewrite appends, in the project's own venv: the compact answer, same exit code.
+        raw = plain_pytest(root, "toolz")
+        compact = plain_pytest(root, "toolz", "-o", "sidekit_compact=true")
+        assert raw.returncode == compact.returncode == 1
+        head, line = compact.stdout.splitlines()
+        assert head.startswith("sidekit: pytest's output (") and json.loads(line)["failed"] >= 1
+        assert len(compact.stdout.encode()) <= 780 < len(raw.stdout.encode())
     finally:
         path.write_text(source)
 

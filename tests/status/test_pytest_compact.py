@@ -159,3 +159,27 @@ def test_a_run_killed_from_outside_still_says_what_it_saw(suite: Suite) -> None:
     assert out.startswith("sidekit: pytest was stopped by SIGTERM after ") and "before it finished" in out
     saved = re.search(r"what it printed: (\S+);", out)
     assert saved and (suite.root / saved.group(1)).read_text().startswith(".")
+
+
+def test_the_ini_option_the_hook_appends_loads_it_and_an_unknown_one_only_warns(suite: Suite, tmp_path: Path) -> None:
+    suite.write("lib.py", LIB)
+    suite.write("tests/test_a.py", ONE_CAUSE)
+    done = run(suite, "tests", "-o", "sidekit_compact=true")
+    head, answer = parse(done.stdout)
+    assert done.returncode == 1 and answer["failed"] == 30
+    # Where sidekit does not load (here: plugin autoload off), pytest runs as written and warns once.
+    env = dict(suite.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    raw = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests", "-o", "sidekit_compact=true"],
+                         cwd=suite.root, env=env, capture_output=True, text=True, timeout=120)
+    assert raw.returncode == 1 and "30 failed" in raw.stdout and "Unknown config option: sidekit_compact" in raw.stdout
+
+
+def test_a_terminated_forked_child_of_a_test_says_nothing(suite: Suite) -> None:
+    suite.write("tests/test_fork.py", (
+        "import multiprocessing, time\n\n\ndef test_child_terminated():\n"
+        "    child = multiprocessing.get_context('fork').Process(target=time.sleep, args=(30,))\n"
+        "    child.start()\n    time.sleep(0.5)\n    child.terminate()\n    child.join()\n    assert child.exitcode == -15\n"
+    ) + "".join(f"\ndef test_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12)))
+    done = run(suite, "tests", *PLUGIN)
+    head, answer = parse(done.stdout)  # exactly two lines: nothing from the child
+    assert done.returncode == 1 and (answer["passed"], answer["failed"]) == (1, 12)

@@ -13,7 +13,7 @@ import pytest
 
 from sidekit_hooks.status import recorder_env, rewrite
 
-APPENDED = " -p sidekit_hooks.cli.pytest_compact"
+APPENDED = " -o sidekit_compact=true"
 HOOK = Path(__file__).resolve().parents[2] / "hooks" / "pre_tool_use.py"
 
 
