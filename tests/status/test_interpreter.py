@@ -97,3 +97,20 @@ def test_site_packages_and_env_of(tmp_path: Path) -> None:
     assert interpreter.site_packages(str(tmp_path / "e")) == str(tmp_path / "e" / "lib" / "python3.11" / "site-packages")
     assert interpreter.env_of("/usr/bin/python3") == ""
     assert interpreter.site_packages(str(tmp_path / "nothing")) == ""
+
+
+def test_sidekit_test_names_an_interpreter_that_is_not_the_obvious_one(tmp_path: Path) -> None:
+    import json
+    import subprocess
+
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "pytest.ini").write_text("[pytest]\n")
+    (root / "test_a.py").write_text("def test_a():\n    pass\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_"))}
+    command = [sys.executable, "-m", "sidekit_hooks.cli", "test", "--project", str(root)]
+    plain = json.loads(subprocess.run(command, env=env, capture_output=True, text=True, timeout=120).stdout)
+    assert plain["passed"] == 1 and "python" not in plain  # sidekit's own, no project venv: obvious
+    chosen = json.loads(subprocess.run(command, env=dict(env, SIDEKIT_PYTHON=sys.executable), capture_output=True,
+                                       text=True, timeout=120).stdout)
+    assert chosen["passed"] == 1 and chosen["python"] == sys.executable
