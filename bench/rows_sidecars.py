@@ -42,29 +42,14 @@ def make_project() -> str:
     return project
 
 
-TEAM_PACK = """[pack]
-name = "team"
-
-[[rules]]
-id = "team.no-print"
-sidecar = "specs"
-message = "No print() in library code; use logging."
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["api/**/*.py"]
-added = 'print\\('
-"""
-
-
 def arm_every_sidecar(ctx: BenchContext, project: str) -> None:
-    """A team pack, a red test cache, the function index and learned conventions, on top of the scope."""
+    """A team pack (`sidekit rules new`), a red test cache, the function index and learned conventions, on top
+    of the scope."""
     def write(rel: str, text: str) -> None:
         os.makedirs(os.path.dirname(os.path.join(project, rel)), exist_ok=True)
         with open(os.path.join(project, rel), "w") as handle:
             handle.write(text)
 
-    write("sidecar_rules/team.toml", TEAM_PACK)
     write("api/__init__.py", "")
     for i in range(12):
         write(f"api/handlers/m{i}.py", f"import logging\n\n\ndef helper_{i}(value: int) -> int:\n    return value + {i}\n\n\n"
@@ -72,6 +57,7 @@ def arm_every_sidecar(ctx: BenchContext, project: str) -> None:
         write(f"tests/test_m{i}.py", f"from api.handlers.m{i} import helper_{i}\n\n\ndef test_helper_{i}():\n"
                                      f"    assert helper_{i}(1) == {i + (0 if i else 2)}\n")
     sidekit = [ctx.python, "-m", "sidekit_hooks.cli"]
+    subprocess.run([*sidekit, "rules", "new", "team", "--project", project], check=True, capture_output=True, cwd=REPO)
     subprocess.run([*sidekit, "conventions", "learn", "--project", project], check=True, capture_output=True, cwd=REPO)
     subprocess.run([ctx.python, "-m", "pytest", "-q", "tests"], capture_output=True, cwd=project,
                    env=dict(os.environ, PYTHONPATH=project))  # red: test_m0 fails
