@@ -31,6 +31,8 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
     hook = hook or (args[0] if args else "")
     outcome = None
     try:
+        if hook == "PreToolUse":
+            return _pre_tool_use()
         from sidekit_hooks import runtime
 
         if runtime.env_disabled():
@@ -61,6 +63,29 @@ def _emit(output: str) -> None:
     else:
         out.write(data)
     sys.stdout.flush()
+
+
+PRE_TOOL_DEADLINE = 0.8  # seconds, as runtime.HARD_DEADLINE; past it the command runs as written
+
+
+def _pre_tool_use() -> int:
+    """PreToolUse (Bash): only the raw-pytest rewrite listens, so a call that never says pytest costs
+    one read of stdin and no import of the runtime."""
+    import os
+
+    if os.environ.get("SIDEKIT_DISABLE", "") not in ("", "0"):
+        return 0
+    stdin_text = sys.stdin.buffer.read(MAX_STDIN).decode("utf-8", "replace")
+    if "pytest" not in stdin_text and "py.test" not in stdin_text:
+        return 0
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, PRE_TOOL_DEADLINE)
+    from sidekit_hooks.status import rewrite
+
+    output = rewrite.handle(stdin_text)
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    _emit(output)
+    return 0
 
 
 def _fail_open(hook: str, exc: BaseException, outcome: object) -> None:

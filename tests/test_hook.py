@@ -164,14 +164,16 @@ print("THIRD_PARTY=" + ",".join(third_party), file=sys.stderr)
 @pytest.mark.parametrize("event", sorted(HOOK_SCRIPTS))
 def test_hooks_import_only_the_standard_library(project: Path, clean_env: dict[str, str], event: str) -> None:
     enqueue(project, "[sidecar:scope] something to deliver")
+    command = "pytest -q" if event == "PreToolUse" else "false"  # PreToolUse: only the pytest rewrite listens
     data = edit_payload(project) if event == "PostToolUse" else payload(event, project, prompt="x", error="Exit code 1",
-                                                                          tool_name="Bash", tool_input={"command": "false"})
+                                                                          tool_name="Bash", tool_input={"command": command})
     done = subprocess.run([sys.executable, "-S", "-c", IMPORT_PROBE, str(HOOK_SCRIPTS[event])],
                           input=json.dumps(data).encode(), capture_output=True,
                           env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), timeout=30)
     err = done.stderr.decode()
     modules = set(err.split("THIRD_PARTY=")[0].split())
-    assert "sidekit_hooks.runtime" in modules  # the probe really ran the hook
+    ran = "sidekit_hooks.status.rewrite" if event == "PreToolUse" else "sidekit_hooks.runtime"
+    assert ran in modules  # the probe really ran the hook
     assert {"pydantic", "rapidfuzz", "tomli_w"} & modules == set()
     assert err.split("THIRD_PARTY=")[1].strip() == ""
     out = done.stdout.decode()

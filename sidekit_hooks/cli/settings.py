@@ -37,6 +37,10 @@ EVENTS: dict[str, tuple[str, str | None]] = {
     "SubagentStop": ("subagent_stop.py", None),
 }
 
+# A permission-rule condition per handler: the client spawns the hook only when it holds (Claude Code
+# >= 2.1.85; checked per subcommand in 2.1.328), so a Bash call that cannot be pytest costs nothing.
+CONDITIONS: dict[str, str] = {"PreToolUse": "Bash(*py*test*)"}  # pytest, py.test, python -m pytest
+
 Settings = dict[str, Any]
 Record = dict[str, Any]
 
@@ -74,7 +78,8 @@ def command_for(python: str, script: str) -> str:
 def wanted_handlers(python: str, hooks_dir: str) -> dict[str, dict[str, Any]]:
     """The handler we want for each event, pinned to this interpreter and this checkout's scripts."""
     return {
-        event: {"type": "command", "command": command_for(python, os.path.join(hooks_dir, script)), "timeout": TIMEOUT}
+        event: {"type": "command", "command": command_for(python, os.path.join(hooks_dir, script)), "timeout": TIMEOUT,
+                **({"if": CONDITIONS[event]} if event in CONDITIONS else {})}
         for event, (script, _matcher) in EVENTS.items()
     }
 

@@ -3,11 +3,15 @@
 (a) After an Edit/Write to a file that failing tests of the last run live in or pass through (their
 test file or an in-project frame of their traceback); when no traceback names the file (a function
 that returns a wrong value raises nowhere) and `sidekit map` has recorded its digest, the failing
-tests that execute the file ("covered by"). (b) After a raw pytest run through Bash that left
-failures (the plugin has just rewritten the cache): the clustered status, which raw output buries.
-A green run says nothing: pytest's last line already did. Standard library only; the cache summary
-is one small JSON file, and the coverage digest is read only when an edit to a source file meets a
-red cache.
+tests that execute the file ("covered by"); without a map, the failing tests whose test file imports
+the file's module, directly or through the project's modules (basis `imports`, the graph `sidekit
+select` uses). (b) After a raw pytest run through Bash that left failures (the plugin has just
+rewritten the cache): the clustered status, which raw output buries. Only about that very run: the
+cache's run must have started after the command did (the payload's `duration_ms`), so an older
+cache never speaks for a run that did not record; and not when the run already reached the model as
+the compact answer. A green run says nothing: pytest's last line already did. Standard library only;
+the cache summary is one small JSON file, and the coverage digest or the import index is read only
+when an edit to a source file meets a red cache.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Context
 
-RECENT = 900  # seconds: a Bash call lasts at most 10 minutes, plus slack
+SLACK = 1.0  # seconds of clock granularity between the payload's duration and the cache's run times
+NO_DURATION = 10.0  # seconds: without `duration_ms`, only a run that finished this recently can be the command's
 MAX_ID = 110  # a longer test id is named by its cluster id instead
 COUNT_WORDS = (("failed", "failed"), ("error", "errors"), ("passed", "passed"), ("skipped", "skipped"))
 MAX_MESSAGE = 300  # characters of a nudge (CONTRACT section 2), "[sidecar:tests] " included
@@ -52,7 +57,7 @@ class TestsSidecar:
             return _covered_edit(event.path, summary, ctx)
         if event.kind == "shell" and runs_pytest(event.command):
             summary = _summary(ctx)
-            return after_run(summary, time.time()) if summary else []
+            return after_run(summary, time.time(), _duration(event.raw)) if summary else []
         return []
 
 
@@ -100,11 +105,13 @@ def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str], 
     return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path, subject=path)]
 
 
-def after_run(summary: dict[str, Any], now: float) -> list[Finding]:
+def after_run(summary: dict[str, Any], now: float, duration: float | None = None) -> list[Finding]:
+    """The clustered status of the run a Bash command just made (`duration`: the command's seconds)."""
     run = summary.get("run") or {}
     counts = run.get("counts") or {}
-    if now - float(run.get("finished", 0)) > RECENT or not (counts.get("failed") or counts.get("error")
-                                                           or summary.get("collectErrors")):
+    if not is_this_run(run, now, duration) or run.get("compact"):
+        return []
+    if not (counts.get("failed") or counts.get("error") or summary.get("collectErrors")):
         return []
     clusters = summary.get("clusters") or []
     top = ""
@@ -116,6 +123,25 @@ def after_run(summary: dict[str, Any], now: float) -> list[Finding]:
                f"({biggest.get('affected', 1)} tests): sidekit failures {handle}")
     message = f"pytest: {status_line(summary)}{top}. Next time `sidekit test` answers in one JSON line"
     return [Finding("tests", message, key=f"tests:run:{summary.get('generation', 0)}:{run.get('finished', 0)}")]
+
+
+def is_this_run(run: dict[str, Any], now: float, duration: float | None) -> bool:
+    """Whether the cache's last run is the one the command that just ended made (#14: no claim the run
+    did not make). A cache written before the command started is an older run's."""
+    try:
+        started, finished = float(run.get("started", 0)), float(run.get("finished", 0))
+    except (TypeError, ValueError):
+        return False
+    if finished > now + SLACK:
+        return False
+    if duration is None:
+        return now - finished <= NO_DURATION
+    return started >= now - duration - SLACK
+
+
+def _duration(raw: dict[str, Any]) -> float | None:
+    value = raw.get("duration_ms")
+    return float(value) / 1000 if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else None
 
 
 def status_line(summary: dict[str, Any]) -> str:
@@ -168,10 +194,86 @@ def _covered_edit(path: str, summary: dict[str, Any], ctx: Context) -> list[Find
         ctx.memo["tests:covers"] = covers.read(cache.workspace_root(ctx.project))
     digest = ctx.memo["tests:covers"]
     if not (digest.get("files") or {}).get(path):
-        return []
+        return _imported_edit(path, summary, ctx)  # no map, or one that never saw this file
     failing, every_failure = _failing(ctx, summary)
     covering = covers.covering_among(digest, path, failing)
     return after_edit_covered(path, summary, covering, failing, every_failure) if covering else []
+
+
+def _imported_edit(path: str, summary: dict[str, Any], ctx: Context) -> list[Finding]:
+    """Without a map: failing tests whose test file imports `path`'s module, directly or through the
+    project's modules (the import graph of `sidekit select`). The index is used when it exists (a
+    refresh is a few ms); when it does not, it is built in the background for the next edit."""
+    root = cache.workspace_root(ctx.project)
+    from sidekit_hooks.code.index import INDEX_FILE
+    from sidekit_hooks.core import workspace
+
+    if not os.path.exists(os.path.join(workspace.state_dir(root), INDEX_FILE)):
+        _build_index_later(root)
+        return []
+    from sidekit_hooks.code.graph import ImportGraph
+    from sidekit_hooks.code.index import Index
+
+    with Index.open(root) as index:
+        reached = ImportGraph.of(index).tests_reaching({path})
+    if not reached:
+        return []
+    failing, every_failure = _failing(ctx, summary)
+    hit = [test for test in failing if test.split("::", 1)[0] in reached]
+    return after_edit_imported(path, summary, hit, failing, every_failure)
+
+
+def after_edit_imported(path: str, summary: dict[str, Any], hit: list[str], failing: dict[str, str],
+                        every_failure: bool = True) -> list[Finding]:
+    """An edit to a module that failing tests import, though no traceback of theirs passes through it."""
+    if not hit:
+        return []
+    rank = {str(c.get("id")): i for i, c in enumerate(summary.get("clusters") or ())}
+    hit = sorted(set(hit), key=lambda t: (rank.get(failing.get(t, ""), len(rank)), t))
+    first = hit[0]
+    handle = first if len(first) <= MAX_ID else (failing.get(first) or first)
+    count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
+    head = (f"{path} is imported by {count} that failed in the last run "
+            f"({status_line(summary)}; basis: imports); details: sidekit failures {handle}; re-run: ")
+    test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
+    rerun = "sidekit test " + " ".join(test_files)
+    if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
+        rerun = "sidekit test --select"
+    generation = summary.get("generation", 0)
+    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path)]
+
+
+def _build_index_later(root: str) -> None:
+    """Start the index build detached (once at a time); the hook never waits for it."""
+    from sidekit_hooks.core import background, workspace
+
+    lock = os.path.join(workspace.state_dir(root), "code", "index-build.lock")
+    if not background.lock_is_stale(lock, 300):
+        return
+    try:
+        background.spawn_module("sidekit_hooks.detectors.tests", ["build-index", root])
+    except OSError:
+        pass
+
+
+def _main(argv: list[str]) -> int:
+    """`python -m sidekit_hooks.detectors.tests build-index ROOT`: the background index build."""
+    if argv[:1] != ["build-index"] or len(argv) != 2:
+        return 2
+    from sidekit_hooks.code.index import Index
+    from sidekit_hooks.core import background, workspace
+
+    root = argv[1]
+    lock = os.path.join(workspace.state_dir(root), "code", "index-build.lock")
+    if not background.take_lock(lock, 300):
+        return 0
+    try:
+        Index.open(root).close()
+    except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
+        hooklog.error(root, "background", "tests:index", exc)
+    finally:
+        background.release_lock(lock)
+    return 0
 
 
 def _failing(ctx: Context, summary: dict[str, Any]) -> tuple[dict[str, str], bool]:
@@ -196,3 +298,9 @@ def _failing(ctx: Context, summary: dict[str, Any]) -> tuple[dict[str, str], boo
 
     failing = {str(t): str(e.get("c", "")) for t, e in table.items() if isinstance(e, dict) and e.get("o") in FAILING}
     return failing, True
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(_main(sys.argv[1:]))

@@ -20,8 +20,10 @@ if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo
 
     from sidekit_hooks.status import record
+    from sidekit_hooks.status.vocabulary import Summary, Table
 
 RECORDER = "sidekit-recorder"
+COMPACT_PLUGIN = "sidekit_hooks.cli.pytest_compact"  # loaded with -p by the PreToolUse rewrite
 MESSAGE_CHARS = 300  # first line of an exception message, as stored
 MENTION_TEXT = 4000  # how much of an assertion's text is searched for a reported exception
 MAX_FRAMES = 10
@@ -31,9 +33,25 @@ FOREIGN = ("/site-packages/", "/dist-packages/", "/.venv/", "/.tox/", "/.nox/", 
 from sidekit_hooks.status.vocabulary import OUTCOME_RANK as RANK
 
 
+COMPACT_INI = "sidekit_compact"  # `-o sidekit_compact=true`: what the PreToolUse rewrite appends
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(COMPACT_INI, "print sidekit's compact answer instead of long output (set by sidekit's "
+                  "PreToolUse hook for an agent's raw pytest run)", type="bool", default=False)
+
+
+@pytest.hookimpl(trylast=True)  # after the terminal reporter exists: the compact plugin takes over its output
 def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.get_plugin(RECORDER) is None:  # once, even if loaded under two names
         config.pluginmanager.register(Recorder(config), RECORDER)
+    try:
+        wanted = bool(config.getini(COMPACT_INI))
+    except ValueError:  # registered by another copy of this plugin under another name: same answer
+        wanted = False
+    if wanted and not config.pluginmanager.has_plugin(COMPACT_PLUGIN):
+        # By name, as `-p` would: the answer's shape lives with the CLI, a floor above this one.
+        config.pluginmanager.import_plugin(COMPACT_PLUGIN)
 
 
 class Recorder:
@@ -51,6 +69,7 @@ class Recorder:
         self.deselected: list[str] = []
         self.interrupted = False
         self._compare: dict[str, str] | None = None
+        self.saved: tuple[Summary, Table] | None = None  # (summary, table) once written
 
     @property
     def root(self) -> str:
@@ -124,7 +143,7 @@ class Recorder:
         try:
             from sidekit_hooks.status import record
 
-            record.save(self.capture(), int(exitstatus))
+            self.saved = record.save(self.capture(), int(exitstatus))
         except Exception as exc:  # noqa: BLE001 - the user's run goes on; say why the cache is old
             import warnings
 
@@ -139,13 +158,14 @@ class Recorder:
         return record.Capture(root=self.root, rootdir=self.rootdir, started=self.started, tests=self.tests,
                               collect_errors=self.collect_errors, selected=self.selected, deselected=self.deselected,
                               whole_files=self.whole_files(), interrupted=self.interrupted, args=self.args(),
-                              plugins=self.plugins())
+                              plugins=self.plugins(),
+                              compact=self.config.pluginmanager.has_plugin(COMPACT_PLUGIN))
 
     def plugins(self) -> list[str]:
         names = set()
         for _, dist in self.config.pluginmanager.list_plugin_distinfo():
             name = str(getattr(dist, "project_name", None) or "").lower().replace("_", "-")
-            if name and name not in ("pytest", "sidekit-hooks"):
+            if name and name not in ("pytest", "sidekit-hooks", "sidekit-pytest-recorder"):
                 names.add(name.removeprefix("pytest-"))
         return sorted(names)
 

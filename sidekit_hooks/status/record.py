@@ -17,6 +17,8 @@ from sidekit_hooks.status.vocabulary import EXIT_NAMES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from sidekit_hooks.status.vocabulary import Summary, Table
 
 SUMMARY_CLUSTERS = 30  # clusters kept in the summary (all of them stay derivable from the table)
@@ -41,9 +43,11 @@ class Capture:
     interrupted: bool
     args: list[str]
     plugins: list[str]
+    compact: bool = False  # the PreToolUse rewrite asked for the compact answer (the model sees it)
 
 
-def save(recorder: Capture, exit_status: int) -> None:
+def save(recorder: Capture, exit_status: int) -> tuple[Summary, Table]:
+    """Merge, cluster and write; returns (summary, table) as written."""
     root = recorder.root
     prefix = _prefix(recorder.rootdir, root)
     tests = {prefix + nodeid: entry for nodeid, entry in recorder.tests.items() if "o" in entry}
@@ -62,6 +66,8 @@ def save(recorder: Capture, exit_status: int) -> None:
         "ran": len(tests),
         "interrupted": recorder.interrupted,
     }
+    if recorder.compact:
+        run["compact"] = True
     run["complete"] = not recorder.interrupted and not errors and run["ran"] >= run["selected"]
     with cache.locked(root):
         summary, table = merge(root, run, tests, errors, known)
@@ -69,6 +75,18 @@ def save(recorder: Capture, exit_status: int) -> None:
         summary["python"], summary["plugins"] = "{}.{}.{}".format(*sys.version_info[:3]), recorder.plugins
         cache.write(cache.table_path(root), table)
         cache.write(cache.summary_path(root), summary)
+    return summary, table
+
+
+def run_clusters(summary: Mapping[str, Any], table: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Clusters of the last run's failures only (the table also holds earlier runs' results)."""
+    finished = (summary.get("run") or {}).get("finished")
+    members = [clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
+               for t, e in (table.get("tests") or {}).items()
+               if e.get("s") == finished and e.get("o") in clusters.FAILING]
+    members += [clusters.Member(p, f, "collect", bool(f.get("new")))
+                for p, f in (table.get("collect") or {}).items() if f.get("s") == finished]
+    return clusters.build(members)
 
 
 def merge(root: str, run: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]],

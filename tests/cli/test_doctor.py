@@ -65,6 +65,8 @@ def healthy_tail(project: Path) -> list[str]:
     tail = ["  ok       paths: .sidekit/ and .runtime/ stay inside the project",
             "  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
     return tail + [RULES] + ["  info     test cache: no pytest run recorded yet",
+                             f"  info     test interpreter: {PYTHON} (sidekit's own: no project environment"
+                             " found); override: --python PY",
                              "  ok       hook deadline: no hook ran out of time in the last 24 h", mcp_line(project),
                              "  ok       hook log: no hook failures in the last 24 h"]
 

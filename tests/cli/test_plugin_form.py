@@ -80,7 +80,7 @@ def test_manifest_and_hooks_json_have_the_documented_shape() -> None:
     assert data["hooks"] == {
         event: [{**({"matcher": matcher} if matcher else {}), "hooks": [{
             "type": "command", "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {script.removesuffix(".py")}',
-            "timeout": settings.TIMEOUT}]}]
+            "timeout": settings.TIMEOUT, **({"if": settings.CONDITIONS[event]} if event in settings.CONDITIONS else {})}]}]
         for event, (script, matcher) in settings.EVENTS.items()
     }
 

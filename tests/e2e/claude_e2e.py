@@ -346,16 +346,19 @@ def clean_environment(home: Path, base_url: str) -> dict[str, str]:
     return env
 
 
+PERMISSIONS = ("--permission-mode", "acceptEdits", "--allowedTools", "Write Edit Bash Read")
+
+
 def run_claude(cli: Path, project: Path, prompt: str, steps: Sequence[Step], *, session_id: str, home: Path,
                plugin_dir: Path | None = None, env: dict[str, str] | None = None, timeout: float = RUN_TIMEOUT,
-               resume: bool = False) -> Run:
+               resume: bool = False, permissions: Sequence[str] = PERMISSIONS) -> Run:
     """Run `claude -p PROMPT` in `project` (HOME=`home`) against a scripted model playing `steps`.
 
     `resume`: continue the session `session_id` (`--resume`) instead of starting it; a prompt such as
-    `/compact` then compacts it (SessionStart fires with `source: "compact"`)."""
+    `/compact` then compacts it (SessionStart fires with `source: "compact"`).
+    `permissions`: the permission flags (default: accept edits, allow Write Edit Bash Read)."""
     home.mkdir(parents=True, exist_ok=True)
-    argv = [str(cli), "-p", prompt, "--output-format", "stream-json", "--verbose",
-            "--permission-mode", "acceptEdits", "--allowedTools", "Write Edit Bash Read",
+    argv = [str(cli), "-p", prompt, "--output-format", "stream-json", "--verbose", *permissions,
             "--model", MODEL, "--resume" if resume else "--session-id", session_id]
     if plugin_dir is not None:
         argv += ["--plugin-dir", str(plugin_dir)]

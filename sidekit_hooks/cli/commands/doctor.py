@@ -81,6 +81,7 @@ def diagnose(project: str) -> list[Check]:
     checks.append(_versions_check())
     checks.append(_rule_packs_check(project))
     checks.extend(_cache_checks(project))
+    checks.extend(_recorder_checks(project))
     checks.append(_deadline_check(project))
     checks.append(_mcp_check(project, bool(plugin)))
     checks.append(_hook_log_check(project))
@@ -345,6 +346,32 @@ def _cache_checks(project: str) -> list[Check]:
     if os.path.exists(covers.covers_path(root)) and not covers.read(root):
         checks.append(Check("test map", "problem", f"{os.path.relpath(covers.covers_path(root), project)} cannot be used",
                             f"cd {shlex.quote(root)} && sidekit map"))
+    return checks
+
+
+RECORDER_STATES = {  # probe answer -> (status, what a plain pytest there does)
+    "records": ("ok", "a plain pytest there records"),
+    "no-plugin": ("problem", "a plain pytest there does not record"),
+    "empty-shim": ("problem", "a plain pytest there does not record (the recorder's link to sidekit is broken)"),
+    "no-pytest": ("info", "pytest is not installed there"),
+    "broken": ("problem", "its interpreter does not run"),
+}
+
+
+def _recorder_checks(project: str) -> list[Check]:
+    """Which interpreter runs the tests, and per project environment whether a plain pytest records (#10)."""
+    from sidekit_hooks.status import interpreter, recorder_env
+
+    chosen = interpreter.find(project)
+    source = "sidekit's own: no project environment found" if chosen.source == "sidekit" else chosen.source
+    checks = [Check("test interpreter", "info", f"{chosen.label(project)} ({source}); override: --python PY")]
+    fix = f"sidekit install --project {shlex.quote(project)} --recorder-only"
+    for candidate in recorder_env.targets(project):
+        status, says = RECORDER_STATES.get(recorder_env.probe(candidate.path, project), RECORDER_STATES["broken"])
+        shown = interpreter.display(candidate.env, project)
+        checks.append(Check("pytest recorder", status, f"{shown}: {says}",
+                            (f"{candidate.path} -m pip install pytest" if status == "info" else fix)
+                            if status != "ok" else ""))
     return checks
 
 

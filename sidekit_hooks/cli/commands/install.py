@@ -14,10 +14,14 @@ from sidekit_hooks.core.errors import SidekitError
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_scope(parser)
+    parser.add_argument("--recorder-only", action="store_true",
+                        help="only make a plain pytest in the project's environments record (the plugin form wires the hooks)")
 
 
 def run(args: argparse.Namespace) -> int:
     where = target(args)
+    if getattr(args, "recorder_only", False):
+        return _recorder_only(where)
     wanted = settings.wanted_handlers(wiring.interpreter(), wiring.hooks_dir())
     before = wiring.read_settings(where.settings, f"sidekit install {where.flags}")
     wiring.check_writable(where.settings, where.project, f"sidekit install {where.flags}")
@@ -47,9 +51,30 @@ def run(args: argparse.Namespace) -> int:
         added = wiring.ensure_gitignore(where.project)
         if added:
             print(f"  .gitignore: added {' '.join(added)}")
+        _recorder_envs(where.project)
     if args.claude_md:
         _claude_md(where)
     return 0
+
+
+def _recorder_only(where: wiring.Target) -> int:
+    if not where.project:
+        raise SidekitError("--recorder-only works on a project's environments, not --user",
+                           "sidekit install --project DIR --recorder-only")
+    print(f"sidekit install: the test environments of {where.project}")
+    _recorder_envs(where.project)
+    return 0
+
+
+def _recorder_envs(project: str) -> None:
+    """A plain pytest in the project's own environments records too (#10)."""
+    from sidekit_hooks.status import recorder_env
+
+    try:
+        for line in recorder_env.wire(project):
+            print(f"  {line}")
+    except OSError as exc:
+        print(f"  pytest in the project's environment will not record: {exc}; see sidekit doctor")
 
 
 def _wire_mcp(where: wiring.Target, after: dict[str, Any], record: dict[str, Any]

@@ -11,11 +11,12 @@ from sidekit_hooks.cli import answers
 from sidekit_hooks.cli.commands._code import add_common
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.core.errors import SidekitError
+from sidekit_hooks.status import interpreter
 from sidekit_hooks.impact import testmap
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--python", metavar="PY", help="interpreter that runs the project's tests (default: this one)")
+    parser.add_argument("--python", metavar="PY", help="interpreter that runs the project's tests (default: the project's own, as `sidekit test` finds it)")
     parser.add_argument("pytest_args", nargs=argparse.REMAINDER, metavar="-- PYTEST_ARGS",
                         help="passed to pytest as they are")
     add_common(parser)
@@ -29,8 +30,10 @@ def run(args: argparse.Namespace) -> int:
     if args.python and not shutil.which(args.python):
         raise SidekitError(f"--python {args.python}: no such interpreter (or not executable)",
                            "pass the project's interpreter, e.g. sidekit map --python .venv/bin/python")
-    recording = testmap.record(project, extra, args.python)
+    chosen = interpreter.find(project, args.python)
+    recording = testmap.record(project, extra, chosen.path)
     answer = {
+        "python": chosen.label(project) if chosen.source not in interpreter.OBVIOUS else None,
         "tests": len(recording.test_map.tests),
         "files": len(recording.test_map.files),
         "pytestExit": recording.exit_code or None,  # 1: some tests failed; the map holds them all the same

@@ -1,8 +1,10 @@
 """`sidekit test [--select] [PATHS | -- PYTEST_ARGS]`: run pytest, answer compactly from the fresh cache.
 
 pytest runs in a subprocess with the recording plugin; its own output is not shown (it is the noise
-this command exists to remove); the exit code is pytest's. The project's `.venv` is used when it has
-one, so the tests run where the project's dependencies are.
+this command exists to remove); the exit code is pytest's. The interpreter is the project's own
+(`status.interpreter`: setting, `.venv`/`venv`, `$VIRTUAL_ENV`, uv, Poetry), so the tests run where
+the project's dependencies are; `--python` overrides it, and the answer names it when it is not the
+project's venv.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from sidekit_hooks.cli import answers, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.cli.pytest_process import Progress, Run, execute, one_at_a_time
 from sidekit_hooks.core import workspace
-from sidekit_hooks.status import cache, clusters
+from sidekit_hooks.status import cache, interpreter, record
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NO_TESTS = 5
@@ -28,20 +30,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="test paths or node ids; after --, any pytest arguments")
     parser.add_argument("--select", action="store_true", help="run only the tests the current change needs")
     parser.add_argument("--base", metavar="REV", help="with --select: compare against this revision")
+    parser.add_argument("--python", metavar="PY", help="interpreter that runs the tests (default: the project's, see doctor)")
     add_project(parser)
     add_format(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    found, code = answer(project_of(args), list(args.pytest_args), args.select, args.base)
+    found, code = answer(project_of(args), list(args.pytest_args), args.select, args.base,
+                         python=getattr(args, "python", None))
     answers.emit(found, args.format)
     return code
 
 
 def answer(project: str, pytest_args: list[str], select_only: bool = False, base: str | None = None,
-           progress: Progress | None = None, process: Run | None = None) -> tuple[dict[str, Any], int]:
+           progress: Progress | None = None, process: Run | None = None,
+           python: str | None = None) -> tuple[dict[str, Any], int]:
     """Run pytest; the answer `sidekit test` prints (and the MCP `test` tool returns) and pytest's exit code.
 
+    `python`: the interpreter (`--python`); by default the project's own (`status.interpreter`).
     `progress` hears pytest's percentage as it runs; `process.stop()` from another thread ends the run.
     """
     root = cache.workspace_root(project)
@@ -52,7 +58,10 @@ def answer(project: str, pytest_args: list[str], select_only: bool = False, base
         if not tests:
             return shape.drop_zeros({"runner": "pytest", **extra, "exit": NO_TESTS}), NO_TESTS
         pytest_args = tests + pytest_args
-    python = interpreter(root)
+    chosen = interpreter.find(root, python)
+    python = chosen.path
+    if chosen.source not in interpreter.OBVIOUS:
+        extra["python"] = chosen.label(root)
     run_id = os.urandom(6).hex()
     with one_at_a_time(root):
         done = execute(command(python, pytest_args), root, environment(python, root, run_id), progress, process)
@@ -68,15 +77,6 @@ def select(root: str, base: str | None) -> tuple[list[str], str]:
 
     chosen = selection(root, base)
     return [str(t) for t in chosen.tests], chosen.basis
-
-
-def interpreter(root: str) -> str:
-    """The project's own venv interpreter when it has one, else this one."""
-    for name in (".venv", "venv"):
-        candidate = os.path.join(root, name, "bin", "python")
-        if os.path.exists(candidate):
-            return candidate
-    return sys.executable
 
 
 def command(python: str, pytest_args: list[str]) -> list[str]:
@@ -102,9 +102,7 @@ def environment(python: str, root: str, run_id: str) -> dict[str, str]:
 
 
 def _same_env(python: str) -> bool:
-    """Same virtual environment: venv interpreters are links to one base, so compare folders, not files."""
-    return os.path.normpath(os.path.dirname(os.path.abspath(python))) == os.path.normpath(
-        os.path.dirname(os.path.abspath(sys.executable)))
+    return interpreter.same_env(python, sys.executable)
 
 
 def unrecorded(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
@@ -118,12 +116,4 @@ def unrecorded(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     return {"runner": "pytest", "exit": done.returncode, "error": answers.clip(why, 160) or "no test status recorded"}
 
 
-def run_clusters(summary: dict[str, Any], table: dict[str, Any]) -> list[dict[str, Any]]:
-    """Clusters of this run's failures only (the table also holds earlier runs' results)."""
-    finished = (summary.get("run") or {}).get("finished")
-    members = [clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
-               for t, e in (table.get("tests") or {}).items()
-               if e.get("s") == finished and e.get("o") in clusters.FAILING]
-    members += [clusters.Member(p, f, "collect", bool(f.get("new")))
-                for p, f in (table.get("collect") or {}).items() if f.get("s") == finished]
-    return clusters.build(members)
+run_clusters = record.run_clusters  # the last run's clusters (also what the compact pytest answer shows)

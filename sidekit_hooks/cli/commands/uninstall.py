@@ -14,12 +14,18 @@ from sidekit_hooks.core.errors import SidekitError
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_scope(parser)
+    parser.add_argument("--recorder-only", action="store_true",
+                        help="only take the pytest recorder out of the project's environments")
     parser.add_argument("--all", action="store_true",
                         help=f"remove every handler marked '{settings.MARKER}', whoever wrote it")
 
 
 def run(args: argparse.Namespace) -> int:
     where = target(args)
+    if getattr(args, "recorder_only", False) and where.project:
+        print(f"sidekit uninstall: the test environments of {where.project}")
+        _recorder_envs(where.project)
+        return 0
     before = wiring.read_settings(where.settings, f"sidekit uninstall {where.flags}")
     record = wiring.load_record(where)
     wiring.check_writable(where.settings, where.project, f"sidekit uninstall {where.flags}")
@@ -54,8 +60,20 @@ def run(args: argparse.Namespace) -> int:
         removed = wiring.remove_gitignore(where.project)  # the last install here is gone: its ignore lines go too
         if removed:
             print(f"  .gitignore: removed {' '.join(removed)}")
+    if where.project:
+        _recorder_envs(where.project)
     _claude_md(where, args.claude_md)
     return 0
+
+
+def _recorder_envs(project: str) -> None:
+    from sidekit_hooks.status import recorder_env
+
+    try:
+        for line in recorder_env.unwire(project):
+            print(f"  {line}")
+    except OSError as exc:
+        print(f"  could not remove the pytest recorder: {exc}; see sidekit doctor")
 
 
 def _original(record: dict[str, Any] | None, after: dict[str, Any]) -> str | None:

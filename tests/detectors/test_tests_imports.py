@@ -1,0 +1,130 @@
+"""The tests sidecar without a map (basis `imports`, #10) and only about the run a command made (#14),
+through the real hook entry point, on caches a real pytest run wrote."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hookutil import context_of, payload
+
+from sidekit_hooks.code.index import Index
+
+HookRunner = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def pytest_run(project: Path, env: dict[str, str], *args: str) -> None:
+    clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args], cwd=project, env=clean,
+                   capture_output=True, check=False, timeout=60)
+
+
+@pytest.fixture
+def wrong_value(project: Path, clean_env: dict[str, str]) -> Path:
+    """A helper returns a wrong value (raises nowhere); the failing tests reach it through another module."""
+    (project / "pytest.ini").write_text("[pytest]\n")
+    (project / "pkg").mkdir()
+    (project / "pkg" / "__init__.py").write_text("")
+    (project / "pkg" / "text.py").write_text("def slug(value):\n    return value.upper()\n")
+    (project / "pkg" / "fmt.py").write_text("from pkg.text import slug\n\n\ndef title(value):\n    return slug(value) + '!'\n")
+    (project / "pkg" / "other.py").write_text("X = 1\n")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_fmt.py").write_text(textwrap.dedent("""\
+        import pytest
+        from pkg.fmt import title
+
+        @pytest.mark.parametrize("word", ["a", "b", "c"])
+        def test_title(word):
+            assert title(word) == word + "!"
+    """))
+    (project / "tests" / "test_other.py").write_text("from pkg.other import X\n\ndef test_x():\n    assert X == 2\n")
+    pytest_run(project, clean_env)
+    return project
+
+
+def edit(project: Path, path: str) -> dict[str, Any]:
+    target = str(project / path)
+    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
+                   tool_input={"file_path": target, "old_string": "upper", "new_string": "lower"},
+                   tool_response={"filePath": target, "oldString": "upper", "newString": "lower"})
+
+
+def sidecar_lines(stdout: str) -> list[str]:
+    return [line for line in context_of(stdout).splitlines() if line.startswith("[sidecar:tests]")]
+
+
+def test_an_edit_to_an_imported_module_names_the_failing_tests(wrong_value: Path, run_hook: HookRunner) -> None:
+    Index.open(str(wrong_value)).close()  # as `sidekit select` or `symbol` leave it
+    done = run_hook("PostToolUse", edit(wrong_value, "pkg/text.py"))
+    assert sidecar_lines(done.stdout) == [
+        "[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes; "
+        "basis: imports); details: sidekit failures tests/test_fmt.py::test_title[a]; re-run: sidekit test tests/test_fmt.py"]
+
+
+def test_a_module_no_failing_test_imports_says_nothing(wrong_value: Path, run_hook: HookRunner) -> None:
+    (wrong_value / "pkg" / "unused.py").write_text("Y = 1\n")
+    Index.open(str(wrong_value)).close()
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/unused.py")).stdout) == []
+
+
+def test_without_an_index_it_is_built_in_the_background_for_the_next_edit(wrong_value: Path,
+                                                                          run_hook: HookRunner) -> None:
+    index = wrong_value / ".sidekit" / "code" / "index.sqlite"
+    assert not index.exists()
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py")).stdout) == []
+    deadline = time.monotonic() + 30
+    while not (index.exists() and not (wrong_value / ".sidekit" / "code" / "index-build.lock").exists()):
+        assert time.monotonic() < deadline, "the background index build never finished"
+        time.sleep(0.1)
+    edit_again = edit(wrong_value, "pkg/text.py") | {"session_id": "another-session"}
+    assert len(sidecar_lines(run_hook("PostToolUse", edit_again).stdout)) == 1
+
+
+def bash(project: Path, command: str, duration_ms: int | None, failed: bool) -> dict[str, Any]:
+    extra: dict[str, Any] = {} if duration_ms is None else {"duration_ms": duration_ms}
+    if failed:
+        return payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_2",
+                       tool_input={"command": command}, error="Exit code 1\n4 failed", **extra)
+    return payload("PostToolUse", project, tool_name="Bash", tool_use_id="toolu_2", tool_input={"command": command},
+                   tool_response={"stdout": "5 passed", "stderr": "", "interrupted": False}, **extra)
+
+
+def age_cache(project: Path, seconds: float) -> None:
+    path = project / ".sidekit" / "status.json"
+    summary = json.loads(path.read_text())
+    summary["run"]["started"] -= seconds
+    summary["run"]["finished"] -= seconds
+    path.write_text(json.dumps(summary))
+
+
+def test_no_tests_claim_after_a_newer_green_run(wrong_value: Path, run_hook: HookRunner) -> None:
+    # The red cache is from a run 60 s ago; the agent's raw pytest just now took 5 s and did not record
+    # (another environment): what it printed is the truth, the cache is not this run's.
+    age_cache(wrong_value, 60)
+    assert sidecar_lines(run_hook("PostToolUse", bash(wrong_value, "pytest -q", 5000, False)).stdout) == []
+    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", 5000, True)).stdout) == []
+
+
+def test_the_run_the_command_made_is_told(wrong_value: Path, run_hook: HookRunner) -> None:
+    lines = sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "python -m pytest -q", 30_000, True)).stdout)
+    assert len(lines) == 1 and lines[0].startswith("[sidecar:tests] pytest: 4 failed; 2 root causes; biggest: ")
+
+
+def test_without_a_duration_only_a_run_that_just_ended_counts(wrong_value: Path, run_hook: HookRunner) -> None:
+    assert len(sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", None, True)).stdout)) == 1
+    age_cache(wrong_value, 60)
+    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", None, True)).stdout) == []
+
+
+def test_a_compacted_run_already_told_the_model(wrong_value: Path, clean_env: dict[str, str],
+                                                run_hook: HookRunner) -> None:
+    pytest_run(wrong_value, clean_env, "-p", "sidekit_hooks.cli.pytest_compact")
+    assert json.loads((wrong_value / ".sidekit" / "status.json").read_text())["run"]["compact"] is True
+    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", 30_000, True)).stdout) == []

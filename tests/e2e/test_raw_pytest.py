@@ -1,0 +1,148 @@
+"""Raw pytest through Bash in the real Claude Code CLI (2.1.328): what reached the model (#10).
+
+The project is wired the README's way (`sidekit install --project`); the scripted model runs pytest
+itself, as agents do. `python` on the agent's PATH is the environment sidekit runs from, so a plain
+`python -m pytest` there records and can be compacted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from e2e.claude_e2e import Run, ToolCall, result_text, run_claude, split_result
+
+PROMPT = "Run the tests."
+LIB = "def term_len(x):\n    return len(x) if len(x) < 5 else int(x)\n"
+ONE_CAUSE = textwrap.dedent("""\
+    import pytest
+    from lib import term_len
+
+    @pytest.mark.parametrize("n", range(30))
+    def test_len(n):
+        assert term_len("abcdefgh"[: (n % 3) + 5]) > 0
+""")
+GREEN = "from lib import term_len\n\n\ndef test_short():\n    assert term_len('ab') == 2\n"
+TIMING = re.compile(r" in \d+\.\d+s")
+
+
+@pytest.fixture
+def wired(project: Path, sidekit: Callable[..., str]) -> Path:
+    (project / "pytest.ini").write_text("[pytest]\naddopts = -p no:randomly -p no:hypothesispytest\n")
+    (project / "lib.py").write_text(LIB)
+    (project / "tests").mkdir()
+    (project / "tests" / "test_len.py").write_text(ONE_CAUSE)
+    (project / "tests" / "test_ok.py").write_text(GREEN)
+    sidekit("install", "--project", str(project))
+    return project
+
+
+def agent_env() -> dict[str, str]:
+    """`python` on the agent's PATH is the interpreter of this test run (with pytest and sidekit)."""
+    return {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}
+
+
+def bash(command: str) -> ToolCall:
+    return ToolCall("Bash", {"command": command, "description": "run the tests"})
+
+
+def session(claude_cli: Path, project: Path, tmp_path: Path, commands: list[str], **kwargs: Any) -> Run:
+    import uuid
+
+    done = run_claude(claude_cli, project, PROMPT, [bash(c) for c in commands] + ["done"],
+                      session_id=str(uuid.uuid4()), home=tmp_path / "home", env=agent_env(), **kwargs)
+    assert done.returncode == 0 and done.result == "done", done.stderr[-3000:]
+    return done
+
+
+def local(project: Path, command: str) -> str:
+    done = subprocess.run(command, shell=True, cwd=project, capture_output=True, text=True, timeout=120,
+                          env={**{k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_"))},
+                               **agent_env(), "CLAUDE_PROJECT_DIR": str(project)})
+    return done.stdout + done.stderr
+
+
+def test_a_red_run_reaches_the_model_compact_and_still_failed(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+    run = session(claude_cli, wired, tmp_path, ["python -m pytest -q", "SIDEKIT_RAW=1 python -m pytest -q"])
+    compact, raw = run.tool_result(0), run.tool_result(1)
+    text = result_text(compact)
+    body, reminders = split_result(text)
+    assert compact["is_error"] is True and reminders == []
+    assert len(body.encode()) <= 800, body
+    assert body.startswith("Exit code 1\nsidekit: pytest's output (") and "exit code 1" in body
+    assert '"exit":1' in body and '"failed":30' in body and '"passed":1' in body and '"at":"lib.py:2"' in body
+    assert ".sidekit/pytest/raw-" in body
+    raw_body, _ = split_result(result_text(raw))
+    assert raw["is_error"] is True and "sidekit:" not in raw_body and len(raw_body.encode()) > 5 * len(body.encode())
+    print(f"\nmodel received {len(raw_body.encode())} B raw, {len(body.encode())} B compact")
+
+
+def test_a_short_green_run_reaches_the_model_unchanged(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+    command = "python -m pytest -q tests/test_ok.py"
+    expected = local(wired, command)
+    run = session(claude_cli, wired, tmp_path, [command])
+    block = run.tool_result(0)
+    body, _ = split_result(result_text(block))
+    assert block.get("is_error") is not True
+    assert TIMING.sub("", body) == TIMING.sub("", expected.strip("\n"))
+
+
+def test_a_collection_error_is_an_error(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+    for i in range(12):
+        (wired / "tests" / f"test_broken_{i}.py").write_text("import no_such_module_anywhere\n")
+    run = session(claude_cli, wired, tmp_path, ["python -m pytest -q"])
+    block = run.tool_result(0)
+    body, _ = split_result(result_text(block))
+    assert block["is_error"] is True and body.startswith("Exit code 2\n") and '"exit":2' in body
+    assert "ModuleNotFoundError" in body and '"phase":"collect"' in body and len(body.encode()) <= 800
+
+
+def test_a_piped_run_is_untouched(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+    command = "python -m pytest -q | tail -5"
+    expected = local(wired, command)
+    run = session(claude_cli, wired, tmp_path, [command])
+    body, _ = split_result(result_text(run.tool_result(0)))
+    assert "sidekit" not in body and TIMING.sub("", body) == TIMING.sub("", expected.strip("\n"))
+
+
+def test_an_allowed_pytest_stays_allowed_when_rewritten(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+    run = session(claude_cli, wired, tmp_path, ["python -m pytest -q"],
+                  permissions=("--permission-mode", "default", "--allowedTools", "Bash(python -m pytest:*)"))
+    block = run.tool_result(0)
+    body, _ = split_result(result_text(block))
+    assert block["is_error"] is True and body.startswith("Exit code 1\nsidekit: pytest's output (")
+    assert '"failed":30' in body
+
+
+def test_a_refused_pytest_stays_refused(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+    run = session(claude_cli, wired, tmp_path, ["python -m pytest -q"],
+                  permissions=("--permission-mode", "default", "--allowedTools", "Bash",
+                               "--disallowedTools", "Bash(python -m pytest:*)"))
+    block = run.tool_result(0)
+    body, _ = split_result(result_text(block))
+    # Refused as the agent wrote it; the client's message names the command it judged (the rewritten one).
+    assert block["is_error"] is True and body == (
+        "Permission to use Bash with command python -m pytest -q -o sidekit_compact=true has been denied.")
+    assert not (wired / ".sidekit" / "pytest").exists() and not (wired / ".sidekit" / "status.json").exists()
+
+
+def test_an_exact_deny_rule_keeps_the_command_as_written(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+    import json
+
+    settings = wired / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["permissions"] = {"deny": ["Bash(python -m pytest -q)"]}  # exact: appending would slip past it
+    settings.write_text(json.dumps(data))
+    run = session(claude_cli, wired, tmp_path, ["python -m pytest -q"],
+                  permissions=("--permission-mode", "default", "--allowedTools", "Bash"))
+    block = run.tool_result(0)
+    body, _ = split_result(result_text(block))
+    assert block["is_error"] is True and body == "Permission to use Bash with command python -m pytest -q has been denied."
