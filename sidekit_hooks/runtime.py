@@ -84,7 +84,8 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
         return
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
     root = workspace.queue_root(ctx.project)
-    config = policy_config(ctx.project) if findings else policy.Config()
+    waiting = not findings and policy.has_deferred(ctx.project, event.session_id)  # deferred findings need the caps
+    config = policy_config(ctx.project) if findings or waiting else policy.Config()
     for line, finding in policy.admit(findings, event, ctx, config):
         nudge = queue.Nudge(line, sender=f"sidekit/{finding.sidecar}", priority=finding.priority)
         try:

@@ -114,7 +114,76 @@ def test_cooldown_holds_a_sidecar_for_30_seconds_but_not_scope(here: Path) -> No
     assert admit(here, [tools[2]], now=1030.0) == ["[sidecar:tools] tool 2"]
     scope = [finding("scope", f"scope {n}", key=f"scope:{n}", severity="high") for n in range(2)]
     assert admit(here, scope, now=1030.5) == ["[sidecar:scope] scope 0", "[sidecar:scope] scope 1"]
-    assert decisions(here)[1] == ("tools", "suppressed", "cooldown")
+    assert decisions(here)[1] == ("tools", "suppressed", "deferred")  # held back, kept for a later boundary
+    assert admit(here, [], now=1060.0) == ["[sidecar:tools] tool 1"]  # the cooldown of tool 2 is over
+
+
+# --- value and deferral ----------------------------------------------------------------------------
+
+CAP_LINE = ("[sidecar:policy] Nudge cap reached ({n} this session): further sidecar findings are held back; "
+            "`sidekit report` lists them.")
+GREP_HINT = "Searching code text for `make_str`: `sidekit usages make_str` lists its real uses."
+HELPER = "src/utils.py:12 make_str(value) already does this; reuse it instead of _decode_text()."
+
+
+def test_a_habit_hint_never_holds_back_a_concrete_finding(here: Path) -> None:
+    """The click session: a grep hint spoke 25 s before the helper finding; the helper must still go out."""
+    hint = finding("tools", GREP_HINT, key="tools:grep-name", rule_id="tools.grep-for-name", path="")
+    helper = finding("tools", HELPER, key="tools:reinvent:make_str", rule_id="tools.helper-exists")
+    assert admit(here, [hint], now=1000) == [f"[sidecar:tools] {GREP_HINT}"]
+    assert admit(here, [helper], now=1025) == [f"[sidecar:tools] {HELPER}"]
+
+
+def test_a_concrete_finding_ranks_before_a_habit_hint_and_holds_it_back(here: Path) -> None:
+    hint = finding("tools", GREP_HINT, key="tools:grep-name", rule_id="tools.grep-for-name", path="", severity="high")
+    helper = finding("tools", HELPER, key="tools:reinvent:make_str", rule_id="tools.helper-exists")
+    assert admit(here, [hint, helper], now=1000) == [f"[sidecar:tools] {HELPER}"]
+    assert decisions(here)[-1] == ("tools", "suppressed", "cooldown")  # a habit hint is dropped, not deferred
+    assert admit(here, [], now=1100) == []
+
+
+def test_the_deferred_finding_is_delivered_at_the_next_boundary_once(here: Path) -> None:
+    first = finding("tools", "helper one exists", key="tools:one")
+    second = finding("tools", HELPER, key="tools:two")
+    assert admit(here, [first], now=1000) == ["[sidecar:tools] helper one exists"]
+    assert admit(here, [second], now=1010) == []  # cooling: deferred
+    assert admit(here, [], now=1020) == []  # a boundary inside the cooldown: still waiting
+    assert admit(here, [], now=1031) == [f"[sidecar:tools] {HELPER}"]  # the next boundary after it
+    assert admit(here, [], now=1100) == []
+    assert admit(here, [second], now=1200) == []  # once per finding still holds
+    assert [d[2] for d in decisions(here)] == ["", "deferred", "", "duplicate"]
+
+
+def test_a_deferred_finding_whose_file_changed_is_dropped_as_stale(here: Path) -> None:
+    assert len(admit(here, [finding("tools", "one", key="tools:one")], now=1000)) == 1
+    assert admit(here, [finding("tools", "two", key="tools:two")], now=1010) == []
+    (here / "api" / "users.py").write_text("A = 3\n")  # the code it spoke of is gone: it may no longer hold
+    assert admit(here, [], now=1040) == []
+    assert decisions(here)[-1] == ("tools", "suppressed", "stale")
+
+
+def test_a_deferred_finding_expires(here: Path) -> None:
+    assert len(admit(here, [finding("tools", "one", key="tools:one")], now=1000)) == 1
+    assert admit(here, [finding("tools", "two", key="tools:two")], now=1010) == []
+    assert admit(here, [], now=1010 + policy.DEFER_TTL + 1) == []
+    assert decisions(here)[-1] == ("tools", "suppressed", "expired")
+
+
+def test_a_deferred_finding_respects_the_cap(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    configure(monkeypatch, max_nudges=2)
+    assert len(admit(here, [finding("tools", "one", key="tools:one")], now=1000)) == 1
+    assert admit(here, [finding("tools", "two", key="tools:two")], now=1010) == []
+    assert admit(here, [finding("scope", "out", key="scope:x", severity="high")], now=1011) == ["[sidecar:scope] out"]
+    assert admit(here, [], now=1041) == [CAP_LINE.format(n=2)]  # the cap holds for what waited too
+    assert admit(here, [], now=1100) == []
+    assert not (Path(policy.state_folder(str(here), SESSION)) / policy.DEFER_MARK).exists()
+
+
+def test_a_finding_about_no_file_is_not_deferred(here: Path) -> None:
+    assert len(admit(here, [finding("tests", "3 fail", key="tests:a", path="")], now=1000)) == 1
+    assert admit(here, [finding("tests", "4 fail", key="tests:b", path="")], now=1010) == []
+    assert admit(here, [], now=1100) == []  # what the tests said was about that moment
+    assert decisions(here)[-1] == ("tests", "suppressed", "cooldown")
 
 
 def test_cooldowns_are_configurable_per_sidecar(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
