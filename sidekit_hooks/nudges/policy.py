@@ -270,9 +270,9 @@ def revive(state: State, event: Event, ctx: Context, moment: float) -> list[Find
                           rule_id=str(item.get("rule", "")), path=str(item.get("path", "")),
                           priority=str(item.get("priority", "normal")), severity=str(item.get("severity", "medium")),
                           see=str(item.get("see", "")))
-        since = item.get("since")
+        since = _seconds(item.get("since"), float("-inf"))
         why = ""
-        if not _is_seconds(since) or moment - float(since) > DEFER_TTL:
+        if moment - since > DEFER_TTL:
             why = "expired"
         elif content_hash(_absolute(ctx.project, finding.path)) != item.get("hash"):
             why = "stale"
