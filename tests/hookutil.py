@@ -13,6 +13,10 @@ HOOK_SCRIPTS = {
     "PostToolUse": REPO / "hooks" / "post_tool_use.py",
     "PostToolUseFailure": REPO / "hooks" / "post_tool_use_failure.py",
     "UserPromptSubmit": REPO / "hooks" / "user_prompt_submit.py",
+    "PreToolUse": REPO / "hooks" / "pre_tool_use.py",
+    "SessionStart": REPO / "hooks" / "session_start.py",
+    "Stop": REPO / "hooks" / "stop.py",
+    "SubagentStop": REPO / "hooks" / "subagent_stop.py",
 }
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]

@@ -54,9 +54,11 @@ def write_settings(project: Path, data: dict[str, Any], name: str = "settings.js
     return path
 
 
-def wired(commands: dict[str, str]) -> dict[str, Any]:
+def wired(commands: dict[str, str], others: bool = True) -> dict[str, Any]:
+    """Settings that wire `commands`, and (with `others`) every other event the way install does."""
+    every = {**{event: CMD[event] for event in settings.EVENTS if others}, **commands}
     return {"hooks": {event: [{"matcher": "*", "hooks": [{"type": "command", "command": command, "timeout": 5}]}]
-                      for event, command in commands.items()}}
+                      for event, command in every.items()}}
 
 
 def healthy_tail() -> list[str]:
@@ -71,11 +73,12 @@ def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, hom
     assert done.returncode == 0, done.stdout + done.stderr
     assert lines_of(done.stdout) == [
         f"sidekit doctor: {project}",
-        "  ok       settings: .claude/settings.json wires PostToolUse, PostToolUseFailure, UserPromptSubmit",
+        "  ok       settings: .claude/settings.json wires PostToolUse, PostToolUseFailure, UserPromptSubmit, PreToolUse, SessionStart, Stop, SubagentStop",
         f"  ok       interpreter: {PYTHON} (Python {PY_VERSION})",
         "  ok       hook runs: PostToolUse (.claude/settings.json): exit 0, valid output, N ms",
         "  ok       hook runs: PostToolUseFailure (.claude/settings.json): exit 0, valid output, N ms",
-        "  ok       hook runs: UserPromptSubmit (.claude/settings.json): exit 0, valid output, N ms",
+        *(f"  ok       hook runs: {event} (.claude/settings.json): exit 0, valid output, N ms"
+          for event in ("UserPromptSubmit", "PreToolUse", "SessionStart", "Stop", "SubagentStop")),
         *healthy_tail(),
         "no problems found",
     ]
@@ -104,7 +107,7 @@ def test_a_missing_interpreter_and_a_missing_script_are_named(project: Path, hom
     done = sidekit("doctor", "--project", str(project), home=home)
     assert done.returncode == 1
     assert lines_of(done.stdout)[1:7] == [
-        "  ok       settings: .claude/settings.json wires PostToolUse, PostToolUseFailure, UserPromptSubmit",
+        "  ok       settings: .claude/settings.json wires PostToolUse, PostToolUseFailure, UserPromptSubmit, PreToolUse, SessionStart, Stop, SubagentStop",
         "  PROBLEM  interpreter: /gone/.venv/bin/python (.claude/settings.json) does not exist",
         f"           fix: sidekit install --project {project}",
         f"  ok       interpreter: {PYTHON} (Python {PY_VERSION})",
@@ -137,15 +140,16 @@ def test_a_hook_that_fails_or_prints_junk_is_caught_by_the_live_probe(project: P
 
 
 def test_missing_events_duplicates_and_disabled_hooks_are_problems(project: Path, home: Path) -> None:
-    write_settings(project, {"disableAllHooks": True, **wired({"PostToolUse": CMD["PostToolUse"]})})
+    write_settings(project, {"disableAllHooks": True, **wired({"PostToolUse": CMD["PostToolUse"]}, others=False)})
     other = settings.command_for(PYTHON, str(REPO / "hooks" / "post_tool_use.py")).replace(" -S ", " -S  ")
-    write_settings(project, wired({"PostToolUse": other}), "settings.local.json")
+    write_settings(project, wired({"PostToolUse": other}, others=False), "settings.local.json")
     done = sidekit("doctor", "--project", str(project), home=home)
     assert done.returncode == 1
     assert lines_of(done.stdout)[1:7] == [
         '  PROBLEM  settings: .claude/settings.json sets "disableAllHooks": true, so no hook runs',
         f'           fix: delete the "disableAllHooks" line from {project}/.claude/settings.json',
-        "  PROBLEM  settings: PostToolUseFailure, UserPromptSubmit not wired (found in .claude/settings.json, "
+        "  PROBLEM  settings: PostToolUseFailure, UserPromptSubmit, PreToolUse, SessionStart, Stop, SubagentStop not wired"
+        " (found in .claude/settings.json, "
         ".claude/settings.local.json)",
         f"           fix: sidekit install --project {project}",
         "  PROBLEM  settings: PostToolUse is wired more than once (.claude/settings.json, .claude/settings.local.json):"

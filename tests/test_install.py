@@ -61,6 +61,10 @@ def test_install_merges_after_foreign_entries_and_reports_every_change(project: 
             {"matcher": "*", "hooks": [{"type": "command", "command": CMD["PostToolUseFailure"], "timeout": 5}]},
         ],
         "UserPromptSubmit": [{"hooks": [{"type": "command", "command": CMD["UserPromptSubmit"], "timeout": 5}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": CMD["PreToolUse"], "timeout": 5}]}],
+        "SessionStart": [{"hooks": [{"type": "command", "command": CMD["SessionStart"], "timeout": 5}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": CMD["Stop"], "timeout": 5}]}],
+        "SubagentStop": [{"hooks": [{"type": "command", "command": CMD["SubagentStop"], "timeout": 5}]}],
     }
     assert target.read_text().startswith('{\n    "model"')  # the file's own 4-space indentation
     assert (project / ".claude" / "settings.json.sidekit-backup").read_text() == FOREIGN
@@ -133,7 +137,7 @@ def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Pat
         f"  to remove them anyway: sidekit uninstall --project {project} --all\n"
     )
     done = sidekit("uninstall", "--project", str(project), "--all", home=home)
-    assert done.stdout.splitlines()[1:4] == [f"  {event}: removed {CMD[event]}" for event in settings.EVENTS]
+    assert done.stdout.splitlines()[1:1 + len(settings.EVENTS)] == [f"  {event}: removed {CMD[event]}" for event in settings.EVENTS]
     assert json.loads(target.read_text()) == {"hooks": {}}
 
 

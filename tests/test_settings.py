@@ -43,14 +43,18 @@ def test_command_is_pinned_quoted_and_marked() -> None:
     }
 
 
-def test_install_into_empty_settings_registers_three_events() -> None:
+def test_install_into_empty_settings_registers_every_event() -> None:
     installed, record, changes = settings.install({}, WANTED)
     assert installed == {"hooks": {
         "PostToolUse": [{"matcher": "*", "hooks": [WANTED["PostToolUse"]]}],
         "PostToolUseFailure": [{"matcher": "*", "hooks": [WANTED["PostToolUseFailure"]]}],
         "UserPromptSubmit": [{"hooks": [WANTED["UserPromptSubmit"]]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [WANTED["PreToolUse"]]}],
+        "SessionStart": [{"hooks": [WANTED["SessionStart"]]}],
+        "Stop": [{"hooks": [WANTED["Stop"]]}],
+        "SubagentStop": [{"hooks": [WANTED["SubagentStop"]]}],
     }}
-    assert [change.action for change in changes] == ["added", "added", "added"]
+    assert [change.action for change in changes] == ["added"] * 7
     assert record == {"createdHooks": True, "events": {
         event: {"command": OURS[event], "createdEvent": True, "replaced": None} for event in settings.EVENTS
     }}
@@ -77,6 +81,8 @@ def test_install_is_idempotent_and_keeps_hand_edits() -> None:
     assert record_again == record
     assert [change.describe() for change in changes] == [
         "PostToolUse: already installed", "PostToolUseFailure: already installed", "UserPromptSubmit: already installed",
+        "PreToolUse: already installed", "SessionStart: already installed", "Stop: already installed",
+        "SubagentStop: already installed",
     ]
 
 

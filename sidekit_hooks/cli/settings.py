@@ -31,6 +31,10 @@ EVENTS: dict[str, tuple[str, str | None]] = {
     "PostToolUse": ("post_tool_use.py", "*"),
     "PostToolUseFailure": ("post_tool_use_failure.py", "*"),
     "UserPromptSubmit": ("user_prompt_submit.py", None),
+    "PreToolUse": ("pre_tool_use.py", "Bash"),  # raw pytest runs; no other tool pays for a hook
+    "SessionStart": ("session_start.py", None),
+    "Stop": ("stop.py", None),
+    "SubagentStop": ("subagent_stop.py", None),
 }
 
 Settings = dict[str, Any]

@@ -27,6 +27,10 @@ PROBES: dict[str, dict[str, Any]] = {  # the smallest payload of each event; an 
     "PostToolUse": {"tool_name": "SidekitDoctorProbe", "tool_input": {}, "tool_response": {}},
     "PostToolUseFailure": {"tool_name": "SidekitDoctorProbe", "tool_input": {}, "error": "probe"},
     "UserPromptSubmit": {"prompt": ""},
+    "PreToolUse": {"tool_name": "Bash", "tool_input": {"command": "true"}},
+    "SessionStart": {"source": "startup"},
+    "Stop": {"stop_hook_active": False},
+    "SubagentStop": {"stop_hook_active": False},
 }
 
 
