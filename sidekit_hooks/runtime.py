@@ -54,6 +54,8 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
+    if hook == "SessionStart":
+        _export_for_agent(project)
     ctx = Context(project, event.session_id, started + DETECTOR_BUDGET)
     findings = run_detectors(event, ctx)
     if event.is_subagent:
@@ -64,6 +66,16 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     if event.hook not in DRAINING_HOOKS:
         return Outcome(delivery.hook_output(event.hook, "", ctx.notices))
     return drain(event, project, ctx.notices)
+
+
+def _export_for_agent(project: str) -> None:
+    """Settings form: put `sidekit` on the agent's Bash PATH for this session (see core/agentpath)."""
+    try:
+        from sidekit_hooks.core import agentpath
+
+        agentpath.export_for_agent()
+    except OSError as exc:
+        hooklog.error(project, "SessionStart", "agent-path", exc)
 
 
 def run_detectors(event: Event, ctx: Context) -> list[Finding]:

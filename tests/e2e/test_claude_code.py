@@ -8,6 +8,7 @@ text block of the first user message.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import venv
@@ -363,3 +364,40 @@ def test_broken_rule_pack_leaves_the_other_packs_working(run_session: SessionRun
         "PostToolUse:Write says: sidekit: a broken rule pack was skipped (the others still apply): "
         "sidecar_rules/broken.toml:2: TOML syntax: "), notices
     assert [record["where"] for record in run.hook_log] == ["rules:sidecar_rules/broken.toml"]  # for `sidekit doctor`
+
+
+# --- the commands sidekit suggests run in the agent's shell ---------------------------------------------
+
+
+def path_without_sidekit() -> str:
+    """The test's PATH minus every folder that holds a `sidekit` (the venv when it is activated)."""
+    return os.pathsep.join(part for part in os.environ.get("PATH", "").split(os.pathsep)
+                           if part and not (Path(part) / "sidekit").exists())
+
+
+def test_suggested_commands_run_as_written_in_the_settings_form(run_session: SessionRunner, project: Path,
+                                                                sidekit: Callable[..., str]) -> None:
+    """`sidekit install --claude-md`: the block says `sidekit status`; the agent's Bash has no venv on PATH."""
+    sidekit("install", "--project", str(project), "--claude-md")
+    suggested = [line for line in (project / "CLAUDE.md").read_text().splitlines() if "`sidekit status`" in line]
+    assert suggested, "the CLAUDE.md block suggests `sidekit status`"
+    steps = [ToolCall("Bash", {"command": "command -v python3 pytest; sidekit status", "description": "status"}),
+             ToolCall("Bash", {"command": "sidekit usages main", "description": "usages"})]
+
+    run = run_session(PROMPT, steps, env={"PATH": path_without_sidekit()})
+
+    body, _ = split_result(result_text(run.tool_result(0)))
+    assert "command not found" not in body and body.splitlines()[-1].startswith("{"), body
+    assert str(REPO / ".venv") not in body  # the project's python3 and pytest are not shadowed by sidekit's venv
+    assert run.tool_result(1).get("is_error") is False, result_text(run.tool_result(1))
+
+
+def test_doctor_in_the_plugin_form_from_the_agents_shell(run_session: SessionRunner, project: Path) -> None:
+    """The agent runs `sidekit doctor` in a plugin-form session: the plugin is recognised, nothing to mend."""
+    steps = [ToolCall("Bash", {"command": "sidekit doctor", "description": "doctor"})]
+
+    run = run_session(PROMPT, steps, plugin_dir=REPO, env={"PATH": path_without_sidekit()})
+
+    body, _ = split_result(result_text(run.tool_result(0)))
+    assert f"ok       settings: wired as a plugin: {REPO} (this session's plugin)" in body, body
+    assert "no problems found" in body and run.tool_result(0).get("is_error") is False, body
