@@ -18,6 +18,7 @@ from pathlib import Path
 from e2e.claude_e2e import (
     FINAL_TEXT,
     REPO,
+    Run,
     SessionRunner,
     ToolCall,
     prompt_reminders,
@@ -149,6 +150,20 @@ def test_hooks_that_say_nothing_leave_the_conversation_untouched(run_session: Se
 # --- the plugin form -------------------------------------------------------------------------------
 
 
+def system_messages(run: Run) -> list[str]:
+    """Every systemMessage a hook printed, from the stream-json hook responses."""
+    found = []
+    for line in run.stdout.splitlines():
+        try:
+            event = json.loads(line)
+            output = json.loads(event.get("output") or "{}") if event.get("subtype") == "hook_response" else {}
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(output, dict) and output.get("systemMessage"):
+            found.append(str(output["systemMessage"]))
+    return found
+
+
 def plugin_name() -> str:
     return str(json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())["name"])
 
@@ -199,6 +214,12 @@ def test_plugin_form_without_any_environment_stays_silent(run_session: SessionRu
     assert prompt_reminders(run.prompt_blocks()) == []
     assert split_result(result_text(run.tool_result(0)))[1] == []
     assert len(queue_files(project, session_id)) == 1  # kept for when the environment is ready
+    # The person at the terminal is told once, with real paths (the agent's shell has no $CLAUDE_PLUGIN_DATA).
+    data = tmp_path / "home" / ".claude" / "plugins" / "data" / f"{plugin_name()}-inline"
+    told = [m for m in system_messages(run) if "first run of this plugin" in m]
+    assert told == [f"sidekit: first run of this plugin: building its Python environment in {data}/venv (usually under "
+                    f"a minute; progress: {data}/bootstrap.log). Its hooks stay silent until it is ready."]
+    assert run.count("first run of this plugin") == 0  # never the model's business
 
 
 def test_sidekit_install_form(run_session: SessionRunner, project: Path, session_id: str,
