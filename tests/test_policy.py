@@ -138,8 +138,8 @@ def test_a_concrete_finding_ranks_before_a_habit_hint_and_holds_it_back(here: Pa
     hint = finding("tools", GREP_HINT, key="tools:grep-name", rule_id="tools.grep-for-name", path="", severity="high")
     helper = finding("tools", HELPER, key="tools:reinvent:make_str", rule_id="tools.helper-exists")
     assert admit(here, [hint, helper], now=1000) == [f"[sidecar:tools] {HELPER}"]
-    assert decisions(here)[-1] == ("tools", "suppressed", "cooldown")  # a habit hint is dropped, not deferred
-    assert admit(here, [], now=1100) == []
+    assert decisions(here)[-1] == ("tools", "suppressed", "deferred")  # the hint waits for its turn
+    assert admit(here, [], now=1031) == [f"[sidecar:tools] {GREP_HINT}"]
 
 
 def test_the_deferred_finding_is_delivered_at_the_next_boundary_once(here: Path) -> None:

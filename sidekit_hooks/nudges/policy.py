@@ -9,9 +9,10 @@ A finding is suppressed, checked in this order, when:
              now back in a state (content hash) where it fired before;
   cooldown   its sidecar spoke less than `cooldown` seconds ago (`[policy.cooldowns]`; scope: 0); only
              a concrete finding resets the clock for concrete findings, so a habit hint never holds
-             back a named helper, a spec violation or a scope breach. A concrete finding about a file
-             held back by a cooldown is deferred, not dropped: it goes out at the next boundary once
-             the cooldown is over, if the file is still as it was and the cap allows;
+             back a named helper, a spec violation or a scope breach. A finding held back by a cooldown
+             is deferred, not dropped: it goes out at the first boundary after the cooldown, if it
+             still holds (its file unchanged; a habit hint until it expires) and the cap allows. A
+             finding about no file other than a habit hint (a test status) is of its moment: dropped;
   cap        the session already had `max_nudges` nudges (the first one over says so, once).
 What passes is ordered urgent first, then by value (a concrete finding before a habit hint), then by
 severity, then by `order` (sidecar rank), so several sidecars at one boundary merge into one delivery,
@@ -241,14 +242,15 @@ def _cooling(finding: Finding, state: State, config: Config, moment: float) -> b
 
 
 def defer(state: State, finding: Finding, content: str, moment: float) -> bool:
-    """Keep a concrete finding about a file, held back by a cooldown, for the next boundary.
+    """Keep a finding held back by a cooldown for the next boundary after it.
 
-    Returns False (dropped, as before) for a habit hint, a finding about no file (its moment is now),
-    or when more valuable findings already fill the waiting list."""
+    A finding about a file waits while the file stays as it was; a habit hint (advice about a tool)
+    holds until it expires. Returns False (dropped, as before) for any other finding about no file (a
+    test status is true of its moment only), or when the waiting list is full."""
     key = finding.key[:MAX_KEY]
     if key in state.deferred:
         return True
-    if is_habit(finding) or not finding.path or not content or len(state.deferred) >= MAX_DEFERRED:
+    if len(state.deferred) >= MAX_DEFERRED or not (is_habit(finding) or (finding.path and content)):
         return False
     state.deferred[key] = {
         "sidecar": finding.sidecar, "message": finding.message, "rule": finding.rule_id, "path": finding.path,
@@ -274,7 +276,7 @@ def revive(state: State, event: Event, ctx: Context, moment: float) -> list[Find
         why = ""
         if moment - since > DEFER_TTL:
             why = "expired"
-        elif content_hash(_absolute(ctx.project, finding.path)) != item.get("hash"):
+        elif finding.path and content_hash(_absolute(ctx.project, finding.path)) != item.get("hash"):
             why = "stale"
         if why:
             del state.deferred[key]
