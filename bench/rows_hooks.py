@@ -49,6 +49,37 @@ def queue_five(ctx: BenchContext, project: str) -> None:
     subprocess.run([sys.executable, "-c", code, REPO, project, SESSION], check=True)
 
 
+ROUND_TRIP = """
+import sys, tempfile, time
+sys.path.insert(0, sys.argv[1])
+from sidekit_hooks.nudges import delivery, queue
+root, rounds = tempfile.mkdtemp(), int(sys.argv[2])
+def nudge():
+    return queue.Nudge("[sidecar:scope] auth/x.py is outside this task's scope", sender="sidekit/scope",
+                       extra={"sidecar": "scope"})
+start = time.perf_counter()
+for _ in range(rounds):
+    queue.enqueue(root, "s", nudge())
+    text, delivered, left = delivery.plan(queue.claim(root, "s"))
+    queue.commit(delivered)
+through = (time.perf_counter() - start) / rounds
+start = time.perf_counter()
+for _ in range(rounds):
+    queue.claim(root, "s")  # the drain still looks at the (empty) queue
+    delivery.line_for(nudge())
+print(through * 1000, (time.perf_counter() - start) / rounds * 1000)
+"""
+
+
+def queue_round_trip(ctx: BenchContext) -> list[Row]:
+    """What a finding of this very event pays for going through the queue instead of straight out."""
+    rounds = 100 if ctx.quick else 1000
+    done = subprocess.run([ctx.python, "-c", ROUND_TRIP, REPO, str(rounds)], capture_output=True, text=True, check=True)
+    through, direct = (float(x) for x in done.stdout.split())
+    return [Row("hooks", "one finding through the queue (enqueue, claim, plan, commit) vs straight out, in-process",
+                f"{through:.3f} ms vs {direct:.3f} ms")]
+
+
 def rows(ctx: BenchContext) -> list[Row]:
     project = make_project()
     env = dict(os.environ, CLAUDE_PROJECT_DIR=project, CLAUDE_PLUGIN_ROOT=REPO)
@@ -68,6 +99,7 @@ def rows(ctx: BenchContext) -> list[Row]:
         samples, bare = time_paired(prompt, ctx, prompt_payload(project), env, project,
                                     setup=lambda: queue_five(ctx, project))
         out += ratio_row("hooks", "UserPromptSubmit, five queued nudges", samples, ctx, None, bare)
+        out += queue_round_trip(ctx)
     finally:
         shutil.rmtree(project, ignore_errors=True)
     return out

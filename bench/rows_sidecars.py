@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-from run import REPO, BenchContext, Row, ratio_row, time_command
+from run import REPO, BenchContext, Row, ratio_row, time_command, time_paired
 
 SESSION = "bench-sidecars"
 
@@ -42,6 +42,29 @@ def make_project() -> str:
     return project
 
 
+def arm_every_sidecar(ctx: BenchContext, project: str) -> None:
+    """A team pack (`sidekit rules new`), a red test cache, the function index and learned conventions, on top
+    of the scope."""
+    def write(rel: str, text: str) -> None:
+        os.makedirs(os.path.dirname(os.path.join(project, rel)), exist_ok=True)
+        with open(os.path.join(project, rel), "w") as handle:
+            handle.write(text)
+
+    write("api/__init__.py", "")
+    for i in range(12):
+        write(f"api/handlers/m{i}.py", f"import logging\n\n\ndef helper_{i}(value: int) -> int:\n    return value + {i}\n\n\n"
+                                     f"class Thing{i}:\n    pass\n")
+        write(f"tests/test_m{i}.py", f"from api.handlers.m{i} import helper_{i}\n\n\ndef test_helper_{i}():\n"
+                                     f"    assert helper_{i}(1) == {i + (0 if i else 2)}\n")
+    sidekit = [ctx.python, "-m", "sidekit_hooks.cli"]
+    subprocess.run([*sidekit, "rules", "new", "team", "--project", project], check=True, capture_output=True, cwd=REPO)
+    subprocess.run([*sidekit, "conventions", "learn", "--project", project], check=True, capture_output=True, cwd=REPO)
+    subprocess.run([ctx.python, "-m", "pytest", "-q", "tests"], capture_output=True, cwd=project,
+                   env=dict(os.environ, PYTHONPATH=project))  # red: test_m0 fails
+    subprocess.run([ctx.python, "-m", "sidekit_hooks.code.functions", "build", project], check=True, capture_output=True,
+                   cwd=REPO)
+
+
 def rows(ctx: BenchContext) -> list[Row]:
     project = make_project()
     env = dict(os.environ, CLAUDE_PROJECT_DIR=project, CLAUDE_PLUGIN_ROOT=REPO)
@@ -60,6 +83,10 @@ def rows(ctx: BenchContext) -> list[Row]:
         out += ratio_row("sidecars", "PostToolUse, the same finding again (held back: duplicate)", samples, ctx, 2.5)
         samples = time_command(post, ctx.repeats, bash(project, "git status --short && ls api | tee /tmp/x"), env, project)
         out += ratio_row("sidecars", "PostToolUse, Bash inside a scope (write targets parsed)", samples, ctx, 2.5)
+        arm_every_sidecar(ctx, project)
+        samples, bare = time_paired(post, ctx, edit(project, "api/handlers/user.py"), env, project)
+        out += ratio_row("sidecars", "PostToolUse, Edit with every sidecar armed (scope, pack, red cache, functions, "
+                         "conventions)", samples, ctx, None, bare, isolated_target=2.5)
     finally:
         shutil.rmtree(project, ignore_errors=True)
     return out

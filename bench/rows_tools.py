@@ -65,9 +65,9 @@ def make_project(ctx: BenchContext) -> str:
 
 
 def index_build_rows(ctx: BenchContext) -> list[Row]:
-    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.code import functions;"
-            "t = time.perf_counter(); index = functions.build(sys.argv[1]); cold = time.perf_counter() - t;"
-            "t = time.perf_counter(); functions.build(sys.argv[1], index); warm = time.perf_counter() - t;"
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.code import function_index, functions;"
+            "t = time.perf_counter(); index = function_index.build(sys.argv[1]); cold = time.perf_counter() - t;"
+            "t = time.perf_counter(); function_index.build(sys.argv[1], index); warm = time.perf_counter() - t;"
             "print(cold, warm, sum(len(f['f']) for f in index['files'].values()), len(index['files']))")
     samples = []
     for _ in range(3 if ctx.quick else 5):

@@ -18,6 +18,7 @@ from sidekit_hooks.nudges.findings import Context
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Finding
@@ -57,15 +58,22 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     if hook == "SessionStart":
         _export_for_agent(project)
     ctx = Context(project, event.session_id, started + DETECTOR_BUDGET)
-    findings = run_detectors(event, ctx)
+    context, claims = respond(event, ctx)
+    return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
+
+
+def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
+    """(what the model reads, the claims to commit once it is printed)."""
+    ctx.read_snapshot = lambda: read_snapshot(event, ctx)  # once per event: the rules sidecar and the policy share it
+    findings = run_detectors(detectors.names(event.hook), event, ctx)
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
-        return Outcome(delivery.hook_output(event.hook, "\n".join(policy.lines(findings, event, ctx, policy_config(project))), ctx.notices))
+        return "\n".join(policy.lines(findings, event, ctx, policy_config(ctx))), []
     enqueue_findings(findings, event, ctx)
     if event.hook not in DRAINING_HOOKS:
-        return Outcome(delivery.hook_output(event.hook, "", ctx.notices))
-    return drain(event, project, ctx.notices)
+        return "", []
+    return drain(event, ctx.project)
 
 
 def _export_for_agent(project: str) -> None:
@@ -78,9 +86,20 @@ def _export_for_agent(project: str) -> None:
         hooklog.error(project, "SessionStart", "agent-path", exc)
 
 
-def run_detectors(event: Event, ctx: Context) -> list[Finding]:
+def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
+    """The compiled rule packs (recompiling what changed); empty when they cannot be read."""
+    from sidekit_hooks.rules.snapshot import current
+
+    try:
+        return dict(current(ctx.project, notify=ctx.notify_user, hook=event.hook))
+    except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the other sidecars
+        hooklog.error(ctx.project, event.hook, "rules", exc)
+        return {}
+
+
+def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]:
     found: list[Finding] = []
-    for name in detectors.names(event.hook):
+    for name in names:
         if time.monotonic() > ctx.deadline:
             hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
             break
@@ -97,27 +116,22 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
     root = workspace.queue_root(ctx.project)
     waiting = not findings and policy.has_deferred(ctx.project, event.session_id)  # deferred findings need the caps
-    config = policy_config(ctx.project) if findings or waiting else policy.Config()
+    config = policy_config(ctx) if findings or waiting else policy.Config()
     for line, finding in policy.admit(findings, event, ctx, config):
-        nudge = queue.Nudge(line, sender=f"sidekit/{finding.sidecar}", priority=finding.priority)
+        nudge = queue.Nudge(line, sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
+                            extra={"sidecar": finding.sidecar})
         try:
             queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
         except (OSError, workspace.UnsafeSessionName) as exc:
             hooklog.error(ctx.project, event.hook, "enqueue", exc)
 
 
-def policy_config(project: str) -> policy.Config:
-    """`[policy]` from the merged rule packs (later layers win); the defaults when they cannot be read."""
-    from sidekit_hooks.rules.snapshot import current
-
-    try:
-        return policy.Config(current(project).get("policy", {}))
-    except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the policy
-        hooklog.error(project, "policy", "config", exc)
-        return policy.Config()
+def policy_config(ctx: Context) -> policy.Config:
+    """`[policy]` from the merged rule packs this event read (later layers win)."""
+    return policy.Config(ctx.packs().get("policy", {}))
 
 
-def drain(event: Event, project: str, notices: list[str] | None = None) -> Outcome:
+def drain(event: Event, project: str) -> tuple[str, list[queue.Claim]]:
     """Claim what is queued for this session (and its Gas Town tmux session) and plan one delivery."""
     root = workspace.queue_root(project)
     claims: list[queue.Claim] = []
@@ -128,11 +142,11 @@ def drain(event: Event, project: str, notices: list[str] | None = None) -> Outco
         except (OSError, workspace.UnsafeSessionName) as exc:
             hooklog.error(project, event.hook, "drain", exc)
     if not claims:
-        return Outcome(delivery.hook_output(event.hook, "", notices))
+        return "", []
     text, delivered, left = delivery.plan(claims)
     queue.release(left)
     policy.record_delivered(project, event.hook, event.session_id, delivered)
-    return Outcome(delivery.hook_output(event.hook, text, notices), delivered)
+    return text, delivered
 
 
 def sessions_to_drain(session_id: str) -> list[str]:

@@ -8,20 +8,22 @@ import sys
 from pathlib import Path
 
 import pytest
+from hookutil import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench" / "run.py"
 sys.path.insert(0, str(BENCH.parent))
 
 import run as bench  # noqa: E402 - bench/ is not a package
 
-RATIO = r"p50 \d+\.\d\dx, p95 \d+\.\d\dx \(\d+\.\d ms\)"
+RATIO = r"p50 \d+\.\d\dx, p95 \d+\.\d\dx \(\d+\.\d ms\); -I -S p50 \d+\.\d\dx"
 HOOK_ROWS = [
     ("PostToolUse on an Edit (plugin command)", "p50 <= 2.5x"),
     ("PostToolUse on an Edit (settings command)", "p50 <= 2.5x"),
     ("UserPromptSubmit, empty queue", "p50 <= 1.5x"),
     ("UserPromptSubmit, five queued nudges", ""),
 ]
+ROUND_TRIP_ROW = (r"hooks +one finding through the queue \(enqueue, claim, plan, commit\) vs straight out, in-process +"
+                  r"\d+\.\d{3} ms vs \d+\.\d{3} ms")
 
 
 def test_quick_hooks_table_has_its_shape(tmp_path: Path) -> None:
@@ -34,8 +36,11 @@ def test_quick_hooks_table_has_its_shape(tmp_path: Path) -> None:
     assert lines[1] == ""
     assert lines[2].split() == ["section", "what", "value", "target"]
     assert re.fullmatch(r"baseline +bare interpreter \(python -c pass\) +p50 \d+\.\d ms, p95 \d+\.\d ms", lines[3])
-    assert len(lines) == 4 + len(HOOK_ROWS)
-    for line, (what, target) in zip(lines[4:], HOOK_ROWS):
+    assert re.fullmatch(r"baseline +bare interpreter, as hooks start \(python -I -S -c pass\) +p50 \d+\.\d ms, "
+                        r"p95 \d+\.\d ms", lines[4])
+    assert len(lines) == 5 + len(HOOK_ROWS) + 1
+    assert re.fullmatch(ROUND_TRIP_ROW, lines[-1]), lines[-1]
+    for line, (what, target) in zip(lines[5:], HOOK_ROWS):
         pattern = rf"hooks +{re.escape(what)} +{RATIO}" + (rf" +{re.escape(target)} +(ok|MISS)" if target else "")
         assert re.fullmatch(pattern, line), line
     markdown = page.read_text().splitlines()
@@ -44,7 +49,7 @@ def test_quick_hooks_table_has_its_shape(tmp_path: Path) -> None:
                         r"on \d{4}-\d\d-\d\d, in \d+ s, load average \d+\.\d at start, on CPython .+, \d+ cores.*\.", markdown[2])
     table = markdown[markdown.index("| section | what | value | target |  |"):]
     assert table[1] == "|---|---|---|---|---|"
-    assert [row.split(" | ")[1] for row in table[3:]] == [what for what, _ in HOOK_ROWS]
+    assert [row.split(" | ")[1] for row in table[4:-1]] == [what for what, _ in HOOK_ROWS]
 
 
 def test_unknown_section_is_refused_with_the_known_ones() -> None:
@@ -111,7 +116,12 @@ def test_a_section_asks_for_its_quick_budget() -> None:
 
 def test_a_ratio_is_taken_against_the_baseline_it_is_given() -> None:
     ctx = context()
-    rows = bench.ratio_row("s", "w", [0.02, 0.03, 0.04], ctx, 2.5, bare=[0.01, 0.01, 0.02])
-    assert rows == [bench.Row("s", "w", "p50 3.00x, p95 4.00x (30.0 ms)", "p50 <= 2.5x", "MISS")]
-    rows = bench.ratio_row("s", "w", [0.01, 0.01, 0.01], ctx, None, bare=[0.01])
-    assert rows == [bench.Row("s", "w", "p50 1.00x, p95 1.00x (10.0 ms)", "", "")]
+    bare = bench.Baseline(plain=[0.01, 0.01, 0.02], isolated=[0.015])
+    rows = bench.ratio_row("s", "w", [0.02, 0.03, 0.04], ctx, 2.5, bare=bare)
+    assert rows == [bench.Row("s", "w", "p50 3.00x, p95 4.00x (30.0 ms); -I -S p50 2.00x", "p50 <= 2.5x", "MISS")]
+    rows = bench.ratio_row("s", "w", [0.01, 0.01, 0.01], ctx, None, bare=bench.Baseline([0.01], [0.01]))
+    assert rows == [bench.Row("s", "w", "p50 1.00x, p95 1.00x (10.0 ms); -I -S p50 1.00x", "", "")]
+    # Both targets must hold: within the plain one, over the isolated one is a MISS.
+    rows = bench.ratio_row("s", "w", [0.02], ctx, 2.5, bare=bench.Baseline([0.01], [0.005]), isolated_target=2.5)
+    assert rows == [bench.Row("s", "w", "p50 2.00x, p95 2.00x (20.0 ms); -I -S p50 4.00x",
+                              "p50 <= 2.5x, -I -S p50 <= 2.5x", "MISS")]

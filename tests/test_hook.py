@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hookutil import HOOK_SCRIPTS, HookRunner, context_of, payload
+from hookutil import HOOK_SCRIPTS, HookRunner, context_of, edit, payload
 
 from sidekit_hooks import detectors, hook, runtime
 from sidekit_hooks.core.workspace import queue_root
@@ -24,13 +24,7 @@ def enqueue(project: Path, message: str, session: str = "sess-1", **kw: object) 
 
 
 def edit_payload(project: Path, **extra: object) -> dict[str, object]:
-    target = str(project / "a.py")
-    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
-                   tool_input={"file_path": target, "old_string": "x = 1", "new_string": "x = 2"},
-                   tool_response={"filePath": target, "oldString": "x = 1", "newString": "x = 2", "originalFile": "x = 1\n",
-                                  "structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1,
-                                                       "lines": ["-x = 1", "+x = 2"]}],
-                                  "userModified": False, "replaceAll": False}, duration_ms=8, **extra)
+    return edit(project, "a.py", "x = 1", "x = 2", "x = 1\n", duration_ms=8, **extra)
 
 
 def test_user_prompt_submit_delivers_queued_nudges(project: Path, run_hook: HookRunner) -> None:

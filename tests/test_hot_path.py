@@ -8,11 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from hookutil import payload
+from hookutil import REPO, payload
 
 from sidekit_hooks.detectors.scope.model import Scope, save
 
-REPO = Path(__file__).resolve().parent.parent
 HEAVY = ("re", "json", "tomllib", "typing", "enum", "dataclasses", "pathlib", "difflib", "shlex", "fnmatch")
 # Only the scope sidecar runs here (other sidecars have their own guards); the policy runs for real,
 # after a warm-up event, so a first-event rule-pack compile is not counted.

@@ -76,8 +76,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_command(module, parsed)
 
 
+UNEXPECTED = 3  # exit code of a bug in sidekit itself (1: a SidekitError, 2: bad arguments)
+
+
 def run_command(module: object, parsed: argparse.Namespace) -> int:
-    """The error funnel: a SidekitError prints its message and fix; anything else is a bug report."""
+    """The error funnel: a SidekitError prints its message and fix; anything else is a bug, whose
+    traceback goes to a log file that the one-line message names (never to the terminal)."""
     from sidekit_hooks.core.errors import SidekitError
 
     try:
@@ -90,4 +94,32 @@ def run_command(module: object, parsed: argparse.Namespace) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # noqa: BLE001 - the funnel's last resort
+        where = log_unexpected(parsed, exc)
+        print(f"sidekit: unexpected error: {type(exc).__name__}: {str(exc)[:200]}\n"
+              f"  details: {where}\n  fix: sidekit doctor, then report the details file", file=sys.stderr)
+        return UNEXPECTED
+
+
+def log_unexpected(parsed: argparse.Namespace, exc: BaseException) -> str:
+    """Append the traceback to the project's `.sidekit/log/cli-errors.log` (or the user's state folder
+    when the project folder does not exist: the CLI never creates it); the path written, or why not."""
+    import datetime
+    import os
+    import traceback
+
+    project = os.path.abspath(getattr(parsed, "project", None) or os.getcwd())
+    if os.path.isdir(project) and not os.path.islink(os.path.join(project, ".sidekit")):
+        folder = os.path.join(project, ".sidekit", "log")
+    else:
+        folder = os.path.join(os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state"), "sidekit")
+    path = os.path.join(folder, "cli-errors.log")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(path, "a", encoding="utf-8", errors="replace") as handle:
+            handle.write(f"--- {datetime.datetime.now().isoformat(timespec='seconds')} sidekit "
+                         f"{' '.join(sys.argv[1:])[:500]!r}\n{''.join(traceback.format_exception(exc))}")
+    except OSError as error:
+        return f"(not written: {error})"
+    return path
 

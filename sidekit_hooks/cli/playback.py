@@ -18,6 +18,7 @@ from typing import Any
 
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.core.workspace import log_dir
+from sidekit_hooks.nudges import payloads
 
 HOOK_SCRIPTS = {
     "PostToolUse": "post_tool_use.py",
@@ -188,8 +189,7 @@ def apply_effect(project: str, tool: str, tool_input: dict[str, Any]) -> Any:
         original = _read(path)
         content = str(tool_input.get("content", ""))
         _write(path, content)
-        return {"type": "update" if original is not None else "create", "filePath": path, "content": content,
-                "structuredPatch": structured_patch(original or "", content), "originalFile": original}
+        return payloads.write_call(path, content, original, structured_patch(original or "", content))[1]
     if tool == "Edit" and path:
         original = _read(path) or ""
         old, new = str(tool_input.get("old_string", "")), str(tool_input.get("new_string", ""))
@@ -197,15 +197,14 @@ def apply_effect(project: str, tool: str, tool_input: dict[str, Any]) -> Any:
         updated = original.replace(old, new) if replace_all else original.replace(old, new, 1)
         if old and old in original:
             _write(path, updated)
-        return {"filePath": path, "oldString": old, "newString": new, "originalFile": original,
-                "structuredPatch": structured_patch(original, updated), "userModified": False, "replaceAll": replace_all}
+        return payloads.edit_call(path, old, new, original, replace_all, structured_patch(original, updated))[1]
     if tool == "Read" and path:
         content = _read(path) or ""
         count = len(content.splitlines())
         return {"type": "text", "file": {"filePath": path, "content": content, "numLines": count,
                                          "startLine": 1, "totalLines": count}}
     if tool == "Bash":
-        return {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}
+        return payloads.bash_call("")[1]
     if tool == "Grep":
         return {"mode": "files_with_matches", "numFiles": 0, "filenames": []}
     if tool == "Glob":

@@ -13,6 +13,7 @@ from sidekit_hooks.core.workspace import log_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 MAX_BYTES = 256 * 1024
@@ -20,7 +21,7 @@ ERRORS = "hooks.jsonl"
 DECISIONS = "decisions.jsonl"
 
 
-def append(project: str, name: str, record: dict[str, Any]) -> None:
+def append(project: str, name: str, record: Mapping[str, Any]) -> None:
     """Append one JSON line; never raises (a log must not break a hook)."""
     try:
         folder = log_dir(project)

@@ -13,7 +13,7 @@ from sidekit_hooks.nudges.findings import Finding as Finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Protocol
+    from typing import Protocol
 
     from sidekit_hooks.nudges.events import Event
 

@@ -18,6 +18,7 @@ import time
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.nudges.findings import Finding
 from sidekit_hooks.status import cache
+from sidekit_hooks.status.vocabulary import FAILING
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 RECENT = 900  # seconds: a Bash call lasts at most 10 minutes, plus slack
 MAX_ID = 110  # a longer test id is named by its cluster id instead
 COUNT_WORDS = (("failed", "failed"), ("error", "errors"), ("passed", "passed"), ("skipped", "skipped"))
-FAILING = ("failed", "error")  # outcomes in the status table that count as a failure
 MAX_MESSAGE = 300  # characters of a nudge (CONTRACT section 2), "[sidecar:tests] " included
 PREFIX = "[sidecar:tests] "
 MAX_RERUN_FILES = 3  # test files named in a re-run command; more and `sidekit test --select` picks them

@@ -14,7 +14,7 @@ from sidekit_hooks.core import workspace
 
 STATUS_FILES = ("status-tests.json", "status.json")  # the per-test table, then the summary
 PYTEST_LASTFAILED = os.path.join(".pytest_cache", "v", "cache", "lastfailed")
-FAILING = frozenset({"failed", "error"})
+from sidekit_hooks.status.vocabulary import FAILING
 
 
 def _read(path: str) -> Any:

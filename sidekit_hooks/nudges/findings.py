@@ -7,7 +7,24 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Callable
+    from typing import Any, NotRequired, TypedDict
+
+    class Decision(TypedDict):
+        """One line of `.sidekit/log/decisions.jsonl`: what the policy did with a finding (`sidekit report`)."""
+
+        session: str
+        hook: str
+        sidecar: str
+        decision: str  # fired | suppressed | delivered
+        text: str  # the nudge line
+        tool: NotRequired[str]
+        rule: NotRequired[str]
+        key: NotRequired[str]  # the finding's identity (Finding.key), cut to 200 characters
+        path: NotRequired[str]
+        severity: NotRequired[str]
+        by: NotRequired[str]  # what held it back: muted, threshold, duplicate, cooldown, cap
+        agent: NotRequired[str]  # the subagent it was said to
 
 
 class Finding:
@@ -47,7 +64,7 @@ class Finding:
 class Context:
     """What every detector may use besides the event: where the project is, and a per-hook memo."""
 
-    __slots__ = ("project", "session", "deadline", "memo", "notices")
+    __slots__ = ("project", "session", "deadline", "memo", "notices", "snapshot", "read_snapshot")
 
     def __init__(self, project: str, session: str, deadline: float) -> None:
         self.project = project
@@ -55,6 +72,14 @@ class Context:
         self.deadline = deadline  # time.monotonic() value after which detectors should stop
         self.memo: dict[str, Any] = {}
         self.notices: list[str] = []  # for the user (systemMessage), never the model
+        self.snapshot: dict[str, Any] | None = None  # the rule packs, read at most once per event
+        self.read_snapshot: Callable[[], dict[str, Any]] | None = None  # how (the runtime sets it)
+
+    def packs(self) -> dict[str, Any]:
+        """The compiled rule packs for this event, read on first need only; {} when there is no reader."""
+        if self.snapshot is None:
+            self.snapshot = self.read_snapshot() if self.read_snapshot is not None else {}
+        return self.snapshot
 
     def notify_user(self, text: str) -> None:
         """Tell the person at the terminal something (e.g. a broken rule pack). Not seen by the model."""

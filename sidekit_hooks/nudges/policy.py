@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
     from sidekit_hooks.nudges.events import Event
-    from sidekit_hooks.nudges.findings import Context, Finding
+    from sidekit_hooks.nudges.findings import Context, Decision, Finding
     from sidekit_hooks.nudges.queue import Claim
 
 MIN_NUDGE = 80
@@ -386,16 +386,15 @@ def _mark_clean(state: State, event: Event, project: str, firing: set[str]) -> b
 def record_delivered(project: str, hook: str, session: str, claims: Iterable[Claim]) -> None:
     """Log each sidecar nudge a hook is about to print (for `sidekit report`'s `delivered`)."""
     for held in claims:
-        sender = held.nudge.sender
-        if sender.startswith("sidekit/"):
+        if held.nudge.sidecar:
             hooklog.append(project, hooklog.DECISIONS, {
-                "session": session, "hook": hook, "sidecar": sender[len("sidekit/") :],
+                "session": session, "hook": hook, "sidecar": held.nudge.sidecar,
                 "decision": "delivered", "text": held.nudge.message[:MAX_NUDGE],
             })
 
 
 def _log(project: str, event: Event, finding: Finding, line: str, reason: str) -> None:
-    record: dict[str, Any] = {
+    record: Decision = {
         "session": event.session_id, "hook": event.hook, "tool": event.tool, "sidecar": finding.sidecar,
         "rule": finding.rule_id, "key": finding.key[:200], "path": finding.path, "severity": finding.severity,
         "decision": "suppressed" if reason else "fired", "text": line,
@@ -499,3 +498,28 @@ def _names(value: object, default: list[str]) -> list[str]:
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return list(value)
     return list(default)
+
+
+def _table_of(valid: Any) -> Any:
+    return lambda value: isinstance(value, dict) and all(valid(item) for item in value.values())
+
+
+def _is_names(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+# Every `[policy]` key: what it accepts (checked by `rules lint` and when the hook compiles a pack, so a
+# typo or a "10m" is an error naming the key, not a value silently replaced) and how to write it.
+ACCEPTS: dict[str, tuple[Any, str, str]] = {
+    "cooldown": (_is_seconds, "a number of seconds >= 0", "30"),
+    "cooldowns": (_table_of(_is_seconds), "a table of sidecar = seconds >= 0", "{ scope = 0, tools = 60 }"),
+    "threshold": (lambda value: value in SEVERITY_RANK, "one of low, medium, high", '"medium"'),
+    "thresholds": (_table_of(lambda value: value in SEVERITY_RANK), "a table of sidecar = low | medium | high",
+                   '{ conventions = "medium" }'),
+    "max_nudges": (_is_count, "a whole number >= 0", "10"),
+    "max_chars": (lambda value: _is_count(value) and MIN_NUDGE <= value <= MAX_NUDGE,
+                  f"a whole number from {MIN_NUDGE} to {MAX_NUDGE}", "300"),
+    "dedup": (lambda value: isinstance(value, bool), "true or false", "true"),
+    "mute": (_is_names, "an array of sidecar names or rule ids", '["tools.grep-for-name"]'),
+    "order": (_is_names, "an array of sidecar names", '["scope", "specs", "tests", "tools", "conventions"]'),
+}

@@ -58,9 +58,17 @@ class Nudge:
     def urgent(self) -> bool:
         return self.priority == "urgent"
 
+    @property
+    def sidecar(self) -> str:
+        """The sidecar that wrote it (its own field; older files only said so in the sender), or ''."""
+        named = self.extra.get("sidecar")
+        if isinstance(named, str):
+            return named
+        return self.sender[len("sidekit/"):] if self.sender.startswith("sidekit/") else ""
+
     def to_json(self) -> str:
         data: dict[str, Any] = {"sender": self.sender, "message": self.message, "priority": self.priority}
-        for key in ("kind", "thread_id", "severity"):
+        for key in ("kind", "thread_id", "severity", "sidecar"):
             if self.extra.get(key):
                 data[key] = self.extra[key]
         data["timestamp"] = rfc3339(self.timestamp)
@@ -77,7 +85,7 @@ class Nudge:
         data = fastjson.loads(text)
         if not isinstance(data, dict) or not isinstance(data.get("message"), str):
             raise ValueError("a nudge is a JSON object with a string `message`")
-        extra = {k: v for k, v in data.items() if k in ("kind", "thread_id", "severity") and v}
+        extra = {k: v for k, v in data.items() if k in ("kind", "thread_id", "severity", "sidecar") and v}
         return cls(
             message=data["message"],
             sender=str(data.get("sender") or "unknown"),

@@ -246,8 +246,8 @@ def describe(value: object) -> str:
 
 
 def semantic_problems(data: dict[str, Any]) -> list[Problem]:
-    """Caps, requires, duplicate ids, empty or impossible conditions, regexes, globs, message length."""
-    problems = requires_problems(data["pack"].get("requires", ""))
+    """Caps, requires, duplicate ids, empty or impossible conditions, regexes, globs, message length, policy."""
+    problems = requires_problems(data["pack"].get("requires", "")) + policy_problems(data.get("policy", {}))
     rules = data.get("rules", [])
     if len(rules) > MAX_RULES:
         problems.append(Problem(("rules",), f"{len(rules)} rules; a pack holds at most {MAX_RULES}", "split the pack in two"))
@@ -260,6 +260,22 @@ def semantic_problems(data: dict[str, Any]) -> list[Problem]:
                                     "give each rule in a pack its own id"))
         first_seen.setdefault(rule["id"], index)
         problems += rule_problems(rule, at, data["pack"]["name"])
+    return problems
+
+
+def policy_problems(policy: dict[str, Any]) -> list[Problem]:
+    """Unknown `[policy]` keys and values the policy would not use, each with the values it accepts."""
+    from sidekit_hooks.nudges.policy import ACCEPTS
+
+    problems = []
+    for key, value in policy.items():
+        if key not in ACCEPTS:
+            problems.append(Problem(("policy", key), f'unknown [policy] key "{key}"',
+                                    "use one of " + ", ".join(ACCEPTS) + " (docs/policy.md)"))
+            continue
+        valid, words, example = ACCEPTS[key]
+        if not valid(value):
+            problems.append(Problem(("policy", key), f"expected {words}, got {describe(value)}", f"write {key} = {example}"))
     return problems
 
 

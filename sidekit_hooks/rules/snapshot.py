@@ -20,9 +20,32 @@ from sidekit_hooks.rules import LAYERS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, TypedDict
 
-    Snapshot = dict[str, Any]
+    class PackRecord(TypedDict):
+        """One pack file as compiled (or why it could not be)."""
+
+        path: str
+        file: str  # as shown to people: project-relative, ~/ or <builtin>/
+        layer: str  # builtin | user | project | local
+        stat: Any  # the fingerprint that says whether it changed
+        name: str
+        error: str  # "" when it compiled
+        rules: list[dict[str, Any]]
+        policy: dict[str, Any]
+
+    class Snapshot(TypedDict, total=False):
+        """`.sidekit/rules-snapshot.json`: every layer merged, what the hook reads with fastjson."""
+
+        format: int
+        sidekit: str  # the version that wrote it; another version rebuilds it
+        files: list[list[Any]]  # [layer, path, fingerprint] of every pack file read
+        rules: list[dict[str, Any]]  # the merged, enabled-or-not rules, later layers winning by id
+        policy: dict[str, Any]  # the merged [policy] table
+        broken: list[dict[str, str]]  # {"file", "error"} of packs that did not compile
+        packs: list[PackRecord]
+        engine: str  # the interpreter the precompiled regex code is for
+        sre: dict[str, Any]  # precompiled regex code by pattern
 
 FORMAT = 1  # bump when the compiled form changes: older snapshots are rebuilt
 SNAPSHOT_FILE = "rules-snapshot.json"
@@ -104,7 +127,7 @@ def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list
     if same_build and old.get("files") == files:
         return old
     reusable = {pack["path"]: pack for pack in old["packs"] if isinstance(pack, dict) and "path" in pack} if same_build else {}
-    packs = []
+    packs: list[PackRecord] = []
     for layer, pack_path, stat in entries:
         previous = reusable.get(pack_path)
         if previous is not None and previous["stat"] == stat and previous["layer"] == layer:
@@ -115,9 +138,9 @@ def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list
         if pack["error"]:
             _report_broken(project, hook, pack, notify)
     rules, policy = merge(packs)
-    snap = {"format": FORMAT, "sidekit": __version__, "files": files, "rules": rules, "policy": policy,
-            "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]], "packs": packs,
-            **precompile(rules, old)}
+    snap: Snapshot = {"format": FORMAT, "sidekit": __version__, "files": files, "rules": rules, "policy": policy,
+                      "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]], "packs": packs}
+    snap.update(precompile(rules, old))
     try:
         workspace.atomic_write(path, fastjson.dumps(snap))
     except OSError as exc:  # a read-only project still gets its rules, compiled per event
@@ -125,7 +148,7 @@ def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list
     return snap
 
 
-def precompile(rules: list[dict[str, Any]], old: Snapshot) -> dict[str, Any]:
+def precompile(rules: list[dict[str, Any]], old: Snapshot) -> Snapshot:
     """The engine code of every regex of the active rules (see `sre`), reusing what `old` had."""
     from sidekit_hooks.rules import sre
 
@@ -148,15 +171,15 @@ def read(path: str) -> Snapshot:
             snap = fastjson.loads(handle.read())
     except (OSError, ValueError):
         return {}
-    return snap if isinstance(snap, dict) else {}
+    return snap if isinstance(snap, dict) else {}  # type: ignore[return-value]  # a checked JSON object
 
 
-def build_pack(path: str, layer: str, stat: list[int], project: str) -> dict[str, Any]:
+def build_pack(path: str, layer: str, stat: list[int], project: str) -> PackRecord:
     """One pack file compiled, or recorded with its first error."""
     from sidekit_hooks.rules import compiler
 
     display = display_path(path, project)
-    record: dict[str, Any] = {"path": path, "file": display, "layer": layer, "stat": stat, "name": "",
+    record: PackRecord = {"path": path, "file": display, "layer": layer, "stat": stat, "name": "",
                               "error": "", "rules": [], "policy": {}}
     text = ""
     try:
@@ -171,11 +194,11 @@ def build_pack(path: str, layer: str, stat: list[int], project: str) -> dict[str
     except Exception as exc:  # noqa: BLE001 - a pack the checks missed must not take the other packs down
         record["error"] = f"{display}: cannot compile the pack ({type(exc).__name__}: {exc})\n  fix: sidekit rules lint {display}"
         return record
-    record.update(name=compiled["name"], rules=compiled["rules"], policy=compiled["policy"])
+    record["name"], record["rules"], record["policy"] = compiled["name"], compiled["rules"], compiled["policy"]
     return record
 
 
-def merge(packs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def merge(packs: list[PackRecord]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Layer the packs: a later rule replaces an earlier one with its id; `enabled = false` removes it.
 
     `[policy]` tables merge key by key, later layers winning (nested tables merge the same way).
@@ -201,7 +224,7 @@ def _deep_update(into: dict[str, Any], update: dict[str, Any]) -> None:
             into[key] = value
 
 
-def _report_broken(project: str, hook: str, pack: dict[str, Any], notify: Callable[[str], None] | None) -> None:
+def _report_broken(project: str, hook: str, pack: PackRecord, notify: Callable[[str], None] | None) -> None:
     """Log it for `sidekit doctor` and tell the user, once per broken version of the file, even when
     parallel tool calls run several hooks that all find it at the same moment."""
     first_line = pack["error"].splitlines()[0]
@@ -218,7 +241,7 @@ NOTIFIED_DIR = "rules-notified"
 MAX_NOTIFIED = 64
 
 
-def _first_to_report(project: str, pack: dict[str, Any]) -> bool:
+def _first_to_report(project: str, pack: PackRecord) -> bool:
     """Claim the report with an O_EXCL marker named after the file and its fingerprint."""
     import zlib
 

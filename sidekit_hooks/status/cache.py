@@ -13,7 +13,7 @@ from sidekit_hooks.core import fastjson, workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping
     from typing import Any
 
 SUMMARY_FILE = "status.json"
@@ -86,7 +86,7 @@ def read(path: str) -> Loaded:
     return Loaded(data)
 
 
-def write(path: str, data: dict[str, Any]) -> None:
+def write(path: str, data: Mapping[str, Any]) -> None:
     """Atomic replace: a reader sees the old file or the new one, never half of either.
 
     Writers are pytest and the CLI, never a hook, so the C encoder of `json` is free to use here.

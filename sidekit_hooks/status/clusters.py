@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-FAILING = frozenset({"failed", "error"})
+from sidekit_hooks.status.vocabulary import FAILING as FAILING
+
 MIN_PREFIX = 20  # a cut-off repr matches a message only when this much of it agrees
 MAX_VARIANTS = 5
 

@@ -28,7 +28,7 @@ MAX_FRAMES = 10
 # Path parts that mean "not the project's own code" even inside the project folder.
 FOREIGN = ("/site-packages/", "/dist-packages/", "/.venv/", "/.tox/", "/.nox/", "/venv/")
 # pytest's outcome words, ranked: a test's outcome is its worst phase.
-RANK = {"passed": 0, "skipped": 1, "xfailed": 2, "xpassed": 3, "failed": 4, "error": 5}
+from sidekit_hooks.status.vocabulary import OUTCOME_RANK as RANK
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -13,13 +13,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from sidekit_hooks.status import cache, clusters
+from sidekit_hooks.status.vocabulary import EXIT_NAMES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sidekit_hooks.status.vocabulary import Summary, Table
 
 SUMMARY_CLUSTERS = 30  # clusters kept in the summary (all of them stay derivable from the table)
 SUMMARY_TESTS = 3  # test ids kept per cluster in the summary
 SUMMARY_FILES = 300  # failing files indexed for the tests sidecar
 SUMMARY_TEXT = 160  # characters of a message, cause or variant kept in the summary (the table has more)
 LONG_ID = 110  # a longer test id is not indexed by file; the cluster id names it
-EXIT_NAMES = {0: "passed", 1: "failed", 2: "interrupted", 3: "internalError", 4: "usageError", 5: "noTests"}
 
 
 @dataclass(frozen=True)
@@ -61,14 +65,14 @@ def save(recorder: Capture, exit_status: int) -> None:
     run["complete"] = not recorder.interrupted and not errors and run["ran"] >= run["selected"]
     with cache.locked(root):
         summary, table = merge(root, run, tests, errors, known)
-        summary.update(runner="pytest", pytest=_pytest_version(), python="{}.{}.{}".format(*sys.version_info[:3]),
-                       plugins=recorder.plugins)
+        summary["runner"], summary["pytest"] = "pytest", _pytest_version()
+        summary["python"], summary["plugins"] = "{}.{}.{}".format(*sys.version_info[:3]), recorder.plugins
         cache.write(cache.table_path(root), table)
         cache.write(cache.summary_path(root), summary)
 
 
 def merge(root: str, run: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]],
-          known: set[str] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+          known: set[str] | None) -> tuple[Summary, Table]:
     """(new summary, new table) from the cache on disk and one run's results."""
     old_summary = cache.read(cache.summary_path(root))
     old_table = cache.read(cache.table_path(root))
@@ -116,11 +120,11 @@ def merge(root: str, run: dict[str, Any], tests: dict[str, dict[str, Any]], erro
     summary = _summary(generation, digest, run, table, old_errors, found)
     if note:
         summary["note"] = note
-    return summary, {"generation": generation, "tests": table, "collect": old_errors}
+    return summary, {"generation": generation, "tests": table, "collect": old_errors}  # type: ignore[typeddict-item]
 
 
 def _summary(generation: int, digest: str, run: dict[str, Any], table: dict[str, dict[str, Any]],
-             errors: dict[str, dict[str, Any]], found: list[dict[str, Any]]) -> dict[str, Any]:
+             errors: dict[str, dict[str, Any]], found: list[dict[str, Any]]) -> Summary:
     counts: dict[str, int] = {}
     for entry in table.values():
         counts[entry["o"]] = counts.get(entry["o"], 0) + 1
@@ -145,13 +149,13 @@ def _summary(generation: int, digest: str, run: dict[str, Any], table: dict[str,
     return {
         "generation": generation,
         "digest": digest,
-        "run": run,
+        "run": run,  # type: ignore[typeddict-item]  # built as a plain dict above
         "counts": counts,
         "collectErrors": len(errors),
         "older": sum(1 for e in table.values() if e.get("s") != run["finished"]),
         "newFailures": sum(c["new"] for c in found),
         "failing": sum(c["affected"] for c in found),
-        "clusters": briefs,
+        "clusters": briefs,  # type: ignore[typeddict-item]
         "moreClusters": max(0, len(found) - SUMMARY_CLUSTERS),
         "files": files,
     }

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from labelled_functions import CASES
 
-from sidekit_hooks.code import functions
+from sidekit_hooks.code import function_index, functions
 
 
 def write(project: Path, rel: str, text: str) -> Path:
@@ -30,7 +30,7 @@ def node_of(source: str) -> functions.ast.FunctionDef:  # type: ignore[name-defi
 @pytest.mark.parametrize(("existing", "added", "duplicate", "why"), CASES, ids=[c[3] for c in CASES])
 def test_labelled_cases(existing: str, added: str, duplicate: bool, why: str) -> None:
     old = node_of(existing)
-    sig = functions.signature(old)
+    sig = function_index.signature(old)
     tokens, outside = functions.analyze(old)
     index = {"files": {"lib/util.py": {"f": [[old.name, 3, sig, 6, " ".join(tokens), " ".join(outside)]]}}}
     new = node_of(added)
@@ -69,8 +69,8 @@ def test_tokens_never_hold_whitespace() -> None:
 
 def test_signature_names_parameters_only() -> None:
     node = node_of("def f(a: int, /, b=2, *rest, key: str = 'x', **options) -> None:\n    pass")
-    assert functions.signature(node) == "f(a, b, *rest, key, **options)"
-    assert functions.signature(node_of("def g(*, only):\n    pass")) == "g(*, only)"
+    assert function_index.signature(node) == "f(a, b, *rest, key, **options)"
+    assert function_index.signature(node_of("def g(*, only):\n    pass")) == "g(*, only)"
 
 
 def test_extract_skips_tests_dunders_and_nested_functions() -> None:
@@ -90,9 +90,9 @@ def test_extract_skips_tests_dunders_and_nested_functions() -> None:
             def method(self):
                 return 1
     ''')
-    assert [entry[:4] for entry in functions.extract(source)] == [["helper", 2, "helper(x)", 4]]
-    assert functions.extract("import json\n\ndef load(p):\n    return json.loads(open(p).read()) or load(p)\n")[0][5] == "json"
-    assert functions.extract("def broken(:\n") == []
+    assert [entry[:4] for entry in function_index.extract(source)] == [["helper", 2, "helper(x)", 4]]
+    assert function_index.extract("import json\n\ndef load(p):\n    return json.loads(open(p).read()) or load(p)\n")[0][5] == "json"
+    assert function_index.extract("def broken(:\n") == []
 
 
 def test_added_blocks_finds_functions_of_five_lines_or_more() -> None:
@@ -128,12 +128,12 @@ def test_build_reuses_unchanged_files_and_rereads_changed_ones(tmp_path: Path) -
     write(tmp_path, "pkg/b.py", "def beta(y):\n    return y\n")
     write(tmp_path, ".venv/lib/skip.py", "def vendored():\n    pass\n")
     write(tmp_path, "node_modules/x/skip.py", "def vendored():\n    pass\n")
-    first = functions.build(str(tmp_path))
+    first = function_index.build(str(tmp_path))
     assert sorted(first["files"]) == ["pkg/a.py", "pkg/b.py"]
     first["files"]["pkg/a.py"]["f"][0][0] = "marker"  # proves the entry is reused, not re-parsed
     path = write(tmp_path, "pkg/b.py", "def beta(y):\n    return y + 1\n\ndef gamma():\n    pass\n")
     os.utime(path, ns=(time.time_ns(), time.time_ns() + 5_000_000))
-    second = functions.build(str(tmp_path), first)
+    second = function_index.build(str(tmp_path), first)
     assert second["files"]["pkg/a.py"]["f"][0][0] == "marker"
     assert [e[0] for e in second["files"]["pkg/b.py"]["f"]] == ["beta", "gamma"]
 
@@ -144,11 +144,11 @@ def test_refresh_writes_the_index_and_respects_the_lock(tmp_path: Path, sidekit_
     assert lock.parent == sidekit_cache / "functions"
     lock.parent.mkdir(parents=True, exist_ok=True)
     lock.write_text("999999")
-    assert functions.refresh(str(tmp_path)) is False
+    assert function_index.refresh(str(tmp_path)) is False
     assert functions.load(str(tmp_path)) is None
     old = time.time() - 600
     os.utime(lock, (old, old))  # a lock left by a dead worker is broken
-    assert functions.refresh(str(tmp_path)) is True
+    assert function_index.refresh(str(tmp_path)) is True
     index = functions.load(str(tmp_path))
     assert index is not None and index["files"]["util.py"]["f"][0][:3] == ["alpha", 1, "alpha(x)"]
     assert not lock.exists()
@@ -161,14 +161,14 @@ def test_index_lives_in_the_project_only_when_its_folder_exists(tmp_path: Path, 
     write(project, "util.py", "def alpha(x):\n    return x\n")
     cached = Path(functions.index_path(str(project)))
     assert cached.parent == sidekit_cache / "functions" and cached.name.startswith("my_proj-")
-    assert functions.main(["build", str(project)]) == 0  # the foreground build makes .sidekit/index/
+    assert function_index.main(["build", str(project)]) == 0  # the foreground build makes .sidekit/index/
     assert Path(functions.index_path(str(project))) == project / ".sidekit" / "index" / "functions.json"
-    assert functions.refresh(str(project)) and functions.load(str(project)) is not None
+    assert function_index.refresh(str(project)) and functions.load(str(project)) is not None
 
 
 def test_refresh_of_a_deleted_project_recreates_nothing(tmp_path: Path) -> None:
     gone = tmp_path / "gone"
-    assert functions.refresh(str(gone)) is False
+    assert function_index.refresh(str(gone)) is False
     assert not gone.exists()
 
 
@@ -187,7 +187,7 @@ def test_prune_cache_drops_old_entries_and_those_of_deleted_projects(sidekit_cac
         path = folder / f"{name}-00000000.json"
         path.write_text(json.dumps(data))
         os.utime(path, (time.time() - age, time.time() - age))
-    assert functions.prune_cache() == 2
+    assert function_index.prune_cache() == 2
     assert sorted(p.name for p in folder.glob("*-00000000.json")) == ["fresh-orphan-00000000.json", "live-00000000.json"]
 
 

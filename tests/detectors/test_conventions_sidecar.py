@@ -11,8 +11,8 @@ from hookutil import context_of, payload
 
 from sidekit_hooks.detectors import conventions as detector
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "code"))
-from test_conventions import sidekit, typed_repo  # noqa: E402  (the fixture repo of the learn tests)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
+from test_conventions_learn import sidekit, typed_repo  # noqa: E402  (the fixture repo of the learn tests)
 
 MESSAGE = ("[sidecar:conventions] Public functions here are fully type-hinted (24 of 24, 100%); annotate the new "
            "def's parameters and return type.")

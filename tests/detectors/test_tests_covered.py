@@ -22,7 +22,7 @@ from sidekit_hooks.detectors.tests import DETECTOR, after_edit_covered
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "code"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "impact"))
 from codeutil import sidekit, write  # noqa: E402
 from test_covers import PROJECT  # noqa: E402
 

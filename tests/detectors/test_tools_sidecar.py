@@ -11,7 +11,7 @@ import pytest
 from hookutil import context_of, payload
 
 from sidekit_hooks import detectors
-from sidekit_hooks.code import functions
+from sidekit_hooks.code import function_index, functions
 from sidekit_hooks.code.index import Index
 from sidekit_hooks.detectors import tools
 
@@ -216,7 +216,7 @@ def indexed_project(project: Path) -> Path:
     (project / "utils" / "text.py").write_text(SLUGIFY_FILE)
     (project / "app").mkdir()
     (project / "app" / "views.py").write_text("import re\nimport unicodedata\n")
-    assert functions.main(["build", str(project)]) == 0
+    assert function_index.main(["build", str(project)]) == 0
     return project
 
 
@@ -270,7 +270,7 @@ def test_hook_without_an_index_starts_one_and_stays_silent(project: Path, run_ho
 def test_hook_points_a_retry_loop_at_the_library_the_project_has(project: Path, run_hook: Any, deps: str,
                                                                  expected: str) -> None:
     (project / "pyproject.toml").write_text(deps)
-    functions.main(["build", str(project)])
+    function_index.main(["build", str(project)])
     done = run_hook("PostToolUse", edit(project, "app/client.py", "import time", "import time\n" + RETRY_LOOP,
                                         "import time\n"))
     assert context_of(done.stdout) == expected
@@ -290,7 +290,7 @@ def test_hook_prefers_the_projects_own_wait_helper(project: Path, run_hook: Any)
         "import time\n\n\ndef wait_until(predicate, timeout=10.0):\n    end = time.time() + timeout\n"
         "    while time.time() < end:\n        if predicate():\n            return True\n        time.sleep(0.1)\n"
         "    return False\n")
-    functions.main(["build", str(project)])
+    function_index.main(["build", str(project)])
     done = run_hook("PostToolUse", edit(project, "tests/test_ui.py", "import time", "import time\n" + POLL_LOOP,
                                         "import time\n"))
     assert context_of(done.stdout) == (
@@ -335,7 +335,7 @@ def test_hook_does_not_point_the_helper_at_itself(project: Path, run_hook: Any) 
               "        if predicate():\n            return True\n        time.sleep(0.1)\n    raise TimeoutError\n")
     (project / "tests").mkdir()
     (project / "tests" / "helpers.py").write_text("import time\n\n\n" + helper)
-    functions.main(["build", str(project)])
+    function_index.main(["build", str(project)])
     done = run_hook("PostToolUse", edit(project, "tests/helpers.py", "import time", "import time\n\n\n" + helper,
                                         "import time\n"))
     assert context_of(done.stdout) == ""

@@ -180,8 +180,37 @@ def test_unknown_keys_are_warnings_with_a_suggestion(project: Path) -> None:
 
 
 def test_metadata_and_policy_tables_are_accepted_without_warnings(project: Path) -> None:
-    body = '[pack]\nname = "acme"\n[policy]\ncooldown = "5m"\n' + GOOD_RULE + "[rules.metadata]\nprevalence = 0.93\n"
+    body = ('[pack]\nname = "acme"\n[policy]\ncooldown = 300\ncooldowns = { scope = 0, tools = 60.5 }\nthreshold = "low"\n'
+            'thresholds = { conventions = "medium" }\nmax_nudges = 5\nmax_chars = 200\ndedup = false\n'
+            'mute = ["tools"]\norder = ["scope", "specs"]\n' + GOOD_RULE + "[rules.metadata]\nprevalence = 0.93\n")
     assert lint_pack(project, body) == []
+
+
+def test_policy_keys_and_values_the_policy_would_not_use_are_errors(project: Path) -> None:
+    body = ('[pack]\nname = "acme"\n[policy]\nmax_nudges_per_turn = 2\ncooldown = "10m"\nthresholds = { tools = "urgent" }\n'
+            'max_chars = 20\nmute = "tools"\n' + GOOD_RULE)
+    keys = "cooldown, cooldowns, threshold, thresholds, max_nudges, max_chars, dedup, mute, order"
+    assert lint_pack(project, body) == [
+        f'sidecar_rules/acme.toml:4: policy.max_nudges_per_turn: unknown [policy] key "max_nudges_per_turn"\n'
+        f"  fix: use one of {keys} (docs/policy.md)",
+        'sidecar_rules/acme.toml:5: policy.cooldown: expected a number of seconds >= 0, got a string ("10m")\n'
+        "  fix: write cooldown = 30",
+        "sidecar_rules/acme.toml:6: policy.thresholds: expected a table of sidecar = low | medium | high, got a table\n"
+        '  fix: write thresholds = { conventions = "medium" }',
+        "sidecar_rules/acme.toml:7: policy.max_chars: expected a whole number from 80 to 300, got an integer (20)\n"
+        "  fix: write max_chars = 300",
+        'sidecar_rules/acme.toml:8: policy.mute: expected an array of sidecar names or rule ids, got a string ("tools")\n'
+        '  fix: write mute = ["tools.grep-for-name"]',
+    ]
+
+
+def test_the_hook_refuses_a_pack_whose_policy_would_be_silently_replaced(project: Path) -> None:
+    path = project / "sidecar_rules" / "acme.toml"
+    path.parent.mkdir()
+    path.write_text('[pack]\nname = "acme"\n[policy]\ncooldown = "10m"\n' + GOOD_RULE)
+    record = snapshot.build_pack(str(path), "project", snapshot.fingerprint(str(path)), str(project))
+    assert record["error"] == ('sidecar_rules/acme.toml:4: policy.cooldown: expected a number of seconds >= 0, '
+                               'got a string ("10m")\n  fix: write cooldown = 30')
 
 
 def test_nested_quantifiers_warn(project: Path) -> None:

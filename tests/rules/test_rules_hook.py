@@ -6,10 +6,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from hookutil import HOOK_SCRIPTS, HookRunner, context_of, payload
+from hookutil import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, write
 
 from sidekit_hooks.core import hooklog
 
@@ -46,24 +45,6 @@ def write_pack(project: Path, name: str, text: str, folder: str = "sidecar_rules
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
-
-
-def edit(project: Path, rel: str, old: str, new: str, original: str, session: str = "sess-1") -> dict[str, Any]:
-    target = str(project / rel)
-    return payload("PostToolUse", project, session_id=session, tool_name="Edit", tool_use_id="toolu_1",
-                   tool_input={"file_path": target, "old_string": old, "new_string": new, "replace_all": False},
-                   tool_response={"filePath": target, "oldString": old, "newString": new, "originalFile": original,
-                                  "structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 2,
-                                                       "lines": [f"-{old}"] + [f"+{line}" for line in new.split("\n")]}],
-                                  "userModified": False, "replaceAll": False})
-
-
-def write(project: Path, rel: str, content: str, original: str | None = None, session: str = "sess-1") -> dict[str, Any]:
-    target = str(project / rel)
-    return payload("PostToolUse", project, session_id=session, tool_name="Write", tool_use_id="toolu_2",
-                   tool_input={"file_path": target, "content": content},
-                   tool_response={"type": "update" if original else "create", "filePath": target, "content": content,
-                                  "structuredPatch": [], "originalFile": original})
 
 
 def test_edit_that_adds_a_breakpoint_gets_the_builtin_nudge(run_hook: HookRunner, project: Path, env: dict[str, str]) -> None:

@@ -42,9 +42,9 @@ def test_layers_override_by_id_in_order(project: Path, user_rules: Path) -> None
 
 
 def test_policy_tables_merge_later_layers_winning(project: Path, user_rules: Path) -> None:
-    pack(user_rules, "mine", '[policy]\ncooldown = "10m"\nlimits = { per_turn = 3, per_file = 1 }\n')
-    pack(project / ".sidekit" / "rules", "local", "[policy]\nlimits = { per_turn = 1 }\n")
-    assert snapshot.current(str(project))["policy"] == {"cooldown": "10m", "limits": {"per_turn": 1, "per_file": 1}}
+    pack(user_rules, "mine", '[policy]\ncooldown = 600\ncooldowns = { tools = 60, specs = 5 }\n')
+    pack(project / ".sidekit" / "rules", "local", "[policy]\ncooldowns = { tools = 1 }\n")
+    assert snapshot.current(str(project))["policy"] == {"cooldown": 600, "cooldowns": {"tools": 1, "specs": 5}}
 
 
 def test_a_changed_pack_is_seen_on_the_next_call(project: Path, user_rules: Path) -> None:

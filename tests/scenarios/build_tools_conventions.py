@@ -17,7 +17,7 @@ sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "tests", "code"))
 import tomli_w
 
-from sidekit_hooks.code import functions
+from sidekit_hooks.code import function_index
 from sidekit_hooks.rules.authoring import conventions
 
 
@@ -25,7 +25,7 @@ def index_for(files):
     with tempfile.TemporaryDirectory() as tmp:
         for rel, text in files.items():
             p = os.path.join(tmp, rel); os.makedirs(os.path.dirname(p), exist_ok=True); open(p, "w").write(text)
-        index = functions.build(tmp)
+        index = function_index.build(tmp)
         index.pop("project", None)  # a temp path: meaningless in the corpus
         index["built"] = 0
         for record in index["files"].values():

@@ -75,8 +75,8 @@ def list_rules(project: str, fmt: str) -> int:
         note = f"  disabled by {entry['disabledBy']}" if entry["disabledBy"] else ""
         note += "".join(f"  overrides {where}" for where in entry["overrides"])
         print(f"{entry['id'].ljust(width)}  {entry['sidecar']:<12} {state:<6}  {entry['layer']:<7}  {entry['file']}{note}")
-    for pack in snap["broken"]:
-        print(f"broken (skipped): {pack['error'].splitlines()[0]}")
+    for broken in snap["broken"]:
+        print(f"broken (skipped): {broken['error'].splitlines()[0]}")
     if not entries and not snap["broken"]:
         print("no rules: sidekit rules new NAME scaffolds a pack")
     return 0

@@ -24,8 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions.required = True
     setter = actions.add_parser("set", help="replace the scope: globs the task may touch (and may not)")
     setter.add_argument("--issue", default="", help="the task's issue id, named in every scope nudge")
-    setter.add_argument("--allow", nargs="+", required=True, metavar="GLOB", help="gitignore-style globs in scope")
-    setter.add_argument("--deny", nargs="+", default=[], metavar="GLOB", help="globs out of scope even if allowed")
+    # action="extend": `--allow A --allow B` keeps both, like `--allow A B` (plain nargs kept only B)
+    setter.add_argument("--allow", nargs="+", action="extend", required=True, metavar="GLOB",
+                        help="gitignore-style globs in scope")
+    setter.add_argument("--deny", nargs="+", action="extend", default=[], metavar="GLOB",
+                        help="globs out of scope even if allowed")
     for sub in (setter, actions.add_parser("show", help="the scope in force"),
                 actions.add_parser("clear", help="remove the scope (the scope sidecar goes quiet)")):
         add_project(sub)

@@ -14,7 +14,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from sidekit_hooks.code.functions import MAX_FILE_BYTES, python_files
+from sidekit_hooks.code.function_index import python_files
+from sidekit_hooks.code.functions import MAX_FILE_BYTES
 from sidekit_hooks.code.testfiles import is_test_path
 
 THRESHOLD = 0.9
@@ -340,7 +341,7 @@ def test_style(modules: list[Module], packages: list[str], lib_example: str, pro
         f"Tests here are unittest.TestCase classes ({figures(unittest_files, len(files))} files); "
         "put the new test in a TestCase method.",
         unittest_files, len(files),
-        added=rf"(?m)^(?:async[ \t]+)?def[ \t]+test",
+        added=r"(?m)^(?:async[ \t]+)?def[ \t]+test",
         paths=test_globs(layout),
         examples=[
             {"fires": True, "tool": "Write", "path": example, "content": "def test_ok():\n    assert True\n"},

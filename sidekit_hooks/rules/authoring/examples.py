@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sidekit_hooks.nudges import payloads
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.rules import match
 
@@ -35,33 +36,22 @@ def payload(example: dict[str, Any]) -> dict[str, Any]:
     tool_input: dict[str, Any]
     response: Any
     if tool == "Write":
-        tool_input = {"file_path": file_path, "content": new}
-        response = {"type": "update" if old else "create", "filePath": file_path, "content": new,
-                    "structuredPatch": [], "originalFile": old or None}
+        tool_input, response = payloads.write_call(file_path, new, original=old or None)
     elif tool in ("Edit", "MultiEdit"):
-        tool_input = {"file_path": file_path, "old_string": old, "new_string": new, "replace_all": False}
-        response = {"filePath": file_path, "oldString": old, "newString": new, "originalFile": old,
-                    "structuredPatch": [], "userModified": False, "replaceAll": False}
+        tool_input, response = payloads.edit_call(file_path, old, new, original=old, patch=[])
     elif tool == "NotebookEdit":
         tool_input = {"notebook_path": file_path, "new_source": new}
         response = {"new_source": new, "old_source": old, "notebook_path": file_path}
     elif tool in match.SHELL_TOOLS:
-        tool_input = {"command": str(example.get("command", ""))}
-        response = {"stdout": output, "stderr": "", "interrupted": False, "isImage": False}
+        tool_input, response = payloads.bash_call(str(example.get("command", "")), stdout=output)
     elif tool in ("Read", "Glob", "Grep"):
         tool_input = {"file_path" if tool == "Read" else "path": file_path, "pattern": ""}
         response = {"content": output, "filenames": []}
     else:
         tool_input = {}
         response = output
-    event_name = "PostToolUseFailure" if error else "PostToolUse"
-    data: dict[str, Any] = {"session_id": "rules-test", "cwd": EXAMPLE_PROJECT, "hook_event_name": event_name,
-                            "tool_name": tool, "tool_input": tool_input, "tool_use_id": "toolu_example"}
-    if error:
-        data["error"] = error
-    else:
-        data["tool_response"] = response
-    return data
+    return payloads.tool_payload(EXAMPLE_PROJECT, "rules-test", tool, tool_input, response, error=error,
+                                 tool_use_id="toolu_example")
 
 
 def fires(rule: dict[str, Any], example: dict[str, Any]) -> bool:

@@ -12,12 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
-from hookutil import context_of, payload
+from hookutil import REPO, context_of, payload
 
 from sidekit_hooks import __version__
 from sidekit_hooks.cli import settings
 
-REPO = Path(__file__).resolve().parent.parent
 STUB = """#!/bin/sh
 # stands in for pip: records its arguments, takes its time, succeeds or fails as told
 echo "$@" >> "$STUB_CALLS"

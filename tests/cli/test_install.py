@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import context_of, payload
+from hookutil import REPO, context_of, payload
 
 from sidekit_hooks.cli import settings, wiring
 
-REPO = Path(__file__).resolve().parent.parent
 PYTHON = os.path.abspath(sys.executable)
 HOOKS = REPO / "hooks"
 CMD = {event: settings.command_for(PYTHON, str(HOOKS / script)) for event, (script, _m) in settings.EVENTS.items()}

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import context_of, payload
+from hookutil import REPO, context_of, payload
 
 from sidekit_hooks import detectors, runtime
 from sidekit_hooks.core import hooklog
@@ -31,7 +31,7 @@ def here(project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPat
 
 
 def configure(monkeypatch: pytest.MonkeyPatch, **table: Any) -> None:
-    monkeypatch.setattr(runtime, "policy_config", lambda project: policy.Config(table))
+    monkeypatch.setattr(runtime, "policy_config", lambda ctx: policy.Config(table))
 
 
 def edit_event(project: Path, path: str = "api/users.py", tool: str = "Edit", session: str = SESSION) -> Event:
@@ -51,7 +51,7 @@ def finding(sidecar: str = "specs", message: str = "Spec 4.1: validation errors 
 
 
 def admit(project: Path, findings: list[Finding], now: float = 1000.0, event: Event | None = None) -> list[str]:
-    config = runtime.policy_config(str(project))
+    config = runtime.policy_config(ctx_of(project))
     return [line for line, _ in policy.admit(findings, event or edit_event(project), ctx_of(project), config, now=now)]
 
 
@@ -244,10 +244,19 @@ def test_bad_config_values_fall_back_to_defaults() -> None:
 
 def test_policy_table_comes_from_the_rule_pack_snapshot(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fake = types.ModuleType("sidekit_hooks.rules.snapshot")
-    fake.current = lambda project: {"rules": [], "policy": {"max_nudges": 3, "cooldown": 0}}  # type: ignore[attr-defined]
+    reads: list[str] = []
+
+    def current(project: str, notify: object = None, hook: str = "") -> dict[str, Any]:
+        reads.append(project)
+        return {"rules": [], "policy": {"max_nudges": 3, "cooldown": 0}}
+
+    fake.current = current  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "sidekit_hooks.rules.snapshot", fake)
-    config = runtime.policy_config(str(here))
+    ctx = ctx_of(here)
+    context, claims = runtime.respond(edit_event(here), ctx)
+    config = runtime.policy_config(ctx)
     assert (config.max_nudges, config.cooldown) == (3, 0.0)
+    assert reads == [str(here)]  # one read per event, shared by the rules sidecar and the policy
 
 
 # --- merge order and lengths -----------------------------------------------------------------------
@@ -337,7 +346,7 @@ def test_concurrent_hooks_say_a_finding_exactly_once(here: Path, clean_env: dict
     (here / "auth").mkdir()
     (here / "auth" / "x.py").write_text("X = 1\n")
     body = json.dumps(payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "auth/x.py")}))
-    script = Path(__file__).resolve().parent.parent / "hooks" / "post_tool_use.py"
+    script = REPO / "hooks" / "post_tool_use.py"
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(here))
     warm = json.dumps(payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "api/users.py")}))
     subprocess.run([sys.executable, "-S", str(script)], input=warm.encode(), env=env, cwd=str(here), timeout=30, check=True)
@@ -400,7 +409,7 @@ def test_an_unusable_state_folder_still_lets_findings_through_and_is_logged(here
 
 
 def test_docs_list_every_policy_key_with_its_default() -> None:
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "policy.md").read_text()
+    doc = (REPO / "docs" / "policy.md").read_text()
     keys = [line.split("=")[0].strip() for line in doc.split("[policy]\n", 1)[1].split("```")[0].splitlines() if "=" in line]
     assert keys == list(policy.Config.__slots__)
     assert "cooldown = 30 " in doc and "max_nudges = 10 " in doc and 'threshold = "low" ' in doc

@@ -49,6 +49,16 @@ def test_set_writes_toml_and_answers_compactly(scoped: Path) -> None:
                             '"file":".sidekit/scope.toml"}\n')
 
 
+@pytest.mark.parametrize("flags", [
+    ["--allow", "api/**", "--allow", "tests/**", "--deny", "api/legacy/**", "--deny", "api/gen/**"],
+    ["--allow", "api/**", "tests/**", "--deny", "api/legacy/**", "api/gen/**"],
+])
+def test_repeated_allow_and_deny_keep_every_glob(project: Path, flags: list[str]) -> None:
+    done = sidekit(project, "scope", "set", *flags)
+    assert done.stdout == ('{"allow":["api/**","tests/**"],"deny":["api/legacy/**","api/gen/**"],'
+                           '"file":".sidekit/scope.toml"}\n')
+
+
 def test_show_text_clear_and_nothing_set(scoped: Path) -> None:
     assert sidekit(scoped, "scope", "show", "--format", "text").stdout == (
         "issue: gt-abc12\nallow:\n  - api/handlers/**\ndeny:\n  - api/handlers/legacy/**\nfile: .sidekit/scope.toml\n"

@@ -166,3 +166,13 @@ def test_queue_root_follows_gas_town(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("text, seconds", [("30m", 1800), ("2h", 7200), ("90s", 90), ("1d", 86400), ("15", 15)])
 def test_parse_ttl(text: str, seconds: float) -> None:
     assert queue.parse_ttl(text) == seconds
+
+
+def test_the_sidecar_travels_as_a_field_not_as_text_to_parse(tmp_path: Path) -> None:
+    root = str(tmp_path)
+    queue.enqueue(root, "s", queue.Nudge("[sidecar:scope] x", sender="sidekit/scope", extra={"sidecar": "scope"}))
+    (written,) = os.listdir(session_queue_dir(root, "s"))
+    assert json.loads((Path(session_queue_dir(root, "s")) / written).read_text())["sidecar"] == "scope"
+    (held,) = queue.claim(root, "s")
+    assert held.nudge.sidecar == "scope"
+    assert queue.Nudge("hi", sender="mayor/").sidecar == ""  # Gas Town's own nudges name no sidecar

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hookutil import REPO
 
 from sidekit_hooks import __version__
 from sidekit_hooks.cli import settings
 from sidekit_hooks.core import hooklog
 
-REPO = Path(__file__).resolve().parent.parent
 PYTHON = os.path.abspath(sys.executable)
 PY_VERSION = ".".join(map(str, sys.version_info[:3]))
 CMD = {event: settings.command_for(PYTHON, str(REPO / "hooks" / script)) for event, (script, _m) in settings.EVENTS.items()}
