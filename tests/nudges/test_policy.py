@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 from typing import Any
@@ -414,3 +415,58 @@ def test_docs_list_every_policy_key_with_its_default() -> None:
     assert keys == list(policy.Config.__slots__)
     assert "cooldown = 30 " in doc and "max_nudges = 10 " in doc and 'threshold = "low" ' in doc
     assert "max_chars = 300 " in doc and "dedup = true " in doc
+
+
+# --- through the real hooks: the click session's lost finding ---------------------------------------
+
+MAKE_STR = '''def make_str(value):
+    """Converts a value into a valid string."""
+    if isinstance(value, bytes):
+        try:
+            return value.decode(sys.getfilesystemencoding())
+        except UnicodeError:
+            return value.decode("utf-8", "replace")
+    return str(value)
+'''
+DECODE_TEXT = MAKE_STR.replace("make_str", "_decode_text").replace("Converts a value into a valid string.", "Text.")
+SPLIT_WORDS = '''def split_words(text):
+    words = []
+    for part in text.split():
+        part = part.strip()
+        if part:
+            words.append(part.lower())
+    return words
+'''
+
+
+def test_the_helper_finding_arrives_after_a_grep_hint_and_a_deferred_one_at_the_next_boundary(
+        project: Path, run_hook: Any) -> None:
+    from hookutil import bash, write
+
+    from sidekit_hooks.code import function_index
+    from sidekit_hooks.code.index import Index
+
+    (project / "pyproject.toml").write_text('[project]\nname = "app"\n')
+    (project / "app").mkdir()
+    (project / "app" / "utils.py").write_text("import sys\n\n\n" + MAKE_STR + "\n\n" + SPLIT_WORDS)
+    function_index.main(["build", str(project)])
+    with Index.open(str(project)):
+        pass
+    hint = context_of(run_hook("PostToolUse", bash(project, "grep -rn make_str .")).stdout)
+    assert hint.startswith("[sidecar:tools] Searching code text for `make_str`")
+    # Seconds later the agent copies make_str: a habit hint must not cost the session this finding.
+    (project / "app" / "termui.py").write_text("import sys\n\n\n" + DECODE_TEXT)  # the Write happened
+    copied = run_hook("PostToolUse", write(project, "app/termui.py", "import sys\n\n\n" + DECODE_TEXT))
+    assert context_of(copied.stdout) == ("[sidecar:tools] app/utils.py:4 make_str(value) already does this; "
+                                         "reuse it instead of _decode_text().")
+    # A second concrete finding inside the cooldown waits for the next boundary instead of being lost.
+    (project / ".sidekit" / "rules").mkdir(parents=True, exist_ok=True)
+    (project / ".sidekit" / "rules" / "pace.toml").write_text('[pack]\nname = "pace"\n\n[policy]\ncooldown = 3\n')
+    (project / "app" / "text.py").write_text(SPLIT_WORDS.replace("split_words", "words_of"))
+    words = run_hook("PostToolUse", write(project, "app/text.py", SPLIT_WORDS.replace("split_words", "words_of")))
+    assert context_of(words.stdout) == ""
+    time.sleep(3.1)
+    later = run_hook("PostToolUse", bash(project, "ls"))
+    assert context_of(later.stdout) == ("[sidecar:tools] app/utils.py:14 split_words(text) already does this; "
+                                        "reuse it instead of words_of().")
+    assert context_of(run_hook("PostToolUse", bash(project, "ls")).stdout) == ""  # said once
