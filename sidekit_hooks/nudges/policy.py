@@ -65,6 +65,7 @@ HABIT_CLOCK = "~habit"  # State.last suffix: when a sidecar last gave a habit hi
 DEFER_MARK = "deferred"  # a file in the state folder while findings wait: one stat on other events
 DEFER_TTL = 600.0  # seconds a deferred finding may wait; after that the moment has passed
 MAX_DEFERRED = 5  # findings waiting at once per session (the most valuable are kept)
+BOUNDARIES = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})  # where a delivery follows
 
 
 class Config:
@@ -138,7 +139,8 @@ def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
     `config` is the `[policy]` table of the merged rule packs, which the runtime reads once per event.
     """
     session = event.session_id
-    if not findings and not (session and not event.is_subagent and has_deferred(ctx.project, session)):
+    if not findings and not (session and event.hook in BOUNDARIES and not event.is_subagent
+                             and has_deferred(ctx.project, session)):
         if session and event.path:
             observe(event, ctx)
         return []
@@ -160,7 +162,8 @@ def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
         state = _load_state(folder)
         before = state.to_json()
         _mark_clean(state, event, ctx.project, {f.key[:MAX_KEY] for f in ordered})
-        waiting = [] if event.is_subagent else revive(state, event, ctx, moment)  # the main agent's, not a subagent's
+        # What waits goes out where a delivery follows, to the main agent (a subagent has its own context).
+        waiting = revive(state, event, ctx, moment) if event.hook in BOUNDARIES and not event.is_subagent else []
         ordered = sorted(ordered + [f for f in waiting if f.key not in {o.key for o in ordered}], key=config.rank)
         admitted = _decide(ordered, event, ctx, config, state, moment, frozenset(f.key[:MAX_KEY] for f in waiting))
         after = state.to_json()

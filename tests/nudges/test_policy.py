@@ -155,6 +155,14 @@ def test_the_deferred_finding_is_delivered_at_the_next_boundary_once(here: Path)
     assert [d[2] for d in decisions(here)] == ["", "deferred", "", "duplicate"]
 
 
+def test_a_deferred_finding_waits_through_a_stop_for_a_boundary_that_delivers(here: Path) -> None:
+    assert len(admit(here, [finding("tools", "one", key="tools:one")], now=1000)) == 1
+    assert admit(here, [finding("tools", "two", key="tools:two")], now=1010) == []
+    stop = parse_event("Stop", payload("Stop", here, session_id=SESSION, stop_hook_active=False), str(here))
+    assert admit(here, [], now=1040, event=stop) == []  # Stop delivers nothing: the finding keeps waiting
+    assert admit(here, [], now=1041) == ["[sidecar:tools] two"]
+
+
 def test_a_deferred_finding_whose_file_changed_is_dropped_as_stale(here: Path) -> None:
     assert len(admit(here, [finding("tools", "one", key="tools:one")], now=1000)) == 1
     assert admit(here, [finding("tools", "two", key="tools:two")], now=1010) == []
