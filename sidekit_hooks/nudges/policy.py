@@ -211,7 +211,8 @@ def _decide(
             back_and_forth = record.get("clean") is True and content in record.get("fired", [])
             reason = "" if back_and_forth else "duplicate"
         if not reason and _cooling(finding, state, config, moment):
-            reason = "deferred" if defer(state, finding, content or _hash_of(ctx.project, finding), moment) else "cooldown"
+            waits = not event.is_subagent and defer(state, finding, content or _hash_of(ctx.project, finding), moment)
+            reason = "deferred" if waits else "cooldown"  # a subagent's finding is for its own context only
         if not reason and state.count >= config.max_nudges:
             reason = "cap"
         line = clip(finding.text(), config.max_chars)
