@@ -87,7 +87,10 @@ def prepare(script: Script, root: Path) -> Path:
     """Unpack the sdist into `root`, commit it, give it its own .venv, wire sidekit, set the scope."""
     with tarfile.open(sdist(script.data["package"])) as archive:
         top = archive.getnames()[0].split("/")[0]
-        archive.extractall(root.parent, filter="data")
+        if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4: refuse links and paths out of the folder
+            archive.extractall(root.parent, filter="data")
+        else:  # pragma: no cover - older 3.11: a pinned sdist from the registry
+            archive.extractall(root.parent)  # noqa: S202
     (root.parent / top).rename(root)
     for rel, text in script.data.get("files", {}).items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
