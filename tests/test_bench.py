@@ -125,3 +125,23 @@ def test_a_ratio_is_taken_against_the_baseline_it_is_given() -> None:
     rows = bench.ratio_row("s", "w", [0.02], ctx, 2.5, bare=bench.Baseline([0.01], [0.005]), isolated_target=2.5)
     assert rows == [bench.Row("s", "w", "p50 2.00x, p95 2.00x (20.0 ms); -I -S p50 4.00x",
                               "p50 <= 2.5x, -I -S p50 <= 2.5x", "MISS")]
+
+
+def test_scenario_rows_show_measured_scores_with_known_misses(clean_env: dict[str, str]) -> None:
+    import rows_scenarios
+
+    rows = rows_scenarios.rows(context())
+    assert re.fullmatch(r"labelled events \(tests/scenarios/\*\.jsonl; \d+ known misses, marked xfail\)", rows[0].what)
+    score = r"(\d\.\d\d|n/a) / (\d\.\d\d|n/a)"
+    sidecars = [row for row in rows if " precision / recall " in row.what]
+    for row in sidecars:
+        assert re.fullmatch(r"[\w-]+( \(held out\))?: precision / recall \(tp \d+, fp \d+, fn \d+; \d+ xfail\)", row.what)
+        assert re.fullmatch(score, row.value) and row.target == ">= 0.90 / >= 0.80" and row.verdict in ("ok", "MISS")
+        assert row.verdict == "ok" or "n/a" in row.value or "0." in row.value  # a MISS is below 1.00 or n/a
+    assert {"scope", "specs", "tests", "tools", "tools (held out)", "conventions"} <= {
+        row.what.split(":")[0] for row in sidecars}
+    pooled = rows[len(sidecars) + 1]
+    assert re.fullmatch(r"all sidecars pooled, held out included \(tp \d+, fp \d+, fn \d+; \d+ xfail\)", pooled.what)
+    assert re.fullmatch(score, pooled.value) and (pooled.target, pooled.verdict) == ("", "")
+    assert [row.what.split(" (")[0] for row in rows[len(sidecars) + 2:]] == [
+        "nudges on clean sessions", "known misses that pass now"]

@@ -6,7 +6,7 @@ only for the sidecars it runs. Standard library only at this level.
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 from sidekit_hooks.nudges.findings import Context as Context
 from sidekit_hooks.nudges.findings import Finding as Finding
@@ -63,7 +63,10 @@ def load(name: str) -> Detector:
     """Import a registered detector on first use."""
     if name not in _loaded:
         module_name, _, attribute = REGISTRY[name][0].partition(":")
-        _loaded[name] = getattr(importlib.import_module(module_name), attribute)
+        # __import__, not importlib.import_module: importing `importlib` (and `warnings`) costs a hook more
+        # than the lookup saves
+        __import__(module_name)
+        _loaded[name] = getattr(sys.modules[module_name], attribute)
     return _loaded[name]
 
 

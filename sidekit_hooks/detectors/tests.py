@@ -18,7 +18,6 @@ import time
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.nudges.findings import Finding
 from sidekit_hooks.status import cache
-from sidekit_hooks.status.vocabulary import FAILING
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -193,5 +192,7 @@ def _failing(ctx: Context, summary: dict[str, Any]) -> tuple[dict[str, str], boo
     table = cache.read(path).data.get("tests")
     if not isinstance(table, dict):
         return listed, False
+    from sidekit_hooks.status.vocabulary import FAILING  # only once a table is read
+
     failing = {str(t): str(e.get("c", "")) for t, e in table.items() if isinstance(e, dict) and e.get("o") in FAILING}
     return failing, True

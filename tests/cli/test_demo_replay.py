@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from hookutil import SIDEKIT
+
 from sidekit_hooks.cli import transcript
 
-SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
 SCOPE = "(gt-abc12: api/handlers/**, tests/**)"
 
 

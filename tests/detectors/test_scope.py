@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hookutil import context_of, payload
+from hookutil import SIDEKIT, context_of, payload
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 
-SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
 
 
 def sidekit(project: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -263,6 +263,15 @@ C.append(case("alembic-revision-after-cd", "Bash", {"command": 'cd db && alembic
                                                       "description": "new migration"}, MIGRATION))
 C.append(case("openapi-drift-failure", "Bash", {"command": "make check", "description": "checks"}, OPENAPI,
               error="Exit code 2\nruff: all checks passed\nERROR: openapi.json is out of date (3 paths changed)\nmake: *** [check] Error 2"))
+# known misses: the spec is broken, but the pack's regexes read one spelling of it
+C.append({**edit("error-body-without-code-formatted", "api/users.py", '    return JSONResponse({"id": user_id})',
+                 '    if user_id > 10**9:\n        return JSONResponse(\n            {\n                "error": "not found",\n            },\n'
+                 '            status_code=404,\n        )\n    return JSONResponse({"id": user_id})', ERROR_CODE),
+          "xfail": "the body a formatter writes (one key a line, trailing comma) escapes the rule's one-line regex (#13)"})
+C.append({**edit("status-400-as-httpstatus", "api/v2/orders.py", 'raise HTTPException(status_code=422, detail="sku is required")',
+                 'raise HTTPException(status_code=HTTPStatus.BAD_REQUEST, detail="sku is required")', STATUS,
+                 files={"api/v2/__init__.py": "", "api/v2/orders.py": ORDERS}),
+          "xfail": "HTTPStatus.BAD_REQUEST is a 400 too; the rule's regex knows only the literal (#13)"})
 
 # --- near misses
 C.append(edit("status-400-already-in-file", "api/users.py", 'return JSONResponse({"id": user_id})',

@@ -226,6 +226,21 @@ C.append((POSITIVE, {"name": "rewrite-wrong-value-helper-with-write", "files": {
                      "input": {"file_path": "shop/pricing.py", "content": PROJECT["shop/pricing.py"].replace(
                          "cents * (100 - percent) / 100  # the bug: true division makes a float", "cents * (100 - percent) // 100")},
                      "expect": tests_said("shop/pricing.py is covered by 2 tests that failed in the last run")}))
+# The same wrong-value bug without a map: only the import graph (tests/test_pricing.py and, through
+# shop/cart.py, tests/test_cart.py import shop.pricing) ties the file to the failing tests.
+NO_MAP = {name: text for name, text in RED_NOW.items() if name != ".sidekit/code/covers.json"}
+WITHOUT_A_MAP = "no traceback passes through shop/pricing.py and without `sidekit map` the sidecar has no other basis; the import graph would give one (#10)"
+C.append((POSITIVE, {**edit("edit-wrong-value-helper-without-a-map", "shop/pricing.py", "cents * (100 - percent) / 100",
+                            "cents * (100 - percent) // 100", tests_said("shop/pricing.py"), cache=NO_MAP), "xfail": WITHOUT_A_MAP}))
+C.append((POSITIVE, {"name": "rewrite-wrong-value-helper-without-a-map", "files": {**PROJECT, **NO_MAP}, "tool": "Write",
+                     "input": {"file_path": "shop/pricing.py", "content": FIXED["shop/pricing.py"]},
+                     "expect": tests_said("shop/pricing.py"), "xfail": WITHOUT_A_MAP}))
+# pytest behind a Makefile target: the plugin recorded the run that just ended, but only pytest command
+# lines are recognised.
+C.append((POSITIVE, {**bash("make-test-failed", "make test", tests_said("pytest: 3 failed, 7 passed"), RED_NOW,
+                            error="Exit code 2\npytest -q\n" + RED_LAST + "\nmake: *** [Makefile:4: test] Error 1"),
+                     "xfail": "`make test` ran pytest and the cache says that run just ended with 3 failures, but the sidecar "
+                              "reads only pytest command lines (#13)"}))
 
 # --- near misses
 C.append((NEAR_MISS, edit("edit-unrelated-module", "shop/shipping.py", "    return 500 if weight_grams <= 1000 else 900",

@@ -1,4 +1,4 @@
-"""Writes tests/scenarios/tools.jsonl and conventions.jsonl (the output is committed).
+"""Writes tests/scenarios/tools.jsonl, tools-heldout.jsonl and conventions.jsonl (the output is committed).
 
     .venv/bin/python tests/scenarios/build_tools_conventions.py
 
@@ -14,7 +14,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, REPO)
-sys.path.insert(0, os.path.join(REPO, "tests", "code"))
+sys.path.insert(0, os.path.join(REPO, "tests", "rules"))
 import tomli_w
 
 from sidekit_hooks.code import function_index
@@ -149,10 +149,109 @@ with open(os.path.join(HERE, "tools.jsonl"), "w") as out:
         out.write(json.dumps(case) + "\n")
 print("tools cases", len(T))
 
+# ---------------- tools, held out (tools-heldout.jsonl)
+# Written after the thresholds were set, from the way helpers look in ordinary projects, and never used
+# to tune anything: scored apart ("tools (held out)"), and a miss here is reported, not fixed by tuning.
+# A case the sidecar gets wrong carries `xfail` with what went wrong, so the suite stays green and the
+# row shows it.
+HB = {"pyproject.toml": '[project]\nname = "notes"\ndependencies = ["flask", "requests"]\n', "app/__init__.py": ""}
+ENSURE_DIR = 'import os\n\n\ndef ensure_dir(path):\n    """Create `path` (and parents) if missing; return it."""\n    if not os.path.isdir(path):\n        os.makedirs(path, exist_ok=True)\n    return path\n'
+FLATTEN = 'def flatten(items):\n    result = []\n    for item in items:\n        if isinstance(item, (list, tuple)):\n            result.extend(flatten(item))\n        else:\n            result.append(item)\n    return result\n'
+HUMAN_SIZE = 'def human_size(num_bytes):\n    for unit in ["B", "KB", "MB", "GB", "TB"]:\n        if abs(num_bytes) < 1024:\n            return f"{num_bytes:.1f} {unit}"\n        num_bytes /= 1024\n    return f"{num_bytes:.1f} PB"\n'
+CAMEL = 'import re\n\n_first = re.compile(r"(.)([A-Z][a-z]+)")\n_rest = re.compile(r"([a-z0-9])([A-Z])")\n\n\ndef camel_to_snake(name):\n    name = _first.sub(r"\\1_\\2", name)\n    return _rest.sub(r"\\1_\\2", name).lower()\n'
+MERGE = 'def deep_merge(base, override):\n    """A new dict: `override` on top of `base`, nested dicts merged."""\n    merged = dict(base)\n    for key, value in override.items():\n        if isinstance(value, dict) and isinstance(merged.get(key), dict):\n            merged[key] = deep_merge(merged[key], value)\n        else:\n            merged[key] = value\n    return merged\n'
+DIGEST = 'import hashlib\n\n\ndef sha256_of(path, chunk_size=65536):\n    digest = hashlib.sha256()\n    with open(path, "rb") as handle:\n        for chunk in iter(lambda: handle.read(chunk_size), b""):\n            digest.update(chunk)\n    return digest.hexdigest()\n'
+BOOL = 'def parse_bool(value):\n    if isinstance(value, bool):\n        return value\n    text = str(value).strip().lower()\n    if text in ("1", "true", "yes", "on"):\n        return True\n    if text in ("0", "false", "no", "off", ""):\n        return False\n    raise ValueError(f"not a boolean: {value!r}")\n'
+TRUNC = 'def truncate(text, length=80, suffix="..."):\n    if len(text) <= length:\n        return text\n    return text[: length - len(suffix)].rstrip() + suffix\n'
+PAGE = 'def paginate(items, page, per_page=20):\n    start = (page - 1) * per_page\n    end = start + per_page\n    pages = (len(items) + per_page - 1) // per_page\n    return {"items": items[start:end], "page": page, "pages": pages, "total": len(items)}\n'
+LOAD_JSON = 'import json\n\n\ndef load_json(path, default=None):\n    try:\n        with open(path, encoding="utf-8") as handle:\n            return json.load(handle)\n    except FileNotFoundError:\n        return default\n'
+UTILS = {"app/utils/__init__.py": "", "app/utils/files.py": ENSURE_DIR + "\n\n" + DIGEST.replace("import hashlib\n\n\n", "") + "\n\n" + LOAD_JSON.replace("import json\n\n\n", ""),
+         "app/utils/text.py": CAMEL + "\n\n" + TRUNC, "app/utils/data.py": FLATTEN + "\n\n" + MERGE + "\n\n" + PAGE,
+         "app/utils/units.py": HUMAN_SIZE, "app/config.py": BOOL}
+UTILS["app/utils/files.py"] = "import hashlib\nimport json\n" + UTILS["app/utils/files.py"]
+
+
+def where(path, name):
+    """`path:line name(` of a helper, as the tools sidecar names it."""
+    line = next(i for i, text in enumerate(UTILS[path].splitlines(), 1) if text.startswith(f"def {name}("))
+    return f"{path}:{line} {name}("
+
+
+# What the first run of these cases showed (2026-12-01), recorded as known misses, thresholds untouched.
+HELD_OUT_MISSES = {
+    "reinvent-ensure-dir": "held out: a renamed copy of ensure_dir (a three-line body) gets no nudge (#13)",
+    "reinvent-human-size-as-while": "held out: human_size rewritten with a while loop instead of a for loop gets no nudge (#13)",
+    "reinvent-camel-to-snake": "held out: camel_to_snake with its two regexes inlined instead of precompiled gets no nudge (#13)",
+    "reinvent-file-digest": "held out: sha256_of with a `while True` read loop instead of iter(lambda) gets no nudge (#13)",
+    "reinvent-truncate": "held out: a renamed copy of truncate (a three-line body) gets no nudge (#13)",
+}
+H = []
+def hwrite(name, path, content, expect, xfail=""):
+    files = {**HB, **UTILS}
+    files[".sidekit/index/functions.json"] = index_for({k: v for k, v in files.items() if k.endswith(".py")})
+    case = {"name": name, "files": files, "tool": "Write", "input": {"file_path": path, "content": content}, "expect": expect}
+    xfail = xfail or HELD_OUT_MISSES.get(name, "")
+    if xfail:
+        case["xfail"] = xfail
+    H.append(case)
+
+def reuse(path, name): return tools_exp(where(path, name))
+
+# reinventions: an existing helper written again elsewhere, renamed, sometimes reshaped
+hwrite("reinvent-ensure-dir", "app/export.py", 'import os\n\n\ndef make_output_dir(directory):\n    if not os.path.isdir(directory):\n        os.makedirs(directory, exist_ok=True)\n    return directory\n', reuse("app/utils/files.py", "ensure_dir"))
+hwrite("reinvent-flatten", "app/search.py", '"""Search."""\n\n\ndef flatten_list(data):\n    out = []\n    for element in data:\n        if isinstance(element, (list, tuple)):\n            out.extend(flatten_list(element))\n        else:\n            out.append(element)\n    return out\n', reuse("app/utils/data.py", "flatten"))
+hwrite("reinvent-human-size-as-while", "app/views.py", '"""Views."""\n\n\ndef format_bytes(size):\n    units = ["B", "KB", "MB", "GB", "TB"]\n    index = 0\n    while abs(size) >= 1024 and index < len(units) - 1:\n        size /= 1024\n        index += 1\n    return f"{size:.1f} {units[index]}"\n', reuse("app/utils/units.py", "human_size"))
+hwrite("reinvent-camel-to-snake", "app/api/serializers.py", 'import re\n\n\ndef to_snake_case(value):\n    value = re.sub(r"(.)([A-Z][a-z]+)", r"\\1_\\2", value)\n    return re.sub(r"([a-z0-9])([A-Z])", r"\\1_\\2", value).lower()\n', reuse("app/utils/text.py", "camel_to_snake"))
+hwrite("reinvent-deep-merge", "app/settings.py", '"""Settings."""\n\n\ndef merge_dicts(defaults, overrides):\n    result = dict(defaults)\n    for k, v in overrides.items():\n        if isinstance(v, dict) and isinstance(result.get(k), dict):\n            result[k] = merge_dicts(result[k], v)\n        else:\n            result[k] = v\n    return result\n', reuse("app/utils/data.py", "deep_merge"))
+hwrite("reinvent-file-digest", "app/uploads.py", 'import hashlib\n\n\ndef file_checksum(filename):\n    h = hashlib.sha256()\n    with open(filename, "rb") as f:\n        while True:\n            block = f.read(65536)\n            if not block:\n                break\n            h.update(block)\n    return h.hexdigest()\n', reuse("app/utils/files.py", "sha256_of"))
+hwrite("reinvent-parse-bool", "app/cli.py", '"""Command line."""\n\n\ndef str_to_bool(raw):\n    if isinstance(raw, bool):\n        return raw\n    value = str(raw).strip().lower()\n    if value in ("1", "true", "yes", "on"):\n        return True\n    if value in ("0", "false", "no", "off", ""):\n        return False\n    raise ValueError(f"not a boolean: {raw!r}")\n', reuse("app/config.py", "parse_bool"))
+hwrite("reinvent-truncate", "app/templates_helpers.py", '"""Jinja filters."""\n\n\ndef shorten(s, max_len=80, ellipsis="..."):\n    if len(s) <= max_len:\n        return s\n    return s[: max_len - len(ellipsis)].rstrip() + ellipsis\n', reuse("app/utils/text.py", "truncate"))
+hwrite("reinvent-paginate", "app/api/notes.py", '"""Notes API."""\n\n\ndef page_of(rows, page_number, size=20):\n    first = (page_number - 1) * size\n    last = first + size\n    page_count = (len(rows) + size - 1) // size\n    return {"items": rows[first:last], "page": page_number, "pages": page_count, "total": len(rows)}\n', reuse("app/utils/data.py", "paginate"))
+hwrite("reinvent-load-json", "app/importer.py", 'import json\n\n\ndef read_json_file(filename, fallback=None):\n    try:\n        with open(filename, encoding="utf-8") as fh:\n            return json.load(fh)\n    except FileNotFoundError:\n        return fallback\n', reuse("app/utils/files.py", "load_json"))
+# near misses: the same shape doing other work
+hwrite("flatten-dict-is-not-flatten", "app/search.py", '"""Search."""\n\n\ndef flatten_dict(data, parent="", sep="."):\n    out = {}\n    for key, value in data.items():\n        name = f"{parent}{sep}{key}" if parent else key\n        if isinstance(value, dict):\n            out.update(flatten_dict(value, name, sep))\n        else:\n            out[name] = value\n    return out\n', [])
+hwrite("snake-to-camel-is-the-inverse", "app/api/serializers.py", 'def to_camel_case(value):\n    head, *rest = value.split("_")\n    return head + "".join(part.title() for part in rest)\n', [])
+hwrite("human-duration-not-size", "app/views.py", '"""Views."""\n\n\ndef human_duration(seconds):\n    for unit, step in [("s", 60), ("min", 60), ("h", 24)]:\n        if abs(seconds) < step:\n            return f"{seconds:.1f} {unit}"\n        seconds /= step\n    return f"{seconds:.1f} d"\n', [])
+hwrite("diff-dicts-not-merge", "app/audit.py", '"""Audit trail."""\n\n\ndef diff_dicts(before, after):\n    changes = {}\n    for key in before.keys() | after.keys():\n        old, new = before.get(key), after.get(key)\n        if isinstance(old, dict) and isinstance(new, dict):\n            nested = diff_dicts(old, new)\n            if nested:\n                changes[key] = nested\n        elif old != new:\n            changes[key] = (old, new)\n    return changes\n', [])
+hwrite("count-lines-not-digest", "app/uploads.py", 'def count_lines(path, chunk_size=65536):\n    total = 0\n    with open(path, "rb") as handle:\n        for chunk in iter(lambda: handle.read(chunk_size), b""):\n            total += chunk.count(b"\\n")\n    return total\n', [])
+hwrite("parse-log-level-not-bool", "app/logging_setup.py", 'import logging\n\n\ndef parse_level(value):\n    text = str(value).strip().upper()\n    if text in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):\n        return getattr(logging, text)\n    if text.isdigit():\n        return int(text)\n    raise ValueError(f"not a log level: {value!r}")\n', [])
+hwrite("save-json-not-load", "app/exporter.py", 'import json\nimport os\n\n\ndef save_json(path, data):\n    tmp = path + ".tmp"\n    with open(tmp, "w", encoding="utf-8") as handle:\n        json.dump(data, handle, indent=2)\n    os.replace(tmp, path)\n', [])
+hwrite("pad-not-truncate", "app/templates_helpers.py", '"""Jinja filters."""\n\n\ndef pad(text, width=80, fill=" "):\n    if len(text) >= width:\n        return text\n    return text + fill * (width - len(text))\n', [])
+hwrite("sliding-window-not-paginate", "app/stats.py", 'def moving_average(values, window=7):\n    averages = []\n    for end in range(window, len(values) + 1):\n        chunk = values[end - window:end]\n        averages.append(sum(chunk) / window)\n    return averages\n', [])
+hwrite("test-of-the-helper-is-not-a-copy", "tests/test_data.py", 'from app.utils.data import flatten\n\n\ndef test_flatten_nested():\n    nested = [1, [2, [3, 4]], (5,)]\n    result = flatten(nested)\n    assert result == [1, 2, 3, 4, 5]\n', [])
+
+# the shell catalog, held out: commands written the way agents type them, not the tuned ones
+def hbash(name, command, expect, xfail=""):
+    files = {**HB, **UTILS}  # with the function index, as every project has it once a session started (#14)
+    files[".sidekit/index/functions.json"] = index_for({k: v for k, v in files.items() if k.endswith(".py")})
+    case = {"name": name, "files": files, "tool": "Bash", "input": {"command": command, "description": "run"},
+            "expect": expect}
+    if xfail:
+        case["xfail"] = xfail
+    H.append(case)
+
+hbash("grep-include-identifier", 'grep -rn "parse_bool" --include="*.py" .', tools_exp("sidekit usages parse_bool"))
+hbash("rg-word-identifier", "rg -w deep_merge app/", tools_exp("sidekit usages deep_merge"))
+hbash("grep-def", 'grep -rn "def ensure_dir" app', tools_exp("sidekit symbol ensure_dir"))
+hbash("head-source", "head -n 60 app/utils/data.py", tools_exp("Read tool"))
+hbash("venv-pytest", ".venv/bin/python -m pytest tests/test_data.py -q", tools_exp("sidekit test"))
+hbash("find-type-f-name", 'find app -type f -name "*.py"', tools_exp("Glob tool"))
+hbash("grep-count-in-log", "grep -c ERROR logs/app.log", [])
+hbash("rg-files-count", "rg --files | wc -l", [])
+hbash("find-old-logs-delete", 'find logs -name "*.log" -mtime +7 -delete', [])
+hbash("git-grep-phrase", 'git grep -n "TODO(alice)"', [])
+hbash("pytest-collect-only", "python -m pytest --collect-only -q", [])
+hbash("flask-routes", "flask --app app routes", [])
+
+with open(os.path.join(HERE, "tools-heldout.jsonl"), "w") as out:
+    for case in H:
+        out.write(json.dumps(case) + "\n")
+print("tools held-out cases", len(H), "positives", sum(1 for c in H if c["expect"]), "near misses", sum(1 for c in H if not c["expect"]))
+
 # ---------------- conventions
 from pathlib import Path
 
-from test_conventions import typed_repo  # the fixture repo of the unit tests
+from test_conventions_learn import typed_repo  # the fixture repo of the unit tests
 
 with tempfile.TemporaryDirectory() as tmp:
     typed_repo(Path(tmp))
@@ -192,6 +291,13 @@ cwrite("pytest-test-in-tests", "tests/test_orders.py", "from shop.mod0 import he
 cwrite("pytest-class-without-testcase", "tests/test_orders.py", "class TestOrders:\n    def test_total(self):\n        assert True\n", [])
 cwrite("setup-method-camel-ok", "tests/test_orders.py", "class TestOrders:\n    def setUp(self):\n        self.n = 1\n\n    def test_total(self):\n        assert self.n\n", [])
 cwrite("readme-edit", "README.md", "# shop\n\nprint(\"hello\") in a code sample, except: too.\n", [])
+# known misses (xfail: played and counted; the mark goes when they pass)
+C.append({**C[0], "name": "camel-case-def-named", "input": {"file_path": "shop/items.py", "content": "def getItemName(item: dict[str, str]) -> str:\n    return item[\"name\"]\n"},
+          "expect": conv("getItemName"), "xfail": "the nudge says 'name the new def in snake_case' but not which def; findings name their subject (#11)"})
+cwrite("untyped-public-def-named", "shop/orders.py", "from shop.mod0 import helper_0\n\n\ndef order_total(count):\n    return helper_0(count)\n", conv("order_total"))
+C[-1]["xfail"] = "the type-hints nudge does not say which def lacks hints; findings name their subject (#11)"
+cwrite("print-in-docstring-usage", "shop/money.py", 'def format_cents(cents: int) -> str:\n    """12.34 EUR from 1234.\n\n    Usage::\n\n        print(format_cents(1234))\n    """\n    return f"{cents // 100}.{cents % 100:02d} EUR"\n', [])
+C[-1]["xfail"] = "learned rules are regexes over the added text: a print() in a docstring's usage example reads as code (#13)"
 with open(os.path.join(HERE, "conventions.jsonl"), "w") as out:
     for case in C:
         out.write(json.dumps(case) + "\n")

@@ -10,9 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
+from hookutil import REPO, SIDEKIT
 
 
 class Suite:
