@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "symbol": ("symbol", "where a symbol is defined"),
     "usages": ("usages", "where a name is used (AST references, not text)"),
     "map": ("map", "record which tests execute which code (test-impact map)"),
+    "mcp": ("mcp", "serve these answers as MCP tools over stdio (for .mcp.json)"),
 }
 
 

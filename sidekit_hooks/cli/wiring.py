@@ -32,6 +32,11 @@ CLAUDE_MD_BODY = """\
 - Where a name is defined: `sidekit symbol NAME`; where it is used: `sidekit usages NAME`, not `grep -rn`.
 Lines starting `[sidecar:...]` in hook context come from sidekit: facts about this repo's rules.
 """
+CLAUDE_MD_MCP = """\
+The same answers are MCP tools here (server `sidekit`), with no shell quoting: `status`, `test`,
+`failures`, `select`, `tests_for`, `blast_radius`, `symbol`, `usages`, `scope_show`, `scope_set`.
+Prefer them to the Bash commands.
+"""
 
 
 @dataclass(frozen=True)
@@ -195,13 +200,16 @@ def _ignore_key(line: str) -> str:
     return key.strip("/")
 
 
-def add_claude_md(path: str) -> bool:
-    """Append the sidekit block to CLAUDE.md unless it is there; True when it was added."""
+def add_claude_md(path: str, mcp: bool = False) -> bool:
+    """Append the sidekit block to CLAUDE.md unless it is there; True when it was added.
+
+    `mcp`: the project's .mcp.json wires `sidekit mcp`, so the block names its tools too.
+    """
     text = _read_text(path)
     if CLAUDE_MD_BEGIN.split(" (")[0] in text:
         return False
     prefix = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
-    workspace.atomic_write(path, text + prefix + claude_md_block())
+    workspace.atomic_write(path, text + prefix + claude_md_block(mcp))
     return True
 
 
@@ -224,8 +232,8 @@ def remove_claude_md(path: str) -> bool:
     return True
 
 
-def claude_md_block() -> str:
-    return f"{CLAUDE_MD_BEGIN}\n{CLAUDE_MD_BODY}{CLAUDE_MD_END}\n"
+def claude_md_block(mcp: bool = False) -> str:
+    return f"{CLAUDE_MD_BEGIN}\n{CLAUDE_MD_BODY}{CLAUDE_MD_MCP if mcp else ''}{CLAUDE_MD_END}\n"
 
 
 def has_claude_md_block(path: str) -> bool:

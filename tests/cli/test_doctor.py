@@ -64,10 +64,15 @@ def wired(commands: dict[str, str], others: bool = True) -> dict[str, Any]:
                       for event, command in every.items()}}
 
 
-def healthy_tail() -> list[str]:
+def healthy_tail(project: Path) -> list[str]:
     tail = ["  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
-    return tail + [RULES] + ["  info     test cache: no pytest run recorded yet",
-                                              "  ok       hook log: no hook failures in the last 24 h"]
+    return tail + [RULES] + ["  info     test cache: no pytest run recorded yet", mcp_line(project),
+                             "  ok       hook log: no hook failures in the last 24 h"]
+
+
+def mcp_line(project: Path) -> str:
+    return ("  info     mcp: `sidekit mcp` lists 10 tools, first answer in N ms; not in .mcp.json "
+            f"(add it: sidekit install --project {project} --mcp)")
 
 
 def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, home: Path) -> None:
@@ -83,7 +88,7 @@ def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, hom
         *(f"  ok       hook runs: {event} (.claude/settings.json): exit 0, valid output, N ms"
           for event in ("UserPromptSubmit", "PreToolUse", "SessionStart", "Stop", "SubagentStop")),
         AGENT_SHELL,
-        *healthy_tail(),
+        *healthy_tail(project),
         "no problems found",
     ]
     assert not (project / ".runtime" / "nudge_queue" / "sidekit-doctor-probe").exists()
@@ -97,7 +102,7 @@ def test_no_wiring_is_a_problem_with_the_install_command(project: Path, home: Pa
         "  PROBLEM  settings: no sidekit hook entries in .claude/settings.json, .claude/settings.local.json or "
         "~/.claude/settings.json",
         f"           fix: sidekit install --project {project}",
-        *healthy_tail(),
+        *healthy_tail(project),
         "1 problem found",
     ]
 

@@ -295,6 +295,10 @@ def result_text(block: dict[str, Any]) -> str:
 
 # The CLI's own budget note, appended to every tool result; not ours, so tests set it aside.
 TOKENS_REMINDER = re.compile(r"<system-reminder>\n<total_tokens>\d+ tokens left</total_tokens>\n</system-reminder>")
+# Also the CLI's: when an MCP server (the plugin's .mcp.json) connects mid-conversation, the next tool
+# result lists its tools as newly available deferred tools.
+DEFERRED_TOOLS = re.compile(r"<system-reminder>\nThe following deferred tools are now available via ToolSearch\..*",
+                            re.DOTALL)
 HOOK_TEXT = re.compile(r"^<system-reminder>\n\w+(:\w+)? hook ")
 
 
@@ -302,7 +306,7 @@ def split_result(text: str) -> tuple[str, list[str]]:
     """A tool result's text -> (the tool's own output, every reminder after it but the CLI's budget note)."""
     body, *rest = text.split("\n\n<system-reminder>\n")
     reminders = ["<system-reminder>\n" + part for part in rest]
-    return body, [r for r in reminders if not TOKENS_REMINDER.fullmatch(r)]
+    return body, [r for r in reminders if not TOKENS_REMINDER.fullmatch(r) and not DEFERRED_TOOLS.fullmatch(r)]
 
 
 def prompt_reminders(blocks: list[dict[str, Any]]) -> list[str]:

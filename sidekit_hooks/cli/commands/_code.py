@@ -5,17 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
-from sidekit_hooks.code.index import Coverage, Index
+from sidekit_hooks.cli.commands._shared import add_format, add_project
+from sidekit_hooks.code.index import Coverage
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
     add_project(parser)
     add_format(parser)
-
-
-def open_index(args: argparse.Namespace) -> Index:
-    return Index.open(project_of(args))
 
 
 def searched(coverage: Coverage) -> dict[str, Any]:

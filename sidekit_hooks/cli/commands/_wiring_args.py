@@ -16,6 +16,9 @@ def add_scope(parser: argparse.ArgumentParser) -> None:
                         help="edit .claude/settings.local.json (yours only, not committed) instead")
     parser.add_argument("--claude-md", action="store_true",
                         help="also the block in CLAUDE.md telling the agent when to use sidekit answers")
+    parser.add_argument("--mcp", action="store_true",
+                        help="also the `sidekit mcp` server in the project's .mcp.json, approved in the settings "
+                             "(uninstall takes it out whenever install put it in)")
 
 
 def target(args: argparse.Namespace) -> wiring.Target:

@@ -11,8 +11,9 @@ import argparse
 from typing import Any
 
 from sidekit_hooks.cli import answers
-from sidekit_hooks.cli.commands._code import add_common, open_index, searched
+from sidekit_hooks.cli.commands._code import add_common, searched
 from sidekit_hooks.cli.commands._shared import project_of
+from sidekit_hooks.code.index import Index
 from sidekit_hooks.impact.impact import Impact, impact, workspace_path
 
 BUDGET = 200  # bytes (contract)
@@ -56,10 +57,14 @@ def answer_for(found: Impact, scope: dict[str, Any] | None = None) -> dict[str, 
 
 
 def run(args: argparse.Namespace) -> int:
-    project = project_of(args)
-    given, _, symbol = args.target.partition(":")
-    with open_index(args) as index:
+    answers.emit(answer(project_of(args), args.target), args.format)
+    return 0
+
+
+def answer(project: str, target: str) -> dict[str, Any]:
+    """The answer `sidekit blast-radius` prints and the MCP `blast_radius` tool returns."""
+    given, _, symbol = target.partition(":")
+    with Index.open(project) as index:
         found = impact(project, index, workspace_path(project, given), symbol)
         scope = searched(index.coverage)  # callers and importers come from the whole index
-    answers.emit(answer_for(found, scope), args.format)
-    return 0
+    return answer_for(found, scope)

@@ -87,6 +87,7 @@ def diagnose(project: str) -> list[Check]:
     checks.append(_versions_check())
     checks.append(_rule_packs_check(project))
     checks.extend(_cache_checks(project))
+    checks.append(_mcp_check(project, bool(plugin)))
     checks.append(_hook_log_check(project))
     return checks
 
@@ -383,6 +384,40 @@ def _lint_errors(project: str) -> list[str]:
         if checked.errors:
             errors.extend(line for line in checked.rendered() if line)
     return errors
+
+
+def _mcp_check(project: str, plugin: bool = False) -> Check:
+    """Start the MCP server (the project's .mcp.json entry, else this sidekit's), list its tools, time it.
+
+    `plugin`: the sidekit plugin is enabled, and it ships the server too.
+    """
+    from sidekit_hooks.cli import mcp_config, mcp_probe, mcp_tools
+
+    entry = mcp_config.wired(project)
+    install = f"sidekit install --project {shlex.quote(project)} --mcp"
+    if entry is None:
+        argv, env, source = [sys.executable, "-m", "sidekit_hooks.cli", "mcp"], None, "`sidekit mcp`"
+    else:
+        args, extra = entry.get("args"), entry.get("env")
+        args = args if isinstance(args, list) else []
+        extra = extra if isinstance(extra, dict) else {}
+        argv = [str(entry.get("command", "")), *map(str, args)]
+        env = dict(os.environ, **{str(k): str(v) for k, v in extra.items()}) if extra else None
+        source = ".mcp.json server 'sidekit'"
+    found = mcp_probe.probe(argv, project, env)
+    if found.error:
+        fix = install if entry is not None else f"{shlex.quote(sys.executable)} -m pip install mcp"
+        return Check("mcp", "problem", f"{source} did not list its tools: {found.error}"[:300], fix)
+    missing = [name for name in mcp_tools.TOOLS if name not in found.tools]
+    if missing:
+        return Check("mcp", "problem", f"{source} lacks the tools {', '.join(missing)} (an older sidekit?)", install)
+    detail = f"{source} lists {len(found.tools)} tools, first answer in {found.tools_ms:.0f} ms"
+    if entry is not None and plugin:
+        return Check("mcp", "problem", f"{detail}, and the plugin serves them too: the agent sees every tool twice",
+                     f"delete the \"sidekit\" entry from {os.path.join(project, '.mcp.json')}")
+    if entry is None:
+        return Check("mcp", "info", f"{detail}; not in .mcp.json (add it: {install})")
+    return Check("mcp", "ok", detail)
 
 
 def _hook_log_check(project: str) -> Check:

@@ -27,7 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = cache.workspace_root(project_of(args))
+    answers.emit(answer(project_of(args), args.test_ids, args.stacks), args.format)
+    return 0
+
+
+def answer(project: str, test_ids: list[str], stacks: bool = False) -> dict[str, Any]:
+    """The answer `sidekit failures` prints and the MCP `failures` tool returns."""
+    root = cache.workspace_root(project)
     summary = cache.read(cache.summary_path(root)).data
     table = cache.read(cache.table_path(root)).data
     tests: dict[str, dict[str, Any]] = table.get("tests") or {}
@@ -35,12 +41,9 @@ def run(args: argparse.Namespace) -> int:
     head = {"generation": summary.get("generation", 0), **shape.capability(summary)}
     if not summary:
         head["state"] = "noRuns"  # nothing recorded yet: `sidekit test` makes the first record
-    if args.test_ids:
-        answer = details(head, args.test_ids, tests, errors, args.stacks)
-    else:
-        answer = overview(head, tests, errors, args.stacks)
-    answers.emit(shape.drop_zeros(answer), args.format)
-    return 0
+    if test_ids:
+        return shape.drop_zeros(details(head, test_ids, tests, errors, stacks))
+    return shape.drop_zeros(overview(head, tests, errors, stacks))
 
 
 def overview(head: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]],

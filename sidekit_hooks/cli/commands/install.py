@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
 
 from sidekit_hooks.cli import settings, wiring
 from sidekit_hooks.cli.commands._wiring_args import add_scope, target
@@ -24,9 +25,14 @@ def run(args: argparse.Namespace) -> int:
     except settings.SettingsShapeError as exc:
         raise SidekitError(f"{where.settings}: {exc}; nothing was changed",
                            f"repair that part of the file, then: sidekit install {where.flags}") from None
+    mcp_line = ""
+    if args.mcp:
+        after, record, mcp_line = _wire_mcp(where, after, record)
     print(f"sidekit install: {where.settings}")
     for change in changes:
         print(f"  {change.describe()}")
+    if mcp_line:
+        print(f"  {mcp_line}")
     if after != before.data or not before.existed:
         record["createdFile"] = bool(record.get("createdFile")) or not before.existed
         record.setdefault("originalText", before.text)  # lets uninstall give back the very bytes
@@ -44,8 +50,36 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _wire_mcp(where: wiring.Target, after: dict[str, Any], record: dict[str, Any]
+              ) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """The server in the project's .mcp.json, and its approval in the settings being written."""
+    from sidekit_hooks.cli import mcp_config
+
+    if not where.project:
+        raise SidekitError("--mcp wires a project's .mcp.json; it does not combine with --user",
+                           "sidekit install --project DIR --mcp")
+    from importlib.util import find_spec
+
+    entry, line = mcp_config.install(where.project, wiring.interpreter(), record.get("mcp"))
+    after = mcp_config.approve(after, entry)
+    if find_spec("mcp") is None:  # the server would not start: say so now, not in the agent's session
+        line += f"\n  note: the MCP SDK is missing here; add it: {wiring.interpreter()} -m pip install mcp"
+    return after, dict(record, mcp=entry), line
+
+
 def _claude_md(where: wiring.Target) -> None:
-    if not wiring.add_claude_md(where.claude_md):
+    from sidekit_hooks.cli import mcp_config
+
+    mcp = bool(where.project) and mcp_config.wired(where.project) is not None
+    if not wiring.add_claude_md(where.claude_md, mcp):
+        with open(where.claude_md, encoding="utf-8") as handle:  # the block is there, so the file is
+            names_tools = wiring.CLAUDE_MD_MCP in handle.read()
+        if mcp and not names_tools:
+            # Wired for MCP after the block was written: the block now names the tools too.
+            wiring.remove_claude_md(where.claude_md)
+            wiring.add_claude_md(where.claude_md, mcp)
+            print(f"  {where.claude_md}: the sidekit block now names the MCP tools")
+            return
         print(f"  {where.claude_md}: the sidekit block is already there")
         return
     # No PATH advice: the SessionStart hook puts `sidekit` on the agent's PATH (core/agentpath.py).

@@ -38,22 +38,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     project = project_of(args)
     if args.action == "set":
-        scope = scope_model.Scope(
-            [normalize_glob(g, project) for g in args.allow],
-            [normalize_glob(g, project) for g in args.deny],
-            _issue(args.issue),
-        )
-        scope_model.save(project, scope)
-        answers.emit(_answer(scope), args.format)
+        answers.emit(set_answer(project, args.allow, args.deny, args.issue), args.format)
     elif args.action == "show":
-        try:
-            shown = scope_model.load(project)
-        except scope_model.ScopeError as exc:
-            raise SidekitError(f"{exc} in {scope_model.toml_path(project)}", SET_EXAMPLE) from None
-        answers.emit(_answer(shown) if shown else {"scope": "none"}, args.format)
+        answers.emit(show_answer(project), args.format)
     else:
         answers.emit({"scope": "cleared" if scope_model.clear(project) else "none"}, args.format)
     return 0
+
+
+def set_answer(project: str, allow: list[str], deny: list[str], issue: str = "") -> dict[str, object]:
+    """Replace the scope; the answer `sidekit scope set` prints and the MCP `scope_set` tool returns."""
+    scope = scope_model.Scope(
+        [normalize_glob(g, project) for g in allow],
+        [normalize_glob(g, project) for g in deny],
+        _issue(issue),
+    )
+    scope_model.save(project, scope)
+    return _answer(scope)
+
+
+def show_answer(project: str) -> dict[str, object]:
+    """The answer `sidekit scope show` prints and the MCP `scope_show` tool returns."""
+    try:
+        shown = scope_model.load(project)
+    except scope_model.ScopeError as exc:
+        raise SidekitError(f"{exc} in {scope_model.toml_path(project)}", SET_EXAMPLE) from None
+    return _answer(shown) if shown else {"scope": "none"}
 
 
 def _answer(scope: scope_model.Scope) -> dict[str, object]:

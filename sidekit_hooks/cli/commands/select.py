@@ -37,5 +37,10 @@ def answer_for(chosen: Selection) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    answers.emit(answer_for(selection(project_of(args), args.base)), args.format)
+    answers.emit(answer(project_of(args), args.base), args.format)
     return 0
+
+
+def answer(project: str, base: str | None = None) -> dict[str, Any]:
+    """The answer `sidekit select` prints and the MCP `select` tool returns."""
+    return answer_for(selection(project, base))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 from importlib.util import find_spec
+from typing import Any
 
 from sidekit_hooks.cli import answers, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
@@ -22,20 +23,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = cache.workspace_root(project_of(args))
+    answers.emit(answer(project_of(args), args.since), args.format)
+    return 0
+
+
+def answer(project: str, since: int | None = None) -> dict[str, Any]:
+    """The answer `sidekit status` prints and the MCP `status` tool returns."""
+    root = cache.workspace_root(project)
     loaded = cache.read(cache.summary_path(root))
     summary = loaded.data
     stale = None
     if summary:
         stale = cache.changed_sources(root, float((summary.get("run") or {}).get("started", 0)))
     fresh = stale is not None and stale[1] == 0 and stale[2]
-    if args.since is not None and summary and args.since == summary.get("generation") and fresh:
-        answers.emit(shape.unchanged(args.since), args.format)
-        return 0
-    answer = shape.status(summary, stale, time.time())
+    if since is not None and summary and since == summary.get("generation") and fresh:
+        return shape.unchanged(since)
+    found = shape.status(summary, stale, time.time())
     if not summary:
-        answer["runner"] = "pytest" if find_spec("pytest") else "none"
+        found["runner"] = "pytest" if find_spec("pytest") else "none"
         if loaded.note:
-            answer["note"] = loaded.note
-    answers.emit(answer, args.format)
-    return 0
+            found["note"] = loaded.note
+    return found

@@ -11,7 +11,8 @@ import argparse
 from typing import Any
 
 from sidekit_hooks.cli import answers
-from sidekit_hooks.cli.commands._code import add_common, open_index, searched
+from sidekit_hooks.cli.commands._code import add_common, searched
+from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.code.index import Index, Symbol
 from sidekit_hooks.code.testfiles import is_test_path
 
@@ -84,9 +85,13 @@ def answer_for(query: str, symbols: list[Symbol], coverage: dict[str, Any], clos
 
 
 def run(args: argparse.Namespace) -> int:
-    with open_index(args) as index:
-        symbols = index.definitions(args.name)
-        close = None if ranked(args.name, symbols) else close_names(args.name, index)
-        answer = answer_for(args.name, symbols, searched(index.coverage), close)
-    answers.emit(answer, args.format)
+    answers.emit(answer(project_of(args), args.name), args.format)
     return 0
+
+
+def answer(project: str, name: str) -> dict[str, Any]:
+    """The answer `sidekit symbol` prints and the MCP `symbol` tool returns."""
+    with Index.open(project) as index:
+        symbols = index.definitions(name)
+        close = None if ranked(name, symbols) else close_names(name, index)
+        return answer_for(name, symbols, searched(index.coverage), close)

@@ -15,6 +15,7 @@ from typing import Any
 
 from sidekit_hooks.cli import answers, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
+from sidekit_hooks.cli.pytest_process import Progress, Run, execute, one_at_a_time
 from sidekit_hooks.core import workspace
 from sidekit_hooks.status import cache, clusters
 
@@ -32,27 +33,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = cache.workspace_root(project_of(args))
+    found, code = answer(project_of(args), list(args.pytest_args), args.select, args.base)
+    answers.emit(found, args.format)
+    return code
+
+
+def answer(project: str, pytest_args: list[str], select_only: bool = False, base: str | None = None,
+           progress: Progress | None = None, process: Run | None = None) -> tuple[dict[str, Any], int]:
+    """Run pytest; the answer `sidekit test` prints (and the MCP `test` tool returns) and pytest's exit code.
+
+    `progress` hears pytest's percentage as it runs; `process.stop()` from another thread ends the run.
+    """
+    root = cache.workspace_root(project)
     extra: dict[str, Any] = {}
-    pytest_args = list(args.pytest_args)
-    if args.select:
-        tests, basis = select(root, args.base)
+    if select_only:
+        tests, basis = select(root, base)
         extra = {"selected": len(tests), "basis": basis}
         if not tests:
-            answers.emit(shape.drop_zeros({"runner": "pytest", **extra, "exit": NO_TESTS}), args.format)
-            return NO_TESTS
+            return shape.drop_zeros({"runner": "pytest", **extra, "exit": NO_TESTS}), NO_TESTS
         pytest_args = tests + pytest_args
     python = interpreter(root)
     run_id = os.urandom(6).hex()
-    done = subprocess.run(command(python, pytest_args), cwd=root, env=environment(python, root, run_id),
-                          capture_output=True, text=True, errors="replace")
-    summary = cache.read(cache.summary_path(root)).data
+    with one_at_a_time(root):
+        done = execute(command(python, pytest_args), root, environment(python, root, run_id), progress, process)
+        summary = cache.read(cache.summary_path(root)).data
+        table = cache.read(cache.table_path(root)).data
     if (summary.get("run") or {}).get("id") != run_id:
-        answers.emit(unrecorded(done), args.format)
-        return done.returncode
-    table = cache.read(cache.table_path(root)).data
-    answers.emit(shape.test_run(summary, run_clusters(summary, table), extra), args.format)
-    return done.returncode
+        return unrecorded(done), done.returncode
+    return shape.test_run(summary, run_clusters(summary, table), extra), done.returncode
 
 
 def select(root: str, base: str | None) -> tuple[list[str], str]:

@@ -10,8 +10,9 @@ import argparse
 from typing import Any
 
 from sidekit_hooks.cli import answers
-from sidekit_hooks.cli.commands._code import add_common, open_index
+from sidekit_hooks.cli.commands._code import add_common
 from sidekit_hooks.cli.commands._shared import project_of
+from sidekit_hooks.code.index import Index
 from sidekit_hooks.impact.impact import Impact, tests_of, workspace_path
 
 BUDGET = 100  # bytes (contract)
@@ -33,9 +34,12 @@ def answer_for(found: Impact) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    project = project_of(args)
-    with open_index(args) as index:
-        path = workspace_path(project, args.path)
-        found = tests_of(project, index, path)
-    answers.emit(answer_for(found), args.format)
+    answers.emit(answer(project_of(args), args.path), args.format)
     return 0
+
+
+def answer(project: str, path: str) -> dict[str, Any]:
+    """The answer `sidekit tests-for` prints and the MCP `tests_for` tool returns."""
+    with Index.open(project) as index:
+        found = tests_of(project, index, workspace_path(project, path))
+    return answer_for(found)

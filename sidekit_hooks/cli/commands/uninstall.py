@@ -7,7 +7,7 @@ import json
 import os
 from typing import Any
 
-from sidekit_hooks.cli import settings, wiring
+from sidekit_hooks.cli import mcp_config, settings, wiring
 from sidekit_hooks.cli.commands._wiring_args import add_scope, target
 from sidekit_hooks.core.errors import SidekitError
 
@@ -27,9 +27,14 @@ def run(args: argparse.Namespace) -> int:
     except settings.SettingsShapeError as exc:
         raise SidekitError(f"{where.settings}: {exc}; nothing was changed",
                            f"repair that part of the file, then: sidekit uninstall {where.flags}") from None
+    mcp = (record or {}).get("mcp")
+    if isinstance(mcp, dict):
+        after = mcp_config.unapprove(after, mcp)
     print(f"sidekit uninstall: {where.settings}")
     for change in changes:
         print(f"  {change.describe()}")
+    if isinstance(mcp, dict) and where.project:
+        print(f"  {mcp_config.uninstall(where.project, mcp)}")
     if after != before.data:
         if record and record.get("createdFile") and not after:
             backup = wiring.remove_settings_file(where.settings, before)

@@ -13,7 +13,9 @@ from collections import Counter
 from typing import Any
 
 from sidekit_hooks.cli import answers
-from sidekit_hooks.cli.commands._code import add_common, open_index, searched
+from sidekit_hooks.cli.commands._code import add_common, searched
+from sidekit_hooks.cli.commands._shared import project_of
+from sidekit_hooks.code.index import Index
 
 BUDGET_MAX = 900  # bytes: the contract's budget for 480 uses across 60 files, and the most we ever send
 BUDGET_BASE = 90  # bytes for the fields every answer carries ...
@@ -63,8 +65,12 @@ def answer_for(sites: list[tuple[str, int]], coverage: dict[str, Any]) -> dict[s
 
 
 def run(args: argparse.Namespace) -> int:
-    bare = args.name.replace(":", ".").rsplit(".", 1)[-1]
-    with open_index(args) as index:
-        answer = answer_for(index.references(bare), searched(index.coverage))
-    answers.emit(answer, args.format)
+    answers.emit(answer(project_of(args), args.name), args.format)
     return 0
+
+
+def answer(project: str, name: str) -> dict[str, Any]:
+    """The answer `sidekit usages` prints and the MCP `usages` tool returns."""
+    bare = name.replace(":", ".").rsplit(".", 1)[-1]
+    with Index.open(project) as index:
+        return answer_for(index.references(bare), searched(index.coverage))

@@ -1,0 +1,136 @@
+"""`sidekit mcp`: the compact answers as MCP tools, over stdio (for Claude Code's `.mcp.json`).
+
+Built on the official MCP Python SDK's low-level server: the tool definitions are hand-written
+(`cli/mcp_tools.py`, on a byte budget), and the SDK is imported only once this command runs. Each
+tool answers with the very line its CLI command prints, as one text item; a failure is a tool error
+(`isError`) saying the cause and the fix, never a traceback (that goes to `.sidekit/log/cli-errors.log`).
+
+Calls run in worker threads, so a long `test` does not hold up other calls. `test` reports pytest's
+progress when the client sent a progress token, and a cancelled `test` stops its pytest process
+group (SIGINT, then SIGKILL): no stray pytest is left behind. The caches it shares with other
+clients are written atomically under their own locks (`status/cache.py`, the sqlite index).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from typing import Any
+
+from sidekit_hooks.cli.commands._shared import add_project, project_of
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_project(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from importlib.util import find_spec
+
+    project = project_of(args)
+    if find_spec("mcp") is None or find_spec("anyio") is None:
+        from sidekit_hooks.core.errors import SidekitError
+
+        raise SidekitError("the MCP SDK is not installed in sidekit's environment",
+                           f"{sys.executable} -m pip install mcp")
+    import anyio
+
+    server = Server(project)
+    signal.signal(signal.SIGTERM, server.terminate)
+    anyio.run(server.serve)
+    return 0
+
+
+class Server:
+    """One stdio connection: tools/list from the definitions, tools/call through the answer functions."""
+
+    def __init__(self, project: str) -> None:
+        self.project = project
+        self.runs: set[Any] = set()  # pytest_process.Run in flight, stopped on cancel or SIGTERM (imported
+        # with the first `test`: start-up pays only for what tools/list needs)
+
+    async def serve(self) -> None:
+        from mcp.server.lowlevel import Server as LowLevel
+        from mcp.server.stdio import stdio_server
+
+        from sidekit_hooks import __version__
+        from sidekit_hooks.cli import mcp_tools
+
+        server: Any = LowLevel(mcp_tools.SERVER_NAME, version=__version__,
+                               on_list_tools=self.list_tools, on_call_tool=self.call_tool)
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    async def list_tools(self, ctx: Any, params: Any) -> Any:
+        import mcp.types as types
+
+        from sidekit_hooks.cli import mcp_tools
+
+        return types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in mcp_tools.definitions()])
+
+    async def call_tool(self, ctx: Any, params: Any) -> Any:
+        import anyio
+        import mcp.types as types
+
+        from sidekit_hooks.cli import mcp_tools
+        from sidekit_hooks.core.errors import SidekitError
+
+        name = params.name
+        try:
+            arguments = mcp_tools.check(name, params.arguments)
+            if name == "test":
+                text = await self._test(ctx, arguments)
+            else:
+                text = await anyio.to_thread.run_sync(mcp_tools.answer, name, arguments, self.project)
+        except SidekitError as exc:
+            return _error(types, f"sidekit: {exc}")
+        except Exception as exc:  # noqa: BLE001 - a bug must reach the model as a tool error, not kill the server
+            from sidekit_hooks.cli import log_unexpected
+
+            where = log_unexpected(argparse.Namespace(project=self.project), exc)  # the traceback, as the CLI's
+            return _error(types, f"sidekit: {name}: unexpected error: {type(exc).__name__}: {str(exc)[:200]}\n"
+                                 f"  details: {where}\n  fix: sidekit doctor, then report the details file")
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+
+    async def _test(self, ctx: Any, arguments: dict[str, Any]) -> str:
+        """`test` in a worker thread, with progress and a cancellation that stops pytest's process group."""
+        import anyio
+        import anyio.from_thread
+
+        from sidekit_hooks.cli import mcp_tools
+        from sidekit_hooks.cli.commands import test
+        from sidekit_hooks.cli.pytest_process import Run
+
+        process = Run()
+
+        def progress(percent: int) -> None:
+            try:
+                anyio.from_thread.run(ctx.session.report_progress, float(percent), 100.0, None)
+            except Exception:  # noqa: BLE001 - progress is a courtesy; the run goes on without it
+                pass
+
+        def run_test(project: str, args: list[str], select_only: bool, base: str | None) -> tuple[dict[str, Any], int]:
+            return test.answer(project, args, select_only, base, progress, process)
+
+        self.runs.add(process)
+        try:
+            return str(await anyio.to_thread.run_sync(mcp_tools.answer, "test", arguments, self.project, run_test,
+                                                       abandon_on_cancel=True))
+        except anyio.get_cancelled_exc_class():
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(process.stop)
+            raise
+        finally:
+            self.runs.discard(process)
+
+    def terminate(self, signum: int, frame: object) -> None:
+        """SIGTERM (the client shutting the server down): stop every pytest run first, then go."""
+        for process in list(self.runs):
+            process.stop()
+        os._exit(128 + signum)
+
+
+def _error(types: Any, text: str) -> Any:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)

@@ -1,0 +1,191 @@
+"""`sidekit install --mcp`: the `sidekit` server in a project's `.mcp.json`, approved in its settings.
+
+Pure merges (dicts in, dicts out) plus the `.mcp.json` file itself; the settings file is read and
+written by `install`/`uninstall` as before. What install adds is recorded (`record["mcp"]` in the
+install record), so uninstall takes out exactly that and nothing else:
+
+- `.mcp.json`: `mcpServers.sidekit` (a foreign `sidekit` entry it replaced is put back);
+- the settings file: `"sidekit"` in `enabledMcpjsonServers` (Claude Code starts a project's server
+  only once approved) and `mcp__sidekit` in `permissions.allow` (one rule for all its tools, instead
+  of one Bash rule per command).
+
+Install then uninstall gives back `.mcp.json` byte for byte (or no file, when there was none).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from typing import Any
+
+from sidekit_hooks.core import workspace
+from sidekit_hooks.core.errors import SidekitError
+
+SERVER = "sidekit"
+PERMISSION = "mcp__sidekit"  # every tool of the server
+MCP_FILE = ".mcp.json"
+
+Record = dict[str, Any]
+
+
+def server_entry(python: str) -> dict[str, Any]:
+    """The stdio server as Claude Code starts it (in the project folder, the server's project)."""
+    return {"command": python, "args": ["-m", "sidekit_hooks.cli", "mcp"]}
+
+
+def path_of(project: str) -> str:
+    path = os.path.join(project, MCP_FILE)
+    real = os.path.realpath(path)
+    root = os.path.realpath(project)
+    if real != os.path.join(root, MCP_FILE) and not real.startswith(root + os.sep):
+        raise SidekitError(f"{path} is a link to {real}, outside the project; nothing was changed",
+                           f"replace the link with a file (rm {path}), then: sidekit install --project {project} --mcp")
+    return path
+
+
+def install(project: str, python: str, record: Record | None) -> tuple[Record, str]:
+    """Add (or update) the server in `.mcp.json`; return the record and a line saying what changed."""
+    path = path_of(project)
+    text, data = _read(path, project)
+    record = copy.deepcopy(record) if record else {"createdFile": text is None, "originalText": text or ""}
+    servers = data.get("mcpServers")
+    if servers is None:
+        servers = data["mcpServers"] = {}
+        record.setdefault("createdServers", True)
+    elif not isinstance(servers, dict):
+        raise SidekitError(f'{path}: "mcpServers" is not an object; nothing was changed',
+                           f"repair it, then: sidekit install --project {project} --mcp")
+    entry = server_entry(python)
+    if servers.get(SERVER) == entry:
+        record["entry"] = entry
+        return record, f"{path}: server '{SERVER}' already there"
+    if SERVER in servers and "entry" not in record:
+        record["replaced"] = servers[SERVER]
+    servers[SERVER] = entry
+    record["entry"] = entry
+    workspace.atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return record, f"{path}: added server '{SERVER}' ({python} -m sidekit_hooks.cli mcp)"
+
+
+def uninstall(project: str, record: Record) -> str:
+    """Take out what `install` put into `.mcp.json`; a line saying what was done."""
+    path = path_of(project)
+    text, data = _read(path, project)
+    if text is None:
+        return f"{path}: not there, nothing to remove"
+    servers = data.get("mcpServers")
+    if not isinstance(servers, dict) or servers.get(SERVER) != record.get("entry"):
+        return f"{path}: server '{SERVER}' is not the one sidekit install wrote; left as it is"
+    if "replaced" in record:
+        servers[SERVER] = record["replaced"]
+    else:
+        del servers[SERVER]
+    if not servers and record.get("createdServers"):
+        del data["mcpServers"]
+    original = record.get("originalText") or ""
+    if not data and record.get("createdFile"):
+        os.unlink(path)
+        return f"{path}: removed the file (sidekit install had created it)"
+    if original and _same(original, data):
+        workspace.atomic_write(path, original)
+    else:
+        workspace.atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return f"{path}: removed server '{SERVER}'"
+
+
+def approve(settings: dict[str, Any], record: Record) -> dict[str, Any]:
+    """Settings that start the project's `sidekit` server and allow its tools; `record` notes what was added."""
+    new = copy.deepcopy(settings)
+    _add(new, ["enabledMcpjsonServers"], SERVER, record, "createdEnabled", "enabled")
+    _add(new, ["permissions", "allow"], PERMISSION, record, "createdAllow", "allowed")
+    return new
+
+
+def unapprove(settings: dict[str, Any], record: Record) -> dict[str, Any]:
+    """Take out exactly what `approve` added."""
+    new = copy.deepcopy(settings)
+    _remove(new, ["enabledMcpjsonServers"], SERVER, record.get("enabled"), record.get("createdEnabled"))
+    _remove(new, ["permissions", "allow"], PERMISSION, record.get("allowed"), record.get("createdAllow"))
+    if record.get("createdPermissions") and new.get("permissions") == {}:
+        del new["permissions"]
+    return new
+
+
+def _add(settings: dict[str, Any], keys: list[str], value: str, record: Record, created: str, added: str) -> None:
+    holder = settings
+    for key in keys[:-1]:
+        if key not in holder:
+            holder[key] = {}
+            record.setdefault("createdPermissions", True)
+        holder = holder[key]
+        if not isinstance(holder, dict):
+            raise SidekitError(f'"{key}" in the settings is not an object; nothing was changed',
+                               "repair it, then run the same sidekit install again")
+    items = holder.get(keys[-1])
+    if items is None:
+        items = holder[keys[-1]] = []
+        record.setdefault(created, True)
+    if not isinstance(items, list):
+        raise SidekitError(f'"{".".join(keys)}" in the settings is not a list; nothing was changed',
+                           "repair it, then run the same sidekit install again")
+    if value not in items:
+        items.append(value)
+        record[added] = True
+    else:
+        record.setdefault(added, False)
+
+
+def _remove(settings: dict[str, Any], keys: list[str], value: str, added: object, created: object) -> None:
+    holder: Any = settings
+    for key in keys[:-1]:
+        holder = holder.get(key) if isinstance(holder, dict) else None
+    if not added or not isinstance(holder, dict) or not isinstance(holder.get(keys[-1]), list):
+        return
+    items = holder[keys[-1]]
+    if value in items:
+        items.remove(value)
+    if not items and created:
+        del holder[keys[-1]]
+
+
+def _read(path: str, project: str) -> tuple[str | None, dict[str, Any]]:
+    """(text or None when absent, the JSON object); a clear error when it cannot be used."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        return None, {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SidekitError(f"cannot read {path} ({exc}); nothing was changed", f"chmod u+rw {path}") from None
+    if not text.strip():
+        return text, {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SidekitError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+                           "nothing was changed",
+                           f"repair it (python3 -m json.tool {path}), then: sidekit install --project {project} --mcp"
+                           ) from None
+    if not isinstance(data, dict):
+        raise SidekitError(f"{path} holds JSON but not an object; nothing was changed",
+                           f"make it a JSON object, then: sidekit install --project {project} --mcp")
+    return text, data
+
+
+def _same(text: str, data: dict[str, Any]) -> bool:
+    try:
+        return bool(json.loads(text) == data)
+    except ValueError:
+        return False
+
+
+def wired(project: str) -> dict[str, Any] | None:
+    """The project's `.mcp.json` entry for the sidekit server, if any (never raises)."""
+    try:
+        with open(os.path.join(project, MCP_FILE), encoding="utf-8") as handle:
+            data = json.load(handle)
+        entry = data["mcpServers"][SERVER]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return entry if isinstance(entry, dict) else None
