@@ -415,6 +415,8 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
     if entry is not None and plugin:
         return Check("mcp", "problem", f"{detail}, and the plugin serves them too: the agent sees every tool twice",
                      f"delete the \"sidekit\" entry from {os.path.join(project, '.mcp.json')}")
+    if entry is None and plugin:  # the plugin ships .mcp.json: adding it here would serve every tool twice
+        return Check("mcp", "ok", f"{detail}; the plugin serves them (its .mcp.json)")
     if entry is None:
         return Check("mcp", "info", f"{detail}; not in .mcp.json (add it: {install})")
     return Check("mcp", "ok", detail)
