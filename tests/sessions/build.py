@@ -307,6 +307,7 @@ KWKEY_TESTS = '''
 
 CACHETOOLS = {
     "package": "cachetools==8.0.2",
+    "wiring": "plugin",  # the plugin form (`claude --plugin-dir` this checkout); the others use `sidekit install`
     "prompt": "Add cachetools.keys.kwkey: like hashkey, but keyword arguments that are None do not count. Tests too.",
     "scope": {"issue": "CT-31", "allow": ["src/cachetools/keys.py", "src/cachetools/keys.pyi", "tests/test_keys.py"]},
     "files": {"sidecar_rules/cachetools.toml": CACHETOOLS_PACK},

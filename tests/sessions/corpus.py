@@ -5,13 +5,14 @@ Each `tests/sessions/<name>.json` is one session on one project from the package
     {"package": "boltons==26.2.0",                    # pinned: its sdist (with its tests) is the project
      "prompt": "...", "scope": {"issue": "...", "allow": [...]},   # scope: `sidekit scope set`
      "files": {"sidecar_rules/team.toml": "..."},     # committed before the session (a team's rule pack)
+     "wiring": "settings",                            # or "plugin": `claude --plugin-dir` this checkout
      "steps": [{"tool": "Read", "input": {"file_path": "${PROJECT}/x.py"}}, ...],
      "labels": [{"match": "substring", "label": "useful|noise|wrong", "why": "..."}],
      "misses": [{"step": 12, "what": "...", "why": "..."}]}   # useful findings no sidecar made (visible)
 
 The project is set up the way an agent meets it: the sdist unpacked into a git repository with its own
 `.venv` (pytest and the project, installed from the registry), sidekit wired with `sidekit install`
-(the settings form). The scripted model plays the steps at a model's pace; time is scaled (PACE seconds
+(the settings form) or loaded as a plugin (`--plugin-dir`, the plugin form). The scripted model plays the steps at a model's pace; time is scaled (PACE seconds
 per call, cooldowns divided by TIME_SCALE), so a 30 s cooldown meets calls as if they were 10 s apart.
 
 Every nudge the model received is matched to a label (first match wins); an unlabelled one fails the
@@ -102,7 +103,8 @@ def prepare(script: Script, root: Path) -> Path:
     subprocess.run([sys.executable, "-m", "pip", "--python", str(root / ".venv" / "bin" / "python"), "install",
                     "--quiet", "--disable-pip-version-check", "pytest", "-e", str(root)],
                    check=True, capture_output=True, timeout=600)
-    sidekit(root, "install", "--project", str(root))
+    if script.data.get("wiring", "settings") == "settings":
+        sidekit(root, "install", "--project", str(root))  # else the plugin form: `claude --plugin-dir` this checkout
     scope = script.data.get("scope")
     if scope:
         sidekit(root, "scope", "set", "--issue", scope["issue"], "--allow", *scope["allow"])

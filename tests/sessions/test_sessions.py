@@ -46,8 +46,9 @@ def play(name: str, claude: Path, tmp_path: Path) -> corpus.Result:
     steps = [ToolCall(step["tool"], corpus.expand(step["input"], root)) for step in script.steps]
     path = os.pathsep.join(part for part in os.environ.get("PATH", "").split(os.pathsep)
                            if part and not (Path(part) / "sidekit").exists())  # the agent's shell has no venv
+    plugin = corpus.REPO if script.data.get("wiring") == "plugin" else None
     run = run_claude(claude, root, script.data["prompt"], steps, session_id=session_id, home=tmp_path / "home",
-                     env={"PATH": path}, timeout=60 + 4 * len(steps), pace=corpus.PACE)
+                     env={"PATH": path}, timeout=60 + 4 * len(steps), pace=corpus.PACE, plugin_dir=plugin)
     assert run.returncode == 0 and run.result == "done", f"claude -p: {run.result!r}\n{run.stderr[-2000:]}"
     return corpus.collect(script, run, root, session_id)
 
