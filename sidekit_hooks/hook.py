@@ -10,6 +10,10 @@ import _signal as signal
 import sys
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 MAX_STDIN = 64 * 1024 * 1024  # a payload bigger than this is not read whole (and not parsed)
 
 
@@ -36,9 +40,7 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
         stdin_text = sys.stdin.buffer.read(MAX_STDIN).decode("utf-8", "replace")
         outcome = runtime.run(hook, stdin_text, started)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        if outcome.output:
-            sys.stdout.write(outcome.output)
-            sys.stdout.flush()
+        _emit(outcome.output)
         from sidekit_hooks.nudges import queue
 
         queue.commit(outcome.claims)  # delete only once the delivery is out
@@ -48,18 +50,55 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
     return 0
 
 
+def _emit(output: str) -> None:
+    if not output:
+        return
+    # Bytes, always UTF-8: a strict or non-UTF-8 locale must not turn a delivery into an error.
+    data = output.encode("utf-8", "replace")
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:
+        sys.stdout.write(data.decode("utf-8"))
+    else:
+        out.write(data)
+    sys.stdout.flush()
+
+
 def _fail_open(hook: str, exc: BaseException, outcome: object) -> None:
     try:
         from sidekit_hooks import runtime
-        from sidekit_hooks.core import hooklog, workspace
+        from sidekit_hooks.core import budget, hooklog, workspace
         from sidekit_hooks.nudges import queue
 
-        queue.release(outcome.claims if isinstance(outcome, runtime.Outcome) else runtime.HELD)
         where = "deadline" if isinstance(exc, DeadlineExceeded) else "hook"
-        cause: BaseException | str = "hard deadline reached" if where == "deadline" else exc
+        if isinstance(outcome, runtime.Outcome):
+            queue.release(outcome.claims)  # printing failed: nothing was delivered
+        elif where == "deadline" and runtime.HELD and hook in runtime.DRAINING_HOOKS:
+            _deliver_held(hook, runtime.HELD)  # drained first: what was queued still goes out
+        else:
+            queue.release(runtime.HELD)
+        cause: BaseException | str = exc
+        if where == "deadline":
+            cause = f"hard deadline reached while running {budget.NOW[0] or 'the hook'}"
+            hooklog.append(workspace.project_dir(), hooklog.ERRORS, {
+                "hook": hook, "where": "deadline", "culprit": budget.NOW[0], "error": cause})
+            return
         hooklog.error(workspace.project_dir(), hook, where, cause)
     except BaseException:  # noqa: BLE001
         pass
+
+
+def _deliver_held(hook: str, held: Sequence[object]) -> None:
+    from sidekit_hooks.nudges import delivery, queue
+
+    claims = [claim for claim in held if isinstance(claim, queue.Claim)]
+    text, delivered, left = delivery.plan(claims)
+    queue.release(left)
+    try:
+        _emit(delivery.hook_output(hook, text))
+    except BaseException:  # noqa: BLE001
+        queue.release(delivered)
+        raise
+    queue.commit(delivered)
 
 
 if __name__ == "__main__":

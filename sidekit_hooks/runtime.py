@@ -10,7 +10,7 @@ import os
 import time
 
 from sidekit_hooks import detectors
-from sidekit_hooks.core import fastjson, hooklog, workspace
+from sidekit_hooks.core import budget, fastjson, hooklog, redact, workspace
 from sidekit_hooks.nudges import delivery, policy, queue
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 DRAINING_HOOKS = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
-HARD_DEADLINE = 0.8  # seconds; past this the hook gives up, puts claims back and prints nothing
+DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
+HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
 
 # Claims taken by this process and not yet planned: what a deadline must put back.
 HELD: list[queue.Claim] = []
@@ -44,8 +45,10 @@ class Outcome:
 def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     """Handle one event. Never raises for bad input; may raise only what the deadline alarm raises."""
     started = time.monotonic() if started is None else started
+    HELD.clear()
     try:
-        payload = fastjson.loads(stdin_text) if stdin_text.strip() else {}
+        # Depth bounded before anything walks it: a 1,000-deep tool_response costs nothing but itself.
+        payload = fastjson.loads_bounded(stdin_text) if stdin_text.strip() else {}
     except ValueError as exc:
         hooklog.error(workspace.project_dir(), hook, "payload", f"stdin is not JSON ({exc})")
         return Outcome()
@@ -65,15 +68,22 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
 def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     """(what the model reads, the claims to commit once it is printed)."""
     ctx.read_snapshot = lambda: read_snapshot(event, ctx)  # once per event: the rules sidecar and the policy share it
+    draining = event.hook in DRAINING_HOOKS and not event.is_subagent
+    # Drain first: what was queued before this call is claimed before any detector runs, so a
+    # detector that runs out of time cannot hold it back (hook.main delivers HELD on its deadline).
+    early = claim_queued(event, ctx.project) if draining else []
     findings = run_detectors(detectors.names(event.hook), event, ctx)
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
-        return "\n".join(policy.lines(findings, event, ctx, policy_config(ctx))), []
-    enqueue_findings(findings, event, ctx)
-    if event.hook not in DRAINING_HOOKS:
+        return redact.redact("\n".join(policy.lines(findings, event, ctx, policy_config(ctx)))), []
+    try:
+        enqueue_findings(findings, event, ctx)
+    except Exception as exc:  # noqa: BLE001 - a policy failure costs this call's findings, not the queue
+        hooklog.error(ctx.project, event.hook, "policy", exc)
+    if not draining:
         return "", []
-    return drain(event, ctx.project)
+    return drain(event, ctx.project, early)
 
 
 def _export_for_agent(project: str) -> None:
@@ -88,10 +98,15 @@ def _export_for_agent(project: str) -> None:
 
 def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
     """The compiled rule packs (recompiling what changed); empty when they cannot be read."""
-    from sidekit_hooks.rules.snapshot import current
+    from sidekit_hooks.rules.snapshot import COMPILE_BUDGET, current
 
     try:
-        return dict(current(ctx.project, notify=ctx.notify_user, hook=event.hook))
+        # A hook compiles changed packs within what is left of the detectors' time (at least
+        # COMPILE_BUDGET), stopping short of the cut-off so the work done is saved; big packs go to
+        # a background worker.
+        left = cutoff(ctx) - 0.05 - time.monotonic()
+        return dict(current(ctx.project, notify=ctx.notify_user, hook=event.hook,
+                            compile_budget=max(COMPILE_BUDGET, left)))
     except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the other sidecars
         hooklog.error(ctx.project, event.hook, "rules", exc)
         return {}
@@ -100,14 +115,56 @@ def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
 def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]:
     found: list[Finding] = []
     for name in names:
-        if time.monotonic() > ctx.deadline:
+        left = ctx.deadline - time.monotonic()
+        if left <= 0:
             hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
             break
+        budget.doing(f"detector {name}")
         try:
-            found.extend(detectors.load(name).detect(event, ctx))
-        except Exception as exc:  # noqa: BLE001 - one broken sidecar must not silence the others
+            # Each detector is cut off once it overruns the shared budget: a bad field, pack or scope
+            # costs only the detector that reads it.
+            found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), cutoff(ctx) - time.monotonic()))
+        except budget.OutOfTime:
+            hooklog.append(ctx.project, hooklog.ERRORS, {
+                "hook": event.hook, "where": f"timeout:detector:{name}", "culprit": budget.NOW[0],
+                "error": f"ran past its time ({round(left * 1000)} ms left of the detector budget): {budget.NOW[0]}"})
+        except Exception as exc:  # noqa: BLE001 - one broken sidecar (RecursionError, ValueError...) alone
             hooklog.error(ctx.project, event.hook, f"detector:{name}", exc)
+    budget.doing("")
     return found
+
+
+def cutoff(ctx: Context) -> float:
+    """When a detector still running is cut off: the hard deadline less what delivery needs. (The
+    shared budget, `ctx.deadline`, decides whether the next detector starts at all.)"""
+    return ctx.deadline - DETECTOR_BUDGET + HARD_DEADLINE - DELIVERY_RESERVE
+
+
+def _detect(name: str, event: Event, ctx: Context) -> list[Finding]:
+    return list(detectors.load(name).detect(event, ctx))
+
+
+def claim_queued(event: Event, project: str) -> list[queue.Claim]:
+    """Claim what is queued for this session (and its Gas Town tmux session); held in HELD."""
+    root = workspace.queue_root(project)
+    claims: list[queue.Claim] = []
+    for session in sessions_to_drain(event.session_id):
+        try:
+            got = queue.claim(root, session, on_discard=_log_discard(project, event.hook))
+        except (OSError, workspace.UnsafeSessionName) as exc:
+            if not isinstance(exc, OSError) or _first(exc):
+                hooklog.error(project, event.hook, "drain", exc)
+            continue
+        claims.extend(got)
+        HELD.extend(got)
+    return claims
+
+
+def _first(exc: OSError) -> bool:
+    """A refused path is logged once per process (doctor reports it for good)."""
+    from sidekit_hooks.core import safepath
+
+    return not isinstance(exc, safepath.UnsafePath) or safepath.first_report(str(exc))
 
 
 def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> None:
@@ -117,13 +174,21 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
     root = workspace.queue_root(ctx.project)
     waiting = not findings and policy.has_deferred(ctx.project, event.session_id)  # deferred findings need the caps
     config = policy_config(ctx) if findings or waiting else policy.Config()
-    for line, finding in policy.admit(findings, event, ctx, config):
-        nudge = queue.Nudge(line, sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
+
+    def send(line: str, finding: Finding) -> bool:
+        # Only what reached the queue counts as said (the policy forgets the rest, to say it again).
+        # Nudge text can quote tool data (a command, a path, output): secrets in it are masked here.
+        nudge = queue.Nudge(redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
                             extra={"sidecar": finding.sidecar})
         try:
             queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
         except (OSError, workspace.UnsafeSessionName) as exc:
-            hooklog.error(ctx.project, event.hook, "enqueue", exc)
+            if not isinstance(exc, OSError) or _first(exc):
+                hooklog.error(ctx.project, event.hook, "enqueue", exc)
+            return False
+        return True
+
+    policy.admit(findings, event, ctx, config, send=send)
 
 
 def policy_config(ctx: Context) -> policy.Config:
@@ -131,16 +196,9 @@ def policy_config(ctx: Context) -> policy.Config:
     return policy.Config(ctx.packs().get("policy", {}))
 
 
-def drain(event: Event, project: str) -> tuple[str, list[queue.Claim]]:
-    """Claim what is queued for this session (and its Gas Town tmux session) and plan one delivery."""
-    root = workspace.queue_root(project)
-    claims: list[queue.Claim] = []
-    for session in sessions_to_drain(event.session_id):
-        try:
-            claims.extend(queue.claim(root, session, on_discard=_log_discard(project, event.hook)))
-            HELD[:] = claims
-        except (OSError, workspace.UnsafeSessionName) as exc:
-            hooklog.error(project, event.hook, "drain", exc)
+def drain(event: Event, project: str, early: list[queue.Claim] | None = None) -> tuple[str, list[queue.Claim]]:
+    """Plan one delivery of what was claimed first (`early`) and what was queued since."""
+    claims = list(early or []) + claim_queued(event, project)  # what was queued first goes first
     if not claims:
         return "", []
     text, delivered, left = delivery.plan(claims)

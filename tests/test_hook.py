@@ -190,12 +190,13 @@ class SlowDetector:
         return [Finding("slow", "never said")]
 
 
-def test_hard_deadline_gives_up_quietly_and_loses_nothing(project: Path, clean_env: dict[str, str],
+def test_hard_deadline_still_delivers_what_was_queued_and_loses_nothing(project: Path, clean_env: dict[str, str],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
     enqueue(project, "queued before")
     detectors.register("slow", SlowDetector())
     monkeypatch.setattr("sidekit_hooks.runtime.DETECTOR_BUDGET", 10.0)
+    monkeypatch.setattr("sidekit_hooks.runtime.DELIVERY_RESERVE", -10.0)  # no cut-off before the hard deadline
     stdin = io.TextIOWrapper(io.BytesIO(json.dumps(edit_payload(project)).encode()))
     stdout = io.StringIO()
     monkeypatch.setattr(sys, "stdin", stdin)
@@ -206,10 +207,31 @@ def test_hard_deadline_gives_up_quietly_and_loses_nothing(project: Path, clean_e
         assert time.monotonic() - started < 2
     finally:
         detectors.unregister("slow")
-    assert stdout.getvalue() == ""
+    # Drained first: the queued nudge goes out although a detector ran into the hard deadline.
+    assert context_of(stdout.getvalue()) == "[from sidekit] queued before"
     log = (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
-    assert '"where":"deadline"' in log
-    assert [n.message for _, n in queue.pending(queue_root(str(project)), "sess-1")] == ["queued before"]
+    assert '"where":"deadline","culprit":"detector slow"' in log
+    assert queue.pending(queue_root(str(project)), "sess-1") == []
+
+
+def test_a_detector_past_its_time_is_cut_off_and_the_rest_goes_on(project: Path, clean_env: dict[str, str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    enqueue(project, "queued before")
+    detectors.register("slow", SlowDetector())
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(edit_payload(project)).encode()))
+    stdout = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", stdin)
+    monkeypatch.setattr(sys, "stdout", stdout)
+    try:
+        started = time.monotonic()
+        assert hook.main("PostToolUse", []) == 0
+        assert time.monotonic() - started < 0.8  # cut off before the hard deadline, with time to deliver
+    finally:
+        detectors.unregister("slow")
+    assert context_of(stdout.getvalue()) == "[from sidekit] queued before"
+    log = (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
+    assert '"where":"timeout:detector:slow","culprit":"detector slow"' in log and '"where":"deadline"' not in log
 
 
 class BrokenDetector:

@@ -65,6 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[0] in ("-V", "--version"):
         print(f"sidekit {__version__}")
         return 0
+    bad = next((arg for arg in args if not _utf8(arg)), None)
+    if bad is not None:
+        shown = bad.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        print(f"sidekit: the argument {shown!r} is not valid UTF-8\n  fix: pass the text in UTF-8", file=sys.stderr)
+        return 2
     name = args[0]
     commands = _available()
     if name not in commands:
@@ -115,12 +120,28 @@ def log_unexpected(parsed: argparse.Namespace, exc: BaseException) -> str:
     else:
         folder = os.path.join(os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state"), "sidekit")
     path = os.path.join(folder, "cli-errors.log")
+    from sidekit_hooks.core import safepath
+
     try:
-        os.makedirs(folder, exist_ok=True)
-        with open(path, "a", encoding="utf-8", errors="replace") as handle:
-            handle.write(f"--- {datetime.datetime.now().isoformat(timespec='seconds')} sidekit "
-                         f"{' '.join(sys.argv[1:])[:500]!r}\n{''.join(traceback.format_exception(exc))}")
+        anchor = project if folder.startswith(project + os.sep) else ""
+        safepath.makedirs(folder, anchor)  # never through a link out of the project
+        fd = safepath.open_append(path, anchor)
+        try:
+            os.write(fd, (f"--- {datetime.datetime.now().isoformat(timespec='seconds')} sidekit "
+                          f"{' '.join(sys.argv[1:])[:500]!r}\n{''.join(traceback.format_exception(exc))}")
+                     .encode("utf-8", "replace"))
+        finally:
+            os.close(fd)
     except OSError as error:
         return f"(not written: {error})"
     return path
+
+
+def _utf8(arg: str) -> bool:
+    """Arguments reach Python with undecodable bytes as lone surrogates (surrogateescape)."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 

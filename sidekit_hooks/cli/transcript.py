@@ -12,6 +12,7 @@ defensively (the reference recipe, `claude-code-hooks.md` §7):
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +36,15 @@ class Transcript:
 
 
 def read(path: str) -> Transcript:
+    """The whole transcript at once (tests and small files); `stream` is what replay uses."""
     out = Transcript()
+    out.events = list(stream(path, out))
+    return out
+
+
+def stream(path: str, out: Transcript) -> Iterator[Replayable]:
+    """The replayable events in file order, one line read at a time (a 20 MB session never sits in
+    memory whole); `out` gets session, cwd and the counts as the file goes by."""
     calls: dict[str, dict[str, Any]] = {}
     with open(path, encoding="utf-8", errors="replace") as handle:
         for number, text in enumerate(handle, 1):
@@ -56,9 +65,8 @@ def read(path: str) -> Transcript:
                         calls[str(block["id"])] = {"name": block.get("name", ""), "input": block.get("input") or {},
                                                    "line": line}
             elif line.get("type") == "user":
-                out.events.extend(_user_events(line, content, calls, number))
+                yield from _user_events(line, content, calls, number)
     out.unanswered = len(calls)
-    return out
 
 
 def _user_events(line: dict[str, Any], content: Any, calls: dict[str, dict[str, Any]], number: int) -> list[Replayable]:

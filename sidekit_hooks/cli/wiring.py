@@ -74,6 +74,11 @@ def target_of(project: str | None, user: bool, local: bool) -> Target:
         raise SidekitError(f"project folder {root} does not exist", f"mkdir -p {root}, or pass --project DIR")
     name = "settings.local.json" if local else "settings.json"
     flags = f"--project {_quote(root)}" + (" --local" if local else "")
+    for folder in (workspace.STATE_DIR, ".claude"):  # checked before anything is written
+        path = os.path.join(root, folder)
+        if os.path.lexists(path) and not os.path.isdir(path):
+            raise SidekitError(f"{path} exists but is not a folder; nothing was changed",
+                               f"move it away (mv {_quote(path)} {_quote(path + '.old')}), then: sidekit install {flags}")
     return Target(os.path.join(root, ".claude", name), root, os.path.join(workspace.state_dir(root), RECORD_FILE),
                   os.path.join(root, "CLAUDE.md"), flags)
 
@@ -97,7 +102,7 @@ def interpreter() -> str:
 def read_settings(path: str, fix: str) -> SettingsFile:
     """The settings as a dict; a clear SidekitError (and nothing changed) when they cannot be used."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8", newline="") as handle:  # newline="": CRLF stays CRLF
             text = handle.read()
     except FileNotFoundError:
         return SettingsFile({}, "", False)
@@ -119,30 +124,58 @@ def read_settings(path: str, fix: str) -> SettingsFile:
     return SettingsFile(data, text, True)
 
 
-def write_settings(path: str, data: dict[str, Any], before: SettingsFile, text: str = "") -> str:
-    """Write the settings atomically in the file's own indentation (or `text`, when given, verbatim);
-    return the backup path ('' if none).
+def check_writable(path: str, project: str, fix: str) -> None:
+    """Refuse, before anything is written, a settings file sidekit must not replace or write through.
+
+    A symlink (dotfiles) is written through to its target, the user's own choice when they run install;
+    a dangling one is refused rather than replaced by a file. A read-only file stays as the user made it.
+    """
+    if os.path.islink(path):
+        real = os.path.realpath(path)
+        if not os.path.exists(real):
+            raise SidekitError(f"{path} is a symlink to {real}, which does not exist; nothing was changed",
+                               f"create the target or replace the link with a file, then: {fix}")
+    mode = _mode(os.path.realpath(path))
+    # The permission bits, not os.access: root may write anything, yet a read-only file means "leave it".
+    if mode is not None and not mode & 0o222:
+        raise SidekitError(f"{path} is read-only; nothing was changed", f"chmod u+w {_quote(path)}, then: {fix}")
+
+
+def write_settings(path: str, data: dict[str, Any], before: SettingsFile, text: str | None = None,
+                   backup: bool = True) -> str:
+    """Write the settings atomically in the file's own indentation and line endings (or `text`, when
+    given, verbatim); return the backup path ('' if none).
 
     A symlinked settings file (dotfiles) is written through the link, not replaced by a plain file.
     """
     real = os.path.realpath(path)
-    backup = ""
-    if before.existed:
-        backup = path + BACKUP_SUFFIX
-        workspace.atomic_write(backup, before.text)
+    kept = ""
+    if before.existed and backup:
+        kept = path + BACKUP_SUFFIX
+        workspace.atomic_write(kept, before.text)
     mode = _mode(real)
-    workspace.atomic_write(real, text or json.dumps(data, indent=_indent(before.text), ensure_ascii=False) + "\n")
+    if text is None:
+        text = json.dumps(data, indent=_indent(before.text), ensure_ascii=False) + "\n"
+        if "\r\n" in before.text:  # the file's own line endings (CRLF from a Windows editor)
+            text = text.replace("\n", "\r\n")
+    workspace.atomic_write(real, text)
     if mode is not None:
         os.chmod(real, mode)
-    return backup
+    return kept
 
 
-def remove_settings_file(path: str, before: SettingsFile) -> str:
-    """Delete a settings file install created and uninstall emptied; keep a backup of its last text."""
-    backup = path + BACKUP_SUFFIX
-    workspace.atomic_write(backup, before.text)
+def remove_backup(path: str) -> bool:
+    """Remove the backup install kept of `path` (uninstall takes away what install wrote)."""
+    try:
+        os.unlink(path + BACKUP_SUFFIX)
+    except OSError:
+        return False
+    return True
+
+
+def remove_settings_file(path: str) -> None:
+    """Delete a settings file install created and uninstall emptied."""
     os.unlink(path)
-    return backup
 
 
 def load_record(target: Target) -> dict[str, Any] | None:
@@ -164,6 +197,11 @@ def save_record(target: Target, record: dict[str, Any] | None) -> None:
         return
     if records:
         workspace.atomic_write(target.record, json.dumps(records, indent=2) + "\n")
+
+
+def has_records(target: Target) -> bool:
+    """Whether any install (another settings file of this project) is still recorded."""
+    return bool(_records(target.record))
 
 
 def _records(path: str) -> dict[str, Any]:
@@ -190,6 +228,31 @@ def ensure_gitignore(project: str) -> list[str]:
     prefix = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
     workspace.atomic_write(path, text + prefix + "\n".join([IGNORE_COMMENT, *missing]) + "\n")
     return missing
+
+
+def remove_gitignore(project: str) -> list[str]:
+    """Take out the block `ensure_gitignore` wrote (its comment and the lines right after it that are
+    ours); delete the file when nothing else is left in it. Returns the lines removed."""
+    path = os.path.join(project, ".gitignore")
+    text = _read_text(path)
+    lines = text.splitlines(keepends=True)
+    try:
+        start = next(i for i, line in enumerate(lines) if line.rstrip("\r\n") == IGNORE_COMMENT)
+    except StopIteration:
+        return []
+    end = start + 1
+    while end < len(lines) and lines[end].rstrip("\r\n") in IGNORED:
+        end += 1
+    removed = [line.rstrip("\r\n") for line in lines[start + 1 : end]]
+    head = lines[:start]
+    if head and not end < len(lines) and head[-1].strip() == "":
+        head = head[:-1]  # the blank line ensure_gitignore put before the block
+    remaining = "".join(head + lines[end:])
+    if remaining.strip():
+        workspace.atomic_write(path, remaining)
+    else:
+        os.unlink(path)
+    return removed
 
 
 def _ignore_key(line: str) -> str:

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import safepath, workspace
 
 SCHEMA_VERSION = 1
 INDEX_FILE = os.path.join("code", "index.sqlite")
@@ -97,7 +97,7 @@ class Index:
     @classmethod
     def open(cls, project: str, refresh: bool = True) -> Index:
         path = os.path.join(workspace.state_dir(project), INDEX_FILE)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        safepath.makedirs(os.path.dirname(path), project)  # the index database never lives outside the project
         try:
             db = _connect(path)
         except sqlite3.DatabaseError:

@@ -40,7 +40,9 @@ def spawn_module(module: str, args: Sequence[str], env: dict[str, str] | None = 
 
 def take_lock(path: str, stale_after: float = STALE_LOCK) -> bool:
     """Create `path` exclusively (the holder's pid inside); break it when older than `stale_after`."""
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    from sidekit_hooks.core import safepath
+
+    safepath.makedirs(os.path.dirname(path) or ".", safepath.anchor_of(path))  # no lock through a link out
     for _ in range(2):
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)

@@ -82,3 +82,64 @@ def _encode(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(_encode(v) for v in value) + "]"
     return _encode(str(value))
+
+
+MAX_DEPTH = 64  # nesting a hook payload may have; deeper parts become null (no real payload comes close)
+
+
+def loads_bounded(text: str, max_depth: int = MAX_DEPTH) -> Any:
+    """`loads`, except that containers nested deeper than `max_depth` are replaced by null.
+
+    The C scanner recurses per level: a 1,000-deep `tool_response` raises RecursionError, and every
+    recursive walk over a few hundred levels would too. The text is cut (a pass in Python) only when
+    the scanner gives up; otherwise the decoded value is pruned, which costs one step per container.
+    """
+    try:
+        value = loads(text)
+    except RecursionError:
+        value = loads(_cut(text, max_depth))
+    return _prune(value, max_depth)
+
+
+def _prune(value: Any, max_depth: int) -> Any:
+    """Replace, in place, every container deeper than `max_depth` by None (iteratively: no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, child in list(items):
+            if isinstance(child, (dict, list)):
+                if depth >= max_depth:
+                    node[key] = None
+                else:
+                    stack.append((child, depth + 1))
+    return value
+
+
+def _cut(text: str, max_depth: int) -> str:
+    out = []
+    depth = 0
+    keep_from = 0
+    in_string = escaped = False
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth == max_depth + 1:
+                out.append(text[keep_from:index])
+                out.append("null")
+        elif char in "]}":
+            if depth == max_depth + 1:
+                keep_from = index + 1
+            depth -= 1
+    if depth <= max_depth:
+        out.append(text[keep_from:])
+    return "".join(out)

@@ -96,22 +96,54 @@ def _separator_backslash(body: str) -> bool:
 
 
 def _segments(glob: str) -> list[str]:
-    """`*.py` -> ["**", "*.py"] (any depth), `/api/x/` -> ["api", "x"] (anchored)."""
+    """`*.py` -> ["**", "*.py"] (any depth), `/api/x/` -> ["api", "x"] (anchored); `**/**` is one `**`."""
     body = glob.rstrip("/")
     if "/" not in body:
         return ["**", body]
-    return body.lstrip("/").split("/")  # a leading or inner slash anchors the glob at the project root
+    segments = body.lstrip("/").split("/")  # a leading or inner slash anchors the glob at the project root
+    return [part for index, part in enumerate(segments) if part != "**" or index == 0 or segments[index - 1] != "**"]
+
+
+def normalise(glob: str) -> str:
+    """The same glob with consecutive `**` segments collapsed into one (they match the same paths)."""
+    negated = "!" if glob.startswith("!") else ""
+    body = glob[len(negated):]
+    parts = body.split("/")
+    kept = [part for index, part in enumerate(parts) if part != "**" or index == 0 or parts[index - 1] != "**"]
+    return negated + "/".join(kept)
+
+
+MAX_SEGMENTS = 32  # `/`-separated parts of one glob; far deeper than any real path pattern
+MAX_STARS = 8  # `**` segments in one glob
+
+
+def budget_problem(glob: str) -> str:
+    """Why a glob is too costly to match on every tool call ("" when it is fine)."""
+    body = glob[1:] if glob.startswith("!") else glob
+    parts = body.strip("/").split("/")
+    if len(parts) > MAX_SEGMENTS:
+        return f"{len(parts)} segments; a glob holds at most {MAX_SEGMENTS}"
+    if normalise(body) != body:
+        return f"consecutive ** segments; write {normalise(body)!r} (one ** matches any number of folders)"
+    if parts.count("**") > MAX_STARS:
+        return f"{parts.count('**')} ** segments; a glob holds at most {MAX_STARS}"
+    return ""
 
 
 def _parts(path: str) -> list[str]:
     return path.strip("/").split("/")
 
 
-def _match_parts(pattern: list[str], pi: int, parts: list[str], si: int, limit: int, open_end: bool = False) -> bool:
+def _match_parts(pattern: list[str], pi: int, parts: list[str], si: int, limit: int, open_end: bool = False,
+                 failed: set[tuple[int, int]] | None = None) -> bool:
     """Does `pattern[pi:]` match `parts[si:end]` for some `end` <= `limit` (a leading run: a folder)?
 
     `open_end`: `parts` is a folder, and what is left of the pattern must match every path inside it.
+    `failed` remembers the (pi, si) pairs already tried after a `**`: without it, n `**` segments on a
+    deep path try every split, exponentially; with it, each pair is tried once.
     """
+    if failed is None:
+        failed = set()
     while pi < len(pattern):
         if open_end and si == len(parts):
             return _matches_every_name(pattern[pi:])
@@ -119,7 +151,13 @@ def _match_parts(pattern: list[str], pi: int, parts: list[str], si: int, limit: 
         if segment == "**":
             if pi == len(pattern) - 1:
                 return si < limit  # a trailing /** needs something inside
-            return any(_match_parts(pattern, pi + 1, parts, k, limit, open_end) for k in range(si, limit + 1))
+            for k in range(si, limit + 1):
+                if (pi + 1, k) in failed:
+                    continue
+                if _match_parts(pattern, pi + 1, parts, k, limit, open_end, failed):
+                    return True
+                failed.add((pi + 1, k))
+            return False
         if si >= limit or not match_name(segment, parts[si]):
             return False
         pi += 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 
-from sidekit_hooks.core import fastjson
+from sidekit_hooks.core import fastjson, redact, safepath
 from sidekit_hooks.core.workspace import log_dir
 
 TYPE_CHECKING = False
@@ -25,23 +25,45 @@ def append(project: str, name: str, record: Mapping[str, Any]) -> None:
     """Append one JSON line; never raises (a log must not break a hook)."""
     try:
         folder = log_dir(project)
-        os.makedirs(folder, exist_ok=True)
+        safepath.makedirs(folder, project)  # a `.sidekit` or `log` linked out of the project is refused
         path = os.path.join(folder, name)
         try:
-            if os.path.getsize(path) > MAX_BYTES:
-                os.replace(path, path + ".1")
+            if os.lstat(path).st_size > MAX_BYTES:
+                os.replace(path, path + ".1")  # renames a link itself, never its target
         except OSError:
             pass
-        record = {"ts": round(time.time(), 3), **record}
-        line = fastjson.dumps(record)
+        # Secrets never reach a log: every string field passes the one redaction pass.
+        record = {"ts": round(time.time(), 3), **{k: redact.redact(v) if isinstance(v, str) else v for k, v in record.items()}}
+        line = as_data(fastjson.dumps(record))
         # O_APPEND writes of one line are atomic enough for concurrent hooks on a local disk.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        fd = safepath.open_append(path, project)  # O_NOFOLLOW: a committed symlink gets nothing
         try:
-            os.write(fd, (line + "\n").encode("utf-8"))
+            os.write(fd, (line + "\n").encode("utf-8", "replace"))
         finally:
             os.close(fd)
     except Exception:  # noqa: BLE001 - logging is best effort by design
         pass
+
+
+# JSON already escapes C0 controls; these are the characters a terminal or a shell could still act on
+# when someone cats or pastes a log line. As \u escapes the line decodes to exactly the same data.
+_AS_DATA = {ord(c): f"\\u{ord(c):04x}" for c in "$`\x7f\u2028\u2029"} | {c: f"\\u{c:04x}" for c in range(0x80, 0xA0)}
+
+
+def as_data(line: str) -> str:
+    """A JSON line in which nothing a shell would expand (`$`, backquote) or a terminal obey is raw."""
+    if line.isascii() and "$" not in line and "`" not in line and "\x7f" not in line:
+        return line
+    line = line.translate(_AS_DATA)
+    return line.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if not _encodable(line) else line
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def error(project: str, hook: str, where: str, exc: BaseException | str) -> None:
@@ -56,14 +78,14 @@ def read(project: str, name: str, limit: int = 1000) -> list[dict[str, Any]]:
     base = os.path.join(log_dir(project), name)
     for path in (base + ".1", base):
         try:
-            with open(path, encoding="utf-8") as handle:
-                for line in handle:
-                    try:
-                        item = fastjson.loads(line)
-                    except ValueError:
-                        continue
-                    if isinstance(item, dict):
-                        records.append(item)
+            text = safepath.read_bytes(safepath.check(path, project), 4 * MAX_BYTES).decode("utf-8", "replace")
         except OSError:
             continue
+        for line in text.splitlines():
+            try:
+                item = fastjson.loads(line)
+            except ValueError:
+                continue
+            if isinstance(item, dict):
+                records.append(item)
     return records[-limit:]

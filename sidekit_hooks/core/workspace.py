@@ -76,11 +76,15 @@ def gastown_session() -> str:
 
 def atomic_write(path: str, data: str) -> None:
     """Write via a temp file in the same folder, then rename: readers never see half a file."""
+    from sidekit_hooks.core import safepath
+
     folder = os.path.dirname(path) or "."
-    os.makedirs(folder, exist_ok=True)
+    # Under `.sidekit`/`.runtime`/`.claude`, the folder must resolve inside the project (no link out);
+    # the rename replaces a link at `path` itself, never writes through it.
+    safepath.makedirs(folder, safepath.anchor_of(path))
     tmp = os.path.join(folder, f".tmp-{os.getpid()}-{os.urandom(4).hex()}")
     try:
-        with open(tmp, "w", encoding="utf-8") as handle:
+        with open(tmp, "x", encoding="utf-8") as handle:
             handle.write(data)
         os.replace(tmp, path)
     except BaseException:

@@ -82,7 +82,10 @@ def event_summary(event: Event) -> dict[str, Any]:
         "command": event.command[:MAX_FIELD], "added": event.added[:MAX_FIELD],
         "pattern": event.pattern[:MAX_FIELD], "output": event.output[-MAX_FIELD:], "error": event.error[-MAX_FIELD:],
     }
-    return {key: value for key, value in summary.items() if value}
+    from sidekit_hooks.core.redact import redact
+
+    # Secrets in tool output never reach the judge (nor the event file it reads).
+    return {key: redact(value) for key, value in summary.items() if value}
 
 
 def load_state(folder: str) -> dict[str, Any]:
@@ -155,7 +158,9 @@ def deliver(project: str, session: str, folder: str, answer: str) -> str:
         return record(project, session, "capped", answer)
     if now - state.get("last_said", 0) < setting("COOLDOWN"):
         return record(project, session, "cooldown", answer)
-    line = clip(answer if answer.startswith("[sidecar:") else f"[sidecar:{SIDECAR}] {answer}")
+    from sidekit_hooks.core.redact import redact
+
+    line = clip(redact(answer if answer.startswith("[sidecar:") else f"[sidecar:{SIDECAR}] {answer}"))
     queue.enqueue(workspace.queue_root(project), session, queue.Nudge(line, sender=f"sidekit/{SIDECAR}"))
     state.update(said=state.get("said", 0) + 1, last_said=now)
     workspace.atomic_write(os.path.join(folder, "state.json"), fastjson.dumps(state))

@@ -18,12 +18,23 @@ MAX_LINE = MAX_NUDGE  # a Gas Town message longer than this is cut, visibly, so 
 OWN_PREFIX = "[sidecar:"
 
 
+def safe_text(text: str) -> str:
+    """Text any UTF-8 output can carry: a lone surrogate (valid in JSON, not in UTF-8) becomes U+FFFD."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text)
+    return text
+
+
 def line_for(nudge: Nudge) -> str:
     """`[sidecar:x] ...` stays as written; anything else is shown with its sender, as Gas Town does."""
-    text = " ".join(nudge.message.split())
+    text = safe_text(" ".join(nudge.message.split()))
     if not text.startswith(OWN_PREFIX):
         label = "URGENT from" if nudge.urgent else "from"
-        text = f"[{label} {nudge.sender}] {text}"
+        text = f"[{label} {safe_text(' '.join(nudge.sender.split())[:60])}] {text}"
     if len(text) > MAX_LINE:
         text = text[: MAX_LINE - 14].rstrip() + " …(truncated)"
     return text
@@ -62,4 +73,4 @@ def hook_output(hook: str, context: str, notices: list[str] | None = None) -> st
         payload["systemMessage"] = "\n".join(notices)[:MAX_DELIVERY]
     if context:
         payload["hookSpecificOutput"] = {"hookEventName": hook, "additionalContext": context}
-    return fastjson.dumps(payload) if payload else ""
+    return safe_text(fastjson.dumps(payload)) if payload else ""

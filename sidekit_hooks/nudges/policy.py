@@ -25,14 +25,15 @@ line in `.sidekit/log/decisions.jsonl` (`sidekit report` sums them up).
 from __future__ import annotations
 
 import os
+import stat
 import time
 
-from sidekit_hooks.core import fastjson, hooklog, workspace
+from sidekit_hooks.core import fastjson, hooklog, safepath, workspace
 from sidekit_hooks.nudges.delivery import MAX_NUDGE  # one line under this; `[policy] max_chars` may lower it
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from typing import Any, TypeGuard
 
     from sidekit_hooks.nudges.events import Event
@@ -133,10 +134,12 @@ class State:
 
 
 def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
-          now: float | None = None) -> list[tuple[str, Finding]]:
+          now: float | None = None, send: Callable[[str, Finding], bool] | None = None) -> list[tuple[str, Finding]]:
     """The findings worth saying now, most important first, each with its final one-line text.
 
     `config` is the `[policy]` table of the merged rule packs, which the runtime reads once per event.
+    `send`, when given, is called for each admitted line while the state is locked; a line it could
+    not send (False: the queue could not take it) is not remembered as said, so it is said again later.
     """
     session = event.session_id
     if not findings and not (session and event.hook in BOUNDARIES and not event.is_subagent
@@ -166,6 +169,11 @@ def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
         waiting = revive(state, event, ctx, moment) if event.hook in BOUNDARIES and not event.is_subagent else []
         ordered = sorted(ordered + [f for f in waiting if f.key not in {o.key for o in ordered}], key=config.rank)
         admitted = _decide(ordered, event, ctx, config, state, moment, frozenset(f.key[:MAX_KEY] for f in waiting))
+        if send is not None:
+            unsent = [finding for line, finding in admitted if not send(line, finding)]
+            _forget(state, State(fastjson.loads(before)), unsent)
+            gone = {id(finding) for finding in unsent}
+            admitted = [(line, finding) for line, finding in admitted if id(finding) not in gone]
         after = state.to_json()
         if after != before:  # a finding held back as a duplicate changes nothing worth a write
             _save_state(folder, after, ctx.project, event.hook)
@@ -173,6 +181,24 @@ def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
     finally:
         os.close(fd)
     return admitted
+
+
+def _forget(state: State, prior: State, unsent: list[Finding]) -> None:
+    """Undo what `_decide` remembered about findings that never reached the queue."""
+    for finding in unsent:
+        key = finding.key[:MAX_KEY]
+        if key in prior.keys:
+            state.keys[key] = prior.keys[key]
+        else:
+            state.keys.pop(key, None)
+        state.count = max(prior.count, state.count - 1)
+        clock = finding.sidecar + (HABIT_CLOCK if is_habit(finding) else "")
+        if clock in prior.last:
+            state.last[clock] = prior.last[clock]
+        else:
+            state.last.pop(clock, None)
+        if key in prior.deferred:  # it was waiting: it waits again
+            state.deferred[key] = prior.deferred[key]
 
 
 def _save_state(folder: str, data: str, project: str, hook: str) -> None:
@@ -415,6 +441,7 @@ def state_folder(project: str, session: str) -> str:
 
 
 def _lock(folder: str) -> int:
+    safepath.check(folder)  # a `.sidekit` or state folder linked out of the project: stateless instead
     if not os.path.isdir(folder):
         _prune(os.path.dirname(folder))
         os.makedirs(folder, exist_ok=True)
@@ -437,9 +464,12 @@ def _prune(root: str, now: float | None = None) -> None:
     for name in names:
         folder = os.path.join(root, name)
         try:
-            if os.stat(os.path.join(folder, STATE_FILE)).st_mtime < cutoff:
-                for item in os.listdir(folder):
-                    os.unlink(os.path.join(folder, item))
+            if not os.path.islink(folder) and os.stat(os.path.join(folder, STATE_FILE)).st_mtime < cutoff:
+                for item in (STATE_FILE, LOCK_FILE):  # only what sidekit wrote; anything else keeps the folder
+                    try:
+                        os.unlink(os.path.join(folder, item))
+                    except FileNotFoundError:
+                        pass
                 os.rmdir(folder)
         except OSError:
             continue
@@ -456,10 +486,16 @@ def _load_state(folder: str) -> State:
 def content_hash(path: str) -> str:
     """A cheap fingerprint of a file's content ("" when unreadable or absent)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_HASH_BYTES)
-            size = os.fstat(handle.fileno()).st_size
-    except OSError:
+        # O_NONBLOCK and regular files only: a FIFO named by a payload must not hold the hook.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                return ""
+            data, size = os.read(fd, MAX_HASH_BYTES), info.st_size
+        finally:
+            os.close(fd)
+    except (OSError, ValueError):  # ValueError: a NUL byte or a lone surrogate in the path
         return ""
     import zlib
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import time
 
-from sidekit_hooks.core import fastjson
-from sidekit_hooks.core.workspace import session_queue_dir
+from sidekit_hooks.core import fastjson, safepath
+from sidekit_hooks.core.workspace import QUEUE_SUBDIR, session_queue_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,8 +27,11 @@ URGENT_TTL = 2 * 60 * 60  # Gas Town's DefaultUrgentTTL
 MAX_DEPTH = 50  # pending nudges per session, as in Gas Town
 STALE_CLAIM = 5 * 60  # a claim older than this was abandoned by a crashed drainer
 FRESH_WRITE = 2.0  # a malformed file younger than this may still be being written (gt writes in place)
+MAX_TTL = 366 * 86400  # seconds; a longer time to live (or delay) is a typo, and would overflow a date
 MAX_CLAIM = 200  # nudges one drain looks at; the rest wait for the next boundary
 CLAIMED = ".claimed"
+QUARANTINE = ".quarantine"  # bad files go here, renamed `<name>.<reason>`: neither lost nor blocking
+MAX_FILE = 256 * 1024  # bytes of one queued file that are read; a bigger one is malformed
 
 
 class Nudge:
@@ -81,20 +84,30 @@ class Nudge:
         return "{\n" + ",\n".join(f"  {fastjson.dumps(k)}: {fastjson.dumps(v)}" for k, v in data.items()) + "\n}"
 
     @classmethod
-    def from_json(cls, text: str) -> Nudge:
+    def from_json(cls, text: str, written: datetime | None = None) -> Nudge:
+        """Parse a queued file. Without `expires_at` it expires one TTL after it was written (its
+        `timestamp`, else `written`, the time in its name), so it can never outlive what queues behind it."""
         data = fastjson.loads(text)
         if not isinstance(data, dict) or not isinstance(data.get("message"), str):
             raise ValueError("a nudge is a JSON object with a string `message`")
         extra = {k: v for k, v in data.items() if k in ("kind", "thread_id", "severity", "sidecar") and v}
-        return cls(
+        nudge = cls(
             message=data["message"],
             sender=str(data.get("sender") or "unknown"),
             priority=str(data.get("priority") or "normal"),
-            timestamp=parse_time(data.get("timestamp")),
+            timestamp=parse_time(data.get("timestamp")) or written,
             expires_at=parse_time(data.get("expires_at")),
             deliver_after=parse_time(data.get("deliver_after")),
             extra=extra,
         )
+        if nudge.expires_at is None:
+            from datetime import timedelta
+
+            try:
+                nudge.expires_at = nudge.timestamp + timedelta(seconds=URGENT_TTL if nudge.urgent else NORMAL_TTL)
+            except OverflowError:  # a timestamp at the end of time: it cannot be placed, so it is malformed
+                raise ValueError("timestamp out of range") from None
+        return nudge
 
 
 class Claim:
@@ -139,9 +152,34 @@ def parse_ttl(text: str) -> float:
     """`30m`, `2h`, `90s`, `1d` or plain seconds."""
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
     text = text.strip().lower()
-    if text and text[-1] in units:
-        return float(text[:-1]) * units[text[-1]]
-    return float(text)
+    scale = units.get(text[-1:], 0)
+    seconds = float(text[:-1] if scale else text) * (scale or 1)
+    if not 0 <= seconds <= MAX_TTL:  # also refuses inf and nan
+        raise ValueError(f"{text!r} is not a duration between 0 and {MAX_TTL // 86400} days")
+    return seconds
+
+
+def queue_anchor(root: str) -> str:
+    """The folder the queue belongs to (project or town root): nothing it touches may resolve outside."""
+    return root[: -len(QUEUE_SUBDIR) - 1] if root.endswith(os.sep + QUEUE_SUBDIR) else root
+
+
+def session_folder(root: str, session: str) -> str:
+    """The session's queue folder; UnsafePath (an OSError) when it, or `.runtime`, leads out of the root."""
+    return safepath.check(session_queue_dir(root, session), queue_anchor(root))
+
+
+def own_name(name: str) -> bool:
+    """`<UnixNano>-<8 hex>.json`: the only names the queue reads, claims or removes."""
+    stem, dash, tag = name[:-5].partition("-")
+    return (name.endswith(".json") and dash == "-" and stem.isdigit() and len(tag) == 8
+            and all(c in "0123456789abcdef" for c in tag.lower()))
+
+
+def name_time(name: str) -> float:
+    """When a queued file was written, from its name (seconds; 0.0 when the name holds none)."""
+    stem = name.partition("-")[0]
+    return int(stem) / 1e9 if stem.isdigit() and len(stem) < 25 else 0.0
 
 
 def enqueue(
@@ -155,15 +193,15 @@ def enqueue(
     """Write one nudge atomically; return its path. Over the depth cap, the oldest normal ones go first."""
     from datetime import timedelta
 
-    folder = session_queue_dir(root, session)
-    os.makedirs(folder, exist_ok=True)
+    folder = session_folder(root, session)
+    safepath.makedirs(folder, queue_anchor(root))
     if nudge.expires_at is None:
         ttl = URGENT_TTL if nudge.urgent else NORMAL_TTL
         nudge.expires_at = nudge.timestamp + timedelta(seconds=ttl)
     _make_room(folder, max_depth - 1, on_drop)
     name = f"{time.time_ns()}-{os.urandom(4).hex()}.json"
     tmp = os.path.join(folder, f".tmp-{name[:-5]}")  # neither ends in .json nor holds .claimed
-    with open(tmp, "w", encoding="utf-8") as handle:
+    with open(tmp, "x", encoding="utf-8", errors="replace") as handle:  # "x": never through a planted link
         handle.write(nudge.to_json())
     path = os.path.join(folder, name)
     os.replace(tmp, path)
@@ -183,30 +221,44 @@ def _make_room(folder: str, keep: int, on_drop: Callable[[str, Nudge], None] | N
             os.unlink(os.path.join(folder, name))
         except OSError:
             continue  # a drainer claimed it meanwhile: it is delivered, not dropped
-        if on_drop is not None and nudge is not None:
-            on_drop(name, nudge)
+        if on_drop is not None:
+            on_drop(name, nudge if nudge is not None else Nudge("(unreadable)", sender="unknown"))
 
 
 def _peek(path: str) -> Nudge | None:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return Nudge.from_json(handle.read())
+        text = safepath.read_bytes(path, MAX_FILE + 1)
+        if len(text) > MAX_FILE:
+            return None
+        return Nudge.from_json(text.decode("utf-8"), _written(os.path.basename(path)))
     except (OSError, ValueError):
         return None
 
 
+def _written(name: str) -> datetime | None:
+    seconds = name_time(name)
+    if not seconds:
+        return None
+    from datetime import datetime, timezone
+
+    try:
+        return datetime.fromtimestamp(seconds, timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
 def pending_names(folder: str) -> list[str]:
-    """Queued (unclaimed) nudge files, oldest first."""
+    """Queued (unclaimed) nudge files in the queue's own name format, oldest first."""
     try:
         names = os.listdir(folder)
     except OSError:
         return []
-    return sorted(n for n in names if n.endswith(".json") and not n.startswith("."))
+    return sorted(n for n in names if own_name(n))
 
 
 def pending(root: str, session: str) -> list[tuple[str, Nudge]]:
     """What is queued for a session, oldest first, without claiming anything."""
-    folder = session_queue_dir(root, session)
+    folder = session_folder(root, session)
     out = []
     for name in pending_names(folder):
         nudge = _peek(os.path.join(folder, name))
@@ -223,7 +275,8 @@ def claim(
     on_discard: Callable[[str, str], None] | None = None,
     limit: int = MAX_CLAIM,
 ) -> list[Claim]:
-    """Claim every deliverable nudge of a session, FIFO. Expired ones are dropped, early ones put back."""
+    """Claim every deliverable nudge of a session, FIFO. Expired ones are dropped, early ones put back,
+    bad ones quarantined."""
     folder = session_queue_dir(root, session)
     try:
         names = os.listdir(folder)
@@ -231,6 +284,7 @@ def claim(
         return []
     if not any(CLAIMED in name for name in names) and not any(n.endswith(".json") for n in names):
         return []
+    session_folder(root, session)  # only now pay for resolving links: something is queued
     moment = at or now()
     recover_stale_claims(folder)
     claims: list[Claim] = []
@@ -248,19 +302,28 @@ def _claim_one(
     target = f"{source}{CLAIMED}.{os.urandom(4).hex()}"
     try:
         os.rename(source, target)
-        written = os.stat(target).st_mtime
-        os.utime(target)  # a fresh claim must not look stale to a concurrent drainer
-        with open(target, encoding="utf-8") as handle:
-            text = handle.read()
     except OSError:
         return None  # another drainer won this one
     try:
-        nudge = Nudge.from_json(text)
-    except ValueError:
-        if time.time() - written < FRESH_WRITE:
-            _put_back(target, source)  # maybe still being written in place by a non-atomic writer
+        os.utime(target, follow_symlinks=False)  # a fresh claim must not look stale to a concurrent drainer
+        raw = safepath.read_bytes(target, MAX_FILE + 1)
+    except safepath.UnsafePath:
+        _quarantine(target, name, "not-a-regular-file", on_discard)  # a link or FIFO: never followed
+        return None
+    except OSError:
+        _put_back(target, source)
+        return None
+    try:
+        if len(raw) > MAX_FILE:
+            raise ValueError("too big")
+        nudge = Nudge.from_json(raw.decode("utf-8"), _written(name))
+    except ValueError:  # UnicodeDecodeError too
+        # Aged by the time in its name, not its mtime (every claim refreshes that): a file a
+        # non-atomic writer (gt writes in place) may still be filling gets a moment; then it goes aside.
+        if time.time() - name_time(name) < FRESH_WRITE:
+            _put_back(target, source)
         else:
-            _discard(target, name, "malformed", on_discard)
+            _quarantine(target, name, "malformed", on_discard)
         return None
     if nudge.expires_at is not None and nudge.expires_at <= moment:
         _discard(target, name, "expired", on_discard)
@@ -295,11 +358,11 @@ def recover_stale_claims(folder: str, stale_after: float = STALE_CLAIM) -> int:
     except OSError:
         return 0
     for name in names:
-        if CLAIMED not in name:
+        if CLAIMED not in name or not own_name(name[: name.index(CLAIMED)]):
             continue
         path = os.path.join(folder, name)
         try:
-            if os.stat(path).st_mtime >= cutoff:
+            if os.lstat(path).st_mtime >= cutoff:
                 continue
         except OSError:
             continue
@@ -308,11 +371,32 @@ def recover_stale_claims(folder: str, stale_after: float = STALE_CLAIM) -> int:
     return recovered
 
 
+def quarantined(root: str, session: str) -> list[str]:
+    """Names in the session's quarantine (`<name>.<reason>`), for `sidekit queue` and doctor."""
+    try:
+        return sorted(os.listdir(os.path.join(session_folder(root, session), QUARANTINE)))
+    except OSError:
+        return []
+
+
 def _put_back(claim_path: str, queued_path: str) -> None:
     try:
         os.rename(claim_path, queued_path)
     except OSError:
         pass
+
+
+def _quarantine(claim_path: str, name: str, why: str, on_discard: Callable[[str, str], None] | None) -> None:
+    """Move a bad file aside (never delete what sidekit may not have written), saying why."""
+    folder = os.path.dirname(claim_path)
+    try:
+        safepath.makedirs(os.path.join(folder, QUARANTINE), folder)
+        os.rename(claim_path, os.path.join(folder, QUARANTINE, f"{name}.{why}"))
+    except OSError:
+        _put_back(claim_path, os.path.join(folder, name))
+        return
+    if on_discard is not None:
+        on_discard(name, f"{why}; moved to {QUARANTINE}/{name}.{why}")
 
 
 def _discard(claim_path: str, name: str, why: str, on_discard: Callable[[str, str], None] | None) -> None:

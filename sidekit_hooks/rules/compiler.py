@@ -115,7 +115,8 @@ def compile_rule(rule: dict[str, Any], pack_name: str, origin: dict[str, str]) -
         "message": rule.get("message", ""),
         "see": rule.get("see", ""),
         "severity": rule.get("severity", "medium"),
-        "when": {key: value for key, value in rule.get("when", {}).items() if key in WHEN_KEYS},
+        "when": {key: [globs.normalise(g) for g in value] if key in GLOB_KEYS else value
+                 for key, value in rule.get("when", {}).items() if key in WHEN_KEYS},
         "pack": pack_name,
         **origin,
     }
@@ -311,8 +312,16 @@ def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> lis
         for index, glob in enumerate(when.get(key, [])):
             why = globs.problem(glob) or ("" if len(glob) <= MAX_PATTERN else f"over {MAX_PATTERN} characters")
             if why:
-                problems.append(Problem(at + ("when", key, index), f'glob "{glob}" cannot match: {why}',
+                problems.append(Problem(at + ("when", key, index), f'glob "{glob[:80]}" cannot match: {why}',
                                         'write a project-relative glob such as "src/**/*.py"'))
+                continue
+            costly = globs.budget_problem(glob)  # matched on every tool call: keep it cheap
+            if costly and "consecutive" in costly:  # harmless once collapsed, which the compiler does
+                problems.append(Problem(at + ("when", key, index), f'glob "{glob[:80]}": {costly}; the hook '
+                                        "reads it that way", f'write "{globs.normalise(glob)[:80]}"', level="warning"))
+            elif costly:
+                problems.append(Problem(at + ("when", key, index), f'glob "{glob[:80]}" is too costly: {costly}',
+                                        'name fewer folders, e.g. "src/**/*.py"'))
     return problems + _impossible(when, at)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import _signal
 import time
 
+from sidekit_hooks.core import budget
 from sidekit_hooks.core.globs import match_name, matches_any
 from sidekit_hooks.rules import MATCH_BUDGET, MAX_SCAN
 
@@ -56,6 +57,7 @@ def match_rules(
     for rule in rules:
         if time.monotonic() >= deadline:
             break
+        budget.doing(f"pack {rule.get('file', '?')} rule {rule.get('id', '?')}")  # named if time runs out
         try:
             hit = match_rule(rule, event, deadline)
         except RegexTimeout as exc:

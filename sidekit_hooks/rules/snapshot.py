@@ -12,9 +12,10 @@ when it is compiled, which happens again only when the file changes.
 from __future__ import annotations
 
 import os
+import time
 
 from sidekit_hooks import __version__
-from sidekit_hooks.core import fastjson, hooklog, workspace
+from sidekit_hooks.core import budget, fastjson, hooklog, safepath, workspace
 from sidekit_hooks.rules import LAYERS
 
 TYPE_CHECKING = False
@@ -51,6 +52,13 @@ FORMAT = 1  # bump when the compiled form changes: older snapshots are rebuilt
 SNAPSHOT_FILE = "rules-snapshot.json"
 PACK_DIR = "sidecar_rules"
 LOCAL_DIR = os.path.join(".sidekit", "rules")
+# A hook compiles changed packs for at most this long; the rest is compiled by the next events
+# (the snapshot is saved with what is done), so a huge change never costs one event its deadline.
+COMPILE_BUDGET = 0.2  # seconds; what a hook passes as `compile_budget` to `current`
+BACKGROUND_BYTES = 32 * 1024  # a changed pack this big is compiled by a background worker, not the hook
+COMPILE_LOCK = "rules-compile.lock"
+MAX_SNAPSHOT_BYTES = 4 << 20  # the compiled snapshot every event reads
+MAX_TOTAL_BYTES = 256 * 1024  # the user, project and local packs together (one full-size pack); past it, packs are skipped
 
 
 def builtin_dir() -> str:
@@ -108,19 +116,23 @@ def display_path(path: str, project: str) -> str:
 _loaded: dict[str, tuple[list[list[Any]], Snapshot]] = {}
 
 
-def current(project: str, notify: Callable[[str], None] | None = None, hook: str = "rules") -> Snapshot:
+def current(project: str, notify: Callable[[str], None] | None = None, hook: str = "rules",
+            compile_budget: float = float("inf")) -> Snapshot:
     """The project's snapshot, recompiling what changed since it was written (and saving it)."""
     entries = [(layer, path, fingerprint(path)) for layer, path in pack_files(project)]
     files = [list(entry) for entry in entries]  # as the JSON snapshot holds them
     if project in _loaded and _loaded[project][0] == files:
         return _loaded[project][1]
-    snap = _refresh(project, entries, files, notify, hook)
+    snap = _refresh(project, entries, files, notify, hook, compile_budget)
     _loaded[project] = (files, snap)
     return snap
 
 
 def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list[Any]],
-             notify: Callable[[str], None] | None, hook: str) -> Snapshot:
+             notify: Callable[[str], None] | None, hook: str, compile_budget: float = float("inf")) -> Snapshot:
+    """Recompile what changed. With a `compile_budget` (a hook: COMPILE_BUDGET) the work stops there and big
+    packs go to a background worker; the CLI and the worker compile everything at once."""
+    started = time.monotonic()
     path = os.path.join(workspace.state_dir(project), SNAPSHOT_FILE)
     old = read(path)
     same_build = old.get("format") == FORMAT and old.get("sidekit") == __version__ and isinstance(old.get("packs"), list)
@@ -128,47 +140,111 @@ def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list
         return old
     reusable = {pack["path"]: pack for pack in old["packs"] if isinstance(pack, dict) and "path" in pack} if same_build else {}
     packs: list[PackRecord] = []
+    complete = True
+    total = 0
     for layer, pack_path, stat in entries:
+        total += stat[1] if layer != "builtin" and len(stat) > 1 else 0
         previous = reusable.get(pack_path)
         if previous is not None and previous["stat"] == stat and previous["layer"] == layer:
             packs.append(previous)
             continue
-        pack = build_pack(pack_path, layer, stat, project)
+        if time.monotonic() - started > compile_budget:
+            complete = False  # the next event goes on from here
+            continue
+        if compile_budget != float("inf") and len(stat) > 1 and stat[1] > BACKGROUND_BYTES and total <= MAX_TOTAL_BYTES:
+            complete = False  # too big to compile within one hook's share: a worker does it, once
+            _compile_in_background(project)
+            continue
+        budget.doing(f"compiling pack {display_path(pack_path, project)}")
+        pack = over_budget(pack_path, layer, stat, project, total) if total > MAX_TOTAL_BYTES else \
+            build_pack(pack_path, layer, stat, project)
         packs.append(pack)
         if pack["error"]:
             _report_broken(project, hook, pack, notify)
     rules, policy = merge(packs)
-    snap: Snapshot = {"format": FORMAT, "sidekit": __version__, "files": files, "rules": rules, "policy": policy,
-                      "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]], "packs": packs}
-    snap.update(precompile(rules, old))
+    code = precompile(rules, old, started + compile_budget)
+    complete = complete and code.pop("complete")
+    snap: Snapshot = {"format": FORMAT, "sidekit": __version__, "files": files if complete else [], "rules": rules,
+                      "policy": policy, "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]],
+                      "packs": packs, "engine": code["engine"], "sre": code["sre"]}
+    data = fastjson.dumps(snap)
+    if len(data) > MAX_SNAPSHOT_BYTES:  # every event reads it: past the cap, the regexes compile lazily instead
+        snap["sre"] = {}
+        data = fastjson.dumps(snap)
     try:
-        workspace.atomic_write(path, fastjson.dumps(snap))
+        workspace.atomic_write(path, data)
     except OSError as exc:  # a read-only project still gets its rules, compiled per event
         hooklog.error(project, hook, "rules", f"cannot save the rules snapshot: {exc}")
     return snap
 
 
-def precompile(rules: list[dict[str, Any]], old: Snapshot) -> Snapshot:
-    """The engine code of every regex of the active rules (see `sre`), reusing what `old` had."""
+def _compile_in_background(project: str) -> None:
+    """Start one detached worker (per project, by lock) that compiles every pack without a time budget."""
+    from sidekit_hooks.core import background
+
+    lock = os.path.join(workspace.state_dir(project), COMPILE_LOCK)
+    try:
+        if background.take_lock(lock, stale_after=60):
+            background.spawn_module("sidekit_hooks.rules.snapshot", ["compile", project, lock])
+    except OSError as exc:
+        hooklog.error(project, "rules", "compile", f"cannot start the background compile: {exc}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -S -m sidekit_hooks.rules.snapshot compile PROJECT LOCK`: the background compile."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 3 or args[0] != "compile":
+        print("usage: python -m sidekit_hooks.rules.snapshot compile PROJECT LOCK", file=sys.stderr)
+        return 2
+    from sidekit_hooks.core import background
+
+    try:
+        current(args[1])
+    except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
+        hooklog.error(args[1], "background", "rules", exc)
+    finally:
+        background.release_lock(args[2])
+    return 0
+
+
+def over_budget(path: str, layer: str, stat: list[int], project: str, total: int) -> PackRecord:
+    """A pack past the total size cap: recorded as broken, never compiled."""
+    display = display_path(path, project)
+    error = (f"{display}: the packs together are {total // 1024} KB, over the {MAX_TOTAL_BYTES // 1024} KB every "
+             f"tool call can afford; this pack is skipped\n  fix: trim or remove packs (sidekit rules list shows them)")
+    return {"path": path, "file": display, "layer": layer, "stat": stat, "name": "", "error": error, "rules": [],
+            "policy": {}}
+
+
+def precompile(rules: list[dict[str, Any]], old: Snapshot, until: float = float("inf")) -> dict[str, Any]:
+    """The engine code of every regex of the active rules (see `sre`), reusing what `old` had.
+    Past `until` the rest is left for the next event (`complete` is False); `match` compiles those itself."""
     from sidekit_hooks.rules import sre
 
     known = old.get("sre", {}) if old.get("engine") == sre.ENGINE else {}
     code: dict[str, Any] = {}
+    complete = True
     for rule in rules:
         for key in ("added", "absent", "command", "output"):
             pattern = rule["when"].get(key)
             if pattern is not None and pattern not in code:
-                entry = known.get(pattern) or sre.assemble(pattern)
+                entry = known.get(pattern)
+                if entry is None:
+                    if time.monotonic() > until:
+                        complete = False
+                        continue
+                    entry = sre.assemble(pattern)
                 if entry is not None:
                     code[pattern] = entry
-    return {"engine": sre.ENGINE, "sre": code}
+    return {"engine": sre.ENGINE, "sre": code, "complete": complete}
 
 
 def read(path: str) -> Snapshot:
     """The saved snapshot, or {} when there is none or it is unreadable (then it is rebuilt)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            snap = fastjson.loads(handle.read())
+        snap = fastjson.loads(safepath.read_bytes(safepath.check(path), 64 << 20).decode("utf-8"))
     except (OSError, ValueError):
         return {}
     return snap if isinstance(snap, dict) else {}  # type: ignore[return-value]  # a checked JSON object
@@ -248,7 +324,7 @@ def _first_to_report(project: str, pack: PackRecord) -> bool:
     folder = os.path.join(workspace.log_dir(project), NOTIFIED_DIR)
     name = f"{zlib.crc32(repr((pack['path'], pack['stat'])).encode('utf-8', 'replace')):08x}"
     try:
-        os.makedirs(folder, exist_ok=True)
+        safepath.makedirs(folder, project)
         os.close(os.open(os.path.join(folder, name), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
     except FileExistsError:
         return False
@@ -262,7 +338,8 @@ def _prune(folder: str) -> None:
     try:
         names = os.listdir(folder)
         if len(names) > MAX_NOTIFIED:
-            paths = sorted((os.path.join(folder, n) for n in names), key=os.path.getmtime)
+            own = [n for n in names if len(n) == 8 and all(c in "0123456789abcdef" for c in n)]  # only our markers
+            paths = sorted((os.path.join(folder, n) for n in own), key=os.path.getmtime)
             for path in paths[: len(paths) - MAX_NOTIFIED]:
                 os.unlink(path)
     except OSError:
@@ -275,3 +352,7 @@ def broken(project: str) -> list[dict[str, str]]:
 
 
 __all__ = ["LAYERS", "broken", "current", "merge", "pack_files"]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import time
 
-from sidekit_hooks.core import fastjson, workspace
+from sidekit_hooks.core import fastjson, safepath, workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class Loaded:
 def read(path: str) -> Loaded:
     """Read one cache file. Missing -> empty; unreadable, corrupt or another format -> empty + note."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(safepath.check(path), encoding="utf-8") as handle:  # a cache linked out of the project: refused
             text = handle.read()
     except FileNotFoundError:
         return Loaded({})

@@ -35,7 +35,7 @@ def test_errors_end_with_the_fix(project: Path, capsys: pytest.CaptureFixture[st
     code, _, err = run(capsys, "queue", "--project", str(project), "--session", "..")
     assert code == 1 and err.endswith("  fix: pass the Claude session_id or the tmux session name\n")
     code, _, err = run(capsys, "nudge", "--session", "s", "--ttl", "soon", "x", "--project", str(project))
-    assert code == 1 and "fix: use e.g. --ttl 30m" in err
+    assert code == 1 and "fix: write e.g. --ttl 30m, 2h or 1d" in err
 
 
 def test_unknown_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -65,8 +65,10 @@ def wired(commands: dict[str, str], others: bool = True) -> dict[str, Any]:
 
 
 def healthy_tail(project: Path) -> list[str]:
-    tail = ["  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
-    return tail + [RULES] + ["  info     test cache: no pytest run recorded yet", mcp_line(project),
+    tail = ["  ok       paths: .sidekit/ and .runtime/ stay inside the project",
+            "  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
+    return tail + [RULES] + ["  info     test cache: no pytest run recorded yet",
+                             "  ok       hook deadline: no hook ran out of time in the last 24 h", mcp_line(project),
                              "  ok       hook log: no hook failures in the last 24 h"]
 
 

@@ -92,9 +92,13 @@ def test_install_twice_changes_nothing_and_uninstall_gives_back_the_same_bytes(p
     assert gone.returncode == 0, gone.stderr
     assert gone.stdout == f"sidekit uninstall: {target}\n" + "".join(
         f"  {event}: removed {CMD[event]}\n" for event in settings.EVENTS
-    ) + f"  backup of the previous file: {target}.sidekit-backup\n"
+    ) + (f"  removed the backup install kept: {target}.sidekit-backup\n"
+         "  .gitignore: removed .runtime/ .claude/*.sidekit-backup\n")
     assert target.read_text() == FOREIGN
     assert not (project / ".sidekit" / "install.json").exists()
+    # What install wrote goes: its .gitignore block and its backup (#15).
+    assert (project / ".gitignore").read_text() == "node_modules\n/.sidekit\n"
+    assert not (project / ".claude" / "settings.json.sidekit-backup").exists()
 
 
 def test_hand_edited_entries_are_still_removed_exactly(project: Path, home: Path) -> None:
@@ -116,9 +120,9 @@ def test_a_settings_file_install_created_is_removed_by_uninstall(project: Path, 
     assert done.stdout == (f"sidekit install: {target}\n{added_lines(project)}"
                            "  .gitignore: added .sidekit/ .runtime/ .claude/*.sidekit-backup\n")
     gone = sidekit("uninstall", "--project", str(project), home=home)
-    assert gone.stdout.endswith(
-        f"  removed the file (sidekit install had created it); backup: {target}.sidekit-backup\n")
-    assert not target.exists()
+    assert gone.stdout.endswith("  removed the file (sidekit install had created it)\n"
+                                "  .gitignore: removed .sidekit/ .runtime/ .claude/*.sidekit-backup\n")
+    assert not target.exists() and not (project / ".gitignore").exists()
 
 
 def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Path, home: Path) -> None:
@@ -134,6 +138,7 @@ def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Pat
         f"sidekit uninstall: {target}\n"
         "  nothing to remove: the entries marked 'sidekit-hooks' there were not written by `sidekit install`\n"
         f"  to remove them anyway: sidekit uninstall --project {project} --all\n"
+        "  .gitignore: removed .sidekit/ .runtime/ .claude/*.sidekit-backup\n"
     )
     done = sidekit("uninstall", "--project", str(project), "--all", home=home)
     assert done.stdout.splitlines()[1:1 + len(settings.EVENTS)] == [f"  {event}: removed {CMD[event]}" for event in settings.EVENTS]

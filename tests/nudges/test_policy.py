@@ -255,11 +255,12 @@ def test_policy_table_comes_from_the_rule_pack_snapshot(here: Path, monkeypatch:
     fake = types.ModuleType("sidekit_hooks.rules.snapshot")
     reads: list[str] = []
 
-    def current(project: str, notify: object = None, hook: str = "") -> dict[str, Any]:
+    def current(project: str, notify: object = None, hook: str = "", compile_budget: float = 0.0) -> dict[str, Any]:
         reads.append(project)
         return {"rules": [], "policy": {"max_nudges": 3, "cooldown": 0}}
 
     fake.current = current  # type: ignore[attr-defined]
+    fake.COMPILE_BUDGET = 0.2  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "sidekit_hooks.rules.snapshot", fake)
     ctx = ctx_of(here)
     context, claims = runtime.respond(edit_event(here), ctx)

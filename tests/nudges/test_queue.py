@@ -108,17 +108,19 @@ def test_a_claim_refreshes_its_mtime(tmp_path: Path) -> None:
     assert time.time() - os.stat(held.path).st_mtime < 60  # another drainer must not think it stale
 
 
-def test_malformed_files_are_left_while_fresh_then_discarded(tmp_path: Path) -> None:
+def test_malformed_files_are_left_while_fresh_then_quarantined(tmp_path: Path) -> None:
     folder = tmp_path / "s"
     folder.mkdir()
     bad = folder / f"{time.time_ns()}-00000000.json"
     bad.write_text('{"sender": "half-writ')
     assert queue.claim(str(tmp_path), "s") == [] and bad.exists()  # maybe still being written
-    old = time.time() - 10
-    os.utime(bad, (old, old))
+    # Aged by the time in its name (claims refresh the mtime, so the mtime would never age).
+    aged = folder / f"{time.time_ns() - 10 * 10**9}-00000001.json"
+    bad.rename(aged)
     why: list[str] = []
     assert queue.claim(str(tmp_path), "s", on_discard=lambda n, w: why.append(w)) == []
-    assert why == ["malformed"] and not bad.exists()
+    assert why == [f"malformed; moved to .quarantine/{aged.name}.malformed"] and not aged.exists()
+    assert (folder / ".quarantine" / f"{aged.name}.malformed").read_text() == '{"sender": "half-writ'
 
 
 def test_depth_cap_drops_oldest_normal_first(tmp_path: Path) -> None:

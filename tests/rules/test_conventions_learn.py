@@ -233,4 +233,5 @@ def test_cli_dry_run_writes_nothing_and_bad_project_says_the_fix(tmp_path: Path)
     assert not (tmp_path / "sidecar_rules").exists()
     missing = sidekit("conventions", "learn", "--project", str(tmp_path / "nope"))
     assert missing.returncode == 1
-    assert missing.stderr == f"sidekit: no project folder at {tmp_path / 'nope'}\n  fix: sidekit conventions learn --project DIR\n"
+    assert missing.stderr == (f"sidekit: the project folder {tmp_path / 'nope'} does not exist (from --project); nothing was done\n"
+                              "  fix: pass --project DIR with the project's folder (mkdir -p DIR first for a new one)\n")

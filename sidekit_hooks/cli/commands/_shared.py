@@ -20,7 +20,15 @@ def add_format(parser: argparse.ArgumentParser) -> None:
 
 
 def project_of(args: argparse.Namespace) -> str:
-    return os.path.abspath(getattr(args, "project", None) or workspace.project_dir())
+    """The project folder, which must exist: no command creates a missing project folder."""
+    given = getattr(args, "project", None)
+    project = os.path.abspath(given or workspace.project_dir())
+    if not os.path.isdir(project):
+        what = "is not a folder" if os.path.exists(project) else "does not exist"
+        flag = "--project" if given else "$CLAUDE_PROJECT_DIR (or the cwd)"
+        raise SidekitError(f"the project folder {project} {what} (from {flag}); nothing was done",
+                           "pass --project DIR with the project's folder (mkdir -p DIR first for a new one)")
+    return project
 
 
 def session_of(args: argparse.Namespace) -> str:

@@ -14,7 +14,6 @@ from typing import Any
 from sidekit_hooks.cli import answers
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.core import workspace
-from sidekit_hooks.core.errors import SidekitError
 
 OUTPUT = os.path.join("sidecar_rules", "conventions.toml")
 HEADER = (
@@ -35,9 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from sidekit_hooks.rules.authoring import conventions
 
-    project = project_of(args)
-    if not os.path.isdir(project):
-        raise SidekitError(f"no project folder at {project}", "sidekit conventions learn --project DIR")
+    project = project_of(args)  # a missing folder is a clear error there
     rules, measures = conventions.learn(project)
     output = os.path.abspath(os.path.join(project, args.output or OUTPUT))
     document = conventions.pack(rules)

@@ -83,10 +83,12 @@ def diagnose(project: str) -> list[Check]:
         checks.append(_plugin_probe(root, project))
     if wired or root:
         checks.append(_agent_shell_check(wired, root, project, install))
+    checks.append(_escapes_check(project))
     checks.append(_state_check(project))
     checks.append(_versions_check())
     checks.append(_rule_packs_check(project))
     checks.extend(_cache_checks(project))
+    checks.append(_deadline_check(project))
     checks.append(_mcp_check(project, bool(plugin)))
     checks.append(_hook_log_check(project))
     return checks
@@ -199,12 +201,15 @@ def _agent_shell_check(wired: list[Wired], root: str, project: str, install: str
         if not starts:
             return Check("agent shell", "problem", "`sidekit` is not on the agent's PATH: no SessionStart hook puts it there",
                          install)
-        env_file = os.path.join(workspace.state_dir(project), f".doctor-env-{os.getpid()}.sh")
-        os.makedirs(os.path.dirname(env_file), exist_ok=True)
+        import tempfile
+
+        # Claude Code's own env file lives outside the project too (~/.claude/session-env/...).
+        env_file = os.path.join(tempfile.mkdtemp(prefix="sidekit-doctor-env-"), "sessionstart-hook-0.sh")
         _probe(starts[0], project, install, {"CLAUDE_ENV_FILE": env_file})
         env = {"PATH": bare}
         how = f"SessionStart ({starts[0].source}) puts it on PATH"
-        script = f". {shlex.quote(env_file)} 2>/dev/null; rm -f {shlex.quote(env_file)}; sidekit --version"
+        folder = shlex.quote(os.path.dirname(env_file))
+        script = f". {shlex.quote(env_file)} 2>/dev/null; rm -rf {folder}; sidekit --version"
     env.update(HOME=wiring.home(), CLAUDE_PROJECT_DIR=project)
     try:
         done = subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True, cwd=project, env=env, timeout=30)
@@ -272,6 +277,7 @@ def _probe(item: Wired, project: str, install: str, extra_env: dict[str, str] | 
             env.pop(name, None)
     for name in ("TMUX_PANE", "GT_SESSION"):  # inside Gas Town the hook would drain the agent's own queue
         env.pop(name, None)
+    deadlines_before = _deadline_records(project)
     started = time.monotonic()
     try:
         done = subprocess.run(["/bin/sh", "-c", item.command], input=json.dumps(payload), capture_output=True,
@@ -288,6 +294,9 @@ def _probe(item: Wired, project: str, install: str, extra_env: dict[str, str] | 
     if not _valid_output(done.stdout):
         return Check("hook runs", "problem", f"{item.event} printed something other than one JSON object: "
                      f"{done.stdout[:80]!r}", install)
+    if _deadline_records(project) > deadlines_before:  # it gave up: what it should have said was not said
+        return Check("hook runs", "problem", f"{item.event} ({item.source}) ran into its deadline ({elapsed} ms)",
+                     "the 'hook deadline' line below names what was running")
     return Check("hook runs", "ok", f"{item.event} ({item.source}): exit 0, valid output, {elapsed} ms")
 
 
@@ -310,11 +319,50 @@ def _forget_probe(project: str) -> None:
         pass
 
 
+def _escapes_check(project: str) -> Check:
+    """Symlinks under .sidekit/ or .runtime/ that lead out of the project: the hooks refuse to use them."""
+    from sidekit_hooks.core import safepath
+
+    found = safepath.escapes(project)
+    if not found:
+        return Check("paths", "ok", ".sidekit/ and .runtime/ stay inside the project")
+    first = found[0].split(" -> ")[0]
+    more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
+    return Check("paths", "problem", f"{found[0]} leads outside the project; sidekit refuses to use it{more}",
+                 f"rm {shlex.quote(os.path.join(project, first))} (sidekit recreates what it needs inside the project)")
+
+
+def _deadline_records(project: str) -> int:
+    return sum(r.get("where") == "deadline" or str(r.get("where", "")).startswith("timeout:")
+               for r in hooklog.read(project, hooklog.ERRORS))
+
+
+def _deadline_check(project: str) -> Check:
+    """A hook that ran into its deadline (or a part cut off for overrunning): name what was running."""
+    cutoff = time.time() - RECENT_FAILURES
+    hits = [r for r in hooklog.read(project, hooklog.ERRORS)
+            if isinstance(r.get("ts"), (int, float)) and r["ts"] >= cutoff
+            and (r.get("where") == "deadline" or str(r.get("where", "")).startswith("timeout:"))]
+    if not hits:
+        return Check("hook deadline", "ok", "no hook ran out of time in the last 24 h")
+    culprit = str(hits[-1].get("culprit") or hits[-1].get("where") or "?")
+    detail = f"{len(hits)} hook run{'s' if len(hits) != 1 else ''} ran out of time in the last 24 h; newest while running {culprit}"
+    if "pack " in culprit or "detector rules" in culprit:
+        target = culprit.split("pack ", 1)[1].split(" rule ")[0] if "pack " in culprit else ""
+        fix = f"sidekit rules test {shlex.quote(target)}".rstrip() if target else "sidekit rules test"
+        return Check("hook deadline", "problem", detail, f"{fix} (it measures compile and match time), then trim that pack")
+    if "scope" in culprit:
+        return Check("hook deadline", "problem", detail, "sidekit scope show; narrow it with sidekit scope set --allow 'dir/**'")
+    return Check("hook deadline", "problem", detail, f"read the causes: tail -n 20 {shlex.quote(os.path.join(workspace.log_dir(project), hooklog.ERRORS))}")
+
+
 def _state_check(project: str) -> Check:
+    from sidekit_hooks.core import safepath
+
     folders = [workspace.state_dir(project), workspace.queue_root(project)]
     for folder in folders:
         try:
-            os.makedirs(folder, exist_ok=True)
+            safepath.makedirs(folder, project if folder.startswith(project) else "")
             probe = os.path.join(folder, f".doctor-{os.getpid()}")
             with open(probe, "w", encoding="utf-8") as handle:
                 handle.write("ok")

@@ -19,6 +19,7 @@ def run(args: argparse.Namespace) -> int:
     where = target(args)
     wanted = settings.wanted_handlers(wiring.interpreter(), wiring.hooks_dir())
     before = wiring.read_settings(where.settings, f"sidekit install {where.flags}")
+    wiring.check_writable(where.settings, where.project, f"sidekit install {where.flags}")
     record = wiring.load_record(where)
     try:
         after, record, changes = settings.install(before.data, wanted, record)
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if after != before.data or not before.existed:
         record["createdFile"] = bool(record.get("createdFile")) or not before.existed
         record.setdefault("originalText", before.text)  # lets uninstall give back the very bytes
-        os.makedirs(os.path.dirname(where.settings), exist_ok=True)
+        os.makedirs(os.path.dirname(os.path.realpath(where.settings)), exist_ok=True)
         backup = wiring.write_settings(where.settings, after, before)
         if backup:
             print(f"  backup of the previous file: {backup}")

@@ -5,10 +5,12 @@ which function and method (the test-impact map that select, tests-for and blast-
 from __future__ import annotations
 
 import argparse
+import shutil
 
 from sidekit_hooks.cli import answers
 from sidekit_hooks.cli.commands._code import add_common
 from sidekit_hooks.cli.commands._shared import project_of
+from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.impact import testmap
 
 
@@ -23,7 +25,11 @@ def run(args: argparse.Namespace) -> int:
     extra = list(args.pytest_args)
     if extra[:1] == ["--"]:
         extra = extra[1:]
-    recording = testmap.record(project_of(args), extra, args.python)
+    project = project_of(args)
+    if args.python and not shutil.which(args.python):
+        raise SidekitError(f"--python {args.python}: no such interpreter (or not executable)",
+                           "pass the project's interpreter, e.g. sidekit map --python .venv/bin/python")
+    recording = testmap.record(project, extra, args.python)
     answer = {
         "tests": len(recording.test_map.tests),
         "files": len(recording.test_map.files),

@@ -7,6 +7,7 @@ import argparse
 from sidekit_hooks.cli import answers
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of, session_of
 from sidekit_hooks.core import workspace
+from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.nudges import delivery, queue
 
 SHOWN = 10
@@ -20,11 +21,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     session = session_of(args)
-    items = queue.pending(workspace.queue_root(project_of(args)), session)
+    root = workspace.queue_root(project_of(args))
+    try:
+        items = queue.pending(root, session)
+    except OSError as exc:  # a queue folder linked out of the project, say
+        raise SidekitError(f"cannot read the queue: {exc}", "sidekit doctor") from None
     shown = [
         {"name": name, "priority": nudge.priority if nudge.urgent else None, "text": delivery.line_for(nudge)}
         for name, nudge in items[:SHOWN]
     ]
-    answer = {"session": session, "pending": len(items), "nudges": shown, "remainder": len(items) - len(shown)}
+    answer = {"session": session, "pending": len(items), "nudges": shown, "remainder": len(items) - len(shown),
+              "quarantined": len(queue.quarantined(root, session)) or None}  # bad files moved aside, with a reason
     answers.emit(answer, args.format)
     return 0

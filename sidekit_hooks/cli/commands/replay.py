@@ -8,6 +8,7 @@ transcript as each step comes, so detectors see the disk as the agent left it.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import shutil
 import tempfile
@@ -30,23 +31,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = os.path.expanduser(args.transcript)
+    session = transcript.Transcript()
+    events = transcript.stream(path, session)  # one line at a time: a long session never sits in memory
     try:
-        session = transcript.read(path)
+        first = next(events, None)
     except OSError as exc:
         raise SidekitError(f"cannot read {args.transcript} ({exc.strerror})",
                            "pass a transcript file, e.g. ~/.claude/projects/<project>/<session>.jsonl") from None
-    if not session.events:
+    if first is None:
         raise SidekitError(f"{args.transcript} holds no prompts or tool calls sidekit can replay",
                            "pass a Claude Code session transcript (.jsonl), not a settings or log file")
     project = tempfile.mkdtemp(prefix="sidekit-replay-")
     try:
         source = args.project or session.cwd
         copied = copy_config(source, project) if source and os.path.isdir(source) else []
-        print(f"sidekit replay: {len(session.events)} events from {args.transcript}")
+        print(f"sidekit replay: {args.transcript}")
         print(f"throw-away project {project}; configuration from {source or 'nowhere'}: {', '.join(copied) or 'none found'}\n")
         summary = Summary()
-        player = Player(project, session.session or "replay")
-        for number, event in enumerate(session.events, 1):
+        # In this process: a subprocess per step made a long session (thousands of calls) take minutes.
+        player = Player(project, session.session or "replay", in_process=True)
+        for number, event in enumerate(itertools.chain([first], events), 1):
             payload = materialize(rebase(event.payload, session.cwd, project), project)
             result = player.send(event.hook, payload)
             summary.add(result)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from typing import Any
 
 from sidekit_hooks import __version__
@@ -88,25 +89,81 @@ def list_rules(project: str, fmt: str) -> int:
 def lint_packs(paths: list[str], project: str, fmt: str) -> int:
     from sidekit_hooks.rules.authoring import lint
 
-    checked = [lint.check_file(path, project, layer) for layer, path in lint.targets(paths, project)]
-    errors = sum(len(c.errors) for c in checked)
+    found = lint.targets(paths, project)
+    checked = [lint.check_file(path, project, layer) for layer, path in found]
+    over = _total_size_problem(found)
+    errors = sum(len(c.errors) for c in checked) + bool(over)
     warnings = sum(len(c.warnings) for c in checked)
     rules = sum(len(c.data.get("rules", [])) for c in checked if c.data and isinstance(c.data.get("rules"), list))
     if fmt == "json":
         answers.emit({"packs": len(checked), "rules": rules, "errors": errors, "warnings": warnings,
-                      "problems": [line for c in checked for line in c.rendered()]})
+                      "problems": [line for c in checked for line in c.rendered()] + ([over] if over else [])})
         return 1 if errors else 0
     for line in (line for c in checked for line in c.rendered()):
         print(line, file=sys.stdout)
+    if over:
+        print(over)
     print(f"{_count(len(checked), 'pack')}, {_count(rules, 'rule')}: {_count(errors, 'error')}, {_count(warnings, 'warning')}")
     return 1 if errors else 0
+
+
+def _total_size_problem(found: list[tuple[str, str]]) -> str:
+    """The hook skips packs past the total size cap (user, project and local layers together): say so here."""
+    from sidekit_hooks.rules import snapshot
+
+    total = 0
+    for layer, path in found:
+        try:
+            total += os.path.getsize(path) if layer != "builtin" else 0
+        except OSError:
+            continue
+        if total > snapshot.MAX_TOTAL_BYTES:
+            return (f"{path}: the packs together are over {snapshot.MAX_TOTAL_BYTES // 1024} KB; the hook skips this "
+                    "one and every later one\n  fix: trim the packs or remove one (sidekit rules list shows them)")
+    return ""
 
 
 # --- test -------------------------------------------------------------------------------------------
 
 
+def _worst_match_ms(rules: list[dict[str, Any]], data: dict[str, Any]) -> int:
+    """The slowest of the pack's examples (and a 5-folder-deep Write), matched against every rule of the pack."""
+    from sidekit_hooks.nudges.events import parse_event
+    from sidekit_hooks.rules import match
+    from sidekit_hooks.rules.authoring import examples
+
+    samples = [examples.payload(ex) for raw in data.get("rules", []) for ex in raw.get("examples", [])][:50]
+    samples.append({"hook_event_name": "PostToolUse", "tool_name": "Write",
+                    "tool_input": {"file_path": "a/b/c/d/e/x.py", "content": "x = 1\n" * 200}})
+    worst = 0.0
+    for sample in samples:
+        event = parse_event(sample.get("hook_event_name", "PostToolUse"), sample, examples.EXAMPLE_PROJECT)
+        started = time.monotonic()
+        try:
+            match.match_rules(rules, event, time.monotonic() + 5)
+        except match.RegexTimeout:
+            pass
+        worst = max(worst, time.monotonic() - started)
+    return round(worst * 1000)
+
+
+def _budget_failures(display: str, compile_ms: int, match_ms: int) -> list[str]:
+    """A pack that cannot compile or match within what a hook may spend fails its test, with the fix."""
+    from sidekit_hooks import runtime
+    from sidekit_hooks.rules import snapshot
+
+    out = []
+    if compile_ms > snapshot.COMPILE_BUDGET * 1000:
+        out.append(f"{display}: compiling takes {compile_ms} ms, over the {snapshot.COMPILE_BUDGET * 1000:.0f} ms a hook "
+                   "spends on it; split the pack or shorten its regexes")
+    if match_ms > runtime.DETECTOR_BUDGET * 1000 / 2:
+        out.append(f"{display}: matching one event takes {match_ms} ms, over half the {runtime.DETECTOR_BUDGET * 1000:.0f} ms "
+                   "every detector shares; narrow `paths`/`tools` or simplify its regexes")
+    return out
+
+
 def test_packs(paths: list[str], project: str, fmt: str) -> int:
-    from sidekit_hooks.rules import compiler, locate, match
+    from sidekit_hooks.rules import compiler, locate, match, snapshot
     from sidekit_hooks.rules.authoring import examples, lint
 
     results = []
@@ -119,7 +176,12 @@ def test_packs(paths: list[str], project: str, fmt: str) -> int:
             continue
         data = checked.data
         result["pack"] = data["pack"]["name"]
+        started = time.monotonic()
         compiled = compiler.compile_pack(data, {"file": checked.display, "layer": layer})["rules"]
+        snapshot.precompile(compiled, {})
+        result["compileMs"] = round((time.monotonic() - started) * 1000)
+        result["matchMs"] = _worst_match_ms(compiled, data)
+        result["failed"] += _budget_failures(checked.display, result["compileMs"], result["matchMs"])
         lines = locate.lines_of(checked.text)
         for index, (raw, rule) in enumerate(zip(data.get("rules", []), compiled)):
             for number, example in enumerate(raw.get("examples", [])):

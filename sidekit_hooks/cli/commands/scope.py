@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from sidekit_hooks.cli import answers
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
@@ -16,6 +17,7 @@ from sidekit_hooks.core import globs
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.detectors.scope import model as scope_model
 
+MAX_GLOB = 2_000  # characters, as for a rule pack's globs
 SET_EXAMPLE = "sidekit scope set --issue ID --allow 'api/handlers/**'"
 
 
@@ -98,4 +100,14 @@ def normalize_glob(glob: str, project: str) -> str:
     why = globs.problem(text)  # the same check `sidekit rules lint` runs on a pack's paths
     if why:
         raise SidekitError(f"the glob {glob!r} cannot match: {why}", SET_EXAMPLE)
+    if len(text) > MAX_GLOB:
+        raise SidekitError(f"the glob {glob[:60]!r}... is over {MAX_GLOB} characters", "name the folder instead, e.g. --allow 'api/**'")
+    collapsed = globs.normalise(text)  # `**/**` matches what `**` does, at a fraction of the cost
+    if collapsed != text:
+        print(f"sidekit scope: wrote {negation + collapsed!r} for {glob!r} (consecutive ** are one **)", file=sys.stderr)
+        text = collapsed
+    costly = globs.budget_problem(text)  # the same budget `sidekit rules lint` holds a pack's globs to
+    if costly:
+        raise SidekitError(f"the glob {glob[:80]!r} costs too much on every tool call: {costly}",
+                           "name the folder instead, e.g. --allow 'api/**'")
     return negation + text

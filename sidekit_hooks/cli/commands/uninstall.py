@@ -22,6 +22,7 @@ def run(args: argparse.Namespace) -> int:
     where = target(args)
     before = wiring.read_settings(where.settings, f"sidekit uninstall {where.flags}")
     record = wiring.load_record(where)
+    wiring.check_writable(where.settings, where.project, f"sidekit uninstall {where.flags}")
     try:
         after, changes = settings.uninstall(before.data, record, everything=args.all)
     except settings.SettingsShapeError as exc:
@@ -37,31 +38,38 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {mcp_config.uninstall(where.project, mcp)}")
     if after != before.data:
         if record and record.get("createdFile") and not after:
-            backup = wiring.remove_settings_file(where.settings, before)
-            print(f"  removed the file (sidekit install had created it); backup: {backup}")
+            wiring.remove_settings_file(where.settings)
+            print("  removed the file (sidekit install had created it)")
         else:
-            original = _original(record, after)
-            backup = wiring.write_settings(where.settings, after, before, original)
-            print(f"  backup of the previous file: {backup}")
+            wiring.write_settings(where.settings, after, before, _original(record, after), backup=False)
+    if record is not None and wiring.remove_backup(where.settings):
+        print(f"  removed the backup install kept: {where.settings}{wiring.BACKUP_SUFFIX}")
     elif not changes and settings.marked_handlers(before.data):
         print("  nothing to remove: the entries marked 'sidekit-hooks' there were not written by `sidekit install`"
               f"\n  to remove them anyway: sidekit uninstall {where.flags} --all")
     elif not changes:
         print("  nothing to remove")
     wiring.save_record(where, None)
+    if where.project and record is not None and not wiring.has_records(where):
+        removed = wiring.remove_gitignore(where.project)  # the last install here is gone: its ignore lines go too
+        if removed:
+            print(f"  .gitignore: removed {' '.join(removed)}")
     _claude_md(where, args.claude_md)
     return 0
 
 
-def _original(record: dict[str, Any] | None, after: dict[str, Any]) -> str:
-    """The file's text from before install, when the settings are back to exactly what it said."""
+def _original(record: dict[str, Any] | None, after: dict[str, Any]) -> str | None:
+    """The file's text from before install, when the settings are back to exactly what it said
+    (an empty file stays empty); None when the settings must be written out."""
     text = record.get("originalText") if record else None
-    if not isinstance(text, str) or not text.strip():
-        return ""
+    if not isinstance(text, str) or record is None:
+        return None
+    if not text.strip():
+        return text if after == {} and not record.get("createdFile") else None
     try:
-        return text if json.loads(text) == after else ""
+        return text if json.loads(text) == after else None
     except ValueError:
-        return ""
+        return None
 
 
 def _claude_md(where: wiring.Target, asked: bool) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks.core import fastjson, globs
+from sidekit_hooks.core import fastjson, globs, safepath
 from sidekit_hooks.core.workspace import atomic_write, state_dir
 
 SCOPE_TOML = "scope.toml"
@@ -90,7 +90,7 @@ def load(project: str) -> Scope | None:
         return None
     stamp = f"{stat.st_mtime_ns}:{stat.st_size}"
     try:
-        with open(json_path(project), encoding="utf-8") as handle:
+        with open(safepath.check(json_path(project), project), encoding="utf-8") as handle:  # never a file outside
             twin = fastjson.loads(handle.read())
         if isinstance(twin, dict) and twin.get("stamp") == stamp:
             return Scope.from_dict(twin)
@@ -114,7 +114,7 @@ def _read_toml(project: str) -> dict[str, object]:
     import tomllib  # rare path: scope.toml was edited by hand since `sidekit scope set`
 
     try:
-        with open(toml_path(project), "rb") as handle:
+        with open(safepath.check(toml_path(project), project), "rb") as handle:
             return tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ScopeError(f"cannot read .sidekit/scope.toml ({exc})") from None
