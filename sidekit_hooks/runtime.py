@@ -60,6 +60,8 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
+    if hook == "SessionStart":
+        _export_for_agent(project)
     ctx = Context(project, event.session_id, started + DETECTOR_BUDGET)
     context, claims = respond(event, ctx)
     return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
@@ -105,6 +107,16 @@ def respond_lifecycle(event: Event, ctx: Context, early: list[queue.Claim]) -> t
         text, claims = drain(event, ctx.project, early, room)
         return "\n".join(part for part in (primer, text) if part), claims
     return lifecycle.stop(event, ctx, policy_config), []
+
+
+def _export_for_agent(project: str) -> None:
+    """Settings form: put `sidekit` on the agent's Bash PATH for this session (see core/agentpath)."""
+    try:
+        from sidekit_hooks.core import agentpath
+
+        agentpath.export_for_agent()
+    except OSError as exc:
+        hooklog.error(project, "SessionStart", "agent-path", exc)
 
 
 def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
@@ -183,7 +195,8 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
         return
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
     root = workspace.queue_root(ctx.project)
-    config = policy_config(ctx) if findings else policy.Config()
+    waiting = not findings and policy.has_deferred(ctx.project, event.session_id)  # deferred findings need the caps
+    config = policy_config(ctx) if findings or waiting else policy.Config()
 
     def send(line: str, finding: Finding) -> bool:
         # Only what reached the queue counts as said (the policy forgets the rest, to say it again).

@@ -138,6 +138,10 @@ def search_finding(words: list[str], project: str) -> Finding | None:
     kind, name = code_name(pattern)
     if not name or len(name) > MAX_SHOWN:
         return None
+    from sidekit_hooks.code.defined import defines
+
+    if not defines(project, name):
+        return None  # a parameter, a key, a word in a docstring (or no index yet): grep was the right tool
     if kind == "symbol":
         advice = f"`sidekit symbol {name}` says where it is defined"
     else:

@@ -7,10 +7,16 @@ A finding is suppressed, checked in this order, when:
   duplicate  the same finding (Finding.key) was already said this session, unless the file went back
              and forth: it fired, the file then reached a state where it did not fire, and the file is
              now back in a state (content hash) where it fired before;
-  cooldown   its sidecar spoke less than `cooldown` seconds ago (`[policy.cooldowns]`; scope: 0);
+  cooldown   its sidecar spoke less than `cooldown` seconds ago (`[policy.cooldowns]`; scope: 0); only
+             a concrete finding resets the clock for concrete findings, so a habit hint never holds
+             back a named helper, a spec violation or a scope breach. A finding held back by a cooldown
+             is deferred, not dropped: it goes out at the first boundary after the cooldown, if it
+             still holds (its file unchanged; a habit hint until it expires) and the cap allows. A
+             finding about no file other than a habit hint (a test status) is of its moment: dropped;
   cap        the session already had `max_nudges` nudges (the first one over says so, once).
-What passes is ordered urgent first, then by severity, then by `order` (sidecar rank), so several
-sidecars at one boundary merge into one delivery, most important first. Each nudge is one line under
+What passes is ordered urgent first, then by value (a concrete finding before a habit hint), then by
+severity, then by `order` (sidecar rank), so several sidecars at one boundary merge into one delivery,
+most important first. Each nudge is one line under
 MAX_NUDGE characters. Per-session state lives in `.sidekit/state/<session>/policy.json`, read and
 written under an flock so concurrent hooks neither lose nor double a decision. Every decision is a
 line in `.sidekit/log/decisions.jsonl` (`sidekit report` sums them up).
@@ -55,6 +61,14 @@ MAX_HASHES = 8  # content states remembered per finding
 MAX_KEY = 500  # characters of a Finding.key kept in the state file
 CAP_RULE = "policy.cap"
 STALE_SESSION = 14 * 24 * 3600  # seconds; per-session state older than this is removed
+# Hints about how the agent works (a better tool exists), not about the code: they rank below every
+# concrete finding and never hold one back.
+HABIT_RULES = frozenset({"tools.raw-pytest", "tools.grep-for-name", "tools.cat-a-file", "tools.find-name"})
+HABIT_CLOCK = "~habit"  # State.last suffix: when a sidecar last gave a habit hint
+DEFER_MARK = "deferred"  # a file in the state folder while findings wait: one stat on other events
+DEFER_TTL = 600.0  # seconds a deferred finding may wait; after that the moment has passed
+MAX_DEFERRED = 5  # findings waiting at once per session (the most valuable are kept)
+BOUNDARIES = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})  # where a delivery follows
 
 
 class Config:
@@ -92,15 +106,24 @@ class Config:
         listed = sidecar in self.remind or (bool(rule) and rule in self.remind)
         return listed and SEVERITY_RANK.get(severity, 1) >= SEVERITY_RANK[self.remind_threshold]
 
-    def rank(self, finding: Finding) -> tuple[bool, int, int]:
+    def rank(self, finding: Finding) -> tuple[bool, int, int, int]:
         order = self.order.index(finding.sidecar) if finding.sidecar in self.order else len(self.order)
-        return (finding.priority != "urgent", -SEVERITY_RANK.get(finding.severity, 1), order)
+        return (finding.priority != "urgent", -value_of(finding), -SEVERITY_RANK.get(finding.severity, 1), order)
+
+
+def is_habit(finding: Finding) -> bool:
+    return finding.rule_id in HABIT_RULES
+
+
+def value_of(finding: Finding) -> int:
+    """1 for a concrete finding (a helper that exists, a spec violation, a scope breach), 0 for a habit hint."""
+    return 0 if is_habit(finding) else 1
 
 
 class State:
     """One session's memory: nudges said, when each sidecar last spoke, findings said (by key)."""
 
-    __slots__ = ("count", "capped", "last", "keys")
+    __slots__ = ("count", "capped", "last", "keys", "deferred")
 
     def __init__(self, data: object = None) -> None:
         raw = data if isinstance(data, dict) else {}
@@ -109,9 +132,14 @@ class State:
         self.capped = raw.get("capped") is True
         self.last: dict[str, float] = _table(raw.get("last"), _is_seconds)
         self.keys: dict[str, dict[str, Any]] = _table(raw.get("keys"), lambda v: isinstance(v, dict))
+        # key -> a finding held back by a cooldown, waiting for the next boundary (see `defer`)
+        self.deferred: dict[str, dict[str, Any]] = _table(raw.get("deferred"), lambda v: isinstance(v, dict))
 
     def to_json(self) -> str:
-        return fastjson.dumps({"count": self.count, "capped": self.capped, "last": self.last, "keys": self.keys})
+        data: dict[str, Any] = {"count": self.count, "capped": self.capped, "last": self.last, "keys": self.keys}
+        if self.deferred:
+            data["deferred"] = self.deferred
+        return fastjson.dumps(data)
 
     def keys_on(self, path: str) -> list[dict[str, Any]]:
         return [record for record in self.keys.values() if record.get("path") == path]
@@ -126,7 +154,8 @@ def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
     not send (False: the queue could not take it) is not remembered as said, so it is said again later.
     """
     session = event.session_id
-    if not findings:
+    if not findings and not (session and event.hook in BOUNDARIES and not event.is_subagent
+                             and has_deferred(ctx.project, session)):
         if session and event.path:
             observe(event, ctx)
         return []
@@ -148,7 +177,10 @@ def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
         state = _load_state(folder)
         before = state.to_json()
         _mark_clean(state, event, ctx.project, {f.key[:MAX_KEY] for f in ordered})
-        admitted = _decide(ordered, event, ctx, config, state, moment)
+        # What waits goes out where a delivery follows, to the main agent (a subagent has its own context).
+        waiting = revive(state, event, ctx, moment) if event.hook in BOUNDARIES and not event.is_subagent else []
+        ordered = sorted(ordered + [f for f in waiting if f.key not in {o.key for o in ordered}], key=config.rank)
+        admitted = _decide(ordered, event, ctx, config, state, moment, frozenset(f.key[:MAX_KEY] for f in waiting))
         if send is not None:
             unsent = [finding for line, finding in admitted if not send(line, finding)]
             _forget(state, State(fastjson.loads(before)), unsent)
@@ -157,6 +189,7 @@ def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
         after = state.to_json()
         if after != before:  # a finding held back as a duplicate changes nothing worth a write
             _save_state(folder, after, ctx.project, event.hook)
+            _mark_deferred(folder, bool(state.deferred))
     finally:
         os.close(fd)
     return admitted
@@ -171,10 +204,13 @@ def _forget(state: State, prior: State, unsent: list[Finding]) -> None:
         else:
             state.keys.pop(key, None)
         state.count = max(prior.count, state.count - 1)
-        if finding.sidecar in prior.last:
-            state.last[finding.sidecar] = prior.last[finding.sidecar]
+        clock = finding.sidecar + (HABIT_CLOCK if is_habit(finding) else "")
+        if clock in prior.last:
+            state.last[clock] = prior.last[clock]
         else:
-            state.last.pop(finding.sidecar, None)
+            state.last.pop(clock, None)
+        if key in prior.deferred:  # it was waiting: it waits again
+            state.deferred[key] = prior.deferred[key]
 
 
 def _save_state(folder: str, data: str, project: str, hook: str) -> None:
@@ -196,7 +232,8 @@ def lines(findings: list[Finding], event: Event, ctx: Context, config: Config) -
 
 
 def _decide(
-    ordered: list[Finding], event: Event, ctx: Context, config: Config, state: State, moment: float
+    ordered: list[Finding], event: Event, ctx: Context, config: Config, state: State, moment: float,
+    revived: frozenset[str] = frozenset(),
 ) -> list[tuple[str, Finding]]:
     out: list[tuple[str, Finding]] = []
     hashes: dict[str, str] = {}
@@ -211,25 +248,108 @@ def _decide(
         if not reason and config.dedup and record is not None:
             back_and_forth = record.get("clean") is True and content in record.get("fired", [])
             reason = "" if back_and_forth else "duplicate"
-        if not reason and moment - state.last.get(finding.sidecar, float("-inf")) < config.cooldown_of(finding.sidecar):
-            reason = "cooldown"
+        if not reason and _cooling(finding, state, config, moment):
+            waits = not event.is_subagent and defer(state, finding, content or _hash_of(ctx.project, finding), moment)
+            reason = "deferred" if waits else "cooldown"  # a subagent's finding is for its own context only
         if not reason and state.count >= config.max_nudges:
             reason = "cap"
         line = clip(finding.text(), config.max_chars)
-        _log(ctx.project, event, finding, line, reason)
+        if not (reason == "deferred" and finding.key[:MAX_KEY] in revived):  # logged once, when it was deferred
+            _log(ctx.project, event, finding, line, reason)
+        if reason and reason != "deferred":
+            state.deferred.pop(finding.key[:MAX_KEY], None)  # held back for good (cap, duplicate, ...)
         if reason == "cap" and not state.capped:
             state.capped = True
             out.append(_cap_line(config, event, ctx))
         if reason:
             continue
         state.count += 1
-        state.last[finding.sidecar] = moment
+        state.last[finding.sidecar + (HABIT_CLOCK if is_habit(finding) else "")] = moment
+        state.deferred.pop(finding.key[:MAX_KEY], None)
         record = state.keys.setdefault(finding.key[:MAX_KEY], {"path": finding.path, "fired": []})
         fired = [h for h in record.get("fired", []) if h != content] + [content]
         record["fired"] = fired[-MAX_HASHES:]
         record["clean"] = False
         out.append((line, finding))
     return out
+
+
+def _cooling(finding: Finding, state: State, config: Config, moment: float) -> bool:
+    """Its sidecar spoke too recently. A habit hint waits for any nudge of its sidecar; a concrete
+    finding only for a concrete one (a habit hint must never cost the session a real finding)."""
+    last = state.last.get(finding.sidecar, float("-inf"))
+    if is_habit(finding):
+        last = max(last, state.last.get(finding.sidecar + HABIT_CLOCK, float("-inf")))
+    return moment - last < config.cooldown_of(finding.sidecar)
+
+
+def defer(state: State, finding: Finding, content: str, moment: float) -> bool:
+    """Keep a finding held back by a cooldown for the next boundary after it.
+
+    A finding about a file waits while the file stays as it was; a habit hint (advice about a tool)
+    holds until it expires. Returns False (dropped, as before) for any other finding about no file (a
+    test status is true of its moment only), or when the waiting list is full."""
+    key = finding.key[:MAX_KEY]
+    if key in state.deferred:
+        return True
+    if len(state.deferred) >= MAX_DEFERRED or not (is_habit(finding) or (finding.path and content)):
+        return False
+    state.deferred[key] = {
+        "sidecar": finding.sidecar, "message": finding.message, "rule": finding.rule_id, "path": finding.path,
+        "priority": finding.priority, "severity": finding.severity, "see": finding.see,
+        "hash": content, "since": moment,
+    }
+    return True
+
+
+def revive(state: State, event: Event, ctx: Context, moment: float) -> list[Finding]:
+    """The deferred findings that still hold: not expired, and their file unchanged since they were found.
+
+    One that no longer holds is dropped and logged (`stale`, `expired`); we never say what may be untrue."""
+    from sidekit_hooks.nudges.findings import Finding  # noqa: PLC0415 - only when something waits
+
+    alive: list[Finding] = []
+    for key, item in list(state.deferred.items()):
+        finding = Finding(str(item.get("sidecar", "")), str(item.get("message", "")), key=key,
+                          rule_id=str(item.get("rule", "")), path=str(item.get("path", "")),
+                          priority=str(item.get("priority", "normal")), severity=str(item.get("severity", "medium")),
+                          see=str(item.get("see", "")))
+        since = _seconds(item.get("since"), float("-inf"))
+        why = ""
+        if moment - since > DEFER_TTL:
+            why = "expired"
+        elif finding.path and content_hash(_absolute(ctx.project, finding.path)) != item.get("hash"):
+            why = "stale"
+        if why:
+            del state.deferred[key]
+            _log(ctx.project, event, finding, clip(finding.text()), why)
+            continue
+        alive.append(finding)
+    return alive
+
+
+def has_deferred(project: str, session: str) -> bool:
+    """Findings wait for this session (one stat; the state itself is read under the lock)."""
+    try:
+        return os.path.exists(os.path.join(state_folder(project, session), DEFER_MARK))
+    except workspace.UnsafeSessionName:
+        return False
+
+
+def _mark_deferred(folder: str, waiting: bool) -> None:
+    mark = os.path.join(folder, DEFER_MARK)
+    try:
+        if waiting:
+            with open(mark, "a", encoding="utf-8"):
+                pass
+        elif os.path.exists(mark):
+            os.unlink(mark)
+    except OSError:
+        pass  # the mark only saves a read: without it a waiting finding goes out with the next finding
+
+
+def _hash_of(project: str, finding: Finding) -> str:
+    return content_hash(_absolute(project, finding.path)) if finding.path else ""
 
 
 def _decide_stateless(ordered: list[Finding], event: Event, ctx: Context, config: Config) -> list[tuple[str, Finding]]:

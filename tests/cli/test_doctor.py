@@ -25,6 +25,8 @@ CMD = {event: settings.command_for(PYTHON, str(REPO / "hooks" / script)) for eve
 VERSIONS = (f"sidekit {__version__}, Python {PY_VERSION}, pydantic {metadata.version('pydantic')}, "
             f"rapidfuzz {metadata.version('rapidfuzz')}, tomli-w {metadata.version('tomli-w')}")
 RULES = "  ok       rule packs: every pack passes lint"
+AGENT_SHELL = ("  ok       agent shell: `sidekit` runs in the agent's shell (SessionStart (.claude/settings.json) puts it on "
+               f"PATH): sidekit {__version__}")
 
 
 @pytest.fixture
@@ -34,9 +36,10 @@ def home(tmp_path: Path) -> Path:
     return folder
 
 
-def sidekit(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
+def sidekit(*args: str, home: Path, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX", "SIDEKIT_P"))}
     env["HOME"] = str(home)
+    env.update(env_extra or {})
     done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", *args], capture_output=True, text=True,
                           env=env, cwd=str(home), timeout=60)
     # Hook timings vary from run to run; everything else is asserted exactly.
@@ -88,6 +91,7 @@ def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, hom
         "  ok       hook runs: PostToolUseFailure (.claude/settings.json): exit 0, valid output, N ms",
         *(f"  ok       hook runs: {event} (.claude/settings.json): exit 0, valid output, N ms"
           for event in ("UserPromptSubmit", "PreToolUse", "SessionStart", "Stop", "SubagentStop")),
+        AGENT_SHELL,
         *healthy_tail(project),
         "no problems found",
     ]
@@ -259,3 +263,40 @@ def test_doctor_reports_a_broken_rule_pack_with_the_lint_command(project: Path) 
     check = doctor._rule_packs_check(str(project))
     assert (check.name, check.status, check.fix) == ("rule packs", "problem", "sidekit rules lint")
     assert check.detail == "sidecar_rules/team.toml:4: rules[0].message: required key is missing (+1 more)"
+
+
+# --- the plugin form and the agent's shell ---------------------------------------------------------
+
+PLUGIN_ENV = {"SIDEKIT_PLUGIN_ROOT": str(REPO)}  # what the plugin's SessionStart exports to the agent's shell
+
+
+def test_doctor_in_the_plugin_form_recognises_it_and_finds_no_problem(project: Path, home: Path) -> None:
+    done = sidekit("doctor", "--project", str(project), home=home, env_extra=PLUGIN_ENV)
+    assert done.returncode == 0, done.stdout
+    assert lines_of(done.stdout)[:4] == [
+        f"sidekit doctor: {project}",
+        f"  ok       settings: wired as a plugin: {REPO} (this session's plugin)",
+        f"  ok       plugin: PostToolUse ({REPO}/hooks/run): exit 0, valid output, N ms",
+        f"  ok       agent shell: `sidekit` runs in the agent's shell (the plugin puts {REPO}/bin on its PATH): "
+        f"sidekit {__version__}",
+    ]
+    assert "sidekit install" not in done.stdout  # installing as well would wire everything twice
+
+
+def test_doctor_warns_when_both_forms_are_wired(project: Path, home: Path) -> None:
+    sidekit("install", "--project", str(project), home=home)
+    done = sidekit("doctor", "--project", str(project), home=home, env_extra=PLUGIN_ENV)
+    assert done.returncode == 1
+    twice = [line for line in lines_of(done.stdout) if "wired more than once" in line]
+    assert twice[0] == ("  PROBLEM  settings: PostToolUse is wired more than once (.claude/settings.json and the plugin): "
+                        "nudges would come twice")
+    assert len(twice) == len(settings.EVENTS)
+    assert f"fix: sidekit uninstall --project {project}" in done.stdout
+
+
+def test_an_old_wiring_without_session_start_leaves_sidekit_off_the_agents_path(project: Path, home: Path) -> None:
+    old = {event: CMD[event] for event in ("PostToolUse", "PostToolUseFailure", "UserPromptSubmit")}
+    write_settings(project, wired(old, others=False))
+    done = sidekit("doctor", "--project", str(project), home=home)
+    assert ("  PROBLEM  agent shell: `sidekit` is not on the agent's PATH: no SessionStart hook puts it there"
+            in lines_of(done.stdout))

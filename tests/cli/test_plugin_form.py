@@ -91,7 +91,9 @@ def test_fresh_install_is_silent_returns_at_once_and_builds_in_the_background(
     env = dict(plugin_env, STUB_SLEEP="2")
     done = run_plugin_hook("PostToolUse", env, project, payload("PostToolUse", project, tool_name="Read"))
     # It returned while the (2 s) build is still going: the build holds none of the hook's pipes.
-    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, {"systemMessage": building(data_dir)}, "")
+    again = run_plugin_hook("PostToolUse", env, project, payload("PostToolUse", project, tool_name="Read"))
+    assert (again.returncode, again.stdout) == (0, "")  # said once
     assert not (data_dir / "venv" / ".sidekit-ready").exists()
     assert wait_for(data_dir / "venv" / ".sidekit-ready")
     assert wait_for_gone(data_dir / "bootstrap.lock")
@@ -99,6 +101,12 @@ def test_fresh_install_is_silent_returns_at_once_and_builds_in_the_background(
     log = (data_dir / "bootstrap.log").read_text().splitlines()
     assert log[0].endswith(f"building {data_dir}/venv with python3 from {plugin_env['CLAUDE_PLUGIN_ROOT']}")
     assert log[-1].endswith(" ready")
+
+
+def building(data_dir: Path) -> str:
+    """What the user is told, once, while the first environment builds: real paths, no placeholders."""
+    return (f"sidekit: first run of this plugin: building its Python environment in {data_dir}/venv (usually under a "
+            f"minute; progress: {data_dir}/bootstrap.log). Its hooks stay silent until it is ready.")
 
 
 def wait_for_gone(path: Path, seconds: float = 10) -> bool:
@@ -112,9 +120,13 @@ def test_concurrent_first_hooks_build_once(plugin_env: dict[str, str], project: 
     env = dict(plugin_env, STUB_SLEEP="1")
     runs = [subprocess.Popen(["/bin/sh", "-c", command_of("UserPromptSubmit")], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, env=env, cwd=str(project)) for _ in range(4)]
+    outs = []
     for proc in runs:
         out, _ = proc.communicate(json.dumps(payload("UserPromptSubmit", project, prompt="hi")).encode(), timeout=30)
-        assert (proc.returncode, out) == (0, b"")
+        assert proc.returncode == 0
+        outs.append(out)
+    assert sorted(outs)[:3] == [b""] * 3 and json.loads(sorted(outs)[3]) == {
+        "systemMessage": building(tmp_path / "plugin-data")}  # exactly one of them says it
     assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
     assert wait_for_gone(tmp_path / "plugin-data" / "bootstrap.lock")
     assert len((tmp_path / "pip-calls").read_text().splitlines()) == 1

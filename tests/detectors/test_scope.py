@@ -103,7 +103,9 @@ def test_denied_file_names_the_deny_glob(scoped: Path, run_hook: HookRunner) -> 
 
 def test_read_then_edit_of_the_same_file_are_two_nudges_a_second_read_none(scoped: Path, run_hook: HookRunner) -> None:
     read = payload("PostToolUse", scoped, tool_name="Read", tool_input={"file_path": str(scoped / "auth/middleware.py")})
-    assert context_of(run_hook("PostToolUse", read).stdout).startswith("[sidecar:scope] Read auth/middleware.py: outside")
+    assert context_of(run_hook("PostToolUse", read).stdout) == (
+        "[sidecar:scope] FYI: auth/middleware.py is outside this task's scope (gt-abc12: api/handlers/**). "
+        "Reading is fine; changing it needs the user's go-ahead.")
     assert context_of(run_hook("PostToolUse", edit(scoped, "auth/middleware.py")).stdout).startswith(
         "[sidecar:scope] auth/middleware.py is outside")
     assert run_hook("PostToolUse", read).stdout == ""
@@ -147,8 +149,8 @@ def test_glob_with_an_absolute_pattern_outside_scope(scoped: Path, run_hook: Hoo
     glob = payload("PostToolUse", scoped, tool_name="Glob", tool_input={"pattern": f"{scoped}/auth/**/*.py"},
                    tool_response={"durationMs": 1, "numFiles": 1, "filenames": [], "truncated": False})
     assert context_of(run_hook("PostToolUse", glob).stdout) == (
-        "[sidecar:scope] Glob searched auth/, outside this task's scope (gt-abc12: api/handlers/**). "
-        "Files there are not part of this task.")
+        "[sidecar:scope] FYI: Glob searched auth/, outside this task's scope (gt-abc12: api/handlers/**). "
+        "Looking is fine; changes there need the user's go-ahead.")
 
 
 def grep(project: Path, folder: str) -> dict[str, object]:
@@ -158,8 +160,22 @@ def grep(project: Path, folder: str) -> dict[str, object]:
 
 def test_grep_in_a_denied_folder_names_the_deny_glob(scoped: Path, run_hook: HookRunner) -> None:
     assert context_of(run_hook("PostToolUse", grep(scoped, "api/handlers/legacy")).stdout) == (
-        "[sidecar:scope] Grep searched api/handlers/legacy/, excluded from this task's scope "
-        "(gt-abc12 excludes api/handlers/legacy/**). Files there are not part of this task.")
+        "[sidecar:scope] FYI: Grep searched api/handlers/legacy/, excluded from this task's scope "
+        "(gt-abc12 excludes api/handlers/legacy/**). Looking is fine; changes there need the user's go-ahead.")
+
+
+def test_looking_outside_is_said_once_per_session_but_every_edit_is_said(scoped: Path, run_hook: HookRunner) -> None:
+    def read(path: str) -> dict[str, object]:
+        return payload("PostToolUse", scoped, tool_name="Read", tool_input={"file_path": str(scoped / path)})
+
+    (scoped / "core").mkdir(exist_ok=True)
+    (scoped / "core" / "models.py").write_text("class User:\n    pass\n")
+    said = [context_of(run_hook("PostToolUse", step).stdout) for step in (
+        read("auth/middleware.py"), read("core/models.py"), grep(scoped, "auth"),
+        edit(scoped, "auth/middleware.py"), edit(scoped, "core/models.py"))]
+    assert [line.split(" is outside")[0] if line else "" for line in said] == [
+        "[sidecar:scope] FYI: auth/middleware.py", "", "",
+        "[sidecar:scope] auth/middleware.py", "[sidecar:scope] core/models.py"]
 
 
 def test_grep_in_the_tools_own_folder_says_nothing(scoped: Path, run_hook: HookRunner) -> None:

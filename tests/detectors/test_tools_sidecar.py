@@ -12,6 +12,7 @@ from hookutil import context_of, payload
 
 from sidekit_hooks import detectors
 from sidekit_hooks.code import function_index, functions
+from sidekit_hooks.code.index import Index
 from sidekit_hooks.detectors import tools
 
 PYTEST_LINE = ("[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line (failures grouped "
@@ -41,6 +42,8 @@ SHELL_CASES = [
     ("grep -rn TODO .", None),
     ("grep -n slugify app/text.py", None),  # one file, not a code search
     ("grep -rn 'connection refused' logs", None),
+    ("grep -rn strikethrough .", None),  # a parameter, not a definition: `sidekit usages` would miss what grep finds
+    ("rg -n styled", None),  # a name nothing defines
     ("rg -t js slugify", None),
     ("grep -rn slugify README.md docs/index.md", None),
     ("grep -rn 'foo.*bar' .", None),
@@ -73,8 +76,38 @@ SHELL_CASES = [
 @pytest.mark.parametrize(("command", "expected"), SHELL_CASES, ids=[c[0][:40] for c in SHELL_CASES])
 def test_shell_catalog(command: str, expected: str | None, project: Path) -> None:
     (project / "pyproject.toml").write_text("[project]\nname = 'app'\n")
+    (project / "app").mkdir()
+    (project / "app" / "text.py").write_text(APP_TEXT)
+    with Index.open(str(project)):  # the AST index `sidekit usages` answers from
+        pass
     found = [f.text() for f in tools.shell_findings(command, str(project))]
     assert found == ([expected] if expected else [])
+
+
+APP_TEXT = """def slugify(value, strikethrough=False):
+    return value
+
+
+def make_slug(value):
+    return slugify(value)
+
+
+def parse_duration(text):
+    return float(text)
+
+
+class UserStore:
+    pass
+"""
+
+
+def test_the_grep_hint_waits_for_an_index_that_knows_the_name(project: Path) -> None:
+    (project / "pyproject.toml").write_text("[project]\nname = 'app'\n")
+    (project / "app.py").write_text(APP_TEXT)
+    assert tools.shell_findings("grep -rn slugify .", str(project)) == []  # no index built yet: nothing is known
+    with Index.open(str(project)):
+        pass
+    assert [f.text() for f in tools.shell_findings("grep -rn slugify .", str(project))] == [USAGES_LINE.format("slugify")]
 
 
 def test_one_finding_per_habit_in_a_compound_command(project: Path) -> None:

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -121,8 +122,9 @@ def message_events(blocks: list[dict[str, Any]], stop_reason: str, model: str, m
 class ScriptedModel:
     """A Messages API on 127.0.0.1 that plays `steps` and records every request body."""
 
-    def __init__(self, steps: Sequence[Step]) -> None:
+    def __init__(self, steps: Sequence[Step], pace: float = 0.0) -> None:
         self.steps = list(steps)
+        self.pace = pace  # seconds the model "thinks" before each reply in the conversation
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -186,6 +188,8 @@ class ScriptedModel:
                     self._send(200, "application/json", b'{"input_tokens":1}')
                     return
                 body = json.loads(raw or b"{}")
+                if model.pace and body.get("tools"):
+                    time.sleep(model.pace)  # a model's pace: hooks' cooldowns see real gaps between calls
                 with model.lock:
                     model.requests.append(body)
                     blocks, stop = model.reply_to(body)
@@ -351,18 +355,19 @@ PERMISSIONS = ("--permission-mode", "acceptEdits", "--allowedTools", "Write Edit
 
 def run_claude(cli: Path, project: Path, prompt: str, steps: Sequence[Step], *, session_id: str, home: Path,
                plugin_dir: Path | None = None, env: dict[str, str] | None = None, timeout: float = RUN_TIMEOUT,
-               resume: bool = False, permissions: Sequence[str] = PERMISSIONS) -> Run:
+               resume: bool = False, permissions: Sequence[str] = PERMISSIONS, pace: float = 0.0) -> Run:
     """Run `claude -p PROMPT` in `project` (HOME=`home`) against a scripted model playing `steps`.
 
     `resume`: continue the session `session_id` (`--resume`) instead of starting it; a prompt such as
     `/compact` then compacts it (SessionStart fires with `source: "compact"`).
-    `permissions`: the permission flags (default: accept edits, allow Write Edit Bash Read)."""
+    `permissions`: the permission flags (default: accept edits, allow Write Edit Bash Read).
+    `pace`: seconds the scripted model waits before each answer (a model's pace)."""
     home.mkdir(parents=True, exist_ok=True)
     argv = [str(cli), "-p", prompt, "--output-format", "stream-json", "--verbose", *permissions,
             "--model", MODEL, "--resume" if resume else "--session-id", session_id]
     if plugin_dir is not None:
         argv += ["--plugin-dir", str(plugin_dir)]
-    with ScriptedModel(steps) as model:
+    with ScriptedModel(steps, pace) as model:
         try:
             done = subprocess.run(argv, cwd=project, env={**clean_environment(home, model.base_url), **(env or {})},
                                   capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)

@@ -8,6 +8,7 @@ text block of the first user message.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import venv
@@ -17,6 +18,7 @@ from pathlib import Path
 from e2e.claude_e2e import (
     FINAL_TEXT,
     REPO,
+    Run,
     SessionRunner,
     ToolCall,
     prompt_reminders,
@@ -148,6 +150,20 @@ def test_hooks_that_say_nothing_leave_the_conversation_untouched(run_session: Se
 # --- the plugin form -------------------------------------------------------------------------------
 
 
+def system_messages(run: Run) -> list[str]:
+    """Every systemMessage a hook printed, from the stream-json hook responses."""
+    found = []
+    for line in run.stdout.splitlines():
+        try:
+            event = json.loads(line)
+            output = json.loads(event.get("output") or "{}") if event.get("subtype") == "hook_response" else {}
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(output, dict) and output.get("systemMessage"):
+            found.append(str(output["systemMessage"]))
+    return found
+
+
 def plugin_name() -> str:
     return str(json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())["name"])
 
@@ -199,6 +215,12 @@ def test_plugin_form_without_any_environment_stays_silent(run_session: SessionRu
     assert prompt_reminders(run.prompt_blocks()) == []
     assert split_result(result_text(run.tool_result(0)))[1] == []
     assert len(queue_files(project, session_id)) == 1  # kept for when the environment is ready
+    # The person at the terminal is told once, with real paths (the agent's shell has no $CLAUDE_PLUGIN_DATA).
+    data = tmp_path / "home" / ".claude" / "plugins" / "data" / f"{plugin_name()}-inline"
+    told = [m for m in system_messages(run) if "first run of this plugin" in m]
+    assert told == [f"sidekit: first run of this plugin: building its Python environment in {data}/venv (usually under "
+                    f"a minute; progress: {data}/bootstrap.log). Its hooks stay silent until it is ready."]
+    assert run.count("first run of this plugin") == 0  # never the model's business
 
 
 def test_sidekit_install_form(run_session: SessionRunner, project: Path, session_id: str,
@@ -234,7 +256,7 @@ def test_broken_rule_pack_does_not_disturb_the_session(run_session: SessionRunne
 # --- the scope sidecar -----------------------------------------------
 
 # What the scope sidecar says, exactly (its wording is pinned here so a change shows up in the real client).
-READ_OUTSIDE = "[sidecar:scope] Read {path}: outside this task's scope (src/**). Changing it needs the user's go-ahead first."
+READ_OUTSIDE = "[sidecar:scope] FYI: {path} is outside this task's scope (src/**). Reading is fine; changing it needs the user's go-ahead."
 WRITE_OUTSIDE = "[sidecar:scope] {path} is outside this task's scope (src/**). If it must change, say so to the user first."
 UTIL_READ = "1\tdef helper():\n2\t    return 1\n3"  # the Read tool's own text for lib/util.py
 
@@ -364,3 +386,40 @@ def test_broken_rule_pack_leaves_the_other_packs_working(run_session: SessionRun
         "PostToolUse:Write says: sidekit: a broken rule pack was skipped (the others still apply): "
         "sidecar_rules/broken.toml:2: TOML syntax: "), notices
     assert [record["where"] for record in run.hook_log] == ["rules:sidecar_rules/broken.toml"]  # for `sidekit doctor`
+
+
+# --- the commands sidekit suggests run in the agent's shell ---------------------------------------------
+
+
+def path_without_sidekit() -> str:
+    """The test's PATH minus every folder that holds a `sidekit` (the venv when it is activated)."""
+    return os.pathsep.join(part for part in os.environ.get("PATH", "").split(os.pathsep)
+                           if part and not (Path(part) / "sidekit").exists())
+
+
+def test_suggested_commands_run_as_written_in_the_settings_form(run_session: SessionRunner, project: Path,
+                                                                sidekit: Callable[..., str]) -> None:
+    """`sidekit install --claude-md`: the block says `sidekit status`; the agent's Bash has no venv on PATH."""
+    sidekit("install", "--project", str(project), "--claude-md")
+    suggested = [line for line in (project / "CLAUDE.md").read_text().splitlines() if "`sidekit status`" in line]
+    assert suggested, "the CLAUDE.md block suggests `sidekit status`"
+    steps = [ToolCall("Bash", {"command": "command -v python3 pytest; sidekit status", "description": "status"}),
+             ToolCall("Bash", {"command": "sidekit usages main", "description": "usages"})]
+
+    run = run_session(PROMPT, steps, env={"PATH": path_without_sidekit()})
+
+    body, _ = split_result(result_text(run.tool_result(0)))
+    assert "command not found" not in body and body.splitlines()[-1].startswith("{"), body
+    assert str(REPO / ".venv") not in body  # the project's python3 and pytest are not shadowed by sidekit's venv
+    assert run.tool_result(1).get("is_error") is False, result_text(run.tool_result(1))
+
+
+def test_doctor_in_the_plugin_form_from_the_agents_shell(run_session: SessionRunner, project: Path) -> None:
+    """The agent runs `sidekit doctor` in a plugin-form session: the plugin is recognised, nothing to mend."""
+    steps = [ToolCall("Bash", {"command": "sidekit doctor", "description": "doctor"})]
+
+    run = run_session(PROMPT, steps, plugin_dir=REPO, env={"PATH": path_without_sidekit()})
+
+    body, _ = split_result(result_text(run.tool_result(0)))
+    assert f"ok       settings: wired as a plugin: {REPO} (this session's plugin)" in body, body
+    assert "no problems found" in body and run.tool_result(0).get("is_error") is False, body

@@ -58,6 +58,12 @@ def project(tmp_path: Path) -> Path:
 
 
 def test_a_secret_in_a_grep_command_stays_out_of_decisions_and_nudges(project: Path) -> None:
+    from sidekit_hooks.code.index import Index
+
+    # The grep hint speaks only for a name an index knows as a definition (#14): the code defines it.
+    (project / "b.py").write_text(f"def {TOKEN}():\n    pass\n")
+    with Index.open(str(project)):
+        pass
     event = payload("PostToolUse", project, tool_name="Bash", tool_use_id="t1",
                     tool_input={"command": f"grep -rn {TOKEN} ."}, tool_response={"stdout": "", "stderr": ""})
     done = hook("PostToolUse", event, project)

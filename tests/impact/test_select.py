@@ -261,6 +261,14 @@ def test_a_changed_config_file_selects_the_whole_suite_and_says_why(mapped_repo:
                                          "changed": 1}
 
 
+def test_select_right_after_install_ignores_the_files_sidekit_wrote(mapped_repo: Path, tmp_path: Path) -> None:
+    root = copy_of(mapped_repo, tmp_path)
+    sidekit(root, "install", "--project", str(root), "--claude-md")  # .claude/settings.json, .gitignore, CLAUDE.md
+    (root / ".mcp.json").write_text("{}\n")
+    assert (root / ".claude" / "settings.json").exists()
+    assert answer(root, "select")[0] == {"tests": 0, "ofFiles": 5, "basis": "map"}
+
+
 def test_select_answer_fits_150_bytes_with_many_long_test_paths(project: Path) -> None:
     deep = "/".join(f"a_rather_long_test_folder_{level}" for level in range(5))
     write(project, {f"{deep}/test_module_with_a_long_name_{i}.py": "def test_x():\n    pass\n" for i in range(40)})

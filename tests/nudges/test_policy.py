@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 from typing import Any
@@ -114,7 +115,84 @@ def test_cooldown_holds_a_sidecar_for_30_seconds_but_not_scope(here: Path) -> No
     assert admit(here, [tools[2]], now=1030.0) == ["[sidecar:tools] tool 2"]
     scope = [finding("scope", f"scope {n}", key=f"scope:{n}", severity="high") for n in range(2)]
     assert admit(here, scope, now=1030.5) == ["[sidecar:scope] scope 0", "[sidecar:scope] scope 1"]
-    assert decisions(here)[1] == ("tools", "suppressed", "cooldown")
+    assert decisions(here)[1] == ("tools", "suppressed", "deferred")  # held back, kept for a later boundary
+    assert admit(here, [], now=1060.0) == ["[sidecar:tools] tool 1"]  # the cooldown of tool 2 is over
+
+
+# --- value and deferral ----------------------------------------------------------------------------
+
+CAP_LINE = ("[sidecar:policy] Nudge cap reached ({n} this session): further sidecar findings are held back; "
+            "`sidekit report` lists them.")
+GREP_HINT = "Searching code text for `make_str`: `sidekit usages make_str` lists its real uses."
+HELPER = "src/utils.py:12 make_str(value) already does this; reuse it instead of _decode_text()."
+
+
+def test_a_habit_hint_never_holds_back_a_concrete_finding(here: Path) -> None:
+    """The click session: a grep hint spoke 25 s before the helper finding; the helper must still go out."""
+    hint = finding("tools", GREP_HINT, key="tools:grep-name", rule_id="tools.grep-for-name", path="")
+    helper = finding("tools", HELPER, key="tools:reinvent:make_str", rule_id="tools.helper-exists")
+    assert admit(here, [hint], now=1000) == [f"[sidecar:tools] {GREP_HINT}"]
+    assert admit(here, [helper], now=1025) == [f"[sidecar:tools] {HELPER}"]
+
+
+def test_a_concrete_finding_ranks_before_a_habit_hint_and_holds_it_back(here: Path) -> None:
+    hint = finding("tools", GREP_HINT, key="tools:grep-name", rule_id="tools.grep-for-name", path="", severity="high")
+    helper = finding("tools", HELPER, key="tools:reinvent:make_str", rule_id="tools.helper-exists")
+    assert admit(here, [hint, helper], now=1000) == [f"[sidecar:tools] {HELPER}"]
+    assert decisions(here)[-1] == ("tools", "suppressed", "deferred")  # the hint waits for its turn
+    assert admit(here, [], now=1031) == [f"[sidecar:tools] {GREP_HINT}"]
+
+
+def test_the_deferred_finding_is_delivered_at_the_next_boundary_once(here: Path) -> None:
+    first = finding("tools", "helper one exists", key="tools:one")
+    second = finding("tools", HELPER, key="tools:two")
+    assert admit(here, [first], now=1000) == ["[sidecar:tools] helper one exists"]
+    assert admit(here, [second], now=1010) == []  # cooling: deferred
+    assert admit(here, [], now=1020) == []  # a boundary inside the cooldown: still waiting
+    assert admit(here, [], now=1031) == [f"[sidecar:tools] {HELPER}"]  # the next boundary after it
+    assert admit(here, [], now=1100) == []
+    assert admit(here, [second], now=1200) == []  # once per finding still holds
+    assert [d[2] for d in decisions(here)] == ["", "deferred", "", "duplicate"]
+
+
+def test_a_deferred_finding_waits_through_a_stop_for_a_boundary_that_delivers(here: Path) -> None:
+    assert len(admit(here, [finding("tools", "one", key="tools:one")], now=1000)) == 1
+    assert admit(here, [finding("tools", "two", key="tools:two")], now=1010) == []
+    stop = parse_event("Stop", payload("Stop", here, session_id=SESSION, stop_hook_active=False), str(here))
+    assert admit(here, [], now=1040, event=stop) == []  # Stop delivers nothing: the finding keeps waiting
+    assert admit(here, [], now=1041) == ["[sidecar:tools] two"]
+
+
+def test_a_deferred_finding_whose_file_changed_is_dropped_as_stale(here: Path) -> None:
+    assert len(admit(here, [finding("tools", "one", key="tools:one")], now=1000)) == 1
+    assert admit(here, [finding("tools", "two", key="tools:two")], now=1010) == []
+    (here / "api" / "users.py").write_text("A = 3\n")  # the code it spoke of is gone: it may no longer hold
+    assert admit(here, [], now=1040) == []
+    assert decisions(here)[-1] == ("tools", "suppressed", "stale")
+
+
+def test_a_deferred_finding_expires(here: Path) -> None:
+    assert len(admit(here, [finding("tools", "one", key="tools:one")], now=1000)) == 1
+    assert admit(here, [finding("tools", "two", key="tools:two")], now=1010) == []
+    assert admit(here, [], now=1010 + policy.DEFER_TTL + 1) == []
+    assert decisions(here)[-1] == ("tools", "suppressed", "expired")
+
+
+def test_a_deferred_finding_respects_the_cap(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    configure(monkeypatch, max_nudges=2)
+    assert len(admit(here, [finding("tools", "one", key="tools:one")], now=1000)) == 1
+    assert admit(here, [finding("tools", "two", key="tools:two")], now=1010) == []
+    assert admit(here, [finding("scope", "out", key="scope:x", severity="high")], now=1011) == ["[sidecar:scope] out"]
+    assert admit(here, [], now=1041) == [CAP_LINE.format(n=2)]  # the cap holds for what waited too
+    assert admit(here, [], now=1100) == []
+    assert not (Path(policy.state_folder(str(here), SESSION)) / policy.DEFER_MARK).exists()
+
+
+def test_a_finding_about_no_file_is_not_deferred(here: Path) -> None:
+    assert len(admit(here, [finding("tests", "3 fail", key="tests:a", path="")], now=1000)) == 1
+    assert admit(here, [finding("tests", "4 fail", key="tests:b", path="")], now=1010) == []
+    assert admit(here, [], now=1100) == []  # what the tests said was about that moment
+    assert decisions(here)[-1] == ("tests", "suppressed", "cooldown")
 
 
 def test_cooldowns_are_configurable_per_sidecar(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -286,8 +364,8 @@ def test_concurrent_hooks_say_a_finding_exactly_once(here: Path, clean_env: dict
                               env=env, cwd=str(here)) for _ in range(6)]
     outputs = [p.communicate(body.encode(), timeout=30)[0].decode() for p in procs]
     said = [context_of(out) for out in outputs if out.strip()]
-    assert said == ["[sidecar:scope] Read auth/x.py: outside this task's scope (gt-1: api/**). "
-                    "Changing it needs the user's go-ahead first."]
+    assert said == ["[sidecar:scope] FYI: auth/x.py is outside this task's scope (gt-1: api/**). "
+                    "Reading is fine; changing it needs the user's go-ahead."]
     made = decisions(here)
     assert (made.count(("scope", "fired", "")), made.count(("scope", "delivered", ""))) == (1, 1)
     # Every other hook that reached the policy (all 5, unless a loaded machine hit the hook's hard
@@ -346,3 +424,58 @@ def test_docs_list_every_policy_key_with_its_default() -> None:
     assert keys == list(policy.Config.__slots__)
     assert "cooldown = 30 " in doc and "max_nudges = 10 " in doc and 'threshold = "low" ' in doc
     assert "max_chars = 300 " in doc and "dedup = true " in doc
+
+
+# --- through the real hooks: the click session's lost finding ---------------------------------------
+
+MAKE_STR = '''def make_str(value):
+    """Converts a value into a valid string."""
+    if isinstance(value, bytes):
+        try:
+            return value.decode(sys.getfilesystemencoding())
+        except UnicodeError:
+            return value.decode("utf-8", "replace")
+    return str(value)
+'''
+DECODE_TEXT = MAKE_STR.replace("make_str", "_decode_text").replace("Converts a value into a valid string.", "Text.")
+SPLIT_WORDS = '''def split_words(text):
+    words = []
+    for part in text.split():
+        part = part.strip()
+        if part:
+            words.append(part.lower())
+    return words
+'''
+
+
+def test_the_helper_finding_arrives_after_a_grep_hint_and_a_deferred_one_at_the_next_boundary(
+        project: Path, run_hook: Any) -> None:
+    from hookutil import bash, write
+
+    from sidekit_hooks.code import function_index
+    from sidekit_hooks.code.index import Index
+
+    (project / "pyproject.toml").write_text('[project]\nname = "app"\n')
+    (project / "app").mkdir()
+    (project / "app" / "utils.py").write_text("import sys\n\n\n" + MAKE_STR + "\n\n" + SPLIT_WORDS)
+    function_index.main(["build", str(project)])
+    with Index.open(str(project)):
+        pass
+    hint = context_of(run_hook("PostToolUse", bash(project, "grep -rn make_str .")).stdout)
+    assert hint.startswith("[sidecar:tools] Searching code text for `make_str`")
+    # Seconds later the agent copies make_str: a habit hint must not cost the session this finding.
+    (project / "app" / "termui.py").write_text("import sys\n\n\n" + DECODE_TEXT)  # the Write happened
+    copied = run_hook("PostToolUse", write(project, "app/termui.py", "import sys\n\n\n" + DECODE_TEXT))
+    assert context_of(copied.stdout) == ("[sidecar:tools] app/utils.py:4 make_str(value) already does this; "
+                                         "reuse it instead of _decode_text().")
+    # A second concrete finding inside the cooldown waits for the next boundary instead of being lost.
+    (project / ".sidekit" / "rules").mkdir(parents=True, exist_ok=True)
+    (project / ".sidekit" / "rules" / "pace.toml").write_text('[pack]\nname = "pace"\n\n[policy]\ncooldown = 3\n')
+    (project / "app" / "text.py").write_text(SPLIT_WORDS.replace("split_words", "words_of"))
+    words = run_hook("PostToolUse", write(project, "app/text.py", SPLIT_WORDS.replace("split_words", "words_of")))
+    assert context_of(words.stdout) == ""
+    time.sleep(3.1)
+    later = run_hook("PostToolUse", bash(project, "ls"))
+    assert context_of(later.stdout) == ("[sidecar:tools] app/utils.py:14 split_words(text) already does this; "
+                                        "reuse it instead of words_of().")
+    assert context_of(run_hook("PostToolUse", bash(project, "ls")).stdout) == ""  # said once

@@ -49,8 +49,11 @@ JS_POLL = "import { test } from '@playwright/test';\n\ntest('cart', async ({ pag
 WAIT_HELPER = 'import time\n\n\ndef wait_until(predicate, timeout=10.0):\n    end = time.time() + timeout\n    while time.time() < end:\n        if predicate():\n            return True\n        time.sleep(0.1)\n    return False\n'
 POLL_PLAIN = '\n\ndef test_worker_finishes(worker):\n    worker.start()\n    deadline = time.time() + 5\n    while time.time() < deadline:\n        if worker.done:\n            break\n        time.sleep(0.1)\n    assert worker.done\n'
 
-def bash(name, command, expect, files=None, error=None):
-    case = {"name": name, "files": {**BASE, **(files or {})}, "tool": "Bash", "input": {"command": command, "description": "run"}}
+def bash(name, command, expect, files=None, error=None, index=False):
+    all_files = {**BASE, **(files or {})}
+    if index:  # the grep hint speaks only for a name an index knows as a definition
+        all_files[".sidekit/index/functions.json"] = index_for({k: v for k, v in all_files.items() if k.endswith(".py")})
+    case = {"name": name, "files": all_files, "tool": "Bash", "input": {"command": command, "description": "run"}}
     if error:
         case["error"] = error
     case["expect"] = expect
@@ -67,9 +70,12 @@ T = []
 T.append(bash("raw-pytest", "python -m pytest -q", tools_exp("`sidekit test` runs pytest")))
 T.append(bash("raw-pytest-uv-one-file", "uv run pytest -x tests/test_cart.py", tools_exp("`sidekit test tests/test_cart.py`")))
 T.append(bash("raw-pytest-failed-is-the-tests-sidecars", "pytest -q tests/test_cart.py", [], error="Exit code 1\nFAILED tests/test_cart.py::test_total - assert 90 == 100\n1 failed, 3 passed in 0.05s"))
-T.append(bash("grep-identifier", "grep -rn unit_price .", tools_exp("`sidekit usages unit_price`")))
-T.append(bash("git-grep-identifier", "git grep -n unit_price -- '*.py'", tools_exp("`sidekit usages unit_price`")))
-T.append(bash("rg-def", 'rg -n "def unit_price" shop', tools_exp("`sidekit symbol unit_price`")))
+T.append(bash("grep-identifier", "grep -rn unit_price .", tools_exp("`sidekit usages unit_price`"), index=True))
+T.append(bash("git-grep-identifier", "git grep -n unit_price -- '*.py'", tools_exp("`sidekit usages unit_price`"), index=True))
+T.append(bash("rg-def", 'rg -n "def unit_price" shop', tools_exp("`sidekit symbol unit_price`"), index=True))
+# near misses: `sidekit usages` would not answer what the grep asks (a parameter), or nothing is indexed yet
+T.append(bash("grep-parameter-not-a-definition", "grep -rn sku .", [], index=True))
+T.append(bash("grep-identifier-before-any-index", "grep -rn unit_price .", []))
 T.append(bash("cat-source", "cat shop/pricing.py", tools_exp(text="[sidecar:tools] `cat` of shop/pricing.py: use the Read tool instead; it shows line numbers and pages long files without the shell.")))
 T.append(bash("tail-log", "tail -n 100 logs/app.log", tools_exp("Read tool with offset/limit")))
 T.append(bash("find-name", 'find . -name "*.toml"', tools_exp("the Glob tool does this (pattern `**/*.toml`)")))
@@ -216,7 +222,9 @@ hwrite("test-of-the-helper-is-not-a-copy", "tests/test_data.py", 'from app.utils
 
 # the shell catalog, held out: commands written the way agents type them, not the tuned ones
 def hbash(name, command, expect, xfail=""):
-    case = {"name": name, "files": {**HB, **UTILS}, "tool": "Bash", "input": {"command": command, "description": "run"},
+    files = {**HB, **UTILS}  # with the function index, as every project has it once a session started (#14)
+    files[".sidekit/index/functions.json"] = index_for({k: v for k, v in files.items() if k.endswith(".py")})
+    case = {"name": name, "files": files, "tool": "Bash", "input": {"command": command, "description": "run"},
             "expect": expect}
     if xfail:
         case["xfail"] = xfail

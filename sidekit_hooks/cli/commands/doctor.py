@@ -18,7 +18,7 @@ from typing import Any
 from sidekit_hooks import __version__
 from sidekit_hooks.cli import settings, wiring
 from sidekit_hooks.cli.commands._shared import add_project, project_of
-from sidekit_hooks.core import hooklog, workspace
+from sidekit_hooks.core import agentpath, hooklog, workspace
 
 MIN_PYTHON = (3, 11)
 RECENT_FAILURES = 24 * 3600  # seconds: older hook failures are history, not a problem
@@ -74,8 +74,15 @@ def run(args: argparse.Namespace) -> int:
 def diagnose(project: str) -> list[Check]:
     install = f"sidekit install --project {shlex.quote(project)}"
     wired, plugin, checks = _read_wiring(project, install)
+    root = plugin_root()
+    if root:
+        plugin.append(f"{root} (this session's plugin)")
     checks.extend(_wiring_checks(wired, plugin, install))
     checks.extend(_handler_checks(wired, project, install))
+    if root:
+        checks.append(_plugin_probe(root, project))
+    if wired or root:
+        checks.append(_agent_shell_check(wired, root, project, install))
     checks.append(_escapes_check(project))
     checks.append(_state_check(project))
     checks.append(_versions_check())
@@ -165,6 +172,57 @@ def _wiring_checks(wired: list[Wired], plugin: list[str], install: str) -> list[
     return checks
 
 
+def plugin_root() -> str:
+    """The plugin folder when this runs in the agent's shell of a plugin-form session, else ''.
+
+    The plugin's SessionStart hook exports it there (core/agentpath.py); settings files do not show a
+    `--plugin-dir` plugin at all."""
+    root = os.environ.get(agentpath.PLUGIN_VAR, "")
+    return root if root and os.path.isfile(os.path.join(root, "hooks", "hooks.json")) else ""
+
+
+def _plugin_probe(root: str, project: str) -> Check:
+    """Run the plugin's launcher as its hooks.json does, on a PostToolUse probe."""
+    command = f"{shlex.quote(os.path.join(root, 'hooks', 'run'))} post_tool_use"
+    item = Wired("the plugin", "", "PostToolUse", command, settings.TIMEOUT)
+    check = _probe(item, project, f"ls {shlex.quote(os.path.join(root, 'hooks'))}", {"CLAUDE_PLUGIN_ROOT": root})
+    return Check("plugin", check.status, check.detail.replace("(the plugin)", f"({root}/hooks/run)"), check.fix)
+
+
+def _agent_shell_check(wired: list[Wired], root: str, project: str, install: str) -> Check:
+    """Do the commands the nudges and CLAUDE.md suggest (`sidekit status`, ...) run in the agent's shell,
+    whose PATH does not have sidekit's venv? Checked the way Claude Code sets that shell up."""
+    bare = "/usr/bin:/bin"
+    if root:
+        env = {"PATH": f"{bare}:{os.path.join(root, 'bin')}"}
+        how = f"the plugin puts {root}/bin on its PATH"
+        script = "sidekit --version"
+    else:
+        starts = [item for item in wired if item.event == "SessionStart"]
+        if not starts:
+            return Check("agent shell", "problem", "`sidekit` is not on the agent's PATH: no SessionStart hook puts it there",
+                         install)
+        import tempfile
+
+        # Claude Code's own env file lives outside the project too (~/.claude/session-env/...).
+        env_file = os.path.join(tempfile.mkdtemp(prefix="sidekit-doctor-env-"), "sessionstart-hook-0.sh")
+        _probe(starts[0], project, install, {"CLAUDE_ENV_FILE": env_file})
+        env = {"PATH": bare}
+        how = f"SessionStart ({starts[0].source}) puts it on PATH"
+        folder = shlex.quote(os.path.dirname(env_file))
+        script = f". {shlex.quote(env_file)} 2>/dev/null; rm -rf {folder}; sidekit --version"
+    env.update(HOME=wiring.home(), CLAUDE_PROJECT_DIR=project)
+    try:
+        done = subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True, cwd=project, env=env, timeout=30)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return Check("agent shell", "problem", f"`sidekit --version` did not run in the agent's shell: {exc}", install)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1][:160]
+        return Check("agent shell", "problem", f"`sidekit` does not run in the agent's shell (exit {done.returncode}: {last})",
+                     install)
+    return Check("agent shell", "ok", f"`sidekit` runs in the agent's shell ({how}): {done.stdout.strip()}")
+
+
 def _handler_checks(wired: list[Wired], project: str, install: str) -> list[Check]:
     checks: list[Check] = []
     pythons: dict[str, Check] = {}
@@ -211,10 +269,13 @@ def _python_check(python: str, item: Wired, install: str) -> Check:
     return Check("interpreter", "ok", f"{python} (Python {shown})")
 
 
-def _probe(item: Wired, project: str, install: str) -> Check:
+def _probe(item: Wired, project: str, install: str, extra_env: dict[str, str] | None = None) -> Check:
     """Run the handler exactly as Claude Code does (`sh -c`), on the smallest payload of its event."""
     payload = {"session_id": PROBE_SESSION, "cwd": project, "hook_event_name": item.event, **PROBES.get(item.event, {})}
-    env = dict(os.environ, CLAUDE_PROJECT_DIR=project)
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=project, **(extra_env or {}))
+    for name in ("CLAUDE_ENV_FILE", "CLAUDE_PLUGIN_ROOT"):  # only what this probe itself sets
+        if name not in (extra_env or {}):
+            env.pop(name, None)
     for name in ("TMUX_PANE", "GT_SESSION"):  # inside Gas Town the hook would drain the agent's own queue
         env.pop(name, None)
     deadlines_before = _deadline_records(project)
@@ -429,6 +490,8 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
     if entry is not None and plugin:
         return Check("mcp", "problem", f"{detail}, and the plugin serves them too: the agent sees every tool twice",
                      f"delete the \"sidekit\" entry from {os.path.join(project, '.mcp.json')}")
+    if entry is None and plugin:  # the plugin ships .mcp.json: adding it here would serve every tool twice
+        return Check("mcp", "ok", f"{detail}; the plugin serves them (its .mcp.json)")
     if entry is None:
         return Check("mcp", "info", f"{detail}; not in .mcp.json (add it: {install})")
     return Check("mcp", "ok", detail)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 from typing import Any
 
 from sidekit_hooks.cli import settings, wiring
@@ -109,8 +108,5 @@ def _claude_md(where: wiring.Target) -> None:
             return
         print(f"  {where.claude_md}: the sidekit block is already there")
         return
+    # No PATH advice: the SessionStart hook puts `sidekit` on the agent's PATH (core/agentpath.py).
     print(f"  {where.claude_md}: added the sidekit block")
-    ours = os.path.join(os.path.dirname(wiring.interpreter()), "sidekit")
-    on_path = shutil.which("sidekit")
-    if not on_path or os.path.realpath(on_path) != os.path.realpath(ours):
-        print(f"  note: the agent's shell finds `sidekit` only on PATH; link it: ln -s {ours} ~/.local/bin/sidekit")

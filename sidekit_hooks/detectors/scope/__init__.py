@@ -77,21 +77,27 @@ def _file_finding(scope: scope_model.Scope, path: str, mode: str, tool: str) -> 
 
 TAILS = {
     "write": "If it must change, say so to the user first.",
-    "read": "Changing it needs the user's go-ahead first.",
-    "search": "Files there are not part of this task.",
+    "read": "Reading is fine; changing it needs the user's go-ahead.",
+    "search": "Looking is fine; changes there need the user's go-ahead.",
 }
+LOOK_KEY = "scope:look"  # one key for every read and search outside the scope: said once per session
 
 
 def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, directory: bool = False) -> Finding:
+    """An edit outside the scope is a breach, always said (once per file); a read or a search is
+    information, said gently and once per session (the agent may look anywhere)."""
     place = "excluded from" if scope.denied_by(path, directory) else "outside"
+    where = f"{scope.describe(path, directory)}"
     if mode == "write":
         head = f"This {tool} command writes {path}, which is" if tool in SHELL_TOOLS else f"{path} is"
-    elif mode == "read":
-        head = f"Read {path}:"
+        return Finding("scope", f"{head} {place} this task's scope ({where}). {TAILS[mode]}",
+                       key=f"scope:write:{path}", path=path, severity="high", subject=path)
+    if mode == "read":
+        text = f"FYI: {path} is {place} this task's scope ({where}). {TAILS[mode]}"
     else:
-        head = f"{tool} searched {path}/," if directory else f"{tool} searched {path},"
-    text = f"{head} {place} this task's scope ({scope.describe(path, directory)}). {TAILS[mode]}"
-    return Finding("scope", text, key=f"scope:{mode}:{path}", path=path, severity="high", subject=path)
+        shown = f"{path}/" if directory else path
+        text = f"FYI: {tool} searched {shown}, {place} this task's scope ({where}). {TAILS[mode]}"
+    return Finding("scope", text, key=LOOK_KEY, path=path, severity="low", subject=path)
 
 
 def _search_finding(scope: scope_model.Scope, event: Event, project: str) -> list[Finding]:
