@@ -3,7 +3,7 @@
 Plugin form: Claude Code puts the plugin's `bin/` on the Bash tool's PATH, and `bin/sidekit` finds
 the plugin's environment. Settings form: nothing puts sidekit's venv on that PATH, so the SessionStart
 hook writes two lines into `$CLAUDE_ENV_FILE` (which Claude Code sources before every Bash command of
-the session): `SIDEKIT_PYTHON`, the interpreter the hooks run with, and the checkout's `bin/` in front
+the session): `SIDEKIT_RUNTIME_PYTHON`, the interpreter the hooks run with, and the checkout's `bin/` in front
 of PATH. That folder holds only the `sidekit` launcher, so the venv's python, pip and pytest never
 shadow the project's own. Standard library only (SessionStart hot path).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
-PYTHON_VAR = "SIDEKIT_PYTHON"  # read by bin/sidekit before it looks for a venv of its own
+PYTHON_VAR = "SIDEKIT_RUNTIME_PYTHON"  # read by bin/sidekit before it looks for a venv of its own
 PLUGIN_VAR = "SIDEKIT_PLUGIN_ROOT"  # plugin form: tells `sidekit doctor` in the agent's shell how it is wired
 
 

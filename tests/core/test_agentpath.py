@@ -42,7 +42,7 @@ def test_the_env_file_lines_are_written_once_and_only_in_the_settings_form(tmp_p
     environ = {"CLAUDE_ENV_FILE": str(env_file)}
     assert agentpath.export_for_agent(environ, python="/v/bin/python") is True
     assert agentpath.export_for_agent(environ, python="/v/bin/python") is False
-    assert env_file.read_text() == (f"export SIDEKIT_PYTHON='/v/bin/python'\nexport PATH='{REPO / 'bin'}':\"$PATH\"\n")
+    assert env_file.read_text() == (f"export SIDEKIT_RUNTIME_PYTHON='/v/bin/python'\nexport PATH='{REPO / 'bin'}':\"$PATH\"\n")
     plugin = tmp_path / "plugin.sh"
     assert agentpath.export_for_agent({"CLAUDE_ENV_FILE": str(plugin), "CLAUDE_PLUGIN_ROOT": str(REPO)}) is True
     assert plugin.read_text() == f"export SIDEKIT_PLUGIN_ROOT='{REPO}'\n"  # bin/ is on PATH already: no PATH line
@@ -56,7 +56,7 @@ def test_paths_with_quotes_survive_the_shell(tmp_path: Path) -> None:
     (odd / "sidekit").chmod(0o755)
     env_file = tmp_path / "env.sh"
     env_file.write_text(agentpath.env_lines(sys.executable, str(odd)))
-    done = subprocess.run(["/bin/sh", "-c", f". {env_file}; sidekit; echo $SIDEKIT_PYTHON"], capture_output=True,
+    done = subprocess.run(["/bin/sh", "-c", f". {env_file}; sidekit; echo $SIDEKIT_RUNTIME_PYTHON"], capture_output=True,
                           text=True, env={"PATH": BARE_PATH}, timeout=30)
     assert done.stdout == f"odd-ran\n{sys.executable}\n"
     assert os.access(REPO / "bin" / "sidekit", os.X_OK)
