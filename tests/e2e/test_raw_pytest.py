@@ -64,8 +64,11 @@ def session(claude_cli: Path, project: Path, tmp_path: Path, commands: list[str]
 
 
 def local(project: Path, command: str) -> str:
+    # The agent's shell has neither CI nor BUILD_NUMBER (clean_environment): without them here too, pytest
+    # cuts its summary lines to the terminal's width on both sides, as it does not under CI.
     done = subprocess.run(command, shell=True, cwd=project, capture_output=True, text=True, timeout=120,
-                          env={**{k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_"))},
+                          env={**{k: v for k, v in os.environ.items()
+                                  if not k.startswith(("PYTEST_", "SIDEKIT_")) and k not in ("CI", "BUILD_NUMBER")},
                                **agent_env(), "CLAUDE_PROJECT_DIR": str(project)})
     return done.stdout + done.stderr
 
