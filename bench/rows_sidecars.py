@@ -87,6 +87,11 @@ def rows(ctx: BenchContext) -> list[Row]:
         samples, bare = time_paired(post, ctx, edit(project, "api/handlers/user.py"), env, project)
         out += ratio_row("sidecars", "PostToolUse, Edit with every sidecar armed (scope, pack, red cache, functions, "
                          "conventions)", samples, ctx, None, bare, isolated_target=2.5)
+        memo = os.path.join(project, ".sidekit", "code", "tests-reaching.json")
+        samples, bare = time_paired(post, ctx, edit(project, "api/handlers/user.py"), env, project,
+                                    setup=lambda: os.path.exists(memo) and os.remove(memo))
+        out += ratio_row("sidecars", "the same, first edit of that file since the red run (import graph asked, then kept)",
+                         samples, ctx, None, bare)
     finally:
         shutil.rmtree(project, ignore_errors=True)
     return out

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import os
 
+from sidekit_hooks.code import INDEX_FILE
 from sidekit_hooks.core import workspace
-
-INDEX_FILE = os.path.join("code", "index.sqlite")  # the same file as code/index.py's
 
 
 def defines(project: str, name: str) -> bool | None:

@@ -16,7 +16,8 @@ from typing import NamedTuple
 from sidekit_hooks.core import safepath, workspace
 
 SCHEMA_VERSION = 1
-INDEX_FILE = os.path.join("code", "index.sqlite")
+from sidekit_hooks.code import INDEX_FILE as INDEX_FILE  # re-exported: its home is the package
+
 # (NamedTuples, not dataclasses: `dataclasses` imports `inspect`, tens of ms on a warm query.)
 # Folders that are never the workspace's own code.
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist", "venv", "env"})

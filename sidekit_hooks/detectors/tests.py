@@ -205,22 +205,53 @@ def _imported_edit(path: str, summary: dict[str, Any], ctx: Context) -> list[Fin
     project's modules (the import graph of `sidekit select`). The index is used when it exists (a
     refresh is a few ms); when it does not, it is built in the background for the next edit."""
     root = cache.workspace_root(ctx.project)
-    from sidekit_hooks.code.index import INDEX_FILE
+    from sidekit_hooks.code import INDEX_FILE
     from sidekit_hooks.core import workspace
 
     if not os.path.exists(os.path.join(workspace.state_dir(root), INDEX_FILE)):
         _build_index_later(root)
         return []
-    from sidekit_hooks.code.graph import ImportGraph
-    from sidekit_hooks.code.index import Index
-
-    with Index.open(root) as index:
-        reached = ImportGraph.of(index).tests_reaching({path})
+    reached = _tests_reaching(root, path, summary)
     if not reached:
         return []
     failing, every_failure = _failing(ctx, summary)
     hit = [test for test in failing if test.split("::", 1)[0] in reached]
     return after_edit_imported(path, summary, hit, failing, every_failure)
+
+
+REACH_FILE = "tests-reaching.json"  # under .sidekit/code/: {generation, paths: {source: [test files]}}
+MAX_REACH_PATHS = 500  # source files remembered per generation
+
+
+def _tests_reaching(root: str, path: str, summary: dict[str, Any]) -> set[str]:
+    """Test files that import `path`'s module, directly or not. The graph (sqlite, ast, a refresh of
+    the index) costs a hook about 10 ms, so the answer is kept per test-cache generation and source
+    file: a later edit of the same file while the same run is red reads one small JSON file."""
+    from sidekit_hooks.core import fastjson, safepath, workspace
+
+    memo_path = os.path.join(workspace.state_dir(root), "code", REACH_FILE)
+    generation = summary.get("generation", 0)
+    try:
+        memo = fastjson.loads(safepath.read_bytes(memo_path).decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        memo = {}
+    paths = memo.get("paths") if isinstance(memo, dict) and memo.get("generation") == generation else None
+    paths = paths if isinstance(paths, dict) else {}
+    if isinstance(paths.get(path), list):
+        return {str(test) for test in paths[path]}
+    from sidekit_hooks.code.graph import ImportGraph
+    from sidekit_hooks.code.index import Index
+
+    with Index.open(root) as index:
+        reached = ImportGraph.of(index).tests_reaching({path})
+    if len(paths) < MAX_REACH_PATHS:
+        paths[path] = sorted(reached)
+        try:
+            safepath.makedirs(os.path.dirname(memo_path), root)
+            workspace.atomic_write(memo_path, fastjson.dumps({"generation": generation, "paths": paths}))
+        except OSError:
+            pass  # no memo: the next edit computes it again
+    return reached
 
 
 def after_edit_imported(path: str, summary: dict[str, Any], hit: list[str], failing: dict[str, str],

@@ -128,3 +128,26 @@ def test_a_compacted_run_already_told_the_model(wrong_value: Path, clean_env: di
     pytest_run(wrong_value, clean_env, "-p", "sidekit_hooks.cli.pytest_compact")
     assert json.loads((wrong_value / ".sidekit" / "status.json").read_text())["run"]["compact"] is True
     assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", 30_000, True)).stdout) == []
+
+
+def test_the_import_graph_answer_is_kept_per_generation(wrong_value: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sidekit_hooks.detectors import tests as sidecar
+    from sidekit_hooks.status import cache
+
+    with Index.open(str(wrong_value)):
+        pass
+    opened: list[str] = []
+    real_open = Index.open
+
+    def counting_open(project: str, refresh: bool = True) -> Index:
+        opened.append(project)
+        return real_open(project, refresh)
+
+    monkeypatch.setattr(Index, "open", counting_open)
+    summary = cache.read(cache.summary_path(str(wrong_value))).data
+    first = sidecar._tests_reaching(str(wrong_value), "pkg/text.py", summary)
+    again = sidecar._tests_reaching(str(wrong_value), "pkg/text.py", summary)
+    assert first == again == {"tests/test_fmt.py"}
+    assert len(opened) == 1  # the second edit of the same file read the memo, not the graph
+    sidecar._tests_reaching(str(wrong_value), "pkg/text.py", dict(summary, generation=summary["generation"] + 1))
+    assert len(opened) == 2  # a new run (generation) asks the graph again
