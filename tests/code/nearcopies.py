@@ -38,6 +38,29 @@ PACKAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "stringcase": ("stringcase==1.2.0", ("stringcase-1.2.0/stringcase.py",)),
     "humanize": ("humanize==4.17.0", ("humanize/lists.py", "humanize/number.py", "humanize/time.py",
                                       "humanize/filesize.py")),
+    "probe": ("", ("utils/text.py",)),  # tuning: `sidekit demo`'s helper, and the issue's slugify probe
+}
+INLINE = {
+    "utils/text.py": '''"""Text helpers."""
+
+import re
+import unicodedata
+
+
+def slugify(value: str) -> str:
+    value = value.strip().lower()
+    value = re.sub(r"[^a-z0-9]+", "-", value)
+    value = re.sub(r"-{2,}", "-", value)
+    return value.strip("-")
+
+
+def slug_ascii(value):
+    """Lower-case, ASCII, dash-separated."""
+    value = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
+    value = re.sub(r"[^\\w\\s-]", "", value).strip().lower()
+    value = re.sub(r"[-\\s]+", "-", value)
+    return value
+''',
 }
 
 
@@ -77,6 +100,8 @@ def archive(requirement: str) -> Path:
 def module_sources(package: str) -> dict[str, str]:
     """Archive member path -> source text of the package's helper modules."""
     requirement, members = PACKAGES[package]
+    if not requirement:
+        return {member: INLINE[member] for member in members}
     path = archive(requirement)
     texts: dict[str, str] = {}
     if path.suffix == ".whl":
@@ -113,7 +138,9 @@ def predict(case: Case) -> str:
     """The name of the project helper the sidecar would point at for this added function, or ""."""
     from sidekit_hooks.code import functions
 
-    node = functions.parse_function(textwrap.dedent(case.source).strip() + "\n")
+    source = textwrap.dedent(case.source).strip() + "\n"
+    assert functions.added_blocks(source), f"under the sidecar's size floor: {case.name}"
+    node = functions.parse_function(source)
     assert node is not None, case.source
     tokens, outside = functions.analyze(node)
     found = functions.best_match(node.name, tokens, project_index(case.package), outside=outside)

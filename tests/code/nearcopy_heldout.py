@@ -414,6 +414,7 @@ def to_identifier(text):
 ''', "parameterize's first steps, a Python identifier"),
     Case("inflection", "", '''
 def capitalize_words(text, first=True):
+    """Upper-case each word's first letter."""
     if not first:
         return text[:1] + capitalize_words(text)[1:]
     return re.sub(r"(^|\\s)(\\w)", lambda m: m.group(1) + m.group(2).upper(), text)
