@@ -141,7 +141,8 @@ def test_the_rerun_command_names_the_doctest_file(red: Suite) -> None:
 @pytest.mark.parametrize(("text", "limit", "expected"), [
     ("short", 10, "short"),
     ("not a number: '" + "x" * 400 + "'", 60, "not a number: …"),
-    ("bad row {'id': 3, 'name': \"a, b\"} and more words here to be cut", 40, "bad row {'id': 3, 'name': \"a, b\"} and …"),
+    ("bad row {'id': 3, 'name': \"a, b\"} and more words here to be cut", 40,
+     "bad row {'id': 3, 'name': \"a, b\"} and …"),
     ("it's a long message with words and words", 30, "it's a long message with …"),
     ("x" * 100, 20, "x" * 19 + "…"),
     ("[" + "1, " * 50 + "]", 30, "[1, 1, 1, 1, 1, 1, 1, 1, 1, …]"),
