@@ -396,7 +396,7 @@ def plausible(
     # Literal evidence needs EVIDENCE_LITERALS distinctive literals in both: a substring test on the
     # stored token text rules most entries out before any split (the index may hold thousands).
     strong = set(added_literals or ())
-    if len(strong) < near_copies.EVIDENCE_LITERALS:
+    if sum(2 if len(t) >= near_copies.LONG_LITERAL else 1 for t in strong) < near_copies.EVIDENCE_LITERALS:
         strong = set()
     found: list[tuple[str, list[Any], list[str], bool]] = []
     for path, record in index.get("files", {}).items():
@@ -411,7 +411,7 @@ def plausible(
                 missing = [n for n in entry[5].split() if n not in outside]
                 if any(not near_copies.inlinable(n) for n in missing):
                     continue  # other classes (User vs Order): same shape, different work
-            hits = sum(1 for literal in strong if literal in text) if strong else 0
+            hits = sum(2 if len(t) >= near_copies.LONG_LITERAL else 1 for t in strong if t in text) if strong else 0
             literal_hint = hits >= near_copies.EVIDENCE_LITERALS
             if missing and not literal_hint:
                 continue  # helpers or constants inlined: only literal evidence can make it a copy

@@ -32,7 +32,8 @@ COMMON = frozenset({
     "''", "' '", "'_'", "'-'", "'.'", "','", "':'", "'/'", "'\\n'", '""', "'utf-8'", "'ascii'",
     "0", "1", "2", "-1", "None", "True", "False", "0.0", "1.0",
 })
-EVIDENCE_LITERALS = 2  # distinctive literals both must share
+EVIDENCE_LITERALS = 2  # distinctive literals both must share (a long one counts twice)
+LONG_LITERAL = 14  # characters of a stored constant (quotes included; stored cut at 24): a message, a pattern
 EVIDENCE_AGREEMENT = 0.6  # shared / all distinctive literals of the two (one step added or dropped: 2/3)
 EVIDENCE_BODY = 0.45  # token similarity still required with literal agreement
 EVIDENCE_CALLS = 0.5  # similarity of the ordered calls and attributes
@@ -61,17 +62,19 @@ def calls(tokens: Iterable[str], outside: Iterable[str]) -> list[str]:
 
 
 def agreement(added: list[str], existing: list[str]) -> tuple[float, int]:
-    """(shared / union, shared) of two multisets of literals; (1.0, 0) when neither has any."""
+    """(shared / union, weight of the shared) of two multisets of literals; (1.0, 0) when neither has
+    any. A long shared literal (an error message, a whole pattern) weighs two short ones."""
     counts: dict[str, int] = {}
     for token in added:
         counts[token] = counts.get(token, 0) + 1
-    shared = 0
+    shared = weight = 0
     for token in existing:
         if counts.get(token, 0) > 0:
             counts[token] -= 1
             shared += 1
+            weight += 2 if len(token) >= LONG_LITERAL else 1
     union = len(added) + len(existing) - shared
-    return (shared / union if union else 1.0), shared
+    return (shared / union if union else 1.0), weight
 
 
 def disagree(added: list[str], existing: list[str]) -> bool:

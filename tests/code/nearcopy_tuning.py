@@ -125,6 +125,54 @@ def naive_local(value):
         return dt.datetime.fromtimestamp(value.timestamp())
     return value
 ''', "guards merged"),
+    Case("humanize", "_rounding_by_fmt", '''
+def round_as_formatted(fmt, value):
+    """The value as `fmt` shows it, as an int when it has no fraction."""
+    text = fmt % value
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+''', "temporaries inlined into returns"),
+    Case("humanize", "naturalday", '''
+def day_label(value, format="%b %d"):
+    import datetime as dt
+    try:
+        aware = isinstance(value, dt.datetime) and value.tzinfo is not None
+        today = dt.datetime.now(value.tzinfo).date() if aware else dt.date.today()
+        value = dt.date(value.year, value.month, value.day)
+    except (AttributeError, OverflowError, ValueError):
+        return str(value)
+    days = (value - today).days
+    if days == 0:
+        return _("today")
+    if days == 1:
+        return _("tomorrow")
+    if days == -1:
+        return _("yesterday")
+    return value.strftime(format)
+''', "an if as a conditional expression, handlers merged, a temporary"),
+    Case("humanize", "_suitable_minimum_unit", '''
+def usable_min_unit(min_unit, suppress):
+    if min_unit not in suppress:
+        return min_unit
+    for unit in Unit:
+        if unit > min_unit and unit not in suppress:
+            return unit
+    raise ValueError("Minimum unit is suppressed and no suitable replacement was found")
+''', "an early return, the message inlined"),
+    Case("humanize", "scientific", '''
+def sci_notation(value, precision=2):
+    import math
+    try:
+        value = float(value)
+    except (ValueError, TypeError):
+        return str(value)
+    if not math.isfinite(value):
+        return _format_not_finite(value)
+    mantissa, exponent = f"{{:.{int(precision)}e}}".format(value).split("e")
+    return mantissa + " x 10" + str(int(exponent)).translate(_SUPERSCRIPT_TRANS)
+''', "the finiteness test moved out of the try, temporaries inlined"),
 ]
 
 NEAR_MISSES = [
@@ -238,6 +286,60 @@ def utc_now_or(value):
         value = value.replace(tzinfo=dt.timezone.utc)
     return value
 ''', "_convert_aware_datetime's shape, the other way"),
+    Case("humanize", "", '''
+def weekday_label(value):
+    import datetime as dt
+    try:
+        if isinstance(value, dt.datetime) and value.tzinfo is not None:
+            today = dt.datetime.now(value.tzinfo).date()
+        else:
+            today = dt.date.today()
+        value = dt.date(value.year, value.month, value.day)
+    except (AttributeError, OverflowError, ValueError):
+        return str(value)
+    if value == today:
+        return "this day"
+    return value.strftime("%A")
+''', "naturalday's start, a weekday name"),
+    Case("humanize", "", '''
+def parse_number(text):
+    """An int if the text is one, else a float."""
+    text = text.strip()
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+''', "_rounding_by_fmt's try, parses text"),
+    Case("humanize", "", '''
+def split_minutes(value, unit, minimum_unit, suppress):
+    if unit == minimum_unit:
+        return round(value / 60), 0
+    if unit in suppress:
+        return 0, value
+    q, r = divmod(value, 60)
+    return q, int(r)
+''', "_quotient_and_remainder's shape, fixed to minutes and plain rounding"),
+    Case("humanize", "", '''
+def largest_kept_unit(max_unit, suppress):
+    if max_unit in suppress:
+        for unit in reversed(list(Unit)):
+            if unit < max_unit and unit not in suppress:
+                return unit
+        raise ValueError("Maximum unit is suppressed and nothing smaller is kept")
+    return max_unit
+''', "_suitable_minimum_unit's shape, the other direction"),
+    Case("humanize", "", '''
+def engineering(value, precision=2):
+    import math
+    try:
+        value = float(value)
+        if not math.isfinite(value):
+            return _format_not_finite(value)
+    except (ValueError, TypeError):
+        return str(value)
+    exponent = int(math.floor(math.log10(abs(value)) / 3) * 3) if value else 0
+    return f"{value / 10 ** exponent:.{int(precision)}f}e{exponent}"
+''', "scientific's start, exponents in steps of three"),
 ]
 
 TUNING = COPIES + NEAR_MISSES
