@@ -34,6 +34,10 @@ PACKAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "slugify": ("python-slugify==9.2.0", ("slugify/slugify.py", "slugify/_legacy.py")),
     "funcy": ("funcy==2.0", ("funcy/colls.py", "funcy/seqs.py", "funcy/strings.py", "funcy/tree.py",
                              "funcy/debug.py", "funcy/flow.py")),
+    # second held-out set
+    "webcolors": ("webcolors==24.11.1", ("webcolors/_normalization.py", "webcolors/_html5.py",
+                                         "webcolors/_conversion.py")),
+    "humanfriendly": ("humanfriendly==10.0", ("humanfriendly/text.py", "humanfriendly/__init__.py")),
     # tuning packages
     "stringcase": ("stringcase==1.2.0", ("stringcase-1.2.0/stringcase.py",)),
     "humanize": ("humanize==4.17.0", ("humanize/lists.py", "humanize/number.py", "humanize/time.py",
