@@ -52,6 +52,7 @@ SKIP_DIRS = frozenset({
 BODY_ALONE = 0.85
 BODY_WITH_NAME = 0.72
 NAME_CLOSE = 0.8
+AMBIGUOUS = 0.05  # two helpers of other names within this rank of each other: name neither
 
 
 def cache_dir() -> str:
@@ -344,12 +345,12 @@ def best_match(
 
     words = name_words(name)
     added_calls = near_copies.calls(tokens, outside or ())
-    best: tuple[float, Match] | None = None
+    ranked: list[tuple[float, Match]] = []
     for path, entry, candidate, shape_allowed in candidates:
         other_name, line, sig = entry[0], entry[1], entry[2]
         existing_literals = near_copies.literals(candidate)
-        if near_copies.disagree(added_literals, existing_literals):
-            continue  # same shape, other patterns or messages: other behaviour
+        if near_copies.disagree(added_literals, existing_literals) or near_copies.replaced_attribute(tokens, candidate):
+            continue  # same shape, other patterns, messages or steps: other behaviour
         body = Indel.normalized_similarity(tokens, candidate)
         if body < near_copies.EVIDENCE_BODY:
             continue
@@ -358,9 +359,19 @@ def best_match(
         if not shape and not evidence(added_literals, existing_literals, added_calls, candidate, entry, body):
             continue
         rank = body + near_copies.agreement(added_literals, existing_literals)[0]
-        if best is None or rank > best[0]:
-            best = (rank, Match(path, line, sig, other_name, body, name_score))
-    return best[1] if best else None
+        ranked.append((rank, Match(path, line, sig, other_name, body, name_score)))
+    return unambiguous(ranked)
+
+
+def unambiguous(ranked: list[tuple[float, Match]]) -> Match | None:
+    """The best match, unless another helper of another name is nearly as good (two look-alike helpers,
+    `get_in` and `has_path`): naming the wrong one is worse than naming none."""
+    ranked.sort(key=lambda item: -item[0])
+    if not ranked:
+        return None
+    best_rank, best = ranked[0]
+    rival = next((rank for rank, match in ranked[1:] if match.name != best.name), None)
+    return None if rival is not None and best_rank - rival < AMBIGUOUS else best
 
 
 def evidence(added_literals: list[str], existing_literals: list[str], added_calls: list[str],

@@ -15,8 +15,9 @@ So two rules, on the tokens the index already stores (no new index format):
   bodies are still alike (`EVIDENCE_BODY`) and their calls come in a similar order (`EVIDENCE_CALLS`);
 * the same calls: without literals to compare, nearly the same calls and attributes in the same order
   (at least CALLS_ALONE_MIN of them) with a body of the shape rule's lower threshold;
-* disagreement: when both have distinctive literals and they mostly differ, no body score makes them
-  copies (the look-alike with other literals is the wrong nudge the tools sidecar must not give).
+* disagreement: when both have distinctive literals and they mostly differ, or when a method or
+  attribute of the helper is swapped for another, no body score makes them copies (the look-alike with
+  other literals or another last step is the wrong nudge the tools sidecar must not give).
 
 Pure Python on lists of tokens; rapidfuzz is used by the caller only once a candidate exists.
 """
@@ -86,6 +87,14 @@ def literal_evidence(added: list[str], existing: list[str]) -> bool:
     """Enough distinctive literals in common, and few that differ."""
     ratio, shared = agreement(added, existing)
     return shared >= EVIDENCE_LITERALS and ratio >= EVIDENCE_AGREEMENT
+
+
+def replaced_attribute(added: list[str], existing: list[str]) -> bool:
+    """The added body uses an attribute or method the helper does not, and the helper one the added body
+    does not (`.upper` for `.lower`, `.title` for `.replace`): a step swapped, not added or dropped."""
+    mine = {token for token in added if token.startswith(".")}
+    theirs = {token for token in existing if token.startswith(".")}
+    return bool(mine - theirs) and bool(theirs - mine)
 
 
 def inlinable(name: str) -> bool:

@@ -11,14 +11,19 @@ import pytest
 from hookutil import context_of, payload
 from nearcopy_heldout import COPIES as HELDOUT_COPIES
 from nearcopy_heldout import HELDOUT, NEAR_MISSES
+from nearcopy_heldout2 import HELDOUT2
 from nearcopy_tuning import TUNING
 
-from sidekit_hooks.code import function_index, near_copies
+from sidekit_hooks.code import function_index, functions, near_copies
 
-# Held-out figures, measured on nearcopy_heldout.py: before the change (shape rule only) precision 0.68
-# (13/19) and recall 0.38 (13/34); after it 0.81 (21/26) and 0.62 (21/34). Floors, so a better matcher passes.
-HELDOUT_PRECISION = 0.8
-HELDOUT_RECALL = 0.6
+# Measured figures (floors here, so a better matcher passes). nearcopy_heldout.py, before #18 (shape rule
+# only): precision 0.68 (13/19), recall 0.38 (13/34); with the final rules 0.87 (20/23), 0.59 (20/34). It was
+# looked at while rules were chosen, so nearcopy_heldout2.py was written blind after them: before, nothing
+# named (0/0, recall 0/17); after, precision 1.00 (13/13), recall 0.76 (13/17).
+HELDOUT_PRECISION = 0.85
+HELDOUT_RECALL = 0.55
+BLIND_PRECISION = 1.0
+BLIND_RECALL = 0.75
 TUNING_RECALL = 0.8  # measured 0.83 (15/18), precision 1.00 (15/15)
 
 
@@ -33,12 +38,14 @@ def packages() -> None:
 
 def test_held_out_set_is_big_enough_and_apart_from_the_tuning_set() -> None:
     assert len(HELDOUT_COPIES) >= 30 and len(NEAR_MISSES) >= 30
-    assert {c.package for c in HELDOUT}.isdisjoint({c.package for c in TUNING})
+    held_out = {c.package for c in HELDOUT}, {c.package for c in HELDOUT2}, {c.package for c in TUNING}
+    assert all(a.isdisjoint(b) for a, b in ((held_out[0], held_out[1]), (held_out[0], held_out[2]),
+                                            (held_out[1], held_out[2])))
     assert all(c.helper == "" or c.helper in c.source or c.why for c in HELDOUT)
 
 
 def test_every_copied_helper_exists_in_its_package(packages: None) -> None:
-    for case in HELDOUT + TUNING:
+    for case in HELDOUT + HELDOUT2 + TUNING:
         files = nearcopies.project_index(case.package)["files"].values()
         names = {entry[0] for record in files for entry in record["f"]}
         assert not case.helper or case.helper in names, case
@@ -48,6 +55,12 @@ def test_held_out_precision_and_recall_floors(packages: None) -> None:
     found = nearcopies.score(HELDOUT)
     assert (found.positives, found.negatives) == (34, 32)
     assert found.precision >= HELDOUT_PRECISION and found.recall >= HELDOUT_RECALL, found.line()
+
+
+def test_blind_held_out_set_has_no_wrong_nudge(packages: None) -> None:
+    found = nearcopies.score(HELDOUT2)
+    assert (found.positives, found.negatives) == (17, 17)
+    assert found.precision >= BLIND_PRECISION and found.recall >= BLIND_RECALL, found.line()
 
 
 def test_tuning_set_has_no_wrong_nudge(packages: None) -> None:
@@ -132,3 +145,20 @@ def test_hook_on_a_restructured_copy_and_on_a_look_alike(project: Path, run_hook
     done = run_hook("PostToolUse", added_function(project, added))
     assert done.returncode == 0 and done.stderr == ""
     assert context_of(done.stdout) == said
+
+
+def test_a_swapped_method_is_another_behaviour_an_added_one_is_not() -> None:
+    lower = ["Return", "Call", "v1", ".replace", "'-'", "'_'", ".lower"]
+    assert near_copies.replaced_attribute(["Return", "Call", "v1", ".replace", ".upper"], lower)
+    assert not near_copies.replaced_attribute(lower + [".strip"], lower)  # a normalisation step added
+    assert not near_copies.replaced_attribute(lower[:-1], lower)  # one left out
+
+
+def test_two_look_alike_helpers_nearly_tied_are_both_left_unnamed() -> None:
+    def match(name: str) -> functions.Match:
+        return functions.Match("lib.py", 1, f"{name}(x)", name, 0.9, 0.5)
+
+    assert functions.unambiguous([(1.80, match("get_in")), (1.78, match("has_path"))]) is None
+    found = functions.unambiguous([(1.70, match("has_path")), (1.80, match("get_in")), (1.79, match("get_in"))])
+    assert found is not None and found.name == "get_in"  # the same helper twice (two files) is no rivalry
+    assert functions.unambiguous([]) is None
