@@ -8,7 +8,7 @@ from typing import Any
 
 import nearcopies
 import pytest
-from hookutil import context_of, payload
+from testing.hooks import context_of, payload
 from nearcopy_heldout import COPIES as HELDOUT_COPIES
 from nearcopy_heldout import HELDOUT, NEAR_MISSES
 from nearcopy_heldout2 import HELDOUT2

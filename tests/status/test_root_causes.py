@@ -5,7 +5,7 @@ one; the tests sidecar's re-run command names the doctest too. A real pytest run
 from __future__ import annotations
 
 import pytest
-from statusutil import Suite, suite  # noqa: F401 - the fixture
+from testing.status import Suite, suite  # noqa: F401 - the fixture
 
 from sidekit_hooks.detectors.tests import after_edit
 from sidekit_hooks.status.clip import clip
