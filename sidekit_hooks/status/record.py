@@ -168,6 +168,11 @@ def _summary(generation: int, digest: str, run: dict[str, Any], table: dict[str,
                 else:
                     continue
                 _add_rerun_target(files[path], _file(test), bool(failure.get("doctest")))
+    for path, spot in files.items():  # kept small in the usual cases: hooks read this file
+        if not spot[4] and spot[2] and spot[3] == [_file(spot[2])]:
+            del spot[3:]  # the first test's file is the whole re-run
+        elif not spot[4] and spot[3] == [path]:
+            spot[3] = []  # the spot is the test file itself
     briefs = [_brief(c) for c in found[:SUMMARY_CLUSTERS]]
     return {
         "generation": generation,

@@ -86,7 +86,8 @@ if TYPE_CHECKING:
         clusters: list[ClusterBrief]
         moreClusters: int
         # path -> [failing tests through it, a cluster id, a test id or "", their test files (<= 4), 1 if
-        # a doctest is among them else 0]; summaries written before #18 have the first three only
+        # a doctest is among them else 0]; the last two only when they say more than the test id does, and
+        # [] for "the path itself"
         files: dict[str, list[Any]]
         note: str  # why an older cache was not used
         runner: str

@@ -151,3 +151,19 @@ def test_the_rerun_command_names_the_doctest_file(red: Suite) -> None:
 ])
 def test_clip_cuts_at_a_top_level_boundary(text: str, limit: int, expected: str) -> None:
     assert clip(text, limit) == expected and len(clip(text, limit)) <= limit
+
+
+@pytest.mark.parametrize(("spot", "args", "expected"), [
+    ([2, "c1", "tests/test_a.py::test_x"], [], "; re-run: sidekit test tests/test_a.py"),  # short spot
+    ([2, "c1", "", [], 0], [], "; re-run: sidekit test tests/test_a.py"),  # the path itself, a long first id
+    ([3, "c1", "tests/test_a.py::t", ["pkg/a.py", "tests/test_a.py"], 1], ["--doctest-modules"],
+     "; re-run: sidekit test pkg/a.py tests/test_a.py -- --doctest-modules"),
+    ([3, "c1", "tests/test_a.py::t", ["pkg/a.py", "tests/test_a.py"], 1], [],
+     "; re-run: sidekit test pkg/a.py tests/test_a.py"),  # --doctest-modules in the project's config
+    ([9, "c1", "t.py::t", ["a.py", "b.py", "c.py", "d.py"], 0], [], "; re-run: sidekit test --select"),
+    ([2, "c1", ""], [], ""),  # a summary from before #18 with a long id: nothing to name
+])
+def test_rerun_clause_of_each_spot_shape(spot: list[object], args: list[str], expected: str) -> None:
+    from sidekit_hooks.detectors.tests import rerun_clause
+
+    assert rerun_clause("tests/test_a.py", spot, str(spot[2]), {"run": {"args": args}}, 100) == expected
