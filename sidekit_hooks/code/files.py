@@ -1,0 +1,112 @@
+"""The workspace's own Python files, with their stat data: from git's file list where there is one.
+
+`git ls-files` reads the list git already keeps (tracked files from its index, untracked ones that are
+not ignored), so a query neither walks the tree nor descends into ignored virtualenvs, build output or
+data folders. Without git (or when git fails) a walk stands in, bounded in files and folders so a huge
+or hostile tree cannot hold a command. Either way the same folders are left out.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+# Folders that are never the workspace's own code.
+SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist", "venv", "env"})
+WALK_MAX_FILES = 50_000  # .py files; more than any real workspace holds
+WALK_MAX_DIRS = 20_000
+GIT_TIMEOUT = 20  # seconds
+LINK_MODES = (b"120000", b"160000")  # symlinks and submodules: not this workspace's own files
+# A repository's config must not make a file listing run anything (fsmonitor hooks) or page.
+GIT_SAFE = ("--no-pager", "-c", "core.fsmonitor=false")
+
+
+def skipped_dir(name: str) -> bool:
+    return name.startswith(".") or name in SKIPPED_DIRS or name.endswith(".egg-info")
+
+
+def python_files(project: str) -> dict[str, tuple[int, int]]:
+    """Project-relative `.py` paths -> (mtime_ns, size), skipping hidden folders, venvs and build output."""
+    listed = git_python_files(project)
+    if listed is None:
+        return walked_python_files(project)
+    return stat_all(project, listed)
+
+
+def git_python_files(project: str) -> list[str] | None:
+    """The `.py` files git knows of here (tracked, or untracked and not ignored); None outside git."""
+    try:
+        done = subprocess.run(
+            ["git", *GIT_SAFE, "ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard",
+             "--", "*.py"],
+            cwd=project, capture_output=True, timeout=GIT_TIMEOUT, stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    paths: list[str] = []
+    seen: set[str] = set()
+    venv_checked: dict[str, bool] = {}
+    for record in done.stdout.split(b"\0"):
+        if not record:
+            continue
+        meta, tab, raw = record.partition(b"\t")
+        if not tab:  # an untracked file: the bare path
+            raw, meta = record, b""
+        if meta[:6] in LINK_MODES:
+            continue
+        path = raw.decode("utf-8", "surrogateescape")
+        if path in seen or not path.endswith(".py") or not _wanted(project, path, venv_checked):
+            continue  # (a file in conflict is listed once per stage)
+        seen.add(path)
+        paths.append(path)
+    return paths
+
+
+def _wanted(project: str, path: str, venv_checked: dict[str, bool]) -> bool:
+    folders = path.split("/")[:-1]
+    for depth, name in enumerate(folders):
+        if skipped_dir(name):
+            return False
+        prefix = "/".join(folders[: depth + 1])
+        if prefix not in venv_checked:  # an unignored virtualenv under another name
+            venv_checked[prefix] = os.path.exists(os.path.join(project, prefix, "pyvenv.cfg"))
+        if venv_checked[prefix]:
+            return False
+    return True
+
+
+def stat_all(project: str, paths: list[str]) -> dict[str, tuple[int, int]]:
+    found: dict[str, tuple[int, int]] = {}
+    for path in paths:
+        try:
+            stat = os.stat(os.path.join(project, path))
+        except OSError:  # listed by git, deleted in the working tree
+            continue
+        found[path] = (stat.st_mtime_ns, stat.st_size)
+    return found
+
+
+def walked_python_files(project: str) -> dict[str, tuple[int, int]]:
+    """The same list without git: a walk, bounded in files and folders."""
+    found: dict[str, tuple[int, int]] = {}
+    folders = 0
+    for folder, dirs, files in os.walk(project):
+        folders += 1
+        dirs[:] = sorted(d for d in dirs if not skipped_dir(d)
+                         and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg")))
+        relative = os.path.relpath(folder, project).replace(os.sep, "/")
+        prefix = "" if relative == "." else relative + "/"
+        for name in files:
+            if name.endswith(".py"):
+                try:
+                    stat = os.stat(os.path.join(folder, name))
+                except OSError:
+                    continue
+                found[prefix + name] = (stat.st_mtime_ns, stat.st_size)
+                if len(found) >= WALK_MAX_FILES:
+                    return found
+        if folders >= WALK_MAX_DIRS:
+            break
+    return found
