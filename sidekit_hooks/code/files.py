@@ -9,7 +9,6 @@ or hostile tree cannot hold a command. Either way the same folders are left out.
 from __future__ import annotations
 
 import os
-import subprocess
 
 # Folders that are never the workspace's own code.
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist", "venv", "env"})
@@ -35,20 +34,14 @@ def python_files(project: str) -> dict[str, tuple[int, int]]:
 
 def git_python_files(project: str) -> list[str] | None:
     """The `.py` files git knows of here (tracked, or untracked and not ignored); None outside git."""
-    try:
-        done = subprocess.run(
-            ["git", *GIT_SAFE, "ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard",
-             "--", "*.py"],
-            cwd=project, capture_output=True, timeout=GIT_TIMEOUT, stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
+    listing = run_git(project, ["ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard",
+                                "--", "*.py"])
+    if listing is None:
         return None
     paths: list[str] = []
     seen: set[str] = set()
     venv_checked: dict[str, bool] = {}
-    for record in done.stdout.split(b"\0"):
+    for record in listing.split(b"\0"):
         if not record:
             continue
         meta, tab, raw = record.partition(b"\t")
@@ -62,6 +55,50 @@ def git_python_files(project: str) -> list[str] | None:
         seen.add(path)
         paths.append(path)
     return paths
+
+
+def run_git(project: str, args: list[str], timeout: float = GIT_TIMEOUT) -> bytes | None:
+    """git's stdout, or None when it fails or overruns. Spawned by hand: `subprocess` costs a warm
+    query more to import (threading, signal, selectors) than git itself takes to list a big tree."""
+    import select
+
+    argv = ["git", "-C", project, *GIT_SAFE, *args]
+    read_end, write_end = os.pipe()
+    try:
+        pid = os.posix_spawnp("git", argv, os.environ, file_actions=[
+            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_DUP2, write_end, 1),
+            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_CLOSE, read_end),
+        ])
+    except OSError:
+        os.close(read_end)
+        return None
+    finally:
+        os.close(write_end)
+    chunks: list[bytes] = []
+    deadline = _now() + timeout
+    try:
+        while True:
+            left = deadline - _now()
+            if left <= 0 or not select.select([read_end], [], [], left)[0]:
+                os.kill(pid, 9)  # overran: a hostile or broken repository must not hold the query
+                os.waitpid(pid, 0)
+                return None
+            chunk = os.read(read_end, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(read_end)
+    _, status = os.waitpid(pid, 0)
+    return b"".join(chunks) if os.waitstatus_to_exitcode(status) == 0 else None
+
+
+def _now() -> float:
+    import time
+
+    return time.monotonic()
 
 
 def _wanted(project: str, path: str, venv_checked: dict[str, bool]) -> bool:

@@ -14,17 +14,25 @@ repeated in every row made Django's index 4.5x its source.
 from __future__ import annotations
 
 import os
-import sqlite3
+from collections import namedtuple
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from sidekit_hooks.code.files import python_files as python_files  # re-exported: callers import it here
 from sidekit_hooks.core import safepath, workspace
 
-SCHEMA_VERSION = 2
 from sidekit_hooks.code import INDEX_FILE as INDEX_FILE  # re-exported: its home is the package
 
-# (NamedTuples, not dataclasses: `dataclasses` imports `inspect`, tens of ms on a warm query.)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+    from typing import NamedTuple
+else:  # the C module itself: `sqlite3` adds only adapters, and imports datetime (a warm query's ~2 ms)
+    try:
+        import _sqlite3 as sqlite3
+    except ImportError:  # pragma: no cover - an interpreter built without it has no sqlite3 either
+        import sqlite3
+
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -41,26 +49,39 @@ CREATE INDEX IF NOT EXISTS imports_file ON imports(file);
 TABLES = ("meta", "files", "defs", "refs", "imports")
 
 
-class Coverage(NamedTuple):
-    """How much of the workspace an answer searched."""
+# (Named tuples, not dataclasses or typing.NamedTuple: `dataclasses` imports `inspect` and `typing`
+# costs a few ms, on a query whose whole budget is three bare interpreters.)
+if TYPE_CHECKING:
+    class Coverage(NamedTuple):
+        """How much of the workspace an answer searched."""
 
-    files: int  # Python files found
-    unparsable: int  # of those, files that did not parse (skipped)
+        files: int  # Python files found
+        unparsable: int  # of those, files that did not parse (skipped)
 
-
-class Symbol(NamedTuple):
-    path: str
-    qualname: str
-    kind: str
-    line: int
-    signature: str
-    module: str
+    class Symbol(NamedTuple):
+        path: str
+        qualname: str
+        kind: str
+        line: int
+        signature: str
+        module: str
+else:
+    Coverage = namedtuple("Coverage", "files unparsable")
+    Symbol = namedtuple("Symbol", "path qualname kind line signature module")
 
 
 def content_hash(data: bytes) -> str:
     import hashlib  # only when a file changed: keeps the warm path light
 
     return hashlib.blake2b(data, digest_size=10).hexdigest()
+
+
+def layout_key(packages: frozenset[str]) -> str:
+    """A short key of where the packages are (not `content_hash`: hashlib is ~10 ms to import)."""
+    import zlib
+
+    text = "\n".join(sorted(packages)).encode()
+    return f"{len(packages)}:{zlib.crc32(text):08x}:{zlib.adler32(text):08x}"
 
 
 def packages_of(paths: Iterable[str]) -> frozenset[str]:
@@ -115,7 +136,7 @@ class Index:
         on_disk = python_files(self.project)
         known = {row[0]: (row[1], row[2]) for row in self.db.execute("SELECT path, mtime, size FROM files")}
         # Module names and relative imports depend on where the packages are: re-read all when that moves.
-        layout = content_hash("\n".join(sorted(packages_of(on_disk))).encode())
+        layout = layout_key(packages_of(on_disk))
         relayout = self._meta("layout") != layout
         stale = [p for p, stat in on_disk.items() if relayout or known.get(p) != stat]
         gone = [p for p in known if p not in on_disk]
