@@ -34,12 +34,23 @@ def python_files(project: str) -> dict[str, tuple[int, int]]:
 
 def git_python_files(project: str) -> list[str] | None:
     """The `.py` files git knows of here (tracked, or untracked and not ignored); None outside git."""
-    listing = run_git(project, ["ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard",
-                                "--", "*.py"])
-    if listing is None:
+    listing = git_listing(project)
+    return None if listing is None else listing[0]
+
+
+def git_listing(project: str) -> tuple[list[str], dict[str, int]] | None:
+    """(the `.py` files git knows of here, what to watch to know the list is still current); None
+    outside git. Watched (path -> mtime_ns): every folder holding a listed file, and its parents (a file
+    created or removed there changes the folder's mtime), the `.gitignore` files, and git's own index
+    and excludes (a checkout, an add, a new ignore rule)."""
+    listing = run_git(project, ["ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard"])
+    git_paths = run_git(project, ["rev-parse", "--git-path", "index", "--git-path", "info/exclude"])
+    if listing is None or git_paths is None:
         return None
     paths: list[str] = []
     seen: set[str] = set()
+    folders: set[str] = {""}
+    ignores: list[str] = [line.decode("utf-8", "surrogateescape") for line in git_paths.splitlines() if line]
     venv_checked: dict[str, bool] = {}
     for record in listing.split(b"\0"):
         if not record:
@@ -47,14 +58,69 @@ def git_python_files(project: str) -> list[str] | None:
         meta, tab, raw = record.partition(b"\t")
         if not tab:  # an untracked file: the bare path
             raw, meta = record, b""
-        if meta[:6] in LINK_MODES:
-            continue
         path = raw.decode("utf-8", "surrogateescape")
-        if path in seen or not path.endswith(".py") or not _wanted(project, path, venv_checked):
+        folder = path.rpartition("/")[0]
+        if folder not in folders and not any(skipped_dir(name) for name in folder.split("/") if name):
+            while folder not in folders:  # (not sidekit's own .sidekit/, whose index changes with every query)
+                folders.add(folder)
+                folder = folder.rpartition("/")[0]
+        if path.endswith(".gitignore"):
+            ignores.append(path)
+        if meta[:6] in LINK_MODES or path in seen or not path.endswith(".py"):
             continue  # (a file in conflict is listed once per stage)
-        seen.add(path)
-        paths.append(path)
-    return paths
+        if _wanted(project, path, venv_checked):
+            seen.add(path)
+            paths.append(path)
+    return paths, watch(project, [*folders, *ignores])
+
+
+RACY_SECONDS = 2.0  # a folder changed this recently may change again within its mtime's resolution
+
+
+def watch(project: str, paths: list[str]) -> dict[str, int]:
+    """path -> mtime_ns now (-1: missing); a recent mtime is stored as -2, which never matches, so the
+    next query lists again (a file added in the same instant as the listing is not missed)."""
+    import time
+
+    recent = time.time_ns() - int(RACY_SECONDS * 1e9)
+    watched: dict[str, int] = {}
+    for path in paths:
+        mtime = mtime_of(os.path.join(project, path))
+        watched[path] = -2 if mtime > recent else mtime
+    return watched
+
+
+def unchanged(project: str, watched: dict[str, int]) -> bool:
+    """Nothing watched moved: the file list git gave last time still holds (no git, no walk)."""
+    with _Folder(project) as folder:
+        for path, mtime in watched.items():
+            try:
+                now = os.stat(path or ".", dir_fd=folder.fd).st_mtime_ns
+            except OSError:
+                now = -1
+            if now != mtime:
+                return False
+    return True
+
+
+class _Folder:
+    """The project folder, open: thousands of stats relative to it skip joining and resolving its path."""
+
+    def __init__(self, project: str) -> None:
+        self.fd = os.open(project, os.O_RDONLY | os.O_DIRECTORY)
+
+    def __enter__(self) -> _Folder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)
+
+
+def mtime_of(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1
 
 
 def run_git(project: str, args: list[str], timeout: float = GIT_TIMEOUT) -> bytes | None:
@@ -116,12 +182,15 @@ def _wanted(project: str, path: str, venv_checked: dict[str, bool]) -> bool:
 
 def stat_all(project: str, paths: list[str]) -> dict[str, tuple[int, int]]:
     found: dict[str, tuple[int, int]] = {}
-    for path in paths:
-        try:
-            stat = os.stat(os.path.join(project, path))
-        except OSError:  # listed by git, deleted in the working tree
-            continue
-        found[path] = (stat.st_mtime_ns, stat.st_size)
+    stat = os.stat
+    with _Folder(project) as folder:
+        fd = folder.fd
+        for path in paths:
+            try:
+                result = stat(path, dir_fd=fd)
+            except OSError:  # listed by git, deleted in the working tree
+                continue
+            found[path] = (result.st_mtime_ns, result.st_size)
     return found
 
 

@@ -17,6 +17,7 @@ import os
 from collections import namedtuple
 from collections.abc import Iterable
 
+from sidekit_hooks.code import files
 from sidekit_hooks.code.files import python_files as python_files  # re-exported: callers import it here
 from sidekit_hooks.core import safepath, workspace
 
@@ -41,12 +42,13 @@ CREATE TABLE IF NOT EXISTS files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NU
 CREATE TABLE IF NOT EXISTS defs(file INTEGER, qualname TEXT, name TEXT, kind TEXT, line INTEGER, sig TEXT);
 CREATE TABLE IF NOT EXISTS refs(name TEXT, file INTEGER, lines TEXT, PRIMARY KEY (name, file)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS imports(file INTEGER, module TEXT, name TEXT, alias TEXT, line INTEGER);
+CREATE TABLE IF NOT EXISTS watched(path TEXT PRIMARY KEY, mtime INTEGER) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS defs_name ON defs(name);
 CREATE INDEX IF NOT EXISTS defs_file ON defs(file);
 CREATE INDEX IF NOT EXISTS refs_file ON refs(file);
 CREATE INDEX IF NOT EXISTS imports_file ON imports(file);
 """
-TABLES = ("meta", "files", "defs", "refs", "imports")
+TABLES = ("meta", "files", "defs", "refs", "imports", "watched")
 
 
 # (Named tuples, not dataclasses or typing.NamedTuple: `dataclasses` imports `inspect` and `typing`
@@ -133,17 +135,43 @@ class Index:
 
     # incremental update
     def refresh(self) -> Coverage:
-        on_disk = python_files(self.project)
         known = {row[0]: (row[1], row[2]) for row in self.db.execute("SELECT path, mtime, size FROM files")}
-        # Module names and relative imports depend on where the packages are: re-read all when that moves.
-        layout = layout_key(packages_of(on_disk))
-        relayout = self._meta("layout") != layout
+        on_disk, relisted = self.files_on_disk(list(known))
+        layout, relayout = "", False
+        if relisted:  # (the packages can move only when files come or go, which a new listing shows)
+            # Module names and relative imports depend on where the packages are: re-read all when that moves.
+            layout = layout_key(packages_of(on_disk))
+            relayout = self._meta("layout") != layout
         stale = [p for p, stat in on_disk.items() if relayout or known.get(p) != stat]
         gone = [p for p in known if p not in on_disk]
         if stale or gone:
             self._apply(on_disk, stale, gone, layout if relayout else "")
         unparsable = self.db.execute("SELECT count(*) FROM files WHERE parsed = 0").fetchone()[0]
         return Coverage(len(on_disk), int(unparsable))
+
+    def files_on_disk(self, indexed: list[str]) -> tuple[dict[str, tuple[int, int]], bool]:
+        """(the workspace's `.py` files and their stat data, whether they were listed afresh). While no
+        folder git listed has moved, the list is the indexed one and only those files are stat'ed: no
+        git, no walk."""
+        watched = {str(path): int(mtime) for path, mtime in self.db.execute("SELECT path, mtime FROM watched")}
+        if watched and files.unchanged(self.project, watched):
+            return files.stat_all(self.project, indexed), False
+        listing = files.git_listing(self.project)
+        if listing or watched:  # (outside git: nothing to write on every query)
+            self._watch(listing[1] if listing else {})
+        if listing is None:
+            return files.walked_python_files(self.project), True
+        return files.stat_all(self.project, listing[0]), True
+
+    def _watch(self, watched: dict[str, int]) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("DELETE FROM watched")
+            self.db.executemany("INSERT INTO watched VALUES (?, ?)", list(watched.items()))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
     def _meta(self, key: str) -> str:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

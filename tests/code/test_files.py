@@ -58,3 +58,35 @@ def test_a_name_imported_twice_under_one_alias_means_the_later_import() -> None:
     source = b"try:\n    from a import x as y\nexcept ImportError:\n    from b import z as y\n\ny()\n"
     assert ("z", 6) in facts_of(source).references
     assert ("x", 6) not in facts_of(source).references
+
+
+def test_a_warm_query_lists_again_only_when_a_listed_folder_moved(project: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from sidekit_hooks.code.index import Index
+
+    write(project, {"pkg/__init__.py": "", "pkg/a.py": "def alpha():\n    return 1\n", "docs/notes.md": "x\n"})
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    monkeypatch.setattr(files, "RACY_SECONDS", 0.0)
+    Index.open(str(project)).close()
+    listings: list[str] = []
+    real = files.git_listing
+    monkeypatch.setattr(files, "git_listing", lambda root: listings.append(root) or real(root))
+
+    (project / "pkg" / "a.py").write_text("def alpha():\n    return 2\n\n\ndef beta():\n    pass\n")  # in place
+    with Index.open(str(project)) as index:
+        assert [s.qualname for s in index.definitions("beta")] == ["beta"]
+    assert listings == []  # the folder did not move: the indexed list, stat'ed, was enough
+
+    (project / "docs" / "conf.py").write_text("def gamma():\n    pass\n")  # a folder holding no .py yet
+    (project / "newpkg").mkdir()
+    (project / "newpkg" / "b.py").write_text("def delta():\n    pass\n")
+    with Index.open(str(project)) as index:
+        assert [s.path for s in index.definitions("gamma")] == ["docs/conf.py"]
+        assert [s.path for s in index.definitions("delta")] == ["newpkg/b.py"]
+    assert len(listings) == 1
+
+    (project / "newpkg" / "b.py").unlink()
+    with Index.open(str(project)) as index:
+        assert index.definitions("delta") == []
+    assert len(listings) == 2
