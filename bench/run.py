@@ -8,8 +8,10 @@
 Each `bench/rows_<section>.py` module contributes rows through `rows(ctx) -> list[Row]`. Each runs in
 its own process with a time budget (`ctx.budget` seconds, `ctx.time_left()`): a section that overruns
 is stopped and shown as a MISS row, so one slow section can never stall the table. With `--quick` the
-sections share 54 seconds in proportion to what each asks for with a module-level `QUICK_BUDGET = <s>`
-(default 4), time a section leaves unused passing on to the next; a section should use `ctx.quick` to
+sections share the time of QUICK_TOTAL_BARES bare interpreters, measured at the start (54 s where one
+takes 20 ms; a busy machine gets proportionally more, up to QUICK_CAP), in proportion to what each asks
+for with a module-level `QUICK_BUDGET = <s>` (seconds on that reference machine; default 4), time a
+section leaves unused passing on to the next; a section should use `ctx.quick` to
 do less (fewer repeats, smaller inputs, the heavy part skipped with a row that says so). Times are
 shown as ratios against a bare interpreter timed next to each figure, so the table means the same on
 any machine.
@@ -37,7 +39,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path[:0] = [p for p in (REPO, HERE) if p not in sys.path]
 
-QUICK_TOTAL = 54.0  # seconds all sections share with --quick (the baseline and start-up take the rest)
+REFERENCE_BARE = 0.020  # seconds: a bare interpreter on an idle 2-core machine, what QUICK_BUDGETs assume
+QUICK_TOTAL_BARES = 2700  # bare-interpreter times all sections share with --quick (54 s at the reference)
+QUICK_CAP = 165.0  # seconds: --quick stays under 3 minutes, however busy the machine
 FULL_SECTION_BUDGET = 900.0  # seconds per section in a full run
 MIN_SECTION_BUDGET = 2.0
 DEFAULT_QUICK_BUDGET = 4.0  # what a section without `QUICK_BUDGET = <seconds>` is assumed to need
@@ -222,13 +226,19 @@ def quick_budget(name: str) -> float:
     return DEFAULT_QUICK_BUDGET
 
 
-def budgets(weights: list[float], quick: bool, spent: Callable[[], float]) -> Callable[[int], float]:
+def quick_total(bare_p50: float) -> float:
+    """Seconds the --quick sections share: scaled with the bare interpreter measured now, not fixed."""
+    return min(QUICK_CAP, QUICK_TOTAL_BARES * bare_p50)
+
+
+def budgets(weights: list[float], quick: bool, spent: Callable[[], float],
+            total: float = QUICK_TOTAL_BARES * REFERENCE_BARE) -> Callable[[int], float]:
     """The budget of the i-th section: its share of what is left, by weight (quick), or the full-run cap."""
 
     def budget(index: int) -> float:
         if not quick:
             return FULL_SECTION_BUDGET
-        left = QUICK_TOTAL - spent()
+        left = total - spent()
         return max(MIN_SECTION_BUDGET, left * weights[index] / sum(weights[index:]))
 
     return budget
@@ -262,7 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = [Row("baseline", "bare interpreter (python -c pass)", f"p50 {ctx.bare_p50 * 1000:.1f} ms, p95 {p95(ctx.bare) * 1000:.1f} ms"),
             Row("baseline", "bare interpreter, as hooks start (python -I -S -c pass)",
                 f"p50 {statistics.median(isolated) * 1000:.1f} ms, p95 {p95(isolated) * 1000:.1f} ms")]
-    budget_of = budgets([quick_budget(name) for name in names], args.quick, lambda: time.monotonic() - started)
+    sections_started = time.monotonic()
+    budget_of = budgets([quick_budget(name) for name in names], args.quick, lambda: time.monotonic() - sections_started,
+                        quick_total(ctx.bare_p50))
     for index, name in enumerate(names):
         rows.extend(run_section(name, ctx, budget_of(index)))
     elapsed = time.monotonic() - started

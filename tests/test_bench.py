@@ -102,11 +102,17 @@ def test_a_section_sees_its_budget_and_the_baseline(sections: Path) -> None:
 
 
 def test_quick_budgets_share_what_is_left_by_weight() -> None:
-    spent = iter([0.0, 20.0, bench.QUICK_TOTAL - 1])  # the last finds one second left: it still gets the floor
-    budget = bench.budgets([10.0, 4.0, 4.0], quick=True, spent=lambda: next(spent))
-    assert [budget(0), budget(1), budget(2)] == [bench.QUICK_TOTAL * 10 / 18, (bench.QUICK_TOTAL - 20) / 2,
-                                                 bench.MIN_SECTION_BUDGET]
+    total = 54.0
+    spent = iter([0.0, 20.0, total - 1])  # the last finds one second left: it still gets the floor
+    budget = bench.budgets([10.0, 4.0, 4.0], quick=True, spent=lambda: next(spent), total=total)
+    assert [budget(0), budget(1), budget(2)] == [total * 10 / 18, (total - 20) / 2, bench.MIN_SECTION_BUDGET]
     assert bench.budgets([4.0], quick=False, spent=lambda: 0.0)(0) == bench.FULL_SECTION_BUDGET
+
+
+def test_the_quick_total_scales_with_the_bare_interpreter_measured_up_to_its_cap() -> None:
+    assert bench.quick_total(0.020) == 54.0  # the reference machine
+    assert bench.quick_total(0.040) == 108.0  # a busy one: twice the bare interpreter, twice the time
+    assert bench.quick_total(0.200) == bench.QUICK_CAP  # never past 3 minutes
 
 
 def test_a_section_asks_for_its_quick_budget() -> None:
