@@ -77,7 +77,8 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
     rerun = f"; re-run: sidekit test {first.split('::')[0]}" if first else ""
     message = f"{where} {relation} {path} ({status_line(summary)}); details: sidekit failures {handle}{rerun}"
     generation = summary.get("generation", 0)
-    return [Finding("tests", message, key=f"tests:edit:{path}:{generation}", path=path, subject=path)]
+    return [Finding("tests", message, key=f"tests:edit:{path}:{generation}", path=path, subject=path,
+                    recheck=still_failing(summary, path, [first]))]
 
 
 def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str], failing: dict[str, str],
@@ -102,7 +103,8 @@ def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str], 
     if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
         rerun = "sidekit test --select"  # the tests the change needs, which these are among
     generation = summary.get("generation", 0)
-    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path, subject=path)]
+    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path, subject=path,
+                    recheck=still_failing(summary, path, hit))]
 
 
 def after_run(summary: dict[str, Any], now: float, duration: float | None = None) -> list[Finding]:
@@ -122,7 +124,19 @@ def after_run(summary: dict[str, Any], now: float, duration: float | None = None
         top = (f"; biggest: {biggest.get('type', 'Error')} at {biggest.get('at', '?')} "
                f"({biggest.get('affected', 1)} tests): sidekit failures {handle}")
     message = f"pytest: {status_line(summary)}{top}. Next time `sidekit test` answers in one JSON line"
-    return [Finding("tests", message, key=f"tests:run:{summary.get('generation', 0)}:{run.get('finished', 0)}")]
+    return [Finding("tests", message, key=f"tests:run:{summary.get('generation', 0)}:{run.get('finished', 0)}",
+                    recheck=still_failing(summary, "", []))]
+
+
+MAX_NAMED = 5  # failing tests a finding's re-check follows (the first ones it counts)
+
+
+def still_failing(summary: dict[str, Any], path: str, tests: list[str]) -> dict[str, str]:
+    """How delivery (and Stop) tell the finding still holds (nudges/recheck.py): the cache generation it
+    was read from, and the tests it counts, which must still fail in the newest run. Without tests, it
+    reports one run and holds only while that run is the newest."""
+    return {"kind": "tests", "path": path, "generation": str(summary.get("generation", 0)),
+            "tests": "\n".join(test for test in tests[:MAX_NAMED] if test)}
 
 
 def is_this_run(run: dict[str, Any], now: float, duration: float | None) -> bool:
@@ -271,7 +285,8 @@ def after_edit_imported(path: str, summary: dict[str, Any], hit: list[str], fail
     if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
         rerun = "sidekit test --select"
     generation = summary.get("generation", 0)
-    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path)]
+    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path,
+                    recheck=still_failing(summary, path, hit))]
 
 
 def _build_index_later(root: str) -> None:

@@ -511,6 +511,7 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
             rule_id="tools.helper-exists",
             path=event.path,
             subject=node.name,
-            recheck={"kind": "def", "path": event.path, "symbol": node.name, "before": before_state(event)},
+            recheck={"kind": "def", "path": event.path, "symbol": node.name, "before": before_state(event),
+                     "other": match.path, "other_symbol": match.name},  # both must still exist to be said
         )
     return None
