@@ -59,9 +59,10 @@ class ToolsSidecar:
             found = shell_findings(event.command, ctx.project)
             for finding in found:
                 finding.subject = finding.subject or event.command[:200]  # the command it is about
-            if event.hook == "PostToolUseFailure":
+            if event.hook == "PostToolUseFailure" or not costly_run(event.output):
                 # A failed raw pytest run belongs to the tests sidecar (status + `sidekit failures`) and
-                # to the team's own rules on its output; a second "use sidekit test" would be noise.
+                # to the team's own rules on its output; a second "use sidekit test" would be noise. So
+                # is the hint after a short or green run: it cost the model next to nothing.
                 found = [f for f in found if f.key != "tools:pytest"]
             return found
         if event.kind == "write" and event.path:
@@ -98,6 +99,19 @@ def shell_findings(command: str, project: str) -> list[Finding]:
         if finding and all(f.key != finding.key for f in findings):
             findings.append(finding)
     return findings
+
+
+QUIET_OUTPUT = 2048  # bytes: raw pytest output under this is left alone by the rewrite too (SHORT)
+RED_WORDS = (" failed", " error", "Error")
+
+
+def costly_run(output: str) -> bool:
+    """A raw pytest run worth the "prefer `sidekit test`" hint: its output is long, and red (a piped run
+    exits 0 whatever pytest said, so the colour is read from the summary at the end)."""
+    if len(output) < QUIET_OUTPUT and len(output.encode("utf-8", "replace")) < QUIET_OUTPUT:
+        return False
+    tail = output[-400:]
+    return any(word in tail for word in RED_WORDS)
 
 
 def pytest_finding(words: list[str]) -> Finding | None:
