@@ -122,7 +122,7 @@ def after_run(summary: dict[str, Any], now: float, duration: float | None = None
         handle = biggest["tests"][0] if biggest.get("affected", 1) == 1 and len(biggest["tests"][0]) <= MAX_ID \
             else biggest["id"]
         top = (f"; biggest: {biggest.get('type', 'Error')} at {biggest.get('at', '?')} "
-               f"({biggest.get('affected', 1)} tests): sidekit failures {handle}")
+               f"({_tests_count(int(biggest.get('affected', 1)))}): sidekit failures {handle}")
     message = f"pytest: {status_line(summary)}{top}. Next time `sidekit test` answers in one JSON line"
     return [Finding("tests", message, key=f"tests:run:{summary.get('generation', 0)}:{run.get('finished', 0)}",
                     recheck=still_failing(summary, "", []))]
@@ -137,6 +137,10 @@ def still_failing(summary: dict[str, Any], path: str, tests: list[str]) -> dict[
     reports one run and holds only while that run is the newest."""
     return {"kind": "tests", "path": path, "generation": str(summary.get("generation", 0)),
             "tests": "\n".join(test for test in tests[:MAX_NAMED] if test)}
+
+
+def _tests_count(count: int) -> str:
+    return f"{count} test{'s' if count != 1 else ''}"
 
 
 def is_this_run(run: dict[str, Any], now: float, duration: float | None) -> bool:

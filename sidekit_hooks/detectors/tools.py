@@ -128,8 +128,7 @@ def pytest_finding(words: list[str]) -> Finding | None:
     target = " ".join(["sidekit test", *paths]) if paths and len(" ".join(paths)) <= MAX_SHOWN else "sidekit test"
     return Finding(
         SIDECAR,
-        f"`{target}` runs pytest and answers in one compact line (failures grouped by cause); "
-        "`sidekit failures` gives details on demand. Prefer it to raw pytest output.",
+        f"`{target}` runs pytest and answers in one compact line; `sidekit failures` has the details.",
         key="tools:pytest",
         rule_id="tools.raw-pytest",
     )

@@ -15,8 +15,7 @@ from sidekit_hooks.code import function_index, functions
 from sidekit_hooks.code.index import Index
 from sidekit_hooks.detectors import tools
 
-PYTEST_LINE = ("[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line (failures grouped "
-               "by cause); `sidekit failures` gives details on demand. Prefer it to raw pytest output.")
+PYTEST_LINE = "[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line; `sidekit failures` has the details."
 USAGES_LINE = ("[sidecar:tools] Searching code text for `{0}`: `sidekit usages {0}` lists its real uses "
                "(AST references, not comments or strings) in one compact line.")
 SYMBOL_LINE = "[sidecar:tools] Searching code text for `{0}`: `sidekit symbol {0}` says where it is defined in one compact line."
