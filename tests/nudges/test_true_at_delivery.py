@@ -222,3 +222,42 @@ def test_no_tests_line_is_said_while_the_cache_is_green(caches: dict[str, dict[s
         else:
             getattr(run, step)()
     assert run.wrong() == [], (steps, run.said)
+
+
+SPEC_PACK = """[pack]
+name = "acme"
+
+[[rules]]
+id = "acme.api.status-422"
+sidecar = "specs"
+message = "Spec 4.1: validation errors return HTTP 422, not 400."
+severity = "high"
+
+[rules.when]
+tools = ["Edit", "Write"]
+paths = ["api/**/*.py"]
+added = 'status_code\\s*=\\s*400\\b'
+"""
+
+
+def test_a_queued_spec_finding_whose_line_is_gone_is_not_said(session: Session) -> None:
+    (session.root / "sidecar_rules").mkdir()
+    (session.root / "sidecar_rules" / "acme.toml").write_text(SPEC_PACK)
+    (session.root / "api").mkdir()
+    bad = "def reject(reason):\n    return JSONResponse({'error': reason}, status_code=400)\n"
+    (session.root / "api" / "items.py").write_text(bad)
+    said = session.hook("PostToolUse", write(session.root, "api/items.py", bad))
+    assert said == "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400."
+    record = next(row for row in decided(session.root) if row.get("decision") == "fired")
+    nudge = queue.Nudge(said, sender="sidekit/specs", extra={
+        "sidecar": "specs", "rule": record["rule"], "finding": record["key"], "recheck": json.dumps(record["recheck"])})
+    root = str(session.root / ".runtime" / "nudge_queue")
+    queue.enqueue(root, "sess-1", nudge)
+    time.sleep(0.01)
+    assert session.prompt() == said  # the line is still there
+    queue.enqueue(root, "sess-1", nudge)
+    (session.root / "api" / "items.py").write_text(bad.replace("400", "422"))
+    time.sleep(0.01)
+    assert session.prompt() == ""
+    assert [(row["sidecar"], row["rule"]) for row in decided(session.root) if row.get("by") == "moot"] == [
+        ("specs", "acme.api.status-422")]
