@@ -148,21 +148,18 @@ def _scope(data: bytes | None, before: str) -> str:
 
 
 def _match(text: str, record: Mapping[str, str]) -> str:
-    """The matched line (by its digest) is still there and the pattern still matches it; without a
-    digest, the pattern anywhere in the file."""
+    """The matched line (by its digest) is still there; without a digest, the pattern anywhere in the file.
+    The same line matches the pattern it matched before, so the digest alone decides, and `re` (~3.5 ms
+    to import) is not needed on a delivery's hot path."""
+    digest = record.get("digest", "")
+    if digest:
+        return STILL if any(line_digest(candidate) == digest for candidate in text.splitlines()) else FIXED
     import re
 
     try:
-        pattern = re.compile(record.get("pattern", ""))
+        return STILL if re.search(record.get("pattern", ""), text) else FIXED
     except re.error:
         return ""
-    digest = record.get("digest", "")
-    if not digest:
-        return STILL if pattern.search(text) else FIXED
-    for candidate in text.splitlines():
-        if pattern.search(candidate) and line_digest(candidate) == digest:
-            return STILL
-    return FIXED
 
 
 def _absent(text: str, record: Mapping[str, str]) -> str:
