@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from e2e.claude_e2e import FINAL_TEXT, SessionRunner, ToolCall, reminder, result_text, split_result
+from testing.claude import FINAL_TEXT, SessionRunner, ToolCall, reminder, result_text, split_result
 
 PROMPT = "Carry on with the task."
 RED = "def fmt(value):\n    raise ValueError('no format for ' + repr(value))\n"

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import HOOK_SCRIPTS, bash, context_of, edit, payload, write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from testing.hooks import HOOK_SCRIPTS, bash, context_of, edit, payload, write
 
 from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges import queue
