@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 from run import REPO, BenchContext, Row, ratio_row, time_paired
 
@@ -51,7 +52,7 @@ def queue_five(ctx: BenchContext, project: str) -> None:
 
 RECHECKED = [  # what a queued finding carries so its delivery can tell it still holds (nudges/recheck.py)
     {"kind": "scope", "path": "pkg/mod.py", "before": "absent"},
-    {"kind": "match", "path": "pkg/mod.py", "pattern": "return 2"},
+    {"kind": "match", "path": "pkg/mod.py", "pattern": "return 2", "digest": f"{zlib.crc32(b'return 2'):08x}"},
     {"kind": "def", "path": "pkg/mod.py", "symbol": "f"},
     {"kind": "tests", "path": "pkg/mod.py", "generation": "7", "tests": "tests/test_mod.py::test_f"},
     {"kind": "tests", "path": "", "generation": "6", "tests": ""},  # an older run's report: dropped as moot
