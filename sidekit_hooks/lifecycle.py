@@ -69,14 +69,13 @@ def standing_findings(event: Event, ctx: Context, room: int) -> str:
     that are still there, named again in one short line each; the summary may have dropped them. The
     ledger notes the compaction, so Stop may remind of each once more."""
     book = ledger.read(ctx.project, event.session_id)
-    open_now = [record for key, record in _delivered(book, "") if recheck.outcome(ctx.project, record["recheck"]) == recheck.STILL]
+    open_now = [record for _, record in _delivered(book, "")
+                if recheck.outcome(ctx.project, record["recheck"]) == recheck.STILL]
     ledger.append(ctx.project, event.session_id, [{"compact": 1}])
     lines = reminders(open_now, ctx, lambda c: policy.Config(c.packs().get("policy", {})), AFTER_COMPACT)
     text, said = delivery.plan_lines([line for _, line in lines], room)
     for record, line in lines[:said]:
-        _log(ctx.project, event, {"sidecar": str(record.get("sidecar", "")), "rule": str(record.get("rule") or REMINDER_RULE),
-                                  "key": str(record["admit"])[:200], "path": str(record.get("path", "")),
-                                  "decision": "reminded", "text": line})
+        _log_reminder(ctx.project, event, record, line)
     return text
 
 
@@ -200,9 +199,7 @@ def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Confi
     text, said = delivery.plan_lines([line for _, line in lines])
     for record, line in lines[:said]:  # what did not fit is reminded at the next Stop
         facts.append({"remind": str(record["admit"])})
-        _log(ctx.project, event, {"sidecar": str(record.get("sidecar", "")), "rule": str(record.get("rule") or REMINDER_RULE),
-                                  "key": str(record["admit"])[:200], "path": str(record.get("path", "")),
-                                  "decision": "reminded", "text": line})
+        _log_reminder(ctx.project, event, record, line)
     ledger.append(ctx.project, event.session_id, facts)
     return text
 
@@ -221,6 +218,12 @@ def reminders(still: list[dict[str, Any]], ctx: Context, config_of: Callable[[Co
         body = said[len(prefix):] if said.startswith(prefix) else said
         out.append((record, policy.clip(f"{prefix}{lead}{body}")))
     return out
+
+
+def _log_reminder(project: str, event: Event, record: dict[str, Any], line: str) -> None:
+    _log(project, event, {"sidecar": str(record.get("sidecar", "")), "rule": str(record.get("rule") or REMINDER_RULE),
+                          "key": str(record["admit"])[:200], "path": str(record.get("path", "")),
+                          "decision": "reminded", "text": line})
 
 
 def _log_recheck(project: str, event: Event, record: dict[str, Any], verdict: str, calls: int | None) -> None:

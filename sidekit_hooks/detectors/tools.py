@@ -80,7 +80,10 @@ TOOLS = ToolsSidecar()
 
 
 def short(text: str) -> str:
-    """A quoted path or pattern, cut to MAX_SHOWN characters (from the left: the file name matters)."""
+    """A quoted path or pattern on one line (a quoted newline would break the nudge's one line), cut to
+    MAX_SHOWN characters (from the left: the file name matters)."""
+    if "\n" in text or "\r" in text:
+        text = " ".join(text.split())
     return text if len(text) <= MAX_SHOWN else "…" + text[-(MAX_SHOWN - 1) :]
 
 

@@ -15,7 +15,8 @@ from sidekit_hooks.code import function_index, functions
 from sidekit_hooks.code.index import Index
 from sidekit_hooks.detectors import tools
 
-PYTEST_LINE = "[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line; `sidekit failures` has the details."
+PYTEST_LINE = ("[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line; "
+               "`sidekit failures` has the details.")
 USAGES_LINE = ("[sidecar:tools] Searching code text for `{0}`: `sidekit usages {0}` lists its real uses "
                "(AST references, not comments or strings) in one compact line.")
 SYMBOL_LINE = "[sidecar:tools] Searching code text for `{0}`: `sidekit symbol {0}` says where it is defined in one compact line."
@@ -318,7 +319,8 @@ LONG_RED = "".join(f"tests/test_api.py:{n}: AssertionError: assert {n} == {n + 1
 
 def test_hook_catalog_on_a_long_red_raw_pytest_run(project: Path, run_hook: Any) -> None:
     # Piped through `tail`, a red run exits 0: PostToolUse, and pages of tracebacks reached the model.
-    done = run_hook("PostToolUse", bash(project, "python -m pytest tests/test_api.py -q 2>&1 | tail -80", stdout=LONG_RED))
+    piped = "python -m pytest tests/test_api.py -q 2>&1 | tail -80"
+    done = run_hook("PostToolUse", bash(project, piped, stdout=LONG_RED))
     assert done.returncode == 0
     assert context_of(done.stdout) == PYTEST_LINE.format(" tests/test_api.py")
 

@@ -3,9 +3,10 @@
 Recognized: redirections (`>`, `>>`, `&>`, `N>`), `tee`, `sed -i`/`perl -i`, `rm`/`rmdir`/`unlink`/`touch`/
 `mkdir`/`truncate`, `mv` (sources and destination), `cp`/`ln`/`install` (destination), `dd of=`, and
 `git rm`/`git mv`, and `git restore`/`git checkout -- f` from another commit (from the index or HEAD
-they undo the agent's change, which is not a write; `git stash` neither). Quotes, escapes, `$(...)` and heredoc bodies are honoured, so a `>` or
-`..` inside a string is never taken for a write. Targets holding `$`, backquotes, globs or `~` are
-skipped: they cannot be resolved without running the shell, and a guess would be a false alarm.
+they undo the agent's change, which is not a write; `git stash` neither). Quotes, escapes, `$(...)`
+and heredoc bodies are honoured, so a `>` or `..` inside a string is never taken for a write. Targets
+holding `$`, backquotes, globs or `~` are skipped: they cannot be resolved without running the shell,
+and a guess would be a false alarm.
 `cd DIR` earlier on the line moves where later relative targets resolve.
 """
 
@@ -102,7 +103,8 @@ def _git_targets(args: list[str]) -> list[str]:
         return _operands(rest, frozenset())
     if sub == "restore":
         # `git restore f` (and --source HEAD) undoes the agent's change: not a write. Another source is.
-        source = _option_values(rest, ("-s", "--source")) + [arg[2:] for arg in rest if arg.startswith("-s") and len(arg) > 2]
+        attached = [arg[2:] for arg in rest if arg.startswith("-s") and len(arg) > 2]  # -sHEAD~1
+        source = _option_values(rest, ("-s", "--source")) + attached
         return _operands(rest, frozenset({"-s", "--source"})) if any(ref not in UNDO_REFS for ref in source) else []
     if sub == "checkout" and "--" in rest:
         # `git checkout -- f` / `git checkout HEAD -- f` is an undo; `git checkout other-branch -- f` writes.
