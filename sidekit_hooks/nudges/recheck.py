@@ -19,7 +19,6 @@ import os
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-
     from typing import Any
 
     from sidekit_hooks.nudges.events import Event

@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from testing.hooks import HOOK_SCRIPTS, bash, context_of, edit, payload, write
 
 from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges import queue
+from testing.hooks import HOOK_SCRIPTS, bash, context_of, edit, payload, write
 
 RED = "def fmt(value):\n    raise ValueError('no format for ' + repr(value))\n"
 GREEN = "def fmt(value):\n    return f'{value:.2f}'\n"
