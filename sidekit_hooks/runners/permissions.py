@@ -80,7 +80,8 @@ def settings_paths(folders: list[str], client: list[str]) -> list[str]:
     for root in dict.fromkeys(r for r in roots if r):
         paths.extend(os.path.join(root, ".claude", name) for name in SETTINGS_NAMES)
     try:
-        paths.extend(os.path.join(MANAGED_DROPINS, n) for n in sorted(os.listdir(MANAGED_DROPINS)) if n.endswith(".json"))
+        dropins = sorted(os.listdir(MANAGED_DROPINS))
+        paths.extend(os.path.join(MANAGED_DROPINS, name) for name in dropins if name.endswith(".json"))
     except FileNotFoundError:
         pass
     except OSError as exc:

@@ -1,8 +1,11 @@
 """PreToolUse on Bash: a raw pytest run reaches the model as the compact answer, not 30 KB of dots.
 
 The command is rewritten (`updatedInput`) by appending one plain pytest option, `-o sidekit_compact=true`,
-to the very command the agent wrote: same interpreter, arguments, working directory and exit code, and
-the same prefix, so the user's permission rules judge it as before. The recorder plugin then loads
+to the very command the agent wrote: same interpreter, arguments (byte for byte), working directory and
+exit code. The client judges the rewritten command again, so it is rewritten only when every Bash rule in
+reach (each settings layer, and the flags the client was started with) judges both commands alike
+(`runners.permissions`), and only where sidekit's plugin will load (`runners.plugin_loads`). The recorder
+plugin then loads
 `cli.pytest_compact`, which keeps pytest's output in a file under `.sidekit/pytest/` and, when it is
 longer than about 2 KB, prints the compact answer instead. An ini override rather than `-p`: in an
 environment where sidekit does not load after all (the shell found another `python` than the hook
@@ -11,7 +14,7 @@ did), pytest only warns about an unknown option and runs as written.
 Rewritten: `pytest`, `py.test`, `python[3[.X]] -m pytest`, a venv's `bin/pytest` or `bin/python -m
 pytest`, `uv run pytest`, `poetry run pytest`, after `cd DIR &&` and environment assignments.
 Left alone: anything else in the command line (pipes, redirections, `;`, `||`, substitutions,
-comments), `--collect-only`, `--help`, `--version`, `-s`, `--pdb`, `--trace`, `-p no:sidekit`, a
+comments), `--collect-only` (every spelling), `--help`, `--version`, `-s`, `--pdb`, `--trace`, `-p no:sidekit`, a
 `SIDEKIT_RAW=1` prefix, a project with `compact-pytest = false` under `[tool.sidekit]`, and any
 environment where the recorder does not load (the plugin could not either).
 

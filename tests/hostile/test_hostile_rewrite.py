@@ -133,7 +133,7 @@ def test_no_rewrite_where_an_ini_file_turns_the_plugin_off(proj: Path, name: str
 
 @pytest.mark.parametrize("env", [{"PYTEST_ADDOPTS": "-p no:sidekit"}, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}])
 def test_no_rewrite_where_the_environment_turns_the_plugin_off(proj: Path, env: dict[str, str]) -> None:
-    assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q", **env)) == ""
+    assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q", None, **env)) == ""
 
 
 def test_autoload_off_but_the_plugin_named_is_rewritten(proj: Path) -> None:
