@@ -148,24 +148,23 @@ def _finish(state: dict[str, Any], code: int, signum: int, message: bytes | None
 
 def render(state: dict[str, Any], message: dict[str, Any], code: int, signum: int) -> str:
     """The text for a run that finished: its raw output, or the two compact lines with its real exit code."""
-    raw = read_text(state["path"])
     if message.get("kind") != "compact" or signum:
-        return raw
+        return read_text(state["path"])
+    size = os.stat(state["path"]).st_size
     fitted = dict(message["answer"])
     recorded = fitted.get("exit")
     fitted["exit"] = code
     if recorded != code and code not in (0, 1):  # something after the session decided the exit: say what
-        fitted["pytest"] = last_words(raw)
-    text = head(raw, code, state["shown"]) + answers.dumps(fitted) + "\n"
+        fitted["pytest"] = last_words(read_tail(state["path"], 8 * TAIL))
+    text = head(size, code, state["shown"]) + answers.dumps(fitted) + "\n"
     if len(text.encode()) > ANSWER_BUDGET:
         fitted.pop("clusters", None)
-        text = head(raw, code, state["shown"]) + answers.dumps(fitted) + "\n"
+        text = head(size, code, state["shown"]) + answers.dumps(fitted) + "\n"
     return text
 
 
 def unfinished(state: dict[str, Any], code: int, signum: int) -> str:
     """A run that ended before its session did: how it ended, its exit code, the tail of what it printed."""
-    raw = read_text(state["path"])
     seconds = time.time() - state["started"]
     if signum:
         import signal
@@ -179,15 +178,14 @@ def unfinished(state: dict[str, Any], code: int, signum: int) -> str:
         how = f"exited with code {code}"
     line = (f"sidekit: pytest {how} after {seconds:.0f} s, before it finished; all of it: {state['shown']}; "
             f"its last output:\n")
-    data = raw.encode("utf-8", "replace")
-    tail = data[-TAIL:].decode("utf-8", "replace")
-    if len(data) > TAIL and "\n" in tail:
-        tail = "..." + tail[tail.index("\n"):]
+    tail = read_tail(state["path"], TAIL)
+    if os.stat(state["path"]).st_size > TAIL and "\n" in tail:
+        tail = "..." + tail[tail.index("\n") + 1:]
     return line + (tail or "(nothing)\n") + ("" if tail.endswith("\n") else "\n")
 
 
-def head(raw: str, exit_code: int, shown: str) -> str:
-    return (f"sidekit: pytest's output ({len(raw.encode('utf-8', 'replace')):,} B) compacted; exit code {exit_code}; "
+def head(size: int, exit_code: int, shown: str) -> str:
+    return (f"sidekit: pytest's output ({size:,} B) compacted; exit code {exit_code}; "
             f"all of it: {shown} (prefix the command with SIDEKIT_RAW=1 to see it raw)\n")
 
 
@@ -196,7 +194,9 @@ def answer(config: pytest.Config, raw: str, stopped: str) -> dict[str, Any]:
     recorder = config.pluginmanager.get_plugin(RECORDER)
     written = getattr(recorder, "saved", None)
     exit_code = _exit_code(raw, written)
-    budget = ANSWER_BUDGET - len(head(raw, exit_code, shown_path(_shown_of(config))).encode("utf-8")) - 1 - EXIT_SLACK
+    size = len(raw.encode("utf-8", "replace"))
+    first_line = head(size, exit_code, shown_path(_shown_of(config)))
+    budget = ANSWER_BUDGET - len(first_line.encode("utf-8")) - 1 - EXIT_SLACK
     if written is None:  # the recorder did not write: say what pytest said last, nothing more
         return {"runner": "pytest", "exit": exit_code, "error": "test status not recorded", "pytest": last_words(raw)}
     summary, table = written
@@ -295,6 +295,13 @@ def open_raw(root: str) -> tuple[str, int]:
 
 def read_text(path: str) -> str:
     with open(path, "rb") as handle:
+        return handle.read().decode("utf-8", "replace")
+
+
+def read_tail(path: str, size: int) -> str:
+    """The last `size` bytes of a file, as text (a character cut at the start is replaced)."""
+    with open(path, "rb") as handle:
+        handle.seek(max(0, os.fstat(handle.fileno()).st_size - size))
         return handle.read().decode("utf-8", "replace")
 
 
