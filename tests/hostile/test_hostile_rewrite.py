@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from hostile_util import ROOT, env_for
+from testing.hostile import ROOT, env_for
 
 APPENDED = " -o sidekit_compact=true"
 PYTHON = sys.executable  # sidekit's own environment: records without wiring, so its runs are rewritten

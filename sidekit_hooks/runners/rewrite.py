@@ -6,7 +6,7 @@ exit code. The client judges the rewritten command again, so it is rewritten onl
 reach (each settings layer, and the flags the client was started with) judges both commands alike
 (`runners.permissions`), and only where sidekit's plugin will load (`runners.plugin_loads`). The recorder
 plugin then loads
-`cli.pytest_compact`, which keeps pytest's output in a file under `.sidekit/pytest/` and, when it is
+`runners.pytest.compact`, which keeps pytest's output in a file under `.sidekit/pytest/` and, when it is
 longer than about 2 KB, prints the compact answer instead. An ini override rather than `-p`: in an
 environment where sidekit does not load after all (the shell found another `python` than the hook
 did), pytest only warns about an unknown option and runs as written.
@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 
 from sidekit_hooks.core import fastjson, workspace
-from sidekit_hooks.status import interpreter, recorder_env
+from sidekit_hooks.runners.pytest import interpreter, environments
 
 OPTION = "sidekit_compact"
 APPENDED = f" -o {OPTION}=true"
@@ -72,7 +72,7 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     if run is None:
         return ""
     python, args, rundir = run
-    if not recorder_env.records_in(interpreter.env_of(python), project) or not enabled(project):
+    if not environments.records_in(interpreter.env_of(python), project) or not enabled(project):
         return ""
     from sidekit_hooks.runners import permissions, plugin_loads
 

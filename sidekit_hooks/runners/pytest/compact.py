@@ -1,5 +1,6 @@
 """The compact answer for a raw pytest run: loaded by the recorder when `-o sidekit_compact=true` is
-given (the PreToolUse rewrite in `status.rewrite` appends it), or directly with `-p sidekit_hooks.cli.pytest_compact`.
+given (the PreToolUse rewrite in `runners.rewrite` appends it), or directly with
+`-p sidekit_hooks.runners.pytest.compact`.
 
 pytest runs exactly as asked; only its terminal output is held back: the terminal reporter writes
 into `.sidekit/pytest/raw-*.txt`, named when the run starts and written as the output arrives. At the
@@ -26,10 +27,10 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.answers import render, shape
 from sidekit_hooks.runners import supervisor
 from sidekit_hooks.status import cache, record
-from sidekit_hooks.status.pytest_plugin import RECORDER
+from sidekit_hooks.runners.pytest.plugin import RECORDER
 
 SHORT = 2048  # bytes of raw output printed as they are
 ANSWER_BUDGET = 780  # bytes of both lines together; the client adds "Exit code N\n", and the model gets <= 800
@@ -126,7 +127,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         os.close(state["report"])
         return
     recorded = _recorded_exit(config)
-    _write(state["original"], render(state, message, recorded, 0))
+    _write(state["original"], finished_text(state, message, recorded, 0))
 
 
 def _finish(state: dict[str, Any], code: int, signum: int, message: bytes | None) -> None:
@@ -135,7 +136,7 @@ def _finish(state: dict[str, Any], code: int, signum: int, message: bytes | None
         parsed = json.loads(message) if message else None
     except ValueError:
         parsed = None
-    text = render(state, parsed, code, signum) if isinstance(parsed, dict) else unfinished(state, code, signum)
+    text = finished_text(state, parsed, code, signum) if isinstance(parsed, dict) else unfinished(state, code, signum)
     original = state["original"]
     try:
         fd = original.fileno()
@@ -146,7 +147,7 @@ def _finish(state: dict[str, Any], code: int, signum: int, message: bytes | None
         data = data[os.write(fd, data):]
 
 
-def render(state: dict[str, Any], message: dict[str, Any], code: int, signum: int) -> str:
+def finished_text(state: dict[str, Any], message: dict[str, Any], code: int, signum: int) -> str:
     """The text for a run that finished: its raw output, or the two compact lines with its real exit code."""
     if message.get("kind") != "compact" or signum:
         return read_text(state["path"])
@@ -156,10 +157,10 @@ def render(state: dict[str, Any], message: dict[str, Any], code: int, signum: in
     fitted["exit"] = code
     if recorded != code and code not in (0, 1):  # something after the session decided the exit: say what
         fitted["pytest"] = last_words(read_tail(state["path"], 8 * TAIL))
-    text = head(size, code, state["shown"]) + answers.dumps(fitted) + "\n"
+    text = head(size, code, state["shown"]) + render.dumps(fitted) + "\n"
     if len(text.encode()) > ANSWER_BUDGET:
         fitted.pop("clusters", None)
-        text = head(size, code, state["shown"]) + answers.dumps(fitted) + "\n"
+        text = head(size, code, state["shown"]) + render.dumps(fitted) + "\n"
     return text
 
 
@@ -206,7 +207,7 @@ def answer(config: pytest.Config, raw: str, stopped: str) -> dict[str, Any]:
         "exit": exit_code,
         **(summary_counts(config) or shape.counts(run.get("counts") or {})),
         "state": "" if exit_code in (0, 1) else run.get("state", ""),
-        "stopped": answers.clip(stopped, 60),
+        "stopped": render.clip(stopped, 60),
         "notRun": max(0, int(run.get("selected", 0)) - int(run.get("ran", 0))) if stopped or run.get("interrupted") else 0,
         "crashedWorkers": raw.count(" node down:"),
         "warnings": _warnings(raw),
@@ -241,10 +242,10 @@ def last_words(raw: str) -> str:
     lines = [line.strip() for line in raw.splitlines() if line.strip()]
     internal = [line for line in lines if line.startswith("INTERNALERROR>")]
     if internal:
-        return answers.clip(internal[-1], 140)
+        return render.clip(internal[-1], 140)
     banners = [line.strip("! ") for line in lines if line.startswith("!!!")]  # Interrupted: ..., stopping after ...
     final = lines[-1].strip("= ") if lines else ""
-    return answers.clip("; ".join(([banners[-1]] if banners else []) + [final]), 140)
+    return render.clip("; ".join(([banners[-1]] if banners else []) + [final]), 140)
 
 
 def _warnings(raw: str) -> int:
