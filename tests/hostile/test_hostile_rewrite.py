@@ -145,7 +145,7 @@ def test_autoload_off_but_the_plugin_named_is_rewritten(proj: Path) -> None:
 
 
 def pytest_env(project: Path) -> dict[str, str]:
-    env = env_for(project)
+    env: dict[str, str] = dict(env_for(project))
     env["PYTHONPATH"] = str(ROOT)  # the tree under test, also inside pytest
     for name in ("PYTEST_ADDOPTS", "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTEST_PLUGINS"):
         env.pop(name, None)
