@@ -12,7 +12,6 @@ mention in any section of any of those files counts. Standard library only (hot 
 from __future__ import annotations
 
 import os
-import shlex
 
 BLOCKED = "no:sidekit"
 INI_NAMES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
@@ -24,9 +23,8 @@ MAX_INI_BYTES = 1 << 20
 def plugin_loads(args: list[str], rundir: str, environ: dict[str, str] | None = None) -> bool:
     """Whether the recorder loads for `pytest ARGS` started in `rundir` (False when unsure)."""
     env = os.environ if environ is None else environ
-    try:
-        extra = shlex.split(env.get("PYTEST_ADDOPTS", ""))
-    except ValueError:
+    extra = _words(env.get("PYTEST_ADDOPTS", ""))
+    if extra is None:
         return False
     every = [*extra, *args]
     if any(BLOCKED in arg for arg in every):
@@ -44,6 +42,18 @@ def plugin_loads(args: list[str], rundir: str, environ: dict[str, str] | None = 
         if len(text) > MAX_INI_BYTES or BLOCKED.encode() in text or b"PYTEST_DISABLE_PLUGIN_AUTOLOAD" in text:
             return False
     return True
+
+
+def _words(text: str) -> list[str] | None:
+    """Shell words of `PYTEST_ADDOPTS` (pytest splits it like a shell); None when unsure."""
+    from sidekit_hooks.core.shell import tokenize
+
+    words: list[str] = []
+    for kind, word in tokenize(text):
+        if kind == "op" or word.unclosed:
+            return None
+        words.append(word.text)
+    return words
 
 
 def _named(args: list[str]) -> bool:

@@ -158,6 +158,21 @@ def test_a_non_pytest_bash_call_imports_nothing_of_the_runtime(project: Path, cl
     assert done.stdout.strip() == "['sidekit_hooks', 'sidekit_hooks.hook']", done.stderr
 
 
+def test_judging_a_pytest_call_imports_no_re_json_or_shlex(project: Path, clean_env: dict[str, str]) -> None:
+    """The rule check and the plugin check run on every pytest call: they stay off `re`/`json` (~10 ms)."""
+    probe = ("import sys, io; sys.path.insert(0, sys.argv[1]);"
+             "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
+             "from sidekit_hooks import hook; hook.main('PreToolUse', []); sys.stdout.flush();"
+             "print(sorted(m for m in ('re', 'json', 'shlex', 'sidekit_hooks.runners.permissions')"
+             " if m in sys.modules))")
+    command = f"{sys.executable} -m pytest -q"
+    body = json.dumps({"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": command}})
+    done = subprocess.run([sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body], capture_output=True,
+                          text=True, env=dict(clean_env, HOME=str(project.parent)), cwd=str(project), timeout=30)
+    assert "sidekit_compact" in done.stdout, done.stderr
+    assert done.stdout.endswith("}}}['sidekit_hooks.runners.permissions']\n"), done.stderr
+
+
 @pytest.mark.parametrize(("rules", "rewritten"), [
     ({"deny": ["Bash(python -m pytest -q)"]}, False),  # exact: the rewrite would slip past it
     ({"allow": ["Bash(pytest -q tests)"]}, True),  # matches neither command: judges both alike
