@@ -27,10 +27,11 @@ PYTHON = sys.executable  # sidekit's own environment: records without wiring, so
 LONG_RED = "".join(f"\ndef test_red_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12))
 
 
-def pre_tool_use(project: Path, command: str, parent_rules: list[str] | None = None,
-                 **env: str) -> subprocess.CompletedProcess[str]:
+def pre_tool_use(project: Path, command: str, parent_rules: list[str] | None = None, *, with_pid: bool = True,
+                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """The PreToolUse hook on one Bash call; with `parent_rules`, started by a stand-in `claude` process
-    whose command line carries them (as `claude -p ... --allowedTools ...` does)."""
+    whose command line carries them (as `claude -p ... --allowedTools ...` does), which exports
+    `CLAUDE_PID` as Claude Code 2.1.328 does, or (`with_pid=False`) leaves the hook to find it."""
     payload = json.dumps({"session_id": "s", "cwd": str(project), "hook_event_name": "PreToolUse",
                           "permission_mode": "default", "tool_name": "Bash",
                           "tool_input": {"command": command, "description": "run"}, "tool_use_id": "t"})
@@ -39,12 +40,12 @@ def pre_tool_use(project: Path, command: str, parent_rules: list[str] | None = N
     if parent_rules is not None:
         stand_in = project.parent / "bin" / "claude"
         stand_in.parent.mkdir(exist_ok=True)
-        stand_in.write_text("import os, subprocess, sys\nos.environ['CLAUDE_PID'] = str(os.getpid())\n"
-                            "os.environ['CLAUDECODE'] = '1'\n"
+        exported = "os.environ['CLAUDE_PID'] = str(os.getpid())\n" if with_pid else ""
+        stand_in.write_text("import os, subprocess, sys\n" + exported + "os.environ['CLAUDECODE'] = '1'\n"
                             "sys.exit(subprocess.run(sys.argv[sys.argv.index('--hook') + 1:]).returncode)\n")
         argv = [sys.executable, str(stand_in), "-p", "go", *parent_rules, "--model", "m", "--hook", *hook]
     done = subprocess.run(argv, input=payload, capture_output=True, text=True, cwd=str(project), timeout=60,
-                          env=env_for(project, HOME=str(project.parent / "home"), **env))
+                          env=env_for(project, HOME=str(project.parent / "home"), **(env or {})))
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return done
 
@@ -86,13 +87,15 @@ def test_a_user_settings_rule_counts_too(proj: Path) -> None:
     assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q tests/integration")) == ""
 
 
+@pytest.mark.parametrize("with_pid", [True, False])
 @pytest.mark.parametrize("flag", ["--disallowedTools", "--allowedTools", "--allowed-tools", "--disallowed-tools"])
-def test_rules_the_client_was_started_with_count(proj: Path, flag: str) -> None:
+def test_rules_the_client_was_started_with_count(proj: Path, flag: str, with_pid: bool) -> None:
     command = f"{PYTHON} -m pytest -q"
-    assert rewritten(pre_tool_use(proj, command, [flag, f"Bash({command})", "Read"])) == ""
-    assert rewritten(pre_tool_use(proj, command, [f"{flag}=Bash({command}),Read"])) == ""
+    assert rewritten(pre_tool_use(proj, command, [flag, f"Bash({command})", "Read"], with_pid=with_pid)) == ""
+    assert rewritten(pre_tool_use(proj, command, [f"{flag}=Bash({command}),Read"], with_pid=with_pid)) == ""
     # A prefix rule judges both alike: the rewrite goes on under it.
-    assert rewritten(pre_tool_use(proj, command, [flag, f"Bash({PYTHON} -m pytest:*)"])) == command + APPENDED
+    prefix = [flag, f"Bash({PYTHON} -m pytest:*)"]
+    assert rewritten(pre_tool_use(proj, command, prefix, with_pid=with_pid)) == command + APPENDED
 
 
 def test_an_unreadable_source_of_rules_leaves_it_alone(proj: Path) -> None:
@@ -133,12 +136,12 @@ def test_no_rewrite_where_an_ini_file_turns_the_plugin_off(proj: Path, name: str
 
 @pytest.mark.parametrize("env", [{"PYTEST_ADDOPTS": "-p no:sidekit"}, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}])
 def test_no_rewrite_where_the_environment_turns_the_plugin_off(proj: Path, env: dict[str, str]) -> None:
-    assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q", None, **env)) == ""
+    assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q", env=env)) == ""
 
 
 def test_autoload_off_but_the_plugin_named_is_rewritten(proj: Path) -> None:
     command = f"{PYTHON} -m pytest -q -p sidekit"
-    assert rewritten(pre_tool_use(proj, command, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")) == command + APPENDED
+    assert rewritten(pre_tool_use(proj, command, env={"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})) == command + APPENDED
 
 
 # -- 4. the rewrite never changes the run: the compacted run itself -----------------------------------
