@@ -207,3 +207,16 @@ def test_collect_only_from_the_environment_is_left_as_pytest_prints_it(suite: Su
     strip = re.compile(r"in \d+\.\d+s")
     assert done.returncode == raw.returncode == 0 and strip.sub("", done.stdout) == strip.sub("", raw.stdout)
     assert "200 tests collected" in done.stdout
+
+
+def test_a_crash_after_the_session_ended_is_stated(suite: Suite) -> None:
+    import signal
+
+    suite.write("lib.py", LIB)
+    suite.write("tests/test_a.py", ONE_CAUSE)
+    suite.write("conftest.py", "import os, signal\n\ndef pytest_unconfigure(config):\n"
+                "    import atexit\n    atexit.register(lambda: os.kill(os.getpid(), signal.SIGSEGV))\n")
+    done = run(suite, "tests", "-p", "no:randomly", "-p", "no:faulthandler", *PLUGIN)
+    head, answer = parse(done.stdout)
+    assert done.returncode == -signal.SIGSEGV and "exit code 139;" in head and answer["exit"] == 139
+    assert answer["pytest"] == "the process was killed by SIGSEGV after the session ended" and answer["failed"] == 30

@@ -148,14 +148,19 @@ def _finish(state: dict[str, Any], code: int, signum: int, message: bytes | None
 
 
 def finished_text(state: dict[str, Any], message: dict[str, Any], code: int, signum: int) -> str:
-    """The text for a run that finished: its raw output, or the two compact lines with its real exit code."""
-    if message.get("kind") != "compact" or signum:
-        return read_text(state["path"])
+    """The text for a run that finished: its raw output, or the two compact lines with its real exit code
+    (a process killed after its session ended, e.g. a crash at interpreter exit, says so)."""
+    if message.get("kind") != "compact":
+        raw = read_text(state["path"])
+        return raw + (f"sidekit: then the process was killed by {signal_name(signum)}\n" if signum else "")
     size = os.stat(state["path"]).st_size
     fitted = dict(message["answer"])
     recorded = fitted.get("exit")
+    code = 128 + signum if signum else code
     fitted["exit"] = code
-    if recorded != code and code not in (0, 1):  # something after the session decided the exit: say what
+    if signum:
+        fitted["pytest"] = f"the process was killed by {signal_name(signum)} after the session ended"
+    elif recorded != code and code not in (0, 1):  # something after the session decided the exit: say what
         fitted["pytest"] = last_words(read_tail(state["path"], 8 * TAIL))
     text = head(size, code, state["shown"]) + render.dumps(fitted) + "\n"
     if len(text.encode()) > ANSWER_BUDGET:
@@ -168,13 +173,7 @@ def unfinished(state: dict[str, Any], code: int, signum: int) -> str:
     """A run that ended before its session did: how it ended, its exit code, the tail of what it printed."""
     seconds = time.time() - state["started"]
     if signum:
-        import signal
-
-        try:
-            name = signal.Signals(signum).name
-        except ValueError:
-            name = f"signal {signum}"
-        how = f"was killed by {name} (exit code {128 + signum})"
+        how = f"was killed by {signal_name(signum)} (exit code {128 + signum})"
     else:
         how = f"exited with code {code}"
     line = (f"sidekit: pytest {how} after {seconds:.0f} s, before it finished; all of it: {state['shown']}; "
@@ -183,6 +182,15 @@ def unfinished(state: dict[str, Any], code: int, signum: int) -> str:
     if os.stat(state["path"]).st_size > TAIL and "\n" in tail:
         tail = "..." + tail[tail.index("\n") + 1:]
     return line + (tail or "(nothing)\n") + ("" if tail.endswith("\n") else "\n")
+
+
+def signal_name(signum: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
 
 
 def head(size: int, exit_code: int, shown: str) -> str:
