@@ -1,0 +1,62 @@
+"""jest: detection, the command forms that run it, the options that make a raw run compact, and records.
+
+The rewrite appends `--reporters=<sidekit's reporter> --reporters=default --json
+--outputFile=<.sidekit/jest/report-*.json>`: sidekit's reporter comes first so it holds back what the
+default reporter prints (into `.sidekit/jest/raw-*.txt`) and prints the compact answer at exit; the JSON
+report (`--json` with a file, since tests writing to stdout would corrupt it there) feeds the shared
+cache. Naming reporters replaces configured ones (a jest-junit file is not written on a rewritten run).
+A command that names its own reporters, JSON or output file, watches, lists or asks for help is left alone.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from sidekit_hooks.runners import js_command
+
+if TYPE_CHECKING:
+    from sidekit_hooks.status.record import Capture
+
+NAME = "jest"
+REPORTER = "jest-reporter.cjs"
+LEAVE_ALONE = frozenset({
+    "--reporters", "--json", "--outputFile", "--watch", "--watchAll", "--help", "-h", "--version", "-v",
+    "--listTests", "--showConfig", "--init", "--clearCache", "--debug", "--",
+})
+CONFIGS = ("jest.config.",)
+PERMISSION_WORDS = ("jest", "npm test", "npm run test", "npm t")
+
+
+def detect(project: str) -> bool:
+    package = js_command.read_package_json(project)
+    scripts = package.get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else ""
+    return (js_command.has_dependency(package, NAME) or "jest" in package or
+            (isinstance(script, str) and NAME in script) or js_command.has_config(project, CONFIGS))
+
+
+def matches(words: list[str], cwd: str = "") -> bool:
+    return js_command.runner_args(words, NAME, cwd or os.getcwd()) is not None
+
+
+def compact_words(words: list[str], project: str) -> list[str] | None:
+    found = js_command.runner_args(words, NAME, project)
+    if found is None:
+        return None
+    how, args = found
+    if how in ("pnpm", "yarn") or "--" in args:
+        return None
+    if any(name in LEAVE_ALONE for name in js_command.options(args)):
+        return None
+    if js_command.exact_rule_mentions(project, PERMISSION_WORDS):
+        return None
+    extra = [f"--reporters={js_command.reporter_path(REPORTER)}", "--reporters=default", "--json",
+             f"--outputFile={js_command.new_report_path(project, NAME)}"]
+    return js_command.append(words, how, extra)
+
+
+def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Capture | None:
+    from sidekit_hooks.runners import js_compact
+
+    return js_compact.collect(NAME, project, started, exit_code, raw_output_path)

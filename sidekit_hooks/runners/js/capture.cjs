@@ -1,0 +1,137 @@
+'use strict'
+// sidekit: hold back a JS test runner's console output and, when the process exits, print the compact
+// answer instead (or the output itself when it is short). The runner runs as written; only its output is
+// kept in a file under .sidekit/<runner>/. The exit code stays the process's own. Anything failing here
+// prints the held-back output as it was. SIDEKIT_RAW=1 (or SIDEKIT_JS_REPORT_ONLY=1) turns all of it off.
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+
+const KEY = Symbol.for('sidekit.capture')
+const PYTHON_TIMEOUT_MS = 30000
+const PACKAGE_PARENT = path.resolve(__dirname, '..', '..', '..')
+const BOOT = 'import sys; sys.path.insert(0, sys.argv.pop(1)); ' +
+  'from sidekit_hooks.runners.js_compact import main; sys.exit(main(sys.argv[1:]))'
+
+function off (env) {
+  const raw = env.SIDEKIT_RAW || ''
+  return (raw !== '' && raw !== '0') || (env.SIDEKIT_JS_REPORT_ONLY || '') === '1'
+}
+
+function python (env) {
+  if (env.SIDEKIT_PYTHON) return env.SIDEKIT_PYTHON
+  let folder = __dirname
+  for (let i = 0; i < 8; i++) {
+    if (fs.existsSync(path.join(folder, 'pyvenv.cfg'))) return path.join(folder, 'bin', 'python')
+    const local = path.join(folder, '.venv', 'bin', 'python')
+    if (fs.existsSync(local)) return local
+    const parent = path.dirname(folder)
+    if (parent === folder) break
+    folder = parent
+  }
+  return 'python3'
+}
+
+function projectOf (report) {
+  // <project>/.sidekit/<runner>/report-*.json, as the PreToolUse rewrite names it
+  const runnerDir = path.dirname(report)
+  const state = path.dirname(runnerDir)
+  return path.basename(state) === '.sidekit' ? path.dirname(state) : ''
+}
+
+function printedBefore (env, argv) {
+  // npm echoes `> name@version test` and `> script args` before the runner starts: the model gets those too
+  if (!env.npm_lifecycle_event) return 0
+  const parts = [env.npm_package_name || '', env.npm_package_version || '', env.npm_lifecycle_event,
+    env.npm_lifecycle_script || '', argv.slice(2).join(' ')]
+  return parts.reduce((sum, part) => sum + Buffer.byteLength(part), 12)
+}
+
+function stamp () {
+  const d = new Date()
+  const two = (n) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}-${two(d.getHours())}${two(d.getMinutes())}` +
+    `${two(d.getSeconds())}`
+}
+
+function start (runner) {
+  if (globalThis[KEY]) return globalThis[KEY]
+  if (off(process.env)) return null
+  const state = { runner, started: Date.now() / 1000, report: '', version: '', done: false, late: false }
+  globalThis[KEY] = state
+  const chunks = []
+  const streams = [process.stdout, process.stderr]
+  const originals = streams.map((s) => s.write)
+  const write = originals[0].bind(process.stdout)
+  streams.forEach((stream) => {
+    stream.write = function (chunk, encoding, callback) {
+      if (state.done) return Reflect.apply(originals[streams.indexOf(stream)], stream, arguments)
+      chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8'))
+      const done = typeof encoding === 'function' ? encoding : callback
+      if (typeof done === 'function') process.nextTick(done)
+      return true
+    }
+  })
+  const release = () => {
+    state.done = true
+    streams.forEach((stream, index) => { stream.write = originals[index] })
+    return chunks.join('')
+  }
+  const rawFile = (project) => {
+    const file = path.join(project, '.sidekit', runner, `raw-${stamp()}-${process.pid}.txt`)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    return file
+  }
+  const finish = (code) => {
+    if (state.done) return
+    const raw = release()
+    try {
+      const project = state.report ? projectOf(state.report) : ''
+      if (!project) { write(raw); return }
+      const file = rawFile(project)
+      fs.writeFileSync(file, raw)
+      const args = ['-I', '-S', '-c', BOOT, PACKAGE_PARENT, runner, project, String(state.started), String(code), file,
+        state.report, state.version, String(printedBefore(process.env, process.argv))]
+      const done = spawnSync(python(process.env), args, {
+        encoding: 'utf8', timeout: PYTHON_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe']
+      })
+      write(done.status === 0 && done.stdout ? done.stdout : raw)
+    } catch (error) {
+      write(raw)
+    }
+  }
+  const exitCode = (code) => (typeof process.exitCode === 'number' ? process.exitCode : code)
+  // jest sets process.exitCode in its own 'exit' listener, added after ours: when the event loop drains
+  // ('beforeExit'), a listener added then runs after it and sees the final code.
+  process.on('exit', (code) => { if (!state.late) finish(exitCode(code)) })
+  process.once('beforeExit', () => {
+    state.late = true
+    process.on('exit', (code) => finish(exitCode(code)))
+  })
+  process.on('SIGTERM', function stopped () {
+    if (state.done) return
+    const raw = release()
+    let where = '(not saved)'
+    try {
+      const project = state.report ? projectOf(state.report) : ''
+      if (project) { where = rawFile(project); fs.writeFileSync(where, raw) }
+    } catch (error) {}
+    const lines = raw.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split('\n').filter((l) => l.trim())
+    const seconds = Math.round(Date.now() / 1000 - state.started)
+    write(`sidekit: ${runner} was stopped by SIGTERM after ${seconds} s, before it finished; what it printed: ` +
+      `${where}; its last line: ${(lines[lines.length - 1] || '').trim().slice(0, 140)}\n`)
+    if (process.listenerCount('SIGTERM') === 1) {
+      process.removeListener('SIGTERM', stopped)
+      process.kill(process.pid, 'SIGTERM')
+    }
+  })
+  state.setReport = (file) => {
+    // jest does not create the report's folder; a run before any sidekit state exists would lose it
+    if (typeof file !== 'string' || !file) return
+    state.report = file
+    try { if (projectOf(file)) fs.mkdirSync(path.dirname(file), { recursive: true }) } catch (error) {}
+  }
+  return state
+}
+
+module.exports = { start, projectOf, python, printedBefore }

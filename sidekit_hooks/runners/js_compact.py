@@ -1,0 +1,229 @@
+"""The glue between a JS test run and the shared cache: find this run's report, record it, answer.
+
+Two ways in. `collect()` is the adapters' interface (the runners layer calls it after a run it
+started). `main()` is what the shipped reporters (`runners/js/*-reporter.*`) run when the process
+they watch exits: they held back the runner's own output in a file, and print what this prints:
+the raw output when it is short, else two lines (what happened and where the raw output is, then
+the compact answer), within ANSWER_BUDGET bytes.
+
+Never greener: the exit code is the process's own and is always stated; a report older than the
+run (or none) is not read; suite errors (a file that failed outside its tests), vitest's unhandled
+errors and "no test files" runs, which the JSON reports do not count, are named from the raw text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from typing import Any
+
+from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.core import workspace
+from sidekit_hooks.runners import js_frames, js_report
+from sidekit_hooks.status import cache, clusters, record
+
+SHORT = 2048  # bytes of raw output printed as they are
+ANSWER_BUDGET = 780  # both lines; the client adds "Exit code N\n", and the model gets <= 800
+MIN_BUDGET = 200  # bytes of JSON kept whatever a wrapper printed before (counts, exit code, one cluster)
+KEEP = 10  # raw outputs and reports kept per runner under .sidekit/<runner>/
+STALE_SLACK = 1.0  # seconds: a report written this long before the recorded start still counts (clock steps)
+REPORT_PREFIX, RAW_PREFIX = "report-", "raw-"
+
+# What a runner says when its verdict is not in the JSON report (first match wins).
+VERDICT_PATTERNS = (
+    re.compile(r"No test files found.*"),
+    re.compile(r"No tests found.*"),
+    re.compile(r"Vitest caught \d+ unhandled errors?.*"),
+    re.compile(r"(?:Unhandled Source Error|Unhandled Rejection|Unhandled Error).*"),
+    re.compile(r"Test suite failed to run.*"),
+    re.compile(r"Error: .*"),
+)
+
+
+def runner_dir(project: str, runner: str) -> str:
+    return os.path.join(workspace.state_dir(project), runner)
+
+
+def new_report_path(project: str, runner: str) -> str:
+    """A fresh report file name for one run (runs in parallel never share one)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime())
+    return os.path.join(runner_dir(project, runner), f"{REPORT_PREFIX}{stamp}-{os.urandom(3).hex()}.json")
+
+
+def find_report(project: str, runner: str, started: float, named: str = "") -> str:
+    """The report this run wrote: `named` if it is newer than the start, else the newest such one."""
+    candidates = [named] if named else []
+    folder = runner_dir(project, runner)
+    try:
+        listed = sorted(os.listdir(folder), reverse=True)
+    except OSError:
+        listed = []
+    candidates += [os.path.join(folder, n) for n in listed if n.startswith(REPORT_PREFIX) and n.endswith(".json")]
+    for path in candidates:
+        try:
+            if os.path.getmtime(path) >= started - STALE_SLACK:
+                return path
+        except OSError:
+            continue
+    return ""
+
+
+def load_report(path: str) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def collect(runner: str, project: str, started: float, exit_code: int, raw_output_path: str,
+            report_path: str = "") -> record.Capture | None:
+    """This run's records as a `Capture`, or None when it left no report newer than its start."""
+    root = cache.workspace_root(project)
+    found = find_report(project, runner, started, report_path)
+    report = load_report(found) if found else None
+    if report is None:
+        return None
+    parsed = js_report.parse(report, root)
+    raw = _read(raw_output_path)
+    errors = dict(parsed.suite_errors)
+    for index, error in enumerate(unhandled_errors(raw, root)):
+        errors[f"(unhandled error {index + 1})"] = error
+    return record.Capture(
+        root=root, rootdir=root, started=started, tests=parsed.tests, collect_errors=errors, selected=None,
+        deselected=[], whole_files=False, interrupted=parsed.interrupted, args=[runner], plugins=[], compact=True)
+
+
+def unhandled_errors(raw: str, root: str) -> list[dict[str, Any]]:
+    """vitest's "Unhandled Errors" section: exit 1 with a JSON report that says success (vitest#8669)."""
+    text = js_frames.strip_ansi(raw)
+    if "unhandled error" not in text and "Unhandled Source Error" not in text:
+        return []
+    found: list[dict[str, Any]] = []
+    for match in re.finditer(r"⎯+ (Unhandled [A-Za-z ]+?) ⎯+\n(.*?)(?=\n⎯|\Z)", text, re.S):
+        body = match.group(2).strip()
+        kind, message = js_frames.head_of(body)
+        failure: dict[str, Any] = {"type": kind, "message": message or match.group(1)}
+        spots = re.findall(r"❯ (?:\S+ )?(\S+?):(\d+):\d+", body)
+        if spots:
+            failure["at"] = f"{js_frames.where(spots[0][0], root)[0]}:{spots[0][1]}"
+        found.append(failure)
+    if not found:
+        found.append({"type": "UnhandledError", "message": verdict(raw) or "unhandled error during the run"})
+    return found
+
+
+def save(capture: record.Capture, exit_code: int, runner: str, version: str = "") -> tuple[dict[str, Any], dict[str, Any]]:
+    """record.save for a JS run: merge into the shared cache under its lock; returns (summary, table)."""
+    errors = capture.collect_errors
+    run: dict[str, Any] = {
+        "id": os.environ.get("SIDEKIT_RUN_ID", ""), "started": round(capture.started, 3), "finished": cache.now(),
+        "exit": exit_code, "args": capture.args, "selected": len(capture.tests), "ran": len(capture.tests),
+        "interrupted": capture.interrupted, "compact": capture.compact,
+    }
+    run["complete"] = not capture.interrupted and not errors
+    with cache.locked(capture.root):
+        summary, table = record.merge(capture.root, run, capture.tests, errors, None)
+        summary["runner"] = runner  # type: ignore[typeddict-unknown-key]
+        if version:
+            summary[runner] = version  # type: ignore[literal-required]
+        cache.write(cache.table_path(capture.root), table)
+        cache.write(cache.summary_path(capture.root), summary)
+    return dict(summary), dict(table)
+
+
+def verdict(raw: str) -> str:
+    """The runner's own words for a run the report does not explain (no files, unhandled errors...)."""
+    lines = [line.strip() for line in js_frames.strip_ansi(raw).splitlines() if line.strip()]
+    for pattern in VERDICT_PATTERNS:
+        for line in lines:
+            found = pattern.search(line)
+            if found:
+                return answers.clip(found.group(0), 140)
+    return answers.clip(lines[-1], 140) if lines else ""
+
+
+def answer(runner: str, exit_code: int, raw: str, raw_shown: str, written: tuple[dict[str, Any], dict[str, Any]] | None,
+           suite_errors: int, before: int = 0) -> str:
+    """The two lines the model gets instead of the raw output (`before`: bytes a wrapper such as npm printed)."""
+    size = len(raw.encode("utf-8", "replace"))
+    head = (f"sidekit: {runner}'s output ({size:,} B) compacted; exit code {exit_code}; all of it: {raw_shown} "
+            f"(prefix the command with SIDEKIT_RAW=1 to see it raw)\n")
+    budget = max(MIN_BUDGET, ANSWER_BUDGET - before - len(head.encode("utf-8")) - 1)
+    if written is None:
+        body = {"runner": runner, "exit": exit_code, "error": "no test report from this run", runner: verdict(raw)}
+        return head + answers.dumps(body) + "\n"
+    summary, table = written
+    run = summary.get("run") or {}
+    found = record.run_clusters(summary, table)
+    failing = sum(int(c.get("affected", 1)) for c in found)
+    body: dict[str, Any] = {"generation": summary.get("generation", 0), "runner": runner, "exit": exit_code,
+                            **shape.counts(run.get("counts") or {}), "suiteErrors": suite_errors}
+    if exit_code != 0 and (not failing or suite_errors or not run.get("counts", {}).get("failed")):
+        body[runner] = verdict(raw)
+    body["secs"] = round(float(run.get("finished", 0)) - float(run.get("started", 0)), 2)
+    body["newFailures"] = sum(int(c.get("new", 0)) for c in found)
+    fitted = shape.with_clusters(shape.drop_zeros(body), found, 0, failing, budget, 80)
+    return head + answers.dumps(fitted) + "\n"
+
+
+def finish(runner: str, project: str, started: float, exit_code: int, raw_path: str, report_path: str,
+           version: str = "", before: int = 0) -> str:
+    """What the reporter prints when the process exits: the raw output or the compact answer."""
+    raw = _read(raw_path)
+    capture = collect(runner, project, started, exit_code, raw_path, report_path)
+    written = save(capture, exit_code, runner, version) if capture is not None else None
+    _prune(runner_dir(project, runner))
+    if len(raw.encode("utf-8", "replace")) <= SHORT:
+        return raw
+    suite_errors = len(capture.collect_errors) if capture is not None else 0
+    return answer(runner, exit_code, raw, _shown(raw_path, project), written, suite_errors, before)
+
+
+def _shown(path: str, project: str) -> str:
+    here = os.getcwd().rstrip(os.sep) + os.sep
+    if path.startswith(here):
+        return path[len(here):]
+    prefix = project.rstrip(os.sep) + os.sep
+    return path[len(prefix):] if path.startswith(prefix) else path
+
+
+def _prune(folder: str) -> None:
+    """Keep the newest KEEP raw outputs and reports."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for prefix in (REPORT_PREFIX, RAW_PREFIX):
+        for old in sorted(n for n in names if n.startswith(prefix))[:-KEEP]:
+            try:
+                os.unlink(os.path.join(folder, old))
+            except OSError:
+                pass
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return ""
+
+
+def main(argv: list[str]) -> int:
+    """`RUNNER PROJECT STARTED EXIT RAW REPORT [VERSION [BEFORE]]`, from the reporters; prints what to show."""
+    runner, project, started, exit_code, raw_path, report_path = argv[:6]
+    version = argv[6] if len(argv) > 6 else ""
+    before = int(argv[7]) if len(argv) > 7 and argv[7].isdigit() else 0
+    text = finish(runner, project, float(started), int(exit_code), raw_path, report_path, version, before)
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
