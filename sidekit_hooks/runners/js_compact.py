@@ -29,9 +29,13 @@ SHORT = 2048  # bytes of raw output printed as they are
 ANSWER_BUDGET = 780  # both lines; the client adds "Exit code N\n", and the model gets <= 800
 MIN_BUDGET = 200  # bytes of JSON kept whatever a wrapper printed before (counts, exit code, one cluster)
 KEEP = 10  # raw outputs and reports kept per runner under .sidekit/<runner>/
+LOST_MESSAGE = "STACK_TRACE_ERROR"
 STALE_SLACK = 1.0  # seconds: a report written this long before the recorded start still counts (clock steps)
 REPORT_PREFIX, RAW_PREFIX = "report-", "raw-"
 
+# vitest's heading of each unhandled error, then its text up to the next rule.
+UNHANDLED_SECTION = re.compile(r"⎯+ (Uncaught Exception|Unhandled Rejection|Unhandled Error|Unhandled Source Error"
+                               r"|[A-Z][A-Za-z]+ Error) ⎯+\n(.*?)(?=\n⎯|\Z)", re.S)
 # What a runner says when its verdict is not in the JSON report (first match wins).
 VERDICT_PATTERNS = (
     re.compile(r"No test files found.*"),
@@ -39,6 +43,7 @@ VERDICT_PATTERNS = (
     re.compile(r"Vitest caught \d+ unhandled errors?.*"),
     re.compile(r"(?:Unhandled Source Error|Unhandled Rejection|Unhandled Error).*"),
     re.compile(r"Test suite failed to run.*"),
+    re.compile(r"process\.exit called with.*"),
     re.compile(r"Error: .*"),
 )
 
@@ -90,6 +95,7 @@ def collect(runner: str, project: str, started: float, exit_code: int, raw_outpu
         return None
     parsed = js_report.parse(report, root)
     raw = _read(raw_output_path)
+    recover_messages(parsed.tests, raw)
     errors = dict(parsed.suite_errors)
     for index, error in enumerate(unhandled_errors(raw, root)):
         errors[f"(unhandled error {index + 1})"] = error
@@ -98,19 +104,35 @@ def collect(runner: str, project: str, started: float, exit_code: int, raw_outpu
         deselected=[], whole_files=False, interrupted=parsed.interrupted, args=[runner], plugins=[], compact=True)
 
 
+def recover_messages(tests: dict[str, dict[str, Any]], raw: str) -> None:
+    """vitest's JSON reporter writes a timed-out test's error as `Error: STACK_TRACE_ERROR`; its console
+    output has the real first line (`Error: Test timed out in 100ms.`) under the test's FAIL heading."""
+    lost = [test for test, entry in tests.items() if (entry.get("f") or {}).get("message") == LOST_MESSAGE]
+    if not lost:
+        return
+    text = js_frames.strip_ansi(raw)
+    for test in lost:
+        path, _, title = test.partition("::")
+        found = re.search(r"FAIL\s+" + re.escape(f"{path} > {title}") + r"[^\n]*\n+\s*(\S[^\n]*)", text)
+        if found:
+            kind, message = js_frames.head_of(found.group(1))
+            tests[test]["f"].update(type=kind, message=message)
+
+
 def unhandled_errors(raw: str, root: str) -> list[dict[str, Any]]:
     """vitest's "Unhandled Errors" section: exit 1 with a JSON report that says success (vitest#8669)."""
     text = js_frames.strip_ansi(raw)
     if "unhandled error" not in text and "Unhandled Source Error" not in text:
         return []
     found: list[dict[str, Any]] = []
-    for match in re.finditer(r"⎯+ (Unhandled [A-Za-z ]+?) ⎯+\n(.*?)(?=\n⎯|\Z)", text, re.S):
+    for match in UNHANDLED_SECTION.finditer(text):
         body = match.group(2).strip()
         kind, message = js_frames.head_of(body)
         failure: dict[str, Any] = {"type": kind, "message": message or match.group(1)}
-        spots = re.findall(r"❯ (?:\S+ )?(\S+?):(\d+):\d+", body)
-        if spots:
-            failure["at"] = f"{js_frames.where(spots[0][0], root)[0]}:{spots[0][1]}"
+        spots = [js_frames.where(path, root) + (line,) for path, line in re.findall(r"❯ (?:\S+ )?(\S+?):(\d+):\d+", body)]
+        own = [f"{path}:{line}" for path, ours, line in spots if ours]
+        if own:
+            failure["at"] = failure["frame"] = own[0]
         found.append(failure)
     if not found:
         found.append({"type": "UnhandledError", "message": verdict(raw) or "unhandled error during the run"})
@@ -178,10 +200,24 @@ def finish(runner: str, project: str, started: float, exit_code: int, raw_path: 
     capture = collect(runner, project, started, exit_code, raw_path, report_path)
     written = save(capture, exit_code, runner, version) if capture is not None else None
     _prune(runner_dir(project, runner))
-    if len(raw.encode("utf-8", "replace")) <= SHORT:
-        return raw
+    if len(raw.encode("utf-8", "replace")) <= short_limit():
+        return without_report_line(raw, report_path)
     suite_errors = len(capture.collect_errors) if capture is not None else 0
     return answer(runner, exit_code, raw, _shown(raw_path, project), written, suite_errors, before)
+
+
+def short_limit() -> int:
+    """SHORT, or `SIDEKIT_COMPACT_SHORT` bytes (tests and demos compact small runs with it)."""
+    value = os.environ.get("SIDEKIT_COMPACT_SHORT", "")
+    return int(value) if value.isdigit() else SHORT
+
+
+def without_report_line(raw: str, report_path: str) -> str:
+    """The output as the command alone would print it: without the runner's "report written to <ours>" line."""
+    name = os.path.basename(report_path)
+    if not name:
+        return raw
+    return "".join(line for line in raw.splitlines(keepends=True) if name not in line)
 
 
 def _shown(path: str, project: str) -> str:
