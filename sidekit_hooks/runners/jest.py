@@ -45,7 +45,7 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
     if found is None:
         return None
     how, args = found
-    if how in ("pnpm", "yarn") or "--" in args:
+    if how in ("pnpm", "yarn", "bunx") or "--" in args:
         return None
     if any(name in LEAVE_ALONE for name in js_command.options(args)):
         return None

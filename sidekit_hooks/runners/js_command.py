@@ -4,10 +4,10 @@ Hot path: standard library only, no subprocess, a package.json read at most. A c
 simple command's words with its environment assignments already stripped. The rewrite only ever
 APPENDS options, so the command keeps its prefix and the user's permission rules judge it the same.
 
-Forms: `vitest run`, `npx vitest run`, `pnpm exec vitest run`, `yarn vitest run`, `node_modules/.bin/vitest
-run` (and `--run` for `run`); `jest`, `npx jest`, ...; `npm test` / `npm run test` / `npm t` when
-package.json's test script runs the runner (options go after `--`, or npm eats them). `pnpm test` and
-`yarn test` are recognised but not rewritten: how they pass options on was not measured.
+Forms: `vitest run`, `npx vitest run`, `node_modules/.bin/vitest run` (and `--run` for `run`); `jest`,
+`npx jest`; `npm test` / `npm run test` / `npm t` when package.json's test script runs the runner as its
+last command (options go after `--`, or npm eats them). Recognised but not rewritten, because how they
+pass options on was not measured here: `pnpm exec`, `pnpm test`, `yarn`, `yarn test`, `bunx`.
 """
 
 from __future__ import annotations
@@ -101,8 +101,9 @@ def script_words(script: str, runner: str) -> list[str] | None:
 def runner_args(words: list[str], runner: str, folder: str) -> tuple[str, list[str]] | None:
     """(how it is run: 'direct' or the package manager, the runner's arguments) or None if not this runner."""
     direct, args = program_and_args(words, runner)
-    if direct:
-        return "direct", args
+    if direct:  # through pnpm, yarn or bunx: recognised, not rewritten (how they pass options on is unmeasured)
+        launcher = words[0].rsplit("/", 1)[-1]
+        return (launcher if launcher in ("pnpm", "yarn", "bunx") else "direct"), args
     manager, extra = test_script_call(words)
     if not manager:
         return None

@@ -129,7 +129,8 @@ def unhandled_errors(raw: str, root: str) -> list[dict[str, Any]]:
         body = match.group(2).strip()
         kind, message = js_frames.head_of(body)
         failure: dict[str, Any] = {"type": kind, "message": message or match.group(1)}
-        spots = [js_frames.where(path, root) + (line,) for path, line in re.findall(r"❯ (?:\S+ )?(\S+?):(\d+):\d+", body)]
+        positions = re.findall(r"❯ (?:\S+ )?(\S+?):(\d+):\d+", body)
+        spots = [js_frames.where(path, root) + (line,) for path, line in positions]
         own = [f"{path}:{line}" for path, ours, line in spots if ours]
         if own:
             failure["at"] = failure["frame"] = own[0]
@@ -139,7 +140,8 @@ def unhandled_errors(raw: str, root: str) -> list[dict[str, Any]]:
     return found
 
 
-def save(capture: record.Capture, exit_code: int, runner: str, version: str = "") -> tuple[dict[str, Any], dict[str, Any]]:
+def save(capture: record.Capture, exit_code: int, runner: str,
+         version: str = "") -> tuple[dict[str, Any], dict[str, Any]]:
     """record.save for a JS run: merge into the shared cache under its lock; returns (summary, table)."""
     errors = capture.collect_errors
     run: dict[str, Any] = {
@@ -150,7 +152,7 @@ def save(capture: record.Capture, exit_code: int, runner: str, version: str = ""
     run["complete"] = not capture.interrupted and not errors
     with cache.locked(capture.root):
         summary, table = record.merge(capture.root, run, capture.tests, errors, None)
-        summary["runner"] = runner  # type: ignore[typeddict-unknown-key]
+        summary["runner"] = runner
         if version:
             summary[runner] = version  # type: ignore[literal-required]
         cache.write(cache.table_path(capture.root), table)
@@ -177,15 +179,18 @@ def answer(runner: str, exit_code: int, raw: str, raw_shown: str, written: tuple
             f"(prefix the command with SIDEKIT_RAW=1 to see it raw)\n")
     budget = max(MIN_BUDGET, ANSWER_BUDGET - before - len(head.encode("utf-8")) - 1)
     if written is None:
-        body = {"runner": runner, "exit": exit_code, "error": "no test report from this run", runner: verdict(raw)}
-        return head + answers.dumps(body) + "\n"
+        unknown = {"runner": runner, "exit": exit_code, "error": "no test report from this run", runner: verdict(raw)}
+        return head + answers.dumps(unknown) + "\n"
     summary, table = written
     run = summary.get("run") or {}
     found = record.run_clusters(summary, table)
     failing = sum(int(c.get("affected", 1)) for c in found)
     body: dict[str, Any] = {"generation": summary.get("generation", 0), "runner": runner, "exit": exit_code,
                             **shape.counts(run.get("counts") or {}), "suiteErrors": suite_errors}
-    if exit_code != 0 and (not failing or suite_errors or not run.get("counts", {}).get("failed")):
+    ran = run.get("counts") or {}
+    if not ran.get("passed") and not ran.get("failed") and not ran.get("error"):
+        body["note"] = "no test ran"  # zero tests executed is not a pass, whatever the exit code
+    if exit_code != 0 and (not failing or suite_errors or not ran.get("failed")):
         body[runner] = verdict(raw)
     body["secs"] = round(float(run.get("finished", 0)) - float(run.get("started", 0)), 2)
     body["newFailures"] = sum(int(c.get("new", 0)) for c in found)
@@ -221,11 +226,9 @@ def without_report_line(raw: str, report_path: str) -> str:
 
 
 def _shown(path: str, project: str) -> str:
+    """The raw file as the model can open it: relative to the command's folder when inside it, else absolute."""
     here = os.getcwd().rstrip(os.sep) + os.sep
-    if path.startswith(here):
-        return path[len(here):]
-    prefix = project.rstrip(os.sep) + os.sep
-    return path[len(prefix):] if path.startswith(prefix) else path
+    return path[len(here):] if path.startswith(here) else os.path.join(project, path) if not os.path.isabs(path) else path
 
 
 def _prune(folder: str) -> None:

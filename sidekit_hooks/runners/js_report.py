@@ -64,7 +64,8 @@ def test_record(path: str, result: dict[str, Any], root: str, maps: bool) -> tup
     status = str(result.get("status", ""))
     outcome = OUTCOMES.get(status, "error")
     duration = result.get("duration")
-    entry: dict[str, Any] = {"o": outcome, "d": round(float(duration) / 1000, 4) if _number(duration) else 0.0}
+    seconds = float(duration) / 1000 if isinstance(duration, (int, float)) and _number(duration) else 0.0
+    entry: dict[str, Any] = {"o": outcome, "d": round(seconds, 4)}
     messages = [str(m) for m in result.get("failureMessages") or () if m]
     if outcome in ("failed", "error"):
         if messages:
@@ -79,8 +80,10 @@ def suite_error(suite: dict[str, Any], failed_tests: int, root: str, maps: bool)
     """The file's own failure (outside any test), or None when its tests explain its status."""
     status = str(suite.get("status", ""))
     message = js_frames.strip_ansi(str(suite.get("message") or ""))
-    if SUITE_FAILED in message:
+    if SUITE_FAILED in message:  # jest's rendering of a file that did not run (or whose afterAll threw)
         body = message.partition(SUITE_FAILED)[2]
+    elif status == "failed" and message.strip() and "●" not in message:  # vitest: only file-level errors
+        body = message
     elif status == "failed" and not failed_tests:
         body = message
     elif status not in ("failed", "passed", "skipped", "pending", "focused", ""):

@@ -54,7 +54,7 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
         return None
     how, args = found
     subcommand = _subcommand(args)
-    if how in ("pnpm", "yarn") or subcommand in OTHER_SUBCOMMANDS:
+    if how in ("pnpm", "yarn", "bunx") or subcommand in OTHER_SUBCOMMANDS:
         return None
     if any(name in LEAVE_ALONE for name in js_command.options(args)) or "--" in args:
         return None
