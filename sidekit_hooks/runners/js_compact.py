@@ -228,7 +228,9 @@ def without_report_line(raw: str, report_path: str) -> str:
 def _shown(path: str, project: str) -> str:
     """The raw file as the model can open it: relative to the command's folder when inside it, else absolute."""
     here = os.getcwd().rstrip(os.sep) + os.sep
-    return path[len(here):] if path.startswith(here) else os.path.join(project, path) if not os.path.isabs(path) else path
+    if path.startswith(here):
+        return path[len(here):]
+    return path if os.path.isabs(path) else os.path.join(project, path)
 
 
 def _prune(folder: str) -> None:

@@ -47,7 +47,8 @@ def test_vitest_run_gets_reporters_and_a_fresh_report_under_sidekit(tmp_path: Pa
     extra = _appended(["npx", "vitest", "run"], vitest.compact_words(["npx", "vitest", "run"], str(tmp_path)))
     assert extra[:3] == ["--reporter=default", f"--reporter={VITEST_REPORTER}", "--reporter=json"]
     report = extra[3].partition("=")[2]
-    assert extra[3].startswith("--outputFile.json=") and report.startswith(str(tmp_path / ".sidekit" / "vitest" / "report-"))
+    assert extra[3].startswith("--outputFile.json=")
+    assert report.startswith(str(tmp_path / ".sidekit" / "vitest" / "report-"))
     assert report.endswith(".json") and len(extra) == 4
     again = vitest.compact_words(["npx", "vitest", "run"], str(tmp_path))
     assert again is not None and again[-1] != extra[-1]  # runs in parallel never share a report
@@ -106,7 +107,8 @@ def test_jest_runs_left_alone(words: list[str], tmp_path: Path) -> None:
     assert jest.compact_words(words, str(tmp_path)) is None
 
 
-def test_an_exact_permission_rule_naming_the_command_leaves_it_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_exact_permission_rule_naming_the_command_leaves_it_alone(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (tmp_path / ".claude").mkdir()
     settings = tmp_path / ".claude" / "settings.json"

@@ -49,9 +49,9 @@ def test_the_runners_own_verdict() -> None:
 def _report(project: Path, runner: str, name: str, tests: list[tuple[str, str]], age: float = 0.0) -> Path:
     folder = project / ".sidekit" / runner
     folder.mkdir(parents=True, exist_ok=True)
+    stack = f"TypeError: bad\n    at f ({project}/lib/x.js:3:1)"
     results = [{"ancestorTitles": [], "title": title, "status": status, "duration": 1,
-                "failureMessages": ["TypeError: bad\n    at f (%s/lib/x.js:3:1)" % project] if status == "failed" else []}
-               for title, status in tests]
+                "failureMessages": [stack] if status == "failed" else []} for title, status in tests]
     path = folder / name
     path.write_text(json.dumps({"success": False, "testResults": [
         {"name": str(project / "t.test.js"), "status": "failed", "message": "", "assertionResults": results}]}))
@@ -114,5 +114,6 @@ def test_zero_tests_run_is_not_called_a_pass(tmp_path: Path) -> None:
     report = _report(tmp_path, "jest", "report-1.json", [("a", "skipped")])
     raw = tmp_path / "raw.txt"
     raw.write_text("y" * 3000)
-    answer = json.loads(js_compact.finish("jest", str(tmp_path), time.time() - 1, 0, str(raw), str(report)).split("\n")[1])
+    text = js_compact.finish("jest", str(tmp_path), time.time() - 1, 0, str(raw), str(report))
+    answer = json.loads(text.split("\n")[1])
     assert (answer["exit"], answer["skipped"], answer["note"]) == (0, 1, "no test ran")

@@ -22,16 +22,17 @@ VITEST_STACK = (
 
 
 def test_the_forms_v8_prints() -> None:
-    assert js_frames.parse_frame("    at compare (/w/proj/lib/a.js:5:24)", ROOT) == Frame("lib/a.js", 5, "compare", True)
+    assert js_frames.parse_frame("    at compare (/w/proj/lib/a.js:5:24)", ROOT) == Frame(
+        "lib/a.js", 5, "compare", True)
     assert js_frames.parse_frame("    at /w/proj/test/a.test.ts:6:67", ROOT) == Frame("test/a.test.ts", 6, "", True)
     assert js_frames.parse_frame("at async run (file:///w/proj/src/x%20y.mjs:3:1)", ROOT) == Frame(
         "src/x y.mjs", 3, "run", True)
     assert js_frames.parse_frame("    at Object.compare [as lt] (lib/lt.js:4:29)", ROOT) == Frame(
         "lib/lt.js", 4, "compare", True)  # jest's rendered text: relative to the root
     assert js_frames.parse_frame("    at new Promise (<anonymous>)", ROOT) is None
-    assert js_frames.parse_frame("    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)",
-                                 ROOT) == Frame("node:internal/process/task_queues", 95, "process.processTicksAndRejections",
-                                                False)
+    internal = "    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)"
+    assert js_frames.parse_frame(internal, ROOT) == Frame(
+        "node:internal/process/task_queues", 95, "process.processTicksAndRejections", False)
     assert js_frames.parse_frame("expected 1 to be 2", ROOT) is None
 
 

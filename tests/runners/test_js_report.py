@@ -16,8 +16,8 @@ def _result(title: str, status: str, ancestors: tuple[str, ...] = (), messages: 
 
 
 def test_tests_are_filed_by_workspace_relative_file_and_title_path() -> None:
-    report = {"success": False, "testResults": [{"name": "/w/proj/test/order.test.js", "status": "failed", "message": "",
-                                                  "assertionResults": [
+    report = {"success": False, "testResults": [{"name": "/w/proj/test/order.test.js", "status": "failed",
+                                                  "message": "", "assertionResults": [
         _result("1.0.0 < 1.0.1", "failed", ("ordering",), ("TypeError: boom\n    at compare (/w/proj/lib/c.js:5:2)",)),
         _result("valid", "passed", duration=None),
         _result("later", "todo"), _result("off", "skipped"), _result("pending one", "pending"),

@@ -53,7 +53,8 @@ def base_project(root: Path, runner: str, script: str = "") -> Path:
     root.mkdir(parents=True, exist_ok=True)
     (root / "node_modules").symlink_to(toolchain(runner))
     scripts = f',"scripts":{{"test":"{script}"}}' if script else ""
-    (root / "package.json").write_text(f'{{"name":"proj","private":true{scripts},"devDependencies":{{"{runner}":"*"}}}}\n')
+    package = f'{{"name":"proj","private":true{scripts},"devDependencies":{{"{runner}":"*"}}}}\n'
+    (root / "package.json").write_text(package)
     (root / ".git").mkdir()  # the workspace root for the shared cache
     return root
 
