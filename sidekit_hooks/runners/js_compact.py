@@ -20,7 +20,8 @@ import sys
 import time
 from typing import Any
 
-from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.answers import render as answers
+from sidekit_hooks.answers import shape
 from sidekit_hooks.core import workspace
 from sidekit_hooks.runners import js_frames, js_report
 from sidekit_hooks.status import cache, clusters, record
