@@ -12,9 +12,7 @@ pass options on was not measured here: `pnpm exec`, `pnpm test`, `yarn`, `yarn t
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
 
 LAUNCHERS = {"npx": 1, "bunx": 1}  # launcher -> words before the program
 EXEC_FORMS = (("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "exec"), ("npm", "exec"))
@@ -63,6 +61,8 @@ def test_script_call(words: list[str]) -> tuple[str, list[str]]:
 
 
 def read_package_json(folder: str) -> dict[str, object]:
+    import json
+
     path = os.path.join(folder, "package.json")
     try:
         if os.path.getsize(path) > MAX_PACKAGE_JSON:
@@ -85,6 +85,8 @@ def script_words(script: str, runner: str) -> list[str] | None:
 
     Options appended to `npm test --` land at the end of the script, so only then do they reach the runner.
     """
+    import shlex
+
     try:
         words = shlex.split(script, comments=False)
     except ValueError:
@@ -128,6 +130,8 @@ def exact_rule_mentions(project: str, needles: tuple[str, ...]) -> bool:
             continue
         if not any(needle in text for needle in needles):
             continue
+        import json
+
         try:
             permissions = json.loads(text).get("permissions") or {}
         except (ValueError, AttributeError):

@@ -95,7 +95,7 @@ def collect(runner: str, project: str, started: float, exit_code: int, raw_outpu
     if report is None:
         return None
     parsed = js_report.parse(report, root)
-    raw = _read(raw_output_path)
+    raw = read_text(raw_output_path)
     recover_messages(parsed.tests, raw)
     errors = dict(parsed.suite_errors)
     for index, error in enumerate(unhandled_errors(raw, root)):
@@ -118,6 +118,22 @@ def recover_messages(tests: dict[str, dict[str, Any]], raw: str) -> None:
         if found:
             kind, message = js_frames.head_of(found.group(1))
             tests[test]["f"].update(type=kind, message=message)
+
+
+def as_result(capture: record.Capture | None, runner: str, started: float, exit_code: int, raw: str) -> Any:
+    """The runners layer's `Result` (when this build has one: the registry branch), else the Capture itself."""
+    from sidekit_hooks import runners
+
+    result_type = getattr(runners, "Result", None)
+    if result_type is None:
+        return capture
+    result = result_type(runner, started, exit_code)
+    if capture is not None:
+        result.tests, result.errors = dict(capture.tests), dict(capture.collect_errors)
+        result.args, result.interrupted = list(capture.args), capture.interrupted
+    if exit_code != 0 and (capture is None or not any(e.get("o") == "failed" for e in capture.tests.values())):
+        result.last_words = verdict(raw)
+    return result
 
 
 def unhandled_errors(raw: str, root: str) -> list[dict[str, Any]]:
@@ -202,7 +218,7 @@ def answer(runner: str, exit_code: int, raw: str, raw_shown: str, written: tuple
 def finish(runner: str, project: str, started: float, exit_code: int, raw_path: str, report_path: str,
            version: str = "", before: int = 0) -> str:
     """What the reporter prints when the process exits: the raw output or the compact answer."""
-    raw = _read(raw_path)
+    raw = read_text(raw_path)
     capture = collect(runner, project, started, exit_code, raw_path, report_path)
     written = save(capture, exit_code, runner, version) if capture is not None else None
     _prune(runner_dir(project, runner))
@@ -248,7 +264,7 @@ def _prune(folder: str) -> None:
                 pass
 
 
-def _read(path: str) -> str:
+def read_text(path: str) -> str:
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             return handle.read()
