@@ -57,7 +57,8 @@ def runner_rows(ctx: BenchContext, runner: str, project: Path, js: object) -> li
         compact_runs.append(run(compact, project))
     raw, small = raw_runs[-1], compact_runs[-1]
     if {r.exit for r in raw_runs} != {r.exit for r in compact_runs}:
-        return [Row("runners_js", f"{runner}: exit code kept", f"raw {raw.exit}, compacted {small.exit}", "equal", "MISS")]
+        kept = f"raw {raw.exit}, compacted {small.exit}"
+        return [Row("runners_js", f"{runner}: exit code kept", kept, "equal", "MISS")]
     received = small.size + len(f"Exit code {small.exit}\n")
     sizes = Row("runners_js", f"{runner} (semver, 30 of 50 failing): bytes for the model",
                 f"{raw.size:,} B raw -> {received:,} B compacted ({raw.size / max(1, received):.1f}x less); "

@@ -135,5 +135,6 @@ def test_what_sidekit_test_runs_writes_a_fresh_report_collect_can_find(tmp_path:
     assert argv[:5] == ["npx", "vitest", "run", "--reporter=default", "--reporter=json"]
     assert argv[5].startswith(f"--outputFile.json={tmp_path / '.sidekit' / 'vitest' / 'report-'}")
     argv = jest.command(str(tmp_path))
-    assert argv[:3] == ["npx", "jest", "--json"] and argv[3].startswith(f"--outputFile={tmp_path / '.sidekit' / 'jest'}")
+    assert argv[:3] == ["npx", "jest", "--json"]
+    assert argv[3].startswith(f"--outputFile={tmp_path / '.sidekit' / 'jest'}")
     assert (tmp_path / ".sidekit" / "jest").is_dir()  # jest would not make it

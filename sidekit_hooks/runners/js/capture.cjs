@@ -41,7 +41,8 @@ function projectOf (report) {
 
 function printedBefore (env, argv) {
   // npm echoes `> name@version test` and `> script args` before the runner starts: the model gets those too
-  if (!env.npm_lifecycle_event) return 0
+  // (npx sets npm_lifecycle_event too, as `npx` with npm_command `exec`, and echoes nothing)
+  if (!env.npm_lifecycle_event || env.npm_command === 'exec' || env.npm_lifecycle_event === 'npx') return 0
   const parts = [env.npm_package_name || '', env.npm_package_version || '', env.npm_lifecycle_event,
     env.npm_lifecycle_script || '', argv.slice(2).join(' ')]
   return parts.reduce((sum, part) => sum + Buffer.byteLength(part), 12)
