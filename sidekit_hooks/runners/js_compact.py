@@ -283,5 +283,38 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+SERVE_POLL = 0.01  # seconds between looks for the request
+SERVE_LIFETIME = 24 * 3600.0  # seconds an answerer waits at most (its runner is gone long before)
+
+
+def serve(folder: str) -> int:
+    """The answerer a reporter starts with the run: imports done, wait for `request.json` in `folder`
+    (the reporter's private temp folder), answer into `answer.txt` (an empty answer: print the raw
+    output). Ends when its parent process is gone."""
+    parent = os.getppid()
+    request, answer = os.path.join(folder, "request.json"), os.path.join(folder, "answer.txt")
+    try:
+        open(os.path.join(folder, "ready"), "x").close()
+    except OSError:
+        return 0
+    deadline = time.monotonic() + SERVE_LIFETIME
+    while not os.path.exists(request):
+        if os.getppid() != parent or time.monotonic() > deadline or not os.path.isdir(folder):
+            return 0
+        time.sleep(SERVE_POLL)
+    text = ""
+    try:
+        with open(request, encoding="utf-8") as handle:
+            runner, project, started, exit_code, raw_path, report_path, version, before = json.load(handle)
+        text = finish(runner, project, float(started), int(exit_code), raw_path, report_path, version,
+                      int(before) if str(before).isdigit() else 0)
+    except Exception:  # noqa: BLE001 - an empty answer makes the reporter print the raw output
+        text = ""
+    with open(answer + ".tmp", "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(answer + ".tmp", answer)
+    return 0
+
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

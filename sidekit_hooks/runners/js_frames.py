@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from urllib.parse import unquote
 
 MESSAGE_CHARS = 300  # characters of the first message line kept
 MAX_FRAMES = 6  # project frames kept per failure (outermost two, innermost four)
@@ -67,7 +66,11 @@ def parse_frame(line: str, root: str) -> Frame | None:
 def where(path: str, root: str) -> tuple[str, bool]:
     """(display path, inside the project): project-relative inside, as printed (no `file://`) outside."""
     if path.startswith("file://"):
-        path = unquote(path[len("file://"):])
+        path = path[len("file://"):]
+        if "%" in path:  # urllib.parse costs its importer ~15 ms (ipaddress): only when a URL is escaped
+            from urllib.parse import unquote
+
+            path = unquote(path)
     if path.startswith(("node:", "internal/")) or not path:
         return path, False
     if not os.path.isabs(path):  # jest's rendered text: relative to the root already

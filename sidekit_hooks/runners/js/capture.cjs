@@ -5,13 +5,54 @@
 // prints the held-back output as it was. SIDEKIT_RAW=1 (or SIDEKIT_JS_REPORT_ONLY=1) turns all of it off.
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawnSync } = require('node:child_process')
+const os = require('node:os')
+const { spawn, spawnSync } = require('node:child_process')
 
 const KEY = Symbol.for('sidekit.capture')
 const PYTHON_TIMEOUT_MS = 30000
 const PACKAGE_PARENT = path.resolve(__dirname, '..', '..', '..')
 const BOOT = 'import sys; sys.path.insert(0, sys.argv.pop(1)); ' +
   'from sidekit_hooks.runners.js_compact import main; sys.exit(main(sys.argv[1:]))'
+const SERVE = 'import sys; sys.path.insert(0, sys.argv.pop(1)); ' +
+  'from sidekit_hooks.runners.js_compact import serve; sys.exit(serve(sys.argv[1]))'
+const ANSWER_WAIT_MS = 20000 // a started answerer that does not answer in this long: print the raw output
+const POLL_MS = 5
+
+function sleep (ms) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms) }
+
+// The answerer starts with the run, so Python's start-up and imports overlap the tests instead of
+// following them; at exit the request and the answer are files in a private folder. Its 'ready' file
+// says it is waiting: without it the answer comes from a Python started then (spawnSync), as before.
+function startAnswerer (env) {
+  try {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sidekit-js-'))
+    const child = spawn(python(env), ['-I', '-S', '-c', SERVE, PACKAGE_PARENT, folder], { stdio: 'ignore' })
+    child.on('error', () => {})
+    child.unref()
+    return folder
+  } catch (error) {
+    return ''
+  }
+}
+
+function askAnswerer (folder, args) {
+  // '' when there is no waiting answerer (the caller asks a fresh Python), null when it did not answer
+  if (!folder || !fs.existsSync(path.join(folder, 'ready'))) return ''
+  const request = path.join(folder, 'request.json')
+  fs.writeFileSync(request + '.tmp', JSON.stringify(args))
+  fs.renameSync(request + '.tmp', request)
+  const answer = path.join(folder, 'answer.txt')
+  const deadline = Date.now() + ANSWER_WAIT_MS
+  while (Date.now() < deadline) {
+    if (fs.existsSync(answer)) return fs.readFileSync(answer, 'utf8')
+    sleep(POLL_MS)
+  }
+  return null
+}
+
+function forget (folder) {
+  if (folder) try { fs.rmSync(folder, { recursive: true, force: true }) } catch (error) {}
+}
 
 function off (env) {
   const raw = env.SIDEKIT_RAW || ''
@@ -60,6 +101,7 @@ function start (runner) {
   if (off(process.env)) return null
   const state = { runner, started: Date.now() / 1000, report: '', version: '', done: false, late: false }
   globalThis[KEY] = state
+  const answerer = startAnswerer(process.env)
   const chunks = []
   const streams = [process.stdout, process.stderr]
   const originals = streams.map((s) => s.write)
@@ -91,14 +133,18 @@ function start (runner) {
       if (!project) { write(raw); return }
       const file = rawFile(project)
       fs.writeFileSync(file, raw)
-      const args = ['-I', '-S', '-c', BOOT, PACKAGE_PARENT, runner, project, String(state.started), String(code), file,
-        state.report, state.version, String(printedBefore(process.env, process.argv))]
-      const done = spawnSync(python(process.env), args, {
+      const request = [runner, project, String(state.started), String(code), file, state.report, state.version,
+        String(printedBefore(process.env, process.argv))]
+      const answered = askAnswerer(answerer, request)
+      if (answered !== '') { write(answered || raw); return }
+      const done = spawnSync(python(process.env), ['-I', '-S', '-c', BOOT, PACKAGE_PARENT, ...request], {
         encoding: 'utf8', timeout: PYTHON_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe']
       })
       write(done.status === 0 && done.stdout ? done.stdout : raw)
     } catch (error) {
       write(raw)
+    } finally {
+      forget(answerer)
     }
   }
   const exitCode = (code) => (typeof process.exitCode === 'number' ? process.exitCode : code)
@@ -121,6 +167,7 @@ function start (runner) {
     const seconds = Math.round(Date.now() / 1000 - state.started)
     write(`sidekit: ${runner} was stopped by SIGTERM after ${seconds} s, before it finished; what it printed: ` +
       `${where}; its last line: ${(lines[lines.length - 1] || '').trim().slice(0, 140)}\n`)
+    forget(answerer)
     if (process.listenerCount('SIGTERM') === 1) {
       process.removeListener('SIGTERM', stopped)
       process.kill(process.pid, 'SIGTERM')
