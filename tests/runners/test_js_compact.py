@@ -117,3 +117,36 @@ def test_zero_tests_run_is_not_called_a_pass(tmp_path: Path) -> None:
     text = js_compact.finish("jest", str(tmp_path), time.time() - 1, 0, str(raw), str(report))
     answer = json.loads(text.split("\n")[1])
     assert (answer["exit"], answer["skipped"], answer["note"]) == (0, 1, "no test ran")
+
+
+def test_the_answerer_waits_for_the_request_and_answers_into_its_folder(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / ".git").mkdir()
+    report = _report(tmp_path, "vitest", "report-1.json", [("ok", "passed")])
+    raw = tmp_path / "raw.txt"
+    raw.write_text(f" ✓ t.test.js (1 test)\nJSON report written to {report}\n")
+    folder = tmp_path / "answerer"
+    folder.mkdir()
+    served = subprocess.Popen([sys.executable, "-I", "-S", "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+                               "from sidekit_hooks.runners.js_compact import serve; sys.exit(serve(sys.argv[1]))",
+                               str(Path(js_compact.__file__).parents[2]), str(folder)])
+    deadline = time.time() + 30
+    while not (folder / "ready").exists() and time.time() < deadline:
+        time.sleep(0.02)
+    assert not (folder / "answer.txt").exists()
+    request = ["vitest", str(tmp_path), str(time.time() - 5), "0", str(raw), str(report), "4.1.12", "0"]
+    (folder / "request.json").write_text(json.dumps(request))
+    assert served.wait(timeout=30) == 0
+    assert (folder / "answer.txt").read_text() == " ✓ t.test.js (1 test)\n"
+
+
+def test_a_request_it_cannot_read_gets_an_empty_answer_so_the_raw_output_is_printed(tmp_path: Path) -> None:
+    import threading
+
+    (tmp_path / "request.json").write_text("[1, 2]")
+    worker = threading.Thread(target=js_compact.serve, args=(str(tmp_path),))
+    worker.start()
+    worker.join(timeout=30)
+    assert (tmp_path / "ready").exists() and (tmp_path / "answer.txt").read_text() == ""
