@@ -156,3 +156,22 @@ def test_never_greener_than_the_raw_run(runner: str, case: str, files: dict[str,
         assert clusters[0]["message"] == expect["message"]
     if raw.exit and not answer.get("failed"):
         assert answer.get(runner), "a red run without failed tests says why, in the runner's words"
+
+
+def test_a_typescript_source_is_clustered_at_its_own_line(tmp_path: Path) -> None:
+    project = js.base_project(tmp_path / "proj", "vitest")
+    (project / "src").mkdir()
+    (project / "src" / "math.ts").write_text("export interface Pair { a: number; b: number }\n\n"
+                                             "export function add(p: Pair): number {\n"
+                                             "  const total: number = (p as any).c.value + p.b\n  return total\n}\n")
+    (project / "test").mkdir()
+    (project / "test" / "math.test.ts").write_text(
+        "import { test, expect } from 'vitest'\nimport { add } from '../src/math'\n"
+        "for (let i = 0; i < 25; i++) test(`add ${i}`, () => { expect(add({ a: i, b: 1 })).toBe(i + 1) })\n")
+    command = js.compact_command("vitest", WORDS["vitest"], project)
+    compact = js.run(command, project, env={"SIDEKIT_COMPACT_SHORT": "10"})
+    answer = _answer(compact.output)
+    assert (compact.exit, answer["failed"]) == (1, 25)
+    clusters = answer["clusters"]
+    assert isinstance(clusters, list)
+    assert (clusters[0]["at"], clusters[0]["affected"], clusters[0]["type"]) == ("src/math.ts:4", 25, "TypeError")
