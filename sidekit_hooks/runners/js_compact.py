@@ -181,10 +181,13 @@ def verdict(raw: str) -> str:
     """The runner's own words for a run the report does not explain (no files, unhandled errors...)."""
     lines = [line.strip() for line in js_frames.strip_ansi(raw).splitlines() if line.strip()]
     for pattern in VERDICT_PATTERNS:
-        for line in lines:
+        for index, line in enumerate(lines):
             found = pattern.search(line)
             if found:
-                return answers.clip(found.group(0), 140)
+                said = found.group(0)
+                if "⎯" in said and index + 1 < len(lines):  # a section heading: what it heads says more
+                    said = said.strip("⎯ ") + ": " + lines[index + 1]
+                return answers.clip(said, 140)
     return answers.clip(lines[-1], 140) if lines else ""
 
 
