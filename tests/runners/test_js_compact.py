@@ -45,7 +45,7 @@ def test_the_runners_own_verdict() -> None:
         'process.exit called with "3"')
     assert js_compact.verdict("just\nthe last line\n") == "the last line"
     # vitest 5.1.2 on Node 20: its own default reporter fails (Map.groupBy), raw or not
-    failed_reporter = "⎯⎯⎯ Unhandled Error ⎯⎯⎯⎯\nTypeError: Map.groupBy is not a function\n ❯ x.js:1:2\n"
+    failed_reporter = "⎯⎯ Unhandled Error ⎯⎯\nTypeError: Map.groupBy is not a function\n ❯ x.js:1:2\n"
     assert js_compact.verdict(failed_reporter) == "Unhandled Error: TypeError: Map.groupBy is not a function"
 
 
