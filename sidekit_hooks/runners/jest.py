@@ -48,7 +48,7 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
         return None
     if any(name in LEAVE_ALONE for name in js_command.options(args)):
         return None
-    if js_command.exact_rule_mentions(project, PERMISSION_WORDS):
+    if js_command.exact_rule_mentions(project, PERMISSION_WORDS) or not js_command.report_folder_inside(project, NAME):
         return None
     extra = [f"--reporters={js_command.reporter_path(REPORTER)}", "--reporters=default", "--json",
              f"--outputFile={js_command.new_report_path(project, NAME)}"]
@@ -58,8 +58,10 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
 def command(project: str) -> list[str]:
     """What `sidekit test` runs: the default console output plus a fresh JSON report for `collect`
     (its folder made here: jest does not create it)."""
+    from sidekit_hooks.core import safepath
+
     report = js_command.new_report_path(project, NAME)
-    os.makedirs(os.path.dirname(report), exist_ok=True)
+    safepath.makedirs(os.path.dirname(report), project)
     return ["npx", "jest", "--json", f"--outputFile={report}"]
 
 

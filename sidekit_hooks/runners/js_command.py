@@ -152,6 +152,13 @@ def new_report_path(project: str, runner: str) -> str:
     return os.path.join(project, ".sidekit", runner, f"report-{stamp}-{os.urandom(3).hex()}.json")
 
 
+def report_folder_inside(project: str, runner: str) -> bool:
+    """Whether `.sidekit/<runner>/` stays inside the project (a committed symlink could lead it out)."""
+    from sidekit_hooks.core import safepath
+
+    return safepath.inside(os.path.join(project, ".sidekit", runner), project)
+
+
 def options(args: list[str]) -> list[str]:
     """The option names among a runner's arguments (`--reporter=json` -> `--reporter`)."""
     return [arg.partition("=")[0] for arg in args if arg.startswith("-")]

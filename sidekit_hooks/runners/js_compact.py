@@ -254,7 +254,11 @@ def _shown(path: str, project: str) -> str:
 
 
 def _prune(folder: str) -> None:
-    """Keep the newest KEEP raw outputs and reports."""
+    """Keep the newest KEEP raw outputs and reports (never through a link that leads out of the project)."""
+    from sidekit_hooks.core import safepath
+
+    if not safepath.inside(folder, os.path.dirname(os.path.dirname(folder))):
+        return
     try:
         names = os.listdir(folder)
     except OSError:

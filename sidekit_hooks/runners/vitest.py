@@ -57,7 +57,7 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
         return None
     if any(name in LEAVE_ALONE for name in js_command.options(args)) or "--" in args:
         return None
-    if js_command.exact_rule_mentions(project, PERMISSION_WORDS):
+    if js_command.exact_rule_mentions(project, PERMISSION_WORDS) or not js_command.report_folder_inside(project, NAME):
         return None
     extra = [] if subcommand or "--run" in args else ["--run"]
     extra += ["--reporter=default", f"--reporter={js_command.reporter_path(REPORTER)}", "--reporter=json",

@@ -51,3 +51,16 @@ def test_sidekit_raw_turns_the_capture_off(tmp_path: Path) -> None:
     script = (f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); console.log(s === null ? 'off' : 'on')")
     assert _node(script, tmp_path, {"SIDEKIT_RAW": "1"}).communicate()[0] == "off\n"
     assert _node(script, tmp_path, {"SIDEKIT_RAW": "0"}).communicate()[0] != "off\n"
+
+
+def test_the_raw_output_is_never_written_through_a_link_out_of_the_project(tmp_path: Path) -> None:
+    project, outside = tmp_path / "proj", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (project / ".sidekit").symlink_to(outside)
+    report = project / ".sidekit" / "vitest" / "report-1.json"
+    script = (f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); s.setReport({json.dumps(str(report))}); "
+              "console.log('RUN v4'); console.log('all output')")
+    out = _node(script, project).communicate(timeout=30)[0]
+    assert out == "RUN v4\nall output\n"  # printed as it was, nothing saved
+    assert list(outside.iterdir()) == []

@@ -138,3 +138,15 @@ def test_what_sidekit_test_runs_writes_a_fresh_report_collect_can_find(tmp_path:
     assert argv[:3] == ["npx", "jest", "--json"]
     assert argv[3].startswith(f"--outputFile={tmp_path / '.sidekit' / 'jest'}")
     assert (tmp_path / ".sidekit" / "jest").is_dir()  # jest would not make it
+
+
+def test_a_sidekit_folder_that_leads_outside_the_project_is_never_written_through(tmp_path: Path) -> None:
+    project, outside = tmp_path / "proj", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (project / ".sidekit").symlink_to(outside)
+    assert vitest.compact_words(["npx", "vitest", "run"], str(project)) is None
+    assert jest.compact_words(["npx", "jest"], str(project)) is None
+    with pytest.raises(OSError):
+        jest.command(str(project))
+    assert list(outside.iterdir()) == []

@@ -89,6 +89,16 @@ function printedBefore (env, argv) {
   return parts.reduce((sum, part) => sum + Buffer.byteLength(part), 12)
 }
 
+function inside (folder, project) {
+  // the folder (or its nearest existing ancestor: what is missing cannot be a link), links resolved, lies under
+  // the project (resolved): a committed .sidekit link cannot lead a write out
+  let existing = folder
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing)
+  const real = fs.realpathSync(existing)
+  const base = fs.realpathSync(project)
+  return real === base || real.startsWith(base + path.sep)
+}
+
 function stamp () {
   const d = new Date()
   const two = (n) => String(n).padStart(2, '0')
@@ -109,7 +119,7 @@ function start (runner) {
   streams.forEach((stream) => {
     stream.write = function (chunk, encoding, callback) {
       if (state.done) return Reflect.apply(originals[streams.indexOf(stream)], stream, arguments)
-      chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8'))
+      chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))
       const done = typeof encoding === 'function' ? encoding : callback
       if (typeof done === 'function') process.nextTick(done)
       return true
@@ -122,9 +132,11 @@ function start (runner) {
   }
   const rawFile = (project) => {
     const file = path.join(project, '.sidekit', runner, `raw-${stamp()}-${process.pid}.txt`)
+    if (!inside(path.dirname(file), project)) throw new Error('.sidekit leads outside the project')
     fs.mkdirSync(path.dirname(file), { recursive: true })
     return file
   }
+  const saveRaw = (file, raw) => fs.writeFileSync(file, raw, { flag: 'wx' }) // never through a planted link
   const finish = (code) => {
     if (state.done) return
     const raw = release()
@@ -132,7 +144,7 @@ function start (runner) {
       const project = state.report ? projectOf(state.report) : ''
       if (!project) { write(raw); return }
       const file = rawFile(project)
-      fs.writeFileSync(file, raw)
+      saveRaw(file, raw)
       const request = [runner, project, String(state.started), String(code), file, state.report, state.version,
         String(printedBefore(process.env, process.argv))]
       const answered = askAnswerer(answerer, request)
@@ -161,7 +173,7 @@ function start (runner) {
     let where = '(not saved)'
     try {
       const project = state.report ? projectOf(state.report) : ''
-      if (project) { where = rawFile(project); fs.writeFileSync(where, raw) }
+      if (project) { const file = rawFile(project); saveRaw(file, raw); where = file }
     } catch (error) {}
     const lines = raw.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split('\n').filter((l) => l.trim())
     const seconds = Math.round(Date.now() / 1000 - state.started)
@@ -177,9 +189,13 @@ function start (runner) {
     // jest does not create the report's folder; a run before any sidekit state exists would lose it
     if (typeof file !== 'string' || !file) return
     state.report = file
-    try { if (projectOf(file)) fs.mkdirSync(path.dirname(file), { recursive: true }) } catch (error) {}
+    try {
+      const project = projectOf(file)
+      const folder = path.dirname(file)
+      if (project && inside(folder, project)) fs.mkdirSync(folder, { recursive: true })
+    } catch (error) {}
   }
   return state
 }
 
-module.exports = { start, projectOf, python, printedBefore }
+module.exports = { start, projectOf, python, printedBefore, inside }
