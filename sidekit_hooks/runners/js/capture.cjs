@@ -60,7 +60,7 @@ function off (env) {
 }
 
 function python (env) {
-  if (env.SIDEKIT_PYTHON) return env.SIDEKIT_PYTHON
+  if (env.SIDEKIT_RUNTIME_PYTHON) return env.SIDEKIT_RUNTIME_PYTHON // the hooks' interpreter, in the agent's session
   let folder = __dirname
   for (let i = 0; i < 8; i++) {
     if (fs.existsSync(path.join(folder, 'pyvenv.cfg'))) return path.join(folder, 'bin', 'python')
