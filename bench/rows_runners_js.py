@@ -17,6 +17,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 from run import REPO, BenchContext, Row
 
@@ -45,10 +46,10 @@ def rows(ctx: BenchContext) -> list[Row]:
     return out
 
 
-def runner_rows(ctx: BenchContext, runner: str, project: Path, js: object) -> list[Row]:
-    run = getattr(js, "run")
+def runner_rows(ctx: BenchContext, runner: str, project: Path, js: ModuleType) -> list[Row]:
+    run = js.run
     raw_words = WORDS[runner]
-    compact = getattr(js, "compact_command")(runner, raw_words, project)
+    compact = js.compact_command(runner, raw_words, project)
     run(raw_words, project)  # warm-up: page cache, vite's transform cache
     rounds = 2 if ctx.quick else 5
     raw_runs, compact_runs = [], []

@@ -11,6 +11,7 @@ A command that names its own reporters, JSON or output file, watches, lists or a
 from __future__ import annotations
 
 import os
+
 from sidekit_hooks.runners import js_command
 
 TYPE_CHECKING = False  # `typing` costs the hot path (matches, compact_words) milliseconds

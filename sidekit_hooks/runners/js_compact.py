@@ -24,7 +24,7 @@ from sidekit_hooks.answers import render as answers
 from sidekit_hooks.answers import shape
 from sidekit_hooks.core import workspace
 from sidekit_hooks.runners import js_frames, js_report
-from sidekit_hooks.status import cache, clusters, record
+from sidekit_hooks.status import cache, record
 
 SHORT = 2048  # bytes of raw output printed as they are
 ANSWER_BUDGET = 780  # both lines; the client adds "Exit code N\n", and the model gets <= 800

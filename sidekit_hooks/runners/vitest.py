@@ -12,6 +12,7 @@ terminal; `--run` is appended so it cannot start watching.
 from __future__ import annotations
 
 import os
+
 from sidekit_hooks.runners import js_command
 
 TYPE_CHECKING = False  # `typing` costs the hot path (matches, compact_words) milliseconds

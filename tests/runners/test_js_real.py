@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from testing import js
 
 pytestmark = pytest.mark.slow
