@@ -135,6 +135,28 @@ def project_rows(ctx: BenchContext, label: str, project: str, name: str, touched
     return out
 
 
+def write_row(ctx: BenchContext, label: str, project: str, touched: str) -> Row:
+    """PostToolUse for a Write that adds a function to an existing module (the hook's own CPU, median of 5;
+    the tools sidecar compares it with the workspace's functions, from the index or in the background)."""
+    target = os.path.join(project, touched)
+    with open(target, encoding="utf-8") as handle:
+        content = handle.read() + "\n\ndef sidekit_bench_written(items):\n    return [item for item in items if item]\n"
+    with open(target, "w", encoding="utf-8") as handle:
+        handle.write(content)
+    event = json.dumps({"session_id": "bench-indexscale", "cwd": project, "hook_event_name": "PostToolUse",
+                        "transcript_path": os.path.join(project, "t.jsonl"), "tool_name": "Write",
+                        "tool_use_id": "toolu_bench", "tool_input": {"file_path": target, "content": content},
+                        "tool_response": {"type": "update", "filePath": target, "content": content}}).encode()
+    hook = [ctx.python, "-S", os.path.join(REPO, "hooks", "post_tool_use.py")]
+    used, bare = [], []
+    for _ in range(5):
+        bare.append(cpu_of([ctx.python, "-I", "-S", "-c", "pass"], project))
+        used.append(cpu_of(hook, project, event))
+    cpu, base = statistics.median(used), statistics.median(bare)
+    return Row("indexscale", f"{label}: PostToolUse Write adding a function (hook's own CPU)",
+               f"{cpu * 1000:.0f} ms = {cpu / max(base, 1e-3):.1f}x `-I -S` bare")
+
+
 def session_start_row(ctx: BenchContext, label: str, source: str) -> Row:
     """The SessionStart hook on a repository sidekit has never seen (a fresh clone: no .sidekit/)."""
     project = os.path.join(tempfile.mkdtemp(prefix="sidekit-bench-cold-"), label)
@@ -166,6 +188,8 @@ def rows(ctx: BenchContext) -> list[Row]:
             out.append(Row("indexscale", f"{label}: not measured", "stopped: out of its budget", "", "MISS"))
             continue
         out += project_rows(ctx, label, project, name, touched)
-    for label, project, _, _ in projects:  # last: the workers they start must not share the CPU with a figure
+    for label, project, _, touched in projects:  # last: the workers they start must not share the CPU with a figure
+        out.append(write_row(ctx, label, project, touched))
+    for label, project, _, _ in projects:
         out.append(session_start_row(ctx, label, project))
     return out
