@@ -42,14 +42,19 @@ def rows(ctx: BenchContext) -> list[Row]:
     out = []
     for item in sessions:
         name = item["session"]
+        share = Row("sessions", f"{name}: nudge bytes / tool-result bytes ({item['delivered']} nudges delivered)",
+                    f"{100 * item['byteShare']:.1f}%", "< 5%", "ok" if item["byteShare"] < 0.05 else "MISS")
+        if item.get("pending"):  # measured, not yet judged: no labels file from a reviewer
+            out += [Row("sessions", f"{name}: useful delivered / available ({item['calls']} calls)", "pending review",
+                        ">= 90%", "MISS"), share]
+            continue
         useful = f"{item['usefulDelivered']} / {item['usefulAvailable']}"
         out += [
             Row("sessions", f"{name}: useful delivered / available ({item['calls']} calls, {item['misses']} known misses)",
                 useful, ">= 90%", "ok" if item["usefulDelivered"] >= 0.9 * item["usefulAvailable"] else "MISS"),
             Row("sessions", f"{name}: wrong nudges", str(item["wrong"]), "0", "ok" if item["wrong"] == 0 else "MISS"),
-            Row("sessions", f"{name}: noise per 100 tool calls", f"{item['noisePer100']:.1f}", "<= 3",
-                "ok" if item["noisePer100"] <= 3 else "MISS"),
-            Row("sessions", f"{name}: nudge bytes / tool-result bytes", f"{100 * item['byteShare']:.1f}%", "< 5%",
-                "ok" if item["byteShare"] < 0.05 else "MISS"),
+            Row("sessions", f"{name}: noise per 100 tool calls", f"{item['noisePer100']:.1f}", "<= 2",
+                "ok" if item["noisePer100"] <= 2 else "MISS"),
+            share,
         ]
     return out
