@@ -16,6 +16,8 @@ when an edit to a source file meets a red cache.
 
 from __future__ import annotations
 
+from sidekit_hooks.hook_events import judged_by
+
 import os
 import time
 
@@ -44,7 +46,7 @@ TABLE_READ_LIMIT = 256 * 1024
 
 class TestsSidecar:
     name = "tests"
-    hooks = frozenset({"PostToolUse", "PostToolUseFailure"})
+    hooks = judged_by("tests")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         if event.kind == "write" and event.path:

@@ -255,7 +255,7 @@ REMINDER = re.compile(r"<system-reminder>\n.*?\n</system-reminder>", re.DOTALL)
 
 def text_parts(text: str) -> tuple[str, list[str]]:
     """A user text block -> (its own text, the hook reminders in it). The client's own reminders are dropped."""
-    from e2e.claude_e2e import HOOK_TEXT
+    from testing.claude import HOOK_TEXT
 
     hooks = [found for found in REMINDER.findall(text) if HOOK_TEXT.match(found)]
     return REMINDER.sub("", text).strip(), hooks
@@ -270,7 +270,7 @@ def blocks_of(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 def received_in(run: Any, offset: int, count: int) -> list[Received]:
     """Everything the model received in one `claude -p` run whose calls are steps offset..offset+count-1."""
-    from e2e.claude_e2e import HOOK_TEXT, result_text, split_result, tool_use_id
+    from testing.claude import HOOK_TEXT, result_text, split_result, tool_use_id
 
     ids = {tool_use_id(index): offset + index for index in range(count)}
     out: list[Received] = []

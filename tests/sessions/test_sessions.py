@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e.claude_e2e import FINAL_TEXT, REQUIRED_ENV, VERSION, ToolCall, cli_version, find_cli, run_claude
+from testing.claude import FINAL_TEXT, REQUIRED_ENV, VERSION, ToolCall, cli_version, find_cli, run_claude
 from sessions import corpus
 
 OLD_PROJECTS = {"boltons", "isodate", "cachetools", "toolz", "click", "more-itertools"}  # used here before #18
