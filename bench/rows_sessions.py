@@ -50,7 +50,8 @@ def rows(ctx: BenchContext) -> list[Row]:
             continue
         useful = f"{item['usefulDelivered']} / {item['usefulAvailable']}"
         out += [
-            Row("sessions", f"{name}: useful delivered / available ({item['calls']} calls, {item['misses']} known misses)",
+            Row("sessions",
+                f"{name}: useful delivered / available ({item['calls']} calls, {item['misses']} known misses)",
                 useful, ">= 90%", "ok" if item["usefulDelivered"] >= 0.9 * item["usefulAvailable"] else "MISS"),
             Row("sessions", f"{name}: wrong nudges", str(item["wrong"]), "0", "ok" if item["wrong"] == 0 else "MISS"),
             Row("sessions", f"{name}: noise per 100 tool calls", f"{item['noisePer100']:.1f}", "<= 2",

@@ -24,10 +24,12 @@ naming it.
 
 The project is set up the way an agent meets it: the sdist unpacked into a git repository with its own
 `.venv` (pytest and the project, installed from the registry), sidekit wired with `sidekit install`
-(the settings form) or loaded as a plugin (`--plugin-dir`, the plugin form). The scripted model plays the steps at a model's pace; time is scaled (PACE seconds
-per call, cooldowns divided by TIME_SCALE), so a 30 s cooldown meets calls as if they were 10 s apart.
+(the settings form) or loaded as a plugin (`--plugin-dir`, the plugin form). The scripted model plays the
+steps at a model's pace; time is scaled (PACE seconds per call, cooldowns divided by TIME_SCALE), so a 30 s
+cooldown meets calls as if they were 10 s apart.
 
-Every nudge the model received (with the prompt, in a tool result, after the turn ended) is matched to a label (first match wins); an unlabelled one fails the
+Every nudge the model received (with the prompt, in a tool result, after the turn ended) is matched to a
+label (first match wins); an unlabelled one fails the
 test, so a new nudge is read and judged before it counts. `score` reports per session: useful delivered
 / useful available (what the detectors found, from the decisions log, delivered or held back), wrong
 nudges, noise per 100 tool calls, and nudge bytes against tool-result bytes.
@@ -211,7 +213,8 @@ class Result:
     decided: dict[str, str] = field(default_factory=dict)  # finding text -> 'fired' | 'suppressed' (its last word)
 
     def unlabelled(self) -> list[str]:
-        texts = [n.text for n in self.delivered if not n.label] + [t for t, label in self.available.items() if not label]
+        texts = [n.text for n in self.delivered if not n.label]
+        texts += [text for text, label in self.available.items() if not label]
         return sorted(set(texts))
 
     def count(self, label: str) -> int:
@@ -403,20 +406,23 @@ def transcript(script: Script, result: Result, root: Path) -> str:
                                           f"\"{data.get('resume_prompt', RESUME_PROMPT)}\"" if cut is not None else ""),
            "- The corpus' cases: " + ", ".join(f"{case.replace('_', ' ')} at call {index}"
                                                for case, index in covers.items()),
-           f"- Team rule files committed with the project: " + (", ".join(f"`{f}`" for f in data.get("files", {})) or "none"),
+           "- Team rule files committed with the project: "
+           + (", ".join(f"`{f}`" for f in data.get("files", {})) or "none"),
            f"- Labels: {status}",
            f"- Received: {len(result.delivered)} nudge lines, {result.nudge_bytes} nudge bytes against "
            f"{result.result_bytes} tool-result bytes ({100 * result.byte_share:.1f}%)",
            "",
            "Tool outputs are clipped to their first and last lines (the cut is said); call inputs and every hook "
-           "reminder are shown in full. `${PROJECT}` is the project's folder, `${TMP}` the test's temporary folder.", ""]
+           "reminder are shown in full. `${PROJECT}` is the project's folder, `${TMP}` the test's temporary "
+           "folder.", ""]
     for item in result.received:
         if item.kind == "call":
             step = steps[item.step]
             out += [f"## Call {item.step}: {call_line(step)}", ""]
             if step["tool"] in ("Edit", "Write") or len(json.dumps(step["input"])) > 200:
                 shown = json.dumps(step["input"], indent=1, ensure_ascii=False)
-                out += [fenced(shown if len(shown) <= INPUT_CHARS else shown[:INPUT_CHARS] + "\n… (input cut)", "json"), ""]
+                shown = shown if len(shown) <= INPUT_CHARS else shown[:INPUT_CHARS] + "\n… (input cut)"
+                out += [fenced(shown, "json"), ""]
             size = len(item.body.encode())
             out += [f"Result ({size} bytes{', an error' if item.is_error else ''}):", "", fenced(clip(item.body)), ""]
             for reminder in item.reminders:

@@ -145,7 +145,8 @@ def play(name: str, root: Path, claude: Path, tmp_path: Path) -> corpus.Result:
     def turn(prompt: str, steps: list[ToolCall | str], resume: bool, result: str = FINAL_TEXT) -> Any:
         run = run_claude(claude, root, prompt, steps, session_id=session_id, home=home, env={"PATH": path},
                          timeout=60 + 4 * len(steps), pace=corpus.PACE, plugin_dir=plugin, resume=resume)
-        assert run.returncode == 0 and run.result == result, f"claude -p {prompt!r}: {run.result!r}\n{run.stderr[-2000:]}"
+        assert run.returncode == 0 and run.result == result, (
+            f"claude -p {prompt!r}: {run.result!r}\n{run.stderr[-2000:]}")
         return run
 
     runs = []
@@ -179,13 +180,15 @@ def test_the_session_corpus(claude: Path, tmp_path: Path) -> None:
         name = result.name
         print(f"\n{name}:\n" + "\n".join(f"  [{n.step}] {n.label or 'UNLABELLED'}: {n.text}" for n in result.delivered))
         held = [text for text in result.available if text not in {n.text for n in result.delivered}]
-        print("  held back / not delivered:\n" + "\n".join(f"    {result.available[t] or 'UNLABELLED'}: {t}" for t in held))
+        print("  held back / not delivered:\n"
+              + "\n".join(f"    {result.available[t] or 'UNLABELLED'}: {t}" for t in held))
     print("\n" + corpus.table(results))
     report = os.environ.get("SIDEKIT_SESSIONS_REPORT")
     if report:
         Path(report).write_text(json.dumps([r.row() for r in results], indent=2) + "\n")
     red_runs = {r.name: r.bodies[corpus.load(r.name).data["covers"]["red_run"]] for r in results}
-    assert {name: body[-600:] for name, body in red_runs.items() if not RED.search(body)} == {}, "each raw red run is red"
+    not_red = {name: body[-600:] for name, body in red_runs.items() if not RED.search(body)}
+    assert not_red == {}, "each raw red run is red"
     if only:
         pytest.skip(f"only {', '.join(only)} played: the targets are checked over the whole corpus")
     assert targets_missed(results) == {}
@@ -200,7 +203,8 @@ def targets_missed(results: list[corpus.Result]) -> dict[str, Any]:
         "unlabelled nudges (label them in tests/sessions/<name>.labels.json)":
             {r.name: r.unlabelled() for r in judged if r.unlabelled()},
         "wrong nudges": {r.name: r.count("wrong") for r in judged if r.count("wrong")},
-        "useful delivered < 90% of available": {} if delivered >= 0.9 * useful else {"corpus": f"{delivered} / {useful}"},
+        "useful delivered < 90% of available":
+            {} if delivered >= 0.9 * useful else {"corpus": f"{delivered} / {useful}"},
         "noise > 2 per 100 calls": {r.name: round(r.noise_per_100, 1) for r in judged if r.noise_per_100 > 2.0},
         "nudge bytes >= 5% of tool-result bytes": {r.name: f"{100 * r.byte_share:.1f}%" for r in results
                                                    if r.byte_share >= 0.05},
