@@ -445,4 +445,6 @@ def transcript(script: Script, result: Result, root: Path) -> str:
         out += [f"- call {n.step}: **{n.label or 'UNLABELLED'}** {n.text}" for n in result.delivered]
         out += [f"- miss at call {m.get('step')}: {m.get('what')} ({m.get('why')})" for m in result.misses]
     text = "\n".join(out).rstrip() + "\n"
-    return text.replace(str(root), "${PROJECT}").replace(str(root.parent), "${TMP}")
+    # A path cut short inside a message still starts with pytest's base folder: that part goes too.
+    return text.replace(str(root), "${PROJECT}").replace(str(root.parent), "${TMP}").replace(
+        str(root.parent.parent), "${TMP}/..")
