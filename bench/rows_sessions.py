@@ -1,6 +1,6 @@
 """The session corpus (#14): whole scripted sessions on real projects in the real Claude Code CLI.
 
-Runs tests/sessions (about six minutes: eight projects from the package registry, each in its own
+Runs tests/sessions (about five minutes: eight projects from the package registry, each in its own
 .venv, about 30 paced calls each) and reports per session what the model received: useful delivered /
 useful available, wrong nudges, noise per 100 tool calls, nudge bytes against tool-result bytes.
 Skipped with --quick (it cannot fit the quick budget), and, with a row saying why, without the CLI.
@@ -25,7 +25,7 @@ def rows(ctx: BenchContext) -> list[Row]:
     from testing.claude import find_cli
 
     if ctx.quick:
-        return [Row("sessions", "session corpus (tests/sessions)", "not run with --quick (about 6 minutes)")]
+        return [Row("sessions", "session corpus (tests/sessions)", "not run with --quick (about 5 minutes)")]
     cli, reason = find_cli()
     if cli is None:
         return [Row("sessions", "session corpus (tests/sessions)", f"not run: {reason}")]

@@ -10,8 +10,8 @@ one is pending review, and fails here by name until it is labelled.
 ones, the targets of issue #18: no wrong nudge; useful delivered >= 90% of the useful findings the
 detectors made; noise <= 2 per 100 tool calls; nudge bytes under 5% of tool-result bytes in every session.
 The table is printed (`-s`); with $SIDEKIT_SESSIONS_REPORT it is written as JSON; $SIDEKIT_SESSIONS_ONLY
-(names, comma-separated) plays only those, without the targets; $SIDEKIT_SESSIONS_JOBS=2 plays two at a
-time (the default; 1 plays them one by one); with
+(names, comma-separated) plays only those, without the targets; $SIDEKIT_SESSIONS_JOBS plays that many at a
+time (3 by default; 1 plays them one by one); with
 $SIDEKIT_SESSIONS_TRANSCRIPTS (a folder, e.g. tests/sessions/transcripts) each session's transcript is
 written there as <name>.md, for the reviewer.
 """
@@ -171,8 +171,9 @@ def test_the_session_corpus(claude: Path, tmp_path: Path) -> None:
     names = only or corpus.names()
     downloaded(names)
     # Projects are set up three at a time (pip waits on the network) while the sessions play, JOBS at a time:
-    # a session spends most of its time waiting (the model's pace, the CLI), so two side by side halve the run.
-    jobs = int(os.environ.get("SIDEKIT_SESSIONS_JOBS", "2"))
+    # a session spends most of its time waiting (the model's pace, the CLI): three side by side took 4.6 min here,
+    # one by one 8.7 min, with the same nudges and bytes.
+    jobs = int(os.environ.get("SIDEKIT_SESSIONS_JOBS", "3"))
     with ThreadPoolExecutor(max_workers=3) as setup, ThreadPoolExecutor(max_workers=jobs) as players:
         roots = {name: setup.submit(corpus.prepare, corpus.load(name), tmp_path / name) for name in names}
         results = list(players.map(lambda name: play(name, roots[name].result(), claude, tmp_path), names))
