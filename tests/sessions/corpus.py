@@ -211,6 +211,8 @@ class Result:
     received: list[Received] = field(default_factory=list)
     pending: bool = False  # no labels file yet: measured, not judged
     decided: dict[str, str] = field(default_factory=dict)  # finding text -> 'fired' | 'suppressed' (its last word)
+    # A `useful` label nothing matched this run: a finding the reviewer expected that no detector made any more.
+    lost: list[str] = field(default_factory=list)
 
     def unlabelled(self) -> list[str]:
         texts = [n.text for n in self.delivered if not n.label]
@@ -223,7 +225,7 @@ class Result:
     @property
     def useful_available(self) -> set[str]:
         return {text for text, label in self.available.items() if label == "useful"} | {
-            n.text for n in self.delivered if n.label == "useful"}
+            n.text for n in self.delivered if n.label == "useful"} | {f"(lost) {match}" for match in self.lost}
 
     @property
     def useful_delivered(self) -> set[str]:
@@ -242,7 +244,7 @@ class Result:
                 "pending": self.pending, "usefulDelivered": len(self.useful_delivered),
                 "usefulAvailable": len(self.useful_available), "wrong": self.count("wrong"),
                 "noise": self.count("noise"), "noisePer100": round(self.noise_per_100, 2),
-                "nudgeBytes": self.nudge_bytes, "resultBytes": self.result_bytes,
+                "lost": len(self.lost), "nudgeBytes": self.nudge_bytes, "resultBytes": self.result_bytes,
                 "byteShare": round(self.byte_share, 4), "misses": len(self.misses)}
 
 
@@ -325,8 +327,15 @@ def collect(script: Script, runs: list[tuple[int, Any]], root: Path, session_id:
             available[text] = label["label"] if label else ""
             decided[text] = str(record["decision"])
     bodies = [item.body for item in calls]
+    lost = lost_findings(script, [n.text for n in delivered] + list(available))
     return Result(script.name, len(steps), delivered, available, sum(len(b.encode()) for b in bodies), nudge_bytes,
-                  list((script.review or {}).get("misses", [])), bodies, received, not script.labelled, decided)
+                  list((script.review or {}).get("misses", [])), bodies, received, not script.labelled, decided, lost)
+
+
+def lost_findings(script: Script, found: list[str]) -> list[str]:
+    """The `useful` labels that match none of the findings made this run (delivered or held back)."""
+    return [label["match"] for label in (script.review or {}).get("labels", [])
+            if label["label"] == "useful" and not any(label["match"] in text for text in found)]
 
 
 def decisions(root: Path, session_id: str) -> list[dict[str, Any]]:
@@ -444,6 +453,7 @@ def transcript(script: Script, result: Result, root: Path) -> str:
         out += ["", "## Labels", ""]
         out += [f"- call {n.step}: **{n.label or 'UNLABELLED'}** {n.text}" for n in result.delivered]
         out += [f"- miss at call {m.get('step')}: {m.get('what')} ({m.get('why')})" for m in result.misses]
+        out += [f"- lost: a `useful` label matched nothing this run: `{match}`" for match in result.lost]
     text = "\n".join(out).rstrip() + "\n"
     # A path cut short inside a message still starts with pytest's base folder: that part goes too.
     return text.replace(str(root), "${PROJECT}").replace(str(root.parent), "${TMP}").replace(

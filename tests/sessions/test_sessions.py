@@ -227,3 +227,19 @@ def test_the_targets_name_each_miss_with_what_was_measured() -> None:
         "nudge bytes >= 5% of tool-result bytes": {"loud": "6.0%"},
         "pending review (played and measured; see test_every_session_is_labelled_by_a_reviewer)": ["new"],
     }
+
+
+def test_a_useful_label_that_matched_nothing_counts_as_expected_and_not_delivered() -> None:
+    review = {"labels": [{"match": "reuse it instead of _copy()", "label": "useful", "why": "a copy"},
+                         {"match": "[sidecar:scope] FYI", "label": "useful", "why": "a read outside"},
+                         {"match": "[sidecar:tests] pytest:", "label": "wrong", "why": "stale"}]}
+    script = corpus.Script("s", {"steps": []}, review)
+    result = corpus.Result("s", 25, [corpus.Nudge(2, "[sidecar:scope] FYI: a.py is outside", "useful")], {}, 9000, 90,
+                           lost=["reuse it instead of _copy()"])
+    assert (len(result.useful_delivered), len(result.useful_available)) == (1, 2)
+    assert targets_missed([result]) == {"useful delivered < 90% of available": {"corpus": "1 / 2"}}
+    found = ["[sidecar:scope] FYI: a.py is outside", "[sidecar:tests] pytest: 1 failed"]
+    assert corpus.lost_findings(script, found) == ["reuse it instead of _copy()"]
+    found = ["[sidecar:tools] x.py:3 copy() already does this; reuse it instead of _copy().", "[sidecar:scope] FYI: b"]
+    assert corpus.lost_findings(script, found) == []
+
