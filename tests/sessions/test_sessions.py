@@ -1,12 +1,12 @@
 """The session corpus: whole scripted sessions on real projects, in the real Claude Code CLI (2.1.328).
 
-The shape of the corpus is checked without playing it (fast): at least 8 projects, 5 of them new to this
+The shape of the corpus is checked without playing it: at least 8 projects, 5 of them new to this
 repository, half in the plugin form, two with a `/compact`, each session at least 25 calls with its three
 cases (a restructured copy of a project helper, a raw red run, an edit outside the scope) at the steps it
 names, and every session labelled by a reviewer in `tests/sessions/<name>.labels.json`. A session without
 one is pending review, and fails here by name until it is labelled.
 
-`test_the_session_corpus` (slow: the full suite) plays every session once and checks, over the labelled
+`test_the_session_corpus` plays every session once and checks, over the labelled
 ones, the targets of issue #18: no wrong nudge; useful delivered >= 90% of the useful findings the
 detectors made; noise <= 2 per 100 tool calls; nudge bytes under 5% of tool-result bytes in every session.
 The table is printed (`-s`); with $SIDEKIT_SESSIONS_REPORT it is written as JSON; $SIDEKIT_SESSIONS_ONLY
@@ -37,7 +37,7 @@ RED = re.compile(r'\b\d+ (failed|errors?)\b|"failed":[1-9]')  # pytest's own sum
 
 
 # ---------------------------------------------------------------------------------------------------
-# The corpus' shape (fast)
+# The corpus' shape (without playing it)
 
 
 def project_of(script: corpus.Script) -> str:
@@ -106,7 +106,7 @@ def test_a_transcript_clips_long_output_and_says_how_much() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Playing it (slow)
+# Playing it
 
 
 @pytest.fixture(scope="module")
@@ -164,7 +164,6 @@ def play(name: str, root: Path, claude: Path, tmp_path: Path) -> corpus.Result:
     return result
 
 
-@pytest.mark.slow
 def test_the_session_corpus(claude: Path, tmp_path: Path) -> None:
     """One test plays every session (a parallel run must not split the corpus), then checks the targets."""
     only = [name for name in os.environ.get("SIDEKIT_SESSIONS_ONLY", "").split(",") if name]  # debugging: no targets
