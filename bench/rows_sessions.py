@@ -31,7 +31,7 @@ def rows(ctx: BenchContext) -> list[Row]:
         return [Row("sessions", "session corpus (tests/sessions)", f"not run: {reason}")]
     with tempfile.TemporaryDirectory() as scratch:
         report = os.path.join(scratch, "sessions.json")
-        done = subprocess.run([ctx.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/sessions"],
+        done = subprocess.run([ctx.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--full", "tests/sessions"],
                               cwd=REPO, capture_output=True, text=True, timeout=max(ctx.time_left(), 60),
                               env=dict(os.environ, SIDEKIT_SESSIONS_REPORT=report))
         if not os.path.exists(report):
