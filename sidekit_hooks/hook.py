@@ -76,7 +76,7 @@ def _pre_tool_use() -> int:
     if os.environ.get("SIDEKIT_DISABLE", "") not in ("", "0"):
         return 0
     stdin_text = sys.stdin.buffer.read(MAX_STDIN).decode("utf-8", "replace")
-    if "pytest" not in stdin_text and "py.test" not in stdin_text:
+    if "pytest" not in stdin_text and "py.test" not in stdin_text and " test" not in stdin_text:
         return 0
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, PRE_TOOL_DEADLINE)

@@ -40,6 +40,11 @@ def run(args: argparse.Namespace) -> int:
 
 def answer(project: str, path: str) -> dict[str, Any]:
     """The answer `sidekit tests-for` prints and the MCP `tests_for` tool returns."""
+    from sidekit_hooks import runners
+
+    runner = runners.detect(project)
+    if runner not in ("pytest", runners.NONE):  # no import graph for this runner yet: every test
+        return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: all tests"}
     with Index.open(project) as index:
         found = tests_of(project, index, workspace_path(project, path))
-    return answer_for(found)
+    return answer_for(found)  # pytest: the import graph (budgets as before)

@@ -1,0 +1,83 @@
+"""cargo's `target.<cfg>.runner`: one test binary's run, compacted (see runners/cargo.py).
+
+cargo runs `cargoexec BINARY ARGS...` in the package's folder. The binary's output is kept under
+`.sidekit/cargo/` and its tests go into the shared cache; short output (<= SHORT bytes) is printed
+as it was, long output as two lines (what happened and where it is; the compact answer). The exit
+status is the binary's own (a signal is re-raised). Not a test binary (`cargo run`, a benchmark
+harness asked to list): run as it is.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+PASS_THROUGH = ("--list", "--format", "--help", "-h", "--nocapture", "--show-output", "--bench")
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: cargoexec BINARY [ARGS...]", file=sys.stderr)
+        return 2
+    binary, args = argv[0], argv[1:]
+    is_test = os.sep + "deps" + os.sep in binary
+    if not is_test or os.environ.get("SIDEKIT_RAW", "") not in ("", "0") or any(a.startswith(PASS_THROUGH) for a in args):
+        os.execv(binary, [binary, *args])
+    from sidekit_hooks.runners.goexec import forward_signals
+
+    started = time.time()
+    process = subprocess.Popen([binary, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    previous = forward_signals(process)
+    try:
+        data = process.stdout.read() if process.stdout else b""
+        code = process.wait()
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)  # type: ignore[arg-type]
+    text = data.decode("utf-8", "replace")
+    try:
+        out = render(binary, text, started, code)
+    except Exception:  # noqa: BLE001 - never less than the run said
+        out = text
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    if code < 0:
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    return code
+
+
+def render(binary: str, text: str, started: float, code: int) -> str:
+    from sidekit_hooks.runners import answer, cargo, store
+    from sidekit_hooks.runners.goexec import as_seen
+    from sidekit_hooks.status import cache
+
+    here = os.getcwd()
+    root = cache.workspace_root(here)
+    source = _source(binary, here, root)
+    result = cargo.parse(text, root, started, code, source)
+    summary, table = store.save(root, result)
+    if len(text.encode("utf-8", "replace")) <= answer.SHORT:
+        return text
+    saved = as_seen(store.save_raw(root, "cargo", text, os.path.basename(binary).rsplit("-", 1)[0]))
+    budget = answer.head_budget("cargo test", text, saved, code) - len(source) - 12
+    found = answer.run_answer(dict(summary), dict(table), result, budget, {"binary": source})
+    return answer.compacted("cargo test", text, saved, code, found)
+
+
+def _source(binary: str, package: str, root: str) -> str:
+    """The file a test binary was built from, as a workspace path: tests/<name>.rs, else src/lib.rs or main.rs."""
+    stem = os.path.basename(binary).rsplit("-", 1)[0]
+    prefix = os.path.relpath(package, root).replace(os.sep, "/")
+    prefix = "" if prefix == "." else prefix + "/"
+    for candidate in (f"tests/{stem}.rs", f"tests/{stem}/main.rs", "src/lib.rs", "src/main.rs"):
+        if os.path.isfile(os.path.join(package, candidate)):
+            return prefix + candidate
+    return prefix + stem
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

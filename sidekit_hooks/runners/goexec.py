@@ -1,0 +1,134 @@
+"""`go test -exec '<python> -P -m sidekit_hooks.runners.goexec'`: one package's test binary, compacted.
+
+go runs `goexec BINARY ARGS...` in the package's folder. The binary runs with `-test.v=test2json`
+(the framing `go test -json` reads), its output is kept under `.sidekit/go/`, and its tests go into
+the shared cache. When what the binary would have printed is short (<= SHORT bytes) it is printed as
+it was; otherwise two lines: what happened and where the raw output is, then the compact answer.
+The exit status is the binary's own (a signal is re-raised), so go's verdict and exit code are
+unchanged. Anything unexpected here: the output is printed as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+PASS_THROUGH = ("-test.list", "-test.fuzz", "-test.run=^$")  # runs whose output is the point
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: goexec BINARY [ARGS...]", file=sys.stderr)
+        return 2
+    binary, args = argv[0], argv[1:]
+    if os.environ.get("SIDEKIT_RAW", "") not in ("", "0") or any(a.startswith(PASS_THROUGH) for a in args):
+        os.execv(binary, [binary, *args])
+    verbose = any(a in ("-test.v", "-test.v=true") for a in args)
+    run_args = [a for a in args if not a.startswith("-test.v")] + ["-test.v=test2json"]
+    started = time.time()
+    process = subprocess.Popen([binary, *run_args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    forward = forward_signals(process)
+    try:
+        data = process.stdout.read() if process.stdout else b""
+        code = process.wait()
+    finally:
+        for number, previous in forward.items():
+            signal.signal(number, previous)
+    text = data.decode("utf-8", "replace")
+    try:
+        out = render(text, verbose, started, code)
+    except Exception:  # noqa: BLE001 - never less than the run said
+        out = _plain(text, verbose)
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    if code < 0:  # killed by a signal: die the same way, so go reports it as it would
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    return code
+
+
+def render(text: str, verbose: bool, started: float, code: int) -> str:
+    from sidekit_hooks.runners import answer, go, store
+    from sidekit_hooks.status import cache
+
+    here = os.getcwd()
+    root = cache.workspace_root(here)
+    if root == here:  # no project marker above: the module's folder, not the package's
+        root = _module_root(here) or here
+    pkgdir = os.path.relpath(here, root).replace(os.sep, "/")
+    if pkgdir.startswith(".."):
+        pkgdir = here
+    events = go.parse_framed(text, pkgdir)
+    plain = text.replace("\x16", "") if verbose else _plain(text, False, events)
+    events.append({"Action": "fail" if code else "pass", "Package": pkgdir})
+    result = go.from_events(events, root, started, code, lambda name: name)
+    result.last_words = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
+    summary, table = store.save(root, result)
+    if len(plain.encode("utf-8", "replace")) <= answer.SHORT:
+        return plain
+    saved = store.save_raw(root, "go", text.replace("\x16", ""), pkgdir)
+    shown = as_seen(saved)
+    budget = answer.head_budget("go test", plain, shown, code) - len(pkgdir) - 3
+    found = answer.run_answer(dict(summary), dict(table), result, budget, {"package": pkgdir})
+    return answer.compacted("go test", plain, shown, code, found)
+
+
+def as_seen(path: str) -> str:
+    """`path` relative to go's own folder (where the agent ran the command), when that is shorter."""
+    try:
+        base = os.readlink(f"/proc/{os.getppid()}/cwd")
+    except OSError:
+        return path
+    shown = os.path.relpath(path, base)
+    return shown if len(shown) < len(path) and not shown.startswith("../..") else path
+
+
+def _module_root(folder: str) -> str:
+    while True:
+        if os.path.isfile(os.path.join(folder, "go.mod")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return ""
+        folder = parent
+
+
+def _plain(text: str, verbose: bool, events: list[dict[str, object]] | None = None) -> str:
+    """What the binary prints without -v: the failing tests' lines and the package's own."""
+    if verbose or events is None:
+        return text.replace("\x16", "")
+    failed = {str(e.get("Test")) for e in events if e.get("Action") == "fail" and e.get("Test")}
+    lines: list[str] = []
+    for event in events:
+        if event.get("Action") != "output":
+            continue
+        line = str(event.get("Output", ""))
+        if line.startswith(("=== RUN", "=== PAUSE", "=== CONT", "=== NAME")):
+            continue
+        test = event.get("Test")
+        if test and str(test) not in failed:
+            continue
+        lines.append(line)
+    return "".join(lines)
+
+
+def forward_signals(process: subprocess.Popen[bytes]) -> dict[int, object]:
+    """SIGINT/SIGTERM to this wrapper reach the binary too (go kills its child on timeout or ^C)."""
+    previous: dict[int, object] = {}
+
+    def forward(number: int, frame: object) -> None:
+        try:
+            process.send_signal(number)
+        except OSError:
+            pass
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        previous[number] = signal.signal(number, forward)
+    return previous
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
