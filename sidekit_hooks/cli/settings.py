@@ -39,7 +39,7 @@ EVENTS: dict[str, tuple[str, str | None]] = {
 
 # A permission-rule condition per handler: the client spawns the hook only when it holds (Claude Code
 # >= 2.1.85; checked per subcommand in 2.1.328), so a Bash call that cannot be pytest costs nothing.
-CONDITIONS: dict[str, str] = {"PreToolUse": "Bash(*py*test*)"}  # pytest, py.test, python -m pytest
+CONDITIONS: dict[str, str] = {"PreToolUse": "Bash(*test*)"}  # pytest, py.test, go test, cargo test, ...
 
 Settings = dict[str, Any]
 Record = dict[str, Any]

@@ -27,7 +27,7 @@ def run_answer(summary: dict[str, Any], table: dict[str, Any], result: Result, b
                               "exit": result.exit, **shape.counts(run.get("counts") or {})}
     if not run.get("ran") and not result.errors:
         answer["state"] = "noTests"
-    answer["errors"] = len(result.errors)
+    answer["buildErrors"] = len(result.errors)  # packages, crates or reports that failed outside any test
     if result.exit and not failing:
         answer["said"] = answers.clip(result.last_words, 140)
     answer["secs"] = round(float(run.get("finished", 0)) - float(run.get("started", 0)), 2)

@@ -58,7 +58,8 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
 
 
 def runner_argv() -> list[str]:
-    return [sys.executable, "-P", "-m", "sidekit_hooks.runners.cargoexec"]
+    """This interpreter without site or the cwd's modules, the runner by its path (see go.wrapper_command)."""
+    return [sys.executable, "-S", "-P", os.path.join(os.path.dirname(os.path.abspath(__file__)), "cargoexec.py")]
 
 
 def _runner_configured(project: str) -> bool:
@@ -106,7 +107,10 @@ def parse(text: str, root: str, started: float, exit_code: int, source: str) -> 
         if running or doc:
             if not saw_result and block is None:
                 _died(result, current, lines)
-            current = members.source(running.group(1), running.group(2)) if running else members.doc(doc.group(1))
+            if running:
+                current = members.source(running.group(1), running.group(2))
+            elif doc:
+                current = members.doc(doc.group(1))
             saw_result, block = False, None
             continue
         head = STDOUT_HEAD.match(line)

@@ -79,5 +79,6 @@ def _source(binary: str, package: str, root: str) -> str:
     return prefix + stem
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # run as a file (`python -S -P .../runners/cargoexec.py`): find our package by path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     sys.exit(main(sys.argv[1:]))

@@ -20,14 +20,19 @@ MAX_FRAMES = 6
 GO_LOG = re.compile(r"^\s+([\w.\-/]+\.go):(\d+): ?(.*)$")  # `    calc_test.go:12: got 4, want 3`
 GO_FRAME = re.compile(r"^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$")  # goroutine dumps: `\t/abs/calc.go:9 +0x1d`
 GO_BUILD = re.compile(r"^(?:\.\/)?([\w.\-/]+\.go):(\d+)(?::\d+)?: (.*)$")  # `p/p.go:3:22: undefined: x`
-RUST_PANIC = re.compile(r"^thread '([^']*)'(?: \(\d+\))? panicked at ([^\n]+?):(\d+):(\d+):?\s*(.*)$")
+RUST_PANIC = re.compile(r"^thread '([^']*)'(?: \(\d+\))? panicked at ([^\s']+?):(\d+):(\d+):?\s*(.*)$")
+RUST_PANIC_OLD = re.compile(r"^thread '([^']*)' panicked at '(.*)', ([^\n]+?):(\d+):(\d+)$")  # Rust < 1.73
 RUST_ERROR = re.compile(r"^\s*--> ([^\n:]+):(\d+):(\d+)$")
 JVM_FRAME = re.compile(r"^\s*at (?:[\w.$/@]+/)?([\w.$<>]+)\.([\w$<>\-]+)\(([^():]+?)(?::(\d+))?\)")
 
 
 def with_shape(failure: dict[str, Any]) -> dict[str, Any]:
+    """`failure` with its message's shape: where the failure has a line, the normalized message's first
+    word (one line fails one way: `Expected: ...` with a hundred values is one cause); without a
+    line, the whole normalized message."""
     failure["message"] = str(failure.get("message", ""))[:MESSAGE_CHARS]
-    failure["shape"] = normalize(failure["message"])[:120]
+    shape = normalize(failure["message"]).strip()
+    failure["shape"] = (shape.split(None, 1)[0] if failure.get("at") and shape else shape)[:120] or "-"
     return {k: v for k, v in failure.items() if v not in ("", None, [])}
 
 
@@ -101,6 +106,10 @@ def rust_failure(lines: list[str], root: str) -> dict[str, Any]:
             where = f"{path or found.group(2)}:{found.group(3)}"
             failure["at"] = where
             return with_shape(failure)
+        old = RUST_PANIC_OLD.match(line.rstrip("\n"))
+        if old:
+            at = f"{relative(old.group(3), root) or old.group(3)}:{old.group(4)}"
+            return with_shape({"type": "panic", "message": old.group(2), "at": at})
     text = next((ln.strip() for ln in lines if ln.strip() and not ln.startswith("----")), "test failed")
     return with_shape({"type": "fail", "message": text})
 

@@ -6,7 +6,7 @@ a package that fails without a failing test (build or vet failure, setup failure
 a timeout, `TestMain` exiting non-zero) is recorded as that package's error; tests that were running
 when a package died (panic, `test timed out`) fail with the package's cause.
 
-The raw-run compaction appends `-exec '<python> -P -m sidekit_hooks.runners.goexec'`: go then runs
+The raw-run compaction appends `-exec '<python> -S -P <package>/runners/goexec.py'`: go then runs
 each package's test binary through that wrapper (runners/goexec.py), which keeps the binary's output
 under `.sidekit/go/` and prints the compact answer when it is long. Same prefix, same exit code.
 """
@@ -46,12 +46,17 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
     for word in words[2:]:
         if word.startswith("-") and "-" + word.lstrip("-").partition("=")[0] in LEAVE_ALONE:
             return None
-    return [*words, "-exec", wrapper_command()]
+    wrapper = wrapper_command()
+    return [*words, "-exec", wrapper] if wrapper else None
 
 
 def wrapper_command() -> str:
-    """What go runs each test binary through: this interpreter, ignoring the cwd's modules (-P)."""
-    return f"{sys.executable} -P -m sidekit_hooks.runners.goexec"
+    """What go runs each test binary through: this interpreter without site or the cwd's modules
+    (-S -P), the wrapper by its path (the hook's interpreter need not have sidekit installed).
+    '' when a path would need quoting inside go's -exec value."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "goexec.py")
+    words = (sys.executable, "-S", "-P", script)
+    return "" if any(c in w for w in words for c in " '\"\t\n") else " ".join(words)
 
 
 def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result:
@@ -212,7 +217,8 @@ def _package_records(pkgdir: str, package: _Package, root: str, result: Result, 
             outcome = "failed"
             entry["f"] = dict(died)
         elif outcome == "failed":
-            entry["f"] = frames.go_failure(lines + package.output, pkgdir, root)
+            crashed = any(line.startswith("panic: ") for line in package.output)  # a panic's dump is the package's
+            entry["f"] = frames.go_failure(lines + (package.output if crashed else []), pkgdir, root)
         entry["o"] = outcome
         if outcome == "failed":
             entry["p"] = "call"

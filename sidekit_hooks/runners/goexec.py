@@ -36,7 +36,7 @@ def main(argv: list[str]) -> int:
         code = process.wait()
     finally:
         for number, previous in forward.items():
-            signal.signal(number, previous)
+            signal.signal(number, previous)  # type: ignore[arg-type]
     text = data.decode("utf-8", "replace")
     try:
         out = render(text, verbose, started, code)
@@ -130,5 +130,6 @@ def forward_signals(process: subprocess.Popen[bytes]) -> dict[int, object]:
     return previous
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # run as a file (`python -S -P .../runners/goexec.py`): find our package by path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     sys.exit(main(sys.argv[1:]))
