@@ -60,7 +60,8 @@ def render(binary: str, text: str, started: float, code: int) -> str:
     source = _source(binary, here, root)
     result = cargo.parse(text, root, started, code, source)
     summary, table = store.save(root, result)
-    if len(text.encode("utf-8", "replace")) <= answer.SHORT:
+    size = len(text.encode("utf-8", "replace"))
+    if size + store.printed_before(root, "cargo", size) <= answer.SHORT:
         return text
     saved = as_seen(store.save_raw(root, "cargo", text, os.path.basename(binary).rsplit("-", 1)[0]))
     budget = answer.head_budget("cargo test", text, saved, code) - len(source) - 12

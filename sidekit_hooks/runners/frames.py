@@ -22,6 +22,7 @@ GO_FRAME = re.compile(r"^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$")  # goroutine du
 GO_BUILD = re.compile(r"^(?:\.\/)?([\w.\-/]+\.go):(\d+)(?::\d+)?: (.*)$")  # `p/p.go:3:22: undefined: x`
 RUST_PANIC = re.compile(r"^thread '([^']*)'(?: \(\d+\))? panicked at ([^\s']+?):(\d+):(\d+):?\s*(.*)$")
 RUST_PANIC_OLD = re.compile(r"^thread '([^']*)' panicked at '(.*)', ([^\n]+?):(\d+):(\d+)$")  # Rust < 1.73
+CARGO_VERDICT = re.compile(r"error: (test failed|doctest failed|could not compile|aborting|process didn't exit|\d+ targets? failed)")
 RUST_ERROR = re.compile(r"^\s*--> ([^\n:]+):(\d+):(\d+)$")
 JVM_FRAME = re.compile(r"^\s*at (?:[\w.$/@]+/)?([\w.$<>]+)\.([\w$<>\-]+)\(([^():]+?)(?::(\d+))?\)")
 
@@ -118,9 +119,7 @@ def rust_compile_errors(lines: list[str], root: str) -> list[dict[str, Any]]:
     """`error[E0308]: ...` followed by `--> src/lib.rs:3:5`, each as a failure."""
     errors: list[dict[str, Any]] = []
     for index, line in enumerate(lines):
-        if not line.startswith("error") or line.startswith(("error: test failed", "error: could not compile")):
-            continue
-        if line.startswith(("error: aborting", "error: process didn't exit", "error: 1 target failed")):
+        if not line.startswith("error") or CARGO_VERDICT.match(line):
             continue
         kind, _, message = line.partition(": ")
         at = ""

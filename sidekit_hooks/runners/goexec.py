@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 
+GO_LINES = 110  # bytes go prints after a failing package's output
 PASS_THROUGH = ("-test.list", "-test.fuzz", "-test.run=^$")  # runs whose output is the point
 
 
@@ -67,11 +68,13 @@ def render(text: str, verbose: bool, started: float, code: int) -> str:
     result = go.from_events(events, root, started, code, lambda name: name)
     result.last_words = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
     summary, table = store.save(root, result)
-    if len(plain.encode("utf-8", "replace")) <= answer.SHORT:
+    size = len(plain.encode("utf-8", "replace"))
+    if size + store.printed_before(root, "go", size) <= answer.SHORT:
         return plain
     saved = store.save_raw(root, "go", text.replace("\x16", ""), pkgdir)
     shown = as_seen(saved)
-    budget = answer.head_budget("go test", plain, shown, code) - len(pkgdir) - 3
+    # room for go's own lines after ours (`FAIL\t<import path>\t0.01s`, `FAIL`), so the whole stays <= 800 B
+    budget = answer.head_budget("go test", plain, shown, code) - len(pkgdir) - GO_LINES
     found = answer.run_answer(dict(summary), dict(table), result, budget, {"package": pkgdir})
     return answer.compacted("go test", plain, shown, code, found)
 

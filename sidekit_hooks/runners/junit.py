@@ -55,7 +55,7 @@ def collect(project: str, started: float, exit_code: int, raw_output_path: str) 
     """The reports this run wrote; a red run without any is a build error, with the tool's last words."""
     reports = find_reports(project, started)
     result = from_reports(reports, project, started, exit_code)
-    if exit_code and not any(e["o"] == "failed" for e in result.tests.values()) and not result.errors:
+    if exit_code and not any(e["o"] in ("failed", "error") for e in result.tests.values()) and not result.errors:
         said = _tool_error(raw_output_path)
         result.errors["pom.xml" if os.path.isfile(os.path.join(project, "pom.xml")) else "."] = {
             "type": "build failed", "message": said or f"exit code {exit_code}", "shape": "build failed"}

@@ -1,0 +1,104 @@
+"""Never greener, per runner: a compile error, a panic or crash, a timeout, no tests, a filter that
+matches no tests, and a failing test in a second package or workspace member (libtest has no timeout
+of its own: cargo has no timeout case). For each: the raw run,
+the compacted raw run (through the real PreToolUse hook) and `sidekit test` end with the same exit
+code, and a red run is never reported without a failure or an error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from realproj import env_for, git_init, need, rewritten, shell, sidekit
+
+pytestmark = pytest.mark.slow
+
+GO_OK = "package p\n\nfunc Add(a, b int) int { return a + b }\n"
+GO_OK_TEST = 'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("bad")\n\t}\n}\n'
+GO_CASES = {
+    "compile error": ({"p/p.go": "package p\n\nfunc Add(a, b int) int { return a + c }\n"}, "./...", 1),
+    "panic": ({"p/p_test.go": 'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tvar m map[string]int\n'
+                               '\tm["x"] = Add(1, 2)\n}\n\nfunc TestLater(t *testing.T) {}\n'}, "./...", 1),
+    "timeout": ({"p/p_test.go": 'package p\n\nimport (\n\t"testing"\n\t"time"\n)\n\n'
+                                 "func TestSlow(t *testing.T) { time.Sleep(5 * time.Second) }\n"}, "-timeout 1s ./...", 1),
+    "no tests": ({"p/p_test.go": None}, "./...", 0),
+    "filter matches nothing": ({}, "-run NoSuchTest ./...", 0),
+    "second package fails": ({"q/q.go": "package q\n", "q/q_test.go": 'package q\n\nimport "testing"\n\n'
+                              'func TestQ(t *testing.T) { t.Errorf("q is wrong: %d", 2) }\n'}, "./...", 1),
+}
+
+
+def go_module(root: Path, files: dict[str, str | None]) -> Path:
+    base: dict[str, str | None] = {"go.mod": "module example.com/m\n\ngo 1.21\n", "p/p.go": GO_OK,
+                                   "p/p_test.go": GO_OK_TEST}
+    for rel, text in {**base, **files}.items():
+        if text is not None:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
+    git_init(root)
+    return root
+
+
+@pytest.mark.parametrize("case", list(GO_CASES))
+def test_go_is_never_greener(tmp_path: Path, case: str) -> None:
+    need("go")
+    files, args, expected = GO_CASES[case]
+    project = go_module(tmp_path / "m", files)
+    env = env_for(project, GOFLAGS="-count=1")
+    check(project, env, f"go test {args}", expected, "go", ["--", *args.split()] if args != "./..." else [])
+
+
+CARGO_LIB = "pub fn add(a: i32, b: i32) -> i32 { a + b }\n"
+CARGO_TEST = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 3); }\n}\n"
+CARGO_CASES = {
+    "compile error": ({"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + c }\n"}, "", 101),
+    "panic": ({"src/lib.rs": CARGO_LIB + "#[test]\nfn boom() { let v: Vec<i32> = vec![]; let _ = v[3]; }\n"}, "", 101),
+    "crash": ({"src/lib.rs": CARGO_LIB + "#[test]\nfn aborts() { std::process::abort(); }\n"}, "", 101),
+    "no tests": ({"src/lib.rs": CARGO_LIB}, "", 0),
+    "filter matches nothing": ({}, " no_such_test", 0),
+    "second member fails": ({"Cargo.toml": '[workspace]\nmembers = ["a", "b"]\nresolver = "2"\n',
+                             "a/Cargo.toml": '[package]\nname = "a"\nversion = "0.1.0"\nedition = "2021"\n',
+                             "a/src/lib.rs": CARGO_LIB + CARGO_TEST,
+                             "b/Cargo.toml": '[package]\nname = "b"\nversion = "0.1.0"\nedition = "2021"\n',
+                             "b/src/lib.rs": "#[test]\nfn wrong() { assert_eq!(1 + 1, 3, \"b is wrong\"); }\n",
+                             "src/lib.rs": None}, "", 101),
+}
+
+
+def crate(root: Path, files: dict[str, str | None]) -> Path:
+    base: dict[str, str | None] = {"Cargo.toml": '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n',
+                                   "src/lib.rs": CARGO_LIB + CARGO_TEST}
+    for rel, text in {**base, **files}.items():
+        if text is not None:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
+    git_init(root)
+    return root
+
+
+@pytest.mark.parametrize("case", list(CARGO_CASES))
+def test_cargo_is_never_greener(tmp_path: Path, case: str) -> None:
+    need("cargo")
+    files, args, expected = CARGO_CASES[case]
+    project = crate(tmp_path / "c", files)
+    env = env_for(project, CARGO_TARGET_DIR=str(tmp_path / "target"))
+    check(project, env, f"cargo test{args}", expected, "cargo", ["--", *args.split()] if args else [])
+
+
+def check(project: Path, env: dict[str, str], command: str, expected: int, runner: str, test_args: list[str]) -> None:
+    raw = shell(project, command, env, timeout=300)
+    compacted = rewritten(project, command, env)
+    assert compacted.startswith(command + " ")
+    compact = shell(project, compacted, env, timeout=300)
+    found, code = sidekit(project, env, "test", *test_args, timeout=300)
+    assert raw.code == expected, raw.output[-2000:]
+    assert compact.code == expected, compact.output[-2000:]
+    assert code == found["exit"] == expected and found["runner"] == runner, found
+    if expected:
+        assert found.get("failed", 0) + found.get("buildErrors", 0) >= 1, found
+        assert "FAIL" in compact.output or "error" in compact.output, compact.output[-2000:]
+    else:
+        assert found.get("failed", 0) == 0 and "buildErrors" not in found
+    if found.get("passed", 0) == 0 and not expected:
+        assert found["state"] == "noTests", found  # zero tests run is not a pass
