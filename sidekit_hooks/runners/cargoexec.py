@@ -15,6 +15,14 @@ import subprocess
 import sys
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sidekit_hooks.runners import Result
+
+SHORT = 2048  # bytes printed as they are (answer.SHORT, without importing it on the short path)
+CARGO_LINES = 12  # bytes cargo prints after a failing binary's output, past its own `Running` line
 PASS_THROUGH = ("--list", "--format", "--help", "-h", "--nocapture", "--show-output", "--bench")
 
 
@@ -38,20 +46,26 @@ def main(argv: list[str]) -> int:
         for number, handler in previous.items():
             signal.signal(number, handler)  # type: ignore[arg-type]
     text = data.decode("utf-8", "replace")
+    later = None
     try:
-        out = render(binary, text, started, code)
+        out, later = render(binary, text, started, code)
     except Exception:  # noqa: BLE001 - never less than the run said
         out = text
     sys.stdout.write(out)
     sys.stdout.flush()
+    if later is not None:
+        from sidekit_hooks.runners import ledger
+
+        ledger.after_output(later)
     if code < 0:
         signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code
 
 
-def render(binary: str, text: str, started: float, code: int) -> str:
-    from sidekit_hooks.runners import answer, cargo, store
+def render(binary: str, text: str, started: float, code: int) -> tuple[str, Callable[[], None] | None]:
+    """(what to print, the cache write left for after it, if any)."""
+    from sidekit_hooks.runners import cargo, ledger
     from sidekit_hooks.runners.goexec import as_seen
     from sidekit_hooks.status import cache
 
@@ -59,14 +73,22 @@ def render(binary: str, text: str, started: float, code: int) -> str:
     root = cache.workspace_root(here)
     source = _source(binary, here, root)
     result = cargo.parse(text, root, started, code, source)
-    summary, table = store.save(root, result)
     size = len(text.encode("utf-8", "replace"))
-    if size + store.printed_before(root, "cargo", size) <= answer.SHORT:
-        return text
+    if size + ledger.printed_before(root, "cargo", size) <= SHORT:
+        return text, lambda: _save(root, result)
+    from sidekit_hooks.runners import answer, store
+
+    summary, table = store.save(root, result)
     saved = as_seen(store.save_raw(root, "cargo", text, os.path.basename(binary).rsplit("-", 1)[0]))
-    budget = answer.head_budget("cargo test", text, saved, code) - len(source) - 12
+    budget = answer.head_budget("cargo test", text, saved, code) - len(source) - CARGO_LINES
     found = answer.run_answer(dict(summary), dict(table), result, budget, {"binary": source})
-    return answer.compacted("cargo test", text, saved, code, found)
+    return answer.compacted("cargo test", text, saved, code, found), None
+
+
+def _save(root: str, result: Result) -> None:
+    from sidekit_hooks.runners import store
+
+    store.save(root, result)
 
 
 def _source(binary: str, package: str, root: str) -> str:

@@ -16,6 +16,13 @@ import subprocess
 import sys
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sidekit_hooks.runners import Result
+
+SHORT = 2048  # bytes printed as they are (answer.SHORT, without importing it on the short path)
 GO_LINES = 110  # bytes go prints after a failing package's output
 PASS_THROUGH = ("-test.list", "-test.fuzz", "-test.run=^$")  # runs whose output is the point
 
@@ -39,20 +46,26 @@ def main(argv: list[str]) -> int:
         for number, previous in forward.items():
             signal.signal(number, previous)  # type: ignore[arg-type]
     text = data.decode("utf-8", "replace")
+    later = None
     try:
-        out = render(text, verbose, started, code)
+        out, later = render(text, verbose, started, code)
     except Exception:  # noqa: BLE001 - never less than the run said
         out = _plain(text, verbose)
     sys.stdout.write(out)
     sys.stdout.flush()
+    if later is not None:
+        from sidekit_hooks.runners import ledger
+
+        ledger.after_output(later)
     if code < 0:  # killed by a signal: die the same way, so go reports it as it would
         signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code
 
 
-def render(text: str, verbose: bool, started: float, code: int) -> str:
-    from sidekit_hooks.runners import answer, go, store
+def render(text: str, verbose: bool, started: float, code: int) -> tuple[str, Callable[[], None] | None]:
+    """(what to print, the cache write left for after it, if any)."""
+    from sidekit_hooks.runners import go, ledger
     from sidekit_hooks.status import cache
 
     here = os.getcwd()
@@ -67,16 +80,23 @@ def render(text: str, verbose: bool, started: float, code: int) -> str:
     events.append({"Action": "fail" if code else "pass", "Package": pkgdir})
     result = go.from_events(events, root, started, code, lambda name: name)
     result.last_words = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
-    summary, table = store.save(root, result)
     size = len(plain.encode("utf-8", "replace"))
-    if size + store.printed_before(root, "go", size) <= answer.SHORT:
-        return plain
-    saved = store.save_raw(root, "go", text.replace("\x16", ""), pkgdir)
-    shown = as_seen(saved)
+    if size + ledger.printed_before(root, "go", size) <= SHORT:
+        return plain, lambda: _save(root, result)
+    from sidekit_hooks.runners import answer, store
+
+    summary, table = store.save(root, result)
+    shown = as_seen(store.save_raw(root, "go", text.replace("\x16", ""), pkgdir))
     # room for go's own lines after ours (`FAIL\t<import path>\t0.01s`, `FAIL`), so the whole stays <= 800 B
     budget = answer.head_budget("go test", plain, shown, code) - len(pkgdir) - GO_LINES
     found = answer.run_answer(dict(summary), dict(table), result, budget, {"package": pkgdir})
-    return answer.compacted("go test", plain, shown, code, found)
+    return answer.compacted("go test", plain, shown, code, found), None
+
+
+def _save(root: str, result: Result) -> None:
+    from sidekit_hooks.runners import store
+
+    store.save(root, result)
 
 
 def as_seen(path: str) -> str:
