@@ -80,7 +80,7 @@ def _pre_tool_use() -> int:
         return 0
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, PRE_TOOL_DEADLINE)
-    from sidekit_hooks.status import rewrite
+    from sidekit_hooks.runners import rewrite
 
     output = rewrite.handle(stdin_text)
     signal.setitimer(signal.ITIMER_REAL, 0)

@@ -34,7 +34,7 @@ TOOL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
 # (UserPromptSubmit imports none of these).
 REGISTRY: dict[str, tuple[str, frozenset[str]]] = {
     "scope": ("sidekit_hooks.detectors.scope:DETECTOR", TOOL_EVENTS),
-    "rules": ("sidekit_hooks.detectors.packs:DETECTOR", TOOL_EVENTS),
+    "rules": ("sidekit_hooks.detectors.specs:DETECTOR", TOOL_EVENTS),
     "tests": ("sidekit_hooks.detectors.tests:DETECTOR", TOOL_EVENTS),
     "tools": ("sidekit_hooks.detectors.tools:TOOLS", TOOL_EVENTS),
     # Multi-line signatures only; every other convention is a rule in sidecar_rules/conventions.toml.

@@ -1,4 +1,6 @@
-"""Test runners as a layer: one adapter module per runner, found by name and loaded only when asked.
+"""Test runners feeding the shared test cache (`status/`): one adapter per runner, found by name and
+loaded only when asked, and the PreToolUse rewrite that compacts the agent's own raw runs (`rewrite`
+for pytest, `dispatch` for the others).
 
 An adapter is a module with this interface (standard library only at import: `matches` is on the
 PreToolUse hot path):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.answers import render, shape
 from sidekit_hooks.runners import Result
 from sidekit_hooks.status import record
 
@@ -29,7 +29,7 @@ def run_answer(summary: dict[str, Any], table: dict[str, Any], result: Result, b
         answer["state"] = "noTests"
     answer["buildErrors"] = len(result.errors)  # packages, crates or reports that failed outside any test
     if result.exit and not failing:
-        answer["said"] = answers.clip(result.last_words, 140)
+        answer["said"] = render.clip(result.last_words, 140)
     answer["secs"] = round(float(run.get("finished", 0)) - float(run.get("started", 0)), 2)
     answer["interrupted"] = bool(run.get("interrupted"))
     answer["newFailures"] = sum(int(c.get("new", 0)) for c in found)
@@ -40,7 +40,7 @@ def compacted(runner: str, raw: str, saved: str, exit_code: int, answer: dict[st
     """The two lines a compacted raw run prints: what happened and where the raw output is; the answer."""
     head = (f"sidekit: {runner} output ({len(raw.encode('utf-8', 'replace')):,} B) compacted; exit code {exit_code}; "
             f"all of it: {saved} (prefix the command with SIDEKIT_RAW=1 to see it raw)\n")
-    return head + answers.dumps(answer) + "\n"
+    return head + render.dumps(answer) + "\n"
 
 
 def head_budget(runner: str, raw: str, saved: str, exit_code: int) -> int:

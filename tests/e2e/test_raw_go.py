@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e.claude_e2e import ToolCall, result_text, run_claude, split_result
+from testing.claude import ToolCall, result_text, run_claude, split_result
 
 CALC = "package calc\n\n// Clamp keeps n within [lo, hi].\nfunc Clamp(n, lo, hi int) int {\n\tif n < lo {\n" \
        "\t\treturn lo\n\t}\n\tif n > hi {\n\t\treturn hi - 1 // the planted bug\n\t}\n\treturn n\n}\n"

@@ -12,7 +12,7 @@ import argparse
 import os
 from typing import Any
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.runners import answer as runner_answer
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     found, code = answer(project_of(args), list(args.paths))
-    answers.emit(found, args.format)
+    render.emit(found, args.format)
     return code
 
 

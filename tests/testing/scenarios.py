@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sidekit_hooks.cli.playback import Player, build_payload, sidecar_of, write_files
+from sidekit_hooks.cli.playback.steps import Player, build_payload, sidecar_of, write_files
 from sidekit_hooks.detectors.scope import model as scope_model
 
-CORPUS = Path(__file__).resolve().parent / "scenarios"
+CORPUS = Path(__file__).resolve().parents[1] / "scenarios"
 HELD_OUT = "-heldout.jsonl"  # a file whose cases are scored apart (never used to tune anything)
 
 

@@ -11,7 +11,7 @@ import os
 import tomllib
 from typing import Any
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.core import workspace
 
@@ -32,19 +32,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sidekit_hooks.rules.authoring import conventions
+    from sidekit_hooks.rules.authoring import learn
 
     project = project_of(args)  # a missing folder is a clear error there
-    rules, measures = conventions.learn(project)
+    rules, measures = learn.learn(project)
     output = os.path.abspath(os.path.join(project, args.output or OUTPUT))
-    document = conventions.pack(rules)
+    document = learn.pack(rules)
     keep_disabled(document, output)
     if not args.dry_run:
         import tomli_w
 
         workspace.atomic_write(output, HEADER + tomli_w.dumps(document, multiline_strings=True))
     shown = os.path.relpath(output, project) if output.startswith(project.rstrip(os.sep) + os.sep) else output
-    answers.emit(summary(measures, shown, args.dry_run), args.format)
+    render.emit(summary(measures, shown, args.dry_run), args.format)
     return 0
 
 

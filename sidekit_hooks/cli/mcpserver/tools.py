@@ -149,9 +149,9 @@ def _usage(schema: dict[str, Any]) -> str:
 def answer(name: str, arguments: dict[str, Any], project: str,
            run_test: Callable[..., tuple[dict[str, Any], int]] | None = None) -> str:
     """The tool's text: the line the CLI command prints for the same request (checked arguments)."""
-    from sidekit_hooks.cli import answers
+    from sidekit_hooks.answers import render
 
-    return answers.dumps(_answer(name, arguments, project, run_test))
+    return render.dumps(_answer(name, arguments, project, run_test))
 
 
 def _answer(name: str, args: dict[str, Any], project: str,

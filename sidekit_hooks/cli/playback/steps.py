@@ -63,7 +63,7 @@ def sidecar_of(line: str) -> str:
 
 
 def hooks_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "hooks"
+    return Path(__file__).resolve().parents[3] / "hooks"
 
 
 class Player:

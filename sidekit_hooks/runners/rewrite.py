@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 
 from sidekit_hooks.core import fastjson, workspace
-from sidekit_hooks.status import interpreter, recorder_env
+from sidekit_hooks.runners.pytest import interpreter, environments
 
 OPTION = "sidekit_compact"
 APPENDED = f" -o {OPTION}=true"
@@ -77,7 +77,7 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     python = interpreter_of(command, cwd)
     if not python:
         return ""
-    if not recorder_env.records_in(interpreter.env_of(python), project) or not enabled(project):
+    if not environments.records_in(interpreter.env_of(python), project) or not enabled(project):
         return ""
     if exact_rule_names_pytest(project):
         return ""

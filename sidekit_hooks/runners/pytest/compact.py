@@ -1,5 +1,5 @@
 """The compact answer for a raw pytest run: loaded by the recorder when `-o sidekit_compact=true` is
-given (the PreToolUse rewrite in `status.rewrite` appends it), or directly with `-p sidekit_hooks.cli.pytest_compact`.
+given (the PreToolUse rewrite in `status.rewrite` appends it), or directly with `-p sidekit_hooks.runners.pytest.compact`.
 
 pytest runs exactly as asked; only its terminal output is held back: the terminal reporter writes
 into memory, and at the end the whole text goes to `.sidekit/pytest/raw-*.txt`. If it is short
@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.answers import render, shape
 from sidekit_hooks.status import cache, record
-from sidekit_hooks.status.pytest_plugin import RECORDER
+from sidekit_hooks.runners.pytest.plugin import RECORDER
 
 SHORT = 2048  # bytes of raw output printed as they are
 ANSWER_BUDGET = 780  # bytes of both lines together; the client adds "Exit code N\n", and the model gets <= 800
@@ -132,7 +132,7 @@ def compact(config: pytest.Config, raw: str, saved: str, stopped: str) -> str:
     budget = ANSWER_BUDGET - len(head.encode("utf-8")) - 1
     if written is None:  # the recorder did not write: say what pytest said last, nothing more
         answer = {"runner": "pytest", "exit": exit_code, "error": "test status not recorded", "pytest": last_words(raw)}
-        return head + answers.dumps(answer) + "\n"
+        return head + render.dumps(answer) + "\n"
     summary, table = written
     run = summary.get("run") or {}
     found = record.run_clusters(summary, table)
@@ -140,7 +140,7 @@ def compact(config: pytest.Config, raw: str, saved: str, stopped: str) -> str:
         "exit": exit_code,
         **shape.counts(run.get("counts") or {}),
         "state": "" if exit_code in (0, 1) else run.get("state", ""),
-        "stopped": answers.clip(stopped, 60),
+        "stopped": render.clip(stopped, 60),
         "notRun": max(0, int(run.get("selected", 0)) - int(run.get("ran", 0))) if stopped or run.get("interrupted") else 0,
         "crashedWorkers": raw.count(" node down:"),
         "warnings": _warnings(raw),
@@ -153,7 +153,7 @@ def compact(config: pytest.Config, raw: str, saved: str, stopped: str) -> str:
     answer["interrupted"] = bool(run.get("interrupted"))
     answer["newFailures"] = sum(int(c.get("new", 0)) for c in found)
     fitted = shape.with_clusters(shape.drop_zeros(answer), found, 0, failing, budget, 80)
-    return head + answers.dumps(fitted) + "\n"
+    return head + render.dumps(fitted) + "\n"
 
 
 def last_words(raw: str) -> str:
@@ -161,10 +161,10 @@ def last_words(raw: str) -> str:
     lines = [line.strip() for line in raw.splitlines() if line.strip()]
     internal = [line for line in lines if line.startswith("INTERNALERROR>")]
     if internal:
-        return answers.clip(internal[-1], 140)
+        return render.clip(internal[-1], 140)
     banners = [line.strip("! ") for line in lines if line.startswith("!!!")]  # Interrupted: ..., stopping after ...
     final = lines[-1].strip("= ") if lines else ""
-    return answers.clip("; ".join(([banners[-1]] if banners else []) + [final]), 140)
+    return render.clip("; ".join(([banners[-1]] if banners else []) + [final]), 140)
 
 
 def _warnings(raw: str) -> int:

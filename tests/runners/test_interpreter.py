@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.status import interpreter
+from sidekit_hooks.runners.pytest import interpreter
 
 
 @pytest.fixture(autouse=True)

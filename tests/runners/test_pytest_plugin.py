@@ -6,7 +6,7 @@ import importlib.util
 import re
 
 import pytest
-from statusutil import Suite, suite  # noqa: F401 - the fixture
+from testing.status import Suite, suite  # noqa: F401 - the fixture
 
 BROKEN_FIXTURE = """
     import pytest

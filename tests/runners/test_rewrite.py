@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.status import recorder_env, rewrite
+from sidekit_hooks.runners.pytest import environments
+from sidekit_hooks.runners import rewrite
 
 APPENDED = " -o sidekit_compact=true"
 HOOK = Path(__file__).resolve().parents[2] / "hooks" / "pre_tool_use.py"
@@ -27,8 +28,8 @@ def wired_venv(project: Path, name: str = ".venv") -> Path:
     for tool in ("python", "python3", "pytest", "py.test"):
         (env / "bin" / tool).write_text("#!/bin/sh\n")
         (env / "bin" / tool).chmod(0o755)
-    (site / recorder_env.pth_name(str(project))).write_text(recorder_env.shim_dir(str(project)) + "\n")
-    recorder_env.write_shim(str(project))
+    (site / environments.pth_name(str(project))).write_text(environments.shim_dir(str(project)) + "\n")
+    environments.write_shim(str(project))
     return env
 
 
@@ -104,7 +105,7 @@ def test_left_alone_where_the_recorder_does_not_load(project: Path, monkeypatch:
     env = wired_venv(project)
     monkeypatch.setenv("PATH", f"{env / 'bin'}{os.pathsep}/usr/bin:/bin")
     assert rewrite.rewrite("pytest -q", str(project), str(project)) == "pytest -q" + APPENDED
-    (Path(recorder_env.shim_dir(str(project))) / "sidekit_hooks").unlink()
+    (Path(environments.shim_dir(str(project))) / "sidekit_hooks").unlink()
     assert rewrite.rewrite("pytest -q", str(project), str(project)) == ""  # sidekit moved: the -p would fail
     other = project / "other"
     (other / "bin").mkdir(parents=True)

@@ -21,21 +21,21 @@ import os
 import sys
 
 from sidekit_hooks.core import workspace
-from sidekit_hooks.status import interpreter
+from sidekit_hooks.runners.pytest import interpreter
 
 SHIM_FOLDER = "pytest-env"  # under .sidekit/
 SHIM_MODULE = "sidekit_pytest_shim"
 DIST_INFO = "sidekit_pytest_recorder-0.1.0.dist-info"
 RECORD_FILE = "recorder-envs.json"
 PTH_PREFIX = "sidekit-recorder-"
-PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # sidekit_hooks/
 
 SHIM_SOURCE = '''"""sidekit's pytest recorder for this environment (written by `sidekit install`, removed by `sidekit uninstall`).
 
 When sidekit is moved or removed, or cannot load here, this plugin is empty and pytest runs as before.
 """
 try:
-    from sidekit_hooks.status.pytest_plugin import pytest_addoption, pytest_configure  # noqa: F401
+    from sidekit_hooks.runners.pytest.plugin import pytest_addoption, pytest_configure  # noqa: F401
 except Exception:  # noqa: BLE001 - never break this environment's pytest
     pass
 '''
@@ -67,7 +67,7 @@ def records_in(env: str, project: str) -> bool:
     if not site:
         return False
     if os.path.isfile(os.path.join(site, pth_name(project))):
-        return os.path.isfile(os.path.join(shim_dir(project), "sidekit_hooks", "status", "pytest_plugin.py"))
+        return os.path.isfile(os.path.join(shim_dir(project), "sidekit_hooks", "runners", "pytest", "plugin.py"))
     return _has_dist(site)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 
 UNCHANGED_BUDGET = 40
 STATUS_BUDGET = 400
@@ -37,12 +37,12 @@ def brief(cluster: dict[str, Any], message_chars: int) -> dict[str, Any]:
     first = str(tests[0]) if tests else ""
     return drop_zeros({
         "id": cluster["id"],
-        "type": answers.clip(str(cluster.get("type", "")), 40),
+        "type": render.clip(str(cluster.get("type", "")), 40),
         "phase": "" if cluster.get("phase") == "call" else cluster.get("phase", ""),
-        "at": answers.short_path(str(cluster.get("at", "")), 60),
-        "frame": answers.short_path(str(cluster.get("frame", "")), 60),
-        "message": answers.clip(str(cluster.get("message", "")), message_chars),
-        "cause": answers.clip(str(cluster.get("cause", "")), 48),
+        "at": render.short_path(str(cluster.get("at", "")), 60),
+        "frame": render.short_path(str(cluster.get("frame", "")), 60),
+        "message": render.clip(str(cluster.get("message", "")), message_chars),
+        "cause": render.clip(str(cluster.get("cause", "")), 48),
         "variants": variants if variants > 1 else 0,
         "affected": cluster["affected"] if cluster.get("affected", 1) > 1 else 0,
         "reported": cluster.get("reported", 0),
@@ -65,7 +65,7 @@ def with_clusters(answer: dict[str, Any], found: list[dict[str, Any]], hidden: i
         more = len(left) + hidden
         return {"moreClusters": more, "moreFailures": max(0, failing - sum(sizes[:shown]))} if more else {}
 
-    return drop_zeros(answers.fit(answer, "clusters", briefs, budget, remainder))
+    return drop_zeros(render.fit(answer, "clusters", briefs, budget, remainder))
 
 
 KEEP_ZERO = frozenset({"generation", "exit"})
@@ -98,10 +98,10 @@ def status(summary: dict[str, Any], stale: tuple[list[str], int, bool] | None, n
     if stale is not None:
         changed, count, complete = stale
         answer["stale"] = bool(count) or not complete
-        answer["changed"] = [answers.short_path(p, 60) for p in changed[:1]]
+        answer["changed"] = [render.short_path(p, 60) for p in changed[:1]]
         answer["moreChanged"] = max(0, count - 1)
     answer["newFailures"] = summary.get("newFailures", 0)
-    answer["note"] = answers.clip(str(summary.get("note", "")), 80)
+    answer["note"] = render.clip(str(summary.get("note", "")), 80)
     return with_clusters(answer, list(summary.get("clusters") or ()), int(summary.get("moreClusters", 0)),
                          failing, STATUS_BUDGET, 56)
 

@@ -1,5 +1,5 @@
 """The compact answer a rewritten raw pytest prints: real pytest runs in a subprocess, with the plugin
-loaded the way the PreToolUse rewrite loads it (`-p sidekit_hooks.cli.pytest_compact`)."""
+loaded the way the PreToolUse rewrite loads it (`-p sidekit_hooks.runners.pytest.compact`)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from statusutil import Suite, suite  # noqa: F401 - the fixture
+from testing.status import Suite, suite  # noqa: F401 - the fixture
 
-from sidekit_hooks.cli import pytest_compact
+from sidekit_hooks.runners.pytest import compact
 
-PLUGIN = ["-p", "sidekit_hooks.cli.pytest_compact"]
+PLUGIN = ["-p", "sidekit_hooks.runners.pytest.compact"]
 ONE_CAUSE = """
     import pytest
     from lib import term_len
@@ -55,7 +55,7 @@ def test_red_run_with_one_root_cause(suite: Suite) -> None:
     raw = run(suite, "tests", "-p", "no:randomly")
     done = run(suite, "tests", *PLUGIN)
     assert (raw.returncode, done.returncode) == (1, 1)
-    assert len(done.stdout.encode()) <= pytest_compact.ANSWER_BUDGET < len(raw.stdout.encode()) // 10
+    assert len(done.stdout.encode()) <= compact.ANSWER_BUDGET < len(raw.stdout.encode()) // 10
     head, answer = parse(done.stdout)
     assert head.startswith("sidekit: pytest's output (") and "compacted; exit code 1; all of it: .sidekit/pytest/raw-" in head
     assert head.endswith("(prefix the command with SIDEKIT_RAW=1 to see it raw)")
@@ -82,7 +82,7 @@ def test_a_hundred_distinct_failures_stay_in_budget(suite: Suite) -> None:
     body = "".join(f"\ndef test_{i}():\n    raise KeyError('missing key number {i} ' + 'x' * 200)\n" for i in range(100))
     suite.write("tests/test_many.py", body)
     done = run(suite, "tests", *PLUGIN)
-    assert done.returncode == 1 and len(done.stdout.encode()) <= pytest_compact.ANSWER_BUDGET
+    assert done.returncode == 1 and len(done.stdout.encode()) <= compact.ANSWER_BUDGET
     head, answer = parse(done.stdout)
     assert answer["failed"] == 100 and answer["moreClusters"] >= 90 and answer["moreFailures"] >= 90
 

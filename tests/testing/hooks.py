@@ -11,7 +11,7 @@ from typing import Any
 
 from sidekit_hooks.nudges import payloads
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 HOOK_SCRIPTS = {
     "PostToolUse": REPO / "hooks" / "post_tool_use.py",
     "PostToolUseFailure": REPO / "hooks" / "post_tool_use_failure.py",

@@ -22,7 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1] / "e2e"  # the CLI is cached beside the e2e tests
 REPO = HERE.parent.parent
 VERSION = "2.1.328"
 CACHED_CLI = HERE / ".cache" / f"claude-code-{VERSION}" / "node_modules" / ".bin" / "claude"

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from sidekit_hooks.status.vocabulary import Summary, Table
 
 RECORDER = "sidekit-recorder"
-COMPACT_PLUGIN = "sidekit_hooks.cli.pytest_compact"  # loaded with -p by the PreToolUse rewrite
+COMPACT_PLUGIN = "sidekit_hooks.runners.pytest.compact"  # loaded with -p by the PreToolUse rewrite
 MESSAGE_CHARS = 300  # first line of an exception message, as stored
 MENTION_TEXT = 4000  # how much of an assertion's text is searched for a reported exception
 MAX_FRAMES = 10

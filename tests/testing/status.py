@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import REPO, SIDEKIT
+from testing.hooks import REPO, SIDEKIT
 
 
 class Suite:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks.status import recorder_env
+from sidekit_hooks.runners.pytest import environments
 
 REPO = Path(__file__).resolve().parents[2]
 SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
@@ -168,7 +168,7 @@ def test_recorder_only_leaves_the_settings_alone(toolz_project: Path) -> None:
     assert done.returncode == 0 and done.stdout.splitlines() == [
         f"sidekit install: the test environments of {root}", "  pytest in .venv: now records "
         f"(.venv/lib/{Path(glob.glob(str(root / '.venv' / 'lib' / 'python*'))[0]).name}/site-packages/"
-        f"{recorder_env.pth_name(str(root))})"], done.stdout + done.stderr
+        f"{environments.pth_name(str(root))})"], done.stdout + done.stderr
     assert (settings.read_text() if settings.exists() else None) == had
     old = finished(root)
     assert plain_pytest(root, TESTS).returncode == 0 and finished(root) > old
