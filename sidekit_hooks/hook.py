@@ -69,8 +69,8 @@ PRE_TOOL_DEADLINE = 0.8  # seconds, as runtime.HARD_DEADLINE; past it the comman
 
 
 def _pre_tool_use() -> int:
-    """PreToolUse (Bash): only the raw-pytest rewrite listens, so a call that never says pytest costs
-    one read of stdin and no import of the runtime."""
+    """PreToolUse (Bash): only the raw-run rewrite listens (pytest, go test, cargo test), so a call that
+    never says pytest or " test" costs one read of stdin and no import of the runtime."""
     import os
 
     if os.environ.get("SIDEKIT_DISABLE", "") not in ("", "0"):
