@@ -78,7 +78,7 @@ def render(binary: str, text: str, started: float, code: int) -> tuple[str, Call
         return text, lambda: _save(root, result)
     from sidekit_hooks.runners import answer, store
 
-    summary, table = store.save(root, result)
+    summary, table = store.save(root, result, compact=True)
     saved = as_seen(store.save_raw(root, "cargo", text, os.path.basename(binary).rsplit("-", 1)[0]))
     budget = answer.head_budget("cargo test", text, saved, code) - len(source) - CARGO_LINES
     found = answer.run_answer(dict(summary), dict(table), result, budget, {"binary": source})

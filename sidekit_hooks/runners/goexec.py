@@ -85,7 +85,7 @@ def render(text: str, verbose: bool, started: float, code: int) -> tuple[str, Ca
         return plain, lambda: _save(root, result)
     from sidekit_hooks.runners import answer, store
 
-    summary, table = store.save(root, result)
+    summary, table = store.save(root, result, compact=True)
     shown = as_seen(store.save_raw(root, "go", text.replace("\x16", ""), pkgdir))
     # room for go's own lines after ours (`FAIL\t<import path>\t0.01s`, `FAIL`), so the whole stays <= 800 B
     budget = answer.head_budget("go test", plain, shown, code) - len(pkgdir) - GO_LINES

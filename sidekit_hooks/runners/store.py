@@ -16,8 +16,10 @@ if TYPE_CHECKING:
 KEEP_RAW = 10  # raw output files kept per runner under .sidekit/<runner>/
 
 
-def save(root: str, result: Result) -> tuple[Summary, Table]:
-    """Merge `result` into the cache under its lock; returns (summary, table) as written."""
+def save(root: str, result: Result, compact: bool = False) -> tuple[Summary, Table]:
+    """Merge `result` into the cache under its lock; returns (summary, table) as written.
+
+    `compact`: the model was shown the compact answer of this run (the tests sidecar then stays quiet)."""
     failing = [t for t, e in result.tests.items() if e.get("o") in ("failed", "error")]
     run: dict[str, Any] = {
         "id": os.environ.get("SIDEKIT_RUN_ID", ""),
@@ -30,6 +32,8 @@ def save(root: str, result: Result) -> tuple[Summary, Table]:
         "interrupted": result.interrupted,
     }
     run["complete"] = not result.interrupted and not result.errors
+    if compact:
+        run["compact"] = True
     with cache.locked(root):
         summary, table = record.merge(root, run, dict(result.tests), dict(result.errors), None)
         summary["runner"] = result.runner
