@@ -65,24 +65,31 @@ def main(argv: list[str]) -> int:
 
 def render(binary: str, text: str, started: float, code: int) -> tuple[str, Callable[[], None] | None]:
     """(what to print, the cache write left for after it, if any)."""
-    from sidekit_hooks.runners import cargo, ledger
-    from sidekit_hooks.runners.goexec import as_seen
+    from sidekit_hooks.runners import ledger
     from sidekit_hooks.status import cache
 
     here = os.getcwd()
     root = cache.workspace_root(here)
     source = _source(binary, here, root)
-    result = cargo.parse(text, root, started, code, source)
     size = len(text.encode("utf-8", "replace"))
-    if size + ledger.printed_before(root, "cargo", size) <= SHORT:
-        return text, lambda: _save(root, result)
+    if size + ledger.printed_before(root, "cargo", size) <= SHORT:  # parsed after the output, by the child
+        return text, lambda: _save(root, _parse(text, root, started, code, source))
     from sidekit_hooks.runners import answer, store
+    from sidekit_hooks.runners.goexec import as_seen
+
+    result = _parse(text, root, started, code, source)
 
     summary, table = store.save(root, result, compact=True)
     saved = as_seen(store.save_raw(root, "cargo", text, os.path.basename(binary).rsplit("-", 1)[0]))
     budget = answer.head_budget("cargo test", text, saved, code) - len(source) - CARGO_LINES
     found = answer.run_answer(dict(summary), dict(table), result, budget, {"binary": source})
     return answer.compacted("cargo test", text, saved, code, found), None
+
+
+def _parse(text: str, root: str, started: float, code: int, source: str) -> Result:
+    from sidekit_hooks.runners import cargo
+
+    return cargo.parse(text, root, started, code, source)
 
 
 def _save(root: str, result: Result) -> None:

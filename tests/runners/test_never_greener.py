@@ -102,3 +102,14 @@ def check(project: Path, env: dict[str, str], command: str, expected: int, runne
         assert found.get("failed", 0) == 0 and "buildErrors" not in found
     if found.get("passed", 0) == 0 and not expected:
         assert found["state"] == "noTests", found  # zero tests run is not a pass
+
+
+def test_a_compacted_green_go_package_is_cached_as_a_raw_one_is(tmp_path: Path) -> None:
+    need("go")
+    project = go_module(tmp_path / "m", {})
+    env = env_for(project)
+    command = rewritten(project, "go test ./...", env)
+    first, second = shell(project, command, env), shell(project, command, env)
+    assert (first.code, second.code) == (0, 0)
+    assert "(cached)" not in first.output and first.output.startswith("ok  \texample.com/m/p\t")
+    assert second.output == "ok  \texample.com/m/p\t(cached)\n"
