@@ -14,8 +14,9 @@ PreToolUse hot path):
     def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result
         # what one run left (its raw output, report files newer than `started`), as cache records
 
-Optional: `COMMAND: list[str]`, what `sidekit test` runs for this runner (its output goes to
-`raw_output_path`, then `collect` reads it).
+Optional: `def command(project: str, args: list[str]) -> list[str]` (or a plain `COMMAND: list[str]`,
+to which the arguments are appended): what `sidekit test [ARGS]` runs for this runner; its output
+(stdout and stderr in one stream) goes to `raw_output_path`, then `collect` reads it.
 
 A module that is not there (another branch delivers it) is skipped, never an error.
 """

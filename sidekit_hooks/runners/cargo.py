@@ -36,6 +36,11 @@ RESULT_LINE = re.compile(r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) faile
 DIED = re.compile(r"process didn't exit successfully: .*\((signal: .*|exit status: \d+)\)")
 
 
+def command(project: str, args: list[str] | None = None) -> list[str]:
+    """What `sidekit test [ARGS]` runs: every test target, not stopping at the first red one."""
+    return [*COMMAND, *(args or [])]
+
+
 def detect(project: str) -> bool:
     return os.path.isfile(os.path.join(project, "Cargo.toml"))
 

@@ -30,8 +30,24 @@ COMMAND = ["go", "test", "-json", "./..."]
 # binary that is not run, or an -exec/-json of their own.
 LEAVE_ALONE = ("-json", "-exec", "-args", "-c", "-o", "-list", "-fuzz", "-h", "-help", "--help", "-i",
                "-cpuprofile", "-memprofile", "-trace", "-blockprofile", "-mutexprofile", "-coverprofile", "-n")
+VALUE_FLAGS = frozenset({"run", "skip", "bench", "benchtime", "count", "cpu", "parallel", "timeout", "tags", "p",
+                         "coverpkg", "covermode", "shuffle", "fuzztime", "mod", "vet", "ldflags", "gcflags", "exec",
+                         "o", "outputdir", "fullpath", "list", "fuzz", "failfast", "C"})
 FRAMING = re.compile(r"^\s*\x16(=== (?:RUN|PAUSE|CONT|NAME) +|--- (?:PASS|FAIL|SKIP): )(.*?)(?: \((\d+\.\d+)s\))?$")
 OUTCOMES = {"pass": "passed", "fail": "failed", "skip": "skipped"}
+
+
+def command(project: str, args: list[str] | None = None) -> list[str]:
+    """What `sidekit test [ARGS]` runs: `go test -json`, on ./... unless ARGS name packages."""
+    args = [a for a in args or [] if a != "--"]
+    named = any(_is_package(word, before) for before, word in zip(["", *args], args))
+    return ["go", "test", "-json", *([] if named else ["./..."]), *args]
+
+
+def _is_package(word: str, before: str) -> bool:
+    """A package pattern (`./calc`, `./...`, `example.com/m/calc`), not a flag or a flag's value."""
+    takes_value = before.startswith("-") and "=" not in before and before.lstrip("-") in VALUE_FLAGS
+    return not word.startswith("-") and not takes_value and (word.startswith((".", "/")) or "/" in word)
 
 
 def detect(project: str) -> bool:

@@ -42,13 +42,13 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
     return None
 
 
-def command(project: str) -> list[str]:
-    """What `sidekit test` runs: Maven, or Gradle (the project's wrapper first)."""
+def command(project: str, args: list[str] | None = None) -> list[str]:
+    """What `sidekit test [ARGS]` runs: Maven, or Gradle (the project's wrapper first)."""
     if os.path.isfile(os.path.join(project, "pom.xml")):
         wrapper = os.path.join(project, "mvnw")
-        return [wrapper if os.access(wrapper, os.X_OK) else "mvn", "-B", "test"]
+        return [wrapper if os.access(wrapper, os.X_OK) else "mvn", "-B", "test", *(args or [])]
     wrapper = os.path.join(project, "gradlew")
-    return [wrapper if os.access(wrapper, os.X_OK) else "gradle", "test", "--console=plain"]
+    return [wrapper if os.access(wrapper, os.X_OK) else "gradle", "test", "--console=plain", *(args or [])]
 
 
 def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result:

@@ -114,3 +114,14 @@ EXEC = ["-exec", f"{sys.executable} -S -P {Path(go.__file__).parent / 'goexec.py
 def test_only_options_are_appended_and_some_runs_are_left_alone(words: list[str], appended: list[str] | None) -> None:
     wanted = go.compact_words(list(words), "/p")
     assert wanted == (None if appended is None else words + appended)
+
+
+@pytest.mark.parametrize(("args", "argv"), [
+    ([], ["go", "test", "-json", "./..."]),
+    (["./calc"], ["go", "test", "-json", "./calc"]),
+    (["--", "-run", "TestAdd/one"], ["go", "test", "-json", "./...", "-run", "TestAdd/one"]),
+    (["-run", "Test/x", "./calc/..."], ["go", "test", "-json", "-run", "Test/x", "./calc/..."]),
+    (["example.com/m/calc"], ["go", "test", "-json", "example.com/m/calc"]),
+])
+def test_sidekit_test_runs_the_packages_asked_for_else_all(args: list[str], argv: list[str]) -> None:
+    assert go.command("/p", args) == argv

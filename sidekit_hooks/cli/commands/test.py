@@ -94,7 +94,10 @@ def other_runner(root: str, name: str, args: list[str], select_only: bool, progr
 
     adapter = runners.load(name)
     assert adapter is not None  # detect() names only runners this build has
-    argv = adapter.command(root) if hasattr(adapter, "command") else list(getattr(adapter, "COMMAND", []))
+    if hasattr(adapter, "command"):
+        argv = list(adapter.command(root, list(args)))
+    else:
+        argv = [*getattr(adapter, "COMMAND", []), *args] if getattr(adapter, "COMMAND", None) else []
     if not argv:
         return {"runner": name, "exit": 2, "error": f"sidekit cannot run {name} itself yet"}, 2
     extra = {"basis": "all"} if select_only else {}  # no selection graph for this runner yet: all tests
@@ -102,7 +105,7 @@ def other_runner(root: str, name: str, args: list[str], select_only: bool, progr
     started = time.time()
     if not shutil.which(argv[0], path=os.environ.get("PATH")):
         return {"runner": name, "exit": 127, "error": f"{argv[0]} is not installed or not on PATH"}, 127
-    merged = ["/bin/sh", "-c", 'exec "$@" 2>&1', "sh", *argv, *args]  # one stream: tool lines stay in order
+    merged = ["/bin/sh", "-c", 'exec "$@" 2>&1', "sh", *argv]  # one stream: tool lines stay in order
     with one_at_a_time(root):
         done = execute(merged, root, dict(os.environ, SIDEKIT_RUN_ID=run_id), progress, process)
         raw = store.save_raw(root, name, (done.stdout or "") + (done.stderr or ""), "sidekit-test")
