@@ -1,4 +1,5 @@
-"""The `rules` sidecar: every enabled rule of the layered packs, matched against each tool call.
+"""The `specs` detector: every enabled rule of the layered packs, matched against each tool call. Each
+rule speaks as its own sidecar (`specs`, or a team pack's name).
 
 Imported on every hook (the runtime loads a detector before it looks at `hooks`), so this module
 imports nothing at its top; the snapshot and the matcher come in only for the events it handles.
@@ -6,23 +7,25 @@ imports nothing at its top; the snapshot and the matcher come in only for the ev
 
 from __future__ import annotations
 
+from sidekit_hooks.hook_events import judged_by
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Context, Finding
     from sidekit_hooks.rules.match import Hit, Rule
 
 
-class RulesDetector:
-    name = "rules"
-    hooks = frozenset({"PostToolUse", "PostToolUseFailure"})
+class SpecsDetector:
+    name = "specs"
+    hooks = judged_by("specs")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
-        from sidekit_hooks.rules import match, snapshot
+        from sidekit_hooks.rules import match
 
-        if ctx.read_snapshot is None:  # a detector called on its own (tests): read the packs here
-            ctx.read_snapshot = lambda: dict(snapshot.current(ctx.project, notify=ctx.notify_user, hook=event.hook))
-        snap = ctx.packs()
+        snap = ctx.packs() if ctx.read_snapshot is not None or ctx.snapshot is not None else packs_of(ctx, event.hook)
         if not snap.get("rules"):
             return []
         match.use_precompiled(snap)
@@ -34,6 +37,14 @@ class RulesDetector:
 
         hits = match.match_rules(snap["rules"], event, ctx.deadline, on_timeout)
         return [finding(hit, event) for hit in hits]
+
+
+def packs_of(ctx: Context, hook: str) -> dict[str, Any]:
+    """The compiled packs for a Context made without a reader (a detector called on its own)."""
+    from sidekit_hooks.rules import snapshot
+
+    ctx.snapshot = dict(snapshot.current(ctx.project, notify=ctx.notify_user, hook=hook))
+    return ctx.snapshot
 
 
 def finding(hit: Hit, event: Event) -> Finding:
@@ -88,4 +99,4 @@ def recheck_of(hit: Hit, event: Event) -> dict[str, str] | None:
     return None
 
 
-DETECTOR = RulesDetector()
+DETECTOR = SpecsDetector()

@@ -9,18 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sidekit_hooks.hook_events import EVENTS
 from sidekit_hooks.nudges import payloads
 
 REPO = Path(__file__).resolve().parents[2]
-HOOK_SCRIPTS = {
-    "PostToolUse": REPO / "hooks" / "post_tool_use.py",
-    "PostToolUseFailure": REPO / "hooks" / "post_tool_use_failure.py",
-    "UserPromptSubmit": REPO / "hooks" / "user_prompt_submit.py",
-    "PreToolUse": REPO / "hooks" / "pre_tool_use.py",
-    "SessionStart": REPO / "hooks" / "session_start.py",
-    "Stop": REPO / "hooks" / "stop.py",
-    "SubagentStop": REPO / "hooks" / "subagent_stop.py",
-}
+HOOK_SCRIPTS = {name: REPO / "hooks" / f"{event.script}.py" for name, event in EVENTS.items()}
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]

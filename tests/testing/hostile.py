@@ -15,10 +15,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sidekit_hooks.hook_events import EVENTS
+
 REPO = Path(__file__).resolve().parents[2]
 ROOT = Path(os.environ.get("SIDEKIT_HOSTILE_ROOT") or REPO)
-SCRIPTS = {"PostToolUse": "post_tool_use.py", "PostToolUseFailure": "post_tool_use_failure.py",
-           "UserPromptSubmit": "user_prompt_submit.py"}
+SCRIPTS = {name: f"{event.script}.py" for name, event in EVENTS.items()}
 CLI = "import sys; sys.path.insert(0, sys.argv.pop(1)); from sidekit_hooks.cli import main; sys.exit(main())"
 QUEUE = Path(".runtime") / "nudge_queue"
 

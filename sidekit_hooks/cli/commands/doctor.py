@@ -19,19 +19,12 @@ from sidekit_hooks import __version__
 from sidekit_hooks.cli.wiring import settings_merge, files
 from sidekit_hooks.cli.commands._shared import add_project, project_of
 from sidekit_hooks.core import agentpath, hooklog, workspace
+from sidekit_hooks.hook_events import EVENTS
 
 MIN_PYTHON = (3, 11)
 RECENT_FAILURES = 24 * 3600  # seconds: older hook failures are history, not a problem
 PROBE_SESSION = "sidekit-doctor-probe"
-PROBES: dict[str, dict[str, Any]] = {  # the smallest payload of each event; an unknown tool, so no sidecar speaks
-    "PostToolUse": {"tool_name": "SidekitDoctorProbe", "tool_input": {}, "tool_response": {}},
-    "PostToolUseFailure": {"tool_name": "SidekitDoctorProbe", "tool_input": {}, "error": "probe"},
-    "UserPromptSubmit": {"prompt": ""},
-    "PreToolUse": {"tool_name": "Bash", "tool_input": {"command": "true"}},
-    "SessionStart": {"source": "startup"},
-    "Stop": {"stop_hook_active": False},
-    "SubagentStop": {"stop_hook_active": False},
-}
+PROBES: dict[str, dict[str, Any]] = {name: event.probe for name, event in EVENTS.items()}  # no sidecar speaks
 
 
 @dataclass(frozen=True)
@@ -348,7 +341,7 @@ def _deadline_check(project: str) -> Check:
         return Check("hook deadline", "ok", "no hook ran out of time in the last 24 h")
     culprit = str(hits[-1].get("culprit") or hits[-1].get("where") or "?")
     detail = f"{len(hits)} hook run{'s' if len(hits) != 1 else ''} ran out of time in the last 24 h; newest while running {culprit}"
-    if "pack " in culprit or "detector rules" in culprit:
+    if "pack " in culprit or "detector specs" in culprit or "detector rules" in culprit:
         target = culprit.split("pack ", 1)[1].split(" rule ")[0] if "pack " in culprit else ""
         fix = f"sidekit rules test {shlex.quote(target)}".rstrip() if target else "sidekit rules test"
         return Check("hook deadline", "problem", detail, f"{fix} (it measures compile and match time), then trim that pack")

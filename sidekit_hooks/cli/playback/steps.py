@@ -18,13 +18,10 @@ from typing import Any
 
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.core.workspace import log_dir
+from sidekit_hooks.hook_events import EVENTS
 from sidekit_hooks.nudges import payloads
 
-HOOK_SCRIPTS = {
-    "PostToolUse": "post_tool_use.py",
-    "PostToolUseFailure": "post_tool_use_failure.py",
-    "UserPromptSubmit": "user_prompt_submit.py",
-}
+HOOK_SCRIPTS = {name: f"{event.script}.py" for name, event in EVENTS.items()}
 # Set by Gas Town or Claude Code; a played session must not drain (or write to) a real session's queue.
 FOREIGN_ENV = ("GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "GT_SESSION", "CLAUDE_CODE_SESSION_ID", "SIDEKIT_DISABLE")
 NUDGE_PREFIX = "[sidecar:"

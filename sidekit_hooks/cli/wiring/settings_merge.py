@@ -24,22 +24,16 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-MARKER = "# sidekit-hooks"
-TIMEOUT = 5  # seconds; the hook's own deadline is well under one
-# event -> (script under hooks/, matcher or None for events without matchers)
-EVENTS: dict[str, tuple[str, str | None]] = {
-    "PostToolUse": ("post_tool_use.py", "*"),
-    "PostToolUseFailure": ("post_tool_use_failure.py", "*"),
-    "UserPromptSubmit": ("user_prompt_submit.py", None),
-    "PreToolUse": ("pre_tool_use.py", "Bash"),  # raw pytest runs; no other tool pays for a hook
-    "SessionStart": ("session_start.py", None),
-    "Stop": ("stop.py", None),
-    "SubagentStop": ("subagent_stop.py", None),
-}
+from sidekit_hooks.hook_events import EVENTS as TABLE
+from sidekit_hooks.hook_events import HANDLER_TIMEOUT
 
+MARKER = "# sidekit-hooks"
+TIMEOUT = HANDLER_TIMEOUT
+# event -> (script under hooks/, matcher or None for events without matchers), from the one table
+EVENTS: dict[str, tuple[str, str | None]] = {name: (f"{event.script}.py", event.matcher) for name, event in TABLE.items()}
 # A permission-rule condition per handler: the client spawns the hook only when it holds (Claude Code
 # >= 2.1.85; checked per subcommand in 2.1.328), so a Bash call that cannot be pytest costs nothing.
-CONDITIONS: dict[str, str] = {"PreToolUse": "Bash(*test*)"}  # pytest, py.test, go test, cargo test, ...
+CONDITIONS: dict[str, str] = {name: event.condition for name, event in TABLE.items() if event.condition}
 
 Settings = dict[str, Any]
 Record = dict[str, Any]

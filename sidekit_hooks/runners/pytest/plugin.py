@@ -30,6 +30,7 @@ MAX_FRAMES = 10
 # Path parts that mean "not the project's own code" even inside the project folder.
 FOREIGN = ("/site-packages/", "/dist-packages/", "/.venv/", "/.tox/", "/.nox/", "/venv/")
 # pytest's outcome words, ranked: a test's outcome is its worst phase.
+from sidekit_hooks.status.clip import clip
 from sidekit_hooks.status.vocabulary import OUTCOME_RANK as RANK
 
 
@@ -198,14 +199,26 @@ def phase_outcome(report: pytest.TestReport) -> str | None:
 
 
 def describe(excinfo: ExceptionInfo[BaseException], root: str, compare: dict[str, str] | None) -> dict[str, Any]:
-    """A failure as a small JSON-able dict (survives xdist): type, message, where, cause, frames."""
+    """A failure as a small JSON-able dict (survives xdist): type, message, where, cause, frames.
+
+    A failing doctest is described by what failed in it, not by pytest's wrapper around it (#18):
+    an exception by its own traceback, a wrong output by the example's file and line."""
+    example = doctest_failure(excinfo.value)
+    if example is not None:
+        return describe_doctest(example, root)
+    return describe_exception(excinfo, root, compare)
+
+
+def describe_exception(excinfo: ExceptionInfo[BaseException], root: str, compare: dict[str, str] | None,
+                       rename: dict[str, tuple[str, int]] | None = None) -> dict[str, Any]:
+    """`describe` of a plain exception; `rename` maps a doctest's pseudo-file to its example's file and line."""
     value = excinfo.value
     kind = type(value)
     failure: dict[str, Any] = {"type": kind.__qualname__, "message": first_line(value)}
     if kind.__module__ not in ("builtins", "_pytest.outcomes"):
         failure["module"] = kind.__module__
     entries = [entry for entry in excinfo.traceback if not _hidden(entry, excinfo)] or list(excinfo.traceback)
-    located = [(where(str(entry.path), root), entry.lineno + 1, entry.name) for entry in entries]
+    located = [_locate(str(entry.path), entry.lineno + 1, entry.name, root, rename or {}) for entry in entries]
     if located:
         (crash, _), line, _ = located[-1]
         failure["at"] = f"{crash}:{line}"
@@ -215,7 +228,7 @@ def describe(excinfo: ExceptionInfo[BaseException], root: str, compare: dict[str
         failure["frames"] = own[:2] + own[2 - MAX_FRAMES:] if len(own) > MAX_FRAMES else own
     cause = root_cause(value)
     if cause is not None:
-        failure["cause"] = f"{type(cause).__qualname__}: {first_line(cause)}".rstrip(": ")
+        failure["cause"] = clip(f"{type(cause).__qualname__}: {first_line(cause)}".rstrip(": "), MESSAGE_CHARS)
     if compare and isinstance(value, AssertionError):
         failure["compare"] = compare
     if isinstance(value, AssertionError):
@@ -225,10 +238,56 @@ def describe(excinfo: ExceptionInfo[BaseException], root: str, compare: dict[str
     return failure
 
 
+def _locate(path: str, line: int, name: str, root: str,
+            rename: dict[str, tuple[str, int]]) -> tuple[tuple[str, bool], int, str]:
+    if path in rename:  # `<doctest pkg.mod.f[1]>` line 1 is the example's line in pkg/mod.py
+        real, first = rename[path]
+        return where(real, root), first + line - 1, name
+    return where(path, root), line, name
+
+
+def doctest_failure(value: BaseException) -> Any:
+    """The first doctest.UnexpectedException / DocTestFailure a failing doctest item raised, or None."""
+    import sys
+
+    doctest = sys.modules.get("doctest")
+    if doctest is None:
+        return None
+    failures = getattr(value, "failures", None)  # pytest's MultipleDoctestFailures
+    first = failures[0] if isinstance(failures, (list, tuple)) and failures else value
+    return first if isinstance(first, (doctest.UnexpectedException, doctest.DocTestFailure)) else None
+
+
+def describe_doctest(failure: Any, root: str) -> dict[str, Any]:
+    """A doctest example's failure: its exception where it was raised, or its wrong output at its line."""
+    test, example = failure.test, failure.example
+    filename = str(test.filename or "")
+    line = (test.lineno or 0) + example.lineno + 1  # as pytest reports it: 1-based, in the file
+    pseudo = f"<doctest {test.name}[{test.examples.index(example)}]>" if example in test.examples else ""
+    exc_info = getattr(failure, "exc_info", None)
+    if exc_info is not None:
+        from _pytest._code.code import ExceptionInfo  # loaded by pytest already
+
+        found = describe_exception(ExceptionInfo.from_exc_info(exc_info), root, None,
+                                   {pseudo: (filename, line)} if pseudo and filename else None)
+        found["doctest"] = True
+        return found
+    (path, mine) = where(filename, root)
+    spot = f"{path}:{line}"
+    source, want, got = (" ".join(str(text).split()) for text in (example.source, example.want, failure.got))
+    described: dict[str, Any] = {
+        "type": "DocTestFailure", "module": "doctest", "at": spot, "doctest": True,
+        "message": clip(f"{source} -> expected {want or 'nothing'}, got {got or 'nothing'}", MESSAGE_CHARS),
+    }
+    if mine:
+        described["frame"], described["frames"] = spot, [f"{spot} in {test.name}"]
+    return described
+
+
 def first_line(value: BaseException) -> str:
     text = _text(value).strip()
     line = text.splitlines()[0].strip() if text else ""
-    return line[:MESSAGE_CHARS]
+    return clip(line, MESSAGE_CHARS)
 
 
 def _text(value: BaseException) -> str:
@@ -275,7 +334,7 @@ def from_text(text: str, root: str) -> dict[str, Any]:
     kind, sep, message = last.partition(": ")
     if not sep or not re.fullmatch(r"[\w.]+", kind):
         kind, message = "Error", last
-    failure: dict[str, Any] = {"type": kind.rpartition(".")[2], "message": message.strip()[:MESSAGE_CHARS]}
+    failure: dict[str, Any] = {"type": kind.rpartition(".")[2], "message": clip(message.strip(), MESSAGE_CHARS)}
     spots = re.findall(r'File "([^"]+)", line (\d+)', text) + re.findall(r"^([^\s:][^:\n]*\.py):(\d+)", text, re.M)
     own = [(where(os.path.join(root, path) if not os.path.isabs(path) else path, root), line) for path, line in spots]
     mine = [f"{path}:{line}" for (path, inside), line in own if inside]
@@ -303,6 +362,13 @@ def where(path: str, root: str) -> tuple[str, bool]:
 
 
 def _hidden(entry: Any, excinfo: ExceptionInfo[BaseException]) -> bool:
+    """pytest's `__tracebackhide__`, and unittest's own frames (`__unittest`): an `assertEqual` fails at the
+    test's line, not in unittest/case.py."""
+    try:
+        if entry.frame.f_globals.get("__unittest"):
+            return True
+    except Exception:  # noqa: BLE001
+        pass
     try:
         return bool(entry.ishidden(excinfo))
     except TypeError:  # pytest < 8.1 takes no argument
