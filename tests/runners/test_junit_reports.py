@@ -94,4 +94,10 @@ def test_sidekit_ingest_feeds_the_cache_and_exits_red_for_a_red_report(project: 
                                                      "src/test/java/com/acme/CalcTest.java:40"]
     status = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "status"], cwd=project,
                             capture_output=True, text=True, env=env, timeout=60)
-    assert json.loads(status.stdout)["runner"] == "junit"
+    assert json.loads(status.stdout)["runner"] == "junit" and "stale" not in json.loads(status.stdout)
+    later = time.time() + 5
+    os.utime(project / "src/main/java/com/acme/Calc.java", (later, later))
+    status = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "status"], cwd=project,
+                            capture_output=True, text=True, env=env, timeout=60)
+    answer = json.loads(status.stdout)
+    assert (answer["stale"], answer["changed"]) == (True, ["src/main/java/com/acme/Calc.java"])
