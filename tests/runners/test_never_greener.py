@@ -6,6 +6,7 @@ code, and a red run is never reported without a failure or an error."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,19 @@ def test_a_compacted_green_go_package_is_cached_as_a_raw_one_is(tmp_path: Path) 
     assert (first.code, second.code) == (0, 0)
     assert "(cached)" not in first.output and first.output.startswith("ok  \texample.com/m/p\t")
     assert second.output == "ok  \texample.com/m/p\t(cached)\n"
+
+
+def test_the_mcp_tools_answer_for_the_go_runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    need("go")
+    from sidekit_hooks.cli.mcpserver import tools
+
+    project = go_module(tmp_path / "m", GO_CASES["second package fails"][0])
+    for name, value in env_for(project, GOFLAGS="-count=1").items():
+        monkeypatch.setenv(name, value)
+    tested = json.loads(tools.answer("test", {}, str(project)))
+    assert {k: tested[k] for k in ("runner", "exit", "passed", "failed")} == {
+        "runner": "go", "exit": 1, "passed": 1, "failed": 1}
+    assert tested["clusters"][0]["at"] == "q/q_test.go:5"
+    status = json.loads(tools.answer("status", {}, str(project)))
+    assert (status["runner"], status["state"], status["failed"]) == ("go", "failed", 1)
+    assert json.loads(tools.answer("select", {}, str(project)))["basis"] == "all"
