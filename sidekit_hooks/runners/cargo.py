@@ -79,13 +79,15 @@ def _runner_configured(project: str) -> bool:
     home = os.environ.get("CARGO_HOME") or os.path.join(os.path.expanduser("~"), ".cargo")
     paths = [os.path.join(f, ".cargo", n) for f in folders for n in ("config.toml", "config")]
     paths += [os.path.join(home, "config.toml"), os.path.join(home, "config")]
+    from sidekit_hooks.core import safepath
+
     for path in paths:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                if "runner" in handle.read():
-                    return True
+        try:  # regular files only, never blocking on a FIFO a repository planted there
+            if b"runner" in safepath.read_bytes(path):
+                return True
         except OSError:
-            continue
+            if os.path.lexists(path):  # there but not readable so (a link, a FIFO): do not guess, leave it alone
+                return True
     return False
 
 

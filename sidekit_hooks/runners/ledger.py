@@ -20,8 +20,9 @@ def printed_before(root: str, runner: str, size: int) -> int:
     raw before this one, and count `size` more: one raw run's short output stays short in all."""
     import fcntl
 
-    folder = os.path.join(root, ".sidekit", runner)
-    os.makedirs(folder, exist_ok=True)
+    from sidekit_hooks.core import safepath
+
+    folder = safepath.makedirs(os.path.join(root, ".sidekit", runner))  # never through a link out of the project
     parent = os.getppid()
     try:
         with open(f"/proc/{parent}/stat", encoding="ascii") as handle:
@@ -29,7 +30,8 @@ def printed_before(root: str, runner: str, size: int) -> int:
     except (OSError, IndexError):
         born = "0"
     path = os.path.join(folder, f"printed-{parent}-{born}")
-    with open(path, "a+", encoding="ascii") as handle:
+    fd = os.open(safepath.check(path), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with open(fd, "r+", encoding="ascii") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         handle.seek(0)
         before = int(handle.read().strip() or 0)

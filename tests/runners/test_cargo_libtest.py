@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -132,3 +133,15 @@ def test_a_runner_the_project_configured_is_never_replaced(tmp_path: Path, monke
     assert cargo.compact_words(["cargo", "test"], str(tmp_path)) is None
     monkeypatch.setenv("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "valgrind")
     assert cargo.compact_words(["cargo", "test"], str(tmp_path / "elsewhere")) is None
+
+
+def test_a_cargo_config_that_cannot_be_read_plainly_leaves_the_command_alone(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
+    (tmp_path / ".cargo").mkdir()
+    (tmp_path / "elsewhere.toml").write_text("")
+    (tmp_path / ".cargo" / "config.toml").symlink_to(tmp_path / "elsewhere.toml")
+    assert cargo.compact_words(["cargo", "test"], str(tmp_path)) is None
+    os.mkfifo(tmp_path / ".cargo" / "config")
+    (tmp_path / ".cargo" / "config.toml").unlink()
+    assert cargo.compact_words(["cargo", "test"], str(tmp_path)) is None  # a FIFO: refused at once, no hang
