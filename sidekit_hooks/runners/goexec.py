@@ -11,6 +11,7 @@ unchanged. Anything unexpected here: the output is printed as it was.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 SHORT = 2048  # bytes printed as they are (answer.SHORT, without importing it on the short path)
 GO_LINES = 110  # bytes go prints after a failing package's output
+LOG_LINE = re.compile(r"^    [\w.\-]+\.go:\d+: ")  # a t.Log/t.Error line as -v prints it
 PASS_THROUGH = ("-test.list", "-test.fuzz", "-test.run=^$")  # runs whose output is the point
 
 
@@ -76,7 +78,7 @@ def render(text: str, verbose: bool, started: float, code: int) -> tuple[str, Ca
     if pkgdir.startswith(".."):
         pkgdir = here
     events = go.parse_framed(text, pkgdir)
-    plain = text.replace("\x16", "") if verbose else _plain(text, False, events)
+    plain = _plain(text, verbose, events)
     events.append({"Action": "fail" if code else "pass", "Package": pkgdir})
     result = go.from_events(events, root, started, code, lambda name: name)
     result.last_words = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
@@ -129,22 +131,42 @@ def _module_root(folder: str) -> str:
 
 
 def _plain(text: str, verbose: bool, events: list[dict[str, object]] | None = None) -> str:
-    """What the binary prints without -v: the failing tests' lines and the package's own."""
+    """What the binary prints without `-test.v=test2json`: with -v, its verbose text; without, each
+    failing top-level test's report when it ends (`--- FAIL` headers, nested and indented, with the
+    tests' logs), and what tests print themselves where they print it."""
     if verbose or events is None:
-        return text.replace("\x16", "")
-    failed = {str(e.get("Test")) for e in events if e.get("Action") == "fail" and e.get("Test")}
-    lines: list[str] = []
+        return "".join(line for line in text.replace("\x16", "").splitlines(keepends=True)
+                       if line.rstrip() != "=== NAME")  # test2json's own marker for "no test"
+    failed = {str(e["Test"]): float(str(e.get("Elapsed") or 0)) for e in events
+              if e.get("Action") == "fail" and e.get("Test")}
+    logs: dict[str, list[str]] = {}
+    out: list[str] = []
+    logging: dict[str, bool] = {}
     for event in events:
-        if event.get("Action") != "output":
+        action, test = event.get("Action"), str(event.get("Test") or "")
+        if action == "fail" and test and "/" not in test:
+            out += _report(test, 0, failed, logs)
+        if action != "output":
             continue
         line = str(event.get("Output", ""))
-        if line.startswith(("=== RUN", "=== PAUSE", "=== CONT", "=== NAME")):
+        if line.startswith(("=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS", "--- FAIL", "--- SKIP")):
             continue
-        test = event.get("Test")
-        if test and str(test) not in failed:
-            continue
-        lines.append(line)
-    return "".join(lines)
+        is_log = bool(LOG_LINE.match(line)) or (logging.get(test, False) and line.startswith("        "))
+        if test and is_log:
+            logs.setdefault(test, []).append(line)
+        else:
+            out.append(line)
+        logging[test] = is_log
+    return "".join(out)
+
+
+def _report(test: str, depth: int, failed: dict[str, float], logs: dict[str, list[str]]) -> list[str]:
+    lines = ["    " * depth + f"--- FAIL: {test} ({failed[test]:.2f}s)\n"]
+    lines += ["    " * (depth + 1) + line[4:] for line in logs.get(test, [])]
+    for child in failed:
+        if child.rpartition("/")[0] == test:
+            lines += _report(child, depth + 1, failed, logs)
+    return lines
 
 
 def forward_signals(process: subprocess.Popen[bytes]) -> dict[int, object]:
