@@ -125,3 +125,19 @@ def test_only_options_are_appended_and_some_runs_are_left_alone(words: list[str]
 ])
 def test_sidekit_test_runs_the_packages_asked_for_else_all(args: list[str], argv: list[str]) -> None:
     assert go.command("/p", args) == argv
+
+
+def test_the_wrapper_prints_short_output_as_the_binary_does_without_test2json() -> None:
+    from sidekit_hooks.runners import goexec
+
+    text = ("\x16=== RUN   TestAdd\n\x16=== RUN   TestAdd/one\n    p_test.go:9: bad\n        second line\n"
+            "\x16--- FAIL: TestAdd/one (0.00s)\n\x16=== RUN   TestAdd/two\nprinted by the test\n"
+            "\x16--- PASS: TestAdd/two (0.00s)\n\x16=== NAME  TestAdd\n\x16--- FAIL: TestAdd (0.01s)\n"
+            "\x16=== RUN   TestOK\n    p_test.go:20: quiet when passing\n\x16--- PASS: TestOK (0.00s)\n"
+            "\x16=== NAME  \n\x16FAIL\n")
+    events = go.parse_framed(text, "p")
+    assert goexec._plain(text, False, events) == (
+        "printed by the test\n--- FAIL: TestAdd (0.01s)\n    --- FAIL: TestAdd/one (0.00s)\n"
+        "        p_test.go:9: bad\n            second line\nFAIL\n")
+    assert "=== NAME  \n" not in goexec._plain(text, True, events)
+    assert "    p_test.go:20: quiet when passing\n" in goexec._plain(text, True, events)
