@@ -28,7 +28,7 @@ NAME = "go"
 COMMAND = ["go", "test", "-json", "./..."]
 # go test flags after which the run is not one to compact: output the user asked for as it is, a
 # binary that is not run, or an -exec/-json of their own.
-LEAVE_ALONE = ("-json", "-exec", "-args", "-c", "-o", "-list", "-fuzz", "-h", "-help", "--help", "-i",
+LEAVE_ALONE = ("-json", "-exec", "-args", "-c", "-o", "-list", "-fuzz", "-bench", "-h", "-help", "--help", "-i",
                "-cpuprofile", "-memprofile", "-trace", "-blockprofile", "-mutexprofile", "-coverprofile", "-n")
 VALUE_FLAGS = frozenset({"run", "skip", "bench", "benchtime", "count", "cpu", "parallel", "timeout", "tags", "p",
                          "coverpkg", "covermode", "shuffle", "fuzztime", "mod", "vet", "ldflags", "gcflags", "exec",

@@ -109,6 +109,8 @@ EXEC = ["-exec", f"{sys.executable} -S -P {Path(go.__file__).parent / 'goexec.py
     (["go", "test", "-c", "./calc"], None),
     (["go", "test", "-list", ".", "./calc"], None),
     (["go", "test", "-fuzz=FuzzX", "./calc"], None),
+    (["go", "test", "-bench", ".", "./calc"], None),
+    (["go", "test", "-bench=.", "-run", "^$", "./calc"], None),
     (["go", "test", "-h"], None),
 ])
 def test_only_options_are_appended_and_some_runs_are_left_alone(words: list[str], appended: list[str] | None) -> None:

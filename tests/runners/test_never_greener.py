@@ -142,3 +142,14 @@ def test_the_mcp_tools_answer_for_the_go_runner(tmp_path: Path, monkeypatch: pyt
     status = json.loads(tools.answer("status", {}, str(project)))
     assert (status["runner"], status["state"], status["failed"]) == ("go", "failed", 1)
     assert json.loads(tools.answer("select", {}, str(project)))["basis"] == "all"
+
+
+def test_a_compacted_go_run_under_goflags_json_still_gives_json(tmp_path: Path) -> None:
+    need("go")
+    project = go_module(tmp_path / "m", GO_CASES["second package fails"][0])
+    env = env_for(project, GOFLAGS="-json -count=1")
+    compact = shell(project, rewritten(project, "go test ./...", env), env)
+    events = [json.loads(line) for line in compact.output.splitlines()]
+    assert compact.code == 1 and "sidekit" not in compact.output
+    assert {(e.get("Test"), e["Action"]) for e in events if e["Action"] in ("pass", "fail") and e.get("Test")} == {
+        ("TestAdd", "pass"), ("TestQ", "fail")}
