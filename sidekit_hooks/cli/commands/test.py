@@ -63,7 +63,7 @@ def answer(project: str, pytest_args: list[str], select_only: bool = False, base
     if runner == runners.NONE:
         return runner_answer.none(), NO_TESTS
     if runner != "pytest":
-        return other_runner(root, runner, pytest_args, select_only, progress, process)
+        return other_runner(root, runner, pytest_args, select_only, progress, process, base)
     extra: dict[str, Any] = {}
     if select_only:
         tests, basis = select(root, base)
@@ -86,7 +86,7 @@ def answer(project: str, pytest_args: list[str], select_only: bool = False, base
 
 
 def other_runner(root: str, name: str, args: list[str], select_only: bool, progress: Progress | None,
-                 process: Run | None) -> tuple[dict[str, Any], int]:
+                 process: Run | None, base: str | None = None) -> tuple[dict[str, Any], int]:
     """Run the project's runner (go, cargo, Maven...), then answer from what its adapter collected."""
     import time
 
@@ -94,13 +94,21 @@ def other_runner(root: str, name: str, args: list[str], select_only: bool, progr
 
     adapter = runners.load(name)
     assert adapter is not None  # detect() names only runners this build has
+    extra: dict[str, Any] = {"basis": "all"} if select_only else {}  # no selection graph for it yet: all tests
+    if select_only and name == "go":
+        from sidekit_hooks.runners import go_graph
+
+        patterns, head = go_graph.selection(root, base)
+        extra = {"selected": len(patterns), "basis": head["basis"]}
+        if not patterns:
+            return shape.drop_zeros({"runner": name, **extra, "exit": NO_TESTS}), NO_TESTS
+        args = [*patterns, *args]
     if hasattr(adapter, "command"):
         argv = list(adapter.command(root, list(args)))
     else:
         argv = [*getattr(adapter, "COMMAND", []), *args] if getattr(adapter, "COMMAND", None) else []
     if not argv:
         return {"runner": name, "exit": 2, "error": f"sidekit cannot run {name} itself yet"}, 2
-    extra = {"basis": "all"} if select_only else {}  # no selection graph for this runner yet: all tests
     run_id = os.urandom(6).hex()
     started = time.time()
     if not shutil.which(argv[0], path=os.environ.get("PATH")):

@@ -43,6 +43,12 @@ def answer(project: str, path: str) -> dict[str, Any]:
     from sidekit_hooks import runners
 
     runner = runners.detect(project)
+    if runner == "go":
+        from sidekit_hooks.runners import go_graph
+
+        head = dict(go_graph.tests_for(project, go_graph.relative(project, path)))
+        files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
+        return render.fit({**head, "files": None, "more": None}, "files", files, BUDGET) if files else head
     if runner not in ("pytest", runners.NONE):  # no import graph for this runner yet: every test
         return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: all tests"}
     with Index.open(project) as index:
