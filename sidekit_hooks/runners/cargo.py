@@ -64,7 +64,7 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
 
 def runner_argv() -> list[str]:
     """This interpreter without site or the cwd's modules, the runner by its path (see go.wrapper_command)."""
-    return [sys.executable, "-S", "-P", os.path.join(os.path.dirname(os.path.abspath(__file__)), "cargoexec.py")]
+    return [sys.executable, "-I", "-S", os.path.join(os.path.dirname(os.path.abspath(__file__)), "cargoexec.py")]
 
 
 def _runner_configured(project: str) -> bool:

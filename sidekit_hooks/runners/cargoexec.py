@@ -45,13 +45,13 @@ def main(argv: list[str]) -> int:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)  # type: ignore[arg-type]
-    text = data.decode("utf-8", "replace")
+    text = data.decode("utf-8", "surrogateescape")  # printed back byte for byte
     later = None
     try:
         out, later = render(binary, text, started, code)
     except Exception:  # noqa: BLE001 - never less than the run said
         out = text
-    sys.stdout.write(out)
+    sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))  # whatever the locale: no encoding error
     sys.stdout.flush()
     if later is not None:
         from sidekit_hooks.runners import ledger
@@ -109,6 +109,6 @@ def _source(binary: str, package: str, root: str) -> str:
     return prefix + stem
 
 
-if __name__ == "__main__":  # run as a file (`python -S -P .../runners/cargoexec.py`): find our package by path
+if __name__ == "__main__":  # run as a file (`python -I -S .../runners/cargoexec.py`): find our package by path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     sys.exit(main(sys.argv[1:]))

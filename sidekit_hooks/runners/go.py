@@ -6,7 +6,7 @@ a package that fails without a failing test (build or vet failure, setup failure
 a timeout, `TestMain` exiting non-zero) is recorded as that package's error; tests that were running
 when a package died (panic, `test timed out`) fail with the package's cause.
 
-The raw-run compaction appends `-exec '<python> -S -P <package>/runners/goexec.py'`: go then runs
+The raw-run compaction appends `-exec '<python> -I -S <package>/runners/goexec.py'`: go then runs
 each package's test binary through that wrapper (runners/goexec.py), which keeps the binary's output
 under `.sidekit/go/` and prints the compact answer when it is long. Same prefix, same exit code.
 """
@@ -68,10 +68,10 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
 
 def wrapper_command() -> str:
     """What go runs each test binary through: this interpreter without site or the cwd's modules
-    (-S -P), the wrapper by its path (the hook's interpreter need not have sidekit installed).
+    (-I -S), the wrapper by its path (the hook's interpreter need not have sidekit installed).
     '' when a path would need quoting inside go's -exec value."""
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "goexec.py")
-    words = (sys.executable, "-S", "-P", script)
+    words = (sys.executable, "-I", "-S", script)
     return "" if any(c in w for w in words for c in " '\"\t\n") else " ".join(words)
 
 

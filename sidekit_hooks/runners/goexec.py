@@ -48,13 +48,13 @@ def main(argv: list[str]) -> int:
     finally:
         for number, previous in forward.items():
             signal.signal(number, previous)  # type: ignore[arg-type]
-    text = data.decode("utf-8", "replace")
+    text = data.decode("utf-8", "surrogateescape")  # printed back byte for byte
     later = None
     try:
         out, later = render(text, verbose, started, code)
     except Exception:  # noqa: BLE001 - never less than the run said: its own words, without test2json's marks
         out = _fallback(text, verbose)
-    sys.stdout.write(out)
+    sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))  # whatever the locale: no encoding error
     sys.stdout.flush()
     if later is not None:
         from sidekit_hooks.runners import ledger
@@ -194,6 +194,6 @@ def forward_signals(process: subprocess.Popen[bytes]) -> dict[int, object]:
     return previous
 
 
-if __name__ == "__main__":  # run as a file (`python -S -P .../runners/goexec.py`): find our package by path
+if __name__ == "__main__":  # run as a file (`python -I -S .../runners/goexec.py`): find our package by path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     sys.exit(main(sys.argv[1:]))

@@ -109,7 +109,7 @@ def test_a_binary_that_dies_without_its_summary_is_a_crash(crate: Path) -> None:
                                             "shape": "signal: N, SIGABRT: process abort signal"}}
 
 
-RUNNER = ["--config", 'target."cfg(all())".runner=["' + sys.executable + '","-S","-P","'
+RUNNER = ["--config", 'target."cfg(all())".runner=["' + sys.executable + '","-I","-S","'
           + str(Path(cargo.__file__).parent / "cargoexec.py") + '"]']
 
 

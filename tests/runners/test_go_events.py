@@ -96,7 +96,7 @@ def test_the_test2json_framing_becomes_the_same_events() -> None:
     assert sorted(result.tests) == ["p::TestAdd/one", "p::TestOK"]
 
 
-EXEC = ["-exec", f"{sys.executable} -S -P {Path(go.__file__).parent / 'goexec.py'}"]
+EXEC = ["-exec", f"{sys.executable} -I -S {Path(go.__file__).parent / 'goexec.py'}"]
 
 
 @pytest.mark.parametrize(("words", "appended"), [
