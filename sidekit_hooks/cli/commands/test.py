@@ -103,8 +103,9 @@ def other_runner(root: str, name: str, args: list[str], select_only: bool, progr
         if not patterns:
             return shape.drop_zeros({"runner": name, **extra, "exit": NO_TESTS}), NO_TESTS
         args = [*patterns, *args]
-    if hasattr(adapter, "command"):
-        argv = list(adapter.command(root, list(args)))
+    if hasattr(adapter, "command"):  # command(project, args), or command(project) with the args after it
+        takes_args = adapter.command.__code__.co_argcount >= 2
+        argv = list(adapter.command(root, list(args)) if takes_args else [*adapter.command(root), *args])
     else:
         argv = [*getattr(adapter, "COMMAND", []), *args] if getattr(adapter, "COMMAND", None) else []
     if not argv:
