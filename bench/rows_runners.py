@@ -73,7 +73,7 @@ class TextTest {
     @org.junit.jupiter.params.provider.ValueSource(strings = {%s})
     void titles(String word) { org.junit.jupiter.api.Assertions.assertEquals(word, Text.title(word)); }
 }
-""" % ", ".join(f'"Word{i}"' for i in range(25))
+""".replace("%s", ", ".join(f'"Word{i}"' for i in range(25)))
 
 
 def maven(folder: Path) -> list[Row]:

@@ -40,7 +40,7 @@ OUTCOMES = {"pass": "passed", "fail": "failed", "skip": "skipped"}
 def command(project: str, args: list[str] | None = None) -> list[str]:
     """What `sidekit test [ARGS]` runs: `go test -json`, on ./... unless ARGS name packages."""
     args = [a for a in args or [] if a != "--"]
-    named = any(_is_package(word, before) for before, word in zip(["", *args], args))
+    named = any(_is_package(word, before) for before, word in zip(["", *args], args, strict=False))
     return ["go", "test", "-json", *([] if named else ["./..."]), *args]
 
 

@@ -7,7 +7,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from realproj import env_for, git_init, need, sidekit
 
 pytestmark = pytest.mark.slow

@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from realproj import env_for, git_init, need, rewritten, shell, sidekit
 
 pytestmark = pytest.mark.slow

@@ -10,7 +10,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from realproj import CACHE, answer_line, env_for, git_init, need, plant, rewritten, shell, sidekit
 
 pytestmark = pytest.mark.slow
@@ -148,7 +147,7 @@ class TextTest {
         assertEquals(expected, Text.title(input));
     }
 }
-""" % ", ".join(f'"{w},{w.capitalize()}"' for w in WORDS)
+""".replace("%s", ", ".join(f'"{w},{w.capitalize()}"' for w in WORDS))
 
 
 def maven_project(root: Path) -> Path:
