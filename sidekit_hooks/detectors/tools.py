@@ -57,8 +57,11 @@ class ToolsSidecar:
     hooks = judged_by("tools")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
+        if event.tool == "Glob" and event.hook == "PostToolUse" and event.session_id:
+            remember_glob(ctx.project, event.session_id)
+            return []
         if event.kind == "shell" and event.command:
-            found = shell_findings(event.command, ctx.project)
+            found = shell_findings(event.command, ctx.project, event.session_id)
             for finding in found:
                 finding.subject = finding.subject or event.command[:200]  # the command it is about
             if event.hook == "PostToolUseFailure" or not costly_run(event.output):
@@ -87,7 +90,34 @@ def short(text: str) -> str:
     return text if len(text) <= MAX_SHOWN else "…" + text[-(MAX_SHOWN - 1) :]
 
 
-def shell_findings(command: str, project: str) -> list[Finding]:
+GLOB_SEEN = "glob-seen"  # in the session's state folder: the Glob tool answered in this session
+
+
+def remember_glob(project: str, session: str) -> None:
+    """The Glob tool exists here. Claude Code can run without it ("Glob is not available in this
+    session — find files with `find` via the Bash tool"), so the find hint waits for this evidence."""
+    from sidekit_hooks.core import workspace
+    from sidekit_hooks.nudges.policy import state_folder
+
+    try:
+        folder = state_folder(project, session)
+        if not os.path.exists(os.path.join(folder, GLOB_SEEN)):
+            workspace.atomic_write(os.path.join(folder, GLOB_SEEN), "")
+    except (OSError, workspace.UnsafeSessionName):
+        pass
+
+
+def glob_seen(project: str, session: str) -> bool:
+    from sidekit_hooks.core import workspace
+    from sidekit_hooks.nudges.policy import state_folder
+
+    try:
+        return bool(session) and os.path.exists(os.path.join(state_folder(project, session), GLOB_SEEN))
+    except workspace.UnsafeSessionName:
+        return False
+
+
+def shell_findings(command: str, project: str, session: str = "") -> list[Finding]:
     findings: list[Finding] = []
     for segment in parse_shell(command):
         if segment.opaque:
@@ -99,7 +129,7 @@ def shell_findings(command: str, project: str) -> list[Finding]:
             pytest_finding(words)
             or search_finding(words, project)
             or read_finding(words, segment)
-            or find_finding(words, segment)
+            or (find_finding(words, segment) if words[0] == "find" and glob_seen(project, session) else None)
         )
         if finding and all(f.key != finding.key for f in findings):
             findings.append(finding)

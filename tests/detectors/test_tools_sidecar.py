@@ -80,8 +80,17 @@ def test_shell_catalog(command: str, expected: str | None, project: Path) -> Non
     (project / "app" / "text.py").write_text(APP_TEXT)
     with Index.open(str(project)):  # the AST index `sidekit usages` answers from
         pass
-    found = [f.text() for f in tools.shell_findings(command, str(project))]
+    tools.remember_glob(str(project), "s1")  # the Glob tool answered earlier in this session
+    found = [f.text() for f in tools.shell_findings(command, str(project), "s1")]
     assert found == ([expected] if expected else [])
+
+
+def test_the_find_hint_waits_for_the_glob_tool_to_answer_in_the_session(project: Path) -> None:
+    # Claude Code can run without Glob ("Glob is not available in this session"): no hint to a missing tool.
+    assert tools.shell_findings("find . -name '*.py'", str(project), "s2") == []
+    tools.remember_glob(str(project), "s2")
+    assert [f.text() for f in tools.shell_findings("find . -name '*.py'", str(project), "s2")] == [GLOB_LINE.format("*.py")]
+    assert tools.shell_findings("find . -name '*.py'", str(project), "other") == []
 
 
 APP_TEXT = """def slugify(value, strikethrough=False):
