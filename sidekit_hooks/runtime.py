@@ -137,10 +137,12 @@ def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
 
 def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]:
     found: list[Finding] = []
-    for name in names:
+    unfinished: list[str] = []  # cut off, skipped, or asking for work no hook does: finished later
+    for position, name in enumerate(names):
         left = ctx.deadline - time.monotonic()
         if left <= 0:
             hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
+            unfinished.extend(names[position:])
             break
         budget.doing(f"detector {name}")
         try:
@@ -148,13 +150,28 @@ def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]
             # costs only the detector that reads it.
             found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), cutoff(ctx) - time.monotonic()))
         except budget.OutOfTime:
+            unfinished.append(name)
             hooklog.append(ctx.project, hooklog.ERRORS, {
                 "hook": event.hook, "where": f"timeout:detector:{name}", "culprit": budget.NOW[0],
                 "error": f"ran past its time ({round(left * 1000)} ms left of the detector budget): {budget.NOW[0]}"})
+        except budget.Later:
+            unfinished.append(name)
         except Exception as exc:  # noqa: BLE001 - one broken sidecar (RecursionError, ValueError...) alone
             hooklog.error(ctx.project, event.hook, f"detector:{name}", exc)
     budget.doing("")
+    if unfinished:
+        _finish_later(unfinished, event, ctx)
     return found
+
+
+def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
+    """Hand what this hook could not finish to a detached worker (its findings come at the next boundary)."""
+    from sidekit_hooks import finish
+
+    try:
+        finish.hand_over(event, ctx.project, names, "budget")
+    except OSError as exc:
+        hooklog.error(ctx.project, event.hook, "later", exc)
 
 
 def cutoff(ctx: Context) -> float:

@@ -26,6 +26,11 @@ class OutOfTime(BaseException):
     """A part ran past its share. A BaseException: a part's own `except Exception` must not eat it."""
 
 
+class Later(Exception):  # noqa: N818 - a request, not an error
+    """A detector's answer needs work no hook may do (a walk of the tree, a graph build): the runtime
+    hands the event to a detached worker (`sidekit_hooks.finish`), which answers for the next boundary."""
+
+
 def doing(what: str) -> None:
     NOW[0] = what
 

@@ -1,0 +1,112 @@
+"""Nothing lost to the clock (#18): a detector cut off in the hook is finished by a detached worker,
+whose findings are queued through the policy and delivered at the next boundary."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hookutil import context_of, edit, payload
+
+from sidekit_hooks import detectors, finish, hook, runtime
+from sidekit_hooks.core import background
+from sidekit_hooks.nudges.findings import Finding
+
+
+class SlowInAHook:
+    """Slow in a hook (past any budget), quick in the worker: like the tools sidecar on a loaded machine."""
+
+    name = "slowhook"
+    hooks = frozenset({"PostToolUse"})
+
+    def detect(self, event: object, ctx: object) -> list[Finding]:
+        if not getattr(ctx, "memo", {}).get("background"):
+            time.sleep(5)
+        return [Finding("tools", "utils/text.py already has slugify()", key="tools:slugify")]
+
+
+SLOW = SlowInAHook()
+
+
+def run_in_process(monkeypatch: pytest.MonkeyPatch, event: str, data: dict[str, object]) -> str:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(data).encode())))
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    assert hook.main(event, []) == 0
+    return out.getvalue()
+
+
+@pytest.fixture
+def slow_by_path(monkeypatch: pytest.MonkeyPatch, project: Path,
+                 clean_env: dict[str, str]) -> Iterator[list[list[str]]]:
+    """The slow detector registered by import path (the only kind a worker can load); the worker's start recorded."""
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    kept = dict(detectors.REGISTRY)
+    detectors.REGISTRY.clear()
+    detectors.register("slowhook", f"{__name__}:SLOW", frozenset({"PostToolUse"}))
+    started: list[list[str]] = []
+    monkeypatch.setattr(background, "spawn_module", lambda module, args, env=None: started.append([module, *args]) or 1)
+    yield started
+    detectors.REGISTRY.clear()
+    detectors.REGISTRY.update(kept)
+    detectors.unregister("slowhook")
+
+
+def test_a_detector_cut_off_in_the_hook_is_finished_later_and_delivered_at_the_next_boundary(
+        project: Path, slow_by_path: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    started = time.monotonic()
+    said = run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
+    assert time.monotonic() - started < 0.8 and said == ""  # cut off: nothing now, and not late
+    assert len(slow_by_path) == 1 and slow_by_path[0][0] == "sidekit_hooks.finish"
+    job = Path(slow_by_path[0][1])
+    assert job.parent == project / ".sidekit" / "later"
+    assert json.loads(job.read_text())["detectors"] == ["slowhook"]
+    assert finish.main([str(job)]) == 0  # what the detached worker runs
+    assert not job.exists()
+    said = run_in_process(monkeypatch, "UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
+    assert context_of(said) == "[sidecar:tools] utils/text.py already has slugify()"
+    decisions = (project / ".sidekit" / "log" / "decisions.jsonl").read_text()
+    assert '"decision":"finished-later","detectors":["slowhook"],"why":"budget","found":1' in decisions
+
+
+def test_a_job_is_finished_once_whoever_races_for_it(project: Path, slow_by_path: list[list[str]],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
+    job = slow_by_path[0][1]
+    assert finish.main([job]) == 0
+    assert finish.main([job]) == 0  # the second worker finds it taken
+    said = run_in_process(monkeypatch, "UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
+    assert context_of(said) == "[sidecar:tools] utils/text.py already has slugify()"
+
+
+def test_an_object_detector_is_not_handed_over(project: Path, clean_env: dict[str, str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker can load only what is registered by import path; an object lives in one process."""
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    started: list[object] = []
+    monkeypatch.setattr(background, "spawn_module", lambda *a, **k: started.append(a) or 1)
+    detectors.register("slowobject", SlowInAHook())
+    try:
+        run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
+    finally:
+        detectors.unregister("slowobject")
+    assert [a for a in started if a[0] == "sidekit_hooks.finish"] == []  # type: ignore[index]
+    assert not (project / ".sidekit" / "later").exists()
+
+
+def test_too_many_waiting_jobs_are_not_piled_up(project: Path, clean_env: dict[str, str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from sidekit_hooks.nudges.events import parse_event
+
+    monkeypatch.setattr(background, "spawn_module", lambda *a, **k: 1)
+    monkeypatch.setitem(detectors.REGISTRY, "tests", detectors.REGISTRY["tests"])
+    event = parse_event("PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"), str(project))
+    jobs = [finish.hand_over(event, str(project), ["tests"], "budget") for _ in range(finish.MAX_WAITING + 2)]
+    assert all(jobs[: finish.MAX_WAITING]) and jobs[finish.MAX_WAITING :] == ["", ""]
+    assert len(list((project / ".sidekit" / "later").glob("*.json"))) == finish.MAX_WAITING
+
