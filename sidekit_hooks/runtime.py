@@ -166,10 +166,14 @@ def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]
 
 def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
     """Hand what this hook could not finish to a detached worker (its findings come at the next boundary)."""
-    from sidekit_hooks import finish
+    from sidekit_hooks.core import later
 
+    # Only what a worker can load (registered by import path) and a main agent's session (its queue).
+    names = [name for name in names if not detectors.REGISTRY.get(name, ("<object",))[0].startswith("<object")]
+    if not names or not event.session_id or event.is_subagent:
+        return
     try:
-        finish.hand_over(event, ctx.project, names, "budget")
+        later.hand_over(ctx.project, event.hook, event.raw, names, "budget")
     except OSError as exc:
         hooklog.error(ctx.project, event.hook, "later", exc)
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from hookutil import context_of, edit, payload
 
-from sidekit_hooks import detectors, finish, hook, runtime
-from sidekit_hooks.core import background
+from sidekit_hooks import detectors, finish, hook
+from sidekit_hooks.core import background, later
 from sidekit_hooks.nudges.findings import Finding
 
 
@@ -50,7 +50,12 @@ def slow_by_path(monkeypatch: pytest.MonkeyPatch, project: Path,
     detectors.REGISTRY.clear()
     detectors.register("slowhook", f"{__name__}:SLOW", frozenset({"PostToolUse"}))
     started: list[list[str]] = []
-    monkeypatch.setattr(background, "spawn_module", lambda module, args, env=None: started.append([module, *args]) or 1)
+
+    def spawn(module: str, args: list[str], env: object = None) -> int:
+        started.append([module, *args])
+        return 1
+
+    monkeypatch.setattr(background, "spawn_module", spawn)
     yield started
     detectors.REGISTRY.clear()
     detectors.REGISTRY.update(kept)
@@ -88,25 +93,28 @@ def test_an_object_detector_is_not_handed_over(project: Path, clean_env: dict[st
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker can load only what is registered by import path; an object lives in one process."""
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
-    started: list[object] = []
-    monkeypatch.setattr(background, "spawn_module", lambda *a, **k: started.append(a) or 1)
+    started: list[str] = []
+
+    def spawn(module: str, args: list[str], env: object = None) -> int:
+        started.append(module)
+        return 1
+
+    monkeypatch.setattr(background, "spawn_module", spawn)
     detectors.register("slowobject", SlowInAHook())
     try:
         run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
     finally:
         detectors.unregister("slowobject")
-    assert [a for a in started if a[0] == "sidekit_hooks.finish"] == []  # type: ignore[index]
+    assert "sidekit_hooks.finish" not in started
     assert not (project / ".sidekit" / "later").exists()
 
 
 def test_too_many_waiting_jobs_are_not_piled_up(project: Path, clean_env: dict[str, str],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from sidekit_hooks.nudges.events import parse_event
-
     monkeypatch.setattr(background, "spawn_module", lambda *a, **k: 1)
-    monkeypatch.setitem(detectors.REGISTRY, "tests", detectors.REGISTRY["tests"])
-    event = parse_event("PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"), str(project))
-    jobs = [finish.hand_over(event, str(project), ["tests"], "budget") for _ in range(finish.MAX_WAITING + 2)]
-    assert all(jobs[: finish.MAX_WAITING]) and jobs[finish.MAX_WAITING :] == ["", ""]
-    assert len(list((project / ".sidekit" / "later").glob("*.json"))) == finish.MAX_WAITING
+    data = edit(project, "a.py", "x = 1", "x = 2", "x = 1\n")
+    jobs = [later.hand_over(str(project), "PostToolUse", data, ["tests"], "budget")
+            for _ in range(later.MAX_WAITING + 2)]
+    assert all(jobs[: later.MAX_WAITING]) and jobs[later.MAX_WAITING :] == ["", ""]
+    assert len(list((project / ".sidekit" / "later").glob("*.json"))) == later.MAX_WAITING
 

@@ -60,6 +60,11 @@ def sidecar_lines(stdout: str) -> list[str]:
     return [line for line in context_of(stdout).splitlines() if line.startswith("[sidecar:tests]")]
 
 
+TEXT_LINE = ("[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes; "
+             "basis: imports); details: sidekit failures tests/test_fmt.py::test_title[a]; "
+             "re-run: sidekit test tests/test_fmt.py")
+
+
 def wait_for(condition: Callable[[], bool], what: str, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -84,9 +89,7 @@ def test_after_a_red_run_the_first_edit_to_an_imported_module_names_the_failing_
     run_hook("PostToolUseFailure", red_raw_run(wrong_value))
     wait_for(lambda: answer_ready(wrong_value), "the background import answer never came")
     done = run_hook("PostToolUse", edit(wrong_value, "pkg/text.py"))
-    assert sidecar_lines(done.stdout) == [
-        "[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes; "
-        "basis: imports); details: sidekit failures tests/test_fmt.py::test_title[a]; re-run: sidekit test tests/test_fmt.py"]
+    assert sidecar_lines(done.stdout) == [TEXT_LINE]
 
 
 def test_session_start_warms_the_import_index_and_the_red_runs_answer(wrong_value: Path, run_hook: HookRunner) -> None:
@@ -113,9 +116,7 @@ def test_without_the_answer_the_hook_walks_nothing_and_the_finding_comes_at_the_
     wait_for(lambda: decisions.exists() and '"finished-later"' in decisions.read_text(), "no worker finished the edit")
     assert index.exists()  # built by the worker, not the hook
     prompt = payload("UserPromptSubmit", wrong_value, prompt="go on")
-    assert sidecar_lines(run_hook("UserPromptSubmit", prompt).stdout) == [
-        "[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes; "
-        "basis: imports); details: sidekit failures tests/test_fmt.py::test_title[a]; re-run: sidekit test tests/test_fmt.py"]
+    assert sidecar_lines(run_hook("UserPromptSubmit", prompt).stdout) == [TEXT_LINE]
 
 
 def test_the_hook_never_opens_the_index(wrong_value: Path, clean_env: dict[str, str],
@@ -129,7 +130,12 @@ def test_the_hook_never_opens_the_index(wrong_value: Path, clean_env: dict[str, 
     opened: list[str] = []
     monkeypatch.setattr(Index, "open", lambda *a, **k: opened.append("open"))
     started: list[list[str]] = []
-    monkeypatch.setattr(background, "spawn_module", lambda module, args, env=None: started.append([module, *args]) or 1)
+
+    def spawn(module: str, args: list[str], env: object = None) -> int:
+        started.append([module, *args])
+        return 1
+
+    monkeypatch.setattr(background, "spawn_module", spawn)
     outcome = runtime.run("PostToolUse", json.dumps(edit(wrong_value, "pkg/text.py")))
     assert outcome.output == "" and opened == []
     assert [s[0] for s in started if s[0] == "sidekit_hooks.finish"] == ["sidekit_hooks.finish"]
