@@ -9,11 +9,12 @@ next boundary (the next tool call, prompt or session start) delivers them. Stand
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
 from sidekit_hooks import detectors, runtime
-from sidekit_hooks.core import budget, hooklog, later
+from sidekit_hooks.core import background, budget, fastjson, hooklog, later, workspace
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context, Finding
 
@@ -30,20 +31,56 @@ def finish(job: dict[str, object]) -> int:
     ctx.memo["background"] = True  # detectors may do here what a hook may not (budget.Later)
     ctx.read_snapshot = lambda: runtime.read_snapshot(event, ctx)
     found: list[Finding] = []
+    waiting: list[str] = []  # detectors that need the packages of an environment still building
     for name in names:
         budget.doing(f"detector {name} (finished later)")
         try:
             found.extend(budget.bounded(budget.call_with(runtime._detect, name, event, ctx),
                                         ctx.deadline - time.monotonic()))
+        except budget.Later:
+            waiting.append(name)
         except budget.OutOfTime:
             hooklog.error(project, hook, f"later:detector:{name}", f"ran past the worker's {WORKER_BUDGET} s too")
         except Exception as exc:  # noqa: BLE001 - one broken detector alone
             hooklog.error(project, hook, f"later:detector:{name}", exc)
+    if waiting:
+        await_environment(dict(job, detectors=waiting))
     runtime.enqueue_findings(found, event, ctx)
     hooklog.append(project, hooklog.DECISIONS, {
         "session": event.session_id, "hook": hook, "decision": "finished-later", "detectors": names,
         "why": str(job.get("why", "")), "found": len(found)})
     return len(found)
+
+
+AWAITING_VENV = "SIDEKIT_AWAITING_VENV"  # hooks/run: the plugin environment being built meanwhile
+ENVIRONMENT_WAIT = 600.0  # seconds a worker waits for that environment before it gives up (logged)
+
+
+def await_environment(job: dict[str, object], wait: float = ENVIRONMENT_WAIT) -> bool:
+    """Hand `job` to a worker of the environment being built, once it is ready; False when there is none
+    (logged: these detectors had what they need, so the rest of the job goes on without them)."""
+    project, hook = str(job.get("project", "")), str(job.get("hook", ""))
+    venv = os.environ.get(AWAITING_VENV, "")
+    if not venv:
+        hooklog.error(project, hook, "later", f"{job.get('detectors')}: a package they need is not installed")
+        return False
+    pid = os.fork()
+    if pid:
+        return True  # the parent queues what it found now; the child waits for the environment
+    os.setsid()
+    ready, python = os.path.join(venv, ".sidekit-ready"), os.path.join(venv, "bin", "python")
+    deadline = time.monotonic() + wait
+    while not os.path.exists(ready) and time.monotonic() < deadline:
+        time.sleep(1.0)
+    if not os.path.exists(ready):
+        hooklog.error(project, hook, "later", f"{job.get('detectors')}: the environment {venv} never became ready")
+        os._exit(0)
+    path = os.path.join(later.later_dir(project), f"env-{os.getpid()}-{os.urandom(3).hex()}.json")
+    workspace.atomic_write(path, fastjson.dumps(job))
+    env = {k: v for k, v in os.environ.items() if k != AWAITING_VENV}
+    env["PYTHONPATH"] = background.package_root() + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    os.execve(python, [python, "-S", "-m", "sidekit_hooks.finish", path], env)
+    return True  # not reached
 
 
 def main(argv: list[str]) -> int:

@@ -30,6 +30,8 @@ DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always ge
 DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
 HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
 
+BUILDING_NOTICE = "SIDEKIT_BUILDING_NOTICE"  # set by hooks/run, once, while the plugin's environment builds
+
 # Claims taken by this process and not yet planned: what a deadline must put back.
 HELD: list[queue.Claim] = []
 
@@ -63,6 +65,7 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     if hook == "SessionStart":
         _export_for_agent(project)
     ctx = Context(project, event.session_id, started + DETECTOR_BUDGET)
+    _plugin_form(event, ctx)
     context, claims = respond(event, ctx)
     return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
 
@@ -107,6 +110,28 @@ def respond_lifecycle(event: Event, ctx: Context, early: list[queue.Claim]) -> t
         text, claims = drain(event, ctx.project, early, room)
         return "\n".join(part for part in (primer, text) if part), claims
     return lifecycle.stop(event, ctx, policy_config), []
+
+
+def _plugin_form(event: Event, ctx: Context) -> None:
+    """Plugin form: set the project up at the first session as `sidekit install` would (in the
+    background), and tell the user, once, what was done or that the environment is still building."""
+    from sidekit_hooks.core import pluginform
+
+    building = os.environ.get(BUILDING_NOTICE, "")  # hooks/run: this hook runs on the standard library meanwhile
+    if building:
+        ctx.notify_user(building)
+    root = pluginform.plugin_root()
+    if not root or event.is_subagent:
+        return
+    try:
+        if event.hook == "SessionStart" and pluginform.setup_needed(ctx.project, root):
+            pluginform.start_setup(ctx.project, root)
+        said = pluginform.claim_notice(ctx.project)
+    except OSError as exc:
+        hooklog.error(ctx.project, event.hook, "plugin-setup", exc)
+        return
+    if said:
+        ctx.notify_user(said)
 
 
 def _export_for_agent(project: str) -> None:
