@@ -34,7 +34,8 @@ def ignore_lines(project: str) -> tuple[str, list[str]]:
         exclude = os.path.join(git, "info", "exclude")
         if os.path.islink(os.path.join(git, "info")) or os.path.islink(exclude):
             return "", []
-        return ".git/info/exclude", _add_lines(exclude, [line for line in wiring.IGNORED if not line.startswith(".claude")])
+        lines = [line for line in wiring.IGNORED if not line.startswith(".claude")]  # no settings backups here
+        return ".git/info/exclude", _add_lines(exclude, lines)
     gitignore = os.path.join(project, ".gitignore")
     if os.path.islink(gitignore):
         return "", []  # a shared or generated file elsewhere: not ours to change
@@ -60,9 +61,10 @@ def _add_lines(path: str, lines: list[str]) -> list[str]:
 
 def wire_recorders(project: str) -> list[str]:
     """Make pytest record in the project's own environments (inside it, links resolved); install's lines."""
-    from sidekit_hooks.status import recorder_env
+    from sidekit_hooks.status import interpreter, recorder_env
 
-    inside = [c for c in recorder_env.targets(project) if safepath.inside(c.env, project)]
+    inside = [c for c in recorder_env.targets(project)  # the environment and the folder written to, resolved
+              if safepath.inside(c.env, project) and safepath.inside(interpreter.site_packages(c.env), project)]
     if not inside:
         return []
     return recorder_env.wire(project, inside)
