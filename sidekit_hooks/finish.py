@@ -87,13 +87,15 @@ def main(argv: list[str]) -> int:
     """`python -S -m sidekit_hooks.finish JOB`: the detached worker."""
     if len(argv) != 1:
         return 2
-    job = later.take(argv[0])
+    taken, job = later.take(argv[0])
     if job is None:
         return 0
     try:
         finish(job)
     except Exception as exc:  # noqa: BLE001 - nobody waits for a worker: it logs and exits
         hooklog.error(str(job.get("project", "")), str(job.get("hook", "")), "later", exc)
+    finally:
+        later.done(taken)
     return 0
 
 

@@ -43,9 +43,9 @@ def hand_over(project: str, hook: str, payload: object, names: list[str], why: s
 
 
 def waiting(folder: str) -> int:
-    """Jobs still waiting; deletes those too old to matter (a worker that never started)."""
+    """Jobs waiting or being finished; deletes those too old to matter (a worker that never started or died)."""
     try:
-        entries = [entry for entry in os.scandir(folder) if entry.name.endswith(".json")]
+        entries = [entry for entry in os.scandir(folder) if not entry.name.startswith(".tmp-")]
     except OSError:
         return 0
     count = 0
@@ -60,22 +60,46 @@ def waiting(folder: str) -> int:
     return count
 
 
-def take(path: str) -> dict[str, object] | None:
-    """Claim the job by renaming it (one worker only) and read it; None when another took it or it is unreadable."""
+def take(path: str) -> tuple[str, dict[str, object] | None]:
+    """Claim the job by renaming it (one worker only) and read it: (the claimed file, the job), the job
+    None when another worker took it or it is unreadable. The worker deletes the claimed file once done
+    (`done`), so an empty folder means nothing is pending (`pending`)."""
     from sidekit_hooks.core import safepath
 
     taken = f"{path}.taken-{os.getpid()}"
     try:
         os.rename(path, taken)
     except OSError:
-        return None
+        return "", None
     try:
         data = fastjson.loads(safepath.read_bytes(taken).decode("utf-8", "replace"))
     except (OSError, ValueError):
         data = None
-    finally:
+    if not isinstance(data, dict):
+        done(taken)
+        return "", None
+    return taken, data
+
+
+def done(taken: str) -> None:
+    try:
+        os.unlink(taken)
+    except OSError:
+        pass
+
+
+def pending(project: str) -> int:
+    """Jobs waiting or being finished right now (stale ones aside)."""
+    folder = later_dir(project)
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    now = time.time()
+    count = 0
+    for entry in entries:
         try:
-            os.unlink(taken)
+            count += now - entry.stat(follow_symlinks=False).st_mtime <= STALE_JOB
         except OSError:
-            pass
-    return data if isinstance(data, dict) else None
+            continue
+    return count
