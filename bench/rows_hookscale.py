@@ -138,9 +138,11 @@ def rows(ctx: BenchContext, hooks: str = "") -> list[Row]:
                 figures[(name, fresh)] = hook
                 what = ("first Edit after a red run, its import answer not kept yet (handed to the background)"
                         if fresh else "an Edit after a red run, its import answer kept")
+                # Fresh: each sample's finding is finished in the background and goes out with the next call.
+                named = "at the next call" if fresh else "at once"
                 out.append(Row("hookscale", f"{name} ({files} .py files): {what}",
                                f"CPU {hook / bare:.2f}x a bare interpreter ({hook * 1000:.0f} ms; bare "
-                               f"{bare * 1000:.0f} ms); named the failing test in {said}/{repeats}"))
+                               f"{bare * 1000:.0f} ms); the failing test named {named} in {said}/{repeats}"))
         for fresh in (True, False):
             scale = figures[("Django", fresh)] / figures[("toolz", fresh)]
             what = "first Edit after a red run" if fresh else "an Edit after a red run, answer kept"

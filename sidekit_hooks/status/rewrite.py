@@ -68,11 +68,31 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     python = interpreter_of(command, cwd)
     if not python:
         return ""
-    if not recorder_env.records_in(interpreter.env_of(python), project) or not enabled(project):
+    env = interpreter.env_of(python)
+    if not (recorder_env.records_in(env, project) or wire_for_plugin(python, env, project)) or not enabled(project):
         return ""
     if exact_rule_names_pytest(project):
         return ""
     return command.rstrip() + APPENDED
+
+
+def wire_for_plugin(python: str, env: str, project: str) -> bool:
+    """Plugin form (#18): a plugin user never ran `sidekit install`, and the first session's setup
+    (cli/plugin_setup.py) may still be running: wire this very environment now, as install would, when
+    it lies inside the project (links resolved). A `.pth` and a small folder under `.sidekit/`."""
+    from sidekit_hooks.core import hooklog, pluginform, safepath
+
+    if not env or not pluginform.plugin_root():
+        return False
+    site = interpreter.site_packages(env)
+    if not site or not safepath.inside(env, project) or not safepath.inside(site, project):
+        return False
+    try:
+        recorder_env.wire(project, [interpreter.Interpreter(python, "plugin")])
+    except OSError as exc:
+        hooklog.error(project, "PreToolUse", "plugin-setup", exc)
+        return False
+    return recorder_env.records_in(env, project)
 
 
 def interpreter_of(command: str, cwd: str) -> str:
