@@ -201,7 +201,8 @@ def test_plugin_form_with_a_ready_plugin_data_venv(run_session: SessionRunner, p
 
 
 def test_plugin_form_while_the_environment_builds_runs_on_the_standard_library(
-        run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str], tmp_path: Path) -> None:
+        run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str],
+        tmp_path: Path) -> None:
     """First run of a fresh plugin (#18): its environment is still building, so the hooks run on the
     standard library meanwhile (a Python >= 3.11 on PATH) and never block."""
     plugin = tmp_path / "plugin"
