@@ -41,6 +41,7 @@ def finish(job: dict[str, object]) -> int:
             waiting.append(name)
         except budget.OutOfTime:
             hooklog.error(project, hook, f"later:detector:{name}", f"ran past the worker's {WORKER_BUDGET} s too")
+            later.mark_slow(project, name)
         except Exception as exc:  # noqa: BLE001 - one broken detector alone
             hooklog.error(project, hook, f"later:detector:{name}", exc)
     if waiting:

@@ -194,8 +194,11 @@ def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
     from sidekit_hooks.core import later
 
     # Only what a worker can load (registered by import path) and a main agent's session (its queue).
-    names = [name for name in names if not detectors.REGISTRY.get(name, ("<object",))[0].startswith("<object")]
-    if not names or not event.session_id or event.is_subagent:
+    if not event.session_id or event.is_subagent:
+        return
+    names = [name for name in names if not detectors.REGISTRY.get(name, ("<object",))[0].startswith("<object")
+             and not later.recently_slow(ctx.project, name)]
+    if not names:
         return
     try:
         later.hand_over(ctx.project, event.hook, event.raw, names, "budget")

@@ -118,3 +118,28 @@ def test_too_many_waiting_jobs_are_not_piled_up(project: Path, clean_env: dict[s
     assert all(jobs[: later.MAX_WAITING]) and jobs[later.MAX_WAITING :] == ["", ""]
     assert len(list((project / ".sidekit" / "later").glob("*.json"))) == later.MAX_WAITING
 
+
+
+class SlowEverywhere:
+    name = "slowall"
+    hooks = frozenset({"PostToolUse"})
+
+    def detect(self, event: object, ctx: object) -> list[Finding]:
+        time.sleep(30)
+        return []
+
+
+SLOW_EVERYWHERE = SlowEverywhere()
+
+
+def test_a_detector_too_slow_for_the_worker_too_is_not_handed_over_again(
+        project: Path, slow_by_path: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    detectors.REGISTRY.clear()
+    detectors.register("slowall", f"{__name__}:SLOW_EVERYWHERE", frozenset({"PostToolUse"}))
+    monkeypatch.setattr(finish, "WORKER_BUDGET", 0.3)
+    run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
+    assert len(slow_by_path) == 1
+    assert finish.main([slow_by_path[0][1]]) == 0  # overran the worker's budget as well
+    run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
+    assert len(slow_by_path) == 1  # not handed over again: one bad input keeps no worker busy after every call
+    assert "ran past the worker's 0.3 s too" in (project / ".sidekit" / "log" / "hooks.jsonl").read_text()

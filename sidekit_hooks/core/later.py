@@ -19,6 +19,26 @@ MAX_PAYLOAD = 4 * 1024 * 1024  # characters of payload written for a worker; a b
 STALE_JOB = 300.0  # seconds; a job no worker took by then is deleted by the next hand-over
 
 
+SLOW_FOR = 600.0  # seconds a detector that overran a worker's budget too is not handed over again
+
+
+def slow_marker(project: str, name: str) -> str:
+    return os.path.join(workspace.state_dir(project), "log", f"later-slow-{name}")
+
+
+def mark_slow(project: str, name: str) -> None:
+    """A detector ran past a worker's budget too (a hostile pack, a huge file): stop handing it over
+    for a while, so one bad input cannot keep a background process busy after every call."""
+    workspace.atomic_write(slow_marker(project, name), str(time.time()))
+
+
+def recently_slow(project: str, name: str) -> bool:
+    try:
+        return time.time() - os.stat(slow_marker(project, name)).st_mtime < SLOW_FOR
+    except OSError:
+        return False
+
+
 def later_dir(project: str) -> str:
     return os.path.join(workspace.state_dir(project), LATER_FOLDER)
 
