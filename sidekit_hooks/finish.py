@@ -37,6 +37,8 @@ def finish(job: dict[str, object]) -> int:
         try:
             found.extend(budget.bounded(budget.call_with(runtime._detect, name, event, ctx),
                                         ctx.deadline - time.monotonic()))
+            if budget.wants_later(ctx.memo, name):  # here only for what needs packages still being installed
+                waiting.append(name)
         except budget.Later:
             waiting.append(name)
         except budget.OutOfTime:

@@ -174,6 +174,8 @@ def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]
             # Each detector is cut off once it overruns the shared budget: a bad field, pack or scope
             # costs only the detector that reads it.
             found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), cutoff(ctx) - time.monotonic()))
+            if budget.wants_later(ctx.memo, name):
+                unfinished.append(name)
         except budget.OutOfTime:
             unfinished.append(name)
             hooklog.append(ctx.project, hooklog.ERRORS, {

@@ -342,7 +342,11 @@ def write_findings(event: Event, ctx: Context) -> list[Finding]:
         if finding:
             findings.append(finding)
     if python and "def " in event.added:
-        finding = reinvention_finding(event, ctx)
+        try:
+            finding = reinvention_finding(event, ctx)
+        except budget.Later:
+            budget.want_later(ctx.memo, SIDECAR)  # the other habits are said now; this one from the background
+            finding = None
         if finding:
             findings.append(finding)
     return findings
