@@ -27,9 +27,9 @@ def finish(job: dict[str, object]) -> int:
     listed = job.get("detectors")
     names = [str(name) for name in listed if str(name) in detectors.REGISTRY] if isinstance(listed, list) else []
     event = parse_event(hook, job.get("payload"), project)
-    ctx = Context(project, event.session_id, time.monotonic() + WORKER_BUDGET)
+    ctx = Context(project, event.session_id, time.monotonic() + WORKER_BUDGET,
+                  read_snapshot=lambda ctx: runtime.read_snapshot(event, ctx))
     ctx.memo["background"] = True  # detectors may do here what a hook may not (budget.Later)
-    ctx.read_snapshot = lambda: runtime.read_snapshot(event, ctx)
     found: list[Finding] = []
     waiting: list[str] = []  # detectors that need the packages of an environment still building
     for name in names:

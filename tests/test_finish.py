@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hookutil import context_of, edit, payload
+from testing.hooks import context_of, edit, payload
 
 from sidekit_hooks import detectors, finish, hook
 from sidekit_hooks.core import background, later

@@ -1,7 +1,7 @@
 """Plugin parity: what `sidekit install` does to a project, done for a plugin user at the first session.
 
 The settings form's `sidekit install` git-ignores `.sidekit/` and `.runtime/` and makes a plain pytest
-in the project's own environments record (`status/recorder_env.py`). A plugin user never runs it, so
+in the project's own environments record (`runners/pytest/environments.py`). A plugin user never runs it, so
 the first SessionStart of the plugin in a project starts this worker, detached
 (`python -S -m sidekit_hooks.cli.plugin_setup PROJECT PLUGIN_ROOT`). It:
 
@@ -27,7 +27,7 @@ from sidekit_hooks.core import background, fastjson, hooklog, pluginform, safepa
 
 def ignore_lines(project: str) -> tuple[str, list[str]]:
     """(the file the ignore lines went to, relative to the project; the lines added), or ("", [])."""
-    from sidekit_hooks.cli import wiring
+    from sidekit_hooks.cli.wiring import files as wiring
 
     git = os.path.join(project, ".git")
     if os.path.isdir(git) and not os.path.islink(git):
@@ -43,7 +43,7 @@ def ignore_lines(project: str) -> tuple[str, list[str]]:
 
 
 def _add_lines(path: str, lines: list[str]) -> list[str]:
-    from sidekit_hooks.cli import wiring
+    from sidekit_hooks.cli.wiring import files as wiring
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -61,13 +61,13 @@ def _add_lines(path: str, lines: list[str]) -> list[str]:
 
 def wire_recorders(project: str) -> list[str]:
     """Make pytest record in the project's own environments (inside it, links resolved); install's lines."""
-    from sidekit_hooks.status import interpreter, recorder_env
+    from sidekit_hooks.runners.pytest import environments, interpreter
 
-    inside = [c for c in recorder_env.targets(project)  # the environment and the folder written to, resolved
+    inside = [c for c in environments.targets(project)  # the environment and the folder written to, resolved
               if safepath.inside(c.env, project) and safepath.inside(interpreter.site_packages(c.env), project)]
     if not inside:
         return []
-    return recorder_env.wire(project, inside)
+    return environments.wire(project, inside)
 
 
 def set_up(project: str, plugin_root: str) -> str:

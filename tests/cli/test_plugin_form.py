@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-from hookutil import REPO, context_of, payload
+from testing.hooks import REPO, context_of, payload
 
 from sidekit_hooks import __version__
-from sidekit_hooks.cli import settings
+from sidekit_hooks.cli.wiring import settings_merge
 
 STUB = """#!/bin/sh
 # stands in for pip: records its arguments, takes its time, succeeds or fails as told
@@ -80,8 +80,8 @@ def test_manifest_and_hooks_json_have_the_documented_shape() -> None:
     assert data["hooks"] == {
         event: [{**({"matcher": matcher} if matcher else {}), "hooks": [{
             "type": "command", "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {script.removesuffix(".py")}',
-            "timeout": settings.TIMEOUT, **({"if": settings.CONDITIONS[event]} if event in settings.CONDITIONS else {})}]}]
-        for event, (script, matcher) in settings.EVENTS.items()
+            "timeout": settings_merge.TIMEOUT, **({"if": settings_merge.CONDITIONS[event]} if event in settings_merge.CONDITIONS else {})}]}]
+        for event, (script, matcher) in settings_merge.EVENTS.items()
     }
 
 
@@ -245,9 +245,9 @@ def test_the_first_session_sets_the_project_up_once_as_install_would(plugin_env:
     assert not (project / ".gitignore").exists()  # nothing the project tracks changed
     pth = list(site_packages(project / ".venv").glob("sidekit-recorder-*.pth"))
     assert [p.read_text() for p in pth] == [f"{project / '.sidekit' / 'pytest-env'}\n"]
-    from sidekit_hooks.status import recorder_env
+    from sidekit_hooks.runners.pytest import environments
 
-    assert recorder_env.records_in(str(project / ".venv"), str(project))
+    assert environments.records_in(str(project / ".venv"), str(project))
     said = [run_plugin_hook("UserPromptSubmit", plugin_env, project, payload("UserPromptSubmit", project, prompt="x"))
             for _ in range(2)]
     notices = [json.loads(done.stdout).get("systemMessage", "") if done.stdout else "" for done in said]

@@ -1,7 +1,7 @@
 """`sidekit mcp`: the compact answers as MCP tools, over stdio (for Claude Code's `.mcp.json`).
 
 Built on the official MCP Python SDK's low-level server: the tool definitions are hand-written
-(`cli/mcp_tools.py`, on a byte budget), and the SDK is imported only once this command runs. Each
+(`cli/mcpserver/tools.py`, on a byte budget), and the SDK is imported only once this command runs. Each
 tool answers with the very line its CLI command prints, as one text item; a failure is a tool error
 (`isError`) saying the cause and the fix, never a traceback (that goes to `.sidekit/log/cli-errors.log`).
 
@@ -56,9 +56,9 @@ class Server:
         from mcp.server.stdio import stdio_server
 
         from sidekit_hooks import __version__
-        from sidekit_hooks.cli import mcp_tools
+        from sidekit_hooks.cli.mcpserver import tools
 
-        server: Any = LowLevel(mcp_tools.SERVER_NAME, version=__version__,
+        server: Any = LowLevel(tools.SERVER_NAME, version=__version__,
                                on_list_tools=self.list_tools, on_call_tool=self.call_tool)
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
@@ -66,24 +66,24 @@ class Server:
     async def list_tools(self, ctx: Any, params: Any) -> Any:
         import mcp.types as types
 
-        from sidekit_hooks.cli import mcp_tools
+        from sidekit_hooks.cli.mcpserver import tools
 
-        return types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in mcp_tools.definitions()])
+        return types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in tools.definitions()])
 
     async def call_tool(self, ctx: Any, params: Any) -> Any:
         import anyio
         import mcp.types as types
 
-        from sidekit_hooks.cli import mcp_tools
+        from sidekit_hooks.cli.mcpserver import tools
         from sidekit_hooks.core.errors import SidekitError
 
         name = params.name
         try:
-            arguments = mcp_tools.check(name, params.arguments)
+            arguments = tools.check(name, params.arguments)
             if name == "test":
                 text = await self._test(ctx, arguments)
             else:
-                text = await anyio.to_thread.run_sync(mcp_tools.answer, name, arguments, self.project)
+                text = await anyio.to_thread.run_sync(tools.answer, name, arguments, self.project)
         except SidekitError as exc:
             return _error(types, f"sidekit: {exc}")
         except Exception as exc:  # noqa: BLE001 - a bug must reach the model as a tool error, not kill the server
@@ -99,9 +99,9 @@ class Server:
         import anyio
         import anyio.from_thread
 
-        from sidekit_hooks.cli import mcp_tools
+        from sidekit_hooks.cli.mcpserver import tools
         from sidekit_hooks.cli.commands import test
-        from sidekit_hooks.cli.pytest_process import Run
+        from sidekit_hooks.runners.pytest.process import Run
 
         process = Run()
 
@@ -116,7 +116,7 @@ class Server:
 
         self.runs.add(process)
         try:
-            return str(await anyio.to_thread.run_sync(mcp_tools.answer, "test", arguments, self.project, run_test,
+            return str(await anyio.to_thread.run_sync(tools.answer, "test", arguments, self.project, run_test,
                                                        abandon_on_cancel=True))
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):
