@@ -71,6 +71,9 @@ def await_environment(job: dict[str, object], wait: float = ENVIRONMENT_WAIT) ->
     if pid:
         return True  # the parent queues what it found now; the child waits for the environment
     os.setsid()
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):  # hold no pipe of whoever started the worker
+        os.dup2(null, fd)
     ready, python = os.path.join(venv, ".sidekit-ready"), os.path.join(venv, "bin", "python")
     deadline = time.monotonic() + wait
     while not os.path.exists(ready) and time.monotonic() < deadline:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from testing.hooks import context_of, edit, payload
@@ -143,3 +146,68 @@ def test_a_detector_too_slow_for_the_worker_too_is_not_handed_over_again(
     run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
     assert len(slow_by_path) == 1  # not handed over again: one bad input keeps no worker busy after every call
     assert "ran past the worker's 0.3 s too" in (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
+
+
+BASE_PYTHON = "/usr/bin/python3"  # an interpreter without rapidfuzz, as a fresh plugin falls back to
+
+
+@pytest.mark.skipif(not os.path.exists(BASE_PYTHON) or subprocess.run(
+    [BASE_PYTHON, "-c", "import sys, rapidfuzz; sys.exit(sys.version_info < (3, 11))"],
+    capture_output=True).returncode != 1, reason="needs a Python >= 3.11 without rapidfuzz at /usr/bin/python3")
+def test_what_needs_the_environment_waits_for_it_and_is_delivered_once_it_is_ready(
+        project: Path, clean_env: dict[str, str], tmp_path: Path, run_hook: Any) -> None:
+    """The plugin's first session (#18): the hooks run on the standard library while the environment
+    builds; the helper comparison needs rapidfuzz, so its worker waits for the environment and finishes
+    there. Deferred, not dropped."""
+    from sidekit_hooks.code import function_index
+    from testing.hooks import REPO
+
+    (project / "utils").mkdir()
+    (project / "utils" / "text.py").write_text(SLUGIFY)
+    (project / "app").mkdir()
+    (project / "app" / "views.py").write_text("import re\n")
+    assert function_index.main(["build", str(project)]) == 0
+    data = edit(project, "app/views.py", "import re", "import re\n\n\n" + NEW_SLUG, "import re\n")
+    job = later.later_dir(str(project)) + "/job.json"
+    os.makedirs(os.path.dirname(job))
+    Path(job).write_text(json.dumps({"hook": "PostToolUse", "project": str(project), "detectors": ["tools"],
+                                     "why": "budget", "payload": data}))
+    venv = tmp_path / "building-venv"
+    env = dict(clean_env, PYTHONPATH=str(REPO), SIDEKIT_AWAITING_VENV=str(venv), CLAUDE_PROJECT_DIR=str(project))
+    done = subprocess.run([BASE_PYTHON, "-S", "-m", "sidekit_hooks.finish", job], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    queue_dir = project / ".runtime" / "nudge_queue" / "sess-1"
+    time.sleep(1.5)
+    assert not queue_dir.exists() or list(queue_dir.iterdir()) == []  # nothing said on the fallback: it waits
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n")  # the environment, built
+    (venv / "bin" / "python").chmod(0o755)
+    (venv / ".sidekit-ready").touch()
+    deadline = time.monotonic() + 30
+    while not (queue_dir.exists() and list(queue_dir.iterdir())) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    said = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
+    assert context_of(said.stdout) == (
+        "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug().")
+
+
+SLUGIFY = '''\
+import re
+import unicodedata
+
+
+def slugify(value):
+    """Lower-case, ASCII, dash-separated."""
+    value = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
+    value = re.sub(r"[^\\w\\s-]", "", value).strip().lower()
+    value = re.sub(r"[-\\s]+", "-", value)
+    return value
+'''
+NEW_SLUG = '''\
+def new_slug(text):
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    text = re.sub(r"[^\\w\\s-]", "", text).strip().lower()
+    text = re.sub(r"[-\\s]+", "-", text)
+    return text
+'''
