@@ -168,6 +168,7 @@ def test_what_needs_the_environment_waits_for_it_and_is_delivered_once_it_is_rea
     (project / "app" / "views.py").write_text("import re\n")
     assert function_index.main(["build", str(project)]) == 0
     data = edit(project, "app/views.py", "import re", "import re\n\n\n" + NEW_SLUG, "import re\n")
+    (project / "app" / "views.py").write_text("import re\n\n\n" + NEW_SLUG)  # what the Edit left on disk
     job = later.later_dir(str(project)) + "/job.json"
     os.makedirs(os.path.dirname(job))
     Path(job).write_text(json.dumps({"hook": "PostToolUse", "project": str(project), "detectors": ["tools"],
