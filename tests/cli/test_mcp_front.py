@@ -61,11 +61,13 @@ def test_the_front_negotiates_the_versions_the_sdk_does() -> None:
 
 
 def test_the_front_answers_as_the_sdk_does_and_hands_it_the_session(small: Path) -> None:
-    script: list[dict[str, Any]] = [INITIALIZE, INITIALIZED, {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
-              {"jsonrpc": "2.0", "id": 3, "method": "ping"},
-              {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "symbol", "arguments": {"name": "add"}}},
-              {"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {}},
-              {"jsonrpc": "2.0", "id": 6, "method": "resources/list", "params": {}}]
+    symbol = {"name": "symbol", "arguments": {"name": "add"}}
+    script: list[dict[str, Any]] = [
+        INITIALIZE, INITIALIZED, {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
+        {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": symbol},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {}},
+        {"jsonrpc": "2.0", "id": 6, "method": "resources/list", "params": {}}]
     with_front, sdk_alone = converse(small, script), converse(small, script, front_on=False)
     assert with_front == sdk_alone
     assert with_front[0]["result"]["serverInfo"]["name"] == "sidekit"
@@ -79,7 +81,8 @@ def test_the_front_answers_as_the_sdk_does_and_hands_it_the_session(small: Path)
         "protocolVersion": "1999-01-01", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
     {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},  # no handshake at all
 ])
-def test_what_the_front_does_not_know_goes_to_the_sdk_from_the_first_message(small: Path, first: dict[str, Any]) -> None:
+def test_what_the_front_does_not_know_goes_to_the_sdk_from_the_first_message(small: Path,
+                                                                             first: dict[str, Any]) -> None:
     script = [first, {"jsonrpc": "2.0", "id": 2, "method": "ping"}]
     assert converse(small, script) == converse(small, script, front_on=False)
 

@@ -71,7 +71,12 @@ def test_a_warm_query_lists_again_only_when_a_listed_folder_moved(project: Path,
     Index.open(str(project)).close()
     listings: list[str] = []
     real = files.git_listing
-    monkeypatch.setattr(files, "git_listing", lambda root: listings.append(root) or real(root))
+
+    def counted(root: str) -> tuple[list[str], dict[str, int]] | None:
+        listings.append(root)
+        return real(root)
+
+    monkeypatch.setattr(files, "git_listing", counted)
 
     (project / "pkg" / "a.py").write_text("def alpha():\n    return 2\n\n\ndef beta():\n    pass\n")  # in place
     with Index.open(str(project)) as index:

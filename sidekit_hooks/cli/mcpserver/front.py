@@ -135,7 +135,8 @@ class Front:
             self.kept.append(line)
             return b""
         params = message.get("params")
-        if method == "tools/list" and known and (params is None or (isinstance(params, dict) and not params.get("cursor"))):
+        first_page = params is None or (isinstance(params, dict) and not params.get("cursor"))
+        if method == "tools/list" and known and first_page:
             return self._result(message["id"], {"tools": self.definitions()})
         if method == "ping" and known:
             return self._result(message["id"], {})
