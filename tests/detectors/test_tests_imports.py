@@ -10,14 +10,15 @@ import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from testing.hooks import context_of, payload
+from testing.hooks import bash, context_of, edit
 
 from sidekit_hooks.code.index import Index
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
+UPPER_TO_LOWER = ("upper", "lower")  # old, new
+FOUR_FAILED = "Exit code 1\n4 failed"  # what a failed pytest run tells PostToolUseFailure
 
 
 def pytest_run(project: Path, env: dict[str, str], *args: str) -> None:
@@ -49,20 +50,13 @@ def wrong_value(project: Path, clean_env: dict[str, str]) -> Path:
     return project
 
 
-def edit(project: Path, path: str) -> dict[str, Any]:
-    target = str(project / path)
-    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
-                   tool_input={"file_path": target, "old_string": "upper", "new_string": "lower"},
-                   tool_response={"filePath": target, "oldString": "upper", "newString": "lower"})
-
-
 def sidecar_lines(stdout: str) -> list[str]:
     return [line for line in context_of(stdout).splitlines() if line.startswith("[sidecar:tests]")]
 
 
 def test_an_edit_to_an_imported_module_names_the_failing_tests(wrong_value: Path, run_hook: HookRunner) -> None:
     Index.open(str(wrong_value)).close()  # as `sidekit select` or `symbol` leave it
-    done = run_hook("PostToolUse", edit(wrong_value, "pkg/text.py"))
+    done = run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER))
     assert sidecar_lines(done.stdout) == [
         "[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes; "
         "basis: imports); details: sidekit failures tests/test_fmt.py::test_title[a]; re-run: sidekit test tests/test_fmt.py"]
@@ -71,29 +65,20 @@ def test_an_edit_to_an_imported_module_names_the_failing_tests(wrong_value: Path
 def test_a_module_no_failing_test_imports_says_nothing(wrong_value: Path, run_hook: HookRunner) -> None:
     (wrong_value / "pkg" / "unused.py").write_text("Y = 1\n")
     Index.open(str(wrong_value)).close()
-    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/unused.py")).stdout) == []
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/unused.py", *UPPER_TO_LOWER)).stdout) == []
 
 
 def test_without_an_index_it_is_built_in_the_background_for_the_next_edit(wrong_value: Path,
                                                                           run_hook: HookRunner) -> None:
     index = wrong_value / ".sidekit" / "code" / "index.sqlite"
     assert not index.exists()
-    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py")).stdout) == []
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)).stdout) == []
     deadline = time.monotonic() + 30
     while not (index.exists() and not (wrong_value / ".sidekit" / "code" / "index-build.lock").exists()):
         assert time.monotonic() < deadline, "the background index build never finished"
         time.sleep(0.1)
-    edit_again = edit(wrong_value, "pkg/text.py") | {"session_id": "another-session"}
+    edit_again = edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER) | {"session_id": "another-session"}
     assert len(sidecar_lines(run_hook("PostToolUse", edit_again).stdout)) == 1
-
-
-def bash(project: Path, command: str, duration_ms: int | None, failed: bool) -> dict[str, Any]:
-    extra: dict[str, Any] = {} if duration_ms is None else {"duration_ms": duration_ms}
-    if failed:
-        return payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_2",
-                       tool_input={"command": command}, error="Exit code 1\n4 failed", **extra)
-    return payload("PostToolUse", project, tool_name="Bash", tool_use_id="toolu_2", tool_input={"command": command},
-                   tool_response={"stdout": "5 passed", "stderr": "", "interrupted": False}, **extra)
 
 
 def age_cache(project: Path, seconds: float) -> None:
@@ -108,26 +93,31 @@ def test_no_tests_claim_after_a_newer_green_run(wrong_value: Path, run_hook: Hoo
     # The red cache is from a run 60 s ago; the agent's raw pytest just now took 5 s and did not record
     # (another environment): what it printed is the truth, the cache is not this run's.
     age_cache(wrong_value, 60)
-    assert sidecar_lines(run_hook("PostToolUse", bash(wrong_value, "pytest -q", 5000, False)).stdout) == []
-    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", 5000, True)).stdout) == []
+    passed = bash(wrong_value, "pytest -q", stdout="5 passed", duration_ms=5000)
+    failed = bash(wrong_value, "pytest -q", error=FOUR_FAILED, duration_ms=5000)
+    assert sidecar_lines(run_hook("PostToolUse", passed).stdout) == []
+    assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 
 def test_the_run_the_command_made_is_told(wrong_value: Path, run_hook: HookRunner) -> None:
-    lines = sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "python -m pytest -q", 30_000, True)).stdout)
+    failed = bash(wrong_value, "python -m pytest -q", error=FOUR_FAILED, duration_ms=30_000)
+    lines = sidecar_lines(run_hook("PostToolUseFailure", failed).stdout)
     assert len(lines) == 1 and lines[0].startswith("[sidecar:tests] pytest: 4 failed; 2 root causes; biggest: ")
 
 
 def test_without_a_duration_only_a_run_that_just_ended_counts(wrong_value: Path, run_hook: HookRunner) -> None:
-    assert len(sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", None, True)).stdout)) == 1
+    failed = bash(wrong_value, "pytest -q", error=FOUR_FAILED)
+    assert len(sidecar_lines(run_hook("PostToolUseFailure", failed).stdout)) == 1
     age_cache(wrong_value, 60)
-    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", None, True)).stdout) == []
+    assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 
 def test_a_compacted_run_already_told_the_model(wrong_value: Path, clean_env: dict[str, str],
                                                 run_hook: HookRunner) -> None:
     pytest_run(wrong_value, clean_env, "-p", "sidekit_hooks.runners.pytest.compact")
     assert json.loads((wrong_value / ".sidekit" / "status.json").read_text())["run"]["compact"] is True
-    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", 30_000, True)).stdout) == []
+    failed = bash(wrong_value, "pytest -q", error=FOUR_FAILED, duration_ms=30_000)
+    assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 
 def test_the_import_graph_answer_is_kept_per_generation(wrong_value: Path, monkeypatch: pytest.MonkeyPatch) -> None:
