@@ -15,6 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "tests", "rules"))
+sys.path.insert(0, os.path.join(REPO, "tests"))  # testing/, which the unit tests import
 import tomli_w
 
 from sidekit_hooks.code import function_index

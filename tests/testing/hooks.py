@@ -73,6 +73,17 @@ def bash(project: Path, command: str, stdout: str = "", error: str = "", session
                      **{"tool_use_id": "toolu_3", "tool_response": response, **fields})
 
 
+def pre_bash(project: Path, command: str, session: str = "sess-1", **fields: Any) -> dict[str, Any]:
+    """A Bash call's PreToolUse payload: the call before it runs (no response yet)."""
+    tool_input, _ = payloads.bash_call(command)
+    return tool_call("PreToolUse", project, session, "Bash", tool_input, **{"tool_use_id": "toolu_3", **fields})
+
+
+def as_stdin(data: dict[str, Any]) -> bytes:
+    """A payload as a hook reads it on stdin."""
+    return json.dumps(data).encode()
+
+
 def tool_call(event: str, project: Path, session: str, tool: str, tool_input: dict[str, Any],
               **fields: Any) -> dict[str, Any]:
     """A tool call's payload; `fields` (tool_response or error, tool_use_id...) after the common ones."""
