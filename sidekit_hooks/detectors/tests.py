@@ -143,7 +143,8 @@ def after_run(summary: dict[str, Any], now: float, duration: float | None = None
             else biggest["id"]
         top = (f"; biggest: {biggest.get('type', 'Error')} at {biggest.get('at', '?')} "
                f"({_tests_count(int(biggest.get('affected', 1)))}): sidekit failures {handle}")
-    message = f"pytest: {status_line(summary)}{top}. Next time `sidekit test` answers in one JSON line"
+    runner = str(summary.get("runner") or "pytest")
+    message = f"{runner}: {status_line(summary)}{top}. Next time `sidekit test` answers in one JSON line"
     return [Finding("tests", message, key=f"tests:run:{summary.get('generation', 0)}:{run.get('finished', 0)}",
                     recheck=still_failing(summary, "", []))]
 
@@ -197,8 +198,9 @@ def status_line(summary: dict[str, Any]) -> str:
 
 
 def runs_pytest(command: str) -> bool:
-    """Whether a shell command runs pytest itself (not `sidekit test`, not a grep for the word)."""
-    if "pytest" not in command and "py.test" not in command:
+    """Whether a shell command runs pytest, `go test` or `cargo test` itself (not `sidekit test`, not a
+    grep for the word): a run that writes the test cache."""
+    if "pytest" not in command and "py.test" not in command and " test" not in command:
         return False
     from sidekit_hooks.core.shell import core_words, segments
 
@@ -207,6 +209,8 @@ def runs_pytest(command: str) -> bool:
         if words and words[0] in ("pytest", "py.test"):
             return True
         if words and words[0].startswith("python") and words[1:3] == ["-m", "pytest"]:
+            return True
+        if words[1:2] == ["test"] and words[0].rsplit("/", 1)[-1] in ("go", "cargo"):
             return True
     return False
 
