@@ -38,7 +38,8 @@ from dataclasses import asdict, dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path[:0] = [p for p in (REPO, HERE) if p not in sys.path]
+# tests/ too: the rows send hooks the payloads the tests build (testing.hooks, over sidekit_hooks.nudges.payloads).
+sys.path[:0] = [p for p in (REPO, HERE, os.path.join(REPO, "tests")) if p not in sys.path]
 
 REFERENCE_BARE = 0.020  # seconds: a bare interpreter on an idle 2-core machine, what QUICK_BUDGETs assume
 QUICK_TOTAL_BARES = 7000  # bare-interpreter times all sections share with --quick (140 s at the reference)
