@@ -24,14 +24,19 @@ from sidekit_hooks.core.errors import SidekitError
 
 SERVER = "sidekit"
 PERMISSION = "mcp__sidekit"  # every tool of the server
+SERVER_ARGS = ("-P", "-m", "sidekit_hooks.cli", "mcp")
 MCP_FILE = ".mcp.json"
 
 Record = dict[str, Any]
 
 
 def server_entry(python: str) -> dict[str, Any]:
-    """The stdio server as Claude Code starts it (in the project folder, the server's project)."""
-    return {"command": python, "args": ["-m", "sidekit_hooks.cli", "mcp"]}
+    """The stdio server as Claude Code starts it (in the project folder, the server's project).
+
+    `-P`: started in the project folder, `-m` would put it first on sys.path and run a repository's
+    own `sidekit_hooks/` or `argparse.py` instead of sidekit's.
+    """
+    return {"command": python, "args": list(SERVER_ARGS)}
 
 
 def path_of(project: str) -> str:
@@ -178,6 +183,23 @@ def _same(text: str, data: dict[str, Any]) -> bool:
         return bool(json.loads(text) == data)
     except ValueError:
         return False
+
+
+def unsafe_entry(entry: dict[str, Any], project: str) -> str:
+    """Why `entry` is not one `install --mcp` writes and doctor may start ("" when it is).
+
+    The entry sits in a file the repository may commit: doctor starts only an interpreter outside the
+    project, with exactly the arguments install writes (`-P` keeps the project off its sys.path).
+    """
+    command, args = entry.get("command"), entry.get("args")
+    if args != list(SERVER_ARGS):
+        return f"its arguments are {args!r}, not {list(SERVER_ARGS)!r} (an older install, or not sidekit's)"
+    if not isinstance(command, str) or not os.path.isabs(command):
+        return f"its command {command!r} is not an absolute path to a Python"
+    real, root = os.path.realpath(command), os.path.realpath(project)
+    if real == root or real.startswith(root + os.sep) or os.path.abspath(command).startswith(root + os.sep):
+        return f"its command {command} lies inside the project"
+    return ""
 
 
 def wired(project: str) -> dict[str, Any] | None:

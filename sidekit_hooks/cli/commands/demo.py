@@ -57,7 +57,7 @@ def play(project: str, script: list[dict[str, Any]], say: Any) -> Summary:
             subprocess.run(["git", "init", "-q", project], capture_output=True, check=False)
         if "sidekit" in step:
             say(f"  $ sidekit {shlex.join(step['sidekit'])}")
-            done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", *step["sidekit"], "--project", project],
+            done = subprocess.run([sys.executable, "-P", "-m", "sidekit_hooks.cli", *step["sidekit"], "--project", project],
                                   capture_output=True, text=True, check=False)
             say(f"    {(done.stdout or done.stderr).strip()}")
         if "tool" not in step and "prompt" not in step:

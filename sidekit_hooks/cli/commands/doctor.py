@@ -471,8 +471,11 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
     entry = mcp_config.wired(project)
     install = f"sidekit install --project {shlex.quote(project)} --mcp"
     if entry is None:
-        argv, env, source = [sys.executable, "-m", "sidekit_hooks.cli", "mcp"], None, "`sidekit mcp`"
+        argv, env, source = [sys.executable, *mcp_config.SERVER_ARGS], None, "`sidekit mcp`"
     else:
+        unsafe = mcp_config.unsafe_entry(entry, project)
+        if unsafe:  # a committed .mcp.json is the repository's: doctor never runs what it did not write
+            return Check("mcp", "problem", f".mcp.json server 'sidekit' was not started: {unsafe}", install)
         args, extra = entry.get("args"), entry.get("env")
         args = args if isinstance(args, list) else []
         extra = extra if isinstance(extra, dict) else {}

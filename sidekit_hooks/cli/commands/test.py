@@ -18,7 +18,7 @@ from typing import Any
 from sidekit_hooks.cli import answers, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.cli.pytest_process import Progress, Run, execute, one_at_a_time
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import launch, workspace
 from sidekit_hooks.status import cache, interpreter, record
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -80,10 +80,9 @@ def select(root: str, base: str | None) -> tuple[list[str], str]:
 
 
 def command(python: str, pytest_args: list[str]) -> list[str]:
-    argv = [python, "-m", "pytest"]
-    if not _same_env(python):
-        argv += ["-p", "sidekit_hooks.status.external"]
-    return argv + pytest_args
+    # Not `python -m pytest`: that puts the project first on sys.path, before sidekit and the stdlib.
+    plugin = [] if _same_env(python) else ["-p", "sidekit_hooks.status.external"]
+    return launch.project_pytest(python, *plugin, *pytest_args)
 
 
 def environment(python: str, root: str, run_id: str) -> dict[str, str]:
