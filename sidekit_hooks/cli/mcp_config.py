@@ -70,7 +70,7 @@ def install(project: str, python: str, record: Record | None) -> tuple[Record, s
     servers[SERVER] = entry
     record["entry"] = entry
     workspace.atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    return record, f"{path}: added server '{SERVER}' ({python} -m sidekit_hooks.cli mcp)"
+    return record, f"{path}: added server '{SERVER}' ({python} {' '.join(SERVER_ARGS)})"
 
 
 def uninstall(project: str, record: Record) -> str:
