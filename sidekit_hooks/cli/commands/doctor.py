@@ -92,6 +92,9 @@ def diagnose(project: str) -> list[Check]:
     checks.append(_deadline_check(project))
     checks.append(_mcp_check(project, bool(plugin)))
     checks.append(_hook_log_check(project))
+    proposed = _scope_proposal_check(project)
+    if proposed:
+        checks.append(proposed)
     return checks
 
 
@@ -498,6 +501,18 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
     if entry is None:
         return Check("mcp", "info", f"{detail}; not in .mcp.json (add it: {install})")
     return Check("mcp", "ok", detail)
+
+
+def _scope_proposal_check(project: str) -> Check | None:
+    """A wider scope the agent asked for over MCP waits for the user (scope_set never widens by itself)."""
+    from sidekit_hooks.cli.commands import scope
+
+    waiting = scope.proposal(project)
+    if waiting is None:
+        return None
+    allow = [str(glob) for glob in waiting.get("allow") or []]
+    return Check("scope", "info", f"the agent proposed a wider scope ({', '.join(allow)[:120]}): {waiting.get('why', '')}",
+                 f"accept: sidekit scope set --allow {' '.join(map(shlex.quote, allow))}; or ignore it")
 
 
 def _hook_log_check(project: str) -> Check:

@@ -14,7 +14,9 @@ clients are written atomically under their own locks (`status/cache.py`, the sql
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import signal
 import sys
 from typing import Any
@@ -60,7 +62,7 @@ class Server:
 
         server: Any = LowLevel(mcp_tools.SERVER_NAME, version=__version__,
                                on_list_tools=self.list_tools, on_call_tool=self.call_tool)
-        async with stdio_server() as (read, write):
+        async with stdio_server(stdin=_TextLines()) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     async def list_tools(self, ctx: Any, params: Any) -> Any:
@@ -80,10 +82,16 @@ class Server:
         name = params.name
         try:
             arguments = mcp_tools.check(name, params.arguments)
-            if name == "test":
-                text = await self._test(ctx, arguments)
-            else:
-                text = await anyio.to_thread.run_sync(mcp_tools.answer, name, arguments, self.project)
+            limit = mcp_tools.TEST_SECONDS if name == "test" else mcp_tools.TOOL_SECONDS
+            with anyio.fail_after(limit):  # a cancelled `test` stops its pytest (_test)
+                if name == "test":
+                    text = await self._test(ctx, arguments)
+                else:
+                    text = await anyio.to_thread.run_sync(mcp_tools.answer, name, arguments, self.project,
+                                                          abandon_on_cancel=True)
+        except TimeoutError:
+            return _error(types, f"sidekit: {name} did not answer within {limit} s; it was stopped\n"
+                                 "  fix: narrow the request (fewer tests, a smaller name), or run it in the shell")
         except SidekitError as exc:
             return _error(types, f"sidekit: {exc}")
         except Exception as exc:  # noqa: BLE001 - a bug must reach the model as a tool error, not kill the server
@@ -130,6 +138,45 @@ class Server:
         for process in list(self.runs):
             process.stop()
         os._exit(128 + signum)
+
+
+LONE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+class _TextLines:
+    """stdin as the SDK reads it, with lone surrogates (`"\\ud800"`, valid JSON, not text) made U+FFFD.
+
+    The SDK's parser refuses such a line without knowing its id, so the client would wait for an answer
+    forever; cleaned, the request gets one (#19).
+    """
+
+    def __init__(self) -> None:
+        import io
+
+        import anyio
+
+        self._file = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+
+    def __aiter__(self) -> _TextLines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self._file.readline()
+        if not line:
+            raise StopAsyncIteration
+        return clean_line(line)
+
+
+def clean_line(line: str) -> str:
+    """`line` with every lone surrogate in its JSON strings replaced by U+FFFD (other lines as they are)."""
+    if not LONE_SURROGATE.search(line):
+        return line
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return line
+    text = json.dumps(data, ensure_ascii=False)
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace") + "\n"
 
 
 def _error(types: Any, text: str) -> Any:
