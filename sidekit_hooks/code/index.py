@@ -67,9 +67,8 @@ def python_files(project: str) -> dict[str, tuple[int, int]]:
         prefix = "" if relative == "." else relative + "/"
         for name in files:
             if name.endswith(".py"):
-                try:
-                    stat = os.stat(os.path.join(folder, name))
-                except OSError:
+                stat = safepath.project_file(project, prefix + name)  # no FIFO, device, or link out
+                if stat is None:
                     continue
                 found[prefix + name] = (stat.st_mtime_ns, stat.st_size)
     return found
@@ -161,10 +160,8 @@ class Index:
     def _update(self, path: str, stat: tuple[int, int], old_hash: str | None, packages: frozenset[str]) -> None:
         from sidekit_hooks.code.parse import facts_of, module_name
 
-        try:
-            with open(os.path.join(self.project, path), "rb") as handle:
-                data = handle.read()
-        except OSError:
+        data = safepath.read_project_file(self.project, path)
+        if data is None:
             self._forget(path)
             return
         digest = content_hash(data)

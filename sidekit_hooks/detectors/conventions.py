@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+from sidekit_hooks.core import safepath
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -95,10 +97,10 @@ def learned_rule(project: str, rule_id: str) -> dict[str, Any] | None:
     import tomllib
 
     for relative in PACKS:
+        data = safepath.read_project_file(project, relative, 4 << 20)
         try:
-            with open(os.path.join(project, relative), "rb") as handle:
-                pack = tomllib.load(handle)
-        except (OSError, tomllib.TOMLDecodeError):
+            pack = tomllib.loads(data.decode("utf-8")) if data is not None else {}
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
             continue
         for rule in pack.get("rules", []):
             if isinstance(rule, dict) and rule.get("id") == rule_id and isinstance(rule.get("message"), str):

@@ -26,7 +26,7 @@ from typing import Any
 
 from sidekit_hooks.code.blocks import MODULE, blocks_of
 from sidekit_hooks.code.index import content_hash
-from sidekit_hooks.core import launch, workspace
+from sidekit_hooks.core import launch, safepath, workspace
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.impact import covers
 
@@ -94,11 +94,12 @@ def merge(project: str, fragments: list[dict[str, Any]]) -> TestMap:
                 merged.setdefault(int(line), set()).update(offset + i for i in positions)
     result = TestMap(tests, python=platform.python_version())
     for path, lines in sorted(lines_by_file.items()):
+        data = safepath.read_project_file(project, path)
+        if data is None:
+            continue
         try:
-            with open(os.path.join(project, path), "rb") as handle:
-                data = handle.read()
             blocks = blocks_of(data)
-        except (OSError, SyntaxError, ValueError, RecursionError):
+        except (SyntaxError, ValueError, RecursionError):
             continue
         hits: dict[str, set[int]] = {}
         for line, tests_at_line in lines.items():

@@ -19,7 +19,7 @@ import os
 import re
 import signal
 import sys
-from typing import Any
+from typing import Any, cast
 
 from sidekit_hooks.cli.commands._shared import add_project, project_of
 
@@ -62,7 +62,8 @@ class Server:
 
         server: Any = LowLevel(mcp_tools.SERVER_NAME, version=__version__,
                                on_list_tools=self.list_tools, on_call_tool=self.call_tool)
-        async with stdio_server(stdin=_TextLines()) as (read, write):
+        stdin = cast(Any, _TextLines())  # iterated line by line, as the SDK iterates an AsyncFile
+        async with stdio_server(stdin=stdin) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     async def list_tools(self, ctx: Any, params: Any) -> Any:
