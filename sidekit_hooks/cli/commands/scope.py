@@ -60,7 +60,7 @@ def set_answer(project: str, allow: list[str], deny: list[str], issue: str = "")
         [normalize_glob(g, project) for g in deny],
         _issue(issue),
     )
-    scope_model.save(project, scope)
+    _save(project, scope)
     _drop_proposal(project)  # the user decided
     return _answer(scope)
 
@@ -86,7 +86,7 @@ def agent_set_answer(project: str, allow: list[str], deny: list[str], issue: str
         raise SidekitError(f"scope_set would widen the scope the user set ({why}); it is recorded as a proposal "
                            "the user sees in `sidekit scope show` and `sidekit doctor`",
                            f"ask the user to accept it ({accept}), or give a scope inside the current one")
-    scope_model.save(project, wanted)
+    _save(project, wanted)
     hooklog.append(project, LOG, {**record, "action": "narrowed" if current else "set"})
     return _answer(wanted)
 
@@ -107,6 +107,16 @@ def _current(project: str) -> scope_model.Scope | None:
     except scope_model.ScopeError as exc:
         raise SidekitError(f"{exc} in {scope_model.toml_path(project)}; the agent may not replace it",
                            SET_EXAMPLE) from None
+
+
+def _save(project: str, scope: scope_model.Scope) -> None:
+    """Write the scope; a scope.toml that is a folder (or a full disk) is a clear error, not exit 3."""
+    try:
+        scope_model.save(project, scope)
+    except OSError as exc:
+        path = scope_model.toml_path(project)
+        raise SidekitError(f"cannot write {path}: {exc.strerror or exc}",
+                           f"move it out of the way (mv {shlex.quote(path)} {shlex.quote(path)}.old), then: {SET_EXAMPLE}") from None
 
 
 def _drop_proposal(project: str) -> None:
