@@ -155,7 +155,7 @@ def impact_rows(ctx: BenchContext, pristine: str, work: str, env: dict[str, str]
     plant(ours)
     _, first_secs = sidekit(ctx, ours, env, "select")  # builds the index too
     answer, select_secs = sidekit(ctx, ours, env, "select")
-    code = ("import sys, json; sys.path.insert(0, sys.argv[2]); from sidekit_hooks.impact.select import selection;"
+    code = ("import sys, json; sys.path.insert(0, sys.argv[2]); from sidekit_hooks.impact.selection import selection;"
             "print(json.dumps(selection(sys.argv[1], None).tests))")
     chosen = json.loads(_run([ctx.python, "-c", code, ours, REPO], ours, env).stdout)
     start = time.perf_counter()

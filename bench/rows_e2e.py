@@ -21,7 +21,7 @@ from run import REPO, BenchContext, Row
 
 sys.path.insert(0, os.path.join(REPO, "tests"))
 
-from e2e.claude_e2e import (  # noqa: E402 - tests/ is on the path only now
+from testing.claude import (  # noqa: E402 - tests/ is on the path only now
     CACHED_CLI,
     CLI_ENV,
     FINAL_TEXT,

@@ -10,15 +10,15 @@ import statistics
 from rows_hooks import edit_payload, make_project, prompt_payload
 from run import REPO, BenchContext, Row, ratio_row, time_command
 
-from sidekit_hooks.cli import settings
+from sidekit_hooks.cli.wiring import settings_merge
 
 
 def rows(ctx: BenchContext) -> list[Row]:
     project = make_project()
     env = dict(os.environ, CLAUDE_PROJECT_DIR=project, CLAUDE_PLUGIN_ROOT=REPO)
     hooks = os.path.join(REPO, "hooks")
-    post = settings.command_for(ctx.python, os.path.join(hooks, "post_tool_use.py"))
-    prompt = settings.command_for(ctx.python, os.path.join(hooks, "user_prompt_submit.py"))
+    post = settings_merge.command_for(ctx.python, os.path.join(hooks, "post_tool_use.py"))
+    prompt = settings_merge.command_for(ctx.python, os.path.join(hooks, "user_prompt_submit.py"))
     out: list[Row] = []
     try:
         samples = time_command(["sh", "-c", post], ctx.repeats, edit_payload(project), env, project)

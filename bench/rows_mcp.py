@@ -1,7 +1,7 @@
 """`sidekit mcp` (#12): start-up to the first tools/list answer, warm tool round trips against the
 CLI command, and the bytes every request pays for the tool definitions.
 
-The client is `sidekit_hooks.cli.mcp_probe` (plain JSON-RPC over the pipes, standard library), so no
+The client is `sidekit_hooks.cli.mcpserver.probe` (plain JSON-RPC over the pipes, standard library), so no
 client library's import time is counted. The project is generated: 40 modules that use one helper.
 """
 
@@ -16,7 +16,7 @@ import tempfile
 
 from run import BenchContext, Row, p95, time_command
 
-from sidekit_hooks.cli import mcp_probe, mcp_tools
+from sidekit_hooks.cli.mcpserver import probe, tools
 
 STARTUP_TARGET_MS = 500.0  # p50, spawn -> first tools/list answer (the issue's target on a 2-core machine)
 QUICK_BUDGET = 12  # seconds under --quick
@@ -60,7 +60,7 @@ def startup(ctx: BenchContext, root: str, env: dict[str, str]) -> list[Row]:
     errors = []
     for _ in range(ctx.repeats):
         bare += time_command([ctx.python, "-c", "pass"], 1)
-        found = mcp_probe.probe(argv, root, env)
+        found = probe.probe(argv, root, env)
         if found.error:
             errors.append(found.error)
             continue
@@ -76,7 +76,7 @@ def startup(ctx: BenchContext, root: str, env: dict[str, str]) -> list[Row]:
         Row("mcp", "start-up: spawn -> first tools/list answer", value, f"p50 < {STARTUP_TARGET_MS:.0f} ms",
             "ok" if p50 < STARTUP_TARGET_MS else "MISS"),
         Row("mcp", "tool definitions (all 10, as tools/list sends them)", f"{size} bytes",
-            f"<= {mcp_tools.DEFINITIONS_BUDGET}", "ok" if size <= mcp_tools.DEFINITIONS_BUDGET else "MISS"),
+            f"<= {tools.DEFINITIONS_BUDGET}", "ok" if size <= tools.DEFINITIONS_BUDGET else "MISS"),
     ]
 
 
@@ -84,7 +84,7 @@ def round_trips(ctx: BenchContext, root: str, env: dict[str, str]) -> list[Row]:
     """A warm server (one session, index built) against one `sidekit CMD` process per answer."""
     asks = {"status": ({}, ["status"]), "usages": ({"name": "helper"}, ["usages", "helper"])}
     calls = [(name, arguments) for name, (arguments, _) in asks.items()] * (ctx.repeats + 1)
-    found = mcp_probe.probe([ctx.python, "-m", "sidekit_hooks.cli", "mcp"], root, env, timeout=120, calls=calls)
+    found = probe.probe([ctx.python, "-m", "sidekit_hooks.cli", "mcp"], root, env, timeout=120, calls=calls)
     out = []
     for name, (_, command) in asks.items():
         served = [ms for tool, ms, _ in found.calls if tool == name][1:]  # the first call warms up

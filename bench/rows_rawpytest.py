@@ -122,7 +122,7 @@ def model_bytes(root: str, command: str) -> tuple[int, int] | None:
     """(raw, compacted) bytes of the tool_result the model received, through the real CLI; None without it."""
     sys.path.insert(0, os.path.join(REPO, "tests"))
     try:
-        from e2e.claude_e2e import ToolCall, find_cli, result_text, run_claude, split_result
+        from testing.claude import ToolCall, find_cli, result_text, run_claude, split_result
     except ImportError:
         return None
     cli, _ = find_cli()

@@ -19,7 +19,7 @@ QUICK_BUDGET = 10  # seconds under --quick: every case is played (a subset would
 
 
 def rows(ctx: BenchContext) -> list[Row]:
-    from scenariolib import figure, load_groups, ratio, score
+    from testing.scenarios import figure, load_groups, ratio, score
 
     groups = load_groups()
     scores = score(groups)

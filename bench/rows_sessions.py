@@ -22,7 +22,7 @@ QUICK_BUDGET = 1  # seconds: the quick table only says the corpus was not run
 
 
 def rows(ctx: BenchContext) -> list[Row]:
-    from e2e.claude_e2e import find_cli
+    from testing.claude import find_cli
 
     if ctx.quick:
         return [Row("sessions", "session corpus (tests/sessions)", "not run with --quick (about 3 minutes)")]

@@ -1,5 +1,8 @@
 """The tools sidecar (#4): hook latency on an Edit that adds a 6-line function with the function index
-present, and how long the index takes to build for this repository."""
+present, how long the index takes to build for this repository, and (#18) near-copy precision/recall
+on real packages' helpers: two held-out sets (tests/code/nearcopy_heldout.py, written before the
+rules; nearcopy_heldout2.py, written blind after them) and the tuning set (nearcopy_tuning.py).
+Before #18's rules: held-out precision 0.68 (13/19), recall 0.38 (13/34); the blind set 0/0, recall 0/17."""
 
 from __future__ import annotations
 
@@ -82,6 +85,35 @@ def index_build_rows(ctx: BenchContext) -> list[Row]:
     ]
 
 
+def near_copy_rows() -> list[Row]:
+    """Precision/recall of helper-copy detection on real helpers (packages downloaded once, cached)."""
+    import sys
+
+    sys.path.insert(0, os.path.join(REPO, "tests", "code"))
+    import nearcopies
+    from nearcopy_heldout import HELDOUT
+    from nearcopy_heldout2 import HELDOUT2
+    from nearcopy_tuning import TUNING
+
+    out = []
+    sets = (("held-out", HELDOUT, (0.95, 0.8)), ("blind held-out", HELDOUT2, (0.95, 0.8)), ("tuning", TUNING, None))
+    for label, cases, target in sets:
+        try:
+            found = nearcopies.score(cases)
+        except RuntimeError as exc:  # no package index reachable
+            out.append(Row("tools", f"near copies, {label} set", f"not measured: {str(exc)[:60]}"))
+            continue
+        what = (f"near copies, {label} set ({found.positives} rewritten copies, {found.negatives} near misses; "
+                f"{found.true_positive} named right, {found.false_positive} wrong): precision / recall")
+        value = f"{found.precision:.2f} / {found.recall:.2f}"
+        if target is None:
+            out.append(Row("tools", what, value))
+        else:
+            verdict = "ok" if found.precision >= target[0] and found.recall >= target[1] else "MISS"
+            out.append(Row("tools", what, value, f">= {target[0]:.2f} / >= {target[1]:.2f}", verdict))
+    return out
+
+
 def rows(ctx: BenchContext) -> list[Row]:
     project = make_project(ctx)
     env = dict(os.environ, CLAUDE_PROJECT_DIR=project, CLAUDE_PLUGIN_ROOT=REPO)
@@ -99,6 +131,7 @@ def rows(ctx: BenchContext) -> list[Row]:
         samples = time_command(post, ctx.repeats, edit_payload(project, DUPLICATE), env, project, keep_index_fresh)
         out += ratio_row("tools", "PostToolUse, Edit adds a 6-line duplicate (rapidfuzz loads, helper named)", samples, ctx, None)
         out += index_build_rows(ctx)
+        out += near_copy_rows()
     finally:
         shutil.rmtree(project, ignore_errors=True)
     return out

@@ -1,16 +1,9 @@
-"""Claude Code SubagentStop hook: stdin -> sidekit_hooks.hook.main, always exit 0."""
-import gc
+"""Claude Code SubagentStop hook (settings form): stdin -> sidekit_hooks.hook, always exit 0. Generated
+from sidekit_hooks/hook_events.py; `python -m sidekit_hooks.hook_events --write` makes it again."""
 import os
 import sys
 
-# A hook lives for milliseconds: the cyclic collector only costs it; the process's end frees everything.
-gc.disable()
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from sidekit_hooks.hook import main  # noqa: E402
+sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the checkout, never the cwd
+from sidekit_hooks.hook import run_entry  # noqa: E402
 
-code = main("SubagentStop")
-# Leave without the interpreter's teardown: with the collector off it would sweep every object (more
-# work than the hook itself); stdout is flushed and every file sidekit writes is already closed.
-sys.stdout.flush()
-sys.stderr.flush()
-os._exit(code)
+run_entry("SubagentStop")

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("sidekit_hooks", "sidekit_hooks.floors", "sidekit_hooks.core"),  # JSON, paths, logs, errors, globs, shell
-    ("sidekit_hooks.code", "sidekit_hooks.status", "sidekit_hooks.nudges"),  # navigation, test status, nudges
-    ("sidekit_hooks.impact",),  # test impact: map, selection, covers
+    # navigation, the test cache, nudges, compact answers
+    ("sidekit_hooks.code", "sidekit_hooks.status", "sidekit_hooks.nudges", "sidekit_hooks.answers"),
+    ("sidekit_hooks.impact", "sidekit_hooks.runners"),  # test impact; the runners that feed the cache
     ("sidekit_hooks.rules",),  # rule packs on the hot path
     ("sidekit_hooks.detectors", "sidekit_hooks.rules.authoring"),  # the sidecars; pack authoring (CLI)
     ("sidekit_hooks.runtime", "sidekit_hooks.hook", "sidekit_hooks.lifecycle"),  # one hook invocation

@@ -17,6 +17,23 @@ if TYPE_CHECKING:
 MAX_STDIN = 64 * 1024 * 1024  # a payload bigger than this is not read whole (and not parsed)
 
 
+def run_entry(hook: str) -> None:
+    """What every `hooks/<event>.py` does: run one event, then leave without the interpreter's teardown.
+
+    A hook lives for milliseconds, so the cyclic collector only costs it; with the collector off the
+    teardown would sweep every object (more work than the hook itself). stdout is flushed and every
+    file sidekit writes is already closed.
+    """
+    import gc
+    import os
+
+    gc.disable()
+    code = main(hook)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 class DeadlineExceeded(BaseException):
     """Raised by the alarm; a BaseException so no detector's `except Exception` can swallow it."""
 
@@ -80,7 +97,7 @@ def _pre_tool_use() -> int:
         return 0
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, PRE_TOOL_DEADLINE)
-    from sidekit_hooks.status import rewrite
+    from sidekit_hooks.runners import rewrite
 
     output = rewrite.handle(stdin_text)
     signal.setitimer(signal.ITIMER_REAL, 0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import time
 
-from sidekit_hooks import detectors
+from sidekit_hooks import detectors, hook_events
 from sidekit_hooks.core import budget, fastjson, hooklog, redact, workspace
 from sidekit_hooks.nudges import delivery, ledger, policy, queue
 from sidekit_hooks.nudges.events import parse_event
@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Finding
 
-DRAINING_HOOKS = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart"})
-TOOL_HOOKS = frozenset({"PostToolUse", "PostToolUseFailure"})
-LIFECYCLE_HOOKS = frozenset({"SessionStart", "Stop", "SubagentStop"})
+DRAINING_HOOKS = hook_events.DRAINING
+TOOL_HOOKS = hook_events.TOOL_CALLS
+LIFECYCLE_HOOKS = hook_events.LIFECYCLE
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
 DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
 HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
@@ -62,14 +62,14 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     event = parse_event(hook, payload, project)
     if hook == "SessionStart":
         _export_for_agent(project)
-    ctx = Context(project, event.session_id, started + DETECTOR_BUDGET)
+    # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
+    ctx = Context(project, event.session_id, started + DETECTOR_BUDGET, read_snapshot=lambda ctx: read_snapshot(event, ctx))
     context, claims = respond(event, ctx)
     return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
 
 
 def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     """(what the model reads, the claims to commit once it is printed)."""
-    ctx.read_snapshot = lambda: read_snapshot(event, ctx)  # once per event: the rules sidecar and the policy share it
     draining = event.hook in DRAINING_HOOKS and not event.is_subagent
     # Drain first: what was queued before this call is claimed before any detector runs, so a
     # detector that runs out of time cannot hold it back (hook.main delivers HELD on its deadline).

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hookutil import REPO
+from testing.hooks import REPO
 
 BENCH = REPO / "bench" / "run.py"
 sys.path.insert(0, str(BENCH.parent))

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hookutil import HOOK_SCRIPTS, HookRunner, context_of, edit, payload
+from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload
 
 from sidekit_hooks import detectors, hook, runtime
 from sidekit_hooks.core.workspace import queue_root
@@ -172,7 +172,7 @@ def test_hooks_import_only_the_standard_library(project: Path, clean_env: dict[s
                           env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), timeout=30)
     err = done.stderr.decode()
     modules = set(err.split("THIRD_PARTY=")[0].split())
-    ran = "sidekit_hooks.status.rewrite" if event == "PreToolUse" else "sidekit_hooks.runtime"
+    ran = "sidekit_hooks.runners.rewrite" if event == "PreToolUse" else "sidekit_hooks.runtime"
     assert ran in modules  # the probe really ran the hook
     assert {"pydantic", "rapidfuzz", "tomli_w"} & modules == set()
     assert err.split("THIRD_PARTY=")[1].strip() == ""

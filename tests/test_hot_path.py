@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hookutil import REPO, payload
+from testing.hooks import REPO, payload
 
 from sidekit_hooks.detectors.scope.model import Scope, save
 

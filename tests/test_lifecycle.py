@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import HookRunner, context_of, edit, payload, run_sidekit, write
+from testing.hooks import HookRunner, context_of, edit, payload, run_sidekit, write
 
 from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges.recheck import line_digest
@@ -200,7 +200,7 @@ def probe(project: Path, clean_env: dict[str, str], event: str, body: dict[str, 
     import subprocess
     import sys
 
-    from hookutil import REPO
+    from testing.hooks import REPO
 
     done = subprocess.run([sys.executable, "-S", "-c", PROBE, str(REPO), event], input=json.dumps(body), text=True,
                           capture_output=True, env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), timeout=30,

@@ -1,6 +1,6 @@
 """The labelled scenario corpus: every `tests/scenarios/*.jsonl` case through the real hook runtime.
 
-Format and scoring: `tests/scenariolib.py`. A case that misses fails here unless it is a known miss
+Format and scoring: `tests/testing/scenarios.py`. A case that misses fails here unless it is a known miss
 (`"xfail": "why (#N)"`); known misses are counted in the scores like any other case, and one that
 starts passing is reported so its mark goes. The per-sidecar targets (precision >= 0.9, recall >= 0.8,
 no nudge on a clean session) are rows of the bench (`bench/rows_scenarios.py`), measured, not forced:
@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scenariolib import CORPUS, Case, Group, Outcome, Scores, describe, figure, load_groups, play_group
+from testing.scenarios import CORPUS, Case, Group, Outcome, Scores, describe, figure, load_groups, play_group
 
-from sidekit_hooks.cli.playback import sidecar_of
+from sidekit_hooks.cli.playback.steps import sidecar_of
 
 GROUPS = load_groups()
 PLAYED: dict[str, list[Outcome]] = {}

@@ -25,7 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "queue": ("queue_cmd", "list the nudges pending for a session"),
     "rules": ("rules", "list, lint, test or scaffold rule packs"),
     "scope": ("scope", "set, show or clear the current task's file scope"),
-    "conventions": ("conventions", "learn the repo's conventions into sidecar_rules/conventions.toml"),
+    "conventions": ("conventions_learn", "learn the repo's conventions into sidecar_rules/conventions.toml"),
     "status": ("status", "test status from the shared cache, in a few hundred bytes"),
     "test": ("test", "run pytest and answer compactly from the fresh cache"),
     "failures": ("failures", "details of failing tests on demand"),

@@ -13,7 +13,7 @@ import html
 import time
 from typing import Any
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render as answers
 
 BAR_WIDTH = 360  # px of a 100% uptake bar
 ROW = 22  # px per rule row

@@ -48,10 +48,12 @@ SKIP_DIRS = frozenset({
 # one uses (`analyze`). Measured: duplicates on body alone >= 0.86 (fetch_user vs get_user), with a
 # name score of 1.0 down to 0.77 (split_into_chunks vs chunked); near misses <= 0.81 body with names
 # <= 0.67 (duplicates vs dedupe, env_int vs env_flag, parse_size vs parse_duration); get_order vs
-# get_user scores 0.97 but reads Order, not User.
+# get_user scores 0.97 but reads Order, not User. Rewritten copies (#18) are matched by evidence instead
+# (`code.near_copies`), measured on tests/code/nearcopy_*.py: real helpers of packages from the index.
 BODY_ALONE = 0.85
 BODY_WITH_NAME = 0.72
 NAME_CLOSE = 0.8
+AMBIGUOUS = 0.05  # two helpers of other names within this rank of each other: name neither
 
 
 def cache_dir() -> str:
@@ -318,14 +320,23 @@ def best_match(
     name: str, tokens: list[str], index: dict[str, Any], skip: tuple[str, str] = ("", ""),
     outside: list[str] | None = None,
 ) -> Match | None:
-    """The indexed function the added one most resembles, if it clears the thresholds.
+    """The indexed function the added one most resembles, if it is a copy by one of two rules.
+
+    Shape: the normalized bodies are close (BODY_ALONE), or fairly close with a name that says the
+    same (BODY_WITH_NAME + NAME_CLOSE), and the added function uses every outside name the existing
+    one uses. Evidence (`code.near_copies`, for rewritten copies): the same distinctive literals, the
+    same calls in a similar order and a body still alike; outside names the rewrite may have inlined
+    (functions, constants) need not be used. Either way, a candidate whose literals mostly differ from
+    the added function's, or one of whose methods the added function swapped for another, is never a
+    copy; and when two helpers of other names are nearly tied, neither is named.
 
     `skip` is (path, name) of the function being edited itself, which always resembles its old self.
-    `outside` (the added function's outside names, see `analyze`) must include every outside name the
-    existing function uses. rapidfuzz (about 20 ms to import) loads only when some entry passes a
-    cheap upper bound.
+    rapidfuzz (about 20 ms to import) loads only when some entry passes a cheap upper bound.
     """
-    candidates = plausible(tokens, index, skip, None if outside is None else set(outside))
+    from sidekit_hooks.code import near_copies
+
+    added_literals = near_copies.literals(tokens)
+    candidates = plausible(tokens, index, skip, None if outside is None else set(outside), added_literals)
     if not candidates:
         return None
     from sidekit_hooks.core.thirdparty import enable_site_packages
@@ -335,34 +346,89 @@ def best_match(
     from rapidfuzz.distance import Indel
 
     words = name_words(name)
-    best: Match | None = None
-    for path, entry, candidate in candidates:
+    added_calls = near_copies.calls(tokens, outside or ())
+    ranked: list[tuple[float, Match]] = []
+    for path, entry, candidate, shape_allowed in candidates:
         other_name, line, sig = entry[0], entry[1], entry[2]
+        existing_literals = near_copies.literals(candidate)
+        if near_copies.disagree(added_literals, existing_literals) or near_copies.replaced_attribute(tokens, candidate):
+            continue  # same shape, other patterns, messages or steps: other behaviour
         body = Indel.normalized_similarity(tokens, candidate)
-        if body < BODY_WITH_NAME:
+        if body < near_copies.EVIDENCE_BODY:
             continue
         name_score = fuzz.token_set_ratio(words, name_words(other_name)) / 100
-        if (body >= BODY_ALONE or name_score >= NAME_CLOSE) and (best is None or body > best.body):
-            best = Match(path, line, sig, other_name, body, name_score)
-    return best
+        shape = shape_allowed and (body >= BODY_ALONE or (body >= BODY_WITH_NAME and name_score >= NAME_CLOSE))
+        if not shape and not evidence(added_literals, existing_literals, added_calls, candidate, entry, body):
+            continue
+        rank = body + near_copies.agreement(added_literals, existing_literals)[0]
+        ranked.append((rank, Match(path, line, sig, other_name, body, name_score)))
+    return unambiguous(ranked)
+
+
+def unambiguous(ranked: list[tuple[float, Match]]) -> Match | None:
+    """The best match, unless another helper of another name is nearly as good (two look-alike helpers,
+    `get_in` and `has_path`): naming the wrong one is worse than naming none."""
+    ranked.sort(key=lambda item: -item[0])
+    if not ranked:
+        return None
+    best_rank, best = ranked[0]
+    rival = next((rank for rank, match in ranked[1:] if match.name != best.name), None)
+    return None if rival is not None and best_rank - rival < AMBIGUOUS else best
+
+
+def evidence(added_literals: list[str], existing_literals: list[str], added_calls: list[str],
+             candidate: list[str], entry: list[Any], body: float) -> bool:
+    """The rewrite-proof rules of `code.near_copies`: shared literals and calls in a similar order, or
+    without literals, nearly the same calls with a fairly close body."""
+    from rapidfuzz.distance import Indel
+
+    from sidekit_hooks.code import near_copies
+
+    existing_calls = near_copies.calls(candidate, str(entry[5]).split())
+    similar = Indel.normalized_similarity(added_calls, existing_calls)
+    if near_copies.literal_evidence(added_literals, existing_literals):
+        return bool(similar >= near_copies.EVIDENCE_CALLS)
+    return (body >= BODY_WITH_NAME and len(existing_calls) >= near_copies.CALLS_ALONE_MIN
+            and similar >= near_copies.CALLS_ALONE)
 
 
 def plausible(
-    tokens: list[str], index: dict[str, Any], skip: tuple[str, str], outside: set[str] | None = None
-) -> list[tuple[str, list[Any], list[str]]]:
-    """Entries whose body could reach BODY_WITH_NAME: Indel similarity is 2*LCS/(m+n), and the LCS is
-    at most the size of the two token multisets' intersection. Pure Python, no imports."""
+    tokens: list[str], index: dict[str, Any], skip: tuple[str, str], outside: set[str] | None = None,
+    added_literals: list[str] | None = None,
+) -> list[tuple[str, list[Any], list[str], bool]]:
+    """Entries that could be copies: (path, entry, tokens, whether the shape rule may apply).
+
+    Indel similarity is 2*LCS/(m+n), and the LCS is at most the size of the two token multisets'
+    intersection: an entry whose bound is under BODY_WITH_NAME can only be a copy by literal evidence
+    (then its bound must still reach EVIDENCE_BODY). Pure Python, no imports but `code.near_copies`."""
+    from sidekit_hooks.code import near_copies
+
     counts: dict[str, int] = {}
     for token in tokens:
         counts[token] = counts.get(token, 0) + 1
-    found: list[tuple[str, list[Any], list[str]]] = []
+    # Literal evidence needs EVIDENCE_LITERALS distinctive literals in both: a substring test on the
+    # stored token text rules most entries out before any split (the index may hold thousands).
+    strong = set(added_literals or ())
+    if sum(2 if len(t) >= near_copies.LONG_LITERAL else 1 for t in strong) < near_copies.EVIDENCE_LITERALS:
+        strong = set()
+    found: list[tuple[str, list[Any], list[str], bool]] = []
     for path, record in index.get("files", {}).items():
         for entry in record.get("f", []) if isinstance(record, dict) else []:
             if (path, entry[0]) == skip or entry[3] < MIN_LINES - 1:
                 continue
+            text = entry[4]
+            missing: list[str] = []
             if outside is not None and not outside.issuperset(entry[5].split()):
-                continue  # other collaborators: same shape, different work
-            candidate = entry[4].split()
+                if not strong:
+                    continue  # other collaborators, and no literals that could say it is a copy all the same
+                missing = [n for n in entry[5].split() if n not in outside]
+                if any(not near_copies.inlinable(n) for n in missing):
+                    continue  # other classes (User vs Order): same shape, different work
+            hits = sum(2 if len(t) >= near_copies.LONG_LITERAL else 1 for t in strong if t in text) if strong else 0
+            literal_hint = hits >= near_copies.EVIDENCE_LITERALS
+            if missing and not literal_hint:
+                continue  # helpers or constants inlined: only literal evidence can make it a copy
+            candidate = text.split()
             total = len(tokens) + len(candidate)
             if not 0.5 <= len(candidate) / max(1, len(tokens)) <= 2.0:
                 continue
@@ -373,8 +439,12 @@ def plausible(
                 if used < counts.get(token, 0):
                     common += 1
                 seen[token] = used + 1
-            if 2 * common / total >= BODY_WITH_NAME:
-                found.append((path, entry, candidate))
+            bound = 2 * common / total
+            if bound >= BODY_WITH_NAME and not missing:
+                found.append((path, entry, candidate, True))
+            elif literal_hint and bound >= near_copies.EVIDENCE_BODY and \
+                    near_copies.literal_evidence(added_literals or [], near_copies.literals(candidate)):
+                found.append((path, entry, candidate, False))
     return found
 
 

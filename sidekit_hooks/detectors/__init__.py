@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from sidekit_hooks import hook_events
 from sidekit_hooks.nudges.findings import Context as Context
 from sidekit_hooks.nudges.findings import Finding as Finding
 
@@ -26,21 +27,21 @@ if TYPE_CHECKING:
         def detect(self, event: Event, ctx: Context) -> list[Finding]: ...
 
 
-# name -> "module:attribute". Later issues add the sidecars here; tests may register their own.
-TOOL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
+TOOL_EVENTS = hook_events.TOOL_CALLS  # what a detector registered without its events judges
 
-# name -> ("module:OBJ", the hook events it judges), in the order they run. The events are declared
-# here, not only on the detector, so a hook imports just the sidecars its event needs
-# (UserPromptSubmit imports none of these).
-REGISTRY: dict[str, tuple[str, frozenset[str]]] = {
-    "scope": ("sidekit_hooks.detectors.scope:DETECTOR", TOOL_EVENTS),
-    "rules": ("sidekit_hooks.detectors.packs:DETECTOR", TOOL_EVENTS),
-    "tests": ("sidekit_hooks.detectors.tests:DETECTOR", TOOL_EVENTS),
-    "tools": ("sidekit_hooks.detectors.tools:TOOLS", TOOL_EVENTS),
+# Where each sidecar's code is. Which events it judges, and in what order, is the table's
+# (hook_events.py), so a hook imports just the sidecars its event needs (UserPromptSubmit: none).
+PATHS = {
+    "scope": "sidekit_hooks.detectors.scope:DETECTOR",
+    "specs": "sidekit_hooks.detectors.specs:DETECTOR",  # every rule pack's rules (specs and team sidecars)
+    "tests": "sidekit_hooks.detectors.tests:DETECTOR",
+    "tools": "sidekit_hooks.detectors.tools:TOOLS",
     # Multi-line signatures only; every other convention is a rule in sidecar_rules/conventions.toml.
-    "conventions": ("sidekit_hooks.detectors.conventions:CONVENTIONS", frozenset({"PostToolUse"})),
-    "judge": ("sidekit_hooks.detectors.judge:JUDGE", TOOL_EVENTS),  # off unless SIDEKIT_JUDGE names a command
+    "conventions": "sidekit_hooks.detectors.conventions:CONVENTIONS",
+    "judge": "sidekit_hooks.detectors.judge:JUDGE",  # off unless SIDEKIT_JUDGE names a command
 }
+# name -> ("module:OBJ", the hook events it judges), in the order they run; tests may register their own.
+REGISTRY: dict[str, tuple[str, frozenset[str]]] = {name: (path, hook_events.judged_by(name)) for name, path in PATHS.items()}
 _loaded: dict[str, Detector] = {}
 
 

@@ -3,15 +3,15 @@
 The learned conventions are ordinary rules in `sidecar_rules/conventions.toml` (`sidekit conventions
 learn`), matched by the rule engine. Their type-hints regex reads a one-line signature only; a
 signature spread over several lines (as formatters write long ones) is checked here, with the C
-parser, against the same learned rule: its message, its paths and excludes, its `enabled` flag.
-Standard library only; on most events this costs a substring test.
+parser, against the same learned rule, as the compiled packs hold it (the snapshot the specs sidecar
+reads too, so a disabled or overridden rule is honoured), and with the rule engine's own `when`
+matching. Standard library only; on most events this costs a substring test.
 """
 
 from __future__ import annotations
 
-import os
+from sidekit_hooks.hook_events import judged_by
 
-from sidekit_hooks.core import safepath
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,12 +21,11 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.findings import Context, Finding
 
 RULE_ID = "conventions.type-hints"
-PACKS = (os.path.join(".sidekit", "rules", "conventions.toml"), os.path.join("sidecar_rules", "conventions.toml"))
 
 
 class ConventionsSidecar:
     name = "conventions"
-    hooks = frozenset({"PostToolUse"})
+    hooks = judged_by("conventions")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         if event.kind != "write" or not event.path.endswith(".py") or "def " not in event.added:
@@ -34,8 +33,10 @@ class ConventionsSidecar:
         signatures = multiline_public_signatures(event.added)
         if not signatures:
             return []
-        rule = learned_rule(ctx.project, RULE_ID)
-        if rule is None or rule.get("enabled") is False or not applies(rule.get("when", {}), event):
+        from sidekit_hooks.rules.match import applies
+
+        rule = learned_rule(ctx, RULE_ID)
+        if rule is None or not applies(rule, event):
             return []
         for name, source in signatures:
             if not annotated(source):
@@ -92,29 +93,16 @@ def annotated(signature: str) -> bool:
     return node.returns is not None and all(a.annotation is not None for a in params if a.arg not in ("self", "cls"))
 
 
-def learned_rule(project: str, rule_id: str) -> dict[str, Any] | None:
-    """The rule from the local pack, else the project's committed one (rare path: tomllib loads here)."""
-    import tomllib
-
-    for relative in PACKS:
-        data = safepath.read_project_file(project, relative, 4 << 20)
-        try:
-            pack = tomllib.loads(data.decode("utf-8")) if data is not None else {}
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-            continue
-        for rule in pack.get("rules", []):
-            if isinstance(rule, dict) and rule.get("id") == rule_id and isinstance(rule.get("message"), str):
-                return rule
+def learned_rule(ctx: Context, rule_id: str) -> dict[str, Any] | None:
+    """The learned rule as the compiled packs hold it (enabled rules only, the last layer winning)."""
+    rules = (ctx.packs() if ctx.read_snapshot is not None or ctx.snapshot is not None else _packs(ctx)).get("rules")
+    for rule in rules if isinstance(rules, list) else ():
+        if isinstance(rule, dict) and rule.get("id") == rule_id and isinstance(rule.get("message"), str):
+            return rule
     return None
 
 
-def applies(when: dict[str, Any], event: Event) -> bool:
-    """The rule's own `tools`, `paths` and `exclude` conditions."""
-    from sidekit_hooks.core.globs import matches_any
+def _packs(ctx: Context) -> dict[str, Any]:
+    from sidekit_hooks.detectors.specs import packs_of
 
-    tools, paths, exclude = when.get("tools"), when.get("paths"), when.get("exclude")
-    if isinstance(tools, list) and event.tool not in tools:
-        return False
-    if isinstance(paths, list) and not matches_any(paths, event.path):
-        return False
-    return not (isinstance(exclude, list) and matches_any(exclude, event.path))
+    return packs_of(ctx, "PostToolUse")

@@ -22,6 +22,8 @@ Standard library only; the hook side costs one environment lookup when the judge
 
 from __future__ import annotations
 
+from sidekit_hooks.hook_events import judged_by
+
 import os
 import sys
 import time
@@ -51,7 +53,7 @@ def setting(name: str) -> float:
 
 class JudgeSidecar:
     name = SIDECAR
-    hooks = frozenset({"PostToolUse", "PostToolUseFailure"})
+    hooks = judged_by("judge")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         command = os.environ.get("SIDEKIT_JUDGE", "").strip()
@@ -66,7 +68,9 @@ class JudgeSidecar:
                 return []
         except OSError:
             pass
-        if session_capped(ctx.project, event.session_id):
+        from sidekit_hooks.nudges import policy
+
+        if policy.session_capped(ctx.project, event.session_id):
             return []  # the policy would hold back whatever it says: save the call
         event_file = os.path.join(folder, f"event-{os.getpid()}-{os.urandom(4).hex()}.json")
         workspace.atomic_write(event_file, fastjson.dumps(event_summary(event)))
@@ -93,17 +97,6 @@ def event_summary(event: Event) -> dict[str, Any]:
 
     # Secrets in tool output never reach the judge (nor the event file it reads).
     return {key: redact(value) for key, value in summary.items() if value}
-
-
-def session_capped(project: str, session: str) -> bool:
-    """The session already had its `[policy] max_nudges` (the policy's own state says so)."""
-    from sidekit_hooks.nudges import policy
-
-    try:
-        with open(os.path.join(policy.state_folder(project, session), policy.STATE_FILE), encoding="utf-8") as handle:
-            return policy.State(fastjson.loads(handle.read())).capped
-    except (OSError, ValueError, workspace.UnsafeSessionName):
-        return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,8 +170,7 @@ def deliver(project: str, session: str, answer: str, summary: dict[str, Any]) ->
     event = parse_event(str(summary.get("hook") or "PostToolUse"),
                         {"session_id": session, "cwd": project, "tool_name": str(summary.get("tool") or "")}, project)
     event.path = str(summary.get("path") or "")
-    ctx = Context(project, session, time.monotonic() + setting("TIMEOUT"))
-    ctx.read_snapshot = lambda: read_packs(project)
+    ctx = Context(project, session, time.monotonic() + setting("TIMEOUT"), read_snapshot=lambda _: read_packs(project))
     finding = Finding(SIDECAR, message, key=f"judge:{message[:200]}", path=event.path, subject=event.path or event.tool)
 
     def send(line: str, said: Finding) -> bool:

@@ -16,6 +16,8 @@ when an edit to a source file meets a red cache.
 
 from __future__ import annotations
 
+from sidekit_hooks.hook_events import judged_by
+
 import os
 import time
 
@@ -44,7 +46,7 @@ TABLE_READ_LIMIT = 256 * 1024
 
 class TestsSidecar:
     name = "tests"
-    hooks = frozenset({"PostToolUse", "PostToolUseFailure"})
+    hooks = judged_by("tests")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         if event.kind == "write" and event.path:
@@ -74,10 +76,28 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
     relation = "live in" if first.split("::")[0] == path else "pass through"
     if count == 1:  # "1 test ... passes through", not "pass through"
         relation = {"live in": "lives in", "pass through": "passes through"}[relation]
-    rerun = f"; re-run: sidekit test {first.split('::')[0]}" if first else ""
-    message = f"{where} {relation} {path} ({status_line(summary)}); details: sidekit failures {handle}{rerun}"
+    head = f"{where} {relation} {path} ({status_line(summary)}); details: sidekit failures {handle}"
+    message = head + rerun_clause(path, spot, first, summary, len(head))
     generation = summary.get("generation", 0)
     return [Finding("tests", message, key=f"tests:edit:{path}:{generation}", path=path, subject=path)]
+
+
+def rerun_clause(path: str, spot: list[Any], first: str, summary: dict[str, Any], used: int) -> str:
+    """"; re-run: sidekit test FILES" naming every test file failing through the spot, doctests included
+    (#18: re-running the first test's file alone left the doctest out), or `--select` when they are many."""
+    if len(spot) > 3 and isinstance(spot[3], list):
+        files = [str(f) for f in spot[3]] or [path]  # [] when the spot is the test file itself
+    elif first:
+        files = [first.split("::")[0]]  # a short spot: the first test's file is the whole re-run
+    else:
+        return ""
+    rerun = "sidekit test " + " ".join(files)
+    args = (summary.get("run") or {}).get("args") or ()
+    if len(spot) > 4 and spot[4] and "--doctest-modules" in args:  # else the project's config collects them
+        rerun += " -- --doctest-modules"
+    if len(files) > MAX_RERUN_FILES or len(PREFIX) + used + len("; re-run: ") + len(rerun) > MAX_MESSAGE:
+        rerun = "sidekit test --select"
+    return "; re-run: " + rerun
 
 
 def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str], failing: dict[str, str],

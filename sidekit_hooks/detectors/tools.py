@@ -16,6 +16,8 @@ when something in the index could match it).
 
 from __future__ import annotations
 
+from sidekit_hooks.hook_events import judged_by
+
 import os
 
 from sidekit_hooks.core import safepath
@@ -53,7 +55,7 @@ PYTHON_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
 
 class ToolsSidecar:
     name = SIDECAR
-    hooks = frozenset({"PostToolUse", "PostToolUseFailure"})
+    hooks = judged_by("tools")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         if event.kind == "shell" and event.command:

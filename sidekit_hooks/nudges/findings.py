@@ -79,19 +79,20 @@ class Context:
 
     __slots__ = ("project", "session", "deadline", "memo", "notices", "snapshot", "read_snapshot")
 
-    def __init__(self, project: str, session: str, deadline: float) -> None:
+    def __init__(self, project: str, session: str, deadline: float,
+                 read_snapshot: Callable[[Context], dict[str, Any]] | None = None) -> None:
         self.project = project
         self.session = session
         self.deadline = deadline  # time.monotonic() value after which detectors should stop
         self.memo: dict[str, Any] = {}
         self.notices: list[str] = []  # for the user (systemMessage), never the model
         self.snapshot: dict[str, Any] | None = None  # the rule packs, read at most once per event
-        self.read_snapshot: Callable[[], dict[str, Any]] | None = None  # how (the runtime sets it)
+        self.read_snapshot = read_snapshot  # how: the runtime's reader (recompiles within this hook's time)
 
     def packs(self) -> dict[str, Any]:
         """The compiled rule packs for this event, read on first need only; {} when there is no reader."""
         if self.snapshot is None:
-            self.snapshot = self.read_snapshot() if self.read_snapshot is not None else {}
+            self.snapshot = self.read_snapshot(self) if self.read_snapshot is not None else {}
         return self.snapshot
 
     def notify_user(self, text: str) -> None:

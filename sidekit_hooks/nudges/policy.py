@@ -28,6 +28,7 @@ import os
 import stat
 import time
 
+from sidekit_hooks import hook_events
 from sidekit_hooks.core import fastjson, hooklog, redact, safepath, workspace
 from sidekit_hooks.nudges.delivery import MAX_NUDGE  # one line under this; `[policy] max_chars` may lower it
 
@@ -68,7 +69,7 @@ HABIT_CLOCK = "~habit"  # State.last suffix: when a sidecar last gave a habit hi
 DEFER_MARK = "deferred"  # a file in the state folder while findings wait: one stat on other events
 DEFER_TTL = 600.0  # seconds a deferred finding may wait; after that the moment has passed
 MAX_DEFERRED = 5  # findings waiting at once per session (the most valuable are kept)
-BOUNDARIES = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})  # where a delivery follows
+BOUNDARIES = hook_events.BOUNDARIES  # where a delivery follows
 
 
 class Config:
@@ -456,6 +457,14 @@ def _log(project: str, event: Event, finding: Finding, line: str, reason: str) -
     if event.agent_id:
         record["agent"] = event.agent_id
     hooklog.append(project, hooklog.DECISIONS, record)
+
+
+def session_capped(project: str, session: str) -> bool:
+    """The session already had its `[policy] max_nudges` (for the judge, which queues on its own)."""
+    try:
+        return _load_state(state_folder(project, session)).capped
+    except workspace.UnsafeSessionName:
+        return False
 
 
 def state_folder(project: str, session: str) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sidekit_hooks.status import cache, clusters
+from sidekit_hooks.status.clip import clip
 from sidekit_hooks.status.vocabulary import EXIT_NAMES
 
 TYPE_CHECKING = False
@@ -25,6 +26,7 @@ SUMMARY_CLUSTERS = 30  # clusters kept in the summary (all of them stay derivabl
 SUMMARY_TESTS = 3  # test ids kept per cluster in the summary
 SUMMARY_FILES = 300  # failing files indexed for the tests sidecar
 SUMMARY_TEXT = 160  # characters of a message, cause or variant kept in the summary (the table has more)
+RERUN_FILES = 4  # test files kept per spot (one more than a re-run command names: more means `--select`)
 LONG_ID = 110  # a longer test id is not indexed by file; the cluster id names it
 
 
@@ -162,7 +164,15 @@ def _summary(generation: int, digest: str, run: dict[str, Any], table: dict[str,
                 if path in files:
                     files[path][0] += 1
                 elif len(files) < SUMMARY_FILES:
-                    files[path] = [1, cluster["id"], test if len(test) <= LONG_ID else ""]
+                    files[path] = [1, cluster["id"], test if len(test) <= LONG_ID else "", [], 0]
+                else:
+                    continue
+                _add_rerun_target(files[path], _file(test), bool(failure.get("doctest")))
+    for path, spot in files.items():  # kept small in the usual cases: hooks read this file
+        if not spot[4] and spot[2] and spot[3] == [_file(spot[2])]:
+            del spot[3:]  # the first test's file is the whole re-run
+        elif not spot[4] and spot[3] == [path]:
+            spot[3] = []  # the spot is the test file itself
     briefs = [_brief(c) for c in found[:SUMMARY_CLUSTERS]]
     return {
         "generation": generation,
@@ -179,11 +189,20 @@ def _summary(generation: int, digest: str, run: dict[str, Any], table: dict[str,
     }
 
 
+def _add_rerun_target(spot: list[Any], test_file: str, doctest: bool) -> None:
+    """Spot [count, cluster, first test, test files to re-run, doctest among them]: a re-run of the
+    first test's file alone would leave out a doctest or another file failing through the same spot."""
+    targets: list[str] = spot[3]
+    if test_file not in targets and len(targets) < RERUN_FILES:
+        targets.append(test_file)
+    spot[4] = spot[4] or int(doctest)
+
+
 def _brief(cluster: dict[str, Any]) -> dict[str, Any]:
     """A cluster as the summary keeps it: bounded, so hooks read a small file whatever the run was."""
-    return dict(cluster, tests=cluster["tests"][:SUMMARY_TESTS], message=cluster["message"][:SUMMARY_TEXT],
-                cause=cluster["cause"][:SUMMARY_TEXT],
-                variants=[[text[:SUMMARY_TEXT], count] for text, count in cluster.get("variants", ())])
+    return dict(cluster, tests=cluster["tests"][:SUMMARY_TESTS], message=clip(cluster["message"], SUMMARY_TEXT),
+                cause=clip(cluster["cause"], SUMMARY_TEXT),
+                variants=[[clip(text, SUMMARY_TEXT), count] for text, count in cluster.get("variants", ())])
 
 
 def _digest(table: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]]) -> str:

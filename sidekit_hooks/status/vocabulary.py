@@ -85,7 +85,10 @@ if TYPE_CHECKING:
         failing: int
         clusters: list[ClusterBrief]
         moreClusters: int
-        files: dict[str, list[Any]]  # path -> [failing tests through it, a cluster id, a test id or ""]
+        # path -> [failing tests through it, a cluster id, a test id or "", their test files (<= 4), 1 if
+        # a doctest is among them else 0]; the last two only when they say more than the test id does, and
+        # [] for "the path itself"
+        files: dict[str, list[Any]]
         note: str  # why an older cache was not used
         runner: str
         pytest: str

@@ -8,9 +8,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from hookutil import SIDEKIT
+from testing.hooks import SIDEKIT
 
-from sidekit_hooks.cli import transcript
+from sidekit_hooks.cli.playback import transcript
 
 SCOPE = "(gt-abc12: api/handlers/**, tests/**)"
 

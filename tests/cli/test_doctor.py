@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import REPO
+from testing.hooks import REPO
 
 from sidekit_hooks import __version__
-from sidekit_hooks.cli import settings
+from sidekit_hooks.cli.wiring import settings_merge
 from sidekit_hooks.core import hooklog
 
 PYTHON = os.path.abspath(sys.executable)
 PY_VERSION = ".".join(map(str, sys.version_info[:3]))
-CMD = {event: settings.command_for(PYTHON, str(REPO / "hooks" / script)) for event, (script, _m) in settings.EVENTS.items()}
+CMD = {event: settings_merge.command_for(PYTHON, str(REPO / "hooks" / script)) for event, (script, _m) in settings_merge.EVENTS.items()}
 VERSIONS = (f"sidekit {__version__}, Python {PY_VERSION}, pydantic {metadata.version('pydantic')}, "
             f"rapidfuzz {metadata.version('rapidfuzz')}, tomli-w {metadata.version('tomli-w')}")
 RULES = "  ok       rule packs: every pack passes lint"
@@ -59,7 +59,7 @@ def write_settings(project: Path, data: dict[str, Any], name: str = "settings.js
 
 def wired(commands: dict[str, str], others: bool = True) -> dict[str, Any]:
     """Settings that wire `commands`, and (with `others`) every other event the way install does."""
-    every = {**{event: CMD[event] for event in settings.EVENTS if others}, **commands}
+    every = {**{event: CMD[event] for event in settings_merge.EVENTS if others}, **commands}
     return {"hooks": {event: [{"matcher": "*", "hooks": [{"type": "command", "command": command, "timeout": 5}]}]
                       for event, command in every.items()}}
 
@@ -113,8 +113,8 @@ def test_no_wiring_is_a_problem_with_the_install_command(project: Path, home: Pa
 
 def test_a_missing_interpreter_and_a_missing_script_are_named(project: Path, home: Path) -> None:
     write_settings(project, wired({
-        "PostToolUse": settings.command_for("/gone/.venv/bin/python", str(REPO / "hooks" / "post_tool_use.py")),
-        "PostToolUseFailure": settings.command_for(PYTHON, "/gone/hooks/post_tool_use_failure.py"),
+        "PostToolUse": settings_merge.command_for("/gone/.venv/bin/python", str(REPO / "hooks" / "post_tool_use.py")),
+        "PostToolUseFailure": settings_merge.command_for(PYTHON, "/gone/hooks/post_tool_use_failure.py"),
         "UserPromptSubmit": CMD["UserPromptSubmit"],
     }))
     done = sidekit("doctor", "--project", str(project), home=home)
@@ -137,8 +137,8 @@ def test_a_hook_that_fails_or_prints_junk_is_caught_by_the_live_probe(project: P
     crash = tmp_path / "crash.py"
     crash.write_text("import sys\nsys.exit('boom')\n")
     write_settings(project, wired({
-        "PostToolUse": settings.command_for(PYTHON, str(junk)),
-        "PostToolUseFailure": settings.command_for(PYTHON, str(crash)),
+        "PostToolUse": settings_merge.command_for(PYTHON, str(junk)),
+        "PostToolUseFailure": settings_merge.command_for(PYTHON, str(crash)),
         "UserPromptSubmit": CMD["UserPromptSubmit"],
     }))
     done = sidekit("doctor", "--project", str(project), home=home)
@@ -154,7 +154,7 @@ def test_a_hook_that_fails_or_prints_junk_is_caught_by_the_live_probe(project: P
 
 def test_missing_events_duplicates_and_disabled_hooks_are_problems(project: Path, home: Path) -> None:
     write_settings(project, {"disableAllHooks": True, **wired({"PostToolUse": CMD["PostToolUse"]}, others=False)})
-    other = settings.command_for(PYTHON, str(REPO / "hooks" / "post_tool_use.py")).replace(" -S ", " -S  ")
+    other = settings_merge.command_for(PYTHON, str(REPO / "hooks" / "post_tool_use.py")).replace(" -S ", " -S  ")
     write_settings(project, wired({"PostToolUse": other}, others=False), "settings.local.json")
     done = sidekit("doctor", "--project", str(project), home=home)
     assert done.returncode == 1
@@ -290,7 +290,7 @@ def test_doctor_warns_when_both_forms_are_wired(project: Path, home: Path) -> No
     twice = [line for line in lines_of(done.stdout) if "wired more than once" in line]
     assert twice[0] == ("  PROBLEM  settings: PostToolUse is wired more than once (.claude/settings.json and the plugin): "
                         "nudges would come twice")
-    assert len(twice) == len(settings.EVENTS)
+    assert len(twice) == len(settings_merge.EVENTS)
     assert f"fix: sidekit uninstall --project {project}" in done.stdout
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hookutil import SIDEKIT
+from testing.hooks import SIDEKIT
 
 from sidekit_hooks import cli
 

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import REPO, context_of, payload
+from testing.hooks import REPO, context_of, payload
 
-from sidekit_hooks.cli import settings, wiring
+from sidekit_hooks.cli.wiring import settings_merge, files
 
 PYTHON = os.path.abspath(sys.executable)
 HOOKS = REPO / "hooks"
-CMD = {event: settings.command_for(PYTHON, str(HOOKS / script)) for event, (script, _m) in settings.EVENTS.items()}
+CMD = {event: settings_merge.command_for(PYTHON, str(HOOKS / script)) for event, (script, _m) in settings_merge.EVENTS.items()}
 FOREIGN = '{\n    "model": "opus",\n    "hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}]}\n}\n'
 
 
@@ -35,7 +35,7 @@ def sidekit(*args: str, home: Path, cwd: Path | None = None) -> subprocess.Compl
 
 
 def added_lines(project: Path) -> str:
-    return "".join(f"  {event}: added {CMD[event]}\n" for event in settings.EVENTS)
+    return "".join(f"  {event}: added {CMD[event]}\n" for event in settings_merge.EVENTS)
 
 
 def test_install_merges_after_foreign_entries_and_reports_every_change(project: Path, home: Path) -> None:
@@ -83,7 +83,7 @@ def test_install_twice_changes_nothing_and_uninstall_gives_back_the_same_bytes(p
     again = sidekit("install", "--project", str(project), home=home)
     assert again.returncode == 0
     assert again.stdout == f"sidekit install: {target}\n" + "".join(
-        f"  {event}: already installed\n" for event in settings.EVENTS)
+        f"  {event}: already installed\n" for event in settings_merge.EVENTS)
     assert target.read_text() == installed
     assert (project / ".gitignore").read_text() == (
         "node_modules\n/.sidekit\n\n# sidekit-hooks: caches, logs, the nudge queue, settings backups\n"
@@ -92,7 +92,7 @@ def test_install_twice_changes_nothing_and_uninstall_gives_back_the_same_bytes(p
     gone = sidekit("uninstall", "--project", str(project), home=home)
     assert gone.returncode == 0, gone.stderr
     assert gone.stdout == f"sidekit uninstall: {target}\n" + "".join(
-        f"  {event}: removed {CMD[event]}\n" for event in settings.EVENTS
+        f"  {event}: removed {CMD[event]}\n" for event in settings_merge.EVENTS
     ) + (f"  removed the backup install kept: {target}.sidekit-backup\n"
          "  .gitignore: removed .runtime/ .claude/*.sidekit-backup\n")
     assert target.read_text() == FOREIGN
@@ -130,7 +130,7 @@ def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Pat
     target = project / ".claude" / "settings.json"
     target.parent.mkdir()
     mine = {"hooks": {event: [{"hooks": [{"type": "command", "command": CMD[event], "timeout": 9}]}]
-                      for event in settings.EVENTS}}  # e.g. copied from a teammate's settings
+                      for event in settings_merge.EVENTS}}  # e.g. copied from a teammate's settings
     target.write_text(json.dumps(mine))
     sidekit("install", "--project", str(project), home=home)
     done = sidekit("uninstall", "--project", str(project), home=home)
@@ -142,7 +142,7 @@ def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Pat
         "  .gitignore: removed .sidekit/ .runtime/ .claude/*.sidekit-backup\n"
     )
     done = sidekit("uninstall", "--project", str(project), "--all", home=home)
-    assert done.stdout.splitlines()[1:1 + len(settings.EVENTS)] == [f"  {event}: removed {CMD[event]}" for event in settings.EVENTS]
+    assert done.stdout.splitlines()[1:1 + len(settings_merge.EVENTS)] == [f"  {event}: removed {CMD[event]}" for event in settings_merge.EVENTS]
     assert json.loads(target.read_text()) == {"hooks": {}}
 
 
@@ -199,7 +199,7 @@ def test_a_symlinked_settings_file_stays_a_symlink(project: Path, home: Path, tm
     (project / ".claude" / "settings.json").symlink_to(dotfile)
     sidekit("install", "--project", str(project), home=home)
     assert (project / ".claude" / "settings.json").is_symlink()
-    assert set(json.loads(dotfile.read_text())["hooks"]) == set(settings.EVENTS)
+    assert set(json.loads(dotfile.read_text())["hooks"]) == set(settings_merge.EVENTS)
     sidekit("uninstall", "--project", str(project), home=home)
     assert dotfile.read_text() == '{"model": "opus"}\n'
 
@@ -209,7 +209,7 @@ def test_claude_md_block_is_added_once_and_removed_exactly(project: Path, home: 
     claude_md.write_text("# Project\n\nUse tabs.\n")
     first = sidekit("install", "--project", str(project), "--claude-md", home=home)
     assert f"  {claude_md}: added the sidekit block\n" in first.stdout
-    assert claude_md.read_text() == "# Project\n\nUse tabs.\n\n" + wiring.claude_md_block()
+    assert claude_md.read_text() == "# Project\n\nUse tabs.\n\n" + files.claude_md_block()
     second = sidekit("install", "--project", str(project), "--claude-md", home=home)
     assert f"  {claude_md}: the sidekit block is already there\n" in second.stdout
     assert claude_md.read_text().count("sidekit-hooks:begin") == 1
@@ -222,7 +222,7 @@ def test_claude_md_block_is_added_once_and_removed_exactly(project: Path, home: 
 
 
 def test_claude_md_block_names_the_compact_commands() -> None:
-    block = wiring.claude_md_block()
+    block = files.claude_md_block()
     for command in ("sidekit status", "sidekit test", "sidekit failures", "sidekit select", "sidekit symbol",
                     "sidekit usages"):
         assert f"`{command}" in block
@@ -253,7 +253,7 @@ def test_quoted_paths_with_spaces_run_through_sh(project: Path, tmp_path: Path) 
     spaced = tmp_path / "my venv" / "bin"
     spaced.mkdir(parents=True)
     (spaced / "python").symlink_to(sys.executable)
-    command = settings.command_for(str(spaced / "python"), str(HOOKS / "post_tool_use.py"))
+    command = settings_merge.command_for(str(spaced / "python"), str(HOOKS / "post_tool_use.py"))
     assert command.startswith(f"'{spaced}/python' -S ")
     done = run_through_sh(command, "PostToolUse", payload("PostToolUse", project, tool_name="Read",
                                                           tool_input={"file_path": str(project / "a.py")}), project)
@@ -273,7 +273,7 @@ def test_an_install_without_its_checkout_says_where_the_hook_scripts_come_from(m
 
     monkeypatch.setattr(sidekit_hooks, "__file__", str(tmp_path / "site-packages" / "sidekit_hooks" / "__init__.py"))
     with pytest.raises(SidekitError) as caught:
-        wiring.hooks_dir()
+        files.hooks_dir()
     assert str(caught.value) == (
         "this sidekit is installed without its checkout, so there are no hook scripts to point Claude Code at\n"
         "  fix: git clone the sidekit-hooks repository and run ./install.sh PROJECT_DIR there (or use the plugin form)"

@@ -12,9 +12,9 @@ from typing import Any
 import anyio
 import pytest
 
-from mcputil import cli, connect, make_project, processes_in, text_of, wire_size
+from testing.mcp import cli, connect, make_project, processes_in, text_of, wire_size
 
-from sidekit_hooks.cli import mcp_tools
+from sidekit_hooks.cli.mcpserver import tools as mcp_tools
 
 CONTRACT_TOOLS = ["status", "test", "failures", "select", "tests_for", "blast_radius", "symbol", "usages",
                   "scope_show", "scope_set"]
@@ -107,7 +107,7 @@ def test_scope_set_writes_the_scope_the_cli_would(small: Path) -> None:
 
 
 def test_test_answers_from_the_run_it_made_as_the_cli_does(small: Path) -> None:
-    from sidekit_hooks.cli import answers, shape
+    from sidekit_hooks.answers import render, shape
     from sidekit_hooks.cli.commands.test import run_clusters
     from sidekit_hooks.status import cache
 
@@ -117,7 +117,7 @@ def test_test_answers_from_the_run_it_made_as_the_cli_does(small: Path) -> None:
     summary = cache.read(cache.summary_path(str(small))).data
     table = cache.read(cache.table_path(str(small))).data
     # The answer `sidekit test` prints for exactly that run, built from the cache it left.
-    assert text == answers.dumps(shape.test_run(summary, run_clusters(summary, table), {}))
+    assert text == render.dumps(shape.test_run(summary, run_clusters(summary, table), {}))
     assert json.loads(text)["exit"] == 1 and json.loads(text)["failed"] == 1
     printed = cli_line(small, "test", "tests/test_ops.py")
     # Another run: only its duration may differ.
@@ -280,7 +280,7 @@ def test_sigterm_to_the_server_stops_its_pytest_first(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from mcputil import environment
+    from testing.mcp import environment
 
     root = make_project(tmp_path / "slow", SLOW_SUITE)
     server = subprocess.Popen([sys.executable, "-m", "sidekit_hooks.cli", "mcp", "--project", str(root)], cwd=root,

@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from hookutil import REPO
+from testing.hooks import REPO
 
-from sidekit_hooks.cli import mcp_tools, wiring
+from sidekit_hooks.cli.mcpserver import tools
+from sidekit_hooks.cli.wiring import files
 
 PYTHON = os.path.abspath(sys.executable)
 ENTRY = {"command": PYTHON, "args": ["-P", "-m", "sidekit_hooks.cli", "mcp"]}
@@ -112,10 +113,10 @@ def test_claude_md_names_the_mcp_tools_only_when_the_server_is_wired(tmp_path: P
     wired.mkdir()
     assert sidekit("install", "--project", str(plain), "--claude-md", home=home).returncode == 0
     assert sidekit("install", "--project", str(wired), "--mcp", "--claude-md", home=home).returncode == 0
-    assert (plain / "CLAUDE.md").read_text() == wiring.claude_md_block()
+    assert (plain / "CLAUDE.md").read_text() == files.claude_md_block()
     text = (wired / "CLAUDE.md").read_text()
-    assert text == wiring.claude_md_block(mcp=True)
-    for name in mcp_tools.TOOLS:
+    assert text == files.claude_md_block(mcp=True)
+    for name in tools.TOOLS:
         assert f"`{name}`" in text
     assert "`tests_for`" not in (plain / "CLAUDE.md").read_text()
     assert sidekit("uninstall", "--project", str(wired), "--claude-md", home=home).returncode == 0
@@ -127,7 +128,7 @@ def test_a_block_written_before_mcp_was_wired_learns_the_tools(project: Path, ho
     assert sidekit("install", "--project", str(project), "--claude-md", home=home).returncode == 0
     done = sidekit("install", "--project", str(project), "--mcp", "--claude-md", home=home)
     assert f"  {project / 'CLAUDE.md'}: the sidekit block now names the MCP tools\n" in done.stdout
-    assert (project / "CLAUDE.md").read_text() == "# House rules\n\nBe brief.\n\n" + wiring.claude_md_block(mcp=True)
+    assert (project / "CLAUDE.md").read_text() == "# House rules\n\nBe brief.\n\n" + files.claude_md_block(mcp=True)
     assert sidekit("uninstall", "--project", str(project), "--claude-md", home=home).returncode == 0
     assert (project / "CLAUDE.md").read_text() == "# House rules\n\nBe brief.\n"
 
@@ -155,14 +156,14 @@ def test_the_plugin_ships_mcp_json_through_its_launcher() -> None:
 
 
 def test_the_plugin_launcher_serves_mcp_from_the_checkout(tmp_path: Path) -> None:
-    from sidekit_hooks.cli import mcp_probe
+    from sidekit_hooks.cli.mcpserver import probe
 
     env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
     env["CLAUDE_PLUGIN_ROOT"] = str(REPO)
-    found = mcp_probe.probe([str(REPO / "bin" / "sidekit"), "mcp"], str(tmp_path), env)
+    found = probe.probe([str(REPO / "bin" / "sidekit"), "mcp"], str(tmp_path), env)
     if not (REPO / ".venv" / "bin" / "python").exists():
         pytest.skip("this checkout has no .venv (./install.sh): the launcher would wait for the plugin's build")
-    assert found.error == "" and found.tools == list(mcp_tools.TOOLS)
+    assert found.error == "" and found.tools == list(tools.TOOLS)
 
 
 PIP_STUB = """#!/bin/sh

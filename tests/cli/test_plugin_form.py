@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-from hookutil import REPO, context_of, payload
+from testing.hooks import REPO, context_of, payload
 
 from sidekit_hooks import __version__
-from sidekit_hooks.cli import settings
+from sidekit_hooks.cli.wiring import settings_merge
 
 STUB = """#!/bin/sh
 # stands in for pip: records its arguments, takes its time, succeeds or fails as told
@@ -80,8 +80,8 @@ def test_manifest_and_hooks_json_have_the_documented_shape() -> None:
     assert data["hooks"] == {
         event: [{**({"matcher": matcher} if matcher else {}), "hooks": [{
             "type": "command", "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {script.removesuffix(".py")}',
-            "timeout": settings.TIMEOUT, **({"if": settings.CONDITIONS[event]} if event in settings.CONDITIONS else {})}]}]
-        for event, (script, matcher) in settings.EVENTS.items()
+            "timeout": settings_merge.TIMEOUT, **({"if": settings_merge.CONDITIONS[event]} if event in settings_merge.CONDITIONS else {})}]}]
+        for event, (script, matcher) in settings_merge.EVENTS.items()
     }
 
 

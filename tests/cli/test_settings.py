@@ -1,4 +1,4 @@
-"""sidekit_hooks.cli.settings: merge into / take out of a settings dict, and nothing else."""
+"""sidekit_hooks.cli.wiring.settings_merge: merge into / take out of a settings dict, and nothing else."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from hypothesis import given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from sidekit_hooks.cli import settings
-from sidekit_hooks.cli.settings import MARKER, Change
+from sidekit_hooks.cli.wiring import settings_merge
+from sidekit_hooks.cli.wiring.settings_merge import MARKER, Change
 
 PYTHON = "/opt/sk/.venv/bin/python"
 HOOKS = "/opt/sk/hooks"
-WANTED = settings.wanted_handlers(PYTHON, HOOKS)
+WANTED = settings_merge.wanted_handlers(PYTHON, HOOKS)
 OURS = {event: handler["command"] for event, handler in WANTED.items()}
 
 
@@ -27,13 +27,13 @@ def roundtrip(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def install_then_uninstall(data: dict[str, Any]) -> dict[str, Any]:
-    installed, record, _ = settings.install(data, WANTED, None)
-    restored, _ = settings.uninstall(installed, roundtrip(record))
+    installed, record, _ = settings_merge.install(data, WANTED, None)
+    restored, _ = settings_merge.uninstall(installed, roundtrip(record))
     return restored
 
 
 def test_command_is_pinned_quoted_and_marked() -> None:
-    assert settings.command_for("/a b/python", "/c/hooks/post_tool_use.py") == (
+    assert settings_merge.command_for("/a b/python", "/c/hooks/post_tool_use.py") == (
         "'/a b/python' -S /c/hooks/post_tool_use.py # sidekit-hooks"
     )
     assert WANTED["PostToolUse"] == {
@@ -44,7 +44,7 @@ def test_command_is_pinned_quoted_and_marked() -> None:
 
 
 def test_install_into_empty_settings_registers_every_event() -> None:
-    installed, record, changes = settings.install({}, WANTED)
+    installed, record, changes = settings_merge.install({}, WANTED)
     assert installed == {"hooks": {
         "PostToolUse": [{"matcher": "*", "hooks": [WANTED["PostToolUse"]]}],
         "PostToolUseFailure": [{"matcher": "*", "hooks": [WANTED["PostToolUseFailure"]]}],
@@ -56,14 +56,14 @@ def test_install_into_empty_settings_registers_every_event() -> None:
     }}
     assert [change.action for change in changes] == ["added"] * 7
     assert record == {"createdHooks": True, "events": {
-        event: {"command": OURS[event], "createdEvent": True, "replaced": None} for event in settings.EVENTS
+        event: {"command": OURS[event], "createdEvent": True, "replaced": None} for event in settings_merge.EVENTS
     }}
 
 
 def test_install_appends_after_foreign_entries_without_moving_them() -> None:
     foreign = {"type": "command", "command": "ruff format"}
     data = {"model": "opus", "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [foreign]}]}, "env": {"A": "1"}}
-    installed, _, _ = settings.install(data, WANTED)
+    installed, _, _ = settings_merge.install(data, WANTED)
     assert list(installed) == ["model", "hooks", "env"]
     assert installed["hooks"]["PostToolUse"] == [
         {"matcher": "Edit", "hooks": [foreign]},
@@ -73,10 +73,10 @@ def test_install_appends_after_foreign_entries_without_moving_them() -> None:
 
 
 def test_install_is_idempotent_and_keeps_hand_edits() -> None:
-    installed, record, _ = settings.install({}, WANTED)
+    installed, record, _ = settings_merge.install({}, WANTED)
     installed["hooks"]["PostToolUse"][0]["matcher"] = "Edit|Write"
     installed["hooks"]["PostToolUse"][0]["hooks"][0]["timeout"] = 9
-    again, record_again, changes = settings.install(installed, WANTED, record)
+    again, record_again, changes = settings_merge.install(installed, WANTED, record)
     assert again == installed
     assert record_again == record
     assert [change.describe() for change in changes] == [
@@ -89,39 +89,39 @@ def test_install_is_idempotent_and_keeps_hand_edits() -> None:
 def test_install_updates_a_stale_marked_entry_in_place_and_uninstall_restores_it() -> None:
     stale = {"type": "command", "command": f"/old/python -S /old/hooks/post_tool_use.py {MARKER}", "timeout": 7}
     data = {"hooks": {"PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "a"}, stale]}]}}
-    installed, record, changes = settings.install(data, WANTED)
+    installed, record, changes = settings_merge.install(data, WANTED)
     assert installed["hooks"]["PostToolUse"][0]["hooks"] == [
         {"type": "command", "command": "a"}, {**stale, "command": OURS["PostToolUse"]},
     ]
     assert changes[0] == Change("PostToolUse", "replaced", OURS["PostToolUse"], stale["command"])
-    restored, undone = settings.uninstall(installed, roundtrip(record))
+    restored, undone = settings_merge.uninstall(installed, roundtrip(record))
     assert restored == data
     assert undone[0] == Change("PostToolUse", "restored", stale["command"], OURS["PostToolUse"])
 
 
 def test_reinstall_from_a_moved_checkout_still_restores_the_original() -> None:
     data = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": f"/x/p -S /x/u.py {MARKER}"}]}]}}
-    first, record, _ = settings.install(data, WANTED)
-    moved = settings.wanted_handlers("/new/python", "/new/hooks")
-    second, record, changes = settings.install(first, moved, roundtrip(record))
+    first, record, _ = settings_merge.install(data, WANTED)
+    moved = settings_merge.wanted_handlers("/new/python", "/new/hooks")
+    second, record, changes = settings_merge.install(first, moved, roundtrip(record))
     assert changes[2].action == "replaced"
-    restored, _ = settings.uninstall(second, roundtrip(record))
+    restored, _ = settings_merge.uninstall(second, roundtrip(record))
     assert restored == data
 
 
 def test_uninstall_finds_our_entries_after_hand_edits_to_matcher_and_timeout() -> None:
     data = {"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "keep-me"}]}]}, "x": 1}
-    installed, record, _ = settings.install(data, WANTED)
+    installed, record, _ = settings_merge.install(data, WANTED)
     for event in ("PostToolUse", "PostToolUseFailure"):
         installed["hooks"][event][-1]["matcher"] = "Bash"
         installed["hooks"][event][-1]["hooks"][0]["timeout"] = 60
-    assert settings.uninstall(installed, roundtrip(record))[0] == data
+    assert settings_merge.uninstall(installed, roundtrip(record))[0] == data
 
 
 def test_uninstall_finds_an_edited_command_by_marker_and_script() -> None:
-    installed, record, _ = settings.install({}, WANTED)
+    installed, record, _ = settings_merge.install({}, WANTED)
     installed["hooks"]["PostToolUse"][0]["hooks"][0]["command"] = f"nice {PYTHON} -S {HOOKS}/post_tool_use.py {MARKER}"
-    restored, changes = settings.uninstall(installed, roundtrip(record))
+    restored, changes = settings_merge.uninstall(installed, roundtrip(record))
     assert restored == {}
     assert changes[0].action == "removed"
 
@@ -129,10 +129,10 @@ def test_uninstall_finds_an_edited_command_by_marker_and_script() -> None:
 def test_uninstall_leaves_marked_entries_install_did_not_write() -> None:
     theirs = {"type": "command", "command": OURS["PostToolUse"], "timeout": 30}
     data = {"hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [theirs]}]}}
-    installed, record, changes = settings.install(data, WANTED)
+    installed, record, changes = settings_merge.install(data, WANTED)
     assert changes[0].action == "kept"
     assert "PostToolUse" not in record["events"]
-    assert settings.uninstall(installed, roundtrip(record))[0] == data
+    assert settings_merge.uninstall(installed, roundtrip(record))[0] == data
 
 
 def test_uninstall_without_record_or_with_all_removes_every_marked_entry() -> None:
@@ -140,16 +140,16 @@ def test_uninstall_without_record_or_with_all_removes_every_marked_entry() -> No
                                                  {"type": "command", "command": f"x {MARKER}"}]},
                                       {"matcher": "*", "hooks": [{"type": "command", "command": f"y {MARKER}"}]}]}}
     expected = {"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "a"}]}]}}
-    assert settings.uninstall(data, None)[0] == expected
-    assert settings.uninstall(data, {"events": {}}, everything=True)[0] == expected
-    assert settings.uninstall(data, {"events": {}})[0] == data
+    assert settings_merge.uninstall(data, None)[0] == expected
+    assert settings_merge.uninstall(data, {"events": {}}, everything=True)[0] == expected
+    assert settings_merge.uninstall(data, {"events": {}})[0] == data
 
 
 def test_uninstall_removes_our_group_not_an_identical_foreign_twin() -> None:
     twin = {"matcher": "*", "hooks": []}
     data = {"hooks": {"PostToolUse": [twin, {"matcher": "Bash", "hooks": []}]}}
-    installed, record, _ = settings.install(data, WANTED)
-    assert settings.uninstall(installed, roundtrip(record))[0] == data
+    installed, record, _ = settings_merge.install(data, WANTED)
+    assert settings_merge.uninstall(installed, roundtrip(record))[0] == data
 
 
 @pytest.mark.parametrize("data, message", [
@@ -157,20 +157,20 @@ def test_uninstall_removes_our_group_not_an_identical_foreign_twin() -> None:
     ({"hooks": {"PostToolUse": {"matcher": "*"}}}, '"hooks.PostToolUse" is not a list'),
 ])
 def test_shapes_we_cannot_write_into_are_refused(data: dict[str, Any], message: str) -> None:
-    with pytest.raises(settings.SettingsShapeError, match=message):
-        settings.install(data, WANTED)
+    with pytest.raises(settings_merge.SettingsShapeError, match=message):
+        settings_merge.install(data, WANTED)
 
 
 def test_malformed_foreign_groups_are_carried_through() -> None:
     data = {"hooks": {"PostToolUse": ["junk", {"hooks": "nope"}, {"matcher": 3}]}}
-    installed, record, _ = settings.install(data, WANTED)
+    installed, record, _ = settings_merge.install(data, WANTED)
     assert installed["hooks"]["PostToolUse"][:3] == ["junk", {"hooks": "nope"}, {"matcher": 3}]
-    assert settings.uninstall(installed, roundtrip(record))[0] == data
+    assert settings_merge.uninstall(installed, roundtrip(record))[0] == data
 
 
 def test_script_of_reads_the_hook_script_name() -> None:
-    assert settings.script_of(OURS["PostToolUseFailure"]) == "post_tool_use_failure.py"
-    assert settings.script_of("'unclosed") == ""
+    assert settings_merge.script_of(OURS["PostToolUseFailure"]) == "post_tool_use_failure.py"
+    assert settings_merge.script_of("'unclosed") == ""
 
 
 # --- property: install followed by uninstall gives back ANY settings file ------------------------
@@ -178,7 +178,7 @@ def test_script_of_reads_the_hook_script_name() -> None:
 json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
 json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=3)
                            | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
-events = st.sampled_from([*settings.EVENTS, "PreToolUse", "Stop", "SessionStart"])
+events = st.sampled_from([*settings_merge.EVENTS, "PreToolUse", "Stop", "SessionStart"])
 marked_commands = st.sampled_from([
     *OURS.values(),  # exactly ours, e.g. from an earlier install whose record is gone
     f"/elsewhere/.venv/bin/python -S /elsewhere/hooks/post_tool_use.py {MARKER}",
@@ -208,9 +208,9 @@ settings_files = st.dictionaries(st.sampled_from(["model", "env", "permissions",
 @given(settings_files)
 def test_property_install_then_uninstall_is_the_identity(data: dict[str, Any]) -> None:
     before = copy.deepcopy(data)
-    installed, record, _ = settings.install(data, WANTED, None)
+    installed, record, _ = settings_merge.install(data, WANTED, None)
     assert data == before  # pure: the input is not touched
-    restored, _ = settings.uninstall(installed, roundtrip(record))
+    restored, _ = settings_merge.uninstall(installed, roundtrip(record))
     assert json.dumps(restored) == json.dumps(before)  # same values in the same order
 
 
@@ -218,7 +218,7 @@ def test_property_install_then_uninstall_is_the_identity(data: dict[str, Any]) -
 @given(settings_files, st.data())
 def test_property_hand_edits_after_install_do_not_stop_a_clean_uninstall(data: dict[str, Any],
                                                                           draw: st.DataObject) -> None:
-    installed, record, _ = settings.install(data, WANTED, None)
+    installed, record, _ = settings_merge.install(data, WANTED, None)
     for event in record["events"]:
         for group in installed["hooks"][event]:
             if isinstance(group, dict) and isinstance(group.get("hooks"), list):
@@ -228,19 +228,19 @@ def test_property_hand_edits_after_install_do_not_stop_a_clean_uninstall(data: d
                         ours_alone = record["events"][event]["replaced"] is None  # in a group install appended
                         if ours_alone and event != "UserPromptSubmit" and draw.draw(st.booleans()):
                             group["matcher"] = draw.draw(st.sampled_from(["Edit", "Bash|Write"]))
-    again, record, _ = settings.install(installed, WANTED, roundtrip(record))
+    again, record, _ = settings_merge.install(installed, WANTED, roundtrip(record))
     assert again == installed  # idempotent, hand edits kept
-    restored, _ = settings.uninstall(again, roundtrip(record))
+    restored, _ = settings_merge.uninstall(again, roundtrip(record))
     assert json.dumps(restored) == json.dumps(data)
 
 
 @hyp_settings(max_examples=100, deadline=None)
 @given(settings_files)
 def test_property_install_wires_each_event_exactly_once_and_keeps_foreign_order(data: dict[str, Any]) -> None:
-    installed, _, _ = settings.install(data, WANTED, None)
+    installed, _, _ = settings_merge.install(data, WANTED, None)
 
     def copies(of: dict[str, Any], event: str) -> int:
-        return [handler.get("command") for name, handler in settings.marked_handlers(of) if name == event].count(
+        return [handler.get("command") for name, handler in settings_merge.marked_handlers(of) if name == event].count(
             OURS[event])
 
     for event in OURS:  # one copy, or the copies the file already had (never one more)

@@ -4,7 +4,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from codeutil import write
+from testing.code import write
 
 from sidekit_hooks.code.index import INDEX_FILE, Coverage, Index
 
@@ -82,7 +82,7 @@ def test_concurrent_first_queries_agree_and_duplicate_nothing(project: Path) -> 
     import subprocess
     import sys
 
-    from codeutil import env_for
+    from testing.code import env_for
 
     write(project, {f"mod_{i}.py": f"from mod_{(i + 1) % 40} import f\n\ndef f():\n    return f()\n" for i in range(40)})
     argv = [sys.executable, "-m", "sidekit_hooks.cli", "usages", "f", "--project", str(project)]

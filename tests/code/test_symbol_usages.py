@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codeutil import answer, sidekit, write
+from testing.code import answer, sidekit, write
 
 FIXTURE = {
     "pkg/__init__.py": "",

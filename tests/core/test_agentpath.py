@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hookutil import REPO, HookRunner, payload
+from testing.hooks import REPO, HookRunner, payload
 
 from sidekit_hooks.core import agentpath
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import context_of, payload
+from testing.hooks import context_of, payload
 
 from sidekit_hooks.detectors import conventions as detector
 

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import context_of, payload
+from testing.hooks import context_of, payload
 
 from sidekit_hooks.core import hooklog, workspace
 from sidekit_hooks.detectors import judge
-from sidekit_hooks.nudges import queue
+from sidekit_hooks.nudges import policy, queue
 
 FAKE_JUDGE = '''\
 import json, sys, time
@@ -139,7 +139,7 @@ def test_mute_and_the_session_cap_reach_the_judge(project: Path, fake_judge: tup
     assert [n.message for _, n in queue.pending(workspace.queue_root(str(project)), "sess-1")] == [
         "[sidecar:policy] Nudge cap reached (0 this session): further sidecar findings are held back; "
         "`sidekit report` lists them."]
-    assert judge.session_capped(str(project), "sess-1")
+    assert policy.session_capped(str(project), "sess-1")
 
 
 def test_hook_calls_the_judge_at_most_once_per_interval(project: Path, run_hook: Any,

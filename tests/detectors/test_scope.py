@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hookutil import SIDEKIT, context_of, payload
+from testing.hooks import SIDEKIT, context_of, payload
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 

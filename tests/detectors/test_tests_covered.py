@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import context_of, payload
+from testing.hooks import context_of, payload
 
 from sidekit_hooks.detectors import tests as tests_sidecar
 from sidekit_hooks.detectors.tests import DETECTOR, after_edit_covered
@@ -23,7 +23,7 @@ from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "impact"))
-from codeutil import sidekit, write  # noqa: E402
+from testing.code import sidekit, write  # noqa: E402
 from test_covers import PROJECT  # noqa: E402
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import context_of, payload
+from testing.hooks import context_of, payload
 
 from sidekit_hooks.code.index import Index
 
@@ -125,7 +125,7 @@ def test_without_a_duration_only_a_run_that_just_ended_counts(wrong_value: Path,
 
 def test_a_compacted_run_already_told_the_model(wrong_value: Path, clean_env: dict[str, str],
                                                 run_hook: HookRunner) -> None:
-    pytest_run(wrong_value, clean_env, "-p", "sidekit_hooks.cli.pytest_compact")
+    pytest_run(wrong_value, clean_env, "-p", "sidekit_hooks.runners.pytest.compact")
     assert json.loads((wrong_value / ".sidekit" / "status.json").read_text())["run"]["compact"] is True
     assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", 30_000, True)).stdout) == []
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e.claude_e2e import (
+from testing.claude import (
     REQUIRED_ENV,
     VERSION,
     Run,

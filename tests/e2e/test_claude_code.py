@@ -15,7 +15,7 @@ import venv
 from collections.abc import Callable
 from pathlib import Path
 
-from e2e.claude_e2e import (
+from testing.claude import (
     FINAL_TEXT,
     REPO,
     Run,

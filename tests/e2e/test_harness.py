@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from e2e import claude_e2e
-from e2e.claude_e2e import CLI_ENV, REQUIRED_ENV, VERSION, ScriptedModel, ToolCall, find_cli, message_events
+from testing import claude as claude_e2e
+from testing.claude import CLI_ENV, REQUIRED_ENV, VERSION, ScriptedModel, ToolCall, find_cli, message_events
 
 
 def test_a_missing_cli_override_is_the_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

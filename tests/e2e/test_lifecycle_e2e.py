@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from e2e.claude_e2e import FINAL_TEXT, SessionRunner, ToolCall, reminder, result_text, split_result
+from testing.claude import FINAL_TEXT, SessionRunner, ToolCall, reminder, result_text, split_result
 
 PROMPT = "Carry on with the task."
 HELPER = ('def slugify(text: str) -> str:\n    cleaned = text.strip().lower()\n    cleaned = cleaned.replace("_", "-")\n'

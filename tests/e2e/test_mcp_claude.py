@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from e2e.claude_e2e import REPO, SessionRunner, ToolCall
-from sidekit_hooks.cli import mcp_tools
+from testing.claude import REPO, SessionRunner, ToolCall
+from sidekit_hooks.cli.mcpserver import tools
 
 FILES = {
     "calc/__init__.py": "",
@@ -62,11 +62,11 @@ def test_the_model_sees_sidekit_tools_and_gets_the_cli_answers(run_session: Sess
     run = run_session("How are the tests?", steps, home=home, env=env)
 
     first = run.conversation[0]
-    names = [f"mcp__sidekit__{name}" for name in mcp_tools.TOOLS]
+    names = [f"mcp__sidekit__{name}" for name in tools.TOOLS]
     if tool_search == "full":
         sent = {tool["name"]: tool for tool in first["tools"] if tool["name"].startswith("mcp__sidekit__")}
         assert sorted(sent) == sorted(names)  # the CLI sorts tools by name
-        for name, (description, schema) in mcp_tools.TOOLS.items():
+        for name, (description, schema) in tools.TOOLS.items():
             assert sent[f"mcp__sidekit__{name}"]["description"] == description
             assert sent[f"mcp__sidekit__{name}"]["input_schema"] == schema
     else:
@@ -95,5 +95,5 @@ def test_the_plugin_form_serves_the_same_tools(run_session: SessionRunner, proje
                       plugin_dir=REPO, env=WAIT_FOR_SERVERS)
 
     listed = json.dumps(run.conversation[0])
-    assert all(prefix + name in listed for name in mcp_tools.TOOLS)
+    assert all(prefix + name in listed for name in tools.TOOLS)
     assert first_text(run.tool_result(0)) == sidekit("symbol", "twice")

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from e2e.claude_e2e import Run, ToolCall, result_text, run_claude, split_result
+from testing.claude import Run, ToolCall, result_text, run_claude, split_result
 
 PROMPT = "Run the tests."
 LIB = "def term_len(x):\n    return len(x) if len(x) < 5 else int(x)\n"

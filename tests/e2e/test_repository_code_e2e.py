@@ -11,7 +11,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from e2e.claude_e2e import FINAL_TEXT, REPO, SessionRunner, ToolCall, result_text, split_result
+from testing.claude import FINAL_TEXT, REPO, SessionRunner, ToolCall, result_text, split_result
 
 PLANTED = ("sidekit_hooks/__init__.py", "sidekit_hooks/cli/__init__.py", "argparse.py", "json.py", "site.py",
            "sitecustomize.py", "usercustomize.py", "pytest.py", "runpy.py")

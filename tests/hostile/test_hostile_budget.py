@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile_util import cli, context_of, hook, log_text, payload, put, queue_dir
+from testing.hostile import cli, context_of, hook, log_text, payload, put, queue_dir
 
 STARS = "/".join(["**"] * 24) + "/nomatch.py"
 

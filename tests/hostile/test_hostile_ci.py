@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from hostile_util import ROOT
+from testing.hostile import ROOT
 
 CANDIDATES = ("tests/runners/test_project_env.py", "tests/status/test_project_env.py")  # after / before #21's move
 

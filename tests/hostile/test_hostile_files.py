@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from hostile_util import cli
+from testing.hostile import cli
 
 
 @pytest.fixture

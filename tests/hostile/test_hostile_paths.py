@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hostile_util import QUEUE, cli, context_of, hook, log_text, payload, put, queue_dir, queued_name, tree
+from testing.hostile import QUEUE, cli, context_of, hook, log_text, payload, put, queue_dir, queued_name, tree
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_util import ROOT, cli, env_for, payload
+from testing.hostile import ROOT, cli, env_for, payload
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 

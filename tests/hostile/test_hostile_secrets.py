@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile_util import context_of, hook, log_text, payload, queue_dir
+from testing.hostile import context_of, hook, log_text, payload, queue_dir
 
 from sidekit_hooks.core.redact import MASK, redact
 

@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from hostile_util import cli
+from testing.hostile import cli
 
 
 @pytest.fixture

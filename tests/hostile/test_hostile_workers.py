@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hostile_util import ROOT, cli, env_for, hook, payload
+from testing.hostile import ROOT, cli, env_for, hook, payload
 
 BACKGROUND_MODULES = ("sidekit_hooks.code.function_index", "sidekit_hooks.rules.snapshot",
                       "sidekit_hooks.detectors.judge", "sidekit_hooks.detectors.tests")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from codeutil import answer, write
+from testing.code import answer, write
 
 from sidekit_hooks.impact import covers
 

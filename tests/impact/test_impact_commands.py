@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from codeutil import answer, commit_all, env_for, sidekit, write
+from testing.code import answer, commit_all, env_for, sidekit, write
 
 DEEP = "/".join(f"a_rather_long_folder_name_{level}" for level in range(5))
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from codeutil import write
+from testing.code import write
 
 from sidekit_hooks.impact.lastfailed import last_failed
 

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from codeutil import answer, commit_all, env_for, git, sidekit, write
+from testing.code import answer, commit_all, env_for, git, sidekit, write
 
-from sidekit_hooks.impact.select import selection
+from sidekit_hooks.impact.selection import selection
 
 REPO_FILES = {
     "pkg/__init__.py": "",

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hookutil import REPO, context_of, payload
+from testing.hooks import REPO, context_of, payload
 
 from sidekit_hooks import detectors, runtime
 from sidekit_hooks.core import hooklog
@@ -450,7 +450,7 @@ SPLIT_WORDS = '''def split_words(text):
 
 def test_the_helper_finding_arrives_after_a_grep_hint_and_a_deferred_one_at_the_next_boundary(
         project: Path, run_hook: Any) -> None:
-    from hookutil import bash, write
+    from testing.hooks import bash, write
 
     from sidekit_hooks.code import function_index
     from sidekit_hooks.code.index import Index

@@ -9,7 +9,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from hookutil import HOOK_SCRIPTS, REPO
+from testing.hooks import HOOK_SCRIPTS, REPO
 
 SESSION = "race"
 

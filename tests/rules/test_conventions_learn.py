@@ -9,9 +9,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from rulecheck import example_mismatches, fires
+from testing.rules import example_mismatches, fires
 
-from sidekit_hooks.rules.authoring import conventions
+from sidekit_hooks.rules.authoring import learn
 
 CONTRACT_RULE_KEYS = {"id", "sidecar", "message", "see", "severity", "enabled", "when", "metadata", "examples"}
 CONTRACT_WHEN_KEYS = {"tools", "paths", "exclude", "added", "absent", "command", "output"}
@@ -93,7 +93,7 @@ class Part{i}Test(unittest.TestCase):
 
 
 def kept(project: Path) -> dict[str, tuple[int, int]]:
-    rules, _ = conventions.learn(str(project))
+    rules, _ = learn.learn(str(project))
     return {rule.id: (rule.followed, rule.total) for rule in rules}
 
 
@@ -127,7 +127,7 @@ def test_mixed_and_small_repos_learn_nothing_they_do_not_keep(tmp_path: Path) ->
         name = f"fetchItem{i}" if i % 3 == 0 else f"fetch_item_{i}"  # 70% snake_case
         shout = "    print(x)\n" if i % 2 else ""  # half the modules print
         write(tmp_path, f"lib/m{i}.py", f"def {name}(x):\n{shout}    try:\n        return x\n    except:\n        return None\n")
-    rules, measures = conventions.learn(str(tmp_path))
+    rules, measures = learn.learn(str(tmp_path))
     assert rules == []
     figures = {m.id: (m.followed, m.total, m.kept) for m in measures}
     assert figures["conventions.function-names"] == (6, 10, False)
@@ -139,8 +139,8 @@ def test_mixed_and_small_repos_learn_nothing_they_do_not_keep(tmp_path: Path) ->
 @pytest.mark.parametrize("make", [typed_repo, unittest_repo])
 def test_learned_examples_hold(tmp_path: Path, make: object) -> None:
     make(tmp_path)  # type: ignore[operator]
-    rules, _ = conventions.learn(str(tmp_path))
-    pack = conventions.pack(rules)
+    rules, _ = learn.learn(str(tmp_path))
+    pack = learn.pack(rules)
     assert example_mismatches(pack) == []
     for rule in pack["rules"]:
         assert set(rule) <= CONTRACT_RULE_KEYS and set(rule["when"]) <= CONTRACT_WHEN_KEYS
@@ -149,7 +149,7 @@ def test_learned_examples_hold(tmp_path: Path, make: object) -> None:
 
 
 def rule_of(project: Path, rule_id: str) -> dict[str, object]:
-    rules, _ = conventions.learn(str(project))
+    rules, _ = learn.learn(str(project))
     return next(r.to_toml() for r in rules if r.id == rule_id)
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hookutil import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, write
+from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, write
 
 from sidekit_hooks.core import hooklog
 

@@ -29,7 +29,7 @@ sys.path.insert(0, REPO)
 import tomli_w  # noqa: E402
 
 from sidekit_hooks.code import function_index  # noqa: E402
-from sidekit_hooks.rules.authoring import conventions  # noqa: E402
+from sidekit_hooks.rules.authoring import learn  # noqa: E402
 
 NOW = "${NOW}"
 PINNED = 4102444800.0  # written out as ${NOW}
@@ -242,8 +242,8 @@ def index_of_project() -> str:
 def learned_pack() -> str:
     with tempfile.TemporaryDirectory() as tmp:
         write_tree(tmp, PROJECT)
-        rules, _ = conventions.learn(tmp)
-    document = conventions.pack(rules)
+        rules, _ = learn.learn(tmp)
+    document = learn.pack(rules)
     for rule in document["rules"]:
         del rule["examples"]  # kept short: `sidekit rules test` exercises the examples
     print("learned:", ", ".join(rule["id"] for rule in document["rules"]))

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(REPO, "tests", "rules"))
 import tomli_w
 
 from sidekit_hooks.code import function_index
-from sidekit_hooks.rules.authoring import conventions
+from sidekit_hooks.rules.authoring import learn
 
 
 def index_for(files):
@@ -255,8 +255,8 @@ from test_conventions_learn import typed_repo  # the fixture repo of the unit te
 
 with tempfile.TemporaryDirectory() as tmp:
     typed_repo(Path(tmp))
-    rules, _ = conventions.learn(tmp)
-    document = conventions.pack(rules)
+    rules, _ = learn.learn(tmp)
+    document = learn.pack(rules)
     for rule in document["rules"]:
         del rule["examples"]  # kept short here: the scenarios exercise matching, `sidekit rules test` the examples
     PACK = "# Learned by `sidekit conventions learn` from the typed fixture repo (examples left out).\n\n" + tomli_w.dumps(document, multiline_strings=True)

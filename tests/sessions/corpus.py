@@ -201,7 +201,7 @@ def nudge_lines(reminder: str) -> list[str]:
 
 
 def collect(script: Script, run: Any, root: Path, session_id: str) -> Result:
-    from e2e.claude_e2e import HOOK_TEXT, prompt_reminders, result_text, split_result
+    from testing.claude import HOOK_TEXT, prompt_reminders, result_text, split_result
 
     delivered: list[Nudge] = []
     result_bytes = nudge_bytes = 0

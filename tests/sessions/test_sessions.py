@@ -15,7 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from e2e.claude_e2e import REQUIRED_ENV, VERSION, ToolCall, cli_version, find_cli, run_claude
+from testing.claude import REQUIRED_ENV, VERSION, ToolCall, cli_version, find_cli, run_claude
 from sessions import corpus
 
 

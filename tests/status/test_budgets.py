@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from statusutil import Suite, suite  # noqa: F401 - the fixture
+from testing.status import Suite, suite  # noqa: F401 - the fixture
 
-from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands.test import run_clusters
 from sidekit_hooks.status import cache, record
 
@@ -54,7 +54,7 @@ def worst_cache(root: Path, failures: int, distinct: int, passed: int = 0) -> tu
 def test_full_status_fits_400_bytes_and_counts_what_it_cut(project: Path, failures: int, distinct: int) -> None:
     summary, _ = worst_cache(project, failures, distinct)
     answer = shape.status(summary, (["a/" * 80 + "x.py"], 5000, True), time.time())
-    assert answers.size(answer) <= shape.STATUS_BUDGET
+    assert render.size(answer) <= shape.STATUS_BUDGET
     shown = sum(c.get("affected", 1) for c in answer.get("clusters", []))
     assert shown + answer.get("moreFailures", 0) == failures
     assert len(answer.get("clusters", [])) + answer.get("moreClusters", 0) == distinct
@@ -65,8 +65,8 @@ def test_test_answer_with_many_distinct_failures_fits_800_bytes(project: Path, f
     summary, table = worst_cache(project, failures, distinct)
     found = run_clusters(summary, table)
     answer = shape.test_run(summary, found, {"selected": 1000, "basis": "coverage map"})
-    text = answers.dumps(answer)
-    assert answers.size(answer) <= shape.TEST_BUDGET, text
+    text = render.dumps(answer)
+    assert render.size(answer) <= shape.TEST_BUDGET, text
     assert answer["clusters"], "at least the biggest cluster is shown"
     shown = sum(c.get("affected", 1) for c in answer["clusters"])
     assert shown + answer.get("moreFailures", 0) == failures
@@ -78,14 +78,14 @@ def test_green_test_answer_fits_200_bytes(project: Path) -> None:
     summary["generation"] = 9_999_999
     summary["run"]["counts"] = {"passed": 99999, "skipped": 9999, "xfailed": 999, "xpassed": 99}
     answer = shape.test_run(summary, run_clusters(summary, table), {"selected": 99999, "basis": "all"})
-    assert answers.size(answer) <= 200, answers.dumps(answer)
-    assert answer["passed"] == 99999 and "clusters" not in answers.compact(answer)
+    assert render.size(answer) <= 200, render.dumps(answer)
+    assert answer["passed"] == 99999 and "clusters" not in render.compact(answer)
 
 
 def test_unchanged_fits_40_bytes() -> None:
     answer = shape.unchanged(99_999_999)  # eight digits: a hundred million changes of the cache
-    assert answers.dumps(answer) == '{"generation":99999999,"unchanged":true}'
-    assert answers.size(answer) <= shape.UNCHANGED_BUDGET
+    assert render.dumps(answer) == '{"generation":99999999,"unchanged":true}'
+    assert render.size(answer) <= shape.UNCHANGED_BUDGET
 
 
 def test_cli_status_on_the_worst_cache_is_one_line_within_budget(suite: Suite) -> None:

@@ -55,7 +55,7 @@ def test_new_failures_are_counted_per_cluster_and_order_is_biggest_first() -> No
 
 
 def test_mentions_read_reprs_and_long_messages_from_an_assertion_text() -> None:
-    from sidekit_hooks.status.pytest_plugin import exception_mentions
+    from sidekit_hooks.runners.pytest.plugin import exception_mentions
 
     text = ("assert 1 == 0\n +  where 1 = <Result ValueError(\"invalid literal for int() with base 10: "
             "'Configuration file to use.\\n\\nIf not given, the environ...ariable " + "x" * 300 + "'\")>.exit_code")

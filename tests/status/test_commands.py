@@ -9,9 +9,9 @@ import time
 import types
 from pathlib import Path
 
-from statusutil import Suite, suite  # noqa: F401 - the fixture
+from testing.status import Suite, suite  # noqa: F401 - the fixture
 
-from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.answers import render, shape
 
 FORTY = """
     import pytest
@@ -120,7 +120,7 @@ def test_test_select_runs_what_the_selection_names(suite: Suite) -> None:
     (suite.root / "shim" / "sidekit_hooks" / "__init__.py").write_text(
         f"__path__ = [__path__[0], {str(real)!r}]\n__version__ = '0'\n")
     (shim / "__init__.py").write_text("")
-    (shim / "select.py").write_text(
+    (shim / "selection.py").write_text(
         "import types\ndef selection(project, base):\n"
         "    return types.SimpleNamespace(tests=['test_a.py::test_one'], basis='changed:test_a.py')\n")
     suite.env["PYTHONPATH"] = str(suite.root / "shim")
@@ -134,7 +134,7 @@ def test_corrupt_cache_is_a_note_not_a_crash(suite: Suite) -> None:
     (suite.root / ".sidekit" / "status.json").write_text("\x00garbage")
     answer, _, code = suite.answer("status")
     assert code == 0 and answer["note"] == "status.json is corrupt; the next pytest run rebuilds it"
-    assert answers.size(answer) <= shape.STATUS_BUDGET
+    assert render.size(answer) <= shape.STATUS_BUDGET
 
 
 def _project_venv(suite: Suite, with_pytest: bool) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from sidekit_hooks.cli.playback import StepResult, sidecar_of
+from sidekit_hooks.cli.playback.steps import StepResult, sidecar_of
 
 WIDTH = 76
 

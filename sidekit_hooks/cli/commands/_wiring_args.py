@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sidekit_hooks.cli import wiring
+from sidekit_hooks.cli.wiring import files
 
 
 def add_scope(parser: argparse.ArgumentParser) -> None:
@@ -21,5 +21,5 @@ def add_scope(parser: argparse.ArgumentParser) -> None:
                              "(uninstall takes it out whenever install put it in)")
 
 
-def target(args: argparse.Namespace) -> wiring.Target:
-    return wiring.target_of(args.project, args.user, args.local)
+def target(args: argparse.Namespace) -> files.Target:
+    return files.target_of(args.project, args.user, args.local)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common, searched
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.code.index import Index
-from sidekit_hooks.impact.impact import Impact, impact, workspace_path
+from sidekit_hooks.impact.affected import Impact, impact, workspace_path
 
 BUDGET = 200  # bytes (contract)
 PATH_CHARS = 40
@@ -29,8 +29,8 @@ def answer_for(found: Impact, scope: dict[str, Any] | None = None) -> dict[str, 
     """Three capped lists sharing one budget: one more item to each in turn while it fits."""
     who = ("callers", found.callers) if found.symbol else ("importers", found.importers)
     lists = {
-        who[0]: [answers.short_path(p, PATH_CHARS) for p in who[1]],
-        "testFiles": [answers.short_path(p, PATH_CHARS) for p in found.test_files],
+        who[0]: [render.short_path(p, PATH_CHARS) for p in who[1]],
+        "testFiles": [render.short_path(p, PATH_CHARS) for p in found.test_files],
     }
     shown = {key: 0 for key in lists}
 
@@ -49,7 +49,7 @@ def answer_for(found: Impact, scope: dict[str, Any] | None = None) -> dict[str, 
         for key, items in lists.items():
             if shown[key] < len(items):
                 shown[key] += 1
-                if answers.size(build()) <= BUDGET:
+                if render.size(build()) <= BUDGET:
                     growing = True
                 else:
                     shown[key] -= 1
@@ -57,7 +57,7 @@ def answer_for(found: Impact, scope: dict[str, Any] | None = None) -> dict[str, 
 
 
 def run(args: argparse.Namespace) -> int:
-    answers.emit(answer(project_of(args), args.target), args.format)
+    render.emit(answer(project_of(args), args.target), args.format)
     return 0
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from sidekit_hooks import detectors
 from sidekit_hooks.cli.commands._narrate import Summary, step_lines
-from sidekit_hooks.cli.playback import Player, write_files
+from sidekit_hooks.cli.playback.steps import Player, write_files
 
 SESSION = "sidekit-demo"
 

@@ -16,22 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from sidekit_hooks import __version__
-from sidekit_hooks.cli import settings, wiring
+from sidekit_hooks.cli.wiring import settings_merge, files
 from sidekit_hooks.cli.commands._shared import add_project, project_of
 from sidekit_hooks.core import agentpath, hooklog, workspace
+from sidekit_hooks.hook_events import EVENTS
 
 MIN_PYTHON = (3, 11)
 RECENT_FAILURES = 24 * 3600  # seconds: older hook failures are history, not a problem
 PROBE_SESSION = "sidekit-doctor-probe"
-PROBES: dict[str, dict[str, Any]] = {  # the smallest payload of each event; an unknown tool, so no sidecar speaks
-    "PostToolUse": {"tool_name": "SidekitDoctorProbe", "tool_input": {}, "tool_response": {}},
-    "PostToolUseFailure": {"tool_name": "SidekitDoctorProbe", "tool_input": {}, "error": "probe"},
-    "UserPromptSubmit": {"prompt": ""},
-    "PreToolUse": {"tool_name": "Bash", "tool_input": {"command": "true"}},
-    "SessionStart": {"source": "startup"},
-    "Stop": {"stop_hook_active": False},
-    "SubagentStop": {"stop_hook_active": False},
-}
+PROBES: dict[str, dict[str, Any]] = {name: event.probe for name, event in EVENTS.items()}  # no sidecar speaks
 
 
 @dataclass(frozen=True)
@@ -63,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     checks = diagnose(project)
     problems = sum(check.status == "problem" for check in checks)
     if args.format == "json":
-        from sidekit_hooks.cli import answers
+        from sidekit_hooks.answers import render as answers
 
         answers.emit({"project": project, "problems": problems, "checks": [_as_dict(check) for check in checks]})
     else:
@@ -120,7 +113,7 @@ def _sources(project: str) -> list[tuple[str, str, str]]:
         (".claude/settings.json", os.path.join(project, ".claude", "settings.json"), f"--project {quoted}"),
         (".claude/settings.local.json", os.path.join(project, ".claude", "settings.local.json"),
          f"--project {quoted} --local"),
-        ("~/.claude/settings.json", os.path.join(wiring.home(), ".claude", "settings.json"), "--user"),
+        ("~/.claude/settings.json", os.path.join(files.home(), ".claude", "settings.json"), "--user"),
     ]
 
 
@@ -130,7 +123,7 @@ def _read_wiring(project: str, install: str) -> tuple[list[Wired], list[str], li
     checks: list[Check] = []
     for shown, path, flags in _sources(project):
         try:
-            data = wiring.read_settings(path, f"sidekit doctor --project {shlex.quote(project)}").data
+            data = files.read_settings(path, f"sidekit doctor --project {shlex.quote(project)}").data
         except Exception as exc:  # noqa: BLE001 - SidekitError carries the fix; report it as a check
             message = getattr(exc, "message", str(exc))
             checks.append(Check("settings", "problem", f"{shown}: {message}", getattr(exc, "fix", "")))
@@ -142,10 +135,10 @@ def _read_wiring(project: str, install: str) -> tuple[list[Wired], list[str], li
         if isinstance(enabled, dict):
             plugin.extend(f"{name} ({shown})" for name, on in enabled.items()
                           if on is True and str(name).split("@")[0] == "sidekit-hooks")
-        for event, handler in settings.marked_handlers(data):
+        for event, handler in settings_merge.marked_handlers(data):
             timeout = handler.get("timeout")
             wired.append(Wired(shown, flags, event, str(handler["command"]),
-                               float(timeout) if isinstance(timeout, (int, float)) else settings.TIMEOUT))
+                               float(timeout) if isinstance(timeout, (int, float)) else settings_merge.TIMEOUT))
     return wired, plugin, checks
 
 
@@ -157,14 +150,14 @@ def _wiring_checks(wired: list[Wired], plugin: list[str], install: str) -> list[
                       ".claude/settings.local.json or ~/.claude/settings.json", install)]
     checks: list[Check] = []
     events = {item.event for item in wired}
-    missing = [event for event in settings.EVENTS if event not in events]
+    missing = [event for event in settings_merge.EVENTS if event not in events]
     sources = sorted({item.source for item in wired}, key=[item.source for item in wired].index)
     if missing and not plugin:
         checks.append(Check("settings", "problem", f"{', '.join(missing)} not wired (found in {', '.join(sources)})",
                             install))
     elif not missing:
-        checks.append(Check("settings", "ok", f"{', '.join(sources)} wires {', '.join(settings.EVENTS)}"))
-    for event in settings.EVENTS:
+        checks.append(Check("settings", "ok", f"{', '.join(sources)} wires {', '.join(settings_merge.EVENTS)}"))
+    for event in settings_merge.EVENTS:
         commands = {item.command for item in wired if item.event == event}
         if len(commands) > 1 or (commands and plugin):
             where = ", ".join(item.source for item in wired if item.event == event) + (" and the plugin" if plugin else "")
@@ -187,7 +180,7 @@ def plugin_root() -> str:
 def _plugin_probe(root: str, project: str) -> Check:
     """Run the plugin's launcher as its hooks.json does, on a PostToolUse probe."""
     command = f"{shlex.quote(os.path.join(root, 'hooks', 'run'))} post_tool_use"
-    item = Wired("the plugin", "", "PostToolUse", command, settings.TIMEOUT)
+    item = Wired("the plugin", "", "PostToolUse", command, settings_merge.TIMEOUT)
     check = _probe(item, project, f"ls {shlex.quote(os.path.join(root, 'hooks'))}", {"CLAUDE_PLUGIN_ROOT": root})
     return Check("plugin", check.status, check.detail.replace("(the plugin)", f"({root}/hooks/run)"), check.fix)
 
@@ -214,7 +207,7 @@ def _agent_shell_check(wired: list[Wired], root: str, project: str, install: str
         how = f"SessionStart ({starts[0].source}) puts it on PATH"
         folder = shlex.quote(os.path.dirname(env_file))
         script = f". {shlex.quote(env_file)} 2>/dev/null; rm -rf {folder}; sidekit --version"
-    env.update(HOME=wiring.home(), CLAUDE_PROJECT_DIR=project)
+    env.update(HOME=files.home(), CLAUDE_PROJECT_DIR=project)
     try:
         done = subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True, cwd=project, env=env, timeout=30)
     except (OSError, subprocess.SubprocessError) as exc:
@@ -351,7 +344,7 @@ def _deadline_check(project: str) -> Check:
         return Check("hook deadline", "ok", "no hook ran out of time in the last 24 h")
     culprit = str(hits[-1].get("culprit") or hits[-1].get("where") or "?")
     detail = f"{len(hits)} hook run{'s' if len(hits) != 1 else ''} ran out of time in the last 24 h; newest while running {culprit}"
-    if "pack " in culprit or "detector rules" in culprit:
+    if "pack " in culprit or "detector specs" in culprit or "detector rules" in culprit:
         target = culprit.split("pack ", 1)[1].split(" rule ")[0] if "pack " in culprit else ""
         fix = f"sidekit rules test {shlex.quote(target)}".rstrip() if target else "sidekit rules test"
         return Check("hook deadline", "problem", detail, f"{fix} (it measures compile and match time), then trim that pack")
@@ -424,14 +417,14 @@ RECORDER_STATES = {  # probe answer -> (status, what a plain pytest there does)
 
 def _recorder_checks(project: str) -> list[Check]:
     """Which interpreter runs the tests, and per project environment whether a plain pytest records (#10)."""
-    from sidekit_hooks.status import interpreter, recorder_env
+    from sidekit_hooks.runners.pytest import interpreter, environments
 
     chosen = interpreter.find(project)
     source = "sidekit's own: no project environment found" if chosen.source == "sidekit" else chosen.source
     checks = [Check("test interpreter", "info", f"{chosen.label(project)} ({source}); override: --python PY")]
     fix = f"sidekit install --project {shlex.quote(project)} --recorder-only"
-    for candidate in recorder_env.targets(project):
-        status, says = RECORDER_STATES.get(recorder_env.probe(candidate.path, project), RECORDER_STATES["broken"])
+    for candidate in environments.targets(project):
+        status, says = RECORDER_STATES.get(environments.probe(candidate.path, project), RECORDER_STATES["broken"])
         shown = interpreter.display(candidate.env, project)
         checks.append(Check("pytest recorder", status, f"{shown}: {says}",
                             (f"{candidate.path} -m pip install pytest" if status == "info" else fix)
@@ -469,14 +462,14 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
 
     `plugin`: the sidekit plugin is enabled, and it ships the server too.
     """
-    from sidekit_hooks.cli import mcp_config, mcp_probe, mcp_tools
+    from sidekit_hooks.cli.mcpserver import config, probe as mcp_probe, tools
 
-    entry = mcp_config.wired(project)
+    entry = config.wired(project)
     install = f"sidekit install --project {shlex.quote(project)} --mcp"
     if entry is None:
-        argv, env, source = [sys.executable, *mcp_config.SERVER_ARGS], None, "`sidekit mcp`"
+        argv, env, source = [sys.executable, *config.SERVER_ARGS], None, "`sidekit mcp`"
     else:
-        unsafe = mcp_config.unsafe_entry(entry, project)
+        unsafe = config.unsafe_entry(entry, project)
         if unsafe:  # a committed .mcp.json is the repository's: doctor never runs what it did not write
             return Check("mcp", "problem", f".mcp.json server 'sidekit' was not started: {unsafe}", install)
         args, extra = entry.get("args"), entry.get("env")
@@ -489,7 +482,7 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
     if found.error:
         fix = install if entry is not None else f"{shlex.quote(sys.executable)} -m pip install mcp"
         return Check("mcp", "problem", f"{source} did not list its tools: {found.error}"[:300], fix)
-    missing = [name for name in mcp_tools.TOOLS if name not in found.tools]
+    missing = [name for name in tools.TOOLS if name not in found.tools]
     if missing:
         return Check("mcp", "problem", f"{source} lacks the tools {', '.join(missing)} (an older sidekit?)", install)
     detail = f"{source} lists {len(found.tools)} tools, first answer in {found.tools_ms:.0f} ms"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.status import cache, clusters
 
@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    answers.emit(answer(project_of(args), args.test_ids, args.stacks), args.format)
+    render.emit(answer(project_of(args), args.test_ids, args.stacks), args.format)
     return 0
 
 
@@ -58,7 +58,7 @@ def overview(head: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dic
         entry.pop("first", None)
         entry["tests"] = cluster["tests"][:MAX_TESTS]
         entry["moreTests"] = max(0, len(cluster["tests"]) - MAX_TESTS)
-        entry["variants"] = [{"message": answers.clip(text, 160), "count": count}
+        entry["variants"] = [{"message": render.clip(text, 160), "count": count}
                              for text, count in cluster.get("variants", ())]
         if stacks:
             first = tests.get(cluster["tests"][0]) or {}
@@ -97,7 +97,7 @@ def describe(test: str, entry: dict[str, Any] | None, error: dict[str, Any] | No
     out: dict[str, Any] = {"test": test, "outcome": outcome,
                            "phase": (entry or {}).get("p", "collect" if error else "")}
     if outcome in clusters.FAILING:
-        out.update({"type": failure.get("type", ""), "message": answers.clip(str(failure.get("message", "")), 300),
+        out.update({"type": failure.get("type", ""), "message": render.clip(str(failure.get("message", "")), 300),
                     "at": failure.get("at", ""), "cause": failure.get("cause", ""),
                     "compare": failure.get("compare", {}), "cluster": (entry or error or {}).get("c", ""),
                     "new": bool((entry or error or {}).get("new"))})

@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from sidekit_hooks.cli import settings, wiring
+from sidekit_hooks.cli.wiring import settings_merge, files
 from sidekit_hooks.cli.commands._wiring_args import add_scope, target
 from sidekit_hooks.core.errors import SidekitError
 
@@ -21,13 +21,13 @@ def run(args: argparse.Namespace) -> int:
     where = target(args)
     if getattr(args, "recorder_only", False):
         return _recorder_only(where)
-    wanted = settings.wanted_handlers(wiring.interpreter(), wiring.hooks_dir())
-    before = wiring.read_settings(where.settings, f"sidekit install {where.flags}")
-    wiring.check_writable(where.settings, where.project, f"sidekit install {where.flags}")
-    record = wiring.load_record(where)
+    wanted = settings_merge.wanted_handlers(files.interpreter(), files.hooks_dir())
+    before = files.read_settings(where.settings, f"sidekit install {where.flags}")
+    files.check_writable(where.settings, where.project, f"sidekit install {where.flags}")
+    record = files.load_record(where)
     try:
-        after, record, changes = settings.install(before.data, wanted, record)
-    except settings.SettingsShapeError as exc:
+        after, record, changes = settings_merge.install(before.data, wanted, record)
+    except settings_merge.SettingsShapeError as exc:
         raise SidekitError(f"{where.settings}: {exc}; nothing was changed",
                            f"repair that part of the file, then: sidekit install {where.flags}") from None
     mcp_line = ""
@@ -42,12 +42,12 @@ def run(args: argparse.Namespace) -> int:
         record["createdFile"] = bool(record.get("createdFile")) or not before.existed
         record.setdefault("originalText", before.text)  # lets uninstall give back the very bytes
         os.makedirs(os.path.dirname(os.path.realpath(where.settings)), exist_ok=True)
-        backup = wiring.write_settings(where.settings, after, before)
+        backup = files.write_settings(where.settings, after, before)
         if backup:
             print(f"  backup of the previous file: {backup}")
-    wiring.save_record(where, record)
+    files.save_record(where, record)
     if where.project:
-        added = wiring.ensure_gitignore(where.project)
+        added = files.ensure_gitignore(where.project)
         if added:
             print(f"  .gitignore: added {' '.join(added)}")
         _recorder_envs(where.project)
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _recorder_only(where: wiring.Target) -> int:
+def _recorder_only(where: files.Target) -> int:
     if not where.project:
         raise SidekitError("--recorder-only works on a project's environments, not --user",
                            "sidekit install --project DIR --recorder-only")
@@ -67,43 +67,43 @@ def _recorder_only(where: wiring.Target) -> int:
 
 def _recorder_envs(project: str) -> None:
     """A plain pytest in the project's own environments records too (#10)."""
-    from sidekit_hooks.status import recorder_env
+    from sidekit_hooks.runners.pytest import environments
 
     try:
-        for line in recorder_env.wire(project):
+        for line in environments.wire(project):
             print(f"  {line}")
     except OSError as exc:
         print(f"  pytest in the project's environment will not record: {exc}; see sidekit doctor")
 
 
-def _wire_mcp(where: wiring.Target, after: dict[str, Any], record: dict[str, Any]
+def _wire_mcp(where: files.Target, after: dict[str, Any], record: dict[str, Any]
               ) -> tuple[dict[str, Any], dict[str, Any], str]:
     """The server in the project's .mcp.json, and its approval in the settings being written."""
-    from sidekit_hooks.cli import mcp_config
+    from sidekit_hooks.cli.mcpserver import config
 
     if not where.project:
         raise SidekitError("--mcp wires a project's .mcp.json; it does not combine with --user",
                            "sidekit install --project DIR --mcp")
     from importlib.util import find_spec
 
-    entry, line = mcp_config.install(where.project, wiring.interpreter(), record.get("mcp"))
-    after = mcp_config.approve(after, entry)
+    entry, line = config.install(where.project, files.interpreter(), record.get("mcp"))
+    after = config.approve(after, entry)
     if find_spec("mcp") is None:  # the server would not start: say so now, not in the agent's session
-        line += f"\n  note: the MCP SDK is missing here; add it: {wiring.interpreter()} -m pip install mcp"
+        line += f"\n  note: the MCP SDK is missing here; add it: {files.interpreter()} -m pip install mcp"
     return after, dict(record, mcp=entry), line
 
 
-def _claude_md(where: wiring.Target) -> None:
-    from sidekit_hooks.cli import mcp_config
+def _claude_md(where: files.Target) -> None:
+    from sidekit_hooks.cli.mcpserver import config
 
-    mcp = bool(where.project) and mcp_config.wired(where.project) is not None
-    if not wiring.add_claude_md(where.claude_md, mcp):
+    mcp = bool(where.project) and config.wired(where.project) is not None
+    if not files.add_claude_md(where.claude_md, mcp):
         with open(where.claude_md, encoding="utf-8") as handle:  # the block is there, so the file is
-            names_tools = wiring.CLAUDE_MD_MCP in handle.read()
+            names_tools = files.CLAUDE_MD_MCP in handle.read()
         if mcp and not names_tools:
             # Wired for MCP after the block was written: the block now names the tools too.
-            wiring.remove_claude_md(where.claude_md)
-            wiring.add_claude_md(where.claude_md, mcp)
+            files.remove_claude_md(where.claude_md)
+            files.add_claude_md(where.claude_md, mcp)
             print(f"  {where.claude_md}: the sidekit block now names the MCP tools")
             return
         print(f"  {where.claude_md}: the sidekit block is already there")

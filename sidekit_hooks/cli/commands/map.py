@@ -7,11 +7,11 @@ from __future__ import annotations
 import argparse
 import shutil
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.core.errors import SidekitError
-from sidekit_hooks.status import interpreter
+from sidekit_hooks.runners.pytest import interpreter
 from sidekit_hooks.impact import testmap
 
 
@@ -39,5 +39,5 @@ def run(args: argparse.Namespace) -> int:
         "pytestExit": recording.exit_code or None,  # 1: some tests failed; the map holds them all the same
         "secs": round(recording.seconds, 1),
     }
-    answers.emit(answer, args.format)
+    render.emit(answer, args.format)
     return 0

@@ -1,7 +1,7 @@
 """`sidekit mcp`: the compact answers as MCP tools, over stdio (for Claude Code's `.mcp.json`).
 
 Built on the official MCP Python SDK's low-level server: the tool definitions are hand-written
-(`cli/mcp_tools.py`, on a byte budget), and the SDK is imported only once this command runs. Each
+(`cli/mcpserver/tools.py`, on a byte budget), and the SDK is imported only once this command runs. Each
 tool answers with the very line its CLI command prints, as one text item; a failure is a tool error
 (`isError`) saying the cause and the fix, never a traceback (that goes to `.sidekit/log/cli-errors.log`).
 
@@ -58,9 +58,9 @@ class Server:
         from mcp.server.stdio import stdio_server
 
         from sidekit_hooks import __version__
-        from sidekit_hooks.cli import mcp_tools
+        from sidekit_hooks.cli.mcpserver import tools
 
-        server: Any = LowLevel(mcp_tools.SERVER_NAME, version=__version__,
+        server: Any = LowLevel(tools.SERVER_NAME, version=__version__,
                                on_list_tools=self.list_tools, on_call_tool=self.call_tool)
         stdin = cast(Any, _TextLines())  # iterated line by line, as the SDK iterates an AsyncFile
         async with stdio_server(stdin=stdin) as (read, write):
@@ -69,26 +69,26 @@ class Server:
     async def list_tools(self, ctx: Any, params: Any) -> Any:
         import mcp.types as types
 
-        from sidekit_hooks.cli import mcp_tools
+        from sidekit_hooks.cli.mcpserver import tools
 
-        return types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in mcp_tools.definitions()])
+        return types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in tools.definitions()])
 
     async def call_tool(self, ctx: Any, params: Any) -> Any:
         import anyio
         import mcp.types as types
 
-        from sidekit_hooks.cli import mcp_tools
+        from sidekit_hooks.cli.mcpserver import tools
         from sidekit_hooks.core.errors import SidekitError
 
         name = params.name
         try:
-            arguments = mcp_tools.check(name, params.arguments)
-            limit = mcp_tools.TEST_SECONDS if name == "test" else mcp_tools.TOOL_SECONDS
+            arguments = tools.check(name, params.arguments)
+            limit = tools.TEST_SECONDS if name == "test" else tools.TOOL_SECONDS
             with anyio.fail_after(limit):  # a cancelled `test` stops its pytest (_test)
                 if name == "test":
                     text = await self._test(ctx, arguments)
                 else:
-                    text = await anyio.to_thread.run_sync(mcp_tools.answer, name, arguments, self.project,
+                    text = await anyio.to_thread.run_sync(tools.answer, name, arguments, self.project,
                                                           abandon_on_cancel=True)
         except TimeoutError:
             return _error(types, f"sidekit: {name} did not answer within {limit} s; it was stopped\n"
@@ -108,9 +108,9 @@ class Server:
         import anyio
         import anyio.from_thread
 
-        from sidekit_hooks.cli import mcp_tools
+        from sidekit_hooks.cli.mcpserver import tools
         from sidekit_hooks.cli.commands import test
-        from sidekit_hooks.cli.pytest_process import Run
+        from sidekit_hooks.runners.pytest.process import Run
 
         process = Run()
 
@@ -125,7 +125,7 @@ class Server:
 
         self.runs.add(process)
         try:
-            return str(await anyio.to_thread.run_sync(mcp_tools.answer, "test", arguments, self.project, run_test,
+            return str(await anyio.to_thread.run_sync(tools.answer, "test", arguments, self.project, run_test,
                                                        abandon_on_cancel=True))
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):

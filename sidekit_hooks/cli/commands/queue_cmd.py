@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of, session_of
 from sidekit_hooks.core import workspace
 from sidekit_hooks.core.errors import SidekitError
@@ -32,5 +32,5 @@ def run(args: argparse.Namespace) -> int:
     ]
     answer = {"session": session, "pending": len(items), "nudges": shown, "remainder": len(items) - len(shown),
               "quarantined": len(queue.quarantined(root, session)) or None}  # bad files moved aside, with a reason
-    answers.emit(answer, args.format)
+    render.emit(answer, args.format)
     return 0

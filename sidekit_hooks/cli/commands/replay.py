@@ -14,9 +14,9 @@ import shutil
 import tempfile
 from typing import Any
 
-from sidekit_hooks.cli import transcript
+from sidekit_hooks.cli.playback import transcript
 from sidekit_hooks.cli.commands._narrate import Summary, step_lines
-from sidekit_hooks.cli.playback import Player, apply_effect
+from sidekit_hooks.cli.playback.steps import Player, apply_effect
 from sidekit_hooks.core.errors import SidekitError
 
 CONFIG = ("sidecar_rules", os.path.join(".sidekit", "rules"), os.path.join(".sidekit", "scope.toml"))

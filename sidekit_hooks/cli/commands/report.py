@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render as answers
 from sidekit_hooks.cli.commands._shared import add_project, project_of
 from sidekit_hooks.core import hooklog, redact
 from sidekit_hooks.core.errors import SidekitError

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from sidekit_hooks import __version__
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._shared import add_project, project_of
 from sidekit_hooks.core.errors import SidekitError
 
@@ -68,7 +68,7 @@ def list_rules(project: str, fmt: str) -> int:
             entries[rule["id"]] = entry
     answer = {"rules": list(entries.values()), "broken": snap["broken"]}
     if fmt == "json":
-        answers.emit(answer)
+        render.emit(answer)
         return 0
     width = max((len(e["id"]) for e in entries.values()), default=0)
     for entry in entries.values():
@@ -96,7 +96,7 @@ def lint_packs(paths: list[str], project: str, fmt: str) -> int:
     warnings = sum(len(c.warnings) for c in checked)
     rules = sum(len(c.data.get("rules", [])) for c in checked if c.data and isinstance(c.data.get("rules"), list))
     if fmt == "json":
-        answers.emit({"packs": len(checked), "rules": rules, "errors": errors, "warnings": warnings,
+        render.emit({"packs": len(checked), "rules": rules, "errors": errors, "warnings": warnings,
                       "problems": [line for c in checked for line in c.rendered()] + ([over] if over else [])})
         return 1 if errors else 0
     for line in (line for c in checked for line in c.rendered()):
@@ -199,7 +199,7 @@ def test_packs(paths: list[str], project: str, fmt: str) -> int:
                                         f"({rule['id']}): expected the rule {want}; {said}")
     failed = sum(len(r["failed"]) + ("broken" in r) for r in results)
     if fmt == "json":
-        answers.emit({"packs": results, "failed": failed})
+        render.emit({"packs": results, "failed": failed})
         return 1 if failed else 0
     for result in results:
         name = f"{result['pack']} ({result['file']})" if result["pack"] else result["file"]

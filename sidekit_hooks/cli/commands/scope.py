@@ -14,7 +14,7 @@ import shlex
 import sys
 import time
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.core import globs, workspace
 from sidekit_hooks.core.errors import SidekitError
@@ -45,11 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     project = project_of(args)
     if args.action == "set":
-        answers.emit(set_answer(project, args.allow, args.deny, args.issue), args.format)
+        render.emit(set_answer(project, args.allow, args.deny, args.issue), args.format)
     elif args.action == "show":
-        answers.emit(show_answer(project), args.format)
+        render.emit(show_answer(project), args.format)
     else:
-        answers.emit({"scope": "cleared" if scope_model.clear(project) else "none"}, args.format)
+        render.emit({"scope": "cleared" if scope_model.clear(project) else "none"}, args.format)
     return 0
 
 

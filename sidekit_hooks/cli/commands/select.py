@@ -8,10 +8,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common
 from sidekit_hooks.cli.commands._shared import project_of
-from sidekit_hooks.impact.select import Selection, selection
+from sidekit_hooks.impact.selection import Selection, selection
 
 BUDGET = 150  # bytes (contract)
 PATH_CHARS = 40
@@ -32,12 +32,12 @@ def answer_for(chosen: Selection) -> dict[str, Any]:
         "lastFailed": chosen.last_failed or None,
         "changed": len(chosen.changed) or None,
     }
-    files = [answers.short_path(path, PATH_CHARS) for path in chosen.test_files]
-    return answers.fit(head, "files", files, BUDGET, more="moreFiles")
+    files = [render.short_path(path, PATH_CHARS) for path in chosen.test_files]
+    return render.fit(head, "files", files, BUDGET, more="moreFiles")
 
 
 def run(args: argparse.Namespace) -> int:
-    answers.emit(answer(project_of(args), args.base), args.format)
+    render.emit(answer(project_of(args), args.base), args.format)
     return 0
 
 

@@ -11,7 +11,7 @@ import time
 from importlib.util import find_spec
 from typing import Any
 
-from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.status import cache
 
@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    answers.emit(answer(project_of(args), args.since), args.format)
+    render.emit(answer(project_of(args), args.since), args.format)
     return 0
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common, searched
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.code.index import Index, Symbol
@@ -54,7 +54,7 @@ def entry(query: str, symbol: Symbol, path_chars: int = PATH_CHARS, signature: b
     return {
         "name": None if match_rank(query, symbol) == 0 else symbol.qualname,
         "kind": symbol.kind,
-        "at": f"{answers.short_path(symbol.path, path_chars)}:{symbol.line}",
+        "at": f"{render.short_path(symbol.path, path_chars)}:{symbol.line}",
         "sig": symbol.signature if signature else None,
     }
 
@@ -77,15 +77,15 @@ def answer_for(query: str, symbols: list[Symbol], coverage: dict[str, Any], clos
     if len(matches) == 1:  # the contract's budget: degrade the signature, then the path, never the place
         for path_chars, signature in ((PATH_CHARS, True), (PATH_CHARS, False), (40, False), (24, False)):
             answer = {"matches": [entry(query, matches[0], path_chars, signature)], **coverage}
-            if answers.size(answer) <= BUDGET_ONE:
+            if render.size(answer) <= BUDGET_ONE:
                 break
         return answer
-    return answers.fit({"matches": None, "more": None, **coverage}, "matches",
+    return render.fit({"matches": None, "more": None, **coverage}, "matches",
                        [entry(query, symbol) for symbol in matches], BUDGET_MANY)
 
 
 def run(args: argparse.Namespace) -> int:
-    answers.emit(answer(project_of(args), args.name), args.format)
+    render.emit(answer(project_of(args), args.name), args.format)
     return 0
 
 

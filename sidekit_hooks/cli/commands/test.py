@@ -15,11 +15,12 @@ import subprocess
 import sys
 from typing import Any
 
-from sidekit_hooks.cli import answers, shape
+from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
-from sidekit_hooks.cli.pytest_process import Progress, Run, execute, one_at_a_time
+from sidekit_hooks.runners.pytest.process import Progress, Run, execute, one_at_a_time
 from sidekit_hooks.core import launch, workspace
-from sidekit_hooks.status import cache, interpreter, record
+from sidekit_hooks.status import cache, record
+from sidekit_hooks.runners.pytest import interpreter
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NO_TESTS = 5
@@ -38,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     found, code = answer(project_of(args), list(args.pytest_args), args.select, args.base,
                          python=getattr(args, "python", None))
-    answers.emit(found, args.format)
+    render.emit(found, args.format)
     return code
 
 
@@ -73,7 +74,7 @@ def answer(project: str, pytest_args: list[str], select_only: bool = False, base
 
 
 def select(root: str, base: str | None) -> tuple[list[str], str]:
-    from sidekit_hooks.impact.select import selection
+    from sidekit_hooks.impact.selection import selection
 
     chosen = selection(root, base)
     return [str(t) for t in chosen.tests], chosen.basis
@@ -81,7 +82,7 @@ def select(root: str, base: str | None) -> tuple[list[str], str]:
 
 def command(python: str, pytest_args: list[str]) -> list[str]:
     # Not `python -m pytest`: that puts the project first on sys.path, before sidekit and the stdlib.
-    plugin = [] if _same_env(python) else ["-p", "sidekit_hooks.status.external"]
+    plugin = [] if _same_env(python) else ["-p", "sidekit_hooks.runners.pytest.external"]
     return launch.project_pytest(python, *plugin, *pytest_args)
 
 
@@ -112,7 +113,7 @@ def unrecorded(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
                 "fix": "pip install pytest"}
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     why = next((line for line in reversed(lines) if "error" in line.lower()), lines[-1] if lines else "")
-    return {"runner": "pytest", "exit": done.returncode, "error": answers.clip(why, 160) or "no test status recorded"}
+    return {"runner": "pytest", "exit": done.returncode, "error": render.clip(why, 160) or "no test status recorded"}
 
 
 run_clusters = record.run_clusters  # the last run's clusters (also what the compact pytest answer shows)

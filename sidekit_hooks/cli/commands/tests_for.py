@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.code.index import Index
-from sidekit_hooks.impact.impact import Impact, tests_of, workspace_path
+from sidekit_hooks.impact.affected import Impact, tests_of, workspace_path
 
 BUDGET = 100  # bytes (contract)
 PATH_CHARS = 32
@@ -30,11 +30,11 @@ def answer_for(found: Impact) -> dict[str, Any]:
     if not files:
         head["files"] = 0  # zero is the answer here, not a missing field
         return head
-    return answers.fit(head, "files", [answers.short_path(f, PATH_CHARS) for f in files], BUDGET)
+    return render.fit(head, "files", [render.short_path(f, PATH_CHARS) for f in files], BUDGET)
 
 
 def run(args: argparse.Namespace) -> int:
-    answers.emit(answer(project_of(args), args.path), args.format)
+    render.emit(answer(project_of(args), args.path), args.format)
     return 0
 
 

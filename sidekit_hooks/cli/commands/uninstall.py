@@ -7,7 +7,8 @@ import json
 import os
 from typing import Any
 
-from sidekit_hooks.cli import mcp_config, settings, wiring
+from sidekit_hooks.cli.mcpserver import config
+from sidekit_hooks.cli.wiring import settings_merge, files
 from sidekit_hooks.cli.commands._wiring_args import add_scope, target
 from sidekit_hooks.core.errors import SidekitError
 
@@ -17,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--recorder-only", action="store_true",
                         help="only take the pytest recorder out of the project's environments")
     parser.add_argument("--all", action="store_true",
-                        help=f"remove every handler marked '{settings.MARKER}', whoever wrote it")
+                        help=f"remove every handler marked '{settings_merge.MARKER}', whoever wrote it")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,38 +27,38 @@ def run(args: argparse.Namespace) -> int:
         print(f"sidekit uninstall: the test environments of {where.project}")
         _recorder_envs(where.project)
         return 0
-    before = wiring.read_settings(where.settings, f"sidekit uninstall {where.flags}")
-    record = wiring.load_record(where)
-    wiring.check_writable(where.settings, where.project, f"sidekit uninstall {where.flags}")
+    before = files.read_settings(where.settings, f"sidekit uninstall {where.flags}")
+    record = files.load_record(where)
+    files.check_writable(where.settings, where.project, f"sidekit uninstall {where.flags}")
     try:
-        after, changes = settings.uninstall(before.data, record, everything=args.all)
-    except settings.SettingsShapeError as exc:
+        after, changes = settings_merge.uninstall(before.data, record, everything=args.all)
+    except settings_merge.SettingsShapeError as exc:
         raise SidekitError(f"{where.settings}: {exc}; nothing was changed",
                            f"repair that part of the file, then: sidekit uninstall {where.flags}") from None
     mcp = (record or {}).get("mcp")
     if isinstance(mcp, dict):
-        after = mcp_config.unapprove(after, mcp)
+        after = config.unapprove(after, mcp)
     print(f"sidekit uninstall: {where.settings}")
     for change in changes:
         print(f"  {change.describe()}")
     if isinstance(mcp, dict) and where.project:
-        print(f"  {mcp_config.uninstall(where.project, mcp)}")
+        print(f"  {config.uninstall(where.project, mcp)}")
     if after != before.data:
         if record and record.get("createdFile") and not after:
-            wiring.remove_settings_file(where.settings)
+            files.remove_settings_file(where.settings)
             print("  removed the file (sidekit install had created it)")
         else:
-            wiring.write_settings(where.settings, after, before, _original(record, after), backup=False)
-    if record is not None and wiring.remove_backup(where.settings):
-        print(f"  removed the backup install kept: {where.settings}{wiring.BACKUP_SUFFIX}")
-    elif not changes and settings.marked_handlers(before.data):
+            files.write_settings(where.settings, after, before, _original(record, after), backup=False)
+    if record is not None and files.remove_backup(where.settings):
+        print(f"  removed the backup install kept: {where.settings}{files.BACKUP_SUFFIX}")
+    elif not changes and settings_merge.marked_handlers(before.data):
         print("  nothing to remove: the entries marked 'sidekit-hooks' there were not written by `sidekit install`"
               f"\n  to remove them anyway: sidekit uninstall {where.flags} --all")
     elif not changes:
         print("  nothing to remove")
-    wiring.save_record(where, None)
-    if where.project and record is not None and not wiring.has_records(where):
-        removed = wiring.remove_gitignore(where.project)  # the last install here is gone: its ignore lines go too
+    files.save_record(where, None)
+    if where.project and record is not None and not files.has_records(where):
+        removed = files.remove_gitignore(where.project)  # the last install here is gone: its ignore lines go too
         if removed:
             print(f"  .gitignore: removed {' '.join(removed)}")
     if where.project:
@@ -67,10 +68,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _recorder_envs(project: str) -> None:
-    from sidekit_hooks.status import recorder_env
+    from sidekit_hooks.runners.pytest import environments
 
     try:
-        for line in recorder_env.unwire(project):
+        for line in environments.unwire(project):
             print(f"  {line}")
     except OSError as exc:
         print(f"  could not remove the pytest recorder: {exc}; see sidekit doctor")
@@ -90,9 +91,9 @@ def _original(record: dict[str, Any] | None, after: dict[str, Any]) -> str | Non
         return None
 
 
-def _claude_md(where: wiring.Target, asked: bool) -> None:
+def _claude_md(where: files.Target, asked: bool) -> None:
     if asked:
-        removed = wiring.remove_claude_md(where.claude_md)
+        removed = files.remove_claude_md(where.claude_md)
         print(f"  {where.claude_md}: {'removed the sidekit block' if removed else 'no sidekit block to remove'}")
-    elif wiring.has_claude_md_block(where.claude_md) and os.path.exists(where.claude_md):
+    elif files.has_claude_md_block(where.claude_md) and os.path.exists(where.claude_md):
         print(f"  {where.claude_md} still has the sidekit block; remove it: sidekit uninstall {where.flags} --claude-md")

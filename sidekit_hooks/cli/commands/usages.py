@@ -12,7 +12,7 @@ import argparse
 from collections import Counter
 from typing import Any
 
-from sidekit_hooks.cli import answers
+from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common, searched
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.code.index import Index
@@ -34,7 +34,7 @@ def budget(uses: int) -> int:
 
 
 def flat(sites: list[tuple[str, int]], coverage: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    items = [f"{answers.short_path(path, PATH_CHARS)}:{line}" for path, line in sites]
+    items = [f"{render.short_path(path, PATH_CHARS)}:{line}" for path, line in sites]
     return {"uses": len(sites), "at": None, "more": None, **coverage}, items
 
 
@@ -45,7 +45,7 @@ def grouped(sites: list[tuple[str, int]], coverage: dict[str, Any],
     for path, line in sites:
         lines.setdefault(path, []).append(line)
     order = sorted(counts, key=lambda path: (-counts[path], path))
-    items = [{"file": answers.short_path(path, PATH_CHARS), "uses": counts[path],
+    items = [{"file": render.short_path(path, PATH_CHARS), "uses": counts[path],
               "lines": lines[path][:lines_per_file]} for path in order]
     return {"uses": len(sites), "files": len(order), "in": None, "moreFiles": None, **coverage}, items
 
@@ -55,17 +55,17 @@ def answer_for(sites: list[tuple[str, int]], coverage: dict[str, Any]) -> dict[s
         return {"uses": 0, **coverage}
     flat_head, flat_items = flat(sites, coverage)
     group_head, group_items = grouped(sites, coverage, None)
-    complete_flat = answers.size(dict(flat_head, at=flat_items))
-    complete_grouped = answers.size(dict(group_head, **{"in": group_items}))
+    complete_flat = render.size(dict(flat_head, at=flat_items))
+    complete_grouped = render.size(dict(group_head, **{"in": group_items}))
     limit = budget(len(sites))
     if complete_flat <= complete_grouped:
-        return answers.fit(flat_head, "at", flat_items, limit)
+        return render.fit(flat_head, "at", flat_items, limit)
     group_head, group_items = grouped(sites, coverage, LINES_PER_FILE)
-    return answers.fit(group_head, "in", group_items, limit, more="moreFiles")
+    return render.fit(group_head, "in", group_items, limit, more="moreFiles")
 
 
 def run(args: argparse.Namespace) -> int:
-    answers.emit(answer(project_of(args), args.name), args.format)
+    render.emit(answer(project_of(args), args.name), args.format)
     return 0
 
 

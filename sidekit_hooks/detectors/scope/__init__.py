@@ -7,6 +7,8 @@ files outside the project, or for the tool's own folders. Standard library only.
 
 from __future__ import annotations
 
+from sidekit_hooks.hook_events import judged_by
+
 import os
 
 from sidekit_hooks.core import hooklog
@@ -27,7 +29,7 @@ MAX_BASH_NUDGES = 3  # one Bash line can name many files; more than this says no
 
 class ScopeSidecar:
     name = "scope"
-    hooks = frozenset({"PostToolUse", "PostToolUseFailure"})
+    hooks = judged_by("scope")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         if event.kind not in ("write", "read", "search", "shell"):

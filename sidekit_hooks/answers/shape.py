@@ -1,0 +1,118 @@
+"""The compact answers of `sidekit status`, `sidekit test` and `sidekit failures`, within budget.
+
+Budgets are bytes of the printed JSON (CONTRACT §5). Lists are cut to fit and the cut is counted
+(`moreClusters`, `moreFailures`); long messages and paths are clipped, never the counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sidekit_hooks.answers import render
+
+UNCHANGED_BUDGET = 40
+STATUS_BUDGET = 400
+TEST_BUDGET = 800
+FAILURES_BUDGET = 4000
+COUNT_NAMES = (("passed", "passed"), ("failed", "failed"), ("error", "errors"), ("skipped", "skipped"),
+               ("xfailed", "xfailed"), ("xpassed", "xpassed"))
+MAX_PLUGINS = 4
+
+
+def capability(summary: dict[str, Any], runner: str = "pytest") -> dict[str, Any]:
+    plugins = [str(p) for p in summary.get("plugins", ())]
+    if len(plugins) > MAX_PLUGINS:
+        plugins = plugins[:MAX_PLUGINS] + [f"+{len(plugins) - MAX_PLUGINS}"]
+    return {"runner": summary.get("runner", runner), "plugins": plugins}
+
+
+def counts(raw: dict[str, int]) -> dict[str, int]:
+    return {name: int(raw[key]) for key, name in COUNT_NAMES if raw.get(key)}
+
+
+def brief(cluster: dict[str, Any], message_chars: int) -> dict[str, Any]:
+    """One cluster in a few dozen bytes: where, what, how many; the id is the handle for details."""
+    tests = cluster.get("tests") or []
+    variants = len(cluster.get("variants") or ()) + int(cluster.get("moreVariants", 0))
+    first = str(tests[0]) if tests else ""
+    return drop_zeros({
+        "id": cluster["id"],
+        "type": render.clip(str(cluster.get("type", "")), 40),
+        "phase": "" if cluster.get("phase") == "call" else cluster.get("phase", ""),
+        "at": render.short_path(str(cluster.get("at", "")), 60),
+        "frame": render.short_path(str(cluster.get("frame", "")), 60),
+        "message": render.clip(str(cluster.get("message", "")), message_chars),
+        "cause": render.clip(str(cluster.get("cause", "")), 48),
+        "variants": variants if variants > 1 else 0,
+        "affected": cluster["affected"] if cluster.get("affected", 1) > 1 else 0,
+        "reported": cluster.get("reported", 0),
+        "new": cluster.get("new", 0),
+        "first": first if len(first) <= 90 else "",
+    })
+
+
+def with_clusters(answer: dict[str, Any], found: list[dict[str, Any]], hidden: int, failing: int, budget: int,
+                  message_chars: int) -> dict[str, Any]:
+    """`answer` plus the biggest clusters that fit in `budget` bytes, the rest counted.
+
+    `hidden` clusters (and their share of the `failing` tests) exist beyond `found`.
+    """
+    briefs = [brief(c, message_chars) for c in found]
+    sizes = [int(c.get("affected", 1)) for c in found]
+
+    def remainder(left: list[Any]) -> dict[str, Any]:
+        shown = len(found) - len(left)
+        more = len(left) + hidden
+        return {"moreClusters": more, "moreFailures": max(0, failing - sum(sizes[:shown]))} if more else {}
+
+    return drop_zeros(render.fit(answer, "clusters", briefs, budget, remainder))
+
+
+KEEP_ZERO = frozenset({"generation", "exit"})
+
+
+def drop_zeros(answer: dict[str, Any]) -> dict[str, Any]:
+    """Zero counts say nothing: absent means none (CONTRACT: no default fields)."""
+    return {k: v for k, v in answer.items() if not (type(v) is int and v == 0 and k not in KEEP_ZERO)}
+
+
+def unchanged(generation: int) -> dict[str, Any]:
+    return {"generation": generation, "unchanged": True}
+
+
+def status(summary: dict[str, Any], stale: tuple[list[str], int, bool] | None, now: float) -> dict[str, Any]:
+    """The full status answer (<= STATUS_BUDGET bytes) from the cache summary."""
+    if not summary:
+        return drop_zeros({"generation": 0, **capability({}), "state": "noRuns"})
+    run = summary.get("run") or {}
+    table_counts = summary.get("counts") or {}
+    failing = int(summary.get("failing", 0))
+    total = sum(table_counts.values())
+    state = "failed" if failing else ("passed" if total else "noTests")
+    answer: dict[str, Any] = {"generation": summary["generation"], **capability(summary), "state": state,
+                              **counts(table_counts), "collectErrors": summary.get("collectErrors", 0)}
+    if run.get("ran", total) < total:
+        answer["lastRan"] = run.get("ran", 0)
+    answer["interrupted"] = bool(run.get("interrupted"))
+    answer["age"] = max(0, int(now - float(run.get("finished", now))))
+    if stale is not None:
+        changed, count, complete = stale
+        answer["stale"] = bool(count) or not complete
+        answer["changed"] = [render.short_path(p, 60) for p in changed[:1]]
+        answer["moreChanged"] = max(0, count - 1)
+    answer["newFailures"] = summary.get("newFailures", 0)
+    answer["note"] = render.clip(str(summary.get("note", "")), 80)
+    return with_clusters(answer, list(summary.get("clusters") or ()), int(summary.get("moreClusters", 0)),
+                         failing, STATUS_BUDGET, 56)
+
+
+def test_run(summary: dict[str, Any], found: list[dict[str, Any]], extra: dict[str, Any]) -> dict[str, Any]:
+    """The `sidekit test` answer: this run's counts and clusters (<= TEST_BUDGET bytes)."""
+    run = summary.get("run") or {}
+    answer: dict[str, Any] = {"generation": summary["generation"], **capability(summary), **extra,
+                              "exit": run.get("exit", 0), **counts(run.get("counts") or {})}
+    answer["secs"] = round(float(run.get("finished", 0)) - float(run.get("started", 0)), 2)
+    answer["interrupted"] = bool(run.get("interrupted"))
+    answer["newFailures"] = sum(int(c.get("new", 0)) for c in found)
+    failing = sum(int(c.get("affected", 1)) for c in found)
+    return with_clusters(answer, found, 0, failing, TEST_BUDGET, 80)

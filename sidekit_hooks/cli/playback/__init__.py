@@ -1,0 +1,2 @@
+"""Play tool calls through the real hooks: scripted steps (`steps`) and Claude Code transcripts
+(`transcript`)."""

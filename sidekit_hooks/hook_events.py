@@ -1,0 +1,119 @@
+"""Every Claude Code hook event sidekit answers, declared once.
+
+The entry scripts (`hooks/<script>.py`), the plugin's `hooks/hooks.json`, the settings `install`
+writes, doctor's probes, playback and the tests all derive from this table (or a test holds them to
+it: `tests/test_hook_events.py`). Adding an event is a row here, its handling in `runtime.py` (or
+`lifecycle.py`), and the regenerated files. Standard library only, no imports: every hook reads it.
+"""
+
+from __future__ import annotations
+
+
+class HookEvent:
+    """One event: how Claude Code starts it, and what sidekit does on it."""
+
+    __slots__ = ("name", "script", "matcher", "condition", "drains", "boundary", "detectors", "lifecycle",
+                 "deadline", "probe")
+
+    def __init__(self, name: str, script: str, *, matcher: str | None = None, condition: str | None = None,
+                 drains: bool = False, boundary: bool = False, detectors: tuple[str, ...] = (),
+                 lifecycle: bool = False, deadline: float = 0.8, probe: dict[str, object] | None = None) -> None:
+        self.name = name  # Claude Code's hook_event_name
+        self.script = script  # hooks/<script>.py (settings form) and `hooks/run <script>` (plugin form)
+        self.matcher = matcher  # the handler's tool matcher; None for events without one
+        self.condition = condition  # the handler's `if` permission-rule condition, if any
+        self.drains = drains  # delivers what the queue holds (when the event is the main agent's)
+        self.boundary = boundary  # a delivery follows at once: deferred findings may be revived here
+        self.detectors = detectors  # the sidecars that judge it, in order (detectors.REGISTRY)
+        self.lifecycle = lifecycle  # handled by lifecycle.py (session edges), not by the detectors
+        self.deadline = deadline  # seconds; past it the hook gives up and delivers what it claimed first
+        self.probe = probe or {}  # the smallest payload of the event, for doctor (no sidecar speaks)
+
+
+HANDLER_TIMEOUT = 5  # seconds Claude Code gives a handler; the hook's own deadline is well under one
+TOOL_DETECTORS = ("scope", "specs", "tests", "tools", "conventions", "judge")
+_TOOL_PROBE: dict[str, object] = {"tool_name": "SidekitDoctorProbe", "tool_input": {}}
+
+EVENTS: dict[str, HookEvent] = {event.name: event for event in (
+    HookEvent("PostToolUse", "post_tool_use", matcher="*", drains=True, boundary=True, detectors=TOOL_DETECTORS,
+              probe={**_TOOL_PROBE, "tool_response": {}}),
+    HookEvent("PostToolUseFailure", "post_tool_use_failure", matcher="*", drains=True, boundary=True,
+              detectors=tuple(name for name in TOOL_DETECTORS if name != "conventions"),
+              probe={**_TOOL_PROBE, "error": "probe"}),
+    HookEvent("UserPromptSubmit", "user_prompt_submit", drains=True, boundary=True, probe={"prompt": ""}),
+    # Raw test runs only (runners/rewrite.py); the condition spares every other Bash call a hook process.
+    HookEvent("PreToolUse", "pre_tool_use", matcher="Bash", condition="Bash(*py*test*)",
+              probe={"tool_name": "Bash", "tool_input": {"command": "true"}}),
+    HookEvent("SessionStart", "session_start", drains=True, lifecycle=True, probe={"source": "startup"}),
+    HookEvent("Stop", "stop", lifecycle=True, probe={"stop_hook_active": False}),
+    HookEvent("SubagentStop", "subagent_stop", lifecycle=True, probe={"stop_hook_active": False}),
+)}
+
+def judged_by(detector: str) -> frozenset[str]:
+    """The events a sidecar judges (its `hooks`)."""
+    return frozenset(name for name, event in EVENTS.items() if detector in event.detectors)
+
+
+DRAINING = frozenset(name for name, event in EVENTS.items() if event.drains)
+BOUNDARIES = frozenset(name for name, event in EVENTS.items() if event.boundary)
+LIFECYCLE = frozenset(name for name, event in EVENTS.items() if event.lifecycle)
+TOOL_CALLS = frozenset(name for name, event in EVENTS.items() if event.detectors)  # a tool call the ledger counts
+BY_SCRIPT = {event.script: event for event in EVENTS.values()}
+
+# hooks/<script>.py, for the settings form: the same two lines for every event (see hook.run_entry).
+ENTRY_TEMPLATE = '''"""Claude Code {name} hook (settings form): stdin -> sidekit_hooks.hook, always exit 0. Generated
+from sidekit_hooks/hook_events.py; `python -m sidekit_hooks.hook_events --write` makes it again."""
+import os
+import sys
+
+sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the checkout, never the cwd
+from sidekit_hooks.hook import run_entry  # noqa: E402
+
+run_entry("{name}")
+'''
+
+
+def entry_script(name: str) -> str:
+    return ENTRY_TEMPLATE.format(name=name)
+
+
+def plugin_hooks(timeout: int = HANDLER_TIMEOUT) -> dict[str, list[dict[str, object]]]:
+    """`hooks/hooks.json`'s `hooks` object: every event through `hooks/run <script>`."""
+    table: dict[str, list[dict[str, object]]] = {}
+    for event in EVENTS.values():
+        handler: dict[str, object] = {"type": "command", "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {event.script}',
+                                      "timeout": timeout}
+        if event.condition:
+            handler["if"] = event.condition
+        group: dict[str, object] = {"matcher": event.matcher} if event.matcher else {}
+        table[event.name] = [{**group, "hooks": [handler]}]
+    return table
+
+
+def _write(root: str) -> int:
+    """Regenerate the entry scripts and hooks/hooks.json from the table (a developer's command)."""
+    import json
+    import os
+
+    hooks = os.path.join(root, "hooks")
+    for event in EVENTS.values():
+        with open(os.path.join(hooks, f"{event.script}.py"), "w", encoding="utf-8") as out:
+            out.write(entry_script(event.name))
+    path = os.path.join(hooks, "hooks.json")
+    with open(path, encoding="utf-8") as current:
+        description = json.load(current).get("description", "")
+    rows = ",\n".join(f'    {json.dumps(name)}: [\n' + ",\n".join(f"      {json.dumps(group)}" for group in groups) + "\n    ]"
+                      for name, groups in plugin_hooks().items())
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(f'{{\n  "description": {json.dumps(description)},\n  "hooks": {{\n{rows}\n  }}\n}}\n')
+    return 0
+
+
+if __name__ == "__main__":
+    import os
+    import sys
+
+    if sys.argv[1:] != ["--write"]:
+        print("usage: python -m sidekit_hooks.hook_events --write   (regenerates hooks/*.py and hooks/hooks.json)")
+        sys.exit(2)
+    sys.exit(_write(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))

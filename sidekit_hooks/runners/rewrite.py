@@ -1,0 +1,217 @@
+"""PreToolUse on Bash: a raw pytest run reaches the model as the compact answer, not 30 KB of dots.
+
+The command is rewritten (`updatedInput`) by appending one plain pytest option, `-o sidekit_compact=true`,
+to the very command the agent wrote: same interpreter, arguments, working directory and exit code, and
+the same prefix, so the user's permission rules judge it as before. The recorder plugin then loads
+`cli.pytest_compact`, which keeps pytest's output in a file under `.sidekit/pytest/` and, when it is
+longer than about 2 KB, prints the compact answer instead. An ini override rather than `-p`: in an
+environment where sidekit does not load after all (the shell found another `python` than the hook
+did), pytest only warns about an unknown option and runs as written.
+
+Rewritten: `pytest`, `py.test`, `python[3[.X]] -m pytest`, a venv's `bin/pytest` or `bin/python -m
+pytest`, `uv run pytest`, `poetry run pytest`, after `cd DIR &&` and environment assignments.
+Left alone: anything else in the command line (pipes, redirections, `;`, `||`, substitutions,
+comments), `--collect-only`, `--help`, `--version`, `-s`, `--pdb`, `--trace`, `-p no:sidekit`, a
+`SIDEKIT_RAW=1` prefix, a project with `compact-pytest = false` under `[tool.sidekit]`, and any
+environment where the recorder does not load (the plugin could not either).
+
+Standard library only, and nothing at all is imported for a command that never says "pytest".
+"""
+
+from __future__ import annotations
+
+import os
+
+from sidekit_hooks.core import fastjson, workspace
+from sidekit_hooks.runners.pytest import interpreter, environments
+
+OPTION = "sidekit_compact"
+APPENDED = f" -o {OPTION}=true"
+RAW_ENV = "SIDEKIT_RAW"
+SETTING = "compact-pytest"
+# pytest options after which the run is not one to compact (output the user asked for as it is).
+LEAVE_ALONE = frozenset({
+    "--collect-only", "--co", "--help", "-h", "--version", "-V", "--pdb", "--trace", "--pdbcls", "-s",
+    "--capture=no", "--setup-plan", "--setup-only", "--setup-show", "--fixtures", "--funcargs", "--markers",
+    "--fixtures-per-test", "--", "--sw-skip",
+})
+# Short options that take a value: in a cluster such as `-rs` the rest is that value, not `-s`.
+SHORT_WITH_VALUE = frozenset("kmpcnoWr")
+PYTHON_NAMES = ("python", "python3")
+
+
+def handle(stdin_text: str) -> str:
+    """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
+    if "pytest" not in stdin_text and "py.test" not in stdin_text:
+        return ""
+    payload = fastjson.loads(stdin_text)
+    if not isinstance(payload, dict) or payload.get("tool_name") != "Bash":
+        return ""
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
+        return ""
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else os.getcwd()
+    project = workspace.project_dir(str(cwd))
+    command = rewrite(tool_input["command"], str(cwd), project)
+    if not command:
+        return ""
+    updated = dict(tool_input, command=command)
+    return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}})
+
+
+def rewrite(command: str, cwd: str, project: str) -> str:
+    """`command` with the compact plugin appended, or '' to leave it alone."""
+    if OPTION in command or "pytest_compact" in command or "#" in command or "\n" in command or "\\" in command:
+        return ""
+    if os.environ.get("SIDEKIT_COMPACT_PYTEST", "") == "0":
+        return ""
+    python = interpreter_of(command, cwd)
+    if not python:
+        return ""
+    if not environments.records_in(interpreter.env_of(python), project) or not enabled(project):
+        return ""
+    if exact_rule_names_pytest(project):
+        return ""
+    return command.rstrip() + APPENDED
+
+
+def interpreter_of(command: str, cwd: str) -> str:
+    """The Python a plain pytest command line runs in ('' when it is not one to rewrite)."""
+    from sidekit_hooks.core.shell import tokenize
+
+    tokens = tokenize(command)
+    parts: list[list[str]] = [[]]
+    for kind, word in tokens:
+        if kind == "op":
+            if word.text != "&&":
+                return ""
+            parts.append([])
+        elif word.unclosed or "$" in word.text or "`" in word.text:
+            return ""
+        else:
+            parts[-1].append(word.text)
+    *prefix, last = parts
+    for segment in prefix:  # only `cd DIR &&` before the run
+        if len(segment) != 2 or segment[0] != "cd" or segment[1] == "-":
+            return ""
+        cwd = os.path.normpath(os.path.join(cwd, os.path.expanduser(segment[1])))
+    words = list(last)
+    path_env = os.environ.get("PATH", "")
+    while words and "=" in words[0] and words[0].split("=", 1)[0].isidentifier():
+        name, _, value = words.pop(0).partition("=")
+        if name == RAW_ENV and value not in ("", "0"):
+            return ""
+        if name in ("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTEST_ADDOPTS", "VIRTUAL_ENV"):
+            return ""
+        if name == "PATH":
+            path_env = value
+    if len(words) < 1:
+        return ""
+    python, rest = _runner(words, cwd, path_env)
+    if not python or not _plain_run(rest):
+        return ""
+    return python
+
+
+def _runner(words: list[str], cwd: str, path_env: str) -> tuple[str, list[str]]:
+    """(interpreter, pytest's arguments) for the forms we know, else ('', [])."""
+    head = words[0]
+    name = head.rsplit("/", 1)[-1]
+    if head in ("uv", "poetry") and len(words) >= 3 and words[1] == "run":
+        env = _runner_env(head, cwd)
+        inner = words[2:]
+        if not env:
+            return "", []
+        if inner[0] in ("pytest", "py.test"):
+            return interpreter.bin_python(env), inner[1:]
+        if inner[0] in PYTHON_NAMES and inner[1:3] == ["-m", "pytest"]:
+            return interpreter.bin_python(env), inner[3:]
+        return "", []
+    if name in ("pytest", "py.test"):
+        script = _locate(head, cwd, path_env)
+        return (os.path.join(os.path.dirname(script), "python") if script else ""), words[1:]
+    if (name in PYTHON_NAMES or (name.startswith("python3.") and name[8:].isdigit())) and words[1:3] == ["-m", "pytest"]:
+        return _locate(head, cwd, path_env), words[3:]
+    return "", []
+
+
+def _runner_env(tool: str, cwd: str) -> str:
+    """The environment `uv run` / `poetry run` uses for the project around `cwd` (no network, no subprocess)."""
+    root = cwd
+    while not os.path.isfile(os.path.join(root, "pyproject.toml")):
+        parent = os.path.dirname(root)
+        if parent == root:
+            return ""
+        root = parent
+    if tool == "uv" and os.environ.get("UV_PROJECT_ENVIRONMENT"):
+        return os.path.join(root, os.path.expanduser(os.environ["UV_PROJECT_ENVIRONMENT"]))
+    local = os.path.join(root, ".venv")
+    if os.path.isfile(os.path.join(local, "pyvenv.cfg")):
+        return local
+    return interpreter.poetry_env(root) if tool == "poetry" else ""
+
+
+def _locate(program: str, cwd: str, path_env: str) -> str:
+    """Where the shell finds `program`: a path relative to `cwd`, else the first match on PATH."""
+    if "/" in program:
+        found = os.path.normpath(os.path.join(cwd, os.path.expanduser(program)))
+        return found if os.path.isfile(found) else ""
+    for folder in path_env.split(os.pathsep):
+        candidate = os.path.join(folder or ".", program)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate if os.path.isabs(candidate) else os.path.join(cwd, candidate)
+    return ""
+
+
+def _plain_run(args: list[str]) -> bool:
+    """Whether pytest's arguments ask for an ordinary run (no debugger, no live output, no listing)."""
+    previous = ""
+    for arg in args:
+        if (previous == "-p" and arg in ("no:sidekit", "no:terminal")) or (previous == "--capture" and arg == "no"):
+            return False
+        previous = arg
+        if arg in LEAVE_ALONE or arg.startswith(("--capture=no", "--pdbcls=", "--help", "-pno:sidekit")):
+            return False
+        if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
+            for char in arg[1:]:
+                if char in SHORT_WITH_VALUE:
+                    break
+                if char in "shV":
+                    return False
+    return True
+
+
+def exact_rule_names_pytest(project: str) -> bool:
+    """Whether a permission rule in the settings files names a pytest command exactly (no trailing `*`).
+
+    Such a rule would judge the rewritten command differently from the one written (an exact deny of
+    `python -m pytest -q` would no longer match), so those commands are left alone. Prefix rules
+    (`Bash(python -m pytest:*)`, `Bash(pytest *)`) judge both alike. Rules given only as command-line
+    flags are not visible to a hook.
+    """
+    home = os.path.expanduser("~")
+    paths = (os.path.join(project, ".claude", "settings.json"), os.path.join(project, ".claude", "settings.local.json"),
+             os.path.join(home, ".claude", "settings.json"), "/etc/claude-code/managed-settings.json")
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if "test" not in text:
+            continue
+        try:
+            permissions = fastjson.loads(text).get("permissions") or {}
+        except (ValueError, AttributeError):
+            return True  # unreadable rules: do not second-guess them
+        for kind in ("allow", "deny", "ask"):
+            for rule in permissions.get(kind) or () if isinstance(permissions, dict) else ():
+                if isinstance(rule, str) and rule.startswith("Bash(") and ("pytest" in rule or "py.test" in rule):
+                    if not rule.rstrip(")").rstrip().endswith("*"):
+                        return True
+    return False
+
+
+def enabled(project: str) -> bool:
+    """`compact-pytest = false` under `[tool.sidekit]` in pyproject.toml turns the rewrite off for the project."""
+    return interpreter.project_setting(project).get(SETTING, True) is not False

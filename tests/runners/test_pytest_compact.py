@@ -1,0 +1,185 @@
+"""The compact answer a rewritten raw pytest prints: real pytest runs in a subprocess, with the plugin
+loaded the way the PreToolUse rewrite loads it (`-p sidekit_hooks.runners.pytest.compact`)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from testing.status import Suite, suite  # noqa: F401 - the fixture
+
+from sidekit_hooks.runners.pytest import compact
+
+PLUGIN = ["-p", "sidekit_hooks.runners.pytest.compact"]
+ONE_CAUSE = """
+    import pytest
+    from lib import term_len
+
+    @pytest.mark.parametrize("n", range(30))
+    def test_len(n):
+        assert term_len("abcdefgh"[: (n % 3) + 5]) > 0
+
+    def test_short():
+        assert term_len("ab") == 2
+"""
+LIB = """
+    def term_len(x):
+        return len(x) if len(x) < 5 else int(x)
+"""
+
+
+def run(suite: Suite, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", *args], cwd=suite.root, env=suite.env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def parse(out: str) -> tuple[str, dict[str, Any]]:
+    head, line, rest = out.split("\n", 2)
+    assert rest == "", out
+    return head, json.loads(line)
+
+
+def raw_file(suite: Suite, head: str) -> Path:
+    match = re.search(r"all of it: (\S+)", head)
+    assert match, head
+    return suite.root / match.group(1)
+
+
+def test_red_run_with_one_root_cause(suite: Suite) -> None:
+    suite.write("lib.py", LIB)
+    suite.write("tests/test_a.py", ONE_CAUSE)
+    raw = run(suite, "tests", "-p", "no:randomly")
+    done = run(suite, "tests", *PLUGIN)
+    assert (raw.returncode, done.returncode) == (1, 1)
+    assert len(done.stdout.encode()) <= compact.ANSWER_BUDGET < len(raw.stdout.encode()) // 10
+    head, answer = parse(done.stdout)
+    assert head.startswith("sidekit: pytest's output (") and "compacted; exit code 1; all of it: .sidekit/pytest/raw-" in head
+    assert head.endswith("(prefix the command with SIDEKIT_RAW=1 to see it raw)")
+    assert (answer["exit"], answer["failed"], answer["passed"]) == (1, 30, 1)
+    [cluster] = answer["clusters"]
+    assert (cluster["type"], cluster["at"], cluster["affected"]) == ("ValueError", "lib.py:3", 30)
+    saved = raw_file(suite, head).read_text()
+    assert saved.endswith("30 failed, 1 passed" + saved.rpartition("30 failed, 1 passed")[2])
+    assert "ValueError: invalid literal for int()" in saved
+    assert suite.summary()["run"]["compact"] is True  # recorded, and marked as seen by the model
+
+
+def test_short_output_is_printed_as_it_was(suite: Suite) -> None:
+    suite.write("lib.py", LIB)
+    suite.write("tests/test_a.py", "from lib import term_len\n\ndef test_short():\n    assert term_len('ab') == 2\n")
+    raw = run(suite, "tests", "-p", "no:randomly")
+    done = run(suite, "tests", *PLUGIN)
+    strip = re.compile(r"in \d+\.\d+s")
+    assert done.returncode == 0 and strip.sub("", done.stdout) == strip.sub("", raw.stdout)
+    assert "1 passed" in done.stdout
+
+
+def test_a_hundred_distinct_failures_stay_in_budget(suite: Suite) -> None:
+    body = "".join(f"\ndef test_{i}():\n    raise KeyError('missing key number {i} ' + 'x' * 200)\n" for i in range(100))
+    suite.write("tests/test_many.py", body)
+    done = run(suite, "tests", *PLUGIN)
+    assert done.returncode == 1 and len(done.stdout.encode()) <= compact.ANSWER_BUDGET
+    head, answer = parse(done.stdout)
+    assert answer["failed"] == 100 and answer["moreClusters"] >= 90 and answer["moreFailures"] >= 90
+
+
+def test_collection_errors_are_errors(suite: Suite) -> None:
+    for i in range(12):
+        suite.write(f"tests/test_broken_{i}.py", "import no_such_module_anywhere\n")
+    done = run(suite, "tests", *PLUGIN)
+    assert done.returncode == 2
+    head, answer = parse(done.stdout)
+    assert "exit code 2" in head and answer["exit"] == 2 and answer["state"] == "interrupted"
+    assert answer["clusters"][0]["type"] == "ModuleNotFoundError" and answer["clusters"][0]["phase"] == "collect"
+    assert "errors during collection" in answer["pytest"]
+
+
+def test_stopped_by_maxfail_says_so_and_what_did_not_run(suite: Suite) -> None:
+    suite.write("lib.py", LIB)
+    suite.write("tests/test_a.py", ONE_CAUSE)
+    done = run(suite, "tests", "--maxfail=3", "-p", "no:randomly", *PLUGIN)
+    head, answer = parse(done.stdout)
+    assert done.returncode == 1 and answer["failed"] == 3
+    assert answer["stopped"] == "stopping after 3 failures" and answer["notRun"] == 28
+
+
+def test_no_tests_ran_is_exit_5(suite: Suite) -> None:
+    suite.write("tests/test_a.py", "".join(f"def test_{i}():\n    pass\n" for i in range(400)))
+    done = run(suite, "tests", "-k", "nothing_matches", "-rA", *PLUGIN)
+    assert done.returncode == 5
+    assert "exit" not in done.stdout or json.loads(done.stdout.splitlines()[1])["exit"] == 5
+
+
+def test_internal_error_is_never_green(suite: Suite) -> None:
+    suite.write("tests/test_a.py", "".join(f"def test_{i}():\n    pass\n" for i in range(300)))
+    suite.write("conftest.py", "def pytest_collection_finish(session):\n    raise RuntimeError('plugin bug ' + 'y' * 3000)\n")
+    done = run(suite, "tests", *PLUGIN)
+    assert done.returncode == 3
+    head, answer = parse(done.stdout)
+    assert "exit code 3" in head and answer["exit"] == 3 and answer["state"] == "internalError"
+    assert answer["pytest"].startswith("INTERNALERROR>")
+
+
+def test_crashed_xdist_worker_is_counted(suite: Suite) -> None:
+    suite.write("tests/test_a.py", "import os\n\ndef test_crash():\n    os._exit(1)\n"
+                + "".join(f"\ndef test_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12)))
+    done = run(suite, "tests", "-n", "2", *PLUGIN)
+    assert done.returncode == 1
+    head, answer = parse(done.stdout)
+    assert answer["crashedWorkers"] == 1 and (answer["failed"], answer["errors"]) == (12, 1) and "pytest" in answer
+    assert "crashed while running" in json.dumps(answer["clusters"])
+
+
+def test_a_long_green_run_is_compacted_and_counts_warnings(suite: Suite) -> None:
+    suite.write("tests/test_warn.py", "import warnings\n" + "".join(
+        f"\ndef test_{i}():\n    warnings.warn('deprecated thing number {i} ' + 'z' * 80, DeprecationWarning)\n"
+        for i in range(40)))
+    done = run(suite, "tests", *PLUGIN)
+    assert done.returncode == 0
+    head, answer = parse(done.stdout)
+    assert "exit code 0" in head and (answer["exit"], answer["passed"], answer["warnings"]) == (0, 40, 40)
+    assert "clusters" not in answer
+
+
+def test_a_run_killed_from_outside_still_says_what_it_saw(suite: Suite) -> None:
+    import signal
+    import time
+
+    suite.write("tests/test_slow.py", "import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    time.sleep(60)\n")
+    child = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "tests", *PLUGIN], cwd=suite.root, env=suite.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    child.send_signal(signal.SIGTERM)  # what the Bash tool's timeout does
+    out, _ = child.communicate(timeout=30)
+    assert child.returncode == -signal.SIGTERM
+    assert out.startswith("sidekit: pytest was stopped by SIGTERM after ") and "before it finished" in out
+    saved = re.search(r"what it printed: (\S+);", out)
+    assert saved and (suite.root / saved.group(1)).read_text().startswith(".")
+
+
+def test_the_ini_option_the_hook_appends_loads_it_and_an_unknown_one_only_warns(suite: Suite, tmp_path: Path) -> None:
+    suite.write("lib.py", LIB)
+    suite.write("tests/test_a.py", ONE_CAUSE)
+    done = run(suite, "tests", "-o", "sidekit_compact=true")
+    head, answer = parse(done.stdout)
+    assert done.returncode == 1 and answer["failed"] == 30
+    # Where sidekit does not load (here: plugin autoload off), pytest runs as written and warns once.
+    env = dict(suite.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    raw = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests", "-o", "sidekit_compact=true"],
+                         cwd=suite.root, env=env, capture_output=True, text=True, timeout=120)
+    assert raw.returncode == 1 and "30 failed" in raw.stdout and "Unknown config option: sidekit_compact" in raw.stdout
+
+
+def test_a_terminated_forked_child_of_a_test_says_nothing(suite: Suite) -> None:
+    suite.write("tests/test_fork.py", (
+        "import multiprocessing, time\n\n\ndef test_child_terminated():\n"
+        "    child = multiprocessing.get_context('fork').Process(target=time.sleep, args=(30,))\n"
+        "    child.start()\n    time.sleep(0.5)\n    child.terminate()\n    child.join()\n    assert child.exitcode == -15\n"
+    ) + "".join(f"\ndef test_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12)))
+    done = run(suite, "tests", *PLUGIN)
+    head, answer = parse(done.stdout)  # exactly two lines: nothing from the child
+    assert done.returncode == 1 and (answer["passed"], answer["failed"]) == (1, 12)

@@ -1,0 +1,167 @@
+"""The PreToolUse rewrite of raw pytest commands: which forms are rewritten, which are left alone, and
+that a rewrite only ever appends one plain pytest option to the command as written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sidekit_hooks.runners.pytest import environments
+from sidekit_hooks.runners import rewrite
+
+APPENDED = " -o sidekit_compact=true"
+HOOK = Path(__file__).resolve().parents[2] / "hooks" / "pre_tool_use.py"
+
+
+def wired_venv(project: Path, name: str = ".venv") -> Path:
+    """A project venv that has the recorder wired in (what `sidekit install --project` leaves)."""
+    env = project / name
+    (env / "bin").mkdir(parents=True)
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    site = env / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    for tool in ("python", "python3", "pytest", "py.test"):
+        (env / "bin" / tool).write_text("#!/bin/sh\n")
+        (env / "bin" / tool).chmod(0o755)
+    (site / environments.pth_name(str(project))).write_text(environments.shim_dir(str(project)) + "\n")
+    environments.write_shim(str(project))
+    return env
+
+
+@pytest.fixture
+def proj(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name in ("SIDEKIT_COMPACT_PYTEST", "UV_PROJECT_ENVIRONMENT", "VIRTUAL_ENV"):
+        monkeypatch.delenv(name, raising=False)
+    wired_venv(project)
+    (project / "sub").mkdir()
+    monkeypatch.setenv("PATH", f"{project / '.venv' / 'bin'}{os.pathsep}/usr/bin:/bin")
+    return project
+
+
+@pytest.mark.parametrize("command", [
+    "pytest",
+    "pytest -q tests",
+    "py.test -x tests/test_a.py::test_b",
+    "python -m pytest -q",
+    "python3 -m pytest -q tests -k 'a and not b'",
+    ".venv/bin/pytest -q",
+    ".venv/bin/python -m pytest -q tests",
+    "cd sub && ../.venv/bin/python -m pytest -q",
+    "cd sub && cd .. && pytest -rs",
+    "FOO=1 BAR=x pytest -q",
+    "uv run pytest -q",
+    "poetry run pytest",
+    "uv run python -m pytest tests",
+    "python -m pytest -q -n 2 --tb=short",
+    "pytest -m 'not slow' -p xdist",
+])
+def test_rewritten_by_appending_one_option(proj: Path, command: str) -> None:
+    (proj / "pyproject.toml").write_text('[project]\nname = "p"\n')
+    assert rewrite.rewrite(command, str(proj), str(proj)) == command + APPENDED
+
+
+@pytest.mark.parametrize("command", [
+    "pytest -q | tail -5",
+    "pytest -q > out.txt",
+    "pytest -q 2>&1",
+    "pytest -q; echo done",
+    "pytest -q || true",
+    "pytest -q && echo ok",
+    "pytest -q &",
+    "pytest --collect-only -q",
+    "pytest --co",
+    "pytest --help",
+    "pytest --version",
+    "pytest -s tests",
+    "pytest -xs tests",
+    "pytest --capture=no",
+    "pytest --capture no",
+    "pytest --pdb",
+    "pytest --trace",
+    "pytest -p no:sidekit",
+    "SIDEKIT_RAW=1 pytest -q",
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 pytest -q",
+    "pytest $ARGS",
+    "pytest -q  # the suite",
+    "echo pytest",
+    "grep -rn pytest .",
+    "sidekit test",
+    "python -c 'import pytest'",
+    "cd - && pytest",
+    "pytest -q -- -weird",
+    "/usr/bin/env pytest",
+    "pytest -q tests" + APPENDED,
+])
+def test_left_alone(proj: Path, command: str) -> None:
+    assert rewrite.rewrite(command, str(proj), str(proj)) == ""
+
+
+def test_left_alone_where_the_recorder_does_not_load(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = wired_venv(project)
+    monkeypatch.setenv("PATH", f"{env / 'bin'}{os.pathsep}/usr/bin:/bin")
+    assert rewrite.rewrite("pytest -q", str(project), str(project)) == "pytest -q" + APPENDED
+    (Path(environments.shim_dir(str(project))) / "sidekit_hooks").unlink()
+    assert rewrite.rewrite("pytest -q", str(project), str(project)) == ""  # sidekit moved: the -p would fail
+    other = project / "other"
+    (other / "bin").mkdir(parents=True)
+    (other / "pyvenv.cfg").write_text("")
+    (other / "bin" / "python").write_text("")
+    assert rewrite.rewrite(f"{other}/bin/python -m pytest", str(project), str(project)) == ""  # not wired
+
+
+def test_sidekits_own_environment_needs_no_wiring(project: Path) -> None:
+    command = f"{sys.executable} -m pytest -q"
+    assert rewrite.rewrite(command, str(project), str(project)) == command + APPENDED
+
+
+def test_project_setting_and_environment_turn_it_off(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (proj / "pyproject.toml").write_text("[tool.sidekit]\ncompact-pytest = false\n")
+    assert rewrite.rewrite("pytest -q", str(proj), str(proj)) == ""
+    (proj / "pyproject.toml").write_text("[tool.sidekit]\ncompact-pytest = true\n")
+    assert rewrite.rewrite("pytest -q", str(proj), str(proj)) == "pytest -q" + APPENDED
+    monkeypatch.setenv("SIDEKIT_COMPACT_PYTEST", "0")
+    assert rewrite.rewrite("pytest -q", str(proj), str(proj)) == ""
+
+
+def test_the_hook_answers_updated_input_keeping_other_fields(proj: Path, clean_env: dict[str, str]) -> None:
+    command = f"cd {proj} && .venv/bin/python -m pytest -q tests"
+    body = {"session_id": "s", "cwd": str(proj), "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "run the tests", "timeout": 60000}, "tool_use_id": "t"}
+    env = dict(clean_env, CLAUDE_PROJECT_DIR=str(proj), PATH=os.environ["PATH"])
+    done = subprocess.run([sys.executable, "-S", str(HOOK)], input=json.dumps(body), capture_output=True, text=True,
+                          env=env, cwd=str(proj), timeout=30)
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout) == {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {
+        "command": command + APPENDED, "description": "run the tests", "timeout": 60000}}}
+    body["tool_input"] = {"command": "ls -la"}
+    done = subprocess.run([sys.executable, "-S", str(HOOK)], input=json.dumps(body), capture_output=True, text=True,
+                          env=env, cwd=str(proj), timeout=30)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_a_non_pytest_bash_call_imports_nothing_of_the_runtime(project: Path, clean_env: dict[str, str]) -> None:
+    probe = ("import sys, io; sys.path.insert(0, sys.argv[1]); sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
+             "from sidekit_hooks import hook; hook.main('PreToolUse', []);"
+             "print(sorted(m for m in sys.modules if m.startswith('sidekit_hooks')))")
+    body = json.dumps({"tool_name": "Bash", "tool_input": {"command": "git status"}})
+    done = subprocess.run([sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body], capture_output=True, text=True,
+                          env=clean_env, cwd=str(project), timeout=30)
+    assert done.stdout.strip() == "['sidekit_hooks', 'sidekit_hooks.hook']", done.stderr
+
+
+@pytest.mark.parametrize(("rules", "rewritten"), [
+    ({"deny": ["Bash(python -m pytest -q)"]}, False),
+    ({"allow": ["Bash(pytest -q tests)"]}, False),
+    ({"ask": ["Bash(py.test)"]}, False),
+    ({"allow": ["Bash(python -m pytest:*)"], "deny": ["Bash(pytest --lf *)"]}, True),
+    ({"allow": ["Bash(git status)", "Read"]}, True),
+])
+def test_exact_permission_rules_on_pytest_leave_it_alone(proj: Path, rules: dict[str, list[str]], rewritten: bool) -> None:
+    (proj / ".claude").mkdir()
+    (proj / ".claude" / "settings.local.json").write_text(json.dumps({"permissions": rules}))
+    assert (rewrite.rewrite("python -m pytest -q", str(proj), str(proj)) != "") is rewritten

@@ -1,0 +1,73 @@
+"""The one table of hook events (sidekit_hooks/hook_events.py): everything else derives from it."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+from testing.hooks import REPO
+
+from sidekit_hooks.hook_events import EVENTS, entry_script, judged_by, plugin_hooks
+
+PACKAGE = REPO / "sidekit_hooks"
+TABLE = PACKAGE / "hook_events.py"
+
+
+def declarations(source: str, filename: str) -> list[str]:
+    """Collections written out in code that name two or more hook events: each is a second table."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if isinstance(node, (ast.Set, ast.List, ast.Tuple)):
+            items = node.elts
+        elif isinstance(node, ast.Dict):
+            items = [key for key in node.keys if key is not None]
+        else:
+            continue
+        named = {item.value for item in items if isinstance(item, ast.Constant) and item.value in EVENTS}
+        if len(named) >= 2:
+            found.append(f"{filename}:{node.lineno} {sorted(named)}")
+    return found
+
+
+def test_no_module_declares_events_outside_the_table() -> None:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path != TABLE:
+            found += declarations(path.read_text(encoding="utf-8"), str(path.relative_to(REPO)))
+    assert found == []
+
+
+def test_the_check_finds_a_planted_second_table() -> None:
+    planted = 'BOUNDARIES = frozenset({"PostToolUse", "UserPromptSubmit"})\nONE = "Stop"\n'
+    assert declarations(planted, "planted.py") == ["planted.py:1 ['PostToolUse', 'UserPromptSubmit']"]
+
+
+def test_the_plugin_hooks_json_is_the_table() -> None:
+    document = json.loads((REPO / "hooks" / "hooks.json").read_text(encoding="utf-8"))
+    assert document["hooks"] == plugin_hooks()
+
+
+def test_every_entry_script_is_the_template_and_no_other_exists() -> None:
+    scripts = {path.stem: path.read_text(encoding="utf-8") for path in (REPO / "hooks").glob("*.py")}
+    assert scripts == {event.script: entry_script(name) for name, event in EVENTS.items()}
+
+
+def test_the_plugin_launcher_runs_only_an_entry_script(tmp_path: Path) -> None:
+    import subprocess
+
+    for name in ("../sidekit_hooks/hook", "nonexistent", "", "stop;true"):
+        done = subprocess.run([str(REPO / "hooks" / "run"), name], input="{}", capture_output=True, text=True,
+                              timeout=30, env={"PATH": "/usr/bin:/bin", "CLAUDE_PLUGIN_DATA": str(tmp_path)})
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), name
+    assert not any(tmp_path.iterdir())  # no environment build was started for a name that is not an event
+
+
+def test_detectors_judge_the_events_the_table_gives_them() -> None:
+    from sidekit_hooks import detectors
+
+    for name in detectors.PATHS:
+        assert detectors.REGISTRY[name][1] == judged_by(name) == detectors.load(name).hooks, name
+    assert judged_by("conventions") == frozenset({"PostToolUse"})
+    assert judged_by("nonexistent") == frozenset()

@@ -1,0 +1,1 @@
+"""Helpers shared by the tests: hook runners, payload builders, fixture projects, the real CLI."""

@@ -1,0 +1,57 @@
+"""Suites made inside the tests, run by a real pytest in a subprocess (the plugin loads by its entry point)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from testing.hooks import REPO, SIDEKIT
+
+
+class Suite:
+    """A throw-away project with its own pytest.ini, so it is pytest's rootdir and sidekit's workspace."""
+
+    def __init__(self, root: Path, env: dict[str, str]) -> None:
+        self.root = root
+        self.env = env
+        self.write("pytest.ini", "[pytest]\n")
+
+    def write(self, name: str, text: str) -> Path:
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return path
+
+    def pytest(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", *args], cwd=self.root, env=self.env,
+                              capture_output=True, text=True, timeout=timeout)
+
+    def sidekit(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*SIDEKIT, *args], cwd=self.root, env=self.env, capture_output=True, text=True,
+                              timeout=timeout)
+
+    def answer(self, *args: str) -> tuple[dict[str, Any], str, int]:
+        done = self.sidekit(*args)
+        assert done.stdout.count("\n") == 1, (done.stdout, done.stderr)
+        return json.loads(done.stdout), done.stdout.rstrip("\n"), done.returncode
+
+    def summary(self) -> dict[str, Any]:
+        return dict(json.loads((self.root / ".sidekit" / "status.json").read_text(encoding="utf-8")))
+
+    def table(self) -> dict[str, Any]:
+        return dict(json.loads((self.root / ".sidekit" / "status-tests.json").read_text(encoding="utf-8")))
+
+
+@pytest.fixture
+def suite(project: Path, clean_env: dict[str, str]) -> Suite:
+    """A throw-away project (tests/conftest.py's `project`) run without the caller's pytest or sidekit settings."""
+    env = {k: v for k, v in clean_env.items() if not k.startswith(("PYTEST_", "SIDEKIT_"))}
+    env["PYTHONPATH"] = str(REPO)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTEST_ADDOPTS"] = "-p no:hypothesispytest"  # its import is most of a small run's start-up
+    return Suite(project, env)
