@@ -135,3 +135,14 @@ def test_every_spawned_module_is_a_capped_worker() -> None:
                 if isinstance(node.args[0], ast.Constant):
                     spawned.add(node.args[0].value)
     assert spawned and spawned <= set(BACKGROUND_MODULES), spawned
+
+
+def test_a_fifo_named_mcp_json_holds_neither_doctor_nor_install(project: Path) -> None:
+    os.mkfifo(project / ".mcp.json")
+    try:
+        doctor = cli("doctor", "--project", str(project), project=project, cwd=project.parent, timeout=120)
+        install = cli("install", "--project", str(project), "--mcp", project=project, cwd=project.parent, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("a FIFO named .mcp.json held sidekit")
+    assert "Traceback" not in doctor.stderr + install.stderr
+    assert install.returncode != 0 and "is not a regular file inside the project; nothing was changed" in install.stderr

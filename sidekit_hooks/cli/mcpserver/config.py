@@ -156,6 +156,11 @@ def _remove(settings: dict[str, Any], keys: list[str], value: str, added: object
 
 def _read(path: str, project: str) -> tuple[str | None, dict[str, Any]]:
     """(text or None when absent, the JSON object); a clear error when it cannot be used."""
+    from sidekit_hooks.core import safepath
+
+    if os.path.lexists(path) and safepath.project_file(project, MCP_FILE) is None:
+        raise SidekitError(f"{path} is not a regular file inside the project; nothing was changed",
+                           f"replace it with a file (rm {path}), then: sidekit install --project {project} --mcp")
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -204,10 +209,11 @@ def unsafe_entry(entry: dict[str, Any], project: str) -> str:
 
 def wired(project: str) -> dict[str, Any] | None:
     """The project's `.mcp.json` entry for the sidekit server, if any (never raises)."""
+    from sidekit_hooks.core import safepath
+
+    raw = safepath.read_project_file(project, MCP_FILE, 4 << 20)  # a committed FIFO never blocks doctor
     try:
-        with open(os.path.join(project, MCP_FILE), encoding="utf-8") as handle:
-            data = json.load(handle)
-        entry = data["mcpServers"][SERVER]
-    except (OSError, ValueError, KeyError, TypeError):
+        entry = json.loads(raw or b"")["mcpServers"][SERVER]
+    except (ValueError, KeyError, TypeError):
         return None
     return entry if isinstance(entry, dict) else None
