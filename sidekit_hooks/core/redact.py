@@ -78,7 +78,8 @@ def redact_value(value: Any, keep: frozenset[str] = frozenset()) -> Any:
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
-        return {redact(k) if isinstance(k, str) else k: v if k in keep else redact_value(v, keep) for k, v in value.items()}
+        return {redact(k) if isinstance(k, str) else k: v if k in keep else redact_value(v, keep)
+                for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [redact_value(item, keep) for item in value]
     return value

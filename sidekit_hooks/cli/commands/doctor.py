@@ -505,7 +505,8 @@ def _scope_proposal_check(project: str) -> Check | None:
         return None
     globs = waiting.get("allow")
     allow = [str(glob) for glob in globs] if isinstance(globs, list) else []
-    return Check("scope", "info", f"the agent proposed a wider scope ({', '.join(allow)[:120]}): {waiting.get('why', '')}",
+    shown = ", ".join(allow)[:120]
+    return Check("scope", "info", f"the agent proposed a wider scope ({shown}): {waiting.get('why', '')}",
                  f"accept: sidekit scope set --allow {' '.join(map(shlex.quote, allow))}; or ignore it")
 
 

@@ -115,8 +115,9 @@ def _save(project: str, scope: scope_model.Scope) -> None:
         scope_model.save(project, scope)
     except OSError as exc:
         path = scope_model.toml_path(project)
+        aside = f"mv {shlex.quote(path)} {shlex.quote(path)}.old"
         raise SidekitError(f"cannot write {path}: {exc.strerror or exc}",
-                           f"move it out of the way (mv {shlex.quote(path)} {shlex.quote(path)}.old), then: {SET_EXAMPLE}") from None
+                           f"move it out of the way ({aside}), then: {SET_EXAMPLE}") from None
 
 
 def _drop_proposal(project: str) -> None:

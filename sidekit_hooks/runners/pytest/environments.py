@@ -184,7 +184,8 @@ def probe(python: str, project: str) -> str:
 
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")}
     try:
-        done = subprocess.run(launch.project_code(python, PROBE), capture_output=True, text=True, timeout=30, cwd=project, env=env)
+        done = subprocess.run(launch.project_code(python, PROBE), capture_output=True, text=True, timeout=30, cwd=project,
+                              env=env)
     except (OSError, subprocess.SubprocessError):
         return "broken"
     words = done.stdout.split()
