@@ -13,6 +13,31 @@ import pytest
 from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
 
 
+# The full suite adds what drives real programs at a real pace: the Claude Code CLI (e2e), whole
+# paced sessions on real projects, project environments and runners installed from the registries,
+# and a headless browser. `pytest -q` runs the fast suite a developer runs before every commit;
+# `pytest -q --full` runs everything; .ci/run runs both halves (`pytest -q`, then `--full -m slow`).
+SLOW_FOLDERS = ("e2e", "sessions")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--full", action="store_true", help="also run the slow tests (real CLI, sessions, registries)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        relative = item.path.relative_to(here) if item.path.is_relative_to(here) else item.path
+        if relative.parts and relative.parts[0] in SLOW_FOLDERS:
+            item.add_marker(pytest.mark.slow)
+    if config.getoption("--full") or os.environ.get("SIDEKIT_FULL_SUITE") == "1":
+        return
+    fast = [item for item in items if item.get_closest_marker("slow") is None]
+    if len(fast) != len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("slow")])
+        items[:] = fast
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """An empty project folder (not a git repo unless a test makes it one)."""

@@ -1,9 +1,12 @@
 """PreToolUse on Bash: a raw pytest run reaches the model as the compact answer, not 30 KB of dots.
 
 The command is rewritten (`updatedInput`) by appending one plain pytest option, `-o sidekit_compact=true`,
-to the very command the agent wrote: same interpreter, arguments, working directory and exit code, and
-the same prefix, so the user's permission rules judge it as before. The recorder plugin then loads
-`cli.pytest_compact`, which keeps pytest's output in a file under `.sidekit/pytest/` and, when it is
+to the very command the agent wrote: same interpreter, arguments (byte for byte), working directory and
+exit code. The client judges the rewritten command again, so it is rewritten only when every Bash rule in
+reach (each settings layer, and the flags the client was started with) judges both commands alike
+(`runners.permissions`), and only where sidekit's plugin will load (`runners.plugin_loads`). The recorder
+plugin then loads
+`runners.pytest.compact`, which keeps pytest's output in a file under `.sidekit/pytest/` and, when it is
 longer than about 2 KB, prints the compact answer instead. An ini override rather than `-p`: in an
 environment where sidekit does not load after all (the shell found another `python` than the hook
 did), pytest only warns about an unknown option and runs as written.
@@ -11,7 +14,7 @@ did), pytest only warns about an unknown option and runs as written.
 Rewritten: `pytest`, `py.test`, `python[3[.X]] -m pytest`, a venv's `bin/pytest` or `bin/python -m
 pytest`, `uv run pytest`, `poetry run pytest`, after `cd DIR &&` and environment assignments.
 Left alone: anything else in the command line (pipes, redirections, `;`, `||`, substitutions,
-comments), `--collect-only`, `--help`, `--version`, `-s`, `--pdb`, `--trace`, `-p no:sidekit`, a
+comments), `--collect-only` (every spelling), `--help`, `--version`, `-s`, `--pdb`, `--trace`, `-p no:sidekit`, a
 `SIDEKIT_RAW=1` prefix, a project with `compact-pytest = false` under `[tool.sidekit]`, and any
 environment where the recorder does not load (the plugin could not either).
 
@@ -31,7 +34,7 @@ RAW_ENV = "SIDEKIT_RAW"
 SETTING = "compact-pytest"
 # pytest options after which the run is not one to compact (output the user asked for as it is).
 LEAVE_ALONE = frozenset({
-    "--collect-only", "--co", "--help", "-h", "--version", "-V", "--pdb", "--trace", "--pdbcls", "-s",
+    "--collect-only", "--collectonly", "--co", "--help", "-h", "--version", "-V", "--pdb", "--trace", "--pdbcls", "-s",
     "--capture=no", "--setup-plan", "--setup-only", "--setup-show", "--fixtures", "--funcargs", "--markers",
     "--fixtures-per-test", "--", "--sw-skip",
 })
@@ -65,18 +68,31 @@ def rewrite(command: str, cwd: str, project: str) -> str:
         return ""
     if os.environ.get("SIDEKIT_COMPACT_PYTEST", "") == "0":
         return ""
-    python = interpreter_of(command, cwd)
-    if not python:
+    run = parse_run(command, cwd)
+    if run is None:
         return ""
+    python, args, rundir = run
     if not environments.records_in(interpreter.env_of(python), project) or not enabled(project):
         return ""
-    if exact_rule_names_pytest(project):
+    from sidekit_hooks.runners import permissions, plugin_loads
+
+    if not plugin_loads.plugin_loads(args, rundir):
         return ""
-    return command.rstrip() + APPENDED
+    # Only the shell's own blanks are trimmed: a trailing \r, \v, \f, NBSP or U+2028 is part of an argument.
+    rewritten = command.rstrip(" \t") + APPENDED
+    if not permissions.judged_alike(command, rewritten, [project, cwd, rundir]):
+        return ""
+    return rewritten
 
 
 def interpreter_of(command: str, cwd: str) -> str:
     """The Python a plain pytest command line runs in ('' when it is not one to rewrite)."""
+    run = parse_run(command, cwd)
+    return run[0] if run else ""
+
+
+def parse_run(command: str, cwd: str) -> tuple[str, list[str], str] | None:
+    """(interpreter, pytest's arguments, the folder it runs in) for a plain pytest command line, else None."""
     from sidekit_hooks.core.shell import tokenize
 
     tokens = tokenize(command)
@@ -84,33 +100,33 @@ def interpreter_of(command: str, cwd: str) -> str:
     for kind, word in tokens:
         if kind == "op":
             if word.text != "&&":
-                return ""
+                return None
             parts.append([])
         elif word.unclosed or "$" in word.text or "`" in word.text:
-            return ""
+            return None
         else:
             parts[-1].append(word.text)
     *prefix, last = parts
     for segment in prefix:  # only `cd DIR &&` before the run
         if len(segment) != 2 or segment[0] != "cd" or segment[1] == "-":
-            return ""
+            return None
         cwd = os.path.normpath(os.path.join(cwd, os.path.expanduser(segment[1])))
     words = list(last)
     path_env = os.environ.get("PATH", "")
     while words and "=" in words[0] and words[0].split("=", 1)[0].isidentifier():
         name, _, value = words.pop(0).partition("=")
         if name == RAW_ENV and value not in ("", "0"):
-            return ""
-        if name in ("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTEST_ADDOPTS", "VIRTUAL_ENV"):
-            return ""
+            return None
+        if name in ("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTEST_ADDOPTS", "VIRTUAL_ENV", "PYTEST_PLUGINS"):
+            return None
         if name == "PATH":
             path_env = value
     if len(words) < 1:
-        return ""
+        return None
     python, rest = _runner(words, cwd, path_env)
     if not python or not _plain_run(rest):
-        return ""
-    return python
+        return None
+    return python, rest, cwd
 
 
 def _runner(words: list[str], cwd: str, path_env: str) -> tuple[str, list[str]]:
@@ -170,7 +186,7 @@ def _plain_run(args: list[str]) -> bool:
         if (previous == "-p" and arg in ("no:sidekit", "no:terminal")) or (previous == "--capture" and arg == "no"):
             return False
         previous = arg
-        if arg in LEAVE_ALONE or arg.startswith(("--capture=no", "--pdbcls=", "--help", "-pno:sidekit")):
+        if arg in LEAVE_ALONE or "no:sidekit" in arg or arg.startswith(("--capture=no", "--pdbcls=", "--help")):
             return False
         if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
             for char in arg[1:]:
@@ -179,37 +195,6 @@ def _plain_run(args: list[str]) -> bool:
                 if char in "shV":
                     return False
     return True
-
-
-def exact_rule_names_pytest(project: str) -> bool:
-    """Whether a permission rule in the settings files names a pytest command exactly (no trailing `*`).
-
-    Such a rule would judge the rewritten command differently from the one written (an exact deny of
-    `python -m pytest -q` would no longer match), so those commands are left alone. Prefix rules
-    (`Bash(python -m pytest:*)`, `Bash(pytest *)`) judge both alike. Rules given only as command-line
-    flags are not visible to a hook.
-    """
-    home = os.path.expanduser("~")
-    paths = (os.path.join(project, ".claude", "settings.json"), os.path.join(project, ".claude", "settings.local.json"),
-             os.path.join(home, ".claude", "settings.json"), "/etc/claude-code/managed-settings.json")
-    for path in paths:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError):
-            continue
-        if "test" not in text:
-            continue
-        try:
-            permissions = fastjson.loads(text).get("permissions") or {}
-        except (ValueError, AttributeError):
-            return True  # unreadable rules: do not second-guess them
-        for kind in ("allow", "deny", "ask"):
-            for rule in permissions.get(kind) or () if isinstance(permissions, dict) else ():
-                if isinstance(rule, str) and rule.startswith("Bash(") and ("pytest" in rule or "py.test" in rule):
-                    if not rule.rstrip(")").rstrip().endswith("*"):
-                        return True
-    return False
 
 
 def enabled(project: str) -> bool:

@@ -191,6 +191,7 @@ def rendered_dom(page: Path, tmp_path: Path) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_html_charts_render_in_a_real_browser_with_the_json_numbers(project: Path, tmp_path: Path) -> None:
     import re
 

@@ -149,3 +149,67 @@ def test_an_exact_deny_rule_keeps_the_command_as_written(claude_cli: Path, wired
     block = run.tool_result(0)
     body, _ = split_result(result_text(block))
     assert block["is_error"] is True and body == "Permission to use Bash with command python -m pytest -q has been denied."
+
+
+# -- #19: the rewrite never changes a verdict (settings wildcards, the client's own flags, ask rules) -----
+
+
+def integration_suite(project: Path) -> str:
+    (project / "tests" / "integration").mkdir()
+    (project / "tests" / "integration" / "test_int.py").write_text(ONE_CAUSE)
+    return "python -m pytest -q tests/integration"
+
+
+def with_rules(project: Path, **rules: list[str]) -> None:
+    import json
+
+    settings = project / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["permissions"] = rules
+    settings.write_text(json.dumps(data))
+
+
+def refusal(run: Run) -> str:
+    block = run.tool_result(0)
+    body, _ = split_result(result_text(block))
+    assert block["is_error"] is True
+    return body
+
+
+def test_a_settings_wildcard_deny_that_does_not_name_pytest_still_refuses(claude_cli: Path, wired: Path,
+                                                                          tmp_path: Path) -> None:
+    command = integration_suite(wired)
+    with_rules(wired, deny=["Bash(* tests/integration)"])
+    run = session(claude_cli, wired, tmp_path, [command],
+                  permissions=("--permission-mode", "default", "--allowedTools", "Bash"))
+    assert refusal(run) == f"Permission to use Bash with command {command} has been denied."
+    assert not (wired / ".sidekit" / "pytest").exists()
+
+
+def test_an_exact_allowed_tools_flag_still_allows_and_the_run_is_raw(claude_cli: Path, wired: Path,
+                                                                     tmp_path: Path) -> None:
+    command = "python -m pytest -q"
+    run = session(claude_cli, wired, tmp_path, [command],
+                  permissions=("--permission-mode", "default", "--allowedTools", f"Bash({command})"))
+    body = refusal(run)  # not a refusal: pytest's own failure, exit 1, as the raw run prints it (cut by the client)
+    assert body.startswith("Exit code 1\n") and "sidekit:" not in body and "characters truncated" in body
+    assert not (wired / ".sidekit" / "pytest").exists() and (wired / ".sidekit" / "status.json").exists()
+
+
+def test_an_exact_disallowed_tools_flag_still_refuses(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+    command = "python -m pytest -q"
+    run = session(claude_cli, wired, tmp_path, [command],
+                  permissions=("--permission-mode", "default", "--allowedTools", "Bash",
+                               "--disallowedTools", f"Bash({command})"))
+    assert refusal(run) == f"Permission to use Bash with command {command} has been denied."
+    assert not (wired / ".sidekit" / "pytest").exists() and not (wired / ".sidekit" / "status.json").exists()
+
+
+def test_an_ask_rule_still_asks_for_the_command_as_written(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+    command = integration_suite(wired)
+    with_rules(wired, ask=["Bash(*integration)"])
+    run = session(claude_cli, wired, tmp_path, [command],
+                  permissions=("--permission-mode", "default", "--allowedTools", "Bash"))
+    # `-p` has nobody to ask: the client refuses. Rewritten, the command would have escaped the rule and run.
+    assert refusal(run) == "Claude requested permissions to use Bash, but you haven't granted it yet."
+    assert not (wired / ".sidekit" / "pytest").exists()

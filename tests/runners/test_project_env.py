@@ -23,6 +23,8 @@ import pytest
 
 from sidekit_hooks.runners.pytest import environments
 
+pytestmark = pytest.mark.slow  # real environments installed from the package index
+
 REPO = Path(__file__).resolve().parents[2]
 SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
 PACKAGE = "toolz"

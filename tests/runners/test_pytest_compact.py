@@ -130,7 +130,8 @@ def test_crashed_xdist_worker_is_counted(suite: Suite) -> None:
     done = run(suite, "tests", "-n", "2", *PLUGIN)
     assert done.returncode == 1
     head, answer = parse(done.stdout)
-    assert answer["crashedWorkers"] == 1 and (answer["failed"], answer["errors"]) == (12, 1) and "pytest" in answer
+    # counted as pytest's last line counts them: "13 failed" (the crashed test included)
+    assert answer["crashedWorkers"] == 1 and answer["failed"] == 13 and "errors" not in answer and "pytest" in answer
     assert "crashed while running" in json.dumps(answer["clusters"])
 
 
@@ -156,8 +157,9 @@ def test_a_run_killed_from_outside_still_says_what_it_saw(suite: Suite) -> None:
     child.send_signal(signal.SIGTERM)  # what the Bash tool's timeout does
     out, _ = child.communicate(timeout=30)
     assert child.returncode == -signal.SIGTERM
-    assert out.startswith("sidekit: pytest was stopped by SIGTERM after ") and "before it finished" in out
-    saved = re.search(r"what it printed: (\S+);", out)
+    assert out.startswith("sidekit: pytest was killed by SIGTERM (exit code 143) after ")
+    assert "before it finished" in out
+    saved = re.search(r"all of it: (\S+);", out)
     assert saved and (suite.root / saved.group(1)).read_text().startswith(".")
 
 
@@ -183,3 +185,38 @@ def test_a_terminated_forked_child_of_a_test_says_nothing(suite: Suite) -> None:
     done = run(suite, "tests", *PLUGIN)
     head, answer = parse(done.stdout)  # exactly two lines: nothing from the child
     assert done.returncode == 1 and (answer["passed"], answer["failed"]) == (1, 12)
+
+
+def test_with_other_threads_running_the_run_stays_in_one_process(suite: Suite) -> None:
+    # A fork keeps only the calling thread: with another one running, nothing forks and the answer is the same.
+    suite.write("conftest.py", "import threading, time\n\n"
+                "threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n")
+    suite.write("lib.py", LIB)
+    suite.write("tests/test_a.py", ONE_CAUSE)
+    done = run(suite, "tests", "-p", "no:randomly", *PLUGIN)
+    head, answer = parse(done.stdout)
+    assert done.returncode == 1 and "exit code 1;" in head and (answer["failed"], answer["passed"]) == (30, 1)
+
+
+def test_collect_only_from_the_environment_is_left_as_pytest_prints_it(suite: Suite) -> None:
+    suite.write("tests/test_a.py", "".join(f"def test_{i}():\n    pass\n" for i in range(200)))
+    env = dict(suite.env, PYTEST_ADDOPTS="--collectonly")
+    argv = [sys.executable, "-m", "pytest", "-q", "tests", "-p", "no:randomly"]
+    raw = subprocess.run(argv, cwd=suite.root, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([*argv, *PLUGIN], cwd=suite.root, env=env, capture_output=True, text=True, timeout=120)
+    strip = re.compile(r"in \d+\.\d+s")
+    assert done.returncode == raw.returncode == 0 and strip.sub("", done.stdout) == strip.sub("", raw.stdout)
+    assert "200 tests collected" in done.stdout
+
+
+def test_a_crash_after_the_session_ended_is_stated(suite: Suite) -> None:
+    import signal
+
+    suite.write("lib.py", LIB)
+    suite.write("tests/test_a.py", ONE_CAUSE)
+    suite.write("conftest.py", "import os, signal\n\ndef pytest_unconfigure(config):\n"
+                "    import atexit\n    atexit.register(lambda: os.kill(os.getpid(), signal.SIGSEGV))\n")
+    done = run(suite, "tests", "-p", "no:randomly", "-p", "no:faulthandler", *PLUGIN)
+    head, answer = parse(done.stdout)
+    assert done.returncode == -signal.SIGSEGV and "exit code 139;" in head and answer["exit"] == 139
+    assert answer["pytest"] == "the process was killed by SIGSEGV after the session ended" and answer["failed"] == 30

@@ -35,8 +35,10 @@ def wired_venv(project: Path, name: str = ".venv") -> Path:
 
 @pytest.fixture
 def proj(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ("SIDEKIT_COMPACT_PYTEST", "UV_PROJECT_ENVIRONMENT", "VIRTUAL_ENV"):
+    for name in ("SIDEKIT_COMPACT_PYTEST", "UV_PROJECT_ENVIRONMENT", "VIRTUAL_ENV", "PYTEST_ADDOPTS",
+                 "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "CLAUDE_PID", "CLAUDECODE", "CLAUDE_PROJECT_DIR"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(project.parent / "home"))  # no user settings of whoever runs the tests
     wired_venv(project)
     (project / "sub").mkdir()
     monkeypatch.setenv("PATH", f"{project / '.venv' / 'bin'}{os.pathsep}/usr/bin:/bin")
@@ -75,6 +77,8 @@ def test_rewritten_by_appending_one_option(proj: Path, command: str) -> None:
     "pytest -q &",
     "pytest --collect-only -q",
     "pytest --co",
+    "pytest --collectonly",
+    "PYTEST_PLUGINS=x pytest -q",
     "pytest --help",
     "pytest --version",
     "pytest -s tests",
@@ -154,14 +158,47 @@ def test_a_non_pytest_bash_call_imports_nothing_of_the_runtime(project: Path, cl
     assert done.stdout.strip() == "['sidekit_hooks', 'sidekit_hooks.hook']", done.stderr
 
 
+def test_judging_a_pytest_call_imports_no_re_json_or_shlex(project: Path, clean_env: dict[str, str]) -> None:
+    """The rule check and the plugin check run on every pytest call: they stay off `re`/`json` (~10 ms)."""
+    probe = ("import sys, io; sys.path.insert(0, sys.argv[1]);"
+             "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
+             "from sidekit_hooks import hook; hook.main('PreToolUse', []); sys.stdout.flush();"
+             "print(sorted(m for m in ('re', 'json', 'shlex', 'sidekit_hooks.runners.permissions')"
+             " if m in sys.modules))")
+    command = f"{sys.executable} -m pytest -q"
+    body = json.dumps({"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": command}})
+    done = subprocess.run([sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body], capture_output=True,
+                          text=True, env=dict(clean_env, HOME=str(project.parent)), cwd=str(project), timeout=30)
+    assert "sidekit_compact" in done.stdout, done.stderr
+    assert done.stdout.endswith("}}}['sidekit_hooks.runners.permissions']\n"), done.stderr
+
+
 @pytest.mark.parametrize(("rules", "rewritten"), [
-    ({"deny": ["Bash(python -m pytest -q)"]}, False),
-    ({"allow": ["Bash(pytest -q tests)"]}, False),
-    ({"ask": ["Bash(py.test)"]}, False),
+    ({"deny": ["Bash(python -m pytest -q)"]}, False),  # exact: the rewrite would slip past it
+    ({"allow": ["Bash(pytest -q tests)"]}, True),  # matches neither command: judges both alike
+    ({"ask": ["Bash(py.test)"]}, True),
+    ({"ask": ["Bash(* -q)"]}, False),  # a wildcard anchored at the end, naming no pytest
     ({"allow": ["Bash(python -m pytest:*)"], "deny": ["Bash(pytest --lf *)"]}, True),
     ({"allow": ["Bash(git status)", "Read"]}, True),
 ])
-def test_exact_permission_rules_on_pytest_leave_it_alone(proj: Path, rules: dict[str, list[str]], rewritten: bool) -> None:
+def test_only_rules_that_judge_both_alike_let_it_rewrite(proj: Path, rules: dict[str, list[str]],
+                                                         rewritten: bool) -> None:
     (proj / ".claude").mkdir()
     (proj / ".claude" / "settings.local.json").write_text(json.dumps({"permissions": rules}))
     assert (rewrite.rewrite("python -m pytest -q", str(proj), str(proj)) != "") is rewritten
+
+
+@pytest.mark.parametrize("tail", ["\r", "\v", "\f", "\u00a0", "\u2028", "\u3000"])
+def test_only_the_shells_blanks_are_trimmed(proj: Path, tail: str) -> None:
+    assert rewrite.rewrite(f"pytest -q{tail}", str(proj), str(proj)) == f"pytest -q{tail}" + APPENDED
+    assert rewrite.rewrite(f"pytest -q{tail} \t ", str(proj), str(proj)) == f"pytest -q{tail}" + APPENDED
+
+
+def test_no_rewrite_where_the_plugin_will_not_load(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (proj / "sub" / "pytest.ini").write_text("[pytest]\naddopts = -p no:sidekit\n")
+    assert rewrite.rewrite("pytest -q", str(proj), str(proj)) == "pytest -q" + APPENDED
+    assert rewrite.rewrite("cd sub && pytest -q", str(proj), str(proj)) == ""
+    assert rewrite.rewrite("pytest -q sub/test_a.py", str(proj), str(proj)) == ""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    assert rewrite.rewrite("pytest -q", str(proj), str(proj)) == ""
+    assert rewrite.rewrite("pytest -q -p sidekit", str(proj), str(proj)) == "pytest -q -p sidekit" + APPENDED

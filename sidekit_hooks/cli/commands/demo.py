@@ -70,7 +70,7 @@ def play(project: str, script: list[dict[str, Any]], say: Any) -> Summary:
         lines = step_lines(number, result, str(step.get("say", "")))
         needs = step.get("needs")
         if needs and needs not in detectors.REGISTRY:
-            lines.append(f"     (this step needs the `{needs}` detector, which is not in this build yet)")
+            lines.append(f"     (this step needs the `{needs}` sidecar, which is not in this build yet)")
         say("\n".join(lines))
     say("\n" + "\n".join(summary.lines()))
     return summary

@@ -527,7 +527,7 @@ def _hook_log_check(project: str) -> Check:
 
 def _log_fix(where: str, project: str, log: str) -> str:
     clear = f"then clear the log: rm {shlex.quote(log)}*"
-    if where.startswith("detector:rules"):
+    if where.startswith(("detector:specs", "detector:rules")):
         return f"sidekit rules lint; {clear}"
     if where in ("enqueue", "drain"):
         return f"chmod -R u+w {shlex.quote(workspace.queue_root(project))}; {clear}"

@@ -158,7 +158,7 @@ def _budget_failures(display: str, compile_ms: int, match_ms: int) -> list[str]:
                    "spends on it; split the pack or shorten its regexes")
     if match_ms > runtime.DETECTOR_BUDGET * 1000 / 2:
         out.append(f"{display}: matching one event takes {match_ms} ms, over half the {runtime.DETECTOR_BUDGET * 1000:.0f} ms "
-                   "every detector shares; narrow `paths`/`tools` or simplify its regexes")
+                   "every sidecar shares; narrow `paths`/`tools` or simplify its regexes")
     return out
 
 
