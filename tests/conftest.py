@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
 
+from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
 
 # The full suite adds what drives real programs at a real pace: the Claude Code CLI (e2e), whole
 # paced sessions on real projects, project environments and runners installed from the registries,

@@ -12,9 +12,8 @@ from typing import Any
 import anyio
 import pytest
 
-from testing.mcp import cli, connect, make_project, processes_in, text_of, wire_size
-
 from sidekit_hooks.cli.mcpserver import tools as mcp_tools
+from testing.mcp import cli, connect, make_project, processes_in, text_of, wire_size
 
 CONTRACT_TOOLS = ["status", "test", "failures", "select", "tests_for", "blast_radius", "symbol", "usages",
                   "scope_show", "scope_set"]

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from testing.hooks import REPO
 
 from sidekit_hooks.cli.mcpserver import tools
 from sidekit_hooks.cli.wiring import files
+from testing.hooks import REPO
 
 PYTHON = os.path.abspath(sys.executable)
 ENTRY = {"command": PYTHON, "args": ["-P", "-m", "sidekit_hooks.cli", "mcp"]}

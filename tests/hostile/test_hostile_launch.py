@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from testing.hostile import ROOT, cli, env_for, payload
 
 MODULES = ("sidekit_hooks/__init__.py", "argparse.py", "json.py", "site.py", "sitecustomize.py", "usercustomize.py",

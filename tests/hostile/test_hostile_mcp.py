@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from testing.hostile import CLI, ROOT, cli, env_for
 
 SUITE = {"tests/test_a.py": "def test_one():\n    assert True\n\n\ndef test_two():\n    assert True\n"}

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hostile import ROOT, cli, env_for, payload
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
+
+from testing.hostile import ROOT, cli, env_for, payload
 
 UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 ALNUM = "abcdefghijklmnopqrstuvwxyz" + UPPER

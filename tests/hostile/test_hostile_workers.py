@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from testing.hostile import ROOT, cli, env_for, hook, payload
 
 BACKGROUND_MODULES = ("sidekit_hooks.code.function_index", "sidekit_hooks.rules.snapshot",

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sidekit_hooks import __version__
-from sidekit_hooks.cli.wiring import settings_merge, files
 from sidekit_hooks.cli.commands._shared import add_project, project_of
+from sidekit_hooks.cli.wiring import files, settings_merge
 from sidekit_hooks.core import agentpath, hooklog, workspace
 from sidekit_hooks.hook_events import EVENTS
 
@@ -417,7 +417,7 @@ RECORDER_STATES = {  # probe answer -> (status, what a plain pytest there does)
 
 def _recorder_checks(project: str) -> list[Check]:
     """Which interpreter runs the tests, and per project environment whether a plain pytest records (#10)."""
-    from sidekit_hooks.runners.pytest import interpreter, environments
+    from sidekit_hooks.runners.pytest import environments, interpreter
 
     chosen = interpreter.find(project)
     source = "sidekit's own: no project environment found" if chosen.source == "sidekit" else chosen.source
@@ -462,7 +462,8 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
 
     `plugin`: the sidekit plugin is enabled, and it ships the server too.
     """
-    from sidekit_hooks.cli.mcpserver import config, probe as mcp_probe, tools
+    from sidekit_hooks.cli.mcpserver import config, tools
+    from sidekit_hooks.cli.mcpserver import probe as mcp_probe
 
     entry = config.wired(project)
     install = f"sidekit install --project {shlex.quote(project)} --mcp"

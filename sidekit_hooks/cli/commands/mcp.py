@@ -108,8 +108,8 @@ class Server:
         import anyio
         import anyio.from_thread
 
-        from sidekit_hooks.cli.mcpserver import tools
         from sidekit_hooks.cli.commands import test
+        from sidekit_hooks.cli.mcpserver import tools
         from sidekit_hooks.runners.pytest.process import Run
 
         process = Run()

@@ -17,10 +17,10 @@ from typing import Any
 
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
-from sidekit_hooks.runners.pytest.process import Progress, Run, execute, one_at_a_time
 from sidekit_hooks.core import launch, workspace
-from sidekit_hooks.status import cache, record
 from sidekit_hooks.runners.pytest import interpreter
+from sidekit_hooks.runners.pytest.process import Progress, Run, execute, one_at_a_time
+from sidekit_hooks.status import cache, record
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NO_TESTS = 5
