@@ -11,8 +11,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from run import REPO, BenchContext, Row, ratio_row, time_command, time_paired
+
+from testing.hooks import as_stdin, payload
 
 QUICK_BUDGET = 8
 SESSION = "bench-lifecycle"
@@ -22,11 +25,6 @@ SESSIONS = 1000
 
 def hook(ctx: BenchContext, event: str) -> list[str]:
     return [ctx.python, "-S", os.path.join(REPO, "hooks", f"{event}.py")]  # the settings form `sidekit install` writes
-
-
-def payload(project: str, event: str, **fields: object) -> bytes:
-    return json.dumps({"session_id": SESSION, "cwd": project, "hook_event_name": event,
-                       "transcript_path": os.path.join(project, "t.jsonl"), **fields}).encode()
 
 
 def make_project() -> str:
@@ -106,10 +104,11 @@ def rows(ctx: BenchContext) -> list[Row]:
     env = dict(os.environ, CLAUDE_PROJECT_DIR=project)
     out: list[Row] = []
     try:
-        start = payload(project, "SessionStart", source="startup")
+        start = as_stdin(payload("SessionStart", Path(project), session_id=SESSION, source="startup"))
         samples, bare = time_paired(hook(ctx, "session_start"), ctx, start, env, project)
         out += ratio_row("lifecycle", "SessionStart, index built, scope primer", samples, ctx, 1.5, bare)
-        stop = payload(project, "Stop", stop_hook_active=False, last_assistant_message="done")
+        stop = as_stdin(payload("Stop", Path(project), session_id=SESSION, stop_hook_active=False,
+                                 last_assistant_message="done"))
         samples, bare = time_paired(hook(ctx, "stop"), ctx, stop, env, project, setup=lambda: seed_ledger(project))
         out += ratio_row("lifecycle", f"Stop, {FINDINGS} findings to re-check", samples, ctx, 2.5, bare)
         fresh = tempfile.mkdtemp(prefix="sidekit-bench-fresh-")
@@ -118,7 +117,8 @@ def rows(ctx: BenchContext) -> list[Row]:
                 handle.write("".join(f"def f{index}_{n}(x):\n    y = x + {n}\n    y = y * 2\n    y = y - 1\n    return y\n\n"
                                      for n in range(15)))
         cache = tempfile.mkdtemp(prefix="sidekit-bench-cache-")
-        samples, bare = time_paired(hook(ctx, "session_start"), ctx, payload(fresh, "SessionStart", source="startup"),
+        fresh_start = as_stdin(payload("SessionStart", Path(fresh), session_id=SESSION, source="startup"))
+        samples, bare = time_paired(hook(ctx, "session_start"), ctx, fresh_start,
                                     dict(env, CLAUDE_PROJECT_DIR=fresh, SIDEKIT_CACHE_DIR=cache), fresh,
                                     setup=lambda: shutil.rmtree(cache, ignore_errors=True))
         out += ratio_row("lifecycle", "SessionStart, no index yet: 20 files, 300 functions indexed inline", samples, ctx,

@@ -35,7 +35,8 @@ from dataclasses import asdict, dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path[:0] = [p for p in (REPO, HERE) if p not in sys.path]
+# tests/ too: the rows send hooks the payloads the tests build (testing.hooks, over sidekit_hooks.nudges.payloads).
+sys.path[:0] = [p for p in (REPO, HERE, os.path.join(REPO, "tests")) if p not in sys.path]
 
 QUICK_TOTAL = 54.0  # seconds all sections share with --quick (the baseline and start-up take the rest)
 FULL_SECTION_BUDGET = 900.0  # seconds per section in a full run
