@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
 
+from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
 
 # The full suite adds what drives real programs at a real pace: the Claude Code CLI (e2e), whole
 # paced sessions on real projects, project environments and runners installed from the registries,
@@ -86,3 +86,53 @@ def user_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     config = tmp_path / "config"
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     return config / "sidekit" / "rules"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_worker_outlives_the_tests(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Every sidekit process the tests started (hooks' background workers included) has ended by the end.
+
+    Workers are detached (own session), so they are found by what ties them to this run: their working
+    folder or a path in their environment under this run's base temp folder. A straggler is given a
+    grace period, then killed and reported as an error of the last test.
+    """
+    import time
+
+    base = str(tmp_path_factory.getbasetemp())
+    yield
+    deadline = time.monotonic() + WORKER_GRACE
+    while _sidekit_processes(base) and time.monotonic() < deadline:
+        time.sleep(0.25)
+    left = _sidekit_processes(base)
+    for line in left:
+        try:
+            os.kill(int(line.split(":", 1)[0]), 9)
+        except OSError:
+            pass
+    assert left == [], f"sidekit processes outlived the tests (killed now): {left}"
+
+
+WORKER_GRACE = 30.0  # seconds for workers started by the last tests to finish their work
+
+
+def _sidekit_processes(base: str) -> list[str]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        if int(pid) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                cmdline = handle.read().replace(b"\0", b" ").decode(errors="replace")
+            if "sidekit_hooks" not in cmdline:
+                continue
+            with open(f"/proc/{pid}/stat") as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue
+            with open(f"/proc/{pid}/environ", "rb") as handle:
+                environ = handle.read().decode(errors="replace")
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except (OSError, IndexError):
+            continue
+        if cwd.startswith(base) or base in environ:
+            found.append(f"{pid}: {cmdline.strip()[:200]}")
+    return found

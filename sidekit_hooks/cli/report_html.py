@@ -41,7 +41,9 @@ def e(value: object) -> str:
 
 
 def render(answer: dict[str, Any], source: str) -> str:
-    data = answers.dumps(answer).replace("</", "<\\/")  # safe inside <script>
+    # `<`, `>` and `&` only occur inside JSON strings: as \u escapes no `</script>` or `<!--` (a rule id can
+    # hold one) can end or bend the data block, and the JSON reads back the same.
+    data = answers.dumps(answer).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         "<title>sidekit report</title>", f"<style>{STYLE}</style></head><body>",

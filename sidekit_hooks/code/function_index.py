@@ -27,7 +27,7 @@ from sidekit_hooks.code.functions import (
     lock_path,
     parse,
 )
-from sidekit_hooks.core import background, fastjson, workspace
+from sidekit_hooks.core import background, fastjson, safepath, workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,11 +41,15 @@ def python_files(project: str) -> list[str]:
     for folder, dirs, files in os.walk(project):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS and not d.endswith(".egg-info"))
         for name in sorted(files):
-            if name.endswith(".py"):
+            if name.endswith(".py") and safepath.project_file(project, _relative(folder, name, project)):
                 found.append(os.path.relpath(os.path.join(folder, name), project).replace(os.sep, "/"))
                 if len(found) >= MAX_FILES:
                     return found
     return found
+
+
+def _relative(folder: str, name: str, project: str) -> str:
+    return os.path.relpath(os.path.join(folder, name), project)
 
 
 def build(project: str, previous: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -53,9 +57,8 @@ def build(project: str, previous: dict[str, Any] | None = None) -> dict[str, Any
     old_files: dict[str, Any] = (previous or {}).get("files", {})
     files: dict[str, Any] = {}
     for rel in python_files(project):
-        try:
-            stat = os.stat(os.path.join(project, rel))
-        except OSError:
+        stat = safepath.project_file(project, rel)
+        if stat is None:
             continue
         old = old_files.get(rel)
         if isinstance(old, dict) and old.get("m") == stat.st_mtime_ns and old.get("s") == stat.st_size:
@@ -63,11 +66,10 @@ def build(project: str, previous: dict[str, Any] | None = None) -> dict[str, Any
             continue
         entries: list[Entry] = []
         if stat.st_size <= MAX_FILE_BYTES:
-            try:
-                with open(os.path.join(project, rel), encoding="utf-8", errors="replace") as handle:
-                    entries = extract(handle.read())
-            except OSError:
+            data = safepath.read_project_file(project, rel, MAX_FILE_BYTES)
+            if data is None:
                 continue
+            entries = extract(data.decode("utf-8", "replace"))
         files[rel] = {"m": stat.st_mtime_ns, "s": stat.st_size, "f": entries}
     return {"version": VERSION, "project": os.path.abspath(project), "built": round(time.time(), 3), "files": files}
 
@@ -193,4 +195,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    background.wall_clock_cap()
     raise SystemExit(main())

@@ -455,12 +455,10 @@ def plausible(
 
 def still_defined(project: str, match: Match) -> bool:
     """Guards against a stale index: the matched function is still defined in its file."""
-    try:
-        with open(os.path.join(project, match.path), encoding="utf-8", errors="replace") as handle:
-            text = handle.read(MAX_FILE_BYTES)
-    except OSError:
-        return False
-    return f"def {match.name}(" in text
+    from sidekit_hooks.core import safepath
+
+    data = safepath.read_project_file(project, match.path, MAX_FILE_BYTES)
+    return data is not None and f"def {match.name}(".encode() in data
 
 
 if __name__ == "__main__":  # `python -m sidekit_hooks.code.functions refresh|build PROJECT` goes on working

@@ -198,10 +198,8 @@ class Index:
                 packages: frozenset[str]) -> None:
         from sidekit_hooks.code.parse import facts_of, module_name
 
-        try:
-            with open(os.path.join(self.project, path), "rb") as handle:
-                data = handle.read()
-        except OSError:
+        data = safepath.read_project_file(self.project, path)  # no FIFO, device, or link out of the project
+        if data is None:
             if file_id is not None:
                 self._forget(file_id)
             return

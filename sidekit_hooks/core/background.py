@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 STALE_LOCK = 120.0  # seconds; a lock older than this belongs to a worker that died
+WORKER_SECONDS = 300  # wall clock of any background worker (SIDEKIT_WORKER_SECONDS overrides, for tests)
 
 
 def package_root() -> str:
@@ -24,7 +25,10 @@ def package_root() -> str:
 
 
 def spawn_module(module: str, args: Sequence[str], env: dict[str, str] | None = None) -> int:
-    """Start `python -S -m module args...` detached: own session, stdio on /dev/null, never awaited.
+    """Start `python -P -S -m module args...` detached: own session, stdio on /dev/null, never awaited.
+
+    `-P`: the hook's working folder is the project; a repository's `sidekit_hooks/` or `json.py` must not
+    shadow ours (core/launch.py).
 
     The child must not hold the hook's stdout open: Claude Code reads the hook's output until EOF.
     Returns the child's pid; raises OSError when it cannot be started.
@@ -33,9 +37,22 @@ def spawn_module(module: str, args: Sequence[str], env: dict[str, str] | None = 
     root = package_root()
     path = child_env.get("PYTHONPATH", "")
     child_env["PYTHONPATH"] = root + (os.pathsep + path if path else "")
-    argv = [sys.executable, "-S", "-m", module, *args]
+    argv = [sys.executable, "-P", "-S", "-m", module, *args]
     actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
     return os.posix_spawn(sys.executable, argv, child_env, file_actions=actions, setsid=True)
+
+
+def wall_clock_cap() -> None:
+    """End this worker after WORKER_SECONDS whatever it is doing (even blocked in a read): SIGALRM's
+    default action. Every module `spawn_module` starts calls this first; nothing it does may outlive it."""
+    import signal
+
+    try:
+        seconds = int(os.environ.get("SIDEKIT_WORKER_SECONDS", "") or WORKER_SECONDS)
+    except ValueError:
+        seconds = WORKER_SECONDS
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.alarm(max(1, seconds))
 
 
 def take_lock(path: str, stale_after: float = STALE_LOCK) -> bool:

@@ -49,8 +49,8 @@ def append(project: str, name: str, record: Mapping[str, Any]) -> None:
                 _roll(path, generations(name))
         except OSError:
             pass
-        # Secrets never reach a log: every string field passes the one redaction pass.
-        record = {"ts": round(time.time(), 3), **{k: redact.redact(v) if isinstance(v, str) else v for k, v in record.items()}}
+        # Secrets never reach a log: every string, nested ones and keys too, passes the one redaction pass.
+        record = {"ts": round(time.time(), 3), **redact.redact_value(dict(record))}
         line = as_data(fastjson.dumps(record))
         # O_APPEND writes of one line are atomic enough for concurrent hooks on a local disk.
         fd = safepath.open_append(path, project)  # O_NOFOLLOW: a committed symlink gets nothing

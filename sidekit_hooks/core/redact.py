@@ -11,6 +11,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from typing import Any
 
 MASK = "[redacted]"
 # A secret shape cannot be there unless one of these is: the cheap pre-test before any regex runs.
@@ -21,12 +22,14 @@ _KEYWORDS = ("pass", "secret", "token", "key", "auth")  # of an assignment, matc
 _PATTERNS = (
     # Private-key blocks, whole (a truncated block still loses its body).
     r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----[\s\S]{0,10000}?(-----END[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----|\Z)",
-    r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b",  # AWS access key ids
-    r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b",  # GitHub tokens
-    r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b",
-    r"\bglpat-[A-Za-z0-9_\-]{20,}",  # GitLab personal access tokens
-    r"\bxox[abposr]-[A-Za-z0-9\-]{10,}",  # Slack tokens
-    r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",  # JWTs
+    # No word boundaries: `_` is a word character, so `\b` let `MY_KEY_AKIA...` and `ghp_..._old.txt` through
+    # (#19). A token glued to other characters is still that token.
+    r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16,}",  # AWS access key ids
+    r"gh[pousr]_[A-Za-z0-9]{36,255}",  # GitHub tokens
+    r"github_pat_[A-Za-z0-9_]{22,255}",
+    r"glpat-[A-Za-z0-9_\-]{20,}",  # GitLab personal access tokens
+    r"xox[abposr]-[A-Za-z0-9\-]{10,}",  # Slack tokens
+    r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",  # JWTs
 )
 # `password=...`, `secret: ...`, `aws_secret_access_key = ...`, `"api_key": "..."`: the value goes.
 _ASSIGNMENT = (
@@ -67,6 +70,19 @@ def _assignment_hint(lowered: str) -> bool:
                 return True
             index = lowered.find(word, index + 1)
     return False
+
+
+def redact_value(value: Any, keep: frozenset[str] = frozenset()) -> Any:
+    """`value` (JSON-like: dicts, lists, strings) with every string redacted, keys included; the values
+    of the keys in `keep` stay as they are (a recheck's regex `pattern`, which redaction could break)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {redact(k) if isinstance(k, str) else k: v if k in keep else redact_value(v, keep)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_value(item, keep) for item in value]
+    return value
 
 
 def has_secret(text: str) -> bool:

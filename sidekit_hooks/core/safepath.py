@@ -84,6 +84,51 @@ def read_bytes(path: str, limit: int = 1 << 20) -> bytes:
         os.close(fd)
 
 
+def project_file(project: str, relative: str) -> os.stat_result | None:
+    """The stat of a project file worth reading: a regular file whose real path is inside the project.
+
+    A FIFO named `x.py` would block its reader forever, a device never ends, and a link may lead out of
+    the project (the code index must not read `/etc` or another checkout through one): all are None.
+    """
+    path = os.path.join(project, relative)
+    try:
+        found = os.lstat(path)
+        if stat.S_ISLNK(found.st_mode):
+            if not inside(path, project):
+                return None
+            found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return found if stat.S_ISREG(found.st_mode) else None
+
+
+def read_project_file(project: str, relative: str, limit: int = 64 << 20) -> bytes | None:
+    """At most `limit` bytes of a project file `project_file` accepts (None otherwise, never blocking)."""
+    path = os.path.join(project, relative)
+    try:
+        if os.path.islink(path) and not inside(path, project):
+            return None
+        fd = os.open(path, os.O_RDONLY | NONBLOCK)  # a FIFO swapped in after a check still cannot block
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks = []
+        left = limit
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def open_append(path: str, anchor: str = "") -> int:
     """A file descriptor for appending to a regular file inside `anchor` (created when absent)."""
     check(os.path.dirname(path), anchor or anchor_of(path))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from sidekit_hooks.hook_events import judged_by
 
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any

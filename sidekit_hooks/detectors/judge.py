@@ -219,4 +219,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    background.wall_clock_cap()
     raise SystemExit(main())

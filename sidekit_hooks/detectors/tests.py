@@ -412,4 +412,7 @@ def _failing(ctx: Context, summary: dict[str, Any]) -> tuple[dict[str, str], boo
 if __name__ == "__main__":
     import sys
 
+    from sidekit_hooks.core import background
+
+    background.wall_clock_cap()
     sys.exit(_main(sys.argv[1:]))

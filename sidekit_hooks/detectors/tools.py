@@ -21,7 +21,7 @@ from sidekit_hooks.hook_events import judged_by
 import os
 import time
 
-from sidekit_hooks.core import budget
+from sidekit_hooks.core import budget, safepath
 from sidekit_hooks.core.shell import Segment, core_words
 from sidekit_hooks.core.shell import segments as parse_shell
 from sidekit_hooks.nudges.findings import Finding
@@ -472,11 +472,9 @@ def dependency_text(project: str, event: Event) -> str:
     """What the project depends on and what the edited file imports, lower-cased (rare path)."""
     parts = [event.new_text or event.old_text, event.added]
     for name in DEPENDENCY_FILES:
-        try:
-            with open(os.path.join(project, name), encoding="utf-8", errors="replace") as handle:
-                parts.append(handle.read(200_000))
-        except OSError:
-            continue
+        data = safepath.read_project_file(project, name, 200_000)  # a FIFO named pyproject.toml never blocks
+        if data is not None:
+            parts.append(data.decode("utf-8", "replace"))
     return "\n".join(parts).lower()
 
 

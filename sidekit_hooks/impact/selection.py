@@ -54,11 +54,9 @@ def _inert(path: str) -> bool:
 
 
 def _current(project: str, path: str) -> bytes | None:
-    try:
-        with open(os.path.join(project, path), "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
+    from sidekit_hooks.core import safepath
+
+    return safepath.read_project_file(project, path)  # no FIFO, device or link out of the project
 
 
 def _changed_since_map(project: str, test_map: testmap.TestMap, hashes: dict[str, str]) -> dict[str, set[str]]:

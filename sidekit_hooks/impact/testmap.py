@@ -26,7 +26,7 @@ from typing import Any
 
 from sidekit_hooks.code.blocks import MODULE, blocks_of
 from sidekit_hooks.code.index import content_hash
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import launch, safepath, workspace
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.impact import covers
 
@@ -94,11 +94,12 @@ def merge(project: str, fragments: list[dict[str, Any]]) -> TestMap:
                 merged.setdefault(int(line), set()).update(offset + i for i in positions)
     result = TestMap(tests, python=platform.python_version())
     for path, lines in sorted(lines_by_file.items()):
+        data = safepath.read_project_file(project, path)
+        if data is None:
+            continue
         try:
-            with open(os.path.join(project, path), "rb") as handle:
-                data = handle.read()
             blocks = blocks_of(data)
-        except (OSError, SyntaxError, ValueError, RecursionError):
+        except (SyntaxError, ValueError, RecursionError):
             continue
         hits: dict[str, set[int]] = {}
         for line, tests_at_line in lines.items():
@@ -123,7 +124,7 @@ def _check_coverage(python: str) -> None:
 
         missing = find_spec("coverage") is None
     else:
-        missing = subprocess.run([python, "-c", "import coverage"], capture_output=True).returncode != 0
+        missing = subprocess.run(launch.project_code(python, "import coverage"), capture_output=True).returncode != 0
     if missing:
         raise SidekitError(f"`sidekit map` needs coverage.py in {python}, and it is not installed", fix)
 
@@ -145,7 +146,7 @@ def record(project: str, pytest_args: list[str], python: str | None = None) -> R
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH", "")) if p)
     started = time.monotonic()
     try:
-        done = subprocess.run([python, "-m", "pytest", "-p", "sidekit_hooks.impact.map_plugin", *pytest_args],
+        done = subprocess.run(launch.project_pytest(python, "-p", "sidekit_hooks.impact.map_plugin", *pytest_args),
                               cwd=project, env=env, capture_output=True, text=True)
         seconds = time.monotonic() - started
         if done.returncode not in (0, 1):  # 0 passed, 1 some failed: both ran the tests

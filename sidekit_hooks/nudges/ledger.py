@@ -52,7 +52,11 @@ def append(project: str, session: str, records: list[dict[str, Any]]) -> None:
         pass
 
 
+KEEP = frozenset({"pattern", "digest", "before"})  # a recheck's regex and fingerprints: no secret, and must match
+
+
 def _line(record: dict[str, Any]) -> bytes:
+    record = redact.redact_value(record, KEEP)  # paths, keys, subjects, recheck records: every field (#19)
     data = (fastjson.dumps(record) + "\n").encode("utf-8")
     if len(data) > MAX_LINE and "text" in record:
         data = (fastjson.dumps({**record, "text": str(record["text"])[:200]}) + "\n").encode("utf-8")

@@ -30,7 +30,7 @@ import stat
 import time
 
 from sidekit_hooks import hook_events
-from sidekit_hooks.core import fastjson, hooklog, safepath, workspace
+from sidekit_hooks.core import fastjson, hooklog, redact, safepath, workspace
 from sidekit_hooks.nudges.delivery import MAX_NUDGE  # one line under this; `[policy] max_chars` may lower it
 
 TYPE_CHECKING = False
@@ -143,7 +143,9 @@ class State:
         data: dict[str, Any] = {"count": self.count, "capped": self.capped, "last": self.last, "keys": self.keys}
         if self.deferred:
             data["deferred"] = self.deferred
-        return fastjson.dumps(data)
+        # Keys and paths name files, and a file name can hold a secret: the state on disk is redacted too
+        # (such a finding is then remembered under its redacted key; nothing else changes).
+        return fastjson.dumps(redact.redact_value(data))
 
     def keys_on(self, path: str) -> list[dict[str, Any]]:
         return [record for record in self.keys.values() if record.get("path") == path]

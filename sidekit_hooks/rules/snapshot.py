@@ -355,4 +355,7 @@ __all__ = ["LAYERS", "broken", "current", "merge", "pack_files"]
 
 
 if __name__ == "__main__":
+    from sidekit_hooks.core import background
+
+    background.wall_clock_cap()
     raise SystemExit(main())

@@ -12,9 +12,8 @@ from typing import Any
 import anyio
 import pytest
 
-from testing.mcp import cli, connect, make_project, processes_in, text_of, wire_size
-
 from sidekit_hooks.cli.mcpserver import tools as mcp_tools
+from testing.mcp import cli, connect, make_project, processes_in, text_of, wire_size
 
 CONTRACT_TOOLS = ["status", "test", "failures", "select", "tests_for", "blast_radius", "symbol", "usages",
                   "scope_show", "scope_set"]
@@ -210,9 +209,9 @@ def test_cancelled_test_leaves_no_pytest_behind(tmp_path: Path) -> None:
                     group.cancel_scope.cancel()  # the client gives up: notifications/cancelled
             assert not scope.cancelled_caught, f"no progress reached 80% in 60 s: {progress}"
             deadline = time.monotonic() + 10
-            while _running(root, "-m pytest", "sleep 120") and time.monotonic() < deadline:
+            while _running(root, "run_module('pytest'", "sleep 120") and time.monotonic() < deadline:
                 await anyio.sleep(0.2)
-            left = [line for line in processes_in(root) if "-m pytest" in line or "sleep 120" in line]
+            left = [line for line in processes_in(root) if "run_module('pytest'" in line or "sleep 120" in line]
             # The server still answers after the cancellation.
             assert not (await session.call_tool("scope_show", {})).is_error
             return left
@@ -269,7 +268,7 @@ def test_a_client_that_goes_away_mid_run_leaves_no_pytest(tmp_path: Path) -> Non
 
     anyio.run(run)
     deadline = time.monotonic() + 15
-    while _running(root, "-m pytest", "sleep 120", "sidekit_hooks.cli mcp") and time.monotonic() < deadline:
+    while _running(root, "run_module('pytest'", "sleep 120", "sidekit_hooks.cli mcp") and time.monotonic() < deadline:
         time.sleep(0.2)
     assert processes_in(root) == []
 

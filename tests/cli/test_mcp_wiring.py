@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from testing.hooks import REPO
 
 from sidekit_hooks.cli.mcpserver import tools
 from sidekit_hooks.cli.wiring import files
+from testing.hooks import REPO
 
 PYTHON = os.path.abspath(sys.executable)
-ENTRY = {"command": PYTHON, "args": ["-m", "sidekit_hooks.cli", "mcp"]}
+ENTRY = {"command": PYTHON, "args": ["-P", "-m", "sidekit_hooks.cli", "mcp"]}
 OTHERS = '{\n    "mcpServers": {\n        "docs": {"command": "docs-server", "args": ["--port", "0"]}\n    }\n}\n'
 
 
@@ -44,7 +44,7 @@ def test_install_adds_the_server_and_approves_it_uninstall_gives_the_files_back(
 
     done = sidekit("install", "--project", str(project), "--mcp", home=home)
     assert done.returncode == 0, done.stderr
-    assert f"  {mcp_file}: added server 'sidekit' ({PYTHON} -m sidekit_hooks.cli mcp)\n" in done.stdout
+    assert f"  {mcp_file}: added server 'sidekit' ({PYTHON} -P -m sidekit_hooks.cli mcp)\n" in done.stdout
     data = json.loads(mcp_file.read_text())
     assert data["mcpServers"] == {"docs": {"command": "docs-server", "args": ["--port", "0"]}, "sidekit": ENTRY}
     wired = json.loads(settings_file.read_text())
@@ -140,7 +140,7 @@ def test_doctor_starts_the_wired_server_and_reports_its_tools_and_time(project: 
     assert re.fullmatch(r"  ok       mcp: \.mcp\.json server 'sidekit' lists 10 tools, first answer in \d+ ms", line)
 
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"sidekit": {"command": "/gone/python",
-                                                                               "args": ["-m", "x"]}}}))
+                                                                               "args": ["-P", "-m", "sidekit_hooks.cli", "mcp"]}}}))
     done = sidekit("doctor", "--project", str(project), home=home)
     assert done.returncode == 1
     lines = done.stdout.splitlines()
@@ -198,12 +198,24 @@ def test_a_fresh_plugin_install_builds_its_environment_before_serving(tmp_path: 
 
 
 def test_doctor_names_why_a_wired_server_did_not_answer(project: Path, home: Path) -> None:
-    broken = {"command": PYTHON, "args": ["-c", "import sys; sys.exit('sidekit: no module named mcp')"]}
+    fake = home / "python"  # outside the project, with the arguments install writes: doctor starts it
+    fake.write_text("#!/bin/sh\nread -r line\necho 'sidekit: no module named mcp' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    broken = {"command": str(fake), "args": ["-P", "-m", "sidekit_hooks.cli", "mcp"]}
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"sidekit": broken}}))
     done = sidekit("doctor", "--project", str(project), home=home)
     line = next(line for line in done.stdout.splitlines() if "mcp:" in line)
     assert line == ("  PROBLEM  mcp: .mcp.json server 'sidekit' did not list its tools: the server exited (code 1) "
                     "before answering (stderr: sidekit: no module named mcp)")
+
+
+def test_doctor_starts_no_entry_it_did_not_write(project: Path, home: Path) -> None:
+    inside = {"command": str(project / "python"), "args": ["-P", "-m", "sidekit_hooks.cli", "mcp"]}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"sidekit": inside}}))
+    done = sidekit("doctor", "--project", str(project), home=home)
+    line = next(line for line in done.stdout.splitlines() if "mcp:" in line)
+    assert line == (f"  PROBLEM  mcp: .mcp.json server 'sidekit' was not started: its command {project / 'python'} lies "
+                    "inside the project")
 
 
 def test_doctor_warns_when_the_plugin_and_mcp_json_both_serve_the_tools(project: Path, home: Path) -> None:

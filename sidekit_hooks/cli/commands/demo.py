@@ -57,8 +57,8 @@ def play(project: str, script: list[dict[str, Any]], say: Any) -> Summary:
             subprocess.run(["git", "init", "-q", project], capture_output=True, check=False)
         if "sidekit" in step:
             say(f"  $ sidekit {shlex.join(step['sidekit'])}")
-            done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", *step["sidekit"], "--project", project],
-                                  capture_output=True, text=True, check=False)
+            argv = [sys.executable, "-P", "-m", "sidekit_hooks.cli", *step["sidekit"], "--project", project]
+            done = subprocess.run(argv, capture_output=True, text=True, check=False)
             say(f"    {(done.stdout or done.stderr).strip()}")
         if "tool" not in step and "prompt" not in step:
             if step.get("say") and "files" in step:

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sidekit_hooks import __version__
-from sidekit_hooks.cli.wiring import settings_merge, files
 from sidekit_hooks.cli.commands._shared import add_project, project_of
+from sidekit_hooks.cli.wiring import files, settings_merge
 from sidekit_hooks.core import agentpath, hooklog, workspace
 from sidekit_hooks.hook_events import EVENTS
 
@@ -85,6 +85,9 @@ def diagnose(project: str) -> list[Check]:
     checks.append(_deadline_check(project))
     checks.append(_mcp_check(project, bool(plugin)))
     checks.append(_hook_log_check(project))
+    proposed = _scope_proposal_check(project)
+    if proposed:
+        checks.append(proposed)
     return checks
 
 
@@ -434,7 +437,7 @@ RECORDER_STATES = {  # probe answer -> (status, what a plain pytest there does)
 
 def _recorder_checks(project: str) -> list[Check]:
     """Which interpreter runs the tests, and per project environment whether a plain pytest records (#10)."""
-    from sidekit_hooks.runners.pytest import interpreter, environments
+    from sidekit_hooks.runners.pytest import environments, interpreter
 
     chosen = interpreter.find(project)
     source = "sidekit's own: no project environment found" if chosen.source == "sidekit" else chosen.source
@@ -479,13 +482,17 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
 
     `plugin`: the sidekit plugin is enabled, and it ships the server too.
     """
-    from sidekit_hooks.cli.mcpserver import config, probe as mcp_probe, tools
+    from sidekit_hooks.cli.mcpserver import config, tools
+    from sidekit_hooks.cli.mcpserver import probe as mcp_probe
 
     entry = config.wired(project)
     install = f"sidekit install --project {shlex.quote(project)} --mcp"
     if entry is None:
-        argv, env, source = [sys.executable, "-m", "sidekit_hooks.cli", "mcp"], None, "`sidekit mcp`"
+        argv, env, source = [sys.executable, *config.SERVER_ARGS], None, "`sidekit mcp`"
     else:
+        unsafe = config.unsafe_entry(entry, project)
+        if unsafe:  # a committed .mcp.json is the repository's: doctor never runs what it did not write
+            return Check("mcp", "problem", f".mcp.json server 'sidekit' was not started: {unsafe}", install)
         args, extra = entry.get("args"), entry.get("env")
         args = args if isinstance(args, list) else []
         extra = extra if isinstance(extra, dict) else {}
@@ -508,6 +515,20 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
     if entry is None:
         return Check("mcp", "info", f"{detail}; not in .mcp.json (add it: {install})")
     return Check("mcp", "ok", detail)
+
+
+def _scope_proposal_check(project: str) -> Check | None:
+    """A wider scope the agent asked for over MCP waits for the user (scope_set never widens by itself)."""
+    from sidekit_hooks.cli.commands import scope
+
+    waiting = scope.proposal(project)
+    if waiting is None:
+        return None
+    globs = waiting.get("allow")
+    allow = [str(glob) for glob in globs] if isinstance(globs, list) else []
+    shown = ", ".join(allow)[:120]
+    return Check("scope", "info", f"the agent proposed a wider scope ({shown}): {waiting.get('why', '')}",
+                 f"accept: sidekit scope set --allow {' '.join(map(shlex.quote, allow))}; or ignore it")
 
 
 def _hook_log_check(project: str) -> Check:

@@ -101,10 +101,16 @@ class Server:
         name = params.name
         try:
             arguments = tools.check(name, params.arguments)
-            if name == "test":
-                text = await self._test(ctx, arguments)
-            else:
-                text = await anyio.to_thread.run_sync(tools.answer, name, arguments, self.project)
+            limit = tools.TEST_SECONDS if name == "test" else tools.TOOL_SECONDS
+            with anyio.fail_after(limit):  # a cancelled `test` stops its pytest (_test)
+                if name == "test":
+                    text = await self._test(ctx, arguments)
+                else:
+                    text = await anyio.to_thread.run_sync(tools.answer, name, arguments, self.project,
+                                                          abandon_on_cancel=True)
+        except TimeoutError:
+            return _error(types, f"sidekit: {name} did not answer within {limit} s; it was stopped\n"
+                                 "  fix: narrow the request (fewer tests, a smaller name), or run it in the shell")
         except SidekitError as exc:
             return _error(types, f"sidekit: {exc}")
         except Exception as exc:  # noqa: BLE001 - a bug must reach the model as a tool error, not kill the server
@@ -120,8 +126,8 @@ class Server:
         import anyio
         import anyio.from_thread
 
-        from sidekit_hooks.cli.mcpserver import tools
         from sidekit_hooks.cli.commands import test
+        from sidekit_hooks.cli.mcpserver import tools
         from sidekit_hooks.runners.pytest.process import Run
 
         process = Run()
@@ -180,7 +186,7 @@ class _Lines:
                     break
                 raise StopAsyncIteration
             self.buffer += chunk
-        return self.pending.pop(0)
+        return clean_line(self.pending.pop(0))
 
 
 class _Out:
@@ -207,6 +213,23 @@ class _Out:
 
     async def flush(self) -> None:
         return None
+
+
+def clean_line(line: str) -> str:
+    """`line` with every lone surrogate in its JSON strings replaced by U+FFFD (other lines as they are)."""
+    if "\\u" not in line:  # the cheap test first: start-up imports no `re`
+        return line
+    import json
+    import re
+
+    if not re.search(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}", line):
+        return line
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return line
+    text = json.dumps(data, ensure_ascii=False)
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace") + "\n"
 
 
 def _error(types: Any, text: str) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 
 from sidekit_hooks.answers import render as answers
 from sidekit_hooks.cli.commands._shared import add_project, project_of
-from sidekit_hooks.core import hooklog
+from sidekit_hooks.core import hooklog, redact
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.core.workspace import log_dir
 
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             raise SidekitError(f"--{name} must be 1 or more, not {value}", f"sidekit report --{name} 7")
     records = window(hooklog.read(project, hooklog.DECISIONS, limit=MAX_RECORDS), args.session, args.days,
                      args.sessions)
-    answer = summarize(records)
+    answer = redact.redact_value(summarize(records))  # old logs predate some redaction: never show a secret
     source = os.path.join(os.path.relpath(log_dir(project), project), hooklog.DECISIONS)
     if args.format == "json":
         text = answers.dumps(answer)
@@ -79,12 +79,27 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = render(answer, source)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+        write_output(args.output, text, args.format)
         print(f"wrote {args.output}")
     else:
         print(text)
     return 0
+
+
+def write_output(path: str, text: str, kind: str) -> None:
+    """`--output FILE`; a folder, a missing folder or a full disk is said with the fix, not exit 3."""
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    except OSError as exc:
+        where = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            fix = f"name a file, e.g. --output {os.path.join(path, 'report.' + ('html' if kind == 'html' else 'txt'))}"
+        elif not os.path.isdir(where):
+            fix = f"create the folder first (mkdir -p {where}) or name a file in an existing one"
+        else:
+            fix = "name a file you can write, or leave out --output to print the report"
+        raise SidekitError(f"cannot write the report to {path}: {exc.strerror or exc}", fix) from None
 
 
 def window(records: list[dict[str, Any]], session: str | None, days: int | None, sessions: int | None,
@@ -102,9 +117,15 @@ def window(records: list[dict[str, Any]], session: str | None, days: int | None,
     return records
 
 
+LATEST_TS = 1e11  # seconds since 1970 (year 5138): past this, or NaN/inf, a timestamp is not one
+
+
 def _ts(record: dict[str, Any]) -> float:
+    """The record's time; 0.0 for anything that is not a usable Unix time (NaN in a log made report exit 3)."""
     value = record.get("ts")
-    return float(value) if isinstance(value, (int, float)) else 0.0
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0.0
+    return float(value) if 0 <= value < LATEST_TS else 0.0
 
 
 def session_starts(records: list[dict[str, Any]]) -> dict[str, float]:

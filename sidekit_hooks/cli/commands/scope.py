@@ -8,17 +8,22 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shlex
 import sys
+import time
 
 from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
-from sidekit_hooks.core import globs
+from sidekit_hooks.core import globs, workspace
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.detectors.scope import model as scope_model
 
 MAX_GLOB = 2_000  # characters, as for a rule pack's globs
 SET_EXAMPLE = "sidekit scope set --issue ID --allow 'api/handlers/**'"
+PROPOSAL = "scope-proposal.json"  # under .sidekit/: a wider scope the agent asked for (MCP), for the user
+LOG = "scope.jsonl"  # under .sidekit/log/: every scope the agent set or proposed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,8 +60,71 @@ def set_answer(project: str, allow: list[str], deny: list[str], issue: str = "")
         [normalize_glob(g, project) for g in deny],
         _issue(issue),
     )
-    scope_model.save(project, scope)
+    _save(project, scope)
+    _drop_proposal(project)  # the user decided
     return _answer(scope)
+
+
+def agent_set_answer(project: str, allow: list[str], deny: list[str], issue: str = "") -> dict[str, object]:
+    """MCP `scope_set`: narrow the scope in force, or record a proposal the user sees; keep its issue id."""
+    from sidekit_hooks.core import hooklog
+    from sidekit_hooks.detectors.scope import narrowing
+
+    current = _current(project)
+    wanted = scope_model.Scope([normalize_glob(g, project) for g in allow], [normalize_glob(g, project) for g in deny],
+                               _issue(issue))
+    if current is not None and current.issue:
+        wanted.issue = current.issue  # the user's task stays named in every scope nudge
+    why = narrowing.widening(current, wanted)
+    record = {"by": "mcp scope_set", "allow": wanted.allow, "deny": wanted.deny, "issue": wanted.issue}
+    if why:
+        workspace.atomic_write(os.path.join(workspace.state_dir(project), PROPOSAL),
+                               json.dumps({**record, "why": why, "at": round(time.time())}))
+        hooklog.append(project, LOG, {**record, "action": "proposed", "why": why})
+        accept = shlex.join(["sidekit", "scope", "set", *(["--issue", wanted.issue] if wanted.issue else []),
+                             "--allow", *wanted.allow, *(["--deny", *wanted.deny] if wanted.deny else [])])
+        raise SidekitError(f"scope_set would widen the scope the user set ({why}); it is recorded as a proposal "
+                           "the user sees in `sidekit scope show` and `sidekit doctor`",
+                           f"ask the user to accept it ({accept}), or give a scope inside the current one")
+    _save(project, wanted)
+    hooklog.append(project, LOG, {**record, "action": "narrowed" if current else "set"})
+    return _answer(wanted)
+
+
+def proposal(project: str) -> dict[str, object] | None:
+    """The scope the agent proposed and the user has not decided on, if any."""
+    try:
+        with open(os.path.join(workspace.state_dir(project), PROPOSAL), encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _current(project: str) -> scope_model.Scope | None:
+    try:
+        return scope_model.load(project)
+    except scope_model.ScopeError as exc:
+        raise SidekitError(f"{exc} in {scope_model.toml_path(project)}; the agent may not replace it",
+                           SET_EXAMPLE) from None
+
+
+def _save(project: str, scope: scope_model.Scope) -> None:
+    """Write the scope; a scope.toml that is a folder (or a full disk) is a clear error, not exit 3."""
+    try:
+        scope_model.save(project, scope)
+    except OSError as exc:
+        path = scope_model.toml_path(project)
+        aside = f"mv {shlex.quote(path)} {shlex.quote(path)}.old"
+        raise SidekitError(f"cannot write {path}: {exc.strerror or exc}",
+                           f"move it out of the way ({aside}), then: {SET_EXAMPLE}") from None
+
+
+def _drop_proposal(project: str) -> None:
+    try:
+        os.unlink(os.path.join(workspace.state_dir(project), PROPOSAL))
+    except OSError:
+        pass
 
 
 def show_answer(project: str) -> dict[str, object]:
@@ -65,7 +133,11 @@ def show_answer(project: str) -> dict[str, object]:
         shown = scope_model.load(project)
     except scope_model.ScopeError as exc:
         raise SidekitError(f"{exc} in {scope_model.toml_path(project)}", SET_EXAMPLE) from None
-    return _answer(shown) if shown else {"scope": "none"}
+    found: dict[str, object] = _answer(shown) if shown else {"scope": "none"}
+    waiting = proposal(project)
+    if waiting:
+        found["proposal"] = {key: waiting.get(key) for key in ("allow", "deny", "why")}
+    return found
 
 
 def _answer(scope: scope_model.Scope) -> dict[str, object]:

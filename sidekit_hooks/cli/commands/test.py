@@ -23,7 +23,7 @@ from typing import Any
 from sidekit_hooks import runners
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import launch, workspace
 from sidekit_hooks.runners import answer as runner_answer
 from sidekit_hooks.runners.pytest import interpreter
 from sidekit_hooks.runners.pytest.process import Progress, Run, execute, one_at_a_time
@@ -133,10 +133,9 @@ def select(root: str, base: str | None) -> tuple[list[str], str]:
 
 
 def command(python: str, pytest_args: list[str]) -> list[str]:
-    argv = [python, "-m", "pytest"]
-    if not _same_env(python):
-        argv += ["-p", "sidekit_hooks.runners.pytest.external"]
-    return argv + pytest_args
+    # Not `python -m pytest`: that puts the project first on sys.path, before sidekit and the stdlib.
+    plugin = [] if _same_env(python) else ["-p", "sidekit_hooks.runners.pytest.external"]
+    return launch.project_pytest(python, *plugin, *pytest_args)
 
 
 def environment(python: str, root: str, run_id: str) -> dict[str, str]:

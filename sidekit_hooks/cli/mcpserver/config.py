@@ -24,14 +24,19 @@ from sidekit_hooks.core.errors import SidekitError
 
 SERVER = "sidekit"
 PERMISSION = "mcp__sidekit"  # every tool of the server
+SERVER_ARGS = ("-P", "-m", "sidekit_hooks.cli", "mcp")
 MCP_FILE = ".mcp.json"
 
 Record = dict[str, Any]
 
 
 def server_entry(python: str) -> dict[str, Any]:
-    """The stdio server as Claude Code starts it (in the project folder, the server's project)."""
-    return {"command": python, "args": ["-m", "sidekit_hooks.cli", "mcp"]}
+    """The stdio server as Claude Code starts it (in the project folder, the server's project).
+
+    `-P`: started in the project folder, `-m` would put it first on sys.path and run a repository's
+    own `sidekit_hooks/` or `argparse.py` instead of sidekit's.
+    """
+    return {"command": python, "args": list(SERVER_ARGS)}
 
 
 def path_of(project: str) -> str:
@@ -65,7 +70,7 @@ def install(project: str, python: str, record: Record | None) -> tuple[Record, s
     servers[SERVER] = entry
     record["entry"] = entry
     workspace.atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    return record, f"{path}: added server '{SERVER}' ({python} -m sidekit_hooks.cli mcp)"
+    return record, f"{path}: added server '{SERVER}' ({python} {' '.join(SERVER_ARGS)})"
 
 
 def uninstall(project: str, record: Record) -> str:
@@ -151,6 +156,11 @@ def _remove(settings: dict[str, Any], keys: list[str], value: str, added: object
 
 def _read(path: str, project: str) -> tuple[str | None, dict[str, Any]]:
     """(text or None when absent, the JSON object); a clear error when it cannot be used."""
+    from sidekit_hooks.core import safepath
+
+    if os.path.lexists(path) and safepath.project_file(project, MCP_FILE) is None:
+        raise SidekitError(f"{path} is not a regular file inside the project; nothing was changed",
+                           f"replace it with a file (rm {path}), then: sidekit install --project {project} --mcp")
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -180,12 +190,30 @@ def _same(text: str, data: dict[str, Any]) -> bool:
         return False
 
 
+def unsafe_entry(entry: dict[str, Any], project: str) -> str:
+    """Why `entry` is not one `install --mcp` writes and doctor may start ("" when it is).
+
+    The entry sits in a file the repository may commit: doctor starts only an interpreter outside the
+    project, with exactly the arguments install writes (`-P` keeps the project off its sys.path).
+    """
+    command, args = entry.get("command"), entry.get("args")
+    if args != list(SERVER_ARGS):
+        return f"its arguments are {args!r}, not {list(SERVER_ARGS)!r} (an older install, or not sidekit's)"
+    if not isinstance(command, str) or not os.path.isabs(command):
+        return f"its command {command!r} is not an absolute path to a Python"
+    real, root = os.path.realpath(command), os.path.realpath(project)
+    if real == root or real.startswith(root + os.sep) or os.path.abspath(command).startswith(root + os.sep):
+        return f"its command {command} lies inside the project"
+    return ""
+
+
 def wired(project: str) -> dict[str, Any] | None:
     """The project's `.mcp.json` entry for the sidekit server, if any (never raises)."""
+    from sidekit_hooks.core import safepath
+
+    raw = safepath.read_project_file(project, MCP_FILE, 4 << 20)  # a committed FIFO never blocks doctor
     try:
-        with open(os.path.join(project, MCP_FILE), encoding="utf-8") as handle:
-            data = json.load(handle)
-        entry = data["mcpServers"][SERVER]
-    except (OSError, ValueError, KeyError, TypeError):
+        entry = json.loads(raw or b"")["mcpServers"][SERVER]
+    except (ValueError, KeyError, TypeError):
         return None
     return entry if isinstance(entry, dict) else None

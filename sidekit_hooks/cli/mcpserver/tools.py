@@ -9,6 +9,7 @@ instead of a raw command.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,19 @@ from sidekit_hooks.core.errors import SidekitError
 
 DEFINITIONS_BUDGET = 2500  # bytes: every tool's name, description and input schema, as tools/list sends them
 SERVER_NAME = "sidekit"
+# The model calls these without a prompt: every input is bounded (a 20,000-id `failures` is refused).
+MAX_ITEMS = 200  # per list argument
+MAX_CHARS = 4096  # per string
+TOOL_SECONDS = 120  # wall clock of one call (the index, the cache); `test` runs pytest and gets longer
+TEST_SECONDS = 1800
+
+# `test` takes test selection only (#19): anything else could write or delete outside the project
+# (--basetemp, --junitxml, -o cache_dir=..., -p plugin, -c other.ini, --rootdir).
+SELECT_FLAGS = frozenset({"-x", "--exitfirst", "--lf", "--last-failed", "--ff", "--failed-first"})
+SELECT_OPTIONS = {"-k": "expression", "-m": "expression", "--maxfail": "count", "-n": "workers",
+                  "--numprocesses": "workers"}
+TEST_FIX = ('give only test selection: node ids or paths inside the project, -k EXPR, -m EXPR, -x, --lf, --ff, '
+            '--maxfail N, -n N; for anything else run `sidekit test -- ARGS` in the shell (the user approves it)')
 
 # `check` also refuses empty strings (but an empty `issue`) and an empty `allow`, as the CLI's parser
 # does; saying so in every schema would cost bytes on every request.
@@ -102,7 +116,61 @@ def check(name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
         problem = _problem(value, properties[key])
         if problem:
             raise SidekitError(f"{name}: {key!r} {problem}", usage)
+    if name == "select" or name == "test":
+        base = given.get("base")
+        if isinstance(base, str) and base.startswith("-"):
+            raise SidekitError(f"{name}: 'base' must be a revision, not an option ({base[:40]!r})", usage)
     return given
+
+
+def check_test_args(args: list[str], project: str) -> list[str]:
+    """`args` when they only select tests inside `project`; else a SidekitError naming the fix."""
+    root = os.path.realpath(project)
+    at = 0
+    while at < len(args):
+        word = args[at]
+        flag, joined, value = _split_option(word)
+        if word in SELECT_FLAGS:
+            pass
+        elif flag in SELECT_OPTIONS:
+            if not joined:
+                at += 1
+                if at == len(args):
+                    raise SidekitError(f"test: {flag} needs a value", TEST_FIX)
+                value = args[at]
+            _check_value(flag, value)
+        elif word.startswith(("-", "@")):
+            raise SidekitError(f"test: {word[:60]!r} is not test selection; the MCP test tool refuses it", TEST_FIX)
+        else:
+            _check_inside(word, root)
+        at += 1
+    return args
+
+
+def _split_option(word: str) -> tuple[str, bool, str]:
+    """(`-k`, True, "expr") for `-kexpr` / `--maxfail=3`; (word, False, "") otherwise."""
+    if word.startswith("--") and "=" in word:
+        flag, _, value = word.partition("=")
+        return flag, True, value
+    if len(word) > 2 and word[:2] in ("-k", "-m", "-n") and not word.startswith("--"):
+        return word[:2], True, word[2:].removeprefix("=")
+    return word, False, ""
+
+
+def _check_value(flag: str, value: str) -> None:
+    kind = SELECT_OPTIONS[flag]
+    if kind == "count" and not value.isdigit():
+        raise SidekitError(f"test: {flag} takes a number, not {value[:40]!r}", TEST_FIX)
+    if kind == "workers" and not (value.isdigit() or value in ("auto", "logical")):
+        raise SidekitError(f"test: {flag} takes a number, auto or logical, not {value[:40]!r}", TEST_FIX)
+
+
+def _check_inside(target: str, root: str) -> None:
+    """A node id or path (`tests/test_a.py::test_x[param]`) must name something inside the project."""
+    path = target.split("::", 1)[0]
+    real = os.path.realpath(os.path.join(root, path))
+    if real != root and not real.startswith(root + os.sep):
+        raise SidekitError(f"test: {target[:80]!r} is outside the project", TEST_FIX)
 
 
 def _problem(value: Any, rule: dict[str, Any]) -> str:
@@ -110,6 +178,10 @@ def _problem(value: Any, rule: dict[str, Any]) -> str:
     if kind == "string":
         if not isinstance(value, str):
             return f"must be a string, not {_json_type(value)}"
+        if len(value) > MAX_CHARS:
+            return f"is {len(value)} characters long; at most {MAX_CHARS}"
+        if not _encodable(value):  # a lone surrogate (`\ud800`) could not even be written back in an answer
+            return "holds a lone surrogate (not text); send UTF-8 text"
         return "must not be empty" if not value.strip() and rule is not ISSUE else ""
     if kind == "integer":
         if not isinstance(value, int) or isinstance(value, bool):
@@ -119,6 +191,8 @@ def _problem(value: Any, rule: dict[str, Any]) -> str:
         return "" if isinstance(value, bool) else f"must be true or false, not {_json_type(value)}"
     if not isinstance(value, list):  # array of strings
         return f"must be a list of strings, not {_json_type(value)}"
+    if len(value) > MAX_ITEMS:
+        return f"has {len(value)} items; at most {MAX_ITEMS} per call"
     if not value and rule is ALLOW:
         return "needs at least one glob"
     for position, item in enumerate(value):
@@ -126,6 +200,14 @@ def _problem(value: Any, rule: dict[str, Any]) -> str:
         if problem:
             return f"item {position} {problem}"
     return ""
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _json_type(value: Any) -> str:
@@ -165,7 +247,8 @@ def _answer(name: str, args: dict[str, Any], project: str,
         from sidekit_hooks.cli.commands import test
 
         call = run_test or test.answer
-        return call(project, list(args.get("args", [])), bool(args.get("select")), args.get("base"))[0]
+        selection = check_test_args(list(args.get("args", [])), project)
+        return call(project, selection, bool(args.get("select")), args.get("base"))[0]
     if name == "failures":
         from sidekit_hooks.cli.commands import failures
 
@@ -194,4 +277,4 @@ def _answer(name: str, args: dict[str, Any], project: str,
 
     if name == "scope_show":
         return scope.show_answer(project)
-    return scope.set_answer(project, list(args["allow"]), list(args.get("deny", [])), args.get("issue", ""))
+    return scope.agent_set_answer(project, list(args["allow"]), list(args.get("deny", [])), args.get("issue", ""))

@@ -91,7 +91,8 @@ class Player:
 
     def _run_subprocess(self, hook: str, text: str) -> tuple[str, str]:
         script = hooks_dir() / HOOK_SCRIPTS[hook]
-        argv = [self.python, "-S", str(script)] if script.exists() else [self.python, "-m", "sidekit_hooks.hook", hook]
+        fallback = [self.python, "-P", "-m", "sidekit_hooks.hook", hook]
+        argv = [self.python, "-S", str(script)] if script.exists() else fallback
         done = subprocess.run(argv, input=text.encode(), capture_output=True, env=self.env(), cwd=self.project, timeout=30)
         return done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
 

@@ -213,20 +213,28 @@ def _records(path: str) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+GITIGNORE_STATE = "gitignore-before.json"  # under .sidekit/: how .gitignore was before install added its block
+
+
 def ensure_gitignore(project: str) -> list[str]:
-    """Add the ignore lines the project lacks (once); return what was added."""
+    """Add the ignore lines the project lacks (once), in the file's own line endings; return what was added.
+
+    What uninstall needs to give the file back as it was (did it exist, did it end in a newline) is kept
+    in `.sidekit/gitignore-before.json`.
+    """
     path = os.path.join(project, ".gitignore")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        text = ""
+    existed = os.path.lexists(path)
+    text = _read_raw(path)
     present = {_ignore_key(line) for line in text.splitlines()}
     missing = [line for line in IGNORED if _ignore_key(line) not in present]
     if not missing:
         return []
-    prefix = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
-    workspace.atomic_write(path, text + prefix + "\n".join([IGNORE_COMMENT, *missing]) + "\n")
+    eol = _eol(text)
+    final_newline = not text or text.endswith(("\n", "\r"))
+    prefix = "" if not text else (eol if final_newline else eol + eol)
+    workspace.atomic_write(os.path.join(workspace.state_dir(project), GITIGNORE_STATE),
+                           json.dumps({"existed": existed, "finalNewline": final_newline}))
+    workspace.atomic_write(path, text + prefix + eol.join([IGNORE_COMMENT, *missing]) + eol)
     return missing
 
 
@@ -234,7 +242,7 @@ def remove_gitignore(project: str) -> list[str]:
     """Take out the block `ensure_gitignore` wrote (its comment and the lines right after it that are
     ours); delete the file when nothing else is left in it. Returns the lines removed."""
     path = os.path.join(project, ".gitignore")
-    text = _read_text(path)
+    text = _read_raw(path)
     lines = text.splitlines(keepends=True)
     try:
         start = next(i for i, line in enumerate(lines) if line.rstrip("\r\n") == IGNORE_COMMENT)
@@ -248,11 +256,44 @@ def remove_gitignore(project: str) -> list[str]:
     if head and not end < len(lines) and head[-1].strip() == "":
         head = head[:-1]  # the blank line ensure_gitignore put before the block
     remaining = "".join(head + lines[end:])
-    if remaining.strip():
-        workspace.atomic_write(path, remaining)
+    before = _gitignore_before(project)
+    if before.get("finalNewline") is False and not end < len(lines):
+        remaining = remaining.removesuffix(_eol(remaining)) if remaining.endswith(("\n", "\r")) else remaining
+    if remaining.strip() or before.get("existed") is True or (not before and _tracked(project, ".gitignore")):
+        workspace.atomic_write(path, remaining)  # a tracked (even empty) .gitignore stays
     else:
         os.unlink(path)
+    try:
+        os.unlink(os.path.join(workspace.state_dir(project), GITIGNORE_STATE))
+    except OSError:
+        pass
     return removed
+
+
+def _eol(text: str) -> str:
+    """The line ending a text uses (its first one; "\n" for a text without any)."""
+    at = text.find("\n")
+    return "\r\n" if at > 0 and text[at - 1] == "\r" else "\n"
+
+
+def _gitignore_before(project: str) -> dict[str, Any]:
+    try:
+        with open(os.path.join(workspace.state_dir(project), GITIGNORE_STATE), encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _tracked(project: str, name: str) -> bool:
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "ls-files", "--error-unmatch", "--", name], cwd=project, capture_output=True,
+                              timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
 
 
 def _ignore_key(line: str) -> str:
@@ -306,6 +347,15 @@ def has_claude_md_block(path: str) -> bool:
 def _read_text(path: str) -> str:
     try:
         with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return ""
+
+
+def _read_raw(path: str) -> str:
+    """The text as it is on disk: CRLF stays CRLF (a file sidekit gives back must keep its endings)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
             return handle.read()
     except FileNotFoundError:
         return ""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import sys
 
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import launch, workspace
 from sidekit_hooks.runners.pytest import interpreter
 
 SHIM_FOLDER = "pytest-env"  # under .sidekit/
@@ -184,7 +184,8 @@ def probe(python: str, project: str) -> str:
 
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")}
     try:
-        done = subprocess.run([python, "-c", PROBE], capture_output=True, text=True, timeout=30, cwd=project, env=env)
+        done = subprocess.run(launch.project_code(python, PROBE), capture_output=True, text=True, timeout=30, cwd=project,
+                              env=env)
     except (OSError, subprocess.SubprocessError):
         return "broken"
     words = done.stdout.split()
