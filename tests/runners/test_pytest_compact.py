@@ -242,6 +242,11 @@ LONG_TRACEBACKS = """
         except ValueError as exc:
             raise KeyError("while parsing") from exc
 
+    def test_multiline():
+        assert parse(
+            "y"  # a statement over three lines: its extent comes from the tokens
+        ) == 1
+
     @pytest.mark.parametrize("n", range(5))
     def test_compare(n):
         assert [n, "b", [1, 2, 3]] == [n + 1, "b", [1, 2]]  # a list: a dict's diff order follows the hash seed
@@ -256,8 +261,9 @@ DEEP_LIB = """
 
 
 def test_the_answer_states_the_size_of_exactly_what_raw_pytest_prints(suite: Suite) -> None:
-    """Any cheaper formatting of a compacted run (#23) must keep this: the head's byte count and the raw file
-    are those of the long tracebacks raw pytest prints, byte for byte (only the timing differs)."""
+    """The compacted run finds each statement's extent once (`statement_cache`, #23); raw pytest, without it,
+    must print the same bytes: the raw file and the head's byte count are those of the long tracebacks raw
+    pytest prints, byte for byte (only the timing differs), so the answer is what it was."""
     suite.write("lib.py", DEEP_LIB)
     suite.write("tests/test_deep.py", LONG_TRACEBACKS)
     raw = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests", "-p", "no:randomly"], cwd=suite.root,
@@ -269,5 +275,6 @@ def test_the_answer_states_the_size_of_exactly_what_raw_pytest_prints(suite: Sui
     timing = re.compile(rb" in \d+\.\d+s( \([0-9:]+\))?( =+)?\n$")
     assert timing.sub(b"", saved) == timing.sub(b"", raw.stdout)
     assert saved.count(b"tests/test_deep.py:8: in deeper\n") == 40 * 6 and b"The above exception was the direct cause" in saved
+    assert b'>       assert parse(\n            "y"  # a statement over three lines' in saved
     assert f"pytest's output ({len(saved):,} B) compacted; exit code 1;" in head
-    assert (answer["failed"], answer["clusters"][0]["type"], answer["clusters"][0]["affected"]) == (46, "ValueError", 40)
+    assert (answer["failed"], answer["clusters"][0]["type"], answer["clusters"][0]["affected"]) == (47, "ValueError", 41)
