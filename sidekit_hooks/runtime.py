@@ -30,6 +30,8 @@ DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always ge
 DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
 HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
 
+BUILDING_NOTICE = "SIDEKIT_BUILDING_NOTICE"  # set by hooks/run, once, while the plugin's environment builds
+
 # Claims taken by this process and not yet planned: what a deadline must put back.
 HELD: list[queue.Claim] = []
 
@@ -64,6 +66,7 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
         _export_for_agent(project)
     # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
     ctx = Context(project, event.session_id, started + DETECTOR_BUDGET, read_snapshot=lambda ctx: read_snapshot(event, ctx))
+    _plugin_form(event, ctx)
     context, claims = respond(event, ctx)
     return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
 
@@ -111,6 +114,28 @@ def respond_lifecycle(event: Event, ctx: Context, early: list[queue.Claim],
     return lifecycle.stop(event, ctx, policy_config), []
 
 
+def _plugin_form(event: Event, ctx: Context) -> None:
+    """Plugin form: set the project up at the first session as `sidekit install` would (in the
+    background), and tell the user, once, what was done or that the environment is still building."""
+    from sidekit_hooks.core import pluginform
+
+    building = os.environ.get(BUILDING_NOTICE, "")  # hooks/run: this hook runs on the standard library meanwhile
+    if building:
+        ctx.notify_user(building)
+    root = pluginform.plugin_root()
+    if not root or event.is_subagent:
+        return
+    try:
+        if event.hook == "SessionStart" and pluginform.setup_needed(ctx.project, root):
+            pluginform.start_setup(ctx.project, root)
+        said = pluginform.claim_notice(ctx.project)
+    except OSError as exc:
+        hooklog.error(ctx.project, event.hook, "plugin-setup", exc)
+        return
+    if said:
+        ctx.notify_user(said)
+
+
 def _export_for_agent(project: str) -> None:
     """Settings form: put `sidekit` on the agent's Bash PATH for this session (see core/agentpath)."""
     try:
@@ -139,24 +164,50 @@ def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
 
 def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]:
     found: list[Finding] = []
-    for name in names:
+    unfinished: list[str] = []  # cut off, skipped, or asking for work no hook does: finished later
+    for position, name in enumerate(names):
         left = ctx.deadline - time.monotonic()
         if left <= 0:
             hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
+            unfinished.extend(names[position:])
             break
         budget.doing(f"detector {name}")
         try:
             # Each detector is cut off once it overruns the shared budget: a bad field, pack or scope
             # costs only the detector that reads it.
             found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), cutoff(ctx) - time.monotonic()))
+            if budget.wants_later(ctx.memo, name):
+                unfinished.append(name)
         except budget.OutOfTime:
+            unfinished.append(name)
             hooklog.append(ctx.project, hooklog.ERRORS, {
                 "hook": event.hook, "where": f"timeout:detector:{name}", "culprit": budget.NOW[0],
                 "error": f"ran past its time ({round(left * 1000)} ms left of the detector budget): {budget.NOW[0]}"})
+        except budget.Later:
+            unfinished.append(name)
         except Exception as exc:  # noqa: BLE001 - one broken sidecar (RecursionError, ValueError...) alone
             hooklog.error(ctx.project, event.hook, f"detector:{name}", exc)
     budget.doing("")
+    if unfinished:
+        _finish_later(unfinished, event, ctx)
     return found
+
+
+def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
+    """Hand what this hook could not finish to a detached worker (its findings come at the next boundary)."""
+    from sidekit_hooks.core import later
+
+    # Only what a worker can load (registered by import path) and a main agent's session (its queue).
+    if not event.session_id or event.is_subagent:
+        return
+    names = [name for name in names if not detectors.REGISTRY.get(name, ("<object",))[0].startswith("<object")
+             and not later.recently_slow(ctx.project, name)]
+    if not names:
+        return
+    try:
+        later.hand_over(ctx.project, event.hook, event.raw, names, "budget")
+    except OSError as exc:
+        hooklog.error(ctx.project, event.hook, "later", exc)
 
 
 def cutoff(ctx: Context) -> float:

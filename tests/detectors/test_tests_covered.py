@@ -52,10 +52,27 @@ def edit(project: Path, path: str, old: str = "return", new: str = "return  ") -
                    tool_response={"filePath": target, "oldString": old, "newString": new})
 
 
+IMPORTS_LINE = ("[sidecar:tests] pkg/calc.py is imported by 4 tests that failed in the last run (5 failed, 2 passed; "
+                "2 root causes; basis: imports); details: sidekit failures tests/test_fmt.py::test_show[2]; "
+                "re-run: sidekit test tests/test_fmt.py")
+
+
+def finished_later(project: Path) -> None:
+    """Wait for the background worker the hook handed the edit to (the import graph is no hook's work)."""
+    decisions = project / ".sidekit" / "log" / "decisions.jsonl"
+    deadline = time.monotonic() + 30
+    while not (decisions.exists() and '"finished-later"' in decisions.read_text()):
+        assert time.monotonic() < deadline, "no worker finished the edit"
+        time.sleep(0.1)
+
+
 def test_edit_of_a_covered_helper_names_the_failing_tests_that_run_it(red: Path, run_hook: HookRunner) -> None:
     assert run_hook("PostToolUse", edit(red, "pkg/calc.py")).stdout == ""  # no map yet: no traceback frame there
+    finished_later(red)  # without a map, the import basis answers at the next boundary
+    prompt = payload("UserPromptSubmit", red, prompt="go on")
+    assert context_of(run_hook("UserPromptSubmit", prompt).stdout) == IMPORTS_LINE
     sidekit(red, "map")
-    done = run_hook("PostToolUse", edit(red, "pkg/calc.py"))
+    done = run_hook("PostToolUse", dict(edit(red, "pkg/calc.py"), session_id="sess-2"))
     assert (done.returncode, context_of(done.stdout)) == (0, CALC_LINE)
     assert done.stderr == ""
 
@@ -86,6 +103,9 @@ def test_green_cache_or_broken_digest_is_silent(red: Path, clean_env: dict[str, 
     digest.write_text("{not json")
     done = run_hook("PostToolUse", edit(red, "pkg/calc.py"))
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    finished_later(red)  # the import basis, from the background, goes out at the next boundary while still red
+    prompt = payload("UserPromptSubmit", red, prompt="go on")
+    assert context_of(run_hook("UserPromptSubmit", prompt).stdout) == IMPORTS_LINE
     sidekit(red, "map")
     write(red, {"pkg/calc.py": "def half(n):\n    return n // 2\n", "tests/test_other.py": "def test_ok():\n    pass\n"})
     pytest_run(red, clean_env)
