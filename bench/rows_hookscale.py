@@ -10,7 +10,6 @@ multiple of a bare interpreter's, measured in turn with it, and the Django/toolz
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import shutil
@@ -19,8 +18,11 @@ import subprocess
 import tarfile
 import tempfile
 import time
+from pathlib import Path
 
 from run import REPO, BenchContext, Row
+
+from testing.hooks import as_stdin, edit
 
 QUICK_BUDGET = 20
 PROJECTS = (("toolz", "1.0.0", "toolz/itertoolz.py", "toolz.itertoolz"),
@@ -58,16 +60,6 @@ def make_red(ctx: BenchContext, project: str, module: str) -> None:
         raise RuntimeError(f"no red cache in {os.path.basename(project)}")
 
 
-def edit(project: str, rel: str) -> bytes:
-    target = os.path.join(project, rel)
-    return json.dumps({
-        "session_id": SESSION, "cwd": project, "hook_event_name": "PostToolUse", "tool_name": "Edit",
-        "tool_use_id": "toolu_bench", "tool_input": {"file_path": target, "old_string": "x", "new_string": "y"},
-        "tool_response": {"filePath": target, "oldString": "x", "newString": "y", "userModified": False,
-                          "replaceAll": False},
-    }).encode()
-
-
 def cpu_of(argv: list[str], stdin: bytes = b"", env: dict[str, str] | None = None,
            cwd: str | None = None) -> tuple[float, bytes]:
     """(CPU seconds of one run of `argv`: its own, not that of detached workers it starts; its stdout)."""
@@ -95,11 +87,12 @@ def measure(ctx: BenchContext, project: str, rel: str, hooks: str, fresh: bool,
     state = os.path.join(project, ".sidekit", "state")
     hook, bare = [], []
     said = 0
+    change = as_stdin(edit(Path(project), rel, "x", "y", session=SESSION, tool_use_id="toolu_bench"))
     for index in range(repeats + 1):
         shutil.rmtree(state, ignore_errors=True)  # the policy's memory: each sample is a first edit
         if fresh and os.path.exists(memo):
             os.remove(memo)
-        cpu, stdout = cpu_of(argv, edit(project, rel), clean_env(project), project)
+        cpu, stdout = cpu_of(argv, change, clean_env(project), project)
         settle(project)
         base, _ = cpu_of([ctx.python, "-c", "pass"])
         if index:

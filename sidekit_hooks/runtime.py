@@ -34,6 +34,9 @@ BUILDING_NOTICE = "SIDEKIT_BUILDING_NOTICE"  # set by hooks/run, once, while the
 
 # Claims taken by this process and not yet planned: what a deadline must put back.
 HELD: list[queue.Claim] = []
+# The ledger facts of the event being handled, appended in one write when `respond` ends (even when
+# the deadline cuts it short): a tool call, what was admitted, what was delivered.
+FACTS: list[dict[str, Any]] = []
 
 
 class Outcome:
@@ -73,6 +76,15 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
 
 def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     """(what the model reads, the claims to commit once it is printed)."""
+    FACTS.clear()
+    try:
+        return _respond(event, ctx)
+    finally:  # also on the deadline (a BaseException): what was queued is in the ledger, for Stop
+        ledger.append(ctx.project, event.session_id, FACTS[:])
+        FACTS.clear()
+
+
+def _respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     draining = event.hook in DRAINING_HOOKS and not event.is_subagent
     since = time.time()  # nudges queued before this moment are re-checked before they are said
     # Drain first: what was queued before this call is claimed before any detector runs, so a
@@ -81,22 +93,23 @@ def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     if event.hook in LIFECYCLE_HOOKS:
         return respond_lifecycle(event, ctx, early, since)
     if event.hook in TOOL_HOOKS and event.session_id:  # the session's ledger counts tool calls (Stop, report)
-        ledger.append(ctx.project, event.session_id, [{"call": event.path if event.kind == "write" else ""}])
+        FACTS.append({"call": event.path if event.kind == "write" else ""})
     findings = run_detectors(detectors.names(event.hook), event, ctx)
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
         said = policy.lines(findings, event, ctx, policy_config(ctx))
-        ledger.append(ctx.project, event.session_id, [ledger.admitted(finding, line, event.agent_id) for line, finding in said]
-                      + [{"deliver": finding.key[:500]} for _, finding in said])
+        FACTS.extend([ledger.admitted(finding, line, event.agent_id) for line, finding in said]
+                     + [{"deliver": finding.key[:500]} for _, finding in said])
         return redact.redact("\n".join(line for line, _ in said)), []
+    seen: list[str] = []  # the session's queue folder as the writes listed it: the drain claims from it
     try:
-        enqueue_findings(findings, event, ctx)
+        enqueue_findings(findings, event, ctx, seen)
     except Exception as exc:  # noqa: BLE001 - a policy failure costs this call's findings, not the queue
         hooklog.error(ctx.project, event.hook, "policy", exc)
     if not draining:
         return "", []
-    return drain(event, ctx.project, early, since=since)
+    return drain(event, ctx.project, early, since=since, seen=seen)
 
 
 def respond_lifecycle(event: Event, ctx: Context, early: list[queue.Claim],
@@ -220,14 +233,16 @@ def _detect(name: str, event: Event, ctx: Context) -> list[Finding]:
     return list(detectors.load(name).detect(event, ctx))
 
 
-def claim_queued(event: Event, project: str, since: float = 0.0) -> list[queue.Claim]:
+def claim_queued(event: Event, project: str, since: float = 0.0, seen: list[str] | None = None) -> list[queue.Claim]:
     """Claim what is queued for this session (and its Gas Town tmux session); held in HELD. A finding
-    queued before `since` (an earlier call) is re-checked first, and dropped as moot when no longer true."""
+    queued before `since` (an earlier call) is re-checked first, and dropped as moot when no longer true.
+    `seen`: the session's folder as this hook's own writes just listed it (not listed again)."""
     root = workspace.queue_root(project)
     claims: list[queue.Claim] = []
     for session in sessions_to_drain(event.session_id):
+        names = seen if seen and session == event.session_id else None
         try:
-            got = queue.claim(root, session, on_discard=_log_discard(project, event.hook))
+            got = queue.claim(root, session, on_discard=_log_discard(project, event.hook), names=names)
         except (OSError, workspace.UnsafeSessionName) as exc:
             if not isinstance(exc, OSError) or _first(exc):
                 hooklog.error(project, event.hook, "drain", exc)
@@ -273,7 +288,8 @@ def _first(exc: OSError) -> bool:
     return not isinstance(exc, safepath.UnsafePath) or safepath.first_report(str(exc))
 
 
-def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> None:
+def enqueue_findings(findings: list[Finding], event: Event, ctx: Context, seen: list[str] | None = None) -> None:
+    """Queue what the policy admits; `seen` gets the folder's listing the writes took (see queue.enqueue)."""
     if not event.session_id:
         return
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
@@ -290,12 +306,12 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
         nudge = queue.Nudge(redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
                             extra=extra)
         try:
-            queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
+            queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook), seen=seen)
         except (OSError, workspace.UnsafeSessionName) as exc:
             if not isinstance(exc, OSError) or _first(exc):
                 hooklog.error(ctx.project, event.hook, "enqueue", exc)
             return False
-        ledger.append(ctx.project, event.session_id, [ledger.admitted(finding, line)])  # for Stop's re-check
+        FACTS.append(ledger.admitted(finding, line))  # for Stop's re-check
         return True
 
     policy.admit(findings, event, ctx, config, send=send)
@@ -306,17 +322,17 @@ def policy_config(ctx: Context) -> policy.Config:
     return policy.Config(ctx.packs().get("policy", {}))
 
 
-def drain(event: Event, project: str, early: list[queue.Claim] | None = None,
-          room: int = delivery.MAX_DELIVERY, since: float = 0.0) -> tuple[str, list[queue.Claim]]:
+def drain(event: Event, project: str, early: list[queue.Claim] | None = None, room: int = delivery.MAX_DELIVERY,
+          since: float = 0.0, seen: list[str] | None = None) -> tuple[str, list[queue.Claim]]:
     """Plan one delivery (within `room` characters) of what was claimed first (`early`) and what was queued since."""
-    claims = list(early or []) + claim_queued(event, project, since)  # what was queued first goes first
+    claims = list(early or []) + claim_queued(event, project, since, seen)  # what was queued first goes first
     if not claims:
         return "", []
     text, delivered, left = delivery.plan(claims, room)
     queue.release(left)
     policy.record_delivered(project, event.hook, event.session_id, delivered)
-    ledger.append(project, event.session_id, [{"deliver": held.nudge.extra["finding"]} for held in delivered
-                                              if isinstance(held.nudge.extra.get("finding"), str)])
+    FACTS.extend({"deliver": held.nudge.extra["finding"]} for held in delivered
+                 if isinstance(held.nudge.extra.get("finding"), str))
     return text, delivered
 
 

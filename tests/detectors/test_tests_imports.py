@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import context_of, payload
+from testing.hooks import bash, context_of, edit, payload
 
 from sidekit_hooks.code.index import Index
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
+UPPER_TO_LOWER = ("upper", "lower")  # old, new
+FOUR_FAILED = "Exit code 1\n4 failed"  # what a failed pytest run tells PostToolUseFailure
 
 
 def pytest_run(project: Path, env: dict[str, str], *args: str) -> None:
@@ -47,13 +49,6 @@ def wrong_value(project: Path, clean_env: dict[str, str]) -> Path:
     (project / "tests" / "test_other.py").write_text("from pkg.other import X\n\ndef test_x():\n    assert X == 2\n")
     pytest_run(project, clean_env)
     return project
-
-
-def edit(project: Path, path: str) -> dict[str, Any]:
-    target = str(project / path)
-    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
-                   tool_input={"file_path": target, "old_string": "upper", "new_string": "lower"},
-                   tool_response={"filePath": target, "oldString": "upper", "newString": "lower"})
 
 
 def sidecar_lines(stdout: str) -> list[str]:
@@ -88,7 +83,7 @@ def test_after_a_red_run_the_first_edit_to_an_imported_module_names_the_failing_
     # The red run's hook starts the background answer; the first edit reads it (one small JSON file).
     run_hook("PostToolUseFailure", red_raw_run(wrong_value))
     wait_for(lambda: answer_ready(wrong_value), "the background import answer never came")
-    done = run_hook("PostToolUse", edit(wrong_value, "pkg/text.py"))
+    done = run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER))
     assert sidecar_lines(done.stdout) == [TEXT_LINE]
 
 
@@ -96,14 +91,14 @@ def test_session_start_warms_the_import_index_and_the_red_runs_answer(wrong_valu
     run_hook("SessionStart", payload("SessionStart", wrong_value, source="startup"))
     wait_for(lambda: answer_ready(wrong_value), "SessionStart did not warm the import index")
     assert (wrong_value / ".sidekit" / "code" / "index.sqlite").exists()
-    assert len(sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py")).stdout)) == 1
+    assert len(sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)).stdout)) == 1
 
 
 def test_a_module_no_failing_test_imports_says_nothing(wrong_value: Path, run_hook: HookRunner) -> None:
     (wrong_value / "pkg" / "unused.py").write_text("Y = 1\n")
     run_hook("PostToolUseFailure", red_raw_run(wrong_value))
     wait_for(lambda: answer_ready(wrong_value), "the background import answer never came")
-    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/unused.py")).stdout) == []
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/unused.py", *UPPER_TO_LOWER)).stdout) == []
     assert not (wrong_value / ".sidekit" / "later").exists() or not list((wrong_value / ".sidekit" / "later").iterdir())
 
 
@@ -111,7 +106,7 @@ def test_without_the_answer_the_hook_walks_nothing_and_the_finding_comes_at_the_
         wrong_value: Path, run_hook: HookRunner) -> None:
     index = wrong_value / ".sidekit" / "code" / "index.sqlite"
     assert not index.exists()
-    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py")).stdout) == []
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)).stdout) == []
     decisions = wrong_value / ".sidekit" / "log" / "decisions.jsonl"
     wait_for(lambda: decisions.exists() and '"finished-later"' in decisions.read_text(), "no worker finished the edit")
     assert index.exists()  # built by the worker, not the hook
@@ -136,18 +131,9 @@ def test_the_hook_never_opens_the_index(wrong_value: Path, clean_env: dict[str, 
         return 1
 
     monkeypatch.setattr(background, "spawn_module", spawn)
-    outcome = runtime.run("PostToolUse", json.dumps(edit(wrong_value, "pkg/text.py")))
+    outcome = runtime.run("PostToolUse", json.dumps(edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)))
     assert outcome.output == "" and opened == []
     assert [s[0] for s in started if s[0] == "sidekit_hooks.finish"] == ["sidekit_hooks.finish"]
-
-
-def bash(project: Path, command: str, duration_ms: int | None, failed: bool) -> dict[str, Any]:
-    extra: dict[str, Any] = {} if duration_ms is None else {"duration_ms": duration_ms}
-    if failed:
-        return payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_2",
-                       tool_input={"command": command}, error="Exit code 1\n4 failed", **extra)
-    return payload("PostToolUse", project, tool_name="Bash", tool_use_id="toolu_2", tool_input={"command": command},
-                   tool_response={"stdout": "5 passed", "stderr": "", "interrupted": False}, **extra)
 
 
 def age_cache(project: Path, seconds: float) -> None:
@@ -162,26 +148,31 @@ def test_no_tests_claim_after_a_newer_green_run(wrong_value: Path, run_hook: Hoo
     # The red cache is from a run 60 s ago; the agent's raw pytest just now took 5 s and did not record
     # (another environment): what it printed is the truth, the cache is not this run's.
     age_cache(wrong_value, 60)
-    assert sidecar_lines(run_hook("PostToolUse", bash(wrong_value, "pytest -q", 5000, False)).stdout) == []
-    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", 5000, True)).stdout) == []
+    passed = bash(wrong_value, "pytest -q", stdout="5 passed", duration_ms=5000)
+    failed = bash(wrong_value, "pytest -q", error=FOUR_FAILED, duration_ms=5000)
+    assert sidecar_lines(run_hook("PostToolUse", passed).stdout) == []
+    assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 
 def test_the_run_the_command_made_is_told(wrong_value: Path, run_hook: HookRunner) -> None:
-    lines = sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "python -m pytest -q", 30_000, True)).stdout)
+    failed = bash(wrong_value, "python -m pytest -q", error=FOUR_FAILED, duration_ms=30_000)
+    lines = sidecar_lines(run_hook("PostToolUseFailure", failed).stdout)
     assert len(lines) == 1 and lines[0].startswith("[sidecar:tests] pytest: 4 failed; 2 root causes; biggest: ")
 
 
 def test_without_a_duration_only_a_run_that_just_ended_counts(wrong_value: Path, run_hook: HookRunner) -> None:
-    assert len(sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", None, True)).stdout)) == 1
+    failed = bash(wrong_value, "pytest -q", error=FOUR_FAILED)
+    assert len(sidecar_lines(run_hook("PostToolUseFailure", failed).stdout)) == 1
     age_cache(wrong_value, 60)
-    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", None, True)).stdout) == []
+    assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 
 def test_a_compacted_run_already_told_the_model(wrong_value: Path, clean_env: dict[str, str],
                                                 run_hook: HookRunner) -> None:
     pytest_run(wrong_value, clean_env, "-p", "sidekit_hooks.runners.pytest.compact")
     assert json.loads((wrong_value / ".sidekit" / "status.json").read_text())["run"]["compact"] is True
-    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", 30_000, True)).stdout) == []
+    failed = bash(wrong_value, "pytest -q", error=FOUR_FAILED, duration_ms=30_000)
+    assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 
 def test_the_import_answer_is_kept_per_generation(wrong_value: Path) -> None:
