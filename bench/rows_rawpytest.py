@@ -7,6 +7,9 @@ and wired with `sidekit install --project`, then one bug planted so that many te
   through the real Claude Code CLI (tests/e2e) when it is installed; pytest's own bytes otherwise;
 - wall time of the compacted run against the same raw run (interleaved rounds, best of each), and
   against a run without sidekit at all (`-p no:sidekit`, no recording);
+- CPU (user + system, the children's rusage, medians) of the compacted run against `pytest -q --tb=no`
+  on the same suite (#23: the compacted run formats every long traceback the answer then throws away),
+  also on a synthetic suite of 300 failures with deep tracebacks (no download);
 - the PreToolUse hook (settings command) on a non-pytest Bash call and on a pytest one, against a
   bare interpreter.
 
@@ -34,6 +37,7 @@ from testing.hooks import as_stdin, pre_bash
 QUICK_BUDGET = 25  # seconds: one sdist into a venv (about 8 s), its runs, the hook timings
 TARGET_WALL = 1.10
 TARGET_HOOK = 1.5
+TARGET_CPU = 1.10  # compacted CPU against `pytest -q --tb=no` on the same suite (#23)
 PLUGIN = ["-o", "sidekit_compact=true"]  # what the PreToolUse rewrite appends
 
 
@@ -153,11 +157,13 @@ def suite_rows(ctx: BenchContext, work: str, suite: tuple) -> list[Row]:  # type
     rounds = 2 if ctx.quick else 5
     timed(base, root)  # warm-up: bytecode, page cache
     plain_t, raw_t, compact_t = [], [], []
+    timed([*base, "--tb=no"], root)  # its own warm-up
     raw_out = compact_out = b""
     code = 0
     CPU.clear()
     for _ in range(rounds):
         plain_t.append(timed([*base, "-p", "no:sidekit"], root)[0])
+        timed([*base, "--tb=no"], root, "tbno")
         seconds, raw_out, code = timed(base, root, "raw")
         raw_t.append(seconds)
         seconds, compact_out, compact_code = timed([*base, *PLUGIN], root, "compact")
@@ -183,7 +189,63 @@ def suite_rows(ctx: BenchContext, work: str, suite: tuple) -> list[Row]:  # type
     wall = Row("rawpytest", f"{name}: wall time, compacted vs raw (best of {rounds})",
                f"{ratio:.2f}x ({min(compact_t):.2f} s vs {min(raw_t):.2f} s); CPU {cpu:.2f}x; vs no sidekit at all "
                f"{bare:.2f}x ({min(plain_t):.2f} s)", f"<= {TARGET_WALL}x", "ok" if ratio <= TARGET_WALL else "MISS")
-    return [bytes_row, wall]
+    return [bytes_row, wall, cpu_row(name, rounds)]
+
+
+def cpu_row(name: str, rounds: int) -> Row:
+    """Compacted CPU against `pytest -q --tb=no` and raw `pytest -q` on the same suite (medians of CPU)."""
+    import statistics
+
+    compact_cpu, tbno, raw = (statistics.median(CPU[kind]) for kind in ("compact", "tbno", "raw"))
+    ratio = compact_cpu / tbno
+    return Row("rawpytest", f"{name}: CPU, compacted vs `pytest -q --tb=no` (median of {rounds})",
+               f"{ratio:.2f}x ({compact_cpu:.2f} s vs {tbno:.2f} s); raw `pytest -q` {raw / tbno:.2f}x ({raw:.2f} s)",
+               f"<= {TARGET_CPU}x", "ok" if ratio <= TARGET_CPU else "MISS")
+
+
+SYNTHETIC_LIB = "def parse(value):\n    return helper(value)\n\n\ndef helper(value):\n    return int(value)\n"
+SYNTHETIC_TESTS = '''import pytest
+
+from lib import parse
+
+
+def deeper(value, depth):
+    if depth == 0:
+        return parse(value)
+    return deeper(value, depth - 1)
+
+
+@pytest.mark.parametrize("n", range(300))
+def test_parse(n):
+    data = {"n": n, "text": "abc" * 5}
+    assert deeper(data["text"], 6) == n
+'''
+
+
+def synthetic_rows(ctx: BenchContext, work: str) -> list[Row]:
+    """300 failures, each with a ten-frame traceback: the formatting a compacted run throws away, at its largest."""
+    root = os.path.join(work, "synthetic")
+    os.makedirs(os.path.join(root, "tests"))
+    for name, text in (("lib.py", SYNTHETIC_LIB), ("tests/test_many.py", SYNTHETIC_TESTS), ("tests/__init__.py", ""),
+                       ("pytest.ini", "[pytest]\n")):
+        with open(os.path.join(root, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    python = os.path.join(root, ".venv", "bin", "python")
+    for argv in ([ctx.python, "-m", "venv", os.path.join(root, ".venv")],
+                 [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest"],
+                 [ctx.python, "-m", "sidekit_hooks.cli", "install", "--project", root]):
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=900, env=_clean_env())
+        if done.returncode:
+            return [Row("rawpytest", "synthetic 300 failures: CPU", f"skipped: {done.stderr.strip()[-120:]}")]
+    base = [python, "-m", "pytest", "-q", "-p", "no:randomly", "tests"]
+    rounds = 2 if ctx.quick else 5
+    CPU.clear()
+    timed(base, root)
+    for _ in range(rounds):
+        timed([*base, "--tb=no"], root, "tbno")
+        timed(base, root, "raw")
+        timed([*base, *PLUGIN], root, "compact")
+    return [cpu_row("synthetic 300 failures", rounds)]
 
 
 def hook_rows(ctx: BenchContext) -> list[Row]:
@@ -212,6 +274,10 @@ def rows(ctx: BenchContext) -> list[Row]:
                 out.append(Row("rawpytest", f"{suite[0]}: raw pytest compacted", "skipped: section budget spent"))
                 continue
             out += suite_rows(ctx, work, suite)
+        if ctx.time_left() >= 20:
+            out += synthetic_rows(ctx, work)
+        else:
+            out.append(Row("rawpytest", "synthetic 300 failures: CPU", "skipped: section budget spent"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return out

@@ -220,3 +220,61 @@ def test_a_crash_after_the_session_ended_is_stated(suite: Suite) -> None:
     head, answer = parse(done.stdout)
     assert done.returncode == -signal.SIGSEGV and "exit code 139;" in head and answer["exit"] == 139
     assert answer["pytest"] == "the process was killed by SIGSEGV after the session ended" and answer["failed"] == 30
+
+
+LONG_TRACEBACKS = """
+    import pytest
+    from lib import parse
+
+    def deeper(value, depth):
+        if depth == 0:
+            return parse(value)
+        return deeper(value, depth - 1)
+
+    @pytest.mark.parametrize("n", range(40))
+    def test_parse(n):
+        data = {"n": n, "text": "abc" * 5}
+        assert deeper(data["text"], 6) == n
+
+    def test_chained():
+        try:
+            parse("x")
+        except ValueError as exc:
+            raise KeyError("while parsing") from exc
+
+    def test_multiline():
+        assert parse(
+            "y"  # a statement over three lines: its extent comes from the tokens
+        ) == 1
+
+    @pytest.mark.parametrize("n", range(5))
+    def test_compare(n):
+        assert [n, "b", [1, 2, 3]] == [n + 1, "b", [1, 2]]  # a list: a dict's diff order follows the hash seed
+"""
+DEEP_LIB = """
+    def parse(value):
+        return helper(value)
+
+    def helper(value):
+        return int(value)
+"""
+
+
+def test_the_answer_states_the_size_of_exactly_what_raw_pytest_prints(suite: Suite) -> None:
+    """The compacted run finds each statement's extent once (`statement_cache`, #23); raw pytest, without it,
+    must print the same bytes: the raw file and the head's byte count are those of the long tracebacks raw
+    pytest prints, byte for byte (only the timing differs), so the answer is what it was."""
+    suite.write("lib.py", DEEP_LIB)
+    suite.write("tests/test_deep.py", LONG_TRACEBACKS)
+    raw = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests", "-p", "no:randomly"], cwd=suite.root,
+                         env=suite.env, capture_output=True, timeout=120)
+    done = run(suite, "tests", "-p", "no:randomly", *PLUGIN)
+    assert (raw.returncode, done.returncode) == (1, 1)
+    head, answer = parse(done.stdout)
+    saved = raw_file(suite, head).read_bytes()
+    timing = re.compile(rb" in \d+\.\d+s( \([0-9:]+\))?( =+)?\n$")
+    assert timing.sub(b"", saved) == timing.sub(b"", raw.stdout)
+    assert saved.count(b"tests/test_deep.py:8: in deeper\n") == 40 * 6 and b"The above exception was the direct cause" in saved
+    assert b'>       assert parse(\n            "y"  # a statement over three lines' in saved
+    assert f"pytest's output ({len(saved):,} B) compacted; exit code 1;" in head
+    assert (answer["failed"], answer["clusters"][0]["type"], answer["clusters"][0]["affected"]) == (47, "ValueError", 41)

@@ -29,8 +29,9 @@ import pytest
 
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.runners import supervisor
-from sidekit_hooks.status import cache, record
+from sidekit_hooks.runners.pytest import statement_cache
 from sidekit_hooks.runners.pytest.plugin import RECORDER
+from sidekit_hooks.status import cache, record
 
 SHORT = 2048  # bytes of raw output printed as they are
 ANSWER_BUDGET = 780  # bytes of both lines together; the client adds "Exit code N\n", and the model gets <= 800
@@ -83,6 +84,7 @@ def pytest_configure(config: pytest.Config) -> None:
                              "shown": shown_path(path), "raw": RawFile(fd)}
     config.stash[STATE] = state
     writer._file = state["raw"]
+    statement_cache.install()  # the same long tracebacks, each statement's extent found once (#23)
     state["report"] = supervisor.fork_run(lambda code, signum, message: _finish(state, code, signum, message))
 
 
