@@ -32,6 +32,11 @@ HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only wh
 
 # Claims taken by this process and not yet planned: what a deadline must put back.
 HELD: list[queue.Claim] = []
+# When queue work must be done (monotonic): a locked Gas City state file is waited for until then only.
+QUEUE_DEADLINE = [0.0]
+CITY_CLAIM_WAIT = 0.25  # seconds a drain waits for Gas City's lock (gc holds it for milliseconds)
+CITY_BUSY: set[str] = set()  # cities whose lock or file failed in this hook: not waited for again
+_CITIES: dict[str, str] = {}  # project -> its Gas City ('' for none), found once per process
 
 
 class Outcome:
@@ -48,6 +53,8 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     """Handle one event. Never raises for bad input; may raise only what the deadline alarm raises."""
     started = time.monotonic() if started is None else started
     HELD.clear()
+    QUEUE_DEADLINE[0] = started + HARD_DEADLINE - DELIVERY_RESERVE
+    CITY_BUSY.clear()
     try:
         # Depth bounded before anything walks it: a 1,000-deep tool_response costs nothing but itself.
         payload = fastjson.loads_bounded(stdin_text) if stdin_text.strip() else {}
@@ -180,7 +187,40 @@ def claim_queued(event: Event, project: str) -> list[queue.Claim]:
             continue
         claims.extend(got)
         HELD.extend(got)
+    city_root = city_of(project)
+    if city_root and city_root not in CITY_BUSY and not _gc_drains(project, city_root):
+        from sidekit_hooks.nudges import city
+
+        try:
+            # A claim waits for the lock a short while only: detectors and delivery come after it.
+            got = list(city.claim(city_root, min(queue_deadline(), time.monotonic() + CITY_CLAIM_WAIT)))
+        except OSError as exc:  # locked past the deadline, corrupt: this turn goes without
+            CITY_BUSY.add(city_root)  # and does not wait for it a second time
+            hooklog.error(project, event.hook, "city-drain", exc)
+            got = []
+        claims.extend(got)
+        HELD.extend(got)
     return claims
+
+
+def city_of(project: str) -> str:
+    """The Gas City this project sits in, when this session has a Gas City identity; ''."""
+    if project not in _CITIES:
+        from sidekit_hooks.nudges import city
+
+        _CITIES[project] = city.find_city(project) if city.identity()[1] else ""
+    return _CITIES[project]
+
+
+def _gc_drains(project: str, city_root: str) -> bool:
+    from sidekit_hooks.nudges import city
+
+    return city.gc_drains(project, city_root)
+
+
+def queue_deadline() -> float:
+    """The queue's deadline in this hook; a direct call (no hook started it) gets half a second."""
+    return QUEUE_DEADLINE[0] if QUEUE_DEADLINE[0] > time.monotonic() else time.monotonic() + 0.5
 
 
 def _first(exc: OSError) -> bool:
@@ -195,6 +235,7 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
         return
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
     root = workspace.queue_root(ctx.project)
+    city_root = city_of(ctx.project)
     waiting = not findings and policy.has_deferred(ctx.project, event.session_id)  # deferred findings need the caps
     config = policy_config(ctx) if findings or waiting else policy.Config()
 
@@ -204,8 +245,15 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
         nudge = queue.Nudge(redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
                             extra={"sidecar": finding.sidecar, "rule": finding.rule_id, "finding": finding.key[:500]})
         try:
-            queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
+            if city_root in CITY_BUSY:
+                return False  # not said: the policy says it again at a later call
+            if city_root:  # inside a Gas City its queue is the one queue, for gc and for us
+                _enqueue_city(city_root, nudge, finding, ctx.project, event.hook)
+            else:
+                queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
         except (OSError, workspace.UnsafeSessionName) as exc:
+            if city_root:
+                CITY_BUSY.add(city_root)
             if not isinstance(exc, OSError) or _first(exc):
                 hooklog.error(ctx.project, event.hook, "enqueue", exc)
             return False
@@ -213,6 +261,20 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
         return True
 
     policy.admit(findings, event, ctx, config, send=send)
+
+
+def _enqueue_city(city_root: str, nudge: queue.Nudge, finding: Finding, project: str, hook: str) -> None:
+    from sidekit_hooks.nudges import city
+
+    from datetime import timedelta
+
+    session, keys = city.identity()
+    ttl = queue.URGENT_TTL if nudge.urgent else queue.NORMAL_TTL  # a finding goes stale as a Gas Town nudge does
+    item = city.new_item(nudge.message, keys[0], session, finding=finding.key, sidecar=finding.sidecar,
+                         rule=finding.rule_id, expires_at=nudge.timestamp + timedelta(seconds=ttl))
+    for dropped in city.enqueue(city_root, [item], queue_deadline()):
+        hooklog.error(project, hook, "queue-cap", f"dropped {dropped.get('id')} from sidekit: over "
+                      f"{city.MAX_OWN_PENDING} pending in the city queue")
 
 
 def policy_config(ctx: Context) -> policy.Config:
