@@ -63,6 +63,7 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
         from sidekit_hooks.nudges import queue
 
         queue.commit(outcome.claims)  # delete only once the delivery is out
+        runtime.after_output(hook, started, outcome.output)
     except BaseException as exc:  # noqa: BLE001 - a hook must exit 0 whatever happens
         signal.setitimer(signal.ITIMER_REAL, 0)
         _fail_open(hook, exc, outcome)

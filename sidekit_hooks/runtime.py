@@ -36,7 +36,10 @@ HELD: list[queue.Claim] = []
 QUEUE_DEADLINE = [0.0]
 CITY_CLAIM_WAIT = 0.25  # seconds a drain waits for Gas City's lock (gc holds it for milliseconds)
 CITY_BUSY: set[str] = set()  # cities whose lock or file failed in this hook: not waited for again
-_CITIES: dict[str, str] = {}  # project -> its Gas City ('' for none), found once per process
+_CITIES: dict[str, str] = {}
+CURRENT: dict[str, str] = {}  # this hook's project and session, for what runs after the output (timings)
+CONTEXT_VARIABLES = (("gt_role", "GT_ROLE"), ("gt_run_id", "GT_RUN_ID"), ("gc_agent", "GC_AGENT"))
+TELEMETRY_WORKER = "sidekit_hooks.telemetry.worker"  # project -> its Gas City ('' for none), found once per process
 
 
 class Outcome:
@@ -53,6 +56,7 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     """Handle one event. Never raises for bad input; may raise only what the deadline alarm raises."""
     started = time.monotonic() if started is None else started
     HELD.clear()
+    CURRENT.clear()
     QUEUE_DEADLINE[0] = started + HARD_DEADLINE - DELIVERY_RESERVE
     CITY_BUSY.clear()
     try:
@@ -67,12 +71,46 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
+    CURRENT["project"], CURRENT["session"] = project, event.session_id
+    _note_context(payload, event)
     if hook == "SessionStart":
         _export_for_agent(project)
     # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
     ctx = Context(project, event.session_id, started + DETECTOR_BUDGET, read_snapshot=lambda ctx: read_snapshot(event, ctx))
     context, claims = respond(event, ctx)
     return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
+
+
+def _note_context(payload: dict[str, Any], event: Event) -> None:
+    """What the decisions this hook logs carry besides their own fields (OpenTelemetry attributes)."""
+    hooklog.CONTEXT.clear()
+    prompt = payload.get("prompt_id")
+    found = [("prompt", prompt if isinstance(prompt, str) else ""), ("tool_use_id", event.tool_use_id)]
+    found += [(field, os.environ.get(name, "")) for field, name in CONTEXT_VARIABLES]
+    hooklog.CONTEXT.update((field, value[:200]) for field, value in found if value)
+
+
+def after_output(hook: str, started: float, output: str) -> None:
+    """Once the output is out: with an export configured, log this hook's time and bytes, and at Stop
+    start the detached exporter (telemetry/worker.py). Nothing at all without the configuration."""
+    project = CURRENT.get("project", "")
+    if not project:
+        return
+    from sidekit_hooks.core import exportconfig
+
+    if not exportconfig.configured(project):
+        return
+    hooklog.append(project, hooklog.TIMINGS, {"hook": hook, "session": CURRENT.get("session", ""),
+                                              "ms": round((time.monotonic() - started) * 1000, 2),
+                                              "bytes": len(output.encode("utf-8", "replace")),
+                                              **hooklog.CONTEXT})
+    if hook == "Stop":
+        from sidekit_hooks.core import background
+
+        try:
+            background.spawn_module(TELEMETRY_WORKER, [project], isolation="-P")
+        except OSError as exc:
+            hooklog.error(project, hook, "otel-worker", exc)
 
 
 def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
