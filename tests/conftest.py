@@ -38,6 +38,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = fast
 
 
+@pytest.fixture(autouse=True)
+def _no_hook_context() -> None:
+    """A hook run in-process leaves its prompt/tool ids for the decisions it logs (hooklog.CONTEXT)."""
+    from sidekit_hooks.core import hooklog
+
+    hooklog.CONTEXT.clear()
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """An empty project folder (not a git repo unless a test makes it one)."""

@@ -66,6 +66,10 @@ class CityClaim(Claim):
         self.city = city
         self.claimed_at = claimed_at
 
+    @classmethod
+    def settle_all(cls, claims: list[Claim], delivered: bool, error: str) -> None:
+        settle(claims, delivered, error)
+
 
 def nudges_dir(city: str) -> str:
     return os.path.join(city, NUDGES_SUBDIR)
