@@ -59,7 +59,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, sidekit_cache: Path) -> dict[str,
     """The process environment without anything Gas Town or Claude Code would set."""
     for name in ("GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "GT_SESSION", "CLAUDE_PROJECT_DIR",
                  "CLAUDE_CODE_SESSION_ID", "SIDEKIT_DISABLE", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA",
-                 "SIDEKIT_JUDGE", "GC_CITY", "GC_SESSION_ID", "GC_AGENT", "GC_ALIAS", "SIDEKIT_GC_DRAIN",
+                 "SIDEKIT_JUDGE", "GC_CITY", "GC_SESSION_ID", "GC_AGENT", "GC_ALIAS", "GC_CONTINUATION_EPOCH", "SIDEKIT_GC_DRAIN",
                  "SIDEKIT_OTEL_ENDPOINT", "SIDEKIT_OTEL_HEADERS"):
         monkeypatch.delenv(name, raising=False)
     return dict(os.environ)

@@ -1,7 +1,7 @@
 """Gas City's nudge queue: one `state.json` per city, under an exclusive `flock` on `state.lock`.
 
-Gas City (the successor of Gas Town) keeps every deferred nudge of a city in
-`<city>/.gc/runtime/nudges/state.json`, in buckets `pending`, `in_flight` and `dead`. This module reads
+Gas City (the successor of Gas Town) keeps every deferred nudge of a city in one `state.json`
+(`<city>/.gc/nudges/` as gc writes it, or `<city>/.gc/runtime/nudges/`), in buckets `pending`, `in_flight` and `dead`. This module reads
 and writes that file with Gas City's own semantics (docs/fleets.md): a drain claims the due items of
 this session/agent into `in_flight` with a two-minute lease, removes them once printed, and puts back
 what it did not print; a failed print counts an attempt. Items and keys sidekit does not know are kept.
@@ -25,7 +25,10 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
 
-NUDGES_SUBDIR = os.path.join(".gc", "runtime", "nudges")
+# Where the queue lives under the city: gc (at a46ccb1c) writes `.gc/nudges/` (citylayout.RuntimeRoot is
+# `.gc`); `.gc/runtime/nudges/` is the layout CONTRACT §7 names. The one holding a state.json wins, then
+# the one that exists, then gc's own.
+NUDGES_SUBDIRS = (os.path.join(".gc", "nudges"), os.path.join(".gc", "runtime", "nudges"))
 CLAIM_TTL = 120.0  # seconds; Gas City's claim lease (defaultQueuedNudgeClaimTTL)
 RETRY_DELAY = 15.0  # seconds before a failed delivery is tried again (defaultQueuedNudgeRetryDelay)
 MAX_ATTEMPTS = 5  # then the item goes to `dead` (defaultQueuedNudgeMaxAttempts)
@@ -72,7 +75,15 @@ class CityClaim(Claim):
 
 
 def nudges_dir(city: str) -> str:
-    return os.path.join(city, NUDGES_SUBDIR)
+    """The city's queue folder (see NUDGES_SUBDIRS)."""
+    folders = [os.path.join(city, sub) for sub in NUDGES_SUBDIRS]
+    for folder in folders:
+        if os.path.isfile(os.path.join(folder, "state.json")):
+            return folder
+    for folder in folders:
+        if os.path.isdir(folder):
+            return folder
+    return folders[0]
 
 
 def state_path(city: str) -> str:
@@ -112,6 +123,11 @@ def _real_dir(path: str) -> bool:
         return False
 
 
+def epoch() -> str:
+    """The session's continuation epoch (gc sets it; items fenced to another epoch are not ours)."""
+    return os.environ.get("GC_CONTINUATION_EPOCH", "").strip()
+
+
 def identity() -> tuple[str, list[str]]:
     """(this session's id, the agent names items may be addressed to), from Gas City's variables."""
     session = os.environ.get("GC_SESSION_ID", "")
@@ -124,7 +140,10 @@ def addressed_to(item: dict[str, Any], session: str, keys: list[str]) -> bool:
     if item.get("agent") not in keys:
         return False
     fence = item.get("session_id") or ""
-    return not fence or fence == session
+    if fence and fence != session:
+        return False
+    fenced_epoch = item.get("continuation_epoch") or ""
+    return not fenced_epoch or fenced_epoch == epoch()
 
 
 def gc_time(moment: datetime) -> str:
@@ -385,6 +404,8 @@ def new_item(message: str, agent: str, session: str, *, finding: str = "", sidec
     item: dict[str, Any] = {"id": "nudge-" + os.urandom(6).hex(), "agent": agent}
     if session:
         item["session_id"] = session
+        if epoch():
+            item["continuation_epoch"] = epoch()  # as gc fences its own items to the session's epoch
     item["source"], item["message"] = SOURCE, message
     if finding:
         item["reference"] = {"kind": SOURCE, "id": finding[:500]}

@@ -67,6 +67,21 @@ def test_city_found_by_variable_or_by_a_real_gc_folder_above(tmp_path: Path, mon
     assert city.find_city(str(elsewhere)) == str(town)
 
 
+def test_the_queue_folder_is_the_one_gc_uses_unless_the_other_holds_the_state(tmp_path: Path) -> None:
+    assert city.nudges_dir(str(tmp_path)) == str(tmp_path / ".gc" / "nudges")  # gc's citylayout: `.gc` is the runtime root
+    make_city(tmp_path, {"pending": []})  # .gc/runtime/nudges/state.json (CONTRACT §7)
+    assert city.nudges_dir(str(tmp_path)) == str(tmp_path / ".gc" / "runtime" / "nudges")
+
+
+def test_items_fenced_to_another_continuation_epoch_are_left(tmp_path: Path, agent: None,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GC_CONTINUATION_EPOCH", "2")
+    root = make_city(tmp_path, {"pending": [gc_item("n-old", "x", continuation_epoch="1"),
+                                            gc_item("n-now", "y", continuation_epoch="2")]})
+    assert [c.name for c in city.claim(str(root), time.monotonic() + 1)] == ["n-now"]
+    assert city.new_item("m", "mayor", "gc-sess-1")["continuation_epoch"] == "2"
+
+
 def test_claim_takes_due_items_of_this_agent_and_session_only(tmp_path: Path, agent: None) -> None:
     later = gc_item("n-later", "later", deliver_after="2026-12-02T06:00:00Z")
     other = gc_item("n-other", "for someone else", agent="deacon")
