@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 from run import REPO, BenchContext, Row, ratio_row, time_paired
 
@@ -47,6 +48,29 @@ def queue_five(ctx: BenchContext, project: str) -> None:
             "from sidekit_hooks.nudges import queue; from sidekit_hooks.core import workspace;"
             "[queue.enqueue(workspace.queue_root(sys.argv[2]), sys.argv[3], queue.Nudge(f'[sidecar:scope] nudge {i}')) for i in range(5)]")
     subprocess.run([sys.executable, "-c", code, REPO, project, SESSION], check=True)
+
+
+RECHECKED = [  # what a queued finding carries so its delivery can tell it still holds (nudges/recheck.py)
+    {"kind": "scope", "path": "pkg/mod.py", "before": "absent"},
+    {"kind": "match", "path": "pkg/mod.py", "pattern": "return 2", "digest": f"{zlib.crc32(b'return 2'):08x}"},
+    {"kind": "def", "path": "pkg/mod.py", "symbol": "f"},
+    {"kind": "tests", "path": "pkg/mod.py", "generation": "7", "tests": "tests/test_mod.py::test_f"},
+    {"kind": "tests", "path": "", "generation": "6", "tests": ""},  # an older run's report: dropped as moot
+]
+
+
+def queue_five_rechecked(ctx: BenchContext, project: str) -> None:
+    """Five findings queued by an earlier call, each with its re-check (the last one no longer true)."""
+    cache = {"format": 1, "generation": 7, "failing": 1, "moreClusters": 0,
+             "clusters": [{"id": "c1", "tests": ["tests/test_mod.py::test_f"]}], "files": {}}
+    with open(os.path.join(project, ".sidekit", "status.json"), "w") as handle:
+        json.dump(cache, handle)
+    code = ("import sys, json; sys.path.insert(0, sys.argv[1]);"
+            "from sidekit_hooks.nudges import queue; from sidekit_hooks.core import workspace;"
+            "[queue.enqueue(workspace.queue_root(sys.argv[2]), sys.argv[3], queue.Nudge(f'[sidecar:scope] nudge {i}', "
+            "extra={'sidecar': 'scope', 'finding': f'k{i}', 'recheck': json.dumps(r)})) "
+            "for i, r in enumerate(json.loads(sys.argv[4]))]")
+    subprocess.run([sys.executable, "-c", code, REPO, project, SESSION, json.dumps(RECHECKED)], check=True)
 
 
 ROUND_TRIP = """
@@ -99,6 +123,11 @@ def rows(ctx: BenchContext) -> list[Row]:
         samples, bare = time_paired(prompt, ctx, prompt_payload(project), env, project,
                                     setup=lambda: queue_five(ctx, project))
         out += ratio_row("hooks", "UserPromptSubmit, five queued nudges", samples, ctx, None, bare)
+        os.makedirs(os.path.join(project, ".sidekit"), exist_ok=True)
+        samples, bare = time_paired(prompt, ctx, prompt_payload(project), env, project,
+                                    setup=lambda: queue_five_rechecked(ctx, project))
+        out += ratio_row("hooks", "UserPromptSubmit, five queued findings re-checked at delivery (#18)", samples, ctx,
+                         None, bare)
         out += queue_round_trip(ctx)
     finally:
         shutil.rmtree(project, ignore_errors=True)

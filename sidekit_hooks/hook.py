@@ -87,14 +87,14 @@ PRE_TOOL_DEADLINE = 0.8  # seconds, as runtime.HARD_DEADLINE; past it the comman
 
 
 def _pre_tool_use() -> int:
-    """PreToolUse (Bash): only the raw-pytest rewrite listens, so a call that never says pytest costs
-    one read of stdin and no import of the runtime."""
+    """PreToolUse (Bash): only the raw-run rewrite listens (pytest, go test, cargo test), so a call that
+    never says "test" (pytest, go test, vitest...) or "jest" costs one read of stdin and no import of the runtime."""
     import os
 
     if os.environ.get("SIDEKIT_DISABLE", "") not in ("", "0"):
         return 0
     stdin_text = sys.stdin.buffer.read(MAX_STDIN).decode("utf-8", "replace")
-    if "pytest" not in stdin_text and "py.test" not in stdin_text:
+    if "test" not in stdin_text and "py.test" not in stdin_text and "jest" not in stdin_text:
         return 0
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, PRE_TOOL_DEADLINE)

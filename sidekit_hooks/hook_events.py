@@ -42,7 +42,7 @@ EVENTS: dict[str, HookEvent] = {event.name: event for event in (
               probe={**_TOOL_PROBE, "error": "probe"}),
     HookEvent("UserPromptSubmit", "user_prompt_submit", drains=True, boundary=True, probe={"prompt": ""}),
     # Raw test runs only (runners/rewrite.py); the condition spares every other Bash call a hook process.
-    HookEvent("PreToolUse", "pre_tool_use", matcher="Bash", condition="Bash(*py*test*)",
+    HookEvent("PreToolUse", "pre_tool_use", matcher="Bash", condition="Bash(*test*)",
               probe={"tool_name": "Bash", "tool_input": {"command": "true"}}),
     HookEvent("SessionStart", "session_start", drains=True, lifecycle=True, probe={"source": "startup"}),
     HookEvent("Stop", "stop", lifecycle=True, probe={"stop_hook_active": False}),

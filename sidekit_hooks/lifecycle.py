@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.findings import Context, Decision
 
 PRIMER_RULE = "scope.primer"
+AT_STOP = "Still there as you finish: "
+AFTER_COMPACT = "Still open from before the compaction: "
+MAX_STANDING = 2  # still-open findings named again after a compaction (the rest wait for Stop)
 REMINDER_RULE = "lifecycle.reminder"
 TINY_FILES = 25  # a project with at most this many Python files ...
 TINY_BYTES = 250_000  # ... and this many bytes of them is indexed inside SessionStart (bench: ~0.1 s for 30 files)
@@ -46,12 +49,44 @@ PRIMED_SOURCES = frozenset({"startup", "clear", "compact", ""})  # resume keeps 
 
 
 def session_start(event: Event, ctx: Context) -> str:
-    """The scope primer line ("" without a scope, or on resume); starts the index refresh on the way."""
+    """The scope primer line ("" without a scope, or on resume), and after a compaction the findings
+    still open; starts the index refresh on the way."""
     if not event.is_subagent:
         warm_indexes(ctx.project, event.hook)
-    if str(event.raw.get("source") or "") not in PRIMED_SOURCES:
+    source = str(event.raw.get("source") or "")
+    if source not in PRIMED_SOURCES:
         return ""
-    return scope_primer(event, ctx)
+    primer = scope_primer(event, ctx)
+    if source != "compact" or event.is_subagent or not event.session_id:
+        return primer
+    room = min(MAX_STANDING * delivery.MAX_NUDGE, delivery.MAX_DELIVERY - len(primer) - 1)
+    standing = standing_findings(event, ctx, room)
+    return "\n".join(part for part in (primer, standing) if part)
+
+
+def standing_findings(event: Event, ctx: Context, room: int) -> str:
+    """After `compact`: the delivered findings the policy reminds of (`[policy] remind`, scope by default)
+    that are still there, named again in one short line each; the summary may have dropped them. The
+    ledger notes the compaction, so Stop may remind of each once more."""
+    book = ledger.read(ctx.project, event.session_id)
+    open_now = [record for _, record in _delivered(book, "")
+                if recheck.outcome(ctx.project, record["recheck"]) == recheck.STILL]
+    ledger.append(ctx.project, event.session_id, [{"compact": 1}])
+    lines = reminders(open_now, ctx, lambda c: policy.Config(c.packs().get("policy", {})), AFTER_COMPACT)
+    text, said = delivery.plan_lines([line for _, line in lines], room)
+    for record, line in lines[:said]:
+        _log_reminder(ctx.project, event, record, line)
+    return text
+
+
+def _delivered(book: ledger.Ledger, agent: str) -> list[tuple[str, dict[str, Any]]]:
+    """(key, admit record) of each finding delivered to this agent that carries a re-check."""
+    out = []
+    for key in book.delivered:
+        record = book.findings.get(key)
+        if record is not None and str(record.get("agent", "")) == agent and isinstance(record.get("recheck"), dict):
+            out.append((key, record))
+    return out
 
 
 def warm_indexes(project: str, hook: str) -> str:
@@ -164,15 +199,13 @@ def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Confi
     text, said = delivery.plan_lines([line for _, line in lines])
     for record, line in lines[:said]:  # what did not fit is reminded at the next Stop
         facts.append({"remind": str(record["admit"])})
-        _log(ctx.project, event, {"sidecar": str(record.get("sidecar", "")), "rule": str(record.get("rule") or REMINDER_RULE),
-                                  "key": str(record["admit"])[:200], "path": str(record.get("path", "")),
-                                  "decision": "reminded", "text": line})
+        _log_reminder(ctx.project, event, record, line)
     ledger.append(ctx.project, event.session_id, facts)
     return text
 
 
-def reminders(still: list[dict[str, Any]], ctx: Context,
-              config_of: Callable[[Context], policy.Config]) -> list[tuple[dict[str, Any], str]]:
+def reminders(still: list[dict[str, Any]], ctx: Context, config_of: Callable[[Context], policy.Config],
+              lead: str = AT_STOP) -> list[tuple[dict[str, Any], str]]:
     """(record, line) for each still-open finding the policy wants said again."""
     config = config_of(ctx)
     out: list[tuple[dict[str, Any], str]] = []
@@ -183,8 +216,14 @@ def reminders(still: list[dict[str, Any]], ctx: Context,
         said = str(record.get("text", ""))
         prefix = f"[sidecar:{sidecar}] "
         body = said[len(prefix):] if said.startswith(prefix) else said
-        out.append((record, policy.clip(f"{prefix}Still there as you finish: {body}")))
+        out.append((record, policy.clip(f"{prefix}{lead}{body}")))
     return out
+
+
+def _log_reminder(project: str, event: Event, record: dict[str, Any], line: str) -> None:
+    _log(project, event, {"sidecar": str(record.get("sidecar", "")), "rule": str(record.get("rule") or REMINDER_RULE),
+                          "key": str(record["admit"])[:200], "path": str(record.get("path", "")),
+                          "decision": "reminded", "text": line})
 
 
 def _log_recheck(project: str, event: Event, record: dict[str, Any], verdict: str, calls: int | None) -> None:

@@ -116,11 +116,12 @@ def after_output(hook: str, started: float, output: str) -> None:
 def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     """(what the model reads, the claims to commit once it is printed)."""
     draining = event.hook in DRAINING_HOOKS and not event.is_subagent
+    since = time.time()  # nudges queued before this moment are re-checked before they are said
     # Drain first: what was queued before this call is claimed before any detector runs, so a
     # detector that runs out of time cannot hold it back (hook.main delivers HELD on its deadline).
-    early = claim_queued(event, ctx.project) if draining else []
+    early = claim_queued(event, ctx.project, since) if draining else []
     if event.hook in LIFECYCLE_HOOKS:
-        return respond_lifecycle(event, ctx, early)
+        return respond_lifecycle(event, ctx, early, since)
     if event.hook in TOOL_HOOKS and event.session_id:  # the session's ledger counts tool calls (Stop, report)
         ledger.append(ctx.project, event.session_id, [{"call": event.path if event.kind == "write" else ""}])
     findings = run_detectors(detectors.names(event.hook), event, ctx)
@@ -137,10 +138,11 @@ def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
         hooklog.error(ctx.project, event.hook, "policy", exc)
     if not draining:
         return "", []
-    return drain(event, ctx.project, early)
+    return drain(event, ctx.project, early, since=since)
 
 
-def respond_lifecycle(event: Event, ctx: Context, early: list[queue.Claim]) -> tuple[str, list[queue.Claim]]:
+def respond_lifecycle(event: Event, ctx: Context, early: list[queue.Claim],
+                      since: float = 0.0) -> tuple[str, list[queue.Claim]]:
     """SessionStart: warm the indexes, prime the scope, deliver what waits. Stop: re-check findings."""
     from sidekit_hooks import lifecycle
 
@@ -149,7 +151,7 @@ def respond_lifecycle(event: Event, ctx: Context, early: list[queue.Claim]) -> t
         if event.is_subagent:
             return primer, []
         room = delivery.MAX_DELIVERY - len(primer) - 1 if primer else delivery.MAX_DELIVERY
-        text, claims = drain(event, ctx.project, early, room)
+        text, claims = drain(event, ctx.project, early, room, since)
         return "\n".join(part for part in (primer, text) if part), claims
     return lifecycle.stop(event, ctx, policy_config), []
 
@@ -212,8 +214,9 @@ def _detect(name: str, event: Event, ctx: Context) -> list[Finding]:
     return list(detectors.load(name).detect(event, ctx))
 
 
-def claim_queued(event: Event, project: str) -> list[queue.Claim]:
-    """Claim what is queued for this session (and its Gas Town tmux session); held in HELD."""
+def claim_queued(event: Event, project: str, since: float = 0.0) -> list[queue.Claim]:
+    """Claim what is queued for this session (and its Gas Town tmux session); held in HELD. A finding
+    queued before `since` (an earlier call) is re-checked first, and dropped as moot when no longer true."""
     root = workspace.queue_root(project)
     claims: list[queue.Claim] = []
     for session in sessions_to_drain(event.session_id):
@@ -223,6 +226,7 @@ def claim_queued(event: Event, project: str) -> list[queue.Claim]:
             if not isinstance(exc, OSError) or _first(exc):
                 hooklog.error(project, event.hook, "drain", exc)
             continue
+        got = true_now(got, event, project, since) if since else got
         claims.extend(got)
         HELD.extend(got)
     city_root = city_of(project)
@@ -261,6 +265,34 @@ def queue_deadline() -> float:
     return QUEUE_DEADLINE[0] if QUEUE_DEADLINE[0] > time.monotonic() else time.monotonic() + 0.5
 
 
+def true_now(claims: list[queue.Claim], event: Event, project: str, since: float) -> list[queue.Claim]:
+    """The claims still true at delivery: a nudge written before `since` that carries a re-check (a
+    tests finding: its tests still fail in the newest run; scope: the file still differs from its base;
+    a helper copy: both defs exist; a rule: its line is still there) is judged again. One no longer
+    true is removed and logged as moot. Costs nothing for a nudge written in this very call."""
+    kept: list[queue.Claim] = []
+    for held in claims:
+        check = held.nudge.extra.get("recheck")
+        if isinstance(check, str) and queue.name_time(held.name) < since and not _holds(project, check):
+            queue.commit([held])
+            policy.record_moot(project, event.hook, event.session_id, held)
+            continue
+        kept.append(held)
+    return kept
+
+
+def _holds(project: str, check: str) -> bool:
+    from sidekit_hooks.nudges import recheck
+
+    try:
+        record = fastjson.loads(check)
+    except ValueError:
+        return True
+    if not isinstance(record, dict):
+        return True
+    return recheck.holds(project, {str(k): str(v) for k, v in record.items()})
+
+
 def _first(exc: OSError) -> bool:
     """A refused path is logged once per process (doctor reports it for good)."""
     from sidekit_hooks.core import safepath
@@ -280,8 +312,11 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
     def send(line: str, finding: Finding) -> bool:
         # Only what reached the queue counts as said (the policy forgets the rest, to say it again).
         # Nudge text can quote tool data (a command, a path, output): secrets in it are masked here.
+        extra = {"sidecar": finding.sidecar, "rule": finding.rule_id, "finding": finding.key[:500]}
+        if finding.recheck:  # a later delivery re-checks it (see true_now)
+            extra["recheck"] = fastjson.dumps(finding.recheck)
         nudge = queue.Nudge(redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
-                            extra={"sidecar": finding.sidecar, "rule": finding.rule_id, "finding": finding.key[:500]})
+                            extra=extra)
         try:
             if city_root in CITY_BUSY:
                 return False  # not said: the policy says it again at a later call
@@ -302,14 +337,15 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
 
 
 def _enqueue_city(city_root: str, nudge: queue.Nudge, finding: Finding, project: str, hook: str) -> None:
-    from sidekit_hooks.nudges import city
-
     from datetime import timedelta
+
+    from sidekit_hooks.nudges import city
 
     session, keys = city.identity()
     ttl = queue.URGENT_TTL if nudge.urgent else queue.NORMAL_TTL  # a finding goes stale as a Gas Town nudge does
     item = city.new_item(nudge.message, keys[0], session, finding=finding.key, sidecar=finding.sidecar,
-                         rule=finding.rule_id, expires_at=nudge.timestamp + timedelta(seconds=ttl))
+                         rule=finding.rule_id, expires_at=nudge.timestamp + timedelta(seconds=ttl),
+                         recheck=str(nudge.extra.get("recheck") or ""))
     for dropped in city.enqueue(city_root, [item], queue_deadline()):
         hooklog.error(project, hook, "queue-cap", f"dropped {dropped.get('id')} from sidekit: over "
                       f"{city.MAX_OWN_PENDING} pending in the city queue")
@@ -321,9 +357,9 @@ def policy_config(ctx: Context) -> policy.Config:
 
 
 def drain(event: Event, project: str, early: list[queue.Claim] | None = None,
-          room: int = delivery.MAX_DELIVERY) -> tuple[str, list[queue.Claim]]:
+          room: int = delivery.MAX_DELIVERY, since: float = 0.0) -> tuple[str, list[queue.Claim]]:
     """Plan one delivery (within `room` characters) of what was claimed first (`early`) and what was queued since."""
-    claims = list(early or []) + claim_queued(event, project)  # what was queued first goes first
+    claims = list(early or []) + claim_queued(event, project, since)  # what was queued first goes first
     if not claims:
         return "", []
     text, delivered, left = delivery.plan(claims, room)

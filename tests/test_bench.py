@@ -21,6 +21,7 @@ HOOK_ROWS = [
     ("PostToolUse on an Edit (settings command)", "p50 <= 2.5x"),
     ("UserPromptSubmit, empty queue", "p50 <= 1.5x"),
     ("UserPromptSubmit, five queued nudges", ""),
+    ("UserPromptSubmit, five queued findings re-checked at delivery (#18)", ""),
 ]
 ROUND_TRIP_ROW = (r"hooks +one finding through the queue \(enqueue, claim, plan, commit\) vs straight out, in-process +"
                   r"\d+\.\d{3} ms vs \d+\.\d{3} ms")

@@ -270,3 +270,27 @@ def test_each_fired_decision_names_its_subject_and_how_to_recheck_it(armed: Path
           "digest": line_digest("return JSONResponse({'error': reason}, status_code=400)"), "before": "absent"}),
         ("scope", "docs/notes.md", {"kind": "scope", "path": "docs/notes.md", "before": "absent"}),
     ]
+
+
+def test_compaction_names_the_standing_scope_finding_and_stop_may_remind_once_more(armed: Path,
+                                                                                   run_hook: HookRunner) -> None:
+    session_with_a_fix_and_an_open_scope_edit(armed, run_hook)
+    reminder = ("[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope (gt-7: api/**). "
+                "If it must change, say so to the user first.")
+    assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == reminder
+    compacted = context_of(run_hook("SessionStart", payload("SessionStart", armed, source="compact")).stdout)
+    assert compacted == PRIMER + (
+        "\n[sidecar:scope] Still open from before the compaction: docs/notes.md is outside this task's scope "
+        "(gt-7: api/**). If it must change, say so to the user first.")
+    assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == reminder  # once more
+    assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == ""
+    put(armed, "docs/notes.md", "")
+    (armed / "docs" / "notes.md").unlink()  # undone: a new file removed again
+    assert context_of(run_hook("SessionStart", payload("SessionStart", armed, source="compact")).stdout) == PRIMER
+    assert [row["hook"] for row in decisions(armed, "reminded")] == ["Stop", "SessionStart", "Stop"]
+
+
+def test_a_fresh_start_or_resume_does_not_repeat_standing_findings(armed: Path, run_hook: HookRunner) -> None:
+    session_with_a_fix_and_an_open_scope_edit(armed, run_hook)
+    assert context_of(run_hook("SessionStart", payload("SessionStart", armed, source="clear")).stdout) == PRIMER
+    assert context_of(run_hook("SessionStart", payload("SessionStart", armed, source="resume")).stdout) == ""

@@ -79,7 +79,8 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
     head = f"{where} {relation} {path} ({status_line(summary)}); details: sidekit failures {handle}"
     message = head + rerun_clause(path, spot, first, summary, len(head))
     generation = summary.get("generation", 0)
-    return [Finding("tests", message, key=f"tests:edit:{path}:{generation}", path=path, subject=path)]
+    return [Finding("tests", message, key=f"tests:edit:{path}:{generation}", path=path, subject=path,
+                    recheck=still_failing(summary, path, [first]))]
 
 
 def rerun_clause(path: str, spot: list[Any], first: str, summary: dict[str, Any], used: int) -> str:
@@ -122,7 +123,8 @@ def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str], 
     if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
         rerun = "sidekit test --select"  # the tests the change needs, which these are among
     generation = summary.get("generation", 0)
-    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path, subject=path)]
+    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path, subject=path,
+                    recheck=still_failing(summary, path, hit))]
 
 
 def after_run(summary: dict[str, Any], now: float, duration: float | None = None) -> list[Finding]:
@@ -140,9 +142,26 @@ def after_run(summary: dict[str, Any], now: float, duration: float | None = None
         handle = biggest["tests"][0] if biggest.get("affected", 1) == 1 and len(biggest["tests"][0]) <= MAX_ID \
             else biggest["id"]
         top = (f"; biggest: {biggest.get('type', 'Error')} at {biggest.get('at', '?')} "
-               f"({biggest.get('affected', 1)} tests): sidekit failures {handle}")
-    message = f"pytest: {status_line(summary)}{top}. Next time `sidekit test` answers in one JSON line"
-    return [Finding("tests", message, key=f"tests:run:{summary.get('generation', 0)}:{run.get('finished', 0)}")]
+               f"({_tests_count(int(biggest.get('affected', 1)))}): sidekit failures {handle}")
+    runner = str(summary.get("runner") or "pytest")
+    message = f"{runner}: {status_line(summary)}{top}. Next time `sidekit test` answers in one JSON line"
+    return [Finding("tests", message, key=f"tests:run:{summary.get('generation', 0)}:{run.get('finished', 0)}",
+                    recheck=still_failing(summary, "", []))]
+
+
+MAX_NAMED = 5  # failing tests a finding's re-check follows (the first ones it counts)
+
+
+def still_failing(summary: dict[str, Any], path: str, tests: list[str]) -> dict[str, str]:
+    """How delivery (and Stop) tell the finding still holds (nudges/recheck.py): the cache generation it
+    was read from, and the tests it counts, which must still fail in the newest run. Without tests, it
+    reports one run and holds only while that run is the newest."""
+    return {"kind": "tests", "path": path, "generation": str(summary.get("generation", 0)),
+            "tests": "\n".join(test for test in tests[:MAX_NAMED] if test)}
+
+
+def _tests_count(count: int) -> str:
+    return f"{count} test{'s' if count != 1 else ''}"
 
 
 def is_this_run(run: dict[str, Any], now: float, duration: float | None) -> bool:
@@ -179,8 +198,9 @@ def status_line(summary: dict[str, Any]) -> str:
 
 
 def runs_pytest(command: str) -> bool:
-    """Whether a shell command runs pytest itself (not `sidekit test`, not a grep for the word)."""
-    if "pytest" not in command and "py.test" not in command:
+    """Whether a shell command runs pytest, `go test` or `cargo test` itself (not `sidekit test`, not a
+    grep for the word): a run that writes the test cache."""
+    if "pytest" not in command and "py.test" not in command and " test" not in command:
         return False
     from sidekit_hooks.core.shell import core_words, segments
 
@@ -189,6 +209,8 @@ def runs_pytest(command: str) -> bool:
         if words and words[0] in ("pytest", "py.test"):
             return True
         if words and words[0].startswith("python") and words[1:3] == ["-m", "pytest"]:
+            return True
+        if words[1:2] == ["test"] and words[0].rsplit("/", 1)[-1] in ("go", "cargo"):
             return True
     return False
 
@@ -291,7 +313,8 @@ def after_edit_imported(path: str, summary: dict[str, Any], hit: list[str], fail
     if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
         rerun = "sidekit test --select"
     generation = summary.get("generation", 0)
-    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path)]
+    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path,
+                    recheck=still_failing(summary, path, hit))]
 
 
 def _build_index_later(root: str) -> None:

@@ -57,13 +57,17 @@ class ToolsSidecar:
     hooks = judged_by("tools")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
+        if event.tool == "Glob" and event.hook == "PostToolUse" and event.session_id:
+            remember_glob(ctx.project, event.session_id)
+            return []
         if event.kind == "shell" and event.command:
-            found = shell_findings(event.command, ctx.project)
+            found = shell_findings(event.command, ctx.project, event.session_id)
             for finding in found:
                 finding.subject = finding.subject or event.command[:200]  # the command it is about
-            if event.hook == "PostToolUseFailure":
+            if event.hook == "PostToolUseFailure" or not costly_run(event.output):
                 # A failed raw pytest run belongs to the tests sidecar (status + `sidekit failures`) and
-                # to the team's own rules on its output; a second "use sidekit test" would be noise.
+                # to the team's own rules on its output; a second "use sidekit test" would be noise. So
+                # is the hint after a short or green run: it cost the model next to nothing.
                 found = [f for f in found if f.key != "tools:pytest"]
             return found
         if event.kind == "write" and event.path:
@@ -79,11 +83,41 @@ TOOLS = ToolsSidecar()
 
 
 def short(text: str) -> str:
-    """A quoted path or pattern, cut to MAX_SHOWN characters (from the left: the file name matters)."""
+    """A quoted path or pattern on one line (a quoted newline would break the nudge's one line), cut to
+    MAX_SHOWN characters (from the left: the file name matters)."""
+    if "\n" in text or "\r" in text:
+        text = " ".join(text.split())
     return text if len(text) <= MAX_SHOWN else "…" + text[-(MAX_SHOWN - 1) :]
 
 
-def shell_findings(command: str, project: str) -> list[Finding]:
+GLOB_SEEN = "glob-seen"  # in the session's state folder: the Glob tool answered in this session
+
+
+def remember_glob(project: str, session: str) -> None:
+    """The Glob tool exists here. Claude Code can run without it ("Glob is not available in this
+    session — find files with `find` via the Bash tool"), so the find hint waits for this evidence."""
+    from sidekit_hooks.core import workspace
+    from sidekit_hooks.nudges.policy import state_folder
+
+    try:
+        folder = state_folder(project, session)
+        if not os.path.exists(os.path.join(folder, GLOB_SEEN)):
+            workspace.atomic_write(os.path.join(folder, GLOB_SEEN), "")
+    except (OSError, workspace.UnsafeSessionName):
+        pass
+
+
+def glob_seen(project: str, session: str) -> bool:
+    from sidekit_hooks.core import workspace
+    from sidekit_hooks.nudges.policy import state_folder
+
+    try:
+        return bool(session) and os.path.exists(os.path.join(state_folder(project, session), GLOB_SEEN))
+    except workspace.UnsafeSessionName:
+        return False
+
+
+def shell_findings(command: str, project: str, session: str = "") -> list[Finding]:
     findings: list[Finding] = []
     for segment in parse_shell(command):
         if segment.opaque:
@@ -95,11 +129,24 @@ def shell_findings(command: str, project: str) -> list[Finding]:
             pytest_finding(words)
             or search_finding(words, project)
             or read_finding(words, segment)
-            or find_finding(words, segment)
+            or (find_finding(words, segment) if words[0] == "find" and glob_seen(project, session) else None)
         )
         if finding and all(f.key != finding.key for f in findings):
             findings.append(finding)
     return findings
+
+
+QUIET_OUTPUT = 2048  # bytes: raw pytest output under this is left alone by the rewrite too (SHORT)
+RED_WORDS = (" failed", " error", "Error")
+
+
+def costly_run(output: str) -> bool:
+    """A raw pytest run worth the "prefer `sidekit test`" hint: its output is long, and red (a piped run
+    exits 0 whatever pytest said, so the colour is read from the summary at the end)."""
+    if len(output) < QUIET_OUTPUT and len(output.encode("utf-8", "replace")) < QUIET_OUTPUT:
+        return False
+    tail = output[-400:]
+    return any(word in tail for word in RED_WORDS)
 
 
 def pytest_finding(words: list[str]) -> Finding | None:
@@ -116,8 +163,7 @@ def pytest_finding(words: list[str]) -> Finding | None:
     target = " ".join(["sidekit test", *paths]) if paths and len(" ".join(paths)) <= MAX_SHOWN else "sidekit test"
     return Finding(
         SIDECAR,
-        f"`{target}` runs pytest and answers in one compact line (failures grouped by cause); "
-        "`sidekit failures` gives details on demand. Prefer it to raw pytest output.",
+        f"`{target}` runs pytest and answers in one compact line; `sidekit failures` has the details.",
         key="tools:pytest",
         rule_id="tools.raw-pytest",
     )
@@ -513,6 +559,7 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
             rule_id="tools.helper-exists",
             path=event.path,
             subject=node.name,
-            recheck={"kind": "def", "path": event.path, "symbol": node.name, "before": before_state(event)},
+            recheck={"kind": "def", "path": event.path, "symbol": node.name, "before": before_state(event),
+                     "other": match.path, "other_symbol": match.name},  # both must still exist to be said
         )
     return None

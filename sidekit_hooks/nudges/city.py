@@ -61,7 +61,7 @@ class CityClaim(Claim):
             extra["finding"] = reference["id"]  # ties the delivery back to the finding (Stop, report)
         own = item.get("sidekit")
         if isinstance(own, dict):
-            extra.update({k: v for k, v in own.items() if k in ("sidecar", "rule") and isinstance(v, str)})
+            extra.update({k: v for k, v in own.items() if k in ("sidecar", "rule", "recheck") and isinstance(v, str) and v})
         nudge = Nudge(str(item.get("message", "")), sender=str(item.get("source") or "gc"),
                       timestamp=parse_time(item.get("created_at")), expires_at=parse_time(item.get("expires_at")),
                       extra=extra)
@@ -397,7 +397,7 @@ def _settle_in(state: dict[str, Any], mine: dict[str, CityClaim], delivered: boo
 
 
 def new_item(message: str, agent: str, session: str, *, finding: str = "", sidecar: str = "", rule: str = "",
-             expires_at: datetime | None = None, at: datetime | None = None) -> dict[str, Any]:
+             recheck: str = "", expires_at: datetime | None = None, at: datetime | None = None) -> dict[str, Any]:
     """A pending item in Gas City's shape (`source: "sidekit"`). The finding rides in `reference`, which
     Gas City keeps; `sidekit` (sidecar, rule) survives only sidekit's own rewrites."""
     moment = at or _now()
@@ -413,8 +413,8 @@ def new_item(message: str, agent: str, session: str, *, finding: str = "", sidec
     item["expires_at"] = gc_time(expires_at) if expires_at else _plus(moment, DEFAULT_TTL)
     for key in ("last_attempt_at", "claimed_at", "lease_until", "dead_at"):
         item[key] = ZERO_TIME
-    if sidecar or rule:
-        item["sidekit"] = {"sidecar": sidecar, "rule": rule}
+    if sidecar or rule or recheck:  # recheck: how a later delivery checks the finding still holds (runtime.true_now)
+        item["sidekit"] = {"sidecar": sidecar, "rule": rule, **({"recheck": recheck} if recheck else {})}
     return item
 
 

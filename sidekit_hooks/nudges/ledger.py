@@ -6,7 +6,8 @@ under PIPE_BUF, so concurrent hooks never interleave them):
   {"admit": KEY, "sidecar", "rule", "severity", "subject", "recheck", "text", "agent"?}
   {"deliver": KEY}                        the nudge reached the model (after the calls before it)
   {"recheck": KEY, "outcome"}             Stop's verdict when it changed
-  {"remind": KEY}                         Stop said it again (never twice)
+  {"remind": KEY}                         Stop said it again (never twice between compactions)
+  {"compact": 1}                          the conversation was compacted: what was reminded may be again
 Stop reads it back (`read`). Standard library only.
 """
 
@@ -123,3 +124,5 @@ def _fold(ledger: Ledger, record: dict[str, Any]) -> None:
         ledger.outcomes[str(record["recheck"])] = str(record.get("outcome", ""))
     elif "remind" in record:
         ledger.reminded.add(str(record["remind"]))
+    elif "compact" in record:  # the summary may have lost the reminder: Stop may say it once more
+        ledger.reminded.clear()

@@ -11,7 +11,8 @@ A finding is suppressed, checked in this order, when:
              a concrete finding resets the clock for concrete findings, so a habit hint never holds
              back a named helper, a spec violation or a scope breach. A finding held back by a cooldown
              is deferred, not dropped: it goes out at the first boundary after the cooldown, if it
-             still holds (its file unchanged; a habit hint until it expires) and the cap allows. A
+             still holds (its re-check says so, e.g. a tests finding's tests still fail in the newest
+             run; its file unchanged; a habit hint until it expires) and the cap allows. A
              finding about no file other than a habit hint (a test status) is of its moment: dropped;
   cap        the session already had `max_nudges` nudges (the first one over says so, once).
 What passes is ordered urgent first, then by value (a concrete finding before a habit hint), then by
@@ -300,25 +301,35 @@ def defer(state: State, finding: Finding, content: str, moment: float) -> bool:
         "priority": finding.priority, "severity": finding.severity, "see": finding.see,
         "hash": content, "since": moment,
     }
+    if finding.subject:
+        state.deferred[key]["subject"] = finding.subject
+    if finding.recheck:
+        state.deferred[key]["recheck"] = finding.recheck
     return True
 
 
 def revive(state: State, event: Event, ctx: Context, moment: float) -> list[Finding]:
-    """The deferred findings that still hold: not expired, and their file unchanged since they were found.
+    """The deferred findings that still hold: not expired, still true by their re-check (a tests finding
+    against the newest recorded run, not just its file), and their file unchanged since they were found.
 
-    One that no longer holds is dropped and logged (`stale`, `expired`); we never say what may be untrue."""
-    from sidekit_hooks.nudges.findings import Finding  # noqa: PLC0415 - only when something waits
+    One that no longer holds is dropped and logged (`expired`, `moot`, `stale`); we never say what may be untrue."""
+    from sidekit_hooks.nudges import recheck  # noqa: PLC0415 - only when something waits
+    from sidekit_hooks.nudges.findings import Finding  # noqa: PLC0415
 
     alive: list[Finding] = []
     for key, item in list(state.deferred.items()):
+        check = item.get("recheck")
+        check = {str(k): str(v) for k, v in check.items()} if isinstance(check, dict) else None
         finding = Finding(str(item.get("sidecar", "")), str(item.get("message", "")), key=key,
                           rule_id=str(item.get("rule", "")), path=str(item.get("path", "")),
                           priority=str(item.get("priority", "normal")), severity=str(item.get("severity", "medium")),
-                          see=str(item.get("see", "")))
+                          see=str(item.get("see", "")), subject=str(item.get("subject", "")), recheck=check)
         since = _seconds(item.get("since"), float("-inf"))
         why = ""
         if moment - since > DEFER_TTL:
             why = "expired"
+        elif check and not recheck.holds(ctx.project, check):
+            why = "moot"
         elif finding.path and content_hash(_absolute(ctx.project, finding.path)) != item.get("hash"):
             why = "stale"
         if why:
@@ -438,6 +449,16 @@ def record_delivered(project: str, hook: str, session: str, claims: Iterable[Cla
                 if isinstance(held.nudge.extra.get(name), str):
                     record[field] = held.nudge.extra[name]  # type: ignore[literal-required]
             hooklog.append(project, hooklog.DECISIONS, record)
+
+
+def record_moot(project: str, hook: str, session: str, held: Claim) -> None:
+    """A queued finding no longer true when its delivery came: removed unsaid (`sidekit report`: moot)."""
+    record: Decision = {"session": session, "hook": hook, "sidecar": held.nudge.sidecar, "decision": "suppressed",
+                        "by": "moot", "text": held.nudge.message[:MAX_NUDGE]}
+    for field, name in (("rule", "rule"), ("key", "finding")):
+        if isinstance(held.nudge.extra.get(name), str):
+            record[field] = held.nudge.extra[name]  # type: ignore[literal-required]
+    hooklog.append(project, hooklog.DECISIONS, record)
 
 
 def _log(project: str, event: Event, finding: Finding, line: str, reason: str) -> None:

@@ -35,8 +35,9 @@ MAX_FILE = 256 * 1024  # bytes of one queued file that are read; a bigger one is
 
 
 # Optional fields a nudge file may carry besides Gas Town's own; `finding` and `rule` let the delivery
-# be tied back to the finding (for Stop's re-check and `sidekit report`).
-EXTRA_FIELDS = ("kind", "thread_id", "severity", "sidecar", "rule", "finding")
+# be tied back to the finding (for Stop's re-check and `sidekit report`); `recheck` (a JSON string,
+# so the file stays a flat object of strings) lets a later delivery check it is still true.
+EXTRA_FIELDS = ("kind", "thread_id", "severity", "sidecar", "rule", "finding", "recheck")
 
 
 class Nudge:

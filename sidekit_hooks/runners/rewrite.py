@@ -45,6 +45,15 @@ PYTHON_NAMES = ("python", "python3")
 
 def handle(stdin_text: str) -> str:
     """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
+    answer = handle_pytest(stdin_text)
+    if not answer and ("test" in stdin_text or "jest" in stdin_text):
+        from sidekit_hooks.runners import dispatch  # go test, cargo test, ...: each runner's own options
+
+        answer = dispatch.handle(stdin_text)
+    return answer
+
+
+def handle_pytest(stdin_text: str) -> str:
     if "pytest" not in stdin_text and "py.test" not in stdin_text:
         return ""
     payload = fastjson.loads(stdin_text)

@@ -22,9 +22,11 @@ LOCK_FILE = "status.lock"
 FORMAT = 1
 
 # Files whose change makes a test run out of date, and folders a source walk never enters.
-SOURCE_SUFFIXES = (".py", ".pyi")
-SOURCE_NAMES = frozenset({"pyproject.toml", "setup.cfg", "setup.py", "pytest.ini", "tox.ini", "conftest.py"})
-SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "env", "build", "dist", "site-packages"})
+# Other runners' sources too (runners/): an edit to a .go file makes a `go test` result out of date.
+SOURCE_SUFFIXES = (".py", ".pyi", ".go", ".rs", ".java", ".kt")
+SOURCE_NAMES = frozenset({"pyproject.toml", "setup.cfg", "setup.py", "pytest.ini", "tox.ini", "conftest.py",
+                          "go.mod", "go.sum", "Cargo.toml", "Cargo.lock", "pom.xml", "build.gradle", "build.gradle.kts"})
+SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "env", "build", "dist", "site-packages", "target"})
 MAX_WALK = 20_000  # files; past this the staleness check says "unknown" rather than take seconds
 
 

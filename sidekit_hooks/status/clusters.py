@@ -1,7 +1,9 @@
 """Root-cause clusters: failures from one cause become one entry with an `affected` count.
 
 The key is the exception type, the phase, the crash location, the deepest in-project frame when the
-crash is outside the project, and the type of the chained cause. The message is not part of the key
+crash is outside the project, and the type of the chained cause; for runners other than pytest also the
+message's shape (`shape`: values taken out), as their failures carry no exception types to tell causes
+apart. Otherwise the message is not part of the key
 (a parametrized test fails with twenty messages); normalized messages are kept as counted variants.
 A failing assert whose text reports another cluster's exception (a test asserting on a captured
 exception) joins that cluster as `reported`, when type and normalized message both match.
@@ -39,7 +41,9 @@ def key_of(failure: dict[str, Any], phase: str) -> tuple[str, ...]:
     frame = str(failure.get("frame", ""))
     cause = str(failure.get("cause", "")).partition(":")[0]
     kind = ".".join(filter(None, (failure.get("module"), str(failure.get("type", "Error")))))
-    return (kind, phase, at, "" if frame == at else frame, cause)
+    key = (kind, phase, at, "" if frame == at else frame, cause)
+    shape = failure.get("shape")  # other runners: the message's shape joins the key (pytest's keys unchanged)
+    return (*key, str(shape)) if shape else key
 
 
 def cluster_id(key: tuple[str, ...]) -> str:

@@ -61,7 +61,7 @@ def test_install_merges_after_foreign_entries_and_reports_every_change(project: 
         ],
         "UserPromptSubmit": [{"hooks": [{"type": "command", "command": CMD["UserPromptSubmit"], "timeout": 5}]}],
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": CMD["PreToolUse"], "timeout": 5,
-                                                      "if": "Bash(*py*test*)"}]}],
+                                                      "if": "Bash(*test*)"}]}],
         "SessionStart": [{"hooks": [{"type": "command", "command": CMD["SessionStart"], "timeout": 5}]}],
         "Stop": [{"hooks": [{"type": "command", "command": CMD["Stop"], "timeout": 5}]}],
         "SubagentStop": [{"hooks": [{"type": "command", "command": CMD["SubagentStop"], "timeout": 5}]}],

@@ -112,6 +112,8 @@ def test_no_cache_or_a_corrupt_one_is_silent(project: Path, run_hook: HookRunner
     ("uv run pytest", True), ("timeout 60 python3 -m pytest", True), ("py.test tests", True),
     ("grep -rn pytest .", False), ("sidekit test", False), ("pip install pytest", False), ("cat pytest.ini", False),
     ("echo 'run pytest later'", False),
+    ("go test ./...", True), ("cd m && cargo test -p b", True), ("go vet ./...", False), ("npm test", False),
+    ("echo go test", False),
 ])
 def test_runs_pytest(command: str, expected: bool) -> None:
     assert runs_pytest(command) is expected
@@ -127,3 +129,16 @@ def test_a_corrupt_cache_is_logged_for_doctor(project: Path, run_hook: HookRunne
     assert (done.returncode, done.stdout) == (0, "")
     log = (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
     assert '"where":"detector:tests","error":"status.json is corrupt; the next pytest run rebuilds it"' in log
+
+
+def test_after_a_raw_run_the_sidecar_names_the_runner_that_wrote_the_cache() -> None:
+    from sidekit_hooks.detectors.tests import after_run
+
+    run = {"started": 100.0, "finished": 101.0, "counts": {"failed": 2, "passed": 1}}
+    cluster = {"id": "abc12345", "type": "t.Error", "at": "calc/calc_test.go:9", "affected": 2, "tests": ["calc::TestA"]}
+    summary = {"generation": 3, "runner": "go", "run": run, "clusters": [cluster]}
+    found = after_run(summary, now=101.5, duration=2.0)
+    assert [f.message for f in found] == [
+        "go: 2 failed, 1 passed; 1 root cause; biggest: t.Error at calc/calc_test.go:9 (2 tests): sidekit failures "
+        "abc12345. Next time `sidekit test` answers in one JSON line"]
+    assert after_run(dict(summary, run=dict(run, compact=True)), now=101.5, duration=2.0) == []

@@ -15,8 +15,8 @@ from sidekit_hooks.code import function_index, functions
 from sidekit_hooks.code.index import Index
 from sidekit_hooks.detectors import tools
 
-PYTEST_LINE = ("[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line (failures grouped "
-               "by cause); `sidekit failures` gives details on demand. Prefer it to raw pytest output.")
+PYTEST_LINE = ("[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line; "
+               "`sidekit failures` has the details.")
 USAGES_LINE = ("[sidecar:tools] Searching code text for `{0}`: `sidekit usages {0}` lists its real uses "
                "(AST references, not comments or strings) in one compact line.")
 SYMBOL_LINE = "[sidecar:tools] Searching code text for `{0}`: `sidekit symbol {0}` says where it is defined in one compact line."
@@ -80,8 +80,17 @@ def test_shell_catalog(command: str, expected: str | None, project: Path) -> Non
     (project / "app" / "text.py").write_text(APP_TEXT)
     with Index.open(str(project)):  # the AST index `sidekit usages` answers from
         pass
-    found = [f.text() for f in tools.shell_findings(command, str(project))]
+    tools.remember_glob(str(project), "s1")  # the Glob tool answered earlier in this session
+    found = [f.text() for f in tools.shell_findings(command, str(project), "s1")]
     assert found == ([expected] if expected else [])
+
+
+def test_the_find_hint_waits_for_the_glob_tool_to_answer_in_the_session(project: Path) -> None:
+    # Claude Code can run without Glob ("Glob is not available in this session"): no hint to a missing tool.
+    assert tools.shell_findings("find . -name '*.py'", str(project), "s2") == []
+    tools.remember_glob(str(project), "s2")
+    assert [f.text() for f in tools.shell_findings("find . -name '*.py'", str(project), "s2")] == [GLOB_LINE.format("*.py")]
+    assert tools.shell_findings("find . -name '*.py'", str(project), "other") == []
 
 
 APP_TEXT = """def slugify(value, strikethrough=False):
@@ -201,11 +210,11 @@ def edit(project: Path, rel: str, old: str, new: str, original: str) -> dict[str
                                                        "lines": lines}], "userModified": False, "replaceAll": False})
 
 
-def bash(project: Path, command: str, hook: str = "PostToolUse") -> dict[str, Any]:
+def bash(project: Path, command: str, hook: str = "PostToolUse", stdout: str = "") -> dict[str, Any]:
     fields: dict[str, Any] = {"tool_name": "Bash", "tool_use_id": "toolu_2",
                               "tool_input": {"command": command, "description": "run"}}
     if hook == "PostToolUse":
-        fields["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}
+        fields["tool_response"] = {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False}
     else:
         fields["error"] = "Exit code 1\n1 failed, 3 passed"
     return payload(hook, project, **fields)
@@ -313,10 +322,25 @@ def test_hook_points_playwright_polling_at_playwright_waits(project: Path, run_h
         "waits: `await page.waitForSelector(sel)` or `await expect(locator).toBeVisible()`.")
 
 
-def test_hook_catalog_on_a_green_raw_pytest_run(project: Path, run_hook: Any) -> None:
-    done = run_hook("PostToolUse", bash(project, "python -m pytest tests/test_api.py -q"))
+LONG_RED = "".join(f"tests/test_api.py:{n}: AssertionError: assert {n} == {n + 1}\n" for n in range(60)) + (
+    "FAILED tests/test_api.py::test_x - AssertionError\n60 failed, 2 passed in 0.31s\n")
+
+
+def test_hook_catalog_on_a_long_red_raw_pytest_run(project: Path, run_hook: Any) -> None:
+    # Piped through `tail`, a red run exits 0: PostToolUse, and pages of tracebacks reached the model.
+    piped = "python -m pytest tests/test_api.py -q 2>&1 | tail -80"
+    done = run_hook("PostToolUse", bash(project, piped, stdout=LONG_RED))
     assert done.returncode == 0
     assert context_of(done.stdout) == PYTEST_LINE.format(" tests/test_api.py")
+
+
+@pytest.mark.parametrize("output", [
+    "", "..F\nFAILED tests/test_api.py::test_x\n1 failed, 2 passed in 0.05s\n",  # short: it cost next to nothing
+    "." * 4000 + "\n4000 passed in 3.10s\n",  # green: the last line said it all
+])
+def test_no_raw_run_hint_after_a_short_or_green_run(project: Path, run_hook: Any, output: str) -> None:
+    done = run_hook("PostToolUse", bash(project, "python -m pytest tests/test_api.py -q", stdout=output))
+    assert (done.returncode, done.stdout) == (0, "")
 
 
 def test_failed_raw_pytest_is_left_to_the_tests_sidecar_and_rules(project: Path, run_hook: Any) -> None:

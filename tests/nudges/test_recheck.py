@@ -47,3 +47,52 @@ def test_a_path_that_leaves_the_project_is_never_read(tmp_path: Path) -> None:
     (project / "link.py").symlink_to(tmp_path / "outside.py")
     assert outcome(str(project), {"kind": "def", "path": "../outside.py", "symbol": "f"}) == MOOT
     assert outcome(str(project), {"kind": "def", "path": "link.py", "symbol": "f"}) == MOOT
+
+
+def test_a_helper_copy_is_moot_once_the_helper_it_copies_is_gone(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def make_slug(v):\n    return v\n")
+    (tmp_path / "util.py").write_text("def slugify(v):\n    return v\n")
+    record = {"kind": "def", "path": "a.py", "symbol": "make_slug", "other": "util.py", "other_symbol": "slugify"}
+    assert outcome(str(tmp_path), record) == STILL
+    (tmp_path / "util.py").write_text("def renamed(v):\n    return v\n")
+    assert outcome(str(tmp_path), record) == MOOT
+    (tmp_path / "util.py").unlink()
+    assert outcome(str(tmp_path), record) == MOOT
+
+
+def summary(generation: int, failing: list[str], more: int = 0) -> dict[str, object]:
+    return {"format": 1, "generation": generation, "failing": len(failing) + more, "moreClusters": 0,
+            "clusters": [{"id": "c1", "tests": failing}] if failing else [], "files": {}}
+
+
+@pytest.mark.parametrize(("now", "record", "expected"), [
+    (summary(3, ["t.py::a"]), {"generation": "3", "tests": "t.py::a"}, STILL),  # the same run
+    (summary(4, ["t.py::a", "t.py::b"]), {"generation": "3", "tests": "t.py::a"}, STILL),  # still fails
+    (summary(4, []), {"generation": "3", "tests": "t.py::a"}, FIXED),  # a green run since
+    (summary(4, ["t.py::b"]), {"generation": "3", "tests": "t.py::a\nt.py::b"}, MOOT),  # half of it
+    (summary(4, ["t.py::a"]), {"generation": "3", "tests": ""}, MOOT),  # a report of an older run
+    (summary(3, ["t.py::a"]), {"generation": "3", "tests": ""}, STILL),
+    (None, {"generation": "3", "tests": "t.py::a"}, ""),  # no cache: nothing to judge by
+])
+def test_a_tests_finding_is_judged_against_the_newest_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          now: dict[str, object] | None, record: dict[str, str],
+                                                          expected: str) -> None:
+    import json
+
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    if now is not None:
+        (tmp_path / ".sidekit").mkdir()
+        (tmp_path / ".sidekit" / "status.json").write_text(json.dumps(now))
+    assert outcome(str(tmp_path), {"kind": "tests", "path": "src/a.py", **record}) == expected
+
+
+def test_a_big_suite_reads_the_per_test_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    (tmp_path / ".sidekit").mkdir()
+    (tmp_path / ".sidekit" / "status.json").write_text(json.dumps(summary(5, ["t.py::x"], more=1)))
+    table = {"format": 1, "tests": {"t.py::a": {"o": "passed"}, "t.py::x": {"o": "failed"}, "t.py::y": {"o": "failed"}}}
+    (tmp_path / ".sidekit" / "status-tests.json").write_text(json.dumps(table))
+    assert outcome(str(tmp_path), {"kind": "tests", "generation": "4", "tests": "t.py::y"}) == STILL
+    assert outcome(str(tmp_path), {"kind": "tests", "generation": "4", "tests": "t.py::a"}) == FIXED

@@ -254,8 +254,8 @@ C.append((NEAR_MISS, edit("edit-helper-after-a-green-run", "shop/money.py", "def
 C.append((NEAR_MISS, edit("edit-helper-no-cache", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}", [], cache={})))
 C.append((NEAR_MISS, {"name": "read-failing-helper", "files": {**PROJECT, **RED_NOW}, "tool": "Read",
                       "input": {"file_path": "shop/money.py"}, "expect": []}))
-# The tools sidecar says its one line about raw pytest on a green run; the tests sidecar stays silent.
-C.append((NEAR_MISS, bash("raw-pytest-green", "pytest -q", tools_said("`sidekit test` runs pytest"), GREEN_NOW, stdout=GREEN_LAST,
+# A short green raw run: the tests sidecar stays silent, and so does the tools sidecar's raw-run hint (#18).
+C.append((NEAR_MISS, bash("raw-pytest-green", "pytest -q", [], GREEN_NOW, stdout=GREEN_LAST,
                           project=FIXED)))
 # Said once: the second edit to the same file in the session (same cache generation) stays silent.
 REPEAT = edit("repeat-first-edit", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}", tests_said("pass through shop/money.py"))

@@ -15,6 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "tests", "rules"))
+sys.path.insert(0, os.path.join(REPO, "tests"))  # the shared test helpers (testing/)
 import tomli_w
 
 from sidekit_hooks.code import function_index
@@ -49,11 +50,13 @@ JS_POLL = "import { test } from '@playwright/test';\n\ntest('cart', async ({ pag
 WAIT_HELPER = 'import time\n\n\ndef wait_until(predicate, timeout=10.0):\n    end = time.time() + timeout\n    while time.time() < end:\n        if predicate():\n            return True\n        time.sleep(0.1)\n    return False\n'
 POLL_PLAIN = '\n\ndef test_worker_finishes(worker):\n    worker.start()\n    deadline = time.time() + 5\n    while time.time() < deadline:\n        if worker.done:\n            break\n        time.sleep(0.1)\n    assert worker.done\n'
 
-def bash(name, command, expect, files=None, error=None, index=False):
+def bash(name, command, expect, files=None, error=None, index=False, stdout=None):
     all_files = {**BASE, **(files or {})}
     if index:  # the grep hint speaks only for a name an index knows as a definition
         all_files[".sidekit/index/functions.json"] = index_for({k: v for k, v in all_files.items() if k.endswith(".py")})
     case = {"name": name, "files": all_files, "tool": "Bash", "input": {"command": command, "description": "run"}}
+    if stdout is not None:
+        case["response"] = {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False}
     if error:
         case["error"] = error
     case["expect"] = expect
@@ -67,8 +70,14 @@ def tools_exp(contains=None, text=None):
 
 T = []
 # --- catalog: true positives
-T.append(bash("raw-pytest", "python -m pytest -q", tools_exp("`sidekit test` runs pytest")))
-T.append(bash("raw-pytest-uv-one-file", "uv run pytest -x tests/test_cart.py", tools_exp("`sidekit test tests/test_cart.py`")))
+# The raw-run hint is for pages of red output that reached the model (piped, the run exits 0); a short or
+# green run cost next to nothing and gets no hint (#18).
+LONG_RED = "".join(f"tests/test_cart.py:{n}: AssertionError: assert {n} == {n + 1}\n" for n in range(60)) + \
+    "FAILED tests/test_cart.py::test_total - AssertionError\n60 failed, 3 passed in 0.41s\n"
+T.append(bash("raw-pytest", "python -m pytest -q 2>&1 | tail -80", tools_exp("`sidekit test` runs pytest"),
+              stdout=LONG_RED))
+T.append(bash("raw-pytest-uv-one-file", "uv run pytest -x tests/test_cart.py 2>&1 | tail -80",
+              tools_exp("`sidekit test tests/test_cart.py`"), stdout=LONG_RED))
 T.append(bash("raw-pytest-failed-is-the-tests-sidecars", "pytest -q tests/test_cart.py", [], error="Exit code 1\nFAILED tests/test_cart.py::test_total - assert 90 == 100\n1 failed, 3 passed in 0.05s"))
 T.append(bash("grep-identifier", "grep -rn unit_price .", tools_exp("`sidekit usages unit_price`"), index=True))
 T.append(bash("git-grep-identifier", "git grep -n unit_price -- '*.py'", tools_exp("`sidekit usages unit_price`"), index=True))
@@ -78,7 +87,14 @@ T.append(bash("grep-parameter-not-a-definition", "grep -rn sku .", [], index=Tru
 T.append(bash("grep-identifier-before-any-index", "grep -rn unit_price .", []))
 T.append(bash("cat-source", "cat shop/pricing.py", tools_exp(text="[sidecar:tools] `cat` of shop/pricing.py: use the Read tool instead; it shows line numbers and pages long files without the shell.")))
 T.append(bash("tail-log", "tail -n 100 logs/app.log", tools_exp("Read tool with offset/limit")))
-T.append(bash("find-name", 'find . -name "*.toml"', tools_exp("the Glob tool does this (pattern `**/*.toml`)")))
+# Claude Code can run without the Glob tool ("Glob is not available in this session"): the find hint
+# waits until the Glob tool has answered in the session (the reviewer labelled it wrong otherwise, #18).
+T.append(bash("find-name", 'find . -name "*.toml"', []))
+T.append({"name": "glob-answers", "files": BASE, "tool": "Glob", "input": {"pattern": "**/*.py"},
+          "response": {"filenames": ["shop/pricing.py"], "durationMs": 3, "numFiles": 1, "truncated": False},
+          "expect": [], "session": "find-after-glob"})
+T.append({**bash("find-name-after-glob", 'find . -name "*.toml"', tools_exp("the Glob tool does this (pattern `**/*.toml`)")),
+          "session": "find-after-glob"})
 T.append(bash("sed-print-range", "sed -n '1,40p' shop/pricing.py", tools_exp("`sed -n 1,40p` of shop/pricing.py: use the Read tool with offset/limit")))
 # --- catalog: near misses
 for name, command in [
@@ -180,7 +196,6 @@ def where(path, name):
 # What the first run of these cases showed (2026-12-01), recorded as known misses, thresholds untouched.
 HELD_OUT_MISSES = {
     "reinvent-ensure-dir": "held out: a renamed copy of ensure_dir (a three-line body) gets no nudge (#13)",
-    "reinvent-human-size-as-while": "held out: human_size rewritten with a while loop instead of a for loop gets no nudge (#13)",
     "reinvent-camel-to-snake": "held out: camel_to_snake with its two regexes inlined instead of precompiled gets no nudge (#13)",
     "reinvent-file-digest": "held out: sha256_of with a `while True` read loop instead of iter(lambda) gets no nudge (#13)",
     "reinvent-truncate": "held out: a renamed copy of truncate (a three-line body) gets no nudge (#13)",
@@ -234,8 +249,8 @@ hbash("grep-include-identifier", 'grep -rn "parse_bool" --include="*.py" .', too
 hbash("rg-word-identifier", "rg -w deep_merge app/", tools_exp("sidekit usages deep_merge"))
 hbash("grep-def", 'grep -rn "def ensure_dir" app', tools_exp("sidekit symbol ensure_dir"))
 hbash("head-source", "head -n 60 app/utils/data.py", tools_exp("Read tool"))
-hbash("venv-pytest", ".venv/bin/python -m pytest tests/test_data.py -q", tools_exp("sidekit test"))
-hbash("find-type-f-name", 'find app -type f -name "*.py"', tools_exp("Glob tool"))
+hbash("venv-pytest", ".venv/bin/python -m pytest tests/test_data.py -q", [])  # no output: no raw-run hint (#18)
+hbash("find-type-f-name", 'find app -type f -name "*.py"', [])  # no Glob seen in the session (#18 reviewer)
 hbash("grep-count-in-log", "grep -c ERROR logs/app.log", [])
 hbash("rg-files-count", "rg --files | wc -l", [])
 hbash("find-old-logs-delete", 'find logs -name "*.log" -mtime +7 -delete', [])

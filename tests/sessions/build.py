@@ -3,9 +3,9 @@
     .venv/bin/python tests/sessions/build.py
 
 Each session is what a model does on a small task in a real project: explore, read outside the task,
-implement (once copying a helper the project has), break a test and fix it, run the suite raw and
-through sidekit, step outside the scope once. The labels judge every nudge the model received (run
-`pytest tests/sessions -s` to see them): useful, noise or wrong, each with why.
+implement (copying a helper the project has), break a test and fix it, run the suite raw and through
+sidekit, step outside the scope once. The first three are here; the five of issue #18 are in unseen.py.
+Labels are not written here: a reviewer keeps them in tests/sessions/<name>.labels.json.
 """
 
 from __future__ import annotations
@@ -108,6 +108,7 @@ BOLTONS = {
     "prompt": "Add strutils.summarize(text, max_len=80): unwrap the text into one line and ellipsize it. Add tests.",
     "scope": {"issue": "BOLT-12", "allow": ["boltons/strutils.py", "tests/test_strutils.py"]},
     "files": {"sidecar_rules/boltons.toml": BOLTONS_PACK},
+    "covers": {"copy": 10, "red_run": 13, "out_of_scope": 18},
     "steps": [
         bash("ls", "list the project"),
         bash("git log --oneline -3", "recent history"),
@@ -145,8 +146,6 @@ BOLTONS = {
         bash("git diff --stat", "what changed"),
         read("boltons/strutils.py", 1330, 60),
     ],
-    "labels": [],
-    "misses": [],
 }
 
 # --- isodate: parse_week_date -----------------------------------------------------------------------
@@ -210,6 +209,7 @@ ISODATE = {
     "prompt": "Add isodate.isodates.parse_week_date(text) for ISO week dates like 2024-W05-3, with tests.",
     "scope": {"issue": "ISO-7", "allow": ["src/isodate/isodates.py", "tests/test_date.py"]},
     "files": {"sidecar_rules/isodate.toml": ISODATE_PACK},
+    "covers": {"copy": 10, "red_run": 13, "out_of_scope": 19},
     "steps": [
         bash("ls src/isodate tests", "layout"),
         read("src/isodate/isodates.py"),
@@ -257,8 +257,6 @@ def _days_in_month(year, month):
         bash(".venv/bin/python -m pytest -q", "the whole suite, raw"),
         bash("git diff", "the change"),
     ],
-    "labels": [],
-    "misses": [],
 }
 
 # --- cachetools: keys.kwkey ------------------------------------------------------------------------
@@ -311,6 +309,7 @@ CACHETOOLS = {
     "prompt": "Add cachetools.keys.kwkey: like hashkey, but keyword arguments that are None do not count. Tests too.",
     "scope": {"issue": "CT-31", "allow": ["src/cachetools/keys.py", "src/cachetools/keys.pyi", "tests/test_keys.py"]},
     "files": {"sidecar_rules/cachetools.toml": CACHETOOLS_PACK},
+    "covers": {"copy": 9, "red_run": 11, "out_of_scope": 19},
     "steps": [
         bash("ls src/cachetools tests", "layout"),
         read("src/cachetools/keys.py"),
@@ -352,18 +351,17 @@ CACHETOOLS = {
         bash("sidekit status", "the status"),
         bash("git diff src/cachetools/keys.py", "the change"),
     ],
-    "labels": [],
-    "misses": [],
 }
 
 
 def main() -> None:
-    for name, session in (("boltons", BOLTONS), ("isodate", ISODATE), ("cachetools", CACHETOOLS)):
+    from unseen import SESSIONS  # the five sessions of issue #18, on projects new to this repository
+
+    for name, session in {"boltons": BOLTONS, "isodate": ISODATE, "cachetools": CACHETOOLS, **SESSIONS}.items():
         path = HERE / f"{name}.json"
-        old = json.loads(path.read_text()) if path.exists() else {}
-        session = dict(session, labels=old.get("labels", session["labels"]), misses=old.get("misses", session["misses"]))
         path.write_text(json.dumps(session, indent=1, ensure_ascii=False) + "\n")
-        print(f"{path.name}: {len(session['steps'])} steps, {len(session['labels'])} labels")
+        labels = HERE / f"{name}.labels.json"
+        print(f"{path.name}: {len(session['steps'])} steps, " + ("labelled" if labels.exists() else "PENDING REVIEW"))
 
 
 if __name__ == "__main__":

@@ -1,21 +1,35 @@
 """Whole scripted sessions on real projects, through the real Claude Code CLI, with labelled nudges.
 
-Each `tests/sessions/<name>.json` is one session on one project from the package registry:
+Each `tests/sessions/<name>.json` is one session on one project from the package registry (written by
+build.py):
 
     {"package": "boltons==26.2.0",                    # pinned: its sdist (with its tests) is the project
+     "requirements": ["freezegun"],                   # what the project's tests need besides pytest
      "prompt": "...", "scope": {"issue": "...", "allow": [...]},   # scope: `sidekit scope set`
      "files": {"sidecar_rules/team.toml": "..."},     # committed before the session (a team's rule pack)
      "wiring": "settings",                            # or "plugin": `claude --plugin-dir` this checkout
-     "steps": [{"tool": "Read", "input": {"file_path": "${PROJECT}/x.py"}}, ...],
-     "labels": [{"match": "substring", "label": "useful|noise|wrong", "why": "..."}],
+     "compact_after": 16,                             # optional: `/compact` after the first 16 calls,
+     "resume_prompt": "...",                          #   then the rest in a new turn with this prompt
+     "covers": {"copy": 9, "red_run": 12, "out_of_scope": 20},   # steps that carry the corpus' three cases
+     "steps": [{"tool": "Read", "input": {"file_path": "${PROJECT}/x.py"}}, ...]}
+
+Its labels are kept apart, in `tests/sessions/<name>.labels.json`, written by a reviewer who did not write
+the session, from its transcript (`tests/sessions/transcripts/<name>.md`) and the project's source:
+
+    {"reviewer": "...", "labels": [{"match": "substring", "label": "useful|noise|wrong", "why": "..."}],
      "misses": [{"step": 12, "what": "...", "why": "..."}]}   # useful findings no sidecar made (visible)
+
+A session without its labels file is pending review: it is played and measured, and the corpus test fails
+naming it.
 
 The project is set up the way an agent meets it: the sdist unpacked into a git repository with its own
 `.venv` (pytest and the project, installed from the registry), sidekit wired with `sidekit install`
-(the settings form) or loaded as a plugin (`--plugin-dir`, the plugin form). The scripted model plays the steps at a model's pace; time is scaled (PACE seconds
-per call, cooldowns divided by TIME_SCALE), so a 30 s cooldown meets calls as if they were 10 s apart.
+(the settings form) or loaded as a plugin (`--plugin-dir`, the plugin form). The scripted model plays the
+steps at a model's pace; time is scaled (PACE seconds per call, cooldowns divided by TIME_SCALE), so a 30 s
+cooldown meets calls as if they were 10 s apart.
 
-Every nudge the model received is matched to a label (first match wins); an unlabelled one fails the
+Every nudge the model received (with the prompt, in a tool result, after the turn ended) is matched to a
+label (first match wins); an unlabelled one fails the
 test, so a new nudge is read and judged before it counts. `score` reports per session: useful delivered
 / useful available (what the detectors found, from the decisions log, delivered or held back), wrong
 nudges, noise per 100 tool calls, and nudge bytes against tool-result bytes.
@@ -25,6 +39,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,30 +54,51 @@ CACHE = HERE / ".cache"  # downloaded sdists (ignored by git)
 PACE = 1.0  # seconds the scripted model takes per call
 TIME_SCALE = 10.0  # one paced second stands for TIME_SCALE seconds of a real session
 LABELS = ("useful", "noise", "wrong")
+LABELS_SUFFIX = ".labels.json"
+TRANSCRIPTS = HERE / "transcripts"
+RESUME_PROMPT = "Carry on with the task."
 
 
 @dataclass
 class Script:
     name: str
     data: dict[str, Any]
+    review: dict[str, Any] | None = None  # the labels file; None: pending review
 
     @property
     def steps(self) -> list[dict[str, Any]]:
         return list(self.data["steps"])
 
+    @property
+    def labelled(self) -> bool:
+        return self.review is not None
+
+    @property
+    def turns(self) -> list[tuple[int, list[dict[str, Any]]]]:
+        """(index of the first step, steps) per turn: one turn, or two around a `/compact`."""
+        cut = self.data.get("compact_after")
+        steps = self.steps
+        return [(0, steps)] if cut is None else [(0, steps[:cut]), (cut, steps[cut:])]
+
     def label_of(self, text: str) -> dict[str, Any] | None:
-        for label in self.data.get("labels", []):
+        for label in (self.review or {}).get("labels", []):
             if label["match"] in text:
                 return dict(label)
         return None
 
 
+def labels_path(name: str) -> Path:
+    return HERE / f"{name}{LABELS_SUFFIX}"
+
+
 def load(name: str) -> Script:
-    return Script(name, json.loads((HERE / f"{name}.json").read_text()))
+    review = labels_path(name)
+    return Script(name, json.loads((HERE / f"{name}.json").read_text()),
+                  json.loads(review.read_text()) if review.exists() else None)
 
 
 def names() -> list[str]:
-    return sorted(path.stem for path in HERE.glob("*.json"))
+    return sorted(path.stem for path in HERE.glob("*.json") if not path.name.endswith(LABELS_SUFFIX))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -101,7 +137,8 @@ def prepare(script: Script, root: Path) -> Path:
     git(root, "-c", "user.name=corpus", "-c", "user.email=corpus@example.invalid", "commit", "-qm", "sdist")
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / ".venv")], check=True, timeout=120)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(root / ".venv" / "bin" / "python"), "install",
-                    "--quiet", "--disable-pip-version-check", "pytest", "-e", str(root)],
+                    "--quiet", "--disable-pip-version-check", "pytest", *script.data.get("requirements", []),
+                    "-e", str(root)],
                    check=True, capture_output=True, timeout=600)
     if script.data.get("wiring", "settings") == "settings":
         sidekit(root, "install", "--project", str(root))  # else the plugin form: `claude --plugin-dir` this checkout
@@ -144,10 +181,21 @@ def expand(value: Any, root: Path) -> Any:
 
 @dataclass
 class Nudge:
-    step: int  # -1: with the prompt
+    step: int  # -1: with the prompt; else the call it came with (or after, for a reminder between calls)
     text: str
     label: str = ""
     why: str = ""
+
+
+@dataclass
+class Received:
+    """One thing the model received, in order: a call's result, a hook reminder between calls, or user text."""
+
+    kind: str  # "call" | "reminder" | "text" | "compact" (where a `/compact` cut the session in two)
+    step: int  # the call (for "call"), else the last call before it (-1: none yet)
+    body: str  # the tool's own output, the reminder, or the text
+    reminders: list[str] = field(default_factory=list)  # a call's hook reminders, in full
+    is_error: bool = False
 
 
 @dataclass
@@ -160,9 +208,15 @@ class Result:
     nudge_bytes: int
     misses: list[dict[str, Any]] = field(default_factory=list)
     bodies: list[str] = field(default_factory=list)  # each call's own output, as the model received it
+    received: list[Received] = field(default_factory=list)
+    pending: bool = False  # no labels file yet: measured, not judged
+    decided: dict[str, str] = field(default_factory=dict)  # finding text -> 'fired' | 'suppressed' (its last word)
+    # A `useful` label nothing matched this run: a finding the reviewer expected that no detector made any more.
+    lost: list[str] = field(default_factory=list)
 
     def unlabelled(self) -> list[str]:
-        texts = [n.text for n in self.delivered if not n.label] + [t for t, label in self.available.items() if not label]
+        texts = [n.text for n in self.delivered if not n.label]
+        texts += [text for text, label in self.available.items() if not label]
         return sorted(set(texts))
 
     def count(self, label: str) -> int:
@@ -171,7 +225,7 @@ class Result:
     @property
     def useful_available(self) -> set[str]:
         return {text for text, label in self.available.items() if label == "useful"} | {
-            n.text for n in self.delivered if n.label == "useful"}
+            n.text for n in self.delivered if n.label == "useful"} | {f"(lost) {match}" for match in self.lost}
 
     @property
     def useful_delivered(self) -> set[str]:
@@ -186,10 +240,11 @@ class Result:
         return self.nudge_bytes / max(self.result_bytes, 1)
 
     def row(self) -> dict[str, Any]:
-        return {"session": self.name, "calls": self.calls, "usefulDelivered": len(self.useful_delivered),
+        return {"session": self.name, "calls": self.calls, "delivered": len(self.delivered),
+                "pending": self.pending, "usefulDelivered": len(self.useful_delivered),
                 "usefulAvailable": len(self.useful_available), "wrong": self.count("wrong"),
                 "noise": self.count("noise"), "noisePer100": round(self.noise_per_100, 2),
-                "nudgeBytes": self.nudge_bytes, "resultBytes": self.result_bytes,
+                "lost": len(self.lost), "nudgeBytes": self.nudge_bytes, "resultBytes": self.result_bytes,
                 "byteShare": round(self.byte_share, 4), "misses": len(self.misses)}
 
 
@@ -200,37 +255,87 @@ def nudge_lines(reminder: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith(("[sidecar:", "[from ", "[URGENT"))]
 
 
-def collect(script: Script, run: Any, root: Path, session_id: str) -> Result:
-    from testing.claude import HOOK_TEXT, prompt_reminders, result_text, split_result
+REMINDER = re.compile(r"<system-reminder>\n.*?\n</system-reminder>", re.DOTALL)
 
-    delivered: list[Nudge] = []
-    result_bytes = nudge_bytes = 0
-    for reminder in prompt_reminders(run.prompt_blocks()):
-        nudge_bytes += len(reminder.encode())
-        delivered += [Nudge(-1, line) for line in nudge_lines(reminder)]
+
+def text_parts(text: str) -> tuple[str, list[str]]:
+    """A user text block -> (its own text, the hook reminders in it). The client's own reminders are dropped."""
+    from testing.claude import HOOK_TEXT
+
+    hooks = [found for found in REMINDER.findall(text) if HOOK_TEXT.match(found)]
+    return REMINDER.sub("", text).strip(), hooks
+
+
+def blocks_of(message: dict[str, Any]) -> list[dict[str, Any]]:
+    content = message.get("content", "")
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [block for block in content if isinstance(block, dict)]
+
+
+def received_in(run: Any, offset: int, count: int) -> list[Received]:
+    """Everything the model received in one `claude -p` run whose calls are steps offset..offset+count-1."""
+    from testing.claude import HOOK_TEXT, result_text, split_result, tool_use_id
+
+    ids = {tool_use_id(index): offset + index for index in range(count)}
+    out: list[Received] = []
+    last = offset - 1
+    for message in run.final_messages():
+        for block in blocks_of(message):
+            if message.get("role") == "assistant":
+                last = ids.get(str(block.get("id")), last) if block.get("type") == "tool_use" else last
+            elif block.get("type") == "tool_result" and block.get("tool_use_id") in ids:
+                body, reminders = split_result(result_text(block))
+                out.append(Received("call", ids[str(block["tool_use_id"])], body,
+                                    [r for r in reminders if HOOK_TEXT.match(r)], bool(block.get("is_error"))))
+            elif block.get("type") == "text":
+                text, hooks = text_parts(str(block.get("text", "")))
+                if text:
+                    out.append(Received("text", last, text))
+                out += [Received("reminder", last, hook) for hook in hooks]
+    return out
+
+
+def collect(script: Script, runs: list[tuple[int, Any]], root: Path, session_id: str) -> Result:
+    """`runs`: (index of the turn's first step, its `claude -p` run), one per turn."""
     steps = script.steps
-    bodies: list[str] = []
-    for index in range(len(steps)):
-        body, reminders = split_result(result_text(run.tool_result(index)))
-        bodies.append(body)
-        result_bytes += len(body.encode())
+    received: list[Received] = []
+    for (offset, run), (_, turn) in zip(runs, script.turns, strict=True):
+        received += [Received("compact", offset - 1, "")] if offset else []
+        received += received_in(run, offset, len(turn))
+    calls = [item for item in received if item.kind == "call"]
+    assert [item.step for item in calls] == list(range(len(steps))), (
+        f"{script.name}: the model received results for steps {[item.step for item in calls]}, "
+        f"not for each of the {len(steps)} steps once")
+    delivered: list[Nudge] = []
+    nudge_bytes = 0
+    for item in received:
+        reminders = item.reminders if item.kind == "call" else [item.body] if item.kind == "reminder" else []
         for reminder in reminders:
-            if not HOOK_TEXT.match(reminder):
-                continue  # the client's own reminders (e.g. after a Read) are not ours to count
             nudge_bytes += len(reminder.encode())
-            delivered += [Nudge(index, line) for line in nudge_lines(reminder)]
+            delivered += [Nudge(item.step, line) for line in nudge_lines(reminder)]
     for nudge in delivered:
         label = script.label_of(nudge.text)
         if label:
             nudge.label, nudge.why = label["label"], label.get("why", "")
     available: dict[str, str] = {}
+    decided: dict[str, str] = {}
     for record in decisions(root, session_id):
         text = str(record.get("text", ""))
         if record.get("decision") in ("fired", "suppressed") and record.get("sidecar") != "policy" and text:
             label = script.label_of(text)
             available[text] = label["label"] if label else ""
-    return Result(script.name, len(steps), delivered, available, result_bytes, nudge_bytes,
-                  list(script.data.get("misses", [])), bodies)
+            decided[text] = str(record["decision"])
+    bodies = [item.body for item in calls]
+    lost = lost_findings(script, [n.text for n in delivered] + list(available))
+    return Result(script.name, len(steps), delivered, available, sum(len(b.encode()) for b in bodies), nudge_bytes,
+                  list((script.review or {}).get("misses", [])), bodies, received, not script.labelled, decided, lost)
+
+
+def lost_findings(script: Script, found: list[str]) -> list[str]:
+    """The `useful` labels that match none of the findings made this run (delivered or held back)."""
+    return [label["match"] for label in (script.review or {}).get("labels", [])
+            if label["label"] == "useful" and not any(label["match"] in text for text in found)]
 
 
 def decisions(root: Path, session_id: str) -> list[dict[str, Any]]:
@@ -242,17 +347,114 @@ def decisions(root: Path, session_id: str) -> list[dict[str, Any]]:
 
 
 def table(results: list[Result]) -> str:
-    """The per-project table for the closing note and docs/sessions.md."""
-    head = ("| session | tool calls | useful delivered / available | wrong | noise / 100 calls | nudge bytes / "
-            "tool-result bytes | known misses |\n|---|---|---|---|---|---|---|")
+    """The per-project table for the closing note and docs/sessions.md (a pending session is measured, not judged)."""
+    head = ("| session | tool calls | nudges delivered | useful delivered / available | wrong | noise / 100 calls | "
+            "nudge bytes / tool-result bytes | known misses |\n|---|---|---|---|---|---|---|---|")
     lines = [head]
     for result in results:
         row = result.row()
-        lines.append(f"| {row['session']} | {row['calls']} | {row['usefulDelivered']} / {row['usefulAvailable']} | "
-                     f"{row['wrong']} | {row['noisePer100']:.1f} | {row['nudgeBytes']} / {row['resultBytes']} "
-                     f"({100 * row['byteShare']:.1f}%) | {row['misses']} |")
+        judged = (f"{row['usefulDelivered']} / {row['usefulAvailable']} | {row['wrong']} | {row['noisePer100']:.1f}"
+                  if not result.pending else "pending review | - | -")
+        lines.append(f"| {row['session']} | {row['calls']} | {row['delivered']} | {judged} | {row['nudgeBytes']} / "
+                     f"{row['resultBytes']} ({100 * row['byteShare']:.1f}%) | "
+                     f"{row['misses'] if not result.pending else '-'} |")
     return "\n".join(lines)
 
 
 def copy_tree(src: Path, dst: Path) -> None:
     shutil.copytree(src, dst, symlinks=True)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The transcript a reviewer labels from
+
+HEAD_LINES, TAIL_LINES, LINE_CHARS = 30, 30, 1500  # a tool's output: its head and tail, long lines cut
+INPUT_CHARS = 6000  # a call's input is shown whole up to this (an Edit's new code is what a reviewer reads)
+
+
+def clip(text: str) -> str:
+    """A tool's output as the transcript shows it: head and tail kept, what was cut said with its size."""
+    lines = [line if len(line) <= LINE_CHARS else f"{line[:LINE_CHARS]}… (+{len(line) - LINE_CHARS} chars)"
+             for line in text.splitlines()]
+    if len(lines) <= HEAD_LINES + TAIL_LINES:
+        return "\n".join(lines)
+    cut = lines[HEAD_LINES:-TAIL_LINES]
+    return "\n".join([*lines[:HEAD_LINES], f"… ({len(cut)} lines, {len(chr(10).join(cut).encode())} bytes cut) …",
+                      *lines[-TAIL_LINES:]])
+
+
+def fenced(text: str, lang: str = "text") -> str:
+    fence = "````" if "```" in text else "```"
+    return f"{fence}{lang}\n{text}\n{fence}"
+
+
+def call_line(step: dict[str, Any]) -> str:
+    data = step["input"]
+    if step["tool"] == "Bash":
+        return f"Bash `{data['command']}`"
+    if step["tool"] in ("Read", "Edit", "Write"):
+        extra = "".join(f", {key} {data[key]}" for key in ("offset", "limit") if key in data)
+        return f"{step['tool']} `{data['file_path'].replace('${PROJECT}/', '')}`{extra}"
+    return f"{step['tool']} `{json.dumps(data, ensure_ascii=False)}`"
+
+
+def transcript(script: Script, result: Result, root: Path) -> str:
+    """What the model received at each step, as Markdown: prompt, every call with its (clipped) result, every
+    hook reminder in full, and what the detectors found but did not deliver."""
+    data, steps = script.data, script.steps
+    covers = data.get("covers", {})
+    cut = data.get("compact_after")
+    status = (f"labelled (`tests/sessions/{script.name}{LABELS_SUFFIX}`)" if script.labelled else
+              f"**PENDING REVIEW**: no `tests/sessions/{script.name}{LABELS_SUFFIX}` yet")
+    scope = data.get("scope") or {}
+    out = [f"# Session `{script.name}`: {data['package']}, {data.get('wiring', 'settings')} form", "",
+           f"- Task (the prompt): {data['prompt']}",
+           f"- Scope set before the session: `{scope.get('issue', '-')}`, allow "
+           + ", ".join(f"`{path}`" for path in scope.get("allow", [])),
+           f"- {len(steps)} tool calls" + (f"; `/compact` after call {cut - 1}, then the prompt "
+                                          f"\"{data.get('resume_prompt', RESUME_PROMPT)}\"" if cut is not None else ""),
+           "- The corpus' cases: " + ", ".join(f"{case.replace('_', ' ')} at call {index}"
+                                               for case, index in covers.items()),
+           "- Team rule files committed with the project: "
+           + (", ".join(f"`{f}`" for f in data.get("files", {})) or "none"),
+           f"- Labels: {status}",
+           f"- Received: {len(result.delivered)} nudge lines, {result.nudge_bytes} nudge bytes against "
+           f"{result.result_bytes} tool-result bytes ({100 * result.byte_share:.1f}%)",
+           "",
+           "Tool outputs are clipped to their first and last lines (the cut is said); call inputs and every hook "
+           "reminder are shown in full. `${PROJECT}` is the project's folder, `${TMP}` the test's temporary "
+           "folder.", ""]
+    for item in result.received:
+        if item.kind == "call":
+            step = steps[item.step]
+            out += [f"## Call {item.step}: {call_line(step)}", ""]
+            if step["tool"] in ("Edit", "Write") or len(json.dumps(step["input"])) > 200:
+                shown = json.dumps(step["input"], indent=1, ensure_ascii=False)
+                shown = shown if len(shown) <= INPUT_CHARS else shown[:INPUT_CHARS] + "\n… (input cut)"
+                out += [fenced(shown, "json"), ""]
+            size = len(item.body.encode())
+            out += [f"Result ({size} bytes{', an error' if item.is_error else ''}):", "", fenced(clip(item.body)), ""]
+            for reminder in item.reminders:
+                out += [f"**Hook reminder** ({len(reminder.encode())} bytes):", "", fenced(reminder), ""]
+        elif item.kind == "compact":
+            out += ["## `/compact`", "", f"The user compacted the conversation after call {item.step}; what follows is "
+                    "the next turn, as the model received it (the summary first).", ""]
+        elif item.kind == "reminder":
+            where = "with the prompt" if item.step < 0 else f"after call {item.step}"
+            out += [f"**Hook reminder {where}** ({len(item.body.encode())} bytes):", "", fenced(item.body), ""]
+        else:
+            where = "The prompt" if item.step < 0 else f"User message after call {item.step}"
+            out += [f"**{where}:**", "", fenced(clip(item.body)), ""]
+    delivered = {nudge.text for nudge in result.delivered}
+    held = [text for text in result.available if text not in delivered]
+    out += ["## Found by the detectors but not delivered", ""]
+    out += [f"- ({result.decided.get(text, '?')}) {text}" for text in held] or ["- nothing"]
+    if script.labelled:
+        out += ["", "## Labels", ""]
+        out += [f"- call {n.step}: **{n.label or 'UNLABELLED'}** {n.text}" for n in result.delivered]
+        out += [f"- miss at call {m.get('step')}: {m.get('what')} ({m.get('why')})" for m in result.misses]
+        out += [f"- lost: a `useful` label matched nothing this run: `{match}`" for match in result.lost]
+    text = "\n".join(out).rstrip() + "\n"
+    # A path cut short inside a message still starts with pytest's base folder: that part goes too.
+    return text.replace(str(root), "${PROJECT}").replace(str(root.parent), "${TMP}").replace(
+        str(root.parent.parent), "${TMP}/..")

@@ -1,23 +1,112 @@
 """The session corpus: whole scripted sessions on real projects, in the real Claude Code CLI (2.1.328).
 
-Each session (tests/sessions/<name>.json) runs once per test run; every nudge the model received must
-carry a label from the session file. Targets, over the whole corpus: no wrong nudge; useful delivered
->= 90% of the useful findings the detectors made; noise <= 3 per 100 tool calls; nudge bytes under 5%
-of tool-result bytes. The table is printed (`-s`) and, with $SIDEKIT_SESSIONS_REPORT, written as JSON.
+The shape of the corpus is checked without playing it: at least 8 projects, 5 of them new to this
+repository, half in the plugin form, two with a `/compact`, each session at least 25 calls with its three
+cases (a restructured copy of a project helper, a raw red run, an edit outside the scope) at the steps it
+names, and every session labelled by a reviewer in `tests/sessions/<name>.labels.json`. A session without
+one is pending review, and fails here by name until it is labelled.
+
+`test_the_session_corpus` plays every session once and checks, over the labelled
+ones, the targets of issue #18: no wrong nudge; useful delivered >= 90% of the useful findings the
+detectors made; noise <= 2 per 100 tool calls; nudge bytes under 5% of tool-result bytes in every session.
+The table is printed (`-s`); with $SIDEKIT_SESSIONS_REPORT it is written as JSON; $SIDEKIT_SESSIONS_ONLY
+(names, comma-separated) plays only those, without the targets; $SIDEKIT_SESSIONS_JOBS plays that many at a
+time (3 by default; 1 plays them one by one); with
+$SIDEKIT_SESSIONS_TRANSCRIPTS (a folder, e.g. tests/sessions/transcripts) each session's transcript is
+written there as <name>.md, for the reviewer.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
+import re
 import subprocess
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
-from testing.claude import REQUIRED_ENV, VERSION, ToolCall, cli_version, find_cli, run_claude
+from testing.claude import FINAL_TEXT, REQUIRED_ENV, VERSION, ToolCall, cli_version, find_cli, run_claude
 from sessions import corpus
 
+OLD_PROJECTS = {"boltons", "isodate", "cachetools", "toolz", "click", "more-itertools"}  # used here before #18
+RED = re.compile(r'\b\d+ (failed|errors?)\b|"failed":[1-9]')  # pytest's own summary, or sidekit's compact answer
+
+
+# ---------------------------------------------------------------------------------------------------
+# The corpus' shape (without playing it)
+
+
+def project_of(script: corpus.Script) -> str:
+    return str(script.data["package"]).partition("==")[0].lower()
+
+
+def in_scope(script: corpus.Script, step: dict[str, Any]) -> bool:
+    path = str(step["input"]["file_path"]).removeprefix("${PROJECT}/")
+    return any(fnmatch.fnmatch(path, pattern) for pattern in script.data["scope"]["allow"])
+
+
+def case_problems(script: corpus.Script) -> list[str]:
+    """What is wrong with the steps a session names for its three cases ([] when all three are there)."""
+    steps, covers = script.steps, script.data.get("covers", {})
+    missing = sorted({"copy", "red_run", "out_of_scope"} - set(covers))
+    if missing:
+        return [f"covers lacks {missing}"]
+    problems = []
+    copy, red, stray = steps[covers["copy"]], steps[covers["red_run"]], steps[covers["out_of_scope"]]
+    added = str(copy["input"].get("new_string", copy["input"].get("content", "")))
+    if copy["tool"] not in ("Edit", "Write") or "\ndef " not in f"\n{added}":
+        problems.append(f"copy: step {covers['copy']} writes no function")
+    command = str(red["input"].get("command", "")) if red["tool"] == "Bash" else ""
+    if "pytest" not in command or command.startswith("sidekit"):
+        problems.append(f"red_run: step {covers['red_run']} is not a raw pytest run through Bash")
+    if stray["tool"] not in ("Edit", "Write") or in_scope(script, stray):
+        problems.append(f"out_of_scope: step {covers['out_of_scope']} is not an edit outside the scope")
+    return problems
+
+
+def test_the_corpus_has_the_shape_issue_18_asks_for() -> None:
+    scripts = [corpus.load(name) for name in corpus.names()]
+    projects = {project_of(script) for script in scripts}
+    assert len(projects) == len(scripts) >= 8
+    assert len(projects - OLD_PROJECTS) >= 5, sorted(projects)
+    assert 2 * sum(script.data.get("wiring") == "plugin" for script in scripts) >= len(scripts)
+    assert sum("compact_after" in script.data for script in scripts) >= 2
+    assert {s.name: len(s.steps) for s in scripts if len(s.steps) < 25} == {}
+    assert {s.name: case_problems(s) for s in scripts if case_problems(s)} == {}
+
+
+def test_every_session_is_labelled_by_a_reviewer() -> None:
+    """A session nobody has labelled yet is pending review: it must not pass quietly."""
+    pending = [name for name in corpus.names() if not corpus.load(name).labelled]
+    assert pending == [], (
+        f"pending review: {', '.join(pending)}. A reviewer who did not write these sessions labels every nudge in "
+        f"tests/sessions/transcripts/<name>.md (and what the detectors found but did not deliver) as useful, noise "
+        f"or wrong, from the transcript and the project's source, in tests/sessions/<name>{corpus.LABELS_SUFFIX} "
+        '({"reviewer": ..., "labels": [{"match", "label", "why"}], "misses": [{"step", "what", "why"}]}).')
+
+
+def test_a_missing_labels_file_leaves_the_session_pending(tmp_path: Path) -> None:
+    script = corpus.Script("x", {"steps": []})
+    assert (script.labelled, script.label_of("[sidecar:scope] anything")) == (False, None)
+    labelled = corpus.Script("x", {"steps": []}, {"labels": [{"match": "scope]", "label": "useful", "why": "w"}]})
+    assert labelled.label_of("[sidecar:scope] anything") == {"match": "scope]", "label": "useful", "why": "w"}
+
+
+def test_a_transcript_clips_long_output_and_says_how_much() -> None:
+    text = "\n".join(f"line {n}" for n in range(100))
+    clipped = corpus.clip(text).splitlines()
+    cut = "\n".join(f"line {n}" for n in range(30, 70))
+    assert clipped[30] == f"… (40 lines, {len(cut.encode())} bytes cut) …"
+    assert clipped[:30] == [f"line {n}" for n in range(30)] and clipped[31:] == [f"line {n}" for n in range(70, 100)]
+    assert corpus.clip("short\nrun") == "short\nrun"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Playing it
 
 
 @pytest.fixture(scope="module")
@@ -32,57 +121,124 @@ def claude() -> Path:
     return cli
 
 
-def play(name: str, claude: Path, tmp_path: Path) -> corpus.Result:
+def downloaded(names: list[str]) -> None:
+    """Every project's sdist is there, or the test skips saying why (CI, which has the registry, fails instead)."""
+    for name in names:
+        package = corpus.load(name).data["package"]
+        try:
+            corpus.sdist(package)
+        except subprocess.CalledProcessError as exc:
+            reason = f"cannot download {package} from the package registry: {exc.stderr[-300:]!r}"
+            if os.environ.get(REQUIRED_ENV):
+                pytest.fail(reason, pytrace=False)
+            pytest.skip(reason)
+
+
+def play(name: str, root: Path, claude: Path, tmp_path: Path) -> corpus.Result:
     script = corpus.load(name)
-    try:
-        corpus.sdist(script.data["package"])
-    except subprocess.CalledProcessError as exc:  # no registry here: say so (CI, which has one, fails instead)
-        reason = f"cannot download {script.data['package']} from the package registry: {exc.stderr[-300:]!r}"
-        if os.environ.get(REQUIRED_ENV):
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
-    root = corpus.prepare(script, tmp_path / name)
     session_id = str(uuid.uuid4())
-    steps = [ToolCall(step["tool"], corpus.expand(step["input"], root)) for step in script.steps]
     path = os.pathsep.join(part for part in os.environ.get("PATH", "").split(os.pathsep)
                            if part and not (Path(part) / "sidekit").exists())  # the agent's shell has no venv
     plugin = corpus.REPO if script.data.get("wiring") == "plugin" else None
-    run = run_claude(claude, root, script.data["prompt"], steps, session_id=session_id, home=tmp_path / "home",
-                     env={"PATH": path}, timeout=60 + 4 * len(steps), pace=corpus.PACE, plugin_dir=plugin)
-    assert run.returncode == 0 and run.result == "done", f"claude -p: {run.result!r}\n{run.stderr[-2000:]}"
-    return corpus.collect(script, run, root, session_id)
+    home = tmp_path / f"home-{name}"
 
+    def turn(prompt: str, steps: list[ToolCall | str], resume: bool, result: str = FINAL_TEXT) -> Any:
+        run = run_claude(claude, root, prompt, steps, session_id=session_id, home=home, env={"PATH": path},
+                         timeout=60 + 4 * len(steps), pace=corpus.PACE, plugin_dir=plugin, resume=resume)
+        assert run.returncode == 0 and run.result == result, (
+            f"claude -p {prompt!r}: {run.result!r}\n{run.stderr[-2000:]}")
+        return run
 
-def script_step(name: str, index: int) -> str:
-    step = corpus.load(name).steps[index]
-    return f"{step['tool']} {json.dumps(step['input'])[:160]}"
+    runs = []
+    for offset, steps in script.turns:
+        calls: list[ToolCall | str] = [ToolCall(step["tool"], corpus.expand(step["input"], root)) for step in steps]
+        if offset:  # the second turn: compact what came before, then go on
+            turn("/compact", [FINAL_TEXT], resume=True, result="")
+        runs.append((offset, turn(script.data.get("resume_prompt", corpus.RESUME_PROMPT) if offset
+                                  else script.data["prompt"], calls, resume=bool(offset))))
+    result = corpus.collect(script, runs, root, session_id)
+    folder = os.environ.get("SIDEKIT_SESSIONS_TRANSCRIPTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / f"{name}.md").write_text(corpus.transcript(script, result, root))
+    return result
 
 
 def test_the_session_corpus(claude: Path, tmp_path: Path) -> None:
     """One test plays every session (a parallel run must not split the corpus), then checks the targets."""
-    results = []
-    only = os.environ.get("SIDEKIT_SESSIONS_ONLY")  # debugging one session: the targets are then not checked
-    for name in [only] if only else corpus.names():
-        result = play(name, claude, tmp_path)
-        results.append(result)
-        if os.environ.get("SIDEKIT_SESSIONS_VERBOSE"):
-            for index, body in enumerate(result.bodies):
-                print(f"--- {name} [{index}] {script_step(name, index)}\n{body[:600]}")
+    only = [name for name in os.environ.get("SIDEKIT_SESSIONS_ONLY", "").split(",") if name]  # debugging: no targets
+    names = only or corpus.names()
+    downloaded(names)
+    # Projects are set up three at a time (pip waits on the network) while the sessions play, JOBS at a time:
+    # a session spends most of its time waiting (the model's pace, the CLI): three side by side took 4.6 min here,
+    # one by one 8.7 min, with the same nudges and bytes.
+    jobs = int(os.environ.get("SIDEKIT_SESSIONS_JOBS", "3"))
+    with ThreadPoolExecutor(max_workers=3) as setup, ThreadPoolExecutor(max_workers=jobs) as players:
+        roots = {name: setup.submit(corpus.prepare, corpus.load(name), tmp_path / name) for name in names}
+        results = list(players.map(lambda name: play(name, roots[name].result(), claude, tmp_path), names))
+    for result in results:
+        name = result.name
         print(f"\n{name}:\n" + "\n".join(f"  [{n.step}] {n.label or 'UNLABELLED'}: {n.text}" for n in result.delivered))
         held = [text for text in result.available if text not in {n.text for n in result.delivered}]
-        print("  held back / not delivered:\n" + "\n".join(f"    {result.available[t] or 'UNLABELLED'}: {t}" for t in held))
+        print("  held back / not delivered:\n"
+              + "\n".join(f"    {result.available[t] or 'UNLABELLED'}: {t}" for t in held))
     print("\n" + corpus.table(results))
-    if only:
-        pytest.skip(f"only {only} was played")
     report = os.environ.get("SIDEKIT_SESSIONS_REPORT")
     if report:
         Path(report).write_text(json.dumps([r.row() for r in results], indent=2) + "\n")
-    assert {r.name: r.unlabelled() for r in results if r.unlabelled()} == {}, "label these in tests/sessions/<name>.json"
-    assert len(results) >= 3 and all(r.calls >= 25 for r in results)
-    useful = sum(len(r.useful_available) for r in results)
-    delivered = sum(len(r.useful_delivered) for r in results)
-    calls = sum(r.calls for r in results)
-    assert sum(r.count("wrong") for r in results) == 0
-    assert delivered >= 0.9 * useful, f"useful delivered {delivered} of {useful}"
-    assert 100 * sum(r.count("noise") for r in results) / calls <= 3.0
-    assert sum(r.nudge_bytes for r in results) < 0.05 * sum(r.result_bytes for r in results)
+    red_runs = {r.name: r.bodies[corpus.load(r.name).data["covers"]["red_run"]] for r in results}
+    not_red = {name: body[-600:] for name, body in red_runs.items() if not RED.search(body)}
+    assert not_red == {}, "each raw red run is red"
+    if only:
+        pytest.skip(f"only {', '.join(only)} played: the targets are checked over the whole corpus")
+    assert targets_missed(results) == {}
+
+
+def targets_missed(results: list[corpus.Result]) -> dict[str, Any]:
+    """Each target of issue #18 the corpus misses, with what it measured ({} when all are met)."""
+    judged = [r for r in results if not r.pending]
+    useful = sum(len(r.useful_available) for r in judged)
+    delivered = sum(len(r.useful_delivered) for r in judged)
+    missed: dict[str, Any] = {
+        "unlabelled nudges (label them in tests/sessions/<name>.labels.json)":
+            {r.name: r.unlabelled() for r in judged if r.unlabelled()},
+        "wrong nudges": {r.name: r.count("wrong") for r in judged if r.count("wrong")},
+        "useful delivered < 90% of available":
+            {} if delivered >= 0.9 * useful else {"corpus": f"{delivered} / {useful}"},
+        "noise > 2 per 100 calls": {r.name: round(r.noise_per_100, 1) for r in judged if r.noise_per_100 > 2.0},
+        "nudge bytes >= 5% of tool-result bytes": {r.name: f"{100 * r.byte_share:.1f}%" for r in results
+                                                   if r.byte_share >= 0.05},
+        "pending review (played and measured; see test_every_session_is_labelled_by_a_reviewer)":
+            [r.name for r in results if r.pending],
+    }
+    return {target: found for target, found in missed.items() if found}
+
+
+def test_the_targets_name_each_miss_with_what_was_measured() -> None:
+    quiet = corpus.Result("quiet", 30, [corpus.Nudge(3, "[sidecar:scope] x", "useful")], {}, 40_000, 400)
+    loud = corpus.Result("loud", 25, [corpus.Nudge(1, "[sidecar:tools] y", "noise"), corpus.Nudge(2, "[sidecar:a] z")],
+                         {}, 10_000, 600)
+    pending = corpus.Result("new", 27, [corpus.Nudge(4, "[sidecar:tests] w")], {}, 10_000, 100, pending=True)
+    assert targets_missed([quiet]) == {}
+    assert targets_missed([quiet, loud, pending]) == {
+        "unlabelled nudges (label them in tests/sessions/<name>.labels.json)": {"loud": ["[sidecar:a] z"]},
+        "noise > 2 per 100 calls": {"loud": 4.0},
+        "nudge bytes >= 5% of tool-result bytes": {"loud": "6.0%"},
+        "pending review (played and measured; see test_every_session_is_labelled_by_a_reviewer)": ["new"],
+    }
+
+
+def test_a_useful_label_that_matched_nothing_counts_as_expected_and_not_delivered() -> None:
+    review = {"labels": [{"match": "reuse it instead of _copy()", "label": "useful", "why": "a copy"},
+                         {"match": "[sidecar:scope] FYI", "label": "useful", "why": "a read outside"},
+                         {"match": "[sidecar:tests] pytest:", "label": "wrong", "why": "stale"}]}
+    script = corpus.Script("s", {"steps": []}, review)
+    result = corpus.Result("s", 25, [corpus.Nudge(2, "[sidecar:scope] FYI: a.py is outside", "useful")], {}, 9000, 90,
+                           lost=["reuse it instead of _copy()"])
+    assert (len(result.useful_delivered), len(result.useful_available)) == (1, 2)
+    assert targets_missed([result]) == {"useful delivered < 90% of available": {"corpus": "1 / 2"}}
+    found = ["[sidecar:scope] FYI: a.py is outside", "[sidecar:tests] pytest: 1 failed"]
+    assert corpus.lost_findings(script, found) == ["reuse it instead of _copy()"]
+    found = ["[sidecar:tools] x.py:3 copy() already does this; reuse it instead of _copy().", "[sidecar:scope] FYI: b"]
+    assert corpus.lost_findings(script, found) == []
+

@@ -40,6 +40,11 @@ def answer(project: str, test_ids: list[str], stacks: bool = False) -> dict[str,
     errors: dict[str, dict[str, Any]] = table.get("collect") or {}
     head = {"generation": summary.get("generation", 0), **shape.capability(summary)}
     if not summary:
+        from sidekit_hooks import runners
+
+        head["runner"] = runners.detect(project)
+        if head["runner"] == runners.NONE:
+            return {"runner": runners.NONE}
         head["state"] = "noRuns"  # nothing recorded yet: `sidekit test` makes the first record
     if test_ids:
         return shape.drop_zeros(details(head, test_ids, tests, errors, stacks))

@@ -43,4 +43,15 @@ def run(args: argparse.Namespace) -> int:
 
 def answer(project: str, base: str | None = None) -> dict[str, Any]:
     """The answer `sidekit select` prints and the MCP `select` tool returns."""
-    return answer_for(selection(project, base))
+    from sidekit_hooks import runners
+
+    runner = runners.detect(project)
+    if runner == "go":
+        from sidekit_hooks.runners import go_graph
+
+        head = dict(go_graph.selection(project, base)[1])
+        files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
+        return render.fit({**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles")
+    if runner not in ("pytest", runners.NONE):  # no import graph for this runner yet: every test
+        return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: run all tests"}
+    return answer_for(selection(project, base))  # pytest: the import graph (budgets as before)

@@ -11,6 +11,7 @@ import time
 from importlib.util import find_spec
 from typing import Any
 
+from sidekit_hooks import runners
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.status import cache
@@ -38,9 +39,13 @@ def answer(project: str, since: int | None = None) -> dict[str, Any]:
     fresh = stale is not None and stale[1] == 0 and stale[2]
     if since is not None and summary and since == summary.get("generation") and fresh:
         return shape.unchanged(since)
+    if not summary:
+        runner = runners.detect(project)
+        if runner == runners.NONE or (runner == "pytest" and not find_spec("pytest")):
+            return {"runner": runners.NONE}  # nothing to run the tests with: that, and nothing else
     found = shape.status(summary, stale, time.time())
     if not summary:
-        found["runner"] = "pytest" if find_spec("pytest") else "none"
+        found["runner"] = runner
         if loaded.note:
             found["note"] = loaded.note
     return found

@@ -1,4 +1,8 @@
-"""`sidekit test [--select] [PATHS | -- PYTEST_ARGS]`: run pytest, answer compactly from the fresh cache.
+"""`sidekit test [--select] [PATHS | -- PYTEST_ARGS]`: run the project's tests, answer compactly from the fresh cache.
+
+The runner comes from the project's files (`runners.detect`: go.mod, Cargo.toml, pom.xml, ...;
+`$SIDEKIT_RUNNER` names one); with none, the answer is `{"runner":"none"}`. For runners other than
+pytest, the adapter's command runs and its `collect` reads the output and reports (runners/).
 
 pytest runs in a subprocess with the recording plugin; its own output is not shown (it is the noise
 this command exists to remove); the exit code is pytest's. The interpreter is the project's own
@@ -11,16 +15,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 from typing import Any
 
+from sidekit_hooks import runners
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
-from sidekit_hooks.runners.pytest.process import Progress, Run, execute, one_at_a_time
 from sidekit_hooks.core import workspace
-from sidekit_hooks.status import cache, record
+from sidekit_hooks.runners import answer as runner_answer
 from sidekit_hooks.runners.pytest import interpreter
+from sidekit_hooks.runners.pytest.process import Progress, Run, execute, one_at_a_time
+from sidekit_hooks.status import cache, record
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NO_TESTS = 5
@@ -52,6 +59,11 @@ def answer(project: str, pytest_args: list[str], select_only: bool = False, base
     `progress` hears pytest's percentage as it runs; `process.stop()` from another thread ends the run.
     """
     root = cache.workspace_root(project)
+    runner = runners.detect(project)
+    if runner == runners.NONE:
+        return runner_answer.none(), NO_TESTS
+    if runner != "pytest":
+        return other_runner(root, runner, pytest_args, select_only, progress, process, base)
     extra: dict[str, Any] = {}
     if select_only:
         tests, basis = select(root, base)
@@ -71,6 +83,46 @@ def answer(project: str, pytest_args: list[str], select_only: bool = False, base
     if (summary.get("run") or {}).get("id") != run_id:
         return unrecorded(done), done.returncode
     return shape.test_run(summary, run_clusters(summary, table), extra), done.returncode
+
+
+def other_runner(root: str, name: str, args: list[str], select_only: bool, progress: Progress | None,
+                 process: Run | None, base: str | None = None) -> tuple[dict[str, Any], int]:
+    """Run the project's runner (go, cargo, Maven...), then answer from what its adapter collected."""
+    import time
+
+    from sidekit_hooks.runners import store
+
+    adapter = runners.load(name)
+    assert adapter is not None  # detect() names only runners this build has
+    extra: dict[str, Any] = {"basis": "all"} if select_only else {}  # no selection graph for it yet: all tests
+    if select_only and name == "go":
+        from sidekit_hooks.runners import go_graph
+
+        patterns, head = go_graph.selection(root, base)
+        extra = {"selected": len(patterns), "basis": head["basis"]}
+        if not patterns:
+            return shape.drop_zeros({"runner": name, **extra, "exit": NO_TESTS}), NO_TESTS
+        args = [*patterns, *args]
+    if hasattr(adapter, "command"):  # command(project, args), or command(project) with the args after it
+        takes_args = adapter.command.__code__.co_argcount >= 2
+        argv = list(adapter.command(root, list(args)) if takes_args else [*adapter.command(root), *args])
+    else:
+        argv = [*getattr(adapter, "COMMAND", []), *args] if getattr(adapter, "COMMAND", None) else []
+    if not argv:
+        return {"runner": name, "exit": 2, "error": f"sidekit cannot run {name} itself yet"}, 2
+    run_id = os.urandom(6).hex()
+    started = time.time()
+    if not shutil.which(argv[0], path=os.environ.get("PATH")):
+        return {"runner": name, "exit": 127, "error": f"{argv[0]} is not installed or not on PATH"}, 127
+    merged = ["/bin/sh", "-c", 'exec "$@" 2>&1', "sh", *argv]  # one stream: tool lines stay in order
+    with one_at_a_time(root):
+        done = execute(merged, root, dict(os.environ, SIDEKIT_RUN_ID=run_id), progress, process)
+        raw = store.save_raw(root, name, (done.stdout or "") + (done.stderr or ""), "sidekit-test")
+        result = adapter.collect(root, started, done.returncode, raw)
+        result.args = list(args)
+        summary, table = store.save(root, result)
+    found = runner_answer.run_answer(dict(summary), dict(table), result, extra=extra)
+    return found, done.returncode
 
 
 def select(root: str, base: str | None) -> tuple[list[str], str]:

@@ -40,6 +40,17 @@ def run(args: argparse.Namespace) -> int:
 
 def answer(project: str, path: str) -> dict[str, Any]:
     """The answer `sidekit tests-for` prints and the MCP `tests_for` tool returns."""
+    from sidekit_hooks import runners
+
+    runner = runners.detect(project)
+    if runner == "go":
+        from sidekit_hooks.runners import go_graph
+
+        head = dict(go_graph.tests_for(project, go_graph.relative(project, path)))
+        files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
+        return render.fit({**head, "files": None, "more": None}, "files", files, BUDGET) if files else head
+    if runner not in ("pytest", runners.NONE):  # no import graph for this runner yet: every test
+        return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: all tests"}
     with Index.open(project) as index:
         found = tests_of(project, index, workspace_path(project, path))
-    return answer_for(found)
+    return answer_for(found)  # pytest: the import graph (budgets as before)

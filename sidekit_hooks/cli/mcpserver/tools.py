@@ -36,15 +36,15 @@ def _schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[
 # name -> (description, input schema). Keep the order of the contract.
 TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     "status": (
-        "Test status from the cache instead of a pytest run; since=last generation asks what changed.",
+        "Test status from the cache instead of a test run; since=last generation asks what changed.",
         _schema({"since": {"type": "integer"}}),
     ),
     "test": (
-        "Run pytest instead of raw pytest, failures clustered by cause; select=true runs only what changed.",
+        "Run the tests (pytest, go, cargo, mvn) instead of a raw run, failures by cause; select=true: only what changed.",
         _schema({"args": STRS, "select": {"type": "boolean"}, "base": STR}),
     ),
     "failures": (
-        "Why tests fail (clusters, or named tests; stacks=true) instead of rerunning pytest.",
+        "Why tests fail (clusters, or named tests; stacks=true) instead of rerunning the tests.",
         _schema({"tests": STRS, "stacks": {"type": "boolean"}}),
     ),
     "select": (

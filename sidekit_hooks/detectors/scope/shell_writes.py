@@ -2,9 +2,11 @@
 
 Recognized: redirections (`>`, `>>`, `&>`, `N>`), `tee`, `sed -i`/`perl -i`, `rm`/`rmdir`/`unlink`/`touch`/
 `mkdir`/`truncate`, `mv` (sources and destination), `cp`/`ln`/`install` (destination), `dd of=`, and
-`git rm`/`git mv`/`git restore`. Quotes, escapes, `$(...)` and heredoc bodies are honoured, so a `>` or
-`..` inside a string is never taken for a write. Targets holding `$`, backquotes, globs or `~` are
-skipped: they cannot be resolved without running the shell, and a guess would be a false alarm.
+`git rm`/`git mv`, and `git restore`/`git checkout -- f` from another commit (from the index or HEAD
+they undo the agent's change, which is not a write; `git stash` neither). Quotes, escapes, `$(...)`
+and heredoc bodies are honoured, so a `>` or `..` inside a string is never taken for a write. Targets
+holding `$`, backquotes, globs or `~` are skipped: they cannot be resolved without running the shell,
+and a guess would be a false alarm.
 `cd DIR` earlier on the line moves where later relative targets resolve.
 """
 
@@ -15,6 +17,7 @@ import os
 from sidekit_hooks.core.shell import WRAPPERS, Word, segments
 
 UNRESOLVABLE = frozenset("$`*?[~{")
+UNDO_REFS = frozenset({"HEAD", "@"})  # restoring a file from these puts back what it was: an undo, not a write
 DELETERS = frozenset({"rm", "rmdir", "unlink", "touch", "mkdir", "truncate", "shred"})
 OPTIONS_WITH_VALUE = {
     "truncate": frozenset({"-s", "--size", "-r", "--reference"}),
@@ -99,9 +102,14 @@ def _git_targets(args: list[str]) -> list[str]:
     if sub in ("rm", "mv"):
         return _operands(rest, frozenset())
     if sub == "restore":
-        return _operands(rest, frozenset({"-s", "--source"}))
+        # `git restore f` (and --source HEAD) undoes the agent's change: not a write. Another source is.
+        attached = [arg[2:] for arg in rest if arg.startswith("-s") and len(arg) > 2]  # -sHEAD~1
+        source = _option_values(rest, ("-s", "--source")) + attached
+        return _operands(rest, frozenset({"-s", "--source"})) if any(ref not in UNDO_REFS for ref in source) else []
     if sub == "checkout" and "--" in rest:
-        return rest[rest.index("--") + 1 :]
+        # `git checkout -- f` / `git checkout HEAD -- f` is an undo; `git checkout other-branch -- f` writes.
+        refs = [arg for arg in rest[: rest.index("--")] if not arg.startswith("-")]
+        return rest[rest.index("--") + 1 :] if any(ref not in UNDO_REFS for ref in refs) else []
     return []
 
 

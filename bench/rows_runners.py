@@ -1,0 +1,197 @@
+"""Raw go test / cargo test runs compacted (#20): bytes raw -> compact, wall and CPU time against raw.
+
+Real projects fetched at run time (the Go module proxy, the crate registry), one bug planted that
+fails many tests, then interleaved rounds of the raw command and of the command the PreToolUse hook
+writes (only options appended); best of each. The exit code must be the same.
+
+Maven's raw console is left as it is (no option makes it compact): its row compares the raw `mvn -B
+test` with the `sidekit test` answer, which reads the fresh Surefire reports.
+
+--quick: the Go module, two rounds. Full: the Go module, the crate and the Maven project, four rounds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from run import REPO, BenchContext, Row
+
+QUICK_BUDGET = 20
+TARGET = 1.10
+HOOK = os.path.join(REPO, "hooks", "pre_tool_use.py")
+CACHE = Path(os.environ.get("SIDEKIT_TEST_CACHE", "/tmp/sidekit-test-cache"))
+
+
+def rows(ctx: BenchContext) -> list[Row]:
+    found: list[Row] = []
+    rounds = 2 if ctx.quick else 4
+    for name, setup, command in PROJECTS[:1 if ctx.quick else 2]:
+        if ctx.time_left() < 10:
+            found.append(Row("runners", f"{name}: compacted", "skipped: out of time"))
+            continue
+        with tempfile.TemporaryDirectory() as folder:
+            try:
+                project, env = setup(Path(folder))
+            except (OSError, subprocess.SubprocessError, RuntimeError) as exc:
+                found.append(Row("runners", f"{name}: compacted", f"skipped: {str(exc)[:80]}"))
+                continue
+            found += measure(name, project, env, command, rounds)
+    if not ctx.quick and ctx.time_left() > 60:
+        with tempfile.TemporaryDirectory() as folder:
+            found += maven(Path(folder))
+    return found
+
+
+POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+<groupId>demo</groupId><artifactId>demo</artifactId><version>1.0</version>
+<properties><maven.compiler.release>17</maven.compiler.release></properties>
+<dependencies>
+<dependency><groupId>org.apache.commons</groupId><artifactId>commons-lang3</artifactId><version>3.14.0</version></dependency>
+<dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version>
+<scope>test</scope></dependency></dependencies>
+<build><plugins><plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId>
+<version>3.2.5</version></plugin></plugins></build></project>
+"""
+TEXT = """package demo;
+public final class Text {
+    public static String title(String words) {
+        if (words.length() > 3) throw new IllegalStateException("no title for " + words);
+        return org.apache.commons.lang3.StringUtils.capitalize(words);
+    }
+}
+"""
+TEST = """package demo;
+class TextTest {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {%s})
+    void titles(String word) { org.junit.jupiter.api.Assertions.assertEquals(word, Text.title(word)); }
+}
+""".replace("%s", ", ".join(f'"Word{i}"' for i in range(25)))
+
+
+def maven(folder: Path) -> list[Row]:
+    if not shutil.which("mvn"):
+        return [Row("runners", "maven: sidekit test", "skipped: mvn is not installed")]
+    project = folder / "demo"
+    for rel, text in (("pom.xml", POM), ("src/main/java/demo/Text.java", TEXT),
+                      ("src/test/java/demo/TextTest.java", TEST)):
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).write_text(text)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    env = agent_env(project)
+    shell(project, "mvn -B -q test", env)  # warm-up: plugins and dependencies
+    raw = shell(project, "mvn -B test", env)
+    answer = shell(project, f"{sys.executable} -m sidekit_hooks.cli test", env)
+    code = json.loads(answer[0] or b"{}").get("exit")
+    return [
+        Row("runners", "maven: `mvn -B test` bytes raw -> `sidekit test`", f"{len(raw[0]):,} B -> {len(answer[0]):,} B",
+            "<= 800 B", "ok" if len(answer[0]) <= 800 else "MISS"),
+        Row("runners", "maven: exit code kept", f"raw {raw[1]}, sidekit test {answer[1]} (answer {code})",
+            "equal, red", "ok" if raw[1] == answer[1] == code != 0 else "MISS"),
+        Row("runners", "maven: wall sidekit test / raw", f"{answer[2] / raw[2]:.2f}x", f"<= {TARGET}x",
+            "ok" if answer[2] / raw[2] <= TARGET else "MISS"),
+    ]
+
+
+def measure(name: str, project: Path, env: dict[str, str], command: str, rounds: int) -> list[Row]:
+    compacted = rewritten(project, command, env)
+    if not compacted:
+        return [Row("runners", f"{name}: compacted", "the hook left the command alone", "rewritten", "MISS")]
+    shell(project, command, env)  # warm-up: build caches
+    raw_runs, compact_runs = [], []
+    for _ in range(rounds):
+        raw_runs.append(shell(project, command, env))
+        compact_runs.append(shell(project, compacted, env))
+    raw, compact = raw_runs[-1], compact_runs[-1]
+    wall = min(r[2] for r in compact_runs) / min(r[2] for r in raw_runs)
+    cpu = min(r[3] for r in compact_runs) / max(min(r[3] for r in raw_runs), 1e-3)
+    same = raw[1] == compact[1] != 0
+    return [
+        Row("runners", f"{name}: `{command}` bytes raw -> compacted", f"{len(raw[0]):,} B -> {len(compact[0]):,} B",
+            "<= 800 B", "ok" if len(compact[0]) <= 800 else "MISS"),
+        Row("runners", f"{name}: exit code kept", f"raw {raw[1]}, compacted {compact[1]}", "equal, red",
+            "ok" if same else "MISS"),
+        Row("runners", f"{name}: wall compacted / raw (best of {rounds})", f"{wall:.2f}x", f"<= {TARGET}x",
+            "ok" if wall <= TARGET else "MISS"),
+        Row("runners", f"{name}: CPU compacted / raw (best of {rounds})", f"{cpu:.2f}x", f"<= {TARGET}x",
+            "ok" if cpu <= TARGET else "MISS"),
+    ]
+
+
+def go_module(folder: Path) -> tuple[Path, dict[str, str]]:
+    if not shutil.which("go"):
+        raise RuntimeError("go is not installed")
+    env = dict(os.environ, GOMODCACHE=str(CACHE / "gomod"), GOFLAGS="-mod=mod")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["go", "mod", "download", "-json", "github.com/ettle/strcase@v0.2.0"], capture_output=True,
+                          text=True, env=env, timeout=300, cwd=str(CACHE), check=True)
+    project = copy(Path(json.loads(done.stdout)["Dir"]), folder / "strcase")
+    plant(project / "unicode.go", "return r - 32", "return r - 31")
+    return project, agent_env(project, GOFLAGS="-count=1")
+
+
+def crate(folder: Path) -> tuple[Path, dict[str, str]]:
+    if not shutil.which("cargo"):
+        raise RuntimeError("cargo is not installed")
+    fetcher = CACHE / "fetch-semver-1.0.23"
+    (fetcher / "src").mkdir(parents=True, exist_ok=True)
+    (fetcher / "src" / "lib.rs").write_text("")
+    (fetcher / "Cargo.toml").write_text('[package]\nname = "fetcher"\nversion = "0.1.0"\nedition = "2021"\n\n'
+                                        '[dependencies]\nsemver = "=1.0.23"\n')
+    done = subprocess.run(["cargo", "metadata", "--format-version", "1"], cwd=fetcher, capture_output=True,
+                          text=True, timeout=300, check=True)
+    source = next(Path(p["manifest_path"]).parent for p in json.loads(done.stdout)["packages"] if p["name"] == "semver")
+    project = copy(source, folder / "semver")
+    plant(project / "src" / "parse.rs", "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n",
+          "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n"
+          '    assert!(input.len() < 3, "dot() got {} bytes", input.len());\n')
+    return project, agent_env(project, RUST_BACKTRACE="1")
+
+
+PROJECTS = (("go strcase", go_module, "go test ./..."), ("cargo semver", crate, "cargo test"))
+
+
+def copy(source: Path, target: Path) -> Path:
+    shutil.copytree(source, target)
+    for path in [target, *target.rglob("*")]:
+        path.chmod(path.stat().st_mode | 0o200)
+    subprocess.run(["git", "init", "-q", str(target)], check=True)
+    return target
+
+
+def plant(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    if old not in text:
+        raise RuntimeError(f"{path.name} changed upstream; update the planted bug")
+    path.write_text(text.replace(old, new, 1))
+
+
+def agent_env(project: Path, **more: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SIDEKIT_", "CLAUDE_")) and k != "CI"}
+    return dict(env, CLAUDE_PROJECT_DIR=str(project), **more)
+
+
+def rewritten(project: Path, command: str, env: dict[str, str]) -> str:
+    body = {"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(project)}
+    done = subprocess.run([sys.executable, "-S", HOOK], input=json.dumps(body), capture_output=True, text=True,
+                          env=env, cwd=str(project), timeout=30)
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]) if done.stdout else ""
+
+
+def shell(project: Path, command: str, env: dict[str, str]) -> tuple[bytes, int, float, float]:
+    """(output, exit code, wall seconds, CPU seconds of the whole process tree)."""
+    before = os.times()
+    start = time.perf_counter()
+    done = subprocess.run(["bash", "-c", command], cwd=str(project), env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, timeout=600)
+    wall = time.perf_counter() - start
+    after = os.times()
+    cpu = after.children_user - before.children_user + after.children_system - before.children_system
+    return done.stdout, done.returncode, wall, cpu

@@ -1,0 +1,214 @@
+"""cargo test: libtest's text output (`test x ... FAILED`, `---- x stdout ----`, `panicked at`,
+`test result:`) and the compiler's errors into cache records.
+
+Test ids are `<source>::<test path>`: `src/lib.rs::tests::adds`, `tests/api.rs::parses` (a workspace
+member's sources under its folder), doc tests `src/lib.rs::doc add (line 2)`. A compile error is an
+error of the crate, not "0 failed"; a test binary that dies without its summary line (abort,
+segfault, stack overflow) is an error of that binary.
+
+The raw-run compaction appends `--config 'target."cfg(all())".runner=[...]'`: cargo then runs each
+test binary through runners/cargoexec.py, which keeps its output under `.sidekit/cargo/` and prints
+the compact answer when it is long. Doc tests are not run through a runner (printed as they are).
+Left alone: an existing `--`, `--no-run`, `--help`, a runner configured by the project or the
+environment (ours would replace it), and `cargo nextest` (its JUnit goes through `sidekit ingest`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+from sidekit_hooks.runners import Result
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+NAME = "cargo"
+COMMAND = ["cargo", "test", "--no-fail-fast"]
+LEAVE_ALONE = frozenset({"--", "--no-run", "--help", "-h", "--version", "-V", "--list", "--config", "--message-format"})
+TEST_LINE = re.compile(r"^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?)$")
+STDOUT_HEAD = re.compile(r"^---- (.+?) stdout ----$")
+RUNNING = re.compile(r"^\s*Running (?:unittests )?(\S+) \((.+?)\)$")
+DOC_TESTS = re.compile(r"^\s*Doc-tests (\S+)$")
+RESULT_LINE = re.compile(r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed")
+DIED = re.compile(r"process didn't exit successfully: .*\((signal: .*|exit status: \d+)\)")
+
+
+def command(project: str, args: list[str] | None = None) -> list[str]:
+    """What `sidekit test [ARGS]` runs: every test target, not stopping at the first red one."""
+    return [*COMMAND, *(args or [])]
+
+
+def detect(project: str) -> bool:
+    return os.path.isfile(os.path.join(project, "Cargo.toml"))
+
+
+def matches(words: list[str]) -> bool:
+    return len(words) >= 2 and words[0].rsplit("/", 1)[-1] == "cargo" and words[1] == "test"
+
+
+def compact_words(words: list[str], project: str) -> list[str] | None:
+    if any(w in LEAVE_ALONE or w.startswith("--config=") for w in words[2:]):
+        return None
+    if any(name.startswith("CARGO_TARGET_") and name.endswith("_RUNNER") for name in os.environ):
+        return None
+    if _runner_configured(project):
+        return None
+    program = ",".join(f'"{part}"' for part in runner_argv())
+    if any(c in program for c in "'\\$`"):
+        return None
+    return [*words, "--config", f'target."cfg(all())".runner=[{program}]']
+
+
+def runner_argv() -> list[str]:
+    """This interpreter without site or the cwd's modules, the runner by its path (see go.wrapper_command)."""
+    return [sys.executable, "-I", "-S", os.path.join(os.path.dirname(os.path.abspath(__file__)), "cargoexec.py")]
+
+
+def _runner_configured(project: str) -> bool:
+    """Whether a cargo config file from the project up to the home folder sets a runner."""
+    folders, folder = [], os.path.abspath(project)
+    while True:
+        folders.append(folder)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    home = os.environ.get("CARGO_HOME") or os.path.join(os.path.expanduser("~"), ".cargo")
+    paths = [os.path.join(f, ".cargo", n) for f in folders for n in ("config.toml", "config")]
+    paths += [os.path.join(home, "config.toml"), os.path.join(home, "config")]
+    from sidekit_hooks.core import safepath
+
+    for path in paths:
+        try:  # regular files only, never blocking on a FIFO a repository planted there
+            if b"runner" in safepath.read_bytes(path):
+                return True
+        except OSError:
+            if os.path.lexists(path):  # there but not readable so (a link, a FIFO): do not guess, leave it alone
+                return True
+    return False
+
+
+def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result:
+    with open(raw_output_path, encoding="utf-8", errors="replace") as handle:
+        text = handle.read()
+    return parse(text, project, started, exit_code, "")
+
+
+def parse(text: str, root: str, started: float, exit_code: int, source: str) -> Result:
+    """Records from cargo's (or one test binary's) output. `source`: the file id of a lone binary."""
+    from sidekit_hooks.runners import frames
+
+    result = Result(NAME, started, exit_code)
+    lines = text.splitlines()
+    members = _Members(root)
+    current = source or "."
+    blocks: dict[str, list[str]] = {}
+    block: list[str] | None = None
+    saw_result = True
+    for line in lines:
+        running = RUNNING.match(line)
+        doc = DOC_TESTS.match(line)
+        if running or doc:
+            if not saw_result and block is None:
+                _died(result, current, lines)
+            if running:
+                current = members.source(running.group(1), running.group(2))
+            elif doc:
+                current = members.doc(doc.group(1))
+            saw_result, block = False, None
+            continue
+        head = STDOUT_HEAD.match(line)
+        if head:
+            block = blocks.setdefault(_test_id(current, head.group(1)), [])
+            continue
+        if line in ("failures:", "successes:") or line.startswith("test result:"):
+            block = None
+            saw_result = saw_result or line.startswith("test result:")
+            if line.startswith("test result:"):
+                result.last_words = line
+            continue
+        found = TEST_LINE.match(line)
+        if found and block is None:
+            outcome = {"ok": "passed", "FAILED": "failed"}.get(found.group(2), "skipped")
+            entry: dict[str, Any] = {"o": outcome, "d": 0.0}
+            if outcome == "failed":
+                entry["p"] = "call"
+            result.tests[_test_id(current, found.group(1).removesuffix(" - should panic"))] = entry
+            continue
+        if block is not None:
+            block.append(line)
+    for test, entry in result.tests.items():
+        if entry["o"] == "failed":
+            entry["f"] = frames.rust_failure(blocks.get(test, []), root)
+    errors = frames.rust_compile_errors(lines, root)
+    if errors:
+        result.errors[current if current != "." else "Cargo.toml"] = errors[0]
+        result.last_words = next((ln for ln in lines if ln.startswith("error: could not compile")), errors[0]["message"])
+    elif not saw_result and exit_code:
+        _died(result, current, lines)
+    if exit_code and not result.last_words:
+        result.last_words = next((ln.strip() for ln in reversed(lines) if ln.strip()), "")
+    return result
+
+
+def _died(result: Result, where: str, lines: list[str]) -> None:
+    """A binary that ended without its `test result:` line: crashed (abort, segfault, overflow)."""
+    from sidekit_hooks.runners import frames
+
+    why = next((m.group(1) for ln in lines if (m := DIED.search(ln))), "")
+    said = next((ln.strip() for ln in reversed(lines) if ln.strip() and not ln.startswith("error")), "")
+    result.errors[where] = frames.with_shape({"type": "crash", "message": why or said or "test binary ended early"})
+
+
+def _test_id(source: str, name: str) -> str:
+    if " - " in name and name.split(" - ", 1)[0].endswith(".rs"):  # a doc test: `src/lib.rs - add (line 2)`
+        path, _, what = name.partition(" - ")
+        base = source.rsplit("::", 1)[0] if source.endswith("::doc") else ""
+        return f"{base + '/' if base and base != '.' else ''}{path}::doc {what}"
+    return f"{source}::{name}"
+
+
+class _Members:
+    """Workspace members by crate name, to place a test binary's sources under its member folder."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self._by_name: dict[str, str] | None = None
+
+    def _names(self) -> dict[str, str]:
+        if self._by_name is None:
+            import tomllib
+
+            self._by_name = {}
+            for folder, dirs, files in os.walk(self.root):
+                depth = os.path.relpath(folder, self.root).count(os.sep)
+                dirs[:] = [d for d in dirs if d not in ("target", "node_modules", ".git") and depth < 3]
+                if "Cargo.toml" in files:
+                    try:
+                        with open(os.path.join(folder, "Cargo.toml"), "rb") as handle:
+                            name = tomllib.load(handle).get("package", {}).get("name", "")
+                    except (OSError, ValueError):
+                        continue
+                    if name:
+                        self._by_name[name.replace("-", "_")] = os.path.relpath(folder, self.root).replace(os.sep, "/")
+        return self._by_name
+
+    def _member_of(self, binary: str, source: str) -> str:
+        stem = os.path.basename(binary).rsplit("-", 1)[0]
+        names = self._names()
+        if stem in names:
+            return names[stem]
+        for folder in names.values():  # an integration test binary is named after its file
+            if os.path.isfile(os.path.join(self.root, folder, source)):
+                return folder
+        return "."
+
+    def source(self, source: str, binary: str) -> str:
+        folder = self._member_of(binary, source)
+        return source if folder == "." else f"{folder}/{source}"
+
+    def doc(self, crate: str) -> str:
+        return f"{self._names().get(crate.replace('-', '_'), '.')}::doc"

@@ -1,0 +1,106 @@
+"""PreToolUse for runners other than pytest: append an adapter's options to a raw test run.
+
+Only a plain command is rewritten: `[cd DIR &&] [NAME=value ...] RUNNER ARGS` with nothing else on
+the line (no pipe, redirection, `;`, `||`, substitution, comment or line break), and only by
+appending words, so the prefix (what permission rules match) is the command the agent wrote.
+Left alone: `SIDEKIT_RAW=1 ...`, `SIDEKIT_COMPACT=0` in the hook's environment, a permission rule
+that names such a command exactly (no trailing `*`), and whatever the adapter declines.
+"""
+
+from __future__ import annotations
+
+import os
+
+from sidekit_hooks.core import fastjson, workspace
+
+RAW_ENV = "SIDEKIT_RAW"
+OFF_ENV = "SIDEKIT_COMPACT"
+
+
+def handle(stdin_text: str) -> str:
+    """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
+    payload = fastjson.loads(stdin_text)
+    if not isinstance(payload, dict) or payload.get("tool_name") != "Bash":
+        return ""
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
+        return ""
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else os.getcwd()
+    command = rewrite(tool_input["command"], str(cwd), workspace.project_dir(str(cwd)))
+    if not command:
+        return ""
+    updated = dict(tool_input, command=command)
+    return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}})
+
+
+def rewrite(command: str, cwd: str, project: str) -> str:
+    """`command` with the runner's options appended, or '' to leave it alone."""
+    if os.environ.get(OFF_ENV, "") == "0" or any(c in command for c in "#\n\\"):
+        return ""
+    words = plain_words(command)
+    if not words:
+        return ""
+    from sidekit_hooks import runners
+
+    adapter = runners.for_words(words)
+    if adapter is None or exact_rule_names(project, words[0].rsplit("/", 1)[-1]):
+        return ""
+    try:
+        wanted = adapter.compact_words(list(words), project)
+    except Exception:  # noqa: BLE001 - an adapter's bug leaves the command as written
+        return ""
+    if not wanted or wanted[:len(words)] != words or len(wanted) == len(words):
+        return ""
+    import shlex
+
+    return command.rstrip() + " " + " ".join(shlex.quote(word) for word in wanted[len(words):])
+
+
+def plain_words(command: str) -> list[str]:
+    """The runner's words of a plain command (env assignments stripped), or [] when it is not one."""
+    from sidekit_hooks.core.shell import tokenize
+
+    parts: list[list[str]] = [[]]
+    for kind, word in tokenize(command):
+        if kind == "op":
+            if word.text != "&&":
+                return []
+            parts.append([])
+        elif word.unclosed or "$" in word.text or "`" in word.text:
+            return []
+        else:
+            parts[-1].append(word.text)
+    *prefix, words = parts
+    if any(len(segment) != 2 or segment[0] != "cd" for segment in prefix):
+        return []
+    while words and "=" in words[0] and words[0].split("=", 1)[0].isidentifier():
+        name, _, value = words.pop(0).partition("=")
+        if name == RAW_ENV and value not in ("", "0"):
+            return []
+    return words
+
+
+def exact_rule_names(project: str, program: str) -> bool:
+    """Whether a permission rule names a `PROGRAM test...` command exactly (no trailing `*`): the
+    appended options would change its verdict. Unreadable rules: left alone too."""
+    home = os.path.expanduser("~")
+    paths = (os.path.join(project, ".claude", "settings.json"), os.path.join(project, ".claude", "settings.local.json"),
+             os.path.join(home, ".claude", "settings.json"), "/etc/claude-code/managed-settings.json")
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if program not in text:
+            continue
+        try:
+            permissions = fastjson.loads(text).get("permissions") or {}
+        except (ValueError, AttributeError):
+            return True
+        for kind in ("allow", "deny", "ask"):
+            for rule in permissions.get(kind) or () if isinstance(permissions, dict) else ():
+                if isinstance(rule, str) and rule.startswith(f"Bash({program}"):
+                    if not rule.rstrip(")").rstrip().endswith("*"):
+                        return True
+    return False

@@ -1,0 +1,197 @@
+"""Failures in the cache's words from each language's own text: Go, Rust and JVM frames.
+
+A failure is {"type", "message", "at", "frame", "frames", "shape"} (status.vocabulary.Failure).
+`at` is where it broke ("path:line", workspace-relative); `frame` the innermost frame in the
+project when `at` lies outside it; `shape` the message with values taken out, so that failures from
+one cause (one frame, one message shape) cluster together in status.clusters.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from sidekit_hooks.status.clusters import normalize
+
+MESSAGE_CHARS = 300
+MAX_FRAMES = 6
+
+GO_LOG = re.compile(r"^\s+([\w.\-/]+\.go):(\d+): ?(.*)$")  # `    calc_test.go:12: got 4, want 3`
+GO_FRAME = re.compile(r"^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$")  # goroutine dumps: `\t/abs/calc.go:9 +0x1d`
+GO_BUILD = re.compile(r"^(?:\.\/)?([\w.\-/]+\.go):(\d+)(?::\d+)?: (.*)$")  # `p/p.go:3:22: undefined: x`
+RUST_PANIC = re.compile(r"^thread '([^']*)'(?: \(\d+\))? panicked at ([^\s']+?):(\d+):(\d+):?\s*(.*)$")
+RUST_PANIC_OLD = re.compile(r"^thread '([^']*)' panicked at '(.*)', ([^\n]+?):(\d+):(\d+)$")  # Rust < 1.73
+CARGO_VERDICT = re.compile(r"error: (test failed|doctest failed|could not compile|aborting|process didn't exit|\d+ targets? failed)")
+RUST_ERROR = re.compile(r"^\s*--> ([^\n:]+):(\d+):(\d+)$")
+JVM_FRAME = re.compile(r"^\s*at (?:[\w.$/@]+/)?([\w.$<>]+)\.([\w$<>\-]+)\(([^():]+?)(?::(\d+))?\)")
+
+
+def with_shape(failure: dict[str, Any]) -> dict[str, Any]:
+    """`failure` with its message's shape: where the failure has a line, the normalized message's first
+    word (one line fails one way: `Expected: ...` with a hundred values is one cause); without a
+    line, the whole normalized message."""
+    failure["message"] = str(failure.get("message", ""))[:MESSAGE_CHARS]
+    shape = normalize(failure["message"]).strip()
+    failure["shape"] = (shape.split(None, 1)[0] if failure.get("at") and shape else shape)[:120] or "-"
+    return {k: v for k, v in failure.items() if v not in ("", None, [])}
+
+
+def relative(path: str, root: str) -> str:
+    """`path` relative to the workspace when it lies inside it, else ''."""
+    if not os.path.isabs(path):
+        return path.replace(os.sep, "/")
+    root = root.rstrip(os.sep) + os.sep
+    return path[len(root):].replace(os.sep, "/") if path.startswith(root) else ""
+
+
+# --- Go ---------------------------------------------------------------------------------------
+
+def go_failure(lines: list[str], pkgdir: str, root: str, default: str = "test failed") -> dict[str, Any]:
+    """A Go test's failure from its output: a panic (innermost project frame of the dump), a timeout,
+    or the first `file_test.go:NN: message` line."""
+    prefix = "" if pkgdir in ("", ".") else pkgdir.rstrip("/") + "/"
+    for index, line in enumerate(lines):
+        if line.startswith("panic: "):
+            message = re.sub(r"\s*\[recovered[^\]]*\]$", "", line[len("panic: "):].strip())
+            kind = "timeout" if message.startswith("test timed out") else "panic"
+            frames = _go_frames(lines[index + 1:], root)
+            at = frames[0].partition(" ")[0] if frames else ""
+            if kind == "panic" and message.startswith("runtime error:"):
+                kind, message = "runtime error", message[len("runtime error:"):].strip()
+            return with_shape({"type": kind, "message": message, "at": at, "frames": frames[:MAX_FRAMES]})
+    for line in lines:
+        found = GO_LOG.match(line.rstrip("\n"))
+        if found:
+            path = found.group(1) if "/" in found.group(1) else prefix + found.group(1)
+            return with_shape({"type": "t.Error", "message": found.group(3).strip(), "at": f"{path}:{found.group(2)}"})
+    text = next((ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("---", "==="))), default)
+    return with_shape({"type": "fail", "message": text})
+
+
+def _go_frames(lines: list[str], root: str) -> list[str]:
+    """Project frames of the first goroutine in a dump, innermost first."""
+    found: list[str] = []
+    for line in lines:
+        if not line.strip() and found:
+            break  # the next goroutine
+        frame = GO_FRAME.match(line.rstrip("\n"))
+        if frame:
+            path = relative(frame.group(1), root)
+            if path:
+                found.append(f"{path}:{frame.group(2)}")
+    return found
+
+
+def go_build_failure(lines: list[str], root: str) -> dict[str, Any]:
+    """A package that did not build (or vet): the first compiler line that names a file."""
+    for line in lines:
+        found = GO_BUILD.match(line.strip())
+        if found:
+            path = relative(found.group(1), root) or found.group(1)
+            return with_shape({"type": "build failed", "message": found.group(3), "at": f"{path}:{found.group(2)}"})
+    text = next((ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")), "build failed")
+    return with_shape({"type": "build failed", "message": text})
+
+
+# --- Rust -------------------------------------------------------------------------------------
+
+def rust_failure(lines: list[str], root: str) -> dict[str, Any]:
+    """A libtest failure from its captured output: `thread 'x' panicked at src/lib.rs:L:C:` + message."""
+    for index, line in enumerate(lines):
+        found = RUST_PANIC.match(line.rstrip("\n"))
+        if found:
+            path = relative(found.group(2), root)
+            message = found.group(5) or next((ln.strip() for ln in lines[index + 1:] if ln.strip()), "")
+            failure: dict[str, Any] = {"type": "panic", "message": message}
+            where = f"{path or found.group(2)}:{found.group(3)}"
+            failure["at"] = where
+            return with_shape(failure)
+        old = RUST_PANIC_OLD.match(line.rstrip("\n"))
+        if old:
+            at = f"{relative(old.group(3), root) or old.group(3)}:{old.group(4)}"
+            return with_shape({"type": "panic", "message": old.group(2), "at": at})
+    text = next((ln.strip() for ln in lines if ln.strip() and not ln.startswith("----")), "test failed")
+    return with_shape({"type": "fail", "message": text})
+
+
+def rust_compile_errors(lines: list[str], root: str) -> list[dict[str, Any]]:
+    """`error[E0308]: ...` followed by `--> src/lib.rs:3:5`, each as a failure."""
+    errors: list[dict[str, Any]] = []
+    for index, line in enumerate(lines):
+        if not line.startswith("error") or CARGO_VERDICT.match(line):
+            continue
+        kind, _, message = line.partition(": ")
+        at = ""
+        for follow in lines[index + 1:index + 4]:
+            where = RUST_ERROR.match(follow.rstrip("\n"))
+            if where:
+                at = f"{relative(where.group(1), root) or where.group(1)}:{where.group(2)}"
+                break
+        errors.append(with_shape({"type": "compile " + kind, "message": message.strip(), "at": at}))
+    return errors
+
+
+# --- JVM --------------------------------------------------------------------------------------
+
+class SourceIndex:
+    """Project source files by `package/path/File.ext`, to turn JVM frames into paths."""
+
+    SUFFIXES = (".java", ".kt", ".scala", ".groovy")
+    SKIP = frozenset({"target", "build", "node_modules", ".git", ".gradle", ".idea", ".sidekit", "out"})
+    LIMIT = 20_000
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.by_tail: dict[str, str] = {}
+        self._walk()
+
+    def _walk(self) -> None:
+        stack, seen = [self.root], 0
+        while stack and seen < self.LIMIT:
+            folder = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                seen += 1
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in self.SKIP and not entry.name.startswith("."):
+                        stack.append(entry.path)
+                elif entry.name.endswith(self.SUFFIXES):
+                    rel = os.path.relpath(entry.path, self.root).replace(os.sep, "/")
+                    parts = rel.split("/")
+                    for start in range(len(parts)):
+                        self.by_tail.setdefault("/".join(parts[start:]), rel)
+
+    def file_of(self, class_name: str, file_name: str = "") -> str:
+        """The project file of a class (`pkg.Outer$Inner` in `Outer.java`), or ''."""
+        package, _, simple = class_name.rpartition(".")
+        if not file_name:
+            base = simple.split("$", 1)[0]
+            return next((self.by_tail[f"{package.replace('.', '/')}/{base}{s}".lstrip("/")]
+                         for s in self.SUFFIXES if f"{package.replace('.', '/')}/{base}{s}".lstrip("/") in self.by_tail), "")
+        return self.by_tail.get(f"{package.replace('.', '/')}/{file_name}".lstrip("/"), "")
+
+
+def jvm_failure(kind: str, message: str, trace: str, index: SourceIndex) -> dict[str, Any]:
+    """A JUnit failure: the exception's class and first message line; `at` the innermost project frame."""
+    frames: list[str] = []
+    for line in trace.splitlines():
+        found = JVM_FRAME.match(line)
+        if found:
+            path = index.file_of(found.group(1), found.group(3))
+            if path and found.group(4):
+                frames.append(f"{path}:{found.group(4)} in {found.group(2)}")
+        elif frames and line.startswith("Caused by:"):
+            break
+    if not message:
+        first = trace.strip().splitlines()[0] if trace.strip() else ""
+        message = first.partition(": ")[2] if ": " in first else ""
+    module, _, simple = (kind or "Error").rpartition(".")
+    failure: dict[str, Any] = {"type": simple, "module": module, "message": message.strip().split("\n", 1)[0]}
+    if frames:
+        failure["at"] = frames[0].partition(" in ")[0]
+        failure["frames"] = frames[:MAX_FRAMES]
+    return with_shape(failure)

@@ -1,0 +1,245 @@
+"""go test: `go test -json` events (or a test binary's `-test.v=test2json` output) into cache records.
+
+Test ids are `<package dir>::<Test>` (`internal/calc::TestAdd/negative`); only the leaves of a
+subtest tree are kept, so a failing table-driven case counts once. Never greener than the run:
+a package that fails without a failing test (build or vet failure, setup failure, a panic in init,
+a timeout, `TestMain` exiting non-zero) is recorded as that package's error; tests that were running
+when a package died (panic, `test timed out`) fail with the package's cause.
+
+The raw-run compaction appends `-exec '<python> -I -S <package>/runners/goexec.py'`: go then runs
+each package's test binary through that wrapper (runners/goexec.py), which keeps the binary's output
+under `.sidekit/go/` and prints the compact answer when it is long. Same prefix, same exit code.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+from sidekit_hooks.runners import Result
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any
+
+NAME = "go"
+COMMAND = ["go", "test", "-json", "./..."]
+# go test flags after which the run is not one to compact: output the user asked for as it is, a
+# binary that is not run, or an -exec/-json of their own.
+LEAVE_ALONE = ("-json", "-exec", "-args", "-c", "-o", "-list", "-fuzz", "-bench", "-h", "-help", "--help", "-i",
+               "-cpuprofile", "-memprofile", "-trace", "-blockprofile", "-mutexprofile", "-coverprofile", "-n")
+VALUE_FLAGS = frozenset({"run", "skip", "bench", "benchtime", "count", "cpu", "parallel", "timeout", "tags", "p",
+                         "coverpkg", "covermode", "shuffle", "fuzztime", "mod", "vet", "ldflags", "gcflags", "exec",
+                         "o", "outputdir", "fullpath", "list", "fuzz", "failfast", "C"})
+FRAMING = re.compile(r"^\s*\x16(=== (?:RUN|PAUSE|CONT|NAME) +|--- (?:PASS|FAIL|SKIP): )(.*?)(?: \((\d+\.\d+)s\))?$")
+OUTCOMES = {"pass": "passed", "fail": "failed", "skip": "skipped"}
+
+
+def command(project: str, args: list[str] | None = None) -> list[str]:
+    """What `sidekit test [ARGS]` runs: `go test -json`, on ./... unless ARGS name packages."""
+    args = [a for a in args or [] if a != "--"]
+    named = any(_is_package(word, before) for before, word in zip(["", *args], args, strict=False))
+    return ["go", "test", "-json", *([] if named else ["./..."]), *args]
+
+
+def _is_package(word: str, before: str) -> bool:
+    """A package pattern (`./calc`, `./...`, `example.com/m/calc`), not a flag or a flag's value."""
+    takes_value = before.startswith("-") and "=" not in before and before.lstrip("-") in VALUE_FLAGS
+    return not word.startswith("-") and not takes_value and (word.startswith((".", "/")) or "/" in word)
+
+
+def detect(project: str) -> bool:
+    return os.path.isfile(os.path.join(project, "go.mod")) or os.path.isfile(os.path.join(project, "go.work"))
+
+
+def matches(words: list[str]) -> bool:
+    return len(words) >= 2 and words[0].rsplit("/", 1)[-1] == "go" and words[1] == "test"
+
+
+def compact_words(words: list[str], project: str) -> list[str] | None:
+    for word in words[2:]:
+        if word.startswith("-") and "-" + word.lstrip("-").partition("=")[0] in LEAVE_ALONE:
+            return None
+    wrapper = wrapper_command()
+    return [*words, "-exec", wrapper] if wrapper else None
+
+
+def wrapper_command() -> str:
+    """What go runs each test binary through: this interpreter without site or the cwd's modules
+    (-I -S), the wrapper by its path (the hook's interpreter need not have sidekit installed).
+    '' when a path would need quoting inside go's -exec value."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "goexec.py")
+    words = (sys.executable, "-I", "-S", script)
+    return "" if any(c in w for w in words for c in " '\"\t\n") else " ".join(words)
+
+
+def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result:
+    """The records of one `go test -json` run whose output is in `raw_output_path`."""
+    with open(raw_output_path, encoding="utf-8", errors="replace") as handle:
+        lines = handle.read().splitlines()
+    return from_events(parse_json_lines(lines), project, started, exit_code, package_locator(project))
+
+
+def parse_json_lines(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """`go test -json` lines as events; a line that is not JSON (stderr text) becomes package output."""
+    import json
+
+    events: list[dict[str, Any]] = []
+    for line in lines:
+        if not line.startswith("{"):
+            if line.strip():
+                events.append({"Action": "output", "Package": "", "Output": line + "\n"})
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError:
+            events.append({"Action": "output", "Package": "", "Output": line + "\n"})
+            continue
+        if isinstance(event, dict):
+            events.append(event)
+    return events
+
+
+def parse_framed(text: str, package: str) -> list[dict[str, Any]]:
+    """A test binary's `-test.v=test2json` output as go test -json events (what test2json does)."""
+    events: list[dict[str, Any]] = [{"Action": "start", "Package": package}]
+    current = ""
+    for line in text.splitlines(keepends=True):
+        found = FRAMING.match(line.rstrip("\n"))
+        if found:
+            head, name, elapsed = found.group(1), found.group(2).strip(), found.group(3)
+            if head.startswith("==="):
+                current = name
+                if head.startswith("=== RUN"):
+                    events.append({"Action": "run", "Package": package, "Test": name})
+                events.append({"Action": "output", "Package": package, "Test": name, "Output": line.replace("\x16", "")})
+                continue
+            action = head[4:8].lower()
+            events.append({"Action": "output", "Package": package, "Test": name, "Output": line.replace("\x16", "")})
+            events.append({"Action": action, "Package": package, "Test": name, "Elapsed": float(elapsed or 0)})
+            continue
+        stripped = line.replace("\x16", "")
+        if stripped.rstrip("\n") in ("PASS", "FAIL") and "\x16" in line:
+            events.append({"Action": "output", "Package": package, "Output": stripped})
+            continue
+        event: dict[str, Any] = {"Action": "output", "Package": package, "Output": stripped}
+        if current:
+            event["Test"] = current
+        events.append(event)
+    return events
+
+
+def package_locator(project: str) -> Callable[[str], str]:
+    """Import path -> package folder relative to the project (via go.mod's `module` line)."""
+    module = ""
+    try:
+        with open(os.path.join(project, "go.mod"), encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("module "):
+                    module = line.split()[1].strip('"')
+                    break
+    except (OSError, IndexError):
+        pass
+
+    def locate(import_path: str) -> str:
+        path = import_path.split(" [", 1)[0]  # `m/p [m/p.test]`
+        if module and path == module:
+            return "."
+        if module and path.startswith(module + "/"):
+            return path[len(module) + 1:]
+        return path or "."
+
+    return locate
+
+
+class _Package:
+    __slots__ = ("output", "build", "outcome", "failed_build", "tests", "order", "test_output", "elapsed")
+
+    def __init__(self) -> None:
+        self.output: list[str] = []
+        self.build: list[str] = []
+        self.outcome = ""
+        self.failed_build = False
+        self.tests: dict[str, str] = {}
+        self.order: list[str] = []
+        self.test_output: dict[str, list[str]] = {}
+        self.elapsed: dict[str, float] = {}
+
+
+def from_events(events: list[dict[str, Any]], root: str, started: float, exit_code: int,
+                locate: Callable[[str], str]) -> Result:
+    """Cache records from go test events: tests, and the packages that failed without a failing test."""
+    from sidekit_hooks.runners import frames
+
+    packages: dict[str, _Package] = {}
+    stray: list[str] = []
+    for event in events:
+        action = str(event.get("Action", ""))
+        if action in ("build-output", "build-fail"):
+            package = packages.setdefault(locate(str(event.get("ImportPath", ""))), _Package())
+            if action == "build-output":
+                package.build.append(str(event.get("Output", "")))
+            else:
+                package.failed_build = True
+            continue
+        name = str(event.get("Package", ""))
+        if not name:
+            stray.append(str(event.get("Output", "")))
+            continue
+        package = packages.setdefault(locate(name), _Package())
+        test = str(event.get("Test", ""))
+        if action == "output":
+            (package.test_output.setdefault(test, []) if test else package.output).append(str(event.get("Output", "")))
+        elif action == "run" and test:
+            package.tests.setdefault(test, "")
+            package.order.append(test)
+        elif action in OUTCOMES:
+            if test:
+                package.tests[test] = OUTCOMES[action]
+                package.elapsed[test] = float(event.get("Elapsed") or 0.0)
+            else:
+                package.outcome = OUTCOMES[action]
+                package.failed_build = package.failed_build or bool(event.get("FailedBuild"))
+    result = Result(NAME, started, exit_code)
+    for pkgdir, package in packages.items():
+        _package_records(pkgdir, package, root, result, frames)
+    if exit_code and not result.tests and not result.errors:
+        text = [line for line in stray if line.strip()]
+        result.errors["."] = frames.go_build_failure(text, root) if text else frames.with_shape(
+            {"type": "go test failed", "message": f"exit code {exit_code}, no test reported"})
+    result.last_words = next((ln.strip() for ln in reversed(stray) if ln.strip()), "")
+    return result
+
+
+def _package_records(pkgdir: str, package: _Package, root: str, result: Result, frames: Any) -> None:
+    prefix = "" if pkgdir == "." else pkgdir
+    if package.failed_build or (package.build and package.outcome == "failed" and not package.tests):
+        result.errors[prefix or "."] = frames.go_build_failure(package.build + package.output, root)
+        return
+    parents = {t.rsplit("/", 1)[0] for t in package.tests if "/" in t}
+    died = frames.go_failure(package.output, pkgdir, root, "package failed") if package.outcome == "failed" else None
+    failed_any = False
+    for test, outcome in package.tests.items():
+        if test in parents:
+            continue
+        key = f"{prefix or '.'}::{test}"
+        entry: dict[str, Any] = {"d": package.elapsed.get(test, 0.0)}
+        lines = package.test_output.get(test, [])
+        if not outcome:  # running when the package died (timeout, panic in another goroutine)
+            if died is None:
+                continue
+            outcome = "failed"
+            entry["f"] = dict(died)
+        elif outcome == "failed":
+            crashed = any(line.startswith("panic: ") for line in package.output)  # a panic's dump is the package's
+            entry["f"] = frames.go_failure(lines + (package.output if crashed else []), pkgdir, root)
+        entry["o"] = outcome
+        if outcome == "failed":
+            entry["p"] = "call"
+            failed_any = True
+        result.tests[key] = entry
+    if died is not None and not failed_any and not any(
+            o == "failed" for t, o in package.tests.items() if t in parents):
+        result.errors[prefix or "."] = died

@@ -1,0 +1,199 @@
+"""`go test -exec '<python> -P -m sidekit_hooks.runners.goexec'`: one package's test binary, compacted.
+
+go runs `goexec BINARY ARGS...` in the package's folder. The binary runs with `-test.v=test2json`
+(the framing `go test -json` reads), its output is kept under `.sidekit/go/`, and its tests go into
+the shared cache. When what the binary would have printed is short (<= SHORT bytes) it is printed as
+it was; otherwise two lines: what happened and where the raw output is, then the compact answer.
+The exit status is the binary's own (a signal is re-raised), so go's verdict and exit code are
+unchanged. Anything unexpected here: the output is printed as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sidekit_hooks.runners import Result
+
+SHORT = 2048  # bytes printed as they are (answer.SHORT, without importing it on the short path)
+GO_LINES = 110  # bytes go prints after a failing package's output
+LOG_LINE = re.compile(r"^    [\w.\-]+\.go:\d+: ")  # a t.Log/t.Error line as -v prints it
+# Runs whose output is the point, and runs go already converts to JSON (-json, GOFLAGS=-json): as they are.
+PASS_THROUGH = ("-test.list", "-test.fuzz", "-test.bench", "-test.v=test2json")
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: goexec BINARY [ARGS...]", file=sys.stderr)
+        return 2
+    binary, args = argv[0], argv[1:]
+    if os.environ.get("SIDEKIT_RAW", "") not in ("", "0") or any(a.startswith(PASS_THROUGH) for a in args):
+        os.execv(binary, [binary, *args])
+    verbose = any(a in ("-test.v", "-test.v=true") for a in args)
+    run_args = [a for a in args if not a.startswith("-test.v")] + ["-test.v=test2json"] + _test_log(binary, args)
+    started = time.time()
+    process = subprocess.Popen([binary, *run_args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    forward = forward_signals(process)
+    try:
+        data = process.stdout.read() if process.stdout else b""
+        code = process.wait()
+    finally:
+        for number, previous in forward.items():
+            signal.signal(number, previous)  # type: ignore[arg-type]
+    text = data.decode("utf-8", "surrogateescape")  # printed back byte for byte
+    later = None
+    try:
+        out, later = render(text, verbose, started, code)
+    except Exception:  # noqa: BLE001 - never less than the run said: its own words, without test2json's marks
+        out = _fallback(text, verbose)
+    sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))  # whatever the locale: no encoding error
+    sys.stdout.flush()
+    if later is not None:
+        from sidekit_hooks.runners import ledger
+
+        ledger.after_output(later)
+    if code < 0:  # killed by a signal: die the same way, so go reports it as it would
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    return code
+
+
+def render(text: str, verbose: bool, started: float, code: int) -> tuple[str, Callable[[], None] | None]:
+    """(what to print, the cache write left for after it, if any)."""
+    from sidekit_hooks.runners import go, ledger
+    from sidekit_hooks.status import cache
+
+    here = os.getcwd()
+    root = cache.workspace_root(here)
+    if root == here:  # no project marker above: the module's folder, not the package's
+        root = _module_root(here) or here
+    pkgdir = os.path.relpath(here, root).replace(os.sep, "/")
+    if pkgdir.startswith(".."):
+        pkgdir = here
+    events = go.parse_framed(text, pkgdir)
+    plain = _plain(text, verbose, events)
+    events.append({"Action": "fail" if code else "pass", "Package": pkgdir})
+    result = go.from_events(events, root, started, code, lambda name: name)
+    result.last_words = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
+    size = len(plain.encode("utf-8", "replace"))
+    if size + ledger.printed_before(root, "go", size) <= SHORT:
+        return plain, lambda: _save(root, result)
+    from sidekit_hooks.runners import answer, store
+
+    summary, table = store.save(root, result, compact=True)
+    shown = as_seen(store.save_raw(root, "go", text.replace("\x16", ""), pkgdir))
+    # room for go's own lines after ours (`FAIL\t<import path>\t0.01s`, `FAIL`), so the whole stays <= 800 B
+    budget = answer.head_budget("go test", plain, shown, code) - len(pkgdir) - GO_LINES
+    found = answer.run_answer(dict(summary), dict(table), result, budget, {"package": pkgdir})
+    return answer.compacted("go test", plain, shown, code, found), None
+
+
+def _save(root: str, result: Result) -> None:
+    from sidekit_hooks.runners import store
+
+    store.save(root, result)
+
+
+def _test_log(binary: str, args: list[str]) -> list[str]:
+    """`-test.testlogfile` where go reads it after the run, so a passing package's result is cached as
+    without -exec (go passes the flag only when it runs the binary itself; its cache key names -exec)."""
+    folder = os.path.dirname(binary)
+    if any(a.startswith("-test.testlogfile") for a in args) or not os.path.basename(folder)[1:].isdigit():
+        return []
+    return ["-test.testlogfile=" + os.path.join(folder, "testlog.txt")]
+
+
+def as_seen(path: str) -> str:
+    """`path` relative to go's own folder (where the agent ran the command), when that is shorter."""
+    try:
+        base = os.readlink(f"/proc/{os.getppid()}/cwd")
+    except OSError:
+        return path
+    shown = os.path.relpath(path, base)
+    return shown if len(shown) < len(path) and not shown.startswith("../..") else path
+
+
+def _module_root(folder: str) -> str:
+    while True:
+        if os.path.isfile(os.path.join(folder, "go.mod")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return ""
+        folder = parent
+
+
+def _plain(text: str, verbose: bool, events: list[dict[str, object]] | None = None) -> str:
+    """What the binary prints without `-test.v=test2json`: with -v, its verbose text; without, each
+    failing top-level test's report when it ends (`--- FAIL` headers, nested and indented, with the
+    tests' logs), and what tests print themselves where they print it."""
+    if verbose or events is None:
+        return "".join(line for line in text.replace("\x16", "").splitlines(keepends=True)
+                       if line.rstrip() != "=== NAME")  # test2json's own marker for "no test"
+    failed = {str(e["Test"]): float(str(e.get("Elapsed") or 0)) for e in events
+              if e.get("Action") == "fail" and e.get("Test")}
+    logs: dict[str, list[str]] = {}
+    out: list[str] = []
+    logging: dict[str, bool] = {}
+    for event in events:
+        action, test = event.get("Action"), str(event.get("Test") or "")
+        if action == "fail" and test and "/" not in test:
+            out += _report(test, 0, failed, logs)
+        if action != "output":
+            continue
+        line = str(event.get("Output", ""))
+        if line.startswith(("=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS", "--- FAIL", "--- SKIP")):
+            continue
+        is_log = bool(LOG_LINE.match(line)) or (logging.get(test, False) and line.startswith("        "))
+        if test and is_log:
+            logs.setdefault(test, []).append(line)
+        else:
+            out.append(line)
+        logging[test] = is_log
+    return "".join(out)
+
+
+def _fallback(text: str, verbose: bool) -> str:
+    try:
+        from sidekit_hooks.runners import go
+
+        return _plain(text, verbose, go.parse_framed(text, "."))
+    except Exception:  # noqa: BLE001
+        return text.replace("\x16", "")
+
+
+def _report(test: str, depth: int, failed: dict[str, float], logs: dict[str, list[str]]) -> list[str]:
+    lines = ["    " * depth + f"--- FAIL: {test} ({failed[test]:.2f}s)\n"]
+    lines += ["    " * (depth + 1) + line[4:] for line in logs.get(test, [])]
+    for child in failed:
+        if child.rpartition("/")[0] == test:
+            lines += _report(child, depth + 1, failed, logs)
+    return lines
+
+
+def forward_signals(process: subprocess.Popen[bytes]) -> dict[int, object]:
+    """SIGINT/SIGTERM to this wrapper reach the binary too (go kills its child on timeout or ^C)."""
+    previous: dict[int, object] = {}
+
+    def forward(number: int, frame: object) -> None:
+        try:
+            process.send_signal(number)
+        except OSError:
+            pass
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        previous[number] = signal.signal(number, forward)
+    return previous
+
+
+if __name__ == "__main__":  # run as a file (`python -I -S .../runners/goexec.py`): find our package by path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,13 @@
+'use strict'
+// sidekit's jest reporter: appended by the PreToolUse rewrite before `--reporters=default`; see capture.cjs.
+const state = require('./capture.cjs').start('jest')
+
+class SidekitJestReporter {
+  constructor (globalConfig) {
+    if (state && globalConfig) state.setReport(globalConfig.outputFile)
+  }
+
+  getLastError () { return undefined }
+}
+
+module.exports = SidekitJestReporter

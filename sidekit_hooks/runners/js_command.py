@@ -1,0 +1,193 @@
+"""Which command lines run vitest or jest, and the options the PreToolUse rewrite appends to them.
+
+Hot path: standard library only, no subprocess, a package.json read at most. A command is one
+simple command's words with its environment assignments already stripped. The rewrite only ever
+APPENDS options, so the command keeps its prefix and the user's permission rules judge it the same.
+
+Forms: `vitest run`, `npx vitest run`, `node_modules/.bin/vitest run` (and `--run` for `run`); `jest`,
+`npx jest`; `npm test` / `npm run test` / `npm t` when package.json's test script runs the runner as its
+last command (options go after `--`, or npm eats them). Recognised but not rewritten, because how they
+pass options on was not measured here: `pnpm exec`, `pnpm test`, `yarn`, `yarn test`, `bunx`.
+"""
+
+from __future__ import annotations
+
+import os
+
+LAUNCHERS = {"npx": 1, "bunx": 1}  # launcher -> words before the program
+EXEC_FORMS = (("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "exec"), ("npm", "exec"))
+PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn"})
+TEST_SCRIPTS = (("test",), ("t",), ("run", "test"), ("run-script", "test"), ("tst",))
+SCRIPT_WRAPPERS = frozenset({"cross-env", "dotenv", "env"})
+MAX_PACKAGE_JSON = 1_000_000
+
+
+def program_and_args(words: list[str], runner: str) -> tuple[bool, list[str]]:
+    """(whether `words` start the runner directly, the runner's own arguments)."""
+    if not words:
+        return False, []
+    head = words[0].rsplit("/", 1)[-1]
+    rest = words[1:]
+    if head in LAUNCHERS:
+        while rest and rest[0].startswith("-"):  # npx --yes vitest run
+            if rest[0] in ("-p", "--package"):
+                return False, []
+            rest = rest[1:]
+        return (bool(rest) and _is_program(rest[0], runner)), rest[1:]
+    for manager, verb in EXEC_FORMS:
+        if head == manager and rest[:1] == [verb]:
+            return (len(rest) > 1 and _is_program(rest[1], runner)), rest[2:]
+    if head in ("pnpm", "yarn") and rest and _is_program(rest[0], runner):  # `yarn vitest run`
+        return True, rest[1:]
+    return _is_program(words[0], runner), rest
+
+
+def _is_program(word: str, runner: str) -> bool:
+    name = word.rsplit("/", 1)[-1]
+    if name != runner:
+        return False
+    return "/" not in word or word.endswith(f"node_modules/.bin/{runner}") or word.startswith(("./", "/"))
+
+
+def test_script_call(words: list[str]) -> tuple[str, list[str]]:
+    """(package manager, words after the script name) for `npm test ...`-like words, else ('', [])."""
+    if len(words) < 2 or words[0].rsplit("/", 1)[-1] not in PACKAGE_MANAGERS:
+        return "", []
+    manager = words[0].rsplit("/", 1)[-1]
+    for form in TEST_SCRIPTS:
+        if tuple(words[1:1 + len(form)]) == form:
+            return manager, words[1 + len(form):]
+    return "", []
+
+
+def read_package_json(folder: str) -> dict[str, object]:
+    import json
+
+    path = os.path.join(folder, "package.json")
+    try:
+        if os.path.getsize(path) > MAX_PACKAGE_JSON:
+            return {}
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def test_script(folder: str) -> str:
+    scripts = read_package_json(folder).get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else None
+    return script if isinstance(script, str) else ""
+
+
+def script_words(script: str, runner: str) -> list[str] | None:
+    """The runner's arguments in a test script whose LAST command runs it (`tsc && vitest run`), else None.
+
+    Options appended to `npm test --` land at the end of the script, so only then do they reach the runner.
+    """
+    import shlex
+
+    try:
+        words = shlex.split(script, comments=False)
+    except ValueError:
+        return None
+    if any(w in (";", "|", "||", "&", "|&") or w.endswith(";") for w in words) or any(c in script for c in "`$(<>"):
+        return None
+    last = words[len(words) - words[::-1].index("&&"):] if "&&" in words else words
+    while last and ("=" in last[0] and last[0].split("=", 1)[0].isidentifier() or last[0] in SCRIPT_WRAPPERS):
+        last = last[1:]
+    found, args = program_and_args(last, runner)
+    return args if found else None
+
+
+def runner_args(words: list[str], runner: str, folder: str) -> tuple[str, list[str]] | None:
+    """(how it is run: 'direct' or the package manager, the runner's arguments) or None if not this runner."""
+    direct, args = program_and_args(words, runner)
+    if direct:  # through pnpm, yarn or bunx: recognised, not rewritten (how they pass options on is unmeasured)
+        launcher = words[0].rsplit("/", 1)[-1]
+        return (launcher if launcher in ("pnpm", "yarn", "bunx") else "direct"), args
+    manager, extra = test_script_call(words)
+    if not manager:
+        return None
+    in_script = script_words(test_script(folder), runner)
+    if in_script is None:
+        return None
+    passed = extra[extra.index("--") + 1:] if "--" in extra else ([] if manager == "npm" else extra)
+    return manager, in_script + passed
+
+
+def exact_rule_mentions(project: str, needles: tuple[str, ...]) -> bool:
+    """Whether a permission rule names one of these commands exactly (no trailing `*`): the appended
+    options would change its verdict, so such commands are left alone."""
+    home = os.path.expanduser("~")
+    paths = (os.path.join(project, ".claude", "settings.json"), os.path.join(project, ".claude", "settings.local.json"),
+             os.path.join(home, ".claude", "settings.json"), "/etc/claude-code/managed-settings.json")
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not any(needle in text for needle in needles):
+            continue
+        import json
+
+        try:
+            permissions = json.loads(text).get("permissions") or {}
+        except (ValueError, AttributeError):
+            return True  # unreadable rules: do not second-guess them
+        for kind in ("allow", "deny", "ask"):
+            for rule in permissions.get(kind) or () if isinstance(permissions, dict) else ():
+                if isinstance(rule, str) and rule.startswith("Bash(") and any(n in rule for n in needles):
+                    if not rule.rstrip(")").rstrip().endswith("*"):
+                        return True
+    return False
+
+
+def new_report_path(project: str, runner: str) -> str:
+    """A fresh report file under `.sidekit/<runner>/` for one run (runs in parallel never share one)."""
+    import time
+
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime())
+    return os.path.join(project, ".sidekit", runner, f"report-{stamp}-{os.urandom(3).hex()}.json")
+
+
+def report_folder_inside(project: str, runner: str) -> bool:
+    """Whether `.sidekit/<runner>/` stays inside the project (a committed symlink could lead it out)."""
+    from sidekit_hooks.core import safepath
+
+    return safepath.inside(os.path.join(project, ".sidekit", runner), project)
+
+
+def options(args: list[str]) -> list[str]:
+    """The option names among a runner's arguments (`--reporter=json` -> `--reporter`)."""
+    return [arg.partition("=")[0] for arg in args if arg.startswith("-")]
+
+
+def append(words: list[str], how: str, extra: list[str]) -> list[str]:
+    """`words` plus `extra`, after a `--` for npm (npm takes options before it for itself)."""
+    if how == "npm" and "--" not in words:
+        return [*words, "--", *extra]
+    return [*words, *extra]
+
+
+def reporter_path(name: str) -> str:
+    """The shipped reporter file, by absolute path (the runner loads it from there, not from the project)."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "js", name)
+
+
+def has_dependency(package: dict[str, object], name: str) -> bool:
+    for key in ("devDependencies", "dependencies", "peerDependencies"):
+        section = package.get(key)
+        if isinstance(section, dict) and name in section:
+            return True
+    return False
+
+
+def has_config(folder: str, stems: tuple[str, ...]) -> bool:
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    return any(name.startswith(stems) and name.rsplit(".", 1)[-1] in ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
+               for name in names)

@@ -1,0 +1,327 @@
+"""The glue between a JS test run and the shared cache: find this run's report, record it, answer.
+
+Two ways in. `collect()` is the adapters' interface (the runners layer calls it after a run it
+started). `main()` is what the shipped reporters (`runners/js/*-reporter.*`) run when the process
+they watch exits: they held back the runner's own output in a file, and print what this prints:
+the raw output when it is short, else two lines (what happened and where the raw output is, then
+the compact answer), within ANSWER_BUDGET bytes.
+
+Never greener: the exit code is the process's own and is always stated; a report older than the
+run (or none) is not read; suite errors (a file that failed outside its tests), vitest's unhandled
+errors and "no test files" runs, which the JSON reports do not count, are named from the raw text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from typing import Any
+
+from sidekit_hooks.answers import render as answers
+from sidekit_hooks.answers import shape
+from sidekit_hooks.core import workspace
+from sidekit_hooks.runners import js_frames, js_report
+from sidekit_hooks.status import cache, record
+
+SHORT = 2048  # bytes of raw output printed as they are
+ANSWER_BUDGET = 780  # both lines; the client adds "Exit code N\n", and the model gets <= 800
+MIN_BUDGET = 200  # bytes of JSON kept whatever a wrapper printed before (counts, exit code, one cluster)
+KEEP = 10  # raw outputs and reports kept per runner under .sidekit/<runner>/
+LOST_MESSAGE = "STACK_TRACE_ERROR"
+STALE_SLACK = 1.0  # seconds: a report written this long before the recorded start still counts (clock steps)
+REPORT_PREFIX, RAW_PREFIX = "report-", "raw-"
+
+# vitest's heading of each unhandled error, then its text up to the next rule.
+UNHANDLED_SECTION = re.compile(r"⎯+ (Uncaught Exception|Unhandled Rejection|Unhandled Error|Unhandled Source Error"
+                               r"|[A-Z][A-Za-z]+ Error) ⎯+\n(.*?)(?=\n⎯|\Z)", re.S)
+# What a runner says when its verdict is not in the JSON report (first match wins).
+VERDICT_PATTERNS = (
+    re.compile(r"No test files found.*"),
+    re.compile(r"No tests found.*"),
+    re.compile(r"Vitest caught \d+ unhandled errors?.*"),
+    re.compile(r"(?:Unhandled Source Error|Unhandled Rejection|Unhandled Error).*"),
+    re.compile(r"Test suite failed to run.*"),
+    re.compile(r"process\.exit called with.*"),
+    re.compile(r"Error: .*"),
+)
+
+
+def runner_dir(project: str, runner: str) -> str:
+    return os.path.join(workspace.state_dir(project), runner)
+
+
+def new_report_path(project: str, runner: str) -> str:
+    """A fresh report file name for one run (runs in parallel never share one)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime())
+    return os.path.join(runner_dir(project, runner), f"{REPORT_PREFIX}{stamp}-{os.urandom(3).hex()}.json")
+
+
+def find_report(project: str, runner: str, started: float, named: str = "") -> str:
+    """The report this run wrote: `named` if it is newer than the start, else the newest such one."""
+    candidates = [named] if named else []
+    folder = runner_dir(project, runner)
+    try:
+        listed = sorted(os.listdir(folder), reverse=True)
+    except OSError:
+        listed = []
+    candidates += [os.path.join(folder, n) for n in listed if n.startswith(REPORT_PREFIX) and n.endswith(".json")]
+    for path in candidates:
+        try:
+            if os.path.getmtime(path) >= started - STALE_SLACK:
+                return path
+        except OSError:
+            continue
+    return ""
+
+
+def load_report(path: str) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def collect(runner: str, project: str, started: float, exit_code: int, raw_output_path: str,
+            report_path: str = "") -> record.Capture | None:
+    """This run's records as a `Capture`, or None when it left no report newer than its start."""
+    root = cache.workspace_root(project)
+    found = find_report(project, runner, started, report_path)
+    report = load_report(found) if found else None
+    if report is None:
+        return None
+    parsed = js_report.parse(report, root)
+    raw = read_text(raw_output_path)
+    recover_messages(parsed.tests, raw)
+    errors = dict(parsed.suite_errors)
+    for index, error in enumerate(unhandled_errors(raw, root)):
+        errors[f"(unhandled error {index + 1})"] = error
+    return record.Capture(
+        root=root, rootdir=root, started=started, tests=parsed.tests, collect_errors=errors, selected=None,
+        deselected=[], whole_files=False, interrupted=parsed.interrupted, args=[runner], plugins=[], compact=True)
+
+
+def recover_messages(tests: dict[str, dict[str, Any]], raw: str) -> None:
+    """vitest's JSON reporter writes a timed-out test's error as `Error: STACK_TRACE_ERROR`; its console
+    output has the real first line (`Error: Test timed out in 100ms.`) under the test's FAIL heading."""
+    lost = [test for test, entry in tests.items() if (entry.get("f") or {}).get("message") == LOST_MESSAGE]
+    if not lost:
+        return
+    text = js_frames.strip_ansi(raw)
+    for test in lost:
+        path, _, title = test.partition("::")
+        found = re.search(r"FAIL\s+" + re.escape(f"{path} > {title}") + r"[^\n]*\n+\s*(\S[^\n]*)", text)
+        if found:
+            kind, message = js_frames.head_of(found.group(1))
+            tests[test]["f"].update(type=kind, message=message)
+
+
+def as_result(capture: record.Capture | None, runner: str, started: float, exit_code: int, raw: str) -> Any:
+    """The runners layer's `Result` (when this build has one: the registry branch), else the Capture itself."""
+    from sidekit_hooks import runners
+
+    result_type = getattr(runners, "Result", None)
+    if result_type is None:
+        return capture
+    result = result_type(runner, started, exit_code)
+    if capture is not None:
+        result.tests, result.errors = dict(capture.tests), dict(capture.collect_errors)
+        result.args, result.interrupted = list(capture.args), capture.interrupted
+    if exit_code != 0 and (capture is None or not any(e.get("o") == "failed" for e in capture.tests.values())):
+        result.last_words = verdict(raw)
+    return result
+
+
+def unhandled_errors(raw: str, root: str) -> list[dict[str, Any]]:
+    """vitest's "Unhandled Errors" section: exit 1 with a JSON report that says success (vitest#8669)."""
+    text = js_frames.strip_ansi(raw)
+    if "unhandled error" not in text and "Unhandled Source Error" not in text:
+        return []
+    found: list[dict[str, Any]] = []
+    for match in UNHANDLED_SECTION.finditer(text):
+        body = match.group(2).strip()
+        kind, message = js_frames.head_of(body)
+        failure: dict[str, Any] = {"type": kind, "message": message or match.group(1)}
+        positions = re.findall(r"❯ (?:\S+ )?(\S+?):(\d+):\d+", body)
+        spots = [js_frames.where(path, root) + (line,) for path, line in positions]
+        own = [f"{path}:{line}" for path, ours, line in spots if ours]
+        if own:
+            failure["at"] = failure["frame"] = own[0]
+        found.append(failure)
+    if not found:
+        found.append({"type": "UnhandledError", "message": verdict(raw) or "unhandled error during the run"})
+    return found
+
+
+def save(capture: record.Capture, exit_code: int, runner: str,
+         version: str = "") -> tuple[dict[str, Any], dict[str, Any]]:
+    """record.save for a JS run: merge into the shared cache under its lock; returns (summary, table)."""
+    errors = capture.collect_errors
+    run: dict[str, Any] = {
+        "id": os.environ.get("SIDEKIT_RUN_ID", ""), "started": round(capture.started, 3), "finished": cache.now(),
+        "exit": exit_code, "args": capture.args, "selected": len(capture.tests), "ran": len(capture.tests),
+        "interrupted": capture.interrupted, "compact": capture.compact,
+    }
+    run["complete"] = not capture.interrupted and not errors
+    with cache.locked(capture.root):
+        summary, table = record.merge(capture.root, run, capture.tests, errors, None)
+        summary["runner"] = runner
+        if version:
+            summary[runner] = version  # type: ignore[literal-required]
+        cache.write(cache.table_path(capture.root), table)
+        cache.write(cache.summary_path(capture.root), summary)
+    return dict(summary), dict(table)
+
+
+def verdict(raw: str) -> str:
+    """The runner's own words for a run the report does not explain (no files, unhandled errors...)."""
+    lines = [line.strip() for line in js_frames.strip_ansi(raw).splitlines() if line.strip()]
+    for pattern in VERDICT_PATTERNS:
+        for index, line in enumerate(lines):
+            found = pattern.search(line)
+            if found:
+                said = found.group(0)
+                if "⎯" in said and index + 1 < len(lines):  # a section heading: what it heads says more
+                    said = said.strip("⎯ ") + ": " + lines[index + 1]
+                return answers.clip(said, 140)
+    return answers.clip(lines[-1], 140) if lines else ""
+
+
+def answer(runner: str, exit_code: int, raw: str, raw_shown: str, written: tuple[dict[str, Any], dict[str, Any]] | None,
+           suite_errors: int, before: int = 0) -> str:
+    """The two lines the model gets instead of the raw output (`before`: bytes a wrapper such as npm printed)."""
+    size = len(raw.encode("utf-8", "replace"))
+    head = (f"sidekit: {runner}'s output ({size:,} B) compacted; exit code {exit_code}; all of it: {raw_shown} "
+            f"(prefix the command with SIDEKIT_RAW=1 to see it raw)\n")
+    budget = max(MIN_BUDGET, ANSWER_BUDGET - before - len(head.encode("utf-8")) - 1)
+    if written is None:
+        unknown = {"runner": runner, "exit": exit_code, "error": "no test report from this run", runner: verdict(raw)}
+        return head + answers.dumps(unknown) + "\n"
+    summary, table = written
+    run = summary.get("run") or {}
+    found = record.run_clusters(summary, table)
+    failing = sum(int(c.get("affected", 1)) for c in found)
+    body: dict[str, Any] = {"generation": summary.get("generation", 0), "runner": runner, "exit": exit_code,
+                            **shape.counts(run.get("counts") or {}), "suiteErrors": suite_errors}
+    ran = run.get("counts") or {}
+    if not ran.get("passed") and not ran.get("failed") and not ran.get("error"):
+        body["note"] = "no test ran"  # zero tests executed is not a pass, whatever the exit code
+    if exit_code != 0 and (not failing or suite_errors or not ran.get("failed")):
+        body[runner] = verdict(raw)
+    body["secs"] = round(float(run.get("finished", 0)) - float(run.get("started", 0)), 2)
+    body["newFailures"] = sum(int(c.get("new", 0)) for c in found)
+    fitted = shape.with_clusters(shape.drop_zeros(body), found, 0, failing, budget, 80)
+    return head + answers.dumps(fitted) + "\n"
+
+
+def finish(runner: str, project: str, started: float, exit_code: int, raw_path: str, report_path: str,
+           version: str = "", before: int = 0) -> str:
+    """What the reporter prints when the process exits: the raw output or the compact answer."""
+    raw = read_text(raw_path)
+    capture = collect(runner, project, started, exit_code, raw_path, report_path)
+    written = save(capture, exit_code, runner, version) if capture is not None else None
+    _prune(runner_dir(project, runner))
+    if len(raw.encode("utf-8", "replace")) <= short_limit():
+        return without_report_line(raw, report_path)
+    suite_errors = len(capture.collect_errors) if capture is not None else 0
+    return answer(runner, exit_code, raw, _shown(raw_path, project), written, suite_errors, before)
+
+
+def short_limit() -> int:
+    """SHORT, or `SIDEKIT_COMPACT_SHORT` bytes (tests and demos compact small runs with it)."""
+    value = os.environ.get("SIDEKIT_COMPACT_SHORT", "")
+    return int(value) if value.isdigit() else SHORT
+
+
+def without_report_line(raw: str, report_path: str) -> str:
+    """The output as the command alone would print it: without the runner's "report written to <ours>" line."""
+    name = os.path.basename(report_path)
+    if not name:
+        return raw
+    return "".join(line for line in raw.splitlines(keepends=True) if name not in line)
+
+
+def _shown(path: str, project: str) -> str:
+    """The raw file as the model can open it: relative to the command's folder when inside it, else absolute."""
+    here = os.getcwd().rstrip(os.sep) + os.sep
+    if path.startswith(here):
+        return path[len(here):]
+    return path if os.path.isabs(path) else os.path.join(project, path)
+
+
+def _prune(folder: str) -> None:
+    """Keep the newest KEEP raw outputs and reports (never through a link that leads out of the project)."""
+    from sidekit_hooks.core import safepath
+
+    if not safepath.inside(folder, os.path.dirname(os.path.dirname(folder))):
+        return
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for prefix in (REPORT_PREFIX, RAW_PREFIX):
+        for old in sorted(n for n in names if n.startswith(prefix))[:-KEEP]:
+            try:
+                os.unlink(os.path.join(folder, old))
+            except OSError:
+                pass
+
+
+def read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return ""
+
+
+def main(argv: list[str]) -> int:
+    """`RUNNER PROJECT STARTED EXIT RAW REPORT [VERSION [BEFORE]]`, from the reporters; prints what to show."""
+    runner, project, started, exit_code, raw_path, report_path = argv[:6]
+    version = argv[6] if len(argv) > 6 else ""
+    before = int(argv[7]) if len(argv) > 7 and argv[7].isdigit() else 0
+    text = finish(runner, project, float(started), int(exit_code), raw_path, report_path, version, before)
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return 0
+
+
+SERVE_POLL = 0.01  # seconds between looks for the request
+SERVE_LIFETIME = 24 * 3600.0  # seconds an answerer waits at most (its runner is gone long before)
+
+
+def serve(folder: str) -> int:
+    """The answerer a reporter starts with the run: imports done, wait for `request.json` in `folder`
+    (the reporter's private temp folder), answer into `answer.txt` (an empty answer: print the raw
+    output). Ends when its parent process is gone."""
+    parent = os.getppid()
+    request, answer = os.path.join(folder, "request.json"), os.path.join(folder, "answer.txt")
+    try:
+        open(os.path.join(folder, "ready"), "x").close()
+    except OSError:
+        return 0
+    deadline = time.monotonic() + SERVE_LIFETIME
+    while not os.path.exists(request):
+        if os.getppid() != parent or time.monotonic() > deadline or not os.path.isdir(folder):
+            return 0
+        time.sleep(SERVE_POLL)
+    text = ""
+    try:
+        with open(request, encoding="utf-8") as handle:
+            runner, project, started, exit_code, raw_path, report_path, version, before = json.load(handle)
+        text = finish(runner, project, float(started), int(exit_code), raw_path, report_path, version,
+                      int(before) if str(before).isdigit() else 0)
+    except Exception:  # noqa: BLE001 - an empty answer makes the reporter print the raw output
+        text = ""
+    with open(answer + ".tmp", "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(answer + ".tmp", answer)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,124 @@
+"""The Jest-shaped JSON report (vitest's `json` reporter and jest's `--json`) as per-test records.
+
+Pure: a parsed report in, records out. Test ids are `<file>::<describe> > <title>` with the file
+relative to the workspace root, so the shared cache files them like pytest node ids.
+
+Never greener than the report can say: a file that failed outside any test (an import error, a
+throwing `afterAll`: status `failed` with no failed test, or jest's "Test suite failed to run") is a
+suite error, filed like pytest's collection errors; an unknown test status counts as an error.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from sidekit_hooks.runners import js_frames
+
+OUTCOMES = {"passed": "passed", "failed": "failed", "skipped": "skipped", "pending": "skipped", "todo": "skipped",
+            "disabled": "skipped", "focused": "passed"}
+SUITE_FAILED = "Test suite failed to run"
+MESSAGE_LINES = 40  # lines of a suite's message read for its error
+
+
+@dataclass
+class Parsed:
+    """One report: tests by id, suite errors by file, and the report's own counts."""
+
+    tests: dict[str, dict[str, Any]] = field(default_factory=dict)
+    suite_errors: dict[str, dict[str, Any]] = field(default_factory=dict)
+    files: int = 0
+    success: bool | None = None
+    runtime_errors: int = 0  # jest's numRuntimeErrorTestSuites
+    interrupted: bool = False
+
+
+def parse(report: dict[str, Any], root: str, maps: bool = True) -> Parsed:
+    """Records from a parsed report; `root` is the workspace root the ids are relative to."""
+    parsed = Parsed(success=report.get("success") if isinstance(report.get("success"), bool) else None)
+    parsed.runtime_errors = _int(report.get("numRuntimeErrorTestSuites"))
+    parsed.interrupted = bool(report.get("wasInterrupted"))
+    for suite in report.get("testResults") or ():
+        if not isinstance(suite, dict):
+            continue
+        parsed.files += 1
+        path = display_path(str(suite.get("name", "")), root)
+        failed_here = 0
+        for result in suite.get("assertionResults") or ():
+            if not isinstance(result, dict):
+                continue
+            test_id, entry = test_record(path, result, root, maps)
+            parsed.tests[test_id] = entry
+            failed_here += entry["o"] in ("failed", "error")
+        error = suite_error(suite, failed_here, root, maps)
+        if error is not None:
+            parsed.suite_errors[path] = error
+    return parsed
+
+
+def test_record(path: str, result: dict[str, Any], root: str, maps: bool) -> tuple[str, dict[str, Any]]:
+    """(test id, entry) for one assertion result: outcome `o`, seconds `d`, failure `f`."""
+    titles = [str(t) for t in result.get("ancestorTitles") or ()] + [str(result.get("title", ""))]
+    test_id = f"{path}::{' > '.join(titles)}"
+    status = str(result.get("status", ""))
+    outcome = OUTCOMES.get(status, "error")
+    duration = result.get("duration")
+    seconds = float(duration) / 1000 if isinstance(duration, (int, float)) and _number(duration) else 0.0
+    entry: dict[str, Any] = {"o": outcome, "d": round(seconds, 4)}
+    messages = [str(m) for m in result.get("failureMessages") or () if m]
+    if outcome in ("failed", "error"):
+        if messages:
+            entry["f"] = js_frames.describe(messages[0], root, maps)
+        else:
+            entry["f"] = {"type": "Error", "message": f"status {status!r} without a failure message"}
+        entry["p"] = "call"
+    return test_id, entry
+
+
+def suite_error(suite: dict[str, Any], failed_tests: int, root: str, maps: bool) -> dict[str, Any] | None:
+    """The file's own failure (outside any test), or None when its tests explain its status."""
+    status = str(suite.get("status", ""))
+    message = js_frames.strip_ansi(str(suite.get("message") or ""))
+    if SUITE_FAILED in message:  # jest's rendering of a file that did not run (or whose afterAll threw)
+        body = message.partition(SUITE_FAILED)[2]
+    elif status == "failed" and message.strip() and "●" not in message:  # vitest: only file-level errors
+        body = message
+    elif status == "failed" and not failed_tests:
+        body = message
+    elif status not in ("failed", "passed", "skipped", "pending", "focused", ""):
+        return {"type": "Error", "message": f"file status {status!r}", "at": display_path(str(suite.get("name")), root)}
+    else:
+        return None
+    lines = [line for line in body.splitlines()[:MESSAGE_LINES] if not line.strip().startswith("●")]
+    text = "\n".join(line.strip() if line.lstrip().startswith("at ") else line.strip() for line in lines)
+    failure = js_frames.describe(text, root, maps) if text.strip() else {}
+    if not failure.get("message"):
+        failure = {"type": "Error", "message": "the file failed outside its tests (no message in the report)"}
+    failure.setdefault("at", display_path(str(suite.get("name", "")), root))
+    return failure
+
+
+def display_path(path: str, root: str) -> str:
+    """A test file as the cache names it: workspace-relative when inside, else as given."""
+    shown, _ = js_frames.where(path, root) if path else (".", False)
+    return shown
+
+
+def counts(parsed: Parsed) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for entry in parsed.tests.values():
+        found[entry["o"]] = found.get(entry["o"], 0) + 1
+    return found
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+
+
+def _int(value: object) -> int:
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def relative(path: str, root: str) -> str:
+    return os.path.relpath(path, root).replace(os.sep, "/")

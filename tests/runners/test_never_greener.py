@@ -1,0 +1,155 @@
+"""Never greener, per runner: a compile error, a panic or crash, a timeout, no tests, a filter that
+matches no tests, and a failing test in a second package or workspace member (libtest has no timeout
+of its own: cargo has no timeout case). For each: the raw run,
+the compacted raw run (through the real PreToolUse hook) and `sidekit test` end with the same exit
+code, and a red run is never reported without a failure or an error."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from realproj import env_for, git_init, need, rewritten, shell, sidekit
+
+pytestmark = pytest.mark.slow
+
+GO_OK = "package p\n\nfunc Add(a, b int) int { return a + b }\n"
+GO_OK_TEST = 'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("bad")\n\t}\n}\n'
+GO_CASES = {
+    "compile error": ({"p/p.go": "package p\n\nfunc Add(a, b int) int { return a + c }\n"}, "./...", 1),
+    "panic": ({"p/p_test.go": 'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tvar m map[string]int\n'
+                               '\tm["x"] = Add(1, 2)\n}\n\nfunc TestLater(t *testing.T) {}\n'}, "./...", 1),
+    "timeout": ({"p/p_test.go": 'package p\n\nimport (\n\t"testing"\n\t"time"\n)\n\n'
+                                 "func TestSlow(t *testing.T) { time.Sleep(5 * time.Second) }\n"}, "-timeout 1s ./...", 1),
+    "no tests": ({"p/p_test.go": None}, "./...", 0),
+    "filter matches nothing": ({}, "-run NoSuchTest ./...", 0),
+    "second package fails": ({"q/q.go": "package q\n", "q/q_test.go": 'package q\n\nimport "testing"\n\n'
+                              'func TestQ(t *testing.T) { t.Errorf("q is wrong: %d", 2) }\n'}, "./...", 1),
+}
+
+
+def go_module(root: Path, files: dict[str, str | None]) -> Path:
+    base: dict[str, str | None] = {"go.mod": "module example.com/m\n\ngo 1.21\n", "p/p.go": GO_OK,
+                                   "p/p_test.go": GO_OK_TEST}
+    for rel, text in {**base, **files}.items():
+        if text is not None:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
+    git_init(root)
+    return root
+
+
+@pytest.mark.parametrize("case", list(GO_CASES))
+def test_go_is_never_greener(tmp_path: Path, case: str) -> None:
+    need("go")
+    files, args, expected = GO_CASES[case]
+    project = go_module(tmp_path / "m", files)
+    env = env_for(project, GOFLAGS="-count=1")
+    check(project, env, f"go test {args}", expected, "go", ["--", *args.split()] if args != "./..." else [])
+
+
+CARGO_LIB = "pub fn add(a: i32, b: i32) -> i32 { a + b }\n"
+CARGO_TEST = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 3); }\n}\n"
+CARGO_CASES = {
+    "compile error": ({"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + c }\n"}, "", 101),
+    "panic": ({"src/lib.rs": CARGO_LIB + "#[test]\nfn boom() { let v: Vec<i32> = vec![]; let _ = v[3]; }\n"}, "", 101),
+    "crash": ({"src/lib.rs": CARGO_LIB + "#[test]\nfn aborts() { std::process::abort(); }\n"}, "", 101),
+    "no tests": ({"src/lib.rs": CARGO_LIB}, "", 0),
+    "filter matches nothing": ({}, " no_such_test", 0),
+    "second member fails": ({"Cargo.toml": '[workspace]\nmembers = ["a", "b"]\nresolver = "2"\n',
+                             "a/Cargo.toml": '[package]\nname = "a"\nversion = "0.1.0"\nedition = "2021"\n',
+                             "a/src/lib.rs": CARGO_LIB + CARGO_TEST,
+                             "b/Cargo.toml": '[package]\nname = "b"\nversion = "0.1.0"\nedition = "2021"\n',
+                             "b/src/lib.rs": "#[test]\nfn wrong() { assert_eq!(1 + 1, 3, \"b is wrong\"); }\n",
+                             "src/lib.rs": None}, "", 101),
+}
+
+
+def crate(root: Path, files: dict[str, str | None]) -> Path:
+    base: dict[str, str | None] = {"Cargo.toml": '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n',
+                                   "src/lib.rs": CARGO_LIB + CARGO_TEST}
+    for rel, text in {**base, **files}.items():
+        if text is not None:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
+    git_init(root)
+    return root
+
+
+@pytest.mark.parametrize("case", list(CARGO_CASES))
+def test_cargo_is_never_greener(tmp_path: Path, case: str) -> None:
+    need("cargo")
+    files, args, expected = CARGO_CASES[case]
+    project = crate(tmp_path / "c", files)
+    env = env_for(project, CARGO_TARGET_DIR=str(tmp_path / "target"))
+    check(project, env, f"cargo test{args}", expected, "cargo", ["--", *args.split()] if args else [])
+
+
+TIMES = re.compile(r"\d+\.\d+s\b")
+
+
+def same_text(output: str) -> list[str]:
+    """Output lines without what differs between two runs of the same tests: timings, cargo's compile
+    lines, and their order (cargo compiles the lib and its tests in parallel: their errors race)."""
+    return sorted(TIMES.sub("Ns", line) for line in output.splitlines()
+                  if not line.lstrip().startswith(("Compiling ", "Finished ")))
+
+
+def check(project: Path, env: dict[str, str], command: str, expected: int, runner: str, test_args: list[str]) -> None:
+    raw = shell(project, command, env, timeout=300)
+    compacted = rewritten(project, command, env)
+    assert compacted.startswith(command + " ")
+    compact = shell(project, compacted, env, timeout=300)
+    found, code = sidekit(project, env, "test", *test_args, timeout=300)
+    assert raw.code == expected, raw.output[-2000:]
+    assert compact.code == expected, compact.output[-2000:]
+    assert code == found["exit"] == expected and found["runner"] == runner, found
+    if expected:
+        assert found.get("failed", 0) + found.get("buildErrors", 0) >= 1, found
+        assert "FAIL" in compact.output or "error" in compact.output, compact.output[-2000:]
+    else:
+        assert found.get("failed", 0) == 0 and "buildErrors" not in found
+    if raw.size <= 2048 and "panic" not in raw.output and "abort" not in raw.output:  # short: left as it is
+        assert same_text(compact.output) == same_text(raw.output)
+    if found.get("passed", 0) == 0 and not expected:
+        assert found["state"] == "noTests", found  # zero tests run is not a pass
+
+
+def test_a_compacted_green_go_package_is_cached_as_a_raw_one_is(tmp_path: Path) -> None:
+    need("go")
+    project = go_module(tmp_path / "m", {})
+    env = env_for(project)
+    command = rewritten(project, "go test ./...", env)
+    first, second = shell(project, command, env), shell(project, command, env)
+    assert (first.code, second.code) == (0, 0)
+    assert "(cached)" not in first.output and first.output.startswith("ok  \texample.com/m/p\t")
+    assert second.output == "ok  \texample.com/m/p\t(cached)\n"
+
+
+def test_the_mcp_tools_answer_for_the_go_runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    need("go")
+    from sidekit_hooks.cli.mcpserver import tools
+
+    project = go_module(tmp_path / "m", GO_CASES["second package fails"][0])
+    for name, value in env_for(project, GOFLAGS="-count=1").items():
+        monkeypatch.setenv(name, value)
+    tested = json.loads(tools.answer("test", {}, str(project)))
+    assert {k: tested[k] for k in ("runner", "exit", "passed", "failed")} == {
+        "runner": "go", "exit": 1, "passed": 1, "failed": 1}
+    assert tested["clusters"][0]["at"] == "q/q_test.go:5"
+    status = json.loads(tools.answer("status", {}, str(project)))
+    assert (status["runner"], status["state"], status["failed"]) == ("go", "failed", 1)
+    assert json.loads(tools.answer("select", {}, str(project)))["basis"] == "all"
+
+
+def test_a_compacted_go_run_under_goflags_json_still_gives_json(tmp_path: Path) -> None:
+    need("go")
+    project = go_module(tmp_path / "m", GO_CASES["second package fails"][0])
+    env = env_for(project, GOFLAGS="-json -count=1")
+    compact = shell(project, rewritten(project, "go test ./...", env), env)
+    events = [json.loads(line) for line in compact.output.splitlines()]
+    assert compact.code == 1 and "sidekit" not in compact.output
+    assert {(e.get("Test"), e["Action"]) for e in events if e["Action"] in ("pass", "fail") and e.get("Test")} == {
+        ("TestAdd", "pass"), ("TestQ", "fail")}

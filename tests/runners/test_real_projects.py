@@ -1,0 +1,181 @@
+"""Real projects fetched at test time, one per runner, each with a bug planted in one function that
+fails at least 20 tests: the raw red output's size, the compact answer (<= 800 B, failed count, exit
+code), the root-cause cluster, and the same exit code as the raw run. Figures are printed (-s)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from realproj import CACHE, answer_line, env_for, git_init, need, plant, rewritten, shell, sidekit
+
+pytestmark = pytest.mark.slow
+
+GO_MODULE = "github.com/ettle/strcase@v0.2.0"
+CRATE = ("semver", "1.0.23")
+
+
+def fetch_go_module(module: str) -> Path:
+    need("go")
+    env = env_for(Path("."), GOMODCACHE=str(CACHE / "gomod"), GOFLAGS="-mod=mod")
+    done = subprocess.run(["go", "mod", "download", "-json", module], capture_output=True, text=True, env=env,
+                          timeout=300, cwd=str(CACHE.parent))
+    assert done.returncode == 0, done.stderr + done.stdout
+    return Path(json.loads(done.stdout)["Dir"])
+
+
+def copy_tree(source: Path, target: Path) -> Path:
+    shutil.copytree(source, target)
+    for path in [target, *target.rglob("*")]:
+        path.chmod(path.stat().st_mode | 0o200)
+    git_init(target)
+    return target
+
+
+def test_a_go_module_red_run_is_compact_with_its_exit_code(tmp_path: Path) -> None:
+    project = copy_tree(fetch_go_module(GO_MODULE), tmp_path / "strcase")
+    plant(project / "unicode.go", "return r - 32", "return r - 31")  # toUpper: every upper-cased rune is off by one
+    env = env_for(project, GOFLAGS="-count=1")
+    raw = shell(project, "go test ./...", env)
+    command = rewritten(project, "go test ./...", env)
+    assert command.startswith("go test ./... -exec '") and command.endswith("goexec.py'")
+    compact = shell(project, command, env)
+    answer = answer_line(compact.output)
+    print(f"\ngo {GO_MODULE}: raw {raw.size:,} B exit {raw.code}; compacted {compact.size} B exit {compact.code}; "
+          f"wall {compact.wall / raw.wall:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x; {answer}")
+    assert raw.code == compact.code == 1
+    assert raw.size > 10_000 and compact.size <= 800
+    assert answer["runner"] == "go" and answer["exit"] == 1 and answer["failed"] >= 20
+    assert compact.output.rstrip().endswith("FAIL")  # go's own verdict lines follow ours
+    found, code = sidekit(project, env, "test")
+    assert code == 1 and found["runner"] == "go" and found["exit"] == 1 and found["failed"] == answer["failed"]
+    assert len(json.dumps(found, separators=(",", ":"))) <= 800
+    # Go's t.Errorf carries no stack: the clusters sit at the assertion lines, not at unicode.go
+    assert {c.get("at", "") for c in found["clusters"]} <= {"", "assert.go:21"}
+
+
+def fetch_crate(name: str, version: str) -> Path:
+    need("cargo")
+    fetcher = CACHE / f"fetch-{name}-{version}"
+    (fetcher / "src").mkdir(parents=True, exist_ok=True)
+    (fetcher / "src" / "lib.rs").write_text("")
+    (fetcher / "Cargo.toml").write_text(f'[package]\nname = "fetcher"\nversion = "0.1.0"\nedition = "2021"\n\n'
+                                        f'[dependencies]\n{name} = "={version}"\n')
+    done = subprocess.run(["cargo", "metadata", "--format-version", "1"], cwd=fetcher, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    package = next(p for p in json.loads(done.stdout)["packages"] if p["name"] == name)
+    return Path(package["manifest_path"]).parent
+
+
+def test_a_crate_red_run_is_compact_with_its_exit_code_and_the_planted_file(tmp_path: Path) -> None:
+    project = copy_tree(fetch_crate(*CRATE), tmp_path / "semver")
+    plant(project / "src" / "parse.rs", "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n",
+          "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n"
+          '    assert!(input.len() < 3, "dot() got {} bytes", input.len());\n')
+    env = env_for(project, RUST_BACKTRACE="1")
+    assert shell(project, "cargo test --no-run", env).code == 0  # compile once: the runs below test, not build
+    for written in ("cargo test", "cargo test --no-fail-fast"):
+        raw = shell(project, written, env)
+        command = rewritten(project, written, env)
+        assert command.startswith(written + " --config 'target.\"cfg(all())\".runner=[")
+        compact = shell(project, command, env)
+        answers = [json.loads(line) for line in compact.output.splitlines() if line.startswith("{")]
+        print(f"\n{written} ({CRATE}): raw {raw.size:,} B exit {raw.code}; compacted {compact.size:,} B exit "
+              f"{compact.code}; wall {compact.wall / raw.wall:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x; "
+              f"answers {[len(json.dumps(a, separators=(',', ':'))) for a in answers]} B")
+        assert raw.code == compact.code == 101
+        assert raw.size > 10_000 and compact.size < raw.size / 2
+        assert all(a["exit"] == 101 and len(json.dumps(a, separators=(",", ":"))) <= 800 for a in answers)
+        assert all(c["at"] == "src/parse.rs:204" for a in answers for c in a["clusters"])
+    # with --no-fail-fast: both test binaries compacted (10 + 11 failed); doc tests print as they are
+    assert sum(a["failed"] for a in answers) == 21
+    found, code = sidekit(project, env, "test")
+    print(f"sidekit test: {len(json.dumps(found, separators=(',', ':')))} B {json.dumps(found)}")
+    assert code == 101 and found["runner"] == "cargo" and found["exit"] == 101 and found["failed"] >= 20
+    assert len(json.dumps(found, separators=(",", ":"))) <= 800
+    top = found["clusters"][0]
+    assert top["at"] == "src/parse.rs:204" and top["affected"] >= 20
+
+
+POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>demo</groupId><artifactId>demo</artifactId><version>1.0</version>
+  <properties>
+    <maven.compiler.release>17</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency><groupId>org.apache.commons</groupId><artifactId>commons-lang3</artifactId><version>3.14.0</version></dependency>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version>
+      <scope>test</scope></dependency>
+  </dependencies>
+  <build><plugins>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.2.5</version></plugin>
+  </plugins></build>
+</project>
+"""
+TEXT = """package demo;
+
+import org.apache.commons.lang3.StringUtils;
+
+public final class Text {
+    private Text() {}
+
+    public static String title(String words) {
+        return StringUtils.capitalize(StringUtils.normalizeSpace(words));
+    }
+}
+"""
+WORDS = ["hello", "world", "java", "maven", "tests", "one", "two", "three", "four", "five", "six", "seven", "eight",
+         "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen"]
+TEXT_TEST = """package demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class TextTest {
+    @ParameterizedTest
+    @CsvSource({%s, "'  x  y ',X y"})
+    void titles(String input, String expected) {
+        assertEquals(expected, Text.title(input));
+    }
+}
+""".replace("%s", ", ".join(f'"{w},{w.capitalize()}"' for w in WORDS))
+
+
+def maven_project(root: Path) -> Path:
+    need("mvn")
+    (root / "src" / "main" / "java" / "demo").mkdir(parents=True)
+    (root / "src" / "test" / "java" / "demo").mkdir(parents=True)
+    (root / "pom.xml").write_text(POM)
+    (root / "src" / "main" / "java" / "demo" / "Text.java").write_text(TEXT)
+    (root / "src" / "test" / "java" / "demo" / "TextTest.java").write_text(TEXT_TEST)
+    git_init(root)
+    return root
+
+
+def test_a_maven_project_red_run_is_read_from_its_fresh_surefire_reports(tmp_path: Path) -> None:
+    project = maven_project(tmp_path / "demo")
+    env = env_for(project)
+    found, code = sidekit(project, env, "test")
+    assert (found["runner"], found["exit"], found["passed"], code) == ("junit", 0, 24, 0), found
+    plant(project / "src" / "main" / "java" / "demo" / "Text.java", "        return StringUtils",
+          '        if (words.length() > 3) throw new IllegalStateException("no title for " + words);\n'
+          "        return StringUtils")
+    assert rewritten(project, "mvn test", env) == ""  # left alone: no option makes Maven's console compact
+    raw = shell(project, "mvn -B test", env)
+    found, code = sidekit(project, env, "test")
+    print(f"\nmaven: raw {raw.size:,} B exit {raw.code}; sidekit test {len(json.dumps(found))} B: {json.dumps(found)}")
+    assert raw.code == code == 1 and found["exit"] == 1 and found.get("failed", 0) + found.get("errors", 0) >= 20
+    assert "buildErrors" not in found
+    assert len(json.dumps(found, separators=(",", ":"))) <= 800
+    top = found["clusters"][0]
+    assert top["at"] == "src/main/java/demo/Text.java:9" and top["type"] == "IllegalStateException"
+    assert top["affected"] >= 20

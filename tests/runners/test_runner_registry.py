@@ -1,0 +1,71 @@
+"""The runner registry: detection from the project's files, lazy adapters, a missing adapter skipped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sidekit_hooks import runners
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    (["go.mod"], "go"),
+    (["Cargo.toml"], "cargo"),
+    (["pom.xml"], "junit"),
+    (["build.gradle.kts"], "junit"),
+    (["pyproject.toml"], "pytest"),
+    (["tests/test_a.py"], "pytest"),
+    (["go.mod", "pyproject.toml"], "go"),
+    (["README.md"], "none"),
+    ([], "none"),
+])
+def test_the_runner_comes_from_the_project_files(project: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 files: list[str], expected: str) -> None:
+    monkeypatch.delenv("SIDEKIT_RUNNER", raising=False)
+    for name in files:
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text("")
+    assert runners.detect(str(project)) == expected
+
+
+def test_sidekit_runner_names_the_runner_and_an_unknown_name_is_none(project: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    (project / "go.mod").write_text("module m\n")
+    monkeypatch.setenv("SIDEKIT_RUNNER", "cargo")
+    assert runners.detect(str(project)) == "cargo"
+    monkeypatch.setenv("SIDEKIT_RUNNER", "nosuch")
+    assert runners.detect(str(project)) == "none"
+
+
+def test_a_registered_adapter_that_is_not_there_is_skipped(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
+    monkeypatch.setitem(runners.REGISTRY, "ghost", "sidekit_hooks.runners.ghost_that_does_not_exist")
+    assert runners.load("ghost") is None
+    monkeypatch.delenv("SIDEKIT_RUNNER", raising=False)
+    assert runners.detect(str(project)) == "none"
+
+
+def test_an_adapter_with_a_broken_import_is_an_error_not_a_silent_skip(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(runners.REGISTRY, "broken", "sidekit_hooks.runners.go")
+    monkeypatch.setattr("importlib.import_module", _raise_inner)
+    with pytest.raises(ModuleNotFoundError):
+        runners.load("broken")
+
+
+def _raise_inner(name: str) -> None:
+    raise ModuleNotFoundError("No module named 'somedependency'", name="somedependency")
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    (["go", "test", "./..."], "go"),
+    (["/usr/local/go/bin/go", "test"], "go"),
+    (["go", "build"], None),
+    (["cargo", "test", "-p", "a"], "cargo"),
+    (["cargo", "build"], None),
+    (["mvn", "test"], None),  # left alone: no option makes Maven's console compact
+    (["pytest", "-q"], None),  # pytest has its own rewrite
+    (["gotest"], None),
+])
+def test_which_adapter_runs_a_command(words: list[str], expected: str | None) -> None:
+    adapter = runners.for_words(words)
+    assert (adapter.NAME if adapter is not None else None) == expected
