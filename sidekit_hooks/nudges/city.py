@@ -1,10 +1,11 @@
 """Gas City's nudge queue: one `state.json` per city, under an exclusive `flock` on `state.lock`.
 
 Gas City (the successor of Gas Town) keeps every deferred nudge of a city in one `state.json`
-(`<city>/.gc/nudges/` as gc writes it, or `<city>/.gc/runtime/nudges/`), in buckets `pending`, `in_flight` and `dead`. This module reads
-and writes that file with Gas City's own semantics (docs/fleets.md): a drain claims the due items of
-this session/agent into `in_flight` with a two-minute lease, removes them once printed, and puts back
-what it did not print; a failed print counts an attempt. Items and keys sidekit does not know are kept.
+(`<city>/.gc/nudges/` as gc writes it, or `<city>/.gc/runtime/nudges/`), in buckets `pending`,
+`in_flight` and `dead`. This module reads and writes that file with Gas City's own semantics
+(docs/fleets.md): a drain claims the due items of this session/agent into `in_flight` with a two-minute
+lease, removes them once printed, and puts back what it did not print; a failed print counts an attempt.
+Items and keys sidekit does not know are kept.
 
 Standard library only (hook hot path); `json` is imported only once a state file has something in it.
 The lock wait is bounded by the caller's deadline: a locked or corrupt file costs a log line, never the hook.
@@ -61,7 +62,8 @@ class CityClaim(Claim):
             extra["finding"] = reference["id"]  # ties the delivery back to the finding (Stop, report)
         own = item.get("sidekit")
         if isinstance(own, dict):
-            extra.update({k: v for k, v in own.items() if k in ("sidecar", "rule", "recheck") and isinstance(v, str) and v})
+            extra.update({k: v for k, v in own.items()
+                          if k in ("sidecar", "rule", "recheck") and isinstance(v, str) and v})
         nudge = Nudge(str(item.get("message", "")), sender=str(item.get("source") or "gc"),
                       timestamp=parse_time(item.get("created_at")), expires_at=parse_time(item.get("expires_at")),
                       extra=extra)

@@ -56,7 +56,11 @@ def ship(endpoint: str, headers: dict[str, str], batch: Batch, resource: dict[st
 def _ship_logs(endpoint: str, headers: dict[str, str], batch: Batch, res: Any, timeout: float) -> bool:
     from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
     from opentelemetry.sdk._logs import LoggerProvider
-    from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, LogRecordExportResult, SimpleLogRecordProcessor
+    from opentelemetry.sdk._logs.export import (
+        InMemoryLogRecordExporter,
+        LogRecordExportResult,
+        SimpleLogRecordProcessor,
+    )
 
     if not len(batch):
         return True

@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from testing.otlp import Receiver
-
 from sidekit_hooks.core import hooklog
+from testing.otlp import Receiver
 
 SPEC = "[sidecar:specs] Spec 4.1: 422, not 400."
 
@@ -23,7 +22,8 @@ def report(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subproce
 def machine(root: Path, name: str, session: str, outcome: str) -> Path:
     project = root / name
     project.mkdir(parents=True)
-    for record in ({"session": session, "sidecar": "specs", "rule": "acme.422", "key": "k", "decision": "fired", "text": SPEC},
+    for record in ({"session": session, "sidecar": "specs", "rule": "acme.422", "key": "k", "decision": "fired",
+                    "text": SPEC},
                    {"session": session, "sidecar": "specs", "rule": "acme.422", "key": "k", "decision": "delivered",
                     "text": SPEC},
                    {"session": session, "sidecar": "specs", "rule": "acme.422", "key": "k", "decision": "rechecked",

@@ -10,16 +10,16 @@ import socket
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import HOOK_SCRIPTS, context_of, payload
 
 from sidekit_hooks.nudges import city
+from testing.hooks import HOOK_SCRIPTS, context_of, payload
 
-T0 = datetime(2026, 12, 2, 5, 0, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 12, 2, 5, 0, 0, tzinfo=UTC)
 
 
 def gc_item(ident: str, message: str, agent: str = "mayor", **fields: Any) -> dict[str, Any]:
@@ -68,7 +68,8 @@ def test_city_found_by_variable_or_by_a_real_gc_folder_above(tmp_path: Path, mon
 
 
 def test_the_queue_folder_is_the_one_gc_uses_unless_the_other_holds_the_state(tmp_path: Path) -> None:
-    assert city.nudges_dir(str(tmp_path)) == str(tmp_path / ".gc" / "nudges")  # gc's citylayout: `.gc` is the runtime root
+    # gc's citylayout: `.gc` is the runtime root
+    assert city.nudges_dir(str(tmp_path)) == str(tmp_path / ".gc" / "nudges")
     make_city(tmp_path, {"pending": []})  # .gc/runtime/nudges/state.json (CONTRACT §7)
     assert city.nudges_dir(str(tmp_path)) == str(tmp_path / ".gc" / "runtime" / "nudges")
 
@@ -126,7 +127,7 @@ def test_put_back_without_error_is_not_an_attempt_and_with_one_counts_and_retrie
 def test_a_failed_print_retries_after_the_delay(tmp_path: Path, agent: None) -> None:
     root = make_city(tmp_path, {"pending": [gc_item("n-1", "one")]})
     claims = city.claim(str(root), time.monotonic() + 1)
-    before = datetime.now(timezone.utc)
+    before = datetime.now(UTC)
     city.settle(claims, delivered=False, error="print failed")
     (item,) = read_state(root)["pending"]
     due = datetime.fromisoformat(item["deliver_after"])

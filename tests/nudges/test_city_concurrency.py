@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from testing.hooks import HOOK_SCRIPTS, REPO
 
 WRITER = """

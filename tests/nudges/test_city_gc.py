@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from testing.hooks import HOOK_SCRIPTS, context_of, payload
 
 pytestmark = pytest.mark.slow

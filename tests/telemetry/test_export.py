@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import HOOK_SCRIPTS, REPO, payload
-from testing.otlp import Receiver, closed_port_endpoint
 
 from sidekit_hooks.core import exportconfig, hooklog
 from sidekit_hooks.telemetry import collect, worker
+from testing.hooks import HOOK_SCRIPTS, REPO, payload
+from testing.otlp import Receiver, closed_port_endpoint
 
 SPEC = "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400."
 SCOPE = "[sidecar:scope] src/app.py is outside the scope you set (tests/)."
@@ -27,12 +27,15 @@ def seed(project: Path) -> None:
     try:
         for record in (
             {"session": "s1", "sidecar": "specs", "rule": "acme.422", "key": "k1", "decision": "fired", "text": SPEC},
-            {"session": "s1", "sidecar": "specs", "rule": "acme.422", "key": "k1", "decision": "delivered", "text": SPEC},
-            {"session": "s1", "sidecar": "tools", "decision": "suppressed", "by": "cooldown", "text": "[sidecar:tools] x"},
+            {"session": "s1", "sidecar": "specs", "rule": "acme.422", "key": "k1", "decision": "delivered",
+             "text": SPEC},
+            {"session": "s1", "sidecar": "tools", "decision": "suppressed", "by": "cooldown",
+             "text": "[sidecar:tools] x"},
             {"session": "s1", "sidecar": "scope", "key": "k2", "decision": "delivered", "text": SCOPE},
             {"session": "s1", "sidecar": "specs", "rule": "acme.422", "key": "k1", "decision": "rechecked",
              "outcome": "fixed", "calls": 2, "text": SPEC},
-            {"session": "s1", "sidecar": "scope", "key": "k2", "decision": "rechecked", "outcome": "still", "text": SCOPE},
+            {"session": "s1", "sidecar": "scope", "key": "k2", "decision": "rechecked", "outcome": "still",
+             "text": SCOPE},
         ):
             hooklog.append(str(project), hooklog.DECISIONS, record)
         hooklog.append(str(project), hooklog.TIMINGS, {"hook": "Stop", "session": "s1", "ms": 12.5, "bytes": 0})
@@ -54,7 +57,8 @@ def test_a_session_ships_as_decoded_logs_and_metrics(project: Path, configured: 
     assert (result.ok, result.shipped) == (True, 7)
     decisions = [(r["attributes"]["sidekit.outcome"], r["attributes"]["sidekit.sidecar"], r["body"])
                  for r in rx.logs if r["event"] == "sidekit.decision"]
-    assert decisions == [("fired", "specs", SPEC), ("delivered", "specs", SPEC), ("held_back", "tools", "[sidecar:tools] x"),
+    assert decisions == [("fired", "specs", SPEC), ("delivered", "specs", SPEC),
+                         ("held_back", "tools", "[sidecar:tools] x"),
                          ("delivered", "scope", SCOPE), ("fixed", "specs", SPEC), ("ignored", "scope", SCOPE)]
     first = rx.logs[0]["attributes"]
     assert first == {"session.id": "s1", "prompt.id": "p-7", "tool_use_id": "toolu_9", "sidekit.sidecar": "specs",
@@ -147,8 +151,9 @@ def test_the_worker_says_when_the_otel_extra_is_missing(project: Path, clean_env
     done = subprocess.run([sys.executable, "-S", "-m", "sidekit_hooks.telemetry.worker", str(project)],
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 1
-    assert done.stderr == ("OpenTelemetry export configured but opentelemetry-sdk, opentelemetry-exporter-otlp-proto-http "
-                           "not installed: pip install 'sidekit-hooks[otel]'; nothing sent\n")
+    assert done.stderr == ("OpenTelemetry export configured but opentelemetry-sdk, "
+                           "opentelemetry-exporter-otlp-proto-http not installed: "
+                           "pip install 'sidekit-hooks[otel]'; nothing sent\n")
 
 
 PROBE = """
