@@ -346,7 +346,7 @@ def _enqueue_city(city_root: str, nudge: queue.Nudge, finding: Finding, project:
     item = city.new_item(nudge.message, keys[0], session, finding=finding.key, sidecar=finding.sidecar,
                          rule=finding.rule_id, expires_at=nudge.timestamp + timedelta(seconds=ttl),
                          recheck=str(nudge.extra.get("recheck") or ""))
-    for dropped in city.enqueue(city_root, [item], queue_deadline()):
+    for dropped in city.enqueue(city_root, [item], min(queue_deadline(), time.monotonic() + CITY_CLAIM_WAIT)):
         hooklog.error(project, hook, "queue-cap", f"dropped {dropped.get('id')} from sidekit: over "
                       f"{city.MAX_OWN_PENDING} pending in the city queue")
 

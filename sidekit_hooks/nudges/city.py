@@ -36,6 +36,7 @@ MAX_ATTEMPTS = 5  # then the item goes to `dead` (defaultQueuedNudgeMaxAttempts)
 DEFAULT_TTL = 24 * 3600.0  # an item enqueued without its own expiry (defaultQueuedNudgeTTL)
 MAX_WALK = 16  # folders looked at above the project for a `.gc/` (bounded: never the whole disk)
 LOCK_POLL = 0.01  # seconds between two non-blocking lock attempts, as gc polls
+SETTLE_WAIT = 0.5  # seconds an ack or put-back waits for the lock (gc holds it for milliseconds)
 MAX_STATE = 16 * 1024 * 1024  # bytes of state.json read; a bigger file is treated as corrupt
 MAX_OWN_PENDING = 50  # sidekit's own pending items per agent; older ones give way (logged)
 WAKE_TIMEOUT = 0.05  # seconds to connect to the wake socket (gc's dispatcher listens there)
@@ -150,17 +151,17 @@ def addressed_to(item: dict[str, Any], session: str, keys: list[str]) -> bool:
 
 def gc_time(moment: datetime) -> str:
     """Go's RFC 3339 nano form in UTC (trailing zeros of the fraction dropped)."""
-    from datetime import timezone
+    from datetime import UTC
 
-    utc = moment.astimezone(timezone.utc)
+    utc = moment.astimezone(UTC)
     fraction = f".{utc.microsecond:06d}".rstrip("0") if utc.microsecond else ""
     return utc.strftime("%Y-%m-%dT%H:%M:%S") + fraction + "Z"
 
 
 def _now() -> datetime:
-    from datetime import datetime, timezone
+    from datetime import UTC, datetime
 
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _plus(moment: datetime, seconds: float) -> str:
@@ -364,8 +365,9 @@ def settle(claims: Iterable[Claim], delivered: bool, error: str = "", deadline: 
         if isinstance(held, CityClaim):
             by_city.setdefault(held.city, {})[held.name] = held
     for city, mine in by_city.items():
-        # A settle is short and frees what others wait for: it may wait a little past a hook's budget.
-        with _Locked(city, deadline if deadline is not None else time.monotonic() + 2.0) as locked:
+        # After the output is out: a short wait, since an ack that fails lets the lease run out and the
+        # item be delivered again (Claude Code waits for the hook to exit, up to its 5 s timeout).
+        with _Locked(city, deadline if deadline is not None else time.monotonic() + SETTLE_WAIT) as locked:
             _settle_in(locked.state, mine, delivered, error)
             locked.changed = True
 

@@ -217,3 +217,22 @@ def test_no_timing_is_logged_without_configuration(project: Path, clean_env: dic
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project))
     run_probe(project, env, "UserPromptSubmit")
     assert not (project / ".sidekit" / "log" / "timings.jsonl").exists()
+
+
+def test_a_real_hooks_decisions_carry_the_prompt_tool_and_fleet_names(project: Path, clean_env: dict[str, str]) -> None:
+    """What the export's attributes come from: the payload's prompt_id and tool_use_id, GT_ROLE, GC_AGENT."""
+    subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "scope", "set", "--issue", "gt-1", "--allow", "api/**"],
+                   cwd=project, env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), check=True, capture_output=True)
+    (project / "auth").mkdir()
+    (project / "auth" / "x.py").write_text("X = 1\n")
+    body = payload("PostToolUse", project, tool_name="Read", tool_use_id="toolu_42", prompt_id="p-42",
+                   tool_input={"file_path": str(project / "auth" / "x.py")})
+    env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project), GT_ROLE="app/crew/max", GT_RUN_ID="run-9")
+    done = subprocess.run([sys.executable, "-S", str(HOOK_SCRIPTS["PostToolUse"])], input=json.dumps(body),
+                          capture_output=True, text=True, env=env, timeout=30)
+    assert "outside this task's scope" in done.stdout
+    records = hooklog.read(str(project), hooklog.DECISIONS)
+    assert [(r["decision"], r["prompt"], r["tool_use_id"], r["gt_role"], r["gt_run_id"]) for r in records] == [
+        ("fired", "p-42", "toolu_42", "app/crew/max", "run-9"),
+        ("delivered", "p-42", "toolu_42", "app/crew/max", "run-9")]
+    assert collect.attributes(records[0])["prompt.id"] == "p-42"
