@@ -36,7 +36,9 @@ MAX_ATTEMPTS = 5  # then the item goes to `dead` (defaultQueuedNudgeMaxAttempts)
 DEFAULT_TTL = 24 * 3600.0  # an item enqueued without its own expiry (defaultQueuedNudgeTTL)
 MAX_WALK = 16  # folders looked at above the project for a `.gc/` (bounded: never the whole disk)
 LOCK_POLL = 0.01  # seconds between two non-blocking lock attempts, as gc polls
-SETTLE_WAIT = 0.5  # seconds an ack or put-back waits for the lock (gc holds it for milliseconds)
+# Seconds an ack or put-back waits for the lock. Longer than a claim's wait: the output is already out,
+# and an ack that gives up leaves the item in flight until its lease ends, then delivered again.
+SETTLE_WAIT = 2.0
 MAX_STATE = 16 * 1024 * 1024  # bytes of state.json read; a bigger file is treated as corrupt
 MAX_OWN_PENDING = 50  # sidekit's own pending items per agent; older ones give way (logged)
 WAKE_TIMEOUT = 0.05  # seconds to connect to the wake socket (gc's dispatcher listens there)
@@ -205,14 +207,18 @@ def _store(state: dict[str, Any], bucket: str, items: list[dict[str, Any]]) -> N
 
 
 def _wait_lock(fd: int, deadline: float) -> None:
+    """Poll the lock until `deadline`: 1 ms apart at first, then up to LOCK_POLL (a blocking flock could
+    not be bounded here, where SIGALRM already is the hook's hard deadline)."""
+    pause = 0.001
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return
         except BlockingIOError:
-            if time.monotonic() + LOCK_POLL > deadline:
+            if time.monotonic() + pause > deadline:
                 raise CityQueueError("state.lock is held past this hook's deadline") from None
-            time.sleep(LOCK_POLL)
+            time.sleep(pause)
+            pause = min(LOCK_POLL, pause * 2)
 
 
 class _Locked:
@@ -365,8 +371,7 @@ def settle(claims: Iterable[Claim], delivered: bool, error: str = "", deadline: 
         if isinstance(held, CityClaim):
             by_city.setdefault(held.city, {})[held.name] = held
     for city, mine in by_city.items():
-        # After the output is out: a short wait, since an ack that fails lets the lease run out and the
-        # item be delivered again (Claude Code waits for the hook to exit, up to its 5 s timeout).
+        # Claude Code waits for the hook to exit (up to its 5 s timeout): the wait stays bounded.
         with _Locked(city, deadline if deadline is not None else time.monotonic() + SETTLE_WAIT) as locked:
             _settle_in(locked.state, mine, delivered, error)
             locked.changed = True

@@ -26,7 +26,20 @@ for i in range(count):
     city.enqueue(root, [item], time.monotonic() + 30)
 """
 
-DIRECT_DRAINER = """
+# A drainer stops once the writers are done and the state file (replaced whole, so readable without the
+# lock) holds nothing pending or in flight: an empty turn alone (lock busy, items in another's hands) is not the end.
+EMPTY = """
+def drained(root):
+    import json, os
+    try:
+        with open(os.path.join(root, ".gc", "runtime", "nudges", "state.json")) as handle:
+            state = json.load(handle)
+    except (OSError, ValueError):
+        return False
+    return not state.get("pending") and not state.get("in_flight")
+"""
+
+DIRECT_DRAINER = EMPTY + """
 import os, sys, time
 sys.path.insert(0, sys.argv[1])
 from sidekit_hooks.nudges import city
@@ -36,21 +49,21 @@ while True:
     claims = city.claim(root, time.monotonic() + 30)
     for held in claims:
         print(held.nudge.message, flush=True)
-    city.settle(claims, delivered=True)
-    if not claims and finished:
+    city.settle(claims, delivered=True, deadline=time.monotonic() + 30)  # no hook deadline here
+    if not claims and finished and drained(root):
         break
     time.sleep(0.002)
 """
 
-HOOK_DRAINER = """
+HOOK_DRAINER = EMPTY + """
 import json, os, subprocess, sys
-hook, payload, done = sys.argv[1], sys.argv[2], sys.argv[3]
+hook, payload, done, root = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 while True:
     finished = os.path.exists(done)
     out = subprocess.run([sys.executable, "-S", hook], input=payload.encode(), capture_output=True).stdout
     if out.strip():
         print(json.loads(out)["hookSpecificOutput"]["additionalContext"], flush=True)
-    elif finished:
+    elif finished and drained(root):
         break
 """
 
@@ -71,13 +84,18 @@ def race(tmp_path: Path, project: Path, env: dict[str, str], writers: int, per_w
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(REPO), str(root), f"w{w}", str(per_writer)], env=env)
              for w in range(writers)]
     drainers = [subprocess.Popen([sys.executable, "-c", HOOK_DRAINER, str(HOOK_SCRIPTS["UserPromptSubmit"]), body,
-                                  str(done)], env=env, stdout=subprocess.PIPE, text=True) for _ in range(hook_drainers)]
+                                  str(done), str(root)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+                for _ in range(hook_drainers)]
     drainers += [subprocess.Popen([sys.executable, "-c", DIRECT_DRAINER, str(REPO), str(root), str(done)], env=env,
-                                  stdout=subprocess.PIPE, text=True) for _ in range(direct_drainers)]
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for _ in range(direct_drainers)]
     for proc in procs:
         assert proc.wait(timeout=600) == 0
     done.write_text("")
-    outputs = [proc.communicate(timeout=600)[0] for proc in drainers]
+    ends = [proc.communicate(timeout=600) for proc in drainers]
+    assert [(proc.returncode, err) for proc, (_, err) in zip(drainers, ends, strict=True)] == [(0, "")] * len(drainers)
+    outputs = [out for out, _ in ends]
     counts = Counter(m for text in outputs for m in delivered(text))
     expected = {f"w{w}-{i}" for w in range(writers) for i in range(per_writer)}
     assert sorted(expected - set(counts)) == []  # none lost
