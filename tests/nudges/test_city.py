@@ -257,3 +257,25 @@ def test_direct_claim_gives_up_at_the_deadline(tmp_path: Path, agent: None) -> N
         assert time.monotonic() - began < 0.3
     finally:
         os.close(fd)
+
+
+def test_city_items_join_the_gas_town_queue_in_one_delivery(tmp_path: Path, project: Path,
+                                                           clean_env: dict[str, str]) -> None:
+    from sidekit_hooks.nudges import queue
+
+    root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "from the city", source="deacon")]})
+    queue.enqueue(str(project / ".runtime" / "nudge_queue"), "sess-1", queue.Nudge("[sidecar:scope] from the file queue"))
+    text, _ = run_hook(hook_env(clean_env, project, root), project)
+    assert text == "[sidecar:scope] from the file queue\n[from deacon] from the city"
+
+
+def test_what_does_not_fit_goes_back_pending_without_an_attempt(tmp_path: Path, project: Path,
+                                                               clean_env: dict[str, str]) -> None:
+    items = [gc_item(f"n-{n}", f"{n} " + "x" * 250, source="w") for n in range(5)]
+    root = make_city(tmp_path / "c", {"pending": items})
+    text, _ = run_hook(hook_env(clean_env, project, root), project)
+    assert [line[:12] for line in text.split("\n")] == ["[from w] 0 x", "[from w] 1 x", "[from w] 2 x", "(+2 more que"]
+    left = read_state(root)
+    assert [(i["id"], i.get("attempts"), i["claimed_at"]) for i in left["pending"]] == [
+        ("n-3", None, city.ZERO_TIME), ("n-4", None, city.ZERO_TIME)]
+    assert "in_flight" not in left
