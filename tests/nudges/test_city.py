@@ -264,7 +264,8 @@ def test_city_items_join_the_gas_town_queue_in_one_delivery(tmp_path: Path, proj
     from sidekit_hooks.nudges import queue
 
     root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "from the city", source="deacon")]})
-    queue.enqueue(str(project / ".runtime" / "nudge_queue"), "sess-1", queue.Nudge("[sidecar:scope] from the file queue"))
+    file_queue = str(project / ".runtime" / "nudge_queue")
+    queue.enqueue(file_queue, "sess-1", queue.Nudge("[sidecar:scope] from the file queue"))
     text, _ = run_hook(hook_env(clean_env, project, root), project)
     assert text == "[sidecar:scope] from the file queue\n[from deacon] from the city"
 
