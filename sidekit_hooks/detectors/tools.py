@@ -19,13 +19,17 @@ from __future__ import annotations
 from sidekit_hooks.hook_events import judged_by
 
 import os
+import time
 
+from sidekit_hooks.core import budget
 from sidekit_hooks.core.shell import Segment, core_words
 from sidekit_hooks.core.shell import segments as parse_shell
 from sidekit_hooks.nudges.findings import Finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from sidekit_hooks.code.functions import Match
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Context
@@ -386,7 +390,11 @@ def write_findings(event: Event, ctx: Context) -> list[Finding]:
         if finding:
             findings.append(finding)
     if python and "def " in event.added:
-        finding = reinvention_finding(event, ctx)
+        try:
+            finding = reinvention_finding(event, ctx)
+        except budget.Later:
+            budget.want_later(ctx.memo, SIDECAR)  # the other habits are said now; this one from the background
+            finding = None
         if finding:
             findings.append(finding)
     return findings
@@ -529,22 +537,48 @@ def project_helper(project: str, kind: str, skip_path: str = "") -> Match | None
     return None
 
 
+INDEX_WAIT_MARGIN = 0.5  # seconds of the worker's budget kept for the comparison itself
+
+
+def function_index_for(ctx: Context) -> dict[str, Any] | None:
+    """The function index. In a hook, while it is missing (being built, on a loaded machine often past
+    the first writes) the question goes to the background (`budget.Later`), not unanswered; there the
+    worker waits for the build, or builds it, within its budget."""
+    from sidekit_hooks.code import functions
+
+    index = functions.load(ctx.project)
+    if index is not None:
+        return index
+    if not ctx.memo.get("background"):
+        raise budget.Later("tools: the function index is not built yet")
+    from sidekit_hooks.code import function_index
+    from sidekit_hooks.core import background
+
+    while time.monotonic() < ctx.deadline - INDEX_WAIT_MARGIN:
+        if background.lock_is_stale(functions.lock_path(ctx.project)):  # nobody is building it: build it here
+            function_index.refresh(ctx.project, prune=False)
+            return functions.load(ctx.project)
+        time.sleep(0.1)
+        index = functions.load(ctx.project)
+        if index is not None:
+            return index
+    return None
+
+
 def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
     """An added function of 5+ lines that matches one the project already has."""
-    import time
-
     from sidekit_hooks.code import functions
     from sidekit_hooks.nudges.recheck import before_state
 
     blocks = [(name, source) for name, source in functions.added_blocks(event.added) if functions.indexable(name)]
     if not blocks:
         return None
-    index = functions.load(ctx.project)
+    index = function_index_for(ctx)
     if not index:
         return None
     for name, source in blocks:
         if time.monotonic() > ctx.deadline:
-            break
+            raise budget.Later("tools: out of time comparing added functions")  # finished in the background
         node = functions.parse_function(source)
         if node is None:
             continue

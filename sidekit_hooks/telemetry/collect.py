@@ -1,8 +1,8 @@
 """What is new in `.sidekit/log/` since the last export, and the cursor that says so.
 
 The cursor (`.sidekit/otel-cursor.json`) holds, per log, the inode and byte offset of the last line
-shipped. A log that rolled over to `<name>.1` is read from the cursor to its end, then the new file from
-its start. Only whole lines are taken, so a line a hook is still writing waits for the next export.
+shipped. A log that rolled over (`<name>.1`, `.2`, ...: hooklog.generations) is read from the cursor to
+the end of that file, then every newer file from its start. Only whole lines are taken, so a line a hook is still writing waits for the next export.
 Standard library only.
 """
 
@@ -62,7 +62,8 @@ def pending(project: str, cursor: dict[str, dict[str, int]] | None = None) -> Ba
     cursor = load_cursor(project) if cursor is None else cursor
     batch = Batch()
     for name in LOGS:
-        records, mark = read_since(os.path.join(workspace.log_dir(project), name), cursor.get(name))
+        records, mark = read_since(os.path.join(workspace.log_dir(project), name), cursor.get(name),
+                                   hooklog.generations(name))
         if name == hooklog.DECISIONS:
             batch.decisions = records
         else:
@@ -72,28 +73,39 @@ def pending(project: str, cursor: dict[str, dict[str, int]] | None = None) -> Ba
     return batch
 
 
-def read_since(path: str, mark: dict[str, int] | None) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """(records after `mark`, the mark after them) across the log's two generations."""
-    current, older = _inode(path), _inode(path + ".1")
-    if mark and mark["ino"] == current:
-        parts = [(path, mark["offset"])]
-    elif mark and mark["ino"] == older:
-        parts = [(path + ".1", mark["offset"]), (path, 0)]
+def read_since(path: str, mark: dict[str, int] | None, kept: int = 1) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """(records after `mark`, the mark after them) across the log's generations (`<path>.kept` ... `.1`,
+    then the live file): from the file the mark is in, at its offset, then every newer one whole. A mark
+    whose file is gone (rolled past the last generation) means everything still there is new."""
+    files = [f"{path}.{number}" for number in range(kept, 0, -1)] + [path]
+    files = [name for name in files if _inode(name)] or [path]
+    inodes = [_inode(name) for name in files]
+    if mark and mark["ino"] in inodes:
+        start = inodes.index(mark["ino"])
+        parts = [(files[start], mark["offset"])] + [(name, 0) for name in files[start + 1:]]
     else:
-        parts = [(path + ".1", 0), (path, 0)] if older else [(path, 0)]
+        parts = [(name, 0) for name in files]
     records: list[dict[str, Any]] = []
     new_mark = dict(mark) if mark else {}
     budget = MAX_BATCH_BYTES
     for part, offset in parts:
+        ino = _inode(part)
+        if not ino:
+            continue
         got, used = _read_lines(part, offset, budget)
         records += got
-        ino = _inode(part)
-        if ino and (used or part == path or not new_mark):
-            new_mark = {"ino": ino, "offset": offset + used}
+        new_mark = {"ino": ino, "offset": offset + used}
         budget -= used
-        if budget <= 0:
-            break
+        if budget <= 0 or offset + used < _size(part):
+            break  # the rest of this file (and what is newer) goes in the next round
     return records, new_mark
+
+
+def _size(path: str) -> int:
+    try:
+        return os.lstat(path).st_size
+    except OSError:
+        return 0
 
 
 def _inode(path: str) -> int:

@@ -8,26 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from testing.acme import pack, status_422_rule
 from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, write
 
 from sidekit_hooks.core import hooklog
 
-SPEC_PACK = """
-[pack]
-name = "acme-api"
-
-[[rules]]
-id = "acme.api.status-422"
-sidecar = "specs"
-message = "Spec 4.1: validation errors return HTTP 422, not 400."
-see = "docs/api-spec.md#validation-errors"
-severity = "high"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["api/**/*.py"]
-added = 'status_code\\s*=\\s*400'
-"""
+SPEC_PACK = "\n" + pack("acme-api", status_422_rule(see=True, boundary=False))
 
 SPEC_LINE = ("[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400. "
              "(see docs/api-spec.md#validation-errors)")

@@ -100,6 +100,20 @@ def test_a_rolled_over_log_is_read_from_the_cursor_then_afresh(project: Path) ->
     assert [r["n"] for r in collect.pending(str(project), batch.cursor).decisions] == [2, 3]
 
 
+def test_every_rolled_generation_after_the_cursor_is_read(project: Path) -> None:
+    log = project / ".sidekit" / "log" / hooklog.DECISIONS
+    hooklog.append(str(project), hooklog.DECISIONS, {"decision": "fired", "n": 1})
+    batch = collect.pending(str(project))
+    hooklog.append(str(project), hooklog.DECISIONS, {"decision": "fired", "n": 2})
+    os.replace(log, str(log) + ".2")  # two roll-overs since the cursor
+    hooklog.append(str(project), hooklog.DECISIONS, {"decision": "fired", "n": 3})
+    os.replace(log, str(log) + ".1")
+    hooklog.append(str(project), hooklog.DECISIONS, {"decision": "fired", "n": 4})
+    again = collect.pending(str(project), batch.cursor)
+    assert [r["n"] for r in again.decisions] == [2, 3, 4]
+    assert collect.pending(str(project), again.cursor).decisions == []
+
+
 def test_collector_down_keeps_everything_for_the_next_try(project: Path, configured: None,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     seed(project)

@@ -32,8 +32,12 @@ def find_logs(dirs: list[str]) -> list[str]:
 
 
 def _has_log(folder: str) -> bool:
-    base = os.path.join(folder, hooklog.DECISIONS)
-    return os.path.isfile(base) or os.path.isfile(base + ".1")
+    return any(os.path.isfile(path) for path in _generations(os.path.join(folder, hooklog.DECISIONS)))
+
+
+def _generations(base: str) -> list[str]:
+    """Oldest first: `<base>.N` ... `<base>.1`, then the live file (hooklog rolls the log over)."""
+    return [f"{base}.{number}" for number in range(hooklog.generations(hooklog.DECISIONS), 0, -1)] + [base]
 
 
 def _walk(folder: str, depth: int) -> list[str]:
@@ -70,8 +74,7 @@ def read_all(logs: list[str]) -> list[dict[str, Any]]:
 
 def read_folder(folder: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    base = os.path.join(folder, hooklog.DECISIONS)
-    for path in (base + ".1", base):
+    for path in _generations(os.path.join(folder, hooklog.DECISIONS)):
         try:
             text = safepath.read_bytes(path, MAX_LOG).decode("utf-8", "replace")
         except OSError:
