@@ -2,8 +2,8 @@
 
 The cursor (`.sidekit/otel-cursor.json`) holds, per log, the inode and byte offset of the last line
 shipped. A log that rolled over (`<name>.1`, `.2`, ...: hooklog.generations) is read from the cursor to
-the end of that file, then every newer file from its start. Only whole lines are taken, so a line a hook is still writing waits for the next export.
-Standard library only.
+the end of that file, then every newer file from its start. Only whole lines are taken, so a line a hook
+is still writing waits for the next export. Standard library only.
 """
 
 from __future__ import annotations
