@@ -10,7 +10,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("sidekit_hooks", "sidekit_hooks.floors", "sidekit_hooks.core"),  # JSON, paths, logs, errors, globs, shell
     # navigation, the test cache, nudges, compact answers
     ("sidekit_hooks.code", "sidekit_hooks.status", "sidekit_hooks.nudges", "sidekit_hooks.answers"),
-    ("sidekit_hooks.impact", "sidekit_hooks.runners"),  # test impact; the runners that feed the cache
+    # test impact; the runners that feed the cache; the OpenTelemetry export (worker and CLI only)
+    ("sidekit_hooks.impact", "sidekit_hooks.runners", "sidekit_hooks.telemetry"),
     ("sidekit_hooks.rules",),  # rule packs on the hot path
     ("sidekit_hooks.detectors", "sidekit_hooks.rules.authoring"),  # the sidecars; pack authoring (CLI)
     # one hook invocation, and the worker that finishes what a hook could not

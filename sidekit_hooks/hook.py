@@ -63,6 +63,7 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
         from sidekit_hooks.nudges import queue
 
         queue.commit(outcome.claims)  # delete only once the delivery is out
+        runtime.after_output(hook, started, outcome.output)
     except BaseException as exc:  # noqa: BLE001 - a hook must exit 0 whatever happens
         signal.setitimer(signal.ITIMER_REAL, 0)
         _fail_open(hook, exc, outcome)
@@ -113,7 +114,7 @@ def _fail_open(hook: str, exc: BaseException, outcome: object) -> None:
 
         where = "deadline" if isinstance(exc, DeadlineExceeded) else "hook"
         if isinstance(outcome, runtime.Outcome):
-            queue.release(outcome.claims)  # printing failed: nothing was delivered
+            queue.release(outcome.claims, error=f"print failed: {type(exc).__name__}")  # nothing was delivered
         elif where == "deadline" and runtime.HELD and hook in runtime.DRAINING_HOOKS:
             _deliver_held(hook, runtime.HELD)  # drained first: what was queued still goes out
         else:
@@ -137,8 +138,8 @@ def _deliver_held(hook: str, held: Sequence[object]) -> None:
     queue.release(left)
     try:
         _emit(delivery.hook_output(hook, text))
-    except BaseException:  # noqa: BLE001
-        queue.release(delivered)
+    except BaseException as exc:  # noqa: BLE001
+        queue.release(delivered, error=f"print failed: {type(exc).__name__}")
         raise
     queue.commit(delivered)
 

@@ -34,6 +34,14 @@ BUILDING_NOTICE = "SIDEKIT_BUILDING_NOTICE"  # set by hooks/run, once, while the
 
 # Claims taken by this process and not yet planned: what a deadline must put back.
 HELD: list[queue.Claim] = []
+# When queue work must be done (monotonic): a locked Gas City state file is waited for until then only.
+QUEUE_DEADLINE = [0.0]
+CITY_CLAIM_WAIT = 0.25  # seconds a drain waits for Gas City's lock (gc holds it for milliseconds)
+CITY_BUSY: set[str] = set()  # cities whose lock or file failed in this hook: not waited for again
+_CITIES: dict[str, str] = {}  # project -> its Gas City ('' for none), found once per process
+CURRENT: dict[str, str] = {}  # this hook's project and session, for what runs after the output (timings)
+CONTEXT_VARIABLES = (("gt_role", "GT_ROLE"), ("gt_run_id", "GT_RUN_ID"), ("gc_agent", "GC_AGENT"))
+TELEMETRY_WORKER = "sidekit_hooks.telemetry.worker"  # started at Stop when an export is configured
 # The ledger facts of the event being handled, appended in one write when `respond` ends (even when
 # the deadline cuts it short): a tool call, what was admitted, what was delivered.
 FACTS: list[dict[str, Any]] = []
@@ -53,6 +61,9 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     """Handle one event. Never raises for bad input; may raise only what the deadline alarm raises."""
     started = time.monotonic() if started is None else started
     HELD.clear()
+    CURRENT.clear()
+    QUEUE_DEADLINE[0] = started + HARD_DEADLINE - DELIVERY_RESERVE
+    CITY_BUSY.clear()
     try:
         # Depth bounded before anything walks it: a 1,000-deep tool_response costs nothing but itself.
         payload = fastjson.loads_bounded(stdin_text) if stdin_text.strip() else {}
@@ -65,6 +76,8 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
+    CURRENT["project"], CURRENT["session"] = project, event.session_id
+    _note_context(payload, event)
     if hook == "SessionStart":
         _export_for_agent(project)
     # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
@@ -72,6 +85,38 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     _plugin_form(event, ctx)
     context, claims = respond(event, ctx)
     return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
+
+
+def _note_context(payload: dict[str, Any], event: Event) -> None:
+    """What the decisions this hook logs carry besides their own fields (OpenTelemetry attributes)."""
+    hooklog.CONTEXT.clear()
+    prompt = payload.get("prompt_id")
+    found = [("prompt", prompt if isinstance(prompt, str) else ""), ("tool_use_id", event.tool_use_id)]
+    found += [(field, os.environ.get(name, "")) for field, name in CONTEXT_VARIABLES]
+    hooklog.CONTEXT.update((field, value[:200]) for field, value in found if value)
+
+
+def after_output(hook: str, started: float, output: str) -> None:
+    """Once the output is out: with an export configured, log this hook's time and bytes, and at Stop
+    start the detached exporter (telemetry/worker.py). Nothing at all without the configuration."""
+    project = CURRENT.get("project", "")
+    if not project:
+        return
+    from sidekit_hooks.core import exportconfig
+
+    if not exportconfig.configured(project):
+        return
+    hooklog.append(project, hooklog.TIMINGS, {"hook": hook, "session": CURRENT.get("session", ""),
+                                              "ms": round((time.monotonic() - started) * 1000, 2),
+                                              "bytes": len(output.encode("utf-8", "replace")),
+                                              **hooklog.CONTEXT})
+    if hook == "Stop":
+        from sidekit_hooks.core import background
+
+        try:
+            background.spawn_module(TELEMETRY_WORKER, [project], isolation="-P")
+        except OSError as exc:
+            hooklog.error(project, hook, "otel-worker", exc)
 
 
 def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
@@ -250,7 +295,40 @@ def claim_queued(event: Event, project: str, since: float = 0.0, seen: list[str]
         got = true_now(got, event, project, since) if since else got
         claims.extend(got)
         HELD.extend(got)
+    city_root = city_of(project)
+    if city_root and city_root not in CITY_BUSY and not _gc_drains(project, city_root):
+        from sidekit_hooks.nudges import city
+
+        try:
+            # A claim waits for the lock a short while only: detectors and delivery come after it.
+            got = list(city.claim(city_root, min(queue_deadline(), time.monotonic() + CITY_CLAIM_WAIT)))
+        except OSError as exc:  # locked past the deadline, corrupt: this turn goes without
+            CITY_BUSY.add(city_root)  # and does not wait for it a second time
+            hooklog.error(project, event.hook, "city-drain", exc)
+            got = []
+        claims.extend(got)
+        HELD.extend(got)
     return claims
+
+
+def city_of(project: str) -> str:
+    """The Gas City this project sits in, when this session has a Gas City identity; ''."""
+    if project not in _CITIES:
+        from sidekit_hooks.nudges import city
+
+        _CITIES[project] = city.find_city(project) if city.identity()[1] else ""
+    return _CITIES[project]
+
+
+def _gc_drains(project: str, city_root: str) -> bool:
+    from sidekit_hooks.nudges import city
+
+    return city.gc_drains(project, city_root)
+
+
+def queue_deadline() -> float:
+    """The queue's deadline in this hook; a direct call (no hook started it) gets half a second."""
+    return QUEUE_DEADLINE[0] if QUEUE_DEADLINE[0] > time.monotonic() else time.monotonic() + 0.5
 
 
 def true_now(claims: list[queue.Claim], event: Event, project: str, since: float) -> list[queue.Claim]:
@@ -294,6 +372,7 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context, seen: 
         return
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
     root = workspace.queue_root(ctx.project)
+    city_root = city_of(ctx.project)
     waiting = not findings and policy.has_deferred(ctx.project, event.session_id)  # deferred findings need the caps
     config = policy_config(ctx) if findings or waiting else policy.Config()
 
@@ -306,8 +385,15 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context, seen: 
         nudge = queue.Nudge(redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
                             extra=extra)
         try:
-            queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook), seen=seen)
+            if city_root in CITY_BUSY:
+                return False  # not said: the policy says it again at a later call
+            if city_root:  # inside a Gas City its queue is the one queue, for gc and for us
+                _enqueue_city(city_root, nudge, finding, ctx.project, event.hook)
+            else:
+                queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook), seen=seen)
         except (OSError, workspace.UnsafeSessionName) as exc:
+            if city_root:
+                CITY_BUSY.add(city_root)
             if not isinstance(exc, OSError) or _first(exc):
                 hooklog.error(ctx.project, event.hook, "enqueue", exc)
             return False
@@ -315,6 +401,21 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context, seen: 
         return True
 
     policy.admit(findings, event, ctx, config, send=send)
+
+
+def _enqueue_city(city_root: str, nudge: queue.Nudge, finding: Finding, project: str, hook: str) -> None:
+    from datetime import timedelta
+
+    from sidekit_hooks.nudges import city
+
+    session, keys = city.identity()
+    ttl = queue.URGENT_TTL if nudge.urgent else queue.NORMAL_TTL  # a finding goes stale as a Gas Town nudge does
+    item = city.new_item(nudge.message, keys[0], session, finding=finding.key, sidecar=finding.sidecar,
+                         rule=finding.rule_id, expires_at=nudge.timestamp + timedelta(seconds=ttl),
+                         recheck=str(nudge.extra.get("recheck") or ""))
+    for dropped in city.enqueue(city_root, [item], min(queue_deadline(), time.monotonic() + CITY_CLAIM_WAIT)):
+        hooklog.error(project, hook, "queue-cap", f"dropped {dropped.get('id')} from sidekit: over "
+                      f"{city.MAX_OWN_PENDING} pending in the city queue")
 
 
 def policy_config(ctx: Context) -> policy.Config:

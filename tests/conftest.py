@@ -38,6 +38,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = fast
 
 
+@pytest.fixture(autouse=True)
+def _no_hook_context() -> None:
+    """A hook run in-process leaves its prompt/tool ids for the decisions it logs (hooklog.CONTEXT)."""
+    from sidekit_hooks.core import hooklog
+
+    hooklog.CONTEXT.clear()
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """An empty project folder (not a git repo unless a test makes it one)."""
@@ -51,7 +59,8 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, sidekit_cache: Path) -> dict[str,
     """The process environment without anything Gas Town or Claude Code would set."""
     for name in ("GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "GT_SESSION", "CLAUDE_PROJECT_DIR",
                  "CLAUDE_CODE_SESSION_ID", "SIDEKIT_DISABLE", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA",
-                 "SIDEKIT_JUDGE"):
+                 "SIDEKIT_JUDGE", "GC_CITY", "GC_SESSION_ID", "GC_AGENT", "GC_ALIAS", "GC_CONTINUATION_EPOCH", "SIDEKIT_GC_DRAIN",
+                 "SIDEKIT_OTEL_ENDPOINT", "SIDEKIT_OTEL_HEADERS"):
         monkeypatch.delenv(name, raising=False)
     return dict(os.environ)
 

@@ -24,11 +24,14 @@ def package_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def spawn_module(module: str, args: Sequence[str], env: dict[str, str] | None = None) -> int:
+def spawn_module(module: str, args: Sequence[str], env: dict[str, str] | None = None, isolation: str = "-S") -> int:
     """Start `python -P -S -m module args...` detached: own session, stdio on /dev/null, never awaited.
 
     `-P`: the hook's working folder is the project; a repository's `sidekit_hooks/` or `json.py` must not
     shadow ours (core/launch.py).
+
+    `isolation="-P"` keeps site-packages (a worker that needs an installed library, drops only `-S`);
+    the working directory stays off the module path either way.
 
     The child must not hold the hook's stdout open: Claude Code reads the hook's output until EOF.
     Returns the child's pid; raises OSError when it cannot be started.
@@ -37,7 +40,7 @@ def spawn_module(module: str, args: Sequence[str], env: dict[str, str] | None = 
     root = package_root()
     path = child_env.get("PYTHONPATH", "")
     child_env["PYTHONPATH"] = root + (os.pathsep + path if path else "")
-    argv = [sys.executable, "-P", "-S", "-m", module, *args]
+    argv = [sys.executable, "-P", *(["-S"] if isolation != "-P" else []), "-m", module, *args]
     actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
     return os.posix_spawn(sys.executable, argv, child_env, file_actions=actions, setsid=True)
 

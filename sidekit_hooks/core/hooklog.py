@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 MAX_BYTES = 256 * 1024
 ERRORS = "hooks.jsonl"
 DECISIONS = "decisions.jsonl"
+TIMINGS = "timings.jsonl"  # one line per hook, only while an OpenTelemetry export is configured
+# What the current hook knows about its place in the session (prompt id, tool use id, Gas Town/City
+# identity): added to every decision it logs, so an export can tie a decision to Claude Code's events.
+CONTEXT: dict[str, str] = {}
 GENERATIONS = {DECISIONS: 24}  # rolled-over files kept besides the live one; any other log keeps 1
 
 
@@ -50,6 +54,8 @@ def append(project: str, name: str, record: Mapping[str, Any]) -> None:
         except OSError:
             pass
         # Secrets never reach a log: every string, nested ones and keys too, passes the one redaction pass.
+        if name == DECISIONS and CONTEXT:
+            record = {**{k: v for k, v in CONTEXT.items() if k not in record}, **record}
         record = {"ts": round(time.time(), 3), **redact.redact_value(dict(record))}
         line = as_data(fastjson.dumps(record))
         # O_APPEND writes of one line are atomic enough for concurrent hooks on a local disk.

@@ -126,6 +126,11 @@ class Claim:
         self.path = path
         self.nudge = nudge
 
+    @classmethod
+    def settle_all(cls, claims: list[Claim], delivered: bool, error: str) -> None:
+        """Commit or put back claims held elsewhere than this queue's files (nudges/city.py overrides it)."""
+        raise NotImplementedError(cls.__name__)
+
 
 def now() -> datetime:
     from datetime import datetime, timezone
@@ -357,7 +362,8 @@ def _claim_one(
 
 
 def commit(claims: Iterable[Claim]) -> None:
-    """The nudges were delivered: remove their claim files."""
+    """The nudges were delivered: remove their claim files (Gas City's items: ack them in its state file)."""
+    claims = _settle_city(claims, delivered=True)
     for held in claims:
         try:
             os.unlink(held.path)
@@ -365,10 +371,28 @@ def commit(claims: Iterable[Claim]) -> None:
             pass
 
 
-def release(claims: Iterable[Claim]) -> None:
-    """The nudges were not delivered: put them back under their original names."""
+def release(claims: Iterable[Claim], error: str = "") -> None:
+    """The nudges were not delivered: put them back under their original names. `error` says a print
+    failed (Gas City's items count it as an attempt); without it they were only left for later."""
+    claims = _settle_city(claims, delivered=False, error=error)
     for held in claims:
         _put_back(held.path, os.path.join(os.path.dirname(held.path), held.name))
+
+
+def _settle_city(claims: Iterable[Claim], delivered: bool, error: str = "") -> list[Claim]:
+    """Settle the Gas City claims among `claims` (nudges/city.py); return the per-file ones."""
+    claims = list(claims)
+    own = [held for held in claims if type(held) is Claim]
+    if len(own) == len(claims):
+        return own
+    from sidekit_hooks.core import hooklog, workspace
+
+    foreign = [held for held in claims if type(held) is not Claim]
+    try:
+        type(foreign[0]).settle_all(foreign, delivered, error)
+    except OSError as exc:  # the lease runs out and Gas City's own recovery puts them back
+        hooklog.error(workspace.project_dir(), "city", "settle", exc)
+    return own
 
 
 def recover_stale_claims(folder: str, stale_after: float = STALE_CLAIM) -> int:

@@ -4,6 +4,9 @@ the agent did with it: fixed after delivery, ignored (still there at the last re
 Reads `.sidekit/log/decisions.jsonl` and its rolled-over files (`.1` to `.24`), where the policy logs
 every decision and Stop logs each re-check (docs/lifecycle.md). `--days N` / `--sessions N` pick a window;
 `--format html` writes one static page with charts (`cli/report_html.py`).
+
+Fleets (docs/fleets.md): `--fleet DIR...` merges the logs of several projects or machines (copied or
+mounted), and `--export otlp` ships what is new to the configured OpenTelemetry collector.
 """
 
 from __future__ import annotations
@@ -58,6 +61,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("json", "text", "html"), default="text",
                         help="text for people (default), json for tools, html for one static page with charts")
     parser.add_argument("--output", metavar="FILE", help="write the report here instead of stdout (e.g. report.html)")
+    parser.add_argument("--fleet", nargs="+", metavar="DIR",
+                        help="merge these projects' logs (project folders, .sidekit folders or log folders, copied "
+                             "or mounted from other machines; a folder of such folders too)")
+    parser.add_argument("--export", choices=("otlp",),
+                        help="ship what is new since the last export to the configured OpenTelemetry collector")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,10 +74,24 @@ def run(args: argparse.Namespace) -> int:
         value = getattr(args, name)
         if value is not None and value < 1:
             raise SidekitError(f"--{name} must be 1 or more, not {value}", f"sidekit report --{name} 7")
-    records = window(hooklog.read(project, hooklog.DECISIONS, limit=MAX_RECORDS), args.session, args.days,
-                     args.sessions)
-    answer = redact.redact_value(summarize(records))  # old logs predate some redaction: never show a secret
-    source = os.path.join(os.path.relpath(log_dir(project), project), hooklog.DECISIONS)
+    if args.export:
+        return export_otlp(project)
+    if args.fleet:
+        from sidekit_hooks.cli.commands import report_fleet
+
+        logs = report_fleet.find_logs(args.fleet)
+        if not logs:
+            raise SidekitError(f"no {hooklog.DECISIONS} under {', '.join(args.fleet)}",
+                               "pass project folders, their .sidekit folders or copies of .sidekit/log")
+        records = window(report_fleet.read_all(logs), args.session, args.days, args.sessions)
+        answer = redact.redact_value(summarize(records))  # old logs predate some redaction: never show a secret
+        answer["fleet"] = redact.redact_value(report_fleet.per_source(records))
+        source = f"{len(logs)} log folder(s): " + ", ".join(logs)
+    else:
+        records = window(hooklog.read(project, hooklog.DECISIONS, limit=MAX_RECORDS), args.session, args.days,
+                         args.sessions)
+        answer = redact.redact_value(summarize(records))  # old logs predate some redaction: never show a secret
+        source = os.path.join(os.path.relpath(log_dir(project), project), hooklog.DECISIONS)
     if args.format == "json":
         text = answers.dumps(answer)
     elif args.format == "html":
@@ -100,6 +122,15 @@ def write_output(path: str, text: str, kind: str) -> None:
         else:
             fix = "name a file you can write, or leave out --output to print the report"
         raise SidekitError(f"cannot write the report to {path}: {exc.strerror or exc}", fix) from None
+
+
+def export_otlp(project: str) -> int:
+    """`--export otlp`: the Stop hook's exporter, run here in the foreground (it says what it did)."""
+    from sidekit_hooks.telemetry import worker
+
+    result = worker.export(project)
+    print(result.message)
+    return 0 if result.ok else 1
 
 
 def window(records: list[dict[str, Any]], session: str | None, days: int | None, sessions: int | None,
@@ -201,6 +232,10 @@ def render(answer: dict[str, Any], source: str) -> str:
                 "  fix: sidekit install --project DIR, or try `sidekit demo`")
     head = f"{answer['decisions']} decisions in {answer['sessions']} session(s), from {source}"
     lines = [head, ""]
+    if answer.get("fleet"):
+        lines += _table(["source", "decisions", "sessions"],
+                        [[row["source"], row["decisions"], row["sessions"]] for row in answer["fleet"]])
+        lines.append("")
     lines += _table(["sidecar", "fired", "delivered", "fixed", "ignored", "uptake", "calls to fix", "suppressed (by what)"],
                     [[row["sidecar"], *_figures(row)] for row in answer["sidecars"]])
     if answer["rules"]:
