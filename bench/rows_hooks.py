@@ -9,30 +9,25 @@ import subprocess
 import sys
 import tempfile
 import zlib
+from pathlib import Path
 
 from run import REPO, BenchContext, Row, ratio_row, time_paired
 
+from testing.hooks import as_stdin, edit, payload
+
 SESSION = "bench-session"
+MOD_PATCH = [{"oldStart": 1, "oldLines": 2, "newStart": 1, "newLines": 2,
+              "lines": [" def f():", "-    return 1", "+    return 2"]}]
 
 
-def edit_payload(project: str) -> bytes:
-    target = os.path.join(project, "pkg", "mod.py")
-    return json.dumps({
-        "session_id": SESSION, "cwd": project, "hook_event_name": "PostToolUse",
-        "transcript_path": os.path.join(project, "t.jsonl"), "permission_mode": "default",
-        "tool_name": "Edit", "tool_use_id": "toolu_bench",
-        "tool_input": {"file_path": target, "old_string": "return 1", "new_string": "return 2"},
-        "tool_response": {"filePath": target, "oldString": "return 1", "newString": "return 2",
-                          "originalFile": "def f():\n    return 1\n",
-                          "structuredPatch": [{"oldStart": 1, "oldLines": 2, "newStart": 1, "newLines": 2,
-                                               "lines": [" def f():", "-    return 1", "+    return 2"]}],
-                          "userModified": False, "replaceAll": False},
-    }).encode()
+def edit_payload(project: str, rel: str = "pkg/mod.py", session: str = SESSION) -> bytes:
+    """The bench's Edit of `rel` (`return 1` -> `return 2`); rows_rules, rows_install and rows_sidecars send it too."""
+    return as_stdin(edit(Path(project), rel, "return 1", "return 2", "def f():\n    return 1\n", session,
+                         patch=MOD_PATCH, tool_use_id="toolu_bench"))
 
 
 def prompt_payload(project: str) -> bytes:
-    return json.dumps({"session_id": SESSION, "cwd": project, "hook_event_name": "UserPromptSubmit",
-                       "prompt": "carry on"}).encode()
+    return as_stdin(payload("UserPromptSubmit", Path(project), session_id=SESSION, prompt="carry on"))
 
 
 def make_project() -> str:

@@ -11,8 +11,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from run import REPO, BenchContext, Row, ratio_row, time_command, time_paired
+
+from testing.hooks import as_stdin, payload
 
 QUICK_BUDGET = 8
 SESSION = "bench-lifecycle"
@@ -22,11 +25,6 @@ SESSIONS = 1000
 
 def hook(ctx: BenchContext, event: str) -> list[str]:
     return [ctx.python, "-S", os.path.join(REPO, "hooks", f"{event}.py")]  # the settings form `sidekit install` writes
-
-
-def payload(project: str, event: str, **fields: object) -> bytes:
-    return json.dumps({"session_id": SESSION, "cwd": project, "hook_event_name": event,
-                       "transcript_path": os.path.join(project, "t.jsonl"), **fields}).encode()
 
 
 def make_project() -> str:
@@ -88,8 +86,28 @@ def seed_decisions(folder: str) -> None:
                       {"ts": ts + 9, "session": session, "sidecar": "specs", "rule": rule, "decision": "rechecked", "key": key,
                        "outcome": ("fixed", "still", "moot")[(index + number) % 3], "calls": number + 1}]
     os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, "decisions.jsonl"), "w") as handle:
-        handle.writelines(json.dumps(line) + "\n" for line in lines)
+    write_rolled(folder, [json.dumps(line) + "\n" for line in lines])
+
+
+def write_rolled(folder: str, lines: list[str]) -> None:
+    """The lines as the log holds them after that many appends: rolled over every MAX_BYTES into
+    `decisions.jsonl.N` (oldest: highest N), the newest in `decisions.jsonl`."""
+    from sidekit_hooks.core import hooklog
+
+    chunks: list[list[str]] = [[]]
+    size = 0
+    for line in lines:
+        if size > hooklog.MAX_BYTES:  # the append after the file passed MAX_BYTES rolls it first
+            chunks.append([])
+            size = 0
+        chunks[-1].append(line)
+        size += len(line.encode())
+    if len(chunks) - 1 > hooklog.generations(hooklog.DECISIONS):
+        raise RuntimeError(f"{len(chunks) - 1} rolled files: more than the log keeps")
+    for age, chunk in enumerate(reversed(chunks)):
+        name = hooklog.DECISIONS + (f".{age}" if age else "")
+        with open(os.path.join(folder, name), "w") as handle:
+            handle.writelines(chunk)
 
 
 def report_rows(ctx: BenchContext, project: str) -> list[Row]:
@@ -97,8 +115,15 @@ def report_rows(ctx: BenchContext, project: str) -> list[Row]:
     argv = [ctx.python, "-m", "sidekit_hooks.cli", "report", "--project", project, "--format", "json"]
     samples = time_command(argv, 3 if ctx.quick else 9, cwd=REPO)
     p50 = statistics.median(samples)
-    return [Row("lifecycle", f"sidekit report --format json over {SESSIONS:,} sessions ({SESSIONS * 12:,} decisions)",
-                f"p50 {p50 * 1000:.0f} ms", "< 1 s", "ok" if p50 < 1.0 else "MISS")]
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, timeout=60)
+    answer = json.loads(done.stdout or "{}")
+    read = (answer.get("sessions"), answer.get("decisions"))  # what the report read: all of it, or a MISS
+    rolled = len([n for n in os.listdir(os.path.join(project, ".sidekit", "log")) if n.startswith("decisions.jsonl.")])
+    return [Row("lifecycle", f"sidekit report --format json over {SESSIONS:,} sessions ({SESSIONS * 12:,} decisions, "
+                             f"the live log and {rolled} rolled-over files)",
+                f"p50 {p50 * 1000:.0f} ms, read {read[0]} sessions / {read[1]} decisions",
+                f"< 1 s, all {SESSIONS:,} sessions",
+                "ok" if p50 < 1.0 and read == (SESSIONS, SESSIONS * 12) else "MISS")]
 
 
 def rows(ctx: BenchContext) -> list[Row]:
@@ -106,10 +131,11 @@ def rows(ctx: BenchContext) -> list[Row]:
     env = dict(os.environ, CLAUDE_PROJECT_DIR=project)
     out: list[Row] = []
     try:
-        start = payload(project, "SessionStart", source="startup")
+        start = as_stdin(payload("SessionStart", Path(project), session_id=SESSION, source="startup"))
         samples, bare = time_paired(hook(ctx, "session_start"), ctx, start, env, project)
         out += ratio_row("lifecycle", "SessionStart, index built, scope primer", samples, ctx, 1.5, bare)
-        stop = payload(project, "Stop", stop_hook_active=False, last_assistant_message="done")
+        stop = as_stdin(payload("Stop", Path(project), session_id=SESSION, stop_hook_active=False,
+                                 last_assistant_message="done"))
         samples, bare = time_paired(hook(ctx, "stop"), ctx, stop, env, project, setup=lambda: seed_ledger(project))
         out += ratio_row("lifecycle", f"Stop, {FINDINGS} findings to re-check", samples, ctx, 2.5, bare)
         fresh = tempfile.mkdtemp(prefix="sidekit-bench-fresh-")
@@ -118,7 +144,8 @@ def rows(ctx: BenchContext) -> list[Row]:
                 handle.write("".join(f"def f{index}_{n}(x):\n    y = x + {n}\n    y = y * 2\n    y = y - 1\n    return y\n\n"
                                      for n in range(15)))
         cache = tempfile.mkdtemp(prefix="sidekit-bench-cache-")
-        samples, bare = time_paired(hook(ctx, "session_start"), ctx, payload(fresh, "SessionStart", source="startup"),
+        fresh_start = as_stdin(payload("SessionStart", Path(fresh), session_id=SESSION, source="startup"))
+        samples, bare = time_paired(hook(ctx, "session_start"), ctx, fresh_start,
                                     dict(env, CLAUDE_PROJECT_DIR=fresh, SIDEKIT_CACHE_DIR=cache), fresh,
                                     setup=lambda: shutil.rmtree(cache, ignore_errors=True))
         out += ratio_row("lifecycle", "SessionStart, no index yet: 20 files, 300 functions indexed inline", samples, ctx,

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import glob
-import json
 import os
 import shutil
 import subprocess
@@ -29,6 +28,8 @@ import uuid
 from pathlib import Path
 
 from run import REPO, BenchContext, Row, ratio_row, time_paired
+
+from testing.hooks import as_stdin, pre_bash
 
 QUICK_BUDGET = 25  # seconds: one sdist into a venv (about 8 s), its runs, the hook timings
 TARGET_WALL = 1.10
@@ -190,15 +191,12 @@ def hook_rows(ctx: BenchContext) -> list[Row]:
     try:
         env = dict(_clean_env(), CLAUDE_PROJECT_DIR=project)
         hook = [ctx.python, "-S", os.path.join(REPO, "hooks", "pre_tool_use.py")]  # what `sidekit install` writes
-
-        def payload(command: str) -> bytes:
-            return json.dumps({"session_id": "bench", "cwd": project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                               "tool_input": {"command": command, "description": "x"}, "tool_use_id": "t"}).encode()
-
-        samples, bare = time_paired(hook, ctx, payload("git status --short"), env, project)
+        plain, raw_pytest = (as_stdin(pre_bash(Path(project), command, "bench"))
+                             for command in ("git status --short", f"{ctx.python} -m pytest -q tests"))
+        samples, bare = time_paired(hook, ctx, plain, env, project)
         out = ratio_row("rawpytest", "PreToolUse on a non-pytest Bash call (settings command)", samples, ctx,
                         TARGET_HOOK, bare)
-        samples, bare = time_paired(hook, ctx, payload(f"{ctx.python} -m pytest -q tests"), env, project)
+        samples, bare = time_paired(hook, ctx, raw_pytest, env, project)
         out += ratio_row("rawpytest", "PreToolUse on a pytest call (rewritten)", samples, ctx, None, bare)
         return out
     finally:

@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
+from rows_hooks import edit_payload
 from run import REPO, BenchContext, Row, ratio_row, time_command, time_paired
 
+from testing.hooks import as_stdin, bash
+
 SESSION = "bench-sidecars"
-
-
-def edit(project: str, rel: str) -> bytes:
-    target = os.path.join(project, rel)
-    return json.dumps({
-        "session_id": SESSION, "cwd": project, "hook_event_name": "PostToolUse", "tool_name": "Edit",
-        "tool_use_id": "toolu_bench", "tool_input": {"file_path": target, "old_string": "return 1", "new_string": "return 2"},
-        "tool_response": {"filePath": target, "oldString": "return 1", "newString": "return 2",
-                          "originalFile": "def f():\n    return 1\n", "userModified": False, "replaceAll": False,
-                          "structuredPatch": [{"oldStart": 1, "oldLines": 2, "newStart": 1, "newLines": 2,
-                                               "lines": [" def f():", "-    return 1", "+    return 2"]}]},
-    }).encode()
-
-
-def bash(project: str, command: str) -> bytes:
-    return json.dumps({"session_id": SESSION, "cwd": project, "hook_event_name": "PostToolUse", "tool_name": "Bash",
-                       "tool_input": {"command": command}, "tool_response": {"stdout": "", "stderr": ""}}).encode()
 
 
 def make_project() -> str:
@@ -74,24 +60,25 @@ def rows(ctx: BenchContext) -> list[Row]:
     state = os.path.join(project, ".sidekit", "state")
     out: list[Row] = []
     try:
-        samples = time_command(post, ctx.repeats, edit(project, "api/handlers/user.py"), env, project)
+        samples = time_command(post, ctx.repeats, edit_payload(project, "api/handlers/user.py", SESSION), env, project)
         out += ratio_row("sidecars", "PostToolUse, Edit inside a scope (all sidecars on, nothing said)", samples, ctx, 2.5)
-        samples = time_command(post, ctx.repeats, edit(project, "auth/middleware.py"), env, project,
+        samples = time_command(post, ctx.repeats, edit_payload(project, "auth/middleware.py", SESSION), env, project,
                                setup=lambda: shutil.rmtree(state, ignore_errors=True))
         out += ratio_row("sidecars", "PostToolUse, Edit outside the scope (policy + queue + delivery)", samples, ctx, None)
-        samples = time_command(post, ctx.repeats, edit(project, "auth/middleware.py"), env, project)
+        samples = time_command(post, ctx.repeats, edit_payload(project, "auth/middleware.py", SESSION), env, project)
         out += ratio_row("sidecars", "PostToolUse, the same finding again (held back: duplicate)", samples, ctx, 2.5)
-        samples = time_command(post, ctx.repeats, bash(project, "git status --short && ls api | tee /tmp/x"), env, project)
+        piped = as_stdin(bash(Path(project), "git status --short && ls api | tee /tmp/x", session=SESSION))
+        samples = time_command(post, ctx.repeats, piped, env, project)
         out += ratio_row("sidecars", "PostToolUse, Bash inside a scope (write targets parsed)", samples, ctx, 2.5)
         arm_every_sidecar(ctx, project)
-        samples, bare = time_paired(post, ctx, edit(project, "api/handlers/user.py"), env, project)
+        samples, bare = time_paired(post, ctx, edit_payload(project, "api/handlers/user.py", SESSION), env, project)
         out += ratio_row("sidecars", "PostToolUse, Edit with every sidecar armed (scope, pack, red cache, functions, "
                          "conventions)", samples, ctx, None, bare, isolated_target=2.5)
         memo = os.path.join(project, ".sidekit", "code", "tests-reaching.json")
-        samples, bare = time_paired(post, ctx, edit(project, "api/handlers/user.py"), env, project,
+        samples, bare = time_paired(post, ctx, edit_payload(project, "api/handlers/user.py", SESSION), env, project,
                                     setup=lambda: os.path.exists(memo) and os.remove(memo))
-        out += ratio_row("sidecars", "the same, first edit of that file since the red run (import graph asked, then kept)",
-                         samples, ctx, None, bare)
+        out += ratio_row("sidecars", "the same, first edit of that file since the red run (answer not kept yet: handed "
+                         "to the background)", samples, ctx, None, bare)
     finally:
         shutil.rmtree(project, ignore_errors=True)
     return out

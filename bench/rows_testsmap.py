@@ -9,14 +9,16 @@ the sidecar's TABLE_READ_LIMIT, is read for the failing tests the summary leaves
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 from run import REPO, BenchContext, Row, ratio_row, time_command
+
+from testing.hooks import as_stdin, edit
 
 sys.path.insert(0, REPO)
 from sidekit_hooks.impact import covers  # noqa: E402
@@ -24,15 +26,6 @@ from sidekit_hooks.status import cache  # noqa: E402
 
 SESSION = "bench-testsmap"
 FILES = 1_000
-
-
-def edit(project: str, rel: str) -> bytes:
-    target = os.path.join(project, rel)
-    return json.dumps({
-        "session_id": SESSION, "cwd": project, "hook_event_name": "PostToolUse", "tool_name": "Edit",
-        "tool_use_id": "toolu_bench", "tool_input": {"file_path": target, "old_string": "n / 2", "new_string": "n // 2"},
-        "tool_response": {"filePath": target, "oldString": "n / 2", "newString": "n // 2"},
-    }).encode()
 
 
 def make_project(project: str, count: int, failing: int, digest: bool = True) -> None:
@@ -72,7 +65,8 @@ def rows(ctx: BenchContext) -> list[Row]:
         state = os.path.join(project, ".sidekit", "state")
         try:
             make_project(project, count, failing, digest=what != control)
-            payload = edit(project, "pkg/calc.py")
+            payload = as_stdin(edit(Path(project), "pkg/calc.py", "n / 2", "n // 2", session=SESSION,
+                                    tool_use_id="toolu_bench"))
             said = subprocess.run(post, input=payload, capture_output=True, env=env, cwd=project, check=False).stdout
             if (b"is covered by" in said) is (what == control):
                 out.append(Row("testsmap", f"PostToolUse, Edit of a mapped source file ({what})", f"MISS: said {said[:80]!r}", "", "MISS"))

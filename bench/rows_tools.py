@@ -6,15 +6,17 @@ Before #18's rules: held-out precision 0.68 (13/19), recall 0.38 (13/34); the bl
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import statistics
 import subprocess
 import tempfile
 import time
+from pathlib import Path
 
 from run import REPO, BenchContext, Row, ratio_row, time_command
+
+from testing.hooks import as_stdin, edit
 
 SESSION = "bench-tools"
 NEW_FUNCTION = '''def order_total(items, prices):
@@ -40,16 +42,12 @@ HELPERS = '''def chunked(items, size):
 
 
 def edit_payload(project: str, added: str) -> bytes:
-    target = os.path.join(project, "pkg", "mod.py")
+    """An Edit of pkg/mod.py that adds `added` (a function) after its imports."""
     original = "import logging\n\nlog = logging.getLogger(__name__)\n"
     lines = [" import logging", " ", " log = logging.getLogger(__name__)", "+", "+"] + [f"+{l}" for l in added.splitlines()]
-    return json.dumps({
-        "session_id": SESSION, "cwd": project, "hook_event_name": "PostToolUse", "permission_mode": "default",
-        "transcript_path": os.path.join(project, "t.jsonl"), "tool_name": "Edit", "tool_use_id": "toolu_bench",
-        "tool_input": {"file_path": target, "old_string": original.strip(), "new_string": original.strip() + "\n\n\n" + added},
-        "tool_response": {"filePath": target, "originalFile": original, "userModified": False, "replaceAll": False,
-                          "structuredPatch": [{"oldStart": 1, "oldLines": 3, "newStart": 1, "newLines": 11, "lines": lines}]},
-    }).encode()
+    patch = [{"oldStart": 1, "oldLines": 3, "newStart": 1, "newLines": 11, "lines": lines}]
+    return as_stdin(edit(Path(project), "pkg/mod.py", original.strip(), original.strip() + "\n\n\n" + added, original,
+                         SESSION, patch=patch, tool_use_id="toolu_bench"))
 
 
 def make_project(ctx: BenchContext) -> str:

@@ -8,8 +8,11 @@
 Each `bench/rows_<section>.py` module contributes rows through `rows(ctx) -> list[Row]`. Each runs in
 its own process with a time budget (`ctx.budget` seconds, `ctx.time_left()`): a section that overruns
 is stopped and shown as a MISS row, so one slow section can never stall the table. With `--quick` the
-sections share 54 seconds in proportion to what each asks for with a module-level `QUICK_BUDGET = <s>`
-(default 4), time a section leaves unused passing on to the next; a section should use `ctx.quick` to
+sections share the time of QUICK_TOTAL_BARES bare interpreters measured at the start (140 s where one
+takes 20 ms, the reference; a busier machine gets proportionally more, never less than the reference's,
+and never more than QUICK_CAP, so --quick ends within 3 minutes), in proportion to what each asks
+for with a module-level `QUICK_BUDGET = <s>` (seconds on that reference machine; default 4), time a
+section leaves unused passing on to the next; a section should use `ctx.quick` to
 do less (fewer repeats, smaller inputs, the heavy part skipped with a row that says so). Times are
 shown as ratios against a bare interpreter timed next to each figure, so the table means the same on
 any machine.
@@ -35,11 +38,14 @@ from dataclasses import asdict, dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path[:0] = [p for p in (REPO, HERE) if p not in sys.path]
+# tests/ too: the rows send hooks the payloads the tests build (testing.hooks, over sidekit_hooks.nudges.payloads).
+sys.path[:0] = [p for p in (REPO, HERE, os.path.join(REPO, "tests")) if p not in sys.path]
 
-QUICK_TOTAL = 54.0  # seconds all sections share with --quick (the baseline and start-up take the rest)
+REFERENCE_BARE = 0.020  # seconds: a bare interpreter on an idle 2-core machine, what QUICK_BUDGETs assume
+QUICK_TOTAL_BARES = 7000  # bare-interpreter times all sections share with --quick (140 s at the reference)
+QUICK_CAP = 170.0  # seconds: --quick stays under 3 minutes (with the baseline), however busy the machine
 FULL_SECTION_BUDGET = 900.0  # seconds per section in a full run
-MIN_SECTION_BUDGET = 2.0
+MIN_SECTION_BUDGET = 4.0
 DEFAULT_QUICK_BUDGET = 4.0  # what a section without `QUICK_BUDGET = <seconds>` is assumed to need
 QUICK_REPEATS, FULL_REPEATS = 9, 31
 
@@ -51,6 +57,15 @@ class Row:
     value: str
     target: str = ""
     verdict: str = ""  # "ok", "MISS" or "" when there is no target
+
+    def __post_init__(self) -> None:
+        if ROW_MADE is not None:
+            ROW_MADE(self)
+
+
+# In a section's process: called with every Row as it is made, so a section stopped over its budget
+# still shows the figures it measured before (see run_section).
+ROW_MADE: Callable[[Row], None] | None = None
 
 
 @dataclass
@@ -171,10 +186,14 @@ def machine() -> str:
 
 def run_child(name: str, ctx_json: str) -> int:
     """`--child`: run one section module and print its rows as JSON lines."""
+    global ROW_MADE
     ctx = BenchContext(**json.loads(ctx_json))
     ctx.started = time.monotonic()
     module = importlib.import_module(name)
-    for row in module.rows(ctx):
+    ROW_MADE = lambda row: print(json.dumps({"made": asdict(row)}), flush=True)  # noqa: E731
+    rows = module.rows(ctx)
+    ROW_MADE = None
+    for row in rows:
         print(json.dumps(asdict(row)), flush=True)
     return 0
 
@@ -194,19 +213,30 @@ def run_section(name: str, ctx: BenchContext, budget: float) -> list[Row]:
         stdout, stderr = child.communicate(timeout=budget + 2)
     except subprocess.TimeoutExpired:
         os.killpg(child.pid, signal.SIGKILL)
-        child.communicate()
-        return [Row(section, "not measured", f"stopped: over its {budget:.0f} s budget", f"<= {budget:.0f} s", "MISS")]
+        stdout, _ = child.communicate()
+        made = [row for row in parse_rows(stdout, made=True) if row.section == section]
+        return made + [Row(section, "not measured" if not made else f"stopped after {len(made)} figure(s)",
+                           f"stopped: over its {budget:.0f} s budget", f"<= {budget:.0f} s", "MISS")]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    rows = []
-    for line in stdout.splitlines():
-        try:
-            rows.append(Row(**json.loads(line)))
-        except (ValueError, TypeError):
-            continue  # a stray print of the section, not a row
+    rows = parse_rows(stdout, made=False)
     if child.returncode != 0:
         last = (stderr.strip().splitlines() or [f"exit {child.returncode}"])[-1]
         rows.append(Row(section, "error", last[:160], "", "MISS"))
+    return rows
+
+
+def parse_rows(stdout: str, made: bool) -> list[Row]:
+    """The section's rows: the ones it returned, or (`made`) every one it made before it was stopped."""
+    rows = []
+    for line in stdout.splitlines():
+        try:
+            item = json.loads(line)
+            if made != ("made" in item):
+                continue
+            rows.append(Row(**(item["made"] if made else item)))
+        except (ValueError, TypeError, KeyError):
+            continue  # a stray print of the section, not a row
     return rows
 
 
@@ -222,13 +252,19 @@ def quick_budget(name: str) -> float:
     return DEFAULT_QUICK_BUDGET
 
 
-def budgets(weights: list[float], quick: bool, spent: Callable[[], float]) -> Callable[[int], float]:
+def quick_total(bare_p50: float) -> float:
+    """Seconds the --quick sections share: scaled with the bare interpreter measured now, not fixed."""
+    return min(QUICK_CAP, QUICK_TOTAL_BARES * max(bare_p50, REFERENCE_BARE))
+
+
+def budgets(weights: list[float], quick: bool, spent: Callable[[], float],
+            total: float = QUICK_TOTAL_BARES * REFERENCE_BARE) -> Callable[[int], float]:
     """The budget of the i-th section: its share of what is left, by weight (quick), or the full-run cap."""
 
     def budget(index: int) -> float:
         if not quick:
             return FULL_SECTION_BUDGET
-        left = QUICK_TOTAL - spent()
+        left = total - spent()
         return max(MIN_SECTION_BUDGET, left * weights[index] / sum(weights[index:]))
 
     return budget
@@ -262,7 +298,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = [Row("baseline", "bare interpreter (python -c pass)", f"p50 {ctx.bare_p50 * 1000:.1f} ms, p95 {p95(ctx.bare) * 1000:.1f} ms"),
             Row("baseline", "bare interpreter, as hooks start (python -I -S -c pass)",
                 f"p50 {statistics.median(isolated) * 1000:.1f} ms, p95 {p95(isolated) * 1000:.1f} ms")]
-    budget_of = budgets([quick_budget(name) for name in names], args.quick, lambda: time.monotonic() - started)
+    sections_started = time.monotonic()
+    budget_of = budgets([quick_budget(name) for name in names], args.quick, lambda: time.monotonic() - sections_started,
+                        quick_total(ctx.bare_p50))
     for index, name in enumerate(names):
         rows.extend(run_section(name, ctx, budget_of(index)))
     elapsed = time.monotonic() - started

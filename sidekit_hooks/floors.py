@@ -13,7 +13,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("sidekit_hooks.impact", "sidekit_hooks.runners"),  # test impact; the runners that feed the cache
     ("sidekit_hooks.rules",),  # rule packs on the hot path
     ("sidekit_hooks.detectors", "sidekit_hooks.rules.authoring"),  # the sidecars; pack authoring (CLI)
-    ("sidekit_hooks.runtime", "sidekit_hooks.hook", "sidekit_hooks.lifecycle"),  # one hook invocation
+    # one hook invocation, and the worker that finishes what a hook could not
+    ("sidekit_hooks.runtime", "sidekit_hooks.hook", "sidekit_hooks.lifecycle", "sidekit_hooks.finish"),
     ("sidekit_hooks.cli",),  # the `sidekit` command, answers, demo, replay, install, doctor
 )
 

@@ -53,6 +53,7 @@ def session_start(event: Event, ctx: Context) -> str:
     still open; starts the index refresh on the way."""
     if not event.is_subagent:
         warm_indexes(ctx.project, event.hook)
+        warm_import_index(ctx.project, event.hook)
     source = str(event.raw.get("source") or "")
     if source not in PRIMED_SOURCES:
         return ""
@@ -105,6 +106,23 @@ def warm_indexes(project: str, hook: str) -> str:
     except Exception as exc:  # noqa: BLE001 - an index that cannot be built must not cost the session
         hooklog.error(project, hook, "index", exc)
         return ""
+
+
+def warm_import_index(project: str, hook: str) -> bool:
+    """The import index (the tests sidecar's basis `imports`), as the function index: built or refreshed
+    in the background, with the last red run's answer, so the first edit after it is not silent."""
+    from sidekit_hooks.code import INDEX_FILE
+    from sidekit_hooks.core import workspace
+    from sidekit_hooks.detectors import tests
+    from sidekit_hooks.status import cache
+
+    root = cache.workspace_root(project)
+    try:
+        built = _mtime(os.path.join(workspace.state_dir(root), INDEX_FILE))
+        return tests.warm(root, refresh=bool(built) and outdated(root, built))
+    except Exception as exc:  # noqa: BLE001 - a warm-up that fails must not cost the session
+        hooklog.error(project, hook, "import-index", exc)
+        return False
 
 
 def outdated(project: str, built: float, now: float | None = None) -> bool:

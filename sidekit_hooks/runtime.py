@@ -30,8 +30,13 @@ DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always ge
 DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
 HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
 
+BUILDING_NOTICE = "SIDEKIT_BUILDING_NOTICE"  # set by hooks/run, once, while the plugin's environment builds
+
 # Claims taken by this process and not yet planned: what a deadline must put back.
 HELD: list[queue.Claim] = []
+# The ledger facts of the event being handled, appended in one write when `respond` ends (even when
+# the deadline cuts it short): a tool call, what was admitted, what was delivered.
+FACTS: list[dict[str, Any]] = []
 
 
 class Outcome:
@@ -64,12 +69,22 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
         _export_for_agent(project)
     # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
     ctx = Context(project, event.session_id, started + DETECTOR_BUDGET, read_snapshot=lambda ctx: read_snapshot(event, ctx))
+    _plugin_form(event, ctx)
     context, claims = respond(event, ctx)
     return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
 
 
 def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     """(what the model reads, the claims to commit once it is printed)."""
+    FACTS.clear()
+    try:
+        return _respond(event, ctx)
+    finally:  # also on the deadline (a BaseException): what was queued is in the ledger, for Stop
+        ledger.append(ctx.project, event.session_id, FACTS[:])
+        FACTS.clear()
+
+
+def _respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     draining = event.hook in DRAINING_HOOKS and not event.is_subagent
     since = time.time()  # nudges queued before this moment are re-checked before they are said
     # Drain first: what was queued before this call is claimed before any detector runs, so a
@@ -78,22 +93,23 @@ def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     if event.hook in LIFECYCLE_HOOKS:
         return respond_lifecycle(event, ctx, early, since)
     if event.hook in TOOL_HOOKS and event.session_id:  # the session's ledger counts tool calls (Stop, report)
-        ledger.append(ctx.project, event.session_id, [{"call": event.path if event.kind == "write" else ""}])
+        FACTS.append({"call": event.path if event.kind == "write" else ""})
     findings = run_detectors(detectors.names(event.hook), event, ctx)
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
         said = policy.lines(findings, event, ctx, policy_config(ctx))
-        ledger.append(ctx.project, event.session_id, [ledger.admitted(finding, line, event.agent_id) for line, finding in said]
-                      + [{"deliver": finding.key[:500]} for _, finding in said])
+        FACTS.extend([ledger.admitted(finding, line, event.agent_id) for line, finding in said]
+                     + [{"deliver": finding.key[:500]} for _, finding in said])
         return redact.redact("\n".join(line for line, _ in said)), []
+    seen: list[str] = []  # the session's queue folder as the writes listed it: the drain claims from it
     try:
-        enqueue_findings(findings, event, ctx)
+        enqueue_findings(findings, event, ctx, seen)
     except Exception as exc:  # noqa: BLE001 - a policy failure costs this call's findings, not the queue
         hooklog.error(ctx.project, event.hook, "policy", exc)
     if not draining:
         return "", []
-    return drain(event, ctx.project, early, since=since)
+    return drain(event, ctx.project, early, since=since, seen=seen)
 
 
 def respond_lifecycle(event: Event, ctx: Context, early: list[queue.Claim],
@@ -109,6 +125,28 @@ def respond_lifecycle(event: Event, ctx: Context, early: list[queue.Claim],
         text, claims = drain(event, ctx.project, early, room, since)
         return "\n".join(part for part in (primer, text) if part), claims
     return lifecycle.stop(event, ctx, policy_config), []
+
+
+def _plugin_form(event: Event, ctx: Context) -> None:
+    """Plugin form: set the project up at the first session as `sidekit install` would (in the
+    background), and tell the user, once, what was done or that the environment is still building."""
+    from sidekit_hooks.core import pluginform
+
+    building = os.environ.get(BUILDING_NOTICE, "")  # hooks/run: this hook runs on the standard library meanwhile
+    if building:
+        ctx.notify_user(building)
+    root = pluginform.plugin_root()
+    if not root or event.is_subagent:
+        return
+    try:
+        if event.hook == "SessionStart" and pluginform.setup_needed(ctx.project, root):
+            pluginform.start_setup(ctx.project, root)
+        said = pluginform.claim_notice(ctx.project)
+    except OSError as exc:
+        hooklog.error(ctx.project, event.hook, "plugin-setup", exc)
+        return
+    if said:
+        ctx.notify_user(said)
 
 
 def _export_for_agent(project: str) -> None:
@@ -139,24 +177,50 @@ def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
 
 def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]:
     found: list[Finding] = []
-    for name in names:
+    unfinished: list[str] = []  # cut off, skipped, or asking for work no hook does: finished later
+    for position, name in enumerate(names):
         left = ctx.deadline - time.monotonic()
         if left <= 0:
             hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
+            unfinished.extend(names[position:])
             break
         budget.doing(f"detector {name}")
         try:
             # Each detector is cut off once it overruns the shared budget: a bad field, pack or scope
             # costs only the detector that reads it.
             found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), cutoff(ctx) - time.monotonic()))
+            if budget.wants_later(ctx.memo, name):
+                unfinished.append(name)
         except budget.OutOfTime:
+            unfinished.append(name)
             hooklog.append(ctx.project, hooklog.ERRORS, {
                 "hook": event.hook, "where": f"timeout:detector:{name}", "culprit": budget.NOW[0],
                 "error": f"ran past its time ({round(left * 1000)} ms left of the detector budget): {budget.NOW[0]}"})
+        except budget.Later:
+            unfinished.append(name)
         except Exception as exc:  # noqa: BLE001 - one broken sidecar (RecursionError, ValueError...) alone
             hooklog.error(ctx.project, event.hook, f"detector:{name}", exc)
     budget.doing("")
+    if unfinished:
+        _finish_later(unfinished, event, ctx)
     return found
+
+
+def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
+    """Hand what this hook could not finish to a detached worker (its findings come at the next boundary)."""
+    from sidekit_hooks.core import later
+
+    # Only what a worker can load (registered by import path) and a main agent's session (its queue).
+    if not event.session_id or event.is_subagent:
+        return
+    names = [name for name in names if not detectors.REGISTRY.get(name, ("<object",))[0].startswith("<object")
+             and not later.recently_slow(ctx.project, name)]
+    if not names:
+        return
+    try:
+        later.hand_over(ctx.project, event.hook, event.raw, names, "budget")
+    except OSError as exc:
+        hooklog.error(ctx.project, event.hook, "later", exc)
 
 
 def cutoff(ctx: Context) -> float:
@@ -169,14 +233,16 @@ def _detect(name: str, event: Event, ctx: Context) -> list[Finding]:
     return list(detectors.load(name).detect(event, ctx))
 
 
-def claim_queued(event: Event, project: str, since: float = 0.0) -> list[queue.Claim]:
+def claim_queued(event: Event, project: str, since: float = 0.0, seen: list[str] | None = None) -> list[queue.Claim]:
     """Claim what is queued for this session (and its Gas Town tmux session); held in HELD. A finding
-    queued before `since` (an earlier call) is re-checked first, and dropped as moot when no longer true."""
+    queued before `since` (an earlier call) is re-checked first, and dropped as moot when no longer true.
+    `seen`: the session's folder as this hook's own writes just listed it (not listed again)."""
     root = workspace.queue_root(project)
     claims: list[queue.Claim] = []
     for session in sessions_to_drain(event.session_id):
+        names = seen if seen and session == event.session_id else None
         try:
-            got = queue.claim(root, session, on_discard=_log_discard(project, event.hook))
+            got = queue.claim(root, session, on_discard=_log_discard(project, event.hook), names=names)
         except (OSError, workspace.UnsafeSessionName) as exc:
             if not isinstance(exc, OSError) or _first(exc):
                 hooklog.error(project, event.hook, "drain", exc)
@@ -222,7 +288,8 @@ def _first(exc: OSError) -> bool:
     return not isinstance(exc, safepath.UnsafePath) or safepath.first_report(str(exc))
 
 
-def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> None:
+def enqueue_findings(findings: list[Finding], event: Event, ctx: Context, seen: list[str] | None = None) -> None:
+    """Queue what the policy admits; `seen` gets the folder's listing the writes took (see queue.enqueue)."""
     if not event.session_id:
         return
     # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
@@ -239,12 +306,12 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context) -> Non
         nudge = queue.Nudge(redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
                             extra=extra)
         try:
-            queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook))
+            queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook), seen=seen)
         except (OSError, workspace.UnsafeSessionName) as exc:
             if not isinstance(exc, OSError) or _first(exc):
                 hooklog.error(ctx.project, event.hook, "enqueue", exc)
             return False
-        ledger.append(ctx.project, event.session_id, [ledger.admitted(finding, line)])  # for Stop's re-check
+        FACTS.append(ledger.admitted(finding, line))  # for Stop's re-check
         return True
 
     policy.admit(findings, event, ctx, config, send=send)
@@ -255,17 +322,17 @@ def policy_config(ctx: Context) -> policy.Config:
     return policy.Config(ctx.packs().get("policy", {}))
 
 
-def drain(event: Event, project: str, early: list[queue.Claim] | None = None,
-          room: int = delivery.MAX_DELIVERY, since: float = 0.0) -> tuple[str, list[queue.Claim]]:
+def drain(event: Event, project: str, early: list[queue.Claim] | None = None, room: int = delivery.MAX_DELIVERY,
+          since: float = 0.0, seen: list[str] | None = None) -> tuple[str, list[queue.Claim]]:
     """Plan one delivery (within `room` characters) of what was claimed first (`early`) and what was queued since."""
-    claims = list(early or []) + claim_queued(event, project, since)  # what was queued first goes first
+    claims = list(early or []) + claim_queued(event, project, since, seen)  # what was queued first goes first
     if not claims:
         return "", []
     text, delivered, left = delivery.plan(claims, room)
     queue.release(left)
     policy.record_delivered(project, event.hook, event.session_id, delivered)
-    ledger.append(project, event.session_id, [{"deliver": held.nudge.extra["finding"]} for held in delivered
-                                              if isinstance(held.nudge.extra.get("finding"), str)])
+    FACTS.extend({"deliver": held.nudge.extra["finding"]} for held in delivered
+                 if isinstance(held.nudge.extra.get("finding"), str))
     return text, delivered
 
 

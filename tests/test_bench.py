@@ -103,11 +103,17 @@ def test_a_section_sees_its_budget_and_the_baseline(sections: Path) -> None:
 
 
 def test_quick_budgets_share_what_is_left_by_weight() -> None:
-    spent = iter([0.0, 20.0, bench.QUICK_TOTAL - 1])  # the last finds one second left: it still gets the floor
-    budget = bench.budgets([10.0, 4.0, 4.0], quick=True, spent=lambda: next(spent))
-    assert [budget(0), budget(1), budget(2)] == [bench.QUICK_TOTAL * 10 / 18, (bench.QUICK_TOTAL - 20) / 2,
-                                                 bench.MIN_SECTION_BUDGET]
+    total = 54.0
+    spent = iter([0.0, 20.0, total - 1])  # the last finds one second left: it still gets the floor
+    budget = bench.budgets([10.0, 4.0, 4.0], quick=True, spent=lambda: next(spent), total=total)
+    assert [budget(0), budget(1), budget(2)] == [total * 10 / 18, (total - 20) / 2, bench.MIN_SECTION_BUDGET]
     assert bench.budgets([4.0], quick=False, spent=lambda: 0.0)(0) == bench.FULL_SECTION_BUDGET
+
+
+def test_the_quick_total_scales_with_the_bare_interpreter_measured_up_to_its_cap() -> None:
+    assert bench.quick_total(0.010) == 140.0  # never less than the reference machine's share
+    assert bench.quick_total(0.022) == 154.0  # a busier machine: a slower bare interpreter, more time
+    assert bench.quick_total(0.040) == bench.QUICK_CAP  # never past 3 minutes
 
 
 def test_a_section_asks_for_its_quick_budget() -> None:
@@ -146,3 +152,14 @@ def test_scenario_rows_show_measured_scores_with_known_misses(clean_env: dict[st
     assert re.fullmatch(score, pooled.value) and (pooled.target, pooled.verdict) == ("", "")
     assert [row.what.split(" (")[0] for row in rows[len(sidecars) + 2:]] == [
         "nudges on clean sessions", "known misses that pass now"]
+
+
+def test_a_section_stopped_over_its_budget_still_shows_what_it_measured(sections: Path) -> None:
+    (sections / "rows_slow.py").write_text(
+        "import time\nfrom run import Row\n\ndef rows(ctx):\n"
+        "    out = [Row('slow', 'first figure', '1 ms')]\n"
+        "    time.sleep(30)\n"
+        "    return out + [Row('slow', 'second figure', '2 ms')]\n")
+    assert bench.run_section("rows_slow", context(), budget=1) == [
+        bench.Row("slow", "first figure", "1 ms"),
+        bench.Row("slow", "stopped after 1 figure(s)", "stopped: over its 1 s budget", "<= 1 s", "MISS")]

@@ -18,13 +18,11 @@ from sidekit_hooks.core.workspace import queue_root
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.findings import Finding
 
+A_PY_EDIT = ("a.py", "x = 1", "x = 2", "x = 1\n")  # rel, old, new, original: the edit these tests make
+
 
 def enqueue(project: Path, message: str, session: str = "sess-1", **kw: object) -> None:
     queue.enqueue(queue_root(str(project)), session, queue.Nudge(message, **kw))  # type: ignore[arg-type]
-
-
-def edit_payload(project: Path, **extra: object) -> dict[str, object]:
-    return edit(project, "a.py", "x = 1", "x = 2", "x = 1\n", duration_ms=8, **extra)
 
 
 def test_user_prompt_submit_delivers_queued_nudges(project: Path, run_hook: HookRunner) -> None:
@@ -41,7 +39,7 @@ def test_user_prompt_submit_delivers_queued_nudges(project: Path, run_hook: Hook
 def test_post_tool_use_delivers_urgent_first(project: Path, run_hook: HookRunner) -> None:
     enqueue(project, "normal one")
     enqueue(project, "stop and read mail", sender="witness", priority="urgent")
-    done = run_hook("PostToolUse", edit_payload(project))
+    done = run_hook("PostToolUse", edit(project, *A_PY_EDIT))
     assert context_of(done.stdout) == "[URGENT from witness] stop and read mail\n[from sidekit] normal one"
 
 
@@ -69,7 +67,7 @@ def test_delivery_is_capped_and_the_rest_counted_and_kept(project: Path, run_hoo
 
 def test_nothing_queued_prints_nothing(project: Path, run_hook: HookRunner) -> None:
     for event, data in [("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="hi")),
-                        ("PostToolUse", edit_payload(project))]:
+                        ("PostToolUse", edit(project, *A_PY_EDIT))]:
         done = run_hook(event, data)
         assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
@@ -111,7 +109,7 @@ def test_unknown_and_odd_tools_are_opaque(project: Path, run_hook: HookRunner, t
 
 def test_subagent_events_leave_the_main_queue_alone(project: Path, run_hook: HookRunner) -> None:
     enqueue(project, "for the main agent")
-    done = run_hook("PostToolUse", edit_payload(project, agent_id="def456", agent_type="Explore"))
+    done = run_hook("PostToolUse", edit(project, *A_PY_EDIT, agent_id="def456", agent_type="Explore"))
     assert (done.returncode, done.stdout) == (0, "")
     assert len(os.listdir(project / ".runtime" / "nudge_queue" / "sess-1")) == 1
 
@@ -165,8 +163,8 @@ print("THIRD_PARTY=" + ",".join(third_party), file=sys.stderr)
 def test_hooks_import_only_the_standard_library(project: Path, clean_env: dict[str, str], event: str) -> None:
     enqueue(project, "[sidecar:scope] something to deliver")
     command = "pytest -q" if event == "PreToolUse" else "false"  # PreToolUse: only the pytest rewrite listens
-    data = edit_payload(project) if event == "PostToolUse" else payload(event, project, prompt="x", error="Exit code 1",
-                                                                          tool_name="Bash", tool_input={"command": command})
+    other = payload(event, project, prompt="x", error="Exit code 1", tool_name="Bash", tool_input={"command": command})
+    data = edit(project, *A_PY_EDIT) if event == "PostToolUse" else other
     done = subprocess.run([sys.executable, "-S", "-c", IMPORT_PROBE, str(HOOK_SCRIPTS[event])],
                           input=json.dumps(data).encode(), capture_output=True,
                           env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), timeout=30)
@@ -199,7 +197,7 @@ def test_hard_deadline_still_delivers_what_was_queued_and_loses_nothing(project:
     detectors.register("slow", SlowDetector())
     monkeypatch.setattr("sidekit_hooks.runtime.DETECTOR_BUDGET", 10.0)
     monkeypatch.setattr("sidekit_hooks.runtime.DELIVERY_RESERVE", -10.0)  # no cut-off before the hard deadline
-    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(edit_payload(project)).encode()))
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(edit(project, *A_PY_EDIT)).encode()))
     stdout = io.StringIO()
     monkeypatch.setattr(sys, "stdin", stdin)
     monkeypatch.setattr(sys, "stdout", stdout)
@@ -221,7 +219,7 @@ def test_a_detector_past_its_time_is_cut_off_and_the_rest_goes_on(project: Path,
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
     enqueue(project, "queued before")
     detectors.register("slow", SlowDetector())
-    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(edit_payload(project)).encode()))
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(edit(project, *A_PY_EDIT)).encode()))
     stdout = io.StringIO()
     monkeypatch.setattr(sys, "stdin", stdin)
     monkeypatch.setattr(sys, "stdout", stdout)
@@ -259,7 +257,7 @@ def test_a_broken_detector_does_not_silence_the_others(project: Path, monkeypatc
     detectors.register("broken", BrokenDetector())
     detectors.register("say", SayDetector())
     try:
-        outcome = runtime.run("PostToolUse", json.dumps(edit_payload(project)))
+        outcome = runtime.run("PostToolUse", json.dumps(edit(project, *A_PY_EDIT)))
     finally:
         detectors.unregister("broken")
         detectors.unregister("say")

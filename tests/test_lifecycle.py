@@ -8,27 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from testing.acme import BAD, GOOD, PACK
 from testing.hooks import HookRunner, context_of, edit, payload, run_sidekit, write
 
 from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges.recheck import line_digest
 
-PACK = """[pack]
-name = "acme"
-
-[[rules]]
-id = "acme.api.status-422"
-sidecar = "specs"
-message = "Spec 4.1: validation errors return HTTP 422, not 400."
-severity = "high"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["api/**/*.py"]
-added = 'status_code\\s*=\\s*400\\b'
-"""
-BAD = "def reject(reason):\n    return JSONResponse({'error': reason}, status_code=400)\n"
-GOOD = "def reject(reason):\n    return JSONResponse({'error': reason}, status_code=422)\n"
 SCOPE_NUDGE = ("[sidecar:scope] docs/notes.md is outside this task's scope (gt-7: api/**). "
                "If it must change, say so to the user first.")
 PRIMER = ("[sidecar:scope] This task's scope (gt-7): edit only api/**. Anything else needs the user's go-ahead "

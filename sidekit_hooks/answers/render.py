@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def is_remainder_key(key: str) -> bool:

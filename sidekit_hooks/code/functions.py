@@ -342,8 +342,13 @@ def best_match(
     from sidekit_hooks.core.thirdparty import enable_site_packages
 
     enable_site_packages()
-    from rapidfuzz import fuzz
-    from rapidfuzz.distance import Indel
+    try:
+        from rapidfuzz import fuzz
+        from rapidfuzz.distance import Indel
+    except ImportError:  # the plugin's environment is still building: its worker answers once it is ready
+        from sidekit_hooks.core import budget
+
+        raise budget.Later("rapidfuzz is not installed yet") from None
 
     words = name_words(name)
     added_calls = near_copies.calls(tokens, outside or ())

@@ -57,6 +57,30 @@ class ImportGraph:
             tests |= tests_below(posixpath.dirname(conftest), self.test_files())
         return tests
 
+    def reached_by(self, test_files: list[str]) -> dict[str, list[str]]:
+        """source file -> the given test files that import it, directly or through other files (the
+        inverse of `tests_reaching`, from a few test files forward; a conftest above a test counts as it)."""
+        path_of = {module: path for path, module in self.modules.items()}
+        imported: dict[str, set[str]] = defaultdict(set)  # path -> paths it imports
+        for module, importers in self.importers.items():
+            target = path_of.get(module)
+            if target:
+                for importer in importers:
+                    imported[importer].add(target)
+        conftests = [path for path in self.modules if is_conftest(path)]
+        reach: dict[str, set[str]] = defaultdict(set)
+        for test in test_files:
+            start = {test} | {c for c in conftests if test.startswith(posixpath.dirname(c) + "/" if "/" in c else "")}
+            seen, frontier = set(start), list(start)
+            while frontier:
+                for target in imported.get(frontier.pop(), ()):
+                    if target not in seen:
+                        seen.add(target)
+                        frontier.append(target)
+            for path in seen:
+                reach[path].add(test)
+        return {path: sorted(tests) for path, tests in sorted(reach.items())}
+
 
 def tests_below(folder: str, test_files: set[str]) -> set[str]:
     prefix = folder + "/" if folder else ""

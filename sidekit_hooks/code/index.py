@@ -1,78 +1,75 @@
 """The AST index of the workspace's Python files, kept in `.sidekit/code/index.sqlite`.
 
-Every query first refreshes the index incrementally: a file is re-read only when its size or mtime
-moved, and re-parsed only when its content hash changed. Files that do not parse are counted and
-skipped. SQLite does the locking, so concurrent commands never see half an update; a corrupt index
+Every query first refreshes the index incrementally: the file list comes from git (`code.files`:
+tracked and untracked-but-not-ignored files, no walk of the tree), a file is re-read only when its size
+or mtime moved, and re-parsed only when its content hash changed. Files that do not parse are counted
+and skipped. SQLite does the locking, so concurrent commands never see half an update; a corrupt index
 is thrown away and rebuilt (it is a cache: nothing is lost).
+
+Size: a file's references are one row per (name, file) with its line numbers packed in one text
+field, and every table points at the file by its integer id; one row per reference and the path
+repeated in every row made Django's index 4.5x its source.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
+from collections import namedtuple
 from collections.abc import Iterable
-from typing import NamedTuple
 
+from sidekit_hooks.code import files
+from sidekit_hooks.code.files import python_files as python_files  # re-exported: callers import it here
 from sidekit_hooks.core import safepath, workspace
 
-SCHEMA_VERSION = 1
 from sidekit_hooks.code import INDEX_FILE as INDEX_FILE  # re-exported: its home is the package
 
-# (NamedTuples, not dataclasses: `dataclasses` imports `inspect`, tens of ms on a warm query.)
-# Folders that are never the workspace's own code.
-SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist", "venv", "env"})
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+    from typing import NamedTuple
+else:  # the C module itself: `sqlite3` adds only adapters, and imports datetime (a warm query's ~2 ms)
+    try:
+        import _sqlite3 as sqlite3
+    except ImportError:  # pragma: no cover - an interpreter built without it has no sqlite3 either
+        import sqlite3
+
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, mtime INTEGER, size INTEGER, hash TEXT,
-                                 module TEXT, parsed INTEGER);
-CREATE TABLE IF NOT EXISTS defs(path TEXT, qualname TEXT, name TEXT, kind TEXT, line INTEGER, sig TEXT);
-CREATE TABLE IF NOT EXISTS refs(path TEXT, name TEXT, line INTEGER);
-CREATE TABLE IF NOT EXISTS imports(path TEXT, module TEXT, name TEXT, alias TEXT, line INTEGER);
+CREATE TABLE IF NOT EXISTS files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, mtime INTEGER, size INTEGER,
+                                 hash TEXT, module TEXT, parsed INTEGER);
+CREATE TABLE IF NOT EXISTS defs(file INTEGER, qualname TEXT, name TEXT, kind TEXT, line INTEGER, sig TEXT);
+CREATE TABLE IF NOT EXISTS refs(name TEXT, file INTEGER, lines TEXT, PRIMARY KEY (name, file)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS imports(file INTEGER, module TEXT, name TEXT, alias TEXT, line INTEGER);
+CREATE TABLE IF NOT EXISTS watched(path TEXT PRIMARY KEY, mtime INTEGER) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS defs_name ON defs(name);
-CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
-CREATE INDEX IF NOT EXISTS refs_path ON refs(path);
-CREATE INDEX IF NOT EXISTS defs_path ON defs(path);
-CREATE INDEX IF NOT EXISTS imports_path ON imports(path);
-CREATE INDEX IF NOT EXISTS imports_module ON imports(module);
+CREATE INDEX IF NOT EXISTS defs_file ON defs(file);
+CREATE INDEX IF NOT EXISTS refs_file ON refs(file);
+CREATE INDEX IF NOT EXISTS imports_file ON imports(file);
 """
+TABLES = ("meta", "files", "defs", "refs", "imports", "watched")
 
 
-class Coverage(NamedTuple):
-    """How much of the workspace an answer searched."""
+# (Named tuples, not dataclasses or typing.NamedTuple: `dataclasses` imports `inspect` and `typing`
+# costs a few ms, on a query whose whole budget is three bare interpreters.)
+if TYPE_CHECKING:
+    class Coverage(NamedTuple):
+        """How much of the workspace an answer searched."""
 
-    files: int  # Python files found
-    unparsable: int  # of those, files that did not parse (skipped)
+        files: int  # Python files found
+        unparsable: int  # of those, files that did not parse (skipped)
 
-
-class Symbol(NamedTuple):
-    path: str
-    qualname: str
-    kind: str
-    line: int
-    signature: str
-    module: str
-
-
-def python_files(project: str) -> dict[str, tuple[int, int]]:
-    """Project-relative `.py` paths -> (mtime_ns, size), skipping hidden folders, venvs and build output."""
-    found: dict[str, tuple[int, int]] = {}
-    for folder, dirs, files in os.walk(project):
-        dirs[:] = sorted(
-            d for d in dirs
-            if not d.startswith(".") and d not in SKIPPED_DIRS and not d.endswith(".egg-info")
-            and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg"))
-        )
-        relative = os.path.relpath(folder, project).replace(os.sep, "/")
-        prefix = "" if relative == "." else relative + "/"
-        for name in files:
-            if name.endswith(".py"):
-                try:
-                    stat = os.stat(os.path.join(folder, name))
-                except OSError:
-                    continue
-                found[prefix + name] = (stat.st_mtime_ns, stat.st_size)
-    return found
+    class Symbol(NamedTuple):
+        path: str
+        qualname: str
+        kind: str
+        line: int
+        signature: str
+        module: str
+else:
+    Coverage = namedtuple("Coverage", "files unparsable")
+    Symbol = namedtuple("Symbol", "path qualname kind line signature module")
 
 
 def content_hash(data: bytes) -> str:
@@ -81,9 +78,21 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=10).hexdigest()
 
 
+def layout_key(packages: frozenset[str]) -> str:
+    """A short key of where the packages are (not `content_hash`: hashlib is ~10 ms to import)."""
+    import zlib
+
+    text = "\n".join(sorted(packages)).encode()
+    return f"{len(packages)}:{zlib.crc32(text):08x}:{zlib.adler32(text):08x}"
+
+
 def packages_of(paths: Iterable[str]) -> frozenset[str]:
     """Folders (project-relative) that hold an `__init__.py`."""
     return frozenset(p[: -len("/__init__.py")] for p in paths if p.endswith("/__init__.py"))
+
+
+def packed_lines(lines: Iterable[int]) -> str:
+    return " ".join(map(str, sorted(set(lines))))
 
 
 class Index:
@@ -126,17 +135,43 @@ class Index:
 
     # incremental update
     def refresh(self) -> Coverage:
-        on_disk = python_files(self.project)
         known = {row[0]: (row[1], row[2]) for row in self.db.execute("SELECT path, mtime, size FROM files")}
-        # Module names and relative imports depend on where the packages are: re-read all when that moves.
-        layout = content_hash("\n".join(sorted(packages_of(on_disk))).encode())
-        relayout = self._meta("layout") != layout
+        on_disk, relisted = self.files_on_disk(list(known))
+        layout, relayout = "", False
+        if relisted:  # (the packages can move only when files come or go, which a new listing shows)
+            # Module names and relative imports depend on where the packages are: re-read all when that moves.
+            layout = layout_key(packages_of(on_disk))
+            relayout = self._meta("layout") != layout
         stale = [p for p, stat in on_disk.items() if relayout or known.get(p) != stat]
         gone = [p for p in known if p not in on_disk]
         if stale or gone:
             self._apply(on_disk, stale, gone, layout if relayout else "")
         unparsable = self.db.execute("SELECT count(*) FROM files WHERE parsed = 0").fetchone()[0]
         return Coverage(len(on_disk), int(unparsable))
+
+    def files_on_disk(self, indexed: list[str]) -> tuple[dict[str, tuple[int, int]], bool]:
+        """(the workspace's `.py` files and their stat data, whether they were listed afresh). While no
+        folder git listed has moved, the list is the indexed one and only those files are stat'ed: no
+        git, no walk."""
+        watched = {str(path): int(mtime) for path, mtime in self.db.execute("SELECT path, mtime FROM watched")}
+        if watched and files.unchanged(self.project, watched):
+            return files.stat_all(self.project, indexed), False
+        listing = files.git_listing(self.project)
+        if listing or watched:  # (outside git: nothing to write on every query)
+            self._watch(listing[1] if listing else {})
+        if listing is None:
+            return files.walked_python_files(self.project), True
+        return files.stat_all(self.project, listing[0]), True
+
+    def _watch(self, watched: dict[str, int]) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("DELETE FROM watched")
+            self.db.executemany("INSERT INTO watched VALUES (?, ?)", list(watched.items()))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
     def _meta(self, key: str) -> str:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -146,59 +181,69 @@ class Index:
         packages = packages_of(on_disk)
         self.db.execute("BEGIN IMMEDIATE")  # one writer at a time; readers keep their snapshot
         try:
-            hashes = {} if layout else dict(self.db.execute("SELECT path, hash FROM files").fetchall())
+            known = {str(p): (int(i), str(h)) for i, p, h in self.db.execute("SELECT id, path, hash FROM files")}
             if layout:
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('layout', ?)", (layout,))
             for path in gone:
-                self._forget(path)
+                self._forget(known[path][0])
             for path in stale:
-                self._update(path, on_disk[path], hashes.get(path), packages)
+                file_id, old_hash = known.get(path, (None, None))
+                self._update(path, on_disk[path], file_id, None if layout else old_hash, packages)
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
 
-    def _update(self, path: str, stat: tuple[int, int], old_hash: str | None, packages: frozenset[str]) -> None:
+    def _update(self, path: str, stat: tuple[int, int], file_id: int | None, old_hash: str | None,
+                packages: frozenset[str]) -> None:
         from sidekit_hooks.code.parse import facts_of, module_name
 
         try:
             with open(os.path.join(self.project, path), "rb") as handle:
                 data = handle.read()
         except OSError:
-            self._forget(path)
+            if file_id is not None:
+                self._forget(file_id)
             return
         digest = content_hash(data)
         if digest == old_hash:  # touched, not changed
-            self.db.execute("UPDATE files SET mtime = ?, size = ? WHERE path = ?", (*stat, path))
+            self.db.execute("UPDATE files SET mtime = ?, size = ? WHERE id = ?", (*stat, file_id))
             return
-        self._forget(path)
+        if file_id is not None:
+            self._forget(file_id)
         module = module_name(path, packages)
         try:
             facts = facts_of(data, module, path.endswith("__init__.py"))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            self.db.execute("INSERT INTO files VALUES (?, ?, ?, ?, ?, 0)", (path, *stat, digest, module))
+            self.db.execute("INSERT INTO files VALUES (NULL, ?, ?, ?, ?, ?, 0)", (path, *stat, digest, module))
             return
-        self.db.execute("INSERT INTO files VALUES (?, ?, ?, ?, ?, 1)", (path, *stat, digest, module))
+        cursor = self.db.execute("INSERT INTO files VALUES (NULL, ?, ?, ?, ?, ?, 1)", (path, *stat, digest, module))
+        new_id = cursor.lastrowid
         self.db.executemany(
             "INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?)",
-            [(path, d.qualname, d.name, d.kind, d.line, d.signature) for d in facts.definitions],
+            [(new_id, d.qualname, d.name, d.kind, d.line, d.signature) for d in facts.definitions],
         )
-        self.db.executemany("INSERT INTO refs VALUES (?, ?, ?)", [(path, n, line) for n, line in facts.references])
+        by_name: dict[str, list[int]] = {}
+        for name, line in facts.references:
+            by_name.setdefault(name, []).append(line)
+        self.db.executemany("INSERT INTO refs VALUES (?, ?, ?)",
+                            [(name, new_id, packed_lines(lines)) for name, lines in by_name.items()])
         self.db.executemany(
             "INSERT INTO imports VALUES (?, ?, ?, ?, ?)",
-            [(path, i.module, i.name, i.alias, i.line) for i in facts.imports],
+            [(new_id, i.module, i.name, i.alias, i.line) for i in facts.imports],
         )
 
-    def _forget(self, path: str) -> None:
-        for table in ("files", "defs", "refs", "imports"):
-            self.db.execute(f"DELETE FROM {table} WHERE path = ?", (path,))
+    def _forget(self, file_id: int) -> None:
+        self.db.execute("DELETE FROM files WHERE id = ?", (file_id,))
+        for table in ("defs", "refs", "imports"):
+            self.db.execute(f"DELETE FROM {table} WHERE file = ?", (file_id,))
 
     # queries
     def definitions(self, name: str) -> list[Symbol]:
         """Definitions whose bare name is the last part of `name` (ranking is the caller's)."""
         bare = name.replace(":", ".").rsplit(".", 1)[-1]
         rows = self.db.execute(
-            "SELECT d.path, d.qualname, d.kind, d.line, d.sig, f.module FROM defs d JOIN files f USING (path)"
+            "SELECT f.path, d.qualname, d.kind, d.line, d.sig, f.module FROM defs d JOIN files f ON f.id = d.file"
             " WHERE d.name = ?",
             (bare,),
         )
@@ -206,8 +251,8 @@ class Index:
 
     def definitions_in(self, path: str) -> list[Symbol]:
         rows = self.db.execute(
-            "SELECT d.path, d.qualname, d.kind, d.line, d.sig, f.module FROM defs d JOIN files f USING (path)"
-            " WHERE d.path = ?",
+            "SELECT f.path, d.qualname, d.kind, d.line, d.sig, f.module FROM defs d JOIN files f ON f.id = d.file"
+            " WHERE f.path = ?",
             (path,),
         )
         return [Symbol(*row) for row in rows]
@@ -219,8 +264,9 @@ class Index:
 
     def references(self, name: str) -> list[tuple[str, int]]:
         """(path, line) of every AST reference to the bare name, one per line, sorted."""
-        rows = self.db.execute("SELECT DISTINCT path, line FROM refs WHERE name = ? ORDER BY path, line", (name,))
-        return [(str(path), int(line)) for path, line in rows]
+        rows = self.db.execute("SELECT f.path, r.lines FROM refs r JOIN files f ON f.id = r.file WHERE r.name = ?",
+                               (name,))
+        return sorted((str(path), int(line)) for path, lines in rows for line in str(lines).split())
 
     def modules(self) -> dict[str, str]:
         """Project-relative path -> module name, for every indexed file."""
@@ -231,7 +277,8 @@ class Index:
 
     def imports(self) -> list[tuple[str, str, str]]:
         """(importing path, module, imported name) for every import statement."""
-        return [(str(p), str(m), str(n)) for p, m, n in self.db.execute("SELECT path, module, name FROM imports")]
+        rows = self.db.execute("SELECT f.path, i.module, i.name FROM imports i JOIN files f ON f.id = i.file")
+        return [(str(p), str(m), str(n)) for p, m, n in rows]
 
 
 def _connect(path: str) -> sqlite3.Connection:
@@ -242,7 +289,7 @@ def _connect(path: str) -> sqlite3.Connection:
         db.execute("BEGIN IMMEDIATE")  # re-checked under the lock: two first runs build it once
         try:
             if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
-                for table in ("meta", "files", "defs", "refs", "imports"):
+                for table in TABLES:
                     db.execute(f"DROP TABLE IF EXISTS {table}")
                 for statement in SCHEMA.split(";"):
                     if statement.strip():

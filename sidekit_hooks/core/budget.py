@@ -26,6 +26,24 @@ class OutOfTime(BaseException):
     """A part ran past its share. A BaseException: a part's own `except Exception` must not eat it."""
 
 
+class Later(Exception):  # noqa: N818 - a request, not an error
+    """A detector's answer needs work no hook may do (a walk of the tree, a graph build): the runtime
+    hands the event to a detached worker (`sidekit_hooks.finish`), which answers for the next boundary."""
+
+
+LATER_KEY = "finish-later"  # in a Context's memo: detectors that answered in part and want the rest finished later
+
+
+def want_later(memo: dict[str, Any], name: str) -> None:
+    """A detector says what it could and asks for the rest in the background (what `Later` does for all
+    of it): its other findings still go out now."""
+    memo.setdefault(LATER_KEY, set()).add(name)
+
+
+def wants_later(memo: dict[str, Any], name: str) -> bool:
+    return name in memo.get(LATER_KEY, ())
+
+
 def doing(what: str) -> None:
     NOW[0] = what
 

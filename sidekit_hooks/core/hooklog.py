@@ -1,6 +1,8 @@
 """Bounded logs under `.sidekit/log/`: hook failures for `sidekit doctor`, decisions for `sidekit report`.
 
-Standard library only. A log never grows past MAX_BYTES: it rolls over to `<name>.1` once.
+Standard library only. A log never grows past MAX_BYTES: it rolls over to `<name>.1`, `.1` to `.2` and so
+on, keeping GENERATIONS older files (the decisions log keeps enough for `sidekit report` over 1,000
+sessions; the error log keeps one).
 """
 
 from __future__ import annotations
@@ -19,6 +21,21 @@ if TYPE_CHECKING:
 MAX_BYTES = 256 * 1024
 ERRORS = "hooks.jsonl"
 DECISIONS = "decisions.jsonl"
+GENERATIONS = {DECISIONS: 24}  # rolled-over files kept besides the live one; any other log keeps 1
+
+
+def generations(name: str) -> int:
+    return GENERATIONS.get(name, 1)
+
+
+def _roll(path: str, kept: int) -> None:
+    """`<name>.{kept-1}` -> `.{kept}`, ..., the live file -> `.1` (renames links themselves, never targets)."""
+    for number in range(kept - 1, 0, -1):
+        try:
+            os.replace(f"{path}.{number}", f"{path}.{number + 1}")
+        except OSError:
+            pass
+    os.replace(path, path + ".1")
 
 
 def append(project: str, name: str, record: Mapping[str, Any]) -> None:
@@ -29,7 +46,7 @@ def append(project: str, name: str, record: Mapping[str, Any]) -> None:
         path = os.path.join(folder, name)
         try:
             if os.lstat(path).st_size > MAX_BYTES:
-                os.replace(path, path + ".1")  # renames a link itself, never its target
+                _roll(path, generations(name))
         except OSError:
             pass
         # Secrets never reach a log: every string field passes the one redaction pass.
@@ -73,10 +90,10 @@ def error(project: str, hook: str, where: str, exc: BaseException | str) -> None
 
 
 def read(project: str, name: str, limit: int = 1000) -> list[dict[str, Any]]:
-    """The newest `limit` records of a log (both generations), oldest first."""
+    """The newest `limit` records of a log (every generation kept), oldest first."""
     records: list[dict[str, Any]] = []
     base = os.path.join(log_dir(project), name)
-    for path in (base + ".1", base):
+    for path in [f"{base}.{number}" for number in range(generations(name), 0, -1)] + [base]:
         try:
             text = safepath.read_bytes(safepath.check(path, project), 4 * MAX_BYTES).decode("utf-8", "replace")
         except OSError:

@@ -123,8 +123,22 @@ def printable(text: str) -> str:
     return "".join(out)
 
 
+OWN_LINKS = (os.path.join(".sidekit", "pytest-env", "sidekit_hooks"),  # install's recorder shim
+             os.path.join(".sidekit", "pyshim", "sidekit_hooks"))  # `sidekit test` in another environment
+
+
+def is_own_link(path: str, project: str) -> bool:
+    """sidekit's own link out (`install`'s recorder shim, `sidekit test`'s path shim): at its place, and
+    to a sidekit_hooks package. A pytest in another environment loads sidekit's plugin through it."""
+    if os.path.relpath(path, project) not in OWN_LINKS:
+        return False
+    target = os.path.realpath(path)
+    return os.path.basename(target) == "sidekit_hooks" and os.path.isfile(os.path.join(target, "core", "safepath.py"))
+
+
 def escapes(project: str) -> list[str]:
-    """Every symlink among sidekit's own folders and files that leads out of the project (for doctor)."""
+    """Every symlink among sidekit's own folders and files that leads out of the project (for doctor),
+    bar sidekit's own links to its package (`is_own_link`)."""
     found: list[str] = []
     project = os.path.abspath(project)
     seen: set[str] = set()
@@ -133,7 +147,7 @@ def escapes(project: str) -> list[str]:
         if path in seen or depth > 3:
             return
         seen.add(path)
-        if os.path.islink(path) and not inside(path, project):
+        if os.path.islink(path) and not inside(path, project) and not is_own_link(path, project):
             found.append(f"{os.path.relpath(path, project)} -> {os.path.realpath(path)}")
             return
         if depth < 3 and os.path.isdir(path) and not os.path.islink(path):

@@ -56,7 +56,8 @@ def finding(hit: Hit, event: Event) -> Finding:
 
     rule = hit.rule
     digest = f"{zlib.crc32(hit.matched.encode('utf-8', 'replace')):08x}"
-    symbol = defined_name(hit.matched)
+    # A regex may match only the start of a name (`^def [a-z]`): the name is read from the whole line.
+    symbol = defined_name(matched_line(hit, event) if hit.field == "added" else hit.matched)
     message = cited(rule)
     if symbol and event.path:  # name the def it is about (a conventions rule says "the new def")
         message = f"{rule.get('message') or ''} (`{symbol}` in {event.path})" + (f" (see {rule['see']})" if rule.get("see") else "")

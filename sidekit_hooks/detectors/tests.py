@@ -57,9 +57,14 @@ class TestsSidecar:
             if found or not summary.get("failing") or time.monotonic() > ctx.deadline:
                 return found
             return _covered_edit(event.path, summary, ctx)
-        if event.kind == "shell" and runs_pytest(event.command):
+        if event.kind == "shell" and ("pytest" in event.command or "sidekit test" in event.command):
+            ran_pytest = runs_pytest(event.command)
+            if not ran_pytest and "sidekit test" not in event.command:
+                return []
             summary = _summary(ctx)
-            return after_run(summary, time.time(), _duration(event.raw)) if summary else []
+            if summary.get("failing"):  # the first edit after this red run reads its import answer
+                warm(cache.workspace_root(ctx.project), refresh=False)
+            return after_run(summary, time.time(), _duration(event.raw)) if summary and ran_pytest else []
         return []
 
 
@@ -244,16 +249,18 @@ def _covered_edit(path: str, summary: dict[str, Any], ctx: Context) -> list[Find
 
 def _imported_edit(path: str, summary: dict[str, Any], ctx: Context) -> list[Finding]:
     """Without a map: failing tests whose test file imports `path`'s module, directly or through the
-    project's modules (the import graph of `sidekit select`). The index is used when it exists (a
-    refresh is a few ms); when it does not, it is built in the background for the next edit."""
+    project's modules (the import graph of `sidekit select`). A hook reads only the answer kept for
+    this run (generation); without one it asks for the background (`budget.Later`): a worker builds the
+    index and the answer, and the finding comes at the next boundary (#23: no walk in a hook)."""
     root = cache.workspace_root(ctx.project)
-    from sidekit_hooks.code import INDEX_FILE
-    from sidekit_hooks.core import workspace
+    reach = read_reach(root, summary.get("generation", 0))
+    if reach is None:
+        if not ctx.memo.get("background"):
+            from sidekit_hooks.core import budget
 
-    if not os.path.exists(os.path.join(workspace.state_dir(root), INDEX_FILE)):
-        _build_index_later(root)
-        return []
-    reached = _tests_reaching(root, path, summary)
+            raise budget.Later("tests: the import graph's answer for this run is not there yet")
+        reach = build_reach(root, summary)
+    reached = set(reach.get(path, ()))
     if not reached:
         return []
     failing, every_failure = _failing(ctx, summary)
@@ -261,39 +268,54 @@ def _imported_edit(path: str, summary: dict[str, Any], ctx: Context) -> list[Fin
     return after_edit_imported(path, summary, hit, failing, every_failure)
 
 
-REACH_FILE = "tests-reaching.json"  # under .sidekit/code/: {generation, paths: {source: [test files]}}
-MAX_REACH_PATHS = 500  # source files remembered per generation
+REACH_FILE = "tests-reaching.json"  # under .sidekit/code/: {generation, reach: {source: [failing test files]}}
 
 
-def _tests_reaching(root: str, path: str, summary: dict[str, Any]) -> set[str]:
-    """Test files that import `path`'s module, directly or not. The graph (sqlite, ast, a refresh of
-    the index) costs a hook about 10 ms, so the answer is kept per test-cache generation and source
-    file: a later edit of the same file while the same run is red reads one small JSON file."""
-    from sidekit_hooks.core import fastjson, safepath, workspace
+def reach_path(root: str) -> str:
+    from sidekit_hooks.core import workspace
 
-    memo_path = os.path.join(workspace.state_dir(root), "code", REACH_FILE)
-    generation = summary.get("generation", 0)
+    return os.path.join(workspace.state_dir(root), "code", REACH_FILE)
+
+
+def read_reach(root: str, generation: object) -> dict[str, list[str]] | None:
+    """The import graph's answer kept for this run: source file -> failing test files that import it
+    (directly or not); None when it was not computed for `generation`. One small JSON file."""
+    from sidekit_hooks.core import fastjson, safepath
+
     try:
-        memo = fastjson.loads(safepath.read_bytes(memo_path).decode("utf-8", "replace"))
+        data = fastjson.loads(safepath.read_bytes(reach_path(root)).decode("utf-8", "replace"))
     except (OSError, ValueError):
-        memo = {}
-    paths = memo.get("paths") if isinstance(memo, dict) and memo.get("generation") == generation else None
-    paths = paths if isinstance(paths, dict) else {}
-    if isinstance(paths.get(path), list):
-        return {str(test) for test in paths[path]}
+        return None
+    if not isinstance(data, dict) or data.get("generation") != generation or not isinstance(data.get("reach"), dict):
+        return None
+    return {str(k): [str(t) for t in v] for k, v in data["reach"].items() if isinstance(v, list)}
+
+
+def build_reach(root: str, summary: dict[str, Any]) -> dict[str, list[str]]:
+    """Background only (a walk of the tree, the graph): which source files each failing test file of
+    this run reaches, inverted, and kept under .sidekit/code/ for the hooks to read."""
     from sidekit_hooks.code.graph import ImportGraph
     from sidekit_hooks.code.index import Index
+    from sidekit_hooks.core import fastjson, safepath, workspace
 
+    failing_files = sorted({test.split("::", 1)[0] for test in _all_failing(root, summary)})
     with Index.open(root) as index:
-        reached = ImportGraph.of(index).tests_reaching({path})
-    if len(paths) < MAX_REACH_PATHS:
-        paths[path] = sorted(reached)
-        try:
-            safepath.makedirs(os.path.dirname(memo_path), root)
-            workspace.atomic_write(memo_path, fastjson.dumps({"generation": generation, "paths": paths}))
-        except OSError:
-            pass  # no memo: the next edit computes it again
-    return reached
+        reach = ImportGraph.of(index).reached_by(failing_files)
+    path = reach_path(root)
+    safepath.makedirs(os.path.dirname(path), root)
+    workspace.atomic_write(path, fastjson.dumps({"generation": summary.get("generation", 0), "reach": reach}))
+    return reach
+
+
+def _all_failing(root: str, summary: dict[str, Any]) -> list[str]:
+    """Every failing test of the last run (the per-test table, whatever its size: background only)."""
+    listed = [str(t) for c in summary.get("clusters") or () for t in c.get("tests") or ()]
+    table = cache.read(cache.table_path(root)).data.get("tests")
+    if not isinstance(table, dict):
+        return listed
+    from sidekit_hooks.status.vocabulary import FAILING
+
+    return listed + [str(t) for t, e in table.items() if isinstance(e, dict) and e.get("o") in FAILING]
 
 
 def after_edit_imported(path: str, summary: dict[str, Any], hit: list[str], failing: dict[str, str],
@@ -317,21 +339,30 @@ def after_edit_imported(path: str, summary: dict[str, Any], hit: list[str], fail
                     recheck=still_failing(summary, path, hit))]
 
 
-def _build_index_later(root: str) -> None:
-    """Start the index build detached (once at a time); the hook never waits for it."""
+def warm(root: str, refresh: bool) -> bool:
+    """SessionStart and a red run: start the background worker that (re)builds the import index and,
+    while tests fail, this run's answer, unless that is there already. True when a worker was started."""
+    from sidekit_hooks.code import INDEX_FILE
     from sidekit_hooks.core import background, workspace
 
+    summary = cache.read(cache.summary_path(root)).data
+    red = bool(summary.get("failing"))
+    has_index = os.path.exists(os.path.join(workspace.state_dir(root), INDEX_FILE))
+    if has_index and not refresh and (not red or read_reach(root, summary.get("generation", 0)) is not None):
+        return False
     lock = os.path.join(workspace.state_dir(root), "code", "index-build.lock")
     if not background.lock_is_stale(lock, 300):
-        return
+        return False
     try:
         background.spawn_module("sidekit_hooks.detectors.tests", ["build-index", root])
     except OSError:
-        pass
+        return False
+    return True
 
 
 def _main(argv: list[str]) -> int:
-    """`python -m sidekit_hooks.detectors.tests build-index ROOT`: the background index build."""
+    """`python -m sidekit_hooks.detectors.tests build-index ROOT`: the background index build (and,
+    while the last run is red, its import answer)."""
     if argv[:1] != ["build-index"] or len(argv) != 2:
         return 2
     from sidekit_hooks.code.index import Index
@@ -342,7 +373,11 @@ def _main(argv: list[str]) -> int:
     if not background.take_lock(lock, 300):
         return 0
     try:
-        Index.open(root).close()
+        summary = cache.read(cache.summary_path(root)).data
+        if summary.get("failing"):
+            build_reach(root, summary)
+        else:
+            Index.open(root).close()
     except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
         hooklog.error(root, "background", "tests:index", exc)
     finally:

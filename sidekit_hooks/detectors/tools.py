@@ -19,13 +19,17 @@ from __future__ import annotations
 from sidekit_hooks.hook_events import judged_by
 
 import os
+import time
 
+from sidekit_hooks.core import budget
 from sidekit_hooks.core.shell import Segment, core_words
 from sidekit_hooks.core.shell import segments as parse_shell
 from sidekit_hooks.nudges.findings import Finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from sidekit_hooks.code.functions import Match
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Context
@@ -57,8 +61,11 @@ class ToolsSidecar:
     hooks = judged_by("tools")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
+        if event.tool == "Glob" and event.hook == "PostToolUse" and event.session_id:
+            remember_glob(ctx.project, event.session_id)
+            return []
         if event.kind == "shell" and event.command:
-            found = shell_findings(event.command, ctx.project)
+            found = shell_findings(event.command, ctx.project, event.session_id)
             for finding in found:
                 finding.subject = finding.subject or event.command[:200]  # the command it is about
             if event.hook == "PostToolUseFailure" or not costly_run(event.output):
@@ -87,7 +94,34 @@ def short(text: str) -> str:
     return text if len(text) <= MAX_SHOWN else "…" + text[-(MAX_SHOWN - 1) :]
 
 
-def shell_findings(command: str, project: str) -> list[Finding]:
+GLOB_SEEN = "glob-seen"  # in the session's state folder: the Glob tool answered in this session
+
+
+def remember_glob(project: str, session: str) -> None:
+    """The Glob tool exists here. Claude Code can run without it ("Glob is not available in this
+    session — find files with `find` via the Bash tool"), so the find hint waits for this evidence."""
+    from sidekit_hooks.core import workspace
+    from sidekit_hooks.nudges.policy import state_folder
+
+    try:
+        folder = state_folder(project, session)
+        if not os.path.exists(os.path.join(folder, GLOB_SEEN)):
+            workspace.atomic_write(os.path.join(folder, GLOB_SEEN), "")
+    except (OSError, workspace.UnsafeSessionName):
+        pass
+
+
+def glob_seen(project: str, session: str) -> bool:
+    from sidekit_hooks.core import workspace
+    from sidekit_hooks.nudges.policy import state_folder
+
+    try:
+        return bool(session) and os.path.exists(os.path.join(state_folder(project, session), GLOB_SEEN))
+    except workspace.UnsafeSessionName:
+        return False
+
+
+def shell_findings(command: str, project: str, session: str = "") -> list[Finding]:
     findings: list[Finding] = []
     for segment in parse_shell(command):
         if segment.opaque:
@@ -99,7 +133,7 @@ def shell_findings(command: str, project: str) -> list[Finding]:
             pytest_finding(words)
             or search_finding(words, project)
             or read_finding(words, segment)
-            or find_finding(words, segment)
+            or (find_finding(words, segment) if words[0] == "find" and glob_seen(project, session) else None)
         )
         if finding and all(f.key != finding.key for f in findings):
             findings.append(finding)
@@ -356,7 +390,11 @@ def write_findings(event: Event, ctx: Context) -> list[Finding]:
         if finding:
             findings.append(finding)
     if python and "def " in event.added:
-        finding = reinvention_finding(event, ctx)
+        try:
+            finding = reinvention_finding(event, ctx)
+        except budget.Later:
+            budget.want_later(ctx.memo, SIDECAR)  # the other habits are said now; this one from the background
+            finding = None
         if finding:
             findings.append(finding)
     return findings
@@ -499,22 +537,48 @@ def project_helper(project: str, kind: str, skip_path: str = "") -> Match | None
     return None
 
 
+INDEX_WAIT_MARGIN = 0.5  # seconds of the worker's budget kept for the comparison itself
+
+
+def function_index_for(ctx: Context) -> dict[str, Any] | None:
+    """The function index. In a hook, while it is missing (being built, on a loaded machine often past
+    the first writes) the question goes to the background (`budget.Later`), not unanswered; there the
+    worker waits for the build, or builds it, within its budget."""
+    from sidekit_hooks.code import functions
+
+    index = functions.load(ctx.project)
+    if index is not None:
+        return index
+    if not ctx.memo.get("background"):
+        raise budget.Later("tools: the function index is not built yet")
+    from sidekit_hooks.code import function_index
+    from sidekit_hooks.core import background
+
+    while time.monotonic() < ctx.deadline - INDEX_WAIT_MARGIN:
+        if background.lock_is_stale(functions.lock_path(ctx.project)):  # nobody is building it: build it here
+            function_index.refresh(ctx.project, prune=False)
+            return functions.load(ctx.project)
+        time.sleep(0.1)
+        index = functions.load(ctx.project)
+        if index is not None:
+            return index
+    return None
+
+
 def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
     """An added function of 5+ lines that matches one the project already has."""
-    import time
-
     from sidekit_hooks.code import functions
     from sidekit_hooks.nudges.recheck import before_state
 
     blocks = [(name, source) for name, source in functions.added_blocks(event.added) if functions.indexable(name)]
     if not blocks:
         return None
-    index = functions.load(ctx.project)
+    index = function_index_for(ctx)
     if not index:
         return None
     for name, source in blocks:
         if time.monotonic() > ctx.deadline:
-            break
+            raise budget.Later("tools: out of time comparing added functions")  # finished in the background
         node = functions.parse_function(source)
         if node is None:
             continue

@@ -195,8 +195,13 @@ def enqueue(
     *,
     max_depth: int = MAX_DEPTH,
     on_drop: Callable[[str, Nudge], None] | None = None,
+    seen: list[str] | None = None,
 ) -> str:
-    """Write one nudge atomically; return its path. Over the depth cap, the oldest normal ones go first."""
+    """Write one nudge atomically; return its path. Over the depth cap, the oldest normal ones go first.
+
+    `seen`: the folder's entries as this process last listed them (listed now, and filled in, when
+    empty); kept up to date with what this call wrote and dropped, so the writes and the drain of one
+    hook share one listing (`claim(names=seen)`)."""
     from datetime import timedelta
 
     folder = session_folder(root, session)
@@ -204,18 +209,23 @@ def enqueue(
     if nudge.expires_at is None:
         ttl = URGENT_TTL if nudge.urgent else NORMAL_TTL
         nudge.expires_at = nudge.timestamp + timedelta(seconds=ttl)
-    _make_room(folder, max_depth - 1, on_drop)
+    if seen is None:
+        seen = []
+    if not seen:
+        seen.extend(entries(folder))
+    _make_room(folder, max_depth - 1, on_drop, seen)
     name = f"{time.time_ns()}-{os.urandom(4).hex()}.json"
     tmp = os.path.join(folder, f".tmp-{name[:-5]}")  # neither ends in .json nor holds .claimed
     with open(tmp, "x", encoding="utf-8", errors="replace") as handle:  # "x": never through a planted link
         handle.write(nudge.to_json())
     path = os.path.join(folder, name)
     os.replace(tmp, path)
+    seen.append(name)
     return path
 
 
-def _make_room(folder: str, keep: int, on_drop: Callable[[str, Nudge], None] | None) -> None:
-    pending = pending_names(folder)
+def _make_room(folder: str, keep: int, on_drop: Callable[[str, Nudge], None] | None, seen: list[str]) -> None:
+    pending = pending_names(folder, seen)
     excess = len(pending) - keep
     if excess <= 0:
         return
@@ -223,6 +233,7 @@ def _make_room(folder: str, keep: int, on_drop: Callable[[str, Nudge], None] | N
     # Oldest normal nudges first, then (only if the queue is all urgent) the oldest urgent ones.
     order = sorted(loaded, key=lambda item: (item[1] is not None and item[1].urgent, item[0]))
     for name, nudge in order[:excess]:
+        seen.remove(name)
         try:
             os.unlink(os.path.join(folder, name))
         except OSError:
@@ -253,13 +264,18 @@ def _written(name: str) -> datetime | None:
         return None
 
 
-def pending_names(folder: str) -> list[str]:
-    """Queued (unclaimed) nudge files in the queue's own name format, oldest first."""
+def entries(folder: str) -> list[str]:
+    """One listing of a queue folder (empty when it is missing): writes and drains of one hook share it."""
     try:
-        names = os.listdir(folder)
+        return os.listdir(folder)
     except OSError:
         return []
-    return sorted(n for n in names if own_name(n))
+
+
+def pending_names(folder: str, names: Iterable[str] | None = None) -> list[str]:
+    """Queued (unclaimed) nudge files in the queue's own name format, oldest first (of `names`, a
+    listing already taken, when given)."""
+    return sorted(n for n in (entries(folder) if names is None else names) if own_name(n))
 
 
 def pending(root: str, session: str) -> list[tuple[str, Nudge]]:
@@ -280,21 +296,21 @@ def claim(
     at: datetime | None = None,
     on_discard: Callable[[str, str], None] | None = None,
     limit: int = MAX_CLAIM,
+    names: list[str] | None = None,
 ) -> list[Claim]:
     """Claim every deliverable nudge of a session, FIFO. Expired ones are dropped, early ones put back,
-    bad ones quarantined."""
+    bad ones quarantined. One listing of the folder, or none when `names` (one this hook just took,
+    see `enqueue`) is given: a name another drainer took meanwhile is simply not won."""
     folder = session_queue_dir(root, session)
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return []
+    if names is None:
+        names = entries(folder)
     if not any(CLAIMED in name for name in names) and not any(n.endswith(".json") for n in names):
         return []
     session_folder(root, session)  # only now pay for resolving links: something is queued
     moment = at or now()
-    recover_stale_claims(folder)
+    recovered = _recover(folder, names, STALE_CLAIM)
     claims: list[Claim] = []
-    for name in pending_names(folder)[:limit]:
+    for name in pending_names(folder, [*names, *recovered])[:limit]:
         held = _claim_one(folder, name, moment, on_discard)
         if held is not None:
             claims.append(held)
@@ -357,12 +373,13 @@ def release(claims: Iterable[Claim]) -> None:
 
 def recover_stale_claims(folder: str, stale_after: float = STALE_CLAIM) -> int:
     """Rename claims abandoned by a crashed drainer back to their queued names."""
-    recovered = 0
+    return len(_recover(folder, entries(folder), stale_after))
+
+
+def _recover(folder: str, names: Iterable[str], stale_after: float) -> list[str]:
+    """Of the listed `names`, put stale claims back; return the queued names they got back."""
+    recovered: list[str] = []
     cutoff = time.time() - stale_after
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return 0
     for name in names:
         if CLAIMED not in name or not own_name(name[: name.index(CLAIMED)]):
             continue
@@ -373,7 +390,7 @@ def recover_stale_claims(folder: str, stale_after: float = STALE_CLAIM) -> int:
         except OSError:
             continue
         _put_back(path, os.path.join(folder, name[: name.index(CLAIMED)]))
-        recovered += 1
+        recovered.append(name[: name.index(CLAIMED)])
     return recovered
 
 

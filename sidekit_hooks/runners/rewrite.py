@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 
 from sidekit_hooks.core import fastjson, workspace
-from sidekit_hooks.runners.pytest import interpreter, environments
+from sidekit_hooks.runners.pytest import environments, interpreter
 
 OPTION = "sidekit_compact"
 APPENDED = f" -o {OPTION}=true"
@@ -81,7 +81,8 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     if run is None:
         return ""
     python, args, rundir = run
-    if not environments.records_in(interpreter.env_of(python), project) or not enabled(project):
+    env = interpreter.env_of(python)
+    if not (environments.records_in(env, project) or wire_for_plugin(python, env, project)) or not enabled(project):
         return ""
     from sidekit_hooks.runners import permissions, plugin_loads
 
@@ -92,6 +93,25 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     if not permissions.judged_alike(command, rewritten, [project, cwd, rundir]):
         return ""
     return rewritten
+
+
+def wire_for_plugin(python: str, env: str, project: str) -> bool:
+    """Plugin form (#18): a plugin user never ran `sidekit install`, and the first session's setup
+    (cli/plugin_setup.py) may still be running: wire this very environment now, as install would, when
+    it lies inside the project (links resolved). A `.pth` and a small folder under `.sidekit/`."""
+    from sidekit_hooks.core import hooklog, pluginform, safepath
+
+    if not env or not pluginform.plugin_root():
+        return False
+    site = interpreter.site_packages(env)
+    if not site or not safepath.inside(env, project) or not safepath.inside(site, project):
+        return False
+    try:
+        environments.wire(project, [interpreter.Interpreter(python, "plugin")])
+    except OSError as exc:
+        hooklog.error(project, "PreToolUse", "plugin-setup", exc)
+        return False
+    return environments.records_in(env, project)
 
 
 def interpreter_of(command: str, cwd: str) -> str:

@@ -300,3 +300,38 @@ def test_an_old_wiring_without_session_start_leaves_sidekit_off_the_agents_path(
     done = sidekit("doctor", "--project", str(project), home=home)
     assert ("  PROBLEM  agent shell: `sidekit` is not on the agent's PATH: no SessionStart hook puts it there"
             in lines_of(done.stdout))
+
+
+def test_doctor_outside_a_session_recognises_the_plugin_that_set_the_project_up(project: Path, home: Path) -> None:
+    (project / ".sidekit").mkdir()
+    (project / ".sidekit" / "plugin-setup.json").write_text(json.dumps({"version": 1, "root": str(REPO)}))
+    done = sidekit("doctor", "--project", str(project), home=home)  # no SIDEKIT_PLUGIN_ROOT: not in a session
+    assert lines_of(done.stdout)[1] == (
+        f"  ok       settings: wired as a plugin: {REPO} (the plugin that set this project up)")
+    assert f"sidekit install --project {project}" not in done.stdout  # never told to wire the settings form too
+
+
+def test_sidekits_own_links_pass_and_recording_keeps_working(project: Path, home: Path) -> None:
+    """The recorder shim (`install --recorder-only`) and `sidekit test`'s path shim link to sidekit's
+    package outside the project: doctor passes them (its old fix, rm, stopped the recording)."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True)
+    sidekit("install", "--project", str(project), "--recorder-only", home=home)
+    (project / ".sidekit" / "pyshim").mkdir()
+    (project / ".sidekit" / "pyshim" / "sidekit_hooks").symlink_to(REPO / "sidekit_hooks")
+    assert os.path.islink(project / ".sidekit" / "pytest-env" / "sidekit_hooks")
+    done = sidekit("doctor", "--project", str(project), home=home)
+    assert "  ok       paths: .sidekit/ and .runtime/ stay inside the project" in lines_of(done.stdout)
+
+
+def test_a_recorder_link_to_something_else_is_mended_by_rewiring_not_removed(project: Path, home: Path,
+                                                                             tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / ".sidekit" / "pytest-env").mkdir(parents=True)
+    (project / ".sidekit" / "pytest-env" / "sidekit_hooks").symlink_to(elsewhere)
+    done = sidekit("doctor", "--project", str(project), home=home)
+    lines = lines_of(done.stdout)
+    at = lines.index(f"  PROBLEM  paths: .sidekit/pytest-env/sidekit_hooks -> {elsewhere} leads outside the project; "
+                     "sidekit refuses to use it")
+    assert lines[at + 1] == (f"           fix: sidekit install --project {project} --recorder-only "
+                             "(points it at this sidekit again)")

@@ -106,7 +106,8 @@ def test_fresh_install_is_silent_returns_at_once_and_builds_in_the_background(
 def building(data_dir: Path) -> str:
     """What the user is told, once, while the first environment builds: real paths, no placeholders."""
     return (f"sidekit: first run of this plugin: building its Python environment in {data_dir}/venv (usually under a "
-            f"minute; progress: {data_dir}/bootstrap.log). Its hooks stay silent until it is ready.")
+            f"minute; progress: {data_dir}/bootstrap.log). Meanwhile its hooks run on the standard library; what "
+            "needs the environment comes once it is ready.")
 
 
 def wait_for_gone(path: Path, seconds: float = 10) -> bool:
@@ -219,3 +220,72 @@ def test_bin_sidekit_answers_the_agent_once_the_environment_is_ready(plugin: Pat
                           env=agent_shell, timeout=30)
     assert (done.returncode, done.stdout, done.stderr) == (0, f"sidekit {__version__}\n", "")
     assert os.readlink(plugin / ".plugin-venv") == str(tmp_path / "plugin-data" / "venv")
+
+
+def git_project_with_venv(project: Path) -> Path:
+    """A git work tree with its own .venv (no pip: the setup only writes a .pth into its site-packages)."""
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True)
+    return project
+
+
+def site_packages(venv: Path) -> Path:
+    return next((venv / "lib").glob("python3*/site-packages"))
+
+
+def test_the_first_session_sets_the_project_up_once_as_install_would(plugin_env: dict[str, str], project: Path,
+                                                                      tmp_path: Path) -> None:
+    git_project_with_venv(project)
+    start = payload("SessionStart", project, source="startup")
+    run_plugin_hook("SessionStart", plugin_env, project, start)  # the environment is building meanwhile
+    assert wait_for(project / ".sidekit" / "plugin-setup.json")
+    assert wait_for_gone(project / ".sidekit" / "plugin-setup.lock")
+    assert (project / ".git" / "info" / "exclude").read_text().endswith(
+        "# sidekit-hooks: caches, logs, the nudge queue, settings backups\n.sidekit/\n.runtime/\n")
+    assert not (project / ".gitignore").exists()  # nothing the project tracks changed
+    pth = list(site_packages(project / ".venv").glob("sidekit-recorder-*.pth"))
+    assert [p.read_text() for p in pth] == [f"{project / '.sidekit' / 'pytest-env'}\n"]
+    from sidekit_hooks.runners.pytest import environments
+
+    assert environments.records_in(str(project / ".venv"), str(project))
+    said = [run_plugin_hook("UserPromptSubmit", plugin_env, project, payload("UserPromptSubmit", project, prompt="x"))
+            for _ in range(2)]
+    notices = [json.loads(done.stdout).get("systemMessage", "") if done.stdout else "" for done in said]
+    assert notices[1] == ""  # once
+    assert notices[0] in (  # the first hook may also be the one that tells the environment is building
+        SETUP_LINE, building(tmp_path / "plugin-data") + "\n" + SETUP_LINE)
+    exclude = (project / ".git" / "info" / "exclude").read_text()
+    run_plugin_hook("SessionStart", plugin_env, project, start)  # a later session: nothing twice
+    time.sleep(0.5)
+    assert (project / ".git" / "info" / "exclude").read_text() == exclude
+    assert not (project / ".sidekit" / "plugin-setup.say").exists()
+
+
+SETUP_LINE = ("sidekit (plugin) set up this project once, as `sidekit install` would: git now ignores .sidekit/ and "
+              ".runtime/ (.git/info/exclude); pytest in .venv: now records.")
+
+
+def test_the_setup_never_follows_a_link_out_of_the_project(plugin_env: dict[str, str], project: Path,
+                                                           tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(outside / "venv")], check=True)
+    (project / ".venv").symlink_to(outside / "venv")  # the project's .venv is a link to an environment elsewhere
+    (outside / "ignore").write_text("shared\n")
+    (project / ".gitignore").symlink_to(outside / "ignore")
+    run_plugin_hook("SessionStart", plugin_env, project, payload("SessionStart", project, source="startup"))
+    assert wait_for(project / ".sidekit" / "plugin-setup.json")
+    assert wait_for_gone(project / ".sidekit" / "plugin-setup.lock")
+    assert (outside / "ignore").read_text() == "shared\n" and (project / ".gitignore").is_symlink()
+    assert list(site_packages(outside / "venv").glob("*.pth")) == []
+
+
+def test_hooks_work_on_the_standard_library_while_the_environment_builds(plugin_env: dict[str, str], project: Path,
+                                                                         tmp_path: Path) -> None:
+    env = dict(plugin_env, STUB_SLEEP="10")
+    subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "nudge", "--project", str(project), "--session",
+                    "sess-1", "--sender", "mayor", "rebase", "first"], check=True, env=plugin_env, capture_output=True)
+    done = run_plugin_hook("UserPromptSubmit", env, project, payload("UserPromptSubmit", project, prompt="go"))
+    assert not (tmp_path / "plugin-data" / "venv" / ".sidekit-ready").exists()  # still building
+    assert json.loads(done.stdout) == {"systemMessage": building(tmp_path / "plugin-data"), "hookSpecificOutput": {
+        "hookEventName": "UserPromptSubmit", "additionalContext": "[from mayor] rebase first"}}

@@ -37,7 +37,8 @@ def test_refresh_rereads_only_what_changed(project: Path) -> None:
     os.utime(project / "pkg" / "a.py")  # touched, same content: kept without a re-parse
     with Index.open(str(project)) as index:
         assert index.references("alpha") == [("pkg/b.py", 1), ("pkg/b.py", 5)]
-        rows = index.db.execute("SELECT count(*) FROM defs WHERE path = 'pkg/a.py'").fetchone()
+        rows = index.db.execute(
+            "SELECT count(*) FROM defs JOIN files ON files.id = defs.file WHERE path = 'pkg/a.py'").fetchone()
         assert rows == (1,)
     (project / "pkg" / "b.py").unlink()
     with Index.open(str(project)) as index:

@@ -124,3 +124,17 @@ def test_usages_of_a_very_common_name_stop_growing(project: Path) -> None:
     found, size_3840 = answer(project, "usages", "common")
     assert found["uses"] == 3840 and size_3840 <= 900
     assert abs(size_3840 - size_480) <= 30  # a few digits more, not eight times the bytes
+
+
+def test_a_warm_query_reads_its_few_arguments_without_argparse() -> None:
+    from types import SimpleNamespace
+
+    from sidekit_hooks.cli.commands._code import fast_arguments
+
+    assert fast_arguments(["Parser.parse", "--project", "/p", "--format=text"]) == SimpleNamespace(
+        name="Parser.parse", project="/p", format="text")
+    assert fast_arguments(["--project=/p", "f"]) == SimpleNamespace(name="f", project="/p", format="json")
+    # anything else is argparse's to read, and to explain
+    for argv in ([], ["-h"], ["a", "b"], ["a", "--format", "xml"], ["a", "--project"], ["a", "--project="],
+                 ["a", "--bogus"], [""]):
+        assert fast_arguments(argv) is None, argv

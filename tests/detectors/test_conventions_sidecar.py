@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import context_of, payload
+from testing.hooks import appended, context_of
 
 from sidekit_hooks.detectors import conventions as detector
 
@@ -40,17 +40,6 @@ def test_annotated(signature: str, expected: bool) -> None:
     assert detector.annotated(signature) is expected
 
 
-def edit(project: Path, rel: str, added: str) -> dict[str, Any]:
-    target = project / rel
-    original = target.read_text()
-    target.write_text(original + added)
-    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_9",
-                   tool_input={"file_path": str(target), "old_string": original, "new_string": original + added},
-                   tool_response={"filePath": str(target), "originalFile": original, "userModified": False,
-                                  "structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 9,
-                                                       "lines": [f"+{line}" for line in added.splitlines()]}]})
-
-
 UNTYPED = "\n\ndef order_total(\n    items,\n    discount=0,\n):\n    return sum(items) - discount\n"
 TYPED = "\n\ndef order_total(\n    items: list[int],\n    discount: int = 0,\n) -> int:\n    return sum(items) - discount\n"
 
@@ -63,7 +52,7 @@ def learned(project: Path) -> Path:
 
 
 def test_hook_flags_an_untyped_multiline_def_with_the_learned_message(learned: Path, run_hook: Any) -> None:
-    done = run_hook("PostToolUse", edit(learned, "shop/mod3.py", UNTYPED))
+    done = run_hook("PostToolUse", appended(learned, "shop/mod3.py", UNTYPED))
     assert (done.returncode, context_of(done.stdout)) == (0, MESSAGE + " (`order_total` in shop/mod3.py)")
 
 
@@ -73,13 +62,13 @@ def test_hook_flags_an_untyped_multiline_def_with_the_learned_message(learned: P
     ("scripts/release.py", UNTYPED),
 ])
 def test_hook_is_silent_where_the_rule_does_not_apply(learned: Path, run_hook: Any, rel: str, added: str) -> None:
-    assert context_of(run_hook("PostToolUse", edit(learned, rel, added)).stdout) == ""
+    assert context_of(run_hook("PostToolUse", appended(learned, rel, added)).stdout) == ""
 
 
 def test_hook_is_silent_without_the_learned_rule_or_when_it_is_disabled(learned: Path, run_hook: Any) -> None:
     pack = learned / "sidecar_rules" / "conventions.toml"
     pack.write_text(pack.read_text().replace('id = "conventions.type-hints"\n', 'id = "conventions.type-hints"\nenabled = false\n'))
-    assert context_of(run_hook("PostToolUse", edit(learned, "shop/mod3.py", UNTYPED)).stdout) == ""
+    assert context_of(run_hook("PostToolUse", appended(learned, "shop/mod3.py", UNTYPED)).stdout) == ""
     pack.unlink()
     other = "\n\ndef order_count(\n    items,\n):\n    return len(items)\n"
-    assert context_of(run_hook("PostToolUse", edit(learned, "shop/mod4.py", other)).stdout) == ""
+    assert context_of(run_hook("PostToolUse", appended(learned, "shop/mod4.py", other)).stdout) == ""

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import context_of, payload
+from testing.hooks import bash, context_of, payload
 
 from sidekit_hooks.core import hooklog, workspace
 from sidekit_hooks.detectors import judge
@@ -39,12 +39,6 @@ def fake_judge(tmp_path: Path) -> tuple[str, Path]:
     return f"{sys.executable} {script} {seen}", seen
 
 
-def bash(project: Path, command: str) -> dict[str, Any]:
-    return payload("PostToolUse", project, tool_name="Bash", tool_use_id="toolu_1",
-                   tool_input={"command": command, "description": "run"},
-                   tool_response={"stdout": "ok", "stderr": "", "interrupted": False, "isImage": False})
-
-
 def judge_log(project: Path, count: int, timeout: float = 30) -> list[dict[str, Any]]:
     """The judge's log once it holds `count` records (the worker runs in the background)."""
     deadline = time.monotonic() + timeout
@@ -57,7 +51,7 @@ def judge_log(project: Path, count: int, timeout: float = 30) -> list[dict[str, 
 
 
 def test_judge_is_off_by_default(project: Path, run_hook: Any) -> None:
-    done = run_hook("PostToolUse", bash(project, "curl https://example.org"))
+    done = run_hook("PostToolUse", bash(project, "curl https://example.org", stdout="ok"))
     assert (done.returncode, done.stdout) == (0, "")
     assert not (project / ".sidekit" / "judge").exists()
 
@@ -66,7 +60,7 @@ def test_judge_answer_is_queued_and_delivered_at_the_next_boundary(project: Path
                                                                      fake_judge: tuple[str, Path]) -> None:
     command, seen = fake_judge
     env = {"SIDEKIT_JUDGE": command, "SIDEKIT_JUDGE_TIMEOUT": "20"}  # a loaded CI box is not a slow judge
-    done = run_hook("PostToolUse", bash(project, "curl -s https://example.org/page"), env=env)
+    done = run_hook("PostToolUse", bash(project, "curl -s https://example.org/page", stdout="ok"), env=env)
     assert (done.returncode, done.stdout) == (0, "")  # the hook never waits for the judge
     assert [r["outcome"] for r in judge_log(project, 1)] == ["queued"]
     assert json.loads(seen.read_text()) == {"hook": "PostToolUse", "tool": "Bash", "kind": "shell",
@@ -147,7 +141,7 @@ def test_hook_calls_the_judge_at_most_once_per_interval(project: Path, run_hook:
     command, seen = fake_judge
     env = {"SIDEKIT_JUDGE": command, "SIDEKIT_JUDGE_INTERVAL": "600"}
     for text in ("curl a", "curl b", "curl c"):
-        assert run_hook("PostToolUse", bash(project, text), env=env).returncode == 0
+        assert run_hook("PostToolUse", bash(project, text, stdout="ok"), env=env).returncode == 0
     judge_log(project, 1)
     time.sleep(0.3)
     assert [json.loads(line)["command"] for line in seen.read_text().splitlines()] == ["curl a"]

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from testing.hooks import SIDEKIT, context_of, payload
+from testing.hooks import SIDEKIT, context_of, edit, payload
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
-
+X_CHANGE = ("X = 1", "X = 2", "X = 1\n")  # old, new, what the file held: every edit of these tests
 
 
 def sidekit(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -28,14 +28,6 @@ def scoped(project: Path) -> Path:
                    "--deny", "api/handlers/legacy/**")
     assert done.returncode == 0, done.stderr
     return project
-
-
-def edit(project: Path, rel: str) -> dict[str, object]:
-    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
-                   tool_input={"file_path": str(project / rel), "old_string": "X = 1", "new_string": "X = 2"},
-                   tool_response={"filePath": str(project / rel), "oldString": "X = 1", "newString": "X = 2",
-                                  "originalFile": "X = 1\n", "structuredPatch": [], "userModified": False,
-                                  "replaceAll": False})
 
 
 def test_set_writes_toml_and_answers_compactly(scoped: Path) -> None:
@@ -82,7 +74,7 @@ def test_an_absolute_path_inside_the_project_becomes_an_anchored_glob(project: P
 
 
 def test_edit_outside_scope_nudges_at_once(scoped: Path, run_hook: HookRunner) -> None:
-    done = run_hook("PostToolUse", edit(scoped, "auth/middleware.py"))
+    done = run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE))
     assert done.returncode == 0 and done.stderr == ""
     assert json.loads(done.stdout) == {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": (
         "[sidecar:scope] auth/middleware.py is outside this task's scope (gt-abc12: api/handlers/**). "
@@ -90,12 +82,12 @@ def test_edit_outside_scope_nudges_at_once(scoped: Path, run_hook: HookRunner) -
 
 
 def test_edit_inside_scope_says_nothing(scoped: Path, run_hook: HookRunner) -> None:
-    done = run_hook("PostToolUse", edit(scoped, "api/handlers/user.py"))
+    done = run_hook("PostToolUse", edit(scoped, "api/handlers/user.py", *X_CHANGE))
     assert (done.returncode, done.stdout) == (0, "")
 
 
 def test_denied_file_names_the_deny_glob(scoped: Path, run_hook: HookRunner) -> None:
-    done = run_hook("PostToolUse", edit(scoped, "api/handlers/legacy/old.py"))
+    done = run_hook("PostToolUse", edit(scoped, "api/handlers/legacy/old.py", *X_CHANGE))
     assert context_of(done.stdout) == (
         "[sidecar:scope] api/handlers/legacy/old.py is excluded from this task's scope "
         "(gt-abc12 excludes api/handlers/legacy/**). If it must change, say so to the user first.")
@@ -106,7 +98,7 @@ def test_read_then_edit_of_the_same_file_are_two_nudges_a_second_read_none(scope
     assert context_of(run_hook("PostToolUse", read).stdout) == (
         "[sidecar:scope] FYI: auth/middleware.py is outside this task's scope (gt-abc12: api/handlers/**). "
         "Reading is fine; changing it needs the user's go-ahead.")
-    assert context_of(run_hook("PostToolUse", edit(scoped, "auth/middleware.py")).stdout).startswith(
+    assert context_of(run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout).startswith(
         "[sidecar:scope] auth/middleware.py is outside")
     assert run_hook("PostToolUse", read).stdout == ""
 
@@ -124,15 +116,15 @@ def test_hand_edited_scope_toml_is_picked_up(scoped: Path, run_hook: HookRunner)
     toml = scoped / ".sidekit" / "scope.toml"
     toml.write_text('issue = "gt-9"\nallow = ["auth/**"]\n')
     os.utime(toml, ns=(1, 1))  # a different stamp even on coarse clocks
-    assert run_hook("PostToolUse", edit(scoped, "auth/middleware.py")).stdout == ""
-    assert context_of(run_hook("PostToolUse", edit(scoped, "api/handlers/user.py")).stdout).startswith(
+    assert run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout == ""
+    assert context_of(run_hook("PostToolUse", edit(scoped, "api/handlers/user.py", *X_CHANGE)).stdout).startswith(
         "[sidecar:scope] api/handlers/user.py is outside this task's scope (gt-9: auth/**).")
     assert json.loads((scoped / ".sidekit" / "scope.json").read_text())["issue"] == "gt-9"
 
 
 def test_broken_scope_toml_tells_the_user_not_the_model(scoped: Path, run_hook: HookRunner) -> None:
     (scoped / ".sidekit" / "scope.toml").write_text("allow = [unclosed\n")
-    done = run_hook("PostToolUse", edit(scoped, "auth/middleware.py"))
+    done = run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE))
     assert done.returncode == 0
     out = json.loads(done.stdout)
     assert set(out) == {"systemMessage"}
@@ -172,7 +164,7 @@ def test_looking_outside_is_said_once_per_session_but_every_edit_is_said(scoped:
     (scoped / "core" / "models.py").write_text("class User:\n    pass\n")
     said = [context_of(run_hook("PostToolUse", step).stdout) for step in (
         read("auth/middleware.py"), read("core/models.py"), grep(scoped, "auth"),
-        edit(scoped, "auth/middleware.py"), edit(scoped, "core/models.py"))]
+        edit(scoped, "auth/middleware.py", *X_CHANGE), edit(scoped, "core/models.py", *X_CHANGE))]
     assert [line.split(" is outside")[0] if line else "" for line in said] == [
         "[sidecar:scope] FYI: auth/middleware.py", "", "",
         "[sidecar:scope] auth/middleware.py", "[sidecar:scope] core/models.py"]
@@ -185,8 +177,8 @@ def test_grep_in_the_tools_own_folder_says_nothing(scoped: Path, run_hook: HookR
 def test_a_bang_glob_takes_back_part_of_the_scope_as_in_gitignore(scoped: Path, run_hook: HookRunner) -> None:
     done = sidekit(scoped, "scope", "set", "--allow", "api/**", "!api/handlers/legacy/**")
     assert done.stdout == '{"allow":["api/**","!api/handlers/legacy/**"],"file":".sidekit/scope.toml"}\n'
-    assert run_hook("PostToolUse", edit(scoped, "api/handlers/user.py")).stdout == ""
-    assert context_of(run_hook("PostToolUse", edit(scoped, "api/handlers/legacy/old.py")).stdout) == (
+    assert run_hook("PostToolUse", edit(scoped, "api/handlers/user.py", *X_CHANGE)).stdout == ""
+    assert context_of(run_hook("PostToolUse", edit(scoped, "api/handlers/legacy/old.py", *X_CHANGE)).stdout) == (
         "[sidecar:scope] api/handlers/legacy/old.py is outside this task's scope (api/**, !api/handlers/legacy/**). "
         "If it must change, say so to the user first.")
 
@@ -194,8 +186,8 @@ def test_a_bang_glob_takes_back_part_of_the_scope_as_in_gitignore(scoped: Path, 
 def test_a_bang_glob_in_the_deny_list_lets_one_file_back_in(scoped: Path, run_hook: HookRunner) -> None:
     (scoped / "auth" / "session.py").write_text("T = 1\n")
     assert sidekit(scoped, "scope", "set", "--allow", "auth/**", "--deny", "auth/**", "!auth/middleware.py").returncode == 0
-    assert run_hook("PostToolUse", edit(scoped, "auth/middleware.py")).stdout == ""
-    assert context_of(run_hook("PostToolUse", edit(scoped, "auth/session.py")).stdout) == (
+    assert run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout == ""
+    assert context_of(run_hook("PostToolUse", edit(scoped, "auth/session.py", *X_CHANGE)).stdout) == (
         "[sidecar:scope] auth/session.py is excluded from this task's scope (the task excludes auth/**). "
         "If it must change, say so to the user first.")
     assert run_hook("PostToolUse", grep(scoped, "auth")).stdout == ""  # the search may need auth/middleware.py
@@ -217,7 +209,7 @@ def test_a_hand_written_glob_that_cannot_match_is_told_to_the_user(scoped: Path,
     toml = scoped / ".sidekit" / "scope.toml"
     toml.write_text('allow = ["./auth/**"]\n')
     os.utime(toml, ns=(1, 1))
-    done = run_hook("PostToolUse", edit(scoped, "auth/middleware.py"))
+    done = run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE))
     assert json.loads(done.stdout) == {"systemMessage": (
         "sidekit: scope ignored: the glob './auth/**' cannot match: project-relative paths hold no . or .. segments. "
         "Fix: sidekit scope set --allow GLOB...")}

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import context_of, payload
+from testing.hooks import context_of, edit, payload
 
 from sidekit_hooks.detectors import tests as tests_sidecar
 from sidekit_hooks.detectors.tests import DETECTOR, after_edit_covered
@@ -29,6 +29,7 @@ from test_covers import PROJECT  # noqa: E402
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 CALC_LINE = ("[sidecar:tests] pkg/calc.py is covered by 4 tests that failed in the last run (5 failed, 2 passed; "
              "2 root causes); details: sidekit failures tests/test_fmt.py::test_show[2]; re-run: sidekit test tests/test_fmt.py")
+RETURN_CHANGE = ("return", "return  ")  # old, new: a whitespace edit of a return line
 
 
 def pytest_run(project: Path, env: dict[str, str]) -> None:
@@ -45,17 +46,28 @@ def red(project: Path, clean_env: dict[str, str]) -> Path:
     return project
 
 
-def edit(project: Path, path: str, old: str = "return", new: str = "return  ") -> dict[str, Any]:
-    target = str(project / path)
-    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
-                   tool_input={"file_path": target, "old_string": old, "new_string": new},
-                   tool_response={"filePath": target, "oldString": old, "newString": new})
+IMPORTS_LINE = ("[sidecar:tests] pkg/calc.py is imported by 4 tests that failed in the last run (5 failed, 2 passed; "
+                "2 root causes; basis: imports); details: sidekit failures tests/test_fmt.py::test_show[2]; "
+                "re-run: sidekit test tests/test_fmt.py")
+
+
+def finished_later(project: Path) -> None:
+    """Wait for the background worker the hook handed the edit to (the import graph is no hook's work)."""
+    decisions = project / ".sidekit" / "log" / "decisions.jsonl"
+    deadline = time.monotonic() + 30
+    while not (decisions.exists() and '"finished-later"' in decisions.read_text()):
+        assert time.monotonic() < deadline, "no worker finished the edit"
+        time.sleep(0.1)
 
 
 def test_edit_of_a_covered_helper_names_the_failing_tests_that_run_it(red: Path, run_hook: HookRunner) -> None:
-    assert run_hook("PostToolUse", edit(red, "pkg/calc.py")).stdout == ""  # no map yet: no traceback frame there
+    # No map yet: no traceback frame there.
+    assert run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE)).stdout == ""
+    finished_later(red)  # without a map, the import basis answers at the next boundary
+    prompt = payload("UserPromptSubmit", red, prompt="go on")
+    assert context_of(run_hook("UserPromptSubmit", prompt).stdout) == IMPORTS_LINE
     sidekit(red, "map")
-    done = run_hook("PostToolUse", edit(red, "pkg/calc.py"))
+    done = run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE, session="sess-2"))
     assert (done.returncode, context_of(done.stdout)) == (0, CALC_LINE)
     assert done.stderr == ""
 
@@ -63,9 +75,9 @@ def test_edit_of_a_covered_helper_names_the_failing_tests_that_run_it(red: Path,
 def test_a_stale_digest_still_hints_and_a_traceback_frame_wins(red: Path, run_hook: HookRunner) -> None:
     sidekit(red, "map")
     (red / "pkg" / "calc.py").write_text("def half(n):\n    # halves n\n    return n / 2\n")  # changed after the map
-    assert context_of(run_hook("PostToolUse", edit(red, "pkg/calc.py")).stdout) == CALC_LINE
+    assert context_of(run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE)).stdout) == CALC_LINE
     # fmt.py is in the failing tracebacks: the cache's own, more precise line.
-    other_session = dict(edit(red, "pkg/fmt.py"), session_id="sess-2")  # the same session is in its cooldown
+    other_session = edit(red, "pkg/fmt.py", *RETURN_CHANGE, session="sess-2")  # the same session is in its cooldown
     assert context_of(run_hook("PostToolUse", other_session).stdout).startswith(
         "[sidecar:tests] 4 tests that failed in the last run pass through pkg/fmt.py (5 failed, 2 passed;")
 
@@ -76,7 +88,7 @@ def test_files_covered_only_by_passing_tests_or_test_files_are_silent(red: Path,
     sidekit(red, "map")
     if not (red / path).exists():
         (red / path).write_text("def new():\n    return 1\n")
-    done = run_hook("PostToolUse", edit(red, path))
+    done = run_hook("PostToolUse", edit(red, path, *RETURN_CHANGE))
     assert (done.returncode, done.stdout) == (0, "")
 
 
@@ -84,13 +96,16 @@ def test_green_cache_or_broken_digest_is_silent(red: Path, clean_env: dict[str, 
     sidekit(red, "map")
     digest = red / ".sidekit" / "code" / "covers.json"
     digest.write_text("{not json")
-    done = run_hook("PostToolUse", edit(red, "pkg/calc.py"))
+    done = run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE))
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    finished_later(red)  # the import basis, from the background, goes out at the next boundary while still red
+    prompt = payload("UserPromptSubmit", red, prompt="go on")
+    assert context_of(run_hook("UserPromptSubmit", prompt).stdout) == IMPORTS_LINE
     sidekit(red, "map")
     write(red, {"pkg/calc.py": "def half(n):\n    return n // 2\n", "tests/test_other.py": "def test_ok():\n    pass\n"})
     pytest_run(red, clean_env)
     assert json.loads((red / ".sidekit" / "status.json").read_text())["failing"] == 0
-    assert run_hook("PostToolUse", edit(red, "pkg/calc.py")).stdout == ""
+    assert run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE)).stdout == ""
 
 
 SUMMARY: dict[str, Any] = {
@@ -132,7 +147,7 @@ def test_no_failing_test_among_the_covering_ones_says_nothing() -> None:
 
 def detect_in_process(project: Path, path: str) -> list[str]:
     ctx = Context(str(project), "sess-1", time.monotonic() + 5)
-    event = parse_event("PostToolUse", edit(project, path), str(project))
+    event = parse_event("PostToolUse", edit(project, path, *RETURN_CHANGE), str(project))
     return [finding.text() for finding in DETECTOR.detect(event, ctx)]
 
 
@@ -147,5 +162,5 @@ def test_a_table_too_big_for_a_hook_leaves_the_summary_tests_named_as_at_least(
 def test_past_the_deadline_the_digest_is_not_read(red: Path) -> None:
     sidekit(red, "map")
     ctx = Context(str(red), "sess-1", time.monotonic() - 1)
-    event = parse_event("PostToolUse", edit(red, "pkg/calc.py"), str(red))
+    event = parse_event("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE), str(red))
     assert DETECTOR.detect(event, ctx) == [] and "tests:covers" not in ctx.memo

@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import context_of, payload
+from testing.hooks import bash, context_of, edit, payload
 
 from sidekit_hooks.code.index import Index
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
+UPPER_TO_LOWER = ("upper", "lower")  # old, new
+FOUR_FAILED = "Exit code 1\n4 failed"  # what a failed pytest run tells PostToolUseFailure
 
 
 def pytest_run(project: Path, env: dict[str, str], *args: str) -> None:
@@ -49,51 +51,89 @@ def wrong_value(project: Path, clean_env: dict[str, str]) -> Path:
     return project
 
 
-def edit(project: Path, path: str) -> dict[str, Any]:
-    target = str(project / path)
-    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
-                   tool_input={"file_path": target, "old_string": "upper", "new_string": "lower"},
-                   tool_response={"filePath": target, "oldString": "upper", "newString": "lower"})
-
-
 def sidecar_lines(stdout: str) -> list[str]:
     return [line for line in context_of(stdout).splitlines() if line.startswith("[sidecar:tests]")]
 
 
-def test_an_edit_to_an_imported_module_names_the_failing_tests(wrong_value: Path, run_hook: HookRunner) -> None:
-    Index.open(str(wrong_value)).close()  # as `sidekit select` or `symbol` leave it
-    done = run_hook("PostToolUse", edit(wrong_value, "pkg/text.py"))
-    assert sidecar_lines(done.stdout) == [
-        "[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes; "
-        "basis: imports); details: sidekit failures tests/test_fmt.py::test_title[a]; re-run: sidekit test tests/test_fmt.py"]
+TEXT_LINE = ("[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes; "
+             "basis: imports); details: sidekit failures tests/test_fmt.py::test_title[a]; "
+             "re-run: sidekit test tests/test_fmt.py")
+
+
+def wait_for(condition: Callable[[], bool], what: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+def red_raw_run(project: Path) -> dict[str, Any]:
+    return payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_0",
+                   tool_input={"command": "pytest -q"}, error="Exit code 1\n4 failed", duration_ms=30_000,
+                   session_id="the-run-session")  # its own nudge would hold the edit's back (cooldown)
+
+
+def answer_ready(project: Path) -> bool:
+    return (project / ".sidekit" / "code" / "tests-reaching.json").exists() and not (
+        project / ".sidekit" / "code" / "index-build.lock").exists()
+
+
+def test_after_a_red_run_the_first_edit_to_an_imported_module_names_the_failing_tests(
+        wrong_value: Path, run_hook: HookRunner) -> None:
+    # The red run's hook starts the background answer; the first edit reads it (one small JSON file).
+    run_hook("PostToolUseFailure", red_raw_run(wrong_value))
+    wait_for(lambda: answer_ready(wrong_value), "the background import answer never came")
+    done = run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER))
+    assert sidecar_lines(done.stdout) == [TEXT_LINE]
+
+
+def test_session_start_warms_the_import_index_and_the_red_runs_answer(wrong_value: Path, run_hook: HookRunner) -> None:
+    run_hook("SessionStart", payload("SessionStart", wrong_value, source="startup"))
+    wait_for(lambda: answer_ready(wrong_value), "SessionStart did not warm the import index")
+    assert (wrong_value / ".sidekit" / "code" / "index.sqlite").exists()
+    assert len(sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)).stdout)) == 1
 
 
 def test_a_module_no_failing_test_imports_says_nothing(wrong_value: Path, run_hook: HookRunner) -> None:
     (wrong_value / "pkg" / "unused.py").write_text("Y = 1\n")
-    Index.open(str(wrong_value)).close()
-    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/unused.py")).stdout) == []
+    run_hook("PostToolUseFailure", red_raw_run(wrong_value))
+    wait_for(lambda: answer_ready(wrong_value), "the background import answer never came")
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/unused.py", *UPPER_TO_LOWER)).stdout) == []
+    assert not (wrong_value / ".sidekit" / "later").exists() or not list((wrong_value / ".sidekit" / "later").iterdir())
 
 
-def test_without_an_index_it_is_built_in_the_background_for_the_next_edit(wrong_value: Path,
-                                                                          run_hook: HookRunner) -> None:
+def test_without_the_answer_the_hook_walks_nothing_and_the_finding_comes_at_the_next_boundary(
+        wrong_value: Path, run_hook: HookRunner) -> None:
     index = wrong_value / ".sidekit" / "code" / "index.sqlite"
     assert not index.exists()
-    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py")).stdout) == []
-    deadline = time.monotonic() + 30
-    while not (index.exists() and not (wrong_value / ".sidekit" / "code" / "index-build.lock").exists()):
-        assert time.monotonic() < deadline, "the background index build never finished"
-        time.sleep(0.1)
-    edit_again = edit(wrong_value, "pkg/text.py") | {"session_id": "another-session"}
-    assert len(sidecar_lines(run_hook("PostToolUse", edit_again).stdout)) == 1
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)).stdout) == []
+    decisions = wrong_value / ".sidekit" / "log" / "decisions.jsonl"
+    wait_for(lambda: decisions.exists() and '"finished-later"' in decisions.read_text(), "no worker finished the edit")
+    assert index.exists()  # built by the worker, not the hook
+    prompt = payload("UserPromptSubmit", wrong_value, prompt="go on")
+    assert sidecar_lines(run_hook("UserPromptSubmit", prompt).stdout) == [TEXT_LINE]
 
 
-def bash(project: Path, command: str, duration_ms: int | None, failed: bool) -> dict[str, Any]:
-    extra: dict[str, Any] = {} if duration_ms is None else {"duration_ms": duration_ms}
-    if failed:
-        return payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_2",
-                       tool_input={"command": command}, error="Exit code 1\n4 failed", **extra)
-    return payload("PostToolUse", project, tool_name="Bash", tool_use_id="toolu_2", tool_input={"command": command},
-                   tool_response={"stdout": "5 passed", "stderr": "", "interrupted": False}, **extra)
+def test_the_hook_never_opens_the_index(wrong_value: Path, clean_env: dict[str, str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """#23: the index and the graph are the background's; the hook hands the event over instead."""
+    from sidekit_hooks import runtime
+    from sidekit_hooks.core import background
+
+    Index.open(str(wrong_value)).close()
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(wrong_value))
+    opened: list[str] = []
+    monkeypatch.setattr(Index, "open", lambda *a, **k: opened.append("open"))
+    started: list[list[str]] = []
+
+    def spawn(module: str, args: list[str], env: object = None) -> int:
+        started.append([module, *args])
+        return 1
+
+    monkeypatch.setattr(background, "spawn_module", spawn)
+    outcome = runtime.run("PostToolUse", json.dumps(edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)))
+    assert outcome.output == "" and opened == []
+    assert [s[0] for s in started if s[0] == "sidekit_hooks.finish"] == ["sidekit_hooks.finish"]
 
 
 def age_cache(project: Path, seconds: float) -> None:
@@ -108,46 +148,40 @@ def test_no_tests_claim_after_a_newer_green_run(wrong_value: Path, run_hook: Hoo
     # The red cache is from a run 60 s ago; the agent's raw pytest just now took 5 s and did not record
     # (another environment): what it printed is the truth, the cache is not this run's.
     age_cache(wrong_value, 60)
-    assert sidecar_lines(run_hook("PostToolUse", bash(wrong_value, "pytest -q", 5000, False)).stdout) == []
-    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", 5000, True)).stdout) == []
+    passed = bash(wrong_value, "pytest -q", stdout="5 passed", duration_ms=5000)
+    failed = bash(wrong_value, "pytest -q", error=FOUR_FAILED, duration_ms=5000)
+    assert sidecar_lines(run_hook("PostToolUse", passed).stdout) == []
+    assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 
 def test_the_run_the_command_made_is_told(wrong_value: Path, run_hook: HookRunner) -> None:
-    lines = sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "python -m pytest -q", 30_000, True)).stdout)
+    failed = bash(wrong_value, "python -m pytest -q", error=FOUR_FAILED, duration_ms=30_000)
+    lines = sidecar_lines(run_hook("PostToolUseFailure", failed).stdout)
     assert len(lines) == 1 and lines[0].startswith("[sidecar:tests] pytest: 4 failed; 2 root causes; biggest: ")
 
 
 def test_without_a_duration_only_a_run_that_just_ended_counts(wrong_value: Path, run_hook: HookRunner) -> None:
-    assert len(sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", None, True)).stdout)) == 1
+    failed = bash(wrong_value, "pytest -q", error=FOUR_FAILED)
+    assert len(sidecar_lines(run_hook("PostToolUseFailure", failed).stdout)) == 1
     age_cache(wrong_value, 60)
-    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", None, True)).stdout) == []
+    assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 
 def test_a_compacted_run_already_told_the_model(wrong_value: Path, clean_env: dict[str, str],
                                                 run_hook: HookRunner) -> None:
     pytest_run(wrong_value, clean_env, "-p", "sidekit_hooks.runners.pytest.compact")
     assert json.loads((wrong_value / ".sidekit" / "status.json").read_text())["run"]["compact"] is True
-    assert sidecar_lines(run_hook("PostToolUseFailure", bash(wrong_value, "pytest -q", 30_000, True)).stdout) == []
+    failed = bash(wrong_value, "pytest -q", error=FOUR_FAILED, duration_ms=30_000)
+    assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 
-def test_the_import_graph_answer_is_kept_per_generation(wrong_value: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_import_answer_is_kept_per_generation(wrong_value: Path) -> None:
     from sidekit_hooks.detectors import tests as sidecar
     from sidekit_hooks.status import cache
 
-    with Index.open(str(wrong_value)):
-        pass
-    opened: list[str] = []
-    real_open = Index.open
-
-    def counting_open(project: str, refresh: bool = True) -> Index:
-        opened.append(project)
-        return real_open(project, refresh)
-
-    monkeypatch.setattr(Index, "open", counting_open)
     summary = cache.read(cache.summary_path(str(wrong_value))).data
-    first = sidecar._tests_reaching(str(wrong_value), "pkg/text.py", summary)
-    again = sidecar._tests_reaching(str(wrong_value), "pkg/text.py", summary)
-    assert first == again == {"tests/test_fmt.py"}
-    assert len(opened) == 1  # the second edit of the same file read the memo, not the graph
-    sidecar._tests_reaching(str(wrong_value), "pkg/text.py", dict(summary, generation=summary["generation"] + 1))
-    assert len(opened) == 2  # a new run (generation) asks the graph again
+    reach = sidecar.build_reach(str(wrong_value), summary)
+    assert reach["pkg/text.py"] == ["tests/test_fmt.py"] and "pkg/other.py" not in reach["pkg/text.py"]
+    assert reach["pkg/other.py"] == ["tests/test_other.py"]
+    assert sidecar.read_reach(str(wrong_value), summary["generation"]) == reach
+    assert sidecar.read_reach(str(wrong_value), summary["generation"] + 1) is None  # a new run asks again

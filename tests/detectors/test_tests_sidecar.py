@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import context_of, payload
+from testing.hooks import context_of, edit, payload
 
 from sidekit_hooks.detectors.tests import runs_pytest
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
+LOWER_CHANGE = ("lower(", "lower( ")  # old, new: a whitespace edit
 
 
 def pytest_run(project: Path, env: dict[str, str]) -> None:
@@ -46,20 +47,13 @@ def failing(project: Path, clean_env: dict[str, str]) -> Path:
     return project
 
 
-def edit(project: Path, path: str) -> dict[str, Any]:
-    target = str(project / path)
-    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
-                   tool_input={"file_path": target, "old_string": "lower(", "new_string": "lower( "},
-                   tool_response={"filePath": target, "oldString": "lower(", "newString": "lower( "})
-
-
 def bash_failed(project: Path, command: str) -> dict[str, Any]:
     return payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_2",
                    tool_input={"command": command}, error="Exit code 1\n4 failed in 0.1s")
 
 
 def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(failing: Path, run_hook: HookRunner) -> None:
-    done = run_hook("PostToolUse", edit(failing, "pkg/text.py"))
+    done = run_hook("PostToolUse", edit(failing, "pkg/text.py", *LOWER_CHANGE))
     assert done.returncode == 0
     assert context_of(done.stdout) == (
         "[sidecar:tests] 3 tests that failed in the last run pass through pkg/text.py "
@@ -68,13 +62,13 @@ def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(failing: 
 
 
 def test_edit_of_the_failing_test_file_itself(failing: Path, run_hook: HookRunner) -> None:
-    text = context_of(run_hook("PostToolUse", edit(failing, "tests/test_text.py")).stdout)
+    text = context_of(run_hook("PostToolUse", edit(failing, "tests/test_text.py", *LOWER_CHANGE)).stdout)
     assert text.startswith("[sidecar:tests] 4 tests that failed in the last run live in tests/test_text.py (")
 
 
 def test_edit_of_an_unrelated_file_says_nothing(failing: Path, run_hook: HookRunner) -> None:
     (failing / "pkg" / "other.py").write_text("x = 1\n")
-    done = run_hook("PostToolUse", edit(failing, "pkg/other.py"))
+    done = run_hook("PostToolUse", edit(failing, "pkg/other.py", *LOWER_CHANGE))
     assert (done.returncode, done.stdout) == (0, "")
 
 
@@ -100,7 +94,7 @@ def test_raw_pytest_green_gets_no_tests_line(project: Path, clean_env: dict[str,
 
 
 def test_no_cache_or_a_corrupt_one_is_silent(project: Path, run_hook: HookRunner) -> None:
-    assert run_hook("PostToolUse", edit(project, "pkg/text.py")).stdout == ""
+    assert run_hook("PostToolUse", edit(project, "pkg/text.py", *LOWER_CHANGE)).stdout == ""
     (project / ".sidekit").mkdir(exist_ok=True)
     (project / ".sidekit" / "status.json").write_text("{broken")
     done = run_hook("PostToolUseFailure", bash_failed(project, "pytest"))

@@ -200,10 +200,11 @@ def test_plugin_form_with_a_ready_plugin_data_venv(run_session: SessionRunner, p
     assert not (data / "bootstrap.log").exists()  # the ready environment was used; no bootstrap started
 
 
-def test_plugin_form_without_any_environment_stays_silent(run_session: SessionRunner, project: Path,
-                                                          session_id: str, sidekit: Callable[..., str],
-                                                          tmp_path: Path) -> None:
-    """First run of a fresh plugin: nothing ready yet, so the hooks say nothing and never block."""
+def test_plugin_form_while_the_environment_builds_runs_on_the_standard_library(
+        run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str],
+        tmp_path: Path) -> None:
+    """First run of a fresh plugin (#18): its environment is still building, so the hooks run on the
+    standard library meanwhile (a Python >= 3.11 on PATH) and never block."""
     plugin = tmp_path / "plugin"
     shutil.copytree(REPO, plugin, ignore=shutil.ignore_patterns(
         ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"))
@@ -212,14 +213,16 @@ def test_plugin_form_without_any_environment_stays_silent(run_session: SessionRu
 
     run = run_session(PROMPT, [ToolCall("Bash", {"command": "ls", "description": "list"})], plugin_dir=plugin)
 
-    assert prompt_reminders(run.prompt_blocks()) == []
+    assert prompt_reminders(run.prompt_blocks()) == [
+        reminder("SessionStart hook additional context", "[sidecar:scope] waits for the environment")]
     assert split_result(result_text(run.tool_result(0)))[1] == []
-    assert len(queue_files(project, session_id)) == 1  # kept for when the environment is ready
+    assert queue_files(project, session_id) == []
     # The person at the terminal is told once, with real paths (the agent's shell has no $CLAUDE_PLUGIN_DATA).
     data = tmp_path / "home" / ".claude" / "plugins" / "data" / f"{plugin_name()}-inline"
     told = [m for m in system_messages(run) if "first run of this plugin" in m]
     assert told == [f"sidekit: first run of this plugin: building its Python environment in {data}/venv (usually under "
-                    f"a minute; progress: {data}/bootstrap.log). Its hooks stay silent until it is ready."]
+                    f"a minute; progress: {data}/bootstrap.log). Meanwhile its hooks run on the standard library; "
+                    "what needs the environment comes once it is ready."]
     assert run.count("first run of this plugin") == 0  # never the model's business
 
 

@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from testing.acme import BAD, PACK, SPEC_NUDGE
 from testing.claude import FINAL_TEXT, SessionRunner, ToolCall, reminder, result_text, split_result
 
 PROMPT = "Carry on with the task."
@@ -16,22 +17,6 @@ HELPER = ('def slugify(text: str) -> str:\n    cleaned = text.strip().lower()\n 
 COPY = ('def make_slug(value: str) -> str:\n    result = value.strip().lower()\n    result = result.replace("_", "-")\n'
         '    result = result.replace(" ", "-")\n    while "--" in result:\n        result = result.replace("--", "-")\n'
         "    return result\n")
-PACK = """[pack]
-name = "acme"
-
-[[rules]]
-id = "acme.api.status-422"
-sidecar = "specs"
-message = "Spec 4.1: validation errors return HTTP 422, not 400."
-severity = "high"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["api/**/*.py"]
-added = 'status_code\\s*=\\s*400\\b'
-"""
-BAD = "def reject(reason):\n    return JSONResponse({'error': reason}, status_code=400)\n"
-SPEC_NUDGE = "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400."
 SCOPE_NUDGE = ("[sidecar:scope] docs/notes.md is outside this task's scope (gt-7: api/**). "
                "If it must change, say so to the user first.")
 STOP_REMINDER = ("[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope (gt-7: api/**). "

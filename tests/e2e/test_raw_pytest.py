@@ -213,3 +213,44 @@ def test_an_ask_rule_still_asks_for_the_command_as_written(claude_cli: Path, wir
     # `-p` has nobody to ask: the client refuses. Rewritten, the command would have escaped the rule and run.
     assert refusal(run) == "Claude requested permissions to use Bash, but you haven't granted it yet."
     assert not (wired / ".sidekit" / "pytest").exists()
+
+
+# --- the plugin form (#18): no `sidekit install`, the plugin's environment still building ------------
+
+
+def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(claude_cli: Path, project: Path,
+                                                                            tmp_path: Path) -> None:
+    """A plugin user's very first session: the plugin's environment is still building (its bootstrap
+    never finishes here), so the hooks run on the standard library; the project's own .venv was never
+    wired by `sidekit install`. The red raw run still reaches the model as the compact answer, and
+    .sidekit/ and .runtime/ end up git-ignored."""
+    import shutil
+    import uuid
+
+    repo = Path(__file__).resolve().parents[2]
+    plugin = tmp_path / "plugin"
+    shutil.copytree(repo, plugin, ignore=shutil.ignore_patterns(
+        ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"))
+    (plugin / "hooks" / "bootstrap").write_text("#!/bin/sh\nexit 0\n")  # the environment never gets ready
+    (project / "pytest.ini").write_text("[pytest]\naddopts = -p no:randomly -p no:hypothesispytest\n")
+    (project / "lib.py").write_text(LIB)
+    (project / "tests").mkdir()
+    (project / "tests" / "test_len.py").write_text(ONE_CAUSE)
+    (project / "tests" / "test_ok.py").write_text(GREEN)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    base = subprocess.run(["python3", "-c", "import sys; print(sys.base_prefix)"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    # The project's own environment, with pytest from the base interpreter's packages; no sidekit in it.
+    subprocess.run([os.path.join(base, "bin", "python3"), "-m", "venv", "--without-pip", "--system-site-packages",
+                    str(project / ".venv")], check=True)
+    assert subprocess.run([str(project / ".venv" / "bin" / "python"), "-c", "import pytest"]).returncode == 0
+
+    run = run_claude(claude_cli, project, PROMPT, [bash(".venv/bin/python -m pytest -q"), "done"],
+                     session_id=str(uuid.uuid4()), home=tmp_path / "home", plugin_dir=plugin, pace=1.0)
+    assert run.returncode == 0 and run.result == "done", run.stderr[-3000:]
+    block = run.tool_result(0)
+    body, reminders = split_result(result_text(block))
+    assert block["is_error"] is True and reminders == []
+    assert body.startswith("Exit code 1\nsidekit: pytest's output (") and len(body.encode()) <= 800, body
+    assert '"failed":30' in body and '"passed":1' in body and '"at":"lib.py:2"' in body
+    assert (project / ".git" / "info" / "exclude").read_text().endswith("\n.sidekit/\n.runtime/\n")

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from testing.hooks import edit
 from testing.hostile import cli, context_of, hook, log_text, payload, put, queue_dir, queued_name
 
 
@@ -64,17 +65,12 @@ def test_a_malformed_file_ages_by_its_name_not_its_mtime(project: Path) -> None:
     assert (folder / ".quarantine" / f"{bad.name}.malformed").read_text() == '{"message": "half'
 
 
-def edit(project: Path, path: str, **extra: object) -> dict[str, object]:
-    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="t1",
-                   tool_input={"file_path": path, "old_string": "a", "new_string": "b"}, **extra)
-
-
 @pytest.mark.parametrize("path", ["api/a\x00b.py", "api/\udc80.py"], ids=["nul", "lone-surrogate"])
 def test_a_bad_path_costs_no_delivery(project: Path, path: str) -> None:
     # A task scope makes the scope sidecar speak about the path, so the policy fingerprints the file.
     assert cli("scope", "set", "--project", str(project), "--allow", "other/**", project=project).returncode == 0
     put(queue_dir(project), "queued before", age=1)
-    done = hook("PostToolUse", edit(project, path), project)
+    done = hook("PostToolUse", edit(project, path, "a", "b"), project)
     assert done.returncode == 0
     said = context_of(done.stdout)
     assert said.startswith("[from mayor] queued before\n[sidecar:scope] ")
@@ -97,7 +93,7 @@ def test_a_fifo_as_a_path_does_not_hold_the_hook(project: Path) -> None:
     os.mkfifo(project / "pipe.py")
     put(queue_dir(project), "queued before", age=1)
     started = time.monotonic()
-    done = hook("PostToolUse", edit(project, str(project / "pipe.py")), project)
+    done = hook("PostToolUse", edit(project, str(project / "pipe.py"), "a", "b"), project)
     assert time.monotonic() - started < 5
     assert context_of(done.stdout).startswith("[from mayor] queued before\n[sidecar:scope] ")
     assert '"where":"deadline"' not in log_text(project)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from testing.hooks import pre_bash
 from testing.hostile import ROOT, env_for
 
 APPENDED = " -o sidekit_compact=true"
@@ -32,9 +33,7 @@ def pre_tool_use(project: Path, command: str, parent_rules: list[str] | None = N
     """The PreToolUse hook on one Bash call; with `parent_rules`, started by a stand-in `claude` process
     whose command line carries them (as `claude -p ... --allowedTools ...` does), which exports
     `CLAUDE_PID` as Claude Code 2.1.328 does, or (`with_pid=False`) leaves the hook to find it."""
-    payload = json.dumps({"session_id": "s", "cwd": str(project), "hook_event_name": "PreToolUse",
-                          "permission_mode": "default", "tool_name": "Bash",
-                          "tool_input": {"command": command, "description": "run"}, "tool_use_id": "t"})
+    payload = json.dumps(pre_bash(project, command, "s"))
     hook = [sys.executable, "-S", str(ROOT / "hooks" / "pre_tool_use.py")]
     argv = hook
     if parent_rules is not None:

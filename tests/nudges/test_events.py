@@ -1,21 +1,17 @@
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
 
+from sidekit_hooks.nudges import payloads
 from sidekit_hooks.nudges.events import added_lines, parse_event, relative_path, tool_kind
 
 PROJ = "/proj"
 
 
-def post(tool: str, tool_input: object, response: object = None, **extra: object) -> dict[str, object]:
-    data: dict[str, object] = {"session_id": "s", "cwd": PROJ, "hook_event_name": "PostToolUse",
-                               "tool_name": tool, "tool_input": tool_input}
-    if response is not None:
-        data["tool_response"] = response
-    data.update(extra)
-    return data
+post = functools.partial(payloads.tool_payload, PROJ, "s")  # post(tool, tool_input, response, **fields)
 
 
 def test_edit_added_comes_from_the_structured_patch() -> None:
@@ -69,9 +65,8 @@ def test_notebook_edit() -> None:
 def test_bash_success_and_failure() -> None:
     ok = parse_event("PostToolUse", post("Bash", {"command": "ls -1"}, {"stdout": "a.py", "stderr": "", "interrupted": False}), PROJ)
     assert (ok.kind, ok.command, ok.output) == ("shell", "ls -1", "a.py")
-    failed = parse_event("PostToolUseFailure", {"session_id": "s", "cwd": PROJ, "hook_event_name": "PostToolUseFailure",
-                                                "tool_name": "Bash", "tool_input": {"command": "exit 3"},
-                                                "error": "Exit code 3\noops", "is_interrupt": False}, PROJ)
+    failed = parse_event("PostToolUseFailure", post("Bash", {"command": "exit 3"}, error="Exit code 3\noops",
+                                                    is_interrupt=False), PROJ)
     assert (failed.hook, failed.command, failed.error) == ("PostToolUseFailure", "exit 3", "Exit code 3\noops")
 
 

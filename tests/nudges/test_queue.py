@@ -178,3 +178,26 @@ def test_the_sidecar_travels_as_a_field_not_as_text_to_parse(tmp_path: Path) -> 
     (held,) = queue.claim(root, "s")
     assert held.nudge.sidecar == "scope"
     assert queue.Nudge("hi", sender="mayor/").sidecar == ""  # Gas Town's own nudges name no sidecar
+
+
+def test_one_listing_serves_the_writes_and_the_drain(tmp_path: Path) -> None:
+    root, folder = str(tmp_path), tmp_path / "s"
+    old = gastown_file(folder, "from before")
+    stale = folder / f"{time.time_ns()}-0000abcd.json.claimed.deadbeef"
+    stale.write_text(json.dumps({"message": "abandoned"}))
+    os.utime(stale, (time.time() - queue.STALE_CLAIM - 5,) * 2)
+    seen: list[str] = []
+    first = Path(queue.enqueue(root, "s", queue.Nudge("one"), seen=seen))
+    second = Path(queue.enqueue(root, "s", queue.Nudge("two"), seen=seen))
+    assert sorted(seen) == sorted([old.name, stale.name, first.name, second.name])
+    os.rename(old, str(old) + ".claimed.0badf00d")  # another drainer wins this one after the listing
+    claims = queue.claim(root, "s", names=seen)
+    assert [held.nudge.message for held in claims] == ["abandoned", "one", "two"]  # the stale claim came back
+
+
+def test_the_depth_cap_counts_what_the_listing_saw(tmp_path: Path) -> None:
+    seen: list[str] = []
+    for i in range(3):
+        queue.enqueue(str(tmp_path), "s", queue.Nudge(f"n{i}"), max_depth=2, seen=seen)
+    assert sorted(seen) == sorted(os.listdir(tmp_path / "s")) and len(seen) == 2
+    assert [nudge.message for _, nudge in queue.pending(str(tmp_path), "s")] == ["n1", "n2"]

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges import queue
+from testing.acme import PACK as SPEC_PACK
 from testing.hooks import HOOK_SCRIPTS, bash, context_of, edit, payload, write
 
 RED = "def fmt(value):\n    raise ValueError('no format for ' + repr(value))\n"
@@ -222,22 +223,6 @@ def test_no_tests_line_is_said_while_the_cache_is_green(caches: dict[str, dict[s
         else:
             getattr(run, step)()
     assert run.wrong() == [], (steps, run.said)
-
-
-SPEC_PACK = """[pack]
-name = "acme"
-
-[[rules]]
-id = "acme.api.status-422"
-sidecar = "specs"
-message = "Spec 4.1: validation errors return HTTP 422, not 400."
-severity = "high"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["api/**/*.py"]
-added = 'status_code\\s*=\\s*400\\b'
-"""
 
 
 def test_a_queued_spec_finding_whose_line_is_gone_is_not_said(session: Session) -> None:

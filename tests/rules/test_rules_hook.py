@@ -8,26 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from testing.acme import pack, status_422_rule
 from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, write
 
 from sidekit_hooks.core import hooklog
 
-SPEC_PACK = """
-[pack]
-name = "acme-api"
-
-[[rules]]
-id = "acme.api.status-422"
-sidecar = "specs"
-message = "Spec 4.1: validation errors return HTTP 422, not 400."
-see = "docs/api-spec.md#validation-errors"
-severity = "high"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["api/**/*.py"]
-added = 'status_code\\s*=\\s*400'
-"""
+SPEC_PACK = "\n" + pack("acme-api", status_422_rule(see=True, boundary=False))
 
 SPEC_LINE = ("[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400. "
              "(see docs/api-spec.md#validation-errors)")
@@ -133,3 +119,12 @@ def test_user_prompt_submit_does_not_touch_the_packs(run_hook: HookRunner, proje
     done = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"), env=env)
     assert (done.returncode, done.stdout) == (0, "")
     assert not (project / ".sidekit" / "rules-snapshot.json").exists()
+
+
+def test_a_rule_matching_the_start_of_a_def_names_the_whole_def(run_hook: HookRunner, project: Path,
+                                                                env: dict[str, str]) -> None:
+    write_pack(project, "house", '[pack]\nname = "house"\n[[rules]]\nid = "house.doctest"\nsidecar = "specs"\n'
+               'message = "Public helpers show a doctest."\n[rules.when]\nadded = \'^def [a-z]\'\nabsent = ">>>"\n')
+    done = run_hook("PostToolUse", write(project, "lib/text.py", "def summarize(text, limit=10):\n    return text\n"),
+                    env=env)
+    assert context_of(done.stdout) == "[sidecar:specs] Public helpers show a doctest. (`summarize` in lib/text.py)"

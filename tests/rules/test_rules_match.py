@@ -2,12 +2,14 @@ from __future__ import annotations
 
 import _signal
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sidekit_hooks.nudges.events import Event, parse_event
 from sidekit_hooks.rules import match
+from testing import hooks
 
 PROJECT = "/proj"
 
@@ -17,21 +19,16 @@ def rule(**when: Any) -> dict[str, Any]:
             "when": when, "pack": "t", "file": "t.toml", "layer": "project"}
 
 
+def event_of(payload: dict[str, Any]) -> Event:
+    return parse_event(payload["hook_event_name"], payload, PROJECT)
+
+
 def write(path: str, content: str, original: str | None = None) -> Event:
-    file_path = f"{PROJECT}/{path}" if not path.startswith("/") else path
-    return parse_event("PostToolUse", {
-        "tool_name": "Write", "tool_input": {"file_path": file_path, "content": content},
-        "tool_response": {"type": "update" if original else "create", "filePath": file_path, "content": content,
-                          "structuredPatch": [], "originalFile": original}}, PROJECT)
+    return event_of(hooks.write(Path(PROJECT), path, content, original))
 
 
 def bash(command: str, stdout: str = "", error: str = "") -> Event:
-    payload: dict[str, Any] = {"tool_name": "Bash", "tool_input": {"command": command}}
-    if error:
-        payload["error"] = error
-    else:
-        payload["tool_response"] = {"stdout": stdout, "stderr": "", "interrupted": False}
-    return parse_event("PostToolUseFailure" if error else "PostToolUse", payload, PROJECT)
+    return event_of(hooks.bash(Path(PROJECT), command, stdout, error))
 
 
 def test_added_sees_only_what_the_call_added() -> None:

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from testing.hooks import pre_bash
+
 REPO = Path(__file__).resolve().parents[2]
 HOOK = REPO / "hooks" / "pre_tool_use.py"
 CACHE = Path(os.environ.get("SIDEKIT_TEST_CACHE", "/tmp/sidekit-test-cache"))
@@ -33,8 +35,7 @@ def env_for(project: Path, **more: str) -> dict[str, str]:
 
 def rewritten(project: Path, command: str, env: dict[str, str]) -> str:
     """What the real PreToolUse hook turns `command` into ('' = left alone)."""
-    body = {"session_id": "s", "cwd": str(project), "hook_event_name": "PreToolUse", "tool_name": "Bash",
-            "tool_input": {"command": command}, "tool_use_id": "t"}
+    body = pre_bash(project, command, "s", tool_use_id="t")
     done = subprocess.run([sys.executable, "-S", str(HOOK)], input=json.dumps(body), capture_output=True, text=True,
                           env=env, cwd=str(project), timeout=30)
     assert done.returncode == 0 and done.stderr == "", done.stderr

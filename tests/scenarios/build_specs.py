@@ -13,28 +13,14 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/: the acme pack is testing.acme's
+from testing.acme import pack, status_422_rule  # noqa: E402
 
-PACK = """\
-[pack]
-name = "acme-api"
-version = "1.0.0"
-description = "The Acme API spec, as rules"
-
-[[rules]]
-id = "acme.api.status-422"
-sidecar = "specs"
-message = "Spec 4.1: validation errors return HTTP 422, not 400."
-see = "docs/api-spec.md#validation-errors"
-severity = "high"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["api/**/*.py"]
-exclude = ["api/legacy/**"]
-added = 'status_code\\s*=\\s*400\\b'
-
+PACK = pack("acme-api", status_422_rule(see=True, exclude='"api/legacy/**"'),
+            header='version = "1.0.0"\ndescription = "The Acme API spec, as rules"\n') + """
 [[rules]]
 id = "acme.api.correlation-header"
 sidecar = "specs"

@@ -15,6 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "tests", "rules"))
+sys.path.insert(0, os.path.join(REPO, "tests"))  # the shared test helpers (testing/)
 import tomli_w
 
 from sidekit_hooks.code import function_index
@@ -86,7 +87,14 @@ T.append(bash("grep-parameter-not-a-definition", "grep -rn sku .", [], index=Tru
 T.append(bash("grep-identifier-before-any-index", "grep -rn unit_price .", []))
 T.append(bash("cat-source", "cat shop/pricing.py", tools_exp(text="[sidecar:tools] `cat` of shop/pricing.py: use the Read tool instead; it shows line numbers and pages long files without the shell.")))
 T.append(bash("tail-log", "tail -n 100 logs/app.log", tools_exp("Read tool with offset/limit")))
-T.append(bash("find-name", 'find . -name "*.toml"', tools_exp("the Glob tool does this (pattern `**/*.toml`)")))
+# Claude Code can run without the Glob tool ("Glob is not available in this session"): the find hint
+# waits until the Glob tool has answered in the session (the reviewer labelled it wrong otherwise, #18).
+T.append(bash("find-name", 'find . -name "*.toml"', []))
+T.append({"name": "glob-answers", "files": BASE, "tool": "Glob", "input": {"pattern": "**/*.py"},
+          "response": {"filenames": ["shop/pricing.py"], "durationMs": 3, "numFiles": 1, "truncated": False},
+          "expect": [], "session": "find-after-glob"})
+T.append({**bash("find-name-after-glob", 'find . -name "*.toml"', tools_exp("the Glob tool does this (pattern `**/*.toml`)")),
+          "session": "find-after-glob"})
 T.append(bash("sed-print-range", "sed -n '1,40p' shop/pricing.py", tools_exp("`sed -n 1,40p` of shop/pricing.py: use the Read tool with offset/limit")))
 # --- catalog: near misses
 for name, command in [
@@ -188,7 +196,6 @@ def where(path, name):
 # What the first run of these cases showed (2026-12-01), recorded as known misses, thresholds untouched.
 HELD_OUT_MISSES = {
     "reinvent-ensure-dir": "held out: a renamed copy of ensure_dir (a three-line body) gets no nudge (#13)",
-    "reinvent-human-size-as-while": "held out: human_size rewritten with a while loop instead of a for loop gets no nudge (#13)",
     "reinvent-camel-to-snake": "held out: camel_to_snake with its two regexes inlined instead of precompiled gets no nudge (#13)",
     "reinvent-file-digest": "held out: sha256_of with a `while True` read loop instead of iter(lambda) gets no nudge (#13)",
     "reinvent-truncate": "held out: a renamed copy of truncate (a three-line body) gets no nudge (#13)",
@@ -243,7 +250,7 @@ hbash("rg-word-identifier", "rg -w deep_merge app/", tools_exp("sidekit usages d
 hbash("grep-def", 'grep -rn "def ensure_dir" app', tools_exp("sidekit symbol ensure_dir"))
 hbash("head-source", "head -n 60 app/utils/data.py", tools_exp("Read tool"))
 hbash("venv-pytest", ".venv/bin/python -m pytest tests/test_data.py -q", [])  # no output: no raw-run hint (#18)
-hbash("find-type-f-name", 'find app -type f -name "*.py"', tools_exp("Glob tool"))
+hbash("find-type-f-name", 'find app -type f -name "*.py"', [])  # no Glob seen in the session (#18 reviewer)
 hbash("grep-count-in-log", "grep -c ERROR logs/app.log", [])
 hbash("rg-files-count", "rg --files | wc -l", [])
 hbash("find-old-logs-delete", 'find logs -name "*.log" -mtime +7 -delete', [])

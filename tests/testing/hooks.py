@@ -1,4 +1,5 @@
-"""Helpers for tests that drive the real hook entry points (import as `from hookutil import ...`)."""
+"""Helpers for tests that drive the real hook entry points, and the one set of payload builders
+(import as `from testing.hooks import ...`)."""
 
 from __future__ import annotations
 
@@ -25,20 +26,40 @@ def run_sidekit(*args: str, cwd: Path | None = None, env: dict[str, str] | None 
     return subprocess.run([*SIDEKIT, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
 
 
-def edit(project: Path, rel: str, old: str, new: str, original: str, session: str = "sess-1",
-         **fields: Any) -> dict[str, Any]:
-    """A PostToolUse payload of an Edit of `project/rel` (from the package's own payload builder)."""
-    tool_input, response = payloads.edit_call(str(project / rel), old, new, original)
-    return payload("PostToolUse", project, session_id=session, tool_name="Edit", tool_use_id="toolu_1",
-                   tool_input=tool_input, tool_response=response, **fields)
+def edit(project: Path, rel: str, old: str, new: str, original: str = "", session: str = "sess-1", *,
+         patch: list[dict[str, Any]] | None = None, **fields: Any) -> dict[str, Any]:
+    """A PostToolUse payload of an Edit of `project/rel` (from the package's own payload builder);
+    `original`: what the file held before; `patch`: its structuredPatch (default: old lines out, new in).
+    `fields` add to the payload or replace its defaults (tool_use_id, tool_response...)."""
+    tool_input, response = payloads.edit_call(str(project / rel), old, new, original, patch=patch)
+    return tool_call("PostToolUse", project, session, "Edit", tool_input,
+                     **{"tool_use_id": "toolu_1", "tool_response": response, **fields})
+
+
+def edited(project: Path, rel: str, old: str, new: str, original: str, **fields: Any) -> dict[str, Any]:
+    """An Edit as it happens: `project/rel` now holds `original` with `old` replaced by `new`, and the
+    payload's structuredPatch keeps `old`'s lines as context and adds the lines `new` has beyond them."""
+    target = project / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(original.replace(old, new, 1))
+    lines = [f" {line}" for line in old.splitlines()] if old else []
+    lines += [f"+{line}" for line in new.splitlines()[len(old.splitlines()):]]
+    hunk = {"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": lines}
+    return edit(project, rel, old, new, original, patch=[hunk], **fields)
+
+
+def appended(project: Path, rel: str, added: str, **fields: Any) -> dict[str, Any]:
+    """An Edit that adds `added` at the end of `project/rel` (which exists), done on disk too."""
+    original = (project / rel).read_text()
+    return edited(project, rel, original, original + added, original, **fields)
 
 
 def write(project: Path, rel: str, content: str, original: str | None = None, session: str = "sess-1",
           **fields: Any) -> dict[str, Any]:
     """A PostToolUse payload of a Write of `project/rel`; `original`: what the file held before."""
     tool_input, response = payloads.write_call(str(project / rel), content, original)
-    return payload("PostToolUse", project, session_id=session, tool_name="Write", tool_use_id="toolu_2",
-                   tool_input=tool_input, tool_response=response, **fields)
+    return tool_call("PostToolUse", project, session, "Write", tool_input,
+                     **{"tool_use_id": "toolu_2", "tool_response": response, **fields})
 
 
 def bash(project: Path, command: str, stdout: str = "", error: str = "", session: str = "sess-1",
@@ -46,10 +67,27 @@ def bash(project: Path, command: str, stdout: str = "", error: str = "", session
     """A Bash call's PostToolUse payload, or its PostToolUseFailure payload when `error` is given."""
     tool_input, response = payloads.bash_call(command, stdout)
     if error:
-        return payload("PostToolUseFailure", project, session_id=session, tool_name="Bash", tool_use_id="toolu_3",
-                       tool_input=tool_input, error=error, **fields)
-    return payload("PostToolUse", project, session_id=session, tool_name="Bash", tool_use_id="toolu_3",
-                   tool_input=tool_input, tool_response=response, **fields)
+        return tool_call("PostToolUseFailure", project, session, "Bash", tool_input,
+                         **{"tool_use_id": "toolu_3", "error": error, **fields})
+    return tool_call("PostToolUse", project, session, "Bash", tool_input,
+                     **{"tool_use_id": "toolu_3", "tool_response": response, **fields})
+
+
+def pre_bash(project: Path, command: str, session: str = "sess-1", **fields: Any) -> dict[str, Any]:
+    """A Bash call's PreToolUse payload: the call before it runs (no response yet)."""
+    tool_input, _ = payloads.bash_call(command)
+    return tool_call("PreToolUse", project, session, "Bash", tool_input, **{"tool_use_id": "toolu_3", **fields})
+
+
+def as_stdin(data: dict[str, Any]) -> bytes:
+    """A payload as a hook reads it on stdin."""
+    return json.dumps(data).encode()
+
+
+def tool_call(event: str, project: Path, session: str, tool: str, tool_input: dict[str, Any],
+              **fields: Any) -> dict[str, Any]:
+    """A tool call's payload; `fields` (tool_response or error, tool_use_id...) after the common ones."""
+    return payload(event, project, session_id=session, tool_name=tool, tool_input=tool_input, **fields)
 
 
 def payload(event: str, project: Path, **fields: Any) -> dict[str, Any]:

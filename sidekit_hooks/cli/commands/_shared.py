@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 from sidekit_hooks.core import workspace
 from sidekit_hooks.core.errors import SidekitError

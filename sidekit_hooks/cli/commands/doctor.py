@@ -67,9 +67,9 @@ def run(args: argparse.Namespace) -> int:
 def diagnose(project: str) -> list[Check]:
     install = f"sidekit install --project {shlex.quote(project)}"
     wired, plugin, checks = _read_wiring(project, install)
-    root = plugin_root()
+    root, how = plugin_root(project)
     if root:
-        plugin.append(f"{root} (this session's plugin)")
+        plugin.append(f"{root} ({how})")
     checks.extend(_wiring_checks(wired, plugin, install))
     checks.extend(_handler_checks(wired, project, install))
     if root:
@@ -165,13 +165,31 @@ def _wiring_checks(wired: list[Wired], plugin: list[str], install: str) -> list[
     return checks
 
 
-def plugin_root() -> str:
-    """The plugin folder when this runs in the agent's shell of a plugin-form session, else ''.
+def plugin_root(project: str = "") -> tuple[str, str]:
+    """(the plugin folder, how it was recognised), or ("", "") when this project shows no plugin form.
 
-    The plugin's SessionStart hook exports it there (core/agentpath.py); settings files do not show a
-    `--plugin-dir` plugin at all."""
+    In the agent's shell of a plugin-form session the plugin's SessionStart hook exports it
+    (core/agentpath.py). Outside a session (settings files do not show a `--plugin-dir` plugin at all):
+    the plugin that set this project up (`.sidekit/plugin-setup.json`, core/pluginform.py)."""
     root = os.environ.get(agentpath.PLUGIN_VAR, "")
-    return root if root and os.path.isfile(os.path.join(root, "hooks", "hooks.json")) else ""
+    if _is_plugin(root):
+        return root, "this session's plugin"
+    if project:
+        from sidekit_hooks.core import fastjson, pluginform
+
+        try:
+            with open(pluginform.done_path(project), encoding="utf-8") as handle:
+                data = fastjson.loads(handle.read())
+        except (OSError, ValueError):
+            data = None
+        root = str(data.get("root", "")) if isinstance(data, dict) else ""
+        if _is_plugin(root):
+            return root, "the plugin that set this project up"
+    return "", ""
+
+
+def _is_plugin(root: str) -> bool:
+    return bool(root) and os.path.isfile(os.path.join(root, "hooks", "hooks.json"))
 
 
 def _plugin_probe(root: str, project: str) -> Check:
@@ -322,8 +340,10 @@ def _escapes_check(project: str) -> Check:
         return Check("paths", "ok", ".sidekit/ and .runtime/ stay inside the project")
     first = found[0].split(" -> ")[0]
     more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
-    return Check("paths", "problem", f"{found[0]} leads outside the project; sidekit refuses to use it{more}",
-                 f"rm {shlex.quote(os.path.join(project, first))} (sidekit recreates what it needs inside the project)")
+    fix = f"rm {shlex.quote(os.path.join(project, first))} (sidekit recreates what it needs inside the project)"
+    if first == safepath.OWN_LINKS[0]:  # the recorder's link, to something that is not sidekit: point it back
+        fix = f"sidekit install --project {shlex.quote(project)} --recorder-only (points it at this sidekit again)"
+    return Check("paths", "problem", f"{found[0]} leads outside the project; sidekit refuses to use it{more}", fix)
 
 
 def _deadline_records(project: str) -> int:

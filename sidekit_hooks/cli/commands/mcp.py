@@ -1,7 +1,9 @@
 """`sidekit mcp`: the compact answers as MCP tools, over stdio (for Claude Code's `.mcp.json`).
 
 Built on the official MCP Python SDK's low-level server: the tool definitions are hand-written
-(`cli/mcpserver/tools.py`, on a byte budget), and the SDK is imported only once this command runs. Each
+(`cli/mcpserver/tools.py`, on a byte budget). The SDK is imported in the background while
+`cli/mcpserver/front.py` answers the handshake and `tools/list` (the same answers, in milliseconds
+instead of the SDK's second of imports); the first other message hands the connection to the SDK. Each
 tool answers with the very line its CLI command prints, as one text item; a failure is a tool error
 (`isError`) saying the cause and the fix, never a traceback (that goes to `.sidekit/log/cli-errors.log`).
 
@@ -35,11 +37,27 @@ def run(args: argparse.Namespace) -> int:
 
         raise SidekitError("the MCP SDK is not installed in sidekit's environment",
                            f"{sys.executable} -m pip install mcp")
-    import anyio
+    from sidekit_hooks import __version__
+    from sidekit_hooks.cli.mcpserver import front, tools
 
+    importer = front.Importer()
+    importer.start()
+    wire = front.Wire.claim()
     server = Server(project)
     signal.signal(signal.SIGTERM, server.terminate)
-    anyio.run(server.serve)
+    if os.environ.get("SIDEKIT_MCP_FRONT") == "0":  # the SDK alone from the first message (to compare, to debug)
+        replay: front.Replay | None = front.Replay([], b"", None)
+    else:
+        replay = front.Front(wire, tools.definitions, __version__, tools.SERVER_NAME).serve()
+    if replay is None:  # the client left before it needed the SDK
+        sys.stdout.flush()
+        os._exit(0)  # (not waiting for the import thread to finish what nobody needs)
+    importer.join()
+    if importer.error is not None:
+        raise importer.error
+    import anyio
+
+    anyio.run(server.serve, wire, replay)
     return 0
 
 
@@ -51,7 +69,8 @@ class Server:
         self.runs: set[Any] = set()  # pytest_process.Run in flight, stopped on cancel or SIGTERM (imported
         # with the first `test`: start-up pays only for what tools/list needs)
 
-    async def serve(self) -> None:
+    async def serve(self, wire: Any, replay: Any) -> None:
+        """The SDK's server on the claimed wire, replayed what the front answered (`front.Replay`)."""
         from mcp.server.lowlevel import Server as LowLevel
         from mcp.server.stdio import stdio_server
 
@@ -60,7 +79,9 @@ class Server:
 
         server: Any = LowLevel(tools.SERVER_NAME, version=__version__,
                                on_list_tools=self.list_tools, on_call_tool=self.call_tool)
-        async with stdio_server() as (read, write):
+        lines = _Lines(wire.read_fd, replay.lines, replay.buffered)
+        out = _Out(wire, replay.initialize_id)
+        async with stdio_server(lines, out) as (read, write):  # type: ignore[arg-type]
             await server.run(read, write, server.create_initialization_options())
 
     async def list_tools(self, ctx: Any, params: Any) -> Any:
@@ -130,6 +151,62 @@ class Server:
         for process in list(self.runs):
             process.stop()
         os._exit(128 + signum)
+
+
+class _Lines:
+    """The client's messages for the SDK's stdio transport: the replayed ones, then the wire's."""
+
+    def __init__(self, fd: int, replayed: list[bytes], buffered: bytes) -> None:
+        self.fd = fd
+        self.pending = [line.decode("utf-8", "replace") for line in replayed]
+        self.buffer = buffered
+
+    def __aiter__(self) -> _Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        import anyio
+
+        while not self.pending:
+            if b"\n" in self.buffer:
+                line, _, self.buffer = self.buffer.partition(b"\n")
+                self.pending.append(line.decode("utf-8", "replace") + "\n")
+                break
+            chunk = await anyio.to_thread.run_sync(os.read, self.fd, 65536, abandon_on_cancel=True)
+            if not chunk:
+                if self.buffer:
+                    self.pending.append(self.buffer.decode("utf-8", "replace"))
+                    self.buffer = b""
+                    break
+                raise StopAsyncIteration
+            self.buffer += chunk
+        return self.pending.pop(0)
+
+
+class _Out:
+    """The SDK's messages to the wire, less its answer to the replayed `initialize` (the front sent one)."""
+
+    def __init__(self, wire: Any, initialize_id: Any) -> None:
+        self.wire = wire
+        self.drop = initialize_id
+
+    async def write(self, text: str) -> None:
+        import json
+
+        import anyio
+
+        if self.drop is not None:
+            try:
+                message = json.loads(text)
+            except ValueError:
+                message = None
+            if isinstance(message, dict) and message.get("id") == self.drop and "method" not in message:
+                self.drop = None
+                return
+        await anyio.to_thread.run_sync(self.wire.write, text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        return None
 
 
 def _error(types: Any, text: str) -> Any:

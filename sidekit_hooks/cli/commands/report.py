@@ -1,8 +1,8 @@
 """`sidekit report`: per sidecar and per rule, what fired, was delivered or held back (and why), and what
 the agent did with it: fixed after delivery, ignored (still there at the last re-check), moot.
 
-Reads `.sidekit/log/decisions.jsonl` (both generations), where the policy logs every decision and
-Stop logs each re-check (docs/lifecycle.md). `--days N` / `--sessions N` pick a window;
+Reads `.sidekit/log/decisions.jsonl` and its rolled-over files (`.1` to `.24`), where the policy logs
+every decision and Stop logs each re-check (docs/lifecycle.md). `--days N` / `--sessions N` pick a window;
 `--format html` writes one static page with charts (`cli/report_html.py`).
 """
 

@@ -7,11 +7,15 @@ functions before methods and variables, code before tests, shorter paths first.
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
 
 from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common, searched
+from sidekit_hooks.cli.commands._code import fast_arguments as fast_arguments
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.code.index import Index, Symbol
 from sidekit_hooks.code.testfiles import is_test_path

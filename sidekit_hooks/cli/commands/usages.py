@@ -8,12 +8,16 @@ left out is counted.
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
 
 from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common, searched
+from sidekit_hooks.cli.commands._code import fast_arguments as fast_arguments
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.code.index import Index
 

@@ -80,6 +80,7 @@ class Player:
 
     def send(self, hook: str, payload: dict[str, Any]) -> StepResult:
         self.count += 1
+        settle(self.project)
         offset = _log_size(self.project)
         text = json.dumps(payload)
         if self.in_process:
@@ -112,6 +113,19 @@ class Player:
     def play(self, step: dict[str, Any]) -> StepResult:
         hook, payload = build_payload(self.project, self.session, step, self.count + 1)
         return self.send(hook, payload)
+
+
+SETTLE = 10.0  # seconds a played call waits, at most, for the background to finish the calls before it
+
+
+def settle(project: str, wait: float = SETTLE) -> None:
+    """Wait until no detector a hook handed to the background (finish.py) is pending, as the pause a
+    model takes between two calls would: a scripted session plays its calls back to back."""
+    from sidekit_hooks.core import later
+
+    deadline = time.monotonic() + wait
+    while later.pending(project) and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 def _log_size(project: str) -> int:

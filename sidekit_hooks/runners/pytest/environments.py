@@ -113,12 +113,12 @@ def write_shim(project: str) -> None:
         workspace.atomic_write(os.path.join(folder, name), text)
 
 
-def wire(project: str) -> list[str]:
-    """Wire every target environment; returns one line per environment for install's report."""
+def wire(project: str, chosen: list[interpreter.Interpreter] | None = None) -> list[str]:
+    """Wire every target environment (or those `chosen`); returns one line per environment for install's report."""
     project = os.path.abspath(project)
     lines: list[str] = []
     wired = _load(project)
-    chosen = targets(project)
+    chosen = targets(project) if chosen is None else chosen
     if not chosen:
         return lines
     write_shim(project)
