@@ -48,7 +48,8 @@ def relative(path: str, root: str) -> str:
 
 # --- Go ---------------------------------------------------------------------------------------
 
-def go_failure(lines: list[str], pkgdir: str, root: str, default: str = "test failed", test: str = "") -> dict[str, Any]:
+def go_failure(lines: list[str], pkgdir: str, root: str, default: str = "test failed",
+               test: str = "") -> dict[str, Any]:
     """A Go test's failure from its output: a panic (innermost project frame of the dump), a timeout,
     the first `file_test.go:NN: message` line (with its continuation lines), or for a bare `t.Fail()`
     the test function's own line and what the test printed."""

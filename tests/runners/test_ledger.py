@@ -39,7 +39,8 @@ def test_the_runs_one_writer_caches_every_spooled_binary_after_the_run_ends(tmp_
     python = [sys.executable, "-I", "-S", "-c"]
     script = " && ".join(f"{' '.join(python)} \"$S{i}\"" for i in (1, 2)) + ' && ls "$F" > "$F.seen" && sleep 0.3' 
     folder = tmp_path / ".sidekit" / "cargo"
-    env = dict(os.environ, F=str(folder), S1=spool.format(repo=str(REPO), root=str(tmp_path), name="a", code=0, text=green),
+    env = dict(os.environ, F=str(folder),
+               S1=spool.format(repo=str(REPO), root=str(tmp_path), name="a", code=0, text=green),
                S2=spool.format(repo=str(REPO), root=str(tmp_path), name="b", code=101, text=red))
     subprocess.run(["/bin/sh", "-c", script], env=env, check=True, timeout=30)
     seen = Path(f"{folder}.seen").read_text().split()  # while the parent still ran: spooled, not written
