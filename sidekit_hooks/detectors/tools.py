@@ -73,6 +73,10 @@ class ToolsSidecar:
                 # to the team's own rules on its output; a second "use sidekit test" would be noise. So
                 # is the hint after a short or green run: it cost the model next to nothing.
                 found = [f for f in found if f.key != "tools:pytest"]
+            if not long_output(event.output):
+                # A shell read or search that answered in a few lines cost the model next to nothing:
+                # a hint to another tool would be noise (the independent reviewer labelled them so).
+                found = [f for f in found if f.key == "tools:pytest"]
             return found
         if event.kind == "write" and event.path:
             return write_findings(event, ctx)
@@ -142,6 +146,10 @@ def shell_findings(command: str, project: str, session: str = "") -> list[Findin
 
 QUIET_OUTPUT = 2048  # bytes: raw pytest output under this is left alone by the rewrite too (SHORT)
 RED_WORDS = (" failed", " error", "Error")
+
+
+def long_output(output: str) -> bool:
+    return len(output) >= QUIET_OUTPUT or len(output.encode("utf-8", "replace")) >= QUIET_OUTPUT
 
 
 def costly_run(output: str) -> bool:

@@ -48,7 +48,9 @@ DEFAULTS: dict[str, Any] = {
     "cooldown": 30.0,
     "cooldowns": {"scope": 0.0},
     "threshold": "low",  # say every severity unless a floor is set (pack authors use "low" for minor, not silent)
-    "thresholds": {},
+    # Reading or searching outside the scope is fine and the session's primer names the scope: those
+    # notices (low) are held back unless a team lowers this floor; every out-of-scope edit is said.
+    "thresholds": {"scope": "medium"},
     "max_nudges": 10,
     "dedup": True,
     "mute": [],
@@ -84,7 +86,7 @@ class Config:
         self.cooldown = _seconds(raw.get("cooldown"), DEFAULTS["cooldown"])
         self.cooldowns = {**DEFAULTS["cooldowns"], **_table(raw.get("cooldowns"), _is_seconds)}
         self.threshold = _level(raw.get("threshold"), DEFAULTS["threshold"])
-        self.thresholds = _table(raw.get("thresholds"), lambda v: v in SEVERITY_RANK)
+        self.thresholds = {**DEFAULTS["thresholds"], **_table(raw.get("thresholds"), lambda v: v in SEVERITY_RANK)}
         count = raw.get("max_nudges")
         self.max_nudges = count if _is_count(count) else DEFAULTS["max_nudges"]
         chars = raw.get("max_chars")

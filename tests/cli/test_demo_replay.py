@@ -21,14 +21,12 @@ def test_demo_runs_the_scripted_session_through_the_hooks(clean_env: dict[str, s
     assert (done.returncode, done.stderr) == (0, "")
     out = done.stdout
     assert "  $ sidekit scope set --issue gt-abc12 --allow 'api/handlers/**' 'tests/**'\n" in out
-    assert ("  5. Read auth/middleware.py\n     It wanders into the auth middleware, outside the task.\n"
-            f"     -> agent told: [sidecar:scope] FYI: auth/middleware.py is outside this task's scope {SCOPE}. "
-            "Reading is fine; changing it needs the user's go-ahead.\n"
-            "        why: the scope sidecar fired; the policy let it through\n") in out
+    assert ("  5. Read auth/middleware.py\n     It wanders into the auth middleware, outside the task: reading is fine "
+            "and the primer named the scope, so the notice is held back (threshold).\n") in out
+    assert ("     .. held back (threshold): scope: [sidecar:scope] FYI: auth/middleware.py is outside this task's "
+            "scope (gt-abc12: api/handl…\n") in out
     assert (f"     -> agent told: [sidecar:scope] auth/middleware.py is outside this task's scope {SCOPE}. "
             "If it must change, say so to the user first.\n") in out
-    assert ("     .. held back (duplicate): scope: [sidecar:scope] FYI: auth/middleware.py is outside this task's "
-            "scope (gt-abc12: api/handl…\n") in out
     assert (f"     -> agent told: [sidecar:scope] This Bash command writes auth/session.py, which is outside this "
             f"task's scope {SCOPE}. If it must change, say so to the user first.\n") in out
     assert " 12. user: Wrap up and summarize what changed.\n" in out
@@ -83,14 +81,14 @@ def test_replay_runs_a_transcript_with_the_projects_scope(project: Path, tmp_pat
     body = done.stdout.split("\n", 3)[3]  # after the header lines naming the throw-away folder
     assert body == (
         "  2. Read lib/b.py\n"
-        "     -> agent told: [sidecar:scope] FYI: lib/b.py is outside this task's scope (T-1: src/**). "
-        "Reading is fine; changing it needs the user's go-ahead.\n"
-        "        why: the scope sidecar fired; the policy let it through\n"
+        "     -> agent told nothing\n"
+        "     .. held back (threshold): scope: [sidecar:scope] FYI: lib/b.py is outside this task's scope (T-1: src/**). "
+        "Reading is fine…\n"
         "  3. Edit lib/b.py\n"
         "     -> agent told: [sidecar:scope] lib/b.py is outside this task's scope (T-1: src/**). "
         "If it must change, say so to the user first.\n"
         "        why: the scope sidecar fired; the policy let it through\n\n"
-        "4 steps; nudges delivered: 2 (scope 2); held back by the policy: 0 (none)\n"
+        "4 steps; nudges delivered: 1 (scope 1); held back by the policy: 1 (threshold 1)\n"
         "(not replayed: 0 tool calls without a result, 1 unreadable lines)\n"
     )
     assert not (project / ".sidekit" / "log").exists()  # the real project is never written to

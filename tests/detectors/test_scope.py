@@ -27,7 +27,24 @@ def scoped(project: Path) -> Path:
     done = sidekit(project, "scope", "set", "--issue", "gt-abc12", "--allow", "api/handlers/**",
                    "--deny", "api/handlers/legacy/**")
     assert done.returncode == 0, done.stderr
+    # These tests also check the notices for looking outside the scope, which a team opts into.
+    (project / ".sidekit" / "rules").mkdir(parents=True, exist_ok=True)
+    (project / ".sidekit" / "rules" / "reads.toml").write_text(READ_NOTICES)
     return project
+
+
+READ_NOTICES = '[pack]\nname = "reads"\n\n[policy]\nthresholds = { scope = "low" }\n'
+
+
+def test_by_default_looking_outside_is_held_back_and_every_edit_is_said(scoped: Path, run_hook: HookRunner) -> None:
+    (scoped / ".sidekit" / "rules" / "reads.toml").unlink()
+    read = payload("PostToolUse", scoped, tool_name="Read", tool_input={"file_path": str(scoped / "auth/middleware.py")})
+    assert run_hook("PostToolUse", read).stdout == ""
+    assert context_of(run_hook("PostToolUse", grep(scoped, "auth")).stdout) == ""
+    assert context_of(run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout).startswith(
+        "[sidecar:scope] auth/middleware.py is outside")
+    decisions = (scoped / ".sidekit" / "log" / "decisions.jsonl").read_text()
+    assert sum('"threshold"' in line for line in decisions.splitlines()) == 2, decisions
 
 
 def test_set_writes_toml_and_answers_compactly(scoped: Path) -> None:

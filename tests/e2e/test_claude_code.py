@@ -279,16 +279,16 @@ def scoped_project(project: Path, sidekit: Callable[..., str]) -> Path:
     return project / "lib" / "util.py"
 
 
-def test_out_of_scope_read_and_edit_each_get_one_scope_nudge(run_session: SessionRunner, project: Path,
-                                                              sidekit: Callable[..., str]) -> None:
+def test_an_out_of_scope_edit_gets_one_scope_nudge_and_a_read_none(run_session: SessionRunner, project: Path,
+                                                                    sidekit: Callable[..., str]) -> None:
     util = scoped_project(project, sidekit)
     steps = [ToolCall("Read", {"file_path": str(util)}),
              ToolCall("Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"})]
 
     run = run_session(PROMPT, steps)
 
-    assert split_result(result_text(run.tool_result(0))) == (UTIL_READ, [
-        reminder("PostToolUse:Read hook additional context", READ_OUTSIDE.format(path="lib/util.py"))])
+    # Reading outside the scope is fine and the session's primer names the scope: held back by default.
+    assert split_result(result_text(run.tool_result(0))) == (UTIL_READ, [])
     assert split_result(result_text(run.tool_result(1))) == (updated(util), [
         reminder("PostToolUse:Edit hook additional context", WRITE_OUTSIDE.format(path="lib/util.py"))])
     assert prompt_reminders(run.prompt_blocks()) == []
@@ -317,10 +317,9 @@ def test_the_same_finding_twice_is_said_once(run_session: SessionRunner, project
     run = run_session(PROMPT, steps)
 
     said = [split_result(result_text(run.tool_result(index)))[1] for index in range(4)]
-    assert said == [[reminder("PostToolUse:Read hook additional context", READ_OUTSIDE.format(path="lib/util.py"))],
-                    [reminder("PostToolUse:Edit hook additional context", WRITE_OUTSIDE.format(path="lib/util.py"))],
+    assert said == [[], [reminder("PostToolUse:Edit hook additional context", WRITE_OUTSIDE.format(path="lib/util.py"))],
                     [], []]
-    assert run.count(READ_OUTSIDE.format(path="lib/util.py")) == 1
+    assert run.count(READ_OUTSIDE.format(path="lib/util.py")) == 0
     assert run.count(WRITE_OUTSIDE.format(path="lib/util.py")) == 1
     assert util.read_text() == "def helper():\n    return 3\n"
 

@@ -65,7 +65,8 @@ def test_a_secret_in_a_grep_command_stays_out_of_decisions_and_nudges(project: P
     with Index.open(str(project)):
         pass
     event = payload("PostToolUse", project, tool_name="Bash", tool_use_id="t1",
-                    tool_input={"command": f"grep -rn {TOKEN} ."}, tool_response={"stdout": "", "stderr": ""})
+                    tool_input={"command": f"grep -rn {TOKEN} ."},
+                    tool_response={"stdout": "b.py:1: a long listing\n" * 120, "stderr": ""})  # hints follow long output
     done = hook("PostToolUse", event, project)
     said = context_of(done.stdout)
     assert said.startswith("[sidecar:tools] ") and MASK in said and TOKEN not in said

@@ -248,7 +248,7 @@ def test_bad_config_values_fall_back_to_defaults() -> None:
                             "cooldowns": {"tools": 5, "specs": "x"}, "thresholds": {"tools": "bad"}, "mute": "tools"})
     assert (config.cooldown, config.max_nudges, config.threshold, config.dedup) == (30.0, 10, "low", True)
     assert config.cooldowns == {"scope": 0.0, "tools": 5}
-    assert (config.thresholds, config.mute) == ({}, frozenset())
+    assert (config.thresholds, config.mute) == ({"scope": "medium"}, frozenset())
 
 
 def test_policy_table_comes_from_the_rule_pack_snapshot(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -356,6 +356,8 @@ def test_concurrent_hooks_say_a_finding_exactly_once(here: Path, clean_env: dict
     save(str(here), Scope(["api/**"], issue="gt-1"))
     (here / "auth").mkdir()
     (here / "auth" / "x.py").write_text("X = 1\n")
+    (here / ".sidekit" / "rules").mkdir(parents=True, exist_ok=True)  # read notices on (held back by default)
+    (here / ".sidekit" / "rules" / "reads.toml").write_text('[pack]\nname = "reads"\n[policy]\nthresholds = { scope = "low" }\n')
     body = json.dumps(payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "auth/x.py")}))
     script = REPO / "hooks" / "post_tool_use.py"
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(here))
@@ -449,6 +451,9 @@ SPLIT_WORDS = '''def split_words(text):
 '''
 
 
+LONG_GREP = "".join(f"pkg/mod{n}.py:{n}: value = make_str(item)  # a long listing\n" for n in range(60))  # >= 2 KB
+
+
 def test_the_helper_finding_arrives_after_a_grep_hint_and_a_deferred_one_at_the_next_boundary(
         project: Path, run_hook: Any) -> None:
     from testing.hooks import bash, write
@@ -462,7 +467,7 @@ def test_the_helper_finding_arrives_after_a_grep_hint_and_a_deferred_one_at_the_
     function_index.main(["build", str(project)])
     with Index.open(str(project)):
         pass
-    hint = context_of(run_hook("PostToolUse", bash(project, "grep -rn make_str .")).stdout)
+    hint = context_of(run_hook("PostToolUse", bash(project, "grep -rn make_str .", LONG_GREP)).stdout)
     assert hint.startswith("[sidecar:tools] Searching code text for `make_str`")
     # Seconds later the agent copies make_str: a habit hint must not cost the session this finding.
     (project / "app" / "termui.py").write_text("import sys\n\n\n" + DECODE_TEXT)  # the Write happened

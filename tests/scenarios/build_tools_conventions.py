@@ -79,23 +79,27 @@ T.append(bash("raw-pytest", "python -m pytest -q 2>&1 | tail -80", tools_exp("`s
 T.append(bash("raw-pytest-uv-one-file", "uv run pytest -x tests/test_cart.py 2>&1 | tail -80",
               tools_exp("`sidekit test tests/test_cart.py`"), stdout=LONG_RED))
 T.append(bash("raw-pytest-failed-is-the-tests-sidecars", "pytest -q tests/test_cart.py", [], error="Exit code 1\nFAILED tests/test_cart.py::test_total - assert 90 == 100\n1 failed, 3 passed in 0.05s"))
-T.append(bash("grep-identifier", "grep -rn unit_price .", tools_exp("`sidekit usages unit_price`"), index=True))
-T.append(bash("git-grep-identifier", "git grep -n unit_price -- '*.py'", tools_exp("`sidekit usages unit_price`"), index=True))
-T.append(bash("rg-def", 'rg -n "def unit_price" shop', tools_exp("`sidekit symbol unit_price`"), index=True))
+# A habit hint speaks only when the command's output was long (>= 2 KB): a read or search that
+# answered in a few lines cost the model nothing (the independent reviewer labelled those noise, #18).
+LONG = "".join(f"shop/pricing.py:{n}:    return PRICES[sku]  # line {n} of a long listing\n" for n in range(1, 60))
+T.append(bash("grep-identifier-short-answer", "grep -rn unit_price .", [], index=True, stdout="shop/pricing.py:4:def unit_price(sku: str) -> int:\n"))
+T.append(bash("grep-identifier", "grep -rn unit_price .", tools_exp("`sidekit usages unit_price`"), index=True, stdout=LONG))
+T.append(bash("git-grep-identifier", "git grep -n unit_price -- '*.py'", tools_exp("`sidekit usages unit_price`"), index=True, stdout=LONG))
+T.append(bash("rg-def", 'rg -n "def unit_price" shop', tools_exp("`sidekit symbol unit_price`"), index=True, stdout=LONG))
 # near misses: `sidekit usages` would not answer what the grep asks (a parameter), or nothing is indexed yet
 T.append(bash("grep-parameter-not-a-definition", "grep -rn sku .", [], index=True))
 T.append(bash("grep-identifier-before-any-index", "grep -rn unit_price .", []))
-T.append(bash("cat-source", "cat shop/pricing.py", tools_exp(text="[sidecar:tools] `cat` of shop/pricing.py: use the Read tool instead; it shows line numbers and pages long files without the shell.")))
-T.append(bash("tail-log", "tail -n 100 logs/app.log", tools_exp("Read tool with offset/limit")))
+T.append(bash("cat-source", "cat shop/pricing.py", tools_exp(text="[sidecar:tools] `cat` of shop/pricing.py: use the Read tool instead; it shows line numbers and pages long files without the shell."), stdout=LONG))
+T.append(bash("tail-log", "tail -n 100 logs/app.log", tools_exp("Read tool with offset/limit"), stdout=LONG))
 # Claude Code can run without the Glob tool ("Glob is not available in this session"): the find hint
 # waits until the Glob tool has answered in the session (the reviewer labelled it wrong otherwise, #18).
 T.append(bash("find-name", 'find . -name "*.toml"', []))
 T.append({"name": "glob-answers", "files": BASE, "tool": "Glob", "input": {"pattern": "**/*.py"},
           "response": {"filenames": ["shop/pricing.py"], "durationMs": 3, "numFiles": 1, "truncated": False},
           "expect": [], "session": "find-after-glob"})
-T.append({**bash("find-name-after-glob", 'find . -name "*.toml"', tools_exp("the Glob tool does this (pattern `**/*.toml`)")),
+T.append({**bash("find-name-after-glob", 'find . -name "*.toml"', tools_exp("the Glob tool does this (pattern `**/*.toml`)"), stdout=LONG),
           "session": "find-after-glob"})
-T.append(bash("sed-print-range", "sed -n '1,40p' shop/pricing.py", tools_exp("`sed -n 1,40p` of shop/pricing.py: use the Read tool with offset/limit")))
+T.append(bash("sed-print-range", "sed -n '1,40p' shop/pricing.py", tools_exp("`sed -n 1,40p` of shop/pricing.py: use the Read tool with offset/limit"), stdout=LONG))
 # --- catalog: near misses
 for name, command in [
     ("pytest-version", "pytest --version"), ("sidekit-test", "sidekit test tests/"), ("grep-todo", 'grep -rn "TODO" .'),
@@ -236,19 +240,21 @@ hwrite("sliding-window-not-paginate", "app/stats.py", 'def moving_average(values
 hwrite("test-of-the-helper-is-not-a-copy", "tests/test_data.py", 'from app.utils.data import flatten\n\n\ndef test_flatten_nested():\n    nested = [1, [2, [3, 4]], (5,)]\n    result = flatten(nested)\n    assert result == [1, 2, 3, 4, 5]\n', [])
 
 # the shell catalog, held out: commands written the way agents type them, not the tuned ones
-def hbash(name, command, expect, xfail=""):
+def hbash(name, command, expect, xfail="", stdout=None):
     files = {**HB, **UTILS}  # with the function index, as every project has it once a session started (#14)
     files[".sidekit/index/functions.json"] = index_for({k: v for k, v in files.items() if k.endswith(".py")})
     case = {"name": name, "files": files, "tool": "Bash", "input": {"command": command, "description": "run"},
             "expect": expect}
+    if stdout is not None:
+        case["response"] = {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False}
     if xfail:
         case["xfail"] = xfail
     H.append(case)
 
-hbash("grep-include-identifier", 'grep -rn "parse_bool" --include="*.py" .', tools_exp("sidekit usages parse_bool"))
-hbash("rg-word-identifier", "rg -w deep_merge app/", tools_exp("sidekit usages deep_merge"))
-hbash("grep-def", 'grep -rn "def ensure_dir" app', tools_exp("sidekit symbol ensure_dir"))
-hbash("head-source", "head -n 60 app/utils/data.py", tools_exp("Read tool"))
+hbash("grep-include-identifier", 'grep -rn "parse_bool" --include="*.py" .', tools_exp("sidekit usages parse_bool"), stdout=LONG)
+hbash("rg-word-identifier", "rg -w deep_merge app/", tools_exp("sidekit usages deep_merge"), stdout=LONG)
+hbash("grep-def", 'grep -rn "def ensure_dir" app', tools_exp("sidekit symbol ensure_dir"), stdout=LONG)
+hbash("head-source", "head -n 60 app/utils/data.py", tools_exp("Read tool"), stdout=LONG)
 hbash("venv-pytest", ".venv/bin/python -m pytest tests/test_data.py -q", [])  # no output: no raw-run hint (#18)
 hbash("find-type-f-name", 'find app -type f -name "*.py"', [])  # no Glob seen in the session (#18 reviewer)
 hbash("grep-count-in-log", "grep -c ERROR logs/app.log", [])
