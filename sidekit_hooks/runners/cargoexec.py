@@ -10,16 +10,8 @@ harness asked to list): run as it is.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
 import time
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from sidekit_hooks.runners import Result
 
 SHORT = 2048  # bytes printed as they are (answer.SHORT, without importing it on the short path)
 CARGO_LINES = 12  # bytes cargo prints after a failing binary's output, past its own `Running` line
@@ -34,37 +26,28 @@ def main(argv: list[str]) -> int:
     is_test = os.sep + "deps" + os.sep in binary
     if not is_test or os.environ.get("SIDEKIT_RAW", "") not in ("", "0") or any(a.startswith(PASS_THROUGH) for a in args):
         os.execv(binary, [binary, *args])
-    from sidekit_hooks.runners.goexec import forward_signals
+    from sidekit_hooks.runners import ledger
 
     started = time.time()
-    process = subprocess.Popen([binary, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    previous = forward_signals(process)
-    try:
-        data = process.stdout.read() if process.stdout else b""
-        code = process.wait()
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)  # type: ignore[arg-type]
+    data, code = ledger.run_binary([binary, *args])
     text = data.decode("utf-8", "surrogateescape")  # printed back byte for byte
-    later = None
     try:
-        out, later = render(binary, text, started, code)
+        out = render(binary, text, started, code)
     except Exception:  # noqa: BLE001 - never less than the run said
         out = text
     sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))  # whatever the locale: no encoding error
     sys.stdout.flush()
-    if later is not None:
-        from sidekit_hooks.runners import ledger
-
-        ledger.after_output(later)
     if code < 0:
+        import signal
+
         signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code
 
 
-def render(binary: str, text: str, started: float, code: int) -> tuple[str, Callable[[], None] | None]:
-    """(what to print, the cache write left for after it, if any)."""
+def render(binary: str, text: str, started: float, code: int) -> str:
+    """What to print: the output as it was when the run's output stays short (the cache write left to
+    the run's writer, see ledger.spool), else the compact answer."""
     from sidekit_hooks.runners import ledger
     from sidekit_hooks.status import cache
 
@@ -72,30 +55,26 @@ def render(binary: str, text: str, started: float, code: int) -> tuple[str, Call
     root = cache.workspace_root(here)
     source = _source(binary, here, root)
     size = len(text.encode("utf-8", "replace"))
-    if size + ledger.printed_before(root, "cargo", size) <= SHORT:  # parsed after the output, by the child
-        return text, lambda: _save(root, _parse(text, root, started, code, source))
-    from sidekit_hooks.runners import answer, store
+    if size + ledger.printed_before(root, "cargo", size) <= SHORT:
+        ledger.spool(root, "cargo", [root, source, repr(started), str(code)], text)
+        return text
+    from sidekit_hooks.runners import answer, cargo, store
     from sidekit_hooks.runners.goexec import as_seen
 
-    result = _parse(text, root, started, code, source)
-
+    result = cargo.parse(text, root, started, code, source)
     summary, table = store.save(root, result, compact=True)
     saved = as_seen(store.save_raw(root, "cargo", text, os.path.basename(binary).rsplit("-", 1)[0]))
     budget = answer.head_budget("cargo test", text, saved, code) - len(source) - CARGO_LINES
     found = answer.run_answer(dict(summary), dict(table), result, budget, {"binary": source})
-    return answer.compacted("cargo test", text, saved, code, found), None
+    return answer.compacted("cargo test", text, saved, code, found)
 
 
-def _parse(text: str, root: str, started: float, code: int, source: str) -> Result:
-    from sidekit_hooks.runners import cargo
+def save_spooled(fields: list[str], text: str) -> None:
+    """The run's writer (ledger.spool): one binary's output into the cache."""
+    from sidekit_hooks.runners import cargo, store
 
-    return cargo.parse(text, root, started, code, source)
-
-
-def _save(root: str, result: Result) -> None:
-    from sidekit_hooks.runners import store
-
-    store.save(root, result)
+    root, source, started, code = fields[0], fields[1], float(fields[2]), int(fields[3])
+    store.save(root, cargo.parse(text, root, started, code, source))
 
 
 def _source(binary: str, package: str, root: str) -> str:

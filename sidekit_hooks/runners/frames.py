@@ -18,6 +18,7 @@ MESSAGE_CHARS = 300
 MAX_FRAMES = 6
 
 GO_LOG = re.compile(r"^\s+([\w.\-/]+\.go):(\d+): ?(.*)$")  # `    calc_test.go:12: got 4, want 3`
+GO_TEST_FUNC = re.compile(r"^func ((?:Test|Example|Fuzz)\w*)\(")
 GO_FRAME = re.compile(r"^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$")  # goroutine dumps: `\t/abs/calc.go:9 +0x1d`
 GO_BUILD = re.compile(r"^(?:\.\/)?([\w.\-/]+\.go):(\d+)(?::\d+)?: (.*)$")  # `p/p.go:3:22: undefined: x`
 RUST_PANIC = re.compile(r"^thread '([^']*)'(?: \(\d+\))? panicked at ([^\s']+?):(\d+):(\d+):?\s*(.*)$")
@@ -47,9 +48,11 @@ def relative(path: str, root: str) -> str:
 
 # --- Go ---------------------------------------------------------------------------------------
 
-def go_failure(lines: list[str], pkgdir: str, root: str, default: str = "test failed") -> dict[str, Any]:
+def go_failure(lines: list[str], pkgdir: str, root: str, default: str = "test failed",
+               test: str = "") -> dict[str, Any]:
     """A Go test's failure from its output: a panic (innermost project frame of the dump), a timeout,
-    or the first `file_test.go:NN: message` line."""
+    the first `file_test.go:NN: message` line (with its continuation lines), or for a bare `t.Fail()`
+    the test function's own line and what the test printed."""
     prefix = "" if pkgdir in ("", ".") else pkgdir.rstrip("/") + "/"
     for index, line in enumerate(lines):
         if line.startswith("panic: "):
@@ -60,13 +63,63 @@ def go_failure(lines: list[str], pkgdir: str, root: str, default: str = "test fa
             if kind == "panic" and message.startswith("runtime error:"):
                 kind, message = "runtime error", message[len("runtime error:"):].strip()
             return with_shape({"type": kind, "message": message, "at": at, "frames": frames[:MAX_FRAMES]})
-    for line in lines:
+    for index, line in enumerate(lines):
         found = GO_LOG.match(line.rstrip("\n"))
         if found:
             path = found.group(1) if "/" in found.group(1) else prefix + found.group(1)
-            return with_shape({"type": "t.Error", "message": found.group(3).strip(), "at": f"{path}:{found.group(2)}"})
-    text = next((ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("---", "==="))), default)
-    return with_shape({"type": "fail", "message": text})
+            message = " ".join([found.group(3).strip(), *_go_continued(lines[index + 1:], line)]).strip()
+            return with_shape({"type": "t.Error", "message": message or "(empty message)",
+                               "at": f"{path}:{found.group(2)}"})
+    printed = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("---", "==="))]
+    at = go_test_line(os.path.join(root, pkgdir) if not os.path.isabs(pkgdir) else pkgdir, test)
+    if not at:  # a package's own failure (TestMain, os.Exit): its first words
+        return with_shape({"type": "fail", "message": printed[0] if printed else default})
+    said = "failed without a message (t.Fail)" + ("; printed: " + " ".join(printed) if printed else "")
+    return with_shape({"type": "fail", "message": said, "at": prefix + at})
+
+
+def _go_continued(lines: list[str], first: str) -> list[str]:
+    """A multi-line t.Error message's further lines: indented deeper than its `file.go:NN:` line."""
+    depth = len(first) - len(first.lstrip())
+    more: list[str] = []
+    for line in lines:
+        if not line.strip() or len(line) - len(line.lstrip()) <= depth:
+            break
+        more.append(line.strip())
+    return more
+
+
+_TEST_LINES: dict[str, dict[str, str]] = {}
+
+
+def go_test_line(folder: str, test: str) -> str:
+    """`file_test.go:NN` of `func TestX(` for test `TestX/sub` in the package's folder, else ''."""
+    name = test.split("/", 1)[0]
+    if not name:
+        return ""
+    if folder not in _TEST_LINES:
+        _TEST_LINES[folder] = _go_test_functions(folder)
+    return _TEST_LINES[folder].get(name, "")
+
+
+def _go_test_functions(folder: str) -> dict[str, str]:
+    from sidekit_hooks.core import safepath
+
+    found: dict[str, str] = {}
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith("_test.go"))
+    except OSError:
+        return found
+    for name in names[:200]:
+        try:  # regular files only: never blocking on a FIFO a repository planted there
+            text = safepath.read_bytes(os.path.join(folder, name)).decode("utf-8", "replace")
+        except OSError:
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            func = GO_TEST_FUNC.match(line)
+            if func:
+                found.setdefault(func.group(1), f"{name}:{number}")
+    return found
 
 
 def _go_frames(lines: list[str], root: str) -> list[str]:

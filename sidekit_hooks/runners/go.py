@@ -234,7 +234,7 @@ def _package_records(pkgdir: str, package: _Package, root: str, result: Result, 
             entry["f"] = dict(died)
         elif outcome == "failed":
             crashed = any(line.startswith("panic: ") for line in package.output)  # a panic's dump is the package's
-            entry["f"] = frames.go_failure(lines + (package.output if crashed else []), pkgdir, root)
+            entry["f"] = frames.go_failure(lines + (package.output if crashed else []), pkgdir, root, test=test)
         entry["o"] = outcome
         if outcome == "failed":
             entry["p"] = "call"

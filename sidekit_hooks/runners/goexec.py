@@ -11,21 +11,15 @@ unchanged. Anything unexpected here: the output is printed as it was.
 from __future__ import annotations
 
 import os
-import re
-import signal
-import subprocess
 import sys
 import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from sidekit_hooks.runners import Result
 
 SHORT = 2048  # bytes printed as they are (answer.SHORT, without importing it on the short path)
 GO_LINES = 110  # bytes go prints after a failing package's output
-LOG_LINE = re.compile(r"^    [\w.\-]+\.go:\d+: ")  # a t.Log/t.Error line as -v prints it
 # Runs whose output is the point, and runs go already converts to JSON (-json, GOFLAGS=-json): as they are.
 PASS_THROUGH = ("-test.list", "-test.fuzz", "-test.bench", "-test.v=test2json")
 
@@ -37,37 +31,30 @@ def main(argv: list[str]) -> int:
     binary, args = argv[0], argv[1:]
     if os.environ.get("SIDEKIT_RAW", "") not in ("", "0") or any(a.startswith(PASS_THROUGH) for a in args):
         os.execv(binary, [binary, *args])
+    from sidekit_hooks.runners import ledger
+
     verbose = any(a in ("-test.v", "-test.v=true") for a in args)
     run_args = [a for a in args if not a.startswith("-test.v")] + ["-test.v=test2json"] + _test_log(binary, args)
     started = time.time()
-    process = subprocess.Popen([binary, *run_args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    forward = forward_signals(process)
-    try:
-        data = process.stdout.read() if process.stdout else b""
-        code = process.wait()
-    finally:
-        for number, previous in forward.items():
-            signal.signal(number, previous)  # type: ignore[arg-type]
+    data, code = ledger.run_binary([binary, *run_args])
     text = data.decode("utf-8", "surrogateescape")  # printed back byte for byte
-    later = None
     try:
-        out, later = render(text, verbose, started, code)
+        out = render(text, verbose, started, code)
     except Exception:  # noqa: BLE001 - never less than the run said: its own words, without test2json's marks
         out = _fallback(text, verbose)
     sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))  # whatever the locale: no encoding error
     sys.stdout.flush()
-    if later is not None:
-        from sidekit_hooks.runners import ledger
-
-        ledger.after_output(later)
     if code < 0:  # killed by a signal: die the same way, so go reports it as it would
+        import signal
+
         signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code
 
 
-def render(text: str, verbose: bool, started: float, code: int) -> tuple[str, Callable[[], None] | None]:
-    """(what to print, the cache write left for after it, if any)."""
+def render(text: str, verbose: bool, started: float, code: int) -> str:
+    """What to print: the output as it was when the run's output stays short (the cache write left to
+    the run's writer, see ledger.spool), else the compact answer."""
     from sidekit_hooks.runners import go, ledger
     from sidekit_hooks.status import cache
 
@@ -80,26 +67,36 @@ def render(text: str, verbose: bool, started: float, code: int) -> tuple[str, Ca
         pkgdir = here
     events = go.parse_framed(text, pkgdir)
     plain = _plain(text, verbose, events)
-    events.append({"Action": "fail" if code else "pass", "Package": pkgdir})
-    result = go.from_events(events, root, started, code, lambda name: name)
-    result.last_words = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
     size = len(plain.encode("utf-8", "replace"))
     if size + ledger.printed_before(root, "go", size) <= SHORT:
-        return plain, lambda: _save(root, result)
+        ledger.spool(root, "go", [root, pkgdir, repr(started), str(code)], text)
+        return plain
     from sidekit_hooks.runners import answer, store
 
+    result = _result(text, events, root, pkgdir, started, code)
     summary, table = store.save(root, result, compact=True)
     shown = as_seen(store.save_raw(root, "go", text.replace("\x16", ""), pkgdir))
     # room for go's own lines after ours (`FAIL\t<import path>\t0.01s`, `FAIL`), so the whole stays <= 800 B
     budget = answer.head_budget("go test", plain, shown, code) - len(pkgdir) - GO_LINES
     found = answer.run_answer(dict(summary), dict(table), result, budget, {"package": pkgdir})
-    return answer.compacted("go test", plain, shown, code, found), None
+    return answer.compacted("go test", plain, shown, code, found)
 
 
-def _save(root: str, result: Result) -> None:
-    from sidekit_hooks.runners import store
+def _result(text: str, events: list[dict[str, object]], root: str, pkgdir: str, started: float, code: int) -> Result:
+    from sidekit_hooks.runners import go
 
-    store.save(root, result)
+    events = [*events, {"Action": "fail" if code else "pass", "Package": pkgdir}]
+    result = go.from_events(events, root, started, code, lambda name: name)
+    result.last_words = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
+    return result
+
+
+def save_spooled(fields: list[str], text: str) -> None:
+    """The run's writer (ledger.spool): one binary's output into the cache."""
+    from sidekit_hooks.runners import go, store
+
+    root, pkgdir, started, code = fields[0], fields[1], float(fields[2]), int(fields[3])
+    store.save(root, _result(text, go.parse_framed(text, pkgdir), root, pkgdir, started, code))
 
 
 def _test_log(binary: str, args: list[str]) -> list[str]:
@@ -152,13 +149,23 @@ def _plain(text: str, verbose: bool, events: list[dict[str, object]] | None = No
         line = str(event.get("Output", ""))
         if line.startswith(("=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS", "--- FAIL", "--- SKIP")):
             continue
-        is_log = bool(LOG_LINE.match(line)) or (logging.get(test, False) and line.startswith("        "))
+        is_log = _is_log(line) or (logging.get(test, False) and line.startswith("        "))
         if test and is_log:
             logs.setdefault(test, []).append(line)
         else:
             out.append(line)
         logging[test] = is_log
     return "".join(out)
+
+
+def _is_log(line: str) -> bool:
+    """A t.Log/t.Error line as -v prints it: `    name_test.go:12: ` (what `^    [\\w.-]+\\.go:\\d+: ` matches)."""
+    if not line.startswith("    ") or line[4:5].isspace():
+        return False
+    name, sep, rest = line[4:].partition(".go:")
+    number, colon, _ = rest.partition(": ")
+    return bool(sep and colon and name and number.isdigit()
+                and all(c.isalnum() or c in "_.-" for c in name) and number.isascii())
 
 
 def _fallback(text: str, verbose: bool) -> str:
@@ -177,21 +184,6 @@ def _report(test: str, depth: int, failed: dict[str, float], logs: dict[str, lis
         if child.rpartition("/")[0] == test:
             lines += _report(child, depth + 1, failed, logs)
     return lines
-
-
-def forward_signals(process: subprocess.Popen[bytes]) -> dict[int, object]:
-    """SIGINT/SIGTERM to this wrapper reach the binary too (go kills its child on timeout or ^C)."""
-    previous: dict[int, object] = {}
-
-    def forward(number: int, frame: object) -> None:
-        try:
-            process.send_signal(number)
-        except OSError:
-            pass
-
-    for number in (signal.SIGINT, signal.SIGTERM):
-        previous[number] = signal.signal(number, forward)
-    return previous
 
 
 if __name__ == "__main__":  # run as a file (`python -I -S .../runners/goexec.py`): find our package by path

@@ -1,7 +1,11 @@
 """What the test binaries of one raw run printed, and work a wrapper leaves for after its output.
 
 Standard library only and light: each test binary of a `go test` / `cargo test` runs through a
-wrapper, whose start-up is paid once per binary.
+wrapper, whose start-up is paid once per binary (no `subprocess`, `json` or `re` here).
+
+A binary whose output is printed as it was leaves its output in a spool file; the first such binary
+of a run starts one detached writer, which waits for go or cargo (our parent) to end and then puts
+every spooled binary of the run into the cache: one writer per run, off the run's critical path.
 """
 
 from __future__ import annotations
@@ -15,6 +19,60 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
+SPOOL_WAIT = 3600.0  # seconds the run's writer waits for go or cargo to end before writing what it has
+
+
+def run_binary(argv: list[str]) -> tuple[bytes, int]:
+    """(stdout and stderr in one stream, exit status: negative for a signal) of `argv`; SIGINT and
+    SIGTERM to this wrapper reach it too (go kills its child on timeout or ^C)."""
+    import signal
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: the binary, its output into the pipe
+        try:
+            os.close(read)
+            os.dup2(write, 1)
+            os.dup2(write, 2)
+            os.execv(argv[0], argv)
+        except OSError as exc:
+            os.write(2, f"{argv[0]}: {exc}\n".encode("utf-8", "replace"))
+        os._exit(127)
+    os.close(write)
+
+    def forward(number: int, frame: object) -> None:
+        try:
+            os.kill(pid, number)
+        except OSError:
+            pass
+
+    previous = {number: signal.signal(number, forward) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        chunks = []
+        while True:
+            chunk = os.read(read, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        status = os.waitpid(pid, 0)[1]
+    finally:
+        os.close(read)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    return b"".join(chunks), os.waitstatus_to_exitcode(status)
+
+
+def run_key() -> str:
+    """This raw run: go's or cargo's (our parent's) pid and start time (pids are reused)."""
+    parent = os.getppid()
+    try:
+        with open(f"/proc/{parent}/stat", encoding="ascii") as handle:
+            born = handle.read().rpartition(")")[2].split()[19]
+    except (OSError, IndexError):
+        born = "0"
+    return f"{parent}-{born}"
+
+
 def printed_before(root: str, runner: str, size: int) -> int:
     """Bytes the other test binaries of the same `go test` / `cargo test` (our parent process) printed
     raw before this one, and count `size` more: one raw run's short output stays short in all."""
@@ -23,13 +81,7 @@ def printed_before(root: str, runner: str, size: int) -> int:
     from sidekit_hooks.core import safepath
 
     folder = safepath.makedirs(os.path.join(root, ".sidekit", runner))  # never through a link out of the project
-    parent = os.getppid()
-    try:
-        with open(f"/proc/{parent}/stat", encoding="ascii") as handle:
-            born = handle.read().rpartition(")")[2].split()[19]  # the parent's start time: pids are reused
-    except (OSError, IndexError):
-        born = "0"
-    path = os.path.join(folder, f"printed-{parent}-{born}")
+    path = os.path.join(folder, f"printed-{run_key()}")
     fd = os.open(safepath.check(path), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     with open(fd, "r+", encoding="ascii") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
@@ -45,7 +97,7 @@ def printed_before(root: str, runner: str, size: int) -> int:
 def _forget_old_ledgers(folder: str, age: float = 86_400.0) -> None:
     cutoff = time.time() - age
     for entry in os.scandir(folder):
-        if entry.name.startswith("printed-"):
+        if entry.name.startswith(("printed-", "spool-", "writer-")):
             try:
                 if entry.stat().st_mtime < cutoff:
                     os.unlink(entry.path)
@@ -75,3 +127,56 @@ def after_output(work: Callable[[], None]) -> None:
         pass
     finally:
         os._exit(0)
+
+
+def spool(root: str, runner: str, fields: list[str], text: str) -> None:
+    """Leave one binary's output for the run's writer (started here by the run's first binary)."""
+    from sidekit_hooks.core import safepath
+
+    folder = safepath.makedirs(os.path.join(root, ".sidekit", runner))
+    run = run_key()
+    body = "\t".join(f.replace("\t", " ").replace("\n", " ") for f in fields) + "\n" + text
+    temp = os.path.join(folder, f".spool-{run}-{os.getpid()}.tmp")
+    fd = os.open(safepath.check(temp), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with open(fd, "wb") as handle:
+        handle.write(body.encode("utf-8", "surrogateescape"))
+    os.rename(temp, os.path.join(folder, f"spool-{run}-{os.getpid()}"))
+    try:  # the run's one writer: whoever creates its claim file first
+        os.close(os.open(safepath.check(os.path.join(folder, f"writer-{run}")), os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        return
+    parent = os.getppid()
+    after_output(lambda: _write_run(folder, run, parent, runner))
+
+
+def _write_run(folder: str, run: str, parent: int, runner: str) -> None:
+    """The run's writer: once go or cargo has ended, every spooled binary of the run into the cache."""
+    import importlib
+
+    deadline = time.time() + SPOOL_WAIT
+    while time.time() < deadline and _alive(parent, run):
+        time.sleep(0.1)
+    save = getattr(importlib.import_module(f"sidekit_hooks.runners.{runner}exec"), "save_spooled")
+    prefix = f"spool-{run}-"
+    for name in sorted(n for n in os.listdir(folder) if n.startswith(prefix)):
+        path = os.path.join(folder, name)
+        try:
+            with open(path, "rb") as handle:
+                head, _, text = handle.read().decode("utf-8", "surrogateescape").partition("\n")
+            os.unlink(path)
+            save(head.split("\t"), text)
+        except Exception:  # noqa: BLE001 - one bad spool must not lose the others
+            continue
+    try:
+        os.unlink(os.path.join(folder, f"writer-{run}"))
+    except OSError:
+        pass
+
+
+def _alive(pid: int, run: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            fields = handle.read().rpartition(")")[2].split()
+    except OSError:
+        return False
+    return f"{pid}-{fields[19]}" == run and fields[0] != "Z"

@@ -53,8 +53,13 @@ def test_a_go_module_red_run_is_compact_with_its_exit_code(tmp_path: Path) -> No
     found, code = sidekit(project, env, "test")
     assert code == 1 and found["runner"] == "go" and found["exit"] == 1 and found["failed"] == answer["failed"]
     assert len(json.dumps(found, separators=(",", ":"))) <= 800
-    # Go's t.Errorf carries no stack: the clusters sit at the assertion lines, not at unicode.go
-    assert {c.get("at", "") for c in found["clusters"]} <= {"", "assert.go:21"}
+    # Go's t.Errorf carries no stack: the clusters sit at the assertion lines, not at unicode.go; a bare
+    # t.Fail() at its test function, with what the test printed
+    assert {c["at"] for c in found["clusters"]} <= {"assert.go:21", "strcase_test.go:26", "caser_test.go:9",
+                                                    "unicode_test.go:94"}
+    top = found["clusters"][0]
+    assert top["at"] == "strcase_test.go:26" and top["affected"] >= 40
+    assert top["message"].startswith("failed without a message (t.Fail); printed: { input:")
 
 
 def fetch_crate(name: str, version: str) -> Path:

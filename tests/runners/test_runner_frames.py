@@ -73,3 +73,21 @@ def test_a_jvm_trace_is_at_the_innermost_project_frame(tmp_path: Path) -> None:
         "at": "src/main/java/com/acme/Calc.java:12",
         "frames": ["src/main/java/com/acme/Calc.java:12 in divide", "src/test/java/com/acme/CalcTest.java:30 in divides"],
         "shape": "/"}
+
+
+def test_a_multi_line_go_error_keeps_its_continuation_lines() -> None:
+    lines = ["=== RUN   TestParse\n", "    parse_test.go:30: \n", "        got: 4\n", "        want: 3\n",
+             "    parse_test.go:31: second\n", "--- FAIL: TestParse (0.00s)\n"]
+    assert frames.go_failure(lines, ".", "/p") == {
+        "type": "t.Error", "message": "got: 4 want: 3", "at": "parse_test.go:30", "shape": "got:"}
+
+
+def test_a_bare_go_t_fail_is_at_the_test_function_with_what_it_printed(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "all_test.go").write_text('package p\n\nimport "testing"\n\nfunc TestAll(t *testing.T) {\n}\n')
+    lines = ["=== RUN   TestAll/Hello\n", "{\n", 'input:"Hello",\n', "},\n", "--- FAIL: TestAll/Hello (0.00s)\n"]
+    assert frames.go_failure(lines, "pkg", str(tmp_path), test="TestAll/Hello") == {
+        "type": "fail", "message": 'failed without a message (t.Fail); printed: { input:"Hello", },',
+        "at": "pkg/all_test.go:5", "shape": "failed"}
+    assert frames.go_failure(["{\n", "}\n"], "pkg", str(tmp_path), test="TestGone") == {
+        "type": "fail", "message": "{", "shape": "{"}
