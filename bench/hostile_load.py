@@ -19,21 +19,64 @@ from typing import Any
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EVENTS = ("PostToolUse", "PostToolUseFailure", "UserPromptSubmit")
-SCRIPTS = {"PostToolUse": "post_tool_use.py", "PostToolUseFailure": "post_tool_use_failure.py",
-           "UserPromptSubmit": "user_prompt_submit.py"}
-TOOLS = ("Bash", "Edit", "Write", "Read", "Glob", "Grep", "NotebookEdit", "MultiEdit", "Agent", "Task", "TaskCreate",
-         "TodoWrite", "WebFetch", "WebSearch", "mcp__srv__tool", "FutureTool", "", "Bash\x00", "\udc80")
+SCRIPTS = {
+    "PostToolUse": "post_tool_use.py",
+    "PostToolUseFailure": "post_tool_use_failure.py",
+    "UserPromptSubmit": "user_prompt_submit.py",
+}
+TOOLS = (
+    "Bash",
+    "Edit",
+    "Write",
+    "Read",
+    "Glob",
+    "Grep",
+    "NotebookEdit",
+    "MultiEdit",
+    "Agent",
+    "Task",
+    "TaskCreate",
+    "TodoWrite",
+    "WebFetch",
+    "WebSearch",
+    "mcp__srv__tool",
+    "FutureTool",
+    "",
+    "Bash\x00",
+    "\udc80",
+)
 SESSIONS = ("fuzz-1", "fuzz-2", "../escape", "a/b", "", ".", "..", "x" * 300, "nul\x00name", "\udc80", 7, None)
 SLACK = 0.25  # seconds past the hard deadline still counted as on time (process scheduling on a busy box)
 
 
 def hostile_strings(project: str, outside: str) -> list[str]:
     return [
-        "", "a.py", "api/x.py", "../../etc/passwd", "/etc/passwd", os.path.join(outside, "victim.txt"),
-        os.path.join(project, "pipe.py"), os.path.join(project, "link.py"), os.path.join(project, "api", "deep", "x.py"),
-        "x\x00y.py", "\udc80.py", "$(touch${IFS}pwned)", "`touch pwned`", "a" * 5000, "**/**/**", "\u2028\u2029",
-        "\x1b[31mred", "AKIAIOSFODNN7EXAMPLE", "ghp_" + "a" * 36, "C:\\win\\path.py", "~/x.py", ".sidekit/scope.toml",
-        ".runtime/nudge_queue/fuzz-1/1-deadbeef.json", "pytest -x", "grep -rn parse_event .", "rm -rf /",
+        "",
+        "a.py",
+        "api/x.py",
+        "../../etc/passwd",
+        "/etc/passwd",
+        os.path.join(outside, "victim.txt"),
+        os.path.join(project, "pipe.py"),
+        os.path.join(project, "link.py"),
+        os.path.join(project, "api", "deep", "x.py"),
+        "x\x00y.py",
+        "\udc80.py",
+        "$(touch${IFS}pwned)",
+        "`touch pwned`",
+        "a" * 5000,
+        "**/**/**",
+        "\u2028\u2029",
+        "\x1b[31mred",
+        "AKIAIOSFODNN7EXAMPLE",
+        "ghp_" + "a" * 36,
+        "C:\\win\\path.py",
+        "~/x.py",
+        ".sidekit/scope.toml",
+        ".runtime/nudge_queue/fuzz-1/1-deadbeef.json",
+        "pytest -x",
+        "grep -rn parse_event .",
+        "rm -rf /",
     ]
 
 
@@ -63,13 +106,29 @@ def payload_bytes(rng: random.Random, project: str, outside: str) -> tuple[str, 
     strings = hostile_strings(project, outside)
     if roll < 0.4:  # a well-formed call with one hostile value in it: the detectors do real work
         return event, json.dumps(realistic(rng, event, project, strings)).encode("utf-8", "surrogatepass")
-    data: dict[str, Any] = {"session_id": rng.choice(SESSIONS), "cwd": rng.choice([project, project, outside, "", 5]),
-                            "hook_event_name": rng.choice([event, event, "Nope", None])}
+    data: dict[str, Any] = {
+        "session_id": rng.choice(SESSIONS),
+        "cwd": rng.choice([project, project, outside, "", 5]),
+        "hook_event_name": rng.choice([event, event, "Nope", None]),
+    }
     if event != "UserPromptSubmit":
         data["tool_name"] = rng.choice(TOOLS)
         data["tool_use_id"] = f"toolu_{rng.randrange(10**6)}"
-        fields = ("file_path", "command", "content", "old_string", "new_string", "pattern", "path", "edits", "glob",
-                  "notebook_path", "new_source", "url", "prompt")
+        fields = (
+            "file_path",
+            "command",
+            "content",
+            "old_string",
+            "new_string",
+            "pattern",
+            "path",
+            "edits",
+            "glob",
+            "notebook_path",
+            "new_source",
+            "url",
+            "prompt",
+        )
         data["tool_input"] = {rng.choice(fields): junk(rng, strings) for _ in range(rng.randint(0, 6))}
         data["tool_response"] = junk(rng, strings)
         if event == "PostToolUseFailure":
@@ -92,16 +151,30 @@ def realistic(rng: random.Random, event: str, project: str, strings: list[str]) 
     hostile = rng.choice(strings)
     calls = [
         ("Write", {"file_path": rng.choice([target, hostile]), "content": rng.choice(["print(1)\n", hostile])}, {}),
-        ("Edit", {"file_path": rng.choice([target, hostile]), "old_string": "return 1", "new_string": "print(2)"},
-         {"originalFile": "def parse_event():\n    return 1\n", "structuredPatch": [{"lines": ["+print(2)", hostile]}]}),
-        ("Bash", {"command": rng.choice(["grep -rn parse_event .", "pytest -q", "cat api/x.py", hostile])},
-         {"stdout": rng.choice(["ok", hostile, "Traceback (most recent call last):\n  File x"]), "stderr": ""}),
+        (
+            "Edit",
+            {"file_path": rng.choice([target, hostile]), "old_string": "return 1", "new_string": "print(2)"},
+            {
+                "originalFile": "def parse_event():\n    return 1\n",
+                "structuredPatch": [{"lines": ["+print(2)", hostile]}],
+            },
+        ),
+        (
+            "Bash",
+            {"command": rng.choice(["grep -rn parse_event .", "pytest -q", "cat api/x.py", hostile])},
+            {"stdout": rng.choice(["ok", hostile, "Traceback (most recent call last):\n  File x"]), "stderr": ""},
+        ),
         ("Grep", {"pattern": "parse_event", "path": rng.choice(["web", hostile])}, {"filenames": [hostile]}),
         ("Read", {"file_path": rng.choice([target, hostile])}, {"file": {"content": hostile}}),
     ]
     tool, tool_input, response = rng.choice(calls)
-    out = {**base, "tool_name": tool, "tool_use_id": f"toolu_{rng.randrange(10**6)}", "tool_input": tool_input,
-           "tool_response": response}
+    out = {
+        **base,
+        "tool_name": tool,
+        "tool_use_id": f"toolu_{rng.randrange(10**6)}",
+        "tool_input": tool_input,
+        "tool_response": response,
+    }
     if event == "PostToolUseFailure":
         out["error"] = hostile
     return out
@@ -122,8 +195,10 @@ def make_project(workdir: str) -> tuple[str, str]:
         os.mkfifo(os.path.join(project, "pipe.py"))
         os.symlink(os.path.join(outside, "victim.txt"), os.path.join(project, "link.py"))
     with open(os.path.join(project, "sidecar_rules", "fuzz.toml"), "w") as handle:
-        handle.write('[pack]\nname = "fuzz"\n[[rules]]\nid = "fuzz.print"\nmessage = "no print"\n'
-                     '[rules.when]\npaths = ["**/*.py"]\nadded = \'print\\(\'\n')
+        handle.write(
+            '[pack]\nname = "fuzz"\n[[rules]]\nid = "fuzz.print"\nmessage = "no print"\n'
+            "[rules.when]\npaths = [\"**/*.py\"]\nadded = 'print\\('\n"
+        )
     os.makedirs(os.path.join(project, ".sidekit"), exist_ok=True)
     with open(os.path.join(project, ".sidekit", "scope.toml"), "w") as handle:  # a task scope: api/ only
         handle.write('issue = "fuzz"\nallow = ["api/**"]\ndeny = []\n')
@@ -138,7 +213,7 @@ def snapshot_outside(workdir: str, project: str) -> dict[str, Any]:
     """Every path under `workdir` but the project (and sidekit's cache), with its size and mtime."""
     out: dict[str, Any] = {}
     for base, dirs, files in os.walk(workdir):
-        if base.startswith(project) or os.sep + "cache" in base[len(workdir):]:
+        if base.startswith(project) or os.sep + "cache" in base[len(workdir) :]:
             dirs[:] = []
             continue
         for name in files + dirs:
@@ -155,8 +230,11 @@ def fuzz(count: int, workdir: str, seed: int = 1, subprocess_samples: int = 10) 
     from sidekit_hooks import hook, runtime
 
     project, outside = make_project(workdir)
-    env = {"CLAUDE_PROJECT_DIR": project, "SIDEKIT_CACHE_DIR": os.path.join(workdir, "cache"),
-           "XDG_CONFIG_HOME": os.path.join(workdir, "xdg")}
+    env = {
+        "CLAUDE_PROJECT_DIR": project,
+        "SIDEKIT_CACHE_DIR": os.path.join(workdir, "cache"),
+        "XDG_CONFIG_HOME": os.path.join(workdir, "xdg"),
+    }
     saved = {name: os.environ.get(name) for name in (*env, "GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "SIDEKIT_JUDGE")}
     for name in ("GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "SIDEKIT_JUDGE"):
         os.environ.pop(name, None)
@@ -187,8 +265,14 @@ def fuzz(count: int, workdir: str, seed: int = 1, subprocess_samples: int = 10) 
     for _ in range(subprocess_samples):
         event, data = payload_bytes(rng, project, outside)
         started = time.monotonic()
-        done = subprocess.run([sys.executable, "-S", os.path.join(REPO, "hooks", SCRIPTS[event])], input=data,
-                              capture_output=True, env=dict(os.environ), cwd=project, timeout=30)
+        done = subprocess.run(
+            [sys.executable, "-S", os.path.join(REPO, "hooks", SCRIPTS[event])],
+            input=data,
+            capture_output=True,
+            env=dict(os.environ),
+            cwd=project,
+            timeout=30,
+        )
         counts["runs"] += 1
         counts["crashes"] += done.returncode != 0 or bool(done.stderr.strip())
         counts["nonJson"] += not _one_object_or_nothing(done.stdout)
@@ -268,11 +352,16 @@ def stress(writers: int, drainers: int, messages: int, workdir: str) -> dict[str
     writing = []
     for index in range(writers):
         tag = f"{'gt' if index % 2 else 'sk'}{index}"
-        argv = ([sys.executable, "-c", GT_WRITER, folder, tag, str(per)] if index % 2 else
-                [sys.executable, "-c", OUR_WRITER, REPO, root, tag, str(per)])
+        argv = (
+            [sys.executable, "-c", GT_WRITER, folder, tag, str(per)]
+            if index % 2
+            else [sys.executable, "-c", OUR_WRITER, REPO, root, tag, str(per)]
+        )
         writing.append(subprocess.Popen(argv, env=env))
-    draining = [subprocess.Popen([sys.executable, "-c", DRAINER, REPO, root, stop], env=env, stdout=subprocess.PIPE,
-                                 text=True) for _ in range(drainers)]
+    draining = [
+        subprocess.Popen([sys.executable, "-c", DRAINER, REPO, root, stop], env=env, stdout=subprocess.PIPE, text=True)
+        for _ in range(drainers)
+    ]
     failed_writers = sum(proc.wait(timeout=600) != 0 for proc in writing)
     with open(stop, "w"):
         pass
@@ -280,7 +369,15 @@ def stress(writers: int, drainers: int, messages: int, workdir: str) -> dict[str
     got = Counter(line for text in outputs for line in text.splitlines())
     sent = {f"{'gt' if w % 2 else 'sk'}{w}-{i}" for w in range(writers) for i in range(per)}
     plain = Counter(line.removeprefix("[sidecar:scope] ") for line in got.elements())
-    quarantined = os.listdir(os.path.join(folder, ".quarantine")) if os.path.isdir(os.path.join(folder, ".quarantine")) else []
-    return {"sent": len(sent), "delivered": sum(plain.values()), "lost": len(sent - set(plain)),
-            "duplicated": sum(n - 1 for n in plain.values() if n > 1), "malformedDelivered": len(set(plain) - sent),
-            "quarantined": len(quarantined), "writerFailures": failed_writers}
+    quarantined = (
+        os.listdir(os.path.join(folder, ".quarantine")) if os.path.isdir(os.path.join(folder, ".quarantine")) else []
+    )
+    return {
+        "sent": len(sent),
+        "delivered": sum(plain.values()),
+        "lost": len(sent - set(plain)),
+        "duplicated": sum(n - 1 for n in plain.values() if n > 1),
+        "malformedDelivered": len(set(plain) - sent),
+        "quarantined": len(quarantined),
+        "writerFailures": failed_writers,
+    }

@@ -42,8 +42,23 @@ def _run(argv: list[str], cwd: str, env: dict[str, str], timeout: float = 900) -
 def fetch(ctx: BenchContext, work: str, project: str, version: str) -> str:
     """Download and unpack an sdist; returns the project folder."""
     folder = os.path.join(work, "sdists", project)
-    done = _run([ctx.python, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                 f"{project}=={version}", "-d", folder], work, dict(os.environ))
+    done = _run(
+        [
+            ctx.python,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            f"{project}=={version}",
+            "-d",
+            folder,
+        ],
+        work,
+        dict(os.environ),
+    )
     if done.returncode != 0:
         raise RuntimeError(f"pip download {project}=={version} failed: {done.stderr.strip()[-200:]}")
     archive = next(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".tar.gz"))
@@ -111,16 +126,27 @@ def navigation_rows(ctx: BenchContext, project: str, env: dict[str, str], names:
     argv = [ctx.python, "-m", "sidekit_hooks.cli", "usages", names[1], "--project", project]
     walls, cpus = timed(argv, ctx.repeats, env, project)
     p50 = statistics.median(walls) * 1000
-    out.append(Row(SECTION, f"{label}: warm usages {names[1]} (whole command)",
-                   f"p50 {p50:.0f} ms wall, {statistics.median(cpus) * 1000:.0f} ms CPU",
-                   f"<= {USAGES_TARGET_MS} ms", "ok" if p50 <= USAGES_TARGET_MS else "MISS"))
+    out.append(
+        Row(
+            SECTION,
+            f"{label}: warm usages {names[1]} (whole command)",
+            f"p50 {p50:.0f} ms wall, {statistics.median(cpus) * 1000:.0f} ms CPU",
+            f"<= {USAGES_TARGET_MS} ms",
+            "ok" if p50 <= USAGES_TARGET_MS else "MISS",
+        )
+    )
     for name in names:
         answer, _ = sidekit(ctx, project, env, "usages", name)
         grep = subprocess.run(["grep", "-rn", "--include=*.py", name, "."], cwd=project, capture_output=True)
         uses = json.loads(answer)["uses"]
-        out.append(Row(SECTION, f"{label}: usages {name}, answer vs grep -rn ({uses} AST uses)",
-                       f"{len(answer.encode())} B vs {len(grep.stdout):,} B "
-                       f"({len(answer.encode()) / max(1, len(grep.stdout)):.1%})"))
+        out.append(
+            Row(
+                SECTION,
+                f"{label}: usages {name}, answer vs grep -rn ({uses} AST uses)",
+                f"{len(answer.encode())} B vs {len(grep.stdout):,} B "
+                f"({len(answer.encode()) / max(1, len(grep.stdout)):.1%})",
+            )
+        )
     return out
 
 
@@ -146,7 +172,9 @@ def impact_rows(ctx: BenchContext, pristine: str, work: str, env: dict[str, str]
     full_secs = time.perf_counter() - start
     full_counts, must_catch = counts(done.stdout), failed_ids(done.stdout)
     suite = sum(full_counts.get(k, 0) for k in ("passed", "failed", "error", "skipped", "xfailed"))
-    out.append(Row(SECTION, "full suite on the planted bug", f"{suite} tests, {len(must_catch)} fail, {full_secs:.1f} s"))
+    out.append(
+        Row(SECTION, "full suite on the planted bug", f"{suite} tests, {len(must_catch)} fail, {full_secs:.1f} s")
+    )
 
     # sidekit: map on the clean tree, plant, select, run the selection.
     ours = shutil.copytree(pristine, os.path.join(work, "ours"))
@@ -155,18 +183,26 @@ def impact_rows(ctx: BenchContext, pristine: str, work: str, env: dict[str, str]
     plant(ours)
     _, first_secs = sidekit(ctx, ours, env, "select")  # builds the index too
     answer, select_secs = sidekit(ctx, ours, env, "select")
-    code = ("import sys, json; sys.path.insert(0, sys.argv[2]); from sidekit_hooks.impact.selection import selection;"
-            "print(json.dumps(selection(sys.argv[1], None).tests))")
+    code = (
+        "import sys, json; sys.path.insert(0, sys.argv[2]); from sidekit_hooks.impact.selection import selection;"
+        "print(json.dumps(selection(sys.argv[1], None).tests))"
+    )
     chosen = json.loads(_run([ctx.python, "-c", code, ours, REPO], ours, env).stdout)
     start = time.perf_counter()
     done = _run([ctx.python, "-m", "pytest", "-q", "-rfE", *chosen], ours, env)
     run_secs = time.perf_counter() - start
     caught = len(must_catch & failed_ids(done.stdout))
-    out.append(Row(SECTION, "sidekit select + run the selection",
-                   f"{len(chosen)} of {suite} tests, caught {caught}/{len(must_catch)}, "
-                   f"select {select_secs * 1000:.0f} ms (first, with the index: {first_secs * 1000:.0f} ms)"
-                   f" + run {run_secs:.1f} s; answer {len(answer.encode())} B",
-                   "recall 100%", "ok" if caught == len(must_catch) else "MISS"))
+    out.append(
+        Row(
+            SECTION,
+            "sidekit select + run the selection",
+            f"{len(chosen)} of {suite} tests, caught {caught}/{len(must_catch)}, "
+            f"select {select_secs * 1000:.0f} ms (first, with the index: {first_secs * 1000:.0f} ms)"
+            f" + run {run_secs:.1f} s; answer {len(answer.encode())} B",
+            "recall 100%",
+            "ok" if caught == len(must_catch) else "MISS",
+        )
+    )
 
     # pytest-testmon on the same change: record on the clean tree, plant, let it select and run.
     python = testmon_venv(ctx, work)
@@ -183,14 +219,21 @@ def impact_rows(ctx: BenchContext, pristine: str, work: str, env: dict[str, str]
     ran = sum(tally.get(k, 0) for k in ("passed", "failed", "error", "skipped", "xfailed"))
     caught = len(must_catch & failed_ids(done.stdout))
     out.append(Row(SECTION, "pytest-testmon record run (clean tree)", f"{record_secs:.1f} s"))
-    out.append(Row(SECTION, "pytest-testmon select + run (same bug)",
-                   f"{ran} of {suite} tests, caught {caught}/{len(must_catch)}, {testmon_secs:.1f} s"))
+    out.append(
+        Row(
+            SECTION,
+            "pytest-testmon select + run (same bug)",
+            f"{ran} of {suite} tests, caught {caught}/{len(must_catch)}, {testmon_secs:.1f} s",
+        )
+    )
 
     # Without a map: the static import graph.
     imports = shutil.copytree(pristine, os.path.join(work, "imports"))
     plant(imports)
     answer, secs = sidekit(ctx, imports, env, "select")
-    out.append(Row(SECTION, "sidekit select without a map (import graph, index built)", f"{answer} in {secs * 1000:.0f} ms"))
+    out.append(
+        Row(SECTION, "sidekit select without a map (import graph, index built)", f"{answer} in {secs * 1000:.0f} ms")
+    )
     return out
 
 
@@ -210,7 +253,9 @@ def rows(ctx: BenchContext) -> list[Row]:
             for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "sdist"]):
                 subprocess.run([*git, *args], cwd=project, check=True, capture_output=True)
         if ctx.quick:
-            out.append(Row(SECTION, "select vs pytest-testmon", "skipped under --quick (needs a venv and four suite runs)"))
+            out.append(
+                Row(SECTION, "select vs pytest-testmon", "skipped under --quick (needs a venv and four suite runs)")
+            )
         else:
             out += impact_rows(ctx, project, work, env)
     finally:

@@ -45,8 +45,13 @@ def cli() -> Path | None:
 def noop_hooks(project: Path) -> None:
     """The same three hook events, each running `true`: Claude Code's own cost of calling a hook."""
     group = {"hooks": [{"type": "command", "command": "true", "timeout": 5}]}
-    settings = {"hooks": {"PostToolUse": [{"matcher": "*", **group}], "PostToolUseFailure": [{"matcher": "*", **group}],
-                          "UserPromptSubmit": [group]}}
+    settings = {
+        "hooks": {
+            "PostToolUse": [{"matcher": "*", **group}],
+            "PostToolUseFailure": [{"matcher": "*", **group}],
+            "UserPromptSubmit": [group],
+        }
+    }
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
 
@@ -70,8 +75,11 @@ def session(claude: Path, hooks: str, nudge: str = "") -> tuple[float, Run]:
             from sidekit_hooks.nudges import queue
 
             queue.enqueue(workspace.queue_root(str(project)), session_id, queue.Nudge(nudge))
-        steps: list[Step] = [ToolCall("Write", {"file_path": str(project / "a.py"), "content": "x = 1\n"}),
-                 ToolCall("Bash", {"command": "ls", "description": "list"}), FINAL_TEXT]
+        steps: list[Step] = [
+            ToolCall("Write", {"file_path": str(project / "a.py"), "content": "x = 1\n"}),
+            ToolCall("Bash", {"command": "ls", "description": "list"}),
+            FINAL_TEXT,
+        ]
         started = time.perf_counter()
         done = run_claude(claude, project, "go", steps, session_id=session_id, home=scratch / "home", timeout=60)
         elapsed = time.perf_counter() - started
@@ -85,14 +93,21 @@ def session(claude: Path, hooks: str, nudge: str = "") -> tuple[float, Run]:
 def rows(ctx: BenchContext) -> list[Row]:
     claude = cli()
     if claude is None:
-        return [Row("e2e", "real Claude Code session", "not measured: CLI not installed (bash tests/e2e/install_claude.sh)")]
+        return [
+            Row("e2e", "real Claude Code session", "not measured: CLI not installed (bash tests/e2e/install_claude.sh)")
+        ]
     out: list[Row] = []
     # Bytes first: the figure that matters most, and one run buys it.
     seconds, done = session(claude, hooks="sidekit", nudge=NUDGE)
     said = prompt_reminders(done.prompt_blocks())
     received = sum(len(text.encode()) for text in said)
-    out.append(Row("e2e", f"a {len(NUDGE.encode())}-byte nudge, as the model received it with the prompt",
-                   f"{received} bytes (+{received - len(NUDGE.encode())} of Claude Code's wrapper)"))
+    out.append(
+        Row(
+            "e2e",
+            f"a {len(NUDGE.encode())}-byte nudge, as the model received it with the prompt",
+            f"{received} bytes (+{received - len(NUDGE.encode())} of Claude Code's wrapper)",
+        )
+    )
     # Interleaved, so load on the machine falls on all three alike.
     times: dict[str, list[float]] = {"none": [], "noop": [], "sidekit": []}
     rounds = 1 if ctx.quick else 5
@@ -103,10 +118,20 @@ def rows(ctx: BenchContext) -> list[Row]:
             seconds = max(seconds, elapsed)
     p50 = {kind: statistics.median(samples) * 1000 for kind, samples in times.items()}
     count = f"{len(times['sidekit'])} run{'s' if len(times['sidekit']) > 1 else ''} each"
-    out.append(Row("e2e", f"session with sidekit's hooks vs no-op hooks (3 hook calls; {count})",
-                   f"p50 {p50['sidekit'] / p50['noop']:.2f}x ({p50['sidekit']:.0f} vs {p50['noop']:.0f} ms, "
-                   f"{p50['sidekit'] - p50['noop']:+.0f} ms)"))
-    out.append(Row("e2e", f"session with no-op hooks vs none (Claude Code's own hook cost; {count})",
-                   f"p50 {p50['noop'] / p50['none']:.2f}x ({p50['noop']:.0f} vs {p50['none']:.0f} ms, "
-                   f"{p50['noop'] - p50['none']:+.0f} ms)"))
+    out.append(
+        Row(
+            "e2e",
+            f"session with sidekit's hooks vs no-op hooks (3 hook calls; {count})",
+            f"p50 {p50['sidekit'] / p50['noop']:.2f}x ({p50['sidekit']:.0f} vs {p50['noop']:.0f} ms, "
+            f"{p50['sidekit'] - p50['noop']:+.0f} ms)",
+        )
+    )
+    out.append(
+        Row(
+            "e2e",
+            f"session with no-op hooks vs none (Claude Code's own hook cost; {count})",
+            f"p50 {p50['noop'] / p50['none']:.2f}x ({p50['noop']:.0f} vs {p50['none']:.0f} ms, "
+            f"{p50['noop'] - p50['none']:+.0f} ms)",
+        )
+    )
     return out

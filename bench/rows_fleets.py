@@ -63,8 +63,15 @@ def hook(ctx: BenchContext, event: str) -> list[str]:
 
 
 def prompt(project: str) -> bytes:
-    return json.dumps({"session_id": "bench-fleets", "cwd": project, "hook_event_name": "UserPromptSubmit",
-                       "prompt_id": "p-1", "prompt": "go"}).encode()
+    return json.dumps(
+        {
+            "session_id": "bench-fleets",
+            "cwd": project,
+            "hook_event_name": "UserPromptSubmit",
+            "prompt_id": "p-1",
+            "prompt": "go",
+        }
+    ).encode()
 
 
 def export_rows(ctx: BenchContext, collector: Collector) -> list[Row]:
@@ -74,13 +81,21 @@ def export_rows(ctx: BenchContext, collector: Collector) -> list[Row]:
         cursor = os.path.join(project, ".sidekit", "otel-cursor.json")
         env = dict(os.environ, SIDEKIT_OTEL_ENDPOINT=collector.endpoint)
         argv = [ctx.python, "-m", "sidekit_hooks.cli", "report", "--export", "otlp", "--project", project]
-        samples = time_command(argv, 2 if ctx.quick else 5, env=env, cwd=REPO,
-                               setup=lambda: os.path.exists(cursor) and os.unlink(cursor))
+        samples = time_command(
+            argv, 2 if ctx.quick else 5, env=env, cwd=REPO, setup=lambda: os.path.exists(cursor) and os.unlink(cursor)
+        )
     finally:
         shutil.rmtree(project, ignore_errors=True)
     p50 = statistics.median(samples)
-    return [Row("fleets", f"sidekit report --export otlp, {SESSIONS:,} sessions ({SESSIONS * 12:,} decisions) "
-                          "as logs + metrics", f"p50 {p50 * 1000:.0f} ms", "< 10 s", "ok" if p50 < 10 else "MISS")]
+    return [
+        Row(
+            "fleets",
+            f"sidekit report --export otlp, {SESSIONS:,} sessions ({SESSIONS * 12:,} decisions) as logs + metrics",
+            f"p50 {p50 * 1000:.0f} ms",
+            "< 10 s",
+            "ok" if p50 < 10 else "MISS",
+        )
+    ]
 
 
 def hook_rows(ctx: BenchContext, collector: Collector, slow: Collector) -> list[Row]:
@@ -95,8 +110,11 @@ def hook_rows(ctx: BenchContext, collector: Collector, slow: Collector) -> list[
         samples, bare = time_paired(argv, ctx, body, base, project)
         out += ratio_row("fleets", "UserPromptSubmit, no export configured", samples, ctx, None, bare)
         worst = 0.0
-        for label, endpoint in (("collector up", collector.endpoint), ("collector down", closed_endpoint()),
-                                ("collector slow (5 s)", slow.endpoint)):
+        for label, endpoint in (
+            ("collector up", collector.endpoint),
+            ("collector down", closed_endpoint()),
+            ("collector slow (5 s)", slow.endpoint),
+        ):
             env = dict(base, SIDEKIT_OTEL_ENDPOINT=endpoint)
             diffs = []
             for _ in range(ctx.repeats):
@@ -104,10 +122,22 @@ def hook_rows(ctx: BenchContext, collector: Collector, slow: Collector) -> list[
                 diffs.append(time_command(argv, 1, body, env, project)[0] - without)
             diff = statistics.median(diffs)
             worst = max(worst, diff)
-            out.append(Row("fleets", f"UserPromptSubmit, export configured, {label}: minus none (paired p50)",
-                           f"{diff * 1000:+.1f} ms"))
-        out.append(Row("fleets", "UserPromptSubmit: export configured minus none, worst collector state",
-                       f"{worst * 1000:+.1f} ms", "< +5 ms", "ok" if worst < 0.005 else "MISS"))
+            out.append(
+                Row(
+                    "fleets",
+                    f"UserPromptSubmit, export configured, {label}: minus none (paired p50)",
+                    f"{diff * 1000:+.1f} ms",
+                )
+            )
+        out.append(
+            Row(
+                "fleets",
+                "UserPromptSubmit: export configured minus none, worst collector state",
+                f"{worst * 1000:+.1f} ms",
+                "< +5 ms",
+                "ok" if worst < 0.005 else "MISS",
+            )
+        )
     finally:
         shutil.rmtree(project, ignore_errors=True)
     return out
@@ -132,8 +162,14 @@ def city_rows(ctx: BenchContext) -> list[Row]:
     env = dict(os.environ, CLAUDE_PROJECT_DIR=project, GC_CITY=town, GC_AGENT="polecat-1", HOME=town)
     try:
         samples, bare = time_paired(hook(ctx, "user_prompt_submit"), ctx, prompt(project), env, project, setup=refill)
-        out = ratio_row("fleets", f"UserPromptSubmit in a Gas City, {CITY_ITEMS} items pending in state.json",
-                        samples, ctx, None, bare)
+        out = ratio_row(
+            "fleets",
+            f"UserPromptSubmit in a Gas City, {CITY_ITEMS} items pending in state.json",
+            samples,
+            ctx,
+            None,
+            bare,
+        )
         refill()
         done = subprocess.run(hook(ctx, "user_prompt_submit"), input=prompt(project), env=env, capture_output=True)
         shown = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"].count("\n") + 1 if done.stdout else 0

@@ -16,14 +16,31 @@ from run import REPO, BenchContext, Row, ratio_row, time_paired
 from testing.hooks import as_stdin, edit, payload
 
 SESSION = "bench-session"
-MOD_PATCH = [{"oldStart": 1, "oldLines": 2, "newStart": 1, "newLines": 2,
-              "lines": [" def f():", "-    return 1", "+    return 2"]}]
+MOD_PATCH = [
+    {
+        "oldStart": 1,
+        "oldLines": 2,
+        "newStart": 1,
+        "newLines": 2,
+        "lines": [" def f():", "-    return 1", "+    return 2"],
+    }
+]
 
 
 def edit_payload(project: str, rel: str = "pkg/mod.py", session: str = SESSION) -> bytes:
     """The bench's Edit of `rel` (`return 1` -> `return 2`); rows_rules, rows_install and rows_sidecars send it too."""
-    return as_stdin(edit(Path(project), rel, "return 1", "return 2", "def f():\n    return 1\n", session,
-                         patch=MOD_PATCH, tool_use_id="toolu_bench"))
+    return as_stdin(
+        edit(
+            Path(project),
+            rel,
+            "return 1",
+            "return 2",
+            "def f():\n    return 1\n",
+            session,
+            patch=MOD_PATCH,
+            tool_use_id="toolu_bench",
+        )
+    )
 
 
 def prompt_payload(project: str) -> bytes:
@@ -39,9 +56,11 @@ def make_project() -> str:
 
 
 def queue_five(ctx: BenchContext, project: str) -> None:
-    code = ("import sys; sys.path.insert(0, sys.argv[1]);"
-            "from sidekit_hooks.nudges import queue; from sidekit_hooks.core import workspace;"
-            "[queue.enqueue(workspace.queue_root(sys.argv[2]), sys.argv[3], queue.Nudge(f'[sidecar:scope] nudge {i}')) for i in range(5)]")
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "from sidekit_hooks.nudges import queue; from sidekit_hooks.core import workspace;"
+        "[queue.enqueue(workspace.queue_root(sys.argv[2]), sys.argv[3], queue.Nudge(f'[sidecar:scope] nudge {i}')) for i in range(5)]"
+    )
     subprocess.run([sys.executable, "-c", code, REPO, project, SESSION], check=True)
 
 
@@ -56,15 +75,23 @@ RECHECKED = [  # what a queued finding carries so its delivery can tell it still
 
 def queue_five_rechecked(ctx: BenchContext, project: str) -> None:
     """Five findings queued by an earlier call, each with its re-check (the last one no longer true)."""
-    cache = {"format": 1, "generation": 7, "failing": 1, "moreClusters": 0,
-             "clusters": [{"id": "c1", "tests": ["tests/test_mod.py::test_f"]}], "files": {}}
+    cache = {
+        "format": 1,
+        "generation": 7,
+        "failing": 1,
+        "moreClusters": 0,
+        "clusters": [{"id": "c1", "tests": ["tests/test_mod.py::test_f"]}],
+        "files": {},
+    }
     with open(os.path.join(project, ".sidekit", "status.json"), "w") as handle:
         json.dump(cache, handle)
-    code = ("import sys, json; sys.path.insert(0, sys.argv[1]);"
-            "from sidekit_hooks.nudges import queue; from sidekit_hooks.core import workspace;"
-            "[queue.enqueue(workspace.queue_root(sys.argv[2]), sys.argv[3], queue.Nudge(f'[sidecar:scope] nudge {i}', "
-            "extra={'sidecar': 'scope', 'finding': f'k{i}', 'recheck': json.dumps(r)})) "
-            "for i, r in enumerate(json.loads(sys.argv[4]))]")
+    code = (
+        "import sys, json; sys.path.insert(0, sys.argv[1]);"
+        "from sidekit_hooks.nudges import queue; from sidekit_hooks.core import workspace;"
+        "[queue.enqueue(workspace.queue_root(sys.argv[2]), sys.argv[3], queue.Nudge(f'[sidecar:scope] nudge {i}', "
+        "extra={'sidecar': 'scope', 'finding': f'k{i}', 'recheck': json.dumps(r)})) "
+        "for i, r in enumerate(json.loads(sys.argv[4]))]"
+    )
     subprocess.run([sys.executable, "-c", code, REPO, project, SESSION, json.dumps(RECHECKED)], check=True)
 
 
@@ -95,8 +122,13 @@ def queue_round_trip(ctx: BenchContext) -> list[Row]:
     rounds = 100 if ctx.quick else 1000
     done = subprocess.run([ctx.python, "-c", ROUND_TRIP, REPO, str(rounds)], capture_output=True, text=True, check=True)
     through, direct = (float(x) for x in done.stdout.split())
-    return [Row("hooks", "one finding through the queue (enqueue, claim, plan, commit) vs straight out, in-process",
-                f"{through:.3f} ms vs {direct:.3f} ms")]
+    return [
+        Row(
+            "hooks",
+            "one finding through the queue (enqueue, claim, plan, commit) vs straight out, in-process",
+            f"{through:.3f} ms vs {direct:.3f} ms",
+        )
+    ]
 
 
 def rows(ctx: BenchContext) -> list[Row]:
@@ -115,14 +147,17 @@ def rows(ctx: BenchContext) -> list[Row]:
         out += ratio_row("hooks", "PostToolUse on an Edit (settings command)", samples, ctx, 2.5, bare)
         samples, bare = time_paired(prompt, ctx, prompt_payload(project), env, project)
         out += ratio_row("hooks", "UserPromptSubmit, empty queue", samples, ctx, 1.5, bare)
-        samples, bare = time_paired(prompt, ctx, prompt_payload(project), env, project,
-                                    setup=lambda: queue_five(ctx, project))
+        samples, bare = time_paired(
+            prompt, ctx, prompt_payload(project), env, project, setup=lambda: queue_five(ctx, project)
+        )
         out += ratio_row("hooks", "UserPromptSubmit, five queued nudges", samples, ctx, None, bare)
         os.makedirs(os.path.join(project, ".sidekit"), exist_ok=True)
-        samples, bare = time_paired(prompt, ctx, prompt_payload(project), env, project,
-                                    setup=lambda: queue_five_rechecked(ctx, project))
-        out += ratio_row("hooks", "UserPromptSubmit, five queued findings re-checked at delivery (#18)", samples, ctx,
-                         None, bare)
+        samples, bare = time_paired(
+            prompt, ctx, prompt_payload(project), env, project, setup=lambda: queue_five_rechecked(ctx, project)
+        )
+        out += ratio_row(
+            "hooks", "UserPromptSubmit, five queued findings re-checked at delivery (#18)", samples, ctx, None, bare
+        )
         out += queue_round_trip(ctx)
     finally:
         shutil.rmtree(project, ignore_errors=True)

@@ -25,8 +25,10 @@ from run import REPO, BenchContext, Row
 from testing.hooks import as_stdin, edit
 
 QUICK_BUDGET = 20
-PROJECTS = (("toolz", "1.0.0", "toolz/itertoolz.py", "toolz.itertoolz"),
-            ("Django", "5.1.4", "django/utils/text.py", "django.utils.text"))
+PROJECTS = (
+    ("toolz", "1.0.0", "toolz/itertoolz.py", "toolz.itertoolz"),
+    ("Django", "5.1.4", "django/utils/text.py", "django.utils.text"),
+)
 SESSION = "bench-hookscale"
 RED_TEST = "test_sidekit_bench_red.py"
 SCALE_TARGET = 1.5  # Django's hook CPU at most this multiple of toolz's
@@ -34,9 +36,25 @@ SCALE_TARGET = 1.5  # Django's hook CPU at most this multiple of toolz's
 
 def fetch(ctx: BenchContext, work: str, name: str, version: str) -> str:
     folder = os.path.join(work, "sdists", name)
-    done = subprocess.run([ctx.python, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                           "--disable-pip-version-check", f"{name}=={version}", "-d", folder],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            ctx.python,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "--disable-pip-version-check",
+            f"{name}=={version}",
+            "-d",
+            folder,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     archives = [n for n in os.listdir(folder) if n.endswith(".tar.gz")] if os.path.isdir(folder) else []
     if done.returncode or not archives:
         raise RuntimeError((done.stderr.strip().splitlines() or ["pip download failed"])[-1][:120])
@@ -54,14 +72,20 @@ def make_red(ctx: BenchContext, project: str, module: str) -> None:
     """A real red run: one failing test that imports the module the edit will touch."""
     with open(os.path.join(project, RED_TEST), "w", encoding="utf-8") as handle:
         handle.write(f"import {module}\n\n\ndef test_red():\n    assert {module}.__name__ == 'nope'\n")
-    subprocess.run([ctx.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", RED_TEST],
-                   cwd=project, env=dict(clean_env(project), PYTHONPATH=project), capture_output=True, timeout=300)
+    subprocess.run(
+        [ctx.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", RED_TEST],
+        cwd=project,
+        env=dict(clean_env(project), PYTHONPATH=project),
+        capture_output=True,
+        timeout=300,
+    )
     if not os.path.exists(os.path.join(project, ".sidekit", "status.json")):
         raise RuntimeError(f"no red cache in {os.path.basename(project)}")
 
 
-def cpu_of(argv: list[str], stdin: bytes = b"", env: dict[str, str] | None = None,
-           cwd: str | None = None) -> tuple[float, bytes]:
+def cpu_of(
+    argv: list[str], stdin: bytes = b"", env: dict[str, str] | None = None, cwd: str | None = None
+) -> tuple[float, bytes]:
     """(CPU seconds of one run of `argv`: its own, not that of detached workers it starts; its stdout)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(argv, input=stdin, capture_output=True, env=env, cwd=cwd, check=False, timeout=60)
@@ -78,8 +102,9 @@ def settle(project: str, seconds: float = 120) -> None:
         time.sleep(0.1)
 
 
-def measure(ctx: BenchContext, project: str, rel: str, hooks: str, fresh: bool,
-            repeats: int) -> tuple[float, float, int]:
+def measure(
+    ctx: BenchContext, project: str, rel: str, hooks: str, fresh: bool, repeats: int
+) -> tuple[float, float, int]:
     """(median hook CPU, median bare CPU, samples whose hook named the failing test), taken in turn.
     `fresh`: the red run's answer removed first."""
     argv = [ctx.python, "-S", os.path.join(hooks, "post_tool_use.py")]
@@ -108,10 +133,20 @@ def prepared(ctx: BenchContext, work: str) -> list[tuple[str, str, str]]:
     for name, version, rel, module in PROJECTS:
         project = fetch(ctx, work, name, version)
         make_red(ctx, project, module)
-        subprocess.run([ctx.python, "-m", "sidekit_hooks.detectors.tests", "build-index", project], cwd=REPO,
-                       env=clean_env(project), capture_output=True, timeout=900)
-        subprocess.run([ctx.python, "-m", "sidekit_hooks.code.functions", "build", project], cwd=REPO,
-                       env=clean_env(project), capture_output=True, timeout=900)  # the tools sidecar's, as warmed
+        subprocess.run(
+            [ctx.python, "-m", "sidekit_hooks.detectors.tests", "build-index", project],
+            cwd=REPO,
+            env=clean_env(project),
+            capture_output=True,
+            timeout=900,
+        )
+        subprocess.run(
+            [ctx.python, "-m", "sidekit_hooks.code.functions", "build", project],
+            cwd=REPO,
+            env=clean_env(project),
+            capture_output=True,
+            timeout=900,
+        )  # the tools sidecar's, as warmed
         out.append((name, project, rel))
     return out
 
@@ -129,18 +164,33 @@ def rows(ctx: BenchContext, hooks: str = "") -> list[Row]:
             for fresh in (True, False):
                 hook, bare, said = measure(ctx, project, rel, hooks, fresh, repeats)
                 figures[(name, fresh)] = hook
-                what = ("first Edit after a red run, its import answer not kept yet (handed to the background)"
-                        if fresh else "an Edit after a red run, its import answer kept")
+                what = (
+                    "first Edit after a red run, its import answer not kept yet (handed to the background)"
+                    if fresh
+                    else "an Edit after a red run, its import answer kept"
+                )
                 # Fresh: each sample's finding is finished in the background and goes out with the next call.
                 named = "at the next call" if fresh else "at once"
-                out.append(Row("hookscale", f"{name} ({files} .py files): {what}",
-                               f"CPU {hook / bare:.2f}x a bare interpreter ({hook * 1000:.0f} ms; bare "
-                               f"{bare * 1000:.0f} ms); the failing test named {named} in {said}/{repeats}"))
+                out.append(
+                    Row(
+                        "hookscale",
+                        f"{name} ({files} .py files): {what}",
+                        f"CPU {hook / bare:.2f}x a bare interpreter ({hook * 1000:.0f} ms; bare "
+                        f"{bare * 1000:.0f} ms); the failing test named {named} in {said}/{repeats}",
+                    )
+                )
         for fresh in (True, False):
             scale = figures[("Django", fresh)] / figures[("toolz", fresh)]
             what = "first Edit after a red run" if fresh else "an Edit after a red run, answer kept"
-            out.append(Row("hookscale", f"Django / toolz, {what}", f"CPU {scale:.2f}x", f"<= {SCALE_TARGET}x",
-                           "ok" if scale <= SCALE_TARGET else "MISS"))
+            out.append(
+                Row(
+                    "hookscale",
+                    f"Django / toolz, {what}",
+                    f"CPU {scale:.2f}x",
+                    f"<= {SCALE_TARGET}x",
+                    "ok" if scale <= SCALE_TARGET else "MISS",
+                )
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return out

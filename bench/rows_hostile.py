@@ -19,12 +19,25 @@ def rows(ctx: BenchContext) -> list[Row]:
     with tempfile.TemporaryDirectory(prefix="sidekit-fuzz-") as workdir:
         fuzzed = hostile_load.fuzz(payloads, workdir, seed=15, subprocess_samples=20 if ctx.quick else 100)
     bad = {k: v for k, v in fuzzed.items() if k != "runs"}
-    out.append(Row("hostile", f"fuzzed hook payloads ({fuzzed['runs']:,} runs)",
-                   ", ".join(f"{k} {v}" for k, v in bad.items()), "all 0", "ok" if not any(bad.values()) else "MISS"))
+    out.append(
+        Row(
+            "hostile",
+            f"fuzzed hook payloads ({fuzzed['runs']:,} runs)",
+            ", ".join(f"{k} {v}" for k, v in bad.items()),
+            "all 0",
+            "ok" if not any(bad.values()) else "MISS",
+        )
+    )
     with tempfile.TemporaryDirectory(prefix="sidekit-stress-") as workdir:
         stressed = hostile_load.stress(writers, drainers, messages, workdir)
     bad = {k: stressed[k] for k in ("lost", "duplicated", "malformedDelivered", "writerFailures")}
-    out.append(Row("hostile", f"queue stress ({writers} writers, {drainers} drainers, {stressed['sent']:,} messages)",
-                   f"delivered {stressed['delivered']:,}, " + ", ".join(f"{k} {v}" for k, v in bad.items()),
-                   "all 0", "ok" if not any(bad.values()) else "MISS"))
+    out.append(
+        Row(
+            "hostile",
+            f"queue stress ({writers} writers, {drainers} drainers, {stressed['sent']:,} messages)",
+            f"delivered {stressed['delivered']:,}, " + ", ".join(f"{k} {v}" for k, v in bad.items()),
+            "all 0",
+            "ok" if not any(bad.values()) else "MISS",
+        )
+    )
     return out

@@ -39,9 +39,25 @@ def fetch(ctx: BenchContext, name: str, version: str) -> str:
     archive_dir = os.path.join(CACHE, "sdists")
     archive = os.path.join(archive_dir, f"{name}-{version}.tar.gz")
     if not os.path.exists(archive):
-        done = subprocess.run([ctx.python, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                               "--disable-pip-version-check", f"{name}=={version}", "-d", archive_dir],
-                              capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [
+                ctx.python,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--disable-pip-version-check",
+                f"{name}=={version}",
+                "-d",
+                archive_dir,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         if done.returncode or not os.path.exists(archive):
             raise RuntimeError((done.stderr.strip().splitlines() or ["pip download failed"])[-1][:120])
     work = tempfile.mkdtemp(prefix=f"sidekit-bench-{name}-")
@@ -107,27 +123,61 @@ def project_rows(ctx: BenchContext, label: str, project: str, name: str, touched
     build = cpu_of([*cli, "usages", name, "--project", project], project)
     disk = index_bytes(project)
     target = f"<= {BUILD_CPU_TARGET:.0f} s (Django)" if label == "Django" else ""
-    out.append(Row("indexscale", f"{label} ({files:,} .py, {source / 1e6:.1f} MB): cold index build, CPU",
-                   f"{build:.2f} s", target, verdict(build <= BUILD_CPU_TARGET) if target else ""))
-    out.append(Row("indexscale", f"{label}: index on disk", f"{disk / 1e6:.1f} MB = {disk / source:.2f}x the source",
-                   f"<= {DISK_TARGET}x", verdict(disk <= DISK_TARGET * source)))
+    out.append(
+        Row(
+            "indexscale",
+            f"{label} ({files:,} .py, {source / 1e6:.1f} MB): cold index build, CPU",
+            f"{build:.2f} s",
+            target,
+            verdict(build <= BUILD_CPU_TARGET) if target else "",
+        )
+    )
+    out.append(
+        Row(
+            "indexscale",
+            f"{label}: index on disk",
+            f"{disk / 1e6:.1f} MB = {disk / source:.2f}x the source",
+            f"<= {DISK_TARGET}x",
+            verdict(disk <= DISK_TARGET * source),
+        )
+    )
     repeats = 3 if ctx.quick else 11
     for command in ("symbol", "usages"):
         used, bare = paired(ctx, [*cli, command, name, "--project", project], project, repeats)
-        out.append(Row("indexscale", f"{label}: warm `sidekit {command} {name}`, CPU",
-                       f"{used * 1000:.0f} ms = {used / bare:.1f}x bare ({bare * 1000:.0f} ms)",
-                       f"<= {CLI_TARGET}x", verdict(used <= CLI_TARGET * bare)))
+        out.append(
+            Row(
+                "indexscale",
+                f"{label}: warm `sidekit {command} {name}`, CPU",
+                f"{used * 1000:.0f} ms = {used / bare:.1f}x bare ({bare * 1000:.0f} ms)",
+                f"<= {CLI_TARGET}x",
+                verdict(used <= CLI_TARGET * bare),
+            )
+        )
     calls = [("symbol", {"name": name}), ("usages", {"name": name})] * (repeats + 1)
     found = probe.probe([*cli, "mcp"], project, env_for(project), timeout=120, calls=calls)
     for tool in ("symbol", "usages"):
         served = [ms for called, ms, _ in found.calls if called == tool][1:]
         if found.error or not served:
-            out.append(Row("indexscale", f"{label}: warm MCP {tool}", f"failed: {found.error or 'no answer'}"[:120],
-                           f"<= {MCP_TARGET_MS:.0f} ms", "MISS"))
+            out.append(
+                Row(
+                    "indexscale",
+                    f"{label}: warm MCP {tool}",
+                    f"failed: {found.error or 'no answer'}"[:120],
+                    f"<= {MCP_TARGET_MS:.0f} ms",
+                    "MISS",
+                )
+            )
             continue
         p50 = statistics.median(served)
-        out.append(Row("indexscale", f"{label}: warm MCP {tool} round trip", f"p50 {p50:.1f} ms",
-                       f"<= {MCP_TARGET_MS:.0f} ms", verdict(p50 <= MCP_TARGET_MS)))
+        out.append(
+            Row(
+                "indexscale",
+                f"{label}: warm MCP {tool} round trip",
+                f"p50 {p50:.1f} ms",
+                f"<= {MCP_TARGET_MS:.0f} ms",
+                verdict(p50 <= MCP_TARGET_MS),
+            )
+        )
     with open(os.path.join(project, touched), "a", encoding="utf-8") as handle:
         handle.write("\n\ndef sidekit_bench_added():\n    return 1\n")
     selected = cpu_of([*cli, "select", "--project", project], project)
@@ -143,31 +193,52 @@ def write_row(ctx: BenchContext, label: str, project: str, touched: str) -> Row:
         content = handle.read() + "\n\ndef sidekit_bench_written(items):\n    return [item for item in items if item]\n"
     with open(target, "w", encoding="utf-8") as handle:
         handle.write(content)
-    event = json.dumps({"session_id": "bench-indexscale", "cwd": project, "hook_event_name": "PostToolUse",
-                        "transcript_path": os.path.join(project, "t.jsonl"), "tool_name": "Write",
-                        "tool_use_id": "toolu_bench", "tool_input": {"file_path": target, "content": content},
-                        "tool_response": {"type": "update", "filePath": target, "content": content}}).encode()
+    event = json.dumps(
+        {
+            "session_id": "bench-indexscale",
+            "cwd": project,
+            "hook_event_name": "PostToolUse",
+            "transcript_path": os.path.join(project, "t.jsonl"),
+            "tool_name": "Write",
+            "tool_use_id": "toolu_bench",
+            "tool_input": {"file_path": target, "content": content},
+            "tool_response": {"type": "update", "filePath": target, "content": content},
+        }
+    ).encode()
     hook = [ctx.python, "-S", os.path.join(REPO, "hooks", "post_tool_use.py")]
     used, bare = [], []
     for _ in range(5):
         bare.append(cpu_of([ctx.python, "-I", "-S", "-c", "pass"], project))
         used.append(cpu_of(hook, project, event))
     cpu, base = statistics.median(used), statistics.median(bare)
-    return Row("indexscale", f"{label}: PostToolUse Write adding a function (hook's own CPU)",
-               f"{cpu * 1000:.0f} ms = {cpu / max(base, 1e-3):.1f}x `-I -S` bare")
+    return Row(
+        "indexscale",
+        f"{label}: PostToolUse Write adding a function (hook's own CPU)",
+        f"{cpu * 1000:.0f} ms = {cpu / max(base, 1e-3):.1f}x `-I -S` bare",
+    )
 
 
 def session_start_row(ctx: BenchContext, label: str, source: str) -> Row:
     """The SessionStart hook on a repository sidekit has never seen (a fresh clone: no .sidekit/)."""
     project = os.path.join(tempfile.mkdtemp(prefix="sidekit-bench-cold-"), label)
     subprocess.run(["git", "clone", "-q", "--local", source, project], capture_output=True, check=True, timeout=300)
-    event = json.dumps({"session_id": "bench-indexscale", "cwd": project, "hook_event_name": "SessionStart",
-                        "source": "startup", "transcript_path": os.path.join(project, "t.jsonl")}).encode()
+    event = json.dumps(
+        {
+            "session_id": "bench-indexscale",
+            "cwd": project,
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+            "transcript_path": os.path.join(project, "t.jsonl"),
+        }
+    ).encode()
     hook = [ctx.python, "-S", os.path.join(REPO, "hooks", "session_start.py")]
     bare = cpu_of([ctx.python, "-I", "-S", "-c", "pass"], project)
     used = cpu_of(hook, project, event)
-    return Row("indexscale", f"{label}: SessionStart on a cold repository (hook's own CPU)",
-               f"{used * 1000:.0f} ms = {used / max(bare, 1e-3):.1f}x `-I -S` bare")
+    return Row(
+        "indexscale",
+        f"{label}: SessionStart on a cold repository (hook's own CPU)",
+        f"{used * 1000:.0f} ms = {used / max(bare, 1e-3):.1f}x `-I -S` bare",
+    )
 
 
 def rows(ctx: BenchContext) -> list[Row]:
@@ -177,8 +248,13 @@ def rows(ctx: BenchContext) -> list[Row]:
         projects.append(("toolz", fetch(ctx, *SDISTS[0][:2]), *SDISTS[0][2:]))
         projects.append(("sidekit-hooks", clone_repo(), "Index", "sidekit_hooks/code/parse.py"))
         if ctx.quick:
-            out.append(Row("indexscale", "Django 5.1.4 (2,787 .py)", "measured in a full run only (--quick: toolz "
-                           "and this repository)"))
+            out.append(
+                Row(
+                    "indexscale",
+                    "Django 5.1.4 (2,787 .py)",
+                    "measured in a full run only (--quick: toolz and this repository)",
+                )
+            )
         else:
             projects.append(("Django", fetch(ctx, *SDISTS[1][:2]), *SDISTS[1][2:]))
     except (RuntimeError, OSError, subprocess.SubprocessError) as exc:

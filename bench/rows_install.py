@@ -28,7 +28,9 @@ def rows(ctx: BenchContext) -> list[Row]:
         sidekit = [ctx.python, "-m", "sidekit_hooks.cli"]
         time_command([*sidekit, "install", "--project", project], 0, env=env, cwd=REPO)
         doctor = time_command([*sidekit, "doctor", "--project", project], 3 if ctx.quick else 5, env=env, cwd=REPO)
-        out.append(Row("wiring", "sidekit doctor (3 live hook probes)", f"p50 {statistics.median(doctor) * 1000:.0f} ms"))
+        out.append(
+            Row("wiring", "sidekit doctor (3 live hook probes)", f"p50 {statistics.median(doctor) * 1000:.0f} ms")
+        )
     finally:
         shutil.rmtree(project, ignore_errors=True)
     return out

@@ -43,9 +43,11 @@ def play_demo(python: str) -> tuple[list[str], int]:
     """One `sidekit demo` through the real hook processes; (what it delivered, detectors finished later)."""
     project = tempfile.mkdtemp(prefix="sidekit-bench-load-")
     try:
-        script = (f"import sys; sys.path.insert(0, {REPO!r})\n"
-                  "from sidekit_hooks.cli.commands import demo\n"
-                  f"demo.play({project!r}, demo.load_script(), lambda *a: None)\n")
+        script = (
+            f"import sys; sys.path.insert(0, {REPO!r})\n"
+            "from sidekit_hooks.cli.commands import demo\n"
+            f"demo.play({project!r}, demo.load_script(), lambda *a: None)\n"
+        )
         subprocess.run([python, "-c", script], cwd=REPO, check=True, capture_output=True, timeout=300)
         return delivered(project), finished_later(project)
     finally:
@@ -73,12 +75,21 @@ def rows(ctx: BenchContext) -> list[Row]:
             spinner.kill()
             spinner.wait()
     cores = os.cpu_count() or 0
-    value = (f"{complete}/{done} runs delivered all {len(reference)} nudges; the headline "
-             f"'{HEADLINE}' {headline}/{done}; {later} detector runs finished in the background")
+    value = (
+        f"{complete}/{done} runs delivered all {len(reference)} nudges; the headline "
+        f"'{HEADLINE}' {headline}/{done}; {later} detector runs finished in the background"
+    )
     if missed:
         text, count = missed.most_common(1)[0]
         value += f"; missed most: {text!r}... ({count}x)"
     if done < runs:
         value += f" (stopped after {done} of {runs} runs: time budget)"
-    return [Row("load", f"sidekit demo, {BUSY} busy processes on {cores} cores", value, f"{runs}/{runs}",
-                "ok" if complete == done == runs else "MISS")]
+    return [
+        Row(
+            "load",
+            f"sidekit demo, {BUSY} busy processes on {cores} cores",
+            value,
+            f"{runs}/{runs}",
+            "ok" if complete == done == runs else "MISS",
+        )
+    ]

@@ -11,7 +11,6 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 
 from run import BenchContext, Row, p95, time_command
@@ -33,8 +32,10 @@ def make_project(root: str) -> None:
         handle.write("def helper(x):\n    return x + 1\n")
     for n in range(MODULES):
         with open(os.path.join(root, "pkg", f"mod{n}.py"), "w") as handle:
-            handle.write("from pkg.core import helper\n\n\n" + "".join(
-                f"def f{k}(x):\n    return helper(x) * {k}\n\n\n" for k in range(3)))
+            handle.write(
+                "from pkg.core import helper\n\n\n"
+                + "".join(f"def f{k}(x):\n    return helper(x) * {k}\n\n\n" for k in range(3))
+            )
         with open(os.path.join(root, "tests", f"test_mod{n}.py"), "w") as handle:
             handle.write(f"from pkg.mod{n} import f1\n\n\ndef test_f1():\n    assert f1(1) == {2 if n % 10 else 3}\n")
 
@@ -67,16 +68,35 @@ def startup(ctx: BenchContext, root: str, env: dict[str, str]) -> list[Row]:
         samples.append(found.tools_ms / 1000)
         size = found.definitions_bytes
     if not samples:
-        return [Row("mcp", "start-up: spawn -> first tools/list answer", f"failed: {errors[0]}"[:120],
-                    f"p50 < {STARTUP_TARGET_MS:.0f} ms", "MISS")]
+        return [
+            Row(
+                "mcp",
+                "start-up: spawn -> first tools/list answer",
+                f"failed: {errors[0]}"[:120],
+                f"p50 < {STARTUP_TARGET_MS:.0f} ms",
+                "MISS",
+            )
+        ]
     p50 = statistics.median(samples) * 1000
-    value = (f"p50 {p50:.0f} ms, p95 {p95(samples) * 1000:.0f} ms "
-             f"({p50 / 1000 / statistics.median(bare):.1f}x bare interpreter)")
+    value = (
+        f"p50 {p50:.0f} ms, p95 {p95(samples) * 1000:.0f} ms "
+        f"({p50 / 1000 / statistics.median(bare):.1f}x bare interpreter)"
+    )
     return [
-        Row("mcp", "start-up: spawn -> first tools/list answer", value, f"p50 < {STARTUP_TARGET_MS:.0f} ms",
-            "ok" if p50 < STARTUP_TARGET_MS else "MISS"),
-        Row("mcp", "tool definitions (all 10, as tools/list sends them)", f"{size} bytes",
-            f"<= {tools.DEFINITIONS_BUDGET}", "ok" if size <= tools.DEFINITIONS_BUDGET else "MISS"),
+        Row(
+            "mcp",
+            "start-up: spawn -> first tools/list answer",
+            value,
+            f"p50 < {STARTUP_TARGET_MS:.0f} ms",
+            "ok" if p50 < STARTUP_TARGET_MS else "MISS",
+        ),
+        Row(
+            "mcp",
+            "tool definitions (all 10, as tools/list sends them)",
+            f"{size} bytes",
+            f"<= {tools.DEFINITIONS_BUDGET}",
+            "ok" if size <= tools.DEFINITIONS_BUDGET else "MISS",
+        ),
     ]
 
 
@@ -91,11 +111,23 @@ def round_trips(ctx: BenchContext, root: str, env: dict[str, str]) -> list[Row]:
         argv = [ctx.python, "-m", "sidekit_hooks.cli", *command, "--project", root]
         spawned = time_command(argv, ctx.repeats, env=env)
         if not served or found.error:
-            out.append(Row("mcp", f"warm {name} round trip vs `sidekit {command[0]}`",
-                           f"failed: {found.error or 'no answers'}"[:120], "", "MISS"))
+            out.append(
+                Row(
+                    "mcp",
+                    f"warm {name} round trip vs `sidekit {command[0]}`",
+                    f"failed: {found.error or 'no answers'}"[:120],
+                    "",
+                    "MISS",
+                )
+            )
             continue
         mcp_ms = statistics.median(served)
         cli_ms = statistics.median(spawned) * 1000
-        out.append(Row("mcp", f"warm {name} round trip vs `sidekit {' '.join(command)}`",
-                       f"MCP p50 {mcp_ms:.1f} ms, CLI p50 {cli_ms:.0f} ms ({cli_ms / mcp_ms:.0f}x)"))
+        out.append(
+            Row(
+                "mcp",
+                f"warm {name} round trip vs `sidekit {' '.join(command)}`",
+                f"MCP p50 {mcp_ms:.1f} ms, CLI p50 {cli_ms:.0f} ms ({cli_ms / mcp_ms:.0f}x)",
+            )
+        )
     return out

@@ -50,8 +50,9 @@ def one_run(python: str, folder: str, compact: bool, limit: float = HANG_AFTER) 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_"))}
     env["PYTHONPATH"] = REPO
     started = time.monotonic()
-    child = subprocess.Popen(argv, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             start_new_session=True)
+    child = subprocess.Popen(
+        argv, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
     try:
         child.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
@@ -90,9 +91,19 @@ def rows(ctx: BenchContext) -> list[Row]:
     enough = done > 0 and (ctx.quick or done == runs)
     planned = "" if done == runs else f" ({runs} planned, the budget allowed {done})"
     return [
-        Row("rawpool", f"Pool+terminate suite: hangs in {done} compacted runs{planned}", str(hangs), "0",
-            "ok" if hangs == 0 and enough else "MISS"),
-        Row("rawpool", f"exit code differs from the raw run's (raw: {codes})", f"{differ} of {done}", "0",
-            "ok" if differ == 0 and enough else "MISS"),
+        Row(
+            "rawpool",
+            f"Pool+terminate suite: hangs in {done} compacted runs{planned}",
+            str(hangs),
+            "0",
+            "ok" if hangs == 0 and enough else "MISS",
+        ),
+        Row(
+            "rawpool",
+            f"exit code differs from the raw run's (raw: {codes})",
+            f"{differ} of {done}",
+            "0",
+            "ok" if differ == 0 and enough else "MISS",
+        ),
         Row("rawpool", "slowest compacted run", f"{slowest:.2f} s"),
     ]

@@ -50,6 +50,7 @@ def _replace(old: str, new: str) -> object:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(source.replace(old, new, 1))
         return True
+
     return plant
 
 
@@ -67,30 +68,61 @@ def _first_statement(function: str, line: str) -> object:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write("".join(lines))
         return True
+
     return plant
 
 
 # (sdist name, version or "", file the bug goes into, how to plant it, pytest arguments)
 SUITES = (
     ("toolz", "", "toolz/itertoolz.py", _replace("    return next(iter(seq))\n", "    return seq[0]\n"), ["toolz"]),
-    ("more-itertools", "10.5.0", "more_itertools/more.py", _first_statement("chunked", "iterable = list(iterable)[1:]"),
-     ["tests"]),
-    ("click", "", "src/click/_compat.py",
-     _replace("    return len(strip_ansi(x))\n", "    return len(strip_ansi(x)) if len(x) < 40 else int(x)\n"), ["tests"]),
+    (
+        "more-itertools",
+        "10.5.0",
+        "more_itertools/more.py",
+        _first_statement("chunked", "iterable = list(iterable)[1:]"),
+        ["tests"],
+    ),
+    (
+        "click",
+        "",
+        "src/click/_compat.py",
+        _replace("    return len(strip_ansi(x))\n", "    return len(strip_ansi(x)) if len(x) < 40 else int(x)\n"),
+        ["tests"],
+    ),
 )
 
 
 def _clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items()
-            if not k.startswith(("PYTEST_", "CLAUDE_", "SIDEKIT_", "GT_")) and k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTEST_", "CLAUDE_", "SIDEKIT_", "GT_")) and k not in ("VIRTUAL_ENV", "PYTHONPATH")
+    }
 
 
 def prepare(ctx: BenchContext, work: str, name: str, version: str) -> str:
     """The sdist unpacked, with `.venv` holding it (editable) and pytest, wired by `sidekit install`."""
     spec = f"{name}=={version}" if version else name
     folder = os.path.join(work, "sdists", name)
-    done = subprocess.run([ctx.python, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                           "--disable-pip-version-check", spec, "-d", folder], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            ctx.python,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "--disable-pip-version-check",
+            spec,
+            "-d",
+            folder,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     archives = glob.glob(os.path.join(folder, "*.tar.gz"))
     if done.returncode or not archives:
         raise RuntimeError((done.stderr.strip().splitlines() or ["pip download failed"])[-1][:120])
@@ -98,9 +130,11 @@ def prepare(ctx: BenchContext, work: str, name: str, version: str) -> str:
         archive.extractall(work, filter="data")
     root = os.path.join(work, os.path.basename(archives[0])[: -len(".tar.gz")])
     python = os.path.join(root, ".venv", "bin", "python")
-    for argv in ([ctx.python, "-m", "venv", os.path.join(root, ".venv")],
-                 [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest", "-e", root],
-                 [ctx.python, "-m", "sidekit_hooks.cli", "install", "--project", root]):
+    for argv in (
+        [ctx.python, "-m", "venv", os.path.join(root, ".venv")],
+        [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest", "-e", root],
+        [ctx.python, "-m", "sidekit_hooks.cli", "install", "--project", root],
+    ):
         done = subprocess.run(argv, capture_output=True, text=True, timeout=900, env=_clean_env())
         if done.returncode:
             raise RuntimeError((done.stderr.strip().splitlines() or ["install failed"])[-1][:120])
@@ -133,8 +167,11 @@ def model_bytes(root: str, command: str) -> tuple[int, int] | None:
     cli, _ = find_cli()
     if cli is None:
         return None
-    steps = [ToolCall("Bash", {"command": f"SIDEKIT_RAW=1 {command}", "description": "raw"}),
-             ToolCall("Bash", {"command": command, "description": "compacted"}), "done"]
+    steps = [
+        ToolCall("Bash", {"command": f"SIDEKIT_RAW=1 {command}", "description": "raw"}),
+        ToolCall("Bash", {"command": command, "description": "compacted"}),
+        "done",
+    ]
     home = Path(tempfile.mkdtemp(prefix="sidekit-bench-home-"))
     try:
         run = run_claude(cli, Path(root), "Run the tests.", steps, session_id=str(uuid.uuid4()), home=home)
@@ -151,7 +188,9 @@ def suite_rows(ctx: BenchContext, work: str, suite: tuple) -> list[Row]:  # type
     except (RuntimeError, OSError, subprocess.SubprocessError, tarfile.TarError) as exc:
         return [Row("rawpytest", f"{name}: raw pytest compacted", f"skipped: {exc}")]
     if not plant(os.path.join(root, bug_file)):
-        return [Row("rawpytest", f"{name}: raw pytest compacted", f"skipped: {bug_file} changed upstream; update the bug")]
+        return [
+            Row("rawpytest", f"{name}: raw pytest compacted", f"skipped: {bug_file} changed upstream; update the bug")
+        ]
     python = os.path.join(root, ".venv", "bin", "python")
     base = [python, "-m", "pytest", "-q", *args]
     rounds = 2 if ctx.quick else 5
@@ -169,26 +208,42 @@ def suite_rows(ctx: BenchContext, work: str, suite: tuple) -> list[Row]:  # type
         seconds, compact_out, compact_code = timed([*base, *PLUGIN], root, "compact")
         compact_t.append(seconds)
         if compact_code != code:
-            return [Row("rawpytest", f"{name}: exit code kept", f"raw {code}, compacted {compact_code}", "equal", "MISS")]
+            return [
+                Row("rawpytest", f"{name}: exit code kept", f"raw {code}, compacted {compact_code}", "equal", "MISS")
+            ]
     last = raw_out.decode(errors="replace").strip().splitlines()[-1][:50] if raw_out.strip() else "?"
     where = f"{name} ({last})"
     received = model_bytes(root, " ".join([".venv/bin/python", "-m", "pytest", "-q", *args]))
     if received:
         before, after = received
-        bytes_row = Row("rawpytest", f"{where}: bytes the model received (real CLI)",
-                        f"{before:,} B raw -> {after:,} B compacted ({before / max(1, after):.1f}x less); "
-                        f"pytest printed {len(raw_out):,} B", "<= 800 B", "ok" if after <= 800 else "MISS")
+        bytes_row = Row(
+            "rawpytest",
+            f"{where}: bytes the model received (real CLI)",
+            f"{before:,} B raw -> {after:,} B compacted ({before / max(1, after):.1f}x less); "
+            f"pytest printed {len(raw_out):,} B",
+            "<= 800 B",
+            "ok" if after <= 800 else "MISS",
+        )
     else:
         size = len(compact_out) + len(f"Exit code {code}\n")
-        bytes_row = Row("rawpytest", f"{where}: bytes for the model (no CLI installed: pytest's own)",
-                        f"{len(raw_out):,} B raw -> {size:,} B compacted ({len(raw_out) / max(1, size):.1f}x less)",
-                        "<= 800 B", "ok" if size <= 800 else "MISS")
+        bytes_row = Row(
+            "rawpytest",
+            f"{where}: bytes for the model (no CLI installed: pytest's own)",
+            f"{len(raw_out):,} B raw -> {size:,} B compacted ({len(raw_out) / max(1, size):.1f}x less)",
+            "<= 800 B",
+            "ok" if size <= 800 else "MISS",
+        )
     ratio = min(compact_t) / min(raw_t)
     cpu = min(CPU["compact"]) / min(CPU["raw"])
     bare = min(compact_t) / min(plain_t)
-    wall = Row("rawpytest", f"{name}: wall time, compacted vs raw (best of {rounds})",
-               f"{ratio:.2f}x ({min(compact_t):.2f} s vs {min(raw_t):.2f} s); CPU {cpu:.2f}x; vs no sidekit at all "
-               f"{bare:.2f}x ({min(plain_t):.2f} s)", f"<= {TARGET_WALL}x", "ok" if ratio <= TARGET_WALL else "MISS")
+    wall = Row(
+        "rawpytest",
+        f"{name}: wall time, compacted vs raw (best of {rounds})",
+        f"{ratio:.2f}x ({min(compact_t):.2f} s vs {min(raw_t):.2f} s); CPU {cpu:.2f}x; vs no sidekit at all "
+        f"{bare:.2f}x ({min(plain_t):.2f} s)",
+        f"<= {TARGET_WALL}x",
+        "ok" if ratio <= TARGET_WALL else "MISS",
+    )
     return [bytes_row, wall, cpu_row(name, rounds)]
 
 
@@ -198,13 +253,17 @@ def cpu_row(name: str, rounds: int) -> Row:
 
     compact_cpu, tbno, raw = (statistics.median(CPU[kind]) for kind in ("compact", "tbno", "raw"))
     ratio = compact_cpu / tbno
-    return Row("rawpytest", f"{name}: CPU, compacted vs `pytest -q --tb=no` (median of {rounds})",
-               f"{ratio:.2f}x ({compact_cpu:.2f} s vs {tbno:.2f} s); raw `pytest -q` {raw / tbno:.2f}x ({raw:.2f} s)",
-               f"<= {TARGET_CPU}x", "ok" if ratio <= TARGET_CPU else "MISS")
+    return Row(
+        "rawpytest",
+        f"{name}: CPU, compacted vs `pytest -q --tb=no` (median of {rounds})",
+        f"{ratio:.2f}x ({compact_cpu:.2f} s vs {tbno:.2f} s); raw `pytest -q` {raw / tbno:.2f}x ({raw:.2f} s)",
+        f"<= {TARGET_CPU}x",
+        "ok" if ratio <= TARGET_CPU else "MISS",
+    )
 
 
 SYNTHETIC_LIB = "def parse(value):\n    return helper(value)\n\n\ndef helper(value):\n    return int(value)\n"
-SYNTHETIC_TESTS = '''import pytest
+SYNTHETIC_TESTS = """import pytest
 
 from lib import parse
 
@@ -219,21 +278,27 @@ def deeper(value, depth):
 def test_parse(n):
     data = {"n": n, "text": "abc" * 5}
     assert deeper(data["text"], 6) == n
-'''
+"""
 
 
 def synthetic_rows(ctx: BenchContext, work: str) -> list[Row]:
     """300 failures, each with a ten-frame traceback: the formatting a compacted run throws away, at its largest."""
     root = os.path.join(work, "synthetic")
     os.makedirs(os.path.join(root, "tests"))
-    for name, text in (("lib.py", SYNTHETIC_LIB), ("tests/test_many.py", SYNTHETIC_TESTS), ("tests/__init__.py", ""),
-                       ("pytest.ini", "[pytest]\n")):
+    for name, text in (
+        ("lib.py", SYNTHETIC_LIB),
+        ("tests/test_many.py", SYNTHETIC_TESTS),
+        ("tests/__init__.py", ""),
+        ("pytest.ini", "[pytest]\n"),
+    ):
         with open(os.path.join(root, name), "w", encoding="utf-8") as handle:
             handle.write(text)
     python = os.path.join(root, ".venv", "bin", "python")
-    for argv in ([ctx.python, "-m", "venv", os.path.join(root, ".venv")],
-                 [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest"],
-                 [ctx.python, "-m", "sidekit_hooks.cli", "install", "--project", root]):
+    for argv in (
+        [ctx.python, "-m", "venv", os.path.join(root, ".venv")],
+        [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest"],
+        [ctx.python, "-m", "sidekit_hooks.cli", "install", "--project", root],
+    ):
         done = subprocess.run(argv, capture_output=True, text=True, timeout=900, env=_clean_env())
         if done.returncode:
             return [Row("rawpytest", "synthetic 300 failures: CPU", f"skipped: {done.stderr.strip()[-120:]}")]
@@ -253,11 +318,14 @@ def hook_rows(ctx: BenchContext) -> list[Row]:
     try:
         env = dict(_clean_env(), CLAUDE_PROJECT_DIR=project)
         hook = [ctx.python, "-S", os.path.join(REPO, "hooks", "pre_tool_use.py")]  # what `sidekit install` writes
-        plain, raw_pytest = (as_stdin(pre_bash(Path(project), command, "bench"))
-                             for command in ("git status --short", f"{ctx.python} -m pytest -q tests"))
+        plain, raw_pytest = (
+            as_stdin(pre_bash(Path(project), command, "bench"))
+            for command in ("git status --short", f"{ctx.python} -m pytest -q tests")
+        )
         samples, bare = time_paired(hook, ctx, plain, env, project)
-        out = ratio_row("rawpytest", "PreToolUse on a non-pytest Bash call (settings command)", samples, ctx,
-                        TARGET_HOOK, bare)
+        out = ratio_row(
+            "rawpytest", "PreToolUse on a non-pytest Bash call (settings command)", samples, ctx, TARGET_HOOK, bare
+        )
         samples, bare = time_paired(hook, ctx, raw_pytest, env, project)
         out += ratio_row("rawpytest", "PreToolUse on a pytest call (rewritten)", samples, ctx, None, bare)
         return out

@@ -17,13 +17,15 @@ def project_pack(count: int = 50) -> str:
     for index in range(count):
         word = WORDS[index % len(WORDS)]
         if index < 30:
-            when = f"tools = [\"Edit\", \"Write\"]\npaths = [\"**/*.py\"]\nexclude = [\"tests/**\"]\nadded = '\\b{word}_{index}\\s*\\('"
+            when = f'tools = ["Edit", "Write"]\npaths = ["**/*.py"]\nexclude = ["tests/**"]\nadded = \'\\b{word}_{index}\\s*\\(\''
         elif index < 40:
             when = f"command = '^\\s*{word}{index}\\b'"
         else:
             when = f"output = 'Error{index}: .*{word}'"
-        parts.append(f'[[rules]]\nid = "bench.r{index}"\nmessage = "Rule {index}: say something short."\n'
-                     f'see = "docs/rules.md#r{index}"\n[rules.when]\n{when}\n')
+        parts.append(
+            f'[[rules]]\nid = "bench.r{index}"\nmessage = "Rule {index}: say something short."\n'
+            f'see = "docs/rules.md#r{index}"\n[rules.when]\n{when}\n'
+        )
     return "\n".join(parts)
 
 
@@ -34,8 +36,12 @@ def rows(ctx: BenchContext) -> list[Row]:
     text = project_pack()
     with open(pack, "w", encoding="utf-8") as handle:
         handle.write(text)
-    env = dict(os.environ, CLAUDE_PROJECT_DIR=project, CLAUDE_PLUGIN_ROOT=REPO,
-               XDG_CONFIG_HOME=os.path.join(project, ".config"))
+    env = dict(
+        os.environ,
+        CLAUDE_PROJECT_DIR=project,
+        CLAUDE_PLUGIN_ROOT=REPO,
+        XDG_CONFIG_HOME=os.path.join(project, ".config"),
+    )
     post = ["sh", "-c", f'"{os.path.join(REPO, "hooks")}/run" post_tool_use']
     edits = [0]
 

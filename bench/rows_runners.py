@@ -32,7 +32,7 @@ CACHE = Path(os.environ.get("SIDEKIT_TEST_CACHE", "/tmp/sidekit-test-cache"))
 def rows(ctx: BenchContext) -> list[Row]:
     found: list[Row] = []
     rounds = 2 if ctx.quick else 4
-    for name, setup, command in PROJECTS[:1 if ctx.quick else 2]:
+    for name, setup, command in PROJECTS[: 1 if ctx.quick else 2]:
         if ctx.time_left() < 10:
             found.append(Row("runners", f"{name}: compacted", "skipped: out of time"))
             continue
@@ -80,8 +80,11 @@ def maven(folder: Path) -> list[Row]:
     if not shutil.which("mvn"):
         return [Row("runners", "maven: sidekit test", "skipped: mvn is not installed")]
     project = folder / "demo"
-    for rel, text in (("pom.xml", POM), ("src/main/java/demo/Text.java", TEXT),
-                      ("src/test/java/demo/TextTest.java", TEST)):
+    for rel, text in (
+        ("pom.xml", POM),
+        ("src/main/java/demo/Text.java", TEXT),
+        ("src/test/java/demo/TextTest.java", TEST),
+    ):
         (project / rel).parent.mkdir(parents=True, exist_ok=True)
         (project / rel).write_text(text)
     subprocess.run(["git", "init", "-q", str(project)], check=True)
@@ -91,12 +94,27 @@ def maven(folder: Path) -> list[Row]:
     answer = shell(project, f"{sys.executable} -m sidekit_hooks.cli test", env)
     code = json.loads(answer[0] or b"{}").get("exit")
     return [
-        Row("runners", "maven: `mvn -B test` bytes raw -> `sidekit test`", f"{len(raw[0]):,} B -> {len(answer[0]):,} B",
-            "<= 800 B", "ok" if len(answer[0]) <= 800 else "MISS"),
-        Row("runners", "maven: exit code kept", f"raw {raw[1]}, sidekit test {answer[1]} (answer {code})",
-            "equal, red", "ok" if raw[1] == answer[1] == code != 0 else "MISS"),
-        Row("runners", "maven: wall sidekit test / raw", f"{answer[2] / raw[2]:.2f}x", f"<= {TARGET}x",
-            "ok" if answer[2] / raw[2] <= TARGET else "MISS"),
+        Row(
+            "runners",
+            "maven: `mvn -B test` bytes raw -> `sidekit test`",
+            f"{len(raw[0]):,} B -> {len(answer[0]):,} B",
+            "<= 800 B",
+            "ok" if len(answer[0]) <= 800 else "MISS",
+        ),
+        Row(
+            "runners",
+            "maven: exit code kept",
+            f"raw {raw[1]}, sidekit test {answer[1]} (answer {code})",
+            "equal, red",
+            "ok" if raw[1] == answer[1] == code != 0 else "MISS",
+        ),
+        Row(
+            "runners",
+            "maven: wall sidekit test / raw",
+            f"{answer[2] / raw[2]:.2f}x",
+            f"<= {TARGET}x",
+            "ok" if answer[2] / raw[2] <= TARGET else "MISS",
+        ),
     ]
 
 
@@ -114,14 +132,34 @@ def measure(name: str, project: Path, env: dict[str, str], command: str, rounds:
     cpu = min(r[3] for r in compact_runs) / max(min(r[3] for r in raw_runs), 1e-3)
     same = raw[1] == compact[1] != 0
     return [
-        Row("runners", f"{name}: `{command}` bytes raw -> compacted", f"{len(raw[0]):,} B -> {len(compact[0]):,} B",
-            "<= 800 B", "ok" if len(compact[0]) <= 800 else "MISS"),
-        Row("runners", f"{name}: exit code kept", f"raw {raw[1]}, compacted {compact[1]}", "equal, red",
-            "ok" if same else "MISS"),
-        Row("runners", f"{name}: wall compacted / raw (best of {rounds})", f"{wall:.2f}x", f"<= {TARGET}x",
-            "ok" if wall <= TARGET else "MISS"),
-        Row("runners", f"{name}: CPU compacted / raw (best of {rounds})", f"{cpu:.2f}x", f"<= {TARGET}x",
-            "ok" if cpu <= TARGET else "MISS"),
+        Row(
+            "runners",
+            f"{name}: `{command}` bytes raw -> compacted",
+            f"{len(raw[0]):,} B -> {len(compact[0]):,} B",
+            "<= 800 B",
+            "ok" if len(compact[0]) <= 800 else "MISS",
+        ),
+        Row(
+            "runners",
+            f"{name}: exit code kept",
+            f"raw {raw[1]}, compacted {compact[1]}",
+            "equal, red",
+            "ok" if same else "MISS",
+        ),
+        Row(
+            "runners",
+            f"{name}: wall compacted / raw (best of {rounds})",
+            f"{wall:.2f}x",
+            f"<= {TARGET}x",
+            "ok" if wall <= TARGET else "MISS",
+        ),
+        Row(
+            "runners",
+            f"{name}: CPU compacted / raw (best of {rounds})",
+            f"{cpu:.2f}x",
+            f"<= {TARGET}x",
+            "ok" if cpu <= TARGET else "MISS",
+        ),
     ]
 
 
@@ -130,8 +168,15 @@ def go_module(folder: Path) -> tuple[Path, dict[str, str]]:
         raise RuntimeError("go is not installed")
     env = dict(os.environ, GOMODCACHE=str(CACHE / "gomod"), GOFLAGS="-mod=mod")
     CACHE.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(["go", "mod", "download", "-json", "github.com/ettle/strcase@v0.2.0"], capture_output=True,
-                          text=True, env=env, timeout=300, cwd=str(CACHE), check=True)
+    done = subprocess.run(
+        ["go", "mod", "download", "-json", "github.com/ettle/strcase@v0.2.0"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=str(CACHE),
+        check=True,
+    )
     project = copy(Path(json.loads(done.stdout)["Dir"]), folder / "strcase")
     plant(project / "unicode.go", "return r - 32", "return r - 31")
     return project, agent_env(project, GOFLAGS="-count=1")
@@ -143,15 +188,25 @@ def crate(folder: Path) -> tuple[Path, dict[str, str]]:
     fetcher = CACHE / "fetch-semver-1.0.23"
     (fetcher / "src").mkdir(parents=True, exist_ok=True)
     (fetcher / "src" / "lib.rs").write_text("")
-    (fetcher / "Cargo.toml").write_text('[package]\nname = "fetcher"\nversion = "0.1.0"\nedition = "2021"\n\n'
-                                        '[dependencies]\nsemver = "=1.0.23"\n')
-    done = subprocess.run(["cargo", "metadata", "--format-version", "1"], cwd=fetcher, capture_output=True,
-                          text=True, timeout=300, check=True)
+    (fetcher / "Cargo.toml").write_text(
+        '[package]\nname = "fetcher"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nsemver = "=1.0.23"\n'
+    )
+    done = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1"],
+        cwd=fetcher,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     source = next(Path(p["manifest_path"]).parent for p in json.loads(done.stdout)["packages"] if p["name"] == "semver")
     project = copy(source, folder / "semver")
-    plant(project / "src" / "parse.rs", "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n",
-          "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n"
-          '    assert!(input.len() < 3, "dot() got {} bytes", input.len());\n')
+    plant(
+        project / "src" / "parse.rs",
+        "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n",
+        "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n"
+        '    assert!(input.len() < 3, "dot() got {} bytes", input.len());\n',
+    )
     return project, agent_env(project, RUST_BACKTRACE="1")
 
 
@@ -180,8 +235,15 @@ def agent_env(project: Path, **more: str) -> dict[str, str]:
 
 def rewritten(project: Path, command: str, env: dict[str, str]) -> str:
     body = {"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(project)}
-    done = subprocess.run([sys.executable, "-S", HOOK], input=json.dumps(body), capture_output=True, text=True,
-                          env=env, cwd=str(project), timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-S", HOOK],
+        input=json.dumps(body),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(project),
+        timeout=30,
+    )
     return str(json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]) if done.stdout else ""
 
 
@@ -189,8 +251,14 @@ def shell(project: Path, command: str, env: dict[str, str]) -> tuple[bytes, int,
     """(output, exit code, wall seconds, CPU seconds of the whole process tree)."""
     before = os.times()
     start = time.perf_counter()
-    done = subprocess.run(["bash", "-c", command], cwd=str(project), env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, timeout=600)
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=str(project),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=600,
+    )
     wall = time.perf_counter() - start
     after = os.times()
     cpu = after.children_user - before.children_user + after.children_system - before.children_system

@@ -61,12 +61,22 @@ def runner_rows(ctx: BenchContext, runner: str, project: Path, js: ModuleType) -
         kept = f"raw {raw.exit}, compacted {small.exit}"
         return [Row("runners_js", f"{runner}: exit code kept", kept, "equal", "MISS")]
     received = small.size + len(f"Exit code {small.exit}\n")
-    sizes = Row("runners_js", f"{runner} (semver, 30 of 50 failing): bytes for the model",
-                f"{raw.size:,} B raw -> {received:,} B compacted ({raw.size / max(1, received):.1f}x less); "
-                f"exit {small.exit} both", f"<= {LIMIT} B", "ok" if received <= LIMIT else "MISS")
+    sizes = Row(
+        "runners_js",
+        f"{runner} (semver, 30 of 50 failing): bytes for the model",
+        f"{raw.size:,} B raw -> {received:,} B compacted ({raw.size / max(1, received):.1f}x less); "
+        f"exit {small.exit} both",
+        f"<= {LIMIT} B",
+        "ok" if received <= LIMIT else "MISS",
+    )
     wall = min(r.secs for r in compact_runs) / min(r.secs for r in raw_runs)
     cpu = min(r.cpu for r in compact_runs) / max(1e-6, min(r.cpu for r in raw_runs))
-    timing = Row("runners_js", f"{runner}: wall time, compacted vs raw (best of {rounds})",
-                 f"{wall:.2f}x ({min(r.secs for r in compact_runs):.2f} s vs {min(r.secs for r in raw_runs):.2f} s); "
-                 f"CPU {cpu:.2f}x", f"<= {TARGET_WALL}x", "ok" if wall <= TARGET_WALL else "MISS")
+    timing = Row(
+        "runners_js",
+        f"{runner}: wall time, compacted vs raw (best of {rounds})",
+        f"{wall:.2f}x ({min(r.secs for r in compact_runs):.2f} s vs {min(r.secs for r in raw_runs):.2f} s); "
+        f"CPU {cpu:.2f}x",
+        f"<= {TARGET_WALL}x",
+        "ok" if wall <= TARGET_WALL else "MISS",
+    )
     return [sizes, timing]

@@ -24,21 +24,55 @@ def rows(ctx: BenchContext) -> list[Row]:
     groups = load_groups()
     scores = score(groups)
     known = sum(1 for g in groups for c in g.cases if c.xfail)
-    out = [Row("scenarios", f"labelled events (tests/scenarios/*.jsonl; {known} known misses, marked xfail)",
-               str(scores.events), ">= 60", "ok" if scores.events >= 60 else "MISS")]
+    out = [
+        Row(
+            "scenarios",
+            f"labelled events (tests/scenarios/*.jsonl; {known} known misses, marked xfail)",
+            str(scores.events),
+            ">= 60",
+            "ok" if scores.events >= 60 else "MISS",
+        )
+    ]
     for name in scores.sidecars():
         counts = f"tp {scores.tp[name]}, fp {scores.fp[name]}, fn {scores.fn[name]}; {scores.known[name]} xfail"
         value = f"{figure(scores.precision(name))} / {figure(scores.recall(name))}"
-        out.append(Row("scenarios", f"{name}: precision / recall ({counts})", value, ">= 0.90 / >= 0.80",
-                       "ok" if scores.meets(name) else "MISS"))
+        out.append(
+            Row(
+                "scenarios",
+                f"{name}: precision / recall ({counts})",
+                value,
+                ">= 0.90 / >= 0.80",
+                "ok" if scores.meets(name) else "MISS",
+            )
+        )
     tp, fp, fn = scores.pooled()
-    out.append(Row("scenarios", f"all sidecars pooled, held out included (tp {tp}, fp {fp}, fn {fn}; {known} xfail)",
-                   f"{figure(ratio(tp, tp + fp))} / {figure(ratio(tp, tp + fn))}"))
+    out.append(
+        Row(
+            "scenarios",
+            f"all sidecars pooled, held out included (tp {tp}, fp {fp}, fn {fn}; {known} xfail)",
+            f"{figure(ratio(tp, tp + fp))} / {figure(ratio(tp, tp + fn))}",
+        )
+    )
     clean = sum(scores.clean_nudges.values())
     by = ", ".join(f"{name} {count}" for name, count in sorted(scores.clean_nudges.items()))
     marked = f", {scores.clean_known} in known misses" if scores.clean_known else ""
-    out.append(Row("scenarios", f"nudges on clean sessions ({scores.clean_events} events, every sidecar armed"
-                   f"{'; ' + by + marked if by else ''})", str(clean), "0", "ok" if clean == 0 else "MISS"))
-    out.append(Row("scenarios", "known misses that pass now (remove their xfail)", str(len(scores.xpassed)), "0",
-                   "ok" if not scores.xpassed else "MISS"))
+    out.append(
+        Row(
+            "scenarios",
+            f"nudges on clean sessions ({scores.clean_events} events, every sidecar armed"
+            f"{'; ' + by + marked if by else ''})",
+            str(clean),
+            "0",
+            "ok" if clean == 0 else "MISS",
+        )
+    )
+    out.append(
+        Row(
+            "scenarios",
+            "known misses that pass now (remove their xfail)",
+            str(len(scores.xpassed)),
+            "0",
+            "ok" if not scores.xpassed else "MISS",
+        )
+    )
     return out

@@ -31,9 +31,14 @@ def rows(ctx: BenchContext) -> list[Row]:
         return [Row("sessions", "session corpus (tests/sessions)", f"not run: {reason}")]
     with tempfile.TemporaryDirectory() as scratch:
         report = os.path.join(scratch, "sessions.json")
-        done = subprocess.run([ctx.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--full", "tests/sessions"],
-                              cwd=REPO, capture_output=True, text=True, timeout=max(ctx.time_left(), 60),
-                              env=dict(os.environ, SIDEKIT_SESSIONS_REPORT=report))
+        done = subprocess.run(
+            [ctx.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--full", "tests/sessions"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=max(ctx.time_left(), 60),
+            env=dict(os.environ, SIDEKIT_SESSIONS_REPORT=report),
+        )
         if not os.path.exists(report):
             last = (done.stdout.strip().splitlines() or ["no output"])[-1]
             return [Row("sessions", "session corpus (tests/sessions)", f"did not run: {last}", "runs", "MISS")]
@@ -42,20 +47,42 @@ def rows(ctx: BenchContext) -> list[Row]:
     out = []
     for item in sessions:
         name = item["session"]
-        share = Row("sessions", f"{name}: nudge bytes / tool-result bytes ({item['delivered']} nudges delivered)",
-                    f"{100 * item['byteShare']:.1f}%", "< 5%", "ok" if item["byteShare"] < 0.05 else "MISS")
+        share = Row(
+            "sessions",
+            f"{name}: nudge bytes / tool-result bytes ({item['delivered']} nudges delivered)",
+            f"{100 * item['byteShare']:.1f}%",
+            "< 5%",
+            "ok" if item["byteShare"] < 0.05 else "MISS",
+        )
         if item.get("pending"):  # measured, not yet judged: no labels file from a reviewer
-            out += [Row("sessions", f"{name}: useful delivered / available ({item['calls']} calls)", "pending review",
-                        ">= 90%", "MISS"), share]
+            out += [
+                Row(
+                    "sessions",
+                    f"{name}: useful delivered / available ({item['calls']} calls)",
+                    "pending review",
+                    ">= 90%",
+                    "MISS",
+                ),
+                share,
+            ]
             continue
         useful = f"{item['usefulDelivered']} / {item['usefulAvailable']}"
         out += [
-            Row("sessions",
+            Row(
+                "sessions",
                 f"{name}: useful delivered / available ({item['calls']} calls, {item['misses']} known misses)",
-                useful, ">= 90%", "ok" if item["usefulDelivered"] >= 0.9 * item["usefulAvailable"] else "MISS"),
+                useful,
+                ">= 90%",
+                "ok" if item["usefulDelivered"] >= 0.9 * item["usefulAvailable"] else "MISS",
+            ),
             Row("sessions", f"{name}: wrong nudges", str(item["wrong"]), "0", "ok" if item["wrong"] == 0 else "MISS"),
-            Row("sessions", f"{name}: noise per 100 tool calls", f"{item['noisePer100']:.1f}", "<= 2",
-                "ok" if item["noisePer100"] <= 2 else "MISS"),
+            Row(
+                "sessions",
+                f"{name}: noise per 100 tool calls",
+                f"{item['noisePer100']:.1f}",
+                "<= 2",
+                "ok" if item["noisePer100"] <= 2 else "MISS",
+            ),
             share,
         ]
     return out

@@ -36,9 +36,25 @@ CASCADE_BUG = ("    return len(strip_ansi(x))\n", "    return len(strip_ansi(x))
 
 def fetch(ctx: BenchContext, into: str, package: str = PACKAGE) -> str:
     """Download and unpack the sdist; returns the source folder. Raises with the reason on failure."""
-    done = subprocess.run([ctx.python, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps",
-                           "--disable-pip-version-check", "-q", "-d", into, package],
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        [
+            ctx.python,
+            "-m",
+            "pip",
+            "download",
+            "--no-binary",
+            ":all:",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "-q",
+            "-d",
+            into,
+            package,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     archives = glob.glob(os.path.join(into, f"{package}-*.tar.gz"))
     if done.returncode or not archives:
         raise RuntimeError((done.stderr.strip().splitlines() or ["pip download failed"])[-1][:120])
@@ -69,7 +85,9 @@ def rows(ctx: BenchContext) -> list[Row]:
         try:
             suite = fetch(ctx, workdir)
         except (RuntimeError, OSError, subprocess.SubprocessError, tarfile.TarError) as exc:
-            return [Row("status", f"sidekit test vs pytest -q ({PACKAGE} sdist)", f"skipped: {exc}", f"<= {TARGET}x", "")]
+            return [
+                Row("status", f"sidekit test vs pytest -q ({PACKAGE} sdist)", f"skipped: {exc}", f"<= {TARGET}x", "")
+            ]
         out = measure(ctx, suite)
         out.extend(cascade(ctx, workdir))
         return out
@@ -103,12 +121,26 @@ def measure(ctx: BenchContext, suite: str) -> list[Row]:
     median_ratio = statistics.median(sidekit_times) / statistics.median(plain_times)
     cpu_ratio = statistics.median(sidekit_cpu) / statistics.median(plain_cpu)
     tests = answer_count(answer)
-    where = f"{PACKAGE} {os.path.basename(suite).rpartition('-')[2]}, {tests} tests{' (one module)' if ctx.quick else ''}"
-    out = [Row("status", f"sidekit test wall time vs pytest -q ({where})",
-               f"{ratio:.2f}x best of {rounds} ({min(sidekit_times):.2f} s vs {min(plain_times):.2f} s); "
-               f"median {median_ratio:.2f}x; CPU {cpu_ratio:.2f}x", f"<= {TARGET}x", "ok" if ratio <= TARGET else "MISS"),
-           Row("status", "answer bytes, green run", f"{len(answer.strip())} B vs pytest -q {len(raw)} B "
-               f"({len(answer.strip()) / max(1, len(raw)):.0%})", "<= 200 B", "ok" if len(answer.strip()) <= 200 else "MISS")]
+    where = (
+        f"{PACKAGE} {os.path.basename(suite).rpartition('-')[2]}, {tests} tests{' (one module)' if ctx.quick else ''}"
+    )
+    out = [
+        Row(
+            "status",
+            f"sidekit test wall time vs pytest -q ({where})",
+            f"{ratio:.2f}x best of {rounds} ({min(sidekit_times):.2f} s vs {min(plain_times):.2f} s); "
+            f"median {median_ratio:.2f}x; CPU {cpu_ratio:.2f}x",
+            f"<= {TARGET}x",
+            "ok" if ratio <= TARGET else "MISS",
+        ),
+        Row(
+            "status",
+            "answer bytes, green run",
+            f"{len(answer.strip())} B vs pytest -q {len(raw)} B ({len(answer.strip()) / max(1, len(raw)):.0%})",
+            "<= 200 B",
+            "ok" if len(answer.strip()) <= 200 else "MISS",
+        ),
+    ]
     path = os.path.join(suite, BUG_FILE)
     with open(path, encoding="utf-8") as handle:
         source = handle.read()
@@ -118,9 +150,15 @@ def measure(ctx: BenchContext, suite: str) -> list[Row]:
         _, raw, _ = timed(plain, env, suite)
         _, answer, _ = timed(sidekit, env, suite)
         failed = raw.decode(errors="replace").strip().splitlines()[-1] if raw.strip() else "?"
-        out.append(Row("status", f"answer bytes, one bug in a helper ({failed[:40]})",
-                       f"{len(answer.strip())} B vs pytest -q {len(raw)} B ({len(answer.strip()) / max(1, len(raw)):.0%})",
-                       "<= 800 B", "ok" if len(answer.strip()) <= 800 else "MISS"))
+        out.append(
+            Row(
+                "status",
+                f"answer bytes, one bug in a helper ({failed[:40]})",
+                f"{len(answer.strip())} B vs pytest -q {len(raw)} B ({len(answer.strip()) / max(1, len(raw)):.0%})",
+                "<= 800 B",
+                "ok" if len(answer.strip()) <= 800 else "MISS",
+            )
+        )
     return out
 
 
@@ -141,8 +179,10 @@ def cascade(ctx: BenchContext, workdir: str) -> list[Row]:
     try:
         suite = fetch(ctx, workdir, CASCADE)
         python = os.path.join(suite, ".venv", "bin", "python")
-        for argv in ([ctx.python, "-m", "venv", os.path.join(suite, ".venv")],
-                     [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest", "-e", suite]):
+        for argv in (
+            [ctx.python, "-m", "venv", os.path.join(suite, ".venv")],
+            [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest", "-e", suite],
+        ):
             done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
             if done.returncode:
                 raise RuntimeError((done.stderr.strip().splitlines() or ["install failed"])[-1][:120])
@@ -167,6 +207,12 @@ def cascade(ctx: BenchContext, workdir: str) -> list[Row]:
         return [Row("status", what, f"no answer: {answer[:80]!r}", "", "MISS")]
     causes = len(data.get("clusters", [])) + int(data.get("moreClusters", 0))
     size = len(answer.strip())
-    return [Row("status", f"{what} ({data.get('failed', 0)} failed -> {causes} root causes)",
-                f"{size} B vs pytest -q {len(raw)} B, --tb=line {len(line)} B ({size / max(1, len(raw)):.1%})",
-                "<= 800 B", "ok" if size <= 800 else "MISS")]
+    return [
+        Row(
+            "status",
+            f"{what} ({data.get('failed', 0)} failed -> {causes} root causes)",
+            f"{size} B vs pytest -q {len(raw)} B, --tb=line {len(line)} B ({size / max(1, len(raw)):.1%})",
+            "<= 800 B",
+            "ok" if size <= 800 else "MISS",
+        )
+    ]

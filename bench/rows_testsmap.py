@@ -44,10 +44,18 @@ def make_project(project: str, count: int, failing: int, digest: bool = True) ->
         table[test].update(o="failed", c="c0")
     cache.write(cache.table_path(project), {"generation": 1, "tests": table, "collect": {}})
     cluster = {"id": "c0", "type": "ValueError", "at": "pkg/fmt.py:4", "affected": failing, "tests": bad[:3]}
-    cache.write(cache.summary_path(project), {
-        "generation": 1, "run": {"finished": 1.0, "counts": {"failed": failing, "passed": count - failing}},
-        "counts": {"failed": failing, "passed": count - failing}, "failing": failing, "clusters": [cluster],
-        "moreClusters": 0, "files": {"pkg/fmt.py": [failing, "c0", bad[0]]}})
+    cache.write(
+        cache.summary_path(project),
+        {
+            "generation": 1,
+            "run": {"finished": 1.0, "counts": {"failed": failing, "passed": count - failing}},
+            "counts": {"failed": failing, "passed": count - failing},
+            "failing": failing,
+            "clusters": [cluster],
+            "moreClusters": 0,
+            "files": {"pkg/fmt.py": [failing, "c0", bad[0]]},
+        },
+    )
 
 
 def rows(ctx: BenchContext) -> list[Row]:
@@ -55,24 +63,40 @@ def rows(ctx: BenchContext) -> list[Row]:
     post = [ctx.python, "-S", os.path.join(REPO, "hooks", "post_tool_use.py")]
     control = "10,000 tests, 3 failing, no map, nothing said: the control"
     for count, failing, what in (
-            (10_000, 3, control),
-            (10_000, 3, "10,000 mapped tests; the summary lists every failing test: digest read"),
-            (10_000, 2_000, "10,000 mapped tests, 2,000 failing; 0.9 MB table not read: 'at least'"),
-            (2_400, 600, "2,400 mapped tests, 600 failing; digest + per-test table read")):
+        (10_000, 3, control),
+        (10_000, 3, "10,000 mapped tests; the summary lists every failing test: digest read"),
+        (10_000, 2_000, "10,000 mapped tests, 2,000 failing; 0.9 MB table not read: 'at least'"),
+        (2_400, 600, "2,400 mapped tests, 600 failing; digest + per-test table read"),
+    ):
         project = tempfile.mkdtemp(prefix="sidekit-bench-testsmap-")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GT_", "TMUX_", "CLAUDE_"))}
         env["CLAUDE_PROJECT_DIR"] = project
         state = os.path.join(project, ".sidekit", "state")
         try:
             make_project(project, count, failing, digest=what != control)
-            payload = as_stdin(edit(Path(project), "pkg/calc.py", "n / 2", "n // 2", session=SESSION,
-                                    tool_use_id="toolu_bench"))
+            payload = as_stdin(
+                edit(Path(project), "pkg/calc.py", "n / 2", "n // 2", session=SESSION, tool_use_id="toolu_bench")
+            )
             said = subprocess.run(post, input=payload, capture_output=True, env=env, cwd=project, check=False).stdout
             if (b"is covered by" in said) is (what == control):
-                out.append(Row("testsmap", f"PostToolUse, Edit of a mapped source file ({what})", f"MISS: said {said[:80]!r}", "", "MISS"))
+                out.append(
+                    Row(
+                        "testsmap",
+                        f"PostToolUse, Edit of a mapped source file ({what})",
+                        f"MISS: said {said[:80]!r}",
+                        "",
+                        "MISS",
+                    )
+                )
                 continue
-            samples = time_command(post, ctx.repeats, payload, env, project,
-                                   setup=lambda: shutil.rmtree(state, ignore_errors=True))
+            samples = time_command(
+                post,
+                ctx.repeats,
+                payload,
+                env,
+                project,
+                setup=lambda state=state: shutil.rmtree(state, ignore_errors=True),
+            )
             out += ratio_row("testsmap", f"PostToolUse, Edit of a mapped source file ({what})", samples, ctx, None)
         finally:
             shutil.rmtree(project, ignore_errors=True)

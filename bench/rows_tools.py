@@ -19,57 +19,75 @@ from run import REPO, BenchContext, Row, ratio_row, time_command
 from testing.hooks import as_stdin, edit
 
 SESSION = "bench-tools"
-NEW_FUNCTION = '''def order_total(items, prices):
+NEW_FUNCTION = """def order_total(items, prices):
     total = 0
     for sku, count in items.items():
         total += prices[sku] * count
     log.debug("total %s", total)
     return total
-'''
-DUPLICATE = '''def batch_items(seq, n):
+"""
+DUPLICATE = """def batch_items(seq, n):
     result = []
     for i in range(0, len(seq), n):
         result.append(seq[i:i + n])
     out = result
     return out
-'''
-HELPERS = '''def chunked(items, size):
+"""
+HELPERS = """def chunked(items, size):
     out = []
     for start in range(0, len(items), size):
         out.append(items[start:start + size])
     return out
-'''
+"""
 
 
 def edit_payload(project: str, added: str) -> bytes:
     """An Edit of pkg/mod.py that adds `added` (a function) after its imports."""
     original = "import logging\n\nlog = logging.getLogger(__name__)\n"
-    lines = [" import logging", " ", " log = logging.getLogger(__name__)", "+", "+"] + [f"+{l}" for l in added.splitlines()]
+    lines = [" import logging", " ", " log = logging.getLogger(__name__)", "+", "+"] + [
+        f"+{line}" for line in added.splitlines()
+    ]
     patch = [{"oldStart": 1, "oldLines": 3, "newStart": 1, "newLines": 11, "lines": lines}]
-    return as_stdin(edit(Path(project), "pkg/mod.py", original.strip(), original.strip() + "\n\n\n" + added, original,
-                         SESSION, patch=patch, tool_use_id="toolu_bench"))
+    return as_stdin(
+        edit(
+            Path(project),
+            "pkg/mod.py",
+            original.strip(),
+            original.strip() + "\n\n\n" + added,
+            original,
+            SESSION,
+            patch=patch,
+            tool_use_id="toolu_bench",
+        )
+    )
 
 
 def make_project(ctx: BenchContext) -> str:
     """A copy of this repo's package (a realistic index: a few hundred functions) plus two small files."""
     project = tempfile.mkdtemp(prefix="sidekit-bench-tools-")
-    shutil.copytree(os.path.join(REPO, "sidekit_hooks"), os.path.join(project, "sidekit_hooks"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        os.path.join(REPO, "sidekit_hooks"),
+        os.path.join(project, "sidekit_hooks"),
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     os.makedirs(os.path.join(project, "pkg"))
     with open(os.path.join(project, "pkg", "mod.py"), "w") as handle:
         handle.write("import logging\n\nlog = logging.getLogger(__name__)\n")
     with open(os.path.join(project, "pkg", "helpers.py"), "w") as handle:
         handle.write(HELPERS)
-    subprocess.run([ctx.python, "-m", "sidekit_hooks.code.functions", "build", project], cwd=REPO,
-                   capture_output=True, check=True)
+    subprocess.run(
+        [ctx.python, "-m", "sidekit_hooks.code.functions", "build", project], cwd=REPO, capture_output=True, check=True
+    )
     return project
 
 
 def index_build_rows(ctx: BenchContext) -> list[Row]:
-    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.code import function_index, functions;"
-            "t = time.perf_counter(); index = function_index.build(sys.argv[1]); cold = time.perf_counter() - t;"
-            "t = time.perf_counter(); function_index.build(sys.argv[1], index); warm = time.perf_counter() - t;"
-            "print(cold, warm, sum(len(f['f']) for f in index['files'].values()), len(index['files']))")
+    code = (
+        "import sys, time; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.code import function_index, functions;"
+        "t = time.perf_counter(); index = function_index.build(sys.argv[1]); cold = time.perf_counter() - t;"
+        "t = time.perf_counter(); function_index.build(sys.argv[1], index); warm = time.perf_counter() - t;"
+        "print(cold, warm, sum(len(f['f']) for f in index['files'].values()), len(index['files']))"
+    )
     samples = []
     for _ in range(3 if ctx.quick else 5):
         done = subprocess.run([ctx.python, "-c", code, REPO], capture_output=True, text=True, check=True)
@@ -78,7 +96,9 @@ def index_build_rows(ctx: BenchContext) -> list[Row]:
     warm = statistics.median(s[1] for s in samples) * 1000
     functions, files = int(samples[0][2]), int(samples[0][3])
     return [
-        Row("tools", f"function index: full build of this repo ({functions} functions, {files} files)", f"{cold:.0f} ms"),
+        Row(
+            "tools", f"function index: full build of this repo ({functions} functions, {files} files)", f"{cold:.0f} ms"
+        ),
         Row("tools", "function index: refresh with nothing changed", f"{warm:.1f} ms"),
     ]
 
@@ -101,8 +121,10 @@ def near_copy_rows() -> list[Row]:
         except RuntimeError as exc:  # no package index reachable
             out.append(Row("tools", f"near copies, {label} set", f"not measured: {str(exc)[:60]}"))
             continue
-        what = (f"near copies, {label} set ({found.positives} rewritten copies, {found.negatives} near misses; "
-                f"{found.true_positive} named right, {found.false_positive} wrong): precision / recall")
+        what = (
+            f"near copies, {label} set ({found.positives} rewritten copies, {found.negatives} near misses; "
+            f"{found.true_positive} named right, {found.false_positive} wrong): precision / recall"
+        )
         value = f"{found.precision:.2f} / {found.recall:.2f}"
         if target is None:
             out.append(Row("tools", what, value))
@@ -125,9 +147,13 @@ def rows(ctx: BenchContext) -> list[Row]:
     out: list[Row] = []
     try:
         samples = time_command(post, ctx.repeats, edit_payload(project, NEW_FUNCTION), env, project, keep_index_fresh)
-        out += ratio_row("tools", "PostToolUse, Edit adds a 6-line function, index present (no match)", samples, ctx, 2.5)
+        out += ratio_row(
+            "tools", "PostToolUse, Edit adds a 6-line function, index present (no match)", samples, ctx, 2.5
+        )
         samples = time_command(post, ctx.repeats, edit_payload(project, DUPLICATE), env, project, keep_index_fresh)
-        out += ratio_row("tools", "PostToolUse, Edit adds a 6-line duplicate (rapidfuzz loads, helper named)", samples, ctx, None)
+        out += ratio_row(
+            "tools", "PostToolUse, Edit adds a 6-line duplicate (rapidfuzz loads, helper named)", samples, ctx, None
+        )
         out += index_build_rows(ctx)
         out += near_copy_rows()
     finally:

@@ -86,8 +86,14 @@ class BenchContext:
         return self.budget - (time.monotonic() - self.started)
 
 
-def time_command(argv: Sequence[str], repeats: int, stdin: bytes = b"", env: dict[str, str] | None = None,
-                 cwd: str | None = None, setup: Callable[[], None] | None = None) -> list[float]:
+def time_command(
+    argv: Sequence[str],
+    repeats: int,
+    stdin: bytes = b"",
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+    setup: Callable[[], None] | None = None,
+) -> list[float]:
     """Wall times of `repeats` fresh runs of a command, one warm-up run first."""
     samples = []
     for index in range(repeats + 1):
@@ -112,8 +118,14 @@ def bare_argv(python: str, isolated: bool = False) -> list[str]:
     return [python, "-I", "-S", "-c", "pass"] if isolated else [python, "-c", "pass"]
 
 
-def time_paired(argv: Sequence[str], ctx: BenchContext, stdin: bytes = b"", env: dict[str, str] | None = None,
-                cwd: str | None = None, setup: Callable[[], None] | None = None) -> tuple[list[float], Baseline]:
+def time_paired(
+    argv: Sequence[str],
+    ctx: BenchContext,
+    stdin: bytes = b"",
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+    setup: Callable[[], None] | None = None,
+) -> tuple[list[float], Baseline]:
     """(command samples, bare-interpreter samples) taken in turn, so load on a shared machine hits both alike."""
     samples: list[float] = []
     bare = Baseline()
@@ -129,8 +141,15 @@ def p95(samples: Sequence[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def ratio_row(section: str, what: str, samples: Sequence[float], ctx: BenchContext, target: float | None,
-              bare: Baseline | None = None, isolated_target: float | None = None) -> list[Row]:
+def ratio_row(
+    section: str,
+    what: str,
+    samples: Sequence[float],
+    ctx: BenchContext,
+    target: float | None,
+    bare: Baseline | None = None,
+    isolated_target: float | None = None,
+) -> list[Row]:
     """p50 and p95 of a timed command as multiples of the bare interpreter's p50, and its p50 against
     `python -I -S -c pass` (how the hooks start).
 
@@ -139,8 +158,10 @@ def ratio_row(section: str, what: str, samples: Sequence[float], ctx: BenchConte
     load a minute ago says little about the load now.
     """
     if bare is None or not bare.plain:
-        bare = Baseline(time_command(bare_argv(ctx.python), ctx.repeats),
-                        time_command(bare_argv(ctx.python, isolated=True), ctx.repeats))
+        bare = Baseline(
+            time_command(bare_argv(ctx.python), ctx.repeats),
+            time_command(bare_argv(ctx.python, isolated=True), ctx.repeats),
+        )
     bare_p50 = statistics.median(bare.plain)
     p50_ratio = statistics.median(samples) / bare_p50
     p95_ratio = p95(samples) / bare_p50
@@ -148,9 +169,13 @@ def ratio_row(section: str, what: str, samples: Sequence[float], ctx: BenchConte
     held = [p50_ratio <= target] if target is not None else []
     held += [isolated_ratio <= isolated_target] if isolated_target is not None else []
     verdict = "" if not held else ("ok" if all(held) else "MISS")
-    value = (f"p50 {p50_ratio:.2f}x, p95 {p95_ratio:.2f}x ({statistics.median(samples) * 1000:.1f} ms); "
-             f"-I -S p50 {isolated_ratio:.2f}x")
-    targets = ([f"p50 <= {target}x"] if target else []) + ([f"-I -S p50 <= {isolated_target}x"] if isolated_target else [])
+    value = (
+        f"p50 {p50_ratio:.2f}x, p95 {p95_ratio:.2f}x ({statistics.median(samples) * 1000:.1f} ms); "
+        f"-I -S p50 {isolated_ratio:.2f}x"
+    )
+    targets = ([f"p50 <= {target}x"] if target else []) + (
+        [f"-I -S p50 <= {isolated_target}x"] if isolated_target else []
+    )
     return [Row(section, what, value, ", ".join(targets), verdict)]
 
 
@@ -167,7 +192,7 @@ def render(rows: list[Row], markdown: bool) -> str:
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |" for cells in table[1:]]
         return "\n".join(lines)
     widths = [max(len(cells[i]) for cells in table) for i in range(len(headers))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip() for cells in table)
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=False)).rstrip() for cells in table)
 
 
 def machine() -> str:
@@ -200,23 +225,38 @@ def run_child(name: str, ctx_json: str) -> int:
 
 def run_section(name: str, ctx: BenchContext, budget: float) -> list[Row]:
     """Run `bench/<name>.py` under `budget` seconds; a failure or an overrun becomes a MISS row."""
-    section = name[len("rows_"):]
-    child_ctx = json.dumps({"quick": ctx.quick, "python": ctx.python, "repeats": ctx.repeats, "bare": ctx.bare,
-                            "budget": budget})
+    section = name[len("rows_") :]
+    child_ctx = json.dumps(
+        {"quick": ctx.quick, "python": ctx.python, "repeats": ctx.repeats, "bare": ctx.bare, "budget": budget}
+    )
     argv = [ctx.python, os.path.abspath(__file__), "--child", name, "--context", child_ctx]
     # Its own process group, so an overrun stops whatever the section started too; its own TMPDIR, so
     # what a stopped section could not clean up is removed all the same.
     scratch = tempfile.mkdtemp(prefix=f"sidekit-bench-{section}-")
-    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                             start_new_session=True, env=dict(os.environ, TMPDIR=scratch))
+    child = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        start_new_session=True,
+        env=dict(os.environ, TMPDIR=scratch),
+    )
     try:
         stdout, stderr = child.communicate(timeout=budget + 2)
     except subprocess.TimeoutExpired:
         os.killpg(child.pid, signal.SIGKILL)
         stdout, _ = child.communicate()
         made = [row for row in parse_rows(stdout, made=True) if row.section == section]
-        return made + [Row(section, "not measured" if not made else f"stopped after {len(made)} figure(s)",
-                           f"stopped: over its {budget:.0f} s budget", f"<= {budget:.0f} s", "MISS")]
+        return made + [
+            Row(
+                section,
+                "not measured" if not made else f"stopped after {len(made)} figure(s)",
+                f"stopped: over its {budget:.0f} s budget",
+                f"<= {budget:.0f} s",
+                "MISS",
+            )
+        ]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     rows = parse_rows(stdout, made=False)
@@ -257,8 +297,9 @@ def quick_total(bare_p50: float) -> float:
     return min(QUICK_CAP, QUICK_TOTAL_BARES * max(bare_p50, REFERENCE_BARE))
 
 
-def budgets(weights: list[float], quick: bool, spent: Callable[[], float],
-            total: float = QUICK_TOTAL_BARES * REFERENCE_BARE) -> Callable[[int], float]:
+def budgets(
+    weights: list[float], quick: bool, spent: Callable[[], float], total: float = QUICK_TOTAL_BARES * REFERENCE_BARE
+) -> Callable[[int], float]:
     """The budget of the i-th section: its share of what is left, by weight (quick), or the full-run cap."""
 
     def budget(index: int) -> float:
@@ -282,25 +323,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_child(args.child, args.context)
     names = discover(args.only)
     if not names:
-        known = ", ".join(n[len("rows_"):] for n in discover(None))
+        known = ", ".join(n[len("rows_") :] for n in discover(None))
         print(f"bench: no section {args.only!r} (bench/rows_{args.only}.py); known: {known}", file=sys.stderr)
         return 2
     started = time.monotonic()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     python = os.path.join(REPO, ".venv", "bin", "python")
-    ctx = BenchContext(quick=args.quick, python=python if os.path.exists(python) else sys.executable,
-                       repeats=QUICK_REPEATS if args.quick else FULL_REPEATS)
+    ctx = BenchContext(
+        quick=args.quick,
+        python=python if os.path.exists(python) else sys.executable,
+        repeats=QUICK_REPEATS if args.quick else FULL_REPEATS,
+    )
     # Measure the code as installed: compiled, so every hook reads .pyc (install.sh does the same).
-    subprocess.run([ctx.python, "-m", "compileall", "-q", os.path.join(REPO, "sidekit_hooks"), os.path.join(REPO, "hooks")],
-                   capture_output=True, check=False)
+    subprocess.run(
+        [ctx.python, "-m", "compileall", "-q", os.path.join(REPO, "sidekit_hooks"), os.path.join(REPO, "hooks")],
+        capture_output=True,
+        check=False,
+    )
     ctx.bare = time_command(bare_argv(ctx.python), ctx.repeats)
     isolated = time_command(bare_argv(ctx.python, isolated=True), ctx.repeats)
-    rows = [Row("baseline", "bare interpreter (python -c pass)", f"p50 {ctx.bare_p50 * 1000:.1f} ms, p95 {p95(ctx.bare) * 1000:.1f} ms"),
-            Row("baseline", "bare interpreter, as hooks start (python -I -S -c pass)",
-                f"p50 {statistics.median(isolated) * 1000:.1f} ms, p95 {p95(isolated) * 1000:.1f} ms")]
+    rows = [
+        Row(
+            "baseline",
+            "bare interpreter (python -c pass)",
+            f"p50 {ctx.bare_p50 * 1000:.1f} ms, p95 {p95(ctx.bare) * 1000:.1f} ms",
+        ),
+        Row(
+            "baseline",
+            "bare interpreter, as hooks start (python -I -S -c pass)",
+            f"p50 {statistics.median(isolated) * 1000:.1f} ms, p95 {p95(isolated) * 1000:.1f} ms",
+        ),
+    ]
     sections_started = time.monotonic()
-    budget_of = budgets([quick_budget(name) for name in names], args.quick, lambda: time.monotonic() - sections_started,
-                        quick_total(ctx.bare_p50))
+    budget_of = budgets(
+        [quick_budget(name) for name in names],
+        args.quick,
+        lambda: time.monotonic() - sections_started,
+        quick_total(ctx.bare_p50),
+    )
     for index, name in enumerate(names):
         rows.extend(run_section(name, ctx, budget_of(index)))
     elapsed = time.monotonic() - started
@@ -322,11 +382,13 @@ def write_markdown(path: str, rows: list[Row], args: argparse.Namespace, elapsed
     day = datetime.date.today().isoformat()
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(f"# Performance\n\nGenerated by `{command} --markdown {path}` "
-                     f"on {day}, in {elapsed:.0f} s{load_note(load)}, on {machine()}.\n"
-                     "Times are multiples of a bare interpreter of the same venv (`python -c pass`) timed next to "
-                     "each figure, and where marked `-I -S`, of `python -I -S -c pass` (how the hooks start); "
-                     "`ok`/`MISS` compare each figure with its target.\n\n")
+        handle.write(
+            f"# Performance\n\nGenerated by `{command} --markdown {path}` "
+            f"on {day}, in {elapsed:.0f} s{load_note(load)}, on {machine()}.\n"
+            "Times are multiples of a bare interpreter of the same venv (`python -c pass`) timed next to "
+            "each figure, and where marked `-I -S`, of `python -I -S -c pass` (how the hooks start); "
+            "`ok`/`MISS` compare each figure with its target.\n\n"
+        )
         handle.write(render(rows, markdown=True) + "\n")
 
 

@@ -1,5 +1,6 @@
 """Claude Code SubagentStop hook (settings form): stdin -> sidekit_hooks.hook, always exit 0. Generated
 from sidekit_hooks/hook_events.py; `python -m sidekit_hooks.hook_events --write` makes it again."""
+
 import os
 import sys
 

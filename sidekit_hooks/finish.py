@@ -27,16 +27,21 @@ def finish(job: dict[str, object]) -> int:
     listed = job.get("detectors")
     names = [str(name) for name in listed if str(name) in detectors.REGISTRY] if isinstance(listed, list) else []
     event = parse_event(hook, job.get("payload"), project)
-    ctx = Context(project, event.session_id, time.monotonic() + WORKER_BUDGET,
-                  read_snapshot=lambda ctx: runtime.read_snapshot(event, ctx))
+    ctx = Context(
+        project,
+        event.session_id,
+        time.monotonic() + WORKER_BUDGET,
+        read_snapshot=lambda ctx: runtime.read_snapshot(event, ctx),
+    )
     ctx.memo["background"] = True  # detectors may do here what a hook may not (budget.Later)
     found: list[Finding] = []
     waiting: list[str] = []  # detectors that need the packages of an environment still building
     for name in names:
         budget.doing(f"detector {name} (finished later)")
         try:
-            found.extend(budget.bounded(budget.call_with(runtime._detect, name, event, ctx),
-                                        ctx.deadline - time.monotonic()))
+            found.extend(
+                budget.bounded(budget.call_with(runtime._detect, name, event, ctx), ctx.deadline - time.monotonic())
+            )
             if budget.wants_later(ctx.memo, name):  # here only for what needs packages still being installed
                 waiting.append(name)
         except budget.Later:
@@ -49,9 +54,18 @@ def finish(job: dict[str, object]) -> int:
     if waiting:
         await_environment(dict(job, detectors=waiting))
     runtime.enqueue_findings(found, event, ctx)
-    hooklog.append(project, hooklog.DECISIONS, {
-        "session": event.session_id, "hook": hook, "decision": "finished-later", "detectors": names,
-        "why": str(job.get("why", "")), "found": len(found)})
+    hooklog.append(
+        project,
+        hooklog.DECISIONS,
+        {
+            "session": event.session_id,
+            "hook": hook,
+            "decision": "finished-later",
+            "detectors": names,
+            "why": str(job.get("why", "")),
+            "found": len(found),
+        },
+    )
     return len(found)
 
 

@@ -122,8 +122,11 @@ def _fail_open(hook: str, exc: BaseException, outcome: object) -> None:
         cause: BaseException | str = exc
         if where == "deadline":
             cause = f"hard deadline reached while running {budget.NOW[0] or 'the hook'}"
-            hooklog.append(workspace.project_dir(), hooklog.ERRORS, {
-                "hook": hook, "where": "deadline", "culprit": budget.NOW[0], "error": cause})
+            hooklog.append(
+                workspace.project_dir(),
+                hooklog.ERRORS,
+                {"hook": hook, "where": "deadline", "culprit": budget.NOW[0], "error": cause},
+            )
             return
         hooklog.error(workspace.project_dir(), hook, where, cause)
     except BaseException:  # noqa: BLE001

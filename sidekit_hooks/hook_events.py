@@ -12,12 +12,33 @@ from __future__ import annotations
 class HookEvent:
     """One event: how Claude Code starts it, and what sidekit does on it."""
 
-    __slots__ = ("name", "script", "matcher", "condition", "drains", "boundary", "detectors", "lifecycle",
-                 "deadline", "probe")
+    __slots__ = (
+        "name",
+        "script",
+        "matcher",
+        "condition",
+        "drains",
+        "boundary",
+        "detectors",
+        "lifecycle",
+        "deadline",
+        "probe",
+    )
 
-    def __init__(self, name: str, script: str, *, matcher: str | None = None, condition: str | None = None,
-                 drains: bool = False, boundary: bool = False, detectors: tuple[str, ...] = (),
-                 lifecycle: bool = False, deadline: float = 0.8, probe: dict[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        script: str,
+        *,
+        matcher: str | None = None,
+        condition: str | None = None,
+        drains: bool = False,
+        boundary: bool = False,
+        detectors: tuple[str, ...] = (),
+        lifecycle: bool = False,
+        deadline: float = 0.8,
+        probe: dict[str, object] | None = None,
+    ) -> None:
         self.name = name  # Claude Code's hook_event_name
         self.script = script  # hooks/<script>.py (settings form) and `hooks/run <script>` (plugin form)
         self.matcher = matcher  # the handler's tool matcher; None for events without one
@@ -34,20 +55,42 @@ HANDLER_TIMEOUT = 5  # seconds Claude Code gives a handler; the hook's own deadl
 TOOL_DETECTORS = ("scope", "specs", "tests", "tools", "conventions", "judge")
 _TOOL_PROBE: dict[str, object] = {"tool_name": "SidekitDoctorProbe", "tool_input": {}}
 
-EVENTS: dict[str, HookEvent] = {event.name: event for event in (
-    HookEvent("PostToolUse", "post_tool_use", matcher="*", drains=True, boundary=True, detectors=TOOL_DETECTORS,
-              probe={**_TOOL_PROBE, "tool_response": {}}),
-    HookEvent("PostToolUseFailure", "post_tool_use_failure", matcher="*", drains=True, boundary=True,
-              detectors=tuple(name for name in TOOL_DETECTORS if name != "conventions"),
-              probe={**_TOOL_PROBE, "error": "probe"}),
-    HookEvent("UserPromptSubmit", "user_prompt_submit", drains=True, boundary=True, probe={"prompt": ""}),
-    # Raw test runs only (runners/rewrite.py); the condition spares every other Bash call a hook process.
-    HookEvent("PreToolUse", "pre_tool_use", matcher="Bash", condition="Bash(*test*)",
-              probe={"tool_name": "Bash", "tool_input": {"command": "true"}}),
-    HookEvent("SessionStart", "session_start", drains=True, lifecycle=True, probe={"source": "startup"}),
-    HookEvent("Stop", "stop", lifecycle=True, probe={"stop_hook_active": False}),
-    HookEvent("SubagentStop", "subagent_stop", lifecycle=True, probe={"stop_hook_active": False}),
-)}
+EVENTS: dict[str, HookEvent] = {
+    event.name: event
+    for event in (
+        HookEvent(
+            "PostToolUse",
+            "post_tool_use",
+            matcher="*",
+            drains=True,
+            boundary=True,
+            detectors=TOOL_DETECTORS,
+            probe={**_TOOL_PROBE, "tool_response": {}},
+        ),
+        HookEvent(
+            "PostToolUseFailure",
+            "post_tool_use_failure",
+            matcher="*",
+            drains=True,
+            boundary=True,
+            detectors=tuple(name for name in TOOL_DETECTORS if name != "conventions"),
+            probe={**_TOOL_PROBE, "error": "probe"},
+        ),
+        HookEvent("UserPromptSubmit", "user_prompt_submit", drains=True, boundary=True, probe={"prompt": ""}),
+        # Raw test runs only (runners/rewrite.py); the condition spares every other Bash call a hook process.
+        HookEvent(
+            "PreToolUse",
+            "pre_tool_use",
+            matcher="Bash",
+            condition="Bash(*test*)",
+            probe={"tool_name": "Bash", "tool_input": {"command": "true"}},
+        ),
+        HookEvent("SessionStart", "session_start", drains=True, lifecycle=True, probe={"source": "startup"}),
+        HookEvent("Stop", "stop", lifecycle=True, probe={"stop_hook_active": False}),
+        HookEvent("SubagentStop", "subagent_stop", lifecycle=True, probe={"stop_hook_active": False}),
+    )
+}
+
 
 def judged_by(detector: str) -> frozenset[str]:
     """The events a sidecar judges (its `hooks`)."""
@@ -63,6 +106,7 @@ BY_SCRIPT = {event.script: event for event in EVENTS.values()}
 # hooks/<script>.py, for the settings form: the same two lines for every event (see hook.run_entry).
 ENTRY_TEMPLATE = '''"""Claude Code {name} hook (settings form): stdin -> sidekit_hooks.hook, always exit 0. Generated
 from sidekit_hooks/hook_events.py; `python -m sidekit_hooks.hook_events --write` makes it again."""
+
 import os
 import sys
 
@@ -81,8 +125,11 @@ def plugin_hooks(timeout: int = HANDLER_TIMEOUT) -> dict[str, list[dict[str, obj
     """`hooks/hooks.json`'s `hooks` object: every event through `hooks/run <script>`."""
     table: dict[str, list[dict[str, object]]] = {}
     for event in EVENTS.values():
-        handler: dict[str, object] = {"type": "command", "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {event.script}',
-                                      "timeout": timeout}
+        handler: dict[str, object] = {
+            "type": "command",
+            "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {event.script}',
+            "timeout": timeout,
+        }
         if event.condition:
             handler["if"] = event.condition
         group: dict[str, object] = {"matcher": event.matcher} if event.matcher else {}
@@ -102,8 +149,10 @@ def _write(root: str) -> int:
     path = os.path.join(hooks, "hooks.json")
     with open(path, encoding="utf-8") as current:
         description = json.load(current).get("description", "")
-    rows = ",\n".join(f'    {json.dumps(name)}: [\n' + ",\n".join(f"      {json.dumps(group)}" for group in groups) + "\n    ]"
-                      for name, groups in plugin_hooks().items())
+    rows = ",\n".join(
+        f"    {json.dumps(name)}: [\n" + ",\n".join(f"      {json.dumps(group)}" for group in groups) + "\n    ]"
+        for name, groups in plugin_hooks().items()
+    )
     with open(path, "w", encoding="utf-8") as out:
         out.write(f'{{\n  "description": {json.dumps(description)},\n  "hooks": {{\n{rows}\n  }}\n}}\n')
     return 0

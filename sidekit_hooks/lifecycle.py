@@ -37,8 +37,25 @@ TINY_FILES = 25  # a project with at most this many Python files ...
 TINY_BYTES = 250_000  # ... and this many bytes of them is indexed inside SessionStart (bench: ~0.1 s for 30 files)
 STALE_AT_START = 3600.0  # seconds; an older index is refreshed (in the background) when a session starts
 GIT_MARKERS = ("index", "HEAD", "FETCH_HEAD", "ORIG_HEAD")  # git moved the work tree after these changed
-SKIP_DIRS = frozenset({".git", ".venv", ".sidekit", ".runtime", "node_modules", "__pycache__", "site-packages",
-                       "venv", "env", "build", "dist", "htmlcov", ".tox", ".mypy_cache", ".pytest_cache"})
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".venv",
+        ".sidekit",
+        ".runtime",
+        "node_modules",
+        "__pycache__",
+        "site-packages",
+        "venv",
+        "env",
+        "build",
+        "dist",
+        "htmlcov",
+        ".tox",
+        ".mypy_cache",
+        ".pytest_cache",
+    }
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -70,8 +87,9 @@ def standing_findings(event: Event, ctx: Context, room: int) -> str:
     that are still there, named again in one short line each; the summary may have dropped them. The
     ledger notes the compaction, so Stop may remind of each once more."""
     book = ledger.read(ctx.project, event.session_id)
-    open_now = [record for _, record in _delivered(book, "")
-                if recheck.outcome(ctx.project, record["recheck"]) == recheck.STILL]
+    open_now = [
+        record for _, record in _delivered(book, "") if recheck.outcome(ctx.project, record["recheck"]) == recheck.STILL
+    ]
     ledger.append(ctx.project, event.session_id, [{"compact": 1}])
     lines = reminders(open_now, ctx, lambda c: policy.Config(c.packs().get("policy", {})), AFTER_COMPACT)
     text, said = delivery.plan_lines([line for _, line in lines], room)
@@ -91,7 +109,7 @@ def _delivered(book: ledger.Ledger, agent: str) -> list[tuple[str, dict[str, Any
 
 
 def warm_indexes(project: str, hook: str) -> str:
-    """"built" (here, tiny project), "started" (detached refresh), or "" (fresh, or already running)."""
+    """ "built" (here, tiny project), "started" (detached refresh), or "" (fresh, or already running)."""
     from sidekit_hooks.code import functions
 
     try:
@@ -182,10 +200,21 @@ def scope_primer(event: Event, ctx: Context) -> str:
     allow = ", ".join(scope.allow) or "anything not excluded"
     deny = f"; never {', '.join(scope.deny)}" if scope.deny else ""
     task = f" ({scope.issue})" if scope.issue else ""
-    line = policy.clip(f"[sidecar:scope] This task's scope{task}: edit only {allow}{deny}. Anything else needs "
-                       "the user's go-ahead first; `sidekit scope show` has the details.")
-    _log(ctx.project, event, {"sidecar": "scope", "rule": PRIMER_RULE, "decision": "delivered", "text": line,
-                              "source": str(event.raw.get("source") or "")})
+    line = policy.clip(
+        f"[sidecar:scope] This task's scope{task}: edit only {allow}{deny}. Anything else needs "
+        "the user's go-ahead first; `sidekit scope show` has the details."
+    )
+    _log(
+        ctx.project,
+        event,
+        {
+            "sidecar": "scope",
+            "rule": PRIMER_RULE,
+            "decision": "delivered",
+            "text": line,
+            "source": str(event.raw.get("source") or ""),
+        },
+    )
     return line
 
 
@@ -210,7 +239,9 @@ def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Confi
             continue
         if verdict != book.outcomes.get(key):
             facts.append({"recheck": key, "outcome": verdict})
-            _log_recheck(ctx.project, event, record, verdict, book.fix_distance(key) if verdict == recheck.FIXED else None)
+            _log_recheck(
+                ctx.project, event, record, verdict, book.fix_distance(key) if verdict == recheck.FIXED else None
+            )
         if verdict == recheck.STILL and key not in book.reminded:
             still.append(record)
     lines = reminders(still, ctx, config_of) if still and event.raw.get("stop_hook_active") is not True else []
@@ -222,8 +253,9 @@ def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Confi
     return text
 
 
-def reminders(still: list[dict[str, Any]], ctx: Context, config_of: Callable[[Context], policy.Config],
-              lead: str = AT_STOP) -> list[tuple[dict[str, Any], str]]:
+def reminders(
+    still: list[dict[str, Any]], ctx: Context, config_of: Callable[[Context], policy.Config], lead: str = AT_STOP
+) -> list[tuple[dict[str, Any], str]]:
     """(record, line) for each still-open finding the policy wants said again."""
     config = config_of(ctx)
     out: list[tuple[dict[str, Any], str]] = []
@@ -233,21 +265,36 @@ def reminders(still: list[dict[str, Any]], ctx: Context, config_of: Callable[[Co
             continue
         said = str(record.get("text", ""))
         prefix = f"[sidecar:{sidecar}] "
-        body = said[len(prefix):] if said.startswith(prefix) else said
+        body = said[len(prefix) :] if said.startswith(prefix) else said
         out.append((record, policy.clip(f"{prefix}{lead}{body}")))
     return out
 
 
 def _log_reminder(project: str, event: Event, record: dict[str, Any], line: str) -> None:
-    _log(project, event, {"sidecar": str(record.get("sidecar", "")), "rule": str(record.get("rule") or REMINDER_RULE),
-                          "key": str(record["admit"])[:200], "path": str(record.get("path", "")),
-                          "decision": "reminded", "text": line})
+    _log(
+        project,
+        event,
+        {
+            "sidecar": str(record.get("sidecar", "")),
+            "rule": str(record.get("rule") or REMINDER_RULE),
+            "key": str(record["admit"])[:200],
+            "path": str(record.get("path", "")),
+            "decision": "reminded",
+            "text": line,
+        },
+    )
 
 
 def _log_recheck(project: str, event: Event, record: dict[str, Any], verdict: str, calls: int | None) -> None:
-    entry: dict[str, Any] = {"sidecar": str(record.get("sidecar", "")), "rule": str(record.get("rule", "")),
-                             "key": str(record["admit"])[:200], "path": str(record.get("path", "")),
-                             "decision": "rechecked", "outcome": verdict, "text": str(record.get("text", ""))[:300]}
+    entry: dict[str, Any] = {
+        "sidecar": str(record.get("sidecar", "")),
+        "rule": str(record.get("rule", "")),
+        "key": str(record["admit"])[:200],
+        "path": str(record.get("path", "")),
+        "decision": "rechecked",
+        "outcome": verdict,
+        "text": str(record.get("text", ""))[:300],
+    }
     if record.get("subject"):
         entry["subject"] = str(record["subject"])
     if calls is not None:

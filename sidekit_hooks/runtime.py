@@ -81,7 +81,9 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     if hook == "SessionStart":
         _export_for_agent(project)
     # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
-    ctx = Context(project, event.session_id, started + DETECTOR_BUDGET, read_snapshot=lambda ctx: read_snapshot(event, ctx))
+    ctx = Context(
+        project, event.session_id, started + DETECTOR_BUDGET, read_snapshot=lambda ctx: read_snapshot(event, ctx)
+    )
     _plugin_form(event, ctx)
     context, claims = respond(event, ctx)
     return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
@@ -106,10 +108,17 @@ def after_output(hook: str, started: float, output: str) -> None:
 
     if not exportconfig.configured(project):
         return
-    hooklog.append(project, hooklog.TIMINGS, {"hook": hook, "session": CURRENT.get("session", ""),
-                                              "ms": round((time.monotonic() - started) * 1000, 2),
-                                              "bytes": len(output.encode("utf-8", "replace")),
-                                              **hooklog.CONTEXT})
+    hooklog.append(
+        project,
+        hooklog.TIMINGS,
+        {
+            "hook": hook,
+            "session": CURRENT.get("session", ""),
+            "ms": round((time.monotonic() - started) * 1000, 2),
+            "bytes": len(output.encode("utf-8", "replace")),
+            **hooklog.CONTEXT,
+        },
+    )
     if hook == "Stop":
         from sidekit_hooks.core import background
 
@@ -144,8 +153,10 @@ def _respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
         said = policy.lines(findings, event, ctx, policy_config(ctx))
-        FACTS.extend([ledger.admitted(finding, line, event.agent_id) for line, finding in said]
-                     + [{"deliver": finding.key[:500]} for _, finding in said])
+        FACTS.extend(
+            [ledger.admitted(finding, line, event.agent_id) for line, finding in said]
+            + [{"deliver": finding.key[:500]} for _, finding in said]
+        )
         return redact.redact("\n".join(line for line, _ in said)), []
     seen: list[str] = []  # the session's queue folder as the writes listed it: the drain claims from it
     try:
@@ -157,8 +168,9 @@ def _respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     return drain(event, ctx.project, early, since=since, seen=seen)
 
 
-def respond_lifecycle(event: Event, ctx: Context, early: list[queue.Claim],
-                      since: float = 0.0) -> tuple[str, list[queue.Claim]]:
+def respond_lifecycle(
+    event: Event, ctx: Context, early: list[queue.Claim], since: float = 0.0
+) -> tuple[str, list[queue.Claim]]:
     """SessionStart: warm the indexes, prime the scope, deliver what waits. Stop: re-check findings."""
     from sidekit_hooks import lifecycle
 
@@ -213,8 +225,9 @@ def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
         # COMPILE_BUDGET), stopping short of the cut-off so the work done is saved; big packs go to
         # a background worker.
         left = cutoff(ctx) - 0.05 - time.monotonic()
-        return dict(current(ctx.project, notify=ctx.notify_user, hook=event.hook,
-                            compile_budget=max(COMPILE_BUDGET, left)))
+        return dict(
+            current(ctx.project, notify=ctx.notify_user, hook=event.hook, compile_budget=max(COMPILE_BUDGET, left))
+        )
     except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the other sidecars
         hooklog.error(ctx.project, event.hook, "rules", exc)
         return {}
@@ -238,9 +251,16 @@ def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]
                 unfinished.append(name)
         except budget.OutOfTime:
             unfinished.append(name)
-            hooklog.append(ctx.project, hooklog.ERRORS, {
-                "hook": event.hook, "where": f"timeout:detector:{name}", "culprit": budget.NOW[0],
-                "error": f"ran past its time ({round(left * 1000)} ms left of the detector budget): {budget.NOW[0]}"})
+            hooklog.append(
+                ctx.project,
+                hooklog.ERRORS,
+                {
+                    "hook": event.hook,
+                    "where": f"timeout:detector:{name}",
+                    "culprit": budget.NOW[0],
+                    "error": f"ran past its time ({round(left * 1000)} ms left of the detector budget): {budget.NOW[0]}",
+                },
+            )
         except budget.Later:
             unfinished.append(name)
         except Exception as exc:  # noqa: BLE001 - one broken sidecar (RecursionError, ValueError...) alone
@@ -258,8 +278,12 @@ def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
     # Only what a worker can load (registered by import path) and a main agent's session (its queue).
     if not event.session_id or event.is_subagent:
         return
-    names = [name for name in names if not detectors.REGISTRY.get(name, ("<object",))[0].startswith("<object")
-             and not later.recently_slow(ctx.project, name)]
+    names = [
+        name
+        for name in names
+        if not detectors.REGISTRY.get(name, ("<object",))[0].startswith("<object")
+        and not later.recently_slow(ctx.project, name)
+    ]
     if not names:
         return
     try:
@@ -382,8 +406,9 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context, seen: 
         extra = {"sidecar": finding.sidecar, "rule": finding.rule_id, "finding": finding.key[:500]}
         if finding.recheck:  # a later delivery re-checks it (see true_now)
             extra["recheck"] = fastjson.dumps(finding.recheck)
-        nudge = queue.Nudge(redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority,
-                            extra=extra)
+        nudge = queue.Nudge(
+            redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority, extra=extra
+        )
         try:
             if city_root in CITY_BUSY:
                 return False  # not said: the policy says it again at a later call
@@ -410,12 +435,23 @@ def _enqueue_city(city_root: str, nudge: queue.Nudge, finding: Finding, project:
 
     session, keys = city.identity()
     ttl = queue.URGENT_TTL if nudge.urgent else queue.NORMAL_TTL  # a finding goes stale as a Gas Town nudge does
-    item = city.new_item(nudge.message, keys[0], session, finding=finding.key, sidecar=finding.sidecar,
-                         rule=finding.rule_id, expires_at=nudge.timestamp + timedelta(seconds=ttl),
-                         recheck=str(nudge.extra.get("recheck") or ""))
+    item = city.new_item(
+        nudge.message,
+        keys[0],
+        session,
+        finding=finding.key,
+        sidecar=finding.sidecar,
+        rule=finding.rule_id,
+        expires_at=nudge.timestamp + timedelta(seconds=ttl),
+        recheck=str(nudge.extra.get("recheck") or ""),
+    )
     for dropped in city.enqueue(city_root, [item], min(queue_deadline(), time.monotonic() + CITY_CLAIM_WAIT)):
-        hooklog.error(project, hook, "queue-cap", f"dropped {dropped.get('id')} from sidekit: over "
-                      f"{city.MAX_OWN_PENDING} pending in the city queue")
+        hooklog.error(
+            project,
+            hook,
+            "queue-cap",
+            f"dropped {dropped.get('id')} from sidekit: over {city.MAX_OWN_PENDING} pending in the city queue",
+        )
 
 
 def policy_config(ctx: Context) -> policy.Config:
@@ -423,8 +459,14 @@ def policy_config(ctx: Context) -> policy.Config:
     return policy.Config(ctx.packs().get("policy", {}))
 
 
-def drain(event: Event, project: str, early: list[queue.Claim] | None = None, room: int = delivery.MAX_DELIVERY,
-          since: float = 0.0, seen: list[str] | None = None) -> tuple[str, list[queue.Claim]]:
+def drain(
+    event: Event,
+    project: str,
+    early: list[queue.Claim] | None = None,
+    room: int = delivery.MAX_DELIVERY,
+    since: float = 0.0,
+    seen: list[str] | None = None,
+) -> tuple[str, list[queue.Claim]]:
     """Plan one delivery (within `room` characters) of what was claimed first (`early`) and what was queued since."""
     claims = list(early or []) + claim_queued(event, project, since, seen)  # what was queued first goes first
     if not claims:
@@ -432,8 +474,11 @@ def drain(event: Event, project: str, early: list[queue.Claim] | None = None, ro
     text, delivered, left = delivery.plan(claims, room)
     queue.release(left)
     policy.record_delivered(project, event.hook, event.session_id, delivered)
-    FACTS.extend({"deliver": held.nudge.extra["finding"]} for held in delivered
-                 if isinstance(held.nudge.extra.get("finding"), str))
+    FACTS.extend(
+        {"deliver": held.nudge.extra["finding"]}
+        for held in delivered
+        if isinstance(held.nudge.extra.get("finding"), str)
+    )
     return text, delivered
 
 

@@ -57,10 +57,26 @@ def project(tmp_path: Path) -> Path:
 @pytest.fixture
 def clean_env(monkeypatch: pytest.MonkeyPatch, sidekit_cache: Path) -> dict[str, str]:
     """The process environment without anything Gas Town or Claude Code would set."""
-    for name in ("GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "GT_SESSION", "CLAUDE_PROJECT_DIR",
-                 "CLAUDE_CODE_SESSION_ID", "SIDEKIT_DISABLE", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA",
-                 "SIDEKIT_JUDGE", "GC_CITY", "GC_SESSION_ID", "GC_AGENT", "GC_ALIAS", "GC_CONTINUATION_EPOCH", "SIDEKIT_GC_DRAIN",
-                 "SIDEKIT_OTEL_ENDPOINT", "SIDEKIT_OTEL_HEADERS"):
+    for name in (
+        "GT_TOWN_ROOT",
+        "GT_ROOT",
+        "TMUX_PANE",
+        "GT_SESSION",
+        "CLAUDE_PROJECT_DIR",
+        "CLAUDE_CODE_SESSION_ID",
+        "SIDEKIT_DISABLE",
+        "CLAUDE_PLUGIN_ROOT",
+        "CLAUDE_PLUGIN_DATA",
+        "SIDEKIT_JUDGE",
+        "GC_CITY",
+        "GC_SESSION_ID",
+        "GC_AGENT",
+        "GC_ALIAS",
+        "GC_CONTINUATION_EPOCH",
+        "SIDEKIT_GC_DRAIN",
+        "SIDEKIT_OTEL_ENDPOINT",
+        "SIDEKIT_OTEL_HEADERS",
+    ):
         monkeypatch.delenv(name, raising=False)
     return dict(os.environ)
 
@@ -77,13 +93,25 @@ def sidekit_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 def run_hook(project: Path, clean_env: dict[str, str]) -> HookRunner:
     """Run a real hook entry script in a subprocess, the way Claude Code's settings form does."""
 
-    def run(event: str, payload: dict[str, Any] | str | bytes, *, env: dict[str, str] | None = None,
-            cwd: Path | None = None, timeout: float = 20) -> subprocess.CompletedProcess[str]:
+    def run(
+        event: str,
+        payload: dict[str, Any] | str | bytes,
+        *,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+        timeout: float = 20,
+    ) -> subprocess.CompletedProcess[str]:
         data = payload if isinstance(payload, (str, bytes)) else json.dumps(payload)
         full_env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project), **(env or {}))
         raw = data.encode() if isinstance(data, str) else data
-        done = subprocess.run([sys.executable, "-S", str(HOOK_SCRIPTS[event])], input=raw, capture_output=True,
-                              env=full_env, cwd=str(cwd or project), timeout=timeout)
+        done = subprocess.run(
+            [sys.executable, "-S", str(HOOK_SCRIPTS[event])],
+            input=raw,
+            capture_output=True,
+            env=full_env,
+            cwd=str(cwd or project),
+            timeout=timeout,
+        )
         return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
     return run

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import context_of, edit, payload
 
 from sidekit_hooks import detectors, finish, hook
 from sidekit_hooks.core import background, later
 from sidekit_hooks.nudges.findings import Finding
+from testing.hooks import context_of, edit, payload
 
 
 class SlowInAHook:
@@ -45,8 +45,9 @@ def run_in_process(monkeypatch: pytest.MonkeyPatch, event: str, data: dict[str, 
 
 
 @pytest.fixture
-def slow_by_path(monkeypatch: pytest.MonkeyPatch, project: Path,
-                 clean_env: dict[str, str]) -> Iterator[list[list[str]]]:
+def slow_by_path(
+    monkeypatch: pytest.MonkeyPatch, project: Path, clean_env: dict[str, str]
+) -> Iterator[list[list[str]]]:
     """The slow detector registered by import path (the only kind a worker can load); the worker's start recorded."""
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
     kept = dict(detectors.REGISTRY)
@@ -66,7 +67,8 @@ def slow_by_path(monkeypatch: pytest.MonkeyPatch, project: Path,
 
 
 def test_a_detector_cut_off_in_the_hook_is_finished_later_and_delivered_at_the_next_boundary(
-        project: Path, slow_by_path: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, slow_by_path: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     started = time.monotonic()
     said = run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
     assert time.monotonic() - started < 0.8 and said == ""  # cut off: nothing now, and not late
@@ -82,8 +84,9 @@ def test_a_detector_cut_off_in_the_hook_is_finished_later_and_delivered_at_the_n
     assert '"decision":"finished-later","detectors":["slowhook"],"why":"budget","found":1' in decisions
 
 
-def test_a_job_is_finished_once_whoever_races_for_it(project: Path, slow_by_path: list[list[str]],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_job_is_finished_once_whoever_races_for_it(
+    project: Path, slow_by_path: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
     job = slow_by_path[0][1]
     assert finish.main([job]) == 0
@@ -92,8 +95,9 @@ def test_a_job_is_finished_once_whoever_races_for_it(project: Path, slow_by_path
     assert context_of(said) == "[sidecar:tools] utils/text.py already has slugify()"
 
 
-def test_an_object_detector_is_not_handed_over(project: Path, clean_env: dict[str, str],
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_object_detector_is_not_handed_over(
+    project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A worker can load only what is registered by import path; an object lives in one process."""
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
     started: list[str] = []
@@ -112,15 +116,16 @@ def test_an_object_detector_is_not_handed_over(project: Path, clean_env: dict[st
     assert not (project / ".sidekit" / "later").exists()
 
 
-def test_too_many_waiting_jobs_are_not_piled_up(project: Path, clean_env: dict[str, str],
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_too_many_waiting_jobs_are_not_piled_up(
+    project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(background, "spawn_module", lambda *a, **k: 1)
     data = edit(project, "a.py", "x = 1", "x = 2", "x = 1\n")
-    jobs = [later.hand_over(str(project), "PostToolUse", data, ["tests"], "budget")
-            for _ in range(later.MAX_WAITING + 2)]
+    jobs = [
+        later.hand_over(str(project), "PostToolUse", data, ["tests"], "budget") for _ in range(later.MAX_WAITING + 2)
+    ]
     assert all(jobs[: later.MAX_WAITING]) and jobs[later.MAX_WAITING :] == ["", ""]
     assert len(list((project / ".sidekit" / "later").glob("*.json"))) == later.MAX_WAITING
-
 
 
 class SlowEverywhere:
@@ -136,7 +141,8 @@ SLOW_EVERYWHERE = SlowEverywhere()
 
 
 def test_a_detector_too_slow_for_the_worker_too_is_not_handed_over_again(
-        project: Path, slow_by_path: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, slow_by_path: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     detectors.REGISTRY.clear()
     detectors.register("slowall", f"{__name__}:SLOW_EVERYWHERE", frozenset({"PostToolUse"}))
     monkeypatch.setattr(finish, "WORKER_BUDGET", 0.3)
@@ -151,11 +157,17 @@ def test_a_detector_too_slow_for_the_worker_too_is_not_handed_over_again(
 BASE_PYTHON = "/usr/bin/python3"  # an interpreter without rapidfuzz, as a fresh plugin falls back to
 
 
-@pytest.mark.skipif(not os.path.exists(BASE_PYTHON) or subprocess.run(
-    [BASE_PYTHON, "-c", "import sys, rapidfuzz; sys.exit(sys.version_info < (3, 11))"],
-    capture_output=True).returncode != 1, reason="needs a Python >= 3.11 without rapidfuzz at /usr/bin/python3")
+@pytest.mark.skipif(
+    not os.path.exists(BASE_PYTHON)
+    or subprocess.run(
+        [BASE_PYTHON, "-c", "import sys, rapidfuzz; sys.exit(sys.version_info < (3, 11))"], capture_output=True
+    ).returncode
+    != 1,
+    reason="needs a Python >= 3.11 without rapidfuzz at /usr/bin/python3",
+)
 def test_what_needs_the_environment_waits_for_it_and_is_delivered_once_it_is_ready(
-        project: Path, clean_env: dict[str, str], tmp_path: Path, run_hook: Any) -> None:
+    project: Path, clean_env: dict[str, str], tmp_path: Path, run_hook: Any
+) -> None:
     """The plugin's first session (#18): the hooks run on the standard library while the environment
     builds; the helper comparison needs rapidfuzz, so its worker waits for the environment and finishes
     there. Deferred, not dropped."""
@@ -171,18 +183,22 @@ def test_what_needs_the_environment_waits_for_it_and_is_delivered_once_it_is_rea
     (project / "app" / "views.py").write_text("import re\n\n\n" + NEW_SLUG)  # what the Edit left on disk
     job = later.later_dir(str(project)) + "/job.json"
     os.makedirs(os.path.dirname(job))
-    Path(job).write_text(json.dumps({"hook": "PostToolUse", "project": str(project), "detectors": ["tools"],
-                                     "why": "budget", "payload": data}))
+    Path(job).write_text(
+        json.dumps(
+            {"hook": "PostToolUse", "project": str(project), "detectors": ["tools"], "why": "budget", "payload": data}
+        )
+    )
     venv = tmp_path / "building-venv"
     env = dict(clean_env, PYTHONPATH=str(REPO), SIDEKIT_AWAITING_VENV=str(venv), CLAUDE_PROJECT_DIR=str(project))
-    done = subprocess.run([BASE_PYTHON, "-S", "-m", "sidekit_hooks.finish", job], env=env, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [BASE_PYTHON, "-S", "-m", "sidekit_hooks.finish", job], env=env, capture_output=True, text=True, timeout=60
+    )
     assert (done.returncode, done.stderr) == (0, "")
     queue_dir = project / ".runtime" / "nudge_queue" / "sess-1"
     time.sleep(1.5)
     assert not queue_dir.exists() or list(queue_dir.iterdir()) == []  # nothing said on the fallback: it waits
     (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n")  # the environment, built
+    (venv / "bin" / "python").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')  # the environment, built
     (venv / "bin" / "python").chmod(0o755)
     (venv / ".sidekit-ready").touch()
     deadline = time.monotonic() + 30
@@ -190,7 +206,8 @@ def test_what_needs_the_environment_waits_for_it_and_is_delivered_once_it_is_rea
         time.sleep(0.1)
     said = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
     assert context_of(said.stdout) == (
-        "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug().")
+        "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug()."
+    )
 
 
 SLUGIFY = '''\
@@ -205,10 +222,10 @@ def slugify(value):
     value = re.sub(r"[-\\s]+", "-", value)
     return value
 '''
-NEW_SLUG = '''\
+NEW_SLUG = """\
 def new_slug(text):
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     text = re.sub(r"[^\\w\\s-]", "", text).strip().lower()
     text = re.sub(r"[-\\s]+", "-", text)
     return text
-'''
+"""

@@ -48,9 +48,12 @@ def test_every_module_has_a_floor() -> None:
 
 
 def test_nothing_imports_a_floor_above_it() -> None:
-    upward = sorted(f"{source} (floor {floor_of(source)}) -> {target} (floor {floor_of(target)})"
-                    for source, targets in graph().items() for target in targets
-                    if floor_of(target) > floor_of(source))
+    upward = sorted(
+        f"{source} (floor {floor_of(source)}) -> {target} (floor {floor_of(target)})"
+        for source, targets in graph().items()
+        for target in targets
+        if floor_of(target) > floor_of(source)
+    )
     assert upward == []
 
 
@@ -64,7 +67,7 @@ def test_no_import_cycles() -> None:
         stack.append(node)
         for nxt in sorted(edges[node]):
             if state.get(nxt) == 1:
-                cycles.append(stack[stack.index(nxt):] + [nxt])
+                cycles.append(stack[stack.index(nxt) :] + [nxt])
             elif nxt not in state:
                 visit(nxt, stack)
         stack.pop()

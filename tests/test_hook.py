@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
-from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload
 
 from sidekit_hooks import detectors, hook, runtime
 from sidekit_hooks.core.workspace import queue_root
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.findings import Finding
+from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload
 
 A_PY_EDIT = ("a.py", "x = 1", "x = 2", "x = 1\n")  # rel, old, new, original: the edit these tests make
 
@@ -30,9 +30,12 @@ def test_user_prompt_submit_delivers_queued_nudges(project: Path, run_hook: Hook
     enqueue(project, "check your mail", sender="mayor")
     done = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
     assert done.returncode == 0 and done.stderr == ""
-    assert json.loads(done.stdout) == {"hookSpecificOutput": {
-        "hookEventName": "UserPromptSubmit",
-        "additionalContext": "[sidecar:scope] a.py is outside this task's scope.\n[from mayor] check your mail"}}
+    assert json.loads(done.stdout) == {
+        "hookSpecificOutput": {
+            "hookEventName": "UserPromptSubmit",
+            "additionalContext": "[sidecar:scope] a.py is outside this task's scope.\n[from mayor] check your mail",
+        }
+    }
     assert os.listdir(project / ".runtime" / "nudge_queue" / "sess-1") == []
 
 
@@ -45,12 +48,21 @@ def test_post_tool_use_delivers_urgent_first(project: Path, run_hook: HookRunner
 
 def test_failure_hook_delivers_too(project: Path, run_hook: HookRunner) -> None:
     enqueue(project, "[sidecar:tests] 3 tests failed last run: sidekit failures")
-    failure = payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_2",
-                      tool_input={"command": "echo oops >&2; exit 3", "description": "fail"},
-                      error="Exit code 3\noops", is_interrupt=False, duration_ms=19)
+    failure = payload(
+        "PostToolUseFailure",
+        project,
+        tool_name="Bash",
+        tool_use_id="toolu_2",
+        tool_input={"command": "echo oops >&2; exit 3", "description": "fail"},
+        error="Exit code 3\noops",
+        is_interrupt=False,
+        duration_ms=19,
+    )
     done = run_hook("PostToolUseFailure", failure)
     assert json.loads(done.stdout)["hookSpecificOutput"] == {
-        "hookEventName": "PostToolUseFailure", "additionalContext": "[sidecar:tests] 3 tests failed last run: sidekit failures"}
+        "hookEventName": "PostToolUseFailure",
+        "additionalContext": "[sidecar:tests] 3 tests failed last run: sidekit failures",
+    }
 
 
 def test_delivery_is_capped_and_the_rest_counted_and_kept(project: Path, run_hook: HookRunner) -> None:
@@ -61,13 +73,15 @@ def test_delivery_is_capped_and_the_rest_counted_and_kept(project: Path, run_hoo
     lines = first.splitlines()
     assert lines[-1] == f"(+{12 - (len(lines) - 1)} more queued)"
     second = context_of(run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="b")).stdout)
-    delivered = [l for l in lines[:-1] + second.splitlines() if not l.startswith("(+")]
+    delivered = [line for line in lines[:-1] + second.splitlines() if not line.startswith("(+")]
     assert delivered == [f"[sidecar:specs] finding number {i:02d} " + "x" * 80 for i in range(12)]
 
 
 def test_nothing_queued_prints_nothing(project: Path, run_hook: HookRunner) -> None:
-    for event, data in [("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="hi")),
-                        ("PostToolUse", edit(project, *A_PY_EDIT))]:
+    for event, data in [
+        ("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="hi")),
+        ("PostToolUse", edit(project, *A_PY_EDIT)),
+    ]:
         done = run_hook(event, data)
         assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
@@ -85,25 +99,35 @@ def test_garbage_stdin_exits_zero_silently_and_logs(project: Path, run_hook: Hoo
 
 def test_ten_megabyte_tool_response(project: Path, run_hook: HookRunner) -> None:
     enqueue(project, "still delivered")
-    big = payload("PostToolUse", project, tool_name="Bash", tool_input={"command": "./print-build-log"},
-                  tool_response={"stdout": "y" * 10_000_000, "stderr": "", "interrupted": False})
+    big = payload(
+        "PostToolUse",
+        project,
+        tool_name="Bash",
+        tool_input={"command": "./print-build-log"},
+        tool_response={"stdout": "y" * 10_000_000, "stderr": "", "interrupted": False},
+    )
     done = run_hook("PostToolUse", big)
     assert done.returncode == 0 and context_of(done.stdout) == "[from sidekit] still delivered"
 
 
-@pytest.mark.parametrize("tool, tool_input, response", [
-    ("Teleport", {"where": "mars"}, {"ok": True}),
-    ("mcp__github__create_issue", {"title": "t"}, [{"type": "text", "text": "created"}]),
-    ("Agent", {"description": "d", "prompt": "p"}, {"status": "async_launched", "agentId": "a1"}),
-    ("TodoWrite", {"todos": []}, {"oldTodos": [], "newTodos": []}),
-    ("WebFetch", {"url": "http://127.0.0.1/", "prompt": "x"}, {"bytes": 1, "code": 200}),
-    ("Read", {"file_path": 42}, None),
-])
-def test_unknown_and_odd_tools_are_opaque(project: Path, run_hook: HookRunner, tool: str, tool_input: object,
-                                          response: object) -> None:
+@pytest.mark.parametrize(
+    "tool, tool_input, response",
+    [
+        ("Teleport", {"where": "mars"}, {"ok": True}),
+        ("mcp__github__create_issue", {"title": "t"}, [{"type": "text", "text": "created"}]),
+        ("Agent", {"description": "d", "prompt": "p"}, {"status": "async_launched", "agentId": "a1"}),
+        ("TodoWrite", {"todos": []}, {"oldTodos": [], "newTodos": []}),
+        ("WebFetch", {"url": "http://127.0.0.1/", "prompt": "x"}, {"bytes": 1, "code": 200}),
+        ("Read", {"file_path": 42}, None),
+    ],
+)
+def test_unknown_and_odd_tools_are_opaque(
+    project: Path, run_hook: HookRunner, tool: str, tool_input: object, response: object
+) -> None:
     enqueue(project, "hello")
-    done = run_hook("PostToolUse", payload("PostToolUse", project, tool_name=tool, tool_input=tool_input,
-                                           tool_response=response))
+    done = run_hook(
+        "PostToolUse", payload("PostToolUse", project, tool_name=tool, tool_input=tool_input, tool_response=response)
+    )
     assert done.returncode == 0 and context_of(done.stdout) == "[from sidekit] hello"
 
 
@@ -115,11 +139,14 @@ def test_subagent_events_leave_the_main_queue_alone(project: Path, run_hook: Hoo
 
 
 @pytest.mark.parametrize("session", ["../..", "/etc", "a\x00b", "x" * 10_000, "..", "."])
-def test_hostile_session_ids_touch_nothing_outside_the_queue(tmp_path: Path, project: Path, run_hook: HookRunner,
-                                                              session: str) -> None:
+def test_hostile_session_ids_touch_nothing_outside_the_queue(
+    tmp_path: Path, project: Path, run_hook: HookRunner, session: str
+) -> None:
     before = sorted(str(p) for p in tmp_path.rglob("*"))
-    done = run_hook("UserPromptSubmit", json.dumps({"session_id": session, "cwd": str(project),
-                                                   "hook_event_name": "UserPromptSubmit", "prompt": "x"}))
+    done = run_hook(
+        "UserPromptSubmit",
+        json.dumps({"session_id": session, "cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": "x"}),
+    )
     assert (done.returncode, done.stdout) == (0, "")
     after = sorted(str(p) for p in tmp_path.rglob("*"))
     queue_dir = str(project / ".runtime" / "nudge_queue")
@@ -131,8 +158,11 @@ def test_gas_town_root_and_tmux_session_are_drained(tmp_path: Path, project: Pat
     (town / "mayor").mkdir(parents=True)
     queue.enqueue(str(town / ".runtime" / "nudge_queue"), "gt-crew-max", queue.Nudge("from the town", sender="mayor"))
     queue.enqueue(str(town / ".runtime" / "nudge_queue"), "sess-1", queue.Nudge("by session id"))
-    done = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="x"),
-                    env={"GT_TOWN_ROOT": str(town), "TMUX_PANE": "%1", "GT_SESSION": "gt-crew-max"})
+    done = run_hook(
+        "UserPromptSubmit",
+        payload("UserPromptSubmit", project, prompt="x"),
+        env={"GT_TOWN_ROOT": str(town), "TMUX_PANE": "%1", "GT_SESSION": "gt-crew-max"},
+    )
     assert context_of(done.stdout) == "[from sidekit] by session id\n[from mayor] from the town"
 
 
@@ -165,9 +195,13 @@ def test_hooks_import_only_the_standard_library(project: Path, clean_env: dict[s
     command = "pytest -q" if event == "PreToolUse" else "false"  # PreToolUse: only the pytest rewrite listens
     other = payload(event, project, prompt="x", error="Exit code 1", tool_name="Bash", tool_input={"command": command})
     data = edit(project, *A_PY_EDIT) if event == "PostToolUse" else other
-    done = subprocess.run([sys.executable, "-S", "-c", IMPORT_PROBE, str(HOOK_SCRIPTS[event])],
-                          input=json.dumps(data).encode(), capture_output=True,
-                          env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", IMPORT_PROBE, str(HOOK_SCRIPTS[event])],
+        input=json.dumps(data).encode(),
+        capture_output=True,
+        env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)),
+        timeout=30,
+    )
     err = done.stderr.decode()
     modules = set(err.split("THIRD_PARTY=")[0].split())
     ran = "sidekit_hooks.runners.rewrite" if event == "PreToolUse" else "sidekit_hooks.runtime"
@@ -190,8 +224,9 @@ class SlowDetector:
         return [Finding("slow", "never said")]
 
 
-def test_hard_deadline_still_delivers_what_was_queued_and_loses_nothing(project: Path, clean_env: dict[str, str],
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hard_deadline_still_delivers_what_was_queued_and_loses_nothing(
+    project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
     enqueue(project, "queued before")
     detectors.register("slow", SlowDetector())
@@ -214,8 +249,9 @@ def test_hard_deadline_still_delivers_what_was_queued_and_loses_nothing(project:
     assert queue.pending(queue_root(str(project)), "sess-1") == []
 
 
-def test_a_detector_past_its_time_is_cut_off_and_the_rest_goes_on(project: Path, clean_env: dict[str, str],
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_detector_past_its_time_is_cut_off_and_the_rest_goes_on(
+    project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
     enqueue(project, "queued before")
     detectors.register("slow", SlowDetector())
@@ -261,7 +297,10 @@ def test_a_broken_detector_does_not_silence_the_others(project: Path, monkeypatc
     finally:
         detectors.unregister("broken")
         detectors.unregister("say")
-    assert json.loads(outcome.output)["hookSpecificOutput"]["additionalContext"] == "[sidecar:scope] a.py is outside the scope."
+    assert (
+        json.loads(outcome.output)["hookSpecificOutput"]["additionalContext"]
+        == "[sidecar:scope] a.py is outside the scope."
+    )
     assert "RuntimeError: boom" in (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
 
 

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 from pathlib import Path
 
-from testing.hooks import REPO
-
 from sidekit_hooks.hook_events import EVENTS, entry_script, judged_by, plugin_hooks
+from testing.hooks import REPO
 
 PACKAGE = REPO / "sidekit_hooks"
 TABLE = PACKAGE / "hook_events.py"
@@ -58,8 +56,14 @@ def test_the_plugin_launcher_runs_only_an_entry_script(tmp_path: Path) -> None:
     import subprocess
 
     for name in ("../sidekit_hooks/hook", "nonexistent", "", "stop;true"):
-        done = subprocess.run([str(REPO / "hooks" / "run"), name], input="{}", capture_output=True, text=True,
-                              timeout=30, env={"PATH": "/usr/bin:/bin", "CLAUDE_PLUGIN_DATA": str(tmp_path)})
+        done = subprocess.run(
+            [str(REPO / "hooks" / "run"), name],
+            input="{}",
+            capture_output=True,
+            text=True,
+            timeout=30,
+            env={"PATH": "/usr/bin:/bin", "CLAUDE_PLUGIN_DATA": str(tmp_path)},
+        )
         assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), name
     assert not any(tmp_path.iterdir())  # no environment build was started for a name that is not an event
 

@@ -8,16 +8,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.acme import BAD, GOOD, PACK
-from testing.hooks import HookRunner, context_of, edit, payload, run_sidekit, write
 
 from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges.recheck import line_digest
+from testing.acme import BAD, GOOD, PACK
+from testing.hooks import HookRunner, context_of, edit, payload, run_sidekit, write
 
-SCOPE_NUDGE = ("[sidecar:scope] docs/notes.md is outside this task's scope (gt-7: api/**). "
-               "If it must change, say so to the user first.")
-PRIMER = ("[sidecar:scope] This task's scope (gt-7): edit only api/**. Anything else needs the user's go-ahead "
-          "first; `sidekit scope show` has the details.")
+SCOPE_NUDGE = (
+    "[sidecar:scope] docs/notes.md is outside this task's scope (gt-7: api/**). "
+    "If it must change, say so to the user first."
+)
+PRIMER = (
+    "[sidecar:scope] This task's scope (gt-7): edit only api/**. Anything else needs the user's go-ahead "
+    "first; `sidekit scope show` has the details."
+)
 
 
 def decisions(project: Path, kind: str) -> list[dict[str, Any]]:
@@ -27,8 +31,13 @@ def decisions(project: Path, kind: str) -> list[dict[str, Any]]:
 
 
 def stop(active: bool = False, **fields: Any) -> dict[str, Any]:
-    return {"stop_hook_active": active, "last_assistant_message": "done", "background_tasks": [], "session_crons": [],
-            **fields}
+    return {
+        "stop_hook_active": active,
+        "last_assistant_message": "done",
+        "background_tasks": [],
+        "session_crons": [],
+        **fields,
+    }
 
 
 @pytest.fixture
@@ -53,8 +62,11 @@ def session_with_a_fix_and_an_open_scope_edit(armed: Path, run_hook: HookRunner)
     put(armed, "docs/notes.md", "notes\n")
     said.append(context_of(run_hook("PostToolUse", write(armed, "docs/notes.md", "notes\n")).stdout))
     put(armed, "api/items.py", GOOD)
-    said.append(context_of(run_hook("PostToolUse", edit(armed, "api/items.py", "status_code=400", "status_code=422",
-                                                        BAD)).stdout))
+    said.append(
+        context_of(
+            run_hook("PostToolUse", edit(armed, "api/items.py", "status_code=400", "status_code=422", BAD)).stdout
+        )
+    )
     return said
 
 
@@ -63,18 +75,27 @@ def test_stop_rechecks_each_delivered_finding_and_reminds_once(armed: Path, run_
     assert said == ["[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400.", SCOPE_NUDGE, ""]
     first = run_hook("Stop", payload("Stop", armed, **stop()))
     assert (first.returncode, context_of(first.stdout)) == (
-        0, "[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope (gt-7: api/**). "
-           "If it must change, say so to the user first.")
+        0,
+        "[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope (gt-7: api/**). "
+        "If it must change, say so to the user first.",
+    )
     assert context_of(run_hook("Stop", payload("Stop", armed, **stop(active=True))).stdout) == ""
     assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == ""
-    outcomes = [(row["rule"] or row["sidecar"], row["outcome"], row.get("calls")) for row in decisions(armed, "rechecked")]
+    outcomes = [
+        (row["rule"] or row["sidecar"], row["outcome"], row.get("calls")) for row in decisions(armed, "rechecked")
+    ]
     assert outcomes == [("acme.api.status-422", "fixed", 2), ("scope", "still", None)]
     assert [row["sidecar"] for row in decisions(armed, "reminded")] == ["scope"]
     report = run_sidekit("report", "--project", str(armed), "--format", "json")
     answer = json.loads(report.stdout)
     rule = answer["rules"][0]
     scope = next(row for row in answer["sidecars"] if row["sidecar"] == "scope")
-    assert (rule["rule"], rule["fixed"], rule["ignored"], rule["medianCallsToFix"]) == ("acme.api.status-422", 1, 0, 2.0)
+    assert (rule["rule"], rule["fixed"], rule["ignored"], rule["medianCallsToFix"]) == (
+        "acme.api.status-422",
+        1,
+        0,
+        2.0,
+    )
     assert (scope["fixed"], scope["ignored"], scope["uptake"]) == (0, 1, 0.0)
 
 
@@ -126,19 +147,32 @@ def test_session_start_without_scope_or_queue_says_nothing(project: Path, run_ho
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
-def test_session_start_delivers_what_waits_in_the_queue(armed: Path, run_hook: HookRunner, clean_env: dict[str, str]) -> None:
-    queued = run_sidekit("nudge", "--session", "sess-1", "--sender", "mayor", "rebase before you push",
-                         cwd=armed, env=dict(clean_env, CLAUDE_PROJECT_DIR=str(armed)))
+def test_session_start_delivers_what_waits_in_the_queue(
+    armed: Path, run_hook: HookRunner, clean_env: dict[str, str]
+) -> None:
+    queued = run_sidekit(
+        "nudge",
+        "--session",
+        "sess-1",
+        "--sender",
+        "mayor",
+        "rebase before you push",
+        cwd=armed,
+        env=dict(clean_env, CLAUDE_PROJECT_DIR=str(armed)),
+    )
     assert queued.returncode == 0, queued.stderr
     done = run_hook("SessionStart", payload("SessionStart", armed, source="resume"))
     assert context_of(done.stdout) == "[from mayor] rebase before you push"  # resume: the primer is still there
     assert context_of(run_hook("SessionStart", payload("SessionStart", armed, source="startup")).stdout) == PRIMER
 
 
-def test_session_start_indexes_a_tiny_project_before_the_first_call(project: Path, run_hook: HookRunner,
-                                                                    sidekit_cache: Path) -> None:
-    (project / "util.py").write_text("def slugify(text):\n    out = text.lower().strip()\n    out = out.replace(' ', '-')\n"
-                                     "    out = out.replace('_', '-')\n    return out\n")
+def test_session_start_indexes_a_tiny_project_before_the_first_call(
+    project: Path, run_hook: HookRunner, sidekit_cache: Path
+) -> None:
+    (project / "util.py").write_text(
+        "def slugify(text):\n    out = text.lower().strip()\n    out = out.replace(' ', '-')\n"
+        "    out = out.replace('_', '-')\n    return out\n"
+    )
     assert run_hook("SessionStart", payload("SessionStart", project, source="startup")).stdout == ""
     from sidekit_hooks.code.functions import project_key
 
@@ -157,8 +191,9 @@ def test_session_start_refreshes_only_an_outdated_index(project: Path) -> None:
     assert outdated(str(project), built, now=built + 60)
 
 
-def test_a_bigger_project_is_indexed_in_the_background_not_inline(project: Path, run_hook: HookRunner,
-                                                                  sidekit_cache: Path) -> None:
+def test_a_bigger_project_is_indexed_in_the_background_not_inline(
+    project: Path, run_hook: HookRunner, sidekit_cache: Path
+) -> None:
     from sidekit_hooks.lifecycle import TINY_FILES
 
     for index in range(TINY_FILES + 1):
@@ -176,9 +211,11 @@ def test_a_bigger_project_is_indexed_in_the_background_not_inline(project: Path,
 
 
 HEAVY = ("re", "json", "tomllib", "typing", "enum", "dataclasses", "pathlib", "ast", "subprocess", "sqlite3")
-PROBE = ("import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks import runtime;"
-         "o = runtime.run(sys.argv[2], sys.stdin.read());"
-         f"print(sorted(m for m in {HEAVY!r} if m in sys.modules)); print(o.output)")
+PROBE = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks import runtime;"
+    "o = runtime.run(sys.argv[2], sys.stdin.read());"
+    f"print(sorted(m for m in {HEAVY!r} if m in sys.modules)); print(o.output)"
+)
 
 
 def probe(project: Path, clean_env: dict[str, str], event: str, body: dict[str, Any]) -> tuple[str, str]:
@@ -187,19 +224,31 @@ def probe(project: Path, clean_env: dict[str, str], event: str, body: dict[str, 
 
     from testing.hooks import REPO
 
-    done = subprocess.run([sys.executable, "-S", "-c", PROBE, str(REPO), event], input=json.dumps(body), text=True,
-                          capture_output=True, env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), timeout=30,
-                          cwd=str(project), check=True)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", PROBE, str(REPO), event],
+        input=json.dumps(body),
+        text=True,
+        capture_output=True,
+        env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)),
+        timeout=30,
+        cwd=str(project),
+        check=True,
+    )
     heavy, output = done.stdout.splitlines()[:2]
     return heavy, output
 
 
-def test_session_start_and_stop_stay_on_the_cheap_side_of_the_stdlib(armed: Path, run_hook: HookRunner,
-                                                                      clean_env: dict[str, str]) -> None:
+def test_session_start_and_stop_stay_on_the_cheap_side_of_the_stdlib(
+    armed: Path, run_hook: HookRunner, clean_env: dict[str, str]
+) -> None:
     run_hook("SessionStart", payload("SessionStart", armed, source="startup"))  # builds the index, compiles packs
     assert probe(armed, clean_env, "SessionStart", payload("SessionStart", armed, source="compact")) == (
-        "[]", json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": PRIMER}},
-                         separators=(",", ":")))
+        "[]",
+        json.dumps(
+            {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": PRIMER}},
+            separators=(",", ":"),
+        ),
+    )
     put(armed, "docs/notes.md", "notes\n")
     run_hook("PostToolUse", write(armed, "docs/notes.md", "notes\n"))
     heavy, output = probe(armed, clean_env, "Stop", payload("Stop", armed, **stop()))
@@ -235,8 +284,17 @@ def test_a_session_with_only_a_ledger_is_pruned_after_two_weeks_too(armed: Path,
 
     from sidekit_hooks.nudges import policy
 
-    run_hook("PostToolUse", payload("PostToolUse", armed, session_id="quiet", tool_name="Bash",
-                                    tool_input={"command": "true"}, tool_response={"stdout": ""}))
+    run_hook(
+        "PostToolUse",
+        payload(
+            "PostToolUse",
+            armed,
+            session_id="quiet",
+            tool_name="Bash",
+            tool_input={"command": "true"},
+            tool_response={"stdout": ""},
+        ),
+    )
     ledger_file = armed / ".sidekit" / "state" / "quiet" / "ledger.jsonl"
     assert ledger_file.read_text() == '{"call":""}\n' and not (ledger_file.parent / "policy.json").exists()
     stale = ledger_file.stat().st_mtime - policy.STALE_SESSION - 60
@@ -250,23 +308,35 @@ def test_each_fired_decision_names_its_subject_and_how_to_recheck_it(armed: Path
     session_with_a_fix_and_an_open_scope_edit(armed, run_hook)
     fired = [(row["sidecar"], row.get("subject"), row.get("recheck")) for row in decisions(armed, "fired")]
     assert fired == [
-        ("specs", "return JSONResponse({'error': reason}, status_code=400)",
-         {"kind": "match", "path": "api/items.py", "pattern": "status_code\\s*=\\s*400\\b",
-          "digest": line_digest("return JSONResponse({'error': reason}, status_code=400)"), "before": "absent"}),
+        (
+            "specs",
+            "return JSONResponse({'error': reason}, status_code=400)",
+            {
+                "kind": "match",
+                "path": "api/items.py",
+                "pattern": "status_code\\s*=\\s*400\\b",
+                "digest": line_digest("return JSONResponse({'error': reason}, status_code=400)"),
+                "before": "absent",
+            },
+        ),
         ("scope", "docs/notes.md", {"kind": "scope", "path": "docs/notes.md", "before": "absent"}),
     ]
 
 
-def test_compaction_names_the_standing_scope_finding_and_stop_may_remind_once_more(armed: Path,
-                                                                                   run_hook: HookRunner) -> None:
+def test_compaction_names_the_standing_scope_finding_and_stop_may_remind_once_more(
+    armed: Path, run_hook: HookRunner
+) -> None:
     session_with_a_fix_and_an_open_scope_edit(armed, run_hook)
-    reminder = ("[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope (gt-7: api/**). "
-                "If it must change, say so to the user first.")
+    reminder = (
+        "[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope (gt-7: api/**). "
+        "If it must change, say so to the user first."
+    )
     assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == reminder
     compacted = context_of(run_hook("SessionStart", payload("SessionStart", armed, source="compact")).stdout)
     assert compacted == PRIMER + (
         "\n[sidecar:scope] Still open from before the compaction: docs/notes.md is outside this task's scope "
-        "(gt-7: api/**). If it must change, say so to the user first.")
+        "(gt-7: api/**). If it must change, say so to the user first."
+    )
     assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == reminder  # once more
     assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == ""
     put(armed, "docs/notes.md", "")

@@ -35,7 +35,8 @@ def counting(real: Callable[..., Any], seen: list[Any], wanted: Callable[..., bo
 
 
 def test_a_delivered_finding_lists_the_queue_folder_at_most_twice_and_appends_the_ledger_once(
-        project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
     folder = os.path.realpath(session_queue_dir(queue_root(str(project)), "sess-1"))
 
@@ -54,7 +55,8 @@ def test_a_delivered_finding_lists_the_queue_folder_at_most_twice_and_appends_th
         detectors.unregister("one-finding")
         monkeypatch.undo()
     assert json.loads(outcome.output)["hookSpecificOutput"]["additionalContext"] == (
-        "[sidecar:scope] a.py is outside the scope.")
+        "[sidecar:scope] a.py is outside the scope."
+    )
     # Claimed, not yet removed: the hook removes the claim once the delivery is printed.
     assert [name.partition(".claimed.")[0] for name in os.listdir(folder)] == [held.name for held in outcome.claims]
     assert len(listings) <= 2, listings

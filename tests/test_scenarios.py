@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.scenarios import CORPUS, Case, Group, Outcome, Scores, describe, figure, load_groups, play_group
 
 from sidekit_hooks.cli.playback.steps import sidecar_of
+from testing.scenarios import CORPUS, Case, Group, Outcome, Scores, describe, figure, load_groups, play_group
 
 GROUPS = load_groups()
 PLAYED: dict[str, list[Outcome]] = {}
@@ -96,20 +96,49 @@ def test_clean_sessions_arm_every_sidecar() -> None:
 
 
 CONTROLS = [  # one step per sidecar that must speak in the clean sessions' project: their silence means something
-    ("scope", "Edit", {"file_path": "tests/test_cart.py", "old_string": "import pytest", "new_string": "import pytest  # x"}),
-    ("specs", "Edit", {"file_path": "shop/money.py", "old_string": "    return f\"{cents // 100}",
-                       "new_string": "    cents = round(cents)\n    return f\"{cents // 100}"}),
-    ("conventions", "Write", {"file_path": "shop/items.py",
-                              "content": "def getItemName(item: dict[str, str]) -> str:\n    return item['name']\n"}),
-    ("tests", "Edit", {"file_path": "shop/shipping.py", "old_string": "order_cents > FREE", "new_string": "order_cents >= FREE"}),
-    ("tools", "Write", {"file_path": "shop/forms.py", "content": "def to_int(value: str, fallback: int = 0) -> int:\n"
-                        "    try:\n        return int(value)\n    except ValueError:\n        return fallback\n"}),
+    (
+        "scope",
+        "Edit",
+        {"file_path": "tests/test_cart.py", "old_string": "import pytest", "new_string": "import pytest  # x"},
+    ),
+    (
+        "specs",
+        "Edit",
+        {
+            "file_path": "shop/money.py",
+            "old_string": '    return f"{cents // 100}',
+            "new_string": '    cents = round(cents)\n    return f"{cents // 100}',
+        },
+    ),
+    (
+        "conventions",
+        "Write",
+        {
+            "file_path": "shop/items.py",
+            "content": "def getItemName(item: dict[str, str]) -> str:\n    return item['name']\n",
+        },
+    ),
+    (
+        "tests",
+        "Edit",
+        {"file_path": "shop/shipping.py", "old_string": "order_cents > FREE", "new_string": "order_cents >= FREE"},
+    ),
+    (
+        "tools",
+        "Write",
+        {
+            "file_path": "shop/forms.py",
+            "content": "def to_int(value: str, fallback: int = 0) -> int:\n"
+            "    try:\n        return int(value)\n    except ValueError:\n        return fallback\n",
+        },
+    ),
 ]
 
 
 @pytest.mark.parametrize(("sidecar", "tool", "tool_input"), CONTROLS, ids=[c[0] for c in CONTROLS])
-def test_the_clean_sessions_armed_sidecars_do_speak(sidecar: str, tool: str, tool_input: dict[str, str],
-                                                    clean_env: dict[str, str]) -> None:
+def test_the_clean_sessions_armed_sidecars_do_speak(
+    sidecar: str, tool: str, tool_input: dict[str, str], clean_env: dict[str, str]
+) -> None:
     first = next(g for g in GROUPS if g.id == "clean.jsonl:clean-other-tools").cases[0].data
     step = {"name": sidecar, "files": first["files"], "scope": first["scope"], "tool": tool, "input": tool_input}
     [outcome] = play_group(Group("control.jsonl", sidecar, [Case("control.jsonl", 1, step)]))
@@ -127,30 +156,76 @@ def test_real_corpus_counts_its_known_misses(clean_env: dict[str, str]) -> None:
     assert scores.events == len(played) == sum(len(g.cases) for g in GROUPS)
 
 
-SYNTHETIC: dict[str, list[dict[str, Any]]] = {  # file -> cases: every count below follows from what the scope sidecar says about src/**
+SYNTHETIC: dict[
+    str, list[dict[str, Any]]
+] = {  # file -> cases: every count below follows from what the scope sidecar says about src/**
     "synthetic.jsonl": [
-        {"name": "tp", "session": "s", "files": {"src/a.py": "A = 1\n", "lib/a.py": "A = 1\n", "lib/b.py": "B = 1\n"},
-         "scope": {"issue": "T-1", "allow": ["src/**"]}, "tool": "Edit",
-         "input": {"file_path": "lib/a.py", "old_string": "A = 1", "new_string": "A = 2"},
-         "expect": [{"sidecar": "scope", "contains": "lib/a.py is outside"}]},
-        {"name": "fp", "session": "s", "tool": "Edit", "input": {"file_path": "lib/b.py", "old_string": "B = 1",
-                                                                  "new_string": "B = 2"}, "expect": []},
-        {"name": "fn", "session": "s", "tool": "Edit", "input": {"file_path": "src/a.py", "old_string": "A = 1",
-                                                                  "new_string": "A = 2"}, "expect": ["scope"]},
-        {"name": "known-miss", "session": "s", "tool": "Write", "input": {"file_path": "src/d.py", "content": "D = 1\n"},
-         "expect": ["scope"], "xfail": "the scope sidecar is silent inside its globs (#0)"},
-        {"name": "xpass", "session": "s", "tool": "Write", "input": {"file_path": "src/e.py", "content": "E = 1\n"},
-         "expect": [], "xfail": "thought to fire (#0)"},
-        {"name": "tests-said-nothing", "session": "s", "tool": "Write",
-         "input": {"file_path": "src/f.py", "content": "F = 1\n"}, "expect": ["tests"]},
+        {
+            "name": "tp",
+            "session": "s",
+            "files": {"src/a.py": "A = 1\n", "lib/a.py": "A = 1\n", "lib/b.py": "B = 1\n"},
+            "scope": {"issue": "T-1", "allow": ["src/**"]},
+            "tool": "Edit",
+            "input": {"file_path": "lib/a.py", "old_string": "A = 1", "new_string": "A = 2"},
+            "expect": [{"sidecar": "scope", "contains": "lib/a.py is outside"}],
+        },
+        {
+            "name": "fp",
+            "session": "s",
+            "tool": "Edit",
+            "input": {"file_path": "lib/b.py", "old_string": "B = 1", "new_string": "B = 2"},
+            "expect": [],
+        },
+        {
+            "name": "fn",
+            "session": "s",
+            "tool": "Edit",
+            "input": {"file_path": "src/a.py", "old_string": "A = 1", "new_string": "A = 2"},
+            "expect": ["scope"],
+        },
+        {
+            "name": "known-miss",
+            "session": "s",
+            "tool": "Write",
+            "input": {"file_path": "src/d.py", "content": "D = 1\n"},
+            "expect": ["scope"],
+            "xfail": "the scope sidecar is silent inside its globs (#0)",
+        },
+        {
+            "name": "xpass",
+            "session": "s",
+            "tool": "Write",
+            "input": {"file_path": "src/e.py", "content": "E = 1\n"},
+            "expect": [],
+            "xfail": "thought to fire (#0)",
+        },
+        {
+            "name": "tests-said-nothing",
+            "session": "s",
+            "tool": "Write",
+            "input": {"file_path": "src/f.py", "content": "F = 1\n"},
+            "expect": ["tests"],
+        },
     ],
     "synthetic-heldout.jsonl": [
-        {"name": "held-tp", "scope": ["--allow", "src/**", "--allow", "docs/**"], "tool": "Write",
-         "input": {"file_path": "lib/h.py", "content": "H = 1\n"}, "expect": [{"sidecar": "scope", "contains": "src/**, docs/**"}]},
+        {
+            "name": "held-tp",
+            "scope": ["--allow", "src/**", "--allow", "docs/**"],
+            "tool": "Write",
+            "input": {"file_path": "lib/h.py", "content": "H = 1\n"},
+            "expect": [{"sidecar": "scope", "contains": "src/**, docs/**"}],
+        },
     ],
     "zz.jsonl": [
-        {"name": "edit", "session": "clean-x", "scope": {"allow": ["src/**"]}, "tool": "Write",
-         "input": {"file_path": "lib/z.py", "content": "Z = 1\n"}, "expect": [], "xfail": "a clean session that is not (#0)"},
+        {
+            "name": "edit",
+            "session": "clean-x",
+            "scope": {"allow": ["src/**"]},
+            "tool": "Write",
+            "input": {"file_path": "lib/z.py", "content": "Z = 1\n"},
+            "expect": [],
+            "xfail": "a clean session that is not (#0)",
+        },
     ],
 }
 
@@ -160,10 +235,20 @@ def test_scores_of_a_synthetic_corpus(tmp_path: Path, clean_env: dict[str, str])
         (tmp_path / name).write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
     scores, played = scores_of(load_groups(tmp_path))
     assert [(o.case.name, o.ok) for o in played] == [
-        ("held-tp", True), ("tp", True), ("fp", False), ("fn", False), ("known-miss", False), ("xpass", True),
-        ("tests-said-nothing", False), ("edit", False)]
+        ("held-tp", True),
+        ("tp", True),
+        ("fp", False),
+        ("fn", False),
+        ("known-miss", False),
+        ("xpass", True),
+        ("tests-said-nothing", False),
+        ("edit", False),
+    ]
     assert (dict(scores.tp), dict(scores.fp), dict(scores.fn)) == (
-        {"scope": 1, "scope (held out)": 1}, {"scope": 2}, {"scope": 2, "tests": 1})
+        {"scope": 1, "scope (held out)": 1},
+        {"scope": 2},
+        {"scope": 2, "tests": 1},
+    )
     assert scores.sidecars() == ["scope", "scope (held out)", "tests"]
     assert (scores.precision("scope"), scores.recall("scope")) == (1 / 3, 1 / 3)
     assert (scores.precision("scope (held out)"), scores.recall("scope (held out)")) == (1.0, 1.0)
@@ -173,8 +258,14 @@ def test_scores_of_a_synthetic_corpus(tmp_path: Path, clean_env: dict[str, str])
     assert scores.pooled() == (2, 2, 3)
     assert dict(scores.known) == {"scope": 2}  # the xpassed case said nothing and wanted nothing
     assert [line.split(" ", 1)[1] for line in scores.xpassed] == [
-        "xpass; passes now: remove its xfail (thought to fire (#0))"]
-    assert (scores.events, scores.clean_events, dict(scores.clean_nudges), scores.clean_known) == (8, 1, {"scope": 1}, 1)
+        "xpass; passes now: remove its xfail (thought to fire (#0))"
+    ]
+    assert (scores.events, scores.clean_events, dict(scores.clean_nudges), scores.clean_known) == (
+        8,
+        1,
+        {"scope": 1},
+        1,
+    )
 
 
 def test_a_sidecar_wanted_nowhere_has_no_recall() -> None:
@@ -187,4 +278,5 @@ def test_a_sidecar_wanted_nowhere_has_no_recall() -> None:
 def test_the_real_entry_points_agree_with_the_in_process_runner(clean_env: dict[str, str]) -> None:
     group = next(g for g in GROUPS if g.id == "scope.jsonl:scope-no-issue")
     assert [(o.case.name, o.nudges) for o in play_group(group, in_process=False)] == [
-        (o.case.name, o.nudges) for o in outcomes_of(group)]
+        (o.case.name, o.nudges) for o in outcomes_of(group)
+    ]

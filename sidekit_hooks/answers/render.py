@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -83,7 +84,7 @@ def short_path(path: str, limit: int = 60) -> str:
     tail = parts[-1]
     if len(tail) + 2 > limit:
         keep = max(1, limit - 1)
-        return tail[: keep // 2] + "…" + tail[len(tail) - (keep - keep // 2):]
+        return tail[: keep // 2] + "…" + tail[len(tail) - (keep - keep // 2) :]
     kept = [tail]
     head = parts[0] + "/…/" if len(parts) > 2 else "…/"
     for part in reversed(parts[1:-1]):
@@ -95,14 +96,20 @@ def short_path(path: str, limit: int = 60) -> str:
     return shortened if len(shortened) <= limit else "…/" + tail
 
 
-def fit(answer: dict[str, Any], key: str, items: list[Any], budget: int,
-        more: str | Callable[[list[Any]], dict[str, Any]] = "more") -> dict[str, Any]:
+def fit(
+    answer: dict[str, Any],
+    key: str,
+    items: list[Any],
+    budget: int,
+    more: str | Callable[[list[Any]], dict[str, Any]] = "more",
+) -> dict[str, Any]:
     """`answer` with as many leading `items` under `key` as fit in `budget` bytes.
 
     What is left out is counted under the key `more` (omitted when nothing is), or by the fields
     `more(left_out)` returns (e.g. moreFailures). The count is part of the budget, so a capped list
     is never silently partial.
     """
+
     def remainder(left: list[Any]) -> dict[str, Any]:
         return more(left) if callable(more) else {more: len(left) or None}
 

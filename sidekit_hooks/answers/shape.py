@@ -14,8 +14,14 @@ UNCHANGED_BUDGET = 40
 STATUS_BUDGET = 400
 TEST_BUDGET = 800
 FAILURES_BUDGET = 4000
-COUNT_NAMES = (("passed", "passed"), ("failed", "failed"), ("error", "errors"), ("skipped", "skipped"),
-               ("xfailed", "xfailed"), ("xpassed", "xpassed"))
+COUNT_NAMES = (
+    ("passed", "passed"),
+    ("failed", "failed"),
+    ("error", "errors"),
+    ("skipped", "skipped"),
+    ("xfailed", "xfailed"),
+    ("xpassed", "xpassed"),
+)
 MAX_PLUGINS = 4
 
 
@@ -35,24 +41,27 @@ def brief(cluster: dict[str, Any], message_chars: int) -> dict[str, Any]:
     tests = cluster.get("tests") or []
     variants = len(cluster.get("variants") or ()) + int(cluster.get("moreVariants", 0))
     first = str(tests[0]) if tests else ""
-    return drop_zeros({
-        "id": cluster["id"],
-        "type": render.clip(str(cluster.get("type", "")), 40),
-        "phase": "" if cluster.get("phase") == "call" else cluster.get("phase", ""),
-        "at": render.short_path(str(cluster.get("at", "")), 60),
-        "frame": render.short_path(str(cluster.get("frame", "")), 60),
-        "message": render.clip(str(cluster.get("message", "")), message_chars),
-        "cause": render.clip(str(cluster.get("cause", "")), 48),
-        "variants": variants if variants > 1 else 0,
-        "affected": cluster["affected"] if cluster.get("affected", 1) > 1 else 0,
-        "reported": cluster.get("reported", 0),
-        "new": cluster.get("new", 0),
-        "first": first if len(first) <= 90 else "",
-    })
+    return drop_zeros(
+        {
+            "id": cluster["id"],
+            "type": render.clip(str(cluster.get("type", "")), 40),
+            "phase": "" if cluster.get("phase") == "call" else cluster.get("phase", ""),
+            "at": render.short_path(str(cluster.get("at", "")), 60),
+            "frame": render.short_path(str(cluster.get("frame", "")), 60),
+            "message": render.clip(str(cluster.get("message", "")), message_chars),
+            "cause": render.clip(str(cluster.get("cause", "")), 48),
+            "variants": variants if variants > 1 else 0,
+            "affected": cluster["affected"] if cluster.get("affected", 1) > 1 else 0,
+            "reported": cluster.get("reported", 0),
+            "new": cluster.get("new", 0),
+            "first": first if len(first) <= 90 else "",
+        }
+    )
 
 
-def with_clusters(answer: dict[str, Any], found: list[dict[str, Any]], hidden: int, failing: int, budget: int,
-                  message_chars: int) -> dict[str, Any]:
+def with_clusters(
+    answer: dict[str, Any], found: list[dict[str, Any]], hidden: int, failing: int, budget: int, message_chars: int
+) -> dict[str, Any]:
     """`answer` plus the biggest clusters that fit in `budget` bytes, the rest counted.
 
     `hidden` clusters (and their share of the `failing` tests) exist beyond `found`.
@@ -89,8 +98,13 @@ def status(summary: dict[str, Any], stale: tuple[list[str], int, bool] | None, n
     failing = int(summary.get("failing", 0))
     total = sum(table_counts.values())
     state = "failed" if failing else ("passed" if total else "noTests")
-    answer: dict[str, Any] = {"generation": summary["generation"], **capability(summary), "state": state,
-                              **counts(table_counts), "collectErrors": summary.get("collectErrors", 0)}
+    answer: dict[str, Any] = {
+        "generation": summary["generation"],
+        **capability(summary),
+        "state": state,
+        **counts(table_counts),
+        "collectErrors": summary.get("collectErrors", 0),
+    }
     if run.get("ran", total) < total:
         answer["lastRan"] = run.get("ran", 0)
     answer["interrupted"] = bool(run.get("interrupted"))
@@ -102,15 +116,21 @@ def status(summary: dict[str, Any], stale: tuple[list[str], int, bool] | None, n
         answer["moreChanged"] = max(0, count - 1)
     answer["newFailures"] = summary.get("newFailures", 0)
     answer["note"] = render.clip(str(summary.get("note", "")), 80)
-    return with_clusters(answer, list(summary.get("clusters") or ()), int(summary.get("moreClusters", 0)),
-                         failing, STATUS_BUDGET, 56)
+    return with_clusters(
+        answer, list(summary.get("clusters") or ()), int(summary.get("moreClusters", 0)), failing, STATUS_BUDGET, 56
+    )
 
 
 def test_run(summary: dict[str, Any], found: list[dict[str, Any]], extra: dict[str, Any]) -> dict[str, Any]:
     """The `sidekit test` answer: this run's counts and clusters (<= TEST_BUDGET bytes)."""
     run = summary.get("run") or {}
-    answer: dict[str, Any] = {"generation": summary["generation"], **capability(summary), **extra,
-                              "exit": run.get("exit", 0), **counts(run.get("counts") or {})}
+    answer: dict[str, Any] = {
+        "generation": summary["generation"],
+        **capability(summary),
+        **extra,
+        "exit": run.get("exit", 0),
+        **counts(run.get("counts") or {}),
+    }
     answer["secs"] = round(float(run.get("finished", 0)) - float(run.get("started", 0)), 2)
     answer["interrupted"] = bool(run.get("interrupted"))
     answer["newFailures"] = sum(int(c.get("new", 0)) for c in found)

@@ -125,8 +125,11 @@ def run_command(module: object, parsed: argparse.Namespace) -> int:
         return 0
     except Exception as exc:  # noqa: BLE001 - the funnel's last resort
         where = log_unexpected(parsed, exc)
-        print(f"sidekit: unexpected error: {type(exc).__name__}: {str(exc)[:200]}\n"
-              f"  details: {where}\n  fix: sidekit doctor, then report the details file", file=sys.stderr)
+        print(
+            f"sidekit: unexpected error: {type(exc).__name__}: {str(exc)[:200]}\n"
+            f"  details: {where}\n  fix: sidekit doctor, then report the details file",
+            file=sys.stderr,
+        )
         return UNEXPECTED
 
 
@@ -150,9 +153,13 @@ def log_unexpected(parsed: argparse.Namespace, exc: BaseException) -> str:
         safepath.makedirs(folder, anchor)  # never through a link out of the project
         fd = safepath.open_append(path, anchor)
         try:
-            os.write(fd, (f"--- {datetime.datetime.now().isoformat(timespec='seconds')} sidekit "
-                          f"{' '.join(sys.argv[1:])[:500]!r}\n{''.join(traceback.format_exception(exc))}")
-                     .encode("utf-8", "replace"))
+            os.write(
+                fd,
+                (
+                    f"--- {datetime.datetime.now().isoformat(timespec='seconds')} sidekit "
+                    f"{' '.join(sys.argv[1:])[:500]!r}\n{''.join(traceback.format_exception(exc))}"
+                ).encode("utf-8", "replace"),
+            )
         finally:
             os.close(fd)
     except OSError as error:
@@ -167,4 +174,3 @@ def _utf8(arg: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-

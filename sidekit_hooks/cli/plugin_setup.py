@@ -24,7 +24,6 @@ import sys
 from sidekit_hooks.core import background, fastjson, hooklog, pluginform, safepath, workspace
 
 
-
 def ignore_lines(project: str) -> tuple[str, list[str]]:
     """(the file the ignore lines went to, relative to the project; the lines added), or ("", [])."""
     from sidekit_hooks.cli.wiring import files as wiring
@@ -63,8 +62,11 @@ def wire_recorders(project: str) -> list[str]:
     """Make pytest record in the project's own environments (inside it, links resolved); install's lines."""
     from sidekit_hooks.runners.pytest import environments, interpreter
 
-    inside = [c for c in environments.targets(project)  # the environment and the folder written to, resolved
-              if safepath.inside(c.env, project) and safepath.inside(interpreter.site_packages(c.env), project)]
+    inside = [
+        c
+        for c in environments.targets(project)  # the environment and the folder written to, resolved
+        if safepath.inside(c.env, project) and safepath.inside(interpreter.site_packages(c.env), project)
+    ]
     if not inside:
         return []
     return environments.wire(project, inside)

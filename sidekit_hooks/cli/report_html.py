@@ -45,20 +45,27 @@ def render(answer: dict[str, Any], source: str) -> str:
     # hold one) can end or bend the data block, and the JSON reads back the same.
     data = answers.dumps(answer).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        "<title>sidekit report</title>", f"<style>{STYLE}</style></head><body>",
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        "<title>sidekit report</title>",
+        f"<style>{STYLE}</style></head><body>",
         "<h1>sidekit report</h1>",
         f'<p>{answer["decisions"]} decisions in <span id="sessions">{answer["sessions"]}</span> session(s), '
         f"from {e(source)}; made {e(time.strftime('%Y-%m-%d %H:%M'))}.</p>",
-        "<h2>Uptake per rule</h2>", uptake_chart(uptake_rows(answer)),
+        "<h2>Uptake per rule</h2>",
+        uptake_chart(uptake_rows(answer)),
         '<p class="note">Uptake: of the delivered findings re-checked at Stop, the share the agent fixed. '
         "Rules with no re-checked finding have no bar; a sidecar whose findings have no rule id (scope) "
         "has one bar of its own.</p>",
-        "<h2>Nudges per session over time</h2>", timeline_chart(answer["timeline"]),
-        "<h2>Sidecars</h2>", table(answer["sidecars"], "sidecar"),
-        "<h2>Rules</h2>", table(answer["rules"], "rule"),
+        "<h2>Nudges per session over time</h2>",
+        timeline_chart(answer["timeline"]),
+        "<h2>Sidecars</h2>",
+        table(answer["sidecars"], "sidecar"),
+        "<h2>Rules</h2>",
+        table(answer["rules"], "rule"),
         f'<script type="application/json" id="report-data">{data}</script>',
-        f"<script>{MEASURE}</script>", "</body></html>",
+        f"<script>{MEASURE}</script>",
+        "</body></html>",
     ]
     return "\n".join(parts)
 
@@ -67,15 +74,20 @@ def uptake_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
     """(name, row) per rule with an uptake, then per sidecar with an uptake that no such rule covers."""
     rules = [{**row, "name": row["rule"]} for row in answer["rules"] if row.get("uptake") is not None]
     covered = {row["sidecar"] for row in rules}
-    return rules + [{**row, "name": f"{row['sidecar']} (sidecar)"} for row in answer["sidecars"]
-                    if row.get("uptake") is not None and row["sidecar"] not in covered]
+    return rules + [
+        {**row, "name": f"{row['sidecar']} (sidecar)"}
+        for row in answer["sidecars"]
+        if row.get("uptake") is not None and row["sidecar"] not in covered
+    ]
 
 
 def uptake_chart(rows: list[dict[str, Any]]) -> str:
     height = max(1, len(rows)) * ROW + 10
     label_width = 260
-    out = [f'<svg class="chart" id="uptake" width="{label_width + BAR_WIDTH + 60}" height="{height}" '
-           f'role="img" aria-label="uptake per rule">']
+    out = [
+        f'<svg class="chart" id="uptake" width="{label_width + BAR_WIDTH + 60}" height="{height}" '
+        f'role="img" aria-label="uptake per rule">'
+    ]
     if not rows:
         out.append('<text x="0" y="16">No re-checked findings yet.</text>')
     for index, row in enumerate(rows):
@@ -83,9 +95,11 @@ def uptake_chart(rows: list[dict[str, Any]]) -> str:
         width = round(BAR_WIDTH * row["uptake"], 1)
         out.append(f'<text x="0" y="{y + 13}">{e(row["name"])}</text>')
         out.append(f'<rect class="track" x="{label_width}" y="{y}" width="{BAR_WIDTH}" height="16"/>')
-        out.append(f'<rect class="bar" data-name="{e(row["name"])}" data-uptake="{row["uptake"]}" x="{label_width}" '
-                   f'y="{y}" width="{max(width, 1)}" height="16"><title>{e(row["name"])}: {row["fixed"]} fixed, '
-                   f'{row["ignored"]} ignored</title></rect>')
+        out.append(
+            f'<rect class="bar" data-name="{e(row["name"])}" data-uptake="{row["uptake"]}" x="{label_width}" '
+            f'y="{y}" width="{max(width, 1)}" height="16"><title>{e(row["name"])}: {row["fixed"]} fixed, '
+            f"{row['ignored']} ignored</title></rect>"
+        )
         out.append(f'<text x="{label_width + BAR_WIDTH + 6}" y="{y + 13}">{round(100 * row["uptake"])}%</text>')
     out.append("</svg>")
     return "".join(out)
@@ -95,16 +109,20 @@ def timeline_chart(timeline: list[dict[str, Any]]) -> str:
     top = max([point["delivered"] for point in timeline] + [1])
     step = TIMELINE_WIDTH / max(1, len(timeline))
     width = max(1.0, round(step * 0.8, 2))
-    out = [f'<svg class="chart" id="timeline" width="{TIMELINE_WIDTH + 40}" height="{TIMELINE_HEIGHT + 30}" '
-           f'role="img" aria-label="nudges delivered per session over time">',
-           f'<text x="0" y="12">{top}</text>',
-           f'<line x1="30" y1="{TIMELINE_HEIGHT + 4}" x2="{TIMELINE_WIDTH + 40}" y2="{TIMELINE_HEIGHT + 4}" stroke="#999"/>']
+    out = [
+        f'<svg class="chart" id="timeline" width="{TIMELINE_WIDTH + 40}" height="{TIMELINE_HEIGHT + 30}" '
+        f'role="img" aria-label="nudges delivered per session over time">',
+        f'<text x="0" y="12">{top}</text>',
+        f'<line x1="30" y1="{TIMELINE_HEIGHT + 4}" x2="{TIMELINE_WIDTH + 40}" y2="{TIMELINE_HEIGHT + 4}" stroke="#999"/>',
+    ]
     for index, point in enumerate(timeline):
         height = round(TIMELINE_HEIGHT * point["delivered"] / top, 2)
         day = time.strftime("%Y-%m-%d %H:%M", time.localtime(point["start"])) if point["start"] else "?"
-        out.append(f'<rect class="session" data-session="{e(point["session"])}" data-delivered="{point["delivered"]}" '
-                   f'x="{30 + round(index * step, 2)}" y="{round(TIMELINE_HEIGHT + 4 - height, 2)}" width="{width}" '
-                   f'height="{max(height, 0.5)}"><title>{e(day)}: {point["delivered"]} delivered</title></rect>')
+        out.append(
+            f'<rect class="session" data-session="{e(point["session"])}" data-delivered="{point["delivered"]}" '
+            f'x="{30 + round(index * step, 2)}" y="{round(TIMELINE_HEIGHT + 4 - height, 2)}" width="{width}" '
+            f'height="{max(height, 0.5)}"><title>{e(day)}: {point["delivered"]} delivered</title></rect>'
+        )
     if timeline:
         first = time.strftime("%Y-%m-%d", time.localtime(timeline[0]["start"]))
         last = time.strftime("%Y-%m-%d", time.localtime(timeline[-1]["start"]))
@@ -124,8 +142,17 @@ def table(rows: list[dict[str, Any]], key: str) -> str:
         cells = [f'<td data-field="{key}">{e(row[key])}</td>']
         for name in COLUMNS:
             value = row.get(name)
-            shown = "-" if value is None else (f"{round(100 * value)}%" if name == "uptake" else f"{value:g}"
-                                               if isinstance(value, float) else str(value))
+            shown = (
+                "-"
+                if value is None
+                else (
+                    f"{round(100 * value)}%"
+                    if name == "uptake"
+                    else f"{value:g}"
+                    if isinstance(value, float)
+                    else str(value)
+                )
+            )
             cells.append(f'<td data-field="{name}" data-value="{"" if value is None else value}">{e(shown)}</td>')
         held = ", ".join(f"{why} {count}" for why, count in row.get("suppressed", {}).items()) or "0"
         cells.append(f'<td data-field="suppressed">{e(held)}</td>')

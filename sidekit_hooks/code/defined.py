@@ -48,5 +48,7 @@ def _in_function_index(project: str, name: str) -> bool | None:
     files = index.get("files")
     if not isinstance(files, dict):
         return None
-    return any(isinstance(record, dict) and any(entry and entry[0] == name for entry in record.get("f", []))
-               for record in files.values())
+    return any(
+        isinstance(record, dict) and any(entry and entry[0] == name for entry in record.get("f", []))
+        for record in files.values()
+    )

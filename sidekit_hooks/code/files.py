@@ -131,12 +131,17 @@ def run_git(project: str, args: list[str], timeout: float = GIT_TIMEOUT) -> byte
     argv = ["git", "-C", project, *GIT_SAFE, *args]
     read_end, write_end = os.pipe()
     try:
-        pid = os.posix_spawnp("git", argv, os.environ, file_actions=[
-            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-            (os.POSIX_SPAWN_DUP2, write_end, 1),
-            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-            (os.POSIX_SPAWN_CLOSE, read_end),
-        ])
+        pid = os.posix_spawnp(
+            "git",
+            argv,
+            os.environ,
+            file_actions=[
+                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                (os.POSIX_SPAWN_DUP2, write_end, 1),
+                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                (os.POSIX_SPAWN_CLOSE, read_end),
+            ],
+        )
     except OSError:
         os.close(read_end)
         return None
@@ -200,8 +205,9 @@ def walked_python_files(project: str) -> dict[str, tuple[int, int]]:
     folders = 0
     for folder, dirs, files in os.walk(project):
         folders += 1
-        dirs[:] = sorted(d for d in dirs if not skipped_dir(d)
-                         and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg")))
+        dirs[:] = sorted(
+            d for d in dirs if not skipped_dir(d) and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg"))
+        )
         relative = os.path.relpath(folder, project).replace(os.sep, "/")
         prefix = "" if relative == "." else relative + "/"
         for name in files:

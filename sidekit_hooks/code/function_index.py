@@ -34,12 +34,13 @@ if TYPE_CHECKING:
     from sidekit_hooks.code.functions import Entry
 
 
-
 def python_files(project: str) -> list[str]:
     """Project-relative paths of the .py files worth indexing (no hidden, vendored or built dirs)."""
     found: list[str] = []
     for folder, dirs, files in os.walk(project):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS and not d.endswith(".egg-info"))
+        dirs[:] = sorted(
+            d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS and not d.endswith(".egg-info")
+        )
         for name in sorted(files):
             if name.endswith(".py") and safepath.project_file(project, _relative(folder, name, project)):
                 found.append(os.path.relpath(os.path.join(folder, name), project).replace(os.sep, "/"))

@@ -38,9 +38,18 @@ MIN_LINES = 5  # a function shorter than this (def line included, blank lines no
 MAX_FILES = 20_000  # a refresh stops here: a monorepo must not turn the background build into a crawl
 MAX_FILE_BYTES = 1_000_000  # generated or vendored giants are skipped
 MAX_STRING = 24  # string constants are cut here in the normalized body
-SKIP_DIRS = frozenset({
-    "node_modules", "__pycache__", "site-packages", "venv", "env", "build", "dist", "htmlcov",
-})
+SKIP_DIRS = frozenset(
+    {
+        "node_modules",
+        "__pycache__",
+        "site-packages",
+        "venv",
+        "env",
+        "build",
+        "dist",
+        "htmlcov",
+    }
+)
 
 # Similarity thresholds (0..1), tuned on tests/code/labelled_functions.py (10 duplicates, 9 near misses).
 # Medium: the normalized body must be close (BODY_ALONE), or fairly close with a name that says the
@@ -58,7 +67,8 @@ AMBIGUOUS = 0.05  # two helpers of other names within this rank of each other: n
 
 def cache_dir() -> str:
     base = os.environ.get("SIDEKIT_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "sidekit")
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "sidekit"
+    )
     return os.path.join(base, "functions")
 
 
@@ -174,7 +184,12 @@ def analyze(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[str], li
     import builtins
 
     body = list(node.body)
-    if body and isinstance(body[0], _ast.Expr) and isinstance(body[0].value, _ast.Constant) and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], _ast.Expr)
+        and isinstance(body[0].value, _ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
     nodes = walk(body)
     local = {a.arg for a in walk(node.args) if isinstance(a, _ast.arg)}
@@ -185,10 +200,13 @@ def analyze(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[str], li
             local.add(sub.arg)
         elif isinstance(sub, _ast.ExceptHandler) and sub.name:
             local.add(sub.name)
-    outside = sorted({
-        n.id for n in nodes
-        if isinstance(n, _ast.Name) and n.id not in local and n.id != node.name and not hasattr(builtins, n.id)
-    })
+    outside = sorted(
+        {
+            n.id
+            for n in nodes
+            if isinstance(n, _ast.Name) and n.id not in local and n.id != node.name and not hasattr(builtins, n.id)
+        }
+    )
     names = sorted(
         (n for n in nodes if isinstance(n, _ast.Name) and n.id in local),
         key=lambda n: (n.lineno, n.col_offset),
@@ -317,7 +335,10 @@ def stem(word: str) -> str:
 
 
 def best_match(
-    name: str, tokens: list[str], index: dict[str, Any], skip: tuple[str, str] = ("", ""),
+    name: str,
+    tokens: list[str],
+    index: dict[str, Any],
+    skip: tuple[str, str] = ("", ""),
     outside: list[str] | None = None,
 ) -> Match | None:
     """The indexed function the added one most resembles, if it is a copy by one of two rules.
@@ -381,8 +402,14 @@ def unambiguous(ranked: list[tuple[float, Match]]) -> Match | None:
     return None if rival is not None and best_rank - rival < AMBIGUOUS else best
 
 
-def evidence(added_literals: list[str], existing_literals: list[str], added_calls: list[str],
-             candidate: list[str], entry: list[Any], body: float) -> bool:
+def evidence(
+    added_literals: list[str],
+    existing_literals: list[str],
+    added_calls: list[str],
+    candidate: list[str],
+    entry: list[Any],
+    body: float,
+) -> bool:
     """The rewrite-proof rules of `code.near_copies`: shared literals and calls in a similar order, or
     without literals, nearly the same calls with a fairly close body."""
     from rapidfuzz.distance import Indel
@@ -393,12 +420,18 @@ def evidence(added_literals: list[str], existing_literals: list[str], added_call
     similar = Indel.normalized_similarity(added_calls, existing_calls)
     if near_copies.literal_evidence(added_literals, existing_literals):
         return bool(similar >= near_copies.EVIDENCE_CALLS)
-    return (body >= BODY_WITH_NAME and len(existing_calls) >= near_copies.CALLS_ALONE_MIN
-            and similar >= near_copies.CALLS_ALONE)
+    return (
+        body >= BODY_WITH_NAME
+        and len(existing_calls) >= near_copies.CALLS_ALONE_MIN
+        and similar >= near_copies.CALLS_ALONE
+    )
 
 
 def plausible(
-    tokens: list[str], index: dict[str, Any], skip: tuple[str, str], outside: set[str] | None = None,
+    tokens: list[str],
+    index: dict[str, Any],
+    skip: tuple[str, str],
+    outside: set[str] | None = None,
     added_literals: list[str] | None = None,
 ) -> list[tuple[str, list[Any], list[str], bool]]:
     """Entries that could be copies: (path, entry, tokens, whether the shape rule may apply).
@@ -447,8 +480,11 @@ def plausible(
             bound = 2 * common / total
             if bound >= BODY_WITH_NAME and not missing:
                 found.append((path, entry, candidate, True))
-            elif literal_hint and bound >= near_copies.EVIDENCE_BODY and \
-                    near_copies.literal_evidence(added_literals or [], near_copies.literals(candidate)):
+            elif (
+                literal_hint
+                and bound >= near_copies.EVIDENCE_BODY
+                and near_copies.literal_evidence(added_literals or [], near_copies.literals(candidate))
+            ):
                 found.append((path, entry, candidate, False))
     return found
 

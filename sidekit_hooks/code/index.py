@@ -17,11 +17,10 @@ import os
 from collections import namedtuple
 from collections.abc import Iterable
 
+from sidekit_hooks.code import INDEX_FILE as INDEX_FILE  # re-exported: its home is the package
 from sidekit_hooks.code import files
 from sidekit_hooks.code.files import python_files as python_files  # re-exported: callers import it here
 from sidekit_hooks.core import safepath, workspace
-
-from sidekit_hooks.code import INDEX_FILE as INDEX_FILE  # re-exported: its home is the package
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,6 +53,7 @@ TABLES = ("meta", "files", "defs", "refs", "imports", "watched")
 # (Named tuples, not dataclasses or typing.NamedTuple: `dataclasses` imports `inspect` and `typing`
 # costs a few ms, on a query whose whole budget is three bare interpreters.)
 if TYPE_CHECKING:
+
     class Coverage(NamedTuple):
         """How much of the workspace an answer searched."""
 
@@ -194,8 +194,9 @@ class Index:
             self.db.execute("ROLLBACK")
             raise
 
-    def _update(self, path: str, stat: tuple[int, int], file_id: int | None, old_hash: str | None,
-                packages: frozenset[str]) -> None:
+    def _update(
+        self, path: str, stat: tuple[int, int], file_id: int | None, old_hash: str | None, packages: frozenset[str]
+    ) -> None:
         from sidekit_hooks.code.parse import facts_of, module_name
 
         data = safepath.read_project_file(self.project, path)  # no FIFO, device, or link out of the project
@@ -224,8 +225,10 @@ class Index:
         by_name: dict[str, list[int]] = {}
         for name, line in facts.references:
             by_name.setdefault(name, []).append(line)
-        self.db.executemany("INSERT INTO refs VALUES (?, ?, ?)",
-                            [(name, new_id, packed_lines(lines)) for name, lines in by_name.items()])
+        self.db.executemany(
+            "INSERT INTO refs VALUES (?, ?, ?)",
+            [(name, new_id, packed_lines(lines)) for name, lines in by_name.items()],
+        )
         self.db.executemany(
             "INSERT INTO imports VALUES (?, ?, ?, ?, ?)",
             [(new_id, i.module, i.name, i.alias, i.line) for i in facts.imports],
@@ -262,8 +265,9 @@ class Index:
 
     def references(self, name: str) -> list[tuple[str, int]]:
         """(path, line) of every AST reference to the bare name, one per line, sorted."""
-        rows = self.db.execute("SELECT f.path, r.lines FROM refs r JOIN files f ON f.id = r.file WHERE r.name = ?",
-                               (name,))
+        rows = self.db.execute(
+            "SELECT f.path, r.lines FROM refs r JOIN files f ON f.id = r.file WHERE r.name = ?", (name,)
+        )
         return sorted((str(path), int(line)) for path, lines in rows for line in str(lines).split())
 
     def modules(self) -> dict[str, str]:

@@ -29,10 +29,31 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 # Constants too common to tell two functions apart: separators, empty values, small numbers.
-COMMON = frozenset({
-    "''", "' '", "'_'", "'-'", "'.'", "','", "':'", "'/'", "'\\n'", '""', "'utf-8'", "'ascii'",
-    "0", "1", "2", "-1", "None", "True", "False", "0.0", "1.0",
-})
+COMMON = frozenset(
+    {
+        "''",
+        "' '",
+        "'_'",
+        "'-'",
+        "'.'",
+        "','",
+        "':'",
+        "'/'",
+        "'\\n'",
+        '""',
+        "'utf-8'",
+        "'ascii'",
+        "0",
+        "1",
+        "2",
+        "-1",
+        "None",
+        "True",
+        "False",
+        "0.0",
+        "1.0",
+    }
+)
 EVIDENCE_LITERALS = 2  # distinctive literals both must share (a long one counts twice)
 LONG_LITERAL = 14  # characters of a stored constant (quotes included; stored cut at 24): a message, a pattern
 EVIDENCE_AGREEMENT = 0.6  # shared / all distinctive literals of the two (one step added or dropped: 2/3)

@@ -94,9 +94,29 @@ def _definitions(body: list[ast.stmt], scope: list[str], found: list[Definition]
 
 
 # Fields that never hold a node worth visiting: names and numbers, expression contexts, operators.
-_LEAF_FIELDS = frozenset({"ctx", "op", "id", "attr", "name", "module", "level", "arg", "kind", "type_comment",
-                          "asname", "conversion", "is_async", "simple", "lineno", "col_offset", "end_lineno",
-                          "end_col_offset", "tag"})
+_LEAF_FIELDS = frozenset(
+    {
+        "ctx",
+        "op",
+        "id",
+        "attr",
+        "name",
+        "module",
+        "level",
+        "arg",
+        "kind",
+        "type_comment",
+        "asname",
+        "conversion",
+        "is_async",
+        "simple",
+        "lineno",
+        "col_offset",
+        "end_lineno",
+        "end_col_offset",
+        "tag",
+    }
+)
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -140,8 +160,8 @@ def facts_of(source: bytes, own_module: str = "", is_package: bool = False) -> F
         if cls is import_from_type:
             _import_from(node, facts, aliases, own_module, is_package)  # type: ignore[arg-type]
             continue
-        for field in _CHILD_FIELDS.get(cls) or _child_fields(cls):
-            value = getattr(node, field, None)
+        for child in _CHILD_FIELDS.get(cls) or _child_fields(cls):
+            value = getattr(node, child, None)
             if value.__class__ is list:
                 extend(value)
             elif value is not None:
@@ -169,8 +189,9 @@ def _import(node: ast.Import, facts: FileFacts, aliases: dict[str, tuple[int, st
             _alias(aliases, alias.asname, alias.name.rsplit(".", 1)[-1], node.lineno)
 
 
-def _import_from(node: ast.ImportFrom, facts: FileFacts, aliases: dict[str, tuple[int, str]], own_module: str,
-                 is_package: bool) -> None:
+def _import_from(
+    node: ast.ImportFrom, facts: FileFacts, aliases: dict[str, tuple[int, str]], own_module: str, is_package: bool
+) -> None:
     module = _resolve(node.module, node.level, own_module, is_package)
     if node.module:
         facts.references.append((node.module.rsplit(".", 1)[-1], node.lineno))

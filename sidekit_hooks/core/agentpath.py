@@ -27,7 +27,7 @@ def launcher_dir() -> str:
 
 def env_lines(python: str, folder: str) -> str:
     """What the agent's shell sources: sidekit's interpreter, and its launcher first on PATH."""
-    return f"export {PYTHON_VAR}={_quote(python)}\nexport PATH={_quote(folder)}:\"$PATH\"\n"
+    return f'export {PYTHON_VAR}={_quote(python)}\nexport PATH={_quote(folder)}:"$PATH"\n'
 
 
 def export_for_agent(environ: dict[str, str] | None = None, python: str = "") -> bool:

@@ -107,7 +107,7 @@ def _segments(glob: str) -> list[str]:
 def normalise(glob: str) -> str:
     """The same glob with consecutive `**` segments collapsed into one (they match the same paths)."""
     negated = "!" if glob.startswith("!") else ""
-    body = glob[len(negated):]
+    body = glob[len(negated) :]
     parts = body.split("/")
     kept = [part for index, part in enumerate(parts) if part != "**" or index == 0 or parts[index - 1] != "**"]
     return negated + "/".join(kept)
@@ -134,8 +134,15 @@ def _parts(path: str) -> list[str]:
     return path.strip("/").split("/")
 
 
-def _match_parts(pattern: list[str], pi: int, parts: list[str], si: int, limit: int, open_end: bool = False,
-                 failed: set[tuple[int, int]] | None = None) -> bool:
+def _match_parts(
+    pattern: list[str],
+    pi: int,
+    parts: list[str],
+    si: int,
+    limit: int,
+    open_end: bool = False,
+    failed: set[tuple[int, int]] | None = None,
+) -> bool:
     """Does `pattern[pi:]` match `parts[si:end]` for some `end` <= `limit` (a leading run: a folder)?
 
     `open_end`: `parts` is a folder, and what is left of the pattern must match every path inside it.
@@ -211,7 +218,7 @@ def match_name(pattern: str, name: str) -> bool:
 
 
 def _tokens(pattern: str) -> list[str | tuple[bool, list[tuple[str, str]]]] | None:
-    """"*", "?", an escaped literal ("\\x"), or (negated, ranges) for a class; None if a class is open."""
+    """ "*", "?", an escaped literal ("\\x"), or (negated, ranges) for a class; None if a class is open."""
     tokens: list[str | tuple[bool, list[tuple[str, str]]]] = []
     i = 0
     while i < len(pattern):

@@ -51,8 +51,9 @@ def hand_over(project: str, hook: str, payload: object, names: list[str], why: s
     if waiting(folder) >= MAX_WAITING:
         hooklog.error(project, hook, "later", f"{MAX_WAITING} jobs already waiting; {','.join(names)} not handed over")
         return ""
-    text = fastjson.dumps({"hook": hook, "project": project, "detectors": names, "why": why, "payload": payload,
-                           "at": time.time()})
+    text = fastjson.dumps(
+        {"hook": hook, "project": project, "detectors": names, "why": why, "payload": payload, "at": time.time()}
+    )
     if len(text) > MAX_PAYLOAD:
         hooklog.error(project, hook, "later", f"payload of {len(text)} characters is too big to hand over")
         return ""

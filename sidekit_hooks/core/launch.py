@@ -23,8 +23,10 @@ DROP_CWD = "import sys\nif sys.path and sys.path[0] in ('', '.'): del sys.path[0
 
 # `python -m pytest` as the project runs it, minus the working folder in front of the standard library
 # and sidekit: it joins at the end, so a test suite that imports its package from the root still does.
-PYTEST_MAIN = (DROP_CWD + "import os, runpy\nsys.path.append(os.getcwd())\n"
-               "runpy.run_module('pytest', run_name='__main__', alter_sys=True)\n")
+PYTEST_MAIN = (
+    DROP_CWD + "import os, runpy\nsys.path.append(os.getcwd())\n"
+    "runpy.run_module('pytest', run_name='__main__', alter_sys=True)\n"
+)
 
 
 def own_module(module: str, *args: str, isolated_site: bool = False) -> list[str]:

@@ -15,8 +15,26 @@ if TYPE_CHECKING:
 
 MASK = "[redacted]"
 # A secret shape cannot be there unless one of these is: the cheap pre-test before any regex runs.
-_HINTS = ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox",
-          "eyJ", "-----BEGIN")
+_HINTS = (
+    "AKIA",
+    "ASIA",
+    "AGPA",
+    "AIDA",
+    "AROA",
+    "ANPA",
+    "ANVA",
+    "AIPA",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "xox",
+    "eyJ",
+    "-----BEGIN",
+)
 _KEYWORDS = ("pass", "secret", "token", "key", "auth")  # of an assignment, matched lowercased
 
 _PATTERNS = (
@@ -78,8 +96,9 @@ def redact_value(value: Any, keep: frozenset[str] = frozenset()) -> Any:
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
-        return {redact(k) if isinstance(k, str) else k: v if k in keep else redact_value(v, keep)
-                for k, v in value.items()}
+        return {
+            redact(k) if isinstance(k, str) else k: v if k in keep else redact_value(v, keep) for k, v in value.items()
+        }
     if isinstance(value, (list, tuple)):
         return [redact_value(item, keep) for item in value]
     return value

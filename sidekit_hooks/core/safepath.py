@@ -168,8 +168,10 @@ def printable(text: str) -> str:
     return "".join(out)
 
 
-OWN_LINKS = (os.path.join(".sidekit", "pytest-env", "sidekit_hooks"),  # install's recorder shim
-             os.path.join(".sidekit", "pyshim", "sidekit_hooks"))  # `sidekit test` in another environment
+OWN_LINKS = (
+    os.path.join(".sidekit", "pytest-env", "sidekit_hooks"),  # install's recorder shim
+    os.path.join(".sidekit", "pyshim", "sidekit_hooks"),
+)  # `sidekit test` in another environment
 
 
 def is_own_link(path: str, project: str) -> bool:

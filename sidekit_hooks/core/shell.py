@@ -170,7 +170,28 @@ def _operator_at(command: str, index: int) -> str:
             tail = _operator_at(command, index + digits)
             return command[index : index + digits] + tail if tail else ""
         return ""
-    for operator in ("&>>", "<<<", "<<-", ">>", ">|", "&>", ">&", "<&", "<<", "&&", "||", "|&", "<>", ";", "&", "|", "<", ">", "(", ")"):
+    for operator in (
+        "&>>",
+        "<<<",
+        "<<-",
+        ">>",
+        ">|",
+        "&>",
+        ">&",
+        "<&",
+        "<<",
+        "&&",
+        "||",
+        "|&",
+        "<>",
+        ";",
+        "&",
+        "|",
+        "<",
+        ">",
+        "(",
+        ")",
+    ):
         if rest.startswith(operator):
             return operator
     return ""

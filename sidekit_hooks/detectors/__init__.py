@@ -41,7 +41,9 @@ PATHS = {
     "judge": "sidekit_hooks.detectors.judge:JUDGE",  # off unless SIDEKIT_JUDGE names a command
 }
 # name -> ("module:OBJ", the hook events it judges), in the order they run; tests may register their own.
-REGISTRY: dict[str, tuple[str, frozenset[str]]] = {name: (path, hook_events.judged_by(name)) for name, path in PATHS.items()}
+REGISTRY: dict[str, tuple[str, frozenset[str]]] = {
+    name: (path, hook_events.judged_by(name)) for name, path in PATHS.items()
+}
 _loaded: dict[str, Detector] = {}
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from sidekit_hooks.hook_events import judged_by
 
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -41,14 +40,20 @@ class ConventionsSidecar:
         for name, source in signatures:
             if not annotated(source):
                 from sidekit_hooks.nudges.findings import Finding
-
                 from sidekit_hooks.nudges.recheck import before_state
 
-                return [Finding("conventions", f"{rule['message']} (`{name}` in {event.path})",
-                                key=f"rule:{RULE_ID}:{event.path}:{name}", rule_id=RULE_ID, path=event.path,
-                                severity=str(rule.get("severity", "medium")), subject=name,
-                                recheck={"kind": "hints", "path": event.path, "symbol": name,
-                                         "before": before_state(event)})]
+                return [
+                    Finding(
+                        "conventions",
+                        f"{rule['message']} (`{name}` in {event.path})",
+                        key=f"rule:{RULE_ID}:{event.path}:{name}",
+                        rule_id=RULE_ID,
+                        path=event.path,
+                        severity=str(rule.get("severity", "medium")),
+                        subject=name,
+                        recheck={"kind": "hints", "path": event.path, "symbol": name, "before": before_state(event)},
+                    )
+                ]
         return []
 
 

@@ -22,13 +22,12 @@ Standard library only; the hook side costs one environment lookup when the judge
 
 from __future__ import annotations
 
-from sidekit_hooks.hook_events import judged_by
-
 import os
 import sys
 import time
 
 from sidekit_hooks.core import background, fastjson, hooklog, workspace
+from sidekit_hooks.hook_events import judged_by
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,9 +88,15 @@ def session_dir(project: str, session: str) -> str:
 def event_summary(event: Event) -> dict[str, Any]:
     """What the judge sees: the completed action, each field cut to MAX_FIELD (output from its end)."""
     summary = {
-        "hook": event.hook, "tool": event.tool, "kind": event.kind, "path": event.path,
-        "command": event.command[:MAX_FIELD], "added": event.added[:MAX_FIELD],
-        "pattern": event.pattern[:MAX_FIELD], "output": event.output[-MAX_FIELD:], "error": event.error[-MAX_FIELD:],
+        "hook": event.hook,
+        "tool": event.tool,
+        "kind": event.kind,
+        "path": event.path,
+        "command": event.command[:MAX_FIELD],
+        "added": event.added[:MAX_FIELD],
+        "pattern": event.pattern[:MAX_FIELD],
+        "output": event.output[-MAX_FIELD:],
+        "error": event.error[-MAX_FIELD:],
     }
     from sidekit_hooks.core.redact import redact
 
@@ -138,8 +143,9 @@ def ask(command: str, event_json: str, project: str) -> tuple[str, str]:
     if not argv:
         return "bad-command", "SIDEKIT_JUDGE is empty"
     try:
-        done = subprocess.run(argv, input=event_json, capture_output=True, text=True, cwd=project,
-                              timeout=setting("TIMEOUT"))
+        done = subprocess.run(
+            argv, input=event_json, capture_output=True, text=True, cwd=project, timeout=setting("TIMEOUT")
+        )
     except subprocess.TimeoutExpired:
         return "timeout", ""
     except OSError as exc:
@@ -166,18 +172,27 @@ def deliver(project: str, session: str, answer: str, summary: dict[str, Any]) ->
     from sidekit_hooks.nudges.findings import Context, Finding
 
     prefix = f"[sidecar:{SIDECAR}] "
-    message = redact(answer[len(prefix):] if answer.startswith(prefix) else answer)
-    event = parse_event(str(summary.get("hook") or "PostToolUse"),
-                        {"session_id": session, "cwd": project, "tool_name": str(summary.get("tool") or "")}, project)
+    message = redact(answer[len(prefix) :] if answer.startswith(prefix) else answer)
+    event = parse_event(
+        str(summary.get("hook") or "PostToolUse"),
+        {"session_id": session, "cwd": project, "tool_name": str(summary.get("tool") or "")},
+        project,
+    )
     event.path = str(summary.get("path") or "")
     ctx = Context(project, session, time.monotonic() + setting("TIMEOUT"), read_snapshot=lambda _: read_packs(project))
     finding = Finding(SIDECAR, message, key=f"judge:{message[:200]}", path=event.path, subject=event.path or event.tool)
 
     def send(line: str, said: Finding) -> bool:
         try:
-            queue.enqueue(workspace.queue_root(project), session, queue.Nudge(
-                line, sender=f"sidekit/{said.sidecar}", extra={"sidecar": said.sidecar, "rule": said.rule_id,
-                                                               "finding": said.key[:500]}))
+            queue.enqueue(
+                workspace.queue_root(project),
+                session,
+                queue.Nudge(
+                    line,
+                    sender=f"sidekit/{said.sidecar}",
+                    extra={"sidecar": said.sidecar, "rule": said.rule_id, "finding": said.key[:500]},
+                ),
+            )
         except (OSError, workspace.UnsafeSessionName) as exc:
             hooklog.error(project, "background", "judge", exc)
             return False

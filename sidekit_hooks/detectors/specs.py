@@ -60,10 +60,20 @@ def finding(hit: Hit, event: Event) -> Finding:
     symbol = defined_name(matched_line(hit, event) if hit.field == "added" else hit.matched)
     message = cited(rule)
     if symbol and event.path:  # name the def it is about (a conventions rule says "the new def")
-        message = f"{rule.get('message') or ''} (`{symbol}` in {event.path})" + (f" (see {rule['see']})" if rule.get("see") else "")
-    return Finding(rule["sidecar"], message, key=f"rule:{rule['id']}:{event.path}:{digest}", rule_id=rule["id"],
-                   path=event.path, severity=rule["severity"], see=rule["see"],
-                   subject=symbol or matched_line(hit, event)[:200], recheck=recheck_of(hit, event))
+        message = f"{rule.get('message') or ''} (`{symbol}` in {event.path})" + (
+            f" (see {rule['see']})" if rule.get("see") else ""
+        )
+    return Finding(
+        rule["sidecar"],
+        message,
+        key=f"rule:{rule['id']}:{event.path}:{digest}",
+        rule_id=rule["id"],
+        path=event.path,
+        severity=rule["severity"],
+        see=rule["see"],
+        subject=symbol or matched_line(hit, event)[:200],
+        recheck=recheck_of(hit, event),
+    )
 
 
 def defined_name(matched: str) -> str:
@@ -93,8 +103,13 @@ def recheck_of(hit: Hit, event: Event) -> dict[str, str] | None:
     if event.kind != "write" or not event.path or event.path.startswith("/"):
         return None
     if hit.field == "added":
-        return {"kind": "match", "path": event.path, "pattern": when["added"], "digest": line_digest(matched_line(hit, event)),
-                "before": before_state(event)}
+        return {
+            "kind": "match",
+            "path": event.path,
+            "pattern": when["added"],
+            "digest": line_digest(matched_line(hit, event)),
+            "before": before_state(event),
+        }
     if hit.field == "absent":
         return {"kind": "absent", "path": event.path, "pattern": when["absent"], "before": before_state(event)}
     return None

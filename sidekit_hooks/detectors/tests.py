@@ -16,12 +16,11 @@ when an edit to a source file meets a red cache.
 
 from __future__ import annotations
 
-from sidekit_hooks.hook_events import judged_by
-
 import os
 import time
 
 from sidekit_hooks.core import hooklog
+from sidekit_hooks.hook_events import judged_by
 from sidekit_hooks.nudges.findings import Finding
 from sidekit_hooks.status import cache
 
@@ -84,12 +83,20 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
     head = f"{where} {relation} {path} ({status_line(summary)}); details: sidekit failures {handle}"
     message = head + rerun_clause(path, spot, first, summary, len(head))
     generation = summary.get("generation", 0)
-    return [Finding("tests", message, key=f"tests:edit:{path}:{generation}", path=path, subject=path,
-                    recheck=still_failing(summary, path, [first]))]
+    return [
+        Finding(
+            "tests",
+            message,
+            key=f"tests:edit:{path}:{generation}",
+            path=path,
+            subject=path,
+            recheck=still_failing(summary, path, [first]),
+        )
+    ]
 
 
 def rerun_clause(path: str, spot: list[Any], first: str, summary: dict[str, Any], used: int) -> str:
-    """"; re-run: sidekit test FILES" naming every test file failing through the spot, doctests included
+    """ "; re-run: sidekit test FILES" naming every test file failing through the spot, doctests included
     (#18: re-running the first test's file alone left the doctest out), or `--select` when they are many."""
     if len(spot) > 3 and isinstance(spot[3], list):
         files = [str(f) for f in spot[3]] or [path]  # [] when the spot is the test file itself
@@ -106,8 +113,9 @@ def rerun_clause(path: str, spot: list[Any], first: str, summary: dict[str, Any]
     return "; re-run: " + rerun
 
 
-def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str], failing: dict[str, str],
-                       every_failure: bool = True) -> list[Finding]:
+def after_edit_covered(
+    path: str, summary: dict[str, Any], covering: list[str], failing: dict[str, str], every_failure: bool = True
+) -> list[Finding]:
     """An edit to a file the map says failing tests execute, though no traceback of theirs passes through it.
 
     `covering`: tests the coverage digest ties to `path`; `failing`: failing test -> cluster id, all of
@@ -121,15 +129,25 @@ def after_edit_covered(path: str, summary: dict[str, Any], covering: list[str], 
     first = hit[0]
     handle = first if len(first) <= MAX_ID else (failing[first] or first)
     count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
-    head = (f"{path} is covered by {count} that failed in the last run "
-            f"({status_line(summary)}); details: sidekit failures {handle}; re-run: ")
+    head = (
+        f"{path} is covered by {count} that failed in the last run "
+        f"({status_line(summary)}); details: sidekit failures {handle}; re-run: "
+    )
     test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
     rerun = "sidekit test " + " ".join(test_files)
     if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
         rerun = "sidekit test --select"  # the tests the change needs, which these are among
     generation = summary.get("generation", 0)
-    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path, subject=path,
-                    recheck=still_failing(summary, path, hit))]
+    return [
+        Finding(
+            "tests",
+            head + rerun,
+            key=f"tests:edit:{path}:{generation}",
+            path=path,
+            subject=path,
+            recheck=still_failing(summary, path, hit),
+        )
+    ]
 
 
 def after_run(summary: dict[str, Any], now: float, duration: float | None = None) -> list[Finding]:
@@ -144,14 +162,25 @@ def after_run(summary: dict[str, Any], now: float, duration: float | None = None
     top = ""
     if clusters:
         biggest = clusters[0]
-        handle = biggest["tests"][0] if biggest.get("affected", 1) == 1 and len(biggest["tests"][0]) <= MAX_ID \
+        handle = (
+            biggest["tests"][0]
+            if biggest.get("affected", 1) == 1 and len(biggest["tests"][0]) <= MAX_ID
             else biggest["id"]
-        top = (f"; biggest: {biggest.get('type', 'Error')} at {biggest.get('at', '?')} "
-               f"({_tests_count(int(biggest.get('affected', 1)))}): sidekit failures {handle}")
+        )
+        top = (
+            f"; biggest: {biggest.get('type', 'Error')} at {biggest.get('at', '?')} "
+            f"({_tests_count(int(biggest.get('affected', 1)))}): sidekit failures {handle}"
+        )
     runner = str(summary.get("runner") or "pytest")
     message = f"{runner}: {status_line(summary)}{top}. Next time `sidekit test` answers in one JSON line"
-    return [Finding("tests", message, key=f"tests:run:{summary.get('generation', 0)}:{run.get('finished', 0)}",
-                    recheck=still_failing(summary, "", []))]
+    return [
+        Finding(
+            "tests",
+            message,
+            key=f"tests:run:{summary.get('generation', 0)}:{run.get('finished', 0)}",
+            recheck=still_failing(summary, "", []),
+        )
+    ]
 
 
 MAX_NAMED = 5  # failing tests a finding's re-check follows (the first ones it counts)
@@ -161,8 +190,12 @@ def still_failing(summary: dict[str, Any], path: str, tests: list[str]) -> dict[
     """How delivery (and Stop) tell the finding still holds (nudges/recheck.py): the cache generation it
     was read from, and the tests it counts, which must still fail in the newest run. Without tests, it
     reports one run and holds only while that run is the newest."""
-    return {"kind": "tests", "path": path, "generation": str(summary.get("generation", 0)),
-            "tests": "\n".join(test for test in tests[:MAX_NAMED] if test)}
+    return {
+        "kind": "tests",
+        "path": path,
+        "generation": str(summary.get("generation", 0)),
+        "tests": "\n".join(test for test in tests[:MAX_NAMED] if test),
+    }
 
 
 def _tests_count(count: int) -> str:
@@ -185,7 +218,9 @@ def is_this_run(run: dict[str, Any], now: float, duration: float | None) -> bool
 
 def _duration(raw: dict[str, Any]) -> float | None:
     value = raw.get("duration_ms")
-    return float(value) / 1000 if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else None
+    return (
+        float(value) / 1000 if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else None
+    )
 
 
 def status_line(summary: dict[str, Any]) -> str:
@@ -318,8 +353,9 @@ def _all_failing(root: str, summary: dict[str, Any]) -> list[str]:
     return listed + [str(t) for t, e in table.items() if isinstance(e, dict) and e.get("o") in FAILING]
 
 
-def after_edit_imported(path: str, summary: dict[str, Any], hit: list[str], failing: dict[str, str],
-                        every_failure: bool = True) -> list[Finding]:
+def after_edit_imported(
+    path: str, summary: dict[str, Any], hit: list[str], failing: dict[str, str], every_failure: bool = True
+) -> list[Finding]:
     """An edit to a module that failing tests import, though no traceback of theirs passes through it."""
     if not hit:
         return []
@@ -328,15 +364,24 @@ def after_edit_imported(path: str, summary: dict[str, Any], hit: list[str], fail
     first = hit[0]
     handle = first if len(first) <= MAX_ID else (failing.get(first) or first)
     count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
-    head = (f"{path} is imported by {count} that failed in the last run "
-            f"({status_line(summary)}; basis: imports); details: sidekit failures {handle}; re-run: ")
+    head = (
+        f"{path} is imported by {count} that failed in the last run "
+        f"({status_line(summary)}; basis: imports); details: sidekit failures {handle}; re-run: "
+    )
     test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
     rerun = "sidekit test " + " ".join(test_files)
     if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
         rerun = "sidekit test --select"
     generation = summary.get("generation", 0)
-    return [Finding("tests", head + rerun, key=f"tests:edit:{path}:{generation}", path=path,
-                    recheck=still_failing(summary, path, hit))]
+    return [
+        Finding(
+            "tests",
+            head + rerun,
+            key=f"tests:edit:{path}:{generation}",
+            path=path,
+            recheck=still_failing(summary, path, hit),
+        )
+    ]
 
 
 def warm(root: str, refresh: bool) -> bool:

@@ -16,14 +16,13 @@ when something in the index could match it).
 
 from __future__ import annotations
 
-from sidekit_hooks.hook_events import judged_by
-
 import os
 import time
 
 from sidekit_hooks.core import budget, safepath
 from sidekit_hooks.core.shell import Segment, core_words
 from sidekit_hooks.core.shell import segments as parse_shell
+from sidekit_hooks.hook_events import judged_by
 from sidekit_hooks.nudges.findings import Finding
 
 TYPE_CHECKING = False
@@ -37,11 +36,35 @@ if TYPE_CHECKING:
 SIDECAR = "tools"
 
 PYTEST_INFO_FLAGS = frozenset({"--version", "-V", "--help", "-h", "--co", "--collect-only", "--fixtures", "--markers"})
-GREP_VALUE_OPTS = frozenset({
-    "-A", "-B", "-C", "-m", "-f", "-g", "-t", "-T", "--type", "--type-not", "--glob", "--include", "--exclude",
-    "--exclude-dir", "--max-count", "--context", "--after-context", "--before-context", "-d", "-D", "--color",
-    "-M", "--max-columns", "-j", "--threads",
-})
+GREP_VALUE_OPTS = frozenset(
+    {
+        "-A",
+        "-B",
+        "-C",
+        "-m",
+        "-f",
+        "-g",
+        "-t",
+        "-T",
+        "--type",
+        "--type-not",
+        "--glob",
+        "--include",
+        "--exclude",
+        "--exclude-dir",
+        "--max-count",
+        "--context",
+        "--after-context",
+        "--before-context",
+        "-d",
+        "-D",
+        "--color",
+        "-M",
+        "--max-columns",
+        "-j",
+        "--threads",
+    }
+)
 NOT_CODE_WORDS = frozenset({"TODO", "FIXME", "XXX", "HACK", "NOTE", "BUG", "DEBUG", "ERROR", "WARNING", "INFO"})
 FIND_PLAIN = frozenset({"-name", "-iname", "-type", "-maxdepth", "-mindepth", "-print"})
 READ_SKIP_FLAGS = frozenset({"-f", "-F", "--follow", "-c", "--bytes", "-A", "-v", "-e", "-t", "--show-all"})
@@ -51,8 +74,16 @@ MAX_SHOWN = 80  # characters of any name, path or pattern quoted from the call (
 MIN_LOOP_LINES = 5  # the loop with its deadline line before and its `raise` after, as the seed's ">5 lines"
 WAIT_SETUP_WORDS = ("deadline", "timeout", "attempt", "tries", "retries", "time.time()", "monotonic()", "Date.now()")
 CODE_SUFFIXES = (".py", ".pyi", ".ipynb", ".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx")
-DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "Pipfile", "requirements.txt",
-                    "requirements-dev.txt", "requirements/base.txt", "package.json")
+DEPENDENCY_FILES = (
+    "pyproject.toml",
+    "setup.cfg",
+    "setup.py",
+    "Pipfile",
+    "requirements.txt",
+    "requirements-dev.txt",
+    "requirements/base.txt",
+    "package.json",
+)
 PYTHON_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
 
 
@@ -488,7 +519,9 @@ def loop_finding(event: Event, ctx: Context, kind: str, lines: int) -> Finding |
     js = event.path.endswith((".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx"))
     if kind == "poll" and "playwright" in deps:
         if js:
-            advice = "Playwright already waits: `await page.waitForSelector(sel)` or `await expect(locator).toBeVisible()`."
+            advice = (
+                "Playwright already waits: `await page.waitForSelector(sel)` or `await expect(locator).toBeVisible()`."
+            )
         else:
             advice = "Playwright already waits: `page.wait_for_selector(sel)` or `expect(locator).to_be_visible()`."
         return loop_nudge(event, what, lines, advice, "playwright")
@@ -582,7 +615,7 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
     index = function_index_for(ctx)
     if not index:
         return None
-    for name, source in blocks:
+    for _name, source in blocks:
         if time.monotonic() > ctx.deadline:
             raise budget.Later("tools: out of time comparing added functions")  # finished in the background
         node = functions.parse_function(source)
@@ -599,7 +632,13 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
             rule_id="tools.helper-exists",
             path=event.path,
             subject=node.name,
-            recheck={"kind": "def", "path": event.path, "symbol": node.name, "before": before_state(event),
-                     "other": match.path, "other_symbol": match.name},  # both must still exist to be said
+            recheck={
+                "kind": "def",
+                "path": event.path,
+                "symbol": node.name,
+                "before": before_state(event),
+                "other": match.path,
+                "other_symbol": match.name,
+            },  # both must still exist to be said
         )
     return None

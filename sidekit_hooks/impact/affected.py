@@ -33,10 +33,14 @@ def workspace_path(project: str, given: str) -> str:
     absolute = os.path.abspath(os.path.join(project, given)) if not os.path.isabs(given) else given
     relative = os.path.relpath(absolute, project).replace(os.sep, "/")
     if relative.startswith("../") or not relative.endswith(".py"):
-        raise SidekitError(f"{given} is not a Python file inside the workspace {project}",
-                           "pass a .py path relative to the workspace, e.g. sidekit tests-for pkg/mod.py")
+        raise SidekitError(
+            f"{given} is not a Python file inside the workspace {project}",
+            "pass a .py path relative to the workspace, e.g. sidekit tests-for pkg/mod.py",
+        )
     if not os.path.isfile(os.path.join(project, relative)):
-        raise SidekitError(f"{relative} does not exist", "check the path: sidekit symbol NAME finds a file by what it defines")
+        raise SidekitError(
+            f"{relative} does not exist", "check the path: sidekit symbol NAME finds a file by what it defines"
+        )
     return relative
 
 
@@ -67,8 +71,10 @@ def impact(project: str, index: Index, path: str, symbol_name: str = "") -> Impa
     symbols = [s for s in index.definitions_in(path) if s.qualname == symbol_name]
     if not symbols:
         known = ", ".join(sorted({s.qualname for s in index.definitions_in(path)})[:5])
-        raise SidekitError(f"{path} defines no {symbol_name}" + (f" (it defines {known}, ...)" if known else ""),
-                           f"sidekit symbol {symbol_name}")
+        raise SidekitError(
+            f"{path} defines no {symbol_name}" + (f" (it defines {known}, ...)" if known else ""),
+            f"sidekit symbol {symbol_name}",
+        )
     symbol = symbols[0]
     found = tests_of(project, index, path, _blocks_of(symbol, index.definitions_in(path)))
     found.callers, found.importers, found.symbol = _callers(index, graph, path, symbol), importers, symbol_name

@@ -46,7 +46,9 @@ def changed_files(project: str, base: str) -> list[str]:
     """
     untracked = _names(_git(project, "ls-files", "-z", "--others", "--exclude-standard"))
     if not has_revision(project, base):
-        return sorted(name for name in set(untracked) | set(_names(_git(project, "ls-files", "-z"))) if not is_own(name))
+        return sorted(
+            name for name in set(untracked) | set(_names(_git(project, "ls-files", "-z"))) if not is_own(name)
+        )
     # --no-renames: a moved module is its old path (importers break) and its new one
     tracked = _names(_git(project, "diff", "-z", "--name-only", "--no-renames", "--relative", base, "--"))
     return sorted(name for name in set(tracked) | set(untracked) if not is_own(name))

@@ -50,7 +50,7 @@ def _span(first: int, last: int) -> str:
 
 
 def decode(text: str) -> list[int]:
-    """"0-4,7" -> [0, 1, 2, 3, 4, 7]; ValueError on anything else."""
+    """ "0-4,7" -> [0, 1, 2, 3, 4, 7]; ValueError on anything else."""
     positions: list[int] = []
     for part in text.split(","):
         first, dash, last = part.partition("-")

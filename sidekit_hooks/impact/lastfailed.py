@@ -59,4 +59,6 @@ def from_pytest_cache(project: str) -> set[str]:
 def last_failed(project: str) -> list[str]:
     """Node ids (or test files) that failed last time and still exist, sorted."""
     candidates = from_status(project) | from_pytest_cache(project)
-    return sorted(t for t in candidates if t.split("::", 1)[0] and os.path.isfile(os.path.join(project, t.split("::", 1)[0])))
+    return sorted(
+        t for t in candidates if t.split("::", 1)[0] and os.path.isfile(os.path.join(project, t.split("::", 1)[0]))
+    )

@@ -85,8 +85,9 @@ def pytest_configure(config: pytest.Config) -> None:
     out = os.environ.get(OUT_ENV)
     if out:
         root = os.environ.get(ROOT_ENV) or str(config.rootpath)
-        config.pluginmanager.register(Recorder(root, out, rootdir_prefix(str(config.rootpath), root)),
-                                      "sidekit-map-recorder")
+        config.pluginmanager.register(
+            Recorder(root, out, rootdir_prefix(str(config.rootpath), root)), "sidekit-map-recorder"
+        )
 
 
 def rootdir_prefix(rootdir: str, root: str) -> str:

@@ -80,8 +80,9 @@ def _changed_since_map(project: str, test_map: testmap.TestMap, hashes: dict[str
     return found
 
 
-def changed_blocks_since(project: str, rev: str, in_git: bool, test_map: testmap.TestMap | None,
-                         hashes: dict[str, str]) -> dict[str, set[str]]:
+def changed_blocks_since(
+    project: str, rev: str, in_git: bool, test_map: testmap.TestMap | None, hashes: dict[str, str]
+) -> dict[str, set[str]]:
     """Changed file -> changed blocks: git's working tree against `rev`, plus what differs from the map.
 
     A non-Python file that matters (configuration, data) is reported as `{MODULE}`.
@@ -106,8 +107,9 @@ def changed_blocks_since(project: str, rev: str, in_git: bool, test_map: testmap
     return changed
 
 
-def affected(changed: dict[str, set[str]], test_map: testmap.TestMap | None, graph: ImportGraph,
-             suite: set[str]) -> tuple[set[str], set[str]]:
+def affected(
+    changed: dict[str, set[str]], test_map: testmap.TestMap | None, graph: ImportGraph, suite: set[str]
+) -> tuple[set[str], set[str]]:
     """(whole test files, node ids) that the changed blocks can affect."""
     files: set[str] = set()
     node_ids: set[str] = set()
@@ -135,12 +137,20 @@ def selection(project: str, base: str | None) -> Selection:
     if base and not (in_git and changes.has_revision(project, base)):
         raise SidekitError(f"--base {base} is not a commit of a git repository here", "git log --oneline -5")
     changed = changed_blocks_since(project, base or "HEAD", in_git, test_map, hashes)
-    result = Selection([], "map" if test_map else "imports", changed=sorted(changed),
-                       suite_files=len(suite), suite_tests=len(test_map.tests) if test_map else 0)
+    result = Selection(
+        [],
+        "map" if test_map else "imports",
+        changed=sorted(changed),
+        suite_files=len(suite),
+        suite_tests=len(test_map.tests) if test_map else 0,
+    )
 
     unseen = [path for path in changed if not path.endswith(".py")]
     if unseen:
-        result.basis, result.why = "all", f"{unseen[0]} changed" + (f" (+{len(unseen) - 1} more)" if len(unseen) > 1 else "")
+        result.basis, result.why = (
+            "all",
+            f"{unseen[0]} changed" + (f" (+{len(unseen) - 1} more)" if len(unseen) > 1 else ""),
+        )
     elif not in_git and test_map is None:
         result.basis, result.why = "all", "no git repository and no map: changes cannot be seen"
     if result.basis == "all":

@@ -75,7 +75,9 @@ def load(project: str) -> TestMap | None:
             raw = json.load(handle)
         if raw.get("version") != VERSION:
             return None
-        files = {path: FileEntry(str(e["hash"]), dict(e["blocks"]), dict(e["hits"])) for path, e in raw["files"].items()}
+        files = {
+            path: FileEntry(str(e["hash"]), dict(e["blocks"]), dict(e["hits"])) for path, e in raw["files"].items()
+        }
         return TestMap(list(raw["tests"]), files, str(raw.get("python", "")))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -104,14 +106,17 @@ def merge(project: str, fragments: list[dict[str, Any]]) -> TestMap:
         hits: dict[str, set[int]] = {}
         for line, tests_at_line in lines.items():
             hits.setdefault(blocks.block_at(line), set()).update(tests_at_line)
-        result.files[path] = FileEntry(content_hash(data), blocks.checksums,
-                                       {name: sorted(ids) for name, ids in sorted(hits.items())})
+        result.files[path] = FileEntry(
+            content_hash(data), blocks.checksums, {name: sorted(ids) for name, ids in sorted(hits.items())}
+        )
     return result
 
 
 def save(project: str, test_map: TestMap) -> None:
     raw = {
-        "version": VERSION, "python": test_map.python, "tests": test_map.tests,
+        "version": VERSION,
+        "python": test_map.python,
+        "tests": test_map.tests,
         "files": {path: {"hash": e.hash, "blocks": e.blocks, "hits": e.hits} for path, e in test_map.files.items()},
     }
     workspace.atomic_write(map_path(project), json.dumps(raw, separators=(",", ":")))
@@ -146,13 +151,20 @@ def record(project: str, pytest_args: list[str], python: str | None = None) -> R
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH", "")) if p)
     started = time.monotonic()
     try:
-        done = subprocess.run(launch.project_pytest(python, "-p", "sidekit_hooks.impact.map_plugin", *pytest_args),
-                              cwd=project, env=env, capture_output=True, text=True)
+        done = subprocess.run(
+            launch.project_pytest(python, "-p", "sidekit_hooks.impact.map_plugin", *pytest_args),
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         seconds = time.monotonic() - started
         if done.returncode not in (0, 1):  # 0 passed, 1 some failed: both ran the tests
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-OUTPUT_TAIL:])
-            raise SidekitError(f"pytest exited with {done.returncode}; no map was recorded:\n{tail}",
-                               "fix the run above, then: sidekit map [-- PYTEST_ARGS]")
+            raise SidekitError(
+                f"pytest exited with {done.returncode}; no map was recorded:\n{tail}",
+                "fix the run above, then: sidekit map [-- PYTEST_ARGS]",
+            )
         fragments = []
         for name in sorted(os.listdir(fragments_dir)):
             if name.endswith(".json"):
@@ -161,8 +173,10 @@ def record(project: str, pytest_args: list[str], python: str | None = None) -> R
     finally:
         shutil.rmtree(fragments_dir, ignore_errors=True)
     if not fragments:
-        raise SidekitError("pytest ran but the map plugin recorded nothing (was it disabled with -p no:...?)",
-                           "sidekit map -- PYTEST_ARGS without disabling plugins")
+        raise SidekitError(
+            "pytest ran but the map plugin recorded nothing (was it disabled with -p no:...?)",
+            "sidekit map -- PYTEST_ARGS without disabling plugins",
+        )
     test_map = merge(project, fragments)
     save(project, test_map)
     save_covers(project, test_map, str(fragments[0].get("prefix", "")))

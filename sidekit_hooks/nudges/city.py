@@ -65,11 +65,16 @@ class CityClaim(Claim):
             extra["finding"] = reference["id"]  # ties the delivery back to the finding (Stop, report)
         own = item.get("sidekit")
         if isinstance(own, dict):
-            extra.update({k: v for k, v in own.items()
-                          if k in ("sidecar", "rule", "recheck") and isinstance(v, str) and v})
-        nudge = Nudge(str(item.get("message", "")), sender=str(item.get("source") or "gc"),
-                      timestamp=parse_time(item.get("created_at")), expires_at=parse_time(item.get("expires_at")),
-                      extra=extra)
+            extra.update(
+                {k: v for k, v in own.items() if k in ("sidecar", "rule", "recheck") and isinstance(v, str) and v}
+            )
+        nudge = Nudge(
+            str(item.get("message", "")),
+            sender=str(item.get("source") or "gc"),
+            timestamp=parse_time(item.get("created_at")),
+            expires_at=parse_time(item.get("expires_at")),
+            extra=extra,
+        )
         super().__init__(str(item.get("id", "")), state_path(city), nudge)
         self.city = city
         self.claimed_at = claimed_at
@@ -192,8 +197,11 @@ def _items(state: dict[str, Any], bucket: str) -> list[dict[str, Any]]:
 
 def _store(state: dict[str, Any], bucket: str, items: list[dict[str, Any]]) -> None:
     """Gas City sorts each bucket and omits an empty one (`omitempty`)."""
-    keys = {"pending": ("deliver_after", "created_at"), "in_flight": ("lease_until", "claimed_at"),
-            "dead": ("dead_at", "created_at")}[bucket]
+    keys = {
+        "pending": ("deliver_after", "created_at"),
+        "in_flight": ("lease_until", "claimed_at"),
+        "dead": ("dead_at", "created_at"),
+    }[bucket]
     floor = "0001-01-01T00:00:00+00:00"
 
     def order(item: dict[str, Any]) -> tuple[str, str, str]:
@@ -310,8 +318,12 @@ def claim(city: str, deadline: float, *, at: datetime | None = None, limit: int 
         taken: list[dict[str, Any]] = []
         waiting: list[dict[str, Any]] = []
         for item in sorted(kept, key=lambda it: (str(parse_time(it.get("deliver_after")) or ""), str(it.get("id")))):
-            if (len(taken) < limit and addressed_to(item, session, keys) and isinstance(item.get("message"), str)
-                    and _due(item.get("deliver_after"), moment)):
+            if (
+                len(taken) < limit
+                and addressed_to(item, session, keys)
+                and isinstance(item.get("message"), str)
+                and _due(item.get("deliver_after"), moment)
+            ):
                 item["claimed_at"], item["lease_until"] = claimed_at, lease
                 taken.append(item)
             else:
@@ -325,8 +337,9 @@ def claim(city: str, deadline: float, *, at: datetime | None = None, limit: int 
     return [CityClaim(city, item, claimed_at) for item in taken]
 
 
-def _recover(in_flight: list[dict[str, Any]], pending: list[dict[str, Any]], dead: list[dict[str, Any]],
-             moment: datetime) -> bool:
+def _recover(
+    in_flight: list[dict[str, Any]], pending: list[dict[str, Any]], dead: list[dict[str, Any]], moment: datetime
+) -> bool:
     """Leases that ran out go back to pending; expired in-flight items go to dead. True if any moved."""
     stay = []
     moved = False
@@ -405,8 +418,18 @@ def _settle_in(state: dict[str, Any], mine: dict[str, CityClaim], delivered: boo
     _store(state, "dead", dead)
 
 
-def new_item(message: str, agent: str, session: str, *, finding: str = "", sidecar: str = "", rule: str = "",
-             recheck: str = "", expires_at: datetime | None = None, at: datetime | None = None) -> dict[str, Any]:
+def new_item(
+    message: str,
+    agent: str,
+    session: str,
+    *,
+    finding: str = "",
+    sidecar: str = "",
+    rule: str = "",
+    recheck: str = "",
+    expires_at: datetime | None = None,
+    at: datetime | None = None,
+) -> dict[str, Any]:
     """A pending item in Gas City's shape (`source: "sidekit"`). The finding rides in `reference`, which
     Gas City keeps; `sidekit` (sidecar, rule) survives only sidekit's own rewrites."""
     moment = at or _now()

@@ -79,8 +79,13 @@ class Context:
 
     __slots__ = ("project", "session", "deadline", "memo", "notices", "snapshot", "read_snapshot")
 
-    def __init__(self, project: str, session: str, deadline: float,
-                 read_snapshot: Callable[[Context], dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        project: str,
+        session: str,
+        deadline: float,
+        read_snapshot: Callable[[Context], dict[str, Any]] | None = None,
+    ) -> None:
         self.project = project
         self.session = session
         self.deadline = deadline  # time.monotonic() value after which detectors should stop

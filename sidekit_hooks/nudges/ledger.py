@@ -64,8 +64,14 @@ def _line(record: dict[str, Any]) -> bytes:
 
 
 def admitted(finding: Finding, line: str, agent: str = "") -> dict[str, Any]:
-    record: dict[str, Any] = {"admit": finding.key[:500], "sidecar": finding.sidecar, "rule": finding.rule_id,
-                              "severity": finding.severity, "path": finding.path, "text": redact.redact(line)}
+    record: dict[str, Any] = {
+        "admit": finding.key[:500],
+        "sidecar": finding.sidecar,
+        "rule": finding.rule_id,
+        "severity": finding.severity,
+        "path": finding.path,
+        "text": redact.redact(line),
+    }
     if finding.subject:
         record["subject"] = redact.redact(finding.subject[:200])
     if finding.recheck:

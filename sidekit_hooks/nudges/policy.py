@@ -78,8 +78,19 @@ BOUNDARIES = hook_events.BOUNDARIES  # where a delivery follows
 class Config:
     """The `[policy]` table, every key optional; a bad value falls back to its default."""
 
-    __slots__ = ("cooldown", "cooldowns", "threshold", "thresholds", "max_nudges", "max_chars", "dedup", "mute", "order",
-                 "remind", "remind_threshold")
+    __slots__ = (
+        "cooldown",
+        "cooldowns",
+        "threshold",
+        "thresholds",
+        "max_nudges",
+        "max_chars",
+        "dedup",
+        "mute",
+        "order",
+        "remind",
+        "remind_threshold",
+    )
 
     def __init__(self, table: object = None) -> None:
         raw = table if isinstance(table, dict) else {}
@@ -151,8 +162,14 @@ class State:
         return [record for record in self.keys.values() if record.get("path") == path]
 
 
-def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
-          now: float | None = None, send: Callable[[str, Finding], bool] | None = None) -> list[tuple[str, Finding]]:
+def admit(
+    findings: list[Finding],
+    event: Event,
+    ctx: Context,
+    config: Config,
+    now: float | None = None,
+    send: Callable[[str, Finding], bool] | None = None,
+) -> list[tuple[str, Finding]]:
     """The findings worth saying now, most important first, each with its final one-line text.
 
     `config` is the `[policy]` table of the merged rule packs, which the runtime reads once per event.
@@ -160,8 +177,9 @@ def admit(findings: list[Finding], event: Event, ctx: Context, config: Config,
     not send (False: the queue could not take it) is not remembered as said, so it is said again later.
     """
     session = event.session_id
-    if not findings and not (session and event.hook in BOUNDARIES and not event.is_subagent
-                             and has_deferred(ctx.project, session)):
+    if not findings and not (
+        session and event.hook in BOUNDARIES and not event.is_subagent and has_deferred(ctx.project, session)
+    ):
         if session and event.path:
             observe(event, ctx)
         return []
@@ -230,15 +248,30 @@ def lines(findings: list[Finding], event: Event, ctx: Context, config: Config) -
     """Admitted lines said straight to a subagent (no queue): logged as delivered here."""
     said = admit(findings, event, ctx, config)
     for line, finding in said:
-        hooklog.append(ctx.project, hooklog.DECISIONS, {
-            "session": event.session_id, "hook": event.hook, "sidecar": finding.sidecar, "decision": "delivered",
-            "text": line, "agent": event.agent_id, "rule": finding.rule_id, "key": finding.key[:200],
-        })
+        hooklog.append(
+            ctx.project,
+            hooklog.DECISIONS,
+            {
+                "session": event.session_id,
+                "hook": event.hook,
+                "sidecar": finding.sidecar,
+                "decision": "delivered",
+                "text": line,
+                "agent": event.agent_id,
+                "rule": finding.rule_id,
+                "key": finding.key[:200],
+            },
+        )
     return said
 
 
 def _decide(
-    ordered: list[Finding], event: Event, ctx: Context, config: Config, state: State, moment: float,
+    ordered: list[Finding],
+    event: Event,
+    ctx: Context,
+    config: Config,
+    state: State,
+    moment: float,
     revived: frozenset[str] = frozenset(),
 ) -> list[tuple[str, Finding]]:
     out: list[tuple[str, Finding]] = []
@@ -301,9 +334,15 @@ def defer(state: State, finding: Finding, content: str, moment: float) -> bool:
     if len(state.deferred) >= MAX_DEFERRED or not (is_habit(finding) or (finding.path and content)):
         return False
     state.deferred[key] = {
-        "sidecar": finding.sidecar, "message": finding.message, "rule": finding.rule_id, "path": finding.path,
-        "priority": finding.priority, "severity": finding.severity, "see": finding.see,
-        "hash": content, "since": moment,
+        "sidecar": finding.sidecar,
+        "message": finding.message,
+        "rule": finding.rule_id,
+        "path": finding.path,
+        "priority": finding.priority,
+        "severity": finding.severity,
+        "see": finding.see,
+        "hash": content,
+        "since": moment,
     }
     if finding.subject:
         state.deferred[key]["subject"] = finding.subject
@@ -324,10 +363,18 @@ def revive(state: State, event: Event, ctx: Context, moment: float) -> list[Find
     for key, item in list(state.deferred.items()):
         check = item.get("recheck")
         check = {str(k): str(v) for k, v in check.items()} if isinstance(check, dict) else None
-        finding = Finding(str(item.get("sidecar", "")), str(item.get("message", "")), key=key,
-                          rule_id=str(item.get("rule", "")), path=str(item.get("path", "")),
-                          priority=str(item.get("priority", "normal")), severity=str(item.get("severity", "medium")),
-                          see=str(item.get("see", "")), subject=str(item.get("subject", "")), recheck=check)
+        finding = Finding(
+            str(item.get("sidecar", "")),
+            str(item.get("message", "")),
+            key=key,
+            rule_id=str(item.get("rule", "")),
+            path=str(item.get("path", "")),
+            priority=str(item.get("priority", "normal")),
+            severity=str(item.get("severity", "medium")),
+            see=str(item.get("see", "")),
+            subject=str(item.get("subject", "")),
+            recheck=check,
+        )
         since = _seconds(item.get("since"), float("-inf"))
         why = ""
         if moment - since > DEFER_TTL:
@@ -429,7 +476,9 @@ def _mark_clean(state: State, event: Event, project: str, firing: set[str]) -> b
     """Findings said about this event's file that do not fire on its current content went clean."""
     if not event.path:
         return False
-    records = [(key, record) for key, record in state.keys.items() if record.get("path") == event.path and key not in firing]
+    records = [
+        (key, record) for key, record in state.keys.items() if record.get("path") == event.path and key not in firing
+    ]
     if not records:
         return False
     content = content_hash(_absolute(project, event.path))
@@ -446,8 +495,11 @@ def record_delivered(project: str, hook: str, session: str, claims: Iterable[Cla
     for held in claims:
         if held.nudge.sidecar:
             record: Decision = {
-                "session": session, "hook": hook, "sidecar": held.nudge.sidecar,
-                "decision": "delivered", "text": held.nudge.message[:MAX_NUDGE],
+                "session": session,
+                "hook": hook,
+                "sidecar": held.nudge.sidecar,
+                "decision": "delivered",
+                "text": held.nudge.message[:MAX_NUDGE],
             }
             for field, name in (("rule", "rule"), ("key", "finding")):
                 if isinstance(held.nudge.extra.get(name), str):
@@ -457,8 +509,14 @@ def record_delivered(project: str, hook: str, session: str, claims: Iterable[Cla
 
 def record_moot(project: str, hook: str, session: str, held: Claim) -> None:
     """A queued finding no longer true when its delivery came: removed unsaid (`sidekit report`: moot)."""
-    record: Decision = {"session": session, "hook": hook, "sidecar": held.nudge.sidecar, "decision": "suppressed",
-                        "by": "moot", "text": held.nudge.message[:MAX_NUDGE]}
+    record: Decision = {
+        "session": session,
+        "hook": hook,
+        "sidecar": held.nudge.sidecar,
+        "decision": "suppressed",
+        "by": "moot",
+        "text": held.nudge.message[:MAX_NUDGE],
+    }
     for field, name in (("rule", "rule"), ("key", "finding")):
         if isinstance(held.nudge.extra.get(name), str):
             record[field] = held.nudge.extra[name]  # type: ignore[literal-required]
@@ -467,9 +525,16 @@ def record_moot(project: str, hook: str, session: str, held: Claim) -> None:
 
 def _log(project: str, event: Event, finding: Finding, line: str, reason: str) -> None:
     record: Decision = {
-        "session": event.session_id, "hook": event.hook, "tool": event.tool, "sidecar": finding.sidecar,
-        "rule": finding.rule_id, "key": finding.key[:200], "path": finding.path, "severity": finding.severity,
-        "decision": "suppressed" if reason else "fired", "text": line,
+        "session": event.session_id,
+        "hook": event.hook,
+        "tool": event.tool,
+        "sidecar": finding.sidecar,
+        "rule": finding.rule_id,
+        "key": finding.key[:200],
+        "path": finding.path,
+        "severity": finding.severity,
+        "decision": "suppressed" if reason else "fired",
+        "text": line,
     }
     if finding.subject:
         record["subject"] = finding.subject[:200]
@@ -519,7 +584,11 @@ def _prune(root: str, now: float | None = None) -> None:
         folder = os.path.join(root, name)
         try:
             if not os.path.islink(folder) and _last_touched(folder) < cutoff:
-                for item in (STATE_FILE, LOCK_FILE, "ledger.jsonl"):  # only what sidekit wrote; anything else keeps the folder
+                for item in (
+                    STATE_FILE,
+                    LOCK_FILE,
+                    "ledger.jsonl",
+                ):  # only what sidekit wrote; anything else keeps the folder
                     try:
                         os.unlink(os.path.join(folder, item))
                     except FileNotFoundError:
@@ -622,11 +691,17 @@ ACCEPTS: dict[str, tuple[Any, str, str]] = {
     "cooldown": (_is_seconds, "a number of seconds >= 0", "30"),
     "cooldowns": (_table_of(_is_seconds), "a table of sidecar = seconds >= 0", "{ scope = 0, tools = 60 }"),
     "threshold": (lambda value: value in SEVERITY_RANK, "one of low, medium, high", '"medium"'),
-    "thresholds": (_table_of(lambda value: value in SEVERITY_RANK), "a table of sidecar = low | medium | high",
-                   '{ conventions = "medium" }'),
+    "thresholds": (
+        _table_of(lambda value: value in SEVERITY_RANK),
+        "a table of sidecar = low | medium | high",
+        '{ conventions = "medium" }',
+    ),
     "max_nudges": (_is_count, "a whole number >= 0", "10"),
-    "max_chars": (lambda value: _is_count(value) and MIN_NUDGE <= value <= MAX_NUDGE,
-                  f"a whole number from {MIN_NUDGE} to {MAX_NUDGE}", "300"),
+    "max_chars": (
+        lambda value: _is_count(value) and MIN_NUDGE <= value <= MAX_NUDGE,
+        f"a whole number from {MIN_NUDGE} to {MAX_NUDGE}",
+        "300",
+    ),
     "dedup": (lambda value: isinstance(value, bool), "true or false", "true"),
     "mute": (_is_names, "an array of sidecar names or rule ids", '["tools.grep-for-name"]'),
     "order": (_is_names, "an array of sidecar names", '["scope", "specs", "tests", "tools", "conventions"]'),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from datetime import UTC
 
 from sidekit_hooks.core import fastjson, safepath
 from sidekit_hooks.core.workspace import QUEUE_SUBDIR, session_queue_dir
@@ -73,7 +74,7 @@ class Nudge:
         named = self.extra.get("sidecar")
         if isinstance(named, str):
             return named
-        return self.sender[len("sidekit/"):] if self.sender.startswith("sidekit/") else ""
+        return self.sender[len("sidekit/") :] if self.sender.startswith("sidekit/") else ""
 
     def to_json(self) -> str:
         data: dict[str, Any] = {"sender": self.sender, "message": self.message, "priority": self.priority}
@@ -133,16 +134,15 @@ class Claim:
 
 
 def now() -> datetime:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    return datetime.now(timezone.utc).astimezone()
+    return datetime.now(UTC).astimezone()
 
 
 def rfc3339(moment: datetime) -> str:
-    from datetime import timezone
 
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     return moment.isoformat(timespec="microseconds")
 
 
@@ -150,13 +150,13 @@ def parse_time(value: object) -> datetime | None:
     """RFC 3339 (nanoseconds and offsets welcome); Go's zero time and junk mean "unset"."""
     if not isinstance(value, str) or not value or value.startswith("0001-01-01"):
         return None
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def parse_ttl(text: str) -> float:
@@ -183,8 +183,13 @@ def session_folder(root: str, session: str) -> str:
 def own_name(name: str) -> bool:
     """`<UnixNano>-<8 hex>.json`: the only names the queue reads, claims or removes."""
     stem, dash, tag = name[:-5].partition("-")
-    return (name.endswith(".json") and dash == "-" and stem.isdigit() and len(tag) == 8
-            and all(c in "0123456789abcdef" for c in tag.lower()))
+    return (
+        name.endswith(".json")
+        and dash == "-"
+        and stem.isdigit()
+        and len(tag) == 8
+        and all(c in "0123456789abcdef" for c in tag.lower())
+    )
 
 
 def name_time(name: str) -> float:
@@ -261,10 +266,10 @@ def _written(name: str) -> datetime | None:
     seconds = name_time(name)
     if not seconds:
         return None
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     try:
-        return datetime.fromtimestamp(seconds, timezone.utc)
+        return datetime.fromtimestamp(seconds, UTC)
     except (OverflowError, OSError, ValueError):
         return None
 
@@ -322,9 +327,7 @@ def claim(
     return claims
 
 
-def _claim_one(
-    folder: str, name: str, moment: datetime, on_discard: Callable[[str, str], None] | None
-) -> Claim | None:
+def _claim_one(folder: str, name: str, moment: datetime, on_discard: Callable[[str, str], None] | None) -> Claim | None:
     source = os.path.join(folder, name)
     target = f"{source}{CLAIMED}.{os.urandom(4).hex()}"
     try:

@@ -191,7 +191,10 @@ def _copied_gone(project: str, record: Mapping[str, str]) -> bool:
 def _defines(text: str, symbol: str) -> bool:
     for candidate in text.splitlines():
         stripped = candidate.lstrip()
-        if stripped.startswith(("def ", "async def ")) and stripped.split("def ", 1)[1].split("(", 1)[0].strip() == symbol:
+        if (
+            stripped.startswith(("def ", "async def "))
+            and stripped.split("def ", 1)[1].split("(", 1)[0].strip() == symbol
+        ):
             return True
     return False
 
@@ -211,7 +214,9 @@ def _hints(text: str, record: Mapping[str, str]) -> str:
         node = stack.pop()
         if isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef)) and node.name == symbol:
             params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
-            typed = node.returns is not None and all(a.annotation is not None for a in params if a.arg not in ("self", "cls"))
+            typed = node.returns is not None and all(
+                a.annotation is not None for a in params if a.arg not in ("self", "cls")
+            )
             return FIXED if typed else STILL
         stack.extend(getattr(node, "body", []))
     return MOOT

@@ -78,7 +78,9 @@ def read_toml(path: str) -> tuple[str, dict[str, Any]]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise PackError([Problem((), f"not UTF-8 ({exc.reason} at byte {exc.start})", "save the file as UTF-8")]) from None
+        raise PackError(
+            [Problem((), f"not UTF-8 ({exc.reason} at byte {exc.start})", "save the file as UTF-8")]
+        ) from None
     try:
         return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -91,7 +93,12 @@ def syntax_problem(message: str) -> Problem:
     if not found:
         return Problem((), f"TOML syntax: {message}", "fix the TOML syntax there")
     line, _, column = tail.rstrip(")").partition(", ")
-    return Problem((), f"TOML syntax: {head} ({column})", "fix the TOML syntax on that line", line=int(line) if line.isdigit() else 0)
+    return Problem(
+        (),
+        f"TOML syntax: {head} ({column})",
+        "fix the TOML syntax on that line",
+        line=int(line) if line.isdigit() else 0,
+    )
 
 
 def compile_pack(data: dict[str, Any], origin: dict[str, str]) -> dict[str, Any]:
@@ -115,8 +122,11 @@ def compile_rule(rule: dict[str, Any], pack_name: str, origin: dict[str, str]) -
         "message": rule.get("message", ""),
         "see": rule.get("see", ""),
         "severity": rule.get("severity", "medium"),
-        "when": {key: [globs.normalise(g) for g in value] if key in GLOB_KEYS else value
-                 for key, value in rule.get("when", {}).items() if key in WHEN_KEYS},
+        "when": {
+            key: [globs.normalise(g) for g in value] if key in GLOB_KEYS else value
+            for key, value in rule.get("when", {}).items()
+            if key in WHEN_KEYS
+        },
         "pack": pack_name,
         **origin,
     }
@@ -128,8 +138,15 @@ def compile_rule(rule: dict[str, Any], pack_name: str, origin: dict[str, str]) -
 # --- the shape, checked without pydantic (the linter checks it with the schema instead) ----------
 
 _RULE_TYPES: dict[str, type | tuple[type, ...]] = {
-    "id": str, "sidecar": str, "message": str, "see": str, "severity": str, "enabled": bool,
-    "when": dict, "examples": list, "metadata": dict,
+    "id": str,
+    "sidecar": str,
+    "message": str,
+    "see": str,
+    "severity": str,
+    "enabled": bool,
+    "when": dict,
+    "examples": list,
+    "metadata": dict,
 }
 
 
@@ -147,10 +164,16 @@ def structure_problems(data: dict[str, Any]) -> list[Problem]:
         if key in pack and not isinstance(pack[key], str):
             problems.append(wrong_type(("pack", key), "a string", pack[key]))
     if not isinstance(data.get("policy", {}), dict):
-        problems.append(Problem(("policy",), f"expected a table, got {describe(data['policy'])}", "write [policy] as a table"))
+        problems.append(
+            Problem(("policy",), f"expected a table, got {describe(data['policy'])}", "write [policy] as a table")
+        )
     rules = data.get("rules", [])
     if not isinstance(rules, list):
-        return problems + [Problem(("rules",), f"expected an array of tables, got {describe(rules)}", "write each rule under [[rules]]")]
+        return problems + [
+            Problem(
+                ("rules",), f"expected an array of tables, got {describe(rules)}", "write each rule under [[rules]]"
+            )
+        ]
     for index, rule in enumerate(rules):
         problems += _rule_structure(rule, ("rules", index))
     return problems
@@ -170,27 +193,56 @@ def _rule_structure(rule: object, at: KeyPath) -> list[Problem]:
             if value is not None and not isinstance(value, list):
                 problems.append(wrong_type(at + ("when", key), "an array", value))
             elif value is not None:
-                problems += [wrong_type(at + ("when", key, index), "a string", item)
-                             for index, item in enumerate(value) if not isinstance(item, str)]
+                problems += [
+                    wrong_type(at + ("when", key, index), "a string", item)
+                    for index, item in enumerate(value)
+                    if not isinstance(item, str)
+                ]
         for key in REGEX_KEYS:
             if key in when and not isinstance(when[key], str):
                 problems.append(wrong_type(at + ("when", key), "a string", when[key]))
     return problems
 
 
-_TYPE_WORDS: dict[type | tuple[type, ...], str] = {str: "a string", bool: "true or false", dict: "a table", list: "an array"}
+_TYPE_WORDS: dict[type | tuple[type, ...], str] = {
+    str: "a string",
+    bool: "true or false",
+    dict: "a table",
+    list: "an array",
+}
 
 # How each key is written, for the fix line of an error (and the reference docs).
 EXAMPLES: dict[str, str] = {
-    "pack": '[pack] with name = "acme-api"', "name": '"acme-api"', "version": '"1.2.0"', "requires": '">=0.1"',
-    "description": '"API spec constraints"', "rules": "[[rules]] tables", "id": '"acme.api.status-422"',
-    "sidecar": '"specs"', "message": '"Spec 4.1: validation errors return HTTP 422, not 400."',
-    "see": '"docs/api-spec.md#validation-errors"', "severity": '"high"', "enabled": "false",
-    "when": "[rules.when]", "tools": '["Edit", "Write"]', "paths": '["api/**/*.py"]', "exclude": '["tests/**"]',
-    "added": "'status_code\\s*=\\s*400'", "absent": "'\\bcode\\b'", "command": "'^\\s*pytest\\b'", "output": "'Traceback'",
-    "examples": "[[rules.examples]] tables", "fires": "true", "tool": '"Write"', "path": '"api/users.py"',
-    "content": '"return JSONResponse(..., status_code=400)"', "old": '"return 1"', "new": '"return 2"',
-    "error": '"Exit code 1"', "metadata": "{ prevalence = 0.9 }", "policy": "[policy]",
+    "pack": '[pack] with name = "acme-api"',
+    "name": '"acme-api"',
+    "version": '"1.2.0"',
+    "requires": '">=0.1"',
+    "description": '"API spec constraints"',
+    "rules": "[[rules]] tables",
+    "id": '"acme.api.status-422"',
+    "sidecar": '"specs"',
+    "message": '"Spec 4.1: validation errors return HTTP 422, not 400."',
+    "see": '"docs/api-spec.md#validation-errors"',
+    "severity": '"high"',
+    "enabled": "false",
+    "when": "[rules.when]",
+    "tools": '["Edit", "Write"]',
+    "paths": '["api/**/*.py"]',
+    "exclude": '["tests/**"]',
+    "added": "'status_code\\s*=\\s*400'",
+    "absent": "'\\bcode\\b'",
+    "command": "'^\\s*pytest\\b'",
+    "output": "'Traceback'",
+    "examples": "[[rules.examples]] tables",
+    "fires": "true",
+    "tool": '"Write"',
+    "path": '"api/users.py"',
+    "content": '"return JSONResponse(..., status_code=400)"',
+    "old": '"return 1"',
+    "new": '"return 2"',
+    "error": '"Exit code 1"',
+    "metadata": "{ prevalence = 0.9 }",
+    "policy": "[policy]",
 }
 
 
@@ -251,14 +303,21 @@ def semantic_problems(data: dict[str, Any]) -> list[Problem]:
     problems = requires_problems(data["pack"].get("requires", "")) + policy_problems(data.get("policy", {}))
     rules = data.get("rules", [])
     if len(rules) > MAX_RULES:
-        problems.append(Problem(("rules",), f"{len(rules)} rules; a pack holds at most {MAX_RULES}", "split the pack in two"))
+        problems.append(
+            Problem(("rules",), f"{len(rules)} rules; a pack holds at most {MAX_RULES}", "split the pack in two")
+        )
         return problems
     first_seen: dict[str, int] = {}
     for index, rule in enumerate(rules):
         at: KeyPath = ("rules", index)
         if rule["id"] in first_seen:
-            problems.append(Problem(at + ("id",), f'duplicate id "{rule["id"]}" (also rules[{first_seen[rule["id"]]}])',
-                                    "give each rule in a pack its own id"))
+            problems.append(
+                Problem(
+                    at + ("id",),
+                    f'duplicate id "{rule["id"]}" (also rules[{first_seen[rule["id"]]}])',
+                    "give each rule in a pack its own id",
+                )
+            )
         first_seen.setdefault(rule["id"], index)
         problems += rule_problems(rule, at, data["pack"]["name"])
     return problems
@@ -271,12 +330,19 @@ def policy_problems(policy: dict[str, Any]) -> list[Problem]:
     problems = []
     for key, value in policy.items():
         if key not in ACCEPTS:
-            problems.append(Problem(("policy", key), f'unknown [policy] key "{key}"',
-                                    "use one of " + ", ".join(ACCEPTS) + " (docs/policy.md)"))
+            problems.append(
+                Problem(
+                    ("policy", key),
+                    f'unknown [policy] key "{key}"',
+                    "use one of " + ", ".join(ACCEPTS) + " (docs/policy.md)",
+                )
+            )
             continue
         valid, words, example = ACCEPTS[key]
         if not valid(value):
-            problems.append(Problem(("policy", key), f"expected {words}, got {describe(value)}", f"write {key} = {example}"))
+            problems.append(
+                Problem(("policy", key), f"expected {words}, got {describe(value)}", f"write {key} = {example}")
+            )
     return problems
 
 
@@ -292,19 +358,34 @@ def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> lis
     if not rule["id"].strip():
         problems.append(Problem(at + ("id",), "the id is empty", 'use a namespaced id such as "acme.api.status-422"'))
     if rule.get("severity", "medium") not in SEVERITIES:
-        problems.append(Problem(at + ("severity",), f'expected one of low, medium, high, got "{rule["severity"]}"',
-                                'write severity = "low", "medium" or "high"'))
+        problems.append(
+            Problem(
+                at + ("severity",),
+                f'expected one of low, medium, high, got "{rule["severity"]}"',
+                'write severity = "low", "medium" or "high"',
+            )
+        )
     line = nudge_line(rule, pack_name)
     if len(line) >= MAX_NUDGE:
-        problems.append(Problem(at + ("message",), f"the nudge would be {len(line)} characters "
-                                f"([sidecar:...] tag, message{', see' if rule.get('see') else ''}); it must stay under {MAX_NUDGE}",
-                                "shorten the message and put the details in the file `see` points at"))
+        problems.append(
+            Problem(
+                at + ("message",),
+                f"the nudge would be {len(line)} characters "
+                f"([sidecar:...] tag, message{', see' if rule.get('see') else ''}); it must stay under {MAX_NUDGE}",
+                "shorten the message and put the details in the file `see` points at",
+            )
+        )
     if rule.get("enabled", True) is False:
         return problems
     when = rule.get("when", {})
     if not any(key in when for key in WHEN_KEYS):
-        problems.append(Problem(at + ("when",), "no condition: the rule would fire on every tool call",
-                                "add at least one of tools, paths, added, absent, command or output under [rules.when]"))
+        problems.append(
+            Problem(
+                at + ("when",),
+                "no condition: the rule would fire on every tool call",
+                "add at least one of tools, paths, added, absent, command or output under [rules.when]",
+            )
+        )
     for key in REGEX_KEYS:
         if key in when:
             problems += _regex_problems(when[key], at + ("when", key))
@@ -312,16 +393,32 @@ def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> lis
         for index, glob in enumerate(when.get(key, [])):
             why = globs.problem(glob) or ("" if len(glob) <= MAX_PATTERN else f"over {MAX_PATTERN} characters")
             if why:
-                problems.append(Problem(at + ("when", key, index), f'glob "{glob[:80]}" cannot match: {why}',
-                                        'write a project-relative glob such as "src/**/*.py"'))
+                problems.append(
+                    Problem(
+                        at + ("when", key, index),
+                        f'glob "{glob[:80]}" cannot match: {why}',
+                        'write a project-relative glob such as "src/**/*.py"',
+                    )
+                )
                 continue
             costly = globs.budget_problem(glob)  # matched on every tool call: keep it cheap
             if costly and "consecutive" in costly:  # harmless once collapsed, which the compiler does
-                problems.append(Problem(at + ("when", key, index), f'glob "{glob[:80]}": {costly}; the hook '
-                                        "reads it that way", f'write "{globs.normalise(glob)[:80]}"', level="warning"))
+                problems.append(
+                    Problem(
+                        at + ("when", key, index),
+                        f'glob "{glob[:80]}": {costly}; the hook reads it that way',
+                        f'write "{globs.normalise(glob)[:80]}"',
+                        level="warning",
+                    )
+                )
             elif costly:
-                problems.append(Problem(at + ("when", key, index), f'glob "{glob[:80]}" is too costly: {costly}',
-                                        'name fewer folders, e.g. "src/**/*.py"'))
+                problems.append(
+                    Problem(
+                        at + ("when", key, index),
+                        f'glob "{glob[:80]}" is too costly: {costly}',
+                        'name fewer folders, e.g. "src/**/*.py"',
+                    )
+                )
     return problems + _impossible(when, at)
 
 
@@ -333,7 +430,13 @@ def _regex_problems(pattern: str, at: KeyPath) -> list[Problem]:
     try:
         re.compile(pattern, re.MULTILINE)
     except re.error as exc:
-        return [Problem(at, f"regex does not compile: {exc}", "fix the pattern; in TOML write it in single quotes ('...') so backslashes stay as written")]
+        return [
+            Problem(
+                at,
+                f"regex does not compile: {exc}",
+                "fix the pattern; in TOML write it in single quotes ('...') so backslashes stay as written",
+            )
+        ]
     return []
 
 
@@ -345,20 +448,37 @@ def _impossible(when: dict[str, Any], at: KeyPath) -> list[Problem]:
         return tools is None or any(globs.match_name(tool, name) for tool in tools for name in allowed)
 
     problems = []
-    needs = [("added", WRITE_TOOLS, "the text a call added comes only from"),
-             ("absent", WRITE_TOOLS, "the text a call added comes only from"),
-             ("command", SHELL_TOOLS, "a command comes only from")]
+    needs = [
+        ("added", WRITE_TOOLS, "the text a call added comes only from"),
+        ("absent", WRITE_TOOLS, "the text a call added comes only from"),
+        ("command", SHELL_TOOLS, "a command comes only from"),
+    ]
     for key, allowed, says in needs:
         if key in when and not any_tool(allowed):
-            problems.append(Problem(at + ("when", key), f"cannot match: {says} {', '.join(allowed)}, and tools leaves them out",
-                                    f"add one of {', '.join(allowed)} to tools, or drop {key}"))
+            problems.append(
+                Problem(
+                    at + ("when", key),
+                    f"cannot match: {says} {', '.join(allowed)}, and tools leaves them out",
+                    f"add one of {', '.join(allowed)} to tools, or drop {key}",
+                )
+            )
     if "command" in when and ("added" in when or "absent" in when):
-        problems.append(Problem(at + ("when", "command"), "cannot match: no tool call both runs a command and adds text",
-                                "split this into two rules"))
+        problems.append(
+            Problem(
+                at + ("when", "command"),
+                "cannot match: no tool call both runs a command and adds text",
+                "split this into two rules",
+            )
+        )
     for key in GLOB_KEYS:
         if key == "paths" and key in when and (("command" in when) or not any_tool(PATH_TOOLS)):
-            problems.append(Problem(at + ("when", key), "cannot match: the tools this rule sees carry no file path",
-                                    "drop paths, or add a file tool (Edit, Write, Read, ...) to tools"))
+            problems.append(
+                Problem(
+                    at + ("when", key),
+                    "cannot match: the tools this rule sees carry no file path",
+                    "drop paths, or add a file tool (Edit, Write, Read, ...) to tools",
+                )
+            )
     return problems
 
 
@@ -370,12 +490,17 @@ def requires_problems(spec: str) -> list[Problem]:
     for clause in spec.split(","):
         clause = clause.strip()
         op = next((o for o in ("~=", ">=", "<=", "==", "!=", ">", "<") if clause.startswith(o)), "")
-        wanted = version_tuple(clause[len(op):].strip())
+        wanted = version_tuple(clause[len(op) :].strip())
         if not op or wanted is None:
             return [Problem(at, f'cannot read "{spec}"', 'write a version range such as ">=0.1" or ">=0.1,<1"')]
         if not _holds(op, version_tuple(__version__) or (0,), wanted):
-            return [Problem(at, f"this pack needs sidekit {spec}; this is sidekit {__version__}",
-                            "upgrade sidekit-hooks (pip install -U sidekit-hooks), or relax requires")]
+            return [
+                Problem(
+                    at,
+                    f"this pack needs sidekit {spec}; this is sidekit {__version__}",
+                    "upgrade sidekit-hooks (pip install -U sidekit-hooks), or relax requires",
+                )
+            ]
     return []
 
 

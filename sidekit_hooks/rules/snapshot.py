@@ -48,6 +48,7 @@ if TYPE_CHECKING:
         engine: str  # the interpreter the precompiled regex code is for
         sre: dict[str, Any]  # precompiled regex code by pattern
 
+
 FORMAT = 1  # bump when the compiled form changes: older snapshots are rebuilt
 SNAPSHOT_FILE = "rules-snapshot.json"
 PACK_DIR = "sidecar_rules"
@@ -58,7 +59,9 @@ COMPILE_BUDGET = 0.2  # seconds; what a hook passes as `compile_budget` to `curr
 BACKGROUND_BYTES = 32 * 1024  # a changed pack this big is compiled by a background worker, not the hook
 COMPILE_LOCK = "rules-compile.lock"
 MAX_SNAPSHOT_BYTES = 4 << 20  # the compiled snapshot every event reads
-MAX_TOTAL_BYTES = 256 * 1024  # the user, project and local packs together (one full-size pack); past it, packs are skipped
+MAX_TOTAL_BYTES = (
+    256 * 1024
+)  # the user, project and local packs together (one full-size pack); past it, packs are skipped
 
 
 def builtin_dir() -> str:
@@ -74,8 +77,12 @@ def user_dir() -> str:
 
 def layer_dirs(project: str) -> list[tuple[str, str]]:
     """(layer, folder) in override order. The project layer is skipped when it *is* the built-in one."""
-    dirs = [("builtin", builtin_dir()), ("user", user_dir()), ("project", os.path.join(project, PACK_DIR)),
-            ("local", os.path.join(project, LOCAL_DIR))]
+    dirs = [
+        ("builtin", builtin_dir()),
+        ("user", user_dir()),
+        ("project", os.path.join(project, PACK_DIR)),
+        ("local", os.path.join(project, LOCAL_DIR)),
+    ]
     builtin = os.path.realpath(dirs[0][1])
     return [(layer, path) for layer, path in dirs if layer == "builtin" or os.path.realpath(path) != builtin]
 
@@ -88,7 +95,9 @@ def pack_files(project: str) -> list[tuple[str, str]]:
             names = sorted(os.listdir(folder))
         except OSError:
             continue
-        found += [(layer, os.path.join(folder, name)) for name in names if name.endswith(".toml") and not name.startswith(".")]
+        found += [
+            (layer, os.path.join(folder, name)) for name in names if name.endswith(".toml") and not name.startswith(".")
+        ]
     return found
 
 
@@ -116,8 +125,9 @@ def display_path(path: str, project: str) -> str:
 _loaded: dict[str, tuple[list[list[Any]], Snapshot]] = {}
 
 
-def current(project: str, notify: Callable[[str], None] | None = None, hook: str = "rules",
-            compile_budget: float = float("inf")) -> Snapshot:
+def current(
+    project: str, notify: Callable[[str], None] | None = None, hook: str = "rules", compile_budget: float = float("inf")
+) -> Snapshot:
     """The project's snapshot, recompiling what changed since it was written (and saving it)."""
     entries = [(layer, path, fingerprint(path)) for layer, path in pack_files(project)]
     files = [list(entry) for entry in entries]  # as the JSON snapshot holds them
@@ -128,17 +138,27 @@ def current(project: str, notify: Callable[[str], None] | None = None, hook: str
     return snap
 
 
-def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list[Any]],
-             notify: Callable[[str], None] | None, hook: str, compile_budget: float = float("inf")) -> Snapshot:
+def _refresh(
+    project: str,
+    entries: list[tuple[str, str, Any]],
+    files: list[list[Any]],
+    notify: Callable[[str], None] | None,
+    hook: str,
+    compile_budget: float = float("inf"),
+) -> Snapshot:
     """Recompile what changed. With a `compile_budget` (a hook: COMPILE_BUDGET) the work stops there and big
     packs go to a background worker; the CLI and the worker compile everything at once."""
     started = time.monotonic()
     path = os.path.join(workspace.state_dir(project), SNAPSHOT_FILE)
     old = read(path)
-    same_build = old.get("format") == FORMAT and old.get("sidekit") == __version__ and isinstance(old.get("packs"), list)
+    same_build = (
+        old.get("format") == FORMAT and old.get("sidekit") == __version__ and isinstance(old.get("packs"), list)
+    )
     if same_build and old.get("files") == files:
         return old
-    reusable = {pack["path"]: pack for pack in old["packs"] if isinstance(pack, dict) and "path" in pack} if same_build else {}
+    reusable = (
+        {pack["path"]: pack for pack in old["packs"] if isinstance(pack, dict) and "path" in pack} if same_build else {}
+    )
     packs: list[PackRecord] = []
     complete = True
     total = 0
@@ -156,17 +176,28 @@ def _refresh(project: str, entries: list[tuple[str, str, Any]], files: list[list
             _compile_in_background(project)
             continue
         budget.doing(f"compiling pack {display_path(pack_path, project)}")
-        pack = over_budget(pack_path, layer, stat, project, total) if total > MAX_TOTAL_BYTES else \
-            build_pack(pack_path, layer, stat, project)
+        pack = (
+            over_budget(pack_path, layer, stat, project, total)
+            if total > MAX_TOTAL_BYTES
+            else build_pack(pack_path, layer, stat, project)
+        )
         packs.append(pack)
         if pack["error"]:
             _report_broken(project, hook, pack, notify)
     rules, policy = merge(packs)
     code = precompile(rules, old, started + compile_budget)
     complete = complete and code.pop("complete")
-    snap: Snapshot = {"format": FORMAT, "sidekit": __version__, "files": files if complete else [], "rules": rules,
-                      "policy": policy, "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]],
-                      "packs": packs, "engine": code["engine"], "sre": code["sre"]}
+    snap: Snapshot = {
+        "format": FORMAT,
+        "sidekit": __version__,
+        "files": files if complete else [],
+        "rules": rules,
+        "policy": policy,
+        "broken": [{"file": p["file"], "error": p["error"]} for p in packs if p["error"]],
+        "packs": packs,
+        "engine": code["engine"],
+        "sre": code["sre"],
+    }
     data = fastjson.dumps(snap)
     if len(data) > MAX_SNAPSHOT_BYTES:  # every event reads it: past the cap, the regexes compile lazily instead
         snap["sre"] = {}
@@ -212,10 +243,20 @@ def main(argv: list[str] | None = None) -> int:
 def over_budget(path: str, layer: str, stat: list[int], project: str, total: int) -> PackRecord:
     """A pack past the total size cap: recorded as broken, never compiled."""
     display = display_path(path, project)
-    error = (f"{display}: the packs together are {total // 1024} KB, over the {MAX_TOTAL_BYTES // 1024} KB every "
-             f"tool call can afford; this pack is skipped\n  fix: trim or remove packs (sidekit rules list shows them)")
-    return {"path": path, "file": display, "layer": layer, "stat": stat, "name": "", "error": error, "rules": [],
-            "policy": {}}
+    error = (
+        f"{display}: the packs together are {total // 1024} KB, over the {MAX_TOTAL_BYTES // 1024} KB every "
+        f"tool call can afford; this pack is skipped\n  fix: trim or remove packs (sidekit rules list shows them)"
+    )
+    return {
+        "path": path,
+        "file": display,
+        "layer": layer,
+        "stat": stat,
+        "name": "",
+        "error": error,
+        "rules": [],
+        "policy": {},
+    }
 
 
 def precompile(rules: list[dict[str, Any]], old: Snapshot, until: float = float("inf")) -> dict[str, Any]:
@@ -255,8 +296,16 @@ def build_pack(path: str, layer: str, stat: list[int], project: str) -> PackReco
     from sidekit_hooks.rules import compiler
 
     display = display_path(path, project)
-    record: PackRecord = {"path": path, "file": display, "layer": layer, "stat": stat, "name": "",
-                              "error": "", "rules": [], "policy": {}}
+    record: PackRecord = {
+        "path": path,
+        "file": display,
+        "layer": layer,
+        "stat": stat,
+        "name": "",
+        "error": "",
+        "rules": [],
+        "policy": {},
+    }
     text = ""
     try:
         text, data = compiler.read_toml(path)
@@ -265,10 +314,14 @@ def build_pack(path: str, layer: str, stat: list[int], project: str) -> PackReco
         record["error"] = compiler.render(exc.problems[0], display, text)
         return record
     except OSError as exc:
-        record["error"] = f"{display}: cannot read the pack ({exc.strerror or exc})\n  fix: check the file's permissions"
+        record["error"] = (
+            f"{display}: cannot read the pack ({exc.strerror or exc})\n  fix: check the file's permissions"
+        )
         return record
     except Exception as exc:  # noqa: BLE001 - a pack the checks missed must not take the other packs down
-        record["error"] = f"{display}: cannot compile the pack ({type(exc).__name__}: {exc})\n  fix: sidekit rules lint {display}"
+        record["error"] = (
+            f"{display}: cannot compile the pack ({type(exc).__name__}: {exc})\n  fix: sidekit rules lint {display}"
+        )
         return record
     record["name"], record["rules"], record["policy"] = compiled["name"], compiled["rules"], compiled["policy"]
     return record
@@ -309,8 +362,10 @@ def _report_broken(project: str, hook: str, pack: PackRecord, notify: Callable[[
     hooklog.error(project, hook, f"rules:{pack['file']}", pack["error"])
     if notify is not None:
         target = "" if pack["file"].startswith("<") else f" {pack['file']}"
-        notify(f"sidekit: a broken rule pack was skipped (the others still apply): {first_line}; "
-               f"details: sidekit rules lint{target}")
+        notify(
+            f"sidekit: a broken rule pack was skipped (the others still apply): {first_line}; "
+            f"details: sidekit rules lint{target}"
+        )
 
 
 NOTIFIED_DIR = "rules-notified"

@@ -17,14 +17,24 @@ SHORT = 2048  # bytes of raw output printed as they are
 ANSWER_BUDGET = 780  # both lines of a compacted run; the client adds "Exit code N\n", the model gets <= 800
 
 
-def run_answer(summary: dict[str, Any], table: dict[str, Any], result: Result, budget: int = shape.TEST_BUDGET,
-               extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def run_answer(
+    summary: dict[str, Any],
+    table: dict[str, Any],
+    result: Result,
+    budget: int = shape.TEST_BUDGET,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """`sidekit test`'s answer for a run `result` just written into the cache."""
     run = summary.get("run") or {}
     found = record.run_clusters(summary, table)
     failing = sum(int(c.get("affected", 1)) for c in found)
-    answer: dict[str, Any] = {"generation": summary.get("generation", 0), "runner": result.runner, **(extra or {}),
-                              "exit": result.exit, **shape.counts(run.get("counts") or {})}
+    answer: dict[str, Any] = {
+        "generation": summary.get("generation", 0),
+        "runner": result.runner,
+        **(extra or {}),
+        "exit": result.exit,
+        **shape.counts(run.get("counts") or {}),
+    }
     if not run.get("ran") and not result.errors:
         answer["state"] = "noTests"
     answer["buildErrors"] = len(result.errors)  # packages, crates or reports that failed outside any test
@@ -38,8 +48,10 @@ def run_answer(summary: dict[str, Any], table: dict[str, Any], result: Result, b
 
 def compacted(runner: str, raw: str, saved: str, exit_code: int, answer: dict[str, Any]) -> str:
     """The two lines a compacted raw run prints: what happened and where the raw output is; the answer."""
-    head = (f"sidekit: {runner} output ({len(raw.encode('utf-8', 'replace')):,} B) compacted; exit code {exit_code}; "
-            f"all of it: {saved} (prefix the command with SIDEKIT_RAW=1 to see it raw)\n")
+    head = (
+        f"sidekit: {runner} output ({len(raw.encode('utf-8', 'replace')):,} B) compacted; exit code {exit_code}; "
+        f"all of it: {saved} (prefix the command with SIDEKIT_RAW=1 to see it raw)\n"
+    )
     return head + render.dumps(answer) + "\n"
 
 

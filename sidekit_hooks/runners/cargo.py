@@ -146,7 +146,9 @@ def parse(text: str, root: str, started: float, exit_code: int, source: str) -> 
     errors = frames.rust_compile_errors(lines, root)
     if errors:
         result.errors[current if current != "." else "Cargo.toml"] = errors[0]
-        result.last_words = next((ln for ln in lines if ln.startswith("error: could not compile")), errors[0]["message"])
+        result.last_words = next(
+            (ln for ln in lines if ln.startswith("error: could not compile")), errors[0]["message"]
+        )
     elif not saw_result and exit_code:
         _died(result, current, lines)
     if exit_code and not result.last_words:

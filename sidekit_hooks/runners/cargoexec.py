@@ -24,7 +24,11 @@ def main(argv: list[str]) -> int:
         return 2
     binary, args = argv[0], argv[1:]
     is_test = os.sep + "deps" + os.sep in binary
-    if not is_test or os.environ.get("SIDEKIT_RAW", "") not in ("", "0") or any(a.startswith(PASS_THROUGH) for a in args):
+    if (
+        not is_test
+        or os.environ.get("SIDEKIT_RAW", "") not in ("", "0")
+        or any(a.startswith(PASS_THROUGH) for a in args)
+    ):
         os.execv(binary, [binary, *args])
     from sidekit_hooks.runners import ledger
 

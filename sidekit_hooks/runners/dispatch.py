@@ -49,11 +49,11 @@ def rewrite(command: str, cwd: str, project: str) -> str:
         wanted = adapter.compact_words(list(words), project)
     except Exception:  # noqa: BLE001 - an adapter's bug leaves the command as written
         return ""
-    if not wanted or wanted[:len(words)] != words or len(wanted) == len(words):
+    if not wanted or wanted[: len(words)] != words or len(wanted) == len(words):
         return ""
     import shlex
 
-    return command.rstrip() + " " + " ".join(shlex.quote(word) for word in wanted[len(words):])
+    return command.rstrip() + " " + " ".join(shlex.quote(word) for word in wanted[len(words) :])
 
 
 def plain_words(command: str) -> list[str]:
@@ -84,8 +84,12 @@ def exact_rule_names(project: str, program: str) -> bool:
     """Whether a permission rule names a `PROGRAM test...` command exactly (no trailing `*`): the
     appended options would change its verdict. Unreadable rules: left alone too."""
     home = os.path.expanduser("~")
-    paths = (os.path.join(project, ".claude", "settings.json"), os.path.join(project, ".claude", "settings.local.json"),
-             os.path.join(home, ".claude", "settings.json"), "/etc/claude-code/managed-settings.json")
+    paths = (
+        os.path.join(project, ".claude", "settings.json"),
+        os.path.join(project, ".claude", "settings.local.json"),
+        os.path.join(home, ".claude", "settings.json"),
+        "/etc/claude-code/managed-settings.json",
+    )
     for path in paths:
         try:
             with open(path, encoding="utf-8") as handle:

@@ -23,7 +23,9 @@ GO_FRAME = re.compile(r"^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$")  # goroutine du
 GO_BUILD = re.compile(r"^(?:\.\/)?([\w.\-/]+\.go):(\d+)(?::\d+)?: (.*)$")  # `p/p.go:3:22: undefined: x`
 RUST_PANIC = re.compile(r"^thread '([^']*)'(?: \(\d+\))? panicked at ([^\s']+?):(\d+):(\d+):?\s*(.*)$")
 RUST_PANIC_OLD = re.compile(r"^thread '([^']*)' panicked at '(.*)', ([^\n]+?):(\d+):(\d+)$")  # Rust < 1.73
-CARGO_VERDICT = re.compile(r"error: (test failed|doctest failed|could not compile|aborting|process didn't exit|\d+ targets? failed)")
+CARGO_VERDICT = re.compile(
+    r"error: (test failed|doctest failed|could not compile|aborting|process didn't exit|\d+ targets? failed)"
+)
 RUST_ERROR = re.compile(r"^\s*--> ([^\n:]+):(\d+):(\d+)$")
 JVM_FRAME = re.compile(r"^\s*at (?:[\w.$/@]+/)?([\w.$<>]+)\.([\w$<>\-]+)\(([^():]+?)(?::(\d+))?\)")
 
@@ -43,33 +45,36 @@ def relative(path: str, root: str) -> str:
     if not os.path.isabs(path):
         return path.replace(os.sep, "/")
     root = root.rstrip(os.sep) + os.sep
-    return path[len(root):].replace(os.sep, "/") if path.startswith(root) else ""
+    return path[len(root) :].replace(os.sep, "/") if path.startswith(root) else ""
 
 
 # --- Go ---------------------------------------------------------------------------------------
 
-def go_failure(lines: list[str], pkgdir: str, root: str, default: str = "test failed",
-               test: str = "") -> dict[str, Any]:
+
+def go_failure(
+    lines: list[str], pkgdir: str, root: str, default: str = "test failed", test: str = ""
+) -> dict[str, Any]:
     """A Go test's failure from its output: a panic (innermost project frame of the dump), a timeout,
     the first `file_test.go:NN: message` line (with its continuation lines), or for a bare `t.Fail()`
     the test function's own line and what the test printed."""
     prefix = "" if pkgdir in ("", ".") else pkgdir.rstrip("/") + "/"
     for index, line in enumerate(lines):
         if line.startswith("panic: "):
-            message = re.sub(r"\s*\[recovered[^\]]*\]$", "", line[len("panic: "):].strip())
+            message = re.sub(r"\s*\[recovered[^\]]*\]$", "", line[len("panic: ") :].strip())
             kind = "timeout" if message.startswith("test timed out") else "panic"
-            frames = _go_frames(lines[index + 1:], root)
+            frames = _go_frames(lines[index + 1 :], root)
             at = frames[0].partition(" ")[0] if frames else ""
             if kind == "panic" and message.startswith("runtime error:"):
-                kind, message = "runtime error", message[len("runtime error:"):].strip()
+                kind, message = "runtime error", message[len("runtime error:") :].strip()
             return with_shape({"type": kind, "message": message, "at": at, "frames": frames[:MAX_FRAMES]})
     for index, line in enumerate(lines):
         found = GO_LOG.match(line.rstrip("\n"))
         if found:
             path = found.group(1) if "/" in found.group(1) else prefix + found.group(1)
-            message = " ".join([found.group(3).strip(), *_go_continued(lines[index + 1:], line)]).strip()
-            return with_shape({"type": "t.Error", "message": message or "(empty message)",
-                               "at": f"{path}:{found.group(2)}"})
+            message = " ".join([found.group(3).strip(), *_go_continued(lines[index + 1 :], line)]).strip()
+            return with_shape(
+                {"type": "t.Error", "message": message or "(empty message)", "at": f"{path}:{found.group(2)}"}
+            )
     printed = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("---", "==="))]
     at = go_test_line(os.path.join(root, pkgdir) if not os.path.isabs(pkgdir) else pkgdir, test)
     if not at:  # a package's own failure (TestMain, os.Exit): its first words
@@ -149,13 +154,14 @@ def go_build_failure(lines: list[str], root: str) -> dict[str, Any]:
 
 # --- Rust -------------------------------------------------------------------------------------
 
+
 def rust_failure(lines: list[str], root: str) -> dict[str, Any]:
     """A libtest failure from its captured output: `thread 'x' panicked at src/lib.rs:L:C:` + message."""
     for index, line in enumerate(lines):
         found = RUST_PANIC.match(line.rstrip("\n"))
         if found:
             path = relative(found.group(2), root)
-            message = found.group(5) or next((ln.strip() for ln in lines[index + 1:] if ln.strip()), "")
+            message = found.group(5) or next((ln.strip() for ln in lines[index + 1 :] if ln.strip()), "")
             failure: dict[str, Any] = {"type": "panic", "message": message}
             where = f"{path or found.group(2)}:{found.group(3)}"
             failure["at"] = where
@@ -176,7 +182,7 @@ def rust_compile_errors(lines: list[str], root: str) -> list[dict[str, Any]]:
             continue
         kind, _, message = line.partition(": ")
         at = ""
-        for follow in lines[index + 1:index + 4]:
+        for follow in lines[index + 1 : index + 4]:
             where = RUST_ERROR.match(follow.rstrip("\n"))
             if where:
                 at = f"{relative(where.group(1), root) or where.group(1)}:{where.group(2)}"
@@ -186,6 +192,7 @@ def rust_compile_errors(lines: list[str], root: str) -> list[dict[str, Any]]:
 
 
 # --- JVM --------------------------------------------------------------------------------------
+
 
 class SourceIndex:
     """Project source files by `package/path/File.ext`, to turn JVM frames into paths."""
@@ -223,8 +230,14 @@ class SourceIndex:
         package, _, simple = class_name.rpartition(".")
         if not file_name:
             base = simple.split("$", 1)[0]
-            return next((self.by_tail[f"{package.replace('.', '/')}/{base}{s}".lstrip("/")]
-                         for s in self.SUFFIXES if f"{package.replace('.', '/')}/{base}{s}".lstrip("/") in self.by_tail), "")
+            return next(
+                (
+                    self.by_tail[f"{package.replace('.', '/')}/{base}{s}".lstrip("/")]
+                    for s in self.SUFFIXES
+                    if f"{package.replace('.', '/')}/{base}{s}".lstrip("/") in self.by_tail
+                ),
+                "",
+            )
         return self.by_tail.get(f"{package.replace('.', '/')}/{file_name}".lstrip("/"), "")
 
 

@@ -28,11 +28,57 @@ NAME = "go"
 COMMAND = ["go", "test", "-json", "./..."]
 # go test flags after which the run is not one to compact: output the user asked for as it is, a
 # binary that is not run, or an -exec/-json of their own.
-LEAVE_ALONE = ("-json", "-exec", "-args", "-c", "-o", "-list", "-fuzz", "-bench", "-h", "-help", "--help", "-i",
-               "-cpuprofile", "-memprofile", "-trace", "-blockprofile", "-mutexprofile", "-coverprofile", "-n")
-VALUE_FLAGS = frozenset({"run", "skip", "bench", "benchtime", "count", "cpu", "parallel", "timeout", "tags", "p",
-                         "coverpkg", "covermode", "shuffle", "fuzztime", "mod", "vet", "ldflags", "gcflags", "exec",
-                         "o", "outputdir", "fullpath", "list", "fuzz", "failfast", "C"})
+LEAVE_ALONE = (
+    "-json",
+    "-exec",
+    "-args",
+    "-c",
+    "-o",
+    "-list",
+    "-fuzz",
+    "-bench",
+    "-h",
+    "-help",
+    "--help",
+    "-i",
+    "-cpuprofile",
+    "-memprofile",
+    "-trace",
+    "-blockprofile",
+    "-mutexprofile",
+    "-coverprofile",
+    "-n",
+)
+VALUE_FLAGS = frozenset(
+    {
+        "run",
+        "skip",
+        "bench",
+        "benchtime",
+        "count",
+        "cpu",
+        "parallel",
+        "timeout",
+        "tags",
+        "p",
+        "coverpkg",
+        "covermode",
+        "shuffle",
+        "fuzztime",
+        "mod",
+        "vet",
+        "ldflags",
+        "gcflags",
+        "exec",
+        "o",
+        "outputdir",
+        "fullpath",
+        "list",
+        "fuzz",
+        "failfast",
+        "C",
+    }
+)
 FRAMING = re.compile(r"^\s*\x16(=== (?:RUN|PAUSE|CONT|NAME) +|--- (?:PASS|FAIL|SKIP): )(.*?)(?: \((\d+\.\d+)s\))?$")
 OUTCOMES = {"pass": "passed", "fail": "failed", "skip": "skipped"}
 
@@ -114,7 +160,9 @@ def parse_framed(text: str, package: str) -> list[dict[str, Any]]:
                 current = name
                 if head.startswith("=== RUN"):
                     events.append({"Action": "run", "Package": package, "Test": name})
-                events.append({"Action": "output", "Package": package, "Test": name, "Output": line.replace("\x16", "")})
+                events.append(
+                    {"Action": "output", "Package": package, "Test": name, "Output": line.replace("\x16", "")}
+                )
                 continue
             action = head[4:8].lower()
             events.append({"Action": "output", "Package": package, "Test": name, "Output": line.replace("\x16", "")})
@@ -148,7 +196,7 @@ def package_locator(project: str) -> Callable[[str], str]:
         if module and path == module:
             return "."
         if module and path.startswith(module + "/"):
-            return path[len(module) + 1:]
+            return path[len(module) + 1 :]
         return path or "."
 
     return locate
@@ -168,8 +216,9 @@ class _Package:
         self.elapsed: dict[str, float] = {}
 
 
-def from_events(events: list[dict[str, Any]], root: str, started: float, exit_code: int,
-                locate: Callable[[str], str]) -> Result:
+def from_events(
+    events: list[dict[str, Any]], root: str, started: float, exit_code: int, locate: Callable[[str], str]
+) -> Result:
     """Cache records from go test events: tests, and the packages that failed without a failing test."""
     from sidekit_hooks.runners import frames
 
@@ -207,8 +256,11 @@ def from_events(events: list[dict[str, Any]], root: str, started: float, exit_co
         _package_records(pkgdir, package, root, result, frames)
     if exit_code and not result.tests and not result.errors:
         text = [line for line in stray if line.strip()]
-        result.errors["."] = frames.go_build_failure(text, root) if text else frames.with_shape(
-            {"type": "go test failed", "message": f"exit code {exit_code}, no test reported"})
+        result.errors["."] = (
+            frames.go_build_failure(text, root)
+            if text
+            else frames.with_shape({"type": "go test failed", "message": f"exit code {exit_code}, no test reported"})
+        )
     result.last_words = next((ln.strip() for ln in reversed(stray) if ln.strip()), "")
     return result
 
@@ -240,6 +292,5 @@ def _package_records(pkgdir: str, package: _Package, root: str, result: Result, 
             entry["p"] = "call"
             failed_any = True
         result.tests[key] = entry
-    if died is not None and not failed_any and not any(
-            o == "failed" for t, o in package.tests.items() if t in parents):
+    if died is not None and not failed_any and not any(o == "failed" for t, o in package.tests.items() if t in parents):
         result.errors[prefix or "."] = died

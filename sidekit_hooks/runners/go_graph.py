@@ -12,7 +12,7 @@ import os
 import subprocess
 from typing import Any
 
-FORMAT = "{{.ImportPath}}\t{{.Dir}}\t{{.Standard}}\t{{join .Deps \" \"}}"
+FORMAT = '{{.ImportPath}}\t{{.Dir}}\t{{.Standard}}\t{{join .Deps " "}}'
 WHOLE = ("go.mod", "go.sum", "go.work", "go.work.sum")
 LIST_TIMEOUT = 120.0
 
@@ -28,8 +28,14 @@ class Graph:
 
     def _list(self) -> bool:
         try:
-            done = subprocess.run(["go", "list", "-e", "-deps", "-test", "-f", FORMAT, "./..."], cwd=self.root,
-                                  capture_output=True, text=True, timeout=LIST_TIMEOUT, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                ["go", "list", "-e", "-deps", "-test", "-f", FORMAT, "./..."],
+                cwd=self.root,
+                capture_output=True,
+                text=True,
+                timeout=LIST_TIMEOUT,
+                stdin=subprocess.DEVNULL,
+            )
         except (OSError, subprocess.TimeoutExpired):
             return False
         if done.returncode != 0:

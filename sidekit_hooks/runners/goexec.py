@@ -133,10 +133,12 @@ def _plain(text: str, verbose: bool, events: list[dict[str, object]] | None = No
     failing top-level test's report when it ends (`--- FAIL` headers, nested and indented, with the
     tests' logs), and what tests print themselves where they print it."""
     if verbose or events is None:
-        return "".join(line for line in text.replace("\x16", "").splitlines(keepends=True)
-                       if line.rstrip() != "=== NAME")  # test2json's own marker for "no test"
-    failed = {str(e["Test"]): float(str(e.get("Elapsed") or 0)) for e in events
-              if e.get("Action") == "fail" and e.get("Test")}
+        return "".join(
+            line for line in text.replace("\x16", "").splitlines(keepends=True) if line.rstrip() != "=== NAME"
+        )  # test2json's own marker for "no test"
+    failed = {
+        str(e["Test"]): float(str(e.get("Elapsed") or 0)) for e in events if e.get("Action") == "fail" and e.get("Test")
+    }
     logs: dict[str, list[str]] = {}
     out: list[str] = []
     logging: dict[str, bool] = {}
@@ -164,8 +166,14 @@ def _is_log(line: str) -> bool:
         return False
     name, sep, rest = line[4:].partition(".go:")
     number, colon, _ = rest.partition(": ")
-    return bool(sep and colon and name and number.isdigit()
-                and all(c.isalnum() or c in "_.-" for c in name) and number.isascii())
+    return bool(
+        sep
+        and colon
+        and name
+        and number.isdigit()
+        and all(c.isalnum() or c in "_.-" for c in name)
+        and number.isascii()
+    )
 
 
 def _fallback(text: str, verbose: bool) -> str:

@@ -20,10 +20,25 @@ if TYPE_CHECKING:
 
 NAME = "jest"
 REPORTER = "jest-reporter.cjs"
-LEAVE_ALONE = frozenset({
-    "--reporters", "--json", "--outputFile", "--watch", "--watchAll", "--help", "-h", "--version", "-v",
-    "--listTests", "--showConfig", "--init", "--clearCache", "--debug", "--",
-})
+LEAVE_ALONE = frozenset(
+    {
+        "--reporters",
+        "--json",
+        "--outputFile",
+        "--watch",
+        "--watchAll",
+        "--help",
+        "-h",
+        "--version",
+        "-v",
+        "--listTests",
+        "--showConfig",
+        "--init",
+        "--clearCache",
+        "--debug",
+        "--",
+    }
+)
 CONFIGS = ("jest.config.",)
 PERMISSION_WORDS = ("jest", "npm test", "npm run test", "npm t")
 
@@ -32,8 +47,12 @@ def detect(project: str) -> bool:
     package = js_command.read_package_json(project)
     scripts = package.get("scripts")
     script = scripts.get("test") if isinstance(scripts, dict) else ""
-    return (js_command.has_dependency(package, NAME) or "jest" in package or
-            (isinstance(script, str) and NAME in script) or js_command.has_config(project, CONFIGS))
+    return (
+        js_command.has_dependency(package, NAME)
+        or "jest" in package
+        or (isinstance(script, str) and NAME in script)
+        or js_command.has_config(project, CONFIGS)
+    )
 
 
 def matches(words: list[str], cwd: str = "") -> bool:
@@ -51,8 +70,12 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
         return None
     if js_command.exact_rule_mentions(project, PERMISSION_WORDS) or not js_command.report_folder_inside(project, NAME):
         return None
-    extra = [f"--reporters={js_command.reporter_path(REPORTER)}", "--reporters=default", "--json",
-             f"--outputFile={js_command.new_report_path(project, NAME)}"]
+    extra = [
+        f"--reporters={js_command.reporter_path(REPORTER)}",
+        "--reporters=default",
+        "--json",
+        f"--outputFile={js_command.new_report_path(project, NAME)}",
+    ]
     return js_command.append(words, how, extra)
 
 

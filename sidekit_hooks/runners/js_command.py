@@ -55,8 +55,8 @@ def test_script_call(words: list[str]) -> tuple[str, list[str]]:
         return "", []
     manager = words[0].rsplit("/", 1)[-1]
     for form in TEST_SCRIPTS:
-        if tuple(words[1:1 + len(form)]) == form:
-            return manager, words[1 + len(form):]
+        if tuple(words[1 : 1 + len(form)]) == form:
+            return manager, words[1 + len(form) :]
     return "", []
 
 
@@ -93,7 +93,7 @@ def script_words(script: str, runner: str) -> list[str] | None:
         return None
     if any(w in (";", "|", "||", "&", "|&") or w.endswith(";") for w in words) or any(c in script for c in "`$(<>"):
         return None
-    last = words[len(words) - words[::-1].index("&&"):] if "&&" in words else words
+    last = words[len(words) - words[::-1].index("&&") :] if "&&" in words else words
     while last and ("=" in last[0] and last[0].split("=", 1)[0].isidentifier() or last[0] in SCRIPT_WRAPPERS):
         last = last[1:]
     found, args = program_and_args(last, runner)
@@ -112,7 +112,7 @@ def runner_args(words: list[str], runner: str, folder: str) -> tuple[str, list[s
     in_script = script_words(test_script(folder), runner)
     if in_script is None:
         return None
-    passed = extra[extra.index("--") + 1:] if "--" in extra else ([] if manager == "npm" else extra)
+    passed = extra[extra.index("--") + 1 :] if "--" in extra else ([] if manager == "npm" else extra)
     return manager, in_script + passed
 
 
@@ -120,8 +120,12 @@ def exact_rule_mentions(project: str, needles: tuple[str, ...]) -> bool:
     """Whether a permission rule names one of these commands exactly (no trailing `*`): the appended
     options would change its verdict, so such commands are left alone."""
     home = os.path.expanduser("~")
-    paths = (os.path.join(project, ".claude", "settings.json"), os.path.join(project, ".claude", "settings.local.json"),
-             os.path.join(home, ".claude", "settings.json"), "/etc/claude-code/managed-settings.json")
+    paths = (
+        os.path.join(project, ".claude", "settings.json"),
+        os.path.join(project, ".claude", "settings.local.json"),
+        os.path.join(home, ".claude", "settings.json"),
+        "/etc/claude-code/managed-settings.json",
+    )
     for path in paths:
         try:
             with open(path, encoding="utf-8") as handle:
@@ -189,5 +193,7 @@ def has_config(folder: str, stems: tuple[str, ...]) -> bool:
         names = os.listdir(folder)
     except OSError:
         return False
-    return any(name.startswith(stems) and name.rsplit(".", 1)[-1] in ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
-               for name in names)
+    return any(
+        name.startswith(stems) and name.rsplit(".", 1)[-1] in ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
+        for name in names
+    )

@@ -35,8 +35,11 @@ STALE_SLACK = 1.0  # seconds: a report written this long before the recorded sta
 REPORT_PREFIX, RAW_PREFIX = "report-", "raw-"
 
 # vitest's heading of each unhandled error, then its text up to the next rule.
-UNHANDLED_SECTION = re.compile(r"⎯+ (Uncaught Exception|Unhandled Rejection|Unhandled Error|Unhandled Source Error"
-                               r"|[A-Z][A-Za-z]+ Error) ⎯+\n(.*?)(?=\n⎯|\Z)", re.S)
+UNHANDLED_SECTION = re.compile(
+    r"⎯+ (Uncaught Exception|Unhandled Rejection|Unhandled Error|Unhandled Source Error"
+    r"|[A-Z][A-Za-z]+ Error) ⎯+\n(.*?)(?=\n⎯|\Z)",
+    re.S,
+)
 # What a runner says when its verdict is not in the JSON report (first match wins).
 VERDICT_PATTERNS = (
     re.compile(r"No test files found.*"),
@@ -86,8 +89,9 @@ def load_report(path: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def collect(runner: str, project: str, started: float, exit_code: int, raw_output_path: str,
-            report_path: str = "") -> record.Capture | None:
+def collect(
+    runner: str, project: str, started: float, exit_code: int, raw_output_path: str, report_path: str = ""
+) -> record.Capture | None:
     """This run's records as a `Capture`, or None when it left no report newer than its start."""
     root = cache.workspace_root(project)
     found = find_report(project, runner, started, report_path)
@@ -101,8 +105,19 @@ def collect(runner: str, project: str, started: float, exit_code: int, raw_outpu
     for index, error in enumerate(unhandled_errors(raw, root)):
         errors[f"(unhandled error {index + 1})"] = error
     return record.Capture(
-        root=root, rootdir=root, started=started, tests=parsed.tests, collect_errors=errors, selected=None,
-        deselected=[], whole_files=False, interrupted=parsed.interrupted, args=[runner], plugins=[], compact=True)
+        root=root,
+        rootdir=root,
+        started=started,
+        tests=parsed.tests,
+        collect_errors=errors,
+        selected=None,
+        deselected=[],
+        whole_files=False,
+        interrupted=parsed.interrupted,
+        args=[runner],
+        plugins=[],
+        compact=True,
+    )
 
 
 def recover_messages(tests: dict[str, dict[str, Any]], raw: str) -> None:
@@ -157,14 +172,21 @@ def unhandled_errors(raw: str, root: str) -> list[dict[str, Any]]:
     return found
 
 
-def save(capture: record.Capture, exit_code: int, runner: str,
-         version: str = "") -> tuple[dict[str, Any], dict[str, Any]]:
+def save(
+    capture: record.Capture, exit_code: int, runner: str, version: str = ""
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """record.save for a JS run: merge into the shared cache under its lock; returns (summary, table)."""
     errors = capture.collect_errors
     run: dict[str, Any] = {
-        "id": os.environ.get("SIDEKIT_RUN_ID", ""), "started": round(capture.started, 3), "finished": cache.now(),
-        "exit": exit_code, "args": capture.args, "selected": len(capture.tests), "ran": len(capture.tests),
-        "interrupted": capture.interrupted, "compact": capture.compact,
+        "id": os.environ.get("SIDEKIT_RUN_ID", ""),
+        "started": round(capture.started, 3),
+        "finished": cache.now(),
+        "exit": exit_code,
+        "args": capture.args,
+        "selected": len(capture.tests),
+        "ran": len(capture.tests),
+        "interrupted": capture.interrupted,
+        "compact": capture.compact,
     }
     run["complete"] = not capture.interrupted and not errors
     with cache.locked(capture.root):
@@ -191,12 +213,21 @@ def verdict(raw: str) -> str:
     return answers.clip(lines[-1], 140) if lines else ""
 
 
-def answer(runner: str, exit_code: int, raw: str, raw_shown: str, written: tuple[dict[str, Any], dict[str, Any]] | None,
-           suite_errors: int, before: int = 0) -> str:
+def answer(
+    runner: str,
+    exit_code: int,
+    raw: str,
+    raw_shown: str,
+    written: tuple[dict[str, Any], dict[str, Any]] | None,
+    suite_errors: int,
+    before: int = 0,
+) -> str:
     """The two lines the model gets instead of the raw output (`before`: bytes a wrapper such as npm printed)."""
     size = len(raw.encode("utf-8", "replace"))
-    head = (f"sidekit: {runner}'s output ({size:,} B) compacted; exit code {exit_code}; all of it: {raw_shown} "
-            f"(prefix the command with SIDEKIT_RAW=1 to see it raw)\n")
+    head = (
+        f"sidekit: {runner}'s output ({size:,} B) compacted; exit code {exit_code}; all of it: {raw_shown} "
+        f"(prefix the command with SIDEKIT_RAW=1 to see it raw)\n"
+    )
     budget = max(MIN_BUDGET, ANSWER_BUDGET - before - len(head.encode("utf-8")) - 1)
     if written is None:
         unknown = {"runner": runner, "exit": exit_code, "error": "no test report from this run", runner: verdict(raw)}
@@ -205,8 +236,13 @@ def answer(runner: str, exit_code: int, raw: str, raw_shown: str, written: tuple
     run = summary.get("run") or {}
     found = record.run_clusters(summary, table)
     failing = sum(int(c.get("affected", 1)) for c in found)
-    body: dict[str, Any] = {"generation": summary.get("generation", 0), "runner": runner, "exit": exit_code,
-                            **shape.counts(run.get("counts") or {}), "suiteErrors": suite_errors}
+    body: dict[str, Any] = {
+        "generation": summary.get("generation", 0),
+        "runner": runner,
+        "exit": exit_code,
+        **shape.counts(run.get("counts") or {}),
+        "suiteErrors": suite_errors,
+    }
     ran = run.get("counts") or {}
     if not ran.get("passed") and not ran.get("failed") and not ran.get("error"):
         body["note"] = "no test ran"  # zero tests executed is not a pass, whatever the exit code
@@ -218,8 +254,16 @@ def answer(runner: str, exit_code: int, raw: str, raw_shown: str, written: tuple
     return head + answers.dumps(fitted) + "\n"
 
 
-def finish(runner: str, project: str, started: float, exit_code: int, raw_path: str, report_path: str,
-           version: str = "", before: int = 0) -> str:
+def finish(
+    runner: str,
+    project: str,
+    started: float,
+    exit_code: int,
+    raw_path: str,
+    report_path: str,
+    version: str = "",
+    before: int = 0,
+) -> str:
     """What the reporter prints when the process exits: the raw output or the compact answer."""
     raw = read_text(raw_path)
     capture = collect(runner, project, started, exit_code, raw_path, report_path)
@@ -249,7 +293,7 @@ def _shown(path: str, project: str) -> str:
     """The raw file as the model can open it: relative to the command's folder when inside it, else absolute."""
     here = os.getcwd().rstrip(os.sep) + os.sep
     if path.startswith(here):
-        return path[len(here):]
+        return path[len(here) :]
     return path if os.path.isabs(path) else os.path.join(project, path)
 
 
@@ -313,8 +357,16 @@ def serve(folder: str) -> int:
     try:
         with open(request, encoding="utf-8") as handle:
             runner, project, started, exit_code, raw_path, report_path, version, before = json.load(handle)
-        text = finish(runner, project, float(started), int(exit_code), raw_path, report_path, version,
-                      int(before) if str(before).isdigit() else 0)
+        text = finish(
+            runner,
+            project,
+            float(started),
+            int(exit_code),
+            raw_path,
+            report_path,
+            version,
+            int(before) if str(before).isdigit() else 0,
+        )
     except Exception:  # noqa: BLE001 - an empty answer makes the reporter print the raw output
         text = ""
     with open(answer + ".tmp", "w", encoding="utf-8") as handle:

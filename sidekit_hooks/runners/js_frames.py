@@ -22,8 +22,10 @@ FOREIGN = ("/node_modules/", "/.pnpm/", "/.yarn/")
 # `at name (location)` or `at location`; location = path:line:col (the column optional).
 _FRAME = re.compile(r"^\s*at (?:(?P<name>.+?) \((?P<inner>.+)\)|(?P<bare>\S.*))\s*$")
 _LOCATION = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
-_ERROR_HEAD = re.compile(r"^(?P<type>(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Failure)|Error)"
-                         r"(?: \[[\w-]+\])?: ?(?P<message>.*)$")
+_ERROR_HEAD = re.compile(
+    r"^(?P<type>(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Failure)|Error)"
+    r"(?: \[[\w-]+\])?: ?(?P<message>.*)$"
+)
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
@@ -66,7 +68,7 @@ def parse_frame(line: str, root: str) -> Frame | None:
 def where(path: str, root: str) -> tuple[str, bool]:
     """(display path, inside the project): project-relative inside, as printed (no `file://`) outside."""
     if path.startswith("file://"):
-        path = path[len("file://"):]
+        path = path[len("file://") :]
         if "%" in path:  # urllib.parse costs its importer ~15 ms (ipaddress): only when a URL is escaped
             from urllib.parse import unquote
 
@@ -78,18 +80,18 @@ def where(path: str, root: str) -> tuple[str, bool]:
     path = os.path.normpath(path).replace(os.sep, "/")
     prefix = root.replace(os.sep, "/").rstrip("/") + "/"
     if path.startswith(prefix):
-        rest = path[len(prefix):]
+        rest = path[len(prefix) :]
         if not any(part in "/" + rest for part in FOREIGN):
             return rest, True
     index = path.rfind("/node_modules/")  # a dependency: named from its package, wherever it is installed
-    return (path[index + 1:], False) if index >= 0 else (path, False)
+    return (path[index + 1 :], False) if index >= 0 else (path, False)
 
 
 def _short_name(name: str) -> str:
     """`Object.compare [as lt]` -> `compare`; `Object.<anonymous>` -> ''."""
     name = name.partition(" [as ")[0].removeprefix("new ")
     if name.startswith("Object."):
-        name = name[len("Object."):]
+        name = name[len("Object.") :]
     return "" if name in ("<anonymous>", "Object.<anonymous>") else name
 
 
@@ -126,7 +128,7 @@ def describe(stack: str, root: str, maps: bool = True) -> dict[str, object]:
         outermost_first = [frame.text() for frame in reversed(own)]
         kept = outermost_first
         if len(kept) > MAX_FRAMES:
-            kept = kept[:2] + kept[2 - MAX_FRAMES:]
+            kept = kept[:2] + kept[2 - MAX_FRAMES :]
         failure["frames"] = kept
     cause = _cause(text)
     if cause:

@@ -16,8 +16,15 @@ from typing import Any
 
 from sidekit_hooks.runners import js_frames
 
-OUTCOMES = {"passed": "passed", "failed": "failed", "skipped": "skipped", "pending": "skipped", "todo": "skipped",
-            "disabled": "skipped", "focused": "passed"}
+OUTCOMES = {
+    "passed": "passed",
+    "failed": "failed",
+    "skipped": "skipped",
+    "pending": "skipped",
+    "todo": "skipped",
+    "disabled": "skipped",
+    "focused": "passed",
+}
 SUITE_FAILED = "Test suite failed to run"
 MESSAGE_LINES = 40  # lines of a suite's message read for its error
 

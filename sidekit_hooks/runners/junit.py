@@ -30,8 +30,10 @@ MAX_MODULE_DEPTH = 3
 
 
 def detect(project: str) -> bool:
-    return any(os.path.isfile(os.path.join(project, name)) for name in
-               ("pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"))
+    return any(
+        os.path.isfile(os.path.join(project, name))
+        for name in ("pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts")
+    )
 
 
 def matches(words: list[str]) -> bool:
@@ -58,7 +60,10 @@ def collect(project: str, started: float, exit_code: int, raw_output_path: str) 
     if exit_code and not any(e["o"] in ("failed", "error") for e in result.tests.values()) and not result.errors:
         said = _tool_error(raw_output_path)
         result.errors["pom.xml" if os.path.isfile(os.path.join(project, "pom.xml")) else "."] = {
-            "type": "build failed", "message": said or f"exit code {exit_code}", "shape": "build failed"}
+            "type": "build failed",
+            "message": said or f"exit code {exit_code}",
+            "shape": "build failed",
+        }
         result.last_words = said
     return result
 
@@ -68,8 +73,11 @@ def find_reports(project: str, since: float) -> list[str]:
     found: list[str] = []
     for folder, dirs, _files in os.walk(project):
         depth = os.path.relpath(folder, project).count(os.sep) if folder != project else 0
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "src")
-                   and depth < MAX_MODULE_DEPTH + 2]
+        dirs[:] = [
+            d
+            for d in dirs
+            if not d.startswith(".") and d not in ("node_modules", "src") and depth < MAX_MODULE_DEPTH + 2
+        ]
         rel = os.path.relpath(folder, project).replace(os.sep, "/")
         if not any(rel == r or rel.endswith("/" + r) or ("/" + r + "/") in ("/" + rel + "/") for r in REPORT_DIRS):
             continue
@@ -124,8 +132,9 @@ def _record(case: Element, index: Any) -> tuple[str, dict[str, Any]]:
     if problem is not None:
         entry["o"] = "failed" if problem.tag == "failure" else "error"
         entry["p"] = "call"
-        entry["f"] = frames.jvm_failure(problem.get("type") or "", problem.get("message") or "",
-                                        problem.text or "", index)
+        entry["f"] = frames.jvm_failure(
+            problem.get("type") or "", problem.get("message") or "", problem.text or "", index
+        )
     elif case.find("skipped") is not None:
         entry["o"] = "skipped"
     return test, entry

@@ -156,7 +156,7 @@ def _write_run(folder: str, run: str, parent: int, runner: str) -> None:
     deadline = time.time() + SPOOL_WAIT
     while time.time() < deadline and _alive(parent, run):
         time.sleep(0.1)
-    save = getattr(importlib.import_module(f"sidekit_hooks.runners.{runner}exec"), "save_spooled")
+    save = importlib.import_module(f"sidekit_hooks.runners.{runner}exec").save_spooled
     prefix = f"spool-{run}-"
     for name in sorted(n for n in os.listdir(folder) if n.startswith(prefix)):
         path = os.path.join(folder, name)

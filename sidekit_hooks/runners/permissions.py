@@ -49,7 +49,7 @@ def judged_alike(original: str, rewritten: str, folders: list[str]) -> bool:
     before, after = readings(original), readings(rewritten)
     if len(before) != len(after):
         return False
-    pairs = list(zip(before, after))
+    pairs = list(zip(before, after, strict=False))
     for rule in rules:
         for reading in rule_readings(rule):
             if any(reading.matches(a) != reading.matches(b) for a, b in pairs):

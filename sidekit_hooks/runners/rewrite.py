@@ -33,11 +33,31 @@ APPENDED = f" -o {OPTION}=true"
 RAW_ENV = "SIDEKIT_RAW"
 SETTING = "compact-pytest"
 # pytest options after which the run is not one to compact (output the user asked for as it is).
-LEAVE_ALONE = frozenset({
-    "--collect-only", "--collectonly", "--co", "--help", "-h", "--version", "-V", "--pdb", "--trace", "--pdbcls", "-s",
-    "--capture=no", "--setup-plan", "--setup-only", "--setup-show", "--fixtures", "--funcargs", "--markers",
-    "--fixtures-per-test", "--", "--sw-skip",
-})
+LEAVE_ALONE = frozenset(
+    {
+        "--collect-only",
+        "--collectonly",
+        "--co",
+        "--help",
+        "-h",
+        "--version",
+        "-V",
+        "--pdb",
+        "--trace",
+        "--pdbcls",
+        "-s",
+        "--capture=no",
+        "--setup-plan",
+        "--setup-only",
+        "--setup-show",
+        "--fixtures",
+        "--funcargs",
+        "--markers",
+        "--fixtures-per-test",
+        "--",
+        "--sw-skip",
+    }
+)
 # Short options that take a value: in a cluster such as `-rs` the rest is that value, not `-s`.
 SHORT_WITH_VALUE = frozenset("kmpcnoWr")
 PYTHON_NAMES = ("python", "python3")
@@ -175,7 +195,10 @@ def _runner(words: list[str], cwd: str, path_env: str) -> tuple[str, list[str]]:
     if name in ("pytest", "py.test"):
         script = _locate(head, cwd, path_env)
         return (os.path.join(os.path.dirname(script), "python") if script else ""), words[1:]
-    if (name in PYTHON_NAMES or (name.startswith("python3.") and name[8:].isdigit())) and words[1:3] == ["-m", "pytest"]:
+    if (name in PYTHON_NAMES or (name.startswith("python3.") and name[8:].isdigit())) and words[1:3] == [
+        "-m",
+        "pytest",
+    ]:
         return _locate(head, cwd, path_env), words[3:]
     return "", []
 

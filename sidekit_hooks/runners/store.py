@@ -61,4 +61,3 @@ def save_raw(root: str, runner: str, text: str, label: str = "") -> str:
         except OSError:
             pass
     return path
-

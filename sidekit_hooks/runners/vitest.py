@@ -23,10 +23,27 @@ NAME = "vitest"
 REPORTER = "vitest-reporter.mjs"
 RUN_SUBCOMMANDS = frozenset({"run", "related"})
 OTHER_SUBCOMMANDS = frozenset({"watch", "dev", "bench", "init", "list", "typecheck"})
-LEAVE_ALONE = frozenset({
-    "--reporter", "--outputFile", "--watch", "-w", "--ui", "--help", "-h", "--version", "-v", "--inspect",
-    "--inspect-brk", "--standalone", "--merge-reports", "--", "--open", "--api", "--clearCache",
-})
+LEAVE_ALONE = frozenset(
+    {
+        "--reporter",
+        "--outputFile",
+        "--watch",
+        "-w",
+        "--ui",
+        "--help",
+        "-h",
+        "--version",
+        "-v",
+        "--inspect",
+        "--inspect-brk",
+        "--standalone",
+        "--merge-reports",
+        "--",
+        "--open",
+        "--api",
+        "--clearCache",
+    }
+)
 CONFIGS = ("vitest.config.", "vitest.workspace.", "vitest.projects.")
 PERMISSION_WORDS = ("vitest", "npm test", "npm run test", "npm t")
 
@@ -35,8 +52,11 @@ def detect(project: str) -> bool:
     package = js_command.read_package_json(project)
     scripts = package.get("scripts")
     script = scripts.get("test") if isinstance(scripts, dict) else ""
-    return (js_command.has_dependency(package, NAME) or (isinstance(script, str) and NAME in script)
-            or js_command.has_config(project, CONFIGS))
+    return (
+        js_command.has_dependency(package, NAME)
+        or (isinstance(script, str) and NAME in script)
+        or js_command.has_config(project, CONFIGS)
+    )
 
 
 def _subcommand(args: list[str]) -> str:
@@ -61,8 +81,12 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
     if js_command.exact_rule_mentions(project, PERMISSION_WORDS) or not js_command.report_folder_inside(project, NAME):
         return None
     extra = [] if subcommand or "--run" in args else ["--run"]
-    extra += ["--reporter=default", f"--reporter={js_command.reporter_path(REPORTER)}", "--reporter=json",
-              f"--outputFile.json={js_command.new_report_path(project, NAME)}"]
+    extra += [
+        "--reporter=default",
+        f"--reporter={js_command.reporter_path(REPORTER)}",
+        "--reporter=json",
+        f"--outputFile.json={js_command.new_report_path(project, NAME)}",
+    ]
     return js_command.append(words, how, extra)
 
 

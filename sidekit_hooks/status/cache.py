@@ -24,8 +24,23 @@ FORMAT = 1
 # Files whose change makes a test run out of date, and folders a source walk never enters.
 # Other runners' sources too (runners/): an edit to a .go file makes a `go test` result out of date.
 SOURCE_SUFFIXES = (".py", ".pyi", ".go", ".rs", ".java", ".kt")
-SOURCE_NAMES = frozenset({"pyproject.toml", "setup.cfg", "setup.py", "pytest.ini", "tox.ini", "conftest.py",
-                          "go.mod", "go.sum", "Cargo.toml", "Cargo.lock", "pom.xml", "build.gradle", "build.gradle.kts"})
+SOURCE_NAMES = frozenset(
+    {
+        "pyproject.toml",
+        "setup.cfg",
+        "setup.py",
+        "pytest.ini",
+        "tox.ini",
+        "conftest.py",
+        "go.mod",
+        "go.sum",
+        "Cargo.toml",
+        "Cargo.lock",
+        "pom.xml",
+        "build.gradle",
+        "build.gradle.kts",
+    }
+)
 SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "env", "build", "dist", "site-packages", "target"})
 MAX_WALK = 20_000  # files; past this the staleness check says "unknown" rather than take seconds
 
@@ -78,7 +93,9 @@ def read(path: str) -> Loaded:
     except FileNotFoundError:
         return Loaded({})
     except (OSError, UnicodeDecodeError) as exc:
-        return Loaded({}, f"{os.path.basename(path)} unreadable ({type(exc).__name__}); the next pytest run rewrites it")
+        return Loaded(
+            {}, f"{os.path.basename(path)} unreadable ({type(exc).__name__}); the next pytest run rewrites it"
+        )
     try:
         data = fastjson.loads(text)
     except ValueError:

@@ -53,8 +53,9 @@ def save(recorder: Capture, exit_status: int) -> tuple[Summary, Table]:
     root = recorder.root
     prefix = _prefix(recorder.rootdir, root)
     tests = {prefix + nodeid: entry for nodeid, entry in recorder.tests.items() if "o" in entry}
-    errors = {prefix + path if path != "." else (prefix.rstrip("/") or "."): f
-              for path, f in recorder.collect_errors.items()}
+    errors = {
+        prefix + path if path != "." else (prefix.rstrip("/") or "."): f for path, f in recorder.collect_errors.items()
+    }
     known = None
     if recorder.selected is not None and recorder.whole_files:
         known = {prefix + nodeid for nodeid in recorder.selected + recorder.deselected}
@@ -83,16 +84,26 @@ def save(recorder: Capture, exit_status: int) -> tuple[Summary, Table]:
 def run_clusters(summary: Mapping[str, Any], table: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Clusters of the last run's failures only (the table also holds earlier runs' results)."""
     finished = (summary.get("run") or {}).get("finished")
-    members = [clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
-               for t, e in (table.get("tests") or {}).items()
-               if e.get("s") == finished and e.get("o") in clusters.FAILING]
-    members += [clusters.Member(p, f, "collect", bool(f.get("new")))
-                for p, f in (table.get("collect") or {}).items() if f.get("s") == finished]
+    members = [
+        clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
+        for t, e in (table.get("tests") or {}).items()
+        if e.get("s") == finished and e.get("o") in clusters.FAILING
+    ]
+    members += [
+        clusters.Member(p, f, "collect", bool(f.get("new")))
+        for p, f in (table.get("collect") or {}).items()
+        if f.get("s") == finished
+    ]
     return clusters.build(members)
 
 
-def merge(root: str, run: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]],
-          known: set[str] | None) -> tuple[Summary, Table]:
+def merge(
+    root: str,
+    run: dict[str, Any],
+    tests: dict[str, dict[str, Any]],
+    errors: dict[str, dict[str, Any]],
+    known: set[str] | None,
+) -> tuple[Summary, Table]:
     """(new summary, new table) from the cache on disk and one run's results."""
     old_summary = cache.read(cache.summary_path(root))
     old_table = cache.read(cache.table_path(root))
@@ -123,8 +134,11 @@ def merge(root: str, run: dict[str, Any], tests: dict[str, dict[str, Any]], erro
     for path, failure in errors.items():
         old_errors[path] = dict(failure, s=run["finished"], new=path not in failing_before)
 
-    members = [clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
-               for t, e in table.items() if e.get("o") in clusters.FAILING]
+    members = [
+        clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
+        for t, e in table.items()
+        if e.get("o") in clusters.FAILING
+    ]
     members += [clusters.Member(p, f, "collect", bool(f.get("new"))) for p, f in old_errors.items()]
     found = clusters.build(members)
     for cluster in found:
@@ -143,8 +157,14 @@ def merge(root: str, run: dict[str, Any], tests: dict[str, dict[str, Any]], erro
     return summary, {"generation": generation, "tests": table, "collect": old_errors}  # type: ignore[typeddict-item]
 
 
-def _summary(generation: int, digest: str, run: dict[str, Any], table: dict[str, dict[str, Any]],
-             errors: dict[str, dict[str, Any]], found: list[dict[str, Any]]) -> Summary:
+def _summary(
+    generation: int,
+    digest: str,
+    run: dict[str, Any],
+    table: dict[str, dict[str, Any]],
+    errors: dict[str, dict[str, Any]],
+    found: list[dict[str, Any]],
+) -> Summary:
     counts: dict[str, int] = {}
     for entry in table.values():
         counts[entry["o"]] = counts.get(entry["o"], 0) + 1
@@ -200,9 +220,13 @@ def _add_rerun_target(spot: list[Any], test_file: str, doctest: bool) -> None:
 
 def _brief(cluster: dict[str, Any]) -> dict[str, Any]:
     """A cluster as the summary keeps it: bounded, so hooks read a small file whatever the run was."""
-    return dict(cluster, tests=cluster["tests"][:SUMMARY_TESTS], message=clip(cluster["message"], SUMMARY_TEXT),
-                cause=clip(cluster["cause"], SUMMARY_TEXT),
-                variants=[[clip(text, SUMMARY_TEXT), count] for text, count in cluster.get("variants", ())])
+    return dict(
+        cluster,
+        tests=cluster["tests"][:SUMMARY_TESTS],
+        message=clip(cluster["message"], SUMMARY_TEXT),
+        cause=clip(cluster["cause"], SUMMARY_TEXT),
+        variants=[[clip(text, SUMMARY_TEXT), count] for text, count in cluster.get("variants", ())],
+    )
 
 
 def _digest(table: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]]) -> str:

@@ -48,8 +48,11 @@ def load_cursor(project: str) -> dict[str, dict[str, int]]:
         return {}
     if not isinstance(data, dict):
         return {}
-    return {name: mark for name, mark in data.items()
-            if isinstance(mark, dict) and isinstance(mark.get("ino"), int) and isinstance(mark.get("offset"), int)}
+    return {
+        name: mark
+        for name, mark in data.items()
+        if isinstance(mark, dict) and isinstance(mark.get("ino"), int) and isinstance(mark.get("offset"), int)
+    }
 
 
 def save_cursor(project: str, cursor: dict[str, dict[str, int]]) -> None:
@@ -62,8 +65,9 @@ def pending(project: str, cursor: dict[str, dict[str, int]] | None = None) -> Ba
     cursor = load_cursor(project) if cursor is None else cursor
     batch = Batch()
     for name in LOGS:
-        records, mark = read_since(os.path.join(workspace.log_dir(project), name), cursor.get(name),
-                                   hooklog.generations(name))
+        records, mark = read_since(
+            os.path.join(workspace.log_dir(project), name), cursor.get(name), hooklog.generations(name)
+        )
         if name == hooklog.DECISIONS:
             batch.decisions = records
         else:
@@ -82,7 +86,7 @@ def read_since(path: str, mark: dict[str, int] | None, kept: int = 1) -> tuple[l
     inodes = [_inode(name) for name in files]
     if mark and mark["ino"] in inodes:
         start = inodes.index(mark["ino"])
-        parts = [(files[start], mark["offset"])] + [(name, 0) for name in files[start + 1:]]
+        parts = [(files[start], mark["offset"])] + [(name, 0) for name in files[start + 1 :]]
     else:
         parts = [(name, 0) for name in files]
     records: list[dict[str, Any]] = []
@@ -148,10 +152,19 @@ def outcome_of(record: dict[str, Any]) -> str:
 
 def attributes(record: dict[str, Any]) -> dict[str, str]:
     """The OpenTelemetry attributes of a decision or timing record (only those it has)."""
-    pairs = (("session.id", "session"), ("prompt.id", "prompt"), ("tool_use_id", "tool_use_id"),
-             ("sidekit.sidecar", "sidecar"), ("sidekit.rule_id", "rule"), ("sidekit.hook", "hook"),
-             ("sidekit.held_by", "by"), ("sidekit.finding", "key"), ("gt.role", "gt_role"),
-             ("gt.run_id", "gt_run_id"), ("gc.agent", "gc_agent"))
+    pairs = (
+        ("session.id", "session"),
+        ("prompt.id", "prompt"),
+        ("tool_use_id", "tool_use_id"),
+        ("sidekit.sidecar", "sidecar"),
+        ("sidekit.rule_id", "rule"),
+        ("sidekit.hook", "hook"),
+        ("sidekit.held_by", "by"),
+        ("sidekit.finding", "key"),
+        ("gt.role", "gt_role"),
+        ("gt.run_id", "gt_run_id"),
+        ("gc.agent", "gc_agent"),
+    )
     out = {name: str(record[field]) for name, field in pairs if isinstance(record.get(field), str) and record[field]}
     if "decision" in record:
         out["sidekit.outcome"] = outcome_of(record)

@@ -14,8 +14,10 @@ from typing import Any
 from sidekit_hooks import __version__
 from sidekit_hooks.telemetry.collect import Batch, attributes
 
-PACKAGES = {"opentelemetry.sdk": "opentelemetry-sdk",
-            "opentelemetry.exporter.otlp.proto.http": "opentelemetry-exporter-otlp-proto-http"}
+PACKAGES = {
+    "opentelemetry.sdk": "opentelemetry-sdk",
+    "opentelemetry.exporter.otlp.proto.http": "opentelemetry-exporter-otlp-proto-http",
+}
 SCOPE = "sidekit_hooks"
 TIMEOUT = 10.0  # seconds per request; a slow collector costs the worker, never a hook
 
@@ -42,8 +44,9 @@ def signal_url(endpoint: str, signal: str) -> str:
     return f"{base}/v1/{signal}"
 
 
-def ship(endpoint: str, headers: dict[str, str], batch: Batch, resource: dict[str, str],
-         timeout: float = TIMEOUT) -> bool:
+def ship(
+    endpoint: str, headers: dict[str, str], batch: Batch, resource: dict[str, str], timeout: float = TIMEOUT
+) -> bool:
     """Send the batch's logs, then its metrics; True only when the collector accepted both."""
     from opentelemetry.sdk.resources import Resource
 
@@ -69,8 +72,12 @@ def _ship_logs(endpoint: str, headers: dict[str, str], batch: Batch, res: Any, t
     provider.add_log_record_processor(SimpleLogRecordProcessor(memory))
     logger = provider.get_logger(SCOPE, __version__)
     for record in batch.decisions:
-        logger.emit(timestamp=_ns(record), body=str(record.get("text") or ""), event_name="sidekit.decision",
-                    attributes=attributes(record))
+        logger.emit(
+            timestamp=_ns(record),
+            body=str(record.get("text") or ""),
+            event_name="sidekit.decision",
+            attributes=attributes(record),
+        )
     for record in batch.timings:
         attrs: dict[str, Any] = attributes(record)
         attrs["sidekit.duration_ms"] = float(record.get("ms") or 0.0)
@@ -89,8 +96,10 @@ def _ship_metrics(endpoint: str, headers: dict[str, str], batch: Batch, res: Any
     from opentelemetry.sdk.metrics import Counter, Histogram, MeterProvider
     from opentelemetry.sdk.metrics.export import AggregationTemporality, InMemoryMetricReader, MetricExportResult
 
-    delta: dict[type, AggregationTemporality] = {Counter: AggregationTemporality.DELTA,
-                                                 Histogram: AggregationTemporality.DELTA}
+    delta: dict[type, AggregationTemporality] = {
+        Counter: AggregationTemporality.DELTA,
+        Histogram: AggregationTemporality.DELTA,
+    }
     reader = InMemoryMetricReader(preferred_temporality=delta)  # each export says what is new, nothing twice
     provider = MeterProvider(resource=res, metric_readers=[reader])
     meter = provider.get_meter(SCOPE, __version__)
@@ -111,8 +120,9 @@ def _ship_metrics(endpoint: str, headers: dict[str, str], batch: Batch, res: Any
     provider.shutdown()
     if data is None or not data.resource_metrics:
         return True
-    exporter = OTLPMetricExporter(endpoint=signal_url(endpoint, "metrics"), headers=headers, timeout=timeout,
-                                  preferred_temporality=delta)
+    exporter = OTLPMetricExporter(
+        endpoint=signal_url(endpoint, "metrics"), headers=headers, timeout=timeout, preferred_temporality=delta
+    )
     try:
         return bool(exporter.export(data) == MetricExportResult.SUCCESS)
     finally:

@@ -30,19 +30,32 @@ class Result:
         self.shipped, self.message, self.ok = shipped, message, ok
 
 
-def export(project: str, *, delays: tuple[float, ...] = RETRY_DELAYS, sleep: Callable[[float], None] = time.sleep,
-           timeout: float | None = None) -> Result:
+def export(
+    project: str,
+    *,
+    delays: tuple[float, ...] = RETRY_DELAYS,
+    sleep: Callable[[float], None] = time.sleep,
+    timeout: float | None = None,
+) -> Result:
     """Ship everything new; what happened, in one sentence."""
     endpoint, headers = exportconfig.resolve(project)
     if not endpoint:
-        return Result(0, "no OpenTelemetry endpoint configured (SIDEKIT_OTEL_ENDPOINT, the plugin's otel_endpoint "
-                         "option, or [tool.sidekit] otel-endpoint): nothing sent", True)
+        return Result(
+            0,
+            "no OpenTelemetry endpoint configured (SIDEKIT_OTEL_ENDPOINT, the plugin's otel_endpoint "
+            "option, or [tool.sidekit] otel-endpoint): nothing sent",
+            True,
+        )
     from sidekit_hooks.telemetry import otlp
 
     absent = otlp.missing()
     if absent:
-        return Result(0, f"OpenTelemetry export configured but {', '.join(absent)} not installed: "
-                         "pip install 'sidekit-hooks[otel]'; nothing sent", False)
+        return Result(
+            0,
+            f"OpenTelemetry export configured but {', '.join(absent)} not installed: "
+            "pip install 'sidekit-hooks[otel]'; nothing sent",
+            False,
+        )
     lock = os.path.join(workspace.state_dir(project), LOCK)
     if not background.take_lock(lock, stale_after=WALL_CAP + 30):
         return Result(0, "another export is running for this project", True)
@@ -52,8 +65,14 @@ def export(project: str, *, delays: tuple[float, ...] = RETRY_DELAYS, sleep: Cal
         background.release_lock(lock)
 
 
-def _rounds(project: str, endpoint: str, headers: dict[str, str], delays: tuple[float, ...],
-            sleep: Callable[[float], None], timeout: float) -> Result:
+def _rounds(
+    project: str,
+    endpoint: str,
+    headers: dict[str, str],
+    delays: tuple[float, ...],
+    sleep: Callable[[float], None],
+    timeout: float,
+) -> Result:
     from sidekit_hooks.telemetry import otlp
 
     shipped = 0
@@ -67,8 +86,11 @@ def _rounds(project: str, endpoint: str, headers: dict[str, str], delays: tuple[
             if otlp.ship(endpoint, headers, batch, resource, timeout):
                 break
         else:
-            return Result(shipped, f"collector at {endpoint} did not accept the export; "
-                                   f"{len(batch)} record(s) wait for the next try", False)
+            return Result(
+                shipped,
+                f"collector at {endpoint} did not accept the export; {len(batch)} record(s) wait for the next try",
+                False,
+            )
         collect.save_cursor(project, batch.cursor)
         shipped += len(batch)
     return Result(shipped, f"shipped {shipped} record(s) to {endpoint}", True)
@@ -77,8 +99,12 @@ def _rounds(project: str, endpoint: str, headers: dict[str, str], delays: tuple[
 def _resource() -> dict[str, str]:
     """Fleet-wide identity: the host, and Gas Town/City's names when the session has them."""
     out = {"host.name": os.uname().nodename}
-    for attribute, variable in (("gt.role", "GT_ROLE"), ("gt.run_id", "GT_RUN_ID"), ("gc.agent", "GC_AGENT"),
-                                ("gc.city", "GC_CITY")):
+    for attribute, variable in (
+        ("gt.role", "GT_ROLE"),
+        ("gt.run_id", "GT_RUN_ID"),
+        ("gc.agent", "GC_AGENT"),
+        ("gc.city", "GC_CITY"),
+    ):
         if os.environ.get(variable):
             out[attribute] = os.environ[variable]
     return out

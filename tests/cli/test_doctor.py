@@ -13,20 +13,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import REPO
 
 from sidekit_hooks import __version__
 from sidekit_hooks.cli.wiring import settings_merge
 from sidekit_hooks.core import hooklog
+from testing.hooks import REPO
 
 PYTHON = os.path.abspath(sys.executable)
 PY_VERSION = ".".join(map(str, sys.version_info[:3]))
-CMD = {event: settings_merge.command_for(PYTHON, str(REPO / "hooks" / script)) for event, (script, _m) in settings_merge.EVENTS.items()}
-VERSIONS = (f"sidekit {__version__}, Python {PY_VERSION}, pydantic {metadata.version('pydantic')}, "
-            f"rapidfuzz {metadata.version('rapidfuzz')}, tomli-w {metadata.version('tomli-w')}")
+CMD = {
+    event: settings_merge.command_for(PYTHON, str(REPO / "hooks" / script))
+    for event, (script, _m) in settings_merge.EVENTS.items()
+}
+VERSIONS = (
+    f"sidekit {__version__}, Python {PY_VERSION}, pydantic {metadata.version('pydantic')}, "
+    f"rapidfuzz {metadata.version('rapidfuzz')}, tomli-w {metadata.version('tomli-w')}"
+)
 RULES = "  ok       rule packs: every pack passes lint"
-AGENT_SHELL = ("  ok       agent shell: `sidekit` runs in the agent's shell (SessionStart (.claude/settings.json) puts it on "
-               f"PATH): sidekit {__version__}")
+AGENT_SHELL = (
+    "  ok       agent shell: `sidekit` runs in the agent's shell (SessionStart (.claude/settings.json) puts it on "
+    f"PATH): sidekit {__version__}"
+)
 
 
 @pytest.fixture
@@ -37,11 +44,19 @@ def home(tmp_path: Path) -> Path:
 
 
 def sidekit(*args: str, home: Path, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX", "SIDEKIT_P"))}
+    env = {
+        key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX", "SIDEKIT_P"))
+    }
     env["HOME"] = str(home)
     env.update(env_extra or {})
-    done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", *args], capture_output=True, text=True,
-                          env=env, cwd=str(home), timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(home),
+        timeout=60,
+    )
     # Hook timings vary from run to run; everything else is asserted exactly.
     return subprocess.CompletedProcess(done.args, done.returncode, re.sub(r"\d+ ms", "N ms", done.stdout), done.stderr)
 
@@ -60,23 +75,39 @@ def write_settings(project: Path, data: dict[str, Any], name: str = "settings.js
 def wired(commands: dict[str, str], others: bool = True) -> dict[str, Any]:
     """Settings that wire `commands`, and (with `others`) every other event the way install does."""
     every = {**{event: CMD[event] for event in settings_merge.EVENTS if others}, **commands}
-    return {"hooks": {event: [{"matcher": "*", "hooks": [{"type": "command", "command": command, "timeout": 5}]}]
-                      for event, command in every.items()}}
+    return {
+        "hooks": {
+            event: [{"matcher": "*", "hooks": [{"type": "command", "command": command, "timeout": 5}]}]
+            for event, command in every.items()
+        }
+    }
 
 
 def healthy_tail(project: Path) -> list[str]:
-    tail = ["  ok       paths: .sidekit/ and .runtime/ stay inside the project",
-            "  ok       state: .sidekit/ and .runtime/nudge_queue/ writable", f"  info     versions: {VERSIONS}"]
-    return tail + [RULES] + ["  info     test cache: no pytest run recorded yet",
-                             f"  info     test interpreter: {PYTHON} (sidekit's own: no project environment"
-                             " found); override: --python PY",
-                             "  ok       hook deadline: no hook ran out of time in the last 24 h", mcp_line(project),
-                             "  ok       hook log: no hook failures in the last 24 h"]
+    tail = [
+        "  ok       paths: .sidekit/ and .runtime/ stay inside the project",
+        "  ok       state: .sidekit/ and .runtime/nudge_queue/ writable",
+        f"  info     versions: {VERSIONS}",
+    ]
+    return (
+        tail
+        + [RULES]
+        + [
+            "  info     test cache: no pytest run recorded yet",
+            f"  info     test interpreter: {PYTHON} (sidekit's own: no project environment"
+            " found); override: --python PY",
+            "  ok       hook deadline: no hook ran out of time in the last 24 h",
+            mcp_line(project),
+            "  ok       hook log: no hook failures in the last 24 h",
+        ]
+    )
 
 
 def mcp_line(project: Path) -> str:
-    return ("  info     mcp: `sidekit mcp` lists 10 tools, first answer in N ms; not in .mcp.json "
-            f"(add it: sidekit install --project {project} --mcp)")
+    return (
+        "  info     mcp: `sidekit mcp` lists 10 tools, first answer in N ms; not in .mcp.json "
+        f"(add it: sidekit install --project {project} --mcp)"
+    )
 
 
 def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, home: Path) -> None:
@@ -89,8 +120,10 @@ def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, hom
         f"  ok       interpreter: {PYTHON} (Python {PY_VERSION})",
         "  ok       hook runs: PostToolUse (.claude/settings.json): exit 0, valid output, N ms",
         "  ok       hook runs: PostToolUseFailure (.claude/settings.json): exit 0, valid output, N ms",
-        *(f"  ok       hook runs: {event} (.claude/settings.json): exit 0, valid output, N ms"
-          for event in ("UserPromptSubmit", "PreToolUse", "SessionStart", "Stop", "SubagentStop")),
+        *(
+            f"  ok       hook runs: {event} (.claude/settings.json): exit 0, valid output, N ms"
+            for event in ("UserPromptSubmit", "PreToolUse", "SessionStart", "Stop", "SubagentStop")
+        ),
         AGENT_SHELL,
         *healthy_tail(project),
         "no problems found",
@@ -112,11 +145,18 @@ def test_no_wiring_is_a_problem_with_the_install_command(project: Path, home: Pa
 
 
 def test_a_missing_interpreter_and_a_missing_script_are_named(project: Path, home: Path) -> None:
-    write_settings(project, wired({
-        "PostToolUse": settings_merge.command_for("/gone/.venv/bin/python", str(REPO / "hooks" / "post_tool_use.py")),
-        "PostToolUseFailure": settings_merge.command_for(PYTHON, "/gone/hooks/post_tool_use_failure.py"),
-        "UserPromptSubmit": CMD["UserPromptSubmit"],
-    }))
+    write_settings(
+        project,
+        wired(
+            {
+                "PostToolUse": settings_merge.command_for(
+                    "/gone/.venv/bin/python", str(REPO / "hooks" / "post_tool_use.py")
+                ),
+                "PostToolUseFailure": settings_merge.command_for(PYTHON, "/gone/hooks/post_tool_use_failure.py"),
+                "UserPromptSubmit": CMD["UserPromptSubmit"],
+            }
+        ),
+    )
     done = sidekit("doctor", "--project", str(project), home=home)
     assert done.returncode == 1
     assert lines_of(done.stdout)[1:7] == [
@@ -131,16 +171,23 @@ def test_a_missing_interpreter_and_a_missing_script_are_named(project: Path, hom
     assert lines_of(done.stdout)[-1] == "2 problems found"
 
 
-def test_a_hook_that_fails_or_prints_junk_is_caught_by_the_live_probe(project: Path, home: Path, tmp_path: Path) -> None:
+def test_a_hook_that_fails_or_prints_junk_is_caught_by_the_live_probe(
+    project: Path, home: Path, tmp_path: Path
+) -> None:
     junk = tmp_path / "junk.py"
     junk.write_text("print('hello from a profile')\n")
     crash = tmp_path / "crash.py"
     crash.write_text("import sys\nsys.exit('boom')\n")
-    write_settings(project, wired({
-        "PostToolUse": settings_merge.command_for(PYTHON, str(junk)),
-        "PostToolUseFailure": settings_merge.command_for(PYTHON, str(crash)),
-        "UserPromptSubmit": CMD["UserPromptSubmit"],
-    }))
+    write_settings(
+        project,
+        wired(
+            {
+                "PostToolUse": settings_merge.command_for(PYTHON, str(junk)),
+                "PostToolUseFailure": settings_merge.command_for(PYTHON, str(crash)),
+                "UserPromptSubmit": CMD["UserPromptSubmit"],
+            }
+        ),
+    )
     done = sidekit("doctor", "--project", str(project), home=home)
     assert done.returncode == 1
     assert lines_of(done.stdout)[3:8] == [
@@ -176,7 +223,8 @@ def test_plugin_wiring_counts_as_wired(project: Path, home: Path) -> None:
     done = sidekit("doctor", "--project", str(project), home=home)
     assert done.returncode == 0
     assert lines_of(done.stdout)[1] == (
-        "  ok       settings: wired as a plugin: sidekit-hooks@team-tools (.claude/settings.json)")
+        "  ok       settings: wired as a plugin: sidekit-hooks@team-tools (.claude/settings.json)"
+    )
 
 
 def test_invalid_settings_json_is_reported_with_its_fix(project: Path, home: Path) -> None:
@@ -197,9 +245,12 @@ def test_recent_hook_failures_are_problems_older_ones_are_history(project: Path,
     sidekit("install", "--project", str(project), home=home)
     log = project / ".sidekit" / "log" / "hooks.jsonl"
     log.parent.mkdir(parents=True)
-    log.write_text(json.dumps({"ts": time.time() - 3 * 86400, "hook": "PostToolUse", "where": "hook", "error": "old"}) + "\n")
+    log.write_text(
+        json.dumps({"ts": time.time() - 3 * 86400, "hook": "PostToolUse", "where": "hook", "error": "old"}) + "\n"
+    )
     assert lines_of(sidekit("doctor", "--project", str(project), home=home).stdout)[-2] == (
-        "  ok       hook log: no hook failures in the last 24 h (1 older)")
+        "  ok       hook log: no hook failures in the last 24 h (1 older)"
+    )
     hooklog.error(str(project), "UserPromptSubmit", "drain", "PermissionError: [Errno 13] denied")
     ts = json.loads(log.read_text().splitlines()[-1])["ts"]
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts))
@@ -234,7 +285,8 @@ def test_json_format_is_one_compact_line(project: Path, home: Path) -> None:
     assert answer["project"] == str(project)
     assert answer["problems"] == 1
     assert answer["checks"][0] == {
-        "check": "settings", "status": "problem",
+        "check": "settings",
+        "status": "problem",
         "detail": "no sidekit hook entries in .claude/settings.json, .claude/settings.local.json or ~/.claude/settings.json",
         "fix": f"sidekit install --project {project}",
     }
@@ -249,15 +301,21 @@ def test_doctor_reports_a_corrupt_test_cache_and_map(project: Path, capsys: pyte
 
     checks = {check.name: check for check in doctor._cache_checks(str(project))}
     assert checks["test cache"] == doctor.Check(
-        "test cache", "problem", "status.json is corrupt; the next pytest run rebuilds it",
-        f"sidekit test --project {project}")
+        "test cache",
+        "problem",
+        "status.json is corrupt; the next pytest run rebuilds it",
+        f"sidekit test --project {project}",
+    )
     assert checks["test map"] == doctor.Check(
-        "test map", "problem", ".sidekit/code/covers.json cannot be used", f"cd {project} && sidekit map")
+        "test map", "problem", ".sidekit/code/covers.json cannot be used", f"cd {project} && sidekit map"
+    )
 
 
 def test_doctor_reports_a_broken_rule_pack_with_the_lint_command(project: Path) -> None:
     (project / "sidecar_rules").mkdir()
-    (project / "sidecar_rules" / "team.toml").write_text('[pack]\nname = "team"\n\n[[rules]]\nid = "a"\nsidecar = "specs"\n')
+    (project / "sidecar_rules" / "team.toml").write_text(
+        '[pack]\nname = "team"\n\n[[rules]]\nid = "a"\nsidecar = "specs"\n'
+    )
     from sidekit_hooks.cli.commands import doctor
 
     check = doctor._rule_packs_check(str(project))
@@ -288,8 +346,10 @@ def test_doctor_warns_when_both_forms_are_wired(project: Path, home: Path) -> No
     done = sidekit("doctor", "--project", str(project), home=home, env_extra=PLUGIN_ENV)
     assert done.returncode == 1
     twice = [line for line in lines_of(done.stdout) if "wired more than once" in line]
-    assert twice[0] == ("  PROBLEM  settings: PostToolUse is wired more than once (.claude/settings.json and the plugin): "
-                        "nudges would come twice")
+    assert twice[0] == (
+        "  PROBLEM  settings: PostToolUse is wired more than once (.claude/settings.json and the plugin): "
+        "nudges would come twice"
+    )
     assert len(twice) == len(settings_merge.EVENTS)
     assert f"fix: sidekit uninstall --project {project}" in done.stdout
 
@@ -298,8 +358,10 @@ def test_an_old_wiring_without_session_start_leaves_sidekit_off_the_agents_path(
     old = {event: CMD[event] for event in ("PostToolUse", "PostToolUseFailure", "UserPromptSubmit")}
     write_settings(project, wired(old, others=False))
     done = sidekit("doctor", "--project", str(project), home=home)
-    assert ("  PROBLEM  agent shell: `sidekit` is not on the agent's PATH: no SessionStart hook puts it there"
-            in lines_of(done.stdout))
+    assert (
+        "  PROBLEM  agent shell: `sidekit` is not on the agent's PATH: no SessionStart hook puts it there"
+        in lines_of(done.stdout)
+    )
 
 
 def test_doctor_outside_a_session_recognises_the_plugin_that_set_the_project_up(project: Path, home: Path) -> None:
@@ -307,7 +369,8 @@ def test_doctor_outside_a_session_recognises_the_plugin_that_set_the_project_up(
     (project / ".sidekit" / "plugin-setup.json").write_text(json.dumps({"version": 1, "root": str(REPO)}))
     done = sidekit("doctor", "--project", str(project), home=home)  # no SIDEKIT_PLUGIN_ROOT: not in a session
     assert lines_of(done.stdout)[1] == (
-        f"  ok       settings: wired as a plugin: {REPO} (the plugin that set this project up)")
+        f"  ok       settings: wired as a plugin: {REPO} (the plugin that set this project up)"
+    )
     assert f"sidekit install --project {project}" not in done.stdout  # never told to wire the settings form too
 
 
@@ -323,15 +386,19 @@ def test_sidekits_own_links_pass_and_recording_keeps_working(project: Path, home
     assert "  ok       paths: .sidekit/ and .runtime/ stay inside the project" in lines_of(done.stdout)
 
 
-def test_a_recorder_link_to_something_else_is_mended_by_rewiring_not_removed(project: Path, home: Path,
-                                                                             tmp_path: Path) -> None:
+def test_a_recorder_link_to_something_else_is_mended_by_rewiring_not_removed(
+    project: Path, home: Path, tmp_path: Path
+) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (project / ".sidekit" / "pytest-env").mkdir(parents=True)
     (project / ".sidekit" / "pytest-env" / "sidekit_hooks").symlink_to(elsewhere)
     done = sidekit("doctor", "--project", str(project), home=home)
     lines = lines_of(done.stdout)
-    at = lines.index(f"  PROBLEM  paths: .sidekit/pytest-env/sidekit_hooks -> {elsewhere} leads outside the project; "
-                     "sidekit refuses to use it")
-    assert lines[at + 1] == (f"           fix: sidekit install --project {project} --recorder-only "
-                             "(points it at this sidekit again)")
+    at = lines.index(
+        f"  PROBLEM  paths: .sidekit/pytest-env/sidekit_hooks -> {elsewhere} leads outside the project; "
+        "sidekit refuses to use it"
+    )
+    assert lines[at + 1] == (
+        f"           fix: sidekit install --project {project} --recorder-only (points it at this sidekit again)"
+    )

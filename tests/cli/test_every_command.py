@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from testing.hooks import SIDEKIT
 
 from sidekit_hooks import cli
+from testing.hooks import SIDEKIT
 
 NAMES = sorted(cli.COMMANDS)
 
@@ -58,20 +58,23 @@ class Broken:
         raise ZeroDivisionError("a bug in sidekit")
 
 
-def test_a_bug_exits_3_names_its_log_and_keeps_the_traceback_there(project: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bug_exits_3_names_its_log_and_keeps_the_traceback_there(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = cli.run_command(Broken, argparse.Namespace(project=str(project)))
     log = project / ".sidekit" / "log" / "cli-errors.log"
     assert code == 3
     assert capsys.readouterr().err == (
         "sidekit: unexpected error: ZeroDivisionError: a bug in sidekit\n"
-        f"  details: {log}\n  fix: sidekit doctor, then report the details file\n")
+        f"  details: {log}\n  fix: sidekit doctor, then report the details file\n"
+    )
     assert "Traceback (most recent call last)" in log.read_text()
     assert 'raise ZeroDivisionError("a bug in sidekit")' in log.read_text()
 
 
-def test_a_bug_never_creates_a_missing_project_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bug_never_creates_a_missing_project_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     missing = tmp_path / "no-such-project"
     assert cli.run_command(Broken, argparse.Namespace(project=str(missing))) == 3
@@ -80,8 +83,9 @@ def test_a_bug_never_creates_a_missing_project_folder(tmp_path: Path, monkeypatc
 
 
 def test_the_real_command_line_says_the_same(project: Path) -> None:
-    done = subprocess.run([*SIDEKIT, "status", "--no-such-option"], capture_output=True, text=True, timeout=60,
-                          cwd=project)
+    done = subprocess.run(
+        [*SIDEKIT, "status", "--no-such-option"], capture_output=True, text=True, timeout=60, cwd=project
+    )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith("usage: sidekit status") and "Traceback" not in done.stderr
     assert [sys.executable, "-m", "sidekit_hooks.cli"] == SIDEKIT

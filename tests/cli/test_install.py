@@ -10,13 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import REPO, context_of, payload
 
-from sidekit_hooks.cli.wiring import settings_merge, files
+from sidekit_hooks.cli.wiring import files, settings_merge
+from testing.hooks import REPO, context_of, payload
 
 PYTHON = os.path.abspath(sys.executable)
 HOOKS = REPO / "hooks"
-CMD = {event: settings_merge.command_for(PYTHON, str(HOOKS / script)) for event, (script, _m) in settings_merge.EVENTS.items()}
+CMD = {
+    event: settings_merge.command_for(PYTHON, str(HOOKS / script))
+    for event, (script, _m) in settings_merge.EVENTS.items()
+}
 FOREIGN = '{\n    "model": "opus",\n    "hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}]}\n}\n'
 
 
@@ -30,8 +33,14 @@ def home(tmp_path: Path) -> Path:
 def sidekit(*args: str, home: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
     env["HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", *args], capture_output=True, text=True,
-                          env=env, cwd=str(cwd or home), timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(cwd or home),
+        timeout=60,
+    )
 
 
 def added_lines(project: Path) -> str:
@@ -60,8 +69,12 @@ def test_install_merges_after_foreign_entries_and_reports_every_change(project: 
             {"matcher": "*", "hooks": [{"type": "command", "command": CMD["PostToolUseFailure"], "timeout": 5}]},
         ],
         "UserPromptSubmit": [{"hooks": [{"type": "command", "command": CMD["UserPromptSubmit"], "timeout": 5}]}],
-        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": CMD["PreToolUse"], "timeout": 5,
-                                                      "if": "Bash(*test*)"}]}],
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [{"type": "command", "command": CMD["PreToolUse"], "timeout": 5, "if": "Bash(*test*)"}],
+            }
+        ],
         "SessionStart": [{"hooks": [{"type": "command", "command": CMD["SessionStart"], "timeout": 5}]}],
         "Stop": [{"hooks": [{"type": "command", "command": CMD["Stop"], "timeout": 5}]}],
         "SubagentStop": [{"hooks": [{"type": "command", "command": CMD["SubagentStop"], "timeout": 5}]}],
@@ -83,7 +96,8 @@ def test_install_twice_changes_nothing_and_uninstall_gives_back_the_same_bytes(p
     again = sidekit("install", "--project", str(project), home=home)
     assert again.returncode == 0
     assert again.stdout == f"sidekit install: {target}\n" + "".join(
-        f"  {event}: already installed\n" for event in settings_merge.EVENTS)
+        f"  {event}: already installed\n" for event in settings_merge.EVENTS
+    )
     assert target.read_text() == installed
     assert (project / ".gitignore").read_text() == (
         "node_modules\n/.sidekit\n\n# sidekit-hooks: caches, logs, the nudge queue, settings backups\n"
@@ -93,8 +107,10 @@ def test_install_twice_changes_nothing_and_uninstall_gives_back_the_same_bytes(p
     assert gone.returncode == 0, gone.stderr
     assert gone.stdout == f"sidekit uninstall: {target}\n" + "".join(
         f"  {event}: removed {CMD[event]}\n" for event in settings_merge.EVENTS
-    ) + (f"  removed the backup install kept: {target}.sidekit-backup\n"
-         "  .gitignore: removed .runtime/ .claude/*.sidekit-backup\n")
+    ) + (
+        f"  removed the backup install kept: {target}.sidekit-backup\n"
+        "  .gitignore: removed .runtime/ .claude/*.sidekit-backup\n"
+    )
     assert target.read_text() == FOREIGN
     assert not (project / ".sidekit" / "install.json").exists()
     # What install wrote goes: its .gitignore block and its backup (#15).
@@ -118,19 +134,27 @@ def test_hand_edited_entries_are_still_removed_exactly(project: Path, home: Path
 def test_a_settings_file_install_created_is_removed_by_uninstall(project: Path, home: Path) -> None:
     target = project / ".claude" / "settings.json"
     done = sidekit("install", "--project", str(project), home=home)
-    assert done.stdout == (f"sidekit install: {target}\n{added_lines(project)}"
-                           "  .gitignore: added .sidekit/ .runtime/ .claude/*.sidekit-backup\n")
+    assert done.stdout == (
+        f"sidekit install: {target}\n{added_lines(project)}"
+        "  .gitignore: added .sidekit/ .runtime/ .claude/*.sidekit-backup\n"
+    )
     gone = sidekit("uninstall", "--project", str(project), home=home)
-    assert gone.stdout.endswith("  removed the file (sidekit install had created it)\n"
-                                "  .gitignore: removed .sidekit/ .runtime/ .claude/*.sidekit-backup\n")
+    assert gone.stdout.endswith(
+        "  removed the file (sidekit install had created it)\n"
+        "  .gitignore: removed .sidekit/ .runtime/ .claude/*.sidekit-backup\n"
+    )
     assert not target.exists() and not (project / ".gitignore").exists()
 
 
 def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Path, home: Path) -> None:
     target = project / ".claude" / "settings.json"
     target.parent.mkdir()
-    mine = {"hooks": {event: [{"hooks": [{"type": "command", "command": CMD[event], "timeout": 9}]}]
-                      for event in settings_merge.EVENTS}}  # e.g. copied from a teammate's settings
+    mine = {
+        "hooks": {
+            event: [{"hooks": [{"type": "command", "command": CMD[event], "timeout": 9}]}]
+            for event in settings_merge.EVENTS
+        }
+    }  # e.g. copied from a teammate's settings
     target.write_text(json.dumps(mine))
     sidekit("install", "--project", str(project), home=home)
     done = sidekit("uninstall", "--project", str(project), home=home)
@@ -142,14 +166,19 @@ def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Pat
         "  .gitignore: removed .sidekit/ .runtime/ .claude/*.sidekit-backup\n"
     )
     done = sidekit("uninstall", "--project", str(project), "--all", home=home)
-    assert done.stdout.splitlines()[1:1 + len(settings_merge.EVENTS)] == [f"  {event}: removed {CMD[event]}" for event in settings_merge.EVENTS]
+    assert done.stdout.splitlines()[1 : 1 + len(settings_merge.EVENTS)] == [
+        f"  {event}: removed {CMD[event]}" for event in settings_merge.EVENTS
+    ]
     assert json.loads(target.read_text()) == {"hooks": {}}
 
 
-@pytest.mark.parametrize("text, message", [
-    ('{"hooks": {', "is not valid JSON (line 1, column 12: Expecting property name enclosed in double quotes)"),
-    ("[1, 2]", "holds JSON but not an object"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('{"hooks": {', "is not valid JSON (line 1, column 12: Expecting property name enclosed in double quotes)"),
+        ("[1, 2]", "holds JSON but not an object"),
+    ],
+)
 def test_invalid_settings_are_refused_and_nothing_changes(project: Path, home: Path, text: str, message: str) -> None:
     target = project / ".claude" / "settings.json"
     target.parent.mkdir()
@@ -170,8 +199,10 @@ def test_a_hooks_value_of_the_wrong_shape_is_refused(project: Path, home: Path) 
     target.write_text('{"hooks": []}')
     done = sidekit("install", "--project", str(project), home=home)
     assert done.returncode == 1
-    assert done.stderr == (f'sidekit: {target}: "hooks" is not an object; nothing was changed\n'
-                           f"  fix: repair that part of the file, then: sidekit install --project {project}\n")
+    assert done.stderr == (
+        f'sidekit: {target}: "hooks" is not an object; nothing was changed\n'
+        f"  fix: repair that part of the file, then: sidekit install --project {project}\n"
+    )
     assert target.read_text() == '{"hooks": []}'
 
 
@@ -188,8 +219,10 @@ def test_user_scope_writes_home_settings_and_no_project_files(home: Path, projec
 def test_user_and_local_do_not_combine(home: Path) -> None:
     done = sidekit("install", "--user", "--local", home=home)
     assert done.returncode == 1
-    assert done.stderr == ("sidekit: --local names a project's settings.local.json; it does not combine with --user\n"
-                           "  fix: drop --local, or use --project DIR --local\n")
+    assert done.stderr == (
+        "sidekit: --local names a project's settings.local.json; it does not combine with --user\n"
+        "  fix: drop --local, or use --project DIR --local\n"
+    )
 
 
 def test_a_symlinked_settings_file_stays_a_symlink(project: Path, home: Path, tmp_path: Path) -> None:
@@ -215,7 +248,8 @@ def test_claude_md_block_is_added_once_and_removed_exactly(project: Path, home: 
     assert claude_md.read_text().count("sidekit-hooks:begin") == 1
     kept = sidekit("uninstall", "--project", str(project), home=home)
     assert kept.stdout.endswith(
-        f"  {claude_md} still has the sidekit block; remove it: sidekit uninstall --project {project} --claude-md\n")
+        f"  {claude_md} still has the sidekit block; remove it: sidekit uninstall --project {project} --claude-md\n"
+    )
     gone = sidekit("uninstall", "--project", str(project), "--claude-md", home=home)
     assert gone.stdout.endswith(f"  {claude_md}: removed the sidekit block\n")
     assert claude_md.read_text() == "# Project\n\nUse tabs.\n"
@@ -223,8 +257,14 @@ def test_claude_md_block_is_added_once_and_removed_exactly(project: Path, home: 
 
 def test_claude_md_block_names_the_compact_commands() -> None:
     block = files.claude_md_block()
-    for command in ("sidekit status", "sidekit test", "sidekit failures", "sidekit select", "sidekit symbol",
-                    "sidekit usages"):
+    for command in (
+        "sidekit status",
+        "sidekit test",
+        "sidekit failures",
+        "sidekit select",
+        "sidekit symbol",
+        "sidekit usages",
+    ):
         assert f"`{command}" in block
     assert len(block) < 1200  # it is read at the start of every session
 
@@ -232,14 +272,22 @@ def test_claude_md_block_names_the_compact_commands() -> None:
 def run_through_sh(command: str, event: str, data: dict[str, Any], project: Path) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
     env["CLAUDE_PROJECT_DIR"] = str(project)
-    return subprocess.run(["/bin/sh", "-c", command], input=json.dumps(data), capture_output=True, text=True,
-                          env=env, cwd=str(project), timeout=30)
+    return subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(project),
+        timeout=30,
+    )
 
 
 def test_the_installed_command_runs_through_sh_with_its_marker_comment(project: Path, home: Path) -> None:
     sidekit("install", "--project", str(project), home=home)
-    sidekit("nudge", "--project", str(project), "--session", "sess-1", "--sender", "lead", "check", "the", "spec",
-            home=home)
+    sidekit(
+        "nudge", "--project", str(project), "--session", "sess-1", "--sender", "lead", "check", "the", "spec", home=home
+    )
     data = json.loads((project / ".claude" / "settings.json").read_text())
     command = data["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
     assert command.endswith(" # sidekit-hooks")
@@ -255,19 +303,25 @@ def test_quoted_paths_with_spaces_run_through_sh(project: Path, tmp_path: Path) 
     (spaced / "python").symlink_to(sys.executable)
     command = settings_merge.command_for(str(spaced / "python"), str(HOOKS / "post_tool_use.py"))
     assert command.startswith(f"'{spaced}/python' -S ")
-    done = run_through_sh(command, "PostToolUse", payload("PostToolUse", project, tool_name="Read",
-                                                          tool_input={"file_path": str(project / "a.py")}), project)
+    done = run_through_sh(
+        command,
+        "PostToolUse",
+        payload("PostToolUse", project, tool_name="Read", tool_input={"file_path": str(project / "a.py")}),
+        project,
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
 def test_install_sh_refuses_an_unknown_option_before_doing_anything(tmp_path: Path) -> None:
-    done = subprocess.run([str(REPO / "install.sh"), "--bogus"], capture_output=True, text=True, cwd=str(tmp_path),
-                          timeout=30)
+    done = subprocess.run(
+        [str(REPO / "install.sh"), "--bogus"], capture_output=True, text=True, cwd=str(tmp_path), timeout=30
+    )
     assert (done.returncode, done.stdout, done.stderr) == (2, "", "install.sh: unknown option --bogus (try --help)\n")
 
 
-def test_an_install_without_its_checkout_says_where_the_hook_scripts_come_from(monkeypatch: pytest.MonkeyPatch,
-                                                                               tmp_path: Path) -> None:
+def test_an_install_without_its_checkout_says_where_the_hook_scripts_come_from(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import sidekit_hooks
     from sidekit_hooks.core.errors import SidekitError
 

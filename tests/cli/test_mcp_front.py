@@ -13,20 +13,29 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.mcp import environment, make_project
 
 from sidekit_hooks.cli.mcpserver import front
+from testing.mcp import environment, make_project
 
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
 def converse(root: Path, messages: list[dict[str, Any]], front_on: bool = True) -> list[Any]:
     """The server's answer to each request (notifications get none), one session, in order."""
     env = dict(environment(), SIDEKIT_MCP_FRONT="1" if front_on else "0")
-    process = subprocess.Popen([sys.executable, "-m", "sidekit_hooks.cli", "mcp", "--project", str(root)],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sidekit_hooks.cli", "mcp", "--project", str(root)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     assert process.stdin is not None and process.stdout is not None
     answers = []
     try:
@@ -63,37 +72,60 @@ def test_the_front_negotiates_the_versions_the_sdk_does() -> None:
 def test_the_front_answers_as_the_sdk_does_and_hands_it_the_session(small: Path) -> None:
     symbol = {"name": "symbol", "arguments": {"name": "add"}}
     script: list[dict[str, Any]] = [
-        INITIALIZE, INITIALIZED, {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
+        INITIALIZE,
+        INITIALIZED,
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
         {"jsonrpc": "2.0", "id": 3, "method": "ping"},
         {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": symbol},
         {"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {}},
-        {"jsonrpc": "2.0", "id": 6, "method": "resources/list", "params": {}}]
+        {"jsonrpc": "2.0", "id": 6, "method": "resources/list", "params": {}},
+    ]
     with_front, sdk_alone = converse(small, script), converse(small, script, front_on=False)
     assert with_front == sdk_alone
     assert with_front[0]["result"]["serverInfo"]["name"] == "sidekit"
     assert with_front[3]["result"]["content"][0]["text"] == (
-        '{"matches":[{"kind":"function","at":"calc/ops.py:1","sig":"(a, b)"}],"searched":5}')
+        '{"matches":[{"kind":"function","at":"calc/ops.py:1","sig":"(a, b)"}],"searched":5}'
+    )
     assert "error" in with_front[5]  # what the SDK says of a method it does not serve
 
 
-@pytest.mark.parametrize("first", [
-    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "1999-01-01", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
-    {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},  # no handshake at all
-])
-def test_what_the_front_does_not_know_goes_to_the_sdk_from_the_first_message(small: Path,
-                                                                             first: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "first",
+    [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "1999-01-01",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},  # no handshake at all
+    ],
+)
+def test_what_the_front_does_not_know_goes_to_the_sdk_from_the_first_message(
+    small: Path, first: dict[str, Any]
+) -> None:
     script = [first, {"jsonrpc": "2.0", "id": 2, "method": "ping"}]
     assert converse(small, script) == converse(small, script, front_on=False)
 
 
 def test_a_client_that_leaves_after_listing_tools_ends_the_server_at_once(small: Path) -> None:
     env = dict(environment())
-    lines = b"".join(json.dumps(m).encode() + b"\n" for m in (
-        INITIALIZE, INITIALIZED, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+    lines = b"".join(
+        json.dumps(m).encode() + b"\n"
+        for m in (INITIALIZE, INITIALIZED, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    )
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "mcp", "--project", str(small)], input=lines,
-                          capture_output=True, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", "mcp", "--project", str(small)],
+        input=lines,
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 0
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a["id"] for a in answers] == [1, 2] and len(answers[1]["result"]["tools"]) == 10

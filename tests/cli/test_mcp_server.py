@@ -15,8 +15,18 @@ import pytest
 from sidekit_hooks.cli.mcpserver import tools as mcp_tools
 from testing.mcp import cli, connect, make_project, processes_in, text_of, wire_size
 
-CONTRACT_TOOLS = ["status", "test", "failures", "select", "tests_for", "blast_radius", "symbol", "usages",
-                  "scope_show", "scope_set"]
+CONTRACT_TOOLS = [
+    "status",
+    "test",
+    "failures",
+    "select",
+    "tests_for",
+    "blast_radius",
+    "symbol",
+    "usages",
+    "scope_show",
+    "scope_set",
+]
 
 
 @pytest.fixture
@@ -26,6 +36,7 @@ def small(tmp_path: Path) -> Path:
 
 def call(root: Path, *calls: tuple[str, dict[str, Any]]) -> list[Any]:
     """Each call's CallToolResult, from one server session."""
+
     async def run() -> list[Any]:
         async with connect(root) as session:
             return [await session.call_tool(name, arguments) for name, arguments in calls]
@@ -63,8 +74,11 @@ def test_every_tool_answers_with_the_bytes_the_cli_prints(small: Path) -> None:
         ("status", {}, ("status",)),
         ("status", {"since": generation}, ("status", "--since", str(generation))),
         ("failures", {}, ("failures",)),
-        ("failures", {"tests": ["tests/test_ops.py::test_mul"], "stacks": True},
-         ("failures", "--stacks", "tests/test_ops.py::test_mul")),
+        (
+            "failures",
+            {"tests": ["tests/test_ops.py::test_mul"], "stacks": True},
+            ("failures", "--stacks", "tests/test_ops.py::test_mul"),
+        ),
         ("select", {}, ("select",)),
         ("tests_for", {"path": "calc/ops.py"}, ("tests-for", "calc/ops.py")),
         ("blast_radius", {"target": "calc/ops.py:add"}, ("blast-radius", "calc/ops.py:add")),
@@ -73,6 +87,7 @@ def test_every_tool_answers_with_the_bytes_the_cli_prints(small: Path) -> None:
         ("usages", {"name": "add"}, ("usages", "add")),
         ("scope_show", {}, ("scope", "show", "--project", str(small))),
     ]
+
     # status carries the cache's age in seconds, so the CLI answers just before and just after each
     # call: the clock may tick between two of them, never twice.
     async def run() -> list[tuple[str, Any, str, str]]:
@@ -99,8 +114,19 @@ def test_scope_set_writes_the_scope_the_cli_would(small: Path) -> None:
     arguments = {"allow": ["calc/**"], "deny": ["calc/report.py"], "issue": "gt-1"}
     (result,) = call(small, ("scope_set", arguments))
     assert result.is_error is False
-    cli_text = cli_line(small, "scope", "set", "--issue", "gt-1", "--allow", "calc/**", "--deny", "calc/report.py",
-                        "--project", str(small))
+    cli_text = cli_line(
+        small,
+        "scope",
+        "set",
+        "--issue",
+        "gt-1",
+        "--allow",
+        "calc/**",
+        "--deny",
+        "calc/report.py",
+        "--project",
+        str(small),
+    )
     assert text_of(result) == cli_text
     assert text_of(call(small, ("scope_show", {}))[0]) == cli_line(small, "scope", "show", "--project", str(small))
 
@@ -123,23 +149,49 @@ def test_test_answers_from_the_run_it_made_as_the_cli_does(small: Path) -> None:
     assert re.sub(r'"secs":[0-9.]+,?', "", printed) == re.sub(r'"secs":[0-9.]+,?', "", text)
 
 
-@pytest.mark.parametrize(("name", "arguments", "message"), [
-    ("usages", {}, "sidekit: usages: 'name' is required\n  fix: call usages with {\"name\": \"...\"}"),
-    ("usages", {"name": 3}, "sidekit: usages: 'name' must be a string, not an integer\n"
-                            "  fix: call usages with {\"name\": \"...\"}"),
-    ("symbol", {"name": "  "}, "sidekit: symbol: 'name' must not be empty\n  fix: call symbol with {\"name\": \"...\"}"),
-    ("status", {"since": "7"}, "sidekit: status: 'since' must be an integer, not a string\n"
-                               "  fix: call status with {} (optional: since)"),
-    ("status", {"project": "/etc"}, "sidekit: status: unknown argument 'project' (status takes since)\n"
-                                    "  fix: call status with {} (optional: since)"),
-    ("test", {"args": "tests"}, "sidekit: test: 'args' must be a list of strings, not a string\n"
-                                "  fix: call test with {} (optional: args, select, base)"),
-    ("scope_set", {"allow": []}, "sidekit: scope_set: 'allow' needs at least one glob\n"
-                                 "  fix: call scope_set with {\"allow\": [\"...\"]} (optional: deny, issue)"),
-    ("grep", {}, "sidekit: unknown tool 'grep'\n  fix: use one of: " + ", ".join(CONTRACT_TOOLS)),
-])
-def test_bad_arguments_get_a_tool_error_with_the_fix(small: Path, name: str, arguments: dict[str, Any],
-                                                    message: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "arguments", "message"),
+    [
+        ("usages", {}, 'sidekit: usages: \'name\' is required\n  fix: call usages with {"name": "..."}'),
+        (
+            "usages",
+            {"name": 3},
+            'sidekit: usages: \'name\' must be a string, not an integer\n  fix: call usages with {"name": "..."}',
+        ),
+        (
+            "symbol",
+            {"name": "  "},
+            'sidekit: symbol: \'name\' must not be empty\n  fix: call symbol with {"name": "..."}',
+        ),
+        (
+            "status",
+            {"since": "7"},
+            "sidekit: status: 'since' must be an integer, not a string\n  fix: call status with {} (optional: since)",
+        ),
+        (
+            "status",
+            {"project": "/etc"},
+            "sidekit: status: unknown argument 'project' (status takes since)\n"
+            "  fix: call status with {} (optional: since)",
+        ),
+        (
+            "test",
+            {"args": "tests"},
+            "sidekit: test: 'args' must be a list of strings, not a string\n"
+            "  fix: call test with {} (optional: args, select, base)",
+        ),
+        (
+            "scope_set",
+            {"allow": []},
+            "sidekit: scope_set: 'allow' needs at least one glob\n"
+            '  fix: call scope_set with {"allow": ["..."]} (optional: deny, issue)',
+        ),
+        ("grep", {}, "sidekit: unknown tool 'grep'\n  fix: use one of: " + ", ".join(CONTRACT_TOOLS)),
+    ],
+)
+def test_bad_arguments_get_a_tool_error_with_the_fix(
+    small: Path, name: str, arguments: dict[str, Any], message: str
+) -> None:
     (result,) = call(small, (name, arguments))
     assert result.is_error is True
     assert text_of(result) == message
@@ -154,8 +206,9 @@ def test_a_command_error_is_the_cli_message_as_a_tool_error(small: Path) -> None
     assert "Traceback" not in text_of(result)
 
 
-def test_an_unexpected_failure_is_a_tool_error_and_logged_not_a_traceback(small: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_failure_is_a_tool_error_and_logged_not_a_traceback(
+    small: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from mcp import types
 
     from sidekit_hooks.cli.commands import mcp
@@ -170,8 +223,10 @@ def test_an_unexpected_failure_is_a_tool_error_and_logged_not_a_traceback(small:
     assert result.is_error is True
     text = result.content[0].text
     log = small / ".sidekit" / "log" / "cli-errors.log"
-    assert text == (f"sidekit: usages: unexpected error: RuntimeError: index exploded\n  details: {log}\n"
-                     "  fix: sidekit doctor, then report the details file")
+    assert text == (
+        f"sidekit: usages: unexpected error: RuntimeError: index exploded\n  details: {log}\n"
+        "  fix: sidekit doctor, then report the details file"
+    )
     logged = log.read_text()
     assert "RuntimeError: index exploded" in logged and "Traceback" in logged
 
@@ -195,11 +250,13 @@ def test_cancelled_test_leaves_no_pytest_behind(tmp_path: Path) -> None:
 
     async def run() -> list[str]:
         async with connect(root) as session:
+
             async def on_progress(value: float, total: float | None, message: str | None) -> None:
                 progress.append(value)
 
             with anyio.move_on_after(60) as scope:
                 async with anyio.create_task_group() as group:
+
                     async def call_test() -> None:
                         await session.call_tool("test", {}, progress_callback=on_progress)
 
@@ -248,8 +305,11 @@ def test_two_clients_at_once_keep_the_cache_whole(small: Path) -> None:
     summary = json.loads((small / ".sidekit" / "status.json").read_text())
     table = json.loads((small / ".sidekit" / "status-tests.json").read_text())
     assert summary["run"]["counts"] == {"passed": 2, "failed": 1}
-    assert set(table["tests"]) == {"tests/test_ops.py::test_add", "tests/test_ops.py::test_mul",
-                                   "tests/test_report.py::test_summary"}
+    assert set(table["tests"]) == {
+        "tests/test_ops.py::test_add",
+        "tests/test_ops.py::test_mul",
+        "tests/test_report.py::test_summary",
+    }
     assert json.loads(cli_line(small, "status"))["generation"] == summary["generation"]
 
 
@@ -282,14 +342,29 @@ def test_sigterm_to_the_server_stops_its_pytest_first(tmp_path: Path) -> None:
     from testing.mcp import environment
 
     root = make_project(tmp_path / "slow", SLOW_SUITE)
-    server = subprocess.Popen([sys.executable, "-m", "sidekit_hooks.cli", "mcp", "--project", str(root)], cwd=root,
-                              env=environment(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "sidekit_hooks.cli", "mcp", "--project", str(root)],
+        cwd=root,
+        env=environment(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     assert server.stdin is not None
-    for message in ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
-                    {"jsonrpc": "2.0", "method": "notifications/initialized"},
-                    {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "test", "arguments": {}}}):
+    for message in (
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "test", "arguments": {}}},
+    ):
         server.stdin.write(json.dumps(message).encode() + b"\n")
         server.stdin.flush()
     try:

@@ -30,8 +30,14 @@ def home(tmp_path: Path) -> Path:
 def sidekit(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
     env["HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", *args], capture_output=True, text=True,
-                          env=env, cwd=str(home), timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(home),
+        timeout=60,
+    )
 
 
 def test_install_adds_the_server_and_approves_it_uninstall_gives_the_files_back(project: Path, home: Path) -> None:
@@ -93,8 +99,10 @@ def test_a_foreign_sidekit_entry_is_put_back_and_a_broken_file_is_refused(projec
 def test_mcp_with_user_is_refused_before_anything_changes(home: Path) -> None:
     done = sidekit("install", "--user", "--mcp", home=home)
     assert done.returncode == 1
-    assert done.stderr == ("sidekit: --mcp wires a project's .mcp.json; it does not combine with --user\n"
-                           "  fix: sidekit install --project DIR --mcp\n")
+    assert done.stderr == (
+        "sidekit: --mcp wires a project's .mcp.json; it does not combine with --user\n"
+        "  fix: sidekit install --project DIR --mcp\n"
+    )
     assert not (home / ".claude").exists()
 
 
@@ -139,14 +147,19 @@ def test_doctor_starts_the_wired_server_and_reports_its_tools_and_time(project: 
     line = next(line for line in done.stdout.splitlines() if "mcp:" in line)
     assert re.fullmatch(r"  ok       mcp: \.mcp\.json server 'sidekit' lists 10 tools, first answer in \d+ ms", line)
 
-    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"sidekit": {"command": "/gone/python",
-                                                                               "args": ["-P", "-m", "sidekit_hooks.cli", "mcp"]}}}))
+    (project / ".mcp.json").write_text(
+        json.dumps(
+            {"mcpServers": {"sidekit": {"command": "/gone/python", "args": ["-P", "-m", "sidekit_hooks.cli", "mcp"]}}}
+        )
+    )
     done = sidekit("doctor", "--project", str(project), home=home)
     assert done.returncode == 1
     lines = done.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if "mcp:" in line)
-    assert lines[at] == ("  PROBLEM  mcp: .mcp.json server 'sidekit' did not list its tools: "
-                         "cannot start /gone/python: No such file or directory")
+    assert lines[at] == (
+        "  PROBLEM  mcp: .mcp.json server 'sidekit' did not list its tools: "
+        "cannot start /gone/python: No such file or directory"
+    )
     assert lines[at + 1] == f"           fix: sidekit install --project {project} --mcp"
 
 
@@ -177,24 +190,42 @@ def test_a_fresh_plugin_install_builds_its_environment_before_serving(tmp_path: 
     import shutil
 
     plugin = tmp_path / "plugin-root"
-    shutil.copytree(REPO, plugin, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__", ".sidekit*", "tests",
-                                                               "*.egg-info", ".*_cache", ".plugin-venv"))
+    shutil.copytree(
+        REPO,
+        plugin,
+        ignore=shutil.ignore_patterns(
+            ".venv", ".git", "__pycache__", ".sidekit*", "tests", "*.egg-info", ".*_cache", ".plugin-venv"
+        ),
+    )
     stub = tmp_path / "fake-pip"
     stub.write_text(PIP_STUB)
     stub.chmod(0o755)
     env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX", "PYTHON"))}
-    env.update(CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(tmp_path / "data"),
-               SIDEKIT_BOOTSTRAP_PIP=str(stub), STUB_CALLS=str(tmp_path / "pip-calls"), SIDEKIT_MCP_WAIT="60")
+    env.update(
+        CLAUDE_PLUGIN_ROOT=str(plugin),
+        CLAUDE_PLUGIN_DATA=str(tmp_path / "data"),
+        SIDEKIT_BOOTSTRAP_PIP=str(stub),
+        STUB_CALLS=str(tmp_path / "pip-calls"),
+        SIDEKIT_MCP_WAIT="60",
+    )
     command = json.loads((plugin / ".mcp.json").read_text())["mcpServers"]["sidekit"]["command"]
-    done = subprocess.run([command.replace("${CLAUDE_PLUGIN_ROOT}", str(plugin)), "mcp"], env=env, cwd=project,
-                          capture_output=True, text=True, timeout=90, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [command.replace("${CLAUDE_PLUGIN_ROOT}", str(plugin)), "mcp"],
+        env=env,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=90,
+        stdin=subprocess.DEVNULL,
+    )
     assert (tmp_path / "data" / "venv" / ".sidekit-ready").exists()
     assert (tmp_path / "pip-calls").read_text().count("\n") == 1
     # The stub built a venv without packages: the server says what is missing and how to add it.
     assert done.returncode == 1 and done.stdout == ""
     python = tmp_path / "data" / "venv" / "bin" / "python"  # $CLAUDE_PLUGIN_DATA, as Claude Code sets it
-    assert done.stderr == ("sidekit: the MCP SDK is not installed in sidekit's environment\n"
-                           f"  fix: {python} -m pip install mcp\n")
+    assert done.stderr == (
+        f"sidekit: the MCP SDK is not installed in sidekit's environment\n  fix: {python} -m pip install mcp\n"
+    )
 
 
 def test_doctor_names_why_a_wired_server_did_not_answer(project: Path, home: Path) -> None:
@@ -205,8 +236,10 @@ def test_doctor_names_why_a_wired_server_did_not_answer(project: Path, home: Pat
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"sidekit": broken}}))
     done = sidekit("doctor", "--project", str(project), home=home)
     line = next(line for line in done.stdout.splitlines() if "mcp:" in line)
-    assert line == ("  PROBLEM  mcp: .mcp.json server 'sidekit' did not list its tools: the server exited (code 1) "
-                    "before answering (stderr: sidekit: no module named mcp)")
+    assert line == (
+        "  PROBLEM  mcp: .mcp.json server 'sidekit' did not list its tools: the server exited (code 1) "
+        "before answering (stderr: sidekit: no module named mcp)"
+    )
 
 
 def test_doctor_starts_no_entry_it_did_not_write(project: Path, home: Path) -> None:
@@ -214,17 +247,23 @@ def test_doctor_starts_no_entry_it_did_not_write(project: Path, home: Path) -> N
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"sidekit": inside}}))
     done = sidekit("doctor", "--project", str(project), home=home)
     line = next(line for line in done.stdout.splitlines() if "mcp:" in line)
-    assert line == (f"  PROBLEM  mcp: .mcp.json server 'sidekit' was not started: its command {project / 'python'} lies "
-                    "inside the project")
+    assert line == (
+        f"  PROBLEM  mcp: .mcp.json server 'sidekit' was not started: its command {project / 'python'} lies "
+        "inside the project"
+    )
 
 
 def test_doctor_warns_when_the_plugin_and_mcp_json_both_serve_the_tools(project: Path, home: Path) -> None:
     assert sidekit("install", "--project", str(project), "--mcp", home=home).returncode == 0
     settings_file = project / ".claude" / "settings.json"
-    settings_file.write_text(json.dumps({**json.loads(settings_file.read_text()),
-                                         "enabledPlugins": {"sidekit-hooks@local": True}}))
+    settings_file.write_text(
+        json.dumps({**json.loads(settings_file.read_text()), "enabledPlugins": {"sidekit-hooks@local": True}})
+    )
     lines = sidekit("doctor", "--project", str(project), home=home).stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if "mcp:" in line)
-    assert re.fullmatch(r"  PROBLEM  mcp: \.mcp\.json server 'sidekit' lists 10 tools, first answer in \d+ ms, "
-                        r"and the plugin serves them too: the agent sees every tool twice", lines[at])
+    assert re.fullmatch(
+        r"  PROBLEM  mcp: \.mcp\.json server 'sidekit' lists 10 tools, first answer in \d+ ms, "
+        r"and the plugin serves them too: the agent sees every tool twice",
+        lines[at],
+    )
     assert lines[at + 1] == f'           fix: delete the "sidekit" entry from {project / ".mcp.json"}'

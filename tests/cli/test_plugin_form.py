@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-from testing.hooks import REPO, context_of, payload
 
 from sidekit_hooks import __version__
 from sidekit_hooks.cli.wiring import settings_merge
+from testing.hooks import REPO, context_of, payload
 
 STUB = """#!/bin/sh
 # stands in for pip: records its arguments, takes its time, succeeds or fails as told
@@ -40,8 +40,9 @@ def command_of(event: str) -> str:
 def plugin(tmp_path: Path) -> Path:
     """A fresh plugin install: a copy of the repo with no .venv, as a marketplace would leave it."""
     root = tmp_path / "plugin-root"
-    ignore = shutil.ignore_patterns(".venv", ".git", "__pycache__", ".sidekit*", "tests", "*.egg-info", ".*_cache",
-                                    ".hypothesis")
+    ignore = shutil.ignore_patterns(
+        ".venv", ".git", "__pycache__", ".sidekit*", "tests", "*.egg-info", ".*_cache", ".hypothesis"
+    )
     shutil.copytree(REPO, root, ignore=ignore)
     return root
 
@@ -51,14 +52,26 @@ def plugin_env(plugin: Path, tmp_path: Path, project: Path, clean_env: dict[str,
     stub = tmp_path / "fake-pip"
     stub.write_text(STUB)
     stub.chmod(0o755)
-    return dict(clean_env, CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(tmp_path / "plugin-data"),
-                CLAUDE_PROJECT_DIR=str(project), SIDEKIT_BOOTSTRAP_PIP=str(stub),
-                STUB_CALLS=str(tmp_path / "pip-calls"))
+    return dict(
+        clean_env,
+        CLAUDE_PLUGIN_ROOT=str(plugin),
+        CLAUDE_PLUGIN_DATA=str(tmp_path / "plugin-data"),
+        CLAUDE_PROJECT_DIR=str(project),
+        SIDEKIT_BOOTSTRAP_PIP=str(stub),
+        STUB_CALLS=str(tmp_path / "pip-calls"),
+    )
 
 
 def run_plugin_hook(event: str, env: dict[str, str], project: Path, data: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["/bin/sh", "-c", command_of(event)], input=json.dumps(data), capture_output=True,
-                          text=True, env=env, cwd=str(project), timeout=30)
+    return subprocess.run(
+        ["/bin/sh", "-c", command_of(event)],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(project),
+        timeout=30,
+    )
 
 
 def wait_for(path: Path, seconds: float = 20) -> bool:
@@ -78,15 +91,26 @@ def test_manifest_and_hooks_json_have_the_documented_shape() -> None:
     data = hooks_json()
     assert set(data) == {"description", "hooks"}
     assert data["hooks"] == {
-        event: [{**({"matcher": matcher} if matcher else {}), "hooks": [{
-            "type": "command", "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {script.removesuffix(".py")}',
-            "timeout": settings_merge.TIMEOUT, **({"if": settings_merge.CONDITIONS[event]} if event in settings_merge.CONDITIONS else {})}]}]
+        event: [
+            {
+                **({"matcher": matcher} if matcher else {}),
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {script.removesuffix(".py")}',
+                        "timeout": settings_merge.TIMEOUT,
+                        **({"if": settings_merge.CONDITIONS[event]} if event in settings_merge.CONDITIONS else {}),
+                    }
+                ],
+            }
+        ]
         for event, (script, matcher) in settings_merge.EVENTS.items()
     }
 
 
 def test_fresh_install_is_silent_returns_at_once_and_builds_in_the_background(
-        plugin_env: dict[str, str], project: Path, tmp_path: Path) -> None:
+    plugin_env: dict[str, str], project: Path, tmp_path: Path
+) -> None:
     data_dir = tmp_path / "plugin-data"
     env = dict(plugin_env, STUB_SLEEP="2")
     done = run_plugin_hook("PostToolUse", env, project, payload("PostToolUse", project, tool_name="Read"))
@@ -105,9 +129,11 @@ def test_fresh_install_is_silent_returns_at_once_and_builds_in_the_background(
 
 def building(data_dir: Path) -> str:
     """What the user is told, once, while the first environment builds: real paths, no placeholders."""
-    return (f"sidekit: first run of this plugin: building its Python environment in {data_dir}/venv (usually under a "
-            f"minute; progress: {data_dir}/bootstrap.log). Meanwhile its hooks run on the standard library; what "
-            "needs the environment comes once it is ready.")
+    return (
+        f"sidekit: first run of this plugin: building its Python environment in {data_dir}/venv (usually under a "
+        f"minute; progress: {data_dir}/bootstrap.log). Meanwhile its hooks run on the standard library; what "
+        "needs the environment comes once it is ready."
+    )
 
 
 def wait_for_gone(path: Path, seconds: float = 10) -> bool:
@@ -119,22 +145,32 @@ def wait_for_gone(path: Path, seconds: float = 10) -> bool:
 
 def test_concurrent_first_hooks_build_once(plugin_env: dict[str, str], project: Path, tmp_path: Path) -> None:
     env = dict(plugin_env, STUB_SLEEP="1")
-    runs = [subprocess.Popen(["/bin/sh", "-c", command_of("UserPromptSubmit")], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, env=env, cwd=str(project)) for _ in range(4)]
+    runs = [
+        subprocess.Popen(
+            ["/bin/sh", "-c", command_of("UserPromptSubmit")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            cwd=str(project),
+        )
+        for _ in range(4)
+    ]
     outs = []
     for proc in runs:
         out, _ = proc.communicate(json.dumps(payload("UserPromptSubmit", project, prompt="hi")).encode(), timeout=30)
         assert proc.returncode == 0
         outs.append(out)
     assert sorted(outs)[:3] == [b""] * 3 and json.loads(sorted(outs)[3]) == {
-        "systemMessage": building(tmp_path / "plugin-data")}  # exactly one of them says it
+        "systemMessage": building(tmp_path / "plugin-data")
+    }  # exactly one of them says it
     assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
     assert wait_for_gone(tmp_path / "plugin-data" / "bootstrap.lock")
     assert len((tmp_path / "pip-calls").read_text().splitlines()) == 1
 
 
-def test_a_failed_build_is_logged_and_not_retried_by_every_hook(plugin_env: dict[str, str], project: Path,
-                                                                  tmp_path: Path) -> None:
+def test_a_failed_build_is_logged_and_not_retried_by_every_hook(
+    plugin_env: dict[str, str], project: Path, tmp_path: Path
+) -> None:
     env = dict(plugin_env, STUB_RC="1")
     data_dir = tmp_path / "plugin-data"
     run_plugin_hook("PostToolUse", env, project, payload("PostToolUse", project))
@@ -144,17 +180,39 @@ def test_a_failed_build_is_logged_and_not_retried_by_every_hook(plugin_env: dict
     assert (done.returncode, done.stdout) == (0, "")
     time.sleep(0.5)
     assert len((tmp_path / "pip-calls").read_text().splitlines()) == 1
-    assert (data_dir / "bootstrap.log").read_text().splitlines()[-1].endswith(
-        " failed (see above); the next hook after 10 minutes tries again")
+    assert (
+        (data_dir / "bootstrap.log")
+        .read_text()
+        .splitlines()[-1]
+        .endswith(" failed (see above); the next hook after 10 minutes tries again")
+    )
     assert not (data_dir / "venv" / ".sidekit-ready").exists()
 
 
-def test_with_a_ready_venv_the_hook_runs_and_delivers(plugin_env: dict[str, str], project: Path,
-                                                       tmp_path: Path) -> None:
+def test_with_a_ready_venv_the_hook_runs_and_delivers(
+    plugin_env: dict[str, str], project: Path, tmp_path: Path
+) -> None:
     run_plugin_hook("UserPromptSubmit", plugin_env, project, payload("UserPromptSubmit", project, prompt="x"))
     assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
-    subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "nudge", "--project", str(project), "--session",
-                    "sess-1", "--sender", "mayor", "rebase", "first"], check=True, env=plugin_env, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sidekit_hooks.cli",
+            "nudge",
+            "--project",
+            str(project),
+            "--session",
+            "sess-1",
+            "--sender",
+            "mayor",
+            "rebase",
+            "first",
+        ],
+        check=True,
+        env=plugin_env,
+        capture_output=True,
+    )
     for event in ("UserPromptSubmit", "PostToolUse"):
         done = run_plugin_hook(event, plugin_env, project, payload(event, project, prompt="go", tool_name="Read"))
         assert done.returncode == 0 and done.stderr == ""
@@ -162,22 +220,37 @@ def test_with_a_ready_venv_the_hook_runs_and_delivers(plugin_env: dict[str, str]
 
 
 def test_a_checkout_venv_is_used_directly(project: Path, clean_env: dict[str, str], tmp_path: Path) -> None:
-    env = dict(clean_env, CLAUDE_PLUGIN_ROOT=str(REPO), CLAUDE_PLUGIN_DATA=str(tmp_path / "unused"),
-               CLAUDE_PROJECT_DIR=str(project))
-    done = run_plugin_hook("PostToolUseFailure", env, project,
-                           payload("PostToolUseFailure", project, tool_name="Bash", error="Exit code 1"))
+    env = dict(
+        clean_env,
+        CLAUDE_PLUGIN_ROOT=str(REPO),
+        CLAUDE_PLUGIN_DATA=str(tmp_path / "unused"),
+        CLAUDE_PROJECT_DIR=str(project),
+    )
+    done = run_plugin_hook(
+        "PostToolUseFailure",
+        env,
+        project,
+        payload("PostToolUseFailure", project, tool_name="Bash", error="Exit code 1"),
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert not (tmp_path / "unused").exists()
 
 
 def test_an_unknown_hook_name_is_a_silent_no_op(plugin: Path, plugin_env: dict[str, str], project: Path) -> None:
-    done = subprocess.run([str(plugin / "hooks" / "run"), "../../etc/passwd"], input="{}", capture_output=True,
-                          text=True, env=plugin_env, timeout=30)
+    done = subprocess.run(
+        [str(plugin / "hooks" / "run"), "../../etc/passwd"],
+        input="{}",
+        capture_output=True,
+        text=True,
+        env=plugin_env,
+        timeout=30,
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
-def test_a_stale_lock_from_a_killed_build_does_not_block_forever(plugin_env: dict[str, str], project: Path,
-                                                                  tmp_path: Path) -> None:
+def test_a_stale_lock_from_a_killed_build_does_not_block_forever(
+    plugin_env: dict[str, str], project: Path, tmp_path: Path
+) -> None:
     lock = tmp_path / "plugin-data" / "bootstrap.lock"
     lock.mkdir(parents=True)
     old = time.time() - 20 * 60
@@ -186,8 +259,9 @@ def test_a_stale_lock_from_a_killed_build_does_not_block_forever(plugin_env: dic
     assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
 
 
-def test_a_plugin_update_refreshes_the_venv_while_hooks_keep_running(plugin: Path, plugin_env: dict[str, str],
-                                                                       project: Path, tmp_path: Path) -> None:
+def test_a_plugin_update_refreshes_the_venv_while_hooks_keep_running(
+    plugin: Path, plugin_env: dict[str, str], project: Path, tmp_path: Path
+) -> None:
     ready = tmp_path / "plugin-data" / "venv" / ".sidekit-ready"
     run_plugin_hook("PostToolUse", plugin_env, project, payload("PostToolUse", project))
     assert wait_for(ready)
@@ -206,18 +280,20 @@ def test_a_plugin_update_refreshes_the_venv_while_hooks_keep_running(plugin: Pat
     assert ready.stat().st_mtime >= (plugin / "pyproject.toml").stat().st_mtime
 
 
-def test_bin_sidekit_answers_the_agent_once_the_environment_is_ready(plugin: Path, plugin_env: dict[str, str],
-                                                                      project: Path, tmp_path: Path,
-                                                                      clean_env: dict[str, str]) -> None:
+def test_bin_sidekit_answers_the_agent_once_the_environment_is_ready(
+    plugin: Path, plugin_env: dict[str, str], project: Path, tmp_path: Path, clean_env: dict[str, str]
+) -> None:
     agent_shell = dict(clean_env)  # the Bash tool's environment: no CLAUDE_PLUGIN_ROOT/DATA
-    early = subprocess.run([str(plugin / "bin" / "sidekit"), "--version"], capture_output=True, text=True,
-                           env=agent_shell, timeout=30)
+    early = subprocess.run(
+        [str(plugin / "bin" / "sidekit"), "--version"], capture_output=True, text=True, env=agent_shell, timeout=30
+    )
     assert (early.returncode, early.stdout) == (1, "")
     assert early.stderr.startswith("sidekit: the plugin's Python environment is not ready yet")
     run_plugin_hook("PostToolUse", plugin_env, project, payload("PostToolUse", project))
     assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
-    done = subprocess.run([str(plugin / "bin" / "sidekit"), "--version"], capture_output=True, text=True,
-                          env=agent_shell, timeout=30)
+    done = subprocess.run(
+        [str(plugin / "bin" / "sidekit"), "--version"], capture_output=True, text=True, env=agent_shell, timeout=30
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, f"sidekit {__version__}\n", "")
     assert os.readlink(plugin / ".plugin-venv") == str(tmp_path / "plugin-data" / "venv")
 
@@ -233,27 +309,35 @@ def site_packages(venv: Path) -> Path:
     return next((venv / "lib").glob("python3*/site-packages"))
 
 
-def test_the_first_session_sets_the_project_up_once_as_install_would(plugin_env: dict[str, str], project: Path,
-                                                                      tmp_path: Path) -> None:
+def test_the_first_session_sets_the_project_up_once_as_install_would(
+    plugin_env: dict[str, str], project: Path, tmp_path: Path
+) -> None:
     git_project_with_venv(project)
     start = payload("SessionStart", project, source="startup")
     run_plugin_hook("SessionStart", plugin_env, project, start)  # the environment is building meanwhile
     assert wait_for(project / ".sidekit" / "plugin-setup.json")
     assert wait_for_gone(project / ".sidekit" / "plugin-setup.lock")
-    assert (project / ".git" / "info" / "exclude").read_text().endswith(
-        "# sidekit-hooks: caches, logs, the nudge queue, settings backups\n.sidekit/\n.runtime/\n")
+    assert (
+        (project / ".git" / "info" / "exclude")
+        .read_text()
+        .endswith("# sidekit-hooks: caches, logs, the nudge queue, settings backups\n.sidekit/\n.runtime/\n")
+    )
     assert not (project / ".gitignore").exists()  # nothing the project tracks changed
     pth = list(site_packages(project / ".venv").glob("sidekit-recorder-*.pth"))
     assert [p.read_text() for p in pth] == [f"{project / '.sidekit' / 'pytest-env'}\n"]
     from sidekit_hooks.runners.pytest import environments
 
     assert environments.records_in(str(project / ".venv"), str(project))
-    said = [run_plugin_hook("UserPromptSubmit", plugin_env, project, payload("UserPromptSubmit", project, prompt="x"))
-            for _ in range(2)]
+    said = [
+        run_plugin_hook("UserPromptSubmit", plugin_env, project, payload("UserPromptSubmit", project, prompt="x"))
+        for _ in range(2)
+    ]
     notices = [json.loads(done.stdout).get("systemMessage", "") if done.stdout else "" for done in said]
     assert notices[1] == ""  # once
     assert notices[0] in (  # the first hook may also be the one that tells the environment is building
-        SETUP_LINE, building(tmp_path / "plugin-data") + "\n" + SETUP_LINE)
+        SETUP_LINE,
+        building(tmp_path / "plugin-data") + "\n" + SETUP_LINE,
+    )
     exclude = (project / ".git" / "info" / "exclude").read_text()
     run_plugin_hook("SessionStart", plugin_env, project, start)  # a later session: nothing twice
     time.sleep(0.5)
@@ -261,12 +345,15 @@ def test_the_first_session_sets_the_project_up_once_as_install_would(plugin_env:
     assert not (project / ".sidekit" / "plugin-setup.say").exists()
 
 
-SETUP_LINE = ("sidekit (plugin) set up this project once, as `sidekit install` would: git now ignores .sidekit/ and "
-              ".runtime/ (.git/info/exclude); pytest in .venv: now records.")
+SETUP_LINE = (
+    "sidekit (plugin) set up this project once, as `sidekit install` would: git now ignores .sidekit/ and "
+    ".runtime/ (.git/info/exclude); pytest in .venv: now records."
+)
 
 
-def test_the_setup_never_follows_a_link_out_of_the_project(plugin_env: dict[str, str], project: Path,
-                                                           tmp_path: Path) -> None:
+def test_the_setup_never_follows_a_link_out_of_the_project(
+    plugin_env: dict[str, str], project: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(outside / "venv")], check=True)
@@ -280,12 +367,32 @@ def test_the_setup_never_follows_a_link_out_of_the_project(plugin_env: dict[str,
     assert list(site_packages(outside / "venv").glob("*.pth")) == []
 
 
-def test_hooks_work_on_the_standard_library_while_the_environment_builds(plugin_env: dict[str, str], project: Path,
-                                                                         tmp_path: Path) -> None:
+def test_hooks_work_on_the_standard_library_while_the_environment_builds(
+    plugin_env: dict[str, str], project: Path, tmp_path: Path
+) -> None:
     env = dict(plugin_env, STUB_SLEEP="10")
-    subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "nudge", "--project", str(project), "--session",
-                    "sess-1", "--sender", "mayor", "rebase", "first"], check=True, env=plugin_env, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sidekit_hooks.cli",
+            "nudge",
+            "--project",
+            str(project),
+            "--session",
+            "sess-1",
+            "--sender",
+            "mayor",
+            "rebase",
+            "first",
+        ],
+        check=True,
+        env=plugin_env,
+        capture_output=True,
+    )
     done = run_plugin_hook("UserPromptSubmit", env, project, payload("UserPromptSubmit", project, prompt="go"))
     assert not (tmp_path / "plugin-data" / "venv" / ".sidekit-ready").exists()  # still building
-    assert json.loads(done.stdout) == {"systemMessage": building(tmp_path / "plugin-data"), "hookSpecificOutput": {
-        "hookEventName": "UserPromptSubmit", "additionalContext": "[from mayor] rebase first"}}
+    assert json.loads(done.stdout) == {
+        "systemMessage": building(tmp_path / "plugin-data"),
+        "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "[from mayor] rebase first"},
+    }

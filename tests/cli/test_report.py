@@ -14,8 +14,12 @@ from sidekit_hooks.core import hooklog
 
 
 def report(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "report", "--project", str(project), *args],
-                          capture_output=True, text=True, timeout=30)
+    return subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", "report", "--project", str(project), *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
 
 
 def log(project: Path, *records: dict[str, str]) -> None:
@@ -25,16 +29,25 @@ def log(project: Path, *records: dict[str, str]) -> None:
 
 def seed(project: Path) -> None:
     spec = "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400."
-    log(project,
+    log(
+        project,
         {"session": "s1", "sidecar": "specs", "rule": "acme.api.status-422", "decision": "fired", "text": spec},
         {"session": "s1", "sidecar": "specs", "decision": "delivered", "text": spec},
-        {"session": "s1", "sidecar": "specs", "rule": "acme.api.status-422", "decision": "suppressed", "by": "duplicate", "text": spec},
+        {
+            "session": "s1",
+            "sidecar": "specs",
+            "rule": "acme.api.status-422",
+            "decision": "suppressed",
+            "by": "duplicate",
+            "text": spec,
+        },
         {"session": "s1", "sidecar": "scope", "decision": "fired", "text": "[sidecar:scope] a"},
         {"session": "s2", "sidecar": "scope", "decision": "fired", "text": "[sidecar:scope] b"},
         {"session": "s2", "sidecar": "scope", "decision": "delivered", "text": "[sidecar:scope] b"},
         {"session": "s2", "sidecar": "tools", "decision": "suppressed", "by": "cooldown", "text": "[sidecar:tools] c"},
         {"session": "s2", "sidecar": "tools", "decision": "suppressed", "by": "cap", "text": "[sidecar:tools] d"},
-        {"session": "s2", "sidecar": "tools", "decision": "suppressed", "by": "cooldown", "text": "[sidecar:tools] e"})
+        {"session": "s2", "sidecar": "tools", "decision": "suppressed", "by": "cooldown", "text": "[sidecar:tools] e"},
+    )
 
 
 def test_json_report(project: Path) -> None:
@@ -42,18 +55,45 @@ def test_json_report(project: Path) -> None:
     done = report(project, "--format", "json")
     starts = {r["session"]: r["start"] for r in json.loads(done.stdout)["timeline"]}
     assert json.loads(done.stdout) == {
-        "decisions": 9, "sessions": 2,
+        "decisions": 9,
+        "sessions": 2,
         "sidecars": [
             {"sidecar": "scope", "fired": 2, "delivered": 1, "fixed": 0, "ignored": 0, "moot": 0},
-            {"sidecar": "specs", "fired": 1, "delivered": 1, "suppressed": {"duplicate": 1}, "fixed": 0, "ignored": 0,
-             "moot": 0},
-            {"sidecar": "tools", "fired": 0, "delivered": 0, "suppressed": {"cooldown": 2, "cap": 1}, "fixed": 0,
-             "ignored": 0, "moot": 0},
+            {
+                "sidecar": "specs",
+                "fired": 1,
+                "delivered": 1,
+                "suppressed": {"duplicate": 1},
+                "fixed": 0,
+                "ignored": 0,
+                "moot": 0,
+            },
+            {
+                "sidecar": "tools",
+                "fired": 0,
+                "delivered": 0,
+                "suppressed": {"cooldown": 2, "cap": 1},
+                "fixed": 0,
+                "ignored": 0,
+                "moot": 0,
+            },
         ],
-        "rules": [{"rule": "acme.api.status-422", "sidecar": "specs", "fired": 1, "delivered": 1,
-                   "suppressed": {"duplicate": 1}, "fixed": 0, "ignored": 0, "moot": 0}],
-        "timeline": [{"session": "s1", "start": starts["s1"], "delivered": 1},
-                     {"session": "s2", "start": starts["s2"], "delivered": 1}],
+        "rules": [
+            {
+                "rule": "acme.api.status-422",
+                "sidecar": "specs",
+                "fired": 1,
+                "delivered": 1,
+                "suppressed": {"duplicate": 1},
+                "fixed": 0,
+                "ignored": 0,
+                "moot": 0,
+            }
+        ],
+        "timeline": [
+            {"session": "s1", "start": starts["s1"], "delivered": 1},
+            {"session": "s2", "start": starts["s2"], "delivered": 1},
+        ],
     }
 
 
@@ -75,9 +115,13 @@ def test_text_report_and_session_filter(project: Path) -> None:
 
 def test_nothing_logged_says_how_to_start(project: Path) -> None:
     done = report(project)
-    assert (done.returncode, done.stdout) == (0, (
-        "No decisions logged yet (.sidekit/log/decisions.jsonl is empty or missing): the hooks have not run in "
-        "this project.\n  fix: sidekit install --project DIR, or try `sidekit demo`\n"))
+    assert (done.returncode, done.stdout) == (
+        0,
+        (
+            "No decisions logged yet (.sidekit/log/decisions.jsonl is empty or missing): the hooks have not run in "
+            "this project.\n  fix: sidekit install --project DIR, or try `sidekit demo`\n"
+        ),
+    )
 
 
 # --- what the agent did with a nudge: fixed, ignored, uptake, calls to fix ---------------------------
@@ -97,21 +141,82 @@ def seed_week(project: Path, sessions_per_day: int = 3) -> None:
             ts = NOW - (7 - day) * DAY + index * 3600
             key_spec, key_scope = f"rule:acme.api.status-422:api/{session}.py:1", f"scope:write:docs/{session}.md"
             records += [
-                {"ts": ts, "session": session, "sidecar": "specs", "rule": "acme.api.status-422", "decision": "fired",
-                 "key": key_spec, "text": spec},
-                {"ts": ts + 1, "session": session, "sidecar": "specs", "rule": "acme.api.status-422",
-                 "decision": "delivered", "key": key_spec, "text": spec},
-                {"ts": ts + 2, "session": session, "sidecar": "scope", "decision": "fired", "key": key_scope, "text": "s"},
-                {"ts": ts + 3, "session": session, "sidecar": "scope", "decision": "delivered", "key": key_scope, "text": "s"},
-                {"ts": ts + 4, "session": session, "sidecar": "tools", "rule": "tools.raw-pytest",
-                 "decision": "suppressed", "by": "cooldown", "text": "t"},
-                *([{"ts": ts + 5, "session": session, "sidecar": "tools", "rule": "tools.raw-pytest",
-                    "decision": "delivered", "text": "t"}] * (day % 3)),
-                {"ts": ts + 9, "session": session, "sidecar": "specs", "rule": "acme.api.status-422",
-                 "decision": "rechecked", "key": key_spec, "outcome": "fixed" if index < 2 else "still",
-                 **({"calls": index + 1} if index < 2 else {})},
-                {"ts": ts + 9, "session": session, "sidecar": "scope", "rule": "", "decision": "rechecked",
-                 "key": key_scope, "outcome": "fixed" if index == 0 else "still", **({"calls": 3} if index == 0 else {})},
+                {
+                    "ts": ts,
+                    "session": session,
+                    "sidecar": "specs",
+                    "rule": "acme.api.status-422",
+                    "decision": "fired",
+                    "key": key_spec,
+                    "text": spec,
+                },
+                {
+                    "ts": ts + 1,
+                    "session": session,
+                    "sidecar": "specs",
+                    "rule": "acme.api.status-422",
+                    "decision": "delivered",
+                    "key": key_spec,
+                    "text": spec,
+                },
+                {
+                    "ts": ts + 2,
+                    "session": session,
+                    "sidecar": "scope",
+                    "decision": "fired",
+                    "key": key_scope,
+                    "text": "s",
+                },
+                {
+                    "ts": ts + 3,
+                    "session": session,
+                    "sidecar": "scope",
+                    "decision": "delivered",
+                    "key": key_scope,
+                    "text": "s",
+                },
+                {
+                    "ts": ts + 4,
+                    "session": session,
+                    "sidecar": "tools",
+                    "rule": "tools.raw-pytest",
+                    "decision": "suppressed",
+                    "by": "cooldown",
+                    "text": "t",
+                },
+                *(
+                    [
+                        {
+                            "ts": ts + 5,
+                            "session": session,
+                            "sidecar": "tools",
+                            "rule": "tools.raw-pytest",
+                            "decision": "delivered",
+                            "text": "t",
+                        }
+                    ]
+                    * (day % 3)
+                ),
+                {
+                    "ts": ts + 9,
+                    "session": session,
+                    "sidecar": "specs",
+                    "rule": "acme.api.status-422",
+                    "decision": "rechecked",
+                    "key": key_spec,
+                    "outcome": "fixed" if index < 2 else "still",
+                    **({"calls": index + 1} if index < 2 else {}),
+                },
+                {
+                    "ts": ts + 9,
+                    "session": session,
+                    "sidecar": "scope",
+                    "rule": "",
+                    "decision": "rechecked",
+                    "key": key_scope,
+                    "outcome": "fixed" if index == 0 else "still",
+                    **({"calls": 3} if index == 0 else {}),
+                },
             ]
     log(project, *records)
 
@@ -120,19 +225,29 @@ def test_outcomes_uptake_and_calls_to_fix(project: Path) -> None:
     seed_week(project)
     answer = json.loads(report(project, "--format", "json").stdout)
     rules = {row["rule"]: row for row in answer["rules"]}
-    assert rules["acme.api.status-422"] == {"rule": "acme.api.status-422", "sidecar": "specs", "fired": 21,
-                                            "delivered": 21, "fixed": 14, "ignored": 7, "moot": 0, "uptake": 0.667,
-                                            "medianCallsToFix": 1.5}
+    assert rules["acme.api.status-422"] == {
+        "rule": "acme.api.status-422",
+        "sidecar": "specs",
+        "fired": 21,
+        "delivered": 21,
+        "fixed": 14,
+        "ignored": 7,
+        "moot": 0,
+        "uptake": 0.667,
+        "medianCallsToFix": 1.5,
+    }
     scope = next(row for row in answer["sidecars"] if row["sidecar"] == "scope")
     assert (scope["fixed"], scope["ignored"], scope["uptake"], scope["medianCallsToFix"]) == (7, 14, 0.333, 3.0)
     assert (answer["sessions"], len(answer["timeline"]), answer["timeline"][0]["session"]) == (21, 21, "d0-s0")
 
 
 def test_a_later_recheck_replaces_an_earlier_one(project: Path) -> None:
-    log(project,
+    log(
+        project,
         {"session": "s", "sidecar": "scope", "decision": "delivered", "key": "k", "text": "x"},
         {"session": "s", "sidecar": "scope", "decision": "rechecked", "key": "k", "outcome": "still"},
-        {"session": "s", "sidecar": "scope", "decision": "rechecked", "key": "k", "outcome": "fixed", "calls": 4})
+        {"session": "s", "sidecar": "scope", "decision": "rechecked", "key": "k", "outcome": "fixed", "calls": 4},
+    )
     row = json.loads(report(project, "--format", "json").stdout)["sidecars"][0]
     assert (row["fixed"], row["ignored"], row["uptake"], row["medianCallsToFix"]) == (1, 0, 1.0, 4.0)
 
@@ -149,7 +264,10 @@ def test_window_by_days_and_by_sessions() -> None:
 def test_bad_window_is_a_clear_error(project: Path) -> None:
     done = report(project, "--days", "0")
     assert (done.returncode, done.stdout, done.stderr) == (
-        1, "", "sidekit: --days must be 1 or more, not 0\n  fix: sidekit report --days 7\n")
+        1,
+        "",
+        "sidekit: --days must be 1 or more, not 0\n  fix: sidekit report --days 7\n",
+    )
 
 
 # --- the HTML report ------------------------------------------------------------------------------------
@@ -183,10 +301,25 @@ def rendered_dom(page: Path, tmp_path: Path) -> str:
     browser = chromium()
     if browser is None:
         pytest.skip("chromium is not installed (`apt-get install -y chromium`; .ci/run installs it)")
-    done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                           f"--user-data-dir={tmp_path / 'chromium'}", "--virtual-time-budget=2000", "--dump-dom",
-                           page.as_uri()], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'chromium'}",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
@@ -202,12 +335,20 @@ def test_html_charts_render_in_a_real_browser_with_the_json_numbers(project: Pat
     rules = {row["rule"]: row for row in answer["rules"] if row.get("uptake") is not None}
     scope = next(row for row in answer["sidecars"] if row["sidecar"] == "scope")
     assert {name: float(uptake) for name, uptake, _, _ in bars} == {
-        **{rule: row["uptake"] for rule, row in rules.items()}, "scope (sidecar)": scope["uptake"]}
+        **{rule: row["uptake"] for rule, row in rules.items()},
+        "scope (sidecar)": scope["uptake"],
+    }
     assert all(int(width) == round(360 * float(uptake)) and int(height) == 16 for _, uptake, width, height in bars)
-    sessions = re.findall(r'<rect class="session" data-session="([^"]+)" data-delivered="(\d+)"[^>]*data-drawn="(\d+)x(\d+)"', dom)
+    sessions = re.findall(
+        r'<rect class="session" data-session="([^"]+)" data-delivered="(\d+)"[^>]*data-drawn="(\d+)x(\d+)"', dom
+    )
     assert [(s, int(n)) for s, n, _, _ in sessions] == [(p["session"], p["delivered"]) for p in answer["timeline"]]
     assert all(int(w) > 0 for _, _, w, _ in sessions)
     top = max(int(n) for _, n, _, _ in sessions)
-    assert [int(h) for _, _, _, h in sessions] == [round(140 * int(n) / top) for _, n, _, _ in sessions]  # 2..4 drawn to scale
-    cells = dict(re.findall(r'<tr data-rule="acme.api.status-422">.*?data-field="fixed" data-value="(\d+)">(\d+)<', dom))
+    assert [int(h) for _, _, _, h in sessions] == [
+        round(140 * int(n) / top) for _, n, _, _ in sessions
+    ]  # 2..4 drawn to scale
+    cells = dict(
+        re.findall(r'<tr data-rule="acme.api.status-422">.*?data-field="fixed" data-value="(\d+)">(\d+)<', dom)
+    )
     assert cells == {str(rules["acme.api.status-422"]["fixed"]): str(rules["acme.api.status-422"]["fixed"])}

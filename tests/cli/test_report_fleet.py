@@ -15,19 +15,32 @@ SPEC = "[sidecar:specs] Spec 4.1: 422, not 400."
 
 
 def report(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "report", *args], capture_output=True,
-                          text=True, timeout=60, cwd=cwd, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", "report", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+        env=env,
+    )
 
 
 def machine(root: Path, name: str, session: str, outcome: str) -> Path:
     project = root / name
     project.mkdir(parents=True)
-    for record in ({"session": session, "sidecar": "specs", "rule": "acme.422", "key": "k", "decision": "fired",
-                    "text": SPEC},
-                   {"session": session, "sidecar": "specs", "rule": "acme.422", "key": "k", "decision": "delivered",
-                    "text": SPEC},
-                   {"session": session, "sidecar": "specs", "rule": "acme.422", "key": "k", "decision": "rechecked",
-                    "outcome": outcome, "text": SPEC}):
+    for record in (
+        {"session": session, "sidecar": "specs", "rule": "acme.422", "key": "k", "decision": "fired", "text": SPEC},
+        {"session": session, "sidecar": "specs", "rule": "acme.422", "key": "k", "decision": "delivered", "text": SPEC},
+        {
+            "session": session,
+            "sidecar": "specs",
+            "rule": "acme.422",
+            "key": "k",
+            "decision": "rechecked",
+            "outcome": outcome,
+            "text": SPEC,
+        },
+    ):
         hooklog.append(str(project), hooklog.DECISIONS, record)
     return project
 
@@ -40,14 +53,20 @@ def test_fleet_merges_projects_and_copied_log_folders(tmp_path: Path) -> None:
     done = report(tmp_path, "--fleet", str(first), str(tmp_path / "copies"), "--format", "json")
     answer = json.loads(done.stdout)
     assert (answer["decisions"], answer["sessions"]) == (6, 2)
-    assert answer["fleet"] == [{"source": "api", "decisions": 3, "sessions": 1},
-                               {"source": "box-3", "decisions": 3, "sessions": 1}]
+    assert answer["fleet"] == [
+        {"source": "api", "decisions": 3, "sessions": 1},
+        {"source": "box-3", "decisions": 3, "sessions": 1},
+    ]
     (rule,) = answer["rules"]
     assert (rule["fired"], rule["delivered"], rule["fixed"], rule["ignored"], rule["uptake"]) == (2, 2, 1, 1, 0.5)
     text = report(tmp_path, "--fleet", str(first), str(second)).stdout
     assert text.splitlines()[:5] == [
-        f"6 decisions in 2 session(s), from 2 log folder(s): {first}/.sidekit/log, {second}/.sidekit/log", "",
-        "source  decisions  sessions", "api             3  1", "web             3  1"]
+        f"6 decisions in 2 session(s), from 2 log folder(s): {first}/.sidekit/log, {second}/.sidekit/log",
+        "",
+        "source  decisions  sessions",
+        "api             3  1",
+        "web             3  1",
+    ]
     html = report(tmp_path, "--fleet", str(first), str(second), "--format", "html").stdout
     assert html.startswith("<!DOCTYPE html>") and '"fleet":[{"source":"api"' in html.replace(" ", "")
 

@@ -45,19 +45,24 @@ def test_command_is_pinned_quoted_and_marked() -> None:
 
 def test_install_into_empty_settings_registers_every_event() -> None:
     installed, record, changes = settings_merge.install({}, WANTED)
-    assert installed == {"hooks": {
-        "PostToolUse": [{"matcher": "*", "hooks": [WANTED["PostToolUse"]]}],
-        "PostToolUseFailure": [{"matcher": "*", "hooks": [WANTED["PostToolUseFailure"]]}],
-        "UserPromptSubmit": [{"hooks": [WANTED["UserPromptSubmit"]]}],
-        "PreToolUse": [{"matcher": "Bash", "hooks": [WANTED["PreToolUse"]]}],
-        "SessionStart": [{"hooks": [WANTED["SessionStart"]]}],
-        "Stop": [{"hooks": [WANTED["Stop"]]}],
-        "SubagentStop": [{"hooks": [WANTED["SubagentStop"]]}],
-    }}
+    assert installed == {
+        "hooks": {
+            "PostToolUse": [{"matcher": "*", "hooks": [WANTED["PostToolUse"]]}],
+            "PostToolUseFailure": [{"matcher": "*", "hooks": [WANTED["PostToolUseFailure"]]}],
+            "UserPromptSubmit": [{"hooks": [WANTED["UserPromptSubmit"]]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [WANTED["PreToolUse"]]}],
+            "SessionStart": [{"hooks": [WANTED["SessionStart"]]}],
+            "Stop": [{"hooks": [WANTED["Stop"]]}],
+            "SubagentStop": [{"hooks": [WANTED["SubagentStop"]]}],
+        }
+    }
     assert [change.action for change in changes] == ["added"] * 7
-    assert record == {"createdHooks": True, "events": {
-        event: {"command": OURS[event], "createdEvent": True, "replaced": None} for event in settings_merge.EVENTS
-    }}
+    assert record == {
+        "createdHooks": True,
+        "events": {
+            event: {"command": OURS[event], "createdEvent": True, "replaced": None} for event in settings_merge.EVENTS
+        },
+    }
 
 
 def test_install_appends_after_foreign_entries_without_moving_them() -> None:
@@ -80,8 +85,12 @@ def test_install_is_idempotent_and_keeps_hand_edits() -> None:
     assert again == installed
     assert record_again == record
     assert [change.describe() for change in changes] == [
-        "PostToolUse: already installed", "PostToolUseFailure: already installed", "UserPromptSubmit: already installed",
-        "PreToolUse: already installed", "SessionStart: already installed", "Stop: already installed",
+        "PostToolUse: already installed",
+        "PostToolUseFailure: already installed",
+        "UserPromptSubmit: already installed",
+        "PreToolUse: already installed",
+        "SessionStart: already installed",
+        "Stop: already installed",
         "SubagentStop: already installed",
     ]
 
@@ -91,7 +100,8 @@ def test_install_updates_a_stale_marked_entry_in_place_and_uninstall_restores_it
     data = {"hooks": {"PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "a"}, stale]}]}}
     installed, record, changes = settings_merge.install(data, WANTED)
     assert installed["hooks"]["PostToolUse"][0]["hooks"] == [
-        {"type": "command", "command": "a"}, {**stale, "command": OURS["PostToolUse"]},
+        {"type": "command", "command": "a"},
+        {**stale, "command": OURS["PostToolUse"]},
     ]
     assert changes[0] == Change("PostToolUse", "replaced", OURS["PostToolUse"], stale["command"])
     restored, undone = settings_merge.uninstall(installed, roundtrip(record))
@@ -136,9 +146,14 @@ def test_uninstall_leaves_marked_entries_install_did_not_write() -> None:
 
 
 def test_uninstall_without_record_or_with_all_removes_every_marked_entry() -> None:
-    data = {"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "a"},
-                                                 {"type": "command", "command": f"x {MARKER}"}]},
-                                      {"matcher": "*", "hooks": [{"type": "command", "command": f"y {MARKER}"}]}]}}
+    data = {
+        "hooks": {
+            "PostToolUse": [
+                {"hooks": [{"type": "command", "command": "a"}, {"type": "command", "command": f"x {MARKER}"}]},
+                {"matcher": "*", "hooks": [{"type": "command", "command": f"y {MARKER}"}]},
+            ]
+        }
+    }
     expected = {"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "a"}]}]}}
     assert settings_merge.uninstall(data, None)[0] == expected
     assert settings_merge.uninstall(data, {"events": {}}, everything=True)[0] == expected
@@ -152,10 +167,13 @@ def test_uninstall_removes_our_group_not_an_identical_foreign_twin() -> None:
     assert settings_merge.uninstall(installed, roundtrip(record))[0] == data
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"hooks": []}, '"hooks" is not an object'),
-    ({"hooks": {"PostToolUse": {"matcher": "*"}}}, '"hooks.PostToolUse" is not a list'),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"hooks": []}, '"hooks" is not an object'),
+        ({"hooks": {"PostToolUse": {"matcher": "*"}}}, '"hooks.PostToolUse" is not a list'),
+    ],
+)
 def test_shapes_we_cannot_write_into_are_refused(data: dict[str, Any], message: str) -> None:
     with pytest.raises(settings_merge.SettingsShapeError, match=message):
         settings_merge.install(data, WANTED)
@@ -176,32 +194,41 @@ def test_script_of_reads_the_hook_script_name() -> None:
 # --- property: install followed by uninstall gives back ANY settings file ------------------------
 
 json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=3)
-                           | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
 events = st.sampled_from([*settings_merge.EVENTS, "PreToolUse", "Stop", "SessionStart"])
-marked_commands = st.sampled_from([
-    *OURS.values(),  # exactly ours, e.g. from an earlier install whose record is gone
-    f"/elsewhere/.venv/bin/python -S /elsewhere/hooks/post_tool_use.py {MARKER}",
-    f"/old/python -S /old/hooks/user_prompt_submit.py {MARKER}",
-    f"python3 whatever.py {MARKER}",
-])
+marked_commands = st.sampled_from(
+    [
+        *OURS.values(),  # exactly ours, e.g. from an earlier install whose record is gone
+        f"/elsewhere/.venv/bin/python -S /elsewhere/hooks/post_tool_use.py {MARKER}",
+        f"/old/python -S /old/hooks/user_prompt_submit.py {MARKER}",
+        f"python3 whatever.py {MARKER}",
+    ]
+)
 handlers = st.one_of(
-    st.fixed_dictionaries({"type": st.just("command"), "command": st.text(max_size=12)},
-                          optional={"timeout": st.integers(1, 600)}),
-    st.fixed_dictionaries({"type": st.just("command"), "command": marked_commands},  # ours, edited by hand
-                          optional={"timeout": st.integers(1, 600), "statusMessage": st.text(max_size=5)}),
+    st.fixed_dictionaries(
+        {"type": st.just("command"), "command": st.text(max_size=12)}, optional={"timeout": st.integers(1, 600)}
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("command"), "command": marked_commands},  # ours, edited by hand
+        optional={"timeout": st.integers(1, 600), "statusMessage": st.text(max_size=5)},
+    ),
     json_values,
 )
 groups = st.one_of(
-    st.fixed_dictionaries({"hooks": st.lists(handlers, max_size=3)},
-                          optional={"matcher": st.sampled_from(["*", "", "Edit|Write", "Bash"])}),
+    st.fixed_dictionaries(
+        {"hooks": st.lists(handlers, max_size=3)},
+        optional={"matcher": st.sampled_from(["*", "", "Edit|Write", "Bash"])},
+    ),
     json_values,
 )
 hook_maps = st.dictionaries(events, st.lists(groups, max_size=3), max_size=4)
-settings_files = st.dictionaries(st.sampled_from(["model", "env", "permissions", "statusLine", "x"]), json_values,
-                                 max_size=3).flatmap(
-    lambda base: st.one_of(st.just(base), hook_maps.map(lambda hooks: {**base, "hooks": hooks}))
-)
+settings_files = st.dictionaries(
+    st.sampled_from(["model", "env", "permissions", "statusLine", "x"]), json_values, max_size=3
+).flatmap(lambda base: st.one_of(st.just(base), hook_maps.map(lambda hooks: {**base, "hooks": hooks})))
 
 
 @hyp_settings(max_examples=150, deadline=None)
@@ -216,8 +243,9 @@ def test_property_install_then_uninstall_is_the_identity(data: dict[str, Any]) -
 
 @hyp_settings(max_examples=100, deadline=None)
 @given(settings_files, st.data())
-def test_property_hand_edits_after_install_do_not_stop_a_clean_uninstall(data: dict[str, Any],
-                                                                          draw: st.DataObject) -> None:
+def test_property_hand_edits_after_install_do_not_stop_a_clean_uninstall(
+    data: dict[str, Any], draw: st.DataObject
+) -> None:
     installed, record, _ = settings_merge.install(data, WANTED, None)
     for event in record["events"]:
         for group in installed["hooks"][event]:
@@ -241,12 +269,21 @@ def test_property_install_wires_each_event_exactly_once_and_keeps_foreign_order(
 
     def copies(of: dict[str, Any], event: str) -> int:
         return [handler.get("command") for name, handler in settings_merge.marked_handlers(of) if name == event].count(
-            OURS[event])
+            OURS[event]
+        )
 
     for event in OURS:  # one copy, or the copies the file already had (never one more)
         assert copies(installed, event) == max(1, copies(data, event))
-    foreign_before = [json.dumps(group) for groups in (data.get("hooks") or {}).values() for group in groups
-                      if "sidekit-hooks" not in json.dumps(group)]
-    foreign_after = [json.dumps(group) for groups in installed["hooks"].values() for group in groups
-                     if "sidekit-hooks" not in json.dumps(group)]
+    foreign_before = [
+        json.dumps(group)
+        for groups in (data.get("hooks") or {}).values()
+        for group in groups
+        if "sidekit-hooks" not in json.dumps(group)
+    ]
+    foreign_after = [
+        json.dumps(group)
+        for groups in installed["hooks"].values()
+        for group in groups
+        if "sidekit-hooks" not in json.dumps(group)
+    ]
     assert foreign_after == foreign_before

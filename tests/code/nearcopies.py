@@ -33,16 +33,22 @@ PACKAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "inflection": ("inflection==0.5.1", ("inflection/__init__.py",)),
     "humps": ("pyhumps==3.8.0", ("humps/main.py",)),
     "slugify": ("python-slugify==9.2.0", ("slugify/slugify.py", "slugify/_legacy.py")),
-    "funcy": ("funcy==2.0", ("funcy/colls.py", "funcy/seqs.py", "funcy/strings.py", "funcy/tree.py",
-                             "funcy/debug.py", "funcy/flow.py")),
+    "funcy": (
+        "funcy==2.0",
+        ("funcy/colls.py", "funcy/seqs.py", "funcy/strings.py", "funcy/tree.py", "funcy/debug.py", "funcy/flow.py"),
+    ),
     # second held-out set
-    "webcolors": ("webcolors==24.11.1", ("webcolors/_normalization.py", "webcolors/_html5.py",
-                                         "webcolors/_conversion.py")),
+    "webcolors": (
+        "webcolors==24.11.1",
+        ("webcolors/_normalization.py", "webcolors/_html5.py", "webcolors/_conversion.py"),
+    ),
     "humanfriendly": ("humanfriendly==10.0", ("humanfriendly/text.py", "humanfriendly/__init__.py")),
     # tuning packages
     "stringcase": ("stringcase==1.2.0", ("stringcase-1.2.0/stringcase.py",)),
-    "humanize": ("humanize==4.17.0", ("humanize/lists.py", "humanize/number.py", "humanize/time.py",
-                                      "humanize/filesize.py")),
+    "humanize": (
+        "humanize==4.17.0",
+        ("humanize/lists.py", "humanize/number.py", "humanize/time.py", "humanize/filesize.py"),
+    ),
     "probe": ("", ("utils/text.py",)),  # tuning: `sidekit demo`'s helper, and the issue's slugify probe
 }
 INLINE = {
@@ -95,9 +101,23 @@ def archive(requirement: str) -> Path:
         base = found.name.lower()
         if any(base.startswith(f"{stem}-{version}") for stem in stems):
             return found
-    done = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                           "--disable-pip-version-check", requirement, "-d", str(CACHE)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--disable-pip-version-check",
+            requirement,
+            "-d",
+            str(CACHE),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"pip download {requirement} failed: {done.stderr.strip()[-300:]}")
     return archive(requirement)
@@ -175,9 +195,11 @@ class Score:
         return self.true_positive / self.positives if self.positives else 1.0
 
     def line(self) -> str:
-        return (f"precision {self.precision:.2f} ({self.true_positive}/{self.true_positive + self.false_positive}), "
-                f"recall {self.recall:.2f} ({self.true_positive}/{self.positives}); "
-                f"{self.positives} copies, {self.negatives} near misses")
+        return (
+            f"precision {self.precision:.2f} ({self.true_positive}/{self.true_positive + self.false_positive}), "
+            f"recall {self.recall:.2f} ({self.true_positive}/{self.positives}); "
+            f"{self.positives} copies, {self.negatives} near misses"
+        )
 
 
 def score(cases: list[Case]) -> Score:
@@ -215,9 +237,9 @@ def main(argv: list[str]) -> None:
             continue
         found = score(cases)
         print(f"{label}: {found.line()}")
-        for item in (found.wrong or []):
+        for item in found.wrong or []:
             print("  WRONG", item)
-        for item in (found.missed or []):
+        for item in found.missed or []:
             print("  missed", item)
 
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 from nearcopies import Case
 
 COPIES = [
-    Case("webcolors", "normalize_hex", '''
+    Case(
+        "webcolors",
+        "normalize_hex",
+        """
 def canonical_hex(value):
     match = re.match(r"^#([a-fA-F0-9]{3}|[a-fA-F0-9]{6})$", value)
     if match is None:
@@ -18,8 +21,13 @@ def canonical_hex(value):
     digits = match.group(1)
     digits = "".join(2 * c for c in digits) if len(digits) == 3 else digits
     return f"#{digits.lower()}"
-''', "the pattern inlined, a conditional expression"),
-    Case("webcolors", "_normalize_percent_rgb", '''
+""",
+        "the pattern inlined, a conditional expression",
+    ),
+    Case(
+        "webcolors",
+        "_normalize_percent_rgb",
+        """
 def clamp_percent(value):
     number = value.split("%")[0]
     percent = float(number) if "." in number else int(number)
@@ -28,15 +36,25 @@ def clamp_percent(value):
     if percent > 100:
         return "100%"
     return f"{percent}%"
-''', "nested conditional expression as early returns"),
-    Case("webcolors", "html5_serialize_simple_color", '''
+""",
+        "nested conditional expression as early returns",
+    ),
+    Case(
+        "webcolors",
+        "html5_serialize_simple_color",
+        '''
 def rgb_to_hex_string(rgb):
     """(255, 0, 16) -> '#ff0010'."""
     red, green, blue = rgb
     digits = "{:02x}".format(red) + "{:02x}".format(green) + "{:02x}".format(blue)
     return "#" + digits
-''', "the accumulator inlined"),
-    Case("webcolors", "html5_parse_simple_color", '''
+''',
+        "the accumulator inlined",
+    ),
+    Case(
+        "webcolors",
+        "html5_parse_simple_color",
+        """
 def parse_hex_color(value):
     if not isinstance(value, str) or len(value) != 7:
         raise ValueError("An HTML5 simple color must be a Unicode string seven characters long.")
@@ -46,23 +64,38 @@ def parse_hex_color(value):
         if char not in string.hexdigits:
             raise ValueError("An HTML5 simple color must contain exactly six ASCII hex digits.")
     return HTML5SimpleColor(*(int(value[i:i + 2], 16) for i in (1, 3, 5)))
-''', "all() as a loop, the three ints as a generator"),
-    Case("webcolors", "name_to_hex", '''
+""",
+        "all() as a loop, the three ints as a generator",
+    ),
+    Case(
+        "webcolors",
+        "name_to_hex",
+        """
 def color_hex(name, spec=CSS3):
     found = _get_name_to_hex_map(spec).get(name.lower())
     if not found:
         raise ValueError(f'"{name}" is not defined as a named color in {spec}')
     return found
-''', "condition inverted, the map inlined"),
-    Case("webcolors", "hex_to_name", '''
+""",
+        "condition inverted, the map inlined",
+    ),
+    Case(
+        "webcolors",
+        "hex_to_name",
+        """
 def color_name(hex_value, spec=CSS3):
     names = _get_hex_to_name_map(spec)
     name = names.get(normalize_hex(hex_value))
     if name is None:
         raise ValueError(f'"{hex_value}" has no defined color name in {spec}.')
     return name
-''', "walrus removed, condition inverted"),
-    Case("humanfriendly", "compact_empty_lines", '''
+""",
+        "walrus removed, condition inverted",
+    ),
+    Case(
+        "humanfriendly",
+        "compact_empty_lines",
+        """
 def squeeze_blank_lines(text):
     lines = text.splitlines(True)
     index = 0
@@ -72,8 +105,13 @@ def squeeze_blank_lines(text):
             continue
         index += 1
     return "".join(lines)
-''', "pop as del, else as continue"),
-    Case("humanfriendly", "concatenate", '''
+""",
+        "pop as del, else as continue",
+    ),
+    Case(
+        "humanfriendly",
+        "concatenate",
+        """
 def human_join(items, conjunction="and", serial_comma=False):
     items = list(items)
     if not items:
@@ -83,22 +121,37 @@ def human_join(items, conjunction="and", serial_comma=False):
     last = items.pop()
     head = ", ".join(items) + ("," if serial_comma else "")
     return " ".join([head, conjunction, last])
-''', "branches reversed as early returns"),
-    Case("humanfriendly", "generate_slug", '''
+""",
+        "branches reversed as early returns",
+    ),
+    Case(
+        "humanfriendly",
+        "generate_slug",
+        """
 def slug(text, delimiter="-"):
     result = re.sub("[^a-z0-9]+", delimiter.replace("\\\\", "\\\\\\\\"), text.lower()).strip(delimiter)
     if text and not result:
         raise ValueError(format("The provided text %r results in an empty slug!", text))
     return result
-''', "the steps chained into one expression"),
-    Case("humanfriendly", "split_paragraphs", '''
+""",
+        "the steps chained into one expression",
+    ),
+    Case(
+        "humanfriendly",
+        "split_paragraphs",
+        '''
 def paragraphs_of(text):
     """Non-empty paragraphs, blank lines around each trimmed."""
     chunks = (trim_empty_lines(chunk) for chunk in text.split("\\n\\n"))
     kept = [chunk for chunk in chunks if chunk and not chunk.isspace()]
     return kept
-''', "the loop as two comprehensions"),
-    Case("humanfriendly", "tokenize", '''
+''',
+        "the loop as two comprehensions",
+    ),
+    Case(
+        "humanfriendly",
+        "tokenize",
+        """
 def split_tokens(text):
     tokens = []
     for piece in re.split(r"(\\d+(?:\\.\\d+)?)", text):
@@ -110,8 +163,13 @@ def split_tokens(text):
         else:
             tokens.append(int(piece) if piece.isdigit() else piece)
     return tokens
-''', "empty test first with continue, a conditional expression"),
-    Case("humanfriendly", "trim_empty_lines", '''
+""",
+        "empty test first with continue, a conditional expression",
+    ),
+    Case(
+        "humanfriendly",
+        "trim_empty_lines",
+        """
 def strip_blank_edges(text):
     lines = text.splitlines(True)
     while lines and is_empty_line(lines[-1]):
@@ -119,8 +177,13 @@ def strip_blank_edges(text):
     while lines and is_empty_line(lines[0]):
         lines.pop(0)
     return "".join(lines)
-''', "the two loops swapped"),
-    Case("humanfriendly", "coerce_boolean", '''
+""",
+        "the two loops swapped",
+    ),
+    Case(
+        "humanfriendly",
+        "coerce_boolean",
+        """
 def to_bool(value):
     if not is_string(value):
         return bool(value)
@@ -130,15 +193,25 @@ def to_bool(value):
     if text in ("0", "no", "false", "off", ""):
         return False
     raise ValueError(format("Failed to coerce string to boolean! (%r)", value))
-''', "branches swapped, early returns, the message inlined"),
-    Case("humanfriendly", "round_number", '''
+""",
+        "branches swapped, early returns, the message inlined",
+    ),
+    Case(
+        "humanfriendly",
+        "round_number",
+        """
 def short_number(count, keep_width=False):
     text = "%.2f" % float(count)
     if keep_width:
         return text
     return re.sub(r"\\.$", "", re.sub(r"0+$", "", text))
-''', "an early return, the two substitutions nested"),
-    Case("humanfriendly", "format_number", '''
+""",
+        "an early return, the two substitutions nested",
+    ),
+    Case(
+        "humanfriendly",
+        "format_number",
+        """
 def thousands(number, num_decimals=2):
     integer, _, decimals = str(float(number)).partition(".")
     digits = integer.lstrip("-")[::-1]
@@ -147,16 +220,26 @@ def thousands(number, num_decimals=2):
     extra = decimals[:num_decimals].rstrip("0")
     text = text + "." + extra if extra else text
     return "-" + text if integer.startswith("-") else text
-''', "slicing for the while loop, conditional expressions"),
-    Case("humanfriendly", "coerce_pattern", '''
+""",
+        "slicing for the while loop, conditional expressions",
+    ),
+    Case(
+        "humanfriendly",
+        "coerce_pattern",
+        """
 def as_regex(value, flags=0):
     if is_string(value):
         return re.compile(value, flags)
     if not isinstance(value, type(re.compile(""))):
         raise ValueError(format("Failed to coerce value to compiled regular expression! (%r)", value))
     return value
-''', "early return, temporaries inlined"),
-    Case("humanfriendly", "format_length", '''
+""",
+        "early return, temporaries inlined",
+    ),
+    Case(
+        "humanfriendly",
+        "format_length",
+        """
 def human_length(num_metres, keep_width=False):
     for unit in sorted(length_size_units, key=lambda u: u["divider"], reverse=True):
         if num_metres < unit["divider"]:
@@ -164,11 +247,16 @@ def human_length(num_metres, keep_width=False):
         value = round_number(float(num_metres) / unit["divider"], keep_width=keep_width)
         return pluralize(value, unit["singular"], unit["plural"])
     return pluralize(num_metres, "metre")
-''', "sorted() for reversed(), the test inverted with continue"),
+""",
+        "sorted() for reversed(), the test inverted with continue",
+    ),
 ]
 
 NEAR_MISSES = [
-    Case("webcolors", "", '''
+    Case(
+        "webcolors",
+        "",
+        """
 def short_hex(value):
     match = re.match(r"^#([a-fA-F0-9]{6})$", value)
     if match is None:
@@ -177,8 +265,13 @@ def short_hex(value):
     if digits[0::2] == digits[1::2]:
         return "#" + digits[0::2]
     return "#" + digits
-''', "normalize_hex's shape, shortens instead"),
-    Case("webcolors", "", '''
+""",
+        "normalize_hex's shape, shortens instead",
+    ),
+    Case(
+        "webcolors",
+        "",
+        """
 def clamp_unit(value):
     number = value.rstrip("%")
     ratio = float(number) / 100
@@ -187,15 +280,25 @@ def clamp_unit(value):
     if ratio > 1:
         return 1.0
     return ratio
-''', "the percent clamp's shape, a ratio"),
-    Case("webcolors", "", '''
+""",
+        "the percent clamp's shape, a ratio",
+    ),
+    Case(
+        "webcolors",
+        "",
+        '''
 def rgb_to_css(rgb):
     """(255, 0, 16) -> 'rgb(255, 0, 16)'."""
     red, green, blue = rgb
     inner = str(red) + ", " + str(green) + ", " + str(blue)
     return "rgb(" + inner + ")"
-''', "the serializer's shape, CSS functional notation"),
-    Case("webcolors", "", '''
+''',
+        "the serializer's shape, CSS functional notation",
+    ),
+    Case(
+        "webcolors",
+        "",
+        """
 def parse_rgb_triplet(value):
     if not isinstance(value, str):
         raise ValueError("An RGB triplet must be a string.")
@@ -206,15 +309,25 @@ def parse_rgb_triplet(value):
         if not part.strip().isdigit():
             raise ValueError("Each part of an RGB triplet must be a whole number.")
     return HTML5SimpleColor(*(int(part) for part in parts))
-''', "the parser's shape, decimal triplets"),
-    Case("webcolors", "", '''
+""",
+        "the parser's shape, decimal triplets",
+    ),
+    Case(
+        "webcolors",
+        "",
+        """
 def country_code(name, table=COUNTRIES):
     found = table.get(name.strip().title())
     if not found:
         raise ValueError(f'"{name}" is not a known country')
     return found
-''', "name_to_hex's shape, another table"),
-    Case("humanfriendly", "", '''
+""",
+        "name_to_hex's shape, another table",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        """
 def drop_comment_lines(text):
     lines = text.splitlines(True)
     index = 0
@@ -224,8 +337,13 @@ def drop_comment_lines(text):
             continue
         index += 1
     return "".join(lines)
-''', "compact_empty_lines's loop, drops comments"),
-    Case("humanfriendly", "", '''
+""",
+        "compact_empty_lines's loop, drops comments",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        """
 def bullet_list(items, bullet="-"):
     items = list(items)
     if not items:
@@ -233,29 +351,49 @@ def bullet_list(items, bullet="-"):
     if len(items) == 1:
         return items[0]
     return "\\n".join(f"{bullet} {item}" for item in items)
-''', "concatenate's shape, a bulleted list"),
-    Case("humanfriendly", "", '''
+""",
+        "concatenate's shape, a bulleted list",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        """
 def safe_filename(text, replacement="_"):
     name = re.sub(r"[^A-Za-z0-9._-]+", replacement, text).strip(replacement)
     if text and not name:
         raise ValueError(format("The provided text %r has no usable file name characters!", text))
     return name
-''', "generate_slug's shape, a file name with case and dots"),
-    Case("humanfriendly", "", '''
+""",
+        "generate_slug's shape, a file name with case and dots",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        '''
 def article_for(word):
     """'an' before a vowel sound (roughly), else 'a'."""
     if not word:
         return "a"
     return "an" if word[0].lower() in "aeiou" else "a"
-''', "pluralize_raw's size, an article"),
-    Case("humanfriendly", "", '''
+''',
+        "pluralize_raw's size, an article",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        '''
 def sentences_of(text):
     """Non-empty sentences, stripped."""
     chunks = (chunk.strip() for chunk in re.split(r"(?<=[.!?])\\s+", text))
     kept = [chunk for chunk in chunks if chunk]
     return kept
-''', "split_paragraphs's shape, sentences"),
-    Case("humanfriendly", "", '''
+''',
+        "split_paragraphs's shape, sentences",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        """
 def extract_numbers(text):
     numbers = []
     for piece in re.findall(r"-?\\d+(?:\\.\\d+)?", text):
@@ -264,8 +402,13 @@ def extract_numbers(text):
         else:
             numbers.append(int(piece))
     return numbers
-''', "tokenize's shape, numbers only, signed"),
-    Case("humanfriendly", "", '''
+""",
+        "tokenize's shape, numbers only, signed",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        """
 def strip_comment_edges(text):
     lines = text.splitlines(True)
     while lines and lines[0].startswith("#"):
@@ -273,8 +416,13 @@ def strip_comment_edges(text):
     while lines and lines[-1].startswith("#"):
         lines.pop()
     return "".join(lines)
-''', "trim_empty_lines's loops, comment lines"),
-    Case("humanfriendly", "", '''
+""",
+        "trim_empty_lines's loops, comment lines",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        """
 def parse_level(value):
     if not is_string(value):
         return int(value)
@@ -286,38 +434,60 @@ def parse_level(value):
     if text in ("high", "h"):
         return 3
     raise ValueError(format("Unknown level! (%r)", value))
-''', "coerce_boolean's shape, three levels"),
-    Case("humanfriendly", "", '''
+""",
+        "coerce_boolean's shape, three levels",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        """
 def format_percent(ratio, keep_width=False):
     text = "%.1f%%" % (float(ratio) * 100)
     if keep_width:
         return text
     return re.sub(r"\\.0%$", "%", text)
-''', "round_number's shape, a percentage"),
-    Case("humanfriendly", "", '''
+""",
+        "round_number's shape, a percentage",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        """
 def chunk_string(text, size=3, sep=" "):
     parts = []
     while text:
         parts.append(text[:size])
         text = text[size:]
     return sep.join(parts)
-''', "format_number's grouping loop, left to right"),
-    Case("humanfriendly", "", '''
+""",
+        "format_number's grouping loop, left to right",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        """
 def as_path(value, base="."):
     if is_string(value):
         return os.path.join(base, value)
     if not isinstance(value, os.PathLike):
         raise ValueError(format("Failed to coerce value to a path! (%r)", value))
     return os.fspath(value)
-''', "coerce_pattern's shape, paths"),
-    Case("humanfriendly", "", '''
+""",
+        "coerce_pattern's shape, paths",
+    ),
+    Case(
+        "humanfriendly",
+        "",
+        """
 def human_weight(grams, keep_width=False):
     for unit, size in (("t", 1e6), ("kg", 1e3)):
         if grams < size:
             continue
         return round_number(grams / size, keep_width=keep_width) + " " + unit
     return round_number(grams, keep_width=keep_width) + " g"
-''', "format_length's loop, weights"),
+""",
+        "format_length's loop, weights",
+    ),
 ]
 
 HELDOUT2 = COPIES + NEAR_MISSES

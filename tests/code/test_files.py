@@ -4,10 +4,10 @@ import os
 from pathlib import Path
 
 import pytest
-from testing.code import git, write
 
 from sidekit_hooks.code import files
 from sidekit_hooks.code.parse import facts_of
+from testing.code import git, write
 
 TREE = {
     "pkg/__init__.py": "",
@@ -32,8 +32,9 @@ def test_git_lists_tracked_and_untracked_files_not_ignored_ones(project: Path) -
     assert sorted(files.python_files(str(project))) == ["pkg/__init__.py", "pkg/new.py"]
 
 
-def test_without_git_a_walk_finds_the_same_files_and_stops_at_its_bound(project: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_git_a_walk_finds_the_same_files_and_stops_at_its_bound(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write(project, {k: v for k, v in TREE.items() if k != ".gitignore"})
     assert files.git_python_files(str(project)) is None
     found = files.python_files(str(project))
@@ -60,8 +61,9 @@ def test_a_name_imported_twice_under_one_alias_means_the_later_import() -> None:
     assert ("x", 6) not in facts_of(source).references
 
 
-def test_a_warm_query_lists_again_only_when_a_listed_folder_moved(project: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_warm_query_lists_again_only_when_a_listed_folder_moved(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from sidekit_hooks.code.index import Index
 
     write(project, {"pkg/__init__.py": "", "pkg/a.py": "def alpha():\n    return 1\n", "docs/notes.md": "x\n"})

@@ -50,16 +50,29 @@ def test_normalize_ignores_local_names_docstrings_and_formatting() -> None:
                 result += item.price
             return result
     ''')
-    two = node_of('''
+    two = node_of("""
         def add_up(rows):
             acc = 0
             for r in rows:  # every row
                 acc  +=  r.price
             return acc
-    ''')
+    """)
     assert functions.normalize(one) == functions.normalize(two)
-    assert functions.normalize(one) == ["Assign", "v1", "0", "For", "v2", "v3", "AugAssign", "v1", "Add", "v2",
-                                        ".price", "Return", "v1"]
+    assert functions.normalize(one) == [
+        "Assign",
+        "v1",
+        "0",
+        "For",
+        "v2",
+        "v3",
+        "AugAssign",
+        "v1",
+        "Add",
+        "v2",
+        ".price",
+        "Return",
+        "v1",
+    ]
 
 
 def test_tokens_never_hold_whitespace() -> None:
@@ -74,7 +87,7 @@ def test_signature_names_parameters_only() -> None:
 
 
 def test_extract_skips_tests_dunders_and_nested_functions() -> None:
-    source = textwrap.dedent('''
+    source = textwrap.dedent("""
         def helper(x):
             def inner():
                 return x
@@ -89,14 +102,17 @@ def test_extract_skips_tests_dunders_and_nested_functions() -> None:
         class Thing:
             def method(self):
                 return 1
-    ''')
+    """)
     assert [entry[:4] for entry in function_index.extract(source)] == [["helper", 2, "helper(x)", 4]]
-    assert function_index.extract("import json\n\ndef load(p):\n    return json.loads(open(p).read()) or load(p)\n")[0][5] == "json"
+    assert (
+        function_index.extract("import json\n\ndef load(p):\n    return json.loads(open(p).read()) or load(p)\n")[0][5]
+        == "json"
+    )
     assert function_index.extract("def broken(:\n") == []
 
 
 def test_added_blocks_finds_functions_of_five_lines_or_more() -> None:
-    added = textwrap.dedent('''
+    added = textwrap.dedent("""
         import os
 
         def short(a):
@@ -116,7 +132,7 @@ def test_added_blocks_finds_functions_of_five_lines_or_more() -> None:
                 z = y * 2
                 w = z - 3
                 return w
-    ''')
+    """)
     blocks = functions.added_blocks(added)
     assert [name for name, _ in blocks] == ["longer", "method"]
     assert blocks[1][1].splitlines()[0] == "async def method(self, x):"
@@ -188,7 +204,10 @@ def test_prune_cache_drops_old_entries_and_those_of_deleted_projects(sidekit_cac
         path.write_text(json.dumps(data))
         os.utime(path, (time.time() - age, time.time() - age))
     assert function_index.prune_cache() == 2
-    assert sorted(p.name for p in folder.glob("*-00000000.json")) == ["fresh-orphan-00000000.json", "live-00000000.json"]
+    assert sorted(p.name for p in folder.glob("*-00000000.json")) == [
+        "fresh-orphan-00000000.json",
+        "live-00000000.json",
+    ]
 
 
 def test_load_rejects_corrupt_or_foreign_indexes(tmp_path: Path) -> None:
@@ -235,7 +254,7 @@ def test_no_rapidfuzz_when_nothing_could_match(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    code = textwrap.dedent('''
+    code = textwrap.dedent("""
         import sys
         from sidekit_hooks.code import functions
         old = functions.parse_function("def chunked(items, size):\\n    out = []\\n    for s in range(0, len(items), size):\\n        out.append(items[s:s + size])\\n    return out")
@@ -243,7 +262,8 @@ def test_no_rapidfuzz_when_nothing_could_match(tmp_path: Path) -> None:
         new = functions.parse_function("def greet(name):\\n    text = 'hi ' + name\\n    text = text.title()\\n    print(text)\\n    return text")
         assert functions.best_match("greet", functions.normalize(new), index) is None
         print("rapidfuzz" in sys.modules)
-    ''')
-    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
-                          cwd=str(Path(functions.__file__).parents[2]))
+    """)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, cwd=str(Path(functions.__file__).parents[2])
+    )
     assert (done.returncode, done.stdout.strip()) == (0, "False"), done.stderr

@@ -4,20 +4,22 @@ import os
 import sqlite3
 from pathlib import Path
 
-from testing.code import write
-
 from sidekit_hooks.code.index import INDEX_FILE, Coverage, Index
+from testing.code import write
 
 
 def make(project: Path) -> None:
-    write(project, {
-        "pkg/__init__.py": "",
-        "pkg/a.py": "def alpha():\n    return 1\n",
-        "pkg/b.py": "from pkg.a import alpha\n\ndef beta():\n    return alpha()\n",
-        "broken.py": "def nope(:\n",
-        ".venv/lib/site.py": "def alpha():\n    pass\n",
-        "node_modules/x.py": "alpha = 1\n",
-    })
+    write(
+        project,
+        {
+            "pkg/__init__.py": "",
+            "pkg/a.py": "def alpha():\n    return 1\n",
+            "pkg/b.py": "from pkg.a import alpha\n\ndef beta():\n    return alpha()\n",
+            "broken.py": "def nope(:\n",
+            ".venv/lib/site.py": "def alpha():\n    pass\n",
+            "node_modules/x.py": "alpha = 1\n",
+        },
+    )
 
 
 def test_indexes_workspace_code_and_counts_unparsable_files(project: Path) -> None:
@@ -38,7 +40,8 @@ def test_refresh_rereads_only_what_changed(project: Path) -> None:
     with Index.open(str(project)) as index:
         assert index.references("alpha") == [("pkg/b.py", 1), ("pkg/b.py", 5)]
         rows = index.db.execute(
-            "SELECT count(*) FROM defs JOIN files ON files.id = defs.file WHERE path = 'pkg/a.py'").fetchone()
+            "SELECT count(*) FROM defs JOIN files ON files.id = defs.file WHERE path = 'pkg/a.py'"
+        ).fetchone()
         assert rows == (1,)
     (project / "pkg" / "b.py").unlink()
     with Index.open(str(project)) as index:
@@ -85,10 +88,13 @@ def test_concurrent_first_queries_agree_and_duplicate_nothing(project: Path) -> 
 
     from testing.code import env_for
 
-    write(project, {f"mod_{i}.py": f"from mod_{(i + 1) % 40} import f\n\ndef f():\n    return f()\n" for i in range(40)})
+    write(
+        project, {f"mod_{i}.py": f"from mod_{(i + 1) % 40} import f\n\ndef f():\n    return f()\n" for i in range(40)}
+    )
     argv = [sys.executable, "-m", "sidekit_hooks.cli", "usages", "f", "--project", str(project)]
-    running = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env_for(project))
-               for _ in range(4)]
+    running = [
+        subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env_for(project)) for _ in range(4)
+    ]
     results = [(p.wait(timeout=60), p.stdout.read(), p.stderr.read()) for p in running if p.stdout and p.stderr]
     assert {(code, err) for code, _, err in results} == {(0, b"")}
     assert len({out for _, out, _ in results}) == 1

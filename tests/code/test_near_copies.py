@@ -8,13 +8,13 @@ from typing import Any
 
 import nearcopies
 import pytest
-from testing.hooks import context_of, payload
 from nearcopy_heldout import COPIES as HELDOUT_COPIES
 from nearcopy_heldout import HELDOUT, NEAR_MISSES
 from nearcopy_heldout2 import HELDOUT2
 from nearcopy_tuning import TUNING
 
 from sidekit_hooks.code import function_index, functions, near_copies
+from testing.hooks import context_of, payload
 
 # Measured figures (floors here, so a better matcher passes). nearcopy_heldout.py, before #18 (shape rule
 # only): precision 0.68 (13/19), recall 0.38 (13/34); with the final rules 0.87 (20/23), 0.59 (20/34). It was
@@ -39,8 +39,9 @@ def packages() -> None:
 def test_held_out_set_is_big_enough_and_apart_from_the_tuning_set() -> None:
     assert len(HELDOUT_COPIES) >= 30 and len(NEAR_MISSES) >= 30
     held_out = {c.package for c in HELDOUT}, {c.package for c in HELDOUT2}, {c.package for c in TUNING}
-    assert all(a.isdisjoint(b) for a, b in ((held_out[0], held_out[1]), (held_out[0], held_out[2]),
-                                            (held_out[1], held_out[2])))
+    assert all(
+        a.isdisjoint(b) for a, b in ((held_out[0], held_out[1]), (held_out[0], held_out[2]), (held_out[1], held_out[2]))
+    )
     assert all(c.helper == "" or c.helper in c.source or c.why for c in HELDOUT)
 
 
@@ -68,10 +69,16 @@ def test_tuning_set_has_no_wrong_nudge(packages: None) -> None:
     assert found.wrong == [] and found.recall >= TUNING_RECALL, found.line()
 
 
-@pytest.mark.parametrize(("tokens", "expected"), [
-    (["'[^a-z0-9]+'", "'-'", "'-{2,}'", "1", "v1", "55296", "None", "'ascii'"], ["'[^a-z0-9]+'", "'-{2,}'", "55296"]),
-    (["b'\\\\x00'", "''", "0.001", "-1"], ["b'\\\\x00'", "0.001"]),
-])
+@pytest.mark.parametrize(
+    ("tokens", "expected"),
+    [
+        (
+            ["'[^a-z0-9]+'", "'-'", "'-{2,}'", "1", "v1", "55296", "None", "'ascii'"],
+            ["'[^a-z0-9]+'", "'-{2,}'", "55296"],
+        ),
+        (["b'\\\\x00'", "''", "0.001", "-1"], ["b'\\\\x00'", "0.001"]),
+    ],
+)
 def test_literals_keep_the_distinctive_constants(tokens: list[str], expected: list[str]) -> None:
     assert near_copies.literals(tokens) == expected
 
@@ -87,7 +94,10 @@ def test_literal_agreement_and_disagreement() -> None:
 
 def test_inlinable_outside_names_are_functions_and_constants_not_classes() -> None:
     assert [n for n in ("make_func", "UNDERSCORE_RE", "User", "Mapping", "_is_none") if near_copies.inlinable(n)] == [
-        "make_func", "UNDERSCORE_RE", "_is_none"]
+        "make_func",
+        "UNDERSCORE_RE",
+        "_is_none",
+    ]
 
 
 SLUG_FILE = '''"""Text helpers."""
@@ -108,12 +118,12 @@ RESTRUCTURED_SLUG = '''def slug_for(title):
     collapsed = re.sub(r"-{2,}", "-", re.sub(r"[^a-z0-9]+", "-", title.strip().lower()))
     return collapsed.strip("-")
 '''
-SNAKE_NAME = '''def snake_name(value):
+SNAKE_NAME = """def snake_name(value):
     value = value.strip().lower()
     value = re.sub(r"[^a-z0-9]+", "_", value)
     value = re.sub(r"_{2,}", "_", value)
     return value.strip("_")
-'''
+"""
 
 
 def added_function(project: Path, added: str) -> dict[str, Any]:
@@ -122,20 +132,35 @@ def added_function(project: Path, added: str) -> dict[str, Any]:
     new = "import re\n\n\n" + added
     target.write_text(new)
     lines = [" import re"] + [f"+{line}" for line in new.splitlines()[1:]]
-    sent: dict[str, Any] = payload("PostToolUse", project, tool_name="Edit", tool_use_id="toolu_1",
-                   tool_input={"file_path": str(target), "old_string": "import re", "new_string": new.rstrip("\n")},
-                   tool_response={"filePath": str(target), "oldString": "import re", "newString": new.rstrip("\n"),
-                                  "originalFile": original, "userModified": False, "replaceAll": False,
-                                  "structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1,
-                                                       "newLines": len(lines), "lines": lines}]})
+    sent: dict[str, Any] = payload(
+        "PostToolUse",
+        project,
+        tool_name="Edit",
+        tool_use_id="toolu_1",
+        tool_input={"file_path": str(target), "old_string": "import re", "new_string": new.rstrip("\n")},
+        tool_response={
+            "filePath": str(target),
+            "oldString": "import re",
+            "newString": new.rstrip("\n"),
+            "originalFile": original,
+            "userModified": False,
+            "replaceAll": False,
+            "structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": len(lines), "lines": lines}],
+        },
+    )
     return sent
 
 
-@pytest.mark.parametrize(("added", "said"), [
-    (RESTRUCTURED_SLUG,
-     "[sidecar:tools] utils/text.py:6 slugify(value) already does this; reuse it instead of slug_for()."),
-    (SNAKE_NAME, ""),  # the shape of slugify, other literals: another behaviour, no nudge
-])
+@pytest.mark.parametrize(
+    ("added", "said"),
+    [
+        (
+            RESTRUCTURED_SLUG,
+            "[sidecar:tools] utils/text.py:6 slugify(value) already does this; reuse it instead of slug_for().",
+        ),
+        (SNAKE_NAME, ""),  # the shape of slugify, other literals: another behaviour, no nudge
+    ],
+)
 def test_hook_on_a_restructured_copy_and_on_a_look_alike(project: Path, run_hook: Any, added: str, said: str) -> None:
     (project / "utils").mkdir()
     (project / "utils" / "text.py").write_text(SLUG_FILE)

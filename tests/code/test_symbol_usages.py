@@ -8,7 +8,7 @@ from testing.code import answer, sidekit, write
 
 FIXTURE = {
     "pkg/__init__.py": "",
-    "pkg/parser.py": '''
+    "pkg/parser.py": """
         import re
 
         PATTERN = re.compile("parse")
@@ -22,29 +22,31 @@ FIXTURE = {
 
         def parse(text, strict=False):
             return Parser().parse(text)
-        ''',
-    "pkg/cli.py": '''
+        """,
+    "pkg/cli.py": """
         from pkg.parser import parse as run_parse, Parser
 
 
         def main(argv):
             print("parse")
             return run_parse(argv[0]) or Parser().parse(argv[1])
-        ''',
-    "tests/test_parser.py": '''
+        """,
+    "tests/test_parser.py": """
         from pkg.parser import parse
 
 
         def parse_helper():
             return parse("x")
-        ''',
+        """,
 }
 
 
 def test_symbol_ranks_exact_qualified_names_first(project: Path) -> None:
     write(project, FIXTURE)
     assert answer(project, "symbol", "Parser.parse")[0] == {
-        "matches": [{"kind": "method", "at": "pkg/parser.py:7", "sig": "(self, text)"}], "searched": 4}
+        "matches": [{"kind": "method", "at": "pkg/parser.py:7", "sig": "(self, text)"}],
+        "searched": 4,
+    }
     assert answer(project, "symbol", "parse")[0] == {
         "matches": [
             {"kind": "function", "at": "pkg/parser.py:12", "sig": "(text, strict=False)"},
@@ -53,7 +55,9 @@ def test_symbol_ranks_exact_qualified_names_first(project: Path) -> None:
         "searched": 4,
     }
     assert answer(project, "symbol", "pkg.parser:Parser")[0] == {
-        "matches": [{"kind": "class", "at": "pkg/parser.py:6"}], "searched": 4}
+        "matches": [{"kind": "class", "at": "pkg/parser.py:6"}],
+        "searched": 4,
+    }
     assert answer(project, "symbol", "Nothing.here")[0] == {"found": 0, "searched": 4}
     # A near miss is offered (rapidfuzz), bare or qualified; what only resembles nothing gets nothing.
     assert answer(project, "symbol", "Parser.parze")[0] == {"found": 0, "close": ["Parser.parse"], "searched": 4}
@@ -66,11 +70,18 @@ def test_usages_are_ast_references_only(project: Path) -> None:
     found, _ = answer(project, "usages", "parse")
     # cli: the import (1), the aliased call and the method call (6); parser: the method call (13);
     # tests: the import (1) and the call (5). Not the comment, the strings or the definitions.
-    assert found == {"uses": 5, "at": ["pkg/cli.py:1", "pkg/cli.py:6", "pkg/parser.py:13",
-                                       "tests/test_parser.py:1", "tests/test_parser.py:5"],
-                     "searched": 5, "unparsable": 1}
-    assert answer(project, "usages", "PATTERN")[0] == {"uses": 1, "at": ["pkg/parser.py:9"], "searched": 5,
-                                                       "unparsable": 1}
+    assert found == {
+        "uses": 5,
+        "at": ["pkg/cli.py:1", "pkg/cli.py:6", "pkg/parser.py:13", "tests/test_parser.py:1", "tests/test_parser.py:5"],
+        "searched": 5,
+        "unparsable": 1,
+    }
+    assert answer(project, "usages", "PATTERN")[0] == {
+        "uses": 1,
+        "at": ["pkg/parser.py:9"],
+        "searched": 5,
+        "unparsable": 1,
+    }
     assert answer(project, "usages", "absent_name")[0] == {"uses": 0, "searched": 5, "unparsable": 1}
 
 
@@ -91,7 +102,9 @@ def test_symbol_one_match_fits_170_bytes_with_a_very_long_path(project: Path) ->
     found, size = answer(project, "symbol", "one_unique_function_name")
     assert size <= 170
     (match,) = found["matches"]
-    assert match["at"].startswith("a_rather_long_folder_name_s_0/…/") and match["at"].endswith("/module_with_a_long_name.py:1")
+    assert match["at"].startswith("a_rather_long_folder_name_s_0/…/") and match["at"].endswith(
+        "/module_with_a_long_name.py:1"
+    )
 
 
 def test_usages_under_ten_uses_fit_360_bytes_flat_with_very_long_paths(project: Path) -> None:
@@ -106,8 +119,12 @@ def test_usages_under_ten_uses_in_one_long_path_group_and_fit_360_bytes(project:
     write(project, {f"{long_dir(6, 'g')}/user_module.py": "import lib\n" + "lib.common()\n" * 9})
     found, size = answer(project, "usages", "common")
     assert size <= 360
-    assert found == {"uses": 9, "files": 1, "in": [{"file": found["in"][0]["file"], "uses": 9, "lines": [2, 3, 4, 5, 6]}],
-                     "searched": 1}
+    assert found == {
+        "uses": 9,
+        "files": 1,
+        "in": [{"file": found["in"][0]["file"], "uses": 9, "lines": [2, 3, 4, 5, 6]}],
+        "searched": 1,
+    }
 
 
 def test_usages_of_a_very_common_name_stop_growing(project: Path) -> None:
@@ -132,9 +149,18 @@ def test_a_warm_query_reads_its_few_arguments_without_argparse() -> None:
     from sidekit_hooks.cli.commands._code import fast_arguments
 
     assert fast_arguments(["Parser.parse", "--project", "/p", "--format=text"]) == SimpleNamespace(
-        name="Parser.parse", project="/p", format="text")
+        name="Parser.parse", project="/p", format="text"
+    )
     assert fast_arguments(["--project=/p", "f"]) == SimpleNamespace(name="f", project="/p", format="json")
     # anything else is argparse's to read, and to explain
-    for argv in ([], ["-h"], ["a", "b"], ["a", "--format", "xml"], ["a", "--project"], ["a", "--project="],
-                 ["a", "--bogus"], [""]):
+    for argv in (
+        [],
+        ["-h"],
+        ["a", "b"],
+        ["a", "--format", "xml"],
+        ["a", "--project"],
+        ["a", "--project="],
+        ["a", "--bogus"],
+        [""],
+    ):
         assert fast_arguments(argv) is None, argv

@@ -35,9 +35,11 @@ def test_malformed_input_is_a_value_error_even_without_json_imported() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core import fastjson\n"
-            "for bad in ['{half', '{\"a\": ', '[1,', '{\"a\" 1}']:\n"
-            "    try:\n        fastjson.loads(bad)\n    except ValueError as exc:\n        print(type(exc).__name__)\n")
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core import fastjson\n"
+        "for bad in ['{half', '{\"a\": ', '[1,', '{\"a\" 1}']:\n"
+        "    try:\n        fastjson.loads(bad)\n    except ValueError as exc:\n        print(type(exc).__name__)\n"
+    )
     from testing.hooks import REPO
 
     done = subprocess.run([sys.executable, "-S", "-c", code, str(REPO)], capture_output=True, text=True)

@@ -8,8 +8,9 @@ import pytest
 from sidekit_hooks.core import hooklog
 
 
-def test_the_decisions_log_keeps_its_rolled_over_files_and_reads_them_all(project: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_decisions_log_keeps_its_rolled_over_files_and_reads_them_all(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(hooklog, "MAX_BYTES", 2000)
     for number in range(300):
         hooklog.append(str(project), hooklog.DECISIONS, {"session": f"s{number:03d}", "decision": "fired"})

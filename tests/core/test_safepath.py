@@ -50,7 +50,10 @@ def test_reads_and_appends_refuse_links_and_fifos(tmp_path: Path) -> None:
 
 
 def test_printable_names_are_data() -> None:
-    assert safepath.printable("$(touch${IFS}x).toml\x1b[31m`id`\udc80") == "\\x24(touch\\x24{IFS}x).toml\\x1b[31m\\x60id\\x60\ufffd"
+    assert (
+        safepath.printable("$(touch${IFS}x).toml\x1b[31m`id`\udc80")
+        == "\\x24(touch\\x24{IFS}x).toml\\x1b[31m\\x60id\\x60\ufffd"
+    )
 
 
 def test_escapes_lists_links_out_of_sidekit_and_runtime(tmp_path: Path) -> None:

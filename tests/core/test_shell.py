@@ -5,11 +5,18 @@ from sidekit_hooks.core.shell import core_words, segments
 
 def test_segments_honour_quotes_and_mark_substitutions() -> None:
     found = segments("FOO='a b' grep -rn \"x y\" . | wc -l; echo `date` && cat f 2>/dev/null")
-    assert [s.texts for s in found] == [["FOO=a b", "grep", "-rn", "x y", "."], ["wc", "-l"], ["echo", "`date`"],
-                                        ["cat", "f"]]
+    assert [s.texts for s in found] == [
+        ["FOO=a b", "grep", "-rn", "x y", "."],
+        ["wc", "-l"],
+        ["echo", "`date`"],
+        ["cat", "f"],
+    ]
     assert [(s.piped_in, s.piped_out, s.opaque, s.redirected) for s in found] == [
-        (False, True, False, False), (True, False, False, False), (False, False, True, False),
-        (False, False, False, True)]
+        (False, True, False, False),
+        (True, False, False, False),
+        (False, False, True, False),
+        (False, False, False, True),
+    ]
     assert found[3].write_targets == ["/dev/null"]
     assert [s.texts for s in segments("make 2>&1 >&2 | tee log")] == [["make"], ["tee", "log"]]
 

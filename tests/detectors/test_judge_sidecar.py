@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import bash, context_of, payload
 
 from sidekit_hooks.core import hooklog, workspace
 from sidekit_hooks.detectors import judge
 from sidekit_hooks.nudges import policy, queue
+from testing.hooks import bash, context_of, payload
 
-FAKE_JUDGE = '''\
+FAKE_JUDGE = """\
 import json, sys, time
 event = json.load(sys.stdin)
 with open(sys.argv[1], "a") as seen:
@@ -28,7 +28,7 @@ if "curl" in event.get("command", ""):
     print("The MCP tool `fetch_page` already fetches URLs; no need to curl by hand.")
 else:
     print("NONE")
-'''
+"""
 
 
 @pytest.fixture
@@ -56,30 +56,42 @@ def test_judge_is_off_by_default(project: Path, run_hook: Any) -> None:
     assert not (project / ".sidekit" / "judge").exists()
 
 
-def test_judge_answer_is_queued_and_delivered_at_the_next_boundary(project: Path, run_hook: Any,
-                                                                     fake_judge: tuple[str, Path]) -> None:
+def test_judge_answer_is_queued_and_delivered_at_the_next_boundary(
+    project: Path, run_hook: Any, fake_judge: tuple[str, Path]
+) -> None:
     command, seen = fake_judge
     env = {"SIDEKIT_JUDGE": command, "SIDEKIT_JUDGE_TIMEOUT": "20"}  # a loaded CI box is not a slow judge
     done = run_hook("PostToolUse", bash(project, "curl -s https://example.org/page", stdout="ok"), env=env)
     assert (done.returncode, done.stdout) == (0, "")  # the hook never waits for the judge
     assert [r["outcome"] for r in judge_log(project, 1)] == ["queued"]
-    assert json.loads(seen.read_text()) == {"hook": "PostToolUse", "tool": "Bash", "kind": "shell",
-                                            "command": "curl -s https://example.org/page", "output": "ok"}
+    assert json.loads(seen.read_text()) == {
+        "hook": "PostToolUse",
+        "tool": "Bash",
+        "kind": "shell",
+        "command": "curl -s https://example.org/page",
+        "output": "ok",
+    }
     pending = queue.pending(workspace.queue_root(str(project)), "sess-1")
     assert [(n.sender, n.message) for _, n in pending] == [
-        ("sidekit/judge", "[sidecar:judge] The MCP tool `fetch_page` already fetches URLs; no need to curl by hand.")]
+        ("sidekit/judge", "[sidecar:judge] The MCP tool `fetch_page` already fetches URLs; no need to curl by hand.")
+    ]
     prompt = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
     assert context_of(prompt.stdout) == (
-        "[sidecar:judge] The MCP tool `fetch_page` already fetches URLs; no need to curl by hand.")
+        "[sidecar:judge] The MCP tool `fetch_page` already fetches URLs; no need to curl by hand."
+    )
 
 
-@pytest.mark.parametrize(("command", "outcome"), [
-    ("ls -la", "silent"),
-    ("crash now", "failed"),
-    ("slow build", "timeout"),
-])
-def test_judge_says_nothing_unless_it_answers(project: Path, fake_judge: tuple[str, Path], monkeypatch: pytest.MonkeyPatch,
-                                              command: str, outcome: str) -> None:
+@pytest.mark.parametrize(
+    ("command", "outcome"),
+    [
+        ("ls -la", "silent"),
+        ("crash now", "failed"),
+        ("slow build", "timeout"),
+    ],
+)
+def test_judge_says_nothing_unless_it_answers(
+    project: Path, fake_judge: tuple[str, Path], monkeypatch: pytest.MonkeyPatch, command: str, outcome: str
+) -> None:
     monkeypatch.setenv("SIDEKIT_JUDGE", fake_judge[0])
     monkeypatch.setenv("SIDEKIT_JUDGE_TIMEOUT", "1")
     folder = Path(judge.session_dir(str(project), "sess-1"))
@@ -107,12 +119,16 @@ def policy_pack(project: Path, table: str) -> None:
 
 
 def decisions_of(project: Path) -> list[tuple[str, str]]:
-    return [(r["decision"], r.get("by", "")) for r in hooklog.read(str(project), hooklog.DECISIONS)
-            if r.get("sidecar") == "judge"]
+    return [
+        (r["decision"], r.get("by", ""))
+        for r in hooklog.read(str(project), hooklog.DECISIONS)
+        if r.get("sidecar") == "judge"
+    ]
 
 
-def test_the_policy_admits_the_judge_like_any_sidecar(project: Path, fake_judge: tuple[str, Path],
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_policy_admits_the_judge_like_any_sidecar(
+    project: Path, fake_judge: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SIDEKIT_JUDGE", fake_judge[0])
     assert ask_worker(project) == "queued"
     assert ask_worker(project) == "held"  # the same answer again: a duplicate
@@ -122,8 +138,9 @@ def test_the_policy_admits_the_judge_like_any_sidecar(project: Path, fake_judge:
     assert len(queue.pending(workspace.queue_root(str(project)), "sess-1")) == 1
 
 
-def test_mute_and_the_session_cap_reach_the_judge(project: Path, fake_judge: tuple[str, Path],
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mute_and_the_session_cap_reach_the_judge(
+    project: Path, fake_judge: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SIDEKIT_JUDGE", fake_judge[0])
     policy_pack(project, 'mute = ["judge"]')
     assert ask_worker(project) == "held"
@@ -132,12 +149,14 @@ def test_mute_and_the_session_cap_reach_the_judge(project: Path, fake_judge: tup
     assert ask_worker(project) == "queued"  # the one "cap reached" line, said once
     assert [n.message for _, n in queue.pending(workspace.queue_root(str(project)), "sess-1")] == [
         "[sidecar:policy] Nudge cap reached (0 this session): further sidecar findings are held back; "
-        "`sidekit report` lists them."]
+        "`sidekit report` lists them."
+    ]
     assert policy.session_capped(str(project), "sess-1")
 
 
-def test_hook_calls_the_judge_at_most_once_per_interval(project: Path, run_hook: Any,
-                                                        fake_judge: tuple[str, Path]) -> None:
+def test_hook_calls_the_judge_at_most_once_per_interval(
+    project: Path, run_hook: Any, fake_judge: tuple[str, Path]
+) -> None:
     command, seen = fake_judge
     env = {"SIDEKIT_JUDGE": command, "SIDEKIT_JUDGE_INTERVAL": "600"}
     for text in ("curl a", "curl b", "curl c"):

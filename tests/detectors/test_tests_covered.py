@@ -15,27 +15,36 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import context_of, edit, payload
 
 from sidekit_hooks.detectors import tests as tests_sidecar
 from sidekit_hooks.detectors.tests import DETECTOR, after_edit_covered
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
+from testing.hooks import context_of, edit, payload
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "impact"))
-from testing.code import sidekit, write  # noqa: E402
 from test_covers import PROJECT  # noqa: E402
 
+from testing.code import sidekit, write  # noqa: E402
+
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
-CALC_LINE = ("[sidecar:tests] pkg/calc.py is covered by 4 tests that failed in the last run (5 failed, 2 passed; "
-             "2 root causes); details: sidekit failures tests/test_fmt.py::test_show[2]; re-run: sidekit test tests/test_fmt.py")
+CALC_LINE = (
+    "[sidecar:tests] pkg/calc.py is covered by 4 tests that failed in the last run (5 failed, 2 passed; "
+    "2 root causes); details: sidekit failures tests/test_fmt.py::test_show[2]; re-run: sidekit test tests/test_fmt.py"
+)
 RETURN_CHANGE = ("return", "return  ")  # old, new: a whitespace edit of a return line
 
 
 def pytest_run(project: Path, env: dict[str, str]) -> None:
     clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", "-p", "no:cacheprovider"],
-                   cwd=project, env=clean, capture_output=True, check=False, timeout=60)
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", "-p", "no:cacheprovider"],
+        cwd=project,
+        env=clean,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
 
 
 @pytest.fixture
@@ -46,9 +55,11 @@ def red(project: Path, clean_env: dict[str, str]) -> Path:
     return project
 
 
-IMPORTS_LINE = ("[sidecar:tests] pkg/calc.py is imported by 4 tests that failed in the last run (5 failed, 2 passed; "
-                "2 root causes; basis: imports); details: sidekit failures tests/test_fmt.py::test_show[2]; "
-                "re-run: sidekit test tests/test_fmt.py")
+IMPORTS_LINE = (
+    "[sidecar:tests] pkg/calc.py is imported by 4 tests that failed in the last run (5 failed, 2 passed; "
+    "2 root causes; basis: imports); details: sidekit failures tests/test_fmt.py::test_show[2]; "
+    "re-run: sidekit test tests/test_fmt.py"
+)
 
 
 def finished_later(project: Path) -> None:
@@ -79,12 +90,14 @@ def test_a_stale_digest_still_hints_and_a_traceback_frame_wins(red: Path, run_ho
     # fmt.py is in the failing tracebacks: the cache's own, more precise line.
     other_session = edit(red, "pkg/fmt.py", *RETURN_CHANGE, session="sess-2")  # the same session is in its cooldown
     assert context_of(run_hook("PostToolUse", other_session).stdout).startswith(
-        "[sidecar:tests] 4 tests that failed in the last run pass through pkg/fmt.py (5 failed, 2 passed;")
+        "[sidecar:tests] 4 tests that failed in the last run pass through pkg/fmt.py (5 failed, 2 passed;"
+    )
 
 
 @pytest.mark.parametrize("path", ["pkg/other.py", "tests/test_calc.py", "pkg/new.py"])
-def test_files_covered_only_by_passing_tests_or_test_files_are_silent(red: Path, run_hook: HookRunner,
-                                                                      path: str) -> None:
+def test_files_covered_only_by_passing_tests_or_test_files_are_silent(
+    red: Path, run_hook: HookRunner, path: str
+) -> None:
     sidekit(red, "map")
     if not (red / path).exists():
         (red / path).write_text("def new():\n    return 1\n")
@@ -102,16 +115,22 @@ def test_green_cache_or_broken_digest_is_silent(red: Path, clean_env: dict[str, 
     prompt = payload("UserPromptSubmit", red, prompt="go on")
     assert context_of(run_hook("UserPromptSubmit", prompt).stdout) == IMPORTS_LINE
     sidekit(red, "map")
-    write(red, {"pkg/calc.py": "def half(n):\n    return n // 2\n", "tests/test_other.py": "def test_ok():\n    pass\n"})
+    write(
+        red, {"pkg/calc.py": "def half(n):\n    return n // 2\n", "tests/test_other.py": "def test_ok():\n    pass\n"}
+    )
     pytest_run(red, clean_env)
     assert json.loads((red / ".sidekit" / "status.json").read_text())["failing"] == 0
     assert run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE)).stdout == ""
 
 
 SUMMARY: dict[str, Any] = {
-    "generation": 3, "failing": 3, "run": {"counts": {"failed": 3, "passed": 9}},
-    "clusters": [{"id": "c1", "affected": 2, "tests": ["tests/a/test_x.py::test_1", "tests/b/test_y.py::test_2"]},
-                 {"id": "c2", "affected": 1, "tests": ["tests/test_z.py::test_3"]}],
+    "generation": 3,
+    "failing": 3,
+    "run": {"counts": {"failed": 3, "passed": 9}},
+    "clusters": [
+        {"id": "c1", "affected": 2, "tests": ["tests/a/test_x.py::test_1", "tests/b/test_y.py::test_2"]},
+        {"id": "c2", "affected": 1, "tests": ["tests/test_z.py::test_3"]},
+    ],
 }
 
 
@@ -121,7 +140,8 @@ def test_biggest_cluster_first_and_every_test_file_in_the_rerun() -> None:
     [found] = after_edit_covered("lib/m.py", SUMMARY, covering, failing)
     assert found.text() == (
         "[sidecar:tests] lib/m.py is covered by 2 tests that failed in the last run (3 failed, 9 passed; 2 root causes); "
-        "details: sidekit failures tests/b/test_y.py::test_2; re-run: sidekit test tests/b/test_y.py tests/test_z.py")
+        "details: sidekit failures tests/b/test_y.py::test_2; re-run: sidekit test tests/b/test_y.py tests/test_z.py"
+    )
     assert found.key == "tests:edit:lib/m.py:3"
 
 
@@ -142,7 +162,9 @@ def test_long_ids_and_many_files_stay_within_300_characters() -> None:
 
 
 def test_no_failing_test_among_the_covering_ones_says_nothing() -> None:
-    assert after_edit_covered("lib/m.py", SUMMARY, ["tests/ok.py::test_passes"], {"tests/test_z.py::test_3": "c2"}) == []
+    assert (
+        after_edit_covered("lib/m.py", SUMMARY, ["tests/ok.py::test_passes"], {"tests/test_z.py::test_3": "c2"}) == []
+    )
 
 
 def detect_in_process(project: Path, path: str) -> list[str]:
@@ -152,7 +174,8 @@ def detect_in_process(project: Path, path: str) -> list[str]:
 
 
 def test_a_table_too_big_for_a_hook_leaves_the_summary_tests_named_as_at_least(
-        red: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    red: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     sidekit(red, "map")
     assert detect_in_process(red, "pkg/calc.py") == [CALC_LINE]  # 4 failing in one cluster: the table is read
     monkeypatch.setattr(tests_sidecar, "TABLE_READ_LIMIT", 100)

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import bash, context_of, edit, payload
 
 from sidekit_hooks.code.index import Index
+from testing.hooks import bash, context_of, edit, payload
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 UPPER_TO_LOWER = ("upper", "lower")  # old, new
@@ -24,8 +24,14 @@ FOUR_FAILED = "Exit code 1\n4 failed"  # what a failed pytest run tells PostTool
 
 def pytest_run(project: Path, env: dict[str, str], *args: str) -> None:
     clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args], cwd=project, env=clean,
-                   capture_output=True, check=False, timeout=60)
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args],
+        cwd=project,
+        env=clean,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
 
 
 @pytest.fixture
@@ -35,17 +41,21 @@ def wrong_value(project: Path, clean_env: dict[str, str]) -> Path:
     (project / "pkg").mkdir()
     (project / "pkg" / "__init__.py").write_text("")
     (project / "pkg" / "text.py").write_text("def slug(value):\n    return value.upper()\n")
-    (project / "pkg" / "fmt.py").write_text("from pkg.text import slug\n\n\ndef title(value):\n    return slug(value) + '!'\n")
+    (project / "pkg" / "fmt.py").write_text(
+        "from pkg.text import slug\n\n\ndef title(value):\n    return slug(value) + '!'\n"
+    )
     (project / "pkg" / "other.py").write_text("X = 1\n")
     (project / "tests").mkdir()
-    (project / "tests" / "test_fmt.py").write_text(textwrap.dedent("""\
+    (project / "tests" / "test_fmt.py").write_text(
+        textwrap.dedent("""\
         import pytest
         from pkg.fmt import title
 
         @pytest.mark.parametrize("word", ["a", "b", "c"])
         def test_title(word):
             assert title(word) == word + "!"
-    """))
+    """)
+    )
     (project / "tests" / "test_other.py").write_text("from pkg.other import X\n\ndef test_x():\n    assert X == 2\n")
     pytest_run(project, clean_env)
     return project
@@ -55,9 +65,11 @@ def sidecar_lines(stdout: str) -> list[str]:
     return [line for line in context_of(stdout).splitlines() if line.startswith("[sidecar:tests]")]
 
 
-TEXT_LINE = ("[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes; "
-             "basis: imports); details: sidekit failures tests/test_fmt.py::test_title[a]; "
-             "re-run: sidekit test tests/test_fmt.py")
+TEXT_LINE = (
+    "[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes; "
+    "basis: imports); details: sidekit failures tests/test_fmt.py::test_title[a]; "
+    "re-run: sidekit test tests/test_fmt.py"
+)
 
 
 def wait_for(condition: Callable[[], bool], what: str, seconds: float = 30) -> None:
@@ -68,18 +80,27 @@ def wait_for(condition: Callable[[], bool], what: str, seconds: float = 30) -> N
 
 
 def red_raw_run(project: Path) -> dict[str, Any]:
-    return payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_0",
-                   tool_input={"command": "pytest -q"}, error="Exit code 1\n4 failed", duration_ms=30_000,
-                   session_id="the-run-session")  # its own nudge would hold the edit's back (cooldown)
+    return payload(
+        "PostToolUseFailure",
+        project,
+        tool_name="Bash",
+        tool_use_id="toolu_0",
+        tool_input={"command": "pytest -q"},
+        error="Exit code 1\n4 failed",
+        duration_ms=30_000,
+        session_id="the-run-session",
+    )  # its own nudge would hold the edit's back (cooldown)
 
 
 def answer_ready(project: Path) -> bool:
     return (project / ".sidekit" / "code" / "tests-reaching.json").exists() and not (
-        project / ".sidekit" / "code" / "index-build.lock").exists()
+        project / ".sidekit" / "code" / "index-build.lock"
+    ).exists()
 
 
 def test_after_a_red_run_the_first_edit_to_an_imported_module_names_the_failing_tests(
-        wrong_value: Path, run_hook: HookRunner) -> None:
+    wrong_value: Path, run_hook: HookRunner
+) -> None:
     # The red run's hook starts the background answer; the first edit reads it (one small JSON file).
     run_hook("PostToolUseFailure", red_raw_run(wrong_value))
     wait_for(lambda: answer_ready(wrong_value), "the background import answer never came")
@@ -103,7 +124,8 @@ def test_a_module_no_failing_test_imports_says_nothing(wrong_value: Path, run_ho
 
 
 def test_without_the_answer_the_hook_walks_nothing_and_the_finding_comes_at_the_next_boundary(
-        wrong_value: Path, run_hook: HookRunner) -> None:
+    wrong_value: Path, run_hook: HookRunner
+) -> None:
     index = wrong_value / ".sidekit" / "code" / "index.sqlite"
     assert not index.exists()
     assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)).stdout) == []
@@ -114,8 +136,9 @@ def test_without_the_answer_the_hook_walks_nothing_and_the_finding_comes_at_the_
     assert sidecar_lines(run_hook("UserPromptSubmit", prompt).stdout) == [TEXT_LINE]
 
 
-def test_the_hook_never_opens_the_index(wrong_value: Path, clean_env: dict[str, str],
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_hook_never_opens_the_index(
+    wrong_value: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """#23: the index and the graph are the background's; the hook hands the event over instead."""
     from sidekit_hooks import runtime
     from sidekit_hooks.core import background
@@ -167,8 +190,9 @@ def test_without_a_duration_only_a_run_that_just_ended_counts(wrong_value: Path,
     assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 
-def test_a_compacted_run_already_told_the_model(wrong_value: Path, clean_env: dict[str, str],
-                                                run_hook: HookRunner) -> None:
+def test_a_compacted_run_already_told_the_model(
+    wrong_value: Path, clean_env: dict[str, str], run_hook: HookRunner
+) -> None:
     pytest_run(wrong_value, clean_env, "-p", "sidekit_hooks.runners.pytest.compact")
     assert json.loads((wrong_value / ".sidekit" / "status.json").read_text())["run"]["compact"] is True
     failed = bash(wrong_value, "pytest -q", error=FOUR_FAILED, duration_ms=30_000)

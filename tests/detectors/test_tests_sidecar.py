@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import context_of, edit, payload
 
 from sidekit_hooks.detectors.tests import runs_pytest
+from testing.hooks import context_of, edit, payload
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 LOWER_CHANGE = ("lower(", "lower( ")  # old, new: a whitespace edit
@@ -21,8 +21,14 @@ LOWER_CHANGE = ("lower(", "lower( ")  # old, new: a whitespace edit
 
 def pytest_run(project: Path, env: dict[str, str]) -> None:
     clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest"], cwd=project, env=clean,
-                   capture_output=True, check=False, timeout=60)
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest"],
+        cwd=project,
+        env=clean,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
 
 
 @pytest.fixture
@@ -32,7 +38,8 @@ def failing(project: Path, clean_env: dict[str, str]) -> Path:
     (project / "pkg" / "__init__.py").write_text("")
     (project / "pkg" / "text.py").write_text("def slug(value):\n    return value.lower(\n        )[99]\n")
     (project / "tests").mkdir()
-    (project / "tests" / "test_text.py").write_text(textwrap.dedent("""\
+    (project / "tests" / "test_text.py").write_text(
+        textwrap.dedent("""\
         import pytest
         from pkg.text import slug
 
@@ -42,14 +49,21 @@ def failing(project: Path, clean_env: dict[str, str]) -> Path:
 
         def test_other():
             assert 1 == 2
-    """))
+    """)
+    )
     pytest_run(project, clean_env)
     return project
 
 
 def bash_failed(project: Path, command: str) -> dict[str, Any]:
-    return payload("PostToolUseFailure", project, tool_name="Bash", tool_use_id="toolu_2",
-                   tool_input={"command": command}, error="Exit code 1\n4 failed in 0.1s")
+    return payload(
+        "PostToolUseFailure",
+        project,
+        tool_name="Bash",
+        tool_use_id="toolu_2",
+        tool_input={"command": command},
+        error="Exit code 1\n4 failed in 0.1s",
+    )
 
 
 def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(failing: Path, run_hook: HookRunner) -> None:
@@ -58,7 +72,8 @@ def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(failing: 
     assert context_of(done.stdout) == (
         "[sidecar:tests] 3 tests that failed in the last run pass through pkg/text.py "
         "(4 failed; 2 root causes); details: sidekit failures tests/test_text.py::test_slug[A]; "
-        "re-run: sidekit test tests/test_text.py")
+        "re-run: sidekit test tests/test_text.py"
+    )
 
 
 def test_edit_of_the_failing_test_file_itself(failing: Path, run_hook: HookRunner) -> None:
@@ -78,15 +93,21 @@ def test_raw_pytest_with_failures_gets_the_clustered_status(failing: Path, run_h
     biggest = summary["clusters"][0]["id"]
     assert context_of(done.stdout) == (
         f"[sidecar:tests] pytest: 4 failed; 2 root causes; biggest: IndexError at pkg/text.py:2 (3 tests): "
-        f"sidekit failures {biggest}. Next time `sidekit test` answers in one JSON line")
+        f"sidekit failures {biggest}. Next time `sidekit test` answers in one JSON line"
+    )
 
 
 def test_raw_pytest_green_gets_no_tests_line(project: Path, clean_env: dict[str, str], run_hook: HookRunner) -> None:
     (project / "pytest.ini").write_text("[pytest]\n")
     (project / "test_ok.py").write_text("def test_ok():\n    pass\n")
     pytest_run(project, clean_env)
-    ok = payload("PostToolUse", project, tool_name="Bash", tool_input={"command": "pytest -q"},
-                 tool_response={"stdout": "1 passed", "stderr": "", "interrupted": False})
+    ok = payload(
+        "PostToolUse",
+        project,
+        tool_name="Bash",
+        tool_input={"command": "pytest -q"},
+        tool_response={"stdout": "1 passed", "stderr": "", "interrupted": False},
+    )
     done = run_hook("PostToolUse", ok)
     # Green output speaks for itself; only the tools sidecar's one-time "use sidekit test" may speak.
     assert done.returncode == 0
@@ -101,14 +122,27 @@ def test_no_cache_or_a_corrupt_one_is_silent(project: Path, run_hook: HookRunner
     assert (done.returncode, done.stdout) == (0, "")
 
 
-@pytest.mark.parametrize(("command", "expected"), [
-    ("pytest", True), ("python -m pytest -x tests/", True), ("cd a && PYTHONPATH=. .venv/bin/pytest -q", True),
-    ("uv run pytest", True), ("timeout 60 python3 -m pytest", True), ("py.test tests", True),
-    ("grep -rn pytest .", False), ("sidekit test", False), ("pip install pytest", False), ("cat pytest.ini", False),
-    ("echo 'run pytest later'", False),
-    ("go test ./...", True), ("cd m && cargo test -p b", True), ("go vet ./...", False), ("npm test", False),
-    ("echo go test", False),
-])
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("pytest", True),
+        ("python -m pytest -x tests/", True),
+        ("cd a && PYTHONPATH=. .venv/bin/pytest -q", True),
+        ("uv run pytest", True),
+        ("timeout 60 python3 -m pytest", True),
+        ("py.test tests", True),
+        ("grep -rn pytest .", False),
+        ("sidekit test", False),
+        ("pip install pytest", False),
+        ("cat pytest.ini", False),
+        ("echo 'run pytest later'", False),
+        ("go test ./...", True),
+        ("cd m && cargo test -p b", True),
+        ("go vet ./...", False),
+        ("npm test", False),
+        ("echo go test", False),
+    ],
+)
 def test_runs_pytest(command: str, expected: bool) -> None:
     assert runs_pytest(command) is expected
 
@@ -117,8 +151,12 @@ def test_a_corrupt_cache_is_logged_for_doctor(project: Path, run_hook: HookRunne
     (project / ".sidekit").mkdir()
     (project / ".sidekit" / "status.json").write_text("{half")
     (project / "a.py").write_text("x = 2\n")
-    edit = payload("PostToolUse", project, tool_name="Edit",
-                   tool_input={"file_path": str(project / "a.py"), "old_string": "x = 1", "new_string": "x = 2"})
+    edit = payload(
+        "PostToolUse",
+        project,
+        tool_name="Edit",
+        tool_input={"file_path": str(project / "a.py"), "old_string": "x = 1", "new_string": "x = 2"},
+    )
     done = run_hook("PostToolUse", edit)
     assert (done.returncode, done.stdout) == (0, "")
     log = (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
@@ -129,10 +167,17 @@ def test_after_a_raw_run_the_sidecar_names_the_runner_that_wrote_the_cache() -> 
     from sidekit_hooks.detectors.tests import after_run
 
     run = {"started": 100.0, "finished": 101.0, "counts": {"failed": 2, "passed": 1}}
-    cluster = {"id": "abc12345", "type": "t.Error", "at": "calc/calc_test.go:9", "affected": 2, "tests": ["calc::TestA"]}
+    cluster = {
+        "id": "abc12345",
+        "type": "t.Error",
+        "at": "calc/calc_test.go:9",
+        "affected": 2,
+        "tests": ["calc::TestA"],
+    }
     summary = {"generation": 3, "runner": "go", "run": run, "clusters": [cluster]}
     found = after_run(summary, now=101.5, duration=2.0)
     assert [f.message for f in found] == [
         "go: 2 failed, 1 passed; 1 root cause; biggest: t.Error at calc/calc_test.go:9 (2 tests): sidekit failures "
-        "abc12345. Next time `sidekit test` answers in one JSON line"]
+        "abc12345. Next time `sidekit test` answers in one JSON line"
+    ]
     assert after_run(dict(summary, run=dict(run, compact=True)), now=101.5, duration=2.0) == []

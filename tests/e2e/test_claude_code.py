@@ -55,8 +55,9 @@ def bash_nudge(message: str, then: str = "") -> ToolCall:
 # --- the settings form -----------------------------------------------------------------------------
 
 
-def test_queued_nudges_arrive_with_the_prompt(run_session: SessionRunner, project: Path, session_id: str,
-                                              sidekit: Callable[..., str]) -> None:
+def test_queued_nudges_arrive_with_the_prompt(
+    run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str]
+) -> None:
     write_settings(project, sys.executable)
     sidekit("nudge", "--session", session_id, "[sidecar:specs] Spec 4.1: validation errors return HTTP 422.")
     sidekit("nudge", "--session", session_id, "--sender", "mayor", "rebase on main before you push")
@@ -64,9 +65,10 @@ def test_queued_nudges_arrive_with_the_prompt(run_session: SessionRunner, projec
     run = run_session(PROMPT, [FINAL_TEXT])
 
     blocks = run.prompt_blocks()
-    expected = reminder("UserPromptSubmit hook additional context",
-                        "[sidecar:specs] Spec 4.1: validation errors return HTTP 422.\n"
-                        "[from mayor] rebase on main before you push")
+    expected = reminder(
+        "UserPromptSubmit hook additional context",
+        "[sidecar:specs] Spec 4.1: validation errors return HTTP 422.\n[from mayor] rebase on main before you push",
+    )
     assert prompt_reminders(blocks) == [expected]
     texts = [block.get("text") for block in blocks]
     assert texts.index(expected) < texts.index(PROMPT)  # said with the prompt, before it
@@ -74,8 +76,9 @@ def test_queued_nudges_arrive_with_the_prompt(run_session: SessionRunner, projec
     assert queue_files(project, session_id) == []  # delivered once, removed from the queue
 
 
-def test_gas_town_nudge_for_the_tmux_session_arrives(run_session: SessionRunner, project: Path,
-                                                     sidekit: Callable[..., str]) -> None:
+def test_gas_town_nudge_for_the_tmux_session_arrives(
+    run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
+) -> None:
     """Inside Gas Town (`$TMUX_PANE`; gt sets `$GT_SESSION`) the tmux session's queue is drained too."""
     write_settings(project, sys.executable)
     sidekit("nudge", "--session", "gt-e2e/crew", "--sender", "mayor", "--priority", "urgent", "stop: main is red")
@@ -83,23 +86,30 @@ def test_gas_town_nudge_for_the_tmux_session_arrives(run_session: SessionRunner,
     run = run_session(PROMPT, [FINAL_TEXT], env={"TMUX_PANE": "%0", "GT_SESSION": "gt-e2e/crew"})
 
     assert prompt_reminders(run.prompt_blocks()) == [
-        reminder("UserPromptSubmit hook additional context", "[URGENT from mayor] stop: main is red")]
+        reminder("UserPromptSubmit hook additional context", "[URGENT from mayor] stop: main is red")
+    ]
     assert queue_files(project, "gt-e2e_crew") == []
 
 
 def test_queued_nudge_lands_next_to_the_tool_result(run_session: SessionRunner, project: Path, session_id: str) -> None:
     write_settings(project, sys.executable)
     target = project / "notes.txt"
-    steps = [bash_nudge("[sidecar:tests] 3 tests fail in tests/test_api.py; sidekit failures"),
-             ToolCall("Write", {"file_path": str(target), "content": "hello\n"})]
+    steps = [
+        bash_nudge("[sidecar:tests] 3 tests fail in tests/test_api.py; sidekit failures"),
+        ToolCall("Write", {"file_path": str(target), "content": "hello\n"}),
+    ]
 
     run = run_session(PROMPT, steps)
 
     assert prompt_reminders(run.prompt_blocks()) == []  # the queue was empty when the prompt went out
     body, reminders = split_result(result_text(run.tool_result(0)))
     assert body == NO_OUTPUT
-    assert reminders == [reminder("PostToolUse:Bash hook additional context",
-                                  "[sidecar:tests] 3 tests fail in tests/test_api.py; sidekit failures")]
+    assert reminders == [
+        reminder(
+            "PostToolUse:Bash hook additional context",
+            "[sidecar:tests] 3 tests fail in tests/test_api.py; sidekit failures",
+        )
+    ]
     assert split_result(result_text(run.tool_result(1))) == (written(target), [])  # said once, not again
     assert run.tool_result(0).get("is_error") is False
 
@@ -112,12 +122,20 @@ def test_failing_bash_goes_through_post_tool_use_failure(run_session: SessionRun
 
     block = run.tool_result(0)
     assert block["is_error"] is True
-    assert split_result(result_text(block)) == ("Exit code 3\noops", [
-        reminder("PostToolUseFailure:Bash hook additional context", "[sidecar:tools] the build script is scripts/build.sh")])
+    assert split_result(result_text(block)) == (
+        "Exit code 3\noops",
+        [
+            reminder(
+                "PostToolUseFailure:Bash hook additional context",
+                "[sidecar:tools] the build script is scripts/build.sh",
+            )
+        ],
+    )
 
 
-def test_a_full_delivery_is_cut_counted_and_the_rest_follows(run_session: SessionRunner, project: Path,
-                                                             session_id: str, sidekit: Callable[..., str]) -> None:
+def test_a_full_delivery_is_cut_counted_and_the_rest_follows(
+    run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str]
+) -> None:
     """At most 1,000 characters at a time: what does not fit is counted, and said at the next boundary."""
     write_settings(project, sys.executable)
     nudges = [f"[sidecar:specs] rule {n}: " + "x" * (250 - len(f"[sidecar:specs] rule {n}: ")) for n in range(5)]
@@ -127,17 +145,21 @@ def test_a_full_delivery_is_cut_counted_and_the_rest_follows(run_session: Sessio
     run = run_session(PROMPT, [ToolCall("Bash", {"command": "ls", "description": "list"})])
 
     assert prompt_reminders(run.prompt_blocks()) == [
-        reminder("UserPromptSubmit hook additional context", "\n".join(nudges[:3]) + "\n(+2 more queued)")]
+        reminder("UserPromptSubmit hook additional context", "\n".join(nudges[:3]) + "\n(+2 more queued)")
+    ]
     assert split_result(result_text(run.tool_result(0)))[1] == [
-        reminder("PostToolUse:Bash hook additional context", "\n".join(nudges[3:]))]
+        reminder("PostToolUse:Bash hook additional context", "\n".join(nudges[3:]))
+    ]
     assert [run.count(nudge) for nudge in nudges] == [1] * 5
 
 
 def test_hooks_that_say_nothing_leave_the_conversation_untouched(run_session: SessionRunner, project: Path) -> None:
     write_settings(project, sys.executable)
     (project / "a.py").write_text("x = 1\n")
-    steps = [ToolCall("Read", {"file_path": str(project / "a.py")}),
-             ToolCall("Bash", {"command": "ls", "description": "list"})]
+    steps = [
+        ToolCall("Read", {"file_path": str(project / "a.py")}),
+        ToolCall("Bash", {"command": "ls", "description": "list"}),
+    ]
 
     run = run_session(PROMPT, steps)
 
@@ -168,30 +190,41 @@ def plugin_name() -> str:
     return str(json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())["name"])
 
 
-def assert_nudges_arrive(run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str],
-                         **options: Path) -> None:
+def assert_nudges_arrive(
+    run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str], **options: Path
+) -> None:
     sidekit("nudge", "--session", session_id, "[sidecar:scope] the task is api/**")
     run = run_session(PROMPT, [bash_nudge("[sidecar:tests] tests/test_a.py fails")], **options)
     # Both forms wire SessionStart, which delivers what waits in the queue before the first prompt.
     assert prompt_reminders(run.prompt_blocks()) == [
-        reminder("SessionStart hook additional context", "[sidecar:scope] the task is api/**")]
-    assert split_result(result_text(run.tool_result(0))) == (NO_OUTPUT, [
-        reminder("PostToolUse:Bash hook additional context", "[sidecar:tests] tests/test_a.py fails")])
+        reminder("SessionStart hook additional context", "[sidecar:scope] the task is api/**")
+    ]
+    assert split_result(result_text(run.tool_result(0))) == (
+        NO_OUTPUT,
+        [reminder("PostToolUse:Bash hook additional context", "[sidecar:tests] tests/test_a.py fails")],
+    )
 
 
-def test_plugin_form_from_the_checkout(run_session: SessionRunner, project: Path, session_id: str,
-                                       sidekit: Callable[..., str]) -> None:
+def test_plugin_form_from_the_checkout(
+    run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str]
+) -> None:
     """`--plugin-dir` = this repo: hooks/hooks.json runs hooks/run, which uses the checkout's .venv."""
     assert (REPO / ".venv" / "bin" / "python").exists(), "./install.sh makes the .venv hooks/run uses"
     assert_nudges_arrive(run_session, project, session_id, sidekit, plugin_dir=REPO)
 
 
-def test_plugin_form_with_a_ready_plugin_data_venv(run_session: SessionRunner, project: Path, session_id: str,
-                                                   sidekit: Callable[..., str], tmp_path: Path) -> None:
+def test_plugin_form_with_a_ready_plugin_data_venv(
+    run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str], tmp_path: Path
+) -> None:
     """A plugin copy without .venv finds the environment its bootstrap built in $CLAUDE_PLUGIN_DATA/venv."""
     plugin = tmp_path / "plugin"
-    shutil.copytree(REPO, plugin, ignore=shutil.ignore_patterns(
-        ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"))
+    shutil.copytree(
+        REPO,
+        plugin,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"
+        ),
+    )
     home = tmp_path / "home"
     data = home / ".claude" / "plugins" / "data" / f"{plugin_name()}-inline"  # where the CLI points it
     venv.create(data / "venv", with_pip=False, symlinks=True)  # hooks run with -S: no packages needed
@@ -201,33 +234,42 @@ def test_plugin_form_with_a_ready_plugin_data_venv(run_session: SessionRunner, p
 
 
 def test_plugin_form_while_the_environment_builds_runs_on_the_standard_library(
-        run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str],
-        tmp_path: Path) -> None:
+    run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str], tmp_path: Path
+) -> None:
     """First run of a fresh plugin (#18): its environment is still building, so the hooks run on the
     standard library meanwhile (a Python >= 3.11 on PATH) and never block."""
     plugin = tmp_path / "plugin"
-    shutil.copytree(REPO, plugin, ignore=shutil.ignore_patterns(
-        ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"))
+    shutil.copytree(
+        REPO,
+        plugin,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"
+        ),
+    )
     (plugin / "hooks" / "bootstrap").write_text("#!/bin/sh\nexit 0\n")  # no pip install inside a test
     sidekit("nudge", "--session", session_id, "[sidecar:scope] waits for the environment")
 
     run = run_session(PROMPT, [ToolCall("Bash", {"command": "ls", "description": "list"})], plugin_dir=plugin)
 
     assert prompt_reminders(run.prompt_blocks()) == [
-        reminder("SessionStart hook additional context", "[sidecar:scope] waits for the environment")]
+        reminder("SessionStart hook additional context", "[sidecar:scope] waits for the environment")
+    ]
     assert split_result(result_text(run.tool_result(0)))[1] == []
     assert queue_files(project, session_id) == []
     # The person at the terminal is told once, with real paths (the agent's shell has no $CLAUDE_PLUGIN_DATA).
     data = tmp_path / "home" / ".claude" / "plugins" / "data" / f"{plugin_name()}-inline"
     told = [m for m in system_messages(run) if "first run of this plugin" in m]
-    assert told == [f"sidekit: first run of this plugin: building its Python environment in {data}/venv (usually under "
-                    f"a minute; progress: {data}/bootstrap.log). Meanwhile its hooks run on the standard library; "
-                    "what needs the environment comes once it is ready."]
+    assert told == [
+        f"sidekit: first run of this plugin: building its Python environment in {data}/venv (usually under "
+        f"a minute; progress: {data}/bootstrap.log). Meanwhile its hooks run on the standard library; "
+        "what needs the environment comes once it is ready."
+    ]
     assert run.count("first run of this plugin") == 0  # never the model's business
 
 
-def test_sidekit_install_form(run_session: SessionRunner, project: Path, session_id: str,
-                              sidekit: Callable[..., str]) -> None:
+def test_sidekit_install_form(
+    run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str]
+) -> None:
     """`sidekit install --project DIR` wires the same hooks into .claude/settings.json."""
     sidekit("install", "--project", str(project))
     assert_nudges_arrive(run_session, project, session_id, sidekit)
@@ -236,22 +278,28 @@ def test_sidekit_install_form(run_session: SessionRunner, project: Path, session
 # --- detectors, through the real client ------------------------------------------------------------
 
 
-def test_broken_rule_pack_does_not_disturb_the_session(run_session: SessionRunner, project: Path, session_id: str,
-                                                       sidekit: Callable[..., str]) -> None:
+def test_broken_rule_pack_does_not_disturb_the_session(
+    run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str]
+) -> None:
     write_settings(project, sys.executable)
     (project / "sidecar_rules").mkdir()
     (project / "sidecar_rules" / "broken.toml").write_text('[pack]\nname = "broken\n[[rules]\nid = 1\n')
     (project / "src").mkdir()
     sidekit("nudge", "--session", session_id, "[sidecar:specs] see docs/spec.md")
-    steps = [ToolCall("Write", {"file_path": str(project / "src" / "app.py"), "content": "status_code = 400\n"}),
-             bash_nudge("[sidecar:tests] still arrives")]
+    steps = [
+        ToolCall("Write", {"file_path": str(project / "src" / "app.py"), "content": "status_code = 400\n"}),
+        bash_nudge("[sidecar:tests] still arrives"),
+    ]
 
     run = run_session(PROMPT, steps)
 
     assert prompt_reminders(run.prompt_blocks()) == [
-        reminder("UserPromptSubmit hook additional context", "[sidecar:specs] see docs/spec.md")]
-    assert split_result(result_text(run.tool_result(1))) == (NO_OUTPUT, [
-        reminder("PostToolUse:Bash hook additional context", "[sidecar:tests] still arrives")])
+        reminder("UserPromptSubmit hook additional context", "[sidecar:specs] see docs/spec.md")
+    ]
+    assert split_result(result_text(run.tool_result(1))) == (
+        NO_OUTPUT,
+        [reminder("PostToolUse:Bash hook additional context", "[sidecar:tests] still arrives")],
+    )
     assert run.count("broken.toml") == 0  # a broken pack is the user's business, not the model's
     assert (project / "src" / "app.py").read_text() == "status_code = 400\n"
 
@@ -260,7 +308,9 @@ def test_broken_rule_pack_does_not_disturb_the_session(run_session: SessionRunne
 
 # What the scope sidecar says, exactly (its wording is pinned here so a change shows up in the real client).
 READ_OUTSIDE = "[sidecar:scope] FYI: {path} is outside this task's scope (src/**). Reading is fine; changing it needs the user's go-ahead."
-WRITE_OUTSIDE = "[sidecar:scope] {path} is outside this task's scope (src/**). If it must change, say so to the user first."
+WRITE_OUTSIDE = (
+    "[sidecar:scope] {path} is outside this task's scope (src/**). If it must change, say so to the user first."
+)
 UTIL_READ = "1\tdef helper():\n2\t    return 1\n3"  # the Read tool's own text for lib/util.py
 
 
@@ -279,26 +329,33 @@ def scoped_project(project: Path, sidekit: Callable[..., str]) -> Path:
     return project / "lib" / "util.py"
 
 
-def test_an_out_of_scope_edit_gets_one_scope_nudge_and_a_read_none(run_session: SessionRunner, project: Path,
-                                                                    sidekit: Callable[..., str]) -> None:
+def test_an_out_of_scope_edit_gets_one_scope_nudge_and_a_read_none(
+    run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
+) -> None:
     util = scoped_project(project, sidekit)
-    steps = [ToolCall("Read", {"file_path": str(util)}),
-             ToolCall("Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"})]
+    steps = [
+        ToolCall("Read", {"file_path": str(util)}),
+        ToolCall("Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"}),
+    ]
 
     run = run_session(PROMPT, steps)
 
     # Reading outside the scope is fine and the session's primer names the scope: held back by default.
     assert split_result(result_text(run.tool_result(0))) == (UTIL_READ, [])
-    assert split_result(result_text(run.tool_result(1))) == (updated(util), [
-        reminder("PostToolUse:Edit hook additional context", WRITE_OUTSIDE.format(path="lib/util.py"))])
+    assert split_result(result_text(run.tool_result(1))) == (
+        updated(util),
+        [reminder("PostToolUse:Edit hook additional context", WRITE_OUTSIDE.format(path="lib/util.py"))],
+    )
     assert prompt_reminders(run.prompt_blocks()) == []
 
 
 def test_in_scope_work_gets_no_nudge(run_session: SessionRunner, project: Path, sidekit: Callable[..., str]) -> None:
     scoped_project(project, sidekit)
     target = project / "src" / "new.py"
-    steps = [ToolCall("Read", {"file_path": str(project / "src" / "app.py")}),
-             ToolCall("Write", {"file_path": str(target), "content": "VALUE = 1\n"})]
+    steps = [
+        ToolCall("Read", {"file_path": str(project / "src" / "app.py")}),
+        ToolCall("Write", {"file_path": str(target), "content": "VALUE = 1\n"}),
+    ]
 
     run = run_session(PROMPT, steps)
 
@@ -306,26 +363,34 @@ def test_in_scope_work_gets_no_nudge(run_session: SessionRunner, project: Path, 
     assert split_result(result_text(run.tool_result(1))) == (written(target), [])
 
 
-def test_the_same_finding_twice_is_said_once(run_session: SessionRunner, project: Path,
-                                             sidekit: Callable[..., str]) -> None:
+def test_the_same_finding_twice_is_said_once(
+    run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
+) -> None:
     util = scoped_project(project, sidekit)
-    steps = [ToolCall("Read", {"file_path": str(util)}),
-             ToolCall("Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"}),
-             ToolCall("Read", {"file_path": str(util)}),
-             ToolCall("Edit", {"file_path": str(util), "old_string": "return 2", "new_string": "return 3"})]
+    steps = [
+        ToolCall("Read", {"file_path": str(util)}),
+        ToolCall("Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"}),
+        ToolCall("Read", {"file_path": str(util)}),
+        ToolCall("Edit", {"file_path": str(util), "old_string": "return 2", "new_string": "return 3"}),
+    ]
 
     run = run_session(PROMPT, steps)
 
     said = [split_result(result_text(run.tool_result(index)))[1] for index in range(4)]
-    assert said == [[], [reminder("PostToolUse:Edit hook additional context", WRITE_OUTSIDE.format(path="lib/util.py"))],
-                    [], []]
+    assert said == [
+        [],
+        [reminder("PostToolUse:Edit hook additional context", WRITE_OUTSIDE.format(path="lib/util.py"))],
+        [],
+        [],
+    ]
     assert run.count(READ_OUTSIDE.format(path="lib/util.py")) == 0
     assert run.count(WRITE_OUTSIDE.format(path="lib/util.py")) == 1
     assert util.read_text() == "def helper():\n    return 3\n"
 
 
-def test_broken_rule_pack_leaves_the_scope_nudge_alone(run_session: SessionRunner, project: Path,
-                                                       sidekit: Callable[..., str]) -> None:
+def test_broken_rule_pack_leaves_the_scope_nudge_alone(
+    run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
+) -> None:
     scoped_project(project, sidekit)
     (project / "sidecar_rules").mkdir()
     (project / "sidecar_rules" / "broken.toml").write_text('[pack]\nname = "broken\n[[rules]\nid = 1\n')
@@ -333,8 +398,10 @@ def test_broken_rule_pack_leaves_the_scope_nudge_alone(run_session: SessionRunne
 
     run = run_session(PROMPT, [ToolCall("Write", {"file_path": str(target), "content": "X = 1\n"})])
 
-    assert split_result(result_text(run.tool_result(0))) == (written(target), [
-        reminder("PostToolUse:Write hook additional context", WRITE_OUTSIDE.format(path="lib/extra.py"))])
+    assert split_result(result_text(run.tool_result(0))) == (
+        written(target),
+        [reminder("PostToolUse:Write hook additional context", WRITE_OUTSIDE.format(path="lib/extra.py"))],
+    )
     assert run.count("broken.toml") == 0
 
 
@@ -347,15 +414,21 @@ def test_tools_nudge_lands_next_to_the_bash_result(run_session: SessionRunner, p
 
     run = run_session(PROMPT, [ToolCall("Bash", {"command": "cat a.py", "description": "show"})])
 
-    assert split_result(result_text(run.tool_result(0))) == ("x = 1", [reminder(
-        "PostToolUse:Bash hook additional context",
-        "[sidecar:tools] `cat` of a.py: use the Read tool instead; it shows line numbers and pages long files "
-        "without the shell.")])
+    assert split_result(result_text(run.tool_result(0))) == (
+        "x = 1",
+        [
+            reminder(
+                "PostToolUse:Bash hook additional context",
+                "[sidecar:tools] `cat` of a.py: use the Read tool instead; it shows line numbers and pages long files "
+                "without the shell.",
+            )
+        ],
+    )
 
 
 # --- project rule packs ----------------------------------------------------------------------------------
 
-GOOD_PACK = '''[pack]
+GOOD_PACK = """[pack]
 name = "acme-api"
 
 [[rules]]
@@ -367,7 +440,7 @@ message = "Spec 4.1: validation errors return HTTP 422, not 400."
 tools = ["Write", "Edit"]
 paths = ["api/**/*.py"]
 added = 'status_code\\s*=\\s*400'
-'''
+"""
 
 
 def test_broken_rule_pack_leaves_the_other_packs_working(run_session: SessionRunner, project: Path) -> None:
@@ -380,13 +453,21 @@ def test_broken_rule_pack_leaves_the_other_packs_working(run_session: SessionRun
 
     run = run_session(PROMPT, [ToolCall("Write", {"file_path": str(target), "content": "status_code = 400\n"})])
 
-    assert split_result(result_text(run.tool_result(0))) == (written(target), [
-        reminder("PostToolUse:Write hook additional context", "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400.")])
+    assert split_result(result_text(run.tool_result(0))) == (
+        written(target),
+        [
+            reminder(
+                "PostToolUse:Write hook additional context",
+                "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400.",
+            )
+        ],
+    )
     assert run.count("broken.toml") == 0  # the model never hears of it; the person does, once, and the log keeps it
     notices = [text for text in run.user_notices() if "broken.toml" in text]
     assert len(notices) == 1 and notices[0].startswith(
         "PostToolUse:Write says: sidekit: a broken rule pack was skipped (the others still apply): "
-        "sidecar_rules/broken.toml:2: TOML syntax: "), notices
+        "sidecar_rules/broken.toml:2: TOML syntax: "
+    ), notices
     assert [record["where"] for record in run.hook_log] == ["rules:sidecar_rules/broken.toml"]  # for `sidekit doctor`
 
 
@@ -395,18 +476,22 @@ def test_broken_rule_pack_leaves_the_other_packs_working(run_session: SessionRun
 
 def path_without_sidekit() -> str:
     """The test's PATH minus every folder that holds a `sidekit` (the venv when it is activated)."""
-    return os.pathsep.join(part for part in os.environ.get("PATH", "").split(os.pathsep)
-                           if part and not (Path(part) / "sidekit").exists())
+    return os.pathsep.join(
+        part for part in os.environ.get("PATH", "").split(os.pathsep) if part and not (Path(part) / "sidekit").exists()
+    )
 
 
-def test_suggested_commands_run_as_written_in_the_settings_form(run_session: SessionRunner, project: Path,
-                                                                sidekit: Callable[..., str]) -> None:
+def test_suggested_commands_run_as_written_in_the_settings_form(
+    run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
+) -> None:
     """`sidekit install --claude-md`: the block says `sidekit status`; the agent's Bash has no venv on PATH."""
     sidekit("install", "--project", str(project), "--claude-md")
     suggested = [line for line in (project / "CLAUDE.md").read_text().splitlines() if "`sidekit status`" in line]
     assert suggested, "the CLAUDE.md block suggests `sidekit status`"
-    steps = [ToolCall("Bash", {"command": "command -v python3 pytest; sidekit status", "description": "status"}),
-             ToolCall("Bash", {"command": "sidekit usages main", "description": "usages"})]
+    steps = [
+        ToolCall("Bash", {"command": "command -v python3 pytest; sidekit status", "description": "status"}),
+        ToolCall("Bash", {"command": "sidekit usages main", "description": "usages"}),
+    ]
 
     run = run_session(PROMPT, steps, env={"PATH": path_without_sidekit()})
 

@@ -33,7 +33,8 @@ def bash(command: str) -> ToolCall:
 
 
 def test_a_deferred_tests_finding_followed_by_a_green_run_delivers_nothing(
-        run_session: SessionRunner, project: Path, sidekit: Callable[..., str]) -> None:
+    run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
+) -> None:
     (project / "src" / "pkg").mkdir(parents=True)
     (project / "src" / "pkg" / "__init__.py").write_text("")
     number = project / "src" / "pkg" / "number.py"
@@ -43,17 +44,25 @@ def test_a_deferred_tests_finding_followed_by_a_green_run_delivers_nothing(
     (project / "pytest.ini").write_text("[pytest]\npythonpath = src\naddopts = -p no:randomly -p no:hypothesispytest\n")
     (project / ".sidekit" / "rules").mkdir(parents=True)
     (project / ".sidekit" / "rules" / "local.toml").write_text(
-        f'[pack]\nname = "local"\n\n[policy]\ncooldowns = {{ tests = {COOLDOWN} }}\n')
+        f'[pack]\nname = "local"\n\n[policy]\ncooldowns = {{ tests = {COOLDOWN} }}\n'
+    )
     sidekit("install", "--project", str(project))
     run_tests = "python -m pytest -q 2>&1 | tail -3"  # piped, as agents do: the hooks see every run
-    steps = [bash(run_tests),  # red: the tests sidecar says so, and its cooldown starts
-             ToolCall("Read", {"file_path": str(number)}),  # the client edits only files read first
-             ToolCall("Edit", {"file_path": str(number),  # the fix: its finding waits out the cooldown
-                               "old_string": "raise ValueError('no format for ' + repr(value))",
-                               "new_string": "return f'{value:.2f}'"}),
-             bash(run_tests),  # green
-             bash(f"sleep {COOLDOWN + 1}"),  # the cooldown is over
-             bash("echo done")]  # a boundary where a deferred finding would go out
+    steps = [
+        bash(run_tests),  # red: the tests sidecar says so, and its cooldown starts
+        ToolCall("Read", {"file_path": str(number)}),  # the client edits only files read first
+        ToolCall(
+            "Edit",
+            {
+                "file_path": str(number),  # the fix: its finding waits out the cooldown
+                "old_string": "raise ValueError('no format for ' + repr(value))",
+                "new_string": "return f'{value:.2f}'",
+            },
+        ),
+        bash(run_tests),  # green
+        bash(f"sleep {COOLDOWN + 1}"),  # the cooldown is over
+        bash("echo done"),
+    ]  # a boundary where a deferred finding would go out
 
     run = run_session(PROMPT, steps, env={"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]})
 
@@ -61,20 +70,28 @@ def test_a_deferred_tests_finding_followed_by_a_green_run_delivers_nothing(
     assert said[0] and "[sidecar:tests] pytest: 1 failed; 1 root cause" in said[0][0]
     assert "1 passed" in result_text(run.tool_result(3))
     assert [text for text in said[1:] if any("[sidecar:tests]" in line for line in text)] == []
-    rows = [row for row in decisions(project)
-            if row.get("sidecar") == "tests" and row.get("key", "").startswith("tests:edit:")]
+    rows = [
+        row
+        for row in decisions(project)
+        if row.get("sidecar") == "tests" and row.get("key", "").startswith("tests:edit:")
+    ]
     assert [row.get("by") for row in rows] == ["deferred", "moot"]
     assert number.read_text() == GREEN
 
 
-STOP_REMINDER = ("[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope "
-                 "(gt-7: api/**). If it must change, say so to the user first.")
-STANDING = ("[sidecar:scope] Still open from before the compaction: docs/notes.md is outside this task's scope "
-            "(gt-7: api/**). If it must change, say so to the user first.")
+STOP_REMINDER = (
+    "[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope "
+    "(gt-7: api/**). If it must change, say so to the user first."
+)
+STANDING = (
+    "[sidecar:scope] Still open from before the compaction: docs/notes.md is outside this task's scope "
+    "(gt-7: api/**). If it must change, say so to the user first."
+)
 
 
-def test_compaction_brings_the_standing_scope_finding_back(run_session: SessionRunner, project: Path,
-                                                           sidekit: Callable[..., str]) -> None:
+def test_compaction_brings_the_standing_scope_finding_back(
+    run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
+) -> None:
     (project / "api").mkdir()
     (project / "docs").mkdir()
     sidekit("install", "--project", str(project))

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from testing.claude import REPO, SessionRunner, ToolCall
 from sidekit_hooks.cli.mcpserver import tools
+from testing.claude import REPO, SessionRunner, ToolCall
 
 FILES = {
     "calc/__init__.py": "",
@@ -47,9 +47,9 @@ def first_text(block: dict[str, Any]) -> str:
 
 
 @pytest.mark.parametrize("tool_search", ["deferred", "full"])
-def test_the_model_sees_sidekit_tools_and_gets_the_cli_answers(run_session: SessionRunner, project: Path,
-                                                               sidekit: Callable[..., str], tmp_path: Path,
-                                                               tool_search: str) -> None:
+def test_the_model_sees_sidekit_tools_and_gets_the_cli_answers(
+    run_session: SessionRunner, project: Path, sidekit: Callable[..., str], tmp_path: Path, tool_search: str
+) -> None:
     for name, text in FILES.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
@@ -79,8 +79,9 @@ def test_the_model_sees_sidekit_tools_and_gets_the_cli_answers(run_session: Sess
     assert run.tool_result(0).get("is_error") is not True
 
 
-def test_the_plugin_form_serves_the_same_tools(run_session: SessionRunner, project: Path,
-                                               sidekit: Callable[..., str], tmp_path: Path) -> None:
+def test_the_plugin_form_serves_the_same_tools(
+    run_session: SessionRunner, project: Path, sidekit: Callable[..., str], tmp_path: Path
+) -> None:
     """`--plugin-dir` (this checkout): the plugin's .mcp.json starts `bin/sidekit mcp`; the tools are scoped."""
     for name, text in FILES.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
@@ -91,8 +92,13 @@ def test_the_plugin_form_serves_the_same_tools(run_session: SessionRunner, proje
     home = tmp_path / "home"
     trust(home, project)
 
-    run = run_session("How are the tests?", [ToolCall(prefix + "symbol", {"name": "twice"})], home=home,
-                      plugin_dir=REPO, env=WAIT_FOR_SERVERS)
+    run = run_session(
+        "How are the tests?",
+        [ToolCall(prefix + "symbol", {"name": "twice"})],
+        home=home,
+        plugin_dir=REPO,
+        env=WAIT_FOR_SERVERS,
+    )
 
     listed = json.dumps(run.conversation[0])
     assert all(prefix + name in listed for name in tools.TOOLS)

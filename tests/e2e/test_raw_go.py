@@ -17,8 +17,10 @@ import pytest
 
 from testing.claude import ToolCall, result_text, run_claude, split_result
 
-CALC = "package calc\n\n// Clamp keeps n within [lo, hi].\nfunc Clamp(n, lo, hi int) int {\n\tif n < lo {\n" \
-       "\t\treturn lo\n\t}\n\tif n > hi {\n\t\treturn hi - 1 // the planted bug\n\t}\n\treturn n\n}\n"
+CALC = (
+    "package calc\n\n// Clamp keeps n within [lo, hi].\nfunc Clamp(n, lo, hi int) int {\n\tif n < lo {\n"
+    "\t\treturn lo\n\t}\n\tif n > hi {\n\t\treturn hi - 1 // the planted bug\n\t}\n\treturn n\n}\n"
+)
 CALC_TEST = """package calc
 
 import (
@@ -62,12 +64,22 @@ def go_env() -> dict[str, str]:
     return {"GOCACHE": cache, "GOFLAGS": "-count=1", "PATH": os.environ.get("PATH", "")}
 
 
-def test_a_red_go_test_reaches_the_model_compact_and_still_failed(claude_cli: Path, wired: Path,
-                                                                   tmp_path: Path) -> None:
-    steps = [ToolCall("Bash", {"command": c, "description": "run the tests"})
-             for c in ("go test ./...", "SIDEKIT_RAW=1 go test ./...")]
-    run = run_claude(claude_cli, wired, "Run the tests.", [*steps, "done"], session_id=str(uuid.uuid4()),
-                     home=tmp_path / "home", env=go_env())
+def test_a_red_go_test_reaches_the_model_compact_and_still_failed(
+    claude_cli: Path, wired: Path, tmp_path: Path
+) -> None:
+    steps = [
+        ToolCall("Bash", {"command": c, "description": "run the tests"})
+        for c in ("go test ./...", "SIDEKIT_RAW=1 go test ./...")
+    ]
+    run = run_claude(
+        claude_cli,
+        wired,
+        "Run the tests.",
+        [*steps, "done"],
+        session_id=str(uuid.uuid4()),
+        home=tmp_path / "home",
+        env=go_env(),
+    )
     assert run.returncode == 0 and run.result == "done", run.stderr[-3000:]
     compact, raw = run.tool_result(0), run.tool_result(1)
     body, reminders = split_result(result_text(compact))

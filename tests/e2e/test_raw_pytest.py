@@ -57,8 +57,16 @@ def bash(command: str) -> ToolCall:
 def session(claude_cli: Path, project: Path, tmp_path: Path, commands: list[str], **kwargs: Any) -> Run:
     import uuid
 
-    done = run_claude(claude_cli, project, PROMPT, [bash(c) for c in commands] + ["done"],
-                      session_id=str(uuid.uuid4()), home=tmp_path / "home", env=agent_env(), **kwargs)
+    done = run_claude(
+        claude_cli,
+        project,
+        PROMPT,
+        [bash(c) for c in commands] + ["done"],
+        session_id=str(uuid.uuid4()),
+        home=tmp_path / "home",
+        env=agent_env(),
+        **kwargs,
+    )
     assert done.returncode == 0 and done.result == "done", done.stderr[-3000:]
     return done
 
@@ -66,10 +74,23 @@ def session(claude_cli: Path, project: Path, tmp_path: Path, commands: list[str]
 def local(project: Path, command: str) -> str:
     # The agent's shell has neither CI nor BUILD_NUMBER (clean_environment): without them here too, pytest
     # cuts its summary lines to the terminal's width on both sides, as it does not under CI.
-    done = subprocess.run(command, shell=True, cwd=project, capture_output=True, text=True, timeout=120,
-                          env={**{k: v for k, v in os.environ.items()
-                                  if not k.startswith(("PYTEST_", "SIDEKIT_")) and k not in ("CI", "BUILD_NUMBER")},
-                               **agent_env(), "CLAUDE_PROJECT_DIR": str(project)})
+    done = subprocess.run(
+        command,
+        shell=True,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={
+            **{
+                k: v
+                for k, v in os.environ.items()
+                if not k.startswith(("PYTEST_", "SIDEKIT_")) and k not in ("CI", "BUILD_NUMBER")
+            },
+            **agent_env(),
+            "CLAUDE_PROJECT_DIR": str(project),
+        },
+    )
     return done.stdout + done.stderr
 
 
@@ -117,8 +138,13 @@ def test_a_piped_run_is_untouched(claude_cli: Path, wired: Path, tmp_path: Path)
 
 
 def test_an_allowed_pytest_stays_allowed_when_rewritten(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
-    run = session(claude_cli, wired, tmp_path, ["python -m pytest -q"],
-                  permissions=("--permission-mode", "default", "--allowedTools", "Bash(python -m pytest:*)"))
+    run = session(
+        claude_cli,
+        wired,
+        tmp_path,
+        ["python -m pytest -q"],
+        permissions=("--permission-mode", "default", "--allowedTools", "Bash(python -m pytest:*)"),
+    )
     block = run.tool_result(0)
     body, _ = split_result(result_text(block))
     assert block["is_error"] is True and body.startswith("Exit code 1\nsidekit: pytest's output (")
@@ -126,14 +152,26 @@ def test_an_allowed_pytest_stays_allowed_when_rewritten(claude_cli: Path, wired:
 
 
 def test_a_refused_pytest_stays_refused(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
-    run = session(claude_cli, wired, tmp_path, ["python -m pytest -q"],
-                  permissions=("--permission-mode", "default", "--allowedTools", "Bash",
-                               "--disallowedTools", "Bash(python -m pytest:*)"))
+    run = session(
+        claude_cli,
+        wired,
+        tmp_path,
+        ["python -m pytest -q"],
+        permissions=(
+            "--permission-mode",
+            "default",
+            "--allowedTools",
+            "Bash",
+            "--disallowedTools",
+            "Bash(python -m pytest:*)",
+        ),
+    )
     block = run.tool_result(0)
     body, _ = split_result(result_text(block))
     # Refused as the agent wrote it; the client's message names the command it judged (the rewritten one).
     assert block["is_error"] is True and body == (
-        "Permission to use Bash with command python -m pytest -q -o sidekit_compact=true has been denied.")
+        "Permission to use Bash with command python -m pytest -q -o sidekit_compact=true has been denied."
+    )
     assert not (wired / ".sidekit" / "pytest").exists() and not (wired / ".sidekit" / "status.json").exists()
 
 
@@ -144,11 +182,18 @@ def test_an_exact_deny_rule_keeps_the_command_as_written(claude_cli: Path, wired
     data = json.loads(settings.read_text())
     data["permissions"] = {"deny": ["Bash(python -m pytest -q)"]}  # exact: appending would slip past it
     settings.write_text(json.dumps(data))
-    run = session(claude_cli, wired, tmp_path, ["python -m pytest -q"],
-                  permissions=("--permission-mode", "default", "--allowedTools", "Bash"))
+    run = session(
+        claude_cli,
+        wired,
+        tmp_path,
+        ["python -m pytest -q"],
+        permissions=("--permission-mode", "default", "--allowedTools", "Bash"),
+    )
     block = run.tool_result(0)
     body, _ = split_result(result_text(block))
-    assert block["is_error"] is True and body == "Permission to use Bash with command python -m pytest -q has been denied."
+    assert (
+        block["is_error"] is True and body == "Permission to use Bash with command python -m pytest -q has been denied."
+    )
 
 
 # -- #19: the rewrite never changes a verdict (settings wildcards, the client's own flags, ask rules) -----
@@ -176,21 +221,29 @@ def refusal(run: Run) -> str:
     return body
 
 
-def test_a_settings_wildcard_deny_that_does_not_name_pytest_still_refuses(claude_cli: Path, wired: Path,
-                                                                          tmp_path: Path) -> None:
+def test_a_settings_wildcard_deny_that_does_not_name_pytest_still_refuses(
+    claude_cli: Path, wired: Path, tmp_path: Path
+) -> None:
     command = integration_suite(wired)
     with_rules(wired, deny=["Bash(* tests/integration)"])
-    run = session(claude_cli, wired, tmp_path, [command],
-                  permissions=("--permission-mode", "default", "--allowedTools", "Bash"))
+    run = session(
+        claude_cli, wired, tmp_path, [command], permissions=("--permission-mode", "default", "--allowedTools", "Bash")
+    )
     assert refusal(run) == f"Permission to use Bash with command {command} has been denied."
     assert not (wired / ".sidekit" / "pytest").exists()
 
 
-def test_an_exact_allowed_tools_flag_still_allows_and_the_run_is_raw(claude_cli: Path, wired: Path,
-                                                                     tmp_path: Path) -> None:
+def test_an_exact_allowed_tools_flag_still_allows_and_the_run_is_raw(
+    claude_cli: Path, wired: Path, tmp_path: Path
+) -> None:
     command = "python -m pytest -q"
-    run = session(claude_cli, wired, tmp_path, [command],
-                  permissions=("--permission-mode", "default", "--allowedTools", f"Bash({command})"))
+    run = session(
+        claude_cli,
+        wired,
+        tmp_path,
+        [command],
+        permissions=("--permission-mode", "default", "--allowedTools", f"Bash({command})"),
+    )
     body = refusal(run)  # not a refusal: pytest's own failure, exit 1, as the raw run prints it (cut by the client)
     assert body.startswith("Exit code 1\n") and "sidekit:" not in body and "characters truncated" in body
     assert not (wired / ".sidekit" / "pytest").exists() and (wired / ".sidekit" / "status.json").exists()
@@ -198,9 +251,13 @@ def test_an_exact_allowed_tools_flag_still_allows_and_the_run_is_raw(claude_cli:
 
 def test_an_exact_disallowed_tools_flag_still_refuses(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
     command = "python -m pytest -q"
-    run = session(claude_cli, wired, tmp_path, [command],
-                  permissions=("--permission-mode", "default", "--allowedTools", "Bash",
-                               "--disallowedTools", f"Bash({command})"))
+    run = session(
+        claude_cli,
+        wired,
+        tmp_path,
+        [command],
+        permissions=("--permission-mode", "default", "--allowedTools", "Bash", "--disallowedTools", f"Bash({command})"),
+    )
     assert refusal(run) == f"Permission to use Bash with command {command} has been denied."
     assert not (wired / ".sidekit" / "pytest").exists() and not (wired / ".sidekit" / "status.json").exists()
 
@@ -208,8 +265,9 @@ def test_an_exact_disallowed_tools_flag_still_refuses(claude_cli: Path, wired: P
 def test_an_ask_rule_still_asks_for_the_command_as_written(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
     command = integration_suite(wired)
     with_rules(wired, ask=["Bash(*integration)"])
-    run = session(claude_cli, wired, tmp_path, [command],
-                  permissions=("--permission-mode", "default", "--allowedTools", "Bash"))
+    run = session(
+        claude_cli, wired, tmp_path, [command], permissions=("--permission-mode", "default", "--allowedTools", "Bash")
+    )
     # `-p` has nobody to ask: the client refuses. Rewritten, the command would have escaped the rule and run.
     assert refusal(run) == "Claude requested permissions to use Bash, but you haven't granted it yet."
     assert not (wired / ".sidekit" / "pytest").exists()
@@ -218,8 +276,9 @@ def test_an_ask_rule_still_asks_for_the_command_as_written(claude_cli: Path, wir
 # --- the plugin form (#18): no `sidekit install`, the plugin's environment still building ------------
 
 
-def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(claude_cli: Path, project: Path,
-                                                                            tmp_path: Path) -> None:
+def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
+    claude_cli: Path, project: Path, tmp_path: Path
+) -> None:
     """A plugin user's very first session: the plugin's environment is still building (its bootstrap
     never finishes here), so the hooks run on the standard library; the project's own .venv was never
     wired by `sidekit install`. The red raw run still reaches the model as the compact answer, and
@@ -229,8 +288,13 @@ def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(claud
 
     repo = Path(__file__).resolve().parents[2]
     plugin = tmp_path / "plugin"
-    shutil.copytree(repo, plugin, ignore=shutil.ignore_patterns(
-        ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"))
+    shutil.copytree(
+        repo,
+        plugin,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"
+        ),
+    )
     (plugin / "hooks" / "bootstrap").write_text("#!/bin/sh\nexit 0\n")  # the environment never gets ready
     (project / "pytest.ini").write_text("[pytest]\naddopts = -p no:randomly -p no:hypothesispytest\n")
     (project / "lib.py").write_text(LIB)
@@ -238,15 +302,33 @@ def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(claud
     (project / "tests" / "test_len.py").write_text(ONE_CAUSE)
     (project / "tests" / "test_ok.py").write_text(GREEN)
     subprocess.run(["git", "init", "-q", str(project)], check=True)
-    base = subprocess.run(["python3", "-c", "import sys; print(sys.base_prefix)"], capture_output=True, text=True,
-                          check=True).stdout.strip()
+    base = subprocess.run(
+        ["python3", "-c", "import sys; print(sys.base_prefix)"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     # The project's own environment, with pytest from the base interpreter's packages; no sidekit in it.
-    subprocess.run([os.path.join(base, "bin", "python3"), "-m", "venv", "--without-pip", "--system-site-packages",
-                    str(project / ".venv")], check=True)
+    subprocess.run(
+        [
+            os.path.join(base, "bin", "python3"),
+            "-m",
+            "venv",
+            "--without-pip",
+            "--system-site-packages",
+            str(project / ".venv"),
+        ],
+        check=True,
+    )
     assert subprocess.run([str(project / ".venv" / "bin" / "python"), "-c", "import pytest"]).returncode == 0
 
-    run = run_claude(claude_cli, project, PROMPT, [bash(".venv/bin/python -m pytest -q"), "done"],
-                     session_id=str(uuid.uuid4()), home=tmp_path / "home", plugin_dir=plugin, pace=1.0)
+    run = run_claude(
+        claude_cli,
+        project,
+        PROMPT,
+        [bash(".venv/bin/python -m pytest -q"), "done"],
+        session_id=str(uuid.uuid4()),
+        home=tmp_path / "home",
+        plugin_dir=plugin,
+        pace=1.0,
+    )
     assert run.returncode == 0 and run.result == "done", run.stderr[-3000:]
     block = run.tool_result(0)
     body, reminders = split_result(result_text(block))

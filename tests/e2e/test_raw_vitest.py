@@ -29,12 +29,16 @@ def wired(tmp_path: Path, sidekit: Callable[..., str]) -> Path:
     return project
 
 
-def test_a_red_vitest_run_reaches_the_model_compact_and_still_failed(claude_cli: Path, wired: Path,
-                                                                    tmp_path: Path) -> None:
-    steps = [ToolCall("Bash", {"command": c, "description": "run the tests"})
-             for c in ("npx vitest run", "SIDEKIT_RAW=1 npx vitest run")]
-    run = run_claude(claude_cli, wired, "Run the tests.", [*steps, "done"], session_id=str(uuid.uuid4()),
-                     home=tmp_path / "home")
+def test_a_red_vitest_run_reaches_the_model_compact_and_still_failed(
+    claude_cli: Path, wired: Path, tmp_path: Path
+) -> None:
+    steps = [
+        ToolCall("Bash", {"command": c, "description": "run the tests"})
+        for c in ("npx vitest run", "SIDEKIT_RAW=1 npx vitest run")
+    ]
+    run = run_claude(
+        claude_cli, wired, "Run the tests.", [*steps, "done"], session_id=str(uuid.uuid4()), home=tmp_path / "home"
+    )
     assert run.returncode == 0 and run.result == "done", run.stderr[-3000:]
     compact, raw = run.tool_result(0), run.tool_result(1)
     body, reminders = split_result(result_text(compact))
@@ -54,8 +58,9 @@ def test_the_rewritten_command_reaches_the_model_compact_and_still_failed(claude
     project = js.semver_project(tmp_path / "semver-vitest", "vitest", planted=True)
     rewritten = js.compact_command("vitest", ["npx", "vitest", "run"], project)
     steps = [ToolCall("Bash", {"command": c, "description": "run the tests"}) for c in (rewritten, "npx vitest run")]
-    run = run_claude(claude_cli, project, "Run the tests.", [*steps, "done"], session_id=str(uuid.uuid4()),
-                     home=tmp_path / "home")
+    run = run_claude(
+        claude_cli, project, "Run the tests.", [*steps, "done"], session_id=str(uuid.uuid4()), home=tmp_path / "home"
+    )
     assert run.returncode == 0 and run.result == "done", run.stderr[-3000:]
     compact, raw = run.tool_result(0), run.tool_result(1)
     body, _ = split_result(result_text(compact))

@@ -13,8 +13,17 @@ from pathlib import Path
 
 from testing.claude import FINAL_TEXT, REPO, SessionRunner, ToolCall, result_text, split_result
 
-PLANTED = ("sidekit_hooks/__init__.py", "sidekit_hooks/cli/__init__.py", "argparse.py", "json.py", "site.py",
-           "sitecustomize.py", "usercustomize.py", "pytest.py", "runpy.py")
+PLANTED = (
+    "sidekit_hooks/__init__.py",
+    "sidekit_hooks/cli/__init__.py",
+    "argparse.py",
+    "json.py",
+    "site.py",
+    "sitecustomize.py",
+    "usercustomize.py",
+    "pytest.py",
+    "runpy.py",
+)
 PROMPT = "Carry on with the task."
 PLUGIN = Path(os.environ.get("SIDEKIT_HOSTILE_ROOT") or REPO)  # an older checkout (with a .venv), to show it fail
 
@@ -30,16 +39,20 @@ def plant(project: Path, markers: Path) -> None:
     subprocess.run(["git", "-C", str(project), "add", "-A"], check=True)
 
 
-def test_a_plugin_session_runs_no_code_of_the_repository(run_session: SessionRunner, project: Path,
-                                                         tmp_path: Path) -> None:
+def test_a_plugin_session_runs_no_code_of_the_repository(
+    run_session: SessionRunner, project: Path, tmp_path: Path
+) -> None:
     markers = tmp_path / "markers"
     markers.mkdir()
     plant(project, markers)
-    path = os.pathsep.join(part for part in os.environ.get("PATH", "").split(os.pathsep)
-                           if part and not (Path(part) / "sidekit").exists())  # the plugin's bin/ puts it there
-    steps = [ToolCall("Bash", {"command": "sidekit status; sidekit --version", "description": "status"}),
-             ToolCall("Edit", {"file_path": str(project / "json.py"), "old_string": "open(", "new_string": "open ("}),
-             FINAL_TEXT]
+    path = os.pathsep.join(
+        part for part in os.environ.get("PATH", "").split(os.pathsep) if part and not (Path(part) / "sidekit").exists()
+    )  # the plugin's bin/ puts it there
+    steps = [
+        ToolCall("Bash", {"command": "sidekit status; sidekit --version", "description": "status"}),
+        ToolCall("Edit", {"file_path": str(project / "json.py"), "old_string": "open(", "new_string": "open ("}),
+        FINAL_TEXT,
+    ]
 
     run = run_session(PROMPT, steps, plugin_dir=PLUGIN, env={"PATH": path})
 

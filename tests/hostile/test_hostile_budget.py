@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from testing.hostile import cli, context_of, hook, log_text, payload, put, queue_dir
 
 STARS = "/".join(["**"] * 24) + "/nomatch.py"
@@ -24,8 +25,13 @@ def deep_write(project: Path) -> dict[str, object]:
     path = project / "a" / "b" / "c" / "d" / "e" / "x.py"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("x = 1\n")
-    return payload("PostToolUse", project, tool_name="Write", tool_use_id="t1",
-                   tool_input={"file_path": str(path), "content": "x = 2\n"})
+    return payload(
+        "PostToolUse",
+        project,
+        tool_name="Write",
+        tool_use_id="t1",
+        tool_input={"file_path": str(path), "content": "x = 2\n"},
+    )
 
 
 def pack(project: Path, name: str, body: str) -> Path:
@@ -36,11 +42,15 @@ def pack(project: Path, name: str, body: str) -> Path:
     return path
 
 
-def test_a_glob_of_24_double_stars_is_normalised_with_a_lint_warning_and_never_times_out_the_hook(project: Path) -> None:
+def test_a_glob_of_24_double_stars_is_normalised_with_a_lint_warning_and_never_times_out_the_hook(
+    project: Path,
+) -> None:
     pack(project, "stars", f'[[rules]]\nid = "s.r"\nmessage = "m"\n[rules.when]\npaths = ["{STARS}"]\n')
     lint = cli("rules", "lint", "--project", str(project), project=project)
     assert "warning: rules[0].when.paths[0]:" in lint.stdout
-    assert "consecutive ** segments; write '**/nomatch.py'" in lint.stdout and "fix: write \"**/nomatch.py\"" in lint.stdout
+    assert (
+        "consecutive ** segments; write '**/nomatch.py'" in lint.stdout and 'fix: write "**/nomatch.py"' in lint.stdout
+    )
     put(queue_dir(project), "queued before", age=1)
     started = time.monotonic()
     done = hook("PostToolUse", deep_write(project), project)
@@ -50,8 +60,9 @@ def test_a_glob_of_24_double_stars_is_normalised_with_a_lint_warning_and_never_t
 
 
 def test_scope_set_collapses_double_stars_and_the_hook_stays_fast(project: Path) -> None:
-    done = cli("scope", "set", "--project", str(project), "--allow", "/".join(["**"] * 20) + "/keep/*.py",
-               project=project)
+    done = cli(
+        "scope", "set", "--project", str(project), "--allow", "/".join(["**"] * 20) + "/keep/*.py", project=project
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["allow"] == ["**/keep/*.py"]
     assert "consecutive ** are one **" in done.stderr
@@ -85,7 +96,7 @@ def big_pack(project: Path, name: str, seed: int) -> None:
     blocks, size, index = [], 0, 0
     while True:
         regex = "|".join("".join(rng.choice("abcdefghij") for _ in range(12)) for _ in range(140))
-        block = f"\n[[rules]]\nid = \"{name}.r{index}\"\nmessage = \"m\"\n[rules.when]\nadded = '({regex})'\n"
+        block = f'\n[[rules]]\nid = "{name}.r{index}"\nmessage = "m"\n[rules.when]\nadded = \'({regex})\'\n'
         if size + len(block) > 248 * 1024:
             break
         blocks.append(block)
@@ -119,12 +130,23 @@ def test_four_big_packs_are_capped_and_the_hook_stops_timing_out(project: Path) 
 def test_doctor_names_the_pack_when_a_hook_ran_out_of_time(project: Path) -> None:
     log = project / ".sidekit" / "log"
     log.mkdir(parents=True)
-    (log / "hooks.jsonl").write_text(json.dumps({
-        "ts": time.time(), "hook": "PostToolUse", "where": "deadline",
-        "culprit": "pack sidecar_rules/slow.toml rule slow.r1", "error": "hard deadline reached"}) + "\n")
+    (log / "hooks.jsonl").write_text(
+        json.dumps(
+            {
+                "ts": time.time(),
+                "hook": "PostToolUse",
+                "where": "deadline",
+                "culprit": "pack sidecar_rules/slow.toml rule slow.r1",
+                "error": "hard deadline reached",
+            }
+        )
+        + "\n"
+    )
     done = cli("doctor", "--project", str(project), project=project)
-    assert ("PROBLEM  hook deadline: 1 hook run ran out of time in the last 24 h; newest while running "
-            "pack sidecar_rules/slow.toml rule slow.r1") in done.stdout
+    assert (
+        "PROBLEM  hook deadline: 1 hook run ran out of time in the last 24 h; newest while running "
+        "pack sidecar_rules/slow.toml rule slow.r1"
+    ) in done.stdout
     assert "fix: sidekit rules test sidecar_rules/slow.toml (it measures compile and match time)" in done.stdout
 
 

@@ -15,11 +15,35 @@ CANDIDATES = ("tests/runners/test_project_env.py", "tests/status/test_project_en
 def test_the_project_environment_test_fails_in_ci_without_the_package_index() -> None:
     test_file = next(ROOT / path for path in CANDIDATES if (ROOT / path).exists())
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PIP_"))}
-    env.update(SIDEKIT_FULL_SUITE="1", CI="true", PIP_INDEX_URL="http://127.0.0.1:9/simple", PIP_RETRIES="0", PIP_TIMEOUT="2",
-               PIP_NO_CACHE_DIR="1", PIP_FIND_LINKS="")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-                           str(test_file), "-k", "records_select"], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=300)
+    env.update(
+        SIDEKIT_FULL_SUITE="1",
+        CI="true",
+        PIP_INDEX_URL="http://127.0.0.1:9/simple",
+        PIP_RETRIES="0",
+        PIP_TIMEOUT="2",
+        PIP_NO_CACHE_DIR="1",
+        PIP_FIND_LINKS="",
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            str(test_file),
+            "-k",
+            "records_select",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 1, done.stdout[-2000:]
     assert "cannot fetch the toolz sdist from the package index" in done.stdout, done.stdout[-2000:]
     assert "CI is set: this test must run in CI" in done.stdout

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from testing.hostile import cli, context_of, hook, log_text, payload, queue_dir
 
 
@@ -17,16 +18,32 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["nudge", "--session", "s", "--ttl", "inf", "hi"], "cannot read the duration --ttl 'inf'"),
-    (["nudge", "--session", "s", "--ttl", "99999999999999999999d", "hi"], "cannot read the duration --ttl '99999999999999999999d'"),
-    (["nudge", "--session", "s", "--after", "1e12", "hi"], "cannot read the duration --after '1e12'"),
-    (["nudge", "--session", "s", b"bad \xff text"], "is not valid UTF-8"),
-    (["symbol", b"na\xffme"], "is not valid UTF-8"),
-    (["usages", b"na\xffme"], "is not valid UTF-8"),
-    (["select", "--project", "/etc/passwd"], "the project folder /etc/passwd is not a folder"),
-    (["map", "--python", "/nonexistent"], "--python /nonexistent: no such interpreter"),
-], ids=["ttl-inf", "ttl-overflow", "after-1e12", "nudge-utf8", "symbol-utf8", "usages-utf8", "select-file", "map-python"])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nudge", "--session", "s", "--ttl", "inf", "hi"], "cannot read the duration --ttl 'inf'"),
+        (
+            ["nudge", "--session", "s", "--ttl", "99999999999999999999d", "hi"],
+            "cannot read the duration --ttl '99999999999999999999d'",
+        ),
+        (["nudge", "--session", "s", "--after", "1e12", "hi"], "cannot read the duration --after '1e12'"),
+        (["nudge", "--session", "s", b"bad \xff text"], "is not valid UTF-8"),
+        (["symbol", b"na\xffme"], "is not valid UTF-8"),
+        (["usages", b"na\xffme"], "is not valid UTF-8"),
+        (["select", "--project", "/etc/passwd"], "the project folder /etc/passwd is not a folder"),
+        (["map", "--python", "/nonexistent"], "--python /nonexistent: no such interpreter"),
+    ],
+    ids=[
+        "ttl-inf",
+        "ttl-overflow",
+        "after-1e12",
+        "nudge-utf8",
+        "symbol-utf8",
+        "usages-utf8",
+        "select-file",
+        "map-python",
+    ],
+)
 def test_bad_input_is_a_clear_error_not_a_traceback(project: Path, args: list[str | bytes], message: str) -> None:
     extra = [] if "--project" in args else ["--project", str(project)]
     if args[0] in ("symbol", "usages"):
@@ -37,10 +54,31 @@ def test_bad_input_is_a_clear_error_not_a_traceback(project: Path, args: list[st
     assert "fix:" in done.stderr
 
 
-COMMANDS = ["doctor", "report", "nudge --session s hi", "queue --session s", "rules list", "rules lint", "rules test",
-            "rules new x", "scope set --allow a/**", "scope show", "scope clear", "conventions learn", "status", "test",
-            "failures", "select", "tests-for a.py", "blast-radius a.py", "symbol x", "usages x", "map", "install",
-            "uninstall"]
+COMMANDS = [
+    "doctor",
+    "report",
+    "nudge --session s hi",
+    "queue --session s",
+    "rules list",
+    "rules lint",
+    "rules test",
+    "rules new x",
+    "scope set --allow a/**",
+    "scope show",
+    "scope clear",
+    "conventions learn",
+    "status",
+    "test",
+    "failures",
+    "select",
+    "tests-for a.py",
+    "blast-radius a.py",
+    "symbol x",
+    "usages x",
+    "map",
+    "install",
+    "uninstall",
+]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -66,8 +104,13 @@ def test_a_finding_that_could_not_be_queued_is_said_later(project: Path) -> None
     assert cli("scope", "set", "--project", str(project), "--allow", "api/**", project=project).returncode == 0
     (project / "web").mkdir()
     (project / "web" / "x.py").write_text("a\n")
-    event = payload("PostToolUse", project, tool_name="Edit", tool_use_id="t1",
-                    tool_input={"file_path": str(project / "web" / "x.py"), "old_string": "a", "new_string": "b"})
+    event = payload(
+        "PostToolUse",
+        project,
+        tool_name="Edit",
+        tool_use_id="t1",
+        tool_input={"file_path": str(project / "web" / "x.py"), "old_string": "a", "new_string": "b"},
+    )
     blocked = queue_dir(project)
     blocked.parent.mkdir(parents=True)
     blocked.write_text("a file where the session's queue folder should be: enqueue fails (like a full disk)")
@@ -84,11 +127,27 @@ def test_replay_of_a_20_mb_transcript_is_quick(project: Path, tmp_path: Path) ->
         size, index = 0, 0
         while size < 20 * 1024 * 1024:
             index += 1
-            call = {"type": "assistant", "sessionId": "S", "cwd": str(project), "message": {"role": "assistant", "content": [
-                {"type": "tool_use", "id": f"t{index}", "name": "Bash", "input": {"command": f"echo {index}"}}]}}
-            result = {"type": "user", "sessionId": "S", "cwd": str(project), "message": {"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": f"t{index}", "content": "x" * 5000}]},
-                "toolUseResult": {"stdout": "line\n" * 1000, "stderr": "", "interrupted": False}}
+            call = {
+                "type": "assistant",
+                "sessionId": "S",
+                "cwd": str(project),
+                "message": {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "tool_use", "id": f"t{index}", "name": "Bash", "input": {"command": f"echo {index}"}}
+                    ],
+                },
+            }
+            result = {
+                "type": "user",
+                "sessionId": "S",
+                "cwd": str(project),
+                "message": {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": f"t{index}", "content": "x" * 5000}],
+                },
+                "toolUseResult": {"stdout": "line\n" * 1000, "stderr": "", "interrupted": False},
+            }
             for line in (call, result):
                 text = json.dumps(line) + "\n"
                 handle.write(text)

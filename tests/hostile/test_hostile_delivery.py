@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from testing.hooks import edit
 from testing.hostile import cli, context_of, hook, log_text, payload, put, queue_dir, queued_name
 
@@ -28,8 +29,13 @@ def test_a_lone_surrogate_is_delivered_as_a_replacement_character(project: Path)
     folder = queue_dir(project)
     put(folder, "bad \udc80 byte", age=2)
     put(folder, "behind it", age=1)
-    done = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="hi"), project,
-                PYTHONIOENCODING="utf-8:strict", LC_ALL="C.UTF-8")
+    done = hook(
+        "UserPromptSubmit",
+        payload("UserPromptSubmit", project, prompt="hi"),
+        project,
+        PYTHONIOENCODING="utf-8:strict",
+        LC_ALL="C.UTF-8",
+    )
     assert context_of(done.stdout) == "[from mayor] bad \ufffd byte\n[from mayor] behind it"
     assert pending(project) == []
 
@@ -80,8 +86,12 @@ def test_a_bad_path_costs_no_delivery(project: Path, path: str) -> None:
 def test_a_tool_response_nested_1000_deep_costs_no_delivery(project: Path) -> None:
     put(queue_dir(project), "queued before", age=1)
     deep = "[" * 1000 + "]" * 1000
-    body = json.dumps(payload("PostToolUse", project, tool_name="Bash", tool_input={"command": "ls"},
-                              tool_response="X"))[:-1] + f', "extra": {deep}}}'
+    body = (
+        json.dumps(payload("PostToolUse", project, tool_name="Bash", tool_input={"command": "ls"}, tool_response="X"))[
+            :-1
+        ]
+        + f', "extra": {deep}}}'
+    )
     body = body.replace('"tool_response": "X"', f'"tool_response": {{"stdout": "ok", "deep": {deep}}}')
     done = hook("PostToolUse", body, project)
     assert context_of(done.stdout) == "[from mayor] queued before"

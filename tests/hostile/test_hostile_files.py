@@ -29,8 +29,11 @@ def round_trip(project: Path) -> None:
     assert cli("uninstall", "--project", str(project), project=project, cwd=project.parent).returncode == 0
 
 
-@pytest.mark.parametrize("text", [b"", b"build/\r\n*.pyc\r\n", b"build/\n*.pyc", b"build/\r\n*.pyc", b"a\n"],
-                         ids=["tracked-empty", "crlf", "no-final-newline", "crlf-no-final-newline", "plain"])
+@pytest.mark.parametrize(
+    "text",
+    [b"", b"build/\r\n*.pyc\r\n", b"build/\n*.pyc", b"build/\r\n*.pyc", b"a\n"],
+    ids=["tracked-empty", "crlf", "no-final-newline", "crlf-no-final-newline", "plain"],
+)
 def test_uninstall_gives_gitignore_back_byte_for_byte(project: Path, text: bytes) -> None:
     (project / ".gitignore").write_bytes(text)
     subprocess.run(["git", "-C", str(project), "add", ".gitignore"], check=True)
@@ -51,17 +54,35 @@ def test_install_adds_crlf_lines_to_a_crlf_gitignore(project: Path) -> None:
     assert data.count(b"\n") == data.count(b"\r\n"), data
 
 
-@pytest.mark.parametrize(("args", "message", "fix"), [
-    (["report", "--output", "{tmp}/missing/r.html", "--format", "html"], "cannot write the report to {tmp}/missing/r.html",
-     "fix: create the folder first (mkdir -p {tmp}/missing)"),
-    (["report", "--output", "{tmp}"], "cannot write the report to {tmp}: Is a directory", "fix: name a file, e.g. --output"),
-    (["report", "--output", "/dev/full"], "cannot write the report to /dev/full: No space left on device",
-     "fix: name a file you can write"),
-    (["scope", "set", "--allow", "a/**"], "cannot write {project}/.sidekit/scope.toml: Is a directory",
-     "fix: move it out of the way"),
-], ids=["report-missing-folder", "report-into-a-folder", "report-full-disk", "scope-over-a-folder"])
-def test_bad_cli_calls_are_clear_errors_with_the_fix(project: Path, tmp_path: Path, args: list[str], message: str,
-                                                     fix: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message", "fix"),
+    [
+        (
+            ["report", "--output", "{tmp}/missing/r.html", "--format", "html"],
+            "cannot write the report to {tmp}/missing/r.html",
+            "fix: create the folder first (mkdir -p {tmp}/missing)",
+        ),
+        (
+            ["report", "--output", "{tmp}"],
+            "cannot write the report to {tmp}: Is a directory",
+            "fix: name a file, e.g. --output",
+        ),
+        (
+            ["report", "--output", "/dev/full"],
+            "cannot write the report to /dev/full: No space left on device",
+            "fix: name a file you can write",
+        ),
+        (
+            ["scope", "set", "--allow", "a/**"],
+            "cannot write {project}/.sidekit/scope.toml: Is a directory",
+            "fix: move it out of the way",
+        ),
+    ],
+    ids=["report-missing-folder", "report-into-a-folder", "report-full-disk", "scope-over-a-folder"],
+)
+def test_bad_cli_calls_are_clear_errors_with_the_fix(
+    project: Path, tmp_path: Path, args: list[str], message: str, fix: str
+) -> None:
     (project / ".sidekit" / "scope.toml").mkdir(parents=True)
     names = {"tmp": str(tmp_path), "project": str(project)}
     done = cli(*[arg.format(**names) for arg in args], "--project", str(project), project=project, cwd=project.parent)
@@ -79,8 +100,13 @@ def decisions(project: Path, records: list[dict[str, object]]) -> None:
 @pytest.mark.parametrize("ts", [math.nan, math.inf, -math.inf, 1e300, -5.0, "yesterday", True])
 @pytest.mark.parametrize("kind", ["text", "json", "html"])
 def test_report_survives_any_timestamp(project: Path, ts: object, kind: str) -> None:
-    decisions(project, [{"ts": ts, "session": "s1", "sidecar": "scope", "rule": "r", "decision": "delivered", "text": "x"},
-                        {"ts": 1.7e9, "session": "s2", "sidecar": "scope", "rule": "r", "decision": "fired", "text": "y"}])
+    decisions(
+        project,
+        [
+            {"ts": ts, "session": "s1", "sidecar": "scope", "rule": "r", "decision": "delivered", "text": "x"},
+            {"ts": 1.7e9, "session": "s2", "sidecar": "scope", "rule": "r", "decision": "fired", "text": "y"},
+        ],
+    )
     for extra in ([], ["--days", "3"], ["--sessions", "1"]):
         done = cli("report", "--format", kind, *extra, "--project", str(project), project=project, cwd=project.parent)
         assert done.returncode == 0, done.stderr
@@ -106,7 +132,9 @@ class DataBlock(HTMLParser):
 
 @pytest.mark.parametrize("rule", ["a<!--b", "<!--<script>", "x</script><b>", "</SCRIPT ", "a&amp;<!-- -->"])
 def test_a_rule_id_cannot_break_the_html_data_block(project: Path, rule: str) -> None:
-    decisions(project, [{"ts": 1.7e9, "session": "s1", "sidecar": "specs", "rule": rule, "decision": "fired", "text": "t"}])
+    decisions(
+        project, [{"ts": 1.7e9, "session": "s1", "sidecar": "specs", "rule": rule, "decision": "fired", "text": "t"}]
+    )
     done = cli("report", "--format", "html", "--project", str(project), project=project, cwd=project.parent)
     assert done.returncode == 0, done.stderr
     parser = DataBlock()

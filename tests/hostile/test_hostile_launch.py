@@ -20,8 +20,18 @@ import pytest
 
 from testing.hostile import ROOT, cli, env_for, payload
 
-MODULES = ("sidekit_hooks/__init__.py", "argparse.py", "json.py", "site.py", "sitecustomize.py", "usercustomize.py",
-           "pytest.py", "runpy.py", "venv/__init__.py", "encodings_extra.py")
+MODULES = (
+    "sidekit_hooks/__init__.py",
+    "argparse.py",
+    "json.py",
+    "site.py",
+    "sitecustomize.py",
+    "usercustomize.py",
+    "pytest.py",
+    "runpy.py",
+    "venv/__init__.py",
+    "encodings_extra.py",
+)
 EVENTS = ("session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "stop")
 
 
@@ -51,8 +61,9 @@ def test_the_launcher_runs_sidekits_own_code(hostile: tuple[Path, Path]) -> None
     project, markers = hostile
     env = env_for(project, SIDEKIT_RUNTIME_PYTHON=sys.executable)
     for args in (["--version"], ["status"], ["scope", "show"]):
-        done = subprocess.run([str(ROOT / "bin" / "sidekit"), *args], cwd=project, env=env, capture_output=True,
-                              text=True, timeout=60)
+        done = subprocess.run(
+            [str(ROOT / "bin" / "sidekit"), *args], cwd=project, env=env, capture_output=True, text=True, timeout=60
+        )
         assert done.returncode == 0, done.stderr
     assert planted(markers) == []
 
@@ -65,8 +76,15 @@ def test_settings_form_hooks_and_doctor_run_no_repository_code(hostile: tuple[Pa
     assert commands
     for command in commands:
         data = payload("PostToolUse", project, tool_name="Edit", tool_input={"file_path": str(project / "json.py")})
-        done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(data), capture_output=True, text=True,
-                              cwd=project, env=env_for(project), timeout=60)
+        done = subprocess.run(
+            ["/bin/sh", "-c", command],
+            input=json.dumps(data),
+            capture_output=True,
+            text=True,
+            cwd=project,
+            env=env_for(project),
+            timeout=60,
+        )
         assert done.returncode == 0, (command, done.stderr)
     cli("doctor", "--project", str(project), project=project, cwd=project.parent, timeout=180)
     assert planted(markers) == []
@@ -77,8 +95,15 @@ def test_the_mcp_entry_install_writes_runs_no_repository_code(hostile: tuple[Pat
     assert cli("install", "--project", str(project), "--mcp", project=project, cwd=project.parent).returncode == 0
     entry = json.loads((project / ".mcp.json").read_text())["mcpServers"]["sidekit"]
     # Claude Code starts it in the project folder, with the environment the session has (no PYTHONPATH).
-    done = subprocess.run([entry["command"], *entry["args"]], cwd=project, env=env_for(project), input="",
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [entry["command"], *entry["args"]],
+        cwd=project,
+        env=env_for(project),
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert "Traceback" not in done.stderr, done.stderr
     assert planted(markers) == []
 
@@ -97,8 +122,15 @@ def test_plugin_form_hooks_run_no_repository_code(hostile: tuple[Path, Path], ev
     project, markers = hostile
     data = payload("PostToolUse", project, tool_name="Edit", tool_input={"file_path": str(project / "json.py")})
     env = env_for(project, CLAUDE_PLUGIN_ROOT=str(ROOT), CLAUDE_PLUGIN_DATA=str(project.parent / "data"))
-    done = subprocess.run([str(ROOT / "hooks" / "run"), event], input=json.dumps(data), capture_output=True, text=True,
-                          cwd=project, env=env, timeout=60)
+    done = subprocess.run(
+        [str(ROOT / "hooks" / "run"), event],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 0
     assert planted(markers) == []
 
@@ -111,7 +143,9 @@ def test_the_plugin_environment_build_runs_no_repository_code(hostile: tuple[Pat
     stub.write_text("#!/bin/sh\nexit 0\n")
     stub.chmod(0o755)
     data = tmp_path / "data"
-    env = env_for(project, CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data), SIDEKIT_BOOTSTRAP_PIP=str(stub))
+    env = env_for(
+        project, CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data), SIDEKIT_BOOTSTRAP_PIP=str(stub)
+    )
     subprocess.run([str(plugin / "hooks" / "run"), "session_start"], input=b"{}", cwd=project, env=env, timeout=30)
     deadline = time.monotonic() + 90
     while not (data / "venv" / ".sidekit-ready").exists() and not (data / "bootstrap.failed").exists():
@@ -121,14 +155,23 @@ def test_the_plugin_environment_build_runs_no_repository_code(hostile: tuple[Pat
     assert planted(markers) == []
 
 
-@pytest.mark.parametrize("module", ["sidekit_hooks.code.function_index", "sidekit_hooks.detectors.tests",
-                                    "sidekit_hooks.rules.snapshot"])
+@pytest.mark.parametrize(
+    "module", ["sidekit_hooks.code.function_index", "sidekit_hooks.detectors.tests", "sidekit_hooks.rules.snapshot"]
+)
 def test_background_workers_run_no_repository_code(hostile: tuple[Path, Path], module: str) -> None:
     project, markers = hostile
-    start = ("import sys, os; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core import background; "
-             "print(background.spawn_module(sys.argv[2], ['--help']))")
-    done = subprocess.run([sys.executable, "-S", "-c", start, str(ROOT), module], cwd=project, env=env_for(project),
-                          capture_output=True, text=True, timeout=30)
+    start = (
+        "import sys, os; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core import background; "
+        "print(background.spawn_module(sys.argv[2], ['--help']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", start, str(ROOT), module],
+        cwd=project,
+        env=env_for(project),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     pid = int(done.stdout)
     deadline = time.monotonic() + 30
     while _alive(pid):
@@ -147,7 +190,9 @@ def test_sidekit_test_runs_pytest_without_the_repository_in_front(hostile: tuple
 
 def _alive(pid: int) -> bool:
     try:
-        waited, _ = os.waitpid(pid, os.WNOHANG)  # not our child (setsid by a helper); ProcessLookupError/ChildProcessError
+        waited, _ = os.waitpid(
+            pid, os.WNOHANG
+        )  # not our child (setsid by a helper); ProcessLookupError/ChildProcessError
     except ChildProcessError:
         pass
     try:

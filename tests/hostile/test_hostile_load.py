@@ -10,8 +10,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import hostile_load  # noqa: E402 - bench/ is not a package
 
-pytestmark = pytest.mark.skipif(hostile_load.REPO != str(Path(__file__).resolve().parents[2]),
-                                reason="runs this checkout's hook in process")
+pytestmark = pytest.mark.skipif(
+    hostile_load.REPO != str(Path(__file__).resolve().parents[2]), reason="runs this checkout's hook in process"
+)
 
 
 def test_2000_fuzzed_hook_payloads_never_crash_print_junk_overrun_or_touch_outside(tmp_path: Path) -> None:
@@ -23,5 +24,12 @@ def test_2000_fuzzed_hook_payloads_never_crash_print_junk_overrun_or_touch_outsi
 
 def test_queue_stress_8_writers_4_drainers_2000_messages_with_gt_style_writes(tmp_path: Path) -> None:
     counts = hostile_load.stress(8, 4, 2_000, str(tmp_path))
-    assert counts == {"sent": 2_000, "delivered": 2_000, "lost": 0, "duplicated": 0, "malformedDelivered": 0,
-                      "quarantined": 0, "writerFailures": 0}
+    assert counts == {
+        "sent": 2_000,
+        "delivered": 2_000,
+        "lost": 0,
+        "duplicated": 0,
+        "malformedDelivered": 0,
+        "quarantined": 0,
+        "writerFailures": 0,
+    }

@@ -27,12 +27,19 @@ class Server:
 
     def __init__(self, project: Path) -> None:
         env = env_for(project, PYTEST_ADDOPTS="-p no:randomly -p no:xdist -p no:hypothesispytest")
-        self.process = subprocess.Popen([sys.executable, "-c", CLI, str(ROOT), "mcp", "--project", str(project)],
-                                        cwd=project.parent, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", CLI, str(ROOT), "mcp", "--project", str(project)],
+            cwd=project.parent,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
         self.next_id = 1
-        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                    "clientInfo": {"name": "hostile", "version": "1"}})
+        self.request(
+            "initialize",
+            {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "hostile", "version": "1"}},
+        )
         self.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
 
     def send(self, line: bytes) -> None:
@@ -42,7 +49,9 @@ class Server:
 
     def request(self, method: str, params: dict[str, Any], raw: bytes | None = None, wait: float = 60) -> Any:
         self.next_id += 1
-        self.send(raw or json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}).encode())
+        self.send(
+            raw or json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}).encode()
+        )
         assert self.process.stdout is not None
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
@@ -79,10 +88,24 @@ def server(project: Path) -> Iterator[Server]:
     running.close()
 
 
-@pytest.mark.parametrize("args", [["--basetemp={outside}"], ["--junitxml={outside}/x.xml"], ["-o", "cache_dir={outside}"],
-                                  ["-p", "no:sidekit"], ["-c", "{outside}/x.ini"], ["--rootdir={outside}"],
-                                  ["{outside}"], ["../outside"], ["tests/../../outside"], ["@args.txt"],
-                                  ["-k"], ["--maxfail=everything"], ["-n", "1; rm -rf /"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--basetemp={outside}"],
+        ["--junitxml={outside}/x.xml"],
+        ["-o", "cache_dir={outside}"],
+        ["-p", "no:sidekit"],
+        ["-c", "{outside}/x.ini"],
+        ["--rootdir={outside}"],
+        ["{outside}"],
+        ["../outside"],
+        ["tests/../../outside"],
+        ["@args.txt"],
+        ["-k"],
+        ["--maxfail=everything"],
+        ["-n", "1; rm -rf /"],
+    ],
+)
 def test_mcp_test_refuses_anything_but_test_selection(server: Server, tmp_path: Path, args: list[str]) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -93,8 +116,17 @@ def test_mcp_test_refuses_anything_but_test_selection(server: Server, tmp_path: 
     assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
 
 
-@pytest.mark.parametrize("args", [["tests/test_a.py::test_one"], ["-k", "one"], ["-x", "--lf"], ["--ff", "--maxfail=2"],
-                                  ["-m", "not slow", "tests"], ["-kone"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tests/test_a.py::test_one"],
+        ["-k", "one"],
+        ["-x", "--lf"],
+        ["--ff", "--maxfail=2"],
+        ["-m", "not slow", "tests"],
+        ["-kone"],
+    ],
+)
 def test_mcp_test_runs_test_selection(server: Server, args: list[str]) -> None:
     text, is_error = server.call("test", {"args": args})
     assert not is_error, text
@@ -107,20 +139,51 @@ def test_mcp_select_refuses_an_option_as_base(server: Server) -> None:
 
 
 def test_scope_set_narrows_keeps_the_issue_and_logs(server: Server, project: Path) -> None:
-    assert cli("scope", "set", "--issue", "gt-1", "--allow", "api/**", "--project", str(project), project=project,
-               cwd=project.parent).returncode == 0
+    assert (
+        cli(
+            "scope",
+            "set",
+            "--issue",
+            "gt-1",
+            "--allow",
+            "api/**",
+            "--project",
+            str(project),
+            project=project,
+            cwd=project.parent,
+        ).returncode
+        == 0
+    )
     text, is_error = server.call("scope_set", {"allow": ["api/handlers/**"], "issue": ""})
     assert not is_error, text
     assert json.loads(text) == {"issue": "gt-1", "allow": ["api/handlers/**"], "file": ".sidekit/scope.toml"}
     logged = [json.loads(line) for line in (project / ".sidekit" / "log" / "scope.jsonl").read_text().splitlines()]
-    assert [(row["action"], row["allow"], row["issue"]) for row in logged] == [("narrowed", ["api/handlers/**"], "gt-1")]
+    assert [(row["action"], row["allow"], row["issue"]) for row in logged] == [
+        ("narrowed", ["api/handlers/**"], "gt-1")
+    ]
 
 
 @pytest.mark.parametrize("allow, deny", [(["**"], []), (["api/**", "lib/**"], []), (["api/**"], None)])
-def test_scope_set_never_widens_the_users_scope(server: Server, project: Path, allow: list[str],
-                                                deny: list[str] | None) -> None:
-    assert cli("scope", "set", "--issue", "gt-1", "--allow", "api/**", "--deny", "api/secret/**", "--project", str(project),
-               project=project, cwd=project.parent).returncode == 0
+def test_scope_set_never_widens_the_users_scope(
+    server: Server, project: Path, allow: list[str], deny: list[str] | None
+) -> None:
+    assert (
+        cli(
+            "scope",
+            "set",
+            "--issue",
+            "gt-1",
+            "--allow",
+            "api/**",
+            "--deny",
+            "api/secret/**",
+            "--project",
+            str(project),
+            project=project,
+            cwd=project.parent,
+        ).returncode
+        == 0
+    )
     before = (project / ".sidekit" / "scope.toml").read_text()
     text, is_error = server.call("scope_set", {"allow": allow, "deny": deny if deny is not None else []})
     assert is_error and "scope_set would widen the scope the user set" in text, text

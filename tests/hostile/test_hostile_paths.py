@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from testing.hostile import QUEUE, cli, context_of, hook, log_text, payload, put, queue_dir, queued_name, tree
 
 
@@ -85,8 +86,16 @@ def test_a_symlinked_sidekit_folder_gets_no_state_written_into_it(project: Path,
     (project / "a.py").write_text("x = 1\n")
     for prompt in ("one", "two"):
         hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt=prompt), project)
-    hook("PostToolUse", payload("PostToolUse", project, tool_name="Write",
-                                tool_input={"file_path": str(project / "a.py"), "content": "x = 2\n"}), project)
+    hook(
+        "PostToolUse",
+        payload(
+            "PostToolUse",
+            project,
+            tool_name="Write",
+            tool_input={"file_path": str(project / "a.py"), "content": "x = 2\n"},
+        ),
+        project,
+    )
     hook("PostToolUse", "{not json", project)
     assert list(outside.iterdir()) == []
 
@@ -96,8 +105,16 @@ def test_log_lines_hold_data_not_shell_commands(project: Path) -> None:
     rules.mkdir()
     (rules / "$(touch${IFS}x).toml").write_text("[pack\nbroken = ")  # a broken pack is logged by its name
     (project / "a.py").write_text("x = 1\n")
-    hook("PostToolUse", payload("PostToolUse", project, tool_name="Write",
-                                tool_input={"file_path": str(project / "a.py"), "content": "x = 2\n"}), project)
+    hook(
+        "PostToolUse",
+        payload(
+            "PostToolUse",
+            project,
+            tool_name="Write",
+            tool_input={"file_path": str(project / "a.py"), "content": "x = 2\n"},
+        ),
+        project,
+    )
     text = log_text(project)
     assert "touch" in text  # it was logged...
     assert "$(" not in text and "`" not in text  # ...as data: nothing a shell would expand
@@ -117,7 +134,16 @@ def test_a_scope_file_linked_out_of_the_project_is_not_read(project: Path, outsi
     (project / ".sidekit").mkdir()
     (project / ".sidekit" / "scope.toml").symlink_to(outside / "scope.toml")
     (project / "a.py").write_text("x = 1\n")
-    done = hook("PostToolUse", payload("PostToolUse", project, tool_name="Write", tool_use_id="t1",
-                                       tool_input={"file_path": str(project / "a.py"), "content": "x = 2\n"}), project)
+    done = hook(
+        "PostToolUse",
+        payload(
+            "PostToolUse",
+            project,
+            tool_name="Write",
+            tool_use_id="t1",
+            tool_input={"file_path": str(project / "a.py"), "content": "x = 2\n"},
+        ),
+        project,
+    )
     assert "[sidecar:scope]" not in done.stdout  # the outside file's scope never applied
     assert "leads outside" in log_text(project)

@@ -21,16 +21,25 @@ ALNUM = "abcdefghijklmnopqrstuvwxyz" + UPPER
 GLUE = ALNUM + "_-./:=\"' "
 
 # (the planted text, the part that must never be seen again)
-aws = st.builds(lambda head, body: (head + body, head + body),
-                st.sampled_from(["AKIA", "ASIA", "AROA"]), st.text(UPPER, min_size=16, max_size=16))
-github = st.builds(lambda kind, body: (f"gh{kind}_{body}", body), st.sampled_from("pousr"),
-                   st.text(ALNUM, min_size=36, max_size=40))
+aws = st.builds(
+    lambda head, body: (head + body, head + body),
+    st.sampled_from(["AKIA", "ASIA", "AROA"]),
+    st.text(UPPER, min_size=16, max_size=16),
+)
+github = st.builds(
+    lambda kind, body: (f"gh{kind}_{body}", body), st.sampled_from("pousr"), st.text(ALNUM, min_size=36, max_size=40)
+)
 gitlab = st.builds(lambda body: ("glpat-" + body, body), st.text(ALNUM + "_-", min_size=20, max_size=24))
-slack = st.builds(lambda kind, body: (f"xox{kind}-{body}", body), st.sampled_from("abposr"),
-                  st.text(ALNUM + "-", min_size=10, max_size=20).filter(lambda s: s.strip("-")))
-assignment = st.builds(lambda key, value: (f"{key}={value}", value),
-                       st.sampled_from(["password", "DB_PASSWORD", "api_key", "client_secret", "AUTH_TOKEN"]),
-                       st.text(ALNUM, min_size=8, max_size=16))
+slack = st.builds(
+    lambda kind, body: (f"xox{kind}-{body}", body),
+    st.sampled_from("abposr"),
+    st.text(ALNUM + "-", min_size=10, max_size=20).filter(lambda s: s.strip("-")),
+)
+assignment = st.builds(
+    lambda key, value: (f"{key}={value}", value),
+    st.sampled_from(["password", "DB_PASSWORD", "api_key", "client_secret", "AUTH_TOKEN"]),
+    st.text(ALNUM, min_size=8, max_size=16),
+)
 SECRETS = st.one_of(aws, github, gitlab, slack, assignment)
 
 
@@ -55,15 +64,25 @@ def test_no_secret_survives_redaction_whatever_surrounds_it(secret: tuple[str, s
     assert hidden not in redact(before + planted + after)
 
 
-SCRIPTS = {"PostToolUse": "post_tool_use.py", "UserPromptSubmit": "user_prompt_submit.py", "Stop": "stop.py",
-           "PreToolUse": "pre_tool_use.py"}
+SCRIPTS = {
+    "PostToolUse": "post_tool_use.py",
+    "UserPromptSubmit": "user_prompt_submit.py",
+    "Stop": "stop.py",
+    "PreToolUse": "pre_tool_use.py",
+}
 
 
 def run_hook(event: str, data: dict[str, object], project: Path) -> str:
     import json
 
-    done = subprocess.run([sys.executable, "-S", str(ROOT / "hooks" / SCRIPTS[event])], input=json.dumps(data).encode(),
-                          capture_output=True, env=env_for(project), cwd=str(project), timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-S", str(ROOT / "hooks" / SCRIPTS[event])],
+        input=json.dumps(data).encode(),
+        capture_output=True,
+        env=env_for(project),
+        cwd=str(project),
+        timeout=60,
+    )
     return (done.stdout + done.stderr).decode("utf-8", "replace")
 
 
@@ -86,33 +105,71 @@ def everything_written(*folders: Path) -> str:
 
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), phases=(Phase.generate,))
 @given(secrets=st.lists(SECRETS, min_size=8, max_size=8))
-def test_secrets_planted_in_every_field_reach_no_disk_and_no_output(tmp_path_factory: pytest.TempPathFactory,
-                                                                    secrets: list[tuple[str, str]]) -> None:
+def test_secrets_planted_in_every_field_reach_no_disk_and_no_output(
+    tmp_path_factory: pytest.TempPathFactory, secrets: list[tuple[str, str]]
+) -> None:
     base = tmp_path_factory.mktemp("redaction")
     project = base / "proj"
     project.mkdir()
     plant = [s[0] for s in secrets]
-    assert cli("scope", "set", "--allow", "api/**", "--project", str(project), project=project,
-               cwd=base).returncode == 0
+    assert (
+        cli("scope", "set", "--allow", "api/**", "--project", str(project), project=project, cwd=base).returncode == 0
+    )
     outside = project / "other" / f"{plant[0]}.py"  # a path that holds a secret, outside the scope: nudged
     outside.parent.mkdir()
     outside.write_text(f"TOKEN = '{plant[1]}'\n")
     session = "sess-1"
     outputs = [
-        run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, session_id=session, prompt=f"use {plant[2]}"),
-                 project),
-        run_hook("PreToolUse", payload("PreToolUse", project, session_id=session, tool_name="Bash",
-                                       tool_input={"command": f"curl -H 'Authorization: {plant[3]}' x"}), project),
-        run_hook("PostToolUse", payload("PostToolUse", project, session_id=session, tool_name="Edit", tool_use_id="t1",
-                                        tool_input={"file_path": str(outside), "old_string": plant[4],
-                                                    "new_string": f"KEY = '{plant[5]}'"},
-                                        tool_response={"filePath": str(outside), "note": plant[6]}), project),
-        run_hook("PostToolUse", payload("PostToolUse", project, session_id=session, tool_name="Bash", tool_use_id="t2",
-                                        tool_input={"command": f"grep -rn {plant[7]} other/{plant[0]}.py"},
-                                        tool_response={"stdout": plant[1], "stderr": ""}), project),
+        run_hook(
+            "UserPromptSubmit",
+            payload("UserPromptSubmit", project, session_id=session, prompt=f"use {plant[2]}"),
+            project,
+        ),
+        run_hook(
+            "PreToolUse",
+            payload(
+                "PreToolUse",
+                project,
+                session_id=session,
+                tool_name="Bash",
+                tool_input={"command": f"curl -H 'Authorization: {plant[3]}' x"},
+            ),
+            project,
+        ),
+        run_hook(
+            "PostToolUse",
+            payload(
+                "PostToolUse",
+                project,
+                session_id=session,
+                tool_name="Edit",
+                tool_use_id="t1",
+                tool_input={"file_path": str(outside), "old_string": plant[4], "new_string": f"KEY = '{plant[5]}'"},
+                tool_response={"filePath": str(outside), "note": plant[6]},
+            ),
+            project,
+        ),
+        run_hook(
+            "PostToolUse",
+            payload(
+                "PostToolUse",
+                project,
+                session_id=session,
+                tool_name="Bash",
+                tool_use_id="t2",
+                tool_input={"command": f"grep -rn {plant[7]} other/{plant[0]}.py"},
+                tool_response={"stdout": plant[1], "stderr": ""},
+            ),
+            project,
+        ),
         run_hook("Stop", payload("Stop", project, session_id=session), project),
     ]
-    for args in (["report"], ["report", "--format", "json"], ["report", "--format", "html"], ["queue", "--session", session]):
+    for args in (
+        ["report"],
+        ["report", "--format", "json"],
+        ["report", "--format", "html"],
+        ["queue", "--session", session],
+    ):
         done = cli(*args, "--project", str(project), project=project, cwd=base, timeout=180)
         outputs.append(done.stdout + done.stderr)
     (outside).unlink()  # the user's own file holds the secrets, as planted; everything else must not

@@ -9,7 +9,6 @@ older tree (pytest then imports sidekit from there), which is how each case was 
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -28,8 +27,14 @@ PYTHON = sys.executable  # sidekit's own environment: records without wiring, so
 LONG_RED = "".join(f"\ndef test_red_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12))
 
 
-def pre_tool_use(project: Path, command: str, parent_rules: list[str] | None = None, *, with_pid: bool = True,
-                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def pre_tool_use(
+    project: Path,
+    command: str,
+    parent_rules: list[str] | None = None,
+    *,
+    with_pid: bool = True,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
     """The PreToolUse hook on one Bash call; with `parent_rules`, started by a stand-in `claude` process
     whose command line carries them (as `claude -p ... --allowedTools ...` does), which exports
     `CLAUDE_PID` as Claude Code 2.1.328 does, or (`with_pid=False`) leaves the hook to find it."""
@@ -40,11 +45,20 @@ def pre_tool_use(project: Path, command: str, parent_rules: list[str] | None = N
         stand_in = project.parent / "bin" / "claude"
         stand_in.parent.mkdir(exist_ok=True)
         exported = "os.environ['CLAUDE_PID'] = str(os.getpid())\n" if with_pid else ""
-        stand_in.write_text("import os, subprocess, sys\n" + exported + "os.environ['CLAUDECODE'] = '1'\n"
-                            "sys.exit(subprocess.run(sys.argv[sys.argv.index('--hook') + 1:]).returncode)\n")
+        stand_in.write_text(
+            "import os, subprocess, sys\n" + exported + "os.environ['CLAUDECODE'] = '1'\n"
+            "sys.exit(subprocess.run(sys.argv[sys.argv.index('--hook') + 1:]).returncode)\n"
+        )
         argv = [sys.executable, str(stand_in), "-p", "go", *parent_rules, "--model", "m", "--hook", *hook]
-    done = subprocess.run(argv, input=payload, capture_output=True, text=True, cwd=str(project), timeout=60,
-                          env=env_for(project, HOME=str(project.parent / "home"), **(env or {})))
+    done = subprocess.run(
+        argv,
+        input=payload,
+        capture_output=True,
+        text=True,
+        cwd=str(project),
+        timeout=60,
+        env=env_for(project, HOME=str(project.parent / "home"), **(env or {})),
+    )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return done
 
@@ -68,11 +82,14 @@ def test_control_a_plain_run_is_rewritten(proj: Path) -> None:
 # -- 3. the rewrite never changes a verdict ---------------------------------------------------------
 
 
-@pytest.mark.parametrize(("kind", "rule"), [
-    ("deny", "Bash(* tests/integration)"),  # a wildcard that does not name pytest
-    ("ask", "Bash(*-q tests/integration)"),
-    ("allow", "Bash(* tests/integration)"),
-])
+@pytest.mark.parametrize(
+    ("kind", "rule"),
+    [
+        ("deny", "Bash(* tests/integration)"),  # a wildcard that does not name pytest
+        ("ask", "Bash(*-q tests/integration)"),
+        ("allow", "Bash(* tests/integration)"),
+    ],
+)
 def test_a_settings_wildcard_rule_keeps_the_command_as_written(proj: Path, kind: str, rule: str) -> None:
     (proj / ".claude").mkdir()
     (proj / ".claude" / "settings.json").write_text(json.dumps({"permissions": {kind: [rule]}}))
@@ -122,12 +139,15 @@ def test_every_spelling_of_collect_only_is_left_alone(proj: Path, spelling: str)
     assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q {spelling}")) == ""
 
 
-@pytest.mark.parametrize(("name", "text"), [
-    ("pytest.ini", "[pytest]\naddopts = -p no:sidekit --strict-config\n"),
-    ("pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-pno:sidekit"\n'),
-    ("setup.cfg", "[tool:pytest]\naddopts = -p no:sidekit\n"),
-    ("tox.ini", "[pytest]\naddopts = -p no:sidekit\n"),
-])
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("pytest.ini", "[pytest]\naddopts = -p no:sidekit --strict-config\n"),
+        ("pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-pno:sidekit"\n'),
+        ("setup.cfg", "[tool:pytest]\naddopts = -p no:sidekit\n"),
+        ("tox.ini", "[pytest]\naddopts = -p no:sidekit\n"),
+    ],
+)
 def test_no_rewrite_where_an_ini_file_turns_the_plugin_off(proj: Path, name: str, text: str) -> None:
     (proj / name).write_text(text)
     assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q")) == ""
@@ -155,8 +175,14 @@ def pytest_env(project: Path) -> dict[str, str]:
 
 
 def compacted(project: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PYTHON, "-m", "pytest", "-q", "-p", "no:randomly", *args, "-o", "sidekit_compact=true"],
-                          cwd=project, env=pytest_env(project), capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [PYTHON, "-m", "pytest", "-q", "-p", "no:randomly", *args, "-o", "sidekit_compact=true"],
+        cwd=project,
+        env=pytest_env(project),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def write(project: Path, name: str, text: str, tail: str = "") -> None:
@@ -165,7 +191,10 @@ def write(project: Path, name: str, text: str, tail: str = "") -> None:
 
 
 def test_forked_children_of_a_test_see_the_signal_handlers_of_the_raw_run(project: Path) -> None:
-    write(project, "test_fork.py", """
+    write(
+        project,
+        "test_fork.py",
+        """
         import multiprocessing, os, signal
 
         def probe(queue):
@@ -180,7 +209,9 @@ def test_forked_children_of_a_test_see_the_signal_handlers_of_the_raw_run(projec
             child.join()
             assert seen == str(signal.SIG_DFL)
             assert str(signal.getsignal(signal.SIGTERM)) == str(signal.SIG_DFL)
-    """, LONG_RED)
+    """,
+        LONG_RED,
+    )
     done = compacted(project)
     assert done.returncode == 1
     answer = json.loads(done.stdout.splitlines()[1])
@@ -188,7 +219,10 @@ def test_forked_children_of_a_test_see_the_signal_handlers_of_the_raw_run(projec
 
 
 def test_a_pool_terminated_by_code_under_test_never_hangs(project: Path) -> None:
-    write(project, "test_pool.py", """
+    write(
+        project,
+        "test_pool.py",
+        """
         import multiprocessing, time
 
         def work(n):
@@ -202,7 +236,9 @@ def test_a_pool_terminated_by_code_under_test_never_hangs(project: Path) -> None
                 time.sleep(0.05)
                 pool.terminate()
                 pool.join()
-    """, LONG_RED)
+    """,
+        LONG_RED,
+    )
     for _ in range(3):
         done = compacted(project, timeout=60)
         assert done.returncode == 1 and '"passed":1' in done.stdout, done.stdout
@@ -210,8 +246,13 @@ def test_a_pool_terminated_by_code_under_test_never_hangs(project: Path) -> None
 
 def test_the_raw_file_is_named_up_front_and_streamed(project: Path) -> None:
     write(project, "test_slow.py", "import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    time.sleep(8)\n")
-    child = subprocess.Popen([PYTHON, "-m", "pytest", "-q", "-p", "no:randomly", "-o", "sidekit_compact=true"],
-                             cwd=project, env=pytest_env(project), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [PYTHON, "-m", "pytest", "-q", "-p", "no:randomly", "-o", "sidekit_compact=true"],
+        cwd=project,
+        env=pytest_env(project),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.time() + 6
         seen = b""
@@ -225,21 +266,35 @@ def test_the_raw_file_is_named_up_front_and_streamed(project: Path) -> None:
         child.communicate(timeout=30)
 
 
-@pytest.mark.parametrize(("body", "code"), [
-    ("import os\n\ndef test_a():\n    pass\n\ndef test_b():\n    print('x')\n    os._exit(0)\n", 0),
-    ("import os\n\ndef test_a():\n    pass\n\ndef test_b():\n    os._exit(3)\n", 3),
-    ("import ctypes\n\ndef test_a():\n    pass\n\ndef test_b():\n    ctypes.string_at(0)\n", -signal.SIGSEGV),
-    ("import os, signal\n\ndef test_a():\n    pass\n\ndef test_b():\n    os.kill(os.getpid(), signal.SIGKILL)\n",
-     -signal.SIGKILL),
-])
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ("import os\n\ndef test_a():\n    pass\n\ndef test_b():\n    print('x')\n    os._exit(0)\n", 0),
+        ("import os\n\ndef test_a():\n    pass\n\ndef test_b():\n    os._exit(3)\n", 3),
+        ("import ctypes\n\ndef test_a():\n    pass\n\ndef test_b():\n    ctypes.string_at(0)\n", -signal.SIGSEGV),
+        (
+            "import os, signal\n\ndef test_a():\n    pass\n\ndef test_b():\n    os.kill(os.getpid(), signal.SIGKILL)\n",
+            -signal.SIGKILL,
+        ),
+    ],
+)
 def test_a_run_that_dies_is_reported_as_not_finished_with_its_real_exit(project: Path, body: str, code: int) -> None:
     write(project, "test_dies.py", body)
-    raw = subprocess.run([PYTHON, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:faulthandler"], cwd=project,
-                         env=pytest_env(project), capture_output=True, text=True, timeout=60)
+    raw = subprocess.run(
+        [PYTHON, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:faulthandler"],
+        cwd=project,
+        env=pytest_env(project),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     done = compacted(project, "-p", "no:faulthandler")
     assert raw.returncode == code and done.returncode == code
-    assert re.match(r"sidekit: pytest (exited with code \d+|was killed by SIG\w+ \(exit code \d+\)) after \d+ s, "
-                    r"before it finished; all of it: \.sidekit/pytest/raw-\S+\.txt; its last output:\n", done.stdout)
+    assert re.match(
+        r"sidekit: pytest (exited with code \d+|was killed by SIG\w+ \(exit code \d+\)) after \d+ s, "
+        r"before it finished; all of it: \.sidekit/pytest/raw-\S+\.txt; its last output:\n",
+        done.stdout,
+    )
     assert done.stdout.splitlines()[1].startswith("test_dies.py .") or done.stdout.splitlines()[1].startswith(".")
     how = f"exited with code {code}" if code >= 0 else f"killed by {signal.Signals(-code).name}"
     assert how in done.stdout
@@ -247,7 +302,10 @@ def test_a_run_that_dies_is_reported_as_not_finished_with_its_real_exit(project:
 
 def test_a_timeout_dump_is_shown_not_swallowed(project: Path) -> None:
     # What pytest-timeout's thread method does: dump the stacks through the terminal writer, then os._exit(1).
-    write(project, "conftest.py", """
+    write(
+        project,
+        "conftest.py",
+        """
         import os, threading, time
 
         import pytest
@@ -264,7 +322,8 @@ def test_a_timeout_dump_is_shown_not_swallowed(project: Path) -> None:
                 os._exit(1)
             threading.Thread(target=fire, daemon=True).start()
             yield
-    """)
+    """,
+    )
     write(project, "test_hang.py", "import time\n\ndef test_hang():\n    time.sleep(30)\n")
     done = compacted(project)
     assert done.returncode == 1
@@ -272,7 +331,10 @@ def test_a_timeout_dump_is_shown_not_swallowed(project: Path) -> None:
 
 
 def test_subtests_are_counted_as_pytest_counts_them(project: Path) -> None:
-    write(project, "test_sub.py", """
+    write(
+        project,
+        "test_sub.py",
+        """
         def test_sub(subtests):
             for i in range(4):
                 with subtests.test(i=i):
@@ -280,9 +342,16 @@ def test_subtests_are_counted_as_pytest_counts_them(project: Path) -> None:
 
         def test_ok():
             pass
-    """)
-    raw = subprocess.run([PYTHON, "-m", "pytest", "-q", "-p", "no:randomly"], cwd=project, env=pytest_env(project),
-                         capture_output=True, text=True, timeout=60)
+    """,
+    )
+    raw = subprocess.run(
+        [PYTHON, "-m", "pytest", "-q", "-p", "no:randomly"],
+        cwd=project,
+        env=pytest_env(project),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     done = compacted(project)
     assert raw.stdout.rstrip().splitlines()[-1].startswith("5 failed, 1 passed")
     answer = json.loads(done.stdout.splitlines()[1])
@@ -290,13 +359,17 @@ def test_subtests_are_counted_as_pytest_counts_them(project: Path) -> None:
 
 
 def test_the_answer_states_the_process_exit_code(project: Path) -> None:
-    write(project, "conftest.py", """
+    write(
+        project,
+        "conftest.py",
+        """
         import pytest
 
         @pytest.hookimpl(trylast=True)
         def pytest_sessionfinish(session, exitstatus):
             session.exitstatus = 4  # after sidekit's recorder has written exit 1
-    """)
+    """,
+    )
     write(project, "test_red.py", LONG_RED)
     done = compacted(project)
     assert done.returncode == 4

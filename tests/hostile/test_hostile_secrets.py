@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 import pytest
-from testing.hostile import context_of, hook, log_text, payload, queue_dir
 
 from sidekit_hooks.core.redact import MASK, redact
+from testing.hostile import context_of, hook, log_text, payload, queue_dir
 
 TOKEN = "ghp_" + "a1B2" * 9  # GitHub's shape: ghp_ + 36 characters
 SECRETS = {
@@ -20,7 +20,10 @@ SECRETS = {
     "gitlab": ("glpat-" + "x" * 20, "glpat-" + "x" * 20),
     "slack": ("curl -d token=xoxb-123456789012-abcdefABCDEF", "xoxb-123456789012-abcdefABCDEF"),
     "jwt": ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "eyJhbGci"),
-    "private-key": ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEA"),
+    "private-key": (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+        "MIIEowIBAAKCAQEA",
+    ),
     "password": ("DB_PASSWORD=hunter2hunter2 ./run", "hunter2hunter2"),
     "secret-json": ('{"client_secret": "s3cr3t-value"}', "s3cr3t-value"),
 }
@@ -33,8 +36,16 @@ def test_the_usual_secret_shapes_are_masked(name: str) -> None:
     assert secret not in masked and MASK in masked
 
 
-@pytest.mark.parametrize("text", ["grep -rn parse_event sidekit_hooks", "severity high; path auth/x.py", "keyboard: ok",
-                                  "[sidecar:scope] api/x.py is outside this task's scope", ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "grep -rn parse_event sidekit_hooks",
+        "severity high; path auth/x.py",
+        "keyboard: ok",
+        "[sidecar:scope] api/x.py is outside this task's scope",
+        "",
+    ],
+)
 def test_ordinary_text_is_left_alone(text: str) -> None:
     assert redact(text) == text
 
@@ -42,10 +53,16 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
 def test_ordinary_text_does_not_even_import_re() -> None:
     import subprocess
 
-    probe = ("import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core.redact import redact;"
-             "redact('[sidecar:tools] Searching code text for `parse_event`: severity high'); print('re' in sys.modules)")
-    done = subprocess.run([sys.executable, "-S", "-c", probe, str(Path(__file__).resolve().parents[2])],
-                          capture_output=True, text=True, check=True)
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core.redact import redact;"
+        "redact('[sidecar:tools] Searching code text for `parse_event`: severity high'); print('re' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe, str(Path(__file__).resolve().parents[2])],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.strip() == "False"
 
 
@@ -64,9 +81,14 @@ def test_a_secret_in_a_grep_command_stays_out_of_decisions_and_nudges(project: P
     (project / "b.py").write_text(f"def {TOKEN}():\n    pass\n")
     with Index.open(str(project)):
         pass
-    event = payload("PostToolUse", project, tool_name="Bash", tool_use_id="t1",
-                    tool_input={"command": f"grep -rn {TOKEN} ."},
-                    tool_response={"stdout": "b.py:1: a long listing\n" * 120, "stderr": ""})  # hints follow long output
+    event = payload(
+        "PostToolUse",
+        project,
+        tool_name="Bash",
+        tool_use_id="t1",
+        tool_input={"command": f"grep -rn {TOKEN} ."},
+        tool_response={"stdout": "b.py:1: a long listing\n" * 120, "stderr": ""},
+    )  # hints follow long output
     done = hook("PostToolUse", event, project)
     said = context_of(done.stdout)
     assert said.startswith("[sidecar:tools] ") and MASK in said and TOKEN not in said
@@ -77,11 +99,19 @@ def test_a_secret_in_a_grep_command_stays_out_of_decisions_and_nudges(project: P
 def test_the_judge_never_sees_nor_repeats_a_secret(project: Path, tmp_path: Path) -> None:
     seen = tmp_path / "judge-saw.json"
     judge = tmp_path / "judge.py"
-    judge.write_text("import sys\n"
-                     f"open({str(seen)!r}, 'w').write(sys.stdin.read())\n"
-                     f"print('the output holds the key {TOKEN}; rotate it')\n")
-    event = payload("PostToolUse", project, tool_name="Bash", tool_use_id="t1", tool_input={"command": "env"},
-                    tool_response={"stdout": f"GITHUB_TOKEN={TOKEN}\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "stderr": ""})
+    judge.write_text(
+        "import sys\n"
+        f"open({str(seen)!r}, 'w').write(sys.stdin.read())\n"
+        f"print('the output holds the key {TOKEN}; rotate it')\n"
+    )
+    event = payload(
+        "PostToolUse",
+        project,
+        tool_name="Bash",
+        tool_use_id="t1",
+        tool_input={"command": "env"},
+        tool_response={"stdout": f"GITHUB_TOKEN={TOKEN}\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "stderr": ""},
+    )
     hook("PostToolUse", event, project, SIDEKIT_JUDGE=f"{shlex.quote(sys.executable)} {shlex.quote(str(judge))}")
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and '"outcome":"queued"' not in log_text(project, "judge.jsonl"):

@@ -8,6 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
+
 from testing.hostile import cli
 
 

@@ -16,13 +16,22 @@ import pytest
 
 from testing.hostile import ROOT, cli, env_for, hook, payload
 
-BACKGROUND_MODULES = ("sidekit_hooks.code.function_index", "sidekit_hooks.rules.snapshot",
-                      "sidekit_hooks.detectors.judge", "sidekit_hooks.detectors.tests")
+BACKGROUND_MODULES = (
+    "sidekit_hooks.code.function_index",
+    "sidekit_hooks.rules.snapshot",
+    "sidekit_hooks.detectors.judge",
+    "sidekit_hooks.detectors.tests",
+)
 
 
 def edit(project: Path, path: str) -> dict[str, object]:
-    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="t1",
-                   tool_input={"file_path": path, "old_string": "a", "new_string": "b"})
+    return payload(
+        "PostToolUse",
+        project,
+        tool_name="Edit",
+        tool_use_id="t1",
+        tool_input={"file_path": path, "old_string": "a", "new_string": "b"},
+    )
 
 
 def sidekit_processes(folder: Path) -> list[str]:
@@ -39,8 +48,12 @@ def sidekit_processes(folder: Path) -> list[str]:
             cwd = os.readlink(f"/proc/{pid}/cwd")
         except OSError:
             continue
-        if state != "Z" and "sidekit_hooks" in cmdline and int(pid) != os.getpid() and (
-                cwd.startswith(str(folder)) or str(folder) in environ):
+        if (
+            state != "Z"
+            and "sidekit_hooks" in cmdline
+            and int(pid) != os.getpid()
+            and (cwd.startswith(str(folder)) or str(folder) in environ)
+        ):
             found.append(f"{pid}: {cmdline.strip()}")
     return found
 
@@ -66,8 +79,16 @@ def hazards(project: Path, tmp_path: Path) -> Iterator[Path]:
         os.kill(int(line.split(":")[0]), 9)
 
 
-@pytest.mark.parametrize("args", [["symbol", "real_one"], ["usages", "real_one"], ["select"], ["tests-for", "pkg/real.py"],
-                                  ["blast-radius", "pkg/real.py"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["symbol", "real_one"],
+        ["usages", "real_one"],
+        ["select"],
+        ["tests-for", "pkg/real.py"],
+        ["blast-radius", "pkg/real.py"],
+    ],
+)
 def test_fifos_sockets_and_devices_never_hang_a_command(hazards: Path, args: list[str]) -> None:
     started = time.monotonic()
     try:
@@ -82,21 +103,31 @@ def test_fifos_sockets_and_devices_never_hang_a_command(hazards: Path, args: lis
 
 def test_the_index_does_not_follow_a_link_out_of_the_project(hazards: Path) -> None:
     for command in ("symbol", "usages"):
-        done = cli(command, "leaked_function", "--project", str(hazards), project=hazards, cwd=hazards.parent, timeout=30)
+        done = cli(
+            command, "leaked_function", "--project", str(hazards), project=hazards, cwd=hazards.parent, timeout=30
+        )
         assert "secret" not in done.stdout and "leak.py" not in done.stdout, done.stdout
 
 
 def test_the_function_index_worker_ends_on_fifos(hazards: Path) -> None:
-    done = subprocess.run([sys.executable, "-P", "-S", "-m", "sidekit_hooks.code.function_index", "refresh", str(hazards)],
-                          cwd=hazards.parent, env=env_for(hazards, PYTHONPATH=str(ROOT)), capture_output=True,
-                          timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-P", "-S", "-m", "sidekit_hooks.code.function_index", "refresh", str(hazards)],
+        cwd=hazards.parent,
+        env=env_for(hazards, PYTHONPATH=str(ROOT)),
+        capture_output=True,
+        timeout=30,
+    )
     assert done.returncode == 0, done.stderr
 
 
 def test_a_hook_on_a_fifo_leaves_no_worker_behind(project: Path) -> None:
     """The case tests/hostile ran into: an Edit of a FIFO named *.py left two refreshers blocked forever."""
-    assert cli("scope", "set", "--project", str(project), "--allow", "other/**", project=project,
-               cwd=project.parent).returncode == 0
+    assert (
+        cli(
+            "scope", "set", "--project", str(project), "--allow", "other/**", project=project, cwd=project.parent
+        ).returncode
+        == 0
+    )
     (project / "a.py").write_text("def a():\n    return 1\n")
     os.mkfifo(project / "pipe.py")
     hook("PostToolUse", edit(project, str(project / "pipe.py")), project)
@@ -110,11 +141,16 @@ def test_a_hook_on_a_fifo_leaves_no_worker_behind(project: Path) -> None:
 
 
 def test_a_worker_ends_at_its_wall_clock_cap(project: Path) -> None:
-    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core import background; "
-            "background.wall_clock_cap(); time.sleep(60)")
+    code = (
+        "import sys, time; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core import background; "
+        "background.wall_clock_cap(); time.sleep(60)"
+    )
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-P", "-S", "-c", code, str(ROOT)], env=env_for(project, SIDEKIT_WORKER_SECONDS="1"),
-                          timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-P", "-S", "-c", code, str(ROOT)],
+        env=env_for(project, SIDEKIT_WORKER_SECONDS="1"),
+        timeout=30,
+    )
     assert done.returncode == -14  # SIGALRM
     assert time.monotonic() - started < 10
 

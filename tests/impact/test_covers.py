@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.code import answer, write
 
 from sidekit_hooks.impact import covers
+from testing.code import answer, write
 
 # A helper that returns a wrong value (calc.half) raises nowhere: the failing tests' tracebacks end in fmt.py.
 PROJECT = {
@@ -22,22 +22,36 @@ PROJECT = {
     "tests/test_calc.py": "from pkg.calc import half\n\n\ndef test_half_even():\n    assert half(4) == 2\n",
     "tests/test_fmt.py": (
         "import pytest\n\nfrom pkg.fmt import show\n\n\n"
-        "@pytest.mark.parametrize('n', [2, 4, 6, 8])\ndef test_show(n):\n    assert show(n) == str(n // 2)\n"),
+        "@pytest.mark.parametrize('n', [2, 4, 6, 8])\ndef test_show(n):\n    assert show(n) == str(n // 2)\n"
+    ),
     "tests/test_other.py": (
         "from pkg.other import other\n\n\ndef test_other_ok():\n    assert other() == 1\n\n\n"
-        "def test_broken():\n    assert 1 == 2\n"),
+        "def test_broken():\n    assert 1 == 2\n"
+    ),
 }
 COVERS: dict[str, Any] = {
     "version": 1,
-    "tests": ["tests/test_calc.py::test_half_even", "tests/test_fmt.py::test_show[2]", "tests/test_fmt.py::test_show[4]",
-              "tests/test_fmt.py::test_show[6]", "tests/test_fmt.py::test_show[8]", "tests/test_other.py::test_other_ok"],
+    "tests": [
+        "tests/test_calc.py::test_half_even",
+        "tests/test_fmt.py::test_show[2]",
+        "tests/test_fmt.py::test_show[4]",
+        "tests/test_fmt.py::test_show[6]",
+        "tests/test_fmt.py::test_show[8]",
+        "tests/test_other.py::test_other_ok",
+    ],
     "files": {"pkg/calc.py": "0-4", "pkg/fmt.py": "1-4", "pkg/other.py": "5"},
 }
 
 
-@pytest.mark.parametrize(("positions", "text"), [
-    ([], ""), ([3], "3"), ([0, 1, 2, 3, 4, 7, 9, 10], "0-4,7,9-10"), ([10, 2, 3, 2], "2-3,10"),
-])
+@pytest.mark.parametrize(
+    ("positions", "text"),
+    [
+        ([], ""),
+        ([3], "3"),
+        ([0, 1, 2, 3, 4, 7, 9, 10], "0-4,7,9-10"),
+        ([10, 2, 3, 2], "2-3,10"),
+    ],
+)
 def test_positions_encode_as_ranges_and_back(positions: list[int], text: str) -> None:
     assert covers.encode(positions) == text
     if positions:
@@ -73,9 +87,16 @@ def test_a_new_map_replaces_the_digest(project: Path) -> None:
     assert covers.read(str(project)) == {"version": 1, "tests": [], "files": {}}
 
 
-@pytest.mark.parametrize("text", [
-    "{broken", "[]", '{"version": 2, "tests": [], "files": {}}', '{"version": 1, "tests": {}, "files": {}}', "\udcff",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{broken",
+        "[]",
+        '{"version": 2, "tests": [], "files": {}}',
+        '{"version": 1, "tests": {}, "files": {}}',
+        "\udcff",
+    ],
+)
 def test_an_unusable_digest_reads_as_none(project: Path, text: str) -> None:
     path = project / ".sidekit" / "code" / "covers.json"
     path.parent.mkdir(parents=True)
@@ -90,8 +111,11 @@ def test_a_malformed_entry_names_only_tests_that_exist(spans: object) -> None:
 
 
 def test_covering_among_finds_candidates_by_binary_search() -> None:
-    data = {"version": 1, "tests": ["a.py::t0", "a.py::t1", "b.py::t2", "b.py::t3", "c.py::t4"],
-            "files": {"m.py": "0,2-3", "bad.py": "1-x"}}
+    data = {
+        "version": 1,
+        "tests": ["a.py::t0", "a.py::t1", "b.py::t2", "b.py::t3", "c.py::t4"],
+        "files": {"m.py": "0,2-3", "bad.py": "1-x"},
+    }
     candidates = ["c.py::t4", "b.py::t3", "a.py::t0", "a.py::t1", "z.py::gone", "b.py::t2"]
     assert covers.covering_among(data, "m.py", candidates) == ["b.py::t3", "a.py::t0", "b.py::t2"]
     assert covers.covering_among(data, "bad.py", candidates) == []

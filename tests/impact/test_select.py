@@ -10,30 +10,30 @@ import sys
 from pathlib import Path
 
 import pytest
-from testing.code import answer, commit_all, env_for, git, sidekit, write
 
 from sidekit_hooks.impact.selection import selection
+from testing.code import answer, commit_all, env_for, git, sidekit, write
 
 REPO_FILES = {
     "pkg/__init__.py": "",
-    "pkg/calc.py": '''
+    "pkg/calc.py": """
         def add(a, b):
             return a + b
 
 
         def mul(a, b):
             return a * b
-        ''',
+        """,
     "pkg/config.py": "RATE = 0.25\n",
     "scripts/tool.py": "def main():\n    return 0\n",
-    "pkg/tax.py": '''
+    "pkg/tax.py": """
         from pkg import config
 
 
         def tax(amount):
             return amount * config.RATE
-        ''',
-    "pkg/shapes.py": '''
+        """,
+    "pkg/shapes.py": """
         class Square:
             def __init__(self, side):
                 self.side = side
@@ -43,8 +43,8 @@ REPO_FILES = {
 
             def perimeter(self):
                 return 4 * self.side
-        ''',
-    "tests/test_calc.py": '''
+        """,
+    "tests/test_calc.py": """
         import pytest
         from pkg.calc import add, mul
 
@@ -57,8 +57,8 @@ REPO_FILES = {
         @pytest.mark.parametrize("a, b, product", [(2, 3, 6), (0, 5, 0), (-1, 4, -4)])
         def test_mul(a, b, product):
             assert mul(a, b) == product
-        ''',
-    "tests/test_tax.py": '''
+        """,
+    "tests/test_tax.py": """
         from pkg.tax import tax
 
 
@@ -72,8 +72,8 @@ REPO_FILES = {
 
         def test_tax_four():
             assert tax(4) == 1.0
-        ''',
-    "tests/test_shapes.py": '''
+        """,
+    "tests/test_shapes.py": """
         from pkg.shapes import Square
 
 
@@ -91,16 +91,16 @@ REPO_FILES = {
 
         def test_perimeter_three():
             assert Square(3).perimeter() == 12
-        ''',
-    "tests/db/conftest.py": '''
+        """,
+    "tests/db/conftest.py": """
         import pytest
 
 
         @pytest.fixture
         def store():
             return {"k": 1}
-        ''',
-    "tests/db/test_store.py": '''
+        """,
+    "tests/db/test_store.py": """
         def test_has_key(store):
             assert "k" in store
 
@@ -111,15 +111,15 @@ REPO_FILES = {
 
         def test_size(store):
             assert len(store) == 1
-        ''',
-    "tests/test_misc.py": '''
+        """,
+    "tests/test_misc.py": """
         def test_upper():
             assert "a".upper() == "A"
 
 
         def test_join():
             assert "-".join("ab") == "a-b"
-        ''',
+        """,
 }
 
 # name -> (file, old text, new text): each breaks some tests and leaves the rest passing.
@@ -135,8 +135,14 @@ SUITE_SIZE = 18
 
 
 def pytest_run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:randomly", *args], cwd=root,
-                          env=env_for(root), capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:randomly", *args],
+        cwd=root,
+        env=env_for(root),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def full_run(root: Path) -> tuple[set[str], set[str]]:
@@ -173,20 +179,37 @@ def copy_of(root: Path, tmp_path: Path) -> Path:
 
 
 def test_map_records_which_test_runs_which_block(mapped_repo: Path) -> None:
-    assert answer(mapped_repo, "tests-for", "pkg/shapes.py")[0] == {"tests": 4, "files": ["tests/test_shapes.py"],
-                                                                    "basis": "map"}
+    assert answer(mapped_repo, "tests-for", "pkg/shapes.py")[0] == {
+        "tests": 4,
+        "files": ["tests/test_shapes.py"],
+        "basis": "map",
+    }
     assert answer(mapped_repo, "blast-radius", "pkg/shapes.py:Square.perimeter")[0] == {
-        "tests": 2, "callers": ["tests/test_shapes.py"], "testFiles": ["tests/test_shapes.py"], "basis": "map",
-        "searched": 12}
+        "tests": 2,
+        "callers": ["tests/test_shapes.py"],
+        "testFiles": ["tests/test_shapes.py"],
+        "basis": "map",
+        "searched": 12,
+    }
     assert answer(mapped_repo, "blast-radius", "pkg/calc.py:add")[0] == {
-        "tests": 3, "callers": ["tests/test_calc.py"], "testFiles": ["tests/test_calc.py"], "basis": "map",
-        "searched": 12}
+        "tests": 3,
+        "callers": ["tests/test_calc.py"],
+        "testFiles": ["tests/test_calc.py"],
+        "basis": "map",
+        "searched": 12,
+    }
     assert answer(mapped_repo, "blast-radius", "pkg/config.py")[0] == {
-        "importers": ["pkg/tax.py"], "testFiles": ["tests/test_tax.py"], "basis": "map", "searched": 12}
+        "importers": ["pkg/tax.py"],
+        "testFiles": ["tests/test_tax.py"],
+        "basis": "map",
+        "searched": 12,
+    }
     # No test executes config.py (it runs at import), but tax.py reads its constant: the import graph knows.
     assert answer(mapped_repo, "tests-for", "pkg/config.py")[0] == {"files": ["tests/test_tax.py"], "basis": "map"}
     assert answer(mapped_repo, "tests-for", "pkg/__init__.py")[0] == {
-        "files": ["tests/test_calc.py", "tests/test_shapes.py", "tests/test_tax.py"], "basis": "map"}
+        "files": ["tests/test_calc.py", "tests/test_shapes.py", "tests/test_tax.py"],
+        "basis": "map",
+    }
     assert answer(mapped_repo, "tests-for", "scripts/tool.py")[0] == {"files": 0, "basis": "map"}
     assert answer(mapped_repo, "select")[0] == {"tests": 0, "ofFiles": 5, "basis": "map"}
 
@@ -209,8 +232,9 @@ def test_selection_catches_every_failure_of_a_planted_bug(bug: str, mapped_repo:
         missed = [test for test in broken if not covers(chosen.tests, test)]
         assert missed == [], f"{basis} selection {chosen.tests} misses {missed}"
         # A whole file counts as its tests, or as one when it no longer collects (the renamed import).
-        size = sum(1 if "::" in entry else max(1, sum(t.startswith(entry + "::") for t in suite))
-                   for entry in chosen.tests)
+        size = sum(
+            1 if "::" in entry else max(1, sum(t.startswith(entry + "::") for t in suite)) for entry in chosen.tests
+        )
         assert 0 < size < SUITE_SIZE, f"{basis} selection {chosen.tests} is not smaller than the suite"
 
 
@@ -223,8 +247,13 @@ def test_last_failed_tests_are_selected_after_the_fix(mapped_repo: Path, tmp_pat
     chosen = selection(str(root), None)
     assert chosen.tests == ["tests/test_calc.py::test_add[-1-1-0]", "tests/test_calc.py::test_add[1-2-3]"]
     assert (chosen.basis, chosen.last_failed, chosen.changed) == ("map", 2, [])
-    assert answer(root, "select")[0] == {"tests": 2, "files": ["tests/test_calc.py"], "ofFiles": 5, "basis": "map",
-                                         "lastFailed": 2}
+    assert answer(root, "select")[0] == {
+        "tests": 2,
+        "files": ["tests/test_calc.py"],
+        "ofFiles": 5,
+        "basis": "map",
+        "lastFailed": 2,
+    }
 
 
 def test_changes_since_a_base_revision(mapped_repo: Path, tmp_path: Path) -> None:
@@ -236,11 +265,17 @@ def test_changes_since_a_base_revision(mapped_repo: Path, tmp_path: Path) -> Non
     assert selection(str(root), None).tests == []  # the working tree is clean
     assert selection(str(root), "HEAD~1").tests == ["tests/test_shapes.py"]
     assert answer(root, "select", "--base", "HEAD~1")[0] == {
-        "tests": 1, "files": ["tests/test_shapes.py"], "ofFiles": 5, "basis": "imports", "changed": 1}
+        "tests": 1,
+        "files": ["tests/test_shapes.py"],
+        "ofFiles": 5,
+        "basis": "imports",
+        "changed": 1,
+    }
     done = sidekit(root, "select", "--base", "no-such-rev", check=False)
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == ("sidekit: --base no-such-rev is not a commit of a git repository here\n"
-                           "  fix: git log --oneline -5\n")
+    assert done.stderr == (
+        "sidekit: --base no-such-rev is not a commit of a git repository here\n  fix: git log --oneline -5\n"
+    )
 
 
 def test_commits_since_the_map_count_without_git_diff(mapped_repo: Path, tmp_path: Path) -> None:
@@ -256,9 +291,15 @@ def test_a_changed_config_file_selects_the_whole_suite_and_says_why(mapped_repo:
     root = copy_of(mapped_repo, tmp_path)
     (root / "pytest.ini").write_text("[pytest]\naddopts = -x\n")
     (root / "NOTES.md").write_text("docs never select anything\n")
-    assert answer(root, "select")[0] == {"tests": 5, "files": ["tests/db/test_store.py", "tests/test_calc.py"],
-                                         "moreFiles": 3, "ofFiles": 5, "basis": "all", "why": "pytest.ini changed",
-                                         "changed": 1}
+    assert answer(root, "select")[0] == {
+        "tests": 5,
+        "files": ["tests/db/test_store.py", "tests/test_calc.py"],
+        "moreFiles": 3,
+        "ofFiles": 5,
+        "basis": "all",
+        "why": "pytest.ini changed",
+        "changed": 1,
+    }
 
 
 def test_select_right_after_install_ignores_the_files_sidekit_wrote(mapped_repo: Path, tmp_path: Path) -> None:

@@ -24,10 +24,19 @@ T0 = datetime(2026, 12, 2, 5, 0, 0, tzinfo=UTC)
 
 def gc_item(ident: str, message: str, agent: str = "mayor", **fields: Any) -> dict[str, Any]:
     """An item as gc writes it (Go's zero times included)."""
-    item: dict[str, Any] = {"id": ident, "agent": agent, "source": "mail", "message": message,
-                            "created_at": "2026-12-02T03:59:00.123456789Z", "deliver_after": "2026-12-02T03:59:00Z",
-                            "expires_at": "2026-12-03T04:59:00Z", "last_attempt_at": city.ZERO_TIME,
-                            "claimed_at": city.ZERO_TIME, "lease_until": city.ZERO_TIME, "dead_at": city.ZERO_TIME}
+    item: dict[str, Any] = {
+        "id": ident,
+        "agent": agent,
+        "source": "mail",
+        "message": message,
+        "created_at": "2026-12-02T03:59:00.123456789Z",
+        "deliver_after": "2026-12-02T03:59:00Z",
+        "expires_at": "2026-12-03T04:59:00Z",
+        "last_attempt_at": city.ZERO_TIME,
+        "claimed_at": city.ZERO_TIME,
+        "lease_until": city.ZERO_TIME,
+        "dead_at": city.ZERO_TIME,
+    }
     item.update(fields)
     return item
 
@@ -50,8 +59,9 @@ def agent(monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str]) -> None:
     monkeypatch.setenv("GC_SESSION_ID", "gc-sess-1")
 
 
-def test_city_found_by_variable_or_by_a_real_gc_folder_above(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                              clean_env: dict[str, str]) -> None:
+def test_city_found_by_variable_or_by_a_real_gc_folder_above(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str]
+) -> None:
     town = make_city(tmp_path / "town")
     deep = town / "rigs" / "app"
     deep.mkdir(parents=True)
@@ -74,11 +84,14 @@ def test_the_queue_folder_is_the_one_gc_uses_unless_the_other_holds_the_state(tm
     assert city.nudges_dir(str(tmp_path)) == str(tmp_path / ".gc" / "runtime" / "nudges")
 
 
-def test_items_fenced_to_another_continuation_epoch_are_left(tmp_path: Path, agent: None,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_items_fenced_to_another_continuation_epoch_are_left(
+    tmp_path: Path, agent: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("GC_CONTINUATION_EPOCH", "2")
-    root = make_city(tmp_path, {"pending": [gc_item("n-old", "x", continuation_epoch="1"),
-                                            gc_item("n-now", "y", continuation_epoch="2")]})
+    root = make_city(
+        tmp_path,
+        {"pending": [gc_item("n-old", "x", continuation_epoch="1"), gc_item("n-now", "y", continuation_epoch="2")]},
+    )
     assert [c.name for c in city.claim(str(root), time.monotonic() + 1)] == ["n-now"]
     assert city.new_item("m", "mayor", "gc-sess-1")["continuation_epoch"] == "2"
 
@@ -87,8 +100,10 @@ def test_claim_takes_due_items_of_this_agent_and_session_only(tmp_path: Path, ag
     later = gc_item("n-later", "later", deliver_after="2026-12-02T06:00:00Z")
     other = gc_item("n-other", "for someone else", agent="deacon")
     fenced = gc_item("n-fenced", "old session", session_id="gc-sess-0")
-    state = {"pending": [gc_item("n-1", "hello", extra_key="kept"), later, other, fenced],
-             "dispatch_skips": {"mayor": 2}}
+    state = {
+        "pending": [gc_item("n-1", "hello", extra_key="kept"), later, other, fenced],
+        "dispatch_skips": {"mayor": 2},
+    }
     root = make_city(tmp_path, state)
     claims = city.claim(str(root), time.monotonic() + 1, at=T0)
     assert [(c.name, c.nudge.message, c.nudge.sender) for c in claims] == [("n-1", "hello", "mail")]
@@ -97,7 +112,10 @@ def test_claim_takes_due_items_of_this_agent_and_session_only(tmp_path: Path, ag
     assert [i["id"] for i in after["pending"]] == ["n-fenced", "n-other", "n-later"]  # Gas City's order
     (flight,) = after["in_flight"]
     assert (flight["claimed_at"], flight["lease_until"], flight["extra_key"]) == (
-        "2026-12-02T05:00:00Z", "2026-12-02T05:02:00Z", "kept")
+        "2026-12-02T05:00:00Z",
+        "2026-12-02T05:02:00Z",
+        "kept",
+    )
     city.settle(claims, delivered=True)
     assert "in_flight" not in read_state(root)
 
@@ -136,14 +154,31 @@ def test_a_failed_print_retries_after_the_delay(tmp_path: Path, agent: None) -> 
 
 
 def test_new_item_has_gas_citys_shape(agent: None) -> None:
-    item = city.new_item("[sidecar:scope] x", "mayor", "gc-sess-1", finding="scope:k", sidecar="scope", rule="r1",
-                         at=T0)
-    assert list(item) == ["id", "agent", "session_id", "source", "message", "reference", "created_at",
-                          "deliver_after", "expires_at", "last_attempt_at", "claimed_at", "lease_until", "dead_at",
-                          "sidekit"]
+    item = city.new_item(
+        "[sidecar:scope] x", "mayor", "gc-sess-1", finding="scope:k", sidecar="scope", rule="r1", at=T0
+    )
+    assert list(item) == [
+        "id",
+        "agent",
+        "session_id",
+        "source",
+        "message",
+        "reference",
+        "created_at",
+        "deliver_after",
+        "expires_at",
+        "last_attempt_at",
+        "claimed_at",
+        "lease_until",
+        "dead_at",
+        "sidekit",
+    ]
     assert item["id"].startswith("nudge-") and len(item["id"]) == 18
     assert (item["source"], item["reference"], item["expires_at"]) == (
-        "sidekit", {"kind": "sidekit", "id": "scope:k"}, "2026-12-03T05:00:00Z")
+        "sidekit",
+        {"kind": "sidekit", "id": "scope:k"},
+        "2026-12-03T05:00:00Z",
+    )
 
 
 def test_enqueue_pokes_the_wake_socket(tmp_path: Path, agent: None) -> None:
@@ -177,28 +212,42 @@ def test_own_items_over_the_cap_give_way_oldest_first(tmp_path: Path, agent: Non
     assert len(read_state(root)["pending"]) == city.MAX_OWN_PENDING
 
 
-def test_gc_owns_the_drain_when_its_hook_is_wired(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                  clean_env: dict[str, str]) -> None:
+def test_gc_owns_the_drain_when_its_hook_is_wired(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str]
+) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     root = make_city(tmp_path / "c")
     assert not city.gc_drains(str(root), str(root))
-    (root / ".gc" / "settings.json").write_text('{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", '
-                                                '"command": "gc nudge drain --inject"}]}]}}')
+    (root / ".gc" / "settings.json").write_text(
+        '{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "gc nudge drain --inject"}]}]}}'
+    )
     assert city.gc_drains(str(root), str(root))
     monkeypatch.setenv("SIDEKIT_GC_DRAIN", "sidekit")
     assert not city.gc_drains(str(root), str(root))
 
 
 def hook_env(clean_env: dict[str, str], project: Path, root: Path) -> dict[str, str]:
-    return dict(clean_env, CLAUDE_PROJECT_DIR=str(project), GC_CITY=str(root), GC_AGENT="mayor",
-                GC_SESSION_ID="gc-sess-1", HOME=str(root / "home"))
+    return dict(
+        clean_env,
+        CLAUDE_PROJECT_DIR=str(project),
+        GC_CITY=str(root),
+        GC_AGENT="mayor",
+        GC_SESSION_ID="gc-sess-1",
+        HOME=str(root / "home"),
+    )
 
 
 def run_hook(env: dict[str, str], project: Path, timeout: float = 10) -> tuple[str, float]:
     body = json.dumps(payload("UserPromptSubmit", project, prompt="go"))
     began = time.monotonic()
-    done = subprocess.run([sys.executable, "-S", str(HOOK_SCRIPTS["UserPromptSubmit"])], input=body,
-                          capture_output=True, text=True, env=env, timeout=timeout)
+    done = subprocess.run(
+        [sys.executable, "-S", str(HOOK_SCRIPTS["UserPromptSubmit"])],
+        input=body,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
     assert done.returncode == 0
     return context_of(done.stdout), time.monotonic() - began
 
@@ -211,16 +260,18 @@ def test_the_real_hook_delivers_a_city_nudge_once(tmp_path: Path, project: Path,
     assert read_state(root) == {}
 
 
-def test_the_real_hook_leaves_the_drain_to_gc_when_gc_owns_it(tmp_path: Path, project: Path,
-                                                             clean_env: dict[str, str]) -> None:
+def test_the_real_hook_leaves_the_drain_to_gc_when_gc_owns_it(
+    tmp_path: Path, project: Path, clean_env: dict[str, str]
+) -> None:
     root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "check the build")]})
     (root / ".gc" / "settings.json").write_text('{"command": "gc nudge drain --inject"}')
     assert run_hook(hook_env(clean_env, project, root), project)[0] == ""
     assert [i["id"] for i in read_state(root)["pending"]] == ["n-1"]
 
 
-def test_a_locked_state_file_never_holds_a_hook_past_its_deadline(tmp_path: Path, project: Path,
-                                                                 clean_env: dict[str, str]) -> None:
+def test_a_locked_state_file_never_holds_a_hook_past_its_deadline(
+    tmp_path: Path, project: Path, clean_env: dict[str, str]
+) -> None:
     root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "waits")]})
     fd = os.open(root / ".gc" / "runtime" / "nudges" / "state.lock", os.O_CREAT | os.O_RDWR)
     fcntl.flock(fd, fcntl.LOCK_EX)
@@ -235,8 +286,9 @@ def test_a_locked_state_file_never_holds_a_hook_past_its_deadline(tmp_path: Path
     assert [i["id"] for i in read_state(root)["pending"]] == ["n-1"]
 
 
-def test_a_corrupt_state_file_is_logged_and_left_alone(tmp_path: Path, project: Path,
-                                                       clean_env: dict[str, str]) -> None:
+def test_a_corrupt_state_file_is_logged_and_left_alone(
+    tmp_path: Path, project: Path, clean_env: dict[str, str]
+) -> None:
     root = make_city(tmp_path / "c")
     state = root / ".gc" / "runtime" / "nudges" / "state.json"
     state.write_text('{"pending": [')
@@ -259,8 +311,9 @@ def test_direct_claim_gives_up_at_the_deadline(tmp_path: Path, agent: None) -> N
         os.close(fd)
 
 
-def test_city_items_join_the_gas_town_queue_in_one_delivery(tmp_path: Path, project: Path,
-                                                           clean_env: dict[str, str]) -> None:
+def test_city_items_join_the_gas_town_queue_in_one_delivery(
+    tmp_path: Path, project: Path, clean_env: dict[str, str]
+) -> None:
     from sidekit_hooks.nudges import queue
 
     root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "from the city", source="deacon")]})
@@ -270,13 +323,16 @@ def test_city_items_join_the_gas_town_queue_in_one_delivery(tmp_path: Path, proj
     assert text == "[sidecar:scope] from the file queue\n[from deacon] from the city"
 
 
-def test_what_does_not_fit_goes_back_pending_without_an_attempt(tmp_path: Path, project: Path,
-                                                               clean_env: dict[str, str]) -> None:
+def test_what_does_not_fit_goes_back_pending_without_an_attempt(
+    tmp_path: Path, project: Path, clean_env: dict[str, str]
+) -> None:
     items = [gc_item(f"n-{n}", f"{n} " + "x" * 250, source="w") for n in range(5)]
     root = make_city(tmp_path / "c", {"pending": items})
     text, _ = run_hook(hook_env(clean_env, project, root), project)
     assert [line[:12] for line in text.split("\n")] == ["[from w] 0 x", "[from w] 1 x", "[from w] 2 x", "(+2 more que"]
     left = read_state(root)
     assert [(i["id"], i.get("attempts"), i["claimed_at"]) for i in left["pending"]] == [
-        ("n-3", None, city.ZERO_TIME), ("n-4", None, city.ZERO_TIME)]
+        ("n-3", None, city.ZERO_TIME),
+        ("n-4", None, city.ZERO_TIME),
+    ]
     assert "in_flight" not in left

@@ -39,7 +39,9 @@ def drained(root):
     return not state.get("pending") and not state.get("in_flight")
 """
 
-DIRECT_DRAINER = EMPTY + """
+DIRECT_DRAINER = (
+    EMPTY
+    + """
 import os, sys, time
 sys.path.insert(0, sys.argv[1])
 from sidekit_hooks.nudges import city
@@ -54,8 +56,11 @@ while True:
         break
     time.sleep(0.002)
 """
+)
 
-HOOK_DRAINER = EMPTY + """
+HOOK_DRAINER = (
+    EMPTY
+    + """
 import json, os, subprocess, sys
 hook, payload, done, root = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 while True:
@@ -66,6 +71,7 @@ while True:
     elif finished and drained(root):
         break
 """
+)
 
 
 def delivered(text: str) -> list[str]:
@@ -73,23 +79,51 @@ def delivered(text: str) -> list[str]:
     return [line.split("] ", 1)[-1] for line in text.splitlines() if line.strip() and not line.startswith("(+")]
 
 
-def race(tmp_path: Path, project: Path, env: dict[str, str], writers: int, per_writer: int,
-         hook_drainers: int, direct_drainers: int) -> list[str]:
+def race(
+    tmp_path: Path,
+    project: Path,
+    env: dict[str, str],
+    writers: int,
+    per_writer: int,
+    hook_drainers: int,
+    direct_drainers: int,
+) -> list[str]:
     root = tmp_path / "city"
     (root / ".gc" / "runtime" / "nudges").mkdir(parents=True)
     done = tmp_path / "writers-done"
-    env = dict(env, CLAUDE_PROJECT_DIR=str(project), GC_CITY=str(root), GC_AGENT="mayor", GC_SESSION_ID="gc-1",
-               HOME=str(tmp_path / "home"))
+    env = dict(
+        env,
+        CLAUDE_PROJECT_DIR=str(project),
+        GC_CITY=str(root),
+        GC_AGENT="mayor",
+        GC_SESSION_ID="gc-1",
+        HOME=str(tmp_path / "home"),
+    )
     body = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": "go"})
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(REPO), str(root), f"w{w}", str(per_writer)], env=env)
-             for w in range(writers)]
-    drainers = [subprocess.Popen([sys.executable, "-c", HOOK_DRAINER, str(HOOK_SCRIPTS["UserPromptSubmit"]), body,
-                                  str(done), str(root)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True)
-                for _ in range(hook_drainers)]
-    drainers += [subprocess.Popen([sys.executable, "-c", DIRECT_DRAINER, str(REPO), str(root), str(done)], env=env,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for _ in range(direct_drainers)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(REPO), str(root), f"w{w}", str(per_writer)], env=env)
+        for w in range(writers)
+    ]
+    drainers = [
+        subprocess.Popen(
+            [sys.executable, "-c", HOOK_DRAINER, str(HOOK_SCRIPTS["UserPromptSubmit"]), body, str(done), str(root)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(hook_drainers)
+    ]
+    drainers += [
+        subprocess.Popen(
+            [sys.executable, "-c", DIRECT_DRAINER, str(REPO), str(root), str(done)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(direct_drainers)
+    ]
     for proc in procs:
         assert proc.wait(timeout=600) == 0
     done.write_text("")
@@ -110,7 +144,8 @@ def test_two_writers_two_drainers(tmp_path: Path, project: Path, clean_env: dict
 
 
 @pytest.mark.slow
-def test_eight_writers_four_drainers_two_thousand_nudges(tmp_path: Path, project: Path,
-                                                         clean_env: dict[str, str]) -> None:
+def test_eight_writers_four_drainers_two_thousand_nudges(
+    tmp_path: Path, project: Path, clean_env: dict[str, str]
+) -> None:
     outputs = race(tmp_path, project, clean_env, writers=8, per_writer=250, hook_drainers=2, direct_drainers=2)
     assert [bool(delivered(out)) for out in outputs] == [True] * 4  # the hooks and the direct calls all drained

@@ -39,8 +39,9 @@ def gc_bin() -> Path:
     if not source or not shutil.which("go"):
         pytest.skip("no gc: set SIDEKIT_GC_BIN, or SIDEKIT_GC_SRC to a Gas City checkout (and have Go)")
     CACHE.mkdir(exist_ok=True)
-    done = subprocess.run(["go", "build", "-o", str(cached), "./cmd/gc"], cwd=source, capture_output=True, text=True,
-                          timeout=3600)
+    done = subprocess.run(
+        ["go", "build", "-o", str(cached), "./cmd/gc"], cwd=source, capture_output=True, text=True, timeout=3600
+    )
     if done.returncode:
         pytest.skip(f"gc does not build here: {done.stderr[-500:]}")
     return cached
@@ -50,8 +51,11 @@ def gc_bin() -> Path:
 def town(tmp_path_factory: pytest.TempPathFactory, gc_bin: Path) -> Iterator[dict[str, object]]:
     """One city for the module (`gc init` and `gc session new` take a while); each test has its own message."""
     tmp_path = tmp_path_factory.mktemp("gc-town")
-    clean_env = {k: v for k, v in os.environ.items() if not k.startswith(("GC_", "GT_", "SIDEKIT_", "CLAUDE_"))
-                 and k != "TMUX_PANE"}
+    clean_env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("GC_", "GT_", "SIDEKIT_", "CLAUDE_")) and k != "TMUX_PANE"
+    }
     stubs = tmp_path / "bin"
     stubs.mkdir()
     # A stand-in for Claude Code that shows gc the ready prompt it waits for, then idles.
@@ -62,15 +66,26 @@ def town(tmp_path_factory: pytest.TempPathFactory, gc_bin: Path) -> Iterator[dic
     env = dict(clean_env, HOME=str(home), GC_BEADS="file", PATH=f"{stubs}{os.pathsep}{clean_env['PATH']}")
     city = tmp_path / "city"
     name = f"sidekit-test-{os.getpid()}"  # also the name of the tmux server gc starts for the session
-    init = subprocess.run([str(gc_bin), "init", "--name", name, "--provider", "claude", "--skip-provider-readiness",
-                           str(city)],
-                          capture_output=True, text=True, env=env, timeout=120)
+    init = subprocess.run(
+        [str(gc_bin), "init", "--name", name, "--provider", "claude", "--skip-provider-readiness", str(city)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert "Initialized city" in init.stdout, init.stdout + init.stderr
-    new = subprocess.run([str(gc_bin), "session", "new", "mayor", "--no-attach", "--alias", "sky"], cwd=city,
-                         capture_output=True, text=True, env=env, timeout=300)
+    new = subprocess.run(
+        [str(gc_bin), "session", "new", "mayor", "--no-attach", "--alias", "sky"],
+        cwd=city,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert new.returncode == 0, new.stderr
-    listed = subprocess.run([str(gc_bin), "session", "list"], cwd=city, capture_output=True, text=True, env=env,
-                            timeout=60).stdout
+    listed = subprocess.run(
+        [str(gc_bin), "session", "list"], cwd=city, capture_output=True, text=True, env=env, timeout=60
+    ).stdout
     assert " sky " in listed, listed
     session_id = listed.splitlines()[1].split()[0]  # "gc-1"
     project = city / "app"
@@ -80,21 +95,35 @@ def town(tmp_path_factory: pytest.TempPathFactory, gc_bin: Path) -> Iterator[dic
 
 
 def gc(town: dict[str, object], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(town["gc"]), *args], cwd=str(town["city"]), capture_output=True, text=True,
-                          env=town["env"], timeout=120)  # type: ignore[arg-type]
+    return subprocess.run(
+        [str(town["gc"]), *args], cwd=str(town["city"]), capture_output=True, text=True, env=town["env"], timeout=120
+    )  # type: ignore[arg-type]
 
 
 def hook_env(town: dict[str, object], **extra: str) -> dict[str, str]:
     env = dict(town["env"])  # type: ignore[call-overload]
     # What gc puts in the session's environment (see its tmux new-session line).
-    env.update(CLAUDE_PROJECT_DIR=str(town["project"]), GC_CITY=str(town["city"]), GC_ALIAS="sky", GC_AGENT="sky",
-               GC_SESSION_ID=str(town["session"]), GC_CONTINUATION_EPOCH="1", **extra)
+    env.update(
+        CLAUDE_PROJECT_DIR=str(town["project"]),
+        GC_CITY=str(town["city"]),
+        GC_ALIAS="sky",
+        GC_AGENT="sky",
+        GC_SESSION_ID=str(town["session"]),
+        GC_CONTINUATION_EPOCH="1",
+        **extra,
+    )
     return env
 
 
 def run_hook(event: str, body: dict[str, object], env: dict[str, str]) -> str:
-    done = subprocess.run([sys.executable, "-S", str(HOOK_SCRIPTS[event])], input=json.dumps(body),
-                          capture_output=True, text=True, env=env, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-S", str(HOOK_SCRIPTS[event])],
+        input=json.dumps(body),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
     assert done.returncode == 0
     return context_of(done.stdout)
 
@@ -118,8 +147,14 @@ def test_a_gc_queued_nudge_is_delivered_once_by_sidekits_hook(town: dict[str, ob
 def test_a_sidekit_finding_is_shown_by_gc_nudge_status_and_drained_by_gc(town: dict[str, object]) -> None:
     project = Path(str(town["project"]))
     env = hook_env(town)
-    scope = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "scope", "set", "--issue", "gt-1", "--allow",
-                            "api/**"], cwd=project, capture_output=True, text=True, env=env, timeout=60)
+    scope = subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", "scope", "set", "--issue", "gt-1", "--allow", "api/**"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert scope.returncode == 0, scope.stderr
     (project / "auth").mkdir()
     (project / "auth" / "x.py").write_text("X = 1\n")

@@ -22,8 +22,9 @@ def test_a_huge_foreign_message_is_cut_visibly() -> None:
 
 
 def test_plan_puts_urgent_first_and_keeps_fifo_inside_priorities() -> None:
-    text, delivered, left = delivery.plan(claims(Nudge("a"), Nudge("b", priority="urgent"), Nudge("c"),
-                                                 Nudge("d", priority="urgent")))
+    text, delivered, left = delivery.plan(
+        claims(Nudge("a"), Nudge("b", priority="urgent"), Nudge("c"), Nudge("d", priority="urgent"))
+    )
     assert text == "[URGENT from sidekit] b\n[URGENT from sidekit] d\n[from sidekit] a\n[from sidekit] c"
     assert left == [] and len(delivered) == 4
 

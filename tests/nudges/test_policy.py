@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.hooks import REPO, context_of, payload
 
 from sidekit_hooks import detectors, runtime
 from sidekit_hooks.core import hooklog
@@ -19,6 +18,7 @@ from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges import policy
 from sidekit_hooks.nudges.events import Event, parse_event
 from sidekit_hooks.nudges.findings import Context, Finding
+from testing.hooks import REPO, context_of, payload
 
 SESSION = "sess-1"
 
@@ -36,8 +36,13 @@ def configure(monkeypatch: pytest.MonkeyPatch, **table: Any) -> None:
 
 
 def edit_event(project: Path, path: str = "api/users.py", tool: str = "Edit", session: str = SESSION) -> Event:
-    raw = payload("PostToolUse", project, session_id=session, tool_name=tool,
-                  tool_input={"file_path": str(project / path), "old_string": "A = 1", "new_string": "A = 2"})
+    raw = payload(
+        "PostToolUse",
+        project,
+        session_id=session,
+        tool_name=tool,
+        tool_input={"file_path": str(project / path), "old_string": "A = 1", "new_string": "A = 2"},
+    )
     return parse_event("PostToolUse", raw, str(project))
 
 
@@ -45,7 +50,9 @@ def ctx_of(project: Path) -> Context:
     return Context(str(project), SESSION, float("inf"))
 
 
-def finding(sidecar: str = "specs", message: str = "Spec 4.1: validation errors return HTTP 422.", **kw: Any) -> Finding:
+def finding(
+    sidecar: str = "specs", message: str = "Spec 4.1: validation errors return HTTP 422.", **kw: Any
+) -> Finding:
     kw.setdefault("path", "api/users.py")
     kw.setdefault("key", f"{sidecar}:{kw.get('rule_id', 'r')}:{kw['path']}")
     return Finding(sidecar, message, **kw)
@@ -64,12 +71,21 @@ def decisions(project: Path) -> list[tuple[str, str, str]]:
 
 
 def test_a_finding_fires_once_and_its_decision_is_logged(here: Path) -> None:
-    assert admit(here, [finding(rule_id="acme.422")]) == ["[sidecar:specs] Spec 4.1: validation errors return HTTP 422."]
+    assert admit(here, [finding(rule_id="acme.422")]) == [
+        "[sidecar:specs] Spec 4.1: validation errors return HTTP 422."
+    ]
     record = hooklog.read(str(here), hooklog.DECISIONS)[-1]
     del record["ts"]
     assert record == {
-        "session": SESSION, "hook": "PostToolUse", "tool": "Edit", "sidecar": "specs", "rule": "acme.422",
-        "key": "specs:acme.422:api/users.py", "path": "api/users.py", "severity": "medium", "decision": "fired",
+        "session": SESSION,
+        "hook": "PostToolUse",
+        "tool": "Edit",
+        "sidecar": "specs",
+        "rule": "acme.422",
+        "key": "specs:acme.422:api/users.py",
+        "path": "api/users.py",
+        "severity": "medium",
+        "decision": "fired",
         "text": "[sidecar:specs] Spec 4.1: validation errors return HTTP 422.",
     }
 
@@ -121,8 +137,10 @@ def test_cooldown_holds_a_sidecar_for_30_seconds_but_not_scope(here: Path) -> No
 
 # --- value and deferral ----------------------------------------------------------------------------
 
-CAP_LINE = ("[sidecar:policy] Nudge cap reached ({n} this session): further sidecar findings are held back; "
-            "`sidekit report` lists them.")
+CAP_LINE = (
+    "[sidecar:policy] Nudge cap reached ({n} this session): further sidecar findings are held back; "
+    "`sidekit report` lists them."
+)
 GREP_HINT = "Searching code text for `make_str`: `sidekit usages make_str` lists its real uses."
 HELPER = "src/utils.py:12 make_str(value) already does this; reuse it instead of _decode_text()."
 
@@ -219,33 +237,59 @@ def test_ten_nudges_per_session_then_one_cap_line(here: Path) -> None:
 def test_the_cap_is_configurable(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     configure(monkeypatch, max_nudges=1)
     lines = admit(here, [finding("scope", "a", key="a"), finding("scope", "b", key="b")])
-    assert lines == ["[sidecar:scope] a", "[sidecar:policy] Nudge cap reached (1 this session): further sidecar "
-                     "findings are held back; `sidekit report` lists them."]
+    assert lines == [
+        "[sidecar:scope] a",
+        "[sidecar:policy] Nudge cap reached (1 this session): further sidecar "
+        "findings are held back; `sidekit report` lists them.",
+    ]
 
 
 # --- thresholds and mute ---------------------------------------------------------------------------
 
 
 def test_severity_floor_is_set_globally_and_per_sidecar(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert admit(here, [finding("conventions", "low one", key="l", severity="low")]) == ["[sidecar:conventions] low one"]
+    assert admit(here, [finding("conventions", "low one", key="l", severity="low")]) == [
+        "[sidecar:conventions] low one"
+    ]
     configure(monkeypatch, threshold="medium", thresholds={"tools": "high", "specs": "low"})
-    lines = admit(here, [finding("tools", "medium tool", key="t"), finding("tools", "high tool", key="h", severity="high"),
-                         finding("specs", "low spec", key="s", severity="low")])
+    lines = admit(
+        here,
+        [
+            finding("tools", "medium tool", key="t"),
+            finding("tools", "high tool", key="h", severity="high"),
+            finding("specs", "low spec", key="s", severity="low"),
+        ],
+    )
     assert lines == ["[sidecar:tools] high tool", "[sidecar:specs] low spec"]
     assert ("tools", "suppressed", "threshold") in decisions(here)
 
 
 def test_mute_by_sidecar_or_rule_id(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     configure(monkeypatch, mute=["tools", "acme.noisy"])
-    lines = admit(here, [finding("tools", "t", key="t"), finding("specs", "noisy", key="n", rule_id="acme.noisy"),
-                         finding("specs", "kept", key="k", rule_id="acme.kept")])
+    lines = admit(
+        here,
+        [
+            finding("tools", "t", key="t"),
+            finding("specs", "noisy", key="n", rule_id="acme.noisy"),
+            finding("specs", "kept", key="k", rule_id="acme.kept"),
+        ],
+    )
     assert lines == ["[sidecar:specs] kept"]
     assert sorted(d[2] for d in decisions(here)) == ["", "muted", "muted"]
 
 
 def test_bad_config_values_fall_back_to_defaults() -> None:
-    config = policy.Config({"cooldown": "soon", "max_nudges": -1, "threshold": "urgent", "dedup": "yes",
-                            "cooldowns": {"tools": 5, "specs": "x"}, "thresholds": {"tools": "bad"}, "mute": "tools"})
+    config = policy.Config(
+        {
+            "cooldown": "soon",
+            "max_nudges": -1,
+            "threshold": "urgent",
+            "dedup": "yes",
+            "cooldowns": {"tools": 5, "specs": "x"},
+            "thresholds": {"tools": "bad"},
+            "mute": "tools",
+        }
+    )
     assert (config.cooldown, config.max_nudges, config.threshold, config.dedup) == (30.0, 10, "low", True)
     assert config.cooldowns == {"scope": 0.0, "tools": 5}
     assert (config.thresholds, config.mute) == ({"scope": "medium"}, frozenset())
@@ -275,14 +319,22 @@ def test_policy_table_comes_from_the_rule_pack_snapshot(here: Path, monkeypatch:
 
 def test_merge_order_is_urgent_then_severity_then_sidecar_rank(here: Path) -> None:
     found = [
-        finding("conventions", "conv", key="c"), finding("tools", "tool", key="t"),
-        finding("specs", "spec", key="s", severity="high"), finding("scope", "scope", key="o", severity="high"),
+        finding("conventions", "conv", key="c"),
+        finding("tools", "tool", key="t"),
+        finding("specs", "spec", key="s", severity="high"),
+        finding("scope", "scope", key="o", severity="high"),
         finding("tests", "tests", key="x", priority="urgent"),
         finding("mypack", "custom", key="m", severity="high"),
     ]
     lines = admit(here, found)
-    assert lines == ["[sidecar:tests] tests", "[sidecar:scope] scope", "[sidecar:specs] spec",
-                     "[sidecar:mypack] custom", "[sidecar:tools] tool", "[sidecar:conventions] conv"]
+    assert lines == [
+        "[sidecar:tests] tests",
+        "[sidecar:scope] scope",
+        "[sidecar:specs] spec",
+        "[sidecar:mypack] custom",
+        "[sidecar:tools] tool",
+        "[sidecar:conventions] conv",
+    ]
 
 
 def test_each_nudge_is_one_line_under_300_characters() -> None:
@@ -318,8 +370,13 @@ def sidecars(here: Path) -> Any:
 
 
 def run_edit(project: Path) -> str:
-    raw = payload("PostToolUse", project, session_id=SESSION, tool_name="Edit",
-                  tool_input={"file_path": str(project / "api/users.py"), "old_string": "A", "new_string": "B"})
+    raw = payload(
+        "PostToolUse",
+        project,
+        session_id=SESSION,
+        tool_name="Edit",
+        tool_input={"file_path": str(project / "api/users.py"), "old_string": "A", "new_string": "B"},
+    )
     outcome = runtime.run("PostToolUse", json.dumps(raw))
     from sidekit_hooks.nudges import queue
 
@@ -336,8 +393,10 @@ def test_several_sidecars_at_one_boundary_become_one_delivery_most_important_fir
     )
     assert run_edit(here) == ""  # both are duplicates now
     delivered = [r["text"] for r in hooklog.read(str(here), hooklog.DECISIONS) if r["decision"] == "delivered"]
-    assert delivered == ["[sidecar:specs] Spec 4.1: 422, not 400. See docs/api.md#errors",
-                         "[sidecar:tools] Use `sidekit test` instead of raw pytest."]
+    assert delivered == [
+        "[sidecar:specs] Spec 4.1: 422, not 400. See docs/api.md#errors",
+        "[sidecar:tools] Use `sidekit test` instead of raw pytest.",
+    ]
 
 
 def test_a_delivery_stays_under_1000_characters_and_counts_the_rest(here: Path, sidecars: Any) -> None:
@@ -357,18 +416,30 @@ def test_concurrent_hooks_say_a_finding_exactly_once(here: Path, clean_env: dict
     (here / "auth").mkdir()
     (here / "auth" / "x.py").write_text("X = 1\n")
     (here / ".sidekit" / "rules").mkdir(parents=True, exist_ok=True)  # read notices on (held back by default)
-    (here / ".sidekit" / "rules" / "reads.toml").write_text('[pack]\nname = "reads"\n[policy]\nthresholds = { scope = "low" }\n')
+    (here / ".sidekit" / "rules" / "reads.toml").write_text(
+        '[pack]\nname = "reads"\n[policy]\nthresholds = { scope = "low" }\n'
+    )
     body = json.dumps(payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "auth/x.py")}))
     script = REPO / "hooks" / "post_tool_use.py"
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(here))
-    warm = json.dumps(payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "api/users.py")}))
-    subprocess.run([sys.executable, "-S", str(script)], input=warm.encode(), env=env, cwd=str(here), timeout=30, check=True)
-    procs = [subprocess.Popen([sys.executable, "-S", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              env=env, cwd=str(here)) for _ in range(6)]
+    warm = json.dumps(
+        payload("PostToolUse", here, tool_name="Read", tool_input={"file_path": str(here / "api/users.py")})
+    )
+    subprocess.run(
+        [sys.executable, "-S", str(script)], input=warm.encode(), env=env, cwd=str(here), timeout=30, check=True
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-S", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=str(here)
+        )
+        for _ in range(6)
+    ]
     outputs = [p.communicate(body.encode(), timeout=30)[0].decode() for p in procs]
     said = [context_of(out) for out in outputs if out.strip()]
-    assert said == ["[sidecar:scope] FYI: auth/x.py is outside this task's scope (gt-1: api/**). "
-                    "Reading is fine; changing it needs the user's go-ahead."]
+    assert said == [
+        "[sidecar:scope] FYI: auth/x.py is outside this task's scope (gt-1: api/**). "
+        "Reading is fine; changing it needs the user's go-ahead."
+    ]
     made = decisions(here)
     assert (made.count(("scope", "fired", "")), made.count(("scope", "delivered", ""))) == (1, 1)
     # Every other hook that reached the policy (all 5, unless a loaded machine hit the hook's hard
@@ -386,8 +457,15 @@ def test_max_chars_lowers_the_line_limit(here: Path, monkeypatch: pytest.MonkeyP
 
 def test_subagent_findings_are_said_directly_and_logged_as_delivered(here: Path, sidecars: Any) -> None:
     sidecars("t_sub", finding("specs", "Spec 4.1: 422.", key="sub"))
-    raw = payload("PostToolUse", here, session_id=SESSION, tool_name="Edit", agent_id="ag-7", agent_type="Explore",
-                  tool_input={"file_path": str(here / "api/users.py"), "old_string": "A", "new_string": "B"})
+    raw = payload(
+        "PostToolUse",
+        here,
+        session_id=SESSION,
+        tool_name="Edit",
+        agent_id="ag-7",
+        agent_type="Explore",
+        tool_input={"file_path": str(here / "api/users.py"), "old_string": "A", "new_string": "B"},
+    )
     outcome = runtime.run("PostToolUse", json.dumps(raw))
     assert context_of(outcome.output) == "[sidecar:specs] Spec 4.1: 422."
     assert decisions(here) == [("specs", "fired", ""), ("specs", "delivered", "")]
@@ -418,12 +496,18 @@ def test_an_unusable_state_folder_still_lets_findings_through_and_is_logged(here
     (here / ".sidekit" / "state").write_text("a file where a folder should be")
     assert admit(here, [finding()]) == ["[sidecar:specs] Spec 4.1: validation errors return HTTP 422."]
     (error,) = hooklog.read(str(here), hooklog.ERRORS)
-    assert (error["hook"], error["where"], error["error"].split(":")[0]) == ("PostToolUse", "policy", "NotADirectoryError")
+    assert (error["hook"], error["where"], error["error"].split(":")[0]) == (
+        "PostToolUse",
+        "policy",
+        "NotADirectoryError",
+    )
 
 
 def test_docs_list_every_policy_key_with_its_default() -> None:
     doc = (REPO / "docs" / "policy.md").read_text()
-    keys = [line.split("=")[0].strip() for line in doc.split("[policy]\n", 1)[1].split("```")[0].splitlines() if "=" in line]
+    keys = [
+        line.split("=")[0].strip() for line in doc.split("[policy]\n", 1)[1].split("```")[0].splitlines() if "=" in line
+    ]
     assert keys == list(policy.Config.__slots__)
     assert "cooldown = 30 " in doc and "max_nudges = 10 " in doc and 'threshold = "low" ' in doc
     assert "max_chars = 300 " in doc and "dedup = true " in doc
@@ -441,25 +525,25 @@ MAKE_STR = '''def make_str(value):
     return str(value)
 '''
 DECODE_TEXT = MAKE_STR.replace("make_str", "_decode_text").replace("Converts a value into a valid string.", "Text.")
-SPLIT_WORDS = '''def split_words(text):
+SPLIT_WORDS = """def split_words(text):
     words = []
     for part in text.split():
         part = part.strip()
         if part:
             words.append(part.lower())
     return words
-'''
+"""
 
 
 LONG_GREP = "".join(f"pkg/mod{n}.py:{n}: value = make_str(item)  # a long listing\n" for n in range(60))  # >= 2 KB
 
 
 def test_the_helper_finding_arrives_after_a_grep_hint_and_a_deferred_one_at_the_next_boundary(
-        project: Path, run_hook: Any) -> None:
-    from testing.hooks import bash, write
-
+    project: Path, run_hook: Any
+) -> None:
     from sidekit_hooks.code import function_index
     from sidekit_hooks.code.index import Index
+    from testing.hooks import bash, write
 
     (project / "pyproject.toml").write_text('[project]\nname = "app"\n')
     (project / "app").mkdir()
@@ -472,8 +556,9 @@ def test_the_helper_finding_arrives_after_a_grep_hint_and_a_deferred_one_at_the_
     # Seconds later the agent copies make_str: a habit hint must not cost the session this finding.
     (project / "app" / "termui.py").write_text("import sys\n\n\n" + DECODE_TEXT)  # the Write happened
     copied = run_hook("PostToolUse", write(project, "app/termui.py", "import sys\n\n\n" + DECODE_TEXT))
-    assert context_of(copied.stdout) == ("[sidecar:tools] app/utils.py:4 make_str(value) already does this; "
-                                         "reuse it instead of _decode_text().")
+    assert context_of(copied.stdout) == (
+        "[sidecar:tools] app/utils.py:4 make_str(value) already does this; reuse it instead of _decode_text()."
+    )
     # A second concrete finding inside the cooldown waits for the next boundary instead of being lost.
     (project / ".sidekit" / "rules").mkdir(parents=True, exist_ok=True)
     (project / ".sidekit" / "rules" / "pace.toml").write_text('[pack]\nname = "pace"\n\n[policy]\ncooldown = 3\n')
@@ -482,6 +567,7 @@ def test_the_helper_finding_arrives_after_a_grep_hint_and_a_deferred_one_at_the_
     assert context_of(words.stdout) == ""
     time.sleep(3.1)
     later = run_hook("PostToolUse", bash(project, "ls"))
-    assert context_of(later.stdout) == ("[sidecar:tools] app/utils.py:14 split_words(text) already does this; "
-                                        "reuse it instead of words_of().")
+    assert context_of(later.stdout) == (
+        "[sidecar:tools] app/utils.py:14 split_words(text) already does this; reuse it instead of words_of()."
+    )
     assert context_of(run_hook("PostToolUse", bash(project, "ls")).stdout) == ""  # said once

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -12,15 +12,25 @@ from sidekit_hooks.core.workspace import UnsafeSessionName, queue_root, session_
 from sidekit_hooks.nudges import queue
 
 
-def gastown_file(folder: Path, message: str, *, sender: str = "gastown/crew/max", priority: str = "normal",
-                 offset_ns: int = 0, expires_in: float = 1800, deliver_after: str = "0001-01-01T00:00:00Z") -> Path:
+def gastown_file(
+    folder: Path,
+    message: str,
+    *,
+    sender: str = "gastown/crew/max",
+    priority: str = "normal",
+    offset_ns: int = 0,
+    expires_in: float = 1800,
+    deliver_after: str = "0001-01-01T00:00:00Z",
+) -> Path:
     """A nudge exactly as Gas Town's Go code writes it: pretty-printed, nanoseconds, local offset."""
     folder.mkdir(parents=True, exist_ok=True)
     stamp = time.time_ns() + offset_ns
     zone = timezone(timedelta(hours=-4))
     when = datetime.now(zone)
     body = {
-        "sender": sender, "message": message, "priority": priority,
+        "sender": sender,
+        "message": message,
+        "priority": priority,
         "timestamp": when.strftime("%Y-%m-%dT%H:%M:%S.") + "123456789-04:00",
         "expires_at": (when + timedelta(seconds=expires_in)).strftime("%Y-%m-%dT%H:%M:%S.") + "123456789-04:00",
         "deliver_after": deliver_after,
@@ -77,11 +87,11 @@ def test_expired_nudges_are_dropped(tmp_path: Path) -> None:
 
 
 def test_deliver_after_in_the_future_is_put_back(tmp_path: Path) -> None:
-    later = (datetime.now(timezone.utc) + timedelta(minutes=5)).isoformat()
+    later = (datetime.now(UTC) + timedelta(minutes=5)).isoformat()
     path = gastown_file(tmp_path / "s", "later", deliver_after=later)
     assert queue.claim(str(tmp_path), "s") == []
     assert path.exists()
-    claims = queue.claim(str(tmp_path), "s", at=datetime.now(timezone.utc) + timedelta(minutes=6))
+    claims = queue.claim(str(tmp_path), "s", at=datetime.now(UTC) + timedelta(minutes=6))
     assert [c.nudge.message for c in claims] == ["later"]
 
 
@@ -148,8 +158,9 @@ def test_hostile_session_names_are_refused(tmp_path: Path, name: str) -> None:
         session_queue_dir(str(tmp_path), name)
 
 
-@pytest.mark.parametrize("name, expected", [("../..", ".._.."), ("/etc/passwd", "_etc_passwd"),
-                                            ("a/b", "a_b"), ("..\\..", ".._..")])
+@pytest.mark.parametrize(
+    "name, expected", [("../..", ".._.."), ("/etc/passwd", "_etc_passwd"), ("a/b", "a_b"), ("..\\..", ".._..")]
+)
 def test_slashes_cannot_leave_the_queue_root(tmp_path: Path, name: str, expected: str) -> None:
     path = Path(session_queue_dir(str(tmp_path), name))
     assert path.parent == tmp_path and path.name == expected

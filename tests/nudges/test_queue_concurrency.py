@@ -59,12 +59,25 @@ def test_concurrent_enqueue_and_drain_deliver_each_message_once(project: Path, c
     root = project / ".runtime" / "nudge_queue"
     folder = root / SESSION
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project))
-    payload = json.dumps({"session_id": SESSION, "cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": "go"})
-    writers = [subprocess.Popen([sys.executable, "-c", GT_WRITER, str(folder), f"gt{w}", "40"], env=env) for w in range(3)]
-    writers += [subprocess.Popen([sys.executable, "-c", OUR_WRITER, str(REPO), str(root), f"sk{w}", "40"], env=env)
-                for w in range(3)]
-    drainers = [subprocess.Popen([sys.executable, "-c", DRAINER, str(HOOK_SCRIPTS["UserPromptSubmit"]), payload, "12"],
-                                 env=env, stdout=subprocess.PIPE, text=True) for _ in range(4)]
+    payload = json.dumps(
+        {"session_id": SESSION, "cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": "go"}
+    )
+    writers = [
+        subprocess.Popen([sys.executable, "-c", GT_WRITER, str(folder), f"gt{w}", "40"], env=env) for w in range(3)
+    ]
+    writers += [
+        subprocess.Popen([sys.executable, "-c", OUR_WRITER, str(REPO), str(root), f"sk{w}", "40"], env=env)
+        for w in range(3)
+    ]
+    drainers = [
+        subprocess.Popen(
+            [sys.executable, "-c", DRAINER, str(HOOK_SCRIPTS["UserPromptSubmit"]), payload, "12"],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
     for proc in writers:
         assert proc.wait(timeout=120) == 0
     outputs = [proc.communicate(timeout=300)[0] for proc in drainers]
@@ -72,8 +85,12 @@ def test_concurrent_enqueue_and_drain_deliver_each_message_once(project: Path, c
     for _ in range(200):
         if not any(name.endswith(".json") or ".claimed" in name for name in os.listdir(folder)):
             break
-        done = subprocess.run([sys.executable, "-S", str(HOOK_SCRIPTS["UserPromptSubmit"])], input=payload.encode(),
-                              capture_output=True, env=env)
+        done = subprocess.run(
+            [sys.executable, "-S", str(HOOK_SCRIPTS["UserPromptSubmit"])],
+            input=payload.encode(),
+            capture_output=True,
+            env=env,
+        )
         if done.stdout.strip():
             outputs.append(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
     counts = Counter(m for text in outputs for m in delivered_messages(text))

@@ -12,28 +12,38 @@ BEFORE = "def f():\n    return 1\n"
 DIGEST = line_digest("x = g(status_code=400)")
 
 
-@pytest.mark.parametrize(("now", "record", "expected"), [
-    ("    x = g(status_code=400)\n", {"kind": "match", "pattern": r"status_code=400", "digest": DIGEST}, STILL),
-    ("x = g(status_code=422)\n", {"kind": "match", "pattern": r"status_code=400", "digest": DIGEST}, FIXED),
-    ("y = 1  # status_code=400 elsewhere\n", {"kind": "match", "pattern": r"status_code=400", "digest": DIGEST}, FIXED),
-    ("y = 1  # status_code=400 elsewhere\n", {"kind": "match", "pattern": r"status_code=400"}, STILL),
-    ("class E:\n    schema_version: int\n", {"kind": "absent", "pattern": r"(?m)^\s+schema_version\s*:"}, FIXED),
-    ("class E:\n    name: str\n", {"kind": "absent", "pattern": r"(?m)^\s+schema_version\s*:"}, STILL),
-    ("def make_slug(v):\n    return v\n", {"kind": "def", "symbol": "make_slug"}, STILL),
-    ("from util import slugify\n", {"kind": "def", "symbol": "make_slug"}, FIXED),
-    (BEFORE, {"kind": "def", "symbol": "f", "before": text_hash(BEFORE.encode())}, MOOT),  # reverted
-    (None, {"kind": "def", "symbol": "f"}, MOOT),  # deleted
-    ("changed\n", {"kind": "scope", "before": ABSENT}, STILL),
-    (None, {"kind": "scope", "before": ABSENT}, FIXED),  # a new out-of-scope file, removed again
-    (BEFORE, {"kind": "scope", "before": text_hash(BEFORE.encode())}, FIXED),  # reverted
-    ("def total(\n    items,\n) -> int:\n    return 0\n", {"kind": "hints", "symbol": "total"}, STILL),
-    ("class C:\n    def total(\n        self,\n        items: list[int],\n    ) -> int:\n        return 0\n",
-     {"kind": "hints", "symbol": "total"}, FIXED),
-    ("def other() -> None:\n    pass\n", {"kind": "hints", "symbol": "total"}, MOOT),
-    ("def total(:\n", {"kind": "hints", "symbol": "total"}, ""),
-    ("x\n", {"kind": "unknown"}, ""),
-    ("x\n", {"kind": "match", "pattern": "(unclosed"}, ""),
-])
+@pytest.mark.parametrize(
+    ("now", "record", "expected"),
+    [
+        ("    x = g(status_code=400)\n", {"kind": "match", "pattern": r"status_code=400", "digest": DIGEST}, STILL),
+        ("x = g(status_code=422)\n", {"kind": "match", "pattern": r"status_code=400", "digest": DIGEST}, FIXED),
+        (
+            "y = 1  # status_code=400 elsewhere\n",
+            {"kind": "match", "pattern": r"status_code=400", "digest": DIGEST},
+            FIXED,
+        ),
+        ("y = 1  # status_code=400 elsewhere\n", {"kind": "match", "pattern": r"status_code=400"}, STILL),
+        ("class E:\n    schema_version: int\n", {"kind": "absent", "pattern": r"(?m)^\s+schema_version\s*:"}, FIXED),
+        ("class E:\n    name: str\n", {"kind": "absent", "pattern": r"(?m)^\s+schema_version\s*:"}, STILL),
+        ("def make_slug(v):\n    return v\n", {"kind": "def", "symbol": "make_slug"}, STILL),
+        ("from util import slugify\n", {"kind": "def", "symbol": "make_slug"}, FIXED),
+        (BEFORE, {"kind": "def", "symbol": "f", "before": text_hash(BEFORE.encode())}, MOOT),  # reverted
+        (None, {"kind": "def", "symbol": "f"}, MOOT),  # deleted
+        ("changed\n", {"kind": "scope", "before": ABSENT}, STILL),
+        (None, {"kind": "scope", "before": ABSENT}, FIXED),  # a new out-of-scope file, removed again
+        (BEFORE, {"kind": "scope", "before": text_hash(BEFORE.encode())}, FIXED),  # reverted
+        ("def total(\n    items,\n) -> int:\n    return 0\n", {"kind": "hints", "symbol": "total"}, STILL),
+        (
+            "class C:\n    def total(\n        self,\n        items: list[int],\n    ) -> int:\n        return 0\n",
+            {"kind": "hints", "symbol": "total"},
+            FIXED,
+        ),
+        ("def other() -> None:\n    pass\n", {"kind": "hints", "symbol": "total"}, MOOT),
+        ("def total(:\n", {"kind": "hints", "symbol": "total"}, ""),
+        ("x\n", {"kind": "unknown"}, ""),
+        ("x\n", {"kind": "match", "pattern": "(unclosed"}, ""),
+    ],
+)
 def test_outcome(tmp_path: Path, now: str | None, record: dict[str, str], expected: str) -> None:
     if now is not None:
         (tmp_path / "a.py").write_text(now)
@@ -61,22 +71,35 @@ def test_a_helper_copy_is_moot_once_the_helper_it_copies_is_gone(tmp_path: Path)
 
 
 def summary(generation: int, failing: list[str], more: int = 0) -> dict[str, object]:
-    return {"format": 1, "generation": generation, "failing": len(failing) + more, "moreClusters": 0,
-            "clusters": [{"id": "c1", "tests": failing}] if failing else [], "files": {}}
+    return {
+        "format": 1,
+        "generation": generation,
+        "failing": len(failing) + more,
+        "moreClusters": 0,
+        "clusters": [{"id": "c1", "tests": failing}] if failing else [],
+        "files": {},
+    }
 
 
-@pytest.mark.parametrize(("now", "record", "expected"), [
-    (summary(3, ["t.py::a"]), {"generation": "3", "tests": "t.py::a"}, STILL),  # the same run
-    (summary(4, ["t.py::a", "t.py::b"]), {"generation": "3", "tests": "t.py::a"}, STILL),  # still fails
-    (summary(4, []), {"generation": "3", "tests": "t.py::a"}, FIXED),  # a green run since
-    (summary(4, ["t.py::b"]), {"generation": "3", "tests": "t.py::a\nt.py::b"}, MOOT),  # half of it
-    (summary(4, ["t.py::a"]), {"generation": "3", "tests": ""}, MOOT),  # a report of an older run
-    (summary(3, ["t.py::a"]), {"generation": "3", "tests": ""}, STILL),
-    (None, {"generation": "3", "tests": "t.py::a"}, ""),  # no cache: nothing to judge by
-])
-def test_a_tests_finding_is_judged_against_the_newest_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                          now: dict[str, object] | None, record: dict[str, str],
-                                                          expected: str) -> None:
+@pytest.mark.parametrize(
+    ("now", "record", "expected"),
+    [
+        (summary(3, ["t.py::a"]), {"generation": "3", "tests": "t.py::a"}, STILL),  # the same run
+        (summary(4, ["t.py::a", "t.py::b"]), {"generation": "3", "tests": "t.py::a"}, STILL),  # still fails
+        (summary(4, []), {"generation": "3", "tests": "t.py::a"}, FIXED),  # a green run since
+        (summary(4, ["t.py::b"]), {"generation": "3", "tests": "t.py::a\nt.py::b"}, MOOT),  # half of it
+        (summary(4, ["t.py::a"]), {"generation": "3", "tests": ""}, MOOT),  # a report of an older run
+        (summary(3, ["t.py::a"]), {"generation": "3", "tests": ""}, STILL),
+        (None, {"generation": "3", "tests": "t.py::a"}, ""),  # no cache: nothing to judge by
+    ],
+)
+def test_a_tests_finding_is_judged_against_the_newest_run(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    now: dict[str, object] | None,
+    record: dict[str, str],
+    expected: str,
+) -> None:
     import json
 
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))

@@ -59,8 +59,14 @@ def caches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]
     for name, source in (("red", RED), ("green", GREEN)):
         root = tmp_path_factory.mktemp(name)
         _layout(root, source)
-        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", "-p", "no:randomly"],
-                       cwd=root, env=_env(), capture_output=True, check=False, timeout=120)
+        subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", "-p", "no:randomly"],
+            cwd=root,
+            env=_env(),
+            capture_output=True,
+            check=False,
+            timeout=120,
+        )
         out[name] = {file: (root / ".sidekit" / file).read_text() for file in ("status.json", "status-tests.json")}
     assert json.loads(out["red"]["status.json"])["failing"] == 1
     assert json.loads(out["green"]["status.json"])["failing"] == 0
@@ -81,8 +87,14 @@ class Session:
 
     def hook(self, event: str, body: dict[str, Any]) -> str:
         env = dict(_env(), CLAUDE_PROJECT_DIR=str(self.root), SIDEKIT_CACHE_DIR=str(self.root.parent / "cache"))
-        done = subprocess.run([sys.executable, "-S", str(HOOK_SCRIPTS[event])], input=json.dumps(body).encode(),
-                              capture_output=True, env=env, cwd=str(self.root), timeout=30)
+        done = subprocess.run(
+            [sys.executable, "-S", str(HOOK_SCRIPTS[event])],
+            input=json.dumps(body).encode(),
+            capture_output=True,
+            env=env,
+            cwd=str(self.root),
+            timeout=30,
+        )
         assert done.returncode == 0, done.stderr
         text = context_of(done.stdout.decode())
         self.said += [(event, line, self.red) for line in text.splitlines() if line]
@@ -172,10 +184,16 @@ def test_a_queued_tests_finding_is_dropped_when_a_newer_run_is_green(session: Se
     said = session.edit()
     assert said.startswith(EDIT_LINE)
     # Put the same finding back in the queue as if the delivery had had no room for it.
-    decision = next(row for row in decided(session.root) if row.get("decision") == "fired" and row["sidecar"] == "tests"
-                    and row["key"].startswith("tests:edit:"))
-    nudge = queue.Nudge(said, sender="sidekit/tests", extra={
-        "sidecar": "tests", "rule": "", "finding": decision["key"], "recheck": json.dumps(decision["recheck"])})
+    decision = next(
+        row
+        for row in decided(session.root)
+        if row.get("decision") == "fired" and row["sidecar"] == "tests" and row["key"].startswith("tests:edit:")
+    )
+    nudge = queue.Nudge(
+        said,
+        sender="sidekit/tests",
+        extra={"sidecar": "tests", "rule": "", "finding": decision["key"], "recheck": json.dumps(decision["recheck"])},
+    )
     queue.enqueue(str(session.root / ".runtime" / "nudge_queue"), "sess-1", nudge)
     time.sleep(0.01)
     session.run("green")
@@ -188,8 +206,11 @@ def test_a_queued_scope_finding_whose_file_went_back_is_not_said(session: Sessio
     (session.root / "README.md").write_text("old\n")
     session.hook("PostToolUse", write(session.root, "README.md", "new\n", original="old\n"))  # said at once
     record = next(row for row in decided(session.root) if row.get("decision") == "fired")
-    nudge = queue.Nudge("[sidecar:scope] README.md is outside this task's scope", sender="sidekit/scope", extra={
-        "sidecar": "scope", "finding": record["key"], "recheck": json.dumps(record["recheck"])})
+    nudge = queue.Nudge(
+        "[sidecar:scope] README.md is outside this task's scope",
+        sender="sidekit/scope",
+        extra={"sidecar": "scope", "finding": record["key"], "recheck": json.dumps(record["recheck"])},
+    )
     queue.enqueue(str(session.root / ".runtime" / "nudge_queue"), "sess-1", nudge)
     (session.root / "README.md").write_text("new\n")
     time.sleep(0.01)
@@ -212,8 +233,9 @@ def workdir() -> Iterator[Path]:
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=STEPS)
-def test_no_tests_line_is_said_while_the_cache_is_green(caches: dict[str, dict[str, str]], workdir: Path,
-                                                        steps: list[str]) -> None:
+def test_no_tests_line_is_said_while_the_cache_is_green(
+    caches: dict[str, dict[str, str]], workdir: Path, steps: list[str]
+) -> None:
     root = Path(tempfile.mkdtemp(dir=workdir)) / "proj"
     root.mkdir()
     run = Session(root, caches)
@@ -234,8 +256,16 @@ def test_a_queued_spec_finding_whose_line_is_gone_is_not_said(session: Session) 
     said = session.hook("PostToolUse", write(session.root, "api/items.py", bad))
     assert said == "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400."
     record = next(row for row in decided(session.root) if row.get("decision") == "fired")
-    nudge = queue.Nudge(said, sender="sidekit/specs", extra={
-        "sidecar": "specs", "rule": record["rule"], "finding": record["key"], "recheck": json.dumps(record["recheck"])})
+    nudge = queue.Nudge(
+        said,
+        sender="sidekit/specs",
+        extra={
+            "sidecar": "specs",
+            "rule": record["rule"],
+            "finding": record["key"],
+            "recheck": json.dumps(record["recheck"]),
+        },
+    )
     root = str(session.root / ".runtime" / "nudge_queue")
     queue.enqueue(root, "sess-1", nudge)
     time.sleep(0.01)
@@ -245,4 +275,5 @@ def test_a_queued_spec_finding_whose_line_is_gone_is_not_said(session: Session) 
     time.sleep(0.01)
     assert session.prompt() == ""
     assert [(row["sidecar"], row["rule"]) for row in decided(session.root) if row.get("by") == "moot"] == [
-        ("specs", "acme.api.status-422")]
+        ("specs", "acme.api.status-422")
+    ]

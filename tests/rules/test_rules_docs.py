@@ -50,8 +50,11 @@ def test_builtin_pack_has_a_positive_and_a_negative_example_per_rule(path: Path)
 def assert_examples_hold(checked: lint.Checked) -> None:
     assert checked.data is not None
     compiled = compiler.compile_pack(checked.data, {"file": checked.display, "layer": checked.layer})["rules"]
-    outcomes = [(rule["id"], example["fires"], examples.fires(rule, example))
-                for raw, rule in zip(checked.data["rules"], compiled) for example in raw.get("examples", [])]
+    outcomes = [
+        (rule["id"], example["fires"], examples.fires(rule, example))
+        for raw, rule in zip(checked.data["rules"], compiled, strict=False)
+        for example in raw.get("examples", [])
+    ]
     assert outcomes and all(expected == got for _, expected, got in outcomes), outcomes
 
 

@@ -15,8 +15,18 @@ PROJECT = "/proj"
 
 
 def rule(**when: Any) -> dict[str, Any]:
-    return {"id": "t.rule", "sidecar": "specs", "message": "m", "see": "", "severity": "medium", "enabled": True,
-            "when": when, "pack": "t", "file": "t.toml", "layer": "project"}
+    return {
+        "id": "t.rule",
+        "sidecar": "specs",
+        "message": "m",
+        "see": "",
+        "severity": "medium",
+        "enabled": True,
+        "when": when,
+        "pack": "t",
+        "file": "t.toml",
+        "layer": "project",
+    }
 
 
 def event_of(payload: dict[str, Any]) -> Event:
@@ -119,8 +129,9 @@ def test_match_rules_reports_the_timeout_and_keeps_going() -> None:
     timeouts: list[str] = []
     slow = dict(rule(added=r"^(a+)+$"), id="slow")
     fine = dict(rule(added="!"), id="fine")
-    hits = match.match_rules([slow, fine], write("a.py", "a" * 40 + "!\n"), float("inf"),
-                             lambda r, why: timeouts.append(f"{r['id']}: {why}"))
+    hits = match.match_rules(
+        [slow, fine], write("a.py", "a" * 40 + "!\n"), float("inf"), lambda r, why: timeouts.append(f"{r['id']}: {why}")
+    )
     assert [h.rule["id"] for h in hits] == ["fine"]
     assert timeouts == ["slow: '^(a+)+$' ran past 50 ms"]
 

@@ -18,10 +18,23 @@ GLOBS = ["*.py", "api/**", "src/**/*.py", "!src/gen/**", "docs/", "/setup.py", "
 TEXT_REGEXES = ["x", r"\bfoo\b", "^import", "bar$", "(?i)todo", "a|b", r"\d+", r"^\s*print\("]
 COMMANDS = ["^pytest", r"\bgit\b", "rm -rf", "make"]
 OUTPUTS = ["Error", "Traceback", "x", "(?m)^FAILED"]
-WORDS = ["x", "foo", "import os", "bar", "TODO", "123", "  print(1)", "# sidekit: ignore[p.r1]", "# sidekit: ignore",
-         "Error: boom", "FAILED tests/t.py"]
+WORDS = [
+    "x",
+    "foo",
+    "import os",
+    "bar",
+    "TODO",
+    "123",
+    "  print(1)",
+    "# sidekit: ignore[p.r1]",
+    "# sidekit: ignore",
+    "Error: boom",
+    "FAILED tests/t.py",
+]
 PATHS = ["api/a.py", "src/x/y.py", "src/gen/z.py", "tests/t.py", "docs/i.md", "setup.py", "pkg/setup.py"]
-SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 
 
 @st.composite
@@ -64,7 +77,9 @@ def packs(draw: st.DrawFn) -> dict[str, Any]:
 
 @st.composite
 def events(draw: st.DrawFn) -> Any:
-    tool = draw(st.sampled_from(["Edit", "Write", "Bash"] * 3 + ["Read", "Grep", "NotebookEdit", "mcp__gh__issue", "WebFetch"]))
+    tool = draw(
+        st.sampled_from(["Edit", "Write", "Bash"] * 3 + ["Read", "Grep", "NotebookEdit", "mcp__gh__issue", "WebFetch"])
+    )
     path = "/proj/" + draw(st.sampled_from(PATHS))
     text = "\n".join(draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5)))
     before = "\n".join(draw(st.lists(st.sampled_from(WORDS), max_size=3)))
@@ -72,7 +87,12 @@ def events(draw: st.DrawFn) -> Any:
     payload: dict[str, Any] = {"tool_name": tool}
     if tool in ("Edit", "Write"):
         payload["tool_input"] = {"file_path": path, "content": text, "old_string": before, "new_string": text}
-        payload["tool_response"] = {"filePath": path, "content": text, "originalFile": before or None, "structuredPatch": []}
+        payload["tool_response"] = {
+            "filePath": path,
+            "content": text,
+            "originalFile": before or None,
+            "structuredPatch": [],
+        }
     elif tool == "NotebookEdit":
         payload["tool_input"] = {"notebook_path": path, "new_source": text}
         payload["tool_response"] = {"old_source": before}
@@ -91,7 +111,9 @@ def events(draw: st.DrawFn) -> Any:
 
 
 def outcome(rules: list[dict[str, Any]], event: Any) -> list[tuple[str, str, str, str]]:
-    return [(h.rule["id"], h.rule["sidecar"], h.field, h.matched) for h in match.match_rules(rules, event, float("inf"))]
+    return [
+        (h.rule["id"], h.rule["sidecar"], h.field, h.matched) for h in match.match_rules(rules, event, float("inf"))
+    ]
 
 
 @SETTINGS
@@ -104,7 +126,9 @@ def test_snapshot_matching_equals_matching_with_the_validated_models(data: dict[
     hook_rules, hook_policy = snapshot.merge([dict(saved, error="")])
     # The linter's path: the pydantic models.
     model = schema.Pack.model_validate(data)
-    model_rules, model_policy = snapshot.merge([{"error": "", "rules": model.compiled_rules(ORIGIN), "policy": model.policy}])
+    model_rules, model_policy = snapshot.merge(
+        [{"error": "", "rules": model.compiled_rules(ORIGIN), "policy": model.policy}]
+    )
     assert hook_rules == model_rules and hook_policy == model_policy
     for evt in evts:
         expected = outcome(model_rules, evt)
@@ -113,10 +137,38 @@ def test_snapshot_matching_equals_matching_with_the_validated_models(data: dict[
 
 
 JSONISH = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=5) | st.sampled_from(["(", "*.py", "Edit", "x", "../a"]),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(
-        st.sampled_from(["pack", "name", "rules", "id", "message", "when", "tools", "paths", "added", "enabled",
-                         "severity", "policy", "examples", "requires", "command", "exclude"]), children, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=5)
+    | st.sampled_from(["(", "*.py", "Edit", "x", "../a"]),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "pack",
+                    "name",
+                    "rules",
+                    "id",
+                    "message",
+                    "when",
+                    "tools",
+                    "paths",
+                    "added",
+                    "enabled",
+                    "severity",
+                    "policy",
+                    "examples",
+                    "requires",
+                    "command",
+                    "exclude",
+                ]
+            ),
+            children,
+            max_size=4,
+        )
+    ),
     max_leaves=12,
 )
 

@@ -31,18 +31,28 @@ def ids(snap: dict[str, object]) -> list[str]:
 def test_layers_override_by_id_in_order(project: Path, user_rules: Path) -> None:
     pack(user_rules, "mine", rule("team.a", "from user") + rule("team.b", "user b"))
     pack(project / "sidecar_rules", "team", rule("team.a", "from project"))
-    pack(project / ".sidekit" / "rules", "local", rule("team.a", "from local") + rule("starter.conflict-markers", enabled="false"))
+    pack(
+        project / ".sidekit" / "rules",
+        "local",
+        rule("team.a", "from local") + rule("starter.conflict-markers", enabled="false"),
+    )
     snap = snapshot.current(str(project))
     assert ids(snap) == ["starter.no-breakpoint", "starter.commit-no-verify", "team.b", "team.a"]
     by_id = {r["id"]: r for r in snap["rules"]}
     assert (by_id["team.a"]["message"], by_id["team.a"]["layer"], by_id["team.a"]["file"]) == (
-        "from local", "local", ".sidekit/rules/local.toml")
-    assert (by_id["team.b"]["layer"], by_id["team.b"]["file"]) == ("user", snapshot.display_path(str(user_rules / "mine.toml"), str(project)))
+        "from local",
+        "local",
+        ".sidekit/rules/local.toml",
+    )
+    assert (by_id["team.b"]["layer"], by_id["team.b"]["file"]) == (
+        "user",
+        snapshot.display_path(str(user_rules / "mine.toml"), str(project)),
+    )
     assert by_id["starter.no-breakpoint"]["file"] == "<builtin>/starter.toml"
 
 
 def test_policy_tables_merge_later_layers_winning(project: Path, user_rules: Path) -> None:
-    pack(user_rules, "mine", '[policy]\ncooldown = 600\ncooldowns = { tools = 60, specs = 5 }\n')
+    pack(user_rules, "mine", "[policy]\ncooldown = 600\ncooldowns = { tools = 60, specs = 5 }\n")
     pack(project / ".sidekit" / "rules", "local", "[policy]\ncooldowns = { tools = 1 }\n")
     assert snapshot.current(str(project))["policy"] == {"cooldown": 600, "cooldowns": {"tools": 1, "specs": 5}}
 
@@ -77,7 +87,8 @@ def test_a_broken_pack_is_skipped_reported_once_and_logged(project: Path, user_r
     assert notices == [
         "sidekit: a broken rule pack was skipped (the others still apply): sidecar_rules/bad.toml:8: "
         "rules[0].when.added: regex does not compile: missing ), unterminated subpattern at position 0; "
-        "details: sidekit rules lint sidecar_rules/bad.toml"]
+        "details: sidekit rules lint sidecar_rules/bad.toml"
+    ]
     assert snapshot.broken(str(project)) == [{"file": "sidecar_rules/bad.toml", "error": snap["broken"][0]["error"]}]
     logged = [r for r in hooklog.read(str(project), hooklog.ERRORS) if r["where"] == "rules:sidecar_rules/bad.toml"]
     assert len(logged) == 1 and logged[0]["hook"] == "PostToolUse"
@@ -100,7 +111,9 @@ def test_requires_not_satisfied_skips_the_pack(project: Path, user_rules: Path, 
     pack(project / "sidecar_rules", "future", f'requires = "{requires}"\n' + rule("future.a"))
     snap = snapshot.current(str(project))
     assert "future.a" not in ids(snap)
-    assert snap["broken"][0]["error"].startswith(f"sidecar_rules/future.toml:3: pack.requires: this pack needs sidekit {requires};")
+    assert snap["broken"][0]["error"].startswith(
+        f"sidecar_rules/future.toml:3: pack.requires: this pack needs sidekit {requires};"
+    )
 
 
 def test_concurrent_hooks_report_a_broken_pack_once(project: Path, user_rules: Path) -> None:
@@ -108,9 +121,14 @@ def test_concurrent_hooks_report_a_broken_pack_once(project: Path, user_rules: P
     import sys
 
     pack(project / "sidecar_rules", "bad", "[[rules]]\nid = 3\n")
-    code = ("import sys; from sidekit_hooks.rules import snapshot; "
-            "snapshot.current(sys.argv[1], lambda text: print('NOTICE', text))")
-    runs = [subprocess.Popen([sys.executable, "-c", code, str(project)], stdout=subprocess.PIPE, text=True) for _ in range(4)]
+    code = (
+        "import sys; from sidekit_hooks.rules import snapshot; "
+        "snapshot.current(sys.argv[1], lambda text: print('NOTICE', text))"
+    )
+    runs = [
+        subprocess.Popen([sys.executable, "-c", code, str(project)], stdout=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
     outputs = [run.communicate(timeout=30)[0] for run in runs]
     assert sum(out.count("NOTICE") for out in outputs) == 1
     assert snapshot.current(str(project))["broken"][0]["file"] == "sidecar_rules/bad.toml"

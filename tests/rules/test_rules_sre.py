@@ -6,8 +6,18 @@ import pytest
 
 from sidekit_hooks.rules import match, sre
 
-PATTERNS = [r"status_code\s*=\s*400", r"^\s*(breakpoint\(\)|import i?pdb\b)", r"(?i)todo", r"(?P<word>\w+)-(?P=word)",
-            r"^(<{7}|>{7})( |$)", r"[^\x00-\x7f]+", r"\bgit\b[^\n|;&]*\bcommit\b", r"x{2,5}?y", r"(?<=a)b", "é+"]
+PATTERNS = [
+    r"status_code\s*=\s*400",
+    r"^\s*(breakpoint\(\)|import i?pdb\b)",
+    r"(?i)todo",
+    r"(?P<word>\w+)-(?P=word)",
+    r"^(<{7}|>{7})( |$)",
+    r"[^\x00-\x7f]+",
+    r"\bgit\b[^\n|;&]*\bcommit\b",
+    r"x{2,5}?y",
+    r"(?<=a)b",
+    "é+",
+]
 TEXT = "a status_code = 400\n  import pdb\nTODO: ab ab-ab\n<<<<<<< HEAD\nnaïve café xxxy ab git add && git commit -n\n"
 
 

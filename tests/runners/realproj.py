@@ -36,8 +36,15 @@ def env_for(project: Path, **more: str) -> dict[str, str]:
 def rewritten(project: Path, command: str, env: dict[str, str]) -> str:
     """What the real PreToolUse hook turns `command` into ('' = left alone)."""
     body = pre_bash(project, command, "s", tool_use_id="t")
-    done = subprocess.run([sys.executable, "-S", str(HOOK)], input=json.dumps(body), capture_output=True, text=True,
-                          env=env, cwd=str(project), timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-S", str(HOOK)],
+        input=json.dumps(body),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(project),
+        timeout=30,
+    )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return str(json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]) if done.stdout else ""
 
@@ -55,8 +62,16 @@ def shell(project: Path, command: str, env: dict[str, str], timeout: float = 600
     """`command` as the agent's Bash tool runs it: one shell, stdout and stderr together."""
     before = os.times()
     start = time.perf_counter()
-    done = subprocess.run(["bash", "-c", command], cwd=str(project), env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, errors="replace", timeout=timeout)
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=str(project),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+        timeout=timeout,
+    )
     wall = time.perf_counter() - start
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
@@ -64,8 +79,14 @@ def shell(project: Path, command: str, env: dict[str, str], timeout: float = 600
 
 
 def sidekit(project: Path, env: dict[str, str], *args: str, timeout: float = 600) -> tuple[dict[str, Any], int]:
-    done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", *args], cwd=str(project), env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", *args],
+        cwd=str(project),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     assert done.stdout.strip(), done.stderr
     return json.loads(done.stdout), done.returncode
 

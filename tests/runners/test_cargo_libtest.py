@@ -69,8 +69,17 @@ def test_tests_by_source_file_with_the_panic_location(crate: Path) -> None:
     result = cargo.parse(OUTPUT, str(crate), 0.0, 101, "")
     assert result.tests == {
         "src/lib.rs::tests::ok": {"o": "passed", "d": 0.0},
-        "src/lib.rs::tests::wrong": {"o": "failed", "d": 0.0, "p": "call", "f": {
-            "type": "panic", "message": "assertion `left == right` failed", "at": "src/lib.rs:11", "shape": "assertion"}},
+        "src/lib.rs::tests::wrong": {
+            "o": "failed",
+            "d": 0.0,
+            "p": "call",
+            "f": {
+                "type": "panic",
+                "message": "assertion `left == right` failed",
+                "at": "src/lib.rs:11",
+                "shape": "assertion",
+            },
+        },
         "src/lib.rs::tests::later": {"o": "skipped", "d": 0.0},
         "tests/api.rs::parses": {"o": "passed", "d": 0.0},
         "src/lib.rs::doc add (line 2)": {"o": "passed", "d": 0.0},
@@ -82,46 +91,73 @@ def test_a_workspace_member_s_tests_are_under_its_folder(tmp_path: Path) -> None
     (tmp_path / "Cargo.toml").write_text('[workspace]\nmembers = ["b"]\n')
     (tmp_path / "b" / "src").mkdir(parents=True)
     (tmp_path / "b" / "Cargo.toml").write_text('[package]\nname = "b-crate"\nversion = "0.1.0"\n')
-    text = ("     Running unittests src/lib.rs (target/debug/deps/b_crate-0123)\n\nrunning 1 test\n"
-            "test t ... FAILED\n\nfailures:\n\n---- t stdout ----\n\nthread 't' (1) panicked at b/src/lib.rs:2:5:\n"
-            "boom\n\nfailures:\n    t\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured\n")
+    text = (
+        "     Running unittests src/lib.rs (target/debug/deps/b_crate-0123)\n\nrunning 1 test\n"
+        "test t ... FAILED\n\nfailures:\n\n---- t stdout ----\n\nthread 't' (1) panicked at b/src/lib.rs:2:5:\n"
+        "boom\n\nfailures:\n    t\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured\n"
+    )
     result = cargo.parse(text, str(tmp_path), 0.0, 101, "")
     assert list(result.tests) == ["b/src/lib.rs::t"]
     assert result.tests["b/src/lib.rs::t"]["f"]["at"] == "b/src/lib.rs:2"
 
 
 def test_a_compile_error_is_an_error_with_its_location_not_zero_failed(crate: Path) -> None:
-    text = ("   Compiling calc v0.1.0 (/p)\nerror[E0308]: mismatched types\n --> src/lib.rs:3:5\n  |\n"
-            "error: could not compile `calc` (lib test) due to 1 previous error\n")
+    text = (
+        "   Compiling calc v0.1.0 (/p)\nerror[E0308]: mismatched types\n --> src/lib.rs:3:5\n  |\n"
+        "error: could not compile `calc` (lib test) due to 1 previous error\n"
+    )
     result = cargo.parse(text, str(crate), 0.0, 101, "")
     assert result.tests == {}
-    assert result.errors == {"Cargo.toml": {"type": "compile error[E0308]", "message": "mismatched types",
-                                            "at": "src/lib.rs:3", "shape": "mismatched"}}
+    assert result.errors == {
+        "Cargo.toml": {
+            "type": "compile error[E0308]",
+            "message": "mismatched types",
+            "at": "src/lib.rs:3",
+            "shape": "mismatched",
+        }
+    }
     assert result.last_words == "error: could not compile `calc` (lib test) due to 1 previous error"
 
 
 def test_a_binary_that_dies_without_its_summary_is_a_crash(crate: Path) -> None:
-    text = ("     Running unittests src/lib.rs (target/debug/deps/calc-7cdd)\n\nrunning 2 tests\ntest a ... ok\n"
-            "error: test failed, to rerun pass `--lib`\n\nCaused by:\n  process didn't exit successfully: "
-            "`/p/target/debug/deps/calc-7cdd` (signal: 6, SIGABRT: process abort signal)\n")
+    text = (
+        "     Running unittests src/lib.rs (target/debug/deps/calc-7cdd)\n\nrunning 2 tests\ntest a ... ok\n"
+        "error: test failed, to rerun pass `--lib`\n\nCaused by:\n  process didn't exit successfully: "
+        "`/p/target/debug/deps/calc-7cdd` (signal: 6, SIGABRT: process abort signal)\n"
+    )
     result = cargo.parse(text, str(crate), 0.0, 101, "")
-    assert result.errors == {"src/lib.rs": {"type": "crash", "message": "signal: 6, SIGABRT: process abort signal",
-                                            "shape": "signal: N, SIGABRT: process abort signal"}}
+    assert result.errors == {
+        "src/lib.rs": {
+            "type": "crash",
+            "message": "signal: 6, SIGABRT: process abort signal",
+            "shape": "signal: N, SIGABRT: process abort signal",
+        }
+    }
 
 
-RUNNER = ["--config", 'target."cfg(all())".runner=["' + sys.executable + '","-I","-S","'
-          + str(Path(cargo.__file__).parent / "cargoexec.py") + '"]']
+RUNNER = [
+    "--config",
+    'target."cfg(all())".runner=["'
+    + sys.executable
+    + '","-I","-S","'
+    + str(Path(cargo.__file__).parent / "cargoexec.py")
+    + '"]',
+]
 
 
-@pytest.mark.parametrize(("words", "appended"), [
-    (["cargo", "test"], RUNNER),
-    (["cargo", "test", "-p", "b", "parses"], RUNNER),
-    (["cargo", "test", "--", "--nocapture"], None),
-    (["cargo", "test", "--no-run"], None),
-    (["cargo", "test", "--config", "x=1"], None),
-])
-def test_the_runner_is_appended_unless_the_command_has_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                               words: list[str], appended: list[str] | None) -> None:
+@pytest.mark.parametrize(
+    ("words", "appended"),
+    [
+        (["cargo", "test"], RUNNER),
+        (["cargo", "test", "-p", "b", "parses"], RUNNER),
+        (["cargo", "test", "--", "--nocapture"], None),
+        (["cargo", "test", "--no-run"], None),
+        (["cargo", "test", "--config", "x=1"], None),
+    ],
+)
+def test_the_runner_is_appended_unless_the_command_has_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, words: list[str], appended: list[str] | None
+) -> None:
     monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
     assert cargo.compact_words(list(words), str(tmp_path)) == (None if appended is None else words + appended)
 
@@ -135,8 +171,9 @@ def test_a_runner_the_project_configured_is_never_replaced(tmp_path: Path, monke
     assert cargo.compact_words(["cargo", "test"], str(tmp_path / "elsewhere")) is None
 
 
-def test_a_cargo_config_that_cannot_be_read_plainly_leaves_the_command_alone(tmp_path: Path,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cargo_config_that_cannot_be_read_plainly_leaves_the_command_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
     (tmp_path / ".cargo").mkdir()
     (tmp_path / "elsewhere.toml").write_text("")

@@ -31,26 +31,41 @@ def module(tmp_path: Path) -> Path:
         (root / rel).write_text(text)
     git_init(root)
     subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
-    subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"],
-                   check=True)
+    subprocess.run(
+        ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], check=True
+    )
     return root
 
 
 def test_tests_for_a_file_are_the_packages_whose_tests_link_it(module: Path) -> None:
     env = env_for(module)
     assert sidekit(module, env, "tests-for", "a/a.go")[0] == {
-        "runner": "go", "packages": 2, "basis": "imports", "files": ["a/a_test.go", "b/b_test.go"]}
+        "runner": "go",
+        "packages": 2,
+        "basis": "imports",
+        "files": ["a/a_test.go", "b/b_test.go"],
+    }
     assert sidekit(module, env, "tests-for", "c/c_test.go")[0] == {
-        "runner": "go", "packages": 1, "basis": "imports", "files": ["c/c_test.go"]}
+        "runner": "go",
+        "packages": 1,
+        "basis": "imports",
+        "files": ["c/c_test.go"],
+    }
 
 
 def test_select_and_test_select_follow_the_change(module: Path) -> None:
     env = env_for(module, GOFLAGS="-count=1")
     (module / "a" / "a.go").write_text("package a\n\nfunc A() int { return 2 }\n")
     assert sidekit(module, env, "select")[0] == {
-        "runner": "go", "changed": 1, "packages": 2, "basis": "imports", "files": ["./a", "./b"]}
+        "runner": "go",
+        "changed": 1,
+        "packages": 2,
+        "basis": "imports",
+        "files": ["./a", "./b"],
+    }
     found, code = sidekit(module, env, "test", "--select")
     assert (code, found["runner"], found["selected"], found["basis"], found["passed"]) == (0, "go", 2, "imports", 2)
     (module / "go.mod").write_text(FILES["go.mod"] + "\n")
-    assert json.dumps(sidekit(module, env, "select")[0]) == json.dumps({
-        "runner": "go", "changed": 2, "basis": "all", "why": "go.mod or go.sum changed: every package"})
+    assert json.dumps(sidekit(module, env, "select")[0]) == json.dumps(
+        {"runner": "go", "changed": 2, "basis": "all", "why": "go.mod or go.sum changed: every package"}
+    )

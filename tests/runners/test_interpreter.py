@@ -49,11 +49,14 @@ def test_project_venv_before_active_virtual_env(project: Path, tmp_path: Path, m
     assert found.env == str(project / ".venv")
 
 
-def test_setting_wins_over_venv_and_option_over_setting(project: Path, tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_setting_wins_over_venv_and_option_over_setting(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     make_env(project / ".venv")
     other = make_env(project / "envs" / "py312")
-    (project / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.sidekit]\npython = "envs/py312/bin/python"\n')
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.sidekit]\npython = "envs/py312/bin/python"\n'
+    )
     assert (interpreter.find(str(project)).path, interpreter.find(str(project)).source) == (str(other), "setting")
     third = make_env(tmp_path / "third")
     monkeypatch.setenv("SIDEKIT_PYTHON", str(third))
@@ -94,7 +97,9 @@ def test_candidates_lists_each_env_once_in_order(project: Path, monkeypatch: pyt
 def test_site_packages_and_env_of(tmp_path: Path) -> None:
     python = make_env(tmp_path / "e")
     assert interpreter.env_of(str(python)) == str(tmp_path / "e")
-    assert interpreter.site_packages(str(tmp_path / "e")) == str(tmp_path / "e" / "lib" / "python3.11" / "site-packages")
+    assert interpreter.site_packages(str(tmp_path / "e")) == str(
+        tmp_path / "e" / "lib" / "python3.11" / "site-packages"
+    )
     assert interpreter.env_of("/usr/bin/python3") == ""
     assert interpreter.site_packages(str(tmp_path / "nothing")) == ""
 
@@ -111,6 +116,9 @@ def test_sidekit_test_names_an_interpreter_that_is_not_the_obvious_one(tmp_path:
     command = [sys.executable, "-m", "sidekit_hooks.cli", "test", "--project", str(root)]
     plain = json.loads(subprocess.run(command, env=env, capture_output=True, text=True, timeout=120).stdout)
     assert plain["passed"] == 1 and "python" not in plain  # sidekit's own, no project venv: obvious
-    chosen = json.loads(subprocess.run(command, env=dict(env, SIDEKIT_PYTHON=sys.executable), capture_output=True,
-                                       text=True, timeout=120).stdout)
+    chosen = json.loads(
+        subprocess.run(
+            command, env=dict(env, SIDEKIT_PYTHON=sys.executable), capture_output=True, text=True, timeout=120
+        ).stdout
+    )
     assert chosen["passed"] == 1 and chosen["python"] == sys.executable

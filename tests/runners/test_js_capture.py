@@ -18,15 +18,28 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is ne
 
 
 def _node(script: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen(["node", "-e", script], cwd=cwd, env={"PATH": "/usr/bin:/bin", **(env or {})},
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(
+        ["node", "-e", script],
+        cwd=cwd,
+        env={"PATH": "/usr/bin:/bin", **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 def test_what_npm_echoes_before_the_runner_is_counted_but_npx_echoes_nothing(tmp_path: Path) -> None:
-    script = (f"const c = require({json.dumps(str(CAPTURE))}); "
-              "console.log(c.printedBefore(process.env, ['node', 'vitest.mjs', 'run', '--x']))")
-    npm = {"npm_lifecycle_event": "test", "npm_command": "test", "npm_package_name": "proj",
-           "npm_package_version": "1.0.0", "npm_lifecycle_script": "vitest run"}
+    script = (
+        f"const c = require({json.dumps(str(CAPTURE))}); "
+        "console.log(c.printedBefore(process.env, ['node', 'vitest.mjs', 'run', '--x']))"
+    )
+    npm = {
+        "npm_lifecycle_event": "test",
+        "npm_command": "test",
+        "npm_package_name": "proj",
+        "npm_package_version": "1.0.0",
+        "npm_lifecycle_script": "vitest run",
+    }
     assert _node(script, tmp_path, npm).communicate()[0] == f"{12 + 4 + 5 + 4 + 10 + len('run --x')}\n"
     npx = {"npm_lifecycle_event": "npx", "npm_command": "exec", "npm_lifecycle_script": "'vitest'"}
     assert _node(script, tmp_path, npx).communicate()[0] == "0\n"
@@ -34,8 +47,10 @@ def test_what_npm_echoes_before_the_runner_is_counted_but_npx_echoes_nothing(tmp
 
 def test_a_run_stopped_by_sigterm_says_so_and_dies_by_the_signal(tmp_path: Path) -> None:
     report = tmp_path / ".sidekit" / "vitest" / "report-1.json"
-    script = (f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); s.setReport({json.dumps(str(report))}); "
-              "console.log('RUN v4'); console.log(' ❯ test/slow.test.js'); setTimeout(() => {}, 60000)")
+    script = (
+        f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); s.setReport({json.dumps(str(report))}); "
+        "console.log('RUN v4'); console.log(' ❯ test/slow.test.js'); setTimeout(() => {}, 60000)"
+    )
     child = _node(script, tmp_path)
     time.sleep(1.0)
     child.send_signal(signal.SIGTERM)
@@ -44,11 +59,12 @@ def test_a_run_stopped_by_sigterm_says_so_and_dies_by_the_signal(tmp_path: Path)
     raw = sorted((tmp_path / ".sidekit" / "vitest").glob("raw-*.txt"))
     assert len(raw) == 1 and raw[0].read_text() == "RUN v4\n ❯ test/slow.test.js\n"
     assert out.startswith("sidekit: vitest was stopped by SIGTERM after ") and out.endswith(
-        f"s, before it finished; what it printed: {raw[0]}; its last line: ❯ test/slow.test.js\n")
+        f"s, before it finished; what it printed: {raw[0]}; its last line: ❯ test/slow.test.js\n"
+    )
 
 
 def test_sidekit_raw_turns_the_capture_off(tmp_path: Path) -> None:
-    script = (f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); console.log(s === null ? 'off' : 'on')")
+    script = f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); console.log(s === null ? 'off' : 'on')"
     assert _node(script, tmp_path, {"SIDEKIT_RAW": "1"}).communicate()[0] == "off\n"
     assert _node(script, tmp_path, {"SIDEKIT_RAW": "0"}).communicate()[0] != "off\n"
 
@@ -59,8 +75,10 @@ def test_the_raw_output_is_never_written_through_a_link_out_of_the_project(tmp_p
     outside.mkdir()
     (project / ".sidekit").symlink_to(outside)
     report = project / ".sidekit" / "vitest" / "report-1.json"
-    script = (f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); s.setReport({json.dumps(str(report))}); "
-              "console.log('RUN v4'); console.log('all output')")
+    script = (
+        f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); s.setReport({json.dumps(str(report))}); "
+        "console.log('RUN v4'); console.log('all output')"
+    )
     out = _node(script, project).communicate(timeout=30)[0]
     assert out == "RUN v4\nall output\n"  # printed as it was, nothing saved
     assert list(outside.iterdir()) == []

@@ -22,23 +22,40 @@ def _project(tmp_path: Path, script: str | None, **extra: object) -> Path:
 
 
 def _appended(words: list[str], rewritten: list[str] | None) -> list[str]:
-    assert rewritten is not None and rewritten[:len(words)] == words
-    return rewritten[len(words):]
+    assert rewritten is not None and rewritten[: len(words)] == words
+    return rewritten[len(words) :]
 
 
-@pytest.mark.parametrize("words", [
-    ["vitest", "run"], ["npx", "vitest", "run"], ["npx", "--yes", "vitest", "run", "src/a.test.ts"],
-    ["pnpm", "exec", "vitest", "run"], ["yarn", "vitest", "run"], ["node_modules/.bin/vitest", "run"],
-    ["vitest", "related", "src/a.ts"], ["npx", "vitest", "--run"], ["npx", "vitest"],
-])
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["vitest", "run"],
+        ["npx", "vitest", "run"],
+        ["npx", "--yes", "vitest", "run", "src/a.test.ts"],
+        ["pnpm", "exec", "vitest", "run"],
+        ["yarn", "vitest", "run"],
+        ["node_modules/.bin/vitest", "run"],
+        ["vitest", "related", "src/a.ts"],
+        ["npx", "vitest", "--run"],
+        ["npx", "vitest"],
+    ],
+)
 def test_vitest_forms(words: list[str], tmp_path: Path) -> None:
     assert vitest.matches(words, str(tmp_path)) and not jest.matches(words, str(tmp_path))
 
 
-@pytest.mark.parametrize("words", [
-    ["vitest", "bench"], ["vitest", "list"], ["npx", "-p", "vitest", "vitest", "run"], ["python", "vitest"],
-    ["npm", "test"], ["other/vitest", "run"], [],
-])
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["vitest", "bench"],
+        ["vitest", "list"],
+        ["npx", "-p", "vitest", "vitest", "run"],
+        ["python", "vitest"],
+        ["npm", "test"],
+        ["other/vitest", "run"],
+        [],
+    ],
+)
 def test_not_vitest_runs(words: list[str], tmp_path: Path) -> None:
     assert not vitest.matches(words, str(tmp_path))
 
@@ -58,12 +75,24 @@ def test_plain_vitest_is_made_a_single_run(tmp_path: Path) -> None:
     assert _appended(["npx", "vitest"], vitest.compact_words(["npx", "vitest"], str(tmp_path)))[0] == "--run"
 
 
-@pytest.mark.parametrize("words", [
-    ["npx", "vitest", "run", "--reporter=verbose"], ["vitest", "run", "--reporter", "dot"],
-    ["vitest", "run", "--outputFile=x.json"], ["vitest", "watch"], ["vitest", "--watch"], ["vitest", "dev"],
-    ["vitest", "run", "--help"], ["vitest", "--version"], ["vitest", "run", "--ui"], ["vitest", "run", "--", "x"],
-    ["yarn", "vitest", "run"], ["pnpm", "exec", "vitest", "run"], ["vitest", "run", "--inspect-brk"],
-])
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["npx", "vitest", "run", "--reporter=verbose"],
+        ["vitest", "run", "--reporter", "dot"],
+        ["vitest", "run", "--outputFile=x.json"],
+        ["vitest", "watch"],
+        ["vitest", "--watch"],
+        ["vitest", "dev"],
+        ["vitest", "run", "--help"],
+        ["vitest", "--version"],
+        ["vitest", "run", "--ui"],
+        ["vitest", "run", "--", "x"],
+        ["yarn", "vitest", "run"],
+        ["pnpm", "exec", "vitest", "run"],
+        ["vitest", "run", "--inspect-brk"],
+    ],
+)
 def test_vitest_runs_left_alone(words: list[str], tmp_path: Path) -> None:
     assert vitest.compact_words(words, str(tmp_path)) is None
 
@@ -81,8 +110,10 @@ def test_npm_test_follows_the_test_script(tmp_path: Path) -> None:
     assert vitest.compact_words(["npm", "test", "--", "--reporter=dot"], project) is None
 
 
-@pytest.mark.parametrize("script", ["vitest run; echo done", "vitest run | tee out", "vitest run && echo ok",
-                                    "echo $(vitest run)", "jest", ""])
+@pytest.mark.parametrize(
+    "script",
+    ["vitest run; echo done", "vitest run | tee out", "vitest run && echo ok", "echo $(vitest run)", "jest", ""],
+)
 def test_scripts_whose_last_command_is_not_vitest_are_not_rewritten(script: str, tmp_path: Path) -> None:
     project = str(_project(tmp_path, script))
     assert vitest.compact_words(["npm", "test"], project) is None
@@ -98,17 +129,28 @@ def test_jest_forms_and_appended_options(tmp_path: Path) -> None:
     assert _appended(["npm", "test"], jest.compact_words(["npm", "test"], project))[0] == "--"
 
 
-@pytest.mark.parametrize("words", [
-    ["jest", "--watch"], ["jest", "--watchAll"], ["jest", "--json"], ["jest", "--outputFile", "x"],
-    ["jest", "--reporters=default"], ["jest", "--listTests"], ["jest", "--help"], ["jest", "--showConfig"],
-    ["jest", "--", "x"], ["yarn", "jest"],
-])
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["jest", "--watch"],
+        ["jest", "--watchAll"],
+        ["jest", "--json"],
+        ["jest", "--outputFile", "x"],
+        ["jest", "--reporters=default"],
+        ["jest", "--listTests"],
+        ["jest", "--help"],
+        ["jest", "--showConfig"],
+        ["jest", "--", "x"],
+        ["yarn", "jest"],
+    ],
+)
 def test_jest_runs_left_alone(words: list[str], tmp_path: Path) -> None:
     assert jest.compact_words(words, str(tmp_path)) is None
 
 
-def test_an_exact_permission_rule_naming_the_command_leaves_it_alone(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_exact_permission_rule_naming_the_command_leaves_it_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (tmp_path / ".claude").mkdir()
     settings = tmp_path / ".claude" / "settings.json"

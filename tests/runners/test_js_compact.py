@@ -33,16 +33,19 @@ Error: boom later
 
 def test_vitest_unhandled_errors_become_suite_errors_at_their_project_frame() -> None:
     assert js_compact.unhandled_errors(UNHANDLED, "/w/proj") == [
-        {"type": "Error", "message": "boom later", "at": "test/a.test.js:1", "frame": "test/a.test.js:1"}]
+        {"type": "Error", "message": "boom later", "at": "test/a.test.js:1", "frame": "test/a.test.js:1"}
+    ]
     assert js_compact.unhandled_errors(" ✓ test/a.test.js (1 test)\n", "/w/proj") == []
 
 
 def test_the_runners_own_verdict() -> None:
     assert js_compact.verdict(UNHANDLED) == "Vitest caught 1 unhandled error during the test run."
     assert js_compact.verdict("\x1b[31mNo test files found, exiting with code 1\n\x1b[39m\nfilter: x\n") == (
-        "No test files found, exiting with code 1")
-    assert js_compact.verdict("  ●  process.exit called with \"3\"\n\n      at Object.exit (a.js:1:2)\n") == (
-        'process.exit called with "3"')
+        "No test files found, exiting with code 1"
+    )
+    assert js_compact.verdict('  ●  process.exit called with "3"\n\n      at Object.exit (a.js:1:2)\n') == (
+        'process.exit called with "3"'
+    )
     assert js_compact.verdict("just\nthe last line\n") == "the last line"
     # vitest 5.1.2 on Node 20: its own default reporter fails (Map.groupBy), raw or not
     failed_reporter = "⎯⎯ Unhandled Error ⎯⎯\nTypeError: Map.groupBy is not a function\n ❯ x.js:1:2\n"
@@ -53,11 +56,27 @@ def _report(project: Path, runner: str, name: str, tests: list[tuple[str, str]],
     folder = project / ".sidekit" / runner
     folder.mkdir(parents=True, exist_ok=True)
     stack = f"TypeError: bad\n    at f ({project}/lib/x.js:3:1)"
-    results = [{"ancestorTitles": [], "title": title, "status": status, "duration": 1,
-                "failureMessages": [stack] if status == "failed" else []} for title, status in tests]
+    results = [
+        {
+            "ancestorTitles": [],
+            "title": title,
+            "status": status,
+            "duration": 1,
+            "failureMessages": [stack] if status == "failed" else [],
+        }
+        for title, status in tests
+    ]
     path = folder / name
-    path.write_text(json.dumps({"success": False, "testResults": [
-        {"name": str(project / "t.test.js"), "status": "failed", "message": "", "assertionResults": results}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "success": False,
+                "testResults": [
+                    {"name": str(project / "t.test.js"), "status": "failed", "message": "", "assertionResults": results}
+                ],
+            }
+        )
+    )
     if age:
         os.utime(path, (time.time() - age, time.time() - age))
     return path
@@ -73,19 +92,23 @@ def test_a_report_older_than_the_run_is_not_read(tmp_path: Path) -> None:
     assert js_compact.find_report(str(tmp_path), "vitest", started) == str(fresh)
 
 
-def test_the_compact_answer_fits_the_budget_with_the_exit_code_and_counts(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_compact_answer_fits_the_budget_with_the_exit_code_and_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".git").mkdir()
     started = time.time() - 1
-    report = _report(tmp_path, "jest", "report-1.json", [(f"t{i} " + "x" * 80, "failed") for i in range(40)] +
-                     [("ok", "passed")])
+    report = _report(
+        tmp_path, "jest", "report-1.json", [(f"t{i} " + "x" * 80, "failed") for i in range(40)] + [("ok", "passed")]
+    )
     raw = tmp_path / ".sidekit" / "jest" / "raw-1.txt"
     raw.write_text("FAIL t.test.js\n" + "  ● failure text\n" * 400)
     text = js_compact.finish("jest", str(tmp_path), started, 1, str(raw), str(report))
     head, body = text.rstrip("\n").split("\n")
-    assert head == (f"sidekit: jest's output ({raw.stat().st_size:,} B) compacted; exit code 1; all of it: "
-                    ".sidekit/jest/raw-1.txt (prefix the command with SIDEKIT_RAW=1 to see it raw)")
+    assert head == (
+        f"sidekit: jest's output ({raw.stat().st_size:,} B) compacted; exit code 1; all of it: "
+        ".sidekit/jest/raw-1.txt (prefix the command with SIDEKIT_RAW=1 to see it raw)"
+    )
     answer = json.loads(body)
     assert (answer["runner"], answer["exit"], answer["failed"], answer["passed"]) == ("jest", 1, 40, 1)
     assert answer["clusters"][0]["at"] == "lib/x.js:3" and answer["clusters"][0]["affected"] == 40
@@ -101,15 +124,20 @@ def test_short_output_is_printed_as_the_command_alone_would_print_it(tmp_path: P
     raw = tmp_path / "raw.txt"
     raw.write_text(f" ✓ t.test.js (1 test)\n\nJSON report written to {report}\n")
     assert js_compact.finish("vitest", str(tmp_path), time.time() - 1, 0, str(raw), str(report)) == (
-        " ✓ t.test.js (1 test)\n\n")
+        " ✓ t.test.js (1 test)\n\n"
+    )
 
 
 def test_no_report_says_so_with_the_exit_code_and_the_last_words(tmp_path: Path) -> None:
     raw = tmp_path / "raw.txt"
     raw.write_text("x" * 3000 + "\nNo tests found, exiting with code 1\n")
     text = js_compact.finish("jest", str(tmp_path), time.time(), 1, str(raw), "")
-    assert json.loads(text.split("\n")[1]) == {"runner": "jest", "exit": 1, "error": "no test report from this run",
-                                              "jest": "No tests found, exiting with code 1"}
+    assert json.loads(text.split("\n")[1]) == {
+        "runner": "jest",
+        "exit": 1,
+        "error": "no test report from this run",
+        "jest": "No tests found, exiting with code 1",
+    }
 
 
 def test_zero_tests_run_is_not_called_a_pass(tmp_path: Path) -> None:
@@ -132,9 +160,18 @@ def test_the_answerer_waits_for_the_request_and_answers_into_its_folder(tmp_path
     raw.write_text(f" ✓ t.test.js (1 test)\nJSON report written to {report}\n")
     folder = tmp_path / "answerer"
     folder.mkdir()
-    served = subprocess.Popen([sys.executable, "-I", "-S", "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); "
-                               "from sidekit_hooks.runners.js_compact import serve; sys.exit(serve(sys.argv[1]))",
-                               str(Path(js_compact.__file__).parents[2]), str(folder)])
+    served = subprocess.Popen(
+        [
+            sys.executable,
+            "-I",
+            "-S",
+            "-c",
+            "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+            "from sidekit_hooks.runners.js_compact import serve; sys.exit(serve(sys.argv[1]))",
+            str(Path(js_compact.__file__).parents[2]),
+            str(folder),
+        ]
+    )
     deadline = time.time() + 30
     while not (folder / "ready").exists() and time.time() < deadline:
         time.sleep(0.02)

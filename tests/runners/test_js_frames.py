@@ -23,23 +23,29 @@ VITEST_STACK = (
 
 def test_the_forms_v8_prints() -> None:
     assert js_frames.parse_frame("    at compare (/w/proj/lib/a.js:5:24)", ROOT) == Frame(
-        "lib/a.js", 5, "compare", True)
+        "lib/a.js", 5, "compare", True
+    )
     assert js_frames.parse_frame("    at /w/proj/test/a.test.ts:6:67", ROOT) == Frame("test/a.test.ts", 6, "", True)
     assert js_frames.parse_frame("at async run (file:///w/proj/src/x%20y.mjs:3:1)", ROOT) == Frame(
-        "src/x y.mjs", 3, "run", True)
+        "src/x y.mjs", 3, "run", True
+    )
     assert js_frames.parse_frame("    at Object.compare [as lt] (lib/lt.js:4:29)", ROOT) == Frame(
-        "lib/lt.js", 4, "compare", True)  # jest's rendered text: relative to the root
+        "lib/lt.js", 4, "compare", True
+    )  # jest's rendered text: relative to the root
     assert js_frames.parse_frame("    at new Promise (<anonymous>)", ROOT) is None
     internal = "    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)"
     assert js_frames.parse_frame(internal, ROOT) == Frame(
-        "node:internal/process/task_queues", 95, "process.processTicksAndRejections", False)
+        "node:internal/process/task_queues", 95, "process.processTicksAndRejections", False
+    )
     assert js_frames.parse_frame("expected 1 to be 2", ROOT) is None
 
 
 def test_dependencies_are_named_from_their_package_wherever_installed() -> None:
     assert js_frames.where("/w/proj/node_modules/vite/dist/a.js", ROOT) == ("node_modules/vite/dist/a.js", False)
     assert js_frames.where("file:///elsewhere/node_modules/jest-circus/build/x.js", ROOT) == (
-        "node_modules/jest-circus/build/x.js", False)
+        "node_modules/jest-circus/build/x.js",
+        False,
+    )
     assert js_frames.where("/elsewhere/tool.js", ROOT) == ("/elsewhere/tool.js", False)
     assert js_frames.where("/w/proj/packages/b/src/x.ts", ROOT) == ("packages/b/src/x.ts", True)
 
@@ -50,27 +56,39 @@ def test_a_stack_becomes_a_failure_keyed_by_its_innermost_project_frame() -> Non
         "message": "(intermediate value).compareTo is not a function",
         "at": "lib/semver/functions/compare.js:5",
         "frame": "lib/semver/functions/compare.js:5",
-        "frames": ["test/order.test.js:6", "lib/semver/functions/lt.js:4 in lt",
-                   "lib/semver/functions/compare.js:5 in compare"],
+        "frames": [
+            "test/order.test.js:6",
+            "lib/semver/functions/lt.js:4 in lt",
+            "lib/semver/functions/compare.js:5 in compare",
+        ],
     }
 
 
 def test_a_crash_inside_a_dependency_keeps_the_project_frame_that_called_it() -> None:
-    stack = ("Error: STACK_TRACE_ERROR\n    at task (file:///w/node_modules/@vitest/runner/dist/c.js:1784:27)\n"
-             "    at /w/proj/test/a.test.js:1:77")
+    stack = (
+        "Error: STACK_TRACE_ERROR\n    at task (file:///w/node_modules/@vitest/runner/dist/c.js:1784:27)\n"
+        "    at /w/proj/test/a.test.js:1:77"
+    )
     failure = js_frames.describe(stack, ROOT)
     assert (failure["at"], failure["frame"]) == ("node_modules/@vitest/runner/dist/c.js:1784", "test/a.test.js:1")
 
 
 def test_messages_without_a_type_and_ansi_colours() -> None:
     assert js_frames.head_of("\x1b[31mexpect(received).toBe(expected)\x1b[39m\n\nExpected: 2") == (
-        "Error", "expect(received).toBe(expected)")
+        "Error",
+        "expect(received).toBe(expected)",
+    )
     assert js_frames.head_of("AssertionError: expected 1 to be 2 // Object.is equality") == (
-        "AssertionError", "expected 1 to be 2 // Object.is equality")
+        "AssertionError",
+        "expected 1 to be 2 // Object.is equality",
+    )
     assert js_frames.head_of("Error [ERR_MODULE_NOT_FOUND]: Cannot find module 'x'") == (
-        "Error", "Cannot find module 'x'")
+        "Error",
+        "Cannot find module 'x'",
+    )
     assert js_frames.describe("TypeError: a\n    at f (/w/proj/a.js:1:1)\n  [cause]: RangeError: b", ROOT)["cause"] == (
-        "RangeError: b")
+        "RangeError: b"
+    )
 
 
 def _vlq(value: int) -> str:
@@ -91,8 +109,9 @@ def test_a_compiled_project_file_with_a_source_map_is_mapped_back(tmp_path: Path
     (dist / "index.js").write_text("a\nb\nc\n//# sourceMappingURL=index.js.map\n")
     # generated line 3 (0-based 2) -> source 0, original line 41 (0-based 40)
     segments = ["A" + "A" + "A" + "A", "A" + "A" + _vlq(20) + "A", "A" + "A" + _vlq(20) + "A"]
-    (dist / "index.js.map").write_text(json.dumps({"version": 3, "sources": ["../src/index.ts"],
-                                                    "mappings": ";".join(segments)}))
+    (dist / "index.js.map").write_text(
+        json.dumps({"version": 3, "sources": ["../src/index.ts"], "mappings": ";".join(segments)})
+    )
     stack = f"Error: x\n    at f ({tmp_path}/dist/index.js:3:5)"
     assert js_frames.describe(stack, str(tmp_path))["at"] == "src/index.ts:41"
     assert js_frames.describe(stack, str(tmp_path), maps=False)["at"] == "dist/index.js:3"

@@ -69,7 +69,7 @@ def test_npm_test_is_rewritten_after_a_double_dash_and_stays_within_budget(runne
     compact = js.run(command, project)
     assert compact.exit == 1
     assert compact.size <= COMPACT_LIMIT, compact.output
-    answer = _answer(compact.output[compact.output.index("sidekit: "):])
+    answer = _answer(compact.output[compact.output.index("sidekit: ") :])
     assert (answer["failed"], answer["exit"]) == (30, 1)
 
 
@@ -82,15 +82,22 @@ def test_sidekit_raw_leaves_the_output_as_it_was(runner: str, tmp_path: Path) ->
 
 # The matrix: each case is (files, extra words); the expected exit code is the raw run's own.
 SYNTAX = {"test/a.test.js": "test('a', () => { expect(1).toBe(1) })", "test/b.test.js": "test('b', () => { if ( })"}
-CRASH_VITEST = {"test/a.test.js": "test('a', () => { setTimeout(() => { throw new Error('boom later') }, 1);"
-                                  " return new Promise(r => setTimeout(r, 30)) })"}
-CRASH_JEST = {"test/a.test.js": "test('a', () => { process.exit(3) }); test('b', () => {})",
-              "test/c.test.js": "test('c', () => {})"}
+CRASH_VITEST = {
+    "test/a.test.js": "test('a', () => { setTimeout(() => { throw new Error('boom later') }, 1);"
+    " return new Promise(r => setTimeout(r, 30)) })"
+}
+CRASH_JEST = {
+    "test/a.test.js": "test('a', () => { process.exit(3) }); test('b', () => {})",
+    "test/c.test.js": "test('c', () => {})",
+}
 TIMEOUT = {"test/a.test.js": "test('slow', () => new Promise(r => setTimeout(r, 3000)), 100); test('ok', () => {})"}
 ONE = {"test/a.test.js": "test('ok', () => {})"}
-SECOND = {"packages/a/test/a.test.js": "test('a ok', () => { expect(1).toBe(1) })",
-          "packages/b/test/b.test.js": "test('b bad', () => { expect(1).toBe(2) })",
-          "packages/a/package.json": '{"name":"a"}', "packages/b/package.json": '{"name":"b"}'}
+SECOND = {
+    "packages/a/test/a.test.js": "test('a ok', () => { expect(1).toBe(1) })",
+    "packages/b/test/b.test.js": "test('b bad', () => { expect(1).toBe(2) })",
+    "packages/a/package.json": '{"name":"a"}',
+    "packages/b/package.json": '{"name":"b"}',
+}
 
 
 def _matrix_project(root: Path, runner: str, files: dict[str, str]) -> Path:
@@ -129,8 +136,9 @@ MATRIX = [
 
 
 @pytest.mark.parametrize(("runner", "case", "files", "extra", "expect"), MATRIX, ids=[f"{m[0]}-{m[1]}" for m in MATRIX])
-def test_never_greener_than_the_raw_run(runner: str, case: str, files: dict[str, str], extra: list[str],
-                                        expect: dict[str, object], tmp_path: Path) -> None:
+def test_never_greener_than_the_raw_run(
+    runner: str, case: str, files: dict[str, str], extra: list[str], expect: dict[str, object], tmp_path: Path
+) -> None:
     project = _matrix_project(tmp_path / "proj", runner, files)
     words = WORDS[runner] + extra
     raw = js.run(words, project)
@@ -162,13 +170,16 @@ def test_never_greener_than_the_raw_run(runner: str, case: str, files: dict[str,
 def test_a_typescript_source_is_clustered_at_its_own_line(tmp_path: Path) -> None:
     project = js.base_project(tmp_path / "proj", "vitest")
     (project / "src").mkdir()
-    (project / "src" / "math.ts").write_text("export interface Pair { a: number; b: number }\n\n"
-                                             "export function add(p: Pair): number {\n"
-                                             "  const total: number = (p as any).c.value + p.b\n  return total\n}\n")
+    (project / "src" / "math.ts").write_text(
+        "export interface Pair { a: number; b: number }\n\n"
+        "export function add(p: Pair): number {\n"
+        "  const total: number = (p as any).c.value + p.b\n  return total\n}\n"
+    )
     (project / "test").mkdir()
     (project / "test" / "math.test.ts").write_text(
         "import { test, expect } from 'vitest'\nimport { add } from '../src/math'\n"
-        "for (let i = 0; i < 25; i++) test(`add ${i}`, () => { expect(add({ a: i, b: 1 })).toBe(i + 1) })\n")
+        "for (let i = 0; i < 25; i++) test(`add ${i}`, () => { expect(add({ a: i, b: 1 })).toBe(i + 1) })\n"
+    )
     command = js.compact_command("vitest", WORDS["vitest"], project)
     compact = js.run(command, project, env={"SIDEKIT_COMPACT_SHORT": "10"})
     answer = _answer(compact.output)

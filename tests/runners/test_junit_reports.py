@@ -48,15 +48,35 @@ def test_a_surefire_report_with_failures_errors_and_skips(project: Path) -> None
     test = "src/test/java/com/acme/CalcTest.java::"
     assert result.tests == {
         test + "adds": {"o": "passed", "d": 0.001},
-        test + "divides": {"o": "error", "d": 0.002, "p": "call", "f": {
-            "type": "ArithmeticException", "module": "java.lang", "message": "/ by zero",
-            "at": "src/main/java/com/acme/Calc.java:12", "shape": "/",
-            "frames": ["src/main/java/com/acme/Calc.java:12 in divide",
-                       "src/test/java/com/acme/CalcTest.java:30 in divides"]}},
-        test + "compares": {"o": "failed", "d": 1000.5, "p": "call", "f": {
-            "type": "AssertionFailedError", "module": "org.opentest4j", "message": "expected: <3> but was: <4>",
-            "at": "src/test/java/com/acme/CalcTest.java:40", "shape": "expected:",
-            "frames": ["src/test/java/com/acme/CalcTest.java:40 in compares"]}},
+        test + "divides": {
+            "o": "error",
+            "d": 0.002,
+            "p": "call",
+            "f": {
+                "type": "ArithmeticException",
+                "module": "java.lang",
+                "message": "/ by zero",
+                "at": "src/main/java/com/acme/Calc.java:12",
+                "shape": "/",
+                "frames": [
+                    "src/main/java/com/acme/Calc.java:12 in divide",
+                    "src/test/java/com/acme/CalcTest.java:30 in divides",
+                ],
+            },
+        },
+        test + "compares": {
+            "o": "failed",
+            "d": 1000.5,
+            "p": "call",
+            "f": {
+                "type": "AssertionFailedError",
+                "module": "org.opentest4j",
+                "message": "expected: <3> but was: <4>",
+                "at": "src/test/java/com/acme/CalcTest.java:40",
+                "shape": "expected:",
+                "frames": ["src/test/java/com/acme/CalcTest.java:40 in compares"],
+            },
+        },
         test + "later": {"o": "skipped", "d": 0.0},
     }
 
@@ -69,7 +89,9 @@ def test_a_report_older_than_the_run_never_speaks_for_it(project: Path) -> None:
     raw.write_text("[INFO] BUILD FAILURE\n[ERROR] COMPILATION ERROR : \n[ERROR] /p/Calc.java:[3,5] ';' expected\n")
     result = junit.collect(str(project), time.time() - 5, 1, str(raw))
     assert result.tests == {}
-    assert result.errors == {"pom.xml": {"type": "build failed", "message": "COMPILATION ERROR :", "shape": "build failed"}}
+    assert result.errors == {
+        "pom.xml": {"type": "build failed", "message": "COMPILATION ERROR :", "shape": "build failed"}
+    }
 
 
 def test_a_broken_report_is_an_error_not_a_crash(project: Path) -> None:
@@ -84,20 +106,47 @@ def test_sidekit_ingest_feeds_the_cache_and_exits_red_for_a_red_report(project: 
     reports = maven_project(project)
     (project / ".git").mkdir()
     env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
-    done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "ingest", str(reports)], cwd=project,
-                          capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", "ingest", str(reports)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     answer = json.loads(done.stdout)
     assert done.returncode == 1, done.stderr
     assert {k: answer[k] for k in ("runner", "reports", "exit", "passed", "failed", "errors", "skipped")} == {
-        "runner": "junit", "reports": 1, "exit": 1, "passed": 1, "failed": 1, "errors": 1, "skipped": 1}
-    assert [c["at"] for c in answer["clusters"]] == ["src/main/java/com/acme/Calc.java:12",
-                                                     "src/test/java/com/acme/CalcTest.java:40"]
-    status = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "status"], cwd=project,
-                            capture_output=True, text=True, env=env, timeout=60)
+        "runner": "junit",
+        "reports": 1,
+        "exit": 1,
+        "passed": 1,
+        "failed": 1,
+        "errors": 1,
+        "skipped": 1,
+    }
+    assert [c["at"] for c in answer["clusters"]] == [
+        "src/main/java/com/acme/Calc.java:12",
+        "src/test/java/com/acme/CalcTest.java:40",
+    ]
+    status = subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", "status"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert json.loads(status.stdout)["runner"] == "junit" and "stale" not in json.loads(status.stdout)
     later = time.time() + 5
     os.utime(project / "src/main/java/com/acme/Calc.java", (later, later))
-    status = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "status"], cwd=project,
-                            capture_output=True, text=True, env=env, timeout=60)
+    status = subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", "status"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     answer = json.loads(status.stdout)
     assert (answer["stale"], answer["changed"]) == (True, ["src/main/java/com/acme/Calc.java"])

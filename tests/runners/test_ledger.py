@@ -37,11 +37,14 @@ def test_the_runs_one_writer_caches_every_spooled_binary_after_the_run_ends(tmp_
     green = "\nrunning 1 test\ntest adds ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n"
     red = "\nrunning 1 test\ntest subs ... FAILED\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored\n"
     python = [sys.executable, "-I", "-S", "-c"]
-    script = " && ".join(f"{' '.join(python)} \"$S{i}\"" for i in (1, 2)) + ' && ls "$F" > "$F.seen" && sleep 0.3' 
+    script = " && ".join(f'{" ".join(python)} "$S{i}"' for i in (1, 2)) + ' && ls "$F" > "$F.seen" && sleep 0.3'
     folder = tmp_path / ".sidekit" / "cargo"
-    env = dict(os.environ, F=str(folder),
-               S1=spool.format(repo=str(REPO), root=str(tmp_path), name="a", code=0, text=green),
-               S2=spool.format(repo=str(REPO), root=str(tmp_path), name="b", code=101, text=red))
+    env = dict(
+        os.environ,
+        F=str(folder),
+        S1=spool.format(repo=str(REPO), root=str(tmp_path), name="a", code=0, text=green),
+        S2=spool.format(repo=str(REPO), root=str(tmp_path), name="b", code=101, text=red),
+    )
     subprocess.run(["/bin/sh", "-c", script], env=env, check=True, timeout=30)
     seen = Path(f"{folder}.seen").read_text().split()  # while the parent still ran: spooled, not written
     assert sum(n.startswith("spool-") for n in seen) == 2 and sum(n.startswith("writer-") for n in seen) == 1
@@ -49,6 +52,12 @@ def test_the_runs_one_writer_caches_every_spooled_binary_after_the_run_ends(tmp_
     while time.time() < deadline and list(folder.glob("writer-*")):
         time.sleep(0.1)
     assert list(folder.glob("spool-*")) == [] and list(folder.glob("writer-*")) == []
-    found = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "failures"], cwd=tmp_path, capture_output=True,
-                           text=True, timeout=30, env=dict(os.environ, CLAUDE_PROJECT_DIR=str(tmp_path)))
+    found = subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", "failures"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=dict(os.environ, CLAUDE_PROJECT_DIR=str(tmp_path)),
+    )
     assert "tests/b.rs::subs" in found.stdout

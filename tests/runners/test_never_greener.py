@@ -16,23 +16,47 @@ from realproj import env_for, git_init, need, rewritten, shell, sidekit
 pytestmark = pytest.mark.slow
 
 GO_OK = "package p\n\nfunc Add(a, b int) int { return a + b }\n"
-GO_OK_TEST = 'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("bad")\n\t}\n}\n'
+GO_OK_TEST = (
+    'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("bad")\n\t}\n}\n'
+)
 GO_CASES = {
     "compile error": ({"p/p.go": "package p\n\nfunc Add(a, b int) int { return a + c }\n"}, "./...", 1),
-    "panic": ({"p/p_test.go": 'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tvar m map[string]int\n'
-                               '\tm["x"] = Add(1, 2)\n}\n\nfunc TestLater(t *testing.T) {}\n'}, "./...", 1),
-    "timeout": ({"p/p_test.go": 'package p\n\nimport (\n\t"testing"\n\t"time"\n)\n\n'
-                                 "func TestSlow(t *testing.T) { time.Sleep(5 * time.Second) }\n"}, "-timeout 1s ./...", 1),
+    "panic": (
+        {
+            "p/p_test.go": 'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tvar m map[string]int\n'
+            '\tm["x"] = Add(1, 2)\n}\n\nfunc TestLater(t *testing.T) {}\n'
+        },
+        "./...",
+        1,
+    ),
+    "timeout": (
+        {
+            "p/p_test.go": 'package p\n\nimport (\n\t"testing"\n\t"time"\n)\n\n'
+            "func TestSlow(t *testing.T) { time.Sleep(5 * time.Second) }\n"
+        },
+        "-timeout 1s ./...",
+        1,
+    ),
     "no tests": ({"p/p_test.go": None}, "./...", 0),
     "filter matches nothing": ({}, "-run NoSuchTest ./...", 0),
-    "second package fails": ({"q/q.go": "package q\n", "q/q_test.go": 'package q\n\nimport "testing"\n\n'
-                              'func TestQ(t *testing.T) { t.Errorf("q is wrong: %d", 2) }\n'}, "./...", 1),
+    "second package fails": (
+        {
+            "q/q.go": "package q\n",
+            "q/q_test.go": 'package q\n\nimport "testing"\n\n'
+            'func TestQ(t *testing.T) { t.Errorf("q is wrong: %d", 2) }\n',
+        },
+        "./...",
+        1,
+    ),
 }
 
 
 def go_module(root: Path, files: dict[str, str | None]) -> Path:
-    base: dict[str, str | None] = {"go.mod": "module example.com/m\n\ngo 1.21\n", "p/p.go": GO_OK,
-                                   "p/p_test.go": GO_OK_TEST}
+    base: dict[str, str | None] = {
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "p/p.go": GO_OK,
+        "p/p_test.go": GO_OK_TEST,
+    }
     for rel, text in {**base, **files}.items():
         if text is not None:
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -58,18 +82,26 @@ CARGO_CASES = {
     "crash": ({"src/lib.rs": CARGO_LIB + "#[test]\nfn aborts() { std::process::abort(); }\n"}, "", 101),
     "no tests": ({"src/lib.rs": CARGO_LIB}, "", 0),
     "filter matches nothing": ({}, " no_such_test", 0),
-    "second member fails": ({"Cargo.toml": '[workspace]\nmembers = ["a", "b"]\nresolver = "2"\n',
-                             "a/Cargo.toml": '[package]\nname = "a"\nversion = "0.1.0"\nedition = "2021"\n',
-                             "a/src/lib.rs": CARGO_LIB + CARGO_TEST,
-                             "b/Cargo.toml": '[package]\nname = "b"\nversion = "0.1.0"\nedition = "2021"\n',
-                             "b/src/lib.rs": "#[test]\nfn wrong() { assert_eq!(1 + 1, 3, \"b is wrong\"); }\n",
-                             "src/lib.rs": None}, "", 101),
+    "second member fails": (
+        {
+            "Cargo.toml": '[workspace]\nmembers = ["a", "b"]\nresolver = "2"\n',
+            "a/Cargo.toml": '[package]\nname = "a"\nversion = "0.1.0"\nedition = "2021"\n',
+            "a/src/lib.rs": CARGO_LIB + CARGO_TEST,
+            "b/Cargo.toml": '[package]\nname = "b"\nversion = "0.1.0"\nedition = "2021"\n',
+            "b/src/lib.rs": '#[test]\nfn wrong() { assert_eq!(1 + 1, 3, "b is wrong"); }\n',
+            "src/lib.rs": None,
+        },
+        "",
+        101,
+    ),
 }
 
 
 def crate(root: Path, files: dict[str, str | None]) -> Path:
-    base: dict[str, str | None] = {"Cargo.toml": '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n',
-                                   "src/lib.rs": CARGO_LIB + CARGO_TEST}
+    base: dict[str, str | None] = {
+        "Cargo.toml": '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n',
+        "src/lib.rs": CARGO_LIB + CARGO_TEST,
+    }
     for rel, text in {**base, **files}.items():
         if text is not None:
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -93,8 +125,11 @@ TIMES = re.compile(r"\d+\.\d+s\b")
 def same_text(output: str) -> list[str]:
     """Output lines without what differs between two runs of the same tests: timings, cargo's compile
     lines, and their order (cargo compiles the lib and its tests in parallel: their errors race)."""
-    return sorted(TIMES.sub("Ns", line) for line in output.splitlines()
-                  if not line.lstrip().startswith(("Compiling ", "Finished ")))
+    return sorted(
+        TIMES.sub("Ns", line)
+        for line in output.splitlines()
+        if not line.lstrip().startswith(("Compiling ", "Finished "))
+    )
 
 
 def check(project: Path, env: dict[str, str], command: str, expected: int, runner: str, test_args: list[str]) -> None:
@@ -137,7 +172,11 @@ def test_the_mcp_tools_answer_for_the_go_runner(tmp_path: Path, monkeypatch: pyt
         monkeypatch.setenv(name, value)
     tested = json.loads(tools.answer("test", {}, str(project)))
     assert {k: tested[k] for k in ("runner", "exit", "passed", "failed")} == {
-        "runner": "go", "exit": 1, "passed": 1, "failed": 1}
+        "runner": "go",
+        "exit": 1,
+        "passed": 1,
+        "failed": 1,
+    }
     assert tested["clusters"][0]["at"] == "q/q_test.go:5"
     status = json.loads(tools.answer("status", {}, str(project)))
     assert (status["runner"], status["state"], status["failed"]) == ("go", "failed", 1)
@@ -152,4 +191,6 @@ def test_a_compacted_go_run_under_goflags_json_still_gives_json(tmp_path: Path) 
     events = [json.loads(line) for line in compact.output.splitlines()]
     assert compact.code == 1 and "sidekit" not in compact.output
     assert {(e.get("Test"), e["Action"]) for e in events if e["Action"] in ("pass", "fail") and e.get("Test")} == {
-        ("TestAdd", "pass"), ("TestQ", "fail")}
+        ("TestAdd", "pass"),
+        ("TestQ", "fail"),
+    }

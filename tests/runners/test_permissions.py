@@ -23,22 +23,25 @@ def no_client(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(permissions, "client_argv", lambda: [])
 
 
-@pytest.mark.parametrize(("rule", "alike"), [
-    ("Bash", True),
-    ("Bash(*)", True),
-    ("Bash(python -m pytest:*)", True),
-    ("Bash(python -m pytest *)", True),
-    ("Bash(python*)", True),
-    ("Bash(git status)", True),
-    ("Bash(pytest -q)", True),  # matches neither
-    ("Read(*)", True),
-    ("Bash(* tests/integration)", False),  # a wildcard that does not name pytest, anchored at the end
-    ("Bash(python -m pytest -q tests/integration)", False),  # exact
-    ("Bash(*integration)", False),
-    ("Bash(* -o *)", False),  # matches only the rewrite
-    ("Bash(*sidekit_compact*)", False),
-    ("Bash(python -m pytest -q tests/integration:*)", True),
-])
+@pytest.mark.parametrize(
+    ("rule", "alike"),
+    [
+        ("Bash", True),
+        ("Bash(*)", True),
+        ("Bash(python -m pytest:*)", True),
+        ("Bash(python -m pytest *)", True),
+        ("Bash(python*)", True),
+        ("Bash(git status)", True),
+        ("Bash(pytest -q)", True),  # matches neither
+        ("Read(*)", True),
+        ("Bash(* tests/integration)", False),  # a wildcard that does not name pytest, anchored at the end
+        ("Bash(python -m pytest -q tests/integration)", False),  # exact
+        ("Bash(*integration)", False),
+        ("Bash(* -o *)", False),  # matches only the rewrite
+        ("Bash(*sidekit_compact*)", False),
+        ("Bash(python -m pytest -q tests/integration:*)", True),
+    ],
+)
 def test_each_rule_is_judged_on_both_commands(tmp_path: Path, rule: str, alike: bool) -> None:
     for kind in ("allow", "deny", "ask"):
         (tmp_path / ".claude").mkdir(exist_ok=True)
@@ -46,12 +49,14 @@ def test_each_rule_is_judged_on_both_commands(tmp_path: Path, rule: str, alike: 
         assert permissions.judged_alike(ORIGINAL, REWRITTEN, [str(tmp_path)]) is alike, (kind, rule)
 
 
-@pytest.mark.parametrize("command", ["cd sub && python -m pytest -q tests/integration",
-                                     "FOO=1  python -m pytest -q tests/integration"])
+@pytest.mark.parametrize(
+    "command", ["cd sub && python -m pytest -q tests/integration", "FOO=1  python -m pytest -q tests/integration"]
+)
 def test_compound_commands_and_assignments_are_judged_per_reading(tmp_path: Path, command: str) -> None:
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.local.json").write_text(
-        json.dumps({"permissions": {"deny": ["Bash(python -m pytest -q tests/integration)"]}}))
+        json.dumps({"permissions": {"deny": ["Bash(python -m pytest -q tests/integration)"]}})
+    )
     assert not permissions.judged_alike(command, command + " -o sidekit_compact=true", [str(tmp_path)])
 
 
@@ -69,8 +74,10 @@ def test_every_settings_layer_is_read(tmp_path: Path, monkeypatch: pytest.Monkey
     assert not permissions.judged_alike(ORIGINAL, REWRITTEN, [str(project)])
 
 
-@pytest.mark.parametrize("text", ['{"permissions": {"allow": ["Bash(git', '{"permissions": ["Bash(x)"]}',
-                                  '{"permissions": {"deny": "Bash(x)"}}'])
+@pytest.mark.parametrize(
+    "text",
+    ['{"permissions": {"allow": ["Bash(git', '{"permissions": ["Bash(x)"]}', '{"permissions": {"deny": "Bash(x)"}}'],
+)
 def test_a_settings_file_that_cannot_be_read_means_no(tmp_path: Path, text: str) -> None:
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.json").write_text(text)
@@ -83,9 +90,19 @@ def test_a_settings_folder_in_place_of_the_file_means_no(tmp_path: Path) -> None
 
 
 def test_client_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    argv = ["claude", "-p", "go", "--allowedTools", "Bash(git log:*) Edit,Read", "Bash(python -m pytest -q)",
-            "--model", "m", "--disallowed-tools=Bash(rm:*)", "--settings", json.dumps({"permissions": {
-                "ask": ["Bash(*integration)"]}})]
+    argv = [
+        "claude",
+        "-p",
+        "go",
+        "--allowedTools",
+        "Bash(git log:*) Edit,Read",
+        "Bash(python -m pytest -q)",
+        "--model",
+        "m",
+        "--disallowed-tools=Bash(rm:*)",
+        "--settings",
+        json.dumps({"permissions": {"ask": ["Bash(*integration)"]}}),
+    ]
     assert permissions.flag_rules(argv) == ["git log:*", "python -m pytest -q", "rm:*"]
     monkeypatch.setattr(permissions, "client_argv", lambda: argv)
     assert "*integration" in permissions.bash_rules([str(tmp_path)])

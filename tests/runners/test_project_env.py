@@ -33,8 +33,11 @@ BUG = ("    return next(iter(seq))\n", "    return seq[0]\n")  # first() breaks 
 
 
 def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_", "GT_")) and k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_", "GT_")) and k not in ("VIRTUAL_ENV", "PYTHONPATH")
+    }
     env["GIT_CONFIG_COUNT"] = "1"  # the unpacked sdist may belong to another uid: let git read it
     env["GIT_CONFIG_KEY_0"] = "safe.directory"
     env["GIT_CONFIG_VALUE_0"] = "*"
@@ -53,8 +56,12 @@ def unreachable(reason: str) -> None:
 def toolz_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("toolz-sdist")
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    done = subprocess.run([*pip, "download", "--no-binary", ":all:", "--no-deps", "-d", str(work), PACKAGE],
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        [*pip, "download", "--no-binary", ":all:", "--no-deps", "-d", str(work), PACKAGE],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     archives = glob.glob(str(work / f"{PACKAGE}-*.tar.gz"))
     if done.returncode or not archives:
         unreachable(f"cannot fetch the {PACKAGE} sdist from the package index: {done.stderr.strip()[-200:]}")
@@ -62,11 +69,30 @@ def toolz_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
         archive.extractall(work, filter="data")
     root = Path(archives[0][: -len(".tar.gz")])
     subprocess.run([sys.executable, "-m", "venv", str(root / ".venv")], check=True, timeout=120)
-    done = subprocess.run([str(root / ".venv" / "bin" / "python"), "-m", "pip", "--disable-pip-version-check", "-q",
-                           "install", "pytest", "coverage", "-e", str(root)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            str(root / ".venv" / "bin" / "python"),
+            "-m",
+            "pip",
+            "--disable-pip-version-check",
+            "-q",
+            "install",
+            "pytest",
+            "coverage",
+            "-e",
+            str(root),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if done.returncode:
         unreachable(f"cannot install pytest/coverage into the project's venv: {done.stderr.strip()[-200:]}")
-    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "sdist"]):
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "sdist"],
+    ):
         subprocess.run(["git", *args], cwd=root, env=_env(), check=True, capture_output=True)
     return root
 
@@ -82,8 +108,14 @@ def answer(root: Path, *args: str) -> dict[str, Any]:
 
 
 def plain_pytest(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(root / ".venv" / "bin" / "python"), "-m", "pytest", "-q", *args], cwd=root, env=_env(),
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [str(root / ".venv" / "bin" / "python"), "-m", "pytest", "-q", *args],
+        cwd=root,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def generation(root: Path) -> int:
@@ -117,7 +149,11 @@ def test_plain_pytest_records_select_and_uninstall(toolz_project: Path) -> None:
     done = plain_pytest(root, TESTS)
     assert done.returncode == 0, done.stdout[-2000:]
     status = answer(root, "status")
-    assert status["state"] == "passed" and status["passed"] >= 50 and "sidekit-pytest-recorder" not in status.get("plugins", [])
+    assert (
+        status["state"] == "passed"
+        and status["passed"] >= 50
+        and "sidekit-pytest-recorder" not in status.get("plugins", [])
+    )
 
     mapped = answer(root, "map")  # no --python: the project's .venv, found by discovery
     assert mapped["tests"] >= 150 and "python" not in mapped
@@ -177,9 +213,11 @@ def test_recorder_only_leaves_the_settings_alone(toolz_project: Path) -> None:
     had = settings.read_text() if settings.exists() else None
     done = sidekit(root, "install", "--project", str(root), "--recorder-only")
     assert done.returncode == 0 and done.stdout.splitlines() == [
-        f"sidekit install: the test environments of {root}", "  pytest in .venv: now records "
+        f"sidekit install: the test environments of {root}",
+        "  pytest in .venv: now records "
         f"(.venv/lib/{Path(glob.glob(str(root / '.venv' / 'lib' / 'python*'))[0]).name}/site-packages/"
-        f"{environments.pth_name(str(root))})"], done.stdout + done.stderr
+        f"{environments.pth_name(str(root))})",
+    ], done.stdout + done.stderr
     assert (settings.read_text() if settings.exists() else None) == had
     old = finished(root)
     assert plain_pytest(root, TESTS).returncode == 0 and finished(root) > old

@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from testing.status import Suite, suite  # noqa: F401 - the fixture
-
 from sidekit_hooks.runners.pytest import compact
+from testing.status import Suite, suite  # noqa: F401 - the fixture
 
 PLUGIN = ["-p", "sidekit_hooks.runners.pytest.compact"]
 ONE_CAUSE = """
@@ -33,8 +32,14 @@ LIB = """
 
 
 def run(suite: Suite, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", *args], cwd=suite.root, env=suite.env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", *args],
+        cwd=suite.root,
+        env=suite.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def parse(out: str) -> tuple[str, dict[str, Any]]:
@@ -57,7 +62,10 @@ def test_red_run_with_one_root_cause(suite: Suite) -> None:
     assert (raw.returncode, done.returncode) == (1, 1)
     assert len(done.stdout.encode()) <= compact.ANSWER_BUDGET < len(raw.stdout.encode()) // 10
     head, answer = parse(done.stdout)
-    assert head.startswith("sidekit: pytest's output (") and "compacted; exit code 1; all of it: .sidekit/pytest/raw-" in head
+    assert (
+        head.startswith("sidekit: pytest's output (")
+        and "compacted; exit code 1; all of it: .sidekit/pytest/raw-" in head
+    )
     assert head.endswith("(prefix the command with SIDEKIT_RAW=1 to see it raw)")
     assert (answer["exit"], answer["failed"], answer["passed"]) == (1, 30, 1)
     [cluster] = answer["clusters"]
@@ -79,7 +87,9 @@ def test_short_output_is_printed_as_it_was(suite: Suite) -> None:
 
 
 def test_a_hundred_distinct_failures_stay_in_budget(suite: Suite) -> None:
-    body = "".join(f"\ndef test_{i}():\n    raise KeyError('missing key number {i} ' + 'x' * 200)\n" for i in range(100))
+    body = "".join(
+        f"\ndef test_{i}():\n    raise KeyError('missing key number {i} ' + 'x' * 200)\n" for i in range(100)
+    )
     suite.write("tests/test_many.py", body)
     done = run(suite, "tests", *PLUGIN)
     assert done.returncode == 1 and len(done.stdout.encode()) <= compact.ANSWER_BUDGET
@@ -116,7 +126,9 @@ def test_no_tests_ran_is_exit_5(suite: Suite) -> None:
 
 def test_internal_error_is_never_green(suite: Suite) -> None:
     suite.write("tests/test_a.py", "".join(f"def test_{i}():\n    pass\n" for i in range(300)))
-    suite.write("conftest.py", "def pytest_collection_finish(session):\n    raise RuntimeError('plugin bug ' + 'y' * 3000)\n")
+    suite.write(
+        "conftest.py", "def pytest_collection_finish(session):\n    raise RuntimeError('plugin bug ' + 'y' * 3000)\n"
+    )
     done = run(suite, "tests", *PLUGIN)
     assert done.returncode == 3
     head, answer = parse(done.stdout)
@@ -125,8 +137,11 @@ def test_internal_error_is_never_green(suite: Suite) -> None:
 
 
 def test_crashed_xdist_worker_is_counted(suite: Suite) -> None:
-    suite.write("tests/test_a.py", "import os\n\ndef test_crash():\n    os._exit(1)\n"
-                + "".join(f"\ndef test_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12)))
+    suite.write(
+        "tests/test_a.py",
+        "import os\n\ndef test_crash():\n    os._exit(1)\n"
+        + "".join(f"\ndef test_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12)),
+    )
     done = run(suite, "tests", "-n", "2", *PLUGIN)
     assert done.returncode == 1
     head, answer = parse(done.stdout)
@@ -136,9 +151,14 @@ def test_crashed_xdist_worker_is_counted(suite: Suite) -> None:
 
 
 def test_a_long_green_run_is_compacted_and_counts_warnings(suite: Suite) -> None:
-    suite.write("tests/test_warn.py", "import warnings\n" + "".join(
-        f"\ndef test_{i}():\n    warnings.warn('deprecated thing number {i} ' + 'z' * 80, DeprecationWarning)\n"
-        for i in range(40)))
+    suite.write(
+        "tests/test_warn.py",
+        "import warnings\n"
+        + "".join(
+            f"\ndef test_{i}():\n    warnings.warn('deprecated thing number {i} ' + 'z' * 80, DeprecationWarning)\n"
+            for i in range(40)
+        ),
+    )
     done = run(suite, "tests", *PLUGIN)
     assert done.returncode == 0
     head, answer = parse(done.stdout)
@@ -150,9 +170,17 @@ def test_a_run_killed_from_outside_still_says_what_it_saw(suite: Suite) -> None:
     import signal
     import time
 
-    suite.write("tests/test_slow.py", "import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    time.sleep(60)\n")
-    child = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "tests", *PLUGIN], cwd=suite.root, env=suite.env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    suite.write(
+        "tests/test_slow.py", "import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    time.sleep(60)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "tests", *PLUGIN],
+        cwd=suite.root,
+        env=suite.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(3)
     child.send_signal(signal.SIGTERM)  # what the Bash tool's timeout does
     out, _ = child.communicate(timeout=30)
@@ -171,17 +199,27 @@ def test_the_ini_option_the_hook_appends_loads_it_and_an_unknown_one_only_warns(
     assert done.returncode == 1 and answer["failed"] == 30
     # Where sidekit does not load (here: plugin autoload off), pytest runs as written and warns once.
     env = dict(suite.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
-    raw = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests", "-o", "sidekit_compact=true"],
-                         cwd=suite.root, env=env, capture_output=True, text=True, timeout=120)
+    raw = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "tests", "-o", "sidekit_compact=true"],
+        cwd=suite.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert raw.returncode == 1 and "30 failed" in raw.stdout and "Unknown config option: sidekit_compact" in raw.stdout
 
 
 def test_a_terminated_forked_child_of_a_test_says_nothing(suite: Suite) -> None:
-    suite.write("tests/test_fork.py", (
-        "import multiprocessing, time\n\n\ndef test_child_terminated():\n"
-        "    child = multiprocessing.get_context('fork').Process(target=time.sleep, args=(30,))\n"
-        "    child.start()\n    time.sleep(0.5)\n    child.terminate()\n    child.join()\n    assert child.exitcode == -15\n"
-    ) + "".join(f"\ndef test_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12)))
+    suite.write(
+        "tests/test_fork.py",
+        (
+            "import multiprocessing, time\n\n\ndef test_child_terminated():\n"
+            "    child = multiprocessing.get_context('fork').Process(target=time.sleep, args=(30,))\n"
+            "    child.start()\n    time.sleep(0.5)\n    child.terminate()\n    child.join()\n    assert child.exitcode == -15\n"
+        )
+        + "".join(f"\ndef test_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12)),
+    )
     done = run(suite, "tests", *PLUGIN)
     head, answer = parse(done.stdout)  # exactly two lines: nothing from the child
     assert done.returncode == 1 and (answer["passed"], answer["failed"]) == (1, 12)
@@ -189,8 +227,10 @@ def test_a_terminated_forked_child_of_a_test_says_nothing(suite: Suite) -> None:
 
 def test_with_other_threads_running_the_run_stays_in_one_process(suite: Suite) -> None:
     # A fork keeps only the calling thread: with another one running, nothing forks and the answer is the same.
-    suite.write("conftest.py", "import threading, time\n\n"
-                "threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n")
+    suite.write(
+        "conftest.py",
+        "import threading, time\n\nthreading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n",
+    )
     suite.write("lib.py", LIB)
     suite.write("tests/test_a.py", ONE_CAUSE)
     done = run(suite, "tests", "-p", "no:randomly", *PLUGIN)
@@ -214,8 +254,11 @@ def test_a_crash_after_the_session_ended_is_stated(suite: Suite) -> None:
 
     suite.write("lib.py", LIB)
     suite.write("tests/test_a.py", ONE_CAUSE)
-    suite.write("conftest.py", "import os, signal\n\ndef pytest_unconfigure(config):\n"
-                "    import atexit\n    atexit.register(lambda: os.kill(os.getpid(), signal.SIGSEGV))\n")
+    suite.write(
+        "conftest.py",
+        "import os, signal\n\ndef pytest_unconfigure(config):\n"
+        "    import atexit\n    atexit.register(lambda: os.kill(os.getpid(), signal.SIGSEGV))\n",
+    )
     done = run(suite, "tests", "-p", "no:randomly", "-p", "no:faulthandler", *PLUGIN)
     head, answer = parse(done.stdout)
     assert done.returncode == -signal.SIGSEGV and "exit code 139;" in head and answer["exit"] == 139
@@ -266,15 +309,27 @@ def test_the_answer_states_the_size_of_exactly_what_raw_pytest_prints(suite: Sui
     pytest prints, byte for byte (only the timing differs), so the answer is what it was."""
     suite.write("lib.py", DEEP_LIB)
     suite.write("tests/test_deep.py", LONG_TRACEBACKS)
-    raw = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests", "-p", "no:randomly"], cwd=suite.root,
-                         env=suite.env, capture_output=True, timeout=120)
+    raw = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "tests", "-p", "no:randomly"],
+        cwd=suite.root,
+        env=suite.env,
+        capture_output=True,
+        timeout=120,
+    )
     done = run(suite, "tests", "-p", "no:randomly", *PLUGIN)
     assert (raw.returncode, done.returncode) == (1, 1)
     head, answer = parse(done.stdout)
     saved = raw_file(suite, head).read_bytes()
     timing = re.compile(rb" in \d+\.\d+s( \([0-9:]+\))?( =+)?\n$")
     assert timing.sub(b"", saved) == timing.sub(b"", raw.stdout)
-    assert saved.count(b"tests/test_deep.py:8: in deeper\n") == 40 * 6 and b"The above exception was the direct cause" in saved
+    assert (
+        saved.count(b"tests/test_deep.py:8: in deeper\n") == 40 * 6
+        and b"The above exception was the direct cause" in saved
+    )
     assert b'>       assert parse(\n            "y"  # a statement over three lines' in saved
     assert f"pytest's output ({len(saved):,} B) compacted; exit code 1;" in head
-    assert (answer["failed"], answer["clusters"][0]["type"], answer["clusters"][0]["affected"]) == (47, "ValueError", 41)
+    assert (answer["failed"], answer["clusters"][0]["type"], answer["clusters"][0]["affected"]) == (
+        47,
+        "ValueError",
+        41,
+    )

@@ -6,6 +6,7 @@ import importlib.util
 import re
 
 import pytest
+
 from testing.status import Suite, suite  # noqa: F401 - the fixture
 
 BROKEN_FIXTURE = """
@@ -36,7 +37,12 @@ def test_broken_shared_fixture_is_one_cluster_of_40(suite: Suite) -> None:
     summary = suite.summary()
     assert summary["counts"] == {"error": 40, "passed": 1}
     [cluster] = summary["clusters"]
-    assert (cluster["type"], cluster["phase"], cluster["at"], cluster["affected"]) == ("TypeError", "setup", "conftest.py:7", 40)
+    assert (cluster["type"], cluster["phase"], cluster["at"], cluster["affected"]) == (
+        "TypeError",
+        "setup",
+        "conftest.py:7",
+        40,
+    )
     assert cluster["message"] == "'NoneType' object is not subscriptable"
     assert cluster["tests"][0] == "tests/test_db.py::test_uses_db[0]" and len(cluster["tests"]) == 3
     assert summary["files"]["conftest.py"][0] == 40 and summary["files"]["tests/test_db.py"][0] == 40
@@ -45,31 +51,42 @@ def test_broken_shared_fixture_is_one_cluster_of_40(suite: Suite) -> None:
 
 def test_broken_helper_with_parametrized_messages_is_one_cluster_with_variants(suite: Suite) -> None:
     suite.write("pkg/__init__.py", "")
-    suite.write("pkg/merge.py", """
+    suite.write(
+        "pkg/merge.py",
+        """
         def merge(a, b):
             detail = f"cannot merge {b} into '{a}'" if b % 3 == 0 else f"bad size {b} at 0x{id(b):x}"
             raise ValueError(detail)
-    """)
-    suite.write("tests/test_merge.py", """
+    """,
+    )
+    suite.write(
+        "tests/test_merge.py",
+        """
         import pytest
         from pkg.merge import merge
 
         @pytest.mark.parametrize("b", range(12))
         def test_merge(b):
             merge("x", b)
-    """)
+    """,
+    )
     suite.pytest()
     [cluster] = suite.summary()["clusters"]
     assert (cluster["type"], cluster["at"], cluster["affected"]) == ("ValueError", "pkg/merge.py:4", 12)
     assert cluster["variants"] == [["bad size N at 0x…", 8], ["cannot merge N into '…'", 4]]
     failure = suite.table()["tests"]["tests/test_merge.py::test_merge[0]"]["f"]
     assert failure["frames"] == ["tests/test_merge.py:7 in test_merge", "pkg/merge.py:4 in merge"]
-    assert cluster["tests"][:3] == ["tests/test_merge.py::test_merge[0]", "tests/test_merge.py::test_merge[1]",
-                                    "tests/test_merge.py::test_merge[2]"]
+    assert cluster["tests"][:3] == [
+        "tests/test_merge.py::test_merge[0]",
+        "tests/test_merge.py::test_merge[1]",
+        "tests/test_merge.py::test_merge[2]",
+    ]
 
 
 def test_chained_cause_and_compared_values_are_recorded(suite: Suite) -> None:
-    suite.write("test_x.py", """
+    suite.write(
+        "test_x.py",
+        """
         def test_chain():
             try:
                 int("x")
@@ -78,7 +95,8 @@ def test_chained_cause_and_compared_values_are_recorded(suite: Suite) -> None:
 
         def test_compare():
             assert [1, 2] == [1, 3]
-    """)
+    """,
+    )
     suite.pytest()
     tests = suite.table()["tests"]
     assert tests["test_x.py::test_chain"]["f"]["cause"] == "ValueError: invalid literal for int() with base 10: 'x'"
@@ -98,7 +116,9 @@ def test_collection_errors_are_first_class(suite: Suite) -> None:
 
 
 def test_a_failing_assert_that_reports_another_failure_joins_its_cause(suite: Suite) -> None:
-    suite.write("app.py", """
+    suite.write(
+        "app.py",
+        """
         def run(command):
             if command == "boom":
                 raise KeyError("missing config section 'database'")
@@ -116,8 +136,11 @@ def test_a_failing_assert_that_reports_another_failure_joins_its_cause(suite: Su
             except Exception as exc:
                 return Result(exc)
             return Result(None)
-    """)
-    suite.write("test_app.py", """
+    """,
+    )
+    suite.write(
+        "test_app.py",
+        """
         from app import invoke, run
 
         def test_direct():
@@ -129,10 +152,14 @@ def test_a_failing_assert_that_reports_another_failure_joins_its_cause(suite: Su
 
         def test_unrelated():
             assert invoke("ok").exception == 1
-    """)
+    """,
+    )
     suite.pytest()
     clusters = suite.summary()["clusters"]
-    assert [(c["type"], c["affected"], c["reported"]) for c in clusters] == [("KeyError", 2, 1), ("AssertionError", 1, 0)]
+    assert [(c["type"], c["affected"], c["reported"]) for c in clusters] == [
+        ("KeyError", 2, 1),
+        ("AssertionError", 1, 0),
+    ]
     assert clusters[0]["tests"] == ["test_app.py::test_direct", "test_app.py::test_through_runner"]
 
 
@@ -160,7 +187,9 @@ def test_partial_runs_merge_and_generation_moves_only_with_content(suite: Suite)
 
 
 def test_ctrl_c_keeps_what_ran_and_says_interrupted(suite: Suite) -> None:
-    suite.write("test_stop.py", """
+    suite.write(
+        "test_stop.py",
+        """
         import os, signal
 
         def test_first():
@@ -174,7 +203,8 @@ def test_ctrl_c_keeps_what_ran_and_says_interrupted(suite: Suite) -> None:
 
         def test_never():
             pass
-    """)
+    """,
+    )
     done = suite.pytest()
     assert done.returncode == 2
     summary = suite.summary()

@@ -21,8 +21,14 @@ CRATE = ("semver", "1.0.23")
 def fetch_go_module(module: str) -> Path:
     need("go")
     env = env_for(Path("."), GOMODCACHE=str(CACHE / "gomod"), GOFLAGS="-mod=mod")
-    done = subprocess.run(["go", "mod", "download", "-json", module], capture_output=True, text=True, env=env,
-                          timeout=300, cwd=str(CACHE.parent))
+    done = subprocess.run(
+        ["go", "mod", "download", "-json", module],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=str(CACHE.parent),
+    )
     assert done.returncode == 0, done.stderr + done.stdout
     return Path(json.loads(done.stdout)["Dir"])
 
@@ -44,8 +50,10 @@ def test_a_go_module_red_run_is_compact_with_its_exit_code(tmp_path: Path) -> No
     assert command.startswith("go test ./... -exec '") and command.endswith("goexec.py'")
     compact = shell(project, command, env)
     answer = answer_line(compact.output)
-    print(f"\ngo {GO_MODULE}: raw {raw.size:,} B exit {raw.code}; compacted {compact.size} B exit {compact.code}; "
-          f"wall {compact.wall / raw.wall:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x; {answer}")
+    print(
+        f"\ngo {GO_MODULE}: raw {raw.size:,} B exit {raw.code}; compacted {compact.size} B exit {compact.code}; "
+        f"wall {compact.wall / raw.wall:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x; {answer}"
+    )
     assert raw.code == compact.code == 1
     assert raw.size > 10_000 and compact.size <= 800
     assert answer["runner"] == "go" and answer["exit"] == 1 and answer["failed"] >= 20
@@ -55,8 +63,12 @@ def test_a_go_module_red_run_is_compact_with_its_exit_code(tmp_path: Path) -> No
     assert len(json.dumps(found, separators=(",", ":"))) <= 800
     # Go's t.Errorf carries no stack: the clusters sit at the assertion lines, not at unicode.go; a bare
     # t.Fail() at its test function, with what the test printed
-    assert {c["at"] for c in found["clusters"]} <= {"assert.go:21", "strcase_test.go:26", "caser_test.go:9",
-                                                    "unicode_test.go:94"}
+    assert {c["at"] for c in found["clusters"]} <= {
+        "assert.go:21",
+        "strcase_test.go:26",
+        "caser_test.go:9",
+        "unicode_test.go:94",
+    }
     top = found["clusters"][0]
     assert top["at"] == "strcase_test.go:26" and top["affected"] >= 40
     assert top["message"].startswith("failed without a message (t.Fail); printed: { input:")
@@ -67,10 +79,12 @@ def fetch_crate(name: str, version: str) -> Path:
     fetcher = CACHE / f"fetch-{name}-{version}"
     (fetcher / "src").mkdir(parents=True, exist_ok=True)
     (fetcher / "src" / "lib.rs").write_text("")
-    (fetcher / "Cargo.toml").write_text(f'[package]\nname = "fetcher"\nversion = "0.1.0"\nedition = "2021"\n\n'
-                                        f'[dependencies]\n{name} = "={version}"\n')
-    done = subprocess.run(["cargo", "metadata", "--format-version", "1"], cwd=fetcher, capture_output=True, text=True,
-                          timeout=300)
+    (fetcher / "Cargo.toml").write_text(
+        f'[package]\nname = "fetcher"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n{name} = "={version}"\n'
+    )
+    done = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1"], cwd=fetcher, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     package = next(p for p in json.loads(done.stdout)["packages"] if p["name"] == name)
     return Path(package["manifest_path"]).parent
@@ -78,20 +92,25 @@ def fetch_crate(name: str, version: str) -> Path:
 
 def test_a_crate_red_run_is_compact_with_its_exit_code_and_the_planted_file(tmp_path: Path) -> None:
     project = copy_tree(fetch_crate(*CRATE), tmp_path / "semver")
-    plant(project / "src" / "parse.rs", "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n",
-          "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n"
-          '    assert!(input.len() < 3, "dot() got {} bytes", input.len());\n')
+    plant(
+        project / "src" / "parse.rs",
+        "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n",
+        "fn dot(input: &str, pos: Position) -> Result<&str, Error> {\n"
+        '    assert!(input.len() < 3, "dot() got {} bytes", input.len());\n',
+    )
     env = env_for(project, RUST_BACKTRACE="1")
     assert shell(project, "cargo test --no-run", env).code == 0  # compile once: the runs below test, not build
     for written in ("cargo test", "cargo test --no-fail-fast"):
         raw = shell(project, written, env)
         command = rewritten(project, written, env)
-        assert command.startswith(written + " --config 'target.\"cfg(all())\".runner=[")
+        assert command.startswith(written + ' --config \'target."cfg(all())".runner=[')
         compact = shell(project, command, env)
         answers = [json.loads(line) for line in compact.output.splitlines() if line.startswith("{")]
-        print(f"\n{written} ({CRATE}): raw {raw.size:,} B exit {raw.code}; compacted {compact.size:,} B exit "
-              f"{compact.code}; wall {compact.wall / raw.wall:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x; "
-              f"answers {[len(json.dumps(a, separators=(',', ':'))) for a in answers]} B")
+        print(
+            f"\n{written} ({CRATE}): raw {raw.size:,} B exit {raw.code}; compacted {compact.size:,} B exit "
+            f"{compact.code}; wall {compact.wall / raw.wall:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x; "
+            f"answers {[len(json.dumps(a, separators=(',', ':'))) for a in answers]} B"
+        )
         assert raw.code == compact.code == 101
         assert raw.size > 10_000 and compact.size < raw.size / 2
         assert all(a["exit"] == 101 and len(json.dumps(a, separators=(",", ":"))) <= 800 for a in answers)
@@ -136,8 +155,31 @@ public final class Text {
     }
 }
 """
-WORDS = ["hello", "world", "java", "maven", "tests", "one", "two", "three", "four", "five", "six", "seven", "eight",
-         "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen"]
+WORDS = [
+    "hello",
+    "world",
+    "java",
+    "maven",
+    "tests",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+]
 TEXT_TEST = """package demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -171,9 +213,12 @@ def test_a_maven_project_red_run_is_read_from_its_fresh_surefire_reports(tmp_pat
     env = env_for(project)
     found, code = sidekit(project, env, "test")
     assert (found["runner"], found["exit"], found["passed"], code) == ("junit", 0, 24, 0), found
-    plant(project / "src" / "main" / "java" / "demo" / "Text.java", "        return StringUtils",
-          '        if (words.length() > 3) throw new IllegalStateException("no title for " + words);\n'
-          "        return StringUtils")
+    plant(
+        project / "src" / "main" / "java" / "demo" / "Text.java",
+        "        return StringUtils",
+        '        if (words.length() > 3) throw new IllegalStateException("no title for " + words);\n'
+        "        return StringUtils",
+    )
     assert rewritten(project, "mvn test", env) == ""  # left alone: no option makes Maven's console compact
     raw = shell(project, "mvn -B test", env)
     found, code = sidekit(project, env, "test")

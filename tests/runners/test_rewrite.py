@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.runners.pytest import environments
 from sidekit_hooks.runners import rewrite
+from sidekit_hooks.runners.pytest import environments
 
 APPENDED = " -o sidekit_compact=true"
 HOOK = Path(__file__).resolve().parents[2] / "hooks" / "pre_tool_use.py"
@@ -35,8 +35,16 @@ def wired_venv(project: Path, name: str = ".venv") -> Path:
 
 @pytest.fixture
 def proj(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ("SIDEKIT_COMPACT_PYTEST", "UV_PROJECT_ENVIRONMENT", "VIRTUAL_ENV", "PYTEST_ADDOPTS",
-                 "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "CLAUDE_PID", "CLAUDECODE", "CLAUDE_PROJECT_DIR"):
+    for name in (
+        "SIDEKIT_COMPACT_PYTEST",
+        "UV_PROJECT_ENVIRONMENT",
+        "VIRTUAL_ENV",
+        "PYTEST_ADDOPTS",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD",
+        "CLAUDE_PID",
+        "CLAUDECODE",
+        "CLAUDE_PROJECT_DIR",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(project.parent / "home"))  # no user settings of whoever runs the tests
     wired_venv(project)
@@ -45,62 +53,68 @@ def proj(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return project
 
 
-@pytest.mark.parametrize("command", [
-    "pytest",
-    "pytest -q tests",
-    "py.test -x tests/test_a.py::test_b",
-    "python -m pytest -q",
-    "python3 -m pytest -q tests -k 'a and not b'",
-    ".venv/bin/pytest -q",
-    ".venv/bin/python -m pytest -q tests",
-    "cd sub && ../.venv/bin/python -m pytest -q",
-    "cd sub && cd .. && pytest -rs",
-    "FOO=1 BAR=x pytest -q",
-    "uv run pytest -q",
-    "poetry run pytest",
-    "uv run python -m pytest tests",
-    "python -m pytest -q -n 2 --tb=short",
-    "pytest -m 'not slow' -p xdist",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pytest",
+        "pytest -q tests",
+        "py.test -x tests/test_a.py::test_b",
+        "python -m pytest -q",
+        "python3 -m pytest -q tests -k 'a and not b'",
+        ".venv/bin/pytest -q",
+        ".venv/bin/python -m pytest -q tests",
+        "cd sub && ../.venv/bin/python -m pytest -q",
+        "cd sub && cd .. && pytest -rs",
+        "FOO=1 BAR=x pytest -q",
+        "uv run pytest -q",
+        "poetry run pytest",
+        "uv run python -m pytest tests",
+        "python -m pytest -q -n 2 --tb=short",
+        "pytest -m 'not slow' -p xdist",
+    ],
+)
 def test_rewritten_by_appending_one_option(proj: Path, command: str) -> None:
     (proj / "pyproject.toml").write_text('[project]\nname = "p"\n')
     assert rewrite.rewrite(command, str(proj), str(proj)) == command + APPENDED
 
 
-@pytest.mark.parametrize("command", [
-    "pytest -q | tail -5",
-    "pytest -q > out.txt",
-    "pytest -q 2>&1",
-    "pytest -q; echo done",
-    "pytest -q || true",
-    "pytest -q && echo ok",
-    "pytest -q &",
-    "pytest --collect-only -q",
-    "pytest --co",
-    "pytest --collectonly",
-    "PYTEST_PLUGINS=x pytest -q",
-    "pytest --help",
-    "pytest --version",
-    "pytest -s tests",
-    "pytest -xs tests",
-    "pytest --capture=no",
-    "pytest --capture no",
-    "pytest --pdb",
-    "pytest --trace",
-    "pytest -p no:sidekit",
-    "SIDEKIT_RAW=1 pytest -q",
-    "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 pytest -q",
-    "pytest $ARGS",
-    "pytest -q  # the suite",
-    "echo pytest",
-    "grep -rn pytest .",
-    "sidekit test",
-    "python -c 'import pytest'",
-    "cd - && pytest",
-    "pytest -q -- -weird",
-    "/usr/bin/env pytest",
-    "pytest -q tests" + APPENDED,
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pytest -q | tail -5",
+        "pytest -q > out.txt",
+        "pytest -q 2>&1",
+        "pytest -q; echo done",
+        "pytest -q || true",
+        "pytest -q && echo ok",
+        "pytest -q &",
+        "pytest --collect-only -q",
+        "pytest --co",
+        "pytest --collectonly",
+        "PYTEST_PLUGINS=x pytest -q",
+        "pytest --help",
+        "pytest --version",
+        "pytest -s tests",
+        "pytest -xs tests",
+        "pytest --capture=no",
+        "pytest --capture no",
+        "pytest --pdb",
+        "pytest --trace",
+        "pytest -p no:sidekit",
+        "SIDEKIT_RAW=1 pytest -q",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 pytest -q",
+        "pytest $ARGS",
+        "pytest -q  # the suite",
+        "echo pytest",
+        "grep -rn pytest .",
+        "sidekit test",
+        "python -c 'import pytest'",
+        "cd - && pytest",
+        "pytest -q -- -weird",
+        "/usr/bin/env pytest",
+        "pytest -q tests" + APPENDED,
+    ],
+)
 def test_left_alone(proj: Path, command: str) -> None:
     assert rewrite.rewrite(command, str(proj), str(proj)) == ""
 
@@ -134,55 +148,99 @@ def test_project_setting_and_environment_turn_it_off(proj: Path, monkeypatch: py
 
 def test_the_hook_answers_updated_input_keeping_other_fields(proj: Path, clean_env: dict[str, str]) -> None:
     command = f"cd {proj} && .venv/bin/python -m pytest -q tests"
-    body = {"session_id": "s", "cwd": str(proj), "hook_event_name": "PreToolUse", "tool_name": "Bash",
-            "tool_input": {"command": command, "description": "run the tests", "timeout": 60000}, "tool_use_id": "t"}
+    body = {
+        "session_id": "s",
+        "cwd": str(proj),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "run the tests", "timeout": 60000},
+        "tool_use_id": "t",
+    }
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(proj), PATH=os.environ["PATH"])
-    done = subprocess.run([sys.executable, "-S", str(HOOK)], input=json.dumps(body), capture_output=True, text=True,
-                          env=env, cwd=str(proj), timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-S", str(HOOK)],
+        input=json.dumps(body),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(proj),
+        timeout=30,
+    )
     assert done.returncode == 0 and done.stderr == ""
-    assert json.loads(done.stdout) == {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {
-        "command": command + APPENDED, "description": "run the tests", "timeout": 60000}}}
+    assert json.loads(done.stdout) == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "updatedInput": {"command": command + APPENDED, "description": "run the tests", "timeout": 60000},
+        }
+    }
     body["tool_input"] = {"command": "ls -la"}
-    done = subprocess.run([sys.executable, "-S", str(HOOK)], input=json.dumps(body), capture_output=True, text=True,
-                          env=env, cwd=str(proj), timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-S", str(HOOK)],
+        input=json.dumps(body),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(proj),
+        timeout=30,
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
 def test_a_non_pytest_bash_call_imports_nothing_of_the_runtime(project: Path, clean_env: dict[str, str]) -> None:
-    probe = ("import sys, io; sys.path.insert(0, sys.argv[1]); sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
-             "from sidekit_hooks import hook; hook.main('PreToolUse', []);"
-             "print(sorted(m for m in sys.modules if m.startswith('sidekit_hooks')))")
+    probe = (
+        "import sys, io; sys.path.insert(0, sys.argv[1]); sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
+        "from sidekit_hooks import hook; hook.main('PreToolUse', []);"
+        "print(sorted(m for m in sys.modules if m.startswith('sidekit_hooks')))"
+    )
     body = json.dumps({"tool_name": "Bash", "tool_input": {"command": "git status"}})
-    done = subprocess.run([sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body], capture_output=True, text=True,
-                          env=clean_env, cwd=str(project), timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body],
+        capture_output=True,
+        text=True,
+        env=clean_env,
+        cwd=str(project),
+        timeout=30,
+    )
     assert done.stdout.strip() == "['sidekit_hooks', 'sidekit_hooks.hook']", done.stderr
 
 
 def test_judging_a_pytest_call_imports_no_re_json_or_shlex(project: Path, clean_env: dict[str, str]) -> None:
     """The rule check and the plugin check run on every pytest call: they stay off `re`/`json` (~10 ms)."""
-    probe = ("import sys, io; sys.path.insert(0, sys.argv[1]);"
-             "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
-             "from sidekit_hooks import hook; hook.main('PreToolUse', []); sys.stdout.flush();"
-             "print(sorted(m for m in ('re', 'json', 'shlex', 'sidekit_hooks.runners.permissions')"
-             " if m in sys.modules))")
+    probe = (
+        "import sys, io; sys.path.insert(0, sys.argv[1]);"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
+        "from sidekit_hooks import hook; hook.main('PreToolUse', []); sys.stdout.flush();"
+        "print(sorted(m for m in ('re', 'json', 'shlex', 'sidekit_hooks.runners.permissions')"
+        " if m in sys.modules))"
+    )
     command = f"{sys.executable} -m pytest -q"
     body = json.dumps({"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": command}})
-    done = subprocess.run([sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body], capture_output=True,
-                          text=True, env=dict(clean_env, HOME=str(project.parent)), cwd=str(project), timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body],
+        capture_output=True,
+        text=True,
+        env=dict(clean_env, HOME=str(project.parent)),
+        cwd=str(project),
+        timeout=30,
+    )
     assert "sidekit_compact" in done.stdout, done.stderr
     assert done.stdout.endswith("}}}['sidekit_hooks.runners.permissions']\n"), done.stderr
 
 
-@pytest.mark.parametrize(("rules", "rewritten"), [
-    ({"deny": ["Bash(python -m pytest -q)"]}, False),  # exact: the rewrite would slip past it
-    ({"allow": ["Bash(pytest -q tests)"]}, True),  # matches neither command: judges both alike
-    ({"ask": ["Bash(py.test)"]}, True),
-    ({"ask": ["Bash(* -q)"]}, False),  # a wildcard anchored at the end, naming no pytest
-    ({"allow": ["Bash(python -m pytest:*)"], "deny": ["Bash(pytest --lf *)"]}, True),
-    ({"allow": ["Bash(git status)", "Read"]}, True),
-])
-def test_only_rules_that_judge_both_alike_let_it_rewrite(proj: Path, rules: dict[str, list[str]],
-                                                         rewritten: bool) -> None:
+@pytest.mark.parametrize(
+    ("rules", "rewritten"),
+    [
+        ({"deny": ["Bash(python -m pytest -q)"]}, False),  # exact: the rewrite would slip past it
+        ({"allow": ["Bash(pytest -q tests)"]}, True),  # matches neither command: judges both alike
+        ({"ask": ["Bash(py.test)"]}, True),
+        ({"ask": ["Bash(* -q)"]}, False),  # a wildcard anchored at the end, naming no pytest
+        ({"allow": ["Bash(python -m pytest:*)"], "deny": ["Bash(pytest --lf *)"]}, True),
+        ({"allow": ["Bash(git status)", "Read"]}, True),
+    ],
+)
+def test_only_rules_that_judge_both_alike_let_it_rewrite(
+    proj: Path, rules: dict[str, list[str]], rewritten: bool
+) -> None:
     (proj / ".claude").mkdir()
     (proj / ".claude" / "settings.local.json").write_text(json.dumps({"permissions": rules}))
     assert (rewrite.rewrite("python -m pytest -q", str(proj), str(proj)) != "") is rewritten

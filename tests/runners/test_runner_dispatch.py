@@ -17,37 +17,58 @@ EXEC = " -exec " + "'" + go.wrapper_command() + "'"
 
 
 def hook(project: Path, env: dict[str, str], command: str) -> str:
-    body = {"session_id": "s", "cwd": str(project), "hook_event_name": "PreToolUse", "tool_name": "Bash",
-            "tool_input": {"command": command, "timeout": 60000}, "tool_use_id": "t"}
-    done = subprocess.run([sys.executable, "-S", str(HOOK)], input=json.dumps(body), capture_output=True, text=True,
-                          env=dict(env, CLAUDE_PROJECT_DIR=str(project)), cwd=str(project), timeout=30)
+    body = {
+        "session_id": "s",
+        "cwd": str(project),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "timeout": 60000},
+        "tool_use_id": "t",
+    }
+    done = subprocess.run(
+        [sys.executable, "-S", str(HOOK)],
+        input=json.dumps(body),
+        capture_output=True,
+        text=True,
+        env=dict(env, CLAUDE_PROJECT_DIR=str(project)),
+        cwd=str(project),
+        timeout=30,
+    )
     assert done.returncode == 0 and done.stderr == ""
     return done.stdout
 
 
 def test_the_hook_appends_the_exec_wrapper_to_a_plain_go_test(project: Path, clean_env: dict[str, str]) -> None:
     (project / "go.mod").write_text("module m\n")
-    assert json.loads(hook(project, clean_env, "cd sub && go test ./...")) == {"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "updatedInput": {"command": "cd sub && go test ./..." + EXEC, "timeout": 60000}}}
+    assert json.loads(hook(project, clean_env, "cd sub && go test ./...")) == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "updatedInput": {"command": "cd sub && go test ./..." + EXEC, "timeout": 60000},
+        }
+    }
 
 
-@pytest.mark.parametrize("command", [
-    "go test ./... | tail",
-    "go test ./... > out.txt",
-    "go test ./...; echo done",
-    "SIDEKIT_RAW=1 go test ./...",
-    "go test $PKGS",
-    "go test ./... # all",
-    "go vet ./...",
-    "go test -json ./...",
-    "cargo test -- --nocapture",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "go test ./... | tail",
+        "go test ./... > out.txt",
+        "go test ./...; echo done",
+        "SIDEKIT_RAW=1 go test ./...",
+        "go test $PKGS",
+        "go test ./... # all",
+        "go vet ./...",
+        "go test -json ./...",
+        "cargo test -- --nocapture",
+    ],
+)
 def test_other_commands_are_left_alone(project: Path, clean_env: dict[str, str], command: str) -> None:
     assert hook(project, clean_env, command) == ""
 
 
-def test_an_exact_permission_rule_for_go_test_keeps_the_command_as_written(project: Path,
-                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_exact_permission_rule_for_go_test_keeps_the_command_as_written(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (project / ".claude").mkdir()
     settings = project / ".claude" / "settings.json"
     settings.write_text(json.dumps({"permissions": {"allow": ["Bash(go test:*)"]}}))
@@ -59,13 +80,22 @@ def test_an_exact_permission_rule_for_go_test_keeps_the_command_as_written(proje
     assert dispatch.rewrite("go test ./...", str(project), str(project)) == ""
 
 
-def test_a_bash_call_that_is_no_test_run_imports_nothing_of_the_runners(project: Path,
-                                                                        clean_env: dict[str, str]) -> None:
-    probe = ("import sys, io; sys.path.insert(0, sys.argv[1]); sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
-             "from sidekit_hooks import hook; hook.main('PreToolUse', []);"
-             "print(sorted(m for m in sys.modules if m.startswith('sidekit_hooks')))")
+def test_a_bash_call_that_is_no_test_run_imports_nothing_of_the_runners(
+    project: Path, clean_env: dict[str, str]
+) -> None:
+    probe = (
+        "import sys, io; sys.path.insert(0, sys.argv[1]); sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
+        "from sidekit_hooks import hook; hook.main('PreToolUse', []);"
+        "print(sorted(m for m in sys.modules if m.startswith('sidekit_hooks')))"
+    )
     body = json.dumps({"tool_name": "Bash", "tool_input": {"command": "go build ./..."}})
-    done = subprocess.run([sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body], capture_output=True,
-                          text=True, env=clean_env, cwd=str(project), timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body],
+        capture_output=True,
+        text=True,
+        env=clean_env,
+        cwd=str(project),
+        timeout=30,
+    )
     assert done.stdout.strip() == "['sidekit_hooks', 'sidekit_hooks.hook']", done.stderr
     assert os.path.isfile(HOOK)

@@ -9,19 +9,23 @@ import pytest
 from sidekit_hooks import runners
 
 
-@pytest.mark.parametrize(("files", "expected"), [
-    (["go.mod"], "go"),
-    (["Cargo.toml"], "cargo"),
-    (["pom.xml"], "junit"),
-    (["build.gradle.kts"], "junit"),
-    (["pyproject.toml"], "pytest"),
-    (["tests/test_a.py"], "pytest"),
-    (["go.mod", "pyproject.toml"], "go"),
-    (["README.md"], "none"),
-    ([], "none"),
-])
-def test_the_runner_comes_from_the_project_files(project: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 files: list[str], expected: str) -> None:
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (["go.mod"], "go"),
+        (["Cargo.toml"], "cargo"),
+        (["pom.xml"], "junit"),
+        (["build.gradle.kts"], "junit"),
+        (["pyproject.toml"], "pytest"),
+        (["tests/test_a.py"], "pytest"),
+        (["go.mod", "pyproject.toml"], "go"),
+        (["README.md"], "none"),
+        ([], "none"),
+    ],
+)
+def test_the_runner_comes_from_the_project_files(
+    project: Path, monkeypatch: pytest.MonkeyPatch, files: list[str], expected: str
+) -> None:
     monkeypatch.delenv("SIDEKIT_RUNNER", raising=False)
     for name in files:
         (project / name).parent.mkdir(parents=True, exist_ok=True)
@@ -29,8 +33,9 @@ def test_the_runner_comes_from_the_project_files(project: Path, monkeypatch: pyt
     assert runners.detect(str(project)) == expected
 
 
-def test_sidekit_runner_names_the_runner_and_an_unknown_name_is_none(project: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sidekit_runner_names_the_runner_and_an_unknown_name_is_none(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (project / "go.mod").write_text("module m\n")
     monkeypatch.setenv("SIDEKIT_RUNNER", "cargo")
     assert runners.detect(str(project)) == "cargo"
@@ -56,16 +61,19 @@ def _raise_inner(name: str) -> None:
     raise ModuleNotFoundError("No module named 'somedependency'", name="somedependency")
 
 
-@pytest.mark.parametrize(("words", "expected"), [
-    (["go", "test", "./..."], "go"),
-    (["/usr/local/go/bin/go", "test"], "go"),
-    (["go", "build"], None),
-    (["cargo", "test", "-p", "a"], "cargo"),
-    (["cargo", "build"], None),
-    (["mvn", "test"], None),  # left alone: no option makes Maven's console compact
-    (["pytest", "-q"], None),  # pytest has its own rewrite
-    (["gotest"], None),
-])
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        (["go", "test", "./..."], "go"),
+        (["/usr/local/go/bin/go", "test"], "go"),
+        (["go", "build"], None),
+        (["cargo", "test", "-p", "a"], "cargo"),
+        (["cargo", "build"], None),
+        (["mvn", "test"], None),  # left alone: no option makes Maven's console compact
+        (["pytest", "-q"], None),  # pytest has its own rewrite
+        (["gotest"], None),
+    ],
+)
 def test_which_adapter_runs_a_command(words: list[str], expected: str | None) -> None:
     adapter = runners.for_words(words)
     assert (adapter.NAME if adapter is not None else None) == expected

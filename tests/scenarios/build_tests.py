@@ -34,8 +34,7 @@ PROJECT = {
     "pyproject.toml": '[project]\nname = "shop"\nversion = "0.1.0"\n',
     "shop/__init__.py": "",
     "shop/money.py": (
-        "def format_cents(cents: int) -> str:\n"
-        '    return "{:d}.{:02d} EUR".format(cents // 100, cents % 100)\n'
+        'def format_cents(cents: int) -> str:\n    return "{:d}.{:02d} EUR".format(cents // 100, cents % 100)\n'
     ),
     "shop/pricing.py": (
         'PRICES = {"apple": 50, "pear": 70}\n\n\n'
@@ -52,8 +51,7 @@ PROJECT = {
         "    return format_cents(apply_discount(cart_total(items), percent))\n"
     ),
     "shop/shipping.py": (
-        "def shipping_cents(weight_grams: int) -> int:\n"
-        "    return 500 if weight_grams <= 1000 else 900\n"
+        "def shipping_cents(weight_grams: int) -> int:\n    return 500 if weight_grams <= 1000 else 900\n"
     ),
     "shop/tax.py": 'VAT = {"de": 19, "fr": 20}\n\n\ndef vat_rate(country: str) -> int:\n    return VAT[country]\n',
     "tests/__init__.py": "",
@@ -87,7 +85,8 @@ PROJECT = {
 FIXED = {
     **PROJECT,
     "shop/pricing.py": PROJECT["shop/pricing.py"].replace(
-        "cents * (100 - percent) / 100  # the bug: true division makes a float", "cents * (100 - percent) // 100"),
+        "cents * (100 - percent) / 100  # the bug: true division makes a float", "cents * (100 - percent) // 100"
+    ),
     "shop/tax.py": PROJECT["shop/tax.py"].replace('"fr": 20}', '"fr": 20, "at": 20}'),
 }
 
@@ -101,13 +100,26 @@ def run_pytest(files: dict[str, str]) -> tuple[dict[str, str], str]:
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(text)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_", "GT_"))}
-        env.update(PYTHONPATH=REPO, PYTHONDONTWRITEBYTECODE="1", CLAUDE_PROJECT_DIR=tmp, COLUMNS="80",
-                   PYTEST_ADDOPTS="-p no:cacheprovider -p no:hypothesispytest")
+        env.update(
+            PYTHONPATH=REPO,
+            PYTHONDONTWRITEBYTECODE="1",
+            CLAUDE_PROJECT_DIR=tmp,
+            COLUMNS="80",
+            PYTEST_ADDOPTS="-p no:cacheprovider -p no:hypothesispytest",
+        )
         # The map's own pytest run leaves the status cache alone (-p no:sidekit): the plain run below writes it.
-        subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "map", "--project", tmp, "--", "-p", "no:sidekit"],
-                       cwd=tmp, env=env, capture_output=True, text=True, timeout=120, check=True)
-        done = subprocess.run([sys.executable, "-m", "pytest", "-q"], cwd=tmp, env=env, capture_output=True, text=True,
-                              timeout=120)
+        subprocess.run(
+            [sys.executable, "-m", "sidekit_hooks.cli", "map", "--project", tmp, "--", "-p", "no:sidekit"],
+            cwd=tmp,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q"], cwd=tmp, env=env, capture_output=True, text=True, timeout=120
+        )
         cache = {}
         for name in ("status.json", "status-tests.json", "code/covers.json"):
             with open(os.path.join(tmp, ".sidekit", name), encoding="utf-8") as handle:
@@ -140,11 +152,16 @@ def pinned(cache: dict[str, str], finished: float) -> dict[str, str]:
     for entry in table.get("collect", {}).values():
         entry["s"] = finished
     dump = {"separators": (",", ":"), "ensure_ascii": False}
-    texts = {".sidekit/status.json": json.dumps(summary, **dump), ".sidekit/status-tests.json": json.dumps(table, **dump),
-             ".sidekit/code/covers.json": cache[".sidekit/code/covers.json"]}
+    texts = {
+        ".sidekit/status.json": json.dumps(summary, **dump),
+        ".sidekit/status-tests.json": json.dumps(table, **dump),
+        ".sidekit/code/covers.json": cache[".sidekit/code/covers.json"],
+    }
     if finished == JUST_FINISHED:  # the player writes the time of play instead
-        texts = {name: text.replace(repr(JUST_FINISHED - 1.0), NOW).replace(repr(JUST_FINISHED), NOW)
-                 for name, text in texts.items()}
+        texts = {
+            name: text.replace(repr(JUST_FINISHED - 1.0), NOW).replace(repr(JUST_FINISHED), NOW)
+            for name, text in texts.items()
+        }
     return texts
 
 
@@ -158,17 +175,40 @@ print("red summary files:", RED_SUMMARY["files"])
 print("red coverage digest:", RED[".sidekit/code/covers.json"])
 
 
-def edit(name: str, path: str, old: str, new: str, expect: list[dict[str, str]], cache: dict[str, str] | None = None,
-         project: dict[str, str] = PROJECT) -> dict[str, object]:
+def edit(
+    name: str,
+    path: str,
+    old: str,
+    new: str,
+    expect: list[dict[str, str]],
+    cache: dict[str, str] | None = None,
+    project: dict[str, str] = PROJECT,
+) -> dict[str, object]:
     assert old in project[path], (name, old)
-    return {"name": name, "files": {**project, **(RED_NOW if cache is None else cache)}, "tool": "Edit",
-            "input": {"file_path": path, "old_string": old, "new_string": new}, "expect": expect}
+    return {
+        "name": name,
+        "files": {**project, **(RED_NOW if cache is None else cache)},
+        "tool": "Edit",
+        "input": {"file_path": path, "old_string": old, "new_string": new},
+        "expect": expect,
+    }
 
 
-def bash(name: str, command: str, expect: list[dict[str, str]], cache: dict[str, str], error: str = "", stdout: str = "",
-         project: dict[str, str] = PROJECT) -> dict[str, object]:
-    data: dict[str, object] = {"name": name, "files": {**project, **cache}, "tool": "Bash",
-                               "input": {"command": command, "description": "run the tests"}}
+def bash(
+    name: str,
+    command: str,
+    expect: list[dict[str, str]],
+    cache: dict[str, str],
+    error: str = "",
+    stdout: str = "",
+    project: dict[str, str] = PROJECT,
+) -> dict[str, object]:
+    data: dict[str, object] = {
+        "name": name,
+        "files": {**project, **cache},
+        "tool": "Bash",
+        "input": {"command": command, "description": "run the tests"},
+    }
     if error:
         data["error"] = error
     else:
@@ -194,84 +234,314 @@ RED_ERROR = "Exit code 1\n" + RED_LAST
 POSITIVE, NEAR_MISS = "positive", "near miss"
 C: list[tuple[str, dict[str, object]]] = []
 # --- positives: an edit where failing tests pass through or live; a raw pytest run that left failures
-C.append((POSITIVE, edit("edit-helper-failing-tests-pass-through", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}",
-                         tests_said(text="[sidecar:tests] 2 tests that failed in the last run pass through shop/money.py (3 failed, 7 passed; 2 root causes);"
-                                    " details: sidekit failures tests/test_cart.py::test_label; re-run: sidekit test tests/test_cart.py"))))
-C.append((POSITIVE, edit("edit-caller-failing-tests-pass-through", "shop/cart.py",
-                         "    return format_cents(apply_discount(cart_total(items), percent))",
-                         "    return format_cents(int(apply_discount(cart_total(items), percent)))",
-                         tests_said("pass through shop/cart.py"))))
-C.append((POSITIVE, edit("edit-module-the-failing-test-raises-in", "shop/tax.py", '"fr": 20}', '"fr": 20, "at": 20}',
-                         tests_said("1 test that failed in the last run passes through shop/tax.py"))))
-C.append((POSITIVE, edit("edit-failing-test-file", "tests/test_tax.py", '    assert vat_rate("at") == 20',
-                         '    assert vat_rate("at") == 20  # Austria joined in 1995', tests_said("1 test that failed in the last run lives in tests/test_tax.py"))))
-C.append((POSITIVE, {"name": "rewrite-helper-with-write", "files": {**PROJECT, **RED_NOW}, "tool": "Write",
-                     "input": {"file_path": "shop/money.py", "content": "def format_cents(cents: int) -> str:\n"
-                               "    cents = int(cents)\n    return f\"{cents // 100}.{cents % 100:02d} EUR\"\n"},
-                     "expect": tests_said("pass through shop/money.py")}))
-C.append((POSITIVE, bash("raw-pytest-failed", "pytest -q", tests_said(text=
-    "[sidecar:tests] pytest: 3 failed, 7 passed; 2 root causes; biggest: ValueError at shop/money.py:2 (2 tests): sidekit failures 293fb437."
-    " Next time `sidekit test` answers in one JSON line"), RED_NOW, error=RED_ERROR)))
-C.append((POSITIVE, bash("raw-python-m-pytest-failed", "python -m pytest -q tests/", tests_said("pytest: 3 failed, 7 passed"), RED_NOW,
-                         error=RED_ERROR)))
-C.append((POSITIVE, bash("raw-uv-pytest-failed-after-cd", "cd shop && uv run pytest -x ..", tests_said("pytest: 3 failed, 7 passed"),
-                         RED_NOW, error=RED_ERROR)))
+C.append(
+    (
+        POSITIVE,
+        edit(
+            "edit-helper-failing-tests-pass-through",
+            "shop/money.py",
+            "{:d}.{:02d}",
+            "{:.0f}.{:02.0f}",
+            tests_said(
+                text="[sidecar:tests] 2 tests that failed in the last run pass through shop/money.py (3 failed, 7 passed; 2 root causes);"
+                " details: sidekit failures tests/test_cart.py::test_label; re-run: sidekit test tests/test_cart.py"
+            ),
+        ),
+    )
+)
+C.append(
+    (
+        POSITIVE,
+        edit(
+            "edit-caller-failing-tests-pass-through",
+            "shop/cart.py",
+            "    return format_cents(apply_discount(cart_total(items), percent))",
+            "    return format_cents(int(apply_discount(cart_total(items), percent)))",
+            tests_said("pass through shop/cart.py"),
+        ),
+    )
+)
+C.append(
+    (
+        POSITIVE,
+        edit(
+            "edit-module-the-failing-test-raises-in",
+            "shop/tax.py",
+            '"fr": 20}',
+            '"fr": 20, "at": 20}',
+            tests_said("1 test that failed in the last run passes through shop/tax.py"),
+        ),
+    )
+)
+C.append(
+    (
+        POSITIVE,
+        edit(
+            "edit-failing-test-file",
+            "tests/test_tax.py",
+            '    assert vat_rate("at") == 20',
+            '    assert vat_rate("at") == 20  # Austria joined in 1995',
+            tests_said("1 test that failed in the last run lives in tests/test_tax.py"),
+        ),
+    )
+)
+C.append(
+    (
+        POSITIVE,
+        {
+            "name": "rewrite-helper-with-write",
+            "files": {**PROJECT, **RED_NOW},
+            "tool": "Write",
+            "input": {
+                "file_path": "shop/money.py",
+                "content": "def format_cents(cents: int) -> str:\n"
+                '    cents = int(cents)\n    return f"{cents // 100}.{cents % 100:02d} EUR"\n',
+            },
+            "expect": tests_said("pass through shop/money.py"),
+        },
+    )
+)
+C.append(
+    (
+        POSITIVE,
+        bash(
+            "raw-pytest-failed",
+            "pytest -q",
+            tests_said(
+                text="[sidecar:tests] pytest: 3 failed, 7 passed; 2 root causes; biggest: ValueError at shop/money.py:2 (2 tests): sidekit failures 293fb437."
+                " Next time `sidekit test` answers in one JSON line"
+            ),
+            RED_NOW,
+            error=RED_ERROR,
+        ),
+    )
+)
+C.append(
+    (
+        POSITIVE,
+        bash(
+            "raw-python-m-pytest-failed",
+            "python -m pytest -q tests/",
+            tests_said("pytest: 3 failed, 7 passed"),
+            RED_NOW,
+            error=RED_ERROR,
+        ),
+    )
+)
+C.append(
+    (
+        POSITIVE,
+        bash(
+            "raw-uv-pytest-failed-after-cd",
+            "cd shop && uv run pytest -x ..",
+            tests_said("pytest: 3 failed, 7 passed"),
+            RED_NOW,
+            error=RED_ERROR,
+        ),
+    )
+)
 # The division bug in shop/pricing.py is what the failing tests exercise, but it raises nowhere, so no
 # frame of any traceback is in pricing.py: the map's coverage digest ties the file to them.
-C.append((POSITIVE, edit("edit-helper-that-returns-the-wrong-value", "shop/pricing.py", "cents * (100 - percent) / 100",
-                         "cents * (100 - percent) // 100", tests_said(text=
-    "[sidecar:tests] shop/pricing.py is covered by 2 tests that failed in the last run (3 failed, 7 passed; 2 root causes);"
-    " details: sidekit failures tests/test_cart.py::test_label; re-run: sidekit test tests/test_cart.py"))))
-C.append((POSITIVE, {"name": "rewrite-wrong-value-helper-with-write", "files": {**PROJECT, **RED_NOW}, "tool": "Write",
-                     "input": {"file_path": "shop/pricing.py", "content": PROJECT["shop/pricing.py"].replace(
-                         "cents * (100 - percent) / 100  # the bug: true division makes a float", "cents * (100 - percent) // 100")},
-                     "expect": tests_said("shop/pricing.py is covered by 2 tests that failed in the last run")}))
+C.append(
+    (
+        POSITIVE,
+        edit(
+            "edit-helper-that-returns-the-wrong-value",
+            "shop/pricing.py",
+            "cents * (100 - percent) / 100",
+            "cents * (100 - percent) // 100",
+            tests_said(
+                text="[sidecar:tests] shop/pricing.py is covered by 2 tests that failed in the last run (3 failed, 7 passed; 2 root causes);"
+                " details: sidekit failures tests/test_cart.py::test_label; re-run: sidekit test tests/test_cart.py"
+            ),
+        ),
+    )
+)
+C.append(
+    (
+        POSITIVE,
+        {
+            "name": "rewrite-wrong-value-helper-with-write",
+            "files": {**PROJECT, **RED_NOW},
+            "tool": "Write",
+            "input": {
+                "file_path": "shop/pricing.py",
+                "content": PROJECT["shop/pricing.py"].replace(
+                    "cents * (100 - percent) / 100  # the bug: true division makes a float",
+                    "cents * (100 - percent) // 100",
+                ),
+            },
+            "expect": tests_said("shop/pricing.py is covered by 2 tests that failed in the last run"),
+        },
+    )
+)
 # The same wrong-value bug without a map: only the import graph (tests/test_pricing.py and, through
 # shop/cart.py, tests/test_cart.py import shop.pricing) ties the file to the failing tests.
 NO_MAP = {name: text for name, text in RED_NOW.items() if name != ".sidekit/code/covers.json"}
 WITHOUT_A_MAP = "no traceback passes through shop/pricing.py and without `sidekit map` the sidecar has no other basis; the import graph would give one (#10)"
-C.append((POSITIVE, {**edit("edit-wrong-value-helper-without-a-map", "shop/pricing.py", "cents * (100 - percent) / 100",
-                            "cents * (100 - percent) // 100", tests_said("shop/pricing.py"), cache=NO_MAP), "xfail": WITHOUT_A_MAP}))
-C.append((POSITIVE, {"name": "rewrite-wrong-value-helper-without-a-map", "files": {**PROJECT, **NO_MAP}, "tool": "Write",
-                     "input": {"file_path": "shop/pricing.py", "content": FIXED["shop/pricing.py"]},
-                     "expect": tests_said("shop/pricing.py"), "xfail": WITHOUT_A_MAP}))
+C.append(
+    (
+        POSITIVE,
+        {
+            **edit(
+                "edit-wrong-value-helper-without-a-map",
+                "shop/pricing.py",
+                "cents * (100 - percent) / 100",
+                "cents * (100 - percent) // 100",
+                tests_said("shop/pricing.py"),
+                cache=NO_MAP,
+            ),
+            "xfail": WITHOUT_A_MAP,
+        },
+    )
+)
+C.append(
+    (
+        POSITIVE,
+        {
+            "name": "rewrite-wrong-value-helper-without-a-map",
+            "files": {**PROJECT, **NO_MAP},
+            "tool": "Write",
+            "input": {"file_path": "shop/pricing.py", "content": FIXED["shop/pricing.py"]},
+            "expect": tests_said("shop/pricing.py"),
+            "xfail": WITHOUT_A_MAP,
+        },
+    )
+)
 # pytest behind a Makefile target: the plugin recorded the run that just ended, but only pytest command
 # lines are recognised.
-C.append((POSITIVE, {**bash("make-test-failed", "make test", tests_said("pytest: 3 failed, 7 passed"), RED_NOW,
-                            error="Exit code 2\npytest -q\n" + RED_LAST + "\nmake: *** [Makefile:4: test] Error 1"),
-                     "xfail": "`make test` ran pytest and the cache says that run just ended with 3 failures, but the sidecar "
-                              "reads only pytest command lines (#13)"}))
+C.append(
+    (
+        POSITIVE,
+        {
+            **bash(
+                "make-test-failed",
+                "make test",
+                tests_said("pytest: 3 failed, 7 passed"),
+                RED_NOW,
+                error="Exit code 2\npytest -q\n" + RED_LAST + "\nmake: *** [Makefile:4: test] Error 1",
+            ),
+            "xfail": "`make test` ran pytest and the cache says that run just ended with 3 failures, but the sidecar "
+            "reads only pytest command lines (#13)",
+        },
+    )
+)
 
 # --- near misses
-C.append((NEAR_MISS, edit("edit-unrelated-module", "shop/shipping.py", "    return 500 if weight_grams <= 1000 else 900",
-                          "    return 500 if weight_grams <= 1200 else 900", [])))
-C.append((NEAR_MISS, edit("edit-passing-test-file", "tests/test_shipping.py", "    assert shipping_cents(1500) == 900",
-                          "    assert shipping_cents(1500) == 900\n    assert shipping_cents(0) == 500", [])))
+C.append(
+    (
+        NEAR_MISS,
+        edit(
+            "edit-unrelated-module",
+            "shop/shipping.py",
+            "    return 500 if weight_grams <= 1000 else 900",
+            "    return 500 if weight_grams <= 1200 else 900",
+            [],
+        ),
+    )
+)
+C.append(
+    (
+        NEAR_MISS,
+        edit(
+            "edit-passing-test-file",
+            "tests/test_shipping.py",
+            "    assert shipping_cents(1500) == 900",
+            "    assert shipping_cents(1500) == 900\n    assert shipping_cents(0) == 500",
+            [],
+        ),
+    )
+)
 C.append((NEAR_MISS, edit("edit-pyproject-version", "pyproject.toml", 'version = "0.1.0"', 'version = "0.1.1"', [])))
-C.append((NEAR_MISS, edit("edit-helper-after-a-green-run", "shop/money.py", "def format_cents(cents: int) -> str:\n",
-                          'def format_cents(cents: int) -> str:\n    """12.34 EUR from 1234."""\n', [],
-                          cache=GREEN_NOW, project=FIXED)))
+C.append(
+    (
+        NEAR_MISS,
+        edit(
+            "edit-helper-after-a-green-run",
+            "shop/money.py",
+            "def format_cents(cents: int) -> str:\n",
+            'def format_cents(cents: int) -> str:\n    """12.34 EUR from 1234."""\n',
+            [],
+            cache=GREEN_NOW,
+            project=FIXED,
+        ),
+    )
+)
 C.append((NEAR_MISS, edit("edit-helper-no-cache", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}", [], cache={})))
-C.append((NEAR_MISS, {"name": "read-failing-helper", "files": {**PROJECT, **RED_NOW}, "tool": "Read",
-                      "input": {"file_path": "shop/money.py"}, "expect": []}))
+C.append(
+    (
+        NEAR_MISS,
+        {
+            "name": "read-failing-helper",
+            "files": {**PROJECT, **RED_NOW},
+            "tool": "Read",
+            "input": {"file_path": "shop/money.py"},
+            "expect": [],
+        },
+    )
+)
 # A short green raw run: the tests sidecar stays silent, and so does the tools sidecar's raw-run hint (#18).
-C.append((NEAR_MISS, bash("raw-pytest-green", "pytest -q", [], GREEN_NOW, stdout=GREEN_LAST,
-                          project=FIXED)))
+C.append((NEAR_MISS, bash("raw-pytest-green", "pytest -q", [], GREEN_NOW, stdout=GREEN_LAST, project=FIXED)))
 # Said once: the second edit to the same file in the session (same cache generation) stays silent.
-REPEAT = edit("repeat-first-edit", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}", tests_said("pass through shop/money.py"))
+REPEAT = edit(
+    "repeat-first-edit", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}", tests_said("pass through shop/money.py")
+)
 C.append((POSITIVE, {"session": "tests-said-once", **REPEAT}))
-C.append((NEAR_MISS, {"name": "repeat-second-edit", "session": "tests-said-once", "tool": "Edit",
-                      "input": {"file_path": "shop/money.py", "old_string": " EUR", "new_string": " €"}, "expect": []}))
+C.append(
+    (
+        NEAR_MISS,
+        {
+            "name": "repeat-second-edit",
+            "session": "tests-said-once",
+            "tool": "Edit",
+            "input": {"file_path": "shop/money.py", "old_string": " EUR", "new_string": " €"},
+            "expect": [],
+        },
+    )
+)
 C.append((NEAR_MISS, bash("raw-pytest-failed-no-cache", "pytest -q", [], {}, error=RED_ERROR)))
-C.append((NEAR_MISS, bash("raw-pytest-plugin-off-stale-cache", "pytest -q -p no:sidekit", [], RED_OLD, error=RED_ERROR)))
-C.append((NEAR_MISS, bash("sidekit-test-not-raw", "sidekit test", [], RED_NOW,
-                          error='Exit code 1\n{"state":"failed","failed":3,"passed":7}')))
-C.append((NEAR_MISS, bash("grep-for-pytest-in-config", "grep -n pytest pytest.ini pyproject.toml", [], RED_NOW,
-                          stdout="pytest.ini:1:[pytest]")))
-C.append((NEAR_MISS, bash("pip-install-pytest", "python -m pip install pytest-xdist", [], RED_NOW, stdout="Successfully installed")))
+C.append(
+    (NEAR_MISS, bash("raw-pytest-plugin-off-stale-cache", "pytest -q -p no:sidekit", [], RED_OLD, error=RED_ERROR))
+)
+C.append(
+    (
+        NEAR_MISS,
+        bash(
+            "sidekit-test-not-raw",
+            "sidekit test",
+            [],
+            RED_NOW,
+            error='Exit code 1\n{"state":"failed","failed":3,"passed":7}',
+        ),
+    )
+)
+C.append(
+    (
+        NEAR_MISS,
+        bash(
+            "grep-for-pytest-in-config",
+            "grep -n pytest pytest.ini pyproject.toml",
+            [],
+            RED_NOW,
+            stdout="pytest.ini:1:[pytest]",
+        ),
+    )
+)
+C.append(
+    (
+        NEAR_MISS,
+        bash("pip-install-pytest", "python -m pip install pytest-xdist", [], RED_NOW, stdout="Successfully installed"),
+    )
+)
 
 with open(os.path.join(HERE, "tests.jsonl"), "w", encoding="utf-8") as out:
     for _, item in C:
         out.write(json.dumps(item) + "\n")
-print("tests cases", len(C), "positives", sum(1 for label, _ in C if label == POSITIVE),
-      "near misses", sum(1 for label, _ in C if label == NEAR_MISS))
+print(
+    "tests cases",
+    len(C),
+    "positives",
+    sum(1 for label, _ in C if label == POSITIVE),
+    "near misses",
+    sum(1 for label, _ in C if label == NEAR_MISS),
+)

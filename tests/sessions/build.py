@@ -54,7 +54,7 @@ def label(match: str, verdict: str, why: str) -> dict[str, str]:
 
 # --- boltons: strutils.summarize ------------------------------------------------------------------
 
-BOLTONS_PACK = '''[pack]
+BOLTONS_PACK = """[pack]
 name = "boltons-house"
 description = "How boltons' string helpers are written"
 
@@ -69,7 +69,7 @@ tools = ["Edit", "Write"]
 paths = ["boltons/strutils.py"]
 added = '^def [a-z]'
 absent = '>>>'
-'''
+"""
 
 JOIN_PARAGRAPHS = '''
 
@@ -94,14 +94,14 @@ def summarize(text, max_len=80):
     return ellipsize(flat, max_len + 1)
 '''
 
-SUMMARIZE_TESTS = '''
+SUMMARIZE_TESTS = """
 
 
 def test_summarize():
     text = "Short\\n lines\\nwrapped.\\n\\nAnother paragraph here."
     assert strutils.summarize(text, 80) == 'Short lines wrapped. Another paragraph here.'
     assert strutils.summarize(text, 20) == 'Short lines…'
-'''
+"""
 
 BOLTONS = {
     "package": "boltons==26.2.0",
@@ -119,25 +119,47 @@ BOLTONS = {
         bash('grep -rn "unwrap_text" boltons tests', "who uses unwrap_text"),
         read("boltons/iterutils.py", 1, 120),
         read("boltons/formatutils.py", 1, 30),
-        edit("boltons/strutils.py", "           'human_readable_list', 'ellipsize']",
-             "           'human_readable_list', 'ellipsize', 'summarize']"),
-        edit("boltons/strutils.py", "    return text[:end] + ellipsis", "    return text[:end] + ellipsis" + JOIN_PARAGRAPHS),
-        bash('.venv/bin/python -c "from boltons.strutils import summarize; print(summarize(\'a b\\nc\', 3))"', "try it"),
-        edit("tests/test_strutils.py", "    assert strutils.args2cmd(['a a', 'bb'], sep='|') == '\"a a\"|bb'",
-             "    assert strutils.args2cmd(['a a', 'bb'], sep='|') == '\"a a\"|bb'" + SUMMARIZE_TESTS),
+        edit(
+            "boltons/strutils.py",
+            "           'human_readable_list', 'ellipsize']",
+            "           'human_readable_list', 'ellipsize', 'summarize']",
+        ),
+        edit(
+            "boltons/strutils.py",
+            "    return text[:end] + ellipsis",
+            "    return text[:end] + ellipsis" + JOIN_PARAGRAPHS,
+        ),
+        bash(
+            ".venv/bin/python -c \"from boltons.strutils import summarize; print(summarize('a b\\nc', 3))\"", "try it"
+        ),
+        edit(
+            "tests/test_strutils.py",
+            "    assert strutils.args2cmd(['a a', 'bb'], sep='|') == '\"a a\"|bb'",
+            "    assert strutils.args2cmd(['a a', 'bb'], sep='|') == '\"a a\"|bb'" + SUMMARIZE_TESTS,
+        ),
         bash(".venv/bin/python -m pytest -q tests/test_strutils.py", "run the tests"),
         bash("sidekit test tests/test_strutils.py", "run the tests compactly"),
         bash("sidekit failures", "why it fails"),
         edit("boltons/strutils.py", "    return ellipsize(flat, max_len + 1)", "    return ellipsize(flat, max_len)"),
         bash("sidekit test tests/test_strutils.py", "run the tests again"),
-        edit("boltons/iterutils.py", "# Copyright (c) 2013, Mahmoud Hashemi\n", "# Copyright (c) 2013-2026, Mahmoud Hashemi\n"),
+        edit(
+            "boltons/iterutils.py",
+            "# Copyright (c) 2013, Mahmoud Hashemi\n",
+            "# Copyright (c) 2013-2026, Mahmoud Hashemi\n",
+        ),
         bash("git diff --stat", "what changed"),
         bash("git checkout -- boltons/iterutils.py", "undo the stray edit"),
-        edit("boltons/strutils.py", "    flat = _join_paragraphs(text, sep=' ')", "    flat = unwrap_text(text, ending=' ')"),
-        edit("boltons/strutils.py",
-             '    """Join *text*\'s wrapped lines into one paragraph and cut it to *max_len*."""',
-             '    """Join *text*\'s wrapped lines into one paragraph and cut it to *max_len*.\n\n'
-             "    >>> summarize('Short\\\\n lines.', 20)\n    'Short lines.'\n    \"\"\""),
+        edit(
+            "boltons/strutils.py",
+            "    flat = _join_paragraphs(text, sep=' ')",
+            "    flat = unwrap_text(text, ending=' ')",
+        ),
+        edit(
+            "boltons/strutils.py",
+            '    """Join *text*\'s wrapped lines into one paragraph and cut it to *max_len*."""',
+            '    """Join *text*\'s wrapped lines into one paragraph and cut it to *max_len*.\n\n'
+            "    >>> summarize('Short\\\\n lines.', 20)\n    'Short lines.'\n    \"\"\"",
+        ),
         bash("sidekit test tests/test_strutils.py", "run the tests"),
         bash("tail -n 30 boltons/strutils.py", "look at the end of the file"),
         grep("summarize", "tests"),
@@ -150,7 +172,7 @@ BOLTONS = {
 
 # --- isodate: parse_week_date -----------------------------------------------------------------------
 
-ISODATE_PACK = '''[pack]
+ISODATE_PACK = """[pack]
 name = "isodate-house"
 description = "isodate's error contract"
 
@@ -165,7 +187,7 @@ severity = "high"
 tools = ["Edit", "Write"]
 paths = ["src/isodate/**/*.py"]
 added = 'raise\\s+ValueError\\('
-'''
+"""
 
 WEEK_DATE = '''
 
@@ -192,7 +214,7 @@ def parse_week_date(text):
     return start + timedelta(weeks=week - 1, days=day - 1)
 '''
 
-WEEK_TESTS = '''
+WEEK_TESTS = """
 
 
 def test_parse_week_date():
@@ -202,7 +224,7 @@ def test_parse_week_date():
     assert parse_week_date("2020W011") == date(2019, 12, 30)
     with pytest.raises(ISO8601Error):
         parse_week_date("2024-13-01")
-'''
+"""
 
 ISODATE = {
     "package": "isodate==0.7.2",
@@ -220,19 +242,32 @@ ISODATE = {
         read("src/isodate/isoerror.py"),
         read("src/isodate/duration.py"),
         glob("src/isodate/*.py"),
-        edit("src/isodate/isodates.py", "DATE_REGEX_CACHE = {}",
-             "DATE_REGEX_CACHE: dict = {}"),
-        edit("src/isodate/isodates.py", "    return strftime(tdate, format, yeardigits)",
-             "    return strftime(tdate, format, yeardigits)" + WEEK_DATE),
-        bash('.venv/bin/python -c "from isodate.isodates import parse_week_date as p; print(p(\'2024-W05-3\'))"', "try it"),
-        edit("tests/test_date.py", "        assert date_isoformat(expected, format, yeardigits) == datestring",
-             "        assert date_isoformat(expected, format, yeardigits) == datestring" + WEEK_TESTS),
+        edit("src/isodate/isodates.py", "DATE_REGEX_CACHE = {}", "DATE_REGEX_CACHE: dict = {}"),
+        edit(
+            "src/isodate/isodates.py",
+            "    return strftime(tdate, format, yeardigits)",
+            "    return strftime(tdate, format, yeardigits)" + WEEK_DATE,
+        ),
+        bash(
+            ".venv/bin/python -c \"from isodate.isodates import parse_week_date as p; print(p('2024-W05-3'))\"",
+            "try it",
+        ),
+        edit(
+            "tests/test_date.py",
+            "        assert date_isoformat(expected, format, yeardigits) == datestring",
+            "        assert date_isoformat(expected, format, yeardigits) == datestring" + WEEK_TESTS,
+        ),
         bash(".venv/bin/python -m pytest -q tests/test_date.py", "run the tests"),
         bash("sidekit failures", "why it fails"),
-        edit("src/isodate/isodates.py", '        raise ValueError("not a week date: %r" % text)',
-             '        raise ISO8601Error("Unrecognised ISO 8601 week date: %r" % text)'),
+        edit(
+            "src/isodate/isodates.py",
+            '        raise ValueError("not a week date: %r" % text)',
+            '        raise ISO8601Error("Unrecognised ISO 8601 week date: %r" % text)',
+        ),
         bash("sidekit test tests/test_date.py", "run the tests again"),
-        edit("src/isodate/isodates.py", '''
+        edit(
+            "src/isodate/isodates.py",
+            '''
 
 def _days_in_month(year, month):
     """How many days the month has."""
@@ -243,10 +278,15 @@ def _days_in_month(year, month):
     if ((year % 400) == 0) or ((year % 100) != 0) and ((year % 4) == 0):
         return 29
     return 28
-''', ""),
+''',
+            "",
+        ),
         read("src/isodate/__init__.py"),
-        edit("src/isodate/__init__.py", "from isodate.isodates import date_isoformat, parse_date",
-             "from isodate.isodates import date_isoformat, parse_date, parse_week_date"),
+        edit(
+            "src/isodate/__init__.py",
+            "from isodate.isodates import date_isoformat, parse_date",
+            "from isodate.isodates import date_isoformat, parse_date, parse_week_date",
+        ),
         bash("git diff --stat", "what changed"),
         bash("cat src/isodate/__init__.py | grep week", "check the export"),
         bash("git checkout -- src/isodate/__init__.py", "keep the export out of this change"),
@@ -261,7 +301,7 @@ def _days_in_month(year, month):
 
 # --- cachetools: keys.kwkey ------------------------------------------------------------------------
 
-CACHETOOLS_PACK = '''[pack]
+CACHETOOLS_PACK = """[pack]
 name = "cachetools-house"
 description = "Key functions since cachetools 6"
 
@@ -276,7 +316,7 @@ severity = "high"
 tools = ["Edit", "Write"]
 paths = ["src/cachetools/keys.py"]
 added = '_HashedTuple\\('
-'''
+"""
 
 KWKEY = '''
 
@@ -294,14 +334,14 @@ def kwkey(*args, **kwargs):
     return _HashedTuple(_sorted_key(*args, **kept))
 '''
 
-KWKEY_TESTS = '''
+KWKEY_TESTS = """
 
     def test_kwkey(self, key=cachetools.keys.kwkey):
         self.assertEqual(key(1, x=None), key(1))
         self.assertEqual(key(1, x=0), key(1, x=0))
         self.assertNotEqual(key(1, x=0), key(1))
         self.assertIs(type(key(1, x=2)), tuple)
-'''
+"""
 
 CACHETOOLS = {
     "package": "cachetools==8.0.2",
@@ -318,31 +358,55 @@ CACHETOOLS = {
         grep("keys.hashkey", "src"),
         read("src/cachetools/__init__.py"),
         bash("grep -rn hashkey src/cachetools", "where hashkey is used"),
-        edit("src/cachetools/keys.py", '__all__ = ("hashkey", "methodkey", "typedkey", "typedmethodkey")',
-             '__all__ = ("hashkey", "kwkey", "methodkey", "typedkey", "typedmethodkey")'),
+        edit(
+            "src/cachetools/keys.py",
+            '__all__ = ("hashkey", "methodkey", "typedkey", "typedmethodkey")',
+            '__all__ = ("hashkey", "kwkey", "methodkey", "typedkey", "typedmethodkey")',
+        ),
         bash("sleep 2", "let the editor settle"),
-        edit("src/cachetools/keys.py", "    return key + tuple(map(type, args))\n\n\ndef typedmethodkey",
-             "    return key + tuple(map(type, args))" + KWKEY + "\n\ndef typedmethodkey"),
-        edit("tests/test_keys.py", "    def test_methodkey(self, key=cachetools.keys.methodkey):",
-             KWKEY_TESTS.lstrip("\n") + "\n    def test_methodkey(self, key=cachetools.keys.methodkey):"),
+        edit(
+            "src/cachetools/keys.py",
+            "    return key + tuple(map(type, args))\n\n\ndef typedmethodkey",
+            "    return key + tuple(map(type, args))" + KWKEY + "\n\ndef typedmethodkey",
+        ),
+        edit(
+            "tests/test_keys.py",
+            "    def test_methodkey(self, key=cachetools.keys.methodkey):",
+            KWKEY_TESTS.lstrip("\n") + "\n    def test_methodkey(self, key=cachetools.keys.methodkey):",
+        ),
         bash(".venv/bin/python -m pytest -q tests/test_keys.py", "run the key tests"),
         bash("sidekit failures", "why it fails"),
-        edit("src/cachetools/keys.py", "    return _HashedTuple(_sorted_key(*args, **kept))",
-             "    return _sorted_key(*args, **kept)"),
+        edit(
+            "src/cachetools/keys.py",
+            "    return _HashedTuple(_sorted_key(*args, **kept))",
+            "    return _sorted_key(*args, **kept)",
+        ),
         bash("sidekit test tests/test_keys.py", "run them again"),
-        edit("src/cachetools/keys.pyi", "def typedkey(*args: Hashable, **kwargs: Hashable) -> tuple[Hashable, ...]: ...",
-             "def kwkey(*args: Hashable, **kwargs: Hashable | None) -> tuple[Hashable, ...]: ...\n"
-             "def typedkey(*args: Hashable, **kwargs: Hashable) -> tuple[Hashable, ...]: ..."),
-        edit("src/cachetools/keys.pyi", '__all__: Final = ("hashkey", "methodkey", "typedkey", "typedmethodkey")',
-             '__all__: Final = ("hashkey", "kwkey", "methodkey", "typedkey", "typedmethodkey")'),
+        edit(
+            "src/cachetools/keys.pyi",
+            "def typedkey(*args: Hashable, **kwargs: Hashable) -> tuple[Hashable, ...]: ...",
+            "def kwkey(*args: Hashable, **kwargs: Hashable | None) -> tuple[Hashable, ...]: ...\n"
+            "def typedkey(*args: Hashable, **kwargs: Hashable) -> tuple[Hashable, ...]: ...",
+        ),
+        edit(
+            "src/cachetools/keys.pyi",
+            '__all__: Final = ("hashkey", "methodkey", "typedkey", "typedmethodkey")',
+            '__all__: Final = ("hashkey", "kwkey", "methodkey", "typedkey", "typedmethodkey")',
+        ),
         grep("hashkey", "docs"),
         read("docs/index.rst", 320, 30),
-        edit("docs/index.rst", "   default is to call :func:`cachetools.keys.hashkey`.",
-             "   default is to call :func:`cachetools.keys.hashkey` (or :func:`cachetools.keys.kwkey`)."),
+        edit(
+            "docs/index.rst",
+            "   default is to call :func:`cachetools.keys.hashkey`.",
+            "   default is to call :func:`cachetools.keys.hashkey` (or :func:`cachetools.keys.kwkey`).",
+        ),
         bash("git diff --stat", "what changed"),
-        edit("src/cachetools/keys.py",
-             "def _sorted_key(*args, **kwargs):\n    if kwargs:\n        return args + _kwmark + tuple(sorted(kwargs.items()))\n"
-             "    else:\n        return args\n\n\n", ""),
+        edit(
+            "src/cachetools/keys.py",
+            "def _sorted_key(*args, **kwargs):\n    if kwargs:\n        return args + _kwmark + tuple(sorted(kwargs.items()))\n"
+            "    else:\n        return args\n\n\n",
+            "",
+        ),
         edit("src/cachetools/keys.py", "    return _sorted_key(*args, **kept)", "    return hashkey(*args, **kept)"),
         bash("sidekit test tests/test_keys.py", "run them again"),
         bash("find . -name '*.pyi'", "stubs"),

@@ -93,8 +93,11 @@ def labels_path(name: str) -> Path:
 
 def load(name: str) -> Script:
     review = labels_path(name)
-    return Script(name, json.loads((HERE / f"{name}.json").read_text()),
-                  json.loads(review.read_text()) if review.exists() else None)
+    return Script(
+        name,
+        json.loads((HERE / f"{name}.json").read_text()),
+        json.loads(review.read_text()) if review.exists() else None,
+    )
 
 
 def names() -> list[str]:
@@ -111,12 +114,29 @@ def sdist(package: str) -> Path:
     CACHE.mkdir(exist_ok=True)
     stem = name.replace("-", "_").lower()
     for found in CACHE.glob("*.tar.gz"):
-        if found.name.lower().replace("-", "_").startswith(f"{stem}_{version}".lower()) or \
-                found.name.lower().startswith(f"{name.lower()}-{version}"):
+        if found.name.lower().replace("-", "_").startswith(
+            f"{stem}_{version}".lower()
+        ) or found.name.lower().startswith(f"{name.lower()}-{version}"):
             return found
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-                    "--disable-pip-version-check", package, "-d", str(CACHE)], check=True, capture_output=True,
-                   timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "--disable-pip-version-check",
+            package,
+            "-d",
+            str(CACHE),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     return sdist(package)
 
 
@@ -136,10 +156,25 @@ def prepare(script: Script, root: Path) -> Path:
     git(root, "add", "-A")
     git(root, "-c", "user.name=corpus", "-c", "user.email=corpus@example.invalid", "commit", "-qm", "sdist")
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / ".venv")], check=True, timeout=120)
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(root / ".venv" / "bin" / "python"), "install",
-                    "--quiet", "--disable-pip-version-check", "pytest", *script.data.get("requirements", []),
-                    "-e", str(root)],
-                   check=True, capture_output=True, timeout=600)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(root / ".venv" / "bin" / "python"),
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "pytest",
+            *script.data.get("requirements", []),
+            "-e",
+            str(root),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     if script.data.get("wiring", "settings") == "settings":
         sidekit(root, "install", "--project", str(root))  # else the plugin form: `claude --plugin-dir` this checkout
     scope = script.data.get("scope")
@@ -158,8 +193,14 @@ def git(root: Path, *args: str) -> None:
 
 
 def sidekit(root: Path, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", *args], cwd=root, capture_output=True, text=True,
-                          timeout=120, env=dict(os.environ, CLAUDE_PROJECT_DIR=str(root)))
+    done = subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, CLAUDE_PROJECT_DIR=str(root)),
+    )
     assert done.returncode == 0, f"sidekit {' '.join(args)}: {done.stderr}"
     return done.stdout
 
@@ -224,8 +265,11 @@ class Result:
 
     @property
     def useful_available(self) -> set[str]:
-        return {text for text, label in self.available.items() if label == "useful"} | {
-            n.text for n in self.delivered if n.label == "useful"} | {f"(lost) {match}" for match in self.lost}
+        return (
+            {text for text, label in self.available.items() if label == "useful"}
+            | {n.text for n in self.delivered if n.label == "useful"}
+            | {f"(lost) {match}" for match in self.lost}
+        )
 
     @property
     def useful_delivered(self) -> set[str]:
@@ -240,12 +284,22 @@ class Result:
         return self.nudge_bytes / max(self.result_bytes, 1)
 
     def row(self) -> dict[str, Any]:
-        return {"session": self.name, "calls": self.calls, "delivered": len(self.delivered),
-                "pending": self.pending, "usefulDelivered": len(self.useful_delivered),
-                "usefulAvailable": len(self.useful_available), "wrong": self.count("wrong"),
-                "noise": self.count("noise"), "noisePer100": round(self.noise_per_100, 2),
-                "lost": len(self.lost), "nudgeBytes": self.nudge_bytes, "resultBytes": self.result_bytes,
-                "byteShare": round(self.byte_share, 4), "misses": len(self.misses)}
+        return {
+            "session": self.name,
+            "calls": self.calls,
+            "delivered": len(self.delivered),
+            "pending": self.pending,
+            "usefulDelivered": len(self.useful_delivered),
+            "usefulAvailable": len(self.useful_available),
+            "wrong": self.count("wrong"),
+            "noise": self.count("noise"),
+            "noisePer100": round(self.noise_per_100, 2),
+            "lost": len(self.lost),
+            "nudgeBytes": self.nudge_bytes,
+            "resultBytes": self.result_bytes,
+            "byteShare": round(self.byte_share, 4),
+            "misses": len(self.misses),
+        }
 
 
 def nudge_lines(reminder: str) -> list[str]:
@@ -286,8 +340,15 @@ def received_in(run: Any, offset: int, count: int) -> list[Received]:
                 last = ids.get(str(block.get("id")), last) if block.get("type") == "tool_use" else last
             elif block.get("type") == "tool_result" and block.get("tool_use_id") in ids:
                 body, reminders = split_result(result_text(block))
-                out.append(Received("call", ids[str(block["tool_use_id"])], body,
-                                    [r for r in reminders if HOOK_TEXT.match(r)], bool(block.get("is_error"))))
+                out.append(
+                    Received(
+                        "call",
+                        ids[str(block["tool_use_id"])],
+                        body,
+                        [r for r in reminders if HOOK_TEXT.match(r)],
+                        bool(block.get("is_error")),
+                    )
+                )
             elif block.get("type") == "text":
                 text, hooks = text_parts(str(block.get("text", "")))
                 if text:
@@ -306,7 +367,8 @@ def collect(script: Script, runs: list[tuple[int, Any]], root: Path, session_id:
     calls = [item for item in received if item.kind == "call"]
     assert [item.step for item in calls] == list(range(len(steps))), (
         f"{script.name}: the model received results for steps {[item.step for item in calls]}, "
-        f"not for each of the {len(steps)} steps once")
+        f"not for each of the {len(steps)} steps once"
+    )
     delivered: list[Nudge] = []
     nudge_bytes = 0
     for item in received:
@@ -328,14 +390,29 @@ def collect(script: Script, runs: list[tuple[int, Any]], root: Path, session_id:
             decided[text] = str(record["decision"])
     bodies = [item.body for item in calls]
     lost = lost_findings(script, [n.text for n in delivered] + list(available))
-    return Result(script.name, len(steps), delivered, available, sum(len(b.encode()) for b in bodies), nudge_bytes,
-                  list((script.review or {}).get("misses", [])), bodies, received, not script.labelled, decided, lost)
+    return Result(
+        script.name,
+        len(steps),
+        delivered,
+        available,
+        sum(len(b.encode()) for b in bodies),
+        nudge_bytes,
+        list((script.review or {}).get("misses", [])),
+        bodies,
+        received,
+        not script.labelled,
+        decided,
+        lost,
+    )
 
 
 def lost_findings(script: Script, found: list[str]) -> list[str]:
     """The `useful` labels that match none of the findings made this run (delivered or held back)."""
-    return [label["match"] for label in (script.review or {}).get("labels", [])
-            if label["label"] == "useful" and not any(label["match"] in text for text in found)]
+    return [
+        label["match"]
+        for label in (script.review or {}).get("labels", [])
+        if label["label"] == "useful" and not any(label["match"] in text for text in found)
+    ]
 
 
 def decisions(root: Path, session_id: str) -> list[dict[str, Any]]:
@@ -348,16 +425,23 @@ def decisions(root: Path, session_id: str) -> list[dict[str, Any]]:
 
 def table(results: list[Result]) -> str:
     """The per-project table for the closing note and docs/sessions.md (a pending session is measured, not judged)."""
-    head = ("| session | tool calls | nudges delivered | useful delivered / available | wrong | noise / 100 calls | "
-            "nudge bytes / tool-result bytes | known misses |\n|---|---|---|---|---|---|---|---|")
+    head = (
+        "| session | tool calls | nudges delivered | useful delivered / available | wrong | noise / 100 calls | "
+        "nudge bytes / tool-result bytes | known misses |\n|---|---|---|---|---|---|---|---|"
+    )
     lines = [head]
     for result in results:
         row = result.row()
-        judged = (f"{row['usefulDelivered']} / {row['usefulAvailable']} | {row['wrong']} | {row['noisePer100']:.1f}"
-                  if not result.pending else "pending review | - | -")
-        lines.append(f"| {row['session']} | {row['calls']} | {row['delivered']} | {judged} | {row['nudgeBytes']} / "
-                     f"{row['resultBytes']} ({100 * row['byteShare']:.1f}%) | "
-                     f"{row['misses'] if not result.pending else '-'} |")
+        judged = (
+            f"{row['usefulDelivered']} / {row['usefulAvailable']} | {row['wrong']} | {row['noisePer100']:.1f}"
+            if not result.pending
+            else "pending review | - | -"
+        )
+        lines.append(
+            f"| {row['session']} | {row['calls']} | {row['delivered']} | {judged} | {row['nudgeBytes']} / "
+            f"{row['resultBytes']} ({100 * row['byteShare']:.1f}%) | "
+            f"{row['misses'] if not result.pending else '-'} |"
+        )
     return "\n".join(lines)
 
 
@@ -374,13 +458,20 @@ INPUT_CHARS = 6000  # a call's input is shown whole up to this (an Edit's new co
 
 def clip(text: str) -> str:
     """A tool's output as the transcript shows it: head and tail kept, what was cut said with its size."""
-    lines = [line if len(line) <= LINE_CHARS else f"{line[:LINE_CHARS]}… (+{len(line) - LINE_CHARS} chars)"
-             for line in text.splitlines()]
+    lines = [
+        line if len(line) <= LINE_CHARS else f"{line[:LINE_CHARS]}… (+{len(line) - LINE_CHARS} chars)"
+        for line in text.splitlines()
+    ]
     if len(lines) <= HEAD_LINES + TAIL_LINES:
         return "\n".join(lines)
     cut = lines[HEAD_LINES:-TAIL_LINES]
-    return "\n".join([*lines[:HEAD_LINES], f"… ({len(cut)} lines, {len(chr(10).join(cut).encode())} bytes cut) …",
-                      *lines[-TAIL_LINES:]])
+    return "\n".join(
+        [
+            *lines[:HEAD_LINES],
+            f"… ({len(cut)} lines, {len(chr(10).join(cut).encode())} bytes cut) …",
+            *lines[-TAIL_LINES:],
+        ]
+    )
 
 
 def fenced(text: str, lang: str = "text") -> str:
@@ -404,26 +495,37 @@ def transcript(script: Script, result: Result, root: Path) -> str:
     data, steps = script.data, script.steps
     covers = data.get("covers", {})
     cut = data.get("compact_after")
-    status = (f"labelled (`tests/sessions/{script.name}{LABELS_SUFFIX}`)" if script.labelled else
-              f"**PENDING REVIEW**: no `tests/sessions/{script.name}{LABELS_SUFFIX}` yet")
+    status = (
+        f"labelled (`tests/sessions/{script.name}{LABELS_SUFFIX}`)"
+        if script.labelled
+        else f"**PENDING REVIEW**: no `tests/sessions/{script.name}{LABELS_SUFFIX}` yet"
+    )
     scope = data.get("scope") or {}
-    out = [f"# Session `{script.name}`: {data['package']}, {data.get('wiring', 'settings')} form", "",
-           f"- Task (the prompt): {data['prompt']}",
-           f"- Scope set before the session: `{scope.get('issue', '-')}`, allow "
-           + ", ".join(f"`{path}`" for path in scope.get("allow", [])),
-           f"- {len(steps)} tool calls" + (f"; `/compact` after call {cut - 1}, then the prompt "
-                                          f"\"{data.get('resume_prompt', RESUME_PROMPT)}\"" if cut is not None else ""),
-           "- The corpus' cases: " + ", ".join(f"{case.replace('_', ' ')} at call {index}"
-                                               for case, index in covers.items()),
-           "- Team rule files committed with the project: "
-           + (", ".join(f"`{f}`" for f in data.get("files", {})) or "none"),
-           f"- Labels: {status}",
-           f"- Received: {len(result.delivered)} nudge lines, {result.nudge_bytes} nudge bytes against "
-           f"{result.result_bytes} tool-result bytes ({100 * result.byte_share:.1f}%)",
-           "",
-           "Tool outputs are clipped to their first and last lines (the cut is said); call inputs and every hook "
-           "reminder are shown in full. `${PROJECT}` is the project's folder, `${TMP}` the test's temporary "
-           "folder.", ""]
+    out = [
+        f"# Session `{script.name}`: {data['package']}, {data.get('wiring', 'settings')} form",
+        "",
+        f"- Task (the prompt): {data['prompt']}",
+        f"- Scope set before the session: `{scope.get('issue', '-')}`, allow "
+        + ", ".join(f"`{path}`" for path in scope.get("allow", [])),
+        f"- {len(steps)} tool calls"
+        + (
+            f'; `/compact` after call {cut - 1}, then the prompt "{data.get("resume_prompt", RESUME_PROMPT)}"'
+            if cut is not None
+            else ""
+        ),
+        "- The corpus' cases: "
+        + ", ".join(f"{case.replace('_', ' ')} at call {index}" for case, index in covers.items()),
+        "- Team rule files committed with the project: "
+        + (", ".join(f"`{f}`" for f in data.get("files", {})) or "none"),
+        f"- Labels: {status}",
+        f"- Received: {len(result.delivered)} nudge lines, {result.nudge_bytes} nudge bytes against "
+        f"{result.result_bytes} tool-result bytes ({100 * result.byte_share:.1f}%)",
+        "",
+        "Tool outputs are clipped to their first and last lines (the cut is said); call inputs and every hook "
+        "reminder are shown in full. `${PROJECT}` is the project's folder, `${TMP}` the test's temporary "
+        "folder.",
+        "",
+    ]
     for item in result.received:
         if item.kind == "call":
             step = steps[item.step]
@@ -437,8 +539,13 @@ def transcript(script: Script, result: Result, root: Path) -> str:
             for reminder in item.reminders:
                 out += [f"**Hook reminder** ({len(reminder.encode())} bytes):", "", fenced(reminder), ""]
         elif item.kind == "compact":
-            out += ["## `/compact`", "", f"The user compacted the conversation after call {item.step}; what follows is "
-                    "the next turn, as the model received it (the summary first).", ""]
+            out += [
+                "## `/compact`",
+                "",
+                f"The user compacted the conversation after call {item.step}; what follows is "
+                "the next turn, as the model received it (the summary first).",
+                "",
+            ]
         elif item.kind == "reminder":
             where = "with the prompt" if item.step < 0 else f"after call {item.step}"
             out += [f"**Hook reminder {where}** ({len(item.body.encode())} bytes):", "", fenced(item.body), ""]
@@ -456,5 +563,8 @@ def transcript(script: Script, result: Result, root: Path) -> str:
         out += [f"- lost: a `useful` label matched nothing this run: `{match}`" for match in result.lost]
     text = "\n".join(out).rstrip() + "\n"
     # A path cut short inside a message still starts with pytest's base folder: that part goes too.
-    return text.replace(str(root), "${PROJECT}").replace(str(root.parent), "${TMP}").replace(
-        str(root.parent.parent), "${TMP}/..")
+    return (
+        text.replace(str(root), "${PROJECT}")
+        .replace(str(root.parent), "${TMP}")
+        .replace(str(root.parent.parent), "${TMP}/..")
+    )

@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.claude import FINAL_TEXT, REQUIRED_ENV, VERSION, ToolCall, cli_version, find_cli, run_claude
+
 from sessions import corpus
+from testing.claude import FINAL_TEXT, REQUIRED_ENV, VERSION, ToolCall, cli_version, find_cli, run_claude
 
 OLD_PROJECTS = {"boltons", "isodate", "cachetools", "toolz", "click", "more-itertools"}  # used here before #18
 RED = re.compile(r'\b\d+ (failed|errors?)\b|"failed":[1-9]')  # pytest's own summary, or sidekit's compact answer
@@ -86,7 +87,8 @@ def test_every_session_is_labelled_by_a_reviewer() -> None:
         f"pending review: {', '.join(pending)}. A reviewer who did not write these sessions labels every nudge in "
         f"tests/sessions/transcripts/<name>.md (and what the detectors found but did not deliver) as useful, noise "
         f"or wrong, from the transcript and the project's source, in tests/sessions/<name>{corpus.LABELS_SUFFIX} "
-        '({"reviewer": ..., "labels": [{"match", "label", "why"}], "misses": [{"step", "what", "why"}]}).')
+        '({"reviewer": ..., "labels": [{"match", "label", "why"}], "misses": [{"step", "what", "why"}]}).'
+    )
 
 
 def test_a_missing_labels_file_leaves_the_session_pending(tmp_path: Path) -> None:
@@ -137,16 +139,29 @@ def downloaded(names: list[str]) -> None:
 def play(name: str, root: Path, claude: Path, tmp_path: Path) -> corpus.Result:
     script = corpus.load(name)
     session_id = str(uuid.uuid4())
-    path = os.pathsep.join(part for part in os.environ.get("PATH", "").split(os.pathsep)
-                           if part and not (Path(part) / "sidekit").exists())  # the agent's shell has no venv
+    path = os.pathsep.join(
+        part for part in os.environ.get("PATH", "").split(os.pathsep) if part and not (Path(part) / "sidekit").exists()
+    )  # the agent's shell has no venv
     plugin = corpus.REPO if script.data.get("wiring") == "plugin" else None
     home = tmp_path / f"home-{name}"
 
     def turn(prompt: str, steps: list[ToolCall | str], resume: bool, result: str = FINAL_TEXT) -> Any:
-        run = run_claude(claude, root, prompt, steps, session_id=session_id, home=home, env={"PATH": path},
-                         timeout=60 + 4 * len(steps), pace=corpus.PACE, plugin_dir=plugin, resume=resume)
+        run = run_claude(
+            claude,
+            root,
+            prompt,
+            steps,
+            session_id=session_id,
+            home=home,
+            env={"PATH": path},
+            timeout=60 + 4 * len(steps),
+            pace=corpus.PACE,
+            plugin_dir=plugin,
+            resume=resume,
+        )
         assert run.returncode == 0 and run.result == result, (
-            f"claude -p {prompt!r}: {run.result!r}\n{run.stderr[-2000:]}")
+            f"claude -p {prompt!r}: {run.result!r}\n{run.stderr[-2000:]}"
+        )
         return run
 
     runs = []
@@ -154,8 +169,16 @@ def play(name: str, root: Path, claude: Path, tmp_path: Path) -> corpus.Result:
         calls: list[ToolCall | str] = [ToolCall(step["tool"], corpus.expand(step["input"], root)) for step in steps]
         if offset:  # the second turn: compact what came before, then go on
             turn("/compact", [FINAL_TEXT], resume=True, result="")
-        runs.append((offset, turn(script.data.get("resume_prompt", corpus.RESUME_PROMPT) if offset
-                                  else script.data["prompt"], calls, resume=bool(offset))))
+        runs.append(
+            (
+                offset,
+                turn(
+                    script.data.get("resume_prompt", corpus.RESUME_PROMPT) if offset else script.data["prompt"],
+                    calls,
+                    resume=bool(offset),
+                ),
+            )
+        )
     result = corpus.collect(script, runs, root, session_id)
     folder = os.environ.get("SIDEKIT_SESSIONS_TRANSCRIPTS")
     if folder:
@@ -180,8 +203,10 @@ def test_the_session_corpus(claude: Path, tmp_path: Path) -> None:
         name = result.name
         print(f"\n{name}:\n" + "\n".join(f"  [{n.step}] {n.label or 'UNLABELLED'}: {n.text}" for n in result.delivered))
         held = [text for text in result.available if text not in {n.text for n in result.delivered}]
-        print("  held back / not delivered:\n"
-              + "\n".join(f"    {result.available[t] or 'UNLABELLED'}: {t}" for t in held))
+        print(
+            "  held back / not delivered:\n"
+            + "\n".join(f"    {result.available[t] or 'UNLABELLED'}: {t}" for t in held)
+        )
     print("\n" + corpus.table(results))
     report = os.environ.get("SIDEKIT_SESSIONS_REPORT")
     if report:
@@ -200,24 +225,29 @@ def targets_missed(results: list[corpus.Result]) -> dict[str, Any]:
     useful = sum(len(r.useful_available) for r in judged)
     delivered = sum(len(r.useful_delivered) for r in judged)
     missed: dict[str, Any] = {
-        "unlabelled nudges (label them in tests/sessions/<name>.labels.json)":
-            {r.name: r.unlabelled() for r in judged if r.unlabelled()},
+        "unlabelled nudges (label them in tests/sessions/<name>.labels.json)": {
+            r.name: r.unlabelled() for r in judged if r.unlabelled()
+        },
         "wrong nudges": {r.name: r.count("wrong") for r in judged if r.count("wrong")},
-        "useful delivered < 90% of available":
-            {} if delivered >= 0.9 * useful else {"corpus": f"{delivered} / {useful}"},
+        "useful delivered < 90% of available": {}
+        if delivered >= 0.9 * useful
+        else {"corpus": f"{delivered} / {useful}"},
         "noise > 2 per 100 calls": {r.name: round(r.noise_per_100, 1) for r in judged if r.noise_per_100 > 2.0},
-        "nudge bytes >= 5% of tool-result bytes": {r.name: f"{100 * r.byte_share:.1f}%" for r in results
-                                                   if r.byte_share >= 0.05},
-        "pending review (played and measured; see test_every_session_is_labelled_by_a_reviewer)":
-            [r.name for r in results if r.pending],
+        "nudge bytes >= 5% of tool-result bytes": {
+            r.name: f"{100 * r.byte_share:.1f}%" for r in results if r.byte_share >= 0.05
+        },
+        "pending review (played and measured; see test_every_session_is_labelled_by_a_reviewer)": [
+            r.name for r in results if r.pending
+        ],
     }
     return {target: found for target, found in missed.items() if found}
 
 
 def test_the_targets_name_each_miss_with_what_was_measured() -> None:
     quiet = corpus.Result("quiet", 30, [corpus.Nudge(3, "[sidecar:scope] x", "useful")], {}, 40_000, 400)
-    loud = corpus.Result("loud", 25, [corpus.Nudge(1, "[sidecar:tools] y", "noise"), corpus.Nudge(2, "[sidecar:a] z")],
-                         {}, 10_000, 600)
+    loud = corpus.Result(
+        "loud", 25, [corpus.Nudge(1, "[sidecar:tools] y", "noise"), corpus.Nudge(2, "[sidecar:a] z")], {}, 10_000, 600
+    )
     pending = corpus.Result("new", 27, [corpus.Nudge(4, "[sidecar:tests] w")], {}, 10_000, 100, pending=True)
     assert targets_missed([quiet]) == {}
     assert targets_missed([quiet, loud, pending]) == {
@@ -229,16 +259,26 @@ def test_the_targets_name_each_miss_with_what_was_measured() -> None:
 
 
 def test_a_useful_label_that_matched_nothing_counts_as_expected_and_not_delivered() -> None:
-    review = {"labels": [{"match": "reuse it instead of _copy()", "label": "useful", "why": "a copy"},
-                         {"match": "[sidecar:scope] FYI", "label": "useful", "why": "a read outside"},
-                         {"match": "[sidecar:tests] pytest:", "label": "wrong", "why": "stale"}]}
+    review = {
+        "labels": [
+            {"match": "reuse it instead of _copy()", "label": "useful", "why": "a copy"},
+            {"match": "[sidecar:scope] FYI", "label": "useful", "why": "a read outside"},
+            {"match": "[sidecar:tests] pytest:", "label": "wrong", "why": "stale"},
+        ]
+    }
     script = corpus.Script("s", {"steps": []}, review)
-    result = corpus.Result("s", 25, [corpus.Nudge(2, "[sidecar:scope] FYI: a.py is outside", "useful")], {}, 9000, 90,
-                           lost=["reuse it instead of _copy()"])
+    result = corpus.Result(
+        "s",
+        25,
+        [corpus.Nudge(2, "[sidecar:scope] FYI: a.py is outside", "useful")],
+        {},
+        9000,
+        90,
+        lost=["reuse it instead of _copy()"],
+    )
     assert (len(result.useful_delivered), len(result.useful_available)) == (1, 2)
     assert targets_missed([result]) == {"useful delivered < 90% of available": {"corpus": "1 / 2"}}
     found = ["[sidecar:scope] FYI: a.py is outside", "[sidecar:tests] pytest: 1 failed"]
     assert corpus.lost_findings(script, found) == ["reuse it instead of _copy()"]
     found = ["[sidecar:tools] x.py:3 copy() already does this; reuse it instead of _copy().", "[sidecar:scope] FYI: b"]
     assert corpus.lost_findings(script, found) == []
-

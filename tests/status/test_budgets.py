@@ -8,19 +8,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing.status import Suite, suite  # noqa: F401 - the fixture
 
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands.test import run_clusters
 from sidekit_hooks.status import cache, record
+from testing.status import Suite, suite  # noqa: F401 - the fixture
 
 DEEP = "/".join(f"level_{i:02d}_of_a_deeply_nested_package" for i in range(6))
 LONG = "значение «ключ» 漢字テスト é " * 40  # ~1,200 characters of non-ASCII (the plugin keeps 300)
 
 
 def fake_run(finished: float) -> dict[str, Any]:
-    return {"id": "r", "started": finished - 3, "finished": finished, "exit": 1, "args": [], "selected": 0,
-            "ran": 0, "interrupted": False, "complete": True}
+    return {
+        "id": "r",
+        "started": finished - 3,
+        "finished": finished,
+        "exit": 1,
+        "args": [],
+        "selected": 0,
+        "ran": 0,
+        "interrupted": False,
+        "complete": True,
+    }
 
 
 def worst_cache(root: Path, failures: int, distinct: int, passed: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -35,11 +44,20 @@ def worst_cache(root: Path, failures: int, distinct: int, passed: int = 0) -> tu
         cause = index % distinct
         file = f"{DEEP}/test_module_{cause % files:03d}.py"
         node = f"{file}::TestSomethingRatherLong::test_case[{LONG[:40]}-{index}-{'x' * 30}]"
-        tests[node] = {"o": "failed", "p": "call", "d": 0.01, "f": {
-            "type": "VeryLongCustomExceptionNameForTestingBudgetsError", "module": "pkg.errors",
-            "message": f"{index} {LONG}", "at": f"{DEEP}/helpers_{cause}.py:{1000 + cause}",
-            "frame": f"{file}:{cause + 1}", "frames": [f"{file}:{cause + 1} in test_case"],
-            "cause": f"UnicodeDecodeError: {LONG[:300]}"}}
+        tests[node] = {
+            "o": "failed",
+            "p": "call",
+            "d": 0.01,
+            "f": {
+                "type": "VeryLongCustomExceptionNameForTestingBudgetsError",
+                "module": "pkg.errors",
+                "message": f"{index} {LONG}",
+                "at": f"{DEEP}/helpers_{cause}.py:{1000 + cause}",
+                "frame": f"{file}:{cause + 1}",
+                "frames": [f"{file}:{cause + 1} in test_case"],
+                "cause": f"UnicodeDecodeError: {LONG[:300]}",
+            },
+        }
     for index in range(passed):
         tests[f"{DEEP}/test_module_000.py::test_ok[{index}]"] = {"o": "passed", "d": 0.001}
     run = fake_run(time.time())

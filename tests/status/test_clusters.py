@@ -15,32 +15,54 @@ def test_normalize_numbers_addresses_and_quoted_values() -> None:
 
 
 def test_same_crash_from_library_splits_by_the_deepest_project_frame() -> None:
-    members = [Member("t.py::a", failure("KeyError", "'x'", "json/decoder.py:355", frame="pkg/a.py:3")),
-               Member("t.py::b", failure("KeyError", "'y'", "json/decoder.py:355", frame="pkg/b.py:9")),
-               Member("t.py::c", failure("KeyError", "'z'", "json/decoder.py:355", frame="pkg/a.py:3"))]
+    members = [
+        Member("t.py::a", failure("KeyError", "'x'", "json/decoder.py:355", frame="pkg/a.py:3")),
+        Member("t.py::b", failure("KeyError", "'y'", "json/decoder.py:355", frame="pkg/b.py:9")),
+        Member("t.py::c", failure("KeyError", "'z'", "json/decoder.py:355", frame="pkg/a.py:3")),
+    ]
     found = build(members)
     assert [(c["frame"], c["affected"]) for c in found] == [("pkg/a.py:3", 2), ("pkg/b.py:9", 1)]
 
 
 def test_phase_and_cause_type_are_part_of_the_key() -> None:
-    members = [Member("t::a", failure("TypeError", "m", "c.py:1"), "setup"),
-               Member("t::b", failure("TypeError", "m", "c.py:1"), "call"),
-               Member("t::c", failure("TypeError", "m", "c.py:1", cause="OSError: disk")),
-               Member("t::d", failure("TypeError", "m", "c.py:1"), "setup")]
+    members = [
+        Member("t::a", failure("TypeError", "m", "c.py:1"), "setup"),
+        Member("t::b", failure("TypeError", "m", "c.py:1"), "call"),
+        Member("t::c", failure("TypeError", "m", "c.py:1", cause="OSError: disk")),
+        Member("t::d", failure("TypeError", "m", "c.py:1"), "setup"),
+    ]
     found = build(members)
     assert sorted((c["phase"], c["cause"], c["affected"]) for c in found) == [
-        ("call", "", 1), ("call", "OSError: disk", 1), ("setup", "", 2)]
+        ("call", "", 1),
+        ("call", "OSError: disk", 1),
+        ("setup", "", 2),
+    ]
 
 
 def test_reporters_join_only_on_clear_evidence() -> None:
     cause = failure("ValueError", "unsupported format 'yaml' for export", "pkg/io.py:40")
-    members = [Member("t::direct", cause),
-               Member("t::reports", failure("AssertionError", "assert 1 == 0", "t.py:9",
-                                            mentions=["ValueError: unsupported format 'toml' for export"])),  # type: ignore[arg-type]
-               Member("t::other_type", failure("AssertionError", "assert 1 == 0", "t.py:12",
-                                               mentions=["TypeError: unsupported format 'yaml' for export"])),  # type: ignore[arg-type]
-               Member("t::short", failure("AssertionError", "assert 1 == 0", "t.py:15",
-                                          mentions=["ValueError: unsupported"]))]  # type: ignore[arg-type]
+    members = [
+        Member("t::direct", cause),
+        Member(
+            "t::reports",
+            failure(
+                "AssertionError",
+                "assert 1 == 0",
+                "t.py:9",
+                mentions=["ValueError: unsupported format 'toml' for export"],
+            ),
+        ),  # type: ignore[arg-type]
+        Member(
+            "t::other_type",
+            failure(
+                "AssertionError",
+                "assert 1 == 0",
+                "t.py:12",
+                mentions=["TypeError: unsupported format 'yaml' for export"],
+            ),
+        ),  # type: ignore[arg-type]
+        Member("t::short", failure("AssertionError", "assert 1 == 0", "t.py:15", mentions=["ValueError: unsupported"])),
+    ]  # type: ignore[arg-type]
     found = build(members)
     assert [(c["type"], c["affected"], c["reported"]) for c in found][0] == ("ValueError", 2, 1)
     assert found[0]["tests"] == ["t::direct", "t::reports"]
@@ -57,8 +79,10 @@ def test_new_failures_are_counted_per_cluster_and_order_is_biggest_first() -> No
 def test_mentions_read_reprs_and_long_messages_from_an_assertion_text() -> None:
     from sidekit_hooks.runners.pytest.plugin import exception_mentions
 
-    text = ("assert 1 == 0\n +  where 1 = <Result ValueError(\"invalid literal for int() with base 10: "
-            "'Configuration file to use.\\n\\nIf not given, the environ...ariable " + "x" * 300 + "'\")>.exit_code")
+    text = (
+        'assert 1 == 0\n +  where 1 = <Result ValueError("invalid literal for int() with base 10: '
+        "'Configuration file to use.\\n\\nIf not given, the environ...ariable " + "x" * 300 + "'\")>.exit_code"
+    )
     [mention] = exception_mentions(text)
     assert mention.startswith("ValueError: invalid literal for int() with base 10: 'Configuration file")
     assert normalize(mention.partition(": ")[2]) == "invalid literal for int() with base N: '…'"

@@ -9,9 +9,8 @@ import time
 import types
 from pathlib import Path
 
-from testing.status import Suite, suite  # noqa: F401 - the fixture
-
 from sidekit_hooks.answers import render, shape
+from testing.status import Suite, suite  # noqa: F401 - the fixture
 
 FORTY = """
     import pytest
@@ -57,9 +56,16 @@ def test_test_then_status_then_unchanged(suite: Suite) -> None:
     assert code == 1 and len(line.encode()) <= shape.TEST_BUDGET
     assert answer["exit"] == 1 and answer["passed"] == 1 and answer["errors"] == 40 and answer["newFailures"] == 40
     [cluster] = answer["clusters"]
-    assert cluster == {"id": cluster["id"], "type": "TypeError", "phase": "setup", "at": "conftest.py:7",
-                       "message": "'NoneType' object is not subscriptable", "affected": 40, "new": 40,
-                       "first": "tests/test_db.py::test_uses_db[0]"}
+    assert cluster == {
+        "id": cluster["id"],
+        "type": "TypeError",
+        "phase": "setup",
+        "at": "conftest.py:7",
+        "message": "'NoneType' object is not subscriptable",
+        "affected": 40,
+        "new": 40,
+        "first": "tests/test_db.py::test_uses_db[0]",
+    }
     status, line, _ = suite.answer("status")
     assert len(line.encode()) <= shape.STATUS_BUDGET and status["generation"] == answer["generation"]
     assert status["state"] == "failed" and status["clusters"][0]["affected"] == 40 and "stale" not in status
@@ -70,9 +76,19 @@ def test_test_then_status_then_unchanged(suite: Suite) -> None:
     stale, _, _ = suite.answer("status", "--since", str(status["generation"]))
     assert stale["stale"] is True and stale["changed"] == ["conftest.py"]
     fixed, line, code = suite.answer("test")
-    assert code == 0 and fixed == {"generation": status["generation"] + 1, "runner": "pytest",
-                                   "plugins": fixed.get("plugins", []), "exit": 0, "passed": 41,
-                                   "secs": fixed["secs"]} and len(line.encode()) <= 200
+    assert (
+        code == 0
+        and fixed
+        == {
+            "generation": status["generation"] + 1,
+            "runner": "pytest",
+            "plugins": fixed.get("plugins", []),
+            "exit": 0,
+            "passed": 41,
+            "secs": fixed["secs"],
+        }
+        and len(line.encode()) <= 200
+    )
 
 
 def test_failures_overview_and_details(suite: Suite) -> None:
@@ -82,15 +98,24 @@ def test_failures_overview_and_details(suite: Suite) -> None:
     suite.sidekit("test")
     overview, _, code = suite.answer("failures")
     assert code == 0 and overview["failing"] == 41
-    assert [(c["affected"] if "affected" in c else 1, len(c["tests"]), c.get("moreTests")) for c in overview["clusters"]] == [
-        (40, 10, 30), (1, 1, None)]
+    assert [
+        (c["affected"] if "affected" in c else 1, len(c["tests"]), c.get("moreTests")) for c in overview["clusters"]
+    ] == [(40, 10, 30), (1, 1, None)]
     cluster_id = overview["clusters"][0]["id"]
     detail, _, _ = suite.answer("failures", "tests/test_cmp.py::test_compare", "--stacks")
-    assert detail["failures"] == [{"test": "tests/test_cmp.py::test_compare", "outcome": "failed",
-                                   "type": "AssertionError", "message": "assert [1, 2] == [1, 3]",
-                                   "at": "tests/test_cmp.py:2", "compare": {"op": "==", "left": "[1, 2]", "right": "[1, 3]"},
-                                   "cluster": detail["failures"][0]["cluster"], "new": True,
-                                   "frames": ["tests/test_cmp.py:2 in test_compare"]}]
+    assert detail["failures"] == [
+        {
+            "test": "tests/test_cmp.py::test_compare",
+            "outcome": "failed",
+            "type": "AssertionError",
+            "message": "assert [1, 2] == [1, 3]",
+            "at": "tests/test_cmp.py:2",
+            "compare": {"op": "==", "left": "[1, 2]", "right": "[1, 3]"},
+            "cluster": detail["failures"][0]["cluster"],
+            "new": True,
+            "frames": ["tests/test_cmp.py:2 in test_compare"],
+        }
+    ]
     by_cluster, _, _ = suite.answer("failures", cluster_id, "no/such::test")
     assert len(by_cluster["failures"]) == 20 and by_cluster["moreFailures"] == 20
     assert by_cluster["unknown"] == ["no/such::test"]
@@ -105,8 +130,11 @@ def test_test_passes_paths_and_pytest_args_through(suite: Suite) -> None:
     answer, _, code = suite.answer("test", "--", "-k", "two")
     assert code == 1 and answer["failed"] == 1
     answer, _, code = suite.answer("test", "--", "--no-such-option")
-    assert code == 4 and answer == {"runner": "pytest", "exit": 4,
-                                    "error": "python -m pytest: error: unrecognized arguments: --no-such-option"}
+    assert code == 4 and answer == {
+        "runner": "pytest",
+        "exit": 4,
+        "error": "python -m pytest: error: unrecognized arguments: --no-such-option",
+    }
 
 
 def test_test_select_runs_what_the_selection_names(suite: Suite) -> None:
@@ -118,11 +146,13 @@ def test_test_select_runs_what_the_selection_names(suite: Suite) -> None:
 
     real = Path(sidekit_hooks.__file__).parent
     (suite.root / "shim" / "sidekit_hooks" / "__init__.py").write_text(
-        f"__path__ = [__path__[0], {str(real)!r}]\n__version__ = '0'\n")
+        f"__path__ = [__path__[0], {str(real)!r}]\n__version__ = '0'\n"
+    )
     (shim / "__init__.py").write_text("")
     (shim / "selection.py").write_text(
         "import types\ndef selection(project, base):\n"
-        "    return types.SimpleNamespace(tests=['test_a.py::test_one'], basis='changed:test_a.py')\n")
+        "    return types.SimpleNamespace(tests=['test_a.py::test_one'], basis='changed:test_a.py')\n"
+    )
     suite.env["PYTHONPATH"] = str(suite.root / "shim")
     answer, line, code = suite.answer("test", "--select")
     assert code == 0 and answer["selected"] == 1 and answer["basis"] == "changed:test_a.py" and answer["passed"] == 1
@@ -142,8 +172,9 @@ def _project_venv(suite: Suite, with_pytest: bool) -> None:
     venv = suite.root / ".venv"
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
-    (venv / "pyvenv.cfg").write_text(f"home = {os.path.dirname(os.path.realpath(sys.executable))}\n"
-                                     "include-system-site-packages = false\n")
+    (venv / "pyvenv.cfg").write_text(
+        f"home = {os.path.dirname(os.path.realpath(sys.executable))}\ninclude-system-site-packages = false\n"
+    )
     if with_pytest:
         site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
         site.mkdir(parents=True)
@@ -163,5 +194,9 @@ def test_no_pytest_for_the_project_is_said_as_runner_none(suite: Suite) -> None:
     suite.write("test_a.py", "def test_one():\n    pass\n")
     _project_venv(suite, with_pytest=False)
     answer, _, code = suite.answer("test")
-    assert code == 1 and answer == {"runner": "none", "exit": 1, "error": "pytest is not installed for this project",
-                                    "fix": "pip install pytest"}
+    assert code == 1 and answer == {
+        "runner": "none",
+        "exit": 1,
+        "error": "pytest is not installed for this project",
+        "fix": "pip install pytest",
+    }

@@ -5,10 +5,10 @@ one; the tests sidecar's re-run command names the doctest too. A real pytest run
 from __future__ import annotations
 
 import pytest
-from testing.status import Suite, suite  # noqa: F401 - the fixture
 
 from sidekit_hooks.detectors.tests import after_edit
 from sidekit_hooks.status.clip import clip
+from testing.status import Suite, suite  # noqa: F401 - the fixture
 
 NUMBER = '''
     def parse(text):
@@ -37,7 +37,7 @@ NUMBER = '''
         if row:
             raise KeyError(repr(row))
 '''
-TESTS = '''
+TESTS = """
     import unittest
 
     from pkg.number import check, parse
@@ -59,8 +59,8 @@ TESTS = '''
 
         def test_sum(self):
             self.assertEqual(sum([1, 2]), 4)
-'''
-PLUGIN_ITEMS = '''
+"""
+PLUGIN_ITEMS = """
     import pytest
 
     from pkg.number import parse
@@ -84,7 +84,7 @@ PLUGIN_ITEMS = '''
 
         def runtest(self):
             parse(self.text)
-'''
+"""
 
 
 @pytest.fixture
@@ -101,22 +101,36 @@ def red(suite: Suite) -> Suite:
 
 def test_doctest_subtest_and_plugin_item_join_the_test_at_the_projects_line(red: Suite) -> None:
     clusters = {(c["type"], c["at"]): c for c in red.summary()["clusters"]}
-    assert sorted(clusters) == [("AssertionError", "tests/test_number.py:22"), ("DocTestFailure", "pkg/number.py:18"),
-                                ("KeyError", "pkg/number.py:26"), ("ValueError", "pkg/number.py:11")]
+    assert sorted(clusters) == [
+        ("AssertionError", "tests/test_number.py:22"),
+        ("DocTestFailure", "pkg/number.py:18"),
+        ("KeyError", "pkg/number.py:26"),
+        ("ValueError", "pkg/number.py:11"),
+    ]
     parse_cluster = clusters["ValueError", "pkg/number.py:11"]
     assert parse_cluster["affected"] == 4 and parse_cluster["frame"] == ""
     table = red.table()["tests"]
     members = sorted(t for t, e in table.items() if e.get("c") == parse_cluster["id"])
-    assert members == ["pkg/number.py::pkg.number.parse", "tests/data.num::line2",
-                       "tests/test_number.py::Parsing::test_each", "tests/test_number.py::test_parse_bad"]
+    assert members == [
+        "pkg/number.py::pkg.number.parse",
+        "tests/data.num::line2",
+        "tests/test_number.py::Parsing::test_each",
+        "tests/test_number.py::test_parse_bad",
+    ]
     assert table["pkg/number.py::pkg.number.parse"]["f"] == {
-        "type": "ValueError", "message": "not a number: 'x1'", "at": "pkg/number.py:11",
-        "frame": "pkg/number.py:11", "frames": ["pkg/number.py:7 in <module>", "pkg/number.py:11 in parse"],
-        "doctest": True}
+        "type": "ValueError",
+        "message": "not a number: 'x1'",
+        "at": "pkg/number.py:11",
+        "frame": "pkg/number.py:11",
+        "frames": ["pkg/number.py:7 in <module>", "pkg/number.py:11 in parse"],
+        "doctest": True,
+    }
     assert table["tests/data.num::line2"]["f"]["frames"] == ["conftest.py:24 in runtest", "pkg/number.py:11 in parse"]
     wrong_output = clusters["DocTestFailure", "pkg/number.py:18"]
-    assert (wrong_output["message"], wrong_output["tests"]) == ("double(2) -> expected 5, got 4",
-                                                                ["pkg/number.py::pkg.number.double"])
+    assert (wrong_output["message"], wrong_output["tests"]) == (
+        "double(2) -> expected 5, got 4",
+        ["pkg/number.py::pkg.number.double"],
+    )
     assert not any("_pytest" in str(e.get("f", {})) for e in table.values())
 
 
@@ -134,35 +148,51 @@ def test_the_rerun_command_names_the_doctest_file(red: Suite) -> None:
     assert spot[0] == 6 and spot[3] == ["pkg/number.py", "tests/data.num", "tests/test_number.py"] and spot[4] == 1
     [finding] = after_edit("pkg/number.py", summary)
     assert finding.message.endswith(
-        "re-run: sidekit test pkg/number.py tests/data.num tests/test_number.py -- --doctest-modules"), finding.message
+        "re-run: sidekit test pkg/number.py tests/data.num tests/test_number.py -- --doctest-modules"
+    ), finding.message
     assert "4 root causes" in finding.message
 
 
-@pytest.mark.parametrize(("text", "limit", "expected"), [
-    ("short", 10, "short"),
-    ("not a number: '" + "x" * 400 + "'", 60, "not a number: …"),
-    ("bad row {'id': 3, 'name': \"a, b\"} and more words here to be cut", 40,
-     "bad row {'id': 3, 'name': \"a, b\"} and …"),
-    ("it's a long message with words and words", 30, "it's a long message with …"),
-    ("x" * 100, 20, "x" * 19 + "…"),
-    ("[" + "1, " * 50 + "]", 30, "[1, 1, 1, 1, 1, 1, 1, 1, 1, …]"),
-    ("'" + "y" * 50 + "'", 20, "'" + "y" * 17 + "…'"),
-    ("[" + "y" * 50 + "]", 20, "…"),
-])
+@pytest.mark.parametrize(
+    ("text", "limit", "expected"),
+    [
+        ("short", 10, "short"),
+        ("not a number: '" + "x" * 400 + "'", 60, "not a number: …"),
+        (
+            "bad row {'id': 3, 'name': \"a, b\"} and more words here to be cut",
+            40,
+            "bad row {'id': 3, 'name': \"a, b\"} and …",
+        ),
+        ("it's a long message with words and words", 30, "it's a long message with …"),
+        ("x" * 100, 20, "x" * 19 + "…"),
+        ("[" + "1, " * 50 + "]", 30, "[1, 1, 1, 1, 1, 1, 1, 1, 1, …]"),
+        ("'" + "y" * 50 + "'", 20, "'" + "y" * 17 + "…'"),
+        ("[" + "y" * 50 + "]", 20, "…"),
+    ],
+)
 def test_clip_cuts_at_a_top_level_boundary(text: str, limit: int, expected: str) -> None:
     assert clip(text, limit) == expected and len(clip(text, limit)) <= limit
 
 
-@pytest.mark.parametrize(("spot", "args", "expected"), [
-    ([2, "c1", "tests/test_a.py::test_x"], [], "; re-run: sidekit test tests/test_a.py"),  # short spot
-    ([2, "c1", "", [], 0], [], "; re-run: sidekit test tests/test_a.py"),  # the path itself, a long first id
-    ([3, "c1", "tests/test_a.py::t", ["pkg/a.py", "tests/test_a.py"], 1], ["--doctest-modules"],
-     "; re-run: sidekit test pkg/a.py tests/test_a.py -- --doctest-modules"),
-    ([3, "c1", "tests/test_a.py::t", ["pkg/a.py", "tests/test_a.py"], 1], [],
-     "; re-run: sidekit test pkg/a.py tests/test_a.py"),  # --doctest-modules in the project's config
-    ([9, "c1", "t.py::t", ["a.py", "b.py", "c.py", "d.py"], 0], [], "; re-run: sidekit test --select"),
-    ([2, "c1", ""], [], ""),  # a summary from before #18 with a long id: nothing to name
-])
+@pytest.mark.parametrize(
+    ("spot", "args", "expected"),
+    [
+        ([2, "c1", "tests/test_a.py::test_x"], [], "; re-run: sidekit test tests/test_a.py"),  # short spot
+        ([2, "c1", "", [], 0], [], "; re-run: sidekit test tests/test_a.py"),  # the path itself, a long first id
+        (
+            [3, "c1", "tests/test_a.py::t", ["pkg/a.py", "tests/test_a.py"], 1],
+            ["--doctest-modules"],
+            "; re-run: sidekit test pkg/a.py tests/test_a.py -- --doctest-modules",
+        ),
+        (
+            [3, "c1", "tests/test_a.py::t", ["pkg/a.py", "tests/test_a.py"], 1],
+            [],
+            "; re-run: sidekit test pkg/a.py tests/test_a.py",
+        ),  # --doctest-modules in the project's config
+        ([9, "c1", "t.py::t", ["a.py", "b.py", "c.py", "d.py"], 0], [], "; re-run: sidekit test --select"),
+        ([2, "c1", ""], [], ""),  # a summary from before #18 with a long id: nothing to name
+    ],
+)
 def test_rerun_clause_of_each_spot_shape(spot: list[object], args: list[str], expected: str) -> None:
     from sidekit_hooks.detectors.tests import rerun_clause
 

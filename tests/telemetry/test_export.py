@@ -27,15 +27,40 @@ def seed(project: Path) -> None:
     try:
         for record in (
             {"session": "s1", "sidecar": "specs", "rule": "acme.422", "key": "k1", "decision": "fired", "text": SPEC},
-            {"session": "s1", "sidecar": "specs", "rule": "acme.422", "key": "k1", "decision": "delivered",
-             "text": SPEC},
-            {"session": "s1", "sidecar": "tools", "decision": "suppressed", "by": "cooldown",
-             "text": "[sidecar:tools] x"},
+            {
+                "session": "s1",
+                "sidecar": "specs",
+                "rule": "acme.422",
+                "key": "k1",
+                "decision": "delivered",
+                "text": SPEC,
+            },
+            {
+                "session": "s1",
+                "sidecar": "tools",
+                "decision": "suppressed",
+                "by": "cooldown",
+                "text": "[sidecar:tools] x",
+            },
             {"session": "s1", "sidecar": "scope", "key": "k2", "decision": "delivered", "text": SCOPE},
-            {"session": "s1", "sidecar": "specs", "rule": "acme.422", "key": "k1", "decision": "rechecked",
-             "outcome": "fixed", "calls": 2, "text": SPEC},
-            {"session": "s1", "sidecar": "scope", "key": "k2", "decision": "rechecked", "outcome": "still",
-             "text": SCOPE},
+            {
+                "session": "s1",
+                "sidecar": "specs",
+                "rule": "acme.422",
+                "key": "k1",
+                "decision": "rechecked",
+                "outcome": "fixed",
+                "calls": 2,
+                "text": SPEC,
+            },
+            {
+                "session": "s1",
+                "sidecar": "scope",
+                "key": "k2",
+                "decision": "rechecked",
+                "outcome": "still",
+                "text": SCOPE,
+            },
         ):
             hooklog.append(str(project), hooklog.DECISIONS, record)
         hooklog.append(str(project), hooklog.TIMINGS, {"hook": "Stop", "session": "s1", "ms": 12.5, "bytes": 0})
@@ -48,28 +73,51 @@ def configured(monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str]) -> No
     monkeypatch.setenv("SIDEKIT_OTEL_HEADERS", "authorization=Bearer%20t0k,x-team=fleet")
 
 
-def test_a_session_ships_as_decoded_logs_and_metrics(project: Path, configured: None,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_session_ships_as_decoded_logs_and_metrics(
+    project: Path, configured: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seed(project)
     with Receiver() as rx:
         monkeypatch.setenv("SIDEKIT_OTEL_ENDPOINT", rx.endpoint)
         result = worker.export(str(project))
     assert (result.ok, result.shipped) == (True, 7)
-    decisions = [(r["attributes"]["sidekit.outcome"], r["attributes"]["sidekit.sidecar"], r["body"])
-                 for r in rx.logs if r["event"] == "sidekit.decision"]
-    assert decisions == [("fired", "specs", SPEC), ("delivered", "specs", SPEC),
-                         ("held_back", "tools", "[sidecar:tools] x"),
-                         ("delivered", "scope", SCOPE), ("fixed", "specs", SPEC), ("ignored", "scope", SCOPE)]
+    decisions = [
+        (r["attributes"]["sidekit.outcome"], r["attributes"]["sidekit.sidecar"], r["body"])
+        for r in rx.logs
+        if r["event"] == "sidekit.decision"
+    ]
+    assert decisions == [
+        ("fired", "specs", SPEC),
+        ("delivered", "specs", SPEC),
+        ("held_back", "tools", "[sidecar:tools] x"),
+        ("delivered", "scope", SCOPE),
+        ("fixed", "specs", SPEC),
+        ("ignored", "scope", SCOPE),
+    ]
     first = rx.logs[0]["attributes"]
-    assert first == {"session.id": "s1", "prompt.id": "p-7", "tool_use_id": "toolu_9", "sidekit.sidecar": "specs",
-                     "sidekit.rule_id": "acme.422", "sidekit.finding": "k1", "gt.role": "app/crew/max",
-                     "gc.agent": "mayor", "sidekit.outcome": "fired"}
+    assert first == {
+        "session.id": "s1",
+        "prompt.id": "p-7",
+        "tool_use_id": "toolu_9",
+        "sidekit.sidecar": "specs",
+        "sidekit.rule_id": "acme.422",
+        "sidekit.finding": "k1",
+        "gt.role": "app/crew/max",
+        "gc.agent": "mayor",
+        "sidekit.outcome": "fired",
+    }
     assert rx.logs[2]["attributes"]["sidekit.held_by"] == "cooldown"
     (timing,) = [r for r in rx.logs if r["event"] == "sidekit.hook"]
     assert (timing["attributes"]["sidekit.hook"], timing["attributes"]["sidekit.duration_ms"]) == ("Stop", 12.5)
     counts = {(a["sidekit.sidecar"], a["sidekit.outcome"]): v for a, v in rx.metrics["sidekit.decisions"]}
-    assert counts == {("specs", "fired"): 1, ("specs", "delivered"): 1, ("tools", "held_back"): 1,
-                      ("scope", "delivered"): 1, ("specs", "fixed"): 1, ("scope", "ignored"): 1}
+    assert counts == {
+        ("specs", "fired"): 1,
+        ("specs", "delivered"): 1,
+        ("tools", "held_back"): 1,
+        ("scope", "delivered"): 1,
+        ("specs", "fixed"): 1,
+        ("scope", "ignored"): 1,
+    }
     assert sorted(v for _, v in rx.metrics["sidekit.nudge.bytes"]) == sorted([len(SPEC), len(SCOPE)])
     assert [(a, v) for a, v in rx.metrics["sidekit.hook.duration"]] == [({"sidekit.hook": "Stop"}, 12.5)]
     assert all("session.id" not in a for series in rx.metrics.values() for a, _ in series)  # low cardinality
@@ -84,8 +132,11 @@ def test_only_what_is_new_is_shipped(project: Path, configured: None, monkeypatc
         monkeypatch.setenv("SIDEKIT_OTEL_ENDPOINT", rx.endpoint)
         assert worker.export(str(project)).shipped == 7
         assert (worker.export(str(project)).shipped, rx.requests) == (0, 2)
-        hooklog.append(str(project), hooklog.DECISIONS, {"session": "s2", "sidecar": "scope", "decision": "fired",
-                                                         "text": "[sidecar:scope] y"})
+        hooklog.append(
+            str(project),
+            hooklog.DECISIONS,
+            {"session": "s2", "sidecar": "scope", "decision": "fired", "text": "[sidecar:scope] y"},
+        )
         assert worker.export(str(project)).shipped == 1
     assert [r["attributes"]["session.id"] for r in rx.logs][-1] == "s2"
 
@@ -114,8 +165,9 @@ def test_every_rolled_generation_after_the_cursor_is_read(project: Path) -> None
     assert collect.pending(str(project), again.cursor).decisions == []
 
 
-def test_collector_down_keeps_everything_for_the_next_try(project: Path, configured: None,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_collector_down_keeps_everything_for_the_next_try(
+    project: Path, configured: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seed(project)
     monkeypatch.setenv("SIDEKIT_OTEL_ENDPOINT", closed_port_endpoint())
     naps: list[float] = []
@@ -127,8 +179,9 @@ def test_collector_down_keeps_everything_for_the_next_try(project: Path, configu
         assert worker.export(str(project)).shipped == 7
 
 
-def test_a_refusing_collector_is_retried_then_left(project: Path, configured: None,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_refusing_collector_is_retried_then_left(
+    project: Path, configured: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seed(project)
     with Receiver(status=400) as rx:  # 400 is not retried by the exporter itself: each try is one request
         monkeypatch.setenv("SIDEKIT_OTEL_ENDPOINT", rx.endpoint)
@@ -146,11 +199,13 @@ def test_nothing_is_sent_without_configuration(project: Path, clean_env: dict[st
     assert result.message.startswith("no OpenTelemetry endpoint configured")
 
 
-def test_endpoint_and_headers_from_each_place(project: Path, monkeypatch: pytest.MonkeyPatch,
-                                              clean_env: dict[str, str]) -> None:
+def test_endpoint_and_headers_from_each_place(
+    project: Path, monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str]
+) -> None:
     assert not exportconfig.configured(str(project))
-    (project / "pyproject.toml").write_text('[tool.sidekit]\notel-endpoint = "http://c:4318"\n'
-                                            'otel-headers = {x-a = "1"}\n')
+    (project / "pyproject.toml").write_text(
+        '[tool.sidekit]\notel-endpoint = "http://c:4318"\notel-headers = {x-a = "1"}\n'
+    )
     assert exportconfig.configured(str(project))
     assert exportconfig.resolve(str(project)) == ("http://c:4318", {"x-a": "1"})
     monkeypatch.setenv("CLAUDE_PLUGIN_OPTION_OTEL_ENDPOINT", "http://plugin:4318")
@@ -162,12 +217,19 @@ def test_endpoint_and_headers_from_each_place(project: Path, monkeypatch: pytest
 
 def test_the_worker_says_when_the_otel_extra_is_missing(project: Path, clean_env: dict[str, str]) -> None:
     env = dict(clean_env, SIDEKIT_OTEL_ENDPOINT="http://127.0.0.1:9", PYTHONPATH=str(REPO))
-    done = subprocess.run([sys.executable, "-S", "-m", "sidekit_hooks.telemetry.worker", str(project)],
-                          capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-S", "-m", "sidekit_hooks.telemetry.worker", str(project)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 1
-    assert done.stderr == ("OpenTelemetry export configured but opentelemetry-sdk, "
-                           "opentelemetry-exporter-otlp-proto-http not installed: "
-                           "pip install 'sidekit-hooks[otel]'; nothing sent\n")
+    assert done.stderr == (
+        "OpenTelemetry export configured but opentelemetry-sdk, "
+        "opentelemetry-exporter-otlp-proto-http not installed: "
+        "pip install 'sidekit-hooks[otel]'; nothing sent\n"
+    )
 
 
 PROBE = """
@@ -190,14 +252,16 @@ sys.stderr.write(json.dumps({"otel": sorted(m for m in sys.modules if m.startswi
 def run_probe(project: Path, env: dict[str, str], event: str) -> tuple[dict[str, Any], float]:
     body = json.dumps(payload(event, project, session_id="s1", prompt="go"))
     began = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", PROBE, str(REPO), event], input=body, capture_output=True, text=True,
-                          env=env, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(REPO), event], input=body, capture_output=True, text=True, env=env, timeout=30
+    )
     return json.loads(done.stderr), time.monotonic() - began
 
 
 @pytest.mark.parametrize("collector", ["up", "down", "slow"])
-def test_the_hook_path_never_imports_opentelemetry_nor_opens_a_socket(project: Path, clean_env: dict[str, str],
-                                                                      collector: str) -> None:
+def test_the_hook_path_never_imports_opentelemetry_nor_opens_a_socket(
+    project: Path, clean_env: dict[str, str], collector: str
+) -> None:
     with Receiver(delay=5.0 if collector == "slow" else 0.0) as rx:
         endpoint = closed_port_endpoint() if collector == "down" else rx.endpoint
         env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project), SIDEKIT_OTEL_ENDPOINT=endpoint)
@@ -214,13 +278,23 @@ def test_stop_starts_the_detached_exporter(project: Path, clean_env: dict[str, s
     with Receiver() as rx:
         env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project), SIDEKIT_OTEL_ENDPOINT=rx.endpoint)
         body = json.dumps(payload("Stop", project, session_id="s1"))
-        done = subprocess.run([sys.executable, "-S", str(HOOK_SCRIPTS["Stop"])], input=body, capture_output=True,
-                              text=True, env=env, timeout=30)
+        done = subprocess.run(
+            [sys.executable, "-S", str(HOOK_SCRIPTS["Stop"])],
+            input=body,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=30,
+        )
         assert done.returncode == 0
         for _ in range(300):
-            if any(r["event"] == "sidekit.hook" and r["attributes"].get("sidekit.hook") == "Stop" and
-                   r["attributes"].get("session.id") == "s1" and r["attributes"].get("sidekit.duration_ms") != 12.5
-                   for r in rx.logs):
+            if any(
+                r["event"] == "sidekit.hook"
+                and r["attributes"].get("sidekit.hook") == "Stop"
+                and r["attributes"].get("session.id") == "s1"
+                and r["attributes"].get("sidekit.duration_ms") != 12.5
+                for r in rx.logs
+            ):
                 break
             time.sleep(0.1)
     assert sum(r["event"] == "sidekit.decision" for r in rx.logs) == 6
@@ -235,18 +309,36 @@ def test_no_timing_is_logged_without_configuration(project: Path, clean_env: dic
 
 def test_a_real_hooks_decisions_carry_the_prompt_tool_and_fleet_names(project: Path, clean_env: dict[str, str]) -> None:
     """What the export's attributes come from: the payload's prompt_id and tool_use_id, GT_ROLE, GC_AGENT."""
-    subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", "scope", "set", "--issue", "gt-1", "--allow", "api/**"],
-                   cwd=project, env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", "scope", "set", "--issue", "gt-1", "--allow", "api/**"],
+        cwd=project,
+        env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)),
+        check=True,
+        capture_output=True,
+    )
     (project / "auth").mkdir()
     (project / "auth" / "x.py").write_text("X = 1\n")
-    body = payload("PostToolUse", project, tool_name="Read", tool_use_id="toolu_42", prompt_id="p-42",
-                   tool_input={"file_path": str(project / "auth" / "x.py")})
+    body = payload(
+        "PostToolUse",
+        project,
+        tool_name="Read",
+        tool_use_id="toolu_42",
+        prompt_id="p-42",
+        tool_input={"file_path": str(project / "auth" / "x.py")},
+    )
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project), GT_ROLE="app/crew/max", GT_RUN_ID="run-9")
-    done = subprocess.run([sys.executable, "-S", str(HOOK_SCRIPTS["PostToolUse"])], input=json.dumps(body),
-                          capture_output=True, text=True, env=env, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-S", str(HOOK_SCRIPTS["PostToolUse"])],
+        input=json.dumps(body),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
     assert "outside this task's scope" in done.stdout
     records = hooklog.read(str(project), hooklog.DECISIONS)
     assert [(r["decision"], r["prompt"], r["tool_use_id"], r["gt_role"], r["gt_run_id"]) for r in records] == [
         ("fired", "p-42", "toolu_42", "app/crew/max", "run-9"),
-        ("delivered", "p-42", "toolu_42", "app/crew/max", "run-9")]
+        ("delivered", "p-42", "toolu_42", "app/crew/max", "run-9"),
+    ]
     assert collect.attributes(records[0])["prompt.id"] == "p-42"

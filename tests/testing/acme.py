@@ -15,11 +15,15 @@ GOOD = BAD.replace("status_code=400", "status_code=422")
 def status_422_rule(*, see: bool = False, exclude: str = "", boundary: bool = True) -> str:
     """The rule's `[[rules]]` table as TOML: with its `see` link, an `exclude` list (TOML items) and
     `\\b` after the 400 (so 4000 does not match) as asked."""
-    return (f'[[rules]]\nid = "{STATUS_422}"\nsidecar = "specs"\nmessage = "{MESSAGE}"\n'
-            + (f'see = "{SEE}"\n' if see else "")
-            + 'severity = "high"\n\n[rules.when]\ntools = ["Edit", "Write"]\npaths = ["api/**/*.py"]\n'
-            + (f"exclude = [{exclude}]\n" if exclude else "")
-            + r"added = 'status_code\s*=\s*400" + (r"\b" if boundary else "") + "'\n")
+    return (
+        f'[[rules]]\nid = "{STATUS_422}"\nsidecar = "specs"\nmessage = "{MESSAGE}"\n'
+        + (f'see = "{SEE}"\n' if see else "")
+        + 'severity = "high"\n\n[rules.when]\ntools = ["Edit", "Write"]\npaths = ["api/**/*.py"]\n'
+        + (f"exclude = [{exclude}]\n" if exclude else "")
+        + r"added = 'status_code\s*=\s*400"
+        + (r"\b" if boundary else "")
+        + "'\n"
+    )
 
 
 def pack(name: str, rules: str, header: str = "") -> str:

@@ -85,8 +85,13 @@ def find_cli() -> tuple[Path | None, str]:
 
 
 def cli_version(cli: Path) -> str:
-    done = subprocess.run([str(cli), "--version"], capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, DISABLE_AUTOUPDATER="1"))
+    done = subprocess.run(
+        [str(cli), "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, DISABLE_AUTOUPDATER="1"),
+    )
     return done.stdout.strip()
 
 
@@ -100,8 +105,16 @@ def sse(event: str, data: dict[str, Any]) -> bytes:
 
 def message_events(blocks: list[dict[str, Any]], stop_reason: str, model: str, message_id: str) -> bytes:
     """One assistant message as the SSE stream the CLI expects."""
-    start: dict[str, Any] = {"id": message_id, "type": "message", "role": "assistant", "model": model, "content": [],
-             "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+    start: dict[str, Any] = {
+        "id": message_id,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
     out = [sse("message_start", {"type": "message_start", "message": start})]
     for index, block in enumerate(blocks):
         if block["type"] == "tool_use":
@@ -110,11 +123,21 @@ def message_events(blocks: list[dict[str, Any]], stop_reason: str, model: str, m
         else:
             opening = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}
-        out.append(sse("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening}))
+        out.append(
+            sse("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening})
+        )
         out.append(sse("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}))
         out.append(sse("content_block_stop", {"type": "content_block_stop", "index": index}))
-    out.append(sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop_reason, "stop_sequence": None},
-                                     "usage": {"output_tokens": 1}}))
+    out.append(
+        sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop_reason, "stop_sequence": None},
+                "usage": {"output_tokens": 1},
+            },
+        )
+    )
     out.append(sse("message_stop", {"type": "message_stop"}))
     return b"".join(out)
 
@@ -150,8 +173,13 @@ class ScriptedModel:
             return [{"type": "text", "text": FINAL_TEXT}], "end_turn"
         if len(self.requests) > MAX_REQUESTS:
             return [{"type": "text", "text": CAP_TEXT}], "end_turn"
-        index = sum(1 for message in body.get("messages", []) if message.get("role") == "assistant"
-                    for block in message.get("content", []) if isinstance(block, dict) and block.get("type") == "tool_use")
+        index = sum(
+            1
+            for message in body.get("messages", [])
+            if message.get("role") == "assistant"
+            for block in message.get("content", [])
+            if isinstance(block, dict) and block.get("type") == "tool_use"
+        )
         step = self.steps[index] if index < len(self.steps) else FINAL_TEXT
         if isinstance(step, str):
             return [{"type": "text", "text": step}], "end_turn"
@@ -196,11 +224,20 @@ class ScriptedModel:
                     # A distinct id per reply: the CLI merges consecutive messages that share one.
                     message_id = f"msg_e2e_{len(model.requests):04d}"
                 if body.get("stream"):
-                    self._send(200, "text/event-stream", message_events(blocks, stop, body.get("model", MODEL), message_id))
+                    self._send(
+                        200, "text/event-stream", message_events(blocks, stop, body.get("model", MODEL), message_id)
+                    )
                 else:
-                    message = {"id": message_id, "type": "message", "role": "assistant", "model": body.get("model", MODEL),
-                               "content": blocks, "stop_reason": stop, "stop_sequence": None,
-                               "usage": {"input_tokens": 1, "output_tokens": 1}}
+                    message = {
+                        "id": message_id,
+                        "type": "message",
+                        "role": "assistant",
+                        "model": body.get("model", MODEL),
+                        "content": blocks,
+                        "stop_reason": stop,
+                        "stop_sequence": None,
+                        "usage": {"input_tokens": 1, "output_tokens": 1},
+                    }
                     self._send(200, "application/json", json.dumps(message).encode())
 
         return Handler
@@ -297,8 +334,9 @@ def result_text(block: dict[str, Any]) -> str:
 TOKENS_REMINDER = re.compile(r"<system-reminder>\n<total_tokens>\d+ tokens left</total_tokens>\n</system-reminder>")
 # Also the CLI's: when an MCP server (the plugin's .mcp.json) connects mid-conversation, the next tool
 # result lists its tools as newly available deferred tools.
-DEFERRED_TOOLS = re.compile(r"<system-reminder>\nThe following deferred tools are now available via ToolSearch\..*",
-                            re.DOTALL)
+DEFERRED_TOOLS = re.compile(
+    r"<system-reminder>\nThe following deferred tools are now available via ToolSearch\..*", re.DOTALL
+)
 HOOK_TEXT = re.compile(r"^<system-reminder>\n\w+(:\w+)? hook ")
 
 
@@ -329,9 +367,13 @@ def settings_hooks(python: str, repo: Path = REPO) -> dict[str, Any]:
             group = {"matcher": "*", **group}
         return [group]
 
-    return {"hooks": {"PostToolUse": entry("post_tool_use", True),
-                      "PostToolUseFailure": entry("post_tool_use_failure", True),
-                      "UserPromptSubmit": entry("user_prompt_submit", False)}}
+    return {
+        "hooks": {
+            "PostToolUse": entry("post_tool_use", True),
+            "PostToolUseFailure": entry("post_tool_use_failure", True),
+            "UserPromptSubmit": entry("user_prompt_submit", False),
+        }
+    }
 
 
 def write_settings(project: Path, python: str) -> None:
@@ -344,18 +386,37 @@ def clean_environment(home: Path, base_url: str) -> dict[str, str]:
     """Only what the CLI needs: nothing from Gas Town, the outer Claude Code or the user's HOME."""
     keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
     env = {name: os.environ[name] for name in keep if name in os.environ}
-    env.update(HOME=str(home), ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="sk-e2e-offline",
-               DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1",
-               DISABLE_ERROR_REPORTING="1", NO_COLOR="1")
+    env.update(
+        HOME=str(home),
+        ANTHROPIC_BASE_URL=base_url,
+        ANTHROPIC_API_KEY="sk-e2e-offline",
+        DISABLE_TELEMETRY="1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+        DISABLE_AUTOUPDATER="1",
+        DISABLE_ERROR_REPORTING="1",
+        NO_COLOR="1",
+    )
     return env
 
 
 PERMISSIONS = ("--permission-mode", "acceptEdits", "--allowedTools", "Write Edit Bash Read")
 
 
-def run_claude(cli: Path, project: Path, prompt: str, steps: Sequence[Step], *, session_id: str, home: Path,
-               plugin_dir: Path | None = None, env: dict[str, str] | None = None, timeout: float = RUN_TIMEOUT,
-               resume: bool = False, permissions: Sequence[str] = PERMISSIONS, pace: float = 0.0) -> Run:
+def run_claude(
+    cli: Path,
+    project: Path,
+    prompt: str,
+    steps: Sequence[Step],
+    *,
+    session_id: str,
+    home: Path,
+    plugin_dir: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = RUN_TIMEOUT,
+    resume: bool = False,
+    permissions: Sequence[str] = PERMISSIONS,
+    pace: float = 0.0,
+) -> Run:
     """Run `claude -p PROMPT` in `project` (HOME=`home`) against a scripted model playing `steps`.
 
     `resume`: continue the session `session_id` (`--resume`) instead of starting it; a prompt such as
@@ -363,17 +424,37 @@ def run_claude(cli: Path, project: Path, prompt: str, steps: Sequence[Step], *, 
     `permissions`: the permission flags (default: accept edits, allow Write Edit Bash Read).
     `pace`: seconds the scripted model waits before each answer (a model's pace)."""
     home.mkdir(parents=True, exist_ok=True)
-    argv = [str(cli), "-p", prompt, "--output-format", "stream-json", "--verbose", *permissions,
-            "--model", MODEL, "--resume" if resume else "--session-id", session_id]
+    argv = [
+        str(cli),
+        "-p",
+        prompt,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        *permissions,
+        "--model",
+        MODEL,
+        "--resume" if resume else "--session-id",
+        session_id,
+    ]
     if plugin_dir is not None:
         argv += ["--plugin-dir", str(plugin_dir)]
     with ScriptedModel(steps, pace) as model:
         try:
-            done = subprocess.run(argv, cwd=project, env={**clean_environment(home, model.base_url), **(env or {})},
-                                  capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                argv,
+                cwd=project,
+                env={**clean_environment(home, model.base_url), **(env or {})},
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+            )
         except subprocess.TimeoutExpired as exc:
-            raise AssertionError(f"claude -p did not finish within {timeout:.0f} s; requests so far: "
-                                 f"{len(model.requests)}\nstderr: {exc.stderr!r}") from None
+            raise AssertionError(
+                f"claude -p did not finish within {timeout:.0f} s; requests so far: "
+                f"{len(model.requests)}\nstderr: {exc.stderr!r}"
+            ) from None
         requests = list(model.requests)
     return Run(done.returncode, done.stdout, done.stderr, requests, home, read_hook_log(project))
 

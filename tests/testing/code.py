@@ -40,8 +40,14 @@ def env_for(root: Path) -> dict[str, str]:
 
 
 def sidekit(root: Path, command: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([sys.executable, "-m", "sidekit_hooks.cli", command, "--project", str(root), *args],
-                          cwd=root, env=env_for(root), capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "sidekit_hooks.cli", command, "--project", str(root), *args],
+        cwd=root,
+        env=env_for(root),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if check:
         assert done.returncode == 0, done.stderr
     return done

@@ -20,20 +20,36 @@ HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
 
 
-def run_sidekit(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
-                timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def run_sidekit(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """`sidekit ARGS` in a subprocess, as a user runs it."""
     return subprocess.run([*SIDEKIT, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
 
 
-def edit(project: Path, rel: str, old: str, new: str, original: str = "", session: str = "sess-1", *,
-         patch: list[dict[str, Any]] | None = None, **fields: Any) -> dict[str, Any]:
+def edit(
+    project: Path,
+    rel: str,
+    old: str,
+    new: str,
+    original: str = "",
+    session: str = "sess-1",
+    *,
+    patch: list[dict[str, Any]] | None = None,
+    **fields: Any,
+) -> dict[str, Any]:
     """A PostToolUse payload of an Edit of `project/rel` (from the package's own payload builder);
     `original`: what the file held before; `patch`: its structuredPatch (default: old lines out, new in).
     `fields` add to the payload or replace its defaults (tool_use_id, tool_response...)."""
     tool_input, response = payloads.edit_call(str(project / rel), old, new, original, patch=patch)
-    return tool_call("PostToolUse", project, session, "Edit", tool_input,
-                     **{"tool_use_id": "toolu_1", "tool_response": response, **fields})
+    return tool_call(
+        "PostToolUse",
+        project,
+        session,
+        "Edit",
+        tool_input,
+        **{"tool_use_id": "toolu_1", "tool_response": response, **fields},
+    )
 
 
 def edited(project: Path, rel: str, old: str, new: str, original: str, **fields: Any) -> dict[str, Any]:
@@ -43,7 +59,7 @@ def edited(project: Path, rel: str, old: str, new: str, original: str, **fields:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(original.replace(old, new, 1))
     lines = [f" {line}" for line in old.splitlines()] if old else []
-    lines += [f"+{line}" for line in new.splitlines()[len(old.splitlines()):]]
+    lines += [f"+{line}" for line in new.splitlines()[len(old.splitlines()) :]]
     hunk = {"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": lines}
     return edit(project, rel, old, new, original, patch=[hunk], **fields)
 
@@ -54,23 +70,43 @@ def appended(project: Path, rel: str, added: str, **fields: Any) -> dict[str, An
     return edited(project, rel, original, original + added, original, **fields)
 
 
-def write(project: Path, rel: str, content: str, original: str | None = None, session: str = "sess-1",
-          **fields: Any) -> dict[str, Any]:
+def write(
+    project: Path, rel: str, content: str, original: str | None = None, session: str = "sess-1", **fields: Any
+) -> dict[str, Any]:
     """A PostToolUse payload of a Write of `project/rel`; `original`: what the file held before."""
     tool_input, response = payloads.write_call(str(project / rel), content, original)
-    return tool_call("PostToolUse", project, session, "Write", tool_input,
-                     **{"tool_use_id": "toolu_2", "tool_response": response, **fields})
+    return tool_call(
+        "PostToolUse",
+        project,
+        session,
+        "Write",
+        tool_input,
+        **{"tool_use_id": "toolu_2", "tool_response": response, **fields},
+    )
 
 
-def bash(project: Path, command: str, stdout: str = "", error: str = "", session: str = "sess-1",
-         **fields: Any) -> dict[str, Any]:
+def bash(
+    project: Path, command: str, stdout: str = "", error: str = "", session: str = "sess-1", **fields: Any
+) -> dict[str, Any]:
     """A Bash call's PostToolUse payload, or its PostToolUseFailure payload when `error` is given."""
     tool_input, response = payloads.bash_call(command, stdout)
     if error:
-        return tool_call("PostToolUseFailure", project, session, "Bash", tool_input,
-                         **{"tool_use_id": "toolu_3", "error": error, **fields})
-    return tool_call("PostToolUse", project, session, "Bash", tool_input,
-                     **{"tool_use_id": "toolu_3", "tool_response": response, **fields})
+        return tool_call(
+            "PostToolUseFailure",
+            project,
+            session,
+            "Bash",
+            tool_input,
+            **{"tool_use_id": "toolu_3", "error": error, **fields},
+        )
+    return tool_call(
+        "PostToolUse",
+        project,
+        session,
+        "Bash",
+        tool_input,
+        **{"tool_use_id": "toolu_3", "tool_response": response, **fields},
+    )
 
 
 def pre_bash(project: Path, command: str, session: str = "sess-1", **fields: Any) -> dict[str, Any]:
@@ -84,8 +120,9 @@ def as_stdin(data: dict[str, Any]) -> bytes:
     return json.dumps(data).encode()
 
 
-def tool_call(event: str, project: Path, session: str, tool: str, tool_input: dict[str, Any],
-              **fields: Any) -> dict[str, Any]:
+def tool_call(
+    event: str, project: Path, session: str, tool: str, tool_input: dict[str, Any], **fields: Any
+) -> dict[str, Any]:
     """A tool call's payload; `fields` (tool_response or error, tool_use_id...) after the common ones."""
     return payload(event, project, session_id=session, tool_name=tool, tool_input=tool_input, **fields)
 
@@ -93,8 +130,12 @@ def tool_call(event: str, project: Path, session: str, tool: str, tool_input: di
 def payload(event: str, project: Path, **fields: Any) -> dict[str, Any]:
     """A payload with the common fields Claude Code 2.1.328 sends, plus `fields`."""
     base: dict[str, Any] = {
-        "session_id": "sess-1", "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
-        "prompt_id": "p-1", "permission_mode": "acceptEdits", "hook_event_name": event,
+        "session_id": "sess-1",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "prompt_id": "p-1",
+        "permission_mode": "acceptEdits",
+        "hook_event_name": event,
     }
     base.update(fields)
     return base

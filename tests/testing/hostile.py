@@ -26,28 +26,50 @@ QUEUE = Path(".runtime") / "nudge_queue"
 
 def env_for(project: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GT_", "CLAUDE_", "TMUX", "SIDEKIT_"))}
-    env.update(CLAUDE_PROJECT_DIR=str(project), XDG_CONFIG_HOME=str(project.parent / "xdg"),
-               SIDEKIT_CACHE_DIR=str(project.parent / "cache"), **extra)
+    env.update(
+        CLAUDE_PROJECT_DIR=str(project),
+        XDG_CONFIG_HOME=str(project.parent / "xdg"),
+        SIDEKIT_CACHE_DIR=str(project.parent / "cache"),
+        **extra,
+    )
     return env
 
 
-def hook(event: str, payload: dict[str, Any] | str | bytes, project: Path, timeout: float = 30,
-         **env: str) -> subprocess.CompletedProcess[str]:
+def hook(
+    event: str, payload: dict[str, Any] | str | bytes, project: Path, timeout: float = 30, **env: str
+) -> subprocess.CompletedProcess[str]:
     """Run a real hook entry script the way Claude Code does; stdout/stderr decoded leniently."""
-    data = payload if isinstance(payload, bytes) else (payload if isinstance(payload, str) else json.dumps(payload)).encode(
-        "utf-8", "surrogatepass")
-    done = subprocess.run([sys.executable, "-S", str(ROOT / "hooks" / SCRIPTS[event])], input=data, capture_output=True,
-                          env=env_for(project, **env), cwd=str(project), timeout=timeout)
-    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode("utf-8", "replace"),
-                                       done.stderr.decode("utf-8", "replace"))
+    data = (
+        payload
+        if isinstance(payload, bytes)
+        else (payload if isinstance(payload, str) else json.dumps(payload)).encode("utf-8", "surrogatepass")
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", str(ROOT / "hooks" / SCRIPTS[event])],
+        input=data,
+        capture_output=True,
+        env=env_for(project, **env),
+        cwd=str(project),
+        timeout=timeout,
+    )
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
+    )
 
 
-def cli(*args: str | bytes, project: Path, cwd: Path | None = None, timeout: float = 120,
-        **env: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([sys.executable, "-c", CLI, str(ROOT), *args], capture_output=True,
-                          env=env_for(project, **env), cwd=str(cwd or project), timeout=timeout)
-    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode("utf-8", "replace"),
-                                       done.stderr.decode("utf-8", "replace"))
+def cli(
+    *args: str | bytes, project: Path, cwd: Path | None = None, timeout: float = 120, **env: str
+) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", CLI, str(ROOT), *args],
+        capture_output=True,
+        env=env_for(project, **env),
+        cwd=str(cwd or project),
+        timeout=timeout,
+    )
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
+    )
 
 
 def payload(event: str, project: Path, **fields: Any) -> dict[str, Any]:
@@ -77,7 +99,14 @@ def put(folder: Path, message: str, age: float = 0.0, raw: str | None = None, **
     path = folder / queued_name(age)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() - age))
     later = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() + 1800))
-    data = {"sender": "mayor", "message": message, "priority": "normal", "timestamp": stamp, "expires_at": later, **fields}
+    data = {
+        "sender": "mayor",
+        "message": message,
+        "priority": "normal",
+        "timestamp": stamp,
+        "expires_at": later,
+        **fields,
+    }
     data = {k: v for k, v in data.items() if v is not None}
     path.write_bytes((raw if raw is not None else json.dumps(data)).encode("utf-8", "surrogatepass"))
     return path

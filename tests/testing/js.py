@@ -41,8 +41,13 @@ def toolchain(runner: str) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (modules / ".bin" / runner).exists():
             (folder / "package.json").write_text('{"name":"sidekit-js-cache","private":true}\n')
-            done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", *PACKAGES[runner]],
-                                  cwd=folder, capture_output=True, text=True, timeout=600)
+            done = subprocess.run(
+                ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", *PACKAGES[runner]],
+                cwd=folder,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             if done.returncode != 0:
                 pytest.fail(f"npm install {PACKAGES[runner]} failed: {done.stderr[-600:]}")
     return modules
@@ -69,10 +74,15 @@ def semver_project(root: Path, runner: str, planted: bool) -> Path:
     assert GOOD in text, "semver's compare.js changed shape"
     if planted:
         compare.write_text(text.replace(GOOD, BAD))
-    header = ("import { describe, test, expect } from 'vitest'\nimport semver from '../lib/semver/index.js'\n"
-              if runner == "vitest" else "const semver = require('../lib/semver')\n")
+    header = (
+        "import { describe, test, expect } from 'vitest'\nimport semver from '../lib/semver/index.js'\n"
+        if runner == "vitest"
+        else "const semver = require('../lib/semver')\n"
+    )
     (root / "test").mkdir()
-    (root / "test" / "order.test.js").write_text(header + """
+    (root / "test" / "order.test.js").write_text(
+        header
+        + """
 const pairs = []
 for (let i = 0; i < 10; i++) pairs.push([`1.${i}.0`, `1.${i}.1`])
 describe('ordering', () => {
@@ -80,12 +90,16 @@ describe('ordering', () => {
   test.each(pairs)('%s > %s', (a, b) => { expect(semver.gt(b, a)).toBe(true) })
   test.each(pairs)('compare %s %s', (a, b) => { expect(semver.compare(a, b)).toBe(-1) })
 })
-""")
-    (root / "test" / "parse.test.js").write_text(header + """
+"""
+    )
+    (root / "test" / "parse.test.js").write_text(
+        header
+        + """
 for (let i = 0; i < 20; i++) {
   test(`valid 2.${i}.0`, () => { expect(semver.valid(`2.${i}.0`)).toBe(`2.${i}.0`) })
 }
-""")
+"""
+    )
     return root
 
 
@@ -110,8 +124,15 @@ def run(command: list[str] | str, cwd: Path, env: dict[str, str] | None = None, 
             merged.pop(name, None)
     before = os.times()
     started = time.perf_counter()
-    done = subprocess.run(["bash", "-c", text], cwd=cwd, env=merged, stdin=subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+    done = subprocess.run(
+        ["bash", "-c", text],
+        cwd=cwd,
+        env=merged,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=timeout,
+    )
     secs = time.perf_counter() - started
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
@@ -125,5 +146,5 @@ def compact_command(runner: str, words: list[str], project: Path) -> str:
     adapter = importlib.import_module(f"sidekit_hooks.runners.{runner}")
     rewritten = adapter.compact_words(words, str(project))
     assert rewritten is not None, f"{runner} left {words} alone"
-    assert rewritten[:len(words)] == words, "only appended options"
+    assert rewritten[: len(words)] == words, "only appended options"
     return shlex.join(rewritten)

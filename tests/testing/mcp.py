@@ -82,8 +82,7 @@ def environment() -> dict[str, str]:
 
 
 def cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*SIDEKIT, *args], cwd=root, env=environment(),
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run([*SIDEKIT, *args], cwd=root, env=environment(), capture_output=True, text=True, timeout=120)
 
 
 @asynccontextmanager
@@ -91,8 +90,12 @@ async def connect(root: Path) -> AsyncIterator[Any]:
     """An initialised ClientSession with `sidekit mcp --project ROOT` (its cwd is ROOT too, as in Claude Code)."""
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "sidekit_hooks.cli", "mcp", "--project", str(root)],
-                                   env=environment(), cwd=str(root))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "sidekit_hooks.cli", "mcp", "--project", str(root)],
+        env=environment(),
+        cwd=str(root),
+    )
     with open(os.devnull, "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write_):
             async with ClientSession(read, write_) as session:

@@ -59,8 +59,14 @@ class Receiver:
                 self.resources.append(attrs(rl.resource.attributes))
                 for sl in rl.scope_logs:
                     for rec in sl.log_records:
-                        self.logs.append({"event": rec.event_name, "body": value_of(rec.body),
-                                          "time": rec.time_unix_nano, "attributes": attrs(rec.attributes)})
+                        self.logs.append(
+                            {
+                                "event": rec.event_name,
+                                "body": value_of(rec.body),
+                                "time": rec.time_unix_nano,
+                                "attributes": attrs(rec.attributes),
+                            }
+                        )
         elif path == "/v1/metrics":
             for rm in ExportMetricsServiceRequest.FromString(body).resource_metrics:
                 for sm in rm.scope_metrics:

@@ -143,7 +143,9 @@ def play_group(group: Group, root: Path | None = None, in_process: bool = True) 
 def set_scope(project: Path, spec: dict[str, Any] | list[str]) -> None:
     """A dict is saved as the scope; a list is the arguments of a real `sidekit scope set`."""
     if isinstance(spec, dict):
-        scope_model.save(str(project), scope_model.Scope(spec.get("allow", []), spec.get("deny", []), spec.get("issue", "")))
+        scope_model.save(
+            str(project), scope_model.Scope(spec.get("allow", []), spec.get("deny", []), spec.get("issue", ""))
+        )
         return
     import contextlib
     import io

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from testing.hooks import REPO, SIDEKIT
 
 
@@ -28,12 +29,19 @@ class Suite:
         return path
 
     def pytest(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "pytest", "-q", *args], cwd=self.root, env=self.env,
-                              capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", *args],
+            cwd=self.root,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
 
     def sidekit(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([*SIDEKIT, *args], cwd=self.root, env=self.env, capture_output=True, text=True,
-                              timeout=timeout)
+        return subprocess.run(
+            [*SIDEKIT, *args], cwd=self.root, env=self.env, capture_output=True, text=True, timeout=timeout
+        )
 
     def answer(self, *args: str) -> tuple[dict[str, Any], str, int]:
         done = self.sidekit(*args)

@@ -46,7 +46,9 @@ def step_lines(number: int, result: StepResult, note: str = "") -> list[str]:
         lines.append("     -> agent told nothing")
     for record in result.suppressed():
         rule = f" {record['rule']}" if record.get("rule") else ""
-        lines.append(f"     .. held back ({record.get('by')}): {record.get('sidecar')}{rule}: {_short(str(record.get('text', '')), 90)}")
+        lines.append(
+            f"     .. held back ({record.get('by')}): {record.get('sidecar')}{rule}: {_short(str(record.get('text', '')), 90)}"
+        )
     if result.notices:
         lines.append(f"     !! user notice (not the model): {_short(result.notices, 120)}")
     return lines
@@ -77,8 +79,10 @@ class Summary:
     def lines(self) -> list[str]:
         told = ", ".join(f"{name} {count}" for name, count in sorted(self.told.items())) or "none"
         held = ", ".join(f"{why} {count}" for why, count in sorted(self.held.items())) or "none"
-        return [f"{self.steps} steps; nudges delivered: {sum(self.told.values())} ({told}); "
-                f"held back by the policy: {sum(self.held.values())} ({held})"]
+        return [
+            f"{self.steps} steps; nudges delivered: {sum(self.told.values())} ({told}); "
+            f"held back by the policy: {sum(self.held.values())} ({held})"
+        ]
 
 
 def _short(text: str, limit: int = 70) -> str:

@@ -29,18 +29,16 @@ def project_of(args: argparse.Namespace) -> str:
     if not os.path.isdir(project):
         what = "is not a folder" if os.path.exists(project) else "does not exist"
         flag = "--project" if given else "$CLAUDE_PROJECT_DIR (or the cwd)"
-        raise SidekitError(f"the project folder {project} {what} (from {flag}); nothing was done",
-                           "pass --project DIR with the project's folder (mkdir -p DIR first for a new one)")
+        raise SidekitError(
+            f"the project folder {project} {what} (from {flag}); nothing was done",
+            "pass --project DIR with the project's folder (mkdir -p DIR first for a new one)",
+        )
     return project
 
 
 def session_of(args: argparse.Namespace) -> str:
     """--session, else the Claude session of this process, else the Gas Town tmux session."""
-    session = (
-        getattr(args, "session", None)
-        or os.environ.get("CLAUDE_CODE_SESSION_ID")
-        or workspace.gastown_session()
-    )
+    session = getattr(args, "session", None) or os.environ.get("CLAUDE_CODE_SESSION_ID") or workspace.gastown_session()
     if not session:
         raise SidekitError("no session given and none found in the environment", "add --session SESSION_ID")
     try:

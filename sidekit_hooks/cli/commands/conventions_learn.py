@@ -69,8 +69,12 @@ def summary(measures: list[Any], output: str, dry_run: bool) -> dict[str, Any]:
         "rules": len(kept),
         "kept": [{"id": m.id, "prevalence": round(m.prevalence, 2), "of": m.total} for m in kept],
         "skipped": [
-            {"id": m.id, "prevalence": round(m.prevalence, 2), "of": m.total,
-             "why": "fewCases" if m.total < m.minimum else "belowThreshold"}
+            {
+                "id": m.id,
+                "prevalence": round(m.prevalence, 2),
+                "of": m.total,
+                "why": "fewCases" if m.total < m.minimum else "belowThreshold",
+            }
             for m in skipped
         ],
     }

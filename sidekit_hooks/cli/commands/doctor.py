@@ -111,8 +111,11 @@ def _sources(project: str) -> list[tuple[str, str, str]]:
     quoted = shlex.quote(project)
     return [
         (".claude/settings.json", os.path.join(project, ".claude", "settings.json"), f"--project {quoted}"),
-        (".claude/settings.local.json", os.path.join(project, ".claude", "settings.local.json"),
-         f"--project {quoted} --local"),
+        (
+            ".claude/settings.local.json",
+            os.path.join(project, ".claude", "settings.local.json"),
+            f"--project {quoted} --local",
+        ),
         ("~/.claude/settings.json", os.path.join(files.home(), ".claude", "settings.json"), "--user"),
     ]
 
@@ -129,16 +132,32 @@ def _read_wiring(project: str, install: str) -> tuple[list[Wired], list[str], li
             checks.append(Check("settings", "problem", f"{shown}: {message}", getattr(exc, "fix", "")))
             continue
         if data.get("disableAllHooks") is True:
-            checks.append(Check("settings", "problem", f'{shown} sets "disableAllHooks": true, so no hook runs',
-                                f'delete the "disableAllHooks" line from {path}'))
+            checks.append(
+                Check(
+                    "settings",
+                    "problem",
+                    f'{shown} sets "disableAllHooks": true, so no hook runs',
+                    f'delete the "disableAllHooks" line from {path}',
+                )
+            )
         enabled = data.get("enabledPlugins")
         if isinstance(enabled, dict):
-            plugin.extend(f"{name} ({shown})" for name, on in enabled.items()
-                          if on is True and str(name).split("@")[0] == "sidekit-hooks")
+            plugin.extend(
+                f"{name} ({shown})"
+                for name, on in enabled.items()
+                if on is True and str(name).split("@")[0] == "sidekit-hooks"
+            )
         for event, handler in settings_merge.marked_handlers(data):
             timeout = handler.get("timeout")
-            wired.append(Wired(shown, flags, event, str(handler["command"]),
-                               float(timeout) if isinstance(timeout, (int, float)) else settings_merge.TIMEOUT))
+            wired.append(
+                Wired(
+                    shown,
+                    flags,
+                    event,
+                    str(handler["command"]),
+                    float(timeout) if isinstance(timeout, (int, float)) else settings_merge.TIMEOUT,
+                )
+            )
     return wired, plugin, checks
 
 
@@ -146,25 +165,41 @@ def _wiring_checks(wired: list[Wired], plugin: list[str], install: str) -> list[
     if not wired:
         if plugin:
             return [Check("settings", "ok", f"wired as a plugin: {', '.join(plugin)}")]
-        return [Check("settings", "problem", "no sidekit hook entries in .claude/settings.json, "
-                      ".claude/settings.local.json or ~/.claude/settings.json", install)]
+        return [
+            Check(
+                "settings",
+                "problem",
+                "no sidekit hook entries in .claude/settings.json, "
+                ".claude/settings.local.json or ~/.claude/settings.json",
+                install,
+            )
+        ]
     checks: list[Check] = []
     events = {item.event for item in wired}
     missing = [event for event in settings_merge.EVENTS if event not in events]
     sources = sorted({item.source for item in wired}, key=[item.source for item in wired].index)
     if missing and not plugin:
-        checks.append(Check("settings", "problem", f"{', '.join(missing)} not wired (found in {', '.join(sources)})",
-                            install))
+        checks.append(
+            Check("settings", "problem", f"{', '.join(missing)} not wired (found in {', '.join(sources)})", install)
+        )
     elif not missing:
         checks.append(Check("settings", "ok", f"{', '.join(sources)} wires {', '.join(settings_merge.EVENTS)}"))
     for event in settings_merge.EVENTS:
         commands = {item.command for item in wired if item.event == event}
         if len(commands) > 1 or (commands and plugin):
-            where = ", ".join(item.source for item in wired if item.event == event) + (" and the plugin" if plugin else "")
+            where = ", ".join(item.source for item in wired if item.event == event) + (
+                " and the plugin" if plugin else ""
+            )
             # Keep one: the plugin when there is one, else the first settings file's entry.
             extra = [item for item in wired if item.event == event][0 if plugin else -1]
-            checks.append(Check("settings", "problem", f"{event} is wired more than once ({where}): nudges would come twice",
-                                f"sidekit uninstall {extra.flags}"))
+            checks.append(
+                Check(
+                    "settings",
+                    "problem",
+                    f"{event} is wired more than once ({where}): nudges would come twice",
+                    f"sidekit uninstall {extra.flags}",
+                )
+            )
     return checks
 
 
@@ -214,8 +249,12 @@ def _agent_shell_check(wired: list[Wired], root: str, project: str, install: str
     else:
         starts = [item for item in wired if item.event == "SessionStart"]
         if not starts:
-            return Check("agent shell", "problem", "`sidekit` is not on the agent's PATH: no SessionStart hook puts it there",
-                         install)
+            return Check(
+                "agent shell",
+                "problem",
+                "`sidekit` is not on the agent's PATH: no SessionStart hook puts it there",
+                install,
+            )
         import tempfile
 
         # Claude Code's own env file lives outside the project too (~/.claude/session-env/...).
@@ -227,13 +266,19 @@ def _agent_shell_check(wired: list[Wired], root: str, project: str, install: str
         script = f". {shlex.quote(env_file)} 2>/dev/null; rm -rf {folder}; sidekit --version"
     env.update(HOME=files.home(), CLAUDE_PROJECT_DIR=project)
     try:
-        done = subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True, cwd=project, env=env, timeout=30)
+        done = subprocess.run(
+            ["/bin/sh", "-c", script], capture_output=True, text=True, cwd=project, env=env, timeout=30
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         return Check("agent shell", "problem", f"`sidekit --version` did not run in the agent's shell: {exc}", install)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1][:160]
-        return Check("agent shell", "problem", f"`sidekit` does not run in the agent's shell (exit {done.returncode}: {last})",
-                     install)
+        return Check(
+            "agent shell",
+            "problem",
+            f"`sidekit` does not run in the agent's shell (exit {done.returncode}: {last})",
+            install,
+        )
     return Check("agent shell", "ok", f"`sidekit` runs in the agent's shell ({how}): {done.stdout.strip()}")
 
 
@@ -249,8 +294,14 @@ def _handler_checks(wired: list[Wired], project: str, install: str) -> list[Chec
         if pythons[python].status == "problem":
             continue  # the probe could only fail the same way
         if not os.path.isfile(script):
-            checks.append(Check("hook script", "problem", f"{item.event} in {item.source} runs {script or repr(item.command)}, "
-                                "which does not exist", install))
+            checks.append(
+                Check(
+                    "hook script",
+                    "problem",
+                    f"{item.event} in {item.source} runs {script or repr(item.command)}, which does not exist",
+                    install,
+                )
+            )
             continue
         checks.append(_probe(item, project, install))
     return checks
@@ -268,18 +319,28 @@ def _python_check(python: str, item: Wired, install: str) -> Check:
 
     found = python if os.path.isabs(python) else (shutil.which(python) or "") if python else ""
     if not (os.path.isfile(found) and os.access(found, os.X_OK)):
-        return Check("interpreter", "problem", f"{python or repr(item.command)} ({item.source}) does not exist", install)
+        return Check(
+            "interpreter", "problem", f"{python or repr(item.command)} ({item.source}) does not exist", install
+        )
     try:
-        done = subprocess.run([found, "-S", "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
-                              capture_output=True, text=True, timeout=10)
+        done = subprocess.run(
+            [found, "-S", "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         version = tuple(int(part) for part in done.stdout.strip().split("."))
     except (OSError, subprocess.SubprocessError, ValueError):
         return Check("interpreter", "problem", f"{python} does not run", install)
     shown = ".".join(map(str, version))
     if version < MIN_PYTHON:
         venv = os.path.dirname(os.path.dirname(python))
-        return Check("interpreter", "problem", f"{python} is Python {shown}; sidekit needs >= 3.11",
-                     f"rm -rf {shlex.quote(venv)} && ./install.sh (in the sidekit-hooks checkout, with python3 >= 3.11)")
+        return Check(
+            "interpreter",
+            "problem",
+            f"{python} is Python {shown}; sidekit needs >= 3.11",
+            f"rm -rf {shlex.quote(venv)} && ./install.sh (in the sidekit-hooks checkout, with python3 >= 3.11)",
+        )
     return Check("interpreter", "ok", f"{python} (Python {shown})")
 
 
@@ -295,11 +356,22 @@ def _probe(item: Wired, project: str, install: str, extra_env: dict[str, str] | 
     deadlines_before = _deadline_records(project)
     started = time.monotonic()
     try:
-        done = subprocess.run(["/bin/sh", "-c", item.command], input=json.dumps(payload), capture_output=True,
-                              text=True, cwd=project, env=env, timeout=min(item.timeout, 30))
+        done = subprocess.run(
+            ["/bin/sh", "-c", item.command],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            cwd=project,
+            env=env,
+            timeout=min(item.timeout, 30),
+        )
     except subprocess.TimeoutExpired:
-        return Check("hook runs", "problem", f"{item.event} did not finish within its {item.timeout:g} s timeout",
-                     f"sidekit doctor --project {shlex.quote(project)} after: tail -n 20 .sidekit/log/hooks.jsonl")
+        return Check(
+            "hook runs",
+            "problem",
+            f"{item.event} did not finish within its {item.timeout:g} s timeout",
+            f"sidekit doctor --project {shlex.quote(project)} after: tail -n 20 .sidekit/log/hooks.jsonl",
+        )
     finally:
         _forget_probe(project)
     elapsed = round((time.monotonic() - started) * 1000)
@@ -307,11 +379,19 @@ def _probe(item: Wired, project: str, install: str, extra_env: dict[str, str] | 
         first = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
         return Check("hook runs", "problem", f"{item.event} ({item.source}) exited {done.returncode}: {first}", install)
     if not _valid_output(done.stdout):
-        return Check("hook runs", "problem", f"{item.event} printed something other than one JSON object: "
-                     f"{done.stdout[:80]!r}", install)
+        return Check(
+            "hook runs",
+            "problem",
+            f"{item.event} printed something other than one JSON object: {done.stdout[:80]!r}",
+            install,
+        )
     if _deadline_records(project) > deadlines_before:  # it gave up: what it should have said was not said
-        return Check("hook runs", "problem", f"{item.event} ({item.source}) ran into its deadline ({elapsed} ms)",
-                     "the 'hook deadline' line below names what was running")
+        return Check(
+            "hook runs",
+            "problem",
+            f"{item.event} ({item.source}) ran into its deadline ({elapsed} ms)",
+            "the 'hook deadline' line below names what was running",
+        )
     return Check("hook runs", "ok", f"{item.event} ({item.source}): exit 0, valid output, {elapsed} ms")
 
 
@@ -350,16 +430,22 @@ def _escapes_check(project: str) -> Check:
 
 
 def _deadline_records(project: str) -> int:
-    return sum(r.get("where") == "deadline" or str(r.get("where", "")).startswith("timeout:")
-               for r in hooklog.read(project, hooklog.ERRORS))
+    return sum(
+        r.get("where") == "deadline" or str(r.get("where", "")).startswith("timeout:")
+        for r in hooklog.read(project, hooklog.ERRORS)
+    )
 
 
 def _deadline_check(project: str) -> Check:
     """A hook that ran into its deadline (or a part cut off for overrunning): name what was running."""
     cutoff = time.time() - RECENT_FAILURES
-    hits = [r for r in hooklog.read(project, hooklog.ERRORS)
-            if isinstance(r.get("ts"), (int, float)) and r["ts"] >= cutoff
-            and (r.get("where") == "deadline" or str(r.get("where", "")).startswith("timeout:"))]
+    hits = [
+        r
+        for r in hooklog.read(project, hooklog.ERRORS)
+        if isinstance(r.get("ts"), (int, float))
+        and r["ts"] >= cutoff
+        and (r.get("where") == "deadline" or str(r.get("where", "")).startswith("timeout:"))
+    ]
     if not hits:
         return Check("hook deadline", "ok", "no hook ran out of time in the last 24 h")
     culprit = str(hits[-1].get("culprit") or hits[-1].get("where") or "?")
@@ -367,10 +453,19 @@ def _deadline_check(project: str) -> Check:
     if "pack " in culprit or "detector specs" in culprit or "detector rules" in culprit:
         target = culprit.split("pack ", 1)[1].split(" rule ")[0] if "pack " in culprit else ""
         fix = f"sidekit rules test {shlex.quote(target)}".rstrip() if target else "sidekit rules test"
-        return Check("hook deadline", "problem", detail, f"{fix} (it measures compile and match time), then trim that pack")
+        return Check(
+            "hook deadline", "problem", detail, f"{fix} (it measures compile and match time), then trim that pack"
+        )
     if "scope" in culprit:
-        return Check("hook deadline", "problem", detail, "sidekit scope show; narrow it with sidekit scope set --allow 'dir/**'")
-    return Check("hook deadline", "problem", detail, f"read the causes: tail -n 20 {shlex.quote(os.path.join(workspace.log_dir(project), hooklog.ERRORS))}")
+        return Check(
+            "hook deadline", "problem", detail, "sidekit scope show; narrow it with sidekit scope set --allow 'dir/**'"
+        )
+    return Check(
+        "hook deadline",
+        "problem",
+        detail,
+        f"read the causes: tail -n 20 {shlex.quote(os.path.join(workspace.log_dir(project), hooklog.ERRORS))}",
+    )
 
 
 def _state_check(project: str) -> Check:
@@ -385,8 +480,9 @@ def _state_check(project: str) -> Check:
                 handle.write("ok")
             os.unlink(probe)
         except OSError as exc:
-            return Check("state", "problem", f"{folder} is not writable ({exc.strerror})",
-                         f"chmod -R u+w {shlex.quote(folder)}")
+            return Check(
+                "state", "problem", f"{folder} is not writable ({exc.strerror})", f"chmod -R u+w {shlex.quote(folder)}"
+            )
     shown = [os.path.relpath(folder, project) if folder.startswith(project + os.sep) else folder for folder in folders]
     return Check("state", "ok", f"{shown[0]}/ and {shown[1]}/ writable")
 
@@ -402,8 +498,12 @@ def _versions_check() -> Check:
         except metadata.PackageNotFoundError:
             missing.append(dist)
     if missing:
-        return Check("versions", "problem", f"{', '.join(missing)} not installed ({', '.join(found)})",
-                     f"{shlex.quote(sys.executable)} -m pip install {' '.join(missing)}")
+        return Check(
+            "versions",
+            "problem",
+            f"{', '.join(missing)} not installed ({', '.join(found)})",
+            f"{shlex.quote(sys.executable)} -m pip install {' '.join(missing)}",
+        )
     return Check("versions", "info", ", ".join(found))
 
 
@@ -418,11 +518,22 @@ def _cache_checks(project: str) -> list[Check]:
     if loaded.note:
         checks.append(Check("test cache", "problem", loaded.note, f"sidekit test --project {shlex.quote(root)}"))
     else:
-        checks.append(Check("test cache", "ok" if loaded.data else "info",
-                            "readable" if loaded.data else "no pytest run recorded yet"))
+        checks.append(
+            Check(
+                "test cache",
+                "ok" if loaded.data else "info",
+                "readable" if loaded.data else "no pytest run recorded yet",
+            )
+        )
     if os.path.exists(covers.covers_path(root)) and not covers.read(root):
-        checks.append(Check("test map", "problem", f"{os.path.relpath(covers.covers_path(root), project)} cannot be used",
-                            f"cd {shlex.quote(root)} && sidekit map"))
+        checks.append(
+            Check(
+                "test map",
+                "problem",
+                f"{os.path.relpath(covers.covers_path(root), project)} cannot be used",
+                f"cd {shlex.quote(root)} && sidekit map",
+            )
+        )
     return checks
 
 
@@ -446,9 +557,14 @@ def _recorder_checks(project: str) -> list[Check]:
     for candidate in environments.targets(project):
         status, says = RECORDER_STATES.get(environments.probe(candidate.path, project), RECORDER_STATES["broken"])
         shown = interpreter.display(candidate.env, project)
-        checks.append(Check("pytest recorder", status, f"{shown}: {says}",
-                            (f"{candidate.path} -m pip install pytest" if status == "info" else fix)
-                            if status != "ok" else ""))
+        checks.append(
+            Check(
+                "pytest recorder",
+                status,
+                f"{shown}: {says}",
+                (f"{candidate.path} -m pip install pytest" if status == "info" else fix) if status != "ok" else "",
+            )
+        )
     return checks
 
 
@@ -457,8 +573,9 @@ def _rule_packs_check(project: str) -> Check:
     try:
         errors = _lint_errors(project)
     except Exception as exc:  # noqa: BLE001 - a crashing linter is a finding, not a crashed doctor
-        return Check("rule packs", "problem", f"the rules linter failed: {type(exc).__name__}: {exc}"[:200],
-                     "sidekit rules lint")
+        return Check(
+            "rule packs", "problem", f"the rules linter failed: {type(exc).__name__}: {exc}"[:200], "sidekit rules lint"
+        )
     if errors:
         more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
         return Check("rule packs", "problem", f"{errors[0].splitlines()[0]}{more}", "sidekit rules lint")
@@ -508,8 +625,12 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
         return Check("mcp", "problem", f"{source} lacks the tools {', '.join(missing)} (an older sidekit?)", install)
     detail = f"{source} lists {len(found.tools)} tools, first answer in {found.tools_ms:.0f} ms"
     if entry is not None and plugin:
-        return Check("mcp", "problem", f"{detail}, and the plugin serves them too: the agent sees every tool twice",
-                     f"delete the \"sidekit\" entry from {os.path.join(project, '.mcp.json')}")
+        return Check(
+            "mcp",
+            "problem",
+            f"{detail}, and the plugin serves them too: the agent sees every tool twice",
+            f'delete the "sidekit" entry from {os.path.join(project, ".mcp.json")}',
+        )
     if entry is None and plugin:  # the plugin ships .mcp.json: adding it here would serve every tool twice
         return Check("mcp", "ok", f"{detail}; the plugin serves them (its .mcp.json)")
     if entry is None:
@@ -527,8 +648,12 @@ def _scope_proposal_check(project: str) -> Check | None:
     globs = waiting.get("allow")
     allow = [str(glob) for glob in globs] if isinstance(globs, list) else []
     shown = ", ".join(allow)[:120]
-    return Check("scope", "info", f"the agent proposed a wider scope ({shown}): {waiting.get('why', '')}",
-                 f"accept: sidekit scope set --allow {' '.join(map(shlex.quote, allow))}; or ignore it")
+    return Check(
+        "scope",
+        "info",
+        f"the agent proposed a wider scope ({shown}): {waiting.get('why', '')}",
+        f"accept: sidekit scope set --allow {' '.join(map(shlex.quote, allow))}; or ignore it",
+    )
 
 
 def _hook_log_check(project: str) -> Check:
@@ -541,8 +666,10 @@ def _hook_log_check(project: str) -> Check:
         return Check("hook log", "ok", f"no hook failures in the last 24 h{older}")
     newest = recent[-1]
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(newest["ts"])))
-    detail = (f"{len(recent)} hook failure{'s' if len(recent) != 1 else ''} in the last 24 h; newest {when} "
-              f"{newest.get('hook', '?')} {newest.get('where', '?')}: {str(newest.get('error', ''))[:160]}")
+    detail = (
+        f"{len(recent)} hook failure{'s' if len(recent) != 1 else ''} in the last 24 h; newest {when} "
+        f"{newest.get('hook', '?')} {newest.get('where', '?')}: {str(newest.get('error', ''))[:160]}"
+    )
     return Check("hook log", "problem", detail, _log_fix(str(newest.get("where", "")), project, log))
 
 

@@ -51,10 +51,14 @@ def answer(project: str, test_ids: list[str], stacks: bool = False) -> dict[str,
     return shape.drop_zeros(overview(head, tests, errors, stacks))
 
 
-def overview(head: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]],
-             stacks: bool) -> dict[str, Any]:
-    members = [clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
-               for t, e in tests.items() if e.get("o") in clusters.FAILING]
+def overview(
+    head: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]], stacks: bool
+) -> dict[str, Any]:
+    members = [
+        clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
+        for t, e in tests.items()
+        if e.get("o") in clusters.FAILING
+    ]
     members += [clusters.Member(p, f, "collect", bool(f.get("new"))) for p, f in errors.items()]
     found = clusters.build(members)
     listed = []
@@ -63,19 +67,30 @@ def overview(head: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dic
         entry.pop("first", None)
         entry["tests"] = cluster["tests"][:MAX_TESTS]
         entry["moreTests"] = max(0, len(cluster["tests"]) - MAX_TESTS)
-        entry["variants"] = [{"message": render.clip(text, 160), "count": count}
-                             for text, count in cluster.get("variants", ())]
+        entry["variants"] = [
+            {"message": render.clip(text, 160), "count": count} for text, count in cluster.get("variants", ())
+        ]
         if stacks:
             first = tests.get(cluster["tests"][0]) or {}
             entry["frames"] = (first.get("f") or {}).get("frames", [])
         listed.append(shape.drop_zeros(entry))
     rest = found[MAX_CLUSTERS:]
-    return {**head, "failing": len(members), "clusters": listed, "moreClusters": len(rest),
-            "moreFailures": sum(c["affected"] for c in rest)}
+    return {
+        **head,
+        "failing": len(members),
+        "clusters": listed,
+        "moreClusters": len(rest),
+        "moreFailures": sum(c["affected"] for c in rest),
+    }
 
 
-def details(head: dict[str, Any], wanted: list[str], tests: dict[str, dict[str, Any]],
-            errors: dict[str, dict[str, Any]], stacks: bool) -> dict[str, Any]:
+def details(
+    head: dict[str, Any],
+    wanted: list[str],
+    tests: dict[str, dict[str, Any]],
+    errors: dict[str, dict[str, Any]],
+    stacks: bool,
+) -> dict[str, Any]:
     chosen: list[str] = []
     unknown: list[str] = []
     everything = list(tests) + [p for p in errors if p not in tests]
@@ -99,13 +114,23 @@ def _matches(test: str, want: str, entry: dict[str, Any]) -> bool:
 def describe(test: str, entry: dict[str, Any] | None, error: dict[str, Any] | None, stacks: bool) -> dict[str, Any]:
     failure = (entry or {}).get("f") or error or {}
     outcome = (entry or {}).get("o", "error" if error else "")
-    out: dict[str, Any] = {"test": test, "outcome": outcome,
-                           "phase": (entry or {}).get("p", "collect" if error else "")}
+    out: dict[str, Any] = {
+        "test": test,
+        "outcome": outcome,
+        "phase": (entry or {}).get("p", "collect" if error else ""),
+    }
     if outcome in clusters.FAILING:
-        out.update({"type": failure.get("type", ""), "message": render.clip(str(failure.get("message", "")), 300),
-                    "at": failure.get("at", ""), "cause": failure.get("cause", ""),
-                    "compare": failure.get("compare", {}), "cluster": (entry or error or {}).get("c", ""),
-                    "new": bool((entry or error or {}).get("new"))})
+        out.update(
+            {
+                "type": failure.get("type", ""),
+                "message": render.clip(str(failure.get("message", "")), 300),
+                "at": failure.get("at", ""),
+                "cause": failure.get("cause", ""),
+                "compare": failure.get("compare", {}),
+                "cluster": (entry or error or {}).get("c", ""),
+                "new": bool((entry or error or {}).get("new")),
+            }
+        )
         if failure.get("frame") != failure.get("at"):
             out["frame"] = failure.get("frame", "")
         if stacks:

@@ -6,15 +6,18 @@ import argparse
 import os
 from typing import Any
 
-from sidekit_hooks.cli.wiring import settings_merge, files
 from sidekit_hooks.cli.commands._wiring_args import add_scope, target
+from sidekit_hooks.cli.wiring import files, settings_merge
 from sidekit_hooks.core.errors import SidekitError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_scope(parser)
-    parser.add_argument("--recorder-only", action="store_true",
-                        help="only make a plain pytest in the project's environments record (the plugin form wires the hooks)")
+    parser.add_argument(
+        "--recorder-only",
+        action="store_true",
+        help="only make a plain pytest in the project's environments record (the plugin form wires the hooks)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,8 +31,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         after, record, changes = settings_merge.install(before.data, wanted, record)
     except settings_merge.SettingsShapeError as exc:
-        raise SidekitError(f"{where.settings}: {exc}; nothing was changed",
-                           f"repair that part of the file, then: sidekit install {where.flags}") from None
+        raise SidekitError(
+            f"{where.settings}: {exc}; nothing was changed",
+            f"repair that part of the file, then: sidekit install {where.flags}",
+        ) from None
     mcp_line = ""
     if args.mcp:
         after, record, mcp_line = _wire_mcp(where, after, record)
@@ -58,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _recorder_only(where: files.Target) -> int:
     if not where.project:
-        raise SidekitError("--recorder-only works on a project's environments, not --user",
-                           "sidekit install --project DIR --recorder-only")
+        raise SidekitError(
+            "--recorder-only works on a project's environments, not --user",
+            "sidekit install --project DIR --recorder-only",
+        )
     print(f"sidekit install: the test environments of {where.project}")
     _recorder_envs(where.project)
     return 0
@@ -76,14 +83,16 @@ def _recorder_envs(project: str) -> None:
         print(f"  pytest in the project's environment will not record: {exc}; see sidekit doctor")
 
 
-def _wire_mcp(where: files.Target, after: dict[str, Any], record: dict[str, Any]
-              ) -> tuple[dict[str, Any], dict[str, Any], str]:
+def _wire_mcp(
+    where: files.Target, after: dict[str, Any], record: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any], str]:
     """The server in the project's .mcp.json, and its approval in the settings being written."""
     from sidekit_hooks.cli.mcpserver import config
 
     if not where.project:
-        raise SidekitError("--mcp wires a project's .mcp.json; it does not combine with --user",
-                           "sidekit install --project DIR --mcp")
+        raise SidekitError(
+            "--mcp wires a project's .mcp.json; it does not combine with --user", "sidekit install --project DIR --mcp"
+        )
     from importlib.util import find_spec
 
     entry, line = config.install(where.project, files.interpreter(), record.get("mcp"))

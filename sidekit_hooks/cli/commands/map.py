@@ -11,14 +11,19 @@ from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.core.errors import SidekitError
-from sidekit_hooks.runners.pytest import interpreter
 from sidekit_hooks.impact import testmap
+from sidekit_hooks.runners.pytest import interpreter
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--python", metavar="PY", help="interpreter that runs the project's tests (default: the project's own, as `sidekit test` finds it)")
-    parser.add_argument("pytest_args", nargs=argparse.REMAINDER, metavar="-- PYTEST_ARGS",
-                        help="passed to pytest as they are")
+    parser.add_argument(
+        "--python",
+        metavar="PY",
+        help="interpreter that runs the project's tests (default: the project's own, as `sidekit test` finds it)",
+    )
+    parser.add_argument(
+        "pytest_args", nargs=argparse.REMAINDER, metavar="-- PYTEST_ARGS", help="passed to pytest as they are"
+    )
     add_common(parser)
 
 
@@ -28,8 +33,10 @@ def run(args: argparse.Namespace) -> int:
         extra = extra[1:]
     project = project_of(args)
     if args.python and not shutil.which(args.python):
-        raise SidekitError(f"--python {args.python}: no such interpreter (or not executable)",
-                           "pass the project's interpreter, e.g. sidekit map --python .venv/bin/python")
+        raise SidekitError(
+            f"--python {args.python}: no such interpreter (or not executable)",
+            "pass the project's interpreter, e.g. sidekit map --python .venv/bin/python",
+        )
     chosen = interpreter.find(project, args.python)
     recording = testmap.record(project, extra, chosen.path)
     answer = {

@@ -35,8 +35,9 @@ def run(args: argparse.Namespace) -> int:
     if find_spec("mcp") is None or find_spec("anyio") is None:
         from sidekit_hooks.core.errors import SidekitError
 
-        raise SidekitError("the MCP SDK is not installed in sidekit's environment",
-                           f"{sys.executable} -m pip install mcp")
+        raise SidekitError(
+            "the MCP SDK is not installed in sidekit's environment", f"{sys.executable} -m pip install mcp"
+        )
     from sidekit_hooks import __version__
     from sidekit_hooks.cli.mcpserver import front, tools
 
@@ -77,8 +78,9 @@ class Server:
         from sidekit_hooks import __version__
         from sidekit_hooks.cli.mcpserver import tools
 
-        server: Any = LowLevel(tools.SERVER_NAME, version=__version__,
-                               on_list_tools=self.list_tools, on_call_tool=self.call_tool)
+        server: Any = LowLevel(
+            tools.SERVER_NAME, version=__version__, on_list_tools=self.list_tools, on_call_tool=self.call_tool
+        )
         lines = _Lines(wire.read_fd, replay.lines, replay.buffered)
         out = _Out(wire, replay.initialize_id)
         async with stdio_server(lines, out) as (read, write):  # type: ignore[arg-type]
@@ -106,19 +108,26 @@ class Server:
                 if name == "test":
                     text = await self._test(ctx, arguments)
                 else:
-                    text = await anyio.to_thread.run_sync(tools.answer, name, arguments, self.project,
-                                                          abandon_on_cancel=True)
+                    text = await anyio.to_thread.run_sync(
+                        tools.answer, name, arguments, self.project, abandon_on_cancel=True
+                    )
         except TimeoutError:
-            return _error(types, f"sidekit: {name} did not answer within {limit} s; it was stopped\n"
-                                 "  fix: narrow the request (fewer tests, a smaller name), or run it in the shell")
+            return _error(
+                types,
+                f"sidekit: {name} did not answer within {limit} s; it was stopped\n"
+                "  fix: narrow the request (fewer tests, a smaller name), or run it in the shell",
+            )
         except SidekitError as exc:
             return _error(types, f"sidekit: {exc}")
         except Exception as exc:  # noqa: BLE001 - a bug must reach the model as a tool error, not kill the server
             from sidekit_hooks.cli import log_unexpected
 
             where = log_unexpected(argparse.Namespace(project=self.project), exc)  # the traceback, as the CLI's
-            return _error(types, f"sidekit: {name}: unexpected error: {type(exc).__name__}: {str(exc)[:200]}\n"
-                                 f"  details: {where}\n  fix: sidekit doctor, then report the details file")
+            return _error(
+                types,
+                f"sidekit: {name}: unexpected error: {type(exc).__name__}: {str(exc)[:200]}\n"
+                f"  details: {where}\n  fix: sidekit doctor, then report the details file",
+            )
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
     async def _test(self, ctx: Any, arguments: dict[str, Any]) -> str:
@@ -143,8 +152,11 @@ class Server:
 
         self.runs.add(process)
         try:
-            return str(await anyio.to_thread.run_sync(tools.answer, "test", arguments, self.project, run_test,
-                                                       abandon_on_cancel=True))
+            return str(
+                await anyio.to_thread.run_sync(
+                    tools.answer, "test", arguments, self.project, run_test, abandon_on_cancel=True
+                )
+            )
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(process.stop)

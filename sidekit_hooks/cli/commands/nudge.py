@@ -39,8 +39,10 @@ def run(args: argparse.Namespace) -> int:
     def on_drop(name: str, old: queue.Nudge) -> None:
         dropped.append(name)
         hooklog.error(project, "nudge", "queue-cap", f"dropped {name} from {old.sender}: queue over {queue.MAX_DEPTH}")
-        print(f"sidekit nudge: the queue holds at most {queue.MAX_DEPTH}; dropped the oldest ({name} from {old.sender})",
-              file=sys.stderr)
+        print(
+            f"sidekit nudge: the queue holds at most {queue.MAX_DEPTH}; dropped the oldest ({name} from {old.sender})",
+            file=sys.stderr,
+        )
 
     try:
         path = queue.enqueue(root, session, nudge, on_drop=on_drop)
@@ -54,5 +56,7 @@ def _duration(flag: str, text: str) -> timedelta:
     try:
         return timedelta(seconds=queue.parse_ttl(text))
     except (ValueError, OverflowError):
-        raise SidekitError(f"cannot read the duration {flag} {text!r} (at most {queue.MAX_TTL // 86400} days)",
-                           f"write e.g. {flag} 30m, 2h or 1d") from None
+        raise SidekitError(
+            f"cannot read the duration {flag} {text!r} (at most {queue.MAX_TTL // 86400} days)",
+            f"write e.g. {flag} 30m, 2h or 1d",
+        ) from None

@@ -30,7 +30,12 @@ def run(args: argparse.Namespace) -> int:
         {"name": name, "priority": nudge.priority if nudge.urgent else None, "text": delivery.line_for(nudge)}
         for name, nudge in items[:SHOWN]
     ]
-    answer = {"session": session, "pending": len(items), "nudges": shown, "remainder": len(items) - len(shown),
-              "quarantined": len(queue.quarantined(root, session)) or None}  # bad files moved aside, with a reason
+    answer = {
+        "session": session,
+        "pending": len(items),
+        "nudges": shown,
+        "remainder": len(items) - len(shown),
+        "quarantined": len(queue.quarantined(root, session)) or None,
+    }  # bad files moved aside, with a reason
     render.emit(answer, args.format)
     return 0

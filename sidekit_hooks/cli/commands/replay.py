@@ -14,8 +14,8 @@ import shutil
 import tempfile
 from typing import Any
 
-from sidekit_hooks.cli.playback import transcript
 from sidekit_hooks.cli.commands._narrate import Summary, step_lines
+from sidekit_hooks.cli.playback import transcript
 from sidekit_hooks.cli.playback.steps import Player, apply_effect
 from sidekit_hooks.core.errors import SidekitError
 
@@ -23,8 +23,12 @@ CONFIG = ("sidecar_rules", os.path.join(".sidekit", "rules"), os.path.join(".sid
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("transcript", metavar="TRANSCRIPT.jsonl", help="e.g. ~/.claude/projects/<project>/<session>.jsonl")
-    parser.add_argument("--project", metavar="DIR", help="take rule packs and scope from DIR (default: the transcript's cwd)")
+    parser.add_argument(
+        "transcript", metavar="TRANSCRIPT.jsonl", help="e.g. ~/.claude/projects/<project>/<session>.jsonl"
+    )
+    parser.add_argument(
+        "--project", metavar="DIR", help="take rule packs and scope from DIR (default: the transcript's cwd)"
+    )
     parser.add_argument("--all", action="store_true", help="print every step, not only those where a sidecar spoke")
     parser.add_argument("--keep", action="store_true", help="keep the throw-away project (its path is printed)")
 
@@ -36,17 +40,23 @@ def run(args: argparse.Namespace) -> int:
     try:
         first = next(events, None)
     except OSError as exc:
-        raise SidekitError(f"cannot read {args.transcript} ({exc.strerror})",
-                           "pass a transcript file, e.g. ~/.claude/projects/<project>/<session>.jsonl") from None
+        raise SidekitError(
+            f"cannot read {args.transcript} ({exc.strerror})",
+            "pass a transcript file, e.g. ~/.claude/projects/<project>/<session>.jsonl",
+        ) from None
     if first is None:
-        raise SidekitError(f"{args.transcript} holds no prompts or tool calls sidekit can replay",
-                           "pass a Claude Code session transcript (.jsonl), not a settings or log file")
+        raise SidekitError(
+            f"{args.transcript} holds no prompts or tool calls sidekit can replay",
+            "pass a Claude Code session transcript (.jsonl), not a settings or log file",
+        )
     project = tempfile.mkdtemp(prefix="sidekit-replay-")
     try:
         source = args.project or session.cwd
         copied = copy_config(source, project) if source and os.path.isdir(source) else []
         print(f"sidekit replay: {args.transcript}")
-        print(f"throw-away project {project}; configuration from {source or 'nowhere'}: {', '.join(copied) or 'none found'}\n")
+        print(
+            f"throw-away project {project}; configuration from {source or 'nowhere'}: {', '.join(copied) or 'none found'}\n"
+        )
         summary = Summary()
         # In this process: a subprocess per step made a long session (thousands of calls) take minutes.
         player = Player(project, session.session or "replay", in_process=True)
@@ -58,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
                 print("\n".join(step_lines(number, result)))
         print("\n" + "\n".join(summary.lines()))
         if session.unanswered or session.skipped:
-            print(f"(not replayed: {session.unanswered} tool calls without a result, {session.skipped} unreadable lines)")
+            print(
+                f"(not replayed: {session.unanswered} tool calls without a result, {session.skipped} unreadable lines)"
+            )
         if args.keep:
             print(f"kept: {project} (`sidekit report --project {project}`)")
     finally:

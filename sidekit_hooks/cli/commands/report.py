@@ -39,10 +39,16 @@ class Tally:
 
     def to_dict(self) -> dict[str, Any]:
         fixed, ignored = self.outcomes["fixed"], self.outcomes["still"]
-        return {"fired": self.fired, "delivered": self.delivered, "suppressed": dict(self.suppressed.most_common()),
-                "fixed": fixed, "ignored": ignored, "moot": self.outcomes["moot"],
-                "uptake": round(fixed / (fixed + ignored), 3) if fixed + ignored else None,
-                "medianCallsToFix": median(self.calls)}
+        return {
+            "fired": self.fired,
+            "delivered": self.delivered,
+            "suppressed": dict(self.suppressed.most_common()),
+            "fixed": fixed,
+            "ignored": ignored,
+            "moot": self.outcomes["moot"],
+            "uptake": round(fixed / (fixed + ignored), 3) if fixed + ignored else None,
+            "medianCallsToFix": median(self.calls),
+        }
 
 
 def median(values: list[int]) -> float | None:
@@ -58,14 +64,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--days", type=int, metavar="N", help="only the last N days")
     parser.add_argument("--sessions", type=int, metavar="N", help="only the last N sessions")
     add_project(parser)
-    parser.add_argument("--format", choices=("json", "text", "html"), default="text",
-                        help="text for people (default), json for tools, html for one static page with charts")
+    parser.add_argument(
+        "--format",
+        choices=("json", "text", "html"),
+        default="text",
+        help="text for people (default), json for tools, html for one static page with charts",
+    )
     parser.add_argument("--output", metavar="FILE", help="write the report here instead of stdout (e.g. report.html)")
-    parser.add_argument("--fleet", nargs="+", metavar="DIR",
-                        help="merge these projects' logs (project folders, .sidekit folders or log folders, copied "
-                             "or mounted from other machines; a folder of such folders too)")
-    parser.add_argument("--export", choices=("otlp",),
-                        help="ship what is new since the last export to the configured OpenTelemetry collector")
+    parser.add_argument(
+        "--fleet",
+        nargs="+",
+        metavar="DIR",
+        help="merge these projects' logs (project folders, .sidekit folders or log folders, copied "
+        "or mounted from other machines; a folder of such folders too)",
+    )
+    parser.add_argument(
+        "--export",
+        choices=("otlp",),
+        help="ship what is new since the last export to the configured OpenTelemetry collector",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,15 +98,18 @@ def run(args: argparse.Namespace) -> int:
 
         logs = report_fleet.find_logs(args.fleet)
         if not logs:
-            raise SidekitError(f"no {hooklog.DECISIONS} under {', '.join(args.fleet)}",
-                               "pass project folders, their .sidekit folders or copies of .sidekit/log")
+            raise SidekitError(
+                f"no {hooklog.DECISIONS} under {', '.join(args.fleet)}",
+                "pass project folders, their .sidekit folders or copies of .sidekit/log",
+            )
         records = window(report_fleet.read_all(logs), args.session, args.days, args.sessions)
         answer = redact.redact_value(summarize(records))  # old logs predate some redaction: never show a secret
         answer["fleet"] = redact.redact_value(report_fleet.per_source(records))
         source = f"{len(logs)} log folder(s): " + ", ".join(logs)
     else:
-        records = window(hooklog.read(project, hooklog.DECISIONS, limit=MAX_RECORDS), args.session, args.days,
-                         args.sessions)
+        records = window(
+            hooklog.read(project, hooklog.DECISIONS, limit=MAX_RECORDS), args.session, args.days, args.sessions
+        )
         answer = redact.redact_value(summarize(records))  # old logs predate some redaction: never show a secret
         source = os.path.join(os.path.relpath(log_dir(project), project), hooklog.DECISIONS)
     if args.format == "json":
@@ -133,8 +153,9 @@ def export_otlp(project: str) -> int:
     return 0 if result.ok else 1
 
 
-def window(records: list[dict[str, Any]], session: str | None, days: int | None, sessions: int | None,
-           now: float | None = None) -> list[dict[str, Any]]:
+def window(
+    records: list[dict[str, Any]], session: str | None, days: int | None, sessions: int | None, now: float | None = None
+) -> list[dict[str, Any]]:
     """The records of one session, of the last N days, and/or of the last N sessions (by first record)."""
     if session:
         records = [r for r in records if r.get("session") == session]
@@ -186,7 +207,11 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             if record.get("outcome") in OUTCOMES:
                 calls = record.get("calls")
                 verdicts[(session, str(record.get("key") or ""))] = (
-                    sidecar, rule, str(record["outcome"]), calls if isinstance(calls, int) else None)
+                    sidecar,
+                    rule,
+                    str(record["outcome"]),
+                    calls if isinstance(calls, int) else None,
+                )
             continue
         if decision == "delivered":
             rule = rule or rule_of_text.get(str(record.get("text")), "")
@@ -211,14 +236,20 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "decisions": len(records),
         "sessions": len(per_session),
         "sidecars": [{"sidecar": name, **tally.to_dict()} for name, tally in sorted(by_sidecar.items())],
-        "rules": [{"rule": rule, "sidecar": sidecar_of_rule[rule], **tally.to_dict()} for rule, tally in sorted(by_rule.items())],
-        "timeline": [{"session": session, "start": round(start, 3), "delivered": delivered}
-                     for session, (start, delivered) in sorted(per_session.items(), key=lambda item: (item[1][0], item[0]))],
+        "rules": [
+            {"rule": rule, "sidecar": sidecar_of_rule[rule], **tally.to_dict()}
+            for rule, tally in sorted(by_rule.items())
+        ],
+        "timeline": [
+            {"session": session, "start": round(start, 3), "delivered": delivered}
+            for session, (start, delivered) in sorted(per_session.items(), key=lambda item: (item[1][0], item[0]))
+        ],
     }
 
 
-def _tallies(by_sidecar: dict[str, Tally], by_rule: dict[str, Tally], sidecar_of_rule: dict[str, str],
-             sidecar: str, rule: str) -> list[Tally]:
+def _tallies(
+    by_sidecar: dict[str, Tally], by_rule: dict[str, Tally], sidecar_of_rule: dict[str, str], sidecar: str, rule: str
+) -> list[Tally]:
     tallies = [by_sidecar.setdefault(sidecar, Tally())]
     if rule:
         tallies.append(by_rule.setdefault(rule, Tally()))
@@ -228,23 +259,43 @@ def _tallies(by_sidecar: dict[str, Tally], by_rule: dict[str, Tally], sidecar_of
 
 def render(answer: dict[str, Any], source: str) -> str:
     if not answer["decisions"]:
-        return (f"No decisions logged yet ({source} is empty or missing): the hooks have not run in this project.\n"
-                "  fix: sidekit install --project DIR, or try `sidekit demo`")
+        return (
+            f"No decisions logged yet ({source} is empty or missing): the hooks have not run in this project.\n"
+            "  fix: sidekit install --project DIR, or try `sidekit demo`"
+        )
     head = f"{answer['decisions']} decisions in {answer['sessions']} session(s), from {source}"
     lines = [head, ""]
     if answer.get("fleet"):
-        lines += _table(["source", "decisions", "sessions"],
-                        [[row["source"], row["decisions"], row["sessions"]] for row in answer["fleet"]])
+        lines += _table(
+            ["source", "decisions", "sessions"],
+            [[row["source"], row["decisions"], row["sessions"]] for row in answer["fleet"]],
+        )
         lines.append("")
-    lines += _table(["sidecar", "fired", "delivered", "fixed", "ignored", "uptake", "calls to fix", "suppressed (by what)"],
-                    [[row["sidecar"], *_figures(row)] for row in answer["sidecars"]])
+    lines += _table(
+        ["sidecar", "fired", "delivered", "fixed", "ignored", "uptake", "calls to fix", "suppressed (by what)"],
+        [[row["sidecar"], *_figures(row)] for row in answer["sidecars"]],
+    )
     if answer["rules"]:
         lines.append("")
-        lines += _table(["rule", "sidecar", "fired", "delivered", "fixed", "ignored", "uptake", "calls to fix",
-                         "suppressed (by what)"],
-                        [[row["rule"], row["sidecar"], *_figures(row)] for row in answer["rules"]])
-    lines += ["", "fixed/ignored: delivered findings re-checked at Stop (gone / still there); uptake = fixed / (fixed + ignored);",
-              "calls to fix: median tool calls from the nudge to the fix (docs/lifecycle.md)."]
+        lines += _table(
+            [
+                "rule",
+                "sidecar",
+                "fired",
+                "delivered",
+                "fixed",
+                "ignored",
+                "uptake",
+                "calls to fix",
+                "suppressed (by what)",
+            ],
+            [[row["rule"], row["sidecar"], *_figures(row)] for row in answer["rules"]],
+        )
+    lines += [
+        "",
+        "fixed/ignored: delivered findings re-checked at Stop (gone / still there); uptake = fixed / (fixed + ignored);",
+        "calls to fix: median tool calls from the nudge to the fix (docs/lifecycle.md).",
+    ]
     return "\n".join(lines)
 
 
@@ -266,6 +317,8 @@ def _table(headers: list[str], rows: list[list[Any]]) -> list[str]:
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
     out = []
     for row in cells:
-        parts = [row[0].ljust(widths[0])] + [cell.rjust(widths[i]) if i < len(row) - 1 else cell for i, cell in enumerate(row) if i]
+        parts = [row[0].ljust(widths[0])] + [
+            cell.rjust(widths[i]) if i < len(row) - 1 else cell for i, cell in enumerate(row) if i
+        ]
         out.append("  ".join(parts).rstrip())
     return out

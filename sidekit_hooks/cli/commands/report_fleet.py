@@ -91,6 +91,7 @@ def read_folder(folder: str) -> list[dict[str, Any]]:
 
 def labels(logs: list[str]) -> dict[str, str]:
     """A short, distinct name per log folder: the project folder's name (its path when names clash)."""
+
     def project_of(folder: str) -> str:
         parts = folder.rstrip(os.sep).split(os.sep)
         for tail in ("log", ".sidekit"):  # `proj/.sidekit/log`, a copied `box-3/log`: named by the folder above

@@ -31,7 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for sub in (listing, lint, test, new):
         add_project(sub)
         if sub is not new:
-            sub.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for agents")
+            sub.add_argument(
+                "--format", choices=("text", "json"), default="text", help="text for people, json for agents"
+            )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,8 +59,15 @@ def list_rules(project: str, fmt: str) -> int:
         for rule in pack["rules"] if not pack["error"] else []:
             where = f"{pack['layer']} {pack['file']}"
             previous = entries.get(rule["id"])
-            entry = {"id": rule["id"], "sidecar": rule["sidecar"], "severity": rule["severity"], "layer": pack["layer"],
-                     "file": pack["file"], "overrides": [], "disabledBy": ""}
+            entry = {
+                "id": rule["id"],
+                "sidecar": rule["sidecar"],
+                "severity": rule["severity"],
+                "layer": pack["layer"],
+                "file": pack["file"],
+                "overrides": [],
+                "disabledBy": "",
+            }
             if previous is not None:
                 entry["overrides"] = previous["overrides"] + [f"{previous['layer']} {previous['file']}"]
                 if not rule["enabled"]:
@@ -75,7 +84,9 @@ def list_rules(project: str, fmt: str) -> int:
         state = "off" if entry["disabledBy"] else entry["severity"]
         note = f"  disabled by {entry['disabledBy']}" if entry["disabledBy"] else ""
         note += "".join(f"  overrides {where}" for where in entry["overrides"])
-        print(f"{entry['id'].ljust(width)}  {entry['sidecar']:<12} {state:<6}  {entry['layer']:<7}  {entry['file']}{note}")
+        print(
+            f"{entry['id'].ljust(width)}  {entry['sidecar']:<12} {state:<6}  {entry['layer']:<7}  {entry['file']}{note}"
+        )
     for broken in snap["broken"]:
         print(f"broken (skipped): {broken['error'].splitlines()[0]}")
     if not entries and not snap["broken"]:
@@ -96,14 +107,23 @@ def lint_packs(paths: list[str], project: str, fmt: str) -> int:
     warnings = sum(len(c.warnings) for c in checked)
     rules = sum(len(c.data.get("rules", [])) for c in checked if c.data and isinstance(c.data.get("rules"), list))
     if fmt == "json":
-        render.emit({"packs": len(checked), "rules": rules, "errors": errors, "warnings": warnings,
-                      "problems": [line for c in checked for line in c.rendered()] + ([over] if over else [])})
+        render.emit(
+            {
+                "packs": len(checked),
+                "rules": rules,
+                "errors": errors,
+                "warnings": warnings,
+                "problems": [line for c in checked for line in c.rendered()] + ([over] if over else []),
+            }
+        )
         return 1 if errors else 0
     for line in (line for c in checked for line in c.rendered()):
         print(line, file=sys.stdout)
     if over:
         print(over)
-    print(f"{_count(len(checked), 'pack')}, {_count(rules, 'rule')}: {_count(errors, 'error')}, {_count(warnings, 'warning')}")
+    print(
+        f"{_count(len(checked), 'pack')}, {_count(rules, 'rule')}: {_count(errors, 'error')}, {_count(warnings, 'warning')}"
+    )
     return 1 if errors else 0
 
 
@@ -118,8 +138,10 @@ def _total_size_problem(found: list[tuple[str, str]]) -> str:
         except OSError:
             continue
         if total > snapshot.MAX_TOTAL_BYTES:
-            return (f"{path}: the packs together are over {snapshot.MAX_TOTAL_BYTES // 1024} KB; the hook skips this "
-                    "one and every later one\n  fix: trim the packs or remove one (sidekit rules list shows them)")
+            return (
+                f"{path}: the packs together are over {snapshot.MAX_TOTAL_BYTES // 1024} KB; the hook skips this "
+                "one and every later one\n  fix: trim the packs or remove one (sidekit rules list shows them)"
+            )
     return ""
 
 
@@ -133,8 +155,13 @@ def _worst_match_ms(rules: list[dict[str, Any]], data: dict[str, Any]) -> int:
     from sidekit_hooks.rules.authoring import examples
 
     samples = [examples.payload(ex) for raw in data.get("rules", []) for ex in raw.get("examples", [])][:50]
-    samples.append({"hook_event_name": "PostToolUse", "tool_name": "Write",
-                    "tool_input": {"file_path": "a/b/c/d/e/x.py", "content": "x = 1\n" * 200}})
+    samples.append(
+        {
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": "a/b/c/d/e/x.py", "content": "x = 1\n" * 200},
+        }
+    )
     worst = 0.0
     for sample in samples:
         event = parse_event(sample.get("hook_event_name", "PostToolUse"), sample, examples.EXAMPLE_PROJECT)
@@ -154,11 +181,15 @@ def _budget_failures(display: str, compile_ms: int, match_ms: int) -> list[str]:
 
     out = []
     if compile_ms > snapshot.COMPILE_BUDGET * 1000:
-        out.append(f"{display}: compiling takes {compile_ms} ms, over the {snapshot.COMPILE_BUDGET * 1000:.0f} ms a hook "
-                   "spends on it; split the pack or shorten its regexes")
+        out.append(
+            f"{display}: compiling takes {compile_ms} ms, over the {snapshot.COMPILE_BUDGET * 1000:.0f} ms a hook "
+            "spends on it; split the pack or shorten its regexes"
+        )
     if match_ms > runtime.DETECTOR_BUDGET * 1000 / 2:
-        out.append(f"{display}: matching one event takes {match_ms} ms, over half the {runtime.DETECTOR_BUDGET * 1000:.0f} ms "
-                   "every sidecar shares; narrow `paths`/`tools` or simplify its regexes")
+        out.append(
+            f"{display}: matching one event takes {match_ms} ms, over half the {runtime.DETECTOR_BUDGET * 1000:.0f} ms "
+            "every sidecar shares; narrow `paths`/`tools` or simplify its regexes"
+        )
     return out
 
 
@@ -183,7 +214,7 @@ def test_packs(paths: list[str], project: str, fmt: str) -> int:
         result["matchMs"] = _worst_match_ms(compiled, data)
         result["failed"] += _budget_failures(checked.display, result["compileMs"], result["matchMs"])
         lines = locate.lines_of(checked.text)
-        for index, (raw, rule) in enumerate(zip(data.get("rules", []), compiled)):
+        for index, (raw, rule) in enumerate(zip(data.get("rules", []), compiled, strict=False)):
             for number, example in enumerate(raw.get("examples", [])):
                 result["examples"] += 1
                 try:
@@ -195,8 +226,10 @@ def test_packs(paths: list[str], project: str, fmt: str) -> int:
                 at = ("rules", index, "examples", number)
                 said = "its regex timed out" if fired is None else "it did not" if example["fires"] else "it fired"
                 want = "to fire" if example["fires"] else "not to fire"
-                result["failed"].append(f"{checked.display}:{locate.line_of(lines, at)}: {compiler.dotted(at)} "
-                                        f"({rule['id']}): expected the rule {want}; {said}")
+                result["failed"].append(
+                    f"{checked.display}:{locate.line_of(lines, at)}: {compiler.dotted(at)} "
+                    f"({rule['id']}): expected the rule {want}; {said}"
+                )
     failed = sum(len(r["failed"]) + ("broken" in r) for r in results)
     if fmt == "json":
         render.emit({"packs": results, "failed": failed})
@@ -212,7 +245,9 @@ def test_packs(paths: list[str], project: str, fmt: str) -> int:
         for line in result["failed"]:
             print(f"  {line}")
     total = sum(r["examples"] for r in results)
-    print(f"{_count(len(results), 'pack')}, {_count(total, 'example')}: {'all as expected' if not failed else f'{failed} failed'}")
+    print(
+        f"{_count(len(results), 'pack')}, {_count(total, 'example')}: {'all as expected' if not failed else f'{failed} failed'}"
+    )
     return 1 if failed else 0
 
 
@@ -225,15 +260,18 @@ def new_pack(name: str, project: str, *, local: bool = False, user: bool = False
     from sidekit_hooks.rules import snapshot
 
     if not name or not set(name) <= NAME_CHARS or name[0] in "-_.":
-        raise SidekitError(f"{name!r} cannot be a pack name (lowercase letters, digits, - _ . only)",
-                           "sidekit rules new my-pack")
+        raise SidekitError(
+            f"{name!r} cannot be a pack name (lowercase letters, digits, - _ . only)", "sidekit rules new my-pack"
+        )
     folder = snapshot.user_dir() if user else os.path.join(project, snapshot.LOCAL_DIR if local else snapshot.PACK_DIR)
     path = os.path.join(folder, f"{name}.toml")
     display = snapshot.display_path(path, project)
     if os.path.exists(path):
         raise SidekitError(f"{display} already exists", f"edit it, or pick another name: sidekit rules new {name}-2")
-    header = (f"# Rule pack scaffolded by `sidekit rules new {name}`. Format: docs/rule-packs.md\n"
-              f"# Check it with: sidekit rules test {display}\n\n")
+    header = (
+        f"# Rule pack scaffolded by `sidekit rules new {name}`. Format: docs/rule-packs.md\n"
+        f"# Check it with: sidekit rules test {display}\n\n"
+    )
     os.makedirs(folder, exist_ok=True)
     with open(path, "x", encoding="utf-8") as handle:
         handle.write(header + tomli_w.dumps(scaffold(name)))
@@ -246,20 +284,35 @@ def scaffold(name: str) -> dict[str, Any]:
     """A pack with one rule that works as written, and one example each way."""
     major, minor = __version__.split(".")[:2]
     return {
-        "pack": {"name": name, "version": "0.1.0", "requires": f">={major}.{minor}",
-                 "description": "What the agent should know in this project"},
-        "rules": [{
-            "id": f"{name}.no-print",
-            "sidecar": name,
-            "message": "Library code logs through the project's logger, not print(); use log = logging.getLogger(__name__).",
-            "severity": "low",
-            "when": {"tools": ["Edit", "Write"], "paths": ["**/*.py"], "exclude": ["tests/**", "scripts/**"],
-                     "added": r"^\s*print\("},
-            "examples": [
-                {"fires": True, "tool": "Write", "path": "app/service.py", "content": "def run():\n    print('starting')\n"},
-                {"fires": False, "tool": "Write", "path": "tests/test_service.py", "content": "print('debug')\n"},
-            ],
-        }],
+        "pack": {
+            "name": name,
+            "version": "0.1.0",
+            "requires": f">={major}.{minor}",
+            "description": "What the agent should know in this project",
+        },
+        "rules": [
+            {
+                "id": f"{name}.no-print",
+                "sidecar": name,
+                "message": "Library code logs through the project's logger, not print(); use log = logging.getLogger(__name__).",
+                "severity": "low",
+                "when": {
+                    "tools": ["Edit", "Write"],
+                    "paths": ["**/*.py"],
+                    "exclude": ["tests/**", "scripts/**"],
+                    "added": r"^\s*print\(",
+                },
+                "examples": [
+                    {
+                        "fires": True,
+                        "tool": "Write",
+                        "path": "app/service.py",
+                        "content": "def run():\n    print('starting')\n",
+                    },
+                    {"fires": False, "tool": "Write", "path": "tests/test_service.py", "content": "print('debug')\n"},
+                ],
+            }
+        ],
     }
 
 

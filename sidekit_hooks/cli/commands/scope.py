@@ -1,8 +1,8 @@
 """`sidekit scope set|show|clear`: the current task's file scope, kept in `.sidekit/scope.toml`.
 
-    sidekit scope set --issue gt-abc12 --allow 'api/handlers/**' --deny 'api/handlers/legacy/**'
-    sidekit scope show
-    sidekit scope clear
+sidekit scope set --issue gt-abc12 --allow 'api/handlers/**' --deny 'api/handlers/legacy/**'
+sidekit scope show
+sidekit scope clear
 """
 
 from __future__ import annotations
@@ -32,12 +32,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     setter = actions.add_parser("set", help="replace the scope: globs the task may touch (and may not)")
     setter.add_argument("--issue", default="", help="the task's issue id, named in every scope nudge")
     # action="extend": `--allow A --allow B` keeps both, like `--allow A B` (plain nargs kept only B)
-    setter.add_argument("--allow", nargs="+", action="extend", required=True, metavar="GLOB",
-                        help="gitignore-style globs in scope")
-    setter.add_argument("--deny", nargs="+", action="extend", default=[], metavar="GLOB",
-                        help="globs out of scope even if allowed")
-    for sub in (setter, actions.add_parser("show", help="the scope in force"),
-                actions.add_parser("clear", help="remove the scope (the scope sidecar goes quiet)")):
+    setter.add_argument(
+        "--allow", nargs="+", action="extend", required=True, metavar="GLOB", help="gitignore-style globs in scope"
+    )
+    setter.add_argument(
+        "--deny", nargs="+", action="extend", default=[], metavar="GLOB", help="globs out of scope even if allowed"
+    )
+    for sub in (
+        setter,
+        actions.add_parser("show", help="the scope in force"),
+        actions.add_parser("clear", help="remove the scope (the scope sidecar goes quiet)"),
+    ):
         add_project(sub)
         add_format(sub)
 
@@ -71,21 +76,35 @@ def agent_set_answer(project: str, allow: list[str], deny: list[str], issue: str
     from sidekit_hooks.detectors.scope import narrowing
 
     current = _current(project)
-    wanted = scope_model.Scope([normalize_glob(g, project) for g in allow], [normalize_glob(g, project) for g in deny],
-                               _issue(issue))
+    wanted = scope_model.Scope(
+        [normalize_glob(g, project) for g in allow], [normalize_glob(g, project) for g in deny], _issue(issue)
+    )
     if current is not None and current.issue:
         wanted.issue = current.issue  # the user's task stays named in every scope nudge
     why = narrowing.widening(current, wanted)
     record = {"by": "mcp scope_set", "allow": wanted.allow, "deny": wanted.deny, "issue": wanted.issue}
     if why:
-        workspace.atomic_write(os.path.join(workspace.state_dir(project), PROPOSAL),
-                               json.dumps({**record, "why": why, "at": round(time.time())}))
+        workspace.atomic_write(
+            os.path.join(workspace.state_dir(project), PROPOSAL),
+            json.dumps({**record, "why": why, "at": round(time.time())}),
+        )
         hooklog.append(project, LOG, {**record, "action": "proposed", "why": why})
-        accept = shlex.join(["sidekit", "scope", "set", *(["--issue", wanted.issue] if wanted.issue else []),
-                             "--allow", *wanted.allow, *(["--deny", *wanted.deny] if wanted.deny else [])])
-        raise SidekitError(f"scope_set would widen the scope the user set ({why}); it is recorded as a proposal "
-                           "the user sees in `sidekit scope show` and `sidekit doctor`",
-                           f"ask the user to accept it ({accept}), or give a scope inside the current one")
+        accept = shlex.join(
+            [
+                "sidekit",
+                "scope",
+                "set",
+                *(["--issue", wanted.issue] if wanted.issue else []),
+                "--allow",
+                *wanted.allow,
+                *(["--deny", *wanted.deny] if wanted.deny else []),
+            ]
+        )
+        raise SidekitError(
+            f"scope_set would widen the scope the user set ({why}); it is recorded as a proposal "
+            "the user sees in `sidekit scope show` and `sidekit doctor`",
+            f"ask the user to accept it ({accept}), or give a scope inside the current one",
+        )
     _save(project, wanted)
     hooklog.append(project, LOG, {**record, "action": "narrowed" if current else "set"})
     return _answer(wanted)
@@ -105,8 +124,9 @@ def _current(project: str) -> scope_model.Scope | None:
     try:
         return scope_model.load(project)
     except scope_model.ScopeError as exc:
-        raise SidekitError(f"{exc} in {scope_model.toml_path(project)}; the agent may not replace it",
-                           SET_EXAMPLE) from None
+        raise SidekitError(
+            f"{exc} in {scope_model.toml_path(project)}; the agent may not replace it", SET_EXAMPLE
+        ) from None
 
 
 def _save(project: str, scope: scope_model.Scope) -> None:
@@ -116,8 +136,9 @@ def _save(project: str, scope: scope_model.Scope) -> None:
     except OSError as exc:
         path = scope_model.toml_path(project)
         aside = f"mv {shlex.quote(path)} {shlex.quote(path)}.old"
-        raise SidekitError(f"cannot write {path}: {exc.strerror or exc}",
-                           f"move it out of the way ({aside}), then: {SET_EXAMPLE}") from None
+        raise SidekitError(
+            f"cannot write {path}: {exc.strerror or exc}", f"move it out of the way ({aside}), then: {SET_EXAMPLE}"
+        ) from None
 
 
 def _drop_proposal(project: str) -> None:
@@ -173,13 +194,19 @@ def normalize_glob(glob: str, project: str) -> str:
     if why:
         raise SidekitError(f"the glob {glob!r} cannot match: {why}", SET_EXAMPLE)
     if len(text) > MAX_GLOB:
-        raise SidekitError(f"the glob {glob[:60]!r}... is over {MAX_GLOB} characters", "name the folder instead, e.g. --allow 'api/**'")
+        raise SidekitError(
+            f"the glob {glob[:60]!r}... is over {MAX_GLOB} characters", "name the folder instead, e.g. --allow 'api/**'"
+        )
     collapsed = globs.normalise(text)  # `**/**` matches what `**` does, at a fraction of the cost
     if collapsed != text:
-        print(f"sidekit scope: wrote {negation + collapsed!r} for {glob!r} (consecutive ** are one **)", file=sys.stderr)
+        print(
+            f"sidekit scope: wrote {negation + collapsed!r} for {glob!r} (consecutive ** are one **)", file=sys.stderr
+        )
         text = collapsed
     costly = globs.budget_problem(text)  # the same budget `sidekit rules lint` holds a pack's globs to
     if costly:
-        raise SidekitError(f"the glob {glob[:80]!r} costs too much on every tool call: {costly}",
-                           "name the folder instead, e.g. --allow 'api/**'")
+        raise SidekitError(
+            f"the glob {glob[:80]!r} costs too much on every tool call: {costly}",
+            "name the folder instead, e.g. --allow 'api/**'",
+        )
     return negation + text

@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def answer_for(chosen: Selection) -> dict[str, Any]:
     head: dict[str, Any] = {
         "tests": len(chosen.tests),  # pytest arguments: node ids and whole files
-        "files": None, "moreFiles": None,
+        "files": None,
+        "moreFiles": None,
         "ofFiles": chosen.suite_files,
         "basis": chosen.basis,
         "why": chosen.why[:60] or None,

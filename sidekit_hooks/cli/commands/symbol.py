@@ -7,7 +7,6 @@ functions before methods and variables, code before tests, shorter paths first.
 
 from __future__ import annotations
 
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -22,14 +21,18 @@ from sidekit_hooks.code.testfiles import is_test_path
 
 BUDGET_ONE = 170  # bytes, one match (contract)
 BUDGET_MANY = 400  # bytes, several matches
-CLOSE_SCORE = 80  # rapidfuzz ratio (edit similarity, 0-100) at or above which a defined name is offered when nothing matches
+CLOSE_SCORE = (
+    80  # rapidfuzz ratio (edit similarity, 0-100) at or above which a defined name is offered when nothing matches
+)
 CLOSE_SHOWN = 3
 PATH_CHARS = 60
 KIND_RANK = {"class": 0, "function": 0, "method": 1, "variable": 2}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", metavar="NAME", help="bare or qualified name: parse, Parser.parse, pkg.mod:Parser.parse")
+    parser.add_argument(
+        "name", metavar="NAME", help="bare or qualified name: parse, Parser.parse, pkg.mod:Parser.parse"
+    )
     add_common(parser)
 
 
@@ -49,7 +52,14 @@ def ranked(query: str, symbols: list[Symbol]) -> list[Symbol]:
     for symbol in symbols:
         rank = match_rank(query, symbol)
         if rank is not None:
-            key = (rank, KIND_RANK.get(symbol.kind, 3), is_test_path(symbol.path), len(symbol.path), symbol.path, symbol.line)
+            key = (
+                rank,
+                KIND_RANK.get(symbol.kind, 3),
+                is_test_path(symbol.path),
+                len(symbol.path),
+                symbol.path,
+                symbol.line,
+            )
             scored.append((key, symbol))
     return [symbol for _, symbol in sorted(scored, key=lambda pair: pair[0])]
 
@@ -69,12 +79,20 @@ def close_names(query: str, index: Index) -> list[str]:
 
     wanted = query.replace(":", ".").rsplit(".", 1)[-1] if query.count(".") > 1 else query.replace(":", ".")
     candidates = index.defined_names(qualified="." in wanted)
-    found = process.extract(wanted, candidates, scorer=fuzz.ratio, processor=utils.default_process,
-                            limit=CLOSE_SHOWN, score_cutoff=CLOSE_SCORE)
+    found = process.extract(
+        wanted,
+        candidates,
+        scorer=fuzz.ratio,
+        processor=utils.default_process,
+        limit=CLOSE_SHOWN,
+        score_cutoff=CLOSE_SCORE,
+    )
     return [name for name, _, _ in found]
 
 
-def answer_for(query: str, symbols: list[Symbol], coverage: dict[str, Any], close: list[str] | None = None) -> dict[str, Any]:
+def answer_for(
+    query: str, symbols: list[Symbol], coverage: dict[str, Any], close: list[str] | None = None
+) -> dict[str, Any]:
     matches = ranked(query, symbols)
     if not matches:
         return {"found": 0, "close": close, **coverage}
@@ -84,8 +102,12 @@ def answer_for(query: str, symbols: list[Symbol], coverage: dict[str, Any], clos
             if render.size(answer) <= BUDGET_ONE:
                 break
         return answer
-    return render.fit({"matches": None, "more": None, **coverage}, "matches",
-                       [entry(query, symbol) for symbol in matches], BUDGET_MANY)
+    return render.fit(
+        {"matches": None, "more": None, **coverage},
+        "matches",
+        [entry(query, symbol) for symbol in matches],
+        BUDGET_MANY,
+    )
 
 
 def run(args: argparse.Namespace) -> int:

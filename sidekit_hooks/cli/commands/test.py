@@ -34,25 +34,38 @@ NO_TESTS = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("pytest_args", nargs="*", metavar="PATHS | -- PYTEST_ARGS",
-                        help="test paths or node ids; after --, any pytest arguments")
+    parser.add_argument(
+        "pytest_args",
+        nargs="*",
+        metavar="PATHS | -- PYTEST_ARGS",
+        help="test paths or node ids; after --, any pytest arguments",
+    )
     parser.add_argument("--select", action="store_true", help="run only the tests the current change needs")
     parser.add_argument("--base", metavar="REV", help="with --select: compare against this revision")
-    parser.add_argument("--python", metavar="PY", help="interpreter that runs the tests (default: the project's, see doctor)")
+    parser.add_argument(
+        "--python", metavar="PY", help="interpreter that runs the tests (default: the project's, see doctor)"
+    )
     add_project(parser)
     add_format(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    found, code = answer(project_of(args), list(args.pytest_args), args.select, args.base,
-                         python=getattr(args, "python", None))
+    found, code = answer(
+        project_of(args), list(args.pytest_args), args.select, args.base, python=getattr(args, "python", None)
+    )
     render.emit(found, args.format)
     return code
 
 
-def answer(project: str, pytest_args: list[str], select_only: bool = False, base: str | None = None,
-           progress: Progress | None = None, process: Run | None = None,
-           python: str | None = None) -> tuple[dict[str, Any], int]:
+def answer(
+    project: str,
+    pytest_args: list[str],
+    select_only: bool = False,
+    base: str | None = None,
+    progress: Progress | None = None,
+    process: Run | None = None,
+    python: str | None = None,
+) -> tuple[dict[str, Any], int]:
     """Run pytest; the answer `sidekit test` prints (and the MCP `test` tool returns) and pytest's exit code.
 
     `python`: the interpreter (`--python`); by default the project's own (`status.interpreter`).
@@ -85,8 +98,15 @@ def answer(project: str, pytest_args: list[str], select_only: bool = False, base
     return shape.test_run(summary, run_clusters(summary, table), extra), done.returncode
 
 
-def other_runner(root: str, name: str, args: list[str], select_only: bool, progress: Progress | None,
-                 process: Run | None, base: str | None = None) -> tuple[dict[str, Any], int]:
+def other_runner(
+    root: str,
+    name: str,
+    args: list[str],
+    select_only: bool,
+    progress: Progress | None,
+    process: Run | None,
+    base: str | None = None,
+) -> tuple[dict[str, Any], int]:
     """Run the project's runner (go, cargo, Maven...), then answer from what its adapter collected."""
     import time
 
@@ -161,8 +181,12 @@ def unrecorded(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     """pytest ended without our plugin writing (usage error, no pytest, -p no:sidekit): say why."""
     text = (done.stderr or "") + (done.stdout or "")
     if "No module named pytest" in text:
-        return {"runner": "none", "exit": done.returncode, "error": "pytest is not installed for this project",
-                "fix": "pip install pytest"}
+        return {
+            "runner": "none",
+            "exit": done.returncode,
+            "error": "pytest is not installed for this project",
+            "fix": "pip install pytest",
+        }
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     why = next((line for line in reversed(lines) if "error" in line.lower()), lines[-1] if lines else "")
     return {"runner": "pytest", "exit": done.returncode, "error": render.clip(why, 160) or "no test status recorded"}

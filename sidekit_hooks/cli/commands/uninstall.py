@@ -7,18 +7,20 @@ import json
 import os
 from typing import Any
 
-from sidekit_hooks.cli.mcpserver import config
-from sidekit_hooks.cli.wiring import settings_merge, files
 from sidekit_hooks.cli.commands._wiring_args import add_scope, target
+from sidekit_hooks.cli.mcpserver import config
+from sidekit_hooks.cli.wiring import files, settings_merge
 from sidekit_hooks.core.errors import SidekitError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_scope(parser)
-    parser.add_argument("--recorder-only", action="store_true",
-                        help="only take the pytest recorder out of the project's environments")
-    parser.add_argument("--all", action="store_true",
-                        help=f"remove every handler marked '{settings_merge.MARKER}', whoever wrote it")
+    parser.add_argument(
+        "--recorder-only", action="store_true", help="only take the pytest recorder out of the project's environments"
+    )
+    parser.add_argument(
+        "--all", action="store_true", help=f"remove every handler marked '{settings_merge.MARKER}', whoever wrote it"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,8 +35,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         after, changes = settings_merge.uninstall(before.data, record, everything=args.all)
     except settings_merge.SettingsShapeError as exc:
-        raise SidekitError(f"{where.settings}: {exc}; nothing was changed",
-                           f"repair that part of the file, then: sidekit uninstall {where.flags}") from None
+        raise SidekitError(
+            f"{where.settings}: {exc}; nothing was changed",
+            f"repair that part of the file, then: sidekit uninstall {where.flags}",
+        ) from None
     mcp = (record or {}).get("mcp")
     if isinstance(mcp, dict):
         after = config.unapprove(after, mcp)
@@ -52,8 +56,10 @@ def run(args: argparse.Namespace) -> int:
     if record is not None and files.remove_backup(where.settings):
         print(f"  removed the backup install kept: {where.settings}{files.BACKUP_SUFFIX}")
     elif not changes and settings_merge.marked_handlers(before.data):
-        print("  nothing to remove: the entries marked 'sidekit-hooks' there were not written by `sidekit install`"
-              f"\n  to remove them anyway: sidekit uninstall {where.flags} --all")
+        print(
+            "  nothing to remove: the entries marked 'sidekit-hooks' there were not written by `sidekit install`"
+            f"\n  to remove them anyway: sidekit uninstall {where.flags} --all"
+        )
     elif not changes:
         print("  nothing to remove")
     files.save_record(where, None)
@@ -96,4 +102,6 @@ def _claude_md(where: files.Target, asked: bool) -> None:
         removed = files.remove_claude_md(where.claude_md)
         print(f"  {where.claude_md}: {'removed the sidekit block' if removed else 'no sidekit block to remove'}")
     elif files.has_claude_md_block(where.claude_md) and os.path.exists(where.claude_md):
-        print(f"  {where.claude_md} still has the sidekit block; remove it: sidekit uninstall {where.flags} --claude-md")
+        print(
+            f"  {where.claude_md} still has the sidekit block; remove it: sidekit uninstall {where.flags} --claude-md"
+        )

@@ -29,7 +29,9 @@ LINES_PER_FILE = 5  # in the fitted grouped shape; the file's `uses` count says 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", metavar="NAME", help="a name; a qualified one (Class.method) is matched by its last part")
+    parser.add_argument(
+        "name", metavar="NAME", help="a name; a qualified one (Class.method) is matched by its last part"
+    )
     add_common(parser)
 
 
@@ -42,15 +44,18 @@ def flat(sites: list[tuple[str, int]], coverage: dict[str, Any]) -> tuple[dict[s
     return {"uses": len(sites), "at": None, "more": None, **coverage}, items
 
 
-def grouped(sites: list[tuple[str, int]], coverage: dict[str, Any],
-            lines_per_file: int | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def grouped(
+    sites: list[tuple[str, int]], coverage: dict[str, Any], lines_per_file: int | None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     counts = Counter(path for path, _ in sites)
     lines: dict[str, list[int]] = {}
     for path, line in sites:
         lines.setdefault(path, []).append(line)
     order = sorted(counts, key=lambda path: (-counts[path], path))
-    items = [{"file": render.short_path(path, PATH_CHARS), "uses": counts[path],
-              "lines": lines[path][:lines_per_file]} for path in order]
+    items = [
+        {"file": render.short_path(path, PATH_CHARS), "uses": counts[path], "lines": lines[path][:lines_per_file]}
+        for path in order
+    ]
     return {"uses": len(sites), "files": len(order), "in": None, "moreFiles": None, **coverage}, items
 
 

@@ -44,8 +44,10 @@ def path_of(project: str) -> str:
     real = os.path.realpath(path)
     root = os.path.realpath(project)
     if real != os.path.join(root, MCP_FILE) and not real.startswith(root + os.sep):
-        raise SidekitError(f"{path} is a link to {real}, outside the project; nothing was changed",
-                           f"replace the link with a file (rm {path}), then: sidekit install --project {project} --mcp")
+        raise SidekitError(
+            f"{path} is a link to {real}, outside the project; nothing was changed",
+            f"replace the link with a file (rm {path}), then: sidekit install --project {project} --mcp",
+        )
     return path
 
 
@@ -59,8 +61,10 @@ def install(project: str, python: str, record: Record | None) -> tuple[Record, s
         servers = data["mcpServers"] = {}
         record.setdefault("createdServers", True)
     elif not isinstance(servers, dict):
-        raise SidekitError(f'{path}: "mcpServers" is not an object; nothing was changed',
-                           f"repair it, then: sidekit install --project {project} --mcp")
+        raise SidekitError(
+            f'{path}: "mcpServers" is not an object; nothing was changed',
+            f"repair it, then: sidekit install --project {project} --mcp",
+        )
     entry = server_entry(python)
     if servers.get(SERVER) == entry:
         record["entry"] = entry
@@ -125,15 +129,19 @@ def _add(settings: dict[str, Any], keys: list[str], value: str, record: Record, 
             record.setdefault("createdPermissions", True)
         holder = holder[key]
         if not isinstance(holder, dict):
-            raise SidekitError(f'"{key}" in the settings is not an object; nothing was changed',
-                               "repair it, then run the same sidekit install again")
+            raise SidekitError(
+                f'"{key}" in the settings is not an object; nothing was changed',
+                "repair it, then run the same sidekit install again",
+            )
     items = holder.get(keys[-1])
     if items is None:
         items = holder[keys[-1]] = []
         record.setdefault(created, True)
     if not isinstance(items, list):
-        raise SidekitError(f'"{".".join(keys)}" in the settings is not a list; nothing was changed',
-                           "repair it, then run the same sidekit install again")
+        raise SidekitError(
+            f'"{".".join(keys)}" in the settings is not a list; nothing was changed',
+            "repair it, then run the same sidekit install again",
+        )
     if value not in items:
         items.append(value)
         record[added] = True
@@ -159,8 +167,10 @@ def _read(path: str, project: str) -> tuple[str | None, dict[str, Any]]:
     from sidekit_hooks.core import safepath
 
     if os.path.lexists(path) and safepath.project_file(project, MCP_FILE) is None:
-        raise SidekitError(f"{path} is not a regular file inside the project; nothing was changed",
-                           f"replace it with a file (rm {path}), then: sidekit install --project {project} --mcp")
+        raise SidekitError(
+            f"{path} is not a regular file inside the project; nothing was changed",
+            f"replace it with a file (rm {path}), then: sidekit install --project {project} --mcp",
+        )
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -173,13 +183,15 @@ def _read(path: str, project: str) -> tuple[str | None, dict[str, Any]]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SidekitError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
-                           "nothing was changed",
-                           f"repair it (python3 -m json.tool {path}), then: sidekit install --project {project} --mcp"
-                           ) from None
+        raise SidekitError(
+            f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); nothing was changed",
+            f"repair it (python3 -m json.tool {path}), then: sidekit install --project {project} --mcp",
+        ) from None
     if not isinstance(data, dict):
-        raise SidekitError(f"{path} holds JSON but not an object; nothing was changed",
-                           f"make it a JSON object, then: sidekit install --project {project} --mcp")
+        raise SidekitError(
+            f"{path} holds JSON but not an object; nothing was changed",
+            f"make it a JSON object, then: sidekit install --project {project} --mcp",
+        )
     return text, data
 
 

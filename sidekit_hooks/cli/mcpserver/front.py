@@ -53,7 +53,7 @@ class Wire:
     def write(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
-            view = view[os.write(self.write_fd, view):]
+            view = view[os.write(self.write_fd, view) :]
 
 
 class Replay:
@@ -86,8 +86,7 @@ class Importer(threading.Thread):
 class Front:
     """Answers `initialize`, `tools/list` and `ping` until a message needs the SDK."""
 
-    def __init__(self, wire: Wire, definitions: Callable[[], list[dict[str, Any]]], version: str,
-                 name: str) -> None:
+    def __init__(self, wire: Wire, definitions: Callable[[], list[dict[str, Any]]], version: str, name: str) -> None:
         self.wire = wire
         self.definitions = definitions
         self.version = version
@@ -126,9 +125,14 @@ class Front:
                 return None
             self.kept.append(line)
             self.initialize_id = message["id"]
-            return self._result(message["id"], {
-                "capabilities": {"tools": {"listChanged": False}}, "protocolVersion": version,
-                "serverInfo": {"name": self.name, "version": self.version}})
+            return self._result(
+                message["id"],
+                {
+                    "capabilities": {"tools": {"listChanged": False}},
+                    "protocolVersion": version,
+                    "serverInfo": {"name": self.name, "version": self.version},
+                },
+            )
         if not self.kept:
             return None
         if method == "notifications/initialized" and not known:
@@ -144,8 +148,9 @@ class Front:
 
     @staticmethod
     def _result(request_id: Any, result: dict[str, Any]) -> bytes:
-        text = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result}, separators=(",", ":"),
-                          ensure_ascii=False)
+        text = json.dumps(
+            {"jsonrpc": "2.0", "id": request_id, "result": result}, separators=(",", ":"), ensure_ascii=False
+        )
         return text.encode() + b"\n"
 
     def _next_line(self) -> bytes | None:

@@ -28,23 +28,45 @@ class Probe:
     calls: list[tuple[str, float, str]] = field(default_factory=list)  # (tool, ms, text) in call order
 
 
-def probe(argv: list[str], cwd: str, env: dict[str, str] | None = None, timeout: float = TIMEOUT,
-          calls: list[tuple[str, dict[str, Any]]] | None = None) -> Probe:
+def probe(
+    argv: list[str],
+    cwd: str,
+    env: dict[str, str] | None = None,
+    timeout: float = TIMEOUT,
+    calls: list[tuple[str, dict[str, Any]]] | None = None,
+) -> Probe:
     """Spawn `argv`, initialize, list tools, make `calls` (each timed), close stdin and reap it."""
     found = Probe()
     started = time.perf_counter()
     try:
-        process = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, start_new_session=True)
+        process = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
     except OSError as exc:
         found.error = f"cannot start {argv[0]}: {exc.strerror}"
         return found
     deadline = started + timeout
     reader = _Reader(process)
     try:
-        _send(process, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": PROTOCOL, "capabilities": {},
-            "clientInfo": {"name": "sidekit-probe", "version": "1"}}})
+        _send(
+            process,
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": PROTOCOL,
+                    "capabilities": {},
+                    "clientInfo": {"name": "sidekit-probe", "version": "1"},
+                },
+            },
+        )
         reader.answer(1, deadline)
         found.first_answer_ms = (time.perf_counter() - started) * 1000
         _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
@@ -56,8 +78,15 @@ def probe(argv: list[str], cwd: str, env: dict[str, str] | None = None, timeout:
         found.definitions_bytes = len(json.dumps(tools, separators=(",", ":"), ensure_ascii=False).encode())
         for number, (name, arguments) in enumerate(calls or [], start=3):
             began = time.perf_counter()
-            _send(process, {"jsonrpc": "2.0", "id": number, "method": "tools/call",
-                            "params": {"name": name, "arguments": arguments}})
+            _send(
+                process,
+                {
+                    "jsonrpc": "2.0",
+                    "id": number,
+                    "method": "tools/call",
+                    "params": {"name": name, "arguments": arguments},
+                },
+            )
             result = reader.answer(number, deadline).get("result", {})
             text = "".join(item.get("text", "") for item in result.get("content", []))
             found.calls.append((name, (time.perf_counter() - began) * 1000, text))

@@ -26,10 +26,17 @@ TEST_SECONDS = 1800
 # `test` takes test selection only (#19): anything else could write or delete outside the project
 # (--basetemp, --junitxml, -o cache_dir=..., -p plugin, -c other.ini, --rootdir).
 SELECT_FLAGS = frozenset({"-x", "--exitfirst", "--lf", "--last-failed", "--ff", "--failed-first"})
-SELECT_OPTIONS = {"-k": "expression", "-m": "expression", "--maxfail": "count", "-n": "workers",
-                  "--numprocesses": "workers"}
-TEST_FIX = ('give only test selection: node ids or paths inside the project, -k EXPR, -m EXPR, -x, --lf, --ff, '
-            '--maxfail N, -n N; for anything else run `sidekit test -- ARGS` in the shell (the user approves it)')
+SELECT_OPTIONS = {
+    "-k": "expression",
+    "-m": "expression",
+    "--maxfail": "count",
+    "-n": "workers",
+    "--numprocesses": "workers",
+}
+TEST_FIX = (
+    "give only test selection: node ids or paths inside the project, -k EXPR, -m EXPR, -x, --lf, --ff, "
+    "--maxfail N, -n N; for anything else run `sidekit test -- ARGS` in the shell (the user approves it)"
+)
 
 # `check` also refuses empty strings (but an empty `issue`) and an empty `allow`, as the CLI's parser
 # does; saying so in every schema would cost bytes on every request.
@@ -213,8 +220,14 @@ def _encodable(text: str) -> bool:
 def _json_type(value: Any) -> str:
     if value is None:
         return "null"
-    for kind, name in ((bool, "a boolean"), (int, "an integer"), (float, "a number"), (str, "a string"),
-                       (list, "a list"), (dict, "an object")):
+    for kind, name in (
+        (bool, "a boolean"),
+        (int, "an integer"),
+        (float, "a number"),
+        (str, "a string"),
+        (list, "a list"),
+        (dict, "an object"),
+    ):
         if isinstance(value, kind):
             return name
     return type(value).__name__
@@ -228,16 +241,21 @@ def _usage(schema: dict[str, Any]) -> str:
     return "{" + ", ".join(parts) + "}" + (f" (optional: {', '.join(optional)})" if optional else "")
 
 
-def answer(name: str, arguments: dict[str, Any], project: str,
-           run_test: Callable[..., tuple[dict[str, Any], int]] | None = None) -> str:
+def answer(
+    name: str,
+    arguments: dict[str, Any],
+    project: str,
+    run_test: Callable[..., tuple[dict[str, Any], int]] | None = None,
+) -> str:
     """The tool's text: the line the CLI command prints for the same request (checked arguments)."""
     from sidekit_hooks.answers import render
 
     return render.dumps(_answer(name, arguments, project, run_test))
 
 
-def _answer(name: str, args: dict[str, Any], project: str,
-            run_test: Callable[..., tuple[dict[str, Any], int]] | None) -> dict[str, Any]:
+def _answer(
+    name: str, args: dict[str, Any], project: str, run_test: Callable[..., tuple[dict[str, Any], int]] | None
+) -> dict[str, Any]:
     # Imports stay inside each branch: a tool loads only what its command needs (start-up, memory).
     if name == "status":
         from sidekit_hooks.cli.commands import status

@@ -32,7 +32,9 @@ class StepResult:
 
     __slots__ = ("hook", "payload", "context", "notices", "decisions", "stderr")
 
-    def __init__(self, hook: str, payload: dict[str, Any], output: str, decisions: list[dict[str, Any]], stderr: str = "") -> None:
+    def __init__(
+        self, hook: str, payload: dict[str, Any], output: str, decisions: list[dict[str, Any]], stderr: str = ""
+    ) -> None:
         self.hook = hook
         self.payload = payload
         data = json.loads(output) if output.strip() else {}
@@ -93,7 +95,9 @@ class Player:
         script = hooks_dir() / HOOK_SCRIPTS[hook]
         fallback = [self.python, "-P", "-m", "sidekit_hooks.hook", hook]
         argv = [self.python, "-S", str(script)] if script.exists() else fallback
-        done = subprocess.run(argv, input=text.encode(), capture_output=True, env=self.env(), cwd=self.project, timeout=30)
+        done = subprocess.run(
+            argv, input=text.encode(), capture_output=True, env=self.env(), cwd=self.project, timeout=30
+        )
         return done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
 
     def _run_here(self, hook: str, text: str) -> str:
@@ -161,8 +165,10 @@ def build_payload(project: str, session: str, step: dict[str, Any], number: int 
     """A compact step -> (hook event, the payload Claude Code would send), applying the tool's effect."""
     project = os.path.abspath(project)
     base: dict[str, Any] = {
-        "session_id": session, "transcript_path": os.path.join(project, ".sidekit-transcript.jsonl"),
-        "cwd": project, "permission_mode": "default",
+        "session_id": session,
+        "transcript_path": os.path.join(project, ".sidekit-transcript.jsonl"),
+        "cwd": project,
+        "permission_mode": "default",
     }
     if "payload" in step:
         payload = substitute(step["payload"], project)
@@ -179,8 +185,13 @@ def build_payload(project: str, session: str, step: dict[str, Any], number: int 
         if isinstance(tool_input.get(key), str) and tool_input[key] and not os.path.isabs(tool_input[key]):
             tool_input[key] = os.path.join(project, tool_input[key])
     hook = str(step.get("event") or ("PostToolUseFailure" if "error" in step else "PostToolUse"))
-    payload = {**base, "hook_event_name": hook, "tool_name": tool, "tool_input": tool_input,
-               "tool_use_id": f"toolu_{number:04d}"}
+    payload = {
+        **base,
+        "hook_event_name": hook,
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": f"toolu_{number:04d}",
+    }
     if step.get("agent_id"):
         payload["agent_id"] = step["agent_id"]
         payload["agent_type"] = step.get("agent_type", "general-purpose")
@@ -213,8 +224,10 @@ def apply_effect(project: str, tool: str, tool_input: dict[str, Any]) -> Any:
     if tool == "Read" and path:
         content = _read(path) or ""
         count = len(content.splitlines())
-        return {"type": "text", "file": {"filePath": path, "content": content, "numLines": count,
-                                         "startLine": 1, "totalLines": count}}
+        return {
+            "type": "text",
+            "file": {"filePath": path, "content": content, "numLines": count, "startLine": 1, "totalLines": count},
+        }
     if tool == "Bash":
         return payloads.bash_call("")[1]
     if tool == "Grep":
@@ -236,8 +249,15 @@ def structured_patch(before: str, after: str) -> list[dict[str, Any]]:
             old, new = line.split()[1:3]
             old_start, _, old_lines = old[1:].partition(",")
             new_start, _, new_lines = new[1:].partition(",")
-            hunks.append({"oldStart": int(old_start), "oldLines": int(old_lines or 1), "newStart": int(new_start),
-                          "newLines": int(new_lines or 1), "lines": []})
+            hunks.append(
+                {
+                    "oldStart": int(old_start),
+                    "oldLines": int(old_lines or 1),
+                    "newStart": int(new_start),
+                    "newLines": int(new_lines or 1),
+                    "lines": [],
+                }
+            )
         elif hunks:
             hunks[-1]["lines"].append(line)
     return hunks
@@ -283,5 +303,7 @@ def explain(result: StepResult) -> list[str]:
         lines.append(f"fired: {record.get('sidecar')}{rule}")
     for record in result.suppressed():
         rule = f" rule {record['rule']}" if record.get("rule") else ""
-        lines.append(f"held back by the policy ({record.get('by')}): {record.get('sidecar')}{rule}: {record.get('text', '')}")
+        lines.append(
+            f"held back by the policy ({record.get('by')}): {record.get('sidecar')}{rule}: {record.get('text', '')}"
+        )
     return lines

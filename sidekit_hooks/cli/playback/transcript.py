@@ -16,7 +16,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-NOT_RUN_MARKERS = ("<tool_use_error>", "doesn't want to proceed", "was rejected", "User rejected", "interrupted by user")
+NOT_RUN_MARKERS = (
+    "<tool_use_error>",
+    "doesn't want to proceed",
+    "was rejected",
+    "User rejected",
+    "interrupted by user",
+)
 
 
 @dataclass
@@ -62,8 +68,11 @@ def stream(path: str, out: Transcript) -> Iterator[Replayable]:
             if line.get("type") == "assistant" and isinstance(content, list):
                 for block in content:
                     if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("id"):
-                        calls[str(block["id"])] = {"name": block.get("name", ""), "input": block.get("input") or {},
-                                                   "line": line}
+                        calls[str(block["id"])] = {
+                            "name": block.get("name", ""),
+                            "input": block.get("input") or {},
+                            "line": line,
+                        }
             elif line.get("type") == "user":
                 yield from _user_events(line, content, calls, number)
     out.unanswered = len(calls)
@@ -74,7 +83,9 @@ def _user_events(line: dict[str, Any], content: Any, calls: dict[str, dict[str, 
     if isinstance(content, str):
         if line.get("isMeta") or not content.strip() or content.lstrip().startswith("<"):
             return []  # injected text, slash-command output or a local-command echo: no prompt was typed
-        return [Replayable("UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": content}, number)]
+        return [
+            Replayable("UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": content}, number)
+        ]
     if not isinstance(content, list):
         return []
     events = []
@@ -83,13 +94,22 @@ def _user_events(line: dict[str, Any], content: Any, calls: dict[str, dict[str, 
     if texts and not results and not line.get("isMeta"):
         prompt = "\n".join(t for t in texts if isinstance(t, str))
         if prompt.strip() and not prompt.lstrip().startswith("<"):
-            events.append(Replayable("UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": prompt}, number))
+            events.append(
+                Replayable(
+                    "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": prompt}, number
+                )
+            )
     for block in results:
         call = calls.pop(str(block.get("tool_use_id")), None)
         if call is None:
             continue
-        payload = {**_base(call["line"]), **base, "tool_name": call["name"], "tool_input": call["input"],
-                   "tool_use_id": str(block.get("tool_use_id"))}
+        payload = {
+            **_base(call["line"]),
+            **base,
+            "tool_name": call["name"],
+            "tool_input": call["input"],
+            "tool_use_id": str(block.get("tool_use_id")),
+        }
         agent = call["line"].get("agentId")
         if agent:
             payload["agent_id"] = agent
@@ -97,11 +117,19 @@ def _user_events(line: dict[str, Any], content: Any, calls: dict[str, dict[str, 
             error = _text(block.get("content"))
             if any(marker in error for marker in NOT_RUN_MARKERS):
                 continue
-            events.append(Replayable("PostToolUseFailure", {**payload, "hook_event_name": "PostToolUseFailure", "error": error}, number))
+            events.append(
+                Replayable(
+                    "PostToolUseFailure", {**payload, "hook_event_name": "PostToolUseFailure", "error": error}, number
+                )
+            )
         else:
             result = line.get("toolUseResult")
             response = result if result is not None else _text(block.get("content"))
-            events.append(Replayable("PostToolUse", {**payload, "hook_event_name": "PostToolUse", "tool_response": response}, number))
+            events.append(
+                Replayable(
+                    "PostToolUse", {**payload, "hook_event_name": "PostToolUse", "tool_response": response}, number
+                )
+            )
     return events
 
 

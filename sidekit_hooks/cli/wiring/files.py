@@ -63,8 +63,10 @@ def home() -> str:
 
 def target_of(project: str | None, user: bool, local: bool) -> Target:
     if user and local:
-        raise SidekitError("--local names a project's settings.local.json; it does not combine with --user",
-                           "drop --local, or use --project DIR --local")
+        raise SidekitError(
+            "--local names a project's settings.local.json; it does not combine with --user",
+            "drop --local, or use --project DIR --local",
+        )
     if user:
         claude = os.path.join(home(), ".claude")
         record = os.path.join(home(), ".config", "sidekit", RECORD_FILE)
@@ -77,10 +79,17 @@ def target_of(project: str | None, user: bool, local: bool) -> Target:
     for folder in (workspace.STATE_DIR, ".claude"):  # checked before anything is written
         path = os.path.join(root, folder)
         if os.path.lexists(path) and not os.path.isdir(path):
-            raise SidekitError(f"{path} exists but is not a folder; nothing was changed",
-                               f"move it away (mv {_quote(path)} {_quote(path + '.old')}), then: sidekit install {flags}")
-    return Target(os.path.join(root, ".claude", name), root, os.path.join(workspace.state_dir(root), RECORD_FILE),
-                  os.path.join(root, "CLAUDE.md"), flags)
+            raise SidekitError(
+                f"{path} exists but is not a folder; nothing was changed",
+                f"move it away (mv {_quote(path)} {_quote(path + '.old')}), then: sidekit install {flags}",
+            )
+    return Target(
+        os.path.join(root, ".claude", name),
+        root,
+        os.path.join(workspace.state_dir(root), RECORD_FILE),
+        os.path.join(root, "CLAUDE.md"),
+        flags,
+    )
 
 
 def hooks_dir() -> str:
@@ -107,8 +116,9 @@ def read_settings(path: str, fix: str) -> SettingsFile:
     except FileNotFoundError:
         return SettingsFile({}, "", False)
     except (OSError, UnicodeDecodeError) as exc:
-        raise SidekitError(f"cannot read {path} ({exc}); nothing was changed",
-                           f"chmod u+rw {_quote(path)}, then: {fix}") from None
+        raise SidekitError(
+            f"cannot read {path} ({exc}); nothing was changed", f"chmod u+rw {_quote(path)}, then: {fix}"
+        ) from None
     if not text.strip():
         return SettingsFile({}, text, True)
     try:
@@ -119,8 +129,9 @@ def read_settings(path: str, fix: str) -> SettingsFile:
             f"repair it (python3 -m json.tool {_quote(path)} points at the error), then: {fix}",
         ) from None
     if not isinstance(data, dict):
-        raise SidekitError(f"{path} holds JSON but not an object; nothing was changed",
-                           f"make it a JSON object ({{...}}), then: {fix}")
+        raise SidekitError(
+            f"{path} holds JSON but not an object; nothing was changed", f"make it a JSON object ({{...}}), then: {fix}"
+        )
     return SettingsFile(data, text, True)
 
 
@@ -133,16 +144,19 @@ def check_writable(path: str, project: str, fix: str) -> None:
     if os.path.islink(path):
         real = os.path.realpath(path)
         if not os.path.exists(real):
-            raise SidekitError(f"{path} is a symlink to {real}, which does not exist; nothing was changed",
-                               f"create the target or replace the link with a file, then: {fix}")
+            raise SidekitError(
+                f"{path} is a symlink to {real}, which does not exist; nothing was changed",
+                f"create the target or replace the link with a file, then: {fix}",
+            )
     mode = _mode(os.path.realpath(path))
     # The permission bits, not os.access: root may write anything, yet a read-only file means "leave it".
     if mode is not None and not mode & 0o222:
         raise SidekitError(f"{path} is read-only; nothing was changed", f"chmod u+w {_quote(path)}, then: {fix}")
 
 
-def write_settings(path: str, data: dict[str, Any], before: SettingsFile, text: str | None = None,
-                   backup: bool = True) -> str:
+def write_settings(
+    path: str, data: dict[str, Any], before: SettingsFile, text: str | None = None, backup: bool = True
+) -> str:
     """Write the settings atomically in the file's own indentation and line endings (or `text`, when
     given, verbatim); return the backup path ('' if none).
 
@@ -232,8 +246,10 @@ def ensure_gitignore(project: str) -> list[str]:
     eol = _eol(text)
     final_newline = not text or text.endswith(("\n", "\r"))
     prefix = "" if not text else (eol if final_newline else eol + eol)
-    workspace.atomic_write(os.path.join(workspace.state_dir(project), GITIGNORE_STATE),
-                           json.dumps({"existed": existed, "finalNewline": final_newline}))
+    workspace.atomic_write(
+        os.path.join(workspace.state_dir(project), GITIGNORE_STATE),
+        json.dumps({"existed": existed, "finalNewline": final_newline}),
+    )
     workspace.atomic_write(path, text + prefix + eol.join([IGNORE_COMMENT, *missing]) + eol)
     return missing
 
@@ -289,8 +305,9 @@ def _tracked(project: str, name: str) -> bool:
     import subprocess
 
     try:
-        done = subprocess.run(["git", "ls-files", "--error-unmatch", "--", name], cwd=project, capture_output=True,
-                              timeout=10)
+        done = subprocess.run(
+            ["git", "ls-files", "--error-unmatch", "--", name], cwd=project, capture_output=True, timeout=10
+        )
     except (OSError, subprocess.SubprocessError):
         return False
     return done.returncode == 0

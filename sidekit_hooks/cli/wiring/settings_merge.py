@@ -30,7 +30,9 @@ from sidekit_hooks.hook_events import HANDLER_TIMEOUT
 MARKER = "# sidekit-hooks"
 TIMEOUT = HANDLER_TIMEOUT
 # event -> (script under hooks/, matcher or None for events without matchers), from the one table
-EVENTS: dict[str, tuple[str, str | None]] = {name: (f"{event.script}.py", event.matcher) for name, event in TABLE.items()}
+EVENTS: dict[str, tuple[str, str | None]] = {
+    name: (f"{event.script}.py", event.matcher) for name, event in TABLE.items()
+}
 # A permission-rule condition per handler: the client spawns the hook only when it holds (Claude Code
 # >= 2.1.85; checked per subcommand in 2.1.328), so a Bash call that cannot be pytest costs nothing.
 CONDITIONS: dict[str, str] = {name: event.condition for name, event in TABLE.items() if event.condition}
@@ -72,8 +74,12 @@ def command_for(python: str, script: str) -> str:
 def wanted_handlers(python: str, hooks_dir: str) -> dict[str, dict[str, Any]]:
     """The handler we want for each event, pinned to this interpreter and this checkout's scripts."""
     return {
-        event: {"type": "command", "command": command_for(python, os.path.join(hooks_dir, script)), "timeout": TIMEOUT,
-                **({"if": CONDITIONS[event]} if event in CONDITIONS else {})}
+        event: {
+            "type": "command",
+            "command": command_for(python, os.path.join(hooks_dir, script)),
+            "timeout": TIMEOUT,
+            **({"if": CONDITIONS[event]} if event in CONDITIONS else {}),
+        }
         for event, (script, _matcher) in EVENTS.items()
     }
 
@@ -157,7 +163,11 @@ def _install_event(hooks: dict[str, Any], event: str, handler: dict[str, Any], e
     matcher = EVENTS.get(event, ("", "*"))[1]
     group = {"matcher": matcher, "hooks": [handler]} if matcher is not None else {"hooks": [handler]}
     groups.append(copy.deepcopy(group))
-    events[event] = {"command": command, "createdEvent": created or bool(previous.get("createdEvent")), "replaced": None}
+    events[event] = {
+        "command": command,
+        "createdEvent": created or bool(previous.get("createdEvent")),
+        "replaced": None,
+    }
     return Change(event, "added", command)
 
 

@@ -7,13 +7,12 @@ files outside the project, or for the tool's own folders. Standard library only.
 
 from __future__ import annotations
 
-from sidekit_hooks.hook_events import judged_by
-
 import os
 
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.core.globs import covers, matches
 from sidekit_hooks.detectors.scope import model as scope_model
+from sidekit_hooks.hook_events import judged_by
 from sidekit_hooks.nudges.events import SHELL_TOOLS, relative_path
 from sidekit_hooks.nudges.findings import Finding
 
@@ -92,8 +91,14 @@ def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, director
     where = f"{scope.describe(path, directory)}"
     if mode == "write":
         head = f"This {tool} command writes {path}, which is" if tool in SHELL_TOOLS else f"{path} is"
-        return Finding("scope", f"{head} {place} this task's scope ({where}). {TAILS[mode]}",
-                       key=f"scope:write:{path}", path=path, severity="high", subject=path)
+        return Finding(
+            "scope",
+            f"{head} {place} this task's scope ({where}). {TAILS[mode]}",
+            key=f"scope:write:{path}",
+            path=path,
+            severity="high",
+            subject=path,
+        )
     if mode == "read":
         text = f"FYI: {path} is {place} this task's scope ({where}). {TAILS[mode]}"
     else:
@@ -116,7 +121,9 @@ def _search_finding(scope: scope_model.Scope, event: Event, project: str) -> lis
             if part and part != ".":
                 literal.append(part)
         if literal:
-            base = os.path.normpath(os.path.join(base, *literal) if not pattern.startswith("/") else "/" + "/".join(literal))
+            base = os.path.normpath(
+                os.path.join(base, *literal) if not pattern.startswith("/") else "/" + "/".join(literal)
+            )
     path = relative_path(base, project)
     is_file = os.path.isfile(base)
     if not _inside_project(path) or _exempt(path, "search", is_dir=not is_file):

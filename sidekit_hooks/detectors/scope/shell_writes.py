@@ -25,7 +25,9 @@ OPTIONS_WITH_VALUE = {
     "cp": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
     "mv": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
     "ln": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
-    "install": frozenset({"-t", "--target-directory", "-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix"}),
+    "install": frozenset(
+        {"-t", "--target-directory", "-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix"}
+    ),
     "sed": frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"}),
     "perl": frozenset({"-e", "-E", "-M", "-I", "-m"}),
 }
@@ -67,7 +69,9 @@ def _resolvable(text: str) -> bool:
 
 def command_targets(words: list[Word]) -> list[str]:
     """The written paths of one simple command (redirections aside)."""
-    while words and (words[0].text in WRAPPERS or ("=" in words[0].text and not words[0].quoted and words[0].text[0] != "=")):
+    while words and (
+        words[0].text in WRAPPERS or ("=" in words[0].text and not words[0].quoted and words[0].text[0] != "=")
+    ):
         words = words[1:]
         while words and words[0].text.startswith("-") and words[0].text != "-":  # e.g. `env -i`, `sudo -u x`
             words = words[1:]

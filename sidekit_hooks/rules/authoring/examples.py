@@ -50,8 +50,9 @@ def payload(example: dict[str, Any]) -> dict[str, Any]:
     else:
         tool_input = {}
         response = output
-    return payloads.tool_payload(EXAMPLE_PROJECT, "rules-test", tool, tool_input, response, error=error,
-                                 tool_use_id="toolu_example")
+    return payloads.tool_payload(
+        EXAMPLE_PROJECT, "rules-test", tool, tool_input, response, error=error, tool_use_id="toolu_example"
+    )
 
 
 def fires(rule: dict[str, Any], example: dict[str, Any]) -> bool:

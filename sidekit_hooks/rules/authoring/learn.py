@@ -22,9 +22,19 @@ THRESHOLD = 0.9
 MIN_CASES = 10  # code-level counts (functions, handlers, imports)
 MIN_FILES = 5  # file-level counts (test files, library modules)
 TOOLS = ["Edit", "Write"]
-NOT_LIBRARY_DIRS = frozenset({"tests", "test", "scripts", "examples", "example", "docs", "bench", "benchmarks", "tools"})
-FRAMEWORK_CAMEL = ("setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown", "setUpModule",
-                   "tearDownModule")
+NOT_LIBRARY_DIRS = frozenset(
+    {"tests", "test", "scripts", "examples", "example", "docs", "bench", "benchmarks", "tools"}
+)
+FRAMEWORK_CAMEL = (
+    "setUp",
+    "tearDown",
+    "setUpClass",
+    "tearDownClass",
+    "asyncSetUp",
+    "asyncTearDown",
+    "setUpModule",
+    "tearDownModule",
+)
 TEST_LAYOUTS = ("tests/**/test_*.py", "test/**/test_*.py", "**/tests/**/test_*.py", "**/test_*.py", "**/*_test.py")
 
 DEF = r"^[ \t]*(?:async[ \t]+)?def[ \t]+"
@@ -128,8 +138,12 @@ def is_library(rel: str, tree: ast.Module) -> bool:
 
 
 def is_main_guard(node: ast.stmt) -> bool:
-    return (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
-            and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__")
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Name)
+        and node.test.left.id == "__name__"
+    )
 
 
 def functions_of(tree: ast.AST) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -155,7 +169,11 @@ def project_packages(project: str) -> list[str]:
         except OSError:
             continue
         for name in names:
-            if name.isidentifier() and os.path.isfile(os.path.join(base, name, "__init__.py")) and name not in ("tests", "test"):
+            if (
+                name.isidentifier()
+                and os.path.isfile(os.path.join(base, name, "__init__.py"))
+                and name not in ("tests", "test")
+            ):
                 found.append(name)
     return found
 
@@ -174,8 +192,17 @@ def learn(project: str) -> tuple[list[Rule], list[Measure]]:
     lib_example = f"{package_dir(project, packages[0])}/new_module.py" if packages else "pkg/new_module.py"
     rules: list[Rule] = []
     measures: list[Measure] = []
-    for learner in (function_names, class_names, test_names, test_layout, test_style, print_in_library,
-                    bare_except, import_style, type_hints):
+    for learner in (
+        function_names,
+        class_names,
+        test_names,
+        test_layout,
+        test_style,
+        print_in_library,
+        bare_except,
+        import_style,
+        type_hints,
+    ):
         for measure, rule in learner(modules, packages, lib_example, project):
             measures.append(measure)
             if measure.kept and rule is not None:
@@ -191,21 +218,38 @@ def figures(followed: int, total: int) -> str:
 
 
 def function_names(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
-    names = [f.name for m in modules for f in functions_of(m.tree)
-             if not (f.name.startswith("__") and f.name.endswith("__")) and f.name not in FRAMEWORK_CAMEL
-             and not f.name.startswith(("visit_", "depart_"))]
+    names = [
+        f.name
+        for m in modules
+        for f in functions_of(m.tree)
+        if not (f.name.startswith("__") and f.name.endswith("__"))
+        and f.name not in FRAMEWORK_CAMEL
+        and not f.name.startswith(("visit_", "depart_"))
+    ]
     followed = sum(1 for n in names if is_snake(n))
     measure = Measure("conventions.function-names", "snake_case function names", followed, len(names), MIN_CASES)
     skip = "|".join(FRAMEWORK_CAMEL)
     rule = Rule(
-        measure.id, measure.convention,
+        measure.id,
+        measure.convention,
         f"Functions here are snake_case ({figures(followed, len(names))}); name the new def in snake_case.",
-        followed, len(names),
+        followed,
+        len(names),
         added=rf"(?m){DEF}(?!(?:{skip})\b|test)_*[a-z][a-z0-9]*[A-Z]\w*[ \t]*\(",  # tests: test-names
         paths=["**/*.py"],
         examples=[
-            {"fires": True, "tool": "Write", "path": lib_example, "content": "def fetchUser(user_id):\n    return None\n"},
-            {"fires": False, "tool": "Write", "path": lib_example, "content": "def fetch_user(user_id):\n    return None\n"},
+            {
+                "fires": True,
+                "tool": "Write",
+                "path": lib_example,
+                "content": "def fetchUser(user_id):\n    return None\n",
+            },
+            {
+                "fires": False,
+                "tool": "Write",
+                "path": lib_example,
+                "content": "def fetch_user(user_id):\n    return None\n",
+            },
         ],
     )
     return [(measure, rule)]
@@ -216,9 +260,11 @@ def class_names(modules: list[Module], packages: list[str], lib_example: str, pr
     followed = sum(1 for n in names if is_capwords(n))
     measure = Measure("conventions.class-names", "CapWords class names", followed, len(names), MIN_CASES)
     rule = Rule(
-        measure.id, measure.convention,
+        measure.id,
+        measure.convention,
         f"Classes here are CapWords ({figures(followed, len(names))}); name the new class in CapWords.",
-        followed, len(names),
+        followed,
+        len(names),
         added=r"(?m)^[ \t]*class[ \t]+(?!_*[A-Z][A-Za-z0-9]*[ \t]*[(:])\w+[ \t]*[(:]",
         paths=["**/*.py"],
         examples=[
@@ -230,7 +276,11 @@ def class_names(modules: list[Module], packages: list[str], lib_example: str, pr
 
 
 def test_files(modules: list[Module]) -> list[Module]:
-    return [m for m in modules if m.is_test and (m.path.rsplit("/", 1)[-1].startswith("test_") or m.path.endswith("_test.py"))]
+    return [
+        m
+        for m in modules
+        if m.is_test and (m.path.rsplit("/", 1)[-1].startswith("test_") or m.path.endswith("_test.py"))
+    ]
 
 
 def test_globs(layout: str | None) -> list[str]:
@@ -258,9 +308,11 @@ def test_names(modules: list[Module], packages: list[str], lib_example: str, pro
     layout, _ = dominant_layout(files)
     example = test_example_path(layout)
     rule = Rule(
-        measure.id, measure.convention,
+        measure.id,
+        measure.convention,
         f"Tests here are named test_snake_case ({figures(followed, len(names))}); rename the new test.",
-        followed, len(names),
+        followed,
+        len(names),
         added=rf"(?m){DEF}test(?!_[a-z0-9_]*[ \t]*\()\w*[ \t]*\(",
         paths=test_globs(layout),
         examples=[
@@ -282,23 +334,34 @@ def test_example_path(layout: str | None) -> str:
 def test_layout(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
     files = test_files(modules)
     layout, followed = dominant_layout(files)
-    where = {"tests/**/test_*.py": "in tests/ as test_*.py", "test/**/test_*.py": "in test/ as test_*.py",
-             "**/tests/**/test_*.py": "in tests/ folders as test_*.py", "**/test_*.py": "in test_*.py files",
-             "**/*_test.py": "in *_test.py files"}.get(layout or "", "")
+    where = {
+        "tests/**/test_*.py": "in tests/ as test_*.py",
+        "test/**/test_*.py": "in test/ as test_*.py",
+        "**/tests/**/test_*.py": "in tests/ folders as test_*.py",
+        "**/test_*.py": "in test_*.py files",
+        "**/*_test.py": "in *_test.py files",
+    }.get(layout or "", "")
     measure = Measure("conventions.test-layout", f"test files {where}".strip(), followed, len(files), MIN_FILES)
     if layout is None:
         return [(measure, None)]
     stray = "app/login_test.py" if layout != "**/*_test.py" else "tests/test_login.py"
     rule = Rule(
-        measure.id, measure.convention,
+        measure.id,
+        measure.convention,
         f"Test files here live {where} ({figures(followed, len(files))}); put the new tests there.",
-        followed, len(files),
+        followed,
+        len(files),
         added=rf"(?m){DEF}test",
         paths=["**/test_*.py", "**/*_test.py"],
         exclude=[layout],
         examples=[
             {"fires": True, "tool": "Write", "path": stray, "content": "def test_login():\n    assert True\n"},
-            {"fires": False, "tool": "Write", "path": test_example_path(layout), "content": "def test_login():\n    assert True\n"},
+            {
+                "fires": False,
+                "tool": "Write",
+                "path": test_example_path(layout),
+                "content": "def test_login():\n    assert True\n",
+            },
         ],
     )
     return [(measure, rule)]
@@ -319,41 +382,61 @@ def test_style(modules: list[Module], packages: list[str], lib_example: str, pro
     unittest_files = sum(1 for m in files if uses_testcase(m.tree))
     layout, _ = dominant_layout(files)
     example = test_example_path(layout)
-    pytest_style = Measure("conventions.pytest-style", "plain pytest test functions, no unittest.TestCase",
-                           len(files) - unittest_files, len(files), MIN_FILES)
-    unittest_style = Measure("conventions.unittest-style", "unittest.TestCase classes",
-                             unittest_files, len(files), MIN_FILES)
+    pytest_style = Measure(
+        "conventions.pytest-style",
+        "plain pytest test functions, no unittest.TestCase",
+        len(files) - unittest_files,
+        len(files),
+        MIN_FILES,
+    )
+    unittest_style = Measure(
+        "conventions.unittest-style", "unittest.TestCase classes", unittest_files, len(files), MIN_FILES
+    )
     pytest_rule = Rule(
-        pytest_style.id, pytest_style.convention,
+        pytest_style.id,
+        pytest_style.convention,
         f"Tests here are plain pytest functions ({figures(pytest_style.followed, len(files))} files); "
         "write test_ functions with assert, not a unittest.TestCase.",
-        pytest_style.followed, len(files),
+        pytest_style.followed,
+        len(files),
         added=r"(?m)^[ \t]*class[ \t]+\w+[ \t]*\([^)]*TestCase\b",
         paths=test_globs(layout),
         examples=[
-            {"fires": True, "tool": "Write", "path": example,
-             "content": "import unittest\n\nclass LoginTest(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n"},
+            {
+                "fires": True,
+                "tool": "Write",
+                "path": example,
+                "content": "import unittest\n\nclass LoginTest(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n",
+            },
             {"fires": False, "tool": "Write", "path": example, "content": "def test_ok():\n    assert True\n"},
         ],
     )
     unittest_rule = Rule(
-        unittest_style.id, unittest_style.convention,
+        unittest_style.id,
+        unittest_style.convention,
         f"Tests here are unittest.TestCase classes ({figures(unittest_files, len(files))} files); "
         "put the new test in a TestCase method.",
-        unittest_files, len(files),
+        unittest_files,
+        len(files),
         added=r"(?m)^(?:async[ \t]+)?def[ \t]+test",
         paths=test_globs(layout),
         examples=[
             {"fires": True, "tool": "Write", "path": example, "content": "def test_ok():\n    assert True\n"},
-            {"fires": False, "tool": "Write", "path": example,
-             "content": "import unittest\n\nclass LoginTest(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n"},
+            {
+                "fires": False,
+                "tool": "Write",
+                "path": example,
+                "content": "import unittest\n\nclass LoginTest(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n",
+            },
         ],
     )
     return [(pytest_style, pytest_rule), (unittest_style, unittest_rule)]
 
 
 def calls_print(tree: ast.AST) -> bool:
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print" for n in ast.walk(tree))
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print" for n in ast.walk(tree)
+    )
 
 
 def uses_logging(tree: ast.AST) -> bool:
@@ -369,8 +452,20 @@ def library_paths(packages: list[str], project: str) -> list[str]:
     return [f"{package_dir(project, p)}/**/*.py" for p in packages] or ["**/*.py"]
 
 
-NOT_LIBRARY_GLOBS = ["**/tests/**", "**/test/**", "**/test_*.py", "**/*_test.py", "**/__main__.py", "**/conftest.py",
-                     "scripts/**", "examples/**", "docs/**", "bench/**", "benchmarks/**", "setup.py"]
+NOT_LIBRARY_GLOBS = [
+    "**/tests/**",
+    "**/test/**",
+    "**/test_*.py",
+    "**/*_test.py",
+    "**/__main__.py",
+    "**/conftest.py",
+    "scripts/**",
+    "examples/**",
+    "docs/**",
+    "bench/**",
+    "benchmarks/**",
+    "setup.py",
+]
 
 
 def print_in_library(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
@@ -378,20 +473,36 @@ def print_in_library(modules: list[Module], packages: list[str], lib_example: st
     printing = sorted(m.path for m in library if calls_print(m.tree))
     followed = len(library) - len(printing)
     logs = any(uses_logging(m.tree) for m in library)
-    measure = Measure("conventions.no-print-in-library",
-                      "library code logs, no print()" if logs else "library code does not print",
-                      followed, len(library), MIN_FILES)
+    measure = Measure(
+        "conventions.no-print-in-library",
+        "library code logs, no print()" if logs else "library code does not print",
+        followed,
+        len(library),
+        MIN_FILES,
+    )
     advice = "use the module's logger (logging.getLogger(__name__))" if logs else "return the value or raise instead"
     rule = Rule(
-        measure.id, measure.convention,
+        measure.id,
+        measure.convention,
         f"Library modules here do not print ({figures(followed, len(library))}); {advice}.",
-        followed, len(library),
+        followed,
+        len(library),
         added=r"(?m)^[ \t]*print[ \t]*\(",
         paths=library_paths(packages, project),
         exclude=NOT_LIBRARY_GLOBS + printing,
         examples=[
-            {"fires": True, "tool": "Write", "path": lib_example, "content": "def load(path):\n    print('loading', path)\n"},
-            {"fires": False, "tool": "Write", "path": lib_example, "content": "def load(path):\n    return open(path).read()\n"},
+            {
+                "fires": True,
+                "tool": "Write",
+                "path": lib_example,
+                "content": "def load(path):\n    print('loading', path)\n",
+            },
+            {
+                "fires": False,
+                "tool": "Write",
+                "path": lib_example,
+                "content": "def load(path):\n    return open(path).read()\n",
+            },
         ],
     )
     return [(measure, rule)]
@@ -403,14 +514,21 @@ def bare_except(modules: list[Module], packages: list[str], lib_example: str, pr
     measure = Measure("conventions.no-bare-except", "no bare except:", followed, len(handlers), MIN_CASES)
     bare = len(handlers) - followed
     rule = Rule(
-        measure.id, measure.convention,
+        measure.id,
+        measure.convention,
         f"No bare `except:` here ({bare} of {len(handlers)} handlers are bare); catch the specific exception.",
-        followed, len(handlers),
+        followed,
+        len(handlers),
         added=r"(?m)^[ \t]*except[ \t]*:",
         paths=["**/*.py"],
         examples=[
             {"fires": True, "tool": "Write", "path": lib_example, "content": "try:\n    go()\nexcept:\n    pass\n"},
-            {"fires": False, "tool": "Write", "path": lib_example, "content": "try:\n    go()\nexcept OSError:\n    pass\n"},
+            {
+                "fires": False,
+                "tool": "Write",
+                "path": lib_example,
+                "content": "try:\n    go()\nexcept OSError:\n    pass\n",
+            },
         ],
     )
     return [(measure, rule)]
@@ -435,12 +553,18 @@ def import_style(modules: list[Module], packages: list[str], lib_example: str, p
     paths = [f"{package_dir(project, p)}/**/*.py" for p in packages]
     own = "|".join(packages)
     first = packages[0]
-    abs_measure = Measure("conventions.absolute-imports", "absolute imports inside the package", absolute, total, MIN_CASES)
-    rel_measure = Measure("conventions.relative-imports", "relative imports inside the package", relative, total, MIN_CASES)
+    abs_measure = Measure(
+        "conventions.absolute-imports", "absolute imports inside the package", absolute, total, MIN_CASES
+    )
+    rel_measure = Measure(
+        "conventions.relative-imports", "relative imports inside the package", relative, total, MIN_CASES
+    )
     abs_rule = Rule(
-        abs_measure.id, abs_measure.convention,
+        abs_measure.id,
+        abs_measure.convention,
         f"Imports inside {first} are absolute ({figures(absolute, total)}); write `from {first}.module import name`.",
-        absolute, total,
+        absolute,
+        total,
         added=r"(?m)^[ \t]*from[ \t]+\.",
         paths=paths,
         examples=[
@@ -449,9 +573,11 @@ def import_style(modules: list[Module], packages: list[str], lib_example: str, p
         ],
     )
     rel_rule = Rule(
-        rel_measure.id, rel_measure.convention,
+        rel_measure.id,
+        rel_measure.convention,
         f"Imports inside {first} are relative ({figures(relative, total)}); write `from .module import name`.",
-        relative, total,
+        relative,
+        total,
         added=rf"(?m)^[ \t]*(?:from|import)[ \t]+(?:{own})\b",
         paths=paths,
         examples=[
@@ -491,18 +617,24 @@ def type_hints(modules: list[Module], packages: list[str], lib_example: str, pro
     followed = sum(1 for f in functions if fully_annotated(f))
     measure = Measure("conventions.type-hints", "type hints on public functions", followed, len(functions), MIN_CASES)
     rule = Rule(
-        measure.id, measure.convention,
+        measure.id,
+        measure.convention,
         f"Public functions here are fully type-hinted ({figures(followed, len(functions))}); "
         "annotate the new def's parameters and return type.",
-        followed, len(functions),
+        followed,
+        len(functions),
         added=UNANNOTATED,
         paths=library_paths(packages, project),
         exclude=NOT_LIBRARY_GLOBS,
         examples=[
             {"fires": True, "tool": "Write", "path": lib_example, "content": "def load(path):\n    return path\n"},
             {"fires": True, "tool": "Write", "path": lib_example, "content": "def load(path: str):\n    return path\n"},
-            {"fires": False, "tool": "Write", "path": lib_example,
-             "content": "def load(path: str, *, strict: bool = False) -> str:\n    return path\n"},
+            {
+                "fires": False,
+                "tool": "Write",
+                "path": lib_example,
+                "content": "def load(path: str, *, strict: bool = False) -> str:\n    return path\n",
+            },
             {"fires": False, "tool": "Write", "path": lib_example, "content": "def _private(path):\n    return path\n"},
         ],
     )
@@ -515,8 +647,10 @@ def pack(rules: list[Rule]) -> dict[str, Any]:
         "pack": {
             "name": "conventions",
             "version": "1",
-            "description": (f"Conventions this repository follows in >= {int(THRESHOLD * 100)}% of cases, "
-                            "measured by `sidekit conventions learn`; re-run it to update."),
+            "description": (
+                f"Conventions this repository follows in >= {int(THRESHOLD * 100)}% of cases, "
+                "measured by `sidekit conventions learn`; re-run it to update."
+            ),
         },
         "rules": [rule.to_toml() for rule in rules],
     }

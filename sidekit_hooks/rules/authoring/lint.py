@@ -54,7 +54,9 @@ def check_file(path: str, project: str, layer: str) -> Checked:
         checked.problems = exc.problems
         return checked
     except OSError as exc:
-        checked.problems = [Problem((), f"cannot read the pack ({exc.strerror or exc})", "check the path and its permissions")]
+        checked.problems = [
+            Problem((), f"cannot read the pack ({exc.strerror or exc})", "check the path and its permissions")
+        ]
         return checked
     checked.problems = check_data(checked.data, project if layer in ("project", "local") else "")
     return checked
@@ -77,16 +79,25 @@ def from_pydantic(error: Any) -> Problem:
     kind, value = error["type"], error.get("input")
     if kind == "missing":
         return compiler.missing(path)
-    expected = {"string_type": "a string", "bool_type": "true or false", "list_type": "an array",
-                "model_type": "a table", "dict_type": "a table", "model_attributes_type": "a table"}.get(kind)
+    expected = {
+        "string_type": "a string",
+        "bool_type": "true or false",
+        "list_type": "an array",
+        "model_type": "a table",
+        "dict_type": "a table",
+        "model_attributes_type": "a table",
+    }.get(kind)
     if expected:
         return compiler.wrong_type(path, expected, value)
     key = str(path[-1])
     if kind == "literal_error":
         expected_text = str(error.get("ctx", {}).get("expected", "")).replace(" or ", ", ")
         choices = ", ".join(choice.strip("'\"") for choice in expected_text.split(", "))
-        return Problem(path, f"expected one of {choices}, got {compiler.describe(value)}",
-                       f"write {key} = {compiler.example_for(path)}")
+        return Problem(
+            path,
+            f"expected one of {choices}, got {compiler.describe(value)}",
+            f"write {key} = {compiler.example_for(path)}",
+        )
     if kind == "string_too_short":
         return Problem(path, "is empty", f"write {key} = {compiler.example_for(path)}")
     return Problem(path, error["msg"], "see docs/rule-packs.md")
@@ -131,9 +142,15 @@ def regex_warnings(data: dict[str, Any]) -> list[Problem]:
         for key in compiler.REGEX_KEYS:
             pattern = rule.get("when", {}).get(key)
             if isinstance(pattern, str) and nested.search(pattern):
-                problems.append(Problem(("rules", index, "when", key), "nested quantifiers can backtrack for a very long time; "
-                                        "the hook gives up on this regex after 50 ms", "rewrite without a repeated group of repeats, e.g. (ab)+ not (a+b?)+",
-                                        level="warning"))
+                problems.append(
+                    Problem(
+                        ("rules", index, "when", key),
+                        "nested quantifiers can backtrack for a very long time; "
+                        "the hook gives up on this regex after 50 ms",
+                        "rewrite without a repeated group of repeats, e.g. (ab)+ not (a+b?)+",
+                        level="warning",
+                    )
+                )
     return problems
 
 
@@ -146,8 +163,13 @@ def see_problems(data: dict[str, Any], project: str) -> list[Problem]:
         if not target or "://" in target or target.startswith("mailto:"):
             continue
         if not os.path.exists(os.path.join(project, target)):
-            problems.append(Problem(("rules", index, "see"), f'"{target}" does not exist in the project',
-                                    f"create {target}, or point see at an existing project file (path#anchor) or a URL"))
+            problems.append(
+                Problem(
+                    ("rules", index, "see"),
+                    f'"{target}" does not exist in the project',
+                    f"create {target}, or point see at an existing project file (path#anchor) or a URL",
+                )
+            )
     return problems
 
 
@@ -159,8 +181,11 @@ def targets(paths: list[str], project: str) -> list[tuple[str, str]]:
     for given in paths:
         path = os.path.abspath(given)
         if os.path.isdir(path):
-            found += [(layer_of(os.path.join(path, n), project), os.path.join(path, n))
-                      for n in sorted(os.listdir(path)) if n.endswith(".toml")]
+            found += [
+                (layer_of(os.path.join(path, n), project), os.path.join(path, n))
+                for n in sorted(os.listdir(path))
+                if n.endswith(".toml")
+            ]
         else:
             found.append((layer_of(path, project), path))
     return found

@@ -40,8 +40,15 @@ TAIL = 600  # bytes of a run that did not finish, shown after the line saying so
 KEEP = 10  # raw output files kept under .sidekit/pytest/
 RAW_FOLDER = "pytest"
 STATE = pytest.StashKey[dict[str, Any]]()
-COUNT_WORDS = {"passed": "passed", "failed": "failed", "error": "errors", "errors": "errors", "skipped": "skipped",
-               "xfailed": "xfailed", "xpassed": "xpassed"}
+COUNT_WORDS = {
+    "passed": "passed",
+    "failed": "failed",
+    "error": "errors",
+    "errors": "errors",
+    "skipped": "skipped",
+    "xfailed": "xfailed",
+    "xpassed": "xpassed",
+}
 
 
 class RawFile:
@@ -80,8 +87,14 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     root = _root(config)
     path, fd = open_raw(root)
-    state: dict[str, Any] = {"writer": writer, "original": writer._file, "started": time.time(), "path": path,
-                             "shown": shown_path(path), "raw": RawFile(fd)}
+    state: dict[str, Any] = {
+        "writer": writer,
+        "original": writer._file,
+        "started": time.time(),
+        "path": path,
+        "shown": shown_path(path),
+        "raw": RawFile(fd),
+    }
     config.stash[STATE] = state
     writer._file = state["raw"]
     statement_cache.install()  # the same long tracebacks, each statement's extent found once (#23)
@@ -92,10 +105,17 @@ def takes_over(config: pytest.Config) -> bool:
     """Whether the output is one to hold back: not a listing, not live output, not a debugger."""
     option = config.option
     capture = getattr(option, "capture", "fd")
-    return not (getattr(option, "collectonly", False) or capture == "no" or getattr(option, "usepdb", False)
-                or getattr(option, "trace", False) or getattr(option, "setuponly", False)
-                or getattr(option, "setupplan", False) or getattr(option, "showfixtures", False)
-                or getattr(option, "show_fixtures_per_test", False) or getattr(option, "markers", False))
+    return not (
+        getattr(option, "collectonly", False)
+        or capture == "no"
+        or getattr(option, "usepdb", False)
+        or getattr(option, "trace", False)
+        or getattr(option, "setuponly", False)
+        or getattr(option, "setupplan", False)
+        or getattr(option, "showfixtures", False)
+        or getattr(option, "show_fixtures_per_test", False)
+        or getattr(option, "markers", False)
+    )
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -125,7 +145,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         message = {"kind": "raw"}
     if state["report"] is not None:  # the watching parent prints, with the process's real exit code
         data = json.dumps(message).encode()
-        os.write(state["report"], data[:supervisor.MESSAGE_LIMIT])
+        os.write(state["report"], data[: supervisor.MESSAGE_LIMIT])
         os.close(state["report"])
         return
     recorded = _recorded_exit(config)
@@ -146,7 +166,7 @@ def _finish(state: dict[str, Any], code: int, signum: int, message: bytes | None
         fd = 1
     data = text.encode("utf-8", "replace")
     while data:
-        data = data[os.write(fd, data):]
+        data = data[os.write(fd, data) :]
 
 
 def finished_text(state: dict[str, Any], message: dict[str, Any], code: int, signum: int) -> str:
@@ -178,11 +198,13 @@ def unfinished(state: dict[str, Any], code: int, signum: int) -> str:
         how = f"was killed by {signal_name(signum)} (exit code {128 + signum})"
     else:
         how = f"exited with code {code}"
-    line = (f"sidekit: pytest {how} after {seconds:.0f} s, before it finished; all of it: {state['shown']}; "
-            f"its last output:\n")
+    line = (
+        f"sidekit: pytest {how} after {seconds:.0f} s, before it finished; all of it: {state['shown']}; "
+        f"its last output:\n"
+    )
     tail = read_tail(state["path"], TAIL)
     if os.stat(state["path"]).st_size > TAIL and "\n" in tail:
-        tail = "..." + tail[tail.index("\n") + 1:]
+        tail = "..." + tail[tail.index("\n") + 1 :]
     return line + (tail or "(nothing)\n") + ("" if tail.endswith("\n") else "\n")
 
 
@@ -196,8 +218,10 @@ def signal_name(signum: int) -> str:
 
 
 def head(size: int, exit_code: int, shown: str) -> str:
-    return (f"sidekit: pytest's output ({size:,} B) compacted; exit code {exit_code}; "
-            f"all of it: {shown} (prefix the command with SIDEKIT_RAW=1 to see it raw)\n")
+    return (
+        f"sidekit: pytest's output ({size:,} B) compacted; exit code {exit_code}; "
+        f"all of it: {shown} (prefix the command with SIDEKIT_RAW=1 to see it raw)\n"
+    )
 
 
 def answer(config: pytest.Config, raw: str, stopped: str) -> dict[str, Any]:
@@ -218,7 +242,9 @@ def answer(config: pytest.Config, raw: str, stopped: str) -> dict[str, Any]:
         **(summary_counts(config) or shape.counts(run.get("counts") or {})),
         "state": "" if exit_code in (0, 1) else run.get("state", ""),
         "stopped": render.clip(stopped, 60),
-        "notRun": max(0, int(run.get("selected", 0)) - int(run.get("ran", 0))) if stopped or run.get("interrupted") else 0,
+        "notRun": max(0, int(run.get("selected", 0)) - int(run.get("ran", 0)))
+        if stopped or run.get("interrupted")
+        else 0,
         "crashedWorkers": raw.count(" node down:"),
         "warnings": _warnings(raw),
     }
@@ -236,7 +262,7 @@ def summary_counts(config: pytest.Config) -> dict[str, int]:
     """The counts of pytest's own last line (subtests count there as pytest counts them)."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     try:
-        parts, _ = getattr(reporter, "build_summary_stats_line")()
+        parts, _ = getattr(reporter, "build_summary_stats_line")()  # noqa: B009 - reporter may be None
     except Exception:  # noqa: BLE001 - an unknown pytest: keep the recorded counts
         return {}
     found: dict[str, int] = {}
@@ -319,7 +345,7 @@ def read_tail(path: str, size: int) -> str:
 def shown_path(path: str) -> str:
     """How the answer names a file: relative to the working directory when inside it."""
     here = os.getcwd().rstrip(os.sep) + os.sep
-    return path[len(here):] if path.startswith(here) else path
+    return path[len(here) :] if path.startswith(here) else path
 
 
 def _shown_of(config: pytest.Config) -> str:

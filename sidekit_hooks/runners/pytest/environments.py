@@ -57,6 +57,7 @@ def pth_name(project: str) -> str:
 
 # -- the hook's question -------------------------------------------------------------------------
 
+
 def records_in(env: str, project: str) -> bool:
     """Whether a plain pytest in `env` loads sidekit's recorder (and so the compact plugin can load)."""
     if not env:
@@ -80,6 +81,7 @@ def _has_dist(site: str) -> bool:
 
 
 # -- install / uninstall (CLI) -------------------------------------------------------------------
+
 
 def targets(project: str) -> list[interpreter.Interpreter]:
     """The project's test environments to wire: every one discovery finds, bar sidekit's own and an
@@ -106,9 +108,12 @@ def write_shim(project: str) -> None:
         if os.path.lexists(link):
             os.unlink(link)
         os.symlink(PACKAGE_DIR, link)
-    files = {SHIM_MODULE + ".py": SHIM_SOURCE, os.path.join(DIST_INFO, "METADATA"): METADATA,
-             os.path.join(DIST_INFO, "entry_points.txt"): ENTRY_POINTS,
-             os.path.join(DIST_INFO, "top_level.txt"): SHIM_MODULE + "\n"}
+    files = {
+        SHIM_MODULE + ".py": SHIM_SOURCE,
+        os.path.join(DIST_INFO, "METADATA"): METADATA,
+        os.path.join(DIST_INFO, "entry_points.txt"): ENTRY_POINTS,
+        os.path.join(DIST_INFO, "top_level.txt"): SHIM_MODULE + "\n",
+    }
     for name, text in files.items():
         workspace.atomic_write(os.path.join(folder, name), text)
 
@@ -170,12 +175,14 @@ def unwire(project: str) -> list[str]:
 
 # -- doctor ----------------------------------------------------------------------------------------
 
-PROBE = ("import importlib.metadata as m, sys\n"
-         "eps = [e for e in m.entry_points(group='pytest11') if e.name == 'sidekit']\n"
-         "try:\n    import pytest\nexcept ImportError:\n    print('no-pytest'); sys.exit()\n"
-         "if not eps:\n    print('no-plugin'); sys.exit()\n"
-         "mod = eps[0].load()\n"
-         "print('records' if hasattr(mod, 'pytest_configure') else 'empty-shim')\n")
+PROBE = (
+    "import importlib.metadata as m, sys\n"
+    "eps = [e for e in m.entry_points(group='pytest11') if e.name == 'sidekit']\n"
+    "try:\n    import pytest\nexcept ImportError:\n    print('no-pytest'); sys.exit()\n"
+    "if not eps:\n    print('no-plugin'); sys.exit()\n"
+    "mod = eps[0].load()\n"
+    "print('records' if hasattr(mod, 'pytest_configure') else 'empty-shim')\n"
+)
 
 
 def probe(python: str, project: str) -> str:
@@ -184,8 +191,9 @@ def probe(python: str, project: str) -> str:
 
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")}
     try:
-        done = subprocess.run(launch.project_code(python, PROBE), capture_output=True, text=True, timeout=30, cwd=project,
-                              env=env)
+        done = subprocess.run(
+            launch.project_code(python, PROBE), capture_output=True, text=True, timeout=30, cwd=project, env=env
+        )
     except (OSError, subprocess.SubprocessError):
         return "broken"
     words = done.stdout.split()

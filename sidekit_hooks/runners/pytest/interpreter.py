@@ -121,7 +121,8 @@ def poetry_env(project: str) -> str:
     digest = base64.urlsafe_b64encode(hashlib.sha256(cwd.encode()).digest()).decode()[:8]
     prefix = re.sub(r'[ $`!*@"\\\r\n\t]', "_", name.lower())[:42] + f"-{digest}-py"
     base = os.environ.get("POETRY_VIRTUALENVS_PATH") or os.path.join(
-        os.environ.get("POETRY_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "pypoetry"), "virtualenvs")
+        os.environ.get("POETRY_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "pypoetry"), "virtualenvs"
+    )
     try:
         found = sorted(entry for entry in os.listdir(base) if entry.startswith(prefix))
     except OSError:
@@ -150,6 +151,7 @@ def _poetry_name(project: str) -> str:
 
 # -- environments --------------------------------------------------------------------------------
 
+
 def bin_python(env: str) -> str:
     return os.path.join(env, "bin", "python")
 
@@ -163,7 +165,8 @@ def env_of(python: str) -> str:
 def same_env(first: str, second: str) -> bool:
     """Same environment: venv interpreters are links to one base, so compare folders, not files."""
     return os.path.normpath(os.path.dirname(os.path.abspath(first))) == os.path.normpath(
-        os.path.dirname(os.path.abspath(second)))
+        os.path.dirname(os.path.abspath(second))
+    )
 
 
 def site_packages(env: str) -> str:
@@ -182,7 +185,7 @@ def site_packages(env: str) -> str:
 
 def display(path: str, project: str) -> str:
     project = os.path.abspath(project).rstrip(os.sep) + os.sep
-    return path[len(project):] if path.startswith(project) else path
+    return path[len(project) :] if path.startswith(project) else path
 
 
 def _absolute(path: str, base: str) -> str:

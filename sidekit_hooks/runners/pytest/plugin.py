@@ -33,13 +33,17 @@ FOREIGN = ("/site-packages/", "/dist-packages/", "/.venv/", "/.tox/", "/.nox/", 
 from sidekit_hooks.status.clip import clip
 from sidekit_hooks.status.vocabulary import OUTCOME_RANK as RANK
 
-
 COMPACT_INI = "sidekit_compact"  # `-o sidekit_compact=true`: what the PreToolUse rewrite appends
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addini(COMPACT_INI, "print sidekit's compact answer instead of long output (set by sidekit's "
-                  "PreToolUse hook for an agent's raw pytest run)", type="bool", default=False)
+    parser.addini(
+        COMPACT_INI,
+        "print sidekit's compact answer instead of long output (set by sidekit's "
+        "PreToolUse hook for an agent's raw pytest run)",
+        type="bool",
+        default=False,
+    )
 
 
 @pytest.hookimpl(trylast=True)  # after the terminal reporter exists: the compact plugin takes over its output
@@ -148,19 +152,30 @@ class Recorder:
         except Exception as exc:  # noqa: BLE001 - the user's run goes on; say why the cache is old
             import warnings
 
-            warnings.warn(pytest.PytestWarning(f"sidekit: test status not recorded in .sidekit/ ({type(exc).__name__}: {exc})"),
-                          stacklevel=1)
+            warnings.warn(
+                pytest.PytestWarning(f"sidekit: test status not recorded in .sidekit/ ({type(exc).__name__}: {exc})"),
+                stacklevel=1,
+            )
 
     # -- what the run was -------------------------------------------------------------------
     def capture(self) -> record.Capture:
         """Everything `record.save` needs, as plain data (the recorder module never sees the plugin)."""
         from sidekit_hooks.status import record
 
-        return record.Capture(root=self.root, rootdir=self.rootdir, started=self.started, tests=self.tests,
-                              collect_errors=self.collect_errors, selected=self.selected, deselected=self.deselected,
-                              whole_files=self.whole_files(), interrupted=self.interrupted, args=self.args(),
-                              plugins=self.plugins(),
-                              compact=self.config.pluginmanager.has_plugin(COMPACT_PLUGIN))
+        return record.Capture(
+            root=self.root,
+            rootdir=self.rootdir,
+            started=self.started,
+            tests=self.tests,
+            collect_errors=self.collect_errors,
+            selected=self.selected,
+            deselected=self.deselected,
+            whole_files=self.whole_files(),
+            interrupted=self.interrupted,
+            args=self.args(),
+            plugins=self.plugins(),
+            compact=self.config.pluginmanager.has_plugin(COMPACT_PLUGIN),
+        )
 
     def plugins(self) -> list[str]:
         names = set()
@@ -209,8 +224,12 @@ def describe(excinfo: ExceptionInfo[BaseException], root: str, compare: dict[str
     return describe_exception(excinfo, root, compare)
 
 
-def describe_exception(excinfo: ExceptionInfo[BaseException], root: str, compare: dict[str, str] | None,
-                       rename: dict[str, tuple[str, int]] | None = None) -> dict[str, Any]:
+def describe_exception(
+    excinfo: ExceptionInfo[BaseException],
+    root: str,
+    compare: dict[str, str] | None,
+    rename: dict[str, tuple[str, int]] | None = None,
+) -> dict[str, Any]:
     """`describe` of a plain exception; `rename` maps a doctest's pseudo-file to its example's file and line."""
     value = excinfo.value
     kind = type(value)
@@ -225,7 +244,7 @@ def describe_exception(excinfo: ExceptionInfo[BaseException], root: str, compare
     own = [f"{path}:{line} in {name}" for (path, mine), line, name in located if mine]
     if own:
         failure["frame"] = own[-1].partition(" in ")[0]
-        failure["frames"] = own[:2] + own[2 - MAX_FRAMES:] if len(own) > MAX_FRAMES else own
+        failure["frames"] = own[:2] + own[2 - MAX_FRAMES :] if len(own) > MAX_FRAMES else own
     cause = root_cause(value)
     if cause is not None:
         failure["cause"] = clip(f"{type(cause).__qualname__}: {first_line(cause)}".rstrip(": "), MESSAGE_CHARS)
@@ -238,8 +257,9 @@ def describe_exception(excinfo: ExceptionInfo[BaseException], root: str, compare
     return failure
 
 
-def _locate(path: str, line: int, name: str, root: str,
-            rename: dict[str, tuple[str, int]]) -> tuple[tuple[str, bool], int, str]:
+def _locate(
+    path: str, line: int, name: str, root: str, rename: dict[str, tuple[str, int]]
+) -> tuple[tuple[str, bool], int, str]:
     if path in rename:  # `<doctest pkg.mod.f[1]>` line 1 is the example's line in pkg/mod.py
         real, first = rename[path]
         return where(real, root), first + line - 1, name
@@ -268,15 +288,22 @@ def describe_doctest(failure: Any, root: str) -> dict[str, Any]:
     if exc_info is not None:
         from _pytest._code.code import ExceptionInfo  # loaded by pytest already
 
-        found = describe_exception(ExceptionInfo.from_exc_info(exc_info), root, None,
-                                   {pseudo: (filename, line)} if pseudo and filename else None)
+        found = describe_exception(
+            ExceptionInfo.from_exc_info(exc_info),
+            root,
+            None,
+            {pseudo: (filename, line)} if pseudo and filename else None,
+        )
         found["doctest"] = True
         return found
     (path, mine) = where(filename, root)
     spot = f"{path}:{line}"
     source, want, got = (" ".join(str(text).split()) for text in (example.source, example.want, failure.got))
     described: dict[str, Any] = {
-        "type": "DocTestFailure", "module": "doctest", "at": spot, "doctest": True,
+        "type": "DocTestFailure",
+        "module": "doctest",
+        "at": spot,
+        "doctest": True,
         "message": clip(f"{source} -> expected {want or 'nothing'}, got {got or 'nothing'}", MESSAGE_CHARS),
     }
     if mine:
@@ -348,16 +375,16 @@ def where(path: str, root: str) -> tuple[str, bool]:
     path = os.path.normpath(path).replace(os.sep, "/")
     prefix = root.replace(os.sep, "/").rstrip("/") + "/"
     if path.startswith(prefix):
-        rest = path[len(prefix):]
+        rest = path[len(prefix) :]
         if not any(part in "/" + rest for part in FOREIGN):
             return rest, True
     for marker in ("/site-packages/", "/dist-packages/"):
         index = path.rfind(marker)
         if index >= 0:
-            return path[index + len(marker):], False
+            return path[index + len(marker) :], False
     index = path.rfind("/lib/python")
     if index >= 0:
-        return path[index + 1:].partition("/")[2], False
+        return path[index + 1 :].partition("/")[2], False
     return path, False
 
 

@@ -57,8 +57,9 @@ class Run:
         process.wait()
 
 
-def execute(argv: list[str], cwd: str, env: dict[str, str], progress: Progress | None = None,
-            run: Run | None = None) -> subprocess.CompletedProcess[str]:
+def execute(
+    argv: list[str], cwd: str, env: dict[str, str], progress: Progress | None = None, run: Run | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run `argv` to the end (or until stopped); stdout and stderr captured as text.
 
     With `progress`, pytest's percentage column is reported as it is printed (unbuffered output).
@@ -69,8 +70,17 @@ def execute(argv: list[str], cwd: str, env: dict[str, str], progress: Progress |
     if progress is not None:
         env = dict(env, PYTHONUNBUFFERED="1")
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errors:
-        process = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=errors, text=True, errors="replace", start_new_session=True)
+        process = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+            errors="replace",
+            start_new_session=True,
+        )
         run.started(process)
         lines: list[str] = []
         assert process.stdout is not None

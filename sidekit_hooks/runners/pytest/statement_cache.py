@@ -40,8 +40,9 @@ def memoized(original: Callable[..., Range]) -> Callable[..., Range]:
     ranges: dict[tuple[tuple[str, ...], int, bool], Range] = {}
     trees: dict[tuple[str, ...], ast.AST] = {}
 
-    def getstatementrange_ast(lineno: int, source: Any, assertion: bool = False,
-                              astnode: ast.AST | None = None) -> Range:
+    def getstatementrange_ast(
+        lineno: int, source: Any, assertion: bool = False, astnode: ast.AST | None = None
+    ) -> Range:
         lines = tuple(source.lines)
         key = (lines, lineno, assertion)
         found = ranges.get(key)
