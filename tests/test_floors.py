@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from sidekit_hooks.floors import FLOORS, floor_of
@@ -37,10 +38,59 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     return {target for target in found if target in known and target != name}
 
 
-def graph() -> dict[str, set[str]]:
+# A module named in a string is imported all the same: `-p sidekit_hooks.runners.pytest.compact`,
+# `__import__`, `spawn_module("sidekit_hooks.finish", ...)`, the registry's "module:OBJ" entries.
+NAMED = re.compile(r"\bsidekit_hooks(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+
+
+# Named, not imported, and said so here: each starts a worker in a process of its own (a detached
+# `python -P -m`), so the lower floor holds only the name; or it is text written into another file.
+NAMED_NOT_IMPORTED = {
+    ("sidekit_hooks.core.later", "sidekit_hooks.finish"): "the detached worker that finishes cut-off detectors",
+    ("sidekit_hooks.core.pluginform", "sidekit_hooks.cli.plugin_setup"): "the plugin's one-time setup worker",
+    ("sidekit_hooks.hook_events", "sidekit_hooks.hook"): "the entry-script template's text",
+}
+
+
+def named_in_strings(source: str, known: set[str]) -> set[str]:
+    """Every sidekit module a string constant names (the longest known prefix of each dotted name);
+    docstrings and other bare string statements are prose, not names."""
+    found: set[str] = set()
+    tree = ast.parse(source)
+    prose = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    for node in ast.walk(tree):
+        if id(node) in prose:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "sidekit_hooks." in node.value:
+            for dotted in NAMED.findall(node.value):
+                parts = dotted.split(".")
+                while parts and ".".join(parts) not in known:
+                    parts.pop()
+                if parts:
+                    found.add(".".join(parts))
+    return found
+
+
+def graph(strings: bool = False) -> dict[str, set[str]]:
     found = modules()
     known = set(found)
-    return {name: imports_of(name, path, known) for name, path in found.items()}
+    edges = {name: imports_of(name, path, known) for name, path in found.items()}
+    if strings:
+        for name, path in found.items():
+            if name == "sidekit_hooks.floors":  # the declaration of the floors names every room
+                continue
+            named = named_in_strings(path.read_text(encoding="utf-8"), known) - {name}
+            edges[name] |= {target for target in named if (name, target) not in NAMED_NOT_IMPORTED}
+    return edges
+
+
+def upward_edges(edges: dict[str, set[str]]) -> list[str]:
+    return sorted(
+        f"{source} (floor {floor_of(source)}) -> {target} (floor {floor_of(target)})"
+        for source, targets in edges.items()
+        for target in targets
+        if floor_of(target) > floor_of(source)
+    )
 
 
 def test_every_module_has_a_floor() -> None:
@@ -48,13 +98,29 @@ def test_every_module_has_a_floor() -> None:
 
 
 def test_nothing_imports_a_floor_above_it() -> None:
-    upward = sorted(
-        f"{source} (floor {floor_of(source)}) -> {target} (floor {floor_of(target)})"
-        for source, targets in graph().items()
-        for target in targets
-        if floor_of(target) > floor_of(source)
-    )
-    assert upward == []
+    assert upward_edges(graph(strings=True)) == []
+
+
+def test_every_named_worker_is_still_named() -> None:
+    found = modules()
+    named = {
+        (source, target)
+        for source, target in NAMED_NOT_IMPORTED
+        if target in named_in_strings(found[source].read_text(encoding="utf-8"), set(found))
+    }
+    assert named == set(NAMED_NOT_IMPORTED)  # a stale exception would hide nothing, but says something false
+
+
+def test_a_module_named_in_a_string_counts_as_an_import() -> None:
+    known = {"sidekit_hooks.core.background", "sidekit_hooks.cli", "sidekit_hooks.runners.pytest.compact"}
+    planted = 'ARGS = ["-p", "sidekit_hooks.runners.pytest.compact"]\n__import__("sidekit_hooks.cli.commands.x")\n'
+    named = named_in_strings(planted, known)
+    assert named == {"sidekit_hooks.runners.pytest.compact", "sidekit_hooks.cli"}
+    edges = {"sidekit_hooks.core.background": named}
+    assert upward_edges(edges) == [
+        "sidekit_hooks.core.background (floor 0) -> sidekit_hooks.cli (floor 6)",
+        "sidekit_hooks.core.background (floor 0) -> sidekit_hooks.runners.pytest.compact (floor 2)",
+    ]
 
 
 def test_no_import_cycles() -> None:
