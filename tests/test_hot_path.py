@@ -29,7 +29,7 @@ PROBE = (
         ("Edit", {"file_path": "api/a.py", "old_string": "A", "new_string": "B"}, False),
         ("Edit", {"file_path": "auth/x.py", "old_string": "A", "new_string": "B"}, True),
         ("Bash", {"command": "sed -i 's/a/b/' auth/x.py > log.txt"}, True),
-        ("Grep", {"pattern": "def", "path": "auth"}, True),
+        ("Grep", {"pattern": "def", "path": "auth"}, False),  # looking outside: held back by default (threshold)
     ],
 )
 def test_no_heavy_imports_on_the_scope_path(

@@ -317,14 +317,14 @@ def test_a_real_hooks_decisions_carry_the_prompt_tool_and_fleet_names(project: P
         capture_output=True,
     )
     (project / "auth").mkdir()
-    (project / "auth" / "x.py").write_text("X = 1\n")
+    (project / "auth" / "x.py").write_text("X = 2\n")  # the Write's effect, before its hook runs
     body = payload(
         "PostToolUse",
         project,
-        tool_name="Read",
+        tool_name="Write",
         tool_use_id="toolu_42",
         prompt_id="p-42",
-        tool_input={"file_path": str(project / "auth" / "x.py")},
+        tool_input={"file_path": str(project / "auth" / "x.py"), "content": "X = 2\n"},
     )
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project), GT_ROLE="app/crew/max", GT_RUN_ID="run-9")
     done = subprocess.run(
