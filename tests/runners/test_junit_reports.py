@@ -36,6 +36,9 @@ def maven_project(root: Path) -> Path:
     for rel in ("src/main/java/com/acme/Calc.java", "src/test/java/com/acme/CalcTest.java"):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text("")
+    earlier = time.time() - 60  # the sources were there before the run (a same-instant mtime reads as changed)
+    for path in [root / "pom.xml", *(root / "src").rglob("*.java")]:
+        os.utime(path, (earlier, earlier))
     reports = root / "target" / "surefire-reports"
     reports.mkdir(parents=True)
     (reports / "TEST-com.acme.CalcTest.xml").write_text(SUREFIRE)
