@@ -410,12 +410,15 @@ def test_broken_rule_pack_leaves_the_scope_nudge_alone(
 
 def test_tools_nudge_lands_next_to_the_bash_result(run_session: SessionRunner, project: Path) -> None:
     write_settings(project, sys.executable)
-    (project / "a.py").write_text("x = 1\n")
+    source = "".join(
+        f"x{n} = {n}  # a long module: the hint speaks only after output of 2 KB or more\n" for n in range(40)
+    )
+    (project / "a.py").write_text(source)
 
     run = run_session(PROMPT, [ToolCall("Bash", {"command": "cat a.py", "description": "show"})])
 
     assert split_result(result_text(run.tool_result(0))) == (
-        "x = 1",
+        source.rstrip("\n"),
         [
             reminder(
                 "PostToolUse:Bash hook additional context",
