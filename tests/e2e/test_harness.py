@@ -50,6 +50,7 @@ def test_e2e_tests_skip_cleanly_without_the_cli(tmp_path: Path) -> None:
             "pytest",
             "-vv",
             "-rs",
+            "--full",  # the e2e tests belong to the full suite
             "-p",
             "no:sidekit",
             str(Path(__file__).with_name("test_claude_code.py")),
@@ -77,7 +78,7 @@ def test_ci_fails_instead_of_skipping_when_the_cli_is_required(tmp_path: Path) -
     env = dict(os.environ, **{CLI_ENV: str(missing), REQUIRED_ENV: "1"})
     test = f"{Path(__file__).with_name('test_claude_code.py')}::test_failing_bash_goes_through_post_tool_use_failure"
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:sidekit", test],
+        [sys.executable, "-m", "pytest", "-q", "--full", "-p", "no:sidekit", test],
         capture_output=True,
         text=True,
         env=env,
