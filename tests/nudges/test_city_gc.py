@@ -157,15 +157,20 @@ def test_a_sidekit_finding_is_shown_by_gc_nudge_status_and_drained_by_gc(town: d
     )
     assert scope.returncode == 0, scope.stderr
     (project / "auth").mkdir()
-    (project / "auth" / "x.py").write_text("X = 1\n")
-    read = payload("PostToolUse", project, tool_name="Read", tool_input={"file_path": str(project / "auth" / "x.py")})
-    assert run_hook("PostToolUse", read, env) == ""  # gc owns the drain: sidekit only produced
+    (project / "auth" / "x.py").write_text("X = 2\n")  # the Write's effect, before its hook runs
+    write = payload(
+        "PostToolUse",
+        project,
+        tool_name="Write",
+        tool_input={"file_path": str(project / "auth" / "x.py"), "content": "X = 2\n"},
+    )
+    assert run_hook("PostToolUse", write, env) == ""  # gc owns the drain: sidekit only produced
     status = gc(town, "nudge", "status", "sky")
     lines = status.stdout.splitlines()
     assert lines[1].split()[:4] == ["sky", "1", "0", "0"], status.stdout + status.stderr
     (pending,) = [line for line in lines if line.startswith("pending ")]
-    assert "source=sidekit  [sidecar:scope] FYI: auth/x.py is outside this task's scope" in pending
+    assert "source=sidekit  [sidecar:scope] auth/x.py is outside this task's scope" in pending
     drained = gc(town, "nudge", "drain", "--inject", "sky")
     assert drained.returncode == 0, drained.stderr
-    assert "- [sidekit] [sidecar:scope] FYI: auth/x.py is outside this task's scope" in drained.stdout
+    assert "- [sidekit] [sidecar:scope] auth/x.py is outside this task's scope" in drained.stdout
     assert gc(town, "nudge", "status", "sky").stdout.splitlines()[1].split()[:4] == ["sky", "0", "0", "0"]
