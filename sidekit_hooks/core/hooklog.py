@@ -104,11 +104,18 @@ def read(project: str, name: str, limit: int = 1000) -> list[dict[str, Any]]:
             text = safepath.read_bytes(safepath.check(path, project), 4 * MAX_BYTES).decode("utf-8", "replace")
         except OSError:
             continue
-        for line in text.splitlines():
-            try:
-                item = fastjson.loads(line)
-            except ValueError:
-                continue
-            if isinstance(item, dict):
-                records.append(item)
+        records += records_in(text)
     return records[-limit:]
+
+
+def records_in(text: str) -> list[dict[str, Any]]:
+    """The JSON objects of a log's lines; a torn or foreign line is skipped."""
+    found: list[dict[str, Any]] = []
+    for line in text.splitlines():
+        try:
+            item = fastjson.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict):
+            found.append(item)
+    return found

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from sidekit_hooks.core import fastjson, hooklog, safepath
+from sidekit_hooks.core import hooklog, safepath
 
 MAX_DEPTH = 4  # folders below a DIR searched for logs
 MAX_LOG = 4 * hooklog.MAX_BYTES  # bytes read of one generation (hooklog rolls over well before)
@@ -79,13 +79,7 @@ def read_folder(folder: str) -> list[dict[str, Any]]:
             text = safepath.read_bytes(path, MAX_LOG).decode("utf-8", "replace")
         except OSError:
             continue
-        for line in text.splitlines():
-            try:
-                item = fastjson.loads(line)
-            except ValueError:
-                continue
-            if isinstance(item, dict):
-                out.append(item)
+        out += hooklog.records_in(text)
     return out
 
 
