@@ -29,11 +29,12 @@ import pytest
 
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.runners import supervisor
-from sidekit_hooks.runners.pytest import statement_cache
+from sidekit_hooks.runners.pytest import frame_memo, statement_cache
 from sidekit_hooks.runners.pytest.plugin import RECORDER
 from sidekit_hooks.status import cache, record
 
 SHORT = 2048  # bytes of raw output printed as they are
+FLUSH_AT = 16384  # bytes of raw output held before they are written (pytest flushes after every test)
 ANSWER_BUDGET = 780  # bytes of both lines together; the client adds "Exit code N\n", and the model gets <= 800
 EXIT_SLACK = 2  # the head is fitted before the real exit code is known: room for a longer one
 TAIL = 600  # bytes of a run that did not finish, shown after the line saying so
@@ -52,7 +53,12 @@ COUNT_WORDS = {
 
 
 class RawFile:
-    """The terminal writer's file: every write goes straight to the raw file (it survives `os._exit`)."""
+    """The terminal writer's file, written to the raw file at every flush (so it survives `os._exit`).
+
+    pytest flushes its writer after each test's report, so what a run printed before a test that kills
+    the process is on disk; the long summary, a few words per write, goes out in FLUSH_AT-byte writes
+    instead of one system call per word (#23).
+    """
 
     encoding = "utf-8"
     errors = "replace"
@@ -60,18 +66,27 @@ class RawFile:
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.size = 0
+        self.pending: list[bytes] = []
+        self.pending_size = 0
 
     def write(self, text: str) -> int:
         data = text.encode("utf-8", "replace")
-        view = memoryview(data)
-        while view:
-            written = os.write(self.fd, view)
-            view = view[written:]
+        self.pending.append(data)
+        self.pending_size += len(data)
         self.size += len(data)
+        if self.pending_size >= FLUSH_AT:
+            self.flush()
         return len(text)
 
     def flush(self) -> None:
-        pass
+        if not self.pending:
+            return
+        view = memoryview(b"".join(self.pending))
+        self.pending.clear()
+        self.pending_size = 0
+        while view:
+            written = os.write(self.fd, view)
+            view = view[written:]
 
     def isatty(self) -> bool:
         return False
@@ -98,6 +113,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[STATE] = state
     writer._file = state["raw"]
     statement_cache.install()  # the same long tracebacks, each statement's extent found once (#23)
+    frame_memo.install()  # and each frame's path, columns and source
     state["report"] = supervisor.fork_run(lambda code, signum, message: _finish(state, code, signum, message))
 
 
@@ -132,10 +148,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     state["done"] = True
     state["writer"]._file = state["original"]
     raw_file: RawFile = state["raw"]
-    try:
-        os.close(raw_file.fd)
-    except OSError:
-        pass
+    for step in (raw_file.flush, lambda: os.close(raw_file.fd)):
+        try:
+            step()
+        except OSError:
+            pass
     message: dict[str, Any] = {"kind": "raw"}
     try:
         if raw_file.size > SHORT:
@@ -357,7 +374,9 @@ def save_raw(root: str, raw: str) -> str:
     """Write `raw` as a new raw output file; returns how the answer names it."""
     path, fd = open_raw(root)
     try:
-        RawFile(fd).write(raw)
+        saved = RawFile(fd)
+        saved.write(raw)
+        saved.flush()
     finally:
         os.close(fd)
     return shown_path(path)

@@ -1,0 +1,156 @@
+"""What pytest asks of every traceback frame again and again, kept for a compacted run (#23).
+
+A failure's report walks its traceback several times: pytest's traceback filter, the long report and
+sidekit's recorder each ask every frame for its file (`Code.path`: `os.path.abspath`, a new pathlib
+object and a stat, each time); the long report then asks for that path relative to the working
+directory (`_makepath`), for the failing expression's columns (`get_python_framesummary`, a
+`traceback.extract_tb` that reads the source line: three times a frame) and for the whole file's
+source (`Code.fullsource`: `inspect.findsource`, then every line stripped). Tests that fail the same
+way share their frames, so most of this is the same work over again.
+
+Each answer is a pure function of things cheap to look at, so it is kept, keyed by all of them, and the
+bytes pytest prints are the same:
+
+- a frame's path: the code's file name and the working directory; the file is stat'ed every time, as
+  pytest does (a file gone during the run is named as pytest names it);
+- the relative path: the path, the working directory and the formatter's `abspath`;
+- the columns: the code object and the frame's last instruction (what Python derives them from);
+- the source: the code object, the working directory and the file's size, mtime and inode (the same
+  test `linecache` makes before it re-reads a file, so an edit during the run is seen as pytest sees it).
+
+Installed by the compact plugin only: pytest's own functions are wrapped, never rewritten, and any
+answer that cannot be keyed (no such file, no working directory) is pytest's own, asked afresh.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+MAX_ENTRIES = 4096  # answers kept per kind; beyond that the memo starts again
+
+
+def install() -> bool:
+    """Wrap pytest's per-frame functions with their memos; False for an unknown pytest (left alone)."""
+    try:
+        from _pytest._code import code
+    except ImportError:
+        return False
+    formatter = getattr(code, "ExceptionInfoFormatter", None) or getattr(code, "FormattedExcinfo", None)
+    path, fullsource = (getattr(vars(code.Code).get(name), "fget", None) for name in ("path", "fullsource"))
+    makepath = getattr(formatter, "_makepath", None)
+    summary = getattr(code.TracebackEntry, "get_python_framesummary", None)
+    if not (callable(path) and callable(fullsource) and callable(makepath) and callable(summary)):
+        return False
+    if getattr(path, "memo_of", None) is not None:  # already installed
+        return False
+    setattr(code.Code, "path", property(code_path(path)))  # noqa: B010 - a class attribute, set as pytest reads it
+    setattr(code.Code, "fullsource", property(full_source(fullsource)))  # noqa: B010
+    setattr(formatter, "_makepath", relative_path(makepath))  # noqa: B010
+    setattr(code.TracebackEntry, "get_python_framesummary", frame_summary(summary))  # noqa: B010
+    return True
+
+
+def _cwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:  # the working directory is gone: pytest's own answer, whatever it is
+        return None
+
+
+def _keep(memo: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(memo) >= MAX_ENTRIES:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def code_path(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`Code.path`: the absolute path of a file that exists, else the code's own file name."""
+    from pathlib import Path
+
+    paths: dict[tuple[str, str], Any] = {}
+
+    def path(self: Any) -> Any:
+        filename = getattr(self.raw, "co_filename", None)
+        here = _cwd()
+        if not isinstance(filename, str) or here is None:
+            return original(self)
+        found = paths.get((filename, here))
+        if found is None:
+            found = original(self)
+            if not isinstance(found, Path):  # not a file (e.g. "<string>"): never kept
+                return found
+            _keep(paths, (filename, here), found)
+        return found if os.path.exists(found) else original(self)  # stat'ed each time, as pytest does
+
+    path.memo_of = original  # type: ignore[attr-defined]
+    return path
+
+
+def relative_path(original: Callable[[Any, Any], str]) -> Callable[[Any, Any], str]:
+    """`_makepath`: how the long report names a frame's file (relative when shorter, unless --tb abspath)."""
+    from pathlib import Path
+
+    names: dict[tuple[bool, str, str], str] = {}
+
+    def _makepath(self: Any, path: Any) -> str:
+        here = _cwd()
+        if not isinstance(path, Path) or here is None:
+            return original(self, path)
+        key = (bool(self.abspath), str(path), here)
+        found = names.get(key)
+        return found if found is not None else _keep(names, key, original(self, path))
+
+    return _makepath
+
+
+def frame_summary(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`get_python_framesummary`: the frame's line and columns, found once per code and instruction.
+
+    A fresh summary each time, its source line read lazily as `traceback` does for one made without it.
+    """
+    from traceback import FrameSummary
+
+    fields: dict[tuple[Any, int, int], tuple[Any, ...]] = {}
+
+    def get_python_framesummary(self: Any) -> Any:
+        raw = self._rawentry
+        key = (raw.tb_frame.f_code, raw.tb_lasti, raw.tb_lineno)
+        kept = fields.get(key)
+        if kept is None:
+            found = original(self)
+            kept = (found.filename, found.lineno, found.name, found.end_lineno, found.colno, found.end_colno)
+            _keep(fields, key, kept)
+            return found
+        filename, lineno, name, end_lineno, colno, end_colno = kept
+        return FrameSummary(
+            filename, lineno, name, lookup_line=False, end_lineno=end_lineno, colno=colno, end_colno=end_colno
+        )
+
+    return get_python_framesummary
+
+
+def full_source(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`Code.fullsource`: the code's whole file, read once while the file stays the same."""
+    sources: dict[tuple[Any, str, int, int, int], Any] = {}
+
+    def fullsource(self: Any) -> Any:
+        raw = self.raw
+        here = _cwd()
+        try:
+            stat = os.stat(raw.co_filename)
+        except (OSError, ValueError, TypeError, AttributeError):
+            return original(self)
+        if here is None:
+            return original(self)
+        key = (raw, here, stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        found = sources.get(key)
+        if found is None:
+            found = original(self)
+            if found is not None:
+                _keep(sources, key, found)
+        return found
+
+    return fullsource
