@@ -38,17 +38,23 @@ def install() -> bool:
     except ImportError:
         return False
     formatter = getattr(code, "ExceptionInfoFormatter", None) or getattr(code, "FormattedExcinfo", None)
-    path, fullsource = (getattr(vars(code.Code).get(name), "fget", None) for name in ("path", "fullsource"))
-    makepath = getattr(formatter, "_makepath", None)
-    summary = getattr(code.TracebackEntry, "get_python_framesummary", None)
-    if not (callable(path) and callable(fullsource) and callable(makepath) and callable(summary)):
+    places: list[tuple[Any, str, Callable[[Any], Any]]] = [
+        (code.Code, "path", code_path),
+        (code.Code, "fullsource", full_source),
+        (formatter, "_makepath", relative_path),
+        (code.TracebackEntry, "get_python_framesummary", frame_summary),
+        (formatter, "_getentrysource", statement_source),
+        (formatter, "get_source", marked_source),
+    ]
+    found = [vars(owner).get(name) if owner is not None else None for owner, name, _ in places]
+    originals = [getattr(item, "fget", item) for item in found]
+    if not all(callable(original) for original in originals):
         return False
-    if getattr(path, "memo_of", None) is not None:  # already installed
+    if getattr(originals[0], "memo_of", None) is not None:  # already installed
         return False
-    setattr(code.Code, "path", property(code_path(path)))  # noqa: B010 - a class attribute, set as pytest reads it
-    setattr(code.Code, "fullsource", property(full_source(fullsource)))  # noqa: B010
-    setattr(formatter, "_makepath", relative_path(makepath))  # noqa: B010
-    setattr(code.TracebackEntry, "get_python_framesummary", frame_summary(summary))  # noqa: B010
+    for (owner, name, memo), item, original in zip(places, found, originals, strict=True):
+        wrapped = memo(original)
+        setattr(owner, name, property(wrapped) if isinstance(item, property) else wrapped)
     return True
 
 
@@ -154,3 +160,45 @@ def full_source(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
         return found
 
     return fullsource
+
+
+def statement_source(original: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """`_getentrysource`: the failing statement's lines, deindented: a pure function of the file's source
+    (the object `fullsource` keeps while the file stays the same), the code's first line and the frame's line."""
+    statements: dict[tuple[int, int, int], tuple[Any, Any]] = {}
+
+    def _getentrysource(self: Any, entry: Any) -> Any:
+        code = entry.frame.code
+        whole = code.fullsource
+        if whole is None:
+            return original(self, entry)
+        key = (id(whole), code.firstlineno, entry.lineno)
+        kept = statements.get(key)
+        if kept is not None and kept[0] is whole:  # the same source object (held here, so its id is its own)
+            return kept[1]
+        found = original(self, entry)
+        _keep(statements, key, (whole, found))
+        return found
+
+    return _getentrysource
+
+
+def marked_source(original: Callable[..., list[str]]) -> Callable[..., list[str]]:
+    """`get_source`: a statement's lines with the failing line marked (and its columns underlined), kept per
+    statement; the exception's own lines (`excinfo`) are added afresh each time."""
+    marked: dict[tuple[Any, ...], tuple[Any, list[str]]] = {}
+
+    def get_source(
+        self: Any, source: Any, line_index: int = -1, excinfo: Any = None, *args: Any, **kwargs: Any
+    ) -> list[str]:
+        if excinfo is not None or source is None:
+            return original(self, source, line_index, excinfo, *args, **kwargs)
+        key = (id(source), line_index, args, tuple(sorted(kwargs.items())))
+        kept = marked.get(key)
+        if kept is not None and kept[0] is source:
+            return list(kept[1])
+        found = original(self, source, line_index, excinfo, *args, **kwargs)
+        _keep(marked, key, (source, list(found)))
+        return found
+
+    return get_source
