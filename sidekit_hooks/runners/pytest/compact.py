@@ -29,7 +29,7 @@ import pytest
 
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.runners import supervisor
-from sidekit_hooks.runners.pytest import frame_memo, statement_cache
+from sidekit_hooks.runners.pytest import frame_memo, statement_cache, teardown_index
 from sidekit_hooks.runners.pytest.plugin import RECORDER
 from sidekit_hooks.status import cache, record
 
@@ -114,6 +114,7 @@ def pytest_configure(config: pytest.Config) -> None:
     writer._file = state["raw"]
     statement_cache.install()  # the same long tracebacks, each statement's extent found once (#23)
     frame_memo.install()  # and each frame's path, columns and source
+    teardown_index.install(reporter)  # and each failure's teardown report found without a scan of all
     state["report"] = supervisor.fork_run(lambda code, signum, message: _finish(state, code, signum, message))
 
 
