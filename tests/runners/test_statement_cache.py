@@ -30,7 +30,8 @@ def test_it_answers_as_pytest_does_and_once_per_source_and_line() -> None:
     for lineno in (1, 2, 7, 1, 2, 7):
         fresh = source.getstatementrange_ast(lineno, Source(TEXT))
         kept = memo(lineno, Source(TEXT))  # a new Source each time, as pytest makes them
-        assert kept[1:] == fresh[1:] and ast.dump(kept[0]) == ast.dump(fresh[0])
+        assert kept[1:] == fresh[1:]
+        assert statement_cache.statement_lines(kept[0]) == statement_cache.statement_lines(fresh[0]) == [0, 1, 3, 6, 7]
     assert calls == [(1, False, False), (2, False, True), (7, False, True)]  # one parse, then its tree is reused
     assert memo(1, Source(TEXT + "# changed\n"))[1:] == (1, 3) and len(calls) == 4  # other lines: found again
 
@@ -45,3 +46,44 @@ def test_install_puts_it_where_pytest_calls_it_once() -> None:
     finally:
         for module in (source, code):
             module.getstatementrange_ast = original  # type: ignore[attr-defined]
+
+
+BRANCHES = """import os
+
+
+@decorator
+def f(x):
+    try:
+        y = 1
+    except ValueError:
+        y = 2
+    else:
+        y = 3
+    finally:
+        pass
+    for item in x:
+        pass
+    else:
+        return y
+
+
+class C:
+    @property
+    def p(self):
+        if self:
+            return 1
+        else:
+            return 2
+"""
+
+
+def test_the_stand_in_gives_pytest_the_lines_of_the_tree_and_the_same_extents() -> None:
+    tree = ast.parse(BRANCHES)
+    kept = statement_cache.stand_in(tree)
+    assert isinstance(kept, ast.Module) and all(isinstance(node, ast.Pass) for node in kept.body)
+    assert statement_cache.statement_lines(kept) == statement_cache.statement_lines(tree)
+    assert statement_cache.statement_lines(tree)[:6] == [0, 3, 4, 5, 6, 7]  # the decorator, def, try, ...
+    src = Source(BRANCHES)
+    for lineno in range(len(src.lines)):
+        with_tree = source.getstatementrange_ast(lineno, src, astnode=ast.parse(BRANCHES))[1:]
+        assert source.getstatementrange_ast(lineno, src, astnode=statement_cache.stand_in(tree))[1:] == with_tree
