@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from sidekit_hooks.runners.pytest import compact
 from testing.status import Suite, suite  # noqa: F401 - the fixture
 
@@ -333,3 +335,75 @@ def test_the_answer_states_the_size_of_exactly_what_raw_pytest_prints(suite: Sui
         "ValueError",
         41,
     )
+
+
+WHAT_THE_MEMOS_KEY_ON = """
+    import importlib
+    import os
+    import sys
+
+    import pytest
+    from lib import parse
+
+    @pytest.fixture
+    def noisy():
+        yield
+        print("said in teardown")
+
+    @pytest.mark.parametrize("n", range(3))
+    def test_with_teardown_output(noisy, n):
+        assert parse("t") == n
+
+    @pytest.mark.parametrize("n", range(3))
+    def test_from_another_directory(monkeypatch, tmp_path, n):
+        here = os.path.dirname(os.path.abspath(__file__))
+        monkeypatch.chdir([here, os.path.dirname(here), tmp_path][n])  # the frames' paths from a new cwd
+        assert parse("c") == n
+
+    @pytest.mark.parametrize("edits", [0, 1, 0, 2])
+    def test_a_module_edited_after_import(tmp_path_factory, edits):
+        folder = tmp_path_factory.getbasetemp() / "made"
+        folder.mkdir(exist_ok=True)
+        body = "# edited\\n" * edits + "def made():\\n    return int('made')\\n"  # the file, not the code, changes
+        (folder / "made_module.py").write_text(body)
+        sys.path.insert(0, str(folder))
+        try:
+            module = importlib.import_module("made_module")
+        finally:
+            sys.path.remove(str(folder))
+        module.made()
+
+    def test_a_module_gone_before_its_report(tmp_path):
+        (tmp_path / "gone_module.py").write_text("def gone():\\n    return int('gone')\\n")
+        sys.path.insert(0, str(tmp_path))
+        try:
+            import gone_module
+        finally:
+            sys.path.remove(str(tmp_path))
+        os.unlink(tmp_path / "gone_module.py")
+        gone_module.gone()
+"""
+
+
+@pytest.mark.parametrize("style", [[], ["--tb=short", "-l"]], ids=["long", "short-locals"])
+def test_the_kept_frame_answers_give_raw_pytests_bytes(suite: Suite, style: list[str]) -> None:
+    """What the compacted run keeps per frame (`frame_memo`, `teardown_index`, #23) is keyed by all it depends
+    on: a changed working directory, a module rewritten or deleted during the run, teardown output and other
+    traceback styles still print raw pytest's bytes."""
+    suite.write("lib.py", DEEP_LIB)
+    suite.write("tests/test_keys.py", WHAT_THE_MEMOS_KEY_ON)
+    args = ["tests", "-p", "no:randomly", "-p", "no:cacheprovider", *style]
+    raw = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", *args], cwd=suite.root, env=suite.env, capture_output=True, timeout=120
+    )
+    done = run(suite, *args, *PLUGIN)
+    assert (raw.returncode, done.returncode) == (1, 1)
+    head, answer = parse(done.stdout)
+    saved = raw_file(suite, head).read_bytes()
+    varying = re.compile(rb" in \d+\.\d+s( \([0-9:]+\))?( =+)?\n$|pytest-\d+|0x[0-9a-f]+")  # tmp dirs, ids
+    assert varying.sub(b"", saved) == varying.sub(b"", raw.stdout)
+    assert saved.count(b"said in teardown") == 3 and answer["failed"] == 11
+    assert saved.count(b"made_module.py:2: ") == 4 and saved.count(b"# edited") == (4 if style else 7)
+    absolute = f"\n{suite.root / 'lib.py'}:6: ".encode()  # from another cwd, pytest names files in full
+    assert b"gone_module.py:2: " in saved and saved.count(absolute) == 2 and b"\nlib.py:6: " in saved
+    assert f"pytest's output ({len(saved):,} B) compacted; exit code 1;" in head
