@@ -362,7 +362,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         quick_total(ctx.bare_p50),
     )
     for index, name in enumerate(names):
-        rows.extend(run_section(name, ctx, budget_of(index)))
+        budget, began = budget_of(index), time.monotonic()
+        rows.extend(run_section(name, ctx, budget))
+        # Progress on stderr (the table goes to stdout): which section took how much of its budget.
+        print(f"bench: {name[len('rows_') :]} {time.monotonic() - began:.1f} s of {budget:.0f} s", file=sys.stderr)
     elapsed = time.monotonic() - started
     mode = "quick" if args.quick else "full"
     print(f"sidekit bench on {machine()} ({mode}, {elapsed:.0f} s{load_note(load)})\n")
