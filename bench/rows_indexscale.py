@@ -23,7 +23,7 @@ from run import REPO, BenchContext, Row
 
 from sidekit_hooks.cli.mcpserver import probe
 
-QUICK_BUDGET = 14  # toolz and this repository; Django in a full run only
+QUICK_BUDGET = 8  # toolz and this repository; Django in a full run only
 # Outside the section's own TMPDIR (removed after each section): the sdists are fetched once.
 CACHE = os.environ.get("SIDEKIT_BENCH_CACHE") or os.path.expanduser("~/.cache/sidekit-bench")
 SDISTS = (("toolz", "1.0.0", "curry", "toolz/functoolz.py"), ("Django", "5.1.4", "Field", "django/utils/text.py"))
@@ -116,7 +116,7 @@ def verdict(ok: bool) -> str:
 
 
 def project_rows(ctx: BenchContext, label: str, project: str, name: str, touched: str) -> list[Row]:
-    cli = [ctx.python, "-m", "sidekit_hooks.cli"]
+    cli = [ctx.python, "-P", "-m", "sidekit_hooks.cli"]  # as bin/sidekit runs it: never the project's own modules
     out: list[Row] = []
     files = len(__import__("sidekit_hooks.code.files", fromlist=["x"]).python_files(project))
     source = source_bytes(project)

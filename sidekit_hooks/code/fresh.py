@@ -69,8 +69,21 @@ def still_fresh(db: sqlite3.Connection, project: str) -> Record | None:
     if not files.still_as_recorded(project, record.others, record.other_mtimes, [], [], []):
         return None
     if files.settled((stamp, 0))[0] == stamp:  # (a stamp moved in this mtime tick may move again unseen)
-        db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (STAMP_KEY, f"{record.serial} {stamp}"))
+        _checked_at(db, f"{record.serial} {stamp}")
     return record
+
+
+def _checked_at(db: sqlite3.Connection, value: str) -> None:
+    """Note that the folders without Python were checked at this stamp, unless another process is writing
+    right now: a warm query never waits for a writer (the next query notes it)."""
+    waits = db.execute("PRAGMA busy_timeout").fetchone()[0]
+    db.execute("PRAGMA busy_timeout = 0")
+    try:
+        db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (STAMP_KEY, value))
+    except db.OperationalError:  # locked
+        pass
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {int(waits)}")
 
 
 def record(db: sqlite3.Connection, project: str, stamp: int) -> None:

@@ -163,3 +163,29 @@ def test_the_stamp_is_never_followed_out_of_the_project(project: Path, tmp_path:
     (project / ".sidekit").symlink_to(outside)
     written.note(str(project), "Bash")
     assert (outside / "code" / "written").stat().st_mtime_ns == before
+
+
+def test_a_warm_query_never_waits_for_a_writer_to_note_the_stamp(project: Path) -> None:
+    import sqlite3
+
+    repository(project)
+    warm(project)
+    written.note(str(project), "Edit")  # the next query checks the folders without Python, then notes the stamp
+    settle(project / ".sidekit" / "code", seconds=5)  # (moved 5 s ago: past its racy window, so it can be noted)
+    path = project / ".sidekit" / "code" / "index.sqlite"
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # another process in the middle of a refresh
+    try:
+        noted = writer.execute("SELECT value FROM meta WHERE key = ?", (fresh.STAMP_KEY,)).fetchone()
+        assert definitions(project, "alpha") == ["pkg/a.py:1"]
+        assert writer.execute("SELECT value FROM meta WHERE key = ?", (fresh.STAMP_KEY,)).fetchone() == noted
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    assert definitions(project, "alpha") == ["pkg/a.py:1"]
+    with Index.open(str(project), refresh=False) as index:
+        serial = fresh.parse(index.db.execute("SELECT value FROM meta WHERE key = 'fresh'").fetchone()[0])
+        assert serial is not None
+        assert index.db.execute("SELECT value FROM meta WHERE key = ?", (fresh.STAMP_KEY,)).fetchone() == (
+            f"{serial.serial} {written.mtime(str(project))}",
+        )
