@@ -113,7 +113,7 @@ def unchanged(project: str, watched: dict[str, int]) -> bool:
 
 
 def still_as_recorded(
-    project: str, watched: list[str], mtimes: list[int], paths: list[str], file_mtimes: list[int], sizes: list[int]
+    project: str, watched: list[bytes], mtimes: list[int], paths: list[bytes], file_mtimes: list[int], sizes: list[int]
 ) -> bool:
     """Every watched path still has its mtime (-1: still missing) and every file its mtime and size:
     the one loop of stats a warm query makes, with nothing built on the way (see index.Index.refresh)."""
@@ -122,7 +122,7 @@ def still_as_recorded(
         fd = folder.fd
         for path, mtime in zip(watched, mtimes, strict=True):
             try:
-                now = stat(path or ".", dir_fd=fd).st_mtime_ns
+                now = stat(path or b".", dir_fd=fd).st_mtime_ns
             except OSError:
                 now = -1
             if now != mtime:

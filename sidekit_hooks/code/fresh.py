@@ -40,11 +40,11 @@ if TYPE_CHECKING:
         serial: int
         files: int  # Python files indexed (the coverage a query reports)
         unparsable: int
-        watched: list[str]  # folders with Python in them, their parents, ignore files, git's index
+        watched: list[bytes]  # folders with Python in them, their parents, ignore files, git's index
         watched_mtimes: list[int]
-        others: list[str]  # folders without Python: checked when the write stamp moved
+        others: list[bytes]  # folders without Python: checked when the write stamp moved
         other_mtimes: list[int]
-        paths: list[str]  # the indexed files
+        paths: list[bytes]  # the indexed files (as bytes: stat takes them so, and they need no decoding)
         mtimes: list[int]
         sizes: list[int]
 else:
@@ -133,7 +133,7 @@ def is_folder(path: str) -> bool:
 
 def pack(serial: int, watched: list[tuple[str, int]], indexed: list[tuple[str, int, int]], unparsable: int) -> bytes:
     """The numbers as native 64-bit integers (length first), then the paths NUL-separated (the one
-    character no path holds): read back with `memoryview.cast` and one `split`, nothing imported."""
+    character no path holds): read back with `memoryview.cast` and one `split`, nothing imported or decoded."""
     python = holds_python(indexed)
     kept = [(p, m) for p, m in watched if p in python or not is_folder(p)]
     others = [(p, m) for p, m in watched if p not in python and is_folder(p)]
@@ -156,11 +156,10 @@ def parse(data: object) -> Record | None:
         numbers = view[8 : 8 + size].cast("q").tolist()
         form, serial, watched, others, indexed, unparsable, length = numbers[:HEAD]
         raw = bytes(view[8 + size :])
-        text = raw.decode("utf-8", "surrogateescape")
     except (TypeError, ValueError):
         return None
     count = watched + others + indexed
-    paths = text.split("\0") if count else []
+    paths = raw.split(b"\0") if count else []
     if form != FORMAT or len(raw) != length or len(paths) != count or len(numbers) != HEAD + count + indexed:
         return None
     at = [HEAD, HEAD + watched, HEAD + watched + others, HEAD + count, HEAD + count + indexed]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -69,11 +70,11 @@ def test_a_record_reads_back_and_a_foreign_one_means_a_full_refresh() -> None:
         serial=7,
         files=2,
         unparsable=1,
-        watched=["", "pkg", ".gitignore", ".git/index"],
+        watched=[b"", b"pkg", b".gitignore", b".git/index"],
         watched_mtimes=[1, 2, 4, 5],
-        others=["docs"],
+        others=[b"docs"],
         other_mtimes=[3],
-        paths=["pkg/a.py", "pkg/é.py"],
+        paths=[b"pkg/a.py", "pkg/é.py".encode()],
         mtimes=[10, 11],
         sizes=[20, 21],
     )
@@ -189,3 +190,20 @@ def test_a_warm_query_never_waits_for_a_writer_to_note_the_stamp(project: Path) 
         assert index.db.execute("SELECT value FROM meta WHERE key = ?", (fresh.STAMP_KEY,)).fetchone() == (
             f"{serial.serial} {written.mtime(str(project))}",
         )
+
+
+def test_a_hook_moves_the_stamp_after_a_tool_that_may_write_even_a_failed_one(
+    project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sidekit_hooks import runtime
+    from testing.hooks import bash, tool_call
+
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    repository(project)
+    warm(project)
+    before = written.mtime(str(project))
+    read = tool_call("PostToolUse", project, "sess-1", "Read", {"file_path": str(project / "pkg" / "a.py")})
+    runtime.run("PostToolUse", json.dumps(read))
+    assert written.mtime(str(project)) == before
+    runtime.run("PostToolUseFailure", json.dumps(bash(project, "sed -i s/1/2/ pkg/a.py && false", error="exit 1")))
+    assert written.mtime(str(project)) > before
