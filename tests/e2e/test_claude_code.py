@@ -15,6 +15,7 @@ import venv
 from collections.abc import Callable
 from pathlib import Path
 
+from testing.acme import MESSAGE, STATUS_422, pack
 from testing.claude import (
     FINAL_TEXT,
     REPO,
@@ -28,6 +29,7 @@ from testing.claude import (
     split_result,
     write_settings,
 )
+from testing.rule_toml import rule
 
 PROMPT = "Carry on with the task."
 NO_OUTPUT = "(Bash completed with no output)"
@@ -431,19 +433,10 @@ def test_tools_nudge_lands_next_to_the_bash_result(run_session: SessionRunner, p
 
 # --- project rule packs ----------------------------------------------------------------------------------
 
-GOOD_PACK = """[pack]
-name = "acme-api"
-
-[[rules]]
-id = "acme.api.status-422"
-sidecar = "specs"
-message = "Spec 4.1: validation errors return HTTP 422, not 400."
-
-[rules.when]
-tools = ["Write", "Edit"]
-paths = ["api/**/*.py"]
-added = 'status_code\\s*=\\s*400'
-"""
+GOOD_PACK = pack(
+    "acme-api",
+    rule(STATUS_422, MESSAGE, tools=["Write", "Edit"], paths=["api/**/*.py"], added=r"status_code\s*=\s*400"),
+)
 
 
 def test_broken_rule_pack_leaves_the_other_packs_working(run_session: SessionRunner, project: Path) -> None:
