@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import venv
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from testing.claude import (
     write_settings,
 )
 from testing.rule_toml import rule
+from testing.runs import CHECKOUT_ONLY, plugin_copy
 
 PROMPT = "Carry on with the task."
 NO_OUTPUT = "(Bash completed with no output)"
@@ -219,14 +219,7 @@ def test_plugin_form_with_a_ready_plugin_data_venv(
     run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str], tmp_path: Path
 ) -> None:
     """A plugin copy without .venv finds the environment its bootstrap built in $CLAUDE_PLUGIN_DATA/venv."""
-    plugin = tmp_path / "plugin"
-    shutil.copytree(
-        REPO,
-        plugin,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"
-        ),
-    )
+    plugin = plugin_copy(tmp_path / "plugin", *CHECKOUT_ONLY)
     home = tmp_path / "home"
     data = home / ".claude" / "plugins" / "data" / f"{plugin_name()}-inline"  # where the CLI points it
     venv.create(data / "venv", with_pip=False, symlinks=True)  # hooks run with -S: no packages needed
@@ -240,14 +233,7 @@ def test_plugin_form_while_the_environment_builds_runs_on_the_standard_library(
 ) -> None:
     """First run of a fresh plugin (#18): its environment is still building, so the hooks run on the
     standard library meanwhile (a Python >= 3.11 on PATH) and never block."""
-    plugin = tmp_path / "plugin"
-    shutil.copytree(
-        REPO,
-        plugin,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"
-        ),
-    )
+    plugin = plugin_copy(tmp_path / "plugin", *CHECKOUT_ONLY)
     (plugin / "hooks" / "bootstrap").write_text("#!/bin/sh\nexit 0\n")  # no pip install inside a test
     sidekit("nudge", "--session", session_id, "[sidecar:scope] waits for the environment")
 

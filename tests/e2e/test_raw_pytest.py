@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from testing.claude import Run, ToolCall, result_text, run_claude, split_result
+from testing.runs import CHECKOUT_ONLY, plugin_copy
 
 PROMPT = "Run the tests."
 LIB = "def term_len(x):\n    return len(x) if len(x) < 5 else int(x)\n"
@@ -283,18 +284,9 @@ def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
     never finishes here), so the hooks run on the standard library; the project's own .venv was never
     wired by `sidekit install`. The red raw run still reaches the model as the compact answer, and
     .sidekit/ and .runtime/ end up git-ignored."""
-    import shutil
     import uuid
 
-    repo = Path(__file__).resolve().parents[2]
-    plugin = tmp_path / "plugin"
-    shutil.copytree(
-        repo,
-        plugin,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"
-        ),
-    )
+    plugin = plugin_copy(tmp_path / "plugin", *CHECKOUT_ONLY)
     (plugin / "hooks" / "bootstrap").write_text("#!/bin/sh\nexit 0\n")  # the environment never gets ready
     (project / "pytest.ini").write_text("[pytest]\naddopts = -p no:randomly -p no:hypothesispytest\n")
     (project / "lib.py").write_text(LIB)

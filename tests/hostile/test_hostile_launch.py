@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from testing.hostile import ROOT, cli, env_for, payload
+from testing.runs import through_sh
 
 MODULES = (
     "sidekit_hooks/__init__.py",
@@ -76,15 +77,7 @@ def test_settings_form_hooks_and_doctor_run_no_repository_code(hostile: tuple[Pa
     assert commands
     for command in commands:
         data = payload("PostToolUse", project, tool_name="Edit", tool_input={"file_path": str(project / "json.py")})
-        done = subprocess.run(
-            ["/bin/sh", "-c", command],
-            input=json.dumps(data),
-            capture_output=True,
-            text=True,
-            cwd=project,
-            env=env_for(project),
-            timeout=60,
-        )
+        done = through_sh(command, data, cwd=project, env=env_for(project), timeout=60)
         assert done.returncode == 0, (command, done.stderr)
     cli("doctor", "--project", str(project), project=project, cwd=project.parent, timeout=180)
     assert planted(markers) == []
