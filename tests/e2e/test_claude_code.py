@@ -317,14 +317,18 @@ def scoped_project(project: Path, sidekit: Callable[..., str]) -> Path:
     return project / "lib" / "util.py"
 
 
+def read_then_edit(path: Path, old: str, new: str) -> list[ToolCall]:
+    return [
+        ToolCall("Read", {"file_path": str(path)}),
+        ToolCall("Edit", {"file_path": str(path), "old_string": old, "new_string": new}),
+    ]
+
+
 def test_an_out_of_scope_edit_gets_one_scope_nudge_and_a_read_none(
     run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
 ) -> None:
     util = scoped_project(project, sidekit)
-    steps = [
-        ToolCall("Read", {"file_path": str(util)}),
-        ToolCall("Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"}),
-    ]
+    steps = read_then_edit(util, "return 1", "return 2")
 
     run = run_session(PROMPT, steps)
 
@@ -355,12 +359,7 @@ def test_the_same_finding_twice_is_said_once(
     run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
 ) -> None:
     util = scoped_project(project, sidekit)
-    steps = [
-        ToolCall("Read", {"file_path": str(util)}),
-        ToolCall("Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"}),
-        ToolCall("Read", {"file_path": str(util)}),
-        ToolCall("Edit", {"file_path": str(util), "old_string": "return 2", "new_string": "return 3"}),
-    ]
+    steps = [*read_then_edit(util, "return 1", "return 2"), *read_then_edit(util, "return 2", "return 3")]
 
     run = run_session(PROMPT, steps)
 
