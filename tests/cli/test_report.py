@@ -54,20 +54,13 @@ def test_json_report(project: Path) -> None:
     seed(project)
     done = report(project, "--format", "json")
     starts = {r["session"]: r["start"] for r in json.loads(done.stdout)["timeline"]}
+    specs = {"fired": 1, "delivered": 1, "suppressed": {"duplicate": 1}, "fixed": 0, "ignored": 0, "moot": 0}
     assert json.loads(done.stdout) == {
         "decisions": 9,
         "sessions": 2,
         "sidecars": [
             {"sidecar": "scope", "fired": 2, "delivered": 1, "fixed": 0, "ignored": 0, "moot": 0},
-            {
-                "sidecar": "specs",
-                "fired": 1,
-                "delivered": 1,
-                "suppressed": {"duplicate": 1},
-                "fixed": 0,
-                "ignored": 0,
-                "moot": 0,
-            },
+            {"sidecar": "specs", **specs},
             {
                 "sidecar": "tools",
                 "fired": 0,
@@ -78,18 +71,7 @@ def test_json_report(project: Path) -> None:
                 "moot": 0,
             },
         ],
-        "rules": [
-            {
-                "rule": "acme.api.status-422",
-                "sidecar": "specs",
-                "fired": 1,
-                "delivered": 1,
-                "suppressed": {"duplicate": 1},
-                "fixed": 0,
-                "ignored": 0,
-                "moot": 0,
-            }
-        ],
+        "rules": [{"rule": "acme.api.status-422", "sidecar": "specs", **specs}],
         "timeline": [
             {"session": "s1", "start": starts["s1"], "delivered": 1},
             {"session": "s2", "start": starts["s2"], "delivered": 1},

@@ -19,20 +19,10 @@ from pathlib import Path
 import pytest
 
 from testing.hostile import ROOT, cli, env_for, payload
+from testing.planted import STANDARD_NAMES, plant
 from testing.runs import through_sh
 
-MODULES = (
-    "sidekit_hooks/__init__.py",
-    "argparse.py",
-    "json.py",
-    "site.py",
-    "sitecustomize.py",
-    "usercustomize.py",
-    "pytest.py",
-    "runpy.py",
-    "venv/__init__.py",
-    "encodings_extra.py",
-)
+MODULES = ("sidekit_hooks/__init__.py", *STANDARD_NAMES, "venv/__init__.py", "encodings_extra.py")
 EVENTS = ("session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "stop")
 
 
@@ -41,12 +31,7 @@ def hostile(tmp_path: Path) -> tuple[Path, Path]:
     """(project, markers): a git repository whose planted modules each write markers/<where>-<module>."""
     project, markers = tmp_path / "hostile", tmp_path / "markers"
     markers.mkdir()
-    for where in ("", "src/"):
-        for module in MODULES:
-            path = project / where / module
-            path.parent.mkdir(parents=True, exist_ok=True)
-            name = f"{where or 'root/'}{module}".replace("/", "-")
-            path.write_text(f"open({str(markers / name)!r}, 'w').close()\n")
+    plant(project, markers, MODULES)
     (project / "tests").mkdir()
     (project / "tests" / "test_ok.py").write_text("def test_ok():\n    assert True\n")
     subprocess.run(["git", "init", "-q", str(project)], check=True)
