@@ -16,7 +16,7 @@ from sidekit_hooks import detectors, hook, runtime
 from sidekit_hooks.core.workspace import queue_root
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.findings import Finding
-from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload
+from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, tool_call
 
 A_PY_EDIT = ("a.py", "x = 1", "x = 2", "x = 1\n")  # rel, old, new, original: the edit these tests make
 
@@ -99,13 +99,8 @@ def test_garbage_stdin_exits_zero_silently_and_logs(project: Path, run_hook: Hoo
 
 def test_ten_megabyte_tool_response(project: Path, run_hook: HookRunner) -> None:
     enqueue(project, "still delivered")
-    big = payload(
-        "PostToolUse",
-        project,
-        tool_name="Bash",
-        tool_input={"command": "./print-build-log"},
-        tool_response={"stdout": "y" * 10_000_000, "stderr": "", "interrupted": False},
-    )
+    response = {"stdout": "y" * 10_000_000, "stderr": "", "interrupted": False}
+    big = tool_call("PostToolUse", project, "sess-1", "Bash", {"command": "./print-build-log"}, tool_response=response)
     done = run_hook("PostToolUse", big)
     assert done.returncode == 0 and context_of(done.stdout) == "[from sidekit] still delivered"
 

@@ -20,7 +20,7 @@ import pytest
 
 from testing.hostile import ROOT, cli, env_for, payload
 from testing.planted import STANDARD_NAMES, plant
-from testing.runs import through_sh
+from testing.runs import run_text, through_sh
 
 MODULES = ("sidekit_hooks/__init__.py", *STANDARD_NAMES, "venv/__init__.py", "encodings_extra.py")
 EVENTS = ("session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "stop")
@@ -100,15 +100,7 @@ def test_plugin_form_hooks_run_no_repository_code(hostile: tuple[Path, Path], ev
     project, markers = hostile
     data = payload("PostToolUse", project, tool_name="Edit", tool_input={"file_path": str(project / "json.py")})
     env = env_for(project, CLAUDE_PLUGIN_ROOT=str(ROOT), CLAUDE_PLUGIN_DATA=str(project.parent / "data"))
-    done = subprocess.run(
-        [str(ROOT / "hooks" / "run"), event],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        cwd=project,
-        env=env,
-        timeout=60,
-    )
+    done = run_text([str(ROOT / "hooks" / "run"), event], stdin=json.dumps(data), cwd=project, env=env, timeout=60)
     assert done.returncode == 0
     assert planted(markers) == []
 
