@@ -19,6 +19,7 @@ from sidekit_hooks import detectors, finish, hook
 from sidekit_hooks.core import background, later
 from sidekit_hooks.nudges.findings import Finding
 from testing.hooks import context_of, edit, payload
+from testing.near_copy import NEW_SLUG, SLUGIFY
 
 
 class SlowInAHook:
@@ -208,24 +209,3 @@ def test_what_needs_the_environment_waits_for_it_and_is_delivered_once_it_is_rea
     assert context_of(said.stdout) == (
         "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug()."
     )
-
-
-SLUGIFY = '''\
-import re
-import unicodedata
-
-
-def slugify(value):
-    """Lower-case, ASCII, dash-separated."""
-    value = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
-    value = re.sub(r"[^\\w\\s-]", "", value).strip().lower()
-    value = re.sub(r"[-\\s]+", "-", value)
-    return value
-'''
-# slugify again under other names and without its docstring: the copy the tools sidecar must name
-NEW_SLUG = (
-    SLUGIFY.split("\n\n\n")[1]
-    .replace('    """Lower-case, ASCII, dash-separated."""\n', "")
-    .replace("slugify(value)", "new_slug(value)")
-    .replace("value", "text")
-)

@@ -20,6 +20,7 @@ import tomli_w
 
 from sidekit_hooks.rules.authoring import learn
 from testing import scenario_build
+from testing.near_copy import NEW_SLUG, SLUGIFY
 from testing.scenario_build import counted, function_index_text, said, write_cases
 
 
@@ -45,8 +46,6 @@ BASE = {
     "shop/pricing.py": 'PRICES = {"apple": 50}\n\n\ndef unit_price(sku: str) -> int:\n    return PRICES[sku]\n',
 }
 
-SLUGIFY = 'import re\nimport unicodedata\n\n\ndef slugify(value):\n    """Lower-case, ASCII, dash-separated."""\n    value = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()\n    value = re.sub(r"[^\\w\\s-]", "", value).strip().lower()\n    value = re.sub(r"[-\\s]+", "-", value)\n    return value\n'
-NEW_SLUG = 'def new_slug(text):\n    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()\n    text = re.sub(r"[^\\w\\s-]", "", text).strip().lower()\n    text = re.sub(r"[-\\s]+", "-", text)\n    return text\n'
 CHUNKED = "def chunked(items, size):\n    out = []\n    for start in range(0, len(items), size):\n        out.append(items[start:start + size])\n    return out\n"
 BATCHES = "def batches(seq, n):\n    result = []\n    for i in range(0, len(seq), n):\n        result.append(seq[i:i + n])\n    return result\n"
 DURATION = 'def parse_duration(text):\n    units = {"s": 1, "m": 60, "h": 3600}\n    text = text.strip()\n    if text[-1] in units:\n        return float(text[:-1]) * units[text[-1]]\n    return float(text)\n'
