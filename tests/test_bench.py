@@ -93,7 +93,8 @@ def context() -> bench.BenchContext:
 def run_new_section(sections: Path, name: str, imports: str, body: str, budget: float) -> list[bench.Row]:
     """Write section `name` (its `imports`, then `def rows(ctx):` and `body`) and run it within `budget`."""
     (sections / f"{name}.py").write_text(f"{imports}\n\ndef rows(ctx):\n{body}")
-    return bench.run_section(name, context(), budget=budget)
+    rows: list[bench.Row] = bench.run_section(name, context(), budget=budget)
+    return rows
 
 
 def test_a_section_over_its_budget_is_stopped_and_shown(sections: Path) -> None:

@@ -22,7 +22,7 @@ def report(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def log(project: Path, *records: dict[str, str]) -> None:
+def log(project: Path, *records: dict[str, Any]) -> None:
     for record in records:
         hooklog.append(str(project), hooklog.DECISIONS, record)
 
