@@ -1,6 +1,7 @@
 """What the scenario build scripts (tests/scenarios/build_*.py) share: a fixture project on disk, a real
-`sidekit map` then pytest run with the sidekit plugin on it, the expectations a case lists, and the
-.jsonl they write. The scripts put the repository and tests/ on sys.path before they import this."""
+`sidekit map` then pytest run with the sidekit plugin on it, the cases and expectations they write, and
+the .jsonl. The scripts put tests/ on sys.path before they import this (and the repository too when they
+ask for a function index)."""
 
 from __future__ import annotations
 
