@@ -373,7 +373,7 @@ def after_edit_imported(
     count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
     head = (
         f"{path} is imported by {count} that failed in the last run "
-        f"({status_line(summary)}; basis: imports); details: sidekit failures {handle}; re-run: "
+        f"({status_line(summary)}); details: sidekit failures {handle}; re-run: "
     )
     test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
     rerun = "sidekit test " + " ".join(test_files)

@@ -66,8 +66,8 @@ def sidecar_lines(stdout: str) -> list[str]:
 
 
 TEXT_LINE = (
-    "[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes; "
-    "basis: imports); details: sidekit failures tests/test_fmt.py::test_title[a]; "
+    "[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes); "
+    "details: sidekit failures tests/test_fmt.py::test_title[a]; "
     "re-run: sidekit test tests/test_fmt.py"
 )
 

@@ -79,14 +79,8 @@ def test_a_deferred_tests_finding_followed_by_a_green_run_delivers_nothing(
     assert number.read_text() == GREEN
 
 
-STOP_REMINDER = (
-    "[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope "
-    "(gt-7: api/**). If it must change, say so to the user first."
-)
-STANDING = (
-    "[sidecar:scope] Still open from before the compaction: docs/notes.md is outside this task's scope "
-    "(gt-7: api/**). If it must change, say so to the user first."
-)
+STOP_REMINDER = "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
+STANDING = "[sidecar:scope] Still open from before the compaction: docs/notes.md, outside gt-7's scope; tell the user."
 
 
 def test_compaction_brings_the_standing_scope_finding_back(
