@@ -22,16 +22,18 @@ UPPER_TO_LOWER = ("upper", "lower")  # old, new
 FOUR_FAILED = "Exit code 1\n4 failed"  # what a failed pytest run tells PostToolUseFailure
 
 
-def pytest_run(project: Path, env: dict[str, str], *args: str) -> None:
+def pytest_run(project: Path, env: dict[str, str], *args: str, **more_env: str) -> str:
+    """A real pytest run in `project` (what it printed)."""
     clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args],
         cwd=project,
-        env=clean,
+        env={**clean, **more_env},
         capture_output=True,
+        text=True,
         check=False,
         timeout=60,
-    )
+    ).stdout
 
 
 @pytest.fixture
@@ -217,27 +219,9 @@ def test_the_import_answer_is_kept_per_generation(wrong_value: Path) -> None:
 
 def own_compact_run(project: Path, env: dict[str, str]) -> str:
     """A red run as the agent's raw `pytest -q` makes it (compacted: no nudge of its own), and what it printed."""
-    clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:hypothesispytest",
-            "-p",
-            "sidekit_hooks.runners.pytest.compact",
-        ],
-        cwd=project,
-        env={**clean, "SIDEKIT_COMPACT_SHORT": "0"},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    output = pytest_run(project, env, "-p", "sidekit_hooks.runners.pytest.compact", SIDEKIT_COMPACT_SHORT="0")
     assert json.loads((project / ".sidekit" / "status.json").read_text())["run"]["compact"] is True
-    return done.stdout
+    return output
 
 
 def agent_ran(project: Path, run_hook: HookRunner, output: str, **fields: Any) -> None:
