@@ -47,7 +47,9 @@ def test_a_deferred_tests_finding_followed_by_a_green_run_delivers_nothing(
         f'[pack]\nname = "local"\n\n[policy]\ncooldowns = {{ tests = {COOLDOWN} }}\n'
     )
     sidekit("install", "--project", str(project))
-    run_tests = "python -m pytest -q 2>&1 | tail -3"  # piped, as agents do: the hooks see every run
+    # Piped, as agents do: the hooks see every run. Only the count reaches the model, not which test failed,
+    # so the edit's tests finding is worth saying (a run whose output named it would hold it back: seen_runs).
+    run_tests = "python -m pytest -q 2>&1 | tail -1"
     steps = [
         bash(run_tests),  # red: the tests sidecar says so, and its cooldown starts
         ToolCall("Read", {"file_path": str(number)}),  # the client edits only files read first
