@@ -64,7 +64,9 @@ def admit(project: Path, findings: list[Finding], now: float = 1000.0, event: Ev
 
 
 def decisions(project: Path) -> list[tuple[str, str, str]]:
-    return [(r["sidecar"], r["decision"], r.get("by", "")) for r in hooklog.read(str(project), hooklog.DECISIONS)]
+    """The findings' decisions (a hook cut off by a loaded machine also logs its job as `finished-later`)."""
+    records = hooklog.read(str(project), hooklog.DECISIONS)
+    return [(r["sidecar"], r["decision"], r.get("by", "")) for r in records if "sidecar" in r]
 
 
 # --- dedup -----------------------------------------------------------------------------------------
