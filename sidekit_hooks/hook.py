@@ -120,6 +120,8 @@ def _answers(handler: str, stdin_text: str) -> bool:
     names = tuple(name for name, _rule in hook_events.EVENTS["PreToolUse"].conditions)
     if handler not in names:
         return True
+    if handler == names[0] and not any(name in stdin_text for name in names[1:]):
+        return True  # no other handler's word anywhere in the payload: this one answers, no parse needed
     try:
         payload = fastjson.loads(stdin_text)
         command = payload["tool_input"]["command"]
