@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from testing import js
-from testing.claude import ToolCall, result_text, run_claude, split_result
+from testing.claude import Step, ToolCall, result_text, run_claude, split_result
 from testing.hooks import REPO
 
 pytestmark = pytest.mark.slow
@@ -48,16 +48,10 @@ def test_a_red_npx_jest_reaches_the_model_compact_rewritten_once(
     project = js.semver_project(tmp_path / "semver-jest", "jest", planted=True)
     if form == "settings":
         sidekit("install", "--project", str(project))
-    steps = [ToolCall("Bash", {"command": c, "description": "run the tests"}) for c in COMMANDS]
+    steps: list[Step] = [*(ToolCall("Bash", {"command": c, "description": "run the tests"}) for c in COMMANDS), "done"]
+    sid, home, plugin = str(uuid.uuid4()), tmp_path / "home", REPO if form == "plugin" else None
     run = run_claude(
-        claude_cli,
-        project,
-        "Run the tests.",
-        [*steps, "done"],
-        session_id=str(uuid.uuid4()),
-        home=tmp_path / "home",
-        plugin_dir=REPO if form == "plugin" else None,
-        hook_events=True,
+        claude_cli, project, "Run the tests.", steps, session_id=sid, home=home, plugin_dir=plugin, hook_events=True
     )
     assert run.returncode == 0 and run.result == "done", run.stderr[-3000:]
     hooks = run.hooks_per_call("PreToolUse")
