@@ -12,7 +12,6 @@ bug planted in `compare.js` failing 30 of 50 tests.
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 
 from testing import js
-from testing.claude import Step, ToolCall, result_text, run_claude, split_result
+from testing.bash_runs import answer, bash_session
 from testing.hooks import REPO
 
 pytestmark = pytest.mark.slow
@@ -48,12 +47,8 @@ def test_a_red_npx_jest_reaches_the_model_compact_rewritten_once(
     project = js.semver_project(tmp_path / "semver-jest", "jest", planted=True)
     if form == "settings":
         sidekit("install", "--project", str(project))
-    steps: list[Step] = [*(ToolCall("Bash", {"command": c, "description": "run the tests"}) for c in COMMANDS), "done"]
-    sid, home, plugin = str(uuid.uuid4()), tmp_path / "home", REPO if form == "plugin" else None
-    run = run_claude(
-        claude_cli, project, "Run the tests.", steps, session_id=sid, home=home, plugin_dir=plugin, hook_events=True
-    )
-    assert run.returncode == 0 and run.result == "done", run.stderr[-3000:]
+    plugin = {"plugin_dir": REPO} if form == "plugin" else {}
+    run = bash_session(claude_cli, project, tmp_path / "home", COMMANDS, hook_events=True, **plugin)
     hooks = run.hooks_per_call("PreToolUse")
     # `npx jest`: only the jest handler starts; `npx jest test/`: both start, one answers; raw: left alone
     assert [started(calls) for calls in hooks[:3]] == [1, 2, 1]
@@ -63,16 +58,13 @@ def test_a_red_npx_jest_reaches_the_model_compact_rewritten_once(
         "npx jest test/ --reporters="
     )
     for step in (0, 1):
-        block = run.tool_result(step)
-        body, reminders = split_result(result_text(block))
+        block, body, reminders = answer(run, step)
         assert block["is_error"] is True and reminders == [], body
         assert len(body.encode()) <= 800, body
         assert body.startswith("Exit code 1\nsidekit: jest") and "exit code 1" in body, body
         assert '"exit":1' in body and '"failed":30' in body and '"passed":20' in body, body
         assert f'"at":"{js.PLANTED}:5"' in body and ".sidekit/jest/raw-" in body, body
-    raw = run.tool_result(2)
-    raw_body, _ = split_result(result_text(raw))
-    compact_body, _ = split_result(result_text(run.tool_result(0)))
+    (raw, raw_body, _), (_, compact_body, _) = answer(run, 2), answer(run, 0)
     assert raw["is_error"] is True and "sidekit:" not in raw_body
     assert len(raw_body.encode()) > 3 * len(compact_body.encode())
     print(f"\n{form}: model received {len(raw_body.encode())} B raw, {len(compact_body.encode())} B compact")
