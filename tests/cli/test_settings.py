@@ -73,7 +73,11 @@ def test_install_into_empty_settings_registers_every_event() -> None:
 
 def test_install_appends_after_foreign_entries_without_moving_them() -> None:
     foreign = {"type": "command", "command": "ruff format"}
-    data = {"model": "opus", "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [foreign]}]}, "env": {"A": "1"}}
+    data: dict[str, Any] = {
+        "model": "opus",
+        "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [foreign]}]},
+        "env": {"A": "1"},
+    }
     installed, _, _ = settings_merge.install(data, WANTED)
     assert list(installed) == ["model", "hooks", "env"]
     assert installed["hooks"]["PostToolUse"] == [
@@ -103,7 +107,11 @@ def test_install_is_idempotent_and_keeps_hand_edits() -> None:
 
 
 def test_install_updates_a_stale_marked_entry_in_place_and_uninstall_restores_it() -> None:
-    stale = {"type": "command", "command": f"/old/python -S /old/hooks/post_tool_use.py {MARKER}", "timeout": 7}
+    stale: dict[str, Any] = {
+        "type": "command",
+        "command": f"/old/python -S /old/hooks/post_tool_use.py {MARKER}",
+        "timeout": 7,
+    }
     data = {"hooks": {"PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "a"}, stale]}]}}
     installed, record, changes = settings_merge.install(data, WANTED)
     assert installed["hooks"]["PostToolUse"][0]["hooks"] == [
