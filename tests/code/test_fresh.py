@@ -10,7 +10,7 @@ import pytest
 
 from sidekit_hooks.code import files, fresh, written
 from sidekit_hooks.code.index import Index
-from testing.code import git, settle, write
+from testing.code import git, recorded_calls, settle, write
 
 
 def repository(project: Path) -> None:
@@ -21,32 +21,6 @@ def repository(project: Path) -> None:
     git(project, "init", "-q")
     git(project, "add", "-A")
     settle(project)
-
-
-def listings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The projects `files.git_listing` is asked to list from now on (the full refresh's first step)."""
-    seen: list[str] = []
-    real = files.git_listing
-
-    def counted(root: str) -> tuple[list[str], dict[str, int]] | None:
-        seen.append(root)
-        return real(root)
-
-    monkeypatch.setattr(files, "git_listing", counted)
-    return seen
-
-
-def refreshes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The full refreshes run from now on (one per query that did not pass the warm check)."""
-    seen: list[str] = []
-    real = Index._refresh_changed
-
-    def counted(index: Index) -> object:
-        seen.append(index.project)
-        return real(index)
-
-    monkeypatch.setattr(Index, "_refresh_changed", counted)
-    return seen
 
 
 def warm(project: Path) -> None:
@@ -91,7 +65,8 @@ def test_a_warm_query_stats_and_lists_nothing_new_yet_sees_an_edit_in_place(
 ) -> None:
     repository(project)
     warm(project)
-    full, listed = refreshes(monkeypatch), listings(monkeypatch)
+    full = recorded_calls(monkeypatch, Index, "_refresh_changed")  # the full refreshes from now on
+    listed = recorded_calls(monkeypatch, files, "git_listing")  # git asked for the file list
     assert definitions(project, "alpha") == ["pkg/a.py:1"]
     assert (full, listed) == ([], [])  # the warm check held: no refresh, no git
 
@@ -119,7 +94,7 @@ def test_a_new_file_where_no_python_was_is_seen_once_a_writing_tool_moved_the_st
 ) -> None:
     repository(project)
     warm(project)
-    full = refreshes(monkeypatch)
+    full = recorded_calls(monkeypatch, Index, "_refresh_changed")
     (project / "docs" / "guide" / "conf.py").write_text("def delta():\n    pass\n")
     before = written.mtime(str(project))
     written.note(str(project), "Read")  # a tool that cannot write leaves it

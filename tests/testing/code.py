@@ -69,3 +69,16 @@ def answer(root: Path, command: str, *args: str) -> tuple[dict[str, Any], int]:
     out = sidekit(root, command, *args).stdout
     assert out.endswith("\n") and out.count("\n") == 1, out
     return json.loads(out), len(out.rstrip("\n").encode())
+
+
+def recorded_calls(monkeypatch: Any, owner: object, name: str) -> list[Any]:
+    """The first argument of every call to `owner.name` from now on (each call still runs)."""
+    seen: list[Any] = []
+    real = getattr(owner, name)
+
+    def recording(first: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(first)
+        return real(first, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, recording)
+    return seen
