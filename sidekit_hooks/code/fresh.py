@@ -64,8 +64,8 @@ def still_fresh(db: sqlite3.Connection, project: str) -> Record | None:
     ):
         return None
     stamp = written.mtime(project)  # (read before the folders it vouches for)
-    if kept.get(STAMP_KEY) == f"{record.serial} {stamp}":
-        return record
+    if kept.get(STAMP_KEY) == f"{record.serial} {stamp}" and -2 not in record.other_mtimes:
+        return record  # (-2: a folder that moved as it was listed, which the full refresh must list again)
     if not files.still_as_recorded(project, record.others, record.other_mtimes, [], [], []):
         return None
     if files.settled((stamp, 0))[0] == stamp:  # (a stamp moved in this mtime tick may move again unseen)

@@ -4,8 +4,9 @@ Every query first refreshes the index incrementally: the file list comes from gi
 tracked and untracked-but-not-ignored files, no walk of the tree), a file is re-read only when its size
 or mtime moved (or moved within a racy second of its last read), and re-parsed only when its content
 hash changed. Files that do not parse are counted and skipped. A warm query does less: it re-stats what
-the last refresh recorded (`code.fresh`) and refreshes only when something moved. SQLite does the locking, so concurrent commands never see half an update; a corrupt index
-is thrown away and rebuilt (it is a cache: nothing is lost).
+the last refresh recorded (`code.fresh`) and refreshes only when something moved. SQLite does the
+locking, so concurrent commands never see half an update; a corrupt index is thrown away and rebuilt
+(it is a cache: nothing is lost).
 
 Size: a file's references are one row per (name, file) with its line numbers packed in one text
 field, and every table points at the file by its integer id; one row per reference and the path

@@ -30,6 +30,9 @@ def test_what_json_refuses_or_allows_is_the_same() -> None:
 
 
 def test_printing_an_answer_does_not_import_json() -> None:
-    code = "import sys; from sidekit_hooks.answers import render; render.emit({'a': [1]}); print(sorted({'json', 're'} & set(sys.modules)))"
+    code = (
+        "import sys; from sidekit_hooks.answers import render; render.emit({'a': [1]}); "
+        "print(sorted({'json', 're'} & set(sys.modules)))"
+    )
     done = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout == '{"a":[1]}\n[]\n'

@@ -182,3 +182,22 @@ def test_a_hook_moves_the_stamp_after_a_tool_that_may_write_even_a_failed_one(
     assert written.mtime(str(project)) == before
     runtime.run("PostToolUseFailure", json.dumps(bash(project, "sed -i s/1/2/ pkg/a.py && false", error="exit 1")))
     assert written.mtime(str(project)) > before
+
+
+def test_a_folder_without_python_that_moved_as_it_was_listed_is_looked_at_again(project: Path) -> None:
+    repository(project)
+    warm(project)
+    stamp = written.mtime(str(project))
+    with Index.open(str(project), refresh=False) as index:
+        kept = fresh.parse(index.db.execute("SELECT value FROM meta WHERE key = ?", (fresh.RECORD_KEY,)).fetchone()[0])
+        assert kept is not None and kept.others == [b"docs", b"docs/guide"]
+        assert fresh.still_fresh(index.db, str(project)) == kept
+        kept_watched = zip(map(bytes.decode, kept.watched), kept.watched_mtimes, strict=True)
+        watched = [*kept_watched, ("docs", -2), ("docs/guide", 1)]
+        files_ = list(zip(map(bytes.decode, kept.paths), kept.mtimes, kept.sizes, strict=True))
+        racy = fresh.pack(kept.serial, watched, files_, kept.unparsable)  # docs/ moved while it was listed
+        index.db.execute("UPDATE meta SET value = ? WHERE key = ?", (racy, fresh.RECORD_KEY))
+        assert index.db.execute("SELECT value FROM meta WHERE key = ?", (fresh.STAMP_KEY,)).fetchone() == (
+            f"{kept.serial} {stamp}",
+        )
+        assert fresh.still_fresh(index.db, str(project)) is None
