@@ -20,6 +20,7 @@ READ_ONLY_TOOLS = frozenset(
     {"Read", "Grep", "Glob", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoWrite", "BashOutput"}
 )
 STAMP_NAME = "written"
+CREATED_NS = 1_000_000_000  # a new stamp's mtime (1970): no write has moved it yet
 
 
 def stamp_path(project: str) -> str:
@@ -46,11 +47,14 @@ def mtime(project: str) -> int:
 
 
 def ensure(project: str) -> None:
-    """Create the stamp (empty) if missing, so the hooks have something to move (the index's folder exists)."""
+    """Create the stamp (empty) if missing, so the hooks have something to move (the index's folder exists).
+    Dated long ago: only its moves mean anything, and a stamp made just now would be in its racy window."""
+    path = stamp_path(project)
     try:
-        fd = os.open(
-            safepath.check(stamp_path(project)), os.O_WRONLY | os.O_CREAT | os.O_EXCL | safepath.NOFOLLOW, 0o644
-        )
+        fd = os.open(safepath.check(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL | safepath.NOFOLLOW, 0o644)
     except OSError:  # there already, or refused
         return
-    os.close(fd)
+    try:
+        os.utime(fd, ns=(CREATED_NS, CREATED_NS))
+    finally:
+        os.close(fd)
