@@ -48,6 +48,7 @@ def brief(cluster: dict[str, Any], message_chars: int) -> dict[str, Any]:
             "phase": "" if cluster.get("phase") == "call" else cluster.get("phase", ""),
             "at": render.short_path(str(cluster.get("at", "")), 60),
             "frame": render.short_path(str(cluster.get("frame", "")), 60),
+            "checks": render.clip(str(cluster.get("checks", "")), 90),
             "message": render.clip(str(cluster.get("message", "")), message_chars),
             "cause": render.clip(str(cluster.get("cause", "")), 48),
             "variants": variants if variants > 1 else 0,

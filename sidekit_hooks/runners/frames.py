@@ -72,15 +72,25 @@ def go_failure(
         if found:
             path = found.group(1) if "/" in found.group(1) else prefix + found.group(1)
             message = " ".join([found.group(3).strip(), *_go_continued(lines[index + 1 :], line)]).strip()
-            return with_shape(
-                {"type": "t.Error", "message": message or "(empty message)", "at": f"{path}:{found.group(2)}"}
-            )
+            failure = {"type": "t.Error", "message": message or "(empty message)", "at": f"{path}:{found.group(2)}"}
+            return with_shape(_checked(failure, pkgdir, root, prefix))
     printed = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("---", "==="))]
-    at = go_test_line(os.path.join(root, pkgdir) if not os.path.isabs(pkgdir) else pkgdir, test)
+    at = go_test_line(_folder(pkgdir, root), test)
     if not at:  # a package's own failure (TestMain, os.Exit): its first words
         return with_shape({"type": "fail", "message": printed[0] if printed else default})
     said = "failed without a message (t.Fail)" + ("; printed: " + " ".join(printed) if printed else "")
-    return with_shape({"type": "fail", "message": said, "at": prefix + at})
+    return with_shape(_checked({"type": "fail", "message": said, "at": prefix + at}, pkgdir, root, prefix))
+
+
+def _folder(pkgdir: str, root: str) -> str:
+    return os.path.join(root, pkgdir) if not os.path.isabs(pkgdir) else pkgdir
+
+
+def _checked(failure: dict[str, Any], pkgdir: str, root: str, prefix: str) -> dict[str, Any]:
+    """A failure in a test file, placed at the project function its assertion checks (go_subject)."""
+    from sidekit_hooks.runners import go_subject
+
+    return go_subject.resolve(failure, _folder(pkgdir, root), prefix)
 
 
 def _go_continued(lines: list[str], first: str) -> list[str]:
