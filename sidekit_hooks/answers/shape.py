@@ -6,9 +6,11 @@ Budgets are bytes of the printed JSON (CONTRACT §5). Lists are cut to fit and t
 
 from __future__ import annotations
 
-from typing import Any
-
 from sidekit_hooks.answers import render
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 UNCHANGED_BUDGET = 40
 STATUS_BUDGET = 400

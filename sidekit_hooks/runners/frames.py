@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
 
 from sidekit_hooks.status.clusters import normalize
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MESSAGE_CHARS = 300
 MAX_FRAMES = 6

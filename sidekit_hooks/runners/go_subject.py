@@ -30,6 +30,7 @@ CALL = re.compile(r"(?<![\w.])(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*\(")
 STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|`[^`]*`|\'(?:[^\'\\]|\\.)*\'|//.*$')
 
 _FOLDERS: dict[str, tuple[str, dict[str, str], dict[str, list[str]]]] = {}
+_SUBJECTS: dict[tuple[str, str, int], tuple[str, str] | None] = {}
 
 
 def resolve(failure: dict[str, Any], folder: str, prefix: str) -> dict[str, Any]:
@@ -48,6 +49,13 @@ def resolve(failure: dict[str, Any], folder: str, prefix: str) -> dict[str, Any]
 
 def subject(folder: str, test_file: str, line: int) -> tuple[str, str] | None:
     """(function name, `file.go:NN` of its definition) checked around `test_file:line`, or None."""
+    key = (folder, test_file, line)
+    if key not in _SUBJECTS:  # a table-driven test fails many times at one line: scanned once
+        _SUBJECTS[key] = _scan_test(folder, test_file, line)
+    return _SUBJECTS[key]
+
+
+def _scan_test(folder: str, test_file: str, line: int) -> tuple[str, str] | None:
     package, defined, tests = _folder(folder)
     lines = tests.get(test_file)
     if not lines or not 0 < line <= len(lines):
@@ -59,6 +67,8 @@ def subject(folder: str, test_file: str, line: int) -> tuple[str, str] | None:
     params = set(TEST_PARAM.findall("\n".join(lines[start:end])))
     chosen: tuple[str, str] | None = None
     for text in lines[start + 1 : end] if end > start + 1 else []:
+        if "(" not in text:  # most lines of a table-driven test's table: no call to look for
+            continue
         calls = _calls(STRING_OR_COMMENT.sub('""', text), params)
         # the last line with such a call; on it the leftmost, the outermost: `got := ToSnake(Trim(in))`
         ours = [name for qualifier, name in calls if (not qualifier or qualifier == package) and name in defined]

@@ -11,12 +11,14 @@ exception) joins that cluster as `reported`, when type and normalized message bo
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from sidekit_hooks.status.vocabulary import FAILING as FAILING
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MIN_PREFIX = 20  # a cut-off repr matches a message only when this much of it agrees
 MAX_VARIANTS = 5
@@ -47,7 +49,17 @@ def key_of(failure: dict[str, Any], phase: str) -> tuple[str, ...]:
 
 
 def cluster_id(key: tuple[str, ...]) -> str:
-    return hashlib.sha1("\x1f".join(key).encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return sha1_hex("\x1f".join(key).encode("utf-8", "surrogatepass"))[:8]
+
+
+def sha1_hex(data: bytes) -> str:
+    """SHA-1 in hex, by the built-in module: no hashlib and its OpenSSL start-up (a compacted go or
+    cargo run starts a Python that clusters)."""
+    try:
+        from _sha1 import sha1
+    except ImportError:  # pragma: no cover - an interpreter built without it
+        from hashlib import sha1
+    return str(sha1(data).hexdigest())
 
 
 def natural(test: str) -> list[Any]:

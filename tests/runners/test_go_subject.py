@@ -72,6 +72,7 @@ def package(tmp_path: Path) -> Path:
     (folder / "caseconv_test.go").write_text(TABLE_TEST)
     (folder / "external_test.go").write_text(EXTERNAL_TEST)
     go_subject._FOLDERS.clear()
+    go_subject._SUBJECTS.clear()
     return folder
 
 

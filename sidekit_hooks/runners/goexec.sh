@@ -1,0 +1,91 @@
+# `go test -exec '/bin/sh <package>/runners/goexec.sh <python>'`: one package's test binary, with
+# no Python start-up unless its output has to be compacted (runners/goexec.py, what go.py describes).
+#
+# go runs `sh goexec.sh PYTHON BINARY ARGS...` in the package's folder. The binary runs in the
+# foreground with `-test.v=test2json` (the framing `go test -json` reads), its output into a file
+# under the project's `.sidekit/go/`. A passing binary without -v: what it would have printed (the
+# framing and the passing tests' logs taken out) is printed as it is, when short, and the output is
+# spooled for the run's one cache writer (a Python started once per run, detached, by the first such
+# binary; see ledger.spool). Anything else (a failure, -v, long or odd output, no project folder, a
+# link where .sidekit is): goexec.py reads the kept output (the binary is not run again) and prints
+# it or the compact answer, and ends with the binary's status. An exit status above 128 is taken as
+# the signal it names (sh cannot tell the two apart).
+py=$1
+here=${0%/*}
+shift
+bin=$1
+shift
+case ${SIDEKIT_RAW:-} in '' | 0) ;; *) exec "$bin" "$@" ;; esac
+verbose=0
+logged=0
+for a in "$@"; do
+    case $a in
+    -test.list* | -test.fuzz* | -test.bench* | -test.v=test2json*) exec "$bin" "$@" ;; # as they are
+    -test.v | -test.v=true) verbose=1 ;;
+    -test.testlogfile*) logged=1 ;;
+    esac
+done
+# The cache's folder: $CLAUDE_PROJECT_DIR around us, else the nearest folder up with .sidekit or .git.
+root=
+project=${CLAUDE_PROJECT_DIR%/}
+case $PWD/ in "$project"/*) [ -n "$project" ] && root=$project ;; esac
+dir=$PWD
+while [ -z "$root" ] && [ -n "$dir" ]; do
+    if [ -d "$dir/.sidekit" ] || [ -e "$dir/.git" ]; then root=$dir; fi
+    dir=${dir%/*}
+done
+spool=$root/.sidekit/go
+if [ -z "$root" ] || [ -L "$root/.sidekit" ] || [ -L "$spool" ] || [ "${PWD#"$root"}" = "$PWD" ]; then
+    exec "$py" -I -S "$here/goexec.py" "$bin" "$@" # the Python wrapper finds (or refuses) its folder itself
+fi
+[ -d "$spool" ] || mkdir -p "$spool" 2>/dev/null
+out=$spool/.out-$$
+set -C # never through a file or link already there
+if ! true 2>/dev/null >"$out"; then
+    set +C
+    exec "$py" -I -S "$here/goexec.py" "$bin" "$@"
+fi
+set +C
+n=$#
+while [ "$n" -gt 0 ]; do # the arguments without -test.v, then the framing
+    a=$1
+    shift
+    n=$((n - 1))
+    case $a in -test.v | -test.v=*) ;; *) set -- "$@" "$a" ;; esac
+done
+set -- "$@" -test.v=test2json
+folder=${bin%/*}
+case ${folder##*/} in # go's work folder (b001): where go reads the test log, so passing packages stay cached
+b*[0-9]) [ "$logged" = 1 ] || case ${folder##*/b} in *[!0-9]*) ;; *) set -- "$@" "-test.testlogfile=$folder/testlog.txt" ;; esac ;;
+esac
+started=$(date +%s)
+"$bin" "$@" >>"$out" 2>&1
+code=$?
+pkgdir=${PWD#"$root"}
+pkgdir=${pkgdir#/}
+if [ "$code" = 0 ] && [ "$verbose" = 0 ]; then
+    # the run's key (ledger.run_key): go's pid and start time
+    IFS= read -r stat <"/proc/$PPID/stat" 2>/dev/null || stat=
+    run=$PPID-0
+    born() { [ $# -ge 20 ] && run=$PPID-${20}; }
+    born ${stat##*) }
+    printf '%s\t%s\t%s\t%s\n' "$root" "${pkgdir:-.}" "$started" "$code" >"$out.head"
+    # what the binary prints without the framing: its own lines, not the passing tests' logs
+    if LC_ALL=C awk -v limit=2048 '
+        /^[ ]*\026(=== |--- )/ { inlog = 0; next }
+        /^\026(PASS|FAIL)$/ { sub(/\026/, ""); keep(); next }
+        /^    [A-Za-z0-9_.-]+\.go:[0-9]+: / { inlog = 1; next }
+        inlog && /^        / { next }
+        { inlog = 0; keep() }
+        function keep() { text = text $0 "\n"; if (length(text) > limit) { over = 1; exit } }
+        END { if (over) exit 3; printf "%s", text }' "$out" 2>/dev/null; then
+        cat "$out.head" "$out" >"$out.spool" && mv "$out.spool" "$spool/spool-$run-$$"
+        rm -f "$out" "$out.head"
+        if (set -C && true >"$spool/writer-$run") 2>/dev/null; then # the run's one writer
+            "$py" -I -S "$here/goexec.py" --write-run "$spool" "$run" "$PPID" </dev/null >/dev/null 2>&1 &
+        fi
+        exit 0
+    fi
+    rm -f "$out.head"
+fi
+exec "$py" -I -S "$here/goexec.py" --captured "$out" "$code" "$verbose" "$started"
