@@ -59,8 +59,10 @@ case ${folder##*/} in # go's work folder (b001): where go reads the test log, so
 b*[0-9]) [ "$logged" = 1 ] || case ${folder##*/b} in *[!0-9]*) ;; *) set -- "$@" "-test.testlogfile=$folder/testlog.txt" ;; esac ;;
 esac
 started=$(date +%s)
-"$bin" "$@" >>"$out" 2>&1
+exec 3>&2 2>/dev/null # sh's own word on a binary killed by a signal ("Terminated") is not the binary's
+(exec "$bin" "$@" >>"$out" 2>&1 3>&-)
 code=$?
+exec 2>&3 3>&-
 pkgdir=${PWD#"$root"}
 pkgdir=${pkgdir#/}
 if [ "$code" = 0 ] && [ "$verbose" = 0 ]; then
