@@ -58,36 +58,41 @@ folder=${bin%/*}
 case ${folder##*/} in # go's work folder (b001): where go reads the test log, so passing packages stay cached
 b*[0-9]) [ "$logged" = 1 ] || case ${folder##*/b} in *[!0-9]*) ;; *) set -- "$@" "-test.testlogfile=$folder/testlog.txt" ;; esac ;;
 esac
-started=$(date +%s)
+started=0 # goexec.py reads the start of this process from /proc (sh's clock has whole seconds only)
+[ -r /proc/self/stat ] || started=$(date +%s)
 exec 3>&2 2>/dev/null # sh's own word on a binary killed by a signal ("Terminated") is not the binary's
 (exec "$bin" "$@" >>"$out" 2>&1 3>&-)
 code=$?
 exec 2>&3 3>&-
-pkgdir=${PWD#"$root"}
-pkgdir=${pkgdir#/}
 if [ "$code" = 0 ] && [ "$verbose" = 0 ]; then
     # the run's key (ledger.run_key): go's pid and start time
     IFS= read -r stat <"/proc/$PPID/stat" 2>/dev/null || stat=
     run=$PPID-0
     born() { [ $# -ge 20 ] && run=$PPID-${20}; }
     born ${stat##*) }
-    printf '%s\t%s\t%s\t%s\n' "$root" "${pkgdir:-.}" "$started" "$code" >"$out.head"
-    # what the binary prints without the framing: its own lines, not the passing tests' logs
-    if LC_ALL=C awk -v limit=2048 '
+    pkgdir=${PWD#"$root"}
+    pkgdir=${pkgdir#/}
+    # Printed: what the binary prints without the framing (its own lines, not the passing tests' logs),
+    # when short. Spooled for the run's writer: `root pkgdir started code` (ledger.spool), the output.
+    if SIDEKIT_ROOT=$root SIDEKIT_PKGDIR=${pkgdir:-.} SIDEKIT_SPOOL=$out.spool LC_ALL=C awk -v limit=2048 '
+        BEGIN {
+            spool = ENVIRON["SIDEKIT_SPOOL"]; srand()  # srand() answers the seed before: the time, the second time
+            printf "%s\t%s\t%d\t0\n", ENVIRON["SIDEKIT_ROOT"], ENVIRON["SIDEKIT_PKGDIR"], srand() > spool
+        }
+        { print > spool }
         /^[ ]*\026(=== |--- )/ { inlog = 0; next }
         /^\026(PASS|FAIL)$/ { sub(/\026/, ""); keep(); next }
         /^    [A-Za-z0-9_.-]+\.go:[0-9]+: / { inlog = 1; next }
         inlog && /^        / { next }
         { inlog = 0; keep() }
         function keep() { text = text $0 "\n"; if (length(text) > limit) { over = 1; exit } }
-        END { if (over) exit 3; printf "%s", text }' "$out" 2>/dev/null; then
-        cat "$out.head" "$out" >"$out.spool" && mv "$out.spool" "$spool/spool-$run-$$"
-        rm -f "$out" "$out.head"
+        END { if (over) exit 3; printf "%s", text }' "$out" 2>/dev/null && mv "$out.spool" "$spool/spool-$run-$$"; then
+        rm -f "$out"
         if (set -C && true >"$spool/writer-$run") 2>/dev/null; then # the run's one writer
             "$py" -I -S "$here/goexec.py" --write-run "$spool" "$run" "$PPID" </dev/null >/dev/null 2>&1 &
         fi
         exit 0
     fi
-    rm -f "$out.head"
+    rm -f "$out.spool"
 fi
 exec "$py" -I -S "$here/goexec.py" --captured "$out" "$code" "$verbose" "$started"

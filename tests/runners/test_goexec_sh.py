@@ -31,6 +31,7 @@ if [ -n "${FAIL_B:-}" ]; then
     exit 1
 fi
 [ -n "${DIE:-}" ] && kill -"$DIE" $$
+[ -n "${BIG:-}" ] && i=0 && while [ $i -lt 40 ]; do echo "a long line printed by a passing test: $i ......................."; i=$((i + 1)); done
 printf '\026PASS\n'
 """
 
@@ -77,16 +78,23 @@ def test_a_passing_binary_prints_what_it_would_without_the_framing_and_is_cached
     given = f"-test.paniconexit0 -test.v=test2json -test.testlogfile={binary.parent}/testlog.txt\n"
     assert Path(f"{binary}.args").read_text() == given  # go reads the test log: passing packages stay cached
     assert cached(root) == {"p::TestA": "passed"}
+    assert abs(json.loads((root / ".sidekit" / "status.json").read_text())["run"]["started"] - time.time()) < 60
     assert not [n for n in os.listdir(root / ".sidekit" / "go") if n.startswith((".out", "spool-"))]
+
+
+def test_a_passing_binary_with_long_output_is_compacted_by_python(tmp_path: Path) -> None:
+    root, binary = project(tmp_path)
+    done = run(root, binary, BIG="1")
+    head, answer = done.stdout.splitlines()
+    assert done.returncode == 0 and head.startswith("sidekit: go test output (2,655 B) compacted; exit code 0;")
+    assert json.loads(answer)["passed"] == 1
 
 
 def test_a_failing_binary_goes_to_python_and_prints_as_go_would(tmp_path: Path) -> None:
     root, binary = project(tmp_path)
     done = run(root, binary, FAIL_B="1")
     assert done.returncode == 1
-    assert done.stdout == (
-        "printed by the test\n--- FAIL: TestB (0.00s)\n    p_test.go:12: got 1, want 2\nFAIL\n"
-    )
+    assert done.stdout == ("printed by the test\n--- FAIL: TestB (0.00s)\n    p_test.go:12: got 1, want 2\nFAIL\n")
     assert cached(root) == {"p::TestA": "passed", "p::TestB": "failed"}
 
 
