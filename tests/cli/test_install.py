@@ -332,3 +332,25 @@ def test_an_install_without_its_checkout_says_where_the_hook_scripts_come_from(
         "this sidekit is installed without its checkout, so there are no hook scripts to point Claude Code at\n"
         "  fix: git clone the sidekit-hooks repository and run ./install.sh PROJECT_DIR there (or use the plugin form)"
     )
+
+
+def test_uninstall_takes_back_what_the_plugin_set_up(project: Path, home: Path) -> None:
+    from sidekit_hooks.cli import plugin_setup
+
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    exclude = project / ".git" / "info" / "exclude"
+    before = exclude.read_text()
+    plugin_setup.set_up(str(project), "/plugins/sidekit")
+    assert exclude.read_text() != before
+    done = sidekit("uninstall", "--project", str(project), home=home)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        f"sidekit uninstall: {project / '.claude' / 'settings.json'}\n"
+        "  nothing to remove\n"
+        "  .git/info/exclude: removed .sidekit/ .runtime/\n"
+        "  the plugin's setup record is gone (the plugin sets the project up again at its next session)\n"
+    )
+    assert exclude.read_text() == before
+    assert not (project / ".sidekit" / "plugin-setup.json").exists()
+    again = sidekit("uninstall", "--project", str(project), home=home)
+    assert again.stdout == f"sidekit uninstall: {project / '.claude' / 'settings.json'}\n  nothing to remove\n"
