@@ -134,7 +134,7 @@ def _go_test_functions(folder: str) -> dict[str, str]:
         except OSError:
             continue
         for number, line in enumerate(text.splitlines(), 1):
-            func = GO_TEST_FUNC.match(line)
+            func = GO_TEST_FUNC.match(line) if line.startswith("func ") else None
             if func:
                 found.setdefault(func.group(1), f"{name}:{number}")
     return found

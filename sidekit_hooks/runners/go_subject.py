@@ -64,7 +64,7 @@ def _scan_test(folder: str, test_file: str, line: int) -> tuple[str, str] | None
     if start < 0:
         return None
     end = line if start != line - 1 else _end_of(lines, start)  # a bare t.Fail(): the whole function
-    params = set(TEST_PARAM.findall("\n".join(lines[start:end])))
+    params = {name for text in lines[start:end] if "*testing." in text for name in TEST_PARAM.findall(text)}
     chosen: tuple[str, str] | None = None
     for text in lines[start + 1 : end] if end > start + 1 else []:
         if "(" not in text:  # most lines of a table-driven test's table: no call to look for
@@ -120,7 +120,7 @@ def _scan(folder: str) -> tuple[str, dict[str, str], dict[str, list[str]]]:
         for number, text in enumerate(lines, 1):
             if not package and text.startswith("package "):
                 package = text.split()[1] if len(text.split()) > 1 else ""
-            found = FUNC_DEF.match(text)
+            found = FUNC_DEF.match(text) if text.startswith("func ") else None
             if found:
                 defined.setdefault(found.group(1), f"{name}:{number}")
     return package, defined, tests

@@ -40,9 +40,10 @@ if [ -z "$root" ] || [ -L "$root/.sidekit" ] || [ -L "$spool" ] || [ "${PWD#"$ro
 fi
 [ -d "$spool" ] || mkdir -p "$spool" 2>/dev/null
 out=$spool/.out-$$
-set -C # never through a file or link already there
-if ! true 2>/dev/null >"$out"; then
+set -C # created here, never through a file or link already there (awk then writes the spool in place)
+if ! { true >"$out" && true >"$out.spool"; } 2>/dev/null; then
     set +C
+    rm -f "$out"
     exec "$py" -I -S "$here/goexec.py" "$bin" "$@"
 fi
 set +C
@@ -86,13 +87,14 @@ if [ "$code" = 0 ] && [ "$verbose" = 0 ]; then
         inlog && /^        / { next }
         { inlog = 0; keep() }
         function keep() { text = text $0 "\n"; if (length(text) > limit) { over = 1; exit } }
-        END { if (over) exit 3; printf "%s", text }' "$out" 2>/dev/null && mv "$out.spool" "$spool/spool-$run-$$"; then
+        END { if (over) exit 3; printf "%s", text }' "$out" 2>/dev/null; then
+        mv "$out.spool" "$spool/spool-$run-$$" 2>/dev/null || rm -f "$out.spool" # printed: never twice
         rm -f "$out"
         if (set -C && true >"$spool/writer-$run") 2>/dev/null; then # the run's one writer
             "$py" -I -S "$here/goexec.py" --write-run "$spool" "$run" "$PPID" </dev/null >/dev/null 2>&1 &
         fi
         exit 0
     fi
-    rm -f "$out.spool"
 fi
+rm -f "$out.spool"
 exec "$py" -I -S "$here/goexec.py" --captured "$out" "$code" "$verbose" "$started"
