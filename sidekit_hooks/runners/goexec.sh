@@ -6,10 +6,12 @@
 # under the project's `.sidekit/go/`. A passing binary without -v: what it would have printed (the
 # framing and the passing tests' logs taken out) is printed as it is, when short, and the output is
 # spooled for the run's one cache writer (a Python started once per run, detached, by the first such
-# binary; see ledger.spool). Anything else (a failure, -v, long or odd output, no project folder, a
-# link where .sidekit is): goexec.py reads the kept output (the binary is not run again) and prints
-# it or the compact answer, and ends with the binary's status. An exit status above 128 is taken as
-# the signal it names (sh cannot tell the two apart).
+# binary; see ledger.spool). A failure, -v, or long output: goexec.py reads the kept output (the
+# binary is not run again), prints it or the compact answer, and ends with the binary's status (one
+# above 128 is taken as the signal it names: sh cannot tell the two apart). No usable project folder
+# (none found, a link where .sidekit is, a name already taken): goexec.py runs the binary itself.
+# SIDEKIT_RAW=1 and runs whose output is the point (-test.list, -test.bench, -test.fuzz, and go's own
+# -json framing): the binary as it is.
 py=$1
 here=${0%/*}
 shift
