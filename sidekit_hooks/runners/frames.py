@@ -71,7 +71,7 @@ def go_failure(
                 kind, message = "runtime error", message[len("runtime error:") :].strip()
             return with_shape({"type": kind, "message": message, "at": at, "frames": frames[:MAX_FRAMES]})
     for index, line in enumerate(lines):
-        found = GO_LOG.match(line.rstrip("\n"))
+        found = GO_LOG.match(line.rstrip("\n")) if ".go:" in line else None
         if found:
             path = found.group(1) if "/" in found.group(1) else prefix + found.group(1)
             message = " ".join([found.group(3).strip(), *_go_continued(lines[index + 1 :], line)]).strip()
@@ -110,6 +110,14 @@ def _go_continued(lines: list[str], first: str) -> list[str]:
 _TEST_LINES: dict[str, dict[str, str]] = {}
 
 
+def forget_go_sources() -> None:
+    """A new run: the test files may have changed since the last one this process read."""
+    from sidekit_hooks.runners import go_subject
+
+    _TEST_LINES.clear()
+    go_subject.forget()
+
+
 def go_test_line(folder: str, test: str) -> str:
     """`file_test.go:NN` of `func TestX(` for test `TestX/sub` in the package's folder, else ''."""
     name = test.split("/", 1)[0]
@@ -121,19 +129,11 @@ def go_test_line(folder: str, test: str) -> str:
 
 
 def _go_test_functions(folder: str) -> dict[str, str]:
-    from sidekit_hooks.core import safepath
+    from sidekit_hooks.runners import go_subject  # reads the package's files once for both
 
     found: dict[str, str] = {}
-    try:
-        names = sorted(n for n in os.listdir(folder) if n.endswith("_test.go"))
-    except OSError:
-        return found
-    for name in names[:200]:
-        try:  # regular files only: never blocking on a FIFO a repository planted there
-            text = safepath.read_bytes(os.path.join(folder, name)).decode("utf-8", "replace")
-        except OSError:
-            continue
-        for number, line in enumerate(text.splitlines(), 1):
+    for name, lines in go_subject.test_files(folder).items():
+        for number, line in enumerate(lines, 1):
             func = GO_TEST_FUNC.match(line) if line.startswith("func ") else None
             if func:
                 found.setdefault(func.group(1), f"{name}:{number}")

@@ -155,7 +155,7 @@ def parse_framed(text: str, package: str) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = [{"Action": "start", "Package": package}]
     current = ""
     for line in text.splitlines(keepends=True):
-        found = FRAMING.match(line.rstrip("\n"))
+        found = FRAMING.match(line.rstrip("\n")) if "\x16" in line else None
         if found:
             head, name, elapsed = found.group(1), found.group(2).strip(), found.group(3)
             if head.startswith("==="):
@@ -224,6 +224,7 @@ def from_events(
     """Cache records from go test events: tests, and the packages that failed without a failing test."""
     from sidekit_hooks.runners import frames
 
+    frames.forget_go_sources()
     packages: dict[str, _Package] = {}
     stray: list[str] = []
     for event in events:

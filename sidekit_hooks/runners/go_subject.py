@@ -9,8 +9,8 @@ package). Calls that hand over the test's `t` (assertion helpers) and method cal
 placed at that function's definition, so failures of one broken function cluster together, and
 the test line stays in `checks` ("ToSnake, asserted at strcase_test.go:26").
 
-Only files of the package's folder are read (regular files, no links, at most MAX_FILES), once per
-folder and process. Nothing found: the failure is left as it was.
+Only files of the package's folder are read (regular files, no links, at most MAX_FILES of each
+kind), once per folder and run (`forget` at each run's start). Nothing found: the failure is left as it was.
 """
 
 from __future__ import annotations
@@ -92,6 +92,17 @@ def _end_of(lines: list[str], start: int) -> int:
     return next((i for i in range(start + 1, len(lines)) if lines[i].startswith("}")), len(lines))
 
 
+def forget() -> None:
+    """Drop what was read: each run reads the sources as they are then (a long-lived MCP server runs many)."""
+    _FOLDERS.clear()
+    _SUBJECTS.clear()
+
+
+def test_files(folder: str) -> dict[str, list[str]]:
+    """The lines of the package's `_test.go` files (the first MAX_FILES by name), read once."""
+    return _folder(folder)[2]
+
+
 def _folder(folder: str) -> tuple[str, dict[str, str], dict[str, list[str]]]:
     """(package name, function -> `file.go:NN` in non-test files, test file -> its lines), cached."""
     if folder not in _FOLDERS:
@@ -106,10 +117,11 @@ def _scan(folder: str) -> tuple[str, dict[str, str], dict[str, list[str]]]:
     defined: dict[str, str] = {}
     tests: dict[str, list[str]] = {}
     try:
-        names = sorted(n for n in os.listdir(folder) if n.endswith(".go"))[:MAX_FILES]
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".go"))
     except OSError:
         return package, defined, tests
-    for name in names:
+    tested = [n for n in names if n.endswith("_test.go")][:MAX_FILES]
+    for name in tested + [n for n in names if not n.endswith("_test.go")][:MAX_FILES]:
         try:  # regular files only: never blocking on a FIFO a repository planted there
             lines = safepath.read_bytes(os.path.join(folder, name)).decode("utf-8", "replace").splitlines()
         except OSError:

@@ -233,4 +233,7 @@ def _report(test: str, depth: int, failed: dict[str, float], logs: dict[str, lis
 
 if __name__ == "__main__":  # run as a file (`python -I -S .../runners/goexec.py`): find our package by path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    sys.exit(main(sys.argv[1:]))
+    status = main(sys.argv[1:])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)  # all said and written: no interpreter teardown (go waits for this process)

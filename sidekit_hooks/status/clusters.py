@@ -31,11 +31,21 @@ _NORMALIZERS = (
 )
 
 
+_NORMALIZED: dict[str, str] = {}  # one run's messages are normalized for its shapes, its clusters and variants
+NORMALIZED_KEPT = 4096
+
+
 def normalize(message: str) -> str:
     """The message with addresses, quoted values and numbers replaced, so variants can be counted."""
+    found = _NORMALIZED.get(message)
+    if found is not None:
+        return found
+    found = message
     for pattern, replacement in _NORMALIZERS:
-        message = pattern.sub(replacement, message)
-    return message
+        found = pattern.sub(replacement, found)
+    if len(_NORMALIZED) < NORMALIZED_KEPT:
+        _NORMALIZED[message] = found
+    return found
 
 
 def key_of(failure: dict[str, Any], phase: str) -> tuple[str, ...]:

@@ -143,3 +143,24 @@ def test_the_cluster_brief_shows_where_it_was_asserted() -> None:
     found = clusters.build([clusters.Member("p::TestA", dict(failure)), clusters.Member("p::TestB", dict(failure))])
     brief = shape.brief(found[0], 80)
     assert (brief["at"], brief["checks"], brief["affected"]) == ("a.go:5", "F, asserted at a_test.go:9", 2)
+
+
+def test_each_run_reads_the_sources_as_they_are_then(tmp_path: Path) -> None:
+    """A long-lived process (the MCP server runs `test` in-process) sees an edit made between runs."""
+    from sidekit_hooks.runners import go
+
+    folder = package(tmp_path)
+    events = [
+        {"Action": "run", "Package": "caseconv", "Test": "TestToSnake"},
+        {"Action": "output", "Package": "caseconv", "Test": "TestToSnake", "Output": "    caseconv_test.go:11: no\n"},
+        {"Action": "fail", "Package": "caseconv", "Test": "TestToSnake"},
+        {"Action": "fail", "Package": "caseconv"},
+    ]
+
+    def at() -> str:
+        result = go.from_events(events, str(tmp_path), 0.0, 1, lambda name: name)
+        return str(result.tests["caseconv::TestToSnake"]["f"]["at"])
+
+    assert at() == "caseconv/caseconv.go:5"
+    (folder / "caseconv.go").write_text(CONV.replace("func ToSnake", "// moved down\n\nfunc ToSnake"))
+    assert at() == "caseconv/caseconv.go:7"
