@@ -1,16 +1,18 @@
 """The project function a Go test failure is about, when the failure carries no stack.
 
 `t.Errorf` and `t.Fail()` print no stack: the failure's only spot is in a `_test.go` file (the
-assertion line, or for a bare `t.Fail()` the test function's line). A text scan finds the function the
-assertion checks: in the enclosing function of the test file, the last call (the outermost on its line),
-at or before the failing line (to the function's end when there is no line), of a package-level function
-defined in the package's own non-test files (`Name(`, or `pkg.Name(` from an external `pkg_test`
-package). Calls that hand over the test's `t` (assertion helpers) and method calls are not the subject. The failure is then
-placed at that function's definition, so failures of one broken function cluster together, and
-the test line stays in `checks` ("ToSnake, asserted at strcase_test.go:26").
+assertion line, or for a bare `t.Fail()` the test function's line). A text scan finds the function
+the assertion checks: in the enclosing function of the test file, the last call (the outermost on
+its line), at or before the failing line (to the function's end when there is no line), of a
+package-level function defined in the package's own non-test files (`Name(`, or `pkg.Name(` from an
+external `pkg_test` package). Calls handed the test's `t` (assertion helpers) and method calls are
+not the subject. The failure is then placed at that function's definition, so failures of one
+broken function cluster together, and the test line stays in `checks` ("ToSnake, asserted at
+strcase_test.go:26").
 
 Only files of the package's folder are read (regular files, no links, at most MAX_FILES of each
-kind), once per folder and run (`forget` at each run's start). Nothing found: the failure is left as it was.
+kind), once per folder and run (`forget` at each run's start). Nothing found: the failure is left as
+it was.
 """
 
 from __future__ import annotations

@@ -58,8 +58,10 @@ while [ "$n" -gt 0 ]; do # the arguments without -test.v, then the framing
 done
 set -- "$@" -test.v=test2json
 folder=${bin%/*}
-case ${folder##*/} in # go's work folder (b001): where go reads the test log, so passing packages stay cached
-b*[0-9]) [ "$logged" = 1 ] || case ${folder##*/b} in *[!0-9]*) ;; *) set -- "$@" "-test.testlogfile=$folder/testlog.txt" ;; esac ;;
+number=${folder##*/b}
+case $logged/${folder##*/}/$number in # go's work folder (b001): go reads the test log there (passing packages cached)
+0/b*/*[!0-9]* | 0/b*/) ;;
+0/b*) set -- "$@" "-test.testlogfile=$folder/testlog.txt" ;;
 esac
 started=0 # goexec.py reads the start of this process from /proc (sh's clock has whole seconds only)
 [ -r /proc/self/stat ] || started=$(date +%s)

@@ -31,7 +31,11 @@ if [ -n "${FAIL_B:-}" ]; then
     exit 1
 fi
 [ -n "${DIE:-}" ] && kill -"$DIE" $$
-[ -n "${BIG:-}" ] && i=0 && while [ $i -lt 40 ]; do echo "a long line printed by a passing test: $i ......................."; i=$((i + 1)); done
+i=0
+while [ -n "${BIG:-}" ] && [ $i -lt 40 ]; do
+    echo "a long line printed by a passing test: $i ......................."
+    i=$((i + 1))
+done
 printf '\026PASS\n'
 """
 
