@@ -1,11 +1,13 @@
-"""`go test -exec '<python> -P -m sidekit_hooks.runners.goexec'`: one package's test binary, compacted.
+"""One package's test binary, compacted: what runners/goexec.sh hands over (go runs that sh wrapper).
 
-go runs `goexec BINARY ARGS...` in the package's folder. The binary runs with `-test.v=test2json`
-(the framing `go test -json` reads), its output is kept under `.sidekit/go/`, and its tests go into
-the shared cache. When what the binary would have printed is short (<= SHORT bytes) it is printed as
-it was; otherwise two lines: what happened and where the raw output is, then the compact answer.
-The exit status is the binary's own (a signal is re-raised), so go's verdict and exit code are
-unchanged. Anything unexpected here: the output is printed as it was.
+`goexec.py --captured FILE STATUS VERBOSE STARTED`: the binary ran in the sh wrapper with
+`-test.v=test2json` (the framing `go test -json` reads), its output is in FILE (under `.sidekit/go/`).
+`goexec.py BINARY ARGS...` (the wrapper found no usable project folder): the binary runs here. Either
+way its tests go into the shared cache. When what the binary would have printed is short (<= SHORT
+bytes, for the whole run) it is printed as it was; otherwise two lines: what happened and where the
+raw output is, then the compact answer. The exit status is the binary's own (a signal is re-raised),
+so go's verdict and exit code are unchanged. Anything unexpected here: the output is printed as it
+was. `goexec.py --write-run FOLDER RUN PARENT`: the run's one cache writer (ledger.spool), detached.
 """
 
 from __future__ import annotations
