@@ -36,7 +36,8 @@ def rows(ctx: BenchContext) -> list[Row]:
         if ctx.time_left() < 10:
             found.append(Row("runners", f"{name}: compacted", "skipped: out of time"))
             continue
-        with tempfile.TemporaryDirectory() as folder:
+        # ignore_cleanup_errors: the run's detached cache writer may still be writing in the project
+        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as folder:
             try:
                 project, env = setup(Path(folder))
             except (OSError, subprocess.SubprocessError, RuntimeError) as exc:
