@@ -1,0 +1,103 @@
+"""The writer of one compacted `cargo test` run: once cargo has ended, the whole run into the cache.
+
+cargo_tee.sh leaves each unit of the run (a test binary, a doc-test run) in
+`.sidekit/cargo/run-<cargo pid>-<start>/`: N.head (cargo's `Running` line), N.out (its output), N.meta
+(kind, exit status, source). The run's first speaker starts this writer detached (`python -I -S FILE
+RUN_FOLDER`); it waits for that cargo process to end, parses the units as cargo's own output once
+(runners/cargo.parse), merges the result into the cache and removes the folder. Off the run's path:
+nothing here is waited for.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+
+WAIT = 3600.0  # seconds to wait for cargo to end before writing what there is
+POLL = 0.1
+STALE = 86_400.0  # run folders older than this (their writer died) are removed
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: cargo_run RUN_FOLDER", file=sys.stderr)
+        return 2
+    folder = os.path.abspath(argv[0])
+    pid, _, started = os.path.basename(folder).removeprefix("run-").partition("-")
+    deadline = time.time() + WAIT
+    while time.time() < deadline and _alive(pid, started):
+        time.sleep(POLL)
+    write(folder)
+    return 0
+
+
+def write(folder: str) -> None:
+    """The run in `folder` into the cache of the workspace it lies in (`<root>/.sidekit/cargo/run-…`)."""
+    from sidekit_hooks.runners import cargo, store
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(folder)))
+    text, code, started = units(folder)
+    if started:
+        result = cargo.parse(text, root, started, code, "")
+        store.save(root, result, compact=os.path.exists(os.path.join(folder, "compact")))
+    shutil.rmtree(folder, ignore_errors=True)
+    forget_old(os.path.dirname(folder))
+
+
+def units(folder: str) -> tuple[str, int, float]:
+    """(the run's output as cargo would have printed it, cargo's exit code, when its first unit ended)."""
+    numbers = sorted(int(name[:-5]) for name in os.listdir(folder) if name.endswith(".meta") and name[:-5].isdigit())
+    parts: list[str] = []
+    code, started = 0, 0.0
+    for number in numbers:
+        base = os.path.join(folder, str(number))
+        try:
+            with open(base + ".meta", encoding="utf-8", errors="replace") as handle:
+                fields = handle.read().rstrip("\n").split("\t")
+            for suffix in (".head", ".out"):
+                with open(base + suffix, encoding="utf-8", errors="replace") as handle:
+                    parts.append(handle.read())
+            started = started or os.path.getmtime(base + ".head")
+        except OSError:
+            continue
+        if fields[1:2] != ["0"]:
+            code = 101  # cargo's own code for a failed test target
+    return "".join(parts), code, started
+
+
+def forget_old(state: str) -> None:
+    """Run folders whose writer never came (older than a day), and raw outputs past the newest kept."""
+    from sidekit_hooks.runners.store import KEEP_RAW
+
+    cutoff = time.time() - STALE
+    raws = []
+    for entry in os.scandir(state):
+        try:
+            if entry.name.startswith("run-") and entry.is_dir(follow_symlinks=False):
+                if entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    shutil.rmtree(entry.path, ignore_errors=True)
+            elif entry.name.startswith("raw-") and entry.name.endswith(".txt"):
+                raws.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
+        except OSError:
+            continue
+    for _, path in sorted(raws)[:-KEEP_RAW]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def _alive(pid: str, started: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            fields = handle.read().rpartition(")")[2].split()
+    except OSError:
+        return False
+    return fields[19] == started and fields[0] != "Z"
+
+
+if __name__ == "__main__":  # run as a file (`python -I -S .../runners/cargo_run.py`): find our package by path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    sys.exit(main(sys.argv[1:]))
