@@ -118,8 +118,8 @@ def tee_script() -> str:
 def _rustdoc_wrapper(project: str) -> str:
     """`.sidekit/cargo/rustdoc` in the project: cargo's rustdoc for a compacted run ('' when it cannot
     be written). It runs the doc tests through cargo_tee.sh; rustdoc itself is found on PATH."""
-    import shutil
     import shlex
+    import shutil
 
     if not shutil.which("rustdoc"):
         return ""

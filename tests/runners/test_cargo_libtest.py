@@ -168,12 +168,14 @@ def test_the_runner_and_rustdoc_are_appended_unless_the_command_has_its_own(
     assert found == (None if mode is None else words + appended(mode, str(wrapper), quiet))
     if mode is not None:
         assert wrapper.read_text() == (
-            f"#!/bin/sh\nexec /bin/sh {Path(cargo.__file__).parent / 'cargo_tee.sh'} doc {sys.executable} - \"$@\"\n"
+            f'#!/bin/sh\nexec /bin/sh {Path(cargo.__file__).parent / "cargo_tee.sh"} doc {sys.executable} - "$@"\n'
         )
         assert os.access(wrapper, os.X_OK)
 
 
-def test_a_rustdoc_the_project_or_the_environment_names_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_rustdoc_the_project_or_the_environment_names_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
     monkeypatch.setenv("RUSTDOC", "/opt/rustdoc")
     assert cargo.compact_words(["cargo", "test"], str(tmp_path)) == ["cargo", "test", *appended("f")]

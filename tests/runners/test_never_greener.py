@@ -77,12 +77,16 @@ def test_go_is_never_greener(tmp_path: Path, case: str) -> None:
 CARGO_TOML = '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n'
 CARGO_LIB = "pub fn add(a: i32, b: i32) -> i32 { a + b }\n"
 CARGO_TEST = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 3); }\n}\n"
-CARGO_CASES = {
+CARGO_CASES: dict[str, tuple[dict[str, str | None], str, int]] = {
     "compile error": ({"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + c }\n"}, "", 101),
     "panic": ({"src/lib.rs": CARGO_LIB + "#[test]\nfn boom() { let v: Vec<i32> = vec![]; let _ = v[3]; }\n"}, "", 101),
     "crash": ({"src/lib.rs": CARGO_LIB + "#[test]\nfn aborts() { std::process::abort(); }\n"}, "", 101),
-    "failing doc test": ({"src/lib.rs": "/// ```\n/// assert_eq!(c::add(1, 2), 4);\n/// ```\n" + CARGO_LIB + CARGO_TEST}, "", 101),
-    "compile error in a test target": ({"tests/api.rs": "#[test]\nfn api() { let x: i32 = \"no\"; }\n"}, "", 101),
+    "failing doc test": (
+        {"src/lib.rs": "/// ```\n/// assert_eq!(c::add(1, 2), 4);\n/// ```\n" + CARGO_LIB + CARGO_TEST},
+        "",
+        101,
+    ),
+    "compile error in a test target": ({"tests/api.rs": '#[test]\nfn api() { let x: i32 = "no"; }\n'}, "", 101),
     "panic outside tests": (
         {
             "Cargo.toml": CARGO_TOML + '\n[[test]]\nname = "plain"\nharness = false\n',
