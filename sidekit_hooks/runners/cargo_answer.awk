@@ -1,6 +1,6 @@
 # One answer for the units (test binaries, doc-test runs) of a compacted `cargo test` that one
-# speaker prints (see cargo_tee.sh). Files come in threes: N.meta (kind, exit status, source),
-# N.head (the line cargo would have printed), N.out (what the unit printed).
+# speaker prints (see cargo_tee.sh). Files come in threes: RUN.N.meta (kind, exit status, source),
+# RUN.N.head (the line cargo would have printed), RUN.N.out (what the unit printed).
 #
 # When everything printed so far plus these units stays within SHORT bytes: exit 3, and the caller
 # prints them as they were. Otherwise print two lines, as runners/answer.compacted does: what
@@ -8,7 +8,7 @@
 # lines, a unit that ended without one (abort, a panic outside any test) as a build error with its
 # last words, and the failures grouped by where they panicked and the first word of the message
 # (status/clusters.py's grouping for a failure with a line). The cache is written after the run, in
-# Python, from the same files (cargo_run.py). Variables: printed, root, base, run, state.
+# Python, from the same files (cargo_run.py). Variables: printed, root, run (the files' prefix), state.
 
 BEGIN {
     SHORT = 2048
@@ -191,7 +191,7 @@ function stamp(    now, days, secs, year, month, day, era, doe, yoe, doy, mp) {
 
 END {
     if (printed + bytes <= SHORT) {
-        print printed + bytes > (run "/printed")
+        print printed + bytes > (run ".printed")
         exit 3
     }
     reds = 0
@@ -212,7 +212,7 @@ END {
     }
     close(raw)
     shown = raw
-    if (base != "" && index(raw, base "/") == 1) shown = substr(raw, length(base) + 2)
+    if (index(raw, root "/") == 1) shown = substr(raw, length(root) + 2) # where the agent runs cargo, mostly
     head = "sidekit: cargo test output (" thousands(bytes) " B) compacted; exit code " status "; all of it: " shown
     head = head " (prefix the command with SIDEKIT_RAW=1 to see it raw)"
     answer = "{\"runner\":\"cargo\",\"exit\":" status
@@ -226,8 +226,8 @@ END {
     if (budget < 200) budget = 200
     print head
     print with_clusters(answer, budget)
-    print printed + length(head) + 1 + length(answer) > (run "/printed")
-    printf "" > (run "/compact")
+    print printed + length(head) + 1 + length(answer) > (run ".printed")
+    printf "" > (run ".compact")
 }
 
 function run_pid(    name) {

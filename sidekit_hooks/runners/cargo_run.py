@@ -1,58 +1,69 @@
 """The writer of one compacted `cargo test` run: once cargo has ended, the whole run into the cache.
 
-cargo_tee.sh leaves each unit of the run (a test binary, a doc-test run) in
-`.sidekit/cargo/run-<cargo pid>-<start>/`: N.head (cargo's `Running` line), N.out (its output), N.meta
-(kind, exit status, source). The run's first speaker starts this writer detached (`python -I -S FILE
-RUN_FOLDER`); it waits for that cargo process to end, parses the units as cargo's own output once
-(runners/cargo.parse), merges the result into the cache and removes the folder. Off the run's path:
-nothing here is waited for.
+cargo_tee.sh leaves each unit of the run (a test binary, a doc-test run) in `.sidekit/cargo/` as
+RUN.N.head (cargo's `Running` line), RUN.N.out (its output) and RUN.N.meta (kind, exit status,
+source), RUN being `run-<cargo pid>-<start>`. The run's first speaker starts this writer detached
+(`python -I -S FILE .sidekit/cargo/RUN`); it waits for that cargo process to end, parses the units as
+cargo's own output once (runners/cargo.parse), merges the result into the cache and removes the
+run's files. Off the run's path: nothing here is waited for.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import time
 
 WAIT = 3600.0  # seconds to wait for cargo to end before writing what there is
 POLL = 0.1
-STALE = 86_400.0  # run folders older than this (their writer died) are removed
+STALE = 86_400.0  # run files older than this (their writer died) are removed
 
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: cargo_run RUN_FOLDER", file=sys.stderr)
+        print("usage: cargo_run .sidekit/cargo/RUN", file=sys.stderr)
         return 2
-    folder = os.path.abspath(argv[0])
-    pid, _, started = os.path.basename(folder).removeprefix("run-").partition("-")
+    run = os.path.abspath(argv[0])
+    pid, _, started = os.path.basename(run).removeprefix("run-").partition("-")
     deadline = time.time() + WAIT
     while time.time() < deadline and _alive(pid, started):
         time.sleep(POLL)
-    write(folder)
+    write(run)
     return 0
 
 
-def write(folder: str) -> None:
-    """The run in `folder` into the cache of the workspace it lies in (`<root>/.sidekit/cargo/run-…`)."""
+def write(run: str) -> None:
+    """The run (`<root>/.sidekit/cargo/run-…`, its files' prefix) into the cache of `<root>`."""
     from sidekit_hooks.runners import cargo, store
 
-    root = os.path.dirname(os.path.dirname(os.path.dirname(folder)))
-    text, code, started = units(folder)
+    state = os.path.dirname(run)
+    root = os.path.dirname(os.path.dirname(state))
+    text, code, started = units(run)
     if started:
         result = cargo.parse(text, root, started, code, "")
-        store.save(root, result, compact=os.path.exists(os.path.join(folder, "compact")))
-    shutil.rmtree(folder, ignore_errors=True)
-    forget_old(os.path.dirname(folder))
+        store.save(root, result, compact=os.path.exists(run + ".compact"))
+    prefix = os.path.basename(run) + "."
+    for name in os.listdir(state):
+        if name.startswith(prefix):
+            try:
+                os.unlink(os.path.join(state, name))
+            except OSError:
+                pass
+    forget_old(state)
 
 
-def units(folder: str) -> tuple[str, int, float]:
+def units(run: str) -> tuple[str, int, float]:
     """(the run's output as cargo would have printed it, cargo's exit code, when its first unit ended)."""
-    numbers = sorted(int(name[:-5]) for name in os.listdir(folder) if name.endswith(".meta") and name[:-5].isdigit())
+    prefix = os.path.basename(run) + "."
+    numbers = sorted(
+        int(number)
+        for name in os.listdir(os.path.dirname(run))
+        if name.startswith(prefix) and name.endswith(".meta") and (number := name[len(prefix) : -5]).isdigit()
+    )
     parts: list[str] = []
     code, started = 0, 0.0
     for number in numbers:
-        base = os.path.join(folder, str(number))
+        base = f"{run}.{number}"
         try:
             with open(base + ".meta", encoding="utf-8", errors="replace") as handle:
                 fields = handle.read().rstrip("\n").split("\t")
@@ -68,16 +79,16 @@ def units(folder: str) -> tuple[str, int, float]:
 
 
 def forget_old(state: str) -> None:
-    """Run folders whose writer never came (older than a day), and raw outputs past the newest kept."""
+    """Run files whose writer never came (older than a day), and raw outputs past the newest kept."""
     from sidekit_hooks.runners.store import KEEP_RAW
 
     cutoff = time.time() - STALE
     raws = []
     for entry in os.scandir(state):
         try:
-            if entry.name.startswith("run-") and entry.is_dir(follow_symlinks=False):
+            if entry.name.startswith("run-"):
                 if entry.stat(follow_symlinks=False).st_mtime < cutoff:
-                    shutil.rmtree(entry.path, ignore_errors=True)
+                    os.unlink(entry.path)
             elif entry.name.startswith("raw-") and entry.name.endswith(".txt"):
                 raws.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
         except OSError:

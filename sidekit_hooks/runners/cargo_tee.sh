@@ -5,7 +5,7 @@
 #   sh cargo_tee.sh bin PYTHON MODE BINARY ARGS...     MODE letters: f = fail-fast, d = doc tests may follow
 #   sh cargo_tee.sh doc PYTHON MODE RUSTDOC-ARGS...
 #
-# The unit's output goes to a file under .sidekit/cargo/run-<cargo pid>-<start>/. A unit holds its
+# The unit's output goes to .sidekit/cargo/run-<cargo pid>-<start>.<N>.out. A unit holds its
 # output while a later one will speak for the run: a doc-test run (always last) or a red binary when
 # cargo stops at it (fail-fast). The speaker prints everything held as it was (2 KB at most, cargo's
 # `Running` lines written back), else one compact answer for all of it (cargo_answer.awk) and where
@@ -65,15 +65,15 @@ started_at ${stat##*) } || as_is "$@"
 set +f
 state=$root/.sidekit/cargo
 run=$state/run-$PPID-$started
-for folder in "$root/.sidekit" "$state" "$run"; do # never through a link out of the project
+for folder in "$root/.sidekit" "$state"; do # never through a link out of the project
     [ -L "$folder" ] && as_is "$@"
     [ -d "$folder" ] || mkdir "$folder" 2>/dev/null || [ -d "$folder" ] || as_is "$@"
 done
 
 n=0
-[ -f "$run/seq" ] && read -r n <"$run/seq"
+[ -f "$run.seq" ] && read -r n <"$run.seq"
 n=$((n + 1))
-printf '%s\n' "$n" >"$run/seq"
+printf '%s\n' "$n" >"$run.seq"
 
 # What cargo would have printed before the unit's output (term.quiet keeps it from doing so)
 if [ "$kind" = bin ]; then
@@ -94,22 +94,22 @@ else
     done
     header="   Doc-tests $label"
 fi
-printf '%s\n' "$header" >"$run/$n.head"
+printf '%s\n' "$header" >"$run.$n.head"
 
 caught=
 trap 'caught=TERM' TERM
 trap 'caught=INT' INT
 trap 'caught=HUP' HUP
-if [ "$kind" = doc ]; then rustdoc "$@" >"$run/$n.out" 2>&1; else "$@" >"$run/$n.out" 2>&1; fi
+if [ "$kind" = doc ]; then rustdoc "$@" >"$run.$n.out" 2>&1; else "$@" >"$run.$n.out" 2>&1; fi
 code=$?
-printf '%s\t%s\t%s\n' "$kind" "$code" "$label" >"$run/$n.meta"
+printf '%s\t%s\t%s\n' "$kind" "$code" "$label" >"$run.$n.meta"
 
 # Does a later unit speak for this one? A doc-test run of this package, when it has a plain lib
-# (asked once per package and run: the answer is kept in $run/lib).
+# (asked once per package and run: the answer is kept in $run.lib).
 doc_follows=
 case $kind$mode in bin*d*)
     known= answer=
-    [ -f "$run/lib" ] && IFS='	' read -r known answer <"$run/lib"
+    [ -f "$run.lib" ] && IFS='	' read -r known answer <"$run.lib"
     if [ "$known" = "$PWD" ]; then
         doc_follows=$answer
     else
@@ -120,7 +120,7 @@ case $kind$mode in bin*d*)
             *doctest* | *crate-type* | *crate_type* | *proc-macro* | *autolib*) doc_follows= && break ;;
             esac
         done 2>/dev/null <Cargo.toml
-        printf '%s\t%s\n' "$PWD" "$doc_follows" >"$run/lib"
+        printf '%s\t%s\n' "$PWD" "$doc_follows" >"$run.lib"
     fi
     ;;
 esac
@@ -130,29 +130,28 @@ if [ "$code" != 0 ]; then case $mode in *f*) speak=1 ;; esac; fi
 
 if [ -n "$speak" ]; then
     first=1 printed=0 unit=
-    [ -f "$run/spoken" ] && read -r first <"$run/spoken"
-    [ -f "$run/printed" ] && read -r printed <"$run/printed"
-    base=$(cd -P "/proc/$PPID/cwd" 2>/dev/null && pwd -P)
+    [ -f "$run.spoken" ] && read -r first <"$run.spoken"
+    [ -f "$run.printed" ] && read -r printed <"$run.printed"
     set --
     unit=$first
     while [ "$unit" -le "$n" ]; do
-        set -- "$@" "$run/$unit.meta" "$run/$unit.head" "$run/$unit.out"
+        set -- "$@" "$run.$unit.meta" "$run.$unit.head" "$run.$unit.out"
         unit=$((unit + 1))
     done
-    LC_ALL=C awk -v printed="$printed" -v root="$root" -v base="$base" -v run="$run" -v state="$state" \
+    LC_ALL=C awk -v printed="$printed" -v root="$root" -v run="$run" -v state="$state" \
         -f "$here/cargo_answer.awk" "$@"
     if [ $? = 3 ]; then # short: as it was
         set --
         unit=$first
         while [ "$unit" -le "$n" ]; do
-            set -- "$@" "$run/$unit.head" "$run/$unit.out"
+            set -- "$@" "$run.$unit.head" "$run.$unit.out"
             unit=$((unit + 1))
         done
         cat "$@"
     fi
-    printf '%s\n' "$((n + 1))" >"$run/spoken"
-    if [ ! -f "$run/writer" ]; then # the run's writer: waits for cargo to end, then caches every unit
-        : >"$run/writer"
+    printf '%s\n' "$((n + 1))" >"$run.spoken"
+    if [ ! -f "$run.writer" ]; then # the run's writer: waits for cargo to end, then caches every unit
+        : >"$run.writer"
         detach=
         command -v setsid >/dev/null 2>&1 && detach=setsid
         $detach "$python" -I -S "$here/cargo_run.py" "$run" </dev/null >/dev/null 2>&1 &

@@ -146,7 +146,7 @@ def test_the_writer_caches_the_whole_run_once_cargo_has_ended(project: Path) -> 
     deadline = time.time() + 20
     while time.time() < deadline and list(folder.glob("run-*")):
         time.sleep(0.1)
-    assert list(folder.glob("run-*")) == []
+    assert list(folder.glob("run-*")) == []  # every file of the run, once cached
     found = subprocess.run(
         [sys.executable, "-m", "sidekit_hooks.cli", "status"],
         cwd=project,
