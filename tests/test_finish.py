@@ -19,6 +19,7 @@ from sidekit_hooks import detectors, finish, hook
 from sidekit_hooks.core import background, later
 from sidekit_hooks.nudges.findings import Finding
 from testing.hooks import context_of, edit, payload
+from testing.near_copy import NEW_SLUG, SLUGIFY
 
 
 class SlowInAHook:
@@ -208,24 +209,3 @@ def test_what_needs_the_environment_waits_for_it_and_is_delivered_once_it_is_rea
     assert context_of(said.stdout) == (
         "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug()."
     )
-
-
-SLUGIFY = '''\
-import re
-import unicodedata
-
-
-def slugify(value):
-    """Lower-case, ASCII, dash-separated."""
-    value = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
-    value = re.sub(r"[^\\w\\s-]", "", value).strip().lower()
-    value = re.sub(r"[-\\s]+", "-", value)
-    return value
-'''
-NEW_SLUG = """\
-def new_slug(text):
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    text = re.sub(r"[^\\w\\s-]", "", text).strip().lower()
-    text = re.sub(r"[-\\s]+", "-", text)
-    return text
-"""

@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  .gitignore: removed {' '.join(removed)}")
     if where.project:
         _recorder_envs(where.project)
+        _plugin_setup(where.project)
     _claude_md(where, args.claude_md)
     return 0
 
@@ -81,6 +82,13 @@ def _recorder_envs(project: str) -> None:
             print(f"  {line}")
     except OSError as exc:
         print(f"  could not remove the pytest recorder: {exc}; see sidekit doctor")
+
+
+def _plugin_setup(project: str) -> None:
+    from sidekit_hooks.cli import plugin_setup
+
+    for line in plugin_setup.undo(project):
+        print(f"  {line}")
 
 
 def _original(record: dict[str, Any] | None, after: dict[str, Any]) -> str | None:
