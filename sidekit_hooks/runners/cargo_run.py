@@ -23,10 +23,12 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: cargo_run .sidekit/cargo/RUN", file=sys.stderr)
         return 2
+    from sidekit_hooks.runners import ledger
+
     run = os.path.abspath(argv[0])
-    pid, _, started = os.path.basename(run).removeprefix("run-").partition("-")
+    key = os.path.basename(run).removeprefix("run-")  # cargo's pid and start time, as ledger.run_key
     deadline = time.time() + WAIT
-    while time.time() < deadline and _alive(pid, started):
+    while time.time() < deadline and ledger._alive(int(key.partition("-")[0] or 0), key):
         time.sleep(POLL)
     write(run)
     return 0
@@ -56,9 +58,9 @@ def units(run: str) -> tuple[str, int, float]:
     """(the run's output as cargo would have printed it, cargo's exit code, when its first unit ended)."""
     prefix = os.path.basename(run) + "."
     numbers = sorted(
-        int(number)
+        int(digits)
         for name in os.listdir(os.path.dirname(run))
-        if name.startswith(prefix) and name.endswith(".meta") and (number := name[len(prefix) : -5]).isdigit()
+        if name.startswith(prefix) and name.endswith(".meta") and (digits := name[len(prefix) : -5]).isdigit()
     )
     parts: list[str] = []
     code, started = 0, 0.0
@@ -98,15 +100,6 @@ def forget_old(state: str) -> None:
             os.unlink(path)
         except OSError:
             pass
-
-
-def _alive(pid: str, started: str) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
-            fields = handle.read().rpartition(")")[2].split()
-    except OSError:
-        return False
-    return fields[19] == started and fields[0] != "Z"
 
 
 if __name__ == "__main__":  # run as a file (`python -I -S .../runners/cargo_run.py`): find our package by path

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from realproj import sidekit
 
 from sidekit_hooks.runners import cargo
 
@@ -147,15 +148,7 @@ def test_the_writer_caches_the_whole_run_once_cargo_has_ended(project: Path) -> 
     while time.time() < deadline and list(folder.glob("run-*")):
         time.sleep(0.1)
     assert list(folder.glob("run-*")) == []  # every file of the run, once cached
-    found = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "status"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=dict(os.environ, CLAUDE_PROJECT_DIR=str(project)),
-    )
-    status = json.loads(found.stdout)
+    status, _ = sidekit(project, dict(os.environ, CLAUDE_PROJECT_DIR=str(project)), "status")
     assert (status["runner"], status["passed"], status["failed"]) == ("cargo", 3, 3)
     assert [c["at"] for c in status["clusters"]] == ["src/parse.rs:204", "src/parse.rs:9"]
 
