@@ -64,9 +64,9 @@ DOC_TESTS_FOLLOW = frozenset(
     }
 )  # fmt: skip
 WITH_VALUE = frozenset(
-    {"-p", "--package", "--exclude", "--features", "-F", "--target", "--target-dir", "--manifest-path", "-j", "--jobs"}
-    | {"--profile", "--color", "-Z"}
-)
+    {"-p", "--package", "--exclude", "--features", "-F", "--target-dir", "--manifest-path", "-j", "--jobs", "--profile"}
+    | {"--color", "-Z"}
+)  # not --target: cargo before 1.89 runs no doc tests for another target
 VERBOSE = ("-v", "-vv", "--verbose")
 UNQUOTABLE = "'\\$`\""  # characters a path may not carry into the TOML strings of our options
 
