@@ -152,9 +152,10 @@ if [ -n "$speak" ]; then
     printf '%s\n' "$((n + 1))" >"$run.spoken"
     if [ ! -f "$run.writer" ]; then # the run's writer: waits for cargo to end, then caches every unit
         : >"$run.writer"
-        detach=
+        detach= low= # its own session; below the run's priority while cargo ends
         command -v setsid >/dev/null 2>&1 && detach=setsid
-        $detach "$python" -I -S "$here/cargo_run.py" "$run" </dev/null >/dev/null 2>&1 &
+        command -v nice >/dev/null 2>&1 && low="nice -n 10"
+        $detach $low "$python" -I -S "$here/cargo_run.py" "$run" </dev/null >/dev/null 2>&1 &
     fi
 fi
 
