@@ -35,7 +35,15 @@ FILENAME ~ /\.head$/ { next }
 {
     line = $0
     sub(/\r$/, "", line)
-    if (line != "") last[units] = line
+    if (line != "" && line !~ /^note: /) last[units] = line
+    if (units in panic_next && line != "") { # a panic's message follows its `panicked at` line
+        panic[units] = panic[units] " " line
+        delete panic_next[units]
+    }
+    if (!(units in panic) && index(line, "panicked at ")) {
+        panic[units] = substr(line, index(line, "panicked at "))
+        if (panic[units] ~ /:$/) panic_next[units] = 1
+    }
 }
 
 line ~ /^test result: / {
@@ -197,9 +205,10 @@ END {
     reds = 0
     for (u = 1; u <= units; u++) {
         if (code[u] != 0) reds++
-        if (code[u] != 0 && !(u in ended)) {
+        if (code[u] != 0 && !(u in ended)) { # ended without its `test result:`: its panic, else its last words
             crashes++
-            said = code[u] > 128 ? "signal " (code[u] - 128) ": " last[u] : last[u]
+            said = u in panic ? panic[u] : last[u]
+            if (code[u] > 128) said = "signal " (code[u] - 128) ": " said
         }
         if (code[u] != 0 && said == "") said = last[u]
     }

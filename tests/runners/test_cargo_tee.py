@@ -160,3 +160,59 @@ def test_a_test_binary_asked_for_its_list_runs_as_it_is(project: Path) -> None:
     )
     assert (done.returncode, done.stdout.decode()) == (0, GREEN)
     assert not (project / ".sidekit").exists()
+
+
+def answer_for(folder: Path, units: list[tuple[str, int, str, str]]) -> list[str]:
+    """cargo_answer.awk over units (kind, exit status, source, output) of a run in `folder`."""
+    run = folder / "run-123-456"
+    files = []
+    for number, (kind, code, source, text) in enumerate(units, 1):
+        for suffix, body in (("meta", f"{kind}\t{code}\t{source}\n"), ("head", f"   header {number}\n"), ("out", text)):
+            (folder / f"{run.name}.{number}.{suffix}").write_text(body)
+            files.append(str(folder / f"{run.name}.{number}.{suffix}"))
+    awk = Path(TEE).parent / "cargo_answer.awk"
+    variables = ["printed=0", f"root={folder}", f"run={run}", f"state={folder}"]
+    done = subprocess.run(
+        ["awk", *[w for v in variables for w in ("-v", v)], "-f", str(awk), *files],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, LC_ALL="C"),
+        check=True,
+    )
+    return done.stdout.splitlines()
+
+
+def test_a_binary_that_ends_without_its_summary_is_a_build_error_with_its_panic(tmp_path: Path) -> None:
+    said = "thread 'main' (5) panicked at tests/plain.rs:1:13:\noutside any test\nnote: run with `RUST_BACKTRACE=1`\n"
+    lines = answer_for(tmp_path, [("bin", 0, "src/lib.rs", GREEN), ("bin", 101, "tests/plain.rs", said + "x\n" * 1100)])
+    assert json.loads(lines[1]) == {
+        "runner": "cargo",
+        "exit": 101,
+        "passed": 2,
+        "buildErrors": 1,
+        "said": "panicked at tests/plain.rs:1:13: outside any test",
+    }
+
+
+def test_a_doc_test_that_does_not_compile_is_placed_at_its_error(tmp_path: Path) -> None:
+    name = "src/lib.rs - add (line 1)"
+    doc = (
+        f"\nrunning 1 test\ntest {name} ... FAILED\n\nfailures:\n\n---- {name} stdout ----\n"
+        "error[E0425]: cannot find value `y` in this scope\n --> src/lib.rs:3:1\n  |\n"
+        + "  | padding\n" * 200
+        + f"\nfailures:\n    {name}\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured\n"
+    )
+    lines = answer_for(tmp_path, [("doc", 101, "p", doc)])
+    assert json.loads(lines[1]) == {
+        "runner": "cargo",
+        "exit": 101,
+        "failed": 1,
+        "clusters": [
+            {
+                "type": "compile error[E0425]",
+                "at": "src/lib.rs:3",
+                "message": "cannot find value `y` in this scope",
+                "first": "src/lib.rs::doc add (line 1)",
+            }
+        ],
+    }
