@@ -116,9 +116,9 @@ def runner_args(words: list[str], runner: str, folder: str) -> tuple[str, list[s
     return manager, in_script + passed
 
 
-def exact_rule_mentions(project: str, needles: tuple[str, ...]) -> bool:
-    """Whether a permission rule names one of these commands exactly (no trailing `*`): the appended
-    options would change its verdict, so such commands are left alone."""
+def exact_rule_mentions(project: str, needles: tuple[str, ...], start: str = "Bash(") -> bool:
+    """Whether a permission rule (one starting with `start`) names one of these commands exactly (no
+    trailing `*`): the appended options would change its verdict, so such commands are left alone."""
     home = os.path.expanduser("~")
     paths = (
         os.path.join(project, ".claude", "settings.json"),
@@ -142,7 +142,7 @@ def exact_rule_mentions(project: str, needles: tuple[str, ...]) -> bool:
             return True  # unreadable rules: do not second-guess them
         for kind in ("allow", "deny", "ask"):
             for rule in permissions.get(kind) or () if isinstance(permissions, dict) else ():
-                if isinstance(rule, str) and rule.startswith("Bash(") and any(n in rule for n in needles):
+                if isinstance(rule, str) and rule.startswith(start) and any(n in rule for n in needles):
                     if not rule.rstrip(")").rstrip().endswith("*"):
                         return True
     return False
