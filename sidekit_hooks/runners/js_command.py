@@ -180,6 +180,20 @@ def reporter_path(name: str) -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "js", name)
 
 
+def detected(project: str, runner: str, configs: tuple[str, ...], package_key: str = "") -> bool:
+    """Whether the project uses the runner: a dependency, the test script naming it, a config file of
+    its own, or (jest) its key in package.json."""
+    package = read_package_json(project)
+    scripts = package.get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else ""
+    return (
+        has_dependency(package, runner)
+        or (bool(package_key) and package_key in package)
+        or (isinstance(script, str) and runner in script)
+        or has_config(project, configs)
+    )
+
+
 def has_dependency(package: dict[str, object], name: str) -> bool:
     for key in ("devDependencies", "dependencies", "peerDependencies"):
         section = package.get(key)

@@ -135,6 +135,12 @@ def recover_messages(tests: dict[str, dict[str, Any]], raw: str) -> None:
             tests[test]["f"].update(type=kind, message=message)
 
 
+def run_result(runner: str, project: str, started: float, exit_code: int, raw_output_path: str) -> Any:
+    """A runner adapter's `collect`: this run's records as `as_result` gives them."""
+    capture = collect(runner, project, started, exit_code, raw_output_path)
+    return as_result(capture, runner, started, exit_code, read_text(raw_output_path))
+
+
 def as_result(capture: record.Capture | None, runner: str, started: float, exit_code: int, raw: str) -> Any:
     """The runners layer's `Result` (when this build has one: the registry branch), else the Capture itself."""
     from sidekit_hooks import runners
