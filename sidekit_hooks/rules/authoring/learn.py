@@ -228,6 +228,11 @@ def rule_of(measure: Measure, message: str, **fields: Any) -> Rule:
     return Rule(measure.id, measure.convention, message, measure.followed, measure.total, **fields)
 
 
+def fires_then_not(path: str, fires: str, quiet: str) -> list[dict[str, Any]]:
+    """A rule's usual two examples: a Write it fires on, then one it lets pass."""
+    return [write_example(True, path, fires), write_example(False, path, quiet)]
+
+
 def figures(followed: int, total: int) -> str:
     return f"{followed} of {total}, {100 * followed // total}%" if total else "none"
 
@@ -249,10 +254,9 @@ def function_names(modules: list[Module], packages: list[str], lib_example: str,
         f"Functions here are snake_case ({figures(followed, len(names))}); name the new def in snake_case.",
         added=rf"(?m){DEF}(?!(?:{skip})\b|test)_*[a-z][a-z0-9]*[A-Z]\w*[ \t]*\(",  # tests: test-names
         paths=["**/*.py"],
-        examples=[
-            write_example(True, lib_example, "def fetchUser(user_id):\n    return None\n"),
-            write_example(False, lib_example, "def fetch_user(user_id):\n    return None\n"),
-        ],
+        examples=fires_then_not(
+            lib_example, "def fetchUser(user_id):\n    return None\n", "def fetch_user(user_id):\n    return None\n"
+        ),
     )
     return [(measure, rule)]
 
@@ -266,10 +270,7 @@ def class_names(modules: list[Module], packages: list[str], lib_example: str, pr
         f"Classes here are CapWords ({figures(followed, len(names))}); name the new class in CapWords.",
         added=r"(?m)^[ \t]*class[ \t]+(?!_*[A-Z][A-Za-z0-9]*[ \t]*[(:])\w+[ \t]*[(:]",
         paths=["**/*.py"],
-        examples=[
-            write_example(True, lib_example, "class user_store:\n    pass\n"),
-            write_example(False, lib_example, "class UserStore:\n    pass\n"),
-        ],
+        examples=fires_then_not(lib_example, "class user_store:\n    pass\n", "class UserStore:\n    pass\n"),
     )
     return [(measure, rule)]
 
@@ -311,10 +312,9 @@ def test_names(modules: list[Module], packages: list[str], lib_example: str, pro
         f"Tests here are named test_snake_case ({figures(followed, len(names))}); rename the new test.",
         added=rf"(?m){DEF}test(?!_[a-z0-9_]*[ \t]*\()\w*[ \t]*\(",
         paths=test_globs(layout),
-        examples=[
-            write_example(True, example, "def testLoginWorks():\n    assert True\n"),
-            write_example(False, example, "def test_login_works():\n    assert True\n"),
-        ],
+        examples=fires_then_not(
+            example, "def testLoginWorks():\n    assert True\n", "def test_login_works():\n    assert True\n"
+        ),
     )
     return [(measure, rule)]
 
@@ -386,10 +386,7 @@ def test_style(modules: list[Module], packages: list[str], lib_example: str, pro
         "write test_ functions with assert, not a unittest.TestCase.",
         added=r"(?m)^[ \t]*class[ \t]+\w+[ \t]*\([^)]*TestCase\b",
         paths=test_globs(layout),
-        examples=[
-            write_example(True, example, TESTCASE_EXAMPLE),
-            write_example(False, example, "def test_ok():\n    assert True\n"),
-        ],
+        examples=fires_then_not(example, TESTCASE_EXAMPLE, "def test_ok():\n    assert True\n"),
     )
     unittest_rule = rule_of(
         unittest_style,
@@ -397,10 +394,7 @@ def test_style(modules: list[Module], packages: list[str], lib_example: str, pro
         "put the new test in a TestCase method.",
         added=r"(?m)^(?:async[ \t]+)?def[ \t]+test",
         paths=test_globs(layout),
-        examples=[
-            write_example(True, example, "def test_ok():\n    assert True\n"),
-            write_example(False, example, TESTCASE_EXAMPLE),
-        ],
+        examples=fires_then_not(example, "def test_ok():\n    assert True\n", TESTCASE_EXAMPLE),
     )
     return [(pytest_style, pytest_rule), (unittest_style, unittest_rule)]
 
@@ -459,10 +453,11 @@ def print_in_library(modules: list[Module], packages: list[str], lib_example: st
         added=r"(?m)^[ \t]*print[ \t]*\(",
         paths=library_paths(packages, project),
         exclude=NOT_LIBRARY_GLOBS + printing,
-        examples=[
-            write_example(True, lib_example, "def load(path):\n    print('loading', path)\n"),
-            write_example(False, lib_example, "def load(path):\n    return open(path).read()\n"),
-        ],
+        examples=fires_then_not(
+            lib_example,
+            "def load(path):\n    print('loading', path)\n",
+            "def load(path):\n    return open(path).read()\n",
+        ),
     )
     return [(measure, rule)]
 
@@ -477,10 +472,9 @@ def bare_except(modules: list[Module], packages: list[str], lib_example: str, pr
         f"No bare `except:` here ({bare} of {len(handlers)} handlers are bare); catch the specific exception.",
         added=r"(?m)^[ \t]*except[ \t]*:",
         paths=["**/*.py"],
-        examples=[
-            write_example(True, lib_example, "try:\n    go()\nexcept:\n    pass\n"),
-            write_example(False, lib_example, "try:\n    go()\nexcept OSError:\n    pass\n"),
-        ],
+        examples=fires_then_not(
+            lib_example, "try:\n    go()\nexcept:\n    pass\n", "try:\n    go()\nexcept OSError:\n    pass\n"
+        ),
     )
     return [(measure, rule)]
 
@@ -515,20 +509,14 @@ def import_style(modules: list[Module], packages: list[str], lib_example: str, p
         f"Imports inside {first} are absolute ({figures(absolute, total)}); write `from {first}.module import name`.",
         added=r"(?m)^[ \t]*from[ \t]+\.",
         paths=paths,
-        examples=[
-            write_example(True, lib_example, "from .models import User\n"),
-            write_example(False, lib_example, f"from {first}.models import User\n"),
-        ],
+        examples=fires_then_not(lib_example, "from .models import User\n", f"from {first}.models import User\n"),
     )
     rel_rule = rule_of(
         rel_measure,
         f"Imports inside {first} are relative ({figures(relative, total)}); write `from .module import name`.",
         added=rf"(?m)^[ \t]*(?:from|import)[ \t]+(?:{own})\b",
         paths=paths,
-        examples=[
-            write_example(True, lib_example, f"from {first}.models import User\n"),
-            write_example(False, lib_example, "from .models import User\n"),
-        ],
+        examples=fires_then_not(lib_example, f"from {first}.models import User\n", "from .models import User\n"),
     )
     return [(abs_measure, abs_rule), (rel_measure, rel_rule)]
 
