@@ -11,7 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-from realproj import env_for, git_init, need, rewritten, shell, sidekit
+from realproj import env_for, git_init, need, shell, sidekit
+
+from testing.pretool import rewritten
 
 pytestmark = pytest.mark.slow
 
@@ -138,8 +140,8 @@ def check(project: Path, env: dict[str, str], command: str, expected: int, runne
     assert compacted.startswith(command + " ")
     compact = shell(project, compacted, env, timeout=300)
     found, code = sidekit(project, env, "test", *test_args, timeout=300)
-    assert raw.code == expected, raw.output[-2000:]
-    assert compact.code == expected, compact.output[-2000:]
+    assert raw.exit == expected, raw.output[-2000:]
+    assert compact.exit == expected, compact.output[-2000:]
     assert code == found["exit"] == expected and found["runner"] == runner, found
     if expected:
         assert found.get("failed", 0) + found.get("buildErrors", 0) >= 1, found
@@ -158,7 +160,7 @@ def test_a_compacted_green_go_package_is_cached_as_a_raw_one_is(tmp_path: Path) 
     env = env_for(project)
     command = rewritten(project, "go test ./...", env)
     first, second = shell(project, command, env), shell(project, command, env)
-    assert (first.code, second.code) == (0, 0)
+    assert (first.exit, second.exit) == (0, 0)
     assert "(cached)" not in first.output and first.output.startswith("ok  \texample.com/m/p\t")
     assert second.output == "ok  \texample.com/m/p\t(cached)\n"
 
@@ -189,7 +191,7 @@ def test_a_compacted_go_run_under_goflags_json_still_gives_json(tmp_path: Path) 
     env = env_for(project, GOFLAGS="-json -count=1")
     compact = shell(project, rewritten(project, "go test ./...", env), env)
     events = [json.loads(line) for line in compact.output.splitlines()]
-    assert compact.code == 1 and "sidekit" not in compact.output
+    assert compact.exit == 1 and "sidekit" not in compact.output
     assert {(e.get("Test"), e["Action"]) for e in events if e["Action"] in ("pass", "fail") and e.get("Test")} == {
         ("TestAdd", "pass"),
         ("TestQ", "fail"),
