@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -53,18 +54,19 @@ GO_CASES = {
 }
 
 
-def go_module(root: Path, files: dict[str, str | None]) -> Path:
-    base: dict[str, str | None] = {
-        "go.mod": "module example.com/m\n\ngo 1.21\n",
-        "p/p.go": GO_OK,
-        "p/p_test.go": GO_OK_TEST,
-    }
+def project_of(root: Path, base: Mapping[str, str | None], files: Mapping[str, str | None]) -> Path:
+    """A git project of `base` with `files` over it (None: that base file left out)."""
     for rel, text in {**base, **files}.items():
         if text is not None:
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text(text)
     git_init(root)
     return root
+
+
+def go_module(root: Path, files: dict[str, str | None]) -> Path:
+    base = {"go.mod": "module example.com/m\n\ngo 1.21\n", "p/p.go": GO_OK, "p/p_test.go": GO_OK_TEST}
+    return project_of(root, base, files)
 
 
 @pytest.mark.parametrize("case", list(GO_CASES))
@@ -100,16 +102,11 @@ CARGO_CASES = {
 
 
 def crate(root: Path, files: dict[str, str | None]) -> Path:
-    base: dict[str, str | None] = {
+    base = {
         "Cargo.toml": '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n',
         "src/lib.rs": CARGO_LIB + CARGO_TEST,
     }
-    for rel, text in {**base, **files}.items():
-        if text is not None:
-            (root / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / rel).write_text(text)
-    git_init(root)
-    return root
+    return project_of(root, base, files)
 
 
 @pytest.mark.parametrize("case", list(CARGO_CASES))
