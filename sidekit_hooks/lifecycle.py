@@ -37,25 +37,6 @@ TINY_FILES = 25  # a project with at most this many Python files ...
 TINY_BYTES = 250_000  # ... and this many bytes of them is indexed inside SessionStart (bench: ~0.1 s for 30 files)
 STALE_AT_START = 3600.0  # seconds; an older index is refreshed (in the background) when a session starts
 GIT_MARKERS = ("index", "HEAD", "FETCH_HEAD", "ORIG_HEAD")  # git moved the work tree after these changed
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".venv",
-        ".sidekit",
-        ".runtime",
-        "node_modules",
-        "__pycache__",
-        "site-packages",
-        "venv",
-        "env",
-        "build",
-        "dist",
-        "htmlcov",
-        ".tox",
-        ".mypy_cache",
-        ".pytest_cache",
-    }
-)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -162,6 +143,8 @@ def _mtime(path: str) -> float:
 
 def tiny_project(project: str, max_files: int = TINY_FILES, max_bytes: int = TINY_BYTES) -> bool:
     """At most `max_files` Python files holding `max_bytes`; stops walking as soon as either is passed."""
+    from sidekit_hooks.code.functions import SKIP_DIRS  # the function index's own walk skips the same
+
     files = size = 0
     stack = [project]
     while stack:
