@@ -46,3 +46,18 @@ def session_of(args: argparse.Namespace) -> str:
     except workspace.UnsafeSessionName as exc:
         raise SidekitError(str(exc), "pass the Claude session_id or the tmux session name") from None
     return session
+
+
+def recorder_envs(project: str, remove: bool = False) -> None:
+    """The pytest recorder wired into (or, `remove`, out of) the project's own environments (#10), a
+    line each; a failure is said, not raised: the rest of the install goes on."""
+    from sidekit_hooks.runners.pytest import environments
+
+    try:
+        for line in environments.unwire(project) if remove else environments.wire(project):
+            print(f"  {line}")
+    except OSError as exc:
+        if remove:
+            print(f"  could not remove the pytest recorder: {exc}; see sidekit doctor")
+        else:
+            print(f"  pytest in the project's environment will not record: {exc}; see sidekit doctor")
