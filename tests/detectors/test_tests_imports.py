@@ -4,8 +4,6 @@ through the real hook entry point, on caches a real pytest run wrote."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 import time
 from collections.abc import Callable
@@ -15,23 +13,11 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.code.index import Index
-from testing.hooks import bash, context_of, edit, payload
+from testing.hooks import HookRunner, bash, context_of, edit, payload
+from testing.red_run import pytest_run
 
-HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 UPPER_TO_LOWER = ("upper", "lower")  # old, new
 FOUR_FAILED = "Exit code 1\n4 failed"  # what a failed pytest run tells PostToolUseFailure
-
-
-def pytest_run(project: Path, env: dict[str, str], *args: str) -> None:
-    clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args],
-        cwd=project,
-        env=clean,
-        capture_output=True,
-        check=False,
-        timeout=60,
-    )
 
 
 @pytest.fixture

@@ -3,32 +3,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sidekit_hooks.detectors.tests import runs_pytest
-from testing.hooks import context_of, edit, payload
+from testing.hooks import HookRunner, context_of, edit, payload
+from testing.red_run import pytest_run
 
-HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 LOWER_CHANGE = ("lower(", "lower( ")  # old, new: a whitespace edit
-
-
-def pytest_run(project: Path, env: dict[str, str]) -> None:
-    clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest"],
-        cwd=project,
-        env=clean,
-        capture_output=True,
-        check=False,
-        timeout=60,
-    )
 
 
 @pytest.fixture

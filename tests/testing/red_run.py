@@ -1,0 +1,21 @@
+"""A real pytest run in a fixture project, as the tests sidecar finds it afterwards (its cache written by
+the recorder plugin): the caller's PYTEST_* settings and hypothesis's plugin left out."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+
+def pytest_run(project: Path, env: dict[str, str], *args: str) -> None:
+    """`python -m pytest -q ARGS` in `project`; its result is read from the cache, not returned."""
+    clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args],
+        cwd=project,
+        env=clean,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
