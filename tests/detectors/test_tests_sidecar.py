@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sidekit_hooks.detectors.tests import runs_pytest
-from testing.hooks import HookRunner, context_of, edit, payload
+from testing.code import write
+from testing.hooks import HookRunner, bash, context_of, edit, payload
 from testing.red_run import pytest_run
 
 LOWER_CHANGE = ("lower(", "lower( ")  # old, new: a whitespace edit
@@ -18,37 +18,29 @@ LOWER_CHANGE = ("lower(", "lower( ")  # old, new: a whitespace edit
 
 @pytest.fixture
 def failing(project: Path, clean_env: dict[str, str]) -> Path:
-    (project / "pytest.ini").write_text("[pytest]\n")
-    (project / "pkg").mkdir()
-    (project / "pkg" / "__init__.py").write_text("")
-    (project / "pkg" / "text.py").write_text("def slug(value):\n    return value.lower(\n        )[99]\n")
-    (project / "tests").mkdir()
-    (project / "tests" / "test_text.py").write_text(
-        textwrap.dedent("""\
-        import pytest
-        from pkg.text import slug
+    files = {
+        "pytest.ini": "[pytest]\n",
+        "pkg/__init__.py": "",
+        "pkg/text.py": "def slug(value):\n    return value.lower(\n        )[99]\n",
+        "tests/test_text.py": """\
+            import pytest
+            from pkg.text import slug
 
-        @pytest.mark.parametrize("word", ["A", "B", "C"])
-        def test_slug(word):
-            assert slug(word)
+            @pytest.mark.parametrize("word", ["A", "B", "C"])
+            def test_slug(word):
+                assert slug(word)
 
-        def test_other():
-            assert 1 == 2
-    """)
-    )
+            def test_other():
+                assert 1 == 2
+        """,
+    }
+    write(project, files)
     pytest_run(project, clean_env)
     return project
 
 
 def bash_failed(project: Path, command: str) -> dict[str, Any]:
-    return payload(
-        "PostToolUseFailure",
-        project,
-        tool_name="Bash",
-        tool_use_id="toolu_2",
-        tool_input={"command": command},
-        error="Exit code 1\n4 failed in 0.1s",
-    )
+    return bash(project, command, error="Exit code 1\n4 failed in 0.1s", tool_use_id="toolu_2")
 
 
 def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(failing: Path, run_hook: HookRunner) -> None:
