@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
 STATE_DIR = ".sidekit"
 QUEUE_SUBDIR = os.path.join(".runtime", "nudge_queue")
 MAX_SESSION_NAME = 200  # bytes; well under NAME_MAX once the queue adds nothing to it
@@ -93,3 +97,18 @@ def atomic_write(path: str, data: str) -> None:
         except OSError:
             pass
         raise
+
+
+def walk(root: str, descend: Callable[[str], bool]) -> Iterator[os.DirEntry[str]]:
+    """Every entry below `root` (links not followed), going into the folders whose name `descend` accepts;
+    an unreadable folder is passed over."""
+    stack = [root]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False) and descend(entry.name):
+                stack.append(entry.path)
+            yield entry
