@@ -112,3 +112,15 @@ def walk(root: str, descend: Callable[[str], bool]) -> Iterator[os.DirEntry[str]
             if entry.is_dir(follow_symlinks=False) and descend(entry.name):
                 stack.append(entry.path)
             yield entry
+
+
+def in_project(path: str, root: str, foreign: tuple[str, ...]) -> tuple[str, bool]:
+    """(`path` relative to `root`, True) when it lies there outside every `foreign` folder (installed
+    packages, environments); else (`path` normalised with `/`, False)."""
+    path = os.path.normpath(path).replace(os.sep, "/")
+    prefix = root.replace(os.sep, "/").rstrip("/") + "/"
+    if path.startswith(prefix):
+        rest = path[len(prefix) :]
+        if not any(part in "/" + rest for part in foreign):
+            return rest, True
+    return path, False
