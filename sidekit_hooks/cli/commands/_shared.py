@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Iterator
 
 from sidekit_hooks.core import workspace
 from sidekit_hooks.core.errors import SidekitError
@@ -61,3 +63,17 @@ def recorder_envs(project: str, remove: bool = False) -> None:
             print(f"  could not remove the pytest recorder: {exc}; see sidekit doctor")
         else:
             print(f"  pytest in the project's environment will not record: {exc}; see sidekit doctor")
+
+
+@contextlib.contextmanager
+def scratch_project(prefix: str, keep: bool) -> Iterator[str]:
+    """A throw-away project folder, removed afterwards unless `keep`."""
+    import shutil
+    import tempfile
+
+    project = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield project
+    finally:
+        if not keep:
+            shutil.rmtree(project, ignore_errors=True)
