@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.code.index import Index
-from testing.code import write
 from testing.hooks import HookRunner, bash, context_of, edit, payload
-from testing.red_run import pytest_run
+from testing.red_run import pytest_run, red_package
 
 UPPER_TO_LOWER = ("upper", "lower")  # old, new
 FOUR_FAILED = "Exit code 1\n4 failed"  # what a failed pytest run tells PostToolUseFailure
@@ -24,8 +23,6 @@ FOUR_FAILED = "Exit code 1\n4 failed"  # what a failed pytest run tells PostTool
 def wrong_value(project: Path, clean_env: dict[str, str]) -> Path:
     """A helper returns a wrong value (raises nowhere); the failing tests reach it through another module."""
     files = {
-        "pytest.ini": "[pytest]\n",
-        "pkg/__init__.py": "",
         "pkg/text.py": "def slug(value):\n    return value.upper()\n",
         "pkg/fmt.py": "from pkg.text import slug\n\n\ndef title(value):\n    return slug(value) + '!'\n",
         "pkg/other.py": "X = 1\n",
@@ -39,9 +36,7 @@ def wrong_value(project: Path, clean_env: dict[str, str]) -> Path:
         """,
         "tests/test_other.py": "from pkg.other import X\n\ndef test_x():\n    assert X == 2\n",
     }
-    write(project, files)
-    pytest_run(project, clean_env)
-    return project
+    return red_package(project, clean_env, files)
 
 
 def sidecar_lines(stdout: str) -> list[str]:

@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.detectors.tests import runs_pytest
-from testing.code import write
 from testing.hooks import HookRunner, bash, context_of, edit, payload
-from testing.red_run import pytest_run
+from testing.red_run import pytest_run, red_package
 
 LOWER_CHANGE = ("lower(", "lower( ")  # old, new: a whitespace edit
 
@@ -19,8 +18,6 @@ LOWER_CHANGE = ("lower(", "lower( ")  # old, new: a whitespace edit
 @pytest.fixture
 def failing(project: Path, clean_env: dict[str, str]) -> Path:
     files = {
-        "pytest.ini": "[pytest]\n",
-        "pkg/__init__.py": "",
         "pkg/text.py": "def slug(value):\n    return value.lower(\n        )[99]\n",
         "tests/test_text.py": """\
             import pytest
@@ -34,9 +31,7 @@ def failing(project: Path, clean_env: dict[str, str]) -> Path:
                 assert 1 == 2
         """,
     }
-    write(project, files)
-    pytest_run(project, clean_env)
-    return project
+    return red_package(project, clean_env, files)
 
 
 def bash_failed(project: Path, command: str) -> dict[str, Any]:

@@ -19,3 +19,12 @@ def pytest_run(project: Path, env: dict[str, str], *args: str) -> None:
         check=False,
         timeout=60,
     )
+
+
+def red_package(project: Path, env: dict[str, str], files: dict[str, str]) -> Path:
+    """`project` as a pytest rootdir with a package `pkg` and `files` (dedented), after a pytest run."""
+    from testing.code import write
+
+    write(project, {"pytest.ini": "[pytest]\n", "pkg/__init__.py": "", **files})
+    pytest_run(project, env)
+    return project
