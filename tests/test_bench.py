@@ -90,14 +90,17 @@ def context() -> bench.BenchContext:
     return bench.BenchContext(quick=True, python=sys.executable, repeats=1, bare=[0.01])
 
 
+def run_new_section(sections: Path, name: str, imports: str, body: str, budget: float) -> list[bench.Row]:
+    """Write section `name` (its `imports`, then `def rows(ctx):` and `body`) and run it within `budget`."""
+    (sections / f"{name}.py").write_text(f"{imports}\n\ndef rows(ctx):\n{body}")
+    rows: list[bench.Row] = bench.run_section(name, context(), budget=budget)
+    return rows
+
+
 def test_a_section_over_its_budget_is_stopped_and_shown(sections: Path) -> None:
     marker = sections / "scratch.txt"
-    (sections / "rows_slow.py").write_text(
-        "import tempfile, time\n\ndef rows(ctx):\n"
-        f"    open({str(marker)!r}, 'w').write(tempfile.mkdtemp())\n"
-        "    time.sleep(60)\n    return []\n"
-    )
-    assert bench.run_section("rows_slow", context(), budget=1) == [
+    body = f"    open({str(marker)!r}, 'w').write(tempfile.mkdtemp())\n    time.sleep(60)\n    return []\n"
+    assert run_new_section(sections, "rows_slow", "import tempfile, time", body, budget=1) == [
         bench.Row("slow", "not measured", "stopped: over its 1 s budget", "<= 1 s", "MISS")
     ]
     left_behind = Path(marker.read_text())
@@ -106,24 +109,22 @@ def test_a_section_over_its_budget_is_stopped_and_shown(sections: Path) -> None:
 
 
 def test_a_broken_section_is_a_row_and_keeps_what_it_measured(sections: Path) -> None:
-    (sections / "rows_broken.py").write_text(
-        "import sys\nfrom run import Row\n\ndef rows(ctx):\n"
+    body = (
         '    print(\'{"section": "broken", "what": "first", "value": "1"}\', flush=True)\n'
         "    raise RuntimeError('no fixture repo')\n"
     )
     # What the section printed before it crashed is kept; the crash becomes a row that says why.
-    assert bench.run_section("rows_broken", context(), budget=30) == [
+    assert run_new_section(sections, "rows_broken", "import sys\nfrom run import Row", body, budget=30) == [
         bench.Row("broken", "first", "1"),
         bench.Row("broken", "error", "RuntimeError: no fixture repo", "", "MISS"),
     ]
 
 
 def test_a_section_sees_its_budget_and_the_baseline(sections: Path) -> None:
-    (sections / "rows_probe.py").write_text(
-        "from run import Row\n\ndef rows(ctx):\n"
-        "    return [Row('probe', 'ctx', f'{ctx.quick} {ctx.repeats} {ctx.bare} {ctx.budget:.0f} {ctx.time_left() > 0}')]\n"
-    )
-    assert bench.run_section("rows_probe", context(), budget=7) == [bench.Row("probe", "ctx", "True 1 [0.01] 7 True")]
+    body = "    return [Row('probe', 'ctx', f'{ctx.quick} {ctx.repeats} {ctx.bare} {ctx.budget:.0f} {ctx.time_left() > 0}')]\n"
+    assert run_new_section(sections, "rows_probe", "from run import Row", body, budget=7) == [
+        bench.Row("probe", "ctx", "True 1 [0.01] 7 True")
+    ]
 
 
 def test_quick_budgets_share_what_is_left_by_weight() -> None:
@@ -185,13 +186,8 @@ def test_scenario_rows_show_measured_scores_with_known_misses(clean_env: dict[st
 
 
 def test_a_section_stopped_over_its_budget_still_shows_what_it_measured(sections: Path) -> None:
-    (sections / "rows_slow.py").write_text(
-        "import time\nfrom run import Row\n\ndef rows(ctx):\n"
-        "    out = [Row('slow', 'first figure', '1 ms')]\n"
-        "    time.sleep(30)\n"
-        "    return out + [Row('slow', 'second figure', '2 ms')]\n"
-    )
-    assert bench.run_section("rows_slow", context(), budget=1) == [
+    body = "    out = [Row('slow', 'first figure', '1 ms')]\n    time.sleep(30)\n    return out + [Row('slow', 'second figure', '2 ms')]\n"
+    assert run_new_section(sections, "rows_slow", "import time\nfrom run import Row", body, budget=1) == [
         bench.Row("slow", "first figure", "1 ms"),
         bench.Row("slow", "stopped after 1 figure(s)", "stopped: over its 1 s budget", "<= 1 s", "MISS"),
     ]

@@ -19,7 +19,7 @@ from sidekit_hooks import detectors, finish, hook
 from sidekit_hooks.core import background, later
 from sidekit_hooks.nudges.findings import Finding
 from testing.hooks import context_of, edit, payload
-from testing.slugs import NEW_SLUG, indexed_project
+from testing.near_copy import NEW_SLUG, indexed_project
 
 
 class SlowInAHook:

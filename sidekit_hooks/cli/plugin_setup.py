@@ -88,6 +88,27 @@ def set_up(project: str, plugin_root: str) -> str:
     return "sidekit (plugin) set up this project once, as `sidekit install` would: " + "; ".join(parts) + "."
 
 
+def undo(project: str) -> list[str]:
+    """Take back what the setup did to the project (for `sidekit uninstall`); a line per change."""
+    done = pluginform.done_path(project)
+    if not os.path.isfile(done):
+        return []
+    from sidekit_hooks.cli.wiring import files as wiring
+
+    said = []
+    git = os.path.join(project, ".git")
+    exclude = os.path.join(git, "info", "exclude")
+    if os.path.isdir(git) and not any(os.path.islink(p) for p in (git, os.path.dirname(exclude), exclude)):
+        text = (safepath.read_project_file(project, ".git/info/exclude") or b"").decode("utf-8", "replace")
+        cut = wiring.cut_ignore_block(text)
+        if cut is not None:
+            workspace.atomic_write(exclude, cut[1])
+            said.append(f".git/info/exclude: removed {' '.join(cut[0])}")
+    os.unlink(done)
+    said.append("the plugin's setup record is gone (the plugin sets the project up again at its next session)")
+    return said
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         return 2

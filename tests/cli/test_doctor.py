@@ -18,6 +18,7 @@ from sidekit_hooks import __version__
 from sidekit_hooks.cli.wiring import settings_merge
 from sidekit_hooks.core import hooklog
 from testing.hooks import REPO
+from testing.runs import AGENT_PREFIXES, sidekit_at_home
 
 PYTHON = os.path.abspath(sys.executable)
 PY_VERSION = ".".join(map(str, sys.version_info[:3]))
@@ -36,27 +37,8 @@ AGENT_SHELL = (
 )
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    return folder
-
-
 def sidekit(*args: str, home: Path, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    env = {
-        key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX", "SIDEKIT_P"))
-    }
-    env["HOME"] = str(home)
-    env.update(env_extra or {})
-    done = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(home),
-        timeout=60,
-    )
+    done = sidekit_at_home(*args, home=home, drop=(*AGENT_PREFIXES, "SIDEKIT_P"), extra=env_extra)
     # Hook timings vary from run to run; everything else is asserted exactly.
     return subprocess.CompletedProcess(done.args, done.returncode, re.sub(r"\d+ ms", "N ms", done.stdout), done.stderr)
 

@@ -13,6 +13,7 @@ import pytest
 
 from sidekit_hooks.cli.wiring import files, settings_merge
 from testing.hooks import REPO, context_of, payload
+from testing.runs import AGENT_PREFIXES, environment_without, sidekit_at_home, through_sh
 
 PYTHON = os.path.abspath(sys.executable)
 HOOKS = REPO / "hooks"
@@ -23,24 +24,8 @@ CMD = {
 FOREIGN = '{\n    "model": "opus",\n    "hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}]}\n}\n'
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    return folder
-
-
 def sidekit(*args: str, home: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
-    env["HOME"] = str(home)
-    return subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(cwd or home),
-        timeout=60,
-    )
+    return sidekit_at_home(*args, home=home, cwd=cwd)
 
 
 def added_lines(project: Path) -> str:
@@ -216,13 +201,26 @@ def test_user_scope_writes_home_settings_and_no_project_files(home: Path, projec
     assert not target.exists()
 
 
-def test_user_and_local_do_not_combine(home: Path) -> None:
-    done = sidekit("install", "--user", "--local", home=home)
+@pytest.mark.parametrize(
+    ("option", "refusal"),
+    [
+        (
+            "--local",
+            "sidekit: --local names a project's settings.local.json; it does not combine with --user\n"
+            "  fix: drop --local, or use --project DIR --local\n",
+        ),
+        (
+            "--mcp",
+            "sidekit: --mcp wires a project's .mcp.json; it does not combine with --user\n"
+            "  fix: sidekit install --project DIR --mcp\n",
+        ),
+    ],
+)
+def test_user_does_not_combine_with_a_project_option_and_nothing_changes(home: Path, option: str, refusal: str) -> None:
+    done = sidekit("install", "--user", option, home=home)
     assert done.returncode == 1
-    assert done.stderr == (
-        "sidekit: --local names a project's settings.local.json; it does not combine with --user\n"
-        "  fix: drop --local, or use --project DIR --local\n"
-    )
+    assert done.stderr == refusal
+    assert not (home / ".claude").exists()
 
 
 def test_a_symlinked_settings_file_stays_a_symlink(project: Path, home: Path, tmp_path: Path) -> None:
@@ -270,17 +268,8 @@ def test_claude_md_block_names_the_compact_commands() -> None:
 
 
 def run_through_sh(command: str, event: str, data: dict[str, Any], project: Path) -> subprocess.CompletedProcess[str]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
-    env["CLAUDE_PROJECT_DIR"] = str(project)
-    return subprocess.run(
-        ["/bin/sh", "-c", command],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(project),
-        timeout=30,
-    )
+    env = dict(environment_without(*AGENT_PREFIXES), CLAUDE_PROJECT_DIR=str(project))
+    return through_sh(command, data, cwd=project, env=env, timeout=30)
 
 
 def test_the_installed_command_runs_through_sh_with_its_marker_comment(project: Path, home: Path) -> None:
@@ -332,3 +321,25 @@ def test_an_install_without_its_checkout_says_where_the_hook_scripts_come_from(
         "this sidekit is installed without its checkout, so there are no hook scripts to point Claude Code at\n"
         "  fix: git clone the sidekit-hooks repository and run ./install.sh PROJECT_DIR there (or use the plugin form)"
     )
+
+
+def test_uninstall_takes_back_what_the_plugin_set_up(project: Path, home: Path) -> None:
+    from sidekit_hooks.cli import plugin_setup
+
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    exclude = project / ".git" / "info" / "exclude"
+    before = exclude.read_text()
+    plugin_setup.set_up(str(project), "/plugins/sidekit")
+    assert exclude.read_text() != before
+    done = sidekit("uninstall", "--project", str(project), home=home)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        f"sidekit uninstall: {project / '.claude' / 'settings.json'}\n"
+        "  nothing to remove\n"
+        "  .git/info/exclude: removed .sidekit/ .runtime/\n"
+        "  the plugin's setup record is gone (the plugin sets the project up again at its next session)\n"
+    )
+    assert exclude.read_text() == before
+    assert not (project / ".sidekit" / "plugin-setup.json").exists()
+    again = sidekit("uninstall", "--project", str(project), home=home)
+    assert again.stdout == f"sidekit uninstall: {project / '.claude' / 'settings.json'}\n  nothing to remove\n"

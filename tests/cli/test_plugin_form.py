@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import pytest
 from sidekit_hooks import __version__
 from sidekit_hooks.cli.wiring import settings_merge
 from testing.hooks import REPO, context_of, payload
+from testing.runs import SIDEKIT, plugin_copy, through_sh
 
 STUB = """#!/bin/sh
 # stands in for pip: records its arguments, takes its time, succeeds or fails as told
@@ -39,12 +39,8 @@ def command_of(event: str) -> str:
 @pytest.fixture
 def plugin(tmp_path: Path) -> Path:
     """A fresh plugin install: a copy of the repo with no .venv, as a marketplace would leave it."""
-    root = tmp_path / "plugin-root"
-    ignore = shutil.ignore_patterns(
-        ".venv", ".git", "__pycache__", ".sidekit*", "tests", "*.egg-info", ".*_cache", ".hypothesis"
-    )
-    shutil.copytree(REPO, root, ignore=ignore)
-    return root
+    leave_out = (".venv", ".git", "__pycache__", ".sidekit*", "tests", "*.egg-info", ".*_cache", ".hypothesis")
+    return plugin_copy(tmp_path / "plugin-root", *leave_out)
 
 
 @pytest.fixture
@@ -63,15 +59,13 @@ def plugin_env(plugin: Path, tmp_path: Path, project: Path, clean_env: dict[str,
 
 
 def run_plugin_hook(event: str, env: dict[str, str], project: Path, data: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["/bin/sh", "-c", command_of(event)],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(project),
-        timeout=30,
-    )
+    return through_sh(command_of(event), data, cwd=project, env=env, timeout=30)
+
+
+def mayor_says_rebase_first(project: Path, env: dict[str, str]) -> None:
+    """`sidekit nudge` queues "rebase first" from the mayor for sess-1."""
+    nudge = ["nudge", "--project", str(project), "--session", "sess-1", "--sender", "mayor", "rebase", "first"]
+    subprocess.run([*SIDEKIT, *nudge], check=True, env=env, capture_output=True)
 
 
 def wait_for(path: Path, seconds: float = 20) -> bool:
@@ -194,25 +188,7 @@ def test_with_a_ready_venv_the_hook_runs_and_delivers(
 ) -> None:
     run_plugin_hook("UserPromptSubmit", plugin_env, project, payload("UserPromptSubmit", project, prompt="x"))
     assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sidekit_hooks.cli",
-            "nudge",
-            "--project",
-            str(project),
-            "--session",
-            "sess-1",
-            "--sender",
-            "mayor",
-            "rebase",
-            "first",
-        ],
-        check=True,
-        env=plugin_env,
-        capture_output=True,
-    )
+    mayor_says_rebase_first(project, plugin_env)
     for event in ("UserPromptSubmit", "PostToolUse"):
         done = run_plugin_hook(event, plugin_env, project, payload(event, project, prompt="go", tool_name="Read"))
         assert done.returncode == 0 and done.stderr == ""
@@ -371,25 +347,7 @@ def test_hooks_work_on_the_standard_library_while_the_environment_builds(
     plugin_env: dict[str, str], project: Path, tmp_path: Path
 ) -> None:
     env = dict(plugin_env, STUB_SLEEP="10")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sidekit_hooks.cli",
-            "nudge",
-            "--project",
-            str(project),
-            "--session",
-            "sess-1",
-            "--sender",
-            "mayor",
-            "rebase",
-            "first",
-        ],
-        check=True,
-        env=plugin_env,
-        capture_output=True,
-    )
+    mayor_says_rebase_first(project, plugin_env)
     done = run_plugin_hook("UserPromptSubmit", env, project, payload("UserPromptSubmit", project, prompt="go"))
     assert not (tmp_path / "plugin-data" / "venv" / ".sidekit-ready").exists()  # still building
     assert json.loads(done.stdout) == {

@@ -14,7 +14,7 @@ from sidekit_hooks.code import function_index, functions
 from sidekit_hooks.code.index import Index
 from sidekit_hooks.detectors import tools
 from testing.hooks import bash, context_of, edited, payload
-from testing.slugs import SLUGIFY_FILE, indexed_project, new_slug_edit
+from testing.near_copy import SLUGIFY, indexed_project, new_slug_edit
 
 PYTEST_LINE = (
     "[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line; `sidekit failures` has the details."
@@ -207,9 +207,9 @@ def test_hook_names_the_existing_helper(project: Path, run_hook: Any) -> None:
 
 def test_hook_is_silent_when_the_helper_itself_is_edited(project: Path, run_hook: Any) -> None:
     indexed_project(project)
-    body = SLUGIFY_FILE.split("def slugify", 1)[1]
+    body = SLUGIFY.split("def slugify", 1)[1]
     changed = "def slugify" + body.replace("return value", "return value or 'n-a'")
-    done = run_hook("PostToolUse", edited(project, "utils/text.py", "def slugify" + body, changed, SLUGIFY_FILE))
+    done = run_hook("PostToolUse", edited(project, "utils/text.py", "def slugify" + body, changed, SLUGIFY))
     assert done.returncode == 0 and context_of(done.stdout) == ""
 
 
@@ -226,7 +226,7 @@ def test_hook_without_an_index_starts_one_and_the_finding_comes_at_the_next_boun
     """#18: on a loaded machine the index is often not built by the first write; the finding is
     finished in the background and delivered next, not dropped."""
     (project / "utils").mkdir()
-    (project / "utils" / "text.py").write_text(SLUGIFY_FILE)
+    (project / "utils" / "text.py").write_text(SLUGIFY)
     done = run_hook("PostToolUse", new_slug_edit(project))
     assert done.returncode == 0 and context_of(done.stdout) == ""
     deadline = time.monotonic() + 30

@@ -118,21 +118,9 @@ def sdist(package: str) -> Path:
             f"{stem}_{version}".lower()
         ) or found.name.lower().startswith(f"{name.lower()}-{version}"):
             return found
+    download = ["download", "--quiet", "--no-deps", "--no-binary", ":all:", "--disable-pip-version-check"]
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--quiet",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            "--disable-pip-version-check",
-            package,
-            "-d",
-            str(CACHE),
-        ],
+        [sys.executable, "-m", "pip", *download, package, "-d", str(CACHE)],
         check=True,
         capture_output=True,
         timeout=300,

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from sessions import corpus
-from testing.claude import FINAL_TEXT, REQUIRED_ENV, VERSION, ToolCall, cli_version, find_cli, run_claude
+from testing.claude import FINAL_TEXT, REQUIRED_ENV, ToolCall, pinned_cli, run_claude
 
 OLD_PROJECTS = {"boltons", "isodate", "cachetools", "toolz", "click", "more-itertools"}  # used here before #18
 RED = re.compile(r'\b\d+ (failed|errors?)\b|"failed":[1-9]')  # pytest's own summary, or sidekit's compact answer
@@ -113,14 +113,7 @@ def test_a_transcript_clips_long_output_and_says_how_much() -> None:
 
 @pytest.fixture(scope="module")
 def claude() -> Path:
-    cli, reason = find_cli()
-    if cli is not None and not cli_version(cli).startswith(f"{VERSION} "):
-        cli, reason = None, f"{cli} is not Claude Code {VERSION}"
-    if cli is None:
-        if os.environ.get(REQUIRED_ENV):
-            pytest.fail(f"{reason} (and ${REQUIRED_ENV} is set)", pytrace=False)
-        pytest.skip(reason)
-    return cli
+    return pinned_cli()
 
 
 def downloaded(names: list[str]) -> None:

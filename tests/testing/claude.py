@@ -84,6 +84,23 @@ def find_cli() -> tuple[Path | None, str]:
     return None, f"Claude Code {VERSION} is not installed; run: bash tests/e2e/install_claude.sh"
 
 
+def pinned_cli() -> Path:
+    """The CLI of the pinned version; else the test skips saying why, or fails under $SIDEKIT_E2E_REQUIRED
+    (CI, after installing the CLI): never a silent skip."""
+    import pytest
+
+    cli, reason = find_cli()
+    if cli is not None:
+        version = cli_version(cli)
+        if not version.startswith(f"{VERSION} "):
+            cli, reason = None, f"{cli} reports {version!r}; these tests are pinned to Claude Code {VERSION}"
+    if cli is None:
+        if os.environ.get(REQUIRED_ENV):
+            pytest.fail(f"{reason} (and ${REQUIRED_ENV} is set)", pytrace=False)
+        pytest.skip(reason)
+    return cli
+
+
 def cli_version(cli: Path) -> str:
     done = subprocess.run(
         [str(cli), "--version"],

@@ -70,8 +70,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"  .gitignore: removed {' '.join(removed)}")
     if where.project:
         recorder_envs(where.project, remove=True)
+        _plugin_setup(where.project)
     _claude_md(where, args.claude_md)
     return 0
+
+
+def _plugin_setup(project: str) -> None:
+    from sidekit_hooks.cli import plugin_setup
+
+    for line in plugin_setup.undo(project):
+        print(f"  {line}")
 
 
 def _original(record: dict[str, Any] | None, after: dict[str, Any]) -> str | None:

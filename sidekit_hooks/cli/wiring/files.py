@@ -260,26 +260,34 @@ def ensure_gitignore(project: str) -> list[str]:
     return missing
 
 
-def remove_gitignore(project: str) -> list[str]:
-    """Take out the block `ensure_gitignore` wrote (its comment and the lines right after it that are
-    ours); delete the file when nothing else is left in it. Returns the lines removed."""
-    path = os.path.join(project, ".gitignore")
-    text = _read_raw(path)
+def cut_ignore_block(text: str) -> tuple[list[str], str, bool] | None:
+    """The ignore block sidekit wrote (its comment and the lines right after it that are ours) cut out of
+    `text`: (the lines removed, what remains, whether the block ended the file); None when it has none."""
     lines = text.splitlines(keepends=True)
     try:
         start = next(i for i, line in enumerate(lines) if line.rstrip("\r\n") == IGNORE_COMMENT)
     except StopIteration:
-        return []
+        return None
     end = start + 1
     while end < len(lines) and lines[end].rstrip("\r\n") in IGNORED:
         end += 1
     removed = [line.rstrip("\r\n") for line in lines[start + 1 : end]]
     head = lines[:start]
     if head and not end < len(lines) and head[-1].strip() == "":
-        head = head[:-1]  # the blank line ensure_gitignore put before the block
-    remaining = "".join(head + lines[end:])
+        head = head[:-1]  # the blank line put before the block
+    return removed, "".join(head + lines[end:]), not end < len(lines)
+
+
+def remove_gitignore(project: str) -> list[str]:
+    """Take out the block `ensure_gitignore` wrote (its comment and the lines right after it that are
+    ours); delete the file when nothing else is left in it. Returns the lines removed."""
+    path = os.path.join(project, ".gitignore")
+    cut = cut_ignore_block(_read_raw(path))
+    if cut is None:
+        return []
+    removed, remaining, at_end = cut
     before = _gitignore_before(project)
-    if before.get("finalNewline") is False and not end < len(lines):
+    if before.get("finalNewline") is False and at_end:
         remaining = remaining.removesuffix(_eol(remaining)) if remaining.endswith(("\n", "\r")) else remaining
     if remaining.strip() or before.get("existed") is True or (not before and _tracked(project, ".gitignore")):
         workspace.atomic_write(path, remaining)  # a tracked (even empty) .gitignore stays

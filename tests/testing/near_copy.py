@@ -1,12 +1,12 @@
-"""The tools sidecar's standard case: `utils/text.py` has slugify(), and an Edit writes new_slug(), a
-near-copy of it, into `app/views.py`."""
+"""A helper and a renamed copy of it, as an agent writes one: the pair the tools sidecar must name
+("slugify(value) already does this; reuse it instead of new_slug()")."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-SLUGIFY_FILE = '''\
+SLUGIFY = '''\
 import re
 import unicodedata
 
@@ -17,17 +17,16 @@ def slugify(value):
     value = re.sub(r"[^\\w\\s-]", "", value).strip().lower()
     value = re.sub(r"[-\\s]+", "-", value)
     return value
-'''
-# slugify() renamed, without its docstring: the near-copy the sidecar must name.
+'''  # utils/text.py: slugify is at line 5
+
+# slugify again under other names and without its docstring
 NEW_SLUG = (
-    SLUGIFY_FILE.split("\n\n\n", 1)[1]
+    SLUGIFY.split("\n\n\n")[1]
     .replace('    """Lower-case, ASCII, dash-separated."""\n', "")
-    .replace("slugify", "new_slug")
+    .replace("slugify(value)", "new_slug(value)")
     .replace("value", "text")
 )
-
-
-VIEWS = "import re\nimport unicodedata\n"
+VIEWS = "import re\nimport unicodedata\n"  # app/views.py before the Edit
 
 
 def indexed_project(project: Path, views: str = VIEWS) -> Path:
@@ -35,7 +34,7 @@ def indexed_project(project: Path, views: str = VIEWS) -> Path:
     from sidekit_hooks.code import function_index
 
     (project / "utils").mkdir()
-    (project / "utils" / "text.py").write_text(SLUGIFY_FILE)
+    (project / "utils" / "text.py").write_text(SLUGIFY)
     (project / "app").mkdir()
     (project / "app" / "views.py").write_text(views)
     assert function_index.main(["build", str(project)]) == 0
