@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from testing.hooks import REPO, pre_bash
+from testing.runs import run_text
 
 HOOK = REPO / "hooks" / "pre_tool_use.py"
 # For `in_process(..., then=SIDEKIT_MODULES)`: which sidekit modules the hook imported.
@@ -18,15 +19,7 @@ SIDEKIT_MODULES = "sorted(m for m in sys.modules if m.startswith('sidekit_hooks'
 
 def run_hook(body: dict[str, Any], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """The hook script fed `body` on stdin."""
-    return subprocess.run(
-        [sys.executable, "-S", str(HOOK)],
-        input=json.dumps(body),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(cwd),
-        timeout=30,
-    )
+    return run_text([sys.executable, "-S", str(HOOK)], stdin=json.dumps(body), cwd=cwd, env=env, timeout=30)
 
 
 def rewritten(project: Path, command: str, env: dict[str, str]) -> str:
@@ -45,11 +38,4 @@ def in_process(body: dict[str, Any], env: dict[str, str], cwd: Path, then: str) 
         "from sidekit_hooks import hook; hook.main('PreToolUse', []); sys.stdout.flush();"
         f"print({then})"
     )
-    return subprocess.run(
-        [sys.executable, "-S", "-c", probe, str(REPO), json.dumps(body)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(cwd),
-        timeout=30,
-    )
+    return run_text([sys.executable, "-S", "-c", probe, str(REPO), json.dumps(body)], cwd=cwd, env=env, timeout=30)
