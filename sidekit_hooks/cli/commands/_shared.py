@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Iterator
 
 from sidekit_hooks.core import workspace
 from sidekit_hooks.core.errors import SidekitError
@@ -65,15 +63,21 @@ def recorder_envs(project: str, remove: bool = False) -> None:
             print(f"  pytest in the project's environment will not record: {exc}; see sidekit doctor")
 
 
-@contextlib.contextmanager
-def scratch_project(prefix: str, keep: bool) -> Iterator[str]:
-    """A throw-away project folder, removed afterwards unless `keep`."""
-    import shutil
-    import tempfile
+class ScratchProject:
+    """`with ScratchProject(prefix, keep) as project:` a throw-away project folder, removed afterwards
+    unless `keep` (a class, not contextlib: every command imports this module)."""
 
-    project = tempfile.mkdtemp(prefix=prefix)
-    try:
-        yield project
-    finally:
-        if not keep:
-            shutil.rmtree(project, ignore_errors=True)
+    def __init__(self, prefix: str, keep: bool) -> None:
+        self.prefix, self.keep, self.path = prefix, keep, ""
+
+    def __enter__(self) -> str:
+        import tempfile
+
+        self.path = tempfile.mkdtemp(prefix=self.prefix)
+        return self.path
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.keep:
+            import shutil
+
+            shutil.rmtree(self.path, ignore_errors=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from sidekit_hooks import detectors
 from sidekit_hooks.cli.commands._narrate import Summary, step_lines
-from sidekit_hooks.cli.commands._shared import scratch_project
+from sidekit_hooks.cli.commands._shared import ScratchProject
 from sidekit_hooks.cli.playback.steps import Player, write_files
 
 SESSION = "sidekit-demo"
@@ -32,7 +32,7 @@ def load_script() -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    with scratch_project("sidekit-demo-", args.keep) as project:
+    with ScratchProject("sidekit-demo-", args.keep) as project:
         play(project, load_script(), print)
         if args.keep:
             print(f"\nThe repo is kept at {project}; `sidekit report --project {project}` sums up the decisions.")

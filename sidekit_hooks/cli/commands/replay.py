@@ -14,7 +14,7 @@ import shutil
 from typing import Any
 
 from sidekit_hooks.cli.commands._narrate import Summary, step_lines
-from sidekit_hooks.cli.commands._shared import scratch_project
+from sidekit_hooks.cli.commands._shared import ScratchProject
 from sidekit_hooks.cli.playback import transcript
 from sidekit_hooks.cli.playback.steps import Player, apply_effect
 from sidekit_hooks.core.errors import SidekitError
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             f"{args.transcript} holds no prompts or tool calls sidekit can replay",
             "pass a Claude Code session transcript (.jsonl), not a settings or log file",
         )
-    with scratch_project("sidekit-replay-", args.keep) as project:
+    with ScratchProject("sidekit-replay-", args.keep) as project:
         source = args.project or session.cwd
         copied = copy_config(source, project) if source and os.path.isdir(source) else []
         print(f"sidekit replay: {args.transcript}")
