@@ -17,9 +17,10 @@ HOOK = REPO / "hooks" / "pre_tool_use.py"
 SIDEKIT_MODULES = "sorted(m for m in sys.modules if m.startswith('sidekit_hooks'))"
 
 
-def run_hook(body: dict[str, Any], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """The hook script fed `body` on stdin."""
-    return run_text([sys.executable, "-S", str(HOOK)], stdin=json.dumps(body), cwd=cwd, env=env, timeout=30)
+def run_hook(body: dict[str, Any], env: dict[str, str], cwd: Path, *handler: str) -> subprocess.CompletedProcess[str]:
+    """The hook script (given `handler` arguments, if any) fed `body` on stdin."""
+    argv = [sys.executable, "-S", str(HOOK), *handler]
+    return run_text(argv, stdin=json.dumps(body), cwd=cwd, env=env, timeout=30)
 
 
 def rewritten(project: Path, command: str, env: dict[str, str]) -> str:

@@ -8,17 +8,19 @@ import sys
 from pathlib import Path
 
 
-def pytest_run(project: Path, env: dict[str, str], *args: str) -> None:
-    """`python -m pytest -q ARGS` in `project`; its result is read from the cache, not returned."""
+def pytest_run(project: Path, env: dict[str, str], *args: str, **more_env: str) -> str:
+    """`python -m pytest -q ARGS` in `project` (`more_env` set too); what it printed (its result is read
+    from the cache)."""
     clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args],
         cwd=project,
-        env=clean,
+        env={**clean, **more_env},
         capture_output=True,
+        text=True,
         check=False,
         timeout=60,
-    )
+    ).stdout
 
 
 def red_package(project: Path, env: dict[str, str], files: dict[str, str]) -> Path:
