@@ -1,7 +1,7 @@
 """The benchmark table: every speed and size figure the issues ask for, in one run.
 
     python bench/run.py                        # the full table
-    python bench/run.py --quick                # under a minute on a 2-core machine
+    python bench/run.py --quick                # a figure per section within 3 minutes on a busy 2-core machine
     python bench/run.py --only hooks           # one section (bench/rows_hooks.py)
     python bench/run.py --quick --markdown docs/performance.md
 
@@ -340,7 +340,9 @@ def without_figure(section: str, rows: list[Row]) -> list[Row]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats, small inputs (under a minute)")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer repeats, small inputs (a figure per section, under 3 minutes)"
+    )
     parser.add_argument("--only", help="one section module, e.g. hooks for rows_hooks.py")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
     parser.add_argument("--child", help=argparse.SUPPRESS)
