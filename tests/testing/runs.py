@@ -53,3 +53,38 @@ def plugin_copy(dest: Path, *leave_out: str) -> Path:
     """A copy of this checkout at `dest` without what matches `leave_out`, as a plugin install leaves it."""
     shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(*leave_out))
     return dest
+
+
+PYTEST_MODULES = ("pytest", "_pytest", "py", "pluggy", "iniconfig", "packaging", "pygments")  # pytest and its needs
+
+
+def venv_with_pytest(env: Path) -> Path:
+    """A project's own environment with pytest and nothing else (no sidekit, no pytest plugin): a venv
+    without pip whose `.pth` names a folder of links to this interpreter's pytest and what it imports."""
+    import importlib.util
+
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True, timeout=120)
+    shelf = env / "pytest-only"
+    shelf.mkdir()
+    for name in PYTEST_MODULES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            source = Path(spec.origin)
+            source = source.parent if source.name == "__init__.py" else source
+            (shelf / source.name).symlink_to(source)
+    [site] = (env / "lib").glob("python3*/site-packages")
+    (site / "pytest-only.pth").write_text(f"{shelf}\n")
+    return env
+
+
+def fake_venv(env: Path, tools: Sequence[str] = ("python", "python3", "pytest", "py.test")) -> Path:
+    """The shape of a venv (pyvenv.cfg, empty executables in bin/, a site-packages), made in no time;
+    returns its site-packages."""
+    (env / "bin").mkdir(parents=True)
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    site = env / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    for tool in tools:
+        (env / "bin" / tool).write_text("#!/bin/sh\n")
+        (env / "bin" / tool).chmod(0o755)
+    return site
