@@ -201,8 +201,7 @@ def scope_primer(event: Event, ctx: Context) -> str:
     deny = f"; never {', '.join(scope.deny)}" if scope.deny else ""
     task = f" ({scope.issue})" if scope.issue else ""
     line = policy.clip(
-        f"[sidecar:scope] This task's scope{task}: edit only {allow}{deny}. Anything else needs "
-        "the user's go-ahead first; `sidekit scope show` has the details."
+        f"[sidecar:scope] This task's scope{task}: edit only {allow}{deny}; other files need the user's go-ahead."
     )
     _log(
         ctx.project,
@@ -266,7 +265,8 @@ def reminders(
         said = str(record.get("text", ""))
         prefix = f"[sidecar:{sidecar}] "
         body = said[len(prefix) :] if said.startswith(prefix) else said
-        out.append((record, policy.clip(f"{prefix}{lead}{body}")))
+        again = record["recheck"].get("again") if isinstance(record.get("recheck"), dict) else None
+        out.append((record, policy.clip(f"{prefix}{lead}{again or body}")))  # `again`: its short form, if any
     return out
 
 

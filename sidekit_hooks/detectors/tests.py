@@ -9,9 +9,10 @@ select` uses). (b) After a raw pytest run through Bash that left failures (the p
 rewritten the cache): the clustered status, which raw output buries. Only about that very run: the
 cache's run must have started after the command did (the payload's `duration_ms`), so an older
 cache never speaks for a run that did not record; and not when the run already reached the model as
-the compact answer. A green run says nothing: pytest's last line already did. Standard library only;
-the cache summary is one small JSON file, and the coverage digest or the import index is read only
-when an edit to a source file meets a red cache.
+the compact answer. A green run says nothing: pytest's last line already did. (a) is held back while
+the newest run is one the agent's own command made and its output named every failure (`seen_runs`).
+Standard library only; the cache summary is one small JSON file, and the coverage digest or the
+import index is read only when an edit to a source file meets a red cache.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import time
 
 from sidekit_hooks.core import hooklog
+from sidekit_hooks.detectors import seen_runs
 from sidekit_hooks.hook_events import judged_by
 from sidekit_hooks.nudges.findings import Finding
 from sidekit_hooks.status import cache
@@ -50,8 +52,10 @@ class TestsSidecar:
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         if event.kind == "write" and event.path:
             summary = _summary(ctx)
-            if not summary:
-                return []
+            if not summary or (
+                summary.get("failing") and seen_runs.model_read(ctx.project, event.session_id, event.agent_id, summary)
+            ):
+                return []  # the model has just read these very failures in its own run's output
             found = after_edit(event.path, summary)
             if found or not summary.get("failing") or time.monotonic() > ctx.deadline:
                 return found
@@ -63,7 +67,10 @@ class TestsSidecar:
             summary = _summary(ctx)
             if summary.get("failing"):  # the first edit after this red run reads its import answer
                 warm(cache.workspace_root(ctx.project), refresh=False)
-            return after_run(summary, time.time(), _duration(event.raw)) if summary and ran_pytest else []
+            now, duration = time.time(), _duration(event.raw)
+            if summary and is_this_run(summary.get("run") or {}, now, duration):
+                seen_runs.note(ctx.project, event.session_id, event.agent_id, summary, f"{event.output}\n{event.error}")
+            return after_run(summary, now, duration) if summary and ran_pytest else []
         return []
 
 
@@ -366,7 +373,7 @@ def after_edit_imported(
     count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
     head = (
         f"{path} is imported by {count} that failed in the last run "
-        f"({status_line(summary)}; basis: imports); details: sidekit failures {handle}; re-run: "
+        f"({status_line(summary)}); details: sidekit failures {handle}; re-run: "
     )
     test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
     rerun = "sidekit test " + " ".join(test_files)

@@ -17,10 +17,7 @@ from testing.runs import AGENT_PREFIXES, environment_without, sidekit_at_home, t
 
 PYTHON = os.path.abspath(sys.executable)
 HOOKS = REPO / "hooks"
-CMD = {
-    event: settings_merge.command_for(PYTHON, str(HOOKS / script))
-    for event, (script, _m) in settings_merge.EVENTS.items()
-}
+CMD = {key: handler["command"] for key, handler in settings_merge.wanted_handlers(PYTHON, str(HOOKS)).items()}
 FOREIGN = '{\n    "model": "opus",\n    "hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}]}\n}\n'
 
 
@@ -58,7 +55,11 @@ def test_install_merges_after_foreign_entries_and_reports_every_change(project: 
             {
                 "matcher": "Bash",
                 "hooks": [{"type": "command", "command": CMD["PreToolUse"], "timeout": 5, "if": "Bash(*test*)"}],
-            }
+            },
+            {
+                "matcher": "Bash",
+                "hooks": [{"type": "command", "command": CMD["PreToolUse:jest"], "timeout": 5, "if": "Bash(*jest*)"}],
+            },
         ],
         "SessionStart": [{"hooks": [{"type": "command", "command": CMD["SessionStart"], "timeout": 5}]}],
         "Stop": [{"hooks": [{"type": "command", "command": CMD["Stop"], "timeout": 5}]}],
@@ -134,12 +135,10 @@ def test_a_settings_file_install_created_is_removed_by_uninstall(project: Path, 
 def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Path, home: Path) -> None:
     target = project / ".claude" / "settings.json"
     target.parent.mkdir()
-    mine = {
-        "hooks": {
-            event: [{"hooks": [{"type": "command", "command": CMD[event], "timeout": 9}]}]
-            for event in settings_merge.EVENTS
-        }
-    }  # e.g. copied from a teammate's settings
+    mine: dict[str, dict[str, list[Any]]] = {"hooks": {}}  # e.g. copied from a teammate's settings
+    for key in settings_merge.EVENTS:
+        event = settings_merge.event_of(key)
+        mine["hooks"].setdefault(event, []).append({"hooks": [{"type": "command", "command": CMD[key], "timeout": 9}]})
     target.write_text(json.dumps(mine))
     sidekit("install", "--project", str(project), home=home)
     done = sidekit("uninstall", "--project", str(project), home=home)
@@ -230,7 +229,7 @@ def test_a_symlinked_settings_file_stays_a_symlink(project: Path, home: Path, tm
     (project / ".claude" / "settings.json").symlink_to(dotfile)
     sidekit("install", "--project", str(project), home=home)
     assert (project / ".claude" / "settings.json").is_symlink()
-    assert set(json.loads(dotfile.read_text())["hooks"]) == set(settings_merge.EVENTS)
+    assert set(json.loads(dotfile.read_text())["hooks"]) == {settings_merge.event_of(k) for k in settings_merge.EVENTS}
     sidekit("uninstall", "--project", str(project), home=home)
     assert dotfile.read_text() == '{"model": "opus"}\n'
 

@@ -84,21 +84,28 @@ def test_manifest_and_hooks_json_have_the_documented_shape() -> None:
     assert "hooks" not in manifest  # hooks/hooks.json is found by convention; naming it too runs every hook twice
     data = hooks_json()
     assert set(data) == {"description", "hooks"}
+    run = '"${CLAUDE_PLUGIN_ROOT}/hooks/run"'
     assert data["hooks"] == {
         event: [
             {
                 **({"matcher": matcher} if matcher else {}),
                 "hooks": [
-                    {
-                        "type": "command",
-                        "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {script.removesuffix(".py")}',
-                        "timeout": settings_merge.TIMEOUT,
-                        **({"if": settings_merge.CONDITIONS[event]} if event in settings_merge.CONDITIONS else {}),
-                    }
+                    {"type": "command", "command": f"{run} {script.removesuffix('.py')}", "timeout": 5},
                 ],
             }
         ]
         for event, (script, matcher) in settings_merge.EVENTS.items()
+        if not event.startswith("PreToolUse")
+    } | {  # two handlers: Claude Code takes one rule per `if`, and `npx jest` does not say "test"
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [
+                    {"type": "command", "command": f"{run} pre_tool_use test", "timeout": 5, "if": "Bash(*test*)"},
+                    {"type": "command", "command": f"{run} pre_tool_use jest", "timeout": 5, "if": "Bash(*jest*)"},
+                ],
+            }
+        ]
     }
 
 

@@ -57,7 +57,7 @@ def red(project: Path, clean_env: dict[str, str]) -> Path:
 
 IMPORTS_LINE = (
     "[sidecar:tests] pkg/calc.py is imported by 4 tests that failed in the last run (5 failed, 2 passed; "
-    "2 root causes; basis: imports); details: sidekit failures tests/test_fmt.py::test_show[2]; "
+    "2 root causes); details: sidekit failures tests/test_fmt.py::test_show[2]; "
     "re-run: sidekit test tests/test_fmt.py"
 )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +15,10 @@ from sidekit_hooks.runners import dispatch, go
 
 HOOK = Path(__file__).resolve().parents[2] / "hooks" / "pre_tool_use.py"
 EXEC = " -exec " + "'" + go.wrapper_command() + "'"
+REPORT = re.compile(r"report-[\w.-]+\.json")  # jest's report file: a new name per run
 
 
-def hook(project: Path, env: dict[str, str], command: str) -> str:
+def hook(project: Path, env: dict[str, str], command: str, *handler: str) -> str:
     body = {
         "session_id": "s",
         "cwd": str(project),
@@ -26,7 +28,7 @@ def hook(project: Path, env: dict[str, str], command: str) -> str:
         "tool_use_id": "t",
     }
     done = subprocess.run(
-        [sys.executable, "-S", str(HOOK)],
+        [sys.executable, "-S", str(HOOK), *handler],
         input=json.dumps(body),
         capture_output=True,
         text=True,
@@ -46,6 +48,29 @@ def test_the_hook_appends_the_exec_wrapper_to_a_plain_go_test(project: Path, cle
             "updatedInput": {"command": "cd sub && go test ./..." + EXEC, "timeout": 60000},
         }
     }
+
+
+@pytest.mark.parametrize(
+    ("command", "answering"),
+    [
+        ("npx jest test/x", "jest"),
+        ("npx jest", "jest"),
+        ("npx jest --testPathPattern x", "jest"),
+        ("go test ./...", "test"),
+        ("cd jest-app && go test ./...", "jest"),
+    ],
+)
+def test_of_the_two_handlers_started_for_a_command_exactly_one_rewrites_it(
+    project: Path, clean_env: dict[str, str], command: str, answering: str
+) -> None:
+    """Claude Code starts every PreToolUse handler whose `if` holds (`Bash(*test*)`, `Bash(*jest*)`),
+    each with the same payload: the one for the last word the command says answers, the other is silent."""
+    (project / "go.mod").write_text("module m\n")
+    said = {handler: hook(project, clean_env, command, handler) for handler in ("test", "jest")}
+    assert [handler for handler, output in said.items() if output] == [answering]
+    alone = hook(project, clean_env, command)  # what a lone handler (older settings) says
+    assert REPORT.sub("report-N.json", said[answering]) == REPORT.sub("report-N.json", alone)
+    assert json.loads(said[answering])["hookSpecificOutput"]["updatedInput"]["command"].startswith(command + " ")
 
 
 @pytest.mark.parametrize(
