@@ -20,7 +20,7 @@ import pytest
 
 from testing.bash_runs import answer, bash_session
 from testing.claude import Run
-from testing.runs import CHECKOUT_ONLY, plugin_copy
+from testing.runs import CHECKOUT_ONLY, SIDEKIT, plugin_copy
 
 LIB = "def term_len(x):\n    return len(x) if len(x) < 5 else int(x)\n"
 ONE_CAUSE = textwrap.dedent("""\
@@ -283,7 +283,5 @@ def test_plugin_form_first_turn_a_piped_raw_run_records_while_the_setup_is_still
     _, body, _ = answer(run, 0)
     assert TIMING.sub(" in 0.01s", body) == "30 failed, 1 passed in 0.01s"
     assert not (project / ".sidekit" / "plugin-setup.json").exists()  # the worker never finished
-    status = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "status"], cwd=project, env=clean_env, capture_output=True, text=True
-    )
+    status = subprocess.run([*SIDEKIT, "status"], cwd=project, env=clean_env, capture_output=True, text=True)
     assert status.stdout.startswith('{"generation":1,"runner":"pytest","state":"failed","passed":1,"failed":30,')

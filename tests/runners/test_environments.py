@@ -28,7 +28,11 @@ def test_a_link_made_meanwhile_by_another_wiring_is_replaced_not_an_error(
     monkeypatch.setattr(os, "symlink", other_wiring_first)
     environments.write_shim(str(project))
     assert os.readlink(link) == environments.PACKAGE_DIR
-    assert sorted(os.listdir(link.parent)) == ["sidekit_hooks", environments.DIST_INFO, environments.SHIM_MODULE + ".py"]
+    assert sorted(os.listdir(link.parent)) == [
+        "sidekit_hooks",
+        environments.DIST_INFO,
+        environments.SHIM_MODULE + ".py",
+    ]
 
 
 def test_a_link_to_elsewhere_is_replaced(project: Path) -> None:
@@ -47,6 +51,9 @@ def test_the_plugin_wires_the_unrecorded_environments_inside_the_project_and_the
     (project / "venv").symlink_to(outside / "venv")  # a link out of the project: never wired
     lines = environments.wire_unrecorded(str(project), str(project / "envs" / "py311" / "bin" / "python"))
     site = "lib/python3.11/site-packages/" + environments.pth_name(str(project))
-    assert lines == [f"pytest in .venv: now records (.venv/{site})", f"pytest in envs/py311: now records (envs/py311/{site})"]
+    assert lines == [
+        f"pytest in .venv: now records (.venv/{site})",
+        f"pytest in envs/py311: now records (envs/py311/{site})",
+    ]
     assert os.listdir(outside / "venv" / "lib" / "python3.11" / "site-packages") == []
     assert environments.wire_unrecorded(str(project)) == []  # every one records already: nothing written
