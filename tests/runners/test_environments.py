@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sidekit_hooks.core import safepath
 from sidekit_hooks.runners.pytest import environments
 from testing.runs import fake_venv
 
@@ -57,3 +58,13 @@ def test_the_plugin_wires_the_unrecorded_environments_inside_the_project_and_the
     ]
     assert os.listdir(outside / "venv" / "lib" / "python3.11" / "site-packages") == []
     assert environments.wire_unrecorded(str(project)) == []  # every one records already: nothing written
+
+
+def test_a_shim_folder_that_leads_out_of_the_project_is_refused_before_anything_is_made(project: Path) -> None:
+    outside = project.parent / "elsewhere"
+    outside.mkdir()
+    (project / ".sidekit").mkdir()
+    (project / ".sidekit" / environments.SHIM_FOLDER).symlink_to(outside)  # committed by a hostile repository
+    with pytest.raises(safepath.UnsafePath):
+        environments.write_shim(str(project))
+    assert os.listdir(outside) == []

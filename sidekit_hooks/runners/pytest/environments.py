@@ -102,7 +102,7 @@ def targets(project: str) -> list[interpreter.Interpreter]:
 def write_shim(project: str) -> None:
     """The folder the `.pth` files point at (rewritten each time: the link follows a moved checkout)."""
     folder = shim_dir(project)
-    os.makedirs(os.path.join(folder, DIST_INFO), exist_ok=True)
+    safepath.makedirs(os.path.join(folder, DIST_INFO), safepath.anchor_of(folder))  # no link made through a link out
     link = os.path.join(folder, "sidekit_hooks")
     if os.path.realpath(link) != os.path.realpath(PACKAGE_DIR):
         # A new link renamed over the old one: the plugin's setup worker and a hook may wire at once.
