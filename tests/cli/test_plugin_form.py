@@ -378,7 +378,13 @@ FORTY_RED = (
     ],
 )
 def test_a_raw_run_in_the_first_turn_records_before_the_setup_has_wired_the_project(
-    command: str, rewritten: bool, plugin_env: dict[str, str], project: Path, tmp_path: Path, clean_env: dict[str, str]
+    command: str,
+    rewritten: bool,
+    plugin: Path,
+    plugin_env: dict[str, str],
+    project: Path,
+    tmp_path: Path,
+    clean_env: dict[str, str],
 ) -> None:
     """The first turn of a plugin user's first session: the plugin's environment is still building (the
     hooks run on the standard library) and the setup worker has not wired the project's .venv yet (it holds
@@ -402,11 +408,14 @@ def test_a_raw_run_in_the_first_turn_records_before_the_setup_has_wired_the_proj
     ran = subprocess.run(["/bin/sh", "-c", ran_as], cwd=project, env=clean_env, capture_output=True, text=True)
     assert ran.stdout.startswith("sidekit: pytest's output (") is rewritten, ran.stdout[:300]
     assert ("40 failed, 1 passed" in ran.stdout) is not rewritten
-    status = subprocess.run([*SIDEKIT, "status"], cwd=project, env=clean_env, capture_output=True, text=True)
+    # The agent's `sidekit` (the plugin's bin/, on its Bash PATH) answers on the standard library meanwhile.
+    asked = [str(plugin / "bin" / "sidekit"), "status"]
+    status = subprocess.run(asked, cwd=project, env=clean_env, capture_output=True, text=True, timeout=60)
     answer = json.loads(status.stdout)
     assert {key: answer.get(key) for key in ("generation", "state", "failed", "passed")} == {
         "generation": 1,
         "state": "failed",
         "failed": 40,
         "passed": 1,
-    }, status.stdout
+    }, status.stdout + status.stderr
+    assert not (tmp_path / "plugin-data" / "venv" / ".sidekit-ready").exists()  # answered before it was ready

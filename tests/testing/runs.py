@@ -55,23 +55,25 @@ def plugin_copy(dest: Path, *leave_out: str) -> Path:
     return dest
 
 
-PYTEST_MODULES = ("pytest", "_pytest", "py", "pluggy", "iniconfig", "packaging", "pygments")  # pytest and its needs
+PYTEST_DISTRIBUTIONS = ("pytest", "pluggy", "iniconfig", "packaging", "pygments")  # pytest and what it needs
 
 
 def venv_with_pytest(env: Path) -> Path:
     """A project's own environment with pytest and nothing else (no sidekit, no pytest plugin): a venv
-    without pip whose `.pth` names a folder of links to this interpreter's pytest and what it imports."""
-    import importlib.util
+    without pip whose `.pth` names a folder of links to this interpreter's pytest and what it needs
+    (their modules and their metadata, as pip would have left them)."""
+    import importlib.metadata
 
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True, timeout=120)
     shelf = env / "pytest-only"
     shelf.mkdir()
-    for name in PYTEST_MODULES:
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.origin:
-            source = Path(spec.origin)
-            source = source.parent if source.name == "__init__.py" else source
-            (shelf / source.name).symlink_to(source)
+    for name in PYTEST_DISTRIBUTIONS:
+        dist = importlib.metadata.distribution(name)
+        top = {Path(str(file)).parts[0] for file in dist.files or () if not str(file).startswith("..")}
+        for entry in sorted(top - {"__pycache__"}):
+            source = Path(str(dist.locate_file(entry)))
+            if source.exists() and not (shelf / entry).exists():
+                (shelf / entry).symlink_to(source)
     [site] = (env / "lib").glob("python3*/site-packages")
     (site / "pytest-only.pth").write_text(f"{shelf}\n")
     return env
