@@ -20,7 +20,7 @@ import pytest
 
 from testing.bash_runs import answer, bash_session
 from testing.claude import Run
-from testing.runs import CHECKOUT_ONLY, SIDEKIT, plugin_copy
+from testing.runs import CHECKOUT_ONLY, plugin_copy
 
 LIB = "def term_len(x):\n    return len(x) if len(x) < 5 else int(x)\n"
 ONE_CAUSE = textwrap.dedent("""\
@@ -270,18 +270,18 @@ def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
 
 
 def test_plugin_form_first_turn_a_piped_raw_run_records_while_the_setup_is_still_at_work(
-    claude_cli: Path, project: Path, tmp_path: Path, clean_env: dict[str, str]
+    claude_cli: Path, project: Path, tmp_path: Path
 ) -> None:
     """The same first session, with the setup worker not done yet (it holds its lock) when the first
-    call is a raw run the rewrite leaves as written (a pipe): the run is recorded all the same, so
-    `sidekit status` tells its failures, not noRuns."""
+    call is a raw run the rewrite leaves as written (a pipe): the run is recorded all the same, and the
+    model's `sidekit status` right after it (the plugin's bin/, on the standard library while the
+    environment builds) tells its failures, not noRuns."""
     plugin = plugin_first_session(project, tmp_path)
     (project / ".sidekit").mkdir()
     (project / ".sidekit" / "plugin-setup.lock").write_text("4242")
     command = ".venv/bin/python -m pytest -q 2>&1 | tail -1"
-    run = bash_session(claude_cli, project, tmp_path / "home", [command], plugin_dir=plugin, pace=1.0)
-    _, body, _ = answer(run, 0)
-    assert TIMING.sub(" in 0.01s", body) == "30 failed, 1 passed in 0.01s"
+    run = bash_session(claude_cli, project, tmp_path / "home", [command, "sidekit status"], plugin_dir=plugin, pace=1.0)
+    assert TIMING.sub(" in 0.01s", answer(run, 0)[1]) == "30 failed, 1 passed in 0.01s"
+    _, status, _ = answer(run, 1)
+    assert status.startswith('{"generation":1,"runner":"pytest","state":"failed","passed":1,"failed":30,'), status
     assert not (project / ".sidekit" / "plugin-setup.json").exists()  # the worker never finished
-    status = subprocess.run([*SIDEKIT, "status"], cwd=project, env=clean_env, capture_output=True, text=True)
-    assert status.stdout.startswith('{"generation":1,"runner":"pytest","state":"failed","passed":1,"failed":30,')
