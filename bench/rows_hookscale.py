@@ -15,52 +15,26 @@ import resource
 import shutil
 import statistics
 import subprocess
-import tarfile
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import sdist
 from run import REPO, BenchContext, Row
 
 from testing.hooks import as_stdin, edit
 
-QUICK_BUDGET = 20
+QUICK_BUDGET = 10  # seconds: toolz only (Django's fetch, red run and index take about 40 s more)
 PROJECTS = (
     ("toolz", "1.0.0", "toolz/itertoolz.py", "toolz.itertoolz"),
     ("Django", "5.1.4", "django/utils/text.py", "django.utils.text"),
 )
 SESSION = "bench-hookscale"
 RED_TEST = "test_sidekit_bench_red.py"
+# As the hooks warm them: the tests sidecar's import index (and the red run's answer), the tools sidecar's index.
+WARM_UPS = (("sidekit_hooks.detectors.tests", "build-index"), ("sidekit_hooks.code.functions", "build"))
 SCALE_TARGET = 1.5  # Django's hook CPU at most this multiple of toolz's
-
-
-def fetch(ctx: BenchContext, work: str, name: str, version: str) -> str:
-    folder = os.path.join(work, "sdists", name)
-    done = subprocess.run(
-        [
-            ctx.python,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            "--disable-pip-version-check",
-            f"{name}=={version}",
-            "-d",
-            folder,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    archives = [n for n in os.listdir(folder) if n.endswith(".tar.gz")] if os.path.isdir(folder) else []
-    if done.returncode or not archives:
-        raise RuntimeError((done.stderr.strip().splitlines() or ["pip download failed"])[-1][:120])
-    with tarfile.open(os.path.join(folder, archives[0])) as archive:
-        archive.extractall(work, filter="data")
-    return os.path.join(work, archives[0][: -len(".tar.gz")])
 
 
 def clean_env(project: str) -> dict[str, str]:
@@ -127,34 +101,22 @@ def measure(
     return statistics.median(hook), statistics.median(bare), said
 
 
-def prepared(ctx: BenchContext, work: str) -> list[tuple[str, str, str]]:
-    """(name, project, edited file) for each project, red, its index and the red run's answer built."""
-    out = []
-    for name, version, rel, module in PROJECTS:
-        project = fetch(ctx, work, name, version)
+def prepared(ctx: BenchContext, work: str) -> Iterator[tuple[str, str, str]]:
+    """(name, project, edited file) for each project, red, its index and the red run's answer built;
+    each measured before the next is fetched (--quick: toolz only, so its rows come first and alone)."""
+    for name, version, rel, module in PROJECTS[:1] if ctx.quick else PROJECTS:
+        project = sdist.fetch(ctx.python, f"{name}=={version}", work)
         make_red(ctx, project, module)
-        subprocess.run(
-            [ctx.python, "-m", "sidekit_hooks.detectors.tests", "build-index", project],
-            cwd=REPO,
-            env=clean_env(project),
-            capture_output=True,
-            timeout=900,
-        )
-        subprocess.run(
-            [ctx.python, "-m", "sidekit_hooks.code.functions", "build", project],
-            cwd=REPO,
-            env=clean_env(project),
-            capture_output=True,
-            timeout=900,
-        )  # the tools sidecar's, as warmed
-        out.append((name, project, rel))
-    return out
+        for warm_up in WARM_UPS:
+            argv = [ctx.python, "-m", *warm_up, project]
+            subprocess.run(argv, cwd=REPO, env=clean_env(project), capture_output=True, timeout=900)
+        yield name, project, rel
 
 
 def rows(ctx: BenchContext, hooks: str = "") -> list[Row]:
     hooks = hooks or os.path.join(REPO, "hooks")
     work = tempfile.mkdtemp(prefix="sidekit-bench-hookscale-")
-    repeats = 5 if ctx.quick else 15
+    repeats = 3 if ctx.quick else 15
     out: list[Row] = []
     try:
         projects = prepared(ctx, work)
@@ -179,7 +141,9 @@ def rows(ctx: BenchContext, hooks: str = "") -> list[Row]:
                         f"{bare * 1000:.0f} ms); the failing test named {named} in {said}/{repeats}",
                     )
                 )
-        for fresh in (True, False):
+        if ctx.quick:
+            out.append(Row("hookscale", "Django, and Django / toolz", "measured in a full run only (--quick: toolz)"))
+        for fresh in (True, False) if ("Django", True) in figures else ():
             scale = figures[("Django", fresh)] / figures[("toolz", fresh)]
             what = "first Edit after a red run" if fresh else "an Edit after a red run, answer kept"
             out.append(

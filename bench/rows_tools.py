@@ -18,6 +18,8 @@ from run import REPO, BenchContext, Row, ratio_row, time_command
 
 from testing.hooks import as_stdin, edit
 
+QUICK_BUDGET = 3  # seconds under --quick (bench/run.py)
+
 SESSION = "bench-tools"
 NEW_FUNCTION = """def order_total(items, prices):
     total = 0

@@ -45,11 +45,12 @@ def _alarm(signum: int, frame: object) -> None:
 def main(hook: str = "", argv: list[str] | None = None) -> int:
     started = time.monotonic()
     args = sys.argv[1:] if argv is None else argv
-    hook = hook or (args[0] if args else "")
+    if not hook:  # `python -m sidekit_hooks.hook EVENT [HANDLER]`; an entry script gets only [HANDLER]
+        hook, args = (args[0], args[1:]) if args else ("", [])
     outcome = None
     try:
         if hook == "PreToolUse":
-            return _pre_tool_use()
+            return _pre_tool_use(args[0] if args else "")
         from sidekit_hooks import runtime
 
         if runtime.env_disabled():
@@ -86,15 +87,20 @@ def _emit(output: str) -> None:
 PRE_TOOL_DEADLINE = 0.8  # seconds, as runtime.HARD_DEADLINE; past it the command runs as written
 
 
-def _pre_tool_use() -> int:
+def _pre_tool_use(handler: str = "") -> int:
     """PreToolUse (Bash): only the raw-run rewrite listens (pytest, go test, cargo test), so a call that
-    never says "test" (pytest, go test, vitest...) or "jest" costs one read of stdin and no import of the runtime."""
+    never says "test" (pytest, go test, vitest...) or "jest" costs one read of stdin and no import of the runtime.
+
+    `handler`: which of the event's handlers this is (hook_events: `test`, `jest`); the client starts
+    every one whose `if` holds, and only one of them answers a command."""
     import os
 
     if os.environ.get("SIDEKIT_DISABLE", "") not in ("", "0"):
         return 0
     stdin_text = sys.stdin.buffer.read(MAX_STDIN).decode("utf-8", "replace")
     if "test" not in stdin_text and "py.test" not in stdin_text and "jest" not in stdin_text:
+        return 0
+    if handler and not _answers(handler, stdin_text):
         return 0
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, PRE_TOOL_DEADLINE)
@@ -104,6 +110,24 @@ def _pre_tool_use() -> int:
     signal.setitimer(signal.ITIMER_REAL, 0)
     _emit(output)
     return 0
+
+
+def _answers(handler: str, stdin_text: str) -> bool:
+    """Whether this PreToolUse handler is the one that answers the payload's command."""
+    from sidekit_hooks import hook_events
+    from sidekit_hooks.core import fastjson
+
+    names = tuple(name for name, _rule in hook_events.EVENTS["PreToolUse"].conditions)
+    if handler not in names:
+        return True
+    if handler == names[0] and not any(name in stdin_text for name in names[1:]):
+        return True  # no other handler's word anywhere in the payload: this one answers, no parse needed
+    try:
+        payload = fastjson.loads(stdin_text)
+        command = payload["tool_input"]["command"]
+    except (ValueError, TypeError, KeyError):
+        return False  # not a Bash payload the rewrite could read: nothing to answer
+    return isinstance(command, str) and hook_events.answers(names, handler, command)
 
 
 def _fail_open(hook: str, exc: BaseException, outcome: object) -> None:

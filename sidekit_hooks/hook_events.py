@@ -16,7 +16,7 @@ class HookEvent:
         "name",
         "script",
         "matcher",
-        "condition",
+        "conditions",
         "drains",
         "boundary",
         "detectors",
@@ -31,7 +31,7 @@ class HookEvent:
         script: str,
         *,
         matcher: str | None = None,
-        condition: str | None = None,
+        conditions: tuple[tuple[str, str], ...] = (),
         drains: bool = False,
         boundary: bool = False,
         detectors: tuple[str, ...] = (),
@@ -42,7 +42,9 @@ class HookEvent:
         self.name = name  # Claude Code's hook_event_name
         self.script = script  # hooks/<script>.py (settings form) and `hooks/run <script>` (plugin form)
         self.matcher = matcher  # the handler's tool matcher; None for events without one
-        self.condition = condition  # the handler's `if` permission-rule condition, if any
+        # (name, `if` rule) per handler: Claude Code takes one permission rule per `if`, so an event
+        # that needs two rules has two handlers; each is started with its name as its argument.
+        self.conditions = conditions
         self.drains = drains  # delivers what the queue holds (when the event is the main agent's)
         self.boundary = boundary  # a delivery follows at once: deferred findings may be revived here
         self.detectors = detectors  # the sidecars that judge it, in order (detectors.REGISTRY)
@@ -77,12 +79,14 @@ EVENTS: dict[str, HookEvent] = {
             probe={**_TOOL_PROBE, "error": "probe"},
         ),
         HookEvent("UserPromptSubmit", "user_prompt_submit", drains=True, boundary=True, probe={"prompt": ""}),
-        # Raw test runs only (runners/rewrite.py); the condition spares every other Bash call a hook process.
+        # Raw test runs only (runners/rewrite.py); the conditions spare every other Bash call a hook process.
+        # `npx jest` does not say "test": a second handler. Both start for `npx jest test/x`; the rewrite
+        # answers in one only (ANSWERS), so a command is never rewritten twice.
         HookEvent(
             "PreToolUse",
             "pre_tool_use",
             matcher="Bash",
-            condition="Bash(*test*)",
+            conditions=(("test", "Bash(*test*)"), ("jest", "Bash(*jest*)")),
             probe={"tool_name": "Bash", "tool_input": {"command": "true"}},
         ),
         HookEvent("SessionStart", "session_start", drains=True, lifecycle=True, probe={"source": "startup"}),
@@ -90,6 +94,44 @@ EVENTS: dict[str, HookEvent] = {
         HookEvent("SubagentStop", "subagent_stop", lifecycle=True, probe={"stop_hook_active": False}),
     )
 }
+
+
+class Handler:
+    """One handler of an event as the client is told to start it: `key` names it in settings records
+    and doctor (the event's name for its first handler, `Event:name` for the others)."""
+
+    __slots__ = ("key", "event", "script", "matcher", "argument", "condition")
+
+    def __init__(self, key: str, event: HookEvent, argument: str = "", condition: str = "") -> None:
+        self.key = key
+        self.event = event.name
+        self.script = event.script
+        self.matcher = event.matcher
+        self.argument = argument  # the handler's name, passed to the entry script; '' for a lone handler
+        self.condition = condition
+
+
+def _handlers_of(event: HookEvent) -> list[Handler]:
+    if not event.conditions:
+        return [Handler(event.name, event)]
+    return [
+        Handler(event.name if index == 0 else f"{event.name}:{name}", event, name, rule)
+        for index, (name, rule) in enumerate(event.conditions)
+    ]
+
+
+HANDLERS: dict[str, Handler] = {h.key: h for event in EVENTS.values() for h in _handlers_of(event)}
+
+
+def answers(names: tuple[str, ...], handler: str, command: str) -> bool:
+    """Whether the handler `handler` (one of `names`, an event's handler names, each the word its `if`
+    rule looks for) answers `command`: the last name the command contains does. Every handler whose
+    rule holds is started, each with the same payload; this way one of them answers. A handler started
+    without a name (a settings file written before there were two) answers everything."""
+    if handler not in names:
+        return True
+    said = [name for name in names if name in command]
+    return (said[-1] if said else names[0]) == handler
 
 
 def judged_by(detector: str) -> frozenset[str]:
@@ -125,16 +167,22 @@ def plugin_hooks(timeout: int = HANDLER_TIMEOUT) -> dict[str, list[dict[str, obj
     """`hooks/hooks.json`'s `hooks` object: every event through `hooks/run <script>`."""
     table: dict[str, list[dict[str, object]]] = {}
     for event in EVENTS.values():
-        handler: dict[str, object] = {
-            "type": "command",
-            "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {event.script}',
-            "timeout": timeout,
-        }
-        if event.condition:
-            handler["if"] = event.condition
         group: dict[str, object] = {"matcher": event.matcher} if event.matcher else {}
-        table[event.name] = [{**group, "hooks": [handler]}]
+        table[event.name] = [{**group, "hooks": [plugin_handler(h, timeout) for h in _handlers_of(event)]}]
     return table
+
+
+def plugin_handler(handler: Handler, timeout: int = HANDLER_TIMEOUT) -> dict[str, object]:
+    """One handler of hooks/hooks.json: `hooks/run <script> [<name>]`."""
+    argument = f" {handler.argument}" if handler.argument else ""
+    found: dict[str, object] = {
+        "type": "command",
+        "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {handler.script}{argument}',
+        "timeout": timeout,
+    }
+    if handler.condition:
+        found["if"] = handler.condition
+    return found
 
 
 def _write(root: str) -> int:

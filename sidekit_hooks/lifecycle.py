@@ -37,25 +37,6 @@ TINY_FILES = 25  # a project with at most this many Python files ...
 TINY_BYTES = 250_000  # ... and this many bytes of them is indexed inside SessionStart (bench: ~0.1 s for 30 files)
 STALE_AT_START = 3600.0  # seconds; an older index is refreshed (in the background) when a session starts
 GIT_MARKERS = ("index", "HEAD", "FETCH_HEAD", "ORIG_HEAD")  # git moved the work tree after these changed
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".venv",
-        ".sidekit",
-        ".runtime",
-        "node_modules",
-        "__pycache__",
-        "site-packages",
-        "venv",
-        "env",
-        "build",
-        "dist",
-        "htmlcov",
-        ".tox",
-        ".mypy_cache",
-        ".pytest_cache",
-    }
-)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -162,25 +143,19 @@ def _mtime(path: str) -> float:
 
 def tiny_project(project: str, max_files: int = TINY_FILES, max_bytes: int = TINY_BYTES) -> bool:
     """At most `max_files` Python files holding `max_bytes`; stops walking as soon as either is passed."""
+    from sidekit_hooks.code.functions import SKIP_DIRS  # the function index's own walk skips the same
+    from sidekit_hooks.core import workspace
+
     files = size = 0
-    stack = [project]
-    while stack:
-        try:
-            entries = list(os.scandir(stack.pop()))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name not in SKIP_DIRS and not entry.name.startswith("."):
-                    stack.append(entry.path)
-            elif entry.name.endswith(".py"):
-                files += 1
-                try:
-                    size += entry.stat(follow_symlinks=False).st_size
-                except OSError:
-                    continue
-                if files > max_files or size > max_bytes:
-                    return False
+    for entry in workspace.walk(project, lambda name: name not in SKIP_DIRS and not name.startswith(".")):
+        if entry.name.endswith(".py") and not entry.is_dir(follow_symlinks=False):
+            files += 1
+            try:
+                size += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+            if files > max_files or size > max_bytes:
+                return False
     return True
 
 
@@ -201,8 +176,7 @@ def scope_primer(event: Event, ctx: Context) -> str:
     deny = f"; never {', '.join(scope.deny)}" if scope.deny else ""
     task = f" ({scope.issue})" if scope.issue else ""
     line = policy.clip(
-        f"[sidecar:scope] This task's scope{task}: edit only {allow}{deny}. Anything else needs "
-        "the user's go-ahead first; `sidekit scope show` has the details."
+        f"[sidecar:scope] This task's scope{task}: edit only {allow}{deny}; other files need the user's go-ahead."
     )
     _log(
         ctx.project,
@@ -266,7 +240,8 @@ def reminders(
         said = str(record.get("text", ""))
         prefix = f"[sidecar:{sidecar}] "
         body = said[len(prefix) :] if said.startswith(prefix) else said
-        out.append((record, policy.clip(f"{prefix}{lead}{body}")))
+        again = record["recheck"].get("again") if isinstance(record.get("recheck"), dict) else None
+        out.append((record, policy.clip(f"{prefix}{lead}{again or body}")))  # `again`: its short form, if any
     return out
 
 

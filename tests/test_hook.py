@@ -16,7 +16,7 @@ from sidekit_hooks import detectors, hook, runtime
 from sidekit_hooks.core.workspace import queue_root
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.findings import Finding
-from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload
+from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, tool_call
 
 A_PY_EDIT = ("a.py", "x = 1", "x = 2", "x = 1\n")  # rel, old, new, original: the edit these tests make
 
@@ -99,13 +99,8 @@ def test_garbage_stdin_exits_zero_silently_and_logs(project: Path, run_hook: Hoo
 
 def test_ten_megabyte_tool_response(project: Path, run_hook: HookRunner) -> None:
     enqueue(project, "still delivered")
-    big = payload(
-        "PostToolUse",
-        project,
-        tool_name="Bash",
-        tool_input={"command": "./print-build-log"},
-        tool_response={"stdout": "y" * 10_000_000, "stderr": "", "interrupted": False},
-    )
+    response = {"stdout": "y" * 10_000_000, "stderr": "", "interrupted": False}
+    big = tool_call("PostToolUse", project, "sess-1", "Bash", {"command": "./print-build-log"}, tool_response=response)
     done = run_hook("PostToolUse", big)
     assert done.returncode == 0 and context_of(done.stdout) == "[from sidekit] still delivered"
 
@@ -224,26 +219,33 @@ class SlowDetector:
         return [Finding("slow", "never said")]
 
 
+def edit_with_a_slow_detector(project: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, float, str]:
+    """The PostToolUse hook, in this process, after an Edit of a.py, with "queued before" in the queue and
+    the slow detector registered: its exit code, how long it took and what it printed."""
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    enqueue(project, "queued before")
+    stdout = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(edit(project, *A_PY_EDIT)).encode())))
+    monkeypatch.setattr(sys, "stdout", stdout)
+    detectors.register("slow", SlowDetector())
+    try:
+        started = time.monotonic()
+        code = hook.main("PostToolUse", [])
+        return code, time.monotonic() - started, stdout.getvalue()
+    finally:
+        detectors.unregister("slow")
+
+
 def test_hard_deadline_still_delivers_what_was_queued_and_loses_nothing(
     project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
-    enqueue(project, "queued before")
-    detectors.register("slow", SlowDetector())
     monkeypatch.setattr("sidekit_hooks.runtime.DETECTOR_BUDGET", 10.0)
     monkeypatch.setattr("sidekit_hooks.runtime.DELIVERY_RESERVE", -10.0)  # no cut-off before the hard deadline
-    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(edit(project, *A_PY_EDIT)).encode()))
-    stdout = io.StringIO()
-    monkeypatch.setattr(sys, "stdin", stdin)
-    monkeypatch.setattr(sys, "stdout", stdout)
-    try:
-        started = time.monotonic()
-        assert hook.main("PostToolUse", []) == 0
-        assert time.monotonic() - started < 2
-    finally:
-        detectors.unregister("slow")
+    code, seconds, stdout = edit_with_a_slow_detector(project, monkeypatch)
+    assert code == 0
+    assert seconds < 2
     # Drained first: the queued nudge goes out although a detector ran into the hard deadline.
-    assert context_of(stdout.getvalue()) == "[from sidekit] queued before"
+    assert context_of(stdout) == "[from sidekit] queued before"
     log = (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
     assert '"where":"deadline","culprit":"detector slow"' in log
     assert queue.pending(queue_root(str(project)), "sess-1") == []
@@ -252,20 +254,10 @@ def test_hard_deadline_still_delivers_what_was_queued_and_loses_nothing(
 def test_a_detector_past_its_time_is_cut_off_and_the_rest_goes_on(
     project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
-    enqueue(project, "queued before")
-    detectors.register("slow", SlowDetector())
-    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(edit(project, *A_PY_EDIT)).encode()))
-    stdout = io.StringIO()
-    monkeypatch.setattr(sys, "stdin", stdin)
-    monkeypatch.setattr(sys, "stdout", stdout)
-    try:
-        started = time.monotonic()
-        assert hook.main("PostToolUse", []) == 0
-        assert time.monotonic() - started < 0.8  # cut off before the hard deadline, with time to deliver
-    finally:
-        detectors.unregister("slow")
-    assert context_of(stdout.getvalue()) == "[from sidekit] queued before"
+    code, seconds, stdout = edit_with_a_slow_detector(project, monkeypatch)
+    assert code == 0
+    assert seconds < 0.8  # cut off before the hard deadline, with time to deliver
+    assert context_of(stdout) == "[from sidekit] queued before"
     log = (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
     assert '"where":"timeout:detector:slow","culprit":"detector slow"' in log and '"where":"deadline"' not in log
 

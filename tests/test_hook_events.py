@@ -6,7 +6,7 @@ import ast
 import json
 from pathlib import Path
 
-from sidekit_hooks.hook_events import EVENTS, entry_script, judged_by, plugin_hooks
+from sidekit_hooks.hook_events import EVENTS, answers, entry_script, judged_by, plugin_hooks
 from testing.hooks import REPO
 
 PACKAGE = REPO / "sidekit_hooks"
@@ -75,3 +75,43 @@ def test_detectors_judge_the_events_the_table_gives_them() -> None:
         assert detectors.REGISTRY[name][1] == judged_by(name) == detectors.load(name).hooks, name
     assert judged_by("conventions") == frozenset({"PostToolUse"})
     assert judged_by("nonexistent") == frozenset()
+
+
+def test_of_an_events_handlers_the_last_word_the_command_says_answers() -> None:
+    names = ("test", "jest")
+    said = {"npx jest test/x": "jest", "pytest -q": "test", "npx jest": "jest", "echo hi": "test"}
+    for command, answering in said.items():
+        assert [name for name in names if answers(names, name, command)] == [answering], command
+    assert answers(names, "", "npx jest") and answers(names, "other", "pytest -q")  # a lone handler answers all
+
+
+def test_the_plugin_launcher_hands_a_handler_name_on_and_refuses_anything_else(tmp_path: Path) -> None:
+    import subprocess
+
+    payload = {
+        "session_id": "s",
+        "cwd": str(tmp_path),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "npx jest test/x"},
+    }
+
+    def launch(*args: str) -> str:
+        done = subprocess.run(
+            [str(REPO / "hooks" / "run"), "pre_tool_use", *args],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            timeout=30,
+            cwd=tmp_path,
+            env={"PATH": "/usr/bin:/bin", "CLAUDE_PLUGIN_DATA": str(tmp_path / "data"), "HOME": str(tmp_path)},
+        )
+        assert (done.returncode, done.stderr) == (0, ""), args
+        return done.stdout
+
+    rewritten = json.loads(launch("jest"))["hookSpecificOutput"]["updatedInput"]["command"]
+    assert rewritten.startswith("npx jest test/x --reporters=")
+    assert launch("test") == ""  # the `*test*` handler also started for it: it stands aside
+    for refused in (("../x",), ("Jest",), ("jest", "again"), ("a b",)):
+        assert launch(*refused) == "", refused
+    assert not (tmp_path / "data").exists()  # nothing was built for a refused call

@@ -14,14 +14,8 @@ from sidekit_hooks.nudges.recheck import line_digest
 from testing.acme import BAD, GOOD, PACK
 from testing.hooks import HookRunner, context_of, edit, payload, run_sidekit, write
 
-SCOPE_NUDGE = (
-    "[sidecar:scope] docs/notes.md is outside this task's scope (gt-7: api/**). "
-    "If it must change, say so to the user first."
-)
-PRIMER = (
-    "[sidecar:scope] This task's scope (gt-7): edit only api/**. Anything else needs the user's go-ahead "
-    "first; `sidekit scope show` has the details."
-)
+SCOPE_NUDGE = "[sidecar:scope] docs/notes.md is outside this task's scope (gt-7); if it must change, tell the user."
+PRIMER = "[sidecar:scope] This task's scope (gt-7): edit only api/**; other files need the user's go-ahead."
 
 
 def decisions(project: Path, kind: str) -> list[dict[str, Any]]:
@@ -76,8 +70,7 @@ def test_stop_rechecks_each_delivered_finding_and_reminds_once(armed: Path, run_
     first = run_hook("Stop", payload("Stop", armed, **stop()))
     assert (first.returncode, context_of(first.stdout)) == (
         0,
-        "[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope (gt-7: api/**). "
-        "If it must change, say so to the user first.",
+        "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user.",
     )
     assert context_of(run_hook("Stop", payload("Stop", armed, **stop(active=True))).stdout) == ""
     assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == ""
@@ -264,7 +257,7 @@ def test_reminders_that_do_not_fit_wait_for_the_next_stop(armed: Path, run_hook:
     assert len("\n".join(first)) <= 1000 and first[-1] == f"(+{5 - (len(first) - 1)} more)"
     second = context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout).split("\n")
     said = [line for line in first + second if line.startswith("[sidecar:scope]")]
-    assert sorted(line.split("finish: ")[1].split(" is ")[0] for line in said) == sorted(names)
+    assert sorted(line.split("finish: ")[1].split(", outside ")[0] for line in said) == sorted(names)
     assert len(decisions(armed, "reminded")) == 5
 
 
@@ -319,7 +312,16 @@ def test_each_fired_decision_names_its_subject_and_how_to_recheck_it(armed: Path
                 "before": "absent",
             },
         ),
-        ("scope", "docs/notes.md", {"kind": "scope", "path": "docs/notes.md", "before": "absent"}),
+        (
+            "scope",
+            "docs/notes.md",
+            {
+                "kind": "scope",
+                "path": "docs/notes.md",
+                "before": "absent",
+                "again": "docs/notes.md, outside gt-7's scope; tell the user.",
+            },
+        ),
     ]
 
 
@@ -327,15 +329,11 @@ def test_compaction_names_the_standing_scope_finding_and_stop_may_remind_once_mo
     armed: Path, run_hook: HookRunner
 ) -> None:
     session_with_a_fix_and_an_open_scope_edit(armed, run_hook)
-    reminder = (
-        "[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope (gt-7: api/**). "
-        "If it must change, say so to the user first."
-    )
+    reminder = "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
     assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == reminder
     compacted = context_of(run_hook("SessionStart", payload("SessionStart", armed, source="compact")).stdout)
     assert compacted == PRIMER + (
-        "\n[sidecar:scope] Still open from before the compaction: docs/notes.md is outside this task's scope "
-        "(gt-7: api/**). If it must change, say so to the user first."
+        "\n[sidecar:scope] Still open from before the compaction: docs/notes.md, outside gt-7's scope; tell the user."
     )
     assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == reminder  # once more
     assert context_of(run_hook("Stop", payload("Stop", armed, **stop())).stdout) == ""

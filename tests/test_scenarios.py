@@ -213,7 +213,7 @@ SYNTHETIC: dict[
             "scope": ["--allow", "src/**", "--allow", "docs/**"],
             "tool": "Write",
             "input": {"file_path": "lib/h.py", "content": "H = 1\n"},
-            "expect": [{"sidecar": "scope", "contains": "src/**, docs/**"}],
+            "expect": [{"sidecar": "scope", "contains": "lib/h.py is outside this task's scope;"}],
         },
     ],
     "zz.jsonl": [

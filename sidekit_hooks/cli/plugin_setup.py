@@ -60,16 +60,10 @@ def _add_lines(path: str, lines: list[str]) -> list[str]:
 
 def wire_recorders(project: str) -> list[str]:
     """Make pytest record in the project's own environments (inside it, links resolved); install's lines."""
-    from sidekit_hooks.runners.pytest import environments, interpreter
+    from sidekit_hooks.runners.pytest import environments
 
-    inside = [
-        c
-        for c in environments.targets(project)  # the environment and the folder written to, resolved
-        if safepath.inside(c.env, project) and safepath.inside(interpreter.site_packages(c.env), project)
-    ]
-    if not inside:
-        return []
-    return environments.wire(project, inside)
+    inside = environments.inside_targets(project)  # the environment and the folder written to, resolved
+    return environments.wire(project, inside) if inside else []
 
 
 def set_up(project: str, plugin_root: str) -> str:
@@ -86,6 +80,27 @@ def set_up(project: str, plugin_root: str) -> str:
     if not parts:
         return ""
     return "sidekit (plugin) set up this project once, as `sidekit install` would: " + "; ".join(parts) + "."
+
+
+def undo(project: str) -> list[str]:
+    """Take back what the setup did to the project (for `sidekit uninstall`); a line per change."""
+    done = pluginform.done_path(project)
+    if not os.path.isfile(done):
+        return []
+    from sidekit_hooks.cli.wiring import files as wiring
+
+    said = []
+    git = os.path.join(project, ".git")
+    exclude = os.path.join(git, "info", "exclude")
+    if os.path.isdir(git) and not any(os.path.islink(p) for p in (git, os.path.dirname(exclude), exclude)):
+        text = (safepath.read_project_file(project, ".git/info/exclude") or b"").decode("utf-8", "replace")
+        cut = wiring.cut_ignore_block(text)
+        if cut is not None:
+            workspace.atomic_write(exclude, cut[1])
+            said.append(f".git/info/exclude: removed {' '.join(cut[0])}")
+    os.unlink(done)
+    said.append("the plugin's setup record is gone (the plugin sets the project up again at its next session)")
+    return said
 
 
 def main(argv: list[str]) -> int:

@@ -9,9 +9,10 @@ select` uses). (b) After a raw pytest run through Bash that left failures (the p
 rewritten the cache): the clustered status, which raw output buries. Only about that very run: the
 cache's run must have started after the command did (the payload's `duration_ms`), so an older
 cache never speaks for a run that did not record; and not when the run already reached the model as
-the compact answer. A green run says nothing: pytest's last line already did. Standard library only;
-the cache summary is one small JSON file, and the coverage digest or the import index is read only
-when an edit to a source file meets a red cache.
+the compact answer. A green run says nothing: pytest's last line already did. (a) is held back while
+the newest run is one the agent's own command made and its output named every failure (`seen_runs`).
+Standard library only; the cache summary is one small JSON file, and the coverage digest or the
+import index is read only when an edit to a source file meets a red cache.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import time
 
 from sidekit_hooks.core import hooklog
+from sidekit_hooks.detectors import seen_runs
 from sidekit_hooks.hook_events import judged_by
 from sidekit_hooks.nudges.findings import Finding
 from sidekit_hooks.status import cache
@@ -50,8 +52,10 @@ class TestsSidecar:
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         if event.kind == "write" and event.path:
             summary = _summary(ctx)
-            if not summary:
-                return []
+            if not summary or (
+                summary.get("failing") and seen_runs.model_read(ctx.project, event.session_id, event.agent_id, summary)
+            ):
+                return []  # the model has just read these very failures in its own run's output
             found = after_edit(event.path, summary)
             if found or not summary.get("failing") or time.monotonic() > ctx.deadline:
                 return found
@@ -63,7 +67,10 @@ class TestsSidecar:
             summary = _summary(ctx)
             if summary.get("failing"):  # the first edit after this red run reads its import answer
                 warm(cache.workspace_root(ctx.project), refresh=False)
-            return after_run(summary, time.time(), _duration(event.raw)) if summary and ran_pytest else []
+            now, duration = time.time(), _duration(event.raw)
+            if summary and is_this_run(summary.get("run") or {}, now, duration):
+                seen_runs.note(ctx.project, event.session_id, event.agent_id, summary, f"{event.output}\n{event.error}")
+            return after_run(summary, now, duration) if summary and ran_pytest else []
         return []
 
 
@@ -122,32 +129,8 @@ def after_edit_covered(
     them when `every_failure`, else some (then the count is "at least"). Only tests that failed in the
     last run are named; a stale digest is still a fair hint.
     """
-    rank = {str(c.get("id")): i for i, c in enumerate(summary.get("clusters") or ())}
-    hit = sorted((t for t in set(covering) if t in failing), key=lambda t: (rank.get(failing[t], len(rank)), t))
-    if not hit:
-        return []
-    first = hit[0]
-    handle = first if len(first) <= MAX_ID else (failing[first] or first)
-    count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
-    head = (
-        f"{path} is covered by {count} that failed in the last run "
-        f"({status_line(summary)}); details: sidekit failures {handle}; re-run: "
-    )
-    test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
-    rerun = "sidekit test " + " ".join(test_files)
-    if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
-        rerun = "sidekit test --select"  # the tests the change needs, which these are among
-    generation = summary.get("generation", 0)
-    return [
-        Finding(
-            "tests",
-            head + rerun,
-            key=f"tests:edit:{path}:{generation}",
-            path=path,
-            subject=path,
-            recheck=still_failing(summary, path, hit),
-        )
-    ]
+    hit = [t for t in set(covering) if t in failing]
+    return _failing_tests_finding(path, summary, hit, failing, every_failure, "covered by", subject=path)
 
 
 def after_run(summary: dict[str, Any], now: float, duration: float | None = None) -> list[Finding]:
@@ -357,6 +340,20 @@ def after_edit_imported(
     path: str, summary: dict[str, Any], hit: list[str], failing: dict[str, str], every_failure: bool = True
 ) -> list[Finding]:
     """An edit to a module that failing tests import, though no traceback of theirs passes through it."""
+    return _failing_tests_finding(path, summary, hit, failing, every_failure, "imported by")
+
+
+def _failing_tests_finding(
+    path: str,
+    summary: dict[str, Any],
+    hit: list[str],
+    failing: dict[str, str],
+    every_failure: bool,
+    how: str,
+    subject: str = "",
+) -> list[Finding]:
+    """`path is <how> N tests that failed in the last run`, the first one's details and a re-run of their
+    files (`--select` when they are too many to list)."""
     if not hit:
         return []
     rank = {str(c.get("id")): i for i, c in enumerate(summary.get("clusters") or ())}
@@ -365,13 +362,13 @@ def after_edit_imported(
     handle = first if len(first) <= MAX_ID else (failing.get(first) or first)
     count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
     head = (
-        f"{path} is imported by {count} that failed in the last run "
-        f"({status_line(summary)}; basis: imports); details: sidekit failures {handle}; re-run: "
+        f"{path} is {how} {count} that failed in the last run "
+        f"({status_line(summary)}); details: sidekit failures {handle}; re-run: "
     )
     test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
     rerun = "sidekit test " + " ".join(test_files)
     if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
-        rerun = "sidekit test --select"
+        rerun = "sidekit test --select"  # the tests the change needs, which these are among
     generation = summary.get("generation", 0)
     return [
         Finding(
@@ -379,6 +376,7 @@ def after_edit_imported(
             head + rerun,
             key=f"tests:edit:{path}:{generation}",
             path=path,
+            subject=subject,
             recheck=still_failing(summary, path, hit),
         )
     ]

@@ -36,7 +36,8 @@ class Finding:
 
     `subject` names what it is about (a def, or the line a pattern matched) and `recheck` says how to
     tell later whether it still holds (see `nudges/recheck.py`): {"kind": "match"|"absent"|"def"|"scope",
-    "path", "pattern"/"line"/"symbol", "before": the file's content hash before the call, or "absent"}.
+    "path", "pattern"/"line"/"symbol", "before": the file's content hash before the call, or "absent",
+    optional "again": the short line a reminder says instead of the message, when it still holds}.
     """
 
     __slots__ = ("sidecar", "message", "key", "rule_id", "path", "priority", "severity", "see", "subject", "recheck")

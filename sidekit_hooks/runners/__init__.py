@@ -17,13 +17,14 @@ PreToolUse hot path):
 Optional: `def command(project: str, args: list[str]) -> list[str]` (or a plain `COMMAND: list[str]`,
 to which the arguments are appended): what `sidekit test [ARGS]` runs for this runner; its output
 (stdout and stderr in one stream) goes to `raw_output_path`, then `collect` reads it.
+Optional: `def before_run(project: str) -> object`: taken just before `sidekit test` starts the run
+and passed to `collect` as `before=`, to tell the files this run writes from older ones (junit).
 
 A module that is not there (another branch delivers it) is skipped, never an error.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 
 TYPE_CHECKING = False
@@ -66,6 +67,8 @@ def load(name: str) -> ModuleType | None:
     module = REGISTRY.get(name)
     if module is None:
         return None
+    import importlib  # here: a go test wrapper imports this package and never loads an adapter by name
+
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:

@@ -2,8 +2,9 @@
 
 Reports are read from the folders build tools leave them in (`target/surefire-reports`,
 `target/failsafe-reports`, `build/test-results/<task>`, `target/nextest/<profile>`), in the project
-and its modules, and only when written after the run started: an old report never speaks for a
-new run. `sidekit ingest PATH` reads any other report. A testcase fails when it holds `failure` or
+and its modules, and only when this run wrote them: `before_run` notes every report there was
+(size and mtime to the nanosecond), and `collect` reads only reports that are new or changed since,
+so an old report never speaks for a new run, however soon after it the run starts. `sidekit ingest PATH` reads any other report. A testcase fails when it holds `failure` or
 `error` (Surefire's flaky reruns that passed are passes, as Surefire counts them), is skipped when
 it holds `skipped`. Test ids are `<test source file>::<method>` when the class's file is in the
 project (`src/test/java/com/acme/CalcTest.java::adds`), else `<classname>::<method>`.
@@ -15,6 +16,7 @@ project (`src/test/java/com/acme/CalcTest.java::adds`), else `<classname>::<meth
 from __future__ import annotations
 
 import os
+import re
 
 from sidekit_hooks.runners import Result
 
@@ -27,6 +29,27 @@ NAME = "junit"
 REPORT_DIRS = ("target/surefire-reports", "target/failsafe-reports", "build/test-results", "target/nextest")
 MAX_REPORT_BYTES = 50_000_000
 MAX_MODULE_DEPTH = 3
+# maven-compiler-plugin's javac line: `[ERROR] /abs/src/main/java/demo/Calc.java:[7,24] cannot find symbol`
+JAVAC = re.compile(r"^\[ERROR\] (\S.*?\.(?:java|kt|scala|groovy)):\[(\d+),\d+\] (.+)$")
+GOAL = re.compile(r"^Failed to execute goal .*? on project [^:]+: ?(.*?)(?: -> \[Help \d+\])?$")
+# Maven's [ERROR] lines that never say what went wrong
+MAVEN_NOISE = (
+    "COMPILATION ERROR",
+    "To see the full stack trace",
+    "Re-run Maven",
+    "For more information about the errors",
+    "[Help ",
+    "Please refer to",
+    "Command was ",
+    "After correcting the problems",
+    "Error occurred in starting fork",
+    "Process Exit Code",
+    "Crashed tests",
+    "org.apache.maven.surefire.booter.SurefireBooterForkException",
+    "at ",
+    "-> [Help",
+)
+Snapshot = dict[str, tuple[int, int]]  # report path -> (mtime_ns, size) before the run
 
 
 def detect(project: str) -> bool:
@@ -53,25 +76,56 @@ def command(project: str, args: list[str] | None = None) -> list[str]:
     return [wrapper if os.access(wrapper, os.X_OK) else "gradle", "test", "--console=plain", *(args or [])]
 
 
-def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result:
-    """The reports this run wrote; a red run without any is a build error, with the tool's last words."""
-    reports = find_reports(project, started)
+def before_run(project: str) -> Snapshot:
+    """Every report there is before a run, to tell the run's own reports from older ones."""
+    seen: Snapshot = {}
+    for path in report_files(project):
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        seen[path] = (stat.st_mtime_ns, stat.st_size)
+    return seen
+
+
+def collect(
+    project: str, started: float, exit_code: int, raw_output_path: str, before: Snapshot | None = None
+) -> Result:
+    """The reports this run wrote; a red run without a failing test is a build error, with the tool's reason."""
+    reports = find_reports(project, started, before)
     result = from_reports(reports, project, started, exit_code)
     if exit_code and not any(e["o"] in ("failed", "error") for e in result.tests.values()) and not result.errors:
-        said = _tool_error(raw_output_path)
-        result.errors["pom.xml" if os.path.isfile(os.path.join(project, "pom.xml")) else "."] = {
-            "type": "build failed",
-            "message": said or f"exit code {exit_code}",
-            "shape": "build failed",
-        }
-        result.last_words = said
+        from sidekit_hooks.runners import frames
+
+        key, failure = build_failure(_lines(raw_output_path), project, frames.SourceIndex(project))
+        failure["message"] = failure.get("message") or f"exit code {exit_code}"
+        result.errors[key] = frames.with_shape(failure)
+        result.last_words = failure["message"]
     return result
 
 
-def find_reports(project: str, since: float) -> list[str]:
-    """XML reports under the known folders of the project and its modules, written at or after `since`."""
+def find_reports(project: str, since: float, before: Snapshot | None = None) -> list[str]:
+    """The reports a run wrote: with `before`, those new or changed since it was taken; without, those
+    written at or after `since` (a second's slack for coarse file times: only `before` is exact)."""
     found: list[str] = []
-    for folder, dirs, _files in os.walk(project):
+    for path in report_files(project):
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        if before is None:
+            fresh = stat.st_mtime >= since - 1
+        else:
+            fresh = before.get(path) != (stat.st_mtime_ns, stat.st_size)
+        if fresh:
+            found.append(path)
+    return found
+
+
+def report_files(project: str) -> list[str]:
+    """XML files under the known report folders of the project and its modules."""
+    found: list[str] = []
+    for folder, dirs, files in os.walk(project):
         depth = os.path.relpath(folder, project).count(os.sep) if folder != project else 0
         dirs[:] = [
             d
@@ -81,10 +135,7 @@ def find_reports(project: str, since: float) -> list[str]:
         rel = os.path.relpath(folder, project).replace(os.sep, "/")
         if not any(rel == r or rel.endswith("/" + r) or ("/" + r + "/") in ("/" + rel + "/") for r in REPORT_DIRS):
             continue
-        for name in os.listdir(folder):
-            path = os.path.join(folder, name)
-            if name.endswith(".xml") and os.path.isfile(path) and os.path.getmtime(path) >= since - 1:
-                found.append(path)
+        found += [os.path.join(folder, name) for name in files if name.endswith(".xml")]
     return sorted(set(found))
 
 
@@ -147,16 +198,57 @@ def _seconds(text: str | None) -> float:
         return 0.0
 
 
-def _tool_error(raw_output_path: str) -> str:
-    """Maven's or Gradle's own reason for a failed build: its first `[ERROR]` / `* What went wrong:` line."""
+def _lines(raw_output_path: str) -> list[str]:
     try:
         with open(raw_output_path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
+            return handle.read().splitlines()
     except OSError:
-        return ""
-    for index, line in enumerate(lines):
-        if line.startswith("[ERROR]") and line[7:].strip() and "-> [Help" not in line:
-            return line[7:].strip()[:200]
-        if line.startswith("* What went wrong:") and index + 1 < len(lines):
-            return lines[index + 1].strip()[:200]
-    return next((ln.strip() for ln in reversed(lines) if ln.strip()), "")[:200]
+        return []
+
+
+def build_failure(lines: list[str], project: str, index: Any) -> tuple[str, dict[str, Any]]:
+    """(where, failure) for a red run without a failing test, from Maven's or Gradle's output: the first
+    javac error (at its file and line), else Maven's reason (a crashed fork at its test class), else
+    Gradle's `* What went wrong:`, else the last line."""
+    from sidekit_hooks.runners import frames
+
+    pom = "pom.xml" if os.path.isfile(os.path.join(project, "pom.xml")) else "."
+    for line in lines:
+        found = JAVAC.match(line.strip())
+        if found:
+            path = frames.relative(found.group(1), project)
+            at = f"{path or found.group(1)}:{found.group(2)}"
+            return path or pom, {"type": "compile error", "message": found.group(3).strip(), "at": at}
+    reason = _maven_reason(lines)
+    if reason:
+        crashed = _crashed_class(lines)
+        path = index.file_of(crashed) if crashed else ""
+        return path or pom, {"type": "build failed", "message": reason, **({"at": path} if path else {})}
+    for number, line in enumerate(lines):
+        if line.startswith("* What went wrong:") and number + 1 < len(lines):
+            return pom, {"type": "build failed", "message": lines[number + 1].strip()[:200]}
+    last = next((ln.strip() for ln in reversed(lines) if ln.strip()), "")
+    return pom, {"type": "build failed", "message": last[:200]}
+
+
+def _maven_reason(lines: list[str]) -> str:
+    """Maven's first `[ERROR]` line that says what went wrong (a goal's reason, a crashed fork's words)."""
+    for line in lines:
+        if not line.startswith("[ERROR]"):
+            continue
+        text = line[7:].strip()
+        goal = GOAL.match(text)
+        if goal:
+            text = goal.group(1).strip()
+        if text and not text.startswith(MAVEN_NOISE):
+            return text[:200]
+    return ""
+
+
+def _crashed_class(lines: list[str]) -> str:
+    """The first test class Surefire names under `Crashed tests:` (a fork that died in it)."""
+    for number, line in enumerate(lines[:-1]):
+        if line.strip() == "[ERROR] Crashed tests:":
+            name = lines[number + 1].removeprefix("[ERROR]").strip()
+            return name if name.replace(".", "").replace("$", "").replace("_", "").isalnum() else ""
+    return ""

@@ -11,8 +11,6 @@ from typing import Any
 from sidekit_hooks.cli.playback import transcript
 from testing.hooks import SIDEKIT
 
-SCOPE = "(gt-abc12: api/handlers/**, tests/**)"
-
 
 def test_demo_runs_the_scripted_session_through_the_hooks(clean_env: dict[str, str]) -> None:
     before = set(Path(tempfile.gettempdir()).glob("sidekit-demo-*"))
@@ -26,15 +24,15 @@ def test_demo_runs_the_scripted_session_through_the_hooks(clean_env: dict[str, s
     ) in out
     assert (
         "     .. held back (threshold): scope: [sidecar:scope] FYI: auth/middleware.py is outside this task's "
-        "scope (gt-abc12: api/handl…\n"
+        "scope (gt-abc12); reading …\n"
     ) in out
     assert (
-        f"     -> agent told: [sidecar:scope] auth/middleware.py is outside this task's scope {SCOPE}. "
-        "If it must change, say so to the user first.\n"
+        "     -> agent told: [sidecar:scope] auth/middleware.py is outside this task's scope (gt-abc12); "
+        "if it must change, tell the user.\n"
     ) in out
     assert (
-        f"     -> agent told: [sidecar:scope] This Bash command writes auth/session.py, which is outside this "
-        f"task's scope {SCOPE}. If it must change, say so to the user first.\n"
+        "     -> agent told: [sidecar:scope] This Bash command writes auth/session.py, outside this "
+        "task's scope (gt-abc12); if it must change, tell the user.\n"
     ) in out
     assert " 12. user: Wrap up and summarize what changed.\n" in out
     assert set(Path(tempfile.gettempdir()).glob("sidekit-demo-*")) == before  # the throw-away repo is gone
@@ -165,11 +163,11 @@ def test_replay_runs_a_transcript_with_the_projects_scope(
     assert body == (
         "  2. Read lib/b.py\n"
         "     -> agent told nothing\n"
-        "     .. held back (threshold): scope: [sidecar:scope] FYI: lib/b.py is outside this task's scope (T-1: src/**). "
-        "Reading is fine…\n"
+        "     .. held back (threshold): scope: [sidecar:scope] FYI: lib/b.py is outside this task's scope (T-1); "
+        "reading is fine, changi…\n"
         "  3. Edit lib/b.py\n"
-        "     -> agent told: [sidecar:scope] lib/b.py is outside this task's scope (T-1: src/**). "
-        "If it must change, say so to the user first.\n"
+        "     -> agent told: [sidecar:scope] lib/b.py is outside this task's scope (T-1); "
+        "if it must change, tell the user.\n"
         "        why: the scope sidecar fired; the policy let it through\n\n"
         "4 steps; nudges delivered: 1 (scope 1); held back by the policy: 1 (threshold 1)\n"
         "(not replayed: 0 tool calls without a result, 1 unreadable lines)\n"

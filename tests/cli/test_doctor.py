@@ -18,13 +18,11 @@ from sidekit_hooks import __version__
 from sidekit_hooks.cli.wiring import settings_merge
 from sidekit_hooks.core import hooklog
 from testing.hooks import REPO
+from testing.runs import AGENT_PREFIXES, sidekit_at_home
 
 PYTHON = os.path.abspath(sys.executable)
 PY_VERSION = ".".join(map(str, sys.version_info[:3]))
-CMD = {
-    event: settings_merge.command_for(PYTHON, str(REPO / "hooks" / script))
-    for event, (script, _m) in settings_merge.EVENTS.items()
-}
+CMD = {key: h["command"] for key, h in settings_merge.wanted_handlers(PYTHON, str(REPO / "hooks")).items()}
 VERSIONS = (
     f"sidekit {__version__}, Python {PY_VERSION}, pydantic {metadata.version('pydantic')}, "
     f"rapidfuzz {metadata.version('rapidfuzz')}, tomli-w {metadata.version('tomli-w')}"
@@ -36,27 +34,8 @@ AGENT_SHELL = (
 )
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    return folder
-
-
 def sidekit(*args: str, home: Path, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    env = {
-        key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX", "SIDEKIT_P"))
-    }
-    env["HOME"] = str(home)
-    env.update(env_extra or {})
-    done = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(home),
-        timeout=60,
-    )
+    done = sidekit_at_home(*args, home=home, drop=(*AGENT_PREFIXES, "SIDEKIT_P"), extra=env_extra)
     # Hook timings vary from run to run; everything else is asserted exactly.
     return subprocess.CompletedProcess(done.args, done.returncode, re.sub(r"\d+ ms", "N ms", done.stdout), done.stderr)
 
@@ -74,13 +53,12 @@ def write_settings(project: Path, data: dict[str, Any], name: str = "settings.js
 
 def wired(commands: dict[str, str], others: bool = True) -> dict[str, Any]:
     """Settings that wire `commands`, and (with `others`) every other event the way install does."""
-    every = {**{event: CMD[event] for event in settings_merge.EVENTS if others}, **commands}
-    return {
-        "hooks": {
-            event: [{"matcher": "*", "hooks": [{"type": "command", "command": command, "timeout": 5}]}]
-            for event, command in every.items()
-        }
-    }
+    every = {**{key: CMD[key] for key in settings_merge.EVENTS if others}, **commands}
+    hooks: dict[str, list[dict[str, Any]]] = {}
+    for key, command in every.items():  # an event's second handler (PreToolUse:jest) joins its event's list
+        group = {"matcher": "*", "hooks": [{"type": "command", "command": command, "timeout": 5}]}
+        hooks.setdefault(settings_merge.event_of(key), []).append(group)
+    return {"hooks": hooks}
 
 
 def healthy_tail(project: Path) -> list[str]:
@@ -116,13 +94,13 @@ def test_a_sound_installation_reports_every_check_and_exits_0(project: Path, hom
     assert done.returncode == 0, done.stdout + done.stderr
     assert lines_of(done.stdout) == [
         f"sidekit doctor: {project}",
-        "  ok       settings: .claude/settings.json wires PostToolUse, PostToolUseFailure, UserPromptSubmit, PreToolUse, SessionStart, Stop, SubagentStop",
+        "  ok       settings: .claude/settings.json wires PostToolUse, PostToolUseFailure, UserPromptSubmit, PreToolUse, PreToolUse:jest, SessionStart, Stop, SubagentStop",
         f"  ok       interpreter: {PYTHON} (Python {PY_VERSION})",
         "  ok       hook runs: PostToolUse (.claude/settings.json): exit 0, valid output, N ms",
         "  ok       hook runs: PostToolUseFailure (.claude/settings.json): exit 0, valid output, N ms",
         *(
             f"  ok       hook runs: {event} (.claude/settings.json): exit 0, valid output, N ms"
-            for event in ("UserPromptSubmit", "PreToolUse", "SessionStart", "Stop", "SubagentStop")
+            for event in ("UserPromptSubmit", "PreToolUse", "PreToolUse:jest", "SessionStart", "Stop", "SubagentStop")
         ),
         AGENT_SHELL,
         *healthy_tail(project),
@@ -160,7 +138,7 @@ def test_a_missing_interpreter_and_a_missing_script_are_named(project: Path, hom
     done = sidekit("doctor", "--project", str(project), home=home)
     assert done.returncode == 1
     assert lines_of(done.stdout)[1:7] == [
-        "  ok       settings: .claude/settings.json wires PostToolUse, PostToolUseFailure, UserPromptSubmit, PreToolUse, SessionStart, Stop, SubagentStop",
+        "  ok       settings: .claude/settings.json wires PostToolUse, PostToolUseFailure, UserPromptSubmit, PreToolUse, PreToolUse:jest, SessionStart, Stop, SubagentStop",
         "  PROBLEM  interpreter: /gone/.venv/bin/python (.claude/settings.json) does not exist",
         f"           fix: sidekit install --project {project}",
         f"  ok       interpreter: {PYTHON} (Python {PY_VERSION})",
@@ -208,7 +186,7 @@ def test_missing_events_duplicates_and_disabled_hooks_are_problems(project: Path
     assert lines_of(done.stdout)[1:7] == [
         '  PROBLEM  settings: .claude/settings.json sets "disableAllHooks": true, so no hook runs',
         f'           fix: delete the "disableAllHooks" line from {project}/.claude/settings.json',
-        "  PROBLEM  settings: PostToolUseFailure, UserPromptSubmit, PreToolUse, SessionStart, Stop, SubagentStop not wired"
+        "  PROBLEM  settings: PostToolUseFailure, UserPromptSubmit, PreToolUse, PreToolUse:jest, SessionStart, Stop, SubagentStop not wired"
         " (found in .claude/settings.json, "
         ".claude/settings.local.json)",
         f"           fix: sidekit install --project {project}",

@@ -13,34 +13,16 @@ import pytest
 
 from sidekit_hooks.cli.wiring import files, settings_merge
 from testing.hooks import REPO, context_of, payload
+from testing.runs import AGENT_PREFIXES, environment_without, sidekit_at_home, through_sh
 
 PYTHON = os.path.abspath(sys.executable)
 HOOKS = REPO / "hooks"
-CMD = {
-    event: settings_merge.command_for(PYTHON, str(HOOKS / script))
-    for event, (script, _m) in settings_merge.EVENTS.items()
-}
+CMD = {key: handler["command"] for key, handler in settings_merge.wanted_handlers(PYTHON, str(HOOKS)).items()}
 FOREIGN = '{\n    "model": "opus",\n    "hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}]}\n}\n'
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    return folder
-
-
 def sidekit(*args: str, home: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
-    env["HOME"] = str(home)
-    return subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(cwd or home),
-        timeout=60,
-    )
+    return sidekit_at_home(*args, home=home, cwd=cwd)
 
 
 def added_lines(project: Path) -> str:
@@ -73,7 +55,11 @@ def test_install_merges_after_foreign_entries_and_reports_every_change(project: 
             {
                 "matcher": "Bash",
                 "hooks": [{"type": "command", "command": CMD["PreToolUse"], "timeout": 5, "if": "Bash(*test*)"}],
-            }
+            },
+            {
+                "matcher": "Bash",
+                "hooks": [{"type": "command", "command": CMD["PreToolUse:jest"], "timeout": 5, "if": "Bash(*jest*)"}],
+            },
         ],
         "SessionStart": [{"hooks": [{"type": "command", "command": CMD["SessionStart"], "timeout": 5}]}],
         "Stop": [{"hooks": [{"type": "command", "command": CMD["Stop"], "timeout": 5}]}],
@@ -149,12 +135,10 @@ def test_a_settings_file_install_created_is_removed_by_uninstall(project: Path, 
 def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Path, home: Path) -> None:
     target = project / ".claude" / "settings.json"
     target.parent.mkdir()
-    mine = {
-        "hooks": {
-            event: [{"hooks": [{"type": "command", "command": CMD[event], "timeout": 9}]}]
-            for event in settings_merge.EVENTS
-        }
-    }  # e.g. copied from a teammate's settings
+    mine: dict[str, dict[str, list[Any]]] = {"hooks": {}}  # e.g. copied from a teammate's settings
+    for key in settings_merge.EVENTS:
+        event = settings_merge.event_of(key)
+        mine["hooks"].setdefault(event, []).append({"hooks": [{"type": "command", "command": CMD[key], "timeout": 9}]})
     target.write_text(json.dumps(mine))
     sidekit("install", "--project", str(project), home=home)
     done = sidekit("uninstall", "--project", str(project), home=home)
@@ -216,13 +200,26 @@ def test_user_scope_writes_home_settings_and_no_project_files(home: Path, projec
     assert not target.exists()
 
 
-def test_user_and_local_do_not_combine(home: Path) -> None:
-    done = sidekit("install", "--user", "--local", home=home)
+@pytest.mark.parametrize(
+    ("option", "refusal"),
+    [
+        (
+            "--local",
+            "sidekit: --local names a project's settings.local.json; it does not combine with --user\n"
+            "  fix: drop --local, or use --project DIR --local\n",
+        ),
+        (
+            "--mcp",
+            "sidekit: --mcp wires a project's .mcp.json; it does not combine with --user\n"
+            "  fix: sidekit install --project DIR --mcp\n",
+        ),
+    ],
+)
+def test_user_does_not_combine_with_a_project_option_and_nothing_changes(home: Path, option: str, refusal: str) -> None:
+    done = sidekit("install", "--user", option, home=home)
     assert done.returncode == 1
-    assert done.stderr == (
-        "sidekit: --local names a project's settings.local.json; it does not combine with --user\n"
-        "  fix: drop --local, or use --project DIR --local\n"
-    )
+    assert done.stderr == refusal
+    assert not (home / ".claude").exists()
 
 
 def test_a_symlinked_settings_file_stays_a_symlink(project: Path, home: Path, tmp_path: Path) -> None:
@@ -232,7 +229,7 @@ def test_a_symlinked_settings_file_stays_a_symlink(project: Path, home: Path, tm
     (project / ".claude" / "settings.json").symlink_to(dotfile)
     sidekit("install", "--project", str(project), home=home)
     assert (project / ".claude" / "settings.json").is_symlink()
-    assert set(json.loads(dotfile.read_text())["hooks"]) == set(settings_merge.EVENTS)
+    assert set(json.loads(dotfile.read_text())["hooks"]) == {settings_merge.event_of(k) for k in settings_merge.EVENTS}
     sidekit("uninstall", "--project", str(project), home=home)
     assert dotfile.read_text() == '{"model": "opus"}\n'
 
@@ -270,17 +267,8 @@ def test_claude_md_block_names_the_compact_commands() -> None:
 
 
 def run_through_sh(command: str, event: str, data: dict[str, Any], project: Path) -> subprocess.CompletedProcess[str]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
-    env["CLAUDE_PROJECT_DIR"] = str(project)
-    return subprocess.run(
-        ["/bin/sh", "-c", command],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(project),
-        timeout=30,
-    )
+    env = dict(environment_without(*AGENT_PREFIXES), CLAUDE_PROJECT_DIR=str(project))
+    return through_sh(command, data, cwd=project, env=env, timeout=30)
 
 
 def test_the_installed_command_runs_through_sh_with_its_marker_comment(project: Path, home: Path) -> None:
@@ -332,3 +320,25 @@ def test_an_install_without_its_checkout_says_where_the_hook_scripts_come_from(
         "this sidekit is installed without its checkout, so there are no hook scripts to point Claude Code at\n"
         "  fix: git clone the sidekit-hooks repository and run ./install.sh PROJECT_DIR there (or use the plugin form)"
     )
+
+
+def test_uninstall_takes_back_what_the_plugin_set_up(project: Path, home: Path) -> None:
+    from sidekit_hooks.cli import plugin_setup
+
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    exclude = project / ".git" / "info" / "exclude"
+    before = exclude.read_text()
+    plugin_setup.set_up(str(project), "/plugins/sidekit")
+    assert exclude.read_text() != before
+    done = sidekit("uninstall", "--project", str(project), home=home)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        f"sidekit uninstall: {project / '.claude' / 'settings.json'}\n"
+        "  nothing to remove\n"
+        "  .git/info/exclude: removed .sidekit/ .runtime/\n"
+        "  the plugin's setup record is gone (the plugin sets the project up again at its next session)\n"
+    )
+    assert exclude.read_text() == before
+    assert not (project / ".sidekit" / "plugin-setup.json").exists()
+    again = sidekit("uninstall", "--project", str(project), home=home)
+    assert again.stdout == f"sidekit uninstall: {project / '.claude' / 'settings.json'}\n  nothing to remove\n"

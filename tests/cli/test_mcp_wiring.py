@@ -14,30 +14,15 @@ import pytest
 from sidekit_hooks.cli.mcpserver import tools
 from sidekit_hooks.cli.wiring import files
 from testing.hooks import REPO
+from testing.runs import plugin_copy, sidekit_at_home
 
 PYTHON = os.path.abspath(sys.executable)
 ENTRY = {"command": PYTHON, "args": ["-P", "-m", "sidekit_hooks.cli", "mcp"]}
 OTHERS = '{\n    "mcpServers": {\n        "docs": {"command": "docs-server", "args": ["--port", "0"]}\n    }\n}\n'
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    return folder
-
-
 def sidekit(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("CLAUDE", "GT_", "TMUX"))}
-    env["HOME"] = str(home)
-    return subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(home),
-        timeout=60,
-    )
+    return sidekit_at_home(*args, home=home)
 
 
 def test_install_adds_the_server_and_approves_it_uninstall_gives_the_files_back(project: Path, home: Path) -> None:
@@ -96,14 +81,7 @@ def test_a_foreign_sidekit_entry_is_put_back_and_a_broken_file_is_refused(projec
     assert (project / ".mcp.json").read_text() == '{"mcpServers": {'
 
 
-def test_mcp_with_user_is_refused_before_anything_changes(home: Path) -> None:
-    done = sidekit("install", "--user", "--mcp", home=home)
-    assert done.returncode == 1
-    assert done.stderr == (
-        "sidekit: --mcp wires a project's .mcp.json; it does not combine with --user\n"
-        "  fix: sidekit install --project DIR --mcp\n"
-    )
-    assert not (home / ".claude").exists()
+# `install --user --mcp` is refused before anything changes: test_install.py, with --user --local.
 
 
 def test_a_linked_mcp_json_outside_the_project_is_not_touched(project: Path, home: Path, tmp_path: Path) -> None:
@@ -187,16 +165,8 @@ echo "$@" >> "$STUB_CALLS"
 
 def test_a_fresh_plugin_install_builds_its_environment_before_serving(tmp_path: Path, project: Path) -> None:
     """No .venv yet: the launcher starts hooks/bootstrap and waits for it instead of failing at once."""
-    import shutil
-
-    plugin = tmp_path / "plugin-root"
-    shutil.copytree(
-        REPO,
-        plugin,
-        ignore=shutil.ignore_patterns(
-            ".venv", ".git", "__pycache__", ".sidekit*", "tests", "*.egg-info", ".*_cache", ".plugin-venv"
-        ),
-    )
+    leave_out = (".venv", ".git", "__pycache__", ".sidekit*", "tests", "*.egg-info", ".*_cache", ".plugin-venv")
+    plugin = plugin_copy(tmp_path / "plugin-root", *leave_out)
     stub = tmp_path / "fake-pip"
     stub.write_text(PIP_STUB)
     stub.chmod(0o755)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import pytest
 from sidekit_hooks import __version__
 from sidekit_hooks.cli.wiring import settings_merge
 from testing.hooks import REPO, context_of, payload
+from testing.runs import SIDEKIT, plugin_copy, through_sh, venv_with_pytest
 
 STUB = """#!/bin/sh
 # stands in for pip: records its arguments, takes its time, succeeds or fails as told
@@ -39,12 +39,8 @@ def command_of(event: str) -> str:
 @pytest.fixture
 def plugin(tmp_path: Path) -> Path:
     """A fresh plugin install: a copy of the repo with no .venv, as a marketplace would leave it."""
-    root = tmp_path / "plugin-root"
-    ignore = shutil.ignore_patterns(
-        ".venv", ".git", "__pycache__", ".sidekit*", "tests", "*.egg-info", ".*_cache", ".hypothesis"
-    )
-    shutil.copytree(REPO, root, ignore=ignore)
-    return root
+    leave_out = (".venv", ".git", "__pycache__", ".sidekit*", "tests", "*.egg-info", ".*_cache", ".hypothesis")
+    return plugin_copy(tmp_path / "plugin-root", *leave_out)
 
 
 @pytest.fixture
@@ -63,15 +59,13 @@ def plugin_env(plugin: Path, tmp_path: Path, project: Path, clean_env: dict[str,
 
 
 def run_plugin_hook(event: str, env: dict[str, str], project: Path, data: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["/bin/sh", "-c", command_of(event)],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(project),
-        timeout=30,
-    )
+    return through_sh(command_of(event), data, cwd=project, env=env, timeout=30)
+
+
+def mayor_says_rebase_first(project: Path, env: dict[str, str]) -> None:
+    """`sidekit nudge` queues "rebase first" from the mayor for sess-1."""
+    nudge = ["nudge", "--project", str(project), "--session", "sess-1", "--sender", "mayor", "rebase", "first"]
+    subprocess.run([*SIDEKIT, *nudge], check=True, env=env, capture_output=True)
 
 
 def wait_for(path: Path, seconds: float = 20) -> bool:
@@ -90,21 +84,28 @@ def test_manifest_and_hooks_json_have_the_documented_shape() -> None:
     assert "hooks" not in manifest  # hooks/hooks.json is found by convention; naming it too runs every hook twice
     data = hooks_json()
     assert set(data) == {"description", "hooks"}
+    run = '"${CLAUDE_PLUGIN_ROOT}/hooks/run"'
     assert data["hooks"] == {
         event: [
             {
                 **({"matcher": matcher} if matcher else {}),
                 "hooks": [
-                    {
-                        "type": "command",
-                        "command": f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/run" {script.removesuffix(".py")}',
-                        "timeout": settings_merge.TIMEOUT,
-                        **({"if": settings_merge.CONDITIONS[event]} if event in settings_merge.CONDITIONS else {}),
-                    }
+                    {"type": "command", "command": f"{run} {script.removesuffix('.py')}", "timeout": 5},
                 ],
             }
         ]
         for event, (script, matcher) in settings_merge.EVENTS.items()
+        if not event.startswith("PreToolUse")
+    } | {  # two handlers: Claude Code takes one rule per `if`, and `npx jest` does not say "test"
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [
+                    {"type": "command", "command": f"{run} pre_tool_use test", "timeout": 5, "if": "Bash(*test*)"},
+                    {"type": "command", "command": f"{run} pre_tool_use jest", "timeout": 5, "if": "Bash(*jest*)"},
+                ],
+            }
+        ]
     }
 
 
@@ -194,25 +195,7 @@ def test_with_a_ready_venv_the_hook_runs_and_delivers(
 ) -> None:
     run_plugin_hook("UserPromptSubmit", plugin_env, project, payload("UserPromptSubmit", project, prompt="x"))
     assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sidekit_hooks.cli",
-            "nudge",
-            "--project",
-            str(project),
-            "--session",
-            "sess-1",
-            "--sender",
-            "mayor",
-            "rebase",
-            "first",
-        ],
-        check=True,
-        env=plugin_env,
-        capture_output=True,
-    )
+    mayor_says_rebase_first(project, plugin_env)
     for event in ("UserPromptSubmit", "PostToolUse"):
         done = run_plugin_hook(event, plugin_env, project, payload(event, project, prompt="go", tool_name="Read"))
         assert done.returncode == 0 and done.stderr == ""
@@ -371,28 +354,68 @@ def test_hooks_work_on_the_standard_library_while_the_environment_builds(
     plugin_env: dict[str, str], project: Path, tmp_path: Path
 ) -> None:
     env = dict(plugin_env, STUB_SLEEP="10")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sidekit_hooks.cli",
-            "nudge",
-            "--project",
-            str(project),
-            "--session",
-            "sess-1",
-            "--sender",
-            "mayor",
-            "rebase",
-            "first",
-        ],
-        check=True,
-        env=plugin_env,
-        capture_output=True,
-    )
+    mayor_says_rebase_first(project, plugin_env)
     done = run_plugin_hook("UserPromptSubmit", env, project, payload("UserPromptSubmit", project, prompt="go"))
     assert not (tmp_path / "plugin-data" / "venv" / ".sidekit-ready").exists()  # still building
     assert json.loads(done.stdout) == {
         "systemMessage": building(tmp_path / "plugin-data"),
         "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "[from mayor] rebase first"},
     }
+
+
+FORTY_RED = (
+    "import pytest\n\n\n@pytest.mark.parametrize('n', range(40))\ndef test_red(n):\n    assert n < 0\n\n\n"
+    "def test_green():\n    pass\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "rewritten"),
+    [
+        (".venv/bin/python -m pytest -q tests", True),  # compact: the long red output reaches the model short
+        (".venv/bin/python -m pytest -q tests 2>&1 | tail -3", False),  # a pipe: left as written
+        (".venv/bin/python -m pytest -q -s tests", False),  # live output asked for: left as written
+    ],
+)
+def test_a_raw_run_in_the_first_turn_records_before_the_setup_has_wired_the_project(
+    command: str,
+    rewritten: bool,
+    plugin: Path,
+    plugin_env: dict[str, str],
+    project: Path,
+    tmp_path: Path,
+    clean_env: dict[str, str],
+) -> None:
+    """The first turn of a plugin user's first session: the plugin's environment is still building (the
+    hooks run on the standard library) and the setup worker has not wired the project's .venv yet (it holds
+    its lock). The raw run is recorded all the same, as after `sidekit install`, and compacted where the
+    rewrite applies: `sidekit status` tells its failures, never noRuns."""
+    env = dict(plugin_env, STUB_SLEEP="10")
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    venv_with_pytest(project / ".venv")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_first.py").write_text(FORTY_RED)
+    (project / ".sidekit").mkdir()
+    (project / ".sidekit" / "plugin-setup.lock").write_text("4242")  # the setup worker is at work
+    run_plugin_hook("SessionStart", env, project, payload("SessionStart", project, source="startup"))
+    bash = payload("PreToolUse", project, tool_name="Bash", tool_input={"command": command})
+    pre = run_plugin_hook("PreToolUse", env, project, bash)
+    assert not (tmp_path / "plugin-data" / "venv" / ".sidekit-ready").exists()  # still building
+    assert not (project / ".sidekit" / "plugin-setup.json").exists()  # and not set up
+    ran_as = f"{command} -o sidekit_compact=true" if rewritten else command
+    answered = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": ran_as}}}
+    assert (pre.returncode, json.loads(pre.stdout) if pre.stdout else None) == (0, answered if rewritten else None)
+    ran = subprocess.run(["/bin/sh", "-c", ran_as], cwd=project, env=clean_env, capture_output=True, text=True)
+    assert ran.stdout.startswith("sidekit: pytest's output (") is rewritten, ran.stdout[:300]
+    assert ("40 failed, 1 passed" in ran.stdout) is not rewritten
+    # The agent's `sidekit` (the plugin's bin/, on its Bash PATH) answers on the standard library meanwhile.
+    asked = [str(plugin / "bin" / "sidekit"), "status"]
+    status = subprocess.run(asked, cwd=project, env=clean_env, capture_output=True, text=True, timeout=60)
+    answer = json.loads(status.stdout)
+    assert {key: answer.get(key) for key in ("generation", "state", "failed", "passed")} == {
+        "generation": 1,
+        "state": "failed",
+        "failed": 40,
+        "passed": 1,
+    }, status.stdout + status.stderr
+    assert not (tmp_path / "plugin-data" / "venv" / ".sidekit-ready").exists()  # answered before it was ready

@@ -22,7 +22,7 @@ def report(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def log(project: Path, *records: dict[str, str]) -> None:
+def log(project: Path, *records: dict[str, Any]) -> None:
     for record in records:
         hooklog.append(str(project), hooklog.DECISIONS, record)
 
@@ -54,20 +54,13 @@ def test_json_report(project: Path) -> None:
     seed(project)
     done = report(project, "--format", "json")
     starts = {r["session"]: r["start"] for r in json.loads(done.stdout)["timeline"]}
+    specs = {"fired": 1, "delivered": 1, "suppressed": {"duplicate": 1}, "fixed": 0, "ignored": 0, "moot": 0}
     assert json.loads(done.stdout) == {
         "decisions": 9,
         "sessions": 2,
         "sidecars": [
             {"sidecar": "scope", "fired": 2, "delivered": 1, "fixed": 0, "ignored": 0, "moot": 0},
-            {
-                "sidecar": "specs",
-                "fired": 1,
-                "delivered": 1,
-                "suppressed": {"duplicate": 1},
-                "fixed": 0,
-                "ignored": 0,
-                "moot": 0,
-            },
+            {"sidecar": "specs", **specs},
             {
                 "sidecar": "tools",
                 "fired": 0,
@@ -78,18 +71,7 @@ def test_json_report(project: Path) -> None:
                 "moot": 0,
             },
         ],
-        "rules": [
-            {
-                "rule": "acme.api.status-422",
-                "sidecar": "specs",
-                "fired": 1,
-                "delivered": 1,
-                "suppressed": {"duplicate": 1},
-                "fixed": 0,
-                "ignored": 0,
-                "moot": 0,
-            }
-        ],
+        "rules": [{"rule": "acme.api.status-422", "sidecar": "specs", **specs}],
         "timeline": [
             {"session": "s1", "start": starts["s1"], "delivered": 1},
             {"session": "s2", "start": starts["s2"], "delivered": 1},
@@ -130,6 +112,11 @@ DAY = 86400.0
 NOW = 1_790_000_000.0  # a fixed moment, so the seeded week is the same on every run
 
 
+def decided(ts: float, session: str, decision: str, **fields: Any) -> dict[str, Any]:
+    """One line of the decision log."""
+    return {"ts": ts, "session": session, "decision": decision, **fields}
+
+
 def seed_week(project: Path, sessions_per_day: int = 3) -> None:
     """Seven days of sessions: each delivers a spec nudge (fixed in 2 of 3 sessions) and a scope nudge
     (reverted in 1 of 3), with the tool calls to the fix rising by session."""
@@ -140,83 +127,20 @@ def seed_week(project: Path, sessions_per_day: int = 3) -> None:
             session = f"d{day}-s{index}"
             ts = NOW - (7 - day) * DAY + index * 3600
             key_spec, key_scope = f"rule:acme.api.status-422:api/{session}.py:1", f"scope:write:docs/{session}.md"
+            specs = {"sidecar": "specs", "rule": "acme.api.status-422", "key": key_spec}
+            scope = {"sidecar": "scope", "key": key_scope}
+            raw_pytest = {"sidecar": "tools", "rule": "tools.raw-pytest", "text": "t"}
+            spec_fixed = {"outcome": "fixed", "calls": index + 1} if index < 2 else {"outcome": "still"}
+            scope_fixed = {"outcome": "fixed", "calls": 3} if index == 0 else {"outcome": "still"}
             records += [
-                {
-                    "ts": ts,
-                    "session": session,
-                    "sidecar": "specs",
-                    "rule": "acme.api.status-422",
-                    "decision": "fired",
-                    "key": key_spec,
-                    "text": spec,
-                },
-                {
-                    "ts": ts + 1,
-                    "session": session,
-                    "sidecar": "specs",
-                    "rule": "acme.api.status-422",
-                    "decision": "delivered",
-                    "key": key_spec,
-                    "text": spec,
-                },
-                {
-                    "ts": ts + 2,
-                    "session": session,
-                    "sidecar": "scope",
-                    "decision": "fired",
-                    "key": key_scope,
-                    "text": "s",
-                },
-                {
-                    "ts": ts + 3,
-                    "session": session,
-                    "sidecar": "scope",
-                    "decision": "delivered",
-                    "key": key_scope,
-                    "text": "s",
-                },
-                {
-                    "ts": ts + 4,
-                    "session": session,
-                    "sidecar": "tools",
-                    "rule": "tools.raw-pytest",
-                    "decision": "suppressed",
-                    "by": "cooldown",
-                    "text": "t",
-                },
-                *(
-                    [
-                        {
-                            "ts": ts + 5,
-                            "session": session,
-                            "sidecar": "tools",
-                            "rule": "tools.raw-pytest",
-                            "decision": "delivered",
-                            "text": "t",
-                        }
-                    ]
-                    * (day % 3)
-                ),
-                {
-                    "ts": ts + 9,
-                    "session": session,
-                    "sidecar": "specs",
-                    "rule": "acme.api.status-422",
-                    "decision": "rechecked",
-                    "key": key_spec,
-                    "outcome": "fixed" if index < 2 else "still",
-                    **({"calls": index + 1} if index < 2 else {}),
-                },
-                {
-                    "ts": ts + 9,
-                    "session": session,
-                    "sidecar": "scope",
-                    "rule": "",
-                    "decision": "rechecked",
-                    "key": key_scope,
-                    "outcome": "fixed" if index == 0 else "still",
-                    **({"calls": 3} if index == 0 else {}),
-                },
+                decided(ts, session, "fired", **specs, text=spec),
+                decided(ts + 1, session, "delivered", **specs, text=spec),
+                decided(ts + 2, session, "fired", **scope, text="s"),
+                decided(ts + 3, session, "delivered", **scope, text="s"),
+                decided(ts + 4, session, "suppressed", **raw_pytest, by="cooldown"),
+                *[decided(ts + 5, session, "delivered", **raw_pytest)] * (day % 3),
+                decided(ts + 9, session, "rechecked", **specs, **spec_fixed),
+                decided(ts + 9, session, "rechecked", **scope, rule="", **scope_fixed),
             ]
     log(project, *records)
 

@@ -50,13 +50,19 @@ def test_install_into_empty_settings_registers_every_event() -> None:
             "PostToolUse": [{"matcher": "*", "hooks": [WANTED["PostToolUse"]]}],
             "PostToolUseFailure": [{"matcher": "*", "hooks": [WANTED["PostToolUseFailure"]]}],
             "UserPromptSubmit": [{"hooks": [WANTED["UserPromptSubmit"]]}],
-            "PreToolUse": [{"matcher": "Bash", "hooks": [WANTED["PreToolUse"]]}],
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [WANTED["PreToolUse"]]},
+                {"matcher": "Bash", "hooks": [WANTED["PreToolUse:jest"]]},
+            ],
             "SessionStart": [{"hooks": [WANTED["SessionStart"]]}],
             "Stop": [{"hooks": [WANTED["Stop"]]}],
             "SubagentStop": [{"hooks": [WANTED["SubagentStop"]]}],
         }
     }
-    assert [change.action for change in changes] == ["added"] * 7
+    assert WANTED["PreToolUse"]["command"] == f"{PYTHON} -S {HOOKS}/pre_tool_use.py test {MARKER}"
+    assert (WANTED["PreToolUse"]["if"], WANTED["PreToolUse:jest"]["if"]) == ("Bash(*test*)", "Bash(*jest*)")
+    assert WANTED["PreToolUse:jest"]["command"] == f"{PYTHON} -S {HOOKS}/pre_tool_use.py jest {MARKER}"
+    assert [change.action for change in changes] == ["added"] * 8
     assert record == {
         "createdHooks": True,
         "events": {
@@ -67,7 +73,11 @@ def test_install_into_empty_settings_registers_every_event() -> None:
 
 def test_install_appends_after_foreign_entries_without_moving_them() -> None:
     foreign = {"type": "command", "command": "ruff format"}
-    data = {"model": "opus", "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [foreign]}]}, "env": {"A": "1"}}
+    data: dict[str, Any] = {
+        "model": "opus",
+        "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [foreign]}]},
+        "env": {"A": "1"},
+    }
     installed, _, _ = settings_merge.install(data, WANTED)
     assert list(installed) == ["model", "hooks", "env"]
     assert installed["hooks"]["PostToolUse"] == [
@@ -89,6 +99,7 @@ def test_install_is_idempotent_and_keeps_hand_edits() -> None:
         "PostToolUseFailure: already installed",
         "UserPromptSubmit: already installed",
         "PreToolUse: already installed",
+        "PreToolUse:jest: already installed",
         "SessionStart: already installed",
         "Stop: already installed",
         "SubagentStop: already installed",
@@ -96,7 +107,11 @@ def test_install_is_idempotent_and_keeps_hand_edits() -> None:
 
 
 def test_install_updates_a_stale_marked_entry_in_place_and_uninstall_restores_it() -> None:
-    stale = {"type": "command", "command": f"/old/python -S /old/hooks/post_tool_use.py {MARKER}", "timeout": 7}
+    stale: dict[str, Any] = {
+        "type": "command",
+        "command": f"/old/python -S /old/hooks/post_tool_use.py {MARKER}",
+        "timeout": 7,
+    }
     data = {"hooks": {"PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "a"}, stale]}]}}
     installed, record, changes = settings_merge.install(data, WANTED)
     assert installed["hooks"]["PostToolUse"][0]["hooks"] == [
@@ -199,7 +214,8 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=8,
 )
-events = st.sampled_from([*settings_merge.EVENTS, "PreToolUse", "Stop", "SessionStart"])
+EVENT_NAMES = list(dict.fromkeys(settings_merge.event_of(key) for key in settings_merge.EVENTS))
+events = st.sampled_from([*EVENT_NAMES, "PreToolUse", "Stop", "SessionStart"])
 marked_commands = st.sampled_from(
     [
         *OURS.values(),  # exactly ours, e.g. from an earlier install whose record is gone
@@ -248,7 +264,7 @@ def test_property_hand_edits_after_install_do_not_stop_a_clean_uninstall(
 ) -> None:
     installed, record, _ = settings_merge.install(data, WANTED, None)
     for event in record["events"]:
-        for group in installed["hooks"][event]:
+        for group in installed["hooks"][settings_merge.event_of(event)]:
             if isinstance(group, dict) and isinstance(group.get("hooks"), list):
                 for handler in group["hooks"]:
                     if isinstance(handler, dict) and handler.get("command") == OURS[event]:
@@ -268,9 +284,8 @@ def test_property_install_wires_each_event_exactly_once_and_keeps_foreign_order(
     installed, _, _ = settings_merge.install(data, WANTED, None)
 
     def copies(of: dict[str, Any], event: str) -> int:
-        return [handler.get("command") for name, handler in settings_merge.marked_handlers(of) if name == event].count(
-            OURS[event]
-        )
+        marked = settings_merge.marked_handlers(of)
+        return [h.get("command") for name, h in marked if name == settings_merge.event_of(event)].count(OURS[event])
 
     for event in OURS:  # one copy, or the copies the file already had (never one more)
         assert copies(installed, event) == max(1, copies(data, event))
@@ -287,3 +302,22 @@ def test_property_install_wires_each_event_exactly_once_and_keeps_foreign_order(
         if "sidekit-hooks" not in json.dumps(group)
     ]
     assert foreign_after == foreign_before
+
+
+def test_an_install_from_before_the_jest_handler_is_upgraded_in_place_and_still_undone() -> None:
+    old = f"{PYTHON} -S {HOOKS}/pre_tool_use.py {MARKER}"  # one handler, started without a name
+    data = {
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": old, "timeout": 5}]}]}
+    }
+    record = {"createdHooks": True, "events": {"PreToolUse": {"command": old, "createdEvent": True, "replaced": None}}}
+    wanted = {key: WANTED[key] for key in ("PreToolUse", "PreToolUse:jest")}
+    installed, record, changes = settings_merge.install(data, wanted, record)
+    assert installed["hooks"]["PreToolUse"] == [
+        {"matcher": "Bash", "hooks": [WANTED["PreToolUse"]]},
+        {"matcher": "Bash", "hooks": [WANTED["PreToolUse:jest"]]},
+    ]
+    assert [(change.event, change.action) for change in changes] == [
+        ("PreToolUse", "replaced"),
+        ("PreToolUse:jest", "added"),
+    ]
+    assert settings_merge.uninstall(installed, roundtrip(record))[0] == {}

@@ -117,8 +117,8 @@ def test_edit_outside_scope_nudges_at_once(scoped: Path, run_hook: HookRunner) -
         "hookSpecificOutput": {
             "hookEventName": "PostToolUse",
             "additionalContext": (
-                "[sidecar:scope] auth/middleware.py is outside this task's scope (gt-abc12: api/handlers/**). "
-                "If it must change, say so to the user first."
+                "[sidecar:scope] auth/middleware.py is outside this task's scope (gt-abc12); "
+                "if it must change, tell the user."
             ),
         }
     }
@@ -133,7 +133,7 @@ def test_denied_file_names_the_deny_glob(scoped: Path, run_hook: HookRunner) -> 
     done = run_hook("PostToolUse", edit(scoped, "api/handlers/legacy/old.py", *X_CHANGE))
     assert context_of(done.stdout) == (
         "[sidecar:scope] api/handlers/legacy/old.py is excluded from this task's scope "
-        "(gt-abc12 excludes api/handlers/legacy/**). If it must change, say so to the user first."
+        "(gt-abc12 excludes api/handlers/legacy/**); if it must change, tell the user."
     )
 
 
@@ -142,8 +142,8 @@ def test_read_then_edit_of_the_same_file_are_two_nudges_a_second_read_none(scope
         "PostToolUse", scoped, tool_name="Read", tool_input={"file_path": str(scoped / "auth/middleware.py")}
     )
     assert context_of(run_hook("PostToolUse", read).stdout) == (
-        "[sidecar:scope] FYI: auth/middleware.py is outside this task's scope (gt-abc12: api/handlers/**). "
-        "Reading is fine; changing it needs the user's go-ahead."
+        "[sidecar:scope] FYI: auth/middleware.py is outside this task's scope (gt-abc12); "
+        "reading is fine, changing it needs the user's go-ahead."
     )
     assert context_of(run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout).startswith(
         "[sidecar:scope] auth/middleware.py is outside"
@@ -160,8 +160,8 @@ def test_bash_write_outside_scope(scoped: Path, run_hook: HookRunner) -> None:
         tool_response={"stdout": "X = 2\n", "stderr": "", "interrupted": False, "isImage": False},
     )
     assert context_of(run_hook("PostToolUse", bash).stdout) == (
-        "[sidecar:scope] This Bash command writes auth/middleware.py, which is outside this task's scope "
-        "(gt-abc12: api/handlers/**). If it must change, say so to the user first."
+        "[sidecar:scope] This Bash command writes auth/middleware.py, outside this task's scope "
+        "(gt-abc12); if it must change, tell the user."
     )
 
 
@@ -171,7 +171,7 @@ def test_hand_edited_scope_toml_is_picked_up(scoped: Path, run_hook: HookRunner)
     os.utime(toml, ns=(1, 1))  # a different stamp even on coarse clocks
     assert run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout == ""
     assert context_of(run_hook("PostToolUse", edit(scoped, "api/handlers/user.py", *X_CHANGE)).stdout).startswith(
-        "[sidecar:scope] api/handlers/user.py is outside this task's scope (gt-9: auth/**)."
+        "[sidecar:scope] api/handlers/user.py is outside this task's scope (gt-9);"
     )
     assert json.loads((scoped / ".sidekit" / "scope.json").read_text())["issue"] == "gt-9"
 
@@ -203,8 +203,8 @@ def test_glob_with_an_absolute_pattern_outside_scope(scoped: Path, run_hook: Hoo
         tool_response={"durationMs": 1, "numFiles": 1, "filenames": [], "truncated": False},
     )
     assert context_of(run_hook("PostToolUse", glob).stdout) == (
-        "[sidecar:scope] FYI: Glob searched auth/, outside this task's scope (gt-abc12: api/handlers/**). "
-        "Looking is fine; changes there need the user's go-ahead."
+        "[sidecar:scope] FYI: Glob searched auth/, outside this task's scope (gt-abc12); "
+        "looking is fine, changes there need the user's go-ahead."
     )
 
 
@@ -221,7 +221,7 @@ def grep(project: Path, folder: str) -> dict[str, object]:
 def test_grep_in_a_denied_folder_names_the_deny_glob(scoped: Path, run_hook: HookRunner) -> None:
     assert context_of(run_hook("PostToolUse", grep(scoped, "api/handlers/legacy")).stdout) == (
         "[sidecar:scope] FYI: Grep searched api/handlers/legacy/, excluded from this task's scope "
-        "(gt-abc12 excludes api/handlers/legacy/**). Looking is fine; changes there need the user's go-ahead."
+        "(gt-abc12 excludes api/handlers/legacy/**); looking is fine, changes there need the user's go-ahead."
     )
 
 
@@ -259,8 +259,7 @@ def test_a_bang_glob_takes_back_part_of_the_scope_as_in_gitignore(scoped: Path, 
     assert done.stdout == '{"allow":["api/**","!api/handlers/legacy/**"],"file":".sidekit/scope.toml"}\n'
     assert run_hook("PostToolUse", edit(scoped, "api/handlers/user.py", *X_CHANGE)).stdout == ""
     assert context_of(run_hook("PostToolUse", edit(scoped, "api/handlers/legacy/old.py", *X_CHANGE)).stdout) == (
-        "[sidecar:scope] api/handlers/legacy/old.py is outside this task's scope (api/**, !api/handlers/legacy/**). "
-        "If it must change, say so to the user first."
+        "[sidecar:scope] api/handlers/legacy/old.py is outside this task's scope; if it must change, tell the user."
     )
 
 
@@ -272,8 +271,8 @@ def test_a_bang_glob_in_the_deny_list_lets_one_file_back_in(scoped: Path, run_ho
     )
     assert run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout == ""
     assert context_of(run_hook("PostToolUse", edit(scoped, "auth/session.py", *X_CHANGE)).stdout) == (
-        "[sidecar:scope] auth/session.py is excluded from this task's scope (the task excludes auth/**). "
-        "If it must change, say so to the user first."
+        "[sidecar:scope] auth/session.py is excluded from this task's scope (the task excludes auth/**); "
+        "if it must change, tell the user."
     )
     assert run_hook("PostToolUse", grep(scoped, "auth")).stdout == ""  # the search may need auth/middleware.py
 

@@ -4,9 +4,6 @@ through the real hook entry point, on caches a real pytest run wrote."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,50 +12,31 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.code.index import Index
-from testing.hooks import bash, context_of, edit, payload
+from testing.hooks import HookRunner, bash, context_of, edit, payload
+from testing.red_run import pytest_run, red_package
 
-HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 UPPER_TO_LOWER = ("upper", "lower")  # old, new
 FOUR_FAILED = "Exit code 1\n4 failed"  # what a failed pytest run tells PostToolUseFailure
-
-
-def pytest_run(project: Path, env: dict[str, str], *args: str) -> None:
-    clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args],
-        cwd=project,
-        env=clean,
-        capture_output=True,
-        check=False,
-        timeout=60,
-    )
 
 
 @pytest.fixture
 def wrong_value(project: Path, clean_env: dict[str, str]) -> Path:
     """A helper returns a wrong value (raises nowhere); the failing tests reach it through another module."""
-    (project / "pytest.ini").write_text("[pytest]\n")
-    (project / "pkg").mkdir()
-    (project / "pkg" / "__init__.py").write_text("")
-    (project / "pkg" / "text.py").write_text("def slug(value):\n    return value.upper()\n")
-    (project / "pkg" / "fmt.py").write_text(
-        "from pkg.text import slug\n\n\ndef title(value):\n    return slug(value) + '!'\n"
-    )
-    (project / "pkg" / "other.py").write_text("X = 1\n")
-    (project / "tests").mkdir()
-    (project / "tests" / "test_fmt.py").write_text(
-        textwrap.dedent("""\
-        import pytest
-        from pkg.fmt import title
+    files = {
+        "pkg/text.py": "def slug(value):\n    return value.upper()\n",
+        "pkg/fmt.py": "from pkg.text import slug\n\n\ndef title(value):\n    return slug(value) + '!'\n",
+        "pkg/other.py": "X = 1\n",
+        "tests/test_fmt.py": """\
+            import pytest
+            from pkg.fmt import title
 
-        @pytest.mark.parametrize("word", ["a", "b", "c"])
-        def test_title(word):
-            assert title(word) == word + "!"
-    """)
-    )
-    (project / "tests" / "test_other.py").write_text("from pkg.other import X\n\ndef test_x():\n    assert X == 2\n")
-    pytest_run(project, clean_env)
-    return project
+            @pytest.mark.parametrize("word", ["a", "b", "c"])
+            def test_title(word):
+                assert title(word) == word + "!"
+        """,
+        "tests/test_other.py": "from pkg.other import X\n\ndef test_x():\n    assert X == 2\n",
+    }
+    return red_package(project, clean_env, files)
 
 
 def sidecar_lines(stdout: str) -> list[str]:
@@ -66,8 +44,8 @@ def sidecar_lines(stdout: str) -> list[str]:
 
 
 TEXT_LINE = (
-    "[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes; "
-    "basis: imports); details: sidekit failures tests/test_fmt.py::test_title[a]; "
+    "[sidecar:tests] pkg/text.py is imported by 3 tests that failed in the last run (4 failed; 2 root causes); "
+    "details: sidekit failures tests/test_fmt.py::test_title[a]; "
     "re-run: sidekit test tests/test_fmt.py"
 )
 
@@ -80,16 +58,10 @@ def wait_for(condition: Callable[[], bool], what: str, seconds: float = 30) -> N
 
 
 def red_raw_run(project: Path) -> dict[str, Any]:
-    return payload(
-        "PostToolUseFailure",
-        project,
-        tool_name="Bash",
-        tool_use_id="toolu_0",
-        tool_input={"command": "pytest -q"},
-        error="Exit code 1\n4 failed",
-        duration_ms=30_000,
-        session_id="the-run-session",
-    )  # its own nudge would hold the edit's back (cooldown)
+    # Its own session: the run's nudge would hold the edit's back (cooldown).
+    return bash(
+        project, "pytest -q", error=FOUR_FAILED, session="the-run-session", tool_use_id="toolu_0", duration_ms=30_000
+    )
 
 
 def answer_ready(project: Path) -> bool:
@@ -209,3 +181,66 @@ def test_the_import_answer_is_kept_per_generation(wrong_value: Path) -> None:
     assert reach["pkg/other.py"] == ["tests/test_other.py"]
     assert sidecar.read_reach(str(wrong_value), summary["generation"]) == reach
     assert sidecar.read_reach(str(wrong_value), summary["generation"] + 1) is None  # a new run asks again
+
+
+# ---------------------------------------------------------------------------------------------------
+# The model's own run (#18: the import line right after the agent's own red run repeated what it had just read)
+
+
+def own_compact_run(project: Path, env: dict[str, str]) -> str:
+    """A red run as the agent's raw `pytest -q` makes it (compacted: no nudge of its own), and what it printed."""
+    output = pytest_run(project, env, "-p", "sidekit_hooks.runners.pytest.compact", SIDEKIT_COMPACT_SHORT="0")
+    assert json.loads((project / ".sidekit" / "status.json").read_text())["run"]["compact"] is True
+    return output
+
+
+def agent_ran(project: Path, run_hook: HookRunner, output: str, **fields: Any) -> None:
+    failed = bash(project, "pytest -q", error=f"Exit code 1\n{output}", duration_ms=30_000, **fields)
+    assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []  # compacted: the answer spoke
+    wait_for(lambda: answer_ready(project), "the background import answer never came")
+
+
+def test_after_the_agents_own_red_run_the_edit_does_not_repeat_its_failures(
+    wrong_value: Path, clean_env: dict[str, str], run_hook: HookRunner
+) -> None:
+    output = own_compact_run(wrong_value, clean_env)
+    assert "test_title" in output and "test_x" in output  # the answer named both failures
+    agent_ran(wrong_value, run_hook, output)
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)).stdout) == []
+    # Another session (another terminal's agent, a later session) never read that output.
+    other = edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER, session="sess-2")
+    assert sidecar_lines(run_hook("PostToolUse", other).stdout) == [TEXT_LINE]
+
+
+def test_a_newer_run_the_model_did_not_see_speaks_again(
+    wrong_value: Path, clean_env: dict[str, str], run_hook: HookRunner
+) -> None:
+    agent_ran(wrong_value, run_hook, own_compact_run(wrong_value, clean_env))
+    pytest_run(wrong_value, clean_env)  # the same failures, from a run in another terminal
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)).stdout) == [
+        TEXT_LINE
+    ]
+
+
+def test_a_failure_the_output_did_not_name_speaks(
+    wrong_value: Path, clean_env: dict[str, str], run_hook: HookRunner
+) -> None:
+    output = own_compact_run(wrong_value, clean_env)
+    agent_ran(wrong_value, run_hook, output.replace("test_title", "test_?"))
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)).stdout) == [
+        TEXT_LINE
+    ]
+
+
+def test_a_background_run_is_not_one_the_model_read(
+    wrong_value: Path, clean_env: dict[str, str], run_hook: HookRunner
+) -> None:
+    # `pytest -q &` returns at once: the cache's run (the fixture's, a minute ago) started before the command did.
+    age_cache(wrong_value, 60)
+    started = bash(wrong_value, "pytest -q > log.txt &", stdout="", duration_ms=40)
+    run_hook("PostToolUse", started)
+    run_hook("SessionStart", payload("SessionStart", wrong_value, source="startup"))
+    wait_for(lambda: answer_ready(wrong_value), "SessionStart did not warm the import index")
+    assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)).stdout) == [
+        TEXT_LINE
+    ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import uuid
 from collections.abc import Callable, Sequence
@@ -11,13 +10,10 @@ from pathlib import Path
 import pytest
 
 from testing.claude import (
-    REQUIRED_ENV,
-    VERSION,
     Run,
     SessionRunner,
     Step,
-    cli_version,
-    find_cli,
+    pinned_cli,
     run_claude,
     sidekit_argv,
 )
@@ -29,16 +25,7 @@ def claude_cli() -> Path:
 
     Under `$SIDEKIT_E2E_REQUIRED` (CI, after installing the CLI) it fails instead: never a silent skip.
     """
-    cli, reason = find_cli()
-    if cli is not None:
-        version = cli_version(cli)
-        if not version.startswith(f"{VERSION} "):
-            cli, reason = None, f"{cli} reports {version!r}; these tests are pinned to Claude Code {VERSION}"
-    if cli is None:
-        if os.environ.get(REQUIRED_ENV):
-            pytest.fail(f"{reason} (and ${REQUIRED_ENV} is set)", pytrace=False)
-        pytest.skip(reason)
-    return cli
+    return pinned_cli()
 
 
 @pytest.fixture

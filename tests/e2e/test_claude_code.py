@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import venv
 from collections.abc import Callable
 from pathlib import Path
 
+from testing.acme import MESSAGE, STATUS_422, pack
 from testing.claude import (
     FINAL_TEXT,
     REPO,
@@ -28,6 +28,8 @@ from testing.claude import (
     split_result,
     write_settings,
 )
+from testing.rule_toml import rule
+from testing.runs import CHECKOUT_ONLY, plugin_copy
 
 PROMPT = "Carry on with the task."
 NO_OUTPUT = "(Bash completed with no output)"
@@ -217,14 +219,7 @@ def test_plugin_form_with_a_ready_plugin_data_venv(
     run_session: SessionRunner, project: Path, session_id: str, sidekit: Callable[..., str], tmp_path: Path
 ) -> None:
     """A plugin copy without .venv finds the environment its bootstrap built in $CLAUDE_PLUGIN_DATA/venv."""
-    plugin = tmp_path / "plugin"
-    shutil.copytree(
-        REPO,
-        plugin,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"
-        ),
-    )
+    plugin = plugin_copy(tmp_path / "plugin", *CHECKOUT_ONLY)
     home = tmp_path / "home"
     data = home / ".claude" / "plugins" / "data" / f"{plugin_name()}-inline"  # where the CLI points it
     venv.create(data / "venv", with_pip=False, symlinks=True)  # hooks run with -S: no packages needed
@@ -238,14 +233,7 @@ def test_plugin_form_while_the_environment_builds_runs_on_the_standard_library(
 ) -> None:
     """First run of a fresh plugin (#18): its environment is still building, so the hooks run on the
     standard library meanwhile (a Python >= 3.11 on PATH) and never block."""
-    plugin = tmp_path / "plugin"
-    shutil.copytree(
-        REPO,
-        plugin,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"
-        ),
-    )
+    plugin = plugin_copy(tmp_path / "plugin", *CHECKOUT_ONLY)
     (plugin / "hooks" / "bootstrap").write_text("#!/bin/sh\nexit 0\n")  # no pip install inside a test
     sidekit("nudge", "--session", session_id, "[sidecar:scope] waits for the environment")
 
@@ -307,10 +295,10 @@ def test_broken_rule_pack_does_not_disturb_the_session(
 # --- the scope sidecar -----------------------------------------------
 
 # What the scope sidecar says, exactly (its wording is pinned here so a change shows up in the real client).
-READ_OUTSIDE = "[sidecar:scope] FYI: {path} is outside this task's scope (src/**). Reading is fine; changing it needs the user's go-ahead."
-WRITE_OUTSIDE = (
-    "[sidecar:scope] {path} is outside this task's scope (src/**). If it must change, say so to the user first."
+READ_OUTSIDE = (
+    "[sidecar:scope] FYI: {path} is outside this task's scope; reading is fine, changing it needs the user's go-ahead."
 )
+WRITE_OUTSIDE = "[sidecar:scope] {path} is outside this task's scope; if it must change, tell the user."
 UTIL_READ = "1\tdef helper():\n2\t    return 1\n3"  # the Read tool's own text for lib/util.py
 
 
@@ -329,14 +317,18 @@ def scoped_project(project: Path, sidekit: Callable[..., str]) -> Path:
     return project / "lib" / "util.py"
 
 
+def read_then_edit(path: Path, old: str, new: str) -> list[ToolCall]:
+    return [
+        ToolCall("Read", {"file_path": str(path)}),
+        ToolCall("Edit", {"file_path": str(path), "old_string": old, "new_string": new}),
+    ]
+
+
 def test_an_out_of_scope_edit_gets_one_scope_nudge_and_a_read_none(
     run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
 ) -> None:
     util = scoped_project(project, sidekit)
-    steps = [
-        ToolCall("Read", {"file_path": str(util)}),
-        ToolCall("Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"}),
-    ]
+    steps = read_then_edit(util, "return 1", "return 2")
 
     run = run_session(PROMPT, steps)
 
@@ -367,12 +359,7 @@ def test_the_same_finding_twice_is_said_once(
     run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
 ) -> None:
     util = scoped_project(project, sidekit)
-    steps = [
-        ToolCall("Read", {"file_path": str(util)}),
-        ToolCall("Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"}),
-        ToolCall("Read", {"file_path": str(util)}),
-        ToolCall("Edit", {"file_path": str(util), "old_string": "return 2", "new_string": "return 3"}),
-    ]
+    steps = [*read_then_edit(util, "return 1", "return 2"), *read_then_edit(util, "return 2", "return 3")]
 
     run = run_session(PROMPT, steps)
 
@@ -431,19 +418,10 @@ def test_tools_nudge_lands_next_to_the_bash_result(run_session: SessionRunner, p
 
 # --- project rule packs ----------------------------------------------------------------------------------
 
-GOOD_PACK = """[pack]
-name = "acme-api"
-
-[[rules]]
-id = "acme.api.status-422"
-sidecar = "specs"
-message = "Spec 4.1: validation errors return HTTP 422, not 400."
-
-[rules.when]
-tools = ["Write", "Edit"]
-paths = ["api/**/*.py"]
-added = 'status_code\\s*=\\s*400'
-"""
+GOOD_PACK = pack(
+    "acme-api",
+    rule(STATUS_422, MESSAGE, tools=["Write", "Edit"], paths=["api/**/*.py"], added=r"status_code\s*=\s*400"),
+)
 
 
 def test_broken_rule_pack_leaves_the_other_packs_working(run_session: SessionRunner, project: Path) -> None:

@@ -47,7 +47,9 @@ def test_a_deferred_tests_finding_followed_by_a_green_run_delivers_nothing(
         f'[pack]\nname = "local"\n\n[policy]\ncooldowns = {{ tests = {COOLDOWN} }}\n'
     )
     sidekit("install", "--project", str(project))
-    run_tests = "python -m pytest -q 2>&1 | tail -3"  # piped, as agents do: the hooks see every run
+    # Piped, as agents do: the hooks see every run. Only the count reaches the model, not which test failed,
+    # so the edit's tests finding is worth saying (a run whose output named it would hold it back: seen_runs).
+    run_tests = "python -m pytest -q 2>&1 | tail -1"
     steps = [
         bash(run_tests),  # red: the tests sidecar says so, and its cooldown starts
         ToolCall("Read", {"file_path": str(number)}),  # the client edits only files read first
@@ -79,14 +81,8 @@ def test_a_deferred_tests_finding_followed_by_a_green_run_delivers_nothing(
     assert number.read_text() == GREEN
 
 
-STOP_REMINDER = (
-    "[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope "
-    "(gt-7: api/**). If it must change, say so to the user first."
-)
-STANDING = (
-    "[sidecar:scope] Still open from before the compaction: docs/notes.md is outside this task's scope "
-    "(gt-7: api/**). If it must change, say so to the user first."
-)
+STOP_REMINDER = "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
+STANDING = "[sidecar:scope] Still open from before the compaction: docs/notes.md, outside gt-7's scope; tell the user."
 
 
 def test_compaction_brings_the_standing_scope_finding_back(

@@ -21,18 +21,9 @@ COPY = (
     '    result = result.replace(" ", "-")\n    while "--" in result:\n        result = result.replace("--", "-")\n'
     "    return result\n"
 )
-SCOPE_NUDGE = (
-    "[sidecar:scope] docs/notes.md is outside this task's scope (gt-7: api/**). "
-    "If it must change, say so to the user first."
-)
-STOP_REMINDER = (
-    "[sidecar:scope] Still there as you finish: docs/notes.md is outside this task's scope (gt-7: api/**). "
-    "If it must change, say so to the user first."
-)
-PRIMER = (
-    "[sidecar:scope] This task's scope (gt-7): edit only api/**. Anything else needs the user's go-ahead "
-    "first; `sidekit scope show` has the details."
-)
+SCOPE_NUDGE = "[sidecar:scope] docs/notes.md is outside this task's scope (gt-7); if it must change, tell the user."
+STOP_REMINDER = "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
+PRIMER = "[sidecar:scope] This task's scope (gt-7): edit only api/**; other files need the user's go-ahead."
 
 
 def installed(project: Path, sidekit: Callable[..., str]) -> None:

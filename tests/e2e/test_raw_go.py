@@ -9,13 +9,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from testing.claude import ToolCall, result_text, run_claude, split_result
+from testing.bash_runs import answer, bash_session
+from testing.code import write
 
 CALC = (
     "package calc\n\n// Clamp keeps n within [lo, hi].\nfunc Clamp(n, lo, hi int) int {\n\tif n < lo {\n"
@@ -50,10 +50,10 @@ func TestInside(t *testing.T) {
 def wired(project: Path, sidekit: Callable[..., str]) -> Path:
     if shutil.which("go") is None:
         pytest.skip("go is not installed")
-    (project / "go.mod").write_text("module example.com/calc\n\ngo 1.21\n")
-    (project / "calc").mkdir()
-    (project / "calc" / "calc.go").write_text(CALC)
-    (project / "calc" / "calc_test.go").write_text(CALC_TEST)
+    write(
+        project,
+        {"go.mod": "module example.com/calc\n\ngo 1.21\n", "calc/calc.go": CALC, "calc/calc_test.go": CALC_TEST},
+    )
     sidekit("install", "--project", str(project))
     return project
 
@@ -67,28 +67,16 @@ def go_env() -> dict[str, str]:
 def test_a_red_go_test_reaches_the_model_compact_and_still_failed(
     claude_cli: Path, wired: Path, tmp_path: Path
 ) -> None:
-    steps = [
-        ToolCall("Bash", {"command": c, "description": "run the tests"})
-        for c in ("go test ./...", "SIDEKIT_RAW=1 go test ./...")
-    ]
-    run = run_claude(
-        claude_cli,
-        wired,
-        "Run the tests.",
-        [*steps, "done"],
-        session_id=str(uuid.uuid4()),
-        home=tmp_path / "home",
-        env=go_env(),
+    run = bash_session(
+        claude_cli, wired, tmp_path / "home", ["go test ./...", "SIDEKIT_RAW=1 go test ./..."], env=go_env()
     )
-    assert run.returncode == 0 and run.result == "done", run.stderr[-3000:]
-    compact, raw = run.tool_result(0), run.tool_result(1)
-    body, reminders = split_result(result_text(compact))
-    raw_body, _ = split_result(result_text(raw))
+    (compact, body, reminders), (raw, raw_body, _) = answer(run, 0), answer(run, 1)
     print(f"\nmodel received {len(raw_body.encode())} B raw, {len(body.encode())} B compact:\n{body}")
     assert compact["is_error"] is True and reminders == []
     assert len(body.encode()) <= 800, body
     assert body.startswith("Exit code 1\nsidekit: go test output (") and "exit code 1" in body
     assert '"runner":"go"' in body and '"exit":1' in body and '"failed":30' in body and '"passed":1' in body
-    assert '"at":"calc/calc_test.go:12"' in body and ".sidekit/go/raw-" in body
+    assert '"at":"calc/calc.go:4","checks":"Clamp, asserted at calc/calc_test.go:12"' in body  # the function
+    assert ".sidekit/go/raw-" in body
     assert body.rstrip().endswith("FAIL")  # go's own verdict follows
     assert raw["is_error"] is True and "sidekit:" not in raw_body and len(raw_body.encode()) > 2 * len(body.encode())

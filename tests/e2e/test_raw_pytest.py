@@ -18,9 +18,10 @@ from typing import Any
 
 import pytest
 
-from testing.claude import Run, ToolCall, result_text, run_claude, split_result
+from testing.bash_runs import answer, bash_session
+from testing.claude import Run
+from testing.runs import CHECKOUT_ONLY, plugin_copy
 
-PROMPT = "Run the tests."
 LIB = "def term_len(x):\n    return len(x) if len(x) < 5 else int(x)\n"
 ONE_CAUSE = textwrap.dedent("""\
     import pytest
@@ -50,25 +51,19 @@ def agent_env() -> dict[str, str]:
     return {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}
 
 
-def bash(command: str) -> ToolCall:
-    return ToolCall("Bash", {"command": command, "description": "run the tests"})
-
-
 def session(claude_cli: Path, project: Path, tmp_path: Path, commands: list[str], **kwargs: Any) -> Run:
-    import uuid
+    return bash_session(claude_cli, project, tmp_path / "home", commands, env=agent_env(), **kwargs)
 
-    done = run_claude(
-        claude_cli,
-        project,
-        PROMPT,
-        [bash(c) for c in commands] + ["done"],
-        session_id=str(uuid.uuid4()),
-        home=tmp_path / "home",
-        env=agent_env(),
-        **kwargs,
-    )
-    assert done.returncode == 0 and done.result == "done", done.stderr[-3000:]
-    return done
+
+def asking_session(claude_cli: Path, project: Path, tmp_path: Path, command: str, *flags: str) -> Run:
+    """One command in a session whose CLI asks before a tool runs: only what `flags` allow runs."""
+    return session(claude_cli, project, tmp_path, [command], permissions=("--permission-mode", "default", *flags))
+
+
+def first_result(run: Run) -> tuple[dict[str, Any], str]:
+    """The first tool result and its text without the hooks' reminders."""
+    block, body, _ = answer(run, 0)
+    return block, body
 
 
 def local(project: Path, command: str) -> str:
@@ -96,15 +91,12 @@ def local(project: Path, command: str) -> str:
 
 def test_a_red_run_reaches_the_model_compact_and_still_failed(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
     run = session(claude_cli, wired, tmp_path, ["python -m pytest -q", "SIDEKIT_RAW=1 python -m pytest -q"])
-    compact, raw = run.tool_result(0), run.tool_result(1)
-    text = result_text(compact)
-    body, reminders = split_result(text)
+    (compact, body, reminders), (raw, raw_body, _) = answer(run, 0), answer(run, 1)
     assert compact["is_error"] is True and reminders == []
     assert len(body.encode()) <= 800, body
     assert body.startswith("Exit code 1\nsidekit: pytest's output (") and "exit code 1" in body
     assert '"exit":1' in body and '"failed":30' in body and '"passed":1' in body and '"at":"lib.py:2"' in body
     assert ".sidekit/pytest/raw-" in body
-    raw_body, _ = split_result(result_text(raw))
     assert raw["is_error"] is True and "sidekit:" not in raw_body and len(raw_body.encode()) > 5 * len(body.encode())
     print(f"\nmodel received {len(raw_body.encode())} B raw, {len(body.encode())} B compact")
 
@@ -113,8 +105,7 @@ def test_a_short_green_run_reaches_the_model_unchanged(claude_cli: Path, wired: 
     command = "python -m pytest -q tests/test_ok.py"
     expected = local(wired, command)
     run = session(claude_cli, wired, tmp_path, [command])
-    block = run.tool_result(0)
-    body, _ = split_result(result_text(block))
+    block, body = first_result(run)
     assert block.get("is_error") is not True
     assert TIMING.sub("", body) == TIMING.sub("", expected.strip("\n"))
 
@@ -123,8 +114,7 @@ def test_a_collection_error_is_an_error(claude_cli: Path, wired: Path, tmp_path:
     for i in range(12):
         (wired / "tests" / f"test_broken_{i}.py").write_text("import no_such_module_anywhere\n")
     run = session(claude_cli, wired, tmp_path, ["python -m pytest -q"])
-    block = run.tool_result(0)
-    body, _ = split_result(result_text(block))
+    block, body = first_result(run)
     assert block["is_error"] is True and body.startswith("Exit code 2\n") and '"exit":2' in body
     assert "ModuleNotFoundError" in body and '"phase":"collect"' in body and len(body.encode()) <= 800
 
@@ -133,41 +123,23 @@ def test_a_piped_run_is_untouched(claude_cli: Path, wired: Path, tmp_path: Path)
     command = "python -m pytest -q | tail -5"
     expected = local(wired, command)
     run = session(claude_cli, wired, tmp_path, [command])
-    body, _ = split_result(result_text(run.tool_result(0)))
+    _, body = first_result(run)
     assert "sidekit" not in body and TIMING.sub("", body) == TIMING.sub("", expected.strip("\n"))
 
 
 def test_an_allowed_pytest_stays_allowed_when_rewritten(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
-    run = session(
-        claude_cli,
-        wired,
-        tmp_path,
-        ["python -m pytest -q"],
-        permissions=("--permission-mode", "default", "--allowedTools", "Bash(python -m pytest:*)"),
+    run = asking_session(
+        claude_cli, wired, tmp_path, "python -m pytest -q", "--allowedTools", "Bash(python -m pytest:*)"
     )
-    block = run.tool_result(0)
-    body, _ = split_result(result_text(block))
+    block, body = first_result(run)
     assert block["is_error"] is True and body.startswith("Exit code 1\nsidekit: pytest's output (")
     assert '"failed":30' in body
 
 
 def test_a_refused_pytest_stays_refused(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
-    run = session(
-        claude_cli,
-        wired,
-        tmp_path,
-        ["python -m pytest -q"],
-        permissions=(
-            "--permission-mode",
-            "default",
-            "--allowedTools",
-            "Bash",
-            "--disallowedTools",
-            "Bash(python -m pytest:*)",
-        ),
-    )
-    block = run.tool_result(0)
-    body, _ = split_result(result_text(block))
+    refused = ("--allowedTools", "Bash", "--disallowedTools", "Bash(python -m pytest:*)")
+    run = asking_session(claude_cli, wired, tmp_path, "python -m pytest -q", *refused)
+    block, body = first_result(run)
     # Refused as the agent wrote it; the client's message names the command it judged (the rewritten one).
     assert block["is_error"] is True and body == (
         "Permission to use Bash with command python -m pytest -q -o sidekit_compact=true has been denied."
@@ -176,21 +148,9 @@ def test_a_refused_pytest_stays_refused(claude_cli: Path, wired: Path, tmp_path:
 
 
 def test_an_exact_deny_rule_keeps_the_command_as_written(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
-    import json
-
-    settings = wired / ".claude" / "settings.json"
-    data = json.loads(settings.read_text())
-    data["permissions"] = {"deny": ["Bash(python -m pytest -q)"]}  # exact: appending would slip past it
-    settings.write_text(json.dumps(data))
-    run = session(
-        claude_cli,
-        wired,
-        tmp_path,
-        ["python -m pytest -q"],
-        permissions=("--permission-mode", "default", "--allowedTools", "Bash"),
-    )
-    block = run.tool_result(0)
-    body, _ = split_result(result_text(block))
+    with_rules(wired, deny=["Bash(python -m pytest -q)"])  # exact: appending would slip past it
+    run = asking_session(claude_cli, wired, tmp_path, "python -m pytest -q", "--allowedTools", "Bash")
+    block, body = first_result(run)
     assert (
         block["is_error"] is True and body == "Permission to use Bash with command python -m pytest -q has been denied."
     )
@@ -215,8 +175,7 @@ def with_rules(project: Path, **rules: list[str]) -> None:
 
 
 def refusal(run: Run) -> str:
-    block = run.tool_result(0)
-    body, _ = split_result(result_text(block))
+    block, body = first_result(run)
     assert block["is_error"] is True
     return body
 
@@ -226,9 +185,7 @@ def test_a_settings_wildcard_deny_that_does_not_name_pytest_still_refuses(
 ) -> None:
     command = integration_suite(wired)
     with_rules(wired, deny=["Bash(* tests/integration)"])
-    run = session(
-        claude_cli, wired, tmp_path, [command], permissions=("--permission-mode", "default", "--allowedTools", "Bash")
-    )
+    run = asking_session(claude_cli, wired, tmp_path, command, "--allowedTools", "Bash")
     assert refusal(run) == f"Permission to use Bash with command {command} has been denied."
     assert not (wired / ".sidekit" / "pytest").exists()
 
@@ -237,13 +194,7 @@ def test_an_exact_allowed_tools_flag_still_allows_and_the_run_is_raw(
     claude_cli: Path, wired: Path, tmp_path: Path
 ) -> None:
     command = "python -m pytest -q"
-    run = session(
-        claude_cli,
-        wired,
-        tmp_path,
-        [command],
-        permissions=("--permission-mode", "default", "--allowedTools", f"Bash({command})"),
-    )
+    run = asking_session(claude_cli, wired, tmp_path, command, "--allowedTools", f"Bash({command})")
     body = refusal(run)  # not a refusal: pytest's own failure, exit 1, as the raw run prints it (cut by the client)
     assert body.startswith("Exit code 1\n") and "sidekit:" not in body and "characters truncated" in body
     assert not (wired / ".sidekit" / "pytest").exists() and (wired / ".sidekit" / "status.json").exists()
@@ -251,12 +202,8 @@ def test_an_exact_allowed_tools_flag_still_allows_and_the_run_is_raw(
 
 def test_an_exact_disallowed_tools_flag_still_refuses(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
     command = "python -m pytest -q"
-    run = session(
-        claude_cli,
-        wired,
-        tmp_path,
-        [command],
-        permissions=("--permission-mode", "default", "--allowedTools", "Bash", "--disallowedTools", f"Bash({command})"),
+    run = asking_session(
+        claude_cli, wired, tmp_path, command, "--allowedTools", "Bash", "--disallowedTools", f"Bash({command})"
     )
     assert refusal(run) == f"Permission to use Bash with command {command} has been denied."
     assert not (wired / ".sidekit" / "pytest").exists() and not (wired / ".sidekit" / "status.json").exists()
@@ -265,9 +212,7 @@ def test_an_exact_disallowed_tools_flag_still_refuses(claude_cli: Path, wired: P
 def test_an_ask_rule_still_asks_for_the_command_as_written(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
     command = integration_suite(wired)
     with_rules(wired, ask=["Bash(*integration)"])
-    run = session(
-        claude_cli, wired, tmp_path, [command], permissions=("--permission-mode", "default", "--allowedTools", "Bash")
-    )
+    run = asking_session(claude_cli, wired, tmp_path, command, "--allowedTools", "Bash")
     # `-p` has nobody to ask: the client refuses. Rewritten, the command would have escaped the rule and run.
     assert refusal(run) == "Claude requested permissions to use Bash, but you haven't granted it yet."
     assert not (wired / ".sidekit" / "pytest").exists()
@@ -276,25 +221,11 @@ def test_an_ask_rule_still_asks_for_the_command_as_written(claude_cli: Path, wir
 # --- the plugin form (#18): no `sidekit install`, the plugin's environment still building ------------
 
 
-def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
-    claude_cli: Path, project: Path, tmp_path: Path
-) -> None:
-    """A plugin user's very first session: the plugin's environment is still building (its bootstrap
-    never finishes here), so the hooks run on the standard library; the project's own .venv was never
-    wired by `sidekit install`. The red raw run still reaches the model as the compact answer, and
-    .sidekit/ and .runtime/ end up git-ignored."""
-    import shutil
-    import uuid
-
-    repo = Path(__file__).resolve().parents[2]
-    plugin = tmp_path / "plugin"
-    shutil.copytree(
-        repo,
-        plugin,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", ".cache", ".sidekit*", ".runtime", "__pycache__", "*.egg-info", ".mypy_cache"
-        ),
-    )
+def plugin_first_session(project: Path, tmp_path: Path) -> Path:
+    """A plugin install whose environment never gets ready (the hooks run on the standard library), and a
+    project with its own .venv (pytest from the base interpreter's packages, no sidekit) that
+    `sidekit install` never wired; returns the plugin's folder."""
+    plugin = plugin_copy(tmp_path / "plugin", *CHECKOUT_ONLY)
     (plugin / "hooks" / "bootstrap").write_text("#!/bin/sh\nexit 0\n")  # the environment never gets ready
     (project / "pytest.ini").write_text("[pytest]\naddopts = -p no:randomly -p no:hypothesispytest\n")
     (project / "lib.py").write_text(LIB)
@@ -305,7 +236,6 @@ def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
     base = subprocess.run(
         ["python3", "-c", "import sys; print(sys.base_prefix)"], capture_output=True, text=True, check=True
     ).stdout.strip()
-    # The project's own environment, with pytest from the base interpreter's packages; no sidekit in it.
     subprocess.run(
         [
             os.path.join(base, "bin", "python3"),
@@ -318,21 +248,40 @@ def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
         check=True,
     )
     assert subprocess.run([str(project / ".venv" / "bin" / "python"), "-c", "import pytest"]).returncode == 0
+    return plugin
 
-    run = run_claude(
-        claude_cli,
-        project,
-        PROMPT,
-        [bash(".venv/bin/python -m pytest -q"), "done"],
-        session_id=str(uuid.uuid4()),
-        home=tmp_path / "home",
-        plugin_dir=plugin,
-        pace=1.0,
+
+def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
+    claude_cli: Path, project: Path, tmp_path: Path
+) -> None:
+    """A plugin user's very first session: the plugin's environment is still building (its bootstrap
+    never finishes here), so the hooks run on the standard library; the project's own .venv was never
+    wired by `sidekit install`. The red raw run still reaches the model as the compact answer, and
+    .sidekit/ and .runtime/ end up git-ignored."""
+    plugin = plugin_first_session(project, tmp_path)
+    run = bash_session(
+        claude_cli, project, tmp_path / "home", [".venv/bin/python -m pytest -q"], plugin_dir=plugin, pace=1.0
     )
-    assert run.returncode == 0 and run.result == "done", run.stderr[-3000:]
-    block = run.tool_result(0)
-    body, reminders = split_result(result_text(block))
+    block, body, reminders = answer(run, 0)
     assert block["is_error"] is True and reminders == []
     assert body.startswith("Exit code 1\nsidekit: pytest's output (") and len(body.encode()) <= 800, body
     assert '"failed":30' in body and '"passed":1' in body and '"at":"lib.py:2"' in body
     assert (project / ".git" / "info" / "exclude").read_text().endswith("\n.sidekit/\n.runtime/\n")
+
+
+def test_plugin_form_first_turn_a_piped_raw_run_records_while_the_setup_is_still_at_work(
+    claude_cli: Path, project: Path, tmp_path: Path
+) -> None:
+    """The same first session, with the setup worker not done yet (it holds its lock) when the first
+    call is a raw run the rewrite leaves as written (a pipe): the run is recorded all the same, and the
+    model's `sidekit status` right after it (the plugin's bin/, on the standard library while the
+    environment builds) tells its failures, not noRuns."""
+    plugin = plugin_first_session(project, tmp_path)
+    (project / ".sidekit").mkdir()
+    (project / ".sidekit" / "plugin-setup.lock").write_text("4242")
+    command = ".venv/bin/python -m pytest -q 2>&1 | tail -1"
+    run = bash_session(claude_cli, project, tmp_path / "home", [command, "sidekit status"], plugin_dir=plugin, pace=1.0)
+    assert TIMING.sub(" in 0.01s", answer(run, 0)[1]) == "30 failed, 1 passed in 0.01s"
+    _, status, _ = answer(run, 1)
+    assert status.startswith('{"generation":1,"runner":"pytest","state":"failed","passed":1,"failed":30,'), status
+    assert not (project / ".sidekit" / "plugin-setup.json").exists()  # the worker never finished

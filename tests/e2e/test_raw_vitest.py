@@ -7,7 +7,6 @@ a bug planted in `compare.js` failing 30 of 50 tests; it is wired the README's w
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import pytest
 
 import sidekit_hooks.runners
 from testing import js
-from testing.claude import ToolCall, result_text, run_claude, split_result
+from testing.bash_runs import answer, bash_session
 
 pytestmark = pytest.mark.slow
 
@@ -32,22 +31,13 @@ def wired(tmp_path: Path, sidekit: Callable[..., str]) -> Path:
 def test_a_red_vitest_run_reaches_the_model_compact_and_still_failed(
     claude_cli: Path, wired: Path, tmp_path: Path
 ) -> None:
-    steps = [
-        ToolCall("Bash", {"command": c, "description": "run the tests"})
-        for c in ("npx vitest run", "SIDEKIT_RAW=1 npx vitest run")
-    ]
-    run = run_claude(
-        claude_cli, wired, "Run the tests.", [*steps, "done"], session_id=str(uuid.uuid4()), home=tmp_path / "home"
-    )
-    assert run.returncode == 0 and run.result == "done", run.stderr[-3000:]
-    compact, raw = run.tool_result(0), run.tool_result(1)
-    body, reminders = split_result(result_text(compact))
+    run = bash_session(claude_cli, wired, tmp_path / "home", ["npx vitest run", "SIDEKIT_RAW=1 npx vitest run"])
+    (compact, body, reminders), (raw, raw_body, _) = answer(run, 0), answer(run, 1)
     assert compact["is_error"] is True and reminders == []
     assert len(body.encode()) <= 800, body
     assert body.startswith("Exit code 1\nsidekit: vitest's output (") and "exit code 1" in body
     assert '"exit":1' in body and '"failed":30' in body and '"passed":20' in body
     assert f'"at":"{js.PLANTED}:5"' in body and ".sidekit/vitest/raw-" in body
-    raw_body, _ = split_result(result_text(raw))
     assert raw["is_error"] is True and "sidekit:" not in raw_body and len(raw_body.encode()) > 3 * len(body.encode())
     print(f"\nmodel received {len(raw_body.encode())} B raw, {len(body.encode())} B compact")
 
@@ -57,16 +47,10 @@ def test_the_rewritten_command_reaches_the_model_compact_and_still_failed(claude
     vitest would pick its `agent` reporter by itself): holds without the dispatch branch too."""
     project = js.semver_project(tmp_path / "semver-vitest", "vitest", planted=True)
     rewritten = js.compact_command("vitest", ["npx", "vitest", "run"], project)
-    steps = [ToolCall("Bash", {"command": c, "description": "run the tests"}) for c in (rewritten, "npx vitest run")]
-    run = run_claude(
-        claude_cli, project, "Run the tests.", [*steps, "done"], session_id=str(uuid.uuid4()), home=tmp_path / "home"
-    )
-    assert run.returncode == 0 and run.result == "done", run.stderr[-3000:]
-    compact, raw = run.tool_result(0), run.tool_result(1)
-    body, _ = split_result(result_text(compact))
+    run = bash_session(claude_cli, project, tmp_path / "home", [rewritten, "npx vitest run"])
+    (compact, body, _), (raw, raw_body, _) = answer(run, 0), answer(run, 1)
     assert compact["is_error"] is True and len(body.encode()) <= 800, body
     assert body.startswith("Exit code 1\nsidekit: vitest's output (")
     assert '"exit":1' in body and '"failed":30' in body and f'"at":"{js.PLANTED}:5"' in body, body
-    raw_body, _ = split_result(result_text(raw))
     assert raw["is_error"] is True and len(raw_body.encode()) > 3 * len(body.encode())
     print(f"\nmodel received {len(raw_body.encode())} B raw, {len(body.encode())} B compact")

@@ -11,30 +11,17 @@ import os
 import subprocess
 from pathlib import Path
 
+from testing import planted
 from testing.claude import FINAL_TEXT, REPO, SessionRunner, ToolCall, result_text, split_result
+from testing.planted import STANDARD_NAMES
 
-PLANTED = (
-    "sidekit_hooks/__init__.py",
-    "sidekit_hooks/cli/__init__.py",
-    "argparse.py",
-    "json.py",
-    "site.py",
-    "sitecustomize.py",
-    "usercustomize.py",
-    "pytest.py",
-    "runpy.py",
-)
+PLANTED = ("sidekit_hooks/__init__.py", "sidekit_hooks/cli/__init__.py", *STANDARD_NAMES)
 PROMPT = "Carry on with the task."
 PLUGIN = Path(os.environ.get("SIDEKIT_HOSTILE_ROOT") or REPO)  # an older checkout (with a .venv), to show it fail
 
 
 def plant(project: Path, markers: Path) -> None:
-    for where in ("", "src/"):
-        for module in PLANTED:
-            path = project / where / module
-            path.parent.mkdir(parents=True, exist_ok=True)
-            name = f"{where or 'root/'}{module}".replace("/", "-")
-            path.write_text(f"open({str(markers / name)!r}, 'w').close()\n")
+    planted.plant(project, markers, PLANTED)
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     subprocess.run(["git", "-C", str(project), "add", "-A"], check=True)
 

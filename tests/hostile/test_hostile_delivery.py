@@ -25,6 +25,12 @@ def pending(project: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".json")) if folder.is_dir() else []
 
 
+def delivered_on_prompt(project: Path) -> tuple[str, list[str]]:
+    """What the next prompt's hook said, and what is still queued after it."""
+    done = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="hi"), project)
+    return context_of(done.stdout), pending(project)
+
+
 def test_a_lone_surrogate_is_delivered_as_a_replacement_character(project: Path) -> None:
     folder = queue_dir(project)
     put(folder, "bad \udc80 byte", age=2)
@@ -44,18 +50,14 @@ def test_a_file_without_expires_at_expires_one_ttl_after_it_was_written(project:
     folder = queue_dir(project)
     put(folder, "two hours old, no expiry", age=7200, expires_at=None)
     put(folder, "fresh", age=1)
-    done = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="hi"), project)
-    assert context_of(done.stdout) == "[from mayor] fresh"
-    assert pending(project) == []
+    assert delivered_on_prompt(project) == ("[from mayor] fresh", [])
 
 
 def test_a_timestamp_at_the_end_of_time_blocks_nothing(project: Path) -> None:
     folder = queue_dir(project)
     put(folder, "end of time", age=5, timestamp="9999-12-31T23:59:59+00:00", expires_at=None)
     put(folder, "after it", age=1)
-    done = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="hi"), project)
-    assert context_of(done.stdout) == "[from mayor] after it"
-    assert pending(project) == []
+    assert delivered_on_prompt(project) == ("[from mayor] after it", [])
 
 
 def test_a_malformed_file_ages_by_its_name_not_its_mtime(project: Path) -> None:
@@ -64,9 +66,7 @@ def test_a_malformed_file_ages_by_its_name_not_its_mtime(project: Path) -> None:
     bad = folder / queued_name(age=3600)
     bad.write_text('{"message": "half')  # mtime: now (every claim refreshes it)
     put(folder, "after it", age=1)
-    done = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="hi"), project)
-    assert context_of(done.stdout) == "[from mayor] after it"
-    assert pending(project) == []
+    assert delivered_on_prompt(project) == ("[from mayor] after it", [])
     # Moved aside with its reason, not deleted: a person can still read what gt or a tool wrote.
     assert (folder / ".quarantine" / f"{bad.name}.malformed").read_text() == '{"message": "half'
 

@@ -19,19 +19,10 @@ from pathlib import Path
 import pytest
 
 from testing.hostile import ROOT, cli, env_for, payload
+from testing.planted import STANDARD_NAMES, plant
+from testing.runs import run_text, through_sh
 
-MODULES = (
-    "sidekit_hooks/__init__.py",
-    "argparse.py",
-    "json.py",
-    "site.py",
-    "sitecustomize.py",
-    "usercustomize.py",
-    "pytest.py",
-    "runpy.py",
-    "venv/__init__.py",
-    "encodings_extra.py",
-)
+MODULES = ("sidekit_hooks/__init__.py", *STANDARD_NAMES, "venv/__init__.py", "encodings_extra.py")
 EVENTS = ("session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "stop")
 
 
@@ -40,12 +31,7 @@ def hostile(tmp_path: Path) -> tuple[Path, Path]:
     """(project, markers): a git repository whose planted modules each write markers/<where>-<module>."""
     project, markers = tmp_path / "hostile", tmp_path / "markers"
     markers.mkdir()
-    for where in ("", "src/"):
-        for module in MODULES:
-            path = project / where / module
-            path.parent.mkdir(parents=True, exist_ok=True)
-            name = f"{where or 'root/'}{module}".replace("/", "-")
-            path.write_text(f"open({str(markers / name)!r}, 'w').close()\n")
+    plant(project, markers, MODULES)
     (project / "tests").mkdir()
     (project / "tests" / "test_ok.py").write_text("def test_ok():\n    assert True\n")
     subprocess.run(["git", "init", "-q", str(project)], check=True)
@@ -76,15 +62,7 @@ def test_settings_form_hooks_and_doctor_run_no_repository_code(hostile: tuple[Pa
     assert commands
     for command in commands:
         data = payload("PostToolUse", project, tool_name="Edit", tool_input={"file_path": str(project / "json.py")})
-        done = subprocess.run(
-            ["/bin/sh", "-c", command],
-            input=json.dumps(data),
-            capture_output=True,
-            text=True,
-            cwd=project,
-            env=env_for(project),
-            timeout=60,
-        )
+        done = through_sh(command, data, cwd=project, env=env_for(project), timeout=60)
         assert done.returncode == 0, (command, done.stderr)
     cli("doctor", "--project", str(project), project=project, cwd=project.parent, timeout=180)
     assert planted(markers) == []
@@ -122,15 +100,7 @@ def test_plugin_form_hooks_run_no_repository_code(hostile: tuple[Path, Path], ev
     project, markers = hostile
     data = payload("PostToolUse", project, tool_name="Edit", tool_input={"file_path": str(project / "json.py")})
     env = env_for(project, CLAUDE_PLUGIN_ROOT=str(ROOT), CLAUDE_PLUGIN_DATA=str(project.parent / "data"))
-    done = subprocess.run(
-        [str(ROOT / "hooks" / "run"), event],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        cwd=project,
-        env=env,
-        timeout=60,
-    )
+    done = run_text([str(ROOT / "hooks" / "run"), event], stdin=json.dumps(data), cwd=project, env=env, timeout=60)
     assert done.returncode == 0
     assert planted(markers) == []
 
@@ -152,6 +122,20 @@ def test_the_plugin_environment_build_runs_no_repository_code(hostile: tuple[Pat
         assert time.monotonic() < deadline, "the environment build did not end"
         time.sleep(0.2)
     assert (data / "venv" / ".sidekit-ready").exists(), (data / "bootstrap.log").read_text()
+    assert planted(markers) == []
+
+
+def test_the_plugins_sidekit_answers_on_the_standard_library_without_repository_code(
+    hostile: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """While the plugin's environment builds, bin/sidekit answers the test status on the standard library."""
+    project, markers = hostile
+    plugin = tmp_path / "plugin"
+    shutil.copytree(ROOT, plugin, ignore=shutil.ignore_patterns(".venv", ".git", "tests", "*.egg-info", ".*cache*"))
+    env = env_for(project)  # the agent's shell: no CLAUDE_PLUGIN_DATA, and no environment built yet
+    for args in (["status"], ["failures"], ["tests-for", "tests/test_ok.py"]):
+        done = run_text([str(plugin / "bin" / "sidekit"), *args], cwd=project, env=env, timeout=60)
+        assert done.returncode == 0 and done.stdout.startswith("{"), (args, done.stderr)
     assert planted(markers) == []
 
 

@@ -138,22 +138,16 @@ def test_mcp_select_refuses_an_option_as_base(server: Server) -> None:
     assert is_error and "'base' must be a revision, not an option" in text, text
 
 
-def test_scope_set_narrows_keeps_the_issue_and_logs(server: Server, project: Path) -> None:
-    assert (
-        cli(
-            "scope",
-            "set",
-            "--issue",
-            "gt-1",
-            "--allow",
-            "api/**",
-            "--project",
-            str(project),
-            project=project,
-            cwd=project.parent,
-        ).returncode
-        == 0
+def user_sets_scope(project: Path, *rules: str) -> None:
+    """The user's `sidekit scope set --issue gt-1 RULES`, from the CLI."""
+    done = cli(
+        "scope", "set", "--issue", "gt-1", *rules, "--project", str(project), project=project, cwd=project.parent
     )
+    assert done.returncode == 0
+
+
+def test_scope_set_narrows_keeps_the_issue_and_logs(server: Server, project: Path) -> None:
+    user_sets_scope(project, "--allow", "api/**")
     text, is_error = server.call("scope_set", {"allow": ["api/handlers/**"], "issue": ""})
     assert not is_error, text
     assert json.loads(text) == {"issue": "gt-1", "allow": ["api/handlers/**"], "file": ".sidekit/scope.toml"}
@@ -167,23 +161,7 @@ def test_scope_set_narrows_keeps_the_issue_and_logs(server: Server, project: Pat
 def test_scope_set_never_widens_the_users_scope(
     server: Server, project: Path, allow: list[str], deny: list[str] | None
 ) -> None:
-    assert (
-        cli(
-            "scope",
-            "set",
-            "--issue",
-            "gt-1",
-            "--allow",
-            "api/**",
-            "--deny",
-            "api/secret/**",
-            "--project",
-            str(project),
-            project=project,
-            cwd=project.parent,
-        ).returncode
-        == 0
-    )
+    user_sets_scope(project, "--allow", "api/**", "--deny", "api/secret/**")
     before = (project / ".sidekit" / "scope.toml").read_text()
     text, is_error = server.call("scope_set", {"allow": allow, "deny": deny if deny is not None else []})
     assert is_error and "scope_set would widen the scope the user set" in text, text

@@ -12,13 +12,6 @@ from testing.hostile import QUEUE, cli, context_of, hook, log_text, payload, put
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    root.mkdir()
-    return root
-
-
-@pytest.fixture
 def outside(tmp_path: Path) -> Path:
     folder = tmp_path / "outside"
     folder.mkdir()
@@ -81,21 +74,18 @@ def test_a_symlinked_log_file_gets_nothing_appended(project: Path, outside: Path
     assert victim.read_text() == "keep me\n"
 
 
+def write_a_py(project: Path) -> None:
+    """The hook after a Write of a.py (x = 2)."""
+    data = {"file_path": str(project / "a.py"), "content": "x = 2\n"}
+    hook("PostToolUse", payload("PostToolUse", project, tool_name="Write", tool_input=data), project)
+
+
 def test_a_symlinked_sidekit_folder_gets_no_state_written_into_it(project: Path, outside: Path) -> None:
     (project / ".sidekit").symlink_to(outside)
     (project / "a.py").write_text("x = 1\n")
     for prompt in ("one", "two"):
         hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt=prompt), project)
-    hook(
-        "PostToolUse",
-        payload(
-            "PostToolUse",
-            project,
-            tool_name="Write",
-            tool_input={"file_path": str(project / "a.py"), "content": "x = 2\n"},
-        ),
-        project,
-    )
+    write_a_py(project)
     hook("PostToolUse", "{not json", project)
     assert list(outside.iterdir()) == []
 
@@ -105,16 +95,7 @@ def test_log_lines_hold_data_not_shell_commands(project: Path) -> None:
     rules.mkdir()
     (rules / "$(touch${IFS}x).toml").write_text("[pack\nbroken = ")  # a broken pack is logged by its name
     (project / "a.py").write_text("x = 1\n")
-    hook(
-        "PostToolUse",
-        payload(
-            "PostToolUse",
-            project,
-            tool_name="Write",
-            tool_input={"file_path": str(project / "a.py"), "content": "x = 2\n"},
-        ),
-        project,
-    )
+    write_a_py(project)
     text = log_text(project)
     assert "touch" in text  # it was logged...
     assert "$(" not in text and "`" not in text  # ...as data: nothing a shell would expand

@@ -72,9 +72,11 @@ SCRIPTS = {
 }
 
 
-def run_hook(event: str, data: dict[str, object], project: Path) -> str:
+def run_hook(event: str, project: Path, **fields: Any) -> str:
+    """The hook's answer (stdout and stderr) to the event's payload in session sess-1, with `fields`."""
     import json
 
+    data = payload(event, project, session_id="sess-1", **fields)
     done = subprocess.run(
         [sys.executable, "-S", str(ROOT / "hooks" / SCRIPTS[event])],
         input=json.dumps(data).encode(),
@@ -119,50 +121,30 @@ def test_secrets_planted_in_every_field_reach_no_disk_and_no_output(
     outside.parent.mkdir()
     outside.write_text(f"TOKEN = '{plant[1]}'\n")
     session = "sess-1"
+    edited = {"file_path": str(outside), "old_string": plant[4], "new_string": f"KEY = '{plant[5]}'"}
+    grepped = {"command": f"grep -rn {plant[7]} other/{plant[0]}.py"}
     outputs = [
+        run_hook("UserPromptSubmit", project, prompt=f"use {plant[2]}"),
         run_hook(
-            "UserPromptSubmit",
-            payload("UserPromptSubmit", project, session_id=session, prompt=f"use {plant[2]}"),
-            project,
-        ),
-        run_hook(
-            "PreToolUse",
-            payload(
-                "PreToolUse",
-                project,
-                session_id=session,
-                tool_name="Bash",
-                tool_input={"command": f"curl -H 'Authorization: {plant[3]}' x"},
-            ),
-            project,
+            "PreToolUse", project, tool_name="Bash", tool_input={"command": f"curl -H 'Authorization: {plant[3]}' x"}
         ),
         run_hook(
             "PostToolUse",
-            payload(
-                "PostToolUse",
-                project,
-                session_id=session,
-                tool_name="Edit",
-                tool_use_id="t1",
-                tool_input={"file_path": str(outside), "old_string": plant[4], "new_string": f"KEY = '{plant[5]}'"},
-                tool_response={"filePath": str(outside), "note": plant[6]},
-            ),
             project,
+            tool_name="Edit",
+            tool_use_id="t1",
+            tool_input=edited,
+            tool_response={"filePath": str(outside), "note": plant[6]},
         ),
         run_hook(
             "PostToolUse",
-            payload(
-                "PostToolUse",
-                project,
-                session_id=session,
-                tool_name="Bash",
-                tool_use_id="t2",
-                tool_input={"command": f"grep -rn {plant[7]} other/{plant[0]}.py"},
-                tool_response={"stdout": plant[1], "stderr": ""},
-            ),
             project,
+            tool_name="Bash",
+            tool_use_id="t2",
+            tool_input=grepped,
+            tool_response={"stdout": plant[1], "stderr": ""},
         ),
-        run_hook("Stop", payload("Stop", project, session_id=session), project),
+        run_hook("Stop", project),
     ]
     for args in (
         ["report"],

@@ -104,14 +104,9 @@ def test_the_judge_never_sees_nor_repeats_a_secret(project: Path, tmp_path: Path
         f"open({str(seen)!r}, 'w').write(sys.stdin.read())\n"
         f"print('the output holds the key {TOKEN}; rotate it')\n"
     )
-    event = payload(
-        "PostToolUse",
-        project,
-        tool_name="Bash",
-        tool_use_id="t1",
-        tool_input={"command": "env"},
-        tool_response={"stdout": f"GITHUB_TOKEN={TOKEN}\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "stderr": ""},
-    )
+    printed = {"stdout": f"GITHUB_TOKEN={TOKEN}\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "stderr": ""}
+    event = payload("PostToolUse", project, tool_name="Bash", tool_use_id="t1", tool_input={"command": "env"})
+    event["tool_response"] = printed
     hook("PostToolUse", event, project, SIDEKIT_JUDGE=f"{shlex.quote(sys.executable)} {shlex.quote(str(judge))}")
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and '"outcome":"queued"' not in log_text(project, "judge.jsonl"):

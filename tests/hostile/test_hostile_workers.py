@@ -25,13 +25,8 @@ BACKGROUND_MODULES = (
 
 
 def edit(project: Path, path: str) -> dict[str, object]:
-    return payload(
-        "PostToolUse",
-        project,
-        tool_name="Edit",
-        tool_use_id="t1",
-        tool_input={"file_path": path, "old_string": "a", "new_string": "b"},
-    )
+    tool_input = {"file_path": path, "old_string": "a", "new_string": "b"}
+    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="t1", tool_input=tool_input)
 
 
 def sidekit_processes(folder: Path) -> list[str]:

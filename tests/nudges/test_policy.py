@@ -64,7 +64,9 @@ def admit(project: Path, findings: list[Finding], now: float = 1000.0, event: Ev
 
 
 def decisions(project: Path) -> list[tuple[str, str, str]]:
-    return [(r["sidecar"], r["decision"], r.get("by", "")) for r in hooklog.read(str(project), hooklog.DECISIONS)]
+    """The findings' decisions (a hook cut off by a loaded machine also logs its job as `finished-later`)."""
+    records = hooklog.read(str(project), hooklog.DECISIONS)
+    return [(r["sidecar"], r["decision"], r.get("by", "")) for r in records if "sidecar" in r]
 
 
 # --- dedup -----------------------------------------------------------------------------------------
@@ -437,8 +439,8 @@ def test_concurrent_hooks_say_a_finding_exactly_once(here: Path, clean_env: dict
     outputs = [p.communicate(body.encode(), timeout=30)[0].decode() for p in procs]
     said = [context_of(out) for out in outputs if out.strip()]
     assert said == [
-        "[sidecar:scope] FYI: auth/x.py is outside this task's scope (gt-1: api/**). "
-        "Reading is fine; changing it needs the user's go-ahead."
+        "[sidecar:scope] FYI: auth/x.py is outside this task's scope (gt-1); "
+        "reading is fine, changing it needs the user's go-ahead."
     ]
     made = decisions(here)
     assert (made.count(("scope", "fired", "")), made.count(("scope", "delivered", ""))) == (1, 1)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from sidekit_hooks.runners import junit
+from testing.hooks import run_sidekit
 
 SUREFIRE = """<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="com.acme.CalcTest" tests="4" errors="1" skipped="1" failures="1" time="1,234.5">
@@ -29,6 +30,9 @@ SUREFIRE = """<?xml version="1.0" encoding="UTF-8"?>
   <testcase name="later" classname="com.acme.CalcTest"><skipped/></testcase>
 </testsuite>
 """
+
+
+CALC = "src/main/java/com/acme/Calc.java"
 
 
 def maven_project(root: Path) -> Path:
@@ -89,12 +93,75 @@ def test_a_report_older_than_the_run_never_speaks_for_it(project: Path) -> None:
     old = time.time() - 3600
     os.utime(reports / "TEST-com.acme.CalcTest.xml", (old, old))
     raw = project / "mvn.txt"
-    raw.write_text("[INFO] BUILD FAILURE\n[ERROR] COMPILATION ERROR : \n[ERROR] /p/Calc.java:[3,5] ';' expected\n")
+    raw.write_text(
+        "[INFO] BUILD FAILURE\n[ERROR] COMPILATION ERROR : \n"
+        f"[ERROR] {project}/src/main/java/com/acme/Calc.java:[3,5] cannot find symbol\n"
+        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:compile "
+        "(default-compile) on project demo: Compilation failure\n"
+    )
     result = junit.collect(str(project), time.time() - 5, 1, str(raw))
-    assert result.tests == {}
-    assert result.errors == {
-        "pom.xml": {"type": "build failed", "message": "COMPILATION ERROR :", "shape": "build failed"}
-    }
+    failure = result.errors.pop("src/main/java/com/acme/Calc.java")
+    assert (result.tests, result.errors, result.last_words) == ({}, {}, "cannot find symbol")
+    assert failure == {"type": "compile error", "message": "cannot find symbol", "at": f"{CALC}:3", "shape": "cannot"}
+
+
+def test_a_report_written_just_before_the_run_is_not_the_runs_own(project: Path) -> None:
+    reports = maven_project(project)  # a green run's report, written a moment before this run started
+    before = junit.before_run(str(project))
+    raw = project / "mvn.txt"
+    raw.write_text("[ERROR] COMPILATION ERROR : \n[ERROR] /elsewhere/Calc.java:[3,5] ';' expected\n")
+    result = junit.collect(str(project), time.time() - 5, 1, str(raw), before)
+    assert (result.tests, list(result.errors)) == ({}, ["pom.xml"])
+    assert result.errors["pom.xml"]["at"] == "/elsewhere/Calc.java:3"
+    (reports / "TEST-com.acme.CalcTest.xml").write_text(SUREFIRE.replace('time="0.001"', 'time="0.003"'))
+    assert len(junit.collect(str(project), time.time() - 5, 1, str(raw), before).tests) == 4  # rewritten: its own
+
+
+FORK_DIED = """[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0
+[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.2.5:test (default-test) on project demo: \n[ERROR] \n[ERROR] Please refer to /p/target/surefire-reports for the individual test results.
+[ERROR] Please refer to dump files (if any exist) [date].dump, [date]-jvmRun[N].dump and [date].dumpstream.
+[ERROR] The forked VM terminated without properly saying goodbye. VM crash or System.exit called?
+[ERROR] Command was /bin/sh -c cd '/p' && java -jar surefirebooter.jar
+[ERROR] Error occurred in starting fork, check output in log
+[ERROR] Process Exit Code: 3
+[ERROR] Crashed tests:
+[ERROR] com.acme.CalcTest
+"""
+MAVEN_REASONS = [
+    (FORK_DIED, "src/test/java/com/acme/CalcTest.java", "The forked VM terminated without properly saying goodbye."),
+    (
+        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.2.5:test (default-test) on "
+        "project demo: There was a timeout in the fork -> [Help 1]\n[ERROR] \n[ERROR] To see the full stack trace",
+        "pom.xml",
+        "There was a timeout in the fork",
+    ),
+    (
+        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.2.5:test (default-test) on "
+        'project demo: No tests matching pattern "Nope" were executed! (Set -Dsurefire.failIfNoSpecifiedTests=false '
+        "to ignore this error.) -> [Help 1]",
+        "pom.xml",
+        'No tests matching pattern "Nope" were executed!',
+    ),
+    (
+        "FAILURE: Build failed with an exception.\n\n* What went wrong:\nExecution failed for task ':test'.\n",
+        "pom.xml",
+        "Execution failed for task ':test'.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("output", "where", "reason"), MAVEN_REASONS)
+def test_a_red_run_without_a_failing_test_carries_mavens_reason(
+    project: Path, output: str, where: str, reason: str
+) -> None:
+    maven_project(project)
+    raw = project / "mvn.txt"
+    raw.write_text(output)
+    result = junit.collect(str(project), time.time() - 5, 1, str(raw), junit.before_run(str(project)))
+    assert list(result.errors) == [where], output
+    assert result.errors[where]["message"].startswith(reason) and result.errors[where]["type"] == "build failed"
+    assert result.last_words.startswith(reason) and result.tests == {}
+    assert result.errors[where].get("at") == (where if where.endswith(".java") else None)
 
 
 def test_a_broken_report_is_an_error_not_a_crash(project: Path) -> None:
@@ -109,14 +176,7 @@ def test_sidekit_ingest_feeds_the_cache_and_exits_red_for_a_red_report(project: 
     reports = maven_project(project)
     (project / ".git").mkdir()
     env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
-    done = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "ingest", str(reports)],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    done = run_sidekit("ingest", str(reports), cwd=project, env=env)
     answer = json.loads(done.stdout)
     assert done.returncode == 1, done.stderr
     assert {k: answer[k] for k in ("runner", "reports", "exit", "passed", "failed", "errors", "skipped")} == {
@@ -132,24 +192,10 @@ def test_sidekit_ingest_feeds_the_cache_and_exits_red_for_a_red_report(project: 
         "src/main/java/com/acme/Calc.java:12",
         "src/test/java/com/acme/CalcTest.java:40",
     ]
-    status = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "status"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    status = run_sidekit("status", cwd=project, env=env)
     assert json.loads(status.stdout)["runner"] == "junit" and "stale" not in json.loads(status.stdout)
     later = time.time() + 5
     os.utime(project / "src/main/java/com/acme/Calc.java", (later, later))
-    status = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "status"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    status = run_sidekit("status", cwd=project, env=env)
     answer = json.loads(status.stdout)
     assert (answer["stale"], answer["changed"]) == (True, ["src/main/java/com/acme/Calc.java"])

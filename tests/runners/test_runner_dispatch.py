@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
+import re
 from pathlib import Path
 
 import pytest
 
 from sidekit_hooks.runners import dispatch, go
+from testing.pretool import HOOK, SIDEKIT_MODULES, in_process, run_hook
 
-HOOK = Path(__file__).resolve().parents[2] / "hooks" / "pre_tool_use.py"
 EXEC = " -exec " + "'" + go.wrapper_command() + "'"
+REPORT = re.compile(r"report-[\w.-]+\.json")  # jest's report file: a new name per run
 
 
-def hook(project: Path, env: dict[str, str], command: str) -> str:
+def hook(project: Path, env: dict[str, str], command: str, *handler: str) -> str:
     body = {
         "session_id": "s",
         "cwd": str(project),
@@ -25,15 +25,7 @@ def hook(project: Path, env: dict[str, str], command: str) -> str:
         "tool_input": {"command": command, "timeout": 60000},
         "tool_use_id": "t",
     }
-    done = subprocess.run(
-        [sys.executable, "-S", str(HOOK)],
-        input=json.dumps(body),
-        capture_output=True,
-        text=True,
-        env=dict(env, CLAUDE_PROJECT_DIR=str(project)),
-        cwd=str(project),
-        timeout=30,
-    )
+    done = run_hook(body, dict(env, CLAUDE_PROJECT_DIR=str(project)), project, *handler)
     assert done.returncode == 0 and done.stderr == ""
     return done.stdout
 
@@ -46,6 +38,29 @@ def test_the_hook_appends_the_exec_wrapper_to_a_plain_go_test(project: Path, cle
             "updatedInput": {"command": "cd sub && go test ./..." + EXEC, "timeout": 60000},
         }
     }
+
+
+@pytest.mark.parametrize(
+    ("command", "answering"),
+    [
+        ("npx jest test/x", "jest"),
+        ("npx jest", "jest"),
+        ("npx jest --testPathPattern x", "jest"),
+        ("go test ./...", "test"),
+        ("cd jest-app && go test ./...", "jest"),
+    ],
+)
+def test_of_the_two_handlers_started_for_a_command_exactly_one_rewrites_it(
+    project: Path, clean_env: dict[str, str], command: str, answering: str
+) -> None:
+    """Claude Code starts every PreToolUse handler whose `if` holds (`Bash(*test*)`, `Bash(*jest*)`),
+    each with the same payload: the one for the last word the command says answers, the other is silent."""
+    (project / "go.mod").write_text("module m\n")
+    said = {handler: hook(project, clean_env, command, handler) for handler in ("test", "jest")}
+    assert [handler for handler, output in said.items() if output] == [answering]
+    alone = hook(project, clean_env, command)  # what a lone handler (older settings) says
+    assert REPORT.sub("report-N.json", said[answering]) == REPORT.sub("report-N.json", alone)
+    assert json.loads(said[answering])["hookSpecificOutput"]["updatedInput"]["command"].startswith(command + " ")
 
 
 @pytest.mark.parametrize(
@@ -83,19 +98,7 @@ def test_an_exact_permission_rule_for_go_test_keeps_the_command_as_written(
 def test_a_bash_call_that_is_no_test_run_imports_nothing_of_the_runners(
     project: Path, clean_env: dict[str, str]
 ) -> None:
-    probe = (
-        "import sys, io; sys.path.insert(0, sys.argv[1]); sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
-        "from sidekit_hooks import hook; hook.main('PreToolUse', []);"
-        "print(sorted(m for m in sys.modules if m.startswith('sidekit_hooks')))"
-    )
-    body = json.dumps({"tool_name": "Bash", "tool_input": {"command": "go build ./..."}})
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body],
-        capture_output=True,
-        text=True,
-        env=clean_env,
-        cwd=str(project),
-        timeout=30,
-    )
+    body = {"tool_name": "Bash", "tool_input": {"command": "go build ./..."}}
+    done = in_process(body, clean_env, project, then=SIDEKIT_MODULES)
     assert done.stdout.strip() == "['sidekit_hooks', 'sidekit_hooks.hook']", done.stderr
     assert os.path.isfile(HOOK)

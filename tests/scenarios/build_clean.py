@@ -19,20 +19,24 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, REPO)
+sys.path.insert(0, os.path.dirname(HERE))  # tests/: the shared build helpers (testing/)
 import tomli_w  # noqa: E402
 
-from sidekit_hooks.code import function_index  # noqa: E402
 from sidekit_hooks.rules.authoring import learn  # noqa: E402
-
-NOW = "${NOW}"
-PINNED = 4102444800.0  # written out as ${NOW}
+from testing.scenario_build import (  # noqa: E402
+    JUST_FINISHED,
+    cache_texts,
+    function_index_text,
+    map_then_pytest,
+    pinned,
+    write_tree,
+)
 
 PROJECT = {
     "pyproject.toml": '[project]\nname = "shop"\nversion = "0.3.0"\ndependencies = []\n',
@@ -137,122 +141,24 @@ PROJECT = {
     ),
 }
 
-TEAM_PACK = """\
-[pack]
-name = "shop-team"
-version = "1.0.0"
-description = "The shop team's rules"
-
-[[rules]]
-id = "shop.money-in-cents"
-sidecar = "specs"
-message = "Money is integer cents here: no float() or round() on amounts (shop/money.py formats them)."
-see = "docs/money.md"
-severity = "high"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["shop/**/*.py"]
-added = '\\b(float|round)\\('
-
-[[rules]]
-id = "shop.http-timeout"
-sidecar = "specs"
-message = "Every outgoing HTTP call sets timeout= (the payment provider hangs without one)."
-severity = "medium"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["shop/**/*.py"]
-added = 'requests\\.(get|post|put|delete)\\((?![^)]*timeout)'
-
-[[rules]]
-id = "shop.no-force-push"
-sidecar = "specs"
-message = "No force-push to shared branches; push a new branch and open a PR."
-severity = "high"
-
-[rules.when]
-tools = ["Bash"]
-command = 'git\\s+push\\b.*(--force\\b|-f\\b)'
-
-[[rules]]
-id = "shop.sql-builder"
-sidecar = "specs"
-message = "Build SQL with the query builder (shop.db.query), never by string formatting."
-severity = "high"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["shop/**/*.py"]
-added = '''f["'][^"']*\\b(SELECT|INSERT|UPDATE|DELETE)\\b'''
-"""
-
-
-def write_tree(root: str, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = os.path.join(root, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+with open(os.path.join(HERE, "packs", "shop-team.toml"), encoding="utf-8") as handle:
+    TEAM_PACK = handle.read()  # the team's pack, as the team keeps it
 
 
 def red_cache() -> dict[str, str]:
     """`sidekit map`, then plain pytest with the plugin: the cache and digest, times pinned to ${NOW}."""
     with tempfile.TemporaryDirectory() as tmp:
         write_tree(tmp, PROJECT)
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_", "GT_"))}
-        env.update(
-            PYTHONPATH=REPO,
-            PYTHONDONTWRITEBYTECODE="1",
-            CLAUDE_PROJECT_DIR=tmp,
-            COLUMNS="80",
-            PYTEST_ADDOPTS="-p no:cacheprovider -p no:hypothesispytest",
-        )
-        subprocess.run(
-            [sys.executable, "-m", "sidekit_hooks.cli", "map", "--project", tmp, "--", "-p", "no:sidekit"],
-            cwd=tmp,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        )
-        done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q"], cwd=tmp, env=env, capture_output=True, text=True, timeout=120
-        )
+        done = map_then_pytest(tmp)
         print("red run:", done.stdout.strip().splitlines()[-1])
-        texts = {}
-        for name in ("status.json", "status-tests.json", "code/covers.json"):
-            with open(os.path.join(tmp, ".sidekit", name), encoding="utf-8") as handle:
-                texts[name] = handle.read()
-            assert tmp not in texts[name], f"{name} holds the absolute project path"
-    summary, table = json.loads(texts["status.json"]), json.loads(texts["status-tests.json"])
-    assert summary["counts"]["failed"] == 1, summary["counts"]
-    summary["run"].update(started=PINNED - 1.0, finished=PINNED, args=[])
-    summary["plugins"] = []
-    for entry in table["tests"].values():
-        entry.update(s=PINNED, d=0.001)
-    for entry in table.get("collect", {}).values():
-        entry["s"] = PINNED
-    dump = {"separators": (",", ":"), "ensure_ascii": False}
-    pinned = {
-        ".sidekit/status.json": json.dumps(summary, **dump),
-        ".sidekit/status-tests.json": json.dumps(table, **dump),
-    }
-    pinned = {k: v.replace(repr(PINNED - 1.0), NOW).replace(repr(PINNED), NOW) for k, v in pinned.items()}
-    return {**pinned, ".sidekit/code/covers.json": texts["code/covers.json"]}
+        texts = cache_texts(tmp)
+    counts = json.loads(texts[".sidekit/status.json"])["counts"]
+    assert counts["failed"] == 1, counts
+    return pinned(texts, JUST_FINISHED)
 
 
 def index_of_project() -> str:
-    with tempfile.TemporaryDirectory() as tmp:
-        write_tree(tmp, {k: v for k, v in PROJECT.items() if k.endswith(".py")})
-        index = function_index.build(tmp)
-    index.pop("project", None)
-    index["built"] = 0
-    for record in index["files"].values():
-        record["m"] = 0
-    return json.dumps(index, separators=(",", ":"))
+    return function_index_text({k: v for k, v in PROJECT.items() if k.endswith(".py")})
 
 
 def learned_pack() -> str:

@@ -18,15 +18,25 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/: the shared build helpers (testing/)
+from testing.scenario_build import (  # noqa: E402
+    JUST_FINISHED,
+    Case,
+    Expect,
+    cache_texts,
+    case,
+    counted,
+    map_then_pytest,
+    pinned,
+    said,
+    write_cases,
+    write_tree,
+)
 
-JUST_FINISHED = 4102444800.0  # a stand-in, written out as ${NOW}: "the run that just ended"
-NOW = "${NOW}"
 LONG_AGO = 1700000000.0  # 2023-11-14: a cache the last pytest run left long before this session
 
 PROJECT = {
@@ -94,39 +104,9 @@ FIXED = {
 def run_pytest(files: dict[str, str]) -> tuple[dict[str, str], str]:
     """`sidekit map`, then pytest with the sidekit plugin, on `files`; the files they wrote and pytest's last line."""
     with tempfile.TemporaryDirectory() as tmp:
-        for rel, text in files.items():
-            path = os.path.join(tmp, rel)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_", "GT_"))}
-        env.update(
-            PYTHONPATH=REPO,
-            PYTHONDONTWRITEBYTECODE="1",
-            CLAUDE_PROJECT_DIR=tmp,
-            COLUMNS="80",
-            PYTEST_ADDOPTS="-p no:cacheprovider -p no:hypothesispytest",
-        )
-        # The map's own pytest run leaves the status cache alone (-p no:sidekit): the plain run below writes it.
-        subprocess.run(
-            [sys.executable, "-m", "sidekit_hooks.cli", "map", "--project", tmp, "--", "-p", "no:sidekit"],
-            cwd=tmp,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        )
-        done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q"], cwd=tmp, env=env, capture_output=True, text=True, timeout=120
-        )
-        cache = {}
-        for name in ("status.json", "status-tests.json", "code/covers.json"):
-            with open(os.path.join(tmp, ".sidekit", name), encoding="utf-8") as handle:
-                text = handle.read()
-            assert tmp not in text, f"{name} holds the absolute project path: normalise it"
-            cache[f".sidekit/{name}"] = text
-        return cache, short_summary(done.stdout)
+        write_tree(tmp, files)
+        done = map_then_pytest(tmp)
+        return cache_texts(tmp), short_summary(done.stdout)
 
 
 def short_summary(stdout: str) -> str:
@@ -134,35 +114,6 @@ def short_summary(stdout: str) -> str:
     lines = stdout.strip().splitlines()
     start = next((i + 1 for i, line in enumerate(lines) if "short test summary info" in line), len(lines) - 1)
     return re.sub(r" in \d+\.\d+s$", " in 0.05s", "\n".join(lines[start:]))
-
-
-def pinned(cache: dict[str, str], finished: float) -> dict[str, str]:
-    """The cache with its run times, durations and command line fixed (nothing the sidecar judges by).
-
-    The coverage digest holds no times: it is kept as `sidekit map` wrote it.
-    """
-    summary = json.loads(cache[".sidekit/status.json"])
-    table = json.loads(cache[".sidekit/status-tests.json"])
-    real = summary["run"]["finished"]
-    summary["run"].update(started=finished - 1.0, finished=finished, args=[])
-    summary["plugins"] = []
-    for entry in table["tests"].values():
-        assert entry["s"] == real
-        entry.update(s=finished, d=0.001)
-    for entry in table.get("collect", {}).values():
-        entry["s"] = finished
-    dump = {"separators": (",", ":"), "ensure_ascii": False}
-    texts = {
-        ".sidekit/status.json": json.dumps(summary, **dump),
-        ".sidekit/status-tests.json": json.dumps(table, **dump),
-        ".sidekit/code/covers.json": cache[".sidekit/code/covers.json"],
-    }
-    if finished == JUST_FINISHED:  # the player writes the time of play instead
-        texts = {
-            name: text.replace(repr(JUST_FINISHED - 1.0), NOW).replace(repr(JUST_FINISHED), NOW)
-            for name, text in texts.items()
-        }
-    return texts
 
 
 RED, RED_LAST = run_pytest(PROJECT)
@@ -180,54 +131,36 @@ def edit(
     path: str,
     old: str,
     new: str,
-    expect: list[dict[str, str]],
+    expect: Expect,
     cache: dict[str, str] | None = None,
     project: dict[str, str] = PROJECT,
-) -> dict[str, object]:
+) -> Case:
+    """An Edit in `project`, with the red cache that just finished unless another `cache` is given."""
     assert old in project[path], (name, old)
-    return {
-        "name": name,
-        "files": {**project, **(RED_NOW if cache is None else cache)},
-        "tool": "Edit",
-        "input": {"file_path": path, "old_string": old, "new_string": new},
-        "expect": expect,
-    }
+    files = {**project, **(RED_NOW if cache is None else cache)}
+    return case(name, files, "Edit", {"file_path": path, "old_string": old, "new_string": new}, expect)
 
 
 def bash(
     name: str,
     command: str,
-    expect: list[dict[str, str]],
+    expect: Expect,
     cache: dict[str, str],
     error: str = "",
     stdout: str = "",
     project: dict[str, str] = PROJECT,
-) -> dict[str, object]:
-    data: dict[str, object] = {
-        "name": name,
-        "files": {**project, **cache},
-        "tool": "Bash",
-        "input": {"command": command, "description": "run the tests"},
-    }
-    if error:
-        data["error"] = error
-    else:
-        data["response"] = {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False}
-    data["expect"] = expect
-    return data
+) -> Case:
+    """A test run through Bash: it failed with `error`, or printed `stdout`."""
+    tool_input = {"command": command, "description": "run the tests"}
+    return case(name, {**project, **cache}, "Bash", tool_input, expect, stdout=None if error else stdout, error=error)
 
 
-def tests_said(contains: str = "", text: str = "") -> list[dict[str, str]]:
-    want = {"sidecar": "tests"}
-    if contains:
-        want["contains"] = contains
-    if text:
-        want["text"] = text
-    return [want]
+def tests_said(contains: str = "", text: str = "") -> Expect:
+    return said("tests", contains, text)
 
 
-def tools_said(contains: str) -> list[dict[str, str]]:
-    return [{"sidecar": "tools", "contains": contains}]
+def tools_said(contains: str) -> Expect:
+    return said("tools", contains)
 
 
 RED_ERROR = "Exit code 1\n" + RED_LAST
@@ -534,14 +467,6 @@ C.append(
     )
 )
 
-with open(os.path.join(HERE, "tests.jsonl"), "w", encoding="utf-8") as out:
-    for _, item in C:
-        out.write(json.dumps(item) + "\n")
-print(
-    "tests cases",
-    len(C),
-    "positives",
-    sum(1 for label, _ in C if label == POSITIVE),
-    "near misses",
-    sum(1 for label, _ in C if label == NEAR_MISS),
-)
+assert all((label == POSITIVE) == bool(item["expect"]) for label, item in C), "a case's label and its expect disagree"
+write_cases(os.path.join(HERE, "tests.jsonl"), (item for _, item in C))
+print(counted("tests", [item for _, item in C]))

@@ -7,7 +7,6 @@ The cases are written here because some carry generated files: a function index
 from the fixture repo of tests/code/test_conventions.py.
 """
 
-import json
 import os
 import sys
 import tempfile
@@ -19,22 +18,18 @@ sys.path.insert(0, os.path.join(REPO, "tests", "rules"))
 sys.path.insert(0, os.path.join(REPO, "tests"))  # the shared test helpers (testing/)
 import tomli_w
 
-from sidekit_hooks.code import function_index
 from sidekit_hooks.rules.authoring import learn
+from testing import scenario_build
+from testing.near_copy import NEW_SLUG, SLUGIFY
+from testing.scenario_build import counted, function_index_text, said, write_cases
 
 
-def index_for(files):
-    with tempfile.TemporaryDirectory() as tmp:
-        for rel, text in files.items():
-            p = os.path.join(tmp, rel)
-            os.makedirs(os.path.dirname(p), exist_ok=True)
-            open(p, "w").write(text)
-        index = function_index.build(tmp)
-        index.pop("project", None)  # a temp path: meaningless in the corpus
-        index["built"] = 0
-        for record in index["files"].values():
-            record["m"] = 0  # mtimes of the generator's temp files: keep the corpus byte-stable
-        return json.dumps(index, separators=(",", ":"))
+def with_index(files):
+    """`files` and the function index of their Python files, as a project has it once a session started."""
+    return {
+        **files,
+        ".sidekit/index/functions.json": function_index_text({k: v for k, v in files.items() if k.endswith(".py")}),
+    }
 
 
 PYPROJECT = '[project]\nname = "shop"\ndependencies = ["requests"]\n'
@@ -51,8 +46,6 @@ BASE = {
     "shop/pricing.py": 'PRICES = {"apple": 50}\n\n\ndef unit_price(sku: str) -> int:\n    return PRICES[sku]\n',
 }
 
-SLUGIFY = 'import re\nimport unicodedata\n\n\ndef slugify(value):\n    """Lower-case, ASCII, dash-separated."""\n    value = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()\n    value = re.sub(r"[^\\w\\s-]", "", value).strip().lower()\n    value = re.sub(r"[-\\s]+", "-", value)\n    return value\n'
-NEW_SLUG = 'def new_slug(text):\n    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()\n    text = re.sub(r"[^\\w\\s-]", "", text).strip().lower()\n    text = re.sub(r"[-\\s]+", "-", text)\n    return text\n'
 CHUNKED = "def chunked(items, size):\n    out = []\n    for start in range(0, len(items), size):\n        out.append(items[start:start + size])\n    return out\n"
 BATCHES = "def batches(seq, n):\n    result = []\n    for i in range(0, len(seq), n):\n        result.append(seq[i:i + n])\n    return result\n"
 DURATION = 'def parse_duration(text):\n    units = {"s": 1, "m": 60, "h": 3600}\n    text = text.strip()\n    if text[-1] in units:\n        return float(text[:-1]) * units[text[-1]]\n    return float(text)\n'
@@ -68,25 +61,13 @@ POLL_PLAIN = "\n\ndef test_worker_finishes(worker):\n    worker.start()\n    dea
 def bash(name, command, expect, files=None, error=None, index=False, stdout=None):
     all_files = {**BASE, **(files or {})}
     if index:  # the grep hint speaks only for a name an index knows as a definition
-        all_files[".sidekit/index/functions.json"] = index_for(
-            {k: v for k, v in all_files.items() if k.endswith(".py")}
-        )
-    case = {"name": name, "files": all_files, "tool": "Bash", "input": {"command": command, "description": "run"}}
-    if stdout is not None:
-        case["response"] = {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False}
-    if error:
-        case["error"] = error
-    case["expect"] = expect
-    return case
+        all_files = with_index(all_files)
+    tool_input = {"command": command, "description": "run"}
+    return scenario_build.case(name, all_files, "Bash", tool_input, expect, stdout=stdout, error=error or "")
 
 
-def tools_exp(contains=None, text=None):
-    e = {"sidecar": "tools"}
-    if text:
-        e["text"] = text
-    if contains:
-        e["contains"] = contains
-    return [e]
+def tools_exp(contains="", text=""):
+    return said("tools", contains, text)
 
 
 T = []
@@ -218,31 +199,17 @@ def edit(name, files, path, old, new, expect, index=False):
     if path not in all_files:
         all_files[path] = old + "\n"
     if index:
-        all_files[".sidekit/index/functions.json"] = index_for(
-            {k: v for k, v in all_files.items() if k.endswith(".py")}
-        )
-    return {
-        "name": name,
-        "files": all_files,
-        "tool": "Edit",
-        "input": {"file_path": path, "old_string": old, "new_string": new},
-        "expect": expect,
-    }
+        all_files = with_index(all_files)
+    return scenario_build.case(
+        name, all_files, "Edit", {"file_path": path, "old_string": old, "new_string": new}, expect
+    )
 
 
 def write(name, files, path, content, expect, index=False):
     all_files = {**BASE, **files}
     if index:
-        all_files[".sidekit/index/functions.json"] = index_for(
-            {k: v for k, v in all_files.items() if k.endswith(".py")}
-        )
-    return {
-        "name": name,
-        "files": all_files,
-        "tool": "Write",
-        "input": {"file_path": path, "content": content},
-        "expect": expect,
-    }
+        all_files = with_index(all_files)
+    return scenario_build.case(name, all_files, "Write", {"file_path": path, "content": content}, expect)
 
 
 T.append(
@@ -327,10 +294,11 @@ T.append(
 )
 
 # --- helper reinvention
+SLUGIFY_UTILS = {"utils/__init__.py": "", "utils/text.py": SLUGIFY}  # a project with slugify in its utils
 T.append(
     edit(
         "reinvent-slugify",
-        {"utils/__init__.py": "", "utils/text.py": SLUGIFY},
+        SLUGIFY_UTILS,
         "app/views.py",
         "import re\nimport unicodedata",
         "import re\nimport unicodedata\n\n\n" + NEW_SLUG,
@@ -370,7 +338,7 @@ T.append(
 T.append(
     edit(
         "edit-the-helper-itself",
-        {"utils/__init__.py": "", "utils/text.py": SLUGIFY},
+        SLUGIFY_UTILS,
         "utils/text.py",
         "    return value\n",
         '    return value or "n-a"\n',
@@ -403,7 +371,7 @@ T.append(
 T.append(
     edit(
         "new-function-no-match",
-        {"utils/__init__.py": "", "utils/text.py": SLUGIFY},
+        SLUGIFY_UTILS,
         "shop/cart.py",
         '"""Cart."""',
         '"""Cart."""\n\n\ndef cart_total(items, prices):\n    total = 0\n    for sku, count in items.items():\n        total += prices[sku] * count\n    return total\n',
@@ -446,9 +414,7 @@ T.append(
     )
 )
 
-with open(os.path.join(HERE, "tools.jsonl"), "w") as out:
-    for case in T:
-        out.write(json.dumps(case) + "\n")
+write_cases(os.path.join(HERE, "tools.jsonl"), T)
 print("tools cases", len(T))
 
 # ---------------- tools, held out (tools-heldout.jsonl)
@@ -500,7 +466,7 @@ H = []
 
 def hwrite(name, path, content, expect, xfail=""):
     files = {**HB, **UTILS}
-    files[".sidekit/index/functions.json"] = index_for({k: v for k, v in files.items() if k.endswith(".py")})
+    files = with_index(files)
     case = {
         "name": name,
         "files": files,
@@ -645,7 +611,7 @@ hwrite(
 # the shell catalog, held out: commands written the way agents type them, not the tuned ones
 def hbash(name, command, expect, xfail="", stdout=None):
     files = {**HB, **UTILS}  # with the function index, as every project has it once a session started (#14)
-    files[".sidekit/index/functions.json"] = index_for({k: v for k, v in files.items() if k.endswith(".py")})
+    files = with_index(files)
     case = {
         "name": name,
         "files": files,
@@ -678,17 +644,8 @@ hbash("git-grep-phrase", 'git grep -n "TODO(alice)"', [])
 hbash("pytest-collect-only", "python -m pytest --collect-only -q", [])
 hbash("flask-routes", "flask --app app routes", [])
 
-with open(os.path.join(HERE, "tools-heldout.jsonl"), "w") as out:
-    for case in H:
-        out.write(json.dumps(case) + "\n")
-print(
-    "tools held-out cases",
-    len(H),
-    "positives",
-    sum(1 for c in H if c["expect"]),
-    "near misses",
-    sum(1 for c in H if not c["expect"]),
-)
+write_cases(os.path.join(HERE, "tools-heldout.jsonl"), H)
+print(counted("tools held-out", H))
 
 # ---------------- conventions
 from pathlib import Path
@@ -877,7 +834,5 @@ cwrite(
 C[-1]["xfail"] = (
     "learned rules are regexes over the added text: a print() in a docstring's usage example reads as code (#13)"
 )
-with open(os.path.join(HERE, "conventions.jsonl"), "w") as out:
-    for case in C:
-        out.write(json.dumps(case) + "\n")
+write_cases(os.path.join(HERE, "conventions.jsonl"), C)
 print("conventions cases", len(C))

@@ -18,6 +18,11 @@ HERE = Path(__file__).resolve().parent
 P = "${PROJECT}/"
 
 
+def house_pack(project: str) -> str:
+    """The project's house rules, as its team would keep them: packs/<project>.toml."""
+    return (HERE / "packs" / f"{project}.toml").read_text(encoding="utf-8")
+
+
 def read(path: str, offset: int | None = None, limit: int | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {"file_path": P + path}
     if offset is not None:
@@ -54,22 +59,7 @@ def label(match: str, verdict: str, why: str) -> dict[str, str]:
 
 # --- boltons: strutils.summarize ------------------------------------------------------------------
 
-BOLTONS_PACK = """[pack]
-name = "boltons-house"
-description = "How boltons' string helpers are written"
-
-[[rules]]
-id = "boltons.doctest-example"
-sidecar = "specs"
-message = "Public helpers in boltons/strutils.py show their use in a doctest (>>> example) in the docstring."
-severity = "medium"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["boltons/strutils.py"]
-added = '^def [a-z]'
-absent = '>>>'
-"""
+BOLTONS_PACK = house_pack("boltons")
 
 JOIN_PARAGRAPHS = '''
 
@@ -172,25 +162,9 @@ BOLTONS = {
 
 # --- isodate: parse_week_date -----------------------------------------------------------------------
 
-ISODATE_PACK = """[pack]
-name = "isodate-house"
-description = "isodate's error contract"
+ISODATE_PACK = house_pack("isodate")
 
-[[rules]]
-id = "isodate.iso8601-error"
-sidecar = "specs"
-message = "isodate raises ISO8601Error (isodate.isoerror) for text it cannot parse, never a bare ValueError."
-see = "src/isodate/isoerror.py"
-severity = "high"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["src/isodate/**/*.py"]
-added = 'raise\\s+ValueError\\('
-"""
-
-WEEK_DATE = '''
-
+DAYS_IN_MONTH = '''
 
 def _days_in_month(year, month):
     """How many days the month has."""
@@ -201,7 +175,12 @@ def _days_in_month(year, month):
     if ((year % 400) == 0) or ((year % 100) != 0) and ((year % 4) == 0):
         return 29
     return 28
+'''  # written with the week date, never used, taken out again
 
+WEEK_DATE = (
+    "\n"
+    + DAYS_IN_MONTH
+    + '''
 
 def parse_week_date(text):
     """Parse an ISO week date such as 2024-W05-3 into a date."""
@@ -213,6 +192,7 @@ def parse_week_date(text):
     start -= timedelta(days=start.isoweekday() - 1)
     return start + timedelta(weeks=week - 1, days=day - 1)
 '''
+)
 
 WEEK_TESTS = """
 
@@ -267,18 +247,7 @@ ISODATE = {
         bash("sidekit test tests/test_date.py", "run the tests again"),
         edit(
             "src/isodate/isodates.py",
-            '''
-
-def _days_in_month(year, month):
-    """How many days the month has."""
-    if month in (1, 3, 5, 7, 8, 10, 12):
-        return 31
-    if month in (4, 6, 9, 11):
-        return 30
-    if ((year % 400) == 0) or ((year % 100) != 0) and ((year % 4) == 0):
-        return 29
-    return 28
-''',
+            DAYS_IN_MONTH,
             "",
         ),
         read("src/isodate/__init__.py"),
@@ -301,22 +270,7 @@ def _days_in_month(year, month):
 
 # --- cachetools: keys.kwkey ------------------------------------------------------------------------
 
-CACHETOOLS_PACK = """[pack]
-name = "cachetools-house"
-description = "Key functions since cachetools 6"
-
-[[rules]]
-id = "cachetools.plain-tuple-keys"
-sidecar = "specs"
-message = "Key functions return plain tuples; _HashedTuple is kept only as the kwargs separator and for old pickles."
-see = "src/cachetools/keys.py"
-severity = "high"
-
-[rules.when]
-tools = ["Edit", "Write"]
-paths = ["src/cachetools/keys.py"]
-added = '_HashedTuple\\('
-"""
+CACHETOOLS_PACK = house_pack("cachetools")
 
 KWKEY = '''
 

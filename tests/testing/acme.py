@@ -4,6 +4,10 @@ scripts import it too, and must write their .jsonl byte for byte."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from testing import rule_toml
+
 STATUS_422 = "acme.api.status-422"
 MESSAGE = "Spec 4.1: validation errors return HTTP 422, not 400."
 SEE = "docs/api-spec.md#validation-errors"
@@ -12,17 +16,17 @@ BAD = "def reject(reason):\n    return JSONResponse({'error': reason}, status_co
 GOOD = BAD.replace("status_code=400", "status_code=422")
 
 
-def status_422_rule(*, see: bool = False, exclude: str = "", boundary: bool = True) -> str:
-    """The rule's `[[rules]]` table as TOML: with its `see` link, an `exclude` list (TOML items) and
-    `\\b` after the 400 (so 4000 does not match) as asked."""
-    return (
-        f'[[rules]]\nid = "{STATUS_422}"\nsidecar = "specs"\nmessage = "{MESSAGE}"\n'
-        + (f'see = "{SEE}"\n' if see else "")
-        + 'severity = "high"\n\n[rules.when]\ntools = ["Edit", "Write"]\npaths = ["api/**/*.py"]\n'
-        + (f"exclude = [{exclude}]\n" if exclude else "")
-        + r"added = 'status_code\s*=\s*400"
-        + (r"\b" if boundary else "")
-        + "'\n"
+def status_422_rule(*, see: bool = False, exclude: Sequence[str] = (), boundary: bool = True) -> str:
+    """The rule's `[[rules]]` table as TOML: with its `see` link, an `exclude` list and `\\b` after the 400
+    (so 4000 does not match) as asked."""
+    return rule_toml.rule(
+        STATUS_422,
+        MESSAGE,
+        see=SEE if see else "",
+        severity="high",
+        paths=["api/**/*.py"],
+        exclude=exclude,
+        added=r"status_code\s*=\s*400" + (r"\b" if boundary else ""),
     )
 
 

@@ -84,6 +84,23 @@ def find_cli() -> tuple[Path | None, str]:
     return None, f"Claude Code {VERSION} is not installed; run: bash tests/e2e/install_claude.sh"
 
 
+def pinned_cli() -> Path:
+    """The CLI of the pinned version; else the test skips saying why, or fails under $SIDEKIT_E2E_REQUIRED
+    (CI, after installing the CLI): never a silent skip."""
+    import pytest
+
+    cli, reason = find_cli()
+    if cli is not None:
+        version = cli_version(cli)
+        if not version.startswith(f"{VERSION} "):
+            cli, reason = None, f"{cli} reports {version!r}; these tests are pinned to Claude Code {VERSION}"
+    if cli is None:
+        if os.environ.get(REQUIRED_ENV):
+            pytest.fail(f"{reason} (and ${REQUIRED_ENV} is set)", pytrace=False)
+        pytest.skip(reason)
+    return cli
+
+
 def cli_version(cli: Path) -> str:
     done = subprocess.run(
         [str(cli), "--version"],
@@ -287,6 +304,23 @@ class Run:
                 notices.append(str(event.get("content", "")))
         return notices
 
+    def hooks_per_call(self, event: str) -> list[list[dict[str, Any]]]:
+        """`event`'s hook lifecycle messages (`hook_started`, `hook_response`; a run started with
+        `hook_events=True`), by the tool call they came before: [0] before the first tool result, ..."""
+        calls: list[list[dict[str, Any]]] = [[]]
+        for line in self.stdout.splitlines():
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(message, dict):
+                continue
+            if message.get("type") == "system" and message.get("hook_event") == event:
+                calls[-1].append(message)
+            elif message.get("type") == "user" and '"tool_result"' in line:
+                calls.append([])
+        return calls
+
     def final_messages(self) -> list[dict[str, Any]]:
         """The whole conversation as the last request carried it."""
         assert self.conversation, f"the model received no request\nstderr: {self.stderr[-2000:]}"
@@ -416,13 +450,15 @@ def run_claude(
     resume: bool = False,
     permissions: Sequence[str] = PERMISSIONS,
     pace: float = 0.0,
+    hook_events: bool = False,
 ) -> Run:
     """Run `claude -p PROMPT` in `project` (HOME=`home`) against a scripted model playing `steps`.
 
     `resume`: continue the session `session_id` (`--resume`) instead of starting it; a prompt such as
     `/compact` then compacts it (SessionStart fires with `source: "compact"`).
     `permissions`: the permission flags (default: accept edits, allow Write Edit Bash Read).
-    `pace`: seconds the scripted model waits before each answer (a model's pace)."""
+    `pace`: seconds the scripted model waits before each answer (a model's pace).
+    `hook_events`: the stream also carries every hook's start and response (`Run.hooks_per_call`)."""
     home.mkdir(parents=True, exist_ok=True)
     argv = [
         str(cli),
@@ -439,6 +475,8 @@ def run_claude(
     ]
     if plugin_dir is not None:
         argv += ["--plugin-dir", str(plugin_dir)]
+    if hook_events:
+        argv.append("--include-hook-events")
     with ScriptedModel(steps, pace) as model:
         try:
             done = subprocess.run(

@@ -45,6 +45,11 @@ class Wired:
     command: str
     timeout: float
 
+    @property
+    def slot(self) -> str:
+        """Which of sidekit's handlers this is (the event, or `PreToolUse:jest` for an event's second)."""
+        return settings_merge.key_of(self.event, self.command)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project(parser)
@@ -56,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
     checks = diagnose(project)
     problems = sum(check.status == "problem" for check in checks)
     if args.format == "json":
-        from sidekit_hooks.answers import render as answers
+        from sidekit_hooks.answers.render import emit
 
-        answers.emit({"project": project, "problems": problems, "checks": [_as_dict(check) for check in checks]})
+        emit({"project": project, "problems": problems, "checks": [_as_dict(check) for check in checks]})
     else:
         print(render(project, checks, problems))
     return 1 if problems else 0
@@ -175,7 +180,7 @@ def _wiring_checks(wired: list[Wired], plugin: list[str], install: str) -> list[
             )
         ]
     checks: list[Check] = []
-    events = {item.event for item in wired}
+    events = {item.slot for item in wired}
     missing = [event for event in settings_merge.EVENTS if event not in events]
     sources = sorted({item.source for item in wired}, key=[item.source for item in wired].index)
     if missing and not plugin:
@@ -185,13 +190,13 @@ def _wiring_checks(wired: list[Wired], plugin: list[str], install: str) -> list[
     elif not missing:
         checks.append(Check("settings", "ok", f"{', '.join(sources)} wires {', '.join(settings_merge.EVENTS)}"))
     for event in settings_merge.EVENTS:
-        commands = {item.command for item in wired if item.event == event}
+        commands = {item.command for item in wired if item.slot == event}
         if len(commands) > 1 or (commands and plugin):
-            where = ", ".join(item.source for item in wired if item.event == event) + (
+            where = ", ".join(item.source for item in wired if item.slot == event) + (
                 " and the plugin" if plugin else ""
             )
             # Keep one: the plugin when there is one, else the first settings file's entry.
-            extra = [item for item in wired if item.event == event][0 if plugin else -1]
+            extra = [item for item in wired if item.slot == event][0 if plugin else -1]
             checks.append(
                 Check(
                     "settings",
@@ -287,7 +292,8 @@ def _handler_checks(wired: list[Wired], project: str, install: str) -> list[Chec
     pythons: dict[str, Check] = {}
     for item in wired:
         words = _words(item.command)
-        python, script = (words[0], words[-1]) if len(words) >= 2 else ("", "")
+        scripts = [word for word in words[1:] if word.endswith(".py")]  # a handler's name may follow it
+        python, script = (words[0], scripts[-1] if scripts else words[-1]) if len(words) >= 2 else ("", "")
         if python not in pythons:
             pythons[python] = _python_check(python, item, install)
             checks.append(pythons[python])
@@ -298,7 +304,7 @@ def _handler_checks(wired: list[Wired], project: str, install: str) -> list[Chec
                 Check(
                     "hook script",
                     "problem",
-                    f"{item.event} in {item.source} runs {script or repr(item.command)}, which does not exist",
+                    f"{item.slot} in {item.source} runs {script or repr(item.command)}, which does not exist",
                     install,
                 )
             )
@@ -369,7 +375,7 @@ def _probe(item: Wired, project: str, install: str, extra_env: dict[str, str] | 
         return Check(
             "hook runs",
             "problem",
-            f"{item.event} did not finish within its {item.timeout:g} s timeout",
+            f"{item.slot} did not finish within its {item.timeout:g} s timeout",
             f"sidekit doctor --project {shlex.quote(project)} after: tail -n 20 .sidekit/log/hooks.jsonl",
         )
     finally:
@@ -377,22 +383,22 @@ def _probe(item: Wired, project: str, install: str, extra_env: dict[str, str] | 
     elapsed = round((time.monotonic() - started) * 1000)
     if done.returncode != 0:
         first = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
-        return Check("hook runs", "problem", f"{item.event} ({item.source}) exited {done.returncode}: {first}", install)
+        return Check("hook runs", "problem", f"{item.slot} ({item.source}) exited {done.returncode}: {first}", install)
     if not _valid_output(done.stdout):
         return Check(
             "hook runs",
             "problem",
-            f"{item.event} printed something other than one JSON object: {done.stdout[:80]!r}",
+            f"{item.slot} printed something other than one JSON object: {done.stdout[:80]!r}",
             install,
         )
     if _deadline_records(project) > deadlines_before:  # it gave up: what it should have said was not said
         return Check(
             "hook runs",
             "problem",
-            f"{item.event} ({item.source}) ran into its deadline ({elapsed} ms)",
+            f"{item.slot} ({item.source}) ran into its deadline ({elapsed} ms)",
             "the 'hook deadline' line below names what was running",
         )
-    return Check("hook runs", "ok", f"{item.event} ({item.source}): exit 0, valid output, {elapsed} ms")
+    return Check("hook runs", "ok", f"{item.slot} ({item.source}): exit 0, valid output, {elapsed} ms")
 
 
 def _valid_output(stdout: str) -> bool:

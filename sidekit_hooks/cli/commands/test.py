@@ -136,9 +136,11 @@ def other_runner(
         return {"runner": name, "exit": 127, "error": f"{argv[0]} is not installed or not on PATH"}, 127
     merged = ["/bin/sh", "-c", 'exec "$@" 2>&1', "sh", *argv]  # one stream: tool lines stay in order
     with one_at_a_time(root):
+        # What was there before (reports of earlier runs), for an adapter that must tell them apart.
+        before = {"before": adapter.before_run(root)} if hasattr(adapter, "before_run") else {}
         done = execute(merged, root, dict(os.environ, SIDEKIT_RUN_ID=run_id), progress, process)
         raw = store.save_raw(root, name, (done.stdout or "") + (done.stderr or ""), "sidekit-test")
-        result = adapter.collect(root, started, done.returncode, raw)
+        result = adapter.collect(root, started, done.returncode, raw, **before)
         result.args = list(args)
         summary, table = store.save(root, result)
     found = runner_answer.run_answer(dict(summary), dict(table), result, extra=extra)

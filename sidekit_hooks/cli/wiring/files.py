@@ -119,8 +119,14 @@ def read_settings(path: str, fix: str) -> SettingsFile:
         raise SidekitError(
             f"cannot read {path} ({exc}); nothing was changed", f"chmod u+rw {_quote(path)}, then: {fix}"
         ) from None
+    return SettingsFile(json_object(path, text, fix), text, True)
+
+
+def json_object(path: str, text: str, fix: str) -> dict[str, Any]:
+    """The JSON object a config file holds ({} for a blank one); a clear SidekitError when it is not one.
+    `fix`: the command that finishes the job once the file is repaired."""
     if not text.strip():
-        return SettingsFile({}, text, True)
+        return {}
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -132,7 +138,7 @@ def read_settings(path: str, fix: str) -> SettingsFile:
         raise SidekitError(
             f"{path} holds JSON but not an object; nothing was changed", f"make it a JSON object ({{...}}), then: {fix}"
         )
-    return SettingsFile(data, text, True)
+    return data
 
 
 def check_writable(path: str, project: str, fix: str) -> None:
@@ -254,26 +260,34 @@ def ensure_gitignore(project: str) -> list[str]:
     return missing
 
 
-def remove_gitignore(project: str) -> list[str]:
-    """Take out the block `ensure_gitignore` wrote (its comment and the lines right after it that are
-    ours); delete the file when nothing else is left in it. Returns the lines removed."""
-    path = os.path.join(project, ".gitignore")
-    text = _read_raw(path)
+def cut_ignore_block(text: str) -> tuple[list[str], str, bool] | None:
+    """The ignore block sidekit wrote (its comment and the lines right after it that are ours) cut out of
+    `text`: (the lines removed, what remains, whether the block ended the file); None when it has none."""
     lines = text.splitlines(keepends=True)
     try:
         start = next(i for i, line in enumerate(lines) if line.rstrip("\r\n") == IGNORE_COMMENT)
     except StopIteration:
-        return []
+        return None
     end = start + 1
     while end < len(lines) and lines[end].rstrip("\r\n") in IGNORED:
         end += 1
     removed = [line.rstrip("\r\n") for line in lines[start + 1 : end]]
     head = lines[:start]
     if head and not end < len(lines) and head[-1].strip() == "":
-        head = head[:-1]  # the blank line ensure_gitignore put before the block
-    remaining = "".join(head + lines[end:])
+        head = head[:-1]  # the blank line put before the block
+    return removed, "".join(head + lines[end:]), not end < len(lines)
+
+
+def remove_gitignore(project: str) -> list[str]:
+    """Take out the block `ensure_gitignore` wrote (its comment and the lines right after it that are
+    ours); delete the file when nothing else is left in it. Returns the lines removed."""
+    path = os.path.join(project, ".gitignore")
+    cut = cut_ignore_block(_read_raw(path))
+    if cut is None:
+        return []
+    removed, remaining, at_end = cut
     before = _gitignore_before(project)
-    if before.get("finalNewline") is False and not end < len(lines):
+    if before.get("finalNewline") is False and at_end:
         remaining = remaining.removesuffix(_eol(remaining)) if remaining.endswith(("\n", "\r")) else remaining
     if remaining.strip() or before.get("existed") is True or (not before and _tracked(project, ".gitignore")):
         workspace.atomic_write(path, remaining)  # a tracked (even empty) .gitignore stays

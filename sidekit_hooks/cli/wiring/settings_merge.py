@@ -8,12 +8,16 @@ handlers can also exist without our having written them (copied from a colleague
 so `install` returns a *record* of what it wrote and `uninstall` undoes exactly that record:
 install followed by uninstall gives back the settings it started from.
 
-A record (JSON-ready)::
+A record (JSON-ready), by handler key (hook_events.HANDLERS: the event's name, or `Event:name` for
+an event's second handler, such as `PreToolUse:jest`)::
 
     {"createdHooks": bool,                     # we added the top-level "hooks" object
      "events": {"PostToolUse": {"command": str,          # the command we wrote
                                 "createdEvent": bool,    # we added hooks["PostToolUse"]
                                 "replaced": {...}}}}     # the marked handler we overwrote, if any
+
+A marked handler fills the slot of the handler its command names (`pre_tool_use.py jest` ->
+`PreToolUse:jest`); one that names no handler (written before an event had two) fills the event's first.
 """
 
 from __future__ import annotations
@@ -24,18 +28,15 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from sidekit_hooks.hook_events import EVENTS as TABLE
-from sidekit_hooks.hook_events import HANDLER_TIMEOUT
+from sidekit_hooks.hook_events import HANDLER_TIMEOUT, HANDLERS
 
 MARKER = "# sidekit-hooks"
 TIMEOUT = HANDLER_TIMEOUT
-# event -> (script under hooks/, matcher or None for events without matchers), from the one table
-EVENTS: dict[str, tuple[str, str | None]] = {
-    name: (f"{event.script}.py", event.matcher) for name, event in TABLE.items()
-}
+# handler key -> (script under hooks/, matcher or None for events without matchers), from the one table
+EVENTS: dict[str, tuple[str, str | None]] = {key: (f"{h.script}.py", h.matcher) for key, h in HANDLERS.items()}
 # A permission-rule condition per handler: the client spawns the hook only when it holds (Claude Code
-# >= 2.1.85; checked per subcommand in 2.1.328), so a Bash call that cannot be pytest costs nothing.
-CONDITIONS: dict[str, str] = {name: event.condition for name, event in TABLE.items() if event.condition}
+# >= 2.1.85; checked per subcommand in 2.1.328), so a Bash call that cannot be a test run costs nothing.
+CONDITIONS: dict[str, str] = {key: h.condition for key, h in HANDLERS.items() if h.condition}
 
 Settings = dict[str, Any]
 Record = dict[str, Any]
@@ -66,22 +67,40 @@ class Change:
         return f"{self.event}: {self.action} {self.command}"
 
 
-def command_for(python: str, script: str) -> str:
-    """`'<python>' -S '<script>' # sidekit-hooks`: run through `sh -c`, where the comment is inert."""
-    return f"{shlex.quote(python)} -S {shlex.quote(script)} {MARKER}"
+def command_for(python: str, script: str, handler: str = "") -> str:
+    """`'<python>' -S '<script>' [handler] # sidekit-hooks`: run through `sh -c`, where the comment is inert."""
+    return f"{shlex.quote(python)} -S {shlex.quote(script)}{' ' + handler if handler else ''} {MARKER}"
 
 
 def wanted_handlers(python: str, hooks_dir: str) -> dict[str, dict[str, Any]]:
-    """The handler we want for each event, pinned to this interpreter and this checkout's scripts."""
+    """The handler we want in each slot (hook_events.HANDLERS), pinned to this interpreter and checkout."""
     return {
-        event: {
+        key: {
             "type": "command",
-            "command": command_for(python, os.path.join(hooks_dir, script)),
+            "command": command_for(python, os.path.join(hooks_dir, f"{h.script}.py"), h.argument),
             "timeout": TIMEOUT,
-            **({"if": CONDITIONS[event]} if event in CONDITIONS else {}),
+            **({"if": h.condition} if h.condition else {}),
         }
-        for event, (script, _matcher) in EVENTS.items()
+        for key, h in HANDLERS.items()
     }
+
+
+def event_of(key: str) -> str:
+    """The event a handler key belongs to (`PreToolUse:jest` -> `PreToolUse`)."""
+    return key.partition(":")[0]
+
+
+def key_of(event: str, command: str) -> str:
+    """The slot a marked command fills: the handler it names after its script, else the event's first."""
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        return event
+    scripts = [index for index, word in enumerate(words) if word.endswith(".py")]
+    named = words[scripts[-1] + 1 : scripts[-1] + 2] if scripts else []
+    if not named:
+        return event  # the event's first handler's key is the event's name
+    return next((k for k, h in HANDLERS.items() if h.event == event and h.argument == named[0]), f"{event}:{named[0]}")
 
 
 def is_ours(handler: object) -> bool:
@@ -140,35 +159,46 @@ def install(
     return new, record, changes
 
 
-def _install_event(hooks: dict[str, Any], event: str, handler: dict[str, Any], events: Record) -> Change:
+def _install_event(hooks: dict[str, Any], key: str, handler: dict[str, Any], events: Record) -> Change:
     command = handler["command"]
+    event = event_of(key)
     groups = hooks.get(event)
-    created = False
+    # The event's list is ours to remove when we added it for another of its handlers (PreToolUse:jest).
+    created = any(entry.get("createdEvent") for k, entry in events.items() if k != key and event_of(k) == event)
     if groups is None:
         groups = hooks[event] = []
         created = True
     elif not isinstance(groups, list):
         raise SettingsShapeError(f'"hooks.{event}" is not a list')
-    marked = [(group, item) for group, item in _handlers(groups) if is_ours(item)]
+    marked = [(group, item) for group, item in _handlers(groups) if is_ours(item) and _slot(event, item) == key]
     if any(item.get("command") == command for _group, item in marked):
-        return Change(event, "kept", command)
-    previous = events.get(event, {})
+        return Change(key, "kept", command)
+    previous = events.get(key, {})
     if marked:
         group, old = marked[0]
-        group["hooks"][_index(group["hooks"], old)] = {**old, "command": command}
+        group["hooks"][_index(group["hooks"], old)] = {**old, "command": command, **_condition(handler)}
         # Overwriting our own earlier write keeps the record of what was there before us.
         replaced = previous.get("replaced") if old.get("command") == previous.get("command") else old
-        events[event] = {"command": command, "createdEvent": bool(previous.get("createdEvent")), "replaced": replaced}
-        return Change(event, "replaced", command, str(old.get("command")))
-    matcher = EVENTS.get(event, ("", "*"))[1]
+        events[key] = {"command": command, "createdEvent": bool(previous.get("createdEvent")), "replaced": replaced}
+        return Change(key, "replaced", command, str(old.get("command")))
+    matcher = EVENTS.get(key, ("", "*"))[1]
     group = {"matcher": matcher, "hooks": [handler]} if matcher is not None else {"hooks": [handler]}
     groups.append(copy.deepcopy(group))
-    events[event] = {
+    events[key] = {
         "command": command,
         "createdEvent": created or bool(previous.get("createdEvent")),
         "replaced": None,
     }
-    return Change(event, "added", command)
+    return Change(key, "added", command)
+
+
+def _slot(event: str, handler: dict[str, Any]) -> str:
+    return key_of(event, str(handler.get("command", "")))
+
+
+def _condition(handler: dict[str, Any]) -> dict[str, Any]:
+    """The `if` a replaced handler takes from ours (an older one may have had another rule, or none)."""
+    return {"if": handler["if"]} if "if" in handler else {}
 
 
 def uninstall(settings: Settings, record: Record | None, everything: bool = False) -> tuple[Settings, list[Change]]:
@@ -194,37 +224,42 @@ def uninstall(settings: Settings, record: Record | None, everything: bool = Fals
     return new, changes
 
 
-def _uninstall_event(hooks: dict[str, Any], event: str, entry: Record) -> Change:
+def _uninstall_event(hooks: dict[str, Any], key: str, entry: Record) -> Change:
     command = str(entry.get("command", ""))
+    event = event_of(key)
     groups = hooks.get(event)
     if not isinstance(groups, list):
-        return Change(event, "not-found", command)
-    found = _find(groups, command)
+        return Change(key, "not-found", command)
+    found = _find(groups, command, event)
     if found is None:
-        return Change(event, "not-found", command)
+        return Change(key, "not-found", command)
     group, handler = found
     index = _index(group["hooks"], handler)
     replaced = entry.get("replaced")
     if isinstance(replaced, dict):
         group["hooks"][index] = copy.deepcopy(replaced)
-        return Change(event, "restored", str(replaced.get("command")), str(handler.get("command")))
+        return Change(key, "restored", str(replaced.get("command")), str(handler.get("command")))
     del group["hooks"][index]
     if not group["hooks"]:
         del groups[_index(groups, group)]  # a group we appended; any matcher edit goes with it
     if entry.get("createdEvent") and not groups:
         del hooks[event]
-    return Change(event, "removed", str(handler.get("command")))
+    return Change(key, "removed", str(handler.get("command")))
 
 
-def _find(groups: list[Any], command: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """Our handler: the exact command we wrote, else the one marked handler running the same script
-    (a user edited the command itself); never a guess between several."""
+def _find(groups: list[Any], command: str, event: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Our handler: the exact command we wrote, else the one marked handler running the same script in
+    the same slot (a user edited the command itself); never a guess between several."""
     marked = [(group, item) for group, item in _handlers(groups) if is_ours(item)]
     for group, item in marked:
         if item.get("command") == command:
             return group, item
-    script = script_of(command)
-    same_script = [(group, item) for group, item in marked if script and script_of(str(item.get("command"))) == script]
+    script, slot = script_of(command), key_of(event, command)
+    same_script = [
+        (group, item)
+        for group, item in marked
+        if script and script_of(str(item.get("command"))) == script and _slot(event, item) == slot
+    ]
     return same_script[0] if len(same_script) == 1 else None
 
 
@@ -236,7 +271,7 @@ def _remove_all_marked(hooks: dict[str, Any]) -> list[Change]:
             if not is_ours(handler):
                 continue
             del group["hooks"][_index(group["hooks"], handler)]
-            changes.append(Change(event, "removed", str(handler.get("command"))))
+            changes.append(Change(_slot(event, handler), "removed", str(handler.get("command"))))
             if not group["hooks"]:
                 del groups[_index(groups, group)]
         if isinstance(groups, list) and not groups and any(change.event == event for change in changes):

@@ -42,7 +42,7 @@ class ScopeSidecar:
         if scope is None:
             return []
         if event.kind == "write" and event.hook == "PostToolUse":
-            return _rechecked(_file_finding(scope, event.path, "write", event.tool), event)
+            return _rechecked(_file_finding(scope, event.path, "write", event.tool), event, scope)
         if event.kind == "read" and event.hook == "PostToolUse":
             return _file_finding(scope, event.path, "read", event.tool)
         if event.kind == "search":
@@ -52,13 +52,26 @@ class ScopeSidecar:
         return []
 
 
-def _rechecked(found: list[Finding], event: Event) -> list[Finding]:
-    """An out-of-scope write can be re-checked at Stop: is the file back as it was before?"""
+def _rechecked(found: list[Finding], event: Event, scope: scope_model.Scope) -> list[Finding]:
+    """An out-of-scope write can be re-checked at Stop: is the file back as it was before? `again` is
+    the short line a reminder says when it is not (the file and the task; the primer named the scope)."""
     from sidekit_hooks.nudges.recheck import before_state
 
     for finding in found:
-        finding.recheck = {"kind": "scope", "path": finding.path, "before": before_state(event)}
+        finding.recheck = {
+            "kind": "scope",
+            "path": finding.path,
+            "before": before_state(event),
+            "again": brief(scope, finding.path),
+        }
     return found
+
+
+def brief(scope: scope_model.Scope, path: str) -> str:
+    """e.g. "README.md, outside XTD-3's scope; tell the user." (a reminder, after the full line was said)."""
+    place = "excluded from" if scope.denied_by(path) else "outside"
+    owner = f"{scope.issue}'s" if scope.issue else "this task's"
+    return f"{path}, {place} {owner} scope; tell the user."
 
 
 def _exempt(path: str, mode: str, is_dir: bool = False) -> bool:
@@ -77,33 +90,28 @@ def _file_finding(scope: scope_model.Scope, path: str, mode: str, tool: str) -> 
 
 
 TAILS = {
-    "write": "If it must change, say so to the user first.",
-    "read": "Reading is fine; changing it needs the user's go-ahead.",
-    "search": "Looking is fine; changes there need the user's go-ahead.",
+    "write": "if it must change, tell the user.",
+    "read": "reading is fine, changing it needs the user's go-ahead.",
+    "search": "looking is fine, changes there need the user's go-ahead.",
 }
 LOOK_KEY = "scope:look"  # one key for every read and search outside the scope: said once per session
 
 
 def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, directory: bool = False) -> Finding:
     """An edit outside the scope is a breach, always said (once per file); a read or a search is
-    information, said gently and once per session (the agent may look anywhere)."""
+    information, said gently and once per session (the agent may look anywhere). The line names the
+    file and the task only: the SessionStart primer named the scope's files."""
     place = "excluded from" if scope.denied_by(path, directory) else "outside"
-    where = f"{scope.describe(path, directory)}"
+    where = scope.describe(path, directory)
+    scoped = f"{place} this task's scope{f' ({where})' if where else ''}; {TAILS[mode]}"
     if mode == "write":
-        head = f"This {tool} command writes {path}, which is" if tool in SHELL_TOOLS else f"{path} is"
-        return Finding(
-            "scope",
-            f"{head} {place} this task's scope ({where}). {TAILS[mode]}",
-            key=f"scope:write:{path}",
-            path=path,
-            severity="high",
-            subject=path,
-        )
+        head = f"This {tool} command writes {path}," if tool in SHELL_TOOLS else f"{path} is"
+        return Finding("scope", f"{head} {scoped}", key=f"scope:write:{path}", path=path, severity="high", subject=path)
     if mode == "read":
-        text = f"FYI: {path} is {place} this task's scope ({where}). {TAILS[mode]}"
+        text = f"FYI: {path} is {scoped}"
     else:
         shown = f"{path}/" if directory else path
-        text = f"FYI: {tool} searched {shown}, {place} this task's scope ({where}). {TAILS[mode]}"
+        text = f"FYI: {tool} searched {shown}, {scoped}"
     return Finding("scope", text, key=LOOK_KEY, path=path, severity="low", subject=path)
 
 

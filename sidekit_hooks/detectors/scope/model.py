@@ -14,7 +14,6 @@ from sidekit_hooks.core.workspace import atomic_write, state_dir
 
 SCOPE_TOML = "scope.toml"
 SCOPE_JSON = "scope.json"
-SHOWN_GLOBS = 2  # globs named in a nudge before "+N more"
 
 
 class ScopeError(ValueError):
@@ -64,14 +63,12 @@ class Scope:
         return not self.allow or any(globs.could_contain(glob, directory) for glob in self.allow if glob[:1] != "!")
 
     def describe(self, path: str = "", is_dir: bool = False) -> str:
-        """`gt-abc12: api/handlers/**` (or `gt-abc12 excludes auth/**` when a deny glob decided)."""
+        """`gt-abc12` (or `gt-abc12 excludes auth/**` when a deny glob decided); "" without an issue id.
+        Not the allowed globs: the SessionStart primer names them, and each line repeating them cost bytes."""
         denied = self.denied_by(path, is_dir) if path else ""
         if denied:
             return f"{self.issue or 'the task'} excludes {denied}"
-        shown = ", ".join(self.allow[:SHOWN_GLOBS])
-        if len(self.allow) > SHOWN_GLOBS:
-            shown += f" +{len(self.allow) - SHOWN_GLOBS} more"
-        return f"{self.issue}: {shown}" if self.issue else shown
+        return self.issue
 
 
 def toml_path(project: str) -> str:
