@@ -87,3 +87,31 @@ def test_the_stand_in_gives_pytest_the_lines_of_the_tree_and_the_same_extents() 
     for lineno in range(len(src.lines)):
         with_tree = source.getstatementrange_ast(lineno, src, astnode=ast.parse(BRANCHES))[1:]
         assert source.getstatementrange_ast(lineno, src, astnode=statement_cache.stand_in(tree))[1:] == with_tree
+
+
+def test_statement_lines_outlive_the_run_keyed_by_the_text(tmp_path: Any) -> None:
+    store = str(tmp_path / "statements.json")
+    calls, spy = counting()
+    learned: dict[str, list[int]] = {}
+    first = statement_cache.memoized(spy, {}, learned)
+    assert first(7, Source(TEXT))[1:] == (7, 9) and calls == [(7, False, False)]  # parsed
+    statement_cache.STORE.update(path=store, known={}, learned=learned)
+    try:
+        statement_cache.save()
+    finally:
+        statement_cache.STORE.clear()
+    known = statement_cache.load(store)
+    assert list(known.values()) == [[0, 1, 3, 6, 7]]
+    calls.clear()
+    second = statement_cache.memoized(spy, known, {})
+    assert second(7, Source(TEXT))[1:] == (7, 9) and second(1, Source(TEXT))[1:] == (1, 3)
+    assert calls == [(7, False, True), (1, False, True)]  # never parsed: the stored lines stand in
+    calls.clear()
+    third = statement_cache.memoized(spy, {key: [0, 99] for key in known}, {})  # does not fit its file: unused
+    assert third(7, Source(TEXT))[1:] == (7, 9) and calls == [(7, False, False)]
+
+
+def test_a_broken_store_is_no_store(tmp_path: Any) -> None:
+    (tmp_path / "statements.json").write_text("[1, 2")
+    assert statement_cache.load(str(tmp_path / "statements.json")) == {}
+    assert statement_cache.load(str(tmp_path / "missing.json")) == {}

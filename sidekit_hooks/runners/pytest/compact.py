@@ -40,6 +40,7 @@ EXIT_SLACK = 2  # the head is fitted before the real exit code is known: room fo
 TAIL = 600  # bytes of a run that did not finish, shown after the line saying so
 KEEP = 10  # raw output files kept under .sidekit/pytest/
 RAW_FOLDER = "pytest"
+STATEMENTS = "statements.json"  # in RAW_FOLDER: statement lines of files parsed in earlier runs
 STATE = pytest.StashKey[dict[str, Any]]()
 COUNT_WORDS = {
     "passed": "passed",
@@ -112,7 +113,8 @@ def pytest_configure(config: pytest.Config) -> None:
     }
     config.stash[STATE] = state
     writer._file = state["raw"]
-    statement_cache.install()  # the same long tracebacks, each statement's extent found once (#23)
+    # the same long tracebacks, each statement's extent found once, files unchanged since a run not parsed (#23)
+    statement_cache.install(os.path.join(os.path.dirname(path), STATEMENTS))
     frame_memo.install()  # and each frame's path, columns and source
     teardown_index.install(reporter)  # and each failure's teardown report found without a scan of all
     state["report"] = supervisor.fork_run(lambda code, signum, message: _finish(state, code, signum, message))
@@ -149,7 +151,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     state["done"] = True
     state["writer"]._file = state["original"]
     raw_file: RawFile = state["raw"]
-    for step in (raw_file.flush, lambda: os.close(raw_file.fd)):
+    for step in (raw_file.flush, lambda: os.close(raw_file.fd), statement_cache.save):
         try:
             step()
         except OSError:

@@ -12,20 +12,32 @@ walk of the tree finds a statement start (decorators, `else:` and `finally:` inc
 pytest's function the same line list. A whole tree kept to the end of the run is walked by every full
 garbage collection after it (more-itertools: 0.09 s of CPU); the stand-in is a node per statement.
 Where pytest can say which lines it finds (`_statement_linenos`, pytest 9), its own list is used.
+
+Those line lists outlive the run in `.sidekit/pytest/statements.json`, keyed by a digest of the file's
+text, Python's and pytest's versions: a file unchanged since an earlier compacted run (the test file
+while its module is being fixed) is not parsed again. A list that does not fit its file is ignored.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
+import json
+import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
 MAX_SOURCES = 64  # distinct files kept (their parse trees); beyond that the memo starts again
+MAX_STORED = 64  # files whose statement lines are kept between runs (the most recently used)
+STORE: dict[str, Any] = {}  # the installed memo's store: {"path": ..., "known": ..., "learned": ...}
 Range = tuple[ast.AST, int, int]
 
 
-def install() -> bool:
-    """Put the memo in front of pytest's function where pytest calls it; False for an unknown pytest."""
+def install(store: str = "") -> bool:
+    """Put the memo in front of pytest's function where pytest calls it; False for an unknown pytest.
+
+    With `store`, the statement lines of files parsed in earlier runs are read from it (`save` writes)."""
     try:
         from _pytest._code import code, source
     except ImportError:
@@ -36,15 +48,25 @@ def install() -> bool:
         return False
     if any(getattr(module, "getstatementrange_ast", None) is not original for module in modules):
         return False
-    memo = memoized(original)
+    known = load(store) if store else {}
+    learned: dict[str, list[int]] = {}
+    STORE.update(path=store, known=known, learned=learned)
+    memo = memoized(original, known, learned)
     for module in modules:
         module.getstatementrange_ast = memo
     return True
 
 
-def memoized(original: Callable[..., Range]) -> Callable[..., Range]:
+def memoized(
+    original: Callable[..., Range],
+    known: dict[str, list[int]] | None = None,
+    learned: dict[str, list[int]] | None = None,
+) -> Callable[..., Range]:
     ranges: dict[tuple[tuple[str, ...], int, bool], Range] = {}
     trees: dict[tuple[str, ...], ast.AST] = {}
+    remember = learned is not None  # with a store: each new file's digest, to look up and to write
+    known = {} if known is None else known
+    learned = {} if learned is None else learned
 
     def getstatementrange_ast(
         lineno: int, source: Any, assertion: bool = False, astnode: ast.AST | None = None
@@ -53,12 +75,22 @@ def memoized(original: Callable[..., Range]) -> Callable[..., Range]:
         key = (lines, lineno, assertion)
         found = ranges.get(key)
         if found is None:
+            digest = ""
+            if lines not in trees and remember:
+                digest = text_digest(lines)
+                stored = known.get(digest)
+                if stored is not None and fits(stored, len(lines)):
+                    trees[lines] = flat(stored)
+                    learned[digest] = stored  # used again: kept when the store is written
             found = original(lineno, source, assertion, trees.get(lines, astnode))  # SyntaxError: not kept
             if len(trees) >= MAX_SOURCES and lines not in trees:
                 ranges.clear()
                 trees.clear()
             if lines not in trees:
-                trees[lines] = stand_in(found[0])
+                statements = line_list(found[0])
+                trees[lines] = flat(statements)
+                if digest:
+                    learned[digest] = statements
             found = (trees[lines], found[1], found[2])
             ranges[key] = found
         return found
@@ -81,12 +113,67 @@ def statement_lines(tree: ast.AST) -> list[int]:
     return sorted(found)
 
 
-def stand_in(tree: ast.AST) -> ast.AST:
-    """A module of one `pass` per line pytest collects from `tree`: pytest finds the same lines in it."""
+def line_list(tree: ast.AST) -> list[int]:
+    """The lines pytest collects from `tree`: its own list where it has one (pytest 9), else `statement_lines`."""
     try:
         from _pytest._code.source import _statement_linenos  # pytest 9: its own list, kept on the tree
     except ImportError:
-        lines = statement_lines(tree)
-    else:
-        lines = list(_statement_linenos(tree))
+        return statement_lines(tree)
+    return list(_statement_linenos(tree))
+
+
+def flat(lines: list[int]) -> ast.AST:
+    """A module of one `pass` per line: pytest collects exactly `lines` from it."""
     return ast.Module(body=[ast.Pass(lineno=line + 1, col_offset=0) for line in lines], type_ignores=[])
+
+
+def stand_in(tree: ast.AST) -> ast.AST:
+    """A flat module in which pytest finds the same statement lines as in `tree`."""
+    return flat(line_list(tree))
+
+
+def text_digest(lines: tuple[str, ...]) -> str:
+    """What a stored line list is keyed by: the text, and the Python and pytest that parse and walk it."""
+    import pytest
+
+    head = f"{sys.version_info[0]}.{sys.version_info[1]} {pytest.__version__}\n"
+    return hashlib.sha1((head + "\n".join(lines)).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def fits(stored: Any, count: int) -> bool:
+    """A stored list that can belong to a file of `count` lines: sorted ints within it."""
+    return (
+        isinstance(stored, list)
+        and all(type(line) is int and -1 <= line <= count for line in stored)
+        and stored == sorted(stored)
+    )
+
+
+def load(path: str) -> dict[str, list[int]]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            found = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return {key: value for key, value in found.items() if isinstance(value, list)} if isinstance(found, dict) else {}
+
+
+def save() -> None:
+    """Write the installed memo's store: the lists used or found in this run first, then the older ones."""
+    path, known, learned = STORE.get("path"), STORE.get("known") or {}, STORE.get("learned") or {}
+    if not path or not learned or all(known.get(key) == value for key, value in learned.items()):
+        return
+    older = [(key, value) for key, value in known.items() if key not in learned]
+    room = max(0, MAX_STORED - len(learned))
+    merged = dict(older[len(older) - room :] if room else [])
+    merged.update(list(learned.items())[-MAX_STORED:])
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump(merged, handle, separators=(",", ":"))
+        os.replace(temporary, path)  # readers see the old file or the new one
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
