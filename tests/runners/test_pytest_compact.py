@@ -401,6 +401,6 @@ def test_the_kept_frame_answers_give_raw_pytests_bytes(suite: Suite, style: list
     assert b"gone_module.py:2: " in saved and saved.count(absolute) == 2 and b"\nlib.py:6: " in saved
     assert f"pytest's output ({len(saved):,} B) compacted; exit code 1;" in head
     stored = suite.root / ".sidekit" / "pytest" / "statements.json"
-    assert len(json.loads(stored.read_text())) == (5 if style else 6)  # lib.py, the tests, made_module x3, ...
+    assert len(json.loads(stored.read_text())) == (5 if style else 6)  # files parsed (long: also a statement alone)
     again, _ = parse(run(suite, *args, *PLUGIN).stdout)  # neither parsed again: the same bytes
     assert varying.sub(b"", raw_file(suite, again).read_bytes()) == varying.sub(b"", raw.stdout)
