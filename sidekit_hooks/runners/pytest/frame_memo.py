@@ -115,32 +115,39 @@ def relative_path(original: Callable[[Any, Any], str]) -> Callable[[Any, Any], s
 def frame_summary(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """`get_python_framesummary`: the frame's line and columns, found once per code and instruction.
 
-    A fresh summary each time, its source line read lazily as `traceback` does for one made without it.
+    A fresh summary for each traceback entry (its source line read lazily, as `traceback` does for one
+    made without it); the three column properties pytest reads of one entry share it.
     """
     from traceback import FrameSummary
 
-    fields: dict[tuple[Any, int, int], tuple[Any, ...]] = {}
+    fields: dict[tuple[int, int, int], tuple[Any, tuple[Any, ...]]] = {}
+    last: list[Any] = [None, None]  # the traceback object last asked about, and its summary
 
     def get_python_framesummary(self: Any) -> Any:
         raw = self._rawentry
-        key = (raw.tb_frame.f_code, raw.tb_lasti, raw.tb_lineno)
+        if last[0] is raw:
+            return last[1]
+        code = raw.tb_frame.f_code
+        key = (id(code), raw.tb_lasti, raw.tb_lineno)
         kept = fields.get(key)
-        if kept is None:
+        if kept is None or kept[0] is not code:  # held here, so an id names one code object
             found = original(self)
-            kept = (found.filename, found.lineno, found.name, found.end_lineno, found.colno, found.end_colno)
-            _keep(fields, key, kept)
-            return found
-        filename, lineno, name, end_lineno, colno, end_colno = kept
-        return FrameSummary(
-            filename, lineno, name, lookup_line=False, end_lineno=end_lineno, colno=colno, end_colno=end_colno
-        )
+            values = (found.filename, found.lineno, found.name, found.end_lineno, found.colno, found.end_colno)
+            _keep(fields, key, (code, values))
+        else:
+            filename, lineno, name, end_lineno, colno, end_colno = kept[1]
+            found = FrameSummary(
+                filename, lineno, name, lookup_line=False, end_lineno=end_lineno, colno=colno, end_colno=end_colno
+            )
+        last[:] = [raw, found]
+        return found
 
     return get_python_framesummary
 
 
 def full_source(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """`Code.fullsource`: the code's whole file, read once while the file stays the same."""
-    sources: dict[tuple[Any, str, int, int, int], Any] = {}
+    sources: dict[tuple[int, str, int, int, int], tuple[Any, Any]] = {}
 
     def fullsource(self: Any) -> Any:
         raw = self.raw
@@ -151,12 +158,13 @@ def full_source(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
             return original(self)
         if here is None:
             return original(self)
-        key = (raw, here, stat.st_size, stat.st_mtime_ns, stat.st_ino)
-        found = sources.get(key)
-        if found is None:
-            found = original(self)
-            if found is not None:
-                _keep(sources, key, found)
+        key = (id(raw), here, stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        kept = sources.get(key)
+        if kept is not None and kept[0] is raw:  # held here, so an id names one code object
+            return kept[1]
+        found = original(self)
+        if found is not None:
+            _keep(sources, key, (raw, found))
         return found
 
     return fullsource
