@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 DRAINING_HOOKS = hook_events.DRAINING
 TOOL_HOOKS = hook_events.TOOL_CALLS
 LIFECYCLE_HOOKS = hook_events.LIFECYCLE
-WRITING_HOOKS = ("PostToolUse", "PostToolUseFailure")  # after a tool that may have written (code/written.py)
+WRITING_HOOKS = hook_events.AFTER_A_TOOL  # after a tool that may have written (code/written.py)
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
 DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
 HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
