@@ -13,6 +13,10 @@ import os
 
 from sidekit_hooks.core import fastjson, workspace
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 RAW_ENV = "SIDEKIT_RAW"
 OFF_ENV = "SIDEKIT_COMPACT"
 
@@ -28,6 +32,7 @@ def handle(stdin_text: str) -> str:
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else os.getcwd()
     command = rewrite(tool_input["command"], str(cwd), workspace.project_dir(str(cwd)))
     if not command:
+        note_build_run(payload, tool_input["command"])
         return ""
     updated = dict(tool_input, command=command)
     return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}})
@@ -54,6 +59,23 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     import shlex
 
     return command.rstrip() + " " + " ".join(shlex.quote(word) for word in wanted[len(words) :])
+
+
+def note_build_run(payload: dict[str, Any], command: str) -> None:
+    """A Maven or Gradle test run is left as written, but its reports will feed the cache: mark its start
+    (runners/junit_feed.py). Only a plain command, whose exit status is the build tool's own."""
+    if "#" in command or "\n" in command or "\\" in command:
+        return
+    words = plain_words(command)
+    if words and words[0].rsplit("/", 1)[-1].startswith(("mvn", "gradle")):
+        from sidekit_hooks.core import hooklog
+        from sidekit_hooks.runners import junit_feed
+
+        try:
+            junit_feed.mark_started(payload, words)
+        except (OSError, ValueError) as exc:  # a lost marker costs this run's feed, never the command
+            cwd = payload.get("cwd")
+            hooklog.error(workspace.project_dir(cwd if isinstance(cwd, str) else ""), "PreToolUse", "junit-feed", exc)
 
 
 def plain_words(command: str) -> list[str]:
