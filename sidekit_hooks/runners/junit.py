@@ -10,7 +10,8 @@ it holds `skipped`. Test ids are `<test source file>::<method>` when the class's
 project (`src/test/java/com/acme/CalcTest.java::adds`), else `<classname>::<method>`.
 
 `sidekit test` runs `mvn -B test` (or `./gradlew test`, `gradle test`); the raw `mvn test` and
-`gradle test` commands are left as they are (no option of theirs turns their console compact).
+`gradle test` commands are left as they are (no option of theirs turns their console compact), and
+their reports feed the cache through `junit_feed` (`find_reports(..., since_ns=)`).
 """
 
 from __future__ import annotations
@@ -110,9 +111,7 @@ def collect(
     return result
 
 
-def find_reports(
-    project: str, since: float, before: Snapshot | None = None, since_ns: int | None = None
-) -> list[str]:
+def find_reports(project: str, since: float, before: Snapshot | None = None, since_ns: int | None = None) -> list[str]:
     """The reports a run wrote: with `before`, those new or changed since it was taken; with `since_ns`
     (a file's mtime stamped at the run's start: the same filesystem clock), those at or after it;
     else those written at or after `since` (a second's slack for coarse file times)."""

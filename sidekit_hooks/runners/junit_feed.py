@@ -53,8 +53,8 @@ ERROR_PREFIX = "Exit code "
 
 
 def build_tool(words: list[str]) -> str:
-    """"maven" or "gradle" when these words (a plain command's, env assignments stripped) run tests
-    through one of them, else ""."""
+    """The build tool ("maven", "gradle") through which these words (a plain command's, env assignments
+    stripped) run tests, else ""."""
     if not words:
         return ""
     name = words[0].rsplit("/", 1)[-1]
@@ -63,7 +63,8 @@ def build_tool(words: list[str]) -> str:
         skipped = any(a.startswith(SKIPS) and not a.endswith("=false") for a in args)
         return "maven" if not skipped and any(a in MAVEN_GOALS for a in args) else ""
     if name in GRADLE:
-        excluded = any(a in ("-x", "--exclude-task") and b.rsplit(":", 1)[-1] == "test" for a, b in zip(args, args[1:]))
+        pairs = zip(args, args[1:], strict=False)
+        excluded = any(a in ("-x", "--exclude-task") and b.rsplit(":", 1)[-1] == "test" for a, b in pairs)
         wanted = any(a.rsplit(":", 1)[-1] in GRADLE_TASKS for a in args if not a.startswith("-"))
         return "gradle" if wanted and not excluded else ""
     return ""
