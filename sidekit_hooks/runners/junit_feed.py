@@ -9,10 +9,10 @@ would feed it:
 2. PostToolUse / PostToolUseFailure (`hand_over`): the marker is claimed by rename, the outcome (the
    exit code from `Exit code N`, the output the model read) is written beside it as a job, and a
    detached worker is started. The hook waits for nothing.
-3. The worker (`python -P -S -m sidekit_hooks.runners.junit_feed JOB`): reads the reports this run
+3. The worker (`python -P -S -m sidekit_hooks.feed_worker JOB`): `feed` reads the reports this run
    wrote, runs them through the junit adapter's `collect` (a red run without a failing test is a
-   build error with Maven's or Gradle's reason, never "0 failed"), saves the run as `sidekit test`
-   does, and queues the tests sidecar's line about it for the next boundary.
+   build error with Maven's or Gradle's reason, never "0 failed") and saves the run as `sidekit test`
+   does; the worker then queues the tests sidecar's line about it for the next boundary.
 
 Which reports are this run's: those whose mtime is at or after the marker file's own mtime. Both
 times are stamped by the same filesystem clock (coarse kernel ticks, a network server's clock, a
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from sidekit_hooks.runners import Result
 
 FOLDER = "junit-feed"  # under .sidekit/
-WORKER_MODULE = "sidekit_hooks.runners.junit_feed"
+WORKER_MODULE = "sidekit_hooks.feed_worker"  # the top floor: it queues the tests sidecar's line
 MAVEN = ("mvn", "mvnw", "mvnd")
 GRADLE = ("gradle", "gradlew")
 # Maven phases that run Surefire's `test` (a phase runs every phase before it), and Surefire itself.
@@ -151,9 +151,9 @@ def hand_over(event: Event) -> str:
     return path
 
 
-def feed(job: dict[str, Any]) -> Result | None:
-    """The worker's work: this run's reports into the cache, as `sidekit test` would; None when there
-    is nothing to record (a Gradle build whose test task was up to date)."""
+def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
+    """The worker's work: this run's reports into the cache, as `sidekit test` would; (the run, the
+    summary as written), or None when there is nothing to record (a Gradle test task up to date)."""
     from sidekit_hooks.runners import junit, store
 
     root, code = str(job["root"]), int(job["exit"])
@@ -164,25 +164,7 @@ def feed(job: dict[str, Any]) -> Result | None:
     result = junit.collect(root, float(job["started"]), code, raw, reports=reports)
     result.args = [str(word) for word in job.get("args") or []]
     summary, _table = store.save(root, result)
-    tell(job, dict(summary))
-    return result
-
-
-def tell(job: dict[str, Any], summary: dict[str, Any]) -> None:
-    """The tests sidecar's word on the run, as after a raw pytest run: noted as read by the model when
-    its output named every failure, and the clustered status queued for the next boundary."""
-    from sidekit_hooks import runtime
-    from sidekit_hooks.detectors import seen_runs, tests
-    from sidekit_hooks.nudges.events import parse_event
-    from sidekit_hooks.nudges.findings import Context
-
-    root = str(job["root"])
-    event = parse_event(str(job.get("hook", "")), job.get("payload"), root)
-    seen_runs.note(root, event.session_id, event.agent_id, summary, str(job.get("output", "")))
-    found = tests.after_run(summary, time.time())
-    if found:  # through the policy, as a finding of the hook itself (its caps, its layers' settings)
-        ctx = Context(root, event.session_id, time.monotonic() + 2.0, lambda ctx: runtime.read_snapshot(event, ctx))
-        runtime.enqueue_findings(found, event, ctx)
+    return result, dict(summary)
 
 
 def sweep(folder: str, now: float) -> None:
@@ -204,42 +186,3 @@ def _unlink(path: str) -> None:
         os.unlink(path)
     except OSError:
         pass
-
-
-def main(argv: list[str]) -> int:
-    """`python -P -S -m sidekit_hooks.runners.junit_feed JOB`: the detached worker."""
-    from sidekit_hooks.core import background, hooklog, later
-
-    background.wall_clock_cap()
-    if len(argv) != 1:
-        return 2
-    taken, job = later.take(argv[0])
-    if job is None:
-        return 0
-    root = str(job.get("root", ""))
-    try:
-        result = feed(job)
-        hooklog.append(
-            root,
-            hooklog.DECISIONS,
-            {
-                "session": str(job.get("session", "")),
-                "hook": str(job.get("hook", "")),
-                "decision": "junit-fed" if result else "junit-nothing-ran",
-                "exit": job.get("exit"),
-                "tests": len(result.tests) if result else 0,
-                "errors": len(result.errors) if result else 0,
-            },
-        )
-    except Exception as exc:  # noqa: BLE001 - nobody waits for a worker: it logs and exits
-        hooklog.error(root, str(job.get("hook", "")), "junit-feed", exc)
-    finally:
-        later.done(taken)
-        sweep(os.path.dirname(argv[0]), time.time())
-    return 0
-
-
-if __name__ == "__main__":
-    import sys
-
-    sys.exit(main(sys.argv[1:]))

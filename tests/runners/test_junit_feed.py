@@ -186,8 +186,8 @@ def status(project: Path) -> dict[str, Any]:
 
 def test_a_compile_error_is_a_broken_run_not_the_old_green(project: Path) -> None:
     since = stale_green(project)
-    result = junit_feed.feed(job_for(project, since, 1, JAVAC.format(root=project)))
-    assert result is not None and result.tests == {}
+    fed = junit_feed.feed(job_for(project, since, 1, JAVAC.format(root=project)))
+    assert fed is not None and fed[0].tests == {} and fed[1]["run"]["exit"] == 1
     found = status(project)
     assert found == {
         "runner": "junit",
