@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 
-from testing.hooks import pre_bash
+from testing.hooks import HOOK_SCRIPTS, pre_bash
 
 REPO = Path(__file__).resolve().parents[2]
-HOOK = REPO / "hooks" / "pre_tool_use.py"
 CACHE = Path(os.environ.get("SIDEKIT_TEST_CACHE", "/tmp/sidekit-test-cache"))
 
 
@@ -35,18 +34,24 @@ def env_for(project: Path, **more: str) -> dict[str, str]:
 
 def rewritten(project: Path, command: str, env: dict[str, str]) -> str:
     """What the real PreToolUse hook turns `command` into ('' = left alone)."""
-    body = pre_bash(project, command, "s", tool_use_id="t")
-    done = subprocess.run(
-        [sys.executable, "-S", str(HOOK)],
-        input=json.dumps(body),
+    done = run_hook(project, "PreToolUse", pre_bash(project, command, "s", tool_use_id="t"), env)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]) if done.stdout else ""
+
+
+def run_hook(
+    project: Path, event: str, payload: dict[str, Any], env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """The real hook entry script of `event`, as Claude Code's settings form starts it."""
+    return subprocess.run(
+        [sys.executable, "-S", str(HOOK_SCRIPTS[event])],
+        input=json.dumps(payload),
         capture_output=True,
         text=True,
         env=env,
         cwd=str(project),
         timeout=30,
     )
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    return str(json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]) if done.stdout else ""
 
 
 class Ran:

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from realproj import Ran, env_for, git_init, shell, sidekit
+from realproj import Ran, env_for, git_init, run_hook, shell, sidekit
 from test_never_greener_maven import CALC, green_build, java_test, just_written, write
 
-from testing.hooks import HOOK_SCRIPTS, bash, pre_bash
+from testing.hooks import bash, pre_bash
 
 pytestmark = pytest.mark.slow
 __all__ = ["green_build"]  # the module's fixture: one green build, shared with the never-greener cases
@@ -28,15 +26,7 @@ CUT = 10_000  # Claude Code keeps a longer error string as its head and tail
 
 
 def hook(project: Path, event: str, payload: dict[str, Any], env: dict[str, str]) -> None:
-    done = subprocess.run(
-        [sys.executable, "-S", str(HOOK_SCRIPTS[event])],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(project),
-        timeout=30,
-    )
+    done = run_hook(project, event, payload, env)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), done
 
 
