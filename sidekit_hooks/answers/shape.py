@@ -6,9 +6,11 @@ Budgets are bytes of the printed JSON (CONTRACT §5). Lists are cut to fit and t
 
 from __future__ import annotations
 
-from typing import Any
-
 from sidekit_hooks.answers import render
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 UNCHANGED_BUDGET = 40
 STATUS_BUDGET = 400
@@ -48,6 +50,7 @@ def brief(cluster: dict[str, Any], message_chars: int) -> dict[str, Any]:
             "phase": "" if cluster.get("phase") == "call" else cluster.get("phase", ""),
             "at": render.short_path(str(cluster.get("at", "")), 60),
             "frame": render.short_path(str(cluster.get("frame", "")), 60),
+            "checks": render.clip(str(cluster.get("checks", "")), 90),
             "message": render.clip(str(cluster.get("message", "")), message_chars),
             "cause": render.clip(str(cluster.get("cause", "")), 48),
             "variants": variants if variants > 1 else 0,

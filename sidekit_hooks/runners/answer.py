@@ -7,11 +7,13 @@ own last words; zero tests run is `noTests`, not a pass.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.runners import Result
 from sidekit_hooks.status import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SHORT = 2048  # bytes of raw output printed as they are
 ANSWER_BUDGET = 780  # both lines of a compacted run; the client adds "Exit code N\n", the model gets <= 800

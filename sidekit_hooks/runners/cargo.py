@@ -6,11 +6,16 @@ member's sources under its folder), doc tests `src/lib.rs::doc add (line 2)`. A 
 error of the crate, not "0 failed"; a test binary that dies without its summary line (abort,
 segfault, stack overflow) is an error of that binary.
 
-The raw-run compaction appends `--config 'target."cfg(all())".runner=[...]'`: cargo then runs each
-test binary through runners/cargoexec.py, which keeps its output under `.sidekit/cargo/` and prints
-the compact answer when it is long. Doc tests are not run through a runner (printed as they are).
-Left alone: an existing `--`, `--no-run`, `--help`, a runner configured by the project or the
-environment (ours would replace it), and `cargo nextest` (its JUnit goes through `sidekit ingest`).
+The raw-run compaction appends options only: cargo's runner (`target."cfg(all())".runner`) and its
+rustdoc (`build.rustdoc`, a two-line wrapper the hook keeps in `.sidekit/cargo/rustdoc`) become
+runners/cargo_tee.sh, a POSIX sh script, so every test binary and doc-test run goes through it with
+no interpreter started per binary; `term.quiet` keeps cargo's own progress lines out (the script
+prints them back when the run's output is printed as it was). The script holds each unit's output
+until the one that speaks for the run (a doc-test run, or a red binary that cargo stops at) prints
+it as it was (2 KB at most) or one compact answer for all of it (cargo_answer.awk); cargo_run.py
+writes the cache once cargo has ended. Left alone: an existing `--`, `--no-run`, `--help`, a
+runner configured by the project or the environment (ours would replace it), and `cargo nextest`
+(its JUnit goes through `sidekit ingest`).
 """
 
 from __future__ import annotations
@@ -49,26 +54,95 @@ def matches(words: list[str]) -> bool:
     return len(words) >= 2 and words[0].rsplit("/", 1)[-1] == "cargo" and words[1] == "test"
 
 
+# Words after which cargo surely runs the doc tests after the binaries (when the package has a plain
+# lib): then a doc-test run speaks last for the run. A test-name filter, a target selection or any
+# option not listed here: each binary speaks for itself.
+DOC_TESTS_FOLLOW = frozenset(
+    {
+        "--no-fail-fast", "--workspace", "--all", "--release", "-r", "--all-features", "--no-default-features",
+        "--frozen", "--locked", "--offline", "-q", "--quiet", "--ignore-rust-version",
+    }
+)  # fmt: skip
+WITH_VALUE = frozenset(
+    {"-p", "--package", "--exclude", "--features", "-F", "--target-dir", "--manifest-path", "-j", "--jobs", "--profile"}
+    | {"--color", "-Z"}
+)  # not --target: cargo before 1.89 runs no doc tests for another target
+VERBOSE = ("-v", "-vv", "--verbose")
+UNQUOTABLE = "'\\$`\""  # characters a path may not carry into the TOML strings of our options
+
+
 def compact_words(words: list[str], project: str) -> list[str] | None:
     if any(w in LEAVE_ALONE or w.startswith("--config=") for w in words[2:]):
         return None
     if any(name.startswith("CARGO_TARGET_") and name.endswith("_RUNNER") for name in os.environ):
         return None
-    if _runner_configured(project):
+    configured = _configured(project)
+    if "runner" in configured:
         return None
-    program = ",".join(f'"{part}"' for part in runner_argv())
-    if any(c in program for c in "'\\$`"):
+    rustdoc = "" if "rustdoc" in configured or os.environ.get("RUSTDOC") else _rustdoc_wrapper(project)
+    doc_last = bool(rustdoc) and doc_tests_follow(words[2:])
+    mode = ("" if "--no-fail-fast" in words else "f") + ("d" if doc_last else "") or "-"
+    runner = ["/bin/sh", tee_script(), "bin", sys.executable, mode]
+    if any(c in part for part in [*runner, rustdoc] for c in UNQUOTABLE):
         return None
-    return [*words, "--config", f'target."cfg(all())".runner=[{program}]']
+    program = ",".join(f'"{part}"' for part in runner)
+    appended = ["--config", f'target."cfg(all())".runner=[{program}]']
+    if rustdoc:
+        appended += ["--config", f'build.rustdoc="{rustdoc}"']
+    if (
+        not any(w in VERBOSE for w in words[2:])
+        and "verbose" not in configured
+        and not os.environ.get("CARGO_TERM_VERBOSE")
+    ):
+        appended += ["--config", "term.quiet=true"]
+    return [*words, *appended]
 
 
-def runner_argv() -> list[str]:
-    """This interpreter without site or the cwd's modules, the runner by its path (see go.wrapper_command)."""
-    return [sys.executable, "-I", "-S", os.path.join(os.path.dirname(os.path.abspath(__file__)), "cargoexec.py")]
+def doc_tests_follow(args: list[str]) -> bool:
+    """Whether cargo runs the doc tests after the binaries for these `cargo test` arguments."""
+    value_next = False
+    for arg in args:
+        if value_next:
+            value_next = False
+        elif arg in WITH_VALUE:
+            value_next = True
+        elif arg.split("=", 1)[0] not in WITH_VALUE and arg not in DOC_TESTS_FOLLOW and arg not in VERBOSE:
+            return False
+    return True
 
 
-def _runner_configured(project: str) -> bool:
-    """Whether a cargo config file from the project up to the home folder sets a runner."""
+def tee_script() -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "cargo_tee.sh")
+
+
+def _rustdoc_wrapper(project: str) -> str:
+    """`.sidekit/cargo/rustdoc` in the project: cargo's rustdoc for a compacted run ('' when it cannot
+    be written). It runs the doc tests through cargo_tee.sh; rustdoc itself is found on PATH."""
+    import shlex
+    import shutil
+
+    if not shutil.which("rustdoc"):
+        return ""
+    from sidekit_hooks.core import safepath, workspace
+
+    path = os.path.join(workspace.state_dir(project), "cargo", "rustdoc")
+    body = f'#!/bin/sh\nexec /bin/sh {shlex.quote(tee_script())} doc {shlex.quote(sys.executable)} - "$@"\n'
+    try:
+        if safepath.read_bytes(path, 4096) == body.encode() and os.access(path, os.X_OK):
+            return path
+    except OSError:
+        pass
+    try:
+        workspace.atomic_write(path, body)
+        os.chmod(path, 0o755)
+    except OSError:
+        return ""
+    return path
+
+
+def _configured(project: str) -> set[str]:
+    """Which of runner, rustdoc, verbose a cargo config file from the project up to the home folder
+    sets (all three when one cannot be read plainly: do not guess)."""
     folders, folder = [], os.path.abspath(project)
     while True:
         folders.append(folder)
@@ -81,14 +155,16 @@ def _runner_configured(project: str) -> bool:
     paths += [os.path.join(home, "config.toml"), os.path.join(home, "config")]
     from sidekit_hooks.core import safepath
 
+    found: set[str] = set()
     for path in paths:
         try:  # regular files only, never blocking on a FIFO a repository planted there
-            if b"runner" in safepath.read_bytes(path):
-                return True
+            text = safepath.read_bytes(path)
         except OSError:
             if os.path.lexists(path):  # there but not readable so (a link, a FIFO): do not guess, leave it alone
-                return True
-    return False
+                return {"runner", "rustdoc", "verbose"}
+            continue
+        found.update(word for word in ("runner", "rustdoc", "verbose") if word.encode() in text)
+    return found
 
 
 def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
 
 from sidekit_hooks.status.clusters import normalize
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MESSAGE_CHARS = 300
 MAX_FRAMES = 6
@@ -68,19 +71,29 @@ def go_failure(
                 kind, message = "runtime error", message[len("runtime error:") :].strip()
             return with_shape({"type": kind, "message": message, "at": at, "frames": frames[:MAX_FRAMES]})
     for index, line in enumerate(lines):
-        found = GO_LOG.match(line.rstrip("\n"))
+        found = GO_LOG.match(line.rstrip("\n")) if ".go:" in line else None
         if found:
             path = found.group(1) if "/" in found.group(1) else prefix + found.group(1)
             message = " ".join([found.group(3).strip(), *_go_continued(lines[index + 1 :], line)]).strip()
-            return with_shape(
-                {"type": "t.Error", "message": message or "(empty message)", "at": f"{path}:{found.group(2)}"}
-            )
+            failure = {"type": "t.Error", "message": message or "(empty message)", "at": f"{path}:{found.group(2)}"}
+            return with_shape(_checked(failure, pkgdir, root, prefix))
     printed = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("---", "==="))]
-    at = go_test_line(os.path.join(root, pkgdir) if not os.path.isabs(pkgdir) else pkgdir, test)
+    at = go_test_line(_folder(pkgdir, root), test)
     if not at:  # a package's own failure (TestMain, os.Exit): its first words
         return with_shape({"type": "fail", "message": printed[0] if printed else default})
     said = "failed without a message (t.Fail)" + ("; printed: " + " ".join(printed) if printed else "")
-    return with_shape({"type": "fail", "message": said, "at": prefix + at})
+    return with_shape(_checked({"type": "fail", "message": said, "at": prefix + at}, pkgdir, root, prefix))
+
+
+def _folder(pkgdir: str, root: str) -> str:
+    return os.path.join(root, pkgdir) if not os.path.isabs(pkgdir) else pkgdir
+
+
+def _checked(failure: dict[str, Any], pkgdir: str, root: str, prefix: str) -> dict[str, Any]:
+    """A failure in a test file, placed at the project function its assertion checks (go_subject)."""
+    from sidekit_hooks.runners import go_subject
+
+    return go_subject.resolve(failure, _folder(pkgdir, root), prefix)
 
 
 def _go_continued(lines: list[str], first: str) -> list[str]:
@@ -97,6 +110,14 @@ def _go_continued(lines: list[str], first: str) -> list[str]:
 _TEST_LINES: dict[str, dict[str, str]] = {}
 
 
+def forget_go_sources() -> None:
+    """A new run: the test files may have changed since the last one this process read."""
+    from sidekit_hooks.runners import go_subject
+
+    _TEST_LINES.clear()
+    go_subject.forget()
+
+
 def go_test_line(folder: str, test: str) -> str:
     """`file_test.go:NN` of `func TestX(` for test `TestX/sub` in the package's folder, else ''."""
     name = test.split("/", 1)[0]
@@ -108,20 +129,12 @@ def go_test_line(folder: str, test: str) -> str:
 
 
 def _go_test_functions(folder: str) -> dict[str, str]:
-    from sidekit_hooks.core import safepath
+    from sidekit_hooks.runners import go_subject  # reads the package's files once for both
 
     found: dict[str, str] = {}
-    try:
-        names = sorted(n for n in os.listdir(folder) if n.endswith("_test.go"))
-    except OSError:
-        return found
-    for name in names[:200]:
-        try:  # regular files only: never blocking on a FIFO a repository planted there
-            text = safepath.read_bytes(os.path.join(folder, name)).decode("utf-8", "replace")
-        except OSError:
-            continue
-        for number, line in enumerate(text.splitlines(), 1):
-            func = GO_TEST_FUNC.match(line)
+    for name, lines in go_subject.test_files(folder).items():
+        for number, line in enumerate(lines, 1):
+            func = GO_TEST_FUNC.match(line) if line.startswith("func ") else None
             if func:
                 found.setdefault(func.group(1), f"{name}:{number}")
     return found

@@ -6,9 +6,10 @@ a package that fails without a failing test (build or vet failure, setup failure
 a timeout, `TestMain` exiting non-zero) is recorded as that package's error; tests that were running
 when a package died (panic, `test timed out`) fail with the package's cause.
 
-The raw-run compaction appends `-exec '<python> -I -S <package>/runners/goexec.py'`: go then runs
-each package's test binary through that wrapper (runners/goexec.py), which keeps the binary's output
-under `.sidekit/go/` and prints the compact answer when it is long. Same prefix, same exit code.
+The raw-run compaction appends `-exec '/bin/sh <package>/runners/goexec.sh <python>'`: go then runs
+each package's test binary through that wrapper, which keeps the binary's output under `.sidekit/go/`,
+prints a passing binary's short output itself, and hands anything else to runners/goexec.py (the
+output as it was, or the compact answer when it is long). Same prefix, same exit code.
 """
 
 from __future__ import annotations
@@ -113,11 +114,12 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
 
 
 def wrapper_command() -> str:
-    """What go runs each test binary through: this interpreter without site or the cwd's modules
-    (-I -S), the wrapper by its path (the hook's interpreter need not have sidekit installed).
+    """What go runs each test binary through: the POSIX sh wrapper (no Python start-up for a passing
+    binary), given this interpreter for what needs Python (started -I -S: without site or the cwd's
+    modules; goexec.py found by its path, so the hook's interpreter need not have sidekit installed).
     '' when a path would need quoting inside go's -exec value."""
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "goexec.py")
-    words = (sys.executable, "-I", "-S", script)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "goexec.sh")
+    words = ("/bin/sh", script, sys.executable)
     return "" if any(c in w for w in words for c in " '\"\t\n") else " ".join(words)
 
 
@@ -153,7 +155,7 @@ def parse_framed(text: str, package: str) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = [{"Action": "start", "Package": package}]
     current = ""
     for line in text.splitlines(keepends=True):
-        found = FRAMING.match(line.rstrip("\n"))
+        found = FRAMING.match(line.rstrip("\n")) if "\x16" in line else None
         if found:
             head, name, elapsed = found.group(1), found.group(2).strip(), found.group(3)
             if head.startswith("==="):
@@ -222,6 +224,7 @@ def from_events(
     """Cache records from go test events: tests, and the packages that failed without a failing test."""
     from sidekit_hooks.runners import frames
 
+    frames.forget_go_sources()
     packages: dict[str, _Package] = {}
     stray: list[str] = []
     for event in events:

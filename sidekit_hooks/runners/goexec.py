@@ -1,11 +1,13 @@
-"""`go test -exec '<python> -P -m sidekit_hooks.runners.goexec'`: one package's test binary, compacted.
+"""One package's test binary, compacted: what runners/goexec.sh hands over (go runs that sh wrapper).
 
-go runs `goexec BINARY ARGS...` in the package's folder. The binary runs with `-test.v=test2json`
-(the framing `go test -json` reads), its output is kept under `.sidekit/go/`, and its tests go into
-the shared cache. When what the binary would have printed is short (<= SHORT bytes) it is printed as
-it was; otherwise two lines: what happened and where the raw output is, then the compact answer.
-The exit status is the binary's own (a signal is re-raised), so go's verdict and exit code are
-unchanged. Anything unexpected here: the output is printed as it was.
+`goexec.py --captured FILE STATUS VERBOSE STARTED`: the binary ran in the sh wrapper with
+`-test.v=test2json` (the framing `go test -json` reads), its output is in FILE (under `.sidekit/go/`).
+`goexec.py BINARY ARGS...` (the wrapper found no usable project folder): the binary runs here. Either
+way its tests go into the shared cache. When what the binary would have printed is short (<= SHORT
+bytes, for the whole run) it is printed as it was; otherwise two lines: what happened and where the
+raw output is, then the compact answer. The exit status is the binary's own (a signal is re-raised),
+so go's verdict and exit code are unchanged. Anything unexpected here: the output is printed as it
+was. `goexec.py --write-run FOLDER RUN PARENT`: the run's one cache writer (ledger.spool), detached.
 """
 
 from __future__ import annotations
@@ -28,6 +30,13 @@ def main(argv: list[str]) -> int:
     if not argv:
         print("usage: goexec BINARY [ARGS...]", file=sys.stderr)
         return 2
+    if argv[0] == "--captured":  # from goexec.sh: the binary ran there, its output is in a file
+        return captured(argv[1], int(argv[2]), argv[3] == "1", float(argv[4]))
+    if argv[0] == "--write-run":  # from goexec.sh: the run's one cache writer, detached
+        from sidekit_hooks.runners import ledger
+
+        ledger._write_run(argv[1], argv[2], int(argv[3]), "go")
+        return 0
     binary, args = argv[0], argv[1:]
     if os.environ.get("SIDEKIT_RAW", "") not in ("", "0") or any(a.startswith(PASS_THROUGH) for a in args):
         os.execv(binary, [binary, *args])
@@ -37,7 +46,37 @@ def main(argv: list[str]) -> int:
     run_args = [a for a in args if not a.startswith("-test.v")] + ["-test.v=test2json"] + _test_log(binary, args)
     started = time.time()
     data, code = ledger.run_binary([binary, *run_args])
-    text = data.decode("utf-8", "surrogateescape")  # printed back byte for byte
+    return finish(data.decode("utf-8", "surrogateescape"), verbose, started, code)
+
+
+def captured(path: str, status: int, verbose: bool, started: float) -> int:
+    """The output goexec.sh kept in `path` (taken away here), with the binary's shell status: above
+    128 is the signal it died of, as sh reports it."""
+    from sidekit_hooks.core import safepath
+
+    try:
+        data = safepath.read_bytes(path, 1 << 30)
+    finally:
+        os.unlink(path)
+    code = -(status - 128) if 128 < status < 128 + 65 else status
+    return finish(data.decode("utf-8", "surrogateescape"), verbose, _born(started), code)
+
+
+def _born(fallback: float) -> float:
+    """When this process started (the sh wrapper, same pid, just before the binary): sh's clock says
+    whole seconds only."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as handle:
+            ticks = int(handle.read().rpartition(")")[2].split()[19])
+        with open("/proc/uptime", encoding="ascii") as handle:
+            uptime = float(handle.read().split()[0])
+        return time.time() - max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return fallback
+
+
+def finish(text: str, verbose: bool, started: float, code: int) -> int:
+    """Print what the binary's output becomes (printed back byte for byte), end as the binary did."""
     try:
         out = render(text, verbose, started, code)
     except Exception:  # noqa: BLE001 - never less than the run said: its own words, without test2json's marks
@@ -196,4 +235,7 @@ def _report(test: str, depth: int, failed: dict[str, float], logs: dict[str, lis
 
 if __name__ == "__main__":  # run as a file (`python -I -S .../runners/goexec.py`): find our package by path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    sys.exit(main(sys.argv[1:]))
+    status = main(sys.argv[1:])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)  # all said and written: no interpreter teardown (go waits for this process)

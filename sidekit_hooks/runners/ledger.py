@@ -97,7 +97,7 @@ def printed_before(root: str, runner: str, size: int) -> int:
 def _forget_old_ledgers(folder: str, age: float = 86_400.0) -> None:
     cutoff = time.time() - age
     for entry in os.scandir(folder):
-        if entry.name.startswith(("printed-", "spool-", "writer-")):
+        if entry.name.startswith(("printed-", "spool-", "writer-", ".out-")):  # .out-: goexec.sh's, left by a kill
             try:
                 if entry.stat().st_mtime < cutoff:
                     os.unlink(entry.path)

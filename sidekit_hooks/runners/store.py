@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
 
 from sidekit_hooks.runners import Result
 from sidekit_hooks.status import cache, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from sidekit_hooks.status.vocabulary import Summary, Table
 
 KEEP_RAW = 10  # raw output files kept per runner under .sidekit/<runner>/

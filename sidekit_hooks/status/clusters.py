@@ -11,12 +11,14 @@ exception) joins that cluster as `reported`, when type and normalized message bo
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from sidekit_hooks.status.vocabulary import FAILING as FAILING
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MIN_PREFIX = 20  # a cut-off repr matches a message only when this much of it agrees
 MAX_VARIANTS = 5
@@ -29,11 +31,21 @@ _NORMALIZERS = (
 )
 
 
+_NORMALIZED: dict[str, str] = {}  # one run's messages are normalized for its shapes, its clusters and variants
+NORMALIZED_KEPT = 4096
+
+
 def normalize(message: str) -> str:
     """The message with addresses, quoted values and numbers replaced, so variants can be counted."""
+    found = _NORMALIZED.get(message)
+    if found is not None:
+        return found
+    found = message
     for pattern, replacement in _NORMALIZERS:
-        message = pattern.sub(replacement, message)
-    return message
+        found = pattern.sub(replacement, found)
+    if len(_NORMALIZED) < NORMALIZED_KEPT:
+        _NORMALIZED[message] = found
+    return found
 
 
 def key_of(failure: dict[str, Any], phase: str) -> tuple[str, ...]:
@@ -47,7 +59,17 @@ def key_of(failure: dict[str, Any], phase: str) -> tuple[str, ...]:
 
 
 def cluster_id(key: tuple[str, ...]) -> str:
-    return hashlib.sha1("\x1f".join(key).encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return sha1_hex("\x1f".join(key).encode("utf-8", "surrogatepass"))[:8]
+
+
+def sha1_hex(data: bytes) -> str:
+    """SHA-1 in hex, by the built-in module: no hashlib and its OpenSSL start-up (a compacted go or
+    cargo run starts a Python that clusters)."""
+    try:
+        from _sha1 import sha1
+    except ImportError:  # pragma: no cover - an interpreter built without it
+        from hashlib import sha1
+    return str(sha1(data).hexdigest())
 
 
 def natural(test: str) -> list[Any]:
@@ -151,6 +173,8 @@ def _summarize(key: tuple[str, ...], items: list[Member], reported: list[Member]
         "new": sum(1 for m in items if m.new),
         "tests": [m.test for m in items],
     }
+    if failure.get("checks"):  # where the test asserted it (runners/go_subject.py); `at` is the function
+        cluster["checks"] = str(failure["checks"])
     if len(variants) > 1:
         ranked = sorted(variants.items(), key=lambda kv: (-kv[1], kv[0]))
         cluster["variants"] = [[text, count] for text, count in ranked[:MAX_VARIANTS]]

@@ -6,11 +6,12 @@ instead of overwriting each other. `generation` rises only when what the cache s
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
-from dataclasses import dataclass
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from sidekit_hooks.status import cache, clusters
 from sidekit_hooks.status.clip import clip
@@ -30,22 +31,55 @@ RERUN_FILES = 4  # test files kept per spot (one more than a re-run command name
 LONG_ID = 110  # a longer test id is not indexed by file; the cluster id names it
 
 
-@dataclass(frozen=True)
 class Capture:
-    """What one pytest session saw, handed over by the plugin at session end."""
+    """What one pytest session saw, handed over by the plugin at session end.
 
-    root: str
-    rootdir: str
-    started: float
-    tests: dict[str, dict[str, Any]]
-    collect_errors: dict[str, dict[str, Any]]
-    selected: list[str] | None
-    deselected: list[str]
-    whole_files: bool
-    interrupted: bool
-    args: list[str]
-    plugins: list[str]
-    compact: bool = False  # the PreToolUse rewrite asked for the compact answer (the model sees it)
+    A plain class, not a dataclass: a compacted go or cargo run imports this module in every Python
+    start of its wrapper, and `dataclasses` costs more than the rest of the module."""
+
+    __slots__ = (
+        "root",
+        "rootdir",
+        "started",
+        "tests",
+        "collect_errors",
+        "selected",
+        "deselected",
+        "whole_files",
+        "interrupted",
+        "args",
+        "plugins",
+        "compact",
+    )
+
+    def __init__(
+        self,
+        *,
+        root: str,
+        rootdir: str,
+        started: float,
+        tests: dict[str, dict[str, Any]],
+        collect_errors: dict[str, dict[str, Any]],
+        selected: list[str] | None,
+        deselected: list[str],
+        whole_files: bool,
+        interrupted: bool,
+        args: list[str],
+        plugins: list[str],
+        compact: bool = False,  # the PreToolUse rewrite asked for the compact answer (the model sees it)
+    ) -> None:
+        self.root = root
+        self.rootdir = rootdir
+        self.started = started
+        self.tests = tests
+        self.collect_errors = collect_errors
+        self.selected = selected
+        self.deselected = deselected
+        self.whole_files = whole_files
+        self.interrupted = interrupted
+        self.args = args
+        self.plugins = plugins
+        self.compact = compact
 
 
 def save(recorder: Capture, exit_status: int) -> tuple[Summary, Table]:
@@ -239,7 +273,7 @@ def _digest(table: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]])
         parts.append(f"{test}\x1f{entry['o']}\x1f{entry.get('c', '')}\x1f{message}")
     for path in sorted(errors):
         parts.append(f"{path}\x1fcollect\x1f{errors[path].get('c', '')}\x1f{errors[path].get('message', '')}")
-    return hashlib.sha1("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return clusters.sha1_hex("\n".join(parts).encode("utf-8", "surrogatepass"))[:16]
 
 
 def _file(test: str) -> str:

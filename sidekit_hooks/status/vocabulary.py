@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         module: str  # the exception's module, when not a builtin
         at: str  # "path:line" of the crash
         frame: str  # "path:line" of the deepest frame in the workspace
+        checks: str  # Go, no stack: "Name, asserted at x_test.go:NN" (`at` is Name's definition)
         frames: list[str]  # "path:line in name", the workspace's frames
         cause: str  # "Type: message" of the root cause (__cause__/__context__)
         compare: dict[str, str]  # an assertion's left/right

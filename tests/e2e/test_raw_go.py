@@ -76,6 +76,7 @@ def test_a_red_go_test_reaches_the_model_compact_and_still_failed(
     assert len(body.encode()) <= 800, body
     assert body.startswith("Exit code 1\nsidekit: go test output (") and "exit code 1" in body
     assert '"runner":"go"' in body and '"exit":1' in body and '"failed":30' in body and '"passed":1' in body
-    assert '"at":"calc/calc_test.go:12"' in body and ".sidekit/go/raw-" in body
+    assert '"at":"calc/calc.go:4","checks":"Clamp, asserted at calc/calc_test.go:12"' in body  # the function
+    assert ".sidekit/go/raw-" in body
     assert body.rstrip().endswith("FAIL")  # go's own verdict follows
     assert raw["is_error"] is True and "sidekit:" not in raw_body and len(raw_body.encode()) > 2 * len(body.encode())

@@ -65,7 +65,9 @@ class Ran:
 
 def shell(project: Path, command: str, env: dict[str, str], timeout: float = 600) -> Ran:
     """`command` as the agent's Bash tool runs it: one shell, stdout and stderr together."""
-    before = os.times()
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)  # to the microsecond (os.times: 10 ms ticks)
     start = time.perf_counter()
     done = subprocess.run(
         ["bash", "-c", command],
@@ -78,8 +80,8 @@ def shell(project: Path, command: str, env: dict[str, str], timeout: float = 600
         timeout=timeout,
     )
     wall = time.perf_counter() - start
-    after = os.times()
-    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return Ran(done.stdout, done.returncode, wall, cpu)
 
 

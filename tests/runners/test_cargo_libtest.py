@@ -135,31 +135,56 @@ def test_a_binary_that_dies_without_its_summary_is_a_crash(crate: Path) -> None:
     }
 
 
-RUNNER = [
-    "--config",
-    'target."cfg(all())".runner=["'
-    + sys.executable
-    + '","-I","-S","'
-    + str(Path(cargo.__file__).parent / "cargoexec.py")
-    + '"]',
-]
+def appended(mode: str, rustdoc: str = "", quiet: bool = True) -> list[str]:
+    runner = ["/bin/sh", str(Path(cargo.__file__).parent / "cargo_tee.sh"), "bin", sys.executable, mode]
+    words = ["--config", 'target."cfg(all())".runner=[' + ",".join(f'"{part}"' for part in runner) + "]"]
+    words += ["--config", f'build.rustdoc="{rustdoc}"'] if rustdoc else []
+    return words + (["--config", "term.quiet=true"] if quiet else [])
 
 
 @pytest.mark.parametrize(
-    ("words", "appended"),
+    ("words", "mode", "quiet"),
     [
-        (["cargo", "test"], RUNNER),
-        (["cargo", "test", "-p", "b", "parses"], RUNNER),
-        (["cargo", "test", "--", "--nocapture"], None),
-        (["cargo", "test", "--no-run"], None),
-        (["cargo", "test", "--config", "x=1"], None),
+        (["cargo", "test"], "fd", True),
+        (["cargo", "test", "-p", "b", "--features=x"], "fd", True),
+        (["cargo", "test", "-p", "b", "parses"], "f", True),  # a test-name filter: cargo runs no doc tests then
+        (["cargo", "test", "--no-fail-fast"], "d", True),
+        (["cargo", "test", "--tests"], "f", True),  # no doc tests in this run: each binary speaks for itself
+        (["cargo", "test", "--target", "x86_64-unknown-linux-gnu"], "f", True),  # older cargo: no doc tests
+        (["cargo", "test", "--test=api", "--no-fail-fast"], "-", True),
+        (["cargo", "test", "-v"], "fd", False),  # cargo refuses --verbose with term.quiet
+        (["cargo", "test", "--", "--nocapture"], None, True),
+        (["cargo", "test", "--no-run"], None, True),
+        (["cargo", "test", "--config", "x=1"], None, True),
     ],
 )
-def test_the_runner_is_appended_unless_the_command_has_its_own(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, words: list[str], appended: list[str] | None
+def test_the_runner_and_rustdoc_are_appended_unless_the_command_has_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, words: list[str], mode: str | None, quiet: bool
 ) -> None:
     monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
-    assert cargo.compact_words(list(words), str(tmp_path)) == (None if appended is None else words + appended)
+    monkeypatch.delenv("RUSTDOC", raising=False)
+    monkeypatch.delenv("CARGO_TERM_VERBOSE", raising=False)
+    wrapper = tmp_path / ".sidekit" / "cargo" / "rustdoc"
+    found = cargo.compact_words(list(words), str(tmp_path))
+    assert found == (None if mode is None else words + appended(mode, str(wrapper), quiet))
+    if mode is not None:
+        assert wrapper.read_text() == (
+            f'#!/bin/sh\nexec /bin/sh {Path(cargo.__file__).parent / "cargo_tee.sh"} doc {sys.executable} - "$@"\n'
+        )
+        assert os.access(wrapper, os.X_OK)
+
+
+def test_a_rustdoc_the_project_or_the_environment_names_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
+    monkeypatch.setenv("RUSTDOC", "/opt/rustdoc")
+    assert cargo.compact_words(["cargo", "test"], str(tmp_path)) == ["cargo", "test", *appended("f")]
+    monkeypatch.delenv("RUSTDOC")
+    (tmp_path / ".cargo").mkdir()
+    (tmp_path / ".cargo" / "config.toml").write_text('[build]\nrustdoc = "/opt/rustdoc"\n')
+    assert cargo.compact_words(["cargo", "test"], str(tmp_path)) == ["cargo", "test", *appended("f")]
+    assert not (tmp_path / ".sidekit").exists()
 
 
 def test_a_runner_the_project_configured_is_never_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -161,7 +161,7 @@ def test_the_test2json_framing_becomes_the_same_events() -> None:
     assert sorted(result.tests) == ["p::TestAdd/one", "p::TestOK"]
 
 
-EXEC = ["-exec", f"{sys.executable} -I -S {Path(go.__file__).parent / 'goexec.py'}"]
+EXEC = ["-exec", f"/bin/sh {Path(go.__file__).parent / 'goexec.sh'} {sys.executable}"]
 
 
 @pytest.mark.parametrize(

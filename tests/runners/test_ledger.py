@@ -32,13 +32,13 @@ def test_the_runs_one_writer_caches_every_spooled_binary_after_the_run_ends(tmp_
     spool = (
         "import sys; sys.path.insert(0, {repo!r})\n"
         "from sidekit_hooks.runners import ledger\n"
-        "ledger.spool({root!r}, 'cargo', [{root!r}, 'tests/{name}.rs', '1.0', '{code}'], {text!r})\n"
+        "ledger.spool({root!r}, 'go', [{root!r}, '{name}', '1.0', '{code}'], {text!r})\n"
     )
-    green = "\nrunning 1 test\ntest adds ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n"
-    red = "\nrunning 1 test\ntest subs ... FAILED\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored\n"
+    green = "\x16=== RUN   TestAdds\n\x16--- PASS: TestAdds (0.00s)\n\x16PASS\n"  # -test.v=test2json framing
+    red = "\x16=== RUN   TestSubs\n    b_test.go:3: wrong\n\x16--- FAIL: TestSubs (0.00s)\n\x16FAIL\n"
     python = [sys.executable, "-I", "-S", "-c"]
     script = " && ".join(f'{" ".join(python)} "$S{i}"' for i in (1, 2)) + ' && ls "$F" > "$F.seen" && sleep 0.3'
-    folder = tmp_path / ".sidekit" / "cargo"
+    folder = tmp_path / ".sidekit" / "go"
     env = dict(
         os.environ,
         F=str(folder),
@@ -60,4 +60,4 @@ def test_the_runs_one_writer_caches_every_spooled_binary_after_the_run_ends(tmp_
         timeout=30,
         env=dict(os.environ, CLAUDE_PROJECT_DIR=str(tmp_path)),
     )
-    assert "tests/b.rs::subs" in found.stdout
+    assert "b::TestSubs" in found.stdout

@@ -1,6 +1,6 @@
 """Never greener, per runner: a compile error, a panic or crash, a timeout, no tests, a filter that
 matches no tests, and a failing test in a second package or workspace member (libtest has no timeout
-of its own: cargo has no timeout case). For each: the raw run,
+of its own: cargo's timeout is the caller's, tested on its own). For each: the raw run,
 the compacted raw run (through the real PreToolUse hook) and `sidekit test` end with the same exit
 code, and a red run is never reported without a failure or an error."""
 
@@ -74,12 +74,27 @@ def test_go_is_never_greener(tmp_path: Path, case: str) -> None:
     check(project, env, f"go test {args}", expected, "go", ["--", *args.split()] if args != "./..." else [])
 
 
+CARGO_TOML = '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n'
 CARGO_LIB = "pub fn add(a: i32, b: i32) -> i32 { a + b }\n"
 CARGO_TEST = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 3); }\n}\n"
-CARGO_CASES = {
+CARGO_CASES: dict[str, tuple[dict[str, str | None], str, int]] = {
     "compile error": ({"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + c }\n"}, "", 101),
     "panic": ({"src/lib.rs": CARGO_LIB + "#[test]\nfn boom() { let v: Vec<i32> = vec![]; let _ = v[3]; }\n"}, "", 101),
     "crash": ({"src/lib.rs": CARGO_LIB + "#[test]\nfn aborts() { std::process::abort(); }\n"}, "", 101),
+    "failing doc test": (
+        {"src/lib.rs": "/// ```\n/// assert_eq!(c::add(1, 2), 4);\n/// ```\n" + CARGO_LIB + CARGO_TEST},
+        "",
+        101,
+    ),
+    "compile error in a test target": ({"tests/api.rs": '#[test]\nfn api() { let x: i32 = "no"; }\n'}, "", 101),
+    "panic outside tests": (
+        {
+            "Cargo.toml": CARGO_TOML + '\n[[test]]\nname = "plain"\nharness = false\n',
+            "tests/plain.rs": 'fn main() { panic!("outside any test"); }\n',
+        },
+        "",
+        101,
+    ),
     "no tests": ({"src/lib.rs": CARGO_LIB}, "", 0),
     "filter matches nothing": ({}, " no_such_test", 0),
     "second member fails": (
@@ -99,7 +114,7 @@ CARGO_CASES = {
 
 def crate(root: Path, files: dict[str, str | None]) -> Path:
     base: dict[str, str | None] = {
-        "Cargo.toml": '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n',
+        "Cargo.toml": CARGO_TOML,
         "src/lib.rs": CARGO_LIB + CARGO_TEST,
     }
     for rel, text in {**base, **files}.items():
@@ -119,16 +134,34 @@ def test_cargo_is_never_greener(tmp_path: Path, case: str) -> None:
     check(project, env, f"cargo test{args}", expected, "cargo", ["--", *args.split()] if args else [])
 
 
+def test_a_cargo_run_stopped_by_a_timeout_is_never_greener(tmp_path: Path) -> None:
+    """libtest has no timeout: the caller's (here `timeout`, in the agent's case the Bash tool's) stops
+    the whole process group while a test hangs. The compacted run ends the same way and says so."""
+    need("cargo")
+    slow = "#[test]\nfn hangs() { std::thread::sleep(std::time::Duration::from_secs(60)); }\n"
+    project = crate(tmp_path / "c", {"tests/slow.rs": slow})
+    env = env_for(project, CARGO_TARGET_DIR=str(tmp_path / "target"))
+    assert shell(project, "cargo test --no-run", env, timeout=300).code == 0
+    raw = shell(project, "timeout -s TERM 4 cargo test", env, timeout=60)
+    compact = shell(project, "timeout -s TERM 4 " + rewritten(project, "cargo test", env), env, timeout=60)
+    assert raw.code == compact.code == 124, compact.output
+    assert "running 1 test" in raw.output and "test result" not in raw.output.split("tests/slow.rs")[-1]
+    # what ran before the hang, as it was, then the stopped binary's own words: never a pass for it
+    assert "test tests::adds ... ok" in compact.output and "Running tests/slow.rs" in compact.output
+    assert "running 1 test" in compact.output.split("tests/slow.rs")[-1]
+    assert "test result" not in compact.output.split("tests/slow.rs")[-1]
+
+
 TIMES = re.compile(r"\d+\.\d+s\b")
 
 
 def same_text(output: str) -> list[str]:
     """Output lines without what differs between two runs of the same tests: timings, cargo's compile
-    lines, and their order (cargo compiles the lib and its tests in parallel: their errors race)."""
+    lines (a compacted run sets term.quiet, which keeps them and cargo's `waiting for other jobs` out), and their order (cargo compiles the lib and its tests in parallel: their errors race)."""
     return sorted(
         TIMES.sub("Ns", line)
         for line in output.splitlines()
-        if not line.lstrip().startswith(("Compiling ", "Finished "))
+        if not line.lstrip().startswith(("Compiling ", "Finished ", "warning: build failed, waiting for other jobs"))
     )
 
 

@@ -214,18 +214,25 @@ def test_the_session_corpus(claude: Path, tmp_path: Path) -> None:
     assert beyond_known(missed) == {}
 
 
-# Targets of #18 the corpus misses on the wave-3 main, measured and labelled by the independent reviewer:
-# one noise nudge a session (the tests sidecar's import-basis line right after the agent's own red run:
-# the model had just read the failure) and the nudge bytes of the four smallest sessions. Listed so that
-# they stay visible in every run and cannot grow: a session beyond its ceiling fails, as does any other
-# target (unlabelled, wrong, useful delivered < 90%, pending review).
+# Targets of #18 the corpus misses on the final wave-3 main, measured and labelled by the second independent
+# reviewer: 31 of the 35 useful findings were delivered (88.6%). The 4 not delivered are notices for
+# reading a file outside the scope, held back by default (`thresholds = { scope = "medium" }`); the
+# reviewer judged 4 of the 17 such notices useful, each because an edit of that file followed, and 13
+# noise. Delivering them all would put noise at up to 10 per 100 calls. Listed so that the miss stays
+# visible in every run and cannot grow: past its ceiling it fails, as does any other target (unlabelled,
+# wrong, noise, bytes, pending review). A "delivered / available" value counts as the share NOT delivered.
 KNOWN_MISSES: dict[str, dict[str, float]] = {
-    "noise > 2 per 100 calls": {
-        name: 3.8
-        for name in ("boltons", "cachetools", "humanize", "inflection", "isodate", "tabulate", "webcolors", "xmltodict")
-    },
-    "nudge bytes >= 5% of tool-result bytes": {"humanize": 5.8, "tabulate": 7.9, "webcolors": 5.4, "xmltodict": 7.9},
+    "useful delivered < 90% of available": {"corpus": 11.5},
 }
+
+
+def measured(value: object) -> float:
+    """A miss's value as a number: "5.1%" -> 5.1; "31 / 35" (delivered / available) -> 11.4 (% not delivered)."""
+    text = str(value).rstrip("%")
+    if "/" in text:
+        delivered, available = (float(part) for part in text.split("/"))
+        return 100 * (available - delivered) / available
+    return float(text)
 
 
 def beyond_known(missed: dict[str, Any]) -> dict[str, Any]:
@@ -237,9 +244,7 @@ def beyond_known(missed: dict[str, Any]) -> dict[str, Any]:
             left[target] = found
             continue
         over = {
-            name: value
-            for name, value in found.items()
-            if name not in ceilings or float(str(value).rstrip("%")) > ceilings[name]
+            name: value for name, value in found.items() if name not in ceilings or measured(value) > ceilings[name]
         }
         if over:
             left[target] = over
@@ -247,12 +252,15 @@ def beyond_known(missed: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_known_miss_may_not_grow() -> None:
-    assert beyond_known({"noise > 2 per 100 calls": {"boltons": 3.3}}) == {}
-    assert beyond_known({"noise > 2 per 100 calls": {"boltons": 7.0}}) == {"noise > 2 per 100 calls": {"boltons": 7.0}}
+    useful = "useful delivered < 90% of available"
+    assert beyond_known({useful: {"corpus": "31 / 35"}}) == {}
+    assert beyond_known({useful: {"corpus": "30 / 35"}}) == {useful: {"corpus": "30 / 35"}}
+    assert beyond_known({"noise > 2 per 100 calls": {"boltons": 3.3}}) == {"noise > 2 per 100 calls": {"boltons": 3.3}}
     assert beyond_known({"nudge bytes >= 5% of tool-result bytes": {"boltons": "5.1%"}}) == {
         "nudge bytes >= 5% of tool-result bytes": {"boltons": "5.1%"}
     }
     assert beyond_known({"wrong nudges": {"boltons": 1}}) == {"wrong nudges": {"boltons": 1}}
+    assert measured("5.1%") == 5.1 and round(measured("31 / 35"), 1) == 11.4
 
 
 def targets_missed(results: list[corpus.Result]) -> dict[str, Any]:

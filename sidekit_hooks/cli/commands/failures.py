@@ -133,6 +133,8 @@ def describe(test: str, entry: dict[str, Any] | None, error: dict[str, Any] | No
         )
         if failure.get("frame") != failure.get("at"):
             out["frame"] = failure.get("frame", "")
+        if failure.get("checks"):
+            out["checks"] = failure["checks"]
         if stacks:
             out["frames"] = failure.get("frames", [])
     if out["phase"] == "call":

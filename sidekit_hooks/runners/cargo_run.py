@@ -1,0 +1,107 @@
+"""The writer of one compacted `cargo test` run: once cargo has ended, the whole run into the cache.
+
+cargo_tee.sh leaves each unit of the run (a test binary, a doc-test run) in `.sidekit/cargo/` as
+RUN.N.head (cargo's `Running` line), RUN.N.out (its output) and RUN.N.meta (kind, exit status,
+source), RUN being `run-<cargo pid>-<start>`. The run's first speaker starts this writer detached
+(`python -I -S FILE .sidekit/cargo/RUN`); it waits for that cargo process to end, parses the units as
+cargo's own output once (runners/cargo.parse), merges the result into the cache and removes the
+run's files. Off the run's path: nothing here is waited for.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+WAIT = 3600.0  # seconds to wait for cargo to end before writing what there is
+POLL = 0.1
+STALE = 86_400.0  # run files older than this (their writer died) are removed
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: cargo_run .sidekit/cargo/RUN", file=sys.stderr)
+        return 2
+    from sidekit_hooks.runners import ledger
+
+    run = os.path.abspath(argv[0])
+    key = os.path.basename(run).removeprefix("run-")  # cargo's pid and start time, as ledger.run_key
+    deadline = time.time() + WAIT
+    while time.time() < deadline and ledger._alive(int(key.partition("-")[0] or 0), key):
+        time.sleep(POLL)
+    write(run)
+    return 0
+
+
+def write(run: str) -> None:
+    """The run (`<root>/.sidekit/cargo/run-…`, its files' prefix) into the cache of `<root>`."""
+    from sidekit_hooks.runners import cargo, store
+
+    state = os.path.dirname(run)
+    root = os.path.dirname(os.path.dirname(state))
+    text, code, started = units(run)
+    if started:
+        result = cargo.parse(text, root, started, code, "")
+        store.save(root, result, compact=os.path.exists(run + ".compact"))
+    prefix = os.path.basename(run) + "."
+    for name in os.listdir(state):
+        if name.startswith(prefix):
+            try:
+                os.unlink(os.path.join(state, name))
+            except OSError:
+                pass
+    forget_old(state)
+
+
+def units(run: str) -> tuple[str, int, float]:
+    """(the run's output as cargo would have printed it, cargo's exit code, when its first unit ended)."""
+    prefix = os.path.basename(run) + "."
+    numbers = sorted(
+        int(digits)
+        for name in os.listdir(os.path.dirname(run))
+        if name.startswith(prefix) and name.endswith(".meta") and (digits := name[len(prefix) : -5]).isdigit()
+    )
+    parts: list[str] = []
+    code, started = 0, 0.0
+    for number in numbers:
+        base = f"{run}.{number}"
+        try:
+            with open(base + ".meta", encoding="utf-8", errors="replace") as handle:
+                fields = handle.read().rstrip("\n").split("\t")
+            for suffix in (".head", ".out"):
+                with open(base + suffix, encoding="utf-8", errors="replace") as handle:
+                    parts.append(handle.read())
+            started = started or os.path.getmtime(base + ".head")
+        except OSError:
+            continue
+        if fields[1:2] != ["0"]:
+            code = 101  # cargo's own code for a failed test target
+    return "".join(parts), code, started
+
+
+def forget_old(state: str) -> None:
+    """Run files whose writer never came (older than a day), and raw outputs past the newest kept."""
+    from sidekit_hooks.runners.store import KEEP_RAW
+
+    cutoff = time.time() - STALE
+    raws = []
+    for entry in os.scandir(state):
+        try:
+            if entry.name.startswith("run-"):
+                if entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    os.unlink(entry.path)
+            elif entry.name.startswith("raw-") and entry.name.endswith(".txt"):
+                raws.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
+        except OSError:
+            continue
+    for _, path in sorted(raws)[:-KEEP_RAW]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+if __name__ == "__main__":  # run as a file (`python -I -S .../runners/cargo_run.py`): find our package by path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    sys.exit(main(sys.argv[1:]))

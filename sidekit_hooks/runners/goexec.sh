@@ -1,0 +1,104 @@
+# `go test -exec '/bin/sh <package>/runners/goexec.sh <python>'`: one package's test binary, with
+# no Python start-up unless its output has to be compacted (runners/goexec.py, what go.py describes).
+#
+# go runs `sh goexec.sh PYTHON BINARY ARGS...` in the package's folder. The binary runs in the
+# foreground with `-test.v=test2json` (the framing `go test -json` reads), its output into a file
+# under the project's `.sidekit/go/`. A passing binary without -v: what it would have printed (the
+# framing and the passing tests' logs taken out) is printed as it is, when short, and the output is
+# spooled for the run's one cache writer (a Python started once per run, detached, by the first such
+# binary; see ledger.spool). A failure, -v, or long output: goexec.py reads the kept output (the
+# binary is not run again), prints it or the compact answer, and ends with the binary's status (one
+# above 128 is taken as the signal it names: sh cannot tell the two apart). No usable project folder
+# (none found, a link where .sidekit is, a name already taken): goexec.py runs the binary itself.
+# SIDEKIT_RAW=1 and runs whose output is the point (-test.list, -test.bench, -test.fuzz, and go's own
+# -json framing): the binary as it is.
+py=$1
+here=${0%/*}
+shift
+bin=$1
+shift
+case ${SIDEKIT_RAW:-} in '' | 0) ;; *) exec "$bin" "$@" ;; esac
+verbose=0
+logged=0
+for a in "$@"; do
+    case $a in
+    -test.list* | -test.fuzz* | -test.bench* | -test.v=test2json*) exec "$bin" "$@" ;; # as they are
+    -test.v | -test.v=true) verbose=1 ;;
+    -test.testlogfile*) logged=1 ;;
+    esac
+done
+# The cache's folder: $CLAUDE_PROJECT_DIR around us, else the nearest folder up with .sidekit or .git.
+root=
+project=${CLAUDE_PROJECT_DIR%/}
+case $PWD/ in "$project"/*) [ -n "$project" ] && root=$project ;; esac
+dir=$PWD
+while [ -z "$root" ] && [ -n "$dir" ]; do
+    if [ -d "$dir/.sidekit" ] || [ -e "$dir/.git" ]; then root=$dir; fi
+    dir=${dir%/*}
+done
+spool=$root/.sidekit/go
+if [ -z "$root" ] || [ -L "$root/.sidekit" ] || [ -L "$spool" ] || [ "${PWD#"$root"}" = "$PWD" ]; then
+    exec "$py" -I -S "$here/goexec.py" "$bin" "$@" # the Python wrapper finds (or refuses) its folder itself
+fi
+[ -d "$spool" ] || mkdir -p "$spool" 2>/dev/null
+out=$spool/.out-$$
+set -C # created here, never through a file or link already there (awk then writes the spool in place)
+if ! { true >"$out" && true >"$out.spool"; } 2>/dev/null; then
+    set +C
+    rm -f "$out"
+    exec "$py" -I -S "$here/goexec.py" "$bin" "$@"
+fi
+set +C
+n=$#
+while [ "$n" -gt 0 ]; do # the arguments without -test.v, then the framing
+    a=$1
+    shift
+    n=$((n - 1))
+    case $a in -test.v | -test.v=*) ;; *) set -- "$@" "$a" ;; esac
+done
+set -- "$@" -test.v=test2json
+folder=${bin%/*}
+number=${folder##*/b}
+case $logged/${folder##*/}/$number in # go's work folder (b001): go reads the test log there (passing packages cached)
+0/b*/*[!0-9]* | 0/b*/) ;;
+0/b*) set -- "$@" "-test.testlogfile=$folder/testlog.txt" ;;
+esac
+started=0 # goexec.py reads the start of this process from /proc (sh's clock has whole seconds only)
+[ -r /proc/self/stat ] || started=$(date +%s)
+exec 3>&2 2>/dev/null # sh's own word on a binary killed by a signal ("Terminated") is not the binary's
+(exec "$bin" "$@" >>"$out" 2>&1 3>&-)
+code=$?
+exec 2>&3 3>&-
+if [ "$code" = 0 ] && [ "$verbose" = 0 ]; then
+    # the run's key (ledger.run_key): go's pid and start time
+    IFS= read -r stat <"/proc/$PPID/stat" 2>/dev/null || stat=
+    run=$PPID-0
+    born() { [ $# -ge 20 ] && run=$PPID-${20}; }
+    born ${stat##*) }
+    pkgdir=${PWD#"$root"}
+    pkgdir=${pkgdir#/}
+    # Printed: what the binary prints without the framing (its own lines, not the passing tests' logs),
+    # when short. Spooled for the run's writer: `root pkgdir started code` (ledger.spool), the output.
+    if SIDEKIT_ROOT=$root SIDEKIT_PKGDIR=${pkgdir:-.} SIDEKIT_SPOOL=$out.spool LC_ALL=C awk -v limit=2048 '
+        BEGIN {
+            spool = ENVIRON["SIDEKIT_SPOOL"]; srand()  # srand() answers the seed before: the time, the second time
+            printf "%s\t%s\t%d\t0\n", ENVIRON["SIDEKIT_ROOT"], ENVIRON["SIDEKIT_PKGDIR"], srand() > spool
+        }
+        { print > spool }
+        /^[ ]*\026(=== |--- )/ { inlog = 0; next }
+        /^\026(PASS|FAIL)$/ { sub(/\026/, ""); keep(); next }
+        /^    [A-Za-z0-9_.-]+\.go:[0-9]+: / { inlog = 1; next }
+        inlog && /^        / { next }
+        { inlog = 0; keep() }
+        function keep() { text = text $0 "\n"; if (length(text) > limit) { over = 1; exit } }
+        END { if (over) exit 3; printf "%s", text }' "$out" 2>/dev/null; then
+        mv "$out.spool" "$spool/spool-$run-$$" 2>/dev/null || rm -f "$out.spool" # printed: never twice
+        rm -f "$out"
+        if (set -C && true >"$spool/writer-$run") 2>/dev/null; then # the run's one writer
+            "$py" -I -S "$here/goexec.py" --write-run "$spool" "$run" "$PPID" </dev/null >/dev/null 2>&1 &
+        fi
+        exit 0
+    fi
+fi
+rm -f "$out.spool"
+exec "$py" -I -S "$here/goexec.py" --captured "$out" "$code" "$verbose" "$started"

@@ -1,0 +1,218 @@
+"""cargo_tee.sh and cargo_answer.awk: the units of one compacted `cargo test`, held until one speaks
+for the run, as they were when short, else one answer; then the writer caches the run (no cargo
+needed: fake test binaries under target/debug/deps, a shell as cargo)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from realproj import sidekit
+
+from sidekit_hooks.runners import cargo
+
+TEE = cargo.tee_script()
+LIB = "     Running unittests src/lib.rs (target/debug/deps/p-0a1b)\n"
+API = "     Running tests/api.rs (target/debug/deps/api-2c3d)\n"
+GREEN = (
+    "\nrunning 2 tests\ntest tests::a ... ok\ntest tests::b ... ok\n\n"
+    "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n"
+)
+
+
+def red(failures: int) -> str:
+    """libtest's output for `failures` failing tests: all but the last panic in dot(), the last elsewhere."""
+    names = [f"t{i:02}" for i in range(failures)]
+    blocks = "".join(
+        f"---- {name} stdout ----\n\nthread '{name}' (7) panicked at src/parse.rs:{204 if i < failures - 1 else 9}:5:\n"
+        f"{'dot() got ' + str(i) + ' bytes' if i < failures - 1 else 'index out of bounds'}\n"
+        "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n"
+        for i, name in enumerate(names)
+    )
+    return (
+        f"\nrunning {failures + 1} tests\ntest fine ... ok\n"
+        + "".join(f"test {name} ... FAILED\n" for name in names)
+        + "\nfailures:\n\n"
+        + blocks
+        + "\nfailures:\n"
+        + "".join(f"    {name}\n" for name in names)
+        + f"\ntest result: FAILED. 1 passed; {failures} failed; 0 ignored; 0 measured; 0 filtered out; "
+        "finished in 0.01s\n\n"
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / ".git").mkdir()
+    (root / "Cargo.toml").write_text('[package]\nname = "p"\nversion = "0.1.0"\n')
+    (root / "src" / "lib.rs").write_text("")
+    (root / "tests" / "api.rs").write_text("")
+    return root
+
+
+def binary(project: Path, name: str, text: str, code: int = 0) -> str:
+    path = project / "target" / "debug" / "deps" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    (path.parent / f"{name}.txt").write_text(text)
+    path.write_text(f"#!/bin/sh\ncat '{path}.txt'\nexit {code}\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def cargo_run(project: Path, mode: str, binaries: list[str]) -> subprocess.CompletedProcess[str]:
+    """A shell standing in for cargo: each binary through the runner, stopping at a red one (fail-fast)."""
+    script = "\n".join(
+        f"/bin/sh '{TEE}' bin '{sys.executable}' {mode} '{b}' || {{ s=$?; case {mode} in *f*) exit $s;; esac; }}"
+        for b in binaries
+    )
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project))
+    return subprocess.run(
+        ["/bin/sh", "-c", script], cwd=project, env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_short_units_are_held_then_printed_as_they_were_with_cargo_s_running_lines(project: Path) -> None:
+    lib = binary(project, "p-0a1b", GREEN)
+    api = binary(project, "api-2c3d", red(1), 101)
+    done = cargo_run(project, "fd", [lib, api])
+    assert done.returncode == 101 and done.stderr == ""
+    assert done.stdout == LIB + GREEN + API + red(1)
+
+
+def test_a_long_red_run_is_one_answer_for_every_unit_held_before_it(project: Path) -> None:
+    lib = binary(project, "p-0a1b", GREEN)
+    api = binary(project, "api-2c3d", red(12), 101)
+    done = cargo_run(project, "fd", [lib, api])
+    head, answer, *rest = done.stdout.splitlines()
+    assert done.returncode == 101 and rest == []
+    shown = head.split("all of it: ")[1].split(" ")[0]
+    raw = project / shown
+    assert head == (
+        f"sidekit: cargo test output ({len(LIB + GREEN + API + red(12)):,} B) compacted; exit code 101; "
+        f"all of it: {shown} (prefix the command with SIDEKIT_RAW=1 to see it raw)"
+    )
+    assert json.loads(answer) == {
+        "runner": "cargo",
+        "exit": 101,
+        "passed": 3,
+        "failed": 12,
+        "clusters": [
+            {
+                "type": "panic",
+                "at": "src/parse.rs:204",
+                "message": "dot() got 0 bytes",
+                "affected": 11,
+                "first": "tests/api.rs::t00",
+            },
+            {"type": "panic", "at": "src/parse.rs:9", "message": "index out of bounds", "first": "tests/api.rs::t11"},
+        ],
+    }
+    assert raw.read_text() == LIB + GREEN + API + red(12)
+    assert len(done.stdout) <= 780 - 70
+
+
+def test_without_doc_tests_to_come_each_binary_speaks_for_itself(project: Path) -> None:
+    lib = binary(project, "p-0a1b", GREEN)
+    done = cargo_run(project, "f", [lib])
+    assert (done.returncode, done.stdout) == (0, LIB + GREEN)
+
+
+def test_a_binary_killed_by_a_signal_speaks_and_dies_the_same_way(project: Path) -> None:
+    lib = binary(project, "p-0a1b", GREEN)
+    crash = project / "target" / "debug" / "deps" / "api-2c3d"
+    crash.write_text("#!/bin/sh\necho '\nrunning 1 test'\nkill -ABRT $$\n")
+    crash.chmod(0o755)
+    runner = f"/bin/sh '{TEE}' bin '{sys.executable}' fd"
+    script = f"{runner} '{lib}' && echo held && {runner} '{crash}'; kill -l $?"  # the signal cargo would see
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project))
+    done = subprocess.run(["/bin/sh", "-c", script], cwd=project, env=env, capture_output=True, text=True, timeout=60)
+    # held until the crash speaks; what it printed as it was (the shell may add its own `Aborted`)
+    assert done.stdout.startswith("held\n" + LIB + GREEN + API + "\nrunning 1 test\n")
+    assert done.stdout.endswith("ABRT\n")
+
+
+def test_the_writer_caches_the_whole_run_once_cargo_has_ended(project: Path) -> None:
+    lib = binary(project, "p-0a1b", GREEN)
+    api = binary(project, "api-2c3d", red(3), 101)
+    assert cargo_run(project, "fd", [lib, api]).returncode == 101
+    folder = project / ".sidekit" / "cargo"
+    deadline = time.time() + 20
+    while time.time() < deadline and list(folder.glob("run-*")):
+        time.sleep(0.1)
+    assert list(folder.glob("run-*")) == []  # every file of the run, once cached
+    status, _ = sidekit(project, dict(os.environ, CLAUDE_PROJECT_DIR=str(project)), "status")
+    assert (status["runner"], status["passed"], status["failed"]) == ("cargo", 3, 3)
+    assert [c["at"] for c in status["clusters"]] == ["src/parse.rs:204", "src/parse.rs:9"]
+
+
+def test_a_test_binary_asked_for_its_list_runs_as_it_is(project: Path) -> None:
+    lib = binary(project, "p-0a1b", GREEN)
+    done = subprocess.run(
+        ["/bin/sh", TEE, "bin", sys.executable, "fd", lib, "--list"], cwd=project, capture_output=True
+    )
+    assert (done.returncode, done.stdout.decode()) == (0, GREEN)
+    assert not (project / ".sidekit").exists()
+
+
+def answer_for(folder: Path, units: list[tuple[str, int, str, str]]) -> list[str]:
+    """cargo_answer.awk over units (kind, exit status, source, output) of a run in `folder`."""
+    run = folder / "run-123-456"
+    files = []
+    for number, (kind, code, source, text) in enumerate(units, 1):
+        for suffix, body in (("meta", f"{kind}\t{code}\t{source}\n"), ("head", f"   header {number}\n"), ("out", text)):
+            (folder / f"{run.name}.{number}.{suffix}").write_text(body)
+            files.append(str(folder / f"{run.name}.{number}.{suffix}"))
+    awk = Path(TEE).parent / "cargo_answer.awk"
+    variables = ["printed=0", f"root={folder}", f"run={run}", f"state={folder}"]
+    done = subprocess.run(
+        ["awk", *[w for v in variables for w in ("-v", v)], "-f", str(awk), *files],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, LC_ALL="C"),
+        check=True,
+    )
+    return done.stdout.splitlines()
+
+
+def test_a_binary_that_ends_without_its_summary_is_a_build_error_with_its_panic(tmp_path: Path) -> None:
+    said = "thread 'main' (5) panicked at tests/plain.rs:1:13:\noutside any test\nnote: run with `RUST_BACKTRACE=1`\n"
+    lines = answer_for(tmp_path, [("bin", 0, "src/lib.rs", GREEN), ("bin", 101, "tests/plain.rs", said + "x\n" * 1100)])
+    assert json.loads(lines[1]) == {
+        "runner": "cargo",
+        "exit": 101,
+        "passed": 2,
+        "buildErrors": 1,
+        "said": "panicked at tests/plain.rs:1:13: outside any test",
+    }
+
+
+def test_a_doc_test_that_does_not_compile_is_placed_at_its_error(tmp_path: Path) -> None:
+    name = "src/lib.rs - add (line 1)"
+    doc = (
+        f"\nrunning 1 test\ntest {name} ... FAILED\n\nfailures:\n\n---- {name} stdout ----\n"
+        "error[E0425]: cannot find value `y` in this scope\n --> src/lib.rs:3:1\n  |\n"
+        + "  | padding\n" * 200
+        + f"\nfailures:\n    {name}\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured\n"
+    )
+    lines = answer_for(tmp_path, [("doc", 101, "p", doc)])
+    assert json.loads(lines[1]) == {
+        "runner": "cargo",
+        "exit": 101,
+        "failed": 1,
+        "clusters": [
+            {
+                "type": "compile error[E0425]",
+                "at": "src/lib.rs:3",
+                "message": "cannot find value `y` in this scope",
+                "first": "src/lib.rs::doc add (line 1)",
+            }
+        ],
+    }

@@ -1,0 +1,146 @@
+"""runners/goexec.sh, the sh wrapper go runs each test binary through: a stand-in binary (a sh script
+that prints what a Go test binary prints with and without `-test.v=test2json`), run as go runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from sidekit_hooks.runners import go
+
+WRAPPER = str(Path(go.__file__).parent / "goexec.sh")
+# A test binary: framed output under -test.v=test2json, else what go test prints without -v.
+BINARY = r"""#!/bin/sh
+printf '%s\n' "$*" >"$0.args"
+case " $* " in *" -test.v=test2json "*) framed=1 ;; *) framed=0 ;; esac
+[ "$framed" = 1 ] || { echo "unframed run: $*"; exit 9; }
+printf '\026=== RUN   TestA\n'
+printf '    p_test.go:7: a passing test logs\n'
+printf '        on two lines\n'
+printf 'printed by the test\n'
+printf '\026--- PASS: TestA (0.00s)\n'
+if [ -n "${FAIL_B:-}" ]; then
+    printf '\026=== RUN   TestB\n'
+    printf '    p_test.go:12: got 1, want 2\n'
+    printf '\026--- FAIL: TestB (0.00s)\n'
+    printf '\026FAIL\n'
+    exit 1
+fi
+[ -n "${DIE:-}" ] && kill -"$DIE" $$
+i=0
+while [ -n "${BIG:-}" ] && [ $i -lt 40 ]; do
+    echo "a long line printed by a passing test: $i ......................."
+    i=$((i + 1))
+done
+printf '\026PASS\n'
+"""
+
+
+def project(tmp_path: Path) -> tuple[Path, Path]:
+    root = tmp_path / "m"
+    (root / "p").mkdir(parents=True)
+    (root / ".git").mkdir()
+    (root / "go.mod").write_text("module example.com/m\n")
+    work = tmp_path / "go-build1" / "b001"
+    work.mkdir(parents=True)
+    binary = work / "p.test"
+    binary.write_text(BINARY)
+    binary.chmod(0o755)
+    return root, binary
+
+
+def run(root: Path, binary: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """As go runs it: in the package's folder, from a parent that ends (the run's writer waits for it)."""
+    line = " ".join(["/bin/sh", WRAPPER, sys.executable, str(binary), "-test.paniconexit0", *args])
+    environ = {k: v for k, v in os.environ.items() if k not in ("SIDEKIT_RAW", "CLAUDE_PROJECT_DIR")}
+    return subprocess.run(
+        ["/bin/sh", "-c", line + "; exit $?"],
+        cwd=str(root / "p"),
+        env=dict(environ, **env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def cached(root: Path) -> dict[str, str]:
+    deadline = time.time() + 20
+    table = root / ".sidekit" / "status-tests.json"
+    while time.time() < deadline and not table.exists():
+        time.sleep(0.05)
+    return {test: entry["o"] for test, entry in json.loads(table.read_text())["tests"].items()}
+
+
+def test_a_passing_binary_prints_what_it_would_without_the_framing_and_is_cached(tmp_path: Path) -> None:
+    root, binary = project(tmp_path)
+    done = run(root, binary)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "printed by the test\nPASS\n", "")
+    given = f"-test.paniconexit0 -test.v=test2json -test.testlogfile={binary.parent}/testlog.txt\n"
+    assert Path(f"{binary}.args").read_text() == given  # go reads the test log: passing packages stay cached
+    assert cached(root) == {"p::TestA": "passed"}
+    assert abs(json.loads((root / ".sidekit" / "status.json").read_text())["run"]["started"] - time.time()) < 60
+    assert not [n for n in os.listdir(root / ".sidekit" / "go") if n.startswith((".out", "spool-"))]
+
+
+def test_a_passing_binary_with_long_output_is_compacted_by_python(tmp_path: Path) -> None:
+    root, binary = project(tmp_path)
+    done = run(root, binary, BIG="1")
+    head, answer = done.stdout.splitlines()
+    assert done.returncode == 0 and head.startswith("sidekit: go test output (2,655 B) compacted; exit code 0;")
+    assert json.loads(answer)["passed"] == 1
+
+
+def test_a_failing_binary_goes_to_python_and_prints_as_go_would(tmp_path: Path) -> None:
+    root, binary = project(tmp_path)
+    done = run(root, binary, FAIL_B="1")
+    assert done.returncode == 1
+    assert done.stdout == ("printed by the test\n--- FAIL: TestB (0.00s)\n    p_test.go:12: got 1, want 2\nFAIL\n")
+    assert cached(root) == {"p::TestA": "passed", "p::TestB": "failed"}
+
+
+def test_verbose_runs_print_the_verbose_text_and_the_binary_gets_the_framing_instead_of_v(tmp_path: Path) -> None:
+    root, binary = project(tmp_path)
+    done = run(root, binary, "-test.v=true")
+    assert done.returncode == 0
+    assert Path(f"{binary}.args").read_text().startswith("-test.paniconexit0 -test.v=test2json -test.testlogfile=")
+    assert done.stdout == (
+        "=== RUN   TestA\n    p_test.go:7: a passing test logs\n        on two lines\nprinted by the test\n"
+        "--- PASS: TestA (0.00s)\nPASS\n"
+    )
+
+
+def test_a_binary_killed_by_a_signal_takes_the_wrapper_with_it(tmp_path: Path) -> None:
+    root, binary = project(tmp_path)
+    parent = "import subprocess, sys; print(subprocess.run(sys.argv[1:]).returncode)"  # go, as it sees us end
+    done = subprocess.run(
+        [sys.executable, "-c", parent, "/bin/sh", WRAPPER, sys.executable, str(binary)],
+        cwd=str(root / "p"),
+        env=dict(os.environ, DIE="TERM"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout == "printed by the test\n-15\n"
+
+
+def test_raw_and_pass_through_runs_are_the_binary_itself(tmp_path: Path) -> None:
+    root, binary = project(tmp_path)
+    assert run(root, binary, SIDEKIT_RAW="1").stdout == "unframed run: -test.paniconexit0\n"  # exit 9
+    listed = run(root, binary, "-test.list=.")
+    assert (listed.returncode, listed.stdout) == (9, "unframed run: -test.paniconexit0 -test.list=.\n")
+    assert not (root / ".sidekit").exists()
+
+
+def test_a_link_where_the_spool_folder_would_be_is_never_followed(tmp_path: Path) -> None:
+    root, binary = project(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / ".sidekit").symlink_to(outside)
+    done = run(root, binary)
+    assert (done.returncode, done.stdout) == (0, "printed by the test\nPASS\n")  # goexec.py: printed as it was
+    time.sleep(0.3)
+    assert os.listdir(outside) == []
