@@ -143,7 +143,8 @@ def hand_over(event: Event) -> str:
     if code is None:  # its reports are not all written (or never will be): the cache keeps what it knew
         hooklog.append(root, hooklog.DECISIONS, {"hook": event.hook, "decision": "junit-not-fed", "why": "not ended"})
         return ""
-    job = dict(started, since_ns=since_ns, exit=code, output=output[-MAX_OUTPUT:], ended=time.time())
+    # The folder is this hook's own finding, never the marker's word (a file in the project could say anything).
+    job = dict(started, root=root, since_ns=since_ns, exit=code, output=output[-MAX_OUTPUT:], ended=time.time())
     job.update(hook=event.hook, payload={k: v for k, v in event.raw.items() if k not in ("tool_response", "error")})
     path = marker.removesuffix(".json") + ".job"
     workspace.atomic_write(path, fastjson.dumps(job))

@@ -128,13 +128,15 @@ def test_the_hand_over_claims_the_marker_once_and_writes_the_job(
 ) -> None:
     spawned: list[list[str]] = []
     marker = marked_run(project, monkeypatch, spawned)
+    marker.write_text(marker.read_text().replace(str(project), "/elsewhere"))  # only the hook says where
     since = marker.stat().st_mtime_ns
     payload = bash(project, "mvn -q test", error="Exit code 1\n[ERROR] There are test failures.")
     event = parse_event("PostToolUseFailure", payload, str(project))
     job = junit_feed.hand_over(event)
     assert spawned == [[job]] and not marker.exists()
     written = json.loads(Path(job).read_text())
-    assert (written["since_ns"], written["exit"], written["output"], written["tool"]) == (
+    assert (written["root"], written["since_ns"], written["exit"], written["output"], written["tool"]) == (
+        str(project),
         since,
         1,
         "[ERROR] There are test failures.",
