@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from realproj import Ran, env_for, git_init, run_hook, shell, sidekit
+from realproj import env_for, git_init, shell, sidekit
 from test_never_greener_maven import CALC, green_build, java_test, just_written, write
 
-from testing.hooks import bash, pre_bash
+from testing.agent_shell import Ran
+from testing.hooks import HOOK_SCRIPTS, bash, pre_bash
+from testing.runs import run_text
 
 pytestmark = pytest.mark.slow
 __all__ = ["green_build"]  # the module's fixture: one green build, shared with the never-greener cases
@@ -26,7 +29,8 @@ CUT = 10_000  # Claude Code keeps a longer error string as its head and tail
 
 
 def hook(project: Path, event: str, payload: dict[str, Any], env: dict[str, str]) -> None:
-    done = run_hook(project, event, payload, env)
+    argv = [sys.executable, "-S", str(HOOK_SCRIPTS[event])]
+    done = run_text(argv, stdin=json.dumps(payload), cwd=project, env=env, timeout=30)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), done
 
 
