@@ -46,8 +46,8 @@ def agent_runs(project: Path, env: dict[str, str], command: str, call: str) -> R
     """One Bash call of the agent, as Claude Code makes it, then the worker's feed."""
     hook(project, "PreToolUse", pre_bash(project, command, "s", tool_use_id=call), env)
     ran = shell(project, command, env, timeout=300)
-    if ran.code:
-        after = bash(project, command, error=as_the_client_says(ran.output, ran.code), session="s", tool_use_id=call)
+    if ran.exit:
+        after = bash(project, command, error=as_the_client_says(ran.output, ran.exit), session="s", tool_use_id=call)
     else:
         after = bash(project, command, ran.output, session="s", tool_use_id=call)
     hook(project, str(after["hook_event_name"]), after, env)
@@ -81,7 +81,7 @@ def test_a_red_raw_run_shows_in_status(green_build: Path, tmp_path: Path) -> Non
     env = green_cache(green_build, project)
     write(project, dict([java_test("b", "WordsTest", 'assertEquals("ab", "b" + "a", "b is wrong");')]))
     ran = agent_runs(project, env, "mvn -B test", "toolu_red")
-    assert ran.code == 1 and "Tests run: 1, Failures: 1" in ran.output
+    assert ran.exit == 1 and "Tests run: 1, Failures: 1" in ran.output
     status, code = sidekit(project, env, "status")
     top = status["clusters"][0]
     assert (code, status["state"], status["failed"], status["passed"]) == (0, "failed", 1, 1), status
@@ -99,7 +99,7 @@ def test_a_compile_error_is_broken_never_the_old_green(green_build: Path, tmp_pa
     env = green_cache(green_build, project)
     write(project, {"a/src/main/java/demo/Calc.java": CALC.replace("a + b", "a + c")})
     ran = agent_runs(project, env, "mvn -B -q test", "toolu_javac")
-    assert ran.code == 1 and "cannot find symbol" in ran.output
+    assert ran.exit == 1 and "cannot find symbol" in ran.output
     status, _ = sidekit(project, env, "status")
     top = status["clusters"][0]
     assert (status["state"], status["collectErrors"], top["type"], top["message"], top["at"]) == (
@@ -120,7 +120,7 @@ def test_a_run_of_one_module_counts_that_modules_reports_only(green_build: Path,
     project = tmp_path / "m"
     env = green_cache(green_build, project)
     ran = agent_runs(project, env, "cd a && mvn -B -q test", "toolu_one")
-    assert ran.code == 0
+    assert ran.exit == 0
     summary = summary_of(project)
     assert (summary["run"]["exit"], summary["run"]["counts"], summary["run"]["args"]) == (
         0,
