@@ -60,16 +60,10 @@ def _add_lines(path: str, lines: list[str]) -> list[str]:
 
 def wire_recorders(project: str) -> list[str]:
     """Make pytest record in the project's own environments (inside it, links resolved); install's lines."""
-    from sidekit_hooks.runners.pytest import environments, interpreter
+    from sidekit_hooks.runners.pytest import environments
 
-    inside = [
-        c
-        for c in environments.targets(project)  # the environment and the folder written to, resolved
-        if safepath.inside(c.env, project) and safepath.inside(interpreter.site_packages(c.env), project)
-    ]
-    if not inside:
-        return []
-    return environments.wire(project, inside)
+    inside = environments.inside_targets(project)  # the environment and the folder written to, resolved
+    return environments.wire(project, inside) if inside else []
 
 
 def set_up(project: str, plugin_root: str) -> str:

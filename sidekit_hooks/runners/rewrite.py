@@ -77,7 +77,13 @@ def handle_pytest(stdin_text: str) -> str:
         return ""
     from sidekit_hooks.runners import dispatch
 
-    return dispatch.answer(stdin_text, rewrite)
+    return dispatch.answer(stdin_text, wired_then_rewritten)
+
+
+def wired_then_rewritten(command: str, cwd: str, project: str) -> str:
+    """The rewrite, after the plugin form has wired the project's environments (wire_for_plugin)."""
+    wire_for_plugin(command, cwd, project)
+    return rewrite(command, cwd, project)
 
 
 def rewrite(command: str, cwd: str, project: str) -> str:
@@ -91,7 +97,7 @@ def rewrite(command: str, cwd: str, project: str) -> str:
         return ""
     python, args, rundir = run
     env = interpreter.env_of(python)
-    if not (environments.records_in(env, project) or wire_for_plugin(python, env, project)) or not enabled(project):
+    if not environments.records_in(env, project) or not enabled(project):
         return ""
     from sidekit_hooks.runners import permissions, plugin_loads
 
@@ -104,23 +110,20 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     return rewritten
 
 
-def wire_for_plugin(python: str, env: str, project: str) -> bool:
+def wire_for_plugin(command: str, cwd: str, project: str) -> None:
     """Plugin form (#18): a plugin user never ran `sidekit install`, and the first session's setup
-    (cli/plugin_setup.py) may still be running: wire this very environment now, as install would, when
-    it lies inside the project (links resolved). A `.pth` and a small folder under `.sidekit/`."""
-    from sidekit_hooks.core import hooklog, pluginform, safepath
+    (cli/plugin_setup.py) may not have run yet when the first raw run comes. So before a Bash command that
+    names pytest, the environments inside the project (links resolved) that do not record yet are wired,
+    as install would: a `.pth` and a small folder under `.sidekit/`. Rewritten or left as written (a pipe,
+    `-s`, `compact-pytest = false`), the run then records, as in the settings form."""
+    from sidekit_hooks.core import hooklog, pluginform
 
-    if not env or not pluginform.plugin_root():
-        return False
-    site = interpreter.site_packages(env)
-    if not site or not safepath.inside(env, project) or not safepath.inside(site, project):
-        return False
+    if not pluginform.plugin_root():
+        return
     try:
-        environments.wire(project, [interpreter.Interpreter(python, "plugin")])
+        environments.wire_unrecorded(project, interpreter_of(command, cwd))
     except OSError as exc:
         hooklog.error(project, "PreToolUse", "plugin-setup", exc)
-        return False
-    return environments.records_in(env, project)
 
 
 def interpreter_of(command: str, cwd: str) -> str:

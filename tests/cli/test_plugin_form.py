@@ -15,7 +15,7 @@ import pytest
 from sidekit_hooks import __version__
 from sidekit_hooks.cli.wiring import settings_merge
 from testing.hooks import REPO, context_of, payload
-from testing.runs import SIDEKIT, plugin_copy, through_sh
+from testing.runs import SIDEKIT, plugin_copy, through_sh, venv_with_pytest
 
 STUB = """#!/bin/sh
 # stands in for pip: records its arguments, takes its time, succeeds or fails as told
@@ -361,3 +361,61 @@ def test_hooks_work_on_the_standard_library_while_the_environment_builds(
         "systemMessage": building(tmp_path / "plugin-data"),
         "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "[from mayor] rebase first"},
     }
+
+
+FORTY_RED = (
+    "import pytest\n\n\n@pytest.mark.parametrize('n', range(40))\ndef test_red(n):\n    assert n < 0\n\n\n"
+    "def test_green():\n    pass\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "rewritten"),
+    [
+        (".venv/bin/python -m pytest -q tests", True),  # compact: the long red output reaches the model short
+        (".venv/bin/python -m pytest -q tests 2>&1 | tail -3", False),  # a pipe: left as written
+        (".venv/bin/python -m pytest -q -s tests", False),  # live output asked for: left as written
+    ],
+)
+def test_a_raw_run_in_the_first_turn_records_before_the_setup_has_wired_the_project(
+    command: str,
+    rewritten: bool,
+    plugin: Path,
+    plugin_env: dict[str, str],
+    project: Path,
+    tmp_path: Path,
+    clean_env: dict[str, str],
+) -> None:
+    """The first turn of a plugin user's first session: the plugin's environment is still building (the
+    hooks run on the standard library) and the setup worker has not wired the project's .venv yet (it holds
+    its lock). The raw run is recorded all the same, as after `sidekit install`, and compacted where the
+    rewrite applies: `sidekit status` tells its failures, never noRuns."""
+    env = dict(plugin_env, STUB_SLEEP="10")
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    venv_with_pytest(project / ".venv")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_first.py").write_text(FORTY_RED)
+    (project / ".sidekit").mkdir()
+    (project / ".sidekit" / "plugin-setup.lock").write_text("4242")  # the setup worker is at work
+    run_plugin_hook("SessionStart", env, project, payload("SessionStart", project, source="startup"))
+    bash = payload("PreToolUse", project, tool_name="Bash", tool_input={"command": command})
+    pre = run_plugin_hook("PreToolUse", env, project, bash)
+    assert not (tmp_path / "plugin-data" / "venv" / ".sidekit-ready").exists()  # still building
+    assert not (project / ".sidekit" / "plugin-setup.json").exists()  # and not set up
+    ran_as = f"{command} -o sidekit_compact=true" if rewritten else command
+    answered = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": ran_as}}}
+    assert (pre.returncode, json.loads(pre.stdout) if pre.stdout else None) == (0, answered if rewritten else None)
+    ran = subprocess.run(["/bin/sh", "-c", ran_as], cwd=project, env=clean_env, capture_output=True, text=True)
+    assert ran.stdout.startswith("sidekit: pytest's output (") is rewritten, ran.stdout[:300]
+    assert ("40 failed, 1 passed" in ran.stdout) is not rewritten
+    # The agent's `sidekit` (the plugin's bin/, on its Bash PATH) answers on the standard library meanwhile.
+    asked = [str(plugin / "bin" / "sidekit"), "status"]
+    status = subprocess.run(asked, cwd=project, env=clean_env, capture_output=True, text=True, timeout=60)
+    answer = json.loads(status.stdout)
+    assert {key: answer.get(key) for key in ("generation", "state", "failed", "passed")} == {
+        "generation": 1,
+        "state": "failed",
+        "failed": 40,
+        "passed": 1,
+    }, status.stdout + status.stderr
+    assert not (tmp_path / "plugin-data" / "venv" / ".sidekit-ready").exists()  # answered before it was ready

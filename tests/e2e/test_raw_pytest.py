@@ -221,14 +221,10 @@ def test_an_ask_rule_still_asks_for_the_command_as_written(claude_cli: Path, wir
 # --- the plugin form (#18): no `sidekit install`, the plugin's environment still building ------------
 
 
-def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
-    claude_cli: Path, project: Path, tmp_path: Path
-) -> None:
-    """A plugin user's very first session: the plugin's environment is still building (its bootstrap
-    never finishes here), so the hooks run on the standard library; the project's own .venv was never
-    wired by `sidekit install`. The red raw run still reaches the model as the compact answer, and
-    .sidekit/ and .runtime/ end up git-ignored."""
-
+def plugin_first_session(project: Path, tmp_path: Path) -> Path:
+    """A plugin install whose environment never gets ready (the hooks run on the standard library), and a
+    project with its own .venv (pytest from the base interpreter's packages, no sidekit) that
+    `sidekit install` never wired; returns the plugin's folder."""
     plugin = plugin_copy(tmp_path / "plugin", *CHECKOUT_ONLY)
     (plugin / "hooks" / "bootstrap").write_text("#!/bin/sh\nexit 0\n")  # the environment never gets ready
     (project / "pytest.ini").write_text("[pytest]\naddopts = -p no:randomly -p no:hypothesispytest\n")
@@ -240,7 +236,6 @@ def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
     base = subprocess.run(
         ["python3", "-c", "import sys; print(sys.base_prefix)"], capture_output=True, text=True, check=True
     ).stdout.strip()
-    # The project's own environment, with pytest from the base interpreter's packages; no sidekit in it.
     subprocess.run(
         [
             os.path.join(base, "bin", "python3"),
@@ -253,7 +248,17 @@ def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
         check=True,
     )
     assert subprocess.run([str(project / ".venv" / "bin" / "python"), "-c", "import pytest"]).returncode == 0
+    return plugin
 
+
+def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
+    claude_cli: Path, project: Path, tmp_path: Path
+) -> None:
+    """A plugin user's very first session: the plugin's environment is still building (its bootstrap
+    never finishes here), so the hooks run on the standard library; the project's own .venv was never
+    wired by `sidekit install`. The red raw run still reaches the model as the compact answer, and
+    .sidekit/ and .runtime/ end up git-ignored."""
+    plugin = plugin_first_session(project, tmp_path)
     run = bash_session(
         claude_cli, project, tmp_path / "home", [".venv/bin/python -m pytest -q"], plugin_dir=plugin, pace=1.0
     )
@@ -262,3 +267,21 @@ def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
     assert body.startswith("Exit code 1\nsidekit: pytest's output (") and len(body.encode()) <= 800, body
     assert '"failed":30' in body and '"passed":1' in body and '"at":"lib.py:2"' in body
     assert (project / ".git" / "info" / "exclude").read_text().endswith("\n.sidekit/\n.runtime/\n")
+
+
+def test_plugin_form_first_turn_a_piped_raw_run_records_while_the_setup_is_still_at_work(
+    claude_cli: Path, project: Path, tmp_path: Path
+) -> None:
+    """The same first session, with the setup worker not done yet (it holds its lock) when the first
+    call is a raw run the rewrite leaves as written (a pipe): the run is recorded all the same, and the
+    model's `sidekit status` right after it (the plugin's bin/, on the standard library while the
+    environment builds) tells its failures, not noRuns."""
+    plugin = plugin_first_session(project, tmp_path)
+    (project / ".sidekit").mkdir()
+    (project / ".sidekit" / "plugin-setup.lock").write_text("4242")
+    command = ".venv/bin/python -m pytest -q 2>&1 | tail -1"
+    run = bash_session(claude_cli, project, tmp_path / "home", [command, "sidekit status"], plugin_dir=plugin, pace=1.0)
+    assert TIMING.sub(" in 0.01s", answer(run, 0)[1]) == "30 failed, 1 passed in 0.01s"
+    _, status, _ = answer(run, 1)
+    assert status.startswith('{"generation":1,"runner":"pytest","state":"failed","passed":1,"failed":30,'), status
+    assert not (project / ".sidekit" / "plugin-setup.json").exists()  # the worker never finished

@@ -125,6 +125,20 @@ def test_the_plugin_environment_build_runs_no_repository_code(hostile: tuple[Pat
     assert planted(markers) == []
 
 
+def test_the_plugins_sidekit_answers_on_the_standard_library_without_repository_code(
+    hostile: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """While the plugin's environment builds, bin/sidekit answers the test status on the standard library."""
+    project, markers = hostile
+    plugin = tmp_path / "plugin"
+    shutil.copytree(ROOT, plugin, ignore=shutil.ignore_patterns(".venv", ".git", "tests", "*.egg-info", ".*cache*"))
+    env = env_for(project)  # the agent's shell: no CLAUDE_PLUGIN_DATA, and no environment built yet
+    for args in (["status"], ["failures"], ["tests-for", "tests/test_ok.py"]):
+        done = run_text([str(plugin / "bin" / "sidekit"), *args], cwd=project, env=env, timeout=60)
+        assert done.returncode == 0 and done.stdout.startswith("{"), (args, done.stderr)
+    assert planted(markers) == []
+
+
 @pytest.mark.parametrize(
     "module", ["sidekit_hooks.code.function_index", "sidekit_hooks.detectors.tests", "sidekit_hooks.rules.snapshot"]
 )

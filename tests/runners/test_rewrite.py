@@ -13,6 +13,7 @@ import pytest
 from sidekit_hooks.runners import rewrite
 from sidekit_hooks.runners.pytest import environments
 from testing.pretool import SIDEKIT_MODULES, in_process, run_hook
+from testing.runs import fake_venv
 
 APPENDED = " -o sidekit_compact=true"
 
@@ -20,13 +21,7 @@ APPENDED = " -o sidekit_compact=true"
 def wired_venv(project: Path, name: str = ".venv") -> Path:
     """A project venv that has the recorder wired in (what `sidekit install --project` leaves)."""
     env = project / name
-    (env / "bin").mkdir(parents=True)
-    (env / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    site = env / "lib" / "python3.11" / "site-packages"
-    site.mkdir(parents=True)
-    for tool in ("python", "python3", "pytest", "py.test"):
-        (env / "bin" / tool).write_text("#!/bin/sh\n")
-        (env / "bin" / tool).chmod(0o755)
+    site = fake_venv(env)
     (site / environments.pth_name(str(project))).write_text(environments.shim_dir(str(project)) + "\n")
     environments.write_shim(str(project))
     return env
@@ -218,3 +213,18 @@ def test_no_rewrite_where_the_plugin_will_not_load(proj: Path, monkeypatch: pyte
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     assert rewrite.rewrite("pytest -q", str(proj), str(proj)) == ""
     assert rewrite.rewrite("pytest -q -p sidekit", str(proj), str(proj)) == "pytest -q -p sidekit" + APPENDED
+
+
+def test_in_the_plugin_form_a_pytest_command_wires_the_project_first_even_when_left_as_written(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No `sidekit install` in the plugin form: a run the rewrite leaves alone (a pipe) records all the same."""
+    site = fake_venv(project / ".venv")
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    piped = json.dumps({"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": "pytest -q | tail -3"}})
+    monkeypatch.delenv("CLAUDE_PLUGIN_ROOT", raising=False)
+    assert (rewrite.handle(piped), sorted(p.name for p in site.iterdir())) == ("", [])  # settings form: install's job
+    monkeypatch.setenv("CLAUDE_PLUGIN_ROOT", str(project.parent / "plugin"))
+    assert rewrite.handle(piped) == ""
+    assert [p.name for p in site.iterdir()] == [environments.pth_name(str(project))]
+    assert environments.records_in(str(project / ".venv"), str(project))

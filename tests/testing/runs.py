@@ -53,3 +53,40 @@ def plugin_copy(dest: Path, *leave_out: str) -> Path:
     """A copy of this checkout at `dest` without what matches `leave_out`, as a plugin install leaves it."""
     shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(*leave_out))
     return dest
+
+
+PYTEST_DISTRIBUTIONS = ("pytest", "pluggy", "iniconfig", "packaging", "pygments")  # pytest and what it needs
+
+
+def venv_with_pytest(env: Path) -> Path:
+    """A project's own environment with pytest and nothing else (no sidekit, no pytest plugin): a venv
+    without pip whose `.pth` names a folder of links to this interpreter's pytest and what it needs
+    (their modules and their metadata, as pip would have left them)."""
+    import importlib.metadata
+
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True, timeout=120)
+    shelf = env / "pytest-only"
+    shelf.mkdir()
+    for name in PYTEST_DISTRIBUTIONS:
+        dist = importlib.metadata.distribution(name)
+        top = {Path(str(file)).parts[0] for file in dist.files or () if not str(file).startswith("..")}
+        for entry in sorted(top - {"__pycache__"}):
+            source = Path(str(dist.locate_file(entry)))
+            if source.exists() and not (shelf / entry).exists():
+                (shelf / entry).symlink_to(source)
+    [site] = (env / "lib").glob("python3*/site-packages")
+    (site / "pytest-only.pth").write_text(f"{shelf}\n")
+    return env
+
+
+def fake_venv(env: Path, tools: Sequence[str] = ("python", "python3", "pytest", "py.test")) -> Path:
+    """The shape of a venv (pyvenv.cfg, empty executables in bin/, a site-packages), made in no time;
+    returns its site-packages."""
+    (env / "bin").mkdir(parents=True)
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    site = env / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    for tool in tools:
+        (env / "bin" / tool).write_text("#!/bin/sh\n")
+        (env / "bin" / tool).chmod(0o755)
+    return site

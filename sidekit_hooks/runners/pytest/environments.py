@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import sys
 
-from sidekit_hooks.core import launch, workspace
+from sidekit_hooks.core import launch, safepath, workspace
 from sidekit_hooks.runners.pytest import interpreter
 
 SHIM_FOLDER = "pytest-env"  # under .sidekit/
@@ -102,12 +102,17 @@ def targets(project: str) -> list[interpreter.Interpreter]:
 def write_shim(project: str) -> None:
     """The folder the `.pth` files point at (rewritten each time: the link follows a moved checkout)."""
     folder = shim_dir(project)
-    os.makedirs(os.path.join(folder, DIST_INFO), exist_ok=True)
+    safepath.makedirs(os.path.join(folder, DIST_INFO), safepath.anchor_of(folder))  # no link made through a link out
     link = os.path.join(folder, "sidekit_hooks")
     if os.path.realpath(link) != os.path.realpath(PACKAGE_DIR):
-        if os.path.lexists(link):
-            os.unlink(link)
-        os.symlink(PACKAGE_DIR, link)
+        # A new link renamed over the old one: the plugin's setup worker and a hook may wire at once.
+        fresh = f"{link}.tmp-{os.getpid()}-{os.urandom(4).hex()}"
+        os.symlink(PACKAGE_DIR, fresh)
+        try:
+            os.replace(fresh, link)
+        except OSError:
+            os.unlink(fresh)
+            raise
     files = {
         SHIM_MODULE + ".py": SHIM_SOURCE,
         os.path.join(DIST_INFO, "METADATA"): METADATA,
@@ -146,6 +151,32 @@ def wire(project: str, chosen: list[interpreter.Interpreter] | None = None) -> l
                 wired.append(pth)
     _save(project, wired)
     return lines
+
+
+# -- the plugin form (#18): no `sidekit install`, so the plugin wires what lies inside the project ------
+
+
+def lies_inside(env: str, project: str) -> bool:
+    """Whether the environment and the site-packages a `.pth` goes to both resolve inside the project."""
+    site = interpreter.site_packages(env)
+    return bool(site) and safepath.inside(env, project) and safepath.inside(site, project)
+
+
+def inside_targets(project: str) -> list[interpreter.Interpreter]:
+    """The targets the plugin wires: those inside the project, never one a link leads out of it to."""
+    return [candidate for candidate in targets(project) if lies_inside(candidate.env, project)]
+
+
+def wire_unrecorded(project: str, python: str = "") -> list[str]:
+    """Wire now the environments inside the project that do not record yet: the setup's targets, and the
+    one `python` (a run's interpreter) belongs to. Install's lines; [] when every one records already."""
+    chosen = inside_targets(project)
+    env = interpreter.env_of(python) if python else ""
+    known = {os.path.realpath(candidate.env) for candidate in chosen}
+    if env and os.path.realpath(env) not in known and lies_inside(env, project):
+        chosen.append(interpreter.Interpreter(python, "plugin"))
+    pending = [candidate for candidate in chosen if not records_in(candidate.env, project)]
+    return wire(project, pending) if pending else []
 
 
 def unwire(project: str) -> list[str]:
