@@ -82,6 +82,8 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     if hook in WRITING_HOOKS:  # first: the code index's warm check must see a write even if a detector overruns
         written.note(project, event.tool)
     _note_context(payload, event)
+    if event.kind == "shell" and "test" in event.command and event.hook in TOOL_HOOKS:
+        _feed_build_run(event)
     if hook == "SessionStart":
         _export_for_agent(project)
     # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
@@ -91,6 +93,17 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     _plugin_form(event, ctx)
     context, claims = respond(event, ctx)
     return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
+
+
+def _feed_build_run(event: Event) -> None:
+    """A raw `mvn test` / `gradle test` that PreToolUse marked has ended: its reports go to the cache in a
+    detached worker (runners/junit_feed.py). Costs one failed rename for any other test command."""
+    from sidekit_hooks.runners import junit_feed
+
+    try:
+        junit_feed.hand_over(event)
+    except (OSError, ValueError) as exc:
+        hooklog.error(event.project_dir, event.hook, "junit-feed", exc)
 
 
 def _note_context(payload: dict[str, Any], event: Event) -> None:
