@@ -18,10 +18,10 @@ import resource
 import shutil
 import statistics
 import subprocess
-import tarfile
 import tempfile
 import time
 
+import sdist
 from run import REPO, BenchContext, Row
 
 PROJECT = "more-itertools"
@@ -37,34 +37,6 @@ QUICK_BUDGET = 15  # seconds under --quick (bench/run.py): two sdists fetched, i
 
 def _run(argv: list[str], cwd: str, env: dict[str, str], timeout: float = 900) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
-
-
-def fetch(ctx: BenchContext, work: str, project: str, version: str) -> str:
-    """Download and unpack an sdist; returns the project folder."""
-    folder = os.path.join(work, "sdists", project)
-    done = _run(
-        [
-            ctx.python,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            f"{project}=={version}",
-            "-d",
-            folder,
-        ],
-        work,
-        dict(os.environ),
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"pip download {project}=={version} failed: {done.stderr.strip()[-200:]}")
-    archive = next(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".tar.gz"))
-    with tarfile.open(archive) as tar:
-        tar.extractall(work, filter="data")
-    return os.path.join(work, os.path.basename(archive)[: -len(".tar.gz")])
 
 
 def timed(argv: list[str], repeats: int, env: dict[str, str], cwd: str) -> tuple[list[float], list[float]]:
@@ -245,7 +217,7 @@ def rows(ctx: BenchContext) -> list[Row]:
     out: list[Row] = []
     try:
         for name, version, names in NAVIGATED:
-            out += navigation_rows(ctx, fetch(ctx, work, name, version), env, names)
+            out += navigation_rows(ctx, sdist.fetch(ctx.python, f"{name}=={version}", work), env, names)
         project = os.path.join(work, f"{PROJECT}-{VERSION}")
         shutil.rmtree(os.path.join(project, ".sidekit"), ignore_errors=True)
         if shutil.which("git"):  # select reads changes from git: make the clean tree a commit

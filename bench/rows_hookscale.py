@@ -15,11 +15,11 @@ import resource
 import shutil
 import statistics
 import subprocess
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
+import sdist
 from run import REPO, BenchContext, Row
 
 from testing.hooks import as_stdin, edit
@@ -31,36 +31,9 @@ PROJECTS = (
 )
 SESSION = "bench-hookscale"
 RED_TEST = "test_sidekit_bench_red.py"
+# As the hooks warm them: the tests sidecar's import index (and the red run's answer), the tools sidecar's index.
+WARM_UPS = (("sidekit_hooks.detectors.tests", "build-index"), ("sidekit_hooks.code.functions", "build"))
 SCALE_TARGET = 1.5  # Django's hook CPU at most this multiple of toolz's
-
-
-def fetch(ctx: BenchContext, work: str, name: str, version: str) -> str:
-    folder = os.path.join(work, "sdists", name)
-    done = subprocess.run(
-        [
-            ctx.python,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            "--disable-pip-version-check",
-            f"{name}=={version}",
-            "-d",
-            folder,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    archives = [n for n in os.listdir(folder) if n.endswith(".tar.gz")] if os.path.isdir(folder) else []
-    if done.returncode or not archives:
-        raise RuntimeError((done.stderr.strip().splitlines() or ["pip download failed"])[-1][:120])
-    with tarfile.open(os.path.join(folder, archives[0])) as archive:
-        archive.extractall(work, filter="data")
-    return os.path.join(work, archives[0][: -len(".tar.gz")])
 
 
 def clean_env(project: str) -> dict[str, str]:
@@ -131,22 +104,11 @@ def prepared(ctx: BenchContext, work: str) -> list[tuple[str, str, str]]:
     """(name, project, edited file) for each project, red, its index and the red run's answer built."""
     out = []
     for name, version, rel, module in PROJECTS:
-        project = fetch(ctx, work, name, version)
+        project = sdist.fetch(ctx.python, f"{name}=={version}", work)
         make_red(ctx, project, module)
-        subprocess.run(
-            [ctx.python, "-m", "sidekit_hooks.detectors.tests", "build-index", project],
-            cwd=REPO,
-            env=clean_env(project),
-            capture_output=True,
-            timeout=900,
-        )
-        subprocess.run(
-            [ctx.python, "-m", "sidekit_hooks.code.functions", "build", project],
-            cwd=REPO,
-            env=clean_env(project),
-            capture_output=True,
-            timeout=900,
-        )  # the tools sidecar's, as warmed
+        for warm_up in WARM_UPS:
+            argv = [ctx.python, "-m", *warm_up, project]
+            subprocess.run(argv, cwd=REPO, env=clean_env(project), capture_output=True, timeout=900)
         out.append((name, project, rel))
     return out
 

@@ -16,9 +16,9 @@ import os
 import resource
 import statistics
 import subprocess
-import tarfile
 import tempfile
 
+import sdist
 from run import REPO, BenchContext, Row
 
 from sidekit_hooks.cli.mcpserver import probe
@@ -39,31 +39,10 @@ def fetch(ctx: BenchContext, name: str, version: str) -> str:
     archive_dir = os.path.join(CACHE, "sdists")
     archive = os.path.join(archive_dir, f"{name}-{version}.tar.gz")
     if not os.path.exists(archive):
-        done = subprocess.run(
-            [
-                ctx.python,
-                "-m",
-                "pip",
-                "download",
-                "-q",
-                "--no-deps",
-                "--no-binary",
-                ":all:",
-                "--disable-pip-version-check",
-                f"{name}=={version}",
-                "-d",
-                archive_dir,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if done.returncode or not os.path.exists(archive):
-            raise RuntimeError((done.stderr.strip().splitlines() or ["pip download failed"])[-1][:120])
-    work = tempfile.mkdtemp(prefix=f"sidekit-bench-{name}-")
-    with tarfile.open(archive) as handle:
-        handle.extractall(work, filter="data")
-    return commit(os.path.join(work, f"{name}-{version}"))
+        sdist.download(ctx.python, f"{name}=={version}", archive_dir)
+    if not os.path.exists(archive):
+        raise RuntimeError(f"pip download gave no {os.path.basename(archive)}")
+    return commit(sdist.unpack(archive, tempfile.mkdtemp(prefix=f"sidekit-bench-{name}-")))
 
 
 def commit(project: str) -> str:

@@ -19,7 +19,6 @@ and wired with `sidekit install --project`, then one bug planted so that many te
 from __future__ import annotations
 
 import ast
-import glob
 import os
 import shutil
 import subprocess
@@ -30,6 +29,7 @@ import time
 import uuid
 from pathlib import Path
 
+import sdist
 from run import REPO, BenchContext, Row, ratio_row, time_paired
 
 from testing.hooks import as_stdin, pre_bash
@@ -103,32 +103,7 @@ def _clean_env() -> dict[str, str]:
 def prepare(ctx: BenchContext, work: str, name: str, version: str) -> str:
     """The sdist unpacked, with `.venv` holding it (editable) and pytest, wired by `sidekit install`."""
     spec = f"{name}=={version}" if version else name
-    folder = os.path.join(work, "sdists", name)
-    done = subprocess.run(
-        [
-            ctx.python,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            "--disable-pip-version-check",
-            spec,
-            "-d",
-            folder,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    archives = glob.glob(os.path.join(folder, "*.tar.gz"))
-    if done.returncode or not archives:
-        raise RuntimeError((done.stderr.strip().splitlines() or ["pip download failed"])[-1][:120])
-    with tarfile.open(archives[0]) as archive:
-        archive.extractall(work, filter="data")
-    root = os.path.join(work, os.path.basename(archives[0])[: -len(".tar.gz")])
+    root = sdist.fetch(ctx.python, spec, work, timeout=300)
     python = os.path.join(root, ".venv", "bin", "python")
     for argv in (
         [ctx.python, "-m", "venv", os.path.join(root, ".venv")],

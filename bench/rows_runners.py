@@ -22,11 +22,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from run import REPO, BenchContext, Row
+from run import BenchContext, Row
+
+from testing.agent_shell import bash_tool
+from testing.pretool import rewritten
 
 QUICK_BUDGET = 20
 TARGET = 1.10
-HOOK = os.path.join(REPO, "hooks", "pre_tool_use.py")
 CACHE = Path(os.environ.get("SIDEKIT_TEST_CACHE", "/tmp/sidekit-test-cache"))
 
 
@@ -91,31 +93,31 @@ def maven(folder: Path) -> list[Row]:
         (project / rel).write_text(text)
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     env = agent_env(project)
-    shell(project, "mvn -B -q test", env)  # warm-up: plugins and dependencies
-    raw = shell(project, "mvn -B test", env)
-    answer = shell(project, f"{sys.executable} -m sidekit_hooks.cli test", env)
-    code = json.loads(answer[0] or b"{}").get("exit")
+    bash_tool("mvn -B -q test", project, env)  # warm-up: plugins and dependencies
+    raw = bash_tool("mvn -B test", project, env)
+    answer = bash_tool(f"{sys.executable} -m sidekit_hooks.cli test", project, env)
+    code = json.loads(answer.output or "{}").get("exit")
     return [
         Row(
             "runners",
             "maven: `mvn -B test` bytes raw -> `sidekit test`",
-            f"{len(raw[0]):,} B -> {len(answer[0]):,} B",
+            f"{raw.size:,} B -> {answer.size:,} B",
             "<= 800 B",
-            "ok" if len(answer[0]) <= 800 else "MISS",
+            "ok" if answer.size <= 800 else "MISS",
         ),
         Row(
             "runners",
             "maven: exit code kept",
-            f"raw {raw[1]}, sidekit test {answer[1]} (answer {code})",
+            f"raw {raw.exit}, sidekit test {answer.exit} (answer {code})",
             "equal, red",
-            "ok" if raw[1] == answer[1] == code != 0 else "MISS",
+            "ok" if raw.exit == answer.exit == code != 0 else "MISS",
         ),
         Row(
             "runners",
             "maven: wall sidekit test / raw",
-            f"{answer[2] / raw[2]:.2f}x",
+            f"{answer.secs / raw.secs:.2f}x",
             f"<= {TARGET}x",
-            "ok" if answer[2] / raw[2] <= TARGET else "MISS",
+            "ok" if answer.secs / raw.secs <= TARGET else "MISS",
         ),
     ]
 
@@ -124,28 +126,28 @@ def measure(name: str, project: Path, env: dict[str, str], command: str, rounds:
     compacted = rewritten(project, command, env)
     if not compacted:
         return [Row("runners", f"{name}: compacted", "the hook left the command alone", "rewritten", "MISS")]
-    shell(project, command, env)  # warm-up: build caches
+    bash_tool(command, project, env)  # warm-up: build caches
     raw_runs, compact_runs = [], []
     for _ in range(rounds):
-        raw_runs.append(shell(project, command, env))
-        compact_runs.append(shell(project, compacted, env))
+        raw_runs.append(bash_tool(command, project, env))
+        compact_runs.append(bash_tool(compacted, project, env))
     raw, compact = raw_runs[-1], compact_runs[-1]
     settle(project)
-    wall = min(r[2] for r in compact_runs) / min(r[2] for r in raw_runs)
-    cpu = min(r[3] for r in compact_runs) / max(min(r[3] for r in raw_runs), 1e-3)
-    same = raw[1] == compact[1] != 0
+    wall = min(r.secs for r in compact_runs) / min(r.secs for r in raw_runs)
+    cpu = min(r.cpu for r in compact_runs) / max(min(r.cpu for r in raw_runs), 1e-3)
+    same = raw.exit == compact.exit != 0
     return [
         Row(
             "runners",
             f"{name}: `{command}` bytes raw -> compacted",
-            f"{len(raw[0]):,} B -> {len(compact[0]):,} B",
+            f"{raw.size:,} B -> {compact.size:,} B",
             "<= 800 B",
-            "ok" if len(compact[0]) <= 800 else "MISS",
+            "ok" if compact.size <= 800 else "MISS",
         ),
         Row(
             "runners",
             f"{name}: exit code kept",
-            f"raw {raw[1]}, compacted {compact[1]}",
+            f"raw {raw.exit}, compacted {compact.exit}",
             "equal, red",
             "ok" if same else "MISS",
         ),
@@ -270,42 +272,3 @@ def plant(path: Path, old: str, new: str) -> None:
 def agent_env(project: Path, **more: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SIDEKIT_", "CLAUDE_")) and k != "CI"}
     return dict(env, CLAUDE_PROJECT_DIR=str(project), **more)
-
-
-def rewritten(project: Path, command: str, env: dict[str, str]) -> str:
-    body = {"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(project)}
-    done = subprocess.run(
-        [sys.executable, "-S", HOOK],
-        input=json.dumps(body),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(project),
-        timeout=30,
-    )
-    return str(json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]) if done.stdout else ""
-
-
-def shell(project: Path, command: str, env: dict[str, str]) -> tuple[bytes, int, float, float]:
-    """(output, exit code, wall seconds, CPU seconds of the whole process tree)."""
-    before = children_cpu()
-    start = time.perf_counter()
-    done = subprocess.run(
-        ["bash", "-c", command],
-        cwd=str(project),
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        timeout=600,
-    )
-    wall = time.perf_counter() - start
-    return done.stdout, done.returncode, wall, children_cpu() - before
-
-
-def children_cpu() -> float:
-    """CPU seconds of the waited-for children, to the microsecond (os.times counts 10 ms ticks: a 0.12 s
-    run would read 0.12 or 0.13, and a ratio of two such runs moves by 8% on one tick)."""
-    import resource
-
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime

@@ -10,7 +10,6 @@ by `sidekit test` in the project's own `.venv` (an editable install, as develope
 
 from __future__ import annotations
 
-import glob
 import os
 import resource
 import shutil
@@ -20,6 +19,7 @@ import tarfile
 import tempfile
 import time
 
+import sdist
 from run import BenchContext, Row
 
 PACKAGE = "toolz"
@@ -36,31 +36,7 @@ CASCADE_BUG = ("    return len(strip_ansi(x))\n", "    return len(strip_ansi(x))
 
 def fetch(ctx: BenchContext, into: str, package: str = PACKAGE) -> str:
     """Download and unpack the sdist; returns the source folder. Raises with the reason on failure."""
-    done = subprocess.run(
-        [
-            ctx.python,
-            "-m",
-            "pip",
-            "download",
-            "--no-binary",
-            ":all:",
-            "--no-deps",
-            "--disable-pip-version-check",
-            "-q",
-            "-d",
-            into,
-            package,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    archives = glob.glob(os.path.join(into, f"{package}-*.tar.gz"))
-    if done.returncode or not archives:
-        raise RuntimeError((done.stderr.strip().splitlines() or ["pip download failed"])[-1][:120])
-    with tarfile.open(archives[0]) as archive:
-        archive.extractall(into, filter="data")
-    return archives[0][: -len(".tar.gz")]
+    return sdist.unpack(sdist.download(ctx.python, package, into, timeout=180)[0], into)
 
 
 def timed(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, bytes, int]:

@@ -37,25 +37,6 @@ TINY_FILES = 25  # a project with at most this many Python files ...
 TINY_BYTES = 250_000  # ... and this many bytes of them is indexed inside SessionStart (bench: ~0.1 s for 30 files)
 STALE_AT_START = 3600.0  # seconds; an older index is refreshed (in the background) when a session starts
 GIT_MARKERS = ("index", "HEAD", "FETCH_HEAD", "ORIG_HEAD")  # git moved the work tree after these changed
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".venv",
-        ".sidekit",
-        ".runtime",
-        "node_modules",
-        "__pycache__",
-        "site-packages",
-        "venv",
-        "env",
-        "build",
-        "dist",
-        "htmlcov",
-        ".tox",
-        ".mypy_cache",
-        ".pytest_cache",
-    }
-)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -162,25 +143,19 @@ def _mtime(path: str) -> float:
 
 def tiny_project(project: str, max_files: int = TINY_FILES, max_bytes: int = TINY_BYTES) -> bool:
     """At most `max_files` Python files holding `max_bytes`; stops walking as soon as either is passed."""
+    from sidekit_hooks.code.functions import SKIP_DIRS  # the function index's own walk skips the same
+    from sidekit_hooks.core import workspace
+
     files = size = 0
-    stack = [project]
-    while stack:
-        try:
-            entries = list(os.scandir(stack.pop()))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name not in SKIP_DIRS and not entry.name.startswith("."):
-                    stack.append(entry.path)
-            elif entry.name.endswith(".py"):
-                files += 1
-                try:
-                    size += entry.stat(follow_symlinks=False).st_size
-                except OSError:
-                    continue
-                if files > max_files or size > max_bytes:
-                    return False
+    for entry in workspace.walk(project, lambda name: name not in SKIP_DIRS and not name.startswith(".")):
+        if entry.name.endswith(".py") and not entry.is_dir(follow_symlinks=False):
+            files += 1
+            try:
+                size += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+            if files > max_files or size > max_bytes:
+                return False
     return True
 
 

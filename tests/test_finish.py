@@ -19,7 +19,7 @@ from sidekit_hooks import detectors, finish, hook
 from sidekit_hooks.core import background, later
 from sidekit_hooks.nudges.findings import Finding
 from testing.hooks import context_of, edit, payload
-from testing.near_copy import NEW_SLUG, SLUGIFY
+from testing.near_copy import NEW_SLUG, indexed_project
 
 
 class SlowInAHook:
@@ -172,14 +172,9 @@ def test_what_needs_the_environment_waits_for_it_and_is_delivered_once_it_is_rea
     """The plugin's first session (#18): the hooks run on the standard library while the environment
     builds; the helper comparison needs rapidfuzz, so its worker waits for the environment and finishes
     there. Deferred, not dropped."""
-    from sidekit_hooks.code import function_index
     from testing.hooks import REPO
 
-    (project / "utils").mkdir()
-    (project / "utils" / "text.py").write_text(SLUGIFY)
-    (project / "app").mkdir()
-    (project / "app" / "views.py").write_text("import re\n")
-    assert function_index.main(["build", str(project)]) == 0
+    indexed_project(project, views="import re\n")
     data = edit(project, "app/views.py", "import re", "import re\n\n\n" + NEW_SLUG, "import re\n")
     (project / "app" / "views.py").write_text("import re\n\n\n" + NEW_SLUG)  # what the Edit left on disk
     job = later.later_dir(str(project)) + "/job.json"

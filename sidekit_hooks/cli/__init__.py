@@ -70,7 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[0] in ("-V", "--version"):
         print(f"sidekit {__version__}")
         return 0
-    bad = next((arg for arg in args if not _utf8(arg)), None)
+    from sidekit_hooks.core import fastjson
+
+    # Arguments reach Python with undecodable bytes as lone surrogates (surrogateescape).
+    bad = next((arg for arg in args if not fastjson.encodable(arg)), None)
     if bad is not None:
         shown = bad.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         print(f"sidekit: the argument {shown!r} is not valid UTF-8\n  fix: pass the text in UTF-8", file=sys.stderr)
@@ -165,12 +168,3 @@ def log_unexpected(parsed: argparse.Namespace, exc: BaseException) -> str:
     except OSError as error:
         return f"(not written: {error})"
     return path
-
-
-def _utf8(arg: str) -> bool:
-    """Arguments reach Python with undecodable bytes as lone surrogates (surrogateescape)."""
-    try:
-        arg.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

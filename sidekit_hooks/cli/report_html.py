@@ -13,7 +13,7 @@ import html
 import time
 from typing import Any
 
-from sidekit_hooks.answers import render as answers
+from sidekit_hooks.answers.render import dumps
 
 BAR_WIDTH = 360  # px of a 100% uptake bar
 ROW = 22  # px per rule row
@@ -43,7 +43,7 @@ def e(value: object) -> str:
 def render(answer: dict[str, Any], source: str) -> str:
     # `<`, `>` and `&` only occur inside JSON strings: as \u escapes no `</script>` or `<!--` (a rule id can
     # hold one) can end or bend the data block, and the JSON reads back the same.
-    data = answers.dumps(answer).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    data = dumps(answer).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',

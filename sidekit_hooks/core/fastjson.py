@@ -143,3 +143,13 @@ def _cut(text: str, max_depth: int) -> str:
     if depth <= max_depth:
         out.append(text[keep_from:])
     return "".join(out)
+
+
+def encodable(text: str) -> bool:
+    """Whether the text can be written as UTF-8 (no lone surrogate, as `\\ud800` or an undecodable
+    argument leaves one)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

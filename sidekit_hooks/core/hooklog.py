@@ -78,15 +78,7 @@ def as_data(line: str) -> str:
     if line.isascii() and "$" not in line and "`" not in line and "\x7f" not in line:
         return line
     line = line.translate(_AS_DATA)
-    return line.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if not _encodable(line) else line
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    return line.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if not fastjson.encodable(line) else line
 
 
 def error(project: str, hook: str, where: str, exc: BaseException | str) -> None:

@@ -71,17 +71,22 @@ def read_bytes(path: str, limit: int = 1 << 20) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise UnsafePath(f"{printable(path)} is not a regular file; refused")
-        chunks = []
-        left = limit
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 16))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
+        return _read_fd(fd, limit, 1 << 16)
     finally:
         os.close(fd)
+
+
+def _read_fd(fd: int, limit: int, chunk_size: int) -> bytes:
+    """At most `limit` bytes from an open file, read `chunk_size` at a time."""
+    chunks = []
+    left = limit
+    while left > 0:
+        chunk = os.read(fd, min(left, chunk_size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def project_file(project: str, relative: str) -> os.stat_result | None:
@@ -114,15 +119,7 @@ def read_project_file(project: str, relative: str, limit: int = 64 << 20) -> byt
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        chunks = []
-        left = limit
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
+        return _read_fd(fd, limit, 1 << 20)
     except OSError:
         return None
     finally:

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
 STATE_DIR = ".sidekit"
 QUEUE_SUBDIR = os.path.join(".runtime", "nudge_queue")
 MAX_SESSION_NAME = 200  # bytes; well under NAME_MAX once the queue adds nothing to it
@@ -93,3 +97,30 @@ def atomic_write(path: str, data: str) -> None:
         except OSError:
             pass
         raise
+
+
+def walk(root: str, descend: Callable[[str], bool]) -> Iterator[os.DirEntry[str]]:
+    """Every entry below `root` (links not followed), going into the folders whose name `descend` accepts;
+    an unreadable folder is passed over."""
+    stack = [root]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False) and descend(entry.name):
+                stack.append(entry.path)
+            yield entry
+
+
+def in_project(path: str, root: str, foreign: tuple[str, ...]) -> tuple[str, bool]:
+    """(`path` relative to `root`, True) when it lies there outside every `foreign` folder (installed
+    packages, environments); else (`path` normalised with `/`, False)."""
+    path = os.path.normpath(path).replace(os.sep, "/")
+    prefix = root.replace(os.sep, "/").rstrip("/") + "/"
+    if path.startswith(prefix):
+        rest = path[len(prefix) :]
+        if not any(part in "/" + rest for part in foreign):
+            return rest, True
+    return path, False

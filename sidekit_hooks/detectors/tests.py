@@ -129,32 +129,8 @@ def after_edit_covered(
     them when `every_failure`, else some (then the count is "at least"). Only tests that failed in the
     last run are named; a stale digest is still a fair hint.
     """
-    rank = {str(c.get("id")): i for i, c in enumerate(summary.get("clusters") or ())}
-    hit = sorted((t for t in set(covering) if t in failing), key=lambda t: (rank.get(failing[t], len(rank)), t))
-    if not hit:
-        return []
-    first = hit[0]
-    handle = first if len(first) <= MAX_ID else (failing[first] or first)
-    count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
-    head = (
-        f"{path} is covered by {count} that failed in the last run "
-        f"({status_line(summary)}); details: sidekit failures {handle}; re-run: "
-    )
-    test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
-    rerun = "sidekit test " + " ".join(test_files)
-    if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
-        rerun = "sidekit test --select"  # the tests the change needs, which these are among
-    generation = summary.get("generation", 0)
-    return [
-        Finding(
-            "tests",
-            head + rerun,
-            key=f"tests:edit:{path}:{generation}",
-            path=path,
-            subject=path,
-            recheck=still_failing(summary, path, hit),
-        )
-    ]
+    hit = [t for t in set(covering) if t in failing]
+    return _failing_tests_finding(path, summary, hit, failing, every_failure, "covered by", subject=path)
 
 
 def after_run(summary: dict[str, Any], now: float, duration: float | None = None) -> list[Finding]:
@@ -364,6 +340,20 @@ def after_edit_imported(
     path: str, summary: dict[str, Any], hit: list[str], failing: dict[str, str], every_failure: bool = True
 ) -> list[Finding]:
     """An edit to a module that failing tests import, though no traceback of theirs passes through it."""
+    return _failing_tests_finding(path, summary, hit, failing, every_failure, "imported by")
+
+
+def _failing_tests_finding(
+    path: str,
+    summary: dict[str, Any],
+    hit: list[str],
+    failing: dict[str, str],
+    every_failure: bool,
+    how: str,
+    subject: str = "",
+) -> list[Finding]:
+    """`path is <how> N tests that failed in the last run`, the first one's details and a re-run of their
+    files (`--select` when they are too many to list)."""
     if not hit:
         return []
     rank = {str(c.get("id")): i for i, c in enumerate(summary.get("clusters") or ())}
@@ -372,13 +362,13 @@ def after_edit_imported(
     handle = first if len(first) <= MAX_ID else (failing.get(first) or first)
     count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
     head = (
-        f"{path} is imported by {count} that failed in the last run "
+        f"{path} is {how} {count} that failed in the last run "
         f"({status_line(summary)}); details: sidekit failures {handle}; re-run: "
     )
     test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
     rerun = "sidekit test " + " ".join(test_files)
     if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
-        rerun = "sidekit test --select"
+        rerun = "sidekit test --select"  # the tests the change needs, which these are among
     generation = summary.get("generation", 0)
     return [
         Finding(
@@ -386,6 +376,7 @@ def after_edit_imported(
             head + rerun,
             key=f"tests:edit:{path}:{generation}",
             path=path,
+            subject=subject,
             recheck=still_failing(summary, path, hit),
         )
     ]

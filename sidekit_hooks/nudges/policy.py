@@ -494,29 +494,25 @@ def record_delivered(project: str, hook: str, session: str, claims: Iterable[Cla
     """Log each sidecar nudge a hook is about to print (for `sidekit report`'s `delivered`)."""
     for held in claims:
         if held.nudge.sidecar:
-            record: Decision = {
-                "session": session,
-                "hook": hook,
-                "sidecar": held.nudge.sidecar,
-                "decision": "delivered",
-                "text": held.nudge.message[:MAX_NUDGE],
-            }
-            for field, name in (("rule", "rule"), ("key", "finding")):
-                if isinstance(held.nudge.extra.get(name), str):
-                    record[field] = held.nudge.extra[name]  # type: ignore[literal-required]
-            hooklog.append(project, hooklog.DECISIONS, record)
+            _log_claim(project, hook, session, held, "delivered")
 
 
 def record_moot(project: str, hook: str, session: str, held: Claim) -> None:
     """A queued finding no longer true when its delivery came: removed unsaid (`sidekit report`: moot)."""
+    _log_claim(project, hook, session, held, "suppressed", by="moot")
+
+
+def _log_claim(project: str, hook: str, session: str, held: Claim, decision: str, by: str = "") -> None:
+    """One decisions-log line about a queued nudge, with its rule and finding key when it has them."""
     record: Decision = {
         "session": session,
         "hook": hook,
         "sidecar": held.nudge.sidecar,
-        "decision": "suppressed",
-        "by": "moot",
+        "decision": decision,
         "text": held.nudge.message[:MAX_NUDGE],
     }
+    if by:
+        record["by"] = by
     for field, name in (("rule", "rule"), ("key", "finding")):
         if isinstance(held.nudge.extra.get(name), str):
             record[field] = held.nudge.extra[name]  # type: ignore[literal-required]

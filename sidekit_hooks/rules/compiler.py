@@ -391,35 +391,25 @@ def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> lis
             problems += _regex_problems(when[key], at + ("when", key))
     for key in GLOB_KEYS:
         for index, glob in enumerate(when.get(key, [])):
-            why = globs.problem(glob) or ("" if len(glob) <= MAX_PATTERN else f"over {MAX_PATTERN} characters")
-            if why:
-                problems.append(
-                    Problem(
-                        at + ("when", key, index),
-                        f'glob "{glob[:80]}" cannot match: {why}',
-                        'write a project-relative glob such as "src/**/*.py"',
-                    )
-                )
-                continue
-            costly = globs.budget_problem(glob)  # matched on every tool call: keep it cheap
-            if costly and "consecutive" in costly:  # harmless once collapsed, which the compiler does
-                problems.append(
-                    Problem(
-                        at + ("when", key, index),
-                        f'glob "{glob[:80]}": {costly}; the hook reads it that way',
-                        f'write "{globs.normalise(glob)[:80]}"',
-                        level="warning",
-                    )
-                )
-            elif costly:
-                problems.append(
-                    Problem(
-                        at + ("when", key, index),
-                        f'glob "{glob[:80]}" is too costly: {costly}',
-                        'name fewer folders, e.g. "src/**/*.py"',
-                    )
-                )
+            found = _glob_problem(glob)
+            if found:
+                what, fix, level = found
+                problems.append(Problem(at + ("when", key, index), what, fix, level=level))
     return problems + _impossible(when, at)
+
+
+def _glob_problem(glob: str) -> tuple[str, str, str] | None:
+    """(what, fix, level) for a glob that cannot match or costs too much, else None."""
+    why = globs.problem(glob) or ("" if len(glob) <= MAX_PATTERN else f"over {MAX_PATTERN} characters")
+    if why:
+        return f'glob "{glob[:80]}" cannot match: {why}', 'write a project-relative glob such as "src/**/*.py"', "error"
+    costly = globs.budget_problem(glob)  # matched on every tool call: keep it cheap
+    if costly and "consecutive" in costly:  # harmless once collapsed, which the compiler does
+        what = f'glob "{glob[:80]}": {costly}; the hook reads it that way'
+        return what, f'write "{globs.normalise(glob)[:80]}"', "warning"
+    if costly:
+        return f'glob "{glob[:80]}" is too costly: {costly}', 'name fewer folders, e.g. "src/**/*.py"', "error"
+    return None
 
 
 def _regex_problems(pattern: str, at: KeyPath) -> list[Problem]:

@@ -13,12 +13,22 @@ import os
 
 from sidekit_hooks.core import fastjson, workspace
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 RAW_ENV = "SIDEKIT_RAW"
 OFF_ENV = "SIDEKIT_COMPACT"
 
 
 def handle(stdin_text: str) -> str:
     """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
+    return answer(stdin_text, rewrite)
+
+
+def answer(stdin_text: str, rewriter: Callable[[str, str, str], str]) -> str:
+    """'' or the `updatedInput` answer with the Bash command `rewriter(command, cwd, project)` gives
+    (the pytest rewrite shares it)."""
     payload = fastjson.loads(stdin_text)
     if not isinstance(payload, dict) or payload.get("tool_name") != "Bash":
         return ""
@@ -26,7 +36,7 @@ def handle(stdin_text: str) -> str:
     if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
         return ""
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else os.getcwd()
-    command = rewrite(tool_input["command"], str(cwd), workspace.project_dir(str(cwd)))
+    command = rewriter(tool_input["command"], str(cwd), workspace.project_dir(str(cwd)))
     if not command:
         return ""
     updated = dict(tool_input, command=command)
@@ -43,7 +53,12 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     from sidekit_hooks import runners
 
     adapter = runners.for_words(words)
-    if adapter is None or exact_rule_names(project, words[0].rsplit("/", 1)[-1]):
+    if adapter is None:
+        return ""
+    from sidekit_hooks.runners import js_command
+
+    program = words[0].rsplit("/", 1)[-1]  # a rule naming `PROGRAM test...` exactly: see exact_rule_mentions
+    if js_command.exact_rule_mentions(project, (program,), start=f"Bash({program}"):
         return ""
     try:
         wanted = adapter.compact_words(list(words), project)
@@ -78,33 +93,3 @@ def plain_words(command: str) -> list[str]:
         if name == RAW_ENV and value not in ("", "0"):
             return []
     return words
-
-
-def exact_rule_names(project: str, program: str) -> bool:
-    """Whether a permission rule names a `PROGRAM test...` command exactly (no trailing `*`): the
-    appended options would change its verdict. Unreadable rules: left alone too."""
-    home = os.path.expanduser("~")
-    paths = (
-        os.path.join(project, ".claude", "settings.json"),
-        os.path.join(project, ".claude", "settings.local.json"),
-        os.path.join(home, ".claude", "settings.json"),
-        "/etc/claude-code/managed-settings.json",
-    )
-    for path in paths:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError):
-            continue
-        if program not in text:
-            continue
-        try:
-            permissions = fastjson.loads(text).get("permissions") or {}
-        except (ValueError, AttributeError):
-            return True
-        for kind in ("allow", "deny", "ask"):
-            for rule in permissions.get(kind) or () if isinstance(permissions, dict) else ():
-                if isinstance(rule, str) and rule.startswith(f"Bash({program}"):
-                    if not rule.rstrip(")").rstrip().endswith("*"):
-                        return True
-    return False

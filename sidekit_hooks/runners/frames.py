@@ -220,23 +220,19 @@ class SourceIndex:
         self._walk()
 
     def _walk(self) -> None:
-        stack, seen = [self.root], 0
-        while stack and seen < self.LIMIT:
-            folder = stack.pop()
-            try:
-                entries = list(os.scandir(folder))
-            except OSError:
-                continue
-            for entry in entries:
-                seen += 1
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name not in self.SKIP and not entry.name.startswith("."):
-                        stack.append(entry.path)
-                elif entry.name.endswith(self.SUFFIXES):
-                    rel = os.path.relpath(entry.path, self.root).replace(os.sep, "/")
-                    parts = rel.split("/")
-                    for start in range(len(parts)):
-                        self.by_tail.setdefault("/".join(parts[start:]), rel)
+        from sidekit_hooks.core import workspace
+
+        for seen, entry in enumerate(workspace.walk(self.root, self._descend)):
+            if seen >= self.LIMIT:
+                break
+            if entry.name.endswith(self.SUFFIXES) and not entry.is_dir(follow_symlinks=False):
+                rel = os.path.relpath(entry.path, self.root).replace(os.sep, "/")
+                parts = rel.split("/")
+                for start in range(len(parts)):
+                    self.by_tail.setdefault("/".join(parts[start:]), rel)
+
+    def _descend(self, name: str) -> bool:
+        return name not in self.SKIP and not name.startswith(".")
 
     def file_of(self, class_name: str, file_name: str = "") -> str:
         """The project file of a class (`pkg.Outer$Inner` in `Outer.java`), or ''."""

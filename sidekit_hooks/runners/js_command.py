@@ -116,9 +116,9 @@ def runner_args(words: list[str], runner: str, folder: str) -> tuple[str, list[s
     return manager, in_script + passed
 
 
-def exact_rule_mentions(project: str, needles: tuple[str, ...]) -> bool:
-    """Whether a permission rule names one of these commands exactly (no trailing `*`): the appended
-    options would change its verdict, so such commands are left alone."""
+def exact_rule_mentions(project: str, needles: tuple[str, ...], start: str = "Bash(") -> bool:
+    """Whether a permission rule (one starting with `start`) names one of these commands exactly (no
+    trailing `*`): the appended options would change its verdict, so such commands are left alone."""
     home = os.path.expanduser("~")
     paths = (
         os.path.join(project, ".claude", "settings.json"),
@@ -142,7 +142,7 @@ def exact_rule_mentions(project: str, needles: tuple[str, ...]) -> bool:
             return True  # unreadable rules: do not second-guess them
         for kind in ("allow", "deny", "ask"):
             for rule in permissions.get(kind) or () if isinstance(permissions, dict) else ():
-                if isinstance(rule, str) and rule.startswith("Bash(") and any(n in rule for n in needles):
+                if isinstance(rule, str) and rule.startswith(start) and any(n in rule for n in needles):
                     if not rule.rstrip(")").rstrip().endswith("*"):
                         return True
     return False
@@ -178,6 +178,20 @@ def append(words: list[str], how: str, extra: list[str]) -> list[str]:
 def reporter_path(name: str) -> str:
     """The shipped reporter file, by absolute path (the runner loads it from there, not from the project)."""
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "js", name)
+
+
+def detected(project: str, runner: str, configs: tuple[str, ...], package_key: str = "") -> bool:
+    """Whether the project uses the runner: a dependency, the test script naming it, a config file of
+    its own, or (jest) its key in package.json."""
+    package = read_package_json(project)
+    scripts = package.get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else ""
+    return (
+        has_dependency(package, runner)
+        or (bool(package_key) and package_key in package)
+        or (isinstance(script, str) and runner in script)
+        or has_config(project, configs)
+    )
 
 
 def has_dependency(package: dict[str, object], name: str) -> bool:

@@ -20,8 +20,8 @@ import sys
 import time
 from typing import Any
 
-from sidekit_hooks.answers import render as answers
 from sidekit_hooks.answers import shape
+from sidekit_hooks.answers.render import clip, dumps
 from sidekit_hooks.core import workspace
 from sidekit_hooks.runners import js_frames, js_report
 from sidekit_hooks.status import cache, record
@@ -135,6 +135,12 @@ def recover_messages(tests: dict[str, dict[str, Any]], raw: str) -> None:
             tests[test]["f"].update(type=kind, message=message)
 
 
+def run_result(runner: str, project: str, started: float, exit_code: int, raw_output_path: str) -> Any:
+    """A runner adapter's `collect`: this run's records as `as_result` gives them."""
+    capture = collect(runner, project, started, exit_code, raw_output_path)
+    return as_result(capture, runner, started, exit_code, read_text(raw_output_path))
+
+
 def as_result(capture: record.Capture | None, runner: str, started: float, exit_code: int, raw: str) -> Any:
     """The runners layer's `Result` (when this build has one: the registry branch), else the Capture itself."""
     from sidekit_hooks import runners
@@ -209,8 +215,8 @@ def verdict(raw: str) -> str:
                 said = found.group(0)
                 if "⎯" in said and index + 1 < len(lines):  # a section heading: what it heads says more
                     said = said.strip("⎯ ") + ": " + lines[index + 1]
-                return answers.clip(said, 140)
-    return answers.clip(lines[-1], 140) if lines else ""
+                return clip(said, 140)
+    return clip(lines[-1], 140) if lines else ""
 
 
 def answer(
@@ -231,7 +237,7 @@ def answer(
     budget = max(MIN_BUDGET, ANSWER_BUDGET - before - len(head.encode("utf-8")) - 1)
     if written is None:
         unknown = {"runner": runner, "exit": exit_code, "error": "no test report from this run", runner: verdict(raw)}
-        return head + answers.dumps(unknown) + "\n"
+        return head + dumps(unknown) + "\n"
     summary, table = written
     run = summary.get("run") or {}
     found = record.run_clusters(summary, table)
@@ -251,7 +257,7 @@ def answer(
     body["secs"] = round(float(run.get("finished", 0)) - float(run.get("started", 0)), 2)
     body["newFailures"] = sum(int(c.get("new", 0)) for c in found)
     fitted = shape.with_clusters(shape.drop_zeros(body), found, 0, failing, budget, 80)
-    return head + answers.dumps(fitted) + "\n"
+    return head + dumps(fitted) + "\n"
 
 
 def finish(

@@ -15,6 +15,8 @@ import os
 import re
 from dataclasses import dataclass
 
+from sidekit_hooks.core import workspace
+
 MESSAGE_CHARS = 300  # characters of the first message line kept
 MAX_FRAMES = 6  # project frames kept per failure (outermost two, innermost four)
 FOREIGN = ("/node_modules/", "/.pnpm/", "/.yarn/")
@@ -77,12 +79,9 @@ def where(path: str, root: str) -> tuple[str, bool]:
         return path, False
     if not os.path.isabs(path):  # jest's rendered text: relative to the root already
         path = os.path.join(root, path)
-    path = os.path.normpath(path).replace(os.sep, "/")
-    prefix = root.replace(os.sep, "/").rstrip("/") + "/"
-    if path.startswith(prefix):
-        rest = path[len(prefix) :]
-        if not any(part in "/" + rest for part in FOREIGN):
-            return rest, True
+    path, inside = workspace.in_project(path, root, FOREIGN)
+    if inside:
+        return path, True
     index = path.rfind("/node_modules/")  # a dependency: named from its package, wherever it is installed
     return (path[index + 1 :], False) if index >= 0 else (path, False)
 

@@ -62,6 +62,19 @@ def run_binary(argv: list[str]) -> tuple[bytes, int]:
     return b"".join(chunks), os.waitstatus_to_exitcode(status)
 
 
+def relay(out: str, code: int) -> int:
+    """Print what the wrapper answers for a binary and end as it ended: its exit status, or (killed by
+    a signal) die the same way, so go or cargo reports it as it would."""
+    sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))  # whatever the locale: no encoding error
+    sys.stdout.flush()
+    if code < 0:
+        import signal
+
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    return code
+
+
 def run_key() -> str:
     """This raw run: go's or cargo's (our parent's) pid and start time (pids are reused)."""
     parent = os.getppid()

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks.core import fastjson, workspace
 from sidekit_hooks.runners.pytest import environments, interpreter
 
 OPTION = "sidekit_compact"
@@ -76,19 +75,9 @@ def handle(stdin_text: str) -> str:
 def handle_pytest(stdin_text: str) -> str:
     if "pytest" not in stdin_text and "py.test" not in stdin_text:
         return ""
-    payload = fastjson.loads(stdin_text)
-    if not isinstance(payload, dict) or payload.get("tool_name") != "Bash":
-        return ""
-    tool_input = payload.get("tool_input")
-    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
-        return ""
-    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else os.getcwd()
-    project = workspace.project_dir(str(cwd))
-    command = rewrite(tool_input["command"], str(cwd), project)
-    if not command:
-        return ""
-    updated = dict(tool_input, command=command)
-    return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}})
+    from sidekit_hooks.runners import dispatch
+
+    return dispatch.answer(stdin_text, rewrite)
 
 
 def rewrite(command: str, cwd: str, project: str) -> str:

@@ -49,14 +49,7 @@ PERMISSION_WORDS = ("vitest", "npm test", "npm run test", "npm t")
 
 
 def detect(project: str) -> bool:
-    package = js_command.read_package_json(project)
-    scripts = package.get("scripts")
-    script = scripts.get("test") if isinstance(scripts, dict) else ""
-    return (
-        js_command.has_dependency(package, NAME)
-        or (isinstance(script, str) and NAME in script)
-        or js_command.has_config(project, CONFIGS)
-    )
+    return js_command.detected(project, NAME, CONFIGS)
 
 
 def _subcommand(args: list[str]) -> str:
@@ -101,5 +94,4 @@ def collect(project: str, started: float, exit_code: int, raw_output_path: str) 
     when the run left no report newer than its start)."""
     from sidekit_hooks.runners import js_compact
 
-    capture = js_compact.collect(NAME, project, started, exit_code, raw_output_path)
-    return js_compact.as_result(capture, NAME, started, exit_code, js_compact.read_text(raw_output_path))
+    return js_compact.run_result(NAME, project, started, exit_code, raw_output_path)

@@ -161,20 +161,14 @@ def changed_sources(root: str, since: float, limit: int = 3) -> tuple[list[str],
 
 
 def _sources(root: str) -> Iterator[str]:
-    stack = [root]
-    while stack:
-        folder = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            name = entry.name
-            if entry.is_dir(follow_symlinks=False):
-                if not name.startswith(".") and name not in SKIP_DIRS and not name.endswith(".egg-info"):
-                    stack.append(entry.path)
-            elif name.endswith(SOURCE_SUFFIXES) or name in SOURCE_NAMES:
-                yield entry.path
+    for entry in workspace.walk(root, _descend):
+        name = entry.name
+        if (name.endswith(SOURCE_SUFFIXES) or name in SOURCE_NAMES) and not entry.is_dir(follow_symlinks=False):
+            yield entry.path
+
+
+def _descend(name: str) -> bool:
+    return not name.startswith(".") and name not in SKIP_DIRS and not name.endswith(".egg-info")
 
 
 def now() -> float:

@@ -89,6 +89,17 @@ class Member:
         self.new = new
 
 
+def of_table(tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The clusters of a per-test table (test id -> entry) and its collection errors (path -> failure)."""
+    members = [
+        Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
+        for t, e in tests.items()
+        if e.get("o") in FAILING
+    ]
+    members += [Member(p, f, "collect", bool(f.get("new"))) for p, f in errors.items()]
+    return build(members)
+
+
 def build(members: Iterable[Member]) -> list[dict[str, Any]]:
     """Clusters, biggest first; each names its tests (sorted, so xdist order never matters)."""
     groups: dict[tuple[str, ...], list[Member]] = {}

@@ -168,13 +168,7 @@ def merge(
     for path, failure in errors.items():
         old_errors[path] = dict(failure, s=run["finished"], new=path not in failing_before)
 
-    members = [
-        clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
-        for t, e in table.items()
-        if e.get("o") in clusters.FAILING
-    ]
-    members += [clusters.Member(p, f, "collect", bool(f.get("new"))) for p, f in old_errors.items()]
-    found = clusters.build(members)
+    found = clusters.of_table(table, old_errors)
     for cluster in found:
         for test in cluster["tests"]:
             if test in table:

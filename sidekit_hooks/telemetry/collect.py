@@ -131,15 +131,7 @@ def _read_lines(path: str, offset: int, budget: int) -> tuple[list[dict[str, Any
     finally:
         os.close(fd)
     end = data.rfind(b"\n") + 1
-    records = []
-    for line in data[:end].splitlines():
-        try:
-            item = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(item, dict):
-            records.append(item)
-    return records, end
+    return hooklog.records_in(data[:end].decode("utf-8", "replace")), end
 
 
 def outcome_of(record: dict[str, Any]) -> str:

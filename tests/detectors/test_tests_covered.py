@@ -7,10 +7,8 @@ real PostToolUse hook in a subprocess.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +18,14 @@ from sidekit_hooks.detectors import tests as tests_sidecar
 from sidekit_hooks.detectors.tests import DETECTOR, after_edit_covered
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
-from testing.hooks import context_of, edit, payload
+from testing.hooks import HookRunner, context_of, edit, payload
+from testing.red_run import pytest_run
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "impact"))
 from test_covers import PROJECT  # noqa: E402
 
 from testing.code import sidekit, write  # noqa: E402
 
-HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 CALC_LINE = (
     "[sidecar:tests] pkg/calc.py is covered by 4 tests that failed in the last run (5 failed, 2 passed; "
     "2 root causes); details: sidekit failures tests/test_fmt.py::test_show[2]; re-run: sidekit test tests/test_fmt.py"
@@ -35,23 +33,11 @@ CALC_LINE = (
 RETURN_CHANGE = ("return", "return  ")  # old, new: a whitespace edit of a return line
 
 
-def pytest_run(project: Path, env: dict[str, str]) -> None:
-    clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", "-p", "no:cacheprovider"],
-        cwd=project,
-        env=clean,
-        capture_output=True,
-        check=False,
-        timeout=60,
-    )
-
-
 @pytest.fixture
 def red(project: Path, clean_env: dict[str, str]) -> Path:
     """The fixture project after a red pytest run: 4 tests fail in fmt.py, 1 in its own test file."""
     write(project, PROJECT)
-    pytest_run(project, clean_env)
+    pytest_run(project, clean_env, "-p", "no:cacheprovider")
     return project
 
 
@@ -118,7 +104,7 @@ def test_green_cache_or_broken_digest_is_silent(red: Path, clean_env: dict[str, 
     write(
         red, {"pkg/calc.py": "def half(n):\n    return n // 2\n", "tests/test_other.py": "def test_ok():\n    pass\n"}
     )
-    pytest_run(red, clean_env)
+    pytest_run(red, clean_env, "-p", "no:cacheprovider")
     assert json.loads((red / ".sidekit" / "status.json").read_text())["failing"] == 0
     assert run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE)).stdout == ""
 

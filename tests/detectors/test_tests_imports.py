@@ -4,9 +4,6 @@ through the real hook entry point, on caches a real pytest run wrote."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,52 +12,31 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.code.index import Index
-from testing.hooks import bash, context_of, edit, payload
+from testing.hooks import HookRunner, bash, context_of, edit, payload
+from testing.red_run import pytest_run, red_package
 
-HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 UPPER_TO_LOWER = ("upper", "lower")  # old, new
 FOUR_FAILED = "Exit code 1\n4 failed"  # what a failed pytest run tells PostToolUseFailure
-
-
-def pytest_run(project: Path, env: dict[str, str], *args: str, **more_env: str) -> str:
-    """A real pytest run in `project` (what it printed)."""
-    clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args],
-        cwd=project,
-        env={**clean, **more_env},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    ).stdout
 
 
 @pytest.fixture
 def wrong_value(project: Path, clean_env: dict[str, str]) -> Path:
     """A helper returns a wrong value (raises nowhere); the failing tests reach it through another module."""
-    (project / "pytest.ini").write_text("[pytest]\n")
-    (project / "pkg").mkdir()
-    (project / "pkg" / "__init__.py").write_text("")
-    (project / "pkg" / "text.py").write_text("def slug(value):\n    return value.upper()\n")
-    (project / "pkg" / "fmt.py").write_text(
-        "from pkg.text import slug\n\n\ndef title(value):\n    return slug(value) + '!'\n"
-    )
-    (project / "pkg" / "other.py").write_text("X = 1\n")
-    (project / "tests").mkdir()
-    (project / "tests" / "test_fmt.py").write_text(
-        textwrap.dedent("""\
-        import pytest
-        from pkg.fmt import title
+    files = {
+        "pkg/text.py": "def slug(value):\n    return value.upper()\n",
+        "pkg/fmt.py": "from pkg.text import slug\n\n\ndef title(value):\n    return slug(value) + '!'\n",
+        "pkg/other.py": "X = 1\n",
+        "tests/test_fmt.py": """\
+            import pytest
+            from pkg.fmt import title
 
-        @pytest.mark.parametrize("word", ["a", "b", "c"])
-        def test_title(word):
-            assert title(word) == word + "!"
-    """)
-    )
-    (project / "tests" / "test_other.py").write_text("from pkg.other import X\n\ndef test_x():\n    assert X == 2\n")
-    pytest_run(project, clean_env)
-    return project
+            @pytest.mark.parametrize("word", ["a", "b", "c"])
+            def test_title(word):
+                assert title(word) == word + "!"
+        """,
+        "tests/test_other.py": "from pkg.other import X\n\ndef test_x():\n    assert X == 2\n",
+    }
+    return red_package(project, clean_env, files)
 
 
 def sidecar_lines(stdout: str) -> list[str]:
@@ -82,16 +58,10 @@ def wait_for(condition: Callable[[], bool], what: str, seconds: float = 30) -> N
 
 
 def red_raw_run(project: Path) -> dict[str, Any]:
-    return payload(
-        "PostToolUseFailure",
-        project,
-        tool_name="Bash",
-        tool_use_id="toolu_0",
-        tool_input={"command": "pytest -q"},
-        error="Exit code 1\n4 failed",
-        duration_ms=30_000,
-        session_id="the-run-session",
-    )  # its own nudge would hold the edit's back (cooldown)
+    # Its own session: the run's nudge would hold the edit's back (cooldown).
+    return bash(
+        project, "pytest -q", error=FOUR_FAILED, session="the-run-session", tool_use_id="toolu_0", duration_ms=30_000
+    )
 
 
 def answer_ready(project: Path) -> bool:

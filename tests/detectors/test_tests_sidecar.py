@@ -3,67 +3,39 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import textwrap
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sidekit_hooks.detectors.tests import runs_pytest
-from testing.hooks import context_of, edit, payload
+from testing.hooks import HookRunner, bash, context_of, edit, payload
+from testing.red_run import pytest_run, red_package
 
-HookRunner = Callable[..., subprocess.CompletedProcess[str]]
 LOWER_CHANGE = ("lower(", "lower( ")  # old, new: a whitespace edit
-
-
-def pytest_run(project: Path, env: dict[str, str]) -> None:
-    clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
-    subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest"],
-        cwd=project,
-        env=clean,
-        capture_output=True,
-        check=False,
-        timeout=60,
-    )
 
 
 @pytest.fixture
 def failing(project: Path, clean_env: dict[str, str]) -> Path:
-    (project / "pytest.ini").write_text("[pytest]\n")
-    (project / "pkg").mkdir()
-    (project / "pkg" / "__init__.py").write_text("")
-    (project / "pkg" / "text.py").write_text("def slug(value):\n    return value.lower(\n        )[99]\n")
-    (project / "tests").mkdir()
-    (project / "tests" / "test_text.py").write_text(
-        textwrap.dedent("""\
-        import pytest
-        from pkg.text import slug
+    files = {
+        "pkg/text.py": "def slug(value):\n    return value.lower(\n        )[99]\n",
+        "tests/test_text.py": """\
+            import pytest
+            from pkg.text import slug
 
-        @pytest.mark.parametrize("word", ["A", "B", "C"])
-        def test_slug(word):
-            assert slug(word)
+            @pytest.mark.parametrize("word", ["A", "B", "C"])
+            def test_slug(word):
+                assert slug(word)
 
-        def test_other():
-            assert 1 == 2
-    """)
-    )
-    pytest_run(project, clean_env)
-    return project
+            def test_other():
+                assert 1 == 2
+        """,
+    }
+    return red_package(project, clean_env, files)
 
 
 def bash_failed(project: Path, command: str) -> dict[str, Any]:
-    return payload(
-        "PostToolUseFailure",
-        project,
-        tool_name="Bash",
-        tool_use_id="toolu_2",
-        tool_input={"command": command},
-        error="Exit code 1\n4 failed in 0.1s",
-    )
+    return bash(project, command, error="Exit code 1\n4 failed in 0.1s", tool_use_id="toolu_2")
 
 
 def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(failing: Path, run_hook: HookRunner) -> None:

@@ -14,6 +14,7 @@ from sidekit_hooks.code import function_index, functions
 from sidekit_hooks.code.index import Index
 from sidekit_hooks.detectors import tools
 from testing.hooks import bash, context_of, edited, payload
+from testing.near_copy import SLUGIFY, indexed_project, new_slug_edit
 
 PYTEST_LINE = (
     "[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line; `sidekit failures` has the details."
@@ -194,48 +195,10 @@ def test_polling_loop(text: str, expected: tuple[str, int] | None) -> None:
 
 # --- real hook runs ------------------------------------------------------------------------------
 
-SLUGIFY_FILE = '''\
-import re
-import unicodedata
-
-
-def slugify(value):
-    """Lower-case, ASCII, dash-separated."""
-    value = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
-    value = re.sub(r"[^\\w\\s-]", "", value).strip().lower()
-    value = re.sub(r"[-\\s]+", "-", value)
-    return value
-'''
-NEW_SLUG = """\
-def new_slug(text):
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    text = re.sub(r"[^\\w\\s-]", "", text).strip().lower()
-    text = re.sub(r"[-\\s]+", "-", text)
-    return text
-"""
-
-
-def indexed_project(project: Path) -> Path:
-    (project / "utils").mkdir()
-    (project / "utils" / "text.py").write_text(SLUGIFY_FILE)
-    (project / "app").mkdir()
-    (project / "app" / "views.py").write_text("import re\nimport unicodedata\n")
-    assert function_index.main(["build", str(project)]) == 0
-    return project
-
 
 def test_hook_names_the_existing_helper(project: Path, run_hook: Any) -> None:
     indexed_project(project)
-    done = run_hook(
-        "PostToolUse",
-        edited(
-            project,
-            "app/views.py",
-            "import unicodedata",
-            "import unicodedata\n\n\n" + NEW_SLUG,
-            "import re\nimport unicodedata\n",
-        ),
-    )
+    done = run_hook("PostToolUse", new_slug_edit(project))
     assert done.returncode == 0 and done.stderr == ""
     assert context_of(done.stdout) == (
         "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug()."
@@ -244,25 +207,16 @@ def test_hook_names_the_existing_helper(project: Path, run_hook: Any) -> None:
 
 def test_hook_is_silent_when_the_helper_itself_is_edited(project: Path, run_hook: Any) -> None:
     indexed_project(project)
-    body = SLUGIFY_FILE.split("def slugify", 1)[1]
+    body = SLUGIFY.split("def slugify", 1)[1]
     changed = "def slugify" + body.replace("return value", "return value or 'n-a'")
-    done = run_hook("PostToolUse", edited(project, "utils/text.py", "def slugify" + body, changed, SLUGIFY_FILE))
+    done = run_hook("PostToolUse", edited(project, "utils/text.py", "def slugify" + body, changed, SLUGIFY))
     assert done.returncode == 0 and context_of(done.stdout) == ""
 
 
 def test_hook_is_silent_when_the_match_is_gone_from_disk(project: Path, run_hook: Any) -> None:
     indexed_project(project)
     (project / "utils" / "text.py").write_text("def other():\n    pass\n")  # index still lists slugify
-    done = run_hook(
-        "PostToolUse",
-        edited(
-            project,
-            "app/views.py",
-            "import unicodedata",
-            "import unicodedata\n\n\n" + NEW_SLUG,
-            "import re\nimport unicodedata\n",
-        ),
-    )
+    done = run_hook("PostToolUse", new_slug_edit(project))
     assert context_of(done.stdout) == ""
 
 
@@ -272,17 +226,8 @@ def test_hook_without_an_index_starts_one_and_the_finding_comes_at_the_next_boun
     """#18: on a loaded machine the index is often not built by the first write; the finding is
     finished in the background and delivered next, not dropped."""
     (project / "utils").mkdir()
-    (project / "utils" / "text.py").write_text(SLUGIFY_FILE)
-    done = run_hook(
-        "PostToolUse",
-        edited(
-            project,
-            "app/views.py",
-            "import unicodedata",
-            "import unicodedata\n\n\n" + NEW_SLUG,
-            "import re\nimport unicodedata\n",
-        ),
-    )
+    (project / "utils" / "text.py").write_text(SLUGIFY)
+    done = run_hook("PostToolUse", new_slug_edit(project))
     assert done.returncode == 0 and context_of(done.stdout) == ""
     deadline = time.monotonic() + 30
     later = project / ".sidekit" / "later"

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.nudges import city
+from testing.city import city_env
 from testing.hooks import HOOK_SCRIPTS, context_of, payload
 
 T0 = datetime(2026, 12, 2, 5, 0, 0, tzinfo=UTC)
@@ -227,14 +228,7 @@ def test_gc_owns_the_drain_when_its_hook_is_wired(
 
 
 def hook_env(clean_env: dict[str, str], project: Path, root: Path) -> dict[str, str]:
-    return dict(
-        clean_env,
-        CLAUDE_PROJECT_DIR=str(project),
-        GC_CITY=str(root),
-        GC_AGENT="mayor",
-        GC_SESSION_ID="gc-sess-1",
-        HOME=str(root / "home"),
-    )
+    return city_env(clean_env, project, root, root / "home", "gc-sess-1")
 
 
 def run_hook(env: dict[str, str], project: Path, timeout: float = 10) -> tuple[str, float]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from testing.city import city_env
 from testing.hooks import HOOK_SCRIPTS, REPO
 
 WRITER = """
@@ -91,14 +92,7 @@ def race(
     root = tmp_path / "city"
     (root / ".gc" / "runtime" / "nudges").mkdir(parents=True)
     done = tmp_path / "writers-done"
-    env = dict(
-        env,
-        CLAUDE_PROJECT_DIR=str(project),
-        GC_CITY=str(root),
-        GC_AGENT="mayor",
-        GC_SESSION_ID="gc-1",
-        HOME=str(tmp_path / "home"),
-    )
+    env = city_env(env, project, root, tmp_path / "home", "gc-1")
     body = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": "go"})
     procs = [
         subprocess.Popen([sys.executable, "-c", WRITER, str(REPO), str(root), f"w{w}", str(per_writer)], env=env)

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from testing.hooks import HOOK_SCRIPTS, context_of, payload
+from testing.scope import out_of_scope_write
 
 pytestmark = pytest.mark.slow
 
@@ -147,23 +148,7 @@ def test_a_gc_queued_nudge_is_delivered_once_by_sidekits_hook(town: dict[str, ob
 def test_a_sidekit_finding_is_shown_by_gc_nudge_status_and_drained_by_gc(town: dict[str, object]) -> None:
     project = Path(str(town["project"]))
     env = hook_env(town)
-    scope = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "scope", "set", "--issue", "gt-1", "--allow", "api/**"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    assert scope.returncode == 0, scope.stderr
-    (project / "auth").mkdir()
-    (project / "auth" / "x.py").write_text("X = 2\n")  # the Write's effect, before its hook runs
-    write = payload(
-        "PostToolUse",
-        project,
-        tool_name="Write",
-        tool_input={"file_path": str(project / "auth" / "x.py"), "content": "X = 2\n"},
-    )
+    write = out_of_scope_write(project, env)
     assert run_hook("PostToolUse", write, env) == ""  # gc owns the drain: sidekit only produced
     status = gc(town, "nudge", "status", "sky")
     lines = status.stdout.splitlines()

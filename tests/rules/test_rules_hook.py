@@ -11,7 +11,7 @@ import pytest
 
 from sidekit_hooks.core import hooklog
 from testing.acme import pack, status_422_rule
-from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, write
+from testing.hooks import HOOK_SCRIPTS, HookRunner, bash, context_of, edit, payload, write
 
 SPEC_PACK = "\n" + pack("acme-api", status_422_rule(see=True, boundary=False))
 
@@ -125,14 +125,7 @@ def test_failed_bash_output_rule(run_hook: HookRunner, project: Path, env: dict[
         'message = "Run ./install.sh --dev for missing dev dependencies."\n'
         "[rules.when]\noutput = 'ModuleNotFoundError'\n",
     )
-    failure = payload(
-        "PostToolUseFailure",
-        project,
-        tool_name="Bash",
-        tool_use_id="toolu_3",
-        tool_input={"command": "pytest"},
-        error="Exit code 1\nModuleNotFoundError: No module named 'x'",
-    )
+    failure = bash(project, "pytest", error="Exit code 1\nModuleNotFoundError: No module named 'x'")
     done = run_hook("PostToolUseFailure", failure, env=env)
     assert context_of(done.stdout) == "[sidecar:tools] Run ./install.sh --dev for missing dev dependencies."
 

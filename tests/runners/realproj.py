@@ -7,16 +7,14 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from testing.hooks import pre_bash
+from testing.agent_shell import Ran, bash_tool
 
 REPO = Path(__file__).resolve().parents[2]
-HOOK = REPO / "hooks" / "pre_tool_use.py"
 CACHE = Path(os.environ.get("SIDEKIT_TEST_CACHE", "/tmp/sidekit-test-cache"))
 
 
@@ -33,51 +31,9 @@ def env_for(project: Path, **more: str) -> dict[str, str]:
     return dict(env, CLAUDE_PROJECT_DIR=str(project), **more)
 
 
-def rewritten(project: Path, command: str, env: dict[str, str]) -> str:
-    """What the real PreToolUse hook turns `command` into ('' = left alone)."""
-    body = pre_bash(project, command, "s", tool_use_id="t")
-    done = subprocess.run(
-        [sys.executable, "-S", str(HOOK)],
-        input=json.dumps(body),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(project),
-        timeout=30,
-    )
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    return str(json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]) if done.stdout else ""
-
-
-class Ran:
-    def __init__(self, output: str, code: int, wall: float, cpu: float) -> None:
-        self.output, self.code, self.wall, self.cpu = output, code, wall, cpu
-
-    @property
-    def size(self) -> int:
-        return len(self.output.encode("utf-8", "replace"))
-
-
 def shell(project: Path, command: str, env: dict[str, str], timeout: float = 600) -> Ran:
     """`command` as the agent's Bash tool runs it: one shell, stdout and stderr together."""
-    import resource
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)  # to the microsecond (os.times: 10 ms ticks)
-    start = time.perf_counter()
-    done = subprocess.run(
-        ["bash", "-c", command],
-        cwd=str(project),
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        errors="replace",
-        timeout=timeout,
-    )
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Ran(done.stdout, done.returncode, wall, cpu)
+    return bash_tool(command, project, env, timeout)
 
 
 def sidekit(project: Path, env: dict[str, str], *args: str, timeout: float = 600) -> tuple[dict[str, Any], int]:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from sidekit_hooks.runners import junit
+from testing.hooks import run_sidekit
 
 SUREFIRE = """<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="com.acme.CalcTest" tests="4" errors="1" skipped="1" failures="1" time="1,234.5">
@@ -177,14 +176,7 @@ def test_sidekit_ingest_feeds_the_cache_and_exits_red_for_a_red_report(project: 
     reports = maven_project(project)
     (project / ".git").mkdir()
     env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
-    done = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "ingest", str(reports)],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    done = run_sidekit("ingest", str(reports), cwd=project, env=env)
     answer = json.loads(done.stdout)
     assert done.returncode == 1, done.stderr
     assert {k: answer[k] for k in ("runner", "reports", "exit", "passed", "failed", "errors", "skipped")} == {
@@ -200,24 +192,10 @@ def test_sidekit_ingest_feeds_the_cache_and_exits_red_for_a_red_report(project: 
         "src/main/java/com/acme/Calc.java:12",
         "src/test/java/com/acme/CalcTest.java:40",
     ]
-    status = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "status"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    status = run_sidekit("status", cwd=project, env=env)
     assert json.loads(status.stdout)["runner"] == "junit" and "stale" not in json.loads(status.stdout)
     later = time.time() + 5
     os.utime(project / "src/main/java/com/acme/Calc.java", (later, later))
-    status = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "status"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    status = run_sidekit("status", cwd=project, env=env)
     answer = json.loads(status.stdout)
     assert (answer["stale"], answer["changed"]) == (True, ["src/main/java/com/acme/Calc.java"])

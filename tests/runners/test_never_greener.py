@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from realproj import env_for, git_init, need, rewritten, shell, sidekit
+from realproj import env_for, git_init, need, shell, sidekit
+
+from testing.pretool import rewritten
 
 pytestmark = pytest.mark.slow
 
@@ -51,18 +54,19 @@ GO_CASES = {
 }
 
 
-def go_module(root: Path, files: dict[str, str | None]) -> Path:
-    base: dict[str, str | None] = {
-        "go.mod": "module example.com/m\n\ngo 1.21\n",
-        "p/p.go": GO_OK,
-        "p/p_test.go": GO_OK_TEST,
-    }
+def project_of(root: Path, base: Mapping[str, str | None], files: Mapping[str, str | None]) -> Path:
+    """A git project of `base` with `files` over it (None: that base file left out)."""
     for rel, text in {**base, **files}.items():
         if text is not None:
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text(text)
     git_init(root)
     return root
+
+
+def go_module(root: Path, files: dict[str, str | None]) -> Path:
+    base = {"go.mod": "module example.com/m\n\ngo 1.21\n", "p/p.go": GO_OK, "p/p_test.go": GO_OK_TEST}
+    return project_of(root, base, files)
 
 
 @pytest.mark.parametrize("case", list(GO_CASES))
@@ -117,12 +121,7 @@ def crate(root: Path, files: dict[str, str | None]) -> Path:
         "Cargo.toml": CARGO_TOML,
         "src/lib.rs": CARGO_LIB + CARGO_TEST,
     }
-    for rel, text in {**base, **files}.items():
-        if text is not None:
-            (root / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / rel).write_text(text)
-    git_init(root)
-    return root
+    return project_of(root, base, files)
 
 
 @pytest.mark.parametrize("case", list(CARGO_CASES))
@@ -141,10 +140,10 @@ def test_a_cargo_run_stopped_by_a_timeout_is_never_greener(tmp_path: Path) -> No
     slow = "#[test]\nfn hangs() { std::thread::sleep(std::time::Duration::from_secs(60)); }\n"
     project = crate(tmp_path / "c", {"tests/slow.rs": slow})
     env = env_for(project, CARGO_TARGET_DIR=str(tmp_path / "target"))
-    assert shell(project, "cargo test --no-run", env, timeout=300).code == 0
+    assert shell(project, "cargo test --no-run", env, timeout=300).exit == 0
     raw = shell(project, "timeout -s TERM 4 cargo test", env, timeout=60)
     compact = shell(project, "timeout -s TERM 4 " + rewritten(project, "cargo test", env), env, timeout=60)
-    assert raw.code == compact.code == 124, compact.output
+    assert raw.exit == compact.exit == 124, compact.output
     assert "running 1 test" in raw.output and "test result" not in raw.output.split("tests/slow.rs")[-1]
     # what ran before the hang, as it was, then the stopped binary's own words: never a pass for it
     assert "test tests::adds ... ok" in compact.output and "Running tests/slow.rs" in compact.output
@@ -171,8 +170,8 @@ def check(project: Path, env: dict[str, str], command: str, expected: int, runne
     assert compacted.startswith(command + " ")
     compact = shell(project, compacted, env, timeout=300)
     found, code = sidekit(project, env, "test", *test_args, timeout=300)
-    assert raw.code == expected, raw.output[-2000:]
-    assert compact.code == expected, compact.output[-2000:]
+    assert raw.exit == expected, raw.output[-2000:]
+    assert compact.exit == expected, compact.output[-2000:]
     assert code == found["exit"] == expected and found["runner"] == runner, found
     if expected:
         assert found.get("failed", 0) + found.get("buildErrors", 0) >= 1, found
@@ -191,7 +190,7 @@ def test_a_compacted_green_go_package_is_cached_as_a_raw_one_is(tmp_path: Path) 
     env = env_for(project)
     command = rewritten(project, "go test ./...", env)
     first, second = shell(project, command, env), shell(project, command, env)
-    assert (first.code, second.code) == (0, 0)
+    assert (first.exit, second.exit) == (0, 0)
     assert "(cached)" not in first.output and first.output.startswith("ok  \texample.com/m/p\t")
     assert second.output == "ok  \texample.com/m/p\t(cached)\n"
 
@@ -222,7 +221,7 @@ def test_a_compacted_go_run_under_goflags_json_still_gives_json(tmp_path: Path) 
     env = env_for(project, GOFLAGS="-json -count=1")
     compact = shell(project, rewritten(project, "go test ./...", env), env)
     events = [json.loads(line) for line in compact.output.splitlines()]
-    assert compact.code == 1 and "sidekit" not in compact.output
+    assert compact.exit == 1 and "sidekit" not in compact.output
     assert {(e.get("Test"), e["Action"]) for e in events if e["Action"] in ("pass", "fail") and e.get("Test")} == {
         ("TestAdd", "pass"),
         ("TestQ", "fail"),

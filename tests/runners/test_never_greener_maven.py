@@ -146,7 +146,7 @@ def green_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("maven") / "green"
     write(root, GREEN)
     ran = shell(root, "mvn -B test", env_for(root), timeout=600)
-    assert ran.code == 0 and "Tests run: 1, Failures: 0" in ran.output, ran.output[-3000:]
+    assert ran.exit == 0 and "Tests run: 1, Failures: 0" in ran.output, ran.output[-3000:]
     return root
 
 
@@ -179,7 +179,7 @@ def test_maven_is_never_greener(green_build: Path, tmp_path: Path, case: str) ->
     git_init(project)
     env = env_for(project)
     raw = shell(project, " ".join(["mvn", "-B", "test", *args]), env, timeout=300)
-    assert raw.code == expected, raw.output[-3000:]
+    assert raw.exit == expected, raw.output[-3000:]
     assert len(reports(project)) >= 2  # the earlier runs' reports are still there
     just_written(project)
     found, code = sidekit(project, env, "test", *(["--", *args] if args else []), timeout=300)

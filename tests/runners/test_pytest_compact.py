@@ -32,14 +32,7 @@ LIB = """
 
 
 def run(suite: Suite, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", *args],
-        cwd=suite.root,
-        env=suite.env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return suite.pytest(*args, timeout=120)
 
 
 def parse(out: str) -> tuple[str, dict[str, Any]]:

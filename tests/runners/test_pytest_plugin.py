@@ -7,26 +7,7 @@ import re
 
 import pytest
 
-from testing.status import Suite, suite  # noqa: F401 - the fixture
-
-BROKEN_FIXTURE = """
-    import pytest
-
-    @pytest.fixture
-    def db():
-        rows = None
-        return rows["users"]
-"""
-FORTY = """
-    import pytest
-
-    @pytest.mark.parametrize("n", range(40))
-    def test_uses_db(db, n):
-        assert n >= 0
-
-    def test_fine():
-        assert True
-"""
+from testing.status import BROKEN_FIXTURE, FORTY, Suite, suite  # noqa: F401 - the fixture
 
 
 def test_broken_shared_fixture_is_one_cluster_of_40(suite: Suite) -> None:

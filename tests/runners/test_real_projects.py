@@ -11,7 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from realproj import CACHE, REPO, answer_line, env_for, git_init, need, plant, rewritten, shell, sidekit
+from realproj import CACHE, REPO, answer_line, env_for, git_init, need, plant, shell, sidekit
+
+from testing.pretool import rewritten
 
 pytestmark = pytest.mark.slow
 
@@ -66,10 +68,10 @@ def test_a_go_module_red_run_is_compact_with_its_exit_code(tmp_path: Path, plant
     compact = shell(project, command, env)
     answer = answer_line(compact.output)
     print(
-        f"\ngo {GO_MODULE} ({planted}): raw {raw.size:,} B exit {raw.code}; compacted {compact.size} B exit "
-        f"{compact.code}; wall {compact.wall / raw.wall:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x; {answer}"
+        f"\ngo {GO_MODULE} ({planted}): raw {raw.size:,} B exit {raw.exit}; compacted {compact.size} B exit "
+        f"{compact.exit}; wall {compact.secs / raw.secs:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x; {answer}"
     )
-    assert raw.code == compact.code == 1
+    assert raw.exit == compact.exit == 1
     assert raw.size > 10_000 and compact.size <= 800
     assert answer["runner"] == "go" and answer["exit"] == 1 and answer["failed"] >= 20
     assert compact.output.rstrip().endswith("FAIL")  # go's own verdict lines follow ours
@@ -120,7 +122,7 @@ def test_a_crate_red_run_is_compact_with_its_exit_code_and_the_planted_file(tmp_
         '    assert!(input.len() < 3, "dot() got {} bytes", input.len());\n',
     )
     env = env_for(project, RUST_BACKTRACE="1")
-    assert shell(project, "cargo test --no-run", env).code == 0  # compile once: the runs below test, not build
+    assert shell(project, "cargo test --no-run", env).exit == 0  # compile once: the runs below test, not build
     failed = {}
     for written in ("cargo test", "cargo test --no-fail-fast"):
         raw = shell(project, written, env)
@@ -129,10 +131,10 @@ def test_a_crate_red_run_is_compact_with_its_exit_code_and_the_planted_file(tmp_
         compact = shell(project, command, env)
         answers = [json.loads(line) for line in compact.output.splitlines() if line.startswith("{")]
         print(
-            f"\n{written} ({CRATE}): raw {raw.size:,} B exit {raw.code}; compacted {compact.size:,} B exit "
-            f"{compact.code}; wall {compact.wall / raw.wall:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x"
+            f"\n{written} ({CRATE}): raw {raw.size:,} B exit {raw.exit}; compacted {compact.size:,} B exit "
+            f"{compact.exit}; wall {compact.secs / raw.secs:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x"
         )
-        assert raw.code == compact.code == 101
+        assert raw.exit == compact.exit == 101
         assert raw.size > 10_000 and compact.size <= 800, compact.output
         assert len(answers) == 1 and answers[0]["exit"] == 101, compact.output  # one answer for the whole run
         assert [c["at"] for c in answers[0]["clusters"]] == ["src/parse.rs:204"]
@@ -245,8 +247,8 @@ def test_a_maven_project_red_run_is_read_from_its_fresh_surefire_reports(tmp_pat
     assert rewritten(project, "mvn test", env) == ""  # left alone: no option makes Maven's console compact
     raw = shell(project, "mvn -B test", env)
     found, code = sidekit(project, env, "test")
-    print(f"\nmaven: raw {raw.size:,} B exit {raw.code}; sidekit test {len(json.dumps(found))} B: {json.dumps(found)}")
-    assert raw.code == code == 1 and found["exit"] == 1 and found.get("failed", 0) + found.get("errors", 0) >= 20
+    print(f"\nmaven: raw {raw.size:,} B exit {raw.exit}; sidekit test {len(json.dumps(found))} B: {json.dumps(found)}")
+    assert raw.exit == code == 1 and found["exit"] == 1 and found.get("failed", 0) + found.get("errors", 0) >= 20
     assert "buildErrors" not in found
     assert len(json.dumps(found, separators=(",", ":"))) <= 800
     top = found["clusters"][0]

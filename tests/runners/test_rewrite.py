@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -13,9 +12,9 @@ import pytest
 
 from sidekit_hooks.runners import rewrite
 from sidekit_hooks.runners.pytest import environments
+from testing.pretool import SIDEKIT_MODULES, in_process, run_hook
 
 APPENDED = " -o sidekit_compact=true"
-HOOK = Path(__file__).resolve().parents[2] / "hooks" / "pre_tool_use.py"
 
 
 def wired_venv(project: Path, name: str = ".venv") -> Path:
@@ -157,15 +156,7 @@ def test_the_hook_answers_updated_input_keeping_other_fields(proj: Path, clean_e
         "tool_use_id": "t",
     }
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(proj), PATH=os.environ["PATH"])
-    done = subprocess.run(
-        [sys.executable, "-S", str(HOOK)],
-        input=json.dumps(body),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(proj),
-        timeout=30,
-    )
+    done = run_hook(body, env, proj)
     assert done.returncode == 0 and done.stderr == ""
     assert json.loads(done.stdout) == {
         "hookSpecificOutput": {
@@ -174,55 +165,22 @@ def test_the_hook_answers_updated_input_keeping_other_fields(proj: Path, clean_e
         }
     }
     body["tool_input"] = {"command": "ls -la"}
-    done = subprocess.run(
-        [sys.executable, "-S", str(HOOK)],
-        input=json.dumps(body),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(proj),
-        timeout=30,
-    )
+    done = run_hook(body, env, proj)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
 def test_a_non_pytest_bash_call_imports_nothing_of_the_runtime(project: Path, clean_env: dict[str, str]) -> None:
-    probe = (
-        "import sys, io; sys.path.insert(0, sys.argv[1]); sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
-        "from sidekit_hooks import hook; hook.main('PreToolUse', []);"
-        "print(sorted(m for m in sys.modules if m.startswith('sidekit_hooks')))"
-    )
-    body = json.dumps({"tool_name": "Bash", "tool_input": {"command": "git status"}})
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body],
-        capture_output=True,
-        text=True,
-        env=clean_env,
-        cwd=str(project),
-        timeout=30,
-    )
+    body = {"tool_name": "Bash", "tool_input": {"command": "git status"}}
+    done = in_process(body, clean_env, project, then=SIDEKIT_MODULES)
     assert done.stdout.strip() == "['sidekit_hooks', 'sidekit_hooks.hook']", done.stderr
 
 
 def test_judging_a_pytest_call_imports_no_re_json_or_shlex(project: Path, clean_env: dict[str, str]) -> None:
     """The rule check and the plugin check run on every pytest call: they stay off `re`/`json` (~10 ms)."""
-    probe = (
-        "import sys, io; sys.path.insert(0, sys.argv[1]);"
-        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
-        "from sidekit_hooks import hook; hook.main('PreToolUse', []); sys.stdout.flush();"
-        "print(sorted(m for m in ('re', 'json', 'shlex', 'sidekit_hooks.runners.permissions')"
-        " if m in sys.modules))"
-    )
     command = f"{sys.executable} -m pytest -q"
-    body = json.dumps({"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": command}})
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body],
-        capture_output=True,
-        text=True,
-        env=dict(clean_env, HOME=str(project.parent)),
-        cwd=str(project),
-        timeout=30,
-    )
+    body = {"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": command}}
+    imported = "sorted(m for m in ('re', 'json', 'shlex', 'sidekit_hooks.runners.permissions') if m in sys.modules)"
+    done = in_process(body, dict(clean_env, HOME=str(project.parent)), project, then=imported)
     assert "sidekit_compact" in done.stdout, done.stderr
     assert done.stdout.endswith("}}}['sidekit_hooks.runners.permissions']\n"), done.stderr
 

@@ -5,15 +5,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from sidekit_hooks.runners import dispatch, go
+from testing.pretool import HOOK, SIDEKIT_MODULES, in_process, run_hook
 
-HOOK = Path(__file__).resolve().parents[2] / "hooks" / "pre_tool_use.py"
 EXEC = " -exec " + "'" + go.wrapper_command() + "'"
 REPORT = re.compile(r"report-[\w.-]+\.json")  # jest's report file: a new name per run
 
@@ -27,15 +25,7 @@ def hook(project: Path, env: dict[str, str], command: str, *handler: str) -> str
         "tool_input": {"command": command, "timeout": 60000},
         "tool_use_id": "t",
     }
-    done = subprocess.run(
-        [sys.executable, "-S", str(HOOK), *handler],
-        input=json.dumps(body),
-        capture_output=True,
-        text=True,
-        env=dict(env, CLAUDE_PROJECT_DIR=str(project)),
-        cwd=str(project),
-        timeout=30,
-    )
+    done = run_hook(body, dict(env, CLAUDE_PROJECT_DIR=str(project)), project, *handler)
     assert done.returncode == 0 and done.stderr == ""
     return done.stdout
 
@@ -108,19 +98,7 @@ def test_an_exact_permission_rule_for_go_test_keeps_the_command_as_written(
 def test_a_bash_call_that_is_no_test_run_imports_nothing_of_the_runners(
     project: Path, clean_env: dict[str, str]
 ) -> None:
-    probe = (
-        "import sys, io; sys.path.insert(0, sys.argv[1]); sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
-        "from sidekit_hooks import hook; hook.main('PreToolUse', []);"
-        "print(sorted(m for m in sys.modules if m.startswith('sidekit_hooks')))"
-    )
-    body = json.dumps({"tool_name": "Bash", "tool_input": {"command": "go build ./..."}})
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", probe, str(HOOK.parents[1]), body],
-        capture_output=True,
-        text=True,
-        env=clean_env,
-        cwd=str(project),
-        timeout=30,
-    )
+    body = {"tool_name": "Bash", "tool_input": {"command": "go build ./..."}}
+    done = in_process(body, clean_env, project, then=SIDEKIT_MODULES)
     assert done.stdout.strip() == "['sidekit_hooks', 'sidekit_hooks.hook']", done.stderr
     assert os.path.isfile(HOOK)

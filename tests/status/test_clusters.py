@@ -39,30 +39,19 @@ def test_phase_and_cause_type_are_part_of_the_key() -> None:
     ]
 
 
+def reporter(test: str, at: str, mention: str) -> Member:
+    """A failed `assert 1 == 0` whose text mentions another exception."""
+    return Member(test, failure("AssertionError", "assert 1 == 0", at, mentions=[mention]))  # type: ignore[arg-type]
+
+
 def test_reporters_join_only_on_clear_evidence() -> None:
     cause = failure("ValueError", "unsupported format 'yaml' for export", "pkg/io.py:40")
     members = [
         Member("t::direct", cause),
-        Member(
-            "t::reports",
-            failure(
-                "AssertionError",
-                "assert 1 == 0",
-                "t.py:9",
-                mentions=["ValueError: unsupported format 'toml' for export"],
-            ),
-        ),  # type: ignore[arg-type]
-        Member(
-            "t::other_type",
-            failure(
-                "AssertionError",
-                "assert 1 == 0",
-                "t.py:12",
-                mentions=["TypeError: unsupported format 'yaml' for export"],
-            ),
-        ),  # type: ignore[arg-type]
-        Member("t::short", failure("AssertionError", "assert 1 == 0", "t.py:15", mentions=["ValueError: unsupported"])),
-    ]  # type: ignore[arg-type]
+        reporter("t::reports", "t.py:9", "ValueError: unsupported format 'toml' for export"),
+        reporter("t::other_type", "t.py:12", "TypeError: unsupported format 'yaml' for export"),
+        reporter("t::short", "t.py:15", "ValueError: unsupported"),
+    ]
     found = build(members)
     assert [(c["type"], c["affected"], c["reported"]) for c in found][0] == ("ValueError", 2, 1)
     assert found[0]["tests"] == ["t::direct", "t::reports"]

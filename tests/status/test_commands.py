@@ -10,26 +10,7 @@ import types
 from pathlib import Path
 
 from sidekit_hooks.answers import render, shape
-from testing.status import Suite, suite  # noqa: F401 - the fixture
-
-FORTY = """
-    import pytest
-
-    @pytest.mark.parametrize("n", range(40))
-    def test_uses_db(db, n):
-        assert n >= 0
-
-    def test_fine():
-        assert True
-"""
-BROKEN_FIXTURE = """
-    import pytest
-
-    @pytest.fixture
-    def db():
-        rows = None
-        return rows["users"]
-"""
+from testing.status import BROKEN_FIXTURE, FORTY, Suite, suite  # noqa: F401 - the fixture
 
 
 def _age(suite: Suite, seconds: float = 5) -> None:

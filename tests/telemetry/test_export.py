@@ -14,8 +14,9 @@ import pytest
 
 from sidekit_hooks.core import exportconfig, hooklog
 from sidekit_hooks.telemetry import collect, worker
-from testing.hooks import HOOK_SCRIPTS, REPO, payload
+from testing.hooks import REPO, HookRunner, payload
 from testing.otlp import Receiver, closed_port_endpoint
+from testing.scope import out_of_scope_write
 
 SPEC = "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400."
 SCOPE = "[sidecar:scope] src/app.py is outside the scope you set (tests/)."
@@ -273,19 +274,11 @@ def test_the_hook_path_never_imports_opentelemetry_nor_opens_a_socket(
     assert [t["hook"] for t in timings] == ["UserPromptSubmit", "Stop"]
 
 
-def test_stop_starts_the_detached_exporter(project: Path, clean_env: dict[str, str]) -> None:
+def test_stop_starts_the_detached_exporter(project: Path, run_hook: HookRunner) -> None:
     seed(project)
     with Receiver() as rx:
-        env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project), SIDEKIT_OTEL_ENDPOINT=rx.endpoint)
-        body = json.dumps(payload("Stop", project, session_id="s1"))
-        done = subprocess.run(
-            [sys.executable, "-S", str(HOOK_SCRIPTS["Stop"])],
-            input=body,
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=30,
-        )
+        stop = payload("Stop", project, session_id="s1")
+        done = run_hook("Stop", stop, env={"SIDEKIT_OTEL_ENDPOINT": rx.endpoint}, timeout=30)
         assert done.returncode == 0
         for _ in range(300):
             if any(
@@ -307,34 +300,14 @@ def test_no_timing_is_logged_without_configuration(project: Path, clean_env: dic
     assert not (project / ".sidekit" / "log" / "timings.jsonl").exists()
 
 
-def test_a_real_hooks_decisions_carry_the_prompt_tool_and_fleet_names(project: Path, clean_env: dict[str, str]) -> None:
+def test_a_real_hooks_decisions_carry_the_prompt_tool_and_fleet_names(
+    project: Path, clean_env: dict[str, str], run_hook: HookRunner
+) -> None:
     """What the export's attributes come from: the payload's prompt_id and tool_use_id, GT_ROLE, GC_AGENT."""
-    subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "scope", "set", "--issue", "gt-1", "--allow", "api/**"],
-        cwd=project,
-        env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)),
-        check=True,
-        capture_output=True,
+    body = out_of_scope_write(
+        project, dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), tool_use_id="toolu_42", prompt_id="p-42"
     )
-    (project / "auth").mkdir()
-    (project / "auth" / "x.py").write_text("X = 2\n")  # the Write's effect, before its hook runs
-    body = payload(
-        "PostToolUse",
-        project,
-        tool_name="Write",
-        tool_use_id="toolu_42",
-        prompt_id="p-42",
-        tool_input={"file_path": str(project / "auth" / "x.py"), "content": "X = 2\n"},
-    )
-    env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project), GT_ROLE="app/crew/max", GT_RUN_ID="run-9")
-    done = subprocess.run(
-        [sys.executable, "-S", str(HOOK_SCRIPTS["PostToolUse"])],
-        input=json.dumps(body),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=30,
-    )
+    done = run_hook("PostToolUse", body, env={"GT_ROLE": "app/crew/max", "GT_RUN_ID": "run-9"}, timeout=30)
     assert "outside this task's scope" in done.stdout
     records = hooklog.read(str(project), hooklog.DECISIONS)
     assert [(r["decision"], r["prompt"], r["tool_use_id"], r["gt_role"], r["gt_run_id"]) for r in records] == [

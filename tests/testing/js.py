@@ -13,11 +13,11 @@ import os
 import shlex
 import shutil
 import subprocess
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from testing.agent_shell import Ran, bash_tool
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGES = {"vitest": ["vitest@4", "semver@7"], "jest": ["jest@30", "semver@7"]}
@@ -103,18 +103,6 @@ for (let i = 0; i < 20; i++) {
     return root
 
 
-@dataclass
-class Ran:
-    exit: int
-    output: str
-    secs: float
-    cpu: float
-
-    @property
-    def size(self) -> int:
-        return len(self.output.encode("utf-8", "replace"))
-
-
 def run(command: list[str] | str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 180) -> Ran:
     """Run a shell command as the Bash tool would (stdout and stderr together, no terminal)."""
     text = command if isinstance(command, str) else shlex.join(command)
@@ -122,21 +110,7 @@ def run(command: list[str] | str, cwd: Path, env: dict[str, str] | None = None, 
     for name in ("CI", "SIDEKIT_RAW", "SIDEKIT_COMPACT_SHORT", "npm_lifecycle_event"):
         if env is None or name not in env:
             merged.pop(name, None)
-    before = os.times()
-    started = time.perf_counter()
-    done = subprocess.run(
-        ["bash", "-c", text],
-        cwd=cwd,
-        env=merged,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        timeout=timeout,
-    )
-    secs = time.perf_counter() - started
-    after = os.times()
-    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
-    return Ran(done.returncode, done.stdout.decode("utf-8", "replace"), secs, cpu)
+    return bash_tool(text, cwd, merged, timeout)
 
 
 def compact_command(runner: str, words: list[str], project: Path) -> str:

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 SLUGIFY = '''\
 import re
 import unicodedata
@@ -23,3 +26,23 @@ NEW_SLUG = (
     .replace("slugify(value)", "new_slug(value)")
     .replace("value", "text")
 )
+VIEWS = "import re\nimport unicodedata\n"  # app/views.py before the Edit
+
+
+def indexed_project(project: Path, views: str = VIEWS) -> Path:
+    """`utils/text.py` with slugify() and `app/views.py` holding `views`, the function index built."""
+    from sidekit_hooks.code import function_index
+
+    (project / "utils").mkdir()
+    (project / "utils" / "text.py").write_text(SLUGIFY)
+    (project / "app").mkdir()
+    (project / "app" / "views.py").write_text(views)
+    assert function_index.main(["build", str(project)]) == 0
+    return project
+
+
+def new_slug_edit(project: Path) -> dict[str, Any]:
+    """The PostToolUse payload of the Edit that writes new_slug() under the imports of `app/views.py`."""
+    from testing.hooks import edited
+
+    return edited(project, "app/views.py", "import unicodedata", "import unicodedata\n\n\n" + NEW_SLUG, VIEWS)

@@ -11,7 +11,27 @@ from typing import Any
 
 import pytest
 
-from testing.hooks import REPO, SIDEKIT
+from testing.hooks import REPO, run_sidekit
+
+# A fixture that fails in setup, and forty tests that use it (one setup error each) beside one that passes.
+BROKEN_FIXTURE = """
+    import pytest
+
+    @pytest.fixture
+    def db():
+        rows = None
+        return rows["users"]
+"""
+FORTY = """
+    import pytest
+
+    @pytest.mark.parametrize("n", range(40))
+    def test_uses_db(db, n):
+        assert n >= 0
+
+    def test_fine():
+        assert True
+"""
 
 
 class Suite:
@@ -39,9 +59,7 @@ class Suite:
         )
 
     def sidekit(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [*SIDEKIT, *args], cwd=self.root, env=self.env, capture_output=True, text=True, timeout=timeout
-        )
+        return run_sidekit(*args, cwd=self.root, env=self.env, timeout=timeout)
 
     def answer(self, *args: str) -> tuple[dict[str, Any], str, int]:
         done = self.sidekit(*args)

@@ -46,3 +46,38 @@ def session_of(args: argparse.Namespace) -> str:
     except workspace.UnsafeSessionName as exc:
         raise SidekitError(str(exc), "pass the Claude session_id or the tmux session name") from None
     return session
+
+
+def recorder_envs(project: str, remove: bool = False) -> None:
+    """The pytest recorder wired into (or, `remove`, out of) the project's own environments (#10), a
+    line each; a failure is said, not raised: the rest of the install goes on."""
+    from sidekit_hooks.runners.pytest import environments
+
+    try:
+        for line in environments.unwire(project) if remove else environments.wire(project):
+            print(f"  {line}")
+    except OSError as exc:
+        if remove:
+            print(f"  could not remove the pytest recorder: {exc}; see sidekit doctor")
+        else:
+            print(f"  pytest in the project's environment will not record: {exc}; see sidekit doctor")
+
+
+class ScratchProject:
+    """`with ScratchProject(prefix, keep) as project:` a throw-away project folder, removed afterwards
+    unless `keep` (a class, not contextlib: every command imports this module)."""
+
+    def __init__(self, prefix: str, keep: bool) -> None:
+        self.prefix, self.keep, self.path = prefix, keep, ""
+
+    def __enter__(self) -> str:
+        import tempfile
+
+        self.path = tempfile.mkdtemp(prefix=self.prefix)
+        return self.path
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.keep:
+            import shutil
+
+            shutil.rmtree(self.path, ignore_errors=True)

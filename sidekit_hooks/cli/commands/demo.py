@@ -9,15 +9,14 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-import shutil
 import subprocess
 import sys
-import tempfile
 from importlib import resources
 from typing import Any
 
 from sidekit_hooks import detectors
 from sidekit_hooks.cli.commands._narrate import Summary, step_lines
+from sidekit_hooks.cli.commands._shared import ScratchProject
 from sidekit_hooks.cli.playback.steps import Player, write_files
 
 SESSION = "sidekit-demo"
@@ -33,14 +32,10 @@ def load_script() -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    project = tempfile.mkdtemp(prefix="sidekit-demo-")
-    try:
+    with ScratchProject("sidekit-demo-", args.keep) as project:
         play(project, load_script(), print)
         if args.keep:
             print(f"\nThe repo is kept at {project}; `sidekit report --project {project}` sums up the decisions.")
-    finally:
-        if not args.keep:
-            shutil.rmtree(project, ignore_errors=True)
     return 0
 
 

@@ -61,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
     checks = diagnose(project)
     problems = sum(check.status == "problem" for check in checks)
     if args.format == "json":
-        from sidekit_hooks.answers import render as answers
+        from sidekit_hooks.answers.render import emit
 
-        answers.emit({"project": project, "problems": problems, "checks": [_as_dict(check) for check in checks]})
+        emit({"project": project, "problems": problems, "checks": [_as_dict(check) for check in checks]})
     else:
         print(render(project, checks, problems))
     return 1 if problems else 0

@@ -54,13 +54,7 @@ def answer(project: str, test_ids: list[str], stacks: bool = False) -> dict[str,
 def overview(
     head: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]], stacks: bool
 ) -> dict[str, Any]:
-    members = [
-        clusters.Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
-        for t, e in tests.items()
-        if e.get("o") in clusters.FAILING
-    ]
-    members += [clusters.Member(p, f, "collect", bool(f.get("new"))) for p, f in errors.items()]
-    found = clusters.build(members)
+    found = clusters.of_table(tests, errors)
     listed = []
     for cluster in found[:MAX_CLUSTERS]:
         entry = shape.brief(cluster, 200)
@@ -77,7 +71,7 @@ def overview(
     rest = found[MAX_CLUSTERS:]
     return {
         **head,
-        "failing": len(members),
+        "failing": sum(e.get("o") in clusters.FAILING for e in tests.values()) + len(errors),
         "clusters": listed,
         "moreClusters": len(rest),
         "moreFailures": sum(c["affected"] for c in rest),

@@ -6,6 +6,7 @@ import argparse
 import os
 from typing import Any
 
+from sidekit_hooks.cli.commands._shared import recorder_envs
 from sidekit_hooks.cli.commands._wiring_args import add_scope, target
 from sidekit_hooks.cli.wiring import files, settings_merge
 from sidekit_hooks.core.errors import SidekitError
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         added = files.ensure_gitignore(where.project)
         if added:
             print(f"  .gitignore: added {' '.join(added)}")
-        _recorder_envs(where.project)
+        recorder_envs(where.project)
     if args.claude_md:
         _claude_md(where)
     return 0
@@ -68,19 +69,8 @@ def _recorder_only(where: files.Target) -> int:
             "sidekit install --project DIR --recorder-only",
         )
     print(f"sidekit install: the test environments of {where.project}")
-    _recorder_envs(where.project)
+    recorder_envs(where.project)
     return 0
-
-
-def _recorder_envs(project: str) -> None:
-    """A plain pytest in the project's own environments records too (#10)."""
-    from sidekit_hooks.runners.pytest import environments
-
-    try:
-        for line in environments.wire(project):
-            print(f"  {line}")
-    except OSError as exc:
-        print(f"  pytest in the project's environment will not record: {exc}; see sidekit doctor")
 
 
 def _wire_mcp(

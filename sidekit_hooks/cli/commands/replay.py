@@ -11,10 +11,10 @@ import argparse
 import itertools
 import os
 import shutil
-import tempfile
 from typing import Any
 
 from sidekit_hooks.cli.commands._narrate import Summary, step_lines
+from sidekit_hooks.cli.commands._shared import ScratchProject
 from sidekit_hooks.cli.playback import transcript
 from sidekit_hooks.cli.playback.steps import Player, apply_effect
 from sidekit_hooks.core.errors import SidekitError
@@ -49,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
             f"{args.transcript} holds no prompts or tool calls sidekit can replay",
             "pass a Claude Code session transcript (.jsonl), not a settings or log file",
         )
-    project = tempfile.mkdtemp(prefix="sidekit-replay-")
-    try:
+    with ScratchProject("sidekit-replay-", args.keep) as project:
         source = args.project or session.cwd
         copied = copy_config(source, project) if source and os.path.isdir(source) else []
         print(f"sidekit replay: {args.transcript}")
@@ -73,9 +72,6 @@ def run(args: argparse.Namespace) -> int:
             )
         if args.keep:
             print(f"kept: {project} (`sidekit report --project {project}`)")
-    finally:
-        if not args.keep:
-            shutil.rmtree(project, ignore_errors=True)
     return 0
 
 

@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from sidekit_hooks.answers import render as answers
+from sidekit_hooks.answers.render import dumps
 from sidekit_hooks.cli.commands._shared import add_project, project_of
 from sidekit_hooks.core import hooklog, redact
 from sidekit_hooks.core.errors import SidekitError
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         answer = redact.redact_value(summarize(records))  # old logs predate some redaction: never show a secret
         source = os.path.join(os.path.relpath(log_dir(project), project), hooklog.DECISIONS)
     if args.format == "json":
-        text = answers.dumps(answer)
+        text = dumps(answer)
     elif args.format == "html":
         from sidekit_hooks.cli import report_html
 

@@ -7,6 +7,7 @@ import json
 import os
 from typing import Any
 
+from sidekit_hooks.cli.commands._shared import recorder_envs
 from sidekit_hooks.cli.commands._wiring_args import add_scope, target
 from sidekit_hooks.cli.mcpserver import config
 from sidekit_hooks.cli.wiring import files, settings_merge
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     where = target(args)
     if getattr(args, "recorder_only", False) and where.project:
         print(f"sidekit uninstall: the test environments of {where.project}")
-        _recorder_envs(where.project)
+        recorder_envs(where.project, remove=True)
         return 0
     before = files.read_settings(where.settings, f"sidekit uninstall {where.flags}")
     record = files.load_record(where)
@@ -68,20 +69,10 @@ def run(args: argparse.Namespace) -> int:
         if removed:
             print(f"  .gitignore: removed {' '.join(removed)}")
     if where.project:
-        _recorder_envs(where.project)
+        recorder_envs(where.project, remove=True)
         _plugin_setup(where.project)
     _claude_md(where, args.claude_md)
     return 0
-
-
-def _recorder_envs(project: str) -> None:
-    from sidekit_hooks.runners.pytest import environments
-
-    try:
-        for line in environments.unwire(project):
-            print(f"  {line}")
-    except OSError as exc:
-        print(f"  could not remove the pytest recorder: {exc}; see sidekit doctor")
 
 
 def _plugin_setup(project: str) -> None:

@@ -178,21 +178,9 @@ def _read(path: str, project: str) -> tuple[str | None, dict[str, Any]]:
         return None, {}
     except (OSError, UnicodeDecodeError) as exc:
         raise SidekitError(f"cannot read {path} ({exc}); nothing was changed", f"chmod u+rw {path}") from None
-    if not text.strip():
-        return text, {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SidekitError(
-            f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); nothing was changed",
-            f"repair it (python3 -m json.tool {path}), then: sidekit install --project {project} --mcp",
-        ) from None
-    if not isinstance(data, dict):
-        raise SidekitError(
-            f"{path} holds JSON but not an object; nothing was changed",
-            f"make it a JSON object, then: sidekit install --project {project} --mcp",
-        )
-    return text, data
+    from sidekit_hooks.cli.wiring import files
+
+    return text, files.json_object(path, text, f"sidekit install --project {project} --mcp")
 
 
 def _same(text: str, data: dict[str, Any]) -> bool:

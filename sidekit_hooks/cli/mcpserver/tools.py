@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from sidekit_hooks.core import fastjson
 from sidekit_hooks.core.errors import SidekitError
 
 DEFINITIONS_BUDGET = 2500  # bytes: every tool's name, description and input schema, as tools/list sends them
@@ -187,7 +188,7 @@ def _problem(value: Any, rule: dict[str, Any]) -> str:
             return f"must be a string, not {_json_type(value)}"
         if len(value) > MAX_CHARS:
             return f"is {len(value)} characters long; at most {MAX_CHARS}"
-        if not _encodable(value):  # a lone surrogate (`\ud800`) could not even be written back in an answer
+        if not fastjson.encodable(value):  # a lone surrogate (`\ud800`) could not even be written back in an answer
             return "holds a lone surrogate (not text); send UTF-8 text"
         return "must not be empty" if not value.strip() and rule is not ISSUE else ""
     if kind == "integer":
@@ -207,14 +208,6 @@ def _problem(value: Any, rule: dict[str, Any]) -> str:
         if problem:
             return f"item {position} {problem}"
     return ""
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _json_type(value: Any) -> str:

@@ -150,15 +150,7 @@ def _new_decisions(project: str, offset: int) -> list[dict[str, Any]]:
             data = handle.read().decode("utf-8", "replace")
     except OSError:
         return []
-    records = []
-    for line in data.splitlines():
-        try:
-            item = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(item, dict):
-            records.append(item)
-    return records
+    return hooklog.records_in(data)
 
 
 def build_payload(project: str, session: str, step: dict[str, Any], number: int = 1) -> tuple[str, dict[str, Any]]:

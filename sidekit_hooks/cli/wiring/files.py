@@ -119,8 +119,14 @@ def read_settings(path: str, fix: str) -> SettingsFile:
         raise SidekitError(
             f"cannot read {path} ({exc}); nothing was changed", f"chmod u+rw {_quote(path)}, then: {fix}"
         ) from None
+    return SettingsFile(json_object(path, text, fix), text, True)
+
+
+def json_object(path: str, text: str, fix: str) -> dict[str, Any]:
+    """The JSON object a config file holds ({} for a blank one); a clear SidekitError when it is not one.
+    `fix`: the command that finishes the job once the file is repaired."""
     if not text.strip():
-        return SettingsFile({}, text, True)
+        return {}
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -132,7 +138,7 @@ def read_settings(path: str, fix: str) -> SettingsFile:
         raise SidekitError(
             f"{path} holds JSON but not an object; nothing was changed", f"make it a JSON object ({{...}}), then: {fix}"
         )
-    return SettingsFile(data, text, True)
+    return data
 
 
 def check_writable(path: str, project: str, fix: str) -> None:

@@ -213,6 +213,26 @@ def learn(project: str) -> tuple[list[Rule], list[Measure]]:
 Learned = list[tuple[Measure, Rule | None]]
 
 
+TESTCASE_EXAMPLE = (
+    "import unittest\n\nclass LoginTest(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n"
+)
+
+
+def write_example(fires: bool, path: str, content: str) -> dict[str, Any]:
+    """One of a rule's examples: whether it fires on a Write of `content` to `path`."""
+    return {"fires": fires, "tool": "Write", "path": path, "content": content}
+
+
+def rule_of(measure: Measure, message: str, **fields: Any) -> Rule:
+    """The rule a measure learned: its id, convention and figures, with the message and what it matches."""
+    return Rule(measure.id, measure.convention, message, measure.followed, measure.total, **fields)
+
+
+def fires_then_not(path: str, fires: str, quiet: str) -> list[dict[str, Any]]:
+    """A rule's usual two examples: a Write it fires on, then one it lets pass."""
+    return [write_example(True, path, fires), write_example(False, path, quiet)]
+
+
 def figures(followed: int, total: int) -> str:
     return f"{followed} of {total}, {100 * followed // total}%" if total else "none"
 
@@ -229,28 +249,14 @@ def function_names(modules: list[Module], packages: list[str], lib_example: str,
     followed = sum(1 for n in names if is_snake(n))
     measure = Measure("conventions.function-names", "snake_case function names", followed, len(names), MIN_CASES)
     skip = "|".join(FRAMEWORK_CAMEL)
-    rule = Rule(
-        measure.id,
-        measure.convention,
+    rule = rule_of(
+        measure,
         f"Functions here are snake_case ({figures(followed, len(names))}); name the new def in snake_case.",
-        followed,
-        len(names),
         added=rf"(?m){DEF}(?!(?:{skip})\b|test)_*[a-z][a-z0-9]*[A-Z]\w*[ \t]*\(",  # tests: test-names
         paths=["**/*.py"],
-        examples=[
-            {
-                "fires": True,
-                "tool": "Write",
-                "path": lib_example,
-                "content": "def fetchUser(user_id):\n    return None\n",
-            },
-            {
-                "fires": False,
-                "tool": "Write",
-                "path": lib_example,
-                "content": "def fetch_user(user_id):\n    return None\n",
-            },
-        ],
+        examples=fires_then_not(
+            lib_example, "def fetchUser(user_id):\n    return None\n", "def fetch_user(user_id):\n    return None\n"
+        ),
     )
     return [(measure, rule)]
 
@@ -259,18 +265,12 @@ def class_names(modules: list[Module], packages: list[str], lib_example: str, pr
     names = [n.name for m in modules for n in ast.walk(m.tree) if isinstance(n, ast.ClassDef)]
     followed = sum(1 for n in names if is_capwords(n))
     measure = Measure("conventions.class-names", "CapWords class names", followed, len(names), MIN_CASES)
-    rule = Rule(
-        measure.id,
-        measure.convention,
+    rule = rule_of(
+        measure,
         f"Classes here are CapWords ({figures(followed, len(names))}); name the new class in CapWords.",
-        followed,
-        len(names),
         added=r"(?m)^[ \t]*class[ \t]+(?!_*[A-Z][A-Za-z0-9]*[ \t]*[(:])\w+[ \t]*[(:]",
         paths=["**/*.py"],
-        examples=[
-            {"fires": True, "tool": "Write", "path": lib_example, "content": "class user_store:\n    pass\n"},
-            {"fires": False, "tool": "Write", "path": lib_example, "content": "class UserStore:\n    pass\n"},
-        ],
+        examples=fires_then_not(lib_example, "class user_store:\n    pass\n", "class UserStore:\n    pass\n"),
     )
     return [(measure, rule)]
 
@@ -307,18 +307,14 @@ def test_names(modules: list[Module], packages: list[str], lib_example: str, pro
     measure = Measure("conventions.test-names", "test_snake_case test names", followed, len(names), MIN_CASES)
     layout, _ = dominant_layout(files)
     example = test_example_path(layout)
-    rule = Rule(
-        measure.id,
-        measure.convention,
+    rule = rule_of(
+        measure,
         f"Tests here are named test_snake_case ({figures(followed, len(names))}); rename the new test.",
-        followed,
-        len(names),
         added=rf"(?m){DEF}test(?!_[a-z0-9_]*[ \t]*\()\w*[ \t]*\(",
         paths=test_globs(layout),
-        examples=[
-            {"fires": True, "tool": "Write", "path": example, "content": "def testLoginWorks():\n    assert True\n"},
-            {"fires": False, "tool": "Write", "path": example, "content": "def test_login_works():\n    assert True\n"},
-        ],
+        examples=fires_then_not(
+            example, "def testLoginWorks():\n    assert True\n", "def test_login_works():\n    assert True\n"
+        ),
     )
     return [(measure, rule)]
 
@@ -345,23 +341,15 @@ def test_layout(modules: list[Module], packages: list[str], lib_example: str, pr
     if layout is None:
         return [(measure, None)]
     stray = "app/login_test.py" if layout != "**/*_test.py" else "tests/test_login.py"
-    rule = Rule(
-        measure.id,
-        measure.convention,
+    rule = rule_of(
+        measure,
         f"Test files here live {where} ({figures(followed, len(files))}); put the new tests there.",
-        followed,
-        len(files),
         added=rf"(?m){DEF}test",
         paths=["**/test_*.py", "**/*_test.py"],
         exclude=[layout],
         examples=[
-            {"fires": True, "tool": "Write", "path": stray, "content": "def test_login():\n    assert True\n"},
-            {
-                "fires": False,
-                "tool": "Write",
-                "path": test_example_path(layout),
-                "content": "def test_login():\n    assert True\n",
-            },
+            write_example(True, stray, "def test_login():\n    assert True\n"),
+            write_example(False, test_example_path(layout), "def test_login():\n    assert True\n"),
         ],
     )
     return [(measure, rule)]
@@ -392,43 +380,21 @@ def test_style(modules: list[Module], packages: list[str], lib_example: str, pro
     unittest_style = Measure(
         "conventions.unittest-style", "unittest.TestCase classes", unittest_files, len(files), MIN_FILES
     )
-    pytest_rule = Rule(
-        pytest_style.id,
-        pytest_style.convention,
+    pytest_rule = rule_of(
+        pytest_style,
         f"Tests here are plain pytest functions ({figures(pytest_style.followed, len(files))} files); "
         "write test_ functions with assert, not a unittest.TestCase.",
-        pytest_style.followed,
-        len(files),
         added=r"(?m)^[ \t]*class[ \t]+\w+[ \t]*\([^)]*TestCase\b",
         paths=test_globs(layout),
-        examples=[
-            {
-                "fires": True,
-                "tool": "Write",
-                "path": example,
-                "content": "import unittest\n\nclass LoginTest(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n",
-            },
-            {"fires": False, "tool": "Write", "path": example, "content": "def test_ok():\n    assert True\n"},
-        ],
+        examples=fires_then_not(example, TESTCASE_EXAMPLE, "def test_ok():\n    assert True\n"),
     )
-    unittest_rule = Rule(
-        unittest_style.id,
-        unittest_style.convention,
+    unittest_rule = rule_of(
+        unittest_style,
         f"Tests here are unittest.TestCase classes ({figures(unittest_files, len(files))} files); "
         "put the new test in a TestCase method.",
-        unittest_files,
-        len(files),
         added=r"(?m)^(?:async[ \t]+)?def[ \t]+test",
         paths=test_globs(layout),
-        examples=[
-            {"fires": True, "tool": "Write", "path": example, "content": "def test_ok():\n    assert True\n"},
-            {
-                "fires": False,
-                "tool": "Write",
-                "path": example,
-                "content": "import unittest\n\nclass LoginTest(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n",
-            },
-        ],
+        examples=fires_then_not(example, "def test_ok():\n    assert True\n", TESTCASE_EXAMPLE),
     )
     return [(pytest_style, pytest_rule), (unittest_style, unittest_rule)]
 
@@ -481,29 +447,17 @@ def print_in_library(modules: list[Module], packages: list[str], lib_example: st
         MIN_FILES,
     )
     advice = "use the module's logger (logging.getLogger(__name__))" if logs else "return the value or raise instead"
-    rule = Rule(
-        measure.id,
-        measure.convention,
+    rule = rule_of(
+        measure,
         f"Library modules here do not print ({figures(followed, len(library))}); {advice}.",
-        followed,
-        len(library),
         added=r"(?m)^[ \t]*print[ \t]*\(",
         paths=library_paths(packages, project),
         exclude=NOT_LIBRARY_GLOBS + printing,
-        examples=[
-            {
-                "fires": True,
-                "tool": "Write",
-                "path": lib_example,
-                "content": "def load(path):\n    print('loading', path)\n",
-            },
-            {
-                "fires": False,
-                "tool": "Write",
-                "path": lib_example,
-                "content": "def load(path):\n    return open(path).read()\n",
-            },
-        ],
+        examples=fires_then_not(
+            lib_example,
+            "def load(path):\n    print('loading', path)\n",
+            "def load(path):\n    return open(path).read()\n",
+        ),
     )
     return [(measure, rule)]
 
@@ -513,23 +467,14 @@ def bare_except(modules: list[Module], packages: list[str], lib_example: str, pr
     followed = sum(1 for h in handlers if h.type is not None)
     measure = Measure("conventions.no-bare-except", "no bare except:", followed, len(handlers), MIN_CASES)
     bare = len(handlers) - followed
-    rule = Rule(
-        measure.id,
-        measure.convention,
+    rule = rule_of(
+        measure,
         f"No bare `except:` here ({bare} of {len(handlers)} handlers are bare); catch the specific exception.",
-        followed,
-        len(handlers),
         added=r"(?m)^[ \t]*except[ \t]*:",
         paths=["**/*.py"],
-        examples=[
-            {"fires": True, "tool": "Write", "path": lib_example, "content": "try:\n    go()\nexcept:\n    pass\n"},
-            {
-                "fires": False,
-                "tool": "Write",
-                "path": lib_example,
-                "content": "try:\n    go()\nexcept OSError:\n    pass\n",
-            },
-        ],
+        examples=fires_then_not(
+            lib_example, "try:\n    go()\nexcept:\n    pass\n", "try:\n    go()\nexcept OSError:\n    pass\n"
+        ),
     )
     return [(measure, rule)]
 
@@ -559,31 +504,19 @@ def import_style(modules: list[Module], packages: list[str], lib_example: str, p
     rel_measure = Measure(
         "conventions.relative-imports", "relative imports inside the package", relative, total, MIN_CASES
     )
-    abs_rule = Rule(
-        abs_measure.id,
-        abs_measure.convention,
+    abs_rule = rule_of(
+        abs_measure,
         f"Imports inside {first} are absolute ({figures(absolute, total)}); write `from {first}.module import name`.",
-        absolute,
-        total,
         added=r"(?m)^[ \t]*from[ \t]+\.",
         paths=paths,
-        examples=[
-            {"fires": True, "tool": "Write", "path": lib_example, "content": "from .models import User\n"},
-            {"fires": False, "tool": "Write", "path": lib_example, "content": f"from {first}.models import User\n"},
-        ],
+        examples=fires_then_not(lib_example, "from .models import User\n", f"from {first}.models import User\n"),
     )
-    rel_rule = Rule(
-        rel_measure.id,
-        rel_measure.convention,
+    rel_rule = rule_of(
+        rel_measure,
         f"Imports inside {first} are relative ({figures(relative, total)}); write `from .module import name`.",
-        relative,
-        total,
         added=rf"(?m)^[ \t]*(?:from|import)[ \t]+(?:{own})\b",
         paths=paths,
-        examples=[
-            {"fires": True, "tool": "Write", "path": lib_example, "content": f"from {first}.models import User\n"},
-            {"fires": False, "tool": "Write", "path": lib_example, "content": "from .models import User\n"},
-        ],
+        examples=fires_then_not(lib_example, f"from {first}.models import User\n", "from .models import User\n"),
     )
     return [(abs_measure, abs_rule), (rel_measure, rel_rule)]
 
@@ -616,26 +549,20 @@ def type_hints(modules: list[Module], packages: list[str], lib_example: str, pro
     functions = [f for m in modules if m.is_library for f in public_functions(m.tree)]
     followed = sum(1 for f in functions if fully_annotated(f))
     measure = Measure("conventions.type-hints", "type hints on public functions", followed, len(functions), MIN_CASES)
-    rule = Rule(
-        measure.id,
-        measure.convention,
+    rule = rule_of(
+        measure,
         f"Public functions here are fully type-hinted ({figures(followed, len(functions))}); "
         "annotate the new def's parameters and return type.",
-        followed,
-        len(functions),
         added=UNANNOTATED,
         paths=library_paths(packages, project),
         exclude=NOT_LIBRARY_GLOBS,
         examples=[
-            {"fires": True, "tool": "Write", "path": lib_example, "content": "def load(path):\n    return path\n"},
-            {"fires": True, "tool": "Write", "path": lib_example, "content": "def load(path: str):\n    return path\n"},
-            {
-                "fires": False,
-                "tool": "Write",
-                "path": lib_example,
-                "content": "def load(path: str, *, strict: bool = False) -> str:\n    return path\n",
-            },
-            {"fires": False, "tool": "Write", "path": lib_example, "content": "def _private(path):\n    return path\n"},
+            write_example(True, lib_example, "def load(path):\n    return path\n"),
+            write_example(True, lib_example, "def load(path: str):\n    return path\n"),
+            write_example(
+                False, lib_example, "def load(path: str, *, strict: bool = False) -> str:\n    return path\n"
+            ),
+            write_example(False, lib_example, "def _private(path):\n    return path\n"),
         ],
     )
     return [(measure, rule)]

@@ -30,6 +30,7 @@ MAX_FRAMES = 10
 # Path parts that mean "not the project's own code" even inside the project folder.
 FOREIGN = ("/site-packages/", "/dist-packages/", "/.venv/", "/.tox/", "/.nox/", "/venv/")
 # pytest's outcome words, ranked: a test's outcome is its worst phase.
+from sidekit_hooks.core import workspace
 from sidekit_hooks.status.clip import clip
 from sidekit_hooks.status.vocabulary import OUTCOME_RANK as RANK
 
@@ -372,12 +373,9 @@ def from_text(text: str, root: str) -> dict[str, Any]:
 
 def where(path: str, root: str) -> tuple[str, bool]:
     """(display path, inside the project): workspace-relative inside; package-relative outside."""
-    path = os.path.normpath(path).replace(os.sep, "/")
-    prefix = root.replace(os.sep, "/").rstrip("/") + "/"
-    if path.startswith(prefix):
-        rest = path[len(prefix) :]
-        if not any(part in "/" + rest for part in FOREIGN):
-            return rest, True
+    path, inside = workspace.in_project(path, root, FOREIGN)
+    if inside:
+        return path, True
     for marker in ("/site-packages/", "/dist-packages/"):
         index = path.rfind(marker)
         if index >= 0:

@@ -1,0 +1,32 @@
+"""A real pytest run in a fixture project, as the tests sidecar finds it afterwards (its cache written by
+the recorder plugin): the caller's PYTEST_* settings and hypothesis's plugin left out."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+
+def pytest_run(project: Path, env: dict[str, str], *args: str, **more_env: str) -> str:
+    """`python -m pytest -q ARGS` in `project` (`more_env` set too); what it printed (its result is read
+    from the cache)."""
+    clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args],
+        cwd=project,
+        env={**clean, **more_env},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    ).stdout
+
+
+def red_package(project: Path, env: dict[str, str], files: dict[str, str]) -> Path:
+    """`project` as a pytest rootdir with a package `pkg` and `files` (dedented), after a pytest run."""
+    from testing.code import write
+
+    write(project, {"pytest.ini": "[pytest]\n", "pkg/__init__.py": "", **files})
+    pytest_run(project, env)
+    return project
