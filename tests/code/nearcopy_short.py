@@ -1,7 +1,9 @@
 """SHORT near-copy cases (#18): functions under the 5-line floor, which the sidecar compares by literal
 evidence only (an inlined rewrite of a helper is short). Written blind, once the rules were final, and
-measured once: nothing was changed after seeing the result. Helpers of held-out packages only
-(inflection, pyhumps, humanfriendly, webcolors); none of these helpers is in the session corpus.
+measured once: no rule was changed after seeing the result. One case was dropped after that run: a
+copy of generate_slug that had 5 lines (not short) and repeated a case of nearcopy_heldout2.py; it was
+named right, so dropping it lowered the figures (from 0.86 (6/7) / 0.67 (6/9) to 0.83 (5/6) / 0.62 (5/8)).
+Helpers of held-out packages only (inflection, pyhumps, humanfriendly, webcolors).
 """
 
 from __future__ import annotations
@@ -11,16 +13,6 @@ from nearcopies import Case
 COPIES = [
     Case(
         "inflection",
-        "humanize",
-        """
-def humanish(word):
-    word = re.sub(r"_id$", "", word).replace("_", " ")
-    return re.sub(r"^\\w", lambda m: m.group(0).upper(), re.sub(r"(?i)([a-z\\d]*)", lambda m: m.group(1).lower(), word))
-""",
-        "four steps in two statements",
-    ),
-    Case(
-        "inflection",
         "ordinal",
         """
 def suffix_for(n):
@@ -28,6 +20,16 @@ def suffix_for(n):
     return "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 """,
         "the if/else as a conditional expression",
+    ),
+    Case(
+        "inflection",
+        "humanize",
+        """
+def humanish(word):
+    word = re.sub(r"_id$", "", word).replace("_", " ")
+    return re.sub(r"^\\w", lambda m: m.group(0).upper(), re.sub(r"(?i)([a-z\\d]*)", lambda m: m.group(1).lower(), word))
+""",
+        "four steps in two statements",
     ),
     Case(
         "inflection",
@@ -47,18 +49,6 @@ def unwrap(text):
     return re.sub(r"(\\S)\\n(\\S)", r"\\1 \\2", text)
 ''',
         "the same one-liner, renamed",
-    ),
-    Case(
-        "humanfriendly",
-        "generate_slug",
-        """
-def slug(text, delimiter="-"):
-    slug = re.sub("[^a-z0-9]+", delimiter.replace("\\\\", "\\\\\\\\"), text.lower()).strip(delimiter)
-    if text and not slug:
-        raise ValueError(format("The provided text %r results in an empty slug!", text))
-    return slug
-""",
-        "temporaries inlined",
     ),
     Case(
         "humanfriendly",

@@ -606,18 +606,6 @@ def kebab(value):
         "stringcase",
         "",
         """
-def kebab_case(value):
-    value = re.sub(r"[\\-\\.\\s]", '-', str(value))
-    if not value:
-        return value
-    return value[0].lower() + re.sub(r"[A-Z]", lambda m: '-' + m.group(0).lower(), value[1:])
-""",
-        "the same, in five lines",
-    ),
-    Case(
-        "stringcase",
-        "",
-        """
 def has_separators(value):
     return bool(re.search(r"[\\-\\.\\s]", value)) or bool(re.search(r"[A-Z]", value[1:]))
 """,
