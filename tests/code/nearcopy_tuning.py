@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from nearcopies import Case
 
+TO_SNAKE = """
+def to_snake(value):
+    value = re.sub(r"[\\-\\.\\s]", '_', str(value))
+    return value and value[0].lower() + re.sub(r"[A-Z]", lambda m: '_' + m.group(0).lower(), value[1:])
+"""  # a short copy of snakecase; with dashes for underscores, a near miss
+
 COPIES = [
     Case(
         "probe",
@@ -287,11 +293,7 @@ def ascii_slug_short(text):
     Case(
         "stringcase",
         "snakecase",
-        """
-def to_snake(value):
-    value = re.sub(r"[\\-\\.\\s]", '_', str(value))
-    return value and value[0].lower() + re.sub(r"[A-Z]", lambda m: '_' + m.group(0).lower(), value[1:])
-""",
+        TO_SNAKE,
         "the `if not` as an `and`, lowercase() inlined",
     ),
     Case(
@@ -595,11 +597,7 @@ def spaced_slug(s):
     Case(
         "stringcase",
         "",
-        """
-def kebab(value):
-    value = re.sub(r"[\\-\\.\\s]", '-', str(value))
-    return value and value[0].lower() + re.sub(r"[A-Z]", lambda m: '-' + m.group(0).lower(), value[1:])
-""",
+        TO_SNAKE.replace("'_'", "'-'").replace("to_snake", "kebab"),
         "snakecase's shape joined with dashes (spinalcase's job; one statement)",
     ),
     Case(
