@@ -520,12 +520,24 @@ def plausible(
     return found
 
 
-def still_defined(project: str, match: Match) -> bool:
-    """Guards against a stale index: the matched function is still defined in its file."""
+def defined_at(project: str, match: Match) -> int | None:
+    """The line where the matched function is defined now (the one nearest the index's line), or None
+    when it is gone: the index may be older than an edit that moved or removed it (an Edit that adds a
+    copy above its helper moves the helper down)."""
     from sidekit_hooks.core import safepath
 
     data = safepath.read_project_file(project, match.path, MAX_FILE_BYTES)
-    return data is not None and f"def {match.name}(".encode() in data
+    if data is None or f"def {match.name}(".encode() not in data:
+        return None
+    heads = (f"def {match.name}(", f"async def {match.name}(")
+    lines = data.decode("utf-8", "replace").splitlines()
+    found = [number for number, line in enumerate(lines, 1) if line.lstrip().startswith(heads)]
+    return min(found, key=lambda number: abs(number - match.line)) if found else None
+
+
+def still_defined(project: str, match: Match) -> bool:
+    """Guards against a stale index: the matched function is still defined in its file."""
+    return defined_at(project, match) is not None
 
 
 if __name__ == "__main__":  # `python -m sidekit_hooks.code.functions refresh|build PROJECT` goes on working

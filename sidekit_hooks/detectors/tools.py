@@ -641,11 +641,12 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
             raise budget.Later("tools: out of time comparing added functions")  # finished in the background
         skip = (event.path, node.name)
         match = functions.best_match(node.name, tokens, index, skip=skip, outside=outside, shape=not small)
-        if match is None or not functions.still_defined(ctx.project, match):
+        line = functions.defined_at(ctx.project, match) if match is not None else None
+        if match is None or line is None:
             continue
         return Finding(
             SIDECAR,
-            f"{short(match.path)}:{match.line} {match.signature} already does this; reuse it instead of {short(node.name)}().",
+            f"{short(match.path)}:{line} {match.signature} already does this; reuse it instead of {short(node.name)}().",
             key=f"tools:reinvent:{match.path}:{match.name}:{node.name}",
             rule_id="tools.helper-exists",
             path=event.path,
