@@ -28,7 +28,9 @@ def counted(answer: Any) -> tuple[list[Any], Any]:
     return calls, original
 
 
-def test_a_path_is_kept_per_file_and_cwd_and_stat_each_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_path_is_kept_per_file_and_cwd_and_stat_once_per_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     source = tmp_path / "mod.py"
     source.write_text("x = 1\n")
     calls, original = counted(
@@ -45,7 +47,11 @@ def test_a_path_is_kept_per_file_and_cwd_and_stat_each_time(tmp_path: Path, monk
     monkeypatch.chdir(tmp_path.parent)  # another cwd: asked again (here: no such file)
     assert path(FakeCode("mod.py")) == "mod.py" and len(calls) == 4
     monkeypatch.chdir(tmp_path)
-    source.unlink()  # gone during the run: pytest's own answer again
+    frame_memo.forget_files()
+    assert path(FakeCode("mod.py")) == source and len(calls) == 4  # stat'ed: still there
+    source.unlink()  # gone while a test ran: the next report asks again and gets pytest's own answer
+    assert path(FakeCode("mod.py")) == source and len(calls) == 4
+    frame_memo.forget_files()
     assert path(FakeCode("mod.py")) == "mod.py" and len(calls) == 5
 
 

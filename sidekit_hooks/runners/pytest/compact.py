@@ -137,6 +137,16 @@ def takes_over(config: pytest.Config) -> bool:
     )
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_makereport() -> None:
+    frame_memo.forget_files()  # a test's code ran since the last report: files may be gone
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_make_collect_report() -> None:
+    frame_memo.forget_files()
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash.get(STATE, None)
     if state is not None:

@@ -11,8 +11,9 @@ way share their frames, so most of this is the same work over again.
 Each answer is a pure function of things cheap to look at, so it is kept, keyed by all of them, and the
 bytes pytest prints are the same:
 
-- a frame's path: the code's file name and the working directory; the file is stat'ed every time, as
-  pytest does (a file gone during the run is named as pytest names it);
+- a frame's path: the code's file name and the working directory; whether the file exists is asked
+  again for each report and each collection (`forget_files`, called by the compact plugin), so a file
+  gone while a test ran is named as pytest names it;
 - the relative path: the path, the working directory and the formatter's `abspath`;
 - the columns: the code object and the frame's last instruction (what Python derives them from);
 - the source: the code object, the working directory and the file's size, mtime and inode (the same
@@ -72,6 +73,14 @@ def _keep(memo: dict[Any, Any], key: Any, value: Any) -> Any:
     return value
 
 
+SEEN: set[tuple[str, str]] = set()  # (file name, cwd) found to exist since the last `forget_files`
+
+
+def forget_files() -> None:
+    """Stat files again from now on: called before each report and collection (where a test's code ran)."""
+    SEEN.clear()
+
+
 def code_path(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """`Code.path`: the absolute path of a file that exists, else the code's own file name."""
     from pathlib import Path
@@ -83,13 +92,21 @@ def code_path(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
         here = _cwd()
         if not isinstance(filename, str) or here is None:
             return original(self)
-        found = paths.get((filename, here))
+        key = (filename, here)
+        found = paths.get(key)
         if found is None:
             found = original(self)
             if not isinstance(found, Path):  # not a file (e.g. "<string>"): never kept
                 return found
-            _keep(paths, (filename, here), found)
-        return found if os.path.exists(found) else original(self)  # stat'ed each time, as pytest does
+            _keep(paths, key, found)
+            SEEN.add(key)
+            return found
+        if key in SEEN:  # it existed when this report (or collection) began to ask
+            return found
+        if not os.path.exists(found):
+            return original(self)
+        SEEN.add(key)
+        return found
 
     path.memo_of = original  # type: ignore[attr-defined]
     return path
