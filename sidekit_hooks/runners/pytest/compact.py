@@ -34,7 +34,7 @@ from sidekit_hooks.runners.pytest.plugin import RECORDER
 from sidekit_hooks.status import cache, record
 
 SHORT = 2048  # bytes of raw output printed as they are
-FLUSH_AT = 16384  # bytes of raw output held before they are written (pytest flushes after every test)
+FLUSH_AT = 16384  # characters of raw output held before they are written (pytest flushes after every test)
 ANSWER_BUDGET = 780  # bytes of both lines together; the client adds "Exit code N\n", and the model gets <= 800
 EXIT_SLACK = 2  # the head is fitted before the real exit code is known: room for a longer one
 TAIL = 600  # bytes of a run that did not finish, shown after the line saying so
@@ -57,7 +57,7 @@ class RawFile:
     """The terminal writer's file, written to the raw file at every flush (so it survives `os._exit`).
 
     pytest flushes its writer after each test's report, so what a run printed before a test that kills
-    the process is on disk; the long summary, a few words per write, goes out in FLUSH_AT-byte writes
+    the process is on disk; the long summary, a few words per write, goes out in FLUSH_AT-character writes
     instead of one system call per word (#23).
     """
 
@@ -66,25 +66,25 @@ class RawFile:
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
-        self.size = 0
-        self.pending: list[bytes] = []
-        self.pending_size = 0
+        self.size = 0  # bytes written so far (a flush counts what it writes)
+        self.pending: list[str] = []
+        self.pending_chars = 0
 
     def write(self, text: str) -> int:
-        data = text.encode("utf-8", "replace")
-        self.pending.append(data)
-        self.pending_size += len(data)
-        self.size += len(data)
-        if self.pending_size >= FLUSH_AT:
+        self.pending.append(text)
+        self.pending_chars += len(text)
+        if self.pending_chars >= FLUSH_AT:
             self.flush()
         return len(text)
 
     def flush(self) -> None:
         if not self.pending:
             return
-        view = memoryview(b"".join(self.pending))
+        data = "".join(self.pending).encode("utf-8", "replace")  # what encoding each piece gives, at once
         self.pending.clear()
-        self.pending_size = 0
+        self.pending_chars = 0
+        self.size += len(data)
+        view = memoryview(data)
         while view:
             written = os.write(self.fd, view)
             view = view[written:]
