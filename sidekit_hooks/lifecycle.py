@@ -76,7 +76,8 @@ def standing_findings(event: Event, ctx: Context, room: int) -> str:
         if policy.SEVERITY_RANK.get(str(record.get("severity")), 1) >= floor
         and recheck.outcome(ctx.project, record["recheck"]) == recheck.STILL
     ]
-    ledger.append(ctx.project, event.session_id, [{"compact": 1}])
+    # Stop may remind of these once more; a finding below the floor (a helper copy) stays reminded once.
+    ledger.append(ctx.project, event.session_id, [{"compact": 1, "floor": config.remind_threshold}])
     lines = reminders(open_now, ctx, lambda _: config, AFTER_COMPACT)
     text, said = delivery.plan_lines([line for _, line in lines], room)
     for record, line in lines[:said]:

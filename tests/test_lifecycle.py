@@ -296,6 +296,18 @@ def test_stop_reminds_once_of_a_helper_copy_that_still_ships(project: Path, run_
     ]
 
 
+def test_a_helper_copy_is_reminded_once_even_across_a_compaction(project: Path, run_hook: HookRunner) -> None:
+    """Only findings at least `remind_threshold` severe (scope writes) are named after `compact` and may be
+    reminded once more; a copy (medium) is said at delivery and at one Stop."""
+    indexed_project(project)
+    assert context_of(run_hook("PostToolUse", new_slug_edit(project)).stdout) == COPY_NUDGE
+    reminder = "[sidecar:tools] Still there as you finish: new_slug() copies slugify() (utils/text.py:5)."
+    assert context_of(run_hook("Stop", payload("Stop", project, **stop())).stdout) == reminder
+    assert context_of(run_hook("SessionStart", payload("SessionStart", project, source="compact")).stdout) == ""
+    assert context_of(run_hook("Stop", payload("Stop", project, **stop())).stdout) == ""
+    assert [row["hook"] for row in decisions(project, "reminded")] == ["Stop"]
+
+
 @pytest.mark.parametrize(
     ("views", "outcome"),
     [
