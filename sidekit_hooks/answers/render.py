@@ -5,12 +5,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable
+
+from sidekit_hooks.core import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 
@@ -37,7 +38,7 @@ def compact(value: Any) -> Any:
 
 
 def dumps(answer: dict[str, Any]) -> str:
-    return json.dumps(compact(answer), ensure_ascii=False, separators=(",", ":"))
+    return fastjson.dumps_as_json(compact(answer))  # json.dumps's own encoder, without importing json and re
 
 
 def render_text(answer: Any, indent: str = "") -> str:

@@ -15,9 +15,9 @@ output as it was, or the compact answer when it is long). Same prefix, same exit
 from __future__ import annotations
 
 import os
-import re
 import sys
 
+from sidekit_hooks.core import textscan
 from sidekit_hooks.runners import Result
 
 TYPE_CHECKING = False
@@ -80,7 +80,8 @@ VALUE_FLAGS = frozenset(
         "C",
     }
 )
-FRAMING = re.compile(r"^\s*\x16(=== (?:RUN|PAUSE|CONT|NAME) +|--- (?:PASS|FAIL|SKIP): )(.*?)(?: \((\d+\.\d+)s\))?$")
+STARTED_HEADS = ("=== RUN", "=== PAUSE", "=== CONT", "=== NAME")  # then one space or more
+ENDED_HEADS = ("--- PASS: ", "--- FAIL: ", "--- SKIP: ")
 OUTCOMES = {"pass": "passed", "fail": "failed", "skip": "skipped"}
 
 
@@ -155,9 +156,9 @@ def parse_framed(text: str, package: str) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = [{"Action": "start", "Package": package}]
     current = ""
     for line in text.splitlines(keepends=True):
-        found = FRAMING.match(line.rstrip("\n")) if "\x16" in line else None
+        found = framing(line.rstrip("\n")) if "\x16" in line else None
         if found:
-            head, name, elapsed = found.group(1), found.group(2).strip(), found.group(3)
+            head, name, elapsed = found[0], found[1].strip(), found[2]
             if head.startswith("==="):
                 current = name
                 if head.startswith("=== RUN"):
@@ -179,6 +180,32 @@ def parse_framed(text: str, package: str) -> list[dict[str, Any]]:
             event["Test"] = current
         events.append(event)
     return events
+
+
+def framing(line: str) -> tuple[str, str, str | None] | None:
+    r"""(head, name, elapsed or None) of a test2json framing line: the groups of
+    `^\s*\x16(=== (?:RUN|PAUSE|CONT|NAME) +|--- (?:PASS|FAIL|SKIP): )(.*?)(?: \((\d+\.\d+)s\))?$`."""
+    body = line.lstrip()
+    if not body.startswith("\x16"):
+        return None
+    body = body[1:]
+    if body.startswith(ENDED_HEADS):
+        head = body[:10]
+    else:
+        word = next((w for w in STARTED_HEADS if body.startswith(w)), "")
+        spaces = len(body) - len(body[len(word) :].lstrip(" "))
+        if not word or spaces == len(word):
+            return None
+        head = body[:spaces]
+    rest = textscan.line_rest(body[len(head) :])
+    if rest is None:
+        return None
+    cut = rest.rfind(" (")
+    number = rest[cut + 2 : -2] if cut >= 0 and rest.endswith("s)") else ""
+    whole, dot, fraction = number.partition(".")
+    if dot and whole.isdecimal() and fraction.isdecimal():
+        return head, rest[:cut], number
+    return head, rest, None
 
 
 def package_locator(project: str) -> Callable[[str], str]:

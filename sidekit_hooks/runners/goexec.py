@@ -8,6 +8,7 @@ bytes, for the whole run) it is printed as it was; otherwise two lines: what hap
 raw output is, then the compact answer. The exit status is the binary's own (a signal is re-raised),
 so go's verdict and exit code are unchanged. Anything unexpected here: the output is printed as it
 was. `goexec.py --write-run FOLDER RUN PARENT`: the run's one cache writer (ledger.spool), detached.
+goexec.sh starts these through goexec_start.py, which imports this module (not compiled at each start).
 """
 
 from __future__ import annotations
@@ -228,9 +229,15 @@ def _report(test: str, depth: int, failed: dict[str, float], logs: dict[str, lis
     return lines
 
 
-if __name__ == "__main__":  # run as a file (`python -I -S .../runners/goexec.py`): find our package by path
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    status = main(sys.argv[1:])
+def run(argv: list[str]) -> None:
+    """`main`, then the process ends at once: all said and written, no interpreter teardown (go waits
+    for this process)."""
+    status = main(argv)
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(status)  # all said and written: no interpreter teardown (go waits for this process)
+    os._exit(status)
+
+
+if __name__ == "__main__":  # run as a file (goexec.sh runs goexec_start.py): find our package by path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    run(sys.argv[1:])
