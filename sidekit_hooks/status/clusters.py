@@ -141,7 +141,20 @@ def sha1_hex(data: bytes) -> str:
 
 
 def natural(test: str) -> list[Any]:
-    r"""Sort key that puts test[2] before test[10]: the parts `re.split(r"(\d+)", test)` makes."""
+    r"""Sort key that puts test[2] before test[10]: the parts `re.split(r"(\d+)", test)` makes (each
+    test's key made once per process: a run sorts its failures for the table's clusters and its own)."""
+    found = _NATURAL.get(test)
+    if found is None:
+        found = _natural(test)
+        if len(_NATURAL) < NORMALIZED_KEPT:
+            _NATURAL[test] = found
+    return found
+
+
+_NATURAL: dict[str, list[Any]] = {}
+
+
+def _natural(test: str) -> list[Any]:
     parts: list[str] = []
     kept = 0
     for start, end in textscan.digit_runs(test):
