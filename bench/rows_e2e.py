@@ -33,7 +33,7 @@ from testing.claude import (  # noqa: E402 - tests/ is on the path only now
     write_settings,
 )
 
-QUICK_BUDGET = 10  # seconds: four `claude -p` sessions of about two seconds each
+QUICK_BUDGET = 4  # seconds: four `claude -p` sessions of about one second each
 NUDGE = "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400 (docs/api-spec.md#validation-errors)."
 
 

@@ -15,6 +15,8 @@ from run import REPO, BenchContext, Row, ratio_row, time_paired
 
 from testing.hooks import as_stdin, edit, payload
 
+QUICK_BUDGET = 3  # seconds under --quick (bench/run.py)
+
 SESSION = "bench-session"
 MOD_PATCH = [
     {

@@ -12,6 +12,8 @@ from run import REPO, BenchContext, Row, ratio_row, time_command
 
 from sidekit_hooks.cli.wiring import settings_merge
 
+QUICK_BUDGET = 3  # seconds under --quick (bench/run.py)
+
 
 def rows(ctx: BenchContext) -> list[Row]:
     project = make_project()
@@ -27,7 +29,7 @@ def rows(ctx: BenchContext) -> list[Row]:
         out += ratio_row("wiring", "UserPromptSubmit, empty queue (settings command)", samples, ctx, 1.5)
         sidekit = [ctx.python, "-m", "sidekit_hooks.cli"]
         time_command([*sidekit, "install", "--project", project], 0, env=env, cwd=REPO)
-        doctor = time_command([*sidekit, "doctor", "--project", project], 3 if ctx.quick else 5, env=env, cwd=REPO)
+        doctor = time_command([*sidekit, "doctor", "--project", project], 1 if ctx.quick else 5, env=env, cwd=REPO)
         out.append(
             Row("wiring", "sidekit doctor (3 live hook probes)", f"p50 {statistics.median(doctor) * 1000:.0f} ms")
         )

@@ -17,7 +17,7 @@ from run import REPO, BenchContext, Row, ratio_row, time_command, time_paired
 
 from testing.hooks import as_stdin, payload
 
-QUICK_BUDGET = 8
+QUICK_BUDGET = 3
 SESSION = "bench-lifecycle"
 FINDINGS = 10
 SESSIONS = 1000

@@ -19,8 +19,8 @@ import time
 
 from run import REPO, BenchContext, Row
 
-QUICK_BUDGET = 20
-RUNS, QUICK_RUNS = 50, 5
+QUICK_BUDGET = 6  # seconds: one pair of runs (about 6 s: the suite ends in a pool that must be terminated)
+RUNS, QUICK_RUNS = 50, 1
 HANG_AFTER = 60.0  # seconds: a run still going after this counts as a hang (it is killed)
 SUITE = textwrap.dedent("""\
     import multiprocessing, time

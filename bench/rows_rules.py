@@ -8,6 +8,8 @@ import shutil
 from rows_hooks import edit_payload, make_project
 from run import REPO, BenchContext, Row, ratio_row, time_command
 
+QUICK_BUDGET = 3  # seconds under --quick (bench/run.py)
+
 WORDS = ["print", "eval", "exec", "assert", "global", "lambda", "yield", "async", "await", "import"]
 
 

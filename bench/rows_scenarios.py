@@ -15,7 +15,7 @@ from run import REPO, BenchContext, Row
 
 sys.path.insert(0, os.path.join(REPO, "tests"))
 
-QUICK_BUDGET = 10  # seconds under --quick: every case is played (a subset would change the scores), ~250 events
+QUICK_BUDGET = 8  # seconds under --quick: every case is played (a subset would change the scores), ~250 events
 
 
 def rows(ctx: BenchContext) -> list[Row]:

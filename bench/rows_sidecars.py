@@ -14,6 +14,8 @@ from run import REPO, BenchContext, Row, ratio_row, time_command, time_paired
 
 from testing.hooks import as_stdin, bash
 
+QUICK_BUDGET = 3  # seconds under --quick (bench/run.py)
+
 SESSION = "bench-sidecars"
 
 

@@ -24,6 +24,8 @@ sys.path.insert(0, REPO)
 from sidekit_hooks.impact import covers  # noqa: E402
 from sidekit_hooks.status import cache  # noqa: E402
 
+QUICK_BUDGET = 3  # seconds under --quick (bench/run.py)
+
 SESSION = "bench-testsmap"
 FILES = 1_000
 

@@ -1,21 +1,25 @@
 """The benchmark table: every speed and size figure the issues ask for, in one run.
 
     python bench/run.py                        # the full table
-    python bench/run.py --quick                # under a minute on a 2-core machine
+    python bench/run.py --quick                # a figure per section within 3 minutes on a busy 2-core machine
     python bench/run.py --only hooks           # one section (bench/rows_hooks.py)
     python bench/run.py --quick --markdown docs/performance.md
 
 Each `bench/rows_<section>.py` module contributes rows through `rows(ctx) -> list[Row]`. Each runs in
 its own process with a time budget (`ctx.budget` seconds, `ctx.time_left()`): a section that overruns
-is stopped and shown as a MISS row, so one slow section can never stall the table. With `--quick` the
-sections share the time of QUICK_TOTAL_BARES bare interpreters measured at the start (140 s where one
-takes 20 ms, the reference; a busier machine gets proportionally more, never less than the reference's,
-and never more than QUICK_CAP, so --quick ends within 3 minutes), in proportion to what each asks
-for with a module-level `QUICK_BUDGET = <s>` (seconds on that reference machine; default 4), time a
-section leaves unused passing on to the next; a section should use `ctx.quick` to
-do less (fewer repeats, smaller inputs, the heavy part skipped with a row that says so). Times are
-shown as ratios against a bare interpreter timed next to each figure, so the table means the same on
-any machine.
+is stopped and shown as a MISS row, so one slow section can never stall the table.
+
+With `--quick` each section gets what it asks for with a module-level `QUICK_BUDGET = <s>` (seconds
+on the reference machine, where a bare interpreter takes REFERENCE_BARE; default 4), scaled by the
+bare interpreter measured at the start: a machine twice as busy gets twice the seconds. Together they
+never get more than QUICK_CAP, so --quick ends within 3 minutes however busy the machine; time a
+section leaves unused passes on to the next. A section makes its cheapest figure first (a stopped
+section still shows every figure it made), checks `ctx.time_left()` before each heavy step, and uses
+`ctx.quick` to do less (fewer repeats, smaller inputs, the heavy part skipped with a row that says
+so). A section that ends without a single measured figure gets a MISS row saying so.
+
+Times are shown as ratios against a bare interpreter timed next to each figure, so the table means the
+same on any machine.
 """
 
 from __future__ import annotations
@@ -41,13 +45,15 @@ REPO = os.path.dirname(HERE)
 # tests/ too: the rows send hooks the payloads the tests build (testing.hooks, over sidekit_hooks.nudges.payloads).
 sys.path[:0] = [p for p in (REPO, HERE, os.path.join(REPO, "tests")) if p not in sys.path]
 
-REFERENCE_BARE = 0.020  # seconds: a bare interpreter on an idle 2-core machine, what QUICK_BUDGETs assume
-QUICK_TOTAL_BARES = 7000  # bare-interpreter times all sections share with --quick (140 s at the reference)
-QUICK_CAP = 170.0  # seconds: --quick stays under 3 minutes (with the baseline), however busy the machine
+REFERENCE_BARE = 0.010  # seconds: `python -c pass` (wall p50) on the 2-core machine QUICK_BUDGETs were set on
+MIN_SCALE = 1.0  # a section never gets less than it asks for (a faster machine just finishes sooner)
+QUICK_CAP = 160.0  # seconds all quick sections share at most: with the baseline and one section's overrun, < 3 min
 FULL_SECTION_BUDGET = 900.0  # seconds per section in a full run
-MIN_SECTION_BUDGET = 4.0
+MIN_SECTION_BUDGET = 3.0  # seconds: what a section gets when those before it overran (at most the least ask)
 DEFAULT_QUICK_BUDGET = 4.0  # what a section without `QUICK_BUDGET = <seconds>` is assumed to need
-QUICK_REPEATS, FULL_REPEATS = 9, 31
+QUICK_REPEATS, FULL_REPEATS = 5, 31
+# How the sections word a row that holds no measurement (see `is_figure`).
+NOT_A_FIGURE = ("skipped", "not measured", "not run", "measured in a full run only", "stopped", "failed", "did not run")
 
 
 @dataclass
@@ -292,28 +298,51 @@ def quick_budget(name: str) -> float:
     return DEFAULT_QUICK_BUDGET
 
 
-def quick_total(bare_p50: float) -> float:
-    """Seconds the --quick sections share: scaled with the bare interpreter measured now, not fixed."""
-    return min(QUICK_CAP, QUICK_TOTAL_BARES * max(bare_p50, REFERENCE_BARE))
+def quick_scale(bare_p50: float) -> float:
+    """How much longer than on the reference machine things take here now, going by a bare interpreter."""
+    return max(MIN_SCALE, bare_p50 / REFERENCE_BARE)
+
+
+def quick_total(asked: float, bare_p50: float) -> float:
+    """Seconds the --quick sections share: what they ask for (reference seconds) scaled with the bare
+    interpreter measured now, not fixed; never past QUICK_CAP."""
+    return min(QUICK_CAP, asked * quick_scale(bare_p50))
 
 
 def budgets(
-    weights: list[float], quick: bool, spent: Callable[[], float], total: float = QUICK_TOTAL_BARES * REFERENCE_BARE
+    weights: list[float], quick: bool, spent: Callable[[], float], total: float, floor: float = MIN_SECTION_BUDGET
 ) -> Callable[[int], float]:
-    """The budget of the i-th section: its share of what is left, by weight (quick), or the full-run cap."""
+    """The budget of the i-th section: its share of what is left, by weight (quick), or the full-run cap.
+    `floor`: the least a section gets however little is left."""
 
     def budget(index: int) -> float:
         if not quick:
             return FULL_SECTION_BUDGET
         left = total - spent()
-        return max(MIN_SECTION_BUDGET, left * weights[index] / sum(weights[index:]))
+        return max(floor, left * weights[index] / sum(weights[index:]))
 
     return budget
 
 
+def is_figure(row: Row) -> bool:
+    """A row that holds a measurement, not a note of why there is none."""
+    return row.what != "error" and not row.value.startswith(NOT_A_FIGURE)
+
+
+def without_figure(section: str, rows: list[Row]) -> list[Row]:
+    """A MISS row when none of a section's rows holds a measurement: every section must measure something."""
+    if any(is_figure(row) for row in rows):
+        return []
+    return [
+        Row(section, "no figure in this run", "every row of the section says why it measured nothing", ">= 1", "MISS")
+    ]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats, small inputs (under a minute)")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer repeats, small inputs (a figure per section, under 3 minutes)"
+    )
     parser.add_argument("--only", help="one section module, e.g. hooks for rows_hooks.py")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -355,14 +384,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         ),
     ]
     sections_started = time.monotonic()
+    asked = [quick_budget(name) for name in names]
     budget_of = budgets(
-        [quick_budget(name) for name in names],
+        asked,
         args.quick,
         lambda: time.monotonic() - sections_started,
-        quick_total(ctx.bare_p50),
+        quick_total(sum(asked), ctx.bare_p50),
     )
+    empty: list[str] = []
     for index, name in enumerate(names):
-        rows.extend(run_section(name, ctx, budget_of(index)))
+        budget, began, section = budget_of(index), time.monotonic(), name[len("rows_") :]
+        made = run_section(name, ctx, budget)
+        missing = without_figure(section, made)
+        empty += [section] if missing else []
+        rows.extend(made + missing)
+        # Progress on stderr (the table goes to stdout): which section took how much of its budget.
+        print(f"bench: {section} {time.monotonic() - began:.1f} s of {budget:.0f} s", file=sys.stderr)
+    print(f"bench: sections without a figure: {', '.join(empty) or 'none'}", file=sys.stderr)
     elapsed = time.monotonic() - started
     mode = "quick" if args.quick else "full"
     print(f"sidekit bench on {machine()} ({mode}, {elapsed:.0f} s{load_note(load)})\n")

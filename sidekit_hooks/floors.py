@@ -15,7 +15,13 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("sidekit_hooks.rules",),  # rule packs on the hot path
     ("sidekit_hooks.detectors", "sidekit_hooks.rules.authoring"),  # the sidecars; pack authoring (CLI)
     # one hook invocation, and the worker that finishes what a hook could not
-    ("sidekit_hooks.runtime", "sidekit_hooks.hook", "sidekit_hooks.lifecycle", "sidekit_hooks.finish"),
+    (
+        "sidekit_hooks.runtime",
+        "sidekit_hooks.hook",
+        "sidekit_hooks.lifecycle",
+        "sidekit_hooks.finish",
+        "sidekit_hooks.feed_worker",
+    ),
     ("sidekit_hooks.cli",),  # the `sidekit` command, answers, demo, replay, install, doctor
 )
 

@@ -143,6 +143,7 @@ DRAINING = frozenset(name for name, event in EVENTS.items() if event.drains)
 BOUNDARIES = frozenset(name for name, event in EVENTS.items() if event.boundary)
 LIFECYCLE = frozenset(name for name, event in EVENTS.items() if event.lifecycle)
 TOOL_CALLS = frozenset(name for name, event in EVENTS.items() if event.detectors)  # a tool call the ledger counts
+AFTER_A_TOOL = frozenset({"PostToolUse", "PostToolUseFailure"})  # the tool ran (and may have written)
 BY_SCRIPT = {event.script: event for event in EVENTS.values()}
 
 # hooks/<script>.py, for the settings form: the same two lines for every event (see hook.run_entry).

@@ -10,6 +10,7 @@ import os
 import time
 
 from sidekit_hooks import detectors, hook_events
+from sidekit_hooks.code import written
 from sidekit_hooks.core import budget, fastjson, hooklog, redact, workspace
 from sidekit_hooks.nudges import delivery, ledger, policy, queue
 from sidekit_hooks.nudges.events import parse_event
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 DRAINING_HOOKS = hook_events.DRAINING
 TOOL_HOOKS = hook_events.TOOL_CALLS
 LIFECYCLE_HOOKS = hook_events.LIFECYCLE
+WRITING_HOOKS = hook_events.AFTER_A_TOOL  # after a tool that may have written (code/written.py)
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
 DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
 HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
@@ -77,7 +79,11 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
     CURRENT["project"], CURRENT["session"] = project, event.session_id
+    if hook in WRITING_HOOKS:  # first: the code index's warm check must see a write even if a detector overruns
+        written.note(project, event.tool)
     _note_context(payload, event)
+    if event.kind == "shell" and "test" in event.command and event.hook in TOOL_HOOKS:
+        _feed_build_run(event)
     if hook == "SessionStart":
         _export_for_agent(project)
     # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
@@ -87,6 +93,17 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     _plugin_form(event, ctx)
     context, claims = respond(event, ctx)
     return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
+
+
+def _feed_build_run(event: Event) -> None:
+    """A raw `mvn test` / `gradle test` that PreToolUse marked has ended: its reports go to the cache in a
+    detached worker (runners/junit_feed.py). Costs one failed rename for any other test command."""
+    from sidekit_hooks.runners import junit_feed
+
+    try:
+        junit_feed.hand_over(event)
+    except (OSError, ValueError) as exc:
+        hooklog.error(event.project_dir, event.hook, "junit-feed", exc)
 
 
 def _note_context(payload: dict[str, Any], event: Event) -> None:

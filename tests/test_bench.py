@@ -130,20 +130,57 @@ def test_a_section_sees_its_budget_and_the_baseline(sections: Path) -> None:
 def test_quick_budgets_share_what_is_left_by_weight() -> None:
     total = 54.0
     spent = iter([0.0, 20.0, total - 1])  # the last finds one second left: it still gets the floor
-    budget = bench.budgets([10.0, 4.0, 4.0], quick=True, spent=lambda: next(spent), total=total)
-    assert [budget(0), budget(1), budget(2)] == [total * 10 / 18, (total - 20) / 2, bench.MIN_SECTION_BUDGET]
-    assert bench.budgets([4.0], quick=False, spent=lambda: 0.0)(0) == bench.FULL_SECTION_BUDGET
+    budget = bench.budgets([10.0, 4.0, 4.0], quick=True, spent=lambda: next(spent), total=total, floor=3.5)
+    assert [budget(0), budget(1), budget(2)] == [total * 10 / 18, (total - 20) / 2, 3.5]
+    assert bench.budgets([4.0], quick=False, spent=lambda: 0.0, total=total)(0) == bench.FULL_SECTION_BUDGET
 
 
 def test_the_quick_total_scales_with_the_bare_interpreter_measured_up_to_its_cap() -> None:
-    assert bench.quick_total(0.010) == 140.0  # never less than the reference machine's share
-    assert bench.quick_total(0.022) == 154.0  # a busier machine: a slower bare interpreter, more time
-    assert bench.quick_total(0.040) == bench.QUICK_CAP  # never past 3 minutes
+    reference = bench.REFERENCE_BARE
+    assert bench.quick_total(100.0, reference / 2) == 100.0  # a faster machine: never less than asked
+    assert bench.quick_total(100.0, reference * 1.5) == 150.0  # a busier one: a slower bare interpreter, more time
+    assert bench.quick_total(100.0, reference * 4) == bench.QUICK_CAP  # never past 3 minutes
 
 
 def test_a_section_asks_for_its_quick_budget() -> None:
-    assert bench.quick_budget("rows_e2e") == 10.0
+    assert bench.quick_budget("rows_e2e") == 4.0
     assert bench.quick_budget("rows_nosuch") == bench.DEFAULT_QUICK_BUDGET  # nothing said: the default
+
+
+def test_the_quick_plan_gives_every_section_what_it_asks_for() -> None:
+    """The plan, without running it: every section says what it needs, and together they fit under the cap,
+    so each one gets at least its ask (each section makes its cheapest figure first within it)."""
+    names = bench.discover(None)
+    declared = {name for name in names if "\nQUICK_BUDGET = " in (BENCH.parent / f"{name}.py").read_text()}
+    assert declared == set(names)
+    asked = [bench.quick_budget(name) for name in names]
+    assert sum(asked) <= bench.QUICK_CAP
+    assert min(asked) >= bench.MIN_SECTION_BUDGET
+    for bare in (bench.REFERENCE_BARE / 2, bench.REFERENCE_BARE, 3 * bench.REFERENCE_BARE):
+        given = spending_all(asked, bench.quick_total(sum(asked), bare))
+        assert all(got >= ask for got, ask in zip(given, asked, strict=True)), (bare, given)
+        assert sum(given) <= bench.QUICK_CAP + 1e-9
+
+
+def spending_all(asked: list[float], total: float) -> list[float]:
+    """The quick budgets given in turn when each section spends all it was given."""
+    given: list[float] = []
+    budget = bench.budgets(asked, True, lambda: sum(given), total)
+    for index in range(len(asked)):
+        given.append(budget(index))
+    return given
+
+
+def test_a_section_that_measured_nothing_gets_a_miss_row() -> None:
+    notes = [
+        bench.Row("x", "a suite", "skipped: node and npm are not installed"),
+        bench.Row("x", "not measured", "stopped: over its 4 s budget", "<= 4 s", "MISS"),
+        bench.Row("x", "error", "RuntimeError: boom", "", "MISS"),
+    ]
+    assert bench.without_figure("x", notes) == [
+        bench.Row("x", "no figure in this run", "every row of the section says why it measured nothing", ">= 1", "MISS")
+    ]
+    assert bench.without_figure("x", [*notes, bench.Row("x", "a hook", "p50 1.20x")]) == []
 
 
 def test_a_ratio_is_taken_against_the_baseline_it_is_given() -> None:

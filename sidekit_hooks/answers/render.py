@@ -38,7 +38,9 @@ def compact(value: Any) -> Any:
 
 
 def dumps(answer: dict[str, Any]) -> str:
-    return fastjson.dumps_as_json(compact(answer))  # json.dumps's own encoder, without importing json and re
+    """`json.dumps(compact(answer), ensure_ascii=False, separators=(",", ":"))`, byte for byte: json's own
+    C encoder without importing `json` (with `re` and `enum`, a sixth of a warm `sidekit usages`)."""
+    return fastjson.dumps_as_json(compact(answer))
 
 
 def render_text(answer: Any, indent: str = "") -> str:

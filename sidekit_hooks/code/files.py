@@ -90,6 +90,15 @@ def watch(project: str, paths: list[str]) -> dict[str, int]:
     return watched
 
 
+def settled(stat: tuple[int, int]) -> tuple[int, int]:
+    """A file's (mtime_ns, size) as the index keeps it: a recent mtime becomes -2, which never matches,
+    so a write in the same mtime tick as the index's read (same size too) is read at the next query."""
+    import time
+
+    mtime, size = stat
+    return (-2, size) if mtime > time.time_ns() - int(RACY_SECONDS * 1e9) else stat
+
+
 def unchanged(project: str, watched: dict[str, int]) -> bool:
     """Nothing watched moved: the file list git gave last time still holds (no git, no walk)."""
     with _Folder(project) as folder:
@@ -100,6 +109,31 @@ def unchanged(project: str, watched: dict[str, int]) -> bool:
                 now = -1
             if now != mtime:
                 return False
+    return True
+
+
+def still_as_recorded(
+    project: str, watched: list[bytes], mtimes: list[int], paths: list[bytes], file_mtimes: list[int], sizes: list[int]
+) -> bool:
+    """Every watched path still has its mtime (-1: still missing) and every file its mtime and size:
+    the one loop of stats a warm query makes, with nothing built on the way (see index.Index.refresh)."""
+    stat = os.stat
+    with _Folder(project) as folder:
+        fd = folder.fd
+        for path, mtime in zip(watched, mtimes, strict=True):
+            try:
+                now = stat(path or b".", dir_fd=fd).st_mtime_ns
+            except OSError:
+                now = -1
+            if now != mtime:
+                return False
+        try:
+            for path, mtime, size in zip(paths, file_mtimes, sizes, strict=True):
+                result = stat(path, dir_fd=fd)
+                if result.st_mtime_ns != mtime or result.st_size != size:
+                    return False
+        except OSError:  # a file is gone
+            return False
     return True
 
 

@@ -20,6 +20,7 @@ from sidekit_hooks.code.functions import (
     VERSION,
     analyze,
     cache_dir,
+    code_lines,
     index_path,
     indexable,
     load,
@@ -150,10 +151,6 @@ def extract(source: str) -> list[Entry]:
             tokens, outside = analyze(node)
             entries.append([node.name, node.lineno, sig, lines, " ".join(tokens), " ".join(outside)])
     return entries
-
-
-def code_lines(source: str) -> int:
-    return sum(1 for line in source.splitlines() if line.strip() and not line.lstrip().startswith("#"))
 
 
 def signature(node: ast.FunctionDef | ast.AsyncFunctionDef, limit: int = 60) -> str:

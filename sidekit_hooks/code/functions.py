@@ -10,8 +10,9 @@ runs): it writes to the project's `.sidekit/index/functions.json` only when `.si
 exists (made by `build`, or seeded by a fixture), else to the user cache
 (`$SIDEKIT_CACHE_DIR`, else `$XDG_CACHE_HOME/sidekit`, else `~/.cache/sidekit`), keyed by project path.
 Only cheap parts run on every hook (stat, spawn, a line scan for added `def`s). When a function of 5+
-lines was added, the hook parses it with the C parser (`_ast`, not the slower `ast` module), reads the
-index, and imports rapidfuzz only if some entry could match at all.
+lines was added (or a shorter one with distinctive literals), the hook parses it with the C parser
+(`_ast`, not the slower `ast` module), reads the index, and imports rapidfuzz only if some entry could
+match at all.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ PRUNE_AFTER = 30 * 86400  # seconds; cache entries unused this long are deleted 
 ORPHAN_AFTER = 3600  # seconds; an entry idle this long is checked for a project that is gone
 ORPHAN_MAX_BYTES = 64 * 1024  # only small entries are read for that check (throw-away projects are small)
 REFRESH_AFTER = 10.0  # seconds; a write to a .py file older than the index by this much starts a refresh
-MIN_LINES = 5  # a function shorter than this (def line included, blank lines not) is never compared
+MIN_LINES = 5  # a function shorter than this (def line included, blank lines not) is not compared by its shape...
+SHORT_LINES = 2  # ...but from here by literal evidence alone: inlining a helper's temporaries makes it short
 MAX_FILES = 20_000  # a refresh stops here: a monorepo must not turn the background build into a crawl
 MAX_FILE_BYTES = 1_000_000  # generated or vendored giants are skipped
 MAX_STRING = 24  # string constants are cut here in the normalized body
@@ -145,6 +147,11 @@ def added_blocks(text: str, min_lines: int = MIN_LINES) -> list[tuple[str, str]]
             name = stripped.split("def ", 1)[1].split("(", 1)[0].strip()
             blocks.append((name, "\n".join(b[indent:] if not b[:indent].strip() else b.lstrip() for b in body)))
     return blocks
+
+
+def code_lines(source: str) -> int:
+    """Lines that are not blank and not comments (the size the floors above count)."""
+    return sum(1 for line in source.splitlines() if line.strip() and not line.lstrip().startswith("#"))
 
 
 def load(project: str) -> dict[str, Any] | None:
@@ -340,6 +347,7 @@ def best_match(
     index: dict[str, Any],
     skip: tuple[str, str] = ("", ""),
     outside: list[str] | None = None,
+    shape: bool = True,
 ) -> Match | None:
     """The indexed function the added one most resembles, if it is a copy by one of two rules.
 
@@ -352,11 +360,15 @@ def best_match(
     copy; and when two helpers of other names are nearly tied, neither is named.
 
     `skip` is (path, name) of the function being edited itself, which always resembles its old self.
+    `shape=False` (an added function under MIN_LINES): the shape of a body that short says little, so
+    only literal evidence may make it a copy. Helpers with the same body (twins) count as one helper.
     rapidfuzz (about 20 ms to import) loads only when some entry passes a cheap upper bound.
     """
     from sidekit_hooks.code import near_copies
 
     added_literals = near_copies.literals(tokens)
+    if not shape and not near_copies.telling(added_literals):
+        return None
     candidates = plausible(tokens, index, skip, None if outside is None else set(outside), added_literals)
     if not candidates:
         return None
@@ -373,22 +385,41 @@ def best_match(
 
     words = name_words(name)
     added_calls = near_copies.calls(tokens, outside or ())
-    ranked: list[tuple[float, Match]] = []
+    ranked: list[tuple[float, Match, str]] = []
     for path, entry, candidate, shape_allowed in candidates:
         other_name, line, sig = entry[0], entry[1], entry[2]
         existing_literals = near_copies.literals(candidate)
-        if near_copies.disagree(added_literals, existing_literals) or near_copies.replaced_attribute(tokens, candidate):
-            continue  # same shape, other patterns, messages or steps: other behaviour
+        if (
+            near_copies.disagree(added_literals, existing_literals)
+            or near_copies.replaced_attribute(tokens, candidate)
+            or near_copies.replaced_separator(tokens, candidate)
+        ):
+            continue  # same shape, other patterns, messages, steps or separators: other behaviour
         body = Indel.normalized_similarity(tokens, candidate)
         if body < near_copies.EVIDENCE_BODY:
             continue
         name_score = fuzz.token_set_ratio(words, name_words(other_name)) / 100
-        shape = shape_allowed and (body >= BODY_ALONE or (body >= BODY_WITH_NAME and name_score >= NAME_CLOSE))
-        if not shape and not evidence(added_literals, existing_literals, added_calls, candidate, entry, body):
+        alike = (
+            shape and shape_allowed and (body >= BODY_ALONE or (body >= BODY_WITH_NAME and name_score >= NAME_CLOSE))
+        )
+        if not alike and not evidence(added_literals, existing_literals, added_calls, candidate, entry, body):
             continue
         rank = body + near_copies.agreement(added_literals, existing_literals)[0]
-        ranked.append((rank, Match(path, line, sig, other_name, body, name_score)))
-    return unambiguous(ranked)
+        ranked.append((rank, Match(path, line, sig, other_name, body, name_score), f"{entry[4]}|{entry[5]}"))
+    return unambiguous(one_per_body(ranked))
+
+
+def one_per_body(ranked: list[tuple[float, Match, str]]) -> list[tuple[float, Match]]:
+    """One match per body: helpers with the same normalized body and collaborators (cachetools' `hashkey`
+    and `methodkey`, the second with a `self` first) do the same thing, so either is the right one to
+    name and they are no rivals. The one whose name is closest to the added function's stays (then the
+    first in the index)."""
+    kept: dict[str, tuple[float, Match]] = {}
+    for rank, match, body in ranked:
+        best = kept.get(body)
+        if best is None or (rank, match.name_score) > (best[0], best[1].name_score):
+            kept[body] = (rank, match)
+    return list(kept.values())
 
 
 def unambiguous(ranked: list[tuple[float, Match]]) -> Match | None:
@@ -447,7 +478,7 @@ def plausible(
     # Literal evidence needs EVIDENCE_LITERALS distinctive literals in both: a substring test on the
     # stored token text rules most entries out before any split (the index may hold thousands).
     strong = set(added_literals or ())
-    if sum(2 if len(t) >= near_copies.LONG_LITERAL else 1 for t in strong) < near_copies.EVIDENCE_LITERALS:
+    if not near_copies.telling(strong):
         strong = set()
     found: list[tuple[str, list[Any], list[str], bool]] = []
     for path, record in index.get("files", {}).items():
@@ -489,12 +520,24 @@ def plausible(
     return found
 
 
-def still_defined(project: str, match: Match) -> bool:
-    """Guards against a stale index: the matched function is still defined in its file."""
+def defined_at(project: str, match: Match) -> int | None:
+    """The line where the matched function is defined now (the one nearest the index's line), or None
+    when it is gone: the index may be older than an edit that moved or removed it (an Edit that adds a
+    copy above its helper moves the helper down)."""
     from sidekit_hooks.core import safepath
 
     data = safepath.read_project_file(project, match.path, MAX_FILE_BYTES)
-    return data is not None and f"def {match.name}(".encode() in data
+    if data is None or f"def {match.name}(".encode() not in data:
+        return None
+    heads = (f"def {match.name}(", f"async def {match.name}(")
+    lines = data.decode("utf-8", "replace").splitlines()
+    found = [number for number, line in enumerate(lines, 1) if line.lstrip().startswith(heads)]
+    return min(found, key=lambda number: abs(number - match.line)) if found else None
+
+
+def still_defined(project: str, match: Match) -> bool:
+    """Guards against a stale index: the matched function is still defined in its file."""
+    return defined_at(project, match) is not None
 
 
 if __name__ == "__main__":  # `python -m sidekit_hooks.code.functions refresh|build PROJECT` goes on working

@@ -2,9 +2,11 @@
 
 Every query first refreshes the index incrementally: the file list comes from git (`code.files`:
 tracked and untracked-but-not-ignored files, no walk of the tree), a file is re-read only when its size
-or mtime moved, and re-parsed only when its content hash changed. Files that do not parse are counted
-and skipped. SQLite does the locking, so concurrent commands never see half an update; a corrupt index
-is thrown away and rebuilt (it is a cache: nothing is lost).
+or mtime moved (or moved within a racy second of its last read), and re-parsed only when its content
+hash changed. Files that do not parse are counted and skipped. A warm query does less: it re-stats what
+the last refresh recorded (`code.fresh`) and refreshes only when something moved. SQLite does the
+locking, so concurrent commands never see half an update; a corrupt index is thrown away and rebuilt
+(it is a cache: nothing is lost).
 
 Size: a file's references are one row per (name, file) with its line numbers packed in one text
 field, and every table points at the file by its integer id; one row per reference and the path
@@ -18,7 +20,7 @@ from collections import namedtuple
 from collections.abc import Iterable
 
 from sidekit_hooks.code import INDEX_FILE as INDEX_FILE  # re-exported: its home is the package
-from sidekit_hooks.code import files
+from sidekit_hooks.code import files, fresh, written
 from sidekit_hooks.code.files import python_files as python_files  # re-exported: callers import it here
 from sidekit_hooks.core import safepath, workspace
 
@@ -135,6 +137,15 @@ class Index:
 
     # incremental update
     def refresh(self) -> Coverage:
+        kept = fresh.still_fresh(self.db, self.project)
+        if kept is not None:  # the warm path: one loop of stats, no listing, nothing written
+            return Coverage(kept.files, kept.unparsable)
+        stamp = written.mtime(self.project)  # (before the listing: a write after it moves the stamp again)
+        coverage = self._refresh_changed()
+        fresh.record(self.db, self.project, stamp)
+        return coverage
+
+    def _refresh_changed(self) -> Coverage:
         known = {row[0]: (row[1], row[2]) for row in self.db.execute("SELECT path, mtime, size FROM files")}
         on_disk, relisted = self.files_on_disk(list(known))
         layout, relayout = "", False
@@ -166,6 +177,7 @@ class Index:
     def _watch(self, watched: dict[str, int]) -> None:
         self.db.execute("BEGIN IMMEDIATE")
         try:
+            fresh.forget(self.db)  # (recorded again after the refresh)
             self.db.execute("DELETE FROM watched")
             self.db.executemany("INSERT INTO watched VALUES (?, ?)", list(watched.items()))
             self.db.execute("COMMIT")
@@ -182,6 +194,7 @@ class Index:
         self.db.execute("BEGIN IMMEDIATE")  # one writer at a time; readers keep their snapshot
         try:
             known = {str(p): (int(i), str(h)) for i, p, h in self.db.execute("SELECT id, path, hash FROM files")}
+            fresh.forget(self.db)  # (recorded again after the refresh)
             if layout:
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('layout', ?)", (layout,))
             for path in gone:
@@ -200,6 +213,7 @@ class Index:
         from sidekit_hooks.code.parse import facts_of, module_name
 
         data = safepath.read_project_file(self.project, path)  # no FIFO, device, or link out of the project
+        stat = files.settled(stat)  # (a write in the same mtime tick as this read must still show)
         if data is None:
             if file_id is not None:
                 self._forget(file_id)

@@ -16,8 +16,12 @@ So two rules, on the tokens the index already stores (no new index format):
 * the same calls: without literals to compare, nearly the same calls and attributes in the same order
   (at least CALLS_ALONE_MIN of them) with a body of the shape rule's lower threshold;
 * disagreement: when both have distinctive literals and they mostly differ, or when a method or
-  attribute of the helper is swapped for another, no body score makes them copies (the look-alike with
-  other literals or another last step is the wrong nudge the tools sidecar must not give).
+  attribute of the helper is swapped for another, or a separator (`'-'` for `'_'`, `' '` for `'-'`),
+  no body score makes them copies (the look-alike with other literals or another last step is the
+  wrong nudge the tools sidecar must not give).
+
+An added function under the 5-line floor is compared by literal evidence only: inlining a helper's
+temporaries makes a short copy, and its literals survive; the shape of so short a body says little.
 
 Pure Python on lists of tokens; rapidfuzz is used by the caller only once a candidate exists.
 """
@@ -54,6 +58,7 @@ COMMON = frozenset(
         "1.0",
     }
 )
+COMMON_STRINGS = frozenset(token for token in COMMON if token[:1] in ("'", '"'))  # separators: what a join uses
 EVIDENCE_LITERALS = 2  # distinctive literals both must share (a long one counts twice)
 LONG_LITERAL = 14  # characters of a stored constant (quotes included; stored cut at 24): a message, a pattern
 EVIDENCE_AGREEMENT = 0.6  # shared / all distinctive literals of the two (one step added or dropped: 2/3)
@@ -104,6 +109,11 @@ def disagree(added: list[str], existing: list[str]) -> bool:
     return bool(added) and bool(existing) and agreement(added, existing)[0] < DISAGREEMENT
 
 
+def telling(added: Iterable[str]) -> bool:
+    """Enough distinctive literals that literal evidence could be found at all."""
+    return sum(2 if len(token) >= LONG_LITERAL else 1 for token in set(added)) >= EVIDENCE_LITERALS
+
+
 def literal_evidence(added: list[str], existing: list[str]) -> bool:
     """Enough distinctive literals in common, and few that differ."""
     ratio, shared = agreement(added, existing)
@@ -116,6 +126,20 @@ def replaced_attribute(added: list[str], existing: list[str]) -> bool:
     mine = {token for token in added if token.startswith(".")}
     theirs = {token for token in existing if token.startswith(".")}
     return bool(mine - theirs) and bool(theirs - mine)
+
+
+def replaced_separator(added: list[str], existing: list[str]) -> bool:
+    """The added body has common string constants the helper has not, and the helper ones the added body
+    has not (a `-` join for a `_` join, runs made a space instead of a dash): the distinctive literals
+    agree, the output differs. One added or dropped step leaves extras on one side only."""
+    counts: dict[str, int] = {}
+    for token in added:
+        if token in COMMON_STRINGS:
+            counts[token] = counts.get(token, 0) + 1
+    for token in existing:
+        if token in COMMON_STRINGS:
+            counts[token] = counts.get(token, 0) - 1
+    return any(count > 0 for count in counts.values()) and any(count < 0 for count in counts.values())
 
 
 def inlinable(name: str) -> bool:

@@ -6,12 +6,13 @@ Two kinds of signal, both on completed tool calls:
   pytest, `grep -rn`/`rg` for an identifier, `cat`/`head`/`tail` of a file, `find -name`), and of
   hand-written sleep-polling / retry loops where the project already has a helper or a library for it
   (its own `retry`/`wait_until`, tenacity, backoff, Playwright's waits);
-* helper reinvention: an added function of 5+ lines that matches one the project already has, found
-  in the function index (`sidekit_hooks.code.functions`), which is built in the background.
+* helper reinvention: an added function of 5+ lines that matches one the project already has (a
+  shorter one only by its distinctive literals), found in the function index
+  (`sidekit_hooks.code.functions`), which is built in the background.
 
 Medium threshold: one finding per habit, concrete, with the replacement. Standard library only on
-every event; the parser and rapidfuzz load only when a 5+ line function was added (and rapidfuzz only
-when something in the index could match it).
+every event; the parser and rapidfuzz load only when a function was added (and rapidfuzz only when
+something in the index could match it).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from sidekit_hooks.nudges.findings import Finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import ast
     from typing import Any
 
     from sidekit_hooks.code.functions import Match
@@ -604,30 +606,47 @@ def function_index_for(ctx: Context) -> dict[str, Any] | None:
     return None
 
 
+def added_functions(added: str) -> list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, list[str], list[str], bool]]:
+    """(node, normalized tokens, outside names, small) of each added function worth comparing: of
+    MIN_LINES+ lines, or shorter with distinctive literals (an inlined rewrite of a helper is short; its
+    regexes and messages still say what it copies). Parsing a few lines costs microseconds; the index
+    is read only when something here could match."""
+    from sidekit_hooks.code import functions, near_copies
+
+    found = []
+    for name, source in functions.added_blocks(added, functions.SHORT_LINES):
+        node = functions.parse_function(source) if functions.indexable(name) else None
+        if node is None:
+            continue
+        tokens, outside = functions.analyze(node)
+        small = functions.code_lines(source) < functions.MIN_LINES
+        if not small or near_copies.telling(near_copies.literals(tokens)):
+            found.append((node, tokens, outside, small))
+    return found
+
+
 def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
-    """An added function of 5+ lines that matches one the project already has."""
+    """An added function (`added_functions`) that matches one the project already has."""
     from sidekit_hooks.code import functions
     from sidekit_hooks.nudges.recheck import before_state
 
-    blocks = [(name, source) for name, source in functions.added_blocks(event.added) if functions.indexable(name)]
+    blocks = added_functions(event.added)
     if not blocks:
         return None
     index = function_index_for(ctx)
     if not index:
         return None
-    for _name, source in blocks:
+    for node, tokens, outside, small in blocks:
         if time.monotonic() > ctx.deadline:
             raise budget.Later("tools: out of time comparing added functions")  # finished in the background
-        node = functions.parse_function(source)
-        if node is None:
-            continue
-        tokens, outside = functions.analyze(node)
-        match = functions.best_match(node.name, tokens, index, skip=(event.path, node.name), outside=outside)
-        if match is None or not functions.still_defined(ctx.project, match):
+        skip = (event.path, node.name)
+        match = functions.best_match(node.name, tokens, index, skip=skip, outside=outside, shape=not small)
+        line = functions.defined_at(ctx.project, match) if match is not None else None
+        if match is None or line is None:
             continue
         return Finding(
             SIDECAR,
-            f"{short(match.path)}:{match.line} {match.signature} already does this; reuse it instead of {short(node.name)}().",
+            f"{short(match.path)}:{line} {match.signature} already does this; reuse it instead of {short(node.name)}().",
             key=f"tools:reinvent:{match.path}:{match.name}:{node.name}",
             rule_id="tools.helper-exists",
             path=event.path,

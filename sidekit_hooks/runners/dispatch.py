@@ -16,6 +16,7 @@ from sidekit_hooks.core import fastjson, workspace
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
 RAW_ENV = "SIDEKIT_RAW"
 OFF_ENV = "SIDEKIT_COMPACT"
@@ -23,12 +24,16 @@ OFF_ENV = "SIDEKIT_COMPACT"
 
 def handle(stdin_text: str) -> str:
     """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
-    return answer(stdin_text, rewrite)
+    return answer(stdin_text, rewrite, note_build_run)
 
 
-def answer(stdin_text: str, rewriter: Callable[[str, str, str], str]) -> str:
+def answer(
+    stdin_text: str,
+    rewriter: Callable[[str, str, str], str],
+    left_alone: Callable[[dict[str, Any], str], None] | None = None,
+) -> str:
     """'' or the `updatedInput` answer with the Bash command `rewriter(command, cwd, project)` gives
-    (the pytest rewrite shares it)."""
+    (the pytest rewrite shares it); `left_alone(payload, command)` hears of a command it leaves as written."""
     payload = fastjson.loads(stdin_text)
     if not isinstance(payload, dict) or payload.get("tool_name") != "Bash":
         return ""
@@ -38,6 +43,8 @@ def answer(stdin_text: str, rewriter: Callable[[str, str, str], str]) -> str:
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else os.getcwd()
     command = rewriter(tool_input["command"], str(cwd), workspace.project_dir(str(cwd)))
     if not command:
+        if left_alone is not None:
+            left_alone(payload, tool_input["command"])
         return ""
     updated = dict(tool_input, command=command)
     return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}})
@@ -69,6 +76,23 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     import shlex
 
     return command.rstrip() + " " + " ".join(shlex.quote(word) for word in wanted[len(words) :])
+
+
+def note_build_run(payload: dict[str, Any], command: str) -> None:
+    """A Maven or Gradle test run is left as written, but its reports will feed the cache: mark its start
+    (runners/junit_feed.py). Only a plain command, whose exit status is the build tool's own."""
+    if "#" in command or "\n" in command or "\\" in command:
+        return
+    words = plain_words(command)
+    if words and words[0].rsplit("/", 1)[-1].startswith(("mvn", "gradle")):
+        from sidekit_hooks.core import hooklog
+        from sidekit_hooks.runners import junit_feed
+
+        try:
+            junit_feed.mark_started(payload, words)
+        except (OSError, ValueError) as exc:  # a lost marker costs this run's feed, never the command
+            cwd = payload.get("cwd")
+            hooklog.error(workspace.project_dir(cwd if isinstance(cwd, str) else ""), "PreToolUse", "junit-feed", exc)
 
 
 def plain_words(command: str) -> list[str]:

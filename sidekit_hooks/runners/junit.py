@@ -10,7 +10,8 @@ it holds `skipped`. Test ids are `<test source file>::<method>` when the class's
 project (`src/test/java/com/acme/CalcTest.java::adds`), else `<classname>::<method>`.
 
 `sidekit test` runs `mvn -B test` (or `./gradlew test`, `gradle test`); the raw `mvn test` and
-`gradle test` commands are left as they are (no option of theirs turns their console compact).
+`gradle test` commands are left as they are (no option of theirs turns their console compact), and
+their reports feed the cache through `junit_feed` (`find_reports(..., since_ns=)`).
 """
 
 from __future__ import annotations
@@ -89,10 +90,16 @@ def before_run(project: str) -> Snapshot:
 
 
 def collect(
-    project: str, started: float, exit_code: int, raw_output_path: str, before: Snapshot | None = None
+    project: str,
+    started: float,
+    exit_code: int,
+    raw_output_path: str,
+    before: Snapshot | None = None,
+    reports: list[str] | None = None,
 ) -> Result:
-    """The reports this run wrote; a red run without a failing test is a build error, with the tool's reason."""
-    reports = find_reports(project, started, before)
+    """The reports this run wrote (`reports` when the caller found them); a red run without a failing
+    test is a build error, with the tool's reason."""
+    reports = find_reports(project, started, before) if reports is None else reports
     result = from_reports(reports, project, started, exit_code)
     if exit_code and not any(e["o"] in ("failed", "error") for e in result.tests.values()) and not result.errors:
         from sidekit_hooks.runners import frames
@@ -104,16 +111,19 @@ def collect(
     return result
 
 
-def find_reports(project: str, since: float, before: Snapshot | None = None) -> list[str]:
-    """The reports a run wrote: with `before`, those new or changed since it was taken; without, those
-    written at or after `since` (a second's slack for coarse file times: only `before` is exact)."""
+def find_reports(project: str, since: float, before: Snapshot | None = None, since_ns: int | None = None) -> list[str]:
+    """The reports a run wrote: with `before`, those new or changed since it was taken; with `since_ns`
+    (a file's mtime stamped at the run's start: the same filesystem clock), those at or after it;
+    else those written at or after `since` (a second's slack for coarse file times)."""
     found: list[str] = []
     for path in report_files(project):
         try:
             stat = os.stat(path)
         except OSError:
             continue
-        if before is None:
+        if since_ns is not None:
+            fresh = stat.st_mtime_ns >= since_ns
+        elif before is None:
             fresh = stat.st_mtime >= since - 1
         else:
             fresh = before.get(path) != (stat.st_mtime_ns, stat.st_size)

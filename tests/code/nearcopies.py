@@ -166,13 +166,14 @@ def project_index(package: str) -> dict[str, Any]:
 def predict(case: Case) -> str:
     """The name of the project helper the sidecar would point at for this added function, or ""."""
     from sidekit_hooks.code import functions
+    from sidekit_hooks.detectors import tools
 
     source = textwrap.dedent(case.source).strip() + "\n"
-    assert functions.added_blocks(source), f"under the sidecar's size floor: {case.name}"
-    node = functions.parse_function(source)
-    assert node is not None, case.source
-    tokens, outside = functions.analyze(node)
-    found = functions.best_match(node.name, tokens, project_index(case.package), outside=outside)
+    added = tools.added_functions(source)
+    if not added:  # under the sidecar's size floor, or short without distinctive literals: never compared
+        return ""
+    node, tokens, outside, small = added[0]
+    found = functions.best_match(node.name, tokens, project_index(case.package), outside=outside, shape=not small)
     return found.name if found is not None else ""
 
 

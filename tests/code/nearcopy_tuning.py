@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from nearcopies import Case
 
+TO_SNAKE = """
+def to_snake(value):
+    value = re.sub(r"[\\-\\.\\s]", '_', str(value))
+    return value and value[0].lower() + re.sub(r"[A-Z]", lambda m: '_' + m.group(0).lower(), value[1:])
+"""  # a short copy of snakecase; with dashes for underscores, a near miss
+
 COPIES = [
     Case(
         "probe",
@@ -262,6 +268,43 @@ def sci_notation(value, precision=2):
     return mantissa + " x 10" + str(int(exponent)).translate(_SUPERSCRIPT_TRANS)
 """,
         "the finiteness test moved out of the try, temporaries inlined",
+    ),
+    # Under the 5-line floor (#18, cachetools/inflection sessions): compared by literal evidence alone.
+    Case(
+        "probe",
+        "slugify",
+        """
+def make_short_slug(s):
+    return re.sub(r"-{2,}", "-", re.sub(r"[^a-z0-9]+", "-", s.strip().lower())).strip("-")
+""",
+        "every temporary inlined: one statement",
+    ),
+    Case(
+        "probe",
+        "slug_ascii",
+        '''
+def ascii_slug_short(text):
+    """ASCII slug."""
+    text = re.sub(r"[^\\w\\s-]", "", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode())
+    return re.sub(r"[-\\s]+", "-", text.strip().lower())
+''',
+        "two statements and a docstring",
+    ),
+    Case(
+        "stringcase",
+        "snakecase",
+        TO_SNAKE,
+        "the `if not` as an `and`, lowercase() inlined",
+    ),
+    Case(
+        "stringcase",
+        "camelcase",
+        """
+def camelize_short(s):
+    s = re.sub(r"\\w[\\s\\W]+\\w", '', str(s))
+    return s and s[0].lower() + re.sub(r"[\\-_\\.\\s]([a-z])", lambda m: m.group(1).upper(), s[1:])
+""",
+        "the `if not` as an `and`, helpers inlined",
     ),
 ]
 
@@ -519,6 +562,52 @@ def engineering(value, precision=2):
     return f"{value / 10 ** exponent:.{int(precision)}f}e{exponent}"
 """,
         "scientific's start, exponents in steps of three",
+    ),
+    # Under the 5-line floor, and the separator rule (a `-` join for a `_` one is other behaviour).
+    Case(
+        "probe",
+        "",
+        """
+def is_slug(s):
+    return not re.search(r"[^a-z0-9]+", s) and not re.search(r"-{2,}", s)
+""",
+        "slugify's two patterns, searched: a predicate",
+    ),
+    Case(
+        "probe",
+        "",
+        """
+def dashes_to_space(s):
+    return re.sub(r"-{2,}", " ", re.sub(r"[^a-z0-9]+", "-", s)).strip()
+""",
+        "slugify's patterns, runs become a space, no lower-casing (one statement)",
+    ),
+    Case(
+        "probe",
+        "",
+        """
+def spaced_slug(s):
+    s = re.sub(r"[^a-z0-9]+", "-", s)
+    s = re.sub(r"-{2,}", " ", s)
+    s = s.strip()
+    return s
+""",
+        "the same, in five lines",
+    ),
+    Case(
+        "stringcase",
+        "",
+        TO_SNAKE.replace("'_'", "'-'").replace("to_snake", "kebab"),
+        "snakecase's shape joined with dashes (spinalcase's job; one statement)",
+    ),
+    Case(
+        "stringcase",
+        "",
+        """
+def has_separators(value):
+    return bool(re.search(r"[\\-\\.\\s]", value)) or bool(re.search(r"[A-Z]", value[1:]))
+""",
+        "snakecase's patterns as a test",
     ),
 ]
 

@@ -7,7 +7,7 @@ import pytest
 
 from sidekit_hooks.code import files
 from sidekit_hooks.code.parse import facts_of
-from testing.code import git, write
+from testing.code import git, recorded_calls, write
 
 TREE = {
     "pkg/__init__.py": "",
@@ -71,14 +71,7 @@ def test_a_warm_query_lists_again_only_when_a_listed_folder_moved(
     git(project, "add", "-A")
     monkeypatch.setattr(files, "RACY_SECONDS", 0.0)
     Index.open(str(project)).close()
-    listings: list[str] = []
-    real = files.git_listing
-
-    def counted(root: str) -> tuple[list[str], dict[str, int]] | None:
-        listings.append(root)
-        return real(root)
-
-    monkeypatch.setattr(files, "git_listing", counted)
+    listings = recorded_calls(monkeypatch, files, "git_listing")
 
     (project / "pkg" / "a.py").write_text("def alpha():\n    return 2\n\n\ndef beta():\n    pass\n")  # in place
     with Index.open(str(project)) as index:

@@ -244,6 +244,18 @@ def test_still_defined_guards_against_a_stale_index(tmp_path: Path) -> None:
     assert not functions.still_defined(str(tmp_path), match)
 
 
+def test_defined_at_gives_the_line_the_helper_is_on_now(tmp_path: Path) -> None:
+    write(tmp_path, "util.py", "def alpha(x):\n    return x\n")
+    match = functions.Match("util.py", 1, "alpha(x)", "alpha", 1.0, 1.0)
+    assert functions.defined_at(str(tmp_path), match) == 1
+    write(tmp_path, "util.py", "def copy(x):\n    return x\n\n\ndef alpha(x):\n    return x\n")  # added above it
+    assert functions.defined_at(str(tmp_path), match) == 5
+    write(tmp_path, "util.py", "class A:\n    async def alpha(self):\n        pass\n")
+    assert functions.defined_at(str(tmp_path), match) == 2
+    write(tmp_path, "util.py", "ALPHA = 'def alpha('\n")  # only in a string: not a definition
+    assert functions.defined_at(str(tmp_path), match) is None
+
+
 def test_name_words_split_styles_and_stem() -> None:
     assert functions.name_words("newSlug") == "new slug"
     assert functions.name_words("split_into_chunks") == "split into chunk"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
-from testing.code import answer, sidekit, write
+from testing.code import answer, commit_all, settle, sidekit, write
+from testing.hooks import HookRunner, bash
 
 FIXTURE = {
     "pkg/__init__.py": "",
@@ -164,3 +166,37 @@ def test_a_warm_query_reads_its_few_arguments_without_argparse() -> None:
         [""],
     ):
         assert fast_arguments(argv) is None, argv
+
+
+def test_answers_follow_edits_in_place_sed_and_new_files_where_no_python_was(
+    project: Path, run_hook: HookRunner
+) -> None:
+    write(project, {**FIXTURE, "docs/guide.md": "# Guide\n"})
+    commit_all(project)
+
+    def warm_uses() -> list[str]:
+        """The answer once the tree is settled and a first query recorded it (the next one is warm)."""
+        settle(project)
+        first = answer(project, "usages", "parse")[0]["at"]
+        assert answer(project, "usages", "parse")[0]["at"] == first
+        return list(first)
+
+    sites = ["pkg/cli.py:1", "pkg/cli.py:6", "pkg/parser.py:13", "tests/test_parser.py:1", "tests/test_parser.py:5"]
+    assert warm_uses() == sites
+
+    with open(project / "pkg" / "cli.py", "a", encoding="utf-8") as handle:  # an editor saving in place
+        handle.write("\n\ndef again():\n    return run_parse('y')\n")
+    sites[2:2] = ["pkg/cli.py:10"]
+    assert answer(project, "usages", "parse")[0]["at"] == sites
+
+    assert warm_uses() == sites
+    command = "sed -i 's/return parse(\"x\")/return 0/' tests/test_parser.py"
+    subprocess.run(["sh", "-c", command], cwd=project, check=True)
+    run_hook("PostToolUse", bash(project, command))
+    assert answer(project, "usages", "parse")[0]["at"] == sites[:-1]
+
+    assert warm_uses() == sites[:-1]
+    command = "mkdir docs/ext && printf 'from pkg.parser import parse\\n' > docs/ext/conf.py"
+    subprocess.run(["sh", "-c", command], cwd=project, check=True)  # docs/ held no Python
+    run_hook("PostToolUse", bash(project, command))  # the agent's Bash call moves the write stamp
+    assert answer(project, "usages", "parse")[0]["at"] == ["docs/ext/conf.py:1", *sites[:-1]]

@@ -14,7 +14,7 @@ from sidekit_hooks.code import function_index, functions
 from sidekit_hooks.code.index import Index
 from sidekit_hooks.detectors import tools
 from testing.hooks import bash, context_of, edited, payload
-from testing.near_copy import SLUGIFY, indexed_project, new_slug_edit
+from testing.near_copy import NEW_SLUG, SLUGIFY, indexed_project, new_slug_edit
 
 PYTEST_LINE = (
     "[sidecar:tools] `sidekit test{}` runs pytest and answers in one compact line; `sidekit failures` has the details."
@@ -203,6 +203,16 @@ def test_hook_names_the_existing_helper(project: Path, run_hook: Any) -> None:
     assert context_of(done.stdout) == (
         "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug()."
     )
+
+
+def test_a_copy_added_above_its_helper_names_the_line_the_helper_is_on_now(project: Path, run_hook: Any) -> None:
+    indexed_project(project)  # the index has slugify at utils/text.py:5
+    imports = "import re\nimport unicodedata\n"
+    done = run_hook("PostToolUse", edited(project, "utils/text.py", imports, imports + "\n\n" + NEW_SLUG, SLUGIFY))
+    assert context_of(done.stdout) == (
+        "[sidecar:tools] utils/text.py:12 slugify(value) already does this; reuse it instead of new_slug()."
+    )
+    assert (project / "utils" / "text.py").read_text().splitlines()[11].startswith("def slugify(")
 
 
 def test_hook_is_silent_when_the_helper_itself_is_edited(project: Path, run_hook: Any) -> None:

@@ -128,8 +128,9 @@ def sdist(package: str) -> Path:
     return sdist(package)
 
 
-def prepare(script: Script, root: Path) -> Path:
-    """Unpack the sdist into `root`, commit it, give it its own .venv, wire sidekit, set the scope."""
+def prepare(script: Script, root: Path, venv: bool = True, time_scale: float = TIME_SCALE) -> Path:
+    """Unpack the sdist into `root`, commit it, give it its own .venv (`venv`: the session's calls run its
+    tests), wire sidekit, set the scope; the policy's cooldown scaled as a paced call is (`time_scale`)."""
     with tarfile.open(sdist(script.data["package"])) as archive:
         top = archive.getnames()[0].split("/")[0]
         if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4: refuse links and paths out of the folder
@@ -143,6 +144,23 @@ def prepare(script: Script, root: Path) -> Path:
     git(root, "init", "-q")
     git(root, "add", "-A")
     git(root, "-c", "user.name=corpus", "-c", "user.email=corpus@example.invalid", "commit", "-qm", "sdist")
+    if venv:
+        install_venv(script, root)
+    if script.data.get("wiring", "settings") == "settings":
+        sidekit(root, "install", "--project", str(root))  # else the plugin form: `claude --plugin-dir` this checkout
+    scope = script.data.get("scope")
+    if scope:
+        sidekit(root, "scope", "set", "--issue", scope["issue"], "--allow", *scope["allow"])
+    # Time scaled with the pace: a 30 s cooldown is 3 s at 1 s per call, as 30 s at 10 s per call.
+    rules = root / ".sidekit" / "rules"
+    rules.mkdir(parents=True, exist_ok=True)
+    (rules / "pace.toml").write_text(f'[pack]\nname = "session-pace"\n\n[policy]\ncooldown = {30 / time_scale}\n')
+    sidekit(root, "rules", "lint")  # a pack the policy could not read would leave the cooldown at 30 s
+    return root
+
+
+def install_venv(script: Script, root: Path) -> None:
+    """The project's own .venv: pytest, the script's requirements, the project itself (editable)."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / ".venv")], check=True, timeout=120)
     subprocess.run(
         [
@@ -163,17 +181,6 @@ def prepare(script: Script, root: Path) -> Path:
         capture_output=True,
         timeout=600,
     )
-    if script.data.get("wiring", "settings") == "settings":
-        sidekit(root, "install", "--project", str(root))  # else the plugin form: `claude --plugin-dir` this checkout
-    scope = script.data.get("scope")
-    if scope:
-        sidekit(root, "scope", "set", "--issue", scope["issue"], "--allow", *scope["allow"])
-    # Time scaled with the pace: a 30 s cooldown is 3 s at 1 s per call, as 30 s at 10 s per call.
-    rules = root / ".sidekit" / "rules"
-    rules.mkdir(parents=True, exist_ok=True)
-    (rules / "pace.toml").write_text(f'[pack]\nname = "session-pace"\n\n[policy]\ncooldown = {30 / TIME_SCALE}\n')
-    sidekit(root, "rules", "lint")  # a pack the policy could not read would leave the cooldown at 30 s
-    return root
 
 
 def git(root: Path, *args: str) -> None:

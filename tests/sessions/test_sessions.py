@@ -129,8 +129,16 @@ def downloaded(names: list[str]) -> None:
             pytest.skip(reason)
 
 
-def play(name: str, root: Path, claude: Path, tmp_path: Path) -> corpus.Result:
-    script = corpus.load(name)
+def play(
+    name: str,
+    root: Path,
+    claude: Path,
+    tmp_path: Path,
+    script: corpus.Script | None = None,
+    pace: float = corpus.PACE,
+) -> corpus.Result:
+    """Play the session `name` (or `script`: part of one, as the bench's --quick plays, at its `pace`)."""
+    script = script or corpus.load(name)
     session_id = str(uuid.uuid4())
     path = os.pathsep.join(
         part for part in os.environ.get("PATH", "").split(os.pathsep) if part and not (Path(part) / "sidekit").exists()
@@ -148,7 +156,7 @@ def play(name: str, root: Path, claude: Path, tmp_path: Path) -> corpus.Result:
             home=home,
             env={"PATH": path},
             timeout=60 + 4 * len(steps),
-            pace=corpus.PACE,
+            pace=pace,
             plugin_dir=plugin,
             resume=resume,
         )

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,16 @@ def write(root: Path, files: dict[str, str]) -> None:
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text).lstrip("\n"))
+
+
+def settle(root: Path, seconds: float = 10) -> None:
+    """Every file and folder under `root` (git's and sidekit's too) dated `seconds` back, as a working tree
+    left alone is: past the code index's racy window, so a query's warm check holds (code/fresh.py)."""
+    then = time.time() - seconds
+    for folder, dirs, names in os.walk(root):
+        for name in [*dirs, *names]:
+            os.utime(os.path.join(folder, name), (then, then), follow_symlinks=False)
+    os.utime(root, (then, then))
 
 
 def git(root: Path, *args: str) -> str:
@@ -58,3 +69,16 @@ def answer(root: Path, command: str, *args: str) -> tuple[dict[str, Any], int]:
     out = sidekit(root, command, *args).stdout
     assert out.endswith("\n") and out.count("\n") == 1, out
     return json.loads(out), len(out.rstrip("\n").encode())
+
+
+def recorded_calls(monkeypatch: Any, owner: object, name: str) -> list[Any]:
+    """The first argument of every call to `owner.name` from now on (each call still runs)."""
+    seen: list[Any] = []
+    real = getattr(owner, name)
+
+    def recording(first: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(first)
+        return real(first, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, recording)
+    return seen

@@ -1,0 +1,189 @@
+"""The agent's own raw `mvn test` / `gradle test` through Bash, into the shared test cache.
+
+Maven and Gradle have no option that makes their console compact, so the PreToolUse rewrite leaves
+their commands as written (junit.py). Their JUnit reports still feed the cache, as `sidekit test`
+would feed it:
+
+1. PreToolUse (`mark_started`): a plain Maven or Gradle command that runs the tests gets a marker,
+   `.sidekit/junit-feed/<session>--<tool_use_id>.json` (temp file + rename). Nothing is listed or walked.
+2. PostToolUse / PostToolUseFailure (`hand_over`): the marker is claimed by rename, the outcome (the
+   exit code from `Exit code N`, the output the model read) is written beside it as a job, and a
+   detached worker is started. The hook waits for nothing.
+3. The worker (`python -P -S -m sidekit_hooks.feed_worker JOB`): `feed` reads the reports this run
+   wrote, runs them through the junit adapter's `collect` (a red run without a failing test is a
+   build error with Maven's or Gradle's reason, never "0 failed") and saves the run as `sidekit test`
+   does; the worker then queues the tests sidecar's line about it for the next boundary.
+
+Which reports are this run's: those whose mtime is at or after the marker file's own mtime. Both
+times are stamped by the same filesystem clock (coarse kernel ticks, a network server's clock, a
+FAT file system's 2 s), so no comparison mixes clocks: a report the run writes after the marker can
+never look older than it, and a report rewritten with the same bytes still gets a new mtime. A
+report that no run touched since (a module skipped after a compile error) is not this run's. What
+the rule cannot tell apart: a report written by another build in the same clock tick as the marker,
+or after it while this one ran (two builds of one project at once), and a clock stepped back.
+
+Standard library only (hook hot path); the worker imports the adapter and the cache.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from sidekit_hooks.core import fastjson, workspace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from sidekit_hooks.nudges.events import Event
+    from sidekit_hooks.runners import Result
+
+FOLDER = "junit-feed"  # under .sidekit/
+WORKER_MODULE = "sidekit_hooks.feed_worker"  # the top floor: it queues the tests sidecar's line
+MAVEN = ("mvn", "mvnw", "mvnd")
+GRADLE = ("gradle", "gradlew")
+# Maven phases that run Surefire's `test` (a phase runs every phase before it), and Surefire itself.
+MAVEN_GOALS = frozenset({"test", "package", "integration-test", "verify", "install", "deploy", "surefire:test"})
+GRADLE_TASKS = frozenset({"test", "check", "build"})
+SKIPS = ("-DskipTests", "-Dmaven.test.skip")  # Maven runs no test (any value but false)
+MAX_OUTPUT = 200_000  # characters of the run's output kept for the worker (Claude Code cuts at 10,000)
+STALE_MARKER = 6 * 3600.0  # seconds; a marker no PostToolUse claimed by then (a denied call) is deleted
+ERROR_PREFIX = "Exit code "
+
+
+def build_tool(words: list[str]) -> str:
+    """The build tool ("maven", "gradle") through which these words (a plain command's, env assignments
+    stripped) run tests, else ""."""
+    if not words:
+        return ""
+    name = words[0].rsplit("/", 1)[-1]
+    args = words[1:]
+    if name in MAVEN:
+        skipped = any(a.startswith(SKIPS) and not a.endswith("=false") for a in args)
+        return "maven" if not skipped and any(a in MAVEN_GOALS for a in args) else ""
+    if name in GRADLE:
+        pairs = zip(args, args[1:], strict=False)
+        excluded = any(a in ("-x", "--exclude-task") and b.rsplit(":", 1)[-1] == "test" for a, b in pairs)
+        wanted = any(a.rsplit(":", 1)[-1] in GRADLE_TASKS for a in args if not a.startswith("-"))
+        return "gradle" if wanted and not excluded else ""
+    return ""
+
+
+def marker_path(root: str, session: str, tool_use_id: str) -> str:
+    """The marker of one tool call: its name is made of plain characters only (no way out of the folder)."""
+    plain = "".join(c if c.isalnum() or c in "-_" else "_" for c in f"{session[:100]}--{tool_use_id[:100]}")
+    return os.path.join(workspace.state_dir(root), FOLDER, f"{plain}.json")
+
+
+def cache_root(cwd: str) -> str:
+    """Where the cache (and the markers) of a payload's cwd live: the same folder at Pre and Post,
+    even when the command's `cd` moved the shell's cwd into a module."""
+    from sidekit_hooks.status import cache
+
+    return cache.workspace_root(workspace.project_dir(cwd))
+
+
+def mark_started(payload: dict[str, Any], words: list[str]) -> str:
+    """PreToolUse: note that this tool call starts a Maven/Gradle test run; the marker's path, or ''."""
+    tool = build_tool(words)
+    session, call = payload.get("session_id"), payload.get("tool_use_id")
+    if not tool or not isinstance(session, str) or not isinstance(call, str) or not session or not call:
+        return ""
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else os.getcwd()
+    root = cache_root(str(cwd))
+    path = marker_path(root, session, call)
+    record = {"tool": tool, "args": words[1:], "started": time.time(), "root": root, "session": session}
+    workspace.atomic_write(path, fastjson.dumps(record))
+    return path
+
+
+def outcome(event: Event) -> tuple[int | None, str]:
+    """(the command's exit code, the output the model read); the code is None when the run has not
+    ended (moved to the background, interrupted) or its status cannot be read."""
+    raw = event.raw
+    if event.hook == "PostToolUseFailure":
+        if raw.get("is_interrupt") is True:
+            return None, event.error
+        first, _, rest = event.error.partition("\n")
+        if first.startswith(ERROR_PREFIX) and first[len(ERROR_PREFIX) :].strip().isdigit():
+            return int(first[len(ERROR_PREFIX) :]), rest
+        return None, event.error
+    response = raw.get("tool_response")
+    tool_input = raw.get("tool_input")
+    if isinstance(response, dict) and (response.get("backgroundTaskId") or response.get("interrupted") is True):
+        return None, event.output
+    if isinstance(tool_input, dict) and tool_input.get("run_in_background") is True:
+        return None, event.output
+    return 0, event.output
+
+
+def hand_over(event: Event) -> str:
+    """PostToolUse(Failure): claim this call's marker, write the job, start the worker; the job's path
+    or '' (no marker: not a run that `mark_started` noted)."""
+    root = cache_root(event.cwd)
+    marker = marker_path(root, event.session_id, event.tool_use_id)
+    claimed = f"{marker}.ended-{os.getpid()}"
+    try:
+        os.rename(marker, claimed)  # one hook only, even if the event came twice
+    except OSError:
+        return ""
+    from sidekit_hooks.core import background, hooklog, safepath
+
+    try:
+        since_ns = os.stat(claimed).st_mtime_ns  # the filesystem's own time of the run's start
+        started = fastjson.loads(safepath.read_bytes(claimed, 64 * 1024).decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        started = None
+    finally:
+        _unlink(claimed)
+    if not isinstance(started, dict):
+        return ""
+    code, output = outcome(event)
+    if code is None:  # its reports are not all written (or never will be): the cache keeps what it knew
+        hooklog.append(root, hooklog.DECISIONS, {"hook": event.hook, "decision": "junit-not-fed", "why": "not ended"})
+        return ""
+    # The folder is this hook's own finding, never the marker's word (a file in the project could say anything).
+    job = dict(started, root=root, since_ns=since_ns, exit=code, output=output[-MAX_OUTPUT:], ended=time.time())
+    job.update(hook=event.hook, payload={k: v for k, v in event.raw.items() if k not in ("tool_response", "error")})
+    path = marker.removesuffix(".json") + ".job"
+    workspace.atomic_write(path, fastjson.dumps(job))
+    background.spawn_module(WORKER_MODULE, [path])
+    return path
+
+
+def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
+    """The worker's work: this run's reports into the cache, as `sidekit test` would; (the run, the
+    summary as written), or None when there is nothing to record (a Gradle test task up to date)."""
+    from sidekit_hooks.runners import junit, store
+
+    root, code = str(job["root"]), int(job["exit"])
+    reports = junit.find_reports(root, 0.0, since_ns=int(job["since_ns"]))
+    if not reports and code == 0 and job.get("tool") == "gradle":
+        return None  # nothing ran: Gradle reused the last results, which the cache already holds
+    raw = store.save_raw(root, junit.NAME, str(job.get("output", "")), f"agent-{job.get('tool', '')}")
+    result = junit.collect(root, float(job["started"]), code, raw, reports=reports)
+    result.args = [str(word) for word in job.get("args") or []]
+    summary, _table = store.save(root, result)
+    return result, dict(summary)
+
+
+def sweep(folder: str, now: float) -> None:
+    """Delete markers no PostToolUse ever claimed (a call the user denied) and jobs no worker took."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if now - entry.stat(follow_symlinks=False).st_mtime > STALE_MARKER:
+                os.unlink(entry.path)
+        except OSError:
+            continue
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

@@ -1,0 +1,270 @@
+"""The agent's raw `mvn test` / `gradle test` feeding the cache: which commands are marked, the marker's
+freshness rule, the outcome read from the PostToolUse(Failure) payload, the worker's ingestion (never
+greener), and the real hooks end to end on written reports (the real Maven run: test_junit_feed_maven.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sidekit_hooks.nudges.events import parse_event
+from sidekit_hooks.runners import junit, junit_feed
+from testing.hooks import HookRunner, bash, pre_bash, run_sidekit
+
+GREEN = """<testsuite name="demo.CalcTest" tests="1"><testcase classname="demo.CalcTest" name="adds" time="0.01"/>
+</testsuite>
+"""
+RED = """<testsuite name="demo.CalcTest" tests="1" failures="1">
+<testcase classname="demo.CalcTest" name="adds" time="0.01"><failure type="org.opentest4j.AssertionFailedError"
+ message="expected: &lt;3&gt; but was: &lt;4&gt;">org.opentest4j.AssertionFailedError: expected
+\tat demo.CalcTest.adds(CalcTest.java:9)
+</failure></testcase></testsuite>
+"""
+REPORT = "target/surefire-reports/TEST-demo.CalcTest.xml"
+JAVAC = "[ERROR] {root}/src/main/java/demo/Calc.java:[7,24] cannot find symbol\n[INFO] BUILD FAILURE\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "tool"),
+    [
+        ("mvn test", "maven"),
+        ("mvn -q test", "maven"),
+        ("./mvnw -B test -Dtest=CalcTest", "maven"),
+        ("mvn verify -Dtest=CalcTest", "maven"),
+        ("mvn clean install -pl a", "maven"),
+        ("mvn surefire:test", "maven"),
+        ("gradle test", "gradle"),
+        ("./gradlew :app:test --tests x", "gradle"),
+        ("./gradlew build", "gradle"),
+        ("mvn compile", ""),
+        ("mvn test -DskipTests", ""),
+        ("mvn install -Dmaven.test.skip=true", ""),
+        ("mvn test -DskipTests=false", "maven"),
+        ("gradle build -x test", ""),
+        ("gradle assemble", ""),
+        ("go test ./...", ""),
+        ("mvn", ""),
+    ],
+)
+def test_which_commands_run_tests_through_a_build_tool(command: str, tool: str) -> None:
+    assert junit_feed.build_tool(command.split()) == tool
+
+
+def stamp(path: Path, ns: int) -> None:
+    os.utime(path, ns=(ns, ns))
+
+
+def test_a_report_is_this_runs_from_the_markers_own_mtime_on(project: Path) -> None:
+    """Same clock on both sides: a tie counts (a coarse clock gives a report written just after the
+    marker the marker's own time), one nanosecond before does not, and a report rewritten with the very
+    same bytes after the marker does."""
+    (project / ".git").mkdir()
+    folder = project / "target/surefire-reports"
+    folder.mkdir(parents=True)
+    marker = Path(junit_feed.mark_started(pre_bash(project, "mvn test"), ["mvn", "test"]))
+    since = marker.stat().st_mtime_ns
+    tie, older, same = (folder / f"TEST-{name}.xml" for name in ("Tie", "Older", "Same"))
+    for path in (tie, older, same):
+        path.write_text(GREEN)
+    stamp(tie, since)
+    stamp(older, since - 1)
+    stamp(same, since - 10**9)
+    assert junit.find_reports(str(project), 0.0, since_ns=since) == [str(tie)]
+    same.write_text(GREEN)  # Surefire rewrites a report whole, even when nothing changed
+    assert junit.find_reports(str(project), 0.0, since_ns=since) == [str(same), str(tie)]
+
+
+def test_the_marker_names_one_tool_call_and_holds_no_path_out(project: Path) -> None:
+    (project / ".git").mkdir()
+    payload = pre_bash(project, "cd a && mvn -q test", session="../../x", tool_use_id="toolu_9/..")
+    path = junit_feed.mark_started(payload, ["mvn", "-q", "test"])
+    assert path == str(project / ".sidekit" / "junit-feed" / "______x--toolu_9___.json")
+    record = json.loads(Path(path).read_text())
+    assert (record["tool"], record["args"], record["root"], record["session"]) == (
+        "maven",
+        ["-q", "test"],
+        str(project),
+        "../../x",
+    )
+    assert junit_feed.mark_started(pre_bash(project, "mvn compile"), ["mvn", "compile"]) == ""
+    assert junit_feed.mark_started(pre_bash(project, "mvn test", tool_use_id=""), ["mvn", "test"]) == ""
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"error": "Exit code 1\n[ERROR] BUILD FAILURE"}, (1, "[ERROR] BUILD FAILURE")),
+        ({"error": "Exit code 137"}, (137, "")),
+        ({"error": "Exit code 1\nx", "is_interrupt": True}, (None, "Exit code 1\nx")),
+        ({"error": "Command was aborted"}, (None, "Command was aborted")),
+        ({}, (0, "BUILD SUCCESS")),
+        ({"tool_response": {"stdout": "", "backgroundTaskId": "b1"}}, (None, "")),
+        ({"tool_response": {"stdout": "", "interrupted": True}}, (None, "")),
+        ({"run_in_background": True}, (None, "BUILD SUCCESS")),
+    ],
+)
+def test_the_outcome_the_payload_carries(project: Path, fields: dict[str, Any], expected: tuple[object, str]) -> None:
+    error, background = str(fields.pop("error", "")), fields.pop("run_in_background", False)
+    payload = bash(project, "mvn test", "BUILD SUCCESS", error, **fields)
+    if background:
+        payload["tool_input"]["run_in_background"] = True
+    assert junit_feed.outcome(parse_event(payload["hook_event_name"], payload, str(project))) == expected
+
+
+def marked_run(project: Path, monkeypatch: pytest.MonkeyPatch, spawned: list[list[str]]) -> Path:
+    (project / ".git").mkdir()
+    (project / "pom.xml").write_text("<project/>")
+    monkeypatch.setattr("sidekit_hooks.core.background.spawn_module", lambda module, args: spawned.append(args))
+    return Path(junit_feed.mark_started(pre_bash(project, "mvn -q test"), ["mvn", "-q", "test"]))
+
+
+def test_the_hand_over_claims_the_marker_once_and_writes_the_job(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spawned: list[list[str]] = []
+    marker = marked_run(project, monkeypatch, spawned)
+    marker.write_text(marker.read_text().replace(str(project), "/elsewhere"))  # only the hook says where
+    since = marker.stat().st_mtime_ns
+    payload = bash(project, "mvn -q test", error="Exit code 1\n[ERROR] There are test failures.")
+    event = parse_event("PostToolUseFailure", payload, str(project))
+    job = junit_feed.hand_over(event)
+    assert spawned == [[job]] and not marker.exists()
+    written = json.loads(Path(job).read_text())
+    assert (written["root"], written["since_ns"], written["exit"], written["output"], written["tool"]) == (
+        str(project),
+        since,
+        1,
+        "[ERROR] There are test failures.",
+        "maven",
+    )
+    assert junit_feed.hand_over(event) == "" and spawned == [[job]]  # the marker is gone: no second worker
+
+
+def test_a_run_that_did_not_end_is_not_fed(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spawned: list[list[str]] = []
+    marker = marked_run(project, monkeypatch, spawned)
+    payload = bash(project, "mvn -q test", tool_response={"stdout": "", "backgroundTaskId": "b1"})
+    assert junit_feed.hand_over(parse_event("PostToolUse", payload, str(project))) == ""
+    assert spawned == [] and not marker.exists() and not (project / ".sidekit/status.json").exists()
+
+
+def job_for(project: Path, since_ns: int, exit_code: int, output: str = "", tool: str = "maven") -> dict[str, Any]:
+    payload = bash(project, "mvn -q test", output, f"Exit code {exit_code}\n{output}" if exit_code else "")
+    return {
+        "tool": tool,
+        "args": ["-q", "test"],
+        "started": since_ns / 1e9,
+        "root": str(project),
+        "since_ns": since_ns,
+        "exit": exit_code,
+        "output": output,
+        "hook": payload["hook_event_name"],
+        "payload": payload,
+    }
+
+
+def stale_green(project: Path) -> int:
+    """A green report an earlier run left, then the start of this run (its marker time)."""
+    (project / ".git").mkdir()
+    (project / "pom.xml").write_text("<project/>")
+    report = project / REPORT
+    report.parent.mkdir(parents=True)
+    report.write_text(GREEN)
+    stamp(report, time.time_ns() - 10**9)
+    return time.time_ns()
+
+
+def status(project: Path) -> dict[str, Any]:
+    done = run_sidekit("status", "--project", str(project), cwd=project)
+    assert done.returncode == 0, done.stderr
+    found: dict[str, Any] = json.loads(done.stdout)
+    return {k: v for k, v in found.items() if k not in ("age", "generation")}
+
+
+def test_a_compile_error_is_a_broken_run_not_the_old_green(project: Path) -> None:
+    since = stale_green(project)
+    fed = junit_feed.feed(job_for(project, since, 1, JAVAC.format(root=project)))
+    assert fed is not None and fed[0].tests == {} and fed[1]["run"]["exit"] == 1
+    found = status(project)
+    assert found == {
+        "runner": "junit",
+        "state": "failed",
+        "collectErrors": 1,
+        "newFailures": 1,
+        "clusters": [
+            {
+                "id": found["clusters"][0]["id"],
+                "type": "compile error",
+                "phase": "collect",
+                "at": "src/main/java/demo/Calc.java:7",
+                "message": "cannot find symbol",
+                "new": 1,
+                "first": "src/main/java/demo/Calc.java",
+            }
+        ],
+    }  # no "passed": the green report of the earlier run is not this run's
+
+
+def test_a_red_report_of_this_run_is_fed_and_a_green_exit_with_none_is_no_tests(project: Path) -> None:
+    since = stale_green(project)
+    (project / REPORT).write_text(RED)
+    junit_feed.feed(job_for(project, since, 1, "[ERROR] Tests run: 1, Failures: 1"))
+    found = status(project)
+    assert (found["state"], found["failed"], found["clusters"][0]["first"]) == ("failed", 1, "demo.CalcTest::adds")
+    stamp(project / REPORT, since - 1)
+    junit_feed.feed(job_for(project, time.time_ns(), 0))
+    assert status(project) == {"runner": "junit", "state": "noTests"}
+
+
+def test_an_up_to_date_gradle_test_task_records_nothing(project: Path) -> None:
+    since = stale_green(project)
+    assert junit_feed.feed(job_for(project, since, 0, tool="gradle")) is None
+    assert not (project / ".sidekit/status.json").exists()
+
+
+def wait_for_feed(project: Path, timeout: float = 30.0) -> list[dict[str, Any]]:
+    log = project / ".sidekit/log/decisions.jsonl"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if log.exists():
+            found = [json.loads(line) for line in log.read_text().splitlines()]
+            fed = [record for record in found if str(record.get("decision", "")).startswith("junit-")]
+            if fed and not list((project / ".sidekit/junit-feed").iterdir()):
+                return fed
+        time.sleep(0.05)
+    raise AssertionError(f"no feed decision in {log}")
+
+
+def test_the_real_hooks_feed_a_red_raw_run_to_status(project: Path, run_hook: HookRunner) -> None:
+    """PreToolUse marks, the run writes its report, PostToolUseFailure hands over, the worker feeds the
+    cache: `sidekit status` says what the raw run did, and both hooks printed nothing."""
+    stale_green(project)
+    pre = run_hook("PreToolUse", pre_bash(project, "mvn -q test"))
+    assert (pre.returncode, pre.stdout, pre.stderr) == (0, "", "")
+    (project / REPORT).write_text(RED)
+    post = run_hook("PostToolUseFailure", bash(project, "mvn -q test", error="Exit code 1\n[ERROR] Failures: 1"))
+    assert (post.returncode, post.stdout, post.stderr) == (0, "", "")
+    fed = wait_for_feed(project)
+    assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [("junit-fed", 1, 1, 0)]
+    found = status(project)
+    assert (found["runner"], found["state"], found["failed"]) == ("junit", "failed", 1)
+    said = [json.loads(line).get("text", "") for line in (project / ".sidekit/log/decisions.jsonl").open()]
+    assert [text for text in said if text] == [
+        "[sidecar:tests] junit: 1 failed; 1 root cause; biggest: AssertionFailedError at (1 test): "
+        "sidekit failures demo.CalcTest::adds. Next time `sidekit test` answers in one JSON line"
+    ]
+
+
+def test_a_command_the_hook_did_not_mark_is_not_fed(project: Path, run_hook: HookRunner) -> None:
+    stale_green(project)
+    (project / REPORT).write_text(RED)
+    for command in ("mvn -q test | tail -5", "mvn compile", "SIDEKIT_RAW=1 mvn test"):
+        assert run_hook("PreToolUse", pre_bash(project, command)).stdout == ""
+        post = run_hook("PostToolUseFailure", bash(project, command, error="Exit code 1\nx"))
+        assert (post.returncode, post.stderr) == (0, "")
+    assert not (project / ".sidekit/junit-feed").exists() and not (project / ".sidekit/status.json").exists()
