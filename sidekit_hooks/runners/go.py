@@ -257,7 +257,7 @@ def from_events(
     for event in events:
         action = str(event.get("Action", ""))
         if action in ("build-output", "build-fail"):
-            package = packages.setdefault(locate(str(event.get("ImportPath", ""))), _Package())
+            package = _package(packages, locate(str(event.get("ImportPath", ""))))
             if action == "build-output":
                 package.build.append(str(event.get("Output", "")))
             else:
@@ -267,7 +267,7 @@ def from_events(
         if not name:
             stray.append(str(event.get("Output", "")))
             continue
-        package = packages.setdefault(locate(name), _Package())
+        package = _package(packages, locate(name))
         test = str(event.get("Test", ""))
         if action == "output":
             (package.test_output.setdefault(test, []) if test else package.output).append(str(event.get("Output", "")))
@@ -293,6 +293,14 @@ def from_events(
         )
     result.last_words = next((ln.strip() for ln in reversed(stray) if ln.strip()), "")
     return result
+
+
+def _package(packages: dict[str, _Package], pkgdir: str) -> _Package:
+    """The package's record, made at its first event (not one per event, as `setdefault` would)."""
+    package = packages.get(pkgdir)
+    if package is None:
+        package = packages[pkgdir] = _Package()
+    return package
 
 
 def _package_records(pkgdir: str, package: _Package, root: str, result: Result, frames: Any) -> None:

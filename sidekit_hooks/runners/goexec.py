@@ -67,9 +67,9 @@ def _born(fallback: float) -> float:
     """When this process started (the sh wrapper, same pid, just before the binary): sh's clock says
     whole seconds only."""
     try:
-        with open("/proc/self/stat", encoding="ascii") as handle:
-            ticks = int(handle.read().rpartition(")")[2].split()[19])
-        with open("/proc/uptime", encoding="ascii") as handle:
+        with open("/proc/self/stat", "rb") as handle:  # bytes: no codec to import
+            ticks = int(handle.read().rpartition(b")")[2].split()[19])
+        with open("/proc/uptime", "rb") as handle:
             uptime = float(handle.read().split()[0])
         return time.time() - max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK"))
     except (OSError, ValueError, IndexError):

@@ -79,9 +79,9 @@ def run_key() -> str:
     """This raw run: go's or cargo's (our parent's) pid and start time (pids are reused)."""
     parent = os.getppid()
     try:
-        with open(f"/proc/{parent}/stat", encoding="ascii") as handle:
-            born = handle.read().rpartition(")")[2].split()[19]
-    except (OSError, IndexError):
+        with open(f"/proc/{parent}/stat", "rb") as handle:  # bytes: no codec to import
+            born = handle.read().rpartition(b")")[2].split()[19].decode()
+    except (OSError, IndexError, ValueError):
         born = "0"
     return f"{parent}-{born}"
 
@@ -96,13 +96,13 @@ def printed_before(root: str, runner: str, size: int) -> int:
     folder = safepath.makedirs(os.path.join(root, ".sidekit", runner))  # never through a link out of the project
     path = os.path.join(folder, f"printed-{run_key()}")
     fd = os.open(safepath.check(path), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    with open(fd, "r+", encoding="ascii") as handle:
+    with open(fd, "r+b") as handle:  # bytes: no codec to import
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         handle.seek(0)
         before = int(handle.read().strip() or 0)
         handle.seek(0)
         handle.truncate()
-        handle.write(str(before + size))
+        handle.write(str(before + size).encode())
     _forget_old_ledgers(folder)
     return before
 
