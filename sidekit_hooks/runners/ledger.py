@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 
 SPOOL_WAIT = 3600.0  # seconds the run's writer waits for go or cargo to end before writing what it has
+SWEEP_EVERY = 3600.0  # seconds between two sweeps of a runner's folder for old runs' files
+SWEPT = "swept"  # the sweep's stamp file in that folder
 
 
 def run_binary(argv: list[str]) -> tuple[bytes, int]:
@@ -108,7 +110,24 @@ def printed_before(root: str, runner: str, size: int) -> int:
 
 
 def _forget_old_ledgers(folder: str, age: float = 86_400.0) -> None:
-    cutoff = time.time() - age
+    """Remove the files of runs older than `age` (each run leaves its printed-* file), at most once per
+    SWEEP_EVERY: one stat of the stamp file, not one per file of the day's runs, for each binary."""
+    now = time.time()
+    stamp = os.path.join(folder, SWEPT)
+    try:
+        if now - os.stat(stamp, follow_symlinks=False).st_mtime < SWEEP_EVERY:
+            return
+    except OSError:
+        pass
+    try:  # never through a link planted there
+        fd = os.open(stamp, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            os.utime(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+    cutoff = now - age
     for entry in os.scandir(folder):
         if entry.name.startswith(("printed-", "spool-", "writer-", ".out-")):  # .out-: goexec.sh's, left by a kill
             try:
