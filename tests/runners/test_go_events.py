@@ -224,7 +224,7 @@ def test_the_wrapper_prints_short_output_as_the_binary_does_without_test2json() 
 
 
 def oracle_framing(line: str) -> tuple[str, str, str | None] | None:
-    found = regex_oracle.FRAMING.match(line)
+    found = regex_oracle.pattern("framing").match(line)
     return (found.group(1), found.group(2), found.group(3)) if found else None
 
 

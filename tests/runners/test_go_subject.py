@@ -177,13 +177,13 @@ GO_LINE_WORDS = ("func ", "func", "Name", "pkg.", "t", " *testing.T", " *testing
 @settings(max_examples=2000)
 @given(texts(*GO_LINE_WORDS))
 def test_go_lines_are_scanned_as_the_regular_expressions_scanned_them(line: str) -> None:
-    found = regex_oracle.FUNC_DEF.match(line)
+    found = regex_oracle.pattern("defined_function").match(line)
     assert go_subject.defined_function(line) == (found.group(1) if found else "")
-    assert go_subject._starts_function(line) == bool(regex_oracle.FUNC_START.match(line))
-    assert go_subject.testing_params(line) == regex_oracle.TEST_PARAM.findall(line)
-    expected = [(m.group(1) or "", m.group(2), m.end()) for m in regex_oracle.CALL.finditer(line)]
+    assert go_subject._starts_function(line) == bool(regex_oracle.pattern("starts_function").match(line))
+    assert go_subject.testing_params(line) == regex_oracle.pattern("testing_params").findall(line)
+    expected = [(m.group(1) or "", m.group(2), m.end()) for m in regex_oracle.pattern("calls").finditer(line)]
     assert go_subject.calls(line) == expected
-    assert go_subject.without_literals(line) == regex_oracle.STRING_OR_COMMENT.sub('""', line)
+    assert go_subject.without_literals(line) == regex_oracle.pattern("without_literals").sub('""', line)
 
 
 @pytest.mark.parametrize(

@@ -167,7 +167,7 @@ def test_a_bare_go_t_fail_is_at_the_test_function_with_what_it_printed(tmp_path:
     ).map("".join)
 )
 def test_a_t_error_line_is_read_as_the_regular_expression_read_it(line: str) -> None:
-    found = regex_oracle.GO_LOG.match(line)
+    found = regex_oracle.pattern("go_log_line").match(line)
     assert frames.go_log_line(line) == (found.groups() if found else None)
 
 
@@ -179,5 +179,5 @@ def test_a_t_error_line_is_read_as_the_regular_expression_read_it(line: str) -> 
     ).map("".join)
 )
 def test_a_test_function_is_found_as_the_regular_expression_found_it(line: str) -> None:
-    found = regex_oracle.GO_TEST_FUNC.match(line)
+    found = regex_oracle.pattern("go_test_name").match(line)
     assert frames.go_test_name(line) == (found.group(1) if found else "")

@@ -7,25 +7,32 @@ import re
 
 from hypothesis import strategies as st
 
-NORMALIZERS = (
-    (re.compile(r"0x[0-9a-fA-F]+"), "0x…"),
-    (re.compile(r"'(?:[^'\\\n]|\\.)*'"), "'…'"),
-    (re.compile(r'"(?:[^"\\\n]|\\.)*"'), '"…"'),
-    (re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\w)"), "N"),
-)
-FRAMING = re.compile(r"^\s*\x16(=== (?:RUN|PAUSE|CONT|NAME) +|--- (?:PASS|FAIL|SKIP): )(.*?)(?: \((\d+\.\d+)s\))?$")
-GO_LOG = re.compile(r"^\s+([\w.\-/]+\.go):(\d+): ?(.*)$")
-GO_TEST_FUNC = re.compile(r"^func ((?:Test|Example|Fuzz)\w*)\(")
-FUNC_DEF = re.compile(r"^func ([A-Za-z_]\w*)\s*[\[(]")
-FUNC_START = re.compile(r"^func\b")
-TEST_PARAM = re.compile(r"\b(\w+) \*testing\.[TBF]\b")
-CALL = re.compile(r"(?<![\w.])(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*\(")
-STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|`[^`]*`|\'(?:[^\'\\]|\\.)*\'|//.*$')
+# The patterns by the name of what replaces them, and the normalizers in the order they ran.
+SOURCES = {
+    "framing": r"^\s*\x16(=== (?:RUN|PAUSE|CONT|NAME) +|--- (?:PASS|FAIL|SKIP): )(.*?)(?: \((\d+\.\d+)s\))?$",
+    "go_log_line": r"^\s+([\w.\-/]+\.go):(\d+): ?(.*)$",
+    "go_test_name": r"^func ((?:Test|Example|Fuzz)\w*)\(",
+    "defined_function": r"^func ([A-Za-z_]\w*)\s*[\[(]",
+    "starts_function": r"^func\b",
+    "testing_params": r"\b(\w+) \*testing\.[TBF]\b",
+    "calls": r"(?<![\w.])(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*\(",
+    "without_literals": r'"(?:[^"\\]|\\.)*"|`[^`]*`|\'(?:[^\'\\]|\\.)*\'|//.*$',
+}
+NORMALIZERS = [
+    (r"0x[0-9a-fA-F]+", "0x…"),
+    (r"'(?:[^'\\\n]|\\.)*'", "'…'"),
+    (r'"(?:[^"\\\n]|\\.)*"', '"…"'),
+    (r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\w)", "N"),
+]
+
+
+def pattern(name: str) -> re.Pattern[str]:
+    return re.compile(SOURCES[name])
 
 
 def normalized(message: str) -> str:
-    for pattern, replacement in NORMALIZERS:
-        message = pattern.sub(replacement, message)
+    for source, replacement in NORMALIZERS:
+        message = re.sub(source, replacement, message)
     return message
 
 
