@@ -9,7 +9,7 @@ summary may not); the runtime then delivers what waits in the queue.
 Stop / SubagentStop: re-check each finding delivered in this session (to this agent) against the
 files as they are now (`nudges/recheck.py`), log every changed verdict as a `rechecked` decision, and
 say a finding that is still there once more when the policy asks for it (`[policy] remind`, by default
-scope findings of severity high). Never twice for one finding, and never while `stop_hook_active`.
+scope findings of severity high and helper copies, `tools.helper-exists`). Never twice for one finding, and never while `stop_hook_active`.
 """
 
 from __future__ import annotations
@@ -64,15 +64,21 @@ def session_start(event: Event, ctx: Context) -> str:
 
 
 def standing_findings(event: Event, ctx: Context, room: int) -> str:
-    """After `compact`: the delivered findings the policy reminds of (`[policy] remind`, scope by default)
-    that are still there, named again in one short line each; the summary may have dropped them. The
+    """After `compact`: the delivered findings the policy reminds of (`[policy] remind`) at least
+    `remind_threshold` severe (scope writes by default) that are still there, named again in one short line each; the summary may have dropped them. The
     ledger notes the compaction, so Stop may remind of each once more."""
     book = ledger.read(ctx.project, event.session_id)
-    open_now = [
-        record for _, record in _delivered(book, "") if recheck.outcome(ctx.project, record["recheck"]) == recheck.STILL
+    config = policy.Config(ctx.packs().get("policy", {}))
+    floor = policy.SEVERITY_RANK[config.remind_threshold]
+    open_now = [  # at least `remind_threshold` severe (a scope write): a helper copy waits for Stop
+        record
+        for _, record in _delivered(book, "")
+        if policy.SEVERITY_RANK.get(str(record.get("severity")), 1) >= floor
+        and recheck.outcome(ctx.project, record["recheck"]) == recheck.STILL
     ]
-    ledger.append(ctx.project, event.session_id, [{"compact": 1}])
-    lines = reminders(open_now, ctx, lambda c: policy.Config(c.packs().get("policy", {})), AFTER_COMPACT)
+    # Stop may remind of these once more; a finding below the floor (a helper copy) stays reminded once.
+    ledger.append(ctx.project, event.session_id, [{"compact": 1, "floor": config.remind_threshold}])
+    lines = reminders(open_now, ctx, lambda _: config, AFTER_COMPACT)
     text, said = delivery.plan_lines([line for _, line in lines], room)
     for record, line in lines[:said]:
         _log_reminder(ctx.project, event, record, line)
@@ -176,7 +182,7 @@ def scope_primer(event: Event, ctx: Context) -> str:
     deny = f"; never {', '.join(scope.deny)}" if scope.deny else ""
     task = f" ({scope.issue})" if scope.issue else ""
     line = policy.clip(
-        f"[sidecar:scope] This task's scope{task}: edit only {allow}{deny}; other files need the user's go-ahead."
+        f"[sidecar:scope] This task's scope{task}: edit only {allow}{deny}."  # a later line says what if not
     )
     _log(
         ctx.project,
@@ -240,7 +246,8 @@ def reminders(
         said = str(record.get("text", ""))
         prefix = f"[sidecar:{sidecar}] "
         body = said[len(prefix) :] if said.startswith(prefix) else said
-        again = record["recheck"].get("again") if isinstance(record.get("recheck"), dict) else None
+        check = record.get("recheck")
+        again = recheck.again(ctx.project, check) if isinstance(check, dict) else ""
         out.append((record, policy.clip(f"{prefix}{lead}{again or body}")))  # `again`: its short form, if any
     return out
 

@@ -13,9 +13,10 @@ from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges.recheck import line_digest
 from testing.acme import BAD, GOOD, PACK
 from testing.hooks import HookRunner, context_of, edit, payload, run_sidekit, write
+from testing.near_copy import SLUGIFY, VIEWS, indexed_project, new_slug_edit
 
 SCOPE_NUDGE = "[sidecar:scope] docs/notes.md is outside this task's scope (gt-7); if it must change, tell the user."
-PRIMER = "[sidecar:scope] This task's scope (gt-7): edit only api/**; other files need the user's go-ahead."
+PRIMER = "[sidecar:scope] This task's scope (gt-7): edit only api/**."
 
 
 def decisions(project: Path, kind: str) -> list[dict[str, Any]]:
@@ -270,6 +271,68 @@ def test_policy_decides_which_findings_are_reminded() -> None:
     custom = Config({"remind": ["acme.api.status-422"], "remind_threshold": "medium"})
     assert custom.reminds("specs", "acme.api.status-422", "medium") and not custom.reminds("scope", "", "high")
     assert not Config({"mute": ["scope"]}).reminds("scope", "", "high")
+    # A helper copy (medium) is reminded by default: its rule is listed by id, which no threshold filters.
+    assert default.reminds("tools", "tools.helper-exists", "medium")
+    assert not default.reminds("tools", "tools.raw-pytest", "medium")  # a habit hint is never
+    assert not Config({"mute": ["tools.helper-exists"]}).reminds("tools", "tools.helper-exists", "medium")
+    assert not Config({"remind": ["tools"]}).reminds("tools", "tools.helper-exists", "medium")  # below the floor
+
+
+COPY_NUDGE = "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug()."
+
+
+def test_stop_reminds_once_of_a_helper_copy_that_still_ships(project: Path, run_hook: HookRunner) -> None:
+    indexed_project(project)
+    assert context_of(run_hook("PostToolUse", new_slug_edit(project)).stdout) == COPY_NUDGE
+    (project / "utils" / "text.py").write_text("import re\n\n\n" + SLUGIFY)  # the helper moved 3 lines down
+    first = run_hook("Stop", payload("Stop", project, **stop()))
+    assert (first.returncode, context_of(first.stdout)) == (
+        0,
+        "[sidecar:tools] Still there as you finish: new_slug() copies slugify() (utils/text.py:8).",
+    )
+    assert context_of(run_hook("Stop", payload("Stop", project, **stop())).stdout) == ""  # once only
+    assert [(row["rule"], row["outcome"]) for row in decisions(project, "rechecked")] == [
+        ("tools.helper-exists", "still")
+    ]
+
+
+def test_a_helper_copy_is_reminded_once_even_across_a_compaction(project: Path, run_hook: HookRunner) -> None:
+    """Only findings at least `remind_threshold` severe (scope writes) are named after `compact` and may be
+    reminded once more; a copy (medium) is said at delivery and at one Stop."""
+    indexed_project(project)
+    assert context_of(run_hook("PostToolUse", new_slug_edit(project)).stdout) == COPY_NUDGE
+    reminder = "[sidecar:tools] Still there as you finish: new_slug() copies slugify() (utils/text.py:5)."
+    assert context_of(run_hook("Stop", payload("Stop", project, **stop())).stdout) == reminder
+    assert context_of(run_hook("SessionStart", payload("SessionStart", project, source="compact")).stdout) == ""
+    assert context_of(run_hook("Stop", payload("Stop", project, **stop())).stdout) == ""
+    assert [row["hook"] for row in decisions(project, "reminded")] == ["Stop"]
+
+
+@pytest.mark.parametrize(
+    ("views", "outcome"),
+    [
+        (VIEWS + "from utils.text import slugify\n\n\ndef new_slug(text):\n    return slugify(text)\n", "fixed"),
+        (VIEWS, "moot"),  # the file is back as it was: nothing left to judge
+    ],
+)
+def test_a_copy_replaced_by_a_call_or_removed_is_not_reminded(
+    project: Path, run_hook: HookRunner, views: str, outcome: str
+) -> None:
+    indexed_project(project)
+    assert context_of(run_hook("PostToolUse", new_slug_edit(project)).stdout) == COPY_NUDGE
+    (project / "app" / "views.py").write_text(views)
+    done = run_hook("Stop", payload("Stop", project, **stop()))
+    assert (done.returncode, context_of(done.stdout)) == (0, "")
+    assert [row["outcome"] for row in decisions(project, "rechecked")] == [outcome]
+    assert decisions(project, "reminded") == []
+
+
+def test_a_copy_whose_helper_is_gone_is_moot_at_stop(project: Path, run_hook: HookRunner) -> None:
+    indexed_project(project)
+    assert context_of(run_hook("PostToolUse", new_slug_edit(project)).stdout) == COPY_NUDGE
+    (project / "utils" / "text.py").write_text("import re\n")
+    assert context_of(run_hook("Stop", payload("Stop", project, **stop())).stdout) == ""
+    assert [row["outcome"] for row in decisions(project, "rechecked")] == ["moot"]
 
 
 def test_a_session_with_only_a_ledger_is_pruned_after_two_weeks_too(armed: Path, run_hook: HookRunner) -> None:

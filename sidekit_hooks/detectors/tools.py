@@ -658,6 +658,9 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
                 "before": before_state(event),
                 "other": match.path,
                 "other_symbol": match.name,
-            },  # both must still exist to be said
+                "other_line": str(line),
+                "at": short(match.path),
+                "again": f"{short(node.name)}() copies {short(match.name)}()",  # + the helper's line, at Stop
+            },  # both must still exist (and the copy not call the helper) to be said
         )
     return None

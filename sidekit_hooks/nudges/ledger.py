@@ -7,7 +7,8 @@ under PIPE_BUF, so concurrent hooks never interleave them):
   {"deliver": KEY}                        the nudge reached the model (after the calls before it)
   {"recheck": KEY, "outcome"}             Stop's verdict when it changed
   {"remind": KEY}                         Stop said it again (never twice between compactions)
-  {"compact": 1}                          the conversation was compacted: what was reminded may be again
+  {"compact": 1, "floor"?: SEVERITY}      the conversation was compacted: what was reminded (at least
+                                          `floor` severe, when given) may be again
 Stop reads it back (`read`). Standard library only.
 """
 
@@ -135,4 +136,13 @@ def _fold(ledger: Ledger, record: dict[str, Any]) -> None:
     elif "remind" in record:
         ledger.reminded.add(str(record["remind"]))
     elif "compact" in record:  # the summary may have lost the reminder: Stop may say it once more
-        ledger.reminded.clear()
+        floor = SEVERITIES.index(record["floor"]) if record.get("floor") in SEVERITIES else 0
+        ledger.reminded -= {key for key in ledger.reminded if _severity(ledger.findings.get(key)) >= floor}
+
+
+SEVERITIES = ("low", "medium", "high")  # as policy.SEVERITY_RANK
+
+
+def _severity(record: dict[str, Any] | None) -> int:
+    severity = record.get("severity") if record else None
+    return SEVERITIES.index(severity) if severity in SEVERITIES else 1

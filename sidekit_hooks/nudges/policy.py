@@ -55,8 +55,10 @@ DEFAULTS: dict[str, Any] = {
     "dedup": True,
     "mute": [],
     "order": ["scope", "specs", "tests", "tools", "conventions"],
-    "remind": ["scope"],  # at Stop, say these sidecars' (or rule ids') still-open findings once more
-    "remind_threshold": "high",  # ... when at least this severe
+    # At Stop, say these sidecars' (or rule ids') still-open findings once more: out-of-scope edits, and a
+    # copy of a project helper that still ships (said once mid-turn, easily lost under the work after it).
+    "remind": ["scope", "tools.helper-exists"],
+    "remind_threshold": "high",  # ... a listed sidecar's findings when at least this severe (a listed rule: any)
 }
 STATE_FILE = "policy.json"
 LOCK_FILE = "policy.lock"
@@ -115,11 +117,13 @@ class Config:
         return SEVERITY_RANK[str(self.thresholds.get(sidecar, self.threshold))]
 
     def reminds(self, sidecar: str, rule: str, severity: str) -> bool:
-        """Stop says a finding that is still there once more: listed in `remind`, severe enough, not muted."""
+        """Stop says a finding that is still there once more, unless muted: its rule id is listed in `remind`
+        (naming one rule is the choice itself), or its sidecar is and it is at least `remind_threshold`."""
         if sidecar in self.mute or (rule and rule in self.mute):
             return False
-        listed = sidecar in self.remind or (bool(rule) and rule in self.remind)
-        return listed and SEVERITY_RANK.get(severity, 1) >= SEVERITY_RANK[self.remind_threshold]
+        if rule and rule in self.remind:
+            return True
+        return sidecar in self.remind and SEVERITY_RANK.get(severity, 1) >= SEVERITY_RANK[self.remind_threshold]
 
     def rank(self, finding: Finding) -> tuple[bool, int, int, int]:
         order = self.order.index(finding.sidecar) if finding.sidecar in self.order else len(self.order)
@@ -701,6 +705,6 @@ ACCEPTS: dict[str, tuple[Any, str, str]] = {
     "dedup": (lambda value: isinstance(value, bool), "true or false", "true"),
     "mute": (_is_names, "an array of sidecar names or rule ids", '["tools.grep-for-name"]'),
     "order": (_is_names, "an array of sidecar names", '["scope", "specs", "tests", "tools", "conventions"]'),
-    "remind": (_is_names, "an array of sidecar names or rule ids", '["scope"]'),
+    "remind": (_is_names, "an array of sidecar names or rule ids", '["scope", "tools.helper-exists"]'),
     "remind_threshold": (lambda value: value in SEVERITY_RANK, "one of low, medium, high", '"high"'),
 }

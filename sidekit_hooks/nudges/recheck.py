@@ -83,7 +83,7 @@ def outcome(project: str, record: Mapping[str, str]) -> str:
         return MOOT
     verdict = CHECKS[kind](data.decode("utf-8", "replace"), record)
     # A helper copy holds while both definitions exist: the project's helper gone makes it moot.
-    return MOOT if verdict == STILL and kind == "def" and _copied_gone(project, record) else verdict
+    return MOOT if verdict == STILL and kind == "def" and helper_line(project, record) is None else verdict
 
 
 def holds(project: str, record: Mapping[str, str]) -> bool:
@@ -172,30 +172,79 @@ def _absent(text: str, record: Mapping[str, str]) -> str:
 
 
 def _def(text: str, record: Mapping[str, str]) -> str:
-    """A named def: still there while the file still defines it (renamed or removed: fixed)."""
+    """A named def: still there while the file still defines it (renamed or removed: fixed). A helper
+    copy is fixed too once its body calls the helper it copied (the copy became a thin wrapper)."""
     symbol = record.get("symbol", "")
     if not symbol:
         return ""
-    return STILL if _defines(text, symbol) else FIXED
+    body = _body_of(text.splitlines(), symbol)
+    if body is None:
+        return FIXED
+    helper = record.get("other_symbol", "")
+    return FIXED if helper and _calls(body, helper, qualified=helper == symbol) else STILL
 
 
-def _copied_gone(project: str, record: Mapping[str, str]) -> bool:
-    """The helper a copy was found to duplicate (`other`, `other_symbol`) is no longer defined."""
+def helper_line(project: str, record: Mapping[str, str]) -> int | None:
+    """The line the helper a copy duplicates (`other`, `other_symbol`) is defined on now (the one nearest
+    `other_line`), or None when it is gone; 0 for a record that names no helper (nothing to judge)."""
     other, symbol = record.get("other", ""), record.get("other_symbol", "")
     if not (other and symbol):
-        return False
+        return 0
     data = read_file(project, other)
-    return data is None or not _defines(data.decode("utf-8", "replace"), symbol)
+    if data is None:
+        return None
+    found = [
+        number for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1) if _heads(line, symbol)
+    ]
+    near = int(record.get("other_line", "0") or 0) if str(record.get("other_line", "")).isdigit() else 0
+    return min(found, key=lambda number: abs(number - near)) if found else None
 
 
-def _defines(text: str, symbol: str) -> bool:
-    for candidate in text.splitlines():
-        stripped = candidate.lstrip()
-        if (
-            stripped.startswith(("def ", "async def "))
-            and stripped.split("def ", 1)[1].split("(", 1)[0].strip() == symbol
-        ):
-            return True
+def again(project: str, record: Mapping[str, str]) -> str:
+    """The short form a reminder says of a finding ("" for none). A helper copy's names the helper's line
+    as it is now (an edit above it moves it): "_as_text() copies _convert_value_to_string() (x.py:373)."."""
+    text = record.get("again", "")
+    if not text or record.get("kind") != "def":
+        return text
+    line = helper_line(project, record)
+    return f"{text} ({record.get('at') or record.get('other', '')}:{line})." if line else ""
+
+
+def _heads(line: str, symbol: str) -> bool:
+    stripped = line.lstrip()
+    return (
+        stripped.startswith(("def ", "async def ")) and stripped.split("def ", 1)[1].split("(", 1)[0].strip() == symbol
+    )
+
+
+def _body_of(lines: list[str], symbol: str) -> list[str] | None:
+    """The lines of the first def of `symbol` after its head (by indentation), or None when none is defined."""
+    for start, line in enumerate(lines):
+        if not _heads(line, symbol):
+            continue
+        indent = len(line) - len(line.lstrip())
+        body = []
+        for follower in lines[start + 1 :]:
+            stripped = follower.lstrip()
+            if stripped and len(follower) - len(stripped) <= indent and not stripped.startswith(")"):
+                break  # (a multi-line signature closes with ")" at the def's indentation)
+            body.append(follower)
+        return body
+    return None
+
+
+def _calls(body: list[str], name: str, qualified: bool) -> bool:
+    """`name(` is called in these lines; `qualified`: only as `module.name(` (a copy named as its helper
+    calling itself is recursion, not reuse)."""
+    call = f"{name}("
+    for line in body:
+        code = line.split("#", 1)[0]
+        at = code.find(call)
+        while at >= 0:
+            before = code[at - 1] if at else " "
+            if before == "." or (not qualified and not (before.isalnum() or before == "_")):
+                return True
+            at = code.find(call, at + 1)
     return False
 
 

@@ -143,7 +143,7 @@ def test_read_then_edit_of_the_same_file_are_two_nudges_a_second_read_none(scope
     )
     assert context_of(run_hook("PostToolUse", read).stdout) == (
         "[sidecar:scope] FYI: auth/middleware.py is outside this task's scope (gt-abc12); "
-        "reading is fine, changing it needs the user's go-ahead."
+        "reading is fine, edits need the user's go-ahead."
     )
     assert context_of(run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout).startswith(
         "[sidecar:scope] auth/middleware.py is outside"

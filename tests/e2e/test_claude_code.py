@@ -296,7 +296,7 @@ def test_broken_rule_pack_does_not_disturb_the_session(
 
 # What the scope sidecar says, exactly (its wording is pinned here so a change shows up in the real client).
 READ_OUTSIDE = (
-    "[sidecar:scope] FYI: {path} is outside this task's scope; reading is fine, changing it needs the user's go-ahead."
+    "[sidecar:scope] FYI: {path} is outside this task's scope; reading is fine, edits need the user's go-ahead."
 )
 WRITE_OUTSIDE = "[sidecar:scope] {path} is outside this task's scope; if it must change, tell the user."
 UTIL_READ = "1\tdef helper():\n2\t    return 1\n3"  # the Read tool's own text for lib/util.py

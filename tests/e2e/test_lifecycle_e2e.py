@@ -23,7 +23,7 @@ COPY = (
 )
 SCOPE_NUDGE = "[sidecar:scope] docs/notes.md is outside this task's scope (gt-7); if it must change, tell the user."
 STOP_REMINDER = "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
-PRIMER = "[sidecar:scope] This task's scope (gt-7): edit only api/**; other files need the user's go-ahead."
+PRIMER = "[sidecar:scope] This task's scope (gt-7): edit only api/**."
 
 
 def installed(project: Path, sidekit: Callable[..., str]) -> None:

@@ -440,7 +440,7 @@ def test_concurrent_hooks_say_a_finding_exactly_once(here: Path, clean_env: dict
     said = [context_of(out) for out in outputs if out.strip()]
     assert said == [
         "[sidecar:scope] FYI: auth/x.py is outside this task's scope (gt-1); "
-        "reading is fine, changing it needs the user's go-ahead."
+        "reading is fine, edits need the user's go-ahead."
     ]
     made = decisions(here)
     assert (made.count(("scope", "fired", "")), made.count(("scope", "delivered", ""))) == (1, 1)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.nudges.recheck import ABSENT, FIXED, MOOT, STILL, line_digest, outcome, text_hash
+from sidekit_hooks.nudges.recheck import ABSENT, FIXED, MOOT, STILL, again, line_digest, outcome, text_hash
 
 BEFORE = "def f():\n    return 1\n"
 DIGEST = line_digest("x = g(status_code=400)")
@@ -119,3 +119,52 @@ def test_a_big_suite_reads_the_per_test_table(tmp_path: Path, monkeypatch: pytes
     (tmp_path / ".sidekit" / "status-tests.json").write_text(json.dumps(table))
     assert outcome(str(tmp_path), {"kind": "tests", "generation": "4", "tests": "t.py::y"}) == STILL
     assert outcome(str(tmp_path), {"kind": "tests", "generation": "4", "tests": "t.py::a"}) == FIXED
+
+
+COPY = {
+    "kind": "def",
+    "path": "a.py",
+    "symbol": "make_slug",
+    "other": "util.py",
+    "other_symbol": "slugify",
+    "other_line": "1",
+    "at": "util.py",
+    "again": "make_slug() copies slugify()",
+}
+
+
+@pytest.mark.parametrize(
+    ("copy", "expected"),
+    [
+        ("def make_slug(v):\n    v = v.lower()\n    return v.strip()\n", STILL),
+        ("def make_slug(v):\n    return slugify(v)\n", FIXED),  # replaced by a call to the helper
+        ("def make_slug(\n    v,\n) -> str:\n    return util.slugify(v)\n", FIXED),  # a long signature, a module call
+        ("def make_slug(v):\n    return v  # not slugify(v)\n\n\ndef other(v):\n    return slugify(v)\n", STILL),
+        ("def make_slug(v):\n    return my_slugify(v)\n", STILL),  # another function's name ends the same
+        ("def other(v):\n    return v\n", FIXED),  # the copy is gone
+    ],
+)
+def test_a_helper_copy_is_fixed_once_it_calls_the_helper_or_is_gone(tmp_path: Path, copy: str, expected: str) -> None:
+    (tmp_path / "a.py").write_text(copy)
+    (tmp_path / "util.py").write_text("def slugify(v):\n    return v\n")
+    assert outcome(str(tmp_path), COPY) == expected
+
+
+def test_a_copy_named_as_its_helper_is_fixed_only_by_a_qualified_call(tmp_path: Path) -> None:
+    record = {**COPY, "symbol": "slugify"}
+    (tmp_path / "util.py").write_text("def slugify(v):\n    return v\n")
+    (tmp_path / "a.py").write_text("def slugify(v):\n    return slugify(v[1:]) if v else v\n")  # recursion
+    assert outcome(str(tmp_path), record) == STILL
+    (tmp_path / "a.py").write_text("def slugify(v):\n    return util.slugify(v)\n")
+    assert outcome(str(tmp_path), record) == FIXED
+
+
+def test_a_copy_reminder_names_the_line_the_helper_is_on_now(tmp_path: Path) -> None:
+    (tmp_path / "util.py").write_text("def slugify(v):\n    return v\n")
+    assert again(str(tmp_path), COPY) == "make_slug() copies slugify() (util.py:1)."
+    (tmp_path / "util.py").write_text("import re\n\n\ndef slugify(v):\n    return v\n")
+    assert again(str(tmp_path), COPY) == "make_slug() copies slugify() (util.py:4)."
+    (tmp_path / "util.py").write_text("def renamed(v):\n    return v\n")
+    assert again(str(tmp_path), COPY) == ""  # the helper is gone: nothing to remind of
+    scope = {"kind": "scope", "path": "README.md", "again": "README.md, outside X-1's scope; tell the user."}
+    assert again(str(tmp_path), scope) == scope["again"]

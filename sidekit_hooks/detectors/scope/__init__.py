@@ -91,7 +91,7 @@ def _file_finding(scope: scope_model.Scope, path: str, mode: str, tool: str) -> 
 
 TAILS = {
     "write": "if it must change, tell the user.",
-    "read": "reading is fine, changing it needs the user's go-ahead.",
+    "read": "reading is fine, edits need the user's go-ahead.",
     "search": "looking is fine, changes there need the user's go-ahead.",
 }
 LOOK_KEY = "scope:look"  # one key for every read and search outside the scope: said once per session
