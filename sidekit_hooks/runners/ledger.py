@@ -203,6 +203,26 @@ def _write_run(folder: str, run: str, parent: int, runner: str) -> None:
         os.unlink(os.path.join(folder, f"writer-{run}"))
     except OSError:
         pass
+    report_cpu(runner)
+
+
+WRITER_CPU_LOG = "SIDEKIT_WRITER_CPU_LOG"  # bench/: where a detached writer adds the CPU seconds it used
+
+
+def report_cpu(runner: str) -> None:
+    """For the bench (only when WRITER_CPU_LOG names a file): this writer's CPU seconds, one line, so
+    that a compacted run's cost includes the work it left to a detached process."""
+    path = os.environ.get(WRITER_CPU_LOG)
+    if not path:
+        return
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, f"{runner}\t{used.ru_utime + used.ru_stime:.6f}\n".encode())
+    finally:
+        os.close(fd)
 
 
 def _alive(pid: int, run: str) -> bool:
