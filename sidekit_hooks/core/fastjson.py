@@ -84,6 +84,25 @@ def _encode(value: Any) -> str:
     return _encode(str(value))
 
 
+def dumps_as_json(value: Any) -> str:
+    """Exactly `json.dumps(value, ensure_ascii=False, separators=(",", ":"))`: the same C encoder
+    (made per call, as `json` does: its circular-reference markers start empty), without importing
+    `json` and the `re` it pulls in. What that encoder refuses goes to `json`, which raises as it would."""
+    if _json is not None:
+        try:
+            encode = _json.make_encoder({}, _not_encodable, _json.encode_basestring, None, ":", ",", False, False, True)
+            return "".join(encode(value, 0))
+        except (TypeError, ValueError, RecursionError):
+            pass
+    import json
+
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _not_encodable(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 MAX_DEPTH = 64  # nesting a hook payload may have; deeper parts become null (no real payload comes close)
 
 

@@ -31,6 +31,7 @@ def main(argv: list[str]) -> int:
     while time.time() < deadline and ledger._alive(int(key.partition("-")[0] or 0), key):
         time.sleep(POLL)
     write(run)
+    ledger.report_cpu("cargo")
     return 0
 
 

@@ -9,28 +9,38 @@ one cause (one frame, one message shape) cluster together in status.clusters.
 from __future__ import annotations
 
 import os
-import re
 
+from sidekit_hooks.core import textscan
 from sidekit_hooks.status.clusters import normalize
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 MESSAGE_CHARS = 300
 MAX_FRAMES = 6
 
-GO_LOG = re.compile(r"^\s+([\w.\-/]+\.go):(\d+): ?(.*)$")  # `    calc_test.go:12: got 4, want 3`
-GO_TEST_FUNC = re.compile(r"^func ((?:Test|Example|Fuzz)\w*)\(")
-GO_FRAME = re.compile(r"^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$")  # goroutine dumps: `\t/abs/calc.go:9 +0x1d`
-GO_BUILD = re.compile(r"^(?:\.\/)?([\w.\-/]+\.go):(\d+)(?::\d+)?: (.*)$")  # `p/p.go:3:22: undefined: x`
-RUST_PANIC = re.compile(r"^thread '([^']*)'(?: \(\d+\))? panicked at ([^\s']+?):(\d+):(\d+):?\s*(.*)$")
-RUST_PANIC_OLD = re.compile(r"^thread '([^']*)' panicked at '(.*)', ([^\n]+?):(\d+):(\d+)$")  # Rust < 1.73
-CARGO_VERDICT = re.compile(
+# Compiled when first used (`pattern`): a red go binary's failures are read without `re` (go_log_line,
+# go_test_name); panics, build failures, Rust and JVM output use these.
+GO_FRAME = r"^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$"  # goroutine dumps: `\t/abs/calc.go:9 +0x1d`
+GO_BUILD = r"^(?:\.\/)?([\w.\-/]+\.go):(\d+)(?::\d+)?: (.*)$"  # `p/p.go:3:22: undefined: x`
+GO_RECOVERED = r"\s*\[recovered[^\]]*\]$"  # `panic: x [recovered]`: the panic's own words only
+RUST_PANIC = r"^thread '([^']*)'(?: \(\d+\))? panicked at ([^\s']+?):(\d+):(\d+):?\s*(.*)$"
+RUST_PANIC_OLD = r"^thread '([^']*)' panicked at '(.*)', ([^\n]+?):(\d+):(\d+)$"  # Rust < 1.73
+CARGO_VERDICT = (
     r"error: (test failed|doctest failed|could not compile|aborting|process didn't exit|\d+ targets? failed)"
 )
-RUST_ERROR = re.compile(r"^\s*--> ([^\n:]+):(\d+):(\d+)$")
-JVM_FRAME = re.compile(r"^\s*at (?:[\w.$/@]+/)?([\w.$<>]+)\.([\w$<>\-]+)\(([^():]+?)(?::(\d+))?\)")
+RUST_ERROR = r"^\s*--> ([^\n:]+):(\d+):(\d+)$"
+JVM_FRAME = r"^\s*at (?:[\w.$/@]+/)?([\w.$<>]+)\.([\w$<>\-]+)\(([^():]+?)(?::(\d+))?\)"
+GO_TESTS = ("func Test", "func Example", "func Fuzz")
+
+
+def pattern(source: str) -> re.Pattern[str]:
+    """`source` compiled (re's own cache keeps it), importing `re` only when a pattern is needed."""
+    import re
+
+    return re.compile(source)
 
 
 def with_shape(failure: dict[str, Any]) -> dict[str, Any]:
@@ -63,7 +73,7 @@ def go_failure(
     prefix = "" if pkgdir in ("", ".") else pkgdir.rstrip("/") + "/"
     for index, line in enumerate(lines):
         if line.startswith("panic: "):
-            message = re.sub(r"\s*\[recovered[^\]]*\]$", "", line[len("panic: ") :].strip())
+            message = pattern(GO_RECOVERED).sub("", line[len("panic: ") :].strip())
             kind = "timeout" if message.startswith("test timed out") else "panic"
             frames = _go_frames(lines[index + 1 :], root)
             at = frames[0].partition(" ")[0] if frames else ""
@@ -71,11 +81,11 @@ def go_failure(
                 kind, message = "runtime error", message[len("runtime error:") :].strip()
             return with_shape({"type": kind, "message": message, "at": at, "frames": frames[:MAX_FRAMES]})
     for index, line in enumerate(lines):
-        found = GO_LOG.match(line.rstrip("\n")) if ".go:" in line else None
+        found = go_log_line(line.rstrip("\n")) if ".go:" in line else None
         if found:
-            path = found.group(1) if "/" in found.group(1) else prefix + found.group(1)
-            message = " ".join([found.group(3).strip(), *_go_continued(lines[index + 1 :], line)]).strip()
-            failure = {"type": "t.Error", "message": message or "(empty message)", "at": f"{path}:{found.group(2)}"}
+            path = found[0] if "/" in found[0] else prefix + found[0]
+            message = " ".join([found[2].strip(), *_go_continued(lines[index + 1 :], line)]).strip()
+            failure = {"type": "t.Error", "message": message or "(empty message)", "at": f"{path}:{found[1]}"}
             return with_shape(_checked(failure, pkgdir, root, prefix))
     printed = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("---", "==="))]
     at = go_test_line(_folder(pkgdir, root), test)
@@ -83,6 +93,32 @@ def go_failure(
         return with_shape({"type": "fail", "message": printed[0] if printed else default})
     said = "failed without a message (t.Fail)" + ("; printed: " + " ".join(printed) if printed else "")
     return with_shape(_checked({"type": "fail", "message": said, "at": prefix + at}, pkgdir, root, prefix))
+
+
+def go_log_line(line: str) -> tuple[str, str, str] | None:
+    r"""(file, line, message) of a t.Error line (`    calc_test.go:12: got 4, want 3`): the groups of
+    `^\s+([\w.\-/]+\.go):(\d+): ?(.*)$`."""
+    start = len(line) - len(line.lstrip())
+    end = start
+    while end < len(line) and (line[end].isalnum() or line[end] in "_.-/"):
+        end += 1
+    path = line[start:end]
+    if not start or len(path) < 4 or not path.endswith(".go") or line[end : end + 1] != ":":
+        return None
+    digits = textscan.decimal_end(line, end + 1)
+    if digits == end + 1 or line[digits : digits + 1] != ":":
+        return None
+    rest = line[digits + 1 :]
+    message = textscan.line_rest(rest[1:] if rest.startswith(" ") else rest)
+    return None if message is None else (path, line[end + 1 : digits], message)
+
+
+def go_test_name(line: str) -> str:
+    r"""`TestX` of `func TestX(`, else '': the group of `^func ((?:Test|Example|Fuzz)\w*)\(`."""
+    if not line.startswith(GO_TESTS):
+        return ""
+    end = textscan.word_end(line, len("func "))
+    return line[len("func ") : end] if line[end : end + 1] == "(" else ""
 
 
 def _folder(pkgdir: str, root: str) -> str:
@@ -134,9 +170,9 @@ def _go_test_functions(folder: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for name, lines in go_subject.test_files(folder).items():
         for number, line in enumerate(lines, 1):
-            func = GO_TEST_FUNC.match(line) if line.startswith("func ") else None
+            func = go_test_name(line) if line.startswith("func ") else ""
             if func:
-                found.setdefault(func.group(1), f"{name}:{number}")
+                found.setdefault(func, f"{name}:{number}")
     return found
 
 
@@ -146,7 +182,7 @@ def _go_frames(lines: list[str], root: str) -> list[str]:
     for line in lines:
         if not line.strip() and found:
             break  # the next goroutine
-        frame = GO_FRAME.match(line.rstrip("\n"))
+        frame = pattern(GO_FRAME).match(line.rstrip("\n"))
         if frame:
             path = relative(frame.group(1), root)
             if path:
@@ -157,7 +193,7 @@ def _go_frames(lines: list[str], root: str) -> list[str]:
 def go_build_failure(lines: list[str], root: str) -> dict[str, Any]:
     """A package that did not build (or vet): the first compiler line that names a file."""
     for line in lines:
-        found = GO_BUILD.match(line.strip())
+        found = pattern(GO_BUILD).match(line.strip())
         if found:
             path = relative(found.group(1), root) or found.group(1)
             return with_shape({"type": "build failed", "message": found.group(3), "at": f"{path}:{found.group(2)}"})
@@ -171,7 +207,7 @@ def go_build_failure(lines: list[str], root: str) -> dict[str, Any]:
 def rust_failure(lines: list[str], root: str) -> dict[str, Any]:
     """A libtest failure from its captured output: `thread 'x' panicked at src/lib.rs:L:C:` + message."""
     for index, line in enumerate(lines):
-        found = RUST_PANIC.match(line.rstrip("\n"))
+        found = pattern(RUST_PANIC).match(line.rstrip("\n"))
         if found:
             path = relative(found.group(2), root)
             message = found.group(5) or next((ln.strip() for ln in lines[index + 1 :] if ln.strip()), "")
@@ -179,7 +215,7 @@ def rust_failure(lines: list[str], root: str) -> dict[str, Any]:
             where = f"{path or found.group(2)}:{found.group(3)}"
             failure["at"] = where
             return with_shape(failure)
-        old = RUST_PANIC_OLD.match(line.rstrip("\n"))
+        old = pattern(RUST_PANIC_OLD).match(line.rstrip("\n"))
         if old:
             at = f"{relative(old.group(3), root) or old.group(3)}:{old.group(4)}"
             return with_shape({"type": "panic", "message": old.group(2), "at": at})
@@ -191,12 +227,12 @@ def rust_compile_errors(lines: list[str], root: str) -> list[dict[str, Any]]:
     """`error[E0308]: ...` followed by `--> src/lib.rs:3:5`, each as a failure."""
     errors: list[dict[str, Any]] = []
     for index, line in enumerate(lines):
-        if not line.startswith("error") or CARGO_VERDICT.match(line):
+        if not line.startswith("error") or pattern(CARGO_VERDICT).match(line):
             continue
         kind, _, message = line.partition(": ")
         at = ""
         for follow in lines[index + 1 : index + 4]:
-            where = RUST_ERROR.match(follow.rstrip("\n"))
+            where = pattern(RUST_ERROR).match(follow.rstrip("\n"))
             if where:
                 at = f"{relative(where.group(1), root) or where.group(1)}:{where.group(2)}"
                 break
@@ -254,7 +290,7 @@ def jvm_failure(kind: str, message: str, trace: str, index: SourceIndex) -> dict
     """A JUnit failure: the exception's class and first message line; `at` the innermost project frame."""
     frames: list[str] = []
     for line in trace.splitlines():
-        found = JVM_FRAME.match(line)
+        found = pattern(JVM_FRAME).match(line)
         if found:
             path = index.file_of(found.group(1), found.group(3))
             if path and found.group(4):

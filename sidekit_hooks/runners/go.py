@@ -15,9 +15,9 @@ output as it was, or the compact answer when it is long). Same prefix, same exit
 from __future__ import annotations
 
 import os
-import re
 import sys
 
+from sidekit_hooks.core import textscan
 from sidekit_hooks.runners import Result
 
 TYPE_CHECKING = False
@@ -80,7 +80,8 @@ VALUE_FLAGS = frozenset(
         "C",
     }
 )
-FRAMING = re.compile(r"^\s*\x16(=== (?:RUN|PAUSE|CONT|NAME) +|--- (?:PASS|FAIL|SKIP): )(.*?)(?: \((\d+\.\d+)s\))?$")
+STARTED_HEADS = ("=== RUN", "=== PAUSE", "=== CONT", "=== NAME")  # then one space or more
+ENDED_HEADS = ("--- PASS: ", "--- FAIL: ", "--- SKIP: ")
 OUTCOMES = {"pass": "passed", "fail": "failed", "skip": "skipped"}
 
 
@@ -155,9 +156,9 @@ def parse_framed(text: str, package: str) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = [{"Action": "start", "Package": package}]
     current = ""
     for line in text.splitlines(keepends=True):
-        found = FRAMING.match(line.rstrip("\n")) if "\x16" in line else None
+        found = framing(line.rstrip("\n")) if "\x16" in line else None
         if found:
-            head, name, elapsed = found.group(1), found.group(2).strip(), found.group(3)
+            head, name, elapsed = found[0], found[1].strip(), found[2]
             if head.startswith("==="):
                 current = name
                 if head.startswith("=== RUN"):
@@ -179,6 +180,32 @@ def parse_framed(text: str, package: str) -> list[dict[str, Any]]:
             event["Test"] = current
         events.append(event)
     return events
+
+
+def framing(line: str) -> tuple[str, str, str | None] | None:
+    r"""(head, name, elapsed or None) of a test2json framing line: the groups of
+    `^\s*\x16(=== (?:RUN|PAUSE|CONT|NAME) +|--- (?:PASS|FAIL|SKIP): )(.*?)(?: \((\d+\.\d+)s\))?$`."""
+    body = line.lstrip()
+    if not body.startswith("\x16"):
+        return None
+    body = body[1:]
+    if body.startswith(ENDED_HEADS):
+        head = body[:10]
+    else:
+        word = next((w for w in STARTED_HEADS if body.startswith(w)), "")
+        spaces = len(body) - len(body[len(word) :].lstrip(" "))
+        if not word or spaces == len(word):
+            return None
+        head = body[:spaces]
+    rest = textscan.line_rest(body[len(head) :])
+    if rest is None:
+        return None
+    cut = rest.rfind(" (")
+    number = rest[cut + 2 : -2] if cut >= 0 and rest.endswith("s)") else ""
+    whole, dot, fraction = number.partition(".")
+    if dot and whole.isdecimal() and fraction.isdecimal():
+        return head, rest[:cut], number
+    return head, rest, None
 
 
 def package_locator(project: str) -> Callable[[str], str]:
@@ -230,7 +257,7 @@ def from_events(
     for event in events:
         action = str(event.get("Action", ""))
         if action in ("build-output", "build-fail"):
-            package = packages.setdefault(locate(str(event.get("ImportPath", ""))), _Package())
+            package = _package(packages, locate(str(event.get("ImportPath", ""))))
             if action == "build-output":
                 package.build.append(str(event.get("Output", "")))
             else:
@@ -240,7 +267,7 @@ def from_events(
         if not name:
             stray.append(str(event.get("Output", "")))
             continue
-        package = packages.setdefault(locate(name), _Package())
+        package = _package(packages, locate(name))
         test = str(event.get("Test", ""))
         if action == "output":
             (package.test_output.setdefault(test, []) if test else package.output).append(str(event.get("Output", "")))
@@ -266,6 +293,14 @@ def from_events(
         )
     result.last_words = next((ln.strip() for ln in reversed(stray) if ln.strip()), "")
     return result
+
+
+def _package(packages: dict[str, _Package], pkgdir: str) -> _Package:
+    """The package's record, made at its first event (not one per event, as `setdefault` would)."""
+    package = packages.get(pkgdir)
+    if package is None:
+        package = packages[pkgdir] = _Package()
+    return package
 
 
 def _package_records(pkgdir: str, package: _Package, root: str, result: Result, frames: Any) -> None:

@@ -18,18 +18,15 @@ it was.
 from __future__ import annotations
 
 import os
-import re
+
+from sidekit_hooks.core import textscan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 MAX_FILES = 200
-FUNC_DEF = re.compile(r"^func ([A-Za-z_]\w*)\s*[\[(]")  # package-level only: a method has `func (r T) ...`
-FUNC_START = re.compile(r"^func\b")
-TEST_PARAM = re.compile(r"\b(\w+) \*testing\.[TBF]\b")
-CALL = re.compile(r"(?<![\w.])(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*\(")
-STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|`[^`]*`|\'(?:[^\'\\]|\\.)*\'|//.*$')
+TESTING = " *testing."
 
 _FOLDERS: dict[str, tuple[str, dict[str, str], dict[str, list[str]]]] = {}
 _SUBJECTS: dict[tuple[str, str, int], tuple[str, str] | None] = {}
@@ -62,16 +59,16 @@ def _scan_test(folder: str, test_file: str, line: int) -> tuple[str, str] | None
     lines = tests.get(test_file)
     if not lines or not 0 < line <= len(lines):
         return None
-    start = next((i for i in range(line - 1, -1, -1) if FUNC_START.match(lines[i])), -1)
+    start = next((i for i in range(line - 1, -1, -1) if _starts_function(lines[i])), -1)
     if start < 0:
         return None
     end = line if start != line - 1 else _end_of(lines, start)  # a bare t.Fail(): the whole function
-    params = {name for text in lines[start:end] if "*testing." in text for name in TEST_PARAM.findall(text)}
+    params = {name for text in lines[start:end] if "*testing." in text for name in testing_params(text)}
     chosen: tuple[str, str] | None = None
     for text in lines[start + 1 : end] if end > start + 1 else []:
         if "(" not in text:  # most lines of a table-driven test's table: no call to look for
             continue
-        calls = _calls(STRING_OR_COMMENT.sub('""', text), params)
+        calls = _calls(without_literals(text), params)
         # the last line with such a call; on it the leftmost, the outermost: `got := ToSnake(Trim(in))`
         ours = [name for qualifier, name in calls if (not qualifier or qualifier == package) and name in defined]
         if ours:
@@ -82,12 +79,102 @@ def _scan_test(folder: str, test_file: str, line: int) -> tuple[str, str] | None
 def _calls(code: str, params: set[str]) -> list[tuple[str, str]]:
     """(qualifier, name) of each call on one line, without those that are handed the test's `t`."""
     found: list[tuple[str, str]] = []
-    for match in CALL.finditer(code):
-        first = code[match.end() :].lstrip().split(",", 1)[0].split(")", 1)[0].strip()
+    for qualifier, name, end in calls(code):
+        first = code[end:].lstrip().split(",", 1)[0].split(")", 1)[0].strip()
         if first in params:
             continue
-        found.append((match.group(1) or "", match.group(2)))
+        found.append((qualifier, name))
     return found
+
+
+def _starts_function(line: str) -> bool:
+    r"""`^func\b`."""
+    return line.startswith("func") and not textscan.is_word(line[4:5] or " ")
+
+
+def defined_function(line: str) -> str:
+    r"""The name a package-level `func Name(` or `func Name[T any](` defines (a method has `func (r T)`),
+    else '': the group of `^func ([A-Za-z_]\w*)\s*[\[(]`."""
+    if not line.startswith("func ") or line[5:6] not in textscan.IDENT_START:
+        return ""
+    end = textscan.word_end(line, 6)
+    return line[5:end] if line[end:].lstrip()[:1] in ("(", "[") else ""
+
+
+def testing_params(text: str) -> list[str]:
+    r"""The names of a function's testing parameters (`t *testing.T`): `\b(\w+) \*testing\.[TBF]\b`."""
+    found: list[str] = []
+    done = 0  # the end of the last match: matches do not overlap
+    index = text.find(TESTING)
+    while index >= 0:
+        start = index
+        while start and textscan.is_word(text[start - 1]):
+            start -= 1
+        kind = index + len(TESTING)
+        if (
+            done <= start < index
+            and text[kind : kind + 1] in ("T", "B", "F")
+            and not textscan.is_word(text[kind + 1 : kind + 2] or " ")
+        ):
+            found.append(text[start:index])
+            done = kind + 1
+        index = text.find(TESTING, index + 1)
+    return found
+
+
+def calls(code: str) -> list[tuple[str, str, int]]:
+    r"""(qualifier or '', name, end) of each call on a line, where the end is just after its `(`: the
+    matches of `(?<![\w.])(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*\(`, left to right."""
+    found: list[tuple[str, str, int]] = []
+    index = 0
+    while index < len(code):
+        if code[index] not in textscan.IDENT_START or (
+            index and (code[index - 1] == "." or textscan.is_word(code[index - 1]))
+        ):
+            index += 1
+            continue
+        first = textscan.word_end(code, index + 1)
+        if code[first : first + 1] == "." and code[first + 1 : first + 2] in textscan.IDENT_START:
+            second = textscan.word_end(code, first + 2)
+            opened = _opening_paren(code, second)
+            if opened:
+                found.append((code[index:first], code[first + 1 : second], opened))
+                index = opened
+                continue
+        opened = _opening_paren(code, first)
+        if opened:
+            found.append(("", code[index:first], opened))
+        index = opened or first
+    return found
+
+
+def _opening_paren(code: str, start: int) -> int:
+    r"""Just after the `(` that follows `start` past white space (`\s*\(`), or 0."""
+    rest = code[start:].lstrip()
+    return len(code) - len(rest) + 1 if rest[:1] == "(" else 0
+
+
+def without_literals(text: str) -> str:
+    r"""One line with its strings, raw strings, runes and `//` comment each replaced by `""` (what
+    `"(?:[^"\\]|\\.)*"|`[^`]*`|'(?:[^'\\]|\\.)*'|//.*$` replaced): their `(` are no calls."""
+    parts: list[str] = []
+    kept = index = 0
+    while index < len(text):
+        char = text[index]
+        end = -1
+        if char in ('"', "'"):
+            end = textscan.quoted_end(text, index, newline_ends=False)
+        elif char == "`":
+            end = text.find("`", index + 1) + 1 or -1
+        elif char == "/" and text.startswith("//", index):
+            rest = textscan.line_rest(text[index + 2 :])
+            end = -1 if rest is None else index + 2 + len(rest)
+        if end > 0:
+            parts += (text[kept:index], '""')
+            kept = index = end
+        else:
+            index += 1
+    return "".join(parts) + text[kept:]
 
 
 def _end_of(lines: list[str], start: int) -> int:
@@ -134,7 +221,7 @@ def _scan(folder: str) -> tuple[str, dict[str, str], dict[str, list[str]]]:
         for number, text in enumerate(lines, 1):
             if not package and text.startswith("package "):
                 package = text.split()[1] if len(text.split()) > 1 else ""
-            found = FUNC_DEF.match(text) if text.startswith("func ") else None
-            if found:
-                defined.setdefault(found.group(1), f"{name}:{number}")
+            function = defined_function(text) if text.startswith("func ") else ""
+            if function:
+                defined.setdefault(function, f"{name}:{number}")
     return package, defined, tests

@@ -8,6 +8,7 @@ bytes, for the whole run) it is printed as it was; otherwise two lines: what hap
 raw output is, then the compact answer. The exit status is the binary's own (a signal is re-raised),
 so go's verdict and exit code are unchanged. Anything unexpected here: the output is printed as it
 was. `goexec.py --write-run FOLDER RUN PARENT`: the run's one cache writer (ledger.spool), detached.
+goexec.sh starts these through goexec_start.py, which imports this module (not compiled at each start).
 """
 
 from __future__ import annotations
@@ -66,9 +67,9 @@ def _born(fallback: float) -> float:
     """When this process started (the sh wrapper, same pid, just before the binary): sh's clock says
     whole seconds only."""
     try:
-        with open("/proc/self/stat", encoding="ascii") as handle:
-            ticks = int(handle.read().rpartition(")")[2].split()[19])
-        with open("/proc/uptime", encoding="ascii") as handle:
+        with open("/proc/self/stat", "rb") as handle:  # bytes: no codec to import
+            ticks = int(handle.read().rpartition(b")")[2].split()[19])
+        with open("/proc/uptime", "rb") as handle:
             uptime = float(handle.read().split()[0])
         return time.time() - max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK"))
     except (OSError, ValueError, IndexError):
@@ -228,9 +229,15 @@ def _report(test: str, depth: int, failed: dict[str, float], logs: dict[str, lis
     return lines
 
 
-if __name__ == "__main__":  # run as a file (`python -I -S .../runners/goexec.py`): find our package by path
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    status = main(sys.argv[1:])
+def run(argv: list[str]) -> None:
+    """`main`, then the process ends at once: all said and written, no interpreter teardown (go waits
+    for this process)."""
+    status = main(argv)
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(status)  # all said and written: no interpreter teardown (go waits for this process)
+    os._exit(status)
+
+
+if __name__ == "__main__":  # run as a file (goexec.sh runs goexec_start.py): find our package by path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    run(sys.argv[1:])

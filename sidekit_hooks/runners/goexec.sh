@@ -13,7 +13,7 @@
 # SIDEKIT_RAW=1 and runs whose output is the point (-test.list, -test.bench, -test.fuzz, and go's own
 # -json framing): the binary as it is.
 py=$1
-here=${0%/*}
+main=${0%/*}/goexec_start.py # goexec.py, imported: a file run as a script is compiled at each start
 shift
 bin=$1
 shift
@@ -38,7 +38,7 @@ while [ -z "$root" ] && [ -n "$dir" ]; do
 done
 spool=$root/.sidekit/go
 if [ -z "$root" ] || [ -L "$root/.sidekit" ] || [ -L "$spool" ] || [ "${PWD#"$root"}" = "$PWD" ]; then
-    exec "$py" -I -S "$here/goexec.py" "$bin" "$@" # the Python wrapper finds (or refuses) its folder itself
+    exec "$py" -I -S "$main" "$bin" "$@" # the Python wrapper finds (or refuses) its folder itself
 fi
 [ -d "$spool" ] || mkdir -p "$spool" 2>/dev/null
 out=$spool/.out-$$
@@ -46,7 +46,7 @@ set -C # created here, never through a file or link already there (awk then writ
 if ! { true >"$out" && true >"$out.spool"; } 2>/dev/null; then
     set +C
     rm -f "$out"
-    exec "$py" -I -S "$here/goexec.py" "$bin" "$@"
+    exec "$py" -I -S "$main" "$bin" "$@"
 fi
 set +C
 n=$#
@@ -95,10 +95,10 @@ if [ "$code" = 0 ] && [ "$verbose" = 0 ]; then
         mv "$out.spool" "$spool/spool-$run-$$" 2>/dev/null || rm -f "$out.spool" # printed: never twice
         rm -f "$out"
         if (set -C && true >"$spool/writer-$run") 2>/dev/null; then # the run's one writer
-            "$py" -I -S "$here/goexec.py" --write-run "$spool" "$run" "$PPID" </dev/null >/dev/null 2>&1 &
+            "$py" -I -S "$main" --write-run "$spool" "$run" "$PPID" </dev/null >/dev/null 2>&1 &
         fi
         exit 0
     fi
 fi
 rm -f "$out.spool"
-exec "$py" -I -S "$here/goexec.py" --captured "$out" "$code" "$verbose" "$started"
+exec "$py" -I -S "$main" --captured "$out" "$code" "$verbose" "$started"

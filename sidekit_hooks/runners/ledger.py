@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 
 SPOOL_WAIT = 3600.0  # seconds the run's writer waits for go or cargo to end before writing what it has
+SWEEP_EVERY = 3600.0  # seconds between two sweeps of a runner's folder for old runs' files
+SWEPT = "swept"  # the sweep's stamp file in that folder
 
 
 def run_binary(argv: list[str]) -> tuple[bytes, int]:
@@ -79,9 +81,9 @@ def run_key() -> str:
     """This raw run: go's or cargo's (our parent's) pid and start time (pids are reused)."""
     parent = os.getppid()
     try:
-        with open(f"/proc/{parent}/stat", encoding="ascii") as handle:
-            born = handle.read().rpartition(")")[2].split()[19]
-    except (OSError, IndexError):
+        with open(f"/proc/{parent}/stat", "rb") as handle:  # bytes: no codec to import
+            born = handle.read().rpartition(b")")[2].split()[19].decode()
+    except (OSError, IndexError, ValueError):
         born = "0"
     return f"{parent}-{born}"
 
@@ -96,19 +98,36 @@ def printed_before(root: str, runner: str, size: int) -> int:
     folder = safepath.makedirs(os.path.join(root, ".sidekit", runner))  # never through a link out of the project
     path = os.path.join(folder, f"printed-{run_key()}")
     fd = os.open(safepath.check(path), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    with open(fd, "r+", encoding="ascii") as handle:
+    with open(fd, "r+b") as handle:  # bytes: no codec to import
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         handle.seek(0)
         before = int(handle.read().strip() or 0)
         handle.seek(0)
         handle.truncate()
-        handle.write(str(before + size))
+        handle.write(str(before + size).encode())
     _forget_old_ledgers(folder)
     return before
 
 
 def _forget_old_ledgers(folder: str, age: float = 86_400.0) -> None:
-    cutoff = time.time() - age
+    """Remove the files of runs older than `age` (each run leaves its printed-* file), at most once per
+    SWEEP_EVERY: one stat of the stamp file, not one per file of the day's runs, for each binary."""
+    now = time.time()
+    stamp = os.path.join(folder, SWEPT)
+    try:
+        if now - os.stat(stamp, follow_symlinks=False).st_mtime < SWEEP_EVERY:
+            return
+    except OSError:
+        pass
+    try:  # never through a link planted there
+        fd = os.open(stamp, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            os.utime(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+    cutoff = now - age
     for entry in os.scandir(folder):
         if entry.name.startswith(("printed-", "spool-", "writer-", ".out-")):  # .out-: goexec.sh's, left by a kill
             try:
@@ -184,6 +203,26 @@ def _write_run(folder: str, run: str, parent: int, runner: str) -> None:
         os.unlink(os.path.join(folder, f"writer-{run}"))
     except OSError:
         pass
+    report_cpu(runner)
+
+
+WRITER_CPU_LOG = "SIDEKIT_WRITER_CPU_LOG"  # bench/: where a detached writer adds the CPU seconds it used
+
+
+def report_cpu(runner: str) -> None:
+    """For the bench (only when WRITER_CPU_LOG names a file): this writer's CPU seconds, one line, so
+    that a compacted run's cost includes the work it left to a detached process."""
+    path = os.environ.get(WRITER_CPU_LOG)
+    if not path:
+        return
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, f"{runner}\t{used.ru_utime + used.ru_stime:.6f}\n".encode())
+    finally:
+        os.close(fd)
 
 
 def _alive(pid: int, run: str) -> bool:

@@ -106,13 +106,9 @@ def read(path: str) -> Loaded:
 
 
 def write(path: str, data: Mapping[str, Any]) -> None:
-    """Atomic replace: a reader sees the old file or the new one, never half of either.
-
-    Writers are pytest and the CLI, never a hook, so the C encoder of `json` is free to use here.
-    """
-    import json
-
-    workspace.atomic_write(path, json.dumps(dict(data, format=FORMAT), ensure_ascii=False, separators=(",", ":")))
+    """Atomic replace: a reader sees the old file or the new one, never half of either. Written by
+    json's C encoder, without importing `json` (a compacted go or cargo run writes from a fresh Python)."""
+    workspace.atomic_write(path, fastjson.dumps_as_json(dict(data, format=FORMAT)))
 
 
 class _Lock:

@@ -11,41 +11,109 @@ exception) joins that cluster as `reported`, when type and normalized message bo
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-
+from sidekit_hooks.core import textscan
 from sidekit_hooks.status.vocabulary import FAILING as FAILING
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
 MIN_PREFIX = 20  # a cut-off repr matches a message only when this much of it agrees
 MAX_VARIANTS = 5
-
-_NORMALIZERS = (
-    (re.compile(r"0x[0-9a-fA-F]+"), "0x…"),
-    (re.compile(r"'(?:[^'\\\n]|\\.)*'"), "'…'"),
-    (re.compile(r'"(?:[^"\\\n]|\\.)*"'), '"…"'),
-    (re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\w)"), "N"),
-)
-
+HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 _NORMALIZED: dict[str, str] = {}  # one run's messages are normalized for its shapes, its clusters and variants
 NORMALIZED_KEPT = 4096
 
 
 def normalize(message: str) -> str:
-    """The message with addresses, quoted values and numbers replaced, so variants can be counted."""
+    r"""The message with addresses, quoted values and numbers replaced, so variants can be counted: in
+    turn what `re.sub` makes of `0x[0-9a-fA-F]+` -> `0x…`, `'(?:[^'\\\n]|\\.)*'` -> `'…'`, the same
+    in double quotes -> `"…"`, and `(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\w)` -> `N`
+    (scanned without `re`: a compacted go or cargo run starts a Python that clusters)."""
     found = _NORMALIZED.get(message)
     if found is not None:
         return found
-    found = message
-    for pattern, replacement in _NORMALIZERS:
-        found = pattern.sub(replacement, found)
+    found = _numbers(_quoted(_quoted(_addresses(message), "'"), '"'))
     if len(_NORMALIZED) < NORMALIZED_KEPT:
         _NORMALIZED[message] = found
     return found
+
+
+def _addresses(text: str) -> str:
+    index = text.find("0x")
+    if index < 0:
+        return text
+    parts: list[str] = []
+    kept = 0
+    while index >= 0:
+        end = index + 2
+        while end < len(text) and text[end] in HEX_DIGITS:
+            end += 1
+        if end > index + 2:
+            parts += (text[kept:index], "0x…")
+            kept = end
+        index = text.find("0x", kept if kept > index else index + 1)
+    return "".join(parts) + text[kept:]
+
+
+def _quoted(text: str, quote: str) -> str:
+    index = text.find(quote)
+    if index < 0:
+        return text
+    parts: list[str] = []
+    kept = 0
+    while index >= 0:
+        end = textscan.quoted_end(text, index, newline_ends=True)
+        if end > 0:
+            parts += (text[kept:index], quote + "…" + quote)
+            kept = end
+        index = text.find(quote, kept if kept > index else index + 1)
+    return "".join(parts) + text[kept:]
+
+
+def _numbers(text: str) -> str:
+    parts: list[str] = []
+    kept = 0
+    for digits, _ in textscan.digit_runs(text):
+        if digits < kept or _after_word(text, digits):
+            continue  # inside the number before, or the tail of a word (`v2`) or of a number (`.5`)
+        end = _number_end(text, digits)
+        if end > 0:
+            signed = text[digits - 1 : digits] in ("+", "-") and not _after_word(text, digits - 1)
+            parts += (text[kept : digits - signed], "N")
+            kept = end
+    return "".join(parts) + text[kept:] if parts else text
+
+
+def _after_word(text: str, index: int) -> bool:
+    r"""`index` is not where `(?<![\w.])` lets a number start."""
+    return index > 0 and (text[index - 1] == "." or textscan.is_word(text[index - 1]))
+
+
+def _number_end(text: str, start: int) -> int:
+    """Where the number whose digits start at `start` ends, as the regex's backtracking finds it: with
+    its fraction and exponent when present, else shorter, never followed by a word character; or -1."""
+    whole = textscan.decimal_end(text, start)
+    bases = [whole]
+    if text[whole : whole + 1] == "." and text[whole + 1 : whole + 2].isdecimal():
+        bases.insert(0, textscan.decimal_end(text, whole + 1))
+    for base in bases:
+        exponent = _exponent_end(text, base)
+        for end in (exponent, base) if exponent else (base,):
+            if end == len(text) or not textscan.is_word(text[end]):
+                return end
+    return -1
+
+
+def _exponent_end(text: str, start: int) -> int:
+    r"""The end of `e[-+]?\d+` at `start`, or 0."""
+    if text[start : start + 1] != "e":
+        return 0
+    digits = start + 2 if text[start + 1 : start + 2] in ("-", "+") else start + 1
+    end = textscan.decimal_end(text, digits)
+    return end if end > digits else 0
 
 
 def key_of(failure: dict[str, Any], phase: str) -> tuple[str, ...]:
@@ -73,8 +141,27 @@ def sha1_hex(data: bytes) -> str:
 
 
 def natural(test: str) -> list[Any]:
-    """Sort key that puts test[2] before test[10]."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", test)]
+    r"""Sort key that puts test[2] before test[10]: the parts `re.split(r"(\d+)", test)` makes (each
+    test's key made once per process: a run sorts its failures for the table's clusters and its own)."""
+    found = _NATURAL.get(test)
+    if found is None:
+        found = _natural(test)
+        if len(_NATURAL) < NORMALIZED_KEPT:
+            _NATURAL[test] = found
+    return found
+
+
+_NATURAL: dict[str, list[Any]] = {}
+
+
+def _natural(test: str) -> list[Any]:
+    parts: list[str] = []
+    kept = 0
+    for start, end in textscan.digit_runs(test):
+        parts += (test[kept:start], test[start:end])
+        kept = end
+    parts.append(test[kept:])
+    return [int(part) if part.isdigit() else part for part in parts]
 
 
 class Member:

@@ -164,7 +164,7 @@ def test_replay_runs_a_transcript_with_the_projects_scope(
         "  2. Read lib/b.py\n"
         "     -> agent told nothing\n"
         "     .. held back (threshold): scope: [sidecar:scope] FYI: lib/b.py is outside this task's scope (T-1); "
-        "reading is fine, changi…\n"
+        "reading is fine, edits …\n"
         "  3. Edit lib/b.py\n"
         "     -> agent told: [sidecar:scope] lib/b.py is outside this task's scope (T-1); "
         "if it must change, tell the user.\n"

@@ -7,8 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sidekit_hooks.runners import go
+from testing import regex_oracle
+from testing.regex_oracle import texts
 
 MOD = "example.com/m"
 
@@ -217,3 +221,22 @@ def test_the_wrapper_prints_short_output_as_the_binary_does_without_test2json() 
     )
     assert "=== NAME  \n" not in goexec._plain(text, True, events)
     assert "    p_test.go:20: quiet when passing\n" in goexec._plain(text, True, events)
+
+
+def oracle_framing(line: str) -> tuple[str, str, str | None] | None:
+    found = regex_oracle.pattern("framing").match(line)
+    return (found.group(1), found.group(2), found.group(3)) if found else None
+
+
+@settings(max_examples=3000)
+@given(
+    texts("\x16", "=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS: ", "--- FAIL: ", "--- SKIP: ")
+    | st.tuples(
+        st.sampled_from(["", "  ", "\t", "\n"]),
+        st.sampled_from(["=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS: ", "--- FAIL: ", "--- RUN"]),
+        texts(" ", "TestA/b", " (", "s)", "0.01", "1.", "٣"),
+        st.sampled_from(["", " (0.00s)", " (12.50s)", " (1s)", " (1.5s) ", "s)", "\n", " (٣.٤s)", " (0.1s)\n"]),
+    ).map(lambda p: p[0] + "\x16" + p[1] + p[2] + p[3])
+)
+def test_the_framing_is_read_as_the_regular_expression_read_it(line: str) -> None:
+    assert go.framing(line) == oracle_framing(line)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from hypothesis import given, settings
+
 from sidekit_hooks.runners import frames, go_subject
+from testing import regex_oracle
+from testing.regex_oracle import texts
 
 CONV = """package caseconv
 
@@ -164,3 +169,33 @@ def test_each_run_reads_the_sources_as_they_are_then(tmp_path: Path) -> None:
     assert at() == "caseconv/caseconv.go:5"
     (folder / "caseconv.go").write_text(CONV.replace("func ToSnake", "// moved down\n\nfunc ToSnake"))
     assert at() == "caseconv/caseconv.go:7"
+
+
+GO_LINE_WORDS = ("func ", "func", "Name", "pkg.", "t", " *testing.T", " *testing.B", "(", ")", "[", "//", "`", "\\")
+
+
+@settings(max_examples=2000)
+@given(texts(*GO_LINE_WORDS))
+def test_go_lines_are_scanned_as_the_regular_expressions_scanned_them(line: str) -> None:
+    found = regex_oracle.pattern("defined_function").match(line)
+    assert go_subject.defined_function(line) == (found.group(1) if found else "")
+    assert go_subject._starts_function(line) == bool(regex_oracle.pattern("starts_function").match(line))
+    assert go_subject.testing_params(line) == regex_oracle.pattern("testing_params").findall(line)
+    expected = [(m.group(1) or "", m.group(2), m.end()) for m in regex_oracle.pattern("calls").finditer(line)]
+    assert go_subject.calls(line) == expected
+    assert go_subject.without_literals(line) == regex_oracle.pattern("without_literals").sub('""', line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "\tgot := caseconv.ToSnake(Trim(tc.in)) // ToSnake(x)",
+        '\tif got := Double(n); got != 2*n { t.Errorf("Double(%d) = %d", n, got) }',
+        "func TestX(t *testing.T, b *testing.B) {",
+        "func Generic[T any](v T) T { return v }",
+        '\tx := `raw ( string` + \'r\' + "s\\"(" + f (1) + a.b.c(2) + é(3) + _x (4)',
+        '\tunterminated "string ( f(1) // g(2)',
+    ],
+)
+def test_go_lines_of_real_tests_are_scanned_as_the_regular_expressions_scanned_them(line: str) -> None:
+    test_go_lines_are_scanned_as_the_regular_expressions_scanned_them.hypothesis.inner_test(line)  # type: ignore[attr-defined]

@@ -61,3 +61,35 @@ def test_the_runs_one_writer_caches_every_spooled_binary_after_the_run_ends(tmp_
         env=dict(os.environ, CLAUDE_PROJECT_DIR=str(tmp_path)),
     )
     assert "b::TestSubs" in found.stdout
+
+
+def test_old_runs_files_are_swept_at_most_once_an_hour(tmp_path: Path) -> None:
+    """Each run leaves its printed-* file: a red binary stats them all only when the last sweep is old."""
+    (tmp_path / ".git").mkdir()
+    folder = tmp_path / ".sidekit" / "go"
+    folder.mkdir(parents=True)
+    old, fresh = folder / "printed-1-1", folder / "printed-2-2"
+    for path in (old, fresh):
+        path.write_text("10")
+    os.utime(old, (time.time() - 2 * 86_400, time.time() - 2 * 86_400))
+    assert ledger.printed_before(str(tmp_path), "go", 5) == 0
+    assert not old.exists() and fresh.exists() and (folder / ledger.SWEPT).exists()
+    os.utime(fresh, (time.time() - 2 * 86_400, time.time() - 2 * 86_400))
+    assert ledger.printed_before(str(tmp_path), "go", 5) == 5  # the same run (our parent): 5 printed before
+    assert fresh.exists()  # swept less than an hour ago: left for the next sweep
+    stamp = folder / ledger.SWEPT
+    os.utime(stamp, (time.time() - 2 * ledger.SWEEP_EVERY, time.time() - 2 * ledger.SWEEP_EVERY))
+    ledger.printed_before(str(tmp_path), "go", 5)
+    assert not fresh.exists() and time.time() - stamp.stat().st_mtime < 60
+
+
+def test_a_link_where_the_sweep_stamp_would_be_is_never_followed(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    folder = tmp_path / ".sidekit" / "go"
+    folder.mkdir(parents=True)
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.write_text("x")
+    os.utime(outside, (1_000_000, 1_000_000))
+    (folder / ledger.SWEPT).symlink_to(outside)
+    assert ledger.printed_before(str(tmp_path), "go", 5) == 0
+    assert outside.stat().st_mtime == 1_000_000 and outside.read_text() == "x"

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from sidekit_hooks.runners import frames
+from testing import regex_oracle
+from testing.regex_oracle import texts
 
 
 def test_a_go_log_line_is_the_failure_with_its_package_path() -> None:
@@ -149,3 +154,30 @@ def test_a_bare_go_t_fail_is_at_the_test_function_with_what_it_printed(tmp_path:
         "message": "{",
         "shape": "{",
     }
+
+
+@settings(max_examples=3000)
+@given(
+    texts("    ", "calc_test.go", ".go", ":12", ": ", "a/b", "\t")
+    | st.tuples(
+        st.sampled_from(["    ", "\t", " \n", "", "\xa0"]),
+        texts("calc_test", ".go", "/", "-", ".", "é"),
+        st.sampled_from([".go:", ".go", "go:", ".go:12:"]),
+        texts("12", "٣", ":", " ", "\n", "got 4, want 3"),
+    ).map("".join)
+)
+def test_a_t_error_line_is_read_as_the_regular_expression_read_it(line: str) -> None:
+    found = regex_oracle.pattern("go_log_line").match(line)
+    assert frames.go_log_line(line) == (found.groups() if found else None)
+
+
+@given(
+    st.tuples(
+        st.sampled_from(["func ", "func", "func  ", "fun "]),
+        st.sampled_from(["Test", "Example", "Fuzz", "test", ""]),
+        texts("Á", "_", "(", "[", " ", "x"),
+    ).map("".join)
+)
+def test_a_test_function_is_found_as_the_regular_expression_found_it(line: str) -> None:
+    found = regex_oracle.pattern("go_test_name").match(line)
+    assert frames.go_test_name(line) == (found.group(1) if found else "")

@@ -222,16 +222,11 @@ def test_the_session_corpus(claude: Path, tmp_path: Path) -> None:
     assert beyond_known(missed) == {}
 
 
-# Targets of #18 the corpus misses on the final wave-3 main, measured and labelled by the second independent
-# reviewer: 31 of the 35 useful findings were delivered (88.6%). The 4 not delivered are notices for
-# reading a file outside the scope, held back by default (`thresholds = { scope = "medium" }`); the
-# reviewer judged 4 of the 17 such notices useful, each because an edit of that file followed, and 13
-# noise. Delivering them all would put noise at up to 10 per 100 calls. Listed so that the miss stays
-# visible in every run and cannot grow: past its ceiling it fails, as does any other target (unlabelled,
-# wrong, noise, bytes, pending review). A "delivered / available" value counts as the share NOT delivered.
-KNOWN_MISSES: dict[str, dict[str, float]] = {
-    "useful delivered < 90% of available": {"corpus": 11.5},
-}
+# Targets of #18 the corpus misses, each with the ceiling it may not pass, so that a known miss stays
+# visible in every run and cannot grow; any other miss fails (unlabelled, wrong, useful delivered < 90%,
+# noise, bytes, pending review). Empty on the final wave-3 main: every target is met. A "delivered /
+# available" value is measured as the share NOT delivered.
+KNOWN_MISSES: dict[str, dict[str, float]] = {}
 
 
 def measured(value: object) -> float:
@@ -259,11 +254,14 @@ def beyond_known(missed: dict[str, Any]) -> dict[str, Any]:
     return left
 
 
-def test_a_known_miss_may_not_grow() -> None:
+def test_a_known_miss_may_not_grow(monkeypatch: pytest.MonkeyPatch) -> None:
     useful = "useful delivered < 90% of available"
+    assert beyond_known({useful: {"corpus": "31 / 35"}}) == {useful: {"corpus": "31 / 35"}}  # none is known now
+    monkeypatch.setitem(KNOWN_MISSES, useful, {"corpus": 11.5})
     assert beyond_known({useful: {"corpus": "31 / 35"}}) == {}
     assert beyond_known({useful: {"corpus": "30 / 35"}}) == {useful: {"corpus": "30 / 35"}}
-    assert beyond_known({"noise > 2 per 100 calls": {"boltons": 3.3}}) == {"noise > 2 per 100 calls": {"boltons": 3.3}}
+    monkeypatch.setitem(KNOWN_MISSES, "nudge bytes >= 5% of tool-result bytes", {"tabulate": 7.9})
+    assert beyond_known({"nudge bytes >= 5% of tool-result bytes": {"tabulate": "7.6%"}}) == {}
     assert beyond_known({"nudge bytes >= 5% of tool-result bytes": {"boltons": "5.1%"}}) == {
         "nudge bytes >= 5% of tool-result bytes": {"boltons": "5.1%"}
     }

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import given, settings
+
+from sidekit_hooks.status import clusters
 from sidekit_hooks.status.clusters import Member, build, normalize
+from testing import regex_oracle
+from testing.regex_oracle import texts
 
 
 def failure(kind: str, message: str, at: str, **extra: str) -> dict[str, str]:
@@ -76,3 +82,34 @@ def test_mentions_read_reprs_and_long_messages_from_an_assertion_text() -> None:
     assert mention.startswith("ValueError: invalid literal for int() with base 10: 'Configuration file")
     assert normalize(mention.partition(": ")[2]) == "invalid literal for int() with base N: '…'"
     assert exception_mentions("KeyError: 'user'\nthen TypeError('bad')") == ["KeyError: 'user'", "TypeError: bad"]
+
+
+@settings(max_examples=3000)
+@given(texts("0x", "0x1f", "'a\\'b'", '"q"', "1.5e3", "-7", "e+", "12.34.56"))
+def test_normalize_is_what_the_regular_expressions_make_of_any_text(message: str) -> None:
+    clusters._NORMALIZED.clear()
+    assert normalize(message) == regex_oracle.normalized(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "1.5x 1e5x 1.5e 12.34.56 +3 a-4 -x 0x 0xZZ 0x1F0x2 00x1 v2 .5 5. e5 1e+ 1e+5 ²2 ٣٤.٥",
+        "'a\\'b' 'a\\\nb' 'open \"x\" 'y' \\' \"a\\\"b\" \"\\\"",
+        "",
+    ],
+)
+def test_normalize_on_the_regular_expressions_corner_cases(message: str) -> None:
+    clusters._NORMALIZED.clear()
+    assert normalize(message) == regex_oracle.normalized(message)
+
+
+@given(texts("Test", "n=1", "/", "٣", "²"))
+def test_natural_order_splits_as_the_regular_expression_did(test: str) -> None:
+    try:
+        expected = regex_oracle.natural(test)
+    except ValueError:  # a lone non-decimal digit ("²") between decimals: int() refuses it either way
+        with pytest.raises(ValueError):
+            clusters.natural(test)
+        return
+    assert clusters.natural(test) == expected

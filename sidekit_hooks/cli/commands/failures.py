@@ -12,6 +12,7 @@ from typing import Any
 
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
+from sidekit_hooks.runners import pending
 from sidekit_hooks.status import cache, clusters
 
 MAX_CLUSTERS = 10
@@ -34,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
 def answer(project: str, test_ids: list[str], stacks: bool = False) -> dict[str, Any]:
     """The answer `sidekit failures` prints and the MCP `failures` tool returns."""
     root = cache.workspace_root(project)
+    pending.wait(root)  # a go or cargo run that has just ended: its writer first (runners/pending.py)
     summary = cache.read(cache.summary_path(root)).data
     table = cache.read(cache.table_path(root)).data
     tests: dict[str, dict[str, Any]] = table.get("tests") or {}

@@ -14,6 +14,7 @@ from typing import Any
 from sidekit_hooks import runners
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
+from sidekit_hooks.runners import pending
 from sidekit_hooks.status import cache
 
 
@@ -31,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
 def answer(project: str, since: int | None = None) -> dict[str, Any]:
     """The answer `sidekit status` prints and the MCP `status` tool returns."""
     root = cache.workspace_root(project)
+    pending.wait(root)  # a go or cargo run that has just ended: its writer first (runners/pending.py)
     loaded = cache.read(cache.summary_path(root))
     summary = loaded.data
     stale = None

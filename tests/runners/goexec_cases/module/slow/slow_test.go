@@ -1,0 +1,10 @@
+package slow
+
+import (
+	"testing"
+	"time"
+)
+
+func TestQuick(t *testing.T) {}
+
+func TestStuck(t *testing.T) { Wait(time.Hour) }
