@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import os
+import time
 from typing import Any
 
 from _pytest._code import code, source
@@ -115,3 +117,25 @@ def test_a_broken_store_is_no_store(tmp_path: Any) -> None:
     (tmp_path / "statements.json").write_text("[1, 2")
     assert statement_cache.load(str(tmp_path / "statements.json")) == {}
     assert statement_cache.load(str(tmp_path / "missing.json")) == {}
+
+
+def test_a_planted_fifo_or_link_is_neither_read_nor_written_through(tmp_path: Any) -> None:
+    state = tmp_path / "project" / ".sidekit" / "pytest"
+    state.mkdir(parents=True)
+    os.mkfifo(state / "statements.json")  # opened for reading, it would block the run forever
+    started = time.monotonic()
+    assert statement_cache.load(str(state / "statements.json")) == {}
+    assert time.monotonic() - started < 1.0
+    (state / "statements.json").unlink()
+    outside = tmp_path / "outside.json"
+    outside.write_text("{}")
+    (state / "statements.json").symlink_to(outside)
+    assert statement_cache.load(str(state / "statements.json")) == {}
+    statement_cache.STORE.update(path=str(state / "statements.json"), known={}, learned={"k": [0, 1]})
+    try:
+        statement_cache.save()
+    finally:
+        statement_cache.STORE.clear()
+    assert outside.read_text() == "{}"  # the link was replaced, never written through
+    assert not (state / "statements.json").is_symlink()
+    assert statement_cache.load(str(state / "statements.json")) == {"k": [0, 1]}

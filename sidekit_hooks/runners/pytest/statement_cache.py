@@ -23,7 +23,6 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -149,10 +148,16 @@ def fits(stored: Any, count: int) -> bool:
     )
 
 
+MAX_STORE_BYTES = 8 << 20
+
+
 def load(path: str) -> dict[str, list[int]]:
+    """The stored lists; {} for a missing or broken store, and for anything but a regular file (a FIFO
+    or a link a repository plants there is never opened through: it could block or lead outside)."""
+    from sidekit_hooks.core import safepath
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            found = json.load(handle)
+        found = json.loads(safepath.read_bytes(path, MAX_STORE_BYTES))
     except (OSError, ValueError):
         return {}
     return {key: value for key, value in found.items() if isinstance(value, list)} if isinstance(found, dict) else {}
@@ -167,13 +172,9 @@ def save() -> None:
     room = max(0, MAX_STORED - len(learned))
     merged = dict(older[len(older) - room :] if room else [])
     merged.update(list(learned.items())[-MAX_STORED:])
-    temporary = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump(merged, handle, separators=(",", ":"))
-        os.replace(temporary, path)  # readers see the old file or the new one
+    from sidekit_hooks.core import workspace
+
+    try:  # a new temp file, then a rename: never written through a link; readers see old or new
+        workspace.atomic_write(path, json.dumps(merged, separators=(",", ":")))
     except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+        pass
