@@ -73,12 +73,10 @@ def rows(ctx: BenchContext) -> list[Row]:
             continue
         useful = f"{item['usefulDelivered']} / {item['usefulAvailable']}"
         out += [
-            Row(
+            Row(  # the target is over the whole corpus (the row after the sessions), as the corpus test has it
                 "sessions",
                 f"{name}: useful delivered / available ({item['calls']} calls, {item['misses']} known misses)",
                 useful,
-                ">= 90%",
-                "ok" if item["usefulDelivered"] >= 0.9 * item["usefulAvailable"] else "MISS",
             ),
             Row("sessions", f"{name}: wrong nudges", str(item["wrong"]), "0", "ok" if item["wrong"] == 0 else "MISS"),
             Row(
@@ -90,6 +88,19 @@ def rows(ctx: BenchContext) -> list[Row]:
             ),
             share,
         ]
+    judged = [item for item in sessions if not item.get("pending")]
+    delivered = sum(item["usefulDelivered"] for item in judged)
+    available = sum(item["usefulAvailable"] for item in judged)
+    if judged:
+        out.append(
+            Row(
+                "sessions",
+                f"all {len(judged)} labelled sessions: useful delivered / available",
+                f"{delivered} / {available} ({100 * delivered / max(available, 1):.1f}%)",
+                ">= 90%",
+                "ok" if delivered >= 0.9 * available else "MISS",
+            )
+        )
     return out
 
 
