@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Generator
 from typing import Any
 
 import pytest
@@ -54,12 +55,11 @@ COUNT_WORDS = {
 
 
 class RawFile:
-    """The terminal writer's file, written to the raw file at every flush (so it survives `os._exit`).
-
-    pytest flushes its writer after each test's report, so what a run printed before a test that kills
-    the process is on disk; the long summary, a few words per write, goes out in FLUSH_AT-character writes
-    instead of one system call per word (#23).
-    """
+    """The terminal writer's file: each write goes to the raw file at once while tests run, so what a
+    run printed survives `os._exit` (pytest-timeout's stack dump, written from a watchdog thread just
+    before it ends the process, is not flushed by pytest). Only the terminal summary, the long
+    tracebacks a few words per write, is held in FLUSH_AT-character pieces instead of one system call
+    per word (#23); pytest flushes it at its end."""
 
     encoding = "utf-8"
     errors = "replace"
@@ -69,11 +69,12 @@ class RawFile:
         self.size = 0  # bytes written so far (a flush counts what it writes)
         self.pending: list[str] = []
         self.pending_chars = 0
+        self.held = False  # True during the terminal summary only (pytest_terminal_summary)
 
     def write(self, text: str) -> int:
         self.pending.append(text)
         self.pending_chars += len(text)
-        if self.pending_chars >= FLUSH_AT:
+        if not self.held or self.pending_chars >= FLUSH_AT:
             self.flush()
         return len(text)
 
@@ -135,6 +136,21 @@ def takes_over(config: pytest.Config) -> bool:
         or getattr(option, "show_fixtures_per_test", False)
         or getattr(option, "markers", False)
     )
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_terminal_summary(config: pytest.Config) -> Generator[None, None, None]:
+    """The summary's long output in pieces; written out when it ends, however it ends."""
+    state = config.stash.get(STATE, None)
+    raw = state["raw"] if state is not None else None
+    if raw is not None:
+        raw.held = True
+    try:
+        yield
+    finally:
+        if raw is not None:
+            raw.held = False
+            raw.flush()
 
 
 @pytest.hookimpl(tryfirst=True)
