@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 DRAINING_HOOKS = hook_events.DRAINING
 TOOL_HOOKS = hook_events.TOOL_CALLS
 LIFECYCLE_HOOKS = hook_events.LIFECYCLE
-WRITING_HOOKS = hook_events.AFTER_A_TOOL  # after a tool that may have written (code/written.py)
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
 DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
 HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
@@ -79,7 +78,9 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
     CURRENT["project"], CURRENT["session"] = project, event.session_id
-    if hook in WRITING_HOOKS:  # first: the code index's warm check must see a write even if a detector overruns
+    if (
+        hook in hook_events.AFTER_A_TOOL
+    ):  # first: the code index's warm check must see a write even if a detector overruns
         written.note(project, event.tool)
     _note_context(payload, event)
     if event.kind == "shell" and "test" in event.command and event.hook in TOOL_HOOKS:

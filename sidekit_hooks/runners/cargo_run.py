@@ -28,7 +28,7 @@ def main(argv: list[str]) -> int:
     run = os.path.abspath(argv[0])
     key = os.path.basename(run).removeprefix("run-")  # cargo's pid and start time, as ledger.run_key
     deadline = time.time() + WAIT
-    while time.time() < deadline and ledger._alive(int(key.partition("-")[0] or 0), key):
+    while time.time() < deadline and ledger.run_alive(key):
         time.sleep(POLL)
     write(run)
     ledger.report_cpu("cargo")

@@ -7,7 +7,7 @@ way its tests go into the shared cache. When what the binary would have printed 
 bytes, for the whole run) it is printed as it was; otherwise two lines: what happened and where the
 raw output is, then the compact answer. The exit status is the binary's own (a signal is re-raised),
 so go's verdict and exit code are unchanged. Anything unexpected here: the output is printed as it
-was. `goexec.py --write-run FOLDER RUN PARENT`: the run's one cache writer (ledger.spool), detached.
+was. `goexec.py --write-run FOLDER RUN`: the run's one cache writer (ledger.spool), detached.
 goexec.sh starts these through goexec_start.py, which imports this module (not compiled at each start).
 """
 
@@ -36,7 +36,7 @@ def main(argv: list[str]) -> int:
     if argv[0] == "--write-run":  # from goexec.sh: the run's one cache writer, detached
         from sidekit_hooks.runners import ledger
 
-        ledger._write_run(argv[1], argv[2], int(argv[3]), "go")
+        ledger.write_run(argv[1], argv[2], "go")
         return 0
     binary, args = argv[0], argv[1:]
     if os.environ.get("SIDEKIT_RAW", "") not in ("", "0") or any(a.startswith(PASS_THROUGH) for a in args):

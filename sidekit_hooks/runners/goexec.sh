@@ -95,7 +95,7 @@ if [ "$code" = 0 ] && [ "$verbose" = 0 ]; then
         mv "$out.spool" "$spool/spool-$run-$$" 2>/dev/null || rm -f "$out.spool" # printed: never twice
         rm -f "$out"
         if (set -C && true >"$spool/writer-$run") 2>/dev/null; then # the run's one writer
-            "$py" -I -S "$main" --write-run "$spool" "$run" "$PPID" </dev/null >/dev/null 2>&1 &
+            "$py" -I -S "$main" --write-run "$spool" "$run" </dev/null >/dev/null 2>&1 &
         fi
         exit 0
     fi

@@ -177,16 +177,15 @@ def spool(root: str, runner: str, fields: list[str], text: str) -> None:
         os.close(os.open(safepath.check(os.path.join(folder, f"writer-{run}")), os.O_WRONLY | os.O_CREAT | os.O_EXCL))
     except FileExistsError:
         return
-    parent = os.getppid()
-    after_output(lambda: _write_run(folder, run, parent, runner))
+    after_output(lambda: write_run(folder, run, runner))
 
 
-def _write_run(folder: str, run: str, parent: int, runner: str) -> None:
+def write_run(folder: str, run: str, runner: str) -> None:
     """The run's writer: once go or cargo has ended, every spooled binary of the run into the cache."""
     import importlib
 
     deadline = time.time() + SPOOL_WAIT
-    while time.time() < deadline and _alive(parent, run):
+    while time.time() < deadline and run_alive(run):
         time.sleep(0.1)
     save = importlib.import_module(f"sidekit_hooks.runners.{runner}exec").save_spooled
     prefix = f"spool-{run}-"
@@ -225,7 +224,11 @@ def report_cpu(runner: str) -> None:
         os.close(fd)
 
 
-def _alive(pid: int, run: str) -> bool:
+def run_alive(run: str) -> bool:
+    """Whether the go or cargo process of `run` (`<pid>-<start>`, as run_key gives it) is still running."""
+    pid = run.partition("-")[0]
+    if not pid.isdigit():
+        return False
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
             fields = handle.read().rpartition(")")[2].split()

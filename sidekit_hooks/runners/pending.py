@@ -48,11 +48,7 @@ def pending_runs(root: str) -> list[str]:
                 except OSError:
                     continue
     now = time.time()
-    return [
-        key
-        for key, changed in newest.items()
-        if now - changed < FRESH and not ledger._alive(int(key.partition("-")[0]), key)
-    ]
+    return [key for key, changed in newest.items() if now - changed < FRESH and not ledger.run_alive(key)]
 
 
 def _run_of(name: str, prefixes: tuple[str, ...]) -> str:

@@ -45,7 +45,7 @@ def test_the_files_of_an_ended_run_are_pending_until_its_writer_removes_them(tmp
 
 def test_go_spools_and_writer_count_and_a_run_still_going_does_not(tmp_path: Path) -> None:
     ended, going = dead_run(), own_run()
-    assert ledger._alive(os.getpid(), going)
+    assert ledger.run_alive(going)
     touch(tmp_path / ".sidekit" / "go" / f"spool-{ended}-4242")
     touch(tmp_path / ".sidekit" / "go" / f"writer-{going}")
     touch(tmp_path / ".sidekit" / "go" / "printed-1-2")  # not a writer's file
