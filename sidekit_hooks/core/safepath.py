@@ -56,6 +56,8 @@ def check(path: str, anchor: str = "") -> str:
 def makedirs(path: str, anchor: str = "") -> str:
     """`os.makedirs(path, exist_ok=True)` after checking that it (and so what it creates) stays inside."""
     check(path, anchor)
+    if os.path.isdir(path):  # nothing to create: the check holds for it
+        return path
     os.makedirs(path, exist_ok=True)
     return check(path, anchor)  # a link swapped in meanwhile is caught here
 

@@ -31,7 +31,7 @@ def run_answer(
     found = record.run_clusters(summary, table)
     failing = sum(int(c.get("affected", 1)) for c in found)
     answer: dict[str, Any] = {
-        "generation": summary.get("generation", 0),
+        **({"generation": summary["generation"]} if "generation" in summary else {}),  # none before a merge
         "runner": result.runner,
         **(extra or {}),
         "exit": result.exit,

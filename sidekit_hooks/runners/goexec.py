@@ -19,6 +19,8 @@ import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sidekit_hooks.runners import Result
 
 SHORT = 2048  # bytes printed as they are (answer.SHORT, without importing it on the short path)
@@ -78,18 +80,26 @@ def _born(fallback: float) -> float:
 
 def finish(text: str, verbose: bool, started: float, code: int) -> int:
     """Print what the binary's output becomes (printed back byte for byte), end as the binary did."""
+    root = ""
+    later = None
     try:
-        out = render(text, verbose, started, code)
+        root, out, later = render(text, verbose, started, code)
     except Exception:  # noqa: BLE001 - never less than the run said: its own words, without test2json's marks
         out = _fallback(text, verbose)
     from sidekit_hooks.runners import ledger
 
-    return ledger.relay(out, code)
+    if later is None:
+        return ledger.relay(out, code)
+    work = later
+    return ledger.relay(out, code, lambda: ledger.detach(root, "go", work))
 
 
-def render(text: str, verbose: bool, started: float, code: int) -> str:
-    """What to print: the output as it was when the run's output stays short (the cache write left to
-    the run's writer, see ledger.spool), else the compact answer."""
+def render(text: str, verbose: bool, started: float, code: int) -> tuple[str, str, Callable[[], None] | None]:
+    """(project root, what to print, work left for after it). What to print: the output as it was
+    when the run's output stays short (the cache write left to the run's writer, see ledger.spool),
+    else the compact answer, read from the run itself (its failures marked new against the cache,
+    no generation: as cargo's answer); the cache is merged and written, and the raw output kept, by
+    a detached child once the answer is out (ledger.detach)."""
     from sidekit_hooks.runners import go, ledger
     from sidekit_hooks.status import cache
 
@@ -105,16 +115,25 @@ def render(text: str, verbose: bool, started: float, code: int) -> str:
     size = len(plain.encode("utf-8", "replace"))
     if size + ledger.printed_before(root, "go", size) <= SHORT:
         ledger.spool(root, "go", [root, pkgdir, repr(started), str(code)], text)
-        return plain
+        return root, plain, None
     from sidekit_hooks.runners import answer, store
 
     result = _result(text, events, root, pkgdir, started, code)
-    summary, table = store.save(root, result, compact=True)
-    shown = as_seen(store.save_raw(root, "go", text.replace("\x16", ""), pkgdir))
-    # room for go's own lines after ours (`FAIL\t<import path>\t0.01s`, `FAIL`), so the whole stays <= 800 B
-    budget = answer.head_budget("go test", plain, shown, code) - len(pkgdir) - GO_LINES
-    found = answer.run_answer(dict(summary), dict(table), result, budget, {"package": pkgdir})
-    return answer.compacted("go test", plain, shown, code, found)
+    raw = store.raw_path(root, "go", pkgdir)
+
+    def later() -> None:
+        store.save(root, result, compact=True)
+        store.write_raw(raw, text.replace("\x16", ""))
+
+    try:
+        summary, table = store.run_view(root, result)
+        shown = as_seen(raw)
+        # room for go's own lines after ours (`FAIL\t<import path>\t0.01s`, `FAIL`), so the whole stays <= 800 B
+        budget = answer.head_budget("go test", plain, shown, code) - len(pkgdir) - GO_LINES
+        found = answer.run_answer(summary, table, result, budget, {"package": pkgdir})
+        return root, answer.compacted("go test", plain, shown, code, found), later
+    except Exception:  # noqa: BLE001 - no answer: the run's own words, and the run still goes into the cache
+        return root, _fallback(text, verbose), later
 
 
 def _result(text: str, events: list[dict[str, object]], root: str, pkgdir: str, started: float, code: int) -> Result:

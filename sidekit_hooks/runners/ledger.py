@@ -64,11 +64,14 @@ def run_binary(argv: list[str]) -> tuple[bytes, int]:
     return b"".join(chunks), os.waitstatus_to_exitcode(status)
 
 
-def relay(out: str, code: int) -> int:
-    """Print what the wrapper answers for a binary and end as it ended: its exit status, or (killed by
-    a signal) die the same way, so go or cargo reports it as it would."""
+def relay(out: str, code: int, then: Callable[[], None] | None = None) -> int:
+    """Print what the wrapper answers for a binary, run `then` (it detaches what is left to do), and
+    end as the binary ended: its exit status, or (killed by a signal) die the same way, so go or cargo
+    reports it as it would."""
     sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))  # whatever the locale: no encoding error
     sys.stdout.flush()
+    if then is not None:
+        then()
     if code < 0:
         import signal
 
@@ -96,15 +99,16 @@ def printed_before(root: str, runner: str, size: int) -> int:
     from sidekit_hooks.core import safepath
 
     folder = safepath.makedirs(os.path.join(root, ".sidekit", runner))  # never through a link out of the project
-    path = os.path.join(folder, f"printed-{run_key()}")
-    fd = os.open(safepath.check(path), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    with open(fd, "r+b") as handle:  # bytes: no codec to import
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        handle.seek(0)
-        before = int(handle.read().strip() or 0)
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(before + size).encode())
+    # the file itself: O_NOFOLLOW refuses a link planted at its name
+    fd = os.open(
+        os.path.join(folder, f"printed-{run_key()}"), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644
+    )
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        before = int(os.pread(fd, 64, 0).strip() or 0)
+        os.pwrite(fd, b"%20d" % (before + size), 0)  # one width: no truncation (a shorter number would leave digits)
+    finally:
+        os.close(fd)
     _forget_old_ledgers(folder)
     return before
 
@@ -159,6 +163,29 @@ def after_output(work: Callable[[], None]) -> None:
         pass
     finally:
         os._exit(0)
+
+
+def detach(root: str, runner: str, work: Callable[[], None]) -> None:
+    """`work` (writing the cache) in a detached child once this binary's answer is out, so go or cargo
+    go on at once. Until it is done a `writer-<run>-<pid>` file says so: the answers that read the
+    cache wait for it once the run has ended (runners/pending), never reading the run before."""
+    from sidekit_hooks.core import safepath
+
+    claim = os.path.join(root, ".sidekit", runner, f"writer-{run_key()}-{os.getpid()}")
+    try:
+        os.close(os.open(safepath.check(claim), os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)))
+    except OSError:
+        claim = ""
+
+    def written() -> None:
+        try:
+            work()
+        finally:
+            if claim:
+                os.unlink(claim)
+            report_cpu(runner)
+
+    after_output(written)
 
 
 def spool(root: str, runner: str, fields: list[str], text: str) -> None:

@@ -46,19 +46,47 @@ def save(root: str, result: Result, compact: bool = False) -> tuple[Summary, Tab
     return summary, table
 
 
+def run_view(root: str, result: Result) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(summary, table) of `result` alone, as `answer.run_answer` reads them after `save`: the run's
+    counts, its failures marked new against the cache as it is, no generation. For a wrapper that
+    answers first and leaves the merge and the writes to a detached child (runners/goexec.py)."""
+    finished = cache.now()
+    old = cache.read(cache.table_path(root))
+    before = record.failing_before(old.data) if not old.note else set()
+    tests, errors = record.marked_new(dict(result.tests), dict(result.errors), before, finished)
+    counts: dict[str, int] = {}
+    for entry in tests.values():
+        counts[entry["o"]] = counts.get(entry["o"], 0) + 1
+    run = {"started": round(result.started, 3), "finished": finished, "ran": len(tests), "counts": counts}
+    return {"run": run}, {"tests": tests, "collect": errors}
+
+
 def save_raw(root: str, runner: str, text: str, label: str = "") -> str:
     """Keep a run's raw output under `.sidekit/<runner>/` (the newest KEEP_RAW stay); its path."""
+    path = raw_path(root, runner, label)
+    write_raw(path, text)
+    return path
+
+
+def raw_path(root: str, runner: str, label: str = "") -> str:
+    """Where save_raw keeps a run's raw output: named before it is written, so an answer can say it."""
     from sidekit_hooks.core import workspace
 
     folder = os.path.join(workspace.state_dir(root), runner)
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in label)[-40:]
     name = time.strftime("raw-%Y%m%d-%H%M%S", time.localtime()) + f"-{os.getpid()}{'-' + safe if safe else ''}.txt"
-    path = os.path.join(folder, name)
+    return os.path.join(folder, name)
+
+
+def write_raw(path: str, text: str) -> None:
+    """The raw output at `path` (raw_path's), the folder's older ones beyond KEEP_RAW removed."""
+    from sidekit_hooks.core import workspace
+
     workspace.atomic_write(path, text)
+    folder = os.path.dirname(path)
     kept = sorted(entry for entry in os.listdir(folder) if entry.startswith("raw-") and entry.endswith(".txt"))
     for old in kept[:-KEEP_RAW]:
         try:
             os.unlink(os.path.join(folder, old))
         except OSError:
             pass
-    return path

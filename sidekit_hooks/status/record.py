@@ -131,6 +131,27 @@ def run_clusters(summary: Mapping[str, Any], table: Mapping[str, Any]) -> list[d
     return clusters.build(members)
 
 
+def failing_before(table: Mapping[str, Any]) -> set[str]:
+    """The tests and collect errors failing in a cache table (its `data`) before a run is merged in."""
+    tests = table.get("tests") or {}
+    return {t for t, e in tests.items() if e.get("o") in clusters.FAILING} | set(table.get("collect") or {})
+
+
+def marked_new(
+    tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]], before: set[str], finished: float
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """A run's entries as the table keeps them: seen at `finished`, durations rounded, a failure that
+    was not failing `before` marked new."""
+    entries: dict[str, dict[str, Any]] = {}
+    for test, entry in tests.items():
+        entry = dict(entry, s=finished, d=round(entry.get("d", 0.0), 4))
+        if entry["o"] in clusters.FAILING and test not in before:
+            entry["new"] = True
+        entries[test] = entry
+    failures = {path: dict(failure, s=finished, new=path not in before) for path, failure in errors.items()}
+    return entries, failures
+
+
 def merge(
     root: str,
     run: dict[str, Any],
@@ -144,7 +165,7 @@ def merge(
     note = old_summary.note or old_table.note
     table: dict[str, dict[str, Any]] = dict(old_table.data.get("tests") or {}) if not note else {}
     old_errors: dict[str, dict[str, Any]] = dict(old_table.data.get("collect") or {}) if not note else {}
-    failing_before = {t for t, e in table.items() if e.get("o") in clusters.FAILING} | set(old_errors)
+    before = failing_before(old_table.data) if not note else set()
 
     touched_files = {_file(t) for t in (known or ())} | {_file(t) for t in tests} | set(errors)
     present: dict[str, bool] = {}
@@ -160,13 +181,9 @@ def merge(
     for path in list(old_errors):
         if path in touched_files or not os.path.exists(os.path.join(root, path)) or not run["args"]:
             del old_errors[path]
-    for test, entry in tests.items():
-        entry = dict(entry, s=run["finished"], d=round(entry.get("d", 0.0), 4))
-        if entry["o"] in clusters.FAILING and test not in failing_before:
-            entry["new"] = True
-        table[test] = entry
-    for path, failure in errors.items():
-        old_errors[path] = dict(failure, s=run["finished"], new=path not in failing_before)
+    tests, errors = marked_new(tests, errors, before, run["finished"])
+    table.update(tests)
+    old_errors.update(errors)
 
     found = clusters.of_table(table, old_errors)
     for cluster in found:

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +73,9 @@ def replay(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, s
                 os.unlink(root / ".sidekit" / "go" / name)
         (root / ".sidekit" / "go" / f"printed-{ledger.run_key()}").write_text(str(before))
         text = short_output(root) if output == "short" else recorded(output, root)
-        printed = goexec.render(text, verbose, NOW + 10 * index - 0.25, code)
+        _root, printed, later = goexec.render(text, verbose, NOW + 10 * index - 0.25, code)
+        if later is not None:  # what the detached child does once the answer is out
+            later()
         for fields, kept in spooled:  # what the run's writer does with a short run's output
             goexec.save_spooled(fields, kept)
         spooled.clear()
@@ -88,8 +91,14 @@ def replay(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, s
     return json.loads(json.dumps(found).replace(str(root), "@ROOT@"))
 
 
-def test_recorded_outputs_print_and_cache_as_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    found = replay(tmp_path / "m", monkeypatch)
+def test_recorded_outputs_print_and_cache_as_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a root of one length wherever the suite runs: the goroutine dumps name it, and the byte counts
+    # printed count it (pytest's tmp_path varies in length with the test's name and the run's number)
+    base = Path(tempfile.mkdtemp(prefix="sidekit-replay-", dir="/tmp"))
+    try:
+        found = replay(base / "m", monkeypatch)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
     if os.environ.get("SIDEKIT_WRITE_REPLAY") == "1":
         EXPECTED.write_text(json.dumps(found, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     expected: dict[str, Any] = json.loads(EXPECTED.read_text(encoding="utf-8"))
