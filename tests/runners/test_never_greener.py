@@ -7,6 +7,7 @@ code, and a red run is never reported without a failure or an error."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -151,6 +152,10 @@ def test_a_cargo_run_stopped_by_a_timeout_is_never_greener(tmp_path: Path) -> No
     assert "test result" not in compact.output.split("tests/slow.rs")[-1]
 
 
+def current_case() -> str:
+    return os.environ.get("PYTEST_CURRENT_TEST", "")
+
+
 TIMES = re.compile(r"\d+\.\d+s\b")
 
 
@@ -169,11 +174,18 @@ def check(project: Path, env: dict[str, str], command: str, expected: int, runne
     compacted = rewritten(project, command, env)
     assert compacted.startswith(command + " ")
     compact = shell(project, compacted, env, timeout=300)
+    # read at once: the compacted run's cache is written after its answer (a detached child), and an
+    # answer read meanwhile waits for it rather than show the run before
+    after, _ = sidekit(project, env, "status", timeout=60)
     found, code = sidekit(project, env, "test", *test_args, timeout=300)
     assert raw.exit == expected, raw.output[-2000:]
     assert compact.exit == expected, compact.output[-2000:]
     assert code == found["exit"] == expected and found["runner"] == runner, found
     if expected:
+        # red; a build that failed before any test binary ran fed nothing to the cache: no run
+        assert after.get("state") in (
+            ("noRuns",) if "compile error" in current_case() else ("failed", "error", "interrupted")
+        ), after
         assert found.get("failed", 0) + found.get("buildErrors", 0) >= 1, found
         assert "FAIL" in compact.output or "error" in compact.output, compact.output[-2000:]
     else:
@@ -226,3 +238,27 @@ def test_a_compacted_go_run_under_goflags_json_still_gives_json(tmp_path: Path) 
         ("TestAdd", "pass"),
         ("TestQ", "fail"),
     }
+
+
+def test_status_right_after_a_long_red_go_run_is_that_run(tmp_path: Path) -> None:
+    """A red package whose output is long gets the compact answer; the cache is merged and written
+    after it by a detached child, and `status` read at once waits for that child: never the green
+    run before."""
+    need("go")
+    many = (
+        'package p\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestMany(t *testing.T) {\n'
+        "\tfor i := 0; i < 40; i++ {\n"
+        '\t\tt.Run(fmt.Sprint(i), func(t *testing.T) { t.Errorf("Add(%d, 1) = %d, want %d", i, Add(i, 1)+1, i+1) })\n'
+        "\t}\n}\n"
+    )
+    project = go_module(tmp_path / "m", {})
+    env = env_for(project, GOFLAGS="-count=1")
+    command = rewritten(project, "go test ./...", env)
+    assert shell(project, command, env).exit == 0
+    first, _ = sidekit(project, env, "status", timeout=60)
+    assert (first["state"], first["passed"]) == ("passed", 1), first
+    (project / "p" / "many_test.go").write_text(many)
+    compact = shell(project, command, env, timeout=300)
+    assert compact.exit == 1 and compact.output.startswith("sidekit: go test output"), compact.output[-2000:]
+    after, _ = sidekit(project, env, "status", timeout=60)
+    assert (after["runner"], after["state"], after["failed"]) == ("go", "failed", 40), after
