@@ -9,7 +9,7 @@ test` with the `sidekit test` answer, which reads the fresh Surefire reports.
 
 --quick: the Go modules, one round. Full: the Go modules (eight rounds: a run takes under a second, and
 on a shared machine the best of four still moves by a few percent), the crate (fail-fast and
---no-fail-fast, four rounds) and the Maven project.
+--no-fail-fast, four rounds) and the Maven project (best of three).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from testing.pretool import rewritten
 
 QUICK_BUDGET = 3
 TARGET = 1.10
+MAVEN_ROUNDS = 3
 CACHE = Path(os.environ.get("SIDEKIT_TEST_CACHE", "/tmp/sidekit-test-cache"))
 
 
@@ -96,8 +97,12 @@ def maven(folder: Path) -> list[Row]:
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     env = agent_env(project)
     bash_tool("mvn -B -q test", project, env)  # warm-up: plugins and dependencies
-    raw = bash_tool("mvn -B test", project, env)
-    answer = bash_tool(f"{sys.executable} -m sidekit_hooks.cli test", project, env)
+    raws, answers = [], []
+    for _ in range(MAVEN_ROUNDS):  # a JVM run moves by a tenth from one run to the next: best of three
+        raws.append(bash_tool("mvn -B test", project, env))
+        answers.append(bash_tool(f"{sys.executable} -m sidekit_hooks.cli test", project, env))
+    raw, answer = raws[-1], answers[-1]
+    wall = min(a.secs for a in answers) / min(r.secs for r in raws)
     code = json.loads(answer.output or "{}").get("exit")
     return [
         Row(
@@ -116,10 +121,10 @@ def maven(folder: Path) -> list[Row]:
         ),
         Row(
             "runners",
-            "maven: wall sidekit test / raw",
-            f"{answer.secs / raw.secs:.2f}x",
+            f"maven: wall sidekit test / raw (best of {MAVEN_ROUNDS})",
+            f"{wall:.2f}x",
             f"<= {TARGET}x",
-            "ok" if answer.secs / raw.secs <= TARGET else "MISS",
+            "ok" if wall <= TARGET else "MISS",
         ),
     ]
 

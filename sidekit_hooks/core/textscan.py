@@ -10,7 +10,7 @@ The tests check each scanner against the pattern it replaces (tests/testing/rege
 from __future__ import annotations
 
 IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")  # `[A-Za-z_]`
-_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+_DIGIT_MARKS = b"1" * 48 + b"0" * 10 + b"1" * 198  # bytes.translate table: an ASCII digit -> "0", else "1"
 
 
 def is_word(char: str) -> bool:
@@ -37,15 +37,16 @@ def decimal_end(text: str, start: int) -> int:
 def digit_runs(text: str) -> list[tuple[int, int]]:
     r"""(start, end) of each run of decimal digits (`\d+`), left to right."""
     runs: list[tuple[int, int]] = []
-    if text.isascii():  # found by str.find (C), not character by character
-        marks = text.translate(_DIGITS_AS_ZERO)
-        start = marks.find("0")
+    # Both ends found by bytes.find (C), not character by character: one byte per character, any
+    # character beyond ASCII as "?" (so offsets stay), unless one of those is a digit itself (`٣`).
+    if text.isascii() or not any(c.isdecimal() for c in set(text) if c > "\x7f"):
+        marks = text.encode("ascii", "replace").translate(_DIGIT_MARKS)
+        start = marks.find(b"0")
         while start >= 0:
-            end = start + 1
-            while end < len(marks) and marks[end] == "0":
-                end += 1
+            end = marks.find(b"1", start)
+            end = len(marks) if end < 0 else end
             runs.append((start, end))
-            start = marks.find("0", end)
+            start = marks.find(b"0", end)
         return runs
     index = 0
     while index < len(text):
