@@ -185,6 +185,12 @@ def detach(root: str, runner: str, work: Callable[[], None]) -> None:
                 os.unlink(claim)
             report_cpu(runner)
 
+    sys.stdout.flush()
+    sys.stderr.flush()
+    quiet = os.open(os.devnull, os.O_RDWR)  # all is said: go's pipe ends here, not when the child gets to run
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
+    os.close(quiet)
     after_output(written)
 
 

@@ -62,6 +62,14 @@ def _quoted(text: str, quote: str) -> str:
     index = text.find(quote)
     if index < 0:
         return text
+    if "\\" not in text and "\n" not in text:  # no escapes, one line: each quote closes at the next
+        pieces = text.split(quote)
+        parts = [pieces[0]]
+        for inside in range(1, len(pieces) - 1, 2):
+            parts += (quote + "…" + quote, pieces[inside + 1])
+        if len(pieces) % 2 == 0:  # a last quote that nothing closes: left as it is
+            parts.append(quote + pieces[-1])
+        return "".join(parts)
     parts: list[str] = []
     kept = 0
     while index >= 0:
