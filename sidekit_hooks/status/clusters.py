@@ -64,12 +64,12 @@ def _quoted(text: str, quote: str) -> str:
         return text
     if "\\" not in text and "\n" not in text:  # no escapes, one line: each quote closes at the next
         pieces = text.split(quote)
-        parts = [pieces[0]]
+        kept_pieces = [pieces[0]]
         for inside in range(1, len(pieces) - 1, 2):
-            parts += (quote + "…" + quote, pieces[inside + 1])
+            kept_pieces += (quote + "…" + quote, pieces[inside + 1])
         if len(pieces) % 2 == 0:  # a last quote that nothing closes: left as it is
-            parts.append(quote + pieces[-1])
-        return "".join(parts)
+            kept_pieces.append(quote + pieces[-1])
+        return "".join(kept_pieces)
     parts: list[str] = []
     kept = 0
     while index >= 0:
