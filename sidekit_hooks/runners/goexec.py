@@ -1,7 +1,8 @@
 """One package's test binary, compacted: what runners/goexec.sh hands over (go runs that sh wrapper).
 
 `goexec.py --captured FILE STATUS VERBOSE STARTED`: the binary ran in the sh wrapper with
-`-test.v=test2json` (the framing `go test -json` reads), its output is in FILE (under `.sidekit/go/`).
+`-test.v=test2json` (the framing `go test -json` reads), its output is in FILE (a spool under
+`.sidekit/go/`, after goexec.sh's header line).
 `goexec.py BINARY ARGS...` (the wrapper found no usable project folder): the binary runs here. Either
 way its tests go into the shared cache. When what the binary would have printed is short (<= SHORT
 bytes, for the whole run) it is printed as it was; otherwise two lines: what happened and where the
@@ -58,7 +59,7 @@ def captured(path: str, status: int, verbose: bool, started: float) -> int:
     from sidekit_hooks.core import safepath
 
     try:
-        data = safepath.read_bytes(path, 1 << 30)
+        data = safepath.read_bytes(path, 1 << 30).partition(b"\n")[2]  # without goexec.sh's spool header
     finally:
         os.unlink(path)
     code = -(status - 128) if 128 < status < 128 + 65 else status

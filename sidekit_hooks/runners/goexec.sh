@@ -41,14 +41,25 @@ if [ -z "$root" ] || [ -L "$root/.sidekit" ] || [ -L "$spool" ] || [ "${PWD#"$ro
     exec "$py" -I -S "$main" "$bin" "$@" # the Python wrapper finds (or refuses) its folder itself
 fi
 [ -d "$spool" ] || mkdir -p "$spool" 2>/dev/null
-out=$spool/.out-$$
-set -C # created here, never through a file or link already there (awk then writes the spool in place)
-if ! { true >"$out" && true >"$out.spool"; } 2>/dev/null; then
-    set +C
-    rm -f "$out"
+# The run's key (ledger.run_key): go's pid and start time.
+IFS= read -r stat <"/proc/$PPID/stat" 2>/dev/null || stat=
+run=$PPID-0
+born() { [ $# -ge 20 ] && run=$PPID-${20}; }
+born ${stat##*) }
+pkgdir=${PWD#"$root"}
+pkgdir=${pkgdir#/}
+case $root$pkgdir in *"	"* | *"
+"*) exec "$py" -I -S "$main" "$bin" "$@" ;; # a tab or newline in a name: the spool's header cannot hold it
+esac
+# The binary's output goes into the spool file it stays in when it is printed as it was: a header
+# (`root pkgdir - 0`: ledger.spool's fields, the time left to the file's), the output, and ledger's
+# END line once printed. Created here, never through a file or link already there (set -C): no mv, rm
+# or second copy afterwards (each a process start, a tenth of a green binary's cost).
+out=$spool/spool-$run-$$
+set -C
+if ! { printf '%s\t%s\t-\t0\n' "$root" "${pkgdir:-.}" >"$out"; } 2>/dev/null; then
     exec "$py" -I -S "$main" "$bin" "$@"
 fi
-set +C
 n=$#
 while [ "$n" -gt 0 ]; do # the arguments without -test.v, then the framing
     a=$1
@@ -69,22 +80,11 @@ exec 3>&2 2>/dev/null # sh's own word on a binary killed by a signal ("Terminate
 (exec "$bin" "$@" >>"$out" 2>&1 3>&-)
 code=$?
 exec 2>&3 3>&-
-if [ "$code" = 0 ] && [ "$verbose" = 0 ]; then
-    # the run's key (ledger.run_key): go's pid and start time
-    IFS= read -r stat <"/proc/$PPID/stat" 2>/dev/null || stat=
-    run=$PPID-0
-    born() { [ $# -ge 20 ] && run=$PPID-${20}; }
-    born ${stat##*) }
-    pkgdir=${PWD#"$root"}
-    pkgdir=${pkgdir#/}
-    # Printed: what the binary prints without the framing (its own lines, not the passing tests' logs),
-    # when short. Spooled for the run's writer: `root pkgdir started code` (ledger.spool), the output.
-    if SIDEKIT_ROOT=$root SIDEKIT_PKGDIR=${pkgdir:-.} SIDEKIT_SPOOL=$out.spool LC_ALL=C awk -v limit=2048 '
-        BEGIN {
-            spool = ENVIRON["SIDEKIT_SPOOL"]; srand()  # srand() answers the seed before: the time, the second time
-            printf "%s\t%s\t%d\t0\n", ENVIRON["SIDEKIT_ROOT"], ENVIRON["SIDEKIT_PKGDIR"], srand() > spool
-        }
-        { print > spool }
+# Printed as it was: a passing binary's output without the framing (its own lines, not the passing
+# tests' logs), when short; the spool then ends with ledger's END line, which commits it to the run's
+# writer. Otherwise (a failure, -v, long output) goexec.py reads and removes the spool.
+if [ "$code" = 0 ] && [ "$verbose" = 0 ] && LC_ALL=C awk -v limit=2048 '
+        NR == 1 { next }  # the spool header
         /^[ ]*\026(=== |--- )/ { inlog = 0; next }
         /^\026(PASS|FAIL)$/ { sub(/\026/, ""); keep(); next }
         /^    [A-Za-z0-9_.-]+\.go:[0-9]+: / { inlog = 1; next }
@@ -92,13 +92,10 @@ if [ "$code" = 0 ] && [ "$verbose" = 0 ]; then
         { inlog = 0; keep() }
         function keep() { text = text $0 "\n"; if (length(text) > limit) { over = 1; exit } }
         END { if (over) exit 3; printf "%s", text }' "$out" 2>/dev/null; then
-        mv "$out.spool" "$spool/spool-$run-$$" 2>/dev/null || rm -f "$out.spool" # printed: never twice
-        rm -f "$out"
-        if (set -C && true >"$spool/writer-$run") 2>/dev/null; then # the run's one writer
-            "$py" -I -S "$main" --write-run "$spool" "$run" </dev/null >/dev/null 2>&1 &
-        fi
-        exit 0
+    printf '\n\026sidekit spooled\n' >>"$out" 2>/dev/null # ledger.SPOOLED: printed, never twice
+    if { true >"$spool/writer-$run"; } 2>/dev/null; then # the run's one writer: whoever claims it first
+        "$py" -I -S "$main" --write-run "$spool" "$run" </dev/null >/dev/null 2>&1 &
     fi
+    exit 0
 fi
-rm -f "$out.spool"
 exec "$py" -I -S "$main" --captured "$out" "$code" "$verbose" "$started"

@@ -133,7 +133,7 @@ def _forget_old_ledgers(folder: str, age: float = 86_400.0) -> None:
         pass
     cutoff = now - age
     for entry in os.scandir(folder):
-        if entry.name.startswith(("printed-", "spool-", "writer-", ".out-")):  # .out-: goexec.sh's, left by a kill
+        if entry.name.startswith(("printed-", "spool-", "writer-", ".out-")):  # .out-: earlier versions' goexec.sh
             try:
                 if entry.stat().st_mtime < cutoff:
                     os.unlink(entry.path)
@@ -225,10 +225,9 @@ def write_run(folder: str, run: str, runner: str) -> None:
     for name in sorted(n for n in os.listdir(folder) if n.startswith(prefix)):
         path = os.path.join(folder, name)
         try:
-            with open(path, "rb") as handle:
-                head, _, text = handle.read().decode("utf-8", "surrogateescape").partition("\n")
-            os.unlink(path)
-            save(head.split("\t"), text)
+            fields, text = read_spool(path, ended=not run_alive(run))
+            if fields:
+                save(fields, text)
         except Exception:  # noqa: BLE001 - one bad spool must not lose the others
             continue
     try:
@@ -236,6 +235,32 @@ def write_run(folder: str, run: str, runner: str) -> None:
     except OSError:
         pass
     report_cpu(runner)
+
+
+def read_spool(path: str, ended: bool) -> tuple[list[str], str]:
+    """(header fields, output) of one spooled binary, taken away; ([], "") for one not to cache.
+
+    spool() writes whole files (a temporary file, renamed). goexec.sh writes its spool in place: the
+    header (its time `-`: the file's own is taken), the output as the binary wrote it, then SPOOLED
+    once the output is printed. One without SPOOLED was not printed as it was: left alone while its
+    run goes on (its binary may still be running), removed once the run has ended (a killed wrapper).
+    """
+    with open(path, "rb") as handle:
+        data = handle.read().decode("utf-8", "surrogateescape")
+        changed = os.fstat(handle.fileno()).st_mtime
+    head, _, text = data.partition("\n")
+    fields = head.split("\t")
+    if fields[2:3] == ["-"]:
+        if not text.endswith(SPOOLED):
+            if ended:
+                os.unlink(path)
+            return [], ""
+        fields[2], text = repr(changed), text[: -len(SPOOLED)]
+    os.unlink(path)
+    return fields, text
+
+
+SPOOLED = "\n\x16sidekit spooled\n"  # goexec.sh's last line in a spool it printed as it was
 
 
 WRITER_CPU_LOG = "SIDEKIT_WRITER_CPU_LOG"  # bench/: where a detached writer adds the CPU seconds it used

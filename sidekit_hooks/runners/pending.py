@@ -16,7 +16,9 @@ import time
 WAIT = 5.0  # seconds an answer waits at most for the writers of runs that have ended
 FRESH = 30.0  # a run's newest file older than this, its process gone: its writer died, nothing to wait for
 POLL = 0.05
-FOLDERS = {"cargo": ("run-",), "go": ("spool-", "writer-")}  # under .sidekit/: the files a pending run leaves
+# Under .sidekit/: the files a pending run leaves. A go run's spools always have a writer's claim beside
+# them once printed (one without was not, a wrapper killed: nothing will write it).
+FOLDERS = {"cargo": ("run-",), "go": ("writer-",)}
 
 
 def wait(root: str, timeout: float = WAIT) -> bool:

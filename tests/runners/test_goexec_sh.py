@@ -31,6 +31,10 @@ if [ -n "${FAIL_B:-}" ]; then
     exit 1
 fi
 [ -n "${DIE:-}" ] && kill -"$DIE" $$
+if [ -n "${KILL_WRAPPER:-}" ]; then
+    printf '\026=== RUN   TestKilled\n\026--- PASS: TestKilled (0.00s)\n'
+    kill -KILL "$PPID"
+fi
 i=0
 while [ -n "${BIG:-}" ] && [ $i -lt 40 ]; do
     echo "a long line printed by a passing test: $i ......................."
@@ -144,3 +148,21 @@ def test_a_link_where_the_spool_folder_would_be_is_never_followed(tmp_path: Path
     assert (done.returncode, done.stdout) == (0, "printed by the test\nPASS\n")  # goexec.py: printed as it was
     time.sleep(0.3)
     assert os.listdir(outside) == []
+
+
+def test_a_killed_wrappers_spool_is_never_cached_and_goes_once_the_run_has_ended(tmp_path: Path) -> None:
+    """The wrapper killed under its binary (go killed, ^C): its spool has no end line, nothing is cached
+    from it, and the run's writer (started by another binary of the run) removes it once the run ends."""
+    root, binary = project(tmp_path)
+    folder = root / ".sidekit" / "go"
+    line = " ".join(["/bin/sh", WRAPPER, sys.executable, str(binary)])
+    # one parent for both wrappers, as go is for a run's binaries
+    script = f"KILL_WRAPPER=1 {line}; ls {folder} > {folder}.seen; FAIL_B=1 {line} >/dev/null; {line}; sleep 0.3"
+    done = subprocess.run(["/bin/sh", "-c", script], cwd=str(root / "p"), capture_output=True, text=True, timeout=60)
+    assert done.stdout == "printed by the test\nPASS\n"
+    assert [n for n in Path(f"{folder}.seen").read_text().split() if n.startswith("spool-")]  # the killed one's
+    assert cached(root) == {"p::TestA": "passed", "p::TestB": "failed"}
+    deadline = time.time() + 20
+    while time.time() < deadline and list(folder.glob("writer-*")):
+        time.sleep(0.05)
+    assert [n for n in os.listdir(folder) if n.startswith("spool-")] == []

@@ -93,3 +93,25 @@ def test_a_link_where_the_sweep_stamp_would_be_is_never_followed(tmp_path: Path)
     (folder / ledger.SWEPT).symlink_to(outside)
     assert ledger.printed_before(str(tmp_path), "go", 5) == 0
     assert outside.stat().st_mtime == 1_000_000 and outside.read_text() == "x"
+
+
+def test_a_spool_goexec_sh_printed_is_read_with_its_time_and_without_its_end_line(tmp_path: Path) -> None:
+    path = tmp_path / "spool-1-2-3"
+    path.write_text(f"/p\tpkg\t-\t0\n\x16PASS\n{ledger.SPOOLED}")
+    os.utime(path, (1700000000.5, 1700000000.5))
+    assert ledger.read_spool(str(path), ended=False) == (["/p", "pkg", "1700000000.5", "0"], "\x16PASS\n")
+    assert not path.exists()
+
+
+def test_a_spool_goexec_sh_did_not_print_is_kept_while_the_run_goes_on_and_then_dropped(tmp_path: Path) -> None:
+    """Without the end line: the binary still runs (or its wrapper was killed), nothing printed as it was."""
+    path = tmp_path / "spool-1-2-3"
+    path.write_text("/p\tpkg\t-\t0\n\x16=== RUN   TestA\n")
+    assert ledger.read_spool(str(path), ended=False) == ([], "") and path.exists()
+    assert ledger.read_spool(str(path), ended=True) == ([], "") and not path.exists()
+
+
+def test_a_spool_written_whole_by_python_is_read_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "spool-1-2-3"
+    path.write_text("/p\tpkg\t12.5\t1\n\x16FAIL\n")
+    assert ledger.read_spool(str(path), ended=False) == (["/p", "pkg", "12.5", "1"], "\x16FAIL\n")

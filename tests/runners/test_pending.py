@@ -43,11 +43,13 @@ def test_the_files_of_an_ended_run_are_pending_until_its_writer_removes_them(tmp
     assert pending.pending_runs(str(tmp_path)) == []
 
 
-def test_go_spools_and_writer_count_and_a_run_still_going_does_not(tmp_path: Path) -> None:
-    ended, going = dead_run(), own_run()
+def test_a_go_writers_claim_counts_and_a_run_still_going_does_not(tmp_path: Path) -> None:
+    ended, going, killed = dead_run(), own_run(), f"{os.getpid()}-2"
     assert ledger.run_alive(going)
     touch(tmp_path / ".sidekit" / "go" / f"spool-{ended}-4242")
+    touch(tmp_path / ".sidekit" / "go" / f"writer-{ended}")
     touch(tmp_path / ".sidekit" / "go" / f"writer-{going}")
+    touch(tmp_path / ".sidekit" / "go" / f"spool-{killed}-4243")  # a killed wrapper's: no writer will come
     touch(tmp_path / ".sidekit" / "go" / "printed-1-2")  # not a writer's file
     assert pending.pending_runs(str(tmp_path)) == [ended]
 
