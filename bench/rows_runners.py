@@ -7,9 +7,10 @@ writes (only options appended); best of each. The exit code must be the same.
 Maven's raw console is left as it is (no option makes it compact): its row compares the raw `mvn -B
 test` with the `sidekit test` answer, which reads the fresh Surefire reports.
 
---quick: the Go modules, one round. Full: the Go modules (eight rounds: a run takes under a second, and
-on a shared machine the best of four still moves by a few percent), the crate (fail-fast and
---no-fail-fast, four rounds) and the Maven project (best of three).
+--quick: the Go modules, one round. Full: the Go modules (GO_ROUNDS rounds: a run takes a fifth to half a
+second, and on a 2-core machine the best of eight still moved by 3-5% from one batch to the next, the raw
+run's as much as the compacted one's), the crate (fail-fast and --no-fail-fast, four rounds) and the
+Maven project (best of three).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from testing.pretool import rewritten
 QUICK_BUDGET = 3
 TARGET = 1.10
 MAVEN_ROUNDS = 3
+GO_ROUNDS = 20
 CACHE = Path(os.environ.get("SIDEKIT_TEST_CACHE", "/tmp/sidekit-test-cache"))
 
 
@@ -48,7 +50,7 @@ def rows(ctx: BenchContext) -> list[Row]:
             except (OSError, subprocess.SubprocessError, RuntimeError) as exc:
                 found.append(Row("runners", f"{name}: compacted", f"skipped: {str(exc)[:80]}"))
                 continue
-            rounds = 1 if ctx.quick else 8 if name.startswith("go") else 4
+            rounds = 1 if ctx.quick else GO_ROUNDS if name.startswith("go") else 4
             found += measure(name, project, env, command, rounds)
     if not ctx.quick and ctx.time_left() > 60:
         with tempfile.TemporaryDirectory() as folder:
