@@ -60,8 +60,9 @@ def captured(path: str, status: int, verbose: bool, started: float) -> int:
 
     try:
         data = safepath.read_bytes(path, 1 << 30).partition(b"\n")[2]  # without goexec.sh's spool header
-    finally:
         os.unlink(path)
+    except OSError:  # gone (a sweep, a hand): the binary's status still stands, with what is left to say
+        data = b""
     code = -(status - 128) if 128 < status < 128 + 65 else status
     return finish(data.decode("utf-8", "surrogateescape"), verbose, _born(started), code)
 

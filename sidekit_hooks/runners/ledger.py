@@ -225,7 +225,8 @@ def write_run(folder: str, run: str, runner: str) -> None:
     for name in sorted(n for n in os.listdir(folder) if n.startswith(prefix)):
         path = os.path.join(folder, name)
         try:
-            fields, text = read_spool(path, ended=not run_alive(run))
+            # a spool without its end line goes once the run has ended, never when that is a guess
+            fields, text = read_spool(path, ended=not run.endswith("-0") and not run_alive(run))
             if fields:
                 save(fields, text)
         except Exception:  # noqa: BLE001 - one bad spool must not lose the others
@@ -284,12 +285,22 @@ def report_cpu(runner: str) -> None:
 
 def run_alive(run: str) -> bool:
     """Whether the go or cargo process of `run` (`<pid>-<start>`, as run_key gives it) is still running."""
-    pid = run.partition("-")[0]
+    pid, _, start = run.partition("-")
     if not pid.isdigit():
         return False
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
             fields = handle.read().rpartition(")")[2].split()
     except OSError:
-        return False
+        return start == "0" and _pid_exists(int(pid))  # no /proc (macOS): run_key had no start time either
     return f"{pid}-{fields[19]}" == run and fields[0] != "Z"
+
+
+def _pid_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's: it exists
+        return True
+    return True

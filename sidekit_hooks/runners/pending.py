@@ -16,9 +16,10 @@ import time
 WAIT = 5.0  # seconds an answer waits at most for the writers of runs that have ended
 FRESH = 30.0  # a run's newest file older than this, its process gone: its writer died, nothing to wait for
 POLL = 0.05
-# Under .sidekit/: the files a pending run leaves. A go run's spools always have a writer's claim beside
-# them once printed (one without was not, a wrapper killed: nothing will write it).
-FOLDERS = {"cargo": ("run-",), "go": ("writer-",)}
+FOLDERS = {"cargo": ("run-",), "go": ("spool-", "writer-")}  # under .sidekit/: the files a pending run leaves
+# A go run is pending only with a writer's claim: a printed spool always has one beside it (a spool
+# without is a killed wrapper's, which nothing will write); its newest file says whether it is fresh.
+CLAIMED = {"go": "writer-"}
 
 
 def wait(root: str, timeout: float = WAIT) -> bool:
@@ -35,22 +36,37 @@ def pending_runs(root: str) -> list[str]:
     """The runs (`<pid>-<start>` of go or cargo) that have ended and whose writer has not finished."""
     from sidekit_hooks.runners import ledger
 
-    newest: dict[str, float] = {}
+    now = time.time()
+    found: list[str] = []
     for runner, prefixes in FOLDERS.items():
-        folder = os.path.join(root, ".sidekit", runner)
+        newest, claimed = _runs(os.path.join(root, ".sidekit", runner), prefixes, CLAIMED.get(runner))
+        found += [
+            key
+            for key, changed in newest.items()
+            if key in claimed and now - changed < FRESH and not ledger.run_alive(key)
+        ]
+    return found
+
+
+def _runs(folder: str, prefixes: tuple[str, ...], claim: str | None) -> tuple[dict[str, float], set[str]]:
+    """Each run's newest file time in `folder`, and the runs a writer has claimed (all, without `claim`)."""
+    newest: dict[str, float] = {}
+    claimed: set[str] = set()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return newest, claimed
+    for entry in entries:
+        key = _run_of(entry.name, prefixes)
+        if not key:
+            continue
+        if claim is None or entry.name.startswith(claim):
+            claimed.add(key)
         try:
-            entries = list(os.scandir(folder))
+            newest[key] = max(newest.get(key, 0.0), entry.stat(follow_symlinks=False).st_mtime)
         except OSError:
             continue
-        for entry in entries:
-            key = _run_of(entry.name, prefixes)
-            if key:
-                try:
-                    newest[key] = max(newest.get(key, 0.0), entry.stat(follow_symlinks=False).st_mtime)
-                except OSError:
-                    continue
-    now = time.time()
-    return [key for key, changed in newest.items() if now - changed < FRESH and not ledger.run_alive(key)]
+    return newest, claimed
 
 
 def _run_of(name: str, prefixes: tuple[str, ...]) -> str:

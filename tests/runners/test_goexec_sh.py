@@ -166,3 +166,14 @@ def test_a_killed_wrappers_spool_is_never_cached_and_goes_once_the_run_has_ended
     while time.time() < deadline and list(folder.glob("writer-*")):
         time.sleep(0.05)
     assert [n for n in os.listdir(folder) if n.startswith("spool-")] == []
+
+
+def test_a_spool_gone_before_python_reads_it_still_ends_as_the_binary_did(tmp_path: Path) -> None:
+    """goexec.py handed a spool that is no longer there: no traceback, the binary's own status."""
+    root, _ = project(tmp_path)
+    start = str(Path(go.__file__).parent / "goexec_start.py")
+    line = f"{sys.executable} -I -S {start} --captured {root}/.sidekit/go/spool-gone 1 0 0"
+    done = subprocess.run(
+        ["/bin/sh", "-c", line + "; exit $?"], cwd=str(root / "p"), capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "")

@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from sidekit_hooks.runners import ledger
 
 REPO = Path(__file__).resolve().parents[2]
@@ -115,3 +117,27 @@ def test_a_spool_written_whole_by_python_is_read_as_it_is(tmp_path: Path) -> Non
     path = tmp_path / "spool-1-2-3"
     path.write_text("/p\tpkg\t12.5\t1\n\x16FAIL\n")
     assert ledger.read_spool(str(path), ended=False) == (["/p", "pkg", "12.5", "1"], "\x16FAIL\n")
+
+
+def test_a_run_without_a_start_time_is_alive_while_its_process_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No /proc (macOS): run_key gives `<pid>-0`, and the pid alone says whether go still runs."""
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+
+    def no_proc(path: str, *args: object, **kwargs: object) -> object:
+        raise FileNotFoundError(path)
+
+    monkeypatch.setattr(ledger, "open", no_proc, raising=False)
+    assert ledger.run_alive(f"{os.getpid()}-0") is True
+    assert ledger.run_alive(f"{ended.stdout.strip()}-0") is False
+    assert ledger.run_alive(f"{os.getpid()}-12345") is False  # a start time that cannot be checked: not this run
+
+
+def test_a_run_whose_start_is_unknown_never_loses_a_spool_still_being_written(tmp_path: Path) -> None:
+    """Its writer cannot tell a killed wrapper's spool from one whose binary still runs: kept for the sweep."""
+    folder = tmp_path / ".sidekit" / "go"
+    folder.mkdir(parents=True)
+    run = "999999999-0"  # no such process: the run looks ended
+    writing = folder / f"spool-{run}-1"
+    writing.write_text(f"{tmp_path}\tp\t-\t0\n\x16=== RUN   TestA\n")
+    ledger.write_run(str(folder), run, "go")
+    assert writing.exists()

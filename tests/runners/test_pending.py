@@ -54,6 +54,15 @@ def test_a_go_writers_claim_counts_and_a_run_still_going_does_not(tmp_path: Path
     assert pending.pending_runs(str(tmp_path)) == [ended]
 
 
+def test_a_long_go_run_is_fresh_by_its_last_spool_not_by_its_writers_claim(tmp_path: Path) -> None:
+    """The claim is made when the run's first green binary ends; the run's last spool, when it ended."""
+    ended = dead_run()
+    touch(tmp_path / ".sidekit" / "go" / f"writer-{ended}", age=pending.FRESH + 30)
+    assert pending.pending_runs(str(tmp_path)) == []
+    touch(tmp_path / ".sidekit" / "go" / f"spool-{ended}-4242")
+    assert pending.pending_runs(str(tmp_path)) == [ended]
+
+
 def test_the_files_of_a_writer_that_died_are_not_waited_for(tmp_path: Path) -> None:
     touch(tmp_path / ".sidekit" / "cargo" / f"run-{dead_run()}.1.out", age=pending.FRESH + 5)
     assert pending.pending_runs(str(tmp_path)) == []
