@@ -54,9 +54,7 @@ def run_view(root: str, result: Result) -> tuple[dict[str, Any], dict[str, Any]]
     old = cache.read(cache.table_path(root))
     before = record.failing_before(old.data) if not old.note else set()
     tests, errors = record.marked_new(dict(result.tests), dict(result.errors), before, finished)
-    counts: dict[str, int] = {}
-    for entry in tests.values():
-        counts[entry["o"]] = counts.get(entry["o"], 0) + 1
+    counts = record.outcome_counts(tests.values())
     run = {"started": round(result.started, 3), "finished": finished, "ran": len(tests), "counts": counts}
     return {"run": run}, {"tests": tests, "collect": errors}
 

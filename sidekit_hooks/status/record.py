@@ -19,7 +19,7 @@ from sidekit_hooks.status.vocabulary import EXIT_NAMES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from sidekit_hooks.status.vocabulary import Summary, Table
 
@@ -202,6 +202,14 @@ def merge(
     return summary, {"generation": generation, "tests": table, "collect": old_errors}  # type: ignore[typeddict-item]
 
 
+def outcome_counts(entries: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """How many of `entries` (cache records) have each outcome."""
+    counts: dict[str, int] = {}
+    for entry in entries:
+        counts[entry["o"]] = counts.get(entry["o"], 0) + 1
+    return counts
+
+
 def _summary(
     generation: int,
     digest: str,
@@ -210,14 +218,8 @@ def _summary(
     errors: dict[str, dict[str, Any]],
     found: list[dict[str, Any]],
 ) -> Summary:
-    counts: dict[str, int] = {}
-    for entry in table.values():
-        counts[entry["o"]] = counts.get(entry["o"], 0) + 1
-    run_counts: dict[str, int] = {}
-    for entry in table.values():
-        if entry.get("s") == run["finished"]:
-            run_counts[entry["o"]] = run_counts.get(entry["o"], 0) + 1
-    run["counts"] = run_counts
+    counts = outcome_counts(table.values())
+    run["counts"] = outcome_counts(entry for entry in table.values() if entry.get("s") == run["finished"])
     run["state"] = "interrupted" if run["interrupted"] else EXIT_NAMES.get(run["exit"], "error")
     files: dict[str, list[Any]] = {}
     for cluster in found:
