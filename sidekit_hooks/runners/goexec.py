@@ -60,9 +60,12 @@ def captured(path: str, status: int, verbose: bool, started: float) -> int:
 
     try:
         data = safepath.read_bytes(path, 1 << 30).partition(b"\n")[2]  # without goexec.sh's spool header
-        os.unlink(path)
     except OSError:  # gone (a sweep, a hand): the binary's status still stands, with what is left to say
         data = b""
+    try:
+        os.unlink(path)
+    except OSError:  # what was read is said all the same
+        pass
     code = -(status - 128) if 128 < status < 128 + 65 else status
     return finish(data.decode("utf-8", "surrogateescape"), verbose, _born(started), code)
 

@@ -52,8 +52,8 @@ case $root$pkgdir in *"	"* | *"
 "*) exec "$py" -I -S "$main" "$bin" "$@" ;; # a tab or newline in a name: the spool's header cannot hold it
 esac
 # The binary's output goes into the spool file it stays in when it is printed as it was: a header
-# (`root pkgdir - 0`: ledger.spool's fields, the time left to the file's), the output, and ledger's
-# END line once printed. Created here, never through a file or link already there (set -C): no mv, rm
+# (`root pkgdir - 0`: ledger.spool's fields, the time left to the file's), the output, and the
+# ledger.SPOOLED line once printed. Created here, never through a file or link already there (set -C): no mv, rm
 # or second copy afterwards (each a process start, a tenth of a green binary's cost).
 out=$spool/spool-$run-$$
 set -C
@@ -81,8 +81,8 @@ exec 3>&2 2>/dev/null # sh's own word on a binary killed by a signal ("Terminate
 code=$?
 exec 2>&3 3>&-
 # Printed as it was: a passing binary's output without the framing (its own lines, not the passing
-# tests' logs), when short; the spool then ends with ledger's END line, which commits it to the run's
-# writer. Otherwise (a failure, -v, long output) goexec.py reads and removes the spool.
+# tests' logs), when short; the spool then ends with the ledger.SPOOLED line, which commits it to the
+# run's writer. Otherwise (a failure, -v, long output) goexec.py reads and removes the spool.
 if [ "$code" = 0 ] && [ "$verbose" = 0 ] && LC_ALL=C awk -v limit=2048 '
         NR == 1 { next }  # the spool header
         /^[ ]*\026(=== |--- )/ { inlog = 0; next }
@@ -93,7 +93,7 @@ if [ "$code" = 0 ] && [ "$verbose" = 0 ] && LC_ALL=C awk -v limit=2048 '
         function keep() { text = text $0 "\n"; if (length(text) > limit) { over = 1; exit } }
         END { if (over) exit 3; printf "%s", text }' "$out" 2>/dev/null; then
     printf '\n\026sidekit spooled\n' >>"$out" 2>/dev/null # ledger.SPOOLED: printed, never twice
-    if { true >"$spool/writer-$run"; } 2>/dev/null; then # the run's one writer: whoever claims it first
+    if { true >"$spool/writer-$run"; } 2>/dev/null; then # the run's one writer: the first claim (set -C is on)
         "$py" -I -S "$main" --write-run "$spool" "$run" </dev/null >/dev/null 2>&1 &
     fi
     exit 0
