@@ -177,3 +177,19 @@ def test_a_spool_gone_before_python_reads_it_still_ends_as_the_binary_did(tmp_pa
         ["/bin/sh", "-c", line + "; exit $?"], cwd=str(root / "p"), capture_output=True, text=True, timeout=60
     )
     assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
+
+
+def test_the_sh_wrappers_run_key_is_the_one_python_computes_for_the_same_go_run(tmp_path: Path) -> None:
+    """goexec.sh names a spool by go's pid and start time in sh, ledger.run_key names the printed-bytes
+    ledger in Python: one run, one key, or the writer and `status` would wait on the wrong run."""
+    root, binary = project(tmp_path)
+    folder = root / ".sidekit" / "go"
+    seen = tmp_path / "seen"
+    binary.write_text(BINARY.replace("#!/bin/sh\n", f"#!/bin/sh\nls {folder} >{seen}\n", 1))
+    done = run(root, binary, FAIL_B="1")  # red: the sh wrapper spools, then execs goexec.py
+    assert done.returncode == 1
+    spooled = [n.removeprefix("spool-").rpartition("-")[0] for n in seen.read_text().split() if n.startswith("spool-")]
+    printed = [n.removeprefix("printed-") for n in os.listdir(folder) if n.startswith("printed-")]
+    assert len(spooled) == 1 and spooled == printed
+    pid, born = spooled[0].split("-")
+    assert int(pid) > 1 and int(born) > 0  # go's start time read from /proc, not the unknown `-0`
