@@ -22,7 +22,7 @@ from sidekit_hooks.runners import Result
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Container, Iterable
     from typing import Any
 
 NAME = "go"
@@ -231,6 +231,18 @@ def package_locator(project: str) -> Callable[[str], str]:
     return locate
 
 
+def parent_of(test: str, names: Container[str]) -> str:
+    """The test among `names` that `test` is a subtest of ('' for none): the longest of its `/` prefixes
+    there. Not simply the part before the last `/`: a subtest's own name may hold one
+    (`t.Run("Comparer/Nil", ...)` in TestDiff is `TestDiff/Comparer/Nil`, with no `TestDiff/Comparer`)."""
+    prefix = test
+    while "/" in prefix:
+        prefix = prefix.rpartition("/")[0]
+        if prefix in names:
+            return prefix
+    return ""
+
+
 class _Package:
     __slots__ = ("output", "build", "outcome", "failed_build", "tests", "order", "test_output", "elapsed")
 
@@ -308,7 +320,7 @@ def _package_records(pkgdir: str, package: _Package, root: str, result: Result, 
     if package.failed_build or (package.build and package.outcome == "failed" and not package.tests):
         result.errors[prefix or "."] = frames.go_build_failure(package.build + package.output, root)
         return
-    parents = {t.rsplit("/", 1)[0] for t in package.tests if "/" in t}
+    parents = {parent_of(t, package.tests) for t in package.tests if "/" in t}
     died = frames.go_failure(package.output, pkgdir, root, "package failed") if package.outcome == "failed" else None
     failed_any = False
     for test, outcome in package.tests.items():

@@ -245,10 +245,12 @@ def _fallback(text: str, verbose: bool) -> str:
 
 
 def _report(test: str, depth: int, failed: dict[str, float], logs: dict[str, list[str]]) -> list[str]:
+    from sidekit_hooks.runners.go import parent_of
+
     lines = ["    " * depth + f"--- FAIL: {test} ({failed[test]:.2f}s)\n"]
     lines += ["    " * (depth + 1) + line[4:] for line in logs.get(test, [])]
     for child in failed:
-        if child.rpartition("/")[0] == test:
+        if child.startswith(test + "/") and parent_of(child, failed) == test:
             lines += _report(child, depth + 1, failed, logs)
     return lines
 

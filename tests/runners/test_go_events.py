@@ -223,6 +223,41 @@ def test_the_wrapper_prints_short_output_as_the_binary_does_without_test2json() 
     assert "    p_test.go:20: quiet when passing\n" in goexec._plain(text, True, events)
 
 
+# `go test` on a subtest whose own name holds a slash (`t.Run("Comparer/Nil", ...)` in TestDiff): the
+# binary's framed output, and what go 1.26 printed for the same run without -json (times as recorded).
+SLASHED = (
+    "\x16=== RUN   TestDiff\n\x16=== RUN   TestDiff/Comparer/Nil\n    s_test.go:6: Equal = true, want false\n"
+    "        reason: nils are equal\n\x16--- FAIL: TestDiff/Comparer/Nil (0.00s)\n\x16=== NAME  TestDiff\n"
+    "\x16=== RUN   TestDiff/Comparer/Ok\n\x16--- PASS: TestDiff/Comparer/Ok (0.00s)\n\x16=== NAME  TestDiff\n"
+    "\x16=== RUN   TestDiff/Deep\n\x16=== RUN   TestDiff/Deep/a/b\n    s_test.go:9: logged\n"
+    "    s_test.go:9: deep fail\n\x16--- FAIL: TestDiff/Deep/a/b (0.00s)\n\x16=== NAME  TestDiff/Deep\n"
+    "\x16--- FAIL: TestDiff/Deep (0.00s)\n\x16=== NAME  TestDiff\n\x16--- FAIL: TestDiff (0.00s)\n\x16=== NAME  \n"
+    "\x16FAIL\n"
+)
+SLASHED_PLAIN = (
+    "--- FAIL: TestDiff (0.00s)\n    --- FAIL: TestDiff/Comparer/Nil (0.00s)\n"
+    "        s_test.go:6: Equal = true, want false\n            reason: nils are equal\n"
+    "    --- FAIL: TestDiff/Deep (0.00s)\n        --- FAIL: TestDiff/Deep/a/b (0.00s)\n"
+    "            s_test.go:9: logged\n            s_test.go:9: deep fail\nFAIL\n"
+)
+
+
+def test_a_subtest_whose_name_holds_a_slash_is_printed_under_its_parent_as_go_prints_it() -> None:
+    from sidekit_hooks.runners import goexec
+
+    assert goexec._plain(SLASHED, False, go.parse_framed(SLASHED, "p")) == SLASHED_PLAIN
+
+
+def test_a_subtest_whose_name_holds_a_slash_is_a_leaf_and_its_parents_are_not() -> None:
+    events = [*go.parse_framed(SLASHED, "p"), {"Action": "fail", "Package": "p"}]
+    result = go.from_events(events, "/nowhere", 0.0, 1, lambda name: name)
+    assert {test: entry["o"] for test, entry in result.tests.items()} == {
+        "p::TestDiff/Comparer/Nil": "failed",
+        "p::TestDiff/Comparer/Ok": "passed",
+        "p::TestDiff/Deep/a/b": "failed",
+    }
+
+
 def oracle_framing(line: str) -> tuple[str, str, str | None] | None:
     found = regex_oracle.pattern("framing").match(line)
     return (found.group(1), found.group(2), found.group(3)) if found else None
