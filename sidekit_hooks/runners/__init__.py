@@ -57,6 +57,9 @@ class Result:
         self.exit = exit
         self.tests: dict[str, dict[str, Any]] = {}  # test id -> {"o", "d", "f", "p"}
         self.errors: dict[str, dict[str, Any]] = {}  # build/setup failures by path
+        # paths (packages, files) whose every test this run ran and reported: their cached tests it did
+        # not report are gone (renamed, deleted, now a parent of subtests)
+        self.covered: set[str] = set()
         self.args: list[str] = []
         self.interrupted = False
         self.last_words = ""  # the runner's own final verdict line, for a red run with no failing test

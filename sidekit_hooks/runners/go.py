@@ -258,9 +258,17 @@ class _Package:
 
 
 def from_events(
-    events: list[dict[str, Any]], root: str, started: float, exit_code: int, locate: Callable[[str], str]
+    events: list[dict[str, Any]],
+    root: str,
+    started: float,
+    exit_code: int,
+    locate: Callable[[str], str],
+    whole: bool = False,
 ) -> Result:
-    """Cache records from go test events: tests, and the packages that failed without a failing test."""
+    """Cache records from go test events: tests, and the packages that failed without a failing test.
+
+    `whole`: the binaries ran unfiltered (no -run, -skip or -failfast) and ended on their own (their
+    final PASS or FAIL, no panic or timeout): each package with every test ended is then `covered`."""
     from sidekit_hooks.runners import frames
 
     frames.forget_go_sources()
@@ -296,6 +304,8 @@ def from_events(
     result = Result(NAME, started, exit_code)
     for pkgdir, package in packages.items():
         _package_records(pkgdir, package, root, result, frames)
+        if whole and pkgdir not in result.errors and all(package.tests.values()):
+            result.covered.add(pkgdir)
     if exit_code and not result.tests and not result.errors:
         text = [line for line in stray if line.strip()]
         result.errors["."] = (

@@ -1,6 +1,6 @@
 """One package's test binary, compacted: what runners/goexec.sh hands over (go runs that sh wrapper).
 
-`goexec.py --captured FILE STATUS VERBOSE STARTED`: the binary ran in the sh wrapper with
+`goexec.py --captured FILE STATUS VERBOSE STARTED [UNFILTERED]`: the binary ran in the sh wrapper with
 `-test.v=test2json` (the framing `go test -json` reads), its output is in FILE (a spool under
 `.sidekit/go/`, after goexec.sh's header line).
 `goexec.py BINARY ARGS...` (the wrapper found no usable project folder): the binary runs here. Either
@@ -28,6 +28,7 @@ SHORT = 2048  # bytes printed as they are (answer.SHORT, without importing it on
 GO_LINES = 110  # bytes go prints after a failing package's output
 # Runs whose output is the point, and runs go already converts to JSON (-json, GOFLAGS=-json): as they are.
 PASS_THROUGH = ("-test.list", "-test.fuzz", "-test.bench", "-test.v=test2json")
+FILTERS = ("-test.run", "-test.skip", "-test.failfast")  # a run with one of these leaves tests out
 
 
 def main(argv: list[str]) -> int:
@@ -35,7 +36,7 @@ def main(argv: list[str]) -> int:
         print("usage: goexec BINARY [ARGS...]", file=sys.stderr)
         return 2
     if argv[0] == "--captured":  # from goexec.sh: the binary ran there, its output is in a file
-        return captured(argv[1], int(argv[2]), argv[3] == "1", float(argv[4]))
+        return captured(argv[1], int(argv[2]), argv[3] == "1", float(argv[4]), argv[5:6] == ["1"])
     if argv[0] == "--write-run":  # from goexec.sh: the run's one cache writer, detached
         from sidekit_hooks.runners import ledger
 
@@ -50,12 +51,14 @@ def main(argv: list[str]) -> int:
     run_args = [a for a in args if not a.startswith("-test.v")] + ["-test.v=test2json"] + _test_log(binary, args)
     started = time.time()
     data, code = ledger.run_binary([binary, *run_args])
-    return finish(data.decode("utf-8", "surrogateescape"), verbose, started, code)
+    unfiltered = not any(a.startswith(FILTERS) and a != "-test.failfast=false" for a in args)
+    return finish(data.decode("utf-8", "surrogateescape"), verbose, started, code, unfiltered)
 
 
-def captured(path: str, status: int, verbose: bool, started: float) -> int:
+def captured(path: str, status: int, verbose: bool, started: float, unfiltered: bool = False) -> int:
     """The output goexec.sh kept in `path` (taken away here), with the binary's shell status: above
-    128 is the signal it died of, as sh reports it."""
+    128 is the signal it died of, as sh reports it. `unfiltered`: no FILTERS among the binary's
+    arguments (goexec.sh's word; without it, none of the package's cached tests is taken as gone)."""
     from sidekit_hooks.core import safepath
 
     try:
@@ -67,7 +70,7 @@ def captured(path: str, status: int, verbose: bool, started: float) -> int:
     except OSError:  # what was read is said all the same
         pass
     code = -(status - 128) if 128 < status < 128 + 65 else status
-    return finish(data.decode("utf-8", "surrogateescape"), verbose, _born(started), code)
+    return finish(data.decode("utf-8", "surrogateescape"), verbose, _born(started), code, unfiltered)
 
 
 def _born(fallback: float) -> float:
@@ -83,12 +86,12 @@ def _born(fallback: float) -> float:
         return fallback
 
 
-def finish(text: str, verbose: bool, started: float, code: int) -> int:
+def finish(text: str, verbose: bool, started: float, code: int, unfiltered: bool = False) -> int:
     """Print what the binary's output becomes (printed back byte for byte), end as the binary did."""
     root = ""
     later = None
     try:
-        root, out, later = render(text, verbose, started, code)
+        root, out, later = render(text, verbose, started, code, unfiltered)
     except Exception:  # noqa: BLE001 - never less than the run said: its own words, without test2json's marks
         out = _fallback(text, verbose)
     from sidekit_hooks.runners import ledger
@@ -99,7 +102,9 @@ def finish(text: str, verbose: bool, started: float, code: int) -> int:
     return ledger.relay(out, code, lambda: ledger.detach(root, "go", work))
 
 
-def render(text: str, verbose: bool, started: float, code: int) -> tuple[str, str, Callable[[], None] | None]:
+def render(
+    text: str, verbose: bool, started: float, code: int, unfiltered: bool = False
+) -> tuple[str, str, Callable[[], None] | None]:
     """(project root, what to print, work left for after it). What to print: the output as it was
     when the run's output stays short (the cache write left to the run's writer, see ledger.spool),
     else the compact answer, read from the run itself (its failures marked new against the cache,
@@ -119,11 +124,11 @@ def render(text: str, verbose: bool, started: float, code: int) -> tuple[str, st
     plain = _plain(text, verbose, events)
     size = len(plain.encode("utf-8", "replace"))
     if size + ledger.printed_before(root, "go", size) <= SHORT:
-        ledger.spool(root, "go", [root, pkgdir, repr(started), str(code)], text)
+        ledger.spool(root, "go", [root, pkgdir, repr(started), str(code), str(int(unfiltered))], text)
         return root, plain, None
     from sidekit_hooks.runners import answer, store
 
-    result = _result(text, events, root, pkgdir, started, code)
+    result = _result(text, events, root, pkgdir, started, code, unfiltered)
     raw = store.raw_path(root, "go", pkgdir)
 
     def later() -> None:
@@ -141,12 +146,20 @@ def render(text: str, verbose: bool, started: float, code: int) -> tuple[str, st
         return root, _fallback(text, verbose), later
 
 
-def _result(text: str, events: list[dict[str, object]], root: str, pkgdir: str, started: float, code: int) -> Result:
+def _result(
+    text: str, events: list[dict[str, object]], root: str, pkgdir: str, started: float, code: int, unfiltered: bool
+) -> Result:
+    """One binary's records. The package is `covered` (its cached tests this run lacks are gone) when the
+    binary ran unfiltered and ended on its own: its last line testing's own PASS or FAIL, exit 0 or 1
+    (a panic or a timeout exits 2 before the tests after it ran)."""
     from sidekit_hooks.runners import go
 
     events = [*events, {"Action": "fail" if code else "pass", "Package": pkgdir}]
-    result = go.from_events(events, root, started, code, lambda name: name)
-    result.last_words = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
+    last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
+    whole = unfiltered and code in (0, 1) and last in ("\x16PASS", "\x16FAIL")
+    result = go.from_events(events, root, started, code, lambda name: name, whole)
+    result.last_words = last.strip()
+    result.args = [pkgdir]  # this binary's package: never a whole run of the project (record.merge)
     return result
 
 
@@ -155,7 +168,8 @@ def save_spooled(fields: list[str], text: str) -> None:
     from sidekit_hooks.runners import go, store
 
     root, pkgdir, started, code = fields[0], fields[1], float(fields[2]), int(fields[3])
-    store.save(root, _result(text, go.parse_framed(text, pkgdir), root, pkgdir, started, code))
+    unfiltered = fields[4:5] == ["1"]
+    store.save(root, _result(text, go.parse_framed(text, pkgdir), root, pkgdir, started, code, unfiltered))
 
 
 def _test_log(binary: str, args: list[str]) -> list[str]:

@@ -20,11 +20,14 @@ shift
 case ${SIDEKIT_RAW:-} in '' | 0) ;; *) exec "$bin" "$@" ;; esac
 verbose=0
 logged=0
+unfiltered=1 # goexec.FILTERS: without one, a package that ends on its own ran every test it has
 for a in "$@"; do
     case $a in
     -test.list* | -test.fuzz* | -test.bench* | -test.v=test2json*) exec "$bin" "$@" ;; # as they are
     -test.v | -test.v=true) verbose=1 ;;
     -test.testlogfile*) logged=1 ;;
+    -test.failfast=false) ;;
+    -test.run* | -test.skip* | -test.failfast*) unfiltered=0 ;;
     esac
 done
 # The cache's folder: $CLAUDE_PROJECT_DIR around us, else the nearest folder up with .sidekit or .git.
@@ -52,12 +55,12 @@ case $root$pkgdir in *"	"* | *"
 "*) exec "$py" -I -S "$main" "$bin" "$@" ;; # a tab or newline in a name: the spool's header cannot hold it
 esac
 # The binary's output goes into the spool file it stays in when it is printed as it was: a header
-# (`root pkgdir - 0`: ledger.spool's fields, the time left to the file's), the output, and the
+# (`root pkgdir - 0 unfiltered`: ledger.spool's fields, the time left to the file's), the output, and the
 # ledger.SPOOLED line once printed. Created here, never through a file or link already there (set -C): no mv, rm
 # or second copy afterwards (each a process start, a tenth of a green binary's cost).
 out=$spool/spool-$run-$$
 set -C
-if ! { printf '%s\t%s\t-\t0\n' "$root" "${pkgdir:-.}" >"$out"; } 2>/dev/null; then
+if ! { printf '%s\t%s\t-\t0\t%s\n' "$root" "${pkgdir:-.}" "$unfiltered" >"$out"; } 2>/dev/null; then
     exec "$py" -I -S "$main" "$bin" "$@"
 fi
 n=$#
@@ -98,4 +101,4 @@ if [ "$code" = 0 ] && [ "$verbose" = 0 ] && LC_ALL=C awk -v limit=2048 '
     fi
     exit 0
 fi
-exec "$py" -I -S "$main" --captured "$out" "$code" "$verbose" "$started"
+exec "$py" -I -S "$main" --captured "$out" "$code" "$verbose" "$started" "$unfiltered"

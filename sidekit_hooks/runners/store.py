@@ -36,7 +36,7 @@ def save(root: str, result: Result, compact: bool = False) -> tuple[Summary, Tab
     if compact:
         run["compact"] = True
     with cache.locked(root):
-        summary, table = record.merge(root, run, dict(result.tests), dict(result.errors), None)
+        summary, table = record.merge(root, run, dict(result.tests), dict(result.errors), None, result.covered)
         summary["runner"] = result.runner
         summary["plugins"] = []
         if result.exit and not failing and not result.errors:  # red with nothing to show: keep its words

@@ -158,8 +158,12 @@ def merge(
     tests: dict[str, dict[str, Any]],
     errors: dict[str, dict[str, Any]],
     known: set[str] | None,
+    covered: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[Summary, Table]:
-    """(new summary, new table) from the cache on disk and one run's results."""
+    """(new summary, new table) from the cache on disk and one run's results.
+
+    `known`: every test id the run collected (pytest); `covered`: paths whose every test the run ran and
+    reported (a go package run whole). Either way, a cached test of such a path the run lacks is gone."""
     old_summary = cache.read(cache.summary_path(root))
     old_table = cache.read(cache.table_path(root))
     note = old_summary.note or old_table.note
@@ -173,7 +177,9 @@ def merge(
         path = _file(test)
         if path not in present:
             present[path] = os.path.exists(os.path.join(root, path))
-        gone = known is not None and path in touched_files and test not in known
+        gone = (known is not None and path in touched_files and test not in known) or (
+            path in covered and test not in tests
+        )
         if gone or path in errors or not present[path]:
             del table[test]
         else:

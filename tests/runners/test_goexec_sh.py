@@ -18,6 +18,10 @@ BINARY = r"""#!/bin/sh
 printf '%s\n' "$*" >"$0.args"
 case " $* " in *" -test.v=test2json "*) framed=1 ;; *) framed=0 ;; esac
 [ "$framed" = 1 ] || { echo "unframed run: $*"; exit 9; }
+if [ -n "${PANIC_A:-}" ]; then # as testing does: the test's FAIL, the panic, no last PASS or FAIL
+    printf '\026=== RUN   TestA\n\026--- FAIL: TestA (0.00s)\npanic: boom [recovered]\n\ngoroutine 7 [running]:\n'
+    exit 2
+fi
 printf '\026=== RUN   TestA\n'
 printf '    p_test.go:7: a passing test logs\n'
 printf '        on two lines\n'
@@ -156,8 +160,9 @@ def test_a_killed_wrappers_spool_is_never_cached_and_goes_once_the_run_has_ended
     root, binary = project(tmp_path)
     folder = root / ".sidekit" / "go"
     line = " ".join(["/bin/sh", WRAPPER, sys.executable, str(binary)])
-    # one parent for both wrappers, as go is for a run's binaries
-    script = f"KILL_WRAPPER=1 {line}; ls {folder} > {folder}.seen; FAIL_B=1 {line} >/dev/null; {line}; sleep 0.3"
+    # one parent for the wrappers, as go is for a run's binaries (the last one filtered: its package
+    # run whole would drop TestB, in whichever order the two cache writes land)
+    script = f"KILL_WRAPPER=1 {line}; ls {folder} > {folder}.seen; FAIL_B=1 {line} >/dev/null; {line} -test.run=TestA; sleep 0.3"
     done = subprocess.run(["/bin/sh", "-c", script], cwd=str(root / "p"), capture_output=True, text=True, timeout=60)
     assert done.stdout == "printed by the test\nPASS\n"
     assert [n for n in Path(f"{folder}.seen").read_text().split() if n.startswith("spool-")]  # the killed one's
@@ -193,3 +198,26 @@ def test_the_sh_wrappers_run_key_is_the_one_python_computes_for_the_same_go_run(
     assert len(spooled) == 1 and spooled == printed
     pid, born = spooled[0].split("-")
     assert int(pid) > 1 and int(born) > 0  # go's start time read from /proc, not the unknown `-0`
+
+
+def test_a_package_run_whole_forgets_its_cached_tests_the_run_no_longer_has(tmp_path: Path) -> None:
+    """TestB failed, then went (deleted, renamed, or now a parent of subtests): a run of the whole
+    package that ends on its own drops it. A filtered run, or one cut short, drops nothing."""
+    root, binary = project(tmp_path)
+    assert run(root, binary, FAIL_B="1").returncode == 1
+    assert cached(root) == {"p::TestA": "passed", "p::TestB": "failed"}
+    assert run(root, binary, "-test.run=TestA").returncode == 0  # filtered: TestB was not asked about
+    assert settled(root) == {"p::TestA": "passed", "p::TestB": "failed"}
+    assert run(root, binary, PANIC_A="1").returncode == 2  # cut short: TestB never ran
+    assert settled(root) == {"p::TestA": "failed", "p::TestB": "failed"}
+    assert run(root, binary).returncode == 0  # the whole package, to its own PASS
+    assert settled(root) == {"p::TestA": "passed"}
+
+
+def settled(root: Path) -> dict[str, str]:
+    """The cache once the run's writer (detached, after the wrapper's parent ended) is done."""
+    folder = root / ".sidekit" / "go"
+    deadline = time.time() + 20
+    while time.time() < deadline and [n for n in os.listdir(folder) if n.startswith(("writer-", "spool-"))]:
+        time.sleep(0.05)
+    return cached(root)
