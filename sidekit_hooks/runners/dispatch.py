@@ -24,16 +24,18 @@ OFF_ENV = "SIDEKIT_COMPACT"
 
 def handle(stdin_text: str) -> str:
     """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
-    return answer(stdin_text, rewrite, note_build_run)
+    return answer(stdin_text, rewrite, note_build_run, note_go_run)
 
 
 def answer(
     stdin_text: str,
     rewriter: Callable[[str, str, str], str],
     left_alone: Callable[[dict[str, Any], str], None] | None = None,
+    rewritten: Callable[[dict[str, Any], str], None] | None = None,
 ) -> str:
     """'' or the `updatedInput` answer with the Bash command `rewriter(command, cwd, project)` gives
-    (the pytest rewrite shares it); `left_alone(payload, command)` hears of a command it leaves as written."""
+    (the pytest rewrite shares it); `left_alone(payload, command)` hears of a command it leaves as written,
+    `rewritten(payload, command)` of one it rewrites."""
     payload = fastjson.loads(stdin_text)
     if not isinstance(payload, dict) or payload.get("tool_name") != "Bash":
         return ""
@@ -46,6 +48,8 @@ def answer(
         if left_alone is not None:
             left_alone(payload, tool_input["command"])
         return ""
+    if rewritten is not None:
+        rewritten(payload, tool_input["command"])
     updated = dict(tool_input, command=command)
     return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}})
 
@@ -81,10 +85,20 @@ def rewrite(command: str, cwd: str, project: str) -> str:
 def note_build_run(payload: dict[str, Any], command: str) -> None:
     """A Maven or Gradle test run is left as written, but its reports will feed the cache: mark its start
     (runners/junit_feed.py). Only a plain command, whose exit status is the build tool's own."""
+    _mark(payload, command, lambda name: name.startswith(("mvn", "gradle")))
+
+
+def note_go_run(payload: dict[str, Any], command: str) -> None:
+    """A compacted `go test`: a package that fails to build never reaches the sh wrapper (no test binary),
+    so what go printed of it feeds the cache afterwards (junit_feed.go_build_failed)."""
+    _mark(payload, command, lambda name: name == "go")
+
+
+def _mark(payload: dict[str, Any], command: str, program: Callable[[str], bool]) -> None:
     if "#" in command or "\n" in command or "\\" in command:
         return
     words = plain_words(command)
-    if words and words[0].rsplit("/", 1)[-1].startswith(("mvn", "gradle")):
+    if words and program(words[0].rsplit("/", 1)[-1]):
         from sidekit_hooks.core import hooklog
         from sidekit_hooks.runners import junit_feed
 

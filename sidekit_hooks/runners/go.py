@@ -243,6 +243,51 @@ def parent_of(test: str, names: Container[str]) -> str:
     return ""
 
 
+def build_failures(root: str, cwd: str, output: str, started: float, exit_code: int) -> Result | None:
+    """The packages a (compacted) `go test` printed as `FAIL <import path> [build failed]` (or `[setup
+    failed]`), each an error with its compiler lines (`# <import path>` and what follows), or None.
+    Package folders as goexec.py names them: relative to `root`, the module found from `cwd` up."""
+    module = cwd
+    while not os.path.isfile(os.path.join(module, "go.mod")) and os.path.dirname(module) != module:
+        module = os.path.dirname(module)
+    if not os.path.isfile(os.path.join(module, "go.mod")):
+        module = root
+    locate = package_locator(module)
+    base = os.path.relpath(module, root).replace(os.sep, "/")
+    blocks: dict[str, list[str]] = {}
+    block: list[str] = []
+    failed: list[str] = []
+    for line in output.splitlines():
+        if line.startswith("# "):
+            block = blocks.setdefault(line[2:].split(" [", 1)[0].strip(), [])
+        elif line.startswith(("FAIL\t", "ok  \t")):
+            path, _, rest = line[5:].strip().partition(" ")
+            if rest in ("[build failed]", "[setup failed]"):
+                failed.append(path)
+            block = []
+        else:
+            block.append(line)
+    if not failed or base.startswith(".."):
+        return None
+    from sidekit_hooks.runners import frames
+
+    result = Result(NAME, started, exit_code)
+    for path in failed:
+        pkgdir = locate(path)
+        pkgdir = pkgdir if base == "." else (base if pkgdir == "." else f"{base}/{pkgdir}")
+        result.errors[pkgdir] = frames.go_build_failure([_from(cwd, line) for line in blocks.get(path, [])], root)
+    result.args = sorted(result.errors)  # these packages only: never a whole run of the project
+    return result
+
+
+def _from(cwd: str, line: str) -> str:
+    """A compiler line's file (`./q_test.go:6:14: ...`, relative to where go ran) made absolute."""
+    head, colon, rest = line.partition(":")
+    if not colon or not head.endswith(".go") or os.path.isabs(head) or head != head.strip():
+        return line
+    return os.path.normpath(os.path.join(cwd, head)) + colon + rest
+
+
 class _Package:
     __slots__ = ("output", "build", "outcome", "failed_build", "tests", "order", "test_output", "elapsed")
 

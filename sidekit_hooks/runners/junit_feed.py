@@ -1,4 +1,5 @@
-"""The agent's own raw `mvn test` / `gradle test` through Bash, into the shared test cache.
+"""The agent's own raw `mvn test` / `gradle test` through Bash, into the shared test cache; and what a
+compacted `go test` printed of packages that failed to build (no test binary ran: go.build_failures).
 
 Maven and Gradle have no option that makes their console compact, so the PreToolUse rewrite leaves
 their commands as written (junit.py). Their JUnit reports still feed the cache, as `sidekit test`
@@ -62,6 +63,8 @@ def build_tool(words: list[str]) -> str:
     if name in MAVEN:
         skipped = any(a.startswith(SKIPS) and not a.endswith("=false") for a in args)
         return "maven" if not skipped and any(a in MAVEN_GOALS for a in args) else ""
+    if name == "go":
+        return "go" if args[:1] == ["test"] else ""
     if name in GRADLE:
         pairs = zip(args, args[1:], strict=False)
         excluded = any(a in ("-x", "--exclude-task") and b.rsplit(":", 1)[-1] == "test" for a, b in pairs)
@@ -143,6 +146,8 @@ def hand_over(event: Event) -> str:
     if code is None:  # its reports are not all written (or never will be): the cache keeps what it knew
         hooklog.append(root, hooklog.DECISIONS, {"hook": event.hook, "decision": "junit-not-fed", "why": "not ended"})
         return ""
+    if started.get("tool") == "go" and not go_build_failed(output):
+        return ""  # every package that ran fed the cache through its test binary's wrapper
     # The folder is this hook's own finding, never the marker's word (a file in the project could say anything).
     job = dict(started, root=root, since_ns=since_ns, exit=code, output=output[-MAX_OUTPUT:], ended=time.time())
     job.update(hook=event.hook, payload={k: v for k, v in event.raw.items() if k not in ("tool_response", "error")})
@@ -152,12 +157,23 @@ def hand_over(event: Event) -> str:
     return path
 
 
+def go_build_failed(output: str) -> bool:
+    """Whether go's output says a package failed to build (or vet, or set up): its `FAIL` line."""
+    return " [build failed]" in output or " [setup failed]" in output
+
+
 def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
     """The worker's work: this run's reports into the cache, as `sidekit test` would; (the run, the
     summary as written), or None when there is nothing to record (a Gradle test task up to date)."""
     from sidekit_hooks.runners import junit, store
 
     root, code = str(job["root"]), int(job["exit"])
+    if job.get("tool") == "go":
+        from sidekit_hooks.runners import go
+
+        cwd = (job.get("payload") or {}).get("cwd")
+        failed = go.build_failures(root, str(cwd or root), str(job.get("output", "")), float(job["started"]), code)
+        return (failed, dict(store.save(root, failed)[0])) if failed is not None else None
     reports = junit.find_reports(root, 0.0, since_ns=int(job["since_ns"]))
     if not reports and code == 0 and job.get("tool") == "gradle":
         return None  # nothing ran: Gradle reused the last results, which the cache already holds

@@ -47,7 +47,8 @@ JAVAC = "[ERROR] {root}/src/main/java/demo/Calc.java:[7,24] cannot find symbol\n
         ("mvn test -DskipTests=false", "maven"),
         ("gradle build -x test", ""),
         ("gradle assemble", ""),
-        ("go test ./...", ""),
+        ("go test ./...", "go"),
+        ("go vet ./...", ""),
         ("mvn", ""),
     ],
 )
