@@ -139,9 +139,11 @@ def render(
         summary, table = store.run_view(root, result)
         shown = as_seen(raw)
         # room for go's own lines after ours (`FAIL\t<import path>\t0.01s`, `FAIL`), so the whole stays <= 800 B
-        budget = answer.head_budget("go test", plain, shown, code) - len(pkgdir) - GO_LINES
+        exit_code = 1 if code else 0  # go's own, for any failing binary (a panic or a timeout exits 2)
+        budget = answer.head_budget("go test", plain, shown, exit_code) - len(pkgdir) - GO_LINES
         found = answer.run_answer(summary, table, result, budget, {"package": pkgdir})
-        return root, answer.compacted("go test", plain, shown, code, found), later
+        found["exit"] = exit_code
+        return root, answer.compacted("go test", plain, shown, exit_code, found), later
     except Exception:  # noqa: BLE001 - no answer: the run's own words, and the run still goes into the cache
         return root, _fallback(text, verbose), later
 

@@ -202,8 +202,13 @@ def build(members: Iterable[Member]) -> list[dict[str, Any]]:
         groups.setdefault(key_of(member.failure, member.phase), []).append(member)
     reported = _join_reporters(groups)
     clusters = [_summarize(key, items, reported.get(key, [])) for key, items in groups.items() if items]
-    clusters.sort(key=lambda c: (-c["affected"], c.get("at", ""), c["id"]))
+    clusters.sort(key=lambda c: (c.get("type") not in CUT_SHORT, -c["affected"], c.get("at", ""), c["id"]))
     return clusters
+
+
+# Failures that ended their whole test binary (go: a panic, a timeout): the tests after them never ran,
+# so they come first, whatever their size.
+CUT_SHORT = ("panic", "timeout")
 
 
 def _join_reporters(groups: dict[tuple[str, ...], list[Member]]) -> dict[tuple[str, ...], list[Member]]:

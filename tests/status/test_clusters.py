@@ -113,3 +113,16 @@ def test_natural_order_splits_as_the_regular_expression_did(test: str) -> None:
             clusters.natural(test)
         return
     assert clusters.natural(test) == expected
+
+
+def test_a_failure_that_ended_its_test_binary_comes_before_bigger_clusters() -> None:
+    """objx, held out: 22 assertion failures and the timeout that killed the package (the tests after it
+    never ran). The timeout led nowhere in the answer; it now comes first."""
+    found = build(
+        [
+            *(Member(f"p::TestGet{n}", failure("t.Error", "got x", "map.go:86")) for n in range(3)),
+            Member("p::TestSleepy", failure("timeout", "test timed out after 2s", "sleepy_test.go:9")),
+            Member("p::TestBoom", failure("panic", "runtime error: index out of range", "boom.go:4")),
+        ]
+    )
+    assert [(c["type"], c["affected"]) for c in found] == [("panic", 1), ("timeout", 1), ("t.Error", 3)]
