@@ -8,7 +8,9 @@
 # lines, a unit that ended without one (abort, a panic outside any test) as a build error with its
 # last words, and the failures grouped by where they panicked and the first word of the message
 # (status/clusters.py's grouping for a failure with a line). The cache is written after the run, in
-# Python, from the same files (cargo_run.py). Variables: printed, root, run (the files' prefix), state.
+# Python, from the same files (cargo_run.py). Variables: printed, root, run (the files' prefix), state,
+# spoken (the first unit not yet printed: the files come from unit 1 on, and the answer is the whole
+# run's, so a unit an earlier speaker printed, a crash say, still counts for its exit and its counts).
 
 BEGIN {
     SHORT = 2048
@@ -16,6 +18,7 @@ BEGIN {
     CARGO_LINE = 70 # cargo's `error: test failed, to rerun pass ...` after each red unit
     units = 0
     bytes = 0
+    if (spoken == "") spoken = 1
 }
 
 FILENAME ~ /\.meta$/ {
@@ -28,7 +31,7 @@ FILENAME ~ /\.meta$/ {
     next
 }
 
-{ bytes += length($0) + 1 }
+units >= spoken { bytes += length($0) + 1 }
 
 FILENAME ~ /\.head$/ { next }
 
@@ -61,7 +64,12 @@ line ~ /^test result: / {
     next
 }
 
+line ~ /^test .* \.\.\. ok$/ { oks[units]++; next }
+
+line ~ /^test .* \.\.\. ignored/ { ignores[units]++; next }
+
 line ~ /^test .* \.\.\. FAILED$/ {
+    reds_seen[units]++
     name = substr(line, 6, length(line) - 16)
     sub(/ - should panic$/, "", name)
     key = units SUBSEP name
@@ -206,15 +214,21 @@ END {
     for (u = 1; u <= units; u++) {
         if (code[u] != 0) reds++
         if (code[u] != 0 && !(u in ended)) { # ended without its `test result:`: its panic, else its last words
-            crashes++
             said = u in panic ? panic[u] : last[u]
-            if (code[u] > 128) said = "signal " (code[u] - 128) ": " said
+            if (code[u] > 128) said = "signal " signal_name(code[u] - 128) (said == "" ? "" : ": " said)
+            crashed[++crashes] = u
+            crash_said[crashes] = said
         }
         if (code[u] != 0 && said == "") said = last[u]
+        if (!(u in ended)) { # no `test result:` line: what it said of each test before it ended
+            passed += oks[u]
+            failed += reds_seen[u]
+            skipped += ignores[u]
+        }
     }
     status = reds ? 101 : 0
     raw = state "/raw-" stamp() "-" run_pid() ".txt"
-    for (f = 1; f < ARGC; f++) {
+    for (f = 1; f < ARGC; f++) { # every unit of the run so far
         if (ARGV[f] ~ /\.meta$/) continue
         while ((getline text < ARGV[f]) > 0) print text > raw
         close(ARGV[f])
@@ -230,13 +244,24 @@ END {
     if (skipped) answer = answer ",\"skipped\":" skipped
     if (!passed && !failed && !skipped && !crashes) answer = answer ",\"state\":\"noTests\""
     if (crashes) answer = answer ",\"buildErrors\":" crashes
-    if (status && !failed) answer = answer ",\"said\":" json(clip(said, 140))
+    if (status && !failed && !crashes) answer = answer ",\"said\":" json(clip(said, 140))
     budget = BUDGET - printed - CARGO_LINE * reds - (reds > 1 ? 40 + 30 * reds : 0) - length(head) - 1
     if (budget < 200) budget = 200
     print head
     print with_clusters(answer, budget)
     print printed + length(head) + 1 + length(answer) > (run ".printed")
     printf "" > (run ".compact")
+}
+
+function signal_name(number) {
+    if (number == 4) return "4 (SIGILL)"
+    if (number == 6) return "6 (SIGABRT)"
+    if (number == 7) return "7 (SIGBUS)"
+    if (number == 8) return "8 (SIGFPE)"
+    if (number == 9) return "9 (SIGKILL)"
+    if (number == 11) return "11 (SIGSEGV)"
+    if (number == 15) return "15 (SIGTERM)"
+    return number
 }
 
 function run_pid(    name) {
@@ -246,8 +271,17 @@ function run_pid(    name) {
     return name
 }
 
-function with_clusters(answer, budget,    t, key, c, clusters, best, i, j, shown, text, brief, covered, line) {
+function with_clusters(answer, budget,    t, key, c, clusters, best, i, j, shown, text, brief, covered, line, tried) {
     clusters = 0
+    for (i = 1; i <= crashes; i++) { # a crashed unit: its own cluster, ahead of the failures
+        key = "crash" SUBSEP crashed[i]
+        rank[++clusters] = key
+        ctype[key] = "crash"
+        cat_[key] = ""
+        cmessage[key] = crash_said[i]
+        cfirst[key] = label[crashed[i]]
+        size[key] = 1
+    }
     for (i = 1; i <= failures; i++) {
         t = order[i]
         split(t, pair, SUBSEP)
@@ -262,7 +296,7 @@ function with_clusters(answer, budget,    t, key, c, clusters, best, i, j, shown
         if (test_id(pair[1], pair[2]) < cfirst[key]) cfirst[key] = test_id(pair[1], pair[2]) # the cache's first
         size[key]++
     }
-    for (i = 1; i <= clusters; i++) { # biggest first, in order of appearance among equals
+    for (i = crashes + 1; i <= clusters; i++) { # biggest first, in order of appearance among equals
         best = i
         for (j = i + 1; j <= clusters; j++) if (size[rank[j]] > size[rank[best]]) best = j
         key = rank[i]
@@ -274,17 +308,20 @@ function with_clusters(answer, budget,    t, key, c, clusters, best, i, j, shown
     covered = 0
     for (i = 1; i <= clusters; i++) {
         key = rank[i]
-        brief = "{\"type\":" json(clip(ctype[key], 40))
-        if (cat_[key] != "") brief = brief ",\"at\":" json(cat_[key])
-        brief = brief ",\"message\":" json(clip(cmessage[key], 80))
-        if (size[key] > 1) brief = brief ",\"affected\":" size[key]
-        if (length(cfirst[key]) <= 90) brief = brief ",\"first\":" json(cfirst[key])
-        brief = brief "}"
-        line = answer ",\"clusters\":[" text (shown ? "," : "") brief "]"
-        if (length(line) + 40 > budget) break
+        for (tried = 1; tried <= 3; tried++) { # in full, then without its first test, then a shorter message
+            brief = "{\"type\":" json(clip(ctype[key], 40))
+            if (cat_[key] != "") brief = brief ",\"at\":" json(cat_[key])
+            brief = brief ",\"message\":" json(clip(cmessage[key], tried < 3 ? 80 : 40))
+            if (size[key] > 1) brief = brief ",\"affected\":" size[key]
+            if (tried == 1 && length(cfirst[key]) <= 90 || ctype[key] == "crash") brief = brief ",\"first\":" json(cfirst[key])
+            brief = brief "}"
+            line = answer ",\"clusters\":[" text (shown ? "," : "") brief "]"
+            if (length(line) + 40 <= budget) break
+        }
+        if (length(line) + 40 > budget && shown) break # the top cluster is always shown, in its shortest form
         text = text (shown ? "," : "") brief
         shown++
-        covered += size[key]
+        if (ctype[key] != "crash") covered += size[key]
     }
     if (shown) answer = answer ",\"clusters\":[" text "]"
     if (shown < clusters) answer = answer ",\"moreClusters\":" (clusters - shown) ",\"moreFailures\":" (failures - covered)

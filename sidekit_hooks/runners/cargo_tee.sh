@@ -8,10 +8,11 @@
 # The unit's output goes to .sidekit/cargo/run-<cargo pid>-<start>.<N>.out. A unit holds its
 # output while a later one will speak for the run: a doc-test run (always last) or a red binary when
 # cargo stops at it (fail-fast). The speaker prints everything held as it was (2 KB at most, cargo's
-# `Running` lines written back), else one compact answer for all of it (cargo_answer.awk) and where
-# the raw output is kept. Without a doc-test run to come, every binary speaks for itself. The exit
-# status is the unit's own (a signal is raised again). The run's first speaker starts one detached
-# writer (cargo_run.py) that puts the whole run into the cache once cargo has ended.
+# `Running` lines written back), else one compact answer for the whole run so far (cargo_answer.awk:
+# an earlier speaker's red unit counts in it too) and where the raw output is kept. Without a
+# doc-test run to come, every binary speaks for itself. The exit status is the unit's own (a signal
+# is raised again). The run's first speaker starts one detached writer (cargo_run.py) that puts the
+# whole run into the cache once cargo has ended.
 
 kind=$1 python=$2 mode=$3
 shift 3
@@ -132,13 +133,13 @@ if [ -n "$speak" ]; then
     first=1 printed=0 unit=
     [ -f "$run.spoken" ] && read -r first <"$run.spoken"
     [ -f "$run.printed" ] && read -r printed <"$run.printed"
-    set --
-    unit=$first
+    set -- # every unit of the run: the answer is the run's (an earlier speaker's red counts too)
+    unit=1
     while [ "$unit" -le "$n" ]; do
         set -- "$@" "$run.$unit.meta" "$run.$unit.head" "$run.$unit.out"
         unit=$((unit + 1))
     done
-    LC_ALL=C awk -v printed="$printed" -v root="$root" -v run="$run" -v state="$state" \
+    LC_ALL=C awk -v printed="$printed" -v root="$root" -v run="$run" -v state="$state" -v spoken="$first" \
         -f "$here/cargo_answer.awk" "$@"
     if [ $? = 3 ]; then # short: as it was
         set --

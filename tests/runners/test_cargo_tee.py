@@ -190,7 +190,9 @@ def test_a_binary_that_ends_without_its_summary_is_a_build_error_with_its_panic(
         "exit": 101,
         "passed": 2,
         "buildErrors": 1,
-        "said": "panicked at tests/plain.rs:1:13: outside any test",
+        "clusters": [
+            {"type": "crash", "message": "panicked at tests/plain.rs:1:13: outside any test", "first": "tests/plain.rs"}
+        ],
     }
 
 
@@ -216,3 +218,80 @@ def test_a_doc_test_that_does_not_compile_is_placed_at_its_error(tmp_path: Path)
             }
         ],
     }
+
+
+def test_a_crash_an_earlier_speaker_printed_keeps_the_run_red_in_the_last_answer(project: Path) -> None:
+    """--no-fail-fast with doc tests to come: the lib binary aborts (it speaks at once, short, as it was),
+    the rest is green and long: the doc-test run's answer is the run's, exit 101 with the crash."""
+    crash = project / "target" / "debug" / "deps" / "p-0a1b"
+    crash.parent.mkdir(parents=True)
+    crash.write_text("#!/bin/sh\nprintf '\\nrunning 3 tests\\ntest tests::a ... ok\\n'\nkill -ABRT $$\n")
+    crash.chmod(0o755)
+    many = "".join(f"test t{i:03} ... ok\n" for i in range(150))
+    api = binary(
+        project, "api-2c3d", f"\nrunning 150 tests\n{many}\ntest result: ok. 150 passed; 0 failed; 0 ignored\n"
+    )
+    tools = project.parent / "bin"
+    tools.mkdir()
+    (tools / "rustdoc").write_text('#!/bin/sh\ncat "$DOC_OUTPUT"\n')
+    (tools / "rustdoc").chmod(0o755)
+    doc = project.parent / "doc.txt"
+    doc.write_text(
+        "\nrunning 2 tests\ntest src/lib.rs - a (line 1) ... ok\ntest src/lib.rs - b (line 9) ... ok\n\n"
+        "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n"
+    )
+    runner = f"/bin/sh '{TEE}' bin '{sys.executable}' d"
+    script = (
+        f"{runner} '{crash}'; echo \"crash $?\"; {runner} '{api}'; echo \"api $?\"; "
+        f"/bin/sh '{TEE}' doc '{sys.executable}' - --test --crate-name p; exit $?"
+    )
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project), DOC_OUTPUT=str(doc), PATH=f"{tools}:{os.environ['PATH']}")
+    done = subprocess.run(["/bin/sh", "-c", script], cwd=project, env=env, capture_output=True, text=True, timeout=60)
+    shown, rest = done.stdout.split("crash 134\napi 0\n")
+    assert shown.removesuffix("Aborted\n") == LIB + "\nrunning 3 tests\ntest tests::a ... ok\n"  # the shell may say it
+    head, answer = rest.splitlines()
+    assert "compacted; exit code 101; all of it: " in head
+    assert json.loads(answer) == {
+        "runner": "cargo",
+        "exit": 101,
+        "passed": 153,
+        "buildErrors": 1,
+        "clusters": [{"type": "crash", "message": "signal 6 (SIGABRT): Aborted", "first": "src/lib.rs"}],
+    }
+
+
+def test_a_red_answer_carries_its_top_clusters_when_each_failure_is_at_its_own_line(tmp_path: Path) -> None:
+    """Three red units of 8 failures each, every one at its own line (a planted bug that many asserts
+    see): the estimate of cargo's own lines leaves little room, the top clusters still fit, shortened."""
+    units = []
+    for number, (kind, source) in enumerate((("bin", "src/lib.rs"), ("bin", "tests/lib.rs"), ("doc", "strsim"))):
+        names = [
+            f"src/lib.rs - jaro_function_number_{number}_{i} (line {100 + i})"
+            if kind == "doc"
+            else f"tests::jaro_winkler_diff_with_a_long_name_{number}_{i}"
+            for i in range(8)
+        ]
+        blocks = "".join(
+            f"---- {name} stdout ----\n\nthread '{name}' (7) panicked at src/lib.rs:{800 + 10 * number + i}:9:\n"
+            f"assertion failed: actual: `0.8{i}`, expected: `0.806451612903{i}`: actual not within < 1e-6 of expected\n"
+            "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n"
+            for i, name in enumerate(names)
+        )
+        text = (
+            "\nrunning 8 tests\n"
+            + "".join(f"test {name} ... FAILED\n" for name in names)
+            + "\nfailures:\n\n"
+            + blocks
+            + "\ntest result: FAILED. 0 passed; 8 failed; 0 ignored; 0 measured\n"
+        )
+        units.append((kind, 101, source, text))
+    head, answer = answer_for(tmp_path, units)
+    found = json.loads(answer)
+    assert (found["exit"], found["failed"]) == (101, 24)
+    assert found["clusters"][0] == {
+        "type": "panic",
+        "at": "src/lib.rs:800",
+        "message": "assertion failed: actual: `0.80`, expected: `0.8064516129030`: actual not wit...",
+    }
+    assert found["moreClusters"] == 24 - len(found["clusters"])
+    assert len(head) + len(answer) + 2 <= 780 - 3 * 70 - (40 + 30 * 3)
