@@ -184,12 +184,14 @@ def parse(text: str, root: str, started: float, exit_code: int, source: str) -> 
     blocks: dict[str, list[str]] = {}
     block: list[str] | None = None
     saw_result = True
-    for line in lines:
+    unit = 0  # where the current unit's lines start: a crash is told from its own lines only
+    for index, line in enumerate(lines):
         running = RUNNING.match(line)
         doc = DOC_TESTS.match(line)
         if running or doc:
             if not saw_result and block is None:
-                _died(result, current, lines)
+                _died(result, current, lines[unit:index])
+            unit = index
             if running:
                 current = members.source(running.group(1), running.group(2))
             elif doc:
@@ -226,18 +228,26 @@ def parse(text: str, root: str, started: float, exit_code: int, source: str) -> 
             (ln for ln in lines if ln.startswith("error: could not compile")), errors[0]["message"]
         )
     elif not saw_result and exit_code:
-        _died(result, current, lines)
+        _died(result, current, lines[unit:])
     if exit_code and not result.last_words:
         result.last_words = next((ln.strip() for ln in reversed(lines) if ln.strip()), "")
     return result
 
 
 def _died(result: Result, where: str, lines: list[str]) -> None:
-    """A binary that ended without its `test result:` line: crashed (abort, segfault, overflow)."""
+    """A binary that ended without its `test result:` line: crashed (abort, segfault, overflow).
+    `lines`: that binary's own, from its `Running` line (cargo's `Caused by` after it names the signal)."""
     from sidekit_hooks.runners import frames
 
     why = next((m.group(1) for ln in lines if (m := DIED.search(ln))), "")
-    said = next((ln.strip() for ln in reversed(lines) if ln.strip() and not ln.startswith("error")), "")
+    said = next(
+        (
+            ln.strip()
+            for ln in reversed(lines[1:])
+            if ln.strip() and not ln.startswith("error") and ln != "Caused by:" and not DIED.search(ln)
+        ),
+        "",
+    )
     result.errors[where] = frames.with_shape({"type": "crash", "message": why or said or "test binary ended early"})
 
 

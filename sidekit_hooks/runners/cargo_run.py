@@ -78,7 +78,25 @@ def units(run: str) -> tuple[str, int, float]:
             continue
         if fields[1:2] != ["0"]:
             code = 101  # cargo's own code for a failed test target
+            parts.append(_caused_by(fields))
     return "".join(parts), code, started
+
+
+def _caused_by(fields: list[str]) -> str:
+    """What cargo says (on its own stderr, which the unit's files lack) of a unit that ended red: how
+    it ended, a signal's name in it, so that a crash is told by its own signal."""
+    import signal
+
+    status = fields[1] if len(fields) > 1 and fields[1].isdigit() else "1"
+    how = f"exit status: {status}"
+    if 128 < int(status) < 160:
+        number = int(status) - 128
+        try:
+            how = f"signal: {number}, {signal.Signals(number).name}"
+        except ValueError:
+            how = f"signal: {number}"
+    source = fields[2] if len(fields) > 2 else "test"
+    return f"error: test failed\n\nCaused by:\n  process didn't exit successfully: `{source}` ({how})\n"
 
 
 def forget_old(state: str) -> None:

@@ -295,3 +295,34 @@ def test_a_red_answer_carries_its_top_clusters_when_each_failure_is_at_its_own_l
     }
     assert found["moreClusters"] == 24 - len(found["clusters"])
     assert len(head) + len(answer) + 2 <= 780 - 3 * 70 - (40 + 30 * 3)
+
+
+def test_the_writer_tells_a_crash_by_its_own_signal_not_another_binary_s_last_words(project: Path) -> None:
+    from sidekit_hooks.runners import cargo_run
+
+    state = project / ".sidekit" / "cargo"
+    state.mkdir(parents=True)
+    run = state / "run-123-456"
+    units = [
+        ("bin\t134\tsrc/lib.rs\n", LIB, "\nrunning 3 tests\ntest tests::a ... ok\n"),
+        ("bin\t0\ttests/api.rs\n", API, GREEN),
+    ]
+    for number, (meta, head, out) in enumerate(units, 1):
+        for suffix, body in (("meta", meta), ("head", head), ("out", out)):
+            (state / f"{run.name}.{number}.{suffix}").write_text(body)
+    text, code, _ = cargo_run.units(str(run))
+    result = cargo.parse(text, str(project), 0.0, code, "")
+    assert code == 101
+    assert result.errors == {
+        "src/lib.rs": {"type": "crash", "message": "signal: 6, SIGABRT", "shape": "signal: N, SIGABRT"}
+    }
+    assert sorted(result.tests) == ["src/lib.rs::tests::a", "tests/api.rs::tests::a", "tests/api.rs::tests::b"]
+
+
+def test_a_crash_before_a_green_binary_is_told_by_its_own_lines(tmp_path: Path) -> None:
+    """`sidekit test`'s raw output: cargo's `Caused by` follows the crashed binary, and a green one after."""
+    text = LIB + "\nrunning 3 tests\ntest tests::a ... ok\n" + API + GREEN
+    result = cargo.parse(text, str(tmp_path), 0.0, 101, "")
+    assert result.errors == {
+        "src/lib.rs": {"type": "crash", "message": "test tests::a ... ok", "shape": "test tests::a ... ok"}
+    }
