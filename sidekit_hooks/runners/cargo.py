@@ -111,6 +111,48 @@ def doc_tests_follow(args: list[str]) -> bool:
     return True
 
 
+# What a `cargo test` may carry and still run every test of the crate or workspace (with its value for
+# the second set): any other word (a test-name filter, `--lib`, `--test X`, `-p X`, `--doc`, `--exact`,
+# ...) narrows the run, which then must not clear the errors of tests it did not run (status.record).
+FULL_RUN = DOC_TESTS_FOLLOW | frozenset(VERBOSE) | {"--no-default-features", "--keep-going", "--future-incompat-report"}
+FULL_RUN_WITH_VALUE = frozenset(
+    {"--features", "-F", "--target-dir", "--manifest-path", "-j", "--jobs", "--profile", "--color", "-Z", "--config"}
+)
+FULL_RUN_AFTER_DASHES = frozenset({"--nocapture", "--show-output", "-q", "--quiet", "--test-threads", "--color"})
+
+
+def filter_words(args: list[str]) -> list[str]:
+    """The words of `cargo test ARGS` that narrow the run (the run's `args` in the cache): [] for a run
+    of everything. After `--` (libtest's own options) all but a few that select nothing count."""
+    words: list[str] = []
+    libtest: list[str] = []
+    value_next = after_dashes = False
+    for arg in args:
+        if value_next:
+            value_next = False
+        elif after_dashes:
+            name = arg.split("=", 1)[0]
+            if name not in FULL_RUN_AFTER_DASHES:
+                libtest.append(arg)
+            elif name == arg and arg in ("--test-threads", "--color"):
+                value_next = True
+        elif arg == "--":
+            after_dashes = True
+        elif arg in FULL_RUN_WITH_VALUE:
+            value_next = True
+        elif arg not in FULL_RUN and arg.split("=", 1)[0] not in FULL_RUN_WITH_VALUE:
+            words.append(arg)
+    return [*words, "--", *libtest] if libtest else words
+
+
+def cargo_test_args(argv: list[str]) -> list[str] | None:
+    """The words after `test` of a cargo process's command line (`/proc/PID/cmdline`), None when it is
+    not `cargo ... test ...`."""
+    if not argv or not os.path.basename(argv[0]).startswith("cargo") or "test" not in argv[1:]:
+        return None
+    return argv[argv.index("test", 1) + 1 :]
+
+
 def tee_script() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "cargo_tee.sh")
 

@@ -2,10 +2,10 @@
 
 cargo_tee.sh leaves each unit of the run (a test binary, a doc-test run) in `.sidekit/cargo/` as
 RUN.N.head (cargo's `Running` line), RUN.N.out (its output) and RUN.N.meta (kind, exit status,
-source), RUN being `run-<cargo pid>-<start>`. The run's first speaker starts this writer detached
-(`python -I -S FILE .sidekit/cargo/RUN`); it waits for that cargo process to end, parses the units as
-cargo's own output once (runners/cargo.parse), merges the result into the cache and removes the
-run's files. Off the run's path: nothing here is waited for.
+source), RUN being `run-<cargo pid>-<start>`, and RUN.argv (cargo's command line, to tell a
+filtered run). The run's first speaker starts this writer detached (`python -I -S FILE
+.sidekit/cargo/RUN`); it waits for that cargo process to end, parses the units as cargo's own output
+once (runners/cargo.parse), merges the result into the cache and removes the run's files. Off the run's path: nothing here is waited for.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ def write(run: str) -> None:
     text, code, started = units(run)
     if started:
         result = cargo.parse(text, root, started, code, "")
+        result.args = cargo.filter_words(cargo_args(run))
         store.save(root, result, compact=os.path.exists(run + ".compact"))
     prefix = os.path.basename(run) + "."
     for name in os.listdir(state):
@@ -53,6 +54,19 @@ def write(run: str) -> None:
             except OSError:
                 pass
     forget_old(state)
+
+
+def cargo_args(run: str) -> list[str]:
+    """The words after `test` of the run's cargo command line, as cargo_tee.sh kept it (RUN.argv,
+    /proc's NUL-separated cmdline); [] when it was not kept or is not a `cargo test`."""
+    try:
+        with open(run + ".argv", "rb") as handle:
+            argv = handle.read(65536).decode("utf-8", "replace").split("\0")
+    except OSError:
+        return []
+    from sidekit_hooks.runners import cargo
+
+    return cargo.cargo_test_args(argv[:-1] if argv and argv[-1] == "" else argv) or []
 
 
 def units(run: str) -> tuple[str, int, float]:

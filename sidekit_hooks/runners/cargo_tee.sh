@@ -75,6 +75,8 @@ n=0
 [ -f "$run.seq" ] && read -r n <"$run.seq"
 n=$((n + 1))
 printf '%s\n' "$n" >"$run.seq"
+# cargo's own words, for the cache to tell a filtered run (`cargo test name`, `--lib`) from a full one
+[ "$n" = 1 ] && cat "/proc/$PPID/cmdline" >"$run.argv" 2>/dev/null
 
 # What cargo would have printed before the unit's output (term.quiet keeps it from doing so)
 if [ "$kind" = bin ]; then

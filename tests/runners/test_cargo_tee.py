@@ -326,3 +326,58 @@ def test_a_crash_before_a_green_binary_is_told_by_its_own_lines(tmp_path: Path) 
     assert result.errors == {
         "src/lib.rs": {"type": "crash", "message": "test tests::a ... ok", "shape": "test tests::a ... ok"}
     }
+
+
+def written_run(project: Path, number: int, argv: list[str], units: list[tuple[str, str, str]]) -> None:
+    """One compacted run's files (cargo's command line, each unit's meta, head, output), then the writer."""
+    from sidekit_hooks.runners import cargo_run
+
+    state = project / ".sidekit" / "cargo"
+    state.mkdir(parents=True, exist_ok=True)
+    run = state / f"run-{number}-456"
+    (state / f"{run.name}.argv").write_bytes(b"\0".join(w.encode() for w in argv) + b"\0")
+    for unit, (meta, head, out) in enumerate(units, 1):
+        for suffix, body in (("meta", meta), ("head", head), ("out", out)):
+            (state / f"{run.name}.{unit}.{suffix}").write_text(body)
+    cargo_run.write(str(run))
+
+
+def test_a_filtered_run_keeps_the_crash_of_tests_it_did_not_run(project: Path) -> None:
+    """`cargo test --no-fail-fast` with a binary that aborts, then `cargo test nosuchtestxyz` (nothing
+    runs): still red. A full green run after it clears the crash."""
+    ours = ["--config", 'target."cfg(all())".runner=["/bin/sh"]', "--config", "term.quiet=true"]
+    crashed = ("bin\t134\tsrc/lib.rs\n", LIB, "\nrunning 3 tests\ntest tests::a ... ok\n")
+    none = "\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 2 filtered out\n\n"
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project))
+    written_run(
+        project, 1, ["cargo", "test", "--no-fail-fast", *ours], [crashed, ("bin\t0\ttests/api.rs\n", API, GREEN)]
+    )
+    assert sidekit(project, env, "status")[0]["collectErrors"] == 1
+    for number, filtered in enumerate((["nosuchtestxyz"], ["--lib"], ["-p", "p"], ["--test", "api"]), 2):
+        written_run(project, number, ["cargo", "test", *filtered, *ours], [("bin\t0\tsrc/lib.rs\n", LIB, none)])
+        status = sidekit(project, env, "status")[0]
+        assert (status["state"], status["collectErrors"]) == ("failed", 1), filtered
+    written_run(project, 9, ["/usr/bin/cargo", "test", "-q", *ours], [("bin\t0\tsrc/lib.rs\n", LIB, GREEN)])
+    status = sidekit(project, env, "status")[0]
+    assert (status["state"], status.get("collectErrors")) == ("passed", None)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ([], []),
+        (["--no-fail-fast", "--workspace", "-q", "--release", "-j", "4", "--features", "x", "--config", "a=1"], []),
+        (["nosuchtestxyz"], ["nosuchtestxyz"]),
+        (["--lib"], ["--lib"]),
+        (["--doc"], ["--doc"]),
+        (["-p", "strsim", "--no-fail-fast"], ["-p", "strsim"]),
+        (["--test", "lib", "jaro"], ["--test", "lib", "jaro"]),
+        (["--bin", "x"], ["--bin", "x"]),
+        (["--package=strsim"], ["--package=strsim"]),
+        (["--", "--exact", "tests::a"], ["--", "--exact", "tests::a"]),
+        (["--", "--skip", "jaro", "--nocapture", "--test-threads", "1"], ["--", "--skip", "jaro"]),
+        (["--", "--nocapture", "--test-threads=2"], []),
+    ],
+)
+def test_the_words_that_narrow_a_cargo_run(args: list[str], words: list[str]) -> None:
+    assert cargo.filter_words(args) == words

@@ -141,7 +141,8 @@ def other_runner(
         done = execute(merged, root, dict(os.environ, SIDEKIT_RUN_ID=run_id), progress, process)
         raw = store.save_raw(root, name, (done.stdout or "") + (done.stderr or ""), "sidekit-test")
         result = adapter.collect(root, started, done.returncode, raw, **before)
-        result.args = list(args)
+        # the words that narrow the run (an adapter may know some that select nothing): [] for a full run
+        result.args = adapter.filter_words(list(args)) if hasattr(adapter, "filter_words") else list(args)
         summary, table = store.save(root, result)
     found = runner_answer.run_answer(dict(summary), dict(table), result, extra=extra)
     return found, done.returncode
