@@ -185,7 +185,10 @@ def merge(
         else:
             table[test].pop("new", None)  # "new" speaks of the latest run only
     for path in list(old_errors):
-        if path in touched_files or not os.path.exists(os.path.join(root, path)) or not run["args"]:
+        # a crash (a test binary that died) stays through a filtered run that ran that file without it:
+        # the test that crashed it may just not have run
+        kept = bool(run["args"]) and old_errors[path].get("type") == "crash" and path not in errors
+        if not os.path.exists(os.path.join(root, path)) or (not kept and (path in touched_files or not run["args"])):
             del old_errors[path]
     tests, errors = marked_new(tests, errors, before, run["finished"])
     table.update(tests)

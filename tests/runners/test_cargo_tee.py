@@ -344,7 +344,8 @@ def written_run(project: Path, number: int, argv: list[str], units: list[tuple[s
 
 def test_a_filtered_run_keeps_the_crash_of_tests_it_did_not_run(project: Path) -> None:
     """`cargo test --no-fail-fast` with a binary that aborts, then `cargo test nosuchtestxyz` (nothing
-    runs): still red. A full green run after it clears the crash."""
+    runs), `cargo test tests::` (other tests of that binary run, green): still red. A full green run
+    after it clears the crash."""
     ours = ["--config", 'target."cfg(all())".runner=["/bin/sh"]', "--config", "term.quiet=true"]
     crashed = ("bin\t134\tsrc/lib.rs\n", LIB, "\nrunning 3 tests\ntest tests::a ... ok\n")
     none = "\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 2 filtered out\n\n"
@@ -357,6 +358,10 @@ def test_a_filtered_run_keeps_the_crash_of_tests_it_did_not_run(project: Path) -
         written_run(project, number, ["cargo", "test", *filtered, *ours], [("bin\t0\tsrc/lib.rs\n", LIB, none)])
         status = sidekit(project, env, "status")[0]
         assert (status["state"], status["collectErrors"]) == ("failed", 1), filtered
+    # a filter that runs other tests of the binary that crashed, green: the crashing one did not run
+    written_run(project, 7, ["cargo", "test", "tests::", *ours], [("bin\t0\tsrc/lib.rs\n", LIB, GREEN)])
+    status = sidekit(project, env, "status")[0]
+    assert (status["state"], status["collectErrors"]) == ("failed", 1)
     written_run(project, 9, ["/usr/bin/cargo", "test", "-q", *ours], [("bin\t0\tsrc/lib.rs\n", LIB, GREEN)])
     status = sidekit(project, env, "status")[0]
     assert (status["state"], status.get("collectErrors")) == ("passed", None)
