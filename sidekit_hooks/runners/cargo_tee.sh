@@ -89,6 +89,7 @@ if [ "$kind" = bin ]; then
     case $label in src/*) shown_label="unittests $label" ;; *) shown_label=$label ;; esac
     case $1 in "$root"/*) shown=${1#"$root"/} ;; *) shown=$1 ;; esac
     header="     Running $shown_label ($shown)"
+    case $PWD in "$root"/*) label=${PWD#"$root"/}/$label ;; esac # a workspace member's: under its folder
 else
     label=doc previous=
     for arg; do

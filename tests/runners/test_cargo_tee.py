@@ -386,3 +386,22 @@ def test_a_filtered_run_keeps_the_crash_of_tests_it_did_not_run(project: Path) -
 )
 def test_the_words_that_narrow_a_cargo_run(args: list[str], words: list[str]) -> None:
     assert cargo.filter_words(args) == words
+
+
+def test_a_workspace_member_s_tests_are_named_under_its_folder_as_the_cache_names_them(project: Path) -> None:
+    member = project / "m"
+    (member / "src").mkdir(parents=True)
+    (member / "Cargo.toml").write_text('[package]\nname = "m"\nversion = "0.1.0"\n')
+    (member / "src" / "lib.rs").write_text("")
+    red_member = binary(project, "m-0a1b", red(12), 101)
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project))
+    done = subprocess.run(
+        ["/bin/sh", "-c", f"/bin/sh '{TEE}' bin '{sys.executable}' f '{red_member}'; exit $?"],
+        cwd=member,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    answer = json.loads(done.stdout.splitlines()[1])
+    assert [c["first"] for c in answer["clusters"]] == ["m/src/lib.rs::t00", "m/src/lib.rs::t11"]
