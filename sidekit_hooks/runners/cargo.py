@@ -297,7 +297,12 @@ def _test_id(source: str, name: str) -> str:
     if " - " in name and name.split(" - ", 1)[0].endswith(".rs"):  # a doc test: `src/lib.rs - add (line 2)`
         path, _, what = name.partition(" - ")
         base = source.rsplit("::", 1)[0] if source.endswith("::doc") else ""
-        return f"{base + '/' if base and base != '.' else ''}{path}::doc {what}"
+        parts = base.split("/") if base and base != "." else []
+        for start in range(len(parts)):  # rustdoc run from the workspace's root names the member already
+            if path.startswith("/".join(parts[start:]) + "/"):
+                parts = parts[:start]
+                break
+        return f"{'/'.join([*parts, path])}::doc {what}"
     return f"{source}::{name}"
 
 

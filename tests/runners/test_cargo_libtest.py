@@ -207,3 +207,22 @@ def test_a_cargo_config_that_cannot_be_read_plainly_leaves_the_command_alone(
     os.mkfifo(tmp_path / ".cargo" / "config")
     (tmp_path / ".cargo" / "config.toml").unlink()
     assert cargo.compact_words(["cargo", "test"], str(tmp_path)) is None  # a FIFO: refused at once, no hang
+
+
+@pytest.mark.parametrize(
+    ("folder", "named", "test"),
+    [
+        ("m", "src/lib.rs", "m/src/lib.rs::doc add (line 2)"),  # rustdoc run in the member's folder
+        ("m", "m/src/lib.rs", "m/src/lib.rs::doc add (line 2)"),  # run from the workspace's root
+        ("rust/m", "m/src/lib.rs", "rust/m/src/lib.rs::doc add (line 2)"),  # the workspace below the project
+    ],
+)
+def test_a_workspace_member_s_doc_test_is_named_once_under_its_folder(
+    tmp_path: Path, folder: str, named: str, test: str
+) -> None:
+    (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / folder / "Cargo.toml").write_text('[package]\nname = "m"\nversion = "0.1.0"\n')
+    text = (
+        f"   Doc-tests m\n\nrunning 1 test\ntest {named} - add (line 2) ... ok\n\ntest result: ok. 1 passed; 0 failed\n"
+    )
+    assert list(cargo.parse(text, str(tmp_path), 0.0, 0, "").tests) == [test]
