@@ -150,6 +150,51 @@ def test_a_crate_red_run_is_compact_with_its_exit_code_and_the_planted_file(tmp_
     assert top["at"] == "src/parse.rs:204" and top["affected"] >= 20
 
 
+STRSIM = ("strsim", "0.11.1")
+ABORT = ("    fn hamming_empty() {\n", "    fn hamming_empty() {\n        std::process::abort();\n")
+
+
+def test_a_crate_whose_test_binary_aborts_is_red_in_the_answer_and_the_cache_through_filtered_runs(
+    tmp_path: Path,
+) -> None:
+    project = copy_tree(fetch_crate(*STRSIM), tmp_path / "strsim")
+    plant(project / "src" / "lib.rs", *ABORT)
+    env = env_for(project)
+    assert shell(project, "cargo test --no-run", env).exit == 0
+    for written in ("cargo test --no-fail-fast", "cargo test"):
+        raw = shell(project, written, env)
+        compact = shell(project, rewritten(project, written, env), env)
+        answers = [json.loads(line) for line in compact.output.splitlines() if line.startswith("{")]
+        print(f"\n{written} (strsim, abort): raw exit {raw.exit}, compacted {compact.size:,} B {answers}")
+        assert raw.exit == compact.exit == 101
+        assert all(answer["exit"] == 101 for answer in answers), compact.output  # never "exit":0
+        if answers:  # the crash, from the lib binary: its signal
+            crash = answers[-1]["clusters"][0]
+            assert crash["type"] == "crash" and crash["first"] == "src/lib.rs"
+            assert crash["message"].startswith("signal 6 (SIGABRT)")
+        status, _ = sidekit(project, env, "status")
+        assert status["state"] == "failed" and status["clusters"][0]["message"] == "signal: 6, SIGABRT"
+    # runs that do not run hamming_empty keep the crash: none at all, other tests of the lib binary
+    for written in ("cargo test nosuchtestxyz", "cargo test jaro"):
+        compact = shell(project, rewritten(project, written, env), env)
+        assert compact.exit == 0
+        status, _ = sidekit(project, env, "status")
+        assert (status["state"], status["collectErrors"]) == ("failed", 1), written
+
+
+def test_a_crate_red_run_whose_failures_are_each_at_their_own_line_keeps_its_top_clusters(tmp_path: Path) -> None:
+    project = copy_tree(fetch_crate(*STRSIM), tmp_path / "strsim")
+    plant(project / "src" / "lib.rs", "            / 3.0\n", "            / 3.1\n")
+    env = env_for(project)
+    assert shell(project, "cargo test --no-run", env).exit == 0
+    compact = shell(project, rewritten(project, "cargo test --no-fail-fast", env), env)
+    answer = answer_line(compact.output)
+    print(f"\nstrsim jaro bug: compacted {compact.size:,} B {answer}")
+    assert compact.exit == 101 and compact.size <= 800
+    assert answer["exit"] == 101 and answer["failed"] == 24
+    assert answer["clusters"][0]["at"].startswith("src/lib.rs:")
+
+
 POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
   <groupId>demo</groupId><artifactId>demo</artifactId><version>1.0</version>
