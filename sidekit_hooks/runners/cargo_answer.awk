@@ -228,8 +228,8 @@ END {
     }
     status = reds ? 101 : 0
     raw = state "/raw-" stamp() "-" run_pid() ".txt"
-    for (f = 1; f < ARGC; f++) { # every unit of the run so far
-        if (ARGV[f] ~ /\.meta$/) continue
+    for (f = 1; f < ARGC; f++) { # the units this answer stands for (earlier ones were shown or kept)
+        if (ARGV[f] ~ /\.meta$/ || int((f - 1) / 3) + 1 < spoken) continue
         while ((getline text < ARGV[f]) > 0) print text > raw
         close(ARGV[f])
     }

@@ -251,6 +251,8 @@ def test_a_crash_an_earlier_speaker_printed_keeps_the_run_red_in_the_last_answer
     assert shown.removesuffix("Aborted\n") == LIB + "\nrunning 3 tests\ntest tests::a ... ok\n"  # the shell may say it
     head, answer = rest.splitlines()
     assert "compacted; exit code 101; all of it: " in head
+    kept = (project / head.split("all of it: ")[1].split(" ")[0]).read_text()
+    assert kept.startswith(API) and "tests::a" not in kept  # what this answer stands for: the crash was shown
     assert json.loads(answer) == {
         "runner": "cargo",
         "exit": 101,
