@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.runners import Result, go, store
-from testing.hooks import HookRunner, bash, pre_bash, run_sidekit
+from testing.hooks import HookRunner, bash, pre_bash, run_sidekit, wait_for_feed
 
 # go 1.26 on example.com/m with ./q's test file broken (stderr, then stdout, as the Bash tool joins them)
 BROKEN = (
@@ -77,10 +77,11 @@ def test_the_real_hooks_turn_a_build_failure_after_a_green_run_into_a_failed_sta
     assert pre.returncode == 0 and "-exec" in json.loads(pre.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
     post = run_hook("PostToolUseFailure", bash(module, "go test ./...", error=f"Exit code 1\n{BROKEN}"))
     assert (post.returncode, post.stdout, post.stderr) == (0, "", "")
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and status(module).get("collectErrors") != 1:
-        time.sleep(0.05)
+    fed = wait_for_feed(module)  # the worker's last word, after anything it would queue
+    assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [("junit-fed", 1, 0, 1)]
     found = status(module)
+    said = [json.loads(line).get("text", "") for line in (module / ".sidekit/log/decisions.jsonl").open()]
+    assert [text for text in said if text] == []  # the model has just read go's own words on it
     assert found == {
         "runner": "go",
         "state": "failed",

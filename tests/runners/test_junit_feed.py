@@ -14,7 +14,7 @@ import pytest
 
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.runners import junit, junit_feed
-from testing.hooks import HookRunner, bash, pre_bash, run_sidekit
+from testing.hooks import HookRunner, bash, pre_bash, run_sidekit, wait_for_feed
 
 GREEN = """<testsuite name="demo.CalcTest" tests="1"><testcase classname="demo.CalcTest" name="adds" time="0.01"/>
 </testsuite>
@@ -227,19 +227,6 @@ def test_an_up_to_date_gradle_test_task_records_nothing(project: Path) -> None:
     since = stale_green(project)
     assert junit_feed.feed(job_for(project, since, 0, tool="gradle")) is None
     assert not (project / ".sidekit/status.json").exists()
-
-
-def wait_for_feed(project: Path, timeout: float = 30.0) -> list[dict[str, Any]]:
-    log = project / ".sidekit/log/decisions.jsonl"
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if log.exists():
-            found = [json.loads(line) for line in log.read_text().splitlines()]
-            fed = [record for record in found if str(record.get("decision", "")).startswith("junit-")]
-            if fed and not list((project / ".sidekit/junit-feed").iterdir()):
-                return fed
-        time.sleep(0.05)
-    raise AssertionError(f"no feed decision in {log}")
 
 
 def test_the_real_hooks_feed_a_red_raw_run_to_status(project: Path, run_hook: HookRunner) -> None:

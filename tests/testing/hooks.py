@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -148,3 +149,17 @@ def context_of(stdout: str) -> str:
     data = json.loads(stdout)
     assert isinstance(data, dict) and set(data) == {"hookSpecificOutput"}, stdout
     return str(data["hookSpecificOutput"]["additionalContext"])
+
+
+def wait_for_feed(project: Path, timeout: float = 30.0) -> list[dict[str, Any]]:
+    """The feed worker's decisions (runners/junit_feed.py), once its job is taken and done."""
+    log = project / ".sidekit/log/decisions.jsonl"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if log.exists():
+            found = [json.loads(line) for line in log.read_text().splitlines()]
+            fed = [record for record in found if str(record.get("decision", "")).startswith("junit-")]
+            if fed and not list((project / ".sidekit/junit-feed").iterdir()):
+                return fed
+        time.sleep(0.05)
+    raise AssertionError(f"no feed decision in {log}")
