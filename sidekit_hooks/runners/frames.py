@@ -185,7 +185,7 @@ def _go_frames(lines: list[str], root: str) -> list[str]:
         frame = pattern(GO_FRAME).match(line.rstrip("\n"))
         if frame:
             path = relative(frame.group(1), root)
-            if path:
+            if path and not path.endswith("_testmain.go"):  # go's generated main: in the build's folder
                 found.append(f"{path}:{frame.group(2)}")
     return found
 

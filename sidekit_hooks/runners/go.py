@@ -289,7 +289,7 @@ def _from(cwd: str, line: str) -> str:
 
 
 class _Package:
-    __slots__ = ("output", "build", "outcome", "failed_build", "tests", "order", "test_output", "elapsed")
+    __slots__ = ("output", "build", "outcome", "failed_build", "tests", "order", "test_output", "elapsed", "paused")
 
     def __init__(self) -> None:
         self.output: list[str] = []
@@ -300,6 +300,7 @@ class _Package:
         self.order: list[str] = []
         self.test_output: dict[str, list[str]] = {}
         self.elapsed: dict[str, float] = {}
+        self.paused: set[str] = set()  # parallel tests waiting for their turn (=== PAUSE, no === CONT yet)
 
 
 def from_events(
@@ -335,7 +336,14 @@ def from_events(
         package = _package(packages, locate(name))
         test = str(event.get("Test", ""))
         if action == "output":
-            (package.test_output.setdefault(test, []) if test else package.output).append(str(event.get("Output", "")))
+            line = str(event.get("Output", ""))
+            (package.test_output.setdefault(test, []) if test else package.output).append(line)
+            if test and line.startswith(("=== PAUSE", "=== CONT")):  # test2json's own pause/cont events too
+                action = "pause" if line.startswith("=== PAUSE") else "cont"
+        if action == "pause" and test:
+            package.paused.add(test)
+        elif action == "cont" and test:
+            package.paused.discard(test)
         elif action == "run" and test:
             package.tests.setdefault(test, "")
             package.order.append(test)
@@ -376,7 +384,7 @@ def _package_records(pkgdir: str, package: _Package, root: str, result: Result, 
         result.errors[prefix or "."] = frames.go_build_failure(package.build + package.output, root)
         return
     parents = {parent_of(t, package.tests) for t in package.tests if "/" in t}
-    died = frames.go_failure(package.output, pkgdir, root, "package failed") if package.outcome == "failed" else None
+    died = frames.go_failure(_dump(package), pkgdir, root, "package failed") if package.outcome == "failed" else None
     failed_any = False
     for test, outcome in package.tests.items():
         if test in parents:
@@ -385,7 +393,7 @@ def _package_records(pkgdir: str, package: _Package, root: str, result: Result, 
         entry: dict[str, Any] = {"d": package.elapsed.get(test, 0.0)}
         lines = package.test_output.get(test, [])
         if not outcome:  # running when the package died (timeout, panic in another goroutine)
-            if died is None:
+            if died is None or test in package.paused:  # a parallel test still waiting to start: never ran
                 continue
             outcome = "failed"
             entry["f"] = dict(died)
@@ -399,3 +407,15 @@ def _package_records(pkgdir: str, package: _Package, root: str, result: Result, 
         result.tests[key] = entry
     if died is not None and not failed_any and not any(o == "failed" for t, o in package.tests.items() if t in parents):
         result.errors[prefix or "."] = died
+
+
+def _dump(package: _Package) -> list[str]:
+    """What ended a failed package: its own output, or the panic a test's output holds (the framing puts
+    a panic after `--- FAIL: TestX` under TestX), so the tests it cut short fail with its message."""
+    if any(line.startswith("panic: ") for line in package.output):
+        return package.output
+    for lines in package.test_output.values():
+        for index, line in enumerate(lines):
+            if line.startswith("panic: "):
+                return lines[index:]
+    return package.output

@@ -275,3 +275,22 @@ def oracle_framing(line: str) -> tuple[str, str, str | None] | None:
 )
 def test_the_framing_is_read_as_the_regular_expression_read_it(line: str) -> None:
     assert go.framing(line) == oracle_framing(line)
+
+
+def test_parallel_tests_still_paused_when_a_panic_ends_the_binary_never_ran() -> None:
+    """go-envconfig, held out: a panic in one parallel test, 125 others paused behind it. go reports one
+    failure; the cache said 132. A test that had resumed (=== CONT) was running: it fails with the cause."""
+    text = (
+        "\x16=== RUN   TestP1\n\x16=== PAUSE TestP1\n\x16=== RUN   TestP2\n\x16=== PAUSE TestP2\n"
+        "\x16=== RUN   TestQ\n\x16=== PAUSE TestQ\n\x16=== CONT  TestQ\n"
+        "\x16=== RUN   TestBoom\n\x16--- FAIL: TestBoom (0.00s)\n"
+        "panic: planted boom [recovered]\n\tpanic: planted boom\n\ngoroutine 7 [running]:\n"
+        "example.com/m/p.TestBoom(0xc000007)\n\t/nowhere/p/boom_test.go:9 +0x25\n"
+    )
+    events = [*go.parse_framed(text, "p"), {"Action": "fail", "Package": "p"}]
+    result = go.from_events(events, "/nowhere", 0.0, 2, lambda name: name)
+    found = {test: (entry["o"], entry["f"]["type"], entry["f"]["message"]) for test, entry in result.tests.items()}
+    assert found == {
+        "p::TestQ": ("failed", "panic", "planted boom"),
+        "p::TestBoom": ("failed", "panic", "planted boom"),
+    }
