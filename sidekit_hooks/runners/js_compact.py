@@ -129,10 +129,14 @@ def recover_messages(tests: dict[str, dict[str, Any]], raw: str) -> None:
     text = js_frames.strip_ansi(raw)
     for test in lost:
         path, _, title = test.partition("::")
-        found = re.search(r"FAIL\s+" + re.escape(f"{path} > {title}") + r"[^\n]*\n+\s*(\S[^\n]*)", text)
-        if found:
-            kind, message = js_frames.head_of(found.group(1))
-            tests[test]["f"].update(type=kind, message=message)
+        repeated = re.fullmatch(r"(.*)" + re.escape(js_report.DUPLICATE) + r"\d+", title, re.S)
+        # a later test of a repeated name (`<title> #2`) is headed by the name alone
+        for name in (title, repeated.group(1)) if repeated else (title,):
+            found = re.search(r"FAIL\s+" + re.escape(f"{path} > {name}") + r"[^\n]*\n+\s*(\S[^\n]*)", text)
+            if found:
+                kind, message = js_frames.head_of(found.group(1))
+                tests[test]["f"].update(type=kind, message=message)
+                break
 
 
 def run_result(runner: str, project: str, started: float, exit_code: int, raw_output_path: str) -> Any:

@@ -1,7 +1,10 @@
 """The Jest-shaped JSON report (vitest's `json` reporter and jest's `--json`) as per-test records.
 
 Pure: a parsed report in, records out. Test ids are `<file>::<describe> > <title>` with the file
-relative to the workspace root, so the shared cache files them like pytest node ids.
+relative to the workspace root, so the shared cache files them like pytest node ids. Tests of one
+name in one file (a table-driven `test.each` with two equal rows, a copied test) are distinct records:
+the first keeps the id, the later ones in report order get ` #2`, ` #3`... (neither reporter gives a
+location by default, and rows of one table share it anyway), so none overwrites another.
 
 Never greener than the report can say: a file that failed outside any test (an import error, a
 throwing `afterAll`: status `failed` with no failed test, or jest's "Test suite failed to run") is a
@@ -27,6 +30,7 @@ OUTCOMES = {
 }
 SUITE_FAILED = "Test suite failed to run"
 MESSAGE_LINES = 40  # lines of a suite's message read for its error
+DUPLICATE = " #"  # `<id> #2`: the second test of that id in the report
 
 
 @dataclass
@@ -56,7 +60,7 @@ def parse(report: dict[str, Any], root: str, maps: bool = True) -> Parsed:
             if not isinstance(result, dict):
                 continue
             test_id, entry = test_record(path, result, root, maps)
-            parsed.tests[test_id] = entry
+            parsed.tests[unique(test_id, parsed.tests)] = entry
             failed_here += entry["o"] in ("failed", "error")
         error = suite_error(suite, failed_here, root, maps)
         if error is not None:
@@ -81,6 +85,16 @@ def test_record(path: str, result: dict[str, Any], root: str, maps: bool) -> tup
             entry["f"] = {"type": "Error", "message": f"status {status!r} without a failure message"}
         entry["p"] = "call"
     return test_id, entry
+
+
+def unique(test_id: str, taken: dict[str, Any]) -> str:
+    """`test_id`, or `test_id #N` with the least N >= 2 not yet `taken` (a later test of the same name)."""
+    if test_id not in taken:
+        return test_id
+    number = 2
+    while f"{test_id}{DUPLICATE}{number}" in taken:
+        number += 1
+    return f"{test_id}{DUPLICATE}{number}"
 
 
 def suite_error(suite: dict[str, Any], failed_tests: int, root: str, maps: bool) -> dict[str, Any] | None:

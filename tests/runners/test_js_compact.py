@@ -190,3 +190,47 @@ def test_a_request_it_cannot_read_gets_an_empty_answer_so_the_raw_output_is_prin
     worker.start()
     worker.join(timeout=30)
     assert (tmp_path / "ready").exists() and (tmp_path / "answer.txt").read_text() == ""
+
+
+def _recorded(project: Path, runner: str, name: str, fixture: str) -> Path:
+    """A recorded report (tests/runners/js_reports/, paths under /w/proj) as this run's, paths under `project`."""
+    text = (Path(__file__).parent / "js_reports" / fixture).read_text().replace("/w/proj", str(project))
+    path = project / ".sidekit" / runner / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("runner", "fixture", "passed"), [("vitest", "vitest-same-name.json", 2), ("jest", "jest-same-name.json", 1)]
+)
+def test_a_failing_test_named_like_a_passing_one_keeps_the_run_red(
+    runner: str, fixture: str, passed: int, tmp_path: Path
+) -> None:
+    from sidekit_hooks.status import cache
+
+    (tmp_path / ".git").mkdir()
+    green = _report(tmp_path, runner, "report-1.json", [("ok", "passed")])
+    raw = tmp_path / "raw.txt"
+    raw.write_text("z" * 3000)
+    js_compact.finish(runner, str(tmp_path), time.time() - 1, 0, str(raw), str(green))
+    red = _recorded(tmp_path, runner, "report-2.json", fixture)
+    text = js_compact.finish(runner, str(tmp_path), time.time() - 1, 1, str(raw), str(red))
+    answer = json.loads(text.split("\n")[1])
+    assert (answer["exit"], answer["failed"], answer["passed"], len(answer["clusters"])) == (1, 1, passed, 1)
+    summary = cache.read(cache.summary_path(str(tmp_path))).data
+    assert (summary["run"]["state"], summary["run"]["counts"], summary["failing"]) == (
+        "failed",
+        {"failed": 1, "passed": passed},
+        1,
+    )
+
+
+def test_a_timed_out_repeat_gets_its_message_from_the_heading_of_its_name() -> None:
+    lost = {"type": "Error", "message": js_compact.LOST_MESSAGE}
+    tests = {
+        "t.test.ts::a > slow": {"o": "failed", "f": dict(lost)},
+        "t.test.ts::a > slow #2": {"o": "failed", "f": dict(lost)},
+    }
+    js_compact.recover_messages(tests, " FAIL  t.test.ts > a > slow\nError: Test timed out in 200ms.\n")
+    assert [entry["f"]["message"] for entry in tests.values()] == ["Test timed out in 200ms."] * 2

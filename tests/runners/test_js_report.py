@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from sidekit_hooks.runners import js_report
@@ -169,3 +171,69 @@ def test_jest_test_suite_failed_to_run_is_a_suite_error_even_with_passing_tests(
             "frames": ["test/a.test.js:1 in require"],
         }
     }
+
+
+RECORDED = Path(__file__).parent / "js_reports"
+
+
+def _recorded(name: str) -> dict[str, Any]:
+    """A report a real run wrote, trimmed to the tests that matter, paths under ROOT."""
+    return dict(json.loads((RECORDED / name).read_text()))
+
+
+def test_vitest_tests_of_one_name_in_one_file_are_distinct_records() -> None:
+    # vitest 4.1.12 on unjs/ufo 1.6.3, test/query.test.ts: a table with two `/?test` + `{}` rows, the first
+    # made to fail; the JSON reporter gives no location to tell them apart (1 failed | 2 passed in the report)
+    parsed = js_report.parse(_recorded("vitest-same-name.json"), ROOT)
+    assert {test: entry["o"] for test, entry in parsed.tests.items()} == {
+        "test/query.test.ts::withQuery > ?test with {}": "passed",
+        "test/query.test.ts::withQuery > /?test with {}": "failed",
+        "test/query.test.ts::withQuery > /?test with {} #2": "passed",
+    }
+    assert parsed.tests["test/query.test.ts::withQuery > /?test with {}"]["f"]["message"] == (
+        "expected '/?test' to be '/?WRONG' // Object.is equality"
+    )
+    assert js_report.counts(parsed) == {"failed": 1, "passed": 2}
+
+
+def test_jest_tests_of_one_name_in_one_file_are_distinct_records() -> None:
+    # jest 30 on vercel/ms: `test('same name', fail)` then `test('same name', pass)` (1 failed, 1 passed)
+    parsed = js_report.parse(_recorded("jest-same-name.json"), ROOT)
+    assert {test: entry["o"] for test, entry in parsed.tests.items()} == {
+        "test/format.test.js::same name": "failed",
+        "test/format.test.js::same name #2": "passed",
+    }
+    assert parsed.suite_errors == {}
+
+
+def test_a_later_repeat_never_takes_the_id_of_a_test_named_like_a_repeat() -> None:
+    report = {
+        "testResults": [
+            {
+                "name": "/w/proj/a.test.js",
+                "status": "failed",
+                "message": "",
+                "assertionResults": [
+                    _result("x", "passed"),
+                    _result("x #2", "failed", messages=("Error: own",)),
+                    _result("x", "passed"),
+                    _result("x", "failed", messages=("Error: third",)),
+                ],
+            },
+            {
+                "name": "/w/proj/b.test.js",
+                "status": "passed",
+                "message": "",
+                "assertionResults": [_result("x", "passed")],
+            },
+        ]
+    }
+    tests = js_report.parse(report, ROOT).tests
+    assert {test: entry["o"] for test, entry in tests.items()} == {
+        "a.test.js::x": "passed",
+        "a.test.js::x #2": "failed",
+        "a.test.js::x #3": "passed",
+        "a.test.js::x #4": "failed",
+        "b.test.js::x": "passed",
+    }
+    assert tests["a.test.js::x #2"]["f"]["message"] == "own"
