@@ -40,6 +40,7 @@ UNHANDLED_SECTION = re.compile(
     r"|[A-Z][A-Za-z]+ Error) ⎯+\n(.*?)(?=\n⎯|\Z)",
     re.S,
 )
+NO_TESTS = re.compile(r"No test files found|No tests found|No projects matched")
 # What a runner says when its verdict is not in the JSON report (first match wins).
 VERDICT_PATTERNS = (
     re.compile(r"No test files found.*"),
@@ -90,34 +91,82 @@ def load_report(path: str) -> dict[str, Any] | None:
 
 
 def collect(
-    runner: str, project: str, started: float, exit_code: int, raw_output_path: str, report_path: str = ""
+    runner: str,
+    project: str,
+    started: float,
+    exit_code: int,
+    raw_output_path: str,
+    report_path: str = "",
+    name_filter: str = "",
 ) -> record.Capture | None:
-    """This run's records as a `Capture`, or None when it left no report newer than its start."""
+    """This run's records as a `Capture`, or None for a green run that left no report newer than its start.
+
+    `name_filter`: the run's test name pattern (`-t`), as the reporter read it from the runner's config."""
+    return gather(runner, project, started, exit_code, raw_output_path, report_path, name_filter)[0]
+
+
+def gather(
+    runner: str,
+    project: str,
+    started: float,
+    exit_code: int,
+    raw_output_path: str,
+    report_path: str = "",
+    name_filter: str = "",
+) -> tuple[record.Capture | None, bool, int]:
+    """(`collect`'s Capture, whether the run left its report, how many tests its name filter left out).
+
+    Never greener: a red run with no failing test and no error of a file to show (no test files found,
+    no project matched, a coverage threshold, no report at all) is an error of the run itself, filed
+    under `(exit N)`, in the runner's own words, so `status` cannot read green after it; the next run
+    of any kind replaces it. A name filter's run leaves the tests it filtered out (reported skipped)
+    as the cache had them (the answer still counts them skipped, as the runner does)."""
     root = cache.workspace_root(project)
     found = find_report(project, runner, started, report_path)
     report = load_report(found) if found else None
-    if report is None:
-        return None
-    parsed = js_report.parse(report, root)
+    if report is None and exit_code == 0:
+        return None, False, 0
+    parsed = js_report.parse(report, root) if report is not None else js_report.Parsed()
     raw = read_text(raw_output_path)
     recover_messages(parsed.tests, raw)
     errors = dict(parsed.suite_errors)
     for index, error in enumerate(unhandled_errors(raw, root)):
         errors[f"(unhandled error {index + 1})"] = error
-    return record.Capture(
+    tests = parsed.tests
+    if name_filter:
+        tests = {test: entry for test, entry in tests.items() if entry["o"] != "skipped"}
+    left_out = len(parsed.tests) - len(tests)
+    if exit_code != 0 and not errors and not any(e["o"] in ("failed", "error") for e in tests.values()):
+        errors[red_key(exit_code)] = red_run_error(raw, exit_code)
+    capture = record.Capture(
         root=root,
         rootdir=root,
         started=started,
-        tests=parsed.tests,
+        tests=tests,
         collect_errors=errors,
         selected=None,
         deselected=[],
         whole_files=False,
         interrupted=parsed.interrupted,
-        args=[runner],
+        args=[runner, "-t", name_filter] if name_filter else [runner],
         plugins=[],
         compact=True,
     )
+    return capture, report is not None, left_out
+
+
+def red_key(exit_code: int) -> str:
+    """Where a red run without a failure to show files its error (no file has such a name)."""
+    return f"(exit {exit_code})"
+
+
+def red_run_error(raw: str, exit_code: int) -> dict[str, Any]:
+    """The error of a red run that has no failing test or file to show: the runner's own words."""
+    said = verdict(raw)
+    if NO_TESTS.search(said):
+        return {"type": "NoTests", "message": said}
+    kind, message = js_frames.head_of(said)
+    return {"type": kind, "message": message or f"exit code {exit_code} without a failing test"}
 
 
 def recover_messages(tests: dict[str, dict[str, Any]], raw: str) -> None:
@@ -183,9 +232,11 @@ def unhandled_errors(raw: str, root: str) -> list[dict[str, Any]]:
 
 
 def save(
-    capture: record.Capture, exit_code: int, runner: str, version: str = ""
+    capture: record.Capture, exit_code: int, runner: str, version: str = "", left_out: int = 0
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """record.save for a JS run: merge into the shared cache under its lock; returns (summary, table)."""
+    """record.save for a JS run: merge into the shared cache under its lock; returns (summary, table).
+
+    `left_out`: tests a name filter skipped, not in `capture.tests`: counted skipped in the run's counts."""
     errors = capture.collect_errors
     run: dict[str, Any] = {
         "id": os.environ.get("SIDEKIT_RUN_ID", ""),
@@ -201,6 +252,9 @@ def save(
     run["complete"] = not capture.interrupted and not errors
     with cache.locked(capture.root):
         summary, table = record.merge(capture.root, run, capture.tests, errors, None)
+        if left_out:
+            counts = summary["run"]["counts"]
+            counts["skipped"] = counts.get("skipped", 0) + left_out
         summary["runner"] = runner
         if version:
             summary[runner] = version  # type: ignore[literal-required]
@@ -231,6 +285,7 @@ def answer(
     written: tuple[dict[str, Any], dict[str, Any]] | None,
     suite_errors: int,
     before: int = 0,
+    reported: bool = True,
 ) -> str:
     """The two lines the model gets instead of the raw output (`before`: bytes a wrapper such as npm printed)."""
     size = len(raw.encode("utf-8", "replace"))
@@ -258,6 +313,8 @@ def answer(
         body["note"] = "no test ran"  # zero tests executed is not a pass, whatever the exit code
     if exit_code != 0 and (not failing or suite_errors or not ran.get("failed")):
         body[runner] = verdict(raw)
+    if not reported:
+        body["error"] = "no test report from this run"
     body["secs"] = round(float(run.get("finished", 0)) - float(run.get("started", 0)), 2)
     body["newFailures"] = sum(int(c.get("new", 0)) for c in found)
     fitted = shape.with_clusters(shape.drop_zeros(body), found, 0, failing, budget, 80)
@@ -273,16 +330,18 @@ def finish(
     report_path: str,
     version: str = "",
     before: int = 0,
+    name_filter: str = "",
 ) -> str:
     """What the reporter prints when the process exits: the raw output or the compact answer."""
     raw = read_text(raw_path)
-    capture = collect(runner, project, started, exit_code, raw_path, report_path)
-    written = save(capture, exit_code, runner, version) if capture is not None else None
+    capture, reported, left_out = gather(runner, project, started, exit_code, raw_path, report_path, name_filter)
+    written = save(capture, exit_code, runner, version, left_out) if capture is not None else None
     _prune(runner_dir(project, runner))
     if len(raw.encode("utf-8", "replace")) <= short_limit():
         return without_report_line(raw, report_path)
-    suite_errors = len(capture.collect_errors) if capture is not None else 0
-    return answer(runner, exit_code, raw, _shown(raw_path, project), written, suite_errors, before)
+    errors = capture.collect_errors if capture is not None else {}
+    suite_errors = sum(1 for path in errors if path != red_key(exit_code))
+    return answer(runner, exit_code, raw, _shown(raw_path, project), written, suite_errors, before, reported)
 
 
 def short_limit() -> int:
@@ -334,11 +393,13 @@ def read_text(path: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """`RUNNER PROJECT STARTED EXIT RAW REPORT [VERSION [BEFORE]]`, from the reporters; prints what to show."""
+    """`RUNNER PROJECT STARTED EXIT RAW REPORT [VERSION [BEFORE [FILTER]]]`, from the reporters; prints what
+    to show (FILTER: the run's test name pattern, empty when it has none)."""
     runner, project, started, exit_code, raw_path, report_path = argv[:6]
     version = argv[6] if len(argv) > 6 else ""
     before = int(argv[7]) if len(argv) > 7 and argv[7].isdigit() else 0
-    text = finish(runner, project, float(started), int(exit_code), raw_path, report_path, version, before)
+    name_filter = argv[8] if len(argv) > 8 else ""
+    text = finish(runner, project, float(started), int(exit_code), raw_path, report_path, version, before, name_filter)
     sys.stdout.write(text)
     sys.stdout.flush()
     return 0
@@ -366,7 +427,9 @@ def serve(folder: str) -> int:
     text = ""
     try:
         with open(request, encoding="utf-8") as handle:
-            runner, project, started, exit_code, raw_path, report_path, version, before = json.load(handle)
+            asked = json.load(handle)
+        runner, project, started, exit_code, raw_path, report_path, version, before = asked[:8]
+        name_filter = str(asked[8]) if len(asked) > 8 else ""  # a reporter of an older build sends 8
         text = finish(
             runner,
             project,
@@ -376,6 +439,7 @@ def serve(folder: str) -> int:
             report_path,
             version,
             int(before) if str(before).isdigit() else 0,
+            name_filter,
         )
     except Exception:  # noqa: BLE001 - an empty answer makes the reporter print the raw output
         text = ""

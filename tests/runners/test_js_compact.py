@@ -6,6 +6,7 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,7 +73,12 @@ def _report(project: Path, runner: str, name: str, tests: list[tuple[str, str]],
             {
                 "success": False,
                 "testResults": [
-                    {"name": str(project / "t.test.js"), "status": "failed", "message": "", "assertionResults": results}
+                    {
+                        "name": str(project / "t.test.js"),
+                        "status": "failed" if any(status == "failed" for _, status in tests) else "passed",
+                        "message": "",
+                        "assertionResults": results,
+                    }
                 ],
             }
         )
@@ -87,7 +93,9 @@ def test_a_report_older_than_the_run_is_not_read(tmp_path: Path) -> None:
     old = _report(tmp_path, "vitest", "report-1.json", [("a", "failed")], age=60)
     started = time.time() - 5
     assert js_compact.find_report(str(tmp_path), "vitest", started, str(old)) == ""
-    assert js_compact.collect("vitest", str(tmp_path), started, 1, "") is None
+    assert js_compact.collect("vitest", str(tmp_path), started, 0, "") is None
+    red = js_compact.collect("vitest", str(tmp_path), started, 1, "")  # red without a report: the run's error
+    assert red is not None and (red.tests, list(red.collect_errors)) == ({}, ["(exit 1)"])
     fresh = _report(tmp_path, "vitest", "report-2.json", [("a", "failed")])
     assert js_compact.find_report(str(tmp_path), "vitest", started) == str(fresh)
 
@@ -129,14 +137,30 @@ def test_short_output_is_printed_as_the_command_alone_would_print_it(tmp_path: P
 
 
 def test_no_report_says_so_with_the_exit_code_and_the_last_words(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
     raw = tmp_path / "raw.txt"
     raw.write_text("x" * 3000 + "\nNo tests found, exiting with code 1\n")
     text = js_compact.finish("jest", str(tmp_path), time.time(), 1, str(raw), "")
-    assert json.loads(text.split("\n")[1]) == {
+    answer = json.loads(text.split("\n")[1])
+    assert answer.pop("secs") < 5
+    assert answer == {
+        "generation": 1,
         "runner": "jest",
         "exit": 1,
-        "error": "no test report from this run",
+        "note": "no test ran",
         "jest": "No tests found, exiting with code 1",
+        "error": "no test report from this run",
+        "newFailures": 1,
+        "clusters": [
+            {
+                "id": answer["clusters"][0]["id"],
+                "type": "NoTests",
+                "phase": "collect",
+                "message": "No tests found, exiting with code 1",
+                "new": 1,
+                "first": "(exit 1)",
+            }
+        ],
     }
 
 
@@ -234,3 +258,89 @@ def test_a_timed_out_repeat_gets_its_message_from_the_heading_of_its_name() -> N
     }
     js_compact.recover_messages(tests, " FAIL  t.test.ts > a > slow\nError: Test timed out in 200ms.\n")
     assert [entry["f"]["message"] for entry in tests.values()] == ["Test timed out in 200ms."] * 2
+
+
+# vitest 4.1.12, `npx vitest run nomatchfile` on unjs/ufo: exit 1, an empty JSON report (success false, no files)
+NO_TEST_FILES = (
+    "\n RUN  v4.1.12 /w/proj\n\nNo test files found, exiting with code 1\n\nfilter: nomatchfile\n"
+    "include: **/*.{test,spec}.?(c|m)[jt]s?(x)\nexclude:  **/node_modules/**, **/.git/**\n\n"
+)
+
+
+def _status(project: Path) -> dict[str, Any]:
+    from sidekit_hooks.answers import render
+    from sidekit_hooks.cli.commands import status
+
+    found = dict(json.loads(render.dumps(status.answer(str(project)))))
+    found.pop("age", None)
+    return found
+
+
+def test_a_red_run_without_tests_is_not_green_and_keeps_the_cached_results(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "t.test.js").write_text("")  # a cached test of a file that is gone is dropped
+    raw = tmp_path / "raw.txt"
+    raw.write_text("z" * 3000)
+    green = _report(tmp_path, "vitest", "report-1.json", [("a", "passed"), ("b", "passed")])
+    js_compact.finish("vitest", str(tmp_path), time.time() - 1, 0, str(raw), str(green))
+    raw.write_text(NO_TEST_FILES)
+    none = _recorded(tmp_path, "vitest", "report-2.json", "vitest-no-test-files.json")
+    assert js_compact.finish("vitest", str(tmp_path), time.time() - 1, 1, str(raw), str(none)) == NO_TEST_FILES
+    assert _status(tmp_path) == {
+        "generation": 2,
+        "runner": "vitest",
+        "state": "failed",
+        "passed": 2,
+        "collectErrors": 1,
+        "newFailures": 1,
+        "clusters": [
+            {
+                "id": _status(tmp_path)["clusters"][0]["id"],
+                "type": "NoTests",
+                "phase": "collect",
+                "message": "No test files found, exiting with code 1",
+                "new": 1,
+                "first": "(exit 1)",
+            }
+        ],
+    }
+    again = _report(tmp_path, "vitest", "report-3.json", [("a", "passed"), ("b", "passed")])
+    js_compact.finish("vitest", str(tmp_path), time.time() - 1, 0, str(raw), str(again))
+    assert _status(tmp_path) == {"generation": 3, "runner": "vitest", "state": "passed", "passed": 2}
+
+
+def test_a_red_run_whose_tests_all_passed_is_an_error_of_the_run(tmp_path: Path) -> None:
+    # jest 30 with a coverage threshold not met: every test passes, exit 1
+    (tmp_path / ".git").mkdir()
+    raw = tmp_path / "raw.txt"
+    raw.write_text('PASS t.test.js\nJest: "global" coverage threshold for lines (90%) not met: 50%\n')
+    report = _report(tmp_path, "jest", "report-1.json", [("a", "passed")])
+    capture = js_compact.collect("jest", str(tmp_path), time.time() - 1, 1, str(raw), str(report))
+    assert capture is not None and capture.collect_errors == {
+        "(exit 1)": {"type": "Error", "message": 'Jest: "global" coverage threshold for lines (90%) not met: 50%'}
+    }
+    assert js_compact.collect("jest", str(tmp_path), time.time() - 1, 0, str(raw), str(report)).collect_errors == {}  # type: ignore[union-attr]
+
+
+def test_a_name_filtered_run_leaves_the_tests_it_skipped_as_they_were(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "t.test.js").write_text("")  # a cached test of a file that is gone is dropped
+    raw = tmp_path / "raw.txt"
+    raw.write_text("z" * 3000)
+    red = _report(tmp_path, "jest", "report-1.json", [("a", "failed"), ("b", "passed")])
+    js_compact.finish("jest", str(tmp_path), time.time() - 1, 1, str(raw), str(red))
+    # `npx jest -t b`: jest reports the tests the pattern leaves out as pending (vitest: skipped)
+    filtered = _report(tmp_path, "jest", "report-2.json", [("a", "pending"), ("b", "passed")])
+    text = js_compact.finish("jest", str(tmp_path), time.time() - 1, 0, str(raw), str(filtered), name_filter="b")
+    assert (json.loads(text.split("\n")[1])["passed"], json.loads(text.split("\n")[1])["skipped"]) == (1, 1)
+    assert _status(tmp_path)["state"] == "failed" and _status(tmp_path)["failed"] == 1
+    unfiltered = _report(tmp_path, "jest", "report-3.json", [("a", "pending"), ("b", "passed")])
+    js_compact.finish("jest", str(tmp_path), time.time() - 1, 0, str(raw), str(unfiltered))  # a.skip: as reported
+    assert _status(tmp_path)["state"] == "passed"
+
+
+def test_the_reporter_hands_over_the_name_filter() -> None:
+    folder = Path(js_compact.__file__).parent / "js"
+    assert "state.filter]" in (folder / "capture.cjs").read_text()
+    assert "config.testNamePattern" in (folder / "vitest-reporter.mjs").read_text()
+    assert "globalConfig.testNamePattern" in (folder / "jest-reporter.cjs").read_text()

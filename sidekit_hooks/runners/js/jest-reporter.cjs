@@ -4,7 +4,10 @@ const state = require('./capture.cjs').start('jest')
 
 class SidekitJestReporter {
   constructor (globalConfig) {
-    if (state && globalConfig) state.setReport(globalConfig.outputFile)
+    if (state && globalConfig) {
+      state.setReport(globalConfig.outputFile)
+      state.filter = globalConfig.testNamePattern ? String(globalConfig.testNamePattern) : '' // -t
+    }
   }
 
   getLastError () { return undefined }

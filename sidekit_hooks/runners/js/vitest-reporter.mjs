@@ -10,5 +10,7 @@ export default class SidekitVitestReporter {
     const out = ctx && ctx.config ? ctx.config.outputFile : undefined
     state.setReport(typeof out === 'string' ? out : (out && typeof out.json === 'string' ? out.json : ''))
     state.version = (ctx && ctx.version) || ''
+    const pattern = ctx && ctx.config ? ctx.config.testNamePattern : undefined // -t, --testNamePattern
+    state.filter = pattern ? String(pattern) : ''
   }
 }
