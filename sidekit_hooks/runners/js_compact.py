@@ -102,7 +102,18 @@ def collect(
     """This run's records as a `Capture`, or None for a green run that left no report newer than its start.
 
     `name_filter`: the run's test name pattern (`-t`), as the reporter read it from the runner's config."""
-    return gather(runner, project, started, exit_code, raw_output_path, report_path, name_filter)[0]
+    return gather(runner, project, started, exit_code, raw_output_path, report_path, name_filter).capture
+
+
+class Gathered:
+    """`gather`'s findings: the Capture (None: a green run without a report), whether the run left its
+    report, how many tests its name filter left out, and the test files it ran whole (`covered`)."""
+
+    def __init__(
+        self, capture: record.Capture | None, reported: bool, left_out: int = 0, covered: set[str] | None = None
+    ) -> None:
+        self.capture, self.reported, self.left_out = capture, reported, left_out
+        self.covered: set[str] = covered or set()
 
 
 def gather(
@@ -113,19 +124,26 @@ def gather(
     raw_output_path: str,
     report_path: str = "",
     name_filter: str = "",
-) -> tuple[record.Capture | None, bool, int]:
-    """(`collect`'s Capture, whether the run left its report, how many tests its name filter left out).
+    partial: str = "",
+) -> Gathered:
+    """`collect`'s Capture and what else the run says about the cache (`Gathered`).
 
     Never greener: a red run with no failing test and no error of a file to show (no test files found,
     no project matched, a coverage threshold, no report at all) is an error of the run itself, filed
     under `(exit N)`, in the runner's own words, so `status` cannot read green after it; the next run
     of any kind replaces it. A name filter's run leaves the tests it filtered out (reported skipped)
-    as the cache had them (the answer still counts them skipped, as the runner does)."""
+    as the cache had them (the answer still counts them skipped, as the runner does).
+
+    Covered: a test file the report lists as run (passed or failed, no error of its own) in a run
+    without a name filter, without `partial` (the reporter's word that the runner's config may stop
+    or narrow it: bail, a project filter) and not interrupted ran all of its tests: its cached tests
+    the run lacks are gone (renamed, deleted). The reporters say `partial`; without them (`sidekit
+    test`), nothing is covered."""
     root = cache.workspace_root(project)
     found = find_report(project, runner, started, report_path)
     report = load_report(found) if found else None
     if report is None and exit_code == 0:
-        return None, False, 0
+        return Gathered(None, False)
     parsed = js_report.parse(report, root) if report is not None else js_report.Parsed()
     raw = read_text(raw_output_path)
     recover_messages(parsed.tests, raw)
@@ -152,7 +170,9 @@ def gather(
         plugins=[],
         compact=True,
     )
-    return capture, report is not None, left_out
+    whole = not name_filter and not partial and not parsed.interrupted and report is not None
+    covered = {path for path in parsed.run_files if path not in errors} if whole else set()
+    return Gathered(capture, report is not None, left_out, covered)
 
 
 def red_key(exit_code: int) -> str:
@@ -232,11 +252,17 @@ def unhandled_errors(raw: str, root: str) -> list[dict[str, Any]]:
 
 
 def save(
-    capture: record.Capture, exit_code: int, runner: str, version: str = "", left_out: int = 0
+    capture: record.Capture,
+    exit_code: int,
+    runner: str,
+    version: str = "",
+    left_out: int = 0,
+    covered: set[str] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """record.save for a JS run: merge into the shared cache under its lock; returns (summary, table).
 
-    `left_out`: tests a name filter skipped, not in `capture.tests`: counted skipped in the run's counts."""
+    `left_out`: tests a name filter skipped, not in `capture.tests`: counted skipped in the run's counts.
+    `covered`: test files the run ran whole (`gather`): their cached tests it lacks are dropped."""
     errors = capture.collect_errors
     run: dict[str, Any] = {
         "id": os.environ.get("SIDEKIT_RUN_ID", ""),
@@ -251,7 +277,7 @@ def save(
     }
     run["complete"] = not capture.interrupted and not errors
     with cache.locked(capture.root):
-        summary, table = record.merge(capture.root, run, capture.tests, errors, None)
+        summary, table = record.merge(capture.root, run, capture.tests, errors, None, covered or set())
         if left_out:
             counts = summary["run"]["counts"]
             counts["skipped"] = counts.get("skipped", 0) + left_out
@@ -331,11 +357,13 @@ def finish(
     version: str = "",
     before: int = 0,
     name_filter: str = "",
+    partial: str = "",
 ) -> str:
     """What the reporter prints when the process exits: the raw output or the compact answer."""
     raw = read_text(raw_path)
-    capture, reported, left_out = gather(runner, project, started, exit_code, raw_path, report_path, name_filter)
-    written = save(capture, exit_code, runner, version, left_out) if capture is not None else None
+    found = gather(runner, project, started, exit_code, raw_path, report_path, name_filter, partial)
+    capture, reported = found.capture, found.reported
+    written = save(capture, exit_code, runner, version, found.left_out, found.covered) if capture else None
     _prune(runner_dir(project, runner))
     if len(raw.encode("utf-8", "replace")) <= short_limit():
         return without_report_line(raw, report_path)
@@ -393,13 +421,17 @@ def read_text(path: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """`RUNNER PROJECT STARTED EXIT RAW REPORT [VERSION [BEFORE [FILTER]]]`, from the reporters; prints what
-    to show (FILTER: the run's test name pattern, empty when it has none)."""
+    """`RUNNER PROJECT STARTED EXIT RAW REPORT [VERSION [BEFORE [FILTER [PARTIAL]]]]`, from the reporters;
+    prints what to show (FILTER: the run's test name pattern; PARTIAL: what in the runner's config may stop
+    or narrow the run, as `bail,project`; each empty when there is none)."""
     runner, project, started, exit_code, raw_path, report_path = argv[:6]
     version = argv[6] if len(argv) > 6 else ""
     before = int(argv[7]) if len(argv) > 7 and argv[7].isdigit() else 0
     name_filter = argv[8] if len(argv) > 8 else ""
-    text = finish(runner, project, float(started), int(exit_code), raw_path, report_path, version, before, name_filter)
+    partial = argv[9] if len(argv) > 9 else "unknown"  # a reporter of an older build: nothing is covered
+    text = finish(
+        runner, project, float(started), int(exit_code), raw_path, report_path, version, before, name_filter, partial
+    )
     sys.stdout.write(text)
     sys.stdout.flush()
     return 0
@@ -430,6 +462,7 @@ def serve(folder: str) -> int:
             asked = json.load(handle)
         runner, project, started, exit_code, raw_path, report_path, version, before = asked[:8]
         name_filter = str(asked[8]) if len(asked) > 8 else ""  # a reporter of an older build sends 8
+        partial = str(asked[9]) if len(asked) > 9 else "unknown"
         text = finish(
             runner,
             project,
@@ -440,6 +473,7 @@ def serve(folder: str) -> int:
             version,
             int(before) if str(before).isdigit() else 0,
             name_filter,
+            partial,
         )
     except Exception:  # noqa: BLE001 - an empty answer makes the reporter print the raw output
         text = ""

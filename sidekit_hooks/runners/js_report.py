@@ -43,6 +43,7 @@ class Parsed:
     success: bool | None = None
     runtime_errors: int = 0  # jest's numRuntimeErrorTestSuites
     interrupted: bool = False
+    run_files: set[str] = field(default_factory=set)  # files the report says ran (status passed or failed)
 
 
 def parse(report: dict[str, Any], root: str, maps: bool = True) -> Parsed:
@@ -65,6 +66,8 @@ def parse(report: dict[str, Any], root: str, maps: bool = True) -> Parsed:
         error = suite_error(suite, failed_here, root, maps)
         if error is not None:
             parsed.suite_errors[path] = error
+        if str(suite.get("status", "")) in ("passed", "failed"):
+            parsed.run_files.add(path)
     return parsed
 
 

@@ -82,3 +82,58 @@ def test_the_raw_output_is_never_written_through_a_link_out_of_the_project(tmp_p
     out = _node(script, project).communicate(timeout=30)[0]
     assert out == "RUN v4\nall output\n"  # printed as it was, nothing saved
     assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("config", "said"),
+    [
+        ({"testNamePattern": "b", "bail": 0}, ["b", ""]),
+        ({"bail": 1, "selectProjects": ["x"]}, ["", "bail,project"]),
+        ({"bail": 0, "selectProjects": []}, ["", ""]),
+    ],
+)
+def test_the_jest_reporter_hands_over_the_name_filter_and_what_narrows_the_run(
+    config: dict[str, object], said: list[str], tmp_path: Path
+) -> None:
+    reporter, out = CAPTURE.parent / "jest-reporter.cjs", tmp_path / "state.json"
+    script = (
+        f"const R = require({json.dumps(str(reporter))}); new R({json.dumps(config)}); "
+        "const s = globalThis[Symbol.for('sidekit.capture')]; "
+        f"require('fs').writeFileSync({json.dumps(str(out))}, JSON.stringify([s.filter, s.partial]))"
+    )
+    _node(script, tmp_path).communicate(timeout=30)
+    assert json.loads(out.read_text()) == said
+
+
+@pytest.mark.parametrize(
+    ("config", "said"),
+    [
+        ("{testNamePattern: /b|c/, bail: 0, project: []}", ["/b|c/", ""]),
+        ("{bail: 2, project: ['x']}", ["", "bail,project"]),
+        ("{bail: 0, project: []}", ["", ""]),
+    ],
+)
+def test_the_vitest_reporter_hands_over_the_name_filter_and_what_narrows_the_run(
+    config: str, said: list[str], tmp_path: Path
+) -> None:
+    reporter, out = CAPTURE.parent / "vitest-reporter.mjs", tmp_path / "state.json"
+    script = (
+        f"const m = await import({json.dumps(reporter.as_uri())}); new m.default().onInit({{config: {config}}}); "
+        "const s = globalThis[Symbol.for('sidekit.capture')]; "
+        f"(await import('node:fs')).writeFileSync({json.dumps(str(out))}, JSON.stringify([s.filter, s.partial]))"
+    )
+    child = subprocess.Popen(
+        ["node", "--input-type=module", "-e", script], cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, text=True
+    )
+    child.communicate(timeout=30)
+    assert json.loads(out.read_text()) == said
+
+
+def test_a_run_whose_reporter_never_read_its_config_covers_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "state.json"
+    script = (
+        f"const s = require({json.dumps(str(CAPTURE))}).start('jest'); "
+        f"require('fs').writeFileSync({json.dumps(str(out))}, JSON.stringify([s.filter, s.partial]))"
+    )
+    _node(script, tmp_path).communicate(timeout=30)
+    assert json.loads(out.read_text()) == ["", "unknown"]

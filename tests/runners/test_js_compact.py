@@ -339,8 +339,54 @@ def test_a_name_filtered_run_leaves_the_tests_it_skipped_as_they_were(tmp_path: 
     assert _status(tmp_path)["state"] == "passed"
 
 
-def test_the_reporter_hands_over_the_name_filter() -> None:
-    folder = Path(js_compact.__file__).parent / "js"
-    assert "state.filter]" in (folder / "capture.cjs").read_text()
-    assert "config.testNamePattern" in (folder / "vitest-reporter.mjs").read_text()
-    assert "globalConfig.testNamePattern" in (folder / "jest-reporter.cjs").read_text()
+def _two_files(project: Path, name: str, first: list[tuple[str, str]], second: list[tuple[str, str]] | None) -> Path:
+    """A jest report of t.test.js (`first`) and, unless None, u.test.js (`second`): both files exist."""
+    path = _report(project, "jest", name, first)
+    report = json.loads(path.read_text())
+    if second is not None:
+        other = json.loads(_report(project, "jest", "other.json", second).read_text())["testResults"][0]
+        report["testResults"].append(dict(other, name=str(project / "u.test.js")))
+    path.write_text(json.dumps(report))
+    for file in ("t.test.js", "u.test.js"):
+        (project / file).write_text("")
+    return path
+
+
+def _cached(project: Path) -> dict[str, str]:
+    from sidekit_hooks.status import cache
+
+    table = cache.read(cache.table_path(str(project))).data
+    return {test: entry["o"] for test, entry in table["tests"].items()}
+
+
+@pytest.mark.parametrize(
+    ("name_filter", "partial", "kept"), [("", "", False), ("a", "", True), ("", "bail", True), ("", "unknown", True)]
+)
+def test_a_file_run_whole_drops_its_cached_tests_the_run_no_longer_has(
+    name_filter: str, partial: str, kept: bool, tmp_path: Path
+) -> None:
+    (tmp_path / ".git").mkdir()
+    raw = tmp_path / "raw.txt"
+    raw.write_text("z" * 3000)
+    red = _two_files(tmp_path, "report-1.json", [("a", "passed"), ("old", "failed")], [("u", "failed")])
+    js_compact.finish("jest", str(tmp_path), time.time() - 1, 1, str(raw), str(red))
+    assert _cached(tmp_path) == {"t.test.js::a": "passed", "t.test.js::old": "failed", "u.test.js::u": "failed"}
+    # `old` deleted from t.test.js; `npx jest t.test.js` runs that file alone: u.test.js is not in the report
+    renamed = _two_files(tmp_path, "report-2.json", [("a", "passed")], None)
+    js_compact.finish("jest", str(tmp_path), time.time() - 1, 0, str(raw), str(renamed), "", 0, name_filter, partial)
+    expected = {"t.test.js::a": "passed", "u.test.js::u": "failed"}
+    assert _cached(tmp_path) == ({**expected, "t.test.js::old": "failed"} if kept else expected)
+
+
+def test_a_file_that_failed_to_load_covers_nothing() -> None:
+    report = {
+        "testResults": [
+            {"name": "/w/proj/a.test.js", "status": "failed", "message": "SyntaxError: x", "assertionResults": []},
+            {"name": "/w/proj/b.test.js", "status": "passed", "message": "", "assertionResults": []},
+            {"name": "/w/proj/c.test.js", "status": "skipped", "message": "", "assertionResults": []},
+        ]
+    }
+    from sidekit_hooks.runners import js_report
+
+    parsed = js_report.parse(report, "/w/proj")
+    assert (parsed.run_files, set(parsed.suite_errors)) == ({"a.test.js", "b.test.js"}, {"a.test.js"})

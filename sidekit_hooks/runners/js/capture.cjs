@@ -109,8 +109,11 @@ function stamp () {
 function start (runner) {
   if (globalThis[KEY]) return globalThis[KEY]
   if (off(process.env)) return null
-  // filter: the run's test name pattern (-t), as the runner's reporter read it from its config
-  const state = { runner, started: Date.now() / 1000, report: '', version: '', filter: '', done: false, late: false }
+  // filter: the run's test name pattern (-t); partial: what in the runner's config may stop or narrow the run
+  // ('bail', 'project'; 'unknown' until its reporter reads the config): both as the reporter read them
+  const state = {
+    runner, started: Date.now() / 1000, report: '', version: '', filter: '', partial: 'unknown', done: false, late: false
+  }
   globalThis[KEY] = state
   const answerer = startAnswerer(process.env)
   const chunks = []
@@ -147,7 +150,7 @@ function start (runner) {
       const file = rawFile(project)
       saveRaw(file, raw)
       const request = [runner, project, String(state.started), String(code), file, state.report, state.version,
-        String(printedBefore(process.env, process.argv)), state.filter]
+        String(printedBefore(process.env, process.argv)), state.filter, state.partial]
       const answered = askAnswerer(answerer, request)
       if (answered !== '') { write(answered || raw); return }
       const done = spawnSync(python(process.env), ['-I', '-S', '-c', BOOT, PACKAGE_PARENT, ...request], {

@@ -7,6 +7,8 @@ class SidekitJestReporter {
     if (state && globalConfig) {
       state.setReport(globalConfig.outputFile)
       state.filter = globalConfig.testNamePattern ? String(globalConfig.testNamePattern) : '' // -t
+      const projects = (globalConfig.selectProjects || []).length // what may stop or narrow the run
+      state.partial = [globalConfig.bail ? 'bail' : '', projects ? 'project' : ''].filter(Boolean).join(',')
     }
   }
 

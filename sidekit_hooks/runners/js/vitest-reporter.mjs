@@ -10,7 +10,10 @@ export default class SidekitVitestReporter {
     const out = ctx && ctx.config ? ctx.config.outputFile : undefined
     state.setReport(typeof out === 'string' ? out : (out && typeof out.json === 'string' ? out.json : ''))
     state.version = (ctx && ctx.version) || ''
-    const pattern = ctx && ctx.config ? ctx.config.testNamePattern : undefined // -t, --testNamePattern
-    state.filter = pattern ? String(pattern) : ''
+    const config = (ctx && ctx.config) || {}
+    state.filter = config.testNamePattern ? String(config.testNamePattern) : '' // -t, --testNamePattern
+    // what may stop or narrow the run, so a file in the report may not have run all its tests
+    const projects = Array.isArray(config.project) ? config.project.length : config.project
+    state.partial = [config.bail ? 'bail' : '', projects ? 'project' : ''].filter(Boolean).join(',')
   }
 }
