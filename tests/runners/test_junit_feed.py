@@ -231,22 +231,23 @@ def test_an_up_to_date_gradle_test_task_records_nothing(project: Path) -> None:
 
 def test_the_real_hooks_feed_a_red_raw_run_to_status(project: Path, run_hook: HookRunner) -> None:
     """PreToolUse marks, the run writes its report, PostToolUseFailure hands over, the worker feeds the
-    cache: `sidekit status` says what the raw run did, and both hooks printed nothing."""
+    cache: `sidekit status` says what the raw run did; PreToolUse printed nothing."""
     stale_green(project)
     pre = run_hook("PreToolUse", pre_bash(project, "mvn -q test"))
     assert (pre.returncode, pre.stdout, pre.stderr) == (0, "", "")
     (project / REPORT).write_text(RED)
     post = run_hook("PostToolUseFailure", bash(project, "mvn -q test", error="Exit code 1\n[ERROR] Failures: 1"))
-    assert (post.returncode, post.stdout, post.stderr) == (0, "", "")
+    # nothing, or (on a loaded machine, the worker done before the hook's own delivery) the worker's line
+    assert (post.returncode, post.stderr) == (0, "") and (post.stdout == "" or "[sidecar:tests] junit" in post.stdout)
     fed = wait_for_feed(project)
     assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [("junit-fed", 1, 1, 0)]
     found = status(project)
     assert (found["runner"], found["state"], found["failed"]) == ("junit", "failed", 1)
     said = [json.loads(line).get("text", "") for line in (project / ".sidekit/log/decisions.jsonl").open()]
-    assert [text for text in said if text] == [
+    assert {text for text in said if text} == {  # queued, and (when the hook delivered it) delivered
         "[sidecar:tests] junit: 1 failed; 1 root cause; biggest: AssertionFailedError at (1 test): "
         "sidekit failures demo.CalcTest::adds. Next time `sidekit test` answers in one JSON line"
-    ]
+    }
 
 
 def test_a_command_the_hook_did_not_mark_is_not_fed(project: Path, run_hook: HookRunner) -> None:
