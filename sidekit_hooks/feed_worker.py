@@ -1,6 +1,7 @@
 """The detached worker of a raw `mvn test` / `gradle test` (runners/junit_feed.py): the reports the run
 wrote into the shared test cache, then the tests sidecar's word on it, as after a raw pytest run. For
-a compacted `go test`, the packages that failed to build (go.build_failures), and no word after it.
+a compacted `go test`, the packages that failed to build (go.build_failures), and for a compacted
+vitest or jest run that stopped before sidekit's reporter loaded, the run's error; no word after those.
 
 `python -P -S -m sidekit_hooks.feed_worker JOB`, started by the PostToolUse(Failure) hook that claimed
 the call's marker. Standard library only, bounded by `background.wall_clock_cap`.
@@ -32,7 +33,7 @@ def tell(job: dict[str, Any], summary: dict[str, Any]) -> None:
     root = str(job["root"])
     event = parse_event(str(job.get("hook", "")), job.get("payload"), root)
     seen_runs.note(root, event.session_id, event.agent_id, summary, str(job.get("output", "")))
-    if job.get("tool") == "go":  # a compacted go test: the model has just read go's own build errors
+    if job.get("tool") in ("go", *junit_feed.JS_RUNNERS):  # compacted: the model has just read the runner's words
         return
     found = tests.after_run(summary, time.time())
     if found:  # through the policy, as a finding of the hook itself (its caps, its layers' settings)

@@ -83,7 +83,7 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     ):  # first: the code index's warm check must see a write even if a detector overruns
         written.note(project, event.tool)
     _note_context(payload, event)
-    if event.kind == "shell" and "test" in event.command and event.hook in TOOL_HOOKS:
+    if event.kind == "shell" and ("test" in event.command or "jest" in event.command) and event.hook in TOOL_HOOKS:
         _feed_build_run(event)
     if hook == "SessionStart":
         _export_for_agent(project)
@@ -97,8 +97,9 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
 
 
 def _feed_build_run(event: Event) -> None:
-    """A raw `mvn test` / `gradle test` that PreToolUse marked has ended: its reports go to the cache in a
-    detached worker (runners/junit_feed.py). Costs one failed rename for any other test command."""
+    """A raw `mvn test` / `gradle test` (or a compacted go, vitest or jest run) that PreToolUse marked has
+    ended: what it left goes to the cache in a detached worker (runners/junit_feed.py). Costs one failed
+    rename for any other test command."""
     from sidekit_hooks.runners import junit_feed
 
     try:

@@ -24,7 +24,7 @@ OFF_ENV = "SIDEKIT_COMPACT"
 
 def handle(stdin_text: str) -> str:
     """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
-    return answer(stdin_text, rewrite, note_build_run, note_go_run)
+    return answer(stdin_text, rewrite, note_build_run, note_compacted_run)
 
 
 def answer(
@@ -88,25 +88,47 @@ def note_build_run(payload: dict[str, Any], command: str) -> None:
     _mark(payload, command, lambda name: name.startswith(("mvn", "gradle")))
 
 
-def note_go_run(payload: dict[str, Any], command: str) -> None:
-    """A compacted `go test`: a package that fails to build never reaches the sh wrapper (no test binary),
-    so what go printed of it feeds the cache afterwards (junit_feed.go_build_failed)."""
-    _mark(payload, command, lambda name: name == "go")
+def note_compacted_run(payload: dict[str, Any], command: str) -> None:
+    """A compacted run whose failure can bypass the wrapper that feeds the cache: a `go test` package that
+    fails to build (no test binary, so the sh wrapper never runs), a vitest or jest run that stops before
+    loading sidekit's reporter (no test file matched, a broken config). What the runner printed feeds
+    the cache afterwards (junit_feed.feed)."""
+    if not _mark(payload, command, lambda name: name == "go"):
+        _mark(payload, command, lambda name: True, js_runner)
 
 
-def _mark(payload: dict[str, Any], command: str, program: Callable[[str], bool]) -> None:
+def js_runner(words: list[str]) -> str:
+    """ "vitest" or "jest" when these words run that runner (the rewrite appended its reporter), else ""."""
+    from sidekit_hooks import runners
+
+    adapter = runners.for_words(words)
+    name = getattr(adapter, "NAME", "")
+    return name if name in ("vitest", "jest") else ""
+
+
+def _mark(
+    payload: dict[str, Any],
+    command: str,
+    program: Callable[[str], bool],
+    tool: Callable[[list[str]], str] | None = None,
+) -> bool:
+    """Whether a marker was written for this command (`tool` names its runner, else junit_feed.build_tool)."""
     if "#" in command or "\n" in command or "\\" in command:
-        return
+        return False
     words = plain_words(command)
     if words and program(words[0].rsplit("/", 1)[-1]):
         from sidekit_hooks.core import hooklog
         from sidekit_hooks.runners import junit_feed
 
+        name = tool(words) if tool is not None else ""
+        if tool is not None and not name:
+            return False
         try:
-            junit_feed.mark_started(payload, words)
+            return bool(junit_feed.mark_started(payload, words, name))
         except (OSError, ValueError) as exc:  # a lost marker costs this run's feed, never the command
             cwd = payload.get("cwd")
             hooklog.error(workspace.project_dir(cwd if isinstance(cwd, str) else ""), "PreToolUse", "junit-feed", exc)
+    return False
 
 
 def plain_words(command: str) -> list[str]:

@@ -40,7 +40,7 @@ UNHANDLED_SECTION = re.compile(
     r"|[A-Z][A-Za-z]+ Error) ⎯+\n(.*?)(?=\n⎯|\Z)",
     re.S,
 )
-NO_TESTS = re.compile(r"No test files found|No tests found|No projects matched")
+NO_TESTS = re.compile(r"No test files found|No tests found|No projects matched|No projects were found")
 # What a runner says when its verdict is not in the JSON report (first match wins).
 VERDICT_PATTERNS = (
     re.compile(r"No test files found.*"),

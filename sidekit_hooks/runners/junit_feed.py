@@ -51,6 +51,7 @@ SKIPS = ("-DskipTests", "-Dmaven.test.skip")  # Maven runs no test (any value bu
 MAX_OUTPUT = 200_000  # characters of the run's output kept for the worker (Claude Code cuts at 10,000)
 STALE_MARKER = 6 * 3600.0  # seconds; a marker no PostToolUse claimed by then (a denied call) is deleted
 ERROR_PREFIX = "Exit code "
+JS_RUNNERS = ("vitest", "jest")  # compacted through sidekit's reporter, which feeds the cache when it loads
 
 
 def build_tool(words: list[str]) -> str:
@@ -87,9 +88,10 @@ def cache_root(cwd: str) -> str:
     return cache.workspace_root(workspace.project_dir(cwd))
 
 
-def mark_started(payload: dict[str, Any], words: list[str]) -> str:
-    """PreToolUse: note that this tool call starts a Maven/Gradle test run; the marker's path, or ''."""
-    tool = build_tool(words)
+def mark_started(payload: dict[str, Any], words: list[str], tool: str = "") -> str:
+    """PreToolUse: note that this tool call starts a test run (Maven/Gradle, or a compacted run named by
+    `tool`: "go", "vitest", "jest"); the marker's path, or ''."""
+    tool = tool or build_tool(words)
     session, call = payload.get("session_id"), payload.get("tool_use_id")
     if not tool or not isinstance(session, str) or not isinstance(call, str) or not session or not call:
         return ""
@@ -148,6 +150,8 @@ def hand_over(event: Event) -> str:
         return ""
     if started.get("tool") == "go" and not go_build_failed(output):
         return ""  # every package that ran fed the cache through its test binary's wrapper
+    if started.get("tool") in JS_RUNNERS and code == 0:
+        return ""  # green: nothing to take back from the cache (a run whose reporter loaded fed it itself)
     # The folder is this hook's own finding, never the marker's word (a file in the project could say anything).
     job = dict(started, root=root, since_ns=since_ns, exit=code, output=output[-MAX_OUTPUT:], ended=time.time())
     job.update(hook=event.hook, payload={k: v for k, v in event.raw.items() if k not in ("tool_response", "error")})
@@ -174,6 +178,9 @@ def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
         cwd = (job.get("payload") or {}).get("cwd")
         failed = go.build_failures(root, str(cwd or root), str(job.get("output", "")), float(job["started"]), code)
         return (failed, dict(store.save(root, failed)[0])) if failed is not None else None
+    if job.get("tool") in JS_RUNNERS:
+        stopped = js_stopped_early(job)
+        return (stopped, dict(store.save(root, stopped)[0])) if stopped is not None else None
     reports = junit.find_reports(root, 0.0, since_ns=int(job["since_ns"]))
     if not reports and code == 0 and job.get("tool") == "gradle":
         return None  # nothing ran: Gradle reused the last results, which the cache already holds
@@ -182,6 +189,39 @@ def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
     result.args = [str(word) for word in job.get("args") or []]
     summary, _table = store.save(root, result)
     return result, dict(summary)
+
+
+def js_stopped_early(job: dict[str, Any]) -> Result | None:
+    """A red vitest or jest run that ended before sidekit's reporter loaded (`jest nomatch`: "No tests
+    found"; `vitest --project x`: "No projects matched"; a config that does not load): the reporter
+    saves the held-back output as `.sidekit/<runner>/raw-*` whenever it loads, so with none written since
+    the marker, nothing of this run reached the cache. It is then an error of the run, `(exit N)` in the
+    runner's own words, as the reporter would have filed it; else None (the reporter fed the cache)."""
+    from sidekit_hooks.runners import Result, js_compact, store
+
+    runner, since_ns = str(job["tool"]), int(job["since_ns"])
+    cwd = (job.get("payload") or {}).get("cwd")
+    folder = js_compact.runner_dir(workspace.project_dir(str(cwd or job["root"])), runner)
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        entries = []
+    for entry in entries:
+        try:
+            if (
+                entry.name.startswith(js_compact.RAW_PREFIX)
+                and entry.stat(follow_symlinks=False).st_mtime_ns >= since_ns
+            ):
+                return None
+        except OSError:
+            continue
+    output, code = str(job.get("output", "")), int(job["exit"])
+    result = Result(runner, float(job["started"]), code)
+    result.errors = {js_compact.red_key(code): js_compact.red_run_error(output, code)}
+    result.args = [runner]
+    result.last_words = js_compact.verdict(output)
+    store.save_raw(str(job["root"]), runner, output, f"agent-{runner}")
+    return result
 
 
 def sweep(folder: str, now: float) -> None:
