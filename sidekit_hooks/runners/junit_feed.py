@@ -48,6 +48,60 @@ GRADLE = ("gradle", "gradlew")
 MAVEN_GOALS = frozenset({"test", "package", "integration-test", "verify", "install", "deploy", "surefire:test"})
 GRADLE_TASKS = frozenset({"test", "check", "build"})
 SKIPS = ("-DskipTests", "-Dmaven.test.skip")  # Maven runs no test (any value but false)
+# Words of a Maven or Gradle call that never narrow which tests run: a green call made only of these ran
+# every module's tests, so the cache drops every error it did not repeat (a stale `-Dtest=X` "No tests
+# matching" error at pom.xml). Any other word (`-Dtest=`, `-pl`, `--tests`, `:sub:test`) narrows.
+WHOLE_MAVEN = frozenset(
+    {
+        *MAVEN_GOALS,
+        "clean",
+        "validate",
+        "compile",
+        "test-compile",
+        "-B",
+        "--batch-mode",
+        "-q",
+        "--quiet",
+        "-e",
+        "--errors",
+        "-X",
+        "--debug",
+        "-o",
+        "--offline",
+        "-U",
+        "--update-snapshots",
+        "-nsu",
+        "-ntp",
+        "--no-transfer-progress",
+        "-fae",
+        "--fail-at-end",
+        "-V",
+        "--show-version",
+    }
+)
+WHOLE_GRADLE = frozenset(
+    {
+        *GRADLE_TASKS,
+        "clean",
+        "--console=plain",
+        "--console=rich",
+        "--console=auto",
+        "-q",
+        "--quiet",
+        "-i",
+        "--info",
+        "-s",
+        "--stacktrace",
+        "--offline",
+        "--no-daemon",
+        "--daemon",
+        "--parallel",
+        "--build-cache",
+        "--continue",
+        "--warning-mode=all",
+        "--rerun-tasks",
+    }
+)
 MAX_OUTPUT = 200_000  # characters of the run's output kept for the worker (Claude Code cuts at 10,000)
 STALE_MARKER = 6 * 3600.0  # seconds; a marker no PostToolUse claimed by then (a denied call) is deleted
 ERROR_PREFIX = "Exit code "
@@ -187,6 +241,8 @@ def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
     raw = store.save_raw(root, junit.NAME, str(job.get("output", "")), f"agent-{job.get('tool', '')}")
     result = junit.collect(root, float(job["started"]), code, raw, reports=reports)
     result.args = [str(word) for word in job.get("args") or []]
+    if code == 0 and ran_at_root(job) and whole_run(str(job.get("tool", "")), result.args):
+        result.args = []  # every module's tests ran: errors it did not repeat are gone
     summary, _table = store.save(root, result)
     return result, dict(summary)
 
@@ -222,6 +278,29 @@ def js_stopped_early(job: dict[str, Any]) -> Result | None:
     result.last_words = js_compact.verdict(output)
     store.save_raw(str(job["root"]), runner, output, f"agent-{runner}")
     return result
+
+
+def whole_run(tool: str, args: list[str]) -> bool:
+    """Whether a Maven or Gradle call's words (after the program) run every test: all in WHOLE_*. Only a
+    green call counts as whole (the feed's rule): a red one may have stopped at its first failing module,
+    so the modules after it ran nothing and keep their errors."""
+    whole = WHOLE_MAVEN if tool == "maven" else WHOLE_GRADLE if tool == "gradle" else frozenset()
+    return bool(whole) and all(word in whole for word in args)
+
+
+def ran_at_root(job: dict[str, Any]) -> bool:
+    """Whether the call ran in the cache's root folder: its cwd is the root and the command has no `cd`
+    (`cd a && mvn test` runs module a alone)."""
+    payload = job.get("payload") or {}
+    tool_input = payload.get("tool_input") if isinstance(payload, dict) else None
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    cwd = payload.get("cwd") if isinstance(payload, dict) else None
+    if not isinstance(command, str) or not isinstance(cwd, str) or "&&" in command:
+        return False
+    try:
+        return os.path.samefile(cwd, str(job["root"]))
+    except OSError:
+        return False
 
 
 def sweep(folder: str, now: float) -> None:

@@ -258,3 +258,45 @@ def test_a_command_the_hook_did_not_mark_is_not_fed(project: Path, run_hook: Hoo
         post = run_hook("PostToolUseFailure", bash(project, command, error="Exit code 1\nx"))
         assert (post.returncode, post.stderr) == (0, "")
     assert not (project / ".sidekit/junit-feed").exists() and not (project / ".sidekit/status.json").exists()
+
+
+NO_MATCH = (
+    "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.5.3:test (default-test) on "
+    'project demo: No tests matching pattern "Nope" were executed! (Set -Dsurefire.failIfNoSpecifiedTests=false '
+    "to ignore this error.) -> [Help 1]\n"
+)
+
+
+def call(project: Path, command: str, exit_code: int, output: str = "", cwd: Path | None = None) -> dict[str, Any]:
+    """A job of the Maven call `command` (its words after `mvn` as the marker keeps them) run in `cwd`."""
+    job = job_for(project, time.time_ns(), exit_code, output)
+    job["args"] = command.split("mvn ", 1)[1].split()
+    job["payload"] = dict(job["payload"], cwd=str(cwd or project), tool_input={"command": command})
+    return job
+
+
+@pytest.mark.parametrize(
+    ("command", "exit_code", "folder", "cleared"),
+    [
+        ("mvn -B -q test", 0, "", True),  # everything ran, green: the error is gone
+        ("mvn -B -q test", 1, "", False),  # red: Maven may have stopped before the module
+        ("mvn -q test -Dtest=CalcTest", 0, "", False),  # a filter: the rest did not run
+        ("mvn -q -pl a test", 0, "", False),
+        ("cd a && mvn -q test", 0, "", False),  # one module
+        ("mvn -q test", 0, "a", False),  # run in a module's folder
+    ],
+)
+def test_only_a_green_whole_maven_run_clears_an_error_it_did_not_repeat(
+    project: Path, command: str, exit_code: int, folder: str, cleared: bool
+) -> None:
+    """Held-out gson: `mvn test -Dtest=Nope` files "No tests matching" at pom.xml; a later green `mvn test`
+    left it there for good (status redder than the run)."""
+    stale_green(project)
+    (project / "a").mkdir()
+    junit_feed.feed(call(project, "mvn -q test -Dtest=Nope", 1, NO_MATCH))
+    before = status(project)
+    assert (before["state"], before["clusters"][0]["first"]) == ("failed", "pom.xml"), before
+    stamp(project / REPORT, time.time_ns() + 10**9)  # this run's green report
+    junit_feed.feed(call(project, command, exit_code, cwd=project / folder if folder else None))
+    after = status(project)
+    assert ("clusters" not in after) is cleared, after
