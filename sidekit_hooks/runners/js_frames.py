@@ -29,6 +29,8 @@ _ERROR_HEAD = re.compile(
     r"(?: \[[\w-]+\])?: ?(?P<message>.*)$"
 )
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# A transform's parse error (babel's, which jest runs): `/abs/file.js: Unexpected token (1:23)`.
+_PARSE_ERROR = re.compile(r"^(?P<path>/\S+?\.[cm]?[jt]sx?): (?P<message>.+?) \((?P<line>\d+):(?P<col>\d+)\)$")
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,10 @@ def describe(stack: str, root: str, maps: bool = True) -> dict[str, object]:
     kind, message = head_of(text)
     failure: dict[str, object] = {"type": kind, "message": message}
     frames = [source_mapped(frame, root) if maps else frame for frame in frames_of(text, root)]
+    parsed = _parse_error_spot(message, root)
+    if parsed is not None:  # the spot is in the source the parser read, not in the parser
+        frames.insert(0, parsed[0])
+        failure["message"] = parsed[1]
     if frames:
         failure["at"] = frames[0].spot()
     own = [frame for frame in frames if frame.ours]
@@ -133,6 +139,18 @@ def describe(stack: str, root: str, maps: bool = True) -> dict[str, object]:
     if cause:
         failure["cause"] = cause
     return failure
+
+
+def _parse_error_spot(message: str, root: str) -> tuple[Frame, str] | None:
+    """(the project file's spot, the message without its path) of a parse error in a project file."""
+    found = _PARSE_ERROR.match(message)
+    if not found:
+        return None
+    path, ours = where(found.group("path"), root)
+    if not ours:
+        return None
+    said = f"{found.group('message')} ({found.group('line')}:{found.group('col')})"
+    return Frame(path, int(found.group("line")), "", True), said
 
 
 def _cause(text: str) -> str:

@@ -73,6 +73,24 @@ def test_a_crash_inside_a_dependency_keeps_the_project_frame_that_called_it() ->
     assert (failure["at"], failure["frame"]) == ("node_modules/@vitest/runner/dist/c.js:1784", "test/a.test.js:1")
 
 
+def test_a_parse_error_is_placed_in_the_file_it_names_not_in_the_parser() -> None:
+    """jest 30 on a test file that does not parse: babel's error names the file, line and column."""
+    stack = (
+        "SyntaxError: /w/proj/test/b.test.js: Unexpected token (1:23)\n\n> 1 | test('b', () => { if ( })\n"
+        "    at constructor (/w/node_modules/@babel/parser/src/parse-error.ts:96:45)\n"
+        "    at Parser.toParseError (/w/node_modules/@babel/parser/src/tokenizer/index.ts:1504:19)"
+    )
+    assert js_frames.describe(stack, ROOT, maps=False) == {
+        "type": "SyntaxError",
+        "message": "Unexpected token (1:23)",
+        "at": "test/b.test.js:1",
+        "frame": "test/b.test.js:1",
+        "frames": ["test/b.test.js:1"],
+    }
+    outside = stack.replace("/w/proj/test/b.test.js", "/elsewhere/b.test.js")
+    assert js_frames.describe(outside, ROOT, maps=False)["at"] == "node_modules/@babel/parser/src/parse-error.ts:96"
+
+
 def test_messages_without_a_type_and_ansi_colours() -> None:
     assert js_frames.head_of("\x1b[31mexpect(received).toBe(expected)\x1b[39m\n\nExpected: 2") == (
         "Error",

@@ -125,7 +125,7 @@ MATRIX = [
     ("vitest", "filter-none", ONE, ["nomatch"], {"says": "No test files found, exiting with code 1"}),
     ("vitest", "filter-t-none", ONE, ["-t", "nomatch"], {"skipped": 1}),
     ("vitest", "second-package", SECOND, [], {"failed": 1, "passed": 1, "at": "packages/b/test/b.test.js:1"}),
-    ("jest", "syntax", SYNTAX, [], {"collectErrors": 1, "passed": 1}),
+    ("jest", "syntax", SYNTAX, [], {"collectErrors": 1, "passed": 1, "at": "test/b.test.js:1"}),
     ("jest", "crash", CRASH_JEST, [], {"says": 'process.exit called with "3"'}),
     ("jest", "timeout", TIMEOUT, [], {"failed": 1, "passed": 1}),
     ("jest", "no-tests", {}, [], {"says": "No tests found, exiting with code 1"}),
