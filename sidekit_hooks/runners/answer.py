@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 SHORT = 2048  # bytes of raw output printed as they are
 ANSWER_BUDGET = 780  # both lines of a compacted run; the client adds "Exit code N\n", the model gets <= 800
+LATER_FIELDS = ("id", "type", "at", "message", "affected")  # a later package's top cluster: the handle, where, what
+LATER_MESSAGE = 60  # characters of its message
 
 
 def run_answer(
@@ -55,6 +57,36 @@ def compacted(runner: str, raw: str, saved: str, exit_code: int, answer: dict[st
         f"all of it: {saved} (prefix the command with SIDEKIT_RAW=1 to see it raw)\n"
     )
     return head + render.dumps(answer) + "\n"
+
+
+def later_package(
+    runner: str,
+    package: str,
+    raw: str,
+    saved: str,
+    exit_code: int,
+    summary: dict[str, Any],
+    table: dict[str, Any],
+    result: Result,
+) -> str:
+    """What a red package prints when another package of the same run already printed a compact answer
+    (go runs its packages' binaries side by side): its counts and its top cluster in one short line,
+    under a head that names the package and its raw output; the first answer said the rest."""
+    run = summary.get("run") or {}
+    found = record.run_clusters(summary, table)
+    body: dict[str, Any] = {"package": package, "exit": exit_code, **shape.counts(run.get("counts") or {})}
+    body["buildErrors"] = len(result.errors)
+    if exit_code and not any(int(c.get("affected", 1)) for c in found):
+        body["said"] = render.clip(result.last_words, 100)
+    if found:
+        top = shape.brief(found[0], LATER_MESSAGE)
+        body["clusters"] = [{key: top[key] for key in LATER_FIELDS if key in top}]
+        body["moreClusters"] = len(found) - 1
+    head = (
+        f"sidekit: {runner} output of {package} ({len(raw.encode('utf-8', 'replace')):,} B) compacted; "
+        f"exit code {exit_code}; all of it: {saved}\n"
+    )
+    return head + render.dumps(shape.drop_zeros(body)) + "\n"
 
 
 def head_budget(runner: str, raw: str, saved: str, exit_code: int) -> int:

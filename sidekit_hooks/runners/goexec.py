@@ -140,6 +140,8 @@ def render(
         shown = as_seen(raw)
         # room for go's own lines after ours (`FAIL\t<import path>\t0.01s`, `FAIL`), so the whole stays <= 800 B
         exit_code = 1 if code else 0  # go's own, for any failing binary (a panic or a timeout exits 2)
+        if ledger.answers_before(root, "go"):  # several red packages: one answer, then a line for each other
+            return root, answer.later_package("go test", pkgdir, plain, shown, exit_code, summary, table, result), later
         budget = answer.head_budget("go test", plain, shown, exit_code) - len(pkgdir) - GO_LINES
         found = answer.run_answer(summary, table, result, budget, {"package": pkgdir})
         found["exit"] = exit_code

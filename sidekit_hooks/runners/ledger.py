@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 SPOOL_WAIT = 3600.0  # seconds the run's writer waits for go or cargo to end before writing what it has
 SWEEP_EVERY = 3600.0  # seconds between two sweeps of a runner's folder for old runs' files
 SWEPT = "swept"  # the sweep's stamp file in that folder
+WIDTH = 20  # bytes of each number in a run's ledger file (bytes printed, then compact answers printed)
 
 
 def run_binary(argv: list[str]) -> tuple[bytes, int]:
@@ -105,11 +106,33 @@ def printed_before(root: str, runner: str, size: int) -> int:
     )
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        before = int(os.pread(fd, 64, 0).strip() or 0)
+        before = int(os.pread(fd, WIDTH, 0).strip(b" \x00") or 0)
         os.pwrite(fd, b"%20d" % (before + size), 0)  # one width: no truncation (a shorter number would leave digits)
     finally:
         os.close(fd)
     _forget_old_ledgers(folder)
+    return before
+
+
+def answers_before(root: str, runner: str) -> int:
+    """Compact answers the other test binaries of the same run printed before this one's, and count this
+    one: the run's ledger file (printed_before's) keeps the count after its byte count."""
+    import fcntl
+
+    from sidekit_hooks.core import safepath
+
+    folder = safepath.makedirs(os.path.join(root, ".sidekit", runner))
+    fd = os.open(
+        os.path.join(folder, f"printed-{run_key()}"), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644
+    )
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if not os.pread(fd, WIDTH, 0).strip(b" \x00"):
+            os.pwrite(fd, b"%20d" % 0, 0)  # the byte count first, so both fields keep their place
+        before = int(os.pread(fd, WIDTH, WIDTH).strip(b" \x00") or 0)
+        os.pwrite(fd, b"%20d" % (before + 1), WIDTH)
+    finally:
+        os.close(fd)
     return before
 
 

@@ -123,3 +123,36 @@ def test_the_recording_covers_what_the_red_path_meets() -> None:
     assert "calc/calc_test.go:36 " in spots  # a helper handed t: the test's own line
     assert "boom/boom.go:5 " in spots  # a panic: its innermost project frame
     assert "calc/calc.go:24 Ratio, asserted at calc/calc_test.go:26" in spots  # non-ASCII name and message
+
+
+def test_the_runs_later_red_packages_print_one_line_each_after_its_first_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """go runs its packages' binaries side by side: the first red one to answer prints the run's answer,
+    each later one its counts and top cluster (go-cmp with a planted bug: one answer per package)."""
+    root = tmp_path / "m"
+    shutil.copytree(CASES / "module", root)
+    (root / ".git").mkdir()
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
+    monkeypatch.setattr(ledger, "spool", lambda *args: None)
+    printed = []
+    for package, code in (("calc", 1), ("boom", 2), ("calc", 1)):
+        monkeypatch.chdir(root / package)
+        _root, out, _later = goexec.render(recorded(package, root), False, NOW, code)
+        printed.append(re.sub(r"\([\d,]+ B\)", "(N B)", RAW_NAME.sub("RAW-", out)))  # its size holds the root's path
+    first, boom, calc = printed
+    assert first.startswith("sidekit: go test output (N B)") and '"runner":"go","package":"calc"' in first
+    assert boom == (
+        "sidekit: go test output of boom (N B) compacted; exit code 1; all of it: RAW-boom.txt\n"
+        '{"package":"boom","exit":1,"passed":1,"failed":1,"clusters":[{"id":"90f17fca","type":"runtime error",'
+        '"at":"boom/boom.go:5","message":"index out of range [5] with length 2"}]}\n'
+    )
+    assert calc.startswith("sidekit: go test output of calc (N B) compacted; exit code 1; all of it: RAW-calc.txt\n")
+    line = json.loads(calc.splitlines()[1])
+    assert (line["failed"], line["moreClusters"], line["clusters"][0]["at"], line["clusters"][0]["affected"]) == (
+        42,
+        7,
+        "calc/calc.go:7",
+        35,
+    )
+    assert len(calc.encode()) < len(first.encode()) * 0.6

@@ -85,6 +85,18 @@ def test_old_runs_files_are_swept_at_most_once_an_hour(tmp_path: Path) -> None:
     assert not fresh.exists() and time.time() - stamp.stat().st_mtime < 60
 
 
+def test_a_runs_ledger_counts_its_compact_answers_beside_its_printed_bytes(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    root = str(tmp_path)
+    assert [ledger.answers_before(root, "go") for _ in range(3)] == [0, 1, 2]
+    assert ledger.printed_before(root, "go", 7) == 0  # the byte count is its own field
+    assert ledger.printed_before(root, "go", 1) == 7
+    assert ledger.answers_before(root, "go") == 3
+    (path,) = (tmp_path / ".sidekit" / "go").glob("printed-*")
+    path.write_text("2048")  # a short byte count (an older version's): the answers still count from it
+    assert (ledger.answers_before(root, "go"), ledger.printed_before(root, "go", 1)) == (0, 2048)
+
+
 def test_a_link_where_the_sweep_stamp_would_be_is_never_followed(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     folder = tmp_path / ".sidekit" / "go"
