@@ -315,10 +315,11 @@ def answer(
 ) -> str:
     """The two lines the model gets instead of the raw output (`before`: bytes a wrapper such as npm printed)."""
     size = len(raw.encode("utf-8", "replace"))
-    head = (
-        f"sidekit: {runner}'s output ({size:,} B) compacted; exit code {exit_code}; all of it: {raw_shown} "
-        f"(prefix the command with SIDEKIT_RAW=1 to see it raw)\n"
-    )
+    head = f"sidekit: {runner}'s output ({size:,} B) compacted; exit code {exit_code}; all of it: {raw_shown}"
+    hint = " (prefix the command with SIDEKIT_RAW=1 to see it raw)"
+    if before + len(f"{head}{hint}\n".encode()) + MIN_BUDGET <= ANSWER_BUDGET:
+        head += hint  # dropped when what npm echoed leaves no room for it (the rewritten command is long)
+    head += "\n"
     budget = max(MIN_BUDGET, ANSWER_BUDGET - before - len(head.encode("utf-8")) - 1)
     if written is None:
         unknown = {"runner": runner, "exit": exit_code, "error": "no test report from this run", runner: verdict(raw)}

@@ -124,6 +124,10 @@ def test_the_compact_answer_fits_the_budget_with_the_exit_code_and_counts(
     squeezed = js_compact.finish("jest", str(tmp_path), started, 1, str(raw), str(report), before=400)
     assert len(squeezed.encode()) <= js_compact.ANSWER_BUDGET - 400 + 60  # npm's echo counted; one cluster kept
     assert json.loads(squeezed.split("\n")[1])["failed"] == 40
+    # held-out bytes: npm echoed 480 B of the rewritten command; the head's hint gives way, the answer fits
+    echoed = js_compact.finish("jest", str(tmp_path), started, 1, str(raw), str(report), before=480)
+    assert "SIDEKIT_RAW=1" not in echoed and json.loads(echoed.split("\n")[1])["failed"] == 40
+    assert 480 + len(echoed.encode()) <= js_compact.ANSWER_BUDGET
 
 
 def test_short_output_is_printed_as_the_command_alone_would_print_it(tmp_path: Path) -> None:
