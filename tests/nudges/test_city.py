@@ -32,7 +32,7 @@ def gc_item(ident: str, message: str, agent: str = "mayor", **fields: Any) -> di
         "message": message,
         "created_at": "2026-12-02T03:59:00.123456789Z",
         "deliver_after": "2026-12-02T03:59:00Z",
-        "expires_at": "2026-12-03T04:59:00Z",
+        "expires_at": "2099-12-31T00:00:00Z",  # never by the wall clock: tests that claim "now" keep it due
         "last_attempt_at": city.ZERO_TIME,
         "claimed_at": city.ZERO_TIME,
         "lease_until": city.ZERO_TIME,
@@ -185,7 +185,9 @@ def test_new_item_has_gas_citys_shape(agent: None) -> None:
 def test_enqueue_pokes_the_wake_socket(tmp_path: Path, agent: None) -> None:
     root = make_city(tmp_path / "c")
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(city.wake_socket(str(root)))
+    where = city.wake_socket(str(root))  # under /tmp when the test's folder is long (pytest -n)
+    os.makedirs(os.path.dirname(where), exist_ok=True)
+    server.bind(where)
     server.listen(1)
     server.settimeout(2)
     try:
