@@ -32,6 +32,7 @@ MAX_REPORT_BYTES = 50_000_000
 MAX_MODULE_DEPTH = 3
 # maven-compiler-plugin's javac line: `[ERROR] /abs/src/main/java/demo/Calc.java:[7,24] cannot find symbol`
 JAVAC = re.compile(r"^\[ERROR\] (\S.*?\.(?:java|kt|scala|groovy)):\[(\d+),\d+\] (.+)$")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 GOAL = re.compile(r"^Failed to execute goal .*? on project [^:]+: ?(.*?)(?: -> \[Help \d+\])?$")
 # Maven's [ERROR] lines that never say what went wrong
 MAVEN_NOISE = (
@@ -209,9 +210,10 @@ def _seconds(text: str | None) -> float:
 
 
 def _lines(raw_output_path: str) -> list[str]:
+    """The run's output lines without colour codes (Maven colours them without `-B`, even into a pipe)."""
     try:
         with open(raw_output_path, encoding="utf-8", errors="replace") as handle:
-            return handle.read().splitlines()
+            return ANSI.sub("", handle.read()).splitlines()
     except OSError:
         return []
 

@@ -142,6 +142,14 @@ MAVEN_REASONS = [
         "pom.xml",
         'No tests matching pattern "Nope" were executed!',
     ),
+    (  # Maven 3.8 without -B colours its lines even into a pipe (held-out gson)
+        "[\x1b[1;31mERROR\x1b[m] Failed to execute goal \x1b[32morg.apache.maven.plugins:maven-surefire-plugin:3.5.3:test"
+        "\x1b[m \x1b[1m(default-test)\x1b[m on project \x1b[36mdemo\x1b[m: \x1b[1;31mNo tests matching pattern "
+        '"Nope" were executed! (Set -Dsurefire.failIfNoSpecifiedTests=false to ignore this error.)\x1b[m -> '
+        "\x1b[1m[Help 1]\x1b[m\n[\x1b[1;31mERROR\x1b[m] \n\x1b[0m\x1b[0m",
+        "pom.xml",
+        'No tests matching pattern "Nope" were executed!',
+    ),
     (
         "FAILURE: Build failed with an exception.\n\n* What went wrong:\nExecution failed for task ':test'.\n",
         "pom.xml",
