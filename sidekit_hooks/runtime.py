@@ -37,6 +37,9 @@ BUILDING_NOTICE = "SIDEKIT_BUILDING_NOTICE"  # set by hooks/run, once, while the
 HELD: list[queue.Claim] = []
 # When queue work must be done (monotonic): a locked Gas City state file is waited for until then only.
 QUEUE_DEADLINE = [0.0]
+# Whether this call is a test run whose results a detached worker is about to feed (junit_feed): a tests
+# finding queued earlier speaks of the run before it, so it waits for the next boundary.
+FEEDING = [False]
 CITY_CLAIM_WAIT = 0.25  # seconds a drain waits for Gas City's lock (gc holds it for milliseconds)
 CITY_BUSY: set[str] = set()  # cities whose lock or file failed in this hook: not waited for again
 _CITIES: dict[str, str] = {}  # project -> its Gas City ('' for none), found once per process
@@ -63,6 +66,7 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     started = time.monotonic() if started is None else started
     HELD.clear()
     CURRENT.clear()
+    FEEDING[0] = False
     QUEUE_DEADLINE[0] = started + HARD_DEADLINE - DELIVERY_RESERVE
     CITY_BUSY.clear()
     try:
@@ -103,7 +107,7 @@ def _feed_build_run(event: Event) -> None:
     from sidekit_hooks.runners import junit_feed
 
     try:
-        junit_feed.hand_over(event)
+        FEEDING[0] = bool(junit_feed.hand_over(event))
     except (OSError, ValueError) as exc:
         hooklog.error(event.project_dir, event.hook, "junit-feed", exc)
 
@@ -378,16 +382,28 @@ def true_now(claims: list[queue.Claim], event: Event, project: str, since: float
     """The claims still true at delivery: a nudge written before `since` that carries a re-check (a
     tests finding: its tests still fail in the newest run; scope: the file still differs from its base;
     a helper copy: both defs exist; a rule: its line is still there) is judged again. One no longer
-    true is removed and logged as moot. Costs nothing for a nudge written in this very call."""
+    true is removed and logged as moot. Costs nothing for a nudge written in this very call. A tests
+    finding in a call whose own test run is still being fed (FEEDING) is put back for the next boundary."""
     kept: list[queue.Claim] = []
     for held in claims:
         check = held.nudge.extra.get("recheck")
+        if FEEDING[0] and isinstance(check, str) and _recheck_kind(check) == "tests":
+            queue.release([held])  # the run this call made is not in the cache yet: judged at the next boundary
+            continue
         if isinstance(check, str) and queue.name_time(held.name) < since and not _holds(project, check):
             queue.commit([held])
             policy.record_moot(project, event.hook, event.session_id, held)
             continue
         kept.append(held)
     return kept
+
+
+def _recheck_kind(check: str) -> str:
+    try:
+        record = fastjson.loads(check)
+    except ValueError:
+        return ""
+    return str(record.get("kind", "")) if isinstance(record, dict) else ""
 
 
 def _holds(project: str, check: str) -> bool:

@@ -150,8 +150,9 @@ def after_run(summary: dict[str, Any], now: float, duration: float | None = None
             if biggest.get("affected", 1) == 1 and len(biggest["tests"][0]) <= MAX_ID
             else biggest["id"]
         )
+        where = str(biggest.get("at") or "")  # a JUnit report's failure may name no line
         top = (
-            f"; biggest: {biggest.get('type', 'Error')} at {biggest.get('at', '?')} "
+            f"; biggest: {biggest.get('type', 'Error')}{f' at {where}' if where else ''} "
             f"({_tests_count(int(biggest.get('affected', 1)))}): sidekit failures {handle}"
         )
     runner = str(summary.get("runner") or "pytest")

@@ -176,7 +176,7 @@ def merge(
     for test in list(table):
         path = _file(test)
         if path not in present:
-            present[path] = os.path.exists(os.path.join(root, path))
+            present[path] = os.path.exists(os.path.join(root, path)) or is_class_name(path)
         gone = (known is not None and path in touched_files and test not in known) or (
             path in covered and test not in tests
         )
@@ -296,6 +296,13 @@ def _digest(table: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]])
     for path in sorted(errors):
         parts.append(f"{path}\x1fcollect\x1f{errors[path].get('c', '')}\x1f{errors[path].get('message', '')}")
     return clusters.sha1_hex("\n".join(parts).encode("utf-8", "surrogatepass"))[:16]
+
+
+def is_class_name(path: str) -> bool:
+    """A JUnit id's class (`com.acme.CalcTest`, `Outer$Inner`) whose source file was not found: not a
+    path, so its existence cannot be checked (its tests stay until a run says otherwise)."""
+    last = path.rpartition(".")[2]
+    return "/" not in path and "." in path and (last[:1].isupper() or "$" in last)
 
 
 def _file(test: str) -> str:

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from sidekit_hooks.detectors import tests
+from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.runners import junit, junit_feed
 from testing.hooks import HookRunner, bash, pre_bash, run_sidekit, wait_for_feed
@@ -245,9 +247,36 @@ def test_the_real_hooks_feed_a_red_raw_run_to_status(project: Path, run_hook: Ho
     assert (found["runner"], found["state"], found["failed"]) == ("junit", "failed", 1)
     said = [json.loads(line).get("text", "") for line in (project / ".sidekit/log/decisions.jsonl").open()]
     assert {text for text in said if text} == {  # queued, and (when the hook delivered it) delivered
-        "[sidecar:tests] junit: 1 failed; 1 root cause; biggest: AssertionFailedError at (1 test): "
+        "[sidecar:tests] junit: 1 failed; 1 root cause; biggest: AssertionFailedError (1 test): "
         "sidekit failures demo.CalcTest::adds. Next time `sidekit test` answers in one JSON line"
     }
+
+
+def test_a_tests_line_about_the_run_before_waits_while_this_calls_run_is_fed(
+    project: Path, run_hook: HookRunner
+) -> None:
+    """Held-out gson: the note of a red `mvn test` reached the model at the end of the next, green `mvn
+    test` (the worker queues it after its call's hooks; the green run was not in the cache yet). A tests
+    line queued before a call that is itself a fed run waits for the next boundary, where it is judged
+    against that run: here gone (moot)."""
+    stale_green(project)
+    (project / REPORT).write_text(RED)
+    junit_feed.feed(job_for(project, time.time_ns() - 10**9, 1, "[ERROR] Tests run: 1, Failures: 1"))
+    summary = json.loads((project / ".sidekit/status.json").read_text())
+    (finding,) = tests.after_run(summary, time.time())
+    line = finding.message if finding.message.startswith("[sidecar:") else f"[sidecar:tests] {finding.message}"
+    extra = {"sidecar": "tests", "finding": finding.key, "recheck": json.dumps(finding.recheck)}
+    queue.enqueue(str(project / ".runtime" / "nudge_queue"), "sess-1", queue.Nudge(line, "sidekit/tests", extra=extra))
+    time.sleep(0.01)
+    run_hook("PreToolUse", pre_bash(project, "mvn -q test"))
+    (project / REPORT).write_text(GREEN)
+    post = run_hook("PostToolUse", bash(project, "mvn -q test", "[INFO] BUILD SUCCESS\n"))
+    assert (post.returncode, post.stdout, post.stderr) == (0, "", "")  # not the red run's line
+    wait_for_feed(project)
+    assert status(project)["state"] == "passed"
+    later = run_hook("PostToolUse", bash(project, "ls", "pom.xml\n", tool_use_id="toolu_9"))
+    assert (later.returncode, later.stdout) == (0, "")  # judged against the green run: moot, never said
+    assert not list((project / ".runtime" / "nudge_queue" / "sess-1").glob("*.json"))
 
 
 def test_a_command_the_hook_did_not_mark_is_not_fed(project: Path, run_hook: HookRunner) -> None:
@@ -300,3 +329,16 @@ def test_only_a_green_whole_maven_run_clears_an_error_it_did_not_repeat(
     junit_feed.feed(call(project, command, exit_code, cwd=project / folder if folder else None))
     after = status(project)
     assert ("clusters" not in after) is cleared, after
+
+
+def test_tests_known_by_class_name_stay_through_a_run_that_did_not_run_them(project: Path) -> None:
+    """Held-out gson: after `mvn test -Dtest=Nope`, status counted 1,378 passed of 4,537: every cached
+    test whose id is a class name (its source file not found) was taken for a deleted file."""
+    since = stale_green(project)
+    stamp(project / REPORT, since + 1)  # this run's report, and older than the next run's start
+    junit_feed.feed(job_for(project, since, 0))
+    assert status(project) == {"runner": "junit", "state": "passed", "passed": 1}
+    junit_feed.feed(call(project, "mvn -q test -Dtest=Nope", 1, NO_MATCH))
+    found = status(project)
+    assert (found["state"], found["passed"], found["collectErrors"]) == ("failed", 1, 1)
+    assert list(json.loads((project / ".sidekit/status-tests.json").read_text())["tests"]) == ["demo.CalcTest::adds"]
