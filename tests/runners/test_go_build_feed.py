@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from sidekit_hooks.runners import Result, go, store
-from testing.hooks import HookRunner, bash, pre_bash, run_sidekit, wait_for_feed
+from testing.hooks import HookRunner, bash, pre_bash, status_now, wait_for_feed
 
 # go 1.26 on example.com/m with ./q's test file broken (stderr, then stdout, as the Bash tool joins them)
 BROKEN = (
@@ -58,13 +57,6 @@ def test_a_run_that_built_every_package_is_nothing_to_feed(module: Path) -> None
     assert go.build_failures(str(module), str(module), "ok  \texample.com/m/p\t0.003s\n", 1.0, 0) is None
 
 
-def status(project: Path) -> dict[str, Any]:
-    done = run_sidekit("status", "--project", str(project), cwd=project)
-    assert done.returncode == 0, done.stderr
-    found: dict[str, Any] = json.loads(done.stdout)
-    return {k: v for k, v in found.items() if k not in ("age", "generation")}
-
-
 def test_the_real_hooks_turn_a_build_failure_after_a_green_run_into_a_failed_status(
     module: Path, run_hook: HookRunner
 ) -> None:
@@ -72,14 +64,14 @@ def test_the_real_hooks_turn_a_build_failure_after_a_green_run_into_a_failed_sta
     green = Result("go", time.time() - 5, 0)
     green.tests = {"p::TestA": {"o": "passed", "d": 0.0}, "q::TestB": {"o": "passed", "d": 0.0}}
     store.save(str(module), green)
-    assert status(module)["state"] == "passed"
+    assert status_now(module)["state"] == "passed"
     pre = run_hook("PreToolUse", pre_bash(module, "go test ./..."))
     assert pre.returncode == 0 and "-exec" in json.loads(pre.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
     post = run_hook("PostToolUseFailure", bash(module, "go test ./...", error=f"Exit code 1\n{BROKEN}"))
     assert (post.returncode, post.stdout, post.stderr) == (0, "", "")
     fed = wait_for_feed(module)  # the worker's last word, after anything it would queue
     assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [("junit-fed", 1, 0, 1)]
-    found = status(module)
+    found = status_now(module)
     said = [json.loads(line).get("text", "") for line in (module / ".sidekit/log/decisions.jsonl").open()]
     assert [text for text in said if text] == []  # the model has just read go's own words on it
     assert found == {

@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from sidekit_hooks.runners import Result, store
-from testing.hooks import HookRunner, bash, pre_bash, run_sidekit, wait_for_feed
+from testing.hooks import HookRunner, bash, pre_bash, status_now, wait_for_feed
 
 # jest 30 and vitest 4, as each prints the run (the Bash tool joins stderr and stdout)
 SAID = {
@@ -49,13 +48,6 @@ def package(project: Path, runner: str) -> Path:
     return project
 
 
-def status(project: Path) -> dict[str, Any]:
-    done = run_sidekit("status", "--project", str(project), cwd=project)
-    assert done.returncode == 0, done.stderr
-    found: dict[str, Any] = json.loads(done.stdout)
-    return {k: v for k, v in found.items() if k not in ("age", "generation")}
-
-
 def rewritten(project: Path, command: str, run_hook: HookRunner) -> None:
     pre = run_hook("PreToolUse", pre_bash(project, command))
     assert (
@@ -68,13 +60,13 @@ def test_a_red_run_that_never_loaded_the_reporter_is_an_error_of_the_run(
     package: Path, runner: str, run_hook: HookRunner
 ) -> None:
     command, said = SAID[runner]
-    assert status(package)["state"] == "passed"
+    assert status_now(package)["state"] == "passed"
     rewritten(package, command, run_hook)
     post = run_hook("PostToolUseFailure", bash(package, command, error=f"Exit code 1\n{said}"))
     assert (post.returncode, post.stdout, post.stderr) == (0, "", "")
     fed = wait_for_feed(package)
     assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [("junit-fed", 1, 0, 1)]
-    found = status(package)
+    found = status_now(package)
     words = next(line for line in said.splitlines() if line.startswith(("No", "Error")))
     assert found == {
         "runner": runner,
@@ -110,7 +102,7 @@ def test_a_run_whose_reporter_saved_its_output_fed_the_cache_itself(
     run_hook("PostToolUseFailure", bash(package, command, error=f"Exit code 1\n{said}"))
     fed = wait_for_feed(package)
     assert [(r["decision"], r["exit"]) for r in fed] == [("junit-nothing-ran", 1)]
-    assert status(package)["state"] == "passed"
+    assert status_now(package)["state"] == "passed"
 
 
 def test_a_green_run_starts_no_worker(package: Path, runner: str, run_hook: HookRunner) -> None:
@@ -119,7 +111,7 @@ def test_a_green_run_starts_no_worker(package: Path, runner: str, run_hook: Hook
     post = run_hook("PostToolUse", bash(package, command, "ok\n"))
     assert (post.returncode, post.stdout, post.stderr) == (0, "", "")
     assert not list((package / ".sidekit" / "junit-feed").iterdir())  # claimed, and no job left
-    assert status(package)["state"] == "passed"
+    assert status_now(package)["state"] == "passed"
 
 
 def test_a_command_left_as_written_gets_no_marker(package: Path, runner: str, run_hook: HookRunner) -> None:
@@ -144,7 +136,7 @@ def test_the_real_runner_stopped_early_and_status_says_so(tmp_path: Path, runner
     green = js.run(
         js.compact_command(runner, ["npx", runner] + (["run"] if runner == "vitest" else []), project), project
     )
-    assert green.exit == 0 and status(project)["state"] == "passed", green.output
+    assert green.exit == 0 and status_now(project)["state"] == "passed", green.output
 
     command = " ".join(REAL[runner])
     saved = sorted((project / ".sidekit" / runner).glob("raw-*"))
@@ -155,6 +147,6 @@ def test_the_real_runner_stopped_early_and_status_says_so(tmp_path: Path, runner
     assert sorted((project / ".sidekit" / runner).glob("raw-*")) == saved  # no reporter loaded
     run_hook("PostToolUseFailure", bash(project, command, error=f"Exit code {ran.exit}\n{ran.output}"))
     assert [r["decision"] for r in wait_for_feed(project)] == ["junit-fed"]
-    found = status(project)
+    found = status_now(project)
     assert (found["state"], found["passed"], found["clusters"][0]["type"]) == ("failed", 50, "NoTests")
     assert found["clusters"][0]["message"].removesuffix("\u2026") in ran.output

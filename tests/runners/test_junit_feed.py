@@ -16,7 +16,7 @@ from sidekit_hooks.detectors import tests
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.runners import junit, junit_feed
-from testing.hooks import HookRunner, bash, pre_bash, run_sidekit, wait_for_feed
+from testing.hooks import HookRunner, bash, pre_bash, status_now, wait_for_feed
 
 GREEN = """<testsuite name="demo.CalcTest" tests="1"><testcase classname="demo.CalcTest" name="adds" time="0.01"/>
 </testsuite>
@@ -183,18 +183,11 @@ def stale_green(project: Path) -> int:
     return time.time_ns()
 
 
-def status(project: Path) -> dict[str, Any]:
-    done = run_sidekit("status", "--project", str(project), cwd=project)
-    assert done.returncode == 0, done.stderr
-    found: dict[str, Any] = json.loads(done.stdout)
-    return {k: v for k, v in found.items() if k not in ("age", "generation")}
-
-
 def test_a_compile_error_is_a_broken_run_not_the_old_green(project: Path) -> None:
     since = stale_green(project)
     fed = junit_feed.feed(job_for(project, since, 1, JAVAC.format(root=project)))
     assert fed is not None and fed[0].tests == {} and fed[1]["run"]["exit"] == 1
-    found = status(project)
+    found = status_now(project)
     assert found == {
         "runner": "junit",
         "state": "failed",
@@ -218,11 +211,11 @@ def test_a_red_report_of_this_run_is_fed_and_a_green_exit_with_none_is_no_tests(
     since = stale_green(project)
     (project / REPORT).write_text(RED)
     junit_feed.feed(job_for(project, since, 1, "[ERROR] Tests run: 1, Failures: 1"))
-    found = status(project)
+    found = status_now(project)
     assert (found["state"], found["failed"], found["clusters"][0]["first"]) == ("failed", 1, "demo.CalcTest::adds")
     stamp(project / REPORT, since - 1)
     junit_feed.feed(job_for(project, time.time_ns(), 0))
-    assert status(project) == {"runner": "junit", "state": "noTests"}
+    assert status_now(project) == {"runner": "junit", "state": "noTests"}
 
 
 def test_an_up_to_date_gradle_test_task_records_nothing(project: Path) -> None:
@@ -243,7 +236,7 @@ def test_the_real_hooks_feed_a_red_raw_run_to_status(project: Path, run_hook: Ho
     assert (post.returncode, post.stderr) == (0, "") and (post.stdout == "" or "[sidecar:tests] junit" in post.stdout)
     fed = wait_for_feed(project)
     assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [("junit-fed", 1, 1, 0)]
-    found = status(project)
+    found = status_now(project)
     assert (found["runner"], found["state"], found["failed"]) == ("junit", "failed", 1)
     said = [json.loads(line).get("text", "") for line in (project / ".sidekit/log/decisions.jsonl").open()]
     assert {text for text in said if text} == {  # queued, and (when the hook delivered it) delivered
@@ -273,7 +266,7 @@ def test_a_tests_line_about_the_run_before_waits_while_this_calls_run_is_fed(
     post = run_hook("PostToolUse", bash(project, "mvn -q test", "[INFO] BUILD SUCCESS\n"))
     assert (post.returncode, post.stdout, post.stderr) == (0, "", "")  # not the red run's line
     wait_for_feed(project)
-    assert status(project)["state"] == "passed"
+    assert status_now(project)["state"] == "passed"
     later = run_hook("PostToolUse", bash(project, "ls", "pom.xml\n", tool_use_id="toolu_9"))
     assert (later.returncode, later.stdout) == (0, "")  # judged against the green run: moot, never said
     assert not list((project / ".runtime" / "nudge_queue" / "sess-1").glob("*.json"))
@@ -323,11 +316,11 @@ def test_only_a_green_whole_maven_run_clears_an_error_it_did_not_repeat(
     stale_green(project)
     (project / "a").mkdir()
     junit_feed.feed(call(project, "mvn -q test -Dtest=Nope", 1, NO_MATCH))
-    before = status(project)
+    before = status_now(project)
     assert (before["state"], before["clusters"][0]["first"]) == ("failed", "pom.xml"), before
     stamp(project / REPORT, time.time_ns() + 10**9)  # this run's green report
     junit_feed.feed(call(project, command, exit_code, cwd=project / folder if folder else None))
-    after = status(project)
+    after = status_now(project)
     assert ("clusters" not in after) is cleared, after
 
 
@@ -337,8 +330,8 @@ def test_tests_known_by_class_name_stay_through_a_run_that_did_not_run_them(proj
     since = stale_green(project)
     stamp(project / REPORT, since + 1)  # this run's report, and older than the next run's start
     junit_feed.feed(job_for(project, since, 0))
-    assert status(project) == {"runner": "junit", "state": "passed", "passed": 1}
+    assert status_now(project) == {"runner": "junit", "state": "passed", "passed": 1}
     junit_feed.feed(call(project, "mvn -q test -Dtest=Nope", 1, NO_MATCH))
-    found = status(project)
+    found = status_now(project)
     assert (found["state"], found["passed"], found["collectErrors"]) == ("failed", 1, 1)
     assert list(json.loads((project / ".sidekit/status-tests.json").read_text())["tests"]) == ["demo.CalcTest::adds"]

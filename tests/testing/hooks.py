@@ -163,3 +163,11 @@ def wait_for_feed(project: Path, timeout: float = 30.0) -> list[dict[str, Any]]:
                 return fed
         time.sleep(0.05)
     raise AssertionError(f"no feed decision in {log}")
+
+
+def status_now(project: Path) -> dict[str, Any]:
+    """`sidekit status` as the agent's shell runs it, without the fields that move with time."""
+    done = run_sidekit("status", "--project", str(project), cwd=project)
+    assert done.returncode == 0, done.stderr
+    found: dict[str, Any] = json.loads(done.stdout)
+    return {k: v for k, v in found.items() if k not in ("age", "generation")}
