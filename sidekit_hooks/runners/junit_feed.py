@@ -243,6 +243,8 @@ def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
     result.args = [str(word) for word in job.get("args") or []]
     if code == 0 and ran_at_root(job) and whole_run(str(job.get("tool", "")), result.args):
         result.args = []  # every module's tests ran: errors it did not repeat are gone
+        if job.get("tool") == "maven":  # and so did every JVM test (Surefire has no up-to-date skip)
+            result.covered = jvm_paths(root)
     summary, _table = store.save(root, result)
     return result, dict(summary)
 
@@ -278,6 +280,19 @@ def js_stopped_early(job: dict[str, Any]) -> Result | None:
     result.last_words = js_compact.verdict(output)
     store.save_raw(str(job["root"]), runner, output, f"agent-{runner}")
     return result
+
+
+JVM_SOURCES = (".java", ".kt", ".scala", ".groovy")
+
+
+def jvm_paths(root: str) -> set[str]:
+    """The paths of the cached JVM tests (a source file, or a class name whose file was not found): what
+    a whole green Maven run covers. Tests of other runners in the same cache are not among them."""
+    from sidekit_hooks.status import cache, record
+
+    tests = cache.read(cache.table_path(root)).data.get("tests") or {}
+    paths = {test.split("::", 1)[0] for test in tests}
+    return {path for path in paths if path.endswith(JVM_SOURCES) or record.is_class_name(path)}
 
 
 def whole_run(tool: str, args: list[str]) -> bool:

@@ -335,3 +335,27 @@ def test_tests_known_by_class_name_stay_through_a_run_that_did_not_run_them(proj
     found = status_now(project)
     assert (found["state"], found["passed"], found["collectErrors"]) == ("failed", 1, 1)
     assert list(json.loads((project / ".sidekit/status-tests.json").read_text())["tests"]) == ["demo.CalcTest::adds"]
+
+
+@pytest.mark.parametrize(("command", "dropped"), [("mvn -q test", True), ("mvn -q test -Dtest=CalcTest", False)])
+def test_a_whole_green_maven_run_drops_the_jvm_tests_it_no_longer_has_and_nothing_else(
+    project: Path, command: str, dropped: bool
+) -> None:
+    since = stale_green(project)
+    stamp(project / REPORT, since + 1)
+    junit_feed.feed(job_for(project, since, 0))
+    table_path = project / ".sidekit/status-tests.json"
+    table = json.loads(table_path.read_text())
+    table["tests"]["src/test/java/demo/GoneTest.java::removed"] = {"o": "failed", "d": 0.0}
+    table["tests"]["tests/test_tool.py::test_py"] = {"o": "passed", "d": 0.0}  # another runner's, same cache
+    (project / "src/test/java/demo").mkdir(parents=True)
+    (project / "src/test/java/demo/GoneTest.java").write_text("class GoneTest {}\n")
+    (project / "tests").mkdir()
+    (project / "tests/test_tool.py").write_text("def test_py(): pass\n")
+    table_path.write_text(json.dumps(table))
+    job = call(project, command, 0)
+    stamp(project / REPORT, int(job["since_ns"]) + 1)  # this run's report: CalcTest only
+    junit_feed.feed(job)
+    kept = set(json.loads(table_path.read_text())["tests"])
+    assert ("src/test/java/demo/GoneTest.java::removed" not in kept) is dropped
+    assert {"demo.CalcTest::adds", "tests/test_tool.py::test_py"} <= kept
