@@ -22,9 +22,21 @@ RAW_ENV = "SIDEKIT_RAW"
 OFF_ENV = "SIDEKIT_COMPACT"
 
 
+FED_AFTER = frozenset({"go", "vitest", "jest"})  # compacted runs whose failure can bypass what feeds the cache
+
+
 def handle(stdin_text: str) -> str:
     """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
-    return answer(stdin_text, rewrite, note_build_run, note_compacted_run)
+    found: list[str] = []  # the runner whose options were appended (the adapter is looked up once)
+
+    def rewriter(command: str, cwd: str, project: str) -> str:
+        rewritten, runner = compact(command, project)
+        found.append(runner)
+        return rewritten
+
+    return answer(
+        stdin_text, rewriter, note_build_run, lambda payload, command: note_compacted_run(payload, command, found[-1])
+    )
 
 
 def answer(
@@ -56,79 +68,69 @@ def answer(
 
 def rewrite(command: str, cwd: str, project: str) -> str:
     """`command` with the runner's options appended, or '' to leave it alone."""
+    return compact(command, project)[0]
+
+
+def compact(command: str, project: str) -> tuple[str, str]:
+    """(`command` with the runner's options appended, the runner's name), or ('', '') to leave it alone."""
     if os.environ.get(OFF_ENV, "") == "0" or any(c in command for c in "#\n\\"):
-        return ""
+        return "", ""
     words = plain_words(command)
     if not words:
-        return ""
+        return "", ""
     from sidekit_hooks import runners
 
     adapter = runners.for_words(words)
     if adapter is None:
-        return ""
+        return "", ""
     from sidekit_hooks.runners import js_command
 
     program = words[0].rsplit("/", 1)[-1]  # a rule naming `PROGRAM test...` exactly: see exact_rule_mentions
     if js_command.exact_rule_mentions(project, (program,), start=f"Bash({program}"):
-        return ""
+        return "", ""
     try:
         wanted = adapter.compact_words(list(words), project)
     except Exception:  # noqa: BLE001 - an adapter's bug leaves the command as written
-        return ""
+        return "", ""
     if not wanted or wanted[: len(words)] != words or len(wanted) == len(words):
-        return ""
+        return "", ""
     import shlex
 
-    return command.rstrip() + " " + " ".join(shlex.quote(word) for word in wanted[len(words) :])
+    return command.rstrip() + " " + " ".join(shlex.quote(word) for word in wanted[len(words) :]), adapter.NAME
 
 
 def note_build_run(payload: dict[str, Any], command: str) -> None:
     """A Maven or Gradle test run is left as written, but its reports will feed the cache: mark its start
     (runners/junit_feed.py). Only a plain command, whose exit status is the build tool's own."""
-    _mark(payload, command, lambda name: name.startswith(("mvn", "gradle")))
+    words = _plain(command)
+    if words and words[0].rsplit("/", 1)[-1].startswith(("mvn", "gradle")):
+        _mark(payload, words, "")
 
 
-def note_compacted_run(payload: dict[str, Any], command: str) -> None:
+def note_compacted_run(payload: dict[str, Any], command: str, runner: str) -> None:
     """A compacted run whose failure can bypass the wrapper that feeds the cache: a `go test` package that
     fails to build (no test binary, so the sh wrapper never runs), a vitest or jest run that stops before
     loading sidekit's reporter (no test file matched, a broken config). What the runner printed feeds
     the cache afterwards (junit_feed.feed)."""
-    if not _mark(payload, command, lambda name: name == "go"):
-        _mark(payload, command, lambda name: True, js_runner)
+    words = _plain(command) if runner in FED_AFTER else []
+    if words:
+        _mark(payload, words, runner)
 
 
-def js_runner(words: list[str]) -> str:
-    """ "vitest" or "jest" when these words run that runner (the rewrite appended its reporter), else ""."""
-    from sidekit_hooks import runners
-
-    adapter = runners.for_words(words)
-    name = getattr(adapter, "NAME", "")
-    return name if name in ("vitest", "jest") else ""
+def _plain(command: str) -> list[str]:
+    return [] if "#" in command or "\n" in command or "\\" in command else plain_words(command)
 
 
-def _mark(
-    payload: dict[str, Any],
-    command: str,
-    program: Callable[[str], bool],
-    tool: Callable[[list[str]], str] | None = None,
-) -> bool:
-    """Whether a marker was written for this command (`tool` names its runner, else junit_feed.build_tool)."""
-    if "#" in command or "\n" in command or "\\" in command:
-        return False
-    words = plain_words(command)
-    if words and program(words[0].rsplit("/", 1)[-1]):
-        from sidekit_hooks.core import hooklog
-        from sidekit_hooks.runners import junit_feed
+def _mark(payload: dict[str, Any], words: list[str], tool: str) -> None:
+    """The call's marker (`tool` names its runner, else junit_feed.build_tool finds Maven or Gradle)."""
+    from sidekit_hooks.core import hooklog
+    from sidekit_hooks.runners import junit_feed
 
-        name = tool(words) if tool is not None else ""
-        if tool is not None and not name:
-            return False
-        try:
-            return bool(junit_feed.mark_started(payload, words, name))
-        except (OSError, ValueError) as exc:  # a lost marker costs this run's feed, never the command
-            cwd = payload.get("cwd")
-            hooklog.error(workspace.project_dir(cwd if isinstance(cwd, str) else ""), "PreToolUse", "junit-feed", exc)
-    return False
+    try:
+        junit_feed.mark_started(payload, words, tool)
+    except (OSError, ValueError) as exc:  # a lost marker costs this run's feed, never the command
+        cwd = payload.get("cwd")
+        hooklog.error(workspace.project_dir(cwd if isinstance(cwd, str) else ""), "PreToolUse", "junit-feed", exc)
 
 
 def plain_words(command: str) -> list[str]:
