@@ -204,8 +204,8 @@ def hand_over(event: Event) -> str:
         return ""
     if started.get("tool") == "go" and not go_build_failed(output):
         return ""  # every package that ran fed the cache through its test binary's wrapper
-    if started.get("tool") in JS_RUNNERS and code == 0:
-        return ""  # green: nothing to take back from the cache (a run whose reporter loaded fed it itself)
+    if started.get("tool") in JS_RUNNERS and (code == 0 or reporter_ran(event.cwd, str(started["tool"]), since_ns)):
+        return ""  # green, or sidekit's reporter loaded and fed the cache itself: no worker
     # The folder is this hook's own finding, never the marker's word (a file in the project could say anything).
     job = dict(started, root=root, since_ns=since_ns, exit=code, output=output[-MAX_OUTPUT:], ended=time.time())
     job.update(hook=event.hook, payload={k: v for k, v in event.raw.items() if k not in ("tool_response", "error")})
@@ -234,7 +234,7 @@ def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
         return (failed, dict(store.save(root, failed)[0])) if failed is not None else None
     if job.get("tool") in JS_RUNNERS:
         stopped = js_stopped_early(job)
-        return (stopped, dict(store.save(root, stopped)[0])) if stopped is not None else None
+        return stopped, dict(store.save(root, stopped)[0])
     reports = junit.find_reports(root, 0.0, since_ns=int(job["since_ns"]))
     if not reports and code == 0 and job.get("tool") == "gradle":
         return None  # nothing ran: Gradle reused the last results, which the cache already holds
@@ -249,31 +249,36 @@ def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
     return result, dict(summary)
 
 
-def js_stopped_early(job: dict[str, Any]) -> Result | None:
-    """A red vitest or jest run that ended before sidekit's reporter loaded (`jest nomatch`: "No tests
-    found"; `vitest --project x`: "No projects matched"; a config that does not load): the reporter
-    saves the held-back output as `.sidekit/<runner>/raw-*` whenever it loads, so with none written since
-    the marker, nothing of this run reached the cache. It is then an error of the run, `(exit N)` in the
-    runner's own words, as the reporter would have filed it; else None (the reporter fed the cache)."""
-    from sidekit_hooks.runners import Result, js_compact, store
+def reporter_ran(cwd: str, runner: str, since_ns: int) -> bool:
+    """Whether sidekit's vitest/jest reporter loaded in this run: it saves the held-back output as
+    `.sidekit/<runner>/raw-*` whenever it does (one listing of a folder that keeps about twenty files)."""
+    from sidekit_hooks.runners import js_compact
 
-    runner, since_ns = str(job["tool"]), int(job["since_ns"])
-    cwd = (job.get("payload") or {}).get("cwd")
-    folder = js_compact.runner_dir(workspace.project_dir(str(cwd or job["root"])), runner)
+    folder = js_compact.runner_dir(workspace.project_dir(cwd), runner)
     try:
         entries = list(os.scandir(folder))
     except OSError:
-        entries = []
+        return False
     for entry in entries:
         try:
             if (
                 entry.name.startswith(js_compact.RAW_PREFIX)
                 and entry.stat(follow_symlinks=False).st_mtime_ns >= since_ns
             ):
-                return None
+                return True
         except OSError:
             continue
-    output, code = str(job.get("output", "")), int(job["exit"])
+    return False
+
+
+def js_stopped_early(job: dict[str, Any]) -> Result:
+    """A red vitest or jest run that ended before sidekit's reporter loaded (`jest nomatch`: "No tests
+    found"; `vitest --project x`: "No projects matched"; a config that does not load; hand_over checked
+    that the reporter saved nothing): nothing of it reached the cache, so it is an error of the run,
+    `(exit N)` in the runner's own words, as the reporter would have filed it."""
+    from sidekit_hooks.runners import Result, js_compact, store
+
+    runner, output, code = str(job["tool"]), str(job.get("output", "")), int(job["exit"])
     result = Result(runner, float(job["started"]), code)
     result.errors = {js_compact.red_key(code): js_compact.red_run_error(output, code)}
     result.args = [runner]

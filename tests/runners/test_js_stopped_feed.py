@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.runners import Result, store
+from sidekit_hooks.nudges.events import parse_event
+from sidekit_hooks.runners import Result, junit_feed, store
 from testing.hooks import HookRunner, bash, pre_bash, status_now, wait_for_feed
 
 # jest 30 and vitest 4, as each prints the run (the Bash tool joins stderr and stdout)
@@ -92,16 +93,16 @@ def test_a_red_run_that_never_loaded_the_reporter_is_an_error_of_the_run(
     assert kept == [said]
 
 
-def test_a_run_whose_reporter_saved_its_output_fed_the_cache_itself(
+def test_a_run_whose_reporter_saved_its_output_fed_the_cache_itself_and_starts_no_worker(
     package: Path, runner: str, run_hook: HookRunner
 ) -> None:
     command, said = SAID[runner]
     rewritten(package, command, run_hook)
     (package / ".sidekit" / runner).mkdir(exist_ok=True)
     (package / ".sidekit" / runner / "raw-20261203-000000-1.txt").write_text(said)  # as capture.cjs saves it
-    run_hook("PostToolUseFailure", bash(package, command, error=f"Exit code 1\n{said}"))
-    fed = wait_for_feed(package)
-    assert [(r["decision"], r["exit"]) for r in fed] == [("junit-nothing-ran", 1)]
+    post = run_hook("PostToolUseFailure", bash(package, command, error=f"Exit code 1\n{said}"))
+    assert (post.returncode, post.stderr) == (0, "")
+    assert not list((package / ".sidekit" / "junit-feed").iterdir())  # claimed in the hook, and no job for a worker
     assert status_now(package)["state"] == "passed"
 
 
@@ -150,3 +151,19 @@ def test_the_real_runner_stopped_early_and_status_says_so(tmp_path: Path, runner
     found = status_now(project)
     assert (found["state"], found["passed"], found["clusters"][0]["type"]) == ("failed", 50, "NoTests")
     assert found["clusters"][0]["message"].removesuffix("\u2026") in ran.output
+
+
+@pytest.mark.parametrize("saved", [True, False])
+def test_the_hook_starts_a_worker_only_when_the_reporter_saved_nothing(
+    package: Path, runner: str, saved: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    command, said = SAID[runner]
+    spawned: list[list[str]] = []
+    monkeypatch.setattr("sidekit_hooks.core.background.spawn_module", lambda module, args: spawned.append(args))
+    assert junit_feed.mark_started(pre_bash(package, command), command.split(), runner)
+    if saved:
+        (package / ".sidekit" / runner).mkdir(exist_ok=True)
+        (package / ".sidekit" / runner / "raw-20261203-000000-1.txt").write_text(said)  # as capture.cjs saves it
+    event = parse_event("PostToolUseFailure", bash(package, command, error=f"Exit code 1\n{said}"), str(package))
+    job = junit_feed.hand_over(event)
+    assert (bool(job), len(spawned)) == ((False, 0) if saved else (True, 1))
