@@ -95,6 +95,19 @@ def run_key() -> str:
 def printed_before(root: str, runner: str, size: int) -> int:
     """Bytes the other test binaries of the same `go test` / `cargo test` (our parent process) printed
     raw before this one, and count `size` more: one raw run's short output stays short in all."""
+    before = _count(root, runner, 0, size)
+    _forget_old_ledgers(os.path.join(root, ".sidekit", runner))
+    return before
+
+
+def answers_before(root: str, runner: str) -> int:
+    """Compact answers the other test binaries of the same run printed before this one's, and count this one."""
+    return _count(root, runner, 1, 1)
+
+
+def _count(root: str, runner: str, field: int, add: int) -> int:
+    """One of the run's ledger numbers (0: bytes printed, 1: compact answers) before adding `add` to it,
+    under the file's lock. Both are written back at one width each, so neither moves the other."""
     import fcntl
 
     from sidekit_hooks.core import safepath
@@ -106,31 +119,11 @@ def printed_before(root: str, runner: str, size: int) -> int:
     )
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        before = int(os.pread(fd, WIDTH, 0).strip(b" \x00") or 0)
-        os.pwrite(fd, b"%20d" % (before + size), 0)  # one width: no truncation (a shorter number would leave digits)
-    finally:
-        os.close(fd)
-    _forget_old_ledgers(folder)
-    return before
-
-
-def answers_before(root: str, runner: str) -> int:
-    """Compact answers the other test binaries of the same run printed before this one's, and count this
-    one: the run's ledger file (printed_before's) keeps the count after its byte count."""
-    import fcntl
-
-    from sidekit_hooks.core import safepath
-
-    folder = safepath.makedirs(os.path.join(root, ".sidekit", runner))
-    fd = os.open(
-        os.path.join(folder, f"printed-{run_key()}"), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644
-    )
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        if not os.pread(fd, WIDTH, 0).strip(b" \x00"):
-            os.pwrite(fd, b"%20d" % 0, 0)  # the byte count first, so both fields keep their place
-        before = int(os.pread(fd, WIDTH, WIDTH).strip(b" \x00") or 0)
-        os.pwrite(fd, b"%20d" % (before + 1), WIDTH)
+        data = os.pread(fd, 2 * WIDTH, 0)
+        numbers = [int(data[n * WIDTH : (n + 1) * WIDTH].strip(b" \x00") or 0) for n in (0, 1)]
+        before = numbers[field]
+        numbers[field] += add
+        os.pwrite(fd, b"%20d%20d" % (numbers[0], numbers[1]), 0)  # one width: a shorter number leaves no digits
     finally:
         os.close(fd)
     return before
