@@ -384,13 +384,15 @@ def true_now(claims: list[queue.Claim], event: Event, project: str, since: float
     a helper copy: both defs exist; a rule: its line is still there) is judged again. One no longer
     true is removed and logged as moot. Costs nothing for a nudge written in this very call. A tests
     finding in a call whose own test run is still being fed (FEEDING) is put back for the next boundary."""
+    from sidekit_hooks.nudges import recheck
+
     kept: list[queue.Claim] = []
     for held in claims:
-        check = held.nudge.extra.get("recheck")
-        if FEEDING[0] and isinstance(check, str) and _recheck_kind(check) == "tests":
+        record = _recheck(held.nudge.extra.get("recheck"))
+        if FEEDING[0] and record.get("kind") == "tests":
             queue.release([held])  # the run this call made is not in the cache yet: judged at the next boundary
             continue
-        if isinstance(check, str) and queue.name_time(held.name) < since and not _holds(project, check):
+        if record and queue.name_time(held.name) < since and not recheck.holds(project, record):
             queue.commit([held])
             policy.record_moot(project, event.hook, event.session_id, held)
             continue
@@ -398,24 +400,15 @@ def true_now(claims: list[queue.Claim], event: Event, project: str, since: float
     return kept
 
 
-def _recheck_kind(check: str) -> str:
+def _recheck(check: object) -> dict[str, str]:
+    """A nudge's `recheck` record ({} when it has none, or one that does not read: never dropped on a guess)."""
+    if not isinstance(check, str):
+        return {}
     try:
         record = fastjson.loads(check)
     except ValueError:
-        return ""
-    return str(record.get("kind", "")) if isinstance(record, dict) else ""
-
-
-def _holds(project: str, check: str) -> bool:
-    from sidekit_hooks.nudges import recheck
-
-    try:
-        record = fastjson.loads(check)
-    except ValueError:
-        return True
-    if not isinstance(record, dict):
-        return True
-    return recheck.holds(project, {str(k): str(v) for k, v in record.items()})
+        return {}
+    return {str(k): str(v) for k, v in record.items()} if isinstance(record, dict) else {}
 
 
 def _first(exc: OSError) -> bool:
