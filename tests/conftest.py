@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from testing import requires
 from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
 
 # The full suite adds what drives real programs at a real pace: the Claude Code CLI (e2e), whole
@@ -36,6 +37,35 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if len(fast) != len(items):
         config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("slow")])
         items[:] = fast
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Under CI a test skips only for what no CI machine has (`testing.requires.not_run_here`): any other
+    skip is a promised part of the suite that could not run, so it fails the run instead."""
+    outcome = yield
+    report = outcome.get_result()
+    if not (report.skipped and requires.in_ci()) or hasattr(report, "wasxfail"):
+        return
+    reason = _skip_reason(report)
+    if not reason.startswith(requires.NOT_RUN_PREFIX):
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where every promised test must run: {reason}"
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Every run ends by listing what it did not run and why (CI's output says it, not only a count)."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if not hasattr(r, "wasxfail")]
+    if not skipped:
+        return
+    terminalreporter.section(f"not run: {len(skipped)}")
+    for report in skipped:
+        terminalreporter.write_line(f"{report.nodeid}: {_skip_reason(report)}")
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    return reason.removeprefix("Skipped: ")
 
 
 @pytest.fixture(autouse=True)

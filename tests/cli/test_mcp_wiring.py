@@ -9,10 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from sidekit_hooks.cli.mcpserver import tools
 from sidekit_hooks.cli.wiring import files
+from testing import requires
 from testing.hooks import REPO
 from testing.runs import plugin_copy, sidekit_at_home
 
@@ -153,7 +152,7 @@ def test_the_plugin_launcher_serves_mcp_from_the_checkout(tmp_path: Path) -> Non
     env["CLAUDE_PLUGIN_ROOT"] = str(REPO)
     found = probe.probe([str(REPO / "bin" / "sidekit"), "mcp"], str(tmp_path), env)
     if not (REPO / ".venv" / "bin" / "python").exists():
-        pytest.skip("this checkout has no .venv (./install.sh): the launcher would wait for the plugin's build")
+        requires.missing("this checkout has no .venv: the launcher would wait for the plugin's build", "./install.sh")
     assert found.error == "" and found.tools == list(tools.TOOLS)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.core import hooklog
+from testing import requires
 
 
 def report(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -224,7 +225,7 @@ def rendered_dom(page: Path, tmp_path: Path) -> str:
     """The DOM after the page's scripts ran, from a real headless Chromium."""
     browser = chromium()
     if browser is None:
-        pytest.skip("chromium is not installed (`apt-get install -y chromium`; .ci/run installs it)")
+        requires.missing("chromium is not installed", "apt-get install -y chromium; .ci/run installs it")
     done = subprocess.run(
         [
             browser,

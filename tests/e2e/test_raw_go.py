@@ -7,13 +7,13 @@ itself. One planted bug fails 30 table-driven subtests.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from testing import requires
 from testing.bash_runs import answer, bash_session
 from testing.code import write
 
@@ -48,8 +48,7 @@ func TestInside(t *testing.T) {
 
 @pytest.fixture
 def wired(project: Path, sidekit: Callable[..., str]) -> Path:
-    if shutil.which("go") is None:
-        pytest.skip("go is not installed")
+    requires.program("go", "install Go")
     write(
         project,
         {"go.mod": "module example.com/calc\n\ngo 1.21\n", "calc/calc.go": CALC, "calc/calc_test.go": CALC_TEST},

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-import sidekit_hooks.runners
 from testing import js
 from testing.bash_runs import answer, bash_session
 
@@ -21,8 +20,6 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def wired(tmp_path: Path, sidekit: Callable[..., str]) -> Path:
-    if not hasattr(sidekit_hooks.runners, "for_words"):
-        pytest.skip("the PreToolUse dispatch to runner adapters (runners registry) is not in this build")
     project = js.semver_project(tmp_path / "semver-vitest", "vitest", planted=True)
     sidekit("install", "--project", str(project))
     return project

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from testing import requires
 from testing.agent_shell import Ran, bash_tool
 
 REPO = Path(__file__).resolve().parents[2]
@@ -19,10 +17,7 @@ CACHE = Path(os.environ.get("SIDEKIT_TEST_CACHE", "/tmp/sidekit-test-cache"))
 
 
 def need(tool: str) -> str:
-    found = shutil.which(tool)
-    if not found:
-        pytest.skip(f"{tool} is not installed")
-    return found
+    return requires.program(tool)
 
 
 def env_for(project: Path, **more: str) -> dict[str, str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import subprocess
 import time
@@ -12,9 +11,14 @@ from pathlib import Path
 import pytest
 
 from sidekit_hooks.runners import js_command
+from testing import requires
 
 CAPTURE = Path(js_command.reporter_path("capture.cjs"))
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is needed")
+
+
+@pytest.fixture(autouse=True)
+def _node() -> None:
+    requires.program("node", "install Node.js")
 
 
 def _node(script: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from testing import requires
 from testing.agent_shell import Ran, bash_tool
 
 REPO = Path(__file__).resolve().parents[2]
@@ -33,7 +34,7 @@ def cache_root() -> Path:
 def toolchain(runner: str) -> Path:
     """node_modules with the runner and semver, installed once (under a lock: tests may run in parallel)."""
     if not shutil.which("node") or not shutil.which("npm"):
-        pytest.skip("node and npm are needed for the JS runner tests")
+        requires.missing("node and npm are needed for the JS runner tests", "install Node.js with npm")
     folder = cache_root() / runner
     modules = folder / "node_modules"
     folder.mkdir(parents=True, exist_ok=True)
