@@ -25,6 +25,7 @@ from sidekit_hooks.detectors import seen_runs
 from sidekit_hooks.hook_events import judged_by
 from sidekit_hooks.nudges.findings import Finding
 from sidekit_hooks.status import cache
+from sidekit_hooks.status.line import stale_tests, status_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
 SLACK = 1.0  # seconds of clock granularity between the payload's duration and the cache's run times
 NO_DURATION = 10.0  # seconds: without `duration_ms`, only a run that finished this recently can be the command's
 MAX_ID = 110  # a longer test id is named by its cluster id instead
-COUNT_WORDS = (("failed", "failed"), ("error", "errors"), ("passed", "passed"), ("skipped", "skipped"))
 MAX_MESSAGE = 300  # characters of a nudge (CONTRACT section 2), "[sidecar:tests] " included
 PREFIX = "[sidecar:tests] "
 MAX_RERUN_FILES = 3  # test files named in a re-run command; more and `sidekit test --select` picks them
@@ -83,11 +83,12 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
         return []
     count, cluster, first = int(spot[0]), str(spot[1]), str(spot[2])
     handle = first if first and len(first) <= MAX_ID else cluster
-    where = f"{count} test{'s' if count > 1 else ''} that failed in the last run"
+    stale = int(((summary.get("stale") or {}).get("files") or {}).get(path, 0))
+    where = f"{_tests_count(count)} that failed {when_failed(count, stale)}"
     relation = "live in" if first.split("::")[0] == path else "pass through"
     if count == 1:  # "1 test ... passes through", not "pass through"
         relation = {"live in": "lives in", "pass through": "passes through"}[relation]
-    head = f"{where} {relation} {path} ({status_line(summary)}); details: sidekit failures {handle}"
+    head = f"{where} {relation} {path}{_run_status(summary, stale)}; details: sidekit failures {handle}"
     message = head + rerun_clause(path, spot, first, summary, len(head))
     generation = summary.get("generation", 0)
     return [
@@ -97,9 +98,33 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
             key=f"tests:edit:{path}:{generation}",
             path=path,
             subject=path,
-            recheck=still_failing(summary, path, [first]),
+            recheck=dict(still_failing(summary, path, [first], newest=stale == 0), spot=str(count)),
         )
     ]
+
+
+def when_failed(count: int | None, stale: int | None) -> str:
+    """When `count` failing tests failed, `stale` of them in an earlier run the newest did not re-run
+    (None: not known). A line speaks of one run: the newest run's counts go only with its own failures."""
+    if stale == 0:
+        return "in the last run"
+    if count is not None and stale is not None and stale >= count:
+        return "in an earlier run (not re-run since)"
+    if count is None or stale is None:
+        return "when last run"
+    return f"when last run ({count - stale} in the newest run, {stale} in an earlier one, not re-run since)"
+
+
+def _run_status(summary: dict[str, Any], stale: int | None) -> str:
+    """ " (the newest run's status)" beside failures all from that run, else nothing (it would mix runs)."""
+    return f" ({status_line(summary)})" if stale == 0 else ""
+
+
+def stale_among(summary: dict[str, Any], tests: list[str]) -> int | None:
+    """How many of `tests` failed in an earlier run, not re-run by the newest (None: the summary lists
+    too few of those to tell)."""
+    listed = stale_tests(summary)
+    return None if listed is None else sum(1 for test in tests if test in listed)
 
 
 def rerun_clause(path: str, spot: list[Any], first: str, summary: dict[str, Any], used: int) -> str:
@@ -141,7 +166,8 @@ def after_run(summary: dict[str, Any], now: float, duration: float | None = None
         return []
     if not (counts.get("failed") or counts.get("error") or summary.get("collectErrors")):
         return []
-    clusters = summary.get("clusters") or []
+    earlier = set((summary.get("stale") or {}).get("causes") or ())  # not this run's: not its biggest
+    clusters = [cluster for cluster in summary.get("clusters") or [] if cluster.get("id") not in earlier]
     top = ""
     if clusters:
         biggest = clusters[0]
@@ -162,24 +188,28 @@ def after_run(summary: dict[str, Any], now: float, duration: float | None = None
             "tests",
             message,
             key=f"tests:run:{summary.get('generation', 0)}:{run.get('finished', 0)}",
-            recheck=still_failing(summary, "", []),
+            recheck=still_failing(summary, "", [], newest=True),
         )
     ]
 
 
-MAX_NAMED = 5  # failing tests a finding's re-check follows (the first ones it counts)
+MAX_NAMED = 50  # failing tests a finding's re-check follows (the first ones it counts)
 
 
-def still_failing(summary: dict[str, Any], path: str, tests: list[str]) -> dict[str, str]:
+def still_failing(summary: dict[str, Any], path: str, tests: list[str], newest: bool = False) -> dict[str, str]:
     """How delivery (and Stop) tell the finding still holds (nudges/recheck.py): the cache generation it
-    was read from, and the tests it counts, which must still fail in the newest run. Without tests, it
-    reports one run and holds only while that run is the newest."""
-    return {
+    was read from, and the tests it counts, which must all still fail (a count that shrank is no longer
+    true). `newest`: the line states the newest run's status and that its tests failed there, so a
+    later run must say the same status and have failed them too. Without tests, it reports one run and holds only while that run is the newest."""
+    record = {
         "kind": "tests",
         "path": path,
         "generation": str(summary.get("generation", 0)),
         "tests": "\n".join(test for test in tests[:MAX_NAMED] if test),
     }
+    if newest:
+        record["status"] = status_line(summary)
+    return record
 
 
 def _tests_count(count: int) -> str:
@@ -205,20 +235,6 @@ def _duration(raw: dict[str, Any]) -> float | None:
     return (
         float(value) / 1000 if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else None
     )
-
-
-def status_line(summary: dict[str, Any]) -> str:
-    """e.g. "6 failed, 3 errors, 1 passed; 5 root causes" for the last run."""
-    counts = (summary.get("run") or {}).get("counts") or {}
-    parts = [f"{counts[key]} {word}" for key, word in COUNT_WORDS if counts.get(key)]
-    if summary.get("collectErrors"):
-        errors = int(summary["collectErrors"])
-        parts.append(f"{errors} collection error{'s' if errors > 1 else ''}")
-    causes = len(summary.get("clusters") or ()) + int(summary.get("moreClusters", 0))
-    text = ", ".join(parts) or "no tests ran"
-    if causes:
-        text += f"; {causes} root cause{'s' if causes > 1 else ''}"
-    return text
 
 
 def runs_pytest(command: str) -> bool:
@@ -362,10 +378,9 @@ def _failing_tests_finding(
     first = hit[0]
     handle = first if len(first) <= MAX_ID else (failing.get(first) or first)
     count = f"{len(hit)} test{'s' if len(hit) > 1 else ''}" if every_failure else f"at least {len(hit)} tests"
-    head = (
-        f"{path} is {how} {count} that failed in the last run "
-        f"({status_line(summary)}); details: sidekit failures {handle}; re-run: "
-    )
+    stale = stale_among(summary, hit)
+    when = when_failed(len(hit) if every_failure else None, stale)
+    head = f"{path} is {how} {count} that failed {when}{_run_status(summary, stale)}; details: sidekit failures {handle}; re-run: "
     test_files = list(dict.fromkeys(t.split("::", 1)[0] for t in hit))
     rerun = "sidekit test " + " ".join(test_files)
     if len(test_files) > MAX_RERUN_FILES or len(PREFIX) + len(head) + len(rerun) > MAX_MESSAGE:
@@ -378,7 +393,7 @@ def _failing_tests_finding(
             key=f"tests:edit:{path}:{generation}",
             path=path,
             subject=subject,
-            recheck=still_failing(summary, path, hit),
+            recheck=still_failing(summary, path, hit, newest=stale == 0),
         )
     ]
 

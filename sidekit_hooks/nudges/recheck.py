@@ -92,24 +92,48 @@ def holds(project: str, record: Mapping[str, str]) -> bool:
 
 
 def _tests(project: str, record: Mapping[str, str]) -> str:
-    """A tests finding against the newest recorded run. The same cache generation: nothing changed (one
-    small read). A newer one: still while every test it named fails there, fixed when none does, moot
-    when some do (its count is off) or it named none (a report of one run, which is no longer the last)."""
+    """A tests finding against the newest recorded run. One that states the newest run's status holds
+    while no outcome changed (the same generation), the newest run has that status and it failed every
+    test the line names; else it is moot. Any other: the same cache generation: nothing changed (one small read). A newer one:
+    still while every test it named fails there (and, for a count through a file, that count is the
+    same), fixed when none does, moot when some do (its count is off) or it named none (a report of
+    one run, which is no longer the last)."""
     from sidekit_hooks.status import cache
 
     root = cache.workspace_root(project)
     summary = cache.read(cache.summary_path(root)).data
     if not summary:
         return ""
-    if str(summary.get("generation", 0)) == record.get("generation"):
+    same_generation = str(summary.get("generation", 0)) == record.get("generation")
+    if "status" in record:  # every outcome as it was, and the newest run as the line states it
+        return STILL if same_generation and _same_newest_run(summary, record) else MOOT
+    if same_generation:
         return STILL
     named = [test for test in record.get("tests", "").split("\n") if test]
     if not named:
         return MOOT
+    if record.get("spot"):  # "N tests that failed pass through PATH": the newest count there must be N
+        spot = (summary.get("files") or {}).get(record.get("path", ""))
+        if not spot:
+            return FIXED
+        if str(spot[0]) != record["spot"]:
+            return MOOT
     failing = _failing_among(root, summary, named, record.get("path", ""))
     if len(failing) == len(named):
         return STILL
     return MOOT if failing else FIXED
+
+
+def _same_newest_run(summary: Mapping[str, Any], record: Mapping[str, str]) -> bool:
+    """A line that states the newest run's status (and that its tests failed in that run) holds only
+    while the newest run, whichever it is now, has that status and failed every test it names."""
+    from sidekit_hooks.status.line import stale_tests, status_line
+
+    if status_line(summary) != record["status"]:
+        return False
+    stale = stale_tests(summary)
+    named = {test for test in record.get("tests", "").split("\n") if test}
+    return stale is not None and not stale & named
 
 
 TABLE_READ_LIMIT = 256 * 1024  # bytes of the per-test table read at delivery (as the tests sidecar does)

@@ -29,6 +29,7 @@ SUMMARY_FILES = 300  # failing files indexed for the tests sidecar
 SUMMARY_TEXT = 160  # characters of a message, cause or variant kept in the summary (the table has more)
 RERUN_FILES = 4  # test files kept per spot (one more than a re-run command names: more means `--select`)
 LONG_ID = 110  # a longer test id is not indexed by file; the cluster id names it
+STALE_LISTED = 60  # failing tests from earlier runs named in the summary (the tests sidecar's lines name them)
 
 
 class Capture:
@@ -231,10 +232,18 @@ def _summary(
     run["counts"] = outcome_counts(entry for entry in table.values() if entry.get("s") == run["finished"])
     run["state"] = "interrupted" if run["interrupted"] else EXIT_NAMES.get(run["exit"], "error")
     files: dict[str, list[Any]] = {}
+    stale: list[str] = []  # failing, but from an earlier run than this one (it did not re-run them)
+    stale_files: dict[str, int] = {}
+    stale_causes: list[str] = []  # clusters with no failure from this run
     for cluster in found:
+        fresh = False
         for test in cluster["tests"]:
-            entry = table.get(test) or {}
+            entry = table.get(test) or errors.get(test) or {}
             failure = entry.get("f") or errors.get(test) or {}
+            is_stale = entry.get("s") != run["finished"]
+            fresh = fresh or not is_stale
+            if is_stale:
+                stale.append(test)
             spots = [_file(test)] + [str(f).partition(":")[0] for f in failure.get("frames", ())]
             for path in dict.fromkeys(spots):
                 if path in files:
@@ -243,14 +252,18 @@ def _summary(
                     files[path] = [1, cluster["id"], test if len(test) <= LONG_ID else "", [], 0]
                 else:
                     continue
+                if is_stale:
+                    stale_files[path] = stale_files.get(path, 0) + 1
                 _add_rerun_target(files[path], _file(test), bool(failure.get("doctest")))
+        if not fresh:
+            stale_causes.append(str(cluster["id"]))
     for path, spot in files.items():  # kept small in the usual cases: hooks read this file
         if not spot[4] and spot[2] and spot[3] == [_file(spot[2])]:
             del spot[3:]  # the first test's file is the whole re-run
         elif not spot[4] and spot[3] == [path]:
             spot[3] = []  # the spot is the test file itself
     briefs = [_brief(c) for c in found[:SUMMARY_CLUSTERS]]
-    return {
+    summary: Summary = {
         "generation": generation,
         "digest": digest,
         "run": run,  # type: ignore[typeddict-item]  # built as a plain dict above
@@ -263,6 +276,10 @@ def _summary(
         "moreClusters": max(0, len(found) - SUMMARY_CLUSTERS),
         "files": files,
     }
+    if stale:
+        tests = sorted(stale, key=clusters.natural)[:STALE_LISTED]
+        summary["stale"] = {"count": len(stale), "tests": tests, "causes": stale_causes, "files": stale_files}
+    return summary
 
 
 def _add_rerun_target(spot: list[Any], test_file: str, doctest: bool) -> None:

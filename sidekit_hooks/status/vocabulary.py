@@ -90,6 +90,10 @@ if TYPE_CHECKING:
         # a doctest is among them else 0]; the last two only when they say more than the test id does, and
         # [] for "the path itself"
         files: dict[str, list[Any]]
+        # failing tests whose failure is from an earlier run than `run` (it did not re-run them): omitted
+        # when there are none. {"count", "tests" (the first STALE_LISTED), "causes": ids of the clusters
+        # with no failure from `run`, "files": path -> how many of its `files` count are such tests}
+        stale: dict[str, Any]
         note: str  # why an older cache was not used
         runner: str
         pytest: str

@@ -244,3 +244,20 @@ def test_a_background_run_is_not_one_the_model_read(
     assert sidecar_lines(run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)).stdout) == [
         TEXT_LINE
     ]
+
+
+def test_after_a_partial_green_run_the_line_speaks_of_the_runs_that_ran_each_test(
+    wrong_value: Path, run_hook: HookRunner, clean_env: dict[str, str]
+) -> None:
+    """#35: the newest run fixed and re-ran two of the three failing tests; the third and test_x were not
+    re-run. The line counts only what still fails, says those failures come from an earlier run, and
+    takes no count from the newest run (which passed 2): no line mixes runs."""
+    (wrong_value / "pkg" / "text.py").write_text("def slug(value):\n    return value.lower()\n")
+    pytest_run(wrong_value, clean_env, "tests/test_fmt.py::test_title[a]", "tests/test_fmt.py::test_title[b]")
+    run_hook("PostToolUseFailure", red_raw_run(wrong_value))  # starts the background import answer
+    wait_for(lambda: answer_ready(wrong_value), "the background import answer never came")
+    done = run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", "lower", "casefold"))
+    assert sidecar_lines(done.stdout) == [
+        "[sidecar:tests] pkg/text.py is imported by 1 test that failed in an earlier run (not re-run since); "
+        "details: sidekit failures tests/test_fmt.py::test_title[c]; re-run: sidekit test tests/test_fmt.py"
+    ]

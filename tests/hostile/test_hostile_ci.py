@@ -30,7 +30,7 @@ def test_the_project_environment_test_fails_in_ci_without_the_package_index() ->
     assert "skipped" not in done.stdout.splitlines()[-1]
 
 
-CONFTEST = '''
+CONFTEST = """
 import importlib.util, sys
 sys.path.insert(0, {tests!r})
 spec = importlib.util.spec_from_file_location("suite_conftest", {conftest!r})
@@ -38,8 +38,8 @@ suite = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(suite)
 pytest_runtest_makereport = suite.pytest_runtest_makereport
 pytest_terminal_summary = suite.pytest_terminal_summary
-'''
-SKIPPING = '''
+"""
+SKIPPING = """
 import pytest
 from testing import requires
 
@@ -58,7 +58,7 @@ def test_known_miss():
 
 def test_runs():
     assert True
-'''
+"""
 
 
 def _run_skipping_suite(tmp_path: Path, *, ci: bool) -> tuple[int, str]:

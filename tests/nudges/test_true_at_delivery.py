@@ -171,8 +171,8 @@ def test_a_deferred_tests_finding_is_dropped_as_moot_after_a_green_run(session: 
 def test_a_deferred_tests_finding_still_true_goes_out_after_the_cooldown(session: Session) -> None:
     session.run("red")
     session.edit()
-    session.run("red")  # the same failure again: the same cache generation, the finding still holds
-    session.generation -= 1
+    session.generation -= 1  # the same failure again: the recorder keeps the generation (nothing changed)
+    session.run("red")  # and a later run with the same status: the finding still holds
     session.wait()
     assert session.prompt().startswith(EDIT_LINE)
 
