@@ -9,8 +9,9 @@ PreToolUse hot path):
     def detect(project: str) -> bool             # cheap: the project's files say this runner tests it
     def matches(words: list[str]) -> bool        # a simple command's words (env assignments stripped) run it
     def compact_words(words: list[str], project: str) -> list[str] | None
-        # the words to run instead: the same words plus APPENDED options only (so permission
-        # verdicts cannot change), or None to leave the command alone
+        # the words to run instead: the same words plus APPENDED options only, or None to leave the
+        # command alone. An adapter never judges permissions: dispatch.answer hands the client no
+        # rewrite that any of its Bash rules would judge differently from the command as written
     def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result
         # what one run left (its raw output, report files newer than `started`), as cache records
 

@@ -2,9 +2,14 @@
 
 Only a plain command is rewritten: `[cd DIR &&] [NAME=value ...] RUNNER ARGS` with nothing else on
 the line (no pipe, redirection, `;`, `||`, substitution, comment or line break), and only by
-appending words, so the prefix (what permission rules match) is the command the agent wrote.
-Left alone: `SIDEKIT_RAW=1 ...`, `SIDEKIT_COMPACT=0` in the hook's environment, a permission rule
-that names such a command exactly (no trailing `*`), and whatever the adapter declines.
+appending words. Left alone: `SIDEKIT_RAW=1 ...`, `SIDEKIT_COMPACT=0` in the hook's environment, and
+whatever the adapter declines.
+
+`answer` is the only place in the package that hands the client an `updatedInput`, and every rewrite
+(pytest's, each adapter's, any runner added later) reaches the client through it: there the client's
+permission rules judge the rewrite against the command as written (`permissions.rewrite_keeps_verdict`:
+every settings layer, the client's own flags, wildcards, ask rules), and any difference or doubt
+leaves the command as written. No runner judges permissions on its own.
 """
 
 from __future__ import annotations
@@ -45,8 +50,9 @@ def answer(
     left_alone: Callable[[dict[str, Any], str], None] | None = None,
     rewritten: Callable[[dict[str, Any], str], None] | None = None,
 ) -> str:
-    """'' or the `updatedInput` answer with the Bash command `rewriter(command, cwd, project)` gives
-    (the pytest rewrite shares it); `left_alone(payload, command)` hears of a command it leaves as written,
+    """'' or the `updatedInput` answer with the Bash command `rewriter(command, cwd, project)` proposes
+    (the pytest rewrite shares it), once the client's permission rules judge it as the command written
+    (`permitted`); `left_alone(payload, command)` hears of a command it leaves as written,
     `rewritten(payload, command)` of one it rewrites."""
     payload = fastjson.loads(stdin_text)
     if not isinstance(payload, dict) or payload.get("tool_name") != "Bash":
@@ -54,20 +60,36 @@ def answer(
     tool_input = payload.get("tool_input")
     if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
         return ""
-    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else os.getcwd()
-    command = rewriter(tool_input["command"], str(cwd), workspace.project_dir(str(cwd)))
+    cwd = str(payload.get("cwd")) if isinstance(payload.get("cwd"), str) else os.getcwd()
+    written = tool_input["command"]
+    project = workspace.project_dir(cwd)
+    command = permitted(written, rewriter(written, cwd, project), cwd, project)
     if not command:
         if left_alone is not None:
-            left_alone(payload, tool_input["command"])
+            left_alone(payload, written)
         return ""
     if rewritten is not None:
-        rewritten(payload, tool_input["command"])
+        rewritten(payload, written)
     updated = dict(tool_input, command=command)
     return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}})
 
 
+def permitted(written: str, proposed: str, cwd: str, project: str) -> str:
+    """`proposed` when the client's permission rules judge it exactly as they judge `written`, else ''.
+
+    The one permission judgment of every rewrite: a rewrite is judged again by the client, so a rule
+    that tells the two apart (a deny of the command as written, an ask, a wildcard at its end) would
+    otherwise be undone or turned into a prompt."""
+    if not proposed or proposed == written:
+        return ""
+    from sidekit_hooks.runners import permissions
+
+    return proposed if permissions.rewrite_keeps_verdict(written, proposed, cwd, project) else ""
+
+
 def rewrite(command: str, cwd: str, project: str) -> str:
-    """`command` with the runner's options appended, or '' to leave it alone."""
+    """`command` with the runner's options appended, or '' to leave it alone (before the permission
+    judgment, which `answer` applies to every rewrite)."""
     return compact(command, project)[0]
 
 
@@ -82,11 +104,6 @@ def compact(command: str, project: str) -> tuple[str, str]:
 
     adapter = runners.for_words(words)
     if adapter is None:
-        return "", ""
-    from sidekit_hooks.runners import js_command
-
-    program = words[0].rsplit("/", 1)[-1]  # a rule naming `PROGRAM test...` exactly: see exact_rule_mentions
-    if js_command.exact_rule_mentions(project, (program,), start=f"Bash({program}"):
         return "", ""
     try:
         wanted = adapter.compact_words(list(words), project)

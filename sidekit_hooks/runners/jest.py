@@ -40,7 +40,6 @@ LEAVE_ALONE = frozenset(
     }
 )
 CONFIGS = ("jest.config.",)
-PERMISSION_WORDS = ("jest", "npm test", "npm run test", "npm t")
 
 
 def detect(project: str) -> bool:
@@ -60,7 +59,7 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
         return None
     if any(name in LEAVE_ALONE for name in js_command.options(args)):
         return None
-    if js_command.exact_rule_mentions(project, PERMISSION_WORDS) or not js_command.report_folder_inside(project, NAME):
+    if not js_command.report_folder_inside(project, NAME):
         return None
     extra = [
         f"--reporters={js_command.reporter_path(REPORTER)}",

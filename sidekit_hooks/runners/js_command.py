@@ -2,7 +2,8 @@
 
 Hot path: standard library only, no subprocess, a package.json read at most. A command is one
 simple command's words with its environment assignments already stripped. The rewrite only ever
-APPENDS options, so the command keeps its prefix and the user's permission rules judge it the same.
+APPENDS options; whether the user's permission rules still judge it as the command written is decided
+for every runner in one place (`runners.dispatch.permitted`).
 
 Forms: `vitest run`, `npx vitest run`, `node_modules/.bin/vitest run` (and `--run` for `run`); `jest`,
 `npx jest`; `npm test` / `npm run test` / `npm t` when package.json's test script runs the runner as its
@@ -114,38 +115,6 @@ def runner_args(words: list[str], runner: str, folder: str) -> tuple[str, list[s
         return None
     passed = extra[extra.index("--") + 1 :] if "--" in extra else ([] if manager == "npm" else extra)
     return manager, in_script + passed
-
-
-def exact_rule_mentions(project: str, needles: tuple[str, ...], start: str = "Bash(") -> bool:
-    """Whether a permission rule (one starting with `start`) names one of these commands exactly (no
-    trailing `*`): the appended options would change its verdict, so such commands are left alone."""
-    home = os.path.expanduser("~")
-    paths = (
-        os.path.join(project, ".claude", "settings.json"),
-        os.path.join(project, ".claude", "settings.local.json"),
-        os.path.join(home, ".claude", "settings.json"),
-        "/etc/claude-code/managed-settings.json",
-    )
-    for path in paths:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError):
-            continue
-        if not any(needle in text for needle in needles):
-            continue
-        import json
-
-        try:
-            permissions = json.loads(text).get("permissions") or {}
-        except (ValueError, AttributeError):
-            return True  # unreadable rules: do not second-guess them
-        for kind in ("allow", "deny", "ask"):
-            for rule in permissions.get(kind) or () if isinstance(permissions, dict) else ():
-                if isinstance(rule, str) and rule.startswith(start) and any(n in rule for n in needles):
-                    if not rule.rstrip(")").rstrip().endswith("*"):
-                        return True
-    return False
 
 
 def new_report_path(project: str, runner: str) -> str:

@@ -12,7 +12,10 @@ Matching is deliberately wider than the client's: every rule is tried under each
 `:*` and ` *` as "this prefix, then anything or nothing", `*` anywhere) and the two commands must agree
 under every one. That makes the verdict (allow, ask, deny or no match, whatever the mode) the same for
 both, whichever reading the client uses. Standard library only, without `re` or `json` (about 10 ms
-of a hook's start); read only for a pytest command.
+of a hook's start); read only once a runner has proposed a rewrite.
+
+`rewrite_keeps_verdict` is the one judgment every rewrite passes: `runners.dispatch.answer`, the only
+place that hands the client an `updatedInput`, calls it for pytest and for every adapter alike.
 """
 
 from __future__ import annotations
@@ -34,6 +37,32 @@ SHELL_OPERATORS = ("&&", "||", "|&", ";", "|", "&")  # longest first
 
 class Unknown(Exception):
     """A source of rules exists but cannot be read: the commands cannot be judged alike."""
+
+
+def rewrite_keeps_verdict(original: str, rewritten: str, cwd: str, project: str) -> bool:
+    """Whether the client may be handed `rewritten` in place of `original`: every Bash rule in reach
+    judges both alike, the settings of the project, the working folder and each `cd DIR` the command
+    goes through counted (False on any doubt)."""
+    return judged_alike(original, rewritten, command_folders(original, cwd, project))
+
+
+def command_folders(command: str, cwd: str, project: str) -> list[str]:
+    """The project, `cwd`, and each folder a leading `cd DIR &&` moves to: where `.claude/` may hold rules."""
+    from sidekit_hooks.core.shell import tokenize
+
+    folders = [project, cwd]
+    segment: list[str] = []
+    for kind, word in tokenize(command):
+        if kind == "word":
+            segment.append(word.text)
+            continue
+        if word.text != "&&" or len(segment) != 2 or segment[0] != "cd":
+            break
+        if segment[1] != "-":
+            cwd = os.path.normpath(os.path.join(cwd, os.path.expanduser(segment[1])))
+            folders.append(cwd)
+        segment = []
+    return list(dict.fromkeys(folder for folder in folders if folder))
 
 
 def judged_alike(original: str, rewritten: str, folders: list[str]) -> bool:

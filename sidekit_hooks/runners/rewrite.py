@@ -4,8 +4,8 @@ The command is rewritten (`updatedInput`) by appending one plain pytest option, 
 to the very command the agent wrote: same interpreter, arguments (byte for byte), working directory and
 exit code. The client judges the rewritten command again, so it is rewritten only when every Bash rule in
 reach (each settings layer, and the flags the client was started with) judges both commands alike
-(`runners.permissions`), and only where sidekit's plugin will load (`runners.plugin_loads`). The recorder
-plugin then loads
+(`runners.permissions`, applied to every runner's rewrite by `dispatch.answer`), and only where
+sidekit's plugin will load (`runners.plugin_loads`). The recorder plugin then loads
 `runners.pytest.compact`, which keeps pytest's output in a file under `.sidekit/pytest/` and, when it is
 longer than about 2 KB, prints the compact answer instead. An ini override rather than `-p`: in an
 environment where sidekit does not load after all (the shell found another `python` than the hook
@@ -87,7 +87,8 @@ def wired_then_rewritten(command: str, cwd: str, project: str) -> str:
 
 
 def rewrite(command: str, cwd: str, project: str) -> str:
-    """`command` with the compact plugin appended, or '' to leave it alone."""
+    """`command` with the compact plugin appended, or '' to leave it alone (before the permission
+    judgment, which `dispatch.answer` applies to every rewrite)."""
     if OPTION in command or "pytest_compact" in command or "#" in command or "\n" in command or "\\" in command:
         return ""
     if os.environ.get("SIDEKIT_COMPACT_PYTEST", "") == "0":
@@ -99,15 +100,13 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     env = interpreter.env_of(python)
     if not environments.records_in(env, project) or not enabled(project):
         return ""
-    from sidekit_hooks.runners import permissions, plugin_loads
+    from sidekit_hooks.runners import plugin_loads
 
     if not plugin_loads.plugin_loads(args, rundir):
         return ""
     # Only the shell's own blanks are trimmed: a trailing \r, \v, \f, NBSP or U+2028 is part of an argument.
-    rewritten = command.rstrip(" \t") + APPENDED
-    if not permissions.judged_alike(command, rewritten, [project, cwd, rundir]):
-        return ""
-    return rewritten
+    # The permission rules judge this proposal in dispatch.answer, as every runner's.
+    return command.rstrip(" \t") + APPENDED
 
 
 def wire_for_plugin(command: str, cwd: str, project: str) -> None:

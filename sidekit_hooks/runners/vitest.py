@@ -45,7 +45,6 @@ LEAVE_ALONE = frozenset(
     }
 )
 CONFIGS = ("vitest.config.", "vitest.workspace.", "vitest.projects.")
-PERMISSION_WORDS = ("vitest", "npm test", "npm run test", "npm t")
 
 
 def detect(project: str) -> bool:
@@ -71,7 +70,7 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
         return None
     if any(name in LEAVE_ALONE for name in js_command.options(args)) or "--" in args:
         return None
-    if js_command.exact_rule_mentions(project, PERMISSION_WORDS) or not js_command.report_folder_inside(project, NAME):
+    if not js_command.report_folder_inside(project, NAME):
         return None
     extra = [] if subcommand or "--run" in args else ["--run"]
     extra += [

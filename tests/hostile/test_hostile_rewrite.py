@@ -19,53 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from testing.hooks import pre_bash
 from testing.hostile import ROOT, env_for
+from testing.stand_in import pre_tool_use, rewritten
 
 APPENDED = " -o sidekit_compact=true"
 PYTHON = sys.executable  # sidekit's own environment: records without wiring, so its runs are rewritten
 LONG_RED = "".join(f"\ndef test_red_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12))
-
-
-def pre_tool_use(
-    project: Path,
-    command: str,
-    parent_rules: list[str] | None = None,
-    *,
-    with_pid: bool = True,
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess[str]:
-    """The PreToolUse hook on one Bash call; with `parent_rules`, started by a stand-in `claude` process
-    whose command line carries them (as `claude -p ... --allowedTools ...` does), which exports
-    `CLAUDE_PID` as Claude Code 2.1.328 does, or (`with_pid=False`) leaves the hook to find it."""
-    payload = json.dumps(pre_bash(project, command, "s"))
-    hook = [sys.executable, "-S", str(ROOT / "hooks" / "pre_tool_use.py")]
-    argv = hook
-    if parent_rules is not None:
-        stand_in = project.parent / "bin" / "claude"
-        stand_in.parent.mkdir(exist_ok=True)
-        exported = "os.environ['CLAUDE_PID'] = str(os.getpid())\n" if with_pid else ""
-        stand_in.write_text(
-            "import os, subprocess, sys\n" + exported + "os.environ['CLAUDECODE'] = '1'\n"
-            "sys.exit(subprocess.run(sys.argv[sys.argv.index('--hook') + 1:]).returncode)\n"
-        )
-        argv = [sys.executable, str(stand_in), "-p", "go", *parent_rules, "--model", "m", "--hook", *hook]
-    done = subprocess.run(
-        argv,
-        input=payload,
-        capture_output=True,
-        text=True,
-        cwd=str(project),
-        timeout=60,
-        env=env_for(project, HOME=str(project.parent / "home"), **(env or {})),
-    )
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    return done
-
-
-def rewritten(done: subprocess.CompletedProcess[str]) -> str:
-    """The command the hook hands back ('' when it leaves the call alone)."""
-    return str(json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]) if done.stdout else ""
 
 
 @pytest.fixture

@@ -148,20 +148,6 @@ def test_jest_runs_left_alone(words: list[str], tmp_path: Path) -> None:
     assert jest.compact_words(words, str(tmp_path)) is None
 
 
-def test_an_exact_permission_rule_naming_the_command_leaves_it_alone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    (tmp_path / ".claude").mkdir()
-    settings = tmp_path / ".claude" / "settings.json"
-    settings.write_text(json.dumps({"permissions": {"allow": ["Bash(npx vitest run:*)"]}}))
-    assert vitest.compact_words(["npx", "vitest", "run"], str(tmp_path)) is not None  # a prefix rule judges both alike
-    settings.write_text(json.dumps({"permissions": {"deny": ["Bash(npx vitest run)"]}}))
-    assert vitest.compact_words(["npx", "vitest", "run"], str(tmp_path)) is None
-    settings.write_text(json.dumps({"permissions": {"ask": ["Bash(npx jest)"]}}))
-    assert jest.compact_words(["npx", "jest"], str(tmp_path)) is None
-
-
 def test_detection_from_the_project(tmp_path: Path) -> None:
     assert not vitest.detect(str(tmp_path)) and not jest.detect(str(tmp_path))
     (tmp_path / "vitest.config.ts").write_text("export default {}\n")

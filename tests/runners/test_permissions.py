@@ -121,3 +121,25 @@ def test_the_client_is_found_by_claude_pid(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.delenv("CLAUDECODE", raising=False)
     with pytest.raises(permissions.Unknown):  # a client is said to run, and none is found: unknown
         permissions.client_argv()
+
+
+def test_the_folders_whose_settings_count_include_each_cd_on_the_way(tmp_path: Path) -> None:
+    cwd, project = str(tmp_path / "p" / "sub"), str(tmp_path / "p")
+    assert permissions.command_folders("cd a && cd '../b c' && cd - && go test ./...", cwd, project) == [
+        project,
+        cwd,
+        f"{cwd}/a",
+        f"{cwd}/b c",
+    ]
+    assert permissions.command_folders("go test ./... && cd a", cwd, cwd) == [cwd]
+
+
+def test_a_deny_in_the_folder_the_command_moves_to_counts(tmp_path: Path) -> None:
+    (tmp_path / "sub" / ".claude").mkdir(parents=True)
+    deny = {"permissions": {"deny": ["Bash(* ./internal/secret)"]}}
+    (tmp_path / "sub" / ".claude" / "settings.json").write_text(json.dumps(deny))
+    command = "cd sub && go test ./internal/secret"
+    assert not permissions.rewrite_keeps_verdict(command, command + " -exec x", str(tmp_path), str(tmp_path))
+    assert permissions.rewrite_keeps_verdict(
+        "go test ./internal/secret", "go test ./internal/secret -exec x", str(tmp_path), str(tmp_path)
+    )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.runners import rewrite
+from sidekit_hooks.runners import permissions, rewrite
 from sidekit_hooks.runners.pytest import environments
 from testing.pretool import SIDEKIT_MODULES, in_process, run_hook
 from testing.runs import fake_venv
@@ -192,11 +192,20 @@ def test_judging_a_pytest_call_imports_no_re_json_or_shlex(project: Path, clean_
     ],
 )
 def test_only_rules_that_judge_both_alike_let_it_rewrite(
-    proj: Path, rules: dict[str, list[str]], rewritten: bool
+    proj: Path, rules: dict[str, list[str]], rewritten: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(permissions, "client_argv", lambda: [])  # no `claude` runs these tests
     (proj / ".claude").mkdir()
     (proj / ".claude" / "settings.local.json").write_text(json.dumps({"permissions": rules}))
-    assert (rewrite.rewrite("python -m pytest -q", str(proj), str(proj)) != "") is rewritten
+    body = {"tool_name": "Bash", "cwd": str(proj), "tool_input": {"command": "python -m pytest -q"}}
+    assert rewrite.rewrite("python -m pytest -q", str(proj), str(proj)) == "python -m pytest -q" + APPENDED
+    expected = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "updatedInput": {"command": "python -m pytest -q" + APPENDED},
+        }
+    }
+    assert (json.loads(rewrite.handle(json.dumps(body)) or "null")) == (expected if rewritten else None)
 
 
 @pytest.mark.parametrize("tail", ["\r", "\v", "\f", "\u00a0", "\u2028", "\u3000"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.runners import dispatch, go
+from sidekit_hooks import runners
+from sidekit_hooks.runners import dispatch, go, permissions
 from testing.pretool import HOOK, SIDEKIT_MODULES, in_process, run_hook
 
 EXEC = " -exec " + "'" + go.wrapper_command() + "'"
@@ -81,18 +83,71 @@ def test_other_commands_are_left_alone(project: Path, clean_env: dict[str, str],
     assert hook(project, clean_env, command) == ""
 
 
-def test_an_exact_permission_rule_for_go_test_keeps_the_command_as_written(
-    project: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("command", "rules", "rewritten"),
+    [
+        ("go test ./...", {"allow": ["Bash(go test:*)"]}, True),  # a prefix rule judges both alike
+        ("go test ./...", {"deny": ["Bash(go test ./...)"]}, False),  # exact: the rewrite would slip past it
+        ("go test ./internal/secret", {"deny": ["Bash(* ./internal/secret)"]}, False),  # names no program
+        ("cargo test secret", {"ask": ["Bash(*secret)"]}, False),
+        ("npx vitest run secret", {"deny": ["Bash(npx * secret)"]}, False),
+        ("npx vitest run secret", {"allow": ["Bash(npx vitest:*)"]}, True),
+        ("npx jest secret", {"ask": ["Bash(npx jest secret)"]}, False),
+        ("npx jest secret", {"deny": ["Bash(git push:*)"], "allow": ["Read"]}, True),
+    ],
+)
+def test_every_runners_rewrite_is_judged_by_the_permission_rules(
+    project: Path, clean_env: dict[str, str], command: str, rules: dict[str, list[str]], rewritten: bool
 ) -> None:
+    (project / "go.mod").write_text("module m\n")
+    (project / "Cargo.toml").write_text('[package]\nname = "m"\nversion = "0.1.0"\n')
     (project / ".claude").mkdir()
-    settings = project / ".claude" / "settings.json"
-    settings.write_text(json.dumps({"permissions": {"allow": ["Bash(go test:*)"]}}))
-    assert dispatch.rewrite("go test ./...", str(project), str(project)) == "go test ./..." + EXEC
-    settings.write_text(json.dumps({"permissions": {"deny": ["Bash(go test ./...)"]}}))
-    assert dispatch.rewrite("go test ./...", str(project), str(project)) == ""
-    monkeypatch.setenv("SIDEKIT_COMPACT", "0")
-    settings.unlink()
-    assert dispatch.rewrite("go test ./...", str(project), str(project)) == ""
+    (project / ".claude" / "settings.json").write_text(json.dumps({"permissions": rules}))
+    env = dict(clean_env, HOME=str(project.parent / "home"))
+    answer = hook(project, env, command)
+    assert bool(answer) is rewritten, answer
+    if rewritten:
+        assert json.loads(answer)["hookSpecificOutput"]["updatedInput"]["command"].startswith(command + " ")
+    (project / ".claude" / "settings.json").write_text("{}")  # the control: with no rule, each is rewritten
+    assert hook(project, env, command)
+
+
+def test_compact_off_leaves_it_alone(project: Path, clean_env: dict[str, str]) -> None:
+    (project / "go.mod").write_text("module m\n")
+    assert hook(project, dict(clean_env, SIDEKIT_COMPACT="1"), "go test ./...")
+    assert hook(project, dict(clean_env, SIDEKIT_COMPACT="0"), "go test ./...") == ""
+
+
+def test_a_runner_added_later_is_judged_too(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An adapter knows nothing of permissions: the judgment sits where every rewrite becomes an answer."""
+    (tmp_path / "later_runner.py").write_text(
+        "NAME = 'later'\n"
+        "def matches(words):\n    return words[:2] == ['later', 'test']\n"
+        "def compact_words(words, project):\n    return [*words, '--compact']\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(runners, "REGISTRY", {"later": "later_runner"})
+    monkeypatch.setattr(permissions, "client_argv", lambda: [])
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    body = json.dumps({"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": "later test secret"}})
+    assert json.loads(dispatch.handle(body))["hookSpecificOutput"]["updatedInput"] == {
+        "command": "later test secret --compact"
+    }
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"deny": ["Bash(* secret)"]}}))
+    assert dispatch.handle(body) == ""
+
+
+def test_only_the_dispatch_answer_hands_the_client_an_updated_input() -> None:
+    """One place produces `updatedInput`, so no rewrite can reach the client without the judgment."""
+    package = Path(dispatch.__file__).resolve().parents[1]
+    found = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and node.value == "updatedInput"
+    )
+    assert found == ["runners/dispatch.py"]
 
 
 def test_a_bash_call_that_is_no_test_run_imports_nothing_of_the_runners(
