@@ -55,7 +55,7 @@ class Files:
     def _read(self) -> None:
         from sidekit_hooks.core import safepath
 
-        for relative in [*ROOT_FILES, *self._project_files()][:MAX_FILES]:
+        for relative in [*ROOT_FILES, *self._project_files()]:
             data = safepath.read_project_file(self.project, relative, MAX_BYTES)
             if data is None:
                 continue
@@ -79,7 +79,7 @@ class Files:
                 if entry.is_dir(follow_symlinks=False):
                     if depth < MAX_DEPTH and entry.name not in SKIP and not entry.name.startswith("."):
                         folders.append((relative, depth + 1))
-                elif entry.name.endswith(PROJECT_SUFFIXES):
+                elif entry.name.endswith(PROJECT_SUFFIXES) and len(found) < MAX_FILES:
                     found.append(relative)
         return found
 
