@@ -5,8 +5,8 @@
   `File(line)`, `File(line,col)`, `File(line,col,endline,endcol)` or a tool name, and dotnet adds the
   project in brackets: `src/Calc.cs(12,5): error CS0103: The name 'x' does not exist ... [/p/App.csproj]`.
   A compiler's error (CS, FS, BC codes) is a compile error at its file and line; any other error code
-  (MSB, NU, NETSDK) is the build's, at its file or project. MSBuild prints each error again in its closing
-  summary: one entry per file, line and code.
+  (MSB, NU, NETSDK) is the build's, at its file or project. One entry per file (its first error): MSBuild
+  prints each error again in its closing summary.
 - VSTest's per-assembly summary, `Failed!  - Failed: 1, Passed: 2, Skipped: 0, Total: 3, Duration: 8 ms
   - App.Tests.dll (net8.0)`: a red assembly with no TRX report is an error of that assembly.
 - A run that could not finish: `The active test run was aborted. Reason: Test host process crashed ...`.
@@ -48,7 +48,7 @@ class Said:
     """What one run's output says outside its reports."""
 
     def __init__(self) -> None:
-        self.build_errors: dict[str, dict[str, Any]] = {}  # where -> failure (first per file, line and code)
+        self.build_errors: dict[str, dict[str, Any]] = {}  # where -> failure (the first of each file)
         self.red_assemblies: dict[str, int] = {}  # assembly file name (lower case) -> failed tests
         self.aborted = ""
         self.no_tests = ""
@@ -59,13 +59,11 @@ def read(text: str, index: SourceIndex) -> Said:
     from sidekit_hooks.runners import frames as shared
 
     said = Said()
-    seen: set[tuple[str, str, str]] = set()
     lines = [ANSI.sub("", line).rstrip() for line in text[-MAX_CHARS:].splitlines()]
     for line in lines:
         if " error " in line.lower() or ": error" in line.lower():
             found = DIAGNOSTIC.match(line)
-            if found and (found.group("origin").strip(), found.group("line") or "", found.group("code")) not in seen:
-                seen.add((found.group("origin").strip(), found.group("line") or "", found.group("code")))
+            if found:
                 where, failure = diagnostic(found, index)
                 said.build_errors.setdefault(where, shared.with_shape(failure))
                 continue

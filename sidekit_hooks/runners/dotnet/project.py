@@ -2,8 +2,8 @@
 
 Read: the project folder's `global.json`, `Directory.Build.props`, `Directory.Packages.props`, and the
 solution and project files (`*.sln`, `*.slnx`, `*.csproj`, `*.fsproj`, `*.vbproj`) in it and in folders
-down to MAX_DEPTH (not `bin`, `obj`, hidden or `node_modules` folders), at most MAX_FILES of them and
-MAX_BYTES of each. A link is read only when it stays inside the project (safepath.read_project_file);
+down to MAX_DEPTH (not `bin`, `obj`, hidden or `node_modules` folders; at most MAX_FOLDERS listed), at
+most MAX_FILES of them and MAX_BYTES of each. A link is read only when it stays inside the project (safepath.read_project_file);
 a FIFO or device is never opened for reading.
 
 The platform (the seed's capability names):
@@ -26,6 +26,7 @@ import os
 
 MAX_DEPTH = 3  # folders below the project: src/App.Tests/App.Tests.csproj is at depth 2
 MAX_FILES = 200
+MAX_FOLDERS = 2000  # folders listed: the PreToolUse rewrite reads these files, so a huge tree stays cheap
 MAX_BYTES = 512 * 1024
 ROOT_FILES = ("global.json", "Directory.Build.props", "Directory.Packages.props")
 PROJECT_SUFFIXES = (".sln", ".slnx", ".csproj", ".fsproj", ".vbproj")
@@ -68,8 +69,10 @@ class Files:
     def _project_files(self) -> list[str]:
         found: list[str] = []
         folders = [("", 0)]
-        while folders and len(found) < MAX_FILES:
+        listed = 0
+        while folders and len(found) < MAX_FILES and listed < MAX_FOLDERS:
             folder, depth = folders.pop(0)
+            listed += 1
             try:
                 entries = sorted(os.scandir(os.path.join(self.project, folder)), key=lambda e: e.name)
             except OSError:

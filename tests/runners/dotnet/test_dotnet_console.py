@@ -29,6 +29,19 @@ def test_a_compile_error_is_at_its_file_and_line_once_though_msbuild_prints_it_t
     assert (found.last_words, found.aborted, found.no_tests, found.red_assemblies) == (message, "", "", {})
 
 
+def test_compile_errors_in_two_files_are_two_errors_each_file_s_first(project: Path) -> None:
+    lines = [
+        "{root}/src/Db/Cache.cs(3,1): error CS1002: ; expected [{root}/src/Db/Db.csproj]",
+        "{root}/src/Db/Cache.cs(9,1): error CS1513: } expected [{root}/src/Db/Db.csproj]",
+        "{root}/src/Calc/Calculator.cs(12,20): error CS0103: The name 'y' does not exist [{root}/src/Calc/Calc.csproj]",
+    ]
+    found = said("\n".join(lines).replace("{root}", str(project)), project)
+    assert {where: failure["at"] for where, failure in found.build_errors.items()} == {
+        "src/Db/Cache.cs": "src/Db/Cache.cs:3",
+        "src/Calc/Calculator.cs": "src/Calc/Calculator.cs:12",
+    }
+
+
 def test_a_restore_error_is_the_build_s_at_the_project_file(project: Path) -> None:
     found = said(recorded("restore-error.txt", project), project)
     message = "NU1101: Unable to find package Demo.Missing. No packages exist with this id in source(s): offline"

@@ -121,3 +121,9 @@ def test_reads_are_bounded(project: Path, monkeypatch: pytest.MonkeyPatch) -> No
     for index in range(5):
         (project / f"P{index}.csproj").write_text(VSTEST)
     assert len(dotnet_project.read(str(project)).names) == 2
+    monkeypatch.setattr(dotnet_project, "MAX_FOLDERS", 1)  # the top folder only: a deeper project is not seen
+    for path in project.iterdir():
+        path.unlink()
+    (project / "sub").mkdir()
+    (project / "sub" / "App.Tests.csproj").write_text(VSTEST)
+    assert dotnet_project.read(str(project)).names == []
