@@ -1,8 +1,8 @@
 """What `dotnet test` printed: the part of a run that no TRX report holds.
 
 - MSBuild diagnostics, in MSBuild's documented format `Origin : [Subcategory] Category Code : Text`
-  (learn.microsoft.com, "MSBuild and Visual Studio format for diagnostic messages"), where Origin is
-  `File(line)`, `File(line,col)`, `File(line,col,endline,endcol)` or a tool name, and dotnet adds the
+  (learn.microsoft.com, "MSBuild diagnostic format for tasks"), where Origin is empty, a tool name,
+  `File(line)`, `File(line,col)` or `File(line,col,endline,endcol)`, and dotnet adds the
   project in brackets: `src/Calc.cs(12,5): error CS0103: The name 'x' does not exist ... [/p/App.csproj]`.
   A compiler's error (CS, FS, BC codes) is a compile error at its file and line; any other error code
   (MSB, NU, NETSDK) is the build's, at its file or project. One entry per file (its first error): MSBuild
@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 DIAGNOSTIC = re.compile(
-    r"^\s*(?:\d+>)?(?P<origin>(?:[A-Za-z]:)?[^:()]*?)"
+    r"^\s*(?:\d+>)?(?:(?P<origin>(?:[A-Za-z]:)?[^:()]*?)"
     r"(?:\((?P<line>\d+)(?:-\d+)?(?:,(?P<col>\d+)(?:-\d+)?(?:,\d+,\d+)?)?\))?"
-    r"\s*:\s*(?:[^:]*?\s+)?error\s+(?P<code>[A-Za-z]+\d+)\s*:\s*(?P<text>.*?)"
+    r"\s*:\s*)?(?:[^:]*?\s+)?error\s+(?P<code>[A-Za-z]+\d+)\s*:\s*(?P<text>.*?)"
     r"(?:\s+\[(?P<project>[^\]]*)\])?\s*$",
     re.IGNORECASE,
 )
@@ -61,7 +61,7 @@ def read(text: str, index: SourceIndex) -> Said:
     said = Said()
     lines = [ANSI.sub("", line).rstrip() for line in text[-MAX_CHARS:].splitlines()]
     for line in lines:
-        if " error " in line.lower() or ": error" in line.lower():
+        if "error" in line.lower():
             found = DIAGNOSTIC.match(line)
             if found:
                 where, failure = diagnostic(found, index)
@@ -80,7 +80,7 @@ def read(text: str, index: SourceIndex) -> Said:
 
 def diagnostic(found: re.Match[str], index: SourceIndex) -> tuple[str, dict[str, Any]]:
     """(where, failure) of one MSBuild error line."""
-    origin, code = found.group("origin").strip(), found.group("code")
+    origin, code = (found.group("origin") or "").strip(), found.group("code")
     path = index.file_of_path(origin) if origin and ("/" in origin or "\\" in origin or "." in origin) else ""
     project = index.file_of_path(found.group("project") or "") if found.group("project") else ""
     message = f"{code}: {found.group('text').strip()}"
