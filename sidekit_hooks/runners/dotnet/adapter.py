@@ -126,15 +126,18 @@ def from_run(project: str, started: float, exit_code: int, output: str, reports:
     from sidekit_hooks.runners.dotnet import console, sources, trx
 
     covered: set[str] = set()
+    index = sources.SourceIndex(project)
     trx_files = [path for path in reports if trx.is_trx(path)]
-    result = trx.from_reports(trx_files, project, started, exit_code, name, covered)
+    result = trx.from_reports(trx_files, project, started, exit_code, name, covered, index)
     junit_files = [path for path in reports if path not in trx_files]
     if junit_files:
         from sidekit_hooks.runners import junit
 
         for test, entry in junit.from_reports(junit_files, project, started, exit_code).tests.items():
-            result.tests.setdefault(test, entry)
-    said = console.read(output, sources.SourceIndex(project))
+            class_name, _, name = test.partition("::")  # the JUnit reader knows JVM files only
+            path = index.file_of_class(class_name) if "/" not in class_name else ""
+            result.tests.setdefault(f"{path}::{name}" if path else test, entry)
+    said = console.read(output, index)
     result.errors.update(said.build_errors)
     for assembly, failed in said.red_assemblies.items():
         if assembly not in covered:  # its report was not written, or not where sidekit looks

@@ -62,14 +62,20 @@ def is_trx(path: str) -> bool:
 
 
 def from_reports(
-    paths: list[str], project: str, started: float, exit_code: int, runner: str, seen: set[str] | None = None
+    paths: list[str],
+    project: str,
+    started: float,
+    exit_code: int,
+    runner: str,
+    seen: set[str] | None = None,
+    index: SourceIndex | None = None,
 ) -> Result:
     """Every report's results in one run; a report that cannot be read is an error of that report.
     `seen` gets the test assemblies the reports cover (file names, lower case)."""
     from sidekit_hooks.runners.dotnet.sources import SourceIndex
 
     result = Result(runner, started, exit_code)
-    index = SourceIndex(project)
+    index = index or SourceIndex(project)
     for path in paths:
         where = os.path.relpath(path, project).replace(os.sep, "/")
         try:

@@ -199,3 +199,33 @@ def test_a_red_exit_with_nothing_else_to_show_is_an_error_in_dotnet_s_words(
         "new": 1,
         "first": ".",
     }
+
+
+JUNIT_LOGGER = """<?xml version="1.0" encoding="utf-8"?>
+<testsuites>
+  <testsuite name="Words.Tests.dll" tests="2" failures="1" errors="0" skipped="0" time="0.02">
+    <testcase classname="Demo.Words.Tests.JoinTests" name="Joins" time="0.011">
+      <failure type="failure" message="Assert.Equal() Failure">at Demo.Words.Tests.JoinTests.Joins()</failure>
+    </testcase>
+    <testcase classname="Demo.Words.Tests.JoinTests" name="Empty" time="0.001" />
+  </testsuite>
+</testsuites>
+"""
+
+
+def test_junit_a_logger_writes_into_test_results_is_read_too(dotnet: dict[str, str], project: Path) -> None:
+    """`--logger junit` (JunitXml.TestLogger) writes `TestResults/TestResults.xml` beside the TRX."""
+    recorded_run(dotnet, project, "", 1, {})
+    folder = Path(dotnet["FAKE_DOTNET_DIR"]) / "reports" / WORDS_RESULTS
+    folder.mkdir(parents=True)
+    (folder / "TestResults.xml").write_text(JUNIT_LOGGER)
+    found, code, _argv = sidekit_test(dotnet, project, "--", "--logger", "junit")
+    assert code == 1
+    assert {k: v for k, v in found.items() if k != "clusters"} == {
+        "runner": "vstest",
+        "exit": 1,
+        "passed": 1,
+        "failed": 1,
+        "newFailures": 1,
+    }
+    assert cluster(found)["first"] == "tests/Words.Tests/JoinTests.cs::Joins"  # the class's file, as for TRX
