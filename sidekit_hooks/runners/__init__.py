@@ -5,7 +5,7 @@ for pytest, `dispatch` for the others).
 An adapter is a module with this interface (standard library only at import: `matches` is on the
 PreToolUse hot path):
 
-    NAME: str                                    # "go" | "cargo" | "junit" | "vitest" | "jest" | "pytest"
+    NAME: str                                    # "go" | "cargo" | "junit" | "mtp" | "vstest" | "vitest" | "jest" | "pytest"
     def detect(project: str) -> bool             # cheap: the project's files say this runner tests it
     def matches(words: list[str]) -> bool        # a simple command's words (env assignments stripped) run it
     def compact_words(words: list[str], project: str) -> list[str] | None
@@ -38,6 +38,8 @@ REGISTRY: dict[str, str] = {
     "go": "sidekit_hooks.runners.go",
     "cargo": "sidekit_hooks.runners.cargo",
     "junit": "sidekit_hooks.runners.junit",
+    "mtp": "sidekit_hooks.runners.dotnet.mtp",  # `dotnet test`, named by its test platform (runners/dotnet/)
+    "vstest": "sidekit_hooks.runners.dotnet.vstest",
     "vitest": "sidekit_hooks.runners.vitest",
     "jest": "sidekit_hooks.runners.jest",
     "pytest": "sidekit_hooks.runners.python",

@@ -27,7 +27,9 @@ RAW_ENV = "SIDEKIT_RAW"
 OFF_ENV = "SIDEKIT_COMPACT"
 
 
-FED_AFTER = frozenset({"go", "vitest", "jest"})  # compacted runs whose failure can bypass what feeds the cache
+# compacted runs whose failure can bypass what feeds the cache; `dotnet test` (mtp, vstest) always feeds it
+# afterwards: its TRX reports and what it printed are read once it has ended (runners/dotnet/)
+FED_AFTER = frozenset({"go", "vitest", "jest", "mtp", "vstest"})
 
 
 def handle(stdin_text: str) -> str:

@@ -176,7 +176,7 @@ def _testcases(path: str) -> list[Element]:
     tree = ElementTree.parse(path)  # expat refuses entity expansion bombs (Python >= 3.11 with expat >= 2.4.1)
     root = tree.getroot()
     if root.tag == "TestRun" or root.tag.endswith("}TestRun"):
-        raise ValueError("a TRX report: not supported yet")
+        raise ValueError("a TRX report, not JUnit XML: `sidekit ingest` reads it with the .NET reader")
     return list(root.iter("testcase"))
 
 

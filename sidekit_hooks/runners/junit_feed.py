@@ -106,6 +106,7 @@ MAX_OUTPUT = 200_000  # characters of the run's output kept for the worker (Clau
 STALE_MARKER = 6 * 3600.0  # seconds; a marker no PostToolUse claimed by then (a denied call) is deleted
 ERROR_PREFIX = "Exit code "
 JS_RUNNERS = ("vitest", "jest")  # compacted through sidekit's reporter, which feeds the cache when it loads
+DOTNET = ("mtp", "vstest")  # a compacted `dotnet test`: its TRX reports and console, read after it ended
 
 
 def build_tool(words: list[str]) -> str:
@@ -144,7 +145,7 @@ def cache_root(cwd: str) -> str:
 
 def mark_started(payload: dict[str, Any], words: list[str], tool: str = "") -> str:
     """PreToolUse: note that this tool call starts a test run (Maven/Gradle, or a compacted run named by
-    `tool`: "go", "vitest", "jest"); the marker's path, or ''."""
+    `tool`: "go", "vitest", "jest", "mtp", "vstest"); the marker's path, or ''."""
     tool = tool or build_tool(words)
     session, call = payload.get("session_id"), payload.get("tool_use_id")
     if not tool or not isinstance(session, str) or not isinstance(call, str) or not session or not call:
@@ -235,6 +236,12 @@ def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
     if job.get("tool") in JS_RUNNERS:
         stopped = js_stopped_early(job)
         return stopped, dict(store.save(root, stopped)[0])
+    if job.get("tool") in DOTNET:
+        from sidekit_hooks.runners.dotnet import adapter
+
+        ran = adapter.feed(job)
+        store.save_raw(root, ran.runner, str(job.get("output", "")), "agent-dotnet")
+        return ran, dict(store.save(root, ran)[0])
     reports = junit.find_reports(root, 0.0, since_ns=int(job["since_ns"]))
     if not reports and code == 0 and job.get("tool") == "gradle":
         return None  # nothing ran: Gradle reused the last results, which the cache already holds

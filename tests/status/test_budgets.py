@@ -115,3 +115,51 @@ def test_cli_status_on_the_worst_cache_is_one_line_within_budget(suite: Suite) -
     assert again.get("unchanged") is not True  # pytest.ini was written after the (fake) run: stale
     assert again["stale"] is True and line.encode().__len__() <= shape.STATUS_BUDGET
     json.dumps(again)
+
+
+DOTNET_LONG = "Expected the ledger «значение» to balance after the transfer of " + "漢字テスト é " * 60
+
+
+def dotnet_run(root: Path, failures: int, distinct: int, passed: int = 0) -> dict[str, Any]:
+    """`dotnet test`'s answer for a TRX of `failures` failing tests from `distinct` causes (deep namespaces,
+    long non-ASCII messages, a frame each in a deep project file), as `sidekit test` gives it."""
+    from sidekit_hooks.runners import answer, store
+    from sidekit_hooks.runners.dotnet import adapter
+    from testing import trx
+
+    namespace = ".".join(f"Level{i:02d}OfADeeplyNestedNamespace" for i in range(6))
+    folder = root / DEEP
+    for cause in range(distinct):
+        (folder / f"Helpers{cause}.cs").parent.mkdir(parents=True, exist_ok=True)
+        (folder / f"Helpers{cause}.cs").write_text("")
+    results = [
+        (
+            f"{namespace}.LedgerTests{index % distinct}",
+            f'{namespace}.LedgerTests{index % distinct}.Transfers_balance(amount: {index}, note: "{"x" * 30}")',
+            "Failed",
+            f"System.InvalidOperationException : {index} {DOTNET_LONG}",
+            f"   at {namespace}.Helpers{index % distinct}.Check() in {folder}/Helpers{index % distinct}.cs:line {1000 + index % distinct}",
+        )
+        for index in range(failures)
+    ]
+    results += [(f"{namespace}.Green", f"Passes{index}", "Passed", "", "") for index in range(passed)]
+    report = trx.write(root / "tests" / "TestResults" / "budget.trx", results)
+    result = adapter.from_run(str(root), time.time() - 3, 1 if failures else 0, "", [str(report)], "vstest")
+    summary, table = store.save(str(root), result)
+    return answer.run_answer(dict(summary), dict(table), result)
+
+
+@pytest.mark.parametrize(("failures", "distinct"), [(100, 100), (1000, 200), (1000, 3)])
+def test_dotnet_red_run_answer_fits_800_bytes(project: Path, failures: int, distinct: int) -> None:
+    found = dotnet_run(project, failures, distinct)
+    assert render.size(found) <= shape.TEST_BUDGET, render.dumps(found)
+    assert found["runner"] == "vstest" and found["exit"] == 1 and found["failed"] == failures
+    shown = sum(c.get("affected", 1) for c in found["clusters"])
+    assert shown + found.get("moreFailures", 0) == failures
+    assert len(found["clusters"]) + found.get("moreClusters", 0) == distinct
+
+
+def test_dotnet_green_run_answer_fits_200_bytes(project: Path) -> None:
+    found = dotnet_run(project, 0, 1, passed=5000)
+    assert render.size(found) <= 200, render.dumps(found)
+    assert found["passed"] == 5000 and "clusters" not in render.compact(found)

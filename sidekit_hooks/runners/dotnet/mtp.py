@@ -1,0 +1,49 @@
+"""`dotnet test` on Microsoft.Testing.Platform: the adapter the registry names `mtp` (see adapter.py).
+
+`runners.for_words` finds this module first for every `dotnet test` (it precedes `vstest` in the registry);
+the rewrite it makes is the one for the project's own platform (command.compact_words reads it), for a
+VSTest project too.
+"""
+
+from __future__ import annotations
+
+from sidekit_hooks.runners.dotnet.command import compact_words, matches
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from sidekit_hooks.runners import Result
+
+NAME = "mtp"
+__all__ = ["NAME", "before_run", "collect", "command", "compact_words", "detect", "filter_words", "matches"]
+
+
+def detect(project: str) -> bool:
+    from sidekit_hooks.runners.dotnet import adapter
+
+    return adapter.detect(project, NAME)
+
+
+def command(project: str, args: list[str]) -> list[str]:
+    from sidekit_hooks.runners.dotnet import adapter
+
+    return adapter.command(project, args)
+
+
+def before_run(project: str) -> Any:
+    from sidekit_hooks.runners.dotnet import adapter
+
+    return adapter.before_run(project)
+
+
+def collect(project: str, started: float, exit_code: int, raw_output_path: str, before: Any = None) -> Result:
+    from sidekit_hooks.runners.dotnet import adapter
+
+    return adapter.collect(project, started, exit_code, raw_output_path, NAME, before)
+
+
+def filter_words(args: list[str]) -> list[str]:
+    from sidekit_hooks.runners.dotnet import adapter
+
+    return adapter.filter_words(args)
