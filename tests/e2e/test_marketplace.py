@@ -90,16 +90,32 @@ def wait_for(path: Path, seconds: float = 90) -> bool:
     return path.exists()
 
 
-def edit(path: Path) -> ToolCall:
-    return ToolCall("Edit", {"file_path": str(path), "old_string": "return 1", "new_string": "return 2"})
+def read_then_edit(path: Path) -> list[ToolCall]:
+    return [
+        ToolCall("Read", {"file_path": str(path)}),
+        ToolCall("Edit", {"file_path": str(path), "old_string": "return 1", "new_string": "return 2"}),
+    ]
 
 
+# How `marketplace add` is given the repository: the clone's path (a "directory" marketplace, read in
+# place), or a git URL (cloned into ~/.claude/plugins/marketplaces/, as `owner/repo` on GitHub would
+# be), which the clean HOME's git configuration maps onto a bare clone: nothing leaves the machine.
+GIT_URL = "https://sidekit.invalid/sidekit-hooks.git"
+
+
+@pytest.mark.parametrize("form", ["directory", "git"])
 def test_marketplace_install_then_a_session_gets_the_scope_nudge(
-    claude_cli: Path, project: Path, sidekit: Callable[..., str], tmp_path: Path
+    claude_cli: Path, project: Path, sidekit: Callable[..., str], tmp_path: Path, form: str
 ) -> None:
     clone = clone_of_head(tmp_path / "sidekit-hooks")
     home = tmp_path / "home"
     home.mkdir()
+    source = str(clone)
+    if form == "git":
+        bare = tmp_path / "sidekit-hooks.git"
+        subprocess.run(["git", "clone", "-q", "--bare", str(clone), str(bare)], check=True, timeout=120)
+        (home / ".gitconfig").write_text(f'[url "file://{bare}"]\n\tinsteadOf = {GIT_URL}\n')
+        source = GIT_URL
     pip = tmp_path / "offline-pip"
     pip.write_text(OFFLINE_PIP)
     pip.chmod(0o755)
@@ -110,7 +126,7 @@ def test_marketplace_install_then_a_session_gets_the_scope_nudge(
     }
     plugin_cli = {**clean_environment(home, NO_MODEL), **env}
 
-    added = cli_output(claude_cli, "plugin", "marketplace", "add", str(clone), cwd=tmp_path, env=plugin_cli)
+    added = cli_output(claude_cli, "plugin", "marketplace", "add", source, cwd=tmp_path, env=plugin_cli)
     assert added.returncode == 0 and "Successfully added marketplace: sidekit" in added.stdout, added
     installed = cli_output(claude_cli, "plugin", "install", "sidekit-hooks@sidekit", cwd=tmp_path, env=plugin_cli)
     assert installed.returncode == 0 and "Successfully installed plugin: sidekit-hooks@sidekit" in installed.stdout
@@ -120,6 +136,8 @@ def test_marketplace_install_then_a_session_gets_the_scope_nudge(
     copy = Path(entry["installPath"])
     assert copy == home / ".claude" / "plugins" / "cache" / "sidekit" / "sidekit-hooks" / entry["version"]
     assert (copy / "hooks" / "run").is_file() and not (copy / ".venv").exists() and not (copy / ".git").exists()
+    # The plugin runs from the cache copy; a directory marketplace's plugin is read where it lies.
+    root = clone if form == "directory" else copy
     data = home / ".claude" / "plugins" / "data" / "sidekit-hooks-sidekit"
 
     util = scoped_project(project, sidekit)
@@ -130,12 +148,14 @@ def test_marketplace_install_then_a_session_gets_the_scope_nudge(
     (home / ".claude.json").write_text(json.dumps(trusted))
 
     # First session: the environment is still building; the hooks run on the standard library meanwhile.
-    first = session(claude_cli, project, home, env, [edit(util)])
-    assert split_result(result_text(first.tool_result(0)))[1] == [
+    first = session(claude_cli, project, home, env, read_then_edit(util))
+    assert split_result(result_text(first.tool_result(0)))[1] == []  # reading outside the scope is fine
+    assert split_result(result_text(first.tool_result(1)))[1] == [
         reminder("PostToolUse:Edit hook additional context", WRITE_OUTSIDE)
     ]
     assert wait_for(data / "venv" / ".sidekit-ready"), (data / "bootstrap.log").read_text()
-    assert "ready" in (data / "bootstrap.log").read_text()
+    log = (data / "bootstrap.log").read_text()
+    assert f"building {data}/venv with python3 from {root}\n" in log and log.endswith(" ready\n"), log
     # First-session setup, as `sidekit install` would: the project's state folders git-ignored.
     assert wait_for(project / ".sidekit" / "plugin-setup.json")
     assert ".sidekit/" in (project / ".git" / "info" / "exclude").read_text().splitlines()
