@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -307,18 +308,40 @@ def test_install_sh_refuses_an_unknown_option_before_doing_anything(tmp_path: Pa
     assert (done.returncode, done.stdout, done.stderr) == (2, "", "install.sh: unknown option --bogus (try --help)\n")
 
 
-def test_an_install_without_its_checkout_says_where_the_hook_scripts_come_from(
+def test_a_checkout_install_wires_its_hooks_folder_with_s() -> None:
+    assert files.hook_scripts() == files.HookScripts(str(REPO / "hooks"), "-S")
+
+
+def installed_without_checkout(monkeypatch: pytest.MonkeyPatch, site: Path) -> Path:
+    """sidekit_hooks as pip leaves it in `site` (only its __init__ and what a test copies in)."""
+    import sidekit_hooks
+
+    package = site / "sidekit_hooks"
+    package.mkdir(parents=True)
+    monkeypatch.setattr(sidekit_hooks, "__file__", str(package / "__init__.py"))
+    return package
+
+
+def test_an_install_without_its_checkout_wires_the_entries_the_package_carries(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import sidekit_hooks
+    package = installed_without_checkout(monkeypatch, tmp_path / "site-packages")
+    shutil.copytree(REPO / "sidekit_hooks" / "entries", package / "entries")
+    assert files.hook_scripts() == files.HookScripts(str(package / "entries"), "-I -S")
+
+
+def test_an_install_that_lost_its_entries_says_how_to_reinstall(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from sidekit_hooks.core.errors import SidekitError
 
-    monkeypatch.setattr(sidekit_hooks, "__file__", str(tmp_path / "site-packages" / "sidekit_hooks" / "__init__.py"))
+    package = installed_without_checkout(monkeypatch, tmp_path / "site-packages")
     with pytest.raises(SidekitError) as caught:
-        files.hooks_dir()
+        files.hook_scripts()
     assert str(caught.value) == (
-        "this sidekit is installed without its checkout, so there are no hook scripts to point Claude Code at\n"
-        "  fix: git clone the sidekit-hooks repository and run ./install.sh PROJECT_DIR there (or use the plugin form)"
+        f"this sidekit's hook scripts are missing ({package}/entries has no post_tool_use.py); nothing was changed\n"
+        f"  fix: reinstall it: {sys.executable} -m pip install --force-reinstall sidekit-hooks "
+        "(pipx reinstall sidekit-hooks, or uv tool install --reinstall sidekit-hooks)"
     )
 
 

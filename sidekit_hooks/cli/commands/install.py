@@ -25,7 +25,8 @@ def run(args: argparse.Namespace) -> int:
     where = target(args)
     if getattr(args, "recorder_only", False):
         return _recorder_only(where)
-    wanted = settings_merge.wanted_handlers(files.interpreter(), files.hooks_dir())
+    scripts = files.hook_scripts()
+    wanted = settings_merge.wanted_handlers(files.interpreter(), scripts.folder, scripts.flags)
     before = files.read_settings(where.settings, f"sidekit install {where.flags}")
     files.check_writable(where.settings, where.project, f"sidekit install {where.flags}")
     record = files.load_record(where)
