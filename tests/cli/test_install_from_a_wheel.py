@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 
 from sidekit_hooks.cli.wiring import settings_merge
-from testing.hooks import REPO, context_of, edited
+from sidekit_hooks.core import agentpath
+from testing.hooks import REPO, context_of, edited, payload
 from testing.runs import CHECKOUT_ONLY, plugin_copy, run_text, through_sh
 
 pytestmark = pytest.mark.slow
@@ -144,6 +145,27 @@ def test_a_wheel_installed_with_no_checkout_wires_working_hooks_and_takes_them_b
     assert (done.returncode, done.stderr) == (0, "")
     assert context_of(done.stdout) == WRITE_OUTSIDE
     (project / "lib" / "util.py").write_text("def helper():\n    return 1\n")  # the edit undone by hand
+
+    # SessionStart puts the package's own launcher on the agent's PATH: `sidekit` answers in a shell
+    # that has neither the venv nor this checkout on its PATH.
+    [session_start] = [
+        handler["command"] for event, handler in settings_merge.marked_handlers(settings) if event == "SessionStart"
+    ]
+    env_file = tmp_path / "claude-env.sh"
+    started = payload("SessionStart", project, source="startup")
+    done = through_sh(
+        session_start, started, cwd=project, env=dict(hook_env, CLAUDE_ENV_FILE=str(env_file)), timeout=30
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert env_file.read_text() == agentpath.env_lines(str(python), str(entries / "bin"))
+    agent_shell = {"PATH": "/usr/bin:/bin", "HOME": str(home), "CLAUDE_PROJECT_DIR": str(project)}
+    shown = run_text(
+        ["/bin/sh", "-c", f". {shlex.quote(str(env_file))}; sidekit scope show"],
+        cwd=project,
+        env=agent_shell,
+        timeout=60,
+    )
+    assert (shown.returncode, shown.stdout) == (0, sidekit("scope", "show", "--project", str(project)))
 
     sidekit("uninstall", "--project", str(project))
     # What install wrote is gone; the hook's own state (.sidekit/, .runtime/: logs, the session's
