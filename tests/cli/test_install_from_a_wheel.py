@@ -119,6 +119,11 @@ def test_a_wheel_installed_with_no_checkout_wires_working_hooks_and_takes_them_b
     sidekit("install", "--project", str(project))
     sidekit("uninstall", "--project", str(project))
     assert snapshot(project) == before
+    bare = tmp_path / "bare"  # no .claude/, .sidekit/ or .gitignore before: none after
+    (bare / "src").mkdir(parents=True)
+    sidekit("install", "--project", str(bare))
+    sidekit("uninstall", "--project", str(bare))
+    assert snapshot(bare) == {"src": None}
 
     sidekit("install", "--project", str(project))
     text = (project / ".claude" / "settings.json").read_text()

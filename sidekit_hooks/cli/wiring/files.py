@@ -205,6 +205,42 @@ def write_settings(
     return kept
 
 
+def own_folders(target: Target) -> list[str]:
+    """The folders install may create for `target`, deepest first: those of the settings file and of the
+    record, and their parents up to (not including) the project folder, or the home folder for --user."""
+    stop = (target.project or home()).rstrip(os.sep) + os.sep
+    found: list[str] = []
+    for leaf in (os.path.dirname(target.settings), os.path.dirname(target.record)):
+        folder = leaf
+        while folder.startswith(stop) and folder not in found:
+            found.append(folder)
+            folder = os.path.dirname(folder)
+    return found
+
+
+def missing_folders(target: Target) -> list[str]:
+    """Those of `own_folders` that do not exist yet (install is about to create them)."""
+    return [folder for folder in own_folders(target) if not os.path.lexists(folder)]
+
+
+def remove_created_folders(target: Target, created: object) -> list[str]:
+    """Remove the folders the record says install created, when they are empty again; returns them.
+
+    Only folders install can create for this target are candidates, so a record a repository commits
+    cannot name any other; a folder that holds anything (a hook's logs, the user's files) stays."""
+    if not isinstance(created, list):
+        return []
+    removed: list[str] = []
+    for folder in own_folders(target):  # deepest first
+        if folder in created and os.path.isdir(folder) and not os.path.islink(folder):
+            try:
+                os.rmdir(folder)
+            except OSError:
+                continue
+            removed.append(folder)
+    return removed
+
+
 def remove_backup(path: str) -> bool:
     """Remove the backup install kept of `path` (uninstall takes away what install wrote)."""
     try:
