@@ -2,13 +2,15 @@
 
 - `claude plugin validate --strict --profile directory`: what the plugin directory checks before it
   lists a plugin (licence, author, icon, declared hosts, ...), on the folder and on its manifests.
-- `claude plugin marketplace add <a clone>` then `claude plugin install sidekit-hooks@sidekit`: the CLI
-  copies the plugin to `~/.claude/plugins/cache/sidekit/sidekit-hooks/<version>/` (the clone's files,
-  no `.git`, no `.venv`) and gives it `~/.claude/plugins/data/sidekit-hooks-sidekit/` as
-  `$CLAUDE_PLUGIN_DATA`. No `--plugin-dir` anywhere: the session finds the plugin through the user's
-  settings. Its first hook starts `hooks/bootstrap`, which builds the environment in the data folder;
-  here `SIDEKIT_BOOTSTRAP_PIP` stands in for pip (offline: the venv is pointed at the installed copy
-  and this interpreter's packages instead of downloading them).
+- `claude plugin marketplace add` then `claude plugin install sidekit-hooks@sidekit`, from a clone given
+  by its path (a "directory" marketplace) or by a git URL. The CLI copies the plugin to
+  `~/.claude/plugins/cache/sidekit/sidekit-hooks/<version>/` (no `.git`, no `.venv`), which is what a
+  session runs for a git marketplace; a directory marketplace's plugin is run where it lies, in the
+  clone. `$CLAUDE_PLUGIN_DATA` is `~/.claude/plugins/data/sidekit-hooks-sidekit/`. No `--plugin-dir`
+  anywhere: the session finds the plugin through the user's settings. Its first hook starts
+  `hooks/bootstrap`, which builds the environment in the data folder; here `SIDEKIT_BOOTSTRAP_PIP` stands
+  in for pip (offline: the venv is pointed at the plugin's folder and this interpreter's packages instead
+  of downloading them).
 """
 
 from __future__ import annotations
