@@ -14,10 +14,12 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("sidekit_hooks.impact", "sidekit_hooks.runners", "sidekit_hooks.telemetry"),
     ("sidekit_hooks.rules",),  # rule packs on the hot path
     ("sidekit_hooks.detectors", "sidekit_hooks.rules.authoring"),  # the sidecars; pack authoring (CLI)
-    # one hook invocation, and the worker that finishes what a hook could not
+    # one hook invocation, and the worker that finishes what a hook could not; the package's own hook
+    # entry scripts (an install with no checkout)
     (
         "sidekit_hooks.runtime",
         "sidekit_hooks.hook",
+        "sidekit_hooks.entries",
         "sidekit_hooks.lifecycle",
         "sidekit_hooks.finish",
         "sidekit_hooks.feed_worker",

@@ -164,6 +164,29 @@ def entry_script(name: str) -> str:
     return ENTRY_TEMPLATE.format(name=name)
 
 
+# sidekit_hooks/<PACKAGED>/<script>.py: the same entries inside the package, for an install with no
+# checkout (pip, pipx, uv tool: the wheel carries them). `sidekit install` runs them with `-I -S`:
+# isolated mode puts no script folder, working folder or PYTHON* variable on the path, so the script
+# adds the folder holding the package after the standard library, where nothing can shadow it.
+PACKAGED = "entries"
+PACKAGED_TEMPLATE = '''"""Claude Code {name} hook (settings form of an installed package, no checkout): stdin ->
+sidekit_hooks.hook, always exit 0; `sidekit install` runs it with `python -I -S`. Generated from
+sidekit_hooks/hook_events.py; `python -m sidekit_hooks.hook_events --write` makes it again."""
+
+import os
+import sys
+
+sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # never the cwd
+from sidekit_hooks.hook import run_entry  # noqa: E402
+
+run_entry("{name}")
+'''
+
+
+def packaged_entry_script(name: str) -> str:
+    return PACKAGED_TEMPLATE.format(name=name)
+
+
 def plugin_hooks(timeout: int = HANDLER_TIMEOUT) -> dict[str, list[dict[str, object]]]:
     """`hooks/hooks.json`'s `hooks` object: every event through `hooks/run <script>`."""
     table: dict[str, list[dict[str, object]]] = {}
@@ -187,14 +210,19 @@ def plugin_handler(handler: Handler, timeout: int = HANDLER_TIMEOUT) -> dict[str
 
 
 def _write(root: str) -> int:
-    """Regenerate the entry scripts and hooks/hooks.json from the table (a developer's command)."""
+    """Regenerate the entry scripts (hooks/ and the package's own) and hooks/hooks.json from the table
+    (a developer's command)."""
     import json
     import os
 
     hooks = os.path.join(root, "hooks")
+    packaged = os.path.join(root, "sidekit_hooks", PACKAGED)
+    os.makedirs(packaged, exist_ok=True)
     for event in EVENTS.values():
         with open(os.path.join(hooks, f"{event.script}.py"), "w", encoding="utf-8") as out:
             out.write(entry_script(event.name))
+        with open(os.path.join(packaged, f"{event.script}.py"), "w", encoding="utf-8") as out:
+            out.write(packaged_entry_script(event.name))
     path = os.path.join(hooks, "hooks.json")
     with open(path, encoding="utf-8") as current:
         description = json.load(current).get("description", "")
@@ -212,6 +240,9 @@ if __name__ == "__main__":
     import sys
 
     if sys.argv[1:] != ["--write"]:
-        print("usage: python -m sidekit_hooks.hook_events --write   (regenerates hooks/*.py and hooks/hooks.json)")
+        print(
+            "usage: python -m sidekit_hooks.hook_events --write"
+            f"   (regenerates hooks/*.py, sidekit_hooks/{PACKAGED}/*.py and hooks/hooks.json)"
+        )
         sys.exit(2)
     sys.exit(_write(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))

@@ -6,7 +6,15 @@ import ast
 import json
 from pathlib import Path
 
-from sidekit_hooks.hook_events import EVENTS, answers, entry_script, judged_by, plugin_hooks
+from sidekit_hooks.hook_events import (
+    EVENTS,
+    PACKAGED,
+    answers,
+    entry_script,
+    judged_by,
+    packaged_entry_script,
+    plugin_hooks,
+)
 from testing.hooks import REPO
 
 PACKAGE = REPO / "sidekit_hooks"
@@ -50,6 +58,11 @@ def test_the_plugin_hooks_json_is_the_table() -> None:
 def test_every_entry_script_is_the_template_and_no_other_exists() -> None:
     scripts = {path.stem: path.read_text(encoding="utf-8") for path in (REPO / "hooks").glob("*.py")}
     assert scripts == {event.script: entry_script(name) for name, event in EVENTS.items()}
+
+
+def test_the_package_carries_the_same_entries_for_an_install_without_its_checkout() -> None:
+    scripts = {path.stem: path.read_text(encoding="utf-8") for path in (PACKAGE / PACKAGED).glob("*.py")}
+    assert scripts == {event.script: packaged_entry_script(name) for name, event in EVENTS.items()}
 
 
 def test_the_plugin_launcher_runs_only_an_entry_script(tmp_path: Path) -> None:

@@ -3,9 +3,10 @@
 Plugin form: Claude Code puts the plugin's `bin/` on the Bash tool's PATH, and `bin/sidekit` finds
 the plugin's environment. Settings form: nothing puts sidekit's venv on that PATH, so the SessionStart
 hook writes two lines into `$CLAUDE_ENV_FILE` (which Claude Code sources before every Bash command of
-the session): `SIDEKIT_RUNTIME_PYTHON`, the interpreter the hooks run with, and the checkout's `bin/` in front
-of PATH. That folder holds only the `sidekit` launcher, so the venv's python, pip and pytest never
-shadow the project's own. Standard library only (SessionStart hot path).
+the session): `SIDEKIT_RUNTIME_PYTHON`, the interpreter the hooks run with, and the checkout's `bin/` (or,
+with no checkout, the package's `entries/bin/`) in front of PATH. That folder holds only the `sidekit`
+launcher, so the venv's python, pip and pytest never shadow the project's own. Standard library only
+(SessionStart hot path).
 """
 
 from __future__ import annotations
@@ -18,11 +19,16 @@ PLUGIN_VAR = "SIDEKIT_PLUGIN_ROOT"  # plugin form: tells `sidekit doctor` in the
 
 
 def launcher_dir() -> str:
-    """The checkout's `bin/` (only `sidekit` in it), or '' when this install has no checkout."""
+    """The folder of the `sidekit` launcher (only it inside): the checkout's `bin/`, else, in an install
+    with no checkout (pip, pipx, uv tool), the package's own `entries/bin/`; '' when neither has it."""
     import sidekit_hooks
+    from sidekit_hooks.hook_events import PACKAGED
 
-    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(sidekit_hooks.__file__))), "bin")
-    return folder if os.path.isfile(os.path.join(folder, "sidekit")) else ""
+    package = os.path.dirname(os.path.abspath(sidekit_hooks.__file__))
+    for folder in (os.path.join(os.path.dirname(package), "bin"), os.path.join(package, PACKAGED, "bin")):
+        if os.path.isfile(os.path.join(folder, "sidekit")):
+            return folder
+    return ""
 
 
 def env_lines(python: str, folder: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -96,9 +97,10 @@ def test_install_twice_changes_nothing_and_uninstall_gives_back_the_same_bytes(p
     ) + (
         f"  removed the backup install kept: {target}.sidekit-backup\n"
         "  .gitignore: removed .runtime/ .claude/*.sidekit-backup\n"
+        "  removed the empty folders sidekit install had created: .sidekit/\n"
     )
     assert target.read_text() == FOREIGN
-    assert not (project / ".sidekit" / "install.json").exists()
+    assert not (project / ".sidekit").exists()
     # What install wrote goes: its .gitignore block and its backup (#15).
     assert (project / ".gitignore").read_text() == "node_modules\n/.sidekit\n"
     assert not (project / ".claude" / "settings.json.sidekit-backup").exists()
@@ -128,8 +130,9 @@ def test_a_settings_file_install_created_is_removed_by_uninstall(project: Path, 
     assert gone.stdout.endswith(
         "  removed the file (sidekit install had created it)\n"
         "  .gitignore: removed .sidekit/ .runtime/ .claude/*.sidekit-backup\n"
+        "  removed the empty folders sidekit install had created: .claude/ .sidekit/\n"
     )
-    assert not target.exists() and not (project / ".gitignore").exists()
+    assert os.listdir(project) == []  # not even the folders install made
 
 
 def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Path, home: Path) -> None:
@@ -148,6 +151,7 @@ def test_entries_install_did_not_write_are_left_unless_all_is_given(project: Pat
         "  nothing to remove: the entries marked 'sidekit-hooks' there were not written by `sidekit install`\n"
         f"  to remove them anyway: sidekit uninstall --project {project} --all\n"
         "  .gitignore: removed .sidekit/ .runtime/ .claude/*.sidekit-backup\n"
+        "  removed the empty folders sidekit install had created: .sidekit/\n"
     )
     done = sidekit("uninstall", "--project", str(project), "--all", home=home)
     assert done.stdout.splitlines()[1 : 1 + len(settings_merge.EVENTS)] == [
@@ -196,8 +200,12 @@ def test_user_scope_writes_home_settings_and_no_project_files(home: Path, projec
     assert done.stdout == f"sidekit install: {target}\n{added_lines(project)}"
     assert json.loads((home / ".config" / "sidekit" / "install.json").read_text())[str(target)]["createdFile"] is True
     assert os.listdir(project) == []
-    sidekit("uninstall", "--user", home=home, cwd=project)
-    assert not target.exists()
+    gone = sidekit("uninstall", "--user", home=home, cwd=project)
+    assert gone.stdout.endswith(
+        "  removed the file (sidekit install had created it)\n"
+        f"  removed the empty folders sidekit install had created: {home}/.claude {home}/.config/sidekit {home}/.config\n"
+    )
+    assert not target.exists() and os.listdir(home) == []
 
 
 @pytest.mark.parametrize(
@@ -307,18 +315,40 @@ def test_install_sh_refuses_an_unknown_option_before_doing_anything(tmp_path: Pa
     assert (done.returncode, done.stdout, done.stderr) == (2, "", "install.sh: unknown option --bogus (try --help)\n")
 
 
-def test_an_install_without_its_checkout_says_where_the_hook_scripts_come_from(
+def test_a_checkout_install_wires_its_hooks_folder_with_s() -> None:
+    assert files.hook_scripts() == files.HookScripts(str(REPO / "hooks"), "-S")
+
+
+def installed_without_checkout(monkeypatch: pytest.MonkeyPatch, site: Path) -> Path:
+    """sidekit_hooks as pip leaves it in `site` (only its __init__ and what a test copies in)."""
+    import sidekit_hooks
+
+    package = site / "sidekit_hooks"
+    package.mkdir(parents=True)
+    monkeypatch.setattr(sidekit_hooks, "__file__", str(package / "__init__.py"))
+    return package
+
+
+def test_an_install_without_its_checkout_wires_the_entries_the_package_carries(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import sidekit_hooks
+    package = installed_without_checkout(monkeypatch, tmp_path / "site-packages")
+    shutil.copytree(REPO / "sidekit_hooks" / "entries", package / "entries")
+    assert files.hook_scripts() == files.HookScripts(str(package / "entries"), "-I -S")
+
+
+def test_an_install_that_lost_its_entries_says_how_to_reinstall(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from sidekit_hooks.core.errors import SidekitError
 
-    monkeypatch.setattr(sidekit_hooks, "__file__", str(tmp_path / "site-packages" / "sidekit_hooks" / "__init__.py"))
+    package = installed_without_checkout(monkeypatch, tmp_path / "site-packages")
     with pytest.raises(SidekitError) as caught:
-        files.hooks_dir()
+        files.hook_scripts()
     assert str(caught.value) == (
-        "this sidekit is installed without its checkout, so there are no hook scripts to point Claude Code at\n"
-        "  fix: git clone the sidekit-hooks repository and run ./install.sh PROJECT_DIR there (or use the plugin form)"
+        f"this sidekit's hook scripts are missing ({package}/entries has no post_tool_use.py); nothing was changed\n"
+        f"  fix: reinstall it: {sys.executable} -m pip install --force-reinstall sidekit-hooks "
+        "(pipx reinstall sidekit-hooks, or uv tool install --reinstall sidekit-hooks)"
     )
 
 
@@ -342,3 +372,18 @@ def test_uninstall_takes_back_what_the_plugin_set_up(project: Path, home: Path) 
     assert not (project / ".sidekit" / "plugin-setup.json").exists()
     again = sidekit("uninstall", "--project", str(project), home=home)
     assert again.stdout == f"sidekit uninstall: {project / '.claude' / 'settings.json'}\n  nothing to remove\n"
+
+
+def test_uninstall_removes_only_the_folders_install_can_create(project: Path, home: Path, tmp_path: Path) -> None:
+    """A record the repository commits (.sidekit/install.json) cannot make uninstall remove any other folder."""
+    outside = tmp_path / "outside-empty"
+    outside.mkdir()
+    (project / "build").mkdir()
+    target = project / ".claude" / "settings.json"
+    (project / ".sidekit").mkdir()
+    planted = {str(target): {"events": {}, "createdFolders": [str(outside), str(project / "build"), str(project)]}}
+    (project / ".sidekit" / "install.json").write_text(json.dumps(planted))
+    done = sidekit("uninstall", "--project", str(project), home=home)
+    assert done.returncode == 0, done.stderr
+    assert "removed the empty folders" not in done.stdout
+    assert outside.is_dir() and (project / "build").is_dir() and project.is_dir()

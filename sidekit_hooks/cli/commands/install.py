@@ -25,9 +25,11 @@ def run(args: argparse.Namespace) -> int:
     where = target(args)
     if getattr(args, "recorder_only", False):
         return _recorder_only(where)
-    wanted = settings_merge.wanted_handlers(files.interpreter(), files.hooks_dir())
+    scripts = files.hook_scripts()
+    wanted = settings_merge.wanted_handlers(files.interpreter(), scripts.folder, scripts.flags)
     before = files.read_settings(where.settings, f"sidekit install {where.flags}")
     files.check_writable(where.settings, where.project, f"sidekit install {where.flags}")
+    created = files.missing_folders(where)  # before anything is written: uninstall removes them again
     record = files.load_record(where)
     try:
         after, record, changes = settings_merge.install(before.data, wanted, record)
@@ -51,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
         backup = files.write_settings(where.settings, after, before)
         if backup:
             print(f"  backup of the previous file: {backup}")
+    if created:
+        earlier = record.get("createdFolders")
+        record["createdFolders"] = [*(earlier if isinstance(earlier, list) else []), *created]
     files.save_record(where, record)
     if where.project:
         added = files.ensure_gitignore(where.project)

@@ -71,8 +71,16 @@ def run(args: argparse.Namespace) -> int:
     if where.project:
         recorder_envs(where.project, remove=True)
         _plugin_setup(where.project)
-    _claude_md(where, args.claude_md)
+    _created_folders(where, record)
+    _claude_md(where, args.claude_md)  # last: it may end with advice
     return 0
+
+
+def _created_folders(where: files.Target, record: dict[str, Any] | None) -> None:
+    removed = files.remove_created_folders(where, (record or {}).get("createdFolders"))
+    if removed:
+        shown = [os.path.relpath(folder, where.project) + "/" if where.project else folder for folder in removed]
+        print(f"  removed the empty folders sidekit install had created: {' '.join(shown)}")
 
 
 def _plugin_setup(project: str) -> None:

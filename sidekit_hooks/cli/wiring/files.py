@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import stat
 import sys
 from dataclasses import dataclass
 from typing import Any
 
 import sidekit_hooks
+from sidekit_hooks import hook_events
 from sidekit_hooks.core import workspace
 from sidekit_hooks.core.errors import SidekitError
 
@@ -92,15 +94,34 @@ def target_of(project: str | None, user: bool, local: bool) -> Target:
     )
 
 
-def hooks_dir() -> str:
-    """The `hooks/` folder of the checkout this package runs from (an editable install)."""
-    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(sidekit_hooks.__file__))), "hooks")
-    if not os.path.isfile(os.path.join(folder, "post_tool_use.py")):
+@dataclass(frozen=True)
+class HookScripts:
+    """Where the hook entry scripts `install` points Claude Code at live, and how they are started."""
+
+    folder: str
+    flags: str  # the interpreter's options before the script
+
+
+def hook_scripts() -> HookScripts:
+    """The checkout's `hooks/` (an editable install: `-S`, as always), else the entries the package itself
+    carries (pip, pipx, uv tool: no checkout anywhere; `-I -S`, see hook_events.PACKAGED)."""
+    package = os.path.dirname(os.path.abspath(sidekit_hooks.__file__))
+    checkout = os.path.join(os.path.dirname(package), "hooks")
+    if os.path.isfile(os.path.join(checkout, "post_tool_use.py")):
+        return HookScripts(checkout, "-S")
+    packaged = os.path.join(package, hook_events.PACKAGED)
+    if not os.path.isfile(os.path.join(packaged, "post_tool_use.py")):
         raise SidekitError(
-            "this sidekit is installed without its checkout, so there are no hook scripts to point Claude Code at",
-            "git clone the sidekit-hooks repository and run ./install.sh PROJECT_DIR there (or use the plugin form)",
+            f"this sidekit's hook scripts are missing ({packaged} has no post_tool_use.py); nothing was changed",
+            f"reinstall it: {shlex.quote(interpreter())} -m pip install --force-reinstall sidekit-hooks "
+            "(pipx reinstall sidekit-hooks, or uv tool install --reinstall sidekit-hooks)",
         )
-    return folder
+    return HookScripts(packaged, "-I -S")
+
+
+def hooks_dir() -> str:
+    """The folder of the hook entry scripts (hook_scripts)."""
+    return hook_scripts().folder
 
 
 def interpreter() -> str:
@@ -182,6 +203,42 @@ def write_settings(
     if mode is not None:
         os.chmod(real, mode)
     return kept
+
+
+def own_folders(target: Target) -> list[str]:
+    """The folders install may create for `target`, deepest first: those of the settings file and of the
+    record, and their parents up to (not including) the project folder, or the home folder for --user."""
+    stop = (target.project or home()).rstrip(os.sep) + os.sep
+    found: list[str] = []
+    for leaf in (os.path.dirname(target.settings), os.path.dirname(target.record)):
+        folder = leaf
+        while folder.startswith(stop) and folder not in found:
+            found.append(folder)
+            folder = os.path.dirname(folder)
+    return found
+
+
+def missing_folders(target: Target) -> list[str]:
+    """Those of `own_folders` that do not exist yet (install is about to create them)."""
+    return [folder for folder in own_folders(target) if not os.path.lexists(folder)]
+
+
+def remove_created_folders(target: Target, created: object) -> list[str]:
+    """Remove the folders the record says install created, when they are empty again; returns them.
+
+    Only folders install can create for this target are candidates, so a record a repository commits
+    cannot name any other; a folder that holds anything (a hook's logs, the user's files) stays."""
+    if not isinstance(created, list):
+        return []
+    removed: list[str] = []
+    for folder in own_folders(target):  # deepest first
+        if folder in created and os.path.isdir(folder) and not os.path.islink(folder):
+            try:
+                os.rmdir(folder)
+            except OSError:
+                continue
+            removed.append(folder)
+    return removed
 
 
 def remove_backup(path: str) -> bool:

@@ -67,17 +67,18 @@ class Change:
         return f"{self.event}: {self.action} {self.command}"
 
 
-def command_for(python: str, script: str, handler: str = "") -> str:
-    """`'<python>' -S '<script>' [handler] # sidekit-hooks`: run through `sh -c`, where the comment is inert."""
-    return f"{shlex.quote(python)} -S {shlex.quote(script)}{' ' + handler if handler else ''} {MARKER}"
+def command_for(python: str, script: str, handler: str = "", flags: str = "-S") -> str:
+    """`'<python>' <flags> '<script>' [handler] # sidekit-hooks`: run through `sh -c`, where the comment is
+    inert. `flags`: `-S` for a checkout's hooks/, `-I -S` for the package's own entries (files.hook_scripts)."""
+    return f"{shlex.quote(python)} {flags} {shlex.quote(script)}{' ' + handler if handler else ''} {MARKER}"
 
 
-def wanted_handlers(python: str, hooks_dir: str) -> dict[str, dict[str, Any]]:
-    """The handler we want in each slot (hook_events.HANDLERS), pinned to this interpreter and checkout."""
+def wanted_handlers(python: str, hooks_dir: str, flags: str = "-S") -> dict[str, dict[str, Any]]:
+    """The handler we want in each slot (hook_events.HANDLERS), pinned to this interpreter and scripts."""
     return {
         key: {
             "type": "command",
-            "command": command_for(python, os.path.join(hooks_dir, f"{h.script}.py"), h.argument),
+            "command": command_for(python, os.path.join(hooks_dir, f"{h.script}.py"), h.argument, flags),
             "timeout": TIMEOUT,
             **({"if": h.condition} if h.condition else {}),
         }
