@@ -89,6 +89,7 @@ def diagnose(project: str) -> list[Check]:
     checks.extend(_recorder_checks(project))
     checks.append(_deadline_check(project))
     checks.append(_mcp_check(project, bool(plugin)))
+    checks.append(_export_check(project))
     checks.append(_hook_log_check(project))
     proposed = _scope_proposal_check(project)
     if proposed:
@@ -642,6 +643,30 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
     if entry is None:
         return Check("mcp", "info", f"{detail}; not in .mcp.json (add it: {install})")
     return Check("mcp", "ok", detail)
+
+
+def _export_check(project: str) -> Check:
+    """The OpenTelemetry export in force and where it came from; a project endpoint the user has not
+    accepted is named with the command that accepts it (it is ignored until then: docs/settings.md)."""
+    from sidekit_hooks.cli.commands import otel
+    from sidekit_hooks.core import exportconfig
+
+    found = exportconfig.explain(project)
+    if found.endpoint:
+        detail = f"on: to {found.endpoint}, from {exportconfig.SOURCES[found.source]}"
+        if found.headers:
+            detail += f" (headers: {', '.join(sorted(found.headers))})"
+        if found.ignored and found.source != "project":
+            detail += f"; pyproject.toml's {found.ignored} is not used (yours wins)"
+        return Check("otel export", "info", detail)
+    if found.ignored:
+        return Check(
+            "otel export",
+            "info",
+            f"off: pyproject.toml names {found.ignored}, ignored until you trust it for this project",
+            otel.trust_command(project, found.ignored),
+        )
+    return Check("otel export", "info", "off: no endpoint set (SIDEKIT_OTEL_ENDPOINT or the plugin's otel_endpoint)")
 
 
 def _scope_proposal_check(project: str) -> Check | None:
