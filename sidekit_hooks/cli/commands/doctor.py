@@ -560,6 +560,16 @@ def _recorder_checks(project: str) -> list[Check]:
     chosen = interpreter.find(project)
     source = "sidekit's own: no project environment found" if chosen.source == "sidekit" else chosen.source
     checks = [Check("test interpreter", "info", f"{chosen.label(project)} ({source}); override: --python PY")]
+    named, inside = interpreter.project_python(project)
+    if named and not inside and not os.environ.get(interpreter.SETTING_ENV):
+        checks.append(
+            Check(
+                "test interpreter",
+                "info",
+                f"pyproject.toml's [tool.sidekit] python ({named}) lies outside the project: not used",
+                f"if it is yours: export {interpreter.SETTING_ENV}={shlex.quote(named)} (or pass --python)",
+            )
+        )
     fix = f"sidekit install --project {shlex.quote(project)} --recorder-only"
     for candidate in environments.targets(project):
         status, says = RECORDER_STATES.get(environments.probe(candidate.path, project), RECORDER_STATES["broken"])
