@@ -28,6 +28,7 @@ VERSIONS = (
     f"rapidfuzz {metadata.version('rapidfuzz')}, tomli-w {metadata.version('tomli-w')}"
 )
 RULES = "  ok       rule packs: every pack passes lint"
+OTEL_OFF = "  info     otel export: off: no endpoint set (SIDEKIT_OTEL_ENDPOINT or the plugin's otel_endpoint)"
 AGENT_SHELL = (
     "  ok       agent shell: `sidekit` runs in the agent's shell (SessionStart (.claude/settings.json) puts it on "
     f"PATH): sidekit {__version__}"
@@ -76,6 +77,7 @@ def healthy_tail(project: Path) -> list[str]:
             " found); override: --python PY",
             "  ok       hook deadline: no hook ran out of time in the last 24 h",
             mcp_line(project),
+            OTEL_OFF,
             "  ok       hook log: no hook failures in the last 24 h",
         ]
     )
