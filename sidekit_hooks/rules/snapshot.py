@@ -115,6 +115,30 @@ def pack_files(project: str) -> list[tuple[str, str]]:
     return found
 
 
+def refused_packs(project: str) -> list[str]:
+    """The project's and local pack files (or folders) that are not read: linked out of the project, or
+    not regular files (for doctor, which says how to mend each)."""
+    refused = []
+    for layer, folder in layer_dirs(project):
+        if layer not in PROJECT_LAYERS:
+            continue
+        if os.path.islink(folder) and not safepath.inside(folder, project):
+            refused.append(folder)
+            continue
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        refused += [
+            os.path.join(folder, name)
+            for name in names
+            if name.endswith(".toml")
+            and not name.startswith(".")
+            and not _own_pack(os.path.join(folder, name), project)
+        ]
+    return refused
+
+
 def _own_pack(path: str, project: str) -> bool:
     """A regular file inside the project (through a link too, if it stays inside)."""
     import stat

@@ -586,7 +586,25 @@ def _recorder_checks(project: str) -> list[Check]:
 
 
 def _rule_packs_check(project: str) -> Check:
-    """Lint every pack layer, as `sidekit rules lint` does."""
+    """Lint every pack layer, as `sidekit rules lint` does; name a project pack that is not read."""
+    from sidekit_hooks.rules import snapshot
+
+    refused = snapshot.refused_packs(project)
+    if refused:
+        first, real = refused[0], os.path.realpath(refused[0])
+        more = f" (+{len(refused) - 1} more)" if len(refused) > 1 else ""
+        copy = (
+            f"rm {shlex.quote(first)} && cp -r {shlex.quote(real)} {shlex.quote(first)}"
+            if os.path.isdir(first)
+            else f"cp --remove-destination {shlex.quote(real)} {shlex.quote(first)}"
+        )
+        return Check(
+            "rule packs",
+            "problem",
+            f"{os.path.relpath(first, project)} is not read: it leads outside the project or is not a regular "
+            f"file{more}",
+            f"copy the pack in ({copy}), or put it in {snapshot.user_dir()}/ for every project",
+        )
     try:
         errors = _lint_errors(project)
     except Exception as exc:  # noqa: BLE001 - a crashing linter is a finding, not a crashed doctor
