@@ -385,6 +385,7 @@ def test_no_hook_nor_worker_makes_a_network_call_unless_the_user_set_an_endpoint
         assert rx.requests == 0
     assert [p for p in started(seen) if p.endswith(".py")] == [f"{EVENTS[e].script}.py" for e in SESSION_EVENTS]
     assert TELEMETRY_WORKER not in started(seen)
+    assert "sidekit_hooks.detectors.tests" in started(seen)  # SessionStart's index worker ran, under the audit
     assert by_program(seen, "network") == {}
     assert by_program(seen, "import") == {}
     assert unaudited(seen) == []  # every child is audited too
