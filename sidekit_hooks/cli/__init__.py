@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "uninstall": ("uninstall", "remove exactly the hook entries `install` wrote"),
     "doctor": ("doctor", "check wiring, packs, caches and logs; print the command that mends each problem"),
     "report": ("report", "per rule and sidecar: fired, delivered, suppressed (and by what)"),
+    "otel": ("otel", "the OpenTelemetry export in force; trust (or revoke) a project's endpoint"),
     "nudge": ("nudge", "queue a nudge for a session (Gas Town format)"),
     "queue": ("queue_cmd", "list the nudges pending for a session"),
     "rules": ("rules", "list, lint, test or scaffold rule packs"),

@@ -1,11 +1,23 @@
-"""Where sidekit's OpenTelemetry export goes, if anywhere (docs/fleets.md). Standard library only.
+"""Where sidekit's OpenTelemetry export goes, if anywhere (docs/fleets.md, docs/settings.md). Standard
+library only.
 
-Three places, first found wins: `SIDEKIT_OTEL_ENDPOINT` (+ `SIDEKIT_OTEL_HEADERS`), the plugin's user
-configuration (Claude Code hands it to hooks as `CLAUDE_PLUGIN_OPTION_OTEL_ENDPOINT` / `..._OTEL_HEADERS`),
-and `[tool.sidekit] otel-endpoint` / `otel-headers` in the project's pyproject.toml. Claude Code strips
-`OTEL_*` variables from hooks, so sidekit has its own names. Without one of them nothing is ever sent.
+The endpoint and its headers are the user's to set. First found wins:
 
-A hook only asks `configured()`: two variable look-ups and, at most, one read of pyproject.toml's bytes.
+1. `SIDEKIT_OTEL_ENDPOINT` (+ `SIDEKIT_OTEL_HEADERS`): the environment, e.g. the user's shell or the
+   `env` block of `~/.claude/settings.json`;
+2. the plugin's user configuration (Claude Code hands it to hooks as `CLAUDE_PLUGIN_OPTION_OTEL_ENDPOINT`
+   / `..._OTEL_HEADERS`);
+3. `[tool.sidekit] otel-endpoint` (+ `otel-headers`) in the project's pyproject.toml, only once the user
+   has accepted that exact endpoint for that project (`sidekit otel trust URL`, core/trust.py). Until then
+   it is ignored: a cloned repository cannot turn the export on.
+
+Headers go with the endpoint they were given with: the environment's with the environment's endpoint,
+the plugin option's with the plugin option's, the pyproject's with the trusted pyproject endpoint. A
+user's collector token is never sent to an address the user did not give. Claude Code strips `OTEL_*`
+variables from hooks, so sidekit has its own names. Without one of these nothing is ever sent.
+
+A hook only asks `configured()`: two variable look-ups and one failed `open` of the user's trust file
+(the project's pyproject.toml is read only for a project the user trusted).
 """
 
 from __future__ import annotations
@@ -16,31 +28,70 @@ ENV_ENDPOINT = "SIDEKIT_OTEL_ENDPOINT"
 ENV_HEADERS = "SIDEKIT_OTEL_HEADERS"
 PLUGIN_ENDPOINT = "CLAUDE_PLUGIN_OPTION_OTEL_ENDPOINT"
 PLUGIN_HEADERS = "CLAUDE_PLUGIN_OPTION_OTEL_HEADERS"
+PROJECT_KEY = "otel-endpoint"  # under [tool.sidekit]; also the kind of its trust record
+PROJECT_HEADERS = "otel-headers"
 MAX_PYPROJECT = 1 << 20
+
+SOURCES = {  # source -> how doctor and `sidekit otel status` name it
+    "env": ENV_ENDPOINT,
+    "plugin": "the plugin's otel_endpoint option",
+    "project": "pyproject.toml [tool.sidekit] otel-endpoint, trusted",
+}
+
+
+class Export:
+    """What is in force: `endpoint` ('' for none), its `headers`, where it came from (`source`: env,
+    plugin, project or ''), and `ignored`: a project endpoint not used (untrusted, or overridden)."""
+
+    __slots__ = ("endpoint", "headers", "source", "ignored", "trusted")
+
+    def __init__(
+        self, endpoint: str = "", headers: dict[str, str] | None = None, source: str = "", ignored: str = ""
+    ) -> None:
+        self.endpoint, self.headers, self.source, self.ignored = endpoint, headers or {}, source, ignored
+        self.trusted = False  # `ignored` is trusted but overridden by the user's own setting
 
 
 def configured(project: str) -> bool:
-    """Cheap: whether an endpoint is named anywhere (the worker validates it)."""
+    """Cheap: whether an endpoint is in force (the worker validates it)."""
     if os.environ.get(ENV_ENDPOINT, "").strip() or os.environ.get(PLUGIN_ENDPOINT, "").strip():
         return True
-    return b"otel-endpoint" in _pyproject_bytes(project)
+    return bool(_trusted_project_endpoint(project))
 
 
 def resolve(project: str) -> tuple[str, dict[str, str]]:
     """(the OTLP/HTTP base URL, headers); ('', {}) when export is not configured."""
-    for endpoint_name, headers_name in ((ENV_ENDPOINT, ENV_HEADERS), (PLUGIN_ENDPOINT, PLUGIN_HEADERS)):
+    found = explain(project)
+    return found.endpoint, found.headers
+
+
+def explain(project: str) -> Export:
+    """The export in force and where it came from, with the project's endpoint when it is not used."""
+    named = project_endpoint(project)
+    for source, endpoint_name, headers_name in (
+        ("env", ENV_ENDPOINT, ENV_HEADERS),
+        ("plugin", PLUGIN_ENDPOINT, PLUGIN_HEADERS),
+    ):
         endpoint = os.environ.get(endpoint_name, "").strip()
         if endpoint:
-            return endpoint, parse_headers(os.environ.get(headers_name, ""))
-    table = _tool_table(project)
-    url = table.get("otel-endpoint")
-    if not isinstance(url, str) or not url.strip():
-        return "", {}
-    headers = table.get("otel-headers", "")
+            found = Export(endpoint, parse_headers(os.environ.get(headers_name, "")), source, named)
+            found.trusted = bool(named) and named in _accepted(project)
+            return found
+    if not named:
+        return Export()
+    if named not in _accepted(project):
+        return Export(ignored=named)
+    headers = _tool_table(project).get(PROJECT_HEADERS, "")
     if isinstance(headers, dict):
-        return url.strip(), {str(k): str(v) for k, v in headers.items()}
-    # Secrets belong in the environment; a pyproject header string is allowed for local collectors.
-    return url.strip(), parse_headers(os.environ.get(ENV_HEADERS, "") or str(headers))
+        return Export(named, {str(k): str(v) for k, v in headers.items()}, "project")
+    # The project's own headers only (a local collector's): the environment's never go to its address.
+    return Export(named, parse_headers(headers if isinstance(headers, str) else ""), "project")
+
+
+def project_endpoint(project: str) -> str:
+    """The endpoint the project's pyproject.toml names ('' for none), trusted or not."""
+    url = _tool_table(project).get(PROJECT_KEY)
+    return url.strip() if isinstance(url, str) else ""
 
 
 def parse_headers(text: str) -> dict[str, str]:
@@ -55,6 +106,22 @@ def parse_headers(text: str) -> dict[str, str]:
     return headers
 
 
+def _accepted(project: str) -> list[str]:
+    from sidekit_hooks.core import trust
+
+    return trust.values(PROJECT_KEY, project)
+
+
+def _trusted_project_endpoint(project: str) -> str:
+    """The project's endpoint when the user accepted exactly it; the trust file first, so an untrusted
+    project (every project, for most users) costs no read of its pyproject.toml."""
+    accepted = _accepted(project)
+    if not accepted:
+        return ""
+    named = project_endpoint(project)
+    return named if named in accepted else ""
+
+
 def _pyproject_bytes(project: str) -> bytes:
     from sidekit_hooks.core import safepath
 
@@ -66,7 +133,7 @@ def _pyproject_bytes(project: str) -> bytes:
 
 def _tool_table(project: str) -> dict[str, object]:
     raw = _pyproject_bytes(project)
-    if b"otel-endpoint" not in raw:
+    if PROJECT_KEY.encode() not in raw:
         return {}
     import tomllib
 

@@ -87,18 +87,69 @@ def layer_dirs(project: str) -> list[tuple[str, str]]:
     return [(layer, path) for layer, path in dirs if layer == "builtin" or os.path.realpath(path) != builtin]
 
 
+PROJECT_LAYERS = ("project", "local")  # what the repository holds: read only from inside it (docs/settings.md)
+
+
 def pack_files(project: str) -> list[tuple[str, str]]:
-    """(layer, path) of every `*.toml` pack, layer by layer, by file name within a layer."""
+    """(layer, path) of every `*.toml` pack, layer by layer, by file name within a layer.
+
+    The project's and the local layer are the repository's: a pack folder or file that a link leads out
+    of the project is not read (nor anything but a regular file), so a clone cannot make sidekit read,
+    and say, a file elsewhere on the machine."""
     found = []
     for layer, folder in layer_dirs(project):
+        contained = layer in PROJECT_LAYERS
+        if contained and os.path.islink(folder) and not safepath.inside(folder, project):
+            continue
         try:
             names = sorted(os.listdir(folder))
         except OSError:
             continue
-        found += [
-            (layer, os.path.join(folder, name)) for name in names if name.endswith(".toml") and not name.startswith(".")
-        ]
+        for name in names:
+            if not name.endswith(".toml") or name.startswith("."):
+                continue
+            path = os.path.join(folder, name)
+            if contained and not _own_pack(path, project):
+                continue
+            found.append((layer, path))
     return found
+
+
+def refused_packs(project: str) -> list[str]:
+    """The project's and local pack files (or folders) that are not read: linked out of the project, or
+    not regular files (for doctor, which says how to mend each)."""
+    refused = []
+    for layer, folder in layer_dirs(project):
+        if layer not in PROJECT_LAYERS:
+            continue
+        if os.path.islink(folder) and not safepath.inside(folder, project):
+            refused.append(folder)
+            continue
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        refused += [
+            os.path.join(folder, name)
+            for name in names
+            if name.endswith(".toml")
+            and not name.startswith(".")
+            and not _own_pack(os.path.join(folder, name), project)
+        ]
+    return refused
+
+
+def _own_pack(path: str, project: str) -> bool:
+    """A regular file inside the project (through a link too, if it stays inside)."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    if stat.S_ISLNK(mode):
+        return safepath.inside(path, project) and os.path.isfile(path)
+    return stat.S_ISREG(mode)
 
 
 def fingerprint(path: str) -> list[int]:

@@ -38,12 +38,19 @@ def export(
     timeout: float | None = None,
 ) -> Result:
     """Ship everything new; what happened, in one sentence."""
-    endpoint, headers = exportconfig.resolve(project)
+    found = exportconfig.explain(project)
+    endpoint, headers = found.endpoint, found.headers
     if not endpoint:
+        untrusted = (
+            f"; pyproject.toml names {found.ignored}, which you have not trusted for this project "
+            f"(sidekit otel trust {found.ignored})"
+            if found.ignored
+            else ""
+        )
         return Result(
             0,
             "no OpenTelemetry endpoint configured (SIDEKIT_OTEL_ENDPOINT, the plugin's otel_endpoint "
-            "option, or [tool.sidekit] otel-endpoint): nothing sent",
+            f"option, or a trusted [tool.sidekit] otel-endpoint){untrusted}: nothing sent",
             True,
         )
     from sidekit_hooks.telemetry import otlp

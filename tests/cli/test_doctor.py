@@ -28,6 +28,7 @@ VERSIONS = (
     f"rapidfuzz {metadata.version('rapidfuzz')}, tomli-w {metadata.version('tomli-w')}"
 )
 RULES = "  ok       rule packs: every pack passes lint"
+OTEL_OFF = "  info     otel export: off: no endpoint set (SIDEKIT_OTEL_ENDPOINT or the plugin's otel_endpoint)"
 AGENT_SHELL = (
     "  ok       agent shell: `sidekit` runs in the agent's shell (SessionStart (.claude/settings.json) puts it on "
     f"PATH): sidekit {__version__}"
@@ -76,6 +77,7 @@ def healthy_tail(project: Path) -> list[str]:
             " found); override: --python PY",
             "  ok       hook deadline: no hook ran out of time in the last 24 h",
             mcp_line(project),
+            OTEL_OFF,
             "  ok       hook log: no hook failures in the last 24 h",
         ]
     )
@@ -299,6 +301,27 @@ def test_doctor_reports_a_broken_rule_pack_with_the_lint_command(project: Path) 
     check = doctor._rule_packs_check(str(project))
     assert (check.name, check.status, check.fix) == ("rule packs", "problem", "sidekit rules lint")
     assert check.detail == "sidecar_rules/team.toml:4: rules[0].message: required key is missing (+1 more)"
+
+
+def test_doctor_names_a_pack_linked_out_of_the_project_with_the_copy_that_mends_it(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    outside = tmp_path / "shared" / "team.toml"
+    outside.parent.mkdir()
+    outside.write_text('[pack]\nname = "team"\n')
+    (project / "sidecar_rules").mkdir()
+    (project / "sidecar_rules" / "team.toml").symlink_to(outside)
+    from sidekit_hooks.cli.commands import doctor
+
+    link = project / "sidecar_rules" / "team.toml"
+    assert doctor._rule_packs_check(str(project)) == doctor.Check(
+        "rule packs",
+        "problem",
+        "sidecar_rules/team.toml is not read: it leads outside the project or is not a regular file",
+        f"copy the pack in (cp --remove-destination {outside} {link}), "
+        f"or put it in {tmp_path / 'xdg' / 'sidekit' / 'rules'}/ for every project",
+    )
 
 
 # --- the plugin form and the agent's shell ---------------------------------------------------------

@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks.core import exportconfig, hooklog
+from sidekit_hooks.core import exportconfig, hooklog, trust
+from sidekit_hooks.hook_events import EVENTS
 from sidekit_hooks.telemetry import collect, worker
-from testing.hooks import REPO, HookRunner, payload
+from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner, bash, edited, payload, pre_bash
+from testing.listener import wait_for_workers
 from testing.otlp import Receiver, closed_port_endpoint
 from testing.scope import out_of_scope_write
 
@@ -200,20 +202,81 @@ def test_nothing_is_sent_without_configuration(project: Path, clean_env: dict[st
     assert result.message.startswith("no OpenTelemetry endpoint configured")
 
 
+@pytest.fixture
+def user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private $XDG_CONFIG_HOME: the user's trust file lives there, never in ~/.config."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg"
+
+
+def explained(project: Path) -> tuple[str, dict[str, str], str, str]:
+    found = exportconfig.explain(str(project))
+    return found.endpoint, found.headers, found.source, found.ignored
+
+
 def test_endpoint_and_headers_from_each_place(
-    project: Path, monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str]
+    project: Path, monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str], user_config: Path
 ) -> None:
     assert not exportconfig.configured(str(project))
     (project / "pyproject.toml").write_text(
         '[tool.sidekit]\notel-endpoint = "http://c:4318"\notel-headers = {x-a = "1"}\n'
     )
+    assert not exportconfig.configured(str(project))  # the repository's word alone turns nothing on
+    assert explained(project) == ("", {}, "", "http://c:4318")
+    trust.grant("otel-endpoint", str(project), "http://c:4318")
     assert exportconfig.configured(str(project))
-    assert exportconfig.resolve(str(project)) == ("http://c:4318", {"x-a": "1"})
+    assert explained(project) == ("http://c:4318", {"x-a": "1"}, "project", "")
     monkeypatch.setenv("CLAUDE_PLUGIN_OPTION_OTEL_ENDPOINT", "http://plugin:4318")
     monkeypatch.setenv("CLAUDE_PLUGIN_OPTION_OTEL_HEADERS", "k=v")
-    assert exportconfig.resolve(str(project)) == ("http://plugin:4318", {"k": "v"})
+    assert explained(project) == ("http://plugin:4318", {"k": "v"}, "plugin", "http://c:4318")
     monkeypatch.setenv("SIDEKIT_OTEL_ENDPOINT", "http://env:4318/")
-    assert exportconfig.resolve(str(project)) == ("http://env:4318/", {})
+    assert explained(project) == ("http://env:4318/", {}, "env", "http://c:4318")
+
+
+def test_environment_headers_go_only_with_the_environments_endpoint(
+    project: Path, monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str], user_config: Path
+) -> None:
+    monkeypatch.setenv("SIDEKIT_OTEL_HEADERS", "authorization=Bearer%20t0k")
+    monkeypatch.setenv("CLAUDE_PLUGIN_OPTION_OTEL_HEADERS", "x-plugin=1")
+    (project / "pyproject.toml").write_text(
+        '[tool.sidekit]\notel-endpoint = "http://c:4318"\notel-headers = "x-team=web"\n'
+    )
+    trust.grant("otel-endpoint", str(project), "http://c:4318")
+    assert exportconfig.resolve(str(project)) == ("http://c:4318", {"x-team": "web"})
+    monkeypatch.setenv("CLAUDE_PLUGIN_OPTION_OTEL_ENDPOINT", "http://plugin:4318")
+    assert exportconfig.resolve(str(project)) == ("http://plugin:4318", {"x-plugin": "1"})
+    monkeypatch.setenv("SIDEKIT_OTEL_ENDPOINT", "http://env:4318")
+    assert exportconfig.resolve(str(project)) == ("http://env:4318", {"authorization": "Bearer t0k"})
+
+
+def test_trust_is_for_one_endpoint_of_one_project(project: Path, tmp_path: Path, user_config: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.sidekit]\notel-endpoint = "http://c:4318"\n')
+    other = tmp_path / "clone"
+    other.mkdir()
+    (other / "pyproject.toml").write_bytes((project / "pyproject.toml").read_bytes())
+    link = tmp_path / "link"
+    link.symlink_to(project)
+    trust.grant("otel-endpoint", str(project), "http://c:4318")
+    assert (exportconfig.configured(str(project)), exportconfig.configured(str(link))) == (True, True)
+    assert not exportconfig.configured(str(other))  # the same repository elsewhere is another project
+    (project / "pyproject.toml").write_text('[tool.sidekit]\notel-endpoint = "http://c:4319"\n')
+    assert not exportconfig.configured(str(project))  # a changed endpoint needs trust again
+    assert trust.revoke("otel-endpoint", str(project)) == ["http://c:4318"]
+    assert trust.entries() == []
+    assert oct((user_config / "sidekit" / "trust.json").stat().st_mode & 0o777) == "0o600"
+
+
+def test_an_untrusted_endpoint_is_named_by_the_worker_with_the_command_that_trusts_it(
+    project: Path, clean_env: dict[str, str], user_config: Path
+) -> None:
+    (project / "pyproject.toml").write_text('[tool.sidekit]\notel-endpoint = "http://c:4318"\n')
+    result = worker.export(str(project))
+    assert (result.ok, result.shipped) == (True, 0)
+    assert result.message == (
+        "no OpenTelemetry endpoint configured (SIDEKIT_OTEL_ENDPOINT, the plugin's otel_endpoint option, or a "
+        "trusted [tool.sidekit] otel-endpoint); pyproject.toml names http://c:4318, which you have not trusted "
+        "for this project (sidekit otel trust http://c:4318): nothing sent"
+    )
 
 
 def test_the_worker_says_when_the_otel_extra_is_missing(project: Path, clean_env: dict[str, str]) -> None:
@@ -233,45 +296,120 @@ def test_the_worker_says_when_the_otel_extra_is_missing(project: Path, clean_env
     )
 
 
-PROBE = """
-import json, socket, sys
-sys.path.insert(0, sys.argv[1])
-connects = []
-real = socket.socket.connect
-def spy(self, address):
-    connects.append(str(address))
-    return real(self, address)
-socket.socket.connect = spy
-from sidekit_hooks import hook
-hook.main(sys.argv[2])
-sys.stderr.write(json.dumps({"otel": sorted(m for m in sys.modules if m.startswith("opentelemetry")),
-                             "telemetry": sorted(m for m in sys.modules if m.startswith("sidekit_hooks.telemetry")),
-                             "connects": connects}))
-"""
+NETAUDIT = REPO / "tests" / "testing" / "netaudit.py"
+SESSION_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "SubagentStop",
+    "Stop",
+)
+TELEMETRY_WORKER = "sidekit_hooks.telemetry.worker"
+# The one other program sidekit's hooks and workers start: git, on what is on disk (no fetch, no push).
+OFFLINE_GIT = frozenset({"ls-files", "rev-parse", "diff", "status", "log", "show", "merge-base", "check-ignore"})
 
 
-def run_probe(project: Path, env: dict[str, str], event: str) -> tuple[dict[str, Any], float]:
-    body = json.dumps(payload(event, project, session_id="s1", prompt="go"))
-    began = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(REPO), event], input=body, capture_output=True, text=True, env=env, timeout=30
-    )
-    return json.loads(done.stderr), time.monotonic() - began
+def unaudited(seen: list[dict[str, Any]]) -> list[list[str]]:
+    """Children started outside the audit (not a Python worker started through it), other than offline git."""
+    out = []
+    for record in seen:
+        if record["kind"] != "spawn" or record["wrapped"]:
+            continue
+        argv = record["argv"]
+        words = [w for i, w in enumerate(argv[1:], 1) if not w.startswith("-") and argv[i - 1] not in ("-C", "-c")]
+        if not (os.path.basename(argv[0]) == "git" and words and words[0] in OFFLINE_GIT):
+            out.append(argv)
+    return out
 
 
-@pytest.mark.parametrize("collector", ["up", "down", "slow"])
-def test_the_hook_path_never_imports_opentelemetry_nor_opens_a_socket(
-    project: Path, clean_env: dict[str, str], collector: str
+def session_payloads(project: Path) -> dict[str, dict[str, Any]]:
+    """One of each of the seven events, with what makes their sidecars and workers run."""
+    (project / "src").mkdir(exist_ok=True)
+    (project / "src" / "app.py").write_text("def total(xs):\n    return sum(xs)\n")
+    return {
+        "SessionStart": payload("SessionStart", project, source="startup"),
+        "UserPromptSubmit": payload("UserPromptSubmit", project, prompt="fix the failing test"),
+        "PreToolUse": pre_bash(project, "python -m pytest -q tests"),
+        "PostToolUse": edited(project, "src/app.py", "sum(xs)", "sum(xs) + 0", "def total(xs):\n    return sum(xs)\n"),
+        "PostToolUseFailure": bash(project, "python -m pytest -q", error="Exit code 1\nE   assert 1 == 2"),
+        "SubagentStop": payload("SubagentStop", project, agent_id="agent-1", stop_hook_active=False),
+        "Stop": payload("Stop", project, stop_hook_active=False),
+    }
+
+
+def audited_session(project: Path, env: dict[str, str]) -> list[dict[str, Any]]:
+    """The seven events through the real entry scripts, each under the audit hook (testing/netaudit.py),
+    and every worker they start under it too; what the audit saw, once every worker has ended."""
+    log = project.parent / "netaudit.jsonl"
+    env = dict(env, CLAUDE_PROJECT_DIR=str(project), NETAUDIT_LOG=str(log))
+    for event, body in session_payloads(project).items():
+        done = subprocess.run(
+            [sys.executable, "-S", str(NETAUDIT), str(HOOK_SCRIPTS[event])],
+            input=json.dumps(body),
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=project,
+            timeout=30,
+        )
+        assert (done.returncode, done.stderr) == (0, ""), event
+    wait_for_workers(str(project))
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def by_program(seen: list[dict[str, Any]], kind: str) -> dict[str, list[str]]:
+    """{program: [what it did of `kind`]}, e.g. the network events of each hook and worker."""
+    found: dict[str, list[str]] = {}
+    for record in seen:
+        if record["kind"] == kind:
+            found.setdefault(record["program"], []).append(record.get("event") or record.get("module") or "")
+    return found
+
+
+def started(seen: list[dict[str, Any]]) -> list[str]:
+    return [record["program"] for record in seen if record["kind"] == "start"]
+
+
+@pytest.mark.parametrize("config", ["none", "repository endpoint"])
+def test_no_hook_nor_worker_makes_a_network_call_unless_the_user_set_an_endpoint(
+    project: Path, clean_env: dict[str, str], tmp_path: Path, config: str
 ) -> None:
-    with Receiver(delay=5.0 if collector == "slow" else 0.0) as rx:
-        endpoint = closed_port_endpoint() if collector == "down" else rx.endpoint
-        env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project), SIDEKIT_OTEL_ENDPOINT=endpoint)
-        for event in ("UserPromptSubmit", "Stop"):
-            seen, took = run_probe(project, env, event)
-            assert seen == {"otel": [], "telemetry": [], "connects": []}
-            assert took < 3.0  # not a benchmark (bench/rows_fleets.py): a slow collector would add 5 s
+    env = dict(clean_env, XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+    with Receiver() as rx:
+        if config == "repository endpoint":  # committed, untrusted; the user's token is in the environment
+            (project / "pyproject.toml").write_text(f'[tool.sidekit]\notel-endpoint = "{rx.endpoint}"\n')
+            env["SIDEKIT_OTEL_HEADERS"] = "authorization=Bearer%20t0k"
+        seen = audited_session(project, env)
+        assert rx.requests == 0
+    assert [p for p in started(seen) if p.endswith(".py")] == [f"{EVENTS[e].script}.py" for e in SESSION_EVENTS]
+    assert TELEMETRY_WORKER not in started(seen)
+    assert "sidekit_hooks.detectors.tests" in started(seen)  # SessionStart's index worker ran, under the audit
+    assert by_program(seen, "network") == {}
+    assert by_program(seen, "import") == {}
+    assert unaudited(seen) == []  # every child is audited too
+    assert not (project / ".sidekit" / "log" / "timings.jsonl").exists()
+
+
+def test_with_the_users_endpoint_only_the_detached_worker_touches_the_network(
+    project: Path, clean_env: dict[str, str]
+) -> None:
+    """The positive control of the audit: it reaches the exporter the Stop hook starts, and sees its calls."""
+    with Receiver() as rx:
+        env = dict(clean_env, SIDEKIT_OTEL_ENDPOINT=rx.endpoint)
+        seen = audited_session(project, env)
+        assert rx.requests > 0
+    hooks = {f"{EVENTS[e].script}.py" for e in SESSION_EVENTS}
+    network, imports = by_program(seen, "network"), by_program(seen, "import")
+    assert started(seen).count(TELEMETRY_WORKER) == 1
+    assert set(network) == {TELEMETRY_WORKER}
+    assert "socket.connect" in network[TELEMETRY_WORKER]
+    assert not hooks & set(imports)  # no hook imports opentelemetry nor sidekit_hooks.telemetry
+    assert unaudited(seen) == []
     timings = [json.loads(line) for line in (project / ".sidekit" / "log" / "timings.jsonl").read_text().splitlines()]
-    assert [t["hook"] for t in timings] == ["UserPromptSubmit", "Stop"]
+    # PreToolUse answers from its own fast path (hook._pre_tool_use), which logs no timing
+    assert [t["hook"] for t in timings] == [e for e in SESSION_EVENTS if e != "PreToolUse"]
 
 
 def test_stop_starts_the_detached_exporter(project: Path, run_hook: HookRunner) -> None:
@@ -292,12 +430,6 @@ def test_stop_starts_the_detached_exporter(project: Path, run_hook: HookRunner) 
             time.sleep(0.1)
     assert sum(r["event"] == "sidekit.decision" for r in rx.logs) == 6
     assert [r for r in rx.logs if r["event"] == "sidekit.hook"][-1]["attributes"]["sidekit.hook"] == "Stop"
-
-
-def test_no_timing_is_logged_without_configuration(project: Path, clean_env: dict[str, str]) -> None:
-    env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project))
-    run_probe(project, env, "UserPromptSubmit")
-    assert not (project / ".sidekit" / "log" / "timings.jsonl").exists()
 
 
 def test_a_real_hooks_decisions_carry_the_prompt_tool_and_fleet_names(

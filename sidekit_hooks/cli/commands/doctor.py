@@ -89,6 +89,7 @@ def diagnose(project: str) -> list[Check]:
     checks.extend(_recorder_checks(project))
     checks.append(_deadline_check(project))
     checks.append(_mcp_check(project, bool(plugin)))
+    checks.append(_export_check(project))
     checks.append(_hook_log_check(project))
     proposed = _scope_proposal_check(project)
     if proposed:
@@ -559,6 +560,16 @@ def _recorder_checks(project: str) -> list[Check]:
     chosen = interpreter.find(project)
     source = "sidekit's own: no project environment found" if chosen.source == "sidekit" else chosen.source
     checks = [Check("test interpreter", "info", f"{chosen.label(project)} ({source}); override: --python PY")]
+    named, inside = interpreter.project_python(project)
+    if named and not inside and not os.environ.get(interpreter.SETTING_ENV):
+        checks.append(
+            Check(
+                "test interpreter",
+                "info",
+                f"pyproject.toml's [tool.sidekit] python ({named}) lies outside the project: not used",
+                f"if it is yours: export {interpreter.SETTING_ENV}={shlex.quote(named)} (or pass --python)",
+            )
+        )
     fix = f"sidekit install --project {shlex.quote(project)} --recorder-only"
     for candidate in environments.targets(project):
         status, says = RECORDER_STATES.get(environments.probe(candidate.path, project), RECORDER_STATES["broken"])
@@ -575,7 +586,25 @@ def _recorder_checks(project: str) -> list[Check]:
 
 
 def _rule_packs_check(project: str) -> Check:
-    """Lint every pack layer, as `sidekit rules lint` does."""
+    """Lint every pack layer, as `sidekit rules lint` does; name a project pack that is not read."""
+    from sidekit_hooks.rules import snapshot
+
+    refused = snapshot.refused_packs(project)
+    if refused:
+        first, real = refused[0], os.path.realpath(refused[0])
+        more = f" (+{len(refused) - 1} more)" if len(refused) > 1 else ""
+        copy = (
+            f"rm {shlex.quote(first)} && cp -r {shlex.quote(real)} {shlex.quote(first)}"
+            if os.path.isdir(first)
+            else f"cp --remove-destination {shlex.quote(real)} {shlex.quote(first)}"
+        )
+        return Check(
+            "rule packs",
+            "problem",
+            f"{os.path.relpath(first, project)} is not read: it leads outside the project or is not a regular "
+            f"file{more}",
+            f"copy the pack in ({copy}), or put it in {snapshot.user_dir()}/ for every project",
+        )
     try:
         errors = _lint_errors(project)
     except Exception as exc:  # noqa: BLE001 - a crashing linter is a finding, not a crashed doctor
@@ -642,6 +671,30 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
     if entry is None:
         return Check("mcp", "info", f"{detail}; not in .mcp.json (add it: {install})")
     return Check("mcp", "ok", detail)
+
+
+def _export_check(project: str) -> Check:
+    """The OpenTelemetry export in force and where it came from; a project endpoint the user has not
+    accepted is named with the command that accepts it (it is ignored until then: docs/settings.md)."""
+    from sidekit_hooks.cli.commands import otel
+    from sidekit_hooks.core import exportconfig
+
+    found = exportconfig.explain(project)
+    if found.endpoint:
+        detail = f"on: to {found.endpoint}, from {exportconfig.SOURCES[found.source]}"
+        if found.headers:
+            detail += f" (headers: {', '.join(sorted(found.headers))})"
+        if found.ignored and found.source != "project":
+            detail += f"; pyproject.toml's {found.ignored} is not used (yours wins)"
+        return Check("otel export", "info", detail)
+    if found.ignored:
+        return Check(
+            "otel export",
+            "info",
+            f"off: pyproject.toml names {found.ignored}, ignored until you trust it for this project",
+            otel.trust_command(project, found.ignored),
+        )
+    return Check("otel export", "info", "off: no endpoint set (SIDEKIT_OTEL_ENDPOINT or the plugin's otel_endpoint)")
 
 
 def _scope_proposal_check(project: str) -> Check | None:

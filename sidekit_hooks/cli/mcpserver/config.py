@@ -201,7 +201,13 @@ def unsafe_entry(entry: dict[str, Any], project: str) -> str:
         return f"its arguments are {args!r}, not {list(SERVER_ARGS)!r} (an older install, or not sidekit's)"
     if not isinstance(command, str) or not os.path.isabs(command):
         return f"its command {command!r} is not an absolute path to a Python"
+    import re
+
     real, root = os.path.realpath(command), os.path.realpath(project)
+    python = re.compile(r"python(\d+(\.\d+)?)?")
+    if not (python.fullmatch(os.path.basename(command)) and python.fullmatch(os.path.basename(real))):
+        # any other program outside the project (`curl -P -m ...`) is one the repository chose for doctor
+        return f"its command {command} is not a Python interpreter"
     if real == root or real.startswith(root + os.sep) or os.path.abspath(command).startswith(root + os.sep):
         return f"its command {command} lies inside the project"
     return ""

@@ -1,7 +1,7 @@
 """Which Python runs this project's tests: one answer for every command, the hook and doctor.
 
 Order: `--python` (an override), an explicit setting (`$SIDEKIT_PYTHON`, else `python` under
-`[tool.sidekit]` in the project's pyproject.toml), the project's `.venv` / `venv`, an active
+`[tool.sidekit]` in the project's pyproject.toml when it lies inside the project), the project's `.venv` / `venv`, an active
 `$VIRTUAL_ENV`, uv's project environment (`$UV_PROJECT_ENVIRONMENT`) and Poetry's (found the way
 Poetry names it, without running Poetry or touching the network), and sidekit's own interpreter last.
 
@@ -72,9 +72,13 @@ def candidates(project: str) -> Iterator[Interpreter]:
 
 
 def _listed(project: str) -> Iterator[tuple[str, str]]:
-    setting = os.environ.get(SETTING_ENV, "") or project_setting(project).get("python", "")
-    if isinstance(setting, str) and setting:
+    setting = os.environ.get(SETTING_ENV, "")
+    if setting:
         yield _absolute(setting, project), "setting"
+    else:
+        named, inside = project_python(project)
+        if named and inside:
+            yield named, "setting"
     for name in PROJECT_VENVS:
         yield bin_python(os.path.join(project, name)), name
     active = os.environ.get("VIRTUAL_ENV", "")
@@ -86,6 +90,22 @@ def _listed(project: str) -> Iterator[tuple[str, str]]:
     poetry = poetry_env(project)
     if poetry:
         yield bin_python(poetry), "poetry"
+
+
+def project_python(project: str) -> tuple[str, bool]:
+    """(`python` under `[tool.sidekit]`, made absolute; whether it lies inside the project), ('', False)
+    for none. A committed setting never points sidekit outside the project (docs/settings.md): one whose
+    folder resolves elsewhere is not used; the user names such an interpreter with $SIDEKIT_PYTHON or
+    --python."""
+    named = project_setting(project).get("python", "")
+    if not isinstance(named, str) or not named.strip():
+        return "", False
+    from sidekit_hooks.core import safepath
+
+    path = os.path.normpath(
+        os.path.join(os.path.abspath(project), named.strip())
+    )  # no `~`: the user's home is not the repository's
+    return path, safepath.inside(os.path.dirname(path), project)
 
 
 def project_setting(project: str) -> dict[str, object]:
