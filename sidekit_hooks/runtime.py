@@ -348,7 +348,12 @@ def claim_queued(event: Event, project: str, since: float = 0.0, seen: list[str]
 
         try:
             # A claim waits for the lock a short while only: detectors and delivery come after it.
-            got = list(city.claim(city_root, min(queue_deadline(), time.monotonic() + CITY_CLAIM_WAIT)))
+            wait = min(queue_deadline(), time.monotonic() + CITY_CLAIM_WAIT)
+            got = list(city.claim(city_root, wait, max_bytes=city.HOOK_STATE))
+        except city.StateTooLarge as exc:  # over what a hook reads in time: a worker drains it for next turn
+            CITY_BUSY.add(city_root)
+            _hand_off(city_root, event, project, exc)
+            got = []
         except OSError as exc:  # locked past the deadline, corrupt: this turn goes without
             CITY_BUSY.add(city_root)  # and does not wait for it a second time
             hooklog.error(project, event.hook, "city-drain", exc)
@@ -356,6 +361,19 @@ def claim_queued(event: Event, project: str, since: float = 0.0, seen: list[str]
         claims.extend(got)
         HELD.extend(got)
     return claims
+
+
+def _hand_off(city_root: str, event: Event, project: str, why: OSError) -> None:
+    """Start the worker that moves this session's city items to its file queue (nudges/city_handoff.py)."""
+    hooklog.error(project, event.hook, "city-drain", why)
+    if not event.session_id or event.is_subagent:
+        return
+    from sidekit_hooks.nudges import city_handoff
+
+    try:
+        city_handoff.start(city_root, workspace.queue_root(project), event.session_id, project)
+    except OSError as exc:
+        hooklog.error(project, event.hook, "city-handoff", exc)
 
 
 def city_of(project: str) -> str:

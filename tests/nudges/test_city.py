@@ -60,22 +60,19 @@ def agent(monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str]) -> None:
     monkeypatch.setenv("GC_SESSION_ID", "gc-sess-1")
 
 
-def test_city_found_by_variable_or_by_a_real_gc_folder_above(
+def test_the_city_comes_from_the_environment_never_from_a_folder_the_project_holds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str]
 ) -> None:
-    town = make_city(tmp_path / "town")
+    town = make_city(tmp_path / "town", {"pending": []})
     deep = town / "rigs" / "app"
     deep.mkdir(parents=True)
-    assert city.find_city(str(deep)) == str(town)
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    assert city.find_city(str(elsewhere)) == ""
-    linked = tmp_path / "linked"
-    linked.mkdir()
-    (linked / ".gc").symlink_to(town / ".gc")  # a link named .gc is not a city
-    assert city.find_city(str(linked)) == ""
-    monkeypatch.setenv("GC_CITY", str(town))
-    assert city.find_city(str(elsewhere)) == str(town)
+    assert city.find_city(str(deep)) == ""  # a `.gc/` above (or committed in) the project is not a city
+    assert city.find_city(str(town)) == ""
+    for name in ("GC_CITY_ROOT", "GC_CITY_PATH", "GC_CITY"):  # the first one set wins
+        monkeypatch.setenv(name, str(town))
+        assert city.find_city(str(tmp_path)) == str(town)
+    monkeypatch.setenv("GC_CITY", str(tmp_path / "gone"))
+    assert city.find_city(str(deep)) == ""
 
 
 def test_the_queue_folder_is_the_one_gc_uses_unless_the_other_holds_the_state(tmp_path: Path) -> None:
