@@ -45,7 +45,7 @@ def make_city(root: Path, items: list[dict[str, Any]], sub: str = "runtime/nudge
 def prompt(project: Path, **env: str) -> str:
     done = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go"), project, **env)
     assert done.returncode == 0, done.stderr
-    return context_of(done.stdout)
+    return str(context_of(done.stdout))
 
 
 def test_control_a_city_item_is_shown_behind_its_senders_label(tmp_path: Path, project: Path) -> None:
