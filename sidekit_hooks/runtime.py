@@ -11,7 +11,7 @@ import time
 
 from sidekit_hooks import detectors, hook_events
 from sidekit_hooks.code import written
-from sidekit_hooks.core import budget, fastjson, hooklog, redact, workspace
+from sidekit_hooks.core import budget, fastjson, hookinput, hooklog, redact, workspace
 from sidekit_hooks.nudges import delivery, ledger, policy, queue
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
@@ -70,14 +70,12 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     QUEUE_DEADLINE[0] = started + HARD_DEADLINE - DELIVERY_RESERVE
     CITY_BUSY.clear()
     try:
-        # Depth bounded before anything walks it: a 1,000-deep tool_response costs nothing but itself.
-        payload = fastjson.loads_bounded(stdin_text) if stdin_text.strip() else {}
-    except ValueError as exc:
-        hooklog.error(workspace.project_dir(), hook, "payload", f"stdin is not JSON ({exc})")
+        payload, mended = hookinput.parse(stdin_text)
+    except hookinput.BadInput as exc:  # bad input, logged as such: never a crash
+        hookinput.log(workspace.project_dir(), hook, exc)
         return Outcome()
-    if not isinstance(payload, dict):
-        hooklog.error(workspace.project_dir(), hook, "payload", "stdin is JSON but not an object")
-        return Outcome()
+    if mended:
+        hookinput.log(workspace.project_dir(), hook, mended)
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
