@@ -51,7 +51,6 @@ def hand_off(city_root: str, queue_root: str, session: str) -> int:
 def main(argv: list[str]) -> int:
     if len(argv) != 4:
         return 2
-    background.wall_clock_cap()
     city_root, queue_root, session, project = argv
     lock = os.path.join(workspace.state_dir(project), LOCK_FILE)
     try:
@@ -70,4 +69,5 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    background.wall_clock_cap()
     sys.exit(main(sys.argv[1:]))
