@@ -4,7 +4,9 @@
 choose an interpreter in several branches, and each branch starts it with its own flags: `-P` (the working
 folder, the project, stays off the module path) and, for what runs on the standard library, `-S` (no
 `site`: nothing an environment's `.pth` files or `sitecustomize` say runs in a hook). One test per branch,
-with only that branch open (no `SIDEKIT_RUNTIME_PYTHON` unless it is the branch under test):
+with only that branch open (no `SIDEKIT_RUNTIME_PYTHON` unless it is the branch under test). The branches
+today's main already starts right are guards against a regression, so they are named as controls (they
+pass on both); the Python version probes, which ran the environment's `site` in the project folder, are not:
 
 - the project plants `sidekit_hooks/__init__.py` (and standard-library names) that leave a marker when
   imported: a branch without `-P` imports the project's `sidekit_hooks` first;
@@ -90,7 +92,7 @@ def place(venv: Path, plugin: Path, data: Path, where: str) -> None:
 
 
 def launch_env(project: Path, markers: Path, **more: str) -> dict[str, str]:
-    env = env_for(project, HOSTILE_SITE_MARKERS=str(markers), **more)
+    env: dict[str, str] = env_for(project, HOSTILE_SITE_MARKERS=str(markers), **more)
     env.pop("PYTHONPATH", None)
     return env
 
@@ -100,7 +102,7 @@ def landed(markers: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("where", [".venv", "data", ".plugin-venv"])
-def test_bin_sidekit_in_each_environment_it_picks_runs_no_repository_code(
+def test_control_bin_sidekit_in_each_environment_it_picks_runs_no_repository_code(
     venv: Path, plugin: Path, hostile: tuple[Path, Path], tmp_path: Path, where: str
 ) -> None:
     """`$venv/bin/python -P -m sidekit_hooks.cli`: the agent's shell has no SIDEKIT_RUNTIME_PYTHON."""
@@ -126,7 +128,7 @@ def test_bin_sidekit_on_the_standard_library_runs_neither_repository_code_nor_si
     assert landed(markers) == []
 
 
-def test_bin_sidekit_with_the_runtime_python_runs_no_repository_code(
+def test_control_bin_sidekit_with_the_runtime_python_runs_no_repository_code(
     venv: Path, plugin: Path, hostile: tuple[Path, Path]
 ) -> None:
     """The settings form's branch: $SIDEKIT_RUNTIME_PYTHON, `-P`."""
@@ -137,23 +139,38 @@ def test_bin_sidekit_with_the_runtime_python_runs_no_repository_code(
     assert [name for name in landed(markers) if name != SITE_MARKER] == []
 
 
-@pytest.mark.parametrize("where", [".venv", "data", "PATH"])
-def test_hooks_run_in_each_branch_starts_python_without_site(
-    venv: Path, plugin: Path, hostile: tuple[Path, Path], tmp_path: Path, where: str
-) -> None:
-    """hooks/run: the checkout's .venv, the ready plugin environment, or (while it builds) the first
-    Python >= 3.11 on PATH; each runs the hook `python -S hooks/<event>.py`."""
-    project, markers = hostile
-    data = data_folder(tmp_path)
-    env = launch_env(project, markers, CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data))
-    if where == "PATH":
-        env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
-        (data / "bootstrap.announced").mkdir()  # said already: the hook's own output stays empty
-    else:
-        place(venv, plugin, data, where)
-    put(queue_dir(project), "rebase first")  # what the hook delivers shows that it ran
+def run_hook(plugin: Path, project: Path, env: dict[str, str]) -> None:
+    """hooks/run user_prompt_submit: it ran (it delivers what was queued), on time, and said nothing else."""
+    put(queue_dir(project), "rebase first")
     body = json.dumps(payload("UserPromptSubmit", project, prompt="go"))
     done = run_text([str(plugin / "hooks" / "run"), "user_prompt_submit"], stdin=body, cwd=project, env=env, timeout=60)
     assert (done.returncode, done.stderr) == (0, "")
     assert context_of(done.stdout) == "[from mayor] rebase first"
+
+
+@pytest.mark.parametrize("where", [".venv", "data"])
+def test_control_hooks_run_with_an_environment_starts_python_without_site(
+    venv: Path, plugin: Path, hostile: tuple[Path, Path], tmp_path: Path, where: str
+) -> None:
+    """hooks/run: the checkout's .venv, or the ready plugin environment; `python -S hooks/<event>.py`."""
+    project, markers = hostile
+    data = data_folder(tmp_path)
+    place(venv, plugin, data, where)
+    run_hook(
+        plugin, project, launch_env(project, markers, CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data))
+    )
+    assert landed(markers) == []
+
+
+def test_hooks_run_on_the_standard_library_starts_python_without_site(
+    venv: Path, plugin: Path, hostile: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """hooks/run while the environment builds: the first Python >= 3.11 on PATH (found by a probe that
+    must not run `site` either), `python -S hooks/<event>.py`."""
+    project, markers = hostile
+    data = data_folder(tmp_path)
+    (data / "bootstrap.announced").mkdir()  # said already: the hook's own output is the delivery only
+    env = launch_env(project, markers, CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data))
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
+    run_hook(plugin, project, env)
     assert landed(markers) == []
