@@ -14,7 +14,21 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-MAX_STDIN = 64 * 1024 * 1024  # a payload bigger than this is not read whole (and not parsed)
+MAX_STDIN = 64 * 1024 * 1024  # a payload bigger than this is bad input: not read whole, not parsed
+
+
+def _read_stdin() -> str | None:
+    """The event as text (undecodable bytes replaced); None when it is over MAX_STDIN (the caller logs it)."""
+    data = sys.stdin.buffer.read(MAX_STDIN + 1)
+    return None if len(data) > MAX_STDIN else data.decode("utf-8", "replace")
+
+
+def _bad_input(hook: str, why: BaseException | str) -> int:
+    """Log a malformed event as bad input (core/hookinput.py), never as a crash; the hook does nothing."""
+    from sidekit_hooks.core import hookinput, workspace
+
+    hookinput.log(workspace.project_dir(), hook, why if isinstance(why, str) else str(why))
+    return 0
 
 
 def run_entry(hook: str) -> None:
@@ -57,7 +71,10 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
             return 0
         signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, runtime.HARD_DEADLINE)
-        stdin_text = sys.stdin.buffer.read(MAX_STDIN).decode("utf-8", "replace")
+        stdin_text = _read_stdin()
+        if stdin_text is None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            return _bad_input(hook, f"the event is over {MAX_STDIN >> 20} MiB; not read")
         outcome = runtime.run(hook, stdin_text, started)
         signal.setitimer(signal.ITIMER_REAL, 0)
         _emit(outcome.output)
@@ -97,13 +114,26 @@ def _pre_tool_use(handler: str = "") -> int:
 
     if os.environ.get("SIDEKIT_DISABLE", "") not in ("", "0"):
         return 0
-    stdin_text = sys.stdin.buffer.read(MAX_STDIN).decode("utf-8", "replace")
+    stdin_text = _read_stdin()
+    if stdin_text is None:
+        return _bad_input("PreToolUse", f"the event is over {MAX_STDIN >> 20} MiB; not read")
     if "test" not in stdin_text and "py.test" not in stdin_text and "jest" not in stdin_text:
-        return 0
-    if handler and not _answers(handler, stdin_text):
         return 0
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, PRE_TOOL_DEADLINE)
+    from sidekit_hooks.core import fastjson, hookinput
+
+    try:
+        payload, mended = hookinput.parse(stdin_text)
+    except hookinput.BadInput as exc:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        return _bad_input("PreToolUse", exc)
+    if mended:
+        _bad_input("PreToolUse", mended)
+        stdin_text = fastjson.dumps(payload)  # what the rewrite reads: text every path and output can carry
+    if handler and not _answers(handler, stdin_text):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        return 0
     from sidekit_hooks.runners import rewrite
 
     output = rewrite.handle(stdin_text)

@@ -11,7 +11,7 @@ import time
 
 from sidekit_hooks import detectors, hook_events
 from sidekit_hooks.code import written
-from sidekit_hooks.core import budget, fastjson, hooklog, redact, workspace
+from sidekit_hooks.core import budget, fastjson, hookinput, hooklog, redact, workspace
 from sidekit_hooks.nudges import delivery, ledger, policy, queue
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
@@ -70,14 +70,12 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     QUEUE_DEADLINE[0] = started + HARD_DEADLINE - DELIVERY_RESERVE
     CITY_BUSY.clear()
     try:
-        # Depth bounded before anything walks it: a 1,000-deep tool_response costs nothing but itself.
-        payload = fastjson.loads_bounded(stdin_text) if stdin_text.strip() else {}
-    except ValueError as exc:
-        hooklog.error(workspace.project_dir(), hook, "payload", f"stdin is not JSON ({exc})")
+        payload, mended = hookinput.parse(stdin_text)
+    except hookinput.BadInput as exc:  # bad input, logged as such: never a crash
+        hookinput.log(workspace.project_dir(), hook, exc)
         return Outcome()
-    if not isinstance(payload, dict):
-        hooklog.error(workspace.project_dir(), hook, "payload", "stdin is JSON but not an object")
-        return Outcome()
+    if mended:
+        hookinput.log(workspace.project_dir(), hook, mended)
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
@@ -348,7 +346,12 @@ def claim_queued(event: Event, project: str, since: float = 0.0, seen: list[str]
 
         try:
             # A claim waits for the lock a short while only: detectors and delivery come after it.
-            got = list(city.claim(city_root, min(queue_deadline(), time.monotonic() + CITY_CLAIM_WAIT)))
+            wait = min(queue_deadline(), time.monotonic() + CITY_CLAIM_WAIT)
+            got = list(city.claim(city_root, wait, max_bytes=city.HOOK_STATE))
+        except city.StateTooLarge as exc:  # over what a hook reads in time: a worker drains it for next turn
+            CITY_BUSY.add(city_root)
+            _hand_off(city_root, event, project, exc)
+            got = []
         except OSError as exc:  # locked past the deadline, corrupt: this turn goes without
             CITY_BUSY.add(city_root)  # and does not wait for it a second time
             hooklog.error(project, event.hook, "city-drain", exc)
@@ -356,6 +359,19 @@ def claim_queued(event: Event, project: str, since: float = 0.0, seen: list[str]
         claims.extend(got)
         HELD.extend(got)
     return claims
+
+
+def _hand_off(city_root: str, event: Event, project: str, why: OSError) -> None:
+    """Start the worker that moves this session's city items to its file queue (nudges/city_handoff.py)."""
+    hooklog.error(project, event.hook, "city-drain", why)
+    if not event.session_id or event.is_subagent:
+        return
+    from sidekit_hooks.nudges import city_handoff
+
+    try:
+        city_handoff.start(city_root, workspace.queue_root(project), event.session_id, project)
+    except OSError as exc:
+        hooklog.error(project, event.hook, "city-handoff", exc)
 
 
 def city_of(project: str) -> str:

@@ -94,7 +94,7 @@ def test_garbage_stdin_exits_zero_silently_and_logs(project: Path, run_hook: Hoo
     assert len(os.listdir(project / ".runtime" / "nudge_queue" / "sess-1")) == 1  # nothing lost
     if stdin.strip() and stdin != b"null":
         log = (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
-        assert '"where":"payload"' in log
+        assert '"where":"bad-input"' in log
 
 
 def test_ten_megabyte_tool_response(project: Path, run_hook: HookRunner) -> None:

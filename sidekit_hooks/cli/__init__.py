@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
     from types import ModuleType
+    from typing import NoReturn
 
 from sidekit_hooks import __version__
 
@@ -87,12 +88,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     fast = getattr(module, "fast_arguments", None)  # a warm query's few arguments, read without argparse
     parsed = fast(args[1:]) if fast is not None else None
     if parsed is None:
-        import argparse
-
-        parser = argparse.ArgumentParser(prog=f"sidekit {name}", description=COMMANDS[name][1])
+        parser = _parser_class()(prog=f"sidekit {name}", description=COMMANDS[name][1])
         module.add_arguments(parser)
         parsed = parser.parse_args(args[1:])
     return run_command(module, parsed)
+
+
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """argparse's parser, whose error (and every subcommand's: they take the parent's class) ends with the
+    command that shows what is accepted, as every other CLI error ends with its fix."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            self.print_usage(sys.stderr)
+            self.exit(2, f"{self.prog}: error: {message}\n  fix: {self.prog} --help\n")
+
+    return Parser
 
 
 def _command(name: str) -> ModuleType | None:

@@ -5,8 +5,9 @@ in the project's own environments record (`runners/pytest/environments.py`). A p
 the first SessionStart of the plugin in a project starts this worker, detached
 (`python -S -m sidekit_hooks.cli.plugin_setup PROJECT PLUGIN_ROOT`). It:
 
-- adds the ignore lines to `.git/info/exclude` (a git work tree: nothing the project tracks changes,
-  and the scope sidecar sees no edit), else to `.gitignore`, as install does; never through a link;
+- adds the ignore lines to the repository's `info/exclude` (a git work tree, a linked one too: nothing
+  the project tracks changes, and the scope sidecar sees no edit; cli/wiring/git_exclude.py), to
+  `.gitignore` only outside any repository, as install does; never through a link;
 - wires only environments that lie inside the project (its `.venv`, `venv`), never one reached by a
   link out of it;
 - records that it ran in `.sidekit/plugin-setup.json` (so later sessions skip it: one read) and leaves
@@ -23,32 +24,45 @@ import sys
 
 from sidekit_hooks.core import background, fastjson, hooklog, pluginform, safepath, workspace
 
+MAX_EXCLUDE = 1 << 20  # bytes of an `info/exclude` read; a bigger one is cut at that (it is the user's own)
+
 
 def ignore_lines(project: str) -> tuple[str, list[str]]:
-    """(the file the ignore lines went to, relative to the project; the lines added), or ("", [])."""
-    from sidekit_hooks.cli.wiring import files as wiring
+    """(where the ignore lines went, relative to the project when inside it; the lines added), or ("", []).
 
-    git = os.path.join(project, ".git")
-    if os.path.isdir(git) and not os.path.islink(git):
-        exclude = os.path.join(git, "info", "exclude")
-        if os.path.islink(os.path.join(git, "info")) or os.path.islink(exclude):
-            return "", []
+    Never a file the project tracks: inside a git work tree (a linked one too) the lines go to the
+    repository's `info/exclude` (cli/wiring/git_exclude.py), or nowhere when that cannot be placed; a
+    `.gitignore` only where there is no repository at all."""
+    from sidekit_hooks.cli.wiring import files as wiring
+    from sidekit_hooks.cli.wiring import git_exclude
+
+    exclude = git_exclude.exclude_file(project)
+    if exclude:
         lines = [line for line in wiring.IGNORED if not line.startswith(".claude")]  # no settings backups here
-        return ".git/info/exclude", _add_lines(exclude, lines)
+        return _shown(project, exclude), _add_lines(exclude, lines)
+    if git_exclude.in_repository(project):
+        return "", []  # a repository whose exclude file we cannot place: nothing rather than a tracked file
     gitignore = os.path.join(project, ".gitignore")
     if os.path.islink(gitignore):
         return "", []  # a shared or generated file elsewhere: not ours to change
     return ".gitignore", wiring.ensure_gitignore(project)
 
 
+def _shown(project: str, path: str) -> str:
+    relative = os.path.relpath(path, os.path.realpath(project))
+    return path if relative.startswith("..") else relative
+
+
 def _add_lines(path: str, lines: list[str]) -> list[str]:
     from sidekit_hooks.cli.wiring import files as wiring
 
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        found = _read_exclude(path)
     except FileNotFoundError:
-        text = ""
+        found = ""
+    if found is None:
+        return []  # too big to rewrite whole: left as it is
+    text = found
     present = {wiring._ignore_key(line) for line in text.splitlines()}
     missing = [line for line in lines if wiring._ignore_key(line) not in present]
     if missing:
@@ -56,6 +70,12 @@ def _add_lines(path: str, lines: list[str]) -> list[str]:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         workspace.atomic_write(path, text + prefix + "\n".join([wiring.IGNORE_COMMENT, *missing]) + "\n")
     return missing
+
+
+def _read_exclude(path: str) -> str | None:
+    """The exclude file's text; None when it is over MAX_EXCLUDE (never cut short and written back)."""
+    raw = safepath.read_bytes(path, MAX_EXCLUDE + 1)
+    return None if len(raw) > MAX_EXCLUDE else raw.decode("utf-8", "replace")
 
 
 def wire_recorders(project: str) -> list[str]:
@@ -88,16 +108,16 @@ def undo(project: str) -> list[str]:
     if not os.path.isfile(done):
         return []
     from sidekit_hooks.cli.wiring import files as wiring
+    from sidekit_hooks.cli.wiring import git_exclude
 
     said = []
-    git = os.path.join(project, ".git")
-    exclude = os.path.join(git, "info", "exclude")
-    if os.path.isdir(git) and not any(os.path.islink(p) for p in (git, os.path.dirname(exclude), exclude)):
-        text = (safepath.read_project_file(project, ".git/info/exclude") or b"").decode("utf-8", "replace")
+    exclude = git_exclude.exclude_file(project)
+    text = _read_exclude(exclude) if exclude and os.path.isfile(exclude) else None
+    if text is not None:
         cut = wiring.cut_ignore_block(text)
         if cut is not None:
             workspace.atomic_write(exclude, cut[1])
-            said.append(f".git/info/exclude: removed {' '.join(cut[0])}")
+            said.append(f"{_shown(project, exclude)}: removed {' '.join(cut[0])}")
     os.unlink(done)
     said.append("the plugin's setup record is gone (the plugin sets the project up again at its next session)")
     return said

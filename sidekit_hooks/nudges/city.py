@@ -34,12 +34,19 @@ CLAIM_TTL = 120.0  # seconds; Gas City's claim lease (defaultQueuedNudgeClaimTTL
 RETRY_DELAY = 15.0  # seconds before a failed delivery is tried again (defaultQueuedNudgeRetryDelay)
 MAX_ATTEMPTS = 5  # then the item goes to `dead` (defaultQueuedNudgeMaxAttempts)
 DEFAULT_TTL = 24 * 3600.0  # an item enqueued without its own expiry (defaultQueuedNudgeTTL)
-MAX_WALK = 16  # folders looked at above the project for a `.gc/` (bounded: never the whole disk)
+# Where gc names the city in the environment of every agent it starts (GC_CITY; the others are set
+# beside it by gc's commands). A folder the repository holds is never taken for a city: a committed
+# `.gc/` would let a repository speak to the model in the queue's voice.
+CITY_VARIABLES = ("GC_CITY", "GC_CITY_PATH", "GC_CITY_ROOT")
 LOCK_POLL = 0.01  # seconds between two non-blocking lock attempts, as gc polls
 # Seconds an ack or put-back waits for the lock. Longer than a claim's wait: the output is already out,
 # and an ack that gives up leaves the item in flight until its lease ends, then delivered again.
 SETTLE_WAIT = 2.0
-MAX_STATE = 16 * 1024 * 1024  # bytes of state.json read; a bigger file is treated as corrupt
+MAX_STATE = 64 * 1024 * 1024  # bytes of state.json read (by the hand-off worker); a bigger file is left as it is
+# Bytes of state.json a hook parses and rewrites within its deadline (about 50 ms). A bigger file is
+# drained by a detached worker instead (nudges/city_handoff.py), which hands this session's items to
+# its file queue for the next turn: nothing is lost, the hook stays on time.
+HOOK_STATE = 1024 * 1024
 MAX_OWN_PENDING = 50  # sidekit's own pending items per agent; older ones give way (logged)
 WAKE_TIMEOUT = 0.05  # seconds to connect to the wake socket (gc's dispatcher listens there)
 MAX_SOCKET_PATH = 100  # bytes; longer unix socket paths move under /tmp, as gc does
@@ -50,6 +57,14 @@ OWNER_ENV = "SIDEKIT_GC_DRAIN"  # "sidekit" or "gc": who drains the city queue (
 
 class CityQueueError(OSError):
     """The state file is locked past the deadline, or unreadable: the caller logs it and goes on."""
+
+
+class StateTooLarge(CityQueueError):
+    """The state file is over what this caller may read in its time (`size`): drain it elsewhere."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"state.json is {size} bytes, over the {limit} read here; left to a worker")
+        self.size = size
 
 
 class CityClaim(Claim):
@@ -104,33 +119,15 @@ def lock_path(city: str) -> str:
     return os.path.join(nudges_dir(city), "state.lock")
 
 
-def find_city(project: str) -> str:
-    """`$GC_CITY`, else the nearest folder at or above the project holding a real `.gc/` folder; ''.
-
-    The walk follows the project's real path upwards and stops after MAX_WALK folders; a `.gc` that is
-    a link is not a city (a repository cannot point sidekit at someone else's queue).
-    """
-    named = os.environ.get("GC_CITY", "")
-    if named:
-        return os.path.abspath(named) if os.path.isdir(named) else ""
-    folder = os.path.realpath(project or ".")
-    for _ in range(MAX_WALK):
-        if _real_dir(os.path.join(folder, ".gc")):
-            return folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
+def find_city(project: str = "") -> str:
+    """The city gc named in this session's environment (CITY_VARIABLES, the first one set, when it is a
+    folder); ''. `project` is not looked at: whatever a repository commits (a `.gc/` folder, a
+    state.json) never makes it a city."""
+    for name in CITY_VARIABLES:
+        named = os.environ.get(name, "")
+        if named:
+            return os.path.abspath(named) if os.path.isdir(named) else ""
     return ""
-
-
-def _real_dir(path: str) -> bool:
-    import stat
-
-    try:
-        return stat.S_ISDIR(os.lstat(path).st_mode)
-    except OSError:
-        return False
 
 
 def epoch() -> str:
@@ -233,9 +230,10 @@ class _Locked:
     """`with _Locked(city, deadline) as state:` - the parsed state, rewritten atomically on exit when
     `changed` is set. Raises CityQueueError when the lock or the file cannot be had in time."""
 
-    def __init__(self, city: str, deadline: float) -> None:
+    def __init__(self, city: str, deadline: float, max_bytes: int = MAX_STATE) -> None:
         self.city = city
         self.deadline = deadline
+        self.max_bytes = max_bytes
         self.changed = False
         self.fd = -1
         self.state: dict[str, Any] = {}
@@ -246,7 +244,7 @@ class _Locked:
         self.fd = os.open(lock_path(self.city), os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         try:
             _wait_lock(self.fd, self.deadline)
-            self.state = _load(state_path(self.city))
+            self.state = _load(state_path(self.city), self.max_bytes)
         except BaseException:
             os.close(self.fd)
             raise
@@ -260,16 +258,18 @@ class _Locked:
             os.close(self.fd)  # closing drops the flock
 
 
-def _load(path: str) -> dict[str, Any]:
+def _load(path: str, limit: int = MAX_STATE) -> dict[str, Any]:
     try:
-        raw = safepath.read_bytes(path, MAX_STATE + 1)
+        raw = safepath.read_bytes(path, limit + 1)
     except FileNotFoundError:
         return {}
     except OSError as exc:
         raise CityQueueError(f"state.json unreadable: {exc}") from None
     if not raw.strip():
         return {}
-    if len(raw) > MAX_STATE:
+    if len(raw) > limit:  # grew since it was looked at
+        if limit < MAX_STATE:
+            raise StateTooLarge(len(raw), limit)
         raise CityQueueError(f"state.json is over {MAX_STATE} bytes; left as it is")
     import json
 
@@ -292,23 +292,31 @@ def _write(path: str, state: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def _has_state(city: str) -> bool:
+def _state_size(city: str) -> int:
+    """Bytes in the state file (0: none, empty, or unreadable)."""
     try:
-        return os.stat(state_path(city)).st_size > 0
+        return os.stat(state_path(city)).st_size
     except OSError:
-        return False
+        return 0
 
 
-def claim(city: str, deadline: float, *, at: datetime | None = None, limit: int = 200) -> list[CityClaim]:
+def claim(
+    city: str, deadline: float, *, at: datetime | None = None, limit: int = 200, max_bytes: int = MAX_STATE
+) -> list[CityClaim]:
     """Move this session's due pending items to `in_flight` (lease CLAIM_TTL) and return them, oldest first.
 
     As Gas City does under the same lock: leases that ran out go back to pending, expired items go to
-    dead. Raises CityQueueError (locked past `deadline`, corrupt file)."""
+    dead. One id is delivered once: a pending item of ours whose id is already in flight, or taken in
+    this claim, goes to dead (`duplicate id`), never said a second time. Raises CityQueueError (locked
+    past `deadline`, corrupt file), StateTooLarge when the file is over `max_bytes` (not read)."""
     session, keys = identity()
-    if not keys or not _has_state(city):
+    size = _state_size(city)
+    if not keys or not size:
         return []
+    if size > max_bytes:
+        raise StateTooLarge(size, max_bytes)
     moment = at or _now()
-    with _Locked(city, deadline) as held:
+    with _Locked(city, deadline, max_bytes) as held:
         state = held.state
         pending, in_flight, dead = (_items(state, bucket) for bucket in ("pending", "in_flight", "dead"))
         recovered = _recover(in_flight, pending, dead, moment)
@@ -317,22 +325,25 @@ def claim(city: str, deadline: float, *, at: datetime | None = None, limit: int 
         claimed_at, lease = gc_time(moment), _plus(moment, CLAIM_TTL)
         taken: list[dict[str, Any]] = []
         waiting: list[dict[str, Any]] = []
+        doubles: list[dict[str, Any]] = []
+        held_ids = {item.get("id") for item in in_flight}
         for item in sorted(kept, key=lambda it: (str(parse_time(it.get("deliver_after")) or ""), str(it.get("id")))):
-            if (
-                len(taken) < limit
-                and addressed_to(item, session, keys)
-                and isinstance(item.get("message"), str)
-                and _due(item.get("deliver_after"), moment)
-            ):
+            ours = addressed_to(item, session, keys) and isinstance(item.get("message"), str)
+            ident = item.get("id")
+            if ours and (not isinstance(ident, str) or not ident or ident in held_ids):
+                _bury(item, moment, "duplicate id" if ident else "no id")  # said once, or never: kept in dead
+                doubles.append(item)
+            elif ours and len(taken) < limit and _due(item.get("deliver_after"), moment):
                 item["claimed_at"], item["lease_until"] = claimed_at, lease
                 taken.append(item)
+                held_ids.add(ident)
             else:
                 waiting.append(item)
-        if not (taken or expired or recovered):
+        if not (taken or expired or recovered or doubles):
             return []
         _store(state, "pending", waiting)
         _store(state, "in_flight", in_flight + taken)
-        _store(state, "dead", dead)
+        _store(state, "dead", dead + doubles)
         held.changed = True
     return [CityClaim(city, item, claimed_at) for item in taken]
 

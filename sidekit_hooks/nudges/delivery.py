@@ -30,14 +30,34 @@ def safe_text(text: str) -> str:
 
 
 def line_for(nudge: Nudge) -> str:
-    """`[sidecar:x] ...` stays as written; anything else is shown with its sender, as Gas Town does."""
+    """One line: sidekit's own finding as written (`[sidecar:x] ...`), anything else behind a label built
+    from its sender field, as Gas Town shows it (`[from S] ...`, `[URGENT from S] ...`).
+
+    The text never chooses its label: a line that starts with `[sidecar:` is sidekit's only when its
+    sender is (`is_own`); from anyone else it is shown as the queue's, behind that sender's label."""
     text = safe_text(" ".join(nudge.message.split()))
-    if not text.startswith(OWN_PREFIX):
+    if not is_own(nudge, text):
         label = "URGENT from" if nudge.urgent else "from"
-        text = f"[{label} {safe_text(' '.join(nudge.sender.split())[:60])}] {text}"
+        text = f"[{label} {sender_label(nudge.sender)}] {text}"
     if len(text) > MAX_LINE:
         text = text[: MAX_LINE - 14].rstrip() + " …(truncated)"
     return text
+
+
+def is_own(nudge: Nudge, text: str) -> bool:
+    """A finding sidekit queued: sender `sidekit` or `sidekit/<sidecar>` (Gas City: source `sidekit`), and
+    the text opens with that sidecar's own prefix."""
+    if nudge.sender != "sidekit" and not nudge.sender.startswith("sidekit/"):
+        return False
+    sidecar = nudge.sidecar
+    return text.startswith(f"{OWN_PREFIX}{sidecar}]" if sidecar else OWN_PREFIX)
+
+
+def sender_label(sender: str) -> str:
+    """The sender as a label: one line, no brackets (it cannot close the label and open another), at most
+    60 characters; `unknown` when nothing is left."""
+    words = " ".join("".join(" " if char in "[]" or not char.isprintable() else char for char in sender).split())
+    return safe_text(words[:60].rstrip()) or "unknown"
 
 
 def plan(claims: list[Claim], budget: int = MAX_DELIVERY) -> tuple[str, list[Claim], list[Claim]]:

@@ -56,8 +56,8 @@ def main(argv: list[str]) -> int:
 
 
 def captured(path: str, status: int, verbose: bool, started: float, unfiltered: bool = False) -> int:
-    """The output goexec.sh kept in `path` (taken away here), with the binary's shell status: above
-    128 is the signal it died of, as sh reports it. `unfiltered`: no FILTERS among the binary's
+    """The output goexec.sh kept in `path` (taken away here), with the binary's status as goexec.sh
+    judged it: its exit code (130 is exit 130), or minus the signal that ended it. `unfiltered`: no FILTERS among the binary's
     arguments (goexec.sh's word; without it, none of the package's cached tests is taken as gone)."""
     from sidekit_hooks.core import safepath
 
@@ -69,7 +69,7 @@ def captured(path: str, status: int, verbose: bool, started: float, unfiltered: 
         os.unlink(path)
     except OSError:  # what was read is said all the same
         pass
-    code = -(status - 128) if 128 < status < 128 + 65 else status
+    code = status if -65 < status else 1  # a signal number out of range is not one: a plain failure
     return finish(data.decode("utf-8", "surrogateescape"), verbose, _born(started), code, unfiltered)
 
 

@@ -7,8 +7,8 @@
 # framing and the passing tests' logs taken out) is printed as it is, when short, and the output is
 # spooled for the run's one cache writer (a Python started once per run, detached, by the first such
 # binary; see ledger.spool). A failure, -v, or long output: goexec.py reads the kept output (the
-# binary is not run again), prints it or the compact answer, and ends with the binary's status (one
-# above 128 is taken as the signal it names: sh cannot tell the two apart). No usable project folder
+# binary is not run again), prints it or the compact answer, and ends with the binary's status (its
+# exit code, or the signal that reached the run, re-raised: see below). No usable project folder
 # (none found, a link where .sidekit is, a name already taken): goexec.py runs the binary itself.
 # SIDEKIT_RAW=1 and runs whose output is the point (-test.list, -test.bench, -test.fuzz, and go's own
 # -json framing): the binary as it is.
@@ -80,9 +80,21 @@ esac
 started=0 # goexec.py reads the start of this process from /proc (sh's clock has whole seconds only)
 [ -r /proc/self/stat ] || started=$(date +%s)
 exec 3>&2 2>/dev/null # sh's own word on a binary killed by a signal ("Terminated") is not the binary's
+# sh's status above 128 is either the binary's exit code (os.Exit(130)) or the signal 128 less killed it;
+# sh cannot tell the two apart. A signal sent to the run (^C, a kill of its process group) reaches this
+# shell too: noted here, it makes the status the signal's. Otherwise the status is the exit code, except
+# 137: SIGKILL (the OOM killer's), which no shell can note. The subshell runs the binary with the
+# default dispositions (a subshell resets caught traps), so the binary meets every signal as it would.
+sig=0
+trap 'sig=1' HUP
+trap 'sig=2' INT
+trap 'sig=15' TERM
 (exec "$bin" "$@" >>"$out" 2>&1 3>&-)
 code=$?
+trap - HUP INT TERM
 exec 2>&3 3>&-
+status=$code # what goexec.py is told: the exit code, or minus the signal
+if [ "$code" = 137 ] || { [ "$sig" != 0 ] && [ "$code" = $((128 + sig)) ]; }; then status=-$((code - 128)); fi
 # Printed as it was: a passing binary's output without the framing (its own lines, not the passing
 # tests' logs), when short; the spool then ends with the ledger.SPOOLED line, which commits it to the
 # run's writer. Otherwise (a failure, -v, long output) goexec.py reads and removes the spool.
@@ -101,4 +113,4 @@ if [ "$code" = 0 ] && [ "$verbose" = 0 ] && LC_ALL=C awk -v limit=2048 '
     fi
     exit 0
 fi
-exec "$py" -I -S "$main" --captured "$out" "$code" "$verbose" "$started" "$unfiltered"
+exec "$py" -I -S "$main" --captured "$out" "$status" "$verbose" "$started" "$unfiltered"

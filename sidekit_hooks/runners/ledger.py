@@ -76,7 +76,8 @@ def relay(out: str, code: int, then: Callable[[], None] | None = None) -> int:
     if code < 0:
         import signal
 
-        signal.signal(-code, signal.SIG_DFL)
+        if -code != signal.SIGKILL:  # SIGKILL has no handler to reset (and needs none)
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code
 

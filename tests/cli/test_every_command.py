@@ -41,10 +41,11 @@ def test_a_bad_argument_exits_2_with_the_usage(name: str, capsys: pytest.Capture
     code, out, err = run_main(capsys, name, "--no-such-option")
     assert (code, out) == (2, "")
     assert err.startswith(f"usage: sidekit {name}")
-    last = err.splitlines()[-1]
-    assert last.startswith(f"sidekit {name}: error: ")
+    wrong, fix = err.splitlines()[-2:]
+    assert wrong.startswith(f"sidekit {name}: error: ")
     # what is wrong: the option, or first the argument or sub-command the command cannot run without
-    assert "--no-such-option" in last or "required" in last or "invalid choice" in last, last
+    assert "--no-such-option" in wrong or "required" in wrong or "invalid choice" in wrong, wrong
+    assert fix == f"  fix: sidekit {name} --help"  # ends with the command that shows what it takes
     assert "Traceback" not in err
 
 

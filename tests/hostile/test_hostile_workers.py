@@ -21,6 +21,7 @@ BACKGROUND_MODULES = (
     "sidekit_hooks.rules.snapshot",
     "sidekit_hooks.detectors.judge",
     "sidekit_hooks.detectors.tests",
+    "sidekit_hooks.nudges.city_handoff",
 )
 
 

@@ -60,22 +60,19 @@ def agent(monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str]) -> None:
     monkeypatch.setenv("GC_SESSION_ID", "gc-sess-1")
 
 
-def test_city_found_by_variable_or_by_a_real_gc_folder_above(
+def test_the_city_comes_from_the_environment_never_from_a_folder_the_project_holds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str]
 ) -> None:
-    town = make_city(tmp_path / "town")
+    town = make_city(tmp_path / "town", {"pending": []})
     deep = town / "rigs" / "app"
     deep.mkdir(parents=True)
-    assert city.find_city(str(deep)) == str(town)
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    assert city.find_city(str(elsewhere)) == ""
-    linked = tmp_path / "linked"
-    linked.mkdir()
-    (linked / ".gc").symlink_to(town / ".gc")  # a link named .gc is not a city
-    assert city.find_city(str(linked)) == ""
-    monkeypatch.setenv("GC_CITY", str(town))
-    assert city.find_city(str(elsewhere)) == str(town)
+    assert city.find_city(str(deep)) == ""  # a `.gc/` above (or committed in) the project is not a city
+    assert city.find_city(str(town)) == ""
+    for name in ("GC_CITY_ROOT", "GC_CITY_PATH", "GC_CITY"):  # the first one set wins
+        monkeypatch.setenv(name, str(town))
+        assert city.find_city(str(tmp_path)) == str(town)
+    monkeypatch.setenv("GC_CITY", str(tmp_path / "gone"))
+    assert city.find_city(str(deep)) == ""
 
 
 def test_the_queue_folder_is_the_one_gc_uses_unless_the_other_holds_the_state(tmp_path: Path) -> None:
@@ -332,3 +329,43 @@ def test_what_does_not_fit_goes_back_pending_without_an_attempt(
         ("n-4", None, city.ZERO_TIME),
     ]
     assert "in_flight" not in left
+
+
+def test_one_id_is_claimed_once_and_its_doubles_go_dead(tmp_path: Path, agent: None) -> None:
+    root = make_city(
+        tmp_path,
+        {
+            "pending": [gc_item("n-1", "first"), gc_item("n-1", "second"), gc_item("n-2", "other agent's", agent="w")],
+            "in_flight": [gc_item("n-3", "held elsewhere", lease_until="2099-01-01T00:00:00Z")],
+        },
+    )
+    state = read_state(root)
+    state["pending"].append(gc_item("n-3", "a double of one in flight"))
+    (root / ".gc" / "runtime" / "nudges" / "state.json").write_text(json.dumps(state))
+    taken = city.claim(str(root), time.monotonic() + 5, at=T0)
+    assert [(held.name, held.nudge.message) for held in taken] == [("n-1", "first")]
+    after = read_state(root)
+    assert sorted((i["id"], i["message"], i["last_error"]) for i in after["dead"]) == [
+        ("n-1", "second", "duplicate id"),
+        ("n-3", "a double of one in flight", "duplicate id"),
+    ]
+    assert [i["id"] for i in after["pending"]] == ["n-2"]  # not ours: left as it was
+
+
+def test_a_state_file_over_the_callers_bound_is_not_read(tmp_path: Path, agent: None) -> None:
+    root = make_city(tmp_path, {"pending": [gc_item("n-1", "x" * 2000)]})
+    with pytest.raises(city.StateTooLarge) as raised:
+        city.claim(str(root), time.monotonic() + 5, max_bytes=1000)
+    assert raised.value.size > 1000
+    assert [i["id"] for i in read_state(root)["pending"]] == ["n-1"]
+
+
+def test_the_hand_off_moves_this_sessions_items_to_its_file_queue(tmp_path: Path, agent: None) -> None:
+    from sidekit_hooks.nudges import city_handoff, queue
+
+    root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "one", source="deacon"), gc_item("n-2", "two")]})
+    file_queue = str(tmp_path / "p" / ".runtime" / "nudge_queue")
+    assert city_handoff.hand_off(str(root), file_queue, "sess-1") == 2
+    assert read_state(root) == {}  # acked only once written
+    moved = [(nudge.sender, nudge.message) for _, nudge in queue.pending(file_queue, "sess-1")]
+    assert moved == [("deacon", "one"), ("mail", "two")]

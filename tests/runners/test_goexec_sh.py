@@ -35,6 +35,8 @@ if [ -n "${FAIL_B:-}" ]; then
     exit 1
 fi
 [ -n "${DIE:-}" ] && kill -"$DIE" $$
+[ -n "${DIE_GROUP:-}" ] && kill -"$DIE_GROUP" 0 && sleep 5
+[ -n "${EXIT:-}" ] && exit "$EXIT"
 if [ -n "${KILL_WRAPPER:-}" ]; then
     printf '\026=== RUN   TestKilled\n\026--- PASS: TestKilled (0.00s)\n'
     kill -KILL "$PPID"
@@ -121,18 +123,40 @@ def test_verbose_runs_print_the_verbose_text_and_the_binary_gets_the_framing_ins
     )
 
 
-def test_a_binary_killed_by_a_signal_takes_the_wrapper_with_it(tmp_path: Path) -> None:
-    root, binary = project(tmp_path)
-    parent = "import subprocess, sys; print(subprocess.run(sys.argv[1:]).returncode)"  # go, as it sees us end
+# go, as it sees us end; in a session of its own, and living through a signal sent to that session
+PARENT = (
+    "import signal, subprocess, sys; signal.signal(signal.SIGTERM, lambda *_: None);"
+    "print(subprocess.run(sys.argv[1:]).returncode)"
+)
+
+
+def as_go_sees_it(root: Path, binary: Path, **env: str) -> str:
     done = subprocess.run(
-        [sys.executable, "-c", parent, "/bin/sh", WRAPPER, sys.executable, str(binary)],
+        [sys.executable, "-c", PARENT, "/bin/sh", WRAPPER, sys.executable, str(binary)],
         cwd=str(root / "p"),
-        env=dict(os.environ, DIE="TERM"),
+        env=dict(os.environ, **env),
         capture_output=True,
         text=True,
         timeout=60,
+        start_new_session=True,
     )
-    assert done.stdout == "printed by the test\n-15\n"
+    return done.stdout
+
+
+def test_a_signal_sent_to_the_run_takes_the_wrapper_with_it(tmp_path: Path) -> None:
+    root, binary = project(tmp_path)
+    assert as_go_sees_it(root, binary, DIE_GROUP="TERM") == "printed by the test\n-15\n"
+
+
+def test_an_exit_code_above_128_is_the_exit_code_not_a_signal(tmp_path: Path) -> None:
+    root, binary = project(tmp_path)
+    assert as_go_sees_it(root, binary, EXIT="130") == "printed by the test\n130\n"
+    assert as_go_sees_it(root, binary, EXIT="143") == "printed by the test\n143\n"
+
+
+def test_sigkill_which_no_shell_can_note_stays_a_signal(tmp_path: Path) -> None:
+    root, binary = project(tmp_path)
+    assert as_go_sees_it(root, binary, DIE="KILL") == "printed by the test\n-9\n"
 
 
 def test_raw_and_pass_through_runs_are_the_binary_itself(tmp_path: Path) -> None:

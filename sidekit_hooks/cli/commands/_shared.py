@@ -81,3 +81,27 @@ class ScratchProject:
             import shutil
 
             shutil.rmtree(self.path, ignore_errors=True)
+
+
+def explicit_python(value: str | None, command: str) -> str | None:
+    """`--python` once it is known to be an interpreter that can start: an executable file, a bare name
+    looked up on PATH (returned as found there). SidekitError, ending with the fix, for anything else."""
+    import shutil
+
+    if not value:
+        return value
+    found = shutil.which(value)
+    if not found:
+        what = (
+            "is a folder"
+            if os.path.isdir(value)
+            else "is not executable"
+            if os.path.exists(value)
+            else "does not exist"
+        )
+        raise SidekitError(
+            f"--python {value}: no such interpreter ({what})",
+            f"pass the project's interpreter (without --python, the one `sidekit doctor` shows): "
+            f"sidekit {command} --python .venv/bin/python",
+        )
+    return found

@@ -5,12 +5,10 @@ which function and method (the test-impact map that select, tests-for and blast-
 from __future__ import annotations
 
 import argparse
-import shutil
 
 from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common
-from sidekit_hooks.cli.commands._shared import project_of
-from sidekit_hooks.core.errors import SidekitError
+from sidekit_hooks.cli.commands._shared import explicit_python, project_of
 from sidekit_hooks.impact import testmap
 from sidekit_hooks.runners.pytest import interpreter
 
@@ -32,12 +30,7 @@ def run(args: argparse.Namespace) -> int:
     if extra[:1] == ["--"]:
         extra = extra[1:]
     project = project_of(args)
-    if args.python and not shutil.which(args.python):
-        raise SidekitError(
-            f"--python {args.python}: no such interpreter (or not executable)",
-            "pass the project's interpreter, e.g. sidekit map --python .venv/bin/python",
-        )
-    chosen = interpreter.find(project, args.python)
+    chosen = interpreter.find(project, explicit_python(args.python, "map"))
     recording = testmap.record(project, extra, chosen.path)
     answer = {
         "python": chosen.label(project) if chosen.source not in interpreter.OBVIOUS else None,

@@ -22,7 +22,7 @@ from typing import Any
 
 from sidekit_hooks import runners
 from sidekit_hooks.answers import render, shape
-from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
+from sidekit_hooks.cli.commands._shared import add_format, add_project, explicit_python, project_of
 from sidekit_hooks.core import launch, workspace
 from sidekit_hooks.runners import answer as runner_answer
 from sidekit_hooks.runners.pytest import interpreter
@@ -50,9 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    found, code = answer(
-        project_of(args), list(args.pytest_args), args.select, args.base, python=getattr(args, "python", None)
-    )
+    python = explicit_python(getattr(args, "python", None), "test")
+    found, code = answer(project_of(args), list(args.pytest_args), args.select, args.base, python=python)
     render.emit(found, args.format)
     return code
 
