@@ -163,6 +163,18 @@ def read_inside(project: str, path: str, limit: int, follow_inside: bool = False
         if os.path.islink(target):
             raise refused(path, LINK, "is a symlink") from exc
         raise
+    return _whole(fd, path, limit)
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """A file that is not the repository's alone (the user's settings, often a link into their dotfiles;
+    a file the client names): links followed, but a regular file only, opened without blocking, at most
+    `limit` bytes (TooLarge past it). Raises UnsafePath, TooLarge or the open's OSError."""
+    return _whole(os.open(path, os.O_RDONLY | NONBLOCK), path, limit)
+
+
+def _whole(fd: int, path: str, limit: int) -> bytes:
+    """All of an open regular file of at most `limit` bytes (UnsafePath, TooLarge otherwise); closes `fd`."""
     try:
         found = os.fstat(fd)
         if not stat.S_ISREG(found.st_mode):
