@@ -25,6 +25,8 @@ import stat
 STATE_FOLDERS = (".sidekit", ".runtime", ".claude")
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+MAX_STATE = 64 << 20  # bytes of one of sidekit's own state files (a cache, an index, a map) read at most
+MAX_OUTPUT = 256 << 20  # bytes of a run's saved output read at most (its end: `read_tail`)
 _REPORTED: set[str] = set()  # paths already logged by this process ("logged once")
 
 
@@ -164,6 +166,25 @@ def read_inside(project: str, path: str, limit: int, follow_inside: bool = False
             raise refused(path, LINK, "is a symlink") from exc
         raise
     return _whole(fd, path, limit)
+
+
+def read_tail(path: str, limit: int) -> bytes:
+    """The last `limit` bytes of a regular file that is not a link (a run's saved output, whose end says
+    how it ended), opened without blocking. Raises UnsafePath or the open's OSError."""
+    try:
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise refused(path, LINK, "is a symlink") from exc
+        raise
+    try:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode):
+            raise refused(path, NOT_REGULAR, "is not a regular file")
+        os.lseek(fd, max(0, found.st_size - limit), os.SEEK_SET)
+        return _read_fd(fd, limit, 1 << 20)
+    finally:
+        os.close(fd)
 
 
 def read_regular(path: str, limit: int) -> bytes:

@@ -458,8 +458,7 @@ def observe(event: Event, ctx: Context) -> None:
     """An event with no findings: note files that went clean (for the back-and-forth rule)."""
     try:
         folder = state_folder(ctx.project, event.session_id)
-        with open(os.path.join(folder, STATE_FILE), encoding="utf-8") as handle:
-            peek = State(fastjson.loads(handle.read()))
+        peek = State(fastjson.loads(_state_bytes(folder)))
     except (OSError, ValueError, workspace.UnsafeSessionName):
         return  # no state yet: nothing was said, nothing can go clean
     if not peek.keys_on(event.path):
@@ -614,10 +613,14 @@ def _last_touched(folder: str) -> float:
 
 def _load_state(folder: str) -> State:
     try:
-        with open(os.path.join(folder, STATE_FILE), encoding="utf-8") as handle:
-            return State(fastjson.loads(handle.read()))
+        return State(fastjson.loads(_state_bytes(folder)))
     except (OSError, ValueError):
         return State()
+
+
+def _state_bytes(folder: str) -> str:
+    """The session's state file: never through a link out, never blocking, bounded."""
+    return safepath.read_bytes(safepath.check(os.path.join(folder, STATE_FILE)), safepath.MAX_STATE).decode()
 
 
 def content_hash(path: str) -> str:

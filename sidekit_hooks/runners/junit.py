@@ -263,9 +263,12 @@ def _seconds(text: str | None) -> float:
 
 def _lines(raw_output_path: str) -> list[str]:
     """The run's output lines without colour codes (Maven colours them without `-B`, even into a pipe)."""
+    from sidekit_hooks.core import safepath
+
     try:
-        with open(raw_output_path, encoding="utf-8", errors="replace") as handle:
-            return ANSI.sub("", handle.read()).splitlines()
+        return ANSI.sub(
+            "", safepath.read_tail(raw_output_path, safepath.MAX_OUTPUT).decode("utf-8", "replace")
+        ).splitlines()
     except OSError:
         return []
 

@@ -14,6 +14,8 @@ import os
 import sys
 import time
 
+from sidekit_hooks.core import safepath
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -262,9 +264,8 @@ def read_spool(path: str, ended: bool) -> tuple[list[str], str]:
     once the output is printed. One without SPOOLED was not printed as it was: left alone while its
     run goes on (its binary may still be running), removed once the run has ended (a killed wrapper).
     """
-    with open(path, "rb") as handle:
-        data = handle.read().decode("utf-8", "surrogateescape")
-        changed = os.fstat(handle.fileno()).st_mtime
+    changed = os.lstat(path).st_mtime
+    data = safepath.read_bytes(path, 1 << 30).decode("utf-8", "surrogateescape")  # its header comes first
     head, _, text = data.partition("\n")
     fields = head.split("\t")
     if fields[2:3] == ["-"]:

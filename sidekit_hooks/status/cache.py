@@ -88,8 +88,8 @@ class Loaded:
 def read(path: str) -> Loaded:
     """Read one cache file. Missing -> empty; unreadable, corrupt or another format -> empty + note."""
     try:
-        with open(safepath.check(path), encoding="utf-8") as handle:  # a cache linked out of the project: refused
-            text = handle.read()
+        # a cache linked out of the project, a FIFO, a device: refused, without blocking
+        text = safepath.read_bytes(safepath.check(path), safepath.MAX_STATE).decode("utf-8")
     except FileNotFoundError:
         return Loaded({})
     except (OSError, UnicodeDecodeError) as exc:
