@@ -407,8 +407,7 @@ def _mark_deferred(folder: str, waiting: bool) -> None:
     mark = os.path.join(folder, DEFER_MARK)
     try:
         if waiting:
-            with open(mark, "a", encoding="utf-8"):
-                pass
+            os.close(safepath.open_append(mark))  # never through a planted link, never blocking on a FIFO
         elif os.path.exists(mark):
             os.unlink(mark)
     except OSError:
@@ -563,7 +562,7 @@ def _lock(folder: str) -> int:
     if not os.path.exists(os.path.join(folder, STATE_FILE)):  # the folder may already hold the session's ledger
         _prune(os.path.dirname(folder))
         os.makedirs(folder, exist_ok=True)
-    fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT | safepath.NOFOLLOW | safepath.NONBLOCK, 0o644)
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: no flock; hooks of one session rarely overlap there

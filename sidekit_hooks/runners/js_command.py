@@ -20,6 +20,7 @@ PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn"})
 TEST_SCRIPTS = (("test",), ("t",), ("run", "test"), ("run-script", "test"), ("tst",))
 SCRIPT_WRAPPERS = frozenset({"cross-env", "dotenv", "env"})
 MAX_PACKAGE_JSON = 1_000_000
+MAX_SETTINGS_BYTES = 4 << 20  # a settings file larger than this is not read (its rules: unknown)
 
 
 def program_and_args(words: list[str], runner: str) -> tuple[bool, list[str]]:
@@ -120,6 +121,8 @@ def runner_args(words: list[str], runner: str, folder: str) -> tuple[str, list[s
 def exact_rule_mentions(project: str, needles: tuple[str, ...], start: str = "Bash(") -> bool:
     """Whether a permission rule (one starting with `start`) names one of these commands exactly (no
     trailing `*`): the appended options would change its verdict, so such commands are left alone."""
+    from sidekit_hooks.core import safepath
+
     home = os.path.expanduser("~")
     paths = (
         os.path.join(project, ".claude", "settings.json"),
@@ -128,9 +131,8 @@ def exact_rule_mentions(project: str, needles: tuple[str, ...], start: str = "Ba
         "/etc/claude-code/managed-settings.json",
     )
     for path in paths:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+        try:  # links followed (dotfiles), but a regular file only, never blocking, bounded
+            text = safepath.read_regular(path, MAX_SETTINGS_BYTES).decode("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
         if not any(needle in text for needle in needles):

@@ -120,7 +120,7 @@ class _Lock:
 
     def __enter__(self) -> _Lock:
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        self.handle = open(self.path, "a+")
+        self.handle = open(safepath.open_append(self.path), "a")  # no planted link, no FIFO: refused
         try:
             import fcntl
         except ImportError:  # pragma: no cover - Windows: atomic replace still keeps each file whole
