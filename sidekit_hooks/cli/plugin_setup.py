@@ -44,11 +44,7 @@ def ignore_lines(project: str) -> tuple[str, list[str]]:
 def _add_lines(path: str, lines: list[str]) -> list[str]:
     from sidekit_hooks.cli.wiring import files as wiring
 
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        text = ""
+    text = wiring._read_text(path)  # a regular file, never blocking, bounded; "" when absent
     present = {wiring._ignore_key(line) for line in text.splitlines()}
     missing = [line for line in lines if wiring._ignore_key(line) not in present]
     if missing:

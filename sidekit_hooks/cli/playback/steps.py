@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sidekit_hooks.core import hooklog
+from sidekit_hooks.core import hooklog, safepath
 from sidekit_hooks.core.workspace import log_dir
 from sidekit_hooks.hook_events import EVENTS
 from sidekit_hooks.nudges import payloads
@@ -275,8 +275,7 @@ def write_files(project: str, files: dict[str, str]) -> None:
 
 def _read(path: str) -> str | None:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        return safepath.read_regular(path, safepath.MAX_STATE).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
 
