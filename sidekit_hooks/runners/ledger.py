@@ -111,15 +111,18 @@ def _count(root: str, runner: str, field: int, add: int) -> int:
     """One of the run's ledger numbers (0: bytes printed, 1: compact answers) before adding `add` to it,
     under the file's lock. Both are written back at one width each, so neither moves the other."""
     import fcntl
-
-    from sidekit_hooks.core import safepath
+    import stat
 
     folder = safepath.makedirs(os.path.join(root, ".sidekit", runner))  # never through a link out of the project
     # the file itself: O_NOFOLLOW refuses a link planted at its name
     fd = os.open(
-        os.path.join(folder, f"printed-{run_key()}"), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644
+        os.path.join(folder, f"printed-{run_key()}"),
+        os.O_RDWR | os.O_CREAT | safepath.NOFOLLOW | safepath.NONBLOCK,
+        0o644,
     )
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO planted at its name: no count to keep
+            raise safepath.refused(folder, safepath.NOT_REGULAR, "holds a ledger that is not a regular file")
         fcntl.flock(fd, fcntl.LOCK_EX)
         data = os.pread(fd, 2 * WIDTH, 0)
         numbers = [int(data[n * WIDTH : (n + 1) * WIDTH].strip(b" \x00") or 0) for n in (0, 1)]
