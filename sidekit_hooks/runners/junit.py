@@ -214,8 +214,10 @@ def unreadable(rel: str, exc: BaseException) -> tuple[str, str]:
             "report refused",
             f"not a regular file (a FIFO, a device); fix: rm {name}, rerun the build, then: {again}",
         )
-    if isinstance(exc, SyntaxError | ValueError):
+    if isinstance(exc, SyntaxError):  # expat's ParseError: not well-formed XML (cut short, not XML at all)
         return "malformed report", f"{str(exc)[:120]}; fix: rerun the build that writes it, then: {again}"
+    if isinstance(exc, ValueError):  # well-formed, but not a JUnit report sidekit reads (a TRX file)
+        return "unreadable report", f"{str(exc)[:120]}; fix: write a JUnit XML report there, then: {again}"
     words = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
     return "unreadable report", f"{words}; fix: chmod u+r {name} && {again}"
 

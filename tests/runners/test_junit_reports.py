@@ -310,3 +310,14 @@ def test_sidekit_ingest_of_a_report_it_cannot_read_exits_red_naming_the_fix(proj
     assert (status["state"], status["collectErrors"]) == ("failed", 1)
     done = run_sidekit("ingest", "--max-bytes", str(size), str(reports), cwd=project, env=env)
     assert (done.returncode, done.stderr, json.loads(done.stdout)["passed"]) == (0, "", 3)
+
+
+def test_a_well_formed_report_sidekit_does_not_read_says_so(project: Path) -> None:
+    reports = maven_project(project)
+    (reports / "results.xml").write_text('<TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"/>')
+    result = junit.from_reports([str(reports / "results.xml")], str(project), time.time(), 1)
+    rel = "target/surefire-reports/results.xml"
+    assert (result.errors[rel]["type"], result.errors[rel]["message"]) == (
+        "unreadable report",
+        f"a TRX report: not supported yet; fix: write a JUnit XML report there, then: sidekit ingest {rel}",
+    )
