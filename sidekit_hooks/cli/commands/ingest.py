@@ -48,12 +48,6 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def answer(project: str, paths: list[str], limit: int = junit.MAX_REPORT_BYTES) -> tuple[dict[str, Any], int]:
-    """The answer and the exit code of `sidekit ingest PATHS`."""
-    found, code, _unreadable = ingest(project, paths, limit)
-    return found, code
-
-
 def ingest(project: str, paths: list[str], limit: int) -> tuple[dict[str, Any], int, list[str]]:
     """The reports into the cache: (the answer, the exit code, one line with its fix per report that
     could not be read)."""
