@@ -235,3 +235,36 @@ def test_control_pretooluse_of_a_plain_npm_test_is_in_time_and_small(project: Pa
     data = payload("PreToolUse", project, tool_name="Bash", tool_input={"command": "npm test"}, tool_use_id="toolu_1")
     code, _out, took, memory = measured_hook("PreToolUse", data, project)
     assert code == 0 and took < EVENTS["PreToolUse"].deadline and memory < HOOK_MEMORY_KIB, (took, memory)
+
+
+# Files a repository can commit where sidekit keeps its own state or reads its packs. A FIFO there held
+# the reader: the CLI for ever; a hook only until its detector's budget ran out (so those are controls).
+STATE_FIFOS = [".sidekit/scope.toml", "sidecar_rules/team.toml", ".sidekit/rules/local.toml"]
+
+
+@pytest.mark.parametrize("name", STATE_FIFOS)
+def test_control_a_fifo_among_sidekits_files_leaves_posttooluse_in_time(project: Path, name: str) -> None:
+    (project / name).parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(project / name)
+    (project / "app.py").write_text("x = 1\n")
+    data = payload(
+        "PostToolUse",
+        project,
+        tool_name="Edit",
+        tool_input={"file_path": str(project / "app.py"), "old_string": "x = 1", "new_string": "x = 2"},
+        tool_response={"filePath": str(project / "app.py")},
+        tool_use_id="toolu_1",
+    )
+    code, out, took, memory = measured_hook("PostToolUse", data, project)
+    assert code == 0 and took < EVENTS["PostToolUse"].deadline and memory < HOOK_MEMORY_KIB, (took, memory, out)
+
+
+def test_a_fifo_in_place_of_the_status_cache_never_holds_the_cli(project: Path) -> None:
+    (project / ".sidekit").mkdir()
+    os.mkfifo(project / ".sidekit" / "status.json")
+    try:
+        done = cli("status", project=project, timeout=10)
+    except subprocess.TimeoutExpired:
+        pytest.fail("sidekit status blocked on a FIFO named .sidekit/status.json")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert json.loads(done.stdout)["runner"] == "none", done.stdout
