@@ -128,8 +128,7 @@ def prune_cache(now: float | None = None) -> int:
 def orphaned(path: str) -> bool:
     """A cache entry whose project folder no longer exists."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            project = fastjson.loads(handle.read()).get("project")
+        project = fastjson.loads(safepath.read_bytes(path, safepath.MAX_STATE).decode()).get("project")
     except (OSError, ValueError, AttributeError):
         return True
     return isinstance(project, str) and not os.path.isdir(project)

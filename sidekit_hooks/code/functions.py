@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import time
 
-from sidekit_hooks.core import background, fastjson, workspace
+from sidekit_hooks.core import background, fastjson, safepath, workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -157,8 +157,7 @@ def code_lines(source: str) -> int:
 def load(project: str) -> dict[str, Any] | None:
     """The index as stored, or None when it is missing, unreadable or of another version."""
     try:
-        with open(index_path(project), encoding="utf-8") as handle:
-            data = fastjson.loads(handle.read())
+        data = fastjson.loads(safepath.read_bytes(safepath.check(index_path(project)), safepath.MAX_STATE).decode())
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("files"), dict):

@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import sys
 
+from sidekit_hooks.core import safepath
+
 PYTHON_VAR = "SIDEKIT_RUNTIME_PYTHON"  # read by bin/sidekit before it looks for a venv of its own
 PLUGIN_VAR = "SIDEKIT_PLUGIN_ROOT"  # plugin form: tells `sidekit doctor` in the agent's shell how it is wired
 
@@ -52,10 +54,9 @@ def export_for_agent(environ: dict[str, str] | None = None, python: str = "") ->
         text = env_lines(python or os.path.abspath(sys.executable), folder)
     else:
         return False
-    try:
-        with open(target, encoding="utf-8") as handle:
-            if text in handle.read():
-                return False
+    try:  # the client's file: a regular one, never blocking, bounded
+        if text in safepath.read_regular(target, 1 << 20).decode("utf-8", "replace"):
+            return False
     except OSError:
         pass
     with open(target, "a", encoding="utf-8") as handle:

@@ -8,6 +8,10 @@ lead out of it. Every writer, reader and deleter of sidekit's own files goes thr
   holds the path's `.sidekit`/`.runtime`/`.claude` component);
 - `read_bytes` / `open_append` open with `O_NOFOLLOW | O_NONBLOCK` and accept regular files only, so a
   symlinked file, a FIFO or a device is refused without blocking;
+- `read_inside` is the one way to read a file the repository holds (package.json, pyproject.toml,
+  go.mod, a JUnit report, a source file): inside the project through every component, not a link (or
+  only a link that stays inside, when asked), a regular file, opened without blocking, at most `limit`
+  bytes (`TooLarge` past it, never a silent cut); `read_project_file` is its quiet form (None);
 - `escapes(project)` lists the links that lead out, for `sidekit doctor`.
 
 Standard library only (hook hot path).
@@ -21,11 +25,37 @@ import stat
 STATE_FOLDERS = (".sidekit", ".runtime", ".claude")
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+MAX_STATE = 64 << 20  # bytes of one of sidekit's own state files (a cache, an index, a map) read at most
+MAX_OUTPUT = 256 << 20  # bytes of a run's saved output read at most (its end: `read_tail`)
 _REPORTED: set[str] = set()  # paths already logged by this process ("logged once")
 
 
 class UnsafePath(OSError):
-    """A path that resolves outside the folder it belongs to, or is not a regular file."""
+    """A path that resolves outside the folder it belongs to, or is not a regular file. `reason` is one
+    of OUTSIDE, LINK, NOT_REGULAR, TOO_LARGE when `read_inside` raised it (the caller's words and fix)."""
+
+    reason = ""
+
+
+OUTSIDE, LINK, NOT_REGULAR, TOO_LARGE = "outside", "link", "not regular", "too large"
+
+
+def refused(path: str, reason: str, words: str) -> UnsafePath:
+    """An UnsafePath about `path` that carries its `reason`."""
+    error = UnsafePath(f"{printable(path)} {words}; refused")
+    error.reason = reason
+    return error
+
+
+class TooLarge(UnsafePath):
+    """A repository file larger than its reader's limit (read whole or not at all, never cut short)."""
+
+    reason = TOO_LARGE
+
+    def __init__(self, message: str, size: int, limit: int) -> None:
+        super().__init__(message)
+        self.size = size
+        self.limit = limit
 
 
 def anchor_of(path: str) -> str:
@@ -100,32 +130,105 @@ def project_file(project: str, relative: str) -> os.stat_result | None:
     path = os.path.join(project, relative)
     try:
         found = os.lstat(path)
+        if not inside(path, project):  # the file, or a folder on its way, is a link that leads out
+            return None
         if stat.S_ISLNK(found.st_mode):
-            if not inside(path, project):
-                return None
             found = os.stat(path)
     except (OSError, ValueError):
         return None
     return found if stat.S_ISREG(found.st_mode) else None
 
 
-def read_project_file(project: str, relative: str, limit: int = 64 << 20) -> bytes | None:
-    """At most `limit` bytes of a project file `project_file` accepts (None otherwise, never blocking)."""
-    path = os.path.join(project, relative)
+def read_inside(project: str, path: str, limit: int, follow_inside: bool = False) -> bytes:
+    """The whole of a file the repository holds, read the one safe way.
+
+    `path` (relative to `project`, or absolute) must stay inside the project through every folder on its
+    way; the file itself must not be a link (with `follow_inside`, a link whose target is inside the
+    project is followed: a monorepo's shared package.json), must be a regular file (a FIFO or a device
+    is refused without blocking: O_NONBLOCK) and must hold at most `limit` bytes: `TooLarge` past it
+    (a 55 MB report is never read as its first 50 MB, nor skipped in silence). Raises UnsafePath,
+    TooLarge, or the OSError of the open (FileNotFoundError, PermissionError).
+    """
+    full = os.path.abspath(os.path.join(project, path))
+    base = os.path.realpath(project)
+    folder = os.path.realpath(os.path.dirname(full))
+    target = os.path.join(folder, os.path.basename(full))
+    if not _under(target, base):
+        raise refused(path, OUTSIDE, f"lies outside the project (in {printable(folder)})")
+    if follow_inside and os.path.islink(target):
+        target = os.path.realpath(target)
+        if not _under(target, base):
+            raise refused(path, OUTSIDE, "is a link that leads outside the project")
     try:
-        if os.path.islink(path) and not inside(path, project):
-            return None
-        fd = os.open(path, os.O_RDONLY | NONBLOCK)  # a FIFO swapped in after a check still cannot block
-    except (OSError, ValueError):
-        return None
+        fd = os.open(target, os.O_RDONLY | NOFOLLOW | NONBLOCK)
+    except OSError as exc:
+        if os.path.islink(target):
+            raise refused(path, LINK, "is a symlink") from exc
+        raise
+    return _whole(fd, path, limit)
+
+
+def read_tail(path: str, limit: int) -> bytes:
+    """The last `limit` bytes of a regular file that is not a link (a run's saved output, whose end says
+    how it ended), opened without blocking. Raises UnsafePath or the open's OSError."""
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise refused(path, LINK, "is a symlink") from exc
+        raise
+    try:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode):
+            raise refused(path, NOT_REGULAR, "is not a regular file")
+        os.lseek(fd, max(0, found.st_size - limit), os.SEEK_SET)
         return _read_fd(fd, limit, 1 << 20)
-    except OSError:
-        return None
     finally:
         os.close(fd)
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """A file that is not the repository's alone (the user's settings, often a link into their dotfiles;
+    a file the client names): links followed, but a regular file only, opened without blocking, at most
+    `limit` bytes (TooLarge past it). Raises UnsafePath, TooLarge or the open's OSError."""
+    return _whole(os.open(path, os.O_RDONLY | NONBLOCK), path, limit)
+
+
+def _whole(fd: int, path: str, limit: int) -> bytes:
+    """All of an open regular file of at most `limit` bytes (UnsafePath, TooLarge otherwise); closes `fd`."""
+    try:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode):
+            raise refused(path, NOT_REGULAR, "is not a regular file")
+        if found.st_size > limit:
+            raise TooLarge(
+                f"{printable(path)} holds {found.st_size} bytes, over the {limit} read", found.st_size, limit
+            )
+        data = _read_fd(fd, limit + 1, 1 << 20)
+        if len(data) > limit:  # grown since the fstat
+            raise TooLarge(f"{printable(path)} holds over {limit} bytes", len(data), limit)
+        return data
+    finally:
+        os.close(fd)
+
+
+def read_project_file(project: str, relative: str, limit: int = 64 << 20) -> bytes | None:
+    """`read_inside` (links inside the project followed), None for whatever it refuses or cannot open."""
+    try:
+        return read_inside(project, relative, limit, follow_inside=True)
+    except (OSError, ValueError):
+        return None
+
+
+def read_project_text(project: str, relative: str, limit: int) -> str | None:
+    """`read_project_file` decoded as UTF-8 (undecodable bytes replaced); None when it is None."""
+    data = read_project_file(project, relative, limit)
+    return None if data is None else data.decode("utf-8", "replace")
+
+
+def _under(path: str, base: str) -> bool:
+    """Whether the (already resolved) `path` is `base` or lies under it."""
+    return path == base or path.startswith(base.rstrip(os.sep) + os.sep)
 
 
 def open_append(path: str, anchor: str = "") -> int:

@@ -26,7 +26,7 @@ import os
 import sys
 import time
 
-from sidekit_hooks.core import background, fastjson, hooklog, workspace
+from sidekit_hooks.core import background, fastjson, hooklog, safepath, workspace
 from sidekit_hooks.hook_events import judged_by
 
 TYPE_CHECKING = False
@@ -116,8 +116,7 @@ def run_worker(project: str, session: str, event_file: str) -> str:
         return record(project, session, "busy")
     try:
         try:
-            with open(event_file, encoding="utf-8") as handle:
-                event_json = handle.read()
+            event_json = safepath.read_bytes(event_file, 4 << 20).decode("utf-8", "replace")
         finally:
             try:
                 os.unlink(event_file)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from bisect import bisect_left, bisect_right
 
-from sidekit_hooks.core import fastjson, workspace
+from sidekit_hooks.core import fastjson, safepath, workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -84,8 +84,7 @@ def save(root: str, data: dict[str, Any]) -> None:
 def read(root: str) -> dict[str, Any]:
     """The digest, or {} when there is none or it cannot be used (then the sidecar knows less, no more)."""
     try:
-        with open(covers_path(root), encoding="utf-8") as handle:
-            data = fastjson.loads(handle.read())
+        data = fastjson.loads(safepath.read_bytes(safepath.check(covers_path(root)), safepath.MAX_STATE).decode())
     except (OSError, UnicodeDecodeError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("version") != VERSION:

@@ -10,18 +10,19 @@ import json
 import os
 from typing import Any
 
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import safepath, workspace
 
 STATUS_FILES = ("status-tests.json", "status.json")  # the per-test table, then the summary
 PYTEST_LASTFAILED = os.path.join(".pytest_cache", "v", "cache", "lastfailed")
 from sidekit_hooks.status.vocabulary import FAILING
 
 
-def _read(path: str) -> Any:
+def _read(project: str, path: str) -> Any:
+    """A JSON file inside the project (pytest's lastfailed, sidekit's status), never blocking, bounded."""
+    data = safepath.read_project_file(project, path, safepath.MAX_STATE)
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except (OSError, ValueError):
+        return json.loads(data) if data is not None else None
+    except ValueError:
         return None
 
 
@@ -39,7 +40,7 @@ def from_status(project: str) -> set[str]:
     """Failing node ids (and files that failed to collect) in `.sidekit/status-tests.json` / `status.json`."""
     failing: set[str] = set()
     for name in STATUS_FILES:
-        data = _read(os.path.join(workspace.state_dir(project), name))
+        data = _read(project, os.path.join(workspace.state_dir(project), name))
         if not isinstance(data, dict):
             continue
         tests = data.get("tests")
@@ -52,7 +53,7 @@ def from_status(project: str) -> set[str]:
 
 
 def from_pytest_cache(project: str) -> set[str]:
-    data = _read(os.path.join(project, PYTEST_LASTFAILED))
+    data = _read(project, PYTEST_LASTFAILED)
     return {str(test) for test, failed in data.items() if failed} if isinstance(data, dict) else set()
 
 

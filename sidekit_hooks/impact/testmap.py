@@ -71,8 +71,7 @@ def map_path(project: str) -> str:
 def load(project: str) -> TestMap | None:
     """The recorded map, or None when there is none or it cannot be read (then selection says so)."""
     try:
-        with open(map_path(project), encoding="utf-8") as handle:
-            raw = json.load(handle)
+        raw = json.loads(safepath.read_bytes(safepath.check(map_path(project)), safepath.MAX_STATE))
         if raw.get("version") != VERSION:
             return None
         files = {
@@ -168,8 +167,8 @@ def record(project: str, pytest_args: list[str], python: str | None = None) -> R
         fragments = []
         for name in sorted(os.listdir(fragments_dir)):
             if name.endswith(".json"):
-                with open(os.path.join(fragments_dir, name), encoding="utf-8") as handle:
-                    fragments.append(json.load(handle))
+                fragment = safepath.read_bytes(safepath.check(os.path.join(fragments_dir, name)), safepath.MAX_STATE)
+                fragments.append(json.loads(fragment))
     finally:
         shutil.rmtree(fragments_dir, ignore_errors=True)
     if not fragments:

@@ -407,8 +407,7 @@ def _mark_deferred(folder: str, waiting: bool) -> None:
     mark = os.path.join(folder, DEFER_MARK)
     try:
         if waiting:
-            with open(mark, "a", encoding="utf-8"):
-                pass
+            os.close(safepath.open_append(mark))  # never through a planted link, never blocking on a FIFO
         elif os.path.exists(mark):
             os.unlink(mark)
     except OSError:
@@ -458,8 +457,7 @@ def observe(event: Event, ctx: Context) -> None:
     """An event with no findings: note files that went clean (for the back-and-forth rule)."""
     try:
         folder = state_folder(ctx.project, event.session_id)
-        with open(os.path.join(folder, STATE_FILE), encoding="utf-8") as handle:
-            peek = State(fastjson.loads(handle.read()))
+        peek = State(fastjson.loads(_state_bytes(folder)))
     except (OSError, ValueError, workspace.UnsafeSessionName):
         return  # no state yet: nothing was said, nothing can go clean
     if not peek.keys_on(event.path):
@@ -564,7 +562,7 @@ def _lock(folder: str) -> int:
     if not os.path.exists(os.path.join(folder, STATE_FILE)):  # the folder may already hold the session's ledger
         _prune(os.path.dirname(folder))
         os.makedirs(folder, exist_ok=True)
-    fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT | safepath.NOFOLLOW | safepath.NONBLOCK, 0o644)
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: no flock; hooks of one session rarely overlap there
@@ -614,10 +612,14 @@ def _last_touched(folder: str) -> float:
 
 def _load_state(folder: str) -> State:
     try:
-        with open(os.path.join(folder, STATE_FILE), encoding="utf-8") as handle:
-            return State(fastjson.loads(handle.read()))
+        return State(fastjson.loads(_state_bytes(folder)))
     except (OSError, ValueError):
         return State()
+
+
+def _state_bytes(folder: str) -> str:
+    """The session's state file: never through a link out, never blocking, bounded."""
+    return safepath.read_bytes(safepath.check(os.path.join(folder, STATE_FILE)), safepath.MAX_STATE).decode()
 
 
 def content_hash(path: str) -> str:

@@ -67,14 +67,25 @@ def render(problem: Problem, display: str, text: str, lines: dict[KeyPath, int] 
     return f"{where}:{warning}{key} {problem.what}\n  fix: {problem.fix}"
 
 
-def read_toml(path: str) -> tuple[str, dict[str, Any]]:
-    """The text and the parsed table of a pack file. Raises PackError (size, encoding, syntax)."""
+def read_toml(path: str, project: str = "") -> tuple[str, dict[str, Any]]:
+    """The text and the parsed table of a pack file. Raises PackError (size, encoding, syntax, not a
+    regular file, or, for a pack of the `project`, a link that leads out of it) or OSError (unreadable)."""
     import tomllib
 
-    with open(path, "rb") as handle:
-        raw = handle.read(MAX_PACK_BYTES + 1)
-    if len(raw) > MAX_PACK_BYTES:
-        raise PackError([Problem((), f"the file is over {MAX_PACK_BYTES // 1024} KB", "split it into smaller packs")])
+    from sidekit_hooks.core import safepath
+
+    try:  # never blocking (a FIFO named x.toml), never more than MAX_PACK_BYTES (a link to /dev/zero)
+        if project:
+            raw = safepath.read_inside(project, path, MAX_PACK_BYTES, follow_inside=True)
+        else:
+            raw = safepath.read_regular(path, MAX_PACK_BYTES)
+    except safepath.TooLarge:
+        raise PackError(
+            [Problem((), f"the file is over {MAX_PACK_BYTES // 1024} KB", "split it into smaller packs")]
+        ) from None
+    except safepath.UnsafePath as exc:
+        what = "not a regular file" if exc.reason == safepath.NOT_REGULAR else "a link that leads out of the project"
+        raise PackError([Problem((), what, "put the pack itself there, as a regular file")]) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -53,6 +53,7 @@ FORMAT = 1  # bump when the compiled form changes: older snapshots are rebuilt
 SNAPSHOT_FILE = "rules-snapshot.json"
 PACK_DIR = "sidecar_rules"
 LOCAL_DIR = os.path.join(".sidekit", "rules")
+PROJECT_LAYERS = ("project", "local")  # packs the repository holds: read only from inside it
 # A hook compiles changed packs for at most this long; the rest is compiled by the next events
 # (the snapshot is saved with what is done), so a huge change never costs one event its deadline.
 COMPILE_BUDGET = 0.2  # seconds; what a hook passes as `compile_budget` to `current`
@@ -359,7 +360,7 @@ def build_pack(path: str, layer: str, stat: list[int], project: str) -> PackReco
     }
     text = ""
     try:
-        text, data = compiler.read_toml(path)
+        text, data = compiler.read_toml(path, project if layer in PROJECT_LAYERS else "")
         compiled = compiler.compile_pack(data, {"file": display, "layer": layer})
     except compiler.PackError as exc:
         record["error"] = compiler.render(exc.problems[0], display, text)

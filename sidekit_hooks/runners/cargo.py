@@ -24,6 +24,7 @@ import os
 import re
 import sys
 
+from sidekit_hooks.core import safepath
 from sidekit_hooks.runners import Result
 
 TYPE_CHECKING = False
@@ -210,8 +211,7 @@ def _configured(project: str) -> set[str]:
 
 
 def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result:
-    with open(raw_output_path, encoding="utf-8", errors="replace") as handle:
-        text = handle.read()
+    text = safepath.read_tail(raw_output_path, safepath.MAX_OUTPUT).decode("utf-8", "replace")
     return parse(text, project, started, exit_code, "")
 
 
@@ -322,10 +322,10 @@ class _Members:
                 depth = os.path.relpath(folder, self.root).count(os.sep)
                 dirs[:] = [d for d in dirs if d not in ("target", "node_modules", ".git") and depth < 3]
                 if "Cargo.toml" in files:
+                    manifest = safepath.read_project_file(self.root, os.path.join(folder, "Cargo.toml"), 1 << 20)
                     try:
-                        with open(os.path.join(folder, "Cargo.toml"), "rb") as handle:
-                            name = tomllib.load(handle).get("package", {}).get("name", "")
-                    except (OSError, ValueError):
+                        name = tomllib.loads((manifest or b"").decode()).get("package", {}).get("name", "")
+                    except ValueError:
                         continue
                     if name:
                         self._by_name[name.replace("-", "_")] = os.path.relpath(folder, self.root).replace(os.sep, "/")

@@ -59,9 +59,10 @@ def write(run: str) -> None:
 def cargo_args(run: str) -> list[str]:
     """The words after `test` of the run's cargo command line, as cargo_tee.sh kept it (RUN.argv,
     /proc's NUL-separated cmdline); [] when it was not kept or is not a `cargo test`."""
+    from sidekit_hooks.core import safepath  # run as a file: the package is on the path once main() runs
+
     try:
-        with open(run + ".argv", "rb") as handle:
-            argv = handle.read(65536).decode("utf-8", "replace").split("\0")
+        argv = safepath.read_bytes(run + ".argv", 65536).decode("utf-8", "replace").split("\0")
     except OSError:
         return []
     from sidekit_hooks.runners import cargo
@@ -77,16 +78,16 @@ def units(run: str) -> tuple[str, int, float]:
         for name in os.listdir(os.path.dirname(run))
         if name.startswith(prefix) and name.endswith(".meta") and (digits := name[len(prefix) : -5]).isdigit()
     )
+    from sidekit_hooks.core import safepath
+
     parts: list[str] = []
     code, started = 0, 0.0
     for number in numbers:
         base = f"{run}.{number}"
         try:
-            with open(base + ".meta", encoding="utf-8", errors="replace") as handle:
-                fields = handle.read().rstrip("\n").split("\t")
+            fields = safepath.read_bytes(base + ".meta", 65536).decode("utf-8", "replace").rstrip("\n").split("\t")
             for suffix in (".head", ".out"):
-                with open(base + suffix, encoding="utf-8", errors="replace") as handle:
-                    parts.append(handle.read())
+                parts.append(safepath.read_tail(base + suffix, safepath.MAX_OUTPUT).decode("utf-8", "replace"))
             started = started or os.path.getmtime(base + ".head")
         except OSError:
             continue

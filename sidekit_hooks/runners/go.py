@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
-from sidekit_hooks.core import textscan
+from sidekit_hooks.core import safepath, textscan
 from sidekit_hooks.runners import Result
 
 TYPE_CHECKING = False
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 NAME = "go"
+MAX_GO_MOD = 1 << 20  # bytes of go.mod read at most (its `module` line is near the top)
 COMMAND = ["go", "test", "-json", "./..."]
 # go test flags after which the run is not one to compact: output the user asked for as it is, a
 # binary that is not run, or an -exec/-json of their own.
@@ -126,8 +127,7 @@ def wrapper_command() -> str:
 
 def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result:
     """The records of one `go test -json` run whose output is in `raw_output_path`."""
-    with open(raw_output_path, encoding="utf-8", errors="replace") as handle:
-        lines = handle.read().splitlines()
+    lines = safepath.read_tail(raw_output_path, safepath.MAX_OUTPUT).decode("utf-8", "replace").splitlines()
     return from_events(parse_json_lines(lines), project, started, exit_code, package_locator(project))
 
 
@@ -211,14 +211,10 @@ def framing(line: str) -> tuple[str, str, str | None] | None:
 def package_locator(project: str) -> Callable[[str], str]:
     """Import path -> package folder relative to the project (via go.mod's `module` line)."""
     module = ""
-    try:
-        with open(os.path.join(project, "go.mod"), encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("module "):
-                    module = line.split()[1].strip('"')
-                    break
-    except (OSError, IndexError):
-        pass
+    for line in (safepath.read_project_text(project, "go.mod", MAX_GO_MOD) or "").splitlines():
+        if line.startswith("module ") and len(line.split()) > 1:
+            module = line.split()[1].strip('"')
+            break
 
     def locate(import_path: str) -> str:
         path = import_path.split(" [", 1)[0]  # `m/p [m/p.test]`

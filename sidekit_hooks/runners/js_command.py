@@ -21,6 +21,7 @@ PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn"})
 TEST_SCRIPTS = (("test",), ("t",), ("run", "test"), ("run-script", "test"), ("tst",))
 SCRIPT_WRAPPERS = frozenset({"cross-env", "dotenv", "env"})
 MAX_PACKAGE_JSON = 1_000_000
+MAX_SETTINGS_BYTES = 4 << 20  # a settings file larger than this is not read (its rules: unknown)
 
 
 def program_and_args(words: list[str], runner: str) -> tuple[bool, list[str]]:
@@ -62,15 +63,16 @@ def test_script_call(words: list[str]) -> tuple[str, list[str]]:
 
 
 def read_package_json(folder: str) -> dict[str, object]:
+    """The folder's package.json ({} when absent, unreadable, too large, or not a regular file inside the
+    folder: a package.json linked to /dev/zero or made a FIFO never holds up the hook)."""
     import json
 
-    path = os.path.join(folder, "package.json")
+    from sidekit_hooks.core import safepath
+
+    raw = safepath.read_project_file(folder, "package.json", MAX_PACKAGE_JSON)
     try:
-        if os.path.getsize(path) > MAX_PACKAGE_JSON:
-            return {}
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
+        data = json.loads(raw) if raw is not None else None
+    except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
 

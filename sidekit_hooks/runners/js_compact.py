@@ -22,7 +22,7 @@ from typing import Any
 
 from sidekit_hooks.answers import shape
 from sidekit_hooks.answers.render import clip, dumps
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import safepath, workspace
 from sidekit_hooks.runners import js_frames, js_report
 from sidekit_hooks.status import cache, record
 
@@ -82,9 +82,9 @@ def find_report(project: str, runner: str, started: float, named: str = "") -> s
 
 
 def load_report(path: str) -> dict[str, Any] | None:
+    """The reporter's JSON report (None when absent, unreadable, a link or a FIFO, or not JSON)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(safepath.read_bytes(path, safepath.MAX_STATE))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
@@ -414,9 +414,9 @@ def _prune(folder: str) -> None:
 
 
 def read_text(path: str) -> str:
+    """A run's saved output, its last MAX_OUTPUT bytes ('' when absent, a link or a FIFO)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
+        return safepath.read_tail(path, safepath.MAX_OUTPUT).decode("utf-8", "replace")
     except OSError:
         return ""
 
@@ -459,8 +459,7 @@ def serve(folder: str) -> int:
         time.sleep(SERVE_POLL)
     text = ""
     try:
-        with open(request, encoding="utf-8") as handle:
-            asked = json.load(handle)
+        asked = json.loads(safepath.read_bytes(request, 1 << 20))
         runner, project, started, exit_code, raw_path, report_path, version, before = asked[:8]
         name_filter = str(asked[8]) if len(asked) > 8 else ""  # a reporter of an older build sends 8
         partial = str(asked[9]) if len(asked) > 9 else "unknown"

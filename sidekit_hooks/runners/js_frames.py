@@ -15,7 +15,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import safepath, workspace
 
 MESSAGE_CHARS = 300  # characters of the first message line kept
 MAX_FRAMES = 6  # project frames kept per failure (outermost two, innermost four)
@@ -169,7 +169,7 @@ def source_mapped(frame: Frame, root: str) -> Frame:
     """The frame in its original source when the project file it points at has a source map."""
     if not frame.ours or not frame.path.endswith((".js", ".mjs", ".cjs")):
         return frame
-    mapped = _map_line(os.path.join(root, frame.path), frame.line)
+    mapped = _map_line(root, os.path.join(root, frame.path), frame.line)
     if mapped is None:
         return frame
     source, line = mapped
@@ -177,15 +177,12 @@ def source_mapped(frame: Frame, root: str) -> Frame:
     return Frame(path, line, frame.name, ours) if ours else frame
 
 
-def _map_line(compiled: str, line: int) -> tuple[str, int] | None:
+def _map_line(root: str, compiled: str, line: int) -> tuple[str, int] | None:
     import json
 
     map_path = compiled + ".map"
     try:
-        if os.path.getsize(map_path) > MAX_MAP_BYTES:
-            return None
-        with open(map_path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(safepath.read_inside(root, map_path, MAX_MAP_BYTES, follow_inside=True))  # never a FIFO
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or not isinstance(data.get("mappings"), str) or not data.get("sources"):

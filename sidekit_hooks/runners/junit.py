@@ -9,6 +9,11 @@ so an old report never speaks for a new run, however soon after it the run start
 it holds `skipped`. Test ids are `<test source file>::<method>` when the class's file is in the
 project (`src/test/java/com/acme/CalcTest.java::adds`), else `<classname>::<method>`.
 
+A report is read the one safe way (`safepath.read_inside`): a regular file inside the project (no link
+on the file, no folder on its way that leads out), opened without blocking, whole or not at all. One
+that is refused, too large or not well-formed XML is an error of the run, at the report's path, with the
+fix (never skipped in silence: a run whose only report could not be read is never green, never "no tests").
+
 `sidekit test` runs `mvn -B test` (or `./gradlew test`, `gradle test`); the raw `mvn test` and
 `gradle test` commands are left as they are (no option of theirs turns their console compact), and
 their reports feed the cache through `junit_feed` (`find_reports(..., since_ns=)`).
@@ -28,7 +33,8 @@ if TYPE_CHECKING:
 
 NAME = "junit"
 REPORT_DIRS = ("target/surefire-reports", "target/failsafe-reports", "build/test-results", "target/nextest")
-MAX_REPORT_BYTES = 50_000_000
+MAX_REPORT_BYTES = 50_000_000  # `sidekit ingest --max-bytes N` reads a larger one
+FUTURE_SLACK_NS = 2_000_000_000  # a report "written" later than now by more than this is from no run here
 MAX_MODULE_DEPTH = 3
 # maven-compiler-plugin's javac line: `[ERROR] /abs/src/main/java/demo/Calc.java:[7,24] cannot find symbol`
 JAVAC = re.compile(r"^\[ERROR\] (\S.*?\.(?:java|kt|scala|groovy)):\[(\d+),\d+\] (.+)$")
@@ -83,7 +89,7 @@ def before_run(project: str) -> Snapshot:
     seen: Snapshot = {}
     for path in report_files(project):
         try:
-            stat = os.stat(path)
+            stat = os.lstat(path)  # a link's own times: what it points to is never read
         except OSError:
             continue
         seen[path] = (stat.st_mtime_ns, stat.st_size)
@@ -112,15 +118,40 @@ def collect(
     return result
 
 
-def find_reports(project: str, since: float, before: Snapshot | None = None, since_ns: int | None = None) -> list[str]:
-    """The reports a run wrote: with `before`, those new or changed since it was taken; with `since_ns`
-    (a file's mtime stamped at the run's start: the same filesystem clock), those at or after it;
-    else those written at or after `since` (a second's slack for coarse file times)."""
+def find_reports(
+    project: str,
+    since: float,
+    before: Snapshot | None = None,
+    since_ns: int | None = None,
+    until_ns: int | None = None,
+) -> list[str]:
+    """The reports (JUnit XML) a run wrote: see `fresh_among`."""
+    return fresh_among(report_files(project), since, before, since_ns, until_ns)
+
+
+def fresh_among(
+    paths: list[str],
+    since: float,
+    before: Snapshot | None = None,
+    since_ns: int | None = None,
+    until_ns: int | None = None,
+) -> list[str]:
+    """Those of `paths` a run wrote: with `before`, those new or changed since it was taken; with
+    `since_ns` (a file's mtime stamped at the run's start: the same filesystem clock), those at or after
+    it; else those written at or after `since` (a second's slack for coarse file times). In every case a
+    report dated after the run ended (`until_ns`, stamped by the same clock at its end; else now, with
+    FUTURE_SLACK_NS) is not this run's: an archive keeps a committed report's date, 2035 or not. Every
+    runner whose reports feed the cache (JUnit, TRX) uses this one rule."""
+    import time
+
+    until = until_ns if until_ns is not None else time.time_ns() + FUTURE_SLACK_NS
     found: list[str] = []
-    for path in report_files(project):
+    for path in paths:
         try:
-            stat = os.stat(path)
+            stat = os.lstat(path)  # a link's own times: what it points to is never read
         except OSError:
+            continue
+        if stat.st_mtime_ns > until:
             continue
         if since_ns is not None:
             fresh = stat.st_mtime_ns >= since_ns
@@ -150,19 +181,22 @@ def report_files(project: str) -> list[str]:
     return sorted(set(found))
 
 
-def from_reports(paths: list[str], project: str, started: float, exit_code: int) -> Result:
+def from_reports(
+    paths: list[str], project: str, started: float, exit_code: int, limit: int = MAX_REPORT_BYTES
+) -> Result:
+    """The tests of these reports; a report that cannot be read (refused, over `limit` bytes, not
+    well-formed) is an error of the run at its path, whose message ends with the fix."""
     from sidekit_hooks.runners import frames
 
     result = Result(NAME, started, exit_code)
     index = frames.SourceIndex(project)
     for path in paths:
         try:
-            if os.path.getsize(path) > MAX_REPORT_BYTES:
-                continue
-            cases = _testcases(path)
+            cases = _testcases(project, path, limit)
         except (OSError, SyntaxError, ValueError) as exc:  # ParseError is a SyntaxError
             rel = os.path.relpath(path, project).replace(os.sep, "/")
-            result.errors[rel] = {"type": "unreadable report", "message": str(exc)[:200], "shape": "unreadable report"}
+            kind, message = unreadable(rel, exc)
+            result.errors[rel] = {"type": kind, "message": message, "shape": kind}
             continue
         for case in cases:
             test, entry = _record(case, index)
@@ -170,11 +204,43 @@ def from_reports(paths: list[str], project: str, started: float, exit_code: int)
     return result
 
 
-def _testcases(path: str) -> list[Element]:
+def unreadable(rel: str, exc: BaseException) -> tuple[str, str]:
+    """(the error's type, its message ending with the fix) for a report `from_reports` could not use."""
+    from sidekit_hooks.core import safepath
+
+    name = safepath.printable(rel)
+    again = f"sidekit ingest {name}"
+    reason = getattr(exc, "reason", "")
+    if isinstance(exc, safepath.TooLarge):
+        return (
+            "report too large",
+            f"{exc.size} bytes, over {exc.limit}; fix: sidekit ingest --max-bytes {exc.size} {name}",
+        )
+    if reason == safepath.LINK:
+        return "report refused", f"a symlink, never followed; fix: put the report itself there, then: {again}"
+    if reason == safepath.OUTSIDE:
+        copy = safepath.printable(os.path.basename(rel))
+        return "report refused", f"outside the project; fix: cp {name} {copy} && sidekit ingest {copy}"
+    if reason == safepath.NOT_REGULAR:
+        return (
+            "report refused",
+            f"not a regular file (a FIFO, a device); fix: rm {name}, rerun the build, then: {again}",
+        )
+    if isinstance(exc, SyntaxError):  # expat's ParseError: not well-formed XML (cut short, not XML at all)
+        return "malformed report", f"{str(exc)[:120]}; fix: rerun the build that writes it, then: {again}"
+    if isinstance(exc, ValueError):  # well-formed, but not a JUnit report sidekit reads (a TRX file)
+        return "unreadable report", f"{str(exc)[:120]}; fix: write a JUnit XML report there, then: {again}"
+    words = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+    return "unreadable report", f"{words}; fix: chmod u+r {name} && {again}"
+
+
+def _testcases(project: str, path: str, limit: int) -> list[Element]:
     import xml.etree.ElementTree as ElementTree
 
-    tree = ElementTree.parse(path)  # expat refuses entity expansion bombs (Python >= 3.11 with expat >= 2.4.1)
-    root = tree.getroot()
+    from sidekit_hooks.core import safepath
+
+    data = safepath.read_inside(project, path, limit)  # UnsafePath, TooLarge, OSError
+    root = ElementTree.fromstring(data)  # expat refuses entity expansion bombs (Python >= 3.11, expat >= 2.4.1)
     if root.tag == "TestRun" or root.tag.endswith("}TestRun"):
         raise ValueError("a TRX report, not JUnit XML: `sidekit ingest` reads it with the .NET reader")
     return list(root.iter("testcase"))
@@ -211,9 +277,12 @@ def _seconds(text: str | None) -> float:
 
 def _lines(raw_output_path: str) -> list[str]:
     """The run's output lines without colour codes (Maven colours them without `-B`, even into a pipe)."""
+    from sidekit_hooks.core import safepath
+
     try:
-        with open(raw_output_path, encoding="utf-8", errors="replace") as handle:
-            return ANSI.sub("", handle.read()).splitlines()
+        return ANSI.sub(
+            "", safepath.read_tail(raw_output_path, safepath.MAX_OUTPUT).decode("utf-8", "replace")
+        ).splitlines()
     except OSError:
         return []
 

@@ -15,8 +15,10 @@ would feed it:
    build error with Maven's or Gradle's reason, never "0 failed") and saves the run as `sidekit test`
    does; the worker then queues the tests sidecar's line about it for the next boundary.
 
-Which reports are this run's: those whose mtime is at or after the marker file's own mtime. Both
-times are stamped by the same filesystem clock (coarse kernel ticks, a network server's clock, a
+Which reports are this run's: those whose mtime is at or after the marker file's own mtime, and at
+or before the mtime PostToolUse stamps on the claimed marker when the run has ended (a report "from
+2035", as an archive or a checkout keeps a committed report's date, is from no run of this one). All
+these times are stamped by the same filesystem clock (coarse kernel ticks, a network server's clock, a
 FAT file system's 2 s), so no comparison mixes clocks: a report the run writes after the marker can
 never look older than it, and a report rewritten with the same bytes still gets a new mtime. A
 report that no run touched since (a module skipped after a compile error) is not this run's. What
@@ -191,7 +193,9 @@ def hand_over(event: Event) -> str:
     from sidekit_hooks.core import background, hooklog, safepath
 
     try:
-        since_ns = os.stat(claimed).st_mtime_ns  # the filesystem's own time of the run's start
+        since_ns = os.lstat(claimed).st_mtime_ns  # the filesystem's own time of the run's start
+        os.utime(claimed, follow_symlinks=False)  # and of its end, by the same clock
+        until_ns = os.lstat(claimed).st_mtime_ns
         started = fastjson.loads(safepath.read_bytes(claimed, 64 * 1024).decode("utf-8", "replace"))
     except (OSError, ValueError):
         started = None
@@ -208,7 +212,15 @@ def hand_over(event: Event) -> str:
     if started.get("tool") in JS_RUNNERS and (code == 0 or reporter_ran(event.cwd, str(started["tool"]), since_ns)):
         return ""  # green, or sidekit's reporter loaded and fed the cache itself: no worker
     # The folder is this hook's own finding, never the marker's word (a file in the project could say anything).
-    job = dict(started, root=root, since_ns=since_ns, exit=code, output=output[-MAX_OUTPUT:], ended=time.time())
+    job = dict(
+        started,
+        root=root,
+        since_ns=since_ns,
+        until_ns=until_ns,
+        exit=code,
+        output=output[-MAX_OUTPUT:],
+        ended=time.time(),
+    )
     job.update(hook=event.hook, payload={k: v for k, v in event.raw.items() if k not in ("tool_response", "error")})
     path = marker.removesuffix(".json") + ".job"
     workspace.atomic_write(path, fastjson.dumps(job))
@@ -242,7 +254,8 @@ def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
         ran = adapter.feed(job)
         store.save_raw(root, ran.runner, str(job.get("output", "")), "agent-dotnet")
         return ran, dict(store.save(root, ran)[0])
-    reports = junit.find_reports(root, 0.0, since_ns=int(job["since_ns"]))
+    until_ns = int(job["until_ns"]) if job.get("until_ns") is not None else None  # None: now (an older hook's job)
+    reports = junit.find_reports(root, 0.0, since_ns=int(job["since_ns"]), until_ns=until_ns)
     if not reports and code == 0 and job.get("tool") == "gradle":
         return None  # nothing ran: Gradle reused the last results, which the cache already holds
     raw = store.save_raw(root, junit.NAME, str(job.get("output", "")), f"agent-{job.get('tool', '')}")

@@ -14,6 +14,8 @@ import os
 import sys
 import time
 
+from sidekit_hooks.core import safepath
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -110,15 +112,18 @@ def _count(root: str, runner: str, field: int, add: int) -> int:
     """One of the run's ledger numbers (0: bytes printed, 1: compact answers) before adding `add` to it,
     under the file's lock. Both are written back at one width each, so neither moves the other."""
     import fcntl
-
-    from sidekit_hooks.core import safepath
+    import stat
 
     folder = safepath.makedirs(os.path.join(root, ".sidekit", runner))  # never through a link out of the project
     # the file itself: O_NOFOLLOW refuses a link planted at its name
     fd = os.open(
-        os.path.join(folder, f"printed-{run_key()}"), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644
+        os.path.join(folder, f"printed-{run_key()}"),
+        os.O_RDWR | os.O_CREAT | safepath.NOFOLLOW | safepath.NONBLOCK,
+        0o644,
     )
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO planted at its name: no count to keep
+            raise safepath.refused(folder, safepath.NOT_REGULAR, "holds a ledger that is not a regular file")
         fcntl.flock(fd, fcntl.LOCK_EX)
         data = os.pread(fd, 2 * WIDTH, 0)
         numbers = [int(data[n * WIDTH : (n + 1) * WIDTH].strip(b" \x00") or 0) for n in (0, 1)]
@@ -263,9 +268,8 @@ def read_spool(path: str, ended: bool) -> tuple[list[str], str]:
     once the output is printed. One without SPOOLED was not printed as it was: left alone while its
     run goes on (its binary may still be running), removed once the run has ended (a killed wrapper).
     """
-    with open(path, "rb") as handle:
-        data = handle.read().decode("utf-8", "surrogateescape")
-        changed = os.fstat(handle.fileno()).st_mtime
+    changed = os.lstat(path).st_mtime
+    data = safepath.read_bytes(path, 1 << 30).decode("utf-8", "surrogateescape")  # its header comes first
     head, _, text = data.partition("\n")
     fields = head.split("\t")
     if fields[2:3] == ["-"]:

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks.core import fastjson
+from sidekit_hooks.core import fastjson, safepath
 
 SETTINGS_NAMES = ("settings.json", "settings.local.json")
 MANAGED = "/etc/claude-code/managed-settings.json"
+MAX_SETTINGS_BYTES = 4 << 20  # a settings file larger than this is unknown: no rewrite
 MANAGED_DROPINS = "/etc/claude-code/managed-settings.d"
 RULE_FLAGS = ("--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools")
 # A client that asks an outside tool for each decision judges by rules nobody can read here.
@@ -120,9 +121,8 @@ def settings_paths(folders: list[str], client: list[str]) -> list[str]:
 
 
 def _read_settings(path: str) -> object:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+    try:  # links followed (dotfiles), but a regular file only, never blocking, bounded
+        text = safepath.read_regular(path, MAX_SETTINGS_BYTES).decode("utf-8")
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:

@@ -31,15 +31,16 @@ def plugin_loads(args: list[str], rundir: str, environ: dict[str, str] | None = 
         return False
     if env.get(AUTOLOAD_OFF) and not _named(every):
         return False
+    from sidekit_hooks.core import safepath
+
     for path in ini_candidates(every, rundir):
-        try:
-            with open(path, "rb") as handle:
-                text = handle.read(MAX_INI_BYTES + 1)
+        try:  # a regular file, never blocking: a FIFO named pytest.ini is unsure, not a hang
+            text = safepath.read_regular(path, MAX_INI_BYTES)
         except FileNotFoundError:
             continue
-        except OSError:
+        except OSError:  # unreadable, too large, a FIFO or a device: unsure
             return False
-        if len(text) > MAX_INI_BYTES or BLOCKED.encode() in text or b"PYTEST_DISABLE_PLUGIN_AUTOLOAD" in text:
+        if BLOCKED.encode() in text or b"PYTEST_DISABLE_PLUGIN_AUTOLOAD" in text:
             return False
     return True
 

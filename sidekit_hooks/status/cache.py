@@ -88,8 +88,8 @@ class Loaded:
 def read(path: str) -> Loaded:
     """Read one cache file. Missing -> empty; unreadable, corrupt or another format -> empty + note."""
     try:
-        with open(safepath.check(path), encoding="utf-8") as handle:  # a cache linked out of the project: refused
-            text = handle.read()
+        # a cache linked out of the project, a FIFO, a device: refused, without blocking
+        text = safepath.read_bytes(safepath.check(path), safepath.MAX_STATE).decode("utf-8")
     except FileNotFoundError:
         return Loaded({})
     except (OSError, UnicodeDecodeError) as exc:
@@ -120,7 +120,7 @@ class _Lock:
 
     def __enter__(self) -> _Lock:
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        self.handle = open(self.path, "a+")
+        self.handle = open(safepath.open_append(self.path), "a")  # no planted link, no FIFO: refused
         try:
             import fcntl
         except ImportError:  # pragma: no cover - Windows: atomic replace still keeps each file whole

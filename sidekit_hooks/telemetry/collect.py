@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from typing import Any
 
 from sidekit_hooks.core import hooklog, safepath, workspace
@@ -122,10 +123,12 @@ def _inode(path: str) -> int:
 def _read_lines(path: str, offset: int, budget: int) -> tuple[list[dict[str, Any]], int]:
     """Whole JSON lines from `offset`: (records, bytes consumed)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | safepath.NOFOLLOW | safepath.NONBLOCK)
     except OSError:
         return [], 0
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device in the log's place: nothing to send
+            return [], 0
         os.lseek(fd, offset, os.SEEK_SET)
         data = os.read(fd, budget)
     finally:

@@ -63,3 +63,62 @@ def test_escapes_lists_links_out_of_sidekit_and_runtime(tmp_path: Path) -> None:
     (project / ".runtime" / "nudge_queue" / "s1").symlink_to(outside)
     (project / ".runtime" / "nudge_queue" / "s2").mkdir()
     assert safepath.escapes(str(project)) == [f".runtime/nudge_queue/s1 -> {outside}"]
+
+
+def test_read_inside_reads_a_regular_file_whole_and_nothing_else(tmp_path: Path) -> None:
+    project, outside = tmp_path / "p", tmp_path / "out"
+    (project / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.json").write_text("outside")
+    (project / "sub" / "plain.json").write_bytes(b"x" * 100)
+    (project / "sub" / "link-in.json").symlink_to(project / "sub" / "plain.json")
+    (project / "sub" / "link-out.json").symlink_to(outside / "secret.json")
+    (project / "linked-folder").symlink_to(outside)
+    (project / "zero.json").symlink_to("/dev/zero")
+    os.mkfifo(project / "fifo.json")
+    assert safepath.read_inside(str(project), "sub/plain.json", 100) == b"x" * 100
+    assert safepath.read_inside(str(project), str(project / "sub" / "plain.json"), 100) == b"x" * 100
+    with pytest.raises(safepath.TooLarge) as large:
+        safepath.read_inside(str(project), "sub/plain.json", 99)
+    assert (large.value.size, large.value.limit, large.value.reason) == (100, 99, safepath.TOO_LARGE)
+    cases = {
+        "sub/link-in.json": safepath.LINK,  # no link at all, unless asked to follow those that stay inside
+        "sub/link-out.json": safepath.LINK,
+        "linked-folder/secret.json": safepath.OUTSIDE,  # a folder on the way that leads out
+        "zero.json": safepath.LINK,
+        "fifo.json": safepath.NOT_REGULAR,  # refused at once: O_NONBLOCK, never a hang
+        "../out/secret.json": safepath.OUTSIDE,
+    }
+    for rel, reason in cases.items():
+        with pytest.raises(safepath.UnsafePath) as refused:
+            safepath.read_inside(str(project), rel, 1000)
+        assert refused.value.reason == reason, rel
+    assert safepath.read_inside(str(project), "sub/link-in.json", 100, follow_inside=True) == b"x" * 100
+    for rel in ("sub/link-out.json", "zero.json", "fifo.json", "linked-folder/secret.json", "missing.json"):
+        assert safepath.read_project_file(str(project), rel, 1000) is None, rel
+    with pytest.raises(FileNotFoundError):
+        safepath.read_inside(str(project), "missing.json", 10)
+
+
+def test_read_regular_follows_links_to_regular_files_only(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text("{}")
+    (tmp_path / "dotfile-link.json").symlink_to(tmp_path / "settings.json")
+    (tmp_path / "zero.json").symlink_to("/dev/zero")
+    os.mkfifo(tmp_path / "fifo.json")
+    assert safepath.read_regular(str(tmp_path / "dotfile-link.json"), 2) == b"{}"
+    for name in ("zero.json", "fifo.json"):
+        with pytest.raises(safepath.UnsafePath):
+            safepath.read_regular(str(tmp_path / name), 1 << 20)
+    with pytest.raises(safepath.TooLarge):
+        safepath.read_regular(str(tmp_path / "settings.json"), 1)
+
+
+def test_read_tail_keeps_the_end_of_a_long_output(tmp_path: Path) -> None:
+    (tmp_path / "raw.txt").write_bytes(b"head\n" + b"." * 1000 + b"\n2 failed")
+    assert safepath.read_tail(str(tmp_path / "raw.txt"), 9) == b"\n2 failed"
+    assert safepath.read_tail(str(tmp_path / "raw.txt"), 1 << 20).startswith(b"head\n")
+    os.mkfifo(tmp_path / "fifo.txt")
+    (tmp_path / "link.txt").symlink_to(tmp_path / "raw.txt")
+    for name in ("fifo.txt", "link.txt"):
+        with pytest.raises(safepath.UnsafePath):
+            safepath.read_tail(str(tmp_path / name), 10)

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import subprocess
+import sys
+import threading
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from testing.hostile import cli
+from sidekit_hooks.hook_events import EVENTS
+from testing.hostile import ROOT, SCRIPTS, cli, env_for, payload
 
 
 @pytest.fixture
@@ -143,3 +148,123 @@ def test_a_rule_id_cannot_break_the_html_data_block(project: Path, rule: str) ->
     assert rule in json.dumps(data, ensure_ascii=False), data
     script = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', done.stdout, re.S)
     assert script is not None and "<" not in script.group(1)
+
+
+def measured_hook(
+    event: str, data: dict[str, object], project: Path, kill_after: float = 20.0
+) -> tuple[int, str, float, int]:
+    """A real hook run: (exit code, stdout, seconds until it exited, its peak memory in KiB), the memory
+    of this one child (os.wait4), never the largest of every child the test process ever waited for."""
+    argv = [sys.executable, "-S", str(ROOT / "hooks" / SCRIPTS[event])]
+    started = time.monotonic()
+    child = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env_for(project),
+        cwd=project,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write(json.dumps(data).encode())
+    child.stdin.close()
+    timer = threading.Timer(kill_after, child.kill)  # a hook that hangs is killed, and reads as over time
+    timer.start()
+    try:
+        _pid, status, usage = os.wait4(child.pid, 0)
+    finally:
+        timer.cancel()
+    took = time.monotonic() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return child.returncode, child.stdout.read().decode("utf-8", "replace"), took, usage.ru_maxrss
+
+
+# A repository file that never ends (a link to /dev/zero) or blocks its reader (a FIFO) under the names
+# the PreToolUse rewrite reads for the command it is judging (PYTHON: an environment that records, so the
+# pytest rewrite reads on to the project's settings and ini files).
+ENDLESS_FILES = [
+    ("package.json", "dev-zero", "npm test"),
+    ("package.json", "fifo", "npm test"),
+    ("pyproject.toml", "fifo", "PYTHON -m pytest -q"),
+    ("pyproject.toml", "dev-zero", "PYTHON -m pytest -q"),
+    ("pytest.ini", "fifo", "PYTHON -m pytest"),
+]
+# The same under names PreToolUse does not read today (or read bounded and without blocking already).
+ENDLESS_CONTROLS = [
+    ("package.json", "dev-zero", "npx vitest run"),
+    ("go.mod", "fifo", "go test ./..."),
+    ("go.mod", "dev-zero", "go test ./..."),
+    ("Cargo.toml", "fifo", "cargo test"),
+    ("tox.ini", "dev-zero", "PYTHON -m pytest"),
+]
+HOOK_MEMORY_KIB = 100 * 1024  # a hook is a small Python: ~40 MB; 1.44 GB was /dev/zero read whole
+
+
+def pretooluse_with_endless_file(project: Path, name: str, kind: str, command: str) -> None:
+    (project / "src").mkdir()
+    (project / "src" / "a_test.go").write_text("package a\n")
+    if kind == "fifo":
+        os.mkfifo(project / name)
+    else:
+        (project / name).symlink_to("/dev/zero")
+    command = command.replace("PYTHON", sys.executable)
+    data = payload("PreToolUse", project, tool_name="Bash", tool_input={"command": command}, tool_use_id="toolu_1")
+    code, out, took, memory = measured_hook("PreToolUse", data, project)
+    assert code == 0 and took < EVENTS["PreToolUse"].deadline and memory < HOOK_MEMORY_KIB, (took, memory, out)
+    assert out == "" or json.loads(out)["hookSpecificOutput"]["hookEventName"] == "PreToolUse"
+
+
+def case_ids(cases: list[tuple[str, str, str]]) -> list[str]:
+    return [f"{name}-{kind}-{command.split()[0].lower()}" for name, kind, command in cases]
+
+
+@pytest.mark.parametrize(("name", "kind", "command"), ENDLESS_FILES, ids=case_ids(ENDLESS_FILES))
+def test_an_endless_repository_file_leaves_pretooluse_in_time_and_small(
+    project: Path, name: str, kind: str, command: str
+) -> None:
+    pretooluse_with_endless_file(project, name, kind, command)
+
+
+@pytest.mark.parametrize(("name", "kind", "command"), ENDLESS_CONTROLS, ids=case_ids(ENDLESS_CONTROLS))
+def test_control_an_endless_file_pretooluse_does_not_read(project: Path, name: str, kind: str, command: str) -> None:
+    pretooluse_with_endless_file(project, name, kind, command)
+
+
+def test_control_pretooluse_of_a_plain_npm_test_is_in_time_and_small(project: Path) -> None:
+    (project / "package.json").write_text(json.dumps({"scripts": {"test": "vitest run"}}))
+    data = payload("PreToolUse", project, tool_name="Bash", tool_input={"command": "npm test"}, tool_use_id="toolu_1")
+    code, _out, took, memory = measured_hook("PreToolUse", data, project)
+    assert code == 0 and took < EVENTS["PreToolUse"].deadline and memory < HOOK_MEMORY_KIB, (took, memory)
+
+
+# Files a repository can commit where sidekit keeps its own state or reads its packs. A FIFO there held
+# the reader: the CLI for ever; a hook only until its detector's budget ran out (so those are controls).
+STATE_FIFOS = [".sidekit/scope.toml", "sidecar_rules/team.toml", ".sidekit/rules/local.toml"]
+
+
+@pytest.mark.parametrize("name", STATE_FIFOS)
+def test_control_a_fifo_among_sidekits_files_leaves_posttooluse_in_time(project: Path, name: str) -> None:
+    (project / name).parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(project / name)
+    (project / "app.py").write_text("x = 1\n")
+    data = payload(
+        "PostToolUse",
+        project,
+        tool_name="Edit",
+        tool_input={"file_path": str(project / "app.py"), "old_string": "x = 1", "new_string": "x = 2"},
+        tool_response={"filePath": str(project / "app.py")},
+        tool_use_id="toolu_1",
+    )
+    code, out, took, memory = measured_hook("PostToolUse", data, project)
+    assert code == 0 and took < EVENTS["PostToolUse"].deadline and memory < HOOK_MEMORY_KIB, (took, memory, out)
+
+
+def test_a_fifo_in_place_of_the_status_cache_never_holds_the_cli(project: Path) -> None:
+    (project / ".sidekit").mkdir()
+    os.mkfifo(project / ".sidekit" / "status.json")
+    try:
+        done = cli("status", project=project, timeout=10)
+    except subprocess.TimeoutExpired:
+        pytest.fail("sidekit status blocked on a FIFO named .sidekit/status.json")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert json.loads(done.stdout)["runner"] == "none", done.stdout

@@ -132,7 +132,8 @@ def test_the_hand_over_claims_the_marker_once_and_writes_the_job(
     spawned: list[list[str]] = []
     marker = marked_run(project, monkeypatch, spawned)
     marker.write_text(marker.read_text().replace(str(project), "/elsewhere"))  # only the hook says where
-    since = marker.stat().st_mtime_ns
+    since = marker.stat().st_mtime_ns - 10**9
+    stamp(marker, since)  # the run took a second
     payload = bash(project, "mvn -q test", error="Exit code 1\n[ERROR] There are test failures.")
     event = parse_event("PostToolUseFailure", payload, str(project))
     job = junit_feed.hand_over(event)
@@ -145,6 +146,7 @@ def test_the_hand_over_claims_the_marker_once_and_writes_the_job(
         "[ERROR] There are test failures.",
         "maven",
     )
+    assert since + 10**9 <= written["until_ns"] <= time.time_ns()  # its end, by the same clock: the marker's
     assert junit_feed.hand_over(event) == "" and spawned == [[job]]  # the marker is gone: no second worker
 
 

@@ -207,3 +207,118 @@ def test_sidekit_ingest_feeds_the_cache_and_exits_red_for_a_red_report(project: 
     status = run_sidekit("status", cwd=project, env=env)
     answer = json.loads(status.stdout)
     assert (answer["stale"], answer["changed"]) == (True, ["src/main/java/com/acme/Calc.java"])
+
+
+def test_a_report_dated_after_the_run_is_not_the_runs_own(project: Path) -> None:
+    """An archive or a checkout keeps a committed report's date: one "from 2035" is from no run here."""
+    reports = maven_project(project)
+    future = time.time() + 9 * 365 * 86400
+    os.utime(reports / "TEST-com.acme.CalcTest.xml", (future, future))
+    assert junit.find_reports(str(project), time.time() - 5) == []
+    assert junit.find_reports(str(project), 0.0, since_ns=time.time_ns() - 10**9) == []
+    assert junit.find_reports(str(project), 0.0, before={}) == []
+    now = time.time_ns()
+    os.utime(reports / "TEST-com.acme.CalcTest.xml", ns=(now, now))
+    assert junit.find_reports(str(project), 0.0, since_ns=now - 1, until_ns=now) == [
+        str(reports / "TEST-com.acme.CalcTest.xml")
+    ]
+    assert junit.find_reports(str(project), 0.0, since_ns=now - 1, until_ns=now - 1) == []
+
+
+def unreadable_reports(project: Path, outside: Path) -> Path:
+    """A report folder holding every kind of report that cannot be read, beside one that can."""
+    reports = maven_project(project)
+    (reports / "TEST-broken.xml").write_text("<testsuite><testcase")
+    (reports / "TEST-big.xml").write_text(SUREFIRE + " " * 2000)
+    other = outside / "TEST-other.xml"
+    other.write_text(SUREFIRE.replace("CalcTest", "SecretTest"))
+    (reports / "TEST-link.xml").symlink_to(other)
+    os.mkfifo(reports / "TEST-fifo.xml")
+    return reports
+
+
+def test_a_report_that_cannot_be_read_is_an_error_with_its_fix(project: Path, tmp_path: Path) -> None:
+    reports = unreadable_reports(project, tmp_path)
+    paths = sorted(str(p) for p in reports.iterdir())
+    result = junit.from_reports(paths, str(project), time.time(), 0, limit=len(SUREFIRE) + 1000)
+    where = "target/surefire-reports/"
+    assert {rel.removeprefix(where): (e["type"], e["message"]) for rel, e in result.errors.items()} == {
+        "TEST-big.xml": (
+            "report too large",
+            f"{len(SUREFIRE) + 2000} bytes, over {len(SUREFIRE) + 1000}; "
+            f"fix: sidekit ingest --max-bytes {len(SUREFIRE) + 2000} {where}TEST-big.xml",
+        ),
+        "TEST-broken.xml": (
+            "malformed report",
+            f"unclosed token: line 1, column 11; fix: rerun the build that writes it, then: sidekit ingest {where}TEST-broken.xml",
+        ),
+        "TEST-fifo.xml": (
+            "report refused",
+            f"not a regular file (a FIFO, a device); fix: rm {where}TEST-fifo.xml, rerun the build, "
+            f"then: sidekit ingest {where}TEST-fifo.xml",
+        ),
+        "TEST-link.xml": (
+            "report refused",
+            f"a symlink, never followed; fix: put the report itself there, then: sidekit ingest {where}TEST-link.xml",
+        ),
+    }
+    assert sorted(result.tests) == sorted(
+        f"src/test/java/com/acme/CalcTest.java::{n}" for n in ("adds", "divides", "compares", "later")
+    )
+
+
+def test_a_report_behind_a_folder_that_leads_out_is_refused(project: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "other-checkout" / "surefire-reports"
+    outside.mkdir(parents=True)
+    (outside / "TEST-x.xml").write_text(SUREFIRE)
+    (project / "target").mkdir()
+    (project / "target" / "surefire-reports").symlink_to(outside)
+    report = str(project / "target" / "surefire-reports" / "TEST-x.xml")
+    assert junit.report_files(str(project)) == []  # the walk never enters a linked folder
+    result = junit.from_reports([report], str(project), time.time(), 0)
+    assert result.tests == {}
+    assert result.errors["target/surefire-reports/TEST-x.xml"]["message"] == (
+        "outside the project; fix: cp target/surefire-reports/TEST-x.xml TEST-x.xml && sidekit ingest TEST-x.xml"
+    )
+
+
+def test_sidekit_ingest_of_a_report_it_cannot_read_exits_red_naming_the_fix(project: Path) -> None:
+    reports = maven_project(project)
+    (project / ".git").mkdir()
+    (reports / "TEST-com.acme.CalcTest.xml").write_text(
+        SUREFIRE.replace("<error", "<system-out")
+        .replace("</error>", "</system-out>")
+        .replace("<failure", "<system-err")
+        .replace("</failure>", "</system-err>")
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
+    size = (reports / "TEST-com.acme.CalcTest.xml").stat().st_size
+    done = run_sidekit("ingest", "--max-bytes", str(size - 1), str(reports), cwd=project, env=env)
+    rel = "target/surefire-reports/TEST-com.acme.CalcTest.xml"
+    assert (done.returncode, done.stderr) == (
+        1,
+        f"sidekit: {rel}: report too large, {size} bytes, over {size - 1}\n  fix: sidekit ingest --max-bytes {size} {rel}\n",
+    )
+    answer = json.loads(done.stdout)
+    assert (answer["exit"], answer["buildErrors"], answer["clusters"][0]["type"], "passed" in answer) == (
+        1,
+        1,
+        "report too large",
+        False,
+    )
+    status = json.loads(run_sidekit("status", cwd=project, env=env).stdout)
+    assert (status["state"], status["collectErrors"]) == ("failed", 1)
+    done = run_sidekit("ingest", "--max-bytes", str(size), str(reports), cwd=project, env=env)
+    assert (done.returncode, done.stderr, json.loads(done.stdout)["passed"]) == (0, "", 3)
+
+
+def test_a_well_formed_report_sidekit_does_not_read_says_so(project: Path) -> None:
+    reports = maven_project(project)
+    (reports / "results.xml").write_text('<TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"/>')
+    result = junit.from_reports([str(reports / "results.xml")], str(project), time.time(), 1)
+    rel = "target/surefire-reports/results.xml"
+    assert (result.errors[rel]["type"], result.errors[rel]["message"]) == (
+        "unreadable report",
+        "a TRX report, not JUnit XML: `sidekit ingest` reads it with the .NET reader; "
+        f"fix: write a JUnit XML report there, then: sidekit ingest {rel}",
+    )

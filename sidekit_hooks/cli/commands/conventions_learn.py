@@ -13,7 +13,8 @@ from typing import Any
 
 from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import safepath, workspace
+from sidekit_hooks.rules import MAX_PACK_BYTES
 
 OUTPUT = os.path.join("sidecar_rules", "conventions.toml")
 HEADER = (
@@ -51,9 +52,8 @@ def run(args: argparse.Namespace) -> int:
 def keep_disabled(document: dict[str, Any], output: str) -> None:
     """Carry `enabled = false` over from the pack being replaced, by rule id."""
     try:
-        with open(output, "rb") as handle:
-            previous = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError):
+        previous = tomllib.loads(safepath.read_regular(output, MAX_PACK_BYTES).decode("utf-8"))
+    except (OSError, ValueError):  # TOMLDecodeError, UnicodeDecodeError; a FIFO, a file too large
         return
     disabled = {r.get("id") for r in previous.get("rules", []) if isinstance(r, dict) and r.get("enabled") is False}
     for rule in document["rules"]:

@@ -219,11 +219,11 @@ def plugin_root(project: str = "") -> tuple[str, str]:
     if _is_plugin(root):
         return root, "this session's plugin"
     if project:
-        from sidekit_hooks.core import fastjson, pluginform
+        from sidekit_hooks.core import fastjson, pluginform, safepath
 
         try:
-            with open(pluginform.done_path(project), encoding="utf-8") as handle:
-                data = fastjson.loads(handle.read())
+            done = safepath.read_bytes(safepath.check(pluginform.done_path(project)), 1 << 20)
+            data = fastjson.loads(done.decode("utf-8", "replace"))
         except (OSError, ValueError):
             data = None
         root = str(data.get("root", "")) if isinstance(data, dict) else ""

@@ -102,8 +102,7 @@ def _claude_md(where: files.Target) -> None:
 
     mcp = bool(where.project) and config.wired(where.project) is not None
     if not files.add_claude_md(where.claude_md, mcp):
-        with open(where.claude_md, encoding="utf-8") as handle:  # the block is there, so the file is
-            names_tools = files.CLAUDE_MD_MCP in handle.read()
+        names_tools = files.CLAUDE_MD_MCP in files._read_text(where.claude_md)  # the block is there
         if mcp and not names_tools:
             # Wired for MCP after the block was written: the block now names the tools too.
             files.remove_claude_md(where.claude_md)

@@ -16,7 +16,7 @@ import time
 
 from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
-from sidekit_hooks.core import globs, workspace
+from sidekit_hooks.core import globs, safepath, workspace
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.detectors.scope import model as scope_model
 
@@ -113,8 +113,8 @@ def agent_set_answer(project: str, allow: list[str], deny: list[str], issue: str
 def proposal(project: str) -> dict[str, object] | None:
     """The scope the agent proposed and the user has not decided on, if any."""
     try:
-        with open(os.path.join(workspace.state_dir(project), PROPOSAL), encoding="utf-8") as handle:
-            data = json.load(handle)
+        path = safepath.check(os.path.join(workspace.state_dir(project), PROPOSAL))
+        data = json.loads(safepath.read_bytes(path, 1 << 20))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

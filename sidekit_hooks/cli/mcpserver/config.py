@@ -19,10 +19,11 @@ import json
 import os
 from typing import Any
 
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import safepath, workspace
 from sidekit_hooks.core.errors import SidekitError
 
 SERVER = "sidekit"
+MAX_MCP_BYTES = 4 << 20  # a .mcp.json larger than this is not read
 PERMISSION = "mcp__sidekit"  # every tool of the server
 SERVER_ARGS = ("-P", "-m", "sidekit_hooks.cli", "mcp")
 MCP_FILE = ".mcp.json"
@@ -164,16 +165,13 @@ def _remove(settings: dict[str, Any], keys: list[str], value: str, added: object
 
 def _read(path: str, project: str) -> tuple[str | None, dict[str, Any]]:
     """(text or None when absent, the JSON object); a clear error when it cannot be used."""
-    from sidekit_hooks.core import safepath
-
     if os.path.lexists(path) and safepath.project_file(project, MCP_FILE) is None:
         raise SidekitError(
             f"{path} is not a regular file inside the project; nothing was changed",
             f"replace it with a file (rm {path}), then: sidekit install --project {project} --mcp",
         )
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+    try:  # never blocking (a FIFO swapped in after the check), bounded
+        text = safepath.read_inside(project, path, MAX_MCP_BYTES, follow_inside=True).decode("utf-8")
     except FileNotFoundError:
         return None, {}
     except (OSError, UnicodeDecodeError) as exc:
@@ -215,9 +213,7 @@ def unsafe_entry(entry: dict[str, Any], project: str) -> str:
 
 def wired(project: str) -> dict[str, Any] | None:
     """The project's `.mcp.json` entry for the sidekit server, if any (never raises)."""
-    from sidekit_hooks.core import safepath
-
-    raw = safepath.read_project_file(project, MCP_FILE, 4 << 20)  # a committed FIFO never blocks doctor
+    raw = safepath.read_project_file(project, MCP_FILE, MAX_MCP_BYTES)  # a committed FIFO never blocks doctor
     try:
         entry = json.loads(raw or b"")["mcpServers"][SERVER]
     except (ValueError, KeyError, TypeError):

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sidekit_hooks.core import hooklog
+from sidekit_hooks.core import hooklog, safepath
 from sidekit_hooks.core.workspace import log_dir
 from sidekit_hooks.hook_events import EVENTS
 from sidekit_hooks.nudges import payloads
@@ -142,15 +142,13 @@ def _log_size(project: str) -> int:
 
 def _new_decisions(project: str, offset: int) -> list[dict[str, Any]]:
     path = os.path.join(log_dir(project), hooklog.DECISIONS)
-    try:
-        with open(path, "rb") as handle:
-            if os.fstat(handle.fileno()).st_size < offset:
-                offset = 0  # the log rolled over meanwhile
-            handle.seek(offset)
-            data = handle.read().decode("utf-8", "replace")
+    try:  # the log is bounded (hooklog rolls it over): read whole, never through a link, never blocking
+        data = safepath.read_bytes(safepath.check(path), safepath.MAX_STATE)
     except OSError:
         return []
-    return hooklog.records_in(data)
+    if len(data) < offset:
+        offset = 0  # the log rolled over meanwhile
+    return hooklog.records_in(data[offset:].decode("utf-8", "replace"))
 
 
 def build_payload(project: str, session: str, step: dict[str, Any], number: int = 1) -> tuple[str, dict[str, Any]]:
@@ -275,8 +273,7 @@ def write_files(project: str, files: dict[str, str]) -> None:
 
 def _read(path: str) -> str | None:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        return safepath.read_regular(path, safepath.MAX_STATE).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
 

@@ -14,11 +14,12 @@ from typing import Any
 
 import sidekit_hooks
 from sidekit_hooks import hook_events
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import safepath, workspace
 from sidekit_hooks.core.errors import SidekitError
 
 BACKUP_SUFFIX = ".sidekit-backup"
 RECORD_FILE = "install.json"
+MAX_FILE_BYTES = 16 << 20  # a settings file, .gitignore or CLAUDE.md larger than this is not read
 IGNORED = (".sidekit/", ".runtime/", ".claude/*" + BACKUP_SUFFIX)
 IGNORE_COMMENT = "# sidekit-hooks: caches, logs, the nudge queue, settings backups"
 CLAUDE_MD_BEGIN = "<!-- sidekit-hooks:begin (sidekit install --claude-md; sidekit uninstall --claude-md removes it) -->"
@@ -132,8 +133,7 @@ def interpreter() -> str:
 def read_settings(path: str, fix: str) -> SettingsFile:
     """The settings as a dict; a clear SidekitError (and nothing changed) when they cannot be used."""
     try:
-        with open(path, encoding="utf-8", newline="") as handle:  # newline="": CRLF stays CRLF
-            text = handle.read()
+        text = _read_raw(path, missing=None)  # CRLF stays CRLF
     except FileNotFoundError:
         return SettingsFile({}, "", False)
     except (OSError, UnicodeDecodeError) as exc:
@@ -283,8 +283,7 @@ def has_records(target: Target) -> bool:
 
 def _records(path: str) -> dict[str, Any]:
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(safepath.read_regular(path, MAX_FILE_BYTES))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -365,8 +364,8 @@ def _eol(text: str) -> str:
 
 def _gitignore_before(project: str) -> dict[str, Any]:
     try:
-        with open(os.path.join(workspace.state_dir(project), GITIGNORE_STATE), encoding="utf-8") as handle:
-            data = json.load(handle)
+        path = safepath.check(os.path.join(workspace.state_dir(project), GITIGNORE_STATE))
+        data = json.loads(safepath.read_bytes(path, MAX_FILE_BYTES))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -433,20 +432,20 @@ def has_claude_md_block(path: str) -> bool:
 
 
 def _read_text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return ""
+    """The text with its line endings made `\n`, as `open()` reads it ('' when there is no file)."""
+    return _read_raw(path).replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _read_raw(path: str) -> str:
-    """The text as it is on disk: CRLF stays CRLF (a file sidekit gives back must keep its endings)."""
+def _read_raw(path: str, missing: str | None = "") -> str:
+    """The text as it is on disk: CRLF stays CRLF (a file sidekit gives back must keep its endings).
+    A regular file only, never blocking, at most MAX_FILE_BYTES (UnsafePath, TooLarge: OSErrors);
+    `missing` when there is no file (None: FileNotFoundError)."""
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
+        return safepath.read_regular(path, MAX_FILE_BYTES).decode("utf-8")
     except FileNotFoundError:
-        return ""
+        if missing is None:
+            raise
+        return missing
 
 
 def _indent(text: str) -> int | str:

@@ -12,6 +12,8 @@ import os
 from sidekit_hooks.core import fastjson, globs, safepath
 from sidekit_hooks.core.workspace import atomic_write, state_dir
 
+MAX_SCOPE = 1 << 20  # bytes of scope.toml / scope.json read at most
+
 SCOPE_TOML = "scope.toml"
 SCOPE_JSON = "scope.json"
 
@@ -87,8 +89,7 @@ def load(project: str) -> Scope | None:
         return None
     stamp = f"{stat.st_mtime_ns}:{stat.st_size}"
     try:
-        with open(safepath.check(json_path(project), project), encoding="utf-8") as handle:  # never a file outside
-            twin = fastjson.loads(handle.read())
+        twin = fastjson.loads(safepath.read_bytes(safepath.check(json_path(project), project), MAX_SCOPE).decode())
         if isinstance(twin, dict) and twin.get("stamp") == stamp:
             return Scope.from_dict(twin)
     except (OSError, ValueError):
@@ -111,9 +112,9 @@ def _read_toml(project: str) -> dict[str, object]:
     import tomllib  # rare path: scope.toml was edited by hand since `sidekit scope set`
 
     try:
-        with open(safepath.check(toml_path(project), project), "rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raw = safepath.read_bytes(safepath.check(toml_path(project), project), MAX_SCOPE)  # never a file outside
+        return tomllib.loads(raw.decode("utf-8"))
+    except (OSError, ValueError) as exc:  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
         raise ScopeError(f"cannot read .sidekit/scope.toml ({exc})") from None
 
 

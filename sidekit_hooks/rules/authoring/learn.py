@@ -17,6 +17,7 @@ from typing import Any
 from sidekit_hooks.code.function_index import python_files
 from sidekit_hooks.code.functions import MAX_FILE_BYTES
 from sidekit_hooks.code.testfiles import is_test_path
+from sidekit_hooks.core import safepath
 
 THRESHOLD = 0.9
 MIN_CASES = 10  # code-level counts (functions, handlers, imports)
@@ -114,13 +115,12 @@ class Measure:
 def load_modules(project: str) -> list[Module]:
     modules: list[Module] = []
     for rel in python_files(project):
-        full = os.path.join(project, rel)
+        source = safepath.read_project_file(project, rel, MAX_FILE_BYTES)  # no FIFO, no link out, bounded
+        if source is None:
+            continue
         try:
-            if os.path.getsize(full) > MAX_FILE_BYTES:
-                continue
-            with open(full, encoding="utf-8", errors="replace") as handle:
-                tree = ast.parse(handle.read())
-        except (OSError, SyntaxError, ValueError):
+            tree = ast.parse(source.decode("utf-8", "replace"))
+        except (SyntaxError, ValueError):
             continue
         test = is_test_path(rel)
         modules.append(Module(rel, tree, test, not test and is_library(rel, tree)))

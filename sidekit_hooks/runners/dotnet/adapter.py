@@ -87,24 +87,18 @@ def before_run(project: str) -> Snapshot:
     return seen
 
 
-def find_reports(project: str, since: float, before: Snapshot | None = None, since_ns: int | None = None) -> list[str]:
-    """The reports a run wrote: new or changed since `before`, else at or after `since_ns` (the marker's
-    own mtime: the same filesystem clock), else written at or after `since` (a second's slack)."""
-    found: list[str] = []
-    for path in report_files(project):
-        try:
-            stat = os.stat(path, follow_symlinks=False)
-        except OSError:
-            continue
-        if before is not None:
-            fresh = before.get(path) != (stat.st_mtime_ns, stat.st_size)
-        elif since_ns is not None:
-            fresh = stat.st_mtime_ns >= since_ns
-        else:
-            fresh = stat.st_mtime >= since - 1
-        if fresh:
-            found.append(path)
-    return found
+def find_reports(
+    project: str,
+    since: float,
+    before: Snapshot | None = None,
+    since_ns: int | None = None,
+    until_ns: int | None = None,
+) -> list[str]:
+    """The TRX and JUnit reports a run wrote, by the JUnit feed's one freshness rule (junit.fresh_among:
+    a report dated after the run ended is never this run's)."""
+    from sidekit_hooks.runners import junit
+
+    return junit.fresh_among(report_files(project), since, before, since_ns, until_ns)
 
 
 def collect(
@@ -172,16 +166,18 @@ def feed(job: dict[str, Any]) -> Result:
     named by the platform the project's files say."""
     root, code = str(job["root"]), int(job["exit"])
     name = dotnet_project.platform(dotnet_project.read(root)) or "vstest"
-    reports = find_reports(root, 0.0, since_ns=int(job["since_ns"]))
+    until_ns = int(job["until_ns"]) if job.get("until_ns") is not None else None
+    reports = find_reports(root, 0.0, since_ns=int(job["since_ns"]), until_ns=until_ns)
     result = from_run(root, float(job["started"]), code, str(job.get("output", "")), reports, name)
     result.args = filter_words([str(word) for word in job.get("args") or []])
     return result
 
 
 def _read(path: str) -> str:
+    """The end of a run's saved output (its last MAX_OUTPUT bytes say how it ended)."""
+    from sidekit_hooks.core import safepath
+
     try:
-        with open(path, "rb") as handle:
-            handle.seek(max(0, os.path.getsize(path) - MAX_OUTPUT))
-            return handle.read().decode("utf-8", "replace")
+        return safepath.read_tail(path, MAX_OUTPUT).decode("utf-8", "replace")
     except OSError:
         return ""

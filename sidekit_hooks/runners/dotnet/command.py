@@ -2,8 +2,11 @@
 folds the restore and build noise. Only appended (runners.dispatch keeps the command's prefix); each only
 when the command does not already say it; nothing when the platform or its report option cannot be told.
 
-- VSTest (`project.mode` 'vstest'): `--logger trx;LogFilePrefix=sidekit` (one file per project and
-  target framework, in that project's `TestResults` folder, so no run overwrites another's), and `-v q`:
+- VSTest (`project.mode` 'vstest'): `--logger trx` (one file per project and target framework, in that
+  project's `TestResults` folder, named by user, machine and time, where the TRX logger numbers a name
+  already taken, so no run overwrites another's; no `;LogFilePrefix=...`: a `;` in the appended words
+  would split the command under one reading of the client's permission matching, and the one
+  permission judgment then leaves the command alone), and `-v q`:
   MSBuild quiet (no restore and build progress; errors and warnings still print, in MSBuild's
   `File.cs(12,5): error CS0103: ...` form) and, since dotnet passes the verbosity on, VSTest's console
   logger quiet (one `Failed!  - Failed: 1, Passed: 2, ...` line per test project, no per-test blocks).
@@ -19,7 +22,7 @@ Standard library only and no `re`: this runs on the PreToolUse hot path.
 
 from __future__ import annotations
 
-VSTEST_REPORT = "trx;LogFilePrefix=sidekit"
+VSTEST_REPORT = "trx"
 LEAVE_ALONE = frozenset({"-h", "--help", "-?", "/?", "-t", "--list-tests"})
 LOGGER = ("--logger", "-l")
 VERBOSITY = ("-v", "--verbosity")

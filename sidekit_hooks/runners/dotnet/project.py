@@ -57,8 +57,11 @@ class Files:
         from sidekit_hooks.core import safepath
 
         for relative in [*ROOT_FILES, *self._project_files()]:
-            data = safepath.read_project_file(self.project, relative, MAX_BYTES)
-            if data is None:
+            try:
+                data = safepath.read_inside(self.project, relative, MAX_BYTES, follow_inside=True)
+            except safepath.TooLarge:  # its first MAX_BYTES only (never through a link): what decides is early
+                data = _head(os.path.join(self.project, relative))
+            except (OSError, ValueError):
                 continue
             text = data.decode("utf-8", "replace")
             self.names.append(relative)
@@ -130,6 +133,15 @@ class Files:
         test = data.get("test") if isinstance(data, dict) else None
         runner = test.get("runner") if isinstance(test, dict) else None
         return runner if isinstance(runner, str) else ""
+
+
+def _head(path: str) -> bytes:
+    from sidekit_hooks.core import safepath
+
+    try:
+        return safepath.read_bytes(path, MAX_BYTES)
+    except OSError:
+        return b""
 
 
 def read(project: str) -> Files:

@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.answers import render, shape
+from sidekit_hooks.core import safepath
 from sidekit_hooks.runners import supervisor
 from sidekit_hooks.runners.pytest import frame_memo, statement_cache, teardown_index
 from sidekit_hooks.runners.pytest.plugin import RECORDER
@@ -377,15 +378,13 @@ def open_raw(root: str) -> tuple[str, int]:
 
 
 def read_text(path: str) -> str:
-    with open(path, "rb") as handle:
-        return handle.read().decode("utf-8", "replace")
+    """A run's saved output (its last MAX_OUTPUT bytes; never a link or a FIFO: OSError)."""
+    return read_tail(path, safepath.MAX_OUTPUT)
 
 
 def read_tail(path: str, size: int) -> str:
     """The last `size` bytes of a file, as text (a character cut at the start is replaced)."""
-    with open(path, "rb") as handle:
-        handle.seek(max(0, os.fstat(handle.fileno()).st_size - size))
-        return handle.read().decode("utf-8", "replace")
+    return safepath.read_tail(path, size).decode("utf-8", "replace")
 
 
 def shown_path(path: str) -> str:

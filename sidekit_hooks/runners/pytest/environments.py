@@ -235,8 +235,7 @@ def _load(project: str) -> list[str]:
     import json
 
     try:
-        with open(os.path.join(workspace.state_dir(project), RECORD_FILE), encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(safepath.read_bytes(safepath.check(os.path.join(workspace.state_dir(project), RECORD_FILE))))
     except (OSError, ValueError):
         return []
     return [str(p) for p in data.get("pth", ())] if isinstance(data, dict) else []
@@ -251,8 +250,8 @@ def _save(project: str, paths: list[str]) -> None:
 
 
 def _read(path: str) -> str:
+    """A `.pth` file of an environment ('' when absent, unreadable, not a regular file, over 64 KB)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        return safepath.read_regular(path, 64 * 1024).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return ""

@@ -22,6 +22,7 @@ SETTING_ENV = "SIDEKIT_PYTHON"
 PROJECT_VENVS = (".venv", "venv")
 # Where the answer need not name the interpreter: the project's own venv, or sidekit's when there is none.
 OBVIOUS = frozenset({".venv", "venv", "sidekit", "option"})
+MAX_PYPROJECT = 1 << 20
 
 
 class Interpreter:
@@ -110,12 +111,7 @@ def project_python(project: str) -> tuple[str, bool]:
 
 def project_setting(project: str) -> dict[str, object]:
     """`[tool.sidekit]` of the project's pyproject.toml ({} when absent or unreadable)."""
-    path = os.path.join(project, "pyproject.toml")
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError:
-        return {}
+    raw = pyproject_bytes(project)
     if b"[tool.sidekit]" not in raw:  # most projects: no TOML parse at all
         return {}
     try:
@@ -126,6 +122,14 @@ def project_setting(project: str) -> dict[str, object]:
         return {}
     table = (data.get("tool") or {}).get("sidekit")
     return table if isinstance(table, dict) else {}
+
+
+def pyproject_bytes(project: str) -> bytes:
+    """The project's pyproject.toml (b"" when absent, unreadable, over MAX_PYPROJECT, or not a regular file
+    inside the project: a FIFO or a link to /dev/zero never holds up the PreToolUse hook)."""
+    from sidekit_hooks.core import safepath
+
+    return safepath.read_project_file(project, "pyproject.toml", MAX_PYPROJECT) or b""
 
 
 def poetry_env(project: str) -> str:
@@ -151,12 +155,7 @@ def poetry_env(project: str) -> str:
 
 
 def _poetry_name(project: str) -> str:
-    path = os.path.join(project, "pyproject.toml")
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError:
-        return ""
+    raw = pyproject_bytes(project)
     if b"[tool.poetry" not in raw:
         return ""
     try:

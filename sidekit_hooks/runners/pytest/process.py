@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from sidekit_hooks.core import workspace
+from sidekit_hooks.core import safepath, workspace
 
 LOCK_FILE = "test-run.lock"
 GRACE = 3.0  # seconds between SIGINT and SIGKILL of the process group
@@ -111,7 +111,7 @@ def one_at_a_time(root: str) -> Iterator[None]:
 
     folder = workspace.state_dir(root)
     os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, LOCK_FILE), "a") as handle:
+    with open(safepath.open_append(os.path.join(folder, LOCK_FILE)), "a") as handle:  # no link, no FIFO
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         yield  # closing the file releases the lock
 

@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 from test_dotnet_project import DOTNET_TEST_SUPPORT, MSTEST_RUNNER, MTP_GLOBAL, VSTEST, XUNIT_V3
 
-from sidekit_hooks.runners import dispatch
 from sidekit_hooks.runners.dotnet import command as dotnet_command
 from testing.pretool import rewritten
 
-TRX = "--logger 'trx;LogFilePrefix=sidekit'"
+TRX = "--logger trx"
 
 
 def solution(root: Path, **files: str) -> Path:
@@ -69,22 +68,20 @@ def test_the_hook_appends_the_report_option_of_the_project_s_platform(
 
 
 def test_an_exact_permission_rule_for_dotnet_test_keeps_the_command_as_written(
-    project: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, clean_env: dict[str, str]
 ) -> None:
+    """The one permission judgment (dispatch.permitted) holds for dotnet as for every runner."""
     solution(project, **VSTEST_FILES)
     (project / ".claude").mkdir()
     settings = project / ".claude" / "settings.json"
     settings.write_text(json.dumps({"permissions": {"allow": ["Bash(dotnet test:*)"]}}))
-    expected = "dotnet test --logger 'trx;LogFilePrefix=sidekit' -v q"
-    assert dispatch.rewrite("dotnet test", str(project), str(project)) == expected
+    assert rewritten(project, "dotnet test", clean_env) == "dotnet test --logger trx -v q"
     settings.write_text(json.dumps({"permissions": {"deny": ["Bash(dotnet test)"]}}))
-    assert dispatch.rewrite("dotnet test", str(project), str(project)) == ""
+    assert rewritten(project, "dotnet test", clean_env) == ""
     settings.unlink()
-    monkeypatch.setenv("SIDEKIT_COMPACT", "0")
-    assert dispatch.rewrite("dotnet test", str(project), str(project)) == ""
-    monkeypatch.delenv("SIDEKIT_COMPACT")
-    assert dispatch.rewrite("SIDEKIT_RAW=1 dotnet test", str(project), str(project)) == ""
-    assert dispatch.rewrite("dotnet test | tail -5", str(project), str(project)) == ""
+    assert rewritten(project, "dotnet test", dict(clean_env, SIDEKIT_COMPACT="0")) == ""
+    assert rewritten(project, "SIDEKIT_RAW=1 dotnet test", clean_env) == ""
+    assert rewritten(project, "dotnet test | tail -5", clean_env) == ""
 
 
 def test_the_rewritten_call_is_marked_for_its_reports_to_feed_the_cache(

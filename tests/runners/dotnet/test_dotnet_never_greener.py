@@ -73,7 +73,7 @@ def test_a_build_error_is_a_compile_error_at_its_file_and_line_never_zero_failed
 ) -> None:
     recorded_run(dotnet, project, "build-error.txt", 1, {})
     found, code, argv = sidekit_test(dotnet, project)
-    assert argv == ["test", "--logger", "trx;LogFilePrefix=sidekit", "-v", "q"]
+    assert argv == ["test", "--logger", "trx", "-v", "q"]
     assert code == 1
     message = "CS0103: The name 'y' does not exist in the current context"
     assert {k: v for k, v in found.items() if k != "clusters"} == {
@@ -120,7 +120,7 @@ def test_no_tests_and_a_filter_that_matches_none_are_no_tests_not_a_pass(
 ) -> None:
     recorded_run(dotnet, project, out, 0, {"empty.trx": CALC_RESULTS})
     found, code, argv = sidekit_test(dotnet, project, "--", *args)
-    assert argv == ["test", *args, "--logger", "trx;LogFilePrefix=sidekit", "-v", "q"]
+    assert argv == ["test", *args, "--logger", "trx", "-v", "q"]
     assert (code, found) == (0, {"runner": "vstest", "exit": 0, "state": "noTests"})
 
 

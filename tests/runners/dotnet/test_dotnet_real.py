@@ -119,7 +119,7 @@ def test_the_agent_s_raw_run_is_folded_and_feeds_the_cache(
     raw = subprocess.run("dotnet test", shell=True, cwd=project, env=env, capture_output=True, text=True, timeout=600)
     pre = run_hook("PreToolUse", pre_bash(project, "dotnet test"))
     command = json.loads(pre.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
-    assert command == "dotnet test --logger 'trx;LogFilePrefix=sidekit' -v q"
+    assert command == "dotnet test --logger trx -v q"
     ran = subprocess.run(command, shell=True, cwd=project, env=env, capture_output=True, text=True, timeout=600)
     output = ran.stdout + ran.stderr
     assert ran.returncode == raw.returncode == 1
