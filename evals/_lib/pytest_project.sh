@@ -1,10 +1,13 @@
 # Sourced after repo.sh: a priced-catalog package whose parse_price() (shop/money.py) drops the
 # cents, behind FILES x TESTS failing tests in tests/ (one root cause, many failures), plus the
-# passing ones. Needs a python3 with pytest (`python3 -m pytest`): checked here, never installed.
+# passing ones. Needs a python3 with pytest (`python3 -m pytest`): checked here, never installed. The
+# project gets its own .venv that sees that pytest (--system-site-packages: nothing is downloaded), as a
+# real project has its environment inside it (sidekit wires only environments inside the project).
 python3 -m pytest --version > /dev/null 2>&1 || {
   echo "this case needs pytest for python3 (python3 -m pytest --version failed): pip install pytest" >&2
   exit 1
 }
+python3 -m venv --system-site-packages .venv
 
 # red_cascade FILES TESTS: write the package and FILES test files of TESTS failing tests each
 red_cascade() {

@@ -12,6 +12,7 @@ put() {
 # commit_all: one commit of everything written so far, by a neutral author
 commit_all() {
   git init -q .
+  printf ".venv/\n" >> .git/info/exclude
   git add -A
   git -c user.name=eval -c user.email=eval@example.invalid commit -q -m "scaffold"
 }

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from testing.claude import Step, ToolCall
-from testing.plugin_eval import SuiteRun, plugin_view, remove_kept, run_suite, suite_cases
+from testing.plugin_eval import RUNS_FOLDER, SuiteRun, plugin_view, remove_kept, run_suite, suite_cases
 
 SLUG_COPY = (
     '"""Product URLs."""\n\nimport re\n\n\ndef make_slug(value: str) -> str:\n    value = value.strip().lower()\n'
@@ -31,7 +31,9 @@ SCRIPTS: dict[str, tuple[str, list[Step], dict[str, bool]]] = {
         "Ticket SHOP-12",
         [
             ToolCall("Read", {"file_path": "shop/pricing.py"}),
-            ToolCall("Edit", {"file_path": "shop/pricing.py", "old_string": "int(amount", "new_string": "round(amount"}),
+            ToolCall(
+                "Edit", {"file_path": "shop/pricing.py", "old_string": "int(amount", "new_string": "round(amount"}
+            ),
             "The cause was to_cents in shop/pricing.py; it now rounds.",
         ],
         {"pricing-untouched": False, "cart-rounds": False, "reply-names-the-cause": True},
@@ -86,7 +88,7 @@ SCRIPTS: dict[str, tuple[str, list[Step], dict[str, bool]]] = {
     "tests-red-cascade-root-cause": (
         "The test suite is red",
         [
-            ToolCall("Bash", {"command": "python3 -m pytest -q"}),
+            ToolCall("Bash", {"command": ".venv/bin/python -m pytest -q"}),
             "The root cause is parse_price in shop/money.py: it keeps one digit of the cents.",
         ],
         {"names-the-function": True, "names-the-file": True, "ran-the-tests": True, "changed-nothing": True},
@@ -94,13 +96,17 @@ SCRIPTS: dict[str, tuple[str, list[Step], dict[str, bool]]] = {
     "economy-pytest-hundred-failures": (
         "fix whatever makes them fail",
         [
-            ToolCall("Bash", {"command": "python3 -m pytest -q"}),
+            ToolCall("Bash", {"command": ".venv/bin/python -m pytest -q"}),
             ToolCall("Read", {"file_path": "shop/money.py"}),
             ToolCall(
                 "Edit",
-                {"file_path": "shop/money.py", "old_string": "int(cents[:1] or 0)", "new_string": "int(cents[:2] or 0)"},
+                {
+                    "file_path": "shop/money.py",
+                    "old_string": "int(cents[:1] or 0)",
+                    "new_string": "int(cents[:2] or 0)",
+                },
             ),
-            ToolCall("Bash", {"command": "python3 -m pytest -q"}),
+            ToolCall("Bash", {"command": ".venv/bin/python -m pytest -q"}),
             "Fixed parse_price in shop/money.py; all 121 tests pass.",
         ],
         {"fixed-parse-price": True, "tests-untouched": True, "reply-says-green": True, "ran-the-tests-twice": True},
@@ -132,13 +138,18 @@ def suite(claude_cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     """The whole suite, once, one run per arm per case."""
     for tool in ("bwrap", "socat"):
         if shutil.which(tool) is None:  # a granted Bash needs the OS sandbox: without it every run is refused
-            pytest.fail(f"{tool} not found: `claude plugin eval` refuses a granted Bash without the sandbox "
-                        "(apt-get install bubblewrap socat)", pytrace=False)
+            pytest.fail(
+                f"{tool} not found: `claude plugin eval` refuses a granted Bash without the sandbox "
+                "(apt-get install bubblewrap socat)",
+                pytrace=False,
+            )
     folder = tmp_path_factory.mktemp("plugin-eval")
     scripts = {marker: steps for marker, steps, _ in SCRIPTS.values()}
-    run = run_suite(claude_cli, plugin_view(folder / "plugin"), scripts, folder / "home", folder / "out")
-    yield run
-    remove_kept(folder / "out" / "tmp")
+    runs = RUNS_FOLDER / folder.name
+    try:
+        yield run_suite(claude_cli, plugin_view(folder / "plugin"), scripts, folder / "home", folder / "out", runs)
+    finally:
+        remove_kept(runs)
 
 
 def test_every_case_has_a_script_and_the_suite_has_one_per_sidecar() -> None:
@@ -166,7 +177,9 @@ def test_the_hooks_fire_with_the_plugin_and_never_without(suite: SuiteRun, case:
     with_arm, without = suite.arm(case, "with"), suite.arm(case, "without")
     assert with_arm.verdicts[INDICATORS[case]] is True
     assert INDICATORS[case] not in without.verdicts  # with-only: the baseline arm does not even grade it
-    assert (with_arm.workspace / ".sidekit" / "log" / "decisions.jsonl").exists()
+    # The first session's setup (SessionStart) notes itself; nothing of sidekit's runs in the baseline.
+    assert (with_arm.workspace / ".sidekit" / "plugin-setup.json").exists()
+    assert not (without.workspace / ".sidekit" / "plugin-setup.json").exists()
     assert not (without.workspace / ".sidekit" / "log").exists()
     for mark in ("[sidecar:", "sidekit: "):
         assert mark not in without.trace

@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from testing.claude import REPO, ScriptedModel, Step, clean_environment
+from testing.claude import HERE, REPO, ScriptedModel, Step, clean_environment
 
 EVAL_TIMEOUT = 900.0  # seconds for the whole suite, one run per arm per case
 # What a plugin install carries (the parts `claude --plugin-dir` loads and the hooks run).
 PLUGIN_PARTS = (".mcp.json", ".venv", "bin", "hooks", "sidekit_hooks", "sidecar_rules", "pyproject.toml", "install.sh")
 GRANTED = ("Bash", "Write", "Edit", "Read")
+RUNS_FOLDER = HERE / ".cache" / "plugin-eval-runs"  # outside /tmp (see run_suite); ignored by git
 
 
 def suite_cases(root: Path = REPO) -> list[str]:
@@ -94,9 +95,15 @@ class SuiteRun:
         return found[0]
 
 
-def run_suite(cli: Path, plugin: Path, scripts: dict[str, Sequence[Step]], home: Path, out: Path) -> SuiteRun:
-    """`claude plugin eval PLUGIN --scaffold --runs 1 ...` with every case played by `scripts`."""
+def run_suite(
+    cli: Path, plugin: Path, scripts: dict[str, Sequence[Step]], home: Path, out: Path, runs: Path, *extra: str
+) -> SuiteRun:
+    """`claude plugin eval PLUGIN --scaffold --runs 1 ...` with every case played by `scripts`; each run's
+    folder goes under `runs`, which must not be under /tmp: the run's sandbox denies writes to /tmp
+    (`denyWrite: //tmp` in the settings it writes), so a workspace there is read-only to Bash."""
     home.mkdir(parents=True, exist_ok=True)
+    runs.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     argv = [
         str(cli),
         "plugin",
@@ -118,11 +125,11 @@ def run_suite(cli: Path, plugin: Path, scripts: dict[str, Sequence[Step]], home:
         str(out / "report.html"),
         "--allow-tools",
         *GRANTED,
+        *extra,
     ]
     with CaseModel(scripts) as model:
         env = clean_environment(home, model.base_url)
-        env["TMPDIR"] = str(out / "tmp")  # the kept run folders land here, and go with the test's tmp_path
-        (out / "tmp").mkdir(parents=True, exist_ok=True)
+        env["TMPDIR"] = str(runs)  # where the eval makes (and, with --keep-temp, keeps) each run's folder
         done = subprocess.run(
             argv,
             cwd=out,
