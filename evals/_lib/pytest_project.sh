@@ -7,7 +7,7 @@ python3 -m pytest --version > /dev/null 2>&1 || {
   echo "this case needs pytest for python3 (python3 -m pytest --version failed): pip install pytest" >&2
   exit 1
 }
-python3 -m venv --system-site-packages .venv
+python3 -m venv --system-site-packages --without-pip .venv
 
 # red_cascade FILES TESTS: write the package and FILES test files of TESTS failing tests each
 red_cascade() {

@@ -7,6 +7,7 @@ a fixed script, chosen so that each grader's verdict is known in advance.
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -145,7 +146,7 @@ def suite(claude_cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
             )
     folder = tmp_path_factory.mktemp("plugin-eval")
     scripts = {marker: steps for marker, steps, _ in SCRIPTS.values()}
-    runs = RUNS_FOLDER / folder.name
+    runs = RUNS_FOLDER / str(os.getpid())
     try:
         yield run_suite(claude_cli, plugin_view(folder / "plugin"), scripts, folder / "home", folder / "out", runs)
     finally:

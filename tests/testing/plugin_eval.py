@@ -25,13 +25,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from testing.claude import HERE, REPO, ScriptedModel, Step, clean_environment
+from testing.claude import REPO, ScriptedModel, Step, clean_environment
 
 EVAL_TIMEOUT = 900.0  # seconds for the whole suite, one run per arm per case
 # What a plugin install carries (the parts `claude --plugin-dir` loads and the hooks run).
 PLUGIN_PARTS = (".mcp.json", ".venv", "bin", "hooks", "sidekit_hooks", "sidecar_rules", "pyproject.toml", "install.sh")
 GRANTED = ("Bash", "Write", "Edit", "Read")
-RUNS_FOLDER = HERE / ".cache" / "plugin-eval-runs"  # outside /tmp (see run_suite); ignored by git
+# Outside /tmp (see run_suite), and short: the run's sandbox makes its bridge sockets under the run's
+# folder, and a Unix socket's path has at most 107 bytes ("Failed to create bridge sockets" past that).
+# Removed after the test.
+RUNS_FOLDER = Path.home() / ".cache" / "sk-eval"
 
 
 def suite_cases(root: Path = REPO) -> list[str]:

@@ -24,7 +24,11 @@ from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.core.workspace import log_dir
 
 MAX_RECORDS = 1_000_000
-OUTCOMES = ("fixed", "still", "moot")
+# Re-check outcomes; "untrue": the finding was already not so when it was delivered (a tests line whose
+# tests no longer failed in the newest run): counted apart, never as fixed, and out of uptake.
+OUTCOMES = ("fixed", "still", "moot", "untrue")
+SAID = ("delivered", "reminded")  # decisions whose text reached the model: the bytes nudges added
+BYTES_PER_TOKEN = 4  # a rough rule for English text and code: "~N tokens" is bytes / 4
 
 
 class Tally:
@@ -46,6 +50,7 @@ class Tally:
             "fixed": fixed,
             "ignored": ignored,
             "moot": self.outcomes["moot"],
+            "untrue": self.outcomes["untrue"],
             "uptake": round(fixed / (fixed + ignored), 3) if fixed + ignored else None,
             "medianCallsToFix": median(self.calls),
         }
@@ -196,6 +201,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     rule_of_text: dict[str, str] = {}
     verdicts: dict[tuple[str, str], tuple[str, str, str, int | None]] = {}  # (session, key) -> the last re-check
     per_session: dict[str, list[Any]] = {}  # session -> [start ts, delivered]
+    saved: dict[str, Savings] = {}  # session -> what its compacted runs saved and its nudges added
     for record in records:
         sidecar = str(record.get("sidecar") or "?")
         rule = str(record.get("rule") or "")
@@ -203,6 +209,11 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         session = str(record.get("session") or "")
         if session:
             per_session.setdefault(session, [_ts(record), 0])
+        if decision == "compacted":
+            saved.setdefault(session, Savings()).add_run(record)
+            continue
+        if decision in SAID:
+            saved.setdefault(session, Savings()).add_nudge(record)
         if decision == "rechecked":
             if record.get("outcome") in OUTCOMES:
                 calls = record.get("calls")
@@ -244,7 +255,57 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             {"session": session, "start": round(start, 3), "delivered": delivered}
             for session, (start, delivered) in sorted(per_session.items(), key=lambda item: (item[1][0], item[0]))
         ],
+        "saved": savings_summary(saved, per_session),
     }
+
+
+class Savings:
+    """One session's compacted runs (raw output bytes, bytes the model got instead) and nudge bytes."""
+
+    __slots__ = ("runs", "raw", "answer", "nudges", "nudge_bytes")
+
+    def __init__(self) -> None:
+        self.runs = self.raw = self.answer = self.nudges = self.nudge_bytes = 0
+
+    def add_run(self, record: dict[str, Any]) -> None:
+        self.runs += _count(record.get("runs"), 1)
+        self.raw += _count(record.get("raw"), 0)
+        self.answer += _count(record.get("answer"), 0)
+
+    def add_nudge(self, record: dict[str, Any]) -> None:
+        self.nudges += 1
+        self.nudge_bytes += len(str(record.get("text") or "").encode("utf-8", "replace"))
+
+    def to_dict(self) -> dict[str, int]:
+        saved = max(self.raw - self.answer, 0)
+        return {
+            "compactedRuns": self.runs,
+            "rawBytes": self.raw,
+            "answerBytes": self.answer,
+            "savedBytes": saved,
+            "savedTokens": saved // BYTES_PER_TOKEN,
+            "nudges": self.nudges,
+            "nudgeBytes": self.nudge_bytes,
+            "nudgeTokens": self.nudge_bytes // BYTES_PER_TOKEN,
+        }
+
+
+def _count(value: object, default: int) -> int:
+    """A non-negative int from a log field (a hand-edited or foreign log may hold anything)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
+
+
+def savings_summary(saved: dict[str, Savings], per_session: dict[str, list[Any]]) -> dict[str, Any]:
+    """The headline: in total, then per session (oldest first) that compacted a run or was nudged."""
+    total = Savings()
+    for one in saved.values():
+        total.runs += one.runs
+        total.raw += one.raw
+        total.answer += one.answer
+        total.nudges += one.nudges
+        total.nudge_bytes += one.nudge_bytes
+    order = sorted(saved, key=lambda session: (per_session.get(session, [0.0])[0], session))
+    return {**total.to_dict(), "sessions": [{"session": s, **saved[s].to_dict()} for s in order if s]}
 
 
 def _tallies(
@@ -264,7 +325,7 @@ def render(answer: dict[str, Any], source: str) -> str:
             "  fix: sidekit install --project DIR, or try `sidekit demo`"
         )
     head = f"{answer['decisions']} decisions in {answer['sessions']} session(s), from {source}"
-    lines = [head, ""]
+    lines = [head, *_saved_lines(answer.get("saved") or {}), ""]
     if answer.get("fleet"):
         lines += _table(
             ["source", "decisions", "sessions"],
@@ -272,7 +333,17 @@ def render(answer: dict[str, Any], source: str) -> str:
         )
         lines.append("")
     lines += _table(
-        ["sidecar", "fired", "delivered", "fixed", "ignored", "uptake", "calls to fix", "suppressed (by what)"],
+        [
+            "sidecar",
+            "fired",
+            "delivered",
+            "fixed",
+            "ignored",
+            "untrue",
+            "uptake",
+            "calls to fix",
+            "suppressed (by what)",
+        ],
         [[row["sidecar"], *_figures(row)] for row in answer["sidecars"]],
     )
     if answer["rules"]:
@@ -285,6 +356,7 @@ def render(answer: dict[str, Any], source: str) -> str:
                 "delivered",
                 "fixed",
                 "ignored",
+                "untrue",
                 "uptake",
                 "calls to fix",
                 "suppressed (by what)",
@@ -294,15 +366,65 @@ def render(answer: dict[str, Any], source: str) -> str:
     lines += [
         "",
         "fixed/ignored: delivered findings re-checked at Stop (gone / still there); uptake = fixed / (fixed + ignored);",
+        "untrue: already not so when delivered (never counted as fixed);",
         "calls to fix: median tool calls from the nudge to the fix (docs/lifecycle.md).",
     ]
     return "\n".join(lines)
 
 
+def _saved_lines(saved: dict[str, Any]) -> list[str]:
+    """The headline: raw test output the compact answers replaced, against the bytes the nudges added;
+    then the same per session."""
+    if not saved:
+        return []
+    head = saved_headline(saved)
+    rows = [
+        [
+            row["session"],
+            row["compactedRuns"],
+            row["rawBytes"],
+            row["answerBytes"],
+            row["savedBytes"],
+            row["savedTokens"],
+            row["nudges"],
+            row["nudgeBytes"],
+            "",
+        ]
+        for row in saved.get("sessions", [])
+    ]
+    if not rows:
+        return [head]
+    headers = ["session", "runs", "raw B", "answer B", "saved B", "~tokens saved", "nudges", "nudge B", ""]
+    return [head, "", *_table(headers, rows)]
+
+
+def saved_headline(saved: dict[str, Any]) -> str:
+    """One sentence: the raw test output compact answers replaced, and the bytes the nudges added."""
+    added = (
+        f"the nudges added {saved['nudgeBytes']:,} B (~{saved['nudgeTokens']:,} tokens) in {saved['nudges']} nudge(s)"
+    )
+    if saved["compactedRuns"]:
+        return (
+            f"Saved: {saved['rawBytes']:,} B of raw test output (~{saved['rawBytes'] // BYTES_PER_TOKEN:,} tokens) "
+            f"reached the model as {saved['answerBytes']:,} B of compact answers in {saved['compactedRuns']} run(s): "
+            f"{saved['savedBytes']:,} B (~{saved['savedTokens']:,} tokens) saved; {added}."
+        )
+    return f"Saved: no test run was compacted; {added}."
+
+
 def _figures(row: dict[str, Any]) -> list[Any]:
     uptake = "-" if row["uptake"] is None else f"{round(100 * row['uptake'])}%"
     calls = "-" if row["medianCallsToFix"] is None else f"{row['medianCallsToFix']:g}"
-    return [row["fired"], row["delivered"], row["fixed"], row["ignored"], uptake, calls, _held(row["suppressed"])]
+    return [
+        row["fired"],
+        row["delivered"],
+        row["fixed"],
+        row["ignored"],
+        row["untrue"],
+        uptake,
+        calls,
+        _held(row["suppressed"]),
+    ]
 
 
 def _held(suppressed: dict[str, int]) -> str:
