@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from sidekit_hooks.answers.render import dumps
+from sidekit_hooks.cli.report_savings import saved_headline
 
 BAR_WIDTH = 360  # px of a 100% uptake bar
 ROW = 22  # px per rule row
@@ -150,8 +151,6 @@ def saved_section(saved: dict[str, Any]) -> list[str]:
     """The headline (what compact answers saved against what nudges added) and the same per session."""
     if not saved:
         return []
-    from sidekit_hooks.cli.commands.report import saved_headline
-
     head = "".join(f"<th>{e(name)}</th>" for name in ("session", *SAVED_COLUMNS))
     body = "".join(
         f'<tr data-session="{e(row["session"])}">'

@@ -19,6 +19,7 @@ from typing import Any
 
 from sidekit_hooks.answers.render import dumps
 from sidekit_hooks.cli.commands._shared import add_project, project_of
+from sidekit_hooks.cli.report_savings import Savings, saved_headline, savings_summary
 from sidekit_hooks.core import hooklog, redact
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.core.workspace import log_dir
@@ -28,7 +29,6 @@ MAX_RECORDS = 1_000_000
 # tests no longer failed in the newest run): counted apart, never as fixed, and out of uptake.
 OUTCOMES = ("fixed", "still", "moot", "untrue")
 SAID = ("delivered", "reminded")  # decisions whose text reached the model: the bytes nudges added
-BYTES_PER_TOKEN = 4  # a rough rule for English text and code: "~N tokens" is bytes / 4
 
 
 class Tally:
@@ -259,55 +259,6 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-class Savings:
-    """One session's compacted runs (raw output bytes, bytes the model got instead) and nudge bytes."""
-
-    __slots__ = ("runs", "raw", "answer", "nudges", "nudge_bytes")
-
-    def __init__(self) -> None:
-        self.runs = self.raw = self.answer = self.nudges = self.nudge_bytes = 0
-
-    def add_run(self, record: dict[str, Any]) -> None:
-        self.runs += _count(record.get("runs"), 1)
-        self.raw += _count(record.get("raw"), 0)
-        self.answer += _count(record.get("answer"), 0)
-
-    def add_nudge(self, record: dict[str, Any]) -> None:
-        self.nudges += 1
-        self.nudge_bytes += len(str(record.get("text") or "").encode("utf-8", "replace"))
-
-    def to_dict(self) -> dict[str, int]:
-        saved = max(self.raw - self.answer, 0)
-        return {
-            "compactedRuns": self.runs,
-            "rawBytes": self.raw,
-            "answerBytes": self.answer,
-            "savedBytes": saved,
-            "savedTokens": saved // BYTES_PER_TOKEN,
-            "nudges": self.nudges,
-            "nudgeBytes": self.nudge_bytes,
-            "nudgeTokens": self.nudge_bytes // BYTES_PER_TOKEN,
-        }
-
-
-def _count(value: object, default: int) -> int:
-    """A non-negative int from a log field (a hand-edited or foreign log may hold anything)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
-
-
-def savings_summary(saved: dict[str, Savings], per_session: dict[str, list[Any]]) -> dict[str, Any]:
-    """The headline: in total, then per session (oldest first) that compacted a run or was nudged."""
-    total = Savings()
-    for one in saved.values():
-        total.runs += one.runs
-        total.raw += one.raw
-        total.answer += one.answer
-        total.nudges += one.nudges
-        total.nudge_bytes += one.nudge_bytes
-    order = sorted(saved, key=lambda session: (per_session.get(session, [0.0])[0], session))
-    return {**total.to_dict(), "sessions": [{"session": s, **saved[s].to_dict()} for s in order if s]}
-
-
 def _tallies(
     by_sidecar: dict[str, Tally], by_rule: dict[str, Tally], sidecar_of_rule: dict[str, str], sidecar: str, rule: str
 ) -> list[Tally]:
@@ -396,20 +347,6 @@ def _saved_lines(saved: dict[str, Any]) -> list[str]:
         return [head]
     headers = ["session", "runs", "raw B", "answer B", "saved B", "~tokens saved", "nudges", "nudge B", ""]
     return [head, "", *_table(headers, rows)]
-
-
-def saved_headline(saved: dict[str, Any]) -> str:
-    """One sentence: the raw test output compact answers replaced, and the bytes the nudges added."""
-    added = (
-        f"the nudges added {saved['nudgeBytes']:,} B (~{saved['nudgeTokens']:,} tokens) in {saved['nudges']} nudge(s)"
-    )
-    if saved["compactedRuns"]:
-        return (
-            f"Saved: {saved['rawBytes']:,} B of raw test output (~{saved['rawBytes'] // BYTES_PER_TOKEN:,} tokens) "
-            f"reached the model as {saved['answerBytes']:,} B of compact answers in {saved['compactedRuns']} run(s): "
-            f"{saved['savedBytes']:,} B (~{saved['savedTokens']:,} tokens) saved; {added}."
-        )
-    return f"Saved: no test run was compacted; {added}."
 
 
 def _figures(row: dict[str, Any]) -> list[Any]:
