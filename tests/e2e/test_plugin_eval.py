@@ -7,6 +7,7 @@ a fixed script, chosen so that each grader's verdict is known in advance.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -191,3 +192,16 @@ def test_the_free_graders_read_what_they_should(suite: SuiteRun, case: str) -> N
     expected = SCRIPTS[case][2]
     assert suite.arm(case, "without").verdicts == expected
     assert suite.arm(case, "with").verdicts == {**expected, INDICATORS[case]: True}
+
+
+@pytest.mark.parametrize(
+    "case", sorted(case for case, mark in INDICATORS.items() if mark == "plugin-compacted-the-run")
+)
+def test_the_compacted_run_is_logged_with_what_it_saved(suite: SuiteRun, case: str) -> None:
+    """What `sidekit report` headlines: the raw bytes of the run against the bytes the model got."""
+    log = suite.arm(case, "with").workspace / ".sidekit" / "log" / "decisions.jsonl"
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    compacted = [record for record in records if record["decision"] == "compacted"]
+    assert compacted, records
+    assert all(record["raw"] > 2 * record["answer"] > 0 for record in compacted)
+    assert {record["runner"] for record in compacted} == {"go test" if "go" in case else "pytest"}
