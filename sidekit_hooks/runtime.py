@@ -169,6 +169,7 @@ def _respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
         return respond_lifecycle(event, ctx, early, since)
     if event.hook in TOOL_HOOKS and event.session_id:  # the session's ledger counts tool calls (Stop, report)
         FACTS.append({"call": event.path if event.kind == "write" else ""})
+        _note_compacted(event, ctx.project)
     findings = run_detectors(detectors.names(event.hook), event, ctx)
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
@@ -176,7 +177,10 @@ def _respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
         said = policy.lines(findings, event, ctx, policy_config(ctx))
         FACTS.extend(
             [ledger.admitted(finding, line, event.agent_id) for line, finding in said]
-            + [{"deliver": finding.key[:500]} for _, finding in said]
+            + [
+                delivered_fact(ctx.project, finding.key, {k: str(v) for k, v in (finding.recheck or {}).items()})
+                for _, finding in said
+            ]
         )
         return redact.redact("\n".join(line for line, _ in said)), []
     seen: list[str] = []  # the session's queue folder as the writes listed it: the drain claims from it
@@ -187,6 +191,18 @@ def _respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     if not draining:
         return "", []
     return drain(event, ctx.project, early, since=since, seen=seen)
+
+
+def _note_compacted(event: Event, project: str) -> None:
+    """A Bash call whose output is compact answers: what it saved goes to the decisions log (the report's
+    headline). One substring test for any other call."""
+    if event.kind != "shell" or " B) compacted; exit code " not in (event.output or event.error):  # savings.MARK
+        return
+    from sidekit_hooks.nudges import savings
+
+    saved = savings.record(event)
+    if saved:
+        hooklog.append(project, hooklog.DECISIONS, saved)
 
 
 def respond_lifecycle(
@@ -519,11 +535,23 @@ def drain(
     queue.release(left)
     policy.record_delivered(project, event.hook, event.session_id, delivered)
     FACTS.extend(
-        {"deliver": held.nudge.extra["finding"]}
+        delivered_fact(project, held.nudge.extra["finding"], _recheck(held.nudge.extra.get("recheck")))
         for held in delivered
         if isinstance(held.nudge.extra.get("finding"), str)
     )
     return text, delivered
+
+
+def delivered_fact(project: str, key: str, check: dict[str, str]) -> dict[str, Any]:
+    """The ledger's `deliver` fact; a tests finding already untrue as it is said is marked so (Stop then
+    counts it apart, never as fixed). Costs nothing for any other finding."""
+    fact: dict[str, Any] = {"deliver": key[:500]}
+    if check.get("kind") == "tests":
+        from sidekit_hooks.nudges import recheck
+
+        if recheck.untrue_when_said(project, check):
+            fact["untrue"] = 1
+    return fact
 
 
 def sessions_to_drain(session_id: str) -> list[str]:

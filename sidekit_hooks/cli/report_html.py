@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from sidekit_hooks.answers.render import dumps
+from sidekit_hooks.cli.report_savings import saved_headline
 
 BAR_WIDTH = 360  # px of a 100% uptake bar
 ROW = 22  # px per rule row
@@ -52,6 +53,7 @@ def render(answer: dict[str, Any], source: str) -> str:
         "<h1>sidekit report</h1>",
         f'<p>{answer["decisions"]} decisions in <span id="sessions">{answer["sessions"]}</span> session(s), '
         f"from {e(source)}; made {e(time.strftime('%Y-%m-%d %H:%M'))}.</p>",
+        *saved_section(answer.get("saved") or {}),
         "<h2>Uptake per rule</h2>",
         uptake_chart(uptake_rows(answer)),
         '<p class="note">Uptake: of the delivered findings re-checked at Stop, the share the agent fixed. '
@@ -132,7 +134,36 @@ def timeline_chart(timeline: list[dict[str, Any]]) -> str:
     return "".join(out)
 
 
-COLUMNS = ("fired", "delivered", "fixed", "ignored", "moot", "uptake", "medianCallsToFix")
+COLUMNS = ("fired", "delivered", "fixed", "ignored", "moot", "untrue", "uptake", "medianCallsToFix")
+SAVED_COLUMNS = (
+    "compactedRuns",
+    "rawBytes",
+    "answerBytes",
+    "savedBytes",
+    "savedTokens",
+    "nudges",
+    "nudgeBytes",
+    "nudgeTokens",
+)
+
+
+def saved_section(saved: dict[str, Any]) -> list[str]:
+    """The headline (what compact answers saved against what nudges added) and the same per session."""
+    if not saved:
+        return []
+    head = "".join(f"<th>{e(name)}</th>" for name in ("session", *SAVED_COLUMNS))
+    body = "".join(
+        f'<tr data-session="{e(row["session"])}">'
+        + f'<td data-field="session">{e(row["session"])}</td>'
+        + "".join(f'<td data-field="{name}">{e(row.get(name, 0))}</td>' for name in SAVED_COLUMNS)
+        + "</tr>"
+        for row in saved.get("sessions", [])
+    )
+    return [
+        "<h2>What the sessions saved</h2>",
+        f'<p id="saved">{e(saved_headline(saved))}</p>',
+        f'<table class="saved"><tr>{head}</tr>{body}</table>',
+    ]
 
 
 def table(rows: list[dict[str, Any]], key: str) -> str:

@@ -4,7 +4,8 @@
 under PIPE_BUF, so concurrent hooks never interleave them):
   {"call": PATH}                          a tool call ("" when it named no file)
   {"admit": KEY, "sidecar", "rule", "severity", "subject", "recheck", "text", "agent"?}
-  {"deliver": KEY}                        the nudge reached the model (after the calls before it)
+  {"deliver": KEY, "untrue"?: 1}          the nudge reached the model (after the calls before it);
+                                          `untrue`: a tests finding already not so as it was said
   {"recheck": KEY, "outcome"}             Stop's verdict when it changed
   {"remind": KEY}                         Stop said it again (never twice between compactions)
   {"compact": 1, "floor"?: SEVERITY}      the conversation was compacted: what was reminded (at least
@@ -85,7 +86,7 @@ def admitted(finding: Finding, line: str, agent: str = "") -> dict[str, Any]:
 class Ledger:
     """What a session's ledger says, folded: findings by key, and where each was delivered."""
 
-    __slots__ = ("calls", "findings", "delivered", "outcomes", "reminded")
+    __slots__ = ("calls", "findings", "delivered", "outcomes", "reminded", "untrue")
 
     def __init__(self) -> None:
         self.calls: list[str] = []  # the path each tool call named, in order
@@ -93,6 +94,7 @@ class Ledger:
         self.delivered: dict[str, int] = {}  # key -> number of tool calls before it was delivered
         self.outcomes: dict[str, str] = {}
         self.reminded: set[str] = set()
+        self.untrue: set[str] = set()  # findings already not so when they were delivered
 
     def fix_distance(self, key: str) -> int | None:
         """Tool calls from delivery to the last call that touched the finding's file (its fix), if any."""
@@ -131,6 +133,8 @@ def _fold(ledger: Ledger, record: dict[str, Any]) -> None:
         ledger.findings[str(record["admit"])] = record
     elif "deliver" in record:
         ledger.delivered.setdefault(str(record["deliver"]), len(ledger.calls))
+        if record.get("untrue"):
+            ledger.untrue.add(str(record["deliver"]))
     elif "recheck" in record:
         ledger.outcomes[str(record["recheck"])] = str(record.get("outcome", ""))
     elif "remind" in record:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.events import Event
 
 FIXED, STILL, MOOT = "fixed", "still", "moot"
+UNTRUE = "untrue"  # Stop's verdict on a finding that was already not so when it was delivered
 ABSENT = "absent"
 MAX_READ = 2 * 1024 * 1024  # bytes of a file read for a re-check; past this it counts as changed
 
@@ -89,6 +90,25 @@ def outcome(project: str, record: Mapping[str, str]) -> str:
 def holds(project: str, record: Mapping[str, str]) -> bool:
     """Still true at delivery: still there, or not judgeable (a finding is never dropped on a guess)."""
     return outcome(project, record) not in (FIXED, MOOT)
+
+
+def untrue_when_said(project: str, record: Mapping[str, str]) -> bool:
+    """A tests finding about to be delivered that is already not so: none or only some of the tests it
+    names fail in the cache as it is now (judged by test, never by the cache's generation, which a
+    finding made from an older run's failures can share). Logged with its delivery, so the report counts
+    it apart and never as fixed; any other finding, or one that cannot be judged, is taken as true."""
+    if record.get("kind") != "tests":
+        return False
+    named = [test for test in record.get("tests", "").split("\n") if test]
+    if not named:
+        return False
+    from sidekit_hooks.status import cache
+
+    root = cache.workspace_root(project)
+    summary = cache.read(cache.summary_path(root)).data
+    if not summary:
+        return False
+    return len(_failing_among(root, summary, named, record.get("path", ""))) < len(named)
 
 
 def _tests(project: str, record: Mapping[str, str]) -> str:

@@ -21,7 +21,7 @@ MAX_BATCH_BYTES = 4 * 1024 * 1024  # per log and export round; the rest goes in 
 
 # decision (+ re-check outcome) -> sidekit.outcome
 OUTCOMES = {"fired": "fired", "delivered": "delivered", "suppressed": "held_back", "reminded": "reminded"}
-RECHECKED = {"fixed": "fixed", "still": "ignored", "moot": "moot"}
+RECHECKED = {"fixed": "fixed", "still": "ignored", "moot": "moot", "untrue": "untrue"}
 
 
 class Batch:

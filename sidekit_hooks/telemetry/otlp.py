@@ -2,7 +2,9 @@
 
 Logs: one `sidekit.decision` record per decision (body: the nudge text), one `sidekit.hook` per hook
 timing. Metrics (delta): `sidekit.decisions` (count by sidecar, rule, outcome), `sidekit.nudge.bytes`
-(bytes of nudges delivered), `sidekit.hook.duration` (ms, histogram by hook), `sidekit.hook.output_bytes`.
+(bytes of nudges delivered), `sidekit.hook.duration` (ms, histogram by hook), `sidekit.hook.output_bytes`,
+`sidekit.tests.raw_bytes` and `sidekit.tests.answer_bytes` (a compacted run's raw output and the compact
+answers the model got instead; its log record carries both as `sidekit.raw_bytes` / `sidekit.answer_bytes`).
 Needs the `otel` extra; `missing()` names what is not installed.
 """
 
@@ -76,7 +78,7 @@ def _ship_logs(endpoint: str, headers: dict[str, str], batch: Batch, res: Any, t
             timestamp=_ns(record),
             body=str(record.get("text") or ""),
             event_name="sidekit.decision",
-            attributes=attributes(record),
+            attributes={**attributes(record), **compacted_sizes(record)},
         )
     for record in batch.timings:
         attrs: dict[str, Any] = attributes(record)
@@ -107,11 +109,21 @@ def _ship_metrics(endpoint: str, headers: dict[str, str], batch: Batch, res: Any
     nudge_bytes = meter.create_counter("sidekit.nudge.bytes", unit="By", description="bytes of nudges delivered")
     duration = meter.create_histogram("sidekit.hook.duration", unit="ms", description="wall time of one hook")
     output = meter.create_counter("sidekit.hook.output_bytes", unit="By", description="bytes hooks printed")
+    raw_bytes = meter.create_counter(
+        "sidekit.tests.raw_bytes", unit="By", description="raw test output replaced by compact answers"
+    )
+    answer_bytes = meter.create_counter(
+        "sidekit.tests.answer_bytes", unit="By", description="bytes the model got instead (the compact answers)"
+    )
     for record in batch.decisions:
         attrs = _metric_attributes(record)
         decisions.add(1, attrs)
         if record.get("decision") == "delivered":
             nudge_bytes.add(len(str(record.get("text") or "").encode("utf-8", "replace")), attrs)
+        sizes = compacted_sizes(record)
+        if sizes:
+            raw_bytes.add(sizes["sidekit.raw_bytes"], attrs)
+            answer_bytes.add(sizes["sidekit.answer_bytes"], attrs)
     for record in batch.timings:
         attrs = {"sidekit.hook": str(record.get("hook") or "")}
         duration.record(float(record.get("ms") or 0.0), attrs)
@@ -127,6 +139,14 @@ def _ship_metrics(endpoint: str, headers: dict[str, str], batch: Batch, res: Any
         return bool(exporter.export(data) == MetricExportResult.SUCCESS)
     finally:
         exporter.shutdown()
+
+
+def compacted_sizes(record: dict[str, Any]) -> dict[str, int]:
+    """A compacted run's raw output bytes and the bytes the model got instead ({} for any other decision)."""
+    if record.get("decision") != "compacted":
+        return {}
+    sizes = {"sidekit.raw_bytes": record.get("raw"), "sidekit.answer_bytes": record.get("answer")}
+    return {k: v for k, v in sizes.items() if isinstance(v, int) and not isinstance(v, bool) and v >= 0}
 
 
 def _metric_attributes(record: dict[str, Any]) -> dict[str, str]:

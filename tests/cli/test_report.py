@@ -12,6 +12,8 @@ import pytest
 
 from sidekit_hooks.core import hooklog
 from testing import requires
+from testing.hooks import HookRunner, bash
+from testing.status import Suite, suite  # noqa: F401 - the fixture
 
 
 def report(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -55,12 +57,21 @@ def test_json_report(project: Path) -> None:
     seed(project)
     done = report(project, "--format", "json")
     starts = {r["session"]: r["start"] for r in json.loads(done.stdout)["timeline"]}
-    specs = {"fired": 1, "delivered": 1, "suppressed": {"duplicate": 1}, "fixed": 0, "ignored": 0, "moot": 0}
+    specs = {
+        "fired": 1,
+        "delivered": 1,
+        "suppressed": {"duplicate": 1},
+        "fixed": 0,
+        "ignored": 0,
+        "moot": 0,
+        "untrue": 0,
+    }
+    nudged = {"compactedRuns": 0, "rawBytes": 0, "answerBytes": 0, "savedBytes": 0, "savedTokens": 0, "nudges": 1}
     assert json.loads(done.stdout) == {
         "decisions": 9,
         "sessions": 2,
         "sidecars": [
-            {"sidecar": "scope", "fired": 2, "delivered": 1, "fixed": 0, "ignored": 0, "moot": 0},
+            {"sidecar": "scope", "fired": 2, "delivered": 1, "fixed": 0, "ignored": 0, "moot": 0, "untrue": 0},
             {"sidecar": "specs", **specs},
             {
                 "sidecar": "tools",
@@ -70,6 +81,7 @@ def test_json_report(project: Path) -> None:
                 "fixed": 0,
                 "ignored": 0,
                 "moot": 0,
+                "untrue": 0,
             },
         ],
         "rules": [{"rule": "acme.api.status-422", "sidecar": "specs", **specs}],
@@ -77,20 +89,35 @@ def test_json_report(project: Path) -> None:
             {"session": "s1", "start": starts["s1"], "delivered": 1},
             {"session": "s2", "start": starts["s2"], "delivered": 1},
         ],
+        "saved": {
+            **nudged,
+            "nudges": 2,
+            "nudgeBytes": 86,
+            "nudgeTokens": 21,
+            "sessions": [
+                {"session": "s1", **nudged, "nudgeBytes": 69, "nudgeTokens": 17},
+                {"session": "s2", **nudged, "nudgeBytes": 17, "nudgeTokens": 4},
+            ],
+        },
     }
 
 
 def test_text_report_and_session_filter(project: Path) -> None:
     seed(project)
     assert report(project).stdout == (
-        "9 decisions in 2 session(s), from .sidekit/log/decisions.jsonl\n\n"
-        "sidecar  fired  delivered  fixed  ignored  uptake  calls to fix  suppressed (by what)\n"
-        "scope        2          1      0        0       -             -  0\n"
-        "specs        1          1      0        0       -             -  1 (duplicate 1)\n"
-        "tools        0          0      0        0       -             -  3 (cooldown 2, cap 1)\n\n"
-        "rule                 sidecar  fired  delivered  fixed  ignored  uptake  calls to fix  suppressed (by what)\n"
-        "acme.api.status-422    specs      1          1      0        0       -             -  1 (duplicate 1)\n\n"
+        "9 decisions in 2 session(s), from .sidekit/log/decisions.jsonl\n"
+        "Saved: no test run was compacted; the nudges added 86 B (~21 tokens) in 2 nudge(s).\n\n"
+        "session  runs  raw B  answer B  saved B  ~tokens saved  nudges  nudge B\n"
+        "s1          0      0         0        0              0       1       69\n"
+        "s2          0      0         0        0              0       1       17\n\n"
+        "sidecar  fired  delivered  fixed  ignored  untrue  uptake  calls to fix  suppressed (by what)\n"
+        "scope        2          1      0        0       0       -             -  0\n"
+        "specs        1          1      0        0       0       -             -  1 (duplicate 1)\n"
+        "tools        0          0      0        0       0       -             -  3 (cooldown 2, cap 1)\n\n"
+        "rule                 sidecar  fired  delivered  fixed  ignored  untrue  uptake  calls to fix  suppressed (by what)\n"
+        "acme.api.status-422    specs      1          1      0        0       0       -             -  1 (duplicate 1)\n\n"
         "fixed/ignored: delivered findings re-checked at Stop (gone / still there); uptake = fixed / (fixed + ignored);\n"
+        "untrue: already not so when delivered (never counted as fixed);\n"
         "calls to fix: median tool calls from the nudge to the fix (docs/lifecycle.md).\n"
     )
     assert json.loads(report(project, "--session", "s1", "--format", "json").stdout)["decisions"] == 4
@@ -158,6 +185,7 @@ def test_outcomes_uptake_and_calls_to_fix(project: Path) -> None:
         "fixed": 14,
         "ignored": 7,
         "moot": 0,
+        "untrue": 0,
         "uptake": 0.667,
         "medianCallsToFix": 1.5,
     }
@@ -277,3 +305,140 @@ def test_html_charts_render_in_a_real_browser_with_the_json_numbers(project: Pat
         re.findall(r'<tr data-rule="acme.api.status-422">.*?data-field="fixed" data-value="(\d+)">(\d+)<', dom)
     )
     assert cells == {str(rules["acme.api.status-422"]["fixed"]): str(rules["acme.api.status-422"]["fixed"])}
+
+
+# --- what a session saved: raw test output replaced by compact answers, against the nudges' bytes -----
+
+RED_LIB = "def parse_price(text):\n    units, _, cents = text.partition('.')\n    return int(units) * 100 + int(cents[:1] or 0)\n"
+RED_TESTS = "".join(
+    f"\ndef test_price_{n}():\n    from lib import parse_price\n    assert parse_price('{n}.{n + 10}') == {n * 100 + n + 10}\n"
+    for n in range(40)
+)
+
+
+def test_a_session_with_a_compacted_red_run_shows_what_it_saved_and_what_the_nudges_added(
+    suite: Suite, run_hook: HookRunner
+) -> None:
+    suite.write("lib.py", RED_LIB)
+    suite.write("tests/test_prices.py", RED_TESTS)
+    done = suite.pytest("tests", "-p", "sidekit_hooks.runners.pytest.compact", "-p", "no:randomly", timeout=120)
+    assert done.returncode == 1 and done.stdout.startswith("sidekit: pytest's output (")
+    said = "Exit code 1\n" + done.stdout.rstrip("\n")  # what Claude Code hands PostToolUseFailure
+    hook = run_hook("PostToolUseFailure", bash(suite.root, "python -m pytest tests", error=said, session="s1"))
+    assert (hook.returncode, hook.stderr) == (0, "")
+    nudge = "[sidecar:scope] lib.py is outside this task's scope (T-1); if it must change, tell the user."
+    log(suite.root, {"session": "s1", "sidecar": "scope", "decision": "delivered", "text": nudge})
+    raw = len(raw_output(suite.root, done.stdout).encode())
+    answer = len(said.encode())
+    saved, added = raw - answer, len(nudge.encode())
+    assert raw > 10 * answer  # a real red run's flood against its compact answer
+
+    text = report(suite.root).stdout
+    assert text.split("\n\n")[:2] == [
+        f"{len(decisions(suite.root))} decisions in 1 session(s), from .sidekit/log/decisions.jsonl\n"
+        f"Saved: {raw:,} B of raw test output (~{raw // 4:,} tokens) reached the model as {answer:,} B of compact "
+        f"answers in 1 run(s): {saved:,} B (~{saved // 4:,} tokens) saved; the nudges added {added:,} B "
+        f"(~{added // 4:,} tokens) in 1 nudge(s).",
+        table(
+            ["session", "runs", "raw B", "answer B", "saved B", "~tokens saved", "nudges", "nudge B"],
+            ["s1", "1", str(raw), str(answer), str(saved), str(saved // 4), "1", str(added)],
+        ),
+    ]
+    expected = {
+        "compactedRuns": 1,
+        "rawBytes": raw,
+        "answerBytes": answer,
+        "savedBytes": saved,
+        "savedTokens": saved // 4,
+        "nudges": 1,
+        "nudgeBytes": added,
+        "nudgeTokens": added // 4,
+    }
+    assert json.loads(report(suite.root, "--format", "json").stdout)["saved"] == {
+        **expected,
+        "sessions": [{"session": "s1", **expected}],
+    }
+    page = report(suite.root, "--format", "html").stdout
+    assert f'<p id="saved">Saved: {raw:,} B of raw test output' in page
+    assert f'<td data-field="savedBytes">{saved}</td>' in page
+
+
+def raw_output(project: Path, head: str) -> str:
+    """The raw output a compacted run kept, from the file its head line names."""
+    kept = head.split("all of it: ", 1)[1].split(" ", 1)[0]
+    return (project / kept).read_text()
+
+
+def decisions(project: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (project / ".sidekit" / "log" / "decisions.jsonl").read_text().splitlines()]
+
+
+def table(headers: list[str], row: list[str]) -> str:
+    """Two rows as the report aligns them: the first column left, the others right."""
+    widths = [max(len(a), len(b)) for a, b in zip(headers, row, strict=True)]
+    lines = []
+    for cells in (headers, row):
+        lines.append(
+            "  ".join([cells[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)])
+        )
+    return "\n".join(lines)
+
+
+def test_a_compacted_run_and_the_nudges_of_two_sessions_add_up() -> None:
+    from sidekit_hooks.cli.commands.report import summarize
+
+    records = [
+        {
+            "session": "a",
+            "ts": 1.0,
+            "decision": "compacted",
+            "sidecar": "tests",
+            "raw": 40000,
+            "answer": 600,
+            "runs": 2,
+        },
+        {"session": "a", "ts": 2.0, "decision": "delivered", "sidecar": "tests", "text": "x" * 100},
+        {"session": "b", "ts": 3.0, "decision": "reminded", "sidecar": "scope", "text": "y" * 50},
+        {"session": "b", "ts": 4.0, "decision": "compacted", "sidecar": "tests", "raw": "junk", "answer": -1},
+    ]
+    saved = summarize(records)["saved"]
+    assert {k: v for k, v in saved.items() if k != "sessions"} == {
+        "compactedRuns": 3,
+        "rawBytes": 40000,
+        "answerBytes": 600,
+        "savedBytes": 39400,
+        "savedTokens": 9850,
+        "nudges": 2,
+        "nudgeBytes": 150,
+        "nudgeTokens": 37,
+    }
+    assert [(row["session"], row["savedBytes"], row["nudgeBytes"]) for row in saved["sessions"]] == [
+        ("a", 39400, 100),
+        ("b", 0, 50),
+    ]
+    assert summarize(records)["sidecars"] == [
+        {
+            "sidecar": "scope",
+            "fired": 0,
+            "delivered": 0,
+            "suppressed": {},
+            "fixed": 0,
+            "ignored": 0,
+            "moot": 0,
+            "untrue": 0,
+            "uptake": None,
+            "medianCallsToFix": None,
+        },
+        {
+            "sidecar": "tests",
+            "fired": 0,
+            "delivered": 1,
+            "suppressed": {},
+            "fixed": 0,
+            "ignored": 0,
+            "moot": 0,
+            "untrue": 0,
+            "uptake": None,
+            "medianCallsToFix": None,
+        },
+    ]  # a compacted run is no sidecar decision: it never counts as fired or delivered

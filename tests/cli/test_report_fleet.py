@@ -60,8 +60,13 @@ def test_fleet_merges_projects_and_copied_log_folders(tmp_path: Path) -> None:
     (rule,) = answer["rules"]
     assert (rule["fired"], rule["delivered"], rule["fixed"], rule["ignored"], rule["uptake"]) == (2, 2, 1, 1, 0.5)
     text = report(tmp_path, "--fleet", str(first), str(second)).stdout
-    assert text.splitlines()[:5] == [
+    assert text.splitlines()[:10] == [
         f"6 decisions in 2 session(s), from 2 log folder(s): {first}/.sidekit/log, {second}/.sidekit/log",
+        "Saved: no test run was compacted; the nudges added 78 B (~19 tokens) in 2 nudge(s).",
+        "",
+        "session  runs  raw B  answer B  saved B  ~tokens saved  nudges  nudge B",
+        "api:s1      0      0         0        0              0       1       39",  # one session per machine
+        "web:s1      0      0         0        0              0       1       39",
         "",
         "source  decisions  sessions",
         "api             3  1",

@@ -19,12 +19,16 @@ from typing import Any
 
 from sidekit_hooks.answers.render import dumps
 from sidekit_hooks.cli.commands._shared import add_project, project_of
+from sidekit_hooks.cli.report_savings import Savings, saved_headline, savings_summary
 from sidekit_hooks.core import hooklog, redact
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.core.workspace import log_dir
 
 MAX_RECORDS = 1_000_000
-OUTCOMES = ("fixed", "still", "moot")
+# Re-check outcomes; "untrue": the finding was already not so when it was delivered (a tests line whose
+# tests no longer failed in the newest run): counted apart, never as fixed, and out of uptake.
+OUTCOMES = ("fixed", "still", "moot", "untrue")
+SAID = ("delivered", "reminded")  # decisions whose text reached the model: the bytes nudges added
 
 
 class Tally:
@@ -46,6 +50,7 @@ class Tally:
             "fixed": fixed,
             "ignored": ignored,
             "moot": self.outcomes["moot"],
+            "untrue": self.outcomes["untrue"],
             "uptake": round(fixed / (fixed + ignored), 3) if fixed + ignored else None,
             "medianCallsToFix": median(self.calls),
         }
@@ -196,6 +201,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     rule_of_text: dict[str, str] = {}
     verdicts: dict[tuple[str, str], tuple[str, str, str, int | None]] = {}  # (session, key) -> the last re-check
     per_session: dict[str, list[Any]] = {}  # session -> [start ts, delivered]
+    saved: dict[str, Savings] = {}  # session -> what its compacted runs saved and its nudges added
     for record in records:
         sidecar = str(record.get("sidecar") or "?")
         rule = str(record.get("rule") or "")
@@ -203,6 +209,11 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         session = str(record.get("session") or "")
         if session:
             per_session.setdefault(session, [_ts(record), 0])
+        if decision == "compacted":
+            saved.setdefault(session, Savings()).add_run(record)
+            continue
+        if decision in SAID:
+            saved.setdefault(session, Savings()).add_nudge(record)
         if decision == "rechecked":
             if record.get("outcome") in OUTCOMES:
                 calls = record.get("calls")
@@ -244,6 +255,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             {"session": session, "start": round(start, 3), "delivered": delivered}
             for session, (start, delivered) in sorted(per_session.items(), key=lambda item: (item[1][0], item[0]))
         ],
+        "saved": savings_summary(saved, per_session),
     }
 
 
@@ -264,7 +276,7 @@ def render(answer: dict[str, Any], source: str) -> str:
             "  fix: sidekit install --project DIR, or try `sidekit demo`"
         )
     head = f"{answer['decisions']} decisions in {answer['sessions']} session(s), from {source}"
-    lines = [head, ""]
+    lines = [head, *_saved_lines(answer.get("saved") or {}), ""]
     if answer.get("fleet"):
         lines += _table(
             ["source", "decisions", "sessions"],
@@ -272,7 +284,17 @@ def render(answer: dict[str, Any], source: str) -> str:
         )
         lines.append("")
     lines += _table(
-        ["sidecar", "fired", "delivered", "fixed", "ignored", "uptake", "calls to fix", "suppressed (by what)"],
+        [
+            "sidecar",
+            "fired",
+            "delivered",
+            "fixed",
+            "ignored",
+            "untrue",
+            "uptake",
+            "calls to fix",
+            "suppressed (by what)",
+        ],
         [[row["sidecar"], *_figures(row)] for row in answer["sidecars"]],
     )
     if answer["rules"]:
@@ -285,6 +307,7 @@ def render(answer: dict[str, Any], source: str) -> str:
                 "delivered",
                 "fixed",
                 "ignored",
+                "untrue",
                 "uptake",
                 "calls to fix",
                 "suppressed (by what)",
@@ -294,15 +317,51 @@ def render(answer: dict[str, Any], source: str) -> str:
     lines += [
         "",
         "fixed/ignored: delivered findings re-checked at Stop (gone / still there); uptake = fixed / (fixed + ignored);",
+        "untrue: already not so when delivered (never counted as fixed);",
         "calls to fix: median tool calls from the nudge to the fix (docs/lifecycle.md).",
     ]
     return "\n".join(lines)
 
 
+def _saved_lines(saved: dict[str, Any]) -> list[str]:
+    """The headline: raw test output the compact answers replaced, against the bytes the nudges added;
+    then the same per session."""
+    if not saved:
+        return []
+    head = saved_headline(saved)
+    rows = [
+        [
+            row["session"],
+            row["compactedRuns"],
+            row["rawBytes"],
+            row["answerBytes"],
+            row["savedBytes"],
+            row["savedTokens"],
+            row["nudges"],
+            row["nudgeBytes"],
+            "",
+        ]
+        for row in saved.get("sessions", [])
+    ]
+    if not rows:
+        return [head]
+    headers = ["session", "runs", "raw B", "answer B", "saved B", "~tokens saved", "nudges", "nudge B", ""]
+    return [head, "", *_table(headers, rows)]
+
+
 def _figures(row: dict[str, Any]) -> list[Any]:
     uptake = "-" if row["uptake"] is None else f"{round(100 * row['uptake'])}%"
     calls = "-" if row["medianCallsToFix"] is None else f"{row['medianCallsToFix']:g}"
-    return [row["fired"], row["delivered"], row["fixed"], row["ignored"], uptake, calls, _held(row["suppressed"])]
+    return [
+        row["fired"],
+        row["delivered"],
+        row["fixed"],
+        row["ignored"],
+        row["untrue"],
+        uptake,
+        calls,
+        _held(row["suppressed"]),
+    ]
 
 
 def _held(suppressed: dict[str, int]) -> str:
