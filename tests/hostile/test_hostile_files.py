@@ -7,6 +7,7 @@ import json
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -150,33 +151,46 @@ def test_a_rule_id_cannot_break_the_html_data_block(project: Path, rule: str) ->
     assert script is not None and "<" not in script.group(1)
 
 
+# The hook runs under this small launcher: a child forked from a large process (a long test session,
+# an xdist worker) starts with that process's peak memory as its own (Linux keeps it through exec), so
+# the hook is forked from the launcher, which is small, and its own peak is what the launcher reports.
+LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+sys.stderr.write(f"maxrss={usage.ru_maxrss}\\n")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def measured_hook(
     event: str, data: dict[str, object], project: Path, kill_after: float = 20.0
 ) -> tuple[int, str, float, int]:
     """A real hook run: (exit code, stdout, seconds until it exited, its peak memory in KiB), the memory
-    of this one child (os.wait4), never the largest of every child the test process ever waited for."""
-    argv = [sys.executable, "-S", str(ROOT / "hooks" / SCRIPTS[event])]
+    of the hook's own process (see LAUNCHER), never that of the test process it was started from."""
+    argv = [sys.executable, "-S", "-c", LAUNCHER, sys.executable, "-S", str(ROOT / "hooks" / SCRIPTS[event])]
     started = time.monotonic()
     child = subprocess.Popen(
         argv,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         env=env_for(project),
         cwd=project,
+        start_new_session=True,
     )
-    assert child.stdin is not None and child.stdout is not None
-    child.stdin.write(json.dumps(data).encode())
-    child.stdin.close()
-    timer = threading.Timer(kill_after, child.kill)  # a hook that hangs is killed, and reads as over time
+    timer = threading.Timer(kill_after, lambda: os.killpg(child.pid, signal.SIGKILL))  # a hang reads as over time
     timer.start()
     try:
-        _pid, status, usage = os.wait4(child.pid, 0)
+        out, err = child.communicate(json.dumps(data).encode())
     finally:
         timer.cancel()
     took = time.monotonic() - started
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return child.returncode, child.stdout.read().decode("utf-8", "replace"), took, usage.ru_maxrss
+    reported = [line for line in err.decode("utf-8", "replace").splitlines() if line.startswith("maxrss=")]
+    memory = int(reported[-1].split("=", 1)[1]) if reported else 0
+    return child.returncode, out.decode("utf-8", "replace"), took, memory
 
 
 # A repository file that never ends (a link to /dev/zero) or blocks its reader (a FIFO) under the names
