@@ -1,4 +1,4 @@
-"""A raw `mvn test` feeding the cache (runners/junit_feed.py): what the two hooks of the call cost, as
+"""A raw `mvn test` feeding the cache (runners/junit/feed.py): what the two hooks of the call cost, as
 Claude Code's settings form starts them, against a bare interpreter. PreToolUse writes the call's marker;
 PostToolUseFailure claims it and starts the detached worker (which the figure does not include: nothing
 waits for it). The worker's reading of the reports is not timed here."""
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from run import REPO, BenchContext, Row, ratio_row, time_paired
 
-from sidekit_hooks.runners import junit_feed
+from sidekit_hooks.runners.junit import feed as junit_feed
 from testing.hooks import bash, pre_bash
 
 QUICK_BUDGET = 6  # seconds under --quick: two hooks, paired with bare interpreters

@@ -1,4 +1,4 @@
-"""The detached worker of a raw `mvn test` / `gradle test` (runners/junit_feed.py): the reports the run
+"""The detached worker of a raw `mvn test` / `gradle test` (runners/junit/feed.py): the reports the run
 wrote into the shared test cache, then the tests sidecar's word on it, as after a raw pytest run. For
 a compacted `go test`, the packages that failed to build (go.build_failures), and for a compacted
 vitest or jest run that stopped before sidekit's reporter loaded, the run's error; no word after those.
@@ -18,7 +18,7 @@ from sidekit_hooks.core import background, hooklog, later
 from sidekit_hooks.detectors import seen_runs, tests
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
-from sidekit_hooks.runners import junit_feed
+from sidekit_hooks.runners.junit import feed as junit_feed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -134,7 +134,7 @@ def _pre_tool_use(handler: str = "") -> int:
     if handler and not _answers(handler, stdin_text):
         signal.setitimer(signal.ITIMER_REAL, 0)
         return 0
-    from sidekit_hooks.runners import rewrite
+    from sidekit_hooks.runners.pytest import rewrite as rewrite
 
     output = rewrite.handle(stdin_text)
     signal.setitimer(signal.ITIMER_REAL, 0)

@@ -79,7 +79,7 @@ EVENTS: dict[str, HookEvent] = {
             probe={**_TOOL_PROBE, "error": "probe"},
         ),
         HookEvent("UserPromptSubmit", "user_prompt_submit", drains=True, boundary=True, probe={"prompt": ""}),
-        # Raw test runs only (runners/rewrite.py); the conditions spare every other Bash call a hook process.
+        # Raw test runs only (runners/pytest/rewrite.py); the conditions spare every other Bash call a hook process.
         # `npx jest` does not say "test": a second handler. Both start for `npx jest test/x`; the rewrite
         # answers in one only (ANSWERS), so a command is never rewritten twice.
         HookEvent(

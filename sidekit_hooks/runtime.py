@@ -100,9 +100,9 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
 
 def _feed_build_run(event: Event) -> None:
     """A raw `mvn test` / `gradle test` (or a compacted go, vitest or jest run) that PreToolUse marked has
-    ended: what it left goes to the cache in a detached worker (runners/junit_feed.py). Costs one failed
+    ended: what it left goes to the cache in a detached worker (runners/junit/feed.py). Costs one failed
     rename for any other test command."""
-    from sidekit_hooks.runners import junit_feed
+    from sidekit_hooks.runners.junit import feed as junit_feed
 
     try:
         FEEDING[0] = bool(junit_feed.hand_over(event))

@@ -107,7 +107,7 @@ def _kernel_file(node: ast.expr | None) -> bool:
 
 def test_every_hook_path_read_goes_through_safepath() -> None:
     modules = hook_path_modules()
-    assert "sidekit_hooks.runners.js_command" in modules and "sidekit_hooks.cli" not in modules
+    assert "sidekit_hooks.runners.js.command" in modules and "sidekit_hooks.cli" not in modules
     found = [
         f"{name}:{line} in {function}(): {what}"
         for name, path in modules.items()

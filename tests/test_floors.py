@@ -48,7 +48,10 @@ NAMED = re.compile(r"\bsidekit_hooks(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 NAMED_NOT_IMPORTED = {
     ("sidekit_hooks.core.later", "sidekit_hooks.finish"): "the detached worker that finishes cut-off detectors",
     ("sidekit_hooks.core.pluginform", "sidekit_hooks.cli.plugin_setup"): "the plugin's one-time setup worker",
-    ("sidekit_hooks.runners.junit_feed", "sidekit_hooks.feed_worker"): "the worker that feeds a raw mvn test's reports",
+    (
+        "sidekit_hooks.runners.junit.feed",
+        "sidekit_hooks.feed_worker",
+    ): "the worker that feeds a raw mvn test's reports",
     ("sidekit_hooks.hook_events", "sidekit_hooks.hook"): "the entry-script template's text",
 }
 

@@ -199,7 +199,7 @@ def test_hooks_import_only_the_standard_library(project: Path, clean_env: dict[s
     )
     err = done.stderr.decode()
     modules = set(err.split("THIRD_PARTY=")[0].split())
-    ran = "sidekit_hooks.runners.rewrite" if event == "PreToolUse" else "sidekit_hooks.runtime"
+    ran = "sidekit_hooks.runners.pytest.rewrite" if event == "PreToolUse" else "sidekit_hooks.runtime"
     assert ran in modules  # the probe really ran the hook
     assert {"pydantic", "rapidfuzz", "tomli_w"} & modules == set()
     assert err.split("THIRD_PARTY=")[1].strip() == ""

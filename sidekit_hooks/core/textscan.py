@@ -1,7 +1,7 @@
 r"""Character classes and runs as `re` sees them, for scanners that must not import `re`.
 
 Importing `re` (and the `enum` it pulls in) and compiling a few patterns costs a compacted `go test`'s
-red binary more CPU than the rest of its answer: runners/go.py, runners/frames.py, runners/go_subject.py
+red binary more CPU than the rest of its answer: runners/go/adapter.py, runners/frames.py, runners/go/subject.py
 and status/clusters.py scan with these instead. Each helper matches `re`'s meaning for a `str` pattern
 (Unicode classes): `\w` is `c.isalnum() or c == "_"`, `\d` is `c.isdecimal()`, `\s` is `c.isspace()`.
 The tests check each scanner against the pattern it replaces (tests/testing/regex_oracle.py).

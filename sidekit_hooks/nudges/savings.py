@@ -1,7 +1,7 @@
 """What a compacted raw test run saved: its raw output's size against the compact answer the model got.
 
 Every runner's compact answer opens with one head line per answer (runners/answer.py, pytest/compact.py,
-js_compact.py, cargo_answer.awk), e.g.
+js/compact.py, cargo/cargo_answer.awk), e.g.
   sidekit: pytest's output (45,922 B) compacted; exit code 1; all of it: .sidekit/... (prefix ...)
   sidekit: go test output of ./invoice (1,875 B) compacted; exit code 1; ...
 The Bash call's PostToolUse (or PostToolUseFailure, for a red run) reads those heads from what the model

@@ -35,14 +35,14 @@ if TYPE_CHECKING:
 
 # name -> module; the order is the detection order (the first runner whose files are there wins).
 REGISTRY: dict[str, str] = {
-    "go": "sidekit_hooks.runners.go",
-    "cargo": "sidekit_hooks.runners.cargo",
-    "junit": "sidekit_hooks.runners.junit",
+    "go": "sidekit_hooks.runners.go.adapter",
+    "cargo": "sidekit_hooks.runners.cargo.adapter",
+    "junit": "sidekit_hooks.runners.junit.adapter",
     "mtp": "sidekit_hooks.runners.dotnet.mtp",  # `dotnet test`, named by its test platform (runners/dotnet/)
     "vstest": "sidekit_hooks.runners.dotnet.vstest",
-    "vitest": "sidekit_hooks.runners.vitest",
-    "jest": "sidekit_hooks.runners.jest",
-    "pytest": "sidekit_hooks.runners.python",
+    "vitest": "sidekit_hooks.runners.js.vitest",
+    "jest": "sidekit_hooks.runners.js.jest",
+    "pytest": "sidekit_hooks.runners.pytest.adapter",
 }
 NONE = "none"
 RUNNER_ENV = "SIDEKIT_RUNNER"  # names the runner when the project's files are ambiguous

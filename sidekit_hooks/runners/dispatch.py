@@ -120,7 +120,7 @@ def compact(command: str, project: str) -> tuple[str, str]:
 
 def note_build_run(payload: dict[str, Any], command: str) -> None:
     """A Maven or Gradle test run is left as written, but its reports will feed the cache: mark its start
-    (runners/junit_feed.py). Only a plain command, whose exit status is the build tool's own."""
+    (runners/junit/feed.py). Only a plain command, whose exit status is the build tool's own."""
     words = _plain(command)
     if words and words[0].rsplit("/", 1)[-1].startswith(("mvn", "gradle")):
         _mark(payload, words, "")
@@ -143,7 +143,7 @@ def _plain(command: str) -> list[str]:
 def _mark(payload: dict[str, Any], words: list[str], tool: str) -> None:
     """The call's marker (`tool` names its runner, else junit_feed.build_tool finds Maven or Gradle)."""
     from sidekit_hooks.core import hooklog
-    from sidekit_hooks.runners import junit_feed
+    from sidekit_hooks.runners.junit import feed as junit_feed
 
     try:
         junit_feed.mark_started(payload, words, tool)

@@ -127,7 +127,7 @@ def _folder(pkgdir: str, root: str) -> str:
 
 def _checked(failure: dict[str, Any], pkgdir: str, root: str, prefix: str) -> dict[str, Any]:
     """A failure in a test file, placed at the project function its assertion checks (go_subject)."""
-    from sidekit_hooks.runners import go_subject
+    from sidekit_hooks.runners.go import subject as go_subject
 
     return go_subject.resolve(failure, _folder(pkgdir, root), prefix)
 
@@ -148,7 +148,7 @@ _TEST_LINES: dict[str, dict[str, str]] = {}
 
 def forget_go_sources() -> None:
     """A new run: the test files may have changed since the last one this process read."""
-    from sidekit_hooks.runners import go_subject
+    from sidekit_hooks.runners.go import subject as go_subject
 
     _TEST_LINES.clear()
     go_subject.forget()
@@ -165,7 +165,7 @@ def go_test_line(folder: str, test: str) -> str:
 
 
 def _go_test_functions(folder: str) -> dict[str, str]:
-    from sidekit_hooks.runners import go_subject  # reads the package's files once for both
+    from sidekit_hooks.runners.go import subject as go_subject  # reads the package's files once for both
 
     found: dict[str, str] = {}
     for name, lines in go_subject.test_files(folder).items():

@@ -235,6 +235,9 @@ def spool(root: str, runner: str, fields: list[str], text: str) -> None:
     after_output(lambda: write_run(folder, run, runner))
 
 
+SPOOL_SAVERS = {"go": "sidekit_hooks.runners.go.goexec"}  # runner -> the module whose save_spooled caches a spool
+
+
 def write_run(folder: str, run: str, runner: str) -> None:
     """The run's writer: once go or cargo has ended, every spooled binary of the run into the cache."""
     import importlib
@@ -242,7 +245,7 @@ def write_run(folder: str, run: str, runner: str) -> None:
     deadline = time.time() + SPOOL_WAIT
     while time.time() < deadline and run_alive(run):
         time.sleep(0.1)
-    save = importlib.import_module(f"sidekit_hooks.runners.{runner}exec").save_spooled
+    save = importlib.import_module(SPOOL_SAVERS[runner]).save_spooled
     prefix = f"spool-{run}-"
     for name in sorted(n for n in os.listdir(folder) if n.startswith(prefix)):
         path = os.path.join(folder, name)

@@ -1,7 +1,7 @@
 """Cache writers still at work after a compacted go or cargo run has ended.
 
 A compacted `cargo test` is written into the cache by one detached writer once cargo has ended
-(cargo_run.py), and so are the short green binaries of a compacted `go test` (ledger.spool). Between
+(cargo/run.py), and so are the short green binaries of a compacted `go test` (ledger.spool). Between
 the end of the run and the end of its writer, the cache still holds the run before: an answer read
 from it then could be greener than the run the agent has just seen. So the answers that read the cache
 (`status`, `failures`) wait for such writers, briefly: a run still going is not waited for (its result

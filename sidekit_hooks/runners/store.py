@@ -49,7 +49,7 @@ def save(root: str, result: Result, compact: bool = False) -> tuple[Summary, Tab
 def run_view(root: str, result: Result) -> tuple[dict[str, Any], dict[str, Any]]:
     """(summary, table) of `result` alone, as `answer.run_answer` reads them after `save`: the run's
     counts, its failures marked new against the cache as it is, no generation. For a wrapper that
-    answers first and leaves the merge and the writes to a detached child (runners/goexec.py)."""
+    answers first and leaves the merge and the writes to a detached child (runners/go/goexec.py)."""
     finished = cache.now()
     old = cache.read(cache.table_path(root))
     before = record.failing_before(old.data) if not old.note else set()

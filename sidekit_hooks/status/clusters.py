@@ -284,7 +284,7 @@ def _summarize(key: tuple[str, ...], items: list[Member], reported: list[Member]
         "new": sum(1 for m in items if m.new),
         "tests": [m.test for m in items],
     }
-    if failure.get("checks"):  # where the test asserted it (runners/go_subject.py); `at` is the function
+    if failure.get("checks"):  # where the test asserted it (runners/go/subject.py); `at` is the function
         cluster["checks"] = str(failure["checks"])
     if len(variants) > 1:
         ranked = sorted(variants.items(), key=lambda kv: (-kv[1], kv[0]))

@@ -15,8 +15,8 @@ import pytest
 
 from sidekit_hooks.cli.commands import doctor
 from sidekit_hooks.core import exportconfig
-from sidekit_hooks.runners import rewrite
 from sidekit_hooks.runners.pytest import interpreter
+from sidekit_hooks.runners.pytest import rewrite as rewrite
 from sidekit_hooks.telemetry import worker
 from testing.hooks import REPO, HookRunner, bash, context_of, payload, run_sidekit, write
 from testing.listener import wait_for_workers

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.runners import cargo
+from sidekit_hooks.runners.cargo import adapter as cargo
 
 OUTPUT = """\
    Compiling calc v0.1.0 (/p)

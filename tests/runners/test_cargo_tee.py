@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from realproj import sidekit
 
-from sidekit_hooks.runners import cargo
+from sidekit_hooks.runners.cargo import adapter as cargo
 
 TEE = cargo.tee_script()
 LIB = "     Running unittests src/lib.rs (target/debug/deps/p-0a1b)\n"
@@ -300,7 +300,7 @@ def test_a_red_answer_carries_its_top_clusters_when_each_failure_is_at_its_own_l
 
 
 def test_the_writer_tells_a_crash_by_its_own_signal_not_another_binary_s_last_words(project: Path) -> None:
-    from sidekit_hooks.runners import cargo_run
+    from sidekit_hooks.runners.cargo import run as cargo_run
 
     state = project / ".sidekit" / "cargo"
     state.mkdir(parents=True)
@@ -332,7 +332,7 @@ def test_a_crash_before_a_green_binary_is_told_by_its_own_lines(tmp_path: Path) 
 
 def written_run(project: Path, number: int, argv: list[str], units: list[tuple[str, str, str]]) -> None:
     """One compacted run's files (cargo's command line, each unit's meta, head, output), then the writer."""
-    from sidekit_hooks.runners import cargo_run
+    from sidekit_hooks.runners.cargo import run as cargo_run
 
     state = project / ".sidekit" / "cargo"
     state.mkdir(parents=True, exist_ok=True)

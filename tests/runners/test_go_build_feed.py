@@ -1,5 +1,5 @@
 """A compacted `go test` whose package fails to build: no test binary runs, so the sh wrapper never
-hears of it; what go printed reaches the cache through the hooks (runners/junit_feed.py's feed), and
+hears of it; what go printed reaches the cache through the hooks (runners/junit/feed.py's feed), and
 `status` stops saying the package's last green run."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.runners import Result, go, store
+from sidekit_hooks.runners import Result, store
+from sidekit_hooks.runners.go import adapter as go
 from testing.hooks import HookRunner, bash, fed_one_error_quietly, pre_bash, status_now
 
 # go 1.26 on example.com/m with ./q's test file broken (stderr, then stdout, as the Bash tool joins them)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sidekit_hooks.runners import go
+from sidekit_hooks.runners.go import adapter as go
 from testing import regex_oracle
 from testing.regex_oracle import texts
 
@@ -205,7 +205,7 @@ def test_sidekit_test_runs_the_packages_asked_for_else_all(args: list[str], argv
 
 
 def test_the_wrapper_prints_short_output_as_the_binary_does_without_test2json() -> None:
-    from sidekit_hooks.runners import goexec
+    from sidekit_hooks.runners.go import goexec as goexec
 
     text = (
         "\x16=== RUN   TestAdd\n\x16=== RUN   TestAdd/one\n    p_test.go:9: bad\n        second line\n"
@@ -243,7 +243,7 @@ SLASHED_PLAIN = (
 
 
 def test_a_subtest_whose_name_holds_a_slash_is_printed_under_its_parent_as_go_prints_it() -> None:
-    from sidekit_hooks.runners import goexec
+    from sidekit_hooks.runners.go import goexec as goexec
 
     assert goexec._plain(SLASHED, False, go.parse_framed(SLASHED, "p")) == SLASHED_PLAIN
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from sidekit_hooks.runners import frames, go_subject
+from sidekit_hooks.runners import frames
+from sidekit_hooks.runners.go import subject as go_subject
 from testing import regex_oracle
 from testing.regex_oracle import texts
 
@@ -152,7 +153,7 @@ def test_the_cluster_brief_shows_where_it_was_asserted() -> None:
 
 def test_each_run_reads_the_sources_as_they_are_then(tmp_path: Path) -> None:
     """A long-lived process (the MCP server runs `test` in-process) sees an edit made between runs."""
-    from sidekit_hooks.runners import go
+    from sidekit_hooks.runners.go import adapter as go
 
     folder = package(tmp_path)
     events = [

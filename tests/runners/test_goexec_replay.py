@@ -1,4 +1,4 @@
-"""runners/goexec.py on recorded test binaries' output: what it prints and what the cache holds, byte for
+"""runners/go/goexec.py on recorded test binaries' output: what it prints and what the cache holds, byte for
 byte as recorded (tests/runners/goexec_cases/expected.json, written by the code before the red path's
 CPU work). The binaries' `-test.v=test2json` output was recorded from the Go module in goexec_cases/module
 (table-driven t.Errorf, a bare t.Fail, helpers, methods, an external test package, non-ASCII names and
@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks.runners import goexec, ledger
+from sidekit_hooks.runners import ledger
+from sidekit_hooks.runners.go import goexec as goexec
 from sidekit_hooks.status import cache
 
 CASES = Path(__file__).parent / "goexec_cases"

@@ -1,4 +1,4 @@
-"""runners/goexec.sh, the sh wrapper go runs each test binary through: a stand-in binary (a sh script
+"""runners/go/goexec.sh, the sh wrapper go runs each test binary through: a stand-in binary (a sh script
 that prints what a Go test binary prints with and without `-test.v=test2json`), run as go runs it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from sidekit_hooks.runners import go
+from sidekit_hooks.runners.go import adapter as go
 
 WRAPPER = str(Path(go.__file__).parent / "goexec.sh")
 # A test binary: framed output under -test.v=test2json, else what go test prints without -v.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.runners import js_command
+from sidekit_hooks.runners.js import command as js_command
 from testing import requires
 
 CAPTURE = Path(js_command.reporter_path("capture.cjs"))

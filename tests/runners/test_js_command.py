@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.runners import jest, js_command, vitest
+from sidekit_hooks.runners.js import command as js_command
+from sidekit_hooks.runners.js import jest as jest
+from sidekit_hooks.runners.js import vitest as vitest
 
 VITEST_REPORTER = js_command.reporter_path("vitest-reporter.mjs")
 JEST_REPORTER = js_command.reporter_path("jest-reporter.cjs")

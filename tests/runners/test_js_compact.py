@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks.runners import js_compact
+from sidekit_hooks.runners.js import compact as js_compact
 
 # vitest 4.1.12's console output for an error thrown after a test ended (exit 1, JSON report success:true)
 UNHANDLED = """ ✓ test/a.test.js (1 test) 22ms
@@ -195,8 +195,8 @@ def test_the_answerer_waits_for_the_request_and_answers_into_its_folder(tmp_path
             "-S",
             "-c",
             "import sys; sys.path.insert(0, sys.argv.pop(1)); "
-            "from sidekit_hooks.runners.js_compact import serve; sys.exit(serve(sys.argv[1]))",
-            str(Path(js_compact.__file__).parents[2]),
+            "from sidekit_hooks.runners.js.compact import serve; sys.exit(serve(sys.argv[1]))",
+            str(Path(js_compact.__file__).parents[3]),
             str(folder),
         ]
     )
@@ -390,7 +390,7 @@ def test_a_file_that_failed_to_load_covers_nothing() -> None:
             {"name": "/w/proj/c.test.js", "status": "skipped", "message": "", "assertionResults": []},
         ]
     }
-    from sidekit_hooks.runners import js_report
+    from sidekit_hooks.runners.js import report as js_report
 
     parsed = js_report.parse(report, "/w/proj")
     assert (parsed.run_files, set(parsed.suite_errors)) == ({"a.test.js", "b.test.js"}, {"a.test.js"})

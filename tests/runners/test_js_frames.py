@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sidekit_hooks.runners import js_frames
-from sidekit_hooks.runners.js_frames import Frame
+from sidekit_hooks.runners.js import frames as js_frames
+from sidekit_hooks.runners.js.frames import Frame
 
 ROOT = "/w/proj"
 # A real vitest failure (vitest 4.1.12, semver's compare.js with a planted TypeError), trimmed.

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sidekit_hooks.runners import js_report
+from sidekit_hooks.runners.js import report as js_report
 
 ROOT = "/w/proj"
 

@@ -1,7 +1,7 @@
 """A compacted vitest or jest run that stops before sidekit's reporter loads (`npx jest nomatch`: "No
 tests found"): nothing of it reached the cache, so `status` said the last green run (held-out ms and
 ufo). The hooks mark the rewritten call and, after a red end with no reporter output saved since,
-file the run's error (runners/junit_feed.py's js_stopped_early)."""
+file the run's error (runners/junit/feed.py's js_stopped_early)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from sidekit_hooks.nudges.events import parse_event
-from sidekit_hooks.runners import Result, junit_feed, store
+from sidekit_hooks.runners import Result, store
+from sidekit_hooks.runners.junit import feed as junit_feed
 from testing.hooks import HookRunner, bash, fed_one_error_quietly, pre_bash, status_now, wait_for_feed
 
 # jest 30 and vitest 4, as each prints the run (the Bash tool joins stderr and stdout)

@@ -15,7 +15,8 @@ import pytest
 from sidekit_hooks.detectors import tests
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.events import parse_event
-from sidekit_hooks.runners import junit, junit_feed
+from sidekit_hooks.runners.junit import adapter as junit
+from sidekit_hooks.runners.junit import feed as junit_feed
 from testing.hooks import HookRunner, bash, pre_bash, status_now, wait_for_feed
 
 GREEN = """<testsuite name="demo.CalcTest" tests="1"><testcase classname="demo.CalcTest" name="adds" time="0.01"/>

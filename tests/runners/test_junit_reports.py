@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.runners import junit
+from sidekit_hooks.runners.junit import adapter as junit
 from testing.hooks import run_sidekit
 
 SUREFIRE = """<?xml version="1.0" encoding="UTF-8"?>

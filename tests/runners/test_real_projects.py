@@ -64,7 +64,7 @@ def test_a_go_module_red_run_is_compact_with_its_exit_code(tmp_path: Path, plant
     env = env_for(project, GOFLAGS="-count=1")
     raw = shell(project, "go test ./...", env)
     command = rewritten(project, "go test ./...", env)
-    assert command == f"go test ./... -exec '/bin/sh {REPO / 'sidekit_hooks/runners/goexec.sh'} {sys.executable}'"
+    assert command == f"go test ./... -exec '/bin/sh {REPO / 'sidekit_hooks/runners/go/goexec.sh'} {sys.executable}'"
     compact = shell(project, command, env)
     answer = answer_line(compact.output)
     print(

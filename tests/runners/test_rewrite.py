@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.runners import permissions, rewrite
+from sidekit_hooks.runners import permissions
 from sidekit_hooks.runners.pytest import environments
+from sidekit_hooks.runners.pytest import rewrite as rewrite
 from testing.pretool import SIDEKIT_MODULES, in_process, run_hook
 from testing.runs import fake_venv
 

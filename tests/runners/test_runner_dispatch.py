@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from sidekit_hooks import runners
-from sidekit_hooks.runners import dispatch, go, permissions
+from sidekit_hooks.runners import dispatch, permissions
+from sidekit_hooks.runners.go import adapter as go
 from testing.pretool import HOOK, SIDEKIT_MODULES, in_process, run_hook
 
 EXEC = " -exec " + "'" + go.wrapper_command() + "'"

@@ -55,7 +55,7 @@ def test_a_registered_adapter_that_is_not_there_is_skipped(monkeypatch: pytest.M
 
 
 def test_an_adapter_with_a_broken_import_is_an_error_not_a_silent_skip(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(runners.REGISTRY, "broken", "sidekit_hooks.runners.go")
+    monkeypatch.setitem(runners.REGISTRY, "broken", "sidekit_hooks.runners.go.adapter")
     monkeypatch.setattr("importlib.import_module", _raise_inner)
     with pytest.raises(ModuleNotFoundError):
         runners.load("broken")

@@ -152,7 +152,7 @@ def context_of(stdout: str) -> str:
 
 
 def wait_for_feed(project: Path, timeout: float = 30.0) -> list[dict[str, Any]]:
-    """The feed worker's decisions (runners/junit_feed.py), once its job is taken and done."""
+    """The feed worker's decisions (runners/junit/feed.py), once its job is taken and done."""
     log = project / ".sidekit/log/decisions.jsonl"
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

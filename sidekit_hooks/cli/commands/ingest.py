@@ -24,8 +24,9 @@ from typing import Any
 from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.core.errors import SidekitError
-from sidekit_hooks.runners import Result, junit, store
+from sidekit_hooks.runners import Result, store
 from sidekit_hooks.runners import answer as runner_answer
+from sidekit_hooks.runners.junit import adapter as junit
 from sidekit_hooks.status import cache
 
 

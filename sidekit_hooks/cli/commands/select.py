@@ -48,7 +48,7 @@ def answer(project: str, base: str | None = None) -> dict[str, Any]:
 
     runner = runners.detect(project)
     if runner == "go":
-        from sidekit_hooks.runners import go_graph
+        from sidekit_hooks.runners.go import graph as go_graph
 
         head = dict(go_graph.selection(project, base)[1])
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]

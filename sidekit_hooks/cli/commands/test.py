@@ -115,7 +115,7 @@ def other_runner(
     assert adapter is not None  # detect() names only runners this build has
     extra: dict[str, Any] = {"basis": "all"} if select_only else {}  # no selection graph for it yet: all tests
     if select_only and name == "go":
-        from sidekit_hooks.runners import go_graph
+        from sidekit_hooks.runners.go import graph as go_graph
 
         patterns, head = go_graph.selection(root, base)
         extra = {"selected": len(patterns), "basis": head["basis"]}

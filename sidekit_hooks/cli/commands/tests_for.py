@@ -44,7 +44,7 @@ def answer(project: str, path: str) -> dict[str, Any]:
 
     runner = runners.detect(project)
     if runner == "go":
-        from sidekit_hooks.runners import go_graph
+        from sidekit_hooks.runners.go import graph as go_graph
 
         head = dict(go_graph.tests_for(project, go_graph.relative(project, path)))
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]

@@ -11,7 +11,7 @@ modules `mtp` and `vstest`, which name the run.
   an error at its file and line; an aborted run or crashed test host is an error; a red assembly without a
   report is an error of that assembly; a red exit with nothing else to show is an error with dotnet's last
   words; zero tests run is `noTests` with the exit code dotnet gave.
-- `feed`: the agent's raw run (runners/junit_feed.py's worker): the same, from the marker's time.
+- `feed`: the agent's raw run (runners/junit/feed.py's worker): the same, from the marker's time.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def find_reports(
 ) -> list[str]:
     """The TRX and JUnit reports a run wrote, by the JUnit feed's one freshness rule (junit.fresh_among:
     a report dated after the run ended is never this run's)."""
-    from sidekit_hooks.runners import junit
+    from sidekit_hooks.runners.junit import adapter as junit
 
     return junit.fresh_among(report_files(project), since, before, since_ns, until_ns)
 
@@ -125,7 +125,7 @@ def from_run(project: str, started: float, exit_code: int, output: str, reports:
     result = trx.from_reports(trx_files, project, started, exit_code, name, covered, index)
     junit_files = [path for path in reports if path not in trx_files]
     if junit_files:
-        from sidekit_hooks.runners import junit
+        from sidekit_hooks.runners.junit import adapter as junit
 
         for test, entry in junit.from_reports(junit_files, project, started, exit_code).tests.items():
             class_name, _, name = test.partition("::")  # the JUnit reader knows JVM files only

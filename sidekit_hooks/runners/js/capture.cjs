@@ -12,9 +12,9 @@ const KEY = Symbol.for('sidekit.capture')
 const PYTHON_TIMEOUT_MS = 30000
 const PACKAGE_PARENT = path.resolve(__dirname, '..', '..', '..')
 const BOOT = 'import sys; sys.path.insert(0, sys.argv.pop(1)); ' +
-  'from sidekit_hooks.runners.js_compact import main; sys.exit(main(sys.argv[1:]))'
+  'from sidekit_hooks.runners.js.compact import main; sys.exit(main(sys.argv[1:]))'
 const SERVE = 'import sys; sys.path.insert(0, sys.argv.pop(1)); ' +
-  'from sidekit_hooks.runners.js_compact import serve; sys.exit(serve(sys.argv[1]))'
+  'from sidekit_hooks.runners.js.compact import serve; sys.exit(serve(sys.argv[1]))'
 const ANSWER_WAIT_MS = 20000 // a started answerer that does not answer in this long: print the raw output
 const POLL_MS = 5
 

@@ -1,6 +1,6 @@
 """The agent's raw `dotnet test` after it ran: PreToolUse marked the rewritten call; PostToolUse(Failure)
 hands what dotnet printed to the feed worker, which reads the TRX reports written since the mark
-(runners/junit_feed.py, runners/dotnet/adapter.py) into the cache, and the tests sidecar's word on a
+(runners/junit/feed.py, runners/dotnet/adapter.py) into the cache, and the tests sidecar's word on a
 red run follows. dotnet cannot run here: its reports and console are the recorded ones (cases/)."""
 
 from __future__ import annotations

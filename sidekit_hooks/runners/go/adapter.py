@@ -6,9 +6,9 @@ a package that fails without a failing test (build or vet failure, setup failure
 a timeout, `TestMain` exiting non-zero) is recorded as that package's error; tests that were running
 when a package died (panic, `test timed out`) fail with the package's cause.
 
-The raw-run compaction appends `-exec '/bin/sh <package>/runners/goexec.sh <python>'`: go then runs
+The raw-run compaction appends `-exec '/bin/sh <package>/runners/go/goexec.sh <python>'`: go then runs
 each package's test binary through that wrapper, which keeps the binary's output under `.sidekit/go/`,
-prints a passing binary's short output itself, and hands anything else to runners/goexec.py (the
+prints a passing binary's short output itself, and hands anything else to runners/go/goexec.py (the
 output as it was, or the compact answer when it is long). Same prefix, same exit code.
 """
 

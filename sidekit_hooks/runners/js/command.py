@@ -148,7 +148,7 @@ def append(words: list[str], how: str, extra: list[str]) -> list[str]:
 
 def reporter_path(name: str) -> str:
     """The shipped reporter file, by absolute path (the runner loads it from there, not from the project)."""
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "js", name)
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
 
 
 def detected(project: str, runner: str, configs: tuple[str, ...], package_key: str = "") -> bool:

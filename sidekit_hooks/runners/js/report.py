@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from sidekit_hooks.runners import js_frames
+from sidekit_hooks.runners.js import frames as js_frames
 
 OUTCOMES = {
     "passed": "passed",

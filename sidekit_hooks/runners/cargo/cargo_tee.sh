@@ -1,4 +1,4 @@
-# A compacted `cargo test` (see runners/cargo.py): each test binary and each doc-test run of one
+# A compacted `cargo test` (see runners/cargo/adapter.py): each test binary and each doc-test run of one
 # cargo run goes through here, as cargo's runner (`bin`) or as cargo's rustdoc (`doc`, through the
 # small wrapper the hook writes). POSIX sh and awk only: no interpreter starts per binary.
 #
@@ -11,7 +11,7 @@
 # `Running` lines written back), else one compact answer for the whole run so far (cargo_answer.awk:
 # an earlier speaker's red unit counts in it too) and where the raw output is kept. Without a
 # doc-test run to come, every binary speaks for itself. The exit status is the unit's own (a signal
-# is raised again). The run's first speaker starts one detached writer (cargo_run.py) that puts the
+# is raised again). The run's first speaker starts one detached writer (cargo/run.py) that puts the
 # whole run into the cache once cargo has ended.
 
 kind=$1 python=$2 mode=$3
@@ -159,7 +159,7 @@ if [ -n "$speak" ]; then
         detach= low= # its own session; below the run's priority while cargo ends
         command -v setsid >/dev/null 2>&1 && detach=setsid
         command -v nice >/dev/null 2>&1 && low="nice -n 10"
-        $detach $low "$python" -I -S "$here/cargo_run.py" "$run" </dev/null >/dev/null 2>&1 &
+        $detach $low "$python" -I -S "$here/run.py" "$run" </dev/null >/dev/null 2>&1 &
     fi
 fi
 

@@ -8,7 +8,7 @@
 # lines, a unit that ended without one (abort, a panic outside any test) as a build error with its
 # last words, and the failures grouped by where they panicked and the first word of the message
 # (status/clusters.py's grouping for a failure with a line). The cache is written after the run, in
-# Python, from the same files (cargo_run.py). Variables: printed, root, run (the files' prefix), state,
+# Python, from the same files (cargo/run.py). Variables: printed, root, run (the files' prefix), state,
 # spoken (the first unit not yet printed: the files come from unit 1 on, and the answer is the whole
 # run's, so a unit an earlier speaker printed, a crash say, still counts for its exit and its counts).
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks.runners import js_command
+from sidekit_hooks.runners.js import command as js_command
 
 TYPE_CHECKING = False  # `typing` costs the hot path (matches, compact_words) milliseconds
 if TYPE_CHECKING:
@@ -91,6 +91,6 @@ def command(project: str) -> list[str]:
 def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Any:
     """This run's records: the runners layer's Result when it exists (else a status Capture, or None
     when the run left no report newer than its start)."""
-    from sidekit_hooks.runners import js_compact
+    from sidekit_hooks.runners.js import compact as js_compact
 
     return js_compact.run_result(NAME, project, started, exit_code, raw_output_path)

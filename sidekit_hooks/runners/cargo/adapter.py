@@ -8,11 +8,11 @@ segfault, stack overflow) is an error of that binary.
 
 The raw-run compaction appends options only: cargo's runner (`target."cfg(all())".runner`) and its
 rustdoc (`build.rustdoc`, a two-line wrapper the hook keeps in `.sidekit/cargo/rustdoc`) become
-runners/cargo_tee.sh, a POSIX sh script, so every test binary and doc-test run goes through it with
+runners/cargo/cargo_tee.sh, a POSIX sh script, so every test binary and doc-test run goes through it with
 no interpreter started per binary; `term.quiet` keeps cargo's own progress lines out (the script
 prints them back when the run's output is printed as it was). The script holds each unit's output
 until the one that speaks for the run (a doc-test run, or a red binary that cargo stops at) prints
-it as it was (2 KB at most) or one compact answer for all of it (cargo_answer.awk); cargo_run.py
+it as it was (2 KB at most) or one compact answer for all of it (cargo_answer.awk); cargo/run.py
 writes the cache once cargo has ended. Left alone: an existing `--`, `--no-run`, `--help`, a
 runner configured by the project or the environment (ours would replace it), and `cargo nextest`
 (its JUnit goes through `sidekit ingest`).

@@ -1,5 +1,5 @@
-# `go test -exec '/bin/sh <package>/runners/goexec.sh <python>'`: one package's test binary, with
-# no Python start-up unless its output has to be compacted (runners/goexec.py, what go.py describes).
+# `go test -exec '/bin/sh <package>/runners/go/goexec.sh <python>'`: one package's test binary, with
+# no Python start-up unless its output has to be compacted (runners/go/goexec.py, what go/adapter.py describes).
 #
 # go runs `sh goexec.sh PYTHON BINARY ARGS...` in the package's folder. The binary runs in the
 # foreground with `-test.v=test2json` (the framing `go test -json` reads), its output into a file

@@ -23,7 +23,8 @@ from typing import Any
 from sidekit_hooks.answers import shape
 from sidekit_hooks.answers.render import clip, dumps
 from sidekit_hooks.core import safepath, workspace
-from sidekit_hooks.runners import js_frames, js_report
+from sidekit_hooks.runners.js import frames as js_frames
+from sidekit_hooks.runners.js import report as js_report
 from sidekit_hooks.status import cache, record
 
 SHORT = 2048  # bytes of raw output printed as they are

@@ -1,4 +1,4 @@
-"""One package's test binary, compacted: what runners/goexec.sh hands over (go runs that sh wrapper).
+"""One package's test binary, compacted: what runners/go/goexec.sh hands over (go runs that sh wrapper).
 
 `goexec.py --captured FILE STATUS VERBOSE STARTED [UNFILTERED]`: the binary ran in the sh wrapper with
 `-test.v=test2json` (the framing `go test -json` reads), its output is in FILE (a spool under
@@ -110,7 +110,8 @@ def render(
     else the compact answer, read from the run itself (its failures marked new against the cache,
     no generation: as cargo's answer); the cache is merged and written, and the raw output kept, by
     a detached child once the answer is out (ledger.detach)."""
-    from sidekit_hooks.runners import go, ledger
+    from sidekit_hooks.runners import ledger
+    from sidekit_hooks.runners.go import adapter as go
     from sidekit_hooks.status import cache
 
     here = os.getcwd()
@@ -156,7 +157,7 @@ def _result(
     """One binary's records. The package is `covered` (its cached tests this run lacks are gone) when the
     binary ran unfiltered and ended on its own: its last line testing's own PASS or FAIL, exit 0 or 1
     (a panic or a timeout exits 2 before the tests after it ran)."""
-    from sidekit_hooks.runners import go
+    from sidekit_hooks.runners.go import adapter as go
 
     events = [*events, {"Action": "fail" if code else "pass", "Package": pkgdir}]
     last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
@@ -169,7 +170,8 @@ def _result(
 
 def save_spooled(fields: list[str], text: str) -> None:
     """The run's writer (ledger.spool): one binary's output into the cache."""
-    from sidekit_hooks.runners import go, store
+    from sidekit_hooks.runners import store
+    from sidekit_hooks.runners.go import adapter as go
 
     root, pkgdir, started, code = fields[0], fields[1], float(fields[2]), int(fields[3])
     unfiltered = fields[4:5] == ["1"]
@@ -255,7 +257,7 @@ def _is_log(line: str) -> bool:
 
 def _fallback(text: str, verbose: bool) -> str:
     try:
-        from sidekit_hooks.runners import go
+        from sidekit_hooks.runners.go import adapter as go
 
         return _plain(text, verbose, go.parse_framed(text, "."))
     except Exception:  # noqa: BLE001
@@ -263,7 +265,7 @@ def _fallback(text: str, verbose: bool) -> str:
 
 
 def _report(test: str, depth: int, failed: dict[str, float], logs: dict[str, list[str]]) -> list[str]:
-    from sidekit_hooks.runners.go import parent_of
+    from sidekit_hooks.runners.go.adapter import parent_of
 
     lines = ["    " * depth + f"--- FAIL: {test} ({failed[test]:.2f}s)\n"]
     lines += ["    " * (depth + 1) + line[4:] for line in logs.get(test, [])]
@@ -283,5 +285,5 @@ def run(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":  # run as a file (goexec.sh runs goexec_start.py): find our package by path
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
     run(sys.argv[1:])

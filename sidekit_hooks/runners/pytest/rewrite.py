@@ -100,7 +100,7 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     env = interpreter.env_of(python)
     if not environments.records_in(env, project) or not enabled(project):
         return ""
-    from sidekit_hooks.runners import plugin_loads
+    from sidekit_hooks.runners.pytest import plugin_loads as plugin_loads
 
     if not plugin_loads.plugin_loads(args, rundir):
         return ""

@@ -37,7 +37,8 @@ def main(argv: list[str]) -> int:
 
 def write(run: str) -> None:
     """The run (`<root>/.sidekit/cargo/run-…`, its files' prefix) into the cache of `<root>`."""
-    from sidekit_hooks.runners import cargo, store
+    from sidekit_hooks.runners import store
+    from sidekit_hooks.runners.cargo import adapter as cargo
 
     state = os.path.dirname(run)
     root = os.path.dirname(os.path.dirname(state))
@@ -65,7 +66,7 @@ def cargo_args(run: str) -> list[str]:
         argv = safepath.read_bytes(run + ".argv", 65536).decode("utf-8", "replace").split("\0")
     except OSError:
         return []
-    from sidekit_hooks.runners import cargo
+    from sidekit_hooks.runners.cargo import adapter as cargo
 
     return cargo.cargo_test_args(argv[:-1] if argv and argv[-1] == "" else argv) or []
 
@@ -136,6 +137,6 @@ def forget_old(state: str) -> None:
             pass
 
 
-if __name__ == "__main__":  # run as a file (`python -I -S .../runners/cargo_run.py`): find our package by path
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+if __name__ == "__main__":  # run as a file (`python -I -S .../runners/cargo/run.py`): find our package by path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
     sys.exit(main(sys.argv[1:]))

@@ -1,4 +1,4 @@
-"""What runners/goexec.sh starts: runners/goexec.py, imported rather than run as a file.
+"""What runners/go/goexec.sh starts: runners/go/goexec.py, imported rather than run as a file.
 
 A file run as a script is compiled afresh on every start (about 1.4 ms of a red binary's CPU for
 goexec.py); an imported module comes from its cached bytecode. So this file stays a few lines.
@@ -11,9 +11,9 @@ import gc
 import os
 import sys
 
-if __name__ == "__main__":  # `python -I -S .../runners/goexec_start.py ARGS`: our package found by path
+if __name__ == "__main__":  # `python -I -S .../runners/go/goexec_start.py ARGS`: our package found by path
     gc.disable()
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    from sidekit_hooks.runners import goexec
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+    from sidekit_hooks.runners.go import goexec as goexec
 
     goexec.run(sys.argv[1:])

@@ -236,11 +236,12 @@ def go_build_failed(output: str) -> bool:
 def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
     """The worker's work: this run's reports into the cache, as `sidekit test` would; (the run, the
     summary as written), or None when there is nothing to record (a Gradle test task up to date)."""
-    from sidekit_hooks.runners import junit, store
+    from sidekit_hooks.runners import store
+    from sidekit_hooks.runners.junit import adapter as junit
 
     root, code = str(job["root"]), int(job["exit"])
     if job.get("tool") == "go":
-        from sidekit_hooks.runners import go
+        from sidekit_hooks.runners.go import adapter as go
 
         cwd = (job.get("payload") or {}).get("cwd")
         failed = go.build_failures(root, str(cwd or root), str(job.get("output", "")), float(job["started"]), code)
@@ -272,7 +273,7 @@ def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
 def reporter_ran(cwd: str, runner: str, since_ns: int) -> bool:
     """Whether sidekit's vitest/jest reporter loaded in this run: it saves the held-back output as
     `.sidekit/<runner>/raw-*` whenever it does (one listing of a folder that keeps about twenty files)."""
-    from sidekit_hooks.runners import js_compact
+    from sidekit_hooks.runners.js import compact as js_compact
 
     folder = js_compact.runner_dir(workspace.project_dir(cwd), runner)
     try:
@@ -296,7 +297,8 @@ def js_stopped_early(job: dict[str, Any]) -> Result:
     found"; `vitest --project x`: "No projects matched"; a config that does not load; hand_over checked
     that the reporter saved nothing): nothing of it reached the cache, so it is an error of the run,
     `(exit N)` in the runner's own words, as the reporter would have filed it."""
-    from sidekit_hooks.runners import Result, js_compact, store
+    from sidekit_hooks.runners import Result, store
+    from sidekit_hooks.runners.js import compact as js_compact
 
     runner, output, code = str(job["tool"]), str(job.get("output", "")), int(job["exit"])
     result = Result(runner, float(job["started"]), code)

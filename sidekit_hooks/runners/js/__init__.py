@@ -1,0 +1,1 @@
+"""vitest and jest: the adapters, their command line, reporters (.cjs/.mjs) and compact answers."""
