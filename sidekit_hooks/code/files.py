@@ -38,7 +38,7 @@ def git_python_files(project: str) -> list[str] | None:
     return None if listing is None else listing[0]
 
 
-def git_listing(project: str) -> tuple[list[str], dict[str, int]] | None:
+def git_listing(project: str, suffixes: tuple[str, ...] = (".py",)) -> tuple[list[str], dict[str, int]] | None:
     """(the `.py` files git knows of here, what to watch to know the list is still current); None
     outside git. Watched (path -> mtime_ns): every folder holding a listed file, and its parents (a file
     created or removed there changes the folder's mtime), the `.gitignore` files, and git's own index
@@ -66,7 +66,7 @@ def git_listing(project: str) -> tuple[list[str], dict[str, int]] | None:
                 folder = folder.rpartition("/")[0]
         if path.endswith(".gitignore"):
             ignores.append(path)
-        if meta[:6] in LINK_MODES or path in seen or not path.endswith(".py"):
+        if meta[:6] in LINK_MODES or path in seen or not path.endswith(suffixes):
             continue  # (a file in conflict is listed once per stage)
         if _wanted(project, path, venv_checked):
             seen.add(path)
@@ -233,7 +233,7 @@ def stat_all(project: str, paths: list[str]) -> dict[str, tuple[int, int]]:
     return found
 
 
-def walked_python_files(project: str) -> dict[str, tuple[int, int]]:
+def walked_python_files(project: str, suffixes: tuple[str, ...] = (".py",)) -> dict[str, tuple[int, int]]:
     """The same list without git: a walk, bounded in files and folders."""
     found: dict[str, tuple[int, int]] = {}
     folders = 0
@@ -245,7 +245,7 @@ def walked_python_files(project: str) -> dict[str, tuple[int, int]]:
         relative = os.path.relpath(folder, project).replace(os.sep, "/")
         prefix = "" if relative == "." else relative + "/"
         for name in files:
-            if name.endswith(".py"):
+            if name.endswith(suffixes):
                 try:
                     stat = os.stat(os.path.join(folder, name))
                 except OSError:
