@@ -54,7 +54,7 @@ def parser_for(spec: Spec, path: str) -> Any:
         if parser is None:
             parser = _parsers[key] = tree_sitter.Parser(tree_sitter.Language(capsule))
         return parser
-    except (ImportError, ValueError, TypeError, OSError) as exc:  # missing, or built for another ABI
+    except Exception as exc:  # noqa: BLE001 - missing, broken, or built for another ABI: not indexed, said why
         raise GrammarMissing(f"{spec.package}: {exc}") from exc
 
 
@@ -177,15 +177,15 @@ class _Walk:
     def _define(self, node: Any, kind: str, defined: str, frame: _Frame) -> None:
         spec = self.spec
         qualifier = spec.qualifier(node, self.source) if spec.qualifier else ""
-        name_node = node.child_by_field_name("name")
         if defined == "impl":  # a scope only
             if qualifier:
                 self.scopes.append((qualifier, "class"))
                 frame.scope = True
             return
-        if name_node is None or name_node.type not in spec.identifiers:
+        names = [n for n in node.children_by_field_name("name") if n.type in spec.identifiers]
+        if not names:
             return  # (`export default class {}`, a destructuring `const {a, b} = ...`)
-        name = self.text(name_node)
+        name = self.text(names[0])
         scope = [qualifier] if qualifier else [s for s, _ in self.scopes]
         qualname = ".".join([*scope, name])
         value = node.child_by_field_name("value")
@@ -213,6 +213,8 @@ class _Walk:
             if self.body is None and end - line + 1 >= MIN_FUNCTION_LINES:
                 self.body = frame.collect = _Body(qualname, line, signature)
         self.facts.definitions.append(Definition(qualname, defined, line, signature))
+        for extra in names[1:]:  # Go's `const A, B = 1, 2`: one definition each
+            self.facts.definitions.append(Definition(".".join([*scope, self.text(extra)]), defined, line))
         if kind in spec.containers:
             self.scopes.append((name, defined))
             frame.scope = True
