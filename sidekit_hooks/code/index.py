@@ -38,7 +38,9 @@ else:  # the C module itself: `sqlite3` adds only adapters, and imports datetime
     except ImportError:  # pragma: no cover - an interpreter built without it has no sqlite3 either
         import sqlite3
 
-SCHEMA_VERSION = 3  # 3: every language (files.lang, parsed = 2 for "grammar missing", funcs)
+# 3: every language (files.lang, parsed = 2 for "grammar missing", funcs); the extractors' version
+# is part of it, so an upgrade that reads code differently rebuilds the index instead of mixing the two.
+SCHEMA_VERSION = 3 * 1000 + languages.VERSION
 MAX_SOURCE_BYTES = 1_000_000  # a bigger non-Python file is a bundle or generated: counted unparsable
 
 SCHEMA = """

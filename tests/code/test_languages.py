@@ -105,7 +105,7 @@ def test_javascript_commonjs_and_classes() -> None:
     )
     assert definitions(found) == [("poll", "function", 3), ("Queue", "class", 7), ("Queue.push", "method", 9)]
     assert used(found, "sleep") == [4]
-    assert used(found, "retry") == [5]  # the destructuring on line 1 binds it
+    assert used(found, "retry") == [1, 5]  # the destructuring on line 1 reads it from the module
     assert used(found, "poll") == [11] and used(found, "Queue") == [11]
     assert used(found, "#items") == [9]
 
@@ -114,8 +114,8 @@ GO = """
     package cast
 
     import (
-    	"fmt"
-    	str "strings"
+        "fmt"
+        str "strings"
     )
 
     // trimDecimal is said in this comment
@@ -124,19 +124,19 @@ GO = """
     type Reader struct{ buf []byte }
 
     type Caster interface {
-    	Cast(v any) (string, error)
+        Cast(v any) (string, error)
     }
 
     func (r *Reader) Cast(v any) (string, error) {
-    	text := fmt.Sprint(v)
-    	return trimDecimal(text), nil
+        text := fmt.Sprint(v)
+        return trimDecimal(text), nil
     }
 
     func trimDecimal(s string) string {
-    	if i := str.Index(s, "trimDecimal"); i > Precision {
-    		return s[:i]
-    	}
-    	return s
+        if i := str.Index(s, "trimDecimal"); i > Precision {
+            return s[:i]
+        }
+        return s
     }
     """
 
@@ -304,3 +304,17 @@ def test_suffixes_pick_the_language_and_module_names_follow_paths() -> None:
         "src.lib",
         "src.a",
     ]
+
+
+def test_files_of_every_language_in_one_process_each_read_with_their_own_grammar() -> None:
+    """A parser is kept per language: read in turn (as one index build does), each stays right."""
+    expected = {
+        "ts": ("joinURL", TYPESCRIPT),
+        "go": ("trimDecimal", GO),
+        "rust": ("main", RUST),
+        "java": ("Splitter", JAVA),
+    }
+    for _ in range(3):
+        for language, (name, source) in expected.items():
+            for path in ("a.tsx", "b.ts") if language == "ts" else ("x",):
+                assert name in {d.qualname for d in facts(language, source, path).definitions}, (language, path)

@@ -28,7 +28,7 @@ KIND_OF_TYPE = {"struct_type": "struct", "interface_type": "interface"}  # Go's 
 NOT_METHOD_SCOPES = frozenset({"module", "namespace"})
 
 _specs: dict[str, Spec] = {}
-_parsers: dict[int, Any] = {}
+_parsers: dict[tuple[str, str], Any] = {}
 
 
 class GrammarMissing(Exception):
@@ -48,11 +48,12 @@ def parser_for(spec: Spec, path: str) -> Any:
     try:
         import tree_sitter
 
-        capsule = spec.grammar(path)
-        key = id(capsule) if not isinstance(capsule, int) else capsule
+        # (Keyed by language and suffix, never by the grammar object: a capsule's id is reused once it is
+        # freed, and another language's parser would read this file as garbage.)
+        key = (spec.id, path[path.rfind(".") :])
         parser = _parsers.get(key)
         if parser is None:
-            parser = _parsers[key] = tree_sitter.Parser(tree_sitter.Language(capsule))
+            parser = _parsers[key] = tree_sitter.Parser(tree_sitter.Language(spec.grammar(path)))
         return parser
     except Exception as exc:  # noqa: BLE001 - missing, broken, or built for another ABI: not indexed, said why
         raise GrammarMissing(f"{spec.package}: {exc}") from exc
@@ -199,7 +200,7 @@ class _Walk:
             defined = KIND_OF_TYPE.get(declared.type, "type") if declared is not None else "type"
         if defined == "function" and scope and (qualifier or self.scopes[-1][1] not in NOT_METHOD_SCOPES):
             defined = "method"
-        line = node.start_point[0] + 1
+        line = names[0].start_point[0] + 1  # the name's line, as Python's `def` line (not an annotation's above)
         signature = ""
         if defined in ("function", "method"):
             parameters = function_node.child_by_field_name("parameters") or function_node.child_by_field_name(

@@ -35,6 +35,7 @@ DEFINITIONS = {
     "annotation_type_declaration": "interface",
     "method_declaration": "method",
     "constructor_declaration": "method",
+    "annotation_type_element_declaration": "method",  # `String value() default "";` in an @interface
     "variable_declarator": "variable",
     "enum_constant": "const",
 }

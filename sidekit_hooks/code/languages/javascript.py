@@ -9,6 +9,7 @@ IDENTIFIERS = frozenset(
         "identifier",
         "property_identifier",
         "shorthand_property_identifier",
+        "shorthand_property_identifier_pattern",  # `const { retry } = lib`: reads the property it binds
         "private_property_identifier",
         "type_identifier",  # (TypeScript's, shared through `typescript`)
     }
@@ -26,7 +27,6 @@ BINDINGS = frozenset(
         ("import_specifier", "alias"),
         ("export_specifier", "alias"),
         ("namespace_import", ""),
-        ("import_clause", ""),
         ("formal_parameters", ""),
         ("arrow_function", "parameter"),
         ("catch_clause", "parameter"),
