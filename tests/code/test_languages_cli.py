@@ -284,3 +284,51 @@ def test_symbol_with_every_grammar_missing_still_fits_170_bytes(project: Path, t
     assert len(done.stdout.rstrip("\n").encode()) <= 170, found
     assert found["notIndexed"] == ["go", "java", "js", "rust", "ts"] and len(found["matches"]) == 1
     assert os.path.isdir(project / ".sidekit")
+
+
+# --- the hook hot path -------------------------------------------------------------------------
+
+MODULES_PROBE = """
+import os, runpy, sys
+sys.argv = [sys.argv[1]]
+def leave(code):
+    raise SystemExit(code)
+os._exit = leave
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+except SystemExit:
+    pass
+print(" ".join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("path", ["web/src/parse.ts", "cast/cast.go", "store/src/lib.rs"])
+def test_hooks_on_an_edit_in_another_language_never_import_tree_sitter(
+    project: Path, clean_env: dict[str, str], path: str
+) -> None:
+    from testing.hooks import HOOK_SCRIPTS, payload
+
+    write(project, MIXED)
+    commit_all(project)
+    answer(project, "symbol", "parseURL")  # the index of every language is built and on disk
+    target = project / path
+    old = target.read_text()
+    target.write_text(old + "\n// edited\n")
+    event = payload(
+        "PostToolUse",
+        project,
+        tool_name="Edit",
+        tool_input={"file_path": str(target), "old_string": old[:10], "new_string": old[:10]},
+        tool_response={"filePath": str(target)},
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", MODULES_PROBE, str(HOOK_SCRIPTS["PostToolUse"])],
+        input=json.dumps(event).encode(),
+        capture_output=True,
+        env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)),
+        timeout=30,
+    )
+    modules = set(done.stderr.decode().split())
+    assert "sidekit_hooks.runtime" in modules  # the probe really ran the hook
+    assert not {m for m in modules if m.startswith(("tree_sitter", "sidekit_hooks.code.languages"))}
+    assert done.returncode == 0
