@@ -1,4 +1,5 @@
-"""The workspace's own Python files, with their stat data: from git's file list where there is one.
+"""The workspace's own source files (Python, and the other languages the index reads: `suffixes`),
+with their stat data: from git's file list where there is one.
 
 `git ls-files` reads the list git already keeps (tracked files from its index, untracked ones that are
 not ignored), so a query neither walks the tree nor descends into ignored virtualenvs, build output or
@@ -39,7 +40,7 @@ def git_python_files(project: str) -> list[str] | None:
 
 
 def git_listing(project: str, suffixes: tuple[str, ...] = (".py",)) -> tuple[list[str], dict[str, int]] | None:
-    """(the `.py` files git knows of here, what to watch to know the list is still current); None
+    """(the files with these suffixes git knows of here, what to watch to know the list is still current); None
     outside git. Watched (path -> mtime_ns): every folder holding a listed file, and its parents (a file
     created or removed there changes the folder's mtime), the `.gitignore` files, and git's own index
     and excludes (a checkout, an add, a new ignore rule)."""

@@ -332,3 +332,23 @@ def test_hooks_on_an_edit_in_another_language_never_import_tree_sitter(
     assert "sidekit_hooks.runtime" in modules  # the probe really ran the hook
     assert not {m for m in modules if m.startswith(("tree_sitter", "sidekit_hooks.code.languages"))}
     assert done.returncode == 0
+
+
+def test_without_tree_sitter_itself_doctor_names_it_and_python_still_answers(project: Path, tmp_path: Path) -> None:
+    write(project, {**MIXED, "lib.py": "def helper():\n    return 1\n"})
+    commit_all(project)
+    hidden = hide_grammars(tmp_path, ["tree_sitter"])
+    assert line(run(project, hidden, "symbol", "helper")) == {
+        "matches": [{"kind": "function", "at": "lib.py:1", "sig": "()"}],
+        "searched": 8,
+        "notIndexed": ["go", "java", "js", "rust", "ts"],
+        "why": "grammar missing: sidekit doctor",
+    }
+    doctor = run(project, hidden, "doctor", "--format", "json")
+    (check,) = [c for c in json.loads(doctor.stdout)["checks"] if c["check"] == "code languages"]
+    assert check["status"] == "problem"
+    assert check["detail"].startswith("not indexed: go, java, js, rust, ts (this project has such files; tree-sitter: ")
+    assert check["fix"].endswith(
+        " -m pip install 'tree-sitter>=0.23' tree-sitter-go tree-sitter-java tree-sitter-javascript"
+        " tree-sitter-rust tree-sitter-typescript"
+    )

@@ -47,7 +47,9 @@ def parser_for(spec: Spec, path: str) -> Any:
     """A tree-sitter parser for this file's grammar (kept: one per grammar per process)."""
     try:
         import tree_sitter
-
+    except Exception as exc:  # noqa: BLE001 - the bindings themselves are missing or broken
+        raise GrammarMissing(f"tree-sitter: {exc}") from exc
+    try:
         # (Keyed by language and suffix, never by the grammar object: a capsule's id is reused once it is
         # freed, and another language's parser would read this file as garbage.)
         key = (spec.id, path[path.rfind(".") :])
