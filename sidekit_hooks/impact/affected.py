@@ -68,7 +68,12 @@ def tests_of(project: str, index: Index, path: str, blocks: set[str] | None = No
 
 def impact(project: str, index: Index, path: str, symbol_name: str = "") -> Impact:
     graph = ImportGraph.of(index)
-    importers = sorted(graph.direct_importers(path))
+    if language_of(path) == "py":
+        importers = sorted(graph.direct_importers(path))
+    else:
+        from sidekit_hooks.code.languages.importers import importers_of
+
+        importers = importers_of(index, path)
     if not symbol_name:
         found = tests_of(project, index, path)
         found.importers = importers

@@ -352,3 +352,66 @@ def test_without_tree_sitter_itself_doctor_names_it_and_python_still_answers(pro
         " -m pip install 'tree-sitter>=0.23' tree-sitter-go tree-sitter-java tree-sitter-javascript"
         " tree-sitter-rust tree-sitter-typescript"
     )
+
+
+IMPORTING = {
+    "go.mod": "module example.com/shop\n\ngo 1.22\n",
+    "cart/cart.go": "package cart\n\nfunc Total() int { return 1 }\n",
+    "api/api.go": 'package api\n\nimport "example.com/shop/cart"\n\nvar T = cart.Total()\n',
+    "api/other.go": 'package api\n\nimport "example.com/shop/api/cart"\n',  # another package's folder name
+    "web/src/utils/index.ts": "export const u = 1;\n",
+    "web/src/utils/strings.ts": "export const s = 1;\n",
+    "web/src/app.ts": 'import { u } from "./utils";\nimport { s } from "./utils/strings.js";\n',
+    "web/legacy.js": "const { s } = require('x');\nimport { u } from './src/utils/index';\n",
+    "crate/src/lib.rs": "mod parse;\nmod store;\n",
+    "crate/src/parse/mod.rs": "pub fn parse() {}\n",
+    "crate/src/store.rs": "use crate::parse::parse;\nuse crate::parser::other;\n",
+    "java/src/a/b/Splitter.java": "package a.b;\npublic class Splitter { public static int LIMIT = 1; }\n",
+    "java/src/a/c/User.java": "package a.c;\nimport a.b.Splitter;\nclass User {}\n",
+    "java/src/a/c/Star.java": "package a.c;\nimport a.b.*;\nclass Star {}\n",
+    "java/src/a/c/Static.java": "package a.c;\nimport static a.b.Splitter.LIMIT;\nclass Static {}\n",
+    "java/src/a/c/Other.java": "package a.c;\nimport a.bb.Splitter;\nclass Other {}\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("target", "importers"),
+    [
+        ("cart/cart.go", ["api/api.go"]),
+        ("web/src/utils/index.ts", ["web/legacy.js", "web/src/app.ts"]),
+        ("web/src/utils/strings.ts", ["web/src/app.ts"]),
+        ("crate/src/parse/mod.rs", ["crate/src/store.rs"]),
+        (
+            "java/src/a/b/Splitter.java",
+            ["java/src/a/c/Star.java", "java/src/a/c/Static.java", "java/src/a/c/User.java"],
+        ),
+    ],
+)
+def test_blast_radius_of_a_file_names_its_importers_in_each_language(
+    project: Path, target: str, importers: list[str]
+) -> None:
+    write(project, IMPORTING)
+    commit_all(project)
+    found, size = answer(project, "blast-radius", target)
+    assert size <= 200
+    assert found == {"importers": importers, "basis": "imports", "searched": 15}
+
+
+def test_answers_follow_edits_new_files_and_deletions_in_other_languages(project: Path) -> None:
+    write(project, MIXED)
+    commit_all(project)
+    settle(project)
+    assert answer(project, "usages", "trimDecimal")[0]["uses"] == 2
+    assert answer(project, "usages", "trimDecimal")[0]["uses"] == 2  # warm: nothing moved
+    cast = project / "cast" / "cast.go"
+    cast.write_text(cast.read_text() + "\nfunc Again(s string) string { return trimDecimal(trimDecimal(s)) }\n")
+    assert answer(project, "usages", "trimDecimal")[0] == {
+        "uses": 3,
+        "at": ["cast/cast.go:5", "cast/cast.go:7", "cast/cast_test.go:5"],
+        "searched": 7,
+    }
+    write(project, {"cast/more/more.go": 'package more\n\nfunc M() string { return trimDecimal("2") }\n'})
+    assert answer(project, "usages", "trimDecimal")[0]["uses"] == 4  # a new, untracked file in a new folder
+    (project / "cast" / "cast_test.go").unlink()
+    found = answer(project, "usages", "trimDecimal")[0]
+    assert found == {"uses": 3, "at": ["cast/cast.go:5", "cast/cast.go:7", "cast/more/more.go:3"], "searched": 7}

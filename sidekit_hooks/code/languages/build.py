@@ -166,9 +166,13 @@ class _Walk:
         spec = self.spec
         if kind in spec.imports:
             field = spec.imports[kind]
-            target = node.child_by_field_name(field) if field else (node.named_children or [None])[0]
-            if target is not None:
-                module = self.text(target).strip("\"'`")
+            if field:
+                target = node.child_by_field_name(field)
+                module = self.text(target).strip("\"'`") if target is not None else ""
+            else:  # Java: `import static a.b.C.member;`, `import a.b.*;` -> what follows `import`, whole
+                words = self.text(node).removesuffix(";").split()
+                module = "".join(word for word in words[1:] if word != "static")
+            if module:
                 self.facts.imports.append(Import(module, "", "", node.start_point[0] + 1))
         defined = spec.definitions.get(kind)
         if defined is not None and not self.in_function:
