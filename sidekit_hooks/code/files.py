@@ -1,4 +1,5 @@
-"""The workspace's own Python files, with their stat data: from git's file list where there is one.
+"""The workspace's own source files (Python, and the other languages the index reads: `suffixes`),
+with their stat data: from git's file list where there is one.
 
 `git ls-files` reads the list git already keeps (tracked files from its index, untracked ones that are
 not ignored), so a query neither walks the tree nor descends into ignored virtualenvs, build output or
@@ -38,8 +39,8 @@ def git_python_files(project: str) -> list[str] | None:
     return None if listing is None else listing[0]
 
 
-def git_listing(project: str) -> tuple[list[str], dict[str, int]] | None:
-    """(the `.py` files git knows of here, what to watch to know the list is still current); None
+def git_listing(project: str, suffixes: tuple[str, ...] = (".py",)) -> tuple[list[str], dict[str, int]] | None:
+    """(the files with these suffixes git knows of here, what to watch to know the list is still current); None
     outside git. Watched (path -> mtime_ns): every folder holding a listed file, and its parents (a file
     created or removed there changes the folder's mtime), the `.gitignore` files, and git's own index
     and excludes (a checkout, an add, a new ignore rule)."""
@@ -66,7 +67,7 @@ def git_listing(project: str) -> tuple[list[str], dict[str, int]] | None:
                 folder = folder.rpartition("/")[0]
         if path.endswith(".gitignore"):
             ignores.append(path)
-        if meta[:6] in LINK_MODES or path in seen or not path.endswith(".py"):
+        if meta[:6] in LINK_MODES or path in seen or not path.endswith(suffixes):
             continue  # (a file in conflict is listed once per stage)
         if _wanted(project, path, venv_checked):
             seen.add(path)
@@ -233,7 +234,7 @@ def stat_all(project: str, paths: list[str]) -> dict[str, tuple[int, int]]:
     return found
 
 
-def walked_python_files(project: str) -> dict[str, tuple[int, int]]:
+def walked_python_files(project: str, suffixes: tuple[str, ...] = (".py",)) -> dict[str, tuple[int, int]]:
     """The same list without git: a walk, bounded in files and folders."""
     found: dict[str, tuple[int, int]] = {}
     folders = 0
@@ -245,7 +246,7 @@ def walked_python_files(project: str) -> dict[str, tuple[int, int]]:
         relative = os.path.relpath(folder, project).replace(os.sep, "/")
         prefix = "" if relative == "." else relative + "/"
         for name in files:
-            if name.endswith(".py"):
+            if name.endswith(suffixes):
                 try:
                     stat = os.stat(os.path.join(folder, name))
                 except OSError:

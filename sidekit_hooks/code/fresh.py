@@ -47,18 +47,26 @@ if TYPE_CHECKING:
         paths: list[bytes]  # the indexed files (as bytes: stat takes them so, and they need no decoding)
         mtimes: list[int]
         sizes: list[int]
+        not_indexed: str = ""  # languages whose grammar is missing (index.NOT_INDEXED_KEY)
 else:
     Record = namedtuple(
-        "Record", "serial files unparsable watched watched_mtimes others other_mtimes paths mtimes sizes"
+        "Record",
+        "serial files unparsable watched watched_mtimes others other_mtimes paths mtimes sizes not_indexed",
+        defaults=("",),
     )
+NOT_INDEXED_KEY = "notIndexed"  # meta, written by the full refresh (index.Index._refresh_changed)
 
 
 def still_fresh(db: sqlite3.Connection, project: str) -> Record | None:
     """The record when nothing it saw has moved (the index needs no refresh); None otherwise."""
-    kept = dict(db.execute("SELECT key, value FROM meta WHERE key IN (?, ?)", (RECORD_KEY, STAMP_KEY)))
+    kept = dict(
+        db.execute("SELECT key, value FROM meta WHERE key IN (?, ?, ?)", (RECORD_KEY, STAMP_KEY, NOT_INDEXED_KEY))
+    )
     record = parse(kept.get(RECORD_KEY))
     if record is None:
         return None
+    if kept.get(NOT_INDEXED_KEY):
+        record = record._replace(not_indexed=str(kept[NOT_INDEXED_KEY]))
     if not files.still_as_recorded(
         project, record.watched, record.watched_mtimes, record.paths, record.mtimes, record.sizes
     ):

@@ -31,11 +31,26 @@ class Import:
     line: int
 
 
+@dataclass(frozen=True)
+class Function:
+    """A function's normalised body, for the tools sidecar's "this repeats a helper" (see `code.functions`):
+    the tokens in source order with its locals renamed v1, v2... by first binding, and the outside names
+    it reads. Filled by the tree-sitter languages (`code.languages.build`); Python keeps its own index."""
+
+    qualname: str
+    line: int
+    end: int
+    signature: str
+    tokens: str  # space-separated
+    outside: str  # space-separated, sorted
+
+
 @dataclass
 class FileFacts:
     definitions: list[Definition] = field(default_factory=list)
     references: list[tuple[str, int]] = field(default_factory=list)  # (name, line)
     imports: list[Import] = field(default_factory=list)
+    functions: list[Function] = field(default_factory=list)
 
 
 def module_name(path: str, packages: frozenset[str]) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from sidekit_hooks.code.blocks import MODULE
 from sidekit_hooks.code.graph import ImportGraph
 from sidekit_hooks.code.index import Index, Symbol
+from sidekit_hooks.code.languages import language_of
 from sidekit_hooks.code.testfiles import is_test_file
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.impact import testmap
@@ -28,14 +29,18 @@ class Impact:
         return sorted({test.split("::", 1)[0] for test in self.tests} | self.reached)
 
 
-def workspace_path(project: str, given: str) -> str:
-    """A project-relative `.py` path for what the user typed (relative, absolute or `./x.py`)."""
+def workspace_path(project: str, given: str, suffixes: tuple[str, ...] = (".py",)) -> str:
+    """A project-relative source path for what the user typed (relative, absolute or `./x.py`);
+    `suffixes`: the kinds of file the caller can answer for."""
     absolute = os.path.abspath(os.path.join(project, given)) if not os.path.isabs(given) else given
     relative = os.path.relpath(absolute, project).replace(os.sep, "/")
-    if relative.startswith("../") or not relative.endswith(".py"):
+    if relative.startswith("../") or not relative.endswith(suffixes):
+        kind = "a Python" if suffixes == (".py",) else "a source"
         raise SidekitError(
-            f"{given} is not a Python file inside the workspace {project}",
-            "pass a .py path relative to the workspace, e.g. sidekit tests-for pkg/mod.py",
+            f"{given} is not {kind} file inside the workspace {project}",
+            "pass a .py path relative to the workspace, e.g. sidekit tests-for pkg/mod.py"
+            if suffixes == (".py",)
+            else "pass a source path relative to the workspace, e.g. sidekit blast-radius src/parse.ts",
         )
     if not os.path.isfile(os.path.join(project, relative)):
         raise SidekitError(
@@ -63,7 +68,12 @@ def tests_of(project: str, index: Index, path: str, blocks: set[str] | None = No
 
 def impact(project: str, index: Index, path: str, symbol_name: str = "") -> Impact:
     graph = ImportGraph.of(index)
-    importers = sorted(graph.direct_importers(path))
+    if language_of(path) == "py":
+        importers = sorted(graph.direct_importers(path))
+    else:
+        from sidekit_hooks.code.languages.importers import importers_of
+
+        importers = importers_of(index, path)
     if not symbol_name:
         found = tests_of(project, index, path)
         found.importers = importers
@@ -91,11 +101,17 @@ def _blocks_of(symbol: Symbol, everything: list[Symbol]) -> set[str]:
 
 
 def _callers(index: Index, graph: ImportGraph, path: str, symbol: Symbol) -> list[str]:
-    """Files that reference the symbol's name and can see it: its own file and files importing its module."""
+    """Files that reference the symbol's name and can see it: its own file and files importing its
+    module. Outside Python (no import graph of that language here yet): files of the same language
+    that reference the name."""
     name = symbol.qualname.rsplit(".", 1)[-1]
-    reach = graph.direct_importers(path) | {path}
+    language = index.language_of(path)
     counts: dict[str, int] = {}
-    for site, _ in index.references(name):
-        if site in reach:
-            counts[site] = counts.get(site, 0) + 1
+    if language == "py":
+        reach = graph.direct_importers(path) | {path}
+        sites = [site for site, _ in index.references(name) if site in reach]
+    else:
+        sites = [site for site, _ in index.references(name) if language_of(site) == language]
+    for site in sites:
+        counts[site] = counts.get(site, 0) + 1
     return sorted(counts, key=lambda p: (-counts[p], p))

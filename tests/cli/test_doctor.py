@@ -72,6 +72,7 @@ def healthy_tail(project: Path) -> list[str]:
         tail
         + [RULES]
         + [
+            "  ok       code languages: grammars for ts, js, go, rust, java load",
             "  info     test cache: no pytest run recorded yet",
             f"  info     test interpreter: {PYTHON} (sidekit's own: no project environment"
             " found); override: --python PY",

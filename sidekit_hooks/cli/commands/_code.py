@@ -37,6 +37,17 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     add_format(parser)
 
 
+NOT_INDEXED_WHY = "grammar missing: sidekit doctor"
+
+
 def searched(coverage: Coverage) -> dict[str, Any]:
-    """`searched` (Python files looked at) and, when any, `unparsable` (skipped: they do not parse)."""
-    return {"searched": coverage.files, "unparsable": coverage.unparsable or None}
+    """`searched` (source files looked at), when any `unparsable` (skipped: they do not parse), and
+    when a language's grammar is not installed, `notIndexed` (its files were not read: an empty answer
+    says nothing about them) with `why` and where the fix is."""
+    missing = coverage.not_indexed.split()
+    return {
+        "searched": coverage.files,
+        "unparsable": coverage.unparsable or None,
+        "notIndexed": missing or None,
+        "why": NOT_INDEXED_WHY if missing else None,
+    }

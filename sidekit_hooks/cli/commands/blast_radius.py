@@ -14,6 +14,7 @@ from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common, searched
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.code.index import Index
+from sidekit_hooks.code.languages import INDEXED
 from sidekit_hooks.impact.affected import Impact, impact, workspace_path
 
 BUDGET = 200  # bytes (contract)
@@ -21,7 +22,9 @@ PATH_CHARS = 40
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", metavar="PATH[:SYMBOL]", help="pkg/mod.py or pkg/mod.py:Class.method")
+    parser.add_argument(
+        "target", metavar="PATH[:SYMBOL]", help="pkg/mod.py, pkg/mod.py:Class.method, src/parse.ts:parseURL"
+    )
     add_common(parser)
 
 
@@ -65,6 +68,6 @@ def answer(project: str, target: str) -> dict[str, Any]:
     """The answer `sidekit blast-radius` prints and the MCP `blast_radius` tool returns."""
     given, _, symbol = target.partition(":")
     with Index.open(project) as index:
-        found = impact(project, index, workspace_path(project, given), symbol)
+        found = impact(project, index, workspace_path(project, given, INDEXED), symbol)
         scope = searched(index.coverage)  # callers and importers come from the whole index
     return answer_for(found, scope)

@@ -85,6 +85,7 @@ def diagnose(project: str) -> list[Check]:
     checks.append(_state_check(project))
     checks.append(_versions_check())
     checks.append(_rule_packs_check(project))
+    checks.append(_grammars_check(project))
     checks.extend(_cache_checks(project))
     checks.extend(_recorder_checks(project))
     checks.append(_deadline_check(project))
@@ -95,6 +96,46 @@ def diagnose(project: str) -> list[Check]:
     if proposed:
         checks.append(proposed)
     return checks
+
+
+def _grammars_check(project: str) -> Check:
+    """The code index reads TypeScript, JavaScript, Go, Rust and Java through tree-sitter grammar wheels:
+    one that is missing (or does not load) leaves that language's files out of `symbol`, `usages` and
+    `blast-radius` (their answers say `notIndexed`). A problem when the project has such files."""
+    from sidekit_hooks.code.languages import GRAMMAR_MODULES, build
+
+    missing = {lang: why for lang in GRAMMAR_MODULES if (why := build.available(lang))}
+    if not missing:
+        return Check("code languages", "ok", "grammars for " + ", ".join(GRAMMAR_MODULES) + " load")
+    packages = ["tree-sitter>=0.23"] + sorted({build.spec_of(lang).package for lang in missing})
+    fix = f"{shlex.quote(sys.executable)} -m pip install " + " ".join(shlex.quote(p) for p in packages)
+    present = _languages_present(project)
+    hit = sorted(lang for lang in missing if lang in present)
+    first = missing[hit[0] if hit else sorted(missing)[0]]
+    if hit:
+        detail = f"not indexed: {', '.join(hit)} (this project has such files; {first})"
+        return Check("code languages", "problem", detail, fix)
+    return Check("code languages", "info", f"no grammar for {', '.join(sorted(missing))} ({first})", fix)
+
+
+def _languages_present(project: str) -> set[str]:
+    """The languages the project's code index holds files of (from git's file list when there is no index)."""
+    from sidekit_hooks.code import INDEX_FILE, files, languages
+
+    path = os.path.join(workspace.state_dir(project), INDEX_FILE)
+    if os.path.isfile(path):
+        import sqlite3
+
+        try:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.5)
+            try:
+                return {str(row[0]) for row in db.execute("SELECT DISTINCT lang FROM files")}
+            finally:
+                db.close()
+        except sqlite3.Error:
+            pass
+    listing = files.git_listing(project, languages.INDEXED)
+    return {languages.language_of(p) for p in (listing[0] if listing else [])}
 
 
 def render(project: str, checks: list[Check], problems: int) -> str:

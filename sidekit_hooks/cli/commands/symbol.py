@@ -26,7 +26,11 @@ CLOSE_SCORE = (
 )
 CLOSE_SHOWN = 3
 PATH_CHARS = 60
-KIND_RANK = {"class": 0, "function": 0, "method": 1, "variable": 2}
+KIND_RANK = {
+    **dict.fromkeys(("class", "function", "interface", "struct", "trait", "enum", "type"), 0),
+    **dict.fromkeys(("method", "namespace", "module", "macro"), 1),
+    **dict.fromkeys(("variable", "const"), 2),
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -78,7 +78,7 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         _schema({"path": STR}, ("path",)),
     ),
     "blast_radius": (
-        "Callers, importers and tests of path.py[:Symbol], before a change instead of grep.",
+        "Callers, importers, tests of a .py/.ts/.js/.go/.rs/.java file[:Symbol] instead of grep.",
         _schema({"target": STR}, ("target",)),
     ),
     "symbol": (
