@@ -227,7 +227,7 @@ def snapshot_outside(workdir: str, project: str) -> dict[str, Any]:
 
 def fuzz(count: int, workdir: str, seed: int = 1, subprocess_samples: int = 10) -> dict[str, int]:
     """Run `count` fuzzed payloads through hook.main in this process, and a few through the real script."""
-    from sidekit_hooks import hook, runtime
+    from sidekit_hooks.pipeline import hook, runtime
 
     project, outside = make_project(workdir)
     env = {

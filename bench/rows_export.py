@@ -20,7 +20,7 @@ from pathlib import Path
 from rows_fleets import Collector
 from run import REPO, BenchContext, Row, time_command
 
-from sidekit_hooks.hook_events import EVENTS
+from sidekit_hooks.pipeline.hook_events import EVENTS
 from testing.hooks import bash, edited, payload, pre_bash
 from testing.listener import wait_for_workers
 

@@ -4,7 +4,7 @@ small package) and Django (about 2,800 .py files), both sdists fetched at run ti
 Before #23 the tests sidecar opened the code index (a walk and a stat of the whole tree) and built
 the import graph inside PostToolUse: 19.9x a bare interpreter on Django. Now a hook reads only the
 answer kept for the red run (`.sidekit/code/tests-reaching.json`) or hands the event to the background
-(sidekit_hooks/finish.py). Rows give the hook's own CPU (detached workers are not its children) as a
+(sidekit_hooks/pipeline/finish.py). Rows give the hook's own CPU (detached workers are not its children) as a
 multiple of a bare interpreter's, measured in turn with it, and the Django/toolz ratio.
 """
 

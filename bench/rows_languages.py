@@ -1,7 +1,7 @@
 """The code index in every language (#34 items 1-2): cold build and size on the largest real project of
 each language the index reads through tree-sitter, and a warm `symbol` against a bare interpreter.
 
-The projects are the ones tests/code/test_real_projects.py measures recall on (tests/code/realprojects.py:
+The projects are the ones tests/code/test_languages_real_projects.py measures recall on (tests/code/realprojects.py:
 fetched from npm, the Go module proxy, crates.io and Maven Central with each ecosystem's own client,
 cached in tests/code/.cache). Each is cloned afresh (no `.sidekit/`), so the first query builds the
 index: its CPU (the command's own and git's), and the index on disk against the source it indexed.

@@ -1,6 +1,6 @@
 """`sidekit demo` on a loaded machine (#18): every nudge delivered in every run, with 4 busy processes
 on the machine's cores. A detector cut off by its budget hands its event to a background worker
-(sidekit_hooks/finish.py), whose findings come at the next boundary instead of being dropped."""
+(sidekit_hooks/pipeline/finish.py), whose findings come at the next boundary instead of being dropped."""
 
 from __future__ import annotations
 

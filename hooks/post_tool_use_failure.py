@@ -1,10 +1,10 @@
-"""Claude Code PostToolUseFailure hook (settings form): stdin -> sidekit_hooks.hook, always exit 0. Generated
-from sidekit_hooks/hook_events.py; `python -m sidekit_hooks.hook_events --write` makes it again."""
+"""Claude Code PostToolUseFailure hook (settings form): stdin -> sidekit_hooks.pipeline.hook, always exit 0. Generated
+from sidekit_hooks/pipeline/hook_events.py; `python -m sidekit_hooks.pipeline.hook_events --write` makes it again."""
 
 import os
 import sys
 
 sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the checkout, never the cwd
-from sidekit_hooks.hook import run_entry  # noqa: E402
+from sidekit_hooks.pipeline.hook import run_entry  # noqa: E402
 
 run_entry("PostToolUseFailure")

@@ -15,14 +15,14 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from sidekit_hooks.floors import floor_of
+from sidekit_hooks.core.floors import floor_of
 
 PACKAGE = Path(__file__).resolve().parents[1] / "sidekit_hooks"
 CLI_ONLY = ("sidekit_hooks.cli", "sidekit_hooks.rules.authoring")
 KERNEL_FILES = ("/proc/",)  # the kernel's own files: no repository can put anything there
 # (module, function) -> why its read need not go through safepath
 ALLOWED = {
-    ("sidekit_hooks.hook_events", "_write"): "`--write`, a developer's command: the checkout's own hooks.json",
+    ("sidekit_hooks.pipeline.hook_events", "_write"): "`--write`, a developer's command: the checkout's own hooks.json",
     (
         "sidekit_hooks.nudges.city",
         "__enter__",

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks import detectors, finish, hook
+from sidekit_hooks import detectors
 from sidekit_hooks.core import background, later
 from sidekit_hooks.nudges.findings import Finding
+from sidekit_hooks.pipeline import finish, hook
 from testing.hooks import context_of, edit, payload
 from testing.near_copy import NEW_SLUG, indexed_project
 
@@ -73,7 +74,7 @@ def test_a_detector_cut_off_in_the_hook_is_finished_later_and_delivered_at_the_n
     started = time.monotonic()
     said = run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
     assert time.monotonic() - started < 0.8 and said == ""  # cut off: nothing now, and not late
-    assert len(slow_by_path) == 1 and slow_by_path[0][0] == "sidekit_hooks.finish"
+    assert len(slow_by_path) == 1 and slow_by_path[0][0] == "sidekit_hooks.pipeline.finish"
     job = Path(slow_by_path[0][1])
     assert job.parent == project / ".sidekit" / "later"
     assert json.loads(job.read_text())["detectors"] == ["slowhook"]
@@ -113,7 +114,7 @@ def test_an_object_detector_is_not_handed_over(
         run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
     finally:
         detectors.unregister("slowobject")
-    assert "sidekit_hooks.finish" not in started
+    assert "sidekit_hooks.pipeline.finish" not in started
     assert not (project / ".sidekit" / "later").exists()
 
 
@@ -187,7 +188,11 @@ def test_what_needs_the_environment_waits_for_it_and_is_delivered_once_it_is_rea
     venv = tmp_path / "building-venv"
     env = dict(clean_env, PYTHONPATH=str(REPO), SIDEKIT_AWAITING_VENV=str(venv), CLAUDE_PROJECT_DIR=str(project))
     done = subprocess.run(
-        [BASE_PYTHON, "-S", "-m", "sidekit_hooks.finish", job], env=env, capture_output=True, text=True, timeout=60
+        [BASE_PYTHON, "-S", "-m", "sidekit_hooks.pipeline.finish", job],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert (done.returncode, done.stderr) == (0, "")
     queue_dir = project / ".runtime" / "nudge_queue" / "sess-1"

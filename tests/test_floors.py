@@ -6,7 +6,7 @@ import ast
 import re
 from pathlib import Path
 
-from sidekit_hooks.floors import FLOORS, floor_of
+from sidekit_hooks.core.floors import FLOORS, floor_of
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sidekit_hooks"
 
@@ -39,20 +39,23 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
 
 
 # A module named in a string is imported all the same: `-p sidekit_hooks.runners.pytest.compact`,
-# `__import__`, `spawn_module("sidekit_hooks.finish", ...)`, the registry's "module:OBJ" entries.
+# `__import__`, `spawn_module("sidekit_hooks.pipeline.finish", ...)`, the registry's "module:OBJ" entries.
 NAMED = re.compile(r"\bsidekit_hooks(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 
 
 # Named, not imported, and said so here: each starts a worker in a process of its own (a detached
 # `python -P -m`), so the lower floor holds only the name; or it is text written into another file.
 NAMED_NOT_IMPORTED = {
-    ("sidekit_hooks.core.later", "sidekit_hooks.finish"): "the detached worker that finishes cut-off detectors",
+    (
+        "sidekit_hooks.core.later",
+        "sidekit_hooks.pipeline.finish",
+    ): "the detached worker that finishes cut-off detectors",
     ("sidekit_hooks.core.pluginform", "sidekit_hooks.cli.plugin_setup"): "the plugin's one-time setup worker",
     (
         "sidekit_hooks.runners.junit.feed",
-        "sidekit_hooks.feed_worker",
+        "sidekit_hooks.pipeline.feed_worker",
     ): "the worker that feeds a raw mvn test's reports",
-    ("sidekit_hooks.hook_events", "sidekit_hooks.hook"): "the entry-script template's text",
+    ("sidekit_hooks.pipeline.hook_events", "sidekit_hooks.pipeline.hook"): "the entry-script template's text",
 }
 
 
@@ -81,7 +84,7 @@ def graph(strings: bool = False) -> dict[str, set[str]]:
     edges = {name: imports_of(name, path, known) for name, path in found.items()}
     if strings:
         for name, path in found.items():
-            if name == "sidekit_hooks.floors":  # the declaration of the floors names every room
+            if name == "sidekit_hooks.core.floors":  # the declaration of the floors names every room
                 continue
             named = named_in_strings(path.read_text(encoding="utf-8"), known) - {name}
             edges[name] |= {target for target in named if (name, target) not in NAMED_NOT_IMPORTED}

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks import detectors, hook, runtime
+from sidekit_hooks import detectors
 from sidekit_hooks.core.workspace import queue_root
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.findings import Finding
+from sidekit_hooks.pipeline import hook, runtime
 from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, tool_call
 
 A_PY_EDIT = ("a.py", "x = 1", "x = 2", "x = 1\n")  # rel, old, new, original: the edit these tests make
@@ -199,7 +200,7 @@ def test_hooks_import_only_the_standard_library(project: Path, clean_env: dict[s
     )
     err = done.stderr.decode()
     modules = set(err.split("THIRD_PARTY=")[0].split())
-    ran = "sidekit_hooks.runners.pytest.rewrite" if event == "PreToolUse" else "sidekit_hooks.runtime"
+    ran = "sidekit_hooks.runners.pytest.rewrite" if event == "PreToolUse" else "sidekit_hooks.pipeline.runtime"
     assert ran in modules  # the probe really ran the hook
     assert {"pydantic", "rapidfuzz", "tomli_w"} & modules == set()
     assert err.split("THIRD_PARTY=")[1].strip() == ""
@@ -239,8 +240,8 @@ def edit_with_a_slow_detector(project: Path, monkeypatch: pytest.MonkeyPatch) ->
 def test_hard_deadline_still_delivers_what_was_queued_and_loses_nothing(
     project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sidekit_hooks.runtime.DETECTOR_BUDGET", 10.0)
-    monkeypatch.setattr("sidekit_hooks.runtime.DELIVERY_RESERVE", -10.0)  # no cut-off before the hard deadline
+    monkeypatch.setattr("sidekit_hooks.pipeline.runtime.DETECTOR_BUDGET", 10.0)
+    monkeypatch.setattr("sidekit_hooks.pipeline.runtime.DELIVERY_RESERVE", -10.0)  # no cut-off before the hard deadline
     code, seconds, stdout = edit_with_a_slow_detector(project, monkeypatch)
     assert code == 0
     assert seconds < 2
@@ -280,7 +281,7 @@ class SayDetector:
 
 def test_a_broken_detector_does_not_silence_the_others(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
-    from sidekit_hooks import runtime
+    from sidekit_hooks.pipeline import runtime
 
     detectors.register("broken", BrokenDetector())
     detectors.register("say", SayDetector())

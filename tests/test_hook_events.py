@@ -1,4 +1,4 @@
-"""The one table of hook events (sidekit_hooks/hook_events.py): everything else derives from it."""
+"""The one table of hook events (sidekit_hooks/pipeline/hook_events.py): everything else derives from it."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import ast
 import json
 from pathlib import Path
 
-from sidekit_hooks.hook_events import (
+from sidekit_hooks.pipeline.hook_events import (
     EVENTS,
     PACKAGED,
     answers,
@@ -18,7 +18,7 @@ from sidekit_hooks.hook_events import (
 from testing.hooks import REPO
 
 PACKAGE = REPO / "sidekit_hooks"
-TABLE = PACKAGE / "hook_events.py"
+TABLE = PACKAGE / "pipeline" / "hook_events.py"
 
 
 def declarations(source: str, filename: str) -> list[str]:

@@ -16,7 +16,7 @@ HEAVY = ("re", "json", "tomllib", "typing", "enum", "dataclasses", "pathlib", "d
 # Only the scope sidecar runs here (other sidecars have their own guards); the policy runs for real,
 # after a warm-up event, so a first-event rule-pack compile is not counted.
 PROBE = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks import detectors, runtime; from sidekit_hooks.nudges import queue;"
+    "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks import detectors; from sidekit_hooks.pipeline import runtime; from sidekit_hooks.nudges import queue;"
     "[detectors.unregister(n) for n in detectors.names() if n != 'scope'];"
     "o = runtime.run('PostToolUse', sys.stdin.read()); queue.commit(o.claims);"
     f"print(sorted(m for m in {HEAVY!r} if m in sys.modules)); print(o.output)"

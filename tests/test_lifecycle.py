@@ -1,4 +1,4 @@
-"""SessionStart, Stop and SubagentStop through the real hook entry points (sidekit_hooks/lifecycle.py)."""
+"""SessionStart, Stop and SubagentStop through the real hook entry points (sidekit_hooks/pipeline/lifecycle.py)."""
 
 from __future__ import annotations
 
@@ -175,7 +175,7 @@ def test_session_start_indexes_a_tiny_project_before_the_first_call(
 
 
 def test_session_start_refreshes_only_an_outdated_index(project: Path) -> None:
-    from sidekit_hooks.lifecycle import STALE_AT_START, outdated
+    from sidekit_hooks.pipeline.lifecycle import STALE_AT_START, outdated
 
     built = 1_000_000.0
     assert not outdated(str(project), built, now=built + 60)
@@ -188,7 +188,7 @@ def test_session_start_refreshes_only_an_outdated_index(project: Path) -> None:
 def test_a_bigger_project_is_indexed_in_the_background_not_inline(
     project: Path, run_hook: HookRunner, sidekit_cache: Path
 ) -> None:
-    from sidekit_hooks.lifecycle import TINY_FILES
+    from sidekit_hooks.pipeline.lifecycle import TINY_FILES
 
     for index in range(TINY_FILES + 1):
         (project / f"m{index}.py").write_text(f"def f{index}():\n    return {index}\n")
@@ -206,7 +206,7 @@ def test_a_bigger_project_is_indexed_in_the_background_not_inline(
 
 HEAVY = ("re", "json", "tomllib", "typing", "enum", "dataclasses", "pathlib", "ast", "subprocess", "sqlite3")
 PROBE = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks import runtime;"
+    "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.pipeline import runtime;"
     "o = runtime.run(sys.argv[2], sys.stdin.read());"
     f"print(sorted(m for m in {HEAVY!r} if m in sys.modules)); print(o.output)"
 )

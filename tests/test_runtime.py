@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks import detectors, runtime
+from sidekit_hooks import detectors
 from sidekit_hooks.core.workspace import queue_root, session_queue_dir
 from sidekit_hooks.nudges import ledger
 from sidekit_hooks.nudges.findings import Finding
+from sidekit_hooks.pipeline import runtime
 from testing.hooks import edit
 
 

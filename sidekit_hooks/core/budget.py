@@ -28,7 +28,7 @@ class OutOfTime(BaseException):
 
 class Later(Exception):  # noqa: N818 - a request, not an error
     """A detector's answer needs work no hook may do (a walk of the tree, a graph build): the runtime
-    hands the event to a detached worker (`sidekit_hooks.finish`), which answers for the next boundary."""
+    hands the event to a detached worker (`sidekit_hooks.pipeline.finish`), which answers for the next boundary."""
 
 
 LATER_KEY = "finish-later"  # in a Context's memo: detectors that answered in part and want the rest finished later

@@ -1,7 +1,7 @@
 """Hand-over of unfinished hook work to a detached worker: the job file and the worker's start.
 
 A hook that could not finish some detectors (cut off by their budget, or asking for work no hook may
-do) writes the event to `.sidekit/later/` and starts `python -S -m sidekit_hooks.finish JOB`, which
+do) writes the event to `.sidekit/later/` and starts `python -S -m sidekit_hooks.pipeline.finish JOB`, which
 finishes them and queues their findings for the next boundary. Standard library only (hook hot path).
 """
 
@@ -13,7 +13,7 @@ import time
 from sidekit_hooks.core import background, fastjson, hooklog, workspace
 
 LATER_FOLDER = "later"  # under .sidekit/
-WORKER_MODULE = "sidekit_hooks.finish"
+WORKER_MODULE = "sidekit_hooks.pipeline.finish"
 MAX_WAITING = 16  # jobs waiting at once; past this a hook drops the hand-over (logged) rather than pile up
 MAX_PAYLOAD = 4 * 1024 * 1024  # characters of payload written for a worker; a bigger event is not handed over
 STALE_JOB = 300.0  # seconds; a job no worker took by then is deleted by the next hand-over

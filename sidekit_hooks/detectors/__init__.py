@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import sys
 
-from sidekit_hooks import hook_events
 from sidekit_hooks.nudges.findings import Context as Context
 from sidekit_hooks.nudges.findings import Finding as Finding
+from sidekit_hooks.pipeline import hook_events
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,11 +1,11 @@
 """Claude Code UserPromptSubmit hook (settings form of an installed package, no checkout): stdin ->
-sidekit_hooks.hook, always exit 0; `sidekit install` runs it with `python -I -S`. Generated from
-sidekit_hooks/hook_events.py; `python -m sidekit_hooks.hook_events --write` makes it again."""
+sidekit_hooks.pipeline.hook, always exit 0; `sidekit install` runs it with `python -I -S`. Generated from
+sidekit_hooks/pipeline/hook_events.py; `python -m sidekit_hooks.pipeline.hook_events --write` makes it again."""
 
 import os
 import sys
 
 sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # never the cwd
-from sidekit_hooks.hook import run_entry  # noqa: E402
+from sidekit_hooks.pipeline.hook import run_entry  # noqa: E402
 
 run_entry("UserPromptSubmit")

@@ -29,9 +29,9 @@ import os
 import stat
 import time
 
-from sidekit_hooks import hook_events
 from sidekit_hooks.core import fastjson, hooklog, redact, safepath, workspace
 from sidekit_hooks.nudges.delivery import MAX_NUDGE  # one line under this; `[policy] max_chars` may lower it
+from sidekit_hooks.pipeline import hook_events
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""The grep-and-read ground truth the code index is measured against (tests/code/test_real_projects.py).
+"""The grep-and-read ground truth the code index is measured against (tests/code/test_languages_real_projects.py).
 
 Written apart from the index, with nothing from tree-sitter: a small lexer of its own blanks out the
 comments and the string literals of a C-family source (TypeScript, JavaScript, Go, Rust, Java), keeping

@@ -170,7 +170,7 @@ def test_a_warm_query_never_waits_for_a_writer_to_note_the_stamp(project: Path) 
 def test_a_hook_moves_the_stamp_after_a_tool_that_may_write_even_a_failed_one(
     project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sidekit_hooks import runtime
+    from sidekit_hooks.pipeline import runtime
     from testing.hooks import bash, tool_call
 
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))

@@ -112,8 +112,8 @@ def test_the_hook_never_opens_the_index(
     wrong_value: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """#23: the index and the graph are the background's; the hook hands the event over instead."""
-    from sidekit_hooks import runtime
     from sidekit_hooks.core import background
+    from sidekit_hooks.pipeline import runtime
 
     Index.open(str(wrong_value)).close()
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(wrong_value))
@@ -128,7 +128,7 @@ def test_the_hook_never_opens_the_index(
     monkeypatch.setattr(background, "spawn_module", spawn)
     outcome = runtime.run("PostToolUse", json.dumps(edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER)))
     assert outcome.output == "" and opened == []
-    assert [s[0] for s in started if s[0] == "sidekit_hooks.finish"] == ["sidekit_hooks.finish"]
+    assert [s[0] for s in started if s[0] == "sidekit_hooks.pipeline.finish"] == ["sidekit_hooks.pipeline.finish"]
 
 
 def age_cache(project: Path, seconds: float) -> None:

@@ -390,7 +390,8 @@ def test_hook_does_not_point_the_helper_at_itself(project: Path, run_hook: Any) 
 HOT_PATH_CHECK = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from sidekit_hooks import detectors, runtime
+from sidekit_hooks import detectors
+from sidekit_hooks.pipeline import runtime
 from sidekit_hooks.core import fastjson
 for name in list(detectors.REGISTRY):  # this sidecar's own cost: other sidecars test theirs
     if name not in ("tools", "judge", "conventions"):
@@ -490,7 +491,7 @@ def test_registry_events_match_the_detectors_and_prompts_import_none(project: Pa
     for name in detectors.names():
         assert detectors.REGISTRY[name][1] == detectors.load(name).hooks, name
     code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks import runtime;"
+        "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.pipeline import runtime;"
         'runtime.run(\'UserPromptSubmit\', \'{"session_id": "s", "prompt": "hi"}\');'
         "print(sorted(m for m in sys.modules if m.startswith('sidekit_hooks.detectors.')))"
     )

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.hook_events import EVENTS
+from sidekit_hooks.pipeline.hook_events import EVENTS
 from testing.hostile import ROOT, SCRIPTS, cli, env_for, payload
 
 

@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks import detectors, runtime
+from sidekit_hooks import detectors
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges import policy
 from sidekit_hooks.nudges.events import Event, parse_event
 from sidekit_hooks.nudges.findings import Context, Finding
+from sidekit_hooks.pipeline import runtime
 from testing.hooks import REPO, context_of, payload
 
 SESSION = "sess-1"

@@ -17,7 +17,7 @@ import pytest
 
 from sidekit_hooks.nudges import ledger
 from sidekit_hooks.nudges.recheck import untrue_when_said
-from sidekit_hooks.runtime import delivered_fact
+from sidekit_hooks.pipeline.runtime import delivered_fact
 from testing.hooks import HookRunner, payload
 
 NAMED = "tests/test_a.py::test_one\ntests/test_a.py::test_two"

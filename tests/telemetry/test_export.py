@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.core import exportconfig, hooklog, trust
-from sidekit_hooks.hook_events import EVENTS
+from sidekit_hooks.pipeline.hook_events import EVENTS
 from sidekit_hooks.telemetry import collect, worker
 from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner, bash, edited, payload, pre_bash
 from testing.listener import wait_for_workers

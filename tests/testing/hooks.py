@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sidekit_hooks.hook_events import EVENTS
 from sidekit_hooks.nudges import payloads
+from sidekit_hooks.pipeline.hook_events import EVENTS
 
 REPO = Path(__file__).resolve().parents[2]
 HOOK_SCRIPTS = {name: REPO / "hooks" / f"{event.script}.py" for name, event in EVENTS.items()}

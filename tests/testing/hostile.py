@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sidekit_hooks.hook_events import EVENTS
+from sidekit_hooks.pipeline.hook_events import EVENTS
 
 REPO = Path(__file__).resolve().parents[2]
 ROOT = Path(os.environ.get("SIDEKIT_HOSTILE_ROOT") or REPO)

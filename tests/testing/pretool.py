@@ -36,7 +36,7 @@ def in_process(body: dict[str, Any], env: dict[str, str], cwd: Path, then: str) 
     probe = (
         "import sys, io; sys.path.insert(0, sys.argv[1]);"
         "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()));"
-        "from sidekit_hooks import hook; hook.main('PreToolUse', []); sys.stdout.flush();"
+        "from sidekit_hooks.pipeline import hook; hook.main('PreToolUse', []); sys.stdout.flush();"
         f"print({then})"
     )
     return run_text([sys.executable, "-S", "-c", probe, str(REPO), json.dumps(body)], cwd=cwd, env=env, timeout=30)

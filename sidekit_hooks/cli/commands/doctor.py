@@ -19,7 +19,7 @@ from sidekit_hooks import __version__
 from sidekit_hooks.cli.commands._shared import add_project, project_of
 from sidekit_hooks.cli.wiring import files, settings_merge
 from sidekit_hooks.core import agentpath, hooklog, workspace
-from sidekit_hooks.hook_events import EVENTS
+from sidekit_hooks.pipeline.hook_events import EVENTS
 
 MIN_PYTHON = (3, 11)
 RECENT_FAILURES = 24 * 3600  # seconds: older hook failures are history, not a problem

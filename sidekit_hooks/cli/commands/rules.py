@@ -176,7 +176,7 @@ def _worst_match_ms(rules: list[dict[str, Any]], data: dict[str, Any]) -> int:
 
 def _budget_failures(display: str, compile_ms: int, match_ms: int) -> list[str]:
     """A pack that cannot compile or match within what a hook may spend fails its test, with the fix."""
-    from sidekit_hooks import runtime
+    from sidekit_hooks.pipeline import runtime
     from sidekit_hooks.rules import snapshot
 
     out = []

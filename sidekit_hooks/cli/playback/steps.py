@@ -18,8 +18,8 @@ from typing import Any
 
 from sidekit_hooks.core import hooklog, safepath
 from sidekit_hooks.core.workspace import log_dir
-from sidekit_hooks.hook_events import EVENTS
 from sidekit_hooks.nudges import payloads
+from sidekit_hooks.pipeline.hook_events import EVENTS
 
 HOOK_SCRIPTS = {name: f"{event.script}.py" for name, event in EVENTS.items()}
 # Set by Gas Town or Claude Code; a played session must not drain (or write to) a real session's queue.
@@ -93,7 +93,7 @@ class Player:
 
     def _run_subprocess(self, hook: str, text: str) -> tuple[str, str]:
         script = hooks_dir() / HOOK_SCRIPTS[hook]
-        fallback = [self.python, "-P", "-m", "sidekit_hooks.hook", hook]
+        fallback = [self.python, "-P", "-m", "sidekit_hooks.pipeline.hook", hook]
         argv = [self.python, "-S", str(script)] if script.exists() else fallback
         done = subprocess.run(
             argv, input=text.encode(), capture_output=True, env=self.env(), cwd=self.project, timeout=30
@@ -101,8 +101,8 @@ class Player:
         return done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
 
     def _run_here(self, hook: str, text: str) -> str:
-        from sidekit_hooks import runtime
         from sidekit_hooks.nudges import queue
+        from sidekit_hooks.pipeline import runtime
 
         saved = dict(os.environ)
         os.environ.clear()

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import sidekit_hooks
-from sidekit_hooks import hook_events
 from sidekit_hooks.core import safepath, workspace
 from sidekit_hooks.core.errors import SidekitError
+from sidekit_hooks.pipeline import hook_events
 
 BACKUP_SUFFIX = ".sidekit-backup"
 RECORD_FILE = "install.json"

@@ -28,7 +28,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from sidekit_hooks.hook_events import HANDLER_TIMEOUT, HANDLERS
+from sidekit_hooks.pipeline.hook_events import HANDLER_TIMEOUT, HANDLERS
 
 MARKER = "# sidekit-hooks"
 TIMEOUT = HANDLER_TIMEOUT

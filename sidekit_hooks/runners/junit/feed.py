@@ -10,7 +10,7 @@ would feed it:
 2. PostToolUse / PostToolUseFailure (`hand_over`): the marker is claimed by rename, the outcome (the
    exit code from `Exit code N`, the output the model read) is written beside it as a job, and a
    detached worker is started. The hook waits for nothing.
-3. The worker (`python -P -S -m sidekit_hooks.feed_worker JOB`): `feed` reads the reports this run
+3. The worker (`python -P -S -m sidekit_hooks.pipeline.feed_worker JOB`): `feed` reads the reports this run
    wrote, runs them through the junit adapter's `collect` (a red run without a failing test is a
    build error with Maven's or Gradle's reason, never "0 failed") and saves the run as `sidekit test`
    does; the worker then queues the tests sidecar's line about it for the next boundary.
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from sidekit_hooks.runners import Result
 
 FOLDER = "junit-feed"  # under .sidekit/
-WORKER_MODULE = "sidekit_hooks.feed_worker"  # the top floor: it queues the tests sidecar's line
+WORKER_MODULE = "sidekit_hooks.pipeline.feed_worker"  # the top floor: it queues the tests sidecar's line
 MAVEN = ("mvn", "mvnw", "mvnd")
 GRADLE = ("gradle", "gradlew")
 # Maven phases that run Surefire's `test` (a phase runs every phase before it), and Surefire itself.

@@ -2,7 +2,7 @@
 
 A detector cut off by its budget (`budget.OutOfTime`), skipped because the budget was spent, or asking
 for work no hook may do (`budget.Later`: a walk of the tree, a graph build) is handed over by the
-runtime (`core/later.py` writes the event to `.sidekit/later/`); `python -S -m sidekit_hooks.finish JOB`
+runtime (`core/later.py` writes the event to `.sidekit/later/`); `python -S -m sidekit_hooks.pipeline.finish JOB`
 runs those detectors again with time to spare and queues their findings through the policy, so the
 next boundary (the next tool call, prompt or session start) delivers them. Standard library only.
 """
@@ -13,10 +13,11 @@ import os
 import sys
 import time
 
-from sidekit_hooks import detectors, runtime
+from sidekit_hooks import detectors
 from sidekit_hooks.core import background, budget, fastjson, hooklog, later, workspace
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context, Finding
+from sidekit_hooks.pipeline import runtime
 
 WORKER_BUDGET = 8.0  # seconds for the worker's detectors together; a hostile pack cannot keep it forever
 
@@ -99,12 +100,12 @@ def await_environment(job: dict[str, object], wait: float = ENVIRONMENT_WAIT) ->
     workspace.atomic_write(path, fastjson.dumps(job))
     env = {k: v for k, v in os.environ.items() if k != AWAITING_VENV}
     env["PYTHONPATH"] = background.package_root() + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    os.execve(python, [python, "-S", "-m", "sidekit_hooks.finish", path], env)
+    os.execve(python, [python, "-S", "-m", "sidekit_hooks.pipeline.finish", path], env)
     return True  # not reached
 
 
 def main(argv: list[str]) -> int:
-    """`python -S -m sidekit_hooks.finish JOB`: the detached worker."""
+    """`python -S -m sidekit_hooks.pipeline.finish JOB`: the detached worker."""
     if len(argv) != 1:
         return 2
     taken, job = later.take(argv[0])

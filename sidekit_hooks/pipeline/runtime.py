@@ -9,12 +9,13 @@ from __future__ import annotations
 import os
 import time
 
-from sidekit_hooks import detectors, hook_events
+from sidekit_hooks import detectors
 from sidekit_hooks.code import written
 from sidekit_hooks.core import budget, fastjson, hookinput, hooklog, redact, workspace
 from sidekit_hooks.nudges import delivery, ledger, policy, queue
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
+from sidekit_hooks.pipeline import hook_events
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -209,7 +210,7 @@ def respond_lifecycle(
     event: Event, ctx: Context, early: list[queue.Claim], since: float = 0.0
 ) -> tuple[str, list[queue.Claim]]:
     """SessionStart: warm the indexes, prime the scope, deliver what waits. Stop: re-check findings."""
-    from sidekit_hooks import lifecycle
+    from sidekit_hooks.pipeline import lifecycle
 
     if event.hook == "SessionStart":
         primer = lifecycle.session_start(event, ctx)

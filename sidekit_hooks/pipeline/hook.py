@@ -1,6 +1,6 @@
 """The hook process: read stdin, run one event under a deadline, print at most one JSON object, exit 0.
 
-Entry scripts in `hooks/` call `main()`; so does `python -m sidekit_hooks.hook <Event>`.
+Entry scripts in `hooks/` call `main()`; so does `python -m sidekit_hooks.pipeline.hook <Event>`.
 """
 
 from __future__ import annotations
@@ -59,13 +59,13 @@ def _alarm(signum: int, frame: object) -> None:
 def main(hook: str = "", argv: list[str] | None = None) -> int:
     started = time.monotonic()
     args = sys.argv[1:] if argv is None else argv
-    if not hook:  # `python -m sidekit_hooks.hook EVENT [HANDLER]`; an entry script gets only [HANDLER]
+    if not hook:  # `python -m sidekit_hooks.pipeline.hook EVENT [HANDLER]`; an entry script gets only [HANDLER]
         hook, args = (args[0], args[1:]) if args else ("", [])
     outcome = None
     try:
         if hook == "PreToolUse":
             return _pre_tool_use(args[0] if args else "")
-        from sidekit_hooks import runtime
+        from sidekit_hooks.pipeline import runtime
 
         if runtime.env_disabled():
             return 0
@@ -144,8 +144,8 @@ def _pre_tool_use(handler: str = "") -> int:
 
 def _answers(handler: str, stdin_text: str) -> bool:
     """Whether this PreToolUse handler is the one that answers the payload's command."""
-    from sidekit_hooks import hook_events
     from sidekit_hooks.core import fastjson
+    from sidekit_hooks.pipeline import hook_events
 
     names = tuple(name for name, _rule in hook_events.EVENTS["PreToolUse"].conditions)
     if handler not in names:
@@ -162,9 +162,9 @@ def _answers(handler: str, stdin_text: str) -> bool:
 
 def _fail_open(hook: str, exc: BaseException, outcome: object) -> None:
     try:
-        from sidekit_hooks import runtime
         from sidekit_hooks.core import budget, hooklog, workspace
         from sidekit_hooks.nudges import queue
+        from sidekit_hooks.pipeline import runtime
 
         where = "deadline" if isinstance(exc, DeadlineExceeded) else "hook"
         if isinstance(outcome, runtime.Outcome):

@@ -147,14 +147,14 @@ AFTER_A_TOOL = frozenset({"PostToolUse", "PostToolUseFailure"})  # the tool ran 
 BY_SCRIPT = {event.script: event for event in EVENTS.values()}
 
 # hooks/<script>.py, for the settings form: the same two lines for every event (see hook.run_entry).
-ENTRY_TEMPLATE = '''"""Claude Code {name} hook (settings form): stdin -> sidekit_hooks.hook, always exit 0. Generated
-from sidekit_hooks/hook_events.py; `python -m sidekit_hooks.hook_events --write` makes it again."""
+ENTRY_TEMPLATE = '''"""Claude Code {name} hook (settings form): stdin -> sidekit_hooks.pipeline.hook, always exit 0. Generated
+from sidekit_hooks/pipeline/hook_events.py; `python -m sidekit_hooks.pipeline.hook_events --write` makes it again."""
 
 import os
 import sys
 
 sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the checkout, never the cwd
-from sidekit_hooks.hook import run_entry  # noqa: E402
+from sidekit_hooks.pipeline.hook import run_entry  # noqa: E402
 
 run_entry("{name}")
 '''
@@ -170,14 +170,14 @@ def entry_script(name: str) -> str:
 # adds the folder holding the package after the standard library, where nothing can shadow it.
 PACKAGED = "entries"
 PACKAGED_TEMPLATE = '''"""Claude Code {name} hook (settings form of an installed package, no checkout): stdin ->
-sidekit_hooks.hook, always exit 0; `sidekit install` runs it with `python -I -S`. Generated from
-sidekit_hooks/hook_events.py; `python -m sidekit_hooks.hook_events --write` makes it again."""
+sidekit_hooks.pipeline.hook, always exit 0; `sidekit install` runs it with `python -I -S`. Generated from
+sidekit_hooks/pipeline/hook_events.py; `python -m sidekit_hooks.pipeline.hook_events --write` makes it again."""
 
 import os
 import sys
 
 sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # never the cwd
-from sidekit_hooks.hook import run_entry  # noqa: E402
+from sidekit_hooks.pipeline.hook import run_entry  # noqa: E402
 
 run_entry("{name}")
 '''
@@ -241,8 +241,8 @@ if __name__ == "__main__":
 
     if sys.argv[1:] != ["--write"]:
         print(
-            "usage: python -m sidekit_hooks.hook_events --write"
+            "usage: python -m sidekit_hooks.pipeline.hook_events --write"
             f"   (regenerates hooks/*.py, sidekit_hooks/{PACKAGED}/*.py and hooks/hooks.json)"
         )
         sys.exit(2)
-    sys.exit(_write(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    sys.exit(_write(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))

@@ -3,7 +3,7 @@ wrote into the shared test cache, then the tests sidecar's word on it, as after 
 a compacted `go test`, the packages that failed to build (go.build_failures), and for a compacted
 vitest or jest run that stopped before sidekit's reporter loaded, the run's error; no word after those.
 
-`python -P -S -m sidekit_hooks.feed_worker JOB`, started by the PostToolUse(Failure) hook that claimed
+`python -P -S -m sidekit_hooks.pipeline.feed_worker JOB`, started by the PostToolUse(Failure) hook that claimed
 the call's marker. Standard library only, bounded by `background.wall_clock_cap`.
 """
 
@@ -13,11 +13,11 @@ import os
 import sys
 import time
 
-from sidekit_hooks import runtime
 from sidekit_hooks.core import background, hooklog, later
 from sidekit_hooks.detectors import seen_runs, tests
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
+from sidekit_hooks.pipeline import runtime
 from sidekit_hooks.runners.junit import feed as junit_feed
 
 TYPE_CHECKING = False
@@ -44,7 +44,7 @@ def tell(job: dict[str, Any], summary: dict[str, Any]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """`python -P -S -m sidekit_hooks.feed_worker JOB`."""
+    """`python -P -S -m sidekit_hooks.pipeline.feed_worker JOB`."""
     background.wall_clock_cap()
     if len(argv) != 1:
         return 2

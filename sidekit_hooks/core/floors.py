@@ -7,23 +7,17 @@ Read by `tests/test_floors.py` (which builds the import graph from the AST) and 
 from __future__ import annotations
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("sidekit_hooks", "sidekit_hooks.floors", "sidekit_hooks.core"),  # JSON, paths, logs, errors, globs, shell
+    # JSON, paths, logs, errors, globs, shell; the hook event table, which every floor reads
+    ("sidekit_hooks", "sidekit_hooks.core", "sidekit_hooks.pipeline.hook_events"),
     # navigation, the test cache, nudges, compact answers
     ("sidekit_hooks.code", "sidekit_hooks.status", "sidekit_hooks.nudges", "sidekit_hooks.answers"),
     # test impact; the runners that feed the cache; the OpenTelemetry export (worker and CLI only)
     ("sidekit_hooks.impact", "sidekit_hooks.runners", "sidekit_hooks.telemetry"),
     ("sidekit_hooks.rules",),  # rule packs on the hot path
     ("sidekit_hooks.detectors", "sidekit_hooks.rules.authoring"),  # the sidecars; pack authoring (CLI)
-    # one hook invocation, and the worker that finishes what a hook could not; the package's own hook
-    # entry scripts (an install with no checkout)
-    (
-        "sidekit_hooks.runtime",
-        "sidekit_hooks.hook",
-        "sidekit_hooks.entries",
-        "sidekit_hooks.lifecycle",
-        "sidekit_hooks.finish",
-        "sidekit_hooks.feed_worker",
-    ),
+    # one hook invocation (the entry, the runtime, lifecycle, the workers that finish what a hook could
+    # not); the package's own hook entry scripts (an install with no checkout)
+    ("sidekit_hooks.pipeline", "sidekit_hooks.entries"),
     ("sidekit_hooks.cli",),  # the `sidekit` command, answers, demo, replay, install, doctor
 )
 
