@@ -43,6 +43,12 @@ PACKAGES: dict[str, tuple[str, tuple[str, ...]]] = {
         ("webcolors/_normalization.py", "webcolors/_html5.py", "webcolors/_conversion.py"),
     ),
     "humanfriendly": ("humanfriendly==10.0", ("humanfriendly/text.py", "humanfriendly/__init__.py")),
+    # the restructured set (#35)
+    "boltons": ("boltons==24.1.0", ("boltons/strutils.py", "boltons/iterutils.py")),
+    "toolz": (
+        "toolz==1.0.0",
+        ("toolz/itertoolz.py", "toolz/dicttoolz.py", "toolz/functoolz.py", "toolz/recipes.py"),
+    ),
     # tuning packages
     "stringcase": ("stringcase==1.2.0", ("stringcase-1.2.0/stringcase.py",)),
     "humanize": (
