@@ -49,6 +49,8 @@ PACKAGES: dict[str, tuple[str, tuple[str, ...]]] = {
         "toolz==1.0.0",
         ("toolz/itertoolz.py", "toolz/dicttoolz.py", "toolz/functoolz.py", "toolz/recipes.py"),
     ),
+    # the #35 rules' tuning set
+    "more_itertools": ("more-itertools==10.5.0", ("more_itertools/recipes.py", "more_itertools/more.py")),
     # tuning packages
     "stringcase": ("stringcase==1.2.0", ("stringcase-1.2.0/stringcase.py",)),
     "humanize": (
@@ -179,7 +181,9 @@ def predict(case: Case) -> str:
     if not added:  # under the sidecar's size floor, or short without distinctive literals: never compared
         return ""
     node, tokens, outside, small = added[0]
-    found = functions.best_match(node.name, tokens, project_index(case.package), outside=outside, shape=not small)
+    found = functions.best_match(
+        node.name, tokens, project_index(case.package), outside=outside, shape=not small, node=node
+    )
     return found.name if found is not None else ""
 
 
