@@ -163,9 +163,9 @@ MIN_FEATURES = 4  # fewer features than this say too little to call a function a
 CANDIDATES = 10  # how many of the best-ranked are confirmed
 CONFIRM = 0.72  # mean of the feature overlap and the canonical body similarity, to be a copy
 CANONICAL_FLOOR = 0.65  # canonical body similarity below which nothing is a copy
-EVIDENCE_WEIGHT = 8.0  # weighted features in common to confirm a copy by its features...
+EVIDENCE_WEIGHT = 5.0  # weighted features in common to confirm a copy by its features...
 ALIKE_BODY = 1.1  # canonical bodies this alike confirm a candidate that ranked at all
-CLOSE_BODY = 0.9  # ...unless the canonical bodies are this close
+CLOSE_BODY = 0.85  # ...unless the canonical bodies are this close
 # What a rewrite adds or drops on its own: small numbers (`range(0, n)`, `[-1]`), the collecting calls
 # of a loop that stands for a comprehension. Never taken for a replaced step.
 INCIDENTAL = frozenset({"l:0", "l:1", "l:-1", "l:2", "c:.append", "c:.add", "c:.extend"})

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 KINDS = {"YieldFrom": "Yield"}
+FILLERS = frozenset({"append", "add", "extend", "insert"})  # fill a collection: a comprehension's loop
+TESTS = frozenset({"any", "all", "bool", "isinstance", "callable", "hasattr", "issubclass"})
 SWAPPED_KINDS = ()  # what a statement does that no rewrite takes away: try, raise, yield...
 MAX_STRING = 24  # string constants are cut here, as in the token body
 ENDS = (_ast.Return, _ast.Raise, _ast.Continue, _ast.Break)
@@ -66,6 +68,10 @@ class Normaliser:
         self.local = set(self.params) | assigned(node.body)
         self.inline = temporaries(body_of(node), set(self.params))
         self.pending: dict[str, list[str]] = {}  # accumulators filled by a loop: their comprehension
+        self.reads: dict[str, int] = {}
+        for sub in walk(node.body):
+            if isinstance(sub, _ast.Name) and isinstance(sub.ctx, _ast.Load):
+                self.reads[sub.id] = self.reads.get(sub.id, 0) + 1
         self.out: list[str] = []
 
     # -- statements ----------------------------------------------------------------------------
@@ -120,7 +126,7 @@ class Normaliser:
                 if ends(body) and orelse:
                     branch = _ast.If(test=statement.test, body=body, orelse=[])
                     return result + self.flatten([branch, *orelse, *rest])
-                if negative(statement.test) and not orelse and ends(body) and len(rest) == 1 and ends(rest):
+                if negative(statement.test) and not orelse and ends(body) and one_statement(rest) and ends(rest):
                     return result + [_ast.If(test=positive(statement.test), body=rest, orelse=[]), *body]
                 if negative(statement.test) and orelse and not ends(body):
                     result.append(_ast.If(test=positive(statement.test), body=orelse, orelse=body))
@@ -227,7 +233,10 @@ class Normaliser:
         tokens = self.capture(lambda: self.collecting_loop(loop))
         if not tokens:
             return False
-        self.pending[name] = tokens
+        if self.reads.get(name, 0) <= 2:  # the loop's own `found.append` and one read after it
+            self.pending[name] = tokens
+        else:  # read again and again: kept as the local the comprehension is assigned to
+            self.out += ["Assign", "v", *tokens]
         return True
 
     def comprehension(
@@ -245,22 +254,11 @@ class Normaliser:
 
     def test_loop(self, node: ast.stmt, rest: list[ast.stmt]) -> bool:
         """`for x in xs: if c: return True` then `return False`: `return any(c for x in xs)` (and all)."""
-        if not (isinstance(node, _ast.For) and len(node.body) == 1 and rest and not node.orelse):
+        parts = tested(node, rest)
+        if parts is None:
             return False
-        inner, after = node.body[0], rest[0]
-        if not (isinstance(inner, _ast.If) and not inner.orelse and len(inner.body) == 1):
-            return False
-        found, last = inner.body[0], after
-        if not (isinstance(found, _ast.Return) and isinstance(last, _ast.Return)):
-            return False
-        if not (isinstance(found.value, _ast.Constant) and isinstance(last.value, _ast.Constant)):
-            return False
-        if found.value.value is True and last.value.value is False:
-            kind, test = "Any", inner.test
-        elif found.value.value is False and last.value.value is True:
-            kind, test = "All", negate(inner.test)
-        else:
-            return False
+        kind, test = parts
+        assert isinstance(node, _ast.For)
         self.out.append("Return")
         self.comprehension(kind, node.target, node.iter, None, [test])
         return True
@@ -372,7 +370,8 @@ class Normaliser:
             and len(node.args) == 2
             and not node.keywords
         ):
-            item = _ast.Name(id="_item_", ctx=_ast.Load())
+            item = _ast.Name(id="_item_", ctx=_ast.Load())  # the loop variable the comprehension would have
+            self.local.add(item.id)
             call = _ast.Call(func=node.args[0], args=[item], keywords=[])
             if func.id == "map":
                 self.comprehension("Collect", item, node.args[1], None, [call])
@@ -403,6 +402,31 @@ class Normaliser:
             return self.out
         finally:
             self.out = saved
+
+
+def tested(node: ast.stmt, rest: list[ast.stmt]) -> tuple[str, ast.expr] | None:
+    """("Any", test) for `for x in xs: if test: return True` then `return False`; ("All", ...) for
+    the loop that returns False; else None."""
+    if not (isinstance(node, _ast.For) and len(node.body) == 1 and rest and not node.orelse):
+        return None
+    inner, last = node.body[0], rest[0]
+    if not (isinstance(inner, _ast.If) and not inner.orelse and len(inner.body) == 1):
+        return None
+    found = inner.body[0]
+    if not (isinstance(found, _ast.Return) and isinstance(last, _ast.Return)):
+        return None
+    if not (isinstance(found.value, _ast.Constant) and isinstance(last.value, _ast.Constant)):
+        return None
+    if found.value.value is True and last.value.value is False:
+        return "Any", inner.test
+    if found.value.value is False and last.value.value is True:
+        return "All", negate(inner.test)
+    return None
+
+
+def one_statement(rest: list[ast.stmt]) -> bool:
+    """A single statement, counting a loop that returns and its final return (`any()`) as one."""
+    return len(rest) == 1 or (len(rest) == 2 and tested(rest[0], rest[1:]) is not None)
 
 
 def temporaries(body: list[ast.stmt], params: set[str]) -> dict[str, ast.expr]:
@@ -607,15 +631,24 @@ def features(node: Function) -> list[str]:
             name = "SELF" if name == node.name else name  # recursion, whatever the copy is called
             if not name and isinstance(sub.func, _ast.Name) and sub.func.id in params:
                 name = "@" + params[sub.func.id]  # a function passed in, called: `func(item)`
-            if name:
-                # a builtin (`len`, `any`, `map`, `sorted` for `reversed`) is what a rewrite adds or
-                # removes; a project helper or a library function is work
-                found.add(("b:" if hasattr(builtins, name) else "c:") + name)
-                for argument in [*sub.args, *(k.value for k in sub.keywords)]:
+            arguments = [*sub.args, *(k.value for k in sub.keywords)]
+            func = sub.func
+            if isinstance(func, _ast.Attribute) and func.attr in FILLERS:
+                filled = func.value.id if isinstance(func.value, _ast.Name) else ""
+                for argument in arguments:  # `found.append(x)`: found now holds what x is made from
+                    if filled:
+                        sources.setdefault(filled, set()).update(origins(argument, sources))
+            elif name and hasattr(builtins, name):
+                found.add("b:" + name)  # `len`, `any`, `map`, `sorted`: what a rewrite adds or removes
+            elif name:  # a project helper, a library function, a method: work, and what flows into it
+                found.add("c:" + name)
+                receiver = [func.value] if isinstance(func, _ast.Attribute) else []
+                for argument in [*receiver, *arguments]:
                     for origin in origins(argument, sources):
                         found.add(f"f:{origin}>{name}")
         elif isinstance(sub, _ast.Attribute):
-            found.add("c:." + sub.attr)
+            if sub.attr not in FILLERS:
+                found.add("c:." + sub.attr)
         elif (
             isinstance(sub, _ast.Name)
             and isinstance(sub.ctx, _ast.Load)
@@ -668,7 +701,10 @@ def origins(node: ast.expr, sources: dict[str, set[str]]) -> set[str]:
 
 
 def returned(value: ast.expr, local: set[str], sources: dict[str, set[str]]) -> list[str]:
-    """What a return gives back: a constant, a call's result, a parameter (or a value made from one)."""
+    """What a return gives back: a constant, a call's result, a parameter (or a value made from one).
+    A test (`any(...)`, `a == b`, `not x`) gives back True or False, as the loop it stands for does."""
+    if boolean(value):
+        return ["l:True", "l:False"]
     if isinstance(value, _ast.Constant):
         return ["l:" + constant(value.value)]
     if isinstance(value, _ast.Call):
@@ -677,6 +713,14 @@ def returned(value: ast.expr, local: set[str], sources: dict[str, set[str]]) -> 
     if isinstance(value, _ast.Name):
         return sorted(sources.get(value.id, ()))
     return []
+
+
+def boolean(value: ast.expr) -> bool:
+    if isinstance(value, (_ast.Compare, _ast.BoolOp)) or (
+        isinstance(value, _ast.UnaryOp) and isinstance(value.op, _ast.Not)
+    ):
+        return True
+    return isinstance(value, _ast.Call) and isinstance(value.func, _ast.Name) and value.func.id in TESTS
 
 
 def stem(word: str) -> str:
