@@ -182,8 +182,11 @@ def extract(source: str) -> list[Entry]:
         if isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef)) and indexable(node.name):
             lines = code_lines("\n".join(source_lines[node.lineno - 1 : node.end_lineno]))
             sig = signature(node)
-            canonical, features = rewrites.canonical(node), rewrites.features(node)  # before `analyze` renames
-            tokens, outside = analyze(node)
+            try:  # a pathologically nested body (thousands of `+`) is left out, not the whole index
+                canonical, features = rewrites.canonical(node), rewrites.features(node)  # before `analyze` renames
+                tokens, outside = analyze(node)
+            except RecursionError:
+                continue
             entries.append(
                 [
                     node.name,

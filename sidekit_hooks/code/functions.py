@@ -307,7 +307,7 @@ def parse(source: str) -> ast.Module | None:
 
     try:
         tree = compile(source, "<sidekit>", "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError):  # RecursionError: nesting too deep to build a tree
         return None
     return tree if isinstance(tree, _ast.Module) else None
 
@@ -374,7 +374,10 @@ def replaced_step(node: ast.FunctionDef | ast.AsyncFunctionDef, match: Match, in
     entry = next((e for e in record.get("f", []) if e[0] == match.name), None) if isinstance(record, dict) else None
     if entry is None or len(entry) <= CALLEES:
         return False
-    features = set(rewrites.features(node))
+    try:
+        features = set(rewrites.features(node))
+    except RecursionError:
+        return False
     existing = set(str(entry[FEATURES]).split())
     callees = set(str(entry[CALLEES]).split())
     if near_copies.dropped_work(features, existing, callees):
@@ -462,7 +465,11 @@ def behaviour_match(
     index built before #35 have no features and are left out. Normalises the added function only."""
     from sidekit_hooks.code import near_copies, rewrites
 
-    features = set(rewrites.features(node))
+    try:
+        features = set(rewrites.features(node))
+        canonical = rewrites.canonical(node)
+    except RecursionError:  # a pathologically nested body: not compared this way
+        return None
     if len(features) < near_copies.MIN_FEATURES:
         return None
     ranked: list[tuple[float, str, list[Any], set[str]]] = []
@@ -499,7 +506,6 @@ def behaviour_match(
         from sidekit_hooks.core import budget
 
         raise budget.Later("rapidfuzz is not installed yet") from None
-    canonical = rewrites.canonical(node)
     words = name_words(node.name)
     found: list[tuple[float, Match, str]] = []
     for rank, path, entry, existing in ranked[: near_copies.CANDIDATES]:

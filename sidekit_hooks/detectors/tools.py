@@ -618,7 +618,10 @@ def added_functions(added: str) -> list[tuple[ast.FunctionDef | ast.AsyncFunctio
         node = functions.parse_function(source) if functions.indexable(name) else None
         if node is None:
             continue
-        tokens, outside = functions.analyze(node)  # renames the body's locals in place...
+        try:
+            tokens, outside = functions.analyze(node)  # renames the body's locals in place...
+        except RecursionError:  # nested thousands deep: nothing an agent copies
+            continue
         small = functions.code_lines(source) < functions.MIN_LINES
         if not small or near_copies.telling(near_copies.literals(tokens)):
             found.append((functions.parse_function(source) or node, tokens, outside, small))  # ...so a fresh tree
