@@ -496,6 +496,28 @@ def behaviour_match(
     if not ranked:
         return None
     ranked.sort(key=lambda item: -item[0])
+    counts: dict[str, int] = {}
+    for token in canonical:
+        counts[token] = counts.get(token, 0) + 1
+    survivors: list[tuple[float, str, list[Any], set[str], list[str]]] = []
+    for rank, path, entry, existing in ranked[: near_copies.CANDIDATES]:
+        if near_copies.swapped(features, existing) or near_copies.other_classes(features, existing):
+            continue
+        if near_copies.dropped_work(features, set(str(entry[FEATURES]).split()), set(str(entry[CALLEES]).split())):
+            continue
+        other = str(entry[CANONICAL]).split()
+        # Indel similarity is at most the share of the two token multisets in common: below what could
+        # confirm, rapidfuzz (about 20 ms to import in a hook) is not needed at all
+        seen: dict[str, int] = {}
+        common = 0
+        for token in other:
+            used = seen.get(token, 0)
+            common += used < counts.get(token, 0)
+            seen[token] = used + 1
+        if 2 * common / max(1, len(canonical) + len(other)) >= near_copies.CANONICAL_FLOOR:
+            survivors.append((rank, path, entry, existing, other))
+    if not survivors:
+        return None
     from sidekit_hooks.core.thirdparty import enable_site_packages
 
     enable_site_packages()
@@ -508,13 +530,8 @@ def behaviour_match(
         raise budget.Later("rapidfuzz is not installed yet") from None
     words = name_words(node.name)
     found: list[tuple[float, Match, str]] = []
-    for rank, path, entry, existing in ranked[: near_copies.CANDIDATES]:
-        if near_copies.swapped(features, existing) or near_copies.other_classes(features, existing):
-            continue
-        own = set(str(entry[FEATURES]).split())
-        if near_copies.dropped_work(features, own, set(str(entry[CALLEES]).split())):
-            continue
-        body = Indel.normalized_similarity(canonical, str(entry[CANONICAL]).split())
+    for rank, path, entry, existing, other in survivors:
+        body = Indel.normalized_similarity(canonical, other)
         if not near_copies.confirmed(rank, body, near_copies.shared_weight(features, existing)):
             continue
         name_score = fuzz.token_set_ratio(words, name_words(entry[0])) / 100

@@ -57,19 +57,13 @@ class Normaliser:
 
     def __init__(self, node: Function) -> None:
         self.name = node.name
-        args = node.args
-        params = [*args.posonlyargs, *args.args]
-        if args.vararg:
-            params.append(args.vararg)
-        params += args.kwonlyargs
-        if args.kwarg:
-            params.append(args.kwarg)
-        self.params = {a.arg: f"a{i}" for i, a in enumerate(params)}
-        self.local = set(self.params) | assigned(node.body)
-        self.inline = temporaries(body_of(node), set(self.params))
+        self.params = parameters(node)
+        nodes = walk(node.body)  # once: every fact below is read from this list
+        self.local = set(self.params) | assigned(nodes)
+        self.inline = temporaries(nodes, set(self.params))
         self.pending: dict[str, list[str]] = {}  # accumulators filled by a loop: their comprehension
         self.reads: dict[str, int] = {}
-        for sub in walk(node.body):
+        for sub in nodes:
             if isinstance(sub, _ast.Name) and isinstance(sub.ctx, _ast.Load):
                 self.reads[sub.id] = self.reads.get(sub.id, 0) + 1
         self.out: list[str] = []
@@ -429,13 +423,13 @@ def one_statement(rest: list[ast.stmt]) -> bool:
     return len(rest) == 1 or (len(rest) == 2 and tested(rest[0], rest[1:]) is not None)
 
 
-def temporaries(body: list[ast.stmt], params: set[str]) -> dict[str, ast.expr]:
-    """Locals assigned once (`name = value`, at the top of a block) and read once: an agent inlines
-    them or introduces them at will, so their value is written where they are read."""
+def temporaries(nodes: list[ast.AST], params: set[str]) -> dict[str, ast.expr]:
+    """Locals assigned once (`name = value`) and read once, among `nodes` (a walked body): an agent
+    inlines them or introduces them at will, so their value is written where they are read."""
     stores: dict[str, int] = {}
     loads: dict[str, int] = {}
     values: dict[str, ast.expr] = {}
-    for node in walk(body):
+    for node in nodes:
         if isinstance(node, _ast.Name):
             counts = stores if isinstance(node.ctx, _ast.Store) else loads
             counts[node.id] = counts.get(node.id, 0) + 1
@@ -508,9 +502,22 @@ def collected(statement: ast.stmt) -> tuple[str, list[ast.expr]]:
     return "", []
 
 
-def assigned(body: list[ast.stmt]) -> set[str]:
+def parameters(node: Function) -> dict[str, str]:
+    """Parameter name -> `a0`, `a1`... by position (positional, *args, keyword-only, **kwargs)."""
+    args = node.args
+    params = [*args.posonlyargs, *args.args]
+    if args.vararg:
+        params.append(args.vararg)
+    params += args.kwonlyargs
+    if args.kwarg:
+        params.append(args.kwarg)
+    return {a.arg: f"a{i}" for i, a in enumerate(params)}
+
+
+def assigned(nodes: list[ast.AST]) -> set[str]:
+    """The local names bound among `nodes` (a walked body)."""
     names: set[str] = set()
-    for node in walk(body):
+    for node in nodes:
         if isinstance(node, _ast.Name) and isinstance(node.ctx, _ast.Store):
             names.add(node.id)
         elif isinstance(node, _ast.arg):
@@ -616,12 +623,11 @@ def call_name(func: ast.expr, local: set[str]) -> str:
 
 def features(node: Function) -> list[str]:
     """Rewrite-proof evidence of what a function does (see the module docstring), sorted, deduplicated."""
-    params = Normaliser(node).params
-    body = body_of(node)
-    local = set(params) | assigned(body)
+    params = parameters(node)
+    nodes = walk(body_of(node))
+    local = set(params) | assigned(nodes)
     found: set[str] = set()
     sources: dict[str, set[str]] = {name: {position} for name, position in params.items()}
-    nodes = walk(body)
     called = {id(sub.func) for sub in nodes if isinstance(sub, _ast.Call)}
     # what happens when an exception is caught (`yield item` there, or after the `try`) is behaviour
     handled = {id(sub) for handler in nodes if isinstance(handler, _ast.ExceptHandler) for sub in walk(handler.body)}
