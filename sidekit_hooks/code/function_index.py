@@ -10,7 +10,10 @@ import sys
 import time
 from typing import Any
 
+from sidekit_hooks.code import near_copies, rewrites
 from sidekit_hooks.code.functions import (
+    BEHAVIOUR,
+    FEATURES,
     MAX_FILE_BYTES,
     MAX_FILES,
     ORPHAN_AFTER,
@@ -57,12 +60,13 @@ def _relative(folder: str, name: str, project: str) -> str:
 def build(project: str, previous: dict[str, Any] | None = None) -> dict[str, Any]:
     """A fresh index; files whose mtime and size match `previous` are reused, not re-parsed."""
     old_files: dict[str, Any] = (previous or {}).get("files", {})
+    reusable = (previous or {}).get("behaviour") == BEHAVIOUR  # entries made by an older normaliser are redone
     files: dict[str, Any] = {}
     for rel in python_files(project):
         stat = safepath.project_file(project, rel)
         if stat is None:
             continue
-        old = old_files.get(rel)
+        old = old_files.get(rel) if reusable else None
         if isinstance(old, dict) and old.get("m") == stat.st_mtime_ns and old.get("s") == stat.st_size:
             files[rel] = old
             continue
@@ -73,7 +77,38 @@ def build(project: str, previous: dict[str, Any] | None = None) -> dict[str, Any
                 continue
             entries = extract(data.decode("utf-8", "replace"))
         files[rel] = {"m": stat.st_mtime_ns, "s": stat.st_size, "f": entries}
-    return {"version": VERSION, "project": os.path.abspath(project), "built": round(time.time(), 3), "files": files}
+    link_callees(files)
+    return {
+        "version": VERSION,
+        "behaviour": BEHAVIOUR,
+        "project": os.path.abspath(project),
+        "built": round(time.time(), 3),
+        "files": files,
+    }
+
+
+def link_callees(files: dict[str, Any]) -> None:
+    """Give each entry the features of the project helpers it calls (its ninth field): an agent who
+    inlines a private helper copies the pair, and the pair is what its copy must be compared with.
+    One level, helpers of the same file first; done here so that a hook only compares."""
+    by_name: dict[str, str] = {}
+    for record in files.values():
+        for entry in record["f"]:
+            if len(entry) > FEATURES:
+                by_name.setdefault(entry[0], entry[FEATURES])
+    for record in files.values():
+        local = {entry[0]: entry[FEATURES] for entry in record["f"] if len(entry) > FEATURES}
+        for entry in record["f"]:
+            if len(entry) <= FEATURES:
+                continue
+            called = [f[2:] for f in entry[FEATURES].split() if f.startswith("c:") and f[2:] != entry[0]]
+            extra: set[str] = set()
+            for name in called:
+                text = local.get(name, by_name.get(name))
+                if text:  # what an inlined helper brings: its calls, constants, operators, outside names
+                    extra.update(f for f in text.split() if f.startswith(near_copies.INLINED))
+            del entry[FEATURES + 1 :]
+            entry.append(" ".join(sorted(extra)))
 
 
 def refresh(project: str, prune: bool = True) -> bool:
@@ -147,8 +182,23 @@ def extract(source: str) -> list[Entry]:
         if isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef)) and indexable(node.name):
             lines = code_lines("\n".join(source_lines[node.lineno - 1 : node.end_lineno]))
             sig = signature(node)
-            tokens, outside = analyze(node)
-            entries.append([node.name, node.lineno, sig, lines, " ".join(tokens), " ".join(outside)])
+            try:  # a pathologically nested body (thousands of `+`) is left out, not the whole index
+                canonical, features = rewrites.canonical(node), rewrites.features(node)  # before `analyze` renames
+                tokens, outside = analyze(node)
+            except RecursionError:
+                continue
+            entries.append(
+                [
+                    node.name,
+                    node.lineno,
+                    sig,
+                    lines,
+                    " ".join(tokens),
+                    " ".join(outside),
+                    " ".join(canonical),
+                    " ".join(features),
+                ]
+            )
     return entries
 
 

@@ -27,9 +27,14 @@ if TYPE_CHECKING:
     import ast
     from typing import Any
 
-    Entry = list[Any]  # [name, line, signature, lines, normalized tokens joined by spaces]
+    Entry = list[Any]  # [name, line, signature, lines, tokens, outside names, canonical, features, callees']
 
 VERSION = 3  # 2: entries carry the function's outside names; 3: tokens from the syntax tree
+# The entries' last three fields (#35, optional: an index without them is still read): the canonical body
+# and the features of `code.rewrites`, and the features of the project helpers the function calls.
+# Bumped when the normaliser changes, so that a refresh redoes every entry.
+BEHAVIOUR = 1
+CANONICAL, FEATURES, CALLEES = 6, 7, 8
 INDEX_FILE = "functions.json"
 PRUNE_AFTER = 30 * 86400  # seconds; cache entries unused this long are deleted by the next refresh
 ORPHAN_AFTER = 3600  # seconds; an entry idle this long is checked for a project that is gone
@@ -302,7 +307,7 @@ def parse(source: str) -> ast.Module | None:
 
     try:
         tree = compile(source, "<sidekit>", "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError):  # RecursionError: nesting too deep to build a tree
         return None
     return tree if isinstance(tree, _ast.Module) else None
 
@@ -341,6 +346,48 @@ def stem(word: str) -> str:
 
 
 def best_match(
+    name: str,
+    tokens: list[str],
+    index: dict[str, Any],
+    skip: tuple[str, str] = ("", ""),
+    outside: list[str] | None = None,
+    shape: bool = True,
+    node: ast.FunctionDef | ast.AsyncFunctionDef | None = None,
+) -> Match | None:
+    """The indexed function the added one copies: by its tokens (`token_match`), else, given its syntax
+    tree `node` and MIN_LINES+ lines, by what it does once the rewrites agents make are undone
+    (`behaviour_match`, #35). The cheap rules run first: most copies are found without normalising."""
+    found = token_match(name, tokens, index, skip, outside, shape)
+    if node is None:
+        return found
+    if found is not None:
+        return None if replaced_step(node, found, index) else found
+    return behaviour_match(node, index, skip) if shape else None
+
+
+def replaced_step(node: ast.FunctionDef | ast.AsyncFunctionDef, match: Match, index: dict[str, Any]) -> bool:
+    """A token match whose helper does one step otherwise (`near_copies.swapped` on the features the index
+    prepared): the shape alike, the behaviour not. False when the entry has no features (an older index)."""
+    from sidekit_hooks.code import near_copies, rewrites
+
+    record = index.get("files", {}).get(match.path)
+    entry = next((e for e in record.get("f", []) if e[0] == match.name), None) if isinstance(record, dict) else None
+    if entry is None or len(entry) <= CALLEES:
+        return False
+    try:
+        features = set(rewrites.features(node))
+    except RecursionError:
+        return False
+    existing = set(str(entry[FEATURES]).split())
+    callees = set(str(entry[CALLEES]).split())
+    if near_copies.dropped_work(features, existing, callees):
+        return True
+    if callees:
+        existing = near_copies.widened(existing, callees, features)
+    return near_copies.swapped(features, existing)
+
+
+def token_match(
     name: str,
     tokens: list[str],
     index: dict[str, Any],
@@ -406,6 +453,91 @@ def best_match(
         rank = body + near_copies.agreement(added_literals, existing_literals)[0]
         ranked.append((rank, Match(path, line, sig, other_name, body, name_score), f"{entry[4]}|{entry[5]}"))
     return unambiguous(one_per_body(ranked))
+
+
+def behaviour_match(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, index: dict[str, Any], skip: tuple[str, str] = ("", "")
+) -> Match | None:
+    """The helper a restructured copy repeats (#35), from what the index build prepared (`code.rewrites`):
+    the helpers are ranked by the features they share with the added function (a helper it no longer
+    calls counts with the features of the helpers it called: inlined), then the best CANDIDATES are
+    confirmed on their canonical bodies and on no replaced step (`near_copies.swapped`). Entries of an
+    index built before #35 have no features and are left out. Normalises the added function only."""
+    from sidekit_hooks.code import near_copies, rewrites
+
+    try:
+        features = set(rewrites.features(node))
+        canonical = rewrites.canonical(node)
+    except RecursionError:  # a pathologically nested body: not compared this way
+        return None
+    if len(features) < near_copies.MIN_FEATURES:
+        return None
+    ranked: list[tuple[float, str, list[Any], set[str]]] = []
+    code = [(f, near_copies.weight(f)) for f in features if not f.startswith("d:")]
+    doc = near_copies.DOC_WEIGHT if len(code) < len(features) else 0.0
+    whole = sum(w for _f, w in code) + doc
+    for path, record in index.get("files", {}).items():
+        for entry in record.get("f", []) if isinstance(record, dict) else []:
+            if len(entry) <= CALLEES or (path, entry[0]) == skip or entry[3] < MIN_LINES - 1:
+                continue
+            # An upper bound first, by substring tests on the stored text (no split, no set): most of
+            # the index is ruled out here, which keeps a hook's cost to a few milliseconds.
+            text, extra = entry[FEATURES], entry[CALLEES]
+            present = sum(w for f, w in code if f in text or (extra and f in extra))
+            if (present + doc) / whole < near_copies.RANK_FLOOR:
+                continue
+            existing = set(str(entry[FEATURES]).split())
+            best, checked = near_copies.overlap(features, existing), existing
+            if entry[CALLEES]:  # checked with what its helpers do, whether the copy inlined them or not
+                checked = near_copies.widened(existing, set(str(entry[CALLEES]).split()), features)
+                best = max(best, near_copies.overlap(features, checked))
+            if best >= near_copies.RANK_FLOOR:
+                ranked.append((best, path, entry, checked))
+    if not ranked:
+        return None
+    ranked.sort(key=lambda item: -item[0])
+    counts: dict[str, int] = {}
+    for token in canonical:
+        counts[token] = counts.get(token, 0) + 1
+    survivors: list[tuple[float, str, list[Any], set[str], list[str]]] = []
+    for rank, path, entry, existing in ranked[: near_copies.CANDIDATES]:
+        if near_copies.swapped(features, existing) or near_copies.other_classes(features, existing):
+            continue
+        if near_copies.dropped_work(features, set(str(entry[FEATURES]).split()), set(str(entry[CALLEES]).split())):
+            continue
+        other = str(entry[CANONICAL]).split()
+        # Indel similarity is at most the share of the two token multisets in common: below what could
+        # confirm, rapidfuzz (about 20 ms to import in a hook) is not needed at all
+        seen: dict[str, int] = {}
+        common = 0
+        for token in other:
+            used = seen.get(token, 0)
+            common += used < counts.get(token, 0)
+            seen[token] = used + 1
+        if 2 * common / max(1, len(canonical) + len(other)) >= near_copies.CANONICAL_FLOOR:
+            survivors.append((rank, path, entry, existing, other))
+    if not survivors:
+        return None
+    from sidekit_hooks.core.thirdparty import enable_site_packages
+
+    enable_site_packages()
+    try:
+        from rapidfuzz import fuzz
+        from rapidfuzz.distance import Indel
+    except ImportError:
+        from sidekit_hooks.core import budget
+
+        raise budget.Later("rapidfuzz is not installed yet") from None
+    words = name_words(node.name)
+    found: list[tuple[float, Match, str]] = []
+    for rank, path, entry, existing, other in survivors:
+        body = Indel.normalized_similarity(canonical, other)
+        if not near_copies.confirmed(rank, body, near_copies.shared_weight(features, existing)):
+            continue
+        name_score = fuzz.token_set_ratio(words, name_words(entry[0])) / 100
+        match = Match(path, entry[1], entry[2], entry[0], body, name_score)
+        found.append(((rank + body) / 2, match, f"{entry[CANONICAL]}|{entry[FEATURES]}"))
+    return unambiguous(one_per_body(found))
 
 
 def one_per_body(ranked: list[tuple[float, Match, str]]) -> list[tuple[float, Match]]:

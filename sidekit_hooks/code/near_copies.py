@@ -146,3 +146,125 @@ def inlinable(name: str) -> bool:
     """An outside name a rewrite may replace by its own code: a function (`make_func`, `lowercase`)
     or a constant (`UNDERSCORE_RE`), not a class (`User`, `Mapping`): classes say what data it is."""
     return not name[:1].isupper() or name.isupper()
+
+
+# ---------------------------------------------------------------------------------------------
+# Restructured copies (#35): compare what two functions do, from the canonical tokens and the features
+# the index build prepared (`code.rewrites` for Python; any language's normaliser may fill them). First
+# rank the index by the features they share (recall), then confirm the best few (precision): the
+# canonical bodies must still be alike, and no called method, constant, operator or returned constant
+# of one may be swapped for another in the other.
+
+WEIGHTS = {"b": 1.0, "k": 1.0, "c": 2.0, "n": 2.0, "l": 2.0, "o": 0.5, "f": 1.5, "r": 1.0, "d": 1.0}
+DOC_WEIGHT = 3.0  # the docstring, however long, weighs as much as a call and a half
+COMMON_WEIGHT = 0.5  # a common constant (`0`, `''`, `'-'`) says less than a distinctive one
+RANK_FLOOR = 0.45  # weighted overlap of the features for a helper to be a candidate at all
+MIN_FEATURES = 4  # fewer features than this say too little to call a function a copy
+CANDIDATES = 10  # how many of the best-ranked are confirmed
+CONFIRM = 0.72  # mean of the feature overlap and the canonical body similarity, to be a copy
+CANONICAL_FLOOR = 0.65  # canonical body similarity below which nothing is a copy
+EVIDENCE_WEIGHT = 5.0  # weighted features in common to confirm a copy by its features...
+ALIKE_BODY = 1.1  # canonical bodies this alike confirm a candidate that ranked at all
+CLOSE_BODY = 0.85  # ...unless the canonical bodies are this close
+# What a rewrite adds or drops on its own: small numbers (`range(0, n)`, `[-1]`), the collecting calls
+# of a loop that stands for a comprehension. Never taken for a replaced step.
+INCIDENTAL = frozenset({"l:0", "l:1", "l:-1", "l:2", "c:.append", "c:.add", "c:.extend"})
+SWAPS = ("c:.", "l:", "o:", "r:l:", "k:")  # kinds of evidence whose replacement changes behaviour
+
+
+def weight(feature: str) -> float:
+    kind = feature[:1]
+    if kind == "l" and feature[2:] in COMMON:
+        return COMMON_WEIGHT
+    return WEIGHTS.get(kind, 1.0)
+
+
+INLINED = ("c:", "l:", "o:", "n:")  # what an inlined helper brings into its caller's body
+
+
+def overlap(added: set[str], existing: set[str]) -> float:
+    """Weighted share of the two functions' features that both have (0..1). The docstrings' words
+    count as DOC_WEIGHT features, by the share of words in common, and only when both have a docstring
+    (an agent's copy often has none, or one of its own words)."""
+    code_added = {f for f in added if not f.startswith("d:")}
+    code_existing = {f for f in existing if not f.startswith("d:")}
+    union = code_added | code_existing
+    total = sum(weight(feature) for feature in union)
+    shared = sum(weight(feature) for feature in code_added & code_existing)
+    doc_added, doc_existing = added - code_added, existing - code_existing
+    if doc_added and doc_existing:
+        total += DOC_WEIGHT
+        shared += DOC_WEIGHT * len(doc_added & doc_existing) / len(doc_added | doc_existing)
+    return shared / total if total else 0.0
+
+
+def swapped(added: set[str], existing: set[str]) -> bool:
+    """One side has a method, constant, operator or returned constant of a kind that the other lacks,
+    and the other one of its own: a step replaced (`.upper` for `.lower`, `'zero '` for `'No '`, `<`
+    for `==`), not added or dropped as a rewrite does."""
+    for kind in SWAPS:
+        mine = {f for f in added - existing if f.startswith(kind) and f not in INCIDENTAL}
+        theirs = {f for f in existing - added if f.startswith(kind) and f not in INCIDENTAL}
+        if mine and theirs:
+            return True
+    return False
+
+
+def other_classes(added: set[str], existing: set[str]) -> bool:
+    """Either uses a class (a capitalised outside name) the other does not use: other data, other work
+    (`User` for `Order`); exception classes raised aside."""
+
+    def classes(features: set[str]) -> set[str]:
+        return {
+            f[2:]
+            for f in features
+            if f[:2] in ("c:", "n:")
+            and f[2:3].isupper()
+            and not f[2:].isupper()
+            and not f.endswith(("Error", "Exception"))
+        }
+
+    return bool(classes(added) ^ classes(existing))
+
+
+def widened(existing: set[str], callees: set[str], added: set[str]) -> set[str]:
+    """The helper's features as they read with the project helpers it calls inlined: their calls,
+    constants and operators join, the calls to the helpers the added function does not make leave."""
+    inlined = {f for f in callees if f.startswith(INLINED)}
+    gone = {
+        f[2:]
+        for f in existing
+        if f.startswith("c:") and not f.startswith("c:.") and f not in added and ("n:" + f[2:]) not in added
+    }
+    kept = {f for f in existing if not (f.startswith("c:") and f[2:] in gone) and f.rsplit(">", 1)[-1] not in gone}
+    return kept | inlined
+
+
+def dropped_work(added: set[str], existing: set[str], callees: set[str]) -> bool:
+    """The helper calls a function (its own name included: recursion) that the added one neither calls
+    nor names, and the added one did not inline the helpers it calls either: part of the work is left
+    out (`yield from item` for `yield from flatten(item)`, a check without the escaping it guards)."""
+    names = {f[2:] for f in added if f[:2] in ("c:", "n:")}
+    missing = {f for f in existing if f.startswith("c:") and not f.startswith("c:.") and f[2:] not in names}
+    theirs = {f[2:] for f in existing if f[:2] in ("c:", "n:")} | {f[2:] for f in callees if f[:2] in ("c:", "n:")}
+    if any(f.startswith("c:") and not f.startswith("c:.") and f[2:] not in theirs for f in added):
+        return True  # the added function does work the helper does not (`reversed`, another helper)
+    if not missing:
+        return False
+    if not callees:
+        return True
+    return overlap(added, widened(existing, callees, added)) <= overlap(added, existing)
+
+
+def shared_weight(added: set[str], existing: set[str]) -> float:
+    return sum(weight(feature) for feature in added & existing if not feature.startswith("d:"))
+
+
+def confirmed(rank: float, body: float, shared: float) -> bool:
+    """A copy: the canonical bodies alike, the features and bodies together close, and enough evidence
+    in common (two generic calls, `iter` and `next`, say little unless the bodies are near-identical)."""
+    if body < CANONICAL_FLOOR:
+        return False
+    if (rank + body) / 2 < CONFIRM and body < ALIKE_BODY:
+        return False  # neither close overall nor alike in body (the rank floor already holds)
+    return shared >= EVIDENCE_WEIGHT or body >= CLOSE_BODY

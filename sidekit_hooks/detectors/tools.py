@@ -607,7 +607,7 @@ def function_index_for(ctx: Context) -> dict[str, Any] | None:
 
 
 def added_functions(added: str) -> list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, list[str], list[str], bool]]:
-    """(node, normalized tokens, outside names, small) of each added function worth comparing: of
+    """(syntax tree, normalized tokens, outside names, small) of each added function worth comparing: of
     MIN_LINES+ lines, or shorter with distinctive literals (an inlined rewrite of a helper is short; its
     regexes and messages still say what it copies). Parsing a few lines costs microseconds; the index
     is read only when something here could match."""
@@ -618,10 +618,13 @@ def added_functions(added: str) -> list[tuple[ast.FunctionDef | ast.AsyncFunctio
         node = functions.parse_function(source) if functions.indexable(name) else None
         if node is None:
             continue
-        tokens, outside = functions.analyze(node)
+        try:
+            tokens, outside = functions.analyze(node)  # renames the body's locals in place...
+        except RecursionError:  # nested thousands deep: nothing an agent copies
+            continue
         small = functions.code_lines(source) < functions.MIN_LINES
         if not small or near_copies.telling(near_copies.literals(tokens)):
-            found.append((node, tokens, outside, small))
+            found.append((functions.parse_function(source) or node, tokens, outside, small))  # ...so a fresh tree
     return found
 
 
@@ -640,7 +643,7 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
         if time.monotonic() > ctx.deadline:
             raise budget.Later("tools: out of time comparing added functions")  # finished in the background
         skip = (event.path, node.name)
-        match = functions.best_match(node.name, tokens, index, skip=skip, outside=outside, shape=not small)
+        match = functions.best_match(node.name, tokens, index, skip=skip, outside=outside, shape=not small, node=node)
         line = functions.defined_at(ctx.project, match) if match is not None else None
         if match is None or line is None:
             continue

@@ -8,6 +8,8 @@ matches an added function (`functions.best_match`). Used by tests/code/test_near
 bench row in bench/rows_tools.py.
 
 Case sets, never mixed: `nearcopy_tuning.py` (features and thresholds were chosen on it),
+`nearcopy_rewrites_tuning.py` (the #35 normaliser's thresholds were chosen on it),
+`nearcopy_restructured.py` (#35's held-out set, written and committed before any #35 rule change),
 `nearcopy_heldout.py` (written before any change to the matcher; measured, but its wrong nudges were
 seen while rules were still chosen) and `nearcopy_heldout2.py` (written blind once the rules were final).
 """
@@ -43,6 +45,14 @@ PACKAGES: dict[str, tuple[str, tuple[str, ...]]] = {
         ("webcolors/_normalization.py", "webcolors/_html5.py", "webcolors/_conversion.py"),
     ),
     "humanfriendly": ("humanfriendly==10.0", ("humanfriendly/text.py", "humanfriendly/__init__.py")),
+    # the restructured set (#35)
+    "boltons": ("boltons==24.1.0", ("boltons/strutils.py", "boltons/iterutils.py")),
+    "toolz": (
+        "toolz==1.0.0",
+        ("toolz/itertoolz.py", "toolz/dicttoolz.py", "toolz/functoolz.py", "toolz/recipes.py"),
+    ),
+    # the #35 rules' tuning set
+    "more_itertools": ("more-itertools==10.5.0", ("more_itertools/recipes.py", "more_itertools/more.py")),
     # tuning packages
     "stringcase": ("stringcase==1.2.0", ("stringcase-1.2.0/stringcase.py",)),
     "humanize": (
@@ -173,7 +183,9 @@ def predict(case: Case) -> str:
     if not added:  # under the sidecar's size floor, or short without distinctive literals: never compared
         return ""
     node, tokens, outside, small = added[0]
-    found = functions.best_match(node.name, tokens, project_index(case.package), outside=outside, shape=not small)
+    found = functions.best_match(
+        node.name, tokens, project_index(case.package), outside=outside, shape=not small, node=node
+    )
     return found.name if found is not None else ""
 
 
@@ -231,10 +243,21 @@ def main(argv: list[str]) -> None:
     sys.path.insert(0, str(HERE))
     from nearcopy_heldout import HELDOUT
     from nearcopy_heldout2 import HELDOUT2
+    from nearcopy_restructured import RESTRUCTURED
+    from nearcopy_rewrites_tuning import REWRITES_TUNING
     from nearcopy_tuning import TUNING
 
-    for label, cases in (("tuning", TUNING), ("held-out", HELDOUT), ("held-out 2 (blind)", HELDOUT2)):
-        if label != "tuning" and "--heldout" not in argv:
+    for label, cases in (
+        ("tuning", TUNING),
+        ("rewrites tuning (#35)", REWRITES_TUNING),
+        ("held-out", HELDOUT),
+        ("held-out 2 (blind)", HELDOUT2),
+        ("restructured held-out (#35)", RESTRUCTURED),
+    ):
+        if label.startswith("restructured") and "--heldout" in argv:
+            print(f"{label}: {score(cases).line()}")  # figures only: its cases are never looked at one by one
+            continue
+        if "tuning" not in label and "--heldout" not in argv:
             continue
         found = score(cases)
         print(f"{label}: {found.line()}")

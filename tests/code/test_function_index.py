@@ -279,3 +279,17 @@ def test_no_rapidfuzz_when_nothing_could_match(tmp_path: Path) -> None:
         [sys.executable, "-S", "-c", code], capture_output=True, text=True, cwd=str(Path(functions.__file__).parents[2])
     )
     assert (done.returncode, done.stdout.strip()) == (0, "False"), done.stderr
+
+
+def test_a_function_nested_too_deep_is_left_out_not_the_file() -> None:
+    """Thousands of `+` in one expression: the tree builds, walking it would overflow the stack; the
+    background build leaves that function out and indexes the rest, and a hook does not compare it."""
+    from sidekit_hooks.code import function_index
+    from sidekit_hooks.detectors import tools
+
+    plain = "def plain(a, b):\n    c = a + b\n    d = c * 2\n    e = d - 1\n    return e\n"
+    deep = "def deep(x):\n    return " + " + ".join(["x"] * 2000) + "\n\n\n" + plain
+    assert [entry[0] for entry in function_index.extract(deep)] == ["plain"]
+    assert [node.name for node, *_rest in tools.added_functions(deep)] == ["plain"]
+    too_deep = "def deeper(x):\n    return " + " + ".join(["x"] * 5000) + "\n"
+    assert functions.parse(too_deep) is None and function_index.extract(too_deep) == []

@@ -3,6 +3,7 @@ copies and near misses; the held-out set only measured (floors), the tuning set 
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from typing import Any
 
@@ -11,27 +12,44 @@ import pytest
 from nearcopy_heldout import COPIES as HELDOUT_COPIES
 from nearcopy_heldout import HELDOUT, NEAR_MISSES
 from nearcopy_heldout2 import HELDOUT2
+from nearcopy_restructured import COPIES as RESTRUCTURED_COPIES
+from nearcopy_restructured import NEAR_MISSES as RESTRUCTURED_NEAR_MISSES
+from nearcopy_restructured import RESTRUCTURED
+from nearcopy_rewrites_tuning import REWRITES_TUNING
 from nearcopy_short import SHORT
 from nearcopy_tuning import TUNING
 
-from sidekit_hooks.code import function_index, functions, near_copies
+from sidekit_hooks.code import function_index, functions, near_copies, rewrites
 from sidekit_hooks.detectors import tools
 from testing import requires
 from testing.hooks import context_of, edited, payload
 
 # Measured figures (floors here, so a better matcher passes). nearcopy_heldout.py, before #18 (shape rule
-# only): precision 0.68 (13/19), recall 0.38 (13/34); with the final rules 0.87 (20/23), 0.59 (20/34). It was
-# looked at while rules were chosen, so nearcopy_heldout2.py was written blind after them: before, nothing
-# named (0/0, recall 0/17); after, precision 1.00 (13/13), recall 0.76 (13/17).
-HELDOUT_PRECISION = 0.85
-HELDOUT_RECALL = 0.55
+# only): precision 0.68 (13/19), recall 0.38 (13/34); with the #18 rules 0.87 (20/23), 0.59 (20/34); with the
+# #35 behaviour rule and vetoes 1.00 (23/23), 0.68 (23/34). It was looked at while #18's rules were chosen,
+# so nearcopy_heldout2.py was written blind after them: before, nothing named (0/0, recall 0/17); after #18,
+# precision 1.00 (13/13), recall 0.76 (13/17); after #35, 1.00 (14/14), 0.82 (14/17). Both were looked at
+# while #35's rules were chosen (with nearcopy_rewrites_tuning.py): they are tuning sets for #35.
+HELDOUT_PRECISION = 0.95
+HELDOUT_RECALL = 0.65
 BLIND_PRECISION = 1.0
-BLIND_RECALL = 0.75
-TUNING_RECALL = 0.8  # measured 0.83 (15/18), precision 1.00 (15/15); with the short cases 0.86 (19/22), 1.00 (19/19)
+BLIND_RECALL = 0.8
+TUNING_RECALL = 0.9  # measured 0.95 (21/22), precision 1.00 (21/21); after #18 0.83 (15/18)... see git log
 # nearcopy_short.py (functions under the 5-line floor, compared by literal evidence only), written blind
 # after that rule: precision 0.83 (5/6), recall 0.62 (5/8). Before it, nothing was named (recall 0/8).
 SHORT_PRECISION = 0.8
 SHORT_RECALL = 0.6
+# nearcopy_restructured.py (#35), written and committed (7090e5e) before any #35 rule change, never tuned
+# on, only measured: before #35, precision 0.86 (19/22), recall 0.32 (19/59); after, 0.93 (42/45), 0.71
+# (42/59). The issue's targets, precision >= 0.95 and recall >= 0.80, are NOT reached: the floors below are
+# the measured figures' (a regression fails), the targets are asserted apart (strict xfail: it fails the
+# day the matcher reaches them, to move the floors up).
+RESTRUCTURED_PRECISION = 0.9
+RESTRUCTURED_RECALL = 0.65
+RESTRUCTURED_TARGETS = (0.95, 0.8)
+# nearcopy_rewrites_tuning.py: the #35 rules and thresholds were chosen on it: 0.90 (19/21), 0.90 (19/21).
+REWRITES_PRECISION = 0.85
+REWRITES_RECALL = 0.85
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +59,31 @@ def packages() -> None:
             nearcopies.module_sources(package)
     except RuntimeError as exc:  # no package index reachable: nothing to measure against
         requires.missing(str(exc), "give this machine the package index")
+
+
+def test_restructured_set_is_big_enough_and_uses_packages_no_other_set_uses() -> None:
+    assert len(RESTRUCTURED_COPIES) >= 40 and len(RESTRUCTURED_NEAR_MISSES) >= 40
+    assert all(case.helper for case in RESTRUCTURED_COPIES) and not any(c.helper for c in RESTRUCTURED_NEAR_MISSES)
+    others = {c.package for c in HELDOUT + HELDOUT2 + TUNING + SHORT + REWRITES_TUNING}
+    assert {c.package for c in RESTRUCTURED} == {"boltons", "toolz"} and others.isdisjoint({"boltons", "toolz"})
+    assert all(functions.code_lines(c.source) >= functions.MIN_LINES for c in RESTRUCTURED)
+
+
+def test_restructured_held_out_set_precision_and_recall_floors(packages: None) -> None:
+    found = nearcopies.score(RESTRUCTURED)
+    assert (found.positives, found.negatives) == (59, 52)
+    assert found.precision >= RESTRUCTURED_PRECISION and found.recall >= RESTRUCTURED_RECALL, found.line()
+
+
+@pytest.mark.xfail(reason="#35's targets are not reached yet: measured 0.93 (42/45), 0.71 (42/59)", strict=True)
+def test_restructured_held_out_set_reaches_the_targets(packages: None) -> None:
+    found = nearcopies.score(RESTRUCTURED)
+    assert found.precision >= RESTRUCTURED_TARGETS[0] and found.recall >= RESTRUCTURED_TARGETS[1], found.line()
+
+
+def test_rewrites_tuning_set_floors(packages: None) -> None:
+    found = nearcopies.score(REWRITES_TUNING)
+    assert found.precision >= REWRITES_PRECISION and found.recall >= REWRITES_RECALL, found.line()
 
 
 def test_held_out_set_is_big_enough_and_apart_from_the_tuning_set() -> None:
@@ -54,7 +97,7 @@ def test_held_out_set_is_big_enough_and_apart_from_the_tuning_set() -> None:
 
 
 def test_every_copied_helper_exists_in_its_package(packages: None) -> None:
-    for case in HELDOUT + HELDOUT2 + TUNING + SHORT:
+    for case in HELDOUT + HELDOUT2 + TUNING + SHORT + RESTRUCTURED + REWRITES_TUNING:
         files = nearcopies.project_index(case.package)["files"].values()
         names = {entry[0] for record in files for entry in record["f"]}
         assert not case.helper or case.helper in names, case
@@ -312,3 +355,85 @@ def test_hook_on_a_copy_with_its_temporaries_inlined(project: Path, run_hook: An
     done = run_hook("PostToolUse", edited(project, "lib/words.py", WORDS_FILE, WORDS_FILE + "\n\n" + added, WORDS_FILE))
     assert done.returncode == 0 and done.stderr == ""
     assert context_of(done.stdout) == said
+
+
+PREFIX_FILE = '''"""Word helpers."""
+
+
+def has_prefix(words, prefixes):
+    """Whether any word starts with one of the prefixes, ignoring case."""
+    lowered = [prefix.lower() for prefix in prefixes]
+    if not lowered:
+        return False
+    return any(word.lower().startswith(tuple(lowered)) for word in words)
+'''
+# has_prefix() as an agent rewrites it: the comprehension as a loop with append, any() as a loop that
+# returns, other names. The token rules see another function (neither rule names it); #35's does.
+STARTS_WITH_ANY = """def starts_with_any(items, starts):
+    wanted = []
+    for start in starts:
+        wanted.append(start.lower())
+    if not wanted:
+        return False
+    for item in items:
+        if item.lower().startswith(tuple(wanted)):
+            return True
+    return False
+"""
+
+
+@pytest.mark.parametrize(
+    ("added", "said"),
+    [
+        (
+            STARTS_WITH_ANY,
+            "[sidecar:tools] lib/words.py:4 has_prefix(words, prefixes) already does this; "
+            "reuse it instead of starts_with_any().",
+        ),
+        (STARTS_WITH_ANY.replace("startswith", "endswith").replace("starts_with", "ends_with"), ""),  # another step
+    ],
+)
+def test_hook_on_a_restructured_copy_the_token_rules_miss(project: Path, run_hook: Any, added: str, said: str) -> None:
+    """#35: the semver/sqlparse sessions' kind of copy (a loop for a comprehension, a loop for any())."""
+    (project / "lib").mkdir()
+    (project / "lib" / "words.py").write_text(PREFIX_FILE)
+    assert function_index.main(["build", str(project)]) == 0
+    node, tokens, outside, small = tools.added_functions(added)[0]
+    index = functions.load(str(project))
+    assert (
+        index is not None and functions.token_match(node.name, tokens, index, outside=outside, shape=not small) is None
+    )
+    edit = edited(project, "lib/words.py", PREFIX_FILE, PREFIX_FILE + "\n\n" + added, PREFIX_FILE)
+    done = run_hook("PostToolUse", edit)
+    assert done.returncode == 0 and done.stderr == ""
+    assert context_of(done.stdout) == said
+
+
+def test_index_entries_carry_the_normalised_body_and_features(tmp_path: Path) -> None:
+    (tmp_path / "words.py").write_text(
+        PREFIX_FILE + "\n\ndef prefixed(words, prefixes):\n    return [w for w in words if has_prefix([w], prefixes)]\n"
+    )
+    index = function_index.build(str(tmp_path))
+    assert index["behaviour"] == functions.BEHAVIOUR
+    entries = {entry[0]: entry for entry in index["files"]["words.py"]["f"]}
+    node = functions.parse(PREFIX_FILE)
+    assert node is not None
+    helper = node.body[1]
+    assert isinstance(helper, ast.FunctionDef)
+    assert entries["has_prefix"][functions.CANONICAL] == " ".join(rewrites.canonical(helper))
+    assert entries["has_prefix"][functions.FEATURES] == " ".join(rewrites.features(helper))
+    # what has_prefix() does travels with its caller, for a copy that inlines it
+    callees = entries["prefixed"][functions.CALLEES].split()
+    assert "c:.startswith" in callees and "d:prefix" not in callees
+
+
+def test_entries_of_an_older_normaliser_are_redone(tmp_path: Path) -> None:
+    (tmp_path / "words.py").write_text(PREFIX_FILE)
+    fresh = function_index.build(str(tmp_path))
+    older = dict(fresh, behaviour=functions.BEHAVIOUR - 1)
+    older["files"] = {
+        "words.py": dict(fresh["files"]["words.py"], f=[["has_prefix", 4, "has_prefix(words, prefixes)", 6, "", ""]])
+    }
+    assert function_index.build(str(tmp_path), older)["files"] == fresh["files"]  # not reused: redone
+    same = dict(older, behaviour=functions.BEHAVIOUR)
+    assert function_index.build(str(tmp_path), same)["files"]["words.py"]["f"][0][4] == ""  # reused as it was

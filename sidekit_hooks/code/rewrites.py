@@ -1,0 +1,736 @@
+"""What a Python function does, in a form the rewrites agents make leave alone (#35).
+
+A copy an agent writes is rarely the helper's text: a comprehension becomes a loop with `append`, an
+`any()` a loop that returns, an `else` an early return, a private helper is inlined, independent branches
+and operands come in another order, the locals get other names. The token comparison of
+`functions.best_match` sees those as different code. Here a function becomes two things that stay put:
+
+* `canonical(node)`: its body as tokens after undoing those rewrites: loops that collect, count or test
+  (`for ... append/yield/add`, `total += 1`, `if ...: return True`) and the comprehensions, `sum()`,
+  `any()`/`all()` they stand for give the same tokens; an `if` whose branch ends in a return keeps no
+  `else`; a negated test with two short branches is made positive (branches swapped); a conditional
+  expression is an `if`; runs of guard clauses and the operands of `and`/`or`/`==`/`is` are sorted;
+  parameters are `a0, a1...` by position, every other local is `v`.
+* `features(node)`: evidence that survives any of those rewrites: the names called and read from outside
+  (`c:len`, `c:.strip`, `n:_IRR_S2P`), the constants (`l:'th'`), the operators with negations folded
+  (`o:Eq` for `!=` too, `o:Lt` for `>` too), which parameter flows into which call (`f:a1>c:getter`),
+  what is returned (`r:c:_match_case`, `r:l:True`), and the docstring's words (`d:plural`).
+
+Both are strings of space-free tokens, stored in the function index by the background build and
+compared by `code.near_copies` (which knows nothing of Python): a hook never normalises the index, only
+the one function just added. Only the C `_ast` module is used (the `ast` module costs a hook ~3 ms).
+"""
+
+from __future__ import annotations
+
+import _ast
+import builtins
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ast
+
+    Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+KINDS = {"YieldFrom": "Yield"}
+FILLERS = frozenset({"append", "add", "extend", "insert"})  # fill a collection: a comprehension's loop
+TESTS = frozenset({"any", "all", "bool", "isinstance", "callable", "hasattr", "issubclass"})
+SWAPPED_KINDS = ()  # what a statement does that no rewrite takes away: try, raise, yield...
+MAX_STRING = 24  # string constants are cut here, as in the token body
+ENDS = (_ast.Return, _ast.Raise, _ast.Continue, _ast.Break)
+NEGATED = {_ast.NotEq: "Eq", _ast.IsNot: "Is", _ast.NotIn: "In"}
+MIRRORED = {_ast.Gt: "Lt", _ast.GtE: "LtE"}  # `a > b` is `b < a`
+# As evidence, an order comparison is one kind: `if n < x: continue` is `if x <= n:` once negated
+ORDERS = {_ast.Lt: "Ord", _ast.LtE: "Ord", _ast.Gt: "Ord", _ast.GtE: "Ord"}
+COMMUTATIVE = (_ast.Mult, _ast.BitAnd, _ast.BitOr, _ast.BitXor)
+COLLECTORS = frozenset({"append", "add"})
+EMPTY = frozenset({"list", "set", "dict", "tuple"})
+
+
+def constant(value: object) -> str:
+    text = repr(value[:MAX_STRING] if isinstance(value, str) else value)
+    return "_".join(text.split())  # tokens are stored space-separated: none may hold a space
+
+
+class Normaliser:
+    """Tokens of one function's canonical body (see the module docstring)."""
+
+    def __init__(self, node: Function) -> None:
+        self.name = node.name
+        self.params = parameters(node)
+        nodes = walk(node.body)  # once: every fact below is read from this list
+        self.local = set(self.params) | assigned(nodes)
+        self.inline = temporaries(nodes, set(self.params))
+        self.pending: dict[str, list[str]] = {}  # accumulators filled by a loop: their comprehension
+        self.reads: dict[str, int] = {}
+        for sub in nodes:
+            if isinstance(sub, _ast.Name) and isinstance(sub.ctx, _ast.Load):
+                self.reads[sub.id] = self.reads.get(sub.id, 0) + 1
+        self.out: list[str] = []
+
+    # -- statements ----------------------------------------------------------------------------
+
+    def block(self, statements: list[ast.stmt]) -> None:
+        statements = self.flatten(list(statements))
+        index = 0
+        while index < len(statements):
+            statement = statements[index]
+            rest = statements[index + 1 :]
+            if self.test_loop(statement, rest):
+                index += 2
+                continue
+            if self.accumulated(statement, rest):
+                index += 2
+                continue
+            if guard(statement):  # a run of guard clauses: independent, so their order says nothing
+                run = [statement]
+                while index + len(run) < len(statements) and guard(statements[index + len(run)]):
+                    run.append(statements[index + len(run)])
+                parts = []
+                for item in run:
+                    parts.append(self.capture(lambda item=item: self.statement(item)))
+                for part in sorted(parts):
+                    self.out.extend(part)
+                index += len(run)
+                continue
+            self.statement(statement)
+            index += 1
+
+    def flatten(self, statements: list[ast.stmt]) -> list[ast.stmt]:
+        """Early returns for `else` branches; a conditional expression as an `if`; a negated test with
+        two short branches made positive."""
+        result: list[ast.stmt] = []
+        for index, statement in enumerate(statements):
+            rest = statements[index + 1 :]
+            if isinstance(statement, _ast.Return) and isinstance(statement.value, _ast.IfExp):
+                value = statement.value
+                branch = _ast.If(test=value.test, body=[_ast.Return(value=value.body)], orelse=[])
+                return result + self.flatten([branch, _ast.Return(value=value.orelse), *rest])
+            if (
+                isinstance(statement, _ast.Try)
+                and rest
+                and not statement.finalbody
+                and all(ends(handler.body) for handler in statement.handlers)
+            ):  # `try: a / except: return x` then `b` is `try: a; b / except: return x`
+                body = [*statement.body, *statement.orelse, *rest]
+                moved = _ast.Try(body=body, handlers=statement.handlers, orelse=[], finalbody=[])
+                return result + [moved]
+            if isinstance(statement, _ast.If):
+                body, orelse = statement.body, statement.orelse
+                if ends(body) and orelse:
+                    branch = _ast.If(test=statement.test, body=body, orelse=[])
+                    return result + self.flatten([branch, *orelse, *rest])
+                if negative(statement.test) and not orelse and ends(body) and one_statement(rest) and ends(rest):
+                    return result + [_ast.If(test=positive(statement.test), body=rest, orelse=[]), *body]
+                if negative(statement.test) and orelse and not ends(body):
+                    result.append(_ast.If(test=positive(statement.test), body=orelse, orelse=body))
+                    continue
+            result.append(statement)
+        return result
+
+    def statement(self, node: ast.stmt) -> None:
+        out = self.out
+        if isinstance(node, _ast.If):
+            out.append("If")
+            self.expr(node.test)
+            self.block(node.body)
+            if node.orelse:
+                out.append("Else")
+                self.block(node.orelse)
+            out.append("End")
+        elif isinstance(node, (_ast.For, _ast.AsyncFor)):
+            if not self.collecting_loop(node):
+                out.append("For")
+                self.expr(node.target)
+                self.expr(node.iter)
+                self.block(node.body)
+                if node.orelse:
+                    out.append("Else")
+                    self.block(node.orelse)
+                out.append("End")
+        elif (
+            isinstance(node, _ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], _ast.Name)
+            and node.targets[0].id in self.inline
+        ):
+            return  # a temporary used once: its value is written where it is read
+        elif isinstance(node, _ast.AugAssign) and isinstance(node.target, _ast.Name):
+            out += ["Assign", "v" if node.target.id not in self.params else self.params[node.target.id], "BinOp"]
+            self.any(node.target)
+            out.append(type(node.op).__name__)
+            self.any(node.value)
+        elif isinstance(node, _ast.Assign) and empty(node.value):
+            out.append("Init")  # `found = []`: what a comprehension does not need
+        elif isinstance(node, _ast.Assign) and len(node.targets) == 1 and isinstance(node.value, _ast.IfExp):
+            value = node.value
+            target = node.targets[0]
+            self.statement(
+                _ast.If(
+                    test=value.test,
+                    body=[_ast.Assign(targets=[target], value=value.body)],
+                    orelse=[_ast.Assign(targets=[target], value=value.orelse)],
+                )
+            )
+        elif isinstance(node, _ast.Expr) and isinstance(node.value, _ast.YieldFrom):
+            out += ["Collect", "For", "v"]
+            self.expr(node.value.value)
+            out += ["Elt", "v"]
+        else:
+            out.append(type(node).__name__)
+            for field in node._fields:
+                part = getattr(node, field, None)
+                if isinstance(part, list) and part and isinstance(part[0], _ast.stmt):
+                    self.block(part)
+                elif field != "type_comment":
+                    self.any(part)
+
+    def collecting_loop(self, node: ast.For | ast.AsyncFor) -> bool:
+        """`for x in xs: [if c:] found.append(e) / yield e / d[k] = e / n += 1` as the comprehension,
+        dict comprehension or `sum(1 for ...)` it stands for."""
+        body = node.body
+        test: ast.expr | None = None
+        if len(body) == 1 and isinstance(body[0], _ast.If) and not body[0].orelse and len(body[0].body) == 1:
+            test, body = body[0].test, body[0].body
+        elif (
+            len(body) == 2
+            and isinstance(body[0], _ast.If)
+            and body[0].body
+            and isinstance(body[0].body[0], _ast.Continue)
+            and not body[0].orelse
+        ):
+            test, body = negate(body[0].test), body[1:]
+        if len(body) != 1 or node.orelse:
+            return False
+        kind, element = collected(body[0])
+        if not kind:
+            return False
+        self.comprehension(kind, node.target, node.iter, test, element)
+        return True
+
+    def accumulated(self, node: ast.stmt, rest: list[ast.stmt]) -> bool:
+        """`found = []` then a loop that appends to `found`: the comprehension, written where `found`
+        is next read (`return found` is `return [... for ...]`); likewise a count from `n = 0`."""
+        if not (
+            isinstance(node, _ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], _ast.Name)
+            and empty(node.value)
+            and rest
+            and isinstance(rest[0], (_ast.For, _ast.AsyncFor))
+        ):
+            return False
+        name = node.targets[0].id
+        loop = rest[0]
+        if collector(loop) != name:
+            return False
+        tokens = self.capture(lambda: self.collecting_loop(loop))
+        if not tokens:
+            return False
+        if self.reads.get(name, 0) <= 2:  # the loop's own `found.append` and one read after it
+            self.pending[name] = tokens
+        else:  # read again and again: kept as the local the comprehension is assigned to
+            self.out += ["Assign", "v", *tokens]
+        return True
+
+    def comprehension(
+        self, kind: str, target: ast.expr, source: ast.expr, test: ast.expr | None, element: list[ast.expr]
+    ) -> None:
+        self.out += [kind, "For"]
+        self.expr(target)
+        self.expr(source)
+        if test is not None:
+            self.out.append("If")
+            self.expr(test)
+        self.out.append("Elt")
+        for item in element:
+            self.expr(item)
+
+    def test_loop(self, node: ast.stmt, rest: list[ast.stmt]) -> bool:
+        """`for x in xs: if c: return True` then `return False`: `return any(c for x in xs)` (and all)."""
+        parts = tested(node, rest)
+        if parts is None:
+            return False
+        kind, test = parts
+        assert isinstance(node, _ast.For)
+        self.out.append("Return")
+        self.comprehension(kind, node.target, node.iter, None, [test])
+        return True
+
+    # -- expressions ---------------------------------------------------------------------------
+
+    def expr(self, node: object) -> None:
+        self.any(node)
+
+    def any(self, node: object) -> None:
+        out = self.out
+        if isinstance(node, list):
+            for item in node:
+                self.any(item)
+        elif isinstance(node, _ast.Name):
+            if isinstance(node.ctx, _ast.Load) and node.id in self.pending:
+                out.extend(self.pending.pop(node.id))
+                return
+            if isinstance(node.ctx, _ast.Load) and node.id in self.inline:
+                value = self.inline.pop(node.id)  # once: a temporary is read once
+                self.any(value)
+                self.inline[node.id] = value
+                return
+            if node.id == self.name:
+                out.append("SELF")
+            elif node.id in self.params:
+                out.append(self.params[node.id])
+            else:
+                out.append(
+                    "v" if node.id in self.local else node.id
+                )  # one name for every local: a rename or a reorder keeps it
+        elif isinstance(node, _ast.Constant):
+            out.append(constant(node.value))
+        elif isinstance(node, _ast.Attribute):
+            self.any(node.value)
+            out.append("." + node.attr)
+        elif isinstance(node, _ast.arg):
+            out.append(self.params.get(node.arg, "v"))
+        elif isinstance(node, (_ast.ListComp, _ast.SetComp, _ast.GeneratorExp, _ast.DictComp)):
+            self.generators(node)
+        elif isinstance(node, _ast.Call) and self.folded_call(node):
+            return
+        elif isinstance(node, _ast.BoolOp):
+            out += ["BoolOp", type(node.op).__name__]
+            for part in sorted(self.capture(lambda value=value: self.any(value)) for value in node.values):
+                out.extend(part)
+        elif (
+            isinstance(node, _ast.Compare)
+            and len(node.ops) == 1
+            and type(node.ops[0]) in (_ast.Eq, _ast.NotEq, _ast.Is, _ast.IsNot)
+        ):
+            out += ["Compare", type(node.ops[0]).__name__]
+            sides = sorted(
+                (self.capture(lambda: self.any(node.left)), self.capture(lambda: self.any(node.comparators[0])))
+            )
+            out.extend(sides[0] + sides[1])
+        elif isinstance(node, _ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in MIRRORED:
+            out += ["Compare", MIRRORED[type(node.ops[0])]]
+            self.any(node.comparators[0])
+            self.any(node.left)
+        elif isinstance(node, _ast.BinOp) and isinstance(node.op, COMMUTATIVE):
+            out += ["BinOp", type(node.op).__name__]
+            for part in sorted((self.capture(lambda: self.any(node.left)), self.capture(lambda: self.any(node.right)))):
+                out.extend(part)
+        elif isinstance(node, _ast.IfExp):
+            out.append("If")
+            self.any(node.test)
+            self.any(node.body)
+            out.append("Else")
+            self.any(node.orelse)
+            out.append("End")
+        elif isinstance(node, _ast.AST) and not isinstance(
+            node, (_ast.expr_context, _ast.operator, _ast.cmpop, _ast.boolop, _ast.unaryop)
+        ):
+            out.append(type(node).__name__)
+            for field in node._fields:
+                attribute = getattr(node, field, None)
+                if isinstance(attribute, str):
+                    out.append(attribute)
+                elif field != "type_comment":
+                    self.any(attribute)
+        elif isinstance(node, _ast.AST):
+            out.append(type(node).__name__)
+
+    def generators(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        kind = "Collect"
+        element: list[ast.expr] = [node.key, node.value] if isinstance(node, _ast.DictComp) else [node.elt]
+        first = node.generators[0]
+        test: ast.expr | None = None
+        if len(first.ifs) == 1:
+            test = first.ifs[0]
+        elif first.ifs:
+            test = _ast.BoolOp(op=_ast.And(), values=list(first.ifs))
+        self.comprehension(kind, first.target, first.iter, test, element)
+        for extra in node.generators[1:]:
+            self.out.append("For")
+            self.any(extra.target)
+            self.any(extra.iter)
+            self.any(extra.ifs)
+
+    def folded_call(self, node: ast.Call) -> bool:
+        """`any(...)`, `all(...)`, `sum(1 for ...)` over a generator: the loop tokens they stand for;
+        `map(f, xs)` and `filter(f, xs)`: the comprehensions they stand for."""
+        func = node.func
+        if (
+            isinstance(func, _ast.Name)
+            and func.id in ("map", "filter")
+            and func.id not in self.local
+            and len(node.args) == 2
+            and not node.keywords
+        ):
+            item = _ast.Name(id="_item_", ctx=_ast.Load())  # the loop variable the comprehension would have
+            self.local.add(item.id)
+            call = _ast.Call(func=node.args[0], args=[item], keywords=[])
+            if func.id == "map":
+                self.comprehension("Collect", item, node.args[1], None, [call])
+            else:
+                self.comprehension("Collect", item, node.args[1], call, [item])
+            return True
+        if not (isinstance(func, _ast.Name) and len(node.args) == 1 and not node.keywords):
+            return False
+        argument = node.args[0]
+        if not isinstance(argument, (_ast.GeneratorExp, _ast.ListComp)) or len(argument.generators) != 1:
+            return False
+        first = argument.generators[0]
+        test = first.ifs[0] if len(first.ifs) == 1 else None
+        if len(first.ifs) > 1:
+            return False
+        if func.id in ("any", "all") and func.id not in self.local:
+            self.comprehension(func.id.title(), first.target, first.iter, test, [argument.elt])
+            return True
+        if func.id == "sum" and isinstance(argument.elt, _ast.Constant) and argument.elt.value == 1:
+            self.comprehension("Count", first.target, first.iter, test, [])
+            return True
+        return False
+
+    def capture(self, emit: object) -> list[str]:
+        saved, self.out = self.out, []
+        try:
+            emit()  # type: ignore[operator]
+            return self.out
+        finally:
+            self.out = saved
+
+
+def tested(node: ast.stmt, rest: list[ast.stmt]) -> tuple[str, ast.expr] | None:
+    """("Any", test) for `for x in xs: if test: return True` then `return False`; ("All", ...) for
+    the loop that returns False; else None."""
+    if not (isinstance(node, _ast.For) and len(node.body) == 1 and rest and not node.orelse):
+        return None
+    inner, last = node.body[0], rest[0]
+    if not (isinstance(inner, _ast.If) and not inner.orelse and len(inner.body) == 1):
+        return None
+    found = inner.body[0]
+    if not (isinstance(found, _ast.Return) and isinstance(last, _ast.Return)):
+        return None
+    if not (isinstance(found.value, _ast.Constant) and isinstance(last.value, _ast.Constant)):
+        return None
+    if found.value.value is True and last.value.value is False:
+        return "Any", inner.test
+    if found.value.value is False and last.value.value is True:
+        return "All", negate(inner.test)
+    return None
+
+
+def one_statement(rest: list[ast.stmt]) -> bool:
+    """A single statement, counting a loop that returns and its final return (`any()`) as one."""
+    return len(rest) == 1 or (len(rest) == 2 and tested(rest[0], rest[1:]) is not None)
+
+
+def temporaries(nodes: list[ast.AST], params: set[str]) -> dict[str, ast.expr]:
+    """Locals assigned once (`name = value`) and read once, among `nodes` (a walked body): an agent
+    inlines them or introduces them at will, so their value is written where they are read."""
+    stores: dict[str, int] = {}
+    loads: dict[str, int] = {}
+    values: dict[str, ast.expr] = {}
+    for node in nodes:
+        if isinstance(node, _ast.Name):
+            counts = stores if isinstance(node.ctx, _ast.Store) else loads
+            counts[node.id] = counts.get(node.id, 0) + 1
+        elif isinstance(node, _ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], _ast.Name):
+            values[node.targets[0].id] = node.value
+        elif isinstance(node, (_ast.For, _ast.AsyncFor, _ast.While, _ast.comprehension)):
+            for name in walk(node.target if not isinstance(node, _ast.While) else []):
+                if isinstance(name, _ast.Name):
+                    stores[name.id] = stores.get(name.id, 0) + 2  # a loop variable is no temporary
+    return {
+        name: value
+        for name, value in values.items()
+        if name not in params and stores.get(name) == 1 and loads.get(name) == 1 and not empty(value)
+    }
+
+
+def collector(loop: ast.For | ast.AsyncFor) -> str:
+    """The local a collecting loop fills (`found` of `found.append(x)`, `d` of `d[k] = v`, `n` of
+    `n += 1`), or ""."""
+    body = loop.body
+    if len(body) == 1 and isinstance(body[0], _ast.If) and len(body[0].body) == 1:
+        body = body[0].body
+    elif (
+        len(body) == 2 and isinstance(body[0], _ast.If) and body[0].body and isinstance(body[0].body[0], _ast.Continue)
+    ):
+        body = body[1:]
+    if len(body) != 1:
+        return ""
+    statement = body[0]
+    target: ast.expr | None = None
+    if isinstance(statement, _ast.Expr) and isinstance(statement.value, _ast.Call):
+        func = statement.value.func
+        target = func.value if isinstance(func, _ast.Attribute) else None
+    elif (
+        isinstance(statement, _ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], _ast.Subscript)
+    ):
+        target = statement.targets[0].value
+    elif isinstance(statement, _ast.AugAssign):
+        target = statement.target
+    return target.id if isinstance(target, _ast.Name) else ""
+
+
+def collected(statement: ast.stmt) -> tuple[str, list[ast.expr]]:
+    """What one loop-body statement collects: ("Collect", [element]) for `xs.append(e)`, `xs.add(e)`,
+    `yield e`; ("Collect", [key, value]) for `d[k] = e`; ("Count", []) for `n += 1`; ("", [])."""
+    if isinstance(statement, _ast.Expr):
+        value = statement.value
+        if isinstance(value, _ast.Yield) and value.value is not None:
+            return "Collect", [value.value]
+        if (
+            isinstance(value, _ast.Call)
+            and isinstance(value.func, _ast.Attribute)
+            and value.func.attr in COLLECTORS
+            and len(value.args) == 1
+        ):
+            return "Collect", [value.args[0]]
+    if isinstance(statement, _ast.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0]
+        if isinstance(target, _ast.Subscript):
+            return "Collect", [target.slice, statement.value]
+    if (
+        isinstance(statement, _ast.AugAssign)
+        and isinstance(statement.op, _ast.Add)
+        and isinstance(statement.value, _ast.Constant)
+        and statement.value.value == 1
+    ):
+        return "Count", []
+    return "", []
+
+
+def parameters(node: Function) -> dict[str, str]:
+    """Parameter name -> `a0`, `a1`... by position (positional, *args, keyword-only, **kwargs)."""
+    args = node.args
+    params = [*args.posonlyargs, *args.args]
+    if args.vararg:
+        params.append(args.vararg)
+    params += args.kwonlyargs
+    if args.kwarg:
+        params.append(args.kwarg)
+    return {a.arg: f"a{i}" for i, a in enumerate(params)}
+
+
+def assigned(nodes: list[ast.AST]) -> set[str]:
+    """The local names bound among `nodes` (a walked body)."""
+    names: set[str] = set()
+    for node in nodes:
+        if isinstance(node, _ast.Name) and isinstance(node.ctx, _ast.Store):
+            names.add(node.id)
+        elif isinstance(node, _ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, _ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        elif isinstance(node, (_ast.Import, _ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return names
+
+
+def walk(root: object) -> list[ast.AST]:
+    found: list[ast.AST] = []
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, _ast.AST):
+            found.append(item)
+            stack.extend(reversed([getattr(item, field, None) for field in item._fields]))
+    return found
+
+
+def ends(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], ENDS)
+
+
+def guard(statement: ast.stmt) -> bool:
+    return isinstance(statement, _ast.If) and not statement.orelse and ends(statement.body)
+
+
+def negative(test: ast.expr) -> bool:
+    if isinstance(test, _ast.UnaryOp) and isinstance(test.op, _ast.Not):
+        return True
+    return isinstance(test, _ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in NEGATED
+
+
+def positive(test: ast.expr) -> ast.expr:
+    """The test without its negation (`not x` -> `x`, `a != b` -> `a == b`)."""
+    if isinstance(test, _ast.UnaryOp) and isinstance(test.op, _ast.Not):
+        return test.operand
+    if isinstance(test, _ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in NEGATED:
+        flipped = {_ast.NotEq: _ast.Eq, _ast.IsNot: _ast.Is, _ast.NotIn: _ast.In}[type(test.ops[0])]
+        return _ast.Compare(left=test.left, ops=[flipped()], comparators=test.comparators)
+    return test
+
+
+def negate(test: ast.expr) -> ast.expr:
+    if negative(test):
+        return positive(test)
+    if isinstance(test, _ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in (_ast.Eq, _ast.Is, _ast.In):
+        flipped = {_ast.Eq: _ast.NotEq, _ast.Is: _ast.IsNot, _ast.In: _ast.NotIn}[type(test.ops[0])]
+        return _ast.Compare(left=test.left, ops=[flipped()], comparators=test.comparators)
+    return _ast.UnaryOp(op=_ast.Not(), operand=test)
+
+
+def empty(value: ast.expr) -> bool:
+    """`[]`, `{}`, `set()`, `0`: the start of a collecting or counting loop."""
+    if isinstance(value, (_ast.List, _ast.Dict, _ast.Set, _ast.Tuple)):
+        return not (value.keys if isinstance(value, _ast.Dict) else value.elts)
+    if isinstance(value, _ast.Constant):
+        return value.value == 0 and not isinstance(value.value, bool)
+    return (
+        isinstance(value, _ast.Call) and isinstance(value.func, _ast.Name) and value.func.id in EMPTY and not value.args
+    )
+
+
+def canonical(node: Function) -> list[str]:
+    """The canonical body tokens of a function (docstring dropped)."""
+    normaliser = Normaliser(node)
+    normaliser.block(body_of(node))
+    return normaliser.out
+
+
+def body_of(node: Function) -> list[ast.stmt]:
+    body = list(node.body)
+    if (
+        body
+        and isinstance(body[0], _ast.Expr)
+        and isinstance(body[0].value, _ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        return body[1:]
+    return body
+
+
+def docstring(node: Function) -> str:
+    body = node.body
+    if body and isinstance(body[0], _ast.Expr) and isinstance(body[0].value, _ast.Constant):
+        value = body[0].value.value
+        return value if isinstance(value, str) else ""
+    return ""
+
+
+def call_name(func: ast.expr, local: set[str]) -> str:
+    if isinstance(func, _ast.Name):
+        return "" if func.id in local else func.id
+    if isinstance(func, _ast.Attribute):
+        return "." + func.attr
+    return ""
+
+
+def features(node: Function) -> list[str]:
+    """Rewrite-proof evidence of what a function does (see the module docstring), sorted, deduplicated."""
+    params = parameters(node)
+    nodes = walk(body_of(node))
+    local = set(params) | assigned(nodes)
+    found: set[str] = set()
+    sources: dict[str, set[str]] = {name: {position} for name, position in params.items()}
+    called = {id(sub.func) for sub in nodes if isinstance(sub, _ast.Call)}
+    # what happens when an exception is caught (`yield item` there, or after the `try`) is behaviour
+    handled = {id(sub) for handler in nodes if isinstance(handler, _ast.ExceptHandler) for sub in walk(handler.body)}
+    for sub in nodes:
+        if isinstance(sub, _ast.Call):
+            name = call_name(sub.func, local)
+            name = "SELF" if name == node.name else name  # recursion, whatever the copy is called
+            if not name and isinstance(sub.func, _ast.Name) and sub.func.id in params:
+                name = "@" + params[sub.func.id]  # a function passed in, called: `func(item)`
+            arguments = [*sub.args, *(k.value for k in sub.keywords)]
+            func = sub.func
+            if isinstance(func, _ast.Attribute) and func.attr in FILLERS:
+                filled = func.value.id if isinstance(func.value, _ast.Name) else ""
+                for argument in arguments:  # `found.append(x)`: found now holds what x is made from
+                    if filled:
+                        sources.setdefault(filled, set()).update(origins(argument, sources))
+            elif name and hasattr(builtins, name):
+                found.add("b:" + name)  # `len`, `any`, `map`, `sorted`: what a rewrite adds or removes
+            elif name:  # a project helper, a library function, a method: work, and what flows into it
+                found.add("c:" + name)
+                receiver = [func.value] if isinstance(func, _ast.Attribute) else []
+                for argument in [*receiver, *arguments]:
+                    for origin in origins(argument, sources):
+                        found.add(f"f:{origin}>{name}")
+        elif isinstance(sub, _ast.Attribute):
+            if sub.attr not in FILLERS:
+                found.add("c:." + sub.attr)
+        elif (
+            isinstance(sub, _ast.Name)
+            and isinstance(sub.ctx, _ast.Load)
+            and sub.id not in local
+            and sub.id != node.name
+        ):
+            if not hasattr(builtins, sub.id) and id(sub) not in called:
+                found.add("n:" + sub.id)
+        elif isinstance(sub, _ast.Constant) and not isinstance(sub.value, bool) and sub.value is not None:
+            found.add("l:" + constant(sub.value))
+        elif isinstance(sub, (_ast.BinOp, _ast.AugAssign)):
+            found.add("o:" + type(sub.op).__name__)
+        elif isinstance(sub, _ast.Compare):
+            for op in sub.ops:
+                operator = type(op)
+                found.add("o:" + NEGATED.get(operator, ORDERS.get(operator, operator.__name__)))
+        elif isinstance(sub, (_ast.Assign, _ast.AugAssign, _ast.AnnAssign)) and sub.value is not None:
+            targets = sub.targets if isinstance(sub, _ast.Assign) else [sub.target]
+            flows = origins(sub.value, sources)
+            for target in targets:
+                for name_node in walk(target):
+                    if isinstance(name_node, _ast.Name):
+                        sources.setdefault(name_node.id, set()).update(flows)
+        elif isinstance(sub, (_ast.For, _ast.comprehension)):
+            flows = origins(sub.iter, sources)
+            for name_node in walk(sub.target):
+                if isinstance(name_node, _ast.Name):
+                    sources.setdefault(name_node.id, set()).update(flows)
+        elif isinstance(sub, (_ast.Try, _ast.Raise, _ast.Yield, _ast.YieldFrom, _ast.Delete, _ast.With, _ast.Lambda)):
+            what = KINDS.get(type(sub).__name__, type(sub).__name__)
+            found.add("k:" + what + ("@except" if id(sub) in handled else ""))
+        if isinstance(sub, _ast.Return) and sub.value is not None:
+            found.update(
+                "r:" + kind.replace(f"c:{node.name}", "c:SELF") for kind in returned(sub.value, local, sources)
+            )
+    for word in docstring(node).lower().replace("_", " ").split()[:40]:
+        word = "".join(c for c in word if c.isalpha())
+        if len(word) >= 4:
+            found.add("d:" + stem(word))
+    return sorted(found)
+
+
+def origins(node: ast.expr, sources: dict[str, set[str]]) -> set[str]:
+    """The parameters (`a0`...) a value is computed from, through locals assigned from them."""
+    flows: set[str] = set()
+    for sub in walk(node):
+        if isinstance(sub, _ast.Name):
+            flows.update(sources.get(sub.id, ()))
+    return flows
+
+
+def returned(value: ast.expr, local: set[str], sources: dict[str, set[str]]) -> list[str]:
+    """What a return gives back: a constant, a call's result, a parameter (or a value made from one).
+    A test (`any(...)`, `a == b`, `not x`) gives back True or False, as the loop it stands for does."""
+    if boolean(value):
+        return ["l:True", "l:False"]
+    if isinstance(value, _ast.Constant):
+        return ["l:" + constant(value.value)]
+    if isinstance(value, _ast.Call):
+        name = call_name(value.func, local)
+        return ["c:" + name] if name else []
+    if isinstance(value, _ast.Name):
+        return sorted(sources.get(value.id, ()))
+    return []
+
+
+def boolean(value: ast.expr) -> bool:
+    if isinstance(value, (_ast.Compare, _ast.BoolOp)) or (
+        isinstance(value, _ast.UnaryOp) and isinstance(value.op, _ast.Not)
+    ):
+        return True
+    return isinstance(value, _ast.Call) and isinstance(value.func, _ast.Name) and value.func.id in TESTS
+
+
+def stem(word: str) -> str:
+    for suffix in ("ies", "es", "ing", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
