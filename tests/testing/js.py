@@ -116,9 +116,10 @@ def run(command: list[str] | str, cwd: Path, env: dict[str, str] | None = None, 
 
 def compact_command(runner: str, words: list[str], project: Path) -> str:
     """The rewritten command line, from the adapter itself (the hook quotes its words the same way)."""
-    import importlib
+    from sidekit_hooks import runners
 
-    adapter = importlib.import_module(f"sidekit_hooks.runners.{runner}")
+    adapter = runners.load(runner)
+    assert adapter is not None, runner
     rewritten = adapter.compact_words(words, str(project))
     assert rewritten is not None, f"{runner} left {words} alone"
     assert rewritten[: len(words)] == words, "only appended options"
