@@ -6,6 +6,7 @@ Budgets are bytes of the printed JSON (CONTRACT §5). Lists are cut to fit and t
 
 from __future__ import annotations
 
+from sidekit_hooks import runners
 from sidekit_hooks.answers import render
 
 TYPE_CHECKING = False
@@ -27,7 +28,7 @@ COUNT_NAMES = (
 MAX_PLUGINS = 4
 
 
-def capability(summary: dict[str, Any], runner: str = "pytest") -> dict[str, Any]:
+def capability(summary: dict[str, Any], runner: str = runners.UNNAMED) -> dict[str, Any]:
     plugins = [str(p) for p in summary.get("plugins", ())]
     if len(plugins) > MAX_PLUGINS:
         plugins = plugins[:MAX_PLUGINS] + [f"+{len(plugins) - MAX_PLUGINS}"]
