@@ -66,6 +66,7 @@ REGISTRY: dict[str, str] = {
     "vstest": "sidekit_hooks.runners.dotnet.vstest",
     "vitest": "sidekit_hooks.runners.js.vitest",
     "jest": "sidekit_hooks.runners.js.jest",
+    "node": "sidekit_hooks.runners.node.adapter",  # `node --test`, node's own test runner
     "pytest": "sidekit_hooks.runners.pytest.adapter",
 }
 # name -> the words a Bash command says when it may run this runner: a cheap substring filter (on the raw
@@ -78,6 +79,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "vstest": ("test",),
     "vitest": ("test",),
     "jest": ("jest",),  # `npx jest` does not say "test"
+    "node": ("--test",),
     "pytest": ("test",),  # pytest, py.test
 }
 # name -> "module:function" of a runner's own PreToolUse rewrite (stdin text -> '' or the answer), asked
