@@ -1,4 +1,5 @@
-"""PreToolUse for runners other than pytest: append an adapter's options to a raw test run.
+"""PreToolUse: a runner's own rewrite first (runners.OWN_REWRITES: pytest's), else append the options
+of the adapter whose runner the command runs (`pre_tool_use`).
 
 Only a plain command is rewritten: `[cd DIR &&] [NAME=value ...] RUNNER ARGS` with nothing else on
 the line (no pipe, redirection, `;`, `||`, substitution, comment or line break), and only by
