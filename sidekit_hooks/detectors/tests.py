@@ -61,7 +61,7 @@ class TestsSidecar:
             if found or not summary.get("failing") or time.monotonic() > ctx.deadline:
                 return found
             return _covered_edit(event.path, summary, ctx)
-        if event.kind == "shell" and runners.triggered(event.command):  # a runner's words, or `sidekit test`
+        if event.kind == "shell" and (runners.says_a_plugin_runner(event.command) or "sidekit test" in event.command):
             ran_pytest = runs_pytest(event.command)
             if not ran_pytest and "sidekit test" not in event.command:
                 return []

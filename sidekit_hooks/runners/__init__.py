@@ -80,7 +80,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "vitest": ("test",),
     "jest": ("jest",),  # `npx jest` does not say "test"
     "node": ("--test",),
-    "pytest": ("test",),  # pytest, py.test
+    "pytest": ("pytest", "py.test"),
 }
 # name -> "module:function" of a runner's own PreToolUse rewrite (stdin text -> '' or the answer), asked
 # before the shared path (runners/dispatch.py) and without loading any other adapter.
@@ -144,6 +144,12 @@ def trigger_words() -> tuple[str, ...]:
 def triggered(text: str) -> bool:
     """Whether `text` (a raw payload, a command) says a word that may start a test runner."""
     return any(word in text for word in trigger_words())
+
+
+def says_a_plugin_runner(text: str) -> bool:
+    """Whether `text` says a trigger word of a runner with its own rewrite (OWN_REWRITES: fed by its
+    plugin), a cheap substring test."""
+    return any(word in text for name in OWN_REWRITES for word in TRIGGERS.get(name, ()))
 
 
 def plugin_run_args(words: list[str]) -> list[str] | None:
