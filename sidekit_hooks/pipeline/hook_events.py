@@ -3,13 +3,13 @@
 The entry scripts (`hooks/<script>.py`), the plugin's `hooks/hooks.json`, the settings `install`
 writes, doctor's probes, playback and the tests all derive from this table (or a test holds them to
 it: `tests/test_hook_events.py`). Adding an event is a row here, its handling in `runtime.py` (or
-`lifecycle.py`), and the regenerated files. Standard library only; its one import is the runner
-registry (itself standard library only), whose trigger words make PreToolUse's conditions.
+`lifecycle.py`), and the regenerated files. Standard library only; its one import is the runners'
+trigger words (runners/words.py, on the same floor), which make PreToolUse's conditions.
 """
 
 from __future__ import annotations
 
-from sidekit_hooks import runners
+from sidekit_hooks.runners.words import trigger_words
 
 
 class HookEvent:
@@ -89,7 +89,7 @@ EVENTS: dict[str, HookEvent] = {
             "PreToolUse",
             "pre_tool_use",
             matcher="Bash",
-            conditions=tuple((word, f"Bash(*{word}*)") for word in runners.trigger_words()),
+            conditions=tuple((word, f"Bash(*{word}*)") for word in trigger_words()),
             probe={"tool_name": "Bash", "tool_input": {"command": "true"}},
         ),
         HookEvent("SessionStart", "session_start", drains=True, lifecycle=True, probe={"source": "startup"}),

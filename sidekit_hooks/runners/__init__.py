@@ -26,8 +26,9 @@ name (tests/runners/test_runner_names.py fails when a name is spelled elsewhere)
 
 - its own PreToolUse rewrite, when it keeps one: OWN_REWRITES below (pytest's, runners/pytest/rewrite.py);
   every other runner's raw run is compacted by the shared path from its `matches` and `compact_words`.
-- the commands that trigger it: TRIGGERS below (the registry, not the adapter: the PreToolUse filter and
-  the client's `if` conditions read them without importing any adapter); `matches` then decides.
+- the commands that trigger it: TRIGGERS (runners/words.py, the registry's part on the lowest floor: the
+  PreToolUse filter and the hook event table's `if` conditions read them without importing any adapter);
+  `matches` then decides.
 - how a run is fed, the adapter's `FEED`: "plugin" (pytest: its pytest plugin writes the cache as the run
   goes, and `sidekit test` runs it through its own path), "wrapper" (a wrapper around each test binary),
   "reporter" (a reporter sidekit adds to the run), "writer" (a detached writer after the run), "reports"
@@ -52,6 +53,10 @@ from __future__ import annotations
 
 import os
 
+from sidekit_hooks.runners.words import TRIGGERS, UNNAMED, trigger_words, triggered
+
+__all__ = ["TRIGGERS", "UNNAMED", "trigger_words", "triggered"]  # the lowest floor's words, re-exported
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
@@ -69,24 +74,10 @@ REGISTRY: dict[str, str] = {
     "node": "sidekit_hooks.runners.node.adapter",  # `node --test`, node's own test runner
     "pytest": "sidekit_hooks.runners.pytest.adapter",
 }
-# name -> the words a Bash command says when it may run this runner: a cheap substring filter (on the raw
-# payload) that spares every other call an adapter import. Each runner's `matches` then decides.
-TRIGGERS: dict[str, tuple[str, ...]] = {
-    "go": ("test",),
-    "cargo": ("test",),
-    "junit": ("test",),  # mvn test, gradle test
-    "mtp": ("test",),
-    "vstest": ("test",),
-    "vitest": ("test",),
-    "jest": ("jest",),  # `npx jest` does not say "test"
-    "node": ("--test",),
-    "pytest": ("pytest", "py.test"),
-}
 # name -> "module:function" of a runner's own PreToolUse rewrite (stdin text -> '' or the answer), asked
 # before the shared path (runners/dispatch.py) and without loading any other adapter.
 OWN_REWRITES: dict[str, str] = {"pytest": "sidekit_hooks.runners.pytest.rewrite:handle_pytest"}
 NONE = "none"
-UNNAMED = "pytest"  # the runner of a cache summary that names none: the first, written before runners were named
 RUNNER_ENV = "SIDEKIT_RUNNER"  # names the runner when the project's files are ambiguous
 
 
@@ -132,18 +123,6 @@ def names() -> list[str]:
 def adapters() -> list[ModuleType]:
     """Every adapter this build has, in registry order."""
     return [adapter for adapter in map(load, REGISTRY) if adapter is not None]
-
-
-def trigger_words() -> tuple[str, ...]:
-    """The fewest words that cover every runner's triggers (a word that holds another is covered by it),
-    in registry order: one client `if` condition each, and the hot path's substring filter."""
-    words = dict.fromkeys(word for triggers in TRIGGERS.values() for word in triggers)
-    return tuple(word for word in words if not any(other != word and other in word for other in words))
-
-
-def triggered(text: str) -> bool:
-    """Whether `text` (a raw payload, a command) says a word that may start a test runner."""
-    return any(word in text for word in trigger_words())
 
 
 def says_a_plugin_runner(text: str) -> bool:

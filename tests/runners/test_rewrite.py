@@ -169,7 +169,7 @@ def test_a_non_pytest_bash_call_imports_nothing_of_the_runtime(project: Path, cl
     body = {"tool_name": "Bash", "tool_input": {"command": "git status"}}
     done = in_process(body, clean_env, project, then=SIDEKIT_MODULES)
     # the registry (standard library only) holds the trigger words; no adapter, no rewrite, no runtime
-    expected = "['sidekit_hooks', 'sidekit_hooks.pipeline', 'sidekit_hooks.pipeline.hook', 'sidekit_hooks.runners']"
+    expected = "['sidekit_hooks', 'sidekit_hooks.pipeline', 'sidekit_hooks.pipeline.hook', 'sidekit_hooks.runners', 'sidekit_hooks.runners.words']"
     assert done.stdout.strip() == expected, done.stderr
 
 

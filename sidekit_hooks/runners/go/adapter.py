@@ -19,9 +19,6 @@ import sys
 
 from sidekit_hooks.core import safepath, textscan
 from sidekit_hooks.runners import Result
-from sidekit_hooks.runners.go.feed import feed_after, needs_feed
-
-__all__ = ["feed_after", "needs_feed"]  # the registry's protocol: a package that failed to build
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -438,3 +435,21 @@ def tests_for(project: str, path: str) -> dict[str, Any]:
     from sidekit_hooks.runners.go import graph
 
     return graph.tests_for(project, graph.relative(project, path))
+
+
+def needs_feed(cwd: str, output: str, code: int, since_ns: int) -> bool:
+    """Whether a compacted run needs the feed after it (runners/junit/feed.py): a package failed to build,
+    so its test binary (and the wrapper around it) never ran; every one that ran fed the cache itself."""
+    return build_failed(output)
+
+
+def build_failed(output: str) -> bool:
+    """Whether go's output says a package failed to build (or vet, or set up): its `FAIL` line."""
+    return " [build failed]" in output or " [setup failed]" in output
+
+
+def feed_after(job: dict[str, Any]) -> Result | None:
+    """The packages that failed to build, as errors of the run (None: nothing to record)."""
+    root = str(job["root"])
+    cwd = (job.get("payload") or {}).get("cwd")
+    return build_failures(root, str(cwd or root), str(job.get("output", "")), float(job["started"]), int(job["exit"]))

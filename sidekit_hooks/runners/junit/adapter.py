@@ -338,6 +338,6 @@ def _crashed_class(lines: list[str]) -> str:
 
 def left_alone_run(words: list[str]) -> str:
     """A Maven or Gradle test run, left as written: its build tool's name (the feed's marker), else ""."""
-    from sidekit_hooks.runners.junit import feed
+    from sidekit_hooks.runners.junit import build
 
-    return feed.build_tool(words)
+    return build.build_tool(words)

@@ -34,6 +34,7 @@ import os
 import time
 
 from sidekit_hooks.core import fastjson, workspace
+from sidekit_hooks.runners.junit.build import GRADLE_TASKS, MAVEN_GOALS, build_tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,12 +45,6 @@ if TYPE_CHECKING:
 
 FOLDER = "junit-feed"  # under .sidekit/
 WORKER_MODULE = "sidekit_hooks.pipeline.feed_worker"  # the top floor: it queues the tests sidecar's line
-MAVEN = ("mvn", "mvnw", "mvnd")
-GRADLE = ("gradle", "gradlew")
-# Maven phases that run Surefire's `test` (a phase runs every phase before it), and Surefire itself.
-MAVEN_GOALS = frozenset({"test", "package", "integration-test", "verify", "install", "deploy", "surefire:test"})
-GRADLE_TASKS = frozenset({"test", "check", "build"})
-SKIPS = ("-DskipTests", "-Dmaven.test.skip")  # Maven runs no test (any value but false)
 # Words of a Maven or Gradle call that never narrow which tests run: a green call made only of these ran
 # every module's tests, so the cache drops every error it did not repeat (a stale `-Dtest=X` "No tests
 # matching" error at pom.xml). Any other word (`-Dtest=`, `-pl`, `--tests`, `:sub:test`) narrows.
@@ -107,24 +102,6 @@ WHOLE_GRADLE = frozenset(
 MAX_OUTPUT = 200_000  # characters of the run's output kept for the worker (Claude Code cuts at 10,000)
 STALE_MARKER = 6 * 3600.0  # seconds; a marker no PostToolUse claimed by then (a denied call) is deleted
 ERROR_PREFIX = "Exit code "
-
-
-def build_tool(words: list[str]) -> str:
-    """The build tool ("maven", "gradle") through which these words (a plain command's, env assignments
-    stripped) run tests, else ""."""
-    if not words:
-        return ""
-    name = words[0].rsplit("/", 1)[-1]
-    args = words[1:]
-    if name in MAVEN:
-        skipped = any(a.startswith(SKIPS) and not a.endswith("=false") for a in args)
-        return "maven" if not skipped and any(a in MAVEN_GOALS for a in args) else ""
-    if name in GRADLE:
-        pairs = zip(args, args[1:], strict=False)
-        excluded = any(a in ("-x", "--exclude-task") and b.rsplit(":", 1)[-1] == "test" for a, b in pairs)
-        wanted = any(a.rsplit(":", 1)[-1] in GRADLE_TASKS for a in args if not a.startswith("-"))
-        return "gradle" if wanted and not excluded else ""
-    return ""
 
 
 def marker_path(root: str, session: str, tool_use_id: str) -> str:
