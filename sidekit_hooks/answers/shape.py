@@ -7,6 +7,7 @@ Budgets are bytes of the printed JSON (CONTRACT §5). Lists are cut to fit and t
 from __future__ import annotations
 
 from sidekit_hooks.answers import render
+from sidekit_hooks.runners.words import UNNAMED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ COUNT_NAMES = (
 MAX_PLUGINS = 4
 
 
-def capability(summary: dict[str, Any], runner: str = "pytest") -> dict[str, Any]:
+def capability(summary: dict[str, Any], runner: str = UNNAMED) -> dict[str, Any]:
     plugins = [str(p) for p in summary.get("plugins", ())]
     if len(plugins) > MAX_PLUGINS:
         plugins = plugins[:MAX_PLUGINS] + [f"+{len(plugins) - MAX_PLUGINS}"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 
+from sidekit_hooks import runners
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.detectors import seen_runs
 from sidekit_hooks.nudges.findings import Finding
@@ -60,7 +61,7 @@ class TestsSidecar:
             if found or not summary.get("failing") or time.monotonic() > ctx.deadline:
                 return found
             return _covered_edit(event.path, summary, ctx)
-        if event.kind == "shell" and ("pytest" in event.command or "sidekit test" in event.command):
+        if event.kind == "shell" and (runners.says_a_plugin_runner(event.command) or "sidekit test" in event.command):
             ran_pytest = runs_pytest(event.command)
             if not ran_pytest and "sidekit test" not in event.command:
                 return []
@@ -181,7 +182,7 @@ def after_run(summary: dict[str, Any], now: float, duration: float | None = None
             f"; biggest: {biggest.get('type', 'Error')}{f' at {where}' if where else ''} "
             f"({_tests_count(int(biggest.get('affected', 1)))}): sidekit failures {handle}"
         )
-    runner = str(summary.get("runner") or "pytest")
+    runner = str(summary.get("runner") or runners.UNNAMED)
     message = f"{runner}: {status_line(summary)}{top}. Next time `sidekit test` answers in one JSON line"
     return [
         Finding(
@@ -238,21 +239,13 @@ def _duration(raw: dict[str, Any]) -> float | None:
 
 
 def runs_pytest(command: str) -> bool:
-    """Whether a shell command runs pytest, `go test` or `cargo test` itself (not `sidekit test`, not a
-    grep for the word): a run that writes the test cache."""
-    if "pytest" not in command and "py.test" not in command and " test" not in command:
+    """Whether a shell command runs a test runner itself (pytest, `go test`...; not `sidekit test`, not a
+    grep for the word): a run that writes the test cache itself (runners.runs_itself)."""
+    if not runners.triggered(command):
         return False
     from sidekit_hooks.core.shell import core_words, segments
 
-    for segment in segments(command):
-        words = core_words(segment.texts)
-        if words and words[0] in ("pytest", "py.test"):
-            return True
-        if words and words[0].startswith("python") and words[1:3] == ["-m", "pytest"]:
-            return True
-        if words[1:2] == ["test"] and words[0].rsplit("/", 1)[-1] in ("go", "cargo"):
-            return True
-    return False
+    return any(runners.runs_itself(words) for words in (core_words(s.texts) for s in segments(command)) if words)
 
 
 def _summary(ctx: Context) -> dict[str, Any]:

@@ -195,12 +195,10 @@ def costly_run(output: str) -> bool:
 
 
 def pytest_finding(words: list[str]) -> Finding | None:
-    program = words[0]
-    if program.startswith("python") and words[1:3] == ["-m", "pytest"]:
-        args = words[3:]
-    elif program in ("pytest", "py.test"):
-        args = words[1:]
-    else:
+    from sidekit_hooks import runners
+
+    args = runners.plugin_run_args(words)
+    if args is None:
         return None
     if any(arg in PYTEST_INFO_FLAGS for arg in args):
         return None

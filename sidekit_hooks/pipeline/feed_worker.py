@@ -1,7 +1,7 @@
 """The detached worker of a raw `mvn test` / `gradle test` (runners/junit/feed.py): the reports the run
-wrote into the shared test cache, then the tests sidecar's word on it, as after a raw pytest run. For
-a compacted `go test`, the packages that failed to build (go.build_failures), and for a compacted
-vitest or jest run that stopped before sidekit's reporter loaded, the run's error; no word after those.
+wrote into the shared test cache, then the tests sidecar's word on it, as after a raw pytest run. For a
+compacted run, what its adapter's `feed_after` reads (a package that failed to build, a run that stopped
+before sidekit's reporter loaded); no word after a run whose compacted output the model has read.
 
 `python -P -S -m sidekit_hooks.pipeline.feed_worker JOB`, started by the PostToolUse(Failure) hook that claimed
 the call's marker. Standard library only, bounded by `background.wall_clock_cap`.
@@ -33,7 +33,7 @@ def tell(job: dict[str, Any], summary: dict[str, Any]) -> None:
     root = str(job["root"])
     event = parse_event(str(job.get("hook", "")), job.get("payload"), root)
     seen_runs.note(root, event.session_id, event.agent_id, summary, str(job.get("output", "")))
-    if job.get("tool") in ("go", *junit_feed.JS_RUNNERS):  # compacted: the model has just read the runner's words
+    if _told_by_its_run(job.get("tool")):  # compacted: the model has just read the runner's words
         return
     found = tests.after_run(summary, time.time())
     if found:  # through the policy, as a finding of the hook itself (its caps, its layers' settings)
@@ -41,6 +41,15 @@ def tell(job: dict[str, Any], summary: dict[str, Any]) -> None:
             root, event.session_id, time.monotonic() + QUEUE_SECONDS, lambda ctx: runtime.read_snapshot(event, ctx)
         )
         runtime.enqueue_findings(found, event, ctx)
+
+
+def _told_by_its_run(tool: object) -> bool:
+    """Whether the marker's runner showed the model its failures in its compacted output (its adapter's
+    FEED is a "wrapper" or a "reporter", runners/__init__.py): then the feed queues no word after it."""
+    from sidekit_hooks import runners
+
+    adapter = runners.load(tool) if isinstance(tool, str) else None
+    return adapter is not None and runners.feeds(adapter) in ("wrapper", "reporter")
 
 
 def main(argv: list[str]) -> int:

@@ -108,7 +108,7 @@ def _pre_tool_use(handler: str = "") -> int:
     """PreToolUse (Bash): only the raw-run rewrite listens (pytest, go test, cargo test), so a call that
     never says "test" (pytest, go test, vitest...) or "jest" costs one read of stdin and no import of the runtime.
 
-    `handler`: which of the event's handlers this is (hook_events: `test`, `jest`); the client starts
+    `handler`: which of the event's handlers this is (hook_events: one per word of `runners.trigger_words()`); the client starts
     every one whose `if` holds, and only one of them answers a command."""
     import os
 
@@ -117,7 +117,9 @@ def _pre_tool_use(handler: str = "") -> int:
     stdin_text = _read_stdin()
     if stdin_text is None:
         return _bad_input("PreToolUse", f"the event is over {MAX_STDIN >> 20} MiB; not read")
-    if "test" not in stdin_text and "py.test" not in stdin_text and "jest" not in stdin_text:
+    from sidekit_hooks import runners
+
+    if not runners.triggered(stdin_text):  # the runners' trigger words: no adapter is imported for the rest
         return 0
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, PRE_TOOL_DEADLINE)
@@ -134,9 +136,9 @@ def _pre_tool_use(handler: str = "") -> int:
     if handler and not _answers(handler, stdin_text):
         signal.setitimer(signal.ITIMER_REAL, 0)
         return 0
-    from sidekit_hooks.runners.pytest import rewrite as rewrite
+    from sidekit_hooks.runners import dispatch
 
-    output = rewrite.handle(stdin_text)
+    output = dispatch.pre_tool_use(stdin_text)
     signal.setitimer(signal.ITIMER_REAL, 0)
     _emit(output)
     return 0

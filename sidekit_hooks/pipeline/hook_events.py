@@ -3,10 +3,13 @@
 The entry scripts (`hooks/<script>.py`), the plugin's `hooks/hooks.json`, the settings `install`
 writes, doctor's probes, playback and the tests all derive from this table (or a test holds them to
 it: `tests/test_hook_events.py`). Adding an event is a row here, its handling in `runtime.py` (or
-`lifecycle.py`), and the regenerated files. Standard library only, no imports: every hook reads it.
+`lifecycle.py`), and the regenerated files. Standard library only; its one import is the runners'
+trigger words (runners/words.py, on the same floor), which make PreToolUse's conditions.
 """
 
 from __future__ import annotations
+
+from sidekit_hooks.runners.words import trigger_words
 
 
 class HookEvent:
@@ -79,14 +82,14 @@ EVENTS: dict[str, HookEvent] = {
             probe={**_TOOL_PROBE, "error": "probe"},
         ),
         HookEvent("UserPromptSubmit", "user_prompt_submit", drains=True, boundary=True, probe={"prompt": ""}),
-        # Raw test runs only (runners/pytest/rewrite.py); the conditions spare every other Bash call a hook process.
-        # `npx jest` does not say "test": a second handler. Both start for `npx jest test/x`; the rewrite
-        # answers in one only (ANSWERS), so a command is never rewritten twice.
+        # Raw test runs only (runners/dispatch.py); the conditions spare every other Bash call a hook process:
+        # one handler per runner trigger word (runners.TRIGGERS). Two start for a command that says two
+        # of them; the rewrite answers in one only (hook._answers), so a command is never rewritten twice.
         HookEvent(
             "PreToolUse",
             "pre_tool_use",
             matcher="Bash",
-            conditions=(("test", "Bash(*test*)"), ("jest", "Bash(*jest*)")),
+            conditions=tuple((word, f"Bash(*{word}*)") for word in trigger_words()),
             probe={"tool_name": "Bash", "tool_input": {"command": "true"}},
         ),
         HookEvent("SessionStart", "session_start", drains=True, lifecycle=True, probe={"source": "startup"}),

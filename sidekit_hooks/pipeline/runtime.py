@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import time
 
-from sidekit_hooks import detectors
+from sidekit_hooks import detectors, runners
 from sidekit_hooks.code import written
 from sidekit_hooks.core import budget, fastjson, hookinput, hooklog, redact, workspace
 from sidekit_hooks.nudges import delivery, ledger, policy, queue
@@ -86,7 +86,7 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     ):  # first: the code index's warm check must see a write even if a detector overruns
         written.note(project, event.tool)
     _note_context(payload, event)
-    if event.kind == "shell" and ("test" in event.command or "jest" in event.command) and event.hook in TOOL_HOOKS:
+    if event.kind == "shell" and runners.triggered(event.command) and event.hook in TOOL_HOOKS:
         _feed_build_run(event)
     if hook == "SessionStart":
         _export_for_agent(project)

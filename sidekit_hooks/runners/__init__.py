@@ -5,7 +5,7 @@ for pytest, `dispatch` for the others).
 An adapter is a module with this interface (standard library only at import: `matches` is on the
 PreToolUse hot path):
 
-    NAME: str                                    # "go" | "cargo" | "junit" | "mtp" | "vstest" | "vitest" | "jest" | "pytest"
+    NAME: str                                    # its key in REGISTRY below
     def detect(project: str) -> bool             # cheap: the project's files say this runner tests it
     def matches(words: list[str]) -> bool        # a simple command's words (env assignments stripped) run it
     def compact_words(words: list[str], project: str) -> list[str] | None
@@ -21,12 +21,41 @@ to which the arguments are appended): what `sidekit test [ARGS]` runs for this r
 Optional: `def before_run(project: str) -> object`: taken just before `sidekit test` starts the run
 and passed to `collect` as `before=`, to tell the files this run writes from older ones (junit).
 
+What the rest of the package asks of a runner, it asks here or of the adapter, never by the runner's
+name (tests/runners/test_runner_names.py fails when a name is spelled elsewhere):
+
+- its own PreToolUse rewrite, when it keeps one: OWN_REWRITES below (pytest's, runners/pytest/rewrite.py);
+  every other runner's raw run is compacted by the shared path from its `matches` and `compact_words`.
+- the commands that trigger it: TRIGGERS (runners/words.py, the registry's part on the lowest floor: the
+  PreToolUse filter and the hook event table's `if` conditions read them without importing any adapter);
+  `matches` then decides.
+- how a run is fed, the adapter's `FEED`: "plugin" (pytest: its pytest plugin writes the cache as the run
+  goes, and `sidekit test` runs it through its own path), "wrapper" (a wrapper around each test binary),
+  "reporter" (a reporter sidekit adds to the run), "writer" (a detached writer after the run), "reports"
+  (the reports the run leaves behind, read once it has ended). The model has read a "wrapper" or
+  "reporter" run's failures in its compacted output: the feed after it queues no tests line.
+  Optional `def feed_after(job: dict) -> Result | None`: a compacted run whose failure can bypass that
+  feed is marked at PreToolUse and fed from what it printed once it ended (runners/junit/feed.py).
+  Optional `def left_alone_run(words) -> str`: a run left as written whose reports will feed the cache:
+  the tool name its marker carries, or "".
+- the folders its writers leave pending: optional `PENDING: tuple[str, ...]` (name prefixes of the files
+  under `.sidekit/<NAME>/` a run leaves until its writer is done) and `PENDING_CLAIM: str` (the prefix
+  that says a writer has claimed the run; without it, every pending file does): runners/pending.py.
+- how its tests are selected: optional `def selection(project, base) -> (patterns, head)` and
+  `def tests_for(project, path) -> dict` (its own graph); `IMPORT_GRAPH = True` (the package's Python
+  import graph, impact/); neither: no graph, every test runs.
+- `NAME` is also the word the answers carry as "runner".
+
 A module that is not there (another branch delivers it) is skipped, never an error.
 """
 
 from __future__ import annotations
 
 import os
+
+from sidekit_hooks.runners.words import TRIGGERS, UNNAMED, trigger_words, triggered
+
+__all__ = ["TRIGGERS", "UNNAMED", "trigger_words", "triggered"]  # the lowest floor's words, re-exported
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,8 +71,12 @@ REGISTRY: dict[str, str] = {
     "vstest": "sidekit_hooks.runners.dotnet.vstest",
     "vitest": "sidekit_hooks.runners.js.vitest",
     "jest": "sidekit_hooks.runners.js.jest",
+    "node": "sidekit_hooks.runners.node.adapter",  # `node --test`, node's own test runner
     "pytest": "sidekit_hooks.runners.pytest.adapter",
 }
+# name -> "module:function" of a runner's own PreToolUse rewrite (stdin text -> '' or the answer), asked
+# before the shared path (runners/dispatch.py) and without loading any other adapter.
+OWN_REWRITES: dict[str, str] = {"pytest": "sidekit_hooks.runners.pytest.rewrite:handle_pytest"}
 NONE = "none"
 RUNNER_ENV = "SIDEKIT_RUNNER"  # names the runner when the project's files are ambiguous
 
@@ -87,6 +120,51 @@ def names() -> list[str]:
     return list(REGISTRY)
 
 
+def adapters() -> list[ModuleType]:
+    """Every adapter this build has, in registry order."""
+    return [adapter for adapter in map(load, REGISTRY) if adapter is not None]
+
+
+def says_a_plugin_runner(text: str) -> bool:
+    """Whether `text` says a trigger word of a runner with its own rewrite (OWN_REWRITES: fed by its
+    plugin), a cheap substring test."""
+    return any(word in text for name in OWN_REWRITES for word in TRIGGERS.get(name, ()))
+
+
+def plugin_run_args(words: list[str]) -> list[str] | None:
+    """The arguments of a raw run of a runner fed by its own plugin (its adapter's `run_args`), or None
+    when these words start no such run."""
+    if not triggered(" ".join(words)):  # no adapter is loaded for words that name no runner
+        return None
+    for adapter in adapters():
+        if feeds(adapter) == "plugin" and hasattr(adapter, "run_args"):
+            args = adapter.run_args(words)
+            if args is not None:
+                return list(args)
+    return None
+
+
+def runs_itself(words: list[str]) -> bool:
+    """Whether these words (a simple command's, env assignments stripped) start a run whose cache is
+    written by the run itself (its plugin, its wrappers, its writer), not by the feed after it."""
+    return triggered(" ".join(words)) and any(
+        feeds(adapter) in ("plugin", "wrapper", "writer") and _safe(adapter, "matches", words) for adapter in adapters()
+    )
+
+
+def own_rewrite(name: str, stdin_text: str) -> str:
+    """The answer of a runner's own rewrite (OWN_REWRITES) to a PreToolUse payload: '' or the JSON."""
+    import importlib
+
+    module, _, function = OWN_REWRITES[name].partition(":")
+    return str(getattr(importlib.import_module(module), function)(stdin_text))
+
+
+def feeds(adapter: ModuleType) -> str:
+    """How a run of this runner reaches the cache (`FEED`, see above); "reports" when not said."""
+    return str(getattr(adapter, "FEED", "reports"))
+
+
 def detect(project: str) -> str:
     """The runner that tests `project` ($SIDEKIT_RUNNER when set), or "none"."""
     chosen = os.environ.get(RUNNER_ENV, "")
@@ -100,12 +178,10 @@ def detect(project: str) -> str:
 
 
 def for_words(words: list[str]) -> ModuleType | None:
-    """The adapter whose runner these command words run (pytest excluded: it has its own rewrite)."""
-    for name in REGISTRY:
-        if name == "pytest":
-            continue
-        adapter = load(name)
-        if adapter is not None and _safe(adapter, "matches", words):
+    """The adapter whose runner these command words run and that compacts them through the shared path
+    (runners/dispatch.py); a runner fed by its own plugin (`FEED = "plugin"`) has its own rewrite."""
+    for adapter in adapters():
+        if feeds(adapter) != "plugin" and _safe(adapter, "matches", words):
             return adapter
     return None
 

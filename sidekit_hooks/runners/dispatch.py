@@ -1,4 +1,5 @@
-"""PreToolUse for runners other than pytest: append an adapter's options to a raw test run.
+"""PreToolUse: a runner's own rewrite first (runners.OWN_REWRITES: pytest's), else append the options
+of the adapter whose runner the command runs (`pre_tool_use`).
 
 Only a plain command is rewritten: `[cd DIR &&] [NAME=value ...] RUNNER ARGS` with nothing else on
 the line (no pipe, redirection, `;`, `||`, substitution, comment or line break), and only by
@@ -27,13 +28,24 @@ RAW_ENV = "SIDEKIT_RAW"
 OFF_ENV = "SIDEKIT_COMPACT"
 
 
-# compacted runs whose failure can bypass what feeds the cache; `dotnet test` (mtp, vstest) always feeds it
-# afterwards: its TRX reports and what it printed are read once it has ended (runners/dotnet/)
-FED_AFTER = frozenset({"go", "vitest", "jest", "mtp", "vstest"})
+def pre_tool_use(stdin_text: str) -> str:
+    """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`.
+
+    A runner with its own rewrite (runners.OWN_REWRITES: pytest's) answers first; then the shared path
+    appends the options of the runner the command's words run (`handle`)."""
+    from sidekit_hooks import runners
+
+    if not runners.triggered(stdin_text):
+        return ""
+    for name in runners.OWN_REWRITES:
+        found = runners.own_rewrite(name, stdin_text)
+        if found:
+            return found
+    return handle(stdin_text)
 
 
 def handle(stdin_text: str) -> str:
-    """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
+    """The shared path's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
     found: list[str] = []  # the runner whose options were appended (the adapter is looked up once)
 
     def rewriter(command: str, cwd: str, project: str) -> str:
@@ -119,19 +131,36 @@ def compact(command: str, project: str) -> tuple[str, str]:
 
 
 def note_build_run(payload: dict[str, Any], command: str) -> None:
-    """A Maven or Gradle test run is left as written, but its reports will feed the cache: mark its start
-    (runners/junit/feed.py). Only a plain command, whose exit status is the build tool's own."""
+    """A test run left as written whose reports will feed the cache (an adapter's `left_alone_run`: a
+    Maven or Gradle build): mark its start (runners/junit/feed.py). Only a plain command, whose exit
+    status is the build tool's own."""
     words = _plain(command)
-    if words and words[0].rsplit("/", 1)[-1].startswith(("mvn", "gradle")):
-        _mark(payload, words, "")
+    if not words:
+        return
+    from sidekit_hooks import runners
+
+    for adapter in runners.adapters():
+        tool = _left_alone_run(adapter, words)
+        if tool:
+            _mark(payload, words, tool)
+            return
+
+
+def _left_alone_run(adapter: Any, words: list[str]) -> str:
+    try:
+        return str(adapter.left_alone_run(words)) if hasattr(adapter, "left_alone_run") else ""
+    except Exception:  # noqa: BLE001 - an adapter's bug costs its feed, never the command
+        return ""
 
 
 def note_compacted_run(payload: dict[str, Any], command: str, runner: str) -> None:
-    """A compacted run whose failure can bypass the wrapper that feeds the cache: a `go test` package that
-    fails to build (no test binary, so the sh wrapper never runs), a vitest or jest run that stops before
-    loading sidekit's reporter (no test file matched, a broken config). What the runner printed feeds
-    the cache afterwards (junit_feed.feed)."""
-    words = _plain(command) if runner in FED_AFTER else []
+    """A compacted run whose failure can bypass what feeds the cache (its adapter has `feed_after`): a
+    `go test` package that fails to build (no test binary, so the sh wrapper never runs), a vitest or jest
+    run that stops before loading sidekit's reporter, any `dotnet test`. What the runner printed (and
+    left) feeds the cache afterwards (junit_feed.feed)."""
+    from sidekit_hooks import runners
+
+    words = _plain(command) if hasattr(runners.load(runner), "feed_after") else []
     if words:
         _mark(payload, words, runner)
 
@@ -141,7 +170,7 @@ def _plain(command: str) -> list[str]:
 
 
 def _mark(payload: dict[str, Any], words: list[str], tool: str) -> None:
-    """The call's marker (`tool` names its runner, else junit_feed.build_tool finds Maven or Gradle)."""
+    """The call's marker (`tool`: the runner's name, or the build tool's)."""
     from sidekit_hooks.core import hooklog
     from sidekit_hooks.runners.junit import feed as junit_feed
 

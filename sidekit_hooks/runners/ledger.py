@@ -235,9 +235,6 @@ def spool(root: str, runner: str, fields: list[str], text: str) -> None:
     after_output(lambda: write_run(folder, run, runner))
 
 
-SPOOL_SAVERS = {"go": "sidekit_hooks.runners.go.goexec"}  # runner -> the module whose save_spooled caches a spool
-
-
 def write_run(folder: str, run: str, runner: str) -> None:
     """The run's writer: once go or cargo has ended, every spooled binary of the run into the cache."""
     import importlib
@@ -245,7 +242,10 @@ def write_run(folder: str, run: str, runner: str) -> None:
     deadline = time.time() + SPOOL_WAIT
     while time.time() < deadline and run_alive(run):
         time.sleep(0.1)
-    save = importlib.import_module(SPOOL_SAVERS[runner]).save_spooled
+    from sidekit_hooks import runners
+
+    # the module whose save_spooled caches a spool: the runner's adapter names it (SPOOL_SAVER)
+    save = importlib.import_module(runners.load(runner).SPOOL_SAVER).save_spooled  # type: ignore[union-attr]
     prefix = f"spool-{run}-"
     for name in sorted(n for n in os.listdir(folder) if n.startswith(prefix)):
         path = os.path.join(folder, name)

@@ -1,6 +1,7 @@
-"""Cache writers still at work after a compacted go or cargo run has ended.
+"""Cache writers still at work after a compacted run has ended.
 
-A compacted `cargo test` is written into the cache by one detached writer once cargo has ended
+A runner whose adapter declares `PENDING` leaves files under `.sidekit/<runner>/` until its writer is done:
+a compacted `cargo test` is written into the cache by one detached writer once cargo has ended
 (cargo/run.py), and so are the short green binaries of a compacted `go test` (ledger.spool). Between
 the end of the run and the end of its writer, the cache still holds the run before: an answer read
 from it then could be greener than the run the agent has just seen. So the answers that read the cache
@@ -16,10 +17,18 @@ import time
 WAIT = 5.0  # seconds an answer waits at most for the writers of runs that have ended
 FRESH = 30.0  # a run's newest file older than this, its process gone: its writer died, nothing to wait for
 POLL = 0.05
-FOLDERS = {"cargo": ("run-",), "go": ("spool-", "writer-")}  # under .sidekit/: the files a pending run leaves
-# A go run is pending only with a writer's claim: a printed spool always has one beside it (a spool
-# without is a killed wrapper's, which nothing will write); its newest file says whether it is fresh.
-CLAIMED = {"go": "writer-"}
+
+
+def folders() -> list[tuple[str, tuple[str, ...], str | None]]:
+    """(runner, the name prefixes of the files its pending run leaves under .sidekit/<runner>/, the
+    prefix of its writer's claim or None: every such file claims) for each adapter that declares them."""
+    from sidekit_hooks import runners
+
+    return [
+        (adapter.NAME, tuple(adapter.PENDING), getattr(adapter, "PENDING_CLAIM", None))
+        for adapter in runners.adapters()
+        if getattr(adapter, "PENDING", None)
+    ]
 
 
 def wait(root: str, timeout: float = WAIT) -> bool:
@@ -33,13 +42,13 @@ def wait(root: str, timeout: float = WAIT) -> bool:
 
 
 def pending_runs(root: str) -> list[str]:
-    """The runs (`<pid>-<start>` of go or cargo) that have ended and whose writer has not finished."""
+    """The runs (`<pid>-<start>`) that have ended and whose writer has not finished."""
     from sidekit_hooks.runners import ledger
 
     now = time.time()
     found: list[str] = []
-    for runner, prefixes in FOLDERS.items():
-        newest, claimed = _runs(os.path.join(root, ".sidekit", runner), prefixes, CLAIMED.get(runner))
+    for runner, prefixes, claim in folders():
+        newest, claimed = _runs(os.path.join(root, ".sidekit", runner), prefixes, claim)
         found += [
             key
             for key, changed in newest.items()

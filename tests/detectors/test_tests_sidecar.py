@@ -69,6 +69,13 @@ def test_raw_pytest_with_failures_gets_the_clustered_status(failing: Path, run_h
     )
 
 
+def test_a_compacted_go_run_gets_no_tests_line_from_the_sidecar(failing: Path, run_hook: HookRunner) -> None:
+    """The model has read a compacted go run's failures in its own output (the sidecar speaks after a run
+    of a runner fed by its own plugin only), even with a red cache to speak of."""
+    done = run_hook("PostToolUseFailure", bash_failed(failing, "go test ./..."))  # (the tmp path says pytest)
+    assert (done.returncode, done.stdout) == (0, "")
+
+
 def test_raw_pytest_green_gets_no_tests_line(project: Path, clean_env: dict[str, str], run_hook: HookRunner) -> None:
     (project / "pytest.ini").write_text("[pytest]\n")
     (project / "test_ok.py").write_text("def test_ok():\n    pass\n")

@@ -50,7 +50,7 @@ JAVAC = "[ERROR] {root}/src/main/java/demo/Calc.java:[7,24] cannot find symbol\n
         ("mvn test -DskipTests=false", "maven"),
         ("gradle build -x test", ""),
         ("gradle assemble", ""),
-        ("go test ./...", "go"),
+        ("go test ./...", ""),  # not a build tool: a compacted go run names its runner itself
         ("go vet ./...", ""),
         ("mvn", ""),
     ],

@@ -81,3 +81,45 @@ def _raise_inner(name: str) -> None:
 def test_which_adapter_runs_a_command(words: list[str], expected: str | None) -> None:
     adapter = runners.for_words(words)
     assert (adapter.NAME if adapter is not None else None) == expected
+
+
+def test_the_trigger_words_are_the_fewest_that_cover_every_runner(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert runners.trigger_words() == ("test", "jest")
+    monkeypatch.setitem(runners.TRIGGERS, "later", ("spec", "respec"))  # "respec" holds "spec": covered
+    assert runners.trigger_words() == ("test", "jest", "spec")
+    assert (runners.triggered("npx spec run"), runners.triggered("git status")) == (True, False)
+
+
+def test_the_pre_tool_use_conditions_come_from_the_trigger_words() -> None:
+    from sidekit_hooks.pipeline import hook_events
+
+    assert hook_events.EVENTS["PreToolUse"].conditions == tuple(
+        (word, f"Bash(*{word}*)") for word in runners.trigger_words()
+    )
+
+
+def test_the_pending_folders_are_the_adapters_own() -> None:
+    from sidekit_hooks.runners import pending
+
+    assert pending.folders() == [("go", ("spool-", "writer-"), "writer-"), ("cargo", ("run-",), None)]
+
+
+def test_what_each_runner_says_of_its_feed_and_its_graph() -> None:
+    said = {
+        adapter.NAME: (runners.feeds(adapter), hasattr(adapter, "feed_after"), hasattr(adapter, "selection"))
+        for adapter in runners.adapters()
+    }
+    assert {name: said.get(name) for name in EARLIER} == EARLIER  # a runner added later says its own
+    assert set(said) == set(runners.REGISTRY)
+
+
+EARLIER = {
+    "go": ("wrapper", True, True),
+    "cargo": ("writer", False, False),
+    "junit": ("reports", False, False),
+    "mtp": ("reports", True, False),
+    "vstest": ("reports", True, False),
+    "vitest": ("reporter", True, False),
+    "jest": ("reporter", True, False),
+    "pytest": ("plugin", False, False),
+}

@@ -90,7 +90,7 @@ def from_reports(reports: list[str], root: str, started: float, limit: int) -> R
     trx_reports = [path for path in reports if trx.is_trx(path)]
     if not trx_reports:
         return junit.from_reports(reports, root, started, 0, limit)
-    name = "mtp" if dotnet_project.platform(dotnet_project.read(root)) == "mtp" else "vstest"
+    name = dotnet_project.runner(root)
     result = trx.from_reports(trx_reports, root, started, 0, name)
     others = [path for path in reports if path not in trx_reports]
     if others:

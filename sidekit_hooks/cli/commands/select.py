@@ -47,12 +47,11 @@ def answer(project: str, base: str | None = None) -> dict[str, Any]:
     from sidekit_hooks import runners
 
     runner = runners.detect(project)
-    if runner == "go":
-        from sidekit_hooks.runners.go import graph as go_graph
-
-        head = dict(go_graph.selection(project, base)[1])
+    adapter = runners.load(runner)
+    if adapter is not None and hasattr(adapter, "selection"):  # the runner's own graph
+        head = dict(adapter.selection(project, base)[1])
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
         return render.fit({**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles")
-    if runner not in ("pytest", runners.NONE):  # no import graph for this runner yet: every test
+    if adapter is not None and not getattr(adapter, "IMPORT_GRAPH", False):  # no graph for it yet: every test
         return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: run all tests"}
-    return answer_for(selection(project, base))  # pytest: the import graph (budgets as before)
+    return answer_for(selection(project, base))  # the Python import graph (budgets as before)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from importlib.util import find_spec
 from typing import Any
 
 from sidekit_hooks import runners
@@ -43,7 +42,8 @@ def answer(project: str, since: int | None = None) -> dict[str, Any]:
         return shape.unchanged(since)
     if not summary:
         runner = runners.detect(project)
-        if runner == runners.NONE or (runner == "pytest" and not find_spec("pytest")):
+        adapter = runners.load(runner)
+        if adapter is None or not getattr(adapter, "installed", lambda: True)():
             return {"runner": runners.NONE}  # nothing to run the tests with: that, and nothing else
     found = shape.status(summary, stale, time.time())
     if not summary:

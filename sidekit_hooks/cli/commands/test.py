@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 from typing import Any
 
@@ -25,6 +24,7 @@ from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, explicit_python, project_of
 from sidekit_hooks.core import launch, workspace
 from sidekit_hooks.runners import answer as runner_answer
+from sidekit_hooks.runners.pytest import adapter as pytest_adapter
 from sidekit_hooks.runners.pytest import interpreter
 from sidekit_hooks.runners.pytest.process import Progress, Run, execute, one_at_a_time
 from sidekit_hooks.status import cache, record
@@ -72,16 +72,17 @@ def answer(
     """
     root = cache.workspace_root(project)
     runner = runners.detect(project)
-    if runner == runners.NONE:
+    adapter = runners.load(runner)
+    if adapter is None:
         return runner_answer.none(), NO_TESTS
-    if runner != "pytest":
+    if runners.feeds(adapter) != "plugin":  # every runner but the one whose plugin records as it runs
         return other_runner(root, runner, pytest_args, select_only, progress, process, base)
     extra: dict[str, Any] = {}
     if select_only:
         tests, basis = select(root, base)
         extra = {"selected": len(tests), "basis": basis}
         if not tests:
-            return shape.drop_zeros({"runner": "pytest", **extra, "exit": NO_TESTS}), NO_TESTS
+            return shape.drop_zeros({"runner": runner, **extra, "exit": NO_TESTS}), NO_TESTS
         pytest_args = tests + pytest_args
     chosen = interpreter.find(root, python)
     python = chosen.path
@@ -93,7 +94,7 @@ def answer(
         summary = cache.read(cache.summary_path(root)).data
         table = cache.read(cache.table_path(root)).data
     if (summary.get("run") or {}).get("id") != run_id:
-        return unrecorded(done), done.returncode
+        return pytest_adapter.unrecorded(done), done.returncode
     return shape.test_run(summary, run_clusters(summary, table), extra), done.returncode
 
 
@@ -114,10 +115,8 @@ def other_runner(
     adapter = runners.load(name)
     assert adapter is not None  # detect() names only runners this build has
     extra: dict[str, Any] = {"basis": "all"} if select_only else {}  # no selection graph for it yet: all tests
-    if select_only and name == "go":
-        from sidekit_hooks.runners.go import graph as go_graph
-
-        patterns, head = go_graph.selection(root, base)
+    if select_only and hasattr(adapter, "selection"):  # the runner's own graph
+        patterns, head = adapter.selection(root, base)
         extra = {"selected": len(patterns), "basis": head["basis"]}
         if not patterns:
             return shape.drop_zeros({"runner": name, **extra, "exit": NO_TESTS}), NO_TESTS
@@ -177,21 +176,6 @@ def environment(python: str, root: str, run_id: str) -> dict[str, str]:
 
 def _same_env(python: str) -> bool:
     return interpreter.same_env(python, sys.executable)
-
-
-def unrecorded(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
-    """pytest ended without our plugin writing (usage error, no pytest, -p no:sidekit): say why."""
-    text = (done.stderr or "") + (done.stdout or "")
-    if "No module named pytest" in text:
-        return {
-            "runner": "none",
-            "exit": done.returncode,
-            "error": "pytest is not installed for this project",
-            "fix": "pip install pytest",
-        }
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    why = next((line for line in reversed(lines) if "error" in line.lower()), lines[-1] if lines else "")
-    return {"runner": "pytest", "exit": done.returncode, "error": render.clip(why, 160) or "no test status recorded"}
 
 
 run_clusters = record.run_clusters  # the last run's clusters (also what the compact pytest answer shows)

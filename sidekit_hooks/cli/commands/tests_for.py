@@ -43,14 +43,13 @@ def answer(project: str, path: str) -> dict[str, Any]:
     from sidekit_hooks import runners
 
     runner = runners.detect(project)
-    if runner == "go":
-        from sidekit_hooks.runners.go import graph as go_graph
-
-        head = dict(go_graph.tests_for(project, go_graph.relative(project, path)))
+    adapter = runners.load(runner)
+    if adapter is not None and hasattr(adapter, "tests_for"):  # the runner's own graph
+        head = dict(adapter.tests_for(project, path))
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
         return render.fit({**head, "files": None, "more": None}, "files", files, BUDGET) if files else head
-    if runner not in ("pytest", runners.NONE):  # no import graph for this runner yet: every test
+    if adapter is not None and not getattr(adapter, "IMPORT_GRAPH", False):  # no graph for it yet: every test
         return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: all tests"}
     with Index.open(project) as index:
         found = tests_of(project, index, workspace_path(project, path))
-    return answer_for(found)  # pytest: the import graph (budgets as before)
+    return answer_for(found)  # the Python import graph (budgets as before)

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 NAME = "cargo"
+FEED = "writer"  # one detached writer reads the run's output once cargo has ended (run.py)
+PENDING = ("run-",)  # the run's output under .sidekit/cargo/ until its writer is done
 COMMAND = ["cargo", "test", "--no-fail-fast"]
 LEAVE_ALONE = frozenset({"--", "--no-run", "--help", "-h", "--version", "-V", "--list", "--config", "--message-format"})
 TEST_LINE = re.compile(r"^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?)$")

@@ -173,6 +173,15 @@ def feed(job: dict[str, Any]) -> Result:
     return result
 
 
+def feed_after(job: dict[str, Any]) -> Result:
+    """The agent's raw run, as `feed` reads it, with its output kept as the run's raw output."""
+    from sidekit_hooks.runners import store
+
+    ran = feed(job)
+    store.save_raw(str(job["root"]), ran.runner, str(job.get("output", "")), "agent-dotnet")
+    return ran
+
+
 def _read(path: str) -> str:
     """The end of a run's saved output (its last MAX_OUTPUT bytes say how it ended)."""
     from sidekit_hooks.core import safepath

@@ -148,6 +148,12 @@ def read(project: str) -> Files:
     return Files(project)
 
 
+def runner(root: str) -> str:
+    """The registry's name for the runner of the project's TRX reports: its platform, VSTest when its
+    files do not say (a TRX without a project beside it)."""
+    return platform(read(root)) or "vstest"
+
+
 def platform(files: Files) -> str:
     """'mtp', 'vstest', or '' (not a .NET project)."""
     if not files.dotnet and not files.global_runner():

@@ -15,7 +15,18 @@ if TYPE_CHECKING:
     from sidekit_hooks.runners import Result
 
 NAME = "vstest"
-__all__ = ["NAME", "before_run", "collect", "command", "compact_words", "detect", "filter_words", "matches"]
+FEED = "reports"  # its TRX reports and its console, read once `dotnet test` has ended
+__all__ = [
+    "NAME",
+    "before_run",
+    "collect",
+    "command",
+    "compact_words",
+    "detect",
+    "feed_after",
+    "filter_words",
+    "matches",
+]
 
 
 def detect(project: str) -> bool:
@@ -46,3 +57,10 @@ def filter_words(args: list[str]) -> list[str]:
     from sidekit_hooks.runners.dotnet import adapter
 
     return adapter.filter_words(args)
+
+
+def feed_after(job: dict[str, Any]) -> Result:
+    """An agent's compacted `dotnet test`, always fed after it ended (adapter.feed_after)."""
+    from sidekit_hooks.runners.dotnet import adapter
+
+    return adapter.feed_after(job)

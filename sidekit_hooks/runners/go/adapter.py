@@ -26,6 +26,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 NAME = "go"
+FEED = "wrapper"  # each test binary runs under goexec.sh, which feeds the cache (runners/ledger.py)
+PENDING = ("spool-", "writer-")  # a run's spooled binaries and its writer's claim, under .sidekit/go/
+# A go run is pending only with a writer's claim: a printed spool always has one beside it (a spool
+# without is a killed wrapper's, which nothing will write); its newest file says whether it is fresh.
+PENDING_CLAIM = "writer-"
+SPOOL_SAVER = "sidekit_hooks.runners.go.goexec"  # the module whose save_spooled caches a spool (ledger)
 MAX_GO_MOD = 1 << 20  # bytes of go.mod read at most (its `module` line is near the top)
 COMMAND = ["go", "test", "-json", "./..."]
 # go test flags after which the run is not one to compact: output the user asked for as it is, a
@@ -415,3 +421,35 @@ def _dump(package: _Package) -> list[str]:
             if line.startswith("panic: "):
                 return lines[index:]
     return package.output
+
+
+def selection(project: str, base: str | None) -> tuple[list[str], dict[str, Any]]:
+    """Its tests selected by the change against `base`: the package graph `go list` draws (graph.py)."""
+    from sidekit_hooks.runners.go import graph
+
+    return graph.selection(project, base)
+
+
+def tests_for(project: str, path: str) -> dict[str, Any]:
+    """The packages whose tests reach `path` (relative to the cwd, or absolute)."""
+    from sidekit_hooks.runners.go import graph
+
+    return graph.tests_for(project, graph.relative(project, path))
+
+
+def needs_feed(cwd: str, output: str, code: int, since_ns: int) -> bool:
+    """Whether a compacted run needs the feed after it (runners/junit/feed.py): a package failed to build,
+    so its test binary (and the wrapper around it) never ran; every one that ran fed the cache itself."""
+    return build_failed(output)
+
+
+def build_failed(output: str) -> bool:
+    """Whether go's output says a package failed to build (or vet, or set up): its `FAIL` line."""
+    return " [build failed]" in output or " [setup failed]" in output
+
+
+def feed_after(job: dict[str, Any]) -> Result | None:
+    """The packages that failed to build, as errors of the run (None: nothing to record)."""
+    root = str(job["root"])
+    cwd = (job.get("payload") or {}).get("cwd")
+    return build_failures(root, str(cwd or root), str(job.get("output", "")), float(job["started"]), int(job["exit"]))

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 NAME = "jest"
+FEED = "reporter"  # sidekit's reporter, added to the run, feeds the cache when it loads
 REPORTER = "jest-reporter.cjs"
 LEAVE_ALONE = frozenset(
     {
@@ -86,3 +87,16 @@ def collect(project: str, started: float, exit_code: int, raw_output_path: str) 
     from sidekit_hooks.runners.js import compact as js_compact
 
     return js_compact.run_result(NAME, project, started, exit_code, raw_output_path)
+
+
+def needs_feed(cwd: str, output: str, code: int, since_ns: int) -> bool:
+    """A red run whose reporter never loaded is fed after it ended (js/feed.py)."""
+    from sidekit_hooks.runners.js import feed
+
+    return feed.needs_feed(NAME, cwd, output, code, since_ns)
+
+
+def feed_after(job: dict[str, Any]) -> Any:
+    from sidekit_hooks.runners.js import feed
+
+    return feed.stopped_early(job)

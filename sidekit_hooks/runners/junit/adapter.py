@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
 NAME = "junit"
+FEED = "reports"  # the XML reports Surefire or Gradle leave behind, read once the run has ended
 REPORT_DIRS = ("target/surefire-reports", "target/failsafe-reports", "build/test-results", "target/nextest")
 MAX_REPORT_BYTES = 50_000_000  # `sidekit ingest --max-bytes N` reads a larger one
 FUTURE_SLACK_NS = 2_000_000_000  # a report "written" later than now by more than this is from no run here
@@ -333,3 +334,10 @@ def _crashed_class(lines: list[str]) -> str:
             name = lines[number + 1].removeprefix("[ERROR]").strip()
             return name if name.replace(".", "").replace("$", "").replace("_", "").isalnum() else ""
     return ""
+
+
+def left_alone_run(words: list[str]) -> str:
+    """A Maven or Gradle test run, left as written: its build tool's name (the feed's marker), else ""."""
+    from sidekit_hooks.runners.junit import build
+
+    return build.build_tool(words)

@@ -34,6 +34,7 @@ import os
 import time
 
 from sidekit_hooks.core import fastjson, workspace
+from sidekit_hooks.runners.junit.build import GRADLE_TASKS, MAVEN_GOALS, build_tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,12 +45,6 @@ if TYPE_CHECKING:
 
 FOLDER = "junit-feed"  # under .sidekit/
 WORKER_MODULE = "sidekit_hooks.pipeline.feed_worker"  # the top floor: it queues the tests sidecar's line
-MAVEN = ("mvn", "mvnw", "mvnd")
-GRADLE = ("gradle", "gradlew")
-# Maven phases that run Surefire's `test` (a phase runs every phase before it), and Surefire itself.
-MAVEN_GOALS = frozenset({"test", "package", "integration-test", "verify", "install", "deploy", "surefire:test"})
-GRADLE_TASKS = frozenset({"test", "check", "build"})
-SKIPS = ("-DskipTests", "-Dmaven.test.skip")  # Maven runs no test (any value but false)
 # Words of a Maven or Gradle call that never narrow which tests run: a green call made only of these ran
 # every module's tests, so the cache drops every error it did not repeat (a stale `-Dtest=X` "No tests
 # matching" error at pom.xml). Any other word (`-Dtest=`, `-pl`, `--tests`, `:sub:test`) narrows.
@@ -107,28 +102,6 @@ WHOLE_GRADLE = frozenset(
 MAX_OUTPUT = 200_000  # characters of the run's output kept for the worker (Claude Code cuts at 10,000)
 STALE_MARKER = 6 * 3600.0  # seconds; a marker no PostToolUse claimed by then (a denied call) is deleted
 ERROR_PREFIX = "Exit code "
-JS_RUNNERS = ("vitest", "jest")  # compacted through sidekit's reporter, which feeds the cache when it loads
-DOTNET = ("mtp", "vstest")  # a compacted `dotnet test`: its TRX reports and console, read after it ended
-
-
-def build_tool(words: list[str]) -> str:
-    """The build tool ("maven", "gradle") through which these words (a plain command's, env assignments
-    stripped) run tests, else ""."""
-    if not words:
-        return ""
-    name = words[0].rsplit("/", 1)[-1]
-    args = words[1:]
-    if name in MAVEN:
-        skipped = any(a.startswith(SKIPS) and not a.endswith("=false") for a in args)
-        return "maven" if not skipped and any(a in MAVEN_GOALS for a in args) else ""
-    if name == "go":
-        return "go" if args[:1] == ["test"] else ""
-    if name in GRADLE:
-        pairs = zip(args, args[1:], strict=False)
-        excluded = any(a in ("-x", "--exclude-task") and b.rsplit(":", 1)[-1] == "test" for a, b in pairs)
-        wanted = any(a.rsplit(":", 1)[-1] in GRADLE_TASKS for a in args if not a.startswith("-"))
-        return "gradle" if wanted and not excluded else ""
-    return ""
 
 
 def marker_path(root: str, session: str, tool_use_id: str) -> str:
@@ -147,7 +120,7 @@ def cache_root(cwd: str) -> str:
 
 def mark_started(payload: dict[str, Any], words: list[str], tool: str = "") -> str:
     """PreToolUse: note that this tool call starts a test run (Maven/Gradle, or a compacted run named by
-    `tool`: "go", "vitest", "jest", "mtp", "vstest"); the marker's path, or ''."""
+    `tool`: the name of a runner whose adapter has `feed_after`); the marker's path, or ''."""
     tool = tool or build_tool(words)
     session, call = payload.get("session_id"), payload.get("tool_use_id")
     if not tool or not isinstance(session, str) or not isinstance(call, str) or not session or not call:
@@ -207,10 +180,10 @@ def hand_over(event: Event) -> str:
     if code is None:  # its reports are not all written (or never will be): the cache keeps what it knew
         hooklog.append(root, hooklog.DECISIONS, {"hook": event.hook, "decision": "junit-not-fed", "why": "not ended"})
         return ""
-    if started.get("tool") == "go" and not go_build_failed(output):
-        return ""  # every package that ran fed the cache through its test binary's wrapper
-    if started.get("tool") in JS_RUNNERS and (code == 0 or reporter_ran(event.cwd, str(started["tool"]), since_ns)):
-        return ""  # green, or sidekit's reporter loaded and fed the cache itself: no worker
+    adapter = _fed_after(started.get("tool"))
+    needs_feed = getattr(adapter, "needs_feed", None)
+    if needs_feed is not None and not needs_feed(event.cwd, output, code, since_ns):
+        return ""  # the run fed the cache itself (its wrapper, its reporter): no worker
     # The folder is this hook's own finding, never the marker's word (a file in the project could say anything).
     job = dict(
         started,
@@ -228,11 +201,6 @@ def hand_over(event: Event) -> str:
     return path
 
 
-def go_build_failed(output: str) -> bool:
-    """Whether go's output says a package failed to build (or vet, or set up): its `FAIL` line."""
-    return " [build failed]" in output or " [setup failed]" in output
-
-
 def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
     """The worker's work: this run's reports into the cache, as `sidekit test` would; (the run, the
     summary as written), or None when there is nothing to record (a Gradle test task up to date)."""
@@ -240,21 +208,10 @@ def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
     from sidekit_hooks.runners.junit import adapter as junit
 
     root, code = str(job["root"]), int(job["exit"])
-    if job.get("tool") == "go":
-        from sidekit_hooks.runners.go import adapter as go
-
-        cwd = (job.get("payload") or {}).get("cwd")
-        failed = go.build_failures(root, str(cwd or root), str(job.get("output", "")), float(job["started"]), code)
-        return (failed, dict(store.save(root, failed)[0])) if failed is not None else None
-    if job.get("tool") in JS_RUNNERS:
-        stopped = js_stopped_early(job)
-        return stopped, dict(store.save(root, stopped)[0])
-    if job.get("tool") in DOTNET:
-        from sidekit_hooks.runners.dotnet import adapter
-
-        ran = adapter.feed(job)
-        store.save_raw(root, ran.runner, str(job.get("output", "")), "agent-dotnet")
-        return ran, dict(store.save(root, ran)[0])
+    adapter = _fed_after(job.get("tool"))
+    if adapter is not None:  # a compacted run: its own adapter reads what it printed (and left)
+        fed = adapter.feed_after(job)
+        return (fed, dict(store.save(root, fed)[0])) if fed is not None else None
     until_ns = int(job["until_ns"]) if job.get("until_ns") is not None else None  # None: now (an older hook's job)
     reports = junit.find_reports(root, 0.0, since_ns=int(job["since_ns"]), until_ns=until_ns)
     if not reports and code == 0 and job.get("tool") == "gradle":
@@ -270,43 +227,13 @@ def feed(job: dict[str, Any]) -> tuple[Result, dict[str, Any]] | None:
     return result, dict(summary)
 
 
-def reporter_ran(cwd: str, runner: str, since_ns: int) -> bool:
-    """Whether sidekit's vitest/jest reporter loaded in this run: it saves the held-back output as
-    `.sidekit/<runner>/raw-*` whenever it does (one listing of a folder that keeps about twenty files)."""
-    from sidekit_hooks.runners.js import compact as js_compact
+def _fed_after(tool: object) -> Any:
+    """The adapter of a compacted run's marker (`tool` is its runner's name) when it feeds such a run
+    after it ended (`feed_after`), else None (Maven, Gradle: this module's own reports)."""
+    from sidekit_hooks import runners
 
-    folder = js_compact.runner_dir(workspace.project_dir(cwd), runner)
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return False
-    for entry in entries:
-        try:
-            if (
-                entry.name.startswith(js_compact.RAW_PREFIX)
-                and entry.stat(follow_symlinks=False).st_mtime_ns >= since_ns
-            ):
-                return True
-        except OSError:
-            continue
-    return False
-
-
-def js_stopped_early(job: dict[str, Any]) -> Result:
-    """A red vitest or jest run that ended before sidekit's reporter loaded (`jest nomatch`: "No tests
-    found"; `vitest --project x`: "No projects matched"; a config that does not load; hand_over checked
-    that the reporter saved nothing): nothing of it reached the cache, so it is an error of the run,
-    `(exit N)` in the runner's own words, as the reporter would have filed it."""
-    from sidekit_hooks.runners import Result, store
-    from sidekit_hooks.runners.js import compact as js_compact
-
-    runner, output, code = str(job["tool"]), str(job.get("output", "")), int(job["exit"])
-    result = Result(runner, float(job["started"]), code)
-    result.errors = {js_compact.red_key(code): js_compact.red_run_error(output, code)}
-    result.args = [runner]
-    result.last_words = js_compact.verdict(output)
-    store.save_raw(str(job["root"]), runner, output, f"agent-{runner}")
-    return result
+    adapter = runners.load(tool) if isinstance(tool, str) else None
+    return adapter if hasattr(adapter, "feed_after") else None
 
 
 JVM_SOURCES = (".java", ".kt", ".scala", ".groovy")

@@ -64,12 +64,9 @@ PYTHON_NAMES = ("python", "python3")
 
 def handle(stdin_text: str) -> str:
     """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
-    answer = handle_pytest(stdin_text)
-    if not answer and ("test" in stdin_text or "jest" in stdin_text):
-        from sidekit_hooks.runners import dispatch  # go test, cargo test, ...: each runner's own options
+    from sidekit_hooks.runners import dispatch  # pytest's answer first, then each other runner's options
 
-        answer = dispatch.handle(stdin_text)
-    return answer
+    return dispatch.pre_tool_use(stdin_text)
 
 
 def handle_pytest(stdin_text: str) -> str:

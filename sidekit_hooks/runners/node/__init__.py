@@ -1,0 +1,1 @@
+"""node's own test runner (`node --test`): runners/node/adapter.py."""
