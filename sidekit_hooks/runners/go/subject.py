@@ -30,6 +30,7 @@ TESTING = " *testing."
 
 _FOLDERS: dict[str, tuple[str, dict[str, str], dict[str, list[str]]]] = {}
 _SUBJECTS: dict[tuple[str, str, int], tuple[str, str] | None] = {}
+_CALLEES: dict[str, dict[str, list[str]]] = {}  # folder -> function -> package functions its body calls
 
 
 def resolve(failure: dict[str, Any], folder: str, prefix: str) -> dict[str, Any]:
@@ -185,6 +186,7 @@ def forget() -> None:
     """Drop what was read: each run reads the sources as they are then (a long-lived MCP server runs many)."""
     _FOLDERS.clear()
     _SUBJECTS.clear()
+    _CALLEES.clear()
 
 
 def test_files(folder: str) -> dict[str, list[str]]:
@@ -205,6 +207,7 @@ def _scan(folder: str) -> tuple[str, dict[str, str], dict[str, list[str]]]:
     package = ""
     defined: dict[str, str] = {}
     tests: dict[str, list[str]] = {}
+    callees: dict[str, list[str]] = {}
     try:
         names = sorted(n for n in os.listdir(folder) if n.endswith(".go"))
     except OSError:
@@ -218,10 +221,42 @@ def _scan(folder: str) -> tuple[str, dict[str, str], dict[str, list[str]]]:
         if name.endswith("_test.go"):
             tests[name] = lines
             continue
+        current: list[str] | None = None  # the calls of the package-level function being read
         for number, text in enumerate(lines, 1):
             if not package and text.startswith("package "):
                 package = text.split()[1] if len(text.split()) > 1 else ""
             function = defined_function(text) if text.startswith("func ") else ""
             if function:
                 defined.setdefault(function, f"{name}:{number}")
+                current = callees.setdefault(function, [])
+            elif _starts_function(text):
+                current = None  # a method: what it calls is not followed
+            if current is not None and "(" in text:
+                current.extend(n for q, n, _ in calls(without_literals(text)) if not q and n != function)
+    _CALLEES[folder] = callees
     return package, defined, tests
+
+
+def join_callers(failures: list[dict[str, Any]], folder: str, prefix: str) -> None:
+    """Failures placed at a function F whose body calls a function G where more of this run's failures
+    are placed join G's (in place): the tests that check F broke in G (`RequireFromString` calls the
+    broken `NewFromString`). One call deep; `checks` keeps the function the test checked."""
+    counts: dict[str, int] = {}
+    for failure in failures:
+        if failure.get("checks"):
+            counts[str(failure["at"])] = counts.get(str(failure["at"]), 0) + 1
+    if len(counts) < 2:
+        return
+    _folder(folder)
+    defined, callees = _FOLDERS[folder][1], _CALLEES.get(folder, {})
+    for failure in failures:
+        checks = str(failure.get("checks", ""))
+        function = checks.split(",", 1)[0]
+        here = counts.get(str(failure.get("at", "")), 0)
+        best = max(
+            ((counts.get(prefix + defined[g], 0), g) for g in callees.get(function, ()) if g in defined),
+            default=(0, ""),
+        )
+        if best[0] > here:
+            failure["at"] = prefix + defined[best[1]]
+            failure["checks"] = f"{best[1]} through {checks}"
