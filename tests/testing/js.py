@@ -118,7 +118,7 @@ def compact_command(runner: str, words: list[str], project: Path) -> str:
     """The rewritten command line, from the adapter itself (the hook quotes its words the same way)."""
     import importlib
 
-    adapter = importlib.import_module(f"sidekit_hooks.runners.{runner}")
+    adapter = importlib.import_module(f"sidekit_hooks.runners.js.{runner}")
     rewritten = adapter.compact_words(words, str(project))
     assert rewritten is not None, f"{runner} left {words} alone"
     assert rewritten[: len(words)] == words, "only appended options"

@@ -1,0 +1,91 @@
+"""A jest or vitest failure that stops in the test file is placed at the project function its test
+exercised (runners/js/subject.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sidekit_hooks.runners.js import subject as js_subject
+
+LIBRARY = """(function (root, factory) {
+  module.exports = factory();
+}(this, function () {
+  function Diff(kind, path) {
+    this.kind = kind;
+  }
+  function accumulateDiff(lhs, rhs) {
+    return [new Diff('E')];
+  }
+  Object.defineProperties(accumulateDiff, {
+    diff: { value: accumulateDiff },
+  });
+  return accumulateDiff;
+}));
+"""
+
+TESTS = """const deep = require('../')
+const { format } = require('../lib/format')
+
+describe('diff', () => {
+  const changes = deep.diff({a: 1}, {a: 2})
+  it('reads as an edit', () => {
+    expect(changes[0].kind).toBe('E')
+  })
+  it('formats', () => {
+    const text = format(1)
+    expect(text).toBe('1')
+  })
+  it('has no call of ours', () => {
+    expect(Math.max(1, 2)).toBe(2)
+  })
+})
+"""
+
+FORMAT = """export function format(n) {
+  return String(n)
+}
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "package.json").write_text('{"name":"d","main":"index.js"}')
+    (tmp_path / "index.js").write_text(LIBRARY)
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "format.js").write_text(FORMAT)
+    (tmp_path / "test").mkdir()
+    (tmp_path / "test" / "diff.test.js").write_text(TESTS)
+    js_subject.forget()
+    return tmp_path
+
+
+def failure(at: str, frame: str) -> dict[str, str]:
+    return {"type": "Error", "message": "expected 'N' to be 'E'", "at": at, "frame": frame}
+
+
+def test_an_expect_diff_is_placed_at_the_function_its_test_exercised(project: Path) -> None:
+    placed = js_subject.resolve(failure("test/diff.test.js:7", "test/diff.test.js:7"), str(project))
+    assert placed == {
+        "type": "Error",
+        "message": "expected 'N' to be 'E'",
+        "at": "index.js:11",
+        "frame": "index.js:11",
+        "checks": "diff, asserted at test/diff.test.js:7",
+    }
+    from_library = failure("node_modules/expect.js/index.js:96", "test/diff.test.js:11")
+    assert js_subject.resolve(from_library, str(project))["at"] == "lib/format.js:1"
+
+
+def test_a_failure_that_broke_in_code_under_test_or_has_no_call_of_ours_stays(project: Path) -> None:
+    thrown = failure("lib/format.js:2", "test/diff.test.js:11")
+    assert js_subject.resolve(thrown, str(project)) == thrown
+    # a call in another test's body (format, line 10) is not this test's
+    alone = failure("test/diff.test.js:14", "test/diff.test.js:14")
+    assert js_subject.resolve(alone, str(project)) == {
+        **alone,
+        "at": "index.js:11",
+        "frame": "index.js:11",
+        "checks": "diff, asserted at test/diff.test.js:14",
+    }
