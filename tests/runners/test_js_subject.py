@@ -12,6 +12,9 @@ from sidekit_hooks.runners.js import subject as js_subject
 LIBRARY = """(function (root, factory) {
   module.exports = factory();
 }(this, function () {
+  var identities = [
+    function (x) { return x },
+  ];
   function Diff(kind, path) {
     this.kind = kind;
   }
@@ -38,6 +41,7 @@ describe('diff', () => {
     expect(text).toBe('1')
   })
   it('has no call of ours', () => {
+    const check = function (n) { return n }
     expect(Math.max(1, 2)).toBe(2)
   })
 })
@@ -70,22 +74,24 @@ def test_an_expect_diff_is_placed_at_the_function_its_test_exercised(project: Pa
     assert placed == {
         "type": "Error",
         "message": "expected 'N' to be 'E'",
-        "at": "index.js:11",
-        "frame": "index.js:11",
+        "at": "index.js:14",
+        "frame": "index.js:14",
         "checks": "diff, asserted at test/diff.test.js:7",
     }
     from_library = failure("node_modules/expect.js/index.js:96", "test/diff.test.js:11")
     assert js_subject.resolve(from_library, str(project))["at"] == "lib/format.js:1"
 
 
-def test_a_failure_that_broke_in_code_under_test_or_has_no_call_of_ours_stays(project: Path) -> None:
+def test_a_failure_that_broke_in_code_under_test_stays_and_other_tests_calls_and_keywords_are_not_its(
+    project: Path,
+) -> None:
     thrown = failure("lib/format.js:2", "test/diff.test.js:11")
     assert js_subject.resolve(thrown, str(project)) == thrown
     # a call in another test's body (format, line 10) is not this test's
-    alone = failure("test/diff.test.js:14", "test/diff.test.js:14")
+    alone = failure("test/diff.test.js:15", "test/diff.test.js:15")
     assert js_subject.resolve(alone, str(project)) == {
         **alone,
-        "at": "index.js:11",
-        "frame": "index.js:11",
-        "checks": "diff, asserted at test/diff.test.js:14",
+        "at": "index.js:14",
+        "frame": "index.js:14",
+        "checks": "diff, asserted at test/diff.test.js:15",
     }

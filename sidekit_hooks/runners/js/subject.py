@@ -29,6 +29,9 @@ SUFFIXES = ("", ".js", ".cjs", ".mjs", ".ts", ".tsx", ".jsx", "/index.js", "/ind
 _RELATIVE = re.compile(r"""(?:require\(\s*|\bfrom\s+|\bimport\s+)['"](\.{1,2}(?:/[^'"]*)?)['"]""")
 _TEST_START = re.compile(r"(?<![\w$.])(?:it|test)(?:\.[\w$]+)*\s*\(")
 _CALL = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*\(")
+KEYWORDS = frozenset(
+    "function if for while switch catch return typeof new await yield super import require describe it test expect".split()
+)  # words before a `(` that call nothing of the project's
 _DEFINITIONS = (
     r"\bfunction\s*\*?\s*{name}\s*\(",  # function name(
     r"\b{name}\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)",  # name = function / arrow
@@ -74,7 +77,7 @@ def _scan(root: str, test_file: str, line: int) -> tuple[str, str] | None:
     if not modules:
         return None
     for text in _exercised(lines, line):
-        for name in reversed(_CALL.findall(text)):  # the innermost call on the line comes last
+        for name in reversed([n for n in _CALL.findall(text) if n not in KEYWORDS]):  # innermost last
             for module in modules:
                 spot = _definition(root, module, name)
                 if spot:
