@@ -182,6 +182,36 @@ def _end_of(lines: list[str], start: int) -> int:
     return next((i for i in range(start + 1, len(lines)) if lines[i].startswith("}")), len(lines))
 
 
+JOIN_AT_LEAST = 2  # failures at a function before a test that calls it anywhere joins them
+
+
+def _join_exercised(failure: dict[str, Any], folder: str, prefix: str, counts: dict[str, int]) -> None:
+    """A failure left at its test's line (no checked function before it: a closure, a helper) joins the
+    function most of the run's failures are placed at when its test function calls it anywhere."""
+    at = str(failure.get("at", ""))
+    path, _, number = at.rpartition(":")
+    name = path[len(prefix) :] if path.startswith(prefix) else ""
+    package, defined, tests = _FOLDERS[folder]
+    lines = tests.get(name)
+    if not lines or not number.isdigit() or not 0 < int(number) <= len(lines):
+        return
+    start = next((i for i in range(int(number) - 1, -1, -1) if _starts_function(lines[i])), -1)
+    if start < 0:
+        return
+    called = {
+        n
+        for text in lines[start + 1 : _end_of(lines, start)]
+        if "(" in text
+        for q, n, _ in calls(without_literals(text))
+        if (not q or q == package) and n in defined
+    }
+    size, function = max(((counts.get(prefix + defined[n], 0), n) for n in called), default=(0, ""))
+    if size >= JOIN_AT_LEAST:
+        test = lines[start][len("func ") :].split("(", 1)[0]
+        failure["at"] = prefix + defined[function]
+        failure["checks"] = f"{function}, called by {test}, asserted at {at}"
+
+
 def forget() -> None:
     """Drop what was read: each run reads the sources as they are then (a long-lived MCP server runs many)."""
     _FOLDERS.clear()
@@ -245,11 +275,14 @@ def join_callers(failures: list[dict[str, Any]], folder: str, prefix: str) -> No
     for failure in failures:
         if failure.get("checks"):
             counts[str(failure["at"])] = counts.get(str(failure["at"]), 0) + 1
-    if len(counts) < 2:
+    if not counts:
         return
     _folder(folder)
     defined, callees = _FOLDERS[folder][1], _CALLEES.get(folder, {})
     for failure in failures:
+        if not failure.get("checks") and not failure.get("frames"):
+            _join_exercised(failure, folder, prefix, counts)
+            continue
         checks = str(failure.get("checks", ""))
         function = checks.split(",", 1)[0]
         here = counts.get(str(failure.get("at", "")), 0)
