@@ -40,7 +40,9 @@ _DEFINITIONS = (
     r"\bexports\.{name}\s*=",  # exports.name =
 )
 
+MAX_MODULES = 20  # relative modules of one test file looked into
 _LINES: dict[str, list[str]] = {}
+_DEFINED: dict[tuple[str, str], str] = {}
 _SUBJECTS: dict[tuple[str, int], tuple[str, str] | None] = {}
 
 
@@ -73,7 +75,8 @@ def _scan(root: str, test_file: str, line: int) -> tuple[str, str] | None:
     if not lines or line > len(lines):
         return None
     folder = os.path.dirname(test_file)
-    modules = [m for m in (_module(root, folder, spec) for spec in _relative_specs(lines)) if m]
+    specs = list(dict.fromkeys(_relative_specs(lines)))[:MAX_MODULES]
+    modules = [m for m in (_module(root, folder, spec) for spec in specs) if m]
     if not modules:
         return None
     for text in _exercised(lines, line):
@@ -135,11 +138,19 @@ def _main(root: str, package: str) -> str:
 
 def _definition(root: str, module: str, name: str) -> str:
     """`module:NN` of the first place that defines or exports `name`, by the most telling form first."""
-    lines = _read(root, module)
+    key = (module, name)
+    if key not in _DEFINED:  # each name is looked up once per module and run
+        _DEFINED[key] = _first_definition(_read(root, module), module, name)
+    return _DEFINED[key]
+
+
+def _first_definition(lines: list[str], module: str, name: str) -> str:
+    if not any(name in text for text in lines):
+        return ""
     for form in _DEFINITIONS:
         pattern = re.compile(form.format(name=re.escape(name)))
         for number, text in enumerate(lines, 1):
-            if pattern.search(text):
+            if name in text and pattern.search(text):
                 return f"{module}:{number}"
     return ""
 
@@ -157,3 +168,4 @@ def forget() -> None:
     """Drop what was read: each run reads the sources as they are then."""
     _LINES.clear()
     _SUBJECTS.clear()
+    _DEFINED.clear()
