@@ -87,6 +87,8 @@ def test_a_failure_that_broke_in_code_under_test_stays_and_other_tests_calls_and
 ) -> None:
     thrown = failure("lib/format.js:2", "test/diff.test.js:11")
     assert js_subject.resolve(thrown, str(project)) == thrown
+    nested = failure("node_modules/jest-circus/build/jestAdapterInit.js:146", "test/diff.test.js:10")
+    assert js_subject.resolve(nested, str(project)) == nested  # jest's own error ("Tests cannot be nested")
     # a call in another test's body (format, line 10) is not this test's
     alone = failure("test/diff.test.js:15", "test/diff.test.js:15")
     assert js_subject.resolve(alone, str(project)) == {

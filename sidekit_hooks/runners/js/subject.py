@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 LOOK_BACK = 40
+# The runner's own machinery: an error it raises (`Tests cannot be nested`) is about the test file, not
+# about what the test exercised.
+RUNNER_MACHINERY = ("jest-circus/", "jest-jasmine2/", "@vitest/runner/")
 MAX_BYTES = 1 << 20
 SUFFIXES = ("", ".js", ".cjs", ".mjs", ".ts", ".tsx", ".jsx", "/index.js", "/index.ts", "/index.cjs", "/index.mjs")
 _RELATIVE = re.compile(r"""(?:require\(\s*|\bfrom\s+|\bimport\s+)['"](\.{1,2}(?:/[^'"]*)?)['"]""")
@@ -53,6 +56,8 @@ def resolve(failure: dict[str, Any], root: str) -> dict[str, Any]:
     at = str(failure.get("at", ""))
     path, _, number = frame.rpartition(":")
     if not path or not number.isdigit() or not in_test_code(frame) or (at != frame and _ours(at, root)):
+        return failure
+    if any(part in at for part in RUNNER_MACHINERY):
         return failure
     key = (os.path.join(root, path), int(number))
     if key not in _SUBJECTS:  # a table of tests fails many times at one line: scanned once
