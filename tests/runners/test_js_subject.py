@@ -97,3 +97,27 @@ def test_a_failure_that_broke_in_code_under_test_stays_and_other_tests_calls_and
         "frame": "index.js:14",
         "checks": "diff, asserted at test/diff.test.js:15",
     }
+
+
+def test_a_module_called_itself_is_placed_at_the_function_its_default_export_names(tmp_path: Path) -> None:
+    (tmp_path / "index.js").write_text(
+        "'use strict'\nmodule.exports = bytes\n\nfunction bytes(value) {\n  return 1\n}\n"
+    )
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "parse.mjs").write_text("export default (text) => 1\n")
+    (tmp_path / "test").mkdir()
+    (tmp_path / "test" / "bytes.test.js").write_text(
+        "const bytes = require('..')\n"
+        "import parse from '../lib/parse.mjs'\n"
+        "test('formats', () => {\n"
+        "  expect(bytes(1024)).toBe('1KB')\n"
+        "})\n"
+        "test('parses', () => {\n"
+        "  expect(parse('1KB')).toBe(1024)\n"
+        "})\n"
+    )
+    js_subject.forget()
+    formats = js_subject.resolve(failure("test/bytes.test.js:4", "test/bytes.test.js:4"), str(tmp_path))
+    assert (formats["at"], formats["checks"]) == ("index.js:4", "bytes, asserted at test/bytes.test.js:4")
+    parses = js_subject.resolve(failure("test/bytes.test.js:7", "test/bytes.test.js:7"), str(tmp_path))
+    assert (parses["at"], parses["checks"]) == ("lib/parse.mjs:1", "parse, asserted at test/bytes.test.js:7")

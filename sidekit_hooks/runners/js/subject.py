@@ -30,6 +30,14 @@ RUNNER_MACHINERY = ("jest-circus/", "jest-jasmine2/", "@vitest/runner/")
 MAX_BYTES = 1 << 20
 SUFFIXES = ("", ".js", ".cjs", ".mjs", ".ts", ".tsx", ".jsx", "/index.js", "/index.ts", "/index.cjs", "/index.mjs")
 _RELATIVE = re.compile(r"""(?:require\(\s*|\bfrom\s+|\bimport\s+)['"](\.{1,2}(?:/[^'"]*)?)['"]""")
+# `const bytes = require('..')`, `import bytes from '../index.js'`: a name bound to a module's default export
+_BINDING = re.compile(
+    r"""(?:\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*|\bimport\s+([A-Za-z_$][\w$]*)\s+from\s+)"""
+    r"""['"](\.{1,2}(?:/[^'"]*)?)['"]"""
+)
+_DEFAULT_EXPORT = re.compile(
+    r"(?:\bmodule\.exports\s*=|\bexport\s+default)\s*(?:function\s*\*?\s*)?([A-Za-z_$][\w$]*)?"
+)
 _TEST_START = re.compile(r"(?<![\w$.])(?:it|test)(?:\.[\w$]+)*\s*\(")
 _CALL = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*\(")
 KEYWORDS = frozenset(
@@ -84,13 +92,39 @@ def _scan(root: str, test_file: str, line: int) -> tuple[str, str] | None:
     modules = [m for m in (_module(root, folder, spec) for spec in specs) if m]
     if not modules:
         return None
+    bound = _bindings(root, folder, lines)
     for text in _exercised(lines, line):
         for name in reversed([n for n in _CALL.findall(text) if n not in KEYWORDS]):  # innermost last
+            if name in bound:  # the module itself, called: its default export
+                spot = _default_export(root, bound[name])
+                if spot:
+                    return name, spot
             for module in modules:
                 spot = _definition(root, module, name)
                 if spot:
                     return name, spot
     return None
+
+
+def _bindings(root: str, folder: str, lines: list[str]) -> dict[str, str]:
+    """Names the test file binds to a relative module's default export -> that module."""
+    found: dict[str, str] = {}
+    for text in lines:
+        for required, imported, spec in _BINDING.findall(text):
+            module = _module(root, folder, spec)
+            if module and len(found) < MAX_MODULES:
+                found[required or imported] = module
+    return found
+
+
+def _default_export(root: str, module: str) -> str:
+    """`module:NN` of the function its default export names (`module.exports = bytes`), else of the export."""
+    for number, text in enumerate(_read(root, module), 1):
+        found = _DEFAULT_EXPORT.search(text)
+        if found:
+            named = _definition(root, module, found.group(1)) if found.group(1) else ""
+            return named or f"{module}:{number}"
+    return ""
 
 
 def _exercised(lines: list[str], line: int) -> list[str]:
