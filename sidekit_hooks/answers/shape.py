@@ -39,28 +39,45 @@ def counts(raw: dict[str, int]) -> dict[str, int]:
     return {name: int(raw[key]) for key, name in COUNT_NAMES if raw.get(key)}
 
 
-def brief(cluster: dict[str, Any], message_chars: int) -> dict[str, Any]:
-    """One cluster in a few dozen bytes: where, what, how many; the id is the handle for details."""
+FEW = 3  # a run with at most this many clusters names each, its parts trimmed to fit
+LEANEST = 3  # the detail level that keeps only the handle, the place, the type and the count
+PLACE_CHARS = 40  # characters of the place at the leanest level
+
+
+def brief(cluster: dict[str, Any], message_chars: int, level: int = 0) -> dict[str, Any]:
+    """One cluster in a few dozen bytes: where, what, how many; the id is the handle for details.
+
+    `level` trims its parts, never its place: 0 is everything; 1 drops the example test, the frame
+    and the cause, and halves the `checks` text and the message; 2 drops `checks` and keeps a short
+    message; 3 keeps the id, the type, the place and the count.
+    """
     tests = cluster.get("tests") or []
     variants = len(cluster.get("variants") or ()) + int(cluster.get("moreVariants", 0))
     first = str(tests[0]) if tests else ""
+    checks_chars = (90, 48, 0, 0)[level]
+    message_chars = (message_chars, max(24, message_chars // 2), 24, 0)[level]
+    place_chars = 60 if level < LEANEST else PLACE_CHARS
     return drop_zeros(
         {
             "id": cluster["id"],
-            "type": render.clip(str(cluster.get("type", "")), 40),
+            "type": render.clip(str(cluster.get("type", "")), 40 if level < 2 else 24),
             "phase": "" if cluster.get("phase") == "call" else cluster.get("phase", ""),
-            "at": render.short_path(str(cluster.get("at", "")), 60),
-            "frame": render.short_path(str(cluster.get("frame", "")), 60),
-            "checks": render.clip(str(cluster.get("checks", "")), 90),
-            "message": render.clip(str(cluster.get("message", "")), message_chars),
-            "cause": render.clip(str(cluster.get("cause", "")), 48),
-            "variants": variants if variants > 1 else 0,
+            "at": render.short_path(str(cluster.get("at", "")), place_chars),
+            "frame": render.short_path(str(cluster.get("frame", "")), 60) if level == 0 else "",
+            "checks": render.clip(str(cluster.get("checks", "")), checks_chars) if checks_chars else "",
+            "message": render.clip(str(cluster.get("message", "")), message_chars) if message_chars else "",
+            "cause": render.clip(str(cluster.get("cause", "")), 48) if level == 0 else "",
+            "variants": variants if variants > 1 and level < 2 else 0,
             "affected": cluster["affected"] if cluster.get("affected", 1) > 1 else 0,
             "reported": cluster.get("reported", 0),
             "new": cluster.get("new", 0),
-            "first": first if len(first) <= 90 else "",
+            "first": first if len(first) <= 90 and level == 0 else "",
         }
     )
+
+
+# (the top cluster's level, the others' level), richest first: the others are trimmed before the top one
+LADDER = ((0, 0), (0, 1), (0, 2), (0, 3), (1, 3), (2, 3), (3, 3))
 
 
 def with_clusters(
@@ -68,9 +85,12 @@ def with_clusters(
 ) -> dict[str, Any]:
     """`answer` plus the biggest clusters that fit in `budget` bytes, the rest counted.
 
+    A cluster's parts (its example test, `checks`, its message) are trimmed before a cluster is dropped:
+    the first step of `LADDER` at which the first `FEW` clusters (all of them when there are fewer) fit
+    is taken, with as many more as fit at it. The top cluster's place is always named: when not even its
+    leanest form fits, it is shown anyway (an answer a few bytes over beats one that names no cause).
     `hidden` clusters (and their share of the `failing` tests) exist beyond `found`.
     """
-    briefs = [brief(c, message_chars) for c in found]
     sizes = [int(c.get("affected", 1)) for c in found]
 
     def remainder(left: list[Any]) -> dict[str, Any]:
@@ -78,7 +98,20 @@ def with_clusters(
         more = len(left) + hidden
         return {"moreClusters": more, "moreFailures": max(0, failing - sum(sizes[:shown]))} if more else {}
 
-    return drop_zeros(render.fit(answer, "clusters", briefs, budget, remainder))
+    def at_step(top: int, rest: int) -> dict[str, Any]:
+        briefs = [brief(c, message_chars, top if i == 0 else rest) for i, c in enumerate(found)]
+        return drop_zeros(render.fit(answer, "clusters", briefs, budget, remainder))
+
+    if not found:
+        return drop_zeros(render.fit(answer, "clusters", [], budget, remainder))
+    must = min(len(found), FEW)
+    fitted: dict[str, Any] = {}
+    for wanted in range(must, 0, -1):
+        for top, rest in LADDER:
+            fitted = at_step(top, rest)
+            if len(fitted.get("clusters") or ()) >= wanted:
+                return fitted
+    return drop_zeros(dict(answer, clusters=[brief(found[0], message_chars, LEANEST)], **remainder(found[1:])))
 
 
 KEEP_ZERO = frozenset({"generation", "exit"})

@@ -131,7 +131,23 @@ def key_of(failure: dict[str, Any], phase: str) -> tuple[str, ...]:
     kind = ".".join(filter(None, (failure.get("module"), str(failure.get("type", "Error")))))
     key = (kind, phase, at, "" if frame == at else frame, cause)
     shape = failure.get("shape")  # other runners: the message's shape joins the key (pytest's keys unchanged)
+    if shape and at and not in_test_code(at):
+        return key  # the code that broke is under test: one cause there, whatever each assertion said
     return (*key, str(shape)) if shape else key
+
+
+TEST_FOLDERS = ("test", "tests", "__tests__", "spec", "testdata")
+TEST_NAME_ENDS = ("_test.go", "_test.py", "Test.java", "Tests.java", "IT.java", "Test.kt", "Tests.cs", "Test.cs")
+
+
+def in_test_code(at: str) -> bool:
+    """`at` (`path:line`) lies in test code by the usual layouts of every runner: a test folder, a go or
+    Python test file, a `*.test.*`/`*.spec.*` script, a JVM or .NET test class; else in code under test."""
+    path = at.rpartition(":")[0] if at.rpartition(":")[2].isdigit() else at
+    folders, _, name = path.replace("\\", "/").rpartition("/")
+    if any(part in TEST_FOLDERS for part in folders.split("/")):
+        return True
+    return name.endswith(TEST_NAME_ENDS) or name.startswith("test_") or ".test." in name or ".spec." in name
 
 
 def cluster_id(key: tuple[str, ...]) -> str:

@@ -200,3 +200,72 @@ def test_go_lines_are_scanned_as_the_regular_expressions_scanned_them(line: str)
 )
 def test_go_lines_of_real_tests_are_scanned_as_the_regular_expressions_scanned_them(line: str) -> None:
     test_go_lines_are_scanned_as_the_regular_expressions_scanned_them.hypothesis.inner_test(line)  # type: ignore[attr-defined]
+
+
+PARSE = """package dec
+
+func NewFromString(s string) (int, error) {
+\treturn len(s), nil
+}
+
+func RequireFromString(s string) int {
+\td, _ := NewFromString(s)
+\treturn d
+}
+
+func New(n int) int { return n }
+
+func (d Dec) Parse(s string) int { return New(len(s)) }
+"""
+
+
+CEIL_TEST = """package dec
+
+func TestCeil(t *testing.T) {
+\tcheck := func(in string, want int) {
+\t\tif len(in) != want {
+\t\t\tt.Errorf("Ceil(%s)", in)
+\t\t}
+\t}
+\tfor _, in := range []string{"1.5"} {
+\t\td, _ := NewFromString(in)\n\t\tcheck(in, d)
+\t}
+}
+
+func TestNew(t *testing.T) {
+\tt.Errorf("New(1) = %d", New(1))
+}
+"""
+
+
+def test_failures_at_a_caller_of_the_function_most_failures_are_at_join_it(tmp_path: Path) -> None:
+    folder = tmp_path / "dec"
+    folder.mkdir()
+    (folder / "dec.go").write_text(PARSE)
+    (folder / "dec_test.go").write_text(CEIL_TEST)
+    go_subject.forget()
+
+    def placed(function: str, line: int) -> dict[str, str]:
+        return {"type": "t.Error", "at": f"dec/dec.go:{line}", "checks": f"{function}, asserted at dec/dec_test.go:9"}
+
+    failures = [placed("NewFromString", 3), placed("NewFromString", 3), placed("RequireFromString", 7)]
+    failures += [placed("New", 12), {"type": "t.Error", "at": "dec/dec_test.go:20"}]
+    failures += [{"type": "t.Error", "at": "dec/dec_test.go:6"}, {"type": "t.Error", "at": "dec/dec_test.go:16"}]
+    go_subject.join_callers(failures, str(folder), "dec/")
+    assert failures == [
+        placed("NewFromString", 3),
+        placed("NewFromString", 3),
+        {
+            "type": "t.Error",
+            "at": "dec/dec.go:3",
+            "checks": "NewFromString through RequireFromString, asserted at dec/dec_test.go:9",
+        },
+        placed("New", 12),  # calls nothing the others are at (the method's call to New is not New's)
+        {"type": "t.Error", "at": "dec/dec_test.go:20"},  # no test function around it
+        {
+            "type": "t.Error",
+            "at": "dec/dec.go:3",
+            "checks": "NewFromString, called by TestCeil, asserted at dec/dec_test.go:6",
+        },
+        {"type": "t.Error", "at": "dec/dec_test.go:16"},  # its test calls only New
+    ]

@@ -145,15 +145,15 @@ def test_the_runs_later_red_packages_print_one_line_each_after_its_first_answer(
     assert first.startswith("sidekit: go test output (N B)") and '"runner":"go","package":"calc"' in first
     assert boom == (
         "sidekit: go test output of boom (N B) compacted; exit code 1; all of it: RAW-boom.txt\n"
-        '{"package":"boom","exit":1,"passed":1,"failed":1,"clusters":[{"id":"90f17fca","type":"runtime error",'
+        '{"package":"boom","exit":1,"passed":1,"failed":1,"clusters":[{"id":"ea1ceefd","type":"runtime error",'
         '"at":"boom/boom.go:5","message":"index out of range [5] with length 2"}]}\n'
     )
     assert calc.startswith("sidekit: go test output of calc (N B) compacted; exit code 1; all of it: RAW-calc.txt\n")
     line = json.loads(calc.splitlines()[1])
     assert (line["failed"], line["moreClusters"], line["clusters"][0]["at"], line["clusters"][0]["affected"]) == (
         42,
-        7,
+        5,
         "calc/calc.go:7",
-        35,
+        37,
     )
     assert len(calc.encode()) < len(first.encode()) * 0.6

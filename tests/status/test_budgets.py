@@ -163,3 +163,99 @@ def test_dotnet_green_run_answer_fits_200_bytes(project: Path) -> None:
     found = dotnet_run(project, 0, 1, passed=5000)
     assert render.size(found) <= 200, render.dumps(found)
     assert found["passed"] == 5000 and "clusters" not in render.compact(found)
+
+
+RICH_MESSAGE = "expected Decimal(1.5) to equal Decimal(15) after NewFromString parsed the fractional part " * 3
+
+
+def rich_cluster(index: int, affected: int) -> dict[str, Any]:
+    """A cluster whose every part is long: a place, a frame, `checks`, a message, an example test."""
+    folder = "pkg/very/deep/folder"
+    return {
+        "id": f"c{index}",
+        "type": "AssertionError",
+        "phase": "call",
+        "at": f"{folder}/number_{index}.go:{500 + index}",
+        "frame": f"{folder}/number_{index}_test.go:{320 + index}",
+        "checks": f"TrimDecimal{index}, asserted at {folder}/number_{index}_test.go:{320 + index} " * 2,
+        "message": RICH_MESSAGE,
+        "tests": [f"{folder}::TestNumberFormatting{index}/case_with_a_long_name_{j}" for j in range(3)],
+        "variants": [["a", 1], ["b", 2]],
+        "affected": affected,
+    }
+
+
+def test_status_names_the_top_clusters_place_when_its_whole_summary_does_not_fit() -> None:
+    summary = {
+        "generation": 7,
+        "runner": "go",
+        "counts": {"failed": 41, "passed": 400},
+        "failing": 41,
+        "run": {"finished": 100.0, "ran": 441},
+        "clusters": [rich_cluster(1, 41)],
+    }
+    answer = shape.status(summary, None, 100.0)
+    assert render.dumps(answer) == (
+        '{"generation":7,"runner":"go","state":"failed","passed":400,"failed":41,"clusters":[{"id":"c1",'
+        '"type":"AssertionError","at":"pkg/very/deep/folder/number_1.go:501","checks":"TrimDecimal1, asserted at '
+        'pkg/very/deep/folder/…","message":"expected Decimal(1.5) to eq…","variants":2,"affected":41}]}'
+    )
+
+
+def test_a_run_with_three_failures_names_each_trimming_the_others_parts_first() -> None:
+    summary = {
+        "generation": 3,
+        "runner": "go",
+        "run": {"exit": 1, "counts": {"failed": 3, "passed": 9}, "started": 1.0, "finished": 2.0},
+    }
+    answer = shape.test_run(summary, [rich_cluster(1, 1), rich_cluster(2, 1), rich_cluster(3, 1)], {})
+    assert render.size(answer) <= shape.TEST_BUDGET
+    assert render.dumps(answer) == (
+        '{"generation":3,"runner":"go","exit":1,"passed":9,"failed":3,"secs":1.0,"clusters":[{"id":"c1",'
+        '"type":"AssertionError","at":"pkg/very/deep/folder/number_1.go:501",'
+        '"frame":"pkg/very/deep/folder/number_1_test.go:321","checks":"TrimDecimal1, asserted at '
+        'pkg/very/deep/folder/number_1_test.go:321 TrimDecimal1, asserte…","message":"expected Decimal(1.5) to '
+        'equal Decimal(15) after NewFromString parsed the fract…","variants":2,'
+        '"first":"pkg/very/deep/folder::TestNumberFormatting1/case_with_a_long_name_0"},{"id":"c2",'
+        '"type":"AssertionError","at":"pkg/very/deep/folder/number_2.go:502","message":"expected Decimal(1.5) t…"},'
+        '{"id":"c3","type":"AssertionError","at":"pkg/very/deep/folder/number_3.go:503",'
+        '"message":"expected Decimal(1.5) t…"}]}'
+    )
+
+
+def test_the_top_cluster_is_named_even_when_only_its_place_fits() -> None:
+    head = {"runner": "go", "note": "x" * 300}
+    answer = shape.with_clusters(head, [rich_cluster(1, 5), rich_cluster(2, 5)], 0, 10, 400, 80)
+    assert render.dumps(answer) == (
+        '{"runner":"go","note":"' + "x" * 300 + '","clusters":[{"id":"c1","type":"AssertionError",'
+        '"at":"pkg/very/deep/folder/number_1.go:501","affected":5}],"moreClusters":1,"moreFailures":5}'
+    )
+
+
+def test_failures_without_arguments_stays_within_its_budget_and_says_how_to_get_more(project: Path) -> None:
+    from sidekit_hooks.cli.commands import failures
+
+    worst_cache(project, 1000, 200)
+    answer = failures.answer(str(project), [])
+    assert render.size(answer) <= shape.FAILURES_BUDGET, render.size(answer)
+    listed = answer["clusters"]
+    assert {k: v for k, v in answer.items() if k != "clusters"} == {
+        "generation": answer["generation"],
+        "runner": "pytest",
+        "plugins": ["xdist", "cov", "timeout", "randomly", "+2"],
+        "failing": 1000,
+        "moreClusters": 200 - len(listed),
+        "moreFailures": 1000 - sum(c["affected"] for c in listed),
+        "hint": failures.HINT,
+    }
+    assert len(listed) >= shape.FEW and [len(c["tests"]) for c in listed] == [1] * len(listed)
+    assert all(c["moreTests"] == c["affected"] - 1 for c in listed)
+
+
+def test_failures_of_a_small_run_lists_every_test_without_a_hint(project: Path) -> None:
+    from sidekit_hooks.cli.commands import failures
+
+    worst_cache(project, 4, 2)
+    answer = failures.answer(str(project), [])
+    assert "hint" not in answer and "moreClusters" not in answer
+    assert [len(c["tests"]) for c in answer["clusters"]] == [2, 2]

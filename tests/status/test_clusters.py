@@ -126,3 +126,43 @@ def test_a_failure_that_ended_its_test_binary_comes_before_bigger_clusters() -> 
         ]
     )
     assert [(c["type"], c["affected"]) for c in found] == [("panic", 1), ("timeout", 1), ("t.Error", 3)]
+
+
+def test_failures_at_one_spot_in_code_under_test_are_one_cluster_whatever_their_messages_say() -> None:
+    checked = "Decimal, asserted at decimal_test.go:{}"
+    members = [
+        Member("./::TestA", failure("t.Error", "expected 1.5, got 15", "decimal.go:180", shape="expected")),
+        Member("./::TestB", failure("t.Error", "Error: 15 != 1.5", "decimal.go:180", shape="Error:")),
+        Member("./::TestC", failure("t.Error", "got 15", "decimal.go:180", shape="got", checks=checked.format(3))),
+        Member("./::TestD", failure("t.Error", "expected 2, got 3", "decimal_test.go:40", shape="expected")),
+        Member("./::TestE", failure("t.Error", "Error: 2 != 3", "decimal_test.go:40", shape="Error:")),
+        Member("test::f", failure("AssertionError", "expected 1", "test/stringify.test.js:9", shape="expected")),
+        Member("test::g", failure("AssertionError", "got 1", "test/stringify.test.js:9", shape="got")),
+    ]
+    found = build(members)
+    assert [(c["at"], c["affected"]) for c in found] == [
+        ("decimal.go:180", 3),
+        ("decimal_test.go:40", 1),
+        ("decimal_test.go:40", 1),
+        ("test/stringify.test.js:9", 1),
+        ("test/stringify.test.js:9", 1),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("at", "in_tests"),
+    [
+        ("decimal.go:180", False),
+        ("src/utils.js:12", False),
+        ("lib/src/main/java/org/x/Csv.java:8", False),
+        ("decimal_test.go:40", True),
+        ("test/stringify.test.js:9", True),
+        ("src/__tests__/a.js:3", True),
+        ("lib/src/test/java/org/x/CsvTest.java:8", True),
+        ("pkg/test_things.py:2", True),
+        ("tests/api.rs:7", True),
+        ("src/parse.spec.ts:1", True),
+    ],
+)
+def test_code_under_test_is_told_from_test_code_by_path(at: str, in_tests: bool) -> None:
+    assert clusters.in_test_code(at) is in_tests

@@ -15,6 +15,10 @@ from sidekit_hooks.cli.commands._shared import add_format, add_project, project_
 from sidekit_hooks.runners import pending
 from sidekit_hooks.status import cache, clusters
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 MAX_CLUSTERS = 10
 MAX_TESTS = 10  # per cluster in the overview
 MAX_DETAILS = 20
@@ -53,31 +57,61 @@ def answer(project: str, test_ids: list[str], stacks: bool = False) -> dict[str,
     return shape.drop_zeros(overview(head, tests, errors, stacks))
 
 
+# (tests listed per cluster, characters of each message variant), richest first: the overview takes the
+# first step at which its first few clusters fit, so a cluster's tests are cut before a cluster is
+LADDER = ((MAX_TESTS, 160), (3, 80), (1, 60))
+HINT = "sidekit failures ID... (a cluster id or test id) for all of a cluster's tests, messages, --stacks"
+
+
 def overview(
     head: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]], stacks: bool
 ) -> dict[str, Any]:
+    """Each cluster with its tests and message variants, within `shape.FAILURES_BUDGET` bytes: the tests
+    and variants of each are cut before a cluster is, what is cut is counted, and `hint` says how to see it."""
     found = clusters.of_table(tests, errors)
-    listed = []
-    for cluster in found[:MAX_CLUSTERS]:
-        entry = shape.brief(cluster, 200)
-        entry.pop("first", None)
-        entry["tests"] = cluster["tests"][:MAX_TESTS]
-        entry["moreTests"] = max(0, len(cluster["tests"]) - MAX_TESTS)
-        entry["variants"] = [
-            {"message": render.clip(text, 160), "count": count} for text, count in cluster.get("variants", ())
+    failing = sum(e.get("o") in clusters.FAILING for e in tests.values()) + len(errors)
+    sizes = [int(c["affected"]) for c in found]
+    want = {**head, "failing": failing}
+    budget = shape.FAILURES_BUDGET - len(HINT) - 10
+    fitted: dict[str, Any] = want
+    for max_tests, variant_chars in LADDER:
+        listed = [
+            entry(c, tests, stacks and max_tests == MAX_TESTS, max_tests, variant_chars) for c in found[:MAX_CLUSTERS]
         ]
-        if stacks:
-            first = tests.get(cluster["tests"][0]) or {}
-            entry["frames"] = (first.get("f") or {}).get("frames", [])
-        listed.append(shape.drop_zeros(entry))
-    rest = found[MAX_CLUSTERS:]
-    return {
-        **head,
-        "failing": sum(e.get("o") in clusters.FAILING for e in tests.values()) + len(errors),
-        "clusters": listed,
-        "moreClusters": len(rest),
-        "moreFailures": sum(c["affected"] for c in rest),
-    }
+        fitted = render.fit(want, "clusters", listed, budget, remainder(sizes, len(listed)))
+        if len(fitted["clusters"]) >= min(len(listed), shape.FEW):
+            break
+    if fitted.get("moreClusters") or any(c.get("moreTests") or c.get("moreVariants") for c in fitted["clusters"]):
+        fitted["hint"] = HINT
+    return fitted
+
+
+def remainder(sizes: list[int], listed: int) -> Callable[[list[Any]], dict[str, Any]]:
+    """The count of the clusters and failures a cut overview leaves out (of all `sizes`, `listed` built)."""
+
+    def left_out(left: list[Any]) -> dict[str, Any]:
+        shown = listed - len(left)
+        return {"moreClusters": len(sizes) - shown, "moreFailures": sum(sizes[shown:])}
+
+    return left_out
+
+
+def entry(
+    cluster: dict[str, Any], tests: dict[str, dict[str, Any]], stacks: bool, max_tests: int, variant_chars: int
+) -> dict[str, Any]:
+    """One cluster of the overview: its brief, its first `max_tests` tests, its message variants."""
+    listed = shape.brief(cluster, 200 if max_tests == MAX_TESTS else variant_chars)
+    listed.pop("first", None)
+    listed["tests"] = cluster["tests"][:max_tests]
+    listed["moreTests"] = max(0, len(cluster["tests"]) - max_tests)
+    variants = list(cluster.get("variants", ()))
+    keep = variants if max_tests == MAX_TESTS else variants[:1]
+    listed["variants"] = [{"message": render.clip(text, variant_chars), "count": count} for text, count in keep]
+    listed["moreVariants"] = len(variants) - len(keep)
+    if stacks:
+        first = tests.get(cluster["tests"][0]) or {}
+        listed["frames"] = (first.get("f") or {}).get("frames", [])
+    return shape.drop_zeros(listed)
 
 
 def details(

@@ -407,6 +407,11 @@ def _package_records(pkgdir: str, package: _Package, root: str, result: Result, 
             entry["p"] = "call"
             failed_any = True
         result.tests[key] = entry
+    if failed_any:  # the tests that check a caller of the broken function join it
+        from sidekit_hooks.runners.go import subject as go_subject
+
+        placed = [e["f"] for k, e in result.tests.items() if k.startswith(f"{prefix or '.'}::") and "f" in e]
+        go_subject.join_callers(placed, frames._folder(pkgdir, root), prefix + "/" if prefix else "")
     if died is not None and not failed_any and not any(o == "failed" for t, o in package.tests.items() if t in parents):
         result.errors[prefix or "."] = died
 

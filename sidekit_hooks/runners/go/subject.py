@@ -30,6 +30,7 @@ TESTING = " *testing."
 
 _FOLDERS: dict[str, tuple[str, dict[str, str], dict[str, list[str]]]] = {}
 _SUBJECTS: dict[tuple[str, str, int], tuple[str, str] | None] = {}
+_CALLEES: dict[str, dict[str, list[str]]] = {}  # folder -> function -> package functions its body calls
 
 
 def resolve(failure: dict[str, Any], folder: str, prefix: str) -> dict[str, Any]:
@@ -181,10 +182,41 @@ def _end_of(lines: list[str], start: int) -> int:
     return next((i for i in range(start + 1, len(lines)) if lines[i].startswith("}")), len(lines))
 
 
+JOIN_AT_LEAST = 2  # failures at a function before a test that calls it anywhere joins them
+
+
+def _join_exercised(failure: dict[str, Any], folder: str, prefix: str, counts: dict[str, int]) -> None:
+    """A failure left at its test's line (no checked function before it: a closure, a helper) joins the
+    function most of the run's failures are placed at when its test function calls it anywhere."""
+    at = str(failure.get("at", ""))
+    path, _, number = at.rpartition(":")
+    name = path[len(prefix) :] if path.startswith(prefix) else ""
+    package, defined, tests = _FOLDERS[folder]
+    lines = tests.get(name)
+    if not lines or not number.isdigit() or not 0 < int(number) <= len(lines):
+        return
+    start = next((i for i in range(int(number) - 1, -1, -1) if _starts_function(lines[i])), -1)
+    if start < 0:
+        return
+    called = {
+        n
+        for text in lines[start + 1 : _end_of(lines, start)]
+        if "(" in text
+        for q, n, _ in calls(without_literals(text))
+        if (not q or q == package) and n in defined
+    }
+    size, function = max(((counts.get(prefix + defined[n], 0), n) for n in called), default=(0, ""))
+    if size >= JOIN_AT_LEAST:
+        test = lines[start][len("func ") :].split("(", 1)[0]
+        failure["at"] = prefix + defined[function]
+        failure["checks"] = f"{function}, called by {test}, asserted at {at}"
+
+
 def forget() -> None:
     """Drop what was read: each run reads the sources as they are then (a long-lived MCP server runs many)."""
     _FOLDERS.clear()
     _SUBJECTS.clear()
+    _CALLEES.clear()
 
 
 def test_files(folder: str) -> dict[str, list[str]]:
@@ -205,6 +237,7 @@ def _scan(folder: str) -> tuple[str, dict[str, str], dict[str, list[str]]]:
     package = ""
     defined: dict[str, str] = {}
     tests: dict[str, list[str]] = {}
+    callees: dict[str, list[str]] = {}
     try:
         names = sorted(n for n in os.listdir(folder) if n.endswith(".go"))
     except OSError:
@@ -218,10 +251,45 @@ def _scan(folder: str) -> tuple[str, dict[str, str], dict[str, list[str]]]:
         if name.endswith("_test.go"):
             tests[name] = lines
             continue
+        current: list[str] | None = None  # the calls of the package-level function being read
         for number, text in enumerate(lines, 1):
             if not package and text.startswith("package "):
                 package = text.split()[1] if len(text.split()) > 1 else ""
             function = defined_function(text) if text.startswith("func ") else ""
             if function:
                 defined.setdefault(function, f"{name}:{number}")
+                current = callees.setdefault(function, [])
+            elif _starts_function(text):
+                current = None  # a method: what it calls is not followed
+            if current is not None and "(" in text:
+                current.extend(n for q, n, _ in calls(without_literals(text)) if not q and n != function)
+    _CALLEES[folder] = callees
     return package, defined, tests
+
+
+def join_callers(failures: list[dict[str, Any]], folder: str, prefix: str) -> None:
+    """Failures placed at a function F whose body calls a function G where more of this run's failures
+    are placed join G's (in place): the tests that check F broke in G (`RequireFromString` calls the
+    broken `NewFromString`). One call deep; `checks` keeps the function the test checked."""
+    counts: dict[str, int] = {}
+    for failure in failures:
+        if failure.get("checks"):
+            counts[str(failure["at"])] = counts.get(str(failure["at"]), 0) + 1
+    if not counts:
+        return
+    _folder(folder)
+    defined, callees = _FOLDERS[folder][1], _CALLEES.get(folder, {})
+    for failure in failures:
+        if not failure.get("checks") and not failure.get("frames"):
+            _join_exercised(failure, folder, prefix, counts)
+            continue
+        checks = str(failure.get("checks", ""))
+        function = checks.split(",", 1)[0]
+        here = counts.get(str(failure.get("at", "")), 0)
+        best = max(
+            ((counts.get(prefix + defined[g], 0), g) for g in callees.get(function, ()) if g in defined),
+            default=(0, ""),
+        )
+        if best[0] > here:
+            failure["at"] = prefix + defined[best[1]]
+            failure["checks"] = f"{best[1]} through {checks}"

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sidekit_hooks.runners.js import frames as js_frames
+from sidekit_hooks.runners.js import subject as js_subject
 
 OUTCOMES = {
     "passed": "passed",
@@ -48,6 +49,7 @@ class Parsed:
 
 def parse(report: dict[str, Any], root: str, maps: bool = True) -> Parsed:
     """Records from a parsed report; `root` is the workspace root the ids are relative to."""
+    js_subject.forget()  # the sources as they are now (an MCP server parses many runs)
     parsed = Parsed(success=report.get("success") if isinstance(report.get("success"), bool) else None)
     parsed.runtime_errors = _int(report.get("numRuntimeErrorTestSuites"))
     parsed.interrupted = bool(report.get("wasInterrupted"))
@@ -83,7 +85,7 @@ def test_record(path: str, result: dict[str, Any], root: str, maps: bool) -> tup
     messages = [str(m) for m in result.get("failureMessages") or () if m]
     if outcome in ("failed", "error"):
         if messages:
-            entry["f"] = js_frames.describe(messages[0], root, maps)
+            entry["f"] = js_subject.resolve(js_frames.describe(messages[0], root, maps), root)
         else:
             entry["f"] = {"type": "Error", "message": f"status {status!r} without a failure message"}
         entry["p"] = "call"
