@@ -11,10 +11,12 @@ from typing import Any
 from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common
 from sidekit_hooks.cli.commands._shared import project_of
+from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.impact.selection import Selection, selection
 
 BUDGET = 150  # bytes (contract)
 PATH_CHARS = 40
+SCRIPT_RUNNERS = ("vitest", "jest")  # TypeScript/JavaScript: the import graph (impact/scripts.py)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,6 +54,16 @@ def answer(project: str, base: str | None = None) -> dict[str, Any]:
 
         head = dict(go_graph.selection(project, base)[1])
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
+        return render.fit({**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles")
+    if runner in SCRIPT_RUNNERS:
+        from sidekit_hooks.code.index import Index
+        from sidekit_hooks.impact import changes, scripts
+
+        if base and not changes.has_revision(project, base):
+            raise SidekitError(f"--base {base} is not a commit of a git repository here", "git log --oneline -5")
+        with Index.open(project) as index:
+            head = scripts.selection(project, index, changes.changed_files(project, base or "HEAD"), runner)
+        files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files")]
         return render.fit({**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles")
     if runner not in ("pytest", runners.NONE):  # no import graph for this runner yet: every test
         return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: run all tests"}

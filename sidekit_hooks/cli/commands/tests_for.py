@@ -16,6 +16,7 @@ from sidekit_hooks.code.index import Index
 from sidekit_hooks.impact.affected import Impact, tests_of, workspace_path
 
 BUDGET = 100  # bytes (contract)
+SCRIPT_RUNNERS = ("vitest", "jest")  # TypeScript/JavaScript: the import graph (impact/scripts.py)
 PATH_CHARS = 32
 
 
@@ -49,6 +50,16 @@ def answer(project: str, path: str) -> dict[str, Any]:
         head = dict(go_graph.tests_for(project, go_graph.relative(project, path)))
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
         return render.fit({**head, "files": None, "more": None}, "files", files, BUDGET) if files else head
+    if runner in SCRIPT_RUNNERS:
+        from sidekit_hooks.impact import scripts
+
+        with Index.open(project) as index:
+            relative = workspace_path(project, path, scripts.SCRIPT_SUFFIXES)
+            head = scripts.tests_for(project, index, relative, runner)
+        files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files")]
+        return (
+            render.fit({**head, "files": None, "more": None}, "files", files, BUDGET) if files else dict(head, files=0)
+        )
     if runner not in ("pytest", runners.NONE):  # no import graph for this runner yet: every test
         return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: all tests"}
     with Index.open(project) as index:
