@@ -75,7 +75,13 @@ def test_select_runs_the_test_files_the_change_reaches(monorepo: Path) -> None:
     (monorepo / "app/src/view.ts").write_text("import { key } from '@app/model';\nexport const render = key;\n")
     (monorepo / "README.md").write_text("# changed docs select nothing\n")
     found, size = answer(monorepo, "select")
-    assert found == {"runner": "vitest", "changed": 2, "files": ["app/test/view.spec.ts"], "ofFiles": 4, "basis": "imports"}
+    assert found == {
+        "runner": "vitest",
+        "changed": 2,
+        "files": ["app/test/view.spec.ts"],
+        "ofFiles": 4,
+        "basis": "imports",
+    }
     assert size <= 150
 
 

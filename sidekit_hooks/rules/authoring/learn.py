@@ -62,6 +62,7 @@ class Rule:
     paths: list[str]
     examples: list[dict[str, Any]]
     exclude: list[str] = field(default_factory=list)
+    language: str = ""  # "go", "ts": the language the rule is about (its paths select that language's files)
 
     @property
     def prevalence(self) -> float:
@@ -85,6 +86,7 @@ class Rule:
                 "prevalence": round(self.prevalence, 3),
                 "threshold": THRESHOLD,
                 "learned_by": "sidekit conventions learn",
+                **({"language": self.language} if self.language else {}),
             },
             "examples": self.examples,
         }
@@ -207,7 +209,20 @@ def learn(project: str) -> tuple[list[Rule], list[Measure]]:
             measures.append(measure)
             if measure.kept and rule is not None:
                 rules.append(rule)
+    for measure, rule in other_languages(project):
+        measures.append(measure)
+        if measure.kept and rule is not None:
+            rules.append(rule)
     return rules, measures
+
+
+def other_languages(project: str) -> Learned:
+    """Go and TypeScript conventions, from the code index (built here when it is not yet)."""
+    from sidekit_hooks.code.index import Index
+    from sidekit_hooks.rules.authoring import learn_languages
+
+    with Index.open(project) as index:
+        return learn_languages.learn(project, index)
 
 
 Learned = list[tuple[Measure, Rule | None]]
