@@ -34,6 +34,20 @@ def answer_for(found: Impact) -> dict[str, Any]:
     return render.fit(head, "files", [render.short_path(f, PATH_CHARS) for f in files], BUDGET)
 
 
+def calling_first(project: str, path: str, files: Any) -> list[str]:
+    """Go's test files, those that call a function or method the file defines first (the likeliest to
+    catch a change to it; the rest of the package's tests still run, since a test reaches a function
+    through others too)."""
+    listed = [str(f) for f in files or ()]
+    if len(listed) < 2:
+        return listed
+    from sidekit_hooks.impact.callers import test_files_calling
+
+    with Index.open(project) as index:
+        calling = test_files_calling(index, path, set(listed))
+    return sorted(listed, key=lambda f: (f not in calling, listed.index(f)))
+
+
 def run(args: argparse.Namespace) -> int:
     render.emit(answer(project_of(args), args.path), args.format)
     return 0
@@ -47,8 +61,11 @@ def answer(project: str, path: str) -> dict[str, Any]:
     if runner == "go":
         from sidekit_hooks.runners.go import graph as go_graph
 
-        head = dict(go_graph.tests_for(project, go_graph.relative(project, path)))
-        files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
+        relative = go_graph.relative(project, path)
+        head = dict(go_graph.tests_for(project, relative))
+        files = [
+            render.short_path(str(f), PATH_CHARS) for f in calling_first(project, relative, head.pop("files", None))
+        ]
         return render.fit({**head, "files": None, "more": None}, "files", files, BUDGET) if files else head
     if runner in SCRIPT_RUNNERS:
         from sidekit_hooks.impact import scripts
