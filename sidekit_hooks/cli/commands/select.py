@@ -16,7 +16,12 @@ from sidekit_hooks.impact.selection import Selection, selection
 
 BUDGET = 150  # bytes (contract)
 PATH_CHARS = 40
-SCRIPT_RUNNERS = ("vitest", "jest")  # TypeScript/JavaScript: the import graph (impact/scripts.py)
+# runner -> the module with its graph's `selection` (TypeScript/JavaScript, Java)
+GRAPHS = {
+    "vitest": "sidekit_hooks.impact.scripts",
+    "jest": "sidekit_hooks.impact.scripts",
+    "junit": "sidekit_hooks.impact.java",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,14 +60,17 @@ def answer(project: str, base: str | None = None) -> dict[str, Any]:
         head = dict(go_graph.selection(project, base)[1])
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
         return render.fit({**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles")
-    if runner in SCRIPT_RUNNERS:
+    if runner in GRAPHS:
+        import importlib
+
         from sidekit_hooks.code.index import Index
-        from sidekit_hooks.impact import changes, scripts
+        from sidekit_hooks.impact import changes
 
         if base and not changes.has_revision(project, base):
             raise SidekitError(f"--base {base} is not a commit of a git repository here", "git log --oneline -5")
+        graph = importlib.import_module(GRAPHS[runner])
         with Index.open(project) as index:
-            head = scripts.selection(project, index, changes.changed_files(project, base or "HEAD"), runner)
+            head = graph.selection(project, index, changes.changed_files(project, base or "HEAD"), runner)
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files")]
         return render.fit({**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles")
     if runner not in ("pytest", runners.NONE):  # no import graph for this runner yet: every test

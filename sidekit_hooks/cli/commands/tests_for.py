@@ -16,12 +16,14 @@ from sidekit_hooks.code.index import Index
 from sidekit_hooks.impact.affected import Impact, tests_of, workspace_path
 
 BUDGET = 100  # bytes (contract)
-SCRIPT_RUNNERS = ("vitest", "jest")  # TypeScript/JavaScript: the import graph (impact/scripts.py)
+SCRIPTS = ("sidekit_hooks.impact.scripts", (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"))
+# runner -> (the module with its graph's `tests_for` and `selection`, the source files it answers for)
+GRAPHS = {"vitest": SCRIPTS, "jest": SCRIPTS, "junit": ("sidekit_hooks.impact.java", (".java",))}
 PATH_CHARS = 32
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", metavar="PATH", help="a Python file of the workspace")
+    parser.add_argument("path", metavar="PATH", help="a source file of the workspace (Python, TS/JS, Go, Java)")
     add_common(parser)
 
 
@@ -67,12 +69,13 @@ def answer(project: str, path: str) -> dict[str, Any]:
             render.short_path(str(f), PATH_CHARS) for f in calling_first(project, relative, head.pop("files", None))
         ]
         return render.fit({**head, "files": None, "more": None}, "files", files, BUDGET) if files else head
-    if runner in SCRIPT_RUNNERS:
-        from sidekit_hooks.impact import scripts
+    if runner in GRAPHS:
+        import importlib
 
+        graph = importlib.import_module(GRAPHS[runner][0])
         with Index.open(project) as index:
-            relative = workspace_path(project, path, scripts.SCRIPT_SUFFIXES)
-            head = scripts.tests_for(project, index, relative, runner)
+            relative = workspace_path(project, path, GRAPHS[runner][1])
+            head = graph.tests_for(project, index, relative, runner)
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files")]
         return (
             render.fit({**head, "files": None, "more": None}, "files", files, BUDGET) if files else dict(head, files=0)
