@@ -4,7 +4,7 @@ failures the full run catches. Each project is fetched at test time from its reg
 repository with its own tests, and run with its own runner.
 
 A planted bug is one operator flipped in one source file (` == ` to ` != `, ` && ` to ` || `, `return true`
-to `return false`, `!== ` to `=== `), in files taken in a fixed order; a flip the full run does not catch is
+to `return false`, `!== ` to `=== ` and back), in files taken in a fixed order; a flip the full run does not catch is
 skipped (it proves nothing about selection), until BUGS flips have been caught. Slow: registries, real runs.
 """
 
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.slow
 BUGS = 10
 RECALL = 0.95
 MAX_TRIES = 40  # flips tried per project before giving up on finding BUGS caught ones
-FLIPS = (("!== ", "=== "), (" == ", " != "), (" && ", " || "), ("return true", "return false"))
+FLIPS = (("!== ", "=== "), (" == ", " != "), (" && ", " || "), ("return true", "return false"), (" === ", " !== "))
 
 Failures = set[tuple[str, str]]  # (test file or package, test name)
 
@@ -157,3 +157,84 @@ def test_go_selection_catches_what_the_full_run_catches() -> None:
         return go_failures(root, patterns) - baseline
 
     report("go cobra", measure(root, sources, lambda: go_failures(root, ["./..."]) - baseline, selected))
+
+
+# -- TypeScript: @tanstack/query-core (vitest; its npm package ships src/ with src/__tests__/) ----------------
+
+TS_PROJECT = next(p for p in realprojects.TUNING if p.coordinate.startswith("@tanstack/query-core@"))
+TS_TOOLCHAIN = [
+    "vitest@2",
+    "@testing-library/react@16",
+    "@testing-library/dom@10",
+    "react@18",
+    "react-dom@18",
+    "jsdom@25",
+]
+
+
+def ts_toolchain() -> Path:
+    """node_modules for query-core's tests, installed once per machine (under a lock) beside the JS runners'."""
+    import fcntl
+
+    from testing.js import cache_root
+
+    if not shutil.which("node") or not shutil.which("npm"):
+        requires.missing("node and npm are needed for the TypeScript project", "install Node.js with npm")
+    folder = cache_root() / "tanstack-query"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / "node_modules" / ".bin" / "vitest").exists():
+            (folder / "package.json").write_text('{"name":"sidekit-js-cache","private":true}\n')
+            argv = ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", *TS_TOOLCHAIN]
+            subprocess.run(argv, cwd=folder, check=True, capture_output=True, timeout=900)
+    return folder / "node_modules"
+
+
+def vitest_failures(root: Path) -> Failures:
+    report_file = root.parent / f"{root.name}-vitest.json"
+    subprocess.run(
+        ["node_modules/.bin/vitest", "run", "--environment", "jsdom", "--reporter=json", f"--outputFile={report_file}"],
+        cwd=root,
+        capture_output=True,
+        timeout=900,
+        env={k: v for k, v in os.environ.items() if k != "CI"},
+    )
+    found = json.loads(report_file.read_text())
+    failed: Failures = set()
+    for result in found["testResults"]:
+        path = Path(result["name"]).relative_to(root).as_posix()
+        names = [a["fullName"] for a in result["assertionResults"] if a["status"] == "failed"]
+        failed |= {(path, name) for name in names} or ({(path, "")} if result["status"] == "failed" else set())
+    return failed
+
+
+def test_typescript_selection_catches_what_the_full_run_catches() -> None:
+    from sidekit_hooks.code.index import Index
+    from sidekit_hooks.impact import changes, scripts
+
+    realprojects.CACHE.mkdir(parents=True, exist_ok=True)
+    root = laid_out(TS_PROJECT.key, realprojects._npm(TS_PROJECT))
+    if not (root / "node_modules").exists():
+        (root / "node_modules").symlink_to(ts_toolchain())
+    baseline = vitest_failures(root)
+    sources = sorted(
+        p.relative_to(root).as_posix()
+        for p in (root / "src").glob("*.ts")
+        if p.name != "index.ts" and not p.name.endswith(".d.ts")
+    )
+    last: dict[str, Failures] = {}
+
+    def full() -> Failures:
+        last["run"] = vitest_failures(root) - baseline
+        return last["run"]
+
+    def selected() -> Failures:
+        # vitest runs each test file in isolation, so the selected files' failures in the full run are the
+        # failures a run of those files alone shows: one run per bug instead of two.
+        with Index.open(str(root)) as index:
+            head = scripts.selection(str(root), index, changes.changed_files(str(root), "HEAD"), "vitest")
+        assert head["basis"] == "imports", head
+        return {(path, name) for path, name in last["run"] if path in set(head["files"])}
+
+    report("ts query-core", measure(root, sources, full, selected))
