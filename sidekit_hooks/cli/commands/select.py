@@ -21,6 +21,7 @@ GRAPHS = {
     "vitest": "sidekit_hooks.impact.scripts",
     "jest": "sidekit_hooks.impact.scripts",
     "junit": "sidekit_hooks.impact.java",
+    "cargo": "sidekit_hooks.impact.rust",
 }
 
 

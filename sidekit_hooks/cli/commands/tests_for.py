@@ -18,7 +18,12 @@ from sidekit_hooks.impact.affected import Impact, tests_of, workspace_path
 BUDGET = 100  # bytes (contract)
 SCRIPTS = ("sidekit_hooks.impact.scripts", (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"))
 # runner -> (the module with its graph's `tests_for` and `selection`, the source files it answers for)
-GRAPHS = {"vitest": SCRIPTS, "jest": SCRIPTS, "junit": ("sidekit_hooks.impact.java", (".java",))}
+GRAPHS = {
+    "vitest": SCRIPTS,
+    "jest": SCRIPTS,
+    "junit": ("sidekit_hooks.impact.java", (".java",)),
+    "cargo": ("sidekit_hooks.impact.rust", (".rs",)),
+}
 PATH_CHARS = 32
 
 
