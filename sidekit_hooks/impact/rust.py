@@ -54,6 +54,8 @@ class RustGraph:
                     if parent:  # a child may `use super::*` (the root's children name it `crate::`)
                         self.importers[parent_file].add(path)
         for importer, written in imports:
+            if _module_path(importer, self.crate_of.get(importer, "")) is None:
+                continue  # tests/x.rs is a crate of its own: its `crate::` is not src/'s
             for used in expand(written):
                 if used.startswith("crate::"):
                     target = self._used_file(self.crate_of.get(importer, ""), used[len("crate::") :])

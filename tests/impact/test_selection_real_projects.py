@@ -53,24 +53,30 @@ def laid_out(key: str, files: dict[str, bytes]) -> Path:
     return root
 
 
-def candidates(root: Path, sources: list[str]) -> list[tuple[str, str, str]]:
+def candidates(
+    root: Path, sources: list[str], kinds: tuple[tuple[str, str], ...] = FLIPS
+) -> list[tuple[str, str, str]]:
     """(file, old, new): the first flip each source file allows, then its second, ... in a fixed order."""
     found: list[tuple[str, str, str]] = []
-    for round_ in range(3):
+    for round_ in range(len(kinds)):
         for path in sources:
             text = (root / path).read_text()
-            flips = [(old, new) for old, new in FLIPS if old in text]
+            flips = [(old, new) for old, new in kinds if old in text]
             if round_ < len(flips):
                 found.append((path, *flips[round_]))
     return found
 
 
 def measure(
-    root: Path, sources: list[str], full: Callable[[], Failures], selected: Callable[[], Failures]
+    root: Path,
+    sources: list[str],
+    full: Callable[[], Failures],
+    selected: Callable[[], Failures],
+    kinds: tuple[tuple[str, str], ...] = FLIPS,
 ) -> dict[str, object]:
     caught = bugs = 0
     rows: list[dict[str, object]] = []
-    for path, old, new in candidates(root, sources)[:MAX_TRIES]:
+    for path, old, new in candidates(root, sources, kinds)[:MAX_TRIES]:
         original = (root / path).read_text()
         (root / path).write_text(original.replace(old, new, 1))
         try:
@@ -238,3 +244,76 @@ def test_typescript_selection_catches_what_the_full_run_catches() -> None:
         return {(path, name) for path, name in last["run"] if path in set(head["files"])}
 
     report("ts query-core", measure(root, sources, full, selected))
+
+
+# -- Rust: semver (crates.io; src/ and its integration tests in tests/) ----------------------------------
+
+RUST_PROJECT = next(p for p in realprojects.TUNING if p.coordinate.startswith("semver@"))
+
+
+def cargo_failures(root: Path) -> Failures:
+    """(the test's file, its name) for every failing test of `cargo test`, read from its console: each
+    binary's `Running <source>` line names the file of its tests; a unit test's module path names its file."""
+    done = subprocess.run(
+        ["cargo", "test", "--offline", "--no-fail-fast"],
+        cwd=root,
+        env={**os.environ, "CARGO_TARGET_DIR": str(realprojects.CACHE / "cargo" / "target-selection")},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # `Running` goes to stderr, the results to stdout: one stream keeps the order
+        text=True,
+        timeout=900,
+    )
+    failed: Failures = set()
+    source = ""
+    for line in done.stdout.splitlines():
+        words = line.split()
+        if line.strip().startswith("Running") and len(words) >= 2:
+            source = words[2] if words[1] == "unittests" and len(words) > 2 else words[1]
+        elif len(words) >= 4 and words[0] == "test" and words[-1] == "FAILED":
+            name = words[1]
+            failed.add((unit_file(root, name) if source.startswith("src/") else source, name))
+    if done.returncode != 0 and not failed:
+        failed.add(("build", "failed"))
+    return failed
+
+
+def unit_file(root: Path, name: str) -> str:
+    parts = name.split("::")[:-1]
+    while parts:
+        for candidate in ("src/" + "/".join(parts) + ".rs", "src/" + "/".join(parts) + "/mod.rs"):
+            if (root / candidate).is_file():
+                return candidate
+        parts.pop()
+    return "src/lib.rs"
+
+
+def test_rust_selection_catches_what_the_full_run_catches() -> None:
+    if not shutil.which("cargo"):
+        requires.missing("cargo is needed for the Rust project", "install Rust with rustup")
+    from sidekit_hooks.code.index import Index
+    from sidekit_hooks.impact import changes, rust
+
+    realprojects.CACHE.mkdir(parents=True, exist_ok=True)
+    root = laid_out(RUST_PROJECT.key, realprojects._cargo(RUST_PROJECT))
+    baseline = cargo_failures(root)
+    for argv in (["add", "-A"], ["commit", "-qm", "Cargo.lock", "--allow-empty"]):  # the first build's lock file
+        subprocess.run([*GIT, *argv], cwd=root, check=True, capture_output=True)
+    sources = sorted(p.relative_to(root).as_posix() for p in (root / "src").glob("*.rs"))
+    last: dict[str, Failures] = {}
+
+    def full() -> Failures:
+        last["run"] = cargo_failures(root) - baseline
+        return last["run"]
+
+    def selected() -> Failures:
+        # One `cargo test` per bug: the selected files' failures are read from the full run (each
+        # integration test is its own binary; a unit test's failure is its file's).
+        with Index.open(str(root)) as index:
+            head = rust.selection(str(root), index, changes.changed_files(str(root), "HEAD"), "cargo")
+        assert head["basis"] == "imports", head
+        return {(path, name) for path, name in last["run"] if path in set(head["files"])}
+
+    # semver's src/ has fewer of the common flips: comparisons and off-by-one too (Rust only, so the
+    # Go and TypeScript bugs stay as measured)
+    kinds = (*FLIPS, (" < ", " <= "), (" > ", " >= "), (" + 1", " + 2"))
+    report("rust semver", measure(root, sources, full, selected, kinds))
