@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from sidekit_hooks.code.index import Index
 
 SCRIPT_LANGUAGES = ("ts", "js")
+SUITE_CONFIGS = (
+    "vitest.config.", "vitest.workspace.", "vite.config.", "jest.config.", "jest.preset.", "babel.config.",
+    ".babelrc", "tsconfig",
+)  # fmt: skip
 TEST_MARKS = (".test.", ".spec.")
 BUILD_FOLDERS = ("dist/", "lib/", "build/", "esm/", "cjs/", "out/")
 CALLED = re.compile(
@@ -48,6 +52,13 @@ INERT_NAMES = frozenset({".gitignore", ".gitattributes", "LICENSE", "CHANGELOG",
 
 def is_script(path: str) -> bool:
     return path.endswith(SCRIPT_SUFFIXES) and not path.endswith(".d.ts")
+
+
+def is_whole_suite(path: str) -> bool:
+    """A script every test runs under without importing it: the runner's or bundler's configuration, a
+    setup file (`setupFiles`, `setupFilesAfterEach`: named in a config the graph does not read)."""
+    name = path.rsplit("/", 1)[-1]
+    return name.startswith(SUITE_CONFIGS) or ("setup" in name.lower() and not is_test_file(path))
 
 
 def is_test_file(path: str) -> bool:
@@ -336,7 +347,7 @@ def selection(project: str, index: Index, changed: list[str], runner: str) -> di
     """The answer's head for these changed files: the test files to run, and the basis."""
     head: dict[str, Any] = {"runner": runner, "changed": len(changed)}
     graph = ScriptGraph.of(index)
-    unseen = [path for path in changed if not is_script(path) and not _inert(path)]
+    unseen = [path for path in changed if (not is_script(path) or is_whole_suite(path)) and not _inert(path)]
     if unseen:
         why = f"{unseen[0]} changed" + (f" (+{len(unseen) - 1} more)" if len(unseen) > 1 else "")
         return dict(head, files=sorted(graph.test_files()), basis="all", why=why)

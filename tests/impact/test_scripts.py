@@ -85,6 +85,13 @@ def test_select_runs_the_test_files_the_change_reaches(monorepo: Path) -> None:
     assert size <= 150
 
 
+@pytest.mark.parametrize("config", ["vitest.config.ts", "test/setup.ts", "app/jest.config.js"])
+def test_select_a_changed_runner_config_or_setup_file_runs_every_test_file(monorepo: Path, config: str) -> None:
+    write(monorepo, {config: "export default {}\n"})
+    found = answer(monorepo, "select")[0]
+    assert (found["basis"], found["why"], len(found["files"]) + found["moreFiles"]) == ("all", f"{config} changed", 4)
+
+
 def test_select_a_changed_manifest_runs_every_test_file(monorepo: Path) -> None:
     (monorepo / "packages/util/package.json").write_text('{"name": "@acme/util", "main": "src/index.ts"}\n')
     found, size = answer(monorepo, "select")
