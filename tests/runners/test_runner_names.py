@@ -21,6 +21,7 @@ ALLOWED = {
     ("code/languages/__init__.py", "go"),
     ("code/languages/go.py", "go"),
     ("code/languages/importers.py", "go"),
+    ("rules/authoring/learn_languages.py", "go"),  # Go the language, whose conventions it learns
     # the pytest plugin's record (status/record.py is what runners/pytest/plugin.py saves through):
     # "pytest" is its runner's name and the key of pytest's version in the cache summary (a public field)
     ("status/record.py", "pytest"),

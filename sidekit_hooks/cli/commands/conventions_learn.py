@@ -33,10 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sidekit_hooks.rules.authoring import learn
+    from sidekit_hooks.rules.authoring import learn, learn_languages
 
     project = project_of(args)  # a missing folder is a clear error there
-    rules, measures = learn.learn(project)
+    rules, measures = learn_languages.learn_all(project)
     output = os.path.abspath(os.path.join(project, args.output or OUTPUT))
     document = learn.pack(rules)
     keep_disabled(document, output)

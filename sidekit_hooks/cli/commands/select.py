@@ -52,6 +52,10 @@ def answer(project: str, base: str | None = None) -> dict[str, Any]:
         head = dict(adapter.selection(project, base)[1])
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
         return render.fit({**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles")
+    if adapter is not None and hasattr(adapter, "graph_selection"):  # the language's own graph
+        head = dict(adapter.graph_selection(project, base))
+        files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
+        return render.fit({**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles")
     if adapter is not None and not getattr(adapter, "IMPORT_GRAPH", False):  # no graph for it yet: every test
         return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: run all tests"}
     return answer_for(selection(project, base))  # the Python import graph (budgets as before)

@@ -7,6 +7,7 @@ plus those importing the file; without a map, the import graph's).
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from sidekit_hooks.answers import render
@@ -20,7 +21,7 @@ PATH_CHARS = 32
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", metavar="PATH", help="a Python file of the workspace")
+    parser.add_argument("path", metavar="PATH", help="a source file of the workspace (Python, TS/JS, Go, Java)")
     add_common(parser)
 
 
@@ -31,6 +32,21 @@ def answer_for(found: Impact) -> dict[str, Any]:
         head["files"] = 0  # zero is the answer here, not a missing field
         return head
     return render.fit(head, "files", [render.short_path(f, PATH_CHARS) for f in files], BUDGET)
+
+
+def calling_first(project: str, path: str, files: Any) -> list[str]:
+    """A runner's test files, those that call a function or method the file (`path`: relative to the cwd,
+    or absolute) defines first: the likeliest to catch a change to it, kept when the budget cuts (go's
+    other tests of the package still run, since a test reaches a function through others too)."""
+    listed = [str(f) for f in files or ()]
+    if len(listed) < 2:
+        return listed
+    from sidekit_hooks.impact.callers import test_files_calling
+
+    full = os.path.abspath(path if os.path.isabs(path) or os.path.exists(path) else os.path.join(project, path))
+    with Index.open(project) as index:
+        calling = test_files_calling(index, os.path.relpath(full, project).replace(os.sep, "/"), set(listed))
+    return sorted(listed, key=lambda f: (f not in calling, listed.index(f)))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,8 +62,10 @@ def answer(project: str, path: str) -> dict[str, Any]:
     adapter = runners.load(runner)
     if adapter is not None and hasattr(adapter, "tests_for"):  # the runner's own graph
         head = dict(adapter.tests_for(project, path))
-        files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
-        return render.fit({**head, "files": None, "more": None}, "files", files, BUDGET) if files else head
+        files = [render.short_path(str(f), PATH_CHARS) for f in calling_first(project, path, head.pop("files", None))]
+        return (
+            render.fit({**head, "files": None, "more": None}, "files", files, BUDGET) if files else dict(head, files=0)
+        )
     if adapter is not None and not getattr(adapter, "IMPORT_GRAPH", False):  # no graph for it yet: every test
         return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: all tests"}
     with Index.open(project) as index:

@@ -62,6 +62,7 @@ class Rule:
     paths: list[str]
     examples: list[dict[str, Any]]
     exclude: list[str] = field(default_factory=list)
+    language: str = ""  # "go", "ts": the language the rule is about (its paths select that language's files)
 
     @property
     def prevalence(self) -> float:
@@ -85,6 +86,7 @@ class Rule:
                 "prevalence": round(self.prevalence, 3),
                 "threshold": THRESHOLD,
                 "learned_by": "sidekit conventions learn",
+                **({"language": self.language} if self.language else {}),
             },
             "examples": self.examples,
         }

@@ -349,3 +349,20 @@ class _Members:
 
     def doc(self, crate: str) -> str:
         return f"{self._names().get(crate.replace('-', '_'), '.')}::doc"
+
+
+GRAPH_SUFFIXES = (".rs",)  # the source files its graph answers for
+
+
+def tests_for(project: str, path: str) -> dict[str, Any]:
+    """The test files a change to `path` can affect: the crate's module tree and its integration tests (impact/rust.py)."""
+    from sidekit_hooks.impact import by_graph, rust
+
+    return by_graph.tests_for(project, path, rust, GRAPH_SUFFIXES, NAME)
+
+
+def graph_selection(project: str, base: str | None) -> dict[str, Any]:
+    """`sidekit select`'s answer head from the same graph (`sidekit test --select` still runs every test)."""
+    from sidekit_hooks.impact import by_graph, rust
+
+    return by_graph.selection(project, base, rust, NAME)

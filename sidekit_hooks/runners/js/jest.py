@@ -100,3 +100,29 @@ def feed_after(job: dict[str, Any]) -> Any:
     from sidekit_hooks.runners.js import feed
 
     return feed.stopped_early(job)
+
+
+GRAPH_SUFFIXES = (
+    ".ts",
+    ".tsx",
+    ".mts",
+    ".cts",
+    ".js",
+    ".jsx",
+    ".mjs",
+    ".cjs",
+)  # the source files its graph answers for
+
+
+def tests_for(project: str, path: str) -> dict[str, Any]:
+    """The test files a change to `path` can affect: the import graph (impact/scripts.py)."""
+    from sidekit_hooks.impact import by_graph, scripts
+
+    return by_graph.tests_for(project, path, scripts, GRAPH_SUFFIXES, NAME)
+
+
+def graph_selection(project: str, base: str | None) -> dict[str, Any]:
+    """`sidekit select`'s answer head from the same graph (`sidekit test --select` still runs every test)."""
+    from sidekit_hooks.impact import by_graph, scripts
+
+    return by_graph.selection(project, base, scripts, NAME)

@@ -341,3 +341,20 @@ def left_alone_run(words: list[str]) -> str:
     from sidekit_hooks.runners.junit import build
 
     return build.build_tool(words)
+
+
+GRAPH_SUFFIXES = (".java",)  # the source files its graph answers for
+
+
+def tests_for(project: str, path: str) -> dict[str, Any]:
+    """The test files a change to `path` can affect: packages and imports (impact/java.py)."""
+    from sidekit_hooks.impact import by_graph, java
+
+    return by_graph.tests_for(project, path, java, GRAPH_SUFFIXES, NAME)
+
+
+def graph_selection(project: str, base: str | None) -> dict[str, Any]:
+    """`sidekit select`'s answer head from the same graph (`sidekit test --select` still runs every test)."""
+    from sidekit_hooks.impact import by_graph, java
+
+    return by_graph.selection(project, base, java, NAME)
