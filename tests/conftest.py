@@ -110,6 +110,9 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, sidekit_cache: Path) -> dict[str,
         "SIDEKIT_OTEL_HEADERS",
     ):
         monkeypatch.delenv(name, raising=False)
+    # Hook tests speak of one behaviour each, on payloads of a few bytes: the session's nudge budget
+    # (nudges/spend.py, 5% of the tool-result bytes) is off unless a test names it (tests/nudges/test_spend.py).
+    monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "off")
     return dict(os.environ)
 
 
