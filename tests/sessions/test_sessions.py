@@ -332,3 +332,34 @@ def test_a_useful_label_that_matched_nothing_counts_as_expected_and_not_delivere
     assert corpus.lost_findings(script, found) == ["reuse it instead of _copy()"]
     found = ["[sidecar:tools] x.py:3 copy() already does this; reuse it instead of _copy().", "[sidecar:scope] FYI: b"]
     assert corpus.lost_findings(script, found) == []
+
+
+def test_the_accounting_counts_against_the_reviewers_expectations_with_reminders_apart() -> None:
+    """Issue #35: the headline counted against what the sidecars found; 8 of its 43 were primers and 10
+    Stop reminders. Now: against the reviewer's useful labels and misses, first findings apart."""
+    review = {
+        "labels": [
+            {"match": "This task's scope (T-1)", "label": "useful", "why": "the frame"},
+            {"match": "reuse it instead of _copy()", "label": "useful", "why": "a copy"},
+            {"match": "Still there as you finish: _copy()", "label": "useful", "why": "it ships"},
+            {"match": "docs/a.md is outside", "label": "useful", "why": "out of scope"},
+            {"match": "FYI: b.py", "label": "noise", "why": "a read"},
+        ],
+        "misses": [{"step": 9, "what": "parse_week() repeats parse()", "why": "a restructured copy"}],
+    }
+    delivered = [
+        corpus.Nudge(-1, "[sidecar:scope] This task's scope (T-1): edit only src/**.", "useful"),
+        corpus.Nudge(4, "[sidecar:tools] a.py:3 copy() already does this; reuse it instead of _copy().", "useful"),
+        corpus.Nudge(20, "[sidecar:tools] Still there as you finish: _copy() copies copy() (a.py:3).", "useful"),
+    ]
+    available = {"[sidecar:scope] FYI: b.py is outside this task's scope": "noise"}
+    result = corpus.Result("s", 25, delivered, available, 9000, 300, review["misses"], review=review)
+    row = result.row()
+    assert (row["usefulDelivered"], row["usefulAvailable"]) == (3, 3)  # the old headline: all of it
+    assert (row["expectedDelivered"], row["expected"]) == (3, 5)  # the out-of-scope edit and the miss are not
+    assert (row["firstDelivered"], row["firstExpected"]) == (1, 3)  # the copy; not the edit, not the miss
+    assert (row["remindersDelivered"], row["primersDelivered"]) == (1, 1)
+    assert (row["labels"], row["labelsFromProduct"]) == (5, 4)  # the out-of-scope label matched no text this run
+    assert corpus.table([result]).splitlines()[2] == (
+        "| s | 25 | 3 (1, 1) | 3 / 3 | 3 / 5 | 1 / 3 | 0 | 0.0 | 300 / 9000 (3.3%) | 1 | 4 of 5 |"
+    )
