@@ -226,7 +226,13 @@ def test_the_session_corpus(claude: Path, tmp_path: Path, monkeypatch: pytest.Mo
 # visible in every run and cannot grow; any other miss fails (unlabelled, wrong, useful delivered < 90%,
 # noise, bytes, pending review). Empty on the final wave-3 main: every target is met. A "delivered /
 # available" value is measured as the share NOT delivered.
-KNOWN_MISSES: dict[str, dict[str, float]] = {}
+KNOWN_MISSES: dict[str, dict[str, float]] = {
+    # Issue #35 (2026-12-05, 34 / 43 measured): a standing finding is said again once (at the first Stop or
+    # compaction), and what nudges cost fits 5% of the tool-result bytes. The 5 useful findings no longer
+    # delivered are all Stop / post-compaction reminders the labels judged useful (humanize 2, tabulate 2,
+    # xmltodict 1); every first finding is delivered as before (19 of the reviewer's 28 expected).
+    "useful delivered < 90% of available": {"corpus": 20.95},
+}
 
 
 def measured(value: object) -> float:
@@ -256,6 +262,7 @@ def beyond_known(missed: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_known_miss_may_not_grow(monkeypatch: pytest.MonkeyPatch) -> None:
     useful = "useful delivered < 90% of available"
+    monkeypatch.delitem(KNOWN_MISSES, useful, raising=False)
     assert beyond_known({useful: {"corpus": "31 / 35"}}) == {useful: {"corpus": "31 / 35"}}  # none is known now
     monkeypatch.setitem(KNOWN_MISSES, useful, {"corpus": 11.5})
     assert beyond_known({useful: {"corpus": "31 / 35"}}) == {}
