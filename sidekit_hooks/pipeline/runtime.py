@@ -536,18 +536,18 @@ def drain(
     seen: list[str] | None = None,
     said: int = 0,
 ) -> tuple[str, list[queue.Claim]]:
-    """Plan one delivery (within `room` characters, and what is left of the session's nudge budget once
-    `said` characters are out) of what was claimed first (`early`) and what was queued since. What does
-    not fit waits in the queue; when not one nudge fits, nothing is said (not even the count)."""
+    """Plan one delivery (within `room` characters) of what was claimed first (`early`) and what was queued
+    since; sidekit's own nudges within what is left of the session's nudge budget once `said` characters
+    are out (`within_budget`). What does not fit waits in the queue; when nothing fits, nothing is said."""
     claims = list(early or []) + claim_queued(event, project, since, seen)  # what was queued first goes first
     if not claims:
         return "", []
-    room = min(room, budget_room(event, project) - said)
-    text, delivered, left = delivery.plan(claims, max(room, 0))
+    claims, waiting = within_budget(claims, event, project, said)
+    text, delivered, left = delivery.plan(claims, room)
     if not delivered:
-        queue.release(claims)
+        queue.release(claims + waiting)
         return "", []
-    queue.release(left)
+    queue.release(left + waiting)
     policy.record_delivered(project, event.hook, event.session_id, delivered)
     FACTS.extend(
         delivered_fact(project, held.nudge.extra["finding"], _recheck(held.nudge.extra.get("recheck")))
@@ -555,6 +555,27 @@ def drain(
         if isinstance(held.nudge.extra.get("finding"), str)
     )
     return text, delivered
+
+
+def within_budget(
+    claims: list[queue.Claim], event: Event, project: str, said: int = 0
+) -> tuple[list[queue.Claim], list[queue.Claim]]:
+    """(what may go out now, sidekit's nudges that wait for the budget): sidekit's own nudges, in order,
+    while their lines fit what the session's budget leaves (nudges/spend.py); a message someone else queued
+    (Gas Town's mayor, `gt nudge`) is theirs to send and never waits for it."""
+    own = [held for held in claims if delivery.is_own(held.nudge, held.nudge.message)]
+    if not own:
+        return claims, []
+    left = budget_room(event, project) - said
+    waiting: list[queue.Claim] = []
+    for held in own:
+        cost = len(delivery.line_for(held.nudge)) + 1
+        if waiting or cost > left:  # in order: a later, shorter line does not pass one that waits
+            waiting.append(held)
+        else:
+            left -= cost
+    gone = {id(held) for held in waiting}
+    return [held for held in claims if id(held) not in gone], waiting
 
 
 def budget_room(event: Event, project: str) -> int:

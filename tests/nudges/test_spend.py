@@ -12,7 +12,7 @@ import pytest
 from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges import ledger, spend
 from sidekit_hooks.nudges.events import parse_event
-from testing.hooks import HookRunner, bash, context_of, payload, tool_call, write
+from testing.hooks import HookRunner, bash, context_of, payload, run_sidekit, tool_call, write
 
 SCOPE_NUDGE = "[sidecar:scope] docs/notes.md is outside this task's scope (gt-7); if it must change, tell the user."
 REMINDER = "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
@@ -112,3 +112,16 @@ def test_result_bytes_are_what_the_payload_returned(tool: str, response: object,
 def test_the_share_is_the_users_to_set(value: str, share: float | None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", value)
     assert spend.share() == share
+
+
+def test_a_message_someone_else_queued_never_waits_for_sidekits_budget(scoped: Path, run_hook: HookRunner) -> None:
+    (scoped / "docs" / "notes.md").write_text("notes\n")
+    assert context_of(run_hook("PostToolUse", write(scoped, "docs/notes.md", "notes\n"), env=BUDGET_ON).stdout) == ""
+    done = run_sidekit(
+        "nudge", "--session", "sess-1", "--sender", "mayor", "Rebase on main before you push.", cwd=scoped
+    )
+    assert done.returncode == 0, done.stderr
+    prompt = payload("UserPromptSubmit", scoped, prompt="go on")
+    said = context_of(run_hook("UserPromptSubmit", prompt, env=BUDGET_ON).stdout)
+    assert said == "[from mayor] Rebase on main before you push."  # the scope line still waits for the budget
+    assert ledger.read(str(scoped), "sess-1").spent == shown("UserPromptSubmit", said)
