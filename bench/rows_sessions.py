@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from run import REPO, BenchContext, Row
 
@@ -101,7 +102,42 @@ def rows(ctx: BenchContext) -> list[Row]:
                 "ok" if delivered >= 0.9 * available else "MISS",
             )
         )
+        out += expectation_rows(judged)
     return out
+
+
+def expectation_rows(judged: list[dict[str, Any]]) -> list[Row]:
+    """The same sessions against what the reviewer expected (useful labels and misses), first findings
+    apart from reminders and primers, and how many labels are the product's own text (issue #35)."""
+
+    def total(key: str) -> int:
+        return sum(int(item.get(key, 0)) for item in judged)
+
+    def share(done: int, of: int) -> str:
+        return f"{done} / {of} ({100 * done / max(of, 1):.1f}%)"
+
+    return [
+        Row(
+            "sessions",
+            "useful delivered / the reviewer's expected findings (misses included)",
+            share(total("expectedDelivered"), total("expected")),
+        ),
+        Row(
+            "sessions",
+            "first findings delivered / expected (reminders and primers apart)",
+            share(total("firstDelivered"), total("firstExpected")),
+        ),
+        Row(
+            "sessions",
+            "nudges delivered: reminders, primers",
+            f"{total('remindersDelivered')}, {total('primersDelivered')} of {total('delivered')}",
+        ),
+        Row(
+            "sessions",
+            "labels whose match is the product's own text this run",
+            f"{total('labelsFromProduct')} of {total('labels')} ({total('misses')} misses: the reviewer's own)",
+        ),
+    ]
 
 
 def quick_rows(cli: Path) -> list[Row]:

@@ -118,6 +118,10 @@ def sidekit_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     """Background workers started by hooks (the function index) write their cache here, not to ~/.cache."""
     folder = tmp_path_factory.getbasetemp() / "sidekit-cache"
     monkeypatch.setenv("SIDEKIT_CACHE_DIR", str(folder))
+    # Hook tests speak of one behaviour each, on payloads of a few bytes: the session's nudge budget
+    # (nudges/spend.py, 5% of the tool-result bytes) is off unless a test names it (tests/nudges/test_spend.py,
+    # and the session corpus, which measures it).
+    monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "off")
     return folder
 
 

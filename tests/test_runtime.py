@@ -63,5 +63,5 @@ def test_a_delivered_finding_lists_the_queue_folder_at_most_twice_and_appends_th
     assert len(listings) <= 2, listings
     assert len(appends) == 1, appends
     facts = [json.loads(line) for line in Path(ledger.path_of(str(project), "sess-1")).read_text().splitlines()]
-    assert [next(iter(fact)) for fact in facts] == ["call", "admit", "deliver"]
+    assert [next(iter(fact)) for fact in facts] == ["call", "admit", "deliver", "spent"]
     assert facts[0] == {"call": "a.py"} and facts[2] == {"deliver": "scope:a.py"}

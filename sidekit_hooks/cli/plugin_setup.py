@@ -6,7 +6,7 @@ the first SessionStart of the plugin in a project starts this worker, detached
 (`python -S -m sidekit_hooks.cli.plugin_setup PROJECT PLUGIN_ROOT`). It:
 
 - adds the ignore lines to the repository's `info/exclude` (a git work tree, a linked one too: nothing
-  the project tracks changes, and the scope sidecar sees no edit; cli/wiring/git_exclude.py), to
+  the project tracks changes, and the scope sidecar sees no edit; core/git_exclude.py), to
   `.gitignore` only outside any repository, as install does; never through a link;
 - wires only environments that lie inside the project (its `.venv`, `venv`), never one reached by a
   link out of it;
@@ -31,15 +31,18 @@ def ignore_lines(project: str) -> tuple[str, list[str]]:
     """(where the ignore lines went, relative to the project when inside it; the lines added), or ("", []).
 
     Never a file the project tracks: inside a git work tree (a linked one too) the lines go to the
-    repository's `info/exclude` (cli/wiring/git_exclude.py), or nowhere when that cannot be placed; a
+    repository's `info/exclude` (core/git_exclude.py), or nowhere when that cannot be placed; a
     `.gitignore` only where there is no repository at all."""
     from sidekit_hooks.cli.wiring import files as wiring
-    from sidekit_hooks.cli.wiring import git_exclude
+    from sidekit_hooks.core import git_exclude
 
     exclude = git_exclude.exclude_file(project)
     if exclude:
         lines = [line for line in wiring.IGNORED if not line.startswith(".claude")]  # no settings backups here
-        return _shown(project, exclude), _add_lines(exclude, lines)
+        added = _add_lines(exclude, lines)
+        # The hooks may have put them there already, as they made the folders (core/git_exclude.py): the
+        # user hears what the exclude file now holds of them either way.
+        return _shown(project, exclude), [line for line in lines if line in added or _holds(exclude, line)]
     if git_exclude.in_repository(project):
         return "", []  # a repository whose exclude file we cannot place: nothing rather than a tracked file
     gitignore = os.path.join(project, ".gitignore")
@@ -51,6 +54,18 @@ def ignore_lines(project: str) -> tuple[str, list[str]]:
 def _shown(project: str, path: str) -> str:
     relative = os.path.relpath(path, os.path.realpath(project))
     return path if relative.startswith("..") else relative
+
+
+def _holds(path: str, line: str) -> bool:
+    from sidekit_hooks.core import git_exclude
+
+    try:
+        text = _read_exclude(path)
+    except OSError:
+        return False
+    return text is not None and any(
+        git_exclude.ignore_key(held) == git_exclude.ignore_key(line) for held in text.splitlines()
+    )
 
 
 def _add_lines(path: str, lines: list[str]) -> list[str]:
@@ -66,9 +81,12 @@ def _add_lines(path: str, lines: list[str]) -> list[str]:
     present = {wiring._ignore_key(line) for line in text.splitlines()}
     missing = [line for line in lines if wiring._ignore_key(line) not in present]
     if missing:
-        prefix = "" if not text or text.endswith("\n") else "\n"
+        from sidekit_hooks.core import git_exclude
+
+        for line in missing:  # into the block the hooks may have begun (one block: uninstall cuts it whole)
+            text = git_exclude.with_line(text, line)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        workspace.atomic_write(path, text + prefix + "\n".join([wiring.IGNORE_COMMENT, *missing]) + "\n")
+        workspace.atomic_write(path, text)
     return missing
 
 
@@ -108,7 +126,7 @@ def undo(project: str) -> list[str]:
     if not os.path.isfile(done):
         return []
     from sidekit_hooks.cli.wiring import files as wiring
-    from sidekit_hooks.cli.wiring import git_exclude
+    from sidekit_hooks.core import git_exclude
 
     said = []
     exclude = git_exclude.exclude_file(project)

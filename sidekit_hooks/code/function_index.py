@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     project = os.path.abspath(args[1])
     if args[0] == "build":  # in the foreground, into the project's .sidekit/index/ (created)
         index = build(project)
-        os.makedirs(local_index_dir(project), exist_ok=True)
+        safepath.makedirs(local_index_dir(project))
         workspace.atomic_write(index_path(project), fastjson.dumps(index))
         count = sum(len(f["f"]) for f in index["files"].values())
         print(f"indexed {count} functions in {len(index['files'])} files -> {index_path(project)}")

@@ -88,8 +88,27 @@ def makedirs(path: str, anchor: str = "") -> str:
     check(path, anchor)
     if os.path.isdir(path):  # nothing to create: the check holds for it
         return path
+    new = _new_state_folder(path)
     os.makedirs(path, exist_ok=True)
-    return check(path, anchor)  # a link swapped in meanwhile is caught here
+    check(path, anchor)  # a link swapped in meanwhile is caught here
+    if new:  # sidekit's own `.sidekit`/`.runtime`, made just now: out of `git status` from the start
+        try:
+            from sidekit_hooks.core import git_exclude
+
+            git_exclude.exclude_new_folder(new)
+        except (OSError, ValueError):
+            pass  # an unwritable exclude file costs a listed folder, never the write that made it
+    return path
+
+
+def _new_state_folder(path: str) -> str:
+    """The `.sidekit` or `.runtime` folder in `path` that does not exist yet ('' for none): one stat."""
+    parts = os.path.abspath(path).split(os.sep)
+    for index, part in enumerate(parts):
+        if part in (".sidekit", ".runtime"):
+            folder = os.sep.join(parts[: index + 1])
+            return "" if os.path.lexists(folder) else folder
+    return ""
 
 
 def read_bytes(path: str, limit: int = 1 << 20) -> bytes:

@@ -2,14 +2,17 @@
 
 `.sidekit/state/<session>/ledger.jsonl`, one short JSON line per fact, appended with O_APPEND (lines
 under PIPE_BUF, so concurrent hooks never interleave them):
-  {"call": PATH}                          a tool call ("" when it named no file)
+  {"call": PATH, "out"?: N}               a tool call ("" when it named no file); `out`: the bytes of its
+                                          result the model read (nudges/spend.py)
   {"admit": KEY, "sidecar", "rule", "severity", "subject", "recheck", "text", "agent"?}
   {"deliver": KEY, "untrue"?: 1}          the nudge reached the model (after the calls before it);
                                           `untrue`: a tests finding already not so as it was said
   {"recheck": KEY, "outcome"}             Stop's verdict when it changed
-  {"remind": KEY}                         Stop said it again (never twice between compactions)
-  {"compact": 1, "floor"?: SEVERITY}      the conversation was compacted: what was reminded (at least
-                                          `floor` severe, when given) may be again
+  {"spent": N}                            bytes of text sidekit gave the model (a delivery, a reminder, the
+                                          primer), the reminder around it included (nudges/spend.py)
+  {"remind": KEY, "hash"?: H}             said again (at Stop or after a compaction); once, unless its file
+                                          changed since (its content hash then, H)
+  {"compact": 1, "floor"?: SEVERITY}      the conversation was compacted
 Stop reads it back (`read`). Standard library only.
 """
 
@@ -86,15 +89,17 @@ def admitted(finding: Finding, line: str, agent: str = "") -> dict[str, Any]:
 class Ledger:
     """What a session's ledger says, folded: findings by key, and where each was delivered."""
 
-    __slots__ = ("calls", "findings", "delivered", "outcomes", "reminded", "untrue")
+    __slots__ = ("calls", "findings", "delivered", "outcomes", "reminded", "untrue", "result_bytes", "spent")
 
     def __init__(self) -> None:
         self.calls: list[str] = []  # the path each tool call named, in order
         self.findings: dict[str, dict[str, Any]] = {}
         self.delivered: dict[str, int] = {}  # key -> number of tool calls before it was delivered
         self.outcomes: dict[str, str] = {}
-        self.reminded: set[str] = set()
+        self.reminded: dict[str, str] = {}  # key -> its file's content hash when it was last said again
         self.untrue: set[str] = set()  # findings already not so when they were delivered
+        self.result_bytes = 0  # what the session's tool calls returned to the model (nudges/spend.py)
+        self.spent = 0  # what sidekit's texts cost the model, reminders around them included
 
     def fix_distance(self, key: str) -> int | None:
         """Tool calls from delivery to the last call that touched the finding's file (its fix), if any."""
@@ -129,6 +134,9 @@ def read(project: str, session: str) -> Ledger:
 def _fold(ledger: Ledger, record: dict[str, Any]) -> None:
     if "call" in record:
         ledger.calls.append(str(record["call"]))
+        ledger.result_bytes += _count(record.get("out"))
+    elif "spent" in record:
+        ledger.spent += _count(record["spent"])
     elif "admit" in record:
         ledger.findings[str(record["admit"])] = record
     elif "deliver" in record:
@@ -138,15 +146,8 @@ def _fold(ledger: Ledger, record: dict[str, Any]) -> None:
     elif "recheck" in record:
         ledger.outcomes[str(record["recheck"])] = str(record.get("outcome", ""))
     elif "remind" in record:
-        ledger.reminded.add(str(record["remind"]))
-    elif "compact" in record:  # the summary may have lost the reminder: Stop may say it once more
-        floor = SEVERITIES.index(record["floor"]) if record.get("floor") in SEVERITIES else 0
-        ledger.reminded -= {key for key in ledger.reminded if _severity(ledger.findings.get(key)) >= floor}
+        ledger.reminded[str(record["remind"])] = str(record.get("hash", ""))
 
 
-SEVERITIES = ("low", "medium", "high")  # as policy.SEVERITY_RANK
-
-
-def _severity(record: dict[str, Any] | None) -> int:
-    severity = record.get("severity") if record else None
-    return SEVERITIES.index(severity) if severity in SEVERITIES else 1
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0

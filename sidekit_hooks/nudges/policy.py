@@ -561,7 +561,7 @@ def _lock(folder: str) -> int:
     safepath.check(folder)  # a `.sidekit` or state folder linked out of the project: stateless instead
     if not os.path.exists(os.path.join(folder, STATE_FILE)):  # the folder may already hold the session's ledger
         _prune(os.path.dirname(folder))
-        os.makedirs(folder, exist_ok=True)
+        safepath.makedirs(folder)
     fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT | safepath.NOFOLLOW | safepath.NONBLOCK, 0o644)
     try:
         import fcntl

@@ -9,7 +9,9 @@ summary may not); the runtime then delivers what waits in the queue.
 Stop / SubagentStop: re-check each finding delivered in this session (to this agent) against the
 files as they are now (`nudges/recheck.py`), log every changed verdict as a `rechecked` decision, and
 say a finding that is still there once more when the policy asks for it (`[policy] remind`, by default
-scope findings of severity high and helper copies, `tools.helper-exists`). Never twice for one finding, and never while `stop_hook_active`.
+scope findings of severity high and helper copies, `tools.helper-exists`). A finding is said again once
+(at a Stop or after a compaction, whichever comes first), and once more only when its file changed since;
+never while `stop_hook_active`. What is said counts against the session's nudge budget (nudges/spend.py).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import os
 import time
 
 from sidekit_hooks.core import hooklog
-from sidekit_hooks.nudges import delivery, ledger, policy, recheck
+from sidekit_hooks.nudges import delivery, ledger, policy, recheck, spend
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,31 +60,61 @@ def session_start(event: Event, ctx: Context) -> str:
     primer = scope_primer(event, ctx)
     if source != "compact" or event.is_subagent or not event.session_id:
         return primer
-    room = min(MAX_STANDING * delivery.MAX_NUDGE, delivery.MAX_DELIVERY - len(primer) - 1)
-    standing = standing_findings(event, ctx, room)
+    book = ledger.read(ctx.project, event.session_id)
+    # The primer is said regardless (the task's frame); what follows it fits the session's budget.
+    left = spend.room(book, event.hook) - (len(primer) + 1 if primer else 0)
+    room = min(MAX_STANDING * delivery.MAX_NUDGE, delivery.MAX_DELIVERY - len(primer) - 1, left)
+    standing = standing_findings(event, ctx, room, book)
     return "\n".join(part for part in (primer, standing) if part)
 
 
-def standing_findings(event: Event, ctx: Context, room: int) -> str:
+def standing_findings(event: Event, ctx: Context, room: int, book: ledger.Ledger | None = None) -> str:
     """After `compact`: the delivered findings the policy reminds of (`[policy] remind`) at least
-    `remind_threshold` severe (scope writes by default) that are still there, named again in one short line each; the summary may have dropped them. The
-    ledger notes the compaction, so Stop may remind of each once more."""
-    book = ledger.read(ctx.project, event.session_id)
+    `remind_threshold` severe (scope writes by default) that are still there and not said again yet (or
+    whose file changed since), named again in one short line each; the summary may have dropped them.
+    Each is then said again no more (`may_remind`)."""
+    book = ledger.read(ctx.project, event.session_id) if book is None else book
     config = policy.Config(ctx.packs().get("policy", {}))
     floor = policy.SEVERITY_RANK[config.remind_threshold]
     open_now = [  # at least `remind_threshold` severe (a scope write): a helper copy waits for Stop
         record
-        for _, record in _delivered(book, "")
+        for key, record in _delivered(book, "")
         if policy.SEVERITY_RANK.get(str(record.get("severity")), 1) >= floor
+        and may_remind(book, key, ctx.project)
         and recheck.outcome(ctx.project, record["recheck"]) == recheck.STILL
     ]
-    # Stop may remind of these once more; a finding below the floor (a helper copy) stays reminded once.
-    ledger.append(ctx.project, event.session_id, [{"compact": 1, "floor": config.remind_threshold}])
+    facts: list[dict[str, Any]] = [{"compact": 1, "floor": config.remind_threshold}]
     lines = reminders(open_now, ctx, lambda _: config, AFTER_COMPACT)
-    text, said = delivery.plan_lines([line for _, line in lines], room)
+    text, said = _fitted([line for _, line in lines], room)
     for record, line in lines[:said]:
+        facts.append(_reminded(ctx.project, record))
         _log_reminder(ctx.project, event, record, line)
+    ledger.append(ctx.project, event.session_id, facts)
     return text
+
+
+def may_remind(book: ledger.Ledger, key: str, project: str) -> bool:
+    """Not said again yet, or its file changed since it was (then once more)."""
+    if key not in book.reminded:
+        return True
+    path = str(book.findings.get(key, {}).get("path") or "")
+    return bool(path) and _hash(project, path) != book.reminded[key]
+
+
+def _reminded(project: str, record: dict[str, Any]) -> dict[str, Any]:
+    """The ledger's `remind` fact, with its file's content as it is now."""
+    path = str(record.get("path") or "")
+    return {"remind": str(record["admit"]), "hash": _hash(project, path) if path else ""}
+
+
+def _hash(project: str, path: str) -> str:
+    return policy.content_hash(path if os.path.isabs(path) else os.path.join(project, path))
+
+
+def _fitted(lines: list[str], room: int) -> tuple[str, int]:
+    """`delivery.plan_lines` within `room`; nothing at all (no bare count) when not one line fits."""
+    text, said = delivery.plan_lines(lines, max(room, 0))
+    return (text, said) if said else ("", 0)
 
 
 def _delivered(book: ledger.Ledger, agent: str) -> list[tuple[str, dict[str, Any]]]:
@@ -225,12 +257,13 @@ def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Confi
             _log_recheck(
                 ctx.project, event, record, verdict, book.fix_distance(key) if verdict == recheck.FIXED else None
             )
-        if verdict == recheck.STILL and key not in book.reminded:
+        if verdict == recheck.STILL and may_remind(book, key, ctx.project):
             still.append(record)
     lines = reminders(still, ctx, config_of) if still and event.raw.get("stop_hook_active") is not True else []
-    text, said = delivery.plan_lines([line for _, line in lines])
+    room = min(delivery.MAX_DELIVERY, spend.room(book, event.hook)) if lines else 0
+    text, said = _fitted([line for _, line in lines], room)
     for record, line in lines[:said]:  # what did not fit is reminded at the next Stop
-        facts.append({"remind": str(record["admit"])})
+        facts.append(_reminded(ctx.project, record))
         _log_reminder(ctx.project, event, record, line)
     ledger.append(ctx.project, event.session_id, facts)
     return text

@@ -12,7 +12,7 @@ import time
 from sidekit_hooks import detectors, runners
 from sidekit_hooks.code import written
 from sidekit_hooks.core import budget, fastjson, hookinput, hooklog, redact, workspace
-from sidekit_hooks.nudges import delivery, ledger, policy, queue
+from sidekit_hooks.nudges import delivery, ledger, policy, queue, spend
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
 from sidekit_hooks.pipeline import hook_events
@@ -154,7 +154,10 @@ def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     """(what the model reads, the claims to commit once it is printed)."""
     FACTS.clear()
     try:
-        return _respond(event, ctx)
+        text, claims = _respond(event, ctx)
+        if text and event.session_id and not event.is_subagent:  # what it costs the model (nudges/spend.py)
+            FACTS.append(spend.spent_fact(text, event.hook, event.tool))
+        return text, claims
     finally:  # also on the deadline (a BaseException): what was queued is in the ledger, for Stop
         ledger.append(ctx.project, event.session_id, FACTS[:])
         FACTS.clear()
@@ -169,7 +172,11 @@ def _respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
     if event.hook in LIFECYCLE_HOOKS:
         return respond_lifecycle(event, ctx, early, since)
     if event.hook in TOOL_HOOKS and event.session_id:  # the session's ledger counts tool calls (Stop, report)
-        FACTS.append({"call": event.path if event.kind == "write" else ""})
+        call: dict[str, Any] = {"call": event.path if event.kind == "write" else ""}
+        out = spend.result_bytes(event)
+        if out:
+            call["out"] = out
+        FACTS.append(call)
         _note_compacted(event, ctx.project)
     findings = run_detectors(detectors.names(event.hook), event, ctx)
     if event.is_subagent:
@@ -217,7 +224,7 @@ def respond_lifecycle(
         if event.is_subagent:
             return primer, []
         room = delivery.MAX_DELIVERY - len(primer) - 1 if primer else delivery.MAX_DELIVERY
-        text, claims = drain(event, ctx.project, early, room, since)
+        text, claims = drain(event, ctx.project, early, room, since, said=len(primer) + 1 if primer else 0)
         return "\n".join(part for part in (primer, text) if part), claims
     return lifecycle.stop(event, ctx, policy_config), []
 
@@ -527,13 +534,20 @@ def drain(
     room: int = delivery.MAX_DELIVERY,
     since: float = 0.0,
     seen: list[str] | None = None,
+    said: int = 0,
 ) -> tuple[str, list[queue.Claim]]:
-    """Plan one delivery (within `room` characters) of what was claimed first (`early`) and what was queued since."""
+    """Plan one delivery (within `room` characters) of what was claimed first (`early`) and what was queued
+    since; sidekit's own nudges within what is left of the session's nudge budget once `said` characters
+    are out (`within_budget`). What does not fit waits in the queue; when nothing fits, nothing is said."""
     claims = list(early or []) + claim_queued(event, project, since, seen)  # what was queued first goes first
     if not claims:
         return "", []
+    claims, waiting = within_budget(claims, event, project, said)
     text, delivered, left = delivery.plan(claims, room)
-    queue.release(left)
+    if not delivered:
+        queue.release(claims + waiting)
+        return "", []
+    queue.release(left + waiting)
     policy.record_delivered(project, event.hook, event.session_id, delivered)
     FACTS.extend(
         delivered_fact(project, held.nudge.extra["finding"], _recheck(held.nudge.extra.get("recheck")))
@@ -541,6 +555,36 @@ def drain(
         if isinstance(held.nudge.extra.get("finding"), str)
     )
     return text, delivered
+
+
+def within_budget(
+    claims: list[queue.Claim], event: Event, project: str, said: int = 0
+) -> tuple[list[queue.Claim], list[queue.Claim]]:
+    """(what may go out now, sidekit's nudges that wait for the budget): sidekit's own nudges, in order,
+    while their lines fit what the session's budget leaves (nudges/spend.py); a message someone else queued
+    (Gas Town's mayor, `gt nudge`) is theirs to send and never waits for it."""
+    own = [held for held in claims if delivery.is_own(held.nudge, held.nudge.message)]
+    if not own:
+        return claims, []
+    left = budget_room(event, project) - said
+    waiting: list[queue.Claim] = []
+    for held in own:
+        cost = len(delivery.line_for(held.nudge)) + 1
+        if waiting or cost > left:  # in order: a later, shorter line does not pass one that waits
+            waiting.append(held)
+        else:
+            left -= cost
+    gone = {id(held) for held in waiting}
+    return [held for held in claims if id(held) not in gone], waiting
+
+
+def budget_room(event: Event, project: str) -> int:
+    """What the session's nudge budget leaves now (nudges/spend.py): the ledger, and this call's result
+    (its fact is not written yet). Read only when something is to be delivered."""
+    if not event.session_id:
+        return delivery.MAX_DELIVERY
+    pending = sum(int(fact.get("out", 0)) for fact in FACTS if "call" in fact)
+    return spend.room(ledger.read(project, event.session_id), event.hook, event.tool, pending)
 
 
 def delivered_fact(project: str, key: str, check: dict[str, str]) -> dict[str, Any]:

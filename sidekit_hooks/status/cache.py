@@ -119,7 +119,7 @@ class _Lock:
         self.handle: Any = None
 
     def __enter__(self) -> _Lock:
-        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        safepath.makedirs(os.path.dirname(self.path))
         self.handle = open(safepath.open_append(self.path), "a")  # no planted link, no FIFO: refused
         try:
             import fcntl

@@ -132,6 +132,17 @@ def write_transcript(path: Path, cwd: str) -> None:
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\nnot json\n")
 
 
+def test_the_demo_shows_its_nudges_with_the_nudge_budget_on(clean_env: dict[str, str]) -> None:
+    """The scripted calls return a few lines each: under a user's default budget (5% of the tool-result
+    bytes, nudges/spend.py) a session like it would hear nothing, so the demo plays without it."""
+    env = {**clean_env, "SIDEKIT_NUDGE_BUDGET": ""}  # the tests' fixture turns it off; "" is the default
+    done = subprocess.run([*SIDEKIT, "demo"], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == (
+        "12 steps; nudges delivered: 4 (scope 2, specs 1, tools 1); held back by the policy: 3 (duplicate 1, threshold 2)"
+    )
+
+
 def test_transcript_maps_lines_to_hook_payloads(tmp_path: Path) -> None:
     write_transcript(tmp_path / "t.jsonl", "/repo")
     session = transcript.read(str(tmp_path / "t.jsonl"))

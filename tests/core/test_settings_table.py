@@ -127,6 +127,19 @@ def python(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     assert mark.read_text().startswith("ran")
 
 
+def nudge_budget(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sidekit_hooks.nudges import spend
+
+    case.pyproject('nudge-budget = "off"\nSIDEKIT_NUDGE_BUDGET = "off"')  # no project file turns it off or up
+    monkeypatch.chdir(case.project)
+    monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "")
+    assert spend.share() == spend.SHARE == 0.05
+    monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "off")
+    assert spend.share() is None
+    monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "0.1")
+    assert spend.share() == 0.1
+
+
 def compact_pytest(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     command = f"{sys.executable} -m pytest -q"
     assert rewrite.rewrite(command, str(case.project), str(case.project)).startswith(command + " ")
@@ -220,6 +233,7 @@ CASES: dict[str, Callable[[Case, pytest.MonkeyPatch], None]] = {
     "`otel_endpoint`, `otel_headers` (plugin options)": otel_plugin,
     "`SIDEKIT_JUDGE` (+ `_TIMEOUT`, `_INTERVAL`)": judge,
     "`python`": python,
+    "`SIDEKIT_NUDGE_BUDGET`": nudge_budget,
     "`compact-pytest = false`": compact_pytest,
     "rule packs (rules and their `[policy]`)": rule_packs,
     "task scope": scope,

@@ -249,6 +249,7 @@ class Result:
     decided: dict[str, str] = field(default_factory=dict)  # finding text -> 'fired' | 'suppressed' (its last word)
     # A `useful` label nothing matched this run: a finding the reviewer expected that no detector made any more.
     lost: list[str] = field(default_factory=list)
+    review: dict[str, Any] = field(default_factory=dict)  # the labels file ({} while pending review)
 
     def unlabelled(self) -> list[str]:
         texts = [n.text for n in self.delivered if not n.label]
@@ -269,6 +270,28 @@ class Result:
     @property
     def useful_delivered(self) -> set[str]:
         return {n.text for n in self.delivered if n.label == "useful"}
+
+    def expected(self) -> list[tuple[str, str]]:
+        """What the reviewer expected: (label match or miss, kind) for each `useful` label and each miss. A
+        label's match is the product's own text (a label judges a nudge or a finding); a miss is the reviewer's."""
+        labels = [
+            label for label in (self.review.get("labels", []) if self.review else []) if label["label"] == "useful"
+        ]
+        out = [(str(label["match"]), kind_of(str(label["match"]))) for label in labels]
+        return out + [(f"(miss at call {miss.get('step')}) {miss.get('what', '')}", FIRST) for miss in self.misses]
+
+    def expected_delivered(self, kind: str = "") -> tuple[int, int]:
+        """(expected findings delivered, expected findings), of one kind (FIRST, REMINDER, PRIMER) or all."""
+        wanted = [(match, k) for match, k in self.expected() if not kind or k == kind]
+        said = [nudge.text for nudge in self.delivered]
+        return sum(1 for match, _ in wanted if any(match in text for text in said)), len(wanted)
+
+    @property
+    def from_product(self) -> int:
+        """Labels whose match is the product's own text this run (delivered, or found and held back)."""
+        texts = [nudge.text for nudge in self.delivered] + list(self.available)
+        labels = self.review.get("labels", []) if self.review else []
+        return sum(1 for label in labels if any(str(label["match"]) in text for text in texts))
 
     @property
     def noise_per_100(self) -> float:
@@ -294,7 +317,32 @@ class Result:
             "resultBytes": self.result_bytes,
             "byteShare": round(self.byte_share, 4),
             "misses": len(self.misses),
+            # Against the reviewer's expectations (useful labels and misses), first findings apart from the
+            # Stop and post-compaction reminders and the scope primer (issue #35).
+            "expectedDelivered": self.expected_delivered()[0],
+            "expected": self.expected_delivered()[1],
+            "firstDelivered": self.expected_delivered(FIRST)[0],
+            "firstExpected": self.expected_delivered(FIRST)[1],
+            "remindersDelivered": sum(1 for n in self.delivered if kind_of(n.text) == REMINDER),
+            "primersDelivered": sum(1 for n in self.delivered if kind_of(n.text) == PRIMER),
+            "labels": len(self.review.get("labels", [])) if self.review else 0,
+            "labelsFromProduct": self.from_product,
         }
+
+
+FIRST, REMINDER, PRIMER = "first", "reminder", "primer"
+REMINDER_LEADS = (
+    "Still there as you finish: ",
+    "Still open from before the compaction: ",
+)  # lifecycle.AT_STOP, AFTER_COMPACT
+PRIMER_LEAD = "This task's scope"  # lifecycle.scope_primer
+
+
+def kind_of(text: str) -> str:
+    """A nudge (or a label's match) is a reminder of an earlier finding, the scope primer, or a first finding."""
+    if any(lead in text for lead in REMINDER_LEADS):
+        return REMINDER
+    return PRIMER if PRIMER_LEAD in text else FIRST
 
 
 def nudge_lines(reminder: str) -> list[str]:
@@ -398,6 +446,7 @@ def collect(script: Script, runs: list[tuple[int, Any]], root: Path, session_id:
         not script.labelled,
         decided,
         lost,
+        script.review or {},
     )
 
 
@@ -421,21 +470,26 @@ def decisions(root: Path, session_id: str) -> list[dict[str, Any]]:
 def table(results: list[Result]) -> str:
     """The per-project table for the closing note and docs/sessions.md (a pending session is measured, not judged)."""
     head = (
-        "| session | tool calls | nudges delivered | useful delivered / available | wrong | noise / 100 calls | "
-        "nudge bytes / tool-result bytes | known misses |\n|---|---|---|---|---|---|---|---|"
+        "| session | tool calls | nudges delivered (reminders, primers) | useful delivered / available | "
+        "expected delivered / expected | first findings delivered / expected | wrong | noise / 100 calls | "
+        "nudge bytes / tool-result bytes | known misses | labels from the product's text |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|"
     )
     lines = [head]
     for result in results:
         row = result.row()
         judged = (
-            f"{row['usefulDelivered']} / {row['usefulAvailable']} | {row['wrong']} | {row['noisePer100']:.1f}"
+            f"{row['usefulDelivered']} / {row['usefulAvailable']} | {row['expectedDelivered']} / {row['expected']} | "
+            f"{row['firstDelivered']} / {row['firstExpected']} | {row['wrong']} | {row['noisePer100']:.1f}"
             if not result.pending
-            else "pending review | - | -"
+            else "pending review | - | - | - | -"
         )
         lines.append(
-            f"| {row['session']} | {row['calls']} | {row['delivered']} | {judged} | {row['nudgeBytes']} / "
+            f"| {row['session']} | {row['calls']} | {row['delivered']} ({row['remindersDelivered']}, "
+            f"{row['primersDelivered']}) | {judged} | {row['nudgeBytes']} / "
             f"{row['resultBytes']} ({100 * row['byteShare']:.1f}%) | "
-            f"{row['misses'] if not result.pending else '-'} |"
+            f"{row['misses'] if not result.pending else '-'} | "
+            f"{row['labelsFromProduct'] if not result.pending else '-'} of {row['labels']} |"
         )
     return "\n".join(lines)
 

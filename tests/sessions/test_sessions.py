@@ -187,8 +187,9 @@ def play(
     return result
 
 
-def test_the_session_corpus(claude: Path, tmp_path: Path) -> None:
+def test_the_session_corpus(claude: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """One test plays every session (a parallel run must not split the corpus), then checks the targets."""
+    monkeypatch.delenv("SIDEKIT_NUDGE_BUDGET")  # the product as users get it: the budget it measures is on
     only = [name for name in os.environ.get("SIDEKIT_SESSIONS_ONLY", "").split(",") if name]  # debugging: no targets
     names = only or corpus.names()
     downloaded(names)
@@ -225,7 +226,13 @@ def test_the_session_corpus(claude: Path, tmp_path: Path) -> None:
 # visible in every run and cannot grow; any other miss fails (unlabelled, wrong, useful delivered < 90%,
 # noise, bytes, pending review). Empty on the final wave-3 main: every target is met. A "delivered /
 # available" value is measured as the share NOT delivered.
-KNOWN_MISSES: dict[str, dict[str, float]] = {}
+KNOWN_MISSES: dict[str, dict[str, float]] = {
+    # Issue #35 (2026-12-05, 34 / 43 measured): a standing finding is said again once (at the first Stop or
+    # compaction), and what nudges cost fits 5% of the tool-result bytes. The 5 useful findings no longer
+    # delivered are all Stop / post-compaction reminders the labels judged useful (humanize 2, tabulate 2,
+    # xmltodict 1); every first finding is delivered as before (19 of the reviewer's 28 expected).
+    "useful delivered < 90% of available": {"corpus": 20.95},
+}
 
 
 def measured(value: object) -> float:
@@ -255,6 +262,7 @@ def beyond_known(missed: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_known_miss_may_not_grow(monkeypatch: pytest.MonkeyPatch) -> None:
     useful = "useful delivered < 90% of available"
+    monkeypatch.delitem(KNOWN_MISSES, useful, raising=False)
     assert beyond_known({useful: {"corpus": "31 / 35"}}) == {useful: {"corpus": "31 / 35"}}  # none is known now
     monkeypatch.setitem(KNOWN_MISSES, useful, {"corpus": 11.5})
     assert beyond_known({useful: {"corpus": "31 / 35"}}) == {}
@@ -331,3 +339,34 @@ def test_a_useful_label_that_matched_nothing_counts_as_expected_and_not_delivere
     assert corpus.lost_findings(script, found) == ["reuse it instead of _copy()"]
     found = ["[sidecar:tools] x.py:3 copy() already does this; reuse it instead of _copy().", "[sidecar:scope] FYI: b"]
     assert corpus.lost_findings(script, found) == []
+
+
+def test_the_accounting_counts_against_the_reviewers_expectations_with_reminders_apart() -> None:
+    """Issue #35: the headline counted against what the sidecars found; 8 of its 43 were primers and 10
+    Stop reminders. Now: against the reviewer's useful labels and misses, first findings apart."""
+    review = {
+        "labels": [
+            {"match": "This task's scope (T-1)", "label": "useful", "why": "the frame"},
+            {"match": "reuse it instead of _copy()", "label": "useful", "why": "a copy"},
+            {"match": "Still there as you finish: _copy()", "label": "useful", "why": "it ships"},
+            {"match": "docs/a.md is outside", "label": "useful", "why": "out of scope"},
+            {"match": "FYI: b.py", "label": "noise", "why": "a read"},
+        ],
+        "misses": [{"step": 9, "what": "parse_week() repeats parse()", "why": "a restructured copy"}],
+    }
+    delivered = [
+        corpus.Nudge(-1, "[sidecar:scope] This task's scope (T-1): edit only src/**.", "useful"),
+        corpus.Nudge(4, "[sidecar:tools] a.py:3 copy() already does this; reuse it instead of _copy().", "useful"),
+        corpus.Nudge(20, "[sidecar:tools] Still there as you finish: _copy() copies copy() (a.py:3).", "useful"),
+    ]
+    available = {"[sidecar:scope] FYI: b.py is outside this task's scope": "noise"}
+    result = corpus.Result("s", 25, delivered, available, 9000, 300, review["misses"], review=review)
+    row = result.row()
+    assert (row["usefulDelivered"], row["usefulAvailable"]) == (3, 3)  # the old headline: all of it
+    assert (row["expectedDelivered"], row["expected"]) == (3, 5)  # the out-of-scope edit and the miss are not
+    assert (row["firstDelivered"], row["firstExpected"]) == (1, 3)  # the copy; not the edit, not the miss
+    assert (row["remindersDelivered"], row["primersDelivered"]) == (1, 1)
+    assert (row["labels"], row["labelsFromProduct"]) == (5, 4)  # the out-of-scope label matched no text this run
+    assert corpus.table([result]).splitlines()[2] == (
+        "| s | 25 | 3 (1, 1) | 3 / 3 | 3 / 5 | 1 / 3 | 0 | 0.0 | 300 / 9000 (3.3%) | 1 | 4 of 5 |"
+    )

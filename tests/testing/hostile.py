@@ -30,6 +30,7 @@ def env_for(project: Path, **extra: str) -> dict[str, str]:
         CLAUDE_PROJECT_DIR=str(project),
         XDG_CONFIG_HOME=str(project.parent / "xdg"),
         SIDEKIT_CACHE_DIR=str(project.parent / "cache"),
+        SIDEKIT_NUDGE_BUDGET="off",  # each case is a few bytes of payload: the budget (nudges/spend.py) is not its subject
         **extra,
     )
     return env

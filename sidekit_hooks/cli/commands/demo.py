@@ -41,7 +41,9 @@ def run(args: argparse.Namespace) -> int:
 
 def play(project: str, script: list[dict[str, Any]], say: Any) -> Summary:
     """Run the script in `project`, printing through `say`; return the summary."""
-    player = Player(project, SESSION)
+    # The scripted calls return a few lines each: the demo shows what the sidecars say and the policy
+    # decides, without the budget a real session's output pays for (docs/policy.md; `sidekit replay` keeps it).
+    player = Player(project, SESSION, budget=False)
     summary = Summary()
     say(f"sidekit demo: a scripted agent session in a throw-away repo ({project})")
     say("Every tool call goes through the real hook entry points, as Claude Code would run them.\n")

@@ -68,8 +68,11 @@ def hooks_dir() -> Path:
 class Player:
     """Runs hook events for one session in one project and collects what each one said."""
 
-    def __init__(self, project: str, session: str, *, in_process: bool = False, python: str = "") -> None:
+    def __init__(
+        self, project: str, session: str, *, in_process: bool = False, python: str = "", budget: bool = True
+    ) -> None:
         self.project = os.path.abspath(project)
+        self.budget = budget  # False: the session's nudge budget is off (a scripted session's few-line outputs)
         self.session = session
         self.in_process = in_process
         self.python = python or sys.executable
@@ -78,6 +81,8 @@ class Player:
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in FOREIGN_ENV}
         env["CLAUDE_PROJECT_DIR"] = self.project
+        if not self.budget:
+            env["SIDEKIT_NUDGE_BUDGET"] = "off"  # nudges/spend.py
         return env
 
     def send(self, hook: str, payload: dict[str, Any]) -> StepResult:
@@ -104,9 +109,9 @@ class Player:
         from sidekit_hooks.nudges import queue
         from sidekit_hooks.pipeline import runtime
 
-        saved = dict(os.environ)
+        saved, env = dict(os.environ), self.env()  # the step's environment, taken before the clear empties it
         os.environ.clear()
-        os.environ.update(self.env())
+        os.environ.update(env)
         try:
             outcome = runtime.run(hook, text)
             queue.commit(outcome.claims)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sidekit_hooks
-from sidekit_hooks.core import safepath, workspace
+from sidekit_hooks.core import git_exclude, safepath, workspace
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.pipeline import hook_events
 
@@ -21,7 +21,7 @@ BACKUP_SUFFIX = ".sidekit-backup"
 RECORD_FILE = "install.json"
 MAX_FILE_BYTES = 16 << 20  # a settings file, .gitignore or CLAUDE.md larger than this is not read
 IGNORED = (".sidekit/", ".runtime/", ".claude/*" + BACKUP_SUFFIX)
-IGNORE_COMMENT = "# sidekit-hooks: caches, logs, the nudge queue, settings backups"
+IGNORE_COMMENT = git_exclude.IGNORE_COMMENT  # one block, whoever wrote its lines (install, the plugin, a hook)
 CLAUDE_MD_BEGIN = "<!-- sidekit-hooks:begin (sidekit install --claude-md; sidekit uninstall --claude-md removes it) -->"
 CLAUDE_MD_END = "<!-- sidekit-hooks:end -->"
 CLAUDE_MD_BODY = """\
@@ -383,12 +383,7 @@ def _tracked(project: str, name: str) -> bool:
     return done.returncode == 0
 
 
-def _ignore_key(line: str) -> str:
-    """`.sidekit`, `/.sidekit/` and `.sidekit/*` all ignore the same folder."""
-    key = line.strip()
-    for tail in ("/**", "/*"):
-        key = key.removesuffix(tail)
-    return key.strip("/")
+_ignore_key = git_exclude.ignore_key  # `.sidekit`, `/.sidekit/` and `.sidekit/*` ignore the same folder
 
 
 def add_claude_md(path: str, mcp: bool = False) -> bool:

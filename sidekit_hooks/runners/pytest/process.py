@@ -110,7 +110,7 @@ def one_at_a_time(root: str) -> Iterator[None]:
     import fcntl
 
     folder = workspace.state_dir(root)
-    os.makedirs(folder, exist_ok=True)
+    safepath.makedirs(folder)
     with open(safepath.open_append(os.path.join(folder, LOCK_FILE)), "a") as handle:  # no link, no FIFO
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         yield  # closing the file releases the lock
