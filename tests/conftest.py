@@ -63,7 +63,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Every run ends by listing what it did not run and why (CI's output says it, not only a count)."""
+    """Every run ends by listing what it did not run and why (CI's output says it, not only a count), and
+    the seed of its random order (pytest-randomly; -q hides the header that has it), so a failure replays."""
+    config = terminalreporter.config
+    if config.pluginmanager.hasplugin("randomly") and isinstance(getattr(config.option, "randomly_seed", None), int):
+        terminalreporter.write_line(
+            f"random order: -p randomly --randomly-seed={config.option.randomly_seed} replays it"
+        )
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if not hasattr(r, "wasxfail")]
     if not skipped:
         return
