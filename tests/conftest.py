@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,14 @@ SLOW_FOLDERS = ("e2e", "sessions")
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--full", action="store_true", help="also run the slow tests (real CLI, sessions, registries)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A suite started in the background by a non-interactive shell (`cmd &`, as scripts and agents run it)
+    inherits SIGINT ignored, and so would every program the tests start: a test's ^C (os.kill with SIGINT)
+    would not reach the pytest it runs. The tests start their programs with SIGINT as a terminal has it."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -54,7 +63,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Every run ends by listing what it did not run and why (CI's output says it, not only a count)."""
+    """Every run ends by listing what it did not run and why (CI's output says it, not only a count), and
+    the seed of its random order (pytest-randomly; -q hides the header that has it), so a failure replays."""
+    config = terminalreporter.config
+    if config.pluginmanager.hasplugin("randomly") and isinstance(getattr(config.option, "randomly_seed", None), int):
+        terminalreporter.write_line(
+            f"random order: -p randomly --randomly-seed={config.option.randomly_seed} replays it"
+        )
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if not hasattr(r, "wasxfail")]
     if not skipped:
         return

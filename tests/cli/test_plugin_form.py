@@ -21,6 +21,9 @@ STUB = """#!/bin/sh
 # stands in for pip: records its arguments, takes its time, succeeds or fails as told
 echo "$@" >> "$STUB_CALLS"
 sleep "${STUB_SLEEP:-0}"
+# STUB_HOLD: a file the test creates when the build may end (at most 60 s), however busy the machine
+i=0
+while [ -n "$STUB_HOLD" ] && [ ! -e "$STUB_HOLD" ] && [ "$i" -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 exit "${STUB_RC:-0}"
 """
 
@@ -113,13 +116,15 @@ def test_fresh_install_is_silent_returns_at_once_and_builds_in_the_background(
     plugin_env: dict[str, str], project: Path, tmp_path: Path
 ) -> None:
     data_dir = tmp_path / "plugin-data"
-    env = dict(plugin_env, STUB_SLEEP="2")
+    hold = tmp_path / "build-may-end"
+    env = dict(plugin_env, STUB_HOLD=str(hold))
     done = run_plugin_hook("PostToolUse", env, project, payload("PostToolUse", project, tool_name="Read"))
-    # It returned while the (2 s) build is still going: the build holds none of the hook's pipes.
+    # It returned while the build is still going (held): the build holds none of the hook's pipes.
     assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, {"systemMessage": building(data_dir)}, "")
     again = run_plugin_hook("PostToolUse", env, project, payload("PostToolUse", project, tool_name="Read"))
     assert (again.returncode, again.stdout) == (0, "")  # said once
     assert not (data_dir / "venv" / ".sidekit-ready").exists()
+    hold.touch()
     assert wait_for(data_dir / "venv" / ".sidekit-ready")
     assert wait_for_gone(data_dir / "bootstrap.lock")
     assert (tmp_path / "pip-calls").read_text() == f"{data_dir}/venv/bin/python {plugin_env['CLAUDE_PLUGIN_ROOT']}\n"

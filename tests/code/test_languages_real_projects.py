@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import groundtruth
 import pytest
@@ -22,7 +23,7 @@ SAMPLED_NAMES = 80  # names whose usages are checked per project (every k-th def
 RECALL = 0.95
 
 
-def measure(project: realprojects.Project) -> dict[str, object]:
+def measure(project: realprojects.Project) -> dict[str, Any]:
     root = realprojects.laid_out(project)
     sources = {p: (root / p).read_bytes() for p in realprojects.sources(project)}
     code = groundtruth.stripped(project.language, sources.items())

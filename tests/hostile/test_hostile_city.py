@@ -43,7 +43,7 @@ def make_city(root: Path, items: list[dict[str, Any]], sub: str = "runtime/nudge
 
 
 def prompt(project: Path, **env: str) -> str:
-    done = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go"), project, **env)
+    done = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go"), project, timeout=30, **env)
     assert done.returncode == 0, done.stderr
     return str(context_of(done.stdout))
 

@@ -204,7 +204,14 @@ def test_a_pool_terminated_by_code_under_test_never_hangs(project: Path) -> None
 
 
 def test_the_raw_file_is_named_up_front_and_streamed(project: Path) -> None:
-    write(project, "test_slow.py", "import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    time.sleep(8)\n")
+    # test_slow holds the run until the check is done (at most 60 s), however long a busy machine takes to get there
+    released = project / "released"
+    write(
+        project,
+        "test_slow.py",
+        "import os, time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    end = time.time() + 60\n"
+        f"    while not os.path.exists({str(released)!r}) and time.time() < end:\n        time.sleep(0.05)\n",
+    )
     child = subprocess.Popen(
         [PYTHON, "-m", "pytest", "-q", "-p", "no:randomly", "-o", "sidekit_compact=true"],
         cwd=project,
@@ -213,14 +220,16 @@ def test_the_raw_file_is_named_up_front_and_streamed(project: Path) -> None:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.time() + 6
+        deadline = time.time() + 50
         seen = b""
-        while time.time() < deadline and not seen.startswith(b"."):
+        while time.time() < deadline and not seen.startswith(b".") and child.poll() is None:
             time.sleep(0.2)
             files = sorted((project / ".sidekit" / "pytest").glob("raw-*.txt"))
             seen = files[-1].read_bytes() if files else b""
         assert seen.startswith(b"."), "the raw file holds the first test's dot while the run goes on"
+        assert child.poll() is None, "the run was still going (test_slow waits to be released)"
     finally:
+        released.touch()
         child.kill()
         child.communicate(timeout=30)
 

@@ -53,7 +53,7 @@ def commit_endpoint(project: Path, endpoint: str) -> None:
 
 def every_event(project: Path, **env: str) -> None:
     for event, fields in EVENT_FIELDS.items():
-        done = hook(event, payload(event, project, **fields), project, **env)
+        done = hook(event, payload(event, project, **fields), project, timeout=30, **env)
         assert done.returncode == 0, (event, done.stderr)
     wait_for_workers(str(project))
 

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 
@@ -52,8 +53,18 @@ def gc_bin() -> Path:
     return cached
 
 
+class Town(TypedDict):
+    """The module's city: the gc binary, the city's folder, its environment, the session and its project."""
+
+    gc: str
+    city: Path
+    env: dict[str, str]
+    session: str
+    project: Path
+
+
 @pytest.fixture(scope="module")
-def town(tmp_path_factory: pytest.TempPathFactory, gc_bin: Path) -> Iterator[dict[str, object]]:
+def town(tmp_path_factory: pytest.TempPathFactory, gc_bin: Path) -> Iterator[Town]:
     """One city for the module (`gc init` and `gc session new` take a while); each test has its own message."""
     tmp_path = tmp_path_factory.mktemp("gc-town")
     clean_env = {
@@ -99,14 +110,14 @@ def town(tmp_path_factory: pytest.TempPathFactory, gc_bin: Path) -> Iterator[dic
     subprocess.run(["tmux", "-L", name, "kill-server"], capture_output=True, timeout=30)
 
 
-def gc(town: dict[str, object], *args: str) -> subprocess.CompletedProcess[str]:
+def gc(town: Town, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(town["gc"]), *args], cwd=str(town["city"]), capture_output=True, text=True, env=town["env"], timeout=120
-    )  # type: ignore[arg-type]
+    )
 
 
-def hook_env(town: dict[str, object], **extra: str) -> dict[str, str]:
-    env = dict(town["env"])  # type: ignore[call-overload]
+def hook_env(town: Town, **extra: str) -> dict[str, str]:
+    env = dict(town["env"])
     # What gc puts in the session's environment (see its tmux new-session line).
     env.update(
         CLAUDE_PROJECT_DIR=str(town["project"]),
@@ -133,7 +144,7 @@ def run_hook(event: str, body: dict[str, object], env: dict[str, str]) -> str:
     return context_of(done.stdout)
 
 
-def test_a_gc_queued_nudge_is_delivered_once_by_sidekits_hook(town: dict[str, object]) -> None:
+def test_a_gc_queued_nudge_is_delivered_once_by_sidekits_hook(town: Town) -> None:
     queued = gc(town, "session", "nudge", "sky", "check the failing build", "--delivery", "queue")
     assert queued.stdout == "Queued nudge for sky\n", queued.stderr
     # gc's own drain hook is wired in the city (.gc/settings.json): by default sidekit leaves it to gc.
@@ -149,7 +160,7 @@ def test_a_gc_queued_nudge_is_delivered_once_by_sidekits_hook(town: dict[str, ob
     assert status.splitlines()[1].split()[:4] == ["sky", "0", "0", "0"], status
 
 
-def test_a_sidekit_finding_is_shown_by_gc_nudge_status_and_drained_by_gc(town: dict[str, object]) -> None:
+def test_a_sidekit_finding_is_shown_by_gc_nudge_status_and_drained_by_gc(town: Town) -> None:
     project = Path(str(town["project"]))
     env = hook_env(town)
     write = out_of_scope_write(project, env)

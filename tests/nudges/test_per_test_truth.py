@@ -63,11 +63,17 @@ class Project:
         if not ran:
             return
         self.clock += 10
-        results = {t: {"o": "failed" if t in self.broken else "passed", "d": 0.01} for t in ran}
+        results: dict[str, dict[str, Any]] = {
+            t: {"o": "failed" if t in self.broken else "passed", "d": 0.01} for t in ran
+        }
         for test in results:
             if results[test]["o"] == "failed":
                 results[test]["f"] = {"type": "AssertionError", "message": "wrong", "frames": [f"{SOURCE}:2"]}
-        run = {"started": self.clock - 5, "finished": self.clock, "exit": 1 if self.broken & set(ran) else 0}
+        run: dict[str, Any] = {
+            "started": self.clock - 5,
+            "finished": self.clock,
+            "exit": 1 if self.broken & set(ran) else 0,
+        }
         run.update(args=[] if chosen is None else sorted(ran), selected=len(ran), ran=len(ran), interrupted=False)
         known = set(present) if chosen is None else None
         summary, table = record.merge(self.root, run, results, {}, known)

@@ -191,7 +191,7 @@ def rule_of(project: Path, rule_id: str) -> dict[str, object]:
 )
 def test_type_hint_rule_on_added_code(tmp_path: Path, path: str, added: str, expected: bool) -> None:
     rule = rule_of(typed_repo(tmp_path), "conventions.type-hints")
-    assert fires(rule, "Edit", path, added) is expected  # type: ignore[arg-type]
+    assert fires(rule, "Edit", path, added) is expected
 
 
 @pytest.mark.parametrize(
@@ -222,7 +222,7 @@ def test_type_hint_rule_on_added_code(tmp_path: Path, path: str, added: str, exp
     ],
 )
 def test_learned_rules_on_added_code(tmp_path: Path, rule_id: str, path: str, added: str, expected: bool) -> None:
-    assert fires(rule_of(typed_repo(tmp_path), rule_id), "Edit", path, added) is expected  # type: ignore[arg-type]
+    assert fires(rule_of(typed_repo(tmp_path), rule_id), "Edit", path, added) is expected
 
 
 def sidekit(*args: str) -> subprocess.CompletedProcess[str]:

@@ -111,7 +111,8 @@ def test_a_catastrophic_regex_cannot_stall_the_hook(run_hook: HookRunner, projec
     done = run_hook("PostToolUse", write(project, "api/a.py", "a" * 40 + "!\nstatus_code=400\nimport pdb\n"), env=env)
     # The policy merges one boundary's nudges most important first: the high-severity spec, then the rest.
     assert (done.returncode, context_of(done.stdout)) == (0, f"{SPEC_LINE}\n{BREAKPOINT_LINE}")
-    logged = hooklog.read(str(project), hooklog.ERRORS)
+    # On a busy machine a later detector may also find the shared budget spent (its own line): not the regex's doing.
+    logged = [r for r in hooklog.read(str(project), hooklog.ERRORS) if r["error"] != "skipped: detector budget spent"]
     assert [(r["where"], r["error"]) for r in logged] == [
         ("rules:.sidekit/rules/evil.toml", "rule evil.redos skipped: '^(a+)+$' ran past 50 ms")
     ]

@@ -110,6 +110,20 @@ def events(draw: st.DrawFn) -> Any:
     return parse_event("PostToolUseFailure" if failed else "PostToolUse", payload, "/proj")
 
 
+def pack_record(rules: list[dict[str, Any]], policy: dict[str, Any]) -> snapshot.PackRecord:
+    """A compiled pack as the snapshot holds it (merge reads its rules, policy and error)."""
+    return {
+        "path": "p.toml",
+        "file": "p.toml",
+        "layer": "project",
+        "stat": None,
+        "name": "p",
+        "error": "",
+        "rules": rules,
+        "policy": policy,
+    }
+
+
 def outcome(rules: list[dict[str, Any]], event: Any) -> list[tuple[str, str, str, str]]:
     return [
         (h.rule["id"], h.rule["sidecar"], h.field, h.matched) for h in match.match_rules(rules, event, float("inf"))
@@ -123,12 +137,10 @@ def test_snapshot_matching_equals_matching_with_the_validated_models(data: dict[
     # The hook's path: stdlib compile -> JSON snapshot text -> fastjson -> merge.
     compiled = compiler.compile_pack(data, ORIGIN)
     saved = fastjson.loads(fastjson.dumps({"name": "p", "rules": compiled["rules"], "policy": compiled["policy"]}))
-    hook_rules, hook_policy = snapshot.merge([dict(saved, error="")])
+    hook_rules, hook_policy = snapshot.merge([pack_record(saved["rules"], saved["policy"])])
     # The linter's path: the pydantic models.
     model = schema.Pack.model_validate(data)
-    model_rules, model_policy = snapshot.merge(
-        [{"error": "", "rules": model.compiled_rules(ORIGIN), "policy": model.policy}]
-    )
+    model_rules, model_policy = snapshot.merge([pack_record(model.compiled_rules(ORIGIN), model.policy)])
     assert hook_rules == model_rules and hook_policy == model_policy
     for evt in evts:
         expected = outcome(model_rules, evt)

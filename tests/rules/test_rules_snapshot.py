@@ -24,8 +24,8 @@ def rule(rule_id: str, message: str = "m", **extra: str) -> str:
     return "\n".join(lines) + "\n[rules.when]\nadded = 'x'\n"
 
 
-def ids(snap: dict[str, object]) -> list[str]:
-    return [r["id"] for r in snap["rules"]]  # type: ignore[attr-defined, index]
+def ids(snap: snapshot.Snapshot) -> list[str]:
+    return [r["id"] for r in snap["rules"]]
 
 
 def test_layers_override_by_id_in_order(project: Path, user_rules: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -63,8 +62,9 @@ def test_a_frame_summary_is_kept_per_code_and_instruction() -> None:
     for n in (1, 2, 1):
         try:
             failing(n)
-        except ValueError:
-            entries.append(code.TracebackEntry(sys.exc_info()[2].tb_next))  # type: ignore[union-attr]
+        except ValueError as error:
+            assert error.__traceback__ is not None and error.__traceback__.tb_next is not None
+            entries.append(code.TracebackEntry(error.__traceback__.tb_next))
     original = code.TracebackEntry.get_python_framesummary
     calls, spy = counted(lambda self: original(self))
     summary = frame_memo.frame_summary(spy)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sidekit_hooks.runners import Result
 from sidekit_hooks.runners.go import adapter as go
 from testing import regex_oracle
 from testing.regex_oracle import texts
@@ -17,7 +18,7 @@ from testing.regex_oracle import texts
 MOD = "example.com/m"
 
 
-def run(events: list[dict[str, object]], exit_code: int = 1) -> go.Result:
+def run(events: list[dict[str, object]], exit_code: int = 1) -> Result:
     lines = [json.dumps(e) for e in events]
     locate = go.package_locator("/nonexistent")
     return go.from_events(

@@ -89,7 +89,8 @@ def replay(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, s
         }
         for raw in raws:
             raw.unlink()
-    return json.loads(json.dumps(found).replace(str(root), "@ROOT@"))
+    replayed: dict[str, dict[str, str]] = json.loads(json.dumps(found).replace(str(root), "@ROOT@"))
+    return replayed
 
 
 def test_recorded_outputs_print_and_cache_as_recorded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,7 +17,7 @@ CAPTURE = Path(js_command.reporter_path("capture.cjs"))
 
 
 @pytest.fixture(autouse=True)
-def _node() -> None:
+def _needs_node() -> None:
     requires.program("node", "install Node.js")
 
 

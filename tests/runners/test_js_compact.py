@@ -256,7 +256,7 @@ def test_a_failing_test_named_like_a_passing_one_keeps_the_run_red(
 
 def test_a_timed_out_repeat_gets_its_message_from_the_heading_of_its_name() -> None:
     lost = {"type": "Error", "message": js_compact.LOST_MESSAGE}
-    tests = {
+    tests: dict[str, dict[str, Any]] = {
         "t.test.ts::a > slow": {"o": "failed", "f": dict(lost)},
         "t.test.ts::a > slow #2": {"o": "failed", "f": dict(lost)},
     }

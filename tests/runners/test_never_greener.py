@@ -22,7 +22,7 @@ GO_OK = "package p\n\nfunc Add(a, b int) int { return a + b }\n"
 GO_OK_TEST = (
     'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("bad")\n\t}\n}\n'
 )
-GO_CASES = {
+GO_CASES: dict[str, tuple[dict[str, str | None], str, int]] = {
     "compile error": ({"p/p.go": "package p\n\nfunc Add(a, b int) int { return a + c }\n"}, "./...", 1),
     "panic": (
         {

@@ -165,8 +165,11 @@ def test_a_run_killed_from_outside_still_says_what_it_saw(suite: Suite) -> None:
     import signal
     import time
 
+    started = suite.root / "slow-started"  # the kill comes once the run is inside test_slow, however busy the machine
     suite.write(
-        "tests/test_slow.py", "import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    time.sleep(60)\n"
+        "tests/test_slow.py",
+        f"import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    open({str(started)!r}, 'w').close()\n"
+        "    time.sleep(60)\n",
     )
     child = subprocess.Popen(
         [sys.executable, "-m", "pytest", "-q", "tests", *PLUGIN],
@@ -176,7 +179,10 @@ def test_a_run_killed_from_outside_still_says_what_it_saw(suite: Suite) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(3)
+    deadline = time.monotonic() + 50
+    while not started.exists() and time.monotonic() < deadline and child.poll() is None:
+        time.sleep(0.05)
+    assert started.exists(), "the run never reached test_slow"
     child.send_signal(signal.SIGTERM)  # what the Bash tool's timeout does
     out, _ = child.communicate(timeout=30)
     assert child.returncode == -signal.SIGTERM

@@ -21,10 +21,10 @@ import tomli_w
 from sidekit_hooks.rules.authoring import learn
 from testing import scenario_build
 from testing.near_copy import NEW_SLUG, SLUGIFY
-from testing.scenario_build import counted, function_index_text, said, write_cases
+from testing.scenario_build import Case, Expect, counted, function_index_text, said, write_cases
 
 
-def with_index(files):
+def with_index(files: dict[str, str]) -> dict[str, str]:
     """`files` and the function index of their Python files, as a project has it once a session started."""
     return {
         **files,
@@ -35,7 +35,7 @@ def with_index(files):
 PYPROJECT = '[project]\nname = "shop"\ndependencies = ["requests"]\n'
 
 
-def pyproject(*deps):
+def pyproject(*deps: str) -> str:
     listed = ", ".join(f'"{d}"' for d in deps)
     return f'[project]\nname = "shop"\ndependencies = [{listed}]\n'
 
@@ -58,7 +58,15 @@ WAIT_HELPER = "import time\n\n\ndef wait_until(predicate, timeout=10.0):\n    en
 POLL_PLAIN = "\n\ndef test_worker_finishes(worker):\n    worker.start()\n    deadline = time.time() + 5\n    while time.time() < deadline:\n        if worker.done:\n            break\n        time.sleep(0.1)\n    assert worker.done\n"
 
 
-def bash(name, command, expect, files=None, error=None, index=False, stdout=None):
+def bash(
+    name: str,
+    command: str,
+    expect: Expect,
+    files: dict[str, str] | None = None,
+    error: str | None = None,
+    index: bool = False,
+    stdout: str | None = None,
+) -> Case:
     all_files = {**BASE, **(files or {})}
     if index:  # the grep hint speaks only for a name an index knows as a definition
         all_files = with_index(all_files)
@@ -66,11 +74,11 @@ def bash(name, command, expect, files=None, error=None, index=False, stdout=None
     return scenario_build.case(name, all_files, "Bash", tool_input, expect, stdout=stdout, error=error or "")
 
 
-def tools_exp(contains="", text=""):
+def tools_exp(contains: str = "", text: str = "") -> Expect:
     return said("tools", contains, text)
 
 
-T = []
+T: list[Case] = []
 # --- catalog: true positives
 # The raw-run hint is for pages of red output that reached the model (piped, the run exits 0); a short or
 # green run cost next to nothing and gets no hint (#18).
@@ -194,7 +202,7 @@ for name, command in [
 
 
 # --- hand-written waits
-def edit(name, files, path, old, new, expect, index=False):
+def edit(name: str, files: dict[str, str], path: str, old: str, new: str, expect: Expect, index: bool = False) -> Case:
     all_files = {**BASE, **files}
     if path not in all_files:
         all_files[path] = old + "\n"
@@ -205,7 +213,7 @@ def edit(name, files, path, old, new, expect, index=False):
     )
 
 
-def write(name, files, path, content, expect, index=False):
+def write(name: str, files: dict[str, str], path: str, content: str, expect: Expect, index: bool = False) -> Case:
     all_files = {**BASE, **files}
     if index:
         all_files = with_index(all_files)
@@ -448,7 +456,7 @@ UTILS = {
 UTILS["app/utils/files.py"] = "import hashlib\nimport json\n" + UTILS["app/utils/files.py"]
 
 
-def where(path, name):
+def where(path: str, name: str) -> str:
     """`path:line name(` of a helper, as the tools sidecar names it."""
     line = next(i for i, text in enumerate(UTILS[path].splitlines(), 1) if text.startswith(f"def {name}("))
     return f"{path}:{line} {name}("
@@ -461,13 +469,13 @@ HELD_OUT_MISSES = {
     "reinvent-file-digest": "held out: sha256_of with a `while True` read loop instead of iter(lambda) gets no nudge (#13)",
     "reinvent-truncate": "held out: a renamed copy of truncate (a three-line body) gets no nudge (#13)",
 }
-H = []
+H: list[Case] = []
 
 
-def hwrite(name, path, content, expect, xfail=""):
+def hwrite(name: str, path: str, content: str, expect: Expect, xfail: str = "") -> None:
     files = {**HB, **UTILS}
     files = with_index(files)
-    case = {
+    case: Case = {
         "name": name,
         "files": files,
         "tool": "Write",
@@ -480,7 +488,7 @@ def hwrite(name, path, content, expect, xfail=""):
     H.append(case)
 
 
-def reuse(path, name):
+def reuse(path: str, name: str) -> Expect:
     return tools_exp(where(path, name))
 
 
@@ -609,10 +617,10 @@ hwrite(
 
 
 # the shell catalog, held out: commands written the way agents type them, not the tuned ones
-def hbash(name, command, expect, xfail="", stdout=None):
+def hbash(name: str, command: str, expect: Expect, xfail: str = "", stdout: str | None = None) -> None:
     files = {**HB, **UTILS}  # with the function index, as every project has it once a session started (#14)
     files = with_index(files)
-    case = {
+    case: Case = {
         "name": name,
         "files": files,
         "tool": "Bash",
@@ -668,10 +676,10 @@ FILES = {
     "shop/mod0.py": "import logging\n\nlog = logging.getLogger(__name__)\n\n\ndef helper_0(value: int) -> int:\n    return value\n",
     "sidecar_rules/conventions.toml": PACK,
 }
-C = []
+C: list[Case] = []
 
 
-def cwrite(name, path, content, expect):
+def cwrite(name: str, path: str, content: str, expect: Expect) -> None:
     C.append(
         {
             "name": name,
@@ -683,7 +691,7 @@ def cwrite(name, path, content, expect):
     )
 
 
-def cedit(name, path, old, new, expect):
+def cedit(name: str, path: str, old: str, new: str, expect: Expect) -> None:
     files = dict(FILES)
     files.setdefault(path, old + "\n")
     C.append(
@@ -697,7 +705,7 @@ def cedit(name, path, old, new, expect):
     )
 
 
-def conv(contains):
+def conv(contains: str) -> Expect:
     return [{"sidecar": "conventions", "contains": contains}]
 
 

@@ -62,10 +62,11 @@ def worst_cache(root: Path, failures: int, distinct: int, passed: int = 0) -> tu
         tests[f"{DEEP}/test_module_000.py::test_ok[{index}]"] = {"o": "passed", "d": 0.001}
     run = fake_run(time.time())
     summary, table = record.merge(str(root), run, tests, {}, None)
-    summary.update(runner="pytest", plugins=["xdist", "cov", "timeout", "randomly", "asyncio", "benchmark"])
+    summary["runner"] = "pytest"
+    summary["plugins"] = ["xdist", "cov", "timeout", "randomly", "asyncio", "benchmark"]
     cache.write(cache.summary_path(str(root)), summary)
     cache.write(cache.table_path(str(root)), table)
-    return summary, table
+    return dict(summary), dict(table)  # as the renderers read them
 
 
 @pytest.mark.parametrize(("failures", "distinct"), [(1000, 200), (1000, 1), (100, 100), (1, 1)])

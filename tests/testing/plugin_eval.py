@@ -20,7 +20,7 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,7 +58,7 @@ class CaseModel(ScriptedModel):
     """One scripted model for the whole suite: each conversation plays the script of the case whose
     marker its first user message holds (an unknown prompt ends the turn at once, visibly)."""
 
-    def __init__(self, scripts: dict[str, Sequence[Step]]) -> None:
+    def __init__(self, scripts: Mapping[str, Sequence[Step]]) -> None:
         super().__init__([])
         self.scripts = {marker: list(steps) for marker, steps in scripts.items()}
 
@@ -99,7 +99,7 @@ class SuiteRun:
 
 
 def run_suite(
-    cli: Path, plugin: Path, scripts: dict[str, Sequence[Step]], home: Path, out: Path, runs: Path, *extra: str
+    cli: Path, plugin: Path, scripts: Mapping[str, Sequence[Step]], home: Path, out: Path, runs: Path, *extra: str
 ) -> SuiteRun:
     """`claude plugin eval PLUGIN --scaffold --runs 1 ...` with every case played by `scripts`; each run's
     folder goes under `runs`, which must not be under /tmp: the run's sandbox denies writes to /tmp

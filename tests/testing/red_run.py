@@ -1,5 +1,6 @@
 """A real pytest run in a fixture project, as the tests sidecar finds it afterwards (its cache written by
-the recorder plugin): the caller's PYTEST_* settings and hypothesis's plugin left out."""
+the recorder plugin): the caller's PYTEST_* settings, hypothesis's plugin and pytest-randomly left out (the
+fixture's tests run in the order they are written)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ def pytest_run(project: Path, env: dict[str, str], *args: str, **more_env: str) 
     from the cache)."""
     clean = {k: v for k, v in env.items() if not k.startswith("PYTEST_")}
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", "-p", "no:randomly", *args],
         cwd=project,
         env={**clean, **more_env},
         capture_output=True,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from typing import NoReturn
 
 import pytest
 
@@ -22,7 +23,7 @@ def in_ci() -> bool:
     return os.environ.get(CI_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
-def missing(reason: str, fix: str) -> None:
+def missing(reason: str, fix: str) -> NoReturn:
     """Skip (`reason`; to run it: `fix`), or fail under CI, where the need is always met."""
     if in_ci():
         pytest.fail(f"{reason}; CI is set, so this test must run here ({fix})", pytrace=False)
@@ -37,6 +38,6 @@ def program(name: str, fix: str = "") -> str:
     return str(found)
 
 
-def not_run_here(reason: str) -> None:
+def not_run_here(reason: str) -> NoReturn:
     """Skip, in CI too, a test that needs what no CI machine has (say it in `reason`); listed as not run."""
     pytest.skip(NOT_RUN_PREFIX + reason)

@@ -37,7 +37,7 @@ def map_then_pytest(project: str) -> subprocess.CompletedProcess[str]:
         PYTHONDONTWRITEBYTECODE="1",
         CLAUDE_PROJECT_DIR=project,
         COLUMNS="80",
-        PYTEST_ADDOPTS="-p no:cacheprovider -p no:hypothesispytest",
+        PYTEST_ADDOPTS="-p no:cacheprovider -p no:hypothesispytest -p no:randomly",  # the written order: same output
     )
     # The map's own pytest run leaves the status cache alone (-p no:sidekit): the plain run below writes it.
     mapping = [sys.executable, "-m", "sidekit_hooks.cli", "map", "--project", project, "--", "-p", "no:sidekit"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from dotnet_demo import place_report, solution
 from test_dotnet_project import MSTEST_RUNNER
@@ -11,7 +12,7 @@ from test_dotnet_project import MSTEST_RUNNER
 from testing.hooks import run_sidekit
 
 
-def ingest(project: Path, clean_env: dict[str, str], *paths: str) -> tuple[dict[str, object], int]:
+def ingest(project: Path, clean_env: dict[str, str], *paths: str) -> tuple[dict[str, Any], int]:
     env = {k: v for k, v in clean_env.items() if not k.startswith("SIDEKIT_")}
     done = run_sidekit("ingest", *paths, "--project", str(project), cwd=project, env=env)
     assert done.stdout.count("\n") == 1 and done.stderr == "", (done.stdout, done.stderr)
@@ -32,7 +33,7 @@ def test_a_red_trx_file_is_read_and_the_exit_is_red(project: Path, clean_env: di
         "skipped": 1,
         "newFailures": 3,
     }
-    assert [(c["at"], c.get("affected", 1)) for c in found["clusters"]] == [  # type: ignore[union-attr]
+    assert [(c["at"], c.get("affected", 1)) for c in found["clusters"]] == [
         ("src/Calc/Calculator.cs:9", 2),
         ("tests/Calc.Tests/CalculatorTests.cs:21", 1),
     ]
