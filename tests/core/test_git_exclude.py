@@ -118,7 +118,12 @@ def test_an_existing_folder_costs_a_stat_and_no_read(tmp_path: Path, monkeypatch
     project = git_repo(tmp_path / "proj")
     (project / ".sidekit").mkdir()  # made before (an older sidekit, the user): not ours to add now
     reads: list[str] = []
-    monkeypatch.setattr(git_exclude, "_read", lambda path, *_: reads.append(path) or b"")
+
+    def read(path: str, *_: object) -> bytes:
+        reads.append(path)
+        return b""
+
+    monkeypatch.setattr(git_exclude, "_read", read)
     safepath.makedirs(str(project / ".sidekit" / "log"))
     safepath.makedirs(str(project / ".sidekit" / "log"))
     assert reads == []

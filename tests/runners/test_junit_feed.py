@@ -16,6 +16,7 @@ from sidekit_hooks.detectors import tests
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.runners.junit import adapter as junit
+from sidekit_hooks.runners.junit import build
 from sidekit_hooks.runners.junit import feed as junit_feed
 from testing.hooks import HookRunner, bash, pre_bash, status_now, wait_for_feed
 
@@ -56,7 +57,7 @@ JAVAC = "[ERROR] {root}/src/main/java/demo/Calc.java:[7,24] cannot find symbol\n
     ],
 )
 def test_which_commands_run_tests_through_a_build_tool(command: str, tool: str) -> None:
-    assert junit_feed.build_tool(command.split()) == tool
+    assert build.build_tool(command.split()) == tool
 
 
 def stamp(path: Path, ns: int) -> None:

@@ -352,15 +352,15 @@ def nudge_lines(reminder: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith(("[sidecar:", "[from ", "[URGENT"))]
 
 
-REMINDER = re.compile(r"<system-reminder>\n.*?\n</system-reminder>", re.DOTALL)
+REMINDER_BLOCK = re.compile(r"<system-reminder>\n.*?\n</system-reminder>", re.DOTALL)  # not REMINDER: a kind
 
 
 def text_parts(text: str) -> tuple[str, list[str]]:
     """A user text block -> (its own text, the hook reminders in it). The client's own reminders are dropped."""
     from testing.claude import HOOK_TEXT
 
-    hooks = [found for found in REMINDER.findall(text) if HOOK_TEXT.match(found)]
-    return REMINDER.sub("", text).strip(), hooks
+    hooks = [found for found in REMINDER_BLOCK.findall(text) if HOOK_TEXT.match(found)]
+    return REMINDER_BLOCK.sub("", text).strip(), hooks
 
 
 def blocks_of(message: dict[str, Any]) -> list[dict[str, Any]]:

@@ -344,7 +344,8 @@ def test_a_useful_label_that_matched_nothing_counts_as_expected_and_not_delivere
 def test_the_accounting_counts_against_the_reviewers_expectations_with_reminders_apart() -> None:
     """Issue #35: the headline counted against what the sidecars found; 8 of its 43 were primers and 10
     Stop reminders. Now: against the reviewer's useful labels and misses, first findings apart."""
-    review = {
+    misses: list[dict[str, Any]] = [{"step": 9, "what": "parse_week() repeats parse()", "why": "a restructured copy"}]
+    review: dict[str, Any] = {
         "labels": [
             {"match": "This task's scope (T-1)", "label": "useful", "why": "the frame"},
             {"match": "reuse it instead of _copy()", "label": "useful", "why": "a copy"},
@@ -352,7 +353,7 @@ def test_the_accounting_counts_against_the_reviewers_expectations_with_reminders
             {"match": "docs/a.md is outside", "label": "useful", "why": "out of scope"},
             {"match": "FYI: b.py", "label": "noise", "why": "a read"},
         ],
-        "misses": [{"step": 9, "what": "parse_week() repeats parse()", "why": "a restructured copy"}],
+        "misses": misses,
     }
     delivered = [
         corpus.Nudge(-1, "[sidecar:scope] This task's scope (T-1): edit only src/**.", "useful"),
@@ -360,7 +361,7 @@ def test_the_accounting_counts_against_the_reviewers_expectations_with_reminders
         corpus.Nudge(20, "[sidecar:tools] Still there as you finish: _copy() copies copy() (a.py:3).", "useful"),
     ]
     available = {"[sidecar:scope] FYI: b.py is outside this task's scope": "noise"}
-    result = corpus.Result("s", 25, delivered, available, 9000, 300, review["misses"], review=review)
+    result = corpus.Result("s", 25, delivered, available, 9000, 300, misses, review=review)
     row = result.row()
     assert (row["usefulDelivered"], row["usefulAvailable"]) == (3, 3)  # the old headline: all of it
     assert (row["expectedDelivered"], row["expected"]) == (3, 5)  # the out-of-scope edit and the miss are not
