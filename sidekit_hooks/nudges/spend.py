@@ -8,8 +8,10 @@ text sidekit gives the model (a delivery, a Stop reminder, the primer and what f
 noted as spent (`{"spent": N}`), whole: its lines and the reminder Claude Code wraps them in
 (`<system-reminder>`, `<Hook>:<Tool> hook additional context: `). A delivery fits in what is left; what
 does not fit waits in the queue, counted, for a later call whose output pays for it. The scope primer is
-said regardless (it is the task's frame) and counted. `$SIDEKIT_NUDGE_BUDGET` (the user's) sets the share
-(`0.05` by default; `0` or `off`: no budget). Standard library only.
+said regardless (it is the task's frame) and counted. `$SIDEKIT_NUDGE_BUDGET` (the user's) turns it on: `on`
+for SHARE, or a share such as `0.05`. Off by default: a session's first calls return few bytes (an Edit's
+confirmation counts none), so the budget holds back the very nudge that belongs next to the first
+out-of-scope edit; the policy's cap and cooldowns bound what is said meanwhile. Standard library only.
 """
 
 from __future__ import annotations
@@ -72,15 +74,16 @@ def room(book: Ledger, hook: str, tool: str = "", pending: int = 0) -> int:
 
 
 def share() -> float | None:
-    """The budget's share of the tool-result bytes; None for no budget. A value that does not read is the default."""
+    """The budget's share of the tool-result bytes; None for no budget (the default, and a value that does
+    not read)."""
     raw = os.environ.get(SHARE_ENV, "").strip().lower()
-    if raw in ("0", "off", "none"):
-        return None
-    try:
-        value = float(raw) if raw else SHARE
-    except ValueError:
+    if raw == "on":
         return SHARE
-    return value if 0 < value <= 1 else SHARE
+    try:
+        value = float(raw)
+    except ValueError:
+        return None
+    return value if 0 < value <= 1 else None
 
 
 def spent_fact(text: str, hook: str, tool: str = "") -> dict[str, int]:

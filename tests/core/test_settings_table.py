@@ -134,9 +134,11 @@ def python(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
 def nudge_budget(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     from sidekit_hooks.nudges import spend
 
-    case.pyproject('nudge-budget = "off"\nSIDEKIT_NUDGE_BUDGET = "off"')  # no project file turns it off or up
+    case.pyproject('nudge-budget = "on"\nSIDEKIT_NUDGE_BUDGET = "on"')  # no project file turns it on or off
     monkeypatch.chdir(case.project)
     monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "")
+    assert spend.share() is None
+    monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "on")
     assert spend.share() == spend.SHARE == 0.05
     monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "off")
     assert spend.share() is None

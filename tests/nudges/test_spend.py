@@ -16,7 +16,7 @@ from testing.hooks import HookRunner, bash, context_of, payload, run_sidekit, to
 
 SCOPE_NUDGE = "[sidecar:scope] docs/notes.md is outside this task's scope (gt-7); if it must change, tell the user."
 REMINDER = "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
-BUDGET_ON = {"SIDEKIT_NUDGE_BUDGET": ""}  # the tests' fixture turns it off; "" is the default share
+BUDGET_ON = {"SIDEKIT_NUDGE_BUDGET": "on"}  # off by default (and the tests' fixture turns it off)
 LINES = "collected 12 items\n"  # 19 bytes a line of Bash output
 
 
@@ -108,7 +108,9 @@ def test_result_bytes_are_what_the_payload_returned(tool: str, response: object,
     assert spend.result_bytes(parse_event("PostToolUse", {**data, "agent_id": "a-1"})) == 0  # a subagent's context
 
 
-@pytest.mark.parametrize(("value", "share"), [("", 0.05), ("0.1", 0.1), ("off", None), ("0", None), ("lots", 0.05)])
+@pytest.mark.parametrize(
+    ("value", "share"), [("", None), ("on", 0.05), ("0.1", 0.1), ("off", None), ("0", None), ("lots", None)]
+)
 def test_the_share_is_the_users_to_set(value: str, share: float | None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", value)
     assert spend.share() == share

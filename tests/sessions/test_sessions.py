@@ -189,7 +189,7 @@ def play(
 
 def test_the_session_corpus(claude: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """One test plays every session (a parallel run must not split the corpus), then checks the targets."""
-    monkeypatch.delenv("SIDEKIT_NUDGE_BUDGET")  # the product as users get it: the budget it measures is on
+    monkeypatch.delenv("SIDEKIT_NUDGE_BUDGET")  # the product as users get it (the nudge budget is opt-in)
     only = [name for name in os.environ.get("SIDEKIT_SESSIONS_ONLY", "").split(",") if name]  # debugging: no targets
     names = only or corpus.names()
     downloaded(names)
@@ -227,10 +227,11 @@ def test_the_session_corpus(claude: Path, tmp_path: Path, monkeypatch: pytest.Mo
 # noise, bytes, pending review). Empty on the final wave-3 main: every target is met. A "delivered /
 # available" value is measured as the share NOT delivered.
 KNOWN_MISSES: dict[str, dict[str, float]] = {
-    # Issue #35 (2026-12-05, 34 / 43 measured): a standing finding is said again once (at the first Stop or
-    # compaction), and what nudges cost fits 5% of the tool-result bytes. The 5 useful findings no longer
-    # delivered are all Stop / post-compaction reminders the labels judged useful (humanize 2, tabulate 2,
-    # xmltodict 1); every first finding is delivered as before (19 of the reviewer's 28 expected).
+    # Issue #35 (2026-12-05, 34 / 43 measured with the nudge budget on): a standing finding is said again
+    # once (at the first Stop or compaction), and, with SIDEKIT_NUDGE_BUDGET on, what nudges cost fits 5% of
+    # the tool-result bytes. The useful findings no longer delivered are all Stop / post-compaction reminders
+    # the labels judged useful (humanize 2 and xmltodict 1 by the once rule, tabulate 2 by the budget); every
+    # first finding is delivered as before (19 of the reviewer's 28 expected). The budget is opt-in now.
     "useful delivered < 90% of available": {"corpus": 20.95},
 }
 
