@@ -83,7 +83,7 @@ def test_in_ci_a_test_that_cannot_run_fails_unless_no_ci_machine_could_run_it(tm
     assert "test_skipping.py::test_needs_what_no_ci_has: not run here: no gc on this machine" in out
 
 
-def test_control_on_a_laptop_the_same_tests_skip_and_are_listed(tmp_path: Path) -> None:
+def test_on_a_laptop_the_same_tests_skip_and_are_listed(tmp_path: Path) -> None:
     code, out = _run_skipping_suite(tmp_path, ci=False)
     assert code == 0, out
     assert "1 passed, 3 skipped, 1 xfailed" in out.splitlines()[-1], out
