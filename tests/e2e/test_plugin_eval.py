@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from testing import requires
 from testing.claude import REQUIRED_ENV, Step, ToolCall
+from testing.hooks import REPO
 from testing.plugin_eval import RUNS_FOLDER, SuiteRun, plugin_view, remove_kept, run_suite, suite_cases
 
 SLUG_COPY = (
@@ -135,6 +137,21 @@ INDICATORS = {
 }
 
 
+COMPACTED = "plugin-compacted-the-run"
+SANDBOX_DENIES_WRITES = Path("/tmp")  # the eval's Bash sandbox settings: denyWrite //tmp
+
+
+def compaction_runs_here(case: str) -> None:
+    """A case whose run the plugin compacts runs sidekit's wrapper from the checkout inside the eval's Bash
+    sandbox; from a checkout under /tmp (where that sandbox denies writes) those runs are left raw, seen on
+    2.1.328 (the same suite passes from a checkout elsewhere). Listed as not run there, never hidden."""
+    if INDICATORS[case] == COMPACTED and REPO.resolve().is_relative_to(SANDBOX_DENIES_WRITES):
+        requires.not_run_here(
+            f"{case}: the checkout is under {SANDBOX_DENIES_WRITES}, where claude plugin eval's Bash sandbox "
+            "denies writes; run from a checkout elsewhere"
+        )
+
+
 @pytest.fixture(scope="module")
 def suite(claude_cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SuiteRun]:
     """The whole suite, once, one run per arm per case."""
@@ -176,6 +193,7 @@ def test_the_scaffold_built_the_workspace(suite: SuiteRun, case: str) -> None:
 
 @pytest.mark.parametrize("case", sorted(SCRIPTS))
 def test_the_hooks_fire_with_the_plugin_and_never_without(suite: SuiteRun, case: str) -> None:
+    compaction_runs_here(case)
     with_arm, without = suite.arm(case, "with"), suite.arm(case, "without")
     assert with_arm.verdicts[INDICATORS[case]] is True
     assert INDICATORS[case] not in without.verdicts  # with-only: the baseline arm does not even grade it
@@ -189,16 +207,16 @@ def test_the_hooks_fire_with_the_plugin_and_never_without(suite: SuiteRun, case:
 
 @pytest.mark.parametrize("case", sorted(SCRIPTS))
 def test_the_free_graders_read_what_they_should(suite: SuiteRun, case: str) -> None:
+    compaction_runs_here(case)
     expected = SCRIPTS[case][2]
     assert suite.arm(case, "without").verdicts == expected
     assert suite.arm(case, "with").verdicts == {**expected, INDICATORS[case]: True}
 
 
-@pytest.mark.parametrize(
-    "case", sorted(case for case, mark in INDICATORS.items() if mark == "plugin-compacted-the-run")
-)
+@pytest.mark.parametrize("case", sorted(case for case, mark in INDICATORS.items() if mark == COMPACTED))
 def test_the_compacted_run_is_logged_with_what_it_saved(suite: SuiteRun, case: str) -> None:
     """What `sidekit report` headlines: the raw bytes of the run against the bytes the model got."""
+    compaction_runs_here(case)
     log = suite.arm(case, "with").workspace / ".sidekit" / "log" / "decisions.jsonl"
     records = [json.loads(line) for line in log.read_text().splitlines()]
     compacted = [record for record in records if record["decision"] == "compacted"]

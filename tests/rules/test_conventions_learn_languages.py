@@ -150,7 +150,7 @@ def cobra(project: Path) -> Path:
 
 @pytest.mark.slow
 def test_a_real_go_project_learns_its_conventions(cobra: Path) -> None:
-    rules, measures = learn.learn(str(cobra))
+    rules, measures = learn_languages.learn_all(str(cobra))
     kept = {r.id: (r.followed, r.total) for r in rules if r.language == "go"}
     assert kept == {
         "conventions.go.function-names": (296, 296),
