@@ -233,6 +233,10 @@ KNOWN_MISSES: dict[str, dict[str, float]] = {
     # the labels judged useful (humanize 2 and xmltodict 1 by the once rule, tabulate 2 by the budget); every
     # first finding is delivered as before (19 of the reviewer's 28 expected). The budget is opt-in now.
     "useful delivered < 90% of available": {"corpus": 20.95},
+    # Wave 4's final main, the nudge budget off (opt-in): xmltodict's nudges are 1,162 B of 22,005 B of tool
+    # results (5.3%; 1,092 B, 5.0%, on wave 3's main): 3 reminders and 2 primers among its 7 lines. With
+    # SIDEKIT_NUDGE_BUDGET=on it holds within 5%. The ceiling leaves a tenth of a point for timing.
+    "nudge bytes >= 5% of tool-result bytes": {"xmltodict": 5.4},
 }
 
 
