@@ -1,10 +1,11 @@
 """HELD-OUT Rust near-copy set (#34, #35), never tuned on; format in nearcopy_languages.py.
 
-Project helpers: strsim 0.11.1 (src/lib.rs) and textwrap 0.16.1 (src/core.rs, src/indentation.rs,
-src/word_separators.rs, src/wrap_algorithms.rs, src/fill.rs), from crates.io. Copies are rewritten as
-agents do in Rust: iterator chains (`find`/`map`/`unwrap_or`, `flat_map`, `filter`/`collect`, `take_while`
-/`count`) and `for`/`while let`/`loop` with `break`, `match` and `if`/`else if`, `min(min())` and
-chained `.min`, early returns and `else`, private helpers inlined, reordered arms and operands, renamed
+Project helpers, from crates.io: textwrap 0.16.1 (src/core.rs, src/indentation.rs, src/word_separators.rs,
+src/wrap_algorithms.rs, src/fill.rs, src/wrap.rs, src/refill.rs), unindent 0.2.3 (src/unindent.rs),
+pathdiff 0.2.1 (src/lib.rs) and natord 1.0.9 (lib.rs, at the crate's root). Copies are rewritten as
+agents do in Rust: iterator chains (`find`/`map`/`unwrap_or`, `position`, `flat_map`, `filter_map`/`min`,
+`repeat`/`take`, `for_each`) and `for`/`while let`/`loop` with `break`, `match` and `if`/`else if`,
+`Option` combinators and early returns, private helpers inlined, reordered arms and operands, renamed
 locals, a new name. Each copy was compiled into its crate and compared with the original on sample
 inputs before this commit. Each `why` starts with the path of the original (or of the look-alike).
 """
@@ -17,192 +18,13 @@ from realprojects import Project
 LANGUAGE = "rust"
 SUFFIX = ".rs"
 PROJECTS = {
-    "strsim": Project("rust", "cargo", "strsim@0.11.1", "", (".rs",)),
     "textwrap": Project("rust", "cargo", "textwrap@0.16.1", "", (".rs",)),
+    "unindent": Project("rust", "cargo", "unindent@0.2.3", "", (".rs",)),
+    "pathdiff": Project("rust", "cargo", "pathdiff@0.2.1", "", (".rs",)),
+    "natord": Project("rust", "cargo", "natord@1.0.9", "", (".rs",)),
 }
 
 COPIES = [
-    Case(
-        "strsim",
-        "generic_hamming",
-        r"""
-pub fn count_mismatches<Iter1, Iter2, Elem1, Elem2>(a: Iter1, b: Iter2) -> HammingResult
-where
-    Iter1: IntoIterator<Item = Elem1>,
-    Iter2: IntoIterator<Item = Elem2>,
-    Elem1: PartialEq<Elem2>,
-{
-    let mut left = a.into_iter();
-    let mut right = b.into_iter();
-    let mut differing = 0;
-    loop {
-        let (x, y) = match (left.next(), right.next()) {
-            (None, None) => break,
-            (Some(x), Some(y)) => (x, y),
-            _ => return Err(StrSimError::DifferentLengthArgs),
-        };
-        differing += usize::from(x != y);
-    }
-    Ok(differing)
-}
-""",
-        "src/lib.rs: the match arms reordered, the pair bound first, the count as usize::from",
-    ),
-    Case(
-        "strsim",
-        "generic_jaro_winkler",
-        r"""
-pub fn winkler_boosted<'a, 'b, Iter1, Iter2, Elem1, Elem2>(a: &'a Iter1, b: &'b Iter2) -> f64
-where
-    &'a Iter1: IntoIterator<Item = Elem1>,
-    &'b Iter2: IntoIterator<Item = Elem2>,
-    Elem1: PartialEq<Elem2>,
-{
-    let sim = generic_jaro(a, b);
-    if sim <= 0.7 {
-        return sim;
-    }
-    let mut prefix = 0;
-    for (x, y) in a.into_iter().take(4).zip(b) {
-        if x != y {
-            break;
-        }
-        prefix += 1;
-    }
-    sim + 0.1 * prefix as f64 * (1.0 - sim)
-}
-""",
-        "src/lib.rs: the take_while/count chain as a loop with break, the else as an early return",
-    ),
-    Case(
-        "strsim",
-        "generic_levenshtein",
-        r"""
-pub fn edit_distance<'a, 'b, Iter1, Iter2, Elem1, Elem2>(a: &'a Iter1, b: &'b Iter2) -> usize
-where
-    &'a Iter1: IntoIterator<Item = Elem1>,
-    &'b Iter2: IntoIterator<Item = Elem2>,
-    Elem1: PartialEq<Elem2>,
-{
-    let b_len = b.into_iter().count();
-    let mut row: Vec<usize> = Vec::with_capacity(b_len);
-    for k in 1..=b_len {
-        row.push(k);
-    }
-    let mut result = b_len;
-    for (i, x) in a.into_iter().enumerate() {
-        result = i + 1;
-        let mut diag = i;
-        for (j, y) in b.into_iter().enumerate() {
-            let substitute = diag + if x != y { 1 } else { 0 };
-            diag = row[j];
-            result = (result + 1).min(substitute).min(diag + 1);
-            row[j] = result;
-        }
-    }
-    result
-}
-""",
-        "src/lib.rs: the collected range as a push loop, min(min()) as chained .min, the cost as if/else",
-    ),
-    Case(
-        "strsim",
-        "normalized_levenshtein",
-        r"""
-pub fn levenshtein_similarity(a: &str, b: &str) -> f64 {
-    let longest = std::cmp::max(a.chars().count(), b.chars().count());
-    if longest == 0 {
-        return 1.0;
-    }
-    let distance = levenshtein(a, b) as f64;
-    1.0 - distance / longest as f64
-}
-""",
-        "src/lib.rs: both-empty as a zero longest length, the terms named",
-    ),
-    Case(
-        "strsim",
-        "osa_distance",
-        r"""
-pub fn optimal_alignment_distance(a: &str, b: &str) -> usize {
-    let n = b.chars().count();
-    let mut two_back: Vec<usize> = (0..=n).collect();
-    let mut one_back: Vec<usize> = (0..=n).collect();
-    let mut current = vec![0usize; n + 1];
-    let mut last_a = char::MAX;
-    let mut last_b = char::MAX;
-    for (i, ca) in a.chars().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.chars().enumerate() {
-            let cost = if ca == cb { 0 } else { 1 };
-            let mut best = (current[j] + 1).min(one_back[j + 1] + 1).min(one_back[j] + cost);
-            let transposed = i > 0 && j > 0 && ca != cb && ca == last_b && cb == last_a;
-            if transposed {
-                best = best.min(two_back[j - 1] + 1);
-            }
-            current[j + 1] = best;
-            last_b = cb;
-        }
-        std::mem::swap(&mut two_back, &mut one_back);
-        std::mem::swap(&mut one_back, &mut current);
-        last_a = ca;
-    }
-    one_back[n]
-}
-""",
-        "src/lib.rs: the nested min calls as chained .min, the transposition test named, the ranges inclusive",
-    ),
-    Case(
-        "strsim",
-        "normalized_damerau_levenshtein",
-        r"""
-pub fn damerau_similarity(a: &str, b: &str) -> f64 {
-    let (len_a, len_b) = (a.chars().count(), b.chars().count());
-    if len_a == 0 && len_b == 0 {
-        return 1.0;
-    }
-    let distance = damerau_levenshtein_impl(a.chars(), len_a, b.chars(), len_b) as f64;
-    1.0 - distance / len_a.max(len_b) as f64
-}
-""",
-        "src/lib.rs: the lengths counted first and the empty test on them, max as a method",
-    ),
-    Case(
-        "strsim",
-        "sorensen_dice",
-        r"""
-pub fn dice_coefficient(a: &str, b: &str) -> f64 {
-    let mut left = String::new();
-    for c in a.chars() {
-        if !c.is_whitespace() {
-            left.push(c);
-        }
-    }
-    let right: String = b.chars().filter(|c| !c.is_whitespace()).collect();
-    if left == right {
-        return 1.0;
-    }
-    if left.len() < 2 || right.len() < 2 {
-        return 0.0;
-    }
-    let mut counts: HashMap<(char, char), usize> = HashMap::new();
-    for pair in left.chars().zip(left.chars().skip(1)) {
-        *counts.entry(pair).or_default() += 1;
-    }
-    let mut shared = 0usize;
-    for pair in right.chars().zip(right.chars().skip(1)) {
-        if let Some(n) = counts.get_mut(&pair) {
-            if *n > 0 {
-                *n -= 1;
-                shared += 1;
-            }
-        }
-    }
-    (2 * shared) as f64 / (left.len() + right.len() - 2) as f64
-}
-""",
-        "src/lib.rs: one filter/collect as a push loop, bigrams() inlined as zip/skip, and_modify as get_mut",
-    ),
     Case(
         "textwrap",
         "indent",
@@ -418,158 +240,172 @@ pub fn rewrap_in_place(text: &mut String, width: usize) {
 """,
         "src/fill.rs: the map/sum chain as a loop, the slice [..len - 1] as take, locals renamed",
     ),
+    Case(
+        "textwrap",
+        "wrap",
+        r"""
+pub fn wrap_lines<'a, Opt>(text: &str, width_or_options: Opt) -> Vec<Cow<'_, str>>
+where
+    Opt: Into<Options<'a>>,
+{
+    let options: Options = width_or_options.into();
+    let mut lines = Vec::new();
+    text.split(options.line_ending.as_str())
+        .for_each(|line| wrap_single_line(line, &options, &mut lines));
+    lines
+}
+""",
+        "src/wrap.rs: the for loop as for_each, the line ending read inline",
+    ),
+    Case(
+        "textwrap",
+        "wrap_single_line",
+        r"""
+pub(crate) fn wrap_one_line<'a>(line: &'a str, options: &Options<'_>, lines: &mut Vec<Cow<'a, str>>) {
+    let indent = match lines.is_empty() {
+        true => options.initial_indent,
+        false => options.subsequent_indent,
+    };
+    if !indent.is_empty() || line.len() >= options.width {
+        wrap_single_line_slow_path(line, options, lines);
+        return;
+    }
+    lines.push(Cow::from(line.trim_end_matches(' ')));
+}
+""",
+        "src/wrap.rs: the fast-path test negated with the slow path first and an early return, if/else as a match",
+    ),
+    Case(
+        "textwrap",
+        "refill",
+        r"""
+pub fn rewrap<'a, Opt>(filled_text: &str, new_width_or_options: Opt) -> String
+where
+    Opt: Into<Options<'a>>,
+{
+    let (text, detected) = unfill(filled_text);
+    let mut options: Options = new_width_or_options.into();
+    let ending = options.line_ending.as_str();
+    options.initial_indent = detected.initial_indent;
+    options.subsequent_indent = detected.subsequent_indent;
+    match text.strip_suffix(detected.line_ending.as_str()) {
+        Some(body) => {
+            let mut out = fill(body, options);
+            out.push_str(ending);
+            out
+        }
+        None => fill(&text, options),
+    }
+}
+""",
+        "src/refill.rs: the Option from strip_suffix as a match with the fill in each arm",
+    ),
+    Case(
+        "unindent",
+        "do_unindent_bytes",
+        r"""
+fn unindent_lines(s: &[u8], preserve_empty_first_line: bool) -> Vec<u8> {
+    let skip_first_newline =
+        !preserve_empty_first_line && (s.starts_with(b"\r\n") || s.starts_with(b"\n"));
+    let mut spaces: Option<usize> = None;
+    for line in s.lines().skip(1) {
+        if let Some(n) = count_spaces(line) {
+            spaces = Some(spaces.map_or(n, |m| m.min(n)));
+        }
+    }
+    let spaces = spaces.unwrap_or(0);
+    let mut out = Vec::with_capacity(s.len());
+    for (i, line) in s.lines().enumerate() {
+        if i == 0 {
+            out.extend_from_slice(line);
+            continue;
+        }
+        if i > 1 || !skip_first_newline {
+            out.push(b'\n');
+        }
+        if line.len() > spaces {
+            out.extend_from_slice(&line[spaces..]);
+        }
+    }
+    out
+}
+""",
+        "src/unindent.rs: the filter_map/min chain as a loop with an Option, the first line as a continue",
+    ),
+    Case(
+        "unindent",
+        "count_spaces",
+        r"""
+fn leading_blanks(line: &[u8]) -> Option<usize> {
+    line.iter().position(|&ch| ch != b' ' && ch != b'\t')
+}
+""",
+        "src/unindent.rs: the loop that returns as iter().position",
+    ),
+    Case(
+        "pathdiff",
+        "diff_paths",
+        r"""
+pub fn relative_to<P, B>(path: P, base: B) -> Option<PathBuf>
+where
+    P: AsRef<Path>,
+    B: AsRef<Path>,
+{
+    let (path, base) = (path.as_ref(), base.as_ref());
+    if path.is_absolute() && !base.is_absolute() {
+        return Some(PathBuf::from(path));
+    }
+    if !path.is_absolute() && base.is_absolute() {
+        return None;
+    }
+    let mut ita = path.components();
+    let mut itb = base.components();
+    let mut comps: Vec<Component> = Vec::new();
+    loop {
+        match (ita.next(), itb.next()) {
+            (None, None) => break,
+            (Some(a), None) => {
+                comps.push(a);
+                comps.extend(ita.by_ref());
+                break;
+            }
+            (None, _) => comps.push(Component::ParentDir),
+            (Some(a), Some(b)) if comps.is_empty() && a == b => {}
+            (Some(a), Some(b)) if b == Component::CurDir => comps.push(a),
+            (Some(_), Some(b)) if b == Component::ParentDir => return None,
+            (Some(a), Some(_)) => {
+                comps.extend(std::iter::repeat(Component::ParentDir).take(1 + itb.count()));
+                comps.push(a);
+                comps.extend(ita.by_ref());
+                break;
+            }
+        }
+    }
+    Some(comps.iter().map(|c| c.as_os_str()).collect())
+}
+""",
+        "src/lib.rs: the nested if/else on absoluteness as two guards, the ParentDir loop as repeat().take()",
+    ),
+    Case(
+        "natord",
+        "compare_ignore_case",
+        r"""
+pub fn natural_cmp_ignore_case(left: &str, right: &str) -> Ordering {
+    let to_digit = |c: &char| c.to_digit(10).map(|v| v as isize);
+    compare_iter(
+        left.chars().flat_map(char::to_lowercase),
+        right.chars().flat_map(char::to_lowercase),
+        |c: &char| c.is_whitespace(),
+        |a: &char, b: &char| a.cmp(b),
+        to_digit,
+    )
+}
+""",
+        "lib.rs: the lowercasing iterators passed inline, the digit closure named",
+    ),
 ]
 
 NEAR_MISSES = [
-    Case(
-        "strsim",
-        "",
-        r"""
-pub fn padded_mismatches<Iter1, Iter2, Elem1, Elem2>(a: Iter1, b: Iter2) -> usize
-where
-    Iter1: IntoIterator<Item = Elem1>,
-    Iter2: IntoIterator<Item = Elem2>,
-    Elem1: PartialEq<Elem2>,
-{
-    let mut left = a.into_iter();
-    let mut right = b.into_iter();
-    let mut differing = 0;
-    loop {
-        match (left.next(), right.next()) {
-            (None, None) => break,
-            (Some(x), Some(y)) => differing += usize::from(x != y),
-            _ => differing += 1,
-        }
-    }
-    differing
-}
-""",
-        "like generic_hamming (src/lib.rs): no error for different lengths, the extra items count as mismatches",
-    ),
-    Case(
-        "strsim",
-        "",
-        r"""
-pub fn strong_prefix_boost<'a, 'b, Iter1, Iter2, Elem1, Elem2>(a: &'a Iter1, b: &'b Iter2) -> f64
-where
-    &'a Iter1: IntoIterator<Item = Elem1>,
-    &'b Iter2: IntoIterator<Item = Elem2>,
-    Elem1: PartialEq<Elem2>,
-{
-    let sim = generic_jaro(a, b);
-    if sim <= 0.5 {
-        return sim;
-    }
-    let mut prefix = 0;
-    for (x, y) in a.into_iter().take(6).zip(b) {
-        if x != y {
-            break;
-        }
-        prefix += 1;
-    }
-    (sim + 0.2 * prefix as f64 * (1.0 - sim)).min(1.0)
-}
-""",
-        "like generic_jaro_winkler (src/lib.rs): a prefix of up to 6, boosted from 0.5, scale 0.2",
-    ),
-    Case(
-        "strsim",
-        "",
-        r"""
-pub fn indel_distance<'a, 'b, Iter1, Iter2, Elem1, Elem2>(a: &'a Iter1, b: &'b Iter2) -> usize
-where
-    &'a Iter1: IntoIterator<Item = Elem1>,
-    &'b Iter2: IntoIterator<Item = Elem2>,
-    Elem1: PartialEq<Elem2>,
-{
-    let b_len = b.into_iter().count();
-    let mut row: Vec<usize> = (1..=b_len).collect();
-    let mut result = b_len;
-    for (i, x) in a.into_iter().enumerate() {
-        result = i + 1;
-        let mut diag = i;
-        for (j, y) in b.into_iter().enumerate() {
-            let substitute = diag + if x != y { 2 } else { 0 };
-            diag = row[j];
-            result = (result + 1).min(substitute).min(diag + 1);
-            row[j] = result;
-        }
-    }
-    result
-}
-""",
-        "like generic_levenshtein (src/lib.rs): a substitution costs 2 (insertions and deletions only)",
-    ),
-    Case(
-        "strsim",
-        "",
-        r"""
-pub fn levenshtein_ratio(a: &str, b: &str) -> f64 {
-    let total = a.chars().count() + b.chars().count();
-    if total == 0 {
-        return 0.0;
-    }
-    let distance = levenshtein(a, b) as f64;
-    1.0 - distance / total as f64
-}
-""",
-        "like normalized_levenshtein (src/lib.rs): divides by the sum of the lengths, 0.0 for two empty strings",
-    ),
-    Case(
-        "strsim",
-        "",
-        r"""
-pub fn common_subsequence_len(a: &str, b: &str) -> usize {
-    let n = b.chars().count();
-    let mut previous = vec![0usize; n + 1];
-    let mut current = vec![0usize; n + 1];
-    for ca in a.chars() {
-        for (j, cb) in b.chars().enumerate() {
-            current[j + 1] = if ca == cb {
-                previous[j] + 1
-            } else {
-                current[j].max(previous[j + 1])
-            };
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[n]
-}
-""",
-        "like osa_distance (src/lib.rs): the length of the longest common subsequence, not a distance",
-    ),
-    Case(
-        "strsim",
-        "",
-        r"""
-pub fn damerau_score_short(a: &str, b: &str) -> f64 {
-    let (len_a, len_b) = (a.chars().count(), b.chars().count());
-    if len_a == 0 || len_b == 0 {
-        return 0.0;
-    }
-    let distance = damerau_levenshtein_impl(a.chars(), len_a, b.chars(), len_b) as f64;
-    (1.0 - distance / len_a.min(len_b) as f64).max(0.0)
-}
-""",
-        "like normalized_damerau_levenshtein (src/lib.rs): normalised by the shorter length and clamped at 0",
-    ),
-    Case(
-        "strsim",
-        "",
-        r"""
-pub fn bigram_jaccard(a: &str, b: &str) -> f64 {
-    let left: std::collections::HashSet<(char, char)> = a.chars().zip(a.chars().skip(1)).collect();
-    let right: std::collections::HashSet<(char, char)> = b.chars().zip(b.chars().skip(1)).collect();
-    if left.is_empty() && right.is_empty() {
-        return 1.0;
-    }
-    let shared = left.intersection(&right).count();
-    let union = left.union(&right).count();
-    shared as f64 / union as f64
-}
-""",
-        "like sorensen_dice (src/lib.rs): Jaccard on the sets of bigrams, whitespace kept",
-    ),
     Case(
         "textwrap",
         "",
@@ -723,6 +559,126 @@ pub fn unwrap_in_place(text: &mut String) {
 }
 """,
         "like fill_inplace (src/fill.rs): joins the lines (newlines to spaces) instead of breaking them",
+    ),
+    Case(
+        "textwrap",
+        "",
+        r"""
+pub fn wrap_trimmed<'a, Opt>(text: &str, width_or_options: Opt) -> Vec<Cow<'_, str>>
+where
+    Opt: Into<Options<'a>>,
+{
+    let options: Options = width_or_options.into();
+    let mut lines = Vec::new();
+    text.split('\n')
+        .for_each(|line| wrap_single_line(line.trim(), &options, &mut lines));
+    lines
+}
+""",
+        "like wrap (src/wrap.rs): always splits on '\\n' and trims every line, whatever the options' line ending",
+    ),
+    Case(
+        "textwrap",
+        "",
+        r"""
+pub(crate) fn wrap_one_line_keep_spaces<'a>(line: &'a str, options: &Options<'_>, lines: &mut Vec<Cow<'a, str>>) {
+    if line.len() >= options.width {
+        wrap_single_line_slow_path(line, options, lines);
+        return;
+    }
+    lines.push(Cow::from(line));
+}
+""",
+        "like wrap_single_line (src/wrap.rs): the fast path ignores the indent and keeps trailing spaces",
+    ),
+    Case(
+        "textwrap",
+        "",
+        r"""
+pub fn refill_same_width(filled_text: &str) -> String {
+    let (text, detected) = unfill(filled_text);
+    let width = detected.width;
+    let body = text.strip_suffix(detected.line_ending.as_str()).unwrap_or(&text);
+    let options = Options::new(width)
+        .initial_indent(detected.initial_indent)
+        .subsequent_indent(detected.subsequent_indent);
+    fill(body, options)
+}
+""",
+        "like refill (src/refill.rs): refills at the width unfill detected, without the new options, line ending dropped",
+    ),
+    Case(
+        "unindent",
+        "",
+        r"""
+fn unindent_all_lines(s: &[u8]) -> Vec<u8> {
+    let mut spaces: Option<usize> = None;
+    for line in s.split(|b| *b == b'\n') {
+        if let Some(n) = line.iter().position(|&ch| ch != b' ') {
+            spaces = Some(spaces.map_or(n, |m| m.min(n)));
+        }
+    }
+    let spaces = spaces.unwrap_or(0);
+    let mut out = Vec::with_capacity(s.len());
+    for (i, line) in s.split(|b| *b == b'\n').enumerate() {
+        if i > 0 {
+            out.push(b'\n');
+        }
+        if line.len() > spaces {
+            out.extend_from_slice(&line[spaces..]);
+        }
+    }
+    out
+}
+""",
+        "like do_unindent_bytes (src/unindent.rs): counts only spaces, and the first line counts too",
+    ),
+    Case(
+        "unindent",
+        "",
+        r"""
+fn leading_spaces(line: &[u8]) -> Option<usize> {
+    Some(line.iter().position(|&ch| ch != b' ').unwrap_or(line.len()))
+}
+""",
+        "like count_spaces (src/unindent.rs): a blank line counts its length, tabs are not indentation",
+    ),
+    Case(
+        "pathdiff",
+        "",
+        r"""
+pub fn path_under<P, B>(path: P, base: B) -> Option<PathBuf>
+where
+    P: AsRef<Path>,
+    B: AsRef<Path>,
+{
+    let (path, base) = (path.as_ref(), base.as_ref());
+    if path.is_absolute() != base.is_absolute() {
+        return None;
+    }
+    let mut ita = path.components();
+    for b in base.components() {
+        match ita.next() {
+            Some(a) if a == b => {}
+            _ => return None,
+        }
+    }
+    Some(ita.map(|c| c.as_os_str()).collect())
+}
+""",
+        "like diff_paths (src/lib.rs): only paths under the base, None instead of climbing with `..`",
+    ),
+    Case(
+        "natord",
+        "",
+        r"""
+pub fn lexical_cmp_ignore_case(left: &str, right: &str) -> Ordering {
+    let a = left.chars().flat_map(char::to_lowercase).filter(|c| !c.is_whitespace());
+    let b = right.chars().flat_map(char::to_lowercase).filter(|c| !c.is_whitespace());
+    a.cmp(b)
+}
+""",
+        "like compare_ignore_case (lib.rs): plain lexical order of the lowercased strings, digits compared as text",
     ),
 ]
 
