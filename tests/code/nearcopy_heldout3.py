@@ -1,7 +1,7 @@
 """THIRD HELD-OUT near-copy set (#35), written by a helper who never read the matcher, its rewrites or
 its vetoes, and committed before any rule change: measure it, never tune on it. Project helpers:
-werkzeug 3.0.6 (http.py), jinja2 3.1.4 (filters.py, utils.py), click 8.1.7 (formatting.py, utils.py) and
-packaging 24.1 (utils.py), packages no other near-copy set, session or scenario uses.
+werkzeug 3.0.6 (http.py), jinja2 3.1.4 (filters.py, utils.py) and packaging 24.1 (utils.py), packages no
+other near-copy set, session or scenario uses.
 
 To plug in, add PACKAGES below to nearcopies.PACKAGES (same shape: pinned requirement, wheel members).
 
@@ -21,7 +21,6 @@ from nearcopies import Case
 PACKAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "werkzeug": ("werkzeug==3.0.6", ("werkzeug/http.py",)),
     "jinja2": ("jinja2==3.1.4", ("jinja2/filters.py", "jinja2/utils.py")),
-    "click": ("click==8.1.7", ("click/formatting.py", "click/utils.py")),
     "packaging": ("packaging==24.1", ("packaging/utils.py",)),
 }
 
@@ -554,6 +553,113 @@ def _pick_extreme(environment, value, func, case_sensitive, attribute):
 """,
         "jinja2/filters.py: try/except StopIteration as next() with a sentinel",
     ),
+    Case(
+        "werkzeug",
+        "parse_etags",
+        """
+def read_etags(header):
+    if not header:
+        return ds.ETags()
+    strong, weak = [], []
+    pos = 0
+    while pos < len(header):
+        found = _etag_re.match(header, pos)
+        if not found:
+            break
+        weak_marker, quoted, raw = found.groups()
+        if raw == "*":
+            return ds.ETags(star_tag=True)
+        tag = quoted if quoted else raw
+        (weak if weak_marker else strong).append(tag)
+        pos = found.end()
+    return ds.ETags(strong, weak)
+""",
+        "werkzeug/http.py: the elif as a conditional expression, the if/else appends as a chosen list",
+    ),
+    Case(
+        "werkzeug",
+        "parse_date",
+        '''
+def to_datetime(header):
+    """An HTTP date as an aware datetime, None if it does not parse."""
+    if header is None:
+        return None
+    try:
+        parsed = email.utils.parsedate_to_datetime(header)
+    except (ValueError, TypeError):
+        return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=timezone.utc)
+''',
+        "werkzeug/http.py: the tz test as a conditional expression, the exception tuple reordered",
+    ),
+    Case(
+        "werkzeug",
+        "http_date",
+        """
+def format_http_date(timestamp=None):
+    if isinstance(timestamp, datetime):
+        return email.utils.format_datetime(_dt_as_utc(timestamp), usegmt=True)
+    if isinstance(timestamp, date):
+        midnight = datetime.combine(timestamp, time(), tzinfo=timezone.utc)
+        return email.utils.format_datetime(midnight, usegmt=True)
+    if isinstance(timestamp, struct_time):
+        timestamp = mktime(timestamp)
+    return email.utils.formatdate(timestamp, usegmt=True)
+""",
+        "werkzeug/http.py: the nested date/datetime test flattened (datetime first), one return per case",
+    ),
+    Case(
+        "werkzeug",
+        "parse_content_range_header",
+        """
+def read_content_range(value, on_update=None):
+    if value is None:
+        return None
+    parts = (value or "").strip().split(None, 1)
+    if len(parts) != 2:
+        return None
+    units, rangedef = parts
+    rng, slash, length_str = rangedef.partition("/")
+    if not slash:
+        return None
+    length = None
+    if length_str != "*":
+        try:
+            length = _plain_int(length_str)
+        except ValueError:
+            return None
+    if rng == "*":
+        if is_byte_range_valid(None, None, length):
+            return ds.ContentRange(units, None, None, length, on_update=on_update)
+        return None
+    if "-" not in rng:
+        return None
+    start_str, stop_str = rng.split("-", 1)
+    try:
+        start, stop = _plain_int(start_str), _plain_int(stop_str) + 1
+    except ValueError:
+        return None
+    if not is_byte_range_valid(start, stop, length):
+        return None
+    return ds.ContentRange(units, start, stop, length, on_update=on_update)
+""",
+        "werkzeug/http.py: the unpacking's ValueError as a length test, split as partition, the last test inverted",
+    ),
+    Case(
+        "jinja2",
+        "do_urlencode",
+        """
+def encode_query(value):
+    if not isinstance(value, str) and isinstance(value, abc.Iterable):
+        pairs = value.items() if isinstance(value, dict) else value
+        parts = []
+        for key, val in pairs:
+            parts.append(url_quote(key, for_qs=True) + "=" + url_quote(val, for_qs=True))
+        return "&".join(parts)
+    return url_quote(value)
+""",
+        "jinja2/filters.py: the early return's test negated (the scalar case last), the generator as a loop",
+    ),
     # -- jinja2/utils.py -------------------------------------------------------------------------------
     Case(
         "jinja2",
@@ -603,113 +709,6 @@ def quote_for_url(obj, charset="utf-8", for_qs=False):
     return quoted.replace("%20", "+") if for_qs else quoted
 """,
         "jinja2/utils.py: the nested type tests as if/elif, the trailing if as an expression",
-    ),
-    # -- click/formatting.py, click/utils.py -----------------------------------------------------------
-    Case(
-        "click",
-        "measure_table",
-        """
-def column_widths(rows):
-    widest = {}
-    for row in rows:
-        for position, cell in enumerate(row):
-            size = term_len(cell)
-            if size > widest.get(position, 0):
-                widest[position] = size
-            else:
-                widest.setdefault(position, 0)
-    return tuple(widest[k] for k in sorted(widest))
-""",
-        "click/formatting.py: max() as a compare and store, the sorted items as sorted keys",
-    ),
-    Case(
-        "click",
-        "join_options",
-        '''
-def format_option_names(options):
-    """Join option names, shortest prefix first; say whether any uses a slash."""
-    slash = False
-    ranked = []
-    for option in options:
-        prefix, _ = split_opt(option)
-        slash = slash or prefix == "/"
-        ranked.append((len(prefix), option))
-    ranked.sort(key=lambda pair: pair[0])
-    return ", ".join(name for _, name in ranked), slash
-''',
-        "click/formatting.py: the flag's if as an or, tuple unpacking for [0]",
-    ),
-    Case(
-        "click",
-        "make_str",
-        """
-def to_text(value):
-    if not isinstance(value, bytes):
-        return str(value)
-    try:
-        return value.decode(sys.getfilesystemencoding())
-    except UnicodeError:
-        pass
-    return value.decode("utf-8", "replace")
-""",
-        "click/utils.py: the bytes test inverted into an early return, the fallback after the try",
-    ),
-    Case(
-        "click",
-        "make_default_short_help",
-        """
-def summary_line(help, max_length=45):
-    end = help.find("\\n\\n")
-    if end >= 0:
-        help = help[:end]
-    words = help.split()
-    if not words:
-        return ""
-    if words[0] == "\\b":
-        words = words[1:]
-    total = 0
-    last = len(words) - 1
-    truncated = False
-    for i, word in enumerate(words):
-        total += len(word) + (1 if i > 0 else 0)
-        if total > max_length:
-            truncated = True
-            break
-        if word[-1] == ".":
-            return " ".join(words[: i + 1])
-        if total == max_length and i != last:
-            truncated = True
-            break
-    if not truncated:
-        return " ".join(words)
-    total += 3
-    while i > 0:
-        total -= len(words[i]) + (1 if i > 0 else 0)
-        if total <= max_length:
-            break
-        i -= 1
-    return " ".join(words[:i]) + "..."
-""",
-        "click/utils.py: the for/else as a flag, != -1 as >= 0, the bool sum as a conditional",
-    ),
-    Case(
-        "click",
-        "safecall",
-        '''
-def swallow_errors(func):
-    """Wrap func so that any exception yields None."""
-
-    def call(*args, **kwargs):
-        result = None
-        try:
-            result = func(*args, **kwargs)
-        except Exception:
-            result = None
-        return result
-
-    return update_wrapper(call, func)
-''',
-        "click/utils.py: the return inside try as a result variable",
     ),
     # -- packaging/utils.py ----------------------------------------------------------------------------
     Case(
@@ -1319,89 +1318,91 @@ def quote_path(obj, charset="utf-8"):
 """,
         "like url_quote: keeps ':' as well, never the query-string form with '+'",
     ),
-    # -- look-alikes of click -----------------------------------------------------------------------
     Case(
-        "click",
+        "werkzeug",
         "",
         """
-def row_widths(rows):
-    widths = []
-    for row in rows:
-        size = 0
-        for cell in row:
-            size += len(cell)
-        widths.append(size)
-    return tuple(widths)
+def read_etags_flat(header):
+    if not header:
+        return []
+    tags = []
+    for part in header.split(","):
+        part = part.strip()
+        if part.startswith(("W/", "w/")):
+            part = part[2:]
+        if part[:1] == part[-1:] == '"':
+            part = part[1:-1]
+        tags.append(part)
+    return tags
 """,
-        "like measure_table: the width of each row, not of each column, by len",
+        "like parse_etags: one flat list, weakness dropped, '*' kept as a tag, commas inside quotes split",
     ),
     Case(
-        "click",
-        "",
-        '''
-def list_option_names(options):
-    """Option names in alphabetical order; whether any is a long option."""
-    long_option = False
-    names = []
-    for option in options:
-        if option.startswith("--"):
-            long_option = True
-        names.append(option)
-    names.sort()
-    return " / ".join(names), long_option
-''',
-        "like join_options: alphabetical, another separator, flags long options not slash prefixes",
-    ),
-    Case(
-        "click",
+        "werkzeug",
         "",
         """
-def to_ascii_text(value):
-    if not isinstance(value, bytes):
-        return repr(value)
+def to_timestamp(header):
+    if header is None:
+        return 0.0
     try:
-        return value.decode("ascii")
-    except UnicodeError:
-        pass
-    return value.decode("latin-1")
+        parsed = email.utils.parsedate_to_datetime(header)
+    except (ValueError, TypeError):
+        return 0.0
+    if parsed.tzinfo is None:
+        return parsed.timestamp()
+    return parsed.timestamp()
 """,
-        "like make_str: ASCII then Latin-1, and repr() for other values",
+        "like parse_date: a float timestamp, 0.0 for bad input, a naive date read as local time",
     ),
     Case(
-        "click",
+        "werkzeug",
         "",
         """
-def first_sentence(help, max_length=45):
-    words = help.split()
-    if not words:
-        return ""
-    text = " ".join(words)
-    dot = text.find(".")
-    if dot != -1:
-        text = text[: dot + 1]
-    if len(text) > max_length:
-        text = text[: max_length - 3] + "..."
-    return text
+def format_iso_date(timestamp=None):
+    if timestamp is None:
+        timestamp = datetime.now(timezone.utc)
+    if isinstance(timestamp, (int, float)):
+        timestamp = datetime.fromtimestamp(timestamp, timezone.utc)
+    if isinstance(timestamp, datetime):
+        return timestamp.astimezone(timezone.utc).isoformat()
+    return timestamp.isoformat()
 """,
-        "like make_default_short_help: cuts through words, and ignores paragraphs and the \\b marker",
+        "like http_date: ISO 8601 text instead of the RFC 7231 HTTP date",
     ),
     Case(
-        "click",
+        "werkzeug",
         "",
-        '''
-def retry_once(func):
-    """Wrap func so that a failure is retried once."""
-
-    def call(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except Exception:
-            pass
-        return func(*args, **kwargs)
-
-    return update_wrapper(call, func)
-''',
-        "like safecall: calls again on failure and lets the second error out",
+        """
+def read_inclusive_range(value):
+    if value is None:
+        return None
+    parts = value.strip().split(None, 1)
+    if len(parts) != 2:
+        return None
+    units, rangedef = parts
+    rng, slash, length_str = rangedef.partition("/")
+    length = None if length_str in ("", "*") else int(length_str)
+    if rng == "*" or "-" not in rng:
+        return units, None, None, length
+    start_str, stop_str = rng.split("-", 1)
+    return units, int(start_str), int(stop_str), length
+""",
+        "like parse_content_range_header: a tuple with an inclusive stop, no validity check, errors raised",
+    ),
+    Case(
+        "jinja2",
+        "",
+        """
+def encode_query_raw(value):
+    if not isinstance(value, str) and isinstance(value, abc.Iterable):
+        pairs = value.items() if isinstance(value, dict) else value
+        parts = []
+        for key, val in pairs:
+            parts.append(f"{key}={url_quote(val)}")
+        return ";".join(parts)
+    return str(value)
+""",
+        "like do_urlencode: keys not quoted, values path-quoted, joined with ';', a scalar not quoted",
     ),
     # -- look-alikes of packaging/utils.py ----------------------------------------------------------
     Case(
