@@ -1,8 +1,8 @@
 """HELD-OUT TypeScript near-copy set (#34, #35), never tuned on; format in nearcopy_languages.py.
 
-Project helpers: immer 10.1.1 (src/utils/common.ts), @reduxjs/toolkit 2.3.0 (src/utils.ts,
-src/serializableStateInvariantMiddleware.ts, src/query/utils/*.ts, src/query/fetchBaseQuery.ts) and
-@tanstack/table-core 8.20.5 (src/utils.ts, src/sortingFns.ts), all from npm with their TypeScript sources.
+Project helpers: immer 10.1.1 (src/utils/common.ts) and @reduxjs/toolkit 2.3.0 (src/utils.ts,
+src/serializableStateInvariantMiddleware.ts, src/query/utils/*.ts, src/query/fetchBaseQuery.ts), both from
+npm with their TypeScript sources (no TanStack package: the code index's real projects use query-core).
 Copies are rewritten as agents do in TypeScript: `.forEach`/`.some`/`.every` and `for ... of` loops that
 return, nested ternaries and `if` chains, early returns and `else`, inlined private helpers and regex
 constants, reordered independent tests, renamed locals, a new name.
@@ -18,7 +18,6 @@ SUFFIX = ".ts"
 PROJECTS = {
     "immer": Project("ts", "npm", "immer@10.1.1", "src", (".ts",)),
     "rtk": Project("ts", "npm", "@reduxjs/toolkit@2.3.0", "src", (".ts",)),
-    "table": Project("ts", "npm", "@tanstack/table-core@8.20.5", "src", (".ts",)),
 }
 
 COPIES = [
@@ -139,6 +138,54 @@ export function deepFreeze<T>(obj: any, deep: boolean = false): T {
         "src/utils/common.ts: isFrozen inlined, `> 1` spelled as Map or Set, .forEach as for...of",
     ),
     # -- @reduxjs/toolkit ------------------------------------------------------------------------------
+    Case(
+        "immer",
+        "shallowCopy",
+        """
+export function cloneShallow(base: any, strict: StrictMode) {
+  if (Array.isArray(base)) return Array.prototype.slice.call(base)
+  if (isSet(base)) return new Set(base)
+  if (isMap(base)) return new Map(base)
+  const plain = isPlainObject(base)
+  const strictCopy = strict === true || (strict === "class_only" && !plain)
+  if (!strictCopy) {
+    const proto = getPrototypeOf(base)
+    if (proto !== null && plain) {
+      return {...base}
+    }
+    return Object.assign(Object.create(proto), base)
+  }
+  const descriptors = Object.getOwnPropertyDescriptors(base)
+  delete descriptors[DRAFT_STATE as any]
+  for (const key of Reflect.ownKeys(descriptors) as any[]) {
+    const desc = descriptors[key]
+    if (desc.writable === false) {
+      desc.writable = true
+      desc.configurable = true
+    }
+    if (desc.get || desc.set) {
+      descriptors[key] = {configurable: true, writable: true, enumerable: desc.enumerable, value: base[key]}
+    }
+  }
+  return Object.create(getPrototypeOf(base), descriptors)
+}
+""",
+        "src/utils/common.ts: the collection tests reordered, the sloppy copy first (if/else swapped), the index loop as for...of",
+    ),
+    Case(
+        "rtk",
+        "isFSA",
+        """
+export function isFluxStandardAction(action: unknown): boolean {
+  if (!isAction(action)) return false
+  for (const key of Object.keys(action)) {
+    if (!['type', 'payload', 'error', 'meta'].includes(key)) return false
+  }
+  return true
+}
+""",
+        "src/createAction.ts: .every(isValidKey) as a loop that returns, isValidKey inlined (indexOf > -1 as includes)",
+    ),
     Case(
         "rtk",
         "joinUrls",
@@ -300,73 +347,40 @@ function withoutUndefined(obj: any) {
 """,
         "src/query/fetchBaseQuery.ts: for...of over entries as .forEach over keys",
     ),
-    # -- @tanstack/table-core ----------------------------------------------------------------------
-    Case(
-        "table",
-        "compareAlphanumeric",
-        """
-function naturalCompare(left: string, right: string) {
-  const xs = left.split(reSplitAlphaNumeric).filter(Boolean)
-  const ys = right.split(reSplitAlphaNumeric).filter(Boolean)
-  while (xs.length && ys.length) {
-    const x = xs.shift()!
-    const y = ys.shift()!
-    const xn = parseInt(x, 10)
-    const yn = parseInt(y, 10)
-    const sorted = [xn, yn].sort()
-    if (!isNaN(sorted[0]!) && isNaN(sorted[1]!)) {
-      return isNaN(xn) ? -1 : 1
-    }
-    if (isNaN(sorted[0]!)) {
-      if (x === y) continue
-      return x > y ? 1 : -1
-    }
-    if (xn !== yn) return xn > yn ? 1 : -1
-  }
-  return xs.length - ys.length
-}
-""",
-        "src/sortingFns.ts: the one-number case tested first, the paired > tests as one comparison",
-    ),
-    Case(
-        "table",
-        "toString",
-        """
-function cellText(a: any) {
-  switch (typeof a) {
-    case 'string':
-      return a
-    case 'number':
-      return Number.isFinite(a) ? String(a) : ''
-    default:
-      return ''
-  }
-}
-""",
-        "src/sortingFns.ts: the typeof ifs as a switch, NaN/Infinity/-Infinity as !Number.isFinite",
-    ),
-    Case(
-        "table",
-        "flattenBy",
-        """
-export function flattenTree<TNode>(nodes: TNode[], childrenOf: (item: TNode) => TNode[]) {
-  const out: TNode[] = []
-  const visit = (level: TNode[]) => {
-    for (const node of level) {
-      out.push(node)
-      const kids = childrenOf(node)
-      if (kids?.length) visit(kids)
-    }
-  }
-  visit(nodes)
-  return out
-}
-""",
-        "src/utils.ts: .forEach as for...of, locals renamed",
-    ),
 ]
 
 NEAR_MISSES = [
+    Case(
+        "immer",
+        "",
+        """
+export function cloneLoose(base: any) {
+  if (Array.isArray(base)) return [...base]
+  if (isSet(base)) return new Set(base)
+  if (isMap(base)) return new Map(base)
+  const copy: any = {}
+  for (const key of Object.keys(base)) {
+    copy[key] = base[key]
+  }
+  return copy
+}
+""",
+        "like shallowCopy (src/utils/common.ts): a plain object always (the prototype lost), only enumerable string keys",
+    ),
+    Case(
+        "rtk",
+        "",
+        """
+export function isPayloadAction(action: unknown): boolean {
+  if (!isAction(action)) return false
+  for (const key of ['type', 'payload']) {
+    if (!Object.keys(action).includes(key)) return false
+  }
+  return true
+}
+""",
+        "like isFSA (src/createAction.ts): requires a payload key and allows any other keys",
+    ),
     Case(
         "immer",
         "",
@@ -603,60 +617,6 @@ function withoutEmpty(obj: any) {
 }
 """,
         "like stripUndefined (src/query/fetchBaseQuery.ts): drops null and '' too",
-    ),
-    Case(
-        "table",
-        "",
-        """
-function chunkCompare(left: string, right: string) {
-  const xs = left.toLowerCase().split(reSplitAlphaNumeric).filter(Boolean)
-  const ys = right.toLowerCase().split(reSplitAlphaNumeric).filter(Boolean)
-  while (xs.length && ys.length) {
-    const x = xs.shift()!
-    const y = ys.shift()!
-    if (x === y) continue
-    return x > y ? 1 : -1
-  }
-  return xs.length - ys.length
-}
-""",
-        "like compareAlphanumeric (src/sortingFns.ts): case-insensitive, number chunks compared as text ('10' < '9')",
-    ),
-    Case(
-        "table",
-        "",
-        """
-function displayText(a: any) {
-  switch (typeof a) {
-    case 'string':
-      return a.trim()
-    case 'number':
-      return String(a)
-    default:
-      return a == null ? '' : String(a)
-  }
-}
-""",
-        "like toString (src/sortingFns.ts): NaN and Infinity kept, strings trimmed, other values stringified",
-    ),
-    Case(
-        "table",
-        "",
-        """
-export function leavesOf<TNode>(nodes: TNode[], childrenOf: (item: TNode) => TNode[]) {
-  const out: TNode[] = []
-  const visit = (level: TNode[]) => {
-    for (const node of level) {
-      const kids = childrenOf(node)
-      if (kids?.length) visit(kids)
-      else out.push(node)
-    }
-  }
-  visit(nodes)
-  return out
-}
-""",
-        "like flattenBy (src/utils.ts): only the leaves, the parents left out",
     ),
 ]
 
