@@ -817,15 +817,15 @@ NEAR_MISSES = [
         "werkzeug",
         "",
         """
-def always_quote(raw):
+def quote_value(raw, token_ok=True):
     text = str(raw)
-    if not text:
+    if text == "":
         return '""'
-    text = text.replace("\\\\", "\\\\\\\\")
-    text = text.replace('"', '\\\\"')
-    return '"' + text + '"'
+    if token_ok and _token_chars.issuperset(text):
+        return text
+    return '"' + text.replace('"', '\\\\"') + '"'
 """,
-        "like quote_header_value: never leaves a token unquoted",
+        "like quote_header_value: backslashes are not escaped, only double quotes",
     ),
     Case(
         "werkzeug",
@@ -1070,18 +1070,18 @@ def binary_size(value):
         "jinja2",
         "",
         """
-def indent_all(text, width=4):
+def unindent_text(text, width=4):
     pad = width if isinstance(width, str) else " " * width
     rows = text.splitlines()
     shifted = []
     for row in rows:
-        shifted.append(pad + row)
+        shifted.append(row[len(pad) :] if row.startswith(pad) else row)
     out = "\\n".join(shifted)
     if text.endswith("\\n"):
         out += "\\n"
     return out
 """,
-        "like do_indent: indents the first and the blank lines too, keeps a trailing newline",
+        "like do_indent: the opposite, removes one level of indentation from each line",
     ),
     Case(
         "jinja2",
