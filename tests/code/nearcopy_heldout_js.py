@@ -399,19 +399,23 @@ export function splitEvenly(array, parts) {
         "underscore",
         "",
         """
-export function dropRepeats(array, iteratee) {
+export function runLengths(array, iteratee) {
   const out = [];
   let previous;
   for (let i = 0; i < array.length; i++) {
     const value = array[i];
     const computed = iteratee ? iteratee(value) : value;
-    if (i === 0 || computed !== previous) out.push(value);
+    if (i > 0 && computed === previous) {
+      out[out.length - 1][1]++;
+    } else {
+      out.push([value, 1]);
+    }
     previous = computed;
   }
   return out;
 }
 """,
-        "like uniq (modules/uniq.js): drops only consecutive repeats, as if always sorted",
+        "like uniq (modules/uniq.js): each run of equal neighbours as [value, count], not the distinct values",
     ),
     Case(
         "underscore",
@@ -491,18 +495,18 @@ export function upperBound(array, obj, iteratee) {
         "underscore",
         "",
         """
-export function unionOf(array, ...others) {
-  const all = [];
-  for (const list of [array, ...others]) {
-    for (const item of list) {
-      if (all.includes(item)) continue;
-      all.push(item);
-    }
+export function exclusiveItems(array, other) {
+  const out = [];
+  for (const item of array) {
+    if (!other.includes(item) && !out.includes(item)) out.push(item);
   }
-  return all;
+  for (const item of other) {
+    if (!array.includes(item) && !out.includes(item)) out.push(item);
+  }
+  return out;
 }
 """,
-        "like intersection (modules/intersection.js): items in any array, not in all",
+        "like intersection (modules/intersection.js): items in exactly one of two arrays, not in all",
     ),
     Case(
         "underscore",
