@@ -538,17 +538,16 @@ export function findLast<T>(source: Iterable<T>, test: (item: T) => boolean): T 
         "rtk",
         "",
         """
-export function getOrInsert<K extends object, V>(map: WeakMap<K, V>, key: K, make: (key: K) => V): V {
+export function getOr<K extends object, V>(map: WeakMap<K, V>, key: K, make: (key: K) => V): V {
   if (!map.has(key)) {
     const created = make(key)
-    map.set(key, created)
     return created
   }
   const current = map.get(key) as V
   return current
 }
 """,
-        "like emplace (src/utils.ts): never updates an existing value and never throws",
+        "like emplace (src/utils.ts): a missing key's default is returned, never stored; no update, no throw",
     ),
     Case(
         "rtk",
