@@ -506,6 +506,8 @@ def behaviour_match(
         if near_copies.dropped_work(features, set(str(entry[FEATURES]).split()), set(str(entry[CALLEES]).split())):
             continue
         other = str(entry[CANONICAL]).split()
+        if near_copies.other_aggregate(canonical, other):
+            continue
         # Indel similarity is at most the share of the two token multisets in common: below what could
         # confirm, rapidfuzz (about 20 ms to import in a hook) is not needed at all
         seen: dict[str, int] = {}

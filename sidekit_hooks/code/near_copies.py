@@ -268,3 +268,15 @@ def confirmed(rank: float, body: float, shared: float) -> bool:
     if (rank + body) / 2 < CONFIRM and body < ALIKE_BODY:
         return False  # neither close overall nor alike in body (the rank floor already holds)
     return shared >= EVIDENCE_WEIGHT or body >= CLOSE_BODY
+
+
+AGGREGATES = frozenset({"Any", "All", "Count", "Collect"})  # what a canonical loop makes of its items
+
+
+def other_aggregate(added: list[str], existing: list[str]) -> bool:
+    """The canonical bodies' loops make something else of their items: `any` where the helper has `all`,
+    a count where it collects (`sum(1 for ...)` for `filter(...)`). The normaliser already wrote every
+    loop that collects, counts or tests as the comprehension it stands for, so a rewrite keeps these."""
+    mine = AGGREGATES.intersection(added)
+    theirs = AGGREGATES.intersection(existing)
+    return bool(mine - theirs) and bool(theirs - mine)

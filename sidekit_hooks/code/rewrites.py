@@ -44,6 +44,8 @@ MIRRORED = {_ast.Gt: "Lt", _ast.GtE: "LtE"}  # `a > b` is `b < a`
 ORDERS = {_ast.Lt: "Ord", _ast.LtE: "Ord", _ast.Gt: "Ord", _ast.GtE: "Ord"}
 COMMUTATIVE = (_ast.Mult, _ast.BitAnd, _ast.BitOr, _ast.BitXor)
 COLLECTORS = frozenset({"append", "add"})
+# Builtins whose argument says where the work starts (a rewrite keeps it): `iter(xs)`, `sorted(xs)`
+FLOWING = frozenset({"iter", "sorted", "reversed", "set", "frozenset", "dict", "list", "tuple", "enumerate", "zip"})
 EMPTY = frozenset({"list", "set", "dict", "tuple"})
 
 
@@ -143,7 +145,7 @@ class Normaliser:
                 out.append("For")
                 self.expr(node.target)
                 self.expr(node.iter)
-                self.block(node.body)
+                self.block(loop_body(node.body))
                 if node.orelse:
                     out.append("Else")
                     self.block(node.orelse)
@@ -172,6 +174,17 @@ class Normaliser:
                     orelse=[_ast.Assign(targets=[target], value=value.orelse)],
                 )
             )
+        elif (
+            isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef))
+            and len(body_of(node)) == 1
+            and isinstance(body_of(node)[0], _ast.Return)
+        ):  # `def key(x): return x.name` is `key = lambda x: x.name`
+            returned = body_of(node)[0]
+            assert isinstance(returned, _ast.Return)
+            value = returned.value
+            out += ["Assign", "v", "Lambda"]
+            self.any(node.args)
+            self.any(value)
         elif isinstance(node, _ast.Expr) and isinstance(node.value, _ast.YieldFrom):
             out += ["Collect", "For", "v"]
             self.expr(node.value.value)
@@ -188,18 +201,10 @@ class Normaliser:
     def collecting_loop(self, node: ast.For | ast.AsyncFor) -> bool:
         """`for x in xs: [if c:] found.append(e) / yield e / d[k] = e / n += 1` as the comprehension,
         dict comprehension or `sum(1 for ...)` it stands for."""
-        body = node.body
+        body = loop_body(node.body)
         test: ast.expr | None = None
         if len(body) == 1 and isinstance(body[0], _ast.If) and not body[0].orelse and len(body[0].body) == 1:
             test, body = body[0].test, body[0].body
-        elif (
-            len(body) == 2
-            and isinstance(body[0], _ast.If)
-            and body[0].body
-            and isinstance(body[0].body[0], _ast.Continue)
-            and not body[0].orelse
-        ):
-            test, body = negate(body[0].test), body[1:]
         if len(body) != 1 or node.orelse:
             return False
         kind, element = collected(body[0])
@@ -366,7 +371,11 @@ class Normaliser:
         ):
             item = _ast.Name(id="_item_", ctx=_ast.Load())  # the loop variable the comprehension would have
             self.local.add(item.id)
-            call = _ast.Call(func=node.args[0], args=[item], keywords=[])
+            call: ast.expr = _ast.Call(func=node.args[0], args=[item], keywords=[])
+            function = node.args[0]
+            if isinstance(function, _ast.Lambda) and len(function.args.args) == 1 and not function.args.vararg:
+                item = _ast.Name(id=function.args.args[0].arg, ctx=_ast.Load())  # `lambda x: x.y`: `x.y`
+                call = function.body
             if func.id == "map":
                 self.comprehension("Collect", item, node.args[1], None, [call])
             else:
@@ -418,6 +427,21 @@ def tested(node: ast.stmt, rest: list[ast.stmt]) -> tuple[str, ast.expr] | None:
     return None
 
 
+def loop_body(body: list[ast.stmt]) -> list[ast.stmt]:
+    """A loop body with `if c: continue` then the rest written `if not c: rest`: the same loop."""
+    for index, statement in enumerate(body):
+        if (
+            isinstance(statement, _ast.If)
+            and not statement.orelse
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], _ast.Continue)
+            and index + 1 < len(body)
+        ):
+            rest = loop_body(body[index + 1 :])
+            return [*body[:index], _ast.If(test=negate(statement.test), body=rest, orelse=[])]
+    return body
+
+
 def one_statement(rest: list[ast.stmt]) -> bool:
     """A single statement, counting a loop that returns and its final return (`any()`) as one."""
     return len(rest) == 1 or (len(rest) == 2 and tested(rest[0], rest[1:]) is not None)
@@ -449,16 +473,20 @@ def temporaries(nodes: list[ast.AST], params: set[str]) -> dict[str, ast.expr]:
 def collector(loop: ast.For | ast.AsyncFor) -> str:
     """The local a collecting loop fills (`found` of `found.append(x)`, `d` of `d[k] = v`, `n` of
     `n += 1`), or ""."""
-    body = loop.body
-    if len(body) == 1 and isinstance(body[0], _ast.If) and len(body[0].body) == 1:
+    body = loop_body(loop.body)
+    if len(body) == 1 and isinstance(body[0], _ast.If) and len(body[0].body) == 1 and not body[0].orelse:
         body = body[0].body
-    elif (
-        len(body) == 2 and isinstance(body[0], _ast.If) and body[0].body and isinstance(body[0].body[0], _ast.Continue)
-    ):
-        body = body[1:]
     if len(body) != 1:
         return ""
     statement = body[0]
+    if isinstance(statement, _ast.If) and len(statement.body) == len(statement.orelse) == 1:
+        filled = {collector_of(statement.body[0]), collector_of(statement.orelse[0])}
+        return filled.pop() if len(filled) == 1 else ""
+    return collector_of(statement)
+
+
+def collector_of(statement: ast.stmt) -> str:
+    """The local one statement fills (`found.append(x)`, `d[k] = v`, `n += 1`), or ""."""
     target: ast.expr | None = None
     if isinstance(statement, _ast.Expr) and isinstance(statement.value, _ast.Call):
         func = statement.value.func
@@ -476,7 +504,14 @@ def collector(loop: ast.For | ast.AsyncFor) -> str:
 
 def collected(statement: ast.stmt) -> tuple[str, list[ast.expr]]:
     """What one loop-body statement collects: ("Collect", [element]) for `xs.append(e)`, `xs.add(e)`,
-    `yield e`; ("Collect", [key, value]) for `d[k] = e`; ("Count", []) for `n += 1`; ("", [])."""
+    `yield e`; ("Collect", [key, value]) for `d[k] = e`; ("Count", []) for `n += 1`; ("", []).
+    `if c: xs.append(a) else: xs.append(b)` collects `a if c else b`."""
+    if isinstance(statement, _ast.If) and len(statement.body) == len(statement.orelse) == 1:
+        kind, then = collected(statement.body[0])
+        other_kind, otherwise = collected(statement.orelse[0])
+        if kind == other_kind == "Collect" and len(then) == len(otherwise) == 1:
+            return kind, [_ast.IfExp(test=statement.test, body=then[0], orelse=otherwise[0])]
+        return "", []
     if isinstance(statement, _ast.Expr):
         value = statement.value
         if isinstance(value, _ast.Yield) and value.value is not None:
@@ -637,6 +672,8 @@ def features(node: Function) -> list[str]:
             name = "SELF" if name == node.name else name  # recursion, whatever the copy is called
             if not name and isinstance(sub.func, _ast.Name) and sub.func.id in params:
                 name = "@" + params[sub.func.id]  # a function passed in, called: `func(item)`
+            elif not name and isinstance(sub.func, _ast.Name) and len(sources.get(sub.func.id, ())) == 1:
+                name = "@" + next(iter(sources[sub.func.id]))  # through a local: `key_func = key`
             arguments = [*sub.args, *(k.value for k in sub.keywords)]
             func = sub.func
             if isinstance(func, _ast.Attribute) and func.attr in FILLERS:
@@ -646,6 +683,10 @@ def features(node: Function) -> list[str]:
                         sources.setdefault(filled, set()).update(origins(argument, sources))
             elif name and hasattr(builtins, name):
                 found.add("b:" + name)  # `len`, `any`, `map`, `sorted`: what a rewrite adds or removes
+                if name in FLOWING:  # `iter(xs)`, `sorted(xs)`: which parameter the work starts from
+                    for argument in arguments:
+                        for origin in origins(argument, sources):
+                            found.add(f"f:{origin}>{name}")
             elif name:  # a project helper, a library function, a method: work, and what flows into it
                 found.add("c:" + name)
                 receiver = [func.value] if isinstance(func, _ast.Attribute) else []
@@ -683,9 +724,11 @@ def features(node: Function) -> list[str]:
             for name_node in walk(sub.target):
                 if isinstance(name_node, _ast.Name):
                     sources.setdefault(name_node.id, set()).update(flows)
-        elif isinstance(sub, (_ast.Try, _ast.Raise, _ast.Yield, _ast.YieldFrom, _ast.Delete, _ast.With, _ast.Lambda)):
+        elif isinstance(sub, (_ast.Try, _ast.Raise, _ast.Yield, _ast.YieldFrom, _ast.Delete, _ast.With)):
             what = KINDS.get(type(sub).__name__, type(sub).__name__)
             found.add("k:" + what + ("@except" if id(sub) in handled else ""))
+        if isinstance(sub, (_ast.Yield, _ast.YieldFrom)) and sub.value is not None:
+            found.update("r:" + origin for origin in origins(sub.value, sources))  # a generator's output
         if isinstance(sub, _ast.Return) and sub.value is not None:
             found.update(
                 "r:" + kind.replace(f"c:{node.name}", "c:SELF") for kind in returned(sub.value, local, sources)
