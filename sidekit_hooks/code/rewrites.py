@@ -181,10 +181,9 @@ class Normaliser:
         ):  # `def key(x): return x.name` is `key = lambda x: x.name`
             returned = body_of(node)[0]
             assert isinstance(returned, _ast.Return)
-            value = returned.value
             out += ["Assign", "v", "Lambda"]
             self.any(node.args)
-            self.any(value)
+            self.any(returned.value)
         elif isinstance(node, _ast.Expr) and isinstance(node.value, _ast.YieldFrom):
             out += ["Collect", "For", "v"]
             self.expr(node.value.value)
