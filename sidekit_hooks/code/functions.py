@@ -69,7 +69,8 @@ SKIP_DIRS = frozenset(
 BODY_ALONE = 0.85
 BODY_WITH_NAME = 0.72
 NAME_CLOSE = 0.8
-AMBIGUOUS = 0.05  # two helpers of other names within this rank of each other: name neither
+AMBIGUOUS = 0.05  # two helpers of other names within this rank of each other: name neither...
+SAME_BODY = 0.99  # ...unless one's body is the added function's and the other's is not
 
 
 def cache_dir() -> str:
@@ -562,7 +563,10 @@ def unambiguous(ranked: list[tuple[float, Match]]) -> Match | None:
     if not ranked:
         return None
     best_rank, best = ranked[0]
-    rival = next((rank for rank, match in ranked[1:] if match.name != best.name), None)
+    rivals = [(rank, match) for rank, match in ranked[1:] if match.name != best.name]
+    if best.body >= SAME_BODY and all(match.body < SAME_BODY for _rank, match in rivals):
+        return best  # the same body as the added function's, the others not: no look-alike rivals it
+    rival = rivals[0][0] if rivals else None
     return None if rival is not None and best_rank - rival < AMBIGUOUS else best
 
 

@@ -68,6 +68,7 @@ class Normaliser:
         for sub in nodes:
             if isinstance(sub, _ast.Name) and isinstance(sub.ctx, _ast.Load):
                 self.reads[sub.id] = self.reads.get(sub.id, 0) + 1
+        self.parts, self.unpacked, self.skipped = unpacking(nodes)
         self.out: list[str] = []
 
     # -- statements ----------------------------------------------------------------------------
@@ -132,6 +133,8 @@ class Normaliser:
 
     def statement(self, node: ast.stmt) -> None:
         out = self.out
+        if id(node) in self.skipped:
+            return  # the unpacking of a loop variable: written in the loop's target
         if isinstance(node, _ast.If):
             out.append("If")
             self.expr(node.test)
@@ -145,7 +148,7 @@ class Normaliser:
                 out.append("For")
                 self.expr(node.target)
                 self.expr(node.iter)
-                self.block(loop_body(node.body))
+                self.block(loop_body(node.body, self.skipped))
                 if node.orelse:
                     out.append("Else")
                     self.block(node.orelse)
@@ -200,7 +203,7 @@ class Normaliser:
     def collecting_loop(self, node: ast.For | ast.AsyncFor) -> bool:
         """`for x in xs: [if c:] found.append(e) / yield e / d[k] = e / n += 1` as the comprehension,
         dict comprehension or `sum(1 for ...)` it stands for."""
-        body = loop_body(node.body)
+        body = loop_body(node.body, self.skipped)
         test: ast.expr | None = None
         if len(body) == 1 and isinstance(body[0], _ast.If) and not body[0].orelse and len(body[0].body) == 1:
             test, body = body[0].test, body[0].body
@@ -226,7 +229,7 @@ class Normaliser:
             return False
         name = node.targets[0].id
         loop = rest[0]
-        if collector(loop) != name:
+        if collector(loop, self.skipped) != name:
             return False
         tokens = self.capture(lambda: self.collecting_loop(loop))
         if not tokens:
@@ -280,10 +283,15 @@ class Normaliser:
                 self.any(value)
                 self.inline[node.id] = value
                 return
+            if node.id in self.unpacked:  # `for item in d.items(): k, v = item`: the loop over `k, v`
+                self.any(_ast.Tuple(elts=self.unpacked[node.id], ctx=node.ctx))
+                return
             if node.id == self.name:
                 out.append("SELF")
             elif node.id in self.params:
                 out.append(self.params[node.id])
+            elif node.id in self.parts:
+                out.append(self.parts[node.id])
             else:
                 out.append(
                     "v" if node.id in self.local else node.id
@@ -426,8 +434,17 @@ def tested(node: ast.stmt, rest: list[ast.stmt]) -> tuple[str, ast.expr] | None:
     return None
 
 
-def loop_body(body: list[ast.stmt]) -> list[ast.stmt]:
-    """A loop body with `if c: continue` then the rest written `if not c: rest`: the same loop."""
+def loop_body(body: list[ast.stmt], skipped: set[int] | None = None) -> list[ast.stmt]:
+    """A loop body with `if c: continue` then the rest written `if not c: rest`: the same loop; without
+    the `skipped` statements (a loop variable's unpacking), in the body or in an `if` of the body."""
+    if skipped:
+        body = [
+            _ast.If(test=s.test, body=[b for b in s.body if id(b) not in skipped], orelse=s.orelse)
+            if isinstance(s, _ast.If) and any(id(b) in skipped for b in s.body)
+            else s
+            for s in body
+            if id(s) not in skipped
+        ]
     for index, statement in enumerate(body):
         if (
             isinstance(statement, _ast.If)
@@ -439,6 +456,43 @@ def loop_body(body: list[ast.stmt]) -> list[ast.stmt]:
             rest = loop_body(body[index + 1 :])
             return [*body[:index], _ast.If(test=negate(statement.test), body=rest, orelse=[])]
     return body
+
+
+def unpacking(nodes: list[ast.AST]) -> tuple[dict[str, str], dict[str, list[ast.expr]], set[int]]:
+    """Facts about tuples among `nodes` (a walked body): which locals are which element of an unpacked
+    tuple (`k, v` of `for k, v in d.items()` are `t0`, `t1`: a body that uses `v` is not one that uses
+    `k`, though both are locals); which loop variables are unpacked by an assignment (`item` of
+    `for item in xs: k, v = item`, written as the loop over `k, v`), and those assignments."""
+    parts: dict[str, str] = {}
+    unpacked: dict[str, list[ast.expr]] = {}
+    skipped: set[int] = set()
+    looped: set[str] = set()
+    targets: list[ast.expr] = []
+    for node in nodes:
+        if isinstance(node, (_ast.For, _ast.AsyncFor, _ast.comprehension)):
+            targets.append(node.target)
+            if isinstance(node.target, _ast.Name):
+                looped.add(node.target.id)
+        elif isinstance(node, _ast.Assign) and len(node.targets) == 1:
+            targets.append(node.targets[0])
+    for node in nodes:
+        if (
+            isinstance(node, _ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], _ast.Tuple)
+            and isinstance(node.value, _ast.Name)
+            and node.value.id in looped
+            and node.value.id not in unpacked
+            and all(isinstance(element, _ast.Name) for element in node.targets[0].elts)
+        ):
+            unpacked[node.value.id] = node.targets[0].elts
+            skipped.add(id(node))
+    for target in targets:
+        if isinstance(target, _ast.Tuple):
+            for position, element in enumerate(target.elts):
+                if isinstance(element, _ast.Name):
+                    parts.setdefault(element.id, f"t{position}")
+    return parts, unpacked, skipped
 
 
 def one_statement(rest: list[ast.stmt]) -> bool:
@@ -469,10 +523,10 @@ def temporaries(nodes: list[ast.AST], params: set[str]) -> dict[str, ast.expr]:
     }
 
 
-def collector(loop: ast.For | ast.AsyncFor) -> str:
+def collector(loop: ast.For | ast.AsyncFor, skipped: set[int]) -> str:
     """The local a collecting loop fills (`found` of `found.append(x)`, `d` of `d[k] = v`, `n` of
     `n += 1`), or ""."""
-    body = loop_body(loop.body)
+    body = loop_body(loop.body, skipped)
     if len(body) == 1 and isinstance(body[0], _ast.If) and len(body[0].body) == 1 and not body[0].orelse:
         body = body[0].body
     if len(body) != 1:
