@@ -361,9 +361,9 @@ def best_match(
     found = token_match(name, tokens, index, skip, outside, shape)
     if node is None:
         return found
-    if found is not None:
-        return None if replaced_step(node, found, index) else found
-    return behaviour_match(node, index, skip) if shape else None
+    if found is not None and not replaced_step(node, found, index):
+        return found
+    return behaviour_match(node, index, skip) if shape else None  # which vetoes the replaced step too
 
 
 def replaced_step(node: ast.FunctionDef | ast.AsyncFunctionDef, match: Match, index: dict[str, Any]) -> bool:

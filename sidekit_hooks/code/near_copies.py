@@ -155,7 +155,7 @@ def inlinable(name: str) -> bool:
 # canonical bodies must still be alike, and no called method, constant, operator or returned constant
 # of one may be swapped for another in the other.
 
-WEIGHTS = {"b": 1.0, "k": 1.0, "c": 2.0, "n": 2.0, "l": 2.0, "o": 0.5, "f": 1.5, "r": 1.0, "d": 1.0}
+WEIGHTS = {"b": 1.0, "k": 1.0, "c": 2.0, "n": 2.0, "l": 2.0, "o": 0.5, "f": 1.5, "r": 1.0, "d": 1.0, "p": 0.0}
 DOC_WEIGHT = 3.0  # the docstring, however long, weighs as much as a call and a half
 COMMON_WEIGHT = 0.5  # a common constant (`0`, `''`, `'-'`) says less than a distinctive one
 RANK_FLOOR = 0.45  # weighted overlap of the features for a helper to be a candidate at all
@@ -245,7 +245,12 @@ def dropped_work(added: set[str], existing: set[str], callees: set[str]) -> bool
     nor names, and the added one did not inline the helpers it calls either: part of the work is left
     out (`yield from item` for `yield from flatten(item)`, a check without the escaping it guards)."""
     names = {f[2:] for f in added if f[:2] in ("c:", "n:")}
-    missing = {f for f in existing if f.startswith("c:") and not f.startswith("c:.") and f[2:] not in names}
+    coercions = {f[2:] for f in existing if f.startswith("p:")}  # `func = make_func(func)`: may be left out
+    missing = {
+        f
+        for f in existing
+        if f.startswith("c:") and not f.startswith("c:.") and f[2:] not in names and f[2:] not in coercions
+    }
     theirs = {f[2:] for f in existing if f[:2] in ("c:", "n:")} | {f[2:] for f in callees if f[:2] in ("c:", "n:")}
     if any(f.startswith("c:") and not f.startswith("c:.") and f[2:] not in theirs for f in added):
         return True  # the added function does work the helper does not (`reversed`, another helper)

@@ -61,6 +61,12 @@ class Normaliser:
         self.name = node.name
         self.params = parameters(node)
         nodes = walk(node.body)  # once: every fact below is read from this list
+        renamed, renaming = aliases(nodes, self.params)
+        self.params.update(renamed)
+        local = set(self.params) | assigned(nodes)
+        renaming |= {  # `key = getter(key)`: an argument taken as it comes or made into what is wanted
+            id(sub) for sub in nodes if isinstance(sub, _ast.Assign) and coercion(sub, self.params, local)
+        }
         self.local = set(self.params) | assigned(nodes)
         self.inline = temporaries(nodes, set(self.params))
         self.pending: dict[str, list[str]] = {}  # accumulators filled by a loop: their comprehension
@@ -69,6 +75,7 @@ class Normaliser:
             if isinstance(sub, _ast.Name) and isinstance(sub.ctx, _ast.Load):
                 self.reads[sub.id] = self.reads.get(sub.id, 0) + 1
         self.parts, self.unpacked, self.skipped = unpacking(nodes)
+        self.skipped |= renaming  # `node = root`: nothing left to say once `node` is `root`
         self.out: list[str] = []
 
     # -- statements ----------------------------------------------------------------------------
@@ -126,7 +133,10 @@ class Normaliser:
                 if negative(statement.test) and not orelse and ends(body) and one_statement(rest) and ends(rest):
                     return result + [_ast.If(test=positive(statement.test), body=rest, orelse=[]), *body]
                 if negative(statement.test) and orelse and not ends(body):
-                    result.append(_ast.If(test=positive(statement.test), body=orelse, orelse=body))
+                    swapped = _ast.If(test=positive(statement.test), body=orelse, orelse=body)
+                    if ends(orelse) and not negative(swapped.test):  # now an early exit: flattened as one
+                        return result + self.flatten([swapped, *rest])
+                    result.append(swapped)
                     continue
             result.append(statement)
         return result
@@ -449,13 +459,43 @@ def loop_body(body: list[ast.stmt], skipped: set[int] | None = None) -> list[ast
         if (
             isinstance(statement, _ast.If)
             and not statement.orelse
-            and len(statement.body) == 1
-            and isinstance(statement.body[0], _ast.Continue)
+            and statement.body
+            and isinstance(statement.body[-1], _ast.Continue)
             and index + 1 < len(body)
         ):
             rest = loop_body(body[index + 1 :])
-            return [*body[:index], _ast.If(test=negate(statement.test), body=rest, orelse=[])]
+            if len(statement.body) == 1:
+                return [*body[:index], _ast.If(test=negate(statement.test), body=rest, orelse=[])]
+            # `if c: a; continue` then `b`: `if c: a else: b`
+            return [*body[:index], _ast.If(test=statement.test, body=statement.body[:-1], orelse=rest)]
     return body
+
+
+def aliases(nodes: list[ast.AST], params: dict[str, str]) -> tuple[dict[str, str], set[int]]:
+    """Locals that only take over a parameter (`node = root` then only `node` is used): the parameter,
+    as a copy that walks `root` itself would write it."""
+    loads: dict[str, int] = {}
+    stores: dict[str, int] = {}
+    for node in nodes:
+        if isinstance(node, _ast.Name):
+            counts = loads if isinstance(node.ctx, _ast.Load) else stores
+            counts[node.id] = counts.get(node.id, 0) + 1
+    found: dict[str, str] = {}
+    assignments: set[int] = set()
+    for node in nodes:
+        if (
+            isinstance(node, _ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], _ast.Name)
+            and isinstance(node.value, _ast.Name)
+            and node.value.id in params
+            and node.targets[0].id not in params
+            and loads.get(node.value.id) == 1
+            and not stores.get(node.value.id)
+        ):
+            found[node.targets[0].id] = params[node.value.id]
+            assignments.add(id(node))
+    return found, assignments
 
 
 def unpacking(nodes: list[ast.AST]) -> tuple[dict[str, str], dict[str, list[ast.expr]], set[int]]:
@@ -767,6 +807,9 @@ def features(node: Function) -> list[str]:
                 found.add("o:" + NEGATED.get(operator, ORDERS.get(operator, operator.__name__)))
         elif isinstance(sub, (_ast.Assign, _ast.AugAssign, _ast.AnnAssign)) and sub.value is not None:
             targets = sub.targets if isinstance(sub, _ast.Assign) else [sub.target]
+            coerced = coercion(sub, params, local)
+            if coerced:  # `func = make_func(func)`: a copy may take the argument as it comes
+                found.add("p:" + coerced)
             flows = origins(sub.value, sources)
             for target in targets:
                 for name_node in walk(target):
@@ -791,6 +834,21 @@ def features(node: Function) -> list[str]:
         if len(word) >= 4:
             found.add("d:" + stem(word))
     return sorted(found)
+
+
+def coercion(node: ast.Assign | ast.AugAssign | ast.AnnAssign, params: dict[str, str], local: set[str]) -> str:
+    """The helper a parameter is passed through and assigned back to (`key = getter(key)`), or ""."""
+    value = node.value
+    if not (isinstance(node, _ast.Assign) and len(node.targets) == 1 and isinstance(value, _ast.Call)):
+        return ""
+    target = node.targets[0]
+    if not (isinstance(target, _ast.Name) and target.id in params):
+        return ""
+    if not any(isinstance(argument, _ast.Name) and argument.id == target.id for argument in value.args):
+        return ""
+    name = call_name(value.func, local)
+    # a project helper's (`make_func`): a builtin or a method (`int(n)`, `uuid.UUID(s)`) checks the input
+    return name if name and not name.startswith(".") and not hasattr(builtins, name) else ""
 
 
 def origins(node: ast.expr, sources: dict[str, set[str]]) -> set[str]:
