@@ -383,9 +383,10 @@ def replaced_step(node: ast.FunctionDef | ast.AsyncFunctionDef, match: Match, in
     callees = set(str(entry[CALLEES]).split())
     if near_copies.dropped_work(features, existing, callees):
         return True
+    own = existing
     if callees:
         existing = near_copies.widened(existing, callees, features)
-    return near_copies.swapped(features, existing)
+    return near_copies.swapped(features, existing) or near_copies.one_sided(features, own, existing)
 
 
 def token_match(
@@ -503,6 +504,8 @@ def behaviour_match(
     survivors: list[tuple[float, str, list[Any], set[str], list[str]]] = []
     for rank, path, entry, existing in ranked[: near_copies.CANDIDATES]:
         if near_copies.swapped(features, existing) or near_copies.other_classes(features, existing):
+            continue
+        if near_copies.one_sided(features, set(str(entry[FEATURES]).split()), existing):
             continue
         if near_copies.dropped_work(features, set(str(entry[FEATURES]).split()), set(str(entry[CALLEES]).split())):
             continue

@@ -786,6 +786,8 @@ def features(node: Function) -> list[str]:
                 for argument in [*receiver, *arguments]:
                     for origin in origins(argument, sources):
                         found.add(f"f:{origin}>{name}")
+        elif isinstance(sub, _ast.Slice) and backwards(sub):
+            found.add("b:reversed")  # `text[::-1]` is `reversed(text)`
         elif isinstance(sub, _ast.Attribute):
             if sub.attr not in FILLERS:
                 found.add("c:." + sub.attr)
@@ -834,6 +836,19 @@ def features(node: Function) -> list[str]:
         if len(word) >= 4:
             found.add("d:" + stem(word))
     return sorted(found)
+
+
+def backwards(node: ast.Slice) -> bool:
+    """`[::-1]`: a whole sequence, reversed."""
+    step = node.step
+    return (
+        node.lower is None
+        and node.upper is None
+        and isinstance(step, _ast.UnaryOp)
+        and isinstance(step.op, _ast.USub)
+        and isinstance(step.operand, _ast.Constant)
+        and step.operand.value == 1
+    )
 
 
 def coercion(node: ast.Assign | ast.AugAssign | ast.AnnAssign, params: dict[str, str], local: set[str]) -> str:
