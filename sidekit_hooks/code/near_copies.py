@@ -279,7 +279,12 @@ def dropped_work(added: set[str], existing: set[str], callees: set[str]) -> bool
 
 
 def shared_weight(added: set[str], existing: set[str]) -> float:
-    return sum(weight(feature) for feature in added & existing if not feature.startswith("d:"))
+    """Weight of the evidence both share, generic builtins (`iter`, `next`, `len`) and statement kinds
+    (a try, a yield) aside: any two small generators share those."""
+    return sum(weight(feature) for feature in added & existing if feature[:2] not in GENERIC)
+
+
+GENERIC = ("d:", "b:", "k:")
 
 
 def confirmed(rank: float, body: float, shared: float) -> bool:

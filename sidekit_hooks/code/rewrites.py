@@ -180,12 +180,14 @@ class Normaliser:
         elif isinstance(node, _ast.Assign) and len(node.targets) == 1 and isinstance(node.value, _ast.IfExp):
             value = node.value
             target = node.targets[0]
-            self.statement(
-                _ast.If(
-                    test=value.test,
-                    body=[_ast.Assign(targets=[target], value=value.body)],
-                    orelse=[_ast.Assign(targets=[target], value=value.orelse)],
-                )
+            self.block(
+                [
+                    _ast.If(
+                        test=value.test,
+                        body=[_ast.Assign(targets=[target], value=value.body)],
+                        orelse=[_ast.Assign(targets=[target], value=value.orelse)],
+                    )
+                ]
             )
         elif (
             isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef))
@@ -197,6 +199,18 @@ class Normaliser:
             out += ["Assign", "v", "Lambda"]
             self.any(node.args)
             self.any(returned.value)
+        elif isinstance(node, _ast.Try) and (node.orelse or any(skips(h.body) for h in node.handlers)):
+            # `try: a / except: pass / else: b` is `try: a; b / except: pass`; in a loop, a handler that
+            # ends in `continue` skips the same rest as one that passes
+            handlers = [
+                _ast.ExceptHandler(
+                    type=h.type, name=h.name, body=[*h.body[:-1], _ast.Pass()] if skips(h.body) else h.body
+                )
+                for h in node.handlers
+            ]
+            self.statement(
+                _ast.Try(body=[*node.body, *node.orelse], handlers=handlers, orelse=[], finalbody=node.finalbody)
+            )
         elif isinstance(node, _ast.Expr) and isinstance(node.value, _ast.YieldFrom):
             out += ["Collect", "For", "v"]
             self.expr(node.value.value)
@@ -339,6 +353,10 @@ class Normaliser:
             out += ["BinOp", type(node.op).__name__]
             for part in sorted((self.capture(lambda: self.any(node.left)), self.capture(lambda: self.any(node.right)))):
                 out.extend(part)
+        elif isinstance(node, _ast.ExceptHandler):
+            out.append("ExceptHandler")
+            self.any(node.type)
+            self.block(node.body)  # normalised as any block is
         elif isinstance(node, _ast.IfExp):
             out.append("If")
             self.any(node.test)
@@ -836,6 +854,10 @@ def features(node: Function) -> list[str]:
         if len(word) >= 4:
             found.add("d:" + stem(word))
     return sorted(found)
+
+
+def skips(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], _ast.Continue)
 
 
 def backwards(node: ast.Slice) -> bool:
