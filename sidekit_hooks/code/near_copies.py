@@ -171,10 +171,11 @@ CLOSE_BODY = 0.85  # ...unless the canonical bodies are this close
 INCIDENTAL = frozenset({"l:0", "l:1", "l:-1", "l:2", "c:.append", "c:.add", "c:.extend"})
 SWAPS = ("c:.", "l:", "o:", "r:l:", "k:")  # kinds of evidence whose replacement changes behaviour
 # Evidence no rewrite adds or drops on its own: an identity test (`is None`, `is _marker`: a truth test
-# instead lets 0 and '' through), and builtins that order, bound or round the values (each a group: a
-# rewrite may sort in reverse for `reversed(sorted(...))`)
+# instead lets 0 and '' through), builtins that order, bound or round the values (each a group: a
+# rewrite may sort in reverse for `reversed(sorted(...))`), and output made where an exception is caught
 ONE_SIDED = tuple(
-    frozenset(group) for group in ({"o:Is"}, {"b:sorted", "b:reversed"}, {"b:min", "b:max"}, {"b:abs"}, {"b:round"})
+    frozenset(group)
+    for group in ({"o:Is"}, {"b:sorted", "b:reversed"}, {"b:min", "b:max"}, {"b:abs"}, {"b:round"}, {"k:Yield@except"})
 )
 
 

@@ -75,6 +75,8 @@ class Normaliser:
             if isinstance(sub, _ast.Name) and isinstance(sub.ctx, _ast.Load):
                 self.reads[sub.id] = self.reads.get(sub.id, 0) + 1
         self.parts, self.unpacked, self.skipped = unpacking(nodes)
+        self.emitters, emitting = emitters(node.body, nodes)
+        self.skipped |= emitting  # `found = []` ... `return found`: a generator's yields
         self.skipped |= renaming  # `node = root`: nothing left to say once `node` is `root`
         self.out: list[str] = []
 
@@ -145,6 +147,10 @@ class Normaliser:
         out = self.out
         if id(node) in self.skipped:
             return  # the unpacking of a loop variable: written in the loop's target
+        if self.emitters and isinstance(node, _ast.Expr) and collector_of(node) in self.emitters:
+            kind, element = collected(node)
+            if kind == "Collect":
+                node = _ast.Expr(value=_ast.Yield(value=element[0]))  # `found.append(x)`: `yield x`
         if isinstance(node, _ast.If):
             out.append("If")
             self.expr(node.test)
@@ -253,7 +259,7 @@ class Normaliser:
             return False
         name = node.targets[0].id
         loop = rest[0]
-        if collector(loop, self.skipped) != name:
+        if name in self.emitters or collector(loop, self.skipped) != name:
             return False
         tokens = self.capture(lambda: self.collecting_loop(loop))
         if not tokens:
@@ -777,6 +783,7 @@ def features(node: Function) -> list[str]:
     called = {id(sub.func) for sub in nodes if isinstance(sub, _ast.Call)}
     # what happens when an exception is caught (`yield item` there, or after the `try`) is behaviour
     handled = {id(sub) for handler in nodes if isinstance(handler, _ast.ExceptHandler) for sub in walk(handler.body)}
+    output = emitters(body_of(node), nodes)[0]  # the list returned at the end: what a generator yields
     for sub in nodes:
         if isinstance(sub, _ast.Call):
             name = call_name(sub.func, local)
@@ -787,8 +794,14 @@ def features(node: Function) -> list[str]:
                 name = "@" + next(iter(sources[sub.func.id]))  # through a local: `key_func = key`
             arguments = [*sub.args, *(k.value for k in sub.keywords)]
             func = sub.func
+            if any(isinstance(argument, _ast.Starred) for argument in sub.args):
+                found.add("k:Starred")  # `func(*item)` is not `func(**item)`
+            if any(keyword.arg is None for keyword in sub.keywords):
+                found.add("k:DoubleStarred")
             if isinstance(func, _ast.Attribute) and func.attr in FILLERS:
                 filled = func.value.id if isinstance(func.value, _ast.Name) else ""
+                if id(sub) in handled and filled in output:
+                    found.add("k:Yield@except")  # output made when an exception is caught, as by a yield
                 for argument in arguments:  # `found.append(x)`: found now holds what x is made from
                     if filled:
                         sources.setdefault(filled, set()).update(origins(argument, sources))
@@ -854,6 +867,48 @@ def features(node: Function) -> list[str]:
         if len(word) >= 4:
             found.add("d:" + stem(word))
     return sorted(found)
+
+
+def emitters(body: list[ast.stmt], nodes: list[ast.AST]) -> tuple[set[str], set[int]]:
+    """Lists a function fills with `append` alone and returns at its end (`found = []` ... `return
+    found`): the same as a generator's yields. Their names, and the ids of their start and return."""
+    if not (body and isinstance(body[-1], _ast.Return) and isinstance(body[-1].value, _ast.Name)):
+        return set(), set()
+    name = body[-1].value.id
+    start = next(
+        (
+            statement
+            for statement in body
+            if isinstance(statement, _ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], _ast.Name)
+            and statement.targets[0].id == name
+            and isinstance(statement.value, _ast.List)
+            and not statement.value.elts
+        ),
+        None,
+    )
+    if start is None:
+        return set(), set()
+    appends = reads = stores = 0
+    for node in nodes:
+        if isinstance(node, _ast.Name) and node.id == name:
+            if isinstance(node.ctx, _ast.Load):
+                reads += 1
+            else:
+                stores += 1
+        elif (
+            isinstance(node, _ast.Call)
+            and isinstance(node.func, _ast.Attribute)
+            and node.func.attr == "append"
+            and isinstance(node.func.value, _ast.Name)
+            and node.func.value.id == name
+            and len(node.args) == 1
+        ):
+            appends += 1
+    if stores != 1 or not appends or reads != appends + 1:
+        return set(), set()
+    return {name}, {id(start), id(body[-1])}
 
 
 def skips(body: list[ast.stmt]) -> bool:
