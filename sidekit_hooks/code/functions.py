@@ -33,7 +33,7 @@ VERSION = 3  # 2: entries carry the function's outside names; 3: tokens from the
 # The entries' last three fields (#35, optional: an index without them is still read): the canonical body
 # and the features of `code.rewrites`, and the features of the project helpers the function calls.
 # Bumped when the normaliser changes, so that a refresh redoes every entry.
-BEHAVIOUR = 1
+BEHAVIOUR = 2  # 2: the second #35 normaliser (tuple parts, generators, handlers...)
 CANONICAL, FEATURES, CALLEES = 6, 7, 8
 INDEX_FILE = "functions.json"
 PRUNE_AFTER = 30 * 86400  # seconds; cache entries unused this long are deleted by the next refresh

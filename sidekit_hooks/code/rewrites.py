@@ -76,6 +76,7 @@ class Normaliser:
                 self.reads[sub.id] = self.reads.get(sub.id, 0) + 1
         self.parts, self.unpacked, self.skipped = unpacking(nodes)
         self.emitters, emitting = emitters(node.body, nodes)
+        self.last = id(node.body[-1])
         self.skipped |= emitting  # `found = []` ... `return found`: a generator's yields
         self.skipped |= renaming  # `node = root`: nothing left to say once `node` is `root`
         self.out: list[str] = []
@@ -147,6 +148,9 @@ class Normaliser:
         out = self.out
         if id(node) in self.skipped:
             return  # the unpacking of a loop variable: written in the loop's target
+        if id(node) == self.last and isinstance(node, _ast.Return) and sequence(node.value):
+            self.any(node.value)  # `return [f(x) for x in xs]` at the end: what a generator yields
+            return
         if self.emitters and isinstance(node, _ast.Expr) and collector_of(node) in self.emitters:
             kind, element = collected(node)
             if kind == "Collect":
@@ -202,7 +206,9 @@ class Normaliser:
         ):  # `def key(x): return x.name` is `key = lambda x: x.name`
             returned = body_of(node)[0]
             assert isinstance(returned, _ast.Return)
-            out += ["Assign", "v", "Lambda"]
+            out.append("Assign")
+            self.any(_ast.Name(id=node.name, ctx=_ast.Store()))
+            out.append("Lambda")
             self.any(node.args)
             self.any(returned.value)
         elif isinstance(node, _ast.Try) and (node.orelse or any(skips(h.body) for h in node.handlers)):
@@ -867,6 +873,18 @@ def features(node: Function) -> list[str]:
         if len(word) >= 4:
             found.add("d:" + stem(word))
     return sorted(found)
+
+
+def sequence(value: ast.expr | None) -> bool:
+    """A list or generator comprehension, `map(...)` or `filter(...)`: items one after the other."""
+    if isinstance(value, (_ast.ListComp, _ast.GeneratorExp)):
+        return True
+    return (
+        isinstance(value, _ast.Call)
+        and isinstance(value.func, _ast.Name)
+        and value.func.id in ("map", "filter")
+        and len(value.args) == 2
+    )
 
 
 def emitters(body: list[ast.stmt], nodes: list[ast.AST]) -> tuple[set[str], set[int]]:
