@@ -47,6 +47,10 @@ COLLECTORS = frozenset({"append", "add"})
 # Builtins whose argument says where the work starts (a rewrite keeps it): `iter(xs)`, `sorted(xs)`
 FLOWING = frozenset({"iter", "sorted", "reversed", "set", "frozenset", "dict", "list", "tuple", "enumerate", "zip"})
 EMPTY = frozenset({"list", "set", "dict", "tuple"})
+DEFAULTING = frozenset({"defaultdict", "Counter"})  # dicts whose missing keys start empty
+# What a dict that fills itself is made with, as evidence: `defaultdict(list)` then `d[k].append(v)` is
+# `d.setdefault(k, []).append(v)`
+ALIASES = {"c:.setdefault": "c:defaultdict", "c:.defaultdict": "c:defaultdict", "c:Counter": "c:defaultdict"}
 
 
 def constant(value: object) -> str:
@@ -148,6 +152,7 @@ class Normaliser:
         out = self.out
         if id(node) in self.skipped:
             return  # the unpacking of a loop variable: written in the loop's target
+        node = increment(node)
         if id(node) == self.last and isinstance(node, _ast.Return) and sequence(node.value):
             self.any(node.value)  # `return [f(x) for x in xs]` at the end: what a generator yields
             return
@@ -270,7 +275,8 @@ class Normaliser:
         tokens = self.capture(lambda: self.collecting_loop(loop))
         if not tokens:
             return False
-        if self.reads.get(name, 0) <= 2:  # the loop's own `found.append` and one read after it
+        inside = sum(1 for sub in walk(loop) if isinstance(sub, _ast.Name) and sub.id == name)
+        if self.reads.get(name, 0) - inside <= 1:  # read once after the loop: where the comprehension goes
             self.pending[name] = tokens
         else:  # read again and again: kept as the local the comprehension is assigned to
             self.out += ["Assign", "v", *tokens]
@@ -343,6 +349,15 @@ class Normaliser:
             self.generators(node)
         elif isinstance(node, _ast.Call) and self.folded_call(node):
             return
+        elif isinstance(node, _ast.Call) and conversion(node, self.local):
+            self.any(node.args[0])  # `return dict(counts)` is `return counts`
+        elif (
+            isinstance(node, _ast.Call)
+            and isinstance(node.func, _ast.Attribute)
+            and node.func.attr == "setdefault"
+            and len(node.args) == 2
+        ):  # `d.setdefault(k, [])` is the `d[k]` of a dict whose missing keys start empty
+            self.any(_ast.Subscript(value=node.func.value, slice=node.args[0], ctx=_ast.Load()))
         elif isinstance(node, _ast.BoolOp):
             out += ["BoolOp", type(node.op).__name__]
             for part in sorted(self.capture(lambda value=value: self.any(value)) for value in node.values):
@@ -609,7 +624,8 @@ def collector(loop: ast.For | ast.AsyncFor, skipped: set[int]) -> str:
 
 
 def collector_of(statement: ast.stmt) -> str:
-    """The local one statement fills (`found.append(x)`, `d[k] = v`, `n += 1`), or ""."""
+    """The local one statement fills (`found.append(x)`, `d[k] = v`, `n += 1`, `d[k] += 1`), or ""."""
+    statement = increment(statement)
     target: ast.expr | None = None
     if isinstance(statement, _ast.Expr) and isinstance(statement.value, _ast.Call):
         func = statement.value.func
@@ -621,14 +637,38 @@ def collector_of(statement: ast.stmt) -> str:
     ):
         target = statement.targets[0].value
     elif isinstance(statement, _ast.AugAssign):
-        target = statement.target
+        target = statement.target.value if isinstance(statement.target, _ast.Subscript) else statement.target
     return target.id if isinstance(target, _ast.Name) else ""
+
+
+def increment(statement: ast.stmt) -> ast.stmt:
+    """`d[k] = d.get(k, 0) + 1` as the `d[k] += 1` of a dict whose missing keys start at 0."""
+    if not (isinstance(statement, _ast.Assign) and len(statement.targets) == 1):
+        return statement
+    target, value = statement.targets[0], statement.value
+    if not (
+        isinstance(target, _ast.Subscript)
+        and isinstance(target.value, _ast.Name)
+        and isinstance(value, _ast.BinOp)
+        and isinstance(value.op, _ast.Add)
+        and isinstance(value.left, _ast.Call)
+        and isinstance(value.left.func, _ast.Attribute)
+        and value.left.func.attr == "get"
+        and isinstance(value.left.func.value, _ast.Name)
+        and value.left.func.value.id == target.value.id
+        and len(value.left.args) == 2
+        and isinstance(value.left.args[1], _ast.Constant)
+        and value.left.args[1].value == 0
+    ):
+        return statement
+    return _ast.AugAssign(target=target, op=_ast.Add(), value=value.right)
 
 
 def collected(statement: ast.stmt) -> tuple[str, list[ast.expr]]:
     """What one loop-body statement collects: ("Collect", [element]) for `xs.append(e)`, `xs.add(e)`,
     `yield e`; ("Collect", [key, value]) for `d[k] = e`; ("Count", []) for `n += 1`; ("", []).
     `if c: xs.append(a) else: xs.append(b)` collects `a if c else b`."""
+    statement = increment(statement)
     if isinstance(statement, _ast.If) and len(statement.body) == len(statement.orelse) == 1:
         kind, then = collected(statement.body[0])
         other_kind, otherwise = collected(statement.orelse[0])
@@ -739,9 +779,13 @@ def empty(value: ast.expr) -> bool:
         return not (value.keys if isinstance(value, _ast.Dict) else value.elts)
     if isinstance(value, _ast.Constant):
         return value.value == 0 and not isinstance(value.value, bool)
-    return (
-        isinstance(value, _ast.Call) and isinstance(value.func, _ast.Name) and value.func.id in EMPTY and not value.args
-    )
+    if not isinstance(value, _ast.Call) or value.keywords:
+        return False
+    func = value.func
+    name = func.id if isinstance(func, _ast.Name) else func.attr if isinstance(func, _ast.Attribute) else ""
+    if name in DEFAULTING:  # `defaultdict(list)`: an empty dict that fills itself
+        return len(value.args) <= 1
+    return isinstance(func, _ast.Name) and name in EMPTY and not value.args
 
 
 def canonical(node: Function) -> list[str]:
@@ -791,6 +835,8 @@ def features(node: Function) -> list[str]:
     handled = {id(sub) for handler in nodes if isinstance(handler, _ast.ExceptHandler) for sub in walk(handler.body)}
     output = emitters(body_of(node), nodes)[0]  # the list returned at the end: what a generator yields
     for sub in nodes:
+        if isinstance(sub, _ast.Call) and conversion(sub, local):
+            continue  # `dict(counts)` of a local: the same items handed back in another container
         if isinstance(sub, _ast.Call):
             name = call_name(sub.func, local)
             name = "SELF" if name == node.name else name  # recursion, whatever the copy is called
@@ -868,6 +914,7 @@ def features(node: Function) -> list[str]:
             found.update(
                 "r:" + kind.replace(f"c:{node.name}", "c:SELF") for kind in returned(sub.value, local, sources)
             )
+    found = {ALIASES.get(feature, feature) for feature in found}
     for word in docstring(node).lower().replace("_", " ").split()[:40]:
         word = "".join(c for c in word if c.isalpha())
         if len(word) >= 4:
@@ -977,12 +1024,28 @@ def returned(value: ast.expr, local: set[str], sources: dict[str, set[str]]) -> 
         return ["l:True", "l:False"]
     if isinstance(value, _ast.Constant):
         return ["l:" + constant(value.value)]
+    if isinstance(value, _ast.Call) and conversion(value, local):
+        value = value.args[0]
     if isinstance(value, _ast.Call):
         name = call_name(value.func, local)
         return ["c:" + name] if name else []
     if isinstance(value, _ast.Name):
         return sorted(sources.get(value.id, ()))
     return []
+
+
+def conversion(call: ast.Call, local: set[str]) -> bool:
+    """`dict(counts)`: a local (a `defaultdict`) handed back as a plain dict of the same items."""
+    func = call.func
+    return (
+        isinstance(func, _ast.Name)
+        and func.id == "dict"
+        and func.id not in local
+        and len(call.args) == 1
+        and not call.keywords
+        and isinstance(call.args[0], _ast.Name)
+        and call.args[0].id in local
+    )
 
 
 def boolean(value: ast.expr) -> bool:

@@ -306,6 +306,38 @@ SAME = [
             return found
         """,
     ),
+    (  # a dict whose missing keys start at 0, and dict.get(k, 0) + 1
+        """
+        def f(items):
+            counts = defaultdict(int)
+            for item in items:
+                counts[item.kind] += 1
+            return dict(counts)
+        """,
+        """
+        def g(items):
+            counts = {}
+            for item in items:
+                counts[item.kind] = counts.get(item.kind, 0) + 1
+            return counts
+        """,
+    ),
+    (  # setdefault and a defaultdict of lists
+        """
+        def f(items, key):
+            groups = {}
+            for item in items:
+                groups.setdefault(key(item), []).append(item)
+            return groups
+        """,
+        """
+        def g(items, key):
+            groups = collections.defaultdict(list)
+            for item in items:
+                groups[key(item)].append(item)
+            return dict(groups)
+        """,
+    ),
     (  # a conditional assignment with its test negated
         """
         def f(items, key):
@@ -372,9 +404,9 @@ def test_features_are_the_evidence_a_rewrite_keeps() -> None:
     assert found == [
         "b:ValueError",  # a builtin: what a rewrite may add or drop on its own
         "b:len",
-        "c:.setdefault",  # not `.append`: filling a collection is what a comprehension does too
         "c:@a1",  # the key function passed in, called
         "c:SELF",  # recursion, whatever the function is called
+        "c:defaultdict",  # `.setdefault`, as a defaultdict fills itself; not `.append`, as a comprehension
         "d:group",
         "d:item",  # "items" and "item", stemmed
         "f:a0>.setdefault",  # the items (through the loop variable) flow into these calls...
