@@ -188,7 +188,8 @@ def one_sided(added: set[str], existing: set[str], widened: set[str]) -> bool:
         mine = bool(group & added)
         if mine != bool(group & existing) and mine != bool(group & widened):
             return True
-    return False
+    mine = any(f.startswith("r:@") for f in added)  # gives back what a function passed in returns (a map)
+    return mine != any(f.startswith("r:@") for f in existing) and mine != any(f.startswith("r:@") for f in widened)
 
 
 def weight(feature: str) -> float:
@@ -309,3 +310,23 @@ def other_aggregate(added: list[str], existing: list[str]) -> bool:
     mine = AGGREGATES.intersection(added)
     theirs = AGGREGATES.intersection(existing)
     return bool(mine - theirs) and bool(theirs - mine)
+
+
+POSITIVE = {"NotEq": "Eq", "IsNot": "Is", "NotIn": "In"}  # a negated comparison's positive form
+
+
+def negated_only(added: list[str], existing: list[str]) -> bool:
+    """The canonical bodies differ only in the polarity of tests (`is None` for `is not None`, `if p(x)`
+    for `if not p(x)`): the normaliser already made the tests a rewrite negates positive (swapped
+    branches, guards, `any`/`all`), so what is left is the opposite condition."""
+
+    def positive(tokens: list[str]) -> list[str]:
+        out: list[str] = []
+        for token in tokens:
+            if token == "Not" and out and out[-1] == "UnaryOp":
+                out.pop()
+                continue
+            out.append(POSITIVE.get(token, token))
+        return out
+
+    return added != existing and positive(added) == positive(existing)

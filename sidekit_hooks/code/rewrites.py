@@ -861,13 +861,13 @@ def features(node: Function) -> list[str]:
                 found.add("b:" + name)  # `len`, `any`, `map`, `sorted`: what a rewrite adds or removes
                 if name in FLOWING:  # `iter(xs)`, `sorted(xs)`: which parameter the work starts from
                     for argument in arguments:
-                        for origin in origins(argument, sources):
+                        for origin in inputs(argument, sources):
                             found.add(f"f:{origin}>{name}")
             elif name:  # a project helper, a library function, a method: work, and what flows into it
                 found.add("c:" + name)
                 receiver = [func.value] if isinstance(func, _ast.Attribute) else []
                 for argument in [*receiver, *arguments]:
-                    for origin in origins(argument, sources):
+                    for origin in inputs(argument, sources):
                         found.add(f"f:{origin}>{name}")
         elif isinstance(sub, _ast.Slice) and backwards(sub):
             found.add("b:reversed")  # `text[::-1]` is `reversed(text)`
@@ -1014,7 +1014,15 @@ def origins(node: ast.expr, sources: dict[str, set[str]]) -> set[str]:
     for sub in walk(node):
         if isinstance(sub, _ast.Name):
             flows.update(sources.get(sub.id, ()))
+        elif isinstance(sub, _ast.Call) and isinstance(sub.func, _ast.Name) and len(sources.get(sub.func.id, ())) == 1:
+            flows.add("@" + next(iter(sources[sub.func.id])))  # what a function passed in gives back
     return flows
+
+
+def inputs(node: ast.expr, sources: dict[str, set[str]]) -> set[str]:
+    """The parameters a value is computed from (`origins` without the results of functions passed in:
+    what flows into a call is the data, the function that made it is said by its own call)."""
+    return {origin for origin in origins(node, sources) if origin[0] != "@"}
 
 
 def returned(value: ast.expr, local: set[str], sources: dict[str, set[str]]) -> list[str]:

@@ -800,4 +800,129 @@ def map_all_errors(function, iterable, *exceptions):
     ),
 ]
 
-MYTUNING = COPIES + COPIES_2 + NEAR_MISSES + NEAR_MISSES_2
+NEAR_MISSES_3 = [
+    Case(
+        "more_itertools",
+        "",
+        """
+def failures_of(fn, items):
+    for thing in items:
+        value = fn(thing)
+        if value is None:
+            yield thing
+""",
+        "a negated test: the items whose result is None",
+    ),
+    Case(
+        "more_itertools",
+        "",
+        """
+def take_while_not(pred, items):
+    for element in items:
+        yield element
+        if pred(element):
+            break
+""",
+        "a negated test: stops at the first item that passes",
+    ),
+    Case(
+        "more_itertools",
+        "",
+        """
+def all_equal_items(iterable, key=None):
+    seen = set()
+    items = map(key, iterable) if key else iterable
+    for item in items:
+        seen.add(item)
+        if len(seen) > 1:
+            return False
+    return True
+""",
+        "all equal, not all distinct",
+    ),
+    Case(
+        "more_itertools",
+        "",
+        """
+def rotations_right(iterable, steps=1):
+    buffer = deque(iterable)
+    if steps == 0:
+        raise ValueError('Steps should be a non-zero integer')
+    n = len(buffer) // math.gcd(len(buffer), steps)
+    for _ in range(n):
+        yield tuple(buffer)
+        buffer.rotate(steps)
+""",
+        "yields before rotating: the input comes first",
+    ),
+    Case(
+        "more_itertools",
+        "",
+        """
+def product_at_reversed(index, *args):
+    pools = [tuple(arg) for arg in args]
+    sizes = [len(pool) for pool in pools]
+    total = reduce(mul, sizes)
+    if index < 0:
+        index += total
+    if not 0 <= index < total:
+        raise IndexError
+    picked = []
+    for pool, size in zip(pools, sizes):
+        picked.append(pool[index % size])
+        index //= size
+    return tuple(picked)
+""",
+        "the pools not reversed: another order of products",
+    ),
+    Case(
+        "more_itertools",
+        "",
+        """
+def windows_before(iterable, n):
+    if n < 0:
+        raise ValueError('n must be >= 0')
+    seq = tuple(iterable)
+    size = len(seq)
+    if n > size:
+        raise ValueError('n must be <= len(seq)')
+    for start in range(size - n + 1):
+        yield seq[:start], seq[start:start + n]
+""",
+        "a missing part: no tail",
+    ),
+    Case(
+        "more_itertools",
+        "",
+        """
+def split_evenly_floor(n, iterable):
+    if n < 1:
+        raise ValueError('n must be at least 1')
+    seq = tuple(iterable)
+    q, r = divmod(len(seq), n)
+    parts = []
+    stop = 0
+    for i in range(1, n + 1):
+        start = stop
+        stop += q
+        parts.append(iter(seq[start:stop]))
+    return parts
+""",
+        "a missing branch: the remainder is dropped",
+    ),
+    Case(
+        "more_itertools",
+        "",
+        """
+def map_if_else(iterable, pred, func, func_else=lambda x: x):
+    for item in iterable:
+        if pred(item):
+            yield func_else(item)
+        else:
+            yield func(item)
+""",
+        "the branches swapped without negating the test",
+    ),
+]
+
+MYTUNING = COPIES + COPIES_2 + NEAR_MISSES + NEAR_MISSES_2 + NEAR_MISSES_3

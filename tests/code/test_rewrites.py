@@ -497,3 +497,27 @@ def test_output_made_in_an_exception_handler_is_told_apart_in_a_list_too() -> No
 def test_flows_into_builtins_and_out_of_yields_are_evidence() -> None:
     found = features("def f(iterable, value):\n    it = iter(iterable)\n    for item in it:\n        yield item\n")
     assert "f:a0>iter" in found and "r:a0" in found
+
+
+def test_a_test_negated_and_nothing_else_is_the_opposite_condition() -> None:
+    keep = canonical(
+        "def f(pred, items):\n    for x in items:\n        yield x\n        if not pred(x):\n            break\n"
+    )
+    stop = canonical(
+        "def g(pred, items):\n    for x in items:\n        yield x\n        if pred(x):\n            break\n"
+    )
+    assert near_copies.negated_only(keep, stop) and not near_copies.negated_only(keep, keep)
+    found = canonical(
+        "def h(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y is not None:\n            yield y, y\n"
+    )
+    missing = canonical(
+        "def k(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y is None:\n            yield y, y\n"
+    )
+    assert near_copies.negated_only(found, missing)
+
+
+def test_giving_back_what_a_function_passed_in_returns_is_a_map_not_a_filter() -> None:
+    mapped = set(features("def f(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y:\n            yield y\n"))
+    kept = set(features("def g(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y:\n            yield x\n"))
+    assert "r:@a0" in mapped and "r:@a0" not in kept
+    assert near_copies.one_sided(kept, mapped, mapped) and not near_copies.one_sided(mapped, mapped, mapped)
