@@ -169,7 +169,7 @@ CLOSE_BODY = 0.85  # ...unless the canonical bodies are this close
 # What a rewrite adds or drops on its own: small numbers (`range(0, n)`, `[-1]`), the collecting calls
 # of a loop that stands for a comprehension. Never taken for a replaced step.
 INCIDENTAL = frozenset({"l:0", "l:1", "l:-1", "l:2", "c:.append", "c:.add", "c:.extend"})
-SWAPS = ("c:.", "l:", "o:", "r:l:", "k:")  # kinds of evidence whose replacement changes behaviour
+SWAPS = ("c:.", "l:", "o:", "r:l:", "r:tuple", "k:")  # kinds of evidence whose replacement changes behaviour
 # Evidence no rewrite adds or drops on its own: builtins that order, bound or round the values (each a
 # group: a rewrite may sort in reverse for `reversed(sorted(...))`), and output made where an exception is
 # caught. Not an identity test (`is None`): a copy may leave out a mode its caller never uses (boltons'

@@ -910,6 +910,8 @@ def features(node: Function) -> list[str]:
             found.add("k:" + what + ("@except" if id(sub) in handled else ""))
         if isinstance(sub, (_ast.Yield, _ast.YieldFrom)) and sub.value is not None:
             found.update("r:" + origin for origin in origins(sub.value, sources))  # a generator's output
+            if isinstance(sub.value, _ast.Tuple):
+                found.add(f"r:tuple{len(sub.value.elts)}")
         if isinstance(sub, _ast.Return) and sub.value is not None:
             found.update(
                 "r:" + kind.replace(f"c:{node.name}", "c:SELF") for kind in returned(sub.value, local, sources)
@@ -1039,6 +1041,8 @@ def returned(value: ast.expr, local: set[str], sources: dict[str, set[str]]) -> 
         return ["c:" + name] if name else []
     if isinstance(value, _ast.Name):
         return sorted(sources.get(value.id, ()))
+    if isinstance(value, _ast.Tuple):  # how many things come back: a rewrite keeps that
+        return [f"tuple{len(value.elts)}"]
     return []
 
 

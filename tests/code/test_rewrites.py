@@ -521,3 +521,10 @@ def test_giving_back_what_a_function_passed_in_returns_is_a_map_not_a_filter() -
     kept = set(features("def g(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y:\n            yield x\n"))
     assert "r:@a0" in mapped and "r:@a0" not in kept
     assert near_copies.one_sided(kept, mapped, mapped) and not near_copies.one_sided(mapped, mapped, mapped)
+
+
+def test_how_many_things_come_back_is_kept_by_a_rewrite() -> None:
+    three = set(features("def f(seq, n):\n    for i in range(n):\n        yield seq[:i], seq[i:i + n], seq[i + n:]\n"))
+    two = set(features("def g(seq, n):\n    for i in range(n):\n        yield seq[:i], seq[i:i + n]\n"))
+    assert "r:tuple3" in three and "r:tuple2" in two
+    assert near_copies.swapped(two, three)
