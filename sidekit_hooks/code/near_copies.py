@@ -317,8 +317,9 @@ POSITIVE = {"NotEq": "Eq", "IsNot": "Is", "NotIn": "In"}  # a negated comparison
 
 def negated_only(added: list[str], existing: list[str]) -> bool:
     """The canonical bodies differ only in the polarity of tests (`is None` for `is not None`, `if p(x)`
-    for `if not p(x)`): the normaliser already made the tests a rewrite negates positive (swapped
-    branches, guards, `any`/`all`), so what is left is the opposite condition."""
+    for `if not p(x)`) or in their comparisons (`<` for `<=`): the normaliser already made the tests a
+    rewrite negates positive (swapped branches, guards, `any`/`all`) and mirrored (`>` as `<`), so what
+    is left is another condition."""
 
     def positive(tokens: list[str]) -> list[str]:
         out: list[str] = []
@@ -329,4 +330,13 @@ def negated_only(added: list[str], existing: list[str]) -> bool:
             out.append(POSITIVE.get(token, token))
         return out
 
-    return added != existing and positive(added) == positive(existing)
+    if added == existing:
+        return False
+    mine, theirs = positive(added), positive(existing)
+    if len(mine) != len(theirs):
+        return False
+    # or a comparison made strict or loose (`<` for `<=`): the same test at another boundary
+    return all(a == b or (a in COMPARISONS and b in COMPARISONS) for a, b in zip(mine, theirs, strict=True))
+
+
+COMPARISONS = frozenset({"Eq", "Lt", "LtE", "Is", "In"})  # the canonical comparisons, made positive

@@ -376,6 +376,10 @@ class Normaliser:
             out += ["Compare", MIRRORED[type(node.ops[0])]]
             self.any(node.comparators[0])
             self.any(node.left)
+        elif isinstance(node, _ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in (_ast.Lt, _ast.LtE):
+            out += ["Compare", type(node.ops[0]).__name__]  # as a mirrored `>` is written: `n > x` is `x < n`
+            self.any(node.left)
+            self.any(node.comparators[0])
         elif isinstance(node, _ast.BinOp) and isinstance(node.op, COMMUTATIVE):
             out += ["BinOp", type(node.op).__name__]
             for part in sorted((self.capture(lambda: self.any(node.left)), self.capture(lambda: self.any(node.right)))):

@@ -528,3 +528,10 @@ def test_how_many_things_come_back_is_kept_by_a_rewrite() -> None:
     two = set(features("def g(seq, n):\n    for i in range(n):\n        yield seq[:i], seq[i:i + n]\n"))
     assert "r:tuple3" in three and "r:tuple2" in two
     assert near_copies.swapped(two, three)
+
+
+def test_a_comparison_made_strict_or_loose_and_nothing_else_is_another_condition() -> None:
+    strict = canonical("def f(xs, n):\n    return [x for x in xs if x < n]\n")
+    loose = canonical("def g(xs, n):\n    return [x for x in xs if x <= n]\n")
+    mirrored = canonical("def h(xs, n):\n    return [x for x in xs if n > x]\n")
+    assert near_copies.negated_only(strict, loose) and strict == mirrored
