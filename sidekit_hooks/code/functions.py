@@ -380,8 +380,8 @@ def replaced_step(node: ast.FunctionDef | ast.AsyncFunctionDef, match: Match, in
         canonical = rewrites.canonical(node)
     except RecursionError:
         return False
-    if near_copies.negated_only(canonical, str(entry[CANONICAL]).split()):
-        return True  # the same code with a test negated: the opposite condition
+    if near_copies.other_condition(canonical, str(entry[CANONICAL]).split()):
+        return True  # the same code with a test negated or made strict: another condition
     existing = set(str(entry[FEATURES]).split())
     callees = set(str(entry[CALLEES]).split())
     if near_copies.dropped_work(features, existing, callees):
@@ -513,7 +513,7 @@ def behaviour_match(
         if near_copies.dropped_work(features, set(str(entry[FEATURES]).split()), set(str(entry[CALLEES]).split())):
             continue
         other = str(entry[CANONICAL]).split()
-        if near_copies.other_aggregate(canonical, other) or near_copies.negated_only(canonical, other):
+        if near_copies.other_aggregate(canonical, other) or near_copies.other_condition(canonical, other):
             continue
         # Indel similarity is at most the share of the two token multisets in common: below what could
         # confirm, rapidfuzz (about 20 ms to import in a hook) is not needed at all

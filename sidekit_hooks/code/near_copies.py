@@ -315,7 +315,7 @@ def other_aggregate(added: list[str], existing: list[str]) -> bool:
 POSITIVE = {"NotEq": "Eq", "IsNot": "Is", "NotIn": "In"}  # a negated comparison's positive form
 
 
-def negated_only(added: list[str], existing: list[str]) -> bool:
+def other_condition(added: list[str], existing: list[str]) -> bool:
     """The canonical bodies differ only in the polarity of tests (`is None` for `is not None`, `if p(x)`
     for `if not p(x)`) or in their comparisons (`<` for `<=`): the normaliser already made the tests a
     rewrite negates positive (swapped branches, guards, `any`/`all`) and mirrored (`>` as `<`), so what

@@ -506,14 +506,14 @@ def test_a_test_negated_and_nothing_else_is_the_opposite_condition() -> None:
     stop = canonical(
         "def g(pred, items):\n    for x in items:\n        yield x\n        if pred(x):\n            break\n"
     )
-    assert near_copies.negated_only(keep, stop) and not near_copies.negated_only(keep, keep)
+    assert near_copies.other_condition(keep, stop) and not near_copies.other_condition(keep, keep)
     found = canonical(
         "def h(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y is not None:\n            yield y, y\n"
     )
     missing = canonical(
         "def k(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y is None:\n            yield y, y\n"
     )
-    assert near_copies.negated_only(found, missing)
+    assert near_copies.other_condition(found, missing)
 
 
 def test_giving_back_what_a_function_passed_in_returns_is_a_map_not_a_filter() -> None:
@@ -534,4 +534,4 @@ def test_a_comparison_made_strict_or_loose_and_nothing_else_is_another_condition
     strict = canonical("def f(xs, n):\n    return [x for x in xs if x < n]\n")
     loose = canonical("def g(xs, n):\n    return [x for x in xs if x <= n]\n")
     mirrored = canonical("def h(xs, n):\n    return [x for x in xs if n > x]\n")
-    assert near_copies.negated_only(strict, loose) and strict == mirrored
+    assert near_copies.other_condition(strict, loose) and strict == mirrored
