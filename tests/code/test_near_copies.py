@@ -12,6 +12,8 @@ import pytest
 from nearcopy_heldout import COPIES as HELDOUT_COPIES
 from nearcopy_heldout import HELDOUT, NEAR_MISSES
 from nearcopy_heldout2 import HELDOUT2
+from nearcopy_heldout3 import COPIES as HELDOUT3_COPIES
+from nearcopy_heldout3 import NEAR_MISSES as HELDOUT3_NEAR_MISSES
 from nearcopy_mytuning import MYTUNING
 from nearcopy_restructured import COPIES as RESTRUCTURED_COPIES
 from nearcopy_restructured import NEAR_MISSES as RESTRUCTURED_NEAR_MISSES
@@ -57,12 +59,21 @@ REWRITES_RECALL = 0.9
 # second pass: 0.83 (19/23), 0.79 (19/24).
 MYTUNING_PRECISION = 0.75
 MYTUNING_RECALL = 0.95
+# nearcopy_heldout3.py (#35): 41 copies and 41 near misses of werkzeug, jinja2 and packaging helpers, written
+# by another helper who never read the matcher and committed (b905529..53983ea) before #35's second pass
+# changed a rule, never looked at case by case, measured once when the second pass was final (f2f2c9a):
+# before it (cc06162) precision 0.86 (32/37), recall 0.78 (32/41); after it 0.89 (32/36), 0.78 (32/41).
+# The issue's targets (0.95, 0.80) are NOT reached: floors at the measured figures, targets a strict xfail.
+HELDOUT3_PRECISION = 0.88
+HELDOUT3_RECALL = 0.78
+HELDOUT3 = HELDOUT3_COPIES + HELDOUT3_NEAR_MISSES
+TARGETS = (0.95, 0.8)
 
 
 @pytest.fixture(scope="module")
 def packages() -> None:
     try:
-        for package in nearcopies.PACKAGES:
+        for package in [*nearcopies.PACKAGES, *{case.package for case in HELDOUT3}]:
             nearcopies.module_sources(package)
     except RuntimeError as exc:  # no package index reachable: nothing to measure against
         requires.missing(str(exc), "give this machine the package index")
@@ -80,6 +91,18 @@ def test_restructured_set_precision_and_recall_floors(packages: None) -> None:
     found = nearcopies.score(RESTRUCTURED)
     assert (found.positives, found.negatives) == (59, 52)
     assert found.precision >= RESTRUCTURED_PRECISION and found.recall >= RESTRUCTURED_RECALL, found.line()
+
+
+def test_third_held_out_set_precision_and_recall_floors(packages: None) -> None:
+    found = nearcopies.score(HELDOUT3)
+    assert (found.positives, found.negatives) == (41, 41)
+    assert found.precision >= HELDOUT3_PRECISION and found.recall >= HELDOUT3_RECALL, found.line()
+
+
+@pytest.mark.xfail(reason="#35's targets are not reached: measured 0.89 (32/36), 0.78 (32/41)", strict=True)
+def test_third_held_out_set_reaches_the_targets(packages: None) -> None:
+    found = nearcopies.score(HELDOUT3)
+    assert found.precision >= TARGETS[0] and found.recall >= TARGETS[1], found.line()
 
 
 def test_hand_written_tuning_set_floors(packages: None) -> None:
