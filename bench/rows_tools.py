@@ -116,6 +116,8 @@ def near_copy_rows() -> list[Row]:
     import nearcopies
     from nearcopy_heldout import HELDOUT
     from nearcopy_heldout2 import HELDOUT2
+    from nearcopy_heldout3 import COPIES as HELDOUT3_COPIES
+    from nearcopy_heldout3 import NEAR_MISSES as HELDOUT3_NEAR_MISSES
     from nearcopy_mytuning import MYTUNING
     from nearcopy_restructured import RESTRUCTURED
     from nearcopy_rewrites_tuning import REWRITES_TUNING
@@ -124,6 +126,7 @@ def near_copy_rows() -> list[Row]:
 
     out = []
     sets = (
+        ("third held-out (#35)", HELDOUT3_COPIES + HELDOUT3_NEAR_MISSES, (0.95, 0.8)),
         ("restructured (#35, tuned on in its second pass)", RESTRUCTURED, None),
         ("held-out", HELDOUT, (0.95, 0.8)),
         ("blind held-out", HELDOUT2, (0.95, 0.8)),
