@@ -139,7 +139,7 @@ def project_rows(ctx: BenchContext, label: str, project: str, name: str, touched
             )
         )
     calls = [("symbol", {"name": name}), ("usages", {"name": name})] * (repeats + 1)
-    found = probe.probe([*cli, "mcp"], project, env_for(project), timeout=120, calls=calls)
+    found = probe.probe([*cli, "mcp"], project, env_for(project), timeout=120, calls=calls, settle=10)
     for tool in ("symbol", "usages"):
         served = [ms for called, ms, _ in found.calls if called == tool][1:]
         if found.error or not served:

@@ -205,7 +205,8 @@ def large_ts_rows(ctx: BenchContext) -> list[Row]:
         )
     calls = [("symbol", {"name": LARGE_NAME}), ("usages", {"name": LARGE_NAME})] * (repeats + 1)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "CLAUDE_", "SIDEKIT_", "GT_"))}
-    found = probe.probe([*cli, "mcp"], clone, env, timeout=120, calls=calls)
+    # Settled first: a server that has answered its first call while still importing the MCP SDK is not warm.
+    found = probe.probe([*cli, "mcp"], clone, env, timeout=120, calls=calls, settle=10)
     for tool in ("symbol", "usages"):
         served = [ms for called, ms, _ in found.calls if called == tool][1:]  # the first call warms up
         what = f"large TS tree: warm MCP {tool} round trip"
@@ -214,11 +215,12 @@ def large_ts_rows(ctx: BenchContext) -> list[Row]:
             out.append(Row("languages", what, failed, f"<= {MCP_TARGET_MS:.0f} ms", "MISS"))
             continue
         p50 = statistics.median(served)
+        cpu = found.settled_cpu_ms / max(1, len(found.calls) - 1)  # the server's own, whatever the load
         out.append(
             Row(
                 "languages",
                 what,
-                f"p50 {p50:.1f} ms",
+                f"p50 {p50:.1f} ms (server CPU {cpu:.1f} ms a call, symbol and usages alike)",
                 f"<= {MCP_TARGET_MS:.0f} ms",
                 "ok" if p50 <= MCP_TARGET_MS else "MISS",
             )

@@ -135,7 +135,7 @@ def round_trips(ctx: BenchContext, root: str, env: dict[str, str]) -> list[Row]:
     """A warm server (one session, index built) against one `sidekit CMD` process per answer."""
     asks = {"status": ({}, ["status"]), "usages": ({"name": "helper"}, ["usages", "helper"])}
     calls = [(name, arguments) for name, (arguments, _) in asks.items()] * (ctx.repeats + 1)
-    found = probe.probe([ctx.python, "-m", "sidekit_hooks.cli", "mcp"], root, env, timeout=120, calls=calls)
+    found = probe.probe([ctx.python, "-m", "sidekit_hooks.cli", "mcp"], root, env, timeout=120, calls=calls, settle=10)
     out = []
     for name, (_, command) in asks.items():
         served = [ms for tool, ms, _ in found.calls if tool == name][1:]  # the first call warms up
