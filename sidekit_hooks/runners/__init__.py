@@ -54,9 +54,8 @@ from __future__ import annotations
 import os
 
 from sidekit_hooks.runners.words import TRIGGERS, trigger_words, triggered
-from sidekit_hooks.status.vocabulary import UNNAMED_RUNNER as UNNAMED
 
-__all__ = ["TRIGGERS", "UNNAMED", "trigger_words", "triggered"]  # the lowest floor's words, re-exported
+__all__ = ["TRIGGERS", "trigger_words", "triggered"]  # the hook path's words (runners/words.py), re-exported
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
