@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from sidekit_hooks.runners.words import trigger_words
 
+DEADLINE = 0.8  # seconds: every event's hard deadline unless its row says otherwise
+
 
 class HookEvent:
     """One event: how Claude Code starts it, and what sidekit does on it."""
@@ -39,7 +41,7 @@ class HookEvent:
         boundary: bool = False,
         detectors: tuple[str, ...] = (),
         lifecycle: bool = False,
-        deadline: float = 0.8,
+        deadline: float = DEADLINE,
         probe: dict[str, object] | None = None,
     ) -> None:
         self.name = name  # Claude Code's hook_event_name
@@ -52,7 +54,9 @@ class HookEvent:
         self.boundary = boundary  # a delivery follows at once: deferred findings may be revived here
         self.detectors = detectors  # the sidecars that judge it, in order (detectors.REGISTRY)
         self.lifecycle = lifecycle  # handled by lifecycle.py (session edges), not by the detectors
-        self.deadline = deadline  # seconds; past it the hook gives up and delivers what it claimed first
+        # Seconds of wall time; past it the hook gives up and delivers what it claimed first (PreToolUse:
+        # the command runs as written). The one source of a hook's deadline (`deadline_of`).
+        self.deadline = deadline
         self.probe = probe or {}  # the smallest payload of the event, for doctor (no sidecar speaks)
 
 
@@ -147,7 +151,13 @@ BOUNDARIES = frozenset(name for name, event in EVENTS.items() if event.boundary)
 LIFECYCLE = frozenset(name for name, event in EVENTS.items() if event.lifecycle)
 TOOL_CALLS = frozenset(name for name, event in EVENTS.items() if event.detectors)  # a tool call the ledger counts
 AFTER_A_TOOL = frozenset({"PostToolUse", "PostToolUseFailure"})  # the tool ran (and may have written)
-BY_SCRIPT = {event.script: event for event in EVENTS.values()}
+
+
+def deadline_of(name: str) -> float:
+    """The hard deadline of the event `name` (seconds); an event not in the table gets the default."""
+    event = EVENTS.get(name)
+    return event.deadline if event is not None else DEADLINE
+
 
 # hooks/<script>.py, for the settings form: the same two lines for every event (see hook.run_entry).
 ENTRY_TEMPLATE = '''"""Claude Code {name} hook (settings form): stdin -> sidekit_hooks.pipeline.hook, always exit 0. Generated
