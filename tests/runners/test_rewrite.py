@@ -211,6 +211,19 @@ def test_only_rules_that_judge_both_alike_let_it_rewrite(
     assert (json.loads(dispatch.pre_tool_use(body) or "null")) == (expected if rewritten else None)
 
 
+def test_one_switch_turns_every_rewrite_off_and_the_old_pytest_one_still_works(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(permissions, "client_argv", lambda: [])
+    body = {"tool_name": "Bash", "cwd": str(proj), "tool_input": {"command": "python -m pytest -q"}}
+    said = json.loads(dispatch.pre_tool_use(body) or "null")
+    assert said["hookSpecificOutput"]["updatedInput"] == {"command": "python -m pytest -q" + APPENDED}
+    for name in (dispatch.OFF_ENV, rewrite.OLD_OFF_ENV):
+        monkeypatch.setenv(name, "0")
+        assert dispatch.pre_tool_use(body) == ""
+        monkeypatch.delenv(name)
+
+
 @pytest.mark.parametrize("tail", ["\r", "\v", "\f", "\u00a0", "\u2028", "\u3000"])
 def test_only_the_shells_blanks_are_trimmed(proj: Path, tail: str) -> None:
     assert rewrite.rewrite(f"pytest -q{tail}", str(proj), str(proj)) == f"pytest -q{tail}" + APPENDED
