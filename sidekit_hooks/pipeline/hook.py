@@ -169,6 +169,8 @@ def _fail_open(hook: str, exc: BaseException, call: object, outcome: object) -> 
 
         where = "deadline" if isinstance(exc, DeadlineExceeded) else "hook"
         held = call.held if isinstance(call, runtime.Call) else []
+        if where == "deadline" and isinstance(call, runtime.Call):
+            runtime.finish_later(call)  # what the deadline cut short is finished later, not dropped
         if isinstance(outcome, runtime.Outcome):
             queue.release(outcome.claims, error=f"print failed: {type(exc).__name__}")  # nothing was delivered
         elif where == "deadline" and held and hook in runtime.DRAINING_HOOKS:

@@ -42,7 +42,7 @@ class Call:
     """One hook call, made once (`begin`; a worker's: `Call(event, ctx)`) and passed to every step: the
     event, its deadline, the session's queue, and what the call has decided so far."""
 
-    __slots__ = ("event", "ctx", "hook", "started", "deadline", "held", "facts", "feeding", "_queue")
+    __slots__ = ("event", "ctx", "hook", "started", "deadline", "held", "facts", "feeding", "unfinished", "_queue")
 
     def __init__(
         self, event: Event, ctx: Context, started: float | None = None, deadline: float | None = None, hook: str = ""
@@ -61,6 +61,9 @@ class Call:
         # Whether this call is a test run whose results a detached worker is about to feed (junit_feed): a
         # tests finding queued earlier speaks of the run before it, so it waits for the next boundary.
         self.feeding = False
+        # The detectors not finished yet (cut off, skipped, asking for more, or not yet run): what a
+        # worker finishes later, also when the hard deadline cuts the call short (`finish_later`).
+        self.unfinished: list[str] = []
         self._queue: session_queue.SessionQueue | None = None
 
     @property
@@ -127,7 +130,10 @@ def begin(hook: str, payload: dict[str, Any], started: float) -> Call:
     # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
     until = deadline - DELIVERY_RESERVE
     ctx = Context(
-        project, event.session_id, started + DETECTOR_BUDGET, read_snapshot=lambda ctx: read_snapshot(event, ctx, until)
+        project,
+        event.session_id,
+        started + DETECTOR_BUDGET * hook_events.stretch_of(hook),  # a longer deadline: the same share of it
+        read_snapshot=lambda ctx: read_snapshot(event, ctx, until),
     )
     return Call(event, ctx, started, deadline, hook)
 
@@ -331,22 +337,21 @@ def read_snapshot(event: Event, ctx: Context, until: float | None = None) -> dic
 def run_detectors(names: list[str], call: Call) -> list[Finding]:
     event, ctx = call.event, call.ctx
     found: list[Finding] = []
-    unfinished: list[str] = []  # cut off, skipped, or asking for work no hook does: finished later
-    for position, name in enumerate(names):
+    done: list[str] = []  # finished: what the hard deadline must not hand over again
+    call.unfinished = list(names)  # until each is done; cut off, skipped or asking for more, it stays
+    for name in names:
         left = ctx.deadline - time.monotonic()
         if left <= 0:
             hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
-            unfinished.extend(names[position:])
             break
         budget.doing(f"detector {name}")
         try:
             # Each detector is cut off once it overruns the shared budget: a bad field, pack or scope
             # costs only the detector that reads it.
             found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), call.cutoff() - time.monotonic()))
-            if budget.wants_later(ctx.memo, name):
-                unfinished.append(name)
+            if not budget.wants_later(ctx.memo, name):
+                done.append(name)
         except budget.OutOfTime:
-            unfinished.append(name)
             hooklog.append(
                 ctx.project,
                 hooklog.ERRORS,
@@ -358,13 +363,22 @@ def run_detectors(names: list[str], call: Call) -> list[Finding]:
                 },
             )
         except budget.Later:
-            unfinished.append(name)
+            pass
         except Exception as exc:  # noqa: BLE001 - one broken sidecar (RecursionError, ValueError...) alone
             hooklog.error(ctx.project, event.hook, f"detector:{name}", exc)
+            done.append(name)
+        call.unfinished = [other for other in names if other not in done]
     budget.doing("")
-    if unfinished:
-        _finish_later(unfinished, event, ctx)
+    finish_later(call)
     return found
+
+
+def finish_later(call: Call) -> None:
+    """Hand the call's unfinished detectors to a worker, once (at the end of the detectors, or on the hard
+    deadline, from `hook.main`): their findings come at the next boundary."""
+    names, call.unfinished = call.unfinished, []
+    if names:
+        _finish_later(names, call.event, call.ctx)
 
 
 def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
