@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks.pipeline import hook_events
+from sidekit_hooks.core import hook_table
 from testing import requires
 from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
 
@@ -141,14 +141,14 @@ def sidekit_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     # A hook's deadline is wall time, and this machine may be loaded (other suites, a CPU hog): a test that
     # asserts a finding gives its hooks the longest deadline a user may set, so the finding does not hang on
     # the load. A test whose subject is the deadline itself asks for the real one (`real_deadlines`).
-    monkeypatch.setenv(hook_events.DEADLINE_ENV, str(hook_events.MAX_DEADLINE))
+    monkeypatch.setenv(hook_table.DEADLINE_ENV, str(hook_table.MAX_DEADLINE))
     return folder
 
 
 @pytest.fixture
 def real_deadlines(monkeypatch: pytest.MonkeyPatch, sidekit_cache: Path) -> None:
-    """Every hook's own deadline (hook_events), as a user's machine has it: for the tests of the cut-offs."""
-    monkeypatch.delenv(hook_events.DEADLINE_ENV, raising=False)
+    """Every hook's own deadline (core/hook_table.py), as a user's machine has it: for the tests of the cut-offs."""
+    monkeypatch.delenv(hook_table.DEADLINE_ENV, raising=False)
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from sidekit_hooks import detectors
-from sidekit_hooks.core import background, later
+from sidekit_hooks.core import background, hook_table, later
 from sidekit_hooks.nudges.findings import Finding
-from sidekit_hooks.pipeline import finish, hook, hook_events
+from sidekit_hooks.pipeline import finish, hook, runtime
 from testing.hooks import context_of, edit, payload
 from testing.near_copy import NEW_SLUG, indexed_project
 
@@ -53,7 +53,7 @@ def slow_by_path(
     """The slow detector registered by import path (the only kind a worker can load); the worker's start
     recorded. The hook's own deadline, not the suite's longer one (tests/conftest.py): the cut-off is the subject."""
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
-    monkeypatch.delenv(hook_events.DEADLINE_ENV, raising=False)
+    monkeypatch.delenv(hook_table.DEADLINE_ENV, raising=False)
     kept = dict(detectors.REGISTRY)
     detectors.REGISTRY.clear()
     detectors.register("slowhook", f"{__name__}:SLOW", frozenset({"PostToolUse"}))
@@ -145,7 +145,8 @@ def test_too_many_waiting_jobs_are_not_piled_up(
     monkeypatch.setattr(background, "spawn_module", lambda *a, **k: 1)
     data = edit(project, "a.py", "x = 1", "x = 2", "x = 1\n")
     jobs = [
-        later.hand_over(str(project), "PostToolUse", data, ["tests"], "budget") for _ in range(later.MAX_WAITING + 2)
+        later.hand_over(str(project), "PostToolUse", data, ["tests"], "budget", runtime.FINISH_WORKER)
+        for _ in range(later.MAX_WAITING + 2)
     ]
     assert all(jobs[: later.MAX_WAITING]) and jobs[later.MAX_WAITING :] == ["", ""]
     assert len(list((project / ".sidekit" / "later").glob("*.json"))) == later.MAX_WAITING

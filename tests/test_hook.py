@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from sidekit_hooks import detectors
+from sidekit_hooks.core import hook_table
 from sidekit_hooks.core.workspace import queue_root
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.findings import Finding
-from sidekit_hooks.pipeline import hook, hook_events, runtime
+from sidekit_hooks.pipeline import hook, runtime
 from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, pre_bash, tool_call
 
 A_PY_EDIT = ("a.py", "x = 1", "x = 2", "x = 1\n")  # rel, old, new, original: the edit these tests make
@@ -222,10 +223,12 @@ class SlowDetector:
 
 def edit_with_a_slow_detector(project: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, float, str]:
     """The PostToolUse hook, in this process, after an Edit of a.py, with "queued before" in the queue and
-    the slow detector registered: its exit code, how long it took and what it printed. The hook's own
-    deadline (not the suite's longer one: tests/conftest.py), the subject of these tests."""
+    the slow detector the only one (the others would spend the budget first on a loaded machine): its exit
+    code, how long it took and what it printed. The hook's own deadline (not the suite's longer one:
+    tests/conftest.py), the subject of these tests."""
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
-    monkeypatch.delenv(hook_events.DEADLINE_ENV, raising=False)
+    monkeypatch.delenv(hook_table.DEADLINE_ENV, raising=False)
+    monkeypatch.setattr(detectors, "names", lambda hook=None: ["slow"])
     enqueue(project, "queued before")
     stdout = io.StringIO()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(edit(project, *A_PY_EDIT)).encode())))
@@ -358,7 +361,7 @@ def test_the_hard_deadline_is_the_events_own(
     """HookEvent.deadline is the one source of a hook's deadline: shortened there, the hook gives up sooner."""
     monkeypatch.setattr("sidekit_hooks.pipeline.runtime.DETECTOR_BUDGET", 10.0)
     monkeypatch.setattr("sidekit_hooks.pipeline.runtime.DELIVERY_RESERVE", -10.0)  # no cut-off before the hard deadline
-    monkeypatch.setattr(hook_events.EVENTS["PostToolUse"], "deadline", 0.3)
+    monkeypatch.setattr(hook_table.EVENTS["PostToolUse"], "deadline", 0.3)
     code, seconds, stdout = edit_with_a_slow_detector(project, monkeypatch)
     assert code == 0 and seconds < 0.6, seconds
     assert context_of(stdout) == "[from sidekit] queued before"

@@ -21,10 +21,10 @@ import os
 import time
 
 from sidekit_hooks.core import budget, safepath
+from sidekit_hooks.core.hook_table import judged_by
 from sidekit_hooks.core.shell import Segment, core_words
 from sidekit_hooks.core.shell import segments as parse_shell
 from sidekit_hooks.nudges.findings import Finding
-from sidekit_hooks.pipeline.hook_events import judged_by
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

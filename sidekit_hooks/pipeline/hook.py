@@ -65,12 +65,13 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
     try:
         if hook == "PreToolUse":
             return _pre_tool_use(args[0] if args else "")
-        from sidekit_hooks.pipeline import hook_events, runtime
+        from sidekit_hooks.core import hook_table
+        from sidekit_hooks.pipeline import runtime
 
         if runtime.env_disabled():
             return 0
         signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, hook_events.deadline_of(hook))
+        signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of(hook))
         stdin_text = _read_stdin()
         if stdin_text is None:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -124,11 +125,10 @@ def _pre_tool_use(handler: str = "") -> int:
 
     if not runners.triggered(stdin_text):  # the runners' trigger words: no adapter is imported for the rest
         return 0
-    from sidekit_hooks.core import hookinput
-    from sidekit_hooks.pipeline import hook_events
+    from sidekit_hooks.core import hook_table, hookinput
 
     signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, hook_events.deadline_of("PreToolUse"))
+    signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of("PreToolUse"))
     try:
         payload, mended = hookinput.parse(stdin_text)  # the one parse: the rewrite reads this payload
     except hookinput.BadInput as exc:
@@ -151,7 +151,7 @@ def _answers(handler: str, stdin_text: str, payload: dict[str, object]) -> bool:
     """Whether this PreToolUse handler is the one that answers the payload's command."""
     from sidekit_hooks.pipeline import hook_events
 
-    names = tuple(name for name, _rule in hook_events.EVENTS["PreToolUse"].conditions)
+    names = tuple(name for name, _rule in hook_events.conditions(hook_events.EVENTS["PreToolUse"]))
     if handler not in names:
         return True
     if handler == names[0] and not any(name in stdin_text for name in names[1:]):

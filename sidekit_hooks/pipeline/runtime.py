@@ -11,11 +11,10 @@ import time
 
 from sidekit_hooks import detectors, runners
 from sidekit_hooks.code import written
-from sidekit_hooks.core import budget, fastjson, hookinput, hooklog, redact, workspace
+from sidekit_hooks.core import budget, fastjson, hook_table, hookinput, hooklog, redact, workspace
 from sidekit_hooks.nudges import delivery, ledger, policy, queue, session_queue, spend
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
-from sidekit_hooks.pipeline import hook_events
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,13 +23,14 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Finding
 
-DRAINING_HOOKS = hook_events.DRAINING
-TOOL_HOOKS = hook_events.TOOL_CALLS
-LIFECYCLE_HOOKS = hook_events.LIFECYCLE
+# The detached workers a hook starts (`python -m <module> JOB`): they finish what it could not.
+FINISH_WORKER = "sidekit_hooks.pipeline.finish"  # detectors cut off by their budget (core/later.py)
+FEED_WORKER = "sidekit_hooks.pipeline.feed_worker"  # a raw run's reports into the cache (runners/junit/feed.py)
+DRAINING_HOOKS = hook_table.DRAINING
+TOOL_HOOKS = hook_table.TOOL_CALLS
+LIFECYCLE_HOOKS = hook_table.LIFECYCLE
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
-DELIVERY_RESERVE = (
-    0.1  # seconds before the hard deadline (the event's, hook_events) kept for policy, queue and delivery
-)
+DELIVERY_RESERVE = 0.1  # seconds before the hard deadline (the event's: core/hook_table.py) kept for delivery
 WORKER_QUEUE_WAIT = 0.5  # seconds a worker's queue work may wait (a Gas City lock): no hook's deadline there
 
 BUILDING_NOTICE = "SIDEKIT_BUILDING_NOTICE"  # set by hooks/run, once, while the plugin's environment builds
@@ -122,17 +122,17 @@ def parse(hook: str, stdin_text: str) -> dict[str, Any] | None:
 
 
 def begin(hook: str, payload: dict[str, Any], started: float) -> Call:
-    """The call of one parsed event, its hard deadline the event's own (hook_events)."""
+    """The call of one parsed event, its hard deadline the event's own (core/hook_table.py)."""
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
-    deadline = started + hook_events.deadline_of(hook)
+    deadline = started + hook_table.deadline_of(hook)
     # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
     until = deadline - DELIVERY_RESERVE
     ctx = Context(
         project,
         event.session_id,
-        started + DETECTOR_BUDGET * hook_events.stretch_of(hook),  # a longer deadline: the same share of it
+        started + DETECTOR_BUDGET * hook_table.stretch_of(hook),  # a longer deadline: the same share of it
         read_snapshot=lambda ctx: read_snapshot(event, ctx, until),
     )
     return Call(event, ctx, started, deadline, hook)
@@ -141,7 +141,7 @@ def begin(hook: str, payload: dict[str, Any], started: float) -> Call:
 def handle(call: Call) -> Outcome:
     """Handle one event. May raise only what the deadline alarm raises."""
     event, ctx = call.event, call.ctx
-    if call.hook in hook_events.AFTER_A_TOOL:  # first: the code index's warm check must see a write even if
+    if call.hook in hook_table.AFTER_A_TOOL:  # first: the code index's warm check must see a write even if
         written.note(ctx.project, event.tool)  # a detector overruns
     _note_context(event)
     if event.kind == "shell" and runners.triggered(event.command) and event.hook in TOOL_HOOKS:
@@ -160,7 +160,7 @@ def _feed_build_run(call: Call) -> None:
     from sidekit_hooks.runners.junit import feed as junit_feed
 
     try:
-        call.feeding = bool(junit_feed.hand_over(call.event))
+        call.feeding = bool(junit_feed.hand_over(call.event, FEED_WORKER))
     except (OSError, ValueError) as exc:
         hooklog.error(call.project, call.hook, "junit-feed", exc)
 
@@ -397,7 +397,7 @@ def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
     if not names:
         return
     try:
-        later.hand_over(ctx.project, event.hook, event.raw, names, "budget")
+        later.hand_over(ctx.project, event.hook, event.raw, names, "budget", FINISH_WORKER)
     except OSError as exc:
         hooklog.error(ctx.project, event.hook, "later", exc)
 

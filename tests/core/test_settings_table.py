@@ -147,16 +147,16 @@ def nudge_budget(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def hook_deadline(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sidekit_hooks.pipeline import hook_events
+    from sidekit_hooks.core import hook_table
 
-    monkeypatch.delenv(hook_events.DEADLINE_ENV, raising=False)
-    case.pyproject(f"{hook_events.DEADLINE_ENV} = 3\nhook-deadline = 3")  # no project file lengthens it
-    assert hook_events.deadline_of("PostToolUse") == hook_events.EVENTS["PostToolUse"].deadline
-    for value, deadline in (("2", 2.0), ("600", hook_events.MAX_DEADLINE), ("0", 0.8), ("nan", 0.8), ("x", 0.8)):
-        monkeypatch.setenv(hook_events.DEADLINE_ENV, value)  # longer, within the client's timeout, never shorter
-        assert (hook_events.deadline_of("PostToolUse"), hook_events.deadline_of("PreToolUse")) == (deadline, deadline)
-    monkeypatch.setenv(hook_events.DEADLINE_ENV, "1.6")
-    assert hook_events.stretch_of("Stop") == 2.0  # the detectors' share grows with it
+    monkeypatch.delenv(hook_table.DEADLINE_ENV, raising=False)
+    case.pyproject(f"{hook_table.DEADLINE_ENV} = 3\nhook-deadline = 3")  # no project file lengthens it
+    assert hook_table.deadline_of("PostToolUse") == hook_table.EVENTS["PostToolUse"].deadline
+    for value, deadline in (("2", 2.0), ("600", hook_table.MAX_DEADLINE), ("0", 0.8), ("nan", 0.8), ("x", 0.8)):
+        monkeypatch.setenv(hook_table.DEADLINE_ENV, value)  # longer, within the client's timeout, never shorter
+        assert (hook_table.deadline_of("PostToolUse"), hook_table.deadline_of("PreToolUse")) == (deadline, deadline)
+    monkeypatch.setenv(hook_table.DEADLINE_ENV, "1.6")
+    assert hook_table.stretch_of("Stop") == 2.0  # the detectors' share grows with it
 
 
 def compact_pytest(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,7 +26,7 @@ QUEUE = Path(".runtime") / "nudge_queue"
 
 def _suite_deadline() -> dict[str, str]:
     """The suite's hook deadline (tests/conftest.py), when the test has not asked for the real one."""
-    from sidekit_hooks.pipeline.hook_events import DEADLINE_ENV
+    from sidekit_hooks.core.hook_table import DEADLINE_ENV
 
     return {DEADLINE_ENV: os.environ[DEADLINE_ENV]} if DEADLINE_ENV in os.environ else {}
 
