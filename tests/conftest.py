@@ -140,15 +140,9 @@ def sidekit_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "off")
     # A hook's deadline is wall time, and this machine may be loaded (other suites, a CPU hog): a test that
     # asserts a finding gives its hooks the longest deadline a user may set, so the finding does not hang on
-    # the load. A test whose subject is the deadline itself asks for the real one (`real_deadlines`).
+    # the load. A test whose subject is the deadline itself removes it (tests/test_hook.py, tests/test_finish.py).
     monkeypatch.setenv(hook_table.DEADLINE_ENV, str(hook_table.MAX_DEADLINE))
     return folder
-
-
-@pytest.fixture
-def real_deadlines(monkeypatch: pytest.MonkeyPatch, sidekit_cache: Path) -> None:
-    """Every hook's own deadline (core/hook_table.py), as a user's machine has it: for the tests of the cut-offs."""
-    monkeypatch.delenv(hook_table.DEADLINE_ENV, raising=False)
 
 
 @pytest.fixture
