@@ -1,7 +1,7 @@
 """The queue of one session, whichever one holds it: what the runtime claims from and writes to.
 
 Outside a Gas City it is the Gas Town file queue (`queue.py`: the session's folder, and the Gas Town tmux
-session's too). Inside a city (a Gas City identity and its folder named by gc, `city.find_city`) the
+session's too). Inside a city (a Gas City identity and its folder named by gc, `find_city`) the
 city's `state.json` is the one queue for gc and for sidekit: sidekit's findings go there, and a drain
 claims the city's items besides the file queue's, unless gc's own drain hook delivers them
 (`city.gc_drains`). `for_session` makes the right one; the runtime never asks which it got.
@@ -14,6 +14,7 @@ import time
 
 from sidekit_hooks.core import hooklog, workspace
 from sidekit_hooks.nudges import queue
+from sidekit_hooks.nudges.city_env import find_city, identity
 
 CITY_CLAIM_WAIT = 0.25  # seconds a claim or write waits for Gas City's lock (gc holds it for milliseconds)
 
@@ -101,7 +102,7 @@ class CityQueue(SessionQueue):
 
         from sidekit_hooks.nudges import city
 
-        session, keys = city.identity()
+        session, keys = identity()
         ttl = queue.URGENT_TTL if nudge.urgent else queue.NORMAL_TTL  # a finding goes stale as a Gas Town nudge does
         item = city.new_item(
             nudge.message,
@@ -154,10 +155,8 @@ class CityQueue(SessionQueue):
 
 def for_session(project: str, session: str, hook: str, deadline: float, *, main: bool = True) -> SessionQueue:
     """The queue this session's nudges go through: the city's when this session has a Gas City identity
-    and gc named its city, else the file queue."""
-    from sidekit_hooks.nudges import city
-
-    city_root = city.find_city(project) if city.identity()[1] else ""
+    and gc named its city, else the file queue (and the city's module is never imported)."""
+    city_root = find_city(project) if identity()[1] else ""
     if city_root:
         return CityQueue(project, session, hook, deadline, city_root, main=main)
     return SessionQueue(project, session, hook, deadline)

@@ -12,7 +12,7 @@ import time
 from sidekit_hooks import detectors, runners
 from sidekit_hooks.code import written
 from sidekit_hooks.core import budget, fastjson, hook_table, hookinput, hooklog, redact, workspace
-from sidekit_hooks.nudges import delivery, ledger, policy, queue, session_queue, spend
+from sidekit_hooks.nudges import delivery, ledger, policy, queue, spend
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Finding
+    from sidekit_hooks.nudges.session_queue import SessionQueue
 
 # The detached workers a hook starts (`python -m <module> JOB`): they finish what it could not.
 FINISH_WORKER = "sidekit_hooks.pipeline.finish"  # detectors cut off by their budget (core/later.py)
@@ -64,17 +65,19 @@ class Call:
         # The detectors not finished yet (cut off, skipped, asking for more, or not yet run): what a
         # worker finishes later, also when the hard deadline cuts the call short (`finish_later`).
         self.unfinished: list[str] = []
-        self._queue: session_queue.SessionQueue | None = None
+        self._queue: SessionQueue | None = None
 
     @property
     def project(self) -> str:
         return self.ctx.project
 
     @property
-    def queue(self) -> session_queue.SessionQueue:
-        """The session's queue (a Gas City's or the file queue), found on first use; its work is done
-        before the delivery reserve."""
+    def queue(self) -> SessionQueue:
+        """The session's queue (a Gas City's or the file queue), found on first use (an event that neither
+        drains nor queues never imports it); its work is done before the delivery reserve."""
         if self._queue is None:
+            from sidekit_hooks.nudges import session_queue
+
             self._queue = session_queue.for_session(
                 self.project,
                 self.event.session_id,
