@@ -40,7 +40,7 @@ def tell(job: dict[str, Any], summary: dict[str, Any]) -> None:
         ctx = Context(
             root, event.session_id, time.monotonic() + QUEUE_SECONDS, lambda ctx: runtime.read_snapshot(event, ctx)
         )
-        runtime.enqueue_findings(found, event, ctx)
+        runtime.enqueue_findings(found, runtime.Call(event, ctx))
 
 
 def _told_by_its_run(tool: object) -> bool:
