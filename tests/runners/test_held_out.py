@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from realproj import CACHE, REPO, answer_line, env_for, plant, shell
-from test_real_projects import copy_tree, fetch_go_module
+from test_real_projects import copy_tree, fetch_crate, fetch_go_module
 
 from testing import js
 from testing.pretool import rewritten
@@ -50,8 +50,8 @@ class HeldOut:
 
 
 def check_within_budget_at_the_planted_file(run: HeldOut) -> None:
-    assert run.raw_exit == run.exit == 1
-    assert run.answer["exit"] == 1 and run.answer["failed"] >= 20
+    assert run.raw_exit == run.exit != 0  # the raw run's exit code (go, jest 1; cargo 101)
+    assert run.answer["exit"] == run.exit and run.answer["failed"] >= 20
     assert run.model <= MODEL_LIMIT, run.answer
     assert str(run.top.get("at", "")).split(":")[0] == run.planted, run.answer
     assert int(run.top.get("affected", 1)) >= 0.8 * int(run.answer["failed"]), run.answer  # most, in one
@@ -154,3 +154,37 @@ def test_jest_held_out_planted_bug_reaches_the_model_within_800_bytes_at_the_pla
 )
 def test_jest_held_out_planted_bug_is_at_most_3_clusters(jest_held_out: HeldOut) -> None:
     assert jest_held_out.clusters <= MAX_CLUSTERS, jest_held_out.answer
+
+
+CRATE = ("humantime", "2.1.0")
+# two_digits reads its second digit against '1': a zero there underflows (a panic), any other digit is off by one.
+CRATE_PLANT = ("src/date.rs", "(b2 - b'0')) as u64)", "(b2 - b'1')) as u64)")
+
+
+@pytest.fixture(scope="module")
+def cargo_held_out(tmp_path_factory: pytest.TempPathFactory) -> HeldOut:
+    project = copy_tree(fetch_crate(*CRATE), tmp_path_factory.mktemp("cargo") / "humantime")
+    planted, old, new = CRATE_PLANT
+    plant(project / planted, old, new)
+    env = env_for(project)
+    assert shell(project, "cargo test --no-run", env).exit == 0  # compile once: the runs below test, not build
+    written = "cargo test --no-fail-fast"  # the doc tests too: one of them parses a timestamp
+    raw = shell(project, written, env)
+    command = rewritten(project, written, env)
+    assert command.startswith(written + " --config "), command
+    compact = shell(project, command, env)
+    answer = answer_line(compact.output)
+    run = HeldOut(planted, raw.exit, compact.exit, compact.size + len(f"Exit code {compact.exit}\n"), answer)
+    print(f"\ncargo {CRATE}: raw {raw.size:,} B; model {run.model} B; {run.clusters} clusters; {answer}")
+    print(compact.output)
+    return run
+
+
+def test_cargo_held_out_planted_bug_reaches_the_model_within_800_bytes_at_the_planted_file(
+    cargo_held_out: HeldOut,
+) -> None:
+    check_within_budget_at_the_planted_file(cargo_held_out)
+
+
+def test_cargo_held_out_planted_bug_is_at_most_3_clusters(cargo_held_out: HeldOut) -> None:
+    assert cargo_held_out.clusters <= MAX_CLUSTERS, cargo_held_out.answer
