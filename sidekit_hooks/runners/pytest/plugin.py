@@ -246,6 +246,12 @@ def describe_exception(
     if own:
         failure["frame"] = own[-1].partition(" in ")[0]
         failure["frames"] = own[:2] + own[2 - MAX_FRAMES :] if len(own) > MAX_FRAMES else own
+        if not rename:  # stopped in test code (an assert's line): placed at the function the test called
+            from sidekit_hooks.runners.pytest import subject
+
+            innermost = max(index for index, ((_, mine), _, _) in enumerate(located) if mine)
+            entry = entries[innermost]
+            failure = subject.resolve(failure, entry.frame.raw, located[innermost][1], root, where)
     cause = root_cause(value)
     if cause is not None:
         failure["cause"] = clip(f"{type(cause).__qualname__}: {first_line(cause)}".rstrip(": "), MESSAGE_CHARS)
