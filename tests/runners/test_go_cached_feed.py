@@ -46,9 +46,29 @@ def test_the_cached_failures_of_a_package_go_answered_from_its_cache_pass_again(
     red(module)
     assert go.cached_ok(CACHED) == ["example.com/m/p"]
     assert go.needs_feed(str(module), CACHED, 0, 0)
-    found = go.feed_after({"root": str(module), "started": 1.0, "exit": 0, "output": CACHED, "payload": {}})
+    job = {"root": str(module), "started": 1.0, "exit": 0, "output": CACHED, "payload": {}, "args": ["test", "./..."]}
+    found = go.feed_after(job)
     assert found is not None and found.errors == {} and found.args == ["p"]
     assert found.tests == {"p::TestA": {"o": "passed", "d": 0.0}}
+
+
+@pytest.mark.parametrize(
+    ("args", "whole"),
+    [
+        (["test", "./..."], True),
+        (["test", "-v", "-race", "-count", "2", "-timeout=30s", "./p", "./q"], True),
+        (["test", "-run", "TestA", "./..."], False),  # a cached ok of TestA alone says nothing of TestB
+        (["test", "-run=TestA", "./..."], False),
+        (["test", "-short", "./..."], False),  # tests that skip under -short did not pass
+        (["test", "-skip", "TestB", "./..."], False),
+        (["test", "-failfast", "./..."], False),
+    ],
+)
+def test_only_a_run_of_every_test_clears_the_cached_failures(module: Path, args: list[str], whole: bool) -> None:
+    red(module)
+    job = {"root": str(module), "started": 1.0, "exit": 0, "output": CACHED, "payload": {}, "args": args}
+    found = go.feed_after(job)
+    assert (found is not None and found.tests == {"p::TestA": {"o": "passed", "d": 0.0}}) is whole
 
 
 def test_a_cached_package_with_nothing_failing_in_the_cache_needs_no_feed(module: Path) -> None:

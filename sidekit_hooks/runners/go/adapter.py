@@ -478,7 +478,7 @@ def feed_after(job: dict[str, Any]) -> Result | None:
     cwd = str((job.get("payload") or {}).get("cwd") or root)
     output, started, code = str(job.get("output", "")), float(job["started"]), int(job["exit"])
     result = build_failures(root, cwd, output, started, code)
-    passed = cached_passes(root, cwd, output)
+    passed = cached_passes(root, cwd, output) if runs_every_test([str(w) for w in job.get("args") or []]) else []
     if not passed:
         return result
     if result is None:
@@ -487,6 +487,30 @@ def feed_after(job: dict[str, Any]) -> Result | None:
         result.tests[test] = {"o": "passed", "d": 0.0}
     result.args = sorted({*result.args, *(test.partition("::")[0] for test in passed)})  # these packages only
     return result
+
+
+# Flags of `go test` that never narrow which tests run: a cached `ok` under them was a run of every test.
+WHOLE_RUN_FLAGS = frozenset({"-v", "-race", "-cover", "-count", "-timeout", "-p", "-vet", "-mod", "-tags"})
+WHOLE_RUN_WITH_VALUE = frozenset({"-count", "-timeout", "-p", "-vet", "-mod", "-tags"})
+
+
+def runs_every_test(args: list[str]) -> bool:
+    """Whether `go test ARGS` (`args` from `test` on) runs every test of the packages it names: package
+    patterns and flags that narrow nothing (`-run`, `-skip`, `-short`, `-failfast`... narrow, so a cached
+    `ok` under them says nothing of the other tests)."""
+    words = args[1:] if args[:1] == ["test"] else args
+    value_next = False
+    for word in words:
+        if value_next:
+            value_next = False
+            continue
+        if not word.startswith("-"):
+            continue  # a package pattern
+        name = word.lstrip("-").partition("=")[0]
+        if "-" + name not in WHOLE_RUN_FLAGS:
+            return False
+        value_next = "=" not in word and "-" + name in WHOLE_RUN_WITH_VALUE
+    return True
 
 
 def cached_passes(root: str, cwd: str, output: str) -> list[str]:
