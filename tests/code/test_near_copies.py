@@ -20,7 +20,7 @@ from nearcopy_short import SHORT
 from nearcopy_tuning import TUNING
 
 from sidekit_hooks.code import function_index, functions, near_copies, rewrites
-from sidekit_hooks.detectors import tools
+from sidekit_hooks.detectors.tools import reinvention
 from testing import requires
 from testing.hooks import context_of, edited, payload
 
@@ -244,7 +244,7 @@ def test_short_added_functions_are_compared_only_with_distinctive_literals() -> 
         'def two(s):\n    return re.sub(r"-{2,}", "-", re.sub(r"[^a-z0-9]+", "-", s))\n\n\n'
         "def three(a):\n    b = a + 1\n    c = b * 2\n    d = c - 3\n    return d\n"
     )
-    found = [(node.name, small) for node, _tokens, _outside, small in tools.added_functions(added)]
+    found = [(node.name, small) for node, _tokens, _outside, small in reinvention.added_functions(added)]
     assert found == [("two", True), ("three", False)]
 
 
@@ -398,7 +398,7 @@ def test_hook_on_a_restructured_copy_the_token_rules_miss(project: Path, run_hoo
     (project / "lib").mkdir()
     (project / "lib" / "words.py").write_text(PREFIX_FILE)
     assert function_index.main(["build", str(project)]) == 0
-    node, tokens, outside, small = tools.added_functions(added)[0]
+    node, tokens, outside, small = reinvention.added_functions(added)[0]
     index = functions.load(str(project))
     assert (
         index is not None and functions.token_match(node.name, tokens, index, outside=outside, shape=not small) is None

@@ -26,7 +26,7 @@ ALLOWED = {
     # "pytest" is its runner's name and the key of pytest's version in the cache summary (a public field)
     ("status/record.py", "pytest"),
     # the key of the raw-pytest hint's findings (rule `tools.raw-pytest`, counted by `sidekit report`)
-    ("detectors/tools.py", "tools:pytest"),
+    ("detectors/tools/__init__.py", "tools:pytest"),
 }
 
 
