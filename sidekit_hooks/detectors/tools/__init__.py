@@ -18,6 +18,7 @@ only when a function was added (and rapidfuzz only when something in the index c
 
 from __future__ import annotations
 
+from sidekit_hooks.code.languages import INDEXED
 from sidekit_hooks.core import budget
 from sidekit_hooks.core.shell import core_words
 from sidekit_hooks.core.shell import segments as parse_shell
@@ -117,4 +118,23 @@ def write_findings(event: Event, ctx: Context) -> list[Finding]:
             finding = None
         if finding:
             findings.append(finding)
+    elif not python and event.path.endswith(INDEXED):
+        findings.extend(other_language_findings(event, ctx))
     return findings
+
+
+def other_language_findings(event: Event, ctx: Context) -> list[Finding]:
+    """A function added in TypeScript, JavaScript, Go, Rust or Java that repeats a project helper: asked
+    of the background worker (tree-sitter reads it there), only when the added text could hold one."""
+    from sidekit_hooks.code.languages import language_of
+    from sidekit_hooks.detectors.tools.reinvention import language_finding, may_add_function
+
+    language = language_of(event.path)
+    if not may_add_function(language, event.added):
+        return []
+    try:
+        finding = language_finding(event, ctx, language)
+    except budget.Later:
+        budget.want_later(ctx.memo, SIDECAR)  # the other habits are said now; this one from the background
+        return []
+    return [finding] if finding else []

@@ -105,3 +105,69 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
             },  # both must still exist (and the copy not call the helper) to be said
         )
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# TypeScript, JavaScript, Go, Rust, Java: read with tree-sitter, so in the background worker only.
+
+FUNCTION_WORDS = {
+    "ts": ("function", "=>", "(", "{"),
+    "js": ("function", "=>", "(", "{"),
+    "go": ("func ",),
+    "rust": ("fn ",),
+    "java": ("(", "{"),
+}
+
+
+def may_add_function(language: str, added: str) -> bool:
+    """A cheap look at the added text (standard library, in the hook): could it hold a whole function
+    worth comparing? Most edits change a line or two, and no worker is started for them."""
+    from sidekit_hooks.code import functions
+
+    if language not in FUNCTION_WORDS or functions.code_lines(added) < functions.SHORT_LINES + 1:
+        return False
+    if language in ("ts", "js") and not any(word in added for word in FUNCTION_WORDS[language][:2]):
+        return "(" in added and ") {" in added  # a method: `name(args) {`
+    return all(word in added for word in FUNCTION_WORDS[language][:1]) and "{" in added
+
+
+def language_finding(event: Event, ctx: Context, language: str) -> Finding | None:
+    """An added function of another language that repeats a project helper (`code.language_copies`).
+    In a hook this asks for the background (`budget.Later`); the worker parses and compares."""
+    if not ctx.memo.get("background"):
+        raise budget.Later("tools: a function in another language is compared in the background")
+    from sidekit_hooks.code import language_copies
+    from sidekit_hooks.core import safepath
+    from sidekit_hooks.core.thirdparty import enable_site_packages
+
+    data = safepath.read_project_file(ctx.project, event.path, 1_000_000)
+    if data is None:
+        return None
+    enable_site_packages()  # tree-sitter and its grammars (the worker runs without site, as hooks do)
+    from sidekit_hooks.code.languages.build import GrammarMissing
+
+    text = data.decode("utf-8", "replace")
+    try:
+        added = language_copies.added_functions(language, event.path, text, event.added)
+    except GrammarMissing:
+        return None  # `sidekit doctor` says why the language is not indexed
+    if not added:
+        return None
+    index = language_copies.project_functions(ctx.project, language, {(event.path, f.qualname) for f in added})
+    for function in added:
+        if time.monotonic() > ctx.deadline:
+            return None
+        match = language_copies.best_match(language, function, index)
+        if match is None:
+            continue
+        name = language_copies.bare(function.qualname)
+        return Finding(
+            SIDECAR,
+            f"{short(match.path)}:{match.line} {short(match.signature)} already does this; reuse it instead of "
+            f"{short(name)}().",
+            key=f"tools:reinvent:{match.path}:{match.name}:{name}",
+            rule_id="tools.helper-exists",
+            path=event.path,
+            subject=name,
+        )
+    return None

@@ -64,3 +64,63 @@ def test_hook_without_an_index_starts_one_and_the_finding_comes_at_the_next_boun
     assert context_of(prompt.stdout) == (
         "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug()."
     )
+
+
+# --- TypeScript, JavaScript, Go, Rust, Java: compared by the background worker -----------------------
+
+
+def ts_project(project: Path) -> None:
+    import subprocess
+
+    from sidekit_hooks.code.index import Index
+    from testing.language_copies import TS_HELPER
+
+    (project / "src").mkdir()
+    (project / "src" / "utils.ts").write_text(TS_HELPER)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    subprocess.run(["git", "-C", str(project), "add", "-A"], check=True)
+    with Index.open(str(project)):  # what SessionStart's worker builds
+        pass
+
+
+def written_later(project: Path, run_hook: Any, rel: str, content: str) -> tuple[str, str]:
+    """(what the Write's hook said, what the next prompt's hook said once the background worker is done)."""
+    from testing.hooks import write
+
+    (project / rel).write_text(content)
+    done = run_hook("PostToolUse", write(project, rel, content))
+    assert done.returncode == 0 and done.stderr == ""
+    later = project / ".sidekit" / "later"
+    deadline = time.monotonic() + 30
+    while later.is_dir() and any(later.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    prompt = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
+    return context_of(done.stdout), context_of(prompt.stdout)
+
+
+def test_a_typescript_copy_of_a_helper_is_said_at_the_next_boundary(project: Path, run_hook: Any) -> None:
+    from testing.language_copies import TS_COPY
+
+    ts_project(project)
+    assert written_later(project, run_hook, "src/slashes.ts", TS_COPY) == (
+        "",
+        '[sidecar:tools] src/utils.ts:1 withTrailingSlash(input = "", respectQueryAndFragment?: boolean) already '
+        "does this; reuse it instead of ensureSlash().",
+    )
+
+
+def test_a_typescript_near_miss_is_not_said(project: Path, run_hook: Any) -> None:
+    from testing.language_copies import TS_NEAR_MISS
+
+    ts_project(project)
+    assert written_later(project, run_hook, "src/slashes.ts", TS_NEAR_MISS) == ("", "")
+
+
+def test_a_small_typescript_edit_starts_no_worker(project: Path, run_hook: Any) -> None:
+    from testing.hooks import appended
+
+    ts_project(project)
+    done = run_hook("PostToolUse", appended(project, "src/utils.ts", "export const LIMIT = 3;\n"))
+    assert (done.returncode, context_of(done.stdout)) == (0, "")
+    later = project / ".sidekit" / "later"
+    assert not later.is_dir() or list(later.iterdir()) == []
