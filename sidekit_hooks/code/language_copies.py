@@ -33,13 +33,25 @@ def added_functions(language: str, path: str, text: str, added: str) -> list[Fun
     found = []
     for function in build.facts_of(language, path, text.encode("utf-8", "replace")).functions:
         body = "\n".join(line.strip() for line in lines[function.line - 1 : function.end])
-        if body.strip() and ("\n" + body + "\n") in added_lines:
+        if body.strip() and ("\n" + body + "\n") in added_lines and helper_like(function.qualname, path):
             found.append(function)
     return found
 
 
 def bare(qualname: str) -> str:
     return qualname.rsplit(".", 1)[-1]
+
+
+GO_TESTS = ("Test", "Benchmark", "Example", "Fuzz")
+
+
+def helper_like(qualname: str, path: str) -> bool:
+    """Worth comparing: not a test (table-like tests resemble each other by design, and no one calls one),
+    not Go's `init` or `main`. As `functions.indexable` is for Python."""
+    name = bare(qualname)
+    if name.lower().startswith("test") or name in ("init", "main"):
+        return False
+    return not (path.endswith("_test.go") and name.startswith(GO_TESTS))
 
 
 def entry(language: str, qualname: str, line: int, end: int, sig: str, tokens: str, outside: str) -> list[Any]:
@@ -76,7 +88,7 @@ def project_functions(project: str, language: str, leave_out: set[tuple[str, str
             family,
         ).fetchall()
     for path, lang, qualname, line, end, sig, body in rows:
-        if (str(path), str(qualname)) in leave_out:
+        if (str(path), str(qualname)) in leave_out or not helper_like(str(qualname), str(path)):
             continue
         tokens, _, outside = zlib.decompress(body).decode("utf-8", "replace").partition("\n")
         record = files.setdefault(str(path), {"f": []})
@@ -84,8 +96,15 @@ def project_functions(project: str, language: str, leave_out: set[tuple[str, str
     return {"files": files}
 
 
-def best_match(language: str, function: Function, index: dict[str, Any]) -> functions.Match | None:
-    """The project function that `function` repeats, by the rules `code.functions` applies to Python."""
+def best_match(
+    language: str, function: Function, index: dict[str, Any], project: str = "", source: str = ""
+) -> functions.Match | None:
+    """The project function that `function` repeats, by the rules `code.functions` applies to Python,
+    then checks of this path's own, for precision: the two call the same functions and methods and read
+    the same outside names (a copy that adds or drops a call does other work), use the same operators,
+    compare in the same directions and join conditions and answer true or false alike, and, given `project` and the added function's
+    `source`, their whole string literals agree (the index keeps literals cut at 24 characters, where two
+    error messages that start alike look the same)."""
     from sidekit_hooks.code import near_copies
 
     mine = entry(
@@ -107,5 +126,69 @@ def best_match(language: str, function: Function, index: dict[str, Any]) -> func
         existing = set(str(theirs[functions.FEATURES]).split())
         if near_copies.swapped(features, existing) or near_copies.dropped_work(features, existing, set()):
             return None  # the shape alike, one step done otherwise
-        return found
-    return functions.behaviour_rank(name, features, canonical, index) if shape else None
+    elif shape:
+        found = functions.behaviour_rank(name, features, canonical, index)
+    if found is None:
+        return None
+    theirs = next(e for e in index["files"][found.path]["f"] if e[0] == found.name)
+    if names(features) != names(set(str(theirs[functions.FEATURES]).split())):
+        return None
+    if operators(features) != operators(set(str(theirs[functions.FEATURES]).split())):
+        return None  # `-` where the helper has none: other arithmetic
+    if deciding(tokens) != deciding(str(theirs[4]).split()):
+        return None  # `>` for `<`, `||` for `&&`, `true` for `false`: the other answer
+    if project and source:
+        literals = string_literals(source, language)
+        if near_copies.disagree(literals, helper_literals(project, found, theirs, language)):
+            return None
+    return found
+
+
+def names(features: set[str]) -> set[str]:
+    """The functions and methods a body calls (`c:`) and the outside names it reads (`n:`: constants,
+    enum members, fields): what a rewrite keeps, and what a look-alike changes (`END_ARRAY` for `NULL`)."""
+    from sidekit_hooks.code import near_copies
+
+    return {f for f in features if f[:2] in ("c:", "n:") and f not in near_copies.INCIDENTAL}
+
+
+def operators(features: set[str]) -> set[str]:
+    return {f for f in features if f.startswith("o:")}
+
+
+DECIDING = frozenset({"<", "<=", ">", ">=", "&&", "||", "true", "false"})  # a swap of one flips the answer
+
+
+def deciding(tokens: list[str]) -> dict[str, int]:
+    """How often the body compares in each direction, joins conditions each way and says true or false
+    (a mirrored copy, `b < a` for `a > b`, is given up for this)."""
+    counts: dict[str, int] = {}
+    for token in tokens:
+        if token in DECIDING:
+            counts[token] = counts.get(token, 0) + 1
+    return counts
+
+
+STRING = r"([\"'`])((?:\\.|(?!\1)[^\\\n])*)\1"  # one quoted literal on one line, escapes kept
+DOUBLE_QUOTED = r"(\")((?:\\.|[^\"\\\n])*)\""  # Rust: `'a` is a lifetime, not a string
+
+
+def string_literals(source: str, language: str = "") -> list[str]:
+    """The distinctive string literals of a piece of source, whole, quoted as Python quotes them."""
+    import re
+
+    from sidekit_hooks.code import near_copies
+
+    pattern = DOUBLE_QUOTED if language == "rust" else STRING
+    return near_copies.literals([repr(m.group(2)) for m in re.finditer(pattern, source)])
+
+
+def helper_literals(project: str, match: functions.Match, entry: list[Any], language: str) -> list[str]:
+    """The string literals of the matched helper as its file holds it now (empty when unreadable)."""
+    from sidekit_hooks.core import safepath
+
+    data = safepath.read_project_file(project, match.path, functions.MAX_FILE_BYTES)
+    if data is None:
+        return []
+    lines = data.decode("utf-8", "replace").splitlines()
+    return string_literals("\n".join(lines[match.line - 1 : match.line - 1 + int(entry[3])]), language)

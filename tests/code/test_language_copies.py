@@ -62,7 +62,8 @@ def matched(project: Path, language: str, rel: str, text: str) -> str | None:
     added = language_copies.added_functions(language, rel, text, text)
     assert added, "the added function is read"
     index = language_copies.project_functions(str(project), language, {(rel, f.qualname) for f in added})
-    found = language_copies.best_match(language, added[0], index)
+    source = "\n".join(text.splitlines()[added[0].line - 1 : added[0].end])
+    found = language_copies.best_match(language, added[0], index, str(project), source)
     return None if found is None else f"{found.path}:{found.line} {found.name}"
 
 
@@ -102,3 +103,66 @@ def test_features_of_a_token_stream() -> None:
         "return",
         "l:0",
     ]
+
+
+GO_MESSAGES = """package flags
+
+import "fmt"
+
+func validateRequired(groups map[string][]string, set map[string]bool) error {
+\tfor group, names := range groups {
+\t\tmissing := []string{}
+\t\tfor _, name := range names {
+\t\t\tif !set[name] {
+\t\t\t\tmissing = append(missing, name)
+\t\t\t}
+\t\t}
+\t\tif len(missing) > 0 && len(missing) < len(names) {
+\t\t\treturn fmt.Errorf("if any flags in the group [%v] are set they must all be set; missing %v", group, missing)
+\t\t}
+\t}
+\treturn nil
+}
+"""
+# the same loop, the other rule: messages that start alike (the index keeps 24 characters of each)
+GO_OTHER_RULE = """package flags
+
+import "fmt"
+
+func validateExclusive(groups map[string][]string, set map[string]bool) error {
+\tfor group, names := range groups {
+\t\tpresent := []string{}
+\t\tfor _, name := range names {
+\t\t\tif set[name] {
+\t\t\t\tpresent = append(present, name)
+\t\t\t}
+\t\t}
+\t\tif len(present) > 1 && len(present) < len(names) {
+\t\t\treturn fmt.Errorf("if any flags in the group [%v] are set none of the others can be; %v were set", group, present)
+\t\t}
+\t}
+\treturn nil
+}
+"""
+GO_MORE_WORK = GO_MESSAGES.replace(
+    "missing = append(missing, name)", "missing = append(missing, strings.TrimSpace(name))"
+)
+
+
+@pytest.mark.parametrize("other", [GO_OTHER_RULE, GO_MORE_WORK], ids=["messages-differ-past-the-cut", "more-calls"])
+def test_a_look_alike_that_does_other_work_is_not_named(project: Path, other: str) -> None:
+    indexed(project, {"flags/required.go": GO_MESSAGES})
+    assert matched(project, "go", "flags/exclusive.go", other.replace("validateRequired", "checkFlags")) is None
+    assert matched(project, "go", "flags/copy.go", GO_MESSAGES.replace("validateRequired", "checkFlags")) == (
+        "flags/required.go:5 validateRequired"
+    )
+
+
+def test_tests_are_not_compared(project: Path) -> None:
+    test = GO_MESSAGES.replace(
+        "func validateRequired(groups map[string][]string, set map[string]bool)", "func TestFlags(t *testing.T)"
+    )
+    assert not language_copies.helper_like("TestFlags", "flags/flags_test.go")
+    assert language_copies.helper_like("Flags", "flags/flags_test.go")  # a helper in a test file
+    assert not language_copies.helper_like("testParse", "src/parse.ts")
+    assert language_copies.added_functions("go", "flags/flags_test.go", test, test) == []

@@ -127,8 +127,23 @@ def may_add_function(language: str, added: str) -> bool:
     if language not in FUNCTION_WORDS or functions.code_lines(added) < functions.SHORT_LINES + 1:
         return False
     if language in ("ts", "js") and not any(word in added for word in FUNCTION_WORDS[language][:2]):
-        return "(" in added and ") {" in added  # a method: `name(args) {`
+        return any(method_head(line) for line in added.splitlines())
+    if language == "java":
+        return any(method_head(line) for line in added.splitlines())
     return all(word in added for word in FUNCTION_WORDS[language][:1]) and "{" in added
+
+
+STATEMENTS = frozenset({"if", "for", "while", "switch", "catch", "else", "do", "return", "try", "synchronized", "new"})
+
+
+def method_head(line: str) -> bool:
+    """`name(args) {`, `async name(a: T): R {`, `public static int count(List<X> xs) {`: a method's first
+    line, not a statement's (`if (x) {`, `} else if (y) {`)."""
+    text = line.strip()
+    if not text.endswith("{") or "(" not in text or text.startswith(("}", "//", "*")):
+        return False
+    words = text.split("(", 1)[0].split()
+    return bool(words) and words[-1] not in STATEMENTS and words[0] not in STATEMENTS and "=" not in words
 
 
 def language_finding(event: Event, ctx: Context, language: str) -> Finding | None:
@@ -157,7 +172,8 @@ def language_finding(event: Event, ctx: Context, language: str) -> Finding | Non
     for function in added:
         if time.monotonic() > ctx.deadline:
             return None
-        match = language_copies.best_match(language, function, index)
+        source = "\n".join(text.splitlines()[function.line - 1 : function.end])
+        match = language_copies.best_match(language, function, index, ctx.project, source)
         if match is None:
             continue
         name = language_copies.bare(function.qualname)

@@ -6,6 +6,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from sidekit_hooks.code import functions
 from testing.hooks import context_of, edited, payload
 from testing.near_copy import NEW_SLUG, SLUGIFY, indexed_project, new_slug_edit
@@ -116,11 +118,24 @@ def test_a_typescript_near_miss_is_not_said(project: Path, run_hook: Any) -> Non
     assert written_later(project, run_hook, "src/slashes.ts", TS_NEAR_MISS) == ("", "")
 
 
-def test_a_small_typescript_edit_starts_no_worker(project: Path, run_hook: Any) -> None:
+@pytest.mark.parametrize(
+    ("added", "background"),
+    [
+        ("export const LIMIT = 3;\n", False),  # one line: nothing to compare, no worker
+        ("  if (a) {\n    b();\n  }\n", False),  # no function in it
+        ("export function f(a: string) {\n  const b = a.trim();\n  return b;\n}\n", True),
+    ],
+)
+def test_only_an_added_function_asks_for_the_background(project: Path, added: str, background: bool) -> None:
+    from sidekit_hooks.core import budget
+    from sidekit_hooks.detectors import tools
+    from sidekit_hooks.nudges.events import parse_event
+    from sidekit_hooks.nudges.findings import Context
     from testing.hooks import appended
 
-    ts_project(project)
-    done = run_hook("PostToolUse", appended(project, "src/utils.ts", "export const LIMIT = 3;\n"))
-    assert (done.returncode, context_of(done.stdout)) == (0, "")
-    later = project / ".sidekit" / "later"
-    assert not later.is_dir() or list(later.iterdir()) == []
+    (project / "src").mkdir()
+    (project / "src" / "utils.ts").write_text("export const A = 1;\n")
+    event = parse_event("PostToolUse", appended(project, "src/utils.ts", added), str(project))
+    ctx = Context(str(project), "s", time.monotonic() + 5)
+    assert tools.TOOLS.detect(event, ctx) == []
+    assert budget.wants_later(ctx.memo, "tools") is background
