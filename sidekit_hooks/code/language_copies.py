@@ -122,7 +122,7 @@ def best_match(
     found = functions.token_match(name, tokens, index, outside=outside, shape=shape)
     features, canonical = set(str(mine[7]).split()), str(mine[6]).split()
     if found is not None:
-        theirs = next(e for e in index["files"][found.path]["f"] if e[0] == found.name)
+        theirs = next(e for e in index["files"][found.path]["f"] if e[0] == found.name and e[1] == found.line)
         existing = set(str(theirs[functions.FEATURES]).split())
         if near_copies.swapped(features, existing) or near_copies.dropped_work(features, existing, set()):
             return None  # the shape alike, one step done otherwise
@@ -130,7 +130,7 @@ def best_match(
         found = functions.behaviour_rank(name, features, canonical, index)
     if found is None:
         return None
-    theirs = next(e for e in index["files"][found.path]["f"] if e[0] == found.name)
+    theirs = next(e for e in index["files"][found.path]["f"] if e[0] == found.name and e[1] == found.line)
     if names(features) != names(set(str(theirs[functions.FEATURES]).split())):
         return None
     if operators(features) != operators(set(str(theirs[functions.FEATURES]).split())):

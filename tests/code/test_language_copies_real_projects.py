@@ -18,7 +18,7 @@ from sidekit_hooks.code.parse import Function
 
 pytestmark = pytest.mark.slow
 PROJECTS = realprojects.TUNING + realprojects.HELD_OUT
-MIN_RECALL = 0.55  # commons-lang3's overloads make many copies ambiguous: then nothing is named, rightly
+MIN_RECALL = 0.80  # the issue's bar for helper copies (measured: 0.90 on cast, the lowest; see docs/code-index.md)
 
 
 def measured(project: realprojects.Project) -> tuple[int, int, int, list[str]]:
@@ -42,7 +42,7 @@ def measured(project: realprojects.Project) -> tuple[int, int, int, list[str]]:
         source = "\n".join(lines[entry[1] - 1 : entry[1] - 1 + entry[3]])
         found = language_copies.best_match(project.language, copy, index, str(root), source)
         if found is not None:
-            twin = next(e for e in index["files"][found.path]["f"] if e[0] == found.name)
+            twin = next(e for e in index["files"][found.path]["f"] if e[0] == found.name and e[1] == found.line)
             named += 1
             wrong += twin[4] != entry[4]
         others = {p: {"f": [e for e in r["f"] if (p, e[0]) != (path, entry[0])]} for p, r in index["files"].items()}

@@ -110,13 +110,8 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
 # ---------------------------------------------------------------------------------------------
 # TypeScript, JavaScript, Go, Rust, Java: read with tree-sitter, so in the background worker only.
 
-FUNCTION_WORDS = {
-    "ts": ("function", "=>", "(", "{"),
-    "js": ("function", "=>", "(", "{"),
-    "go": ("func ",),
-    "rust": ("fn ",),
-    "java": ("(", "{"),
-}
+# What a function's first line holds in each language (Java and a TypeScript method: a method head)
+FUNCTION_WORDS = {"ts": ("function", "=>"), "js": ("function", "=>"), "go": ("func ",), "rust": ("fn ",), "java": ()}
 
 
 def may_add_function(language: str, added: str) -> bool:
@@ -124,13 +119,11 @@ def may_add_function(language: str, added: str) -> bool:
     worth comparing? Most edits change a line or two, and no worker is started for them."""
     from sidekit_hooks.code import functions
 
-    if language not in FUNCTION_WORDS or functions.code_lines(added) < functions.SHORT_LINES + 1:
+    if language not in FUNCTION_WORDS or functions.code_lines(added) < functions.SHORT_LINES + 1 or "{" not in added:
         return False
-    if language in ("ts", "js") and not any(word in added for word in FUNCTION_WORDS[language][:2]):
-        return any(method_head(line) for line in added.splitlines())
-    if language == "java":
-        return any(method_head(line) for line in added.splitlines())
-    return all(word in added for word in FUNCTION_WORDS[language][:1]) and "{" in added
+    if any(word in added for word in FUNCTION_WORDS[language]):
+        return True
+    return language in ("ts", "js", "java") and any(method_head(line) for line in added.splitlines())
 
 
 STATEMENTS = frozenset({"if", "for", "while", "switch", "catch", "else", "do", "return", "try", "synchronized", "new"})
@@ -151,11 +144,11 @@ def language_finding(event: Event, ctx: Context, language: str) -> Finding | Non
     In a hook this asks for the background (`budget.Later`); the worker parses and compares."""
     if not ctx.memo.get("background"):
         raise budget.Later("tools: a function in another language is compared in the background")
-    from sidekit_hooks.code import language_copies
+    from sidekit_hooks.code import functions, language_copies
     from sidekit_hooks.core import safepath
     from sidekit_hooks.core.thirdparty import enable_site_packages
 
-    data = safepath.read_project_file(ctx.project, event.path, 1_000_000)
+    data = safepath.read_project_file(ctx.project, event.path, functions.MAX_FILE_BYTES)
     if data is None:
         return None
     enable_site_packages()  # tree-sitter and its grammars (the worker runs without site, as hooks do)

@@ -139,3 +139,24 @@ def test_only_an_added_function_asks_for_the_background(project: Path, added: st
     ctx = Context(str(project), "s", time.monotonic() + 5)
     assert tools.TOOLS.detect(event, ctx) == []
     assert budget.wants_later(ctx.memo, "tools") is background
+
+
+@pytest.mark.parametrize(
+    ("language", "added", "expected"),
+    [
+        ("go", "func Parse(s string) error {\n\treturn nil\n}\n", True),
+        ("go", "\tif err != nil {\n\t\treturn err\n\t}\n", False),
+        ("rust", "fn parse(s: &str) -> u32 {\n    s.len() as u32\n}\n", True),
+        ("ts", "const f = (a: number) => {\n  return a;\n};\n", True),
+        ("ts", "  parse(input: string): URL {\n    return new URL(input);\n  }\n", True),
+        ("ts", "  } else if (b) {\n    go();\n  }\n", False),
+        ("ts", "const x = merge(a, {\n  b: 1,\n});\n", False),
+        ("java", "  public static int count(List<X> xs) {\n    return xs.size();\n  }\n", True),
+        ("java", "    for (X x : xs) {\n      use(x);\n    }\n", False),
+        ("py", "def f():\n    return 1\n\n", False),  # Python has its own path
+    ],
+)
+def test_what_the_hook_takes_for_an_added_function(language: str, added: str, expected: bool) -> None:
+    from sidekit_hooks.detectors.tools.reinvention import may_add_function
+
+    assert may_add_function(language, added) is expected
