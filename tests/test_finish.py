@@ -18,7 +18,7 @@ import pytest
 from sidekit_hooks import detectors
 from sidekit_hooks.core import background, later
 from sidekit_hooks.nudges.findings import Finding
-from sidekit_hooks.pipeline import finish, hook
+from sidekit_hooks.pipeline import finish, hook, runtime
 from testing.hooks import context_of, edit, payload
 from testing.near_copy import NEW_SLUG, indexed_project
 
@@ -124,7 +124,8 @@ def test_too_many_waiting_jobs_are_not_piled_up(
     monkeypatch.setattr(background, "spawn_module", lambda *a, **k: 1)
     data = edit(project, "a.py", "x = 1", "x = 2", "x = 1\n")
     jobs = [
-        later.hand_over(str(project), "PostToolUse", data, ["tests"], "budget") for _ in range(later.MAX_WAITING + 2)
+        later.hand_over(str(project), "PostToolUse", data, ["tests"], "budget", runtime.FINISH_WORKER)
+        for _ in range(later.MAX_WAITING + 2)
     ]
     assert all(jobs[: later.MAX_WAITING]) and jobs[later.MAX_WAITING :] == ["", ""]
     assert len(list((project / ".sidekit" / "later").glob("*.json"))) == later.MAX_WAITING

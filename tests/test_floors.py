@@ -46,15 +46,7 @@ NAMED = re.compile(r"\bsidekit_hooks(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 # Named, not imported, and said so here: each starts a worker in a process of its own (a detached
 # `python -P -m`), so the lower floor holds only the name; or it is text written into another file.
 NAMED_NOT_IMPORTED = {
-    (
-        "sidekit_hooks.core.later",
-        "sidekit_hooks.pipeline.finish",
-    ): "the detached worker that finishes cut-off detectors",
     ("sidekit_hooks.core.pluginform", "sidekit_hooks.cli.plugin_setup"): "the plugin's one-time setup worker",
-    (
-        "sidekit_hooks.runners.junit.feed",
-        "sidekit_hooks.pipeline.feed_worker",
-    ): "the worker that feeds a raw mvn test's reports",
     ("sidekit_hooks.pipeline.hook_events", "sidekit_hooks.pipeline.hook"): "the entry-script template's text",
 }
 

@@ -1,4 +1,5 @@
-"""The one table of hook events (sidekit_hooks/pipeline/hook_events.py): everything else derives from it."""
+"""The one table of hook events (sidekit_hooks/core/hook_table.py) and what the pipeline makes of it
+(pipeline/hook_events.py): everything else derives from it."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from sidekit_hooks.pipeline.hook_events import (
 from testing.hooks import REPO
 
 PACKAGE = REPO / "sidekit_hooks"
-TABLE = PACKAGE / "pipeline" / "hook_events.py"
+TABLE = PACKAGE / "core" / "hook_table.py"
 
 
 def declarations(source: str, filename: str) -> list[str]:

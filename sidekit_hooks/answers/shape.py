@@ -7,7 +7,7 @@ Budgets are bytes of the printed JSON (CONTRACT §5). Lists are cut to fit and t
 from __future__ import annotations
 
 from sidekit_hooks.answers import render
-from sidekit_hooks.runners.words import UNNAMED
+from sidekit_hooks.status.vocabulary import UNNAMED_RUNNER as UNNAMED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -33,7 +33,7 @@ VERSION = 3  # 2: entries carry the function's outside names; 3: tokens from the
 # The entries' last three fields (#35, optional: an index without them is still read): the canonical body
 # and the features of `code.rewrites`, and the features of the project helpers the function calls.
 # Bumped when the normaliser changes, so that a refresh redoes every entry.
-BEHAVIOUR = 1
+BEHAVIOUR = 2  # 2: the second #35 normaliser (tuple parts, generators, handlers...)
 CANONICAL, FEATURES, CALLEES = 6, 7, 8
 INDEX_FILE = "functions.json"
 PRUNE_AFTER = 30 * 86400  # seconds; cache entries unused this long are deleted by the next refresh
@@ -69,7 +69,8 @@ SKIP_DIRS = frozenset(
 BODY_ALONE = 0.85
 BODY_WITH_NAME = 0.72
 NAME_CLOSE = 0.8
-AMBIGUOUS = 0.05  # two helpers of other names within this rank of each other: name neither
+AMBIGUOUS = 0.05  # two helpers of other names within this rank of each other: name neither...
+SAME_BODY = 0.99  # ...unless one's body is the added function's and the other's is not
 
 
 def cache_dir() -> str:
@@ -360,9 +361,9 @@ def best_match(
     found = token_match(name, tokens, index, skip, outside, shape)
     if node is None:
         return found
-    if found is not None:
-        return None if replaced_step(node, found, index) else found
-    return behaviour_match(node, index, skip) if shape else None
+    if found is not None and not replaced_step(node, found, index):
+        return found
+    return behaviour_match(node, index, skip) if shape else None  # which vetoes the replaced step too
 
 
 def replaced_step(node: ast.FunctionDef | ast.AsyncFunctionDef, match: Match, index: dict[str, Any]) -> bool:
@@ -376,15 +377,19 @@ def replaced_step(node: ast.FunctionDef | ast.AsyncFunctionDef, match: Match, in
         return False
     try:
         features = set(rewrites.features(node))
+        canonical = rewrites.canonical(node)
     except RecursionError:
         return False
+    if near_copies.other_condition(canonical, str(entry[CANONICAL]).split()):
+        return True  # the same code with a test negated or made strict: another condition
     existing = set(str(entry[FEATURES]).split())
     callees = set(str(entry[CALLEES]).split())
     if near_copies.dropped_work(features, existing, callees):
         return True
+    own = existing
     if callees:
         existing = near_copies.widened(existing, callees, features)
-    return near_copies.swapped(features, existing)
+    return near_copies.swapped(features, existing) or near_copies.one_sided(features, own, existing)
 
 
 def token_match(
@@ -514,9 +519,13 @@ def behaviour_rank(
     for rank, path, entry, existing in ranked[: near_copies.CANDIDATES]:
         if near_copies.swapped(features, existing) or near_copies.other_classes(features, existing):
             continue
+        if near_copies.one_sided(features, set(str(entry[FEATURES]).split()), existing):
+            continue
         if near_copies.dropped_work(features, set(str(entry[FEATURES]).split()), set(str(entry[CALLEES]).split())):
             continue
         other = str(entry[CANONICAL]).split()
+        if near_copies.other_aggregate(canonical, other) or near_copies.other_condition(canonical, other):
+            continue
         # Indel similarity is at most the share of the two token multisets in common: below what could
         # confirm, rapidfuzz (about 20 ms to import in a hook) is not needed at all
         seen: dict[str, int] = {}
@@ -571,7 +580,10 @@ def unambiguous(ranked: list[tuple[float, Match]]) -> Match | None:
     if not ranked:
         return None
     best_rank, best = ranked[0]
-    rival = next((rank for rank, match in ranked[1:] if match.name != best.name), None)
+    rivals = [(rank, match) for rank, match in ranked[1:] if match.name != best.name]
+    if best.body >= SAME_BODY and all(match.body < SAME_BODY for _rank, match in rivals):
+        return best  # the same body as the added function's, the others not: no look-alike rivals it
+    rival = rivals[0][0] if rivals else None
     return None if rival is not None and best_rank - rival < AMBIGUOUS else best
 
 

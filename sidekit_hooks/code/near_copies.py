@@ -155,7 +155,7 @@ def inlinable(name: str) -> bool:
 # canonical bodies must still be alike, and no called method, constant, operator or returned constant
 # of one may be swapped for another in the other.
 
-WEIGHTS = {"b": 1.0, "k": 1.0, "c": 2.0, "n": 2.0, "l": 2.0, "o": 0.5, "f": 1.5, "r": 1.0, "d": 1.0}
+WEIGHTS = {"b": 1.0, "k": 1.0, "c": 2.0, "n": 2.0, "l": 2.0, "o": 0.5, "f": 1.5, "r": 1.0, "d": 1.0, "p": 0.0}
 DOC_WEIGHT = 3.0  # the docstring, however long, weighs as much as a call and a half
 COMMON_WEIGHT = 0.5  # a common constant (`0`, `''`, `'-'`) says less than a distinctive one
 RANK_FLOOR = 0.45  # weighted overlap of the features for a helper to be a candidate at all
@@ -169,7 +169,27 @@ CLOSE_BODY = 0.85  # ...unless the canonical bodies are this close
 # What a rewrite adds or drops on its own: small numbers (`range(0, n)`, `[-1]`), the collecting calls
 # of a loop that stands for a comprehension. Never taken for a replaced step.
 INCIDENTAL = frozenset({"l:0", "l:1", "l:-1", "l:2", "c:.append", "c:.add", "c:.extend"})
-SWAPS = ("c:.", "l:", "o:", "r:l:", "k:")  # kinds of evidence whose replacement changes behaviour
+SWAPS = ("c:.", "l:", "o:", "r:l:", "r:tuple", "k:")  # kinds of evidence whose replacement changes behaviour
+# Evidence no rewrite adds or drops on its own: builtins that order, bound or round the values (each a
+# group: a rewrite may sort in reverse for `reversed(sorted(...))`), and output made where an exception is
+# caught. Not an identity test (`is None`): a copy may leave out a mode its caller never uses (boltons'
+# `unwrap_text(ending=None)` returning the list), though a truth test for `is not None` slips through.
+ONE_SIDED = tuple(
+    frozenset(group)
+    for group in ({"b:sorted", "b:reversed"}, {"b:min", "b:max"}, {"b:abs"}, {"b:round"}, {"k:Yield@except"})
+)
+
+
+def one_sided(added: set[str], existing: set[str], widened: set[str]) -> bool:
+    """One function alone orders, bounds or rounds values, or makes output in a handler (`ONE_SIDED`): other
+    behaviour. The helper's evidence counts with or without the helpers it calls (`widened`): a copy
+    may inline them."""
+    for group in ONE_SIDED:
+        mine = bool(group & added)
+        if mine != bool(group & existing) and mine != bool(group & widened):
+            return True
+    mine = any(f.startswith("r:@") for f in added)  # gives back what a function passed in returns (a map)
+    return mine != any(f.startswith("r:@") for f in existing) and mine != any(f.startswith("r:@") for f in widened)
 
 
 def weight(feature: str) -> float:
@@ -245,7 +265,12 @@ def dropped_work(added: set[str], existing: set[str], callees: set[str]) -> bool
     nor names, and the added one did not inline the helpers it calls either: part of the work is left
     out (`yield from item` for `yield from flatten(item)`, a check without the escaping it guards)."""
     names = {f[2:] for f in added if f[:2] in ("c:", "n:")}
-    missing = {f for f in existing if f.startswith("c:") and not f.startswith("c:.") and f[2:] not in names}
+    coercions = {f[2:] for f in existing if f.startswith("p:")}  # `func = make_func(func)`: may be left out
+    missing = {
+        f
+        for f in existing
+        if f.startswith("c:") and not f.startswith("c:.") and f[2:] not in names and f[2:] not in coercions
+    }
     theirs = {f[2:] for f in existing if f[:2] in ("c:", "n:")} | {f[2:] for f in callees if f[:2] in ("c:", "n:")}
     if any(f.startswith("c:") and not f.startswith("c:.") and f[2:] not in theirs for f in added):
         return True  # the added function does work the helper does not (`reversed`, another helper)
@@ -257,7 +282,12 @@ def dropped_work(added: set[str], existing: set[str], callees: set[str]) -> bool
 
 
 def shared_weight(added: set[str], existing: set[str]) -> float:
-    return sum(weight(feature) for feature in added & existing if not feature.startswith("d:"))
+    """Weight of the evidence both share, generic builtins (`iter`, `next`, `len`) and statement kinds
+    (a try, a yield) aside: any two small generators share those."""
+    return sum(weight(feature) for feature in added & existing if feature[:2] not in GENERIC)
+
+
+GENERIC = ("d:", "b:", "k:")
 
 
 def confirmed(rank: float, body: float, shared: float) -> bool:
@@ -268,3 +298,45 @@ def confirmed(rank: float, body: float, shared: float) -> bool:
     if (rank + body) / 2 < CONFIRM and body < ALIKE_BODY:
         return False  # neither close overall nor alike in body (the rank floor already holds)
     return shared >= EVIDENCE_WEIGHT or body >= CLOSE_BODY
+
+
+AGGREGATES = frozenset({"Any", "All", "Count", "Collect"})  # what a canonical loop makes of its items
+
+
+def other_aggregate(added: list[str], existing: list[str]) -> bool:
+    """The canonical bodies' loops make something else of their items: `any` where the helper has `all`,
+    a count where it collects (`sum(1 for ...)` for `filter(...)`). The normaliser already wrote every
+    loop that collects, counts or tests as the comprehension it stands for, so a rewrite keeps these."""
+    mine = AGGREGATES.intersection(added)
+    theirs = AGGREGATES.intersection(existing)
+    return bool(mine - theirs) and bool(theirs - mine)
+
+
+POSITIVE = {"NotEq": "Eq", "IsNot": "Is", "NotIn": "In"}  # a negated comparison's positive form
+
+
+def other_condition(added: list[str], existing: list[str]) -> bool:
+    """The canonical bodies differ only in the polarity of tests (`is None` for `is not None`, `if p(x)`
+    for `if not p(x)`) or in their comparisons (`<` for `<=`): the normaliser already made the tests a
+    rewrite negates positive (swapped branches, guards, `any`/`all`) and mirrored (`>` as `<`), so what
+    is left is another condition."""
+
+    def positive(tokens: list[str]) -> list[str]:
+        out: list[str] = []
+        for token in tokens:
+            if token == "Not" and out and out[-1] == "UnaryOp":
+                out.pop()
+                continue
+            out.append(POSITIVE.get(token, token))
+        return out
+
+    if added == existing:
+        return False
+    mine, theirs = positive(added), positive(existing)
+    if len(mine) != len(theirs):
+        return False
+    # or a comparison made strict or loose (`<` for `<=`): the same test at another boundary
+    return all(a == b or (a in COMPARISONS and b in COMPARISONS) for a, b in zip(mine, theirs, strict=True))
+
+
+COMPARISONS = frozenset({"Eq", "Lt", "LtE", "Is", "In"})  # the canonical comparisons, made positive

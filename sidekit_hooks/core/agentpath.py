@@ -24,7 +24,7 @@ def launcher_dir() -> str:
     """The folder of the `sidekit` launcher (only it inside): the checkout's `bin/`, else, in an install
     with no checkout (pip, pipx, uv tool), the package's own `entries/bin/`; '' when neither has it."""
     import sidekit_hooks
-    from sidekit_hooks.pipeline.hook_events import PACKAGED
+    from sidekit_hooks.core.hook_table import PACKAGED
 
     package = os.path.dirname(os.path.abspath(sidekit_hooks.__file__))
     for folder in (os.path.join(os.path.dirname(package), "bin"), os.path.join(package, PACKAGED, "bin")):

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 FLOORS: tuple[tuple[str, ...], ...] = (
     # JSON, paths, logs, errors, globs, shell; the hook event table, which every floor reads
-    # and the runners' trigger words it reads (runners/words.py)
-    ("sidekit_hooks", "sidekit_hooks.core", "sidekit_hooks.pipeline.hook_events", "sidekit_hooks.runners.words"),
+    ("sidekit_hooks", "sidekit_hooks.core"),
     # navigation, the test cache, nudges, compact answers
     ("sidekit_hooks.code", "sidekit_hooks.status", "sidekit_hooks.nudges", "sidekit_hooks.answers"),
     # test impact; the runners that feed the cache; the OpenTelemetry export (worker and CLI only)

@@ -1,8 +1,9 @@
 """Hand-over of unfinished hook work to a detached worker: the job file and the worker's start.
 
 A hook that could not finish some detectors (cut off by their budget, or asking for work no hook may
-do) writes the event to `.sidekit/later/` and starts `python -S -m sidekit_hooks.pipeline.finish JOB`, which
-finishes them and queues their findings for the next boundary. Standard library only (hook hot path).
+do) writes the event to `.sidekit/later/` and starts the worker its caller names (the pipeline's
+`finish`: `python -S -m <worker> JOB`), which finishes them and queues their findings for the next
+boundary. Standard library only (hook hot path).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import time
 from sidekit_hooks.core import background, fastjson, hooklog, workspace
 
 LATER_FOLDER = "later"  # under .sidekit/
-WORKER_MODULE = "sidekit_hooks.pipeline.finish"
 MAX_WAITING = 16  # jobs waiting at once; past this a hook drops the hand-over (logged) rather than pile up
 MAX_PAYLOAD = 4 * 1024 * 1024  # characters of payload written for a worker; a bigger event is not handed over
 STALE_JOB = 300.0  # seconds; a job no worker took by then is deleted by the next hand-over
@@ -43,8 +43,9 @@ def later_dir(project: str) -> str:
     return os.path.join(workspace.state_dir(project), LATER_FOLDER)
 
 
-def hand_over(project: str, hook: str, payload: object, names: list[str], why: str) -> str:
-    """Write the job and start its worker; the job's path, or "" when nothing was handed over."""
+def hand_over(project: str, hook: str, payload: object, names: list[str], why: str, worker: str) -> str:
+    """Write the job and start `worker` (a module run with `-m`) on it; the job's path, or "" when
+    nothing was handed over."""
     if not names:
         return ""
     folder = later_dir(project)
@@ -59,7 +60,7 @@ def hand_over(project: str, hook: str, payload: object, names: list[str], why: s
         return ""
     path = os.path.join(folder, f"{int(time.time() * 1000)}-{os.getpid()}-{os.urandom(3).hex()}.json")
     workspace.atomic_write(path, text)
-    background.spawn_module(WORKER_MODULE, [path])
+    background.spawn_module(worker, [path])
     return path
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import sys
 
+from sidekit_hooks.core import hook_table
 from sidekit_hooks.nudges.findings import Context as Context
 from sidekit_hooks.nudges.findings import Finding as Finding
-from sidekit_hooks.pipeline import hook_events
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,10 +27,10 @@ if TYPE_CHECKING:
         def detect(self, event: Event, ctx: Context) -> list[Finding]: ...
 
 
-TOOL_EVENTS = hook_events.TOOL_CALLS  # what a detector registered without its events judges
+TOOL_EVENTS = hook_table.TOOL_CALLS  # what a detector registered without its events judges
 
 # Where each sidecar's code is. Which events it judges, and in what order, is the table's
-# (hook_events.py), so a hook imports just the sidecars its event needs (UserPromptSubmit: none).
+# (core/hook_table.py), so a hook imports just the sidecars its event needs (UserPromptSubmit: none).
 PATHS = {
     "scope": "sidekit_hooks.detectors.scope:DETECTOR",
     "specs": "sidekit_hooks.detectors.specs:DETECTOR",  # every rule pack's rules (specs and team sidecars)
@@ -42,7 +42,7 @@ PATHS = {
 }
 # name -> ("module:OBJ", the hook events it judges), in the order they run; tests may register their own.
 REGISTRY: dict[str, tuple[str, frozenset[str]]] = {
-    name: (path, hook_events.judged_by(name)) for name, path in PATHS.items()
+    name: (path, hook_table.judged_by(name)) for name, path in PATHS.items()
 }
 _loaded: dict[str, Detector] = {}
 

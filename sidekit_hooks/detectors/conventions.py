@@ -10,7 +10,7 @@ matching. Standard library only; on most events this costs a substring test.
 
 from __future__ import annotations
 
-from sidekit_hooks.pipeline.hook_events import judged_by
+from sidekit_hooks.core.hook_table import judged_by
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

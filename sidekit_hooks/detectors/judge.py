@@ -27,7 +27,7 @@ import sys
 import time
 
 from sidekit_hooks.core import background, fastjson, hooklog, safepath, workspace
-from sidekit_hooks.pipeline.hook_events import judged_by
+from sidekit_hooks.core.hook_table import judged_by
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

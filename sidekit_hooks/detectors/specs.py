@@ -7,7 +7,7 @@ imports nothing at its top; the snapshot and the matcher come in only for the ev
 
 from __future__ import annotations
 
-from sidekit_hooks.pipeline.hook_events import judged_by
+from sidekit_hooks.core.hook_table import judged_by
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -22,9 +22,9 @@ import time
 
 from sidekit_hooks import runners
 from sidekit_hooks.core import hooklog
+from sidekit_hooks.core.hook_table import judged_by
 from sidekit_hooks.detectors import seen_runs
 from sidekit_hooks.nudges.findings import Finding
-from sidekit_hooks.pipeline.hook_events import judged_by
 from sidekit_hooks.status import cache
 from sidekit_hooks.status.line import stale_tests, status_line
 

@@ -2,15 +2,72 @@
 modules: impact.rust): what a runner's adapter answers `sidekit tests-for` and `sidekit select` with.
 
 A graph module has `tests_for(project, index, path, runner)` and `selection(project, index, changed,
-runner)`, each returning an answer's head whose `files` are the test files to run.
+runner)`, each returning an answer's head whose `files` are the test files to run; it builds them with
+`reaching`, `graph_tests_for` and `graph_selection` below, from its graph (`test_files()`,
+`tests_reaching(paths)`) and its language's tests of a path.
 """
 
 from __future__ import annotations
 
+import os
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
     from types import ModuleType
-    from typing import Any
+    from typing import Any, Protocol
+
+    class Graph(Protocol):
+        def test_files(self) -> set[str]: ...
+
+        def tests_reaching(self, paths: set[str]) -> set[str]: ...
+
+
+def reaching(importers: Mapping[str, Iterable[str]], paths: set[str]) -> set[str]:
+    """`paths` and every file that imports one of them, directly or through others."""
+    seen = set(paths)
+    frontier = list(paths)
+    while frontier:
+        for importer in importers.get(frontier.pop(), ()):
+            if importer not in seen:
+                seen.add(importer)
+                frontier.append(importer)
+    return seen
+
+
+def inert(path: str, names: frozenset[str], suffixes: tuple[str, ...]) -> bool:
+    """A changed file no test can notice (docs, images, a licence): it selects nothing."""
+    return path.rsplit("/", 1)[-1] in names or path.endswith(suffixes)
+
+
+def graph_tests_for(graph: Graph, path: str, runner: str, is_test: Callable[[str], bool]) -> dict[str, Any]:
+    """`tests-for`'s head: the test file itself, or the test files reaching `path`."""
+    files = sorted({path} if is_test(path) else graph.tests_reaching({path}))
+    return {"runner": runner, "files": files, "basis": "imports"}
+
+
+def graph_selection(
+    project: str,
+    graph: Graph,
+    changed: list[str],
+    runner: str,
+    *,
+    is_source: Callable[[str], bool],
+    is_test: Callable[[str], bool],
+    outside: Callable[[str], bool],
+) -> dict[str, Any]:
+    """`select`'s head for these changed files: the test files reaching the changed sources (those
+    present), or every test file (`basis` "all", and why) when a change is `outside` what the graph
+    sees (a build file, a source of another language)."""
+    head: dict[str, Any] = {"runner": runner, "changed": len(changed)}
+    unseen = [path for path in changed if outside(path)]
+    if unseen:
+        why = f"{unseen[0]} changed" + (f" (+{len(unseen) - 1} more)" if len(unseen) > 1 else "")
+        return dict(head, files=sorted(graph.test_files()), basis="all", why=why)
+    sources = {path for path in changed if is_source(path)}
+    tests = {path for path in sources if is_test(path)} | graph.tests_reaching(sources)
+    present = {path for path in tests if os.path.isfile(os.path.join(project, path))}
+    return dict(head, files=sorted(present), ofFiles=len(graph.test_files()), basis="imports")
 
 
 def tests_for(project: str, path: str, graph: ModuleType, suffixes: tuple[str, ...], runner: str) -> dict[str, Any]:

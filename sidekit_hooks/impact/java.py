@@ -11,12 +11,12 @@ Surefire and Gradle run by default: under `src/test/` or named `*Test`, `Test*`,
 
 from __future__ import annotations
 
-import os
 import re
 from collections import defaultdict
 from typing import Any
 
 from sidekit_hooks.core import safepath
+from sidekit_hooks.impact import by_graph
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -81,35 +81,22 @@ class JavaGraph:
         return {path for path in self.package_of if is_test_file(path)}
 
     def tests_reaching(self, paths: set[str]) -> set[str]:
-        seen = set(paths)
-        frontier = list(paths)
-        while frontier:
-            for importer in self.importers.get(frontier.pop(), ()):
-                if importer not in seen:
-                    seen.add(importer)
-                    frontier.append(importer)
-        return {path for path in seen if is_test_file(path)}
+        return {path for path in by_graph.reaching(self.importers, paths) if is_test_file(path)}
 
 
-def _inert(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return name in INERT_NAMES or path.endswith(INERT_SUFFIXES)
+def _is_java(path: str) -> bool:
+    return path.endswith(".java")
+
+
+def _outside(path: str) -> bool:
+    return not _is_java(path) and not by_graph.inert(path, INERT_NAMES, INERT_SUFFIXES)
 
 
 def tests_for(project: str, index: Index, path: str, runner: str) -> dict[str, Any]:
-    graph = JavaGraph.of(index)
-    files = sorted({path} if is_test_file(path) else graph.tests_reaching({path}))
-    return {"runner": runner, "files": files, "basis": "imports"}
+    return by_graph.graph_tests_for(JavaGraph.of(index), path, runner, is_test_file)
 
 
 def selection(project: str, index: Index, changed: list[str], runner: str) -> dict[str, Any]:
-    head: dict[str, Any] = {"runner": runner, "changed": len(changed)}
-    graph = JavaGraph.of(index)
-    unseen = [path for path in changed if not path.endswith(".java") and not _inert(path)]
-    if unseen:
-        why = f"{unseen[0]} changed" + (f" (+{len(unseen) - 1} more)" if len(unseen) > 1 else "")
-        return dict(head, files=sorted(graph.test_files()), basis="all", why=why)
-    sources = {path for path in changed if path.endswith(".java")}
-    tests = {path for path in sources if is_test_file(path)} | graph.tests_reaching(sources)
-    present = {path for path in tests if os.path.isfile(os.path.join(project, path))}
-    return dict(head, files=sorted(present), ofFiles=len(graph.test_files()), basis="imports")
+    return by_graph.graph_selection(
+        project, JavaGraph.of(index), changed, runner, is_source=_is_java, is_test=is_test_file, outside=_outside
+    )

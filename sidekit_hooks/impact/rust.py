@@ -20,6 +20,7 @@ from collections import defaultdict
 from typing import Any
 
 from sidekit_hooks.core import safepath
+from sidekit_hooks.impact import by_graph
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -109,15 +110,11 @@ class RustGraph:
                     frontier.append(other)
         return found
 
+    def test_files(self) -> set[str]:
+        return set(self.tests)
+
     def tests_reaching(self, paths: set[str]) -> set[str]:
-        seen = set(paths)
-        frontier = list(paths)
-        while frontier:
-            for importer in self.importers.get(frontier.pop(), ()):
-                if importer not in seen:
-                    seen.add(importer)
-                    frontier.append(importer)
-        reached = {path for path in seen if path in self.tests}
+        reached = {path for path in by_graph.reaching(self.importers, paths) if path in self.tests}
         for crate in {self.crate_of.get(path, "") for path in paths}:
             reached |= self._integration(crate)
             for other in self._dependents(crate):
@@ -186,9 +183,13 @@ def _crates(project: str) -> dict[str, tuple[str, set[str]]]:
     return found
 
 
-def _inert(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return name in INERT_NAMES or path.endswith(INERT_SUFFIXES)
+def _is_rust(path: str) -> bool:
+    return path.endswith(".rs")
+
+
+def _outside(path: str) -> bool:
+    whole = path.rsplit("/", 1)[-1] in WHOLE
+    return whole or (not _is_rust(path) and not by_graph.inert(path, INERT_NAMES, INERT_SUFFIXES))
 
 
 def tests_for(project: str, index: Index, path: str, runner: str) -> dict[str, Any]:
@@ -198,13 +199,7 @@ def tests_for(project: str, index: Index, path: str, runner: str) -> dict[str, A
 
 
 def selection(project: str, index: Index, changed: list[str], runner: str) -> dict[str, Any]:
-    head: dict[str, Any] = {"runner": runner, "changed": len(changed)}
     graph = RustGraph.of(index)
-    unseen = [p for p in changed if p.rsplit("/", 1)[-1] in WHOLE or (not p.endswith(".rs") and not _inert(p))]
-    if unseen:
-        why = f"{unseen[0]} changed" + (f" (+{len(unseen) - 1} more)" if len(unseen) > 1 else "")
-        return dict(head, files=sorted(graph.tests), basis="all", why=why)
-    sources = {path for path in changed if path.endswith(".rs")}
-    tests = {path for path in sources if path in graph.tests} | graph.tests_reaching(sources)
-    present = {path for path in tests if os.path.isfile(os.path.join(project, path))}
-    return dict(head, files=sorted(present), ofFiles=len(graph.tests), basis="imports")
+    return by_graph.graph_selection(
+        project, graph, changed, runner, is_source=_is_rust, is_test=graph.tests.__contains__, outside=_outside
+    )

@@ -27,6 +27,7 @@ from collections import defaultdict
 from typing import Any
 
 from sidekit_hooks.code.languages.importers import SCRIPT_SUFFIXES as SCRIPT_SUFFIXES
+from sidekit_hooks.impact import by_graph
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -214,14 +215,7 @@ class ScriptGraph:
         return {path for path in self.files if is_test_file(path)}
 
     def tests_reaching(self, paths: set[str]) -> set[str]:
-        seen = set(paths)
-        frontier = list(paths)
-        while frontier:
-            for importer in self.importers.get(frontier.pop(), ()):
-                if importer not in seen:
-                    seen.add(importer)
-                    frontier.append(importer)
-        return {path for path in seen if is_test_file(path)}
+        return {path for path in by_graph.reaching(self.importers, paths) if is_test_file(path)}
 
 
 def _called_specifiers(project: str, path: str) -> set[str]:
@@ -332,26 +326,16 @@ def _conditions(value: Any) -> list[str]:
 # -- selection ----------------------------------------------------------------------------------
 
 
-def _inert(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return name in INERT_NAMES or path.endswith(INERT_SUFFIXES)
+def _outside(path: str) -> bool:
+    return (not is_script(path) or is_whole_suite(path)) and not by_graph.inert(path, INERT_NAMES, INERT_SUFFIXES)
 
 
 def tests_for(project: str, index: Index, path: str, runner: str) -> dict[str, Any]:
-    graph = ScriptGraph.of(index)
-    files = sorted({path} if is_test_file(path) else graph.tests_reaching({path}))
-    return {"runner": runner, "files": files, "basis": "imports"}
+    return by_graph.graph_tests_for(ScriptGraph.of(index), path, runner, is_test_file)
 
 
 def selection(project: str, index: Index, changed: list[str], runner: str) -> dict[str, Any]:
     """The answer's head for these changed files: the test files to run, and the basis."""
-    head: dict[str, Any] = {"runner": runner, "changed": len(changed)}
-    graph = ScriptGraph.of(index)
-    unseen = [path for path in changed if (not is_script(path) or is_whole_suite(path)) and not _inert(path)]
-    if unseen:
-        why = f"{unseen[0]} changed" + (f" (+{len(unseen) - 1} more)" if len(unseen) > 1 else "")
-        return dict(head, files=sorted(graph.test_files()), basis="all", why=why)
-    scripts = {path for path in changed if is_script(path)}
-    tests = {path for path in scripts if is_test_file(path)} | graph.tests_reaching(scripts)
-    present = {path for path in tests if os.path.isfile(os.path.join(project, path))}
-    return dict(head, files=sorted(present), ofFiles=len(graph.test_files()), basis="imports")
+    return by_graph.graph_selection(
+        project, ScriptGraph.of(index), changed, runner, is_source=is_script, is_test=is_test_file, outside=_outside
+    )

@@ -29,9 +29,8 @@ import os
 import stat
 import time
 
-from sidekit_hooks.core import fastjson, hooklog, redact, safepath, workspace
+from sidekit_hooks.core import fastjson, hook_table, hooklog, redact, safepath, workspace
 from sidekit_hooks.nudges.delivery import MAX_NUDGE  # one line under this; `[policy] max_chars` may lower it
-from sidekit_hooks.pipeline import hook_events
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -74,7 +73,7 @@ HABIT_CLOCK = "~habit"  # State.last suffix: when a sidecar last gave a habit hi
 DEFER_MARK = "deferred"  # a file in the state folder while findings wait: one stat on other events
 DEFER_TTL = 600.0  # seconds a deferred finding may wait; after that the moment has passed
 MAX_DEFERRED = 5  # findings waiting at once per session (the most valuable are kept)
-BOUNDARIES = hook_events.BOUNDARIES  # where a delivery follows
+BOUNDARIES = hook_table.BOUNDARIES  # where a delivery follows
 
 
 class Config:

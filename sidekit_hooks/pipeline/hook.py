@@ -149,7 +149,7 @@ def _answers(handler: str, stdin_text: str) -> bool:
     from sidekit_hooks.core import fastjson
     from sidekit_hooks.pipeline import hook_events
 
-    names = tuple(name for name, _rule in hook_events.EVENTS["PreToolUse"].conditions)
+    names = tuple(name for name, _rule in hook_events.conditions(hook_events.EVENTS["PreToolUse"]))
     if handler not in names:
         return True
     if handler == names[0] and not any(name in stdin_text for name in names[1:]):

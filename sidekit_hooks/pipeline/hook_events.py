@@ -1,102 +1,51 @@
-"""Every Claude Code hook event sidekit answers, declared once.
+"""The handlers Claude Code starts for each event of the table (core/hook_table.py), and the files made
+from them: the entry scripts (`hooks/<script>.py` and the package's own), the plugin's
+`hooks/hooks.json` and the settings `install` writes. PreToolUse has one handler per runner trigger
+word (runners/words.py), each under an `if` rule naming it.
 
-The entry scripts (`hooks/<script>.py`), the plugin's `hooks/hooks.json`, the settings `install`
-writes, doctor's probes, playback and the tests all derive from this table (or a test holds them to
-it: `tests/test_hook_events.py`). Adding an event is a row here, its handling in `runtime.py` (or
-`lifecycle.py`), and the regenerated files. Standard library only; its one import is the runners'
-trigger words (runners/words.py, on the same floor), which make PreToolUse's conditions.
+    python -m sidekit_hooks.pipeline.hook_events --write    # a developer's command: regenerate them
 """
 
 from __future__ import annotations
 
+from sidekit_hooks.core.hook_table import (
+    AFTER_A_TOOL,
+    BOUNDARIES,
+    DRAINING,
+    EVENTS,
+    HANDLER_TIMEOUT,
+    LIFECYCLE,
+    PACKAGED,
+    TOOL_CALLS,
+    HookEvent,
+    judged_by,
+)
 from sidekit_hooks.runners.words import trigger_words
 
-
-class HookEvent:
-    """One event: how Claude Code starts it, and what sidekit does on it."""
-
-    __slots__ = (
-        "name",
-        "script",
-        "matcher",
-        "conditions",
-        "drains",
-        "boundary",
-        "detectors",
-        "lifecycle",
-        "deadline",
-        "probe",
-    )
-
-    def __init__(
-        self,
-        name: str,
-        script: str,
-        *,
-        matcher: str | None = None,
-        conditions: tuple[tuple[str, str], ...] = (),
-        drains: bool = False,
-        boundary: bool = False,
-        detectors: tuple[str, ...] = (),
-        lifecycle: bool = False,
-        deadline: float = 0.8,
-        probe: dict[str, object] | None = None,
-    ) -> None:
-        self.name = name  # Claude Code's hook_event_name
-        self.script = script  # hooks/<script>.py (settings form) and `hooks/run <script>` (plugin form)
-        self.matcher = matcher  # the handler's tool matcher; None for events without one
-        # (name, `if` rule) per handler: Claude Code takes one permission rule per `if`, so an event
-        # that needs two rules has two handlers; each is started with its name as its argument.
-        self.conditions = conditions
-        self.drains = drains  # delivers what the queue holds (when the event is the main agent's)
-        self.boundary = boundary  # a delivery follows at once: deferred findings may be revived here
-        self.detectors = detectors  # the sidecars that judge it, in order (detectors.REGISTRY)
-        self.lifecycle = lifecycle  # handled by lifecycle.py (session edges), not by the detectors
-        self.deadline = deadline  # seconds; past it the hook gives up and delivers what it claimed first
-        self.probe = probe or {}  # the smallest payload of the event, for doctor (no sidecar speaks)
+__all__ = [
+    "AFTER_A_TOOL",
+    "BOUNDARIES",
+    "DRAINING",
+    "EVENTS",
+    "HANDLERS",
+    "HANDLER_TIMEOUT",
+    "LIFECYCLE",
+    "PACKAGED",
+    "TOOL_CALLS",
+    "Handler",
+    "HookEvent",
+    "answers",
+    "conditions",
+    "judged_by",
+]
 
 
-HANDLER_TIMEOUT = 5  # seconds Claude Code gives a handler; the hook's own deadline is well under one
-TOOL_DETECTORS = ("scope", "specs", "tests", "tools", "conventions", "judge")
-_TOOL_PROBE: dict[str, object] = {"tool_name": "SidekitDoctorProbe", "tool_input": {}}
-
-EVENTS: dict[str, HookEvent] = {
-    event.name: event
-    for event in (
-        HookEvent(
-            "PostToolUse",
-            "post_tool_use",
-            matcher="*",
-            drains=True,
-            boundary=True,
-            detectors=TOOL_DETECTORS,
-            probe={**_TOOL_PROBE, "tool_response": {}},
-        ),
-        HookEvent(
-            "PostToolUseFailure",
-            "post_tool_use_failure",
-            matcher="*",
-            drains=True,
-            boundary=True,
-            detectors=tuple(name for name in TOOL_DETECTORS if name != "conventions"),
-            probe={**_TOOL_PROBE, "error": "probe"},
-        ),
-        HookEvent("UserPromptSubmit", "user_prompt_submit", drains=True, boundary=True, probe={"prompt": ""}),
-        # Raw test runs only (runners/dispatch.py); the conditions spare every other Bash call a hook process:
-        # one handler per runner trigger word (runners.TRIGGERS). Two start for a command that says two
-        # of them; the rewrite answers in one only (hook._answers), so a command is never rewritten twice.
-        HookEvent(
-            "PreToolUse",
-            "pre_tool_use",
-            matcher="Bash",
-            conditions=tuple((word, f"Bash(*{word}*)") for word in trigger_words()),
-            probe={"tool_name": "Bash", "tool_input": {"command": "true"}},
-        ),
-        HookEvent("SessionStart", "session_start", drains=True, lifecycle=True, probe={"source": "startup"}),
-        HookEvent("Stop", "stop", lifecycle=True, probe={"stop_hook_active": False}),
-        HookEvent("SubagentStop", "subagent_stop", lifecycle=True, probe={"stop_hook_active": False}),
-    )
-}
+def conditions(event: HookEvent) -> tuple[tuple[str, str], ...]:
+    """(name, `if` rule) per handler of `event`: an event that needs two rules has two handlers, each
+    started with its name as its argument; () for an event of one handler."""
+    if not event.per_runner_word:
+        return ()
+    return tuple((word, f"Bash(*{word}*)") for word in trigger_words())
 
 
 class Handler:
@@ -115,11 +64,11 @@ class Handler:
 
 
 def _handlers_of(event: HookEvent) -> list[Handler]:
-    if not event.conditions:
+    if not conditions(event):
         return [Handler(event.name, event)]
     return [
         Handler(event.name if index == 0 else f"{event.name}:{name}", event, name, rule)
-        for index, (name, rule) in enumerate(event.conditions)
+        for index, (name, rule) in enumerate(conditions(event))
     ]
 
 
@@ -136,18 +85,6 @@ def answers(names: tuple[str, ...], handler: str, command: str) -> bool:
     said = [name for name in names if name in command]
     return (said[-1] if said else names[0]) == handler
 
-
-def judged_by(detector: str) -> frozenset[str]:
-    """The events a sidecar judges (its `hooks`)."""
-    return frozenset(name for name, event in EVENTS.items() if detector in event.detectors)
-
-
-DRAINING = frozenset(name for name, event in EVENTS.items() if event.drains)
-BOUNDARIES = frozenset(name for name, event in EVENTS.items() if event.boundary)
-LIFECYCLE = frozenset(name for name, event in EVENTS.items() if event.lifecycle)
-TOOL_CALLS = frozenset(name for name, event in EVENTS.items() if event.detectors)  # a tool call the ledger counts
-AFTER_A_TOOL = frozenset({"PostToolUse", "PostToolUseFailure"})  # the tool ran (and may have written)
-BY_SCRIPT = {event.script: event for event in EVENTS.values()}
 
 # hooks/<script>.py, for the settings form: the same two lines for every event (see hook.run_entry).
 ENTRY_TEMPLATE = '''"""Claude Code {name} hook (settings form): stdin -> sidekit_hooks.pipeline.hook, always exit 0. Generated
@@ -167,11 +104,6 @@ def entry_script(name: str) -> str:
     return ENTRY_TEMPLATE.format(name=name)
 
 
-# sidekit_hooks/<PACKAGED>/<script>.py: the same entries inside the package, for an install with no
-# checkout (pip, pipx, uv tool: the wheel carries them). `sidekit install` runs them with `-I -S`:
-# isolated mode puts no script folder, working folder or PYTHON* variable on the path, so the script
-# adds the folder holding the package after the standard library, where nothing can shadow it.
-PACKAGED = "entries"
 PACKAGED_TEMPLATE = '''"""Claude Code {name} hook (settings form of an installed package, no checkout): stdin ->
 sidekit_hooks.pipeline.hook, always exit 0; `sidekit install` runs it with `python -I -S`. Generated from
 sidekit_hooks/pipeline/hook_events.py; `python -m sidekit_hooks.pipeline.hook_events --write` makes it again."""

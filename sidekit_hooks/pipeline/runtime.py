@@ -11,11 +11,10 @@ import time
 
 from sidekit_hooks import detectors, runners
 from sidekit_hooks.code import written
-from sidekit_hooks.core import budget, fastjson, hookinput, hooklog, redact, workspace
+from sidekit_hooks.core import budget, fastjson, hook_table, hookinput, hooklog, redact, workspace
 from sidekit_hooks.nudges import delivery, ledger, policy, queue, spend
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
-from sidekit_hooks.pipeline import hook_events
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,9 +24,12 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Finding
 
-DRAINING_HOOKS = hook_events.DRAINING
-TOOL_HOOKS = hook_events.TOOL_CALLS
-LIFECYCLE_HOOKS = hook_events.LIFECYCLE
+# The detached workers a hook starts (`python -m <module> JOB`): they finish what it could not.
+FINISH_WORKER = "sidekit_hooks.pipeline.finish"  # detectors cut off by their budget (core/later.py)
+FEED_WORKER = "sidekit_hooks.pipeline.feed_worker"  # a raw run's reports into the cache (runners/junit/feed.py)
+DRAINING_HOOKS = hook_table.DRAINING
+TOOL_HOOKS = hook_table.TOOL_CALLS
+LIFECYCLE_HOOKS = hook_table.LIFECYCLE
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
 DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
 HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
@@ -82,7 +84,7 @@ def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
     event = parse_event(hook, payload, project)
     CURRENT["project"], CURRENT["session"] = project, event.session_id
     if (
-        hook in hook_events.AFTER_A_TOOL
+        hook in hook_table.AFTER_A_TOOL
     ):  # first: the code index's warm check must see a write even if a detector overruns
         written.note(project, event.tool)
     _note_context(payload, event)
@@ -106,7 +108,7 @@ def _feed_build_run(event: Event) -> None:
     from sidekit_hooks.runners.junit import feed as junit_feed
 
     try:
-        FEEDING[0] = bool(junit_feed.hand_over(event))
+        FEEDING[0] = bool(junit_feed.hand_over(event, FEED_WORKER))
     except (OSError, ValueError) as exc:
         hooklog.error(event.project_dir, event.hook, "junit-feed", exc)
 
@@ -332,7 +334,7 @@ def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
     if not names:
         return
     try:
-        later.hand_over(ctx.project, event.hook, event.raw, names, "budget")
+        later.hand_over(ctx.project, event.hook, event.raw, names, "budget", FINISH_WORKER)
     except OSError as exc:
         hooklog.error(ctx.project, event.hook, "later", exc)
 

@@ -53,7 +53,8 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks.runners.words import TRIGGERS, UNNAMED, trigger_words, triggered
+from sidekit_hooks.runners.words import TRIGGERS, trigger_words, triggered
+from sidekit_hooks.status.vocabulary import UNNAMED_RUNNER as UNNAMED
 
 __all__ = ["TRIGGERS", "UNNAMED", "trigger_words", "triggered"]  # the lowest floor's words, re-exported
 

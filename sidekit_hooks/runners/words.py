@@ -1,5 +1,6 @@
-"""The registry's words that the lowest floors read (the hook event table, the answers' shapes), kept
-apart from the adapters' module names so that reading them imports nothing above the floor of `core`.
+"""The registry's words that the hook path reads before any adapter (the PreToolUse handlers'
+conditions, the hook's substring filter), kept apart from the adapters' module names so that reading
+them imports nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "node": ("--test",),
     "pytest": ("pytest", "py.test"),
 }
-UNNAMED = "pytest"  # the runner of a cache summary that names none: the first, written before runners were named
 
 
 def trigger_words() -> tuple[str, ...]:

@@ -12,6 +12,9 @@ from __future__ import annotations
 OUTCOME_RANK = {"passed": 0, "skipped": 1, "xfailed": 2, "xpassed": 3, "failed": 4, "error": 5}
 FAILING = frozenset({"failed", "error"})
 
+# The runner of a cache summary that names none: the first one, written before runners were named.
+UNNAMED_RUNNER = "pytest"
+
 # pytest's exit status -> the run's state in the summary ("interrupted" also for a real ^C).
 EXIT_NAMES = {0: "passed", 1: "failed", 2: "interrupted", 3: "internalError", 4: "usageError", 5: "noTests"}
 

@@ -12,6 +12,9 @@ import pytest
 from nearcopy_heldout import COPIES as HELDOUT_COPIES
 from nearcopy_heldout import HELDOUT, NEAR_MISSES
 from nearcopy_heldout2 import HELDOUT2
+from nearcopy_heldout3 import COPIES as HELDOUT3_COPIES
+from nearcopy_heldout3 import NEAR_MISSES as HELDOUT3_NEAR_MISSES
+from nearcopy_mytuning import MYTUNING
 from nearcopy_restructured import COPIES as RESTRUCTURED_COPIES
 from nearcopy_restructured import NEAR_MISSES as RESTRUCTURED_NEAR_MISSES
 from nearcopy_restructured import RESTRUCTURED
@@ -26,36 +29,51 @@ from testing.hooks import context_of, edited, payload
 
 # Measured figures (floors here, so a better matcher passes). nearcopy_heldout.py, before #18 (shape rule
 # only): precision 0.68 (13/19), recall 0.38 (13/34); with the #18 rules 0.87 (20/23), 0.59 (20/34); with the
-# #35 behaviour rule and vetoes 1.00 (23/23), 0.68 (23/34). It was looked at while #18's rules were chosen,
-# so nearcopy_heldout2.py was written blind after them: before, nothing named (0/0, recall 0/17); after #18,
-# precision 1.00 (13/13), recall 0.76 (13/17); after #35, 1.00 (14/14), 0.82 (14/17). Both were looked at
-# while #35's rules were chosen (with nearcopy_rewrites_tuning.py): they are tuning sets for #35.
+# #35 behaviour rule and vetoes 1.00 (23/23), 0.68 (23/34); with #35's second pass 1.00 (27/27), 0.79
+# (27/34). It was looked at while #18's rules were chosen, so nearcopy_heldout2.py was written blind after
+# them: before, nothing named (0/0, recall 0/17); after #18, precision 1.00 (13/13), recall 0.76 (13/17);
+# after #35, 1.00 (14/14), 0.82 (14/17); after #35's second pass 1.00 (15/15), 0.88 (15/17). Both were
+# looked at while #35's rules were chosen (with nearcopy_rewrites_tuning.py): they are tuning sets for #35.
 HELDOUT_PRECISION = 0.95
-HELDOUT_RECALL = 0.65
+HELDOUT_RECALL = 0.75
 BLIND_PRECISION = 1.0
-BLIND_RECALL = 0.8
+BLIND_RECALL = 0.85
 TUNING_RECALL = 0.9  # measured 0.95 (21/22), precision 1.00 (21/21); after #18 0.83 (15/18)... see git log
 # nearcopy_short.py (functions under the 5-line floor, compared by literal evidence only), written blind
 # after that rule: precision 0.83 (5/6), recall 0.62 (5/8). Before it, nothing was named (recall 0/8).
 SHORT_PRECISION = 0.8
 SHORT_RECALL = 0.6
-# nearcopy_restructured.py (#35), written and committed (7090e5e) before any #35 rule change, never tuned
-# on, only measured: before #35, precision 0.86 (19/22), recall 0.32 (19/59); after, 0.93 (42/45), 0.71
-# (42/59). The issue's targets, precision >= 0.95 and recall >= 0.80, are NOT reached: the floors below are
-# the measured figures' (a regression fails), the targets are asserted apart (strict xfail: it fails the
-# day the matcher reaches them, to move the floors up).
-RESTRUCTURED_PRECISION = 0.9
-RESTRUCTURED_RECALL = 0.65
-RESTRUCTURED_TARGETS = (0.95, 0.8)
-# nearcopy_rewrites_tuning.py: the #35 rules and thresholds were chosen on it: 0.90 (19/21), 0.90 (19/21).
-REWRITES_PRECISION = 0.85
-REWRITES_RECALL = 0.85
+# nearcopy_restructured.py (#35), written and committed (7090e5e) before any #35 rule change and measured
+# as held out once: before #35, precision 0.86 (19/22), recall 0.32 (19/59); after #35's first pass, 0.93
+# (42/45), 0.71 (42/59). #35's second pass was then tuned on it (its misses read one by one): 0.96 (48/50),
+# 0.81 (48/59). It is a tuning set now; the targets are measured on the held-out sets written after it.
+RESTRUCTURED_PRECISION = 0.95
+RESTRUCTURED_RECALL = 0.8
+# nearcopy_rewrites_tuning.py: the #35 rules and thresholds were chosen on it: 0.90 (19/21), 0.90 (19/21);
+# after the second pass 1.00 (20/20), 0.95 (20/21).
+REWRITES_PRECISION = 0.95
+REWRITES_RECALL = 0.9
+# nearcopy_mytuning.py: written for #35's second pass and tuned on (24 copies, 32 near misses, the last 8
+# of them written late, as a held-out set would: a negated test, a missing branch or part, swapped branches;
+# 5 of those 8 were named at first): after, 0.79 (23/29), 0.96 (23/24). Its first 48 cases before the
+# second pass: 0.83 (19/23), 0.79 (19/24).
+MYTUNING_PRECISION = 0.75
+MYTUNING_RECALL = 0.95
+# nearcopy_heldout3.py (#35): 41 copies and 41 near misses of werkzeug, jinja2 and packaging helpers, written
+# by another helper who never read the matcher and committed (b905529..53983ea) before #35's second pass
+# changed a rule, never looked at case by case, measured once when the second pass was final (f2f2c9a):
+# before it (cc06162) precision 0.86 (32/37), recall 0.78 (32/41); after it 0.89 (32/36), 0.78 (32/41).
+# The issue's targets (0.95, 0.80) are NOT reached: floors at the measured figures, targets a strict xfail.
+HELDOUT3_PRECISION = 0.88
+HELDOUT3_RECALL = 0.78
+HELDOUT3 = HELDOUT3_COPIES + HELDOUT3_NEAR_MISSES
+TARGETS = (0.95, 0.8)
 
 
 @pytest.fixture(scope="module")
 def packages() -> None:
     try:
-        for package in nearcopies.PACKAGES:
+        for package in [*nearcopies.PACKAGES, *{case.package for case in HELDOUT3}]:
             nearcopies.module_sources(package)
     except RuntimeError as exc:  # no package index reachable: nothing to measure against
         requires.missing(str(exc), "give this machine the package index")
@@ -69,16 +87,28 @@ def test_restructured_set_is_big_enough_and_uses_packages_no_other_set_uses() ->
     assert all(functions.code_lines(c.source) >= functions.MIN_LINES for c in RESTRUCTURED)
 
 
-def test_restructured_held_out_set_precision_and_recall_floors(packages: None) -> None:
+def test_restructured_set_precision_and_recall_floors(packages: None) -> None:
     found = nearcopies.score(RESTRUCTURED)
     assert (found.positives, found.negatives) == (59, 52)
     assert found.precision >= RESTRUCTURED_PRECISION and found.recall >= RESTRUCTURED_RECALL, found.line()
 
 
-@pytest.mark.xfail(reason="#35's targets are not reached yet: measured 0.93 (42/45), 0.71 (42/59)", strict=True)
-def test_restructured_held_out_set_reaches_the_targets(packages: None) -> None:
-    found = nearcopies.score(RESTRUCTURED)
-    assert found.precision >= RESTRUCTURED_TARGETS[0] and found.recall >= RESTRUCTURED_TARGETS[1], found.line()
+def test_third_held_out_set_precision_and_recall_floors(packages: None) -> None:
+    found = nearcopies.score(HELDOUT3)
+    assert (found.positives, found.negatives) == (41, 41)
+    assert found.precision >= HELDOUT3_PRECISION and found.recall >= HELDOUT3_RECALL, found.line()
+
+
+@pytest.mark.xfail(reason="#35's targets are not reached: measured 0.89 (32/36), 0.78 (32/41)", strict=True)
+def test_third_held_out_set_reaches_the_targets(packages: None) -> None:
+    found = nearcopies.score(HELDOUT3)
+    assert found.precision >= TARGETS[0] and found.recall >= TARGETS[1], found.line()
+
+
+def test_hand_written_tuning_set_floors(packages: None) -> None:
+    found = nearcopies.score(MYTUNING)
+    assert (found.positives, found.negatives) == (24, 32)
+    assert found.precision >= MYTUNING_PRECISION and found.recall >= MYTUNING_RECALL, found.line()
 
 
 def test_rewrites_tuning_set_floors(packages: None) -> None:
@@ -97,7 +127,7 @@ def test_held_out_set_is_big_enough_and_apart_from_the_tuning_set() -> None:
 
 
 def test_every_copied_helper_exists_in_its_package(packages: None) -> None:
-    for case in HELDOUT + HELDOUT2 + TUNING + SHORT + RESTRUCTURED + REWRITES_TUNING:
+    for case in HELDOUT + HELDOUT2 + TUNING + SHORT + RESTRUCTURED + REWRITES_TUNING + MYTUNING:
         files = nearcopies.project_index(case.package)["files"].values()
         names = {entry[0] for record in files for entry in record["f"]}
         assert not case.helper or case.helper in names, case
@@ -263,6 +293,16 @@ def test_two_look_alike_helpers_nearly_tied_are_both_left_unnamed() -> None:
     found = functions.unambiguous([(1.70, match("has_path")), (1.80, match("get_in")), (1.79, match("get_in"))])
     assert found is not None and found.name == "get_in"  # the same helper twice (two files) is no rivalry
     assert functions.unambiguous([]) is None
+
+
+def test_a_helper_with_the_added_function_s_very_body_has_no_rival() -> None:
+    def match(name: str, body: float) -> functions.Match:
+        return functions.Match("lib.py", 1, f"{name}(x)", name, body, 0.5)
+
+    found = functions.unambiguous([(1.0, match("itemfilter", 1.0)), (0.97, match("valfilter", 0.94))])
+    assert found is not None and found.name == "itemfilter"
+    assert functions.unambiguous([(1.0, match("itemfilter", 0.98)), (0.97, match("valfilter", 0.94))]) is None
+    assert functions.unambiguous([(1.0, match("keyfilter", 1.0)), (0.99, match("valfilter", 1.0))]) is None
 
 
 KEYS_FILE = '''"""Key functions."""
@@ -437,3 +477,49 @@ def test_entries_of_an_older_normaliser_are_redone(tmp_path: Path) -> None:
     assert function_index.build(str(tmp_path), older)["files"] == fresh["files"]  # not reused: redone
     same = dict(older, behaviour=functions.BEHAVIOUR)
     assert function_index.build(str(tmp_path), same)["files"]["words.py"]["f"][0][4] == ""  # reused as it was
+
+
+GRAFS_FILE = '''"""Text helpers."""
+
+
+def paragraphs(text, ending="\\n\\n"):
+    """Join the wrapped lines of each paragraph; the paragraphs by `ending` (None: the list)."""
+    done = []
+    lines = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            lines.append(line)
+        else:
+            done.append(" ".join(lines))
+            lines = []
+    if lines:
+        done.append(" ".join(lines))
+    if ending is None:
+        return done
+    return ending.join(done)
+'''
+GRAFS_COPY = """def _joined(text, sep):
+    out = []
+    current = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            current.append(line)
+        else:
+            out.append(" ".join(current))
+            current = []
+    if current:
+        out.append(" ".join(current))
+    return sep.join(out)
+"""
+
+
+def test_a_copy_that_leaves_out_a_mode_its_caller_never_uses_is_still_named(tmp_path: Path) -> None:
+    """The boltons session (#35's second pass): `unwrap_text()` copied without its `ending is None` branch
+    was named before; an identity test on one side only must not hide it."""
+    (tmp_path / "text.py").write_text(GRAFS_FILE)
+    index = function_index.build(str(tmp_path))
+    node, tokens, outside, small = reinvention.added_functions(GRAFS_COPY)[0]
+    found = functions.best_match(node.name, tokens, index, outside=outside, shape=not small, node=node)
+    assert found is not None and (found.path, found.name) == ("text.py", "paragraphs")

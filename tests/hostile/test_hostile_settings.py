@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -27,11 +28,11 @@ def settings_file(project: Path, text: str | None = None) -> Path:
     return path
 
 
-def install(project: Path, *extra: str) -> object:
+def install(project: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return cli("install", "--project", str(project), *extra, project=project, HOME=str(project.parent / "home"))
 
 
-def uninstall(project: Path) -> object:
+def uninstall(project: Path) -> subprocess.CompletedProcess[str]:
     return cli("uninstall", "--project", str(project), project=project, HOME=str(project.parent / "home"))
 
 
@@ -39,8 +40,8 @@ def test_a_dangling_settings_symlink_is_refused_not_replaced(project: Path, tmp_
     path = settings_file(project)
     path.symlink_to(tmp_path / "dotfiles" / "settings.json")
     done = install(project)
-    assert done.returncode == 1 and "Traceback" not in done.stderr  # type: ignore[attr-defined]
-    assert "is a symlink to" in done.stderr and "which does not exist; nothing was changed" in done.stderr  # type: ignore[attr-defined]
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "is a symlink to" in done.stderr and "which does not exist; nothing was changed" in done.stderr
     assert path.is_symlink() and not (tmp_path / "dotfiles").exists()
 
 
@@ -66,8 +67,8 @@ def test_a_read_only_settings_file_is_refused_with_a_fix(project: Path) -> None:
     path = settings_file(project, '{"model": "opus"}\n')
     path.chmod(0o444)
     done = install(project)
-    assert done.returncode == 1  # type: ignore[attr-defined]
-    assert f"{path} is read-only; nothing was changed\n  fix: chmod u+w {path}, then: sidekit install" in done.stderr  # type: ignore[attr-defined]
+    assert done.returncode == 1
+    assert f"{path} is read-only; nothing was changed\n  fix: chmod u+w {path}, then: sidekit install" in done.stderr
     assert path.read_text() == '{"model": "opus"}\n' and stat.S_IMODE(path.stat().st_mode) == 0o444
 
 
@@ -84,7 +85,7 @@ def test_uninstall_takes_away_its_gitignore_lines_and_backups(project: Path) -> 
 def test_a_sidekit_file_is_a_clear_error_before_anything_is_written(project: Path) -> None:
     (project / ".sidekit").write_text("not a folder")
     done = install(project)
-    assert done.returncode == 1 and "Traceback" not in done.stderr  # type: ignore[attr-defined]
-    assert f"{project / '.sidekit'} exists but is not a folder; nothing was changed" in done.stderr  # type: ignore[attr-defined]
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"{project / '.sidekit'} exists but is not a folder; nothing was changed" in done.stderr
     assert not (project / ".claude").exists() and not (project / ".gitignore").exists()
     assert os.listdir(project) == [".sidekit"]

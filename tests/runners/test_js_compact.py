@@ -323,7 +323,8 @@ def test_a_red_run_whose_tests_all_passed_is_an_error_of_the_run(tmp_path: Path)
     assert capture is not None and capture.collect_errors == {
         "(exit 1)": {"type": "Error", "message": 'Jest: "global" coverage threshold for lines (90%) not met: 50%'}
     }
-    assert js_compact.collect("jest", str(tmp_path), time.time() - 1, 0, str(raw), str(report)).collect_errors == {}  # type: ignore[union-attr]
+    capture = js_compact.collect("jest", str(tmp_path), time.time() - 1, 0, str(raw), str(report))
+    assert capture is not None and capture.collect_errors == {}
 
 
 def test_a_name_filtered_run_leaves_the_tests_it_skipped_as_they_were(tmp_path: Path) -> None:

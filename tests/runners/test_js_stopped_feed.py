@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from sidekit_hooks.nudges.events import parse_event
+from sidekit_hooks.pipeline import runtime
 from sidekit_hooks.runners import Result, store
 from sidekit_hooks.runners.junit import feed as junit_feed
 from testing.hooks import HookRunner, bash, fed_one_error_quietly, pre_bash, status_now, wait_for_feed
@@ -162,5 +163,5 @@ def test_the_hook_starts_a_worker_only_when_the_reporter_saved_nothing(
         (package / ".sidekit" / runner).mkdir(exist_ok=True)
         (package / ".sidekit" / runner / "raw-20261203-000000-1.txt").write_text(said)  # as capture.cjs saves it
     event = parse_event("PostToolUseFailure", bash(package, command, error=f"Exit code 1\n{said}"), str(package))
-    job = junit_feed.hand_over(event)
+    job = junit_feed.hand_over(event, runtime.FEED_WORKER)
     assert (bool(job), len(spawned)) == ((False, 0) if saved else (True, 1))

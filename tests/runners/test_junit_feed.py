@@ -15,6 +15,7 @@ import pytest
 from sidekit_hooks.detectors import tests
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.events import parse_event
+from sidekit_hooks.pipeline import runtime
 from sidekit_hooks.runners.junit import adapter as junit
 from sidekit_hooks.runners.junit import build
 from sidekit_hooks.runners.junit import feed as junit_feed
@@ -138,7 +139,7 @@ def test_the_hand_over_claims_the_marker_once_and_writes_the_job(
     stamp(marker, since)  # the run took a second
     payload = bash(project, "mvn -q test", error="Exit code 1\n[ERROR] There are test failures.")
     event = parse_event("PostToolUseFailure", payload, str(project))
-    job = junit_feed.hand_over(event)
+    job = junit_feed.hand_over(event, runtime.FEED_WORKER)
     assert spawned == [[job]] and not marker.exists()
     written = json.loads(Path(job).read_text())
     assert (written["root"], written["since_ns"], written["exit"], written["output"], written["tool"]) == (
@@ -149,14 +150,16 @@ def test_the_hand_over_claims_the_marker_once_and_writes_the_job(
         "maven",
     )
     assert since + 10**9 <= written["until_ns"] <= time.time_ns()  # its end, by the same clock: the marker's
-    assert junit_feed.hand_over(event) == "" and spawned == [[job]]  # the marker is gone: no second worker
+    assert junit_feed.hand_over(event, runtime.FEED_WORKER) == "" and spawned == [
+        [job]
+    ]  # the marker is gone: no second worker
 
 
 def test_a_run_that_did_not_end_is_not_fed(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     spawned: list[list[str]] = []
     marker = marked_run(project, monkeypatch, spawned)
     payload = bash(project, "mvn -q test", tool_response={"stdout": "", "backgroundTaskId": "b1"})
-    assert junit_feed.hand_over(parse_event("PostToolUse", payload, str(project))) == ""
+    assert junit_feed.hand_over(parse_event("PostToolUse", payload, str(project)), runtime.FEED_WORKER) == ""
     assert spawned == [] and not marker.exists() and not (project / ".sidekit/status.json").exists()
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.nudges.events import parse_event
+from sidekit_hooks.pipeline import runtime
 from sidekit_hooks.runners import dispatch
 from sidekit_hooks.runners.junit import feed as junit_feed
 from testing.code import sidekit
@@ -131,7 +132,7 @@ def test_the_agents_raw_run_is_compacted_and_fed_into_the_cache(tmp_path: Path, 
     ]
     # PostToolUseFailure, as Claude Code reports a red Bash call: the marker is claimed, the worker feeds
     ended = dict(payload, hook_event_name="PostToolUseFailure", error=f"Exit code 1\n{output}")
-    assert junit_feed.hand_over(parse_event("PostToolUseFailure", ended, str(root)))
+    assert junit_feed.hand_over(parse_event("PostToolUseFailure", ended, str(root)), runtime.FEED_WORKER)
     summary = wait_for_summary(root)
     assert (summary["runner"], summary["failing"]) == ("node", FAILING)
     status, _size, _code = answer_of(root, "status")

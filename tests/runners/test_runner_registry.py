@@ -93,7 +93,7 @@ def test_the_trigger_words_are_the_fewest_that_cover_every_runner(monkeypatch: p
 def test_the_pre_tool_use_conditions_come_from_the_trigger_words() -> None:
     from sidekit_hooks.pipeline import hook_events
 
-    assert hook_events.EVENTS["PreToolUse"].conditions == tuple(
+    assert hook_events.conditions(hook_events.EVENTS["PreToolUse"]) == tuple(
         (word, f"Bash(*{word}*)") for word in runners.trigger_words()
     )
 

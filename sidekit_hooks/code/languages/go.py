@@ -42,6 +42,12 @@ SKIPPED = frozenset({"comment", "interpreted_string_literal", "raw_string_litera
 IMPORTS = {"import_spec": "path"}
 
 
+def method_receiver(node: object, source: bytes) -> str:
+    """A method's receiver type; "" for a plain function."""
+    kind: str = node.type  # type: ignore[attr-defined]
+    return receiver_type(node, source) if kind == "method_declaration" else ""
+
+
 def receiver_type(node: object, source: bytes) -> str:
     """`func (r *Reader) Read()` -> `Reader` (generic receivers `*List[T]` -> `List`)."""
     receiver = node.child_by_field_name("receiver")  # type: ignore[attr-defined]
@@ -74,5 +80,5 @@ SPEC = Spec(
     functions=FUNCTIONS,
     skipped=SKIPPED,
     imports=IMPORTS,
-    qualifier=lambda node, source: receiver_type(node, source) if node.type == "method_declaration" else "",  # type: ignore[attr-defined]
+    qualifier=lambda node, source: method_receiver(node, source),
 )

@@ -11,10 +11,10 @@ import os
 
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.core.globs import covers, matches
+from sidekit_hooks.core.hook_table import judged_by
 from sidekit_hooks.detectors.scope import model as scope_model
 from sidekit_hooks.nudges.events import SHELL_TOOLS, relative_path
 from sidekit_hooks.nudges.findings import Finding
-from sidekit_hooks.pipeline.hook_events import judged_by
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

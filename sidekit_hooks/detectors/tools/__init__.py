@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from sidekit_hooks.code.languages import INDEXED
 from sidekit_hooks.core import budget
+from sidekit_hooks.core.hook_table import judged_by
 from sidekit_hooks.core.shell import core_words
 from sidekit_hooks.core.shell import segments as parse_shell
 from sidekit_hooks.detectors.tools.common import SIDECAR, long_output
-from sidekit_hooks.pipeline.hook_events import judged_by
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -44,7 +44,6 @@ if TYPE_CHECKING:
     from sidekit_hooks.runners import Result
 
 FOLDER = "junit-feed"  # under .sidekit/
-WORKER_MODULE = "sidekit_hooks.pipeline.feed_worker"  # the top floor: it queues the tests sidecar's line
 # Words of a Maven or Gradle call that never narrow which tests run: a green call made only of these ran
 # every module's tests, so the cache drops every error it did not repeat (a stale `-Dtest=X` "No tests
 # matching" error at pom.xml). Any other word (`-Dtest=`, `-pl`, `--tests`, `:sub:test`) narrows.
@@ -153,9 +152,10 @@ def outcome(event: Event) -> tuple[int | None, str]:
     return 0, event.output
 
 
-def hand_over(event: Event) -> str:
-    """PostToolUse(Failure): claim this call's marker, write the job, start the worker; the job's path
-    or '' (no marker: not a run that `mark_started` noted)."""
+def hand_over(event: Event, worker: str) -> str:
+    """PostToolUse(Failure): claim this call's marker, write the job, start `worker` (a module run with
+    `-m`: the pipeline's feed worker, which queues the tests sidecar's word) on it; the job's path or ''
+    (no marker: not a run that `mark_started` noted)."""
     root = cache_root(event.cwd)
     marker = marker_path(root, event.session_id, event.tool_use_id)
     claimed = f"{marker}.ended-{os.getpid()}"
@@ -197,7 +197,7 @@ def hand_over(event: Event) -> str:
     job.update(hook=event.hook, payload={k: v for k, v in event.raw.items() if k not in ("tool_response", "error")})
     path = marker.removesuffix(".json") + ".job"
     workspace.atomic_write(path, fastjson.dumps(job))
-    background.spawn_module(WORKER_MODULE, [path])
+    background.spawn_module(worker, [path])
     return path
 
 

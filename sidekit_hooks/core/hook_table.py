@@ -1,0 +1,116 @@
+"""Every Claude Code hook event sidekit answers, declared once: the table every floor reads.
+
+The sidecars read which events they judge (`judged_by`), the policy where a delivery follows
+(`BOUNDARIES`); the pipeline (pipeline/hook_events.py) turns the table into the handlers Claude Code
+starts, the entry scripts, the plugin's `hooks/hooks.json`, the settings `install` writes, doctor's
+probes and playback (`tests/test_hook_events.py` holds them to it). Adding an event is a row here, its
+handling in `pipeline/runtime.py` (or `pipeline/lifecycle.py`), and the regenerated files. Standard
+library only, and no import: it sits on the ground floor.
+"""
+
+from __future__ import annotations
+
+
+class HookEvent:
+    """One event: how Claude Code starts it, and what sidekit does on it."""
+
+    __slots__ = (
+        "name",
+        "script",
+        "matcher",
+        "per_runner_word",
+        "drains",
+        "boundary",
+        "detectors",
+        "lifecycle",
+        "deadline",
+        "probe",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        script: str,
+        *,
+        matcher: str | None = None,
+        per_runner_word: bool = False,
+        drains: bool = False,
+        boundary: bool = False,
+        detectors: tuple[str, ...] = (),
+        lifecycle: bool = False,
+        deadline: float = 0.8,
+        probe: dict[str, object] | None = None,
+    ) -> None:
+        self.name = name  # Claude Code's hook_event_name
+        self.script = script  # hooks/<script>.py (settings form) and `hooks/run <script>` (plugin form)
+        self.matcher = matcher  # the handler's tool matcher; None for events without one
+        # one handler per runner trigger word, each under an `if` rule naming it (pipeline/hook_events.py
+        # makes them from the runners' words): Claude Code takes one permission rule per `if`.
+        self.per_runner_word = per_runner_word
+        self.drains = drains  # delivers what the queue holds (when the event is the main agent's)
+        self.boundary = boundary  # a delivery follows at once: deferred findings may be revived here
+        self.detectors = detectors  # the sidecars that judge it, in order (detectors.REGISTRY)
+        self.lifecycle = lifecycle  # handled by lifecycle.py (session edges), not by the detectors
+        self.deadline = deadline  # seconds; past it the hook gives up and delivers what it claimed first
+        self.probe = probe or {}  # the smallest payload of the event, for doctor (no sidecar speaks)
+
+
+HANDLER_TIMEOUT = 5  # seconds Claude Code gives a handler; the hook's own deadline is well under one
+TOOL_DETECTORS = ("scope", "specs", "tests", "tools", "conventions", "judge")
+_TOOL_PROBE: dict[str, object] = {"tool_name": "SidekitDoctorProbe", "tool_input": {}}
+
+EVENTS: dict[str, HookEvent] = {
+    event.name: event
+    for event in (
+        HookEvent(
+            "PostToolUse",
+            "post_tool_use",
+            matcher="*",
+            drains=True,
+            boundary=True,
+            detectors=TOOL_DETECTORS,
+            probe={**_TOOL_PROBE, "tool_response": {}},
+        ),
+        HookEvent(
+            "PostToolUseFailure",
+            "post_tool_use_failure",
+            matcher="*",
+            drains=True,
+            boundary=True,
+            detectors=tuple(name for name in TOOL_DETECTORS if name != "conventions"),
+            probe={**_TOOL_PROBE, "error": "probe"},
+        ),
+        HookEvent("UserPromptSubmit", "user_prompt_submit", drains=True, boundary=True, probe={"prompt": ""}),
+        # Raw test runs only (runners/dispatch.py); the conditions spare every other Bash call a hook process:
+        # one handler per runner trigger word (runners/words.py). Two start for a command that says two
+        # of them; the rewrite answers in one only (hook._answers), so a command is never rewritten twice.
+        HookEvent(
+            "PreToolUse",
+            "pre_tool_use",
+            matcher="Bash",
+            per_runner_word=True,
+            probe={"tool_name": "Bash", "tool_input": {"command": "true"}},
+        ),
+        HookEvent("SessionStart", "session_start", drains=True, lifecycle=True, probe={"source": "startup"}),
+        HookEvent("Stop", "stop", lifecycle=True, probe={"stop_hook_active": False}),
+        HookEvent("SubagentStop", "subagent_stop", lifecycle=True, probe={"stop_hook_active": False}),
+    )
+}
+
+
+def judged_by(detector: str) -> frozenset[str]:
+    """The events a sidecar judges (its `hooks`)."""
+    return frozenset(name for name, event in EVENTS.items() if detector in event.detectors)
+
+
+DRAINING = frozenset(name for name, event in EVENTS.items() if event.drains)
+BOUNDARIES = frozenset(name for name, event in EVENTS.items() if event.boundary)
+LIFECYCLE = frozenset(name for name, event in EVENTS.items() if event.lifecycle)
+TOOL_CALLS = frozenset(name for name, event in EVENTS.items() if event.detectors)  # a tool call the ledger counts
+AFTER_A_TOOL = frozenset({"PostToolUse", "PostToolUseFailure"})  # the tool ran (and may have written)
+
+# sidekit_hooks/<PACKAGED>/<script>.py: the same entries inside the package, for an install with no
+# checkout (pip, pipx, uv tool: the wheel carries them). `sidekit install` runs them with `-I -S`:
+# isolated mode puts no script folder, working folder or PYTHON* variable on the path, so the script
+# adds the folder holding the package after the standard library, where nothing can shadow it.
+PACKAGED = "entries"
