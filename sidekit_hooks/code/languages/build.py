@@ -146,7 +146,7 @@ class _Walk:
                 if not bound:
                     references.append((name, node.start_point[0] + 1))
                 if self.body is not None:
-                    self._token_name(name, kind, bound)
+                    self._token_name(name, "property_identifier" if position in spec.members else kind, bound)
                 state = None
             elif kind in skipped:
                 if self.body is not None and "comment" not in kind:
