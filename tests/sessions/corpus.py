@@ -652,6 +652,11 @@ def call_line(step: dict[str, Any]) -> str:
     return f"{step['tool']} `{json.dumps(data, ensure_ascii=False)}`"
 
 
+def names_checkout(result: Result) -> bool:
+    """Whether what the model received names this checkout (a command sidekit rewrote points at its files)."""
+    return any(str(REPO) in item.body or any(str(REPO) in r for r in item.reminders) for item in result.received)
+
+
 def transcript(script: Script, result: Result, root: Path) -> str:
     """What the model received at each step, as Markdown: prompt, every call with its (clipped) result, every
     hook reminder in full, and what the detectors found but did not deliver."""
@@ -686,7 +691,7 @@ def transcript(script: Script, result: Result, root: Path) -> str:
         "",
         "Tool outputs are clipped to their first and last lines (the cut is said); call inputs and every hook "
         "reminder are shown in full. `${PROJECT}` is the project's folder, `${TMP}` the test's temporary "
-        "folder.",
+        "folder" + (", `${SIDEKIT}` the sidekit checkout." if names_checkout(result) else "."),
         "",
     ]
     for item in result.received:
@@ -727,7 +732,8 @@ def transcript(script: Script, result: Result, root: Path) -> str:
     text = "\n".join(out).rstrip() + "\n"
     # A path cut short inside a message still starts with pytest's base folder: that part goes too.
     return (
-        text.replace(str(root), "${PROJECT}")
+        text.replace(str(REPO), "${SIDEKIT}")  # this checkout, where a rewritten command names sidekit's own files
+        .replace(str(root), "${PROJECT}")
         .replace(str(root.parent), "${TMP}")
         .replace(str(root.parent.parent), "${TMP}/..")
     )

@@ -17,6 +17,9 @@ cases at the steps its `covers` names:
 goversion's new file also names a function in snake_case (`split_tag`), which no other function in the
 module does.
 
+The search steps use grep through Bash: the pinned CLI, as the tests drive it, has no Grep tool (it answers
+"No such tool available: Grep" and points the model to grep via Bash).
+
 No labels here: a reviewer who did not write these sessions labels them in tests/sessions/<name>.labels.json.
 """
 
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from build import bash, edit, grep, read
+from build import bash, edit, read
 
 P = "${PROJECT}/"
 
@@ -184,11 +187,11 @@ QUERYPERSIST = {
         read("package.json"),
         read("src/index.ts"),
         read("src/retryStrategies.ts"),
-        grep("removeOldestQuery|PersistRetryer", "src"),
+        bash("grep -rnE 'removeOldestQuery|PersistRetryer' src", "where the retry strategy is used"),
         read("src/persist.ts", 1, 60),
         read("src/__tests__/utils.ts"),
         bash("npx vitest run", "run the tests first"),
-        grep("submittedAt", "node_modules/@tanstack/query-core/src/mutation.ts"),
+        bash("grep -n submittedAt node_modules/@tanstack/query-core/src/mutation.ts", "the mutation's timestamp"),
         edit("src/retryStrategies.ts", REMOVE_OLDEST_QUERY_END, REMOVE_OLDEST_QUERY_END + REMOVE_OLDEST_MUTATION),
         write("src/__tests__/retryStrategies.test.ts", RETRY_TESTS),
         bash("npx vitest run", "run the whole suite"),
@@ -208,7 +211,7 @@ QUERYPERSIST = {
             QUERY_FALLBACK_TEST.lstrip("\n") + "\n  test('gives up when there is nothing left to drop', () => {",
         ),
         bash("sidekit test src/__tests__/retryStrategies.test.ts", "run the new tests"),
-        grep("removeOldest", "src"),
+        bash("grep -rn removeOldest src", "the strategies"),
         read("src/retryStrategies.ts", 30, 70),
         bash("git status --short", "status"),
         bash("sidekit status", "the test status"),
@@ -331,7 +334,7 @@ GOVERSION = {
     "steps": [
         bash("ls; cat go.mod", "layout"),
         read("version.go", 1, 60),
-        grep("func comparePrereleases|func comparePart", "."),
+        bash("grep -n 'func comparePrereleases\\|func comparePart' *.go", "the prerelease comparison"),
         read("version.go", 200, 100),
         read("version_collection.go"),
         read("version_collection_test.go"),
@@ -358,7 +361,7 @@ GOVERSION = {
         edit("prerelease_test.go", "		}\n	}\n}\n", "		}\n	}\n}" + AGREES_WITH_COMPARE_TEST),
         bash("go test -run TestSortPrereleases -v .", "the new tests"),
         bash("sidekit test", "run the tests"),
-        grep("SortPrereleases|preTagOrder", "."),
+        bash("grep -rn 'SortPrereleases\\|preTagOrder' --include=*.go .", "the new names"),
         bash("git status --short", "status"),
         bash("git checkout -- CHANGELOG.md", "the changelog is the maintainers' to write"),
         bash("sidekit status", "the test status"),
