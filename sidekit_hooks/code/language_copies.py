@@ -135,7 +135,9 @@ def best_match(
         return None
     if operators(features) != operators(set(str(theirs[functions.FEATURES]).split())):
         return None  # `-` where the helper has none: other arithmetic
-    if deciding(tokens) != deciding(str(theirs[4]).split()):
+    if item_tests(features) != item_tests(set(str(theirs[functions.FEATURES]).split())):
+        return None  # a loop that answers for some item where the helper asks it of every item
+    if behaviour.deciding(tokens) != behaviour.deciding(str(theirs[4]).split()):
         return None  # `>` for `<`, `||` for `&&`, `true` for `false`: the other answer
     if project and source:
         literals = string_literals(source, language)
@@ -156,17 +158,8 @@ def operators(features: set[str]) -> set[str]:
     return {f for f in features if f.startswith("o:")}
 
 
-DECIDING = frozenset({"<", "<=", ">", ">=", "&&", "||", "true", "false"})  # a swap of one flips the answer
-
-
-def deciding(tokens: list[str]) -> dict[str, int]:
-    """How often the body compares in each direction, joins conditions each way and says true or false
-    (a mirrored copy, `b < a` for `a > b`, is given up for this)."""
-    counts: dict[str, int] = {}
-    for token in tokens:
-        if token in DECIDING:
-            counts[token] = counts.get(token, 0) + 1
-    return counts
+def item_tests(features: set[str]) -> set[str]:
+    return features & {"q:any", "q:all"}
 
 
 STRING = r"([\"'`])((?:\\.|(?!\1)[^\\\n])*)\1"  # one quoted literal on one line, escapes kept

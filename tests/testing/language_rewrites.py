@@ -1,0 +1,169 @@
+"""Restructured copies in TypeScript, JavaScript, Go, Rust and Java, written for tuning the rewrites
+`code.languages.behaviour` undoes (not the held-out sets): (language, helper, copy, near miss), the helper
+first in its file. The copy does what the helper does, one rewrite away; the near miss is the copy with
+one condition, separator or edge case done otherwise."""
+
+from __future__ import annotations
+
+TS_SOME = """export function hasHeader(headers: string[], wanted: string): boolean {
+  const key = wanted.toLowerCase();
+  return headers.some((header) => header.trim().toLowerCase() === key);
+}
+"""
+# `.some` written as a loop that returns, the locals renamed
+TS_SOME_COPY = """export function containsHeader(list: string[], name: string): boolean {
+  const lowered = name.toLowerCase();
+  for (const item of list) {
+    if (item.trim().toLowerCase() === lowered) {
+      return true;
+    }
+  }
+  return false;
+}
+"""
+TS_SOME_MISS = TS_SOME_COPY.replace("return true;\n", "return false;\n").replace(
+    "  return false;\n}", "  return true;\n}"
+)  # every item other: the other answer
+
+JS_MAP = """function headerLines(headers, prefix) {
+  const names = Object.keys(headers);
+  return names
+    .filter((name) => headers[name] !== undefined)
+    .map((name) => prefix + name + ": " + String(headers[name]));
+}
+"""
+# `.filter().map()` written as a loop that pushes
+JS_MAP_COPY = """function formatHeaders(map, lead) {
+  const out = [];
+  for (const key of Object.keys(map)) {
+    if (map[key] === undefined) {
+      continue;
+    }
+    out.push(lead + key + ": " + String(map[key]));
+  }
+  return out;
+}
+"""
+JS_MAP_MISS = JS_MAP_COPY.replace('": "', '" = "')  # another separator
+
+TS_MIRROR = """export function clampPage(page: number, pages: number): number {
+  if (page < 1) {
+    return 1;
+  }
+  if (page > pages) {
+    return pages;
+  }
+  return Math.floor(page);
+}
+"""
+# comparisons mirrored, early returns as else branches
+TS_MIRROR_COPY = """export function boundedPage(p: number, total: number): number {
+  if (1 > p) {
+    return 1;
+  } else if (total < p) {
+    return total;
+  } else {
+    return Math.floor(p);
+  }
+}
+"""
+TS_MIRROR_MISS = TS_MIRROR_COPY.replace("total < p", "p < total")  # the other end
+
+GO_LOOP = """package text
+
+import "strings"
+
+// CountPrefixed counts the lines that start with prefix once trimmed.
+func CountPrefixed(lines []string, prefix string) int {
+\tcount := 0
+\tfor i := 0; i < len(lines); i++ {
+\t\tif strings.HasPrefix(strings.TrimSpace(lines[i]), prefix) {
+\t\t\tcount++
+\t\t}
+\t}
+\treturn count
+}
+"""
+# an index loop as a range loop, the test mirrored into a guard
+GO_LOOP_COPY = """package web
+
+import "strings"
+
+func numWithPrefix(rows []string, p string) int {
+\tn := 0
+\tfor _, row := range rows {
+\t\tif !strings.HasPrefix(strings.TrimSpace(row), p) {
+\t\t\tcontinue
+\t\t}
+\t\tn++
+\t}
+\treturn n
+}
+"""
+GO_LOOP_MISS = GO_LOOP_COPY.replace("strings.HasPrefix", "strings.HasSuffix")
+
+RUST_ANY = """pub fn has_flag(args: &[String], flag: &str) -> bool {
+    let wanted = flag.trim_start_matches('-');
+    args.iter().any(|arg| arg.trim_start_matches('-') == wanted)
+}
+"""
+# `.iter().any()` as a loop that returns
+RUST_ANY_COPY = """pub fn flag_given(list: &[String], name: &str) -> bool {
+    let bare = name.trim_start_matches('-');
+    for item in list {
+        if item.trim_start_matches('-') == bare {
+            return true;
+        }
+    }
+    false
+}
+"""
+RUST_ANY_MISS = RUST_ANY_COPY.replace("'-'", "'/'")  # another separator
+
+JAVA_ANY = """package app.util;
+
+import java.util.List;
+
+public final class Roles {
+    public static boolean hasRole(List<String> roles, String role) {
+        String wanted = role.trim();
+        return roles.stream().anyMatch(r -> r.trim().equalsIgnoreCase(wanted));
+    }
+}
+"""
+# a stream's `anyMatch` as a loop that returns
+JAVA_ANY_COPY = """package app.web;
+
+import java.util.List;
+
+public final class Access {
+    static boolean roleGranted(List<String> granted, String name) {
+        String target = name.trim();
+        for (String g : granted) {
+            if (g.trim().equalsIgnoreCase(target)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
+"""
+JAVA_ANY_MISS = JAVA_ANY_COPY.replace("equalsIgnoreCase", "equals")
+
+# language, helper path, helper, copy path, copy, near miss, helper's name
+CASES = [
+    ("ts", "src/headers.ts", TS_SOME, "src/copy.ts", TS_SOME_COPY, TS_SOME_MISS, "hasHeader"),
+    ("js", "lib/headers.js", JS_MAP, "lib/copy.js", JS_MAP_COPY, JS_MAP_MISS, "headerLines"),
+    ("ts", "src/pages.ts", TS_MIRROR, "src/copy.ts", TS_MIRROR_COPY, TS_MIRROR_MISS, "clampPage"),
+    ("go", "text/count.go", GO_LOOP, "web/count.go", GO_LOOP_COPY, GO_LOOP_MISS, "CountPrefixed"),
+    ("rust", "src/flags.rs", RUST_ANY, "src/copy.rs", RUST_ANY_COPY, RUST_ANY_MISS, "has_flag"),
+    (
+        "java",
+        "src/main/java/app/util/Roles.java",
+        JAVA_ANY,
+        "src/main/java/app/web/Access.java",
+        JAVA_ANY_COPY,
+        JAVA_ANY_MISS,
+        "Roles.hasRole",
+    ),
+]
