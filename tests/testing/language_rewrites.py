@@ -150,6 +150,61 @@ public final class Access {
 """
 JAVA_ANY_MISS = JAVA_ANY_COPY.replace("equalsIgnoreCase", "equals")
 
+JAVA_MAP = """package app.util;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+public final class Names {
+    public static List<String> upperNames(List<String> names, String prefix) {
+        return names.stream()
+            .filter(n -> n.startsWith(prefix))
+            .map(n -> n.substring(prefix.length()).toUpperCase())
+            .collect(Collectors.toList());
+    }
+}
+"""
+# a stream's filter/map/collect as a loop that adds
+JAVA_MAP_COPY = """package app.web;
+
+import java.util.ArrayList;
+import java.util.List;
+
+public final class Labels {
+    static List<String> stripAndUpper(List<String> items, String p) {
+        List<String> out = new ArrayList<>();
+        for (String item : items) {
+            if (item.startsWith(p)) {
+                out.add(item.substring(p.length()).toUpperCase());
+            }
+        }
+        return out;
+    }
+}
+"""
+JAVA_MAP_MISS = JAVA_MAP_COPY.replace("item.startsWith(p)", "item.endsWith(p)")
+
+RUST_MAP = """pub fn non_empty_lines(text: &str, indent: usize) -> Vec<String> {
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| format!("{}{}", " ".repeat(indent), line.trim_end()))
+        .collect()
+}
+"""
+# an iterator chain as a loop that pushes
+RUST_MAP_COPY = """pub fn indented_lines(input: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in input.lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        out.push(format!("{}{}", " ".repeat(width), line.trim_end()));
+    }
+    out
+}
+"""
+RUST_MAP_MISS = RUST_MAP_COPY.replace("line.trim_end()", "line.trim()")
+
 # language, helper path, helper, copy path, copy, near miss, helper's name
 CASES = [
     ("ts", "src/headers.ts", TS_SOME, "src/copy.ts", TS_SOME_COPY, TS_SOME_MISS, "hasHeader"),
@@ -166,4 +221,14 @@ CASES = [
         JAVA_ANY_MISS,
         "Roles.hasRole",
     ),
+    (
+        "java",
+        "src/main/java/app/util/Names.java",
+        JAVA_MAP,
+        "src/main/java/app/web/Labels.java",
+        JAVA_MAP_COPY,
+        JAVA_MAP_MISS,
+        "Names.upperNames",
+    ),
+    ("rust", "src/lines.rs", RUST_MAP, "src/copy.rs", RUST_MAP_COPY, RUST_MAP_MISS, "non_empty_lines"),
 ]

@@ -79,7 +79,11 @@ BUILTINS = {
     "rust": frozenset(
         {"Some", "None", "Ok", "Err", "Vec", "String", "Option", "Result", "Box", "str", "usize", "i32", "i64", "u8"}
     ),
-    "java": frozenset({"String", "Integer", "Long", "Math", "Objects", "Arrays", "List", "Map", "Set", "System"}),
+    "java": frozenset(
+        # and the plumbing a loop or a stream is written with (`new ArrayList<>()`, `Collectors.toList()`)
+        {"String", "Integer", "Long", "Math", "Objects", "Arrays", "List", "Map", "Set", "System"}
+        | {"ArrayList", "LinkedList", "Collectors", "Stream"}
+    ),
 }
 BUILTINS["js"] = BUILTINS["ts"]
 NOT_CONSTANTS = frozenset({"true", "false", "null", "nil", "undefined", "this", "self", "None", "super"})
@@ -254,12 +258,18 @@ def rewritten(tokens: list[str]) -> list[str]:
     while at < len(out):
         if out[at] in MIRRORED:
             start, end = operand_start(out, at), operand_end(out, at)
-            if start < at and end > at + 1:
+            if start < at and end > at + 1 and not typed(out[start:at]) and not typed(out[at + 1 : end]):
                 out[start:end] = [*out[at + 1 : end], MIRRORED[out[at]], *out[start:at]]
                 at = end
                 continue
         at += 1
     return out
+
+
+def typed(operand: list[str]) -> bool:
+    """A type's name, not a value: the `<`/`>` around it are a generic's brackets (`List<String> xs`);
+    a constant (`MAX_SIZE`) is a value."""
+    return len(operand) == 1 and operand[0][:1].isupper() and not operand[0].isupper()
 
 
 def operand_start(tokens: list[str], at: int) -> int:
@@ -330,11 +340,10 @@ def deciding(tokens: list[str]) -> dict[str, int]:
         if token in ANY_METHODS or token in ALL_METHODS:
             keys = ["true", "false"]
         elif token in ("<", "<=", ">", ">="):
-            keys = [
-                " ".join(
-                    [token, *tokens[operand_start(tokens, at) : at], "|", *tokens[at + 1 : operand_end(tokens, at)]]
-                )
-            ]
+            left, right = tokens[operand_start(tokens, at) : at], tokens[at + 1 : operand_end(tokens, at)]
+            if not left or not right or typed(left) or typed(right):
+                continue  # a generic's brackets (`List<String>`, `new ArrayList<>()`), not a comparison
+            keys = [" ".join([token, *left, "|", *right])]
         elif token in ("&&", "||", "true", "false"):
             keys = [token]
         else:
@@ -360,6 +369,8 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
     for at, token in enumerate(tokens):
         following = tokens[at + 1] if at + 1 < count else ""
         called = following == "(" or (following == "!" and at + 2 < count and tokens[at + 2] == "(")  # Rust macros
+        if at >= 2 and tokens[at - 1] == "::" and tokens[at - 2] in builtins:
+            continue  # `Vec::new()`: the builtin says it all
         if token == "<self>":
             if called and declared:
                 found.add("c:SELF")
