@@ -150,6 +150,28 @@ public final class Access {
 """
 JAVA_ANY_MISS = JAVA_ANY_COPY.replace("equalsIgnoreCase", "equals")
 
+JS_EACH = """function collectIds(records, field) {
+  const ids = [];
+  records.forEach((record) => {
+    if (record && record[field] != null) {
+      ids.push(String(record[field]).trim());
+    }
+  });
+  return ids;
+}
+"""
+# `.forEach` as a for-of loop, the test turned into a guard (`!a || b == null`: De Morgan)
+JS_EACH_COPY = """function idsOf(rows, key) {
+  const result = [];
+  for (const row of rows) {
+    if (!row || row[key] == null) continue;
+    result.push(String(row[key]).trim());
+  }
+  return result;
+}
+"""
+JS_EACH_MISS = JS_EACH_COPY.replace("!row || row", "!row && row")  # the guard not turned: another test
+
 JAVA_MAP = """package app.util;
 
 import java.util.List;
@@ -230,5 +252,6 @@ CASES = [
         JAVA_MAP_MISS,
         "Names.upperNames",
     ),
+    ("js", "lib/ids.js", JS_EACH, "lib/copy.js", JS_EACH_COPY, JS_EACH_MISS, "collectIds"),
     ("rust", "src/lines.rs", RUST_MAP, "src/copy.rs", RUST_MAP_COPY, RUST_MAP_MISS, "non_empty_lines"),
 ]

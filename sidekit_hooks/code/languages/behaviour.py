@@ -215,10 +215,11 @@ def item_loops(tokens: list[str]) -> list[str]:
     return out
 
 
-def block_end(tokens: list[str], brace: int) -> int:
+def block_end(tokens: list[str], brace: int, opening: str = "{", closing: str = "}") -> int:
+    """Just past the bracket that closes the one at `brace`."""
     depth = 0
     for i in range(brace, len(tokens)):
-        depth += (tokens[i] == "{") - (tokens[i] == "}")
+        depth += (tokens[i] == opening) - (tokens[i] == closing)
         if depth == 0:
             return i + 1
     return len(tokens)
@@ -331,10 +332,38 @@ def item_test(tokens: list[str]) -> str:
     return ""
 
 
+GUARD_ENDS = frozenset({"continue", "return", "break"})
+
+
+def guards_positive(tokens: list[str]) -> list[str]:
+    """A guard's joins as the test it skips: `if (!a || !b) continue;` then the work is `if (a && b) {work}`
+    (De Morgan: `&&` and `||` swap where the guard ends in `continue`, `return` or `break`). Only the
+    joins of the guard's own condition, outside any inner brackets."""
+    out = list(tokens)
+    for at, token in enumerate(out):
+        if token != "if" or at + 1 >= len(out):
+            continue
+        if out[at + 1] == "(":  # TS, JS, Java: the condition in brackets
+            end = block_end(out, at + 1, "(", ")")
+            start, stop = at + 2, end - 1
+        else:  # Go, Rust: up to the block
+            end = next((i for i in range(at + 1, len(out)) if out[i] == "{"), len(out))
+            start, stop = at + 1, end
+        after = [t for t in out[end : end + 3] if t != "{"]
+        if not after or after[0] not in GUARD_ENDS:
+            continue
+        depth = 0
+        for i in range(start, stop):
+            depth += (out[i] in OPENS) - (out[i] in CLOSES)
+            if depth == 0 and out[i] in ("&&", "||"):
+                out[i] = "||" if out[i] == "&&" else "&&"
+    return out
+
+
 def deciding(tokens: list[str]) -> dict[str, int]:
     """How often the body makes each comparison (its operands, mirrored to `<`: `b > a` is `a < b`), joins
     conditions each way and says true or false (`.some(...)` says both, as the loop it stands for)."""
-    tokens = rewritten(tokens)
+    tokens = guards_positive(rewritten(tokens))
     counts: dict[str, int] = {}
     for at, token in enumerate(tokens):
         if token in ANY_METHODS or token in ALL_METHODS:
