@@ -178,7 +178,8 @@ def test_a_copy_one_rewrite_away_is_named_and_its_near_miss_is_not(
     project: Path, language: str, helper_at: str, helper: str, copy_at: str, copy: str, near_miss: str, name: str
 ) -> None:
     """`.some` as a loop that returns, `.filter().map()` as a loop that pushes, mirrored comparisons and
-    else branches, an index loop as a range loop, `.any()` and `anyMatch` as loops."""
+    else branches, an index loop as a range loop, `.any()` and `anyMatch` as loops, a private helper
+    written inline, a guard for a test (see `testing.language_rewrites`)."""
     indexed(project, {helper_at: helper})
     line = next(n for n, text in enumerate(helper.splitlines(), 1) if name.rsplit(".", 1)[-1] + "(" in text)
     assert matched(project, language, copy_at, copy) == f"{helper_at}:{line} {name}"

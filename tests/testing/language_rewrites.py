@@ -172,6 +172,28 @@ JS_EACH_COPY = """function idsOf(rows, key) {
 """
 JS_EACH_MISS = JS_EACH_COPY.replace("!row || row", "!row && row")  # the guard not turned: another test
 
+TS_INLINE = """export function cacheKey(method: string, url: string, params: Record<string, string>): string {
+  const names = Object.keys(params).sort();
+  const query = names.map((name) => encodeURIComponent(name) + "=" + encodeURIComponent(params[name]));
+  return normalizeMethod(method) + " " + url + "?" + query.join("&");
+}
+
+function normalizeMethod(method: string): string {
+  return method.trim().toUpperCase();
+}
+"""
+# the private helper written inline, the map as a loop
+TS_INLINE_COPY = """export function requestKey(verb: string, target: string, args: Record<string, string>): string {
+  const keys = Object.keys(args).sort();
+  const parts: string[] = [];
+  for (const key of keys) {
+    parts.push(encodeURIComponent(key) + "=" + encodeURIComponent(args[key]));
+  }
+  return verb.trim().toUpperCase() + " " + target + "?" + parts.join("&");
+}
+"""
+TS_INLINE_MISS = TS_INLINE_COPY.replace("verb.trim().toUpperCase()", "verb.trim().toLowerCase()")
+
 JAVA_MAP = """package app.util;
 
 import java.util.List;
@@ -252,6 +274,7 @@ CASES = [
         JAVA_MAP_MISS,
         "Names.upperNames",
     ),
+    ("ts", "src/keys.ts", TS_INLINE, "src/copy.ts", TS_INLINE_COPY, TS_INLINE_MISS, "cacheKey"),
     ("js", "lib/ids.js", JS_EACH, "lib/copy.js", JS_EACH_COPY, JS_EACH_MISS, "collectIds"),
     ("rust", "src/lines.rs", RUST_MAP, "src/copy.rs", RUST_MAP_COPY, RUST_MAP_MISS, "non_empty_lines"),
 ]
