@@ -194,6 +194,46 @@ TS_INLINE_COPY = """export function requestKey(verb: string, target: string, arg
 """
 TS_INLINE_MISS = TS_INLINE_COPY.replace("verb.trim().toUpperCase()", "verb.trim().toLowerCase()")
 
+GO_ORDER = """package text
+
+import "strings"
+
+// Initials gives the first letter of each word of at least min letters, upper-cased.
+func Initials(name string, min int) string {
+\tvar out strings.Builder
+\twords := strings.Fields(name)
+\tif len(words) > 8 {
+\t\treturn ""
+\t}
+\tfor _, word := range words {
+\t\tif len(word) >= min {
+\t\t\tout.WriteString(strings.ToUpper(word[:1]))
+\t\t}
+\t}
+\treturn out.String()
+}
+"""
+# the locals declared in the other order, the test mirrored
+GO_ORDER_COPY = """package web
+
+import "strings"
+
+func shortName(full string, least int) string {
+\tparts := strings.Fields(full)
+\tvar b strings.Builder
+\tif 8 < len(parts) {
+\t\treturn ""
+\t}
+\tfor _, p := range parts {
+\t\tif least <= len(p) {
+\t\t\tb.WriteString(strings.ToUpper(p[:1]))
+\t\t}
+\t}
+\treturn b.String()
+}
+"""
+GO_ORDER_MISS = GO_ORDER_COPY.replace("least <= len(p)", "least >= len(p)")  # the short words instead
+
 JAVA_MAP = """package app.util;
 
 import java.util.List;
@@ -274,6 +314,7 @@ CASES = [
         JAVA_MAP_MISS,
         "Names.upperNames",
     ),
+    ("go", "text/initials.go", GO_ORDER, "web/short.go", GO_ORDER_COPY, GO_ORDER_MISS, "Initials"),
     ("ts", "src/keys.ts", TS_INLINE, "src/copy.ts", TS_INLINE_COPY, TS_INLINE_MISS, "cacheKey"),
     ("js", "lib/ids.js", JS_EACH, "lib/copy.js", JS_EACH_COPY, JS_EACH_MISS, "collectIds"),
     ("rust", "src/lines.rs", RUST_MAP, "src/copy.rs", RUST_MAP_COPY, RUST_MAP_MISS, "non_empty_lines"),

@@ -360,6 +360,15 @@ def guards_positive(tokens: list[str]) -> list[str]:
     return out
 
 
+def comparison(operator: str, left: list[str], right: list[str]) -> str:
+    """A comparison as the direction check knows it: its locals unnamed (a copy declares them in another
+    order), unless both sides then read alike (`a < b` and `b < a` must stay apart)."""
+    unnamed = [["v" if local(t) else t for t in side] for side in (left, right)]
+    if unnamed[0] != unnamed[1]:
+        left, right = unnamed
+    return " ".join([operator, *left, "|", *right])
+
+
 def deciding(tokens: list[str]) -> dict[str, int]:
     """How often the body makes each comparison (its operands, mirrored to `<`: `b > a` is `a < b`), joins
     conditions each way and says true or false (`.some(...)` says both, as the loop it stands for)."""
@@ -372,7 +381,7 @@ def deciding(tokens: list[str]) -> dict[str, int]:
             left, right = tokens[operand_start(tokens, at) : at], tokens[at + 1 : operand_end(tokens, at)]
             if not left or not right or typed(left) or typed(right):
                 continue  # a generic's brackets (`List<String>`, `new ArrayList<>()`), not a comparison
-            keys = [" ".join([token, *left, "|", *right])]
+            keys = [comparison(token, left, right)]
         elif token in ("&&", "||", "true", "false"):
             keys = [token]
         else:
