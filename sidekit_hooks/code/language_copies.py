@@ -189,6 +189,8 @@ def same_work(features: set[str], tokens: list[str], existing: set[str], their_t
         return False  # `-` where the helper has none: other arithmetic
     if item_tests(features) != item_tests(existing):
         return False  # a loop that answers for some item where the helper asks it of every item
+    if numbers(features) != numbers(existing):
+        return False  # `slice(2)` for `slice(1)`: another edge
     return behaviour.deciding(tokens) == behaviour.deciding(their_tokens)  # `>` for `<`, `||` for `&&`...
 
 
@@ -222,6 +224,11 @@ def names(features: set[str]) -> set[str]:
 
 def operators(features: set[str]) -> set[str]:
     return {f for f in features if f.startswith("o:")}
+
+
+def numbers(features: set[str]) -> set[str]:
+    """The numbers a body uses (`l:1`): where a look-alike starts or stops elsewhere."""
+    return {f for f in features if f[:2] == "l:" and f[2:3].isdigit()}
 
 
 def item_tests(features: set[str]) -> set[str]:

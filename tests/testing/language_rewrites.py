@@ -234,6 +234,58 @@ func shortName(full string, least int) string {
 """
 GO_ORDER_MISS = GO_ORDER_COPY.replace("least <= len(p)", "least >= len(p)")  # the short words instead
 
+TS_FOUND = """export function isAllowedOrigin(origin: string, allowed: string[]): boolean {
+  const host = origin.replace(/^https?:\\/\\//, "").toLowerCase();
+  if (allowed.indexOf(host) !== -1) {
+    return true;
+  }
+  return allowed.some((entry) => entry.startsWith("*.") && host.endsWith(entry.slice(1)));
+}
+"""
+# the search's position tested as found, the wildcard test as a loop
+TS_FOUND_COPY = """export function originPermitted(url: string, list: string[]): boolean {
+  const name = url.replace(/^https?:\\/\\//, "").toLowerCase();
+  if (list.includes(name)) {
+    return true;
+  }
+  for (const item of list) {
+    if (item.startsWith("*.") && name.endsWith(item.slice(1))) {
+      return true;
+    }
+  }
+  return false;
+}
+"""
+# another edge: a number, not a condition, differs
+TS_FOUND_MISS = TS_FOUND_COPY.replace("name.endsWith(item.slice(1))", "name.endsWith(item.slice(2))")
+GO_FOUND = """package text
+
+import "strings"
+
+// HasWord reports whether the trimmed, lower-cased text holds word.
+func HasWord(text string, word string) bool {
+\tcleaned := strings.ToLower(strings.TrimSpace(text))
+\tif cleaned == "" {
+\t\treturn false
+\t}
+\treturn strings.Index(cleaned, strings.ToLower(word)) >= 0
+}
+"""
+# `strings.Index(...) >= 0` as `strings.Contains`, the locals renamed
+GO_FOUND_COPY = """package web
+
+import "strings"
+
+func containsWord(s string, w string) bool {
+\tt := strings.ToLower(strings.TrimSpace(s))
+\tif t == "" {
+\t\treturn false
+\t}
+\treturn strings.Contains(t, strings.ToLower(w))
+}
+"""
+GO_FOUND_MISS = GO_FOUND_COPY.replace("strings.Contains(t,", "strings.HasPrefix(t,")
+
 JAVA_MAP = """package app.util;
 
 import java.util.List;
@@ -315,6 +367,8 @@ CASES = [
         "Names.upperNames",
     ),
     ("go", "text/initials.go", GO_ORDER, "web/short.go", GO_ORDER_COPY, GO_ORDER_MISS, "Initials"),
+    ("ts", "src/origin.ts", TS_FOUND, "src/copy.ts", TS_FOUND_COPY, TS_FOUND_MISS, "isAllowedOrigin"),
+    ("go", "text/word.go", GO_FOUND, "web/word.go", GO_FOUND_COPY, GO_FOUND_MISS, "HasWord"),
     ("ts", "src/keys.ts", TS_INLINE, "src/copy.ts", TS_INLINE_COPY, TS_INLINE_MISS, "cacheKey"),
     ("js", "lib/ids.js", JS_EACH, "lib/copy.js", JS_EACH_COPY, JS_EACH_MISS, "collectIds"),
     ("rust", "src/lines.rs", RUST_MAP, "src/copy.rs", RUST_MAP_COPY, RUST_MAP_MISS, "non_empty_lines"),

@@ -245,6 +245,36 @@ def renumbered(tokens: list[str]) -> list[str]:
     return [names.setdefault(t, f"v{len(names) + 1}") if local(t) else t for t in tokens]
 
 
+# A search whose position only says whether it found: `xs.indexOf(x) !== -1`, `s.indexOf(x) >= 0`, Go's
+# `strings.Index(s, x) >= 0` are `xs.includes(x)`, `strings.Contains(s, x)` (Java's `contains` reads alike)
+SEARCHES = {".indexOf": ".includes", ".Index": ".Contains", ".contains": ".includes"}
+FOUND_BOUNDS = (["0", "<="], ["-", "1", "<"])  # mirrored: `0 <= xs.indexOf(x)`, `-1 < xs.indexOf(x)`
+FOUND_TESTS = (["!==", "-", "1"], ["!=", "-", "1"])
+
+
+def searches_found(tokens: list[str]) -> list[str]:
+    """A search's position tested only for being found written as the test (see SEARCHES)."""
+    out = list(tokens)
+    at = 0
+    while at < len(out):
+        if out[at] in (".indexOf", ".Index") and at + 1 < len(out) and out[at + 1] == "(":
+            close = block_end(out, at + 1, "(", ")")
+            start = operand_start(out, at + 1)
+            bound = next((b for b in FOUND_BOUNDS if out[max(0, start - len(b)) : start] == b), None)
+            if bound is not None and start >= len(bound):
+                out[start - len(bound) : close] = [*out[start:at], SEARCHES[out[at]], *out[at + 1 : close]]
+                at = start - len(bound)
+                continue
+            test = next((t for t in FOUND_TESTS if out[close : close + len(t)] == t), None)
+            if test is not None:
+                out[at : close + len(test)] = [SEARCHES[out[at]], *out[at + 1 : close]]
+                continue
+        elif out[at] == ".contains":
+            out[at] = SEARCHES[".contains"]
+        at += 1
+    return out
+
+
 def rewritten(tokens: list[str]) -> list[str]:
     """The tokens with a comparison's rewrites undone: `b > a` as `a < b` where both operands are plain
     (names, members, literals, calls), a Rust closure's `|x|` as `=>` (no `|` operator), and every loop
@@ -264,7 +294,7 @@ def rewritten(tokens: list[str]) -> list[str]:
                 at = end
                 continue
         at += 1
-    return out
+    return searches_found(out)
 
 
 def typed(operand: list[str]) -> bool:
@@ -337,8 +367,8 @@ GUARD_ENDS = frozenset({"continue", "return", "break"})
 
 def guards_positive(tokens: list[str]) -> list[str]:
     """A guard's joins as the test it skips: `if (!a || !b) continue;` then the work is `if (a && b) {work}`
-    (De Morgan: `&&` and `||` swap where the guard ends in `continue`, `return` or `break`). Only the
-    joins of the guard's own condition, outside any inner brackets."""
+    (De Morgan: `&&` and `||` swap where the guard skips the rest: `continue`, `break`, a bare `return`).
+    Only the joins of the guard's own condition, outside any inner brackets."""
     out = list(tokens)
     for at, token in enumerate(out):
         if token != "if" or at + 1 >= len(out):
@@ -350,8 +380,8 @@ def guards_positive(tokens: list[str]) -> list[str]:
             end = next((i for i in range(at + 1, len(out)) if out[i] == "{"), len(out))
             start, stop = at + 1, end
         after = [t for t in out[end : end + 3] if t != "{"]
-        if not after or after[0] not in GUARD_ENDS:
-            continue
+        if not after or after[0] not in GUARD_ENDS or (after[0] == "return" and after[1:2] not in ([";"], ["}"])):
+            continue  # a return of a value answers (`if (a && b) return true;`): no work skipped
         depth = 0
         for i in range(start, stop):
             depth += (out[i] in OPENS) - (out[i] in CLOSES)
