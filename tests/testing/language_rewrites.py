@@ -286,23 +286,6 @@ func containsWord(s string, w string) bool {
 """
 GO_FOUND_MISS = GO_FOUND_COPY.replace("strings.Contains(t,", "strings.HasPrefix(t,")
 
-JS_REDUCE = """function totalWeight(items, unit) {
-  const factor = unit === "kg" ? 1000 : 1;
-  return items.reduce((sum, item) => sum + item.grams * item.count, 0) / factor;
-}
-"""
-# the reduce as a loop that adds up
-JS_REDUCE_COPY = """function weightOf(list, u) {
-  const divisor = u === "kg" ? 1000 : 1;
-  let total = 0;
-  for (const entry of list) {
-    total += entry.grams * entry.count;
-  }
-  return total / divisor;
-}
-"""
-JS_REDUCE_MISS = JS_REDUCE_COPY.replace("entry.grams * entry.count", "entry.grams")  # one item each
-
 JAVA_MAP = """package app.util;
 
 import java.util.List;
@@ -386,7 +369,6 @@ CASES = [
     ("go", "text/initials.go", GO_ORDER, "web/short.go", GO_ORDER_COPY, GO_ORDER_MISS, "Initials"),
     ("ts", "src/origin.ts", TS_FOUND, "src/copy.ts", TS_FOUND_COPY, TS_FOUND_MISS, "isAllowedOrigin"),
     ("go", "text/word.go", GO_FOUND, "web/word.go", GO_FOUND_COPY, GO_FOUND_MISS, "HasWord"),
-    ("js", "lib/weight.js", JS_REDUCE, "lib/copy.js", JS_REDUCE_COPY, JS_REDUCE_MISS, "totalWeight"),
     ("ts", "src/keys.ts", TS_INLINE, "src/copy.ts", TS_INLINE_COPY, TS_INLINE_MISS, "cacheKey"),
     ("js", "lib/ids.js", JS_EACH, "lib/copy.js", JS_EACH_COPY, JS_EACH_MISS, "collectIds"),
     ("rust", "src/lines.rs", RUST_MAP, "src/copy.rs", RUST_MAP_COPY, RUST_MAP_MISS, "non_empty_lines"),

@@ -11,7 +11,7 @@ The tokens are the syntax tree's leaves in source order (locals `v1, v2...`, the
 - `o:KIND` an operator, negations and mirrors folded (`!==` is `===`, `>` is `<`), as `rewrites` does;
 - `k:KIND` a throw, a try, a yield; `r:l:VALUE` a constant returned;
 - `q:any` / `q:all` a test of the items (`.some`, `.any()`, `anyMatch`, or a loop that returns true on
-  the first item that passes, false after the last), `q:loop` items walked (`for`, `.map`, `.forEach`, `.reduce`).
+  the first item that passes, false after the last), `q:loop` items walked (`for`, `.map`, `.forEach`).
 
 Before either, `rewritten` undoes the rewrites a copy makes of a comparison: `b > a` is `a < b`.
 The canonical body drops what a rewrite changes without changing behaviour: punctuation, declaration
@@ -129,7 +129,7 @@ ANY_METHODS = frozenset({".some", ".any", ".anyMatch"})
 ALL_METHODS = frozenset({".every", ".all", ".allMatch"})
 # Methods that walk the items, as a loop does (the loop's `push` is a FILLER); and the plumbing that
 # turns a collection into items and back (`.iter()`, `.stream()`, `.collect()`)
-LOOP_METHODS = frozenset({".map", ".filter", ".forEach", ".for_each", ".flatMap", ".filter_map", ".reduce", ".fold"})
+LOOP_METHODS = frozenset({".map", ".filter", ".forEach", ".for_each", ".flatMap", ".filter_map"})
 PLUMBING = frozenset({".iter", ".into_iter", ".stream", ".collect", ".toList", ".iter_mut", ".cloned", ".copied"})
 ITEM_METHODS = LOOP_METHODS | PLUMBING | ANY_METHODS | ALL_METHODS
 LOOPS = frozenset({"for", "while"})
