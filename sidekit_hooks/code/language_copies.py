@@ -93,7 +93,44 @@ def project_functions(project: str, language: str, leave_out: set[tuple[str, str
         tokens, _, outside = zlib.decompress(body).decode("utf-8", "replace").partition("\n")
         record = files.setdefault(str(path), {"f": []})
         record["f"].append(entry(str(lang), str(qualname), int(line), int(end), str(sig), tokens, outside))
+    with_callees(files)
     return {"files": files}
+
+
+def helpers_by_name(files: dict[str, Any]) -> dict[str, list[Any]]:
+    """The project's functions by bare name (a name defined twice is no one helper: left out)."""
+    found: dict[str, list[Any]] = {}
+    seen: set[str] = set()
+    for record in files.values():
+        for item in record["f"]:
+            name = bare(str(item[0]))
+            if name in seen:
+                found.pop(name, None)
+            else:
+                found[name] = item
+                seen.add(name)
+    return found
+
+
+def called_helpers(features: set[str], helpers: dict[str, list[Any]], own: str) -> list[list[Any]]:
+    """The project helpers a body calls by name (`c:name`, one definition of that name), itself aside."""
+    return [
+        helpers[f[2:]]
+        for f in sorted(features)
+        if f[:2] == "c:" and f[2:3] != "." and f[2:] in helpers and f[2:] != own
+    ]
+
+
+def with_callees(files: dict[str, Any]) -> None:
+    """Each entry's CALLEES: the features of the project helpers it calls, so that a copy that inlined one
+    of them is compared with what the helper does whole (`near_copies.widened`), as for Python."""
+    helpers = helpers_by_name(files)
+    for record in files.values():
+        for item in record["f"]:
+            callees: set[str] = set()
+            for callee in called_helpers(set(str(item[functions.FEATURES]).split()), helpers, bare(str(item[0]))):
+                callees.update(str(callee[functions.FEATURES]).split())
+            item[functions.CALLEES] = " ".join(sorted(callees))
 
 
 def best_match(
@@ -131,17 +168,50 @@ def best_match(
     if found is None:
         return None
     theirs = next(e for e in index["files"][found.path]["f"] if e[0] == found.name and e[1] == found.line)
-    if names(features) != names(set(str(theirs[functions.FEATURES]).split())):
-        return None
-    if operators(features) != operators(set(str(theirs[functions.FEATURES]).split())):
-        return None  # `-` where the helper has none: other arithmetic
-    if deciding(tokens) != deciding(str(theirs[4]).split()):
-        return None  # `>` for `<`, `||` for `&&`, `true` for `false`: the other answer
+    existing = set(str(theirs[functions.FEATURES]).split())
+    if not same_work(features, tokens, existing, str(theirs[4]).split()):
+        inlined = inlined_helpers(features, theirs, index)
+        if not inlined or not same_work(features, tokens, *with_inlined(existing, str(theirs[4]).split(), inlined)):
+            return None
     if project and source:
         literals = string_literals(source, language)
         if near_copies.disagree(literals, helper_literals(project, found, theirs, language)):
             return None
     return found
+
+
+def same_work(features: set[str], tokens: list[str], existing: set[str], their_tokens: list[str]) -> bool:
+    """The precision checks: the same calls and outside names, operators and tests of the items, and the
+    same decisions (`behaviour.deciding`)."""
+    if names(features) != names(existing):
+        return False
+    if operators(features) != operators(existing):
+        return False  # `-` where the helper has none: other arithmetic
+    if item_tests(features) != item_tests(existing):
+        return False  # a loop that answers for some item where the helper asks it of every item
+    if numbers(features) != numbers(existing):
+        return False  # `slice(2)` for `slice(1)`: another edge
+    return behaviour.deciding(tokens) == behaviour.deciding(their_tokens)  # `>` for `<`, `||` for `&&`...
+
+
+def inlined_helpers(features: set[str], theirs: list[Any], index: dict[str, Any]) -> list[list[Any]]:
+    """The project helpers the matched function calls that the added one does not call (nor name): the
+    ones a copy may have written inline."""
+    helpers = helpers_by_name(index.get("files", {}))
+    called = called_helpers(set(str(theirs[functions.FEATURES]).split()), helpers, bare(str(theirs[0])))
+    return [h for h in called if f"c:{bare(str(h[0]))}" not in features and f"n:{bare(str(h[0]))}" not in features]
+
+
+def with_inlined(existing: set[str], their_tokens: list[str], inlined: list[list[Any]]) -> tuple[set[str], list[str]]:
+    """The matched function's features and tokens as they read with `inlined` written in its body: their
+    calls, names and operators join, the calls to them leave (the tokens are joined for the decisions)."""
+    gone = {f"c:{bare(str(h[0]))}" for h in inlined}
+    widened = {f for f in existing if f not in gone}
+    tokens = list(their_tokens)
+    for helper in inlined:
+        widened |= {f for f in str(helper[functions.FEATURES]).split() if f[:2] in ("c:", "n:", "o:", "q:")}
+        tokens += str(helper[4]).split()
+    return widened, tokens
 
 
 def names(features: set[str]) -> set[str]:
@@ -156,17 +226,13 @@ def operators(features: set[str]) -> set[str]:
     return {f for f in features if f.startswith("o:")}
 
 
-DECIDING = frozenset({"<", "<=", ">", ">=", "&&", "||", "true", "false"})  # a swap of one flips the answer
+def numbers(features: set[str]) -> set[str]:
+    """The numbers a body uses (`l:1`): where a look-alike starts or stops elsewhere."""
+    return {f for f in features if f[:2] == "l:" and f[2:3].isdigit()}
 
 
-def deciding(tokens: list[str]) -> dict[str, int]:
-    """How often the body compares in each direction, joins conditions each way and says true or false
-    (a mirrored copy, `b < a` for `a > b`, is given up for this)."""
-    counts: dict[str, int] = {}
-    for token in tokens:
-        if token in DECIDING:
-            counts[token] = counts.get(token, 0) + 1
-    return counts
+def item_tests(features: set[str]) -> set[str]:
+    return features & {"q:any", "q:all"}
 
 
 STRING = r"([\"'`])((?:\\.|(?!\1)[^\\\n])*)\1"  # one quoted literal on one line, escapes kept

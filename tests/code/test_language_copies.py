@@ -11,6 +11,7 @@ import pytest
 from sidekit_hooks.code import language_copies
 from sidekit_hooks.code.index import Index
 from sidekit_hooks.code.languages import behaviour
+from testing import language_rewrites
 from testing.language_copies import (
     GO_COPY,
     GO_HELPER,
@@ -166,3 +167,20 @@ def test_tests_are_not_compared(project: Path) -> None:
     assert language_copies.helper_like("Flags", "flags/flags_test.go")  # a helper in a test file
     assert not language_copies.helper_like("testParse", "src/parse.ts")
     assert language_copies.added_functions("go", "flags/flags_test.go", test, test) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "helper_at", "helper", "copy_at", "copy", "near_miss", "name"),
+    language_rewrites.CASES,
+    ids=[case[-1] for case in language_rewrites.CASES],
+)
+def test_a_copy_one_rewrite_away_is_named_and_its_near_miss_is_not(
+    project: Path, language: str, helper_at: str, helper: str, copy_at: str, copy: str, near_miss: str, name: str
+) -> None:
+    """`.some` as a loop that returns, `.filter().map()` as a loop that pushes, mirrored comparisons and
+    else branches, an index loop as a range loop, `.any()` and `anyMatch` as loops, a private helper
+    written inline, a guard for a test (see `testing.language_rewrites`)."""
+    indexed(project, {helper_at: helper})
+    line = next(n for n, text in enumerate(helper.splitlines(), 1) if name.rsplit(".", 1)[-1] + "(" in text)
+    assert matched(project, language, copy_at, copy) == f"{helper_at}:{line} {name}"
+    assert matched(project, language, copy_at, near_miss) is None
