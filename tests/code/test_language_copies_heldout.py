@@ -78,10 +78,12 @@ def measure(module: ModuleType) -> tuple[float, float, int, int, int]:
 
 # language -> (precision, recall), measured once (after merging #35's second pass): the floors
 MEASURED = {
-    "ts": (0.66, 0.11),  # 2 right, 1 wrong, 17 copies
+    # 1 right, 1 wrong, 17 copies: the tree-sitter normaliser's first pass named one copy fewer here (it was
+    # 2 right, 1 wrong) while Go and Rust gained one each; kept as measured, a visible loss
+    "ts": (0.50, 0.06),
     "js": (1.00, 0.00),  # 0 named, 19 copies
     "go": (1.00, 0.09),  # 2 right, 0 wrong, 22 copies (the tree-sitter normaliser's first pass; was 1 right)
-    "rust": (1.00, 0.20),  # 3 right, 0 wrong, 15 copies
+    "rust": (1.00, 0.27),  # 4 right, 0 wrong, 15 copies (the normaliser's first pass; was 3 right)
     "java": (0.75, 0.15),  # 3 right, 1 wrong, 19 copies
 }
 
