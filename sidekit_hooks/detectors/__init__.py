@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from sidekit_hooks.core import hook_table
+from sidekit_hooks.nudges.findings import UNRANKED
 from sidekit_hooks.nudges.findings import Context as Context
 from sidekit_hooks.nudges.findings import Finding as Finding
 
@@ -40,6 +41,11 @@ PATHS = {
     "conventions": "sidekit_hooks.detectors.conventions:CONVENTIONS",
     "judge": "sidekit_hooks.detectors.judge:JUDGE",  # off unless SIDEKIT_JUDGE names a command
 }
+# Which sidecar is said first among findings equal in urgency, kind and severity (Finding.rank, lower
+# first): the task's scope, the specs, the tests, the tools, the conventions, then the judge's opinion.
+# Each detector ranks its findings with its own entry; a pack's rule speaks with the rank of the sidecar
+# it names, and one named here by no one (a team pack's own) comes after all of them (UNRANKED).
+RANKS = {"scope": 0, "specs": 1, "tests": 2, "tools": 3, "conventions": 4, "judge": 5}
 # name -> ("module:OBJ", the hook events it judges), in the order they run; tests may register their own.
 REGISTRY: dict[str, tuple[str, frozenset[str]]] = {
     name: (path, hook_table.judged_by(name)) for name, path in PATHS.items()
@@ -71,6 +77,11 @@ def load(name: str) -> Detector:
         __import__(module_name)
         _loaded[name] = getattr(sys.modules[module_name], attribute)
     return _loaded[name]
+
+
+def rank_of(sidecar: str) -> int:
+    """The rank a finding of this sidecar carries (RANKS; a sidecar not listed: after every listed one)."""
+    return RANKS.get(sidecar, UNRANKED)
 
 
 def names(hook: str | None = None) -> list[str]:

@@ -11,6 +11,7 @@ matching. Standard library only; on most events this costs a substring test.
 from __future__ import annotations
 
 from sidekit_hooks.core.hook_table import judged_by
+from sidekit_hooks.detectors import rank_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class ConventionsSidecar:
                         severity=str(rule.get("severity", "medium")),
                         subject=name,
                         recheck={"kind": "hints", "path": event.path, "symbol": name, "before": before_state(event)},
+                        rank=rank_of("conventions"),
                     )
                 ]
         return []

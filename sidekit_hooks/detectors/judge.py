@@ -28,6 +28,7 @@ import time
 
 from sidekit_hooks.core import background, fastjson, hooklog, safepath, workspace
 from sidekit_hooks.core.hook_table import judged_by
+from sidekit_hooks.detectors import rank_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.findings import Context, Finding
 
 SIDECAR = "judge"
+RANK = rank_of(SIDECAR)  # its findings' place among sidecars (detectors.RANKS)
 DEFAULTS = {"TIMEOUT": 5.0, "INTERVAL": 10.0}
 NOTHING = frozenset({"", "none", "ok", "-", "nothing", "no"})
 MAX_FIELD = 4000  # characters of any one event field handed to the judge
@@ -179,7 +181,8 @@ def deliver(project: str, session: str, answer: str, summary: dict[str, Any]) ->
     )
     event.path = str(summary.get("path") or "")
     ctx = Context(project, session, time.monotonic() + setting("TIMEOUT"), read_snapshot=lambda _: read_packs(project))
-    finding = Finding(SIDECAR, message, key=f"judge:{message[:200]}", path=event.path, subject=event.path or event.tool)
+    subject = event.path or event.tool
+    finding = Finding(SIDECAR, message, key=f"judge:{message[:200]}", path=event.path, subject=subject, rank=RANK)
 
     def send(line: str, said: Finding) -> bool:
         try:

@@ -8,6 +8,7 @@ imports nothing at its top; the snapshot and the matcher come in only for the ev
 from __future__ import annotations
 
 from sidekit_hooks.core.hook_table import judged_by
+from sidekit_hooks.detectors import rank_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,6 +74,7 @@ def finding(hit: Hit, event: Event) -> Finding:
         see=rule["see"],
         subject=symbol or matched_line(hit, event)[:200],
         recheck=recheck_of(hit, event),
+        rank=rank_of(rule["sidecar"]),  # the sidecar it speaks as
     )
 
 

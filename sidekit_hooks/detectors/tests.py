@@ -23,7 +23,7 @@ import time
 from sidekit_hooks import runners
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.core.hook_table import judged_by
-from sidekit_hooks.detectors import seen_runs
+from sidekit_hooks.detectors import rank_of, seen_runs
 from sidekit_hooks.nudges.findings import Finding
 from sidekit_hooks.status import cache
 from sidekit_hooks.status.line import stale_tests, status_line
@@ -35,10 +35,12 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Context
 
+SIDECAR = "tests"
+RANK = rank_of(SIDECAR)  # its findings' place among sidecars (detectors.RANKS)
 SLACK = 1.0  # seconds of clock granularity between the payload's duration and the cache's run times
 NO_DURATION = 10.0  # seconds: without `duration_ms`, only a run that finished this recently can be the command's
 MAX_ID = 110  # a longer test id is named by its cluster id instead
-MAX_MESSAGE = 300  # characters of a nudge (CONTRACT section 2), "[sidecar:tests] " included
+MAX_MESSAGE = 300  # characters of a nudge (docs/policy.md), "[sidecar:tests] " included
 PREFIX = "[sidecar:tests] "
 MAX_RERUN_FILES = 3  # test files named in a re-run command; more and `sidekit test --select` picks them
 # The per-test table is read for the failing tests the summary leaves out only up to this size (about
@@ -47,7 +49,7 @@ TABLE_READ_LIMIT = 256 * 1024
 
 
 class TestsSidecar:
-    name = "tests"
+    name = SIDECAR
     hooks = judged_by("tests")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
@@ -94,12 +96,13 @@ def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:
     generation = summary.get("generation", 0)
     return [
         Finding(
-            "tests",
+            SIDECAR,
             message,
             key=f"tests:edit:{path}:{generation}",
             path=path,
             subject=path,
             recheck=dict(still_failing(summary, path, [first], newest=stale == 0), spot=str(count)),
+            rank=RANK,
         )
     ]
 
@@ -188,10 +191,11 @@ def after_run(summary: dict[str, Any], now: float, duration: float | None = None
     message = f"{runner}: {status_line(summary)}{top}. Next time `sidekit test` answers in one JSON line"
     return [
         Finding(
-            "tests",
+            SIDECAR,
             message,
             key=f"tests:run:{summary.get('generation', 0)}:{run.get('finished', 0)}",
             recheck=still_failing(summary, "", [], newest=True),
+            rank=RANK,
         )
     ]
 
@@ -383,12 +387,13 @@ def _failing_tests_finding(
     generation = summary.get("generation", 0)
     return [
         Finding(
-            "tests",
+            SIDECAR,
             head + rerun,
             key=f"tests:edit:{path}:{generation}",
             path=path,
             subject=subject,
             recheck=still_failing(summary, path, hit, newest=stale == 0),
+            rank=RANK,
         )
     ]
 

@@ -31,8 +31,17 @@ if TYPE_CHECKING:
         calls: NotRequired[int]  # decision "rechecked", fixed: tool calls from delivery to the fix
 
 
+# What a finding is about (Finding.kind), which the policy ranks and times by (docs/policy.md):
+CONCRETE = "concrete"  # the code: a helper that exists, a spec violation, a scope breach, failing tests
+HABIT = "habit"  # how the agent works (a better tool exists): ranks below every concrete finding, never holds one back
+UNRANKED = 99  # Finding.rank of a finding its detector did not rank: after every ranked one
+
+
 class Finding:
     """One thing a detector wants to say. `key` identifies the finding for dedup (never a line number).
+
+    The detector that makes it says how it ranks: `kind` (CONCRETE or HABIT) and `rank`, which orders
+    findings equal in urgency, kind and severity (lower first; detectors.rank_of gives each sidecar's).
 
     `subject` names what it is about (a def, or the line a pattern matched) and `recheck` says how to
     tell later whether it still holds (see `nudges/recheck.py`): {"kind": "match"|"absent"|"def"|"scope",
@@ -40,7 +49,20 @@ class Finding:
     optional "again": the short line a reminder says instead of the message, when it still holds}.
     """
 
-    __slots__ = ("sidecar", "message", "key", "rule_id", "path", "priority", "severity", "see", "subject", "recheck")
+    __slots__ = (
+        "sidecar",
+        "message",
+        "key",
+        "rule_id",
+        "path",
+        "priority",
+        "severity",
+        "see",
+        "subject",
+        "recheck",
+        "kind",
+        "rank",
+    )
 
     def __init__(
         self,
@@ -55,6 +77,8 @@ class Finding:
         see: str = "",
         subject: str = "",
         recheck: dict[str, str] | None = None,
+        kind: str = CONCRETE,
+        rank: int = UNRANKED,
     ) -> None:
         self.sidecar = sidecar
         self.message = message
@@ -66,6 +90,8 @@ class Finding:
         self.see = see
         self.subject = subject
         self.recheck = recheck
+        self.kind = kind
+        self.rank = rank
 
     def text(self) -> str:
         """The nudge line: `[sidecar:<name>] <message>`."""

@@ -15,9 +15,10 @@ A finding is suppressed, checked in this order, when:
              run; its file unchanged; a habit hint until it expires) and the cap allows. A
              finding about no file other than a habit hint (a test status) is of its moment: dropped;
   cap        the session already had `max_nudges` nudges (the first one over says so, once).
-What passes is ordered urgent first, then by value (a concrete finding before a habit hint), then by
-severity, then by `order` (sidecar rank), so several sidecars at one boundary merge into one delivery,
-most important first. Each nudge is one line under
+What passes is ordered urgent first, then by value (a concrete finding before a habit hint: its
+`kind`), then by severity, then by the rank its detector gave it (or a team's `order` of sidecars), so
+several sidecars at one boundary merge into one delivery, most important first. The policy reads what
+a finding carries and keeps no list of detectors or rule ids of its own. Each nudge is one line under
 MAX_NUDGE characters. Per-session state lives in `.sidekit/state/<session>/policy.json`, read and
 written under an flock so concurrent hooks neither lose nor double a decision. Every decision is a
 line in `.sidekit/log/decisions.jsonl` (`sidekit report` sums them up).
@@ -31,6 +32,7 @@ import time
 
 from sidekit_hooks.core import fastjson, hook_table, hooklog, redact, safepath, workspace
 from sidekit_hooks.nudges.delivery import MAX_NUDGE  # one line under this; `[policy] max_chars` may lower it
+from sidekit_hooks.nudges.findings import CONCRETE, HABIT, UNRANKED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,7 +55,7 @@ DEFAULTS: dict[str, Any] = {
     "max_nudges": 10,
     "dedup": True,
     "mute": [],
-    "order": ["scope", "specs", "tests", "tools", "conventions"],
+    "order": None,  # sidecar names, first said first; by default each finding's rank (Finding.rank)
     # At Stop, say these sidecars' (or rule ids') still-open findings once more: out-of-scope edits, and a
     # copy of a project helper that still ships (said once mid-turn, easily lost under the work after it).
     "remind": ["scope", "tools.helper-exists"],
@@ -66,9 +68,6 @@ MAX_HASHES = 8  # content states remembered per finding
 MAX_KEY = 500  # characters of a Finding.key kept in the state file
 CAP_RULE = "policy.cap"
 STALE_SESSION = 14 * 24 * 3600  # seconds; per-session state older than this is removed
-# Hints about how the agent works (a better tool exists), not about the code: they rank below every
-# concrete finding and never hold one back.
-HABIT_RULES = frozenset({"tools.raw-pytest", "tools.grep-for-name", "tools.cat-a-file", "tools.find-name"})
 HABIT_CLOCK = "~habit"  # State.last suffix: when a sidecar last gave a habit hint
 DEFER_MARK = "deferred"  # a file in the state folder while findings wait: one stat on other events
 DEFER_TTL = 600.0  # seconds a deferred finding may wait; after that the moment has passed
@@ -105,7 +104,7 @@ class Config:
         self.max_chars = chars if _is_count(chars) and MIN_NUDGE <= chars <= MAX_NUDGE else MAX_NUDGE
         self.dedup = raw["dedup"] if isinstance(raw.get("dedup"), bool) else DEFAULTS["dedup"]
         self.mute = frozenset(_names(raw.get("mute"), DEFAULTS["mute"]))
-        self.order = _names(raw.get("order"), DEFAULTS["order"])
+        self.order: list[str] | None = list(raw["order"]) if _is_names(raw.get("order")) else DEFAULTS["order"]
         self.remind = frozenset(_names(raw.get("remind"), DEFAULTS["remind"]))
         self.remind_threshold = _level(raw.get("remind_threshold"), DEFAULTS["remind_threshold"])
 
@@ -125,12 +124,22 @@ class Config:
         return sidecar in self.remind and SEVERITY_RANK.get(severity, 1) >= SEVERITY_RANK[self.remind_threshold]
 
     def rank(self, finding: Finding) -> tuple[bool, int, int, int]:
-        order = self.order.index(finding.sidecar) if finding.sidecar in self.order else len(self.order)
-        return (finding.priority != "urgent", -value_of(finding), -SEVERITY_RANK.get(finding.severity, 1), order)
+        return (
+            finding.priority != "urgent",
+            -value_of(finding),
+            -SEVERITY_RANK.get(finding.severity, 1),
+            self.place(finding),
+        )
+
+    def place(self, finding: Finding) -> int:
+        """Where a finding goes among equals: its sidecar's place in a team's `order`, else its own rank."""
+        if self.order is None:
+            return finding.rank
+        return self.order.index(finding.sidecar) if finding.sidecar in self.order else len(self.order)
 
 
 def is_habit(finding: Finding) -> bool:
-    return finding.rule_id in HABIT_RULES
+    return finding.kind == HABIT
 
 
 def value_of(finding: Finding) -> int:
@@ -349,6 +358,8 @@ def defer(state: State, finding: Finding, content: str, moment: float) -> bool:
         "see": finding.see,
         "hash": content,
         "since": moment,
+        "kind": finding.kind,
+        "rank": finding.rank,
     }
     if finding.subject:
         state.deferred[key]["subject"] = finding.subject
@@ -380,6 +391,8 @@ def revive(state: State, event: Event, ctx: Context, moment: float) -> list[Find
             see=str(item.get("see", "")),
             subject=str(item.get("subject", "")),
             recheck=check,
+            kind=str(item.get("kind", CONCRETE)),
+            rank=item["rank"] if _is_count(item.get("rank")) else UNRANKED,
         )
         since = _seconds(item.get("since"), float("-inf"))
         why = ""

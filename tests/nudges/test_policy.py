@@ -17,7 +17,7 @@ from sidekit_hooks.core import hooklog
 from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges import policy
 from sidekit_hooks.nudges.events import Event, parse_event
-from sidekit_hooks.nudges.findings import Context, Finding
+from sidekit_hooks.nudges.findings import HABIT, Context, Finding
 from sidekit_hooks.pipeline import runtime
 from testing.hooks import REPO, context_of, payload
 
@@ -56,6 +56,7 @@ def finding(
 ) -> Finding:
     kw.setdefault("path", "api/users.py")
     kw.setdefault("key", f"{sidecar}:{kw.get('rule_id', 'r')}:{kw['path']}")
+    kw.setdefault("rank", detectors.rank_of(sidecar))  # as the sidecar's detector ranks it
     return Finding(sidecar, message, **kw)
 
 
@@ -150,18 +151,39 @@ HELPER = "src/utils.py:12 make_str(value) already does this; reuse it instead of
 
 def test_a_habit_hint_never_holds_back_a_concrete_finding(here: Path) -> None:
     """The click session: a grep hint spoke 25 s before the helper finding; the helper must still go out."""
-    hint = finding("tools", GREP_HINT, key="tools:grep-name", rule_id="tools.grep-for-name", path="")
+    hint = finding("tools", GREP_HINT, key="tools:grep-name", rule_id="tools.grep-for-name", path="", kind=HABIT)
     helper = finding("tools", HELPER, key="tools:reinvent:make_str", rule_id="tools.helper-exists")
     assert admit(here, [hint], now=1000) == [f"[sidecar:tools] {GREP_HINT}"]
     assert admit(here, [helper], now=1025) == [f"[sidecar:tools] {HELPER}"]
 
 
 def test_a_concrete_finding_ranks_before_a_habit_hint_and_holds_it_back(here: Path) -> None:
-    hint = finding("tools", GREP_HINT, key="tools:grep-name", rule_id="tools.grep-for-name", path="", severity="high")
+    hint = finding(
+        "tools", GREP_HINT, key="tools:grep-name", rule_id="tools.grep-for-name", path="", severity="high", kind=HABIT
+    )
     helper = finding("tools", HELPER, key="tools:reinvent:make_str", rule_id="tools.helper-exists")
     assert admit(here, [hint, helper], now=1000) == [f"[sidecar:tools] {HELPER}"]
     assert decisions(here)[-1] == ("tools", "suppressed", "deferred")  # the hint waits for its turn
     assert admit(here, [], now=1031) == [f"[sidecar:tools] {GREP_HINT}"]
+
+
+def test_a_habit_hint_is_known_by_its_kind_not_its_rule_id(here: Path) -> None:
+    """A team's rule may call itself anything: what makes a hint a habit is the kind its detector gave it."""
+    hint = finding(
+        "tools", "use Glob", key="tools:any", rule_id="acme.glob-please", path="", severity="high", kind=HABIT
+    )
+    named = finding("tools", "not a hint", key="tools:named", rule_id="tools.grep-for-name", path="", severity="low")
+    assert admit(here, [hint, named], now=1000) == ["[sidecar:tools] not a hint"]  # value before severity
+    assert [d[2] for d in decisions(here)] == ["", "deferred"]  # and the concrete finding held the hint back
+
+
+def test_a_deferred_habit_hint_stays_a_habit_hint_when_said(here: Path) -> None:
+    hint = finding("tools", GREP_HINT, key="tools:grep-name", path="", kind=HABIT)
+    first = finding("tools", "helper one exists", key="tools:one")
+    assert admit(here, [first, hint], now=1000) == ["[sidecar:tools] helper one exists"]
+    assert admit(here, [], now=1031) == [f"[sidecar:tools] {GREP_HINT}"]  # revived from the state file
+    # Said as a hint, it starts only the hint clock: a concrete finding right after still goes out.
+    assert admit(here, [finding("tools", HELPER, key="tools:two")], now=1040) == [f"[sidecar:tools] {HELPER}"]
 
 
 def test_the_deferred_finding_is_delivered_at_the_next_boundary_once(here: Path) -> None:
@@ -328,6 +350,8 @@ def test_merge_order_is_urgent_then_severity_then_sidecar_rank(here: Path) -> No
         finding("scope", "scope", key="o", severity="high"),
         finding("tests", "tests", key="x", priority="urgent"),
         finding("mypack", "custom", key="m", severity="high"),
+        finding("otherpack", "other", key="p"),
+        finding("judge", "opinion", key="j"),
     ]
     lines = admit(here, found)
     assert lines == [
@@ -337,6 +361,24 @@ def test_merge_order_is_urgent_then_severity_then_sidecar_rank(here: Path) -> No
         "[sidecar:mypack] custom",
         "[sidecar:tools] tool",
         "[sidecar:conventions] conv",
+        "[sidecar:judge] opinion",  # ranked by its detector, before a sidecar nobody ranked
+        "[sidecar:otherpack] other",
+    ]
+
+
+def test_a_teams_order_replaces_the_detectors_ranks(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    configure(monkeypatch, order=["conventions", "judge"])
+    found = [
+        finding("scope", "scope", key="o"),
+        finding("judge", "opinion", key="j"),
+        finding("conventions", "conv", key="c"),
+        finding("specs", "spec", key="s"),
+    ]
+    assert admit(here, found) == [
+        "[sidecar:conventions] conv",
+        "[sidecar:judge] opinion",
+        "[sidecar:scope] scope",  # the sidecars it leaves out keep the order they were found in
+        "[sidecar:specs] spec",
     ]
 
 

@@ -12,6 +12,7 @@ import os
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.core.globs import covers, matches
 from sidekit_hooks.core.hook_table import judged_by
+from sidekit_hooks.detectors import rank_of
 from sidekit_hooks.detectors.scope import model as scope_model
 from sidekit_hooks.nudges.events import SHELL_TOOLS, relative_path
 from sidekit_hooks.nudges.findings import Finding
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
 ALWAYS_IN_SCOPE = ("**/.sidekit/**", "**/.runtime/**", "**/.git/**")
 FREE_TO_READ = ("**/.claude/**", "**/CLAUDE.md", "**/CLAUDE.local.md", "**/AGENTS.md")
+RANK = rank_of("scope")  # its findings' place among sidecars (detectors.RANKS)
 MAX_BASH_NUDGES = 3  # one Bash line can name many files; more than this says nothing new
 
 
@@ -106,13 +108,14 @@ def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, director
     scoped = f"{place} this task's scope{f' ({where})' if where else ''}; {TAILS[mode]}"
     if mode == "write":
         head = f"This {tool} command writes {path}," if tool in SHELL_TOOLS else f"{path} is"
-        return Finding("scope", f"{head} {scoped}", key=f"scope:write:{path}", path=path, severity="high", subject=path)
+        key = f"scope:write:{path}"
+        return Finding("scope", f"{head} {scoped}", key=key, path=path, severity="high", subject=path, rank=RANK)
     if mode == "read":
         text = f"FYI: {path} is {scoped}"
     else:
         shown = f"{path}/" if directory else path
         text = f"FYI: {tool} searched {shown}, {scoped}"
-    return Finding("scope", text, key=LOOK_KEY, path=path, severity="low", subject=path)
+    return Finding("scope", text, key=LOOK_KEY, path=path, severity="low", subject=path, rank=RANK)
 
 
 def _search_finding(scope: scope_model.Scope, event: Event, project: str) -> list[Finding]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from sidekit_hooks.detectors import rank_of
+
 SIDECAR = "tools"
+RANK = rank_of(SIDECAR)  # its findings' place among sidecars (detectors.RANKS)
 MAX_SHOWN = 80  # characters of any name, path or pattern quoted from the call (a nudge stays one short line)
 QUIET_OUTPUT = 2048  # bytes: raw pytest output under this is left alone by the rewrite too (SHORT)
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sidekit_hooks.detectors.tools.common import SIDECAR, short
-from sidekit_hooks.nudges.findings import Finding
+from sidekit_hooks.detectors.tools.common import RANK, SIDECAR, short
+from sidekit_hooks.nudges.findings import HABIT, Finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,6 +47,8 @@ def read_finding(words: list[str], segment: Segment) -> Finding | None:
         "without the shell.",
         key="tools:read",
         rule_id="tools.cat-a-file",
+        kind=HABIT,
+        rank=RANK,
     )
 
 
@@ -67,4 +69,6 @@ def sed_print_finding(words: list[str]) -> Finding | None:
         "and pages long files without the shell.",
         key="tools:read",
         rule_id="tools.cat-a-file",
+        kind=HABIT,
+        rank=RANK,
     )

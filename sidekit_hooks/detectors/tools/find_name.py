@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks.detectors.tools.common import SIDECAR, short
-from sidekit_hooks.nudges.findings import Finding
+from sidekit_hooks.detectors.tools.common import RANK, SIDECAR, short
+from sidekit_hooks.nudges.findings import HABIT, Finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,4 +67,6 @@ def find_finding(words: list[str], segment: Segment) -> Finding | None:
         "newest first, without the shell.",
         key="tools:glob",
         rule_id="tools.find-name",
+        kind=HABIT,
+        rank=RANK,
     )

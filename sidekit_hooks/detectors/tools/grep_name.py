@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks.detectors.tools.common import MAX_SHOWN, SIDECAR
-from sidekit_hooks.nudges.findings import Finding
+from sidekit_hooks.detectors.tools.common import MAX_SHOWN, RANK, SIDECAR
+from sidekit_hooks.nudges.findings import HABIT, Finding
 
 GREP_VALUE_OPTS = frozenset(
     {
@@ -70,6 +70,8 @@ def search_finding(words: list[str], project: str) -> Finding | None:
         f"Searching code text for `{name}`: {advice} in one compact line.",
         key="tools:grep-name",
         rule_id="tools.grep-for-name",
+        kind=HABIT,
+        rank=RANK,
     )
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sidekit_hooks.detectors.tools.common import MAX_SHOWN, QUIET_OUTPUT, SIDECAR
-from sidekit_hooks.nudges.findings import Finding
+from sidekit_hooks.detectors.tools.common import MAX_SHOWN, QUIET_OUTPUT, RANK, SIDECAR
+from sidekit_hooks.nudges.findings import HABIT, Finding
 
 PYTEST_INFO_FLAGS = frozenset({"--version", "-V", "--help", "-h", "--co", "--collect-only", "--fixtures", "--markers"})
 RED_WORDS = (" failed", " error", "Error")
@@ -33,4 +33,6 @@ def pytest_finding(words: list[str]) -> Finding | None:
         f"`{target}` runs pytest and answers in one compact line; `sidekit failures` has the details.",
         key="tools:pytest",
         rule_id="tools.raw-pytest",
+        kind=HABIT,
+        rank=RANK,
     )

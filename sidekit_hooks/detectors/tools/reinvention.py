@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from sidekit_hooks.core import budget
-from sidekit_hooks.detectors.tools.common import SIDECAR, short
+from sidekit_hooks.detectors.tools.common import RANK, SIDECAR, short
 from sidekit_hooks.nudges.findings import Finding
 
 TYPE_CHECKING = False
@@ -90,6 +90,7 @@ def reinvention_finding(event: Event, ctx: Context) -> Finding | None:
             f"{short(match.path)}:{line} {match.signature} already does this; reuse it instead of {short(node.name)}().",
             key=f"tools:reinvent:{match.path}:{match.name}:{node.name}",
             rule_id="tools.helper-exists",
+            rank=RANK,
             path=event.path,
             subject=node.name,
             recheck={
@@ -176,6 +177,7 @@ def language_finding(event: Event, ctx: Context, language: str) -> Finding | Non
             f"{short(name)}().",
             key=f"tools:reinvent:{match.path}:{match.name}:{name}",
             rule_id="tools.helper-exists",
+            rank=RANK,
             path=event.path,
             subject=name,
         )

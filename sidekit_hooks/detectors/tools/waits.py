@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sidekit_hooks.core import safepath
-from sidekit_hooks.detectors.tools.common import SIDECAR, short
+from sidekit_hooks.detectors.tools.common import RANK, SIDECAR, short
 from sidekit_hooks.nudges.findings import Finding
 
 TYPE_CHECKING = False
@@ -218,6 +218,7 @@ def loop_nudge(event: Event, what: str, lines: int, advice: str, helper: str) ->
         f"{short(event.path)} adds a hand-written {what} ({lines} lines). {advice}",
         key=f"tools:loop:{helper}:{event.path}",
         rule_id="tools.hand-written-wait",
+        rank=RANK,
         path=event.path,
         subject=what,
     )

@@ -8,9 +8,22 @@ from typing import Any
 
 import pytest
 
+from sidekit_hooks import detectors
 from sidekit_hooks.code import functions
+from sidekit_hooks.detectors import tools
+from sidekit_hooks.nudges.events import parse_event
+from sidekit_hooks.nudges.findings import CONCRETE, Context
 from testing.hooks import context_of, edited, payload
 from testing.near_copy import NEW_SLUG, SLUGIFY, indexed_project, new_slug_edit
+
+
+def test_the_helper_finding_is_concrete_and_ranked_as_the_tools_sidecar(project: Path) -> None:
+    indexed_project(project)
+    event = parse_event("PostToolUse", new_slug_edit(project), str(project))
+    found = tools.TOOLS.detect(event, Context(str(project), "s1", float("inf")))
+    assert [(f.rule_id, f.kind, f.rank) for f in found] == [
+        ("tools.helper-exists", CONCRETE, detectors.rank_of("tools"))
+    ]
 
 
 def test_hook_names_the_existing_helper(project: Path, run_hook: Any) -> None:

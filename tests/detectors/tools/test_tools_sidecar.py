@@ -8,6 +8,7 @@ from typing import Any
 
 from sidekit_hooks import detectors
 from sidekit_hooks.detectors import tools
+from sidekit_hooks.nudges.findings import HABIT
 from testing.hooks import bash
 
 
@@ -18,6 +19,8 @@ def test_no_check_speaks_on_an_ordinary_command(catalog: Callable[[str], list[st
 def test_one_finding_per_habit_in_a_compound_command(project: Path) -> None:
     found = tools.shell_findings("cat a.py && cat b.py; pytest; pytest -q", str(project))
     assert [f.key for f in found] == ["tools:read", "tools:pytest"]
+    # Advice on how the agent works, not on the code: the policy ranks them below every concrete finding.
+    assert {(f.kind, f.rank) for f in found} == {(HABIT, detectors.rank_of("tools"))}
 
 
 def test_hook_stays_quiet_on_ordinary_commands(project: Path, run_hook: Any) -> None:
