@@ -1,7 +1,8 @@
 """The compact answers of `sidekit status`, `sidekit test` and `sidekit failures`, within budget.
 
-Budgets are bytes of the printed JSON (CONTRACT §5). Lists are cut to fit and the cut is counted
-(`moreClusters`, `moreFailures`); long messages and paths are clipped, never the counts.
+Budgets are bytes of the printed JSON (docs/usage.md, "What an answer looks like"). Lists are cut to
+fit and the cut is counted (`moreClusters`, `moreFailures`); long messages and paths are clipped,
+never the counts.
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ KEEP_ZERO = frozenset({"generation", "exit"})
 
 
 def drop_zeros(answer: dict[str, Any]) -> dict[str, Any]:
-    """Zero counts say nothing: absent means none (CONTRACT: no default fields)."""
+    """Zero counts say nothing: absent means none (docs/usage.md: no default fields)."""
     return {k: v for k, v in answer.items() if not (type(v) is int and v == 0 and k not in KEEP_ZERO)}
 
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Where the queue lives under the city: gc (at a46ccb1c) writes `.gc/nudges/` (citylayout.RuntimeRoot is
-# `.gc`); `.gc/runtime/nudges/` is the layout CONTRACT §7 names. The one holding a state.json wins, then
+# `.gc`); `.gc/runtime/nudges/` is the other layout docs/fleets.md names. The one holding a state.json wins, then
 # the one that exists, then gc's own.
 NUDGES_SUBDIRS = (os.path.join(".gc", "nudges"), os.path.join(".gc", "runtime", "nudges"))
 CLAIM_TTL = 120.0  # seconds; Gas City's claim lease (defaultQueuedNudgeClaimTTL)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.queue import Claim, Nudge
 
 MAX_DELIVERY = 1000
-MAX_NUDGE = 300  # CONTRACT §2: one nudge line stays under this many characters
+MAX_NUDGE = 300  # docs/policy.md: one nudge line stays under this many characters
 MAX_LINE = MAX_NUDGE  # a Gas Town message longer than this is cut, visibly, so it can never block the queue
 OWN_PREFIX = "[sidecar:"
 

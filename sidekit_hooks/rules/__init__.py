@@ -7,7 +7,7 @@ only (the hook imports them; `compiler` and `locate` only when a pack changed); 
 
 from __future__ import annotations
 
-# `[sidecar:<name>] <message> (see <see>)` stays under the contract's nudge limit.
+# `[sidecar:<name>] <message> (see <see>)` stays under the nudge limit (docs/rule-packs.md, Limits).
 from sidekit_hooks.nudges.delivery import MAX_NUDGE as MAX_NUDGE  # re-exported for the rule modules
 
 TYPE_CHECKING = False

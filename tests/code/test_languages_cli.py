@@ -1,5 +1,5 @@
 """`symbol`, `usages`, `blast-radius` (CLI and MCP) in TypeScript, JavaScript, Go, Rust and Java, within the
-contract's budgets on worst-case inputs; a language whose grammar is missing says `notIndexed`."""
+budgets of docs/usage.md on worst-case inputs; a language whose grammar is missing says `notIndexed`."""
 
 from __future__ import annotations
 
@@ -168,7 +168,7 @@ def test_usages_under_ten_uses_fit_360_bytes_flat_with_very_long_paths(project: 
     assert found["at"][0] == f"a_rather_long_folder_name_0_0/…/0_{name}:2"
 
 
-# 480 uses across 60 files (8 a file), the contract's worst case, in each language.
+# 480 uses across 60 files (8 a file), the worst case docs/usage.md budgets, in each language.
 def spread(language: str, uses_per_file: int) -> dict[str, str]:
     calls = "common();\n" * uses_per_file
     bodies = {

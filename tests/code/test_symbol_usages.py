@@ -1,4 +1,4 @@
-"""`sidekit symbol` and `sidekit usages` through the real command, with the contract's budgets."""
+"""`sidekit symbol` and `sidekit usages` through the real command, with their budgets (docs/usage.md)."""
 
 from __future__ import annotations
 

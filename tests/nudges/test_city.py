@@ -78,7 +78,7 @@ def test_the_city_comes_from_the_environment_never_from_a_folder_the_project_hol
 def test_the_queue_folder_is_the_one_gc_uses_unless_the_other_holds_the_state(tmp_path: Path) -> None:
     # gc's citylayout: `.gc` is the runtime root
     assert city.nudges_dir(str(tmp_path)) == str(tmp_path / ".gc" / "nudges")
-    make_city(tmp_path, {"pending": []})  # .gc/runtime/nudges/state.json (CONTRACT §7)
+    make_city(tmp_path, {"pending": []})  # .gc/runtime/nudges/state.json (docs/fleets.md)
     assert city.nudges_dir(str(tmp_path)) == str(tmp_path / ".gc" / "runtime" / "nudges")
 
 

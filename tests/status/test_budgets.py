@@ -1,4 +1,4 @@
-"""CONTRACT §5 byte budgets on worst cases: 1,000 failures, 200 clusters, long non-ASCII messages, deep paths."""
+"""The byte budgets of docs/usage.md on worst cases: 1,000 failures, 200 clusters, long non-ASCII messages, deep paths."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A minimal reading of a rule's `[rules.when]` (CONTRACT §4), to check learned packs in tests."""
+"""A minimal reading of a rule's `[rules.when]` (docs/rule-packs.md), to check learned packs in tests."""
 
 from __future__ import annotations
 

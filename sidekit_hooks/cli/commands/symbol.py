@@ -100,7 +100,7 @@ def answer_for(
     matches = ranked(query, symbols)
     if not matches:
         return {"found": 0, "close": close, **coverage}
-    if len(matches) == 1:  # the contract's budget: degrade the signature, then the path, never the place
+    if len(matches) == 1:  # its budget (docs/usage.md): degrade the signature, then the path, never the place
         for path_chars, signature in ((PATH_CHARS, True), (PATH_CHARS, False), (40, False), (24, False)):
             answer = {"matches": [entry(query, matches[0], path_chars, signature)], **coverage}
             if render.size(answer) <= BUDGET_ONE:

@@ -21,7 +21,7 @@ from sidekit_hooks.cli.commands._code import fast_arguments as fast_arguments
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.code.index import Index
 
-BUDGET_MAX = 900  # bytes: the contract's budget for 480 uses across 60 files, and the most we ever send
+BUDGET_MAX = 900  # bytes: the budget for 480 uses (docs/usage.md) across 60 files, and the most we ever send
 BUDGET_BASE = 90  # bytes for the fields every answer carries ...
 BUDGET_PER_USE = 30  # ... plus this much per use, so a light answer stays light (9 uses: 360 bytes)
 PATH_CHARS = 60

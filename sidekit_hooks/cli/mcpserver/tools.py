@@ -55,7 +55,7 @@ def _schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[
     return schema
 
 
-# name -> (description, input schema). Keep the order of the contract.
+# name -> (description, input schema). Keep the order docs/usage.md lists them in.
 TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     "status": (
         "Test status from the cache instead of a test run; since=last generation asks what changed.",

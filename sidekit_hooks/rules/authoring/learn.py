@@ -571,7 +571,7 @@ def type_hints(modules: list[Module], packages: list[str], lib_example: str, pro
 
 
 def pack(rules: list[Rule]) -> dict[str, Any]:
-    """The rule pack document (CONTRACT §4 shape) for `sidecar_rules/conventions.toml`."""
+    """The rule pack document (the shape docs/rule-packs.md gives) for `sidecar_rules/conventions.toml`."""
     return {
         "pack": {
             "name": "conventions",
