@@ -143,14 +143,16 @@ def workers(base: str) -> list[int]:
 
 
 @contextmanager
-def opened(root: Path) -> Iterator[Session]:
-    """A session on a fresh clone of the git repository `root`, warmed by SessionStart; removed after."""
+def opened(root: Path, warm: bool = True) -> Iterator[Session]:
+    """A session on a fresh clone of the git repository `root`, warmed by SessionStart (unless not `warm`:
+    a session whose first events come before any index is built); removed after."""
     scratch = Path(tempfile.mkdtemp(prefix="sidekit-nearcopy-hooks-"))
     clone = scratch / "project"
     subprocess.run(["git", "clone", "-q", "--local", str(root), str(clone)], capture_output=True, check=True)
     session = Session(clone, scratch)
     try:
-        session.start("warm-up")
+        if warm:
+            session.start("warm-up")
         yield session
     finally:
         session.settle()
@@ -191,10 +193,10 @@ def measure(module: ModuleType) -> Score:
     return score
 
 
-def measure_files(root: Path, rel: str, cases: list[tuple[str, str, str]]) -> Score:
+def measure_files(root: Path, rel: str, cases: list[tuple[str, str, str]], warm: bool = True) -> Score:
     """The same harness on any git repository: (added text, helper or "", added name) per case."""
     score = Score(wrong=[], missed=[])
-    with opened(root) as session:
+    with opened(root, warm) as session:
         for number, (text, helper, added) in enumerate(cases):
             said = session.said_on_write(rel, text, f"case-{number}")
             judge(score, Case("control", helper, text, ""), added, said)

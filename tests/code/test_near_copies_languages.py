@@ -101,15 +101,19 @@ def git_repository(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def test_the_harness_counts_a_python_copy_and_a_look_alike(tmp_path: Path) -> None:
+@pytest.mark.parametrize("warm", [True, False], ids=["said-at-once", "said-at-the-next-boundary"])
+def test_the_harness_counts_a_python_copy_and_a_look_alike(tmp_path: Path, warm: bool) -> None:
     """The same harness on the product's own Python case: a renamed copy of slugify() is named, a
-    function of another behaviour is not, so a zero above is the product's, not the harness's."""
+    function of another behaviour is not, so a zero above is the product's, not the harness's. Without
+    SessionStart no index is built when the Write comes: the hook hands the comparison to the background
+    and the nudge comes at the next boundary, which the harness waits for and reads too."""
     root = git_repository(tmp_path / "project", {"utils/text.py": SLUGIFY})
     look_alike = "def total(a):\n    b = a + 1\n    c = b * 2\n    d = c - 3\n    e = d\n    return e\n"
     found = nearcopy_hooks.measure_files(
         root,
         "app/new.py",
         [("import re\nimport unicodedata\n\n\n" + NEW_SLUG, "slugify", "new_slug"), (look_alike, "", "total")],
+        warm,
     )
     assert (found.true_positive, found.false_positive, found.positives, found.negatives) == (1, 0, 1, 1)
     assert (found.wrong, found.missed) == ([], [])
