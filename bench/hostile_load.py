@@ -227,7 +227,8 @@ def snapshot_outside(workdir: str, project: str) -> dict[str, Any]:
 
 def fuzz(count: int, workdir: str, seed: int = 1, subprocess_samples: int = 10) -> dict[str, int]:
     """Run `count` fuzzed payloads through hook.main in this process, and a few through the real script."""
-    from sidekit_hooks.pipeline import hook, runtime
+    from sidekit_hooks.core import hook_table
+    from sidekit_hooks.pipeline import hook
 
     project, outside = make_project(workdir)
     env = {
@@ -259,7 +260,7 @@ def fuzz(count: int, workdir: str, seed: int = 1, subprocess_samples: int = 10) 
             counts["runs"] += 1
             counts["crashes"] += code != 0
             counts["nonJson"] += not _one_object_or_nothing(sink.getvalue())
-            counts["overDeadline"] += elapsed > runtime.HARD_DEADLINE + SLACK
+            counts["overDeadline"] += elapsed > hook_table.deadline_of(event) + SLACK
     finally:
         sys.stdin, sys.stdout = stdin, stdout
     for _ in range(subprocess_samples):
@@ -276,7 +277,9 @@ def fuzz(count: int, workdir: str, seed: int = 1, subprocess_samples: int = 10) 
         counts["runs"] += 1
         counts["crashes"] += done.returncode != 0 or bool(done.stderr.strip())
         counts["nonJson"] += not _one_object_or_nothing(done.stdout)
-        counts["overDeadline"] += time.monotonic() - started > runtime.HARD_DEADLINE + 1.0  # + interpreter start
+        counts["overDeadline"] += (
+            time.monotonic() - started > hook_table.deadline_of(event) + 1.0
+        )  # + interpreter start
     after = snapshot_outside(workdir, project)
     counts["outsideTouched"] = len({k for k in set(before) | set(after) if before.get(k) != after.get(k)})
     for name, value in saved.items():

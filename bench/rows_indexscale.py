@@ -25,7 +25,7 @@ from run import REPO, BenchContext, Row
 from sidekit_hooks.cli.mcpserver import probe
 from sidekit_hooks.code.files import RACY_SECONDS
 
-QUICK_BUDGET = 10  # toolz and this repository; Django in a full run only
+QUICK_BUDGET = 12  # toolz and this repository (their MCP servers settle first); Django in a full run only
 # Outside the section's own TMPDIR (removed after each section): the sdists are fetched once.
 CACHE = os.environ.get("SIDEKIT_BENCH_CACHE") or os.path.expanduser("~/.cache/sidekit-bench")
 SDISTS = (("toolz", "1.0.0", "curry", "toolz/functoolz.py"), ("Django", "5.1.4", "Field", "django/utils/text.py"))
@@ -139,7 +139,7 @@ def project_rows(ctx: BenchContext, label: str, project: str, name: str, touched
             )
         )
     calls = [("symbol", {"name": name}), ("usages", {"name": name})] * (repeats + 1)
-    found = probe.probe([*cli, "mcp"], project, env_for(project), timeout=120, calls=calls)
+    found = probe.probe([*cli, "mcp"], project, env_for(project), timeout=120, calls=calls, settle=10)
     for tool in ("symbol", "usages"):
         served = [ms for called, ms, _ in found.calls if called == tool][1:]
         if found.error or not served:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from sidekit_hooks.core import hook_table
 from testing import requires
 from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
 
@@ -137,6 +138,10 @@ def sidekit_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     # (nudges/spend.py, 5% of the tool-result bytes) is off unless a test names it (tests/nudges/test_spend.py,
     # and the session corpus, which measures it).
     monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "off")
+    # A hook's deadline is wall time, and this machine may be loaded (other suites, a CPU hog): a test that
+    # asserts a finding gives its hooks the longest deadline a user may set, so the finding does not hang on
+    # the load. A test whose subject is the deadline itself removes it (tests/test_hook.py, tests/test_finish.py).
+    monkeypatch.setenv(hook_table.DEADLINE_ENV, str(hook_table.MAX_DEADLINE))
     return folder
 
 

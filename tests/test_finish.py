@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks import detectors
-from sidekit_hooks.core import background, later
+from sidekit_hooks.core import background, hook_table, later
 from sidekit_hooks.nudges.findings import Finding
 from sidekit_hooks.pipeline import finish, hook, runtime
 from testing.hooks import context_of, edit, payload
@@ -50,8 +50,10 @@ def run_in_process(monkeypatch: pytest.MonkeyPatch, event: str, data: dict[str, 
 def slow_by_path(
     monkeypatch: pytest.MonkeyPatch, project: Path, clean_env: dict[str, str]
 ) -> Iterator[list[list[str]]]:
-    """The slow detector registered by import path (the only kind a worker can load); the worker's start recorded."""
+    """The slow detector registered by import path (the only kind a worker can load); the worker's start
+    recorded. The hook's own deadline, not the suite's longer one (tests/conftest.py): the cut-off is the subject."""
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    monkeypatch.delenv(hook_table.DEADLINE_ENV, raising=False)
     kept = dict(detectors.REGISTRY)
     detectors.REGISTRY.clear()
     detectors.register("slowhook", f"{__name__}:SLOW", frozenset({"PostToolUse"}))
@@ -84,6 +86,25 @@ def test_a_detector_cut_off_in_the_hook_is_finished_later_and_delivered_at_the_n
     assert context_of(said) == "[sidecar:tools] utils/text.py already has slugify()"
     decisions = (project / ".sidekit" / "log" / "decisions.jsonl").read_text()
     assert '"decision":"finished-later","detectors":["slowhook"],"why":"budget","found":1' in decisions
+
+
+def test_a_detector_the_hard_deadline_cuts_short_is_finished_later_not_dropped(
+    project: Path, slow_by_path: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sidekit_hooks.pipeline.runtime.DETECTOR_BUDGET", 10.0)
+    monkeypatch.setattr("sidekit_hooks.pipeline.runtime.DELIVERY_RESERVE", -10.0)  # no cut-off before the hard deadline
+    started = time.monotonic()
+    said = run_in_process(monkeypatch, "PostToolUse", edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
+    assert time.monotonic() - started < 2 and said == ""
+    assert (
+        '"where":"deadline","culprit":"detector slowhook"' in (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
+    )
+    assert [module for module, *_ in slow_by_path] == ["sidekit_hooks.pipeline.finish"]
+    job = Path(slow_by_path[0][1])
+    assert json.loads(job.read_text())["detectors"] == ["slowhook"]
+    assert finish.main([str(job)]) == 0
+    said = run_in_process(monkeypatch, "UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
+    assert context_of(said) == "[sidecar:tools] utils/text.py already has slugify()"
 
 
 def test_a_job_is_finished_once_whoever_races_for_it(

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from sidekit_hooks import detectors
+from sidekit_hooks.core import hook_table
 from sidekit_hooks.core.workspace import queue_root
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.findings import Finding
 from sidekit_hooks.pipeline import hook, runtime
-from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, tool_call
+from testing.hooks import HOOK_SCRIPTS, HookRunner, context_of, edit, payload, pre_bash, tool_call
 
 A_PY_EDIT = ("a.py", "x = 1", "x = 2", "x = 1\n")  # rel, old, new, original: the edit these tests make
 
@@ -222,8 +223,12 @@ class SlowDetector:
 
 def edit_with_a_slow_detector(project: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, float, str]:
     """The PostToolUse hook, in this process, after an Edit of a.py, with "queued before" in the queue and
-    the slow detector registered: its exit code, how long it took and what it printed."""
+    the slow detector the only one (the others would spend the budget first on a loaded machine): its exit
+    code, how long it took and what it printed. The hook's own deadline (not the suite's longer one:
+    tests/conftest.py), the subject of these tests."""
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    monkeypatch.delenv(hook_table.DEADLINE_ENV, raising=False)
+    monkeypatch.setattr(detectors, "names", lambda hook=None: ["slow"])
     enqueue(project, "queued before")
     stdout = io.StringIO()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(edit(project, *A_PY_EDIT)).encode())))
@@ -306,3 +311,58 @@ def test_a_half_written_gas_town_file_does_not_stop_delivery(project: Path, run_
     done = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="x"))
     assert (done.returncode, context_of(done.stdout)) == (0, "[from sidekit] whole one")
     assert half.exists()  # fresh: maybe still being written, so it is put back, not deleted
+
+
+def parses_of(body: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every JSON parse of `body` from now on (the stdin text of the hook under test)."""
+    from sidekit_hooks.core import fastjson
+
+    seen: list[str] = []
+    real = fastjson.loads
+
+    def loads(text: str) -> object:
+        if text == body:
+            seen.append(text)
+        return real(text)
+
+    monkeypatch.setattr(fastjson, "loads", loads)
+    return seen
+
+
+@pytest.mark.parametrize("handler", ["test", "jest"])
+def test_a_pre_tool_use_parses_its_stdin_once(
+    project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch, handler: str
+) -> None:
+    """The entry parses the event; the handler choice and every runner's rewrite read that payload."""
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    body = json.dumps(pre_bash(project, "npx jest -t pytest", "s"))  # both handlers' words, and pytest's
+    parsed = parses_of(body, monkeypatch)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(body.encode())))
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert hook.main("PreToolUse", [handler]) == 0
+    assert parsed == [body]
+
+
+def test_a_post_tool_use_parses_its_stdin_once(
+    project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    body = json.dumps(edit(project, *A_PY_EDIT))
+    parsed = parses_of(body, monkeypatch)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(body.encode())))
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert hook.main("PostToolUse", []) == 0
+    assert parsed == [body]
+
+
+def test_the_hard_deadline_is_the_events_own(
+    project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HookEvent.deadline is the one source of a hook's deadline: shortened there, the hook gives up sooner."""
+    monkeypatch.setattr("sidekit_hooks.pipeline.runtime.DETECTOR_BUDGET", 10.0)
+    monkeypatch.setattr("sidekit_hooks.pipeline.runtime.DELIVERY_RESERVE", -10.0)  # no cut-off before the hard deadline
+    monkeypatch.setattr(hook_table.EVENTS["PostToolUse"], "deadline", 0.3)
+    code, seconds, stdout = edit_with_a_slow_detector(project, monkeypatch)
+    assert code == 0 and seconds < 0.6, seconds
+    assert context_of(stdout) == "[from sidekit] queued before"
+    assert '"where":"deadline","culprit":"detector slow"' in (project / ".sidekit" / "log" / "hooks.jsonl").read_text()

@@ -65,3 +65,16 @@ def test_a_delivered_finding_lists_the_queue_folder_at_most_twice_and_appends_th
     facts = [json.loads(line) for line in Path(ledger.path_of(str(project), "sess-1")).read_text().splitlines()]
     assert [next(iter(fact)) for fact in facts] == ["call", "admit", "deliver", "spent"]
     assert facts[0] == {"call": "a.py"} and facts[2] == {"deliver": "scope:a.py"}
+
+
+def test_an_event_with_no_finding_asks_once_whether_findings_wait(
+    project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sidekit_hooks.nudges import policy
+
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    asked: list[Any] = []
+    monkeypatch.setattr(policy, "has_deferred", counting(policy.has_deferred, asked, lambda *a: True))
+    monkeypatch.setattr(detectors, "names", lambda hook=None: [])  # no detector: no finding
+    outcome = runtime.run("PostToolUse", json.dumps(edit(project, "a.py", "x = 1", "x = 2", "x = 1\n")))
+    assert outcome.output == "" and len(asked) == 1, asked

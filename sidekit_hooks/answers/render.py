@@ -116,7 +116,9 @@ def fit(
     def remainder(left: list[Any]) -> dict[str, Any]:
         return more(left) if callable(more) else {more: len(left) or None}
 
-    low, high = 0, len(items)
+    # Every item costs at least 2 bytes in the list (`1,`), so more than budget // 2 of them never fit:
+    # the search starts there, not at the whole list (a usages answer can hold thousands of sites).
+    low, high = 0, min(len(items), budget // 2)
     best: dict[str, Any] | None = None
     while low <= high:  # the largest prefix that fits; answers are small, so this is a few dumps
         middle = (low + high) // 2

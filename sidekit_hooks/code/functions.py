@@ -468,13 +468,24 @@ def behaviour_match(
     calls counts with the features of the helpers it called: inlined), then the best CANDIDATES are
     confirmed on their canonical bodies and on no replaced step (`near_copies.swapped`). Entries of an
     index built before #35 have no features and are left out. Normalises the added function only."""
-    from sidekit_hooks.code import near_copies, rewrites
+    from sidekit_hooks.code import rewrites
 
     try:
         features = set(rewrites.features(node))
         canonical = rewrites.canonical(node)
     except RecursionError:  # a pathologically nested body: not compared this way
         return None
+    return behaviour_rank(node.name, features, canonical, index, skip)
+
+
+def behaviour_rank(
+    name: str, features: set[str], canonical: list[str], index: dict[str, Any], skip: tuple[str, str] = ("", "")
+) -> Match | None:
+    """`behaviour_match` on what any language's normaliser made of the added function (its features and
+    canonical tokens), against index entries that carry the same (`code.languages.behaviour` for the
+    tree-sitter languages)."""
+    from sidekit_hooks.code import near_copies
+
     if len(features) < near_copies.MIN_FEATURES:
         return None
     ranked: list[tuple[float, str, list[Any], set[str]]] = []
@@ -537,7 +548,7 @@ def behaviour_match(
         from sidekit_hooks.core import budget
 
         raise budget.Later("rapidfuzz is not installed yet") from None
-    words = name_words(node.name)
+    words = name_words(name)
     found: list[tuple[float, Match, str]] = []
     for rank, path, entry, existing, other in survivors:
         body = Indel.normalized_similarity(canonical, other)

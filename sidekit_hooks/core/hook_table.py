@@ -5,10 +5,18 @@ The sidecars read which events they judge (`judged_by`), the policy where a deli
 starts, the entry scripts, the plugin's `hooks/hooks.json`, the settings `install` writes, doctor's
 probes and playback (`tests/test_hook_events.py` holds them to it). Adding an event is a row here, its
 handling in `pipeline/runtime.py` (or `pipeline/lifecycle.py`), and the regenerated files. Standard
-library only, and no import: it sits on the ground floor.
+library only, and no import at its top (`os`, for the deadline a user may lengthen, inside `deadline_of`): it
+sits on the ground floor.
 """
 
 from __future__ import annotations
+
+DEADLINE = 0.8  # seconds: every event's hard deadline unless its row says otherwise
+# `SIDEKIT_HOOK_DEADLINE=SECONDS` in the environment lengthens every event's deadline (a slow or loaded
+# machine; the test suite, whose findings must not hang on the machine's load), never past MAX_DEADLINE
+# (under the client's HANDLER_TIMEOUT) and never below the event's own. Nothing a repository holds sets it.
+DEADLINE_ENV = "SIDEKIT_HOOK_DEADLINE"
+MAX_DEADLINE = 4.0
 
 
 class HookEvent:
@@ -38,7 +46,7 @@ class HookEvent:
         boundary: bool = False,
         detectors: tuple[str, ...] = (),
         lifecycle: bool = False,
-        deadline: float = 0.8,
+        deadline: float = DEADLINE,
         probe: dict[str, object] | None = None,
     ) -> None:
         self.name = name  # Claude Code's hook_event_name
@@ -51,7 +59,9 @@ class HookEvent:
         self.boundary = boundary  # a delivery follows at once: deferred findings may be revived here
         self.detectors = detectors  # the sidecars that judge it, in order (detectors.REGISTRY)
         self.lifecycle = lifecycle  # handled by lifecycle.py (session edges), not by the detectors
-        self.deadline = deadline  # seconds; past it the hook gives up and delivers what it claimed first
+        # Seconds of wall time; past it the hook gives up and delivers what it claimed first (PreToolUse:
+        # the command runs as written). The one source of a hook's deadline (`deadline_of`).
+        self.deadline = deadline
         self.probe = probe or {}  # the smallest payload of the event, for doctor (no sidecar speaks)
 
 
@@ -101,6 +111,27 @@ EVENTS: dict[str, HookEvent] = {
 def judged_by(detector: str) -> frozenset[str]:
     """The events a sidecar judges (its `hooks`)."""
     return frozenset(name for name, event in EVENTS.items() if detector in event.detectors)
+
+
+def deadline_of(name: str) -> float:
+    """The hard deadline of the event `name` (seconds): its row's (the default for an event not in the
+    table), lengthened by DEADLINE_ENV when that is set."""
+    event = EVENTS.get(name)
+    own = event.deadline if event is not None else DEADLINE
+    import os
+
+    try:
+        wanted = float(os.environ.get(DEADLINE_ENV, "") or own)
+    except ValueError:
+        return own
+    return min(max(own, wanted), MAX_DEADLINE) if wanted == wanted else own  # NaN: not a number of seconds
+
+
+def stretch_of(name: str) -> float:
+    """How much longer than its row's deadline the event `name` has (1.0 unless DEADLINE_ENV says more):
+    the shares of its time (the detectors' budget) grow with it."""
+    event = EVENTS.get(name)
+    return deadline_of(name) / (event.deadline if event is not None else DEADLINE)
 
 
 DRAINING = frozenset(name for name, event in EVENTS.items() if event.drains)

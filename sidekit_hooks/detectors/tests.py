@@ -182,7 +182,9 @@ def after_run(summary: dict[str, Any], now: float, duration: float | None = None
             f"; biggest: {biggest.get('type', 'Error')}{f' at {where}' if where else ''} "
             f"({_tests_count(int(biggest.get('affected', 1)))}): sidekit failures {handle}"
         )
-    runner = str(summary.get("runner") or runners.UNNAMED)
+    from sidekit_hooks.status.vocabulary import UNNAMED_RUNNER
+
+    runner = str(summary.get("runner") or UNNAMED_RUNNER)
     message = f"{runner}: {status_line(summary)}{top}. Next time `sidekit test` answers in one JSON line"
     return [
         Finding(

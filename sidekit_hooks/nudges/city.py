@@ -18,7 +18,12 @@ import os
 import time
 
 from sidekit_hooks.core import safepath
+
+# Which city and which agent this session is (city_env.py: what the choice of a session's queue reads).
+from sidekit_hooks.nudges.city_env import CITY_VARIABLES, epoch, find_city, identity
 from sidekit_hooks.nudges.queue import Claim, Nudge, parse_time
+
+__all__ = ["CITY_VARIABLES", "epoch", "find_city", "identity"]  # and the state file's own functions below
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,10 +39,6 @@ CLAIM_TTL = 120.0  # seconds; Gas City's claim lease (defaultQueuedNudgeClaimTTL
 RETRY_DELAY = 15.0  # seconds before a failed delivery is tried again (defaultQueuedNudgeRetryDelay)
 MAX_ATTEMPTS = 5  # then the item goes to `dead` (defaultQueuedNudgeMaxAttempts)
 DEFAULT_TTL = 24 * 3600.0  # an item enqueued without its own expiry (defaultQueuedNudgeTTL)
-# Where gc names the city in the environment of every agent it starts (GC_CITY; the others are set
-# beside it by gc's commands). A folder the repository holds is never taken for a city: a committed
-# `.gc/` would let a repository speak to the model in the queue's voice.
-CITY_VARIABLES = ("GC_CITY", "GC_CITY_PATH", "GC_CITY_ROOT")
 LOCK_POLL = 0.01  # seconds between two non-blocking lock attempts, as gc polls
 # Seconds an ack or put-back waits for the lock. Longer than a claim's wait: the output is already out,
 # and an ack that gives up leaves the item in flight until its lease ends, then delivered again.
@@ -117,29 +118,6 @@ def state_path(city: str) -> str:
 
 def lock_path(city: str) -> str:
     return os.path.join(nudges_dir(city), "state.lock")
-
-
-def find_city(project: str = "") -> str:
-    """The city gc named in this session's environment (CITY_VARIABLES, the first one set, when it is a
-    folder); ''. `project` is not looked at: whatever a repository commits (a `.gc/` folder, a
-    state.json) never makes it a city."""
-    for name in CITY_VARIABLES:
-        named = os.environ.get(name, "")
-        if named:
-            return os.path.abspath(named) if os.path.isdir(named) else ""
-    return ""
-
-
-def epoch() -> str:
-    """The session's continuation epoch (gc sets it; items fenced to another epoch are not ours)."""
-    return os.environ.get("GC_CONTINUATION_EPOCH", "").strip()
-
-
-def identity() -> tuple[str, list[str]]:
-    """(this session's id, the agent names items may be addressed to), from Gas City's variables."""
-    session = os.environ.get("GC_SESSION_ID", "")
-    keys = [os.environ.get(name, "").strip() for name in ("GC_ALIAS", "GC_SESSION_ID", "GC_AGENT")]
-    return session, [key for index, key in enumerate(keys) if key and key not in keys[:index]]
 
 
 def addressed_to(item: dict[str, Any], session: str, keys: list[str]) -> bool:

@@ -169,13 +169,14 @@ def admit(
     findings: list[Finding],
     event: Event,
     ctx: Context,
-    config: Config,
+    config: Config | Callable[[], Config],
     now: float | None = None,
     send: Callable[[str, Finding], bool] | None = None,
 ) -> list[tuple[str, Finding]]:
     """The findings worth saying now, most important first, each with its final one-line text.
 
-    `config` is the `[policy]` table of the merged rule packs, which the runtime reads once per event.
+    `config` is the `[policy]` table of the merged rule packs, which the runtime reads once per event;
+    or how to read it, read only when something is to be decided (no finding and none deferred: unread).
     `send`, when given, is called for each admitted line while the state is locked; a line it could
     not send (False: the queue could not take it) is not remembered as said, so it is said again later.
     """
@@ -186,6 +187,8 @@ def admit(
         if session and event.path:
             observe(event, ctx)
         return []
+    if not isinstance(config, Config):
+        config = config()
     ordered = sorted(findings, key=config.rank)
     moment = time.time() if now is None else now
     try:

@@ -40,16 +40,18 @@ def tell(job: dict[str, Any], summary: dict[str, Any]) -> None:
         ctx = Context(
             root, event.session_id, time.monotonic() + QUEUE_SECONDS, lambda ctx: runtime.read_snapshot(event, ctx)
         )
-        runtime.enqueue_findings(found, event, ctx)
+        runtime.enqueue_findings(found, runtime.Call(event, ctx))
 
 
 def _told_by_its_run(tool: object) -> bool:
     """Whether the marker's runner showed the model its failures in its compacted output (its adapter's
-    FEED is a "wrapper" or a "reporter", runners/__init__.py): then the feed queues no word after it."""
+    FEED is a "wrapper", a "reporter" or a "writer", runners/__init__.py; a cargo run reaches this worker
+    only when it did not compile, and the model has read rustc's words on it): then the feed queues no
+    word after it."""
     from sidekit_hooks import runners
 
     adapter = runners.load(tool) if isinstance(tool, str) else None
-    return adapter is not None and runners.feeds(adapter) in ("wrapper", "reporter")
+    return adapter is not None and runners.feeds(adapter) in ("wrapper", "reporter", "writer")
 
 
 def main(argv: list[str]) -> int:

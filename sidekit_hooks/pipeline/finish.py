@@ -54,7 +54,7 @@ def finish(job: dict[str, object]) -> int:
             hooklog.error(project, hook, f"later:detector:{name}", exc)
     if waiting:
         await_environment(dict(job, detectors=waiting))
-    runtime.enqueue_findings(found, event, ctx)
+    runtime.enqueue_findings(found, runtime.Call(event, ctx))  # a worker's call: no hook's deadline
     hooklog.append(
         project,
         hooklog.DECISIONS,

@@ -61,30 +61,36 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not hook:  # `python -m sidekit_hooks.pipeline.hook EVENT [HANDLER]`; an entry script gets only [HANDLER]
         hook, args = (args[0], args[1:]) if args else ("", [])
-    outcome = None
+    call = outcome = None
     try:
         if hook == "PreToolUse":
             return _pre_tool_use(args[0] if args else "")
+        from sidekit_hooks.core import hook_table
         from sidekit_hooks.pipeline import runtime
 
         if runtime.env_disabled():
             return 0
         signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, runtime.HARD_DEADLINE)
+        signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of(hook))
         stdin_text = _read_stdin()
         if stdin_text is None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             return _bad_input(hook, f"the event is over {MAX_STDIN >> 20} MiB; not read")
-        outcome = runtime.run(hook, stdin_text, started)
+        payload = runtime.parse(hook, stdin_text)  # the one parse of the event
+        if payload is None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            return 0
+        call = runtime.begin(hook, payload, started)
+        outcome = runtime.handle(call)
         signal.setitimer(signal.ITIMER_REAL, 0)
         _emit(outcome.output)
         from sidekit_hooks.nudges import queue
 
         queue.commit(outcome.claims)  # delete only once the delivery is out
-        runtime.after_output(hook, started, outcome.output)
+        runtime.after_output(call, outcome.output)
     except BaseException as exc:  # noqa: BLE001 - a hook must exit 0 whatever happens
         signal.setitimer(signal.ITIMER_REAL, 0)
-        _fail_open(hook, exc, outcome)
+        _fail_open(hook, exc, call, outcome)
     return 0
 
 
@@ -101,12 +107,10 @@ def _emit(output: str) -> None:
     sys.stdout.flush()
 
 
-PRE_TOOL_DEADLINE = 0.8  # seconds, as runtime.HARD_DEADLINE; past it the command runs as written
-
-
 def _pre_tool_use(handler: str = "") -> int:
     """PreToolUse (Bash): only the raw-run rewrite listens (pytest, go test, cargo test), so a call that
     never says "test" (pytest, go test, vitest...) or "jest" costs one read of stdin and no import of the runtime.
+    Past the event's deadline the command runs as written.
 
     `handler`: which of the event's handlers this is (hook_events: one per word of `runners.trigger_words()`); the client starts
     every one whose `if` holds, and only one of them answers a command."""
@@ -121,60 +125,58 @@ def _pre_tool_use(handler: str = "") -> int:
 
     if not runners.triggered(stdin_text):  # the runners' trigger words: no adapter is imported for the rest
         return 0
-    signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, PRE_TOOL_DEADLINE)
-    from sidekit_hooks.core import fastjson, hookinput
+    from sidekit_hooks.core import hook_table, hookinput
 
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of("PreToolUse"))
     try:
-        payload, mended = hookinput.parse(stdin_text)
+        payload, mended = hookinput.parse(stdin_text)  # the one parse: the rewrite reads this payload
     except hookinput.BadInput as exc:
         signal.setitimer(signal.ITIMER_REAL, 0)
         return _bad_input("PreToolUse", exc)
     if mended:
         _bad_input("PreToolUse", mended)
-        stdin_text = fastjson.dumps(payload)  # what the rewrite reads: text every path and output can carry
-    if handler and not _answers(handler, stdin_text):
+    if handler and not _answers(handler, stdin_text, payload):
         signal.setitimer(signal.ITIMER_REAL, 0)
         return 0
     from sidekit_hooks.runners import dispatch
 
-    output = dispatch.pre_tool_use(stdin_text)
+    output = dispatch.pre_tool_use(payload)
     signal.setitimer(signal.ITIMER_REAL, 0)
     _emit(output)
     return 0
 
 
-def _answers(handler: str, stdin_text: str) -> bool:
+def _answers(handler: str, stdin_text: str, payload: dict[str, object]) -> bool:
     """Whether this PreToolUse handler is the one that answers the payload's command."""
-    from sidekit_hooks.core import fastjson
     from sidekit_hooks.pipeline import hook_events
 
     names = tuple(name for name, _rule in hook_events.conditions(hook_events.EVENTS["PreToolUse"]))
     if handler not in names:
         return True
     if handler == names[0] and not any(name in stdin_text for name in names[1:]):
-        return True  # no other handler's word anywhere in the payload: this one answers, no parse needed
-    try:
-        payload = fastjson.loads(stdin_text)
-        command = payload["tool_input"]["command"]
-    except (ValueError, TypeError, KeyError):
-        return False  # not a Bash payload the rewrite could read: nothing to answer
+        return True  # no other handler's word anywhere in the payload: this one answers
+    tool_input = payload.get("tool_input")
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
     return isinstance(command, str) and hook_events.answers(names, handler, command)
 
 
-def _fail_open(hook: str, exc: BaseException, outcome: object) -> None:
+def _fail_open(hook: str, exc: BaseException, call: object, outcome: object) -> None:
     try:
         from sidekit_hooks.core import budget, hooklog, workspace
         from sidekit_hooks.nudges import queue
         from sidekit_hooks.pipeline import runtime
 
         where = "deadline" if isinstance(exc, DeadlineExceeded) else "hook"
+        held = call.held if isinstance(call, runtime.Call) else []
+        if where == "deadline" and isinstance(call, runtime.Call):
+            runtime.finish_later(call)  # what the deadline cut short is finished later, not dropped
         if isinstance(outcome, runtime.Outcome):
             queue.release(outcome.claims, error=f"print failed: {type(exc).__name__}")  # nothing was delivered
-        elif where == "deadline" and runtime.HELD and hook in runtime.DRAINING_HOOKS:
-            _deliver_held(hook, runtime.HELD)  # drained first: what was queued still goes out
+        elif where == "deadline" and held and hook in runtime.DRAINING_HOOKS:
+            _deliver_held(hook, held)  # drained first: what was queued still goes out
         else:
-            queue.release(runtime.HELD)
+            queue.release(held)
         cause: BaseException | str = exc
         if where == "deadline":
             cause = f"hard deadline reached while running {budget.NOW[0] or 'the hook'}"

@@ -18,11 +18,11 @@ from sidekit_hooks.nudges.findings import Context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
 
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Finding
+    from sidekit_hooks.nudges.session_queue import SessionQueue
 
 # The detached workers a hook starts (`python -m <module> JOB`): they finish what it could not.
 FINISH_WORKER = "sidekit_hooks.pipeline.finish"  # detectors cut off by their budget (core/later.py)
@@ -31,27 +31,66 @@ DRAINING_HOOKS = hook_table.DRAINING
 TOOL_HOOKS = hook_table.TOOL_CALLS
 LIFECYCLE_HOOKS = hook_table.LIFECYCLE
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
-DELIVERY_RESERVE = 0.1  # seconds before the hard deadline kept for policy, queue and delivery
-HARD_DEADLINE = 0.8  # seconds; past this the hook gives up and delivers only what it had claimed first
+DELIVERY_RESERVE = 0.1  # seconds before the hard deadline (the event's: core/hook_table.py) kept for delivery
+WORKER_QUEUE_WAIT = 0.5  # seconds a worker's queue work may wait (a Gas City lock): no hook's deadline there
 
 BUILDING_NOTICE = "SIDEKIT_BUILDING_NOTICE"  # set by hooks/run, once, while the plugin's environment builds
-
-# Claims taken by this process and not yet planned: what a deadline must put back.
-HELD: list[queue.Claim] = []
-# When queue work must be done (monotonic): a locked Gas City state file is waited for until then only.
-QUEUE_DEADLINE = [0.0]
-# Whether this call is a test run whose results a detached worker is about to feed (junit_feed): a tests
-# finding queued earlier speaks of the run before it, so it waits for the next boundary.
-FEEDING = [False]
-CITY_CLAIM_WAIT = 0.25  # seconds a drain waits for Gas City's lock (gc holds it for milliseconds)
-CITY_BUSY: set[str] = set()  # cities whose lock or file failed in this hook: not waited for again
-_CITIES: dict[str, str] = {}  # project -> its Gas City ('' for none), found once per process
-CURRENT: dict[str, str] = {}  # this hook's project and session, for what runs after the output (timings)
 CONTEXT_VARIABLES = (("gt_role", "GT_ROLE"), ("gt_run_id", "GT_RUN_ID"), ("gc_agent", "GC_AGENT"))
 TELEMETRY_WORKER = "sidekit_hooks.telemetry.worker"  # started at Stop when an export is configured
-# The ledger facts of the event being handled, appended in one write when `respond` ends (even when
-# the deadline cuts it short): a tool call, what was admitted, what was delivered.
-FACTS: list[dict[str, Any]] = []
+
+
+class Call:
+    """One hook call, made once (`begin`; a worker's: `Call(event, ctx)`) and passed to every step: the
+    event, its deadline, the session's queue, and what the call has decided so far."""
+
+    __slots__ = ("event", "ctx", "hook", "started", "deadline", "held", "facts", "feeding", "unfinished", "_queue")
+
+    def __init__(
+        self, event: Event, ctx: Context, started: float | None = None, deadline: float | None = None, hook: str = ""
+    ) -> None:
+        self.event = event
+        self.ctx = ctx  # what the detectors see (project, session, their budget, the memo)
+        self.hook = hook or event.hook  # the event the entry was started for
+        self.started = time.monotonic() if started is None else started
+        # The hard deadline (monotonic): the event's, from the hook event table. A worker's call has no
+        # hook's deadline: its queue work (a Gas City lock) waits WORKER_QUEUE_WAIT at most.
+        self.deadline = self.started + DELIVERY_RESERVE + WORKER_QUEUE_WAIT if deadline is None else deadline
+        self.held: list[queue.Claim] = []  # claims taken and not yet planned: what a deadline must put back
+        # The ledger facts of this event, appended in one write when `respond` ends (even when the
+        # deadline cuts it short): a tool call, what was admitted, what was delivered.
+        self.facts: list[dict[str, Any]] = []
+        # Whether this call is a test run whose results a detached worker is about to feed (junit_feed): a
+        # tests finding queued earlier speaks of the run before it, so it waits for the next boundary.
+        self.feeding = False
+        # The detectors not finished yet (cut off, skipped, asking for more, or not yet run): what a
+        # worker finishes later, also when the hard deadline cuts the call short (`finish_later`).
+        self.unfinished: list[str] = []
+        self._queue: SessionQueue | None = None
+
+    @property
+    def project(self) -> str:
+        return self.ctx.project
+
+    @property
+    def queue(self) -> SessionQueue:
+        """The session's queue (a Gas City's or the file queue), found on first use (an event that neither
+        drains nor queues never imports it); its work is done before the delivery reserve."""
+        if self._queue is None:
+            from sidekit_hooks.nudges import session_queue
+
+            self._queue = session_queue.for_session(
+                self.project,
+                self.event.session_id,
+                self.event.hook,
+                self.deadline - DELIVERY_RESERVE,
+                main=not self.event.is_subagent,
+            )
+        return self._queue
+
+    def cutoff(self) -> float:
+        """When a detector still running is cut off: the hard deadline less what delivery needs. (The
+        shared budget, `ctx.deadline`, decides whether the next detector starts at all.)"""
+        return self.deadline - DELIVERY_RESERVE
 
 
 class Outcome:
@@ -65,67 +104,83 @@ class Outcome:
 
 
 def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
-    """Handle one event. Never raises for bad input; may raise only what the deadline alarm raises."""
+    """Handle one event given as text (playback, tests): parsed here, then as the hook entry does it
+    (`hook.main` parses its stdin once and calls `begin` and `handle`). Never raises for bad input; may
+    raise only what the deadline alarm raises."""
     started = time.monotonic() if started is None else started
-    HELD.clear()
-    CURRENT.clear()
-    FEEDING[0] = False
-    QUEUE_DEADLINE[0] = started + HARD_DEADLINE - DELIVERY_RESERVE
-    CITY_BUSY.clear()
+    payload = parse(hook, stdin_text)
+    return Outcome() if payload is None else handle(begin(hook, payload, started))
+
+
+def parse(hook: str, stdin_text: str) -> dict[str, Any] | None:
+    """The event's payload, or None for bad input (logged as such: never a crash)."""
     try:
         payload, mended = hookinput.parse(stdin_text)
-    except hookinput.BadInput as exc:  # bad input, logged as such: never a crash
+    except hookinput.BadInput as exc:
         hookinput.log(workspace.project_dir(), hook, exc)
-        return Outcome()
+        return None
     if mended:
         hookinput.log(workspace.project_dir(), hook, mended)
+    return payload
+
+
+def begin(hook: str, payload: dict[str, Any], started: float) -> Call:
+    """The call of one parsed event, its hard deadline the event's own (core/hook_table.py)."""
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(hook, payload, project)
-    CURRENT["project"], CURRENT["session"] = project, event.session_id
-    if (
-        hook in hook_table.AFTER_A_TOOL
-    ):  # first: the code index's warm check must see a write even if a detector overruns
-        written.note(project, event.tool)
-    _note_context(payload, event)
-    if event.kind == "shell" and runners.triggered(event.command) and event.hook in TOOL_HOOKS:
-        _feed_build_run(event)
-    if hook == "SessionStart":
-        _export_for_agent(project)
+    deadline = started + hook_table.deadline_of(hook)
     # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
+    until = deadline - DELIVERY_RESERVE
     ctx = Context(
-        project, event.session_id, started + DETECTOR_BUDGET, read_snapshot=lambda ctx: read_snapshot(event, ctx)
+        project,
+        event.session_id,
+        started + DETECTOR_BUDGET * hook_table.stretch_of(hook),  # a longer deadline: the same share of it
+        read_snapshot=lambda ctx: read_snapshot(event, ctx, until),
     )
+    return Call(event, ctx, started, deadline, hook)
+
+
+def handle(call: Call) -> Outcome:
+    """Handle one event. May raise only what the deadline alarm raises."""
+    event, ctx = call.event, call.ctx
+    if call.hook in hook_table.AFTER_A_TOOL:  # first: the code index's warm check must see a write even if
+        written.note(ctx.project, event.tool)  # a detector overruns
+    _note_context(event)
+    if event.kind == "shell" and runners.triggered(event.command) and event.hook in TOOL_HOOKS:
+        _feed_build_run(call)
+    if call.hook == "SessionStart":
+        _export_for_agent(ctx.project)
     _plugin_form(event, ctx)
-    context, claims = respond(event, ctx)
+    context, claims = respond(call)
     return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
 
 
-def _feed_build_run(event: Event) -> None:
+def _feed_build_run(call: Call) -> None:
     """A raw `mvn test` / `gradle test` (or a compacted go, vitest or jest run) that PreToolUse marked has
     ended: what it left goes to the cache in a detached worker (runners/junit/feed.py). Costs one failed
     rename for any other test command."""
     from sidekit_hooks.runners.junit import feed as junit_feed
 
     try:
-        FEEDING[0] = bool(junit_feed.hand_over(event, FEED_WORKER))
+        call.feeding = bool(junit_feed.hand_over(call.event, FEED_WORKER))
     except (OSError, ValueError) as exc:
-        hooklog.error(event.project_dir, event.hook, "junit-feed", exc)
+        hooklog.error(call.project, call.hook, "junit-feed", exc)
 
 
-def _note_context(payload: dict[str, Any], event: Event) -> None:
+def _note_context(event: Event) -> None:
     """What the decisions this hook logs carry besides their own fields (OpenTelemetry attributes)."""
     hooklog.CONTEXT.clear()
-    prompt = payload.get("prompt_id")
+    prompt = event.raw.get("prompt_id")
     found = [("prompt", prompt if isinstance(prompt, str) else ""), ("tool_use_id", event.tool_use_id)]
     found += [(field, os.environ.get(name, "")) for field, name in CONTEXT_VARIABLES]
     hooklog.CONTEXT.update((field, value[:200]) for field, value in found if value)
 
 
-def after_output(hook: str, started: float, output: str) -> None:
+def after_output(call: Call, output: str) -> None:
     """Once the output is out: with an export configured, log this hook's time and bytes, and at Stop
     start the detached exporter (telemetry/worker.py). Nothing at all without the configuration."""
-    project = CURRENT.get("project", "")
+    project = call.project
     if not project:
         return
     from sidekit_hooks.core import exportconfig
@@ -136,56 +191,58 @@ def after_output(hook: str, started: float, output: str) -> None:
         project,
         hooklog.TIMINGS,
         {
-            "hook": hook,
-            "session": CURRENT.get("session", ""),
-            "ms": round((time.monotonic() - started) * 1000, 2),
+            "hook": call.hook,
+            "session": call.event.session_id,
+            "ms": round((time.monotonic() - call.started) * 1000, 2),
             "bytes": len(output.encode("utf-8", "replace")),
             **hooklog.CONTEXT,
         },
     )
-    if hook == "Stop":
+    if call.hook == "Stop":
         from sidekit_hooks.core import background
 
         try:
             background.spawn_module(TELEMETRY_WORKER, [project], isolation="-P")
         except OSError as exc:
-            hooklog.error(project, hook, "otel-worker", exc)
+            hooklog.error(project, call.hook, "otel-worker", exc)
 
 
-def respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
+def respond(call: Call) -> tuple[str, list[queue.Claim]]:
     """(what the model reads, the claims to commit once it is printed)."""
-    FACTS.clear()
+    event = call.event
+    call.facts.clear()
     try:
-        text, claims = _respond(event, ctx)
+        text, claims = _respond(call)
         if text and event.session_id and not event.is_subagent:  # what it costs the model (nudges/spend.py)
-            FACTS.append(spend.spent_fact(text, event.hook, event.tool))
+            call.facts.append(spend.spent_fact(text, event.hook, event.tool))
         return text, claims
     finally:  # also on the deadline (a BaseException): what was queued is in the ledger, for Stop
-        ledger.append(ctx.project, event.session_id, FACTS[:])
-        FACTS.clear()
+        ledger.append(call.project, event.session_id, call.facts[:])
+        call.facts.clear()
 
 
-def _respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
+def _respond(call: Call) -> tuple[str, list[queue.Claim]]:
+    event, ctx = call.event, call.ctx
     draining = event.hook in DRAINING_HOOKS and not event.is_subagent
     since = time.time()  # nudges queued before this moment are re-checked before they are said
     # Drain first: what was queued before this call is claimed before any detector runs, so a
-    # detector that runs out of time cannot hold it back (hook.main delivers HELD on its deadline).
-    early = claim_queued(event, ctx.project, since) if draining else []
+    # detector that runs out of time cannot hold it back (hook.main delivers `held` on its deadline).
+    early = claim_queued(call, since) if draining else []
     if event.hook in LIFECYCLE_HOOKS:
-        return respond_lifecycle(event, ctx, early, since)
+        return respond_lifecycle(call, early, since)
     if event.hook in TOOL_HOOKS and event.session_id:  # the session's ledger counts tool calls (Stop, report)
-        call: dict[str, Any] = {"call": event.path if event.kind == "write" else ""}
+        tool_call: dict[str, Any] = {"call": event.path if event.kind == "write" else ""}
         out = spend.result_bytes(event)
         if out:
-            call["out"] = out
-        FACTS.append(call)
+            tool_call["out"] = out
+        call.facts.append(tool_call)
         _note_compacted(event, ctx.project)
-    findings = run_detectors(detectors.names(event.hook), event, ctx)
+    findings = run_detectors(detectors.names(event.hook), call)
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
         said = policy.lines(findings, event, ctx, policy_config(ctx))
-        FACTS.extend(
+        call.facts.extend(
             [ledger.admitted(finding, line, event.agent_id) for line, finding in said]
             + [
                 delivered_fact(ctx.project, finding.key, {k: str(v) for k, v in (finding.recheck or {}).items()})
@@ -195,12 +252,12 @@ def _respond(event: Event, ctx: Context) -> tuple[str, list[queue.Claim]]:
         return redact.redact("\n".join(line for line, _ in said)), []
     seen: list[str] = []  # the session's queue folder as the writes listed it: the drain claims from it
     try:
-        enqueue_findings(findings, event, ctx, seen)
+        enqueue_findings(findings, call, seen)
     except Exception as exc:  # noqa: BLE001 - a policy failure costs this call's findings, not the queue
         hooklog.error(ctx.project, event.hook, "policy", exc)
     if not draining:
         return "", []
-    return drain(event, ctx.project, early, since=since, seen=seen)
+    return drain(call, early, since=since, seen=seen)
 
 
 def _note_compacted(event: Event, project: str) -> None:
@@ -215,18 +272,17 @@ def _note_compacted(event: Event, project: str) -> None:
         hooklog.append(project, hooklog.DECISIONS, saved)
 
 
-def respond_lifecycle(
-    event: Event, ctx: Context, early: list[queue.Claim], since: float = 0.0
-) -> tuple[str, list[queue.Claim]]:
+def respond_lifecycle(call: Call, early: list[queue.Claim], since: float = 0.0) -> tuple[str, list[queue.Claim]]:
     """SessionStart: warm the indexes, prime the scope, deliver what waits. Stop: re-check findings."""
     from sidekit_hooks.pipeline import lifecycle
 
+    event, ctx = call.event, call.ctx
     if event.hook == "SessionStart":
         primer = lifecycle.session_start(event, ctx)
         if event.is_subagent:
             return primer, []
         room = delivery.MAX_DELIVERY - len(primer) - 1 if primer else delivery.MAX_DELIVERY
-        text, claims = drain(event, ctx.project, early, room, since, said=len(primer) + 1 if primer else 0)
+        text, claims = drain(call, early, room, since, said=len(primer) + 1 if primer else 0)
         return "\n".join(part for part in (primer, text) if part), claims
     return lifecycle.stop(event, ctx, policy_config), []
 
@@ -263,15 +319,16 @@ def _export_for_agent(project: str) -> None:
         hooklog.error(project, "SessionStart", "agent-path", exc)
 
 
-def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
-    """The compiled rule packs (recompiling what changed); empty when they cannot be read."""
+def read_snapshot(event: Event, ctx: Context, until: float | None = None) -> dict[str, Any]:
+    """The compiled rule packs (recompiling what changed); empty when they cannot be read. `until`: when
+    the call's detectors are cut off (a worker's: its detectors' deadline)."""
     from sidekit_hooks.rules.snapshot import COMPILE_BUDGET, current
 
     try:
         # A hook compiles changed packs within what is left of the detectors' time (at least
         # COMPILE_BUDGET), stopping short of the cut-off so the work done is saved; big packs go to
         # a background worker.
-        left = cutoff(ctx) - 0.05 - time.monotonic()
+        left = (ctx.deadline if until is None else until) - 0.05 - time.monotonic()
         return dict(
             current(ctx.project, notify=ctx.notify_user, hook=event.hook, compile_budget=max(COMPILE_BUDGET, left))
         )
@@ -280,24 +337,24 @@ def read_snapshot(event: Event, ctx: Context) -> dict[str, Any]:
         return {}
 
 
-def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]:
+def run_detectors(names: list[str], call: Call) -> list[Finding]:
+    event, ctx = call.event, call.ctx
     found: list[Finding] = []
-    unfinished: list[str] = []  # cut off, skipped, or asking for work no hook does: finished later
-    for position, name in enumerate(names):
+    done: list[str] = []  # finished: what the hard deadline must not hand over again
+    call.unfinished = list(names)  # until each is done; cut off, skipped or asking for more, it stays
+    for name in names:
         left = ctx.deadline - time.monotonic()
         if left <= 0:
             hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
-            unfinished.extend(names[position:])
             break
         budget.doing(f"detector {name}")
         try:
             # Each detector is cut off once it overruns the shared budget: a bad field, pack or scope
             # costs only the detector that reads it.
-            found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), cutoff(ctx) - time.monotonic()))
-            if budget.wants_later(ctx.memo, name):
-                unfinished.append(name)
+            found.extend(budget.bounded(budget.call_with(_detect, name, event, ctx), call.cutoff() - time.monotonic()))
+            if not budget.wants_later(ctx.memo, name):
+                done.append(name)
         except budget.OutOfTime:
-            unfinished.append(name)
             hooklog.append(
                 ctx.project,
                 hooklog.ERRORS,
@@ -309,13 +366,22 @@ def run_detectors(names: list[str], event: Event, ctx: Context) -> list[Finding]
                 },
             )
         except budget.Later:
-            unfinished.append(name)
+            pass
         except Exception as exc:  # noqa: BLE001 - one broken sidecar (RecursionError, ValueError...) alone
             hooklog.error(ctx.project, event.hook, f"detector:{name}", exc)
+            done.append(name)
+        call.unfinished = [other for other in names if other not in done]
     budget.doing("")
-    if unfinished:
-        _finish_later(unfinished, event, ctx)
+    finish_later(call)
     return found
+
+
+def finish_later(call: Call) -> None:
+    """Hand the call's unfinished detectors to a worker, once (at the end of the detectors, or on the hard
+    deadline, from `hook.main`): their findings come at the next boundary."""
+    names, call.unfinished = call.unfinished, []
+    if names:
+        _finish_later(names, call.event, call.ctx)
 
 
 def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
@@ -339,99 +405,34 @@ def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
         hooklog.error(ctx.project, event.hook, "later", exc)
 
 
-def cutoff(ctx: Context) -> float:
-    """When a detector still running is cut off: the hard deadline less what delivery needs. (The
-    shared budget, `ctx.deadline`, decides whether the next detector starts at all.)"""
-    return ctx.deadline - DETECTOR_BUDGET + HARD_DEADLINE - DELIVERY_RESERVE
-
-
 def _detect(name: str, event: Event, ctx: Context) -> list[Finding]:
     return list(detectors.load(name).detect(event, ctx))
 
 
-def claim_queued(event: Event, project: str, since: float = 0.0, seen: list[str] | None = None) -> list[queue.Claim]:
-    """Claim what is queued for this session (and its Gas Town tmux session); held in HELD. A finding
+def claim_queued(call: Call, since: float = 0.0, seen: list[str] | None = None) -> list[queue.Claim]:
+    """Claim what the session's queue holds for this call (held in `call.held` until planned). A finding
     queued before `since` (an earlier call) is re-checked first, and dropped as moot when no longer true.
-    `seen`: the session's folder as this hook's own writes just listed it (not listed again)."""
-    root = workspace.queue_root(project)
-    claims: list[queue.Claim] = []
-    for session in sessions_to_drain(event.session_id):
-        names = seen if seen and session == event.session_id else None
-        try:
-            got = queue.claim(root, session, on_discard=_log_discard(project, event.hook), names=names)
-        except (OSError, workspace.UnsafeSessionName) as exc:
-            if not isinstance(exc, OSError) or _first(exc):
-                hooklog.error(project, event.hook, "drain", exc)
-            continue
-        got = true_now(got, event, project, since) if since else got
-        claims.extend(got)
-        HELD.extend(got)
-    city_root = city_of(project)
-    if city_root and city_root not in CITY_BUSY and not _gc_drains(project, city_root):
-        from sidekit_hooks.nudges import city
-
-        try:
-            # A claim waits for the lock a short while only: detectors and delivery come after it.
-            wait = min(queue_deadline(), time.monotonic() + CITY_CLAIM_WAIT)
-            got = list(city.claim(city_root, wait, max_bytes=city.HOOK_STATE))
-        except city.StateTooLarge as exc:  # over what a hook reads in time: a worker drains it for next turn
-            CITY_BUSY.add(city_root)
-            _hand_off(city_root, event, project, exc)
-            got = []
-        except OSError as exc:  # locked past the deadline, corrupt: this turn goes without
-            CITY_BUSY.add(city_root)  # and does not wait for it a second time
-            hooklog.error(project, event.hook, "city-drain", exc)
-            got = []
-        claims.extend(got)
-        HELD.extend(got)
-    return claims
+    `seen`: the session's folder as this call's own writes just listed it (not listed again)."""
+    got = call.queue.claim(seen)
+    got = true_now(got, call, since) if since else got
+    call.held.extend(got)
+    return got
 
 
-def _hand_off(city_root: str, event: Event, project: str, why: OSError) -> None:
-    """Start the worker that moves this session's city items to its file queue (nudges/city_handoff.py)."""
-    hooklog.error(project, event.hook, "city-drain", why)
-    if not event.session_id or event.is_subagent:
-        return
-    from sidekit_hooks.nudges import city_handoff
-
-    try:
-        city_handoff.start(city_root, workspace.queue_root(project), event.session_id, project)
-    except OSError as exc:
-        hooklog.error(project, event.hook, "city-handoff", exc)
-
-
-def city_of(project: str) -> str:
-    """The Gas City this project sits in, when this session has a Gas City identity; ''."""
-    if project not in _CITIES:
-        from sidekit_hooks.nudges import city
-
-        _CITIES[project] = city.find_city(project) if city.identity()[1] else ""
-    return _CITIES[project]
-
-
-def _gc_drains(project: str, city_root: str) -> bool:
-    from sidekit_hooks.nudges import city
-
-    return city.gc_drains(project, city_root)
-
-
-def queue_deadline() -> float:
-    """The queue's deadline in this hook; a direct call (no hook started it) gets half a second."""
-    return QUEUE_DEADLINE[0] if QUEUE_DEADLINE[0] > time.monotonic() else time.monotonic() + 0.5
-
-
-def true_now(claims: list[queue.Claim], event: Event, project: str, since: float) -> list[queue.Claim]:
+def true_now(claims: list[queue.Claim], call: Call, since: float) -> list[queue.Claim]:
     """The claims still true at delivery: a nudge written before `since` that carries a re-check (a
     tests finding: its tests still fail in the newest run; scope: the file still differs from its base;
     a helper copy: both defs exist; a rule: its line is still there) is judged again. One no longer
     true is removed and logged as moot. Costs nothing for a nudge written in this very call. A tests
-    finding in a call whose own test run is still being fed (FEEDING) is put back for the next boundary."""
+    finding in a call whose own test run is still being fed (`call.feeding`) is put back for the next
+    boundary."""
     from sidekit_hooks.nudges import recheck
 
+    event, project = call.event, call.project
     kept: list[queue.Claim] = []
     for held in claims:
         record = _recheck(held.nudge.extra.get("recheck"))
-        if FEEDING[0] and record.get("kind") == "tests":
+        if call.feeding and record.get("kind") == "tests":
             queue.release([held])  # the run this call made is not in the cache yet: judged at the next boundary
             continue
         if record and queue.name_time(held.name) < since and not recheck.holds(project, record):
@@ -453,22 +454,13 @@ def _recheck(check: object) -> dict[str, str]:
     return {str(k): str(v) for k, v in record.items()} if isinstance(record, dict) else {}
 
 
-def _first(exc: OSError) -> bool:
-    """A refused path is logged once per process (doctor reports it for good)."""
-    from sidekit_hooks.core import safepath
-
-    return not isinstance(exc, safepath.UnsafePath) or safepath.first_report(str(exc))
-
-
-def enqueue_findings(findings: list[Finding], event: Event, ctx: Context, seen: list[str] | None = None) -> None:
+def enqueue_findings(findings: list[Finding], call: Call, seen: list[str] | None = None) -> None:
     """Queue what the policy admits; `seen` gets the folder's listing the writes took (see queue.enqueue)."""
+    event, ctx = call.event, call.ctx
     if not event.session_id:
         return
-    # Called with no findings too: the policy notes files that went clean (its back-and-forth rule).
-    root = workspace.queue_root(ctx.project)
-    city_root = city_of(ctx.project)
-    waiting = not findings and policy.has_deferred(ctx.project, event.session_id)  # deferred findings need the caps
-    config = policy_config(ctx) if findings or waiting else policy.Config()
+    # Called with no findings too: the policy notes files that went clean (its back-and-forth rule), and
+    # reads the caps (the rule packs) only when deferred findings wait.
 
     def send(line: str, finding: Finding) -> bool:
         # Only what reached the queue counts as said (the policy forgets the rest, to say it again).
@@ -479,49 +471,12 @@ def enqueue_findings(findings: list[Finding], event: Event, ctx: Context, seen: 
         nudge = queue.Nudge(
             redact.redact(line), sender=f"sidekit/{finding.sidecar}", priority=finding.priority, extra=extra
         )
-        try:
-            if city_root in CITY_BUSY:
-                return False  # not said: the policy says it again at a later call
-            if city_root:  # inside a Gas City its queue is the one queue, for gc and for us
-                _enqueue_city(city_root, nudge, finding, ctx.project, event.hook)
-            else:
-                queue.enqueue(root, event.session_id, nudge, on_drop=_log_drop(ctx.project, event.hook), seen=seen)
-        except (OSError, workspace.UnsafeSessionName) as exc:
-            if city_root:
-                CITY_BUSY.add(city_root)
-            if not isinstance(exc, OSError) or _first(exc):
-                hooklog.error(ctx.project, event.hook, "enqueue", exc)
+        if not call.queue.enqueue(nudge, seen):
             return False
-        FACTS.append(ledger.admitted(finding, line))  # for Stop's re-check
+        call.facts.append(ledger.admitted(finding, line))  # for Stop's re-check
         return True
 
-    policy.admit(findings, event, ctx, config, send=send)
-
-
-def _enqueue_city(city_root: str, nudge: queue.Nudge, finding: Finding, project: str, hook: str) -> None:
-    from datetime import timedelta
-
-    from sidekit_hooks.nudges import city
-
-    session, keys = city.identity()
-    ttl = queue.URGENT_TTL if nudge.urgent else queue.NORMAL_TTL  # a finding goes stale as a Gas Town nudge does
-    item = city.new_item(
-        nudge.message,
-        keys[0],
-        session,
-        finding=finding.key,
-        sidecar=finding.sidecar,
-        rule=finding.rule_id,
-        expires_at=nudge.timestamp + timedelta(seconds=ttl),
-        recheck=str(nudge.extra.get("recheck") or ""),
-    )
-    for dropped in city.enqueue(city_root, [item], min(queue_deadline(), time.monotonic() + CITY_CLAIM_WAIT)):
-        hooklog.error(
-            project,
-            hook,
-            "queue-cap",
-            f"dropped {dropped.get('id')} from sidekit: over {city.MAX_OWN_PENDING} pending in the city queue",
-        )
+    policy.admit(findings, event, ctx, lambda: policy_config(ctx), send=send)
 
 
 def policy_config(ctx: Context) -> policy.Config:
@@ -530,8 +485,7 @@ def policy_config(ctx: Context) -> policy.Config:
 
 
 def drain(
-    event: Event,
-    project: str,
+    call: Call,
     early: list[queue.Claim] | None = None,
     room: int = delivery.MAX_DELIVERY,
     since: float = 0.0,
@@ -541,17 +495,18 @@ def drain(
     """Plan one delivery (within `room` characters) of what was claimed first (`early`) and what was queued
     since; sidekit's own nudges within what is left of the session's nudge budget once `said` characters
     are out (`within_budget`). What does not fit waits in the queue; when nothing fits, nothing is said."""
-    claims = list(early or []) + claim_queued(event, project, since, seen)  # what was queued first goes first
+    event, project = call.event, call.project
+    claims = list(early or []) + claim_queued(call, since, seen)  # what was queued first goes first
     if not claims:
         return "", []
-    claims, waiting = within_budget(claims, event, project, said)
+    claims, waiting = within_budget(claims, call, said)
     text, delivered, left = delivery.plan(claims, room)
     if not delivered:
         queue.release(claims + waiting)
         return "", []
     queue.release(left + waiting)
     policy.record_delivered(project, event.hook, event.session_id, delivered)
-    FACTS.extend(
+    call.facts.extend(
         delivered_fact(project, held.nudge.extra["finding"], _recheck(held.nudge.extra.get("recheck")))
         for held in delivered
         if isinstance(held.nudge.extra.get("finding"), str)
@@ -559,16 +514,14 @@ def drain(
     return text, delivered
 
 
-def within_budget(
-    claims: list[queue.Claim], event: Event, project: str, said: int = 0
-) -> tuple[list[queue.Claim], list[queue.Claim]]:
+def within_budget(claims: list[queue.Claim], call: Call, said: int = 0) -> tuple[list[queue.Claim], list[queue.Claim]]:
     """(what may go out now, sidekit's nudges that wait for the budget): sidekit's own nudges, in order,
     while their lines fit what the session's budget leaves (nudges/spend.py); a message someone else queued
     (Gas Town's mayor, `gt nudge`) is theirs to send and never waits for it."""
     own = [held for held in claims if delivery.is_own(held.nudge, held.nudge.message)]
     if not own:
         return claims, []
-    left = budget_room(event, project) - said
+    left = budget_room(call) - said
     waiting: list[queue.Claim] = []
     for held in own:
         cost = len(delivery.line_for(held.nudge)) + 1
@@ -580,13 +533,14 @@ def within_budget(
     return [held for held in claims if id(held) not in gone], waiting
 
 
-def budget_room(event: Event, project: str) -> int:
+def budget_room(call: Call) -> int:
     """What the session's nudge budget leaves now (nudges/spend.py): the ledger, and this call's result
     (its fact is not written yet). Read only when something is to be delivered."""
+    event = call.event
     if not event.session_id:
         return delivery.MAX_DELIVERY
-    pending = sum(int(fact.get("out", 0)) for fact in FACTS if "call" in fact)
-    return spend.room(ledger.read(project, event.session_id), event.hook, event.tool, pending)
+    pending = sum(int(fact.get("out", 0)) for fact in call.facts if "call" in fact)
+    return spend.room(ledger.read(call.project, event.session_id), event.hook, event.tool, pending)
 
 
 def delivered_fact(project: str, key: str, check: dict[str, str]) -> dict[str, Any]:
@@ -599,29 +553,6 @@ def delivered_fact(project: str, key: str, check: dict[str, str]) -> dict[str, A
         if recheck.untrue_when_said(project, check):
             fact["untrue"] = 1
     return fact
-
-
-def sessions_to_drain(session_id: str) -> list[str]:
-    sessions = [session_id] if session_id else []
-    tmux_session = workspace.gastown_session()
-    if tmux_session and tmux_session not in sessions:
-        sessions.append(tmux_session)
-    return sessions
-
-
-def _log_drop(project: str, hook: str) -> Callable[[str, queue.Nudge], None]:
-    def on_drop(name: str, nudge: queue.Nudge) -> None:
-        hooklog.error(project, hook, "queue-cap", f"dropped {name} from {nudge.sender}: queue over {queue.MAX_DEPTH}")
-
-    return on_drop
-
-
-def _log_discard(project: str, hook: str) -> Callable[[str, str], None]:
-    def on_discard(name: str, why: str) -> None:
-        if why != "expired":
-            hooklog.error(project, hook, "drain", f"discarded {name}: {why}")
-
-    return on_discard
 
 
 def env_disabled() -> bool:

@@ -8,6 +8,7 @@ a stale pack, paid once). `sidekit rules lint` validates with the pydantic schem
 from __future__ import annotations
 
 from sidekit_hooks import __version__
+from sidekit_hooks.code import languages
 from sidekit_hooks.core import globs
 from sidekit_hooks.rules import MAX_NUDGE, MAX_PACK_BYTES, MAX_PATTERN, MAX_RULES, SEVERITIES, cited
 from sidekit_hooks.rules.match import PATH_TOOLS, SHELL_TOOLS, WRITE_TOOLS
@@ -17,9 +18,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 KeyPath = tuple[str | int, ...]
+LANGUAGES = (languages.PYTHON, *languages.MODULE_OF)  # what `languages` may name: the code index's ids
 REGEX_KEYS = ("added", "absent", "command", "output")
 GLOB_KEYS = ("paths", "exclude")
-WHEN_KEYS = ("tools",) + GLOB_KEYS + REGEX_KEYS
+LIST_KEYS = ("tools", "languages")  # arrays of plain strings
+WHEN_KEYS = LIST_KEYS + GLOB_KEYS + REGEX_KEYS
 
 
 class Problem:
@@ -199,7 +202,7 @@ def _rule_structure(rule: object, at: KeyPath) -> list[Problem]:
             problems.append(wrong_type(at + (key,), _TYPE_WORDS[expected], rule[key]))
     when = rule.get("when", {})
     if isinstance(when, dict):
-        for key in GLOB_KEYS + ("tools",):
+        for key in GLOB_KEYS + LIST_KEYS:
             value = when.get(key)
             if value is not None and not isinstance(value, list):
                 problems.append(wrong_type(at + ("when", key), "an array", value))
@@ -239,6 +242,7 @@ EXAMPLES: dict[str, str] = {
     "when": "[rules.when]",
     "tools": '["Edit", "Write"]',
     "paths": '["api/**/*.py"]',
+    "languages": '["ts", "js"]',
     "exclude": '["tests/**"]',
     "added": "'status_code\\s*=\\s*400'",
     "absent": "'\\bcode\\b'",
@@ -394,12 +398,21 @@ def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> lis
             Problem(
                 at + ("when",),
                 "no condition: the rule would fire on every tool call",
-                "add at least one of tools, paths, added, absent, command or output under [rules.when]",
+                "add at least one of tools, paths, languages, added, absent, command or output under [rules.when]",
             )
         )
     for key in REGEX_KEYS:
         if key in when:
             problems += _regex_problems(when[key], at + ("when", key))
+    for index, language in enumerate(when.get("languages", [])):
+        if language not in LANGUAGES:
+            problems.append(
+                Problem(
+                    at + ("when", "languages", index),
+                    f'unknown language "{str(language)[:40]}"',
+                    f"write one of {', '.join(LANGUAGES)} (TSX is ts, JSX is js)",
+                )
+            )
     for key in GLOB_KEYS:
         for index, glob in enumerate(when.get(key, [])):
             found = _glob_problem(glob)
@@ -471,13 +484,13 @@ def _impossible(when: dict[str, Any], at: KeyPath) -> list[Problem]:
                 "split this into two rules",
             )
         )
-    for key in GLOB_KEYS:
-        if key == "paths" and key in when and (("command" in when) or not any_tool(PATH_TOOLS)):
+    for key in GLOB_KEYS + ("languages",):
+        if key in ("paths", "languages") and key in when and (("command" in when) or not any_tool(PATH_TOOLS)):
             problems.append(
                 Problem(
                     at + ("when", key),
                     "cannot match: the tools this rule sees carry no file path",
-                    "drop paths, or add a file tool (Edit, Write, Read, ...) to tools",
+                    f"drop {key}, or add a file tool (Edit, Write, Read, ...) to tools",
                 )
             )
     return problems

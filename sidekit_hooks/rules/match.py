@@ -97,6 +97,16 @@ def match_rule(rule: Rule, event: Event, deadline: float = float("inf")) -> Hit 
     return found or Hit(rule, event.path or event.tool, "event")
 
 
+def language_of(path: str) -> str:
+    """The language id a rule's `languages` names (`py`, `ts`, `js`, `go`, `rust`, `java`), by the suffix:
+    the code index's ids (TSX is `ts`, JSX `js`), with stubs and notebooks as Python."""
+    from sidekit_hooks.code import languages
+
+    if path.endswith((".pyi", ".ipynb")):
+        return languages.PYTHON
+    return languages.language_of(path)
+
+
 def applies(rule: Rule, event: Event) -> bool:
     """The cheap part: tool, paths and whether the event has the text each condition looks at."""
     when = rule["when"]
@@ -107,6 +117,8 @@ def applies(rule: Rule, event: Event) -> bool:
     if "paths" in when and not (inside and matches_any(when["paths"], event.path)):
         return False
     if "exclude" in when and inside and matches_any(when["exclude"], event.path):
+        return False
+    if "languages" in when and not (inside and language_of(event.path) in when["languages"]):
         return False
     if ("added" in when or "absent" in when) and not event.added:
         return False

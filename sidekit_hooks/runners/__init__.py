@@ -10,7 +10,7 @@ PreToolUse hot path):
     def matches(words: list[str]) -> bool        # a simple command's words (env assignments stripped) run it
     def compact_words(words: list[str], project: str) -> list[str] | None
         # the words to run instead: the same words plus APPENDED options only, or None to leave the
-        # command alone. An adapter never judges permissions: dispatch.answer hands the client no
+        # command alone. An adapter never judges permissions: dispatch.pre_tool_use hands the client no
         # rewrite that any of its Bash rules would judge differently from the command as written
     def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result
         # what one run left (its raw output, report files newer than `started`), as cache records
@@ -54,9 +54,8 @@ from __future__ import annotations
 import os
 
 from sidekit_hooks.runners.words import TRIGGERS, trigger_words, triggered
-from sidekit_hooks.status.vocabulary import UNNAMED_RUNNER as UNNAMED
 
-__all__ = ["TRIGGERS", "UNNAMED", "trigger_words", "triggered"]  # the lowest floor's words, re-exported
+__all__ = ["TRIGGERS", "trigger_words", "triggered"]  # the hook path's words (runners/words.py), re-exported
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,9 +74,9 @@ REGISTRY: dict[str, str] = {
     "node": "sidekit_hooks.runners.node.adapter",  # `node --test`, node's own test runner
     "pytest": "sidekit_hooks.runners.pytest.adapter",
 }
-# name -> "module:function" of a runner's own PreToolUse rewrite (stdin text -> '' or the answer), asked
-# before the shared path (runners/dispatch.py) and without loading any other adapter.
-OWN_REWRITES: dict[str, str] = {"pytest": "sidekit_hooks.runners.pytest.rewrite:handle_pytest"}
+# name -> "module:function" of a runner's own PreToolUse rewrite ((command, cwd, project) -> the command it
+# proposes, or ''), asked before the shared path (runners/dispatch.py) and without loading any other adapter.
+OWN_REWRITES: dict[str, str] = {"pytest": "sidekit_hooks.runners.pytest.rewrite:wired_then_rewritten"}
 NONE = "none"
 RUNNER_ENV = "SIDEKIT_RUNNER"  # names the runner when the project's files are ambiguous
 
@@ -153,12 +152,13 @@ def runs_itself(words: list[str]) -> bool:
     )
 
 
-def own_rewrite(name: str, stdin_text: str) -> str:
-    """The answer of a runner's own rewrite (OWN_REWRITES) to a PreToolUse payload: '' or the JSON."""
+def own_rewrite(name: str, command: str, cwd: str, project: str) -> str:
+    """The command a runner's own rewrite (OWN_REWRITES) proposes for `command`, or '' to leave it alone
+    (before the permission judgment, which dispatch applies to every rewrite)."""
     import importlib
 
     module, _, function = OWN_REWRITES[name].partition(":")
-    return str(getattr(importlib.import_module(module), function)(stdin_text))
+    return str(getattr(importlib.import_module(module), function)(command, cwd, project))
 
 
 def feeds(adapter: ModuleType) -> str:

@@ -1,16 +1,16 @@
-"""PreToolUse: a runner's own rewrite first (runners.OWN_REWRITES: pytest's), else append the options
-of the adapter whose runner the command runs (`pre_tool_use`).
+"""PreToolUse: the Bash command a raw test run becomes. A runner's own rewrite first (runners.OWN_REWRITES:
+pytest's), else the options of the adapter whose runner the command runs, appended (`compact`).
 
-Only a plain command is rewritten: `[cd DIR &&] [NAME=value ...] RUNNER ARGS` with nothing else on
-the line (no pipe, redirection, `;`, `||`, substitution, comment or line break), and only by
-appending words. Left alone: `SIDEKIT_RAW=1 ...`, `SIDEKIT_COMPACT=0` in the hook's environment, and
-whatever the adapter declines.
+Only a plain command is rewritten (`plain_run`): `[cd DIR &&] [NAME=value ...] RUNNER ARGS` with nothing
+else on the line (no pipe, redirection, `;`, `||`, substitution, comment or line break), and only by
+appending words. Left alone: `SIDEKIT_RAW=1 ...`, `SIDEKIT_COMPACT=0` in the hook's environment (every
+runner's rewrite; a runner may keep an older switch of its own), and whatever the adapter declines.
 
-`answer` is the only place in the package that hands the client an `updatedInput`, and every rewrite
-(pytest's, each adapter's, any runner added later) reaches the client through it: there the client's
-permission rules judge the rewrite against the command as written (`permissions.rewrite_keeps_verdict`:
-every settings layer, the client's own flags, wildcards, ask rules), and any difference or doubt
-leaves the command as written. No runner judges permissions on its own.
+`pre_tool_use` is the only place in the package that hands the client an `updatedInput`, and every
+rewrite (pytest's, each adapter's, any runner added later) reaches the client through it: there the
+client's permission rules judge the rewrite against the command as written
+(`permissions.rewrite_keeps_verdict`: every settings layer, the client's own flags, wildcards, ask rules),
+and any difference or doubt leaves the command as written. No runner judges permissions on its own.
 """
 
 from __future__ import annotations
@@ -21,69 +21,49 @@ from sidekit_hooks.core import fastjson, workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
 
-RAW_ENV = "SIDEKIT_RAW"
-OFF_ENV = "SIDEKIT_COMPACT"
+RAW_ENV = "SIDEKIT_RAW"  # `SIDEKIT_RAW=1 <command>`: that command runs raw
+OFF_ENV = "SIDEKIT_COMPACT"  # `SIDEKIT_COMPACT=0` in the hook's environment: no command is rewritten
+UNPLAIN = "#\n\\"  # a comment, a line break or a backslash: never a plain command
 
 
-def pre_tool_use(stdin_text: str) -> str:
-    """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`.
+def pre_tool_use(payload: dict[str, Any]) -> str:
+    """The hook's answer for one parsed PreToolUse payload: '' or one JSON object carrying `updatedInput`.
 
-    A runner with its own rewrite (runners.OWN_REWRITES: pytest's) answers first; then the shared path
-    appends the options of the runner the command's words run (`handle`)."""
+    A runner with its own rewrite (runners.OWN_REWRITES: pytest's) proposes first; then the shared path
+    appends the options of the runner the command's words run. Each proposal is judged by the client's
+    permission rules (`permitted`) before it becomes the answer."""
+    tool_input = payload.get("tool_input")
+    if payload.get("tool_name") != "Bash" or not isinstance(tool_input, dict):
+        return ""
+    written = tool_input.get("command")
+    if not isinstance(written, str):
+        return ""
     from sidekit_hooks import runners
 
-    if not runners.triggered(stdin_text):
+    if not runners.triggered(written):
         return ""
-    for name in runners.OWN_REWRITES:
-        found = runners.own_rewrite(name, stdin_text)
-        if found:
-            return found
-    return handle(stdin_text)
-
-
-def handle(stdin_text: str) -> str:
-    """The shared path's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
-    found: list[str] = []  # the runner whose options were appended (the adapter is looked up once)
-
-    def rewriter(command: str, cwd: str, project: str) -> str:
-        rewritten, runner = compact(command, project)
-        found.append(runner)
-        return rewritten
-
-    return answer(
-        stdin_text, rewriter, note_build_run, lambda payload, command: note_compacted_run(payload, command, found[-1])
-    )
-
-
-def answer(
-    stdin_text: str,
-    rewriter: Callable[[str, str, str], str],
-    left_alone: Callable[[dict[str, Any], str], None] | None = None,
-    rewritten: Callable[[dict[str, Any], str], None] | None = None,
-) -> str:
-    """'' or the `updatedInput` answer with the Bash command `rewriter(command, cwd, project)` proposes
-    (the pytest rewrite shares it), once the client's permission rules judge it as the command written
-    (`permitted`); `left_alone(payload, command)` hears of a command it leaves as written,
-    `rewritten(payload, command)` of one it rewrites."""
-    payload = fastjson.loads(stdin_text)
-    if not isinstance(payload, dict) or payload.get("tool_name") != "Bash":
-        return ""
-    tool_input = payload.get("tool_input")
-    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
-        return ""
-    cwd = str(payload.get("cwd")) if isinstance(payload.get("cwd"), str) else os.getcwd()
-    written = tool_input["command"]
+    cwd = payload["cwd"] if isinstance(payload.get("cwd"), str) else os.getcwd()
     project = workspace.project_dir(cwd)
-    command = permitted(written, rewriter(written, cwd, project), cwd, project)
+    off = os.environ.get(OFF_ENV, "") == "0"  # what a run left as written needs (its feed, its wiring) still happens
+    for name in runners.OWN_REWRITES:
+        if any(word in written for word in runners.TRIGGERS.get(name, ())):
+            proposed = runners.own_rewrite(name, written, cwd, project)
+            command = "" if off else permitted(written, proposed, cwd, project)
+            if command:
+                return _updated(tool_input, command)
+    proposed, runner = ("", "") if off else compact(written, project)
+    command = permitted(written, proposed, cwd, project)
     if not command:
-        if left_alone is not None:
-            left_alone(payload, written)
+        note_build_run(payload, written)
         return ""
-    if rewritten is not None:
-        rewritten(payload, written)
+    note_compacted_run(payload, written, runner)
+    return _updated(tool_input, command)
+
+
+def _updated(tool_input: dict[str, Any], command: str) -> str:
+    """The answer: the call's input as written, with the rewritten command."""
     updated = dict(tool_input, command=command)
     return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}})
 
@@ -101,16 +81,8 @@ def permitted(written: str, proposed: str, cwd: str, project: str) -> str:
     return proposed if permissions.rewrite_keeps_verdict(written, proposed, cwd, project) else ""
 
 
-def rewrite(command: str, cwd: str, project: str) -> str:
-    """`command` with the runner's options appended, or '' to leave it alone (before the permission
-    judgment, which `answer` applies to every rewrite)."""
-    return compact(command, project)[0]
-
-
 def compact(command: str, project: str) -> tuple[str, str]:
     """(`command` with the runner's options appended, the runner's name), or ('', '') to leave it alone."""
-    if os.environ.get(OFF_ENV, "") == "0" or any(c in command for c in "#\n\\"):
-        return "", ""
     words = plain_words(command)
     if not words:
         return "", ""
@@ -134,7 +106,7 @@ def note_build_run(payload: dict[str, Any], command: str) -> None:
     """A test run left as written whose reports will feed the cache (an adapter's `left_alone_run`: a
     Maven or Gradle build): mark its start (runners/junit/feed.py). Only a plain command, whose exit
     status is the build tool's own."""
-    words = _plain(command)
+    words = plain_words(command)
     if not words:
         return
     from sidekit_hooks import runners
@@ -160,13 +132,9 @@ def note_compacted_run(payload: dict[str, Any], command: str, runner: str) -> No
     left) feeds the cache afterwards (junit_feed.feed)."""
     from sidekit_hooks import runners
 
-    words = _plain(command) if hasattr(runners.load(runner), "feed_after") else []
+    words = plain_words(command) if hasattr(runners.load(runner), "feed_after") else []
     if words:
         _mark(payload, words, runner)
-
-
-def _plain(command: str) -> list[str]:
-    return [] if "#" in command or "\n" in command or "\\" in command else plain_words(command)
 
 
 def _mark(payload: dict[str, Any], words: list[str], tool: str) -> None:
@@ -183,23 +151,35 @@ def _mark(payload: dict[str, Any], words: list[str], tool: str) -> None:
 
 def plain_words(command: str) -> list[str]:
     """The runner's words of a plain command (env assignments stripped), or [] when it is not one."""
+    run = plain_run(command)
+    return run[2] if run else []
+
+
+def plain_run(command: str) -> tuple[list[str], list[tuple[str, str]], list[str]] | None:
+    """A plain command's parts: (the folders of its `cd DIR &&` prefixes, its `NAME=value` assignments, the
+    runner's words), or None when it is not plain or says `SIDEKIT_RAW=1`. The one reading of a command
+    every runner's rewrite shares."""
+    if any(char in command for char in UNPLAIN):
+        return None
     from sidekit_hooks.core.shell import tokenize
 
     parts: list[list[str]] = [[]]
     for kind, word in tokenize(command):
         if kind == "op":
             if word.text != "&&":
-                return []
+                return None
             parts.append([])
         elif word.unclosed or "$" in word.text or "`" in word.text:
-            return []
+            return None
         else:
             parts[-1].append(word.text)
     *prefix, words = parts
     if any(len(segment) != 2 or segment[0] != "cd" for segment in prefix):
-        return []
+        return None
+    assignments: list[tuple[str, str]] = []
     while words and "=" in words[0] and words[0].split("=", 1)[0].isidentifier():
         name, _, value = words.pop(0).partition("=")
         if name == RAW_ENV and value not in ("", "0"):
-            return []
-    return words
+            return None
+        assignments.append((name, value))
+    return [segment[1] for segment in prefix], assignments, words

@@ -14,7 +14,7 @@ under every one. That makes the verdict (allow, ask, deny or no match, whatever 
 both, whichever reading the client uses. Standard library only, without `re` or `json` (about 10 ms
 of a hook's start); read only once a runner has proposed a rewrite.
 
-`rewrite_keeps_verdict` is the one judgment every rewrite passes: `runners.dispatch.answer`, the only
+`rewrite_keeps_verdict` is the one judgment every rewrite passes: `runners.dispatch.pre_tool_use`, the only
 place that hands the client an `updatedInput`, calls it for pytest and for every adapter alike.
 """
 

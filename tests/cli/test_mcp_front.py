@@ -131,3 +131,114 @@ def test_a_client_that_leaves_after_listing_tools_ends_the_server_at_once(small:
     assert [a["id"] for a in answers] == [1, 2] and len(answers[1]["result"]["tools"]) == 10
     assert time.monotonic() - started < 30
     assert os.path.isdir(small)
+
+
+# -- tool calls while the SDK is still being imported ------------------------------------------------
+
+CALLS: list[dict[str, Any]] = [
+    {"name": "symbol", "arguments": {"name": "add"}},
+    {"name": "usages", "arguments": {"name": "add"}, "_meta": {"progressToken": 7}},
+    {"name": "symbol", "arguments": {"nam": "add"}},  # a tool error naming the fix
+    {"name": "symbol"},  # no arguments at all
+    {"name": "nosuch", "arguments": {}},
+    {"name": "status", "arguments": None},
+]
+
+
+def call(number: int, params: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params}
+
+
+def front_session(root: Path, messages: list[dict[str, Any]]) -> tuple[list[Any], front.Replay | None]:
+    """What the front answers, in process, while the SDK is (said to be) still being imported."""
+    from sidekit_hooks.cli.commands import mcp
+    from sidekit_hooks.cli.mcpserver import tools
+
+    client_read, server_write = os.pipe()
+    server_read, client_write = os.pipe()
+    os.write(client_write, b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+    os.close(client_write)
+    try:
+        served = front.Front(
+            front.Wire(server_read, server_write),
+            tools.definitions,
+            "0.1.0",
+            tools.SERVER_NAME,
+            mcp._front_call(str(root)),
+            importing=lambda: True,
+        ).serve()
+        os.close(server_write)
+        with os.fdopen(client_read, "rb") as answers:
+            said = [
+                {k: v for k, v in json.loads(line).items() if k != "jsonrpc"} for line in answers.read().splitlines()
+            ]
+    finally:
+        os.close(server_read)
+    return said, served
+
+
+def test_tool_calls_before_the_sdk_is_there_are_answered_as_the_sdk_answers_them(small: Path) -> None:
+    script: list[dict[str, Any]] = [INITIALIZE, INITIALIZED, *(call(n, p) for n, p in enumerate(CALLS, start=2))]
+    said, replay = front_session(small, script)
+    assert replay is None  # every call answered by the front: the client then left
+    assert said == converse(small, script, front_on=False)
+    assert said[1]["result"] == {
+        "content": [
+            {
+                "text": '{"matches":[{"kind":"function","at":"calc/ops.py:1","sig":"(a, b)"}],"searched":5}',
+                "type": "text",
+            }
+        ],
+        "isError": False,
+    }
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"name": "test", "arguments": {}},  # progress and cancellation: always the SDK's
+        {"name": 3, "arguments": {}},  # malformed: the SDK says what is wrong
+        {"name": "symbol", "arguments": ["add"]},
+        {"name": "symbol", "arguments": {"name": "add"}, "task": {}},  # a field the front does not know
+    ],
+)
+def test_a_call_the_front_does_not_serve_hands_the_session_to_the_sdk(small: Path, params: dict[str, Any]) -> None:
+    script: list[dict[str, Any]] = [INITIALIZE, INITIALIZED, call(2, params)]
+    said, replay = front_session(small, script)
+    assert [a["id"] for a in said] == [1]
+    assert replay is not None and replay.lines[-1] == json.dumps(script[-1]).encode() + b"\n"
+
+
+def test_once_the_sdk_is_imported_tool_calls_are_its_own(small: Path) -> None:
+    from sidekit_hooks.cli.mcpserver import tools
+
+    asked: list[str] = []
+    client_read, server_write = os.pipe()
+    server_read, client_write = os.pipe()
+    os.write(
+        client_write, b"".join(json.dumps(m).encode() + b"\n" for m in (INITIALIZE, INITIALIZED, call(2, CALLS[0])))
+    )
+    os.close(client_write)
+    served = front.Front(
+        front.Wire(server_read, server_write),
+        tools.definitions,
+        "0.1.0",
+        tools.SERVER_NAME,
+        lambda name, arguments: asked.append(name),  # (None: not answered here)
+        importing=lambda: False,
+    ).serve()
+    for fd in (client_read, server_read, server_write):
+        os.close(fd)
+    assert asked == [] and served is not None and len(served.lines) == 3
+
+
+def test_a_call_that_outlives_its_time_is_a_tool_error_and_the_front_goes_on() -> None:
+    started = time.monotonic()
+
+    def late() -> tuple[str, bool]:
+        time.sleep(3)
+        return "late", False
+
+    assert front.bounded(late, 0.2) is None
+    assert time.monotonic() - started < 2
+    assert front.bounded(lambda: ("on time", True), 5) == ("on time", True)

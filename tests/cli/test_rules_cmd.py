@@ -39,13 +39,15 @@ def test_new_scaffolds_a_pack_that_lints_and_tests_clean(sidekit, project: Path)
         text.startswith("# Rule pack scaffolded by `sidekit rules new acme-api`.")
         and 'id = "acme-api.no-print"' in text
     )
-    assert sidekit("lint").stdout == "2 packs, 4 rules: 0 errors, 0 warnings\n"
+    assert sidekit("lint").stdout == "4 packs, 8 rules: 0 errors, 0 warnings\n"
     done = sidekit("test")
     assert (done.returncode, done.stdout) == (
         0,
+        "ok     starter-go (<builtin>/starter-go.toml): 6 examples\n"
+        "ok     starter-typescript (<builtin>/starter-typescript.toml): 7 examples\n"
         "ok     starter (<builtin>/starter.toml): 8 examples\n"
         "ok     acme-api (sidecar_rules/acme-api.toml): 2 examples\n"
-        "2 packs, 10 examples: all as expected\n",
+        "4 packs, 23 examples: all as expected\n",
     )
     again = sidekit("new", "acme-api")
     assert (again.returncode, again.stderr) == (
@@ -89,12 +91,12 @@ def test_test_and_lint_report_a_broken_pack(sidekit, project: Path) -> None:  # 
     pack.write_text('[pack]\nname = "bad"\n[[rules]]\nid = "bad.a"\nmessage = "m"\n[rules.when]\nadded = "("\n')
     done = sidekit("test")
     assert done.returncode == 1
-    assert done.stdout.splitlines()[1:3] == [
+    assert done.stdout.splitlines()[3:5] == [
         "BROKEN sidecar_rules/bad.toml",
         "  sidecar_rules/bad.toml:7: rules[0].when.added: regex does not compile: missing ), unterminated subpattern at position 0",
     ]
     lint = sidekit("lint")
-    assert lint.returncode == 1 and lint.stdout.endswith("2 packs, 4 rules: 1 error, 0 warnings\n")
+    assert lint.returncode == 1 and lint.stdout.endswith("4 packs, 8 rules: 1 error, 0 warnings\n")
 
 
 def test_list_shows_origin_overrides_and_what_is_off(sidekit, project: Path) -> None:  # type: ignore[no-untyped-def]
@@ -109,12 +111,16 @@ def test_list_shows_origin_overrides_and_what_is_off(sidekit, project: Path) -> 
     )
     done = sidekit("list")
     assert done.stdout == (
+        "starter.go.ioutil         tools        low     builtin  <builtin>/starter-go.toml\n"
+        "starter.go.breakpoint     conventions  high    builtin  <builtin>/starter-go.toml\n"
+        "starter.ts.no-debugger    conventions  high    builtin  <builtin>/starter-typescript.toml\n"
+        "starter.ts.focused-test   tests        high    builtin  <builtin>/starter-typescript.toml\n"
         "starter.no-breakpoint     tests        medium  project  sidecar_rules/team.toml  overrides builtin <builtin>/starter.toml\n"
         "starter.conflict-markers  conventions  high    builtin  <builtin>/starter.toml\n"
         "starter.commit-no-verify  tools        off     builtin  <builtin>/starter.toml  disabled by local .sidekit/rules/mine.toml\n"
     )
     rules = json.loads(sidekit("list", "--format", "json").stdout)["rules"]
-    assert rules[0] == {
+    assert rules[4] == {
         "id": "starter.no-breakpoint",
         "sidecar": "tests",
         "severity": "medium",
@@ -126,4 +132,4 @@ def test_list_shows_origin_overrides_and_what_is_off(sidekit, project: Path) -> 
 
 def test_the_builtin_packs_pass_their_own_tests(sidekit) -> None:  # type: ignore[no-untyped-def]
     done = sidekit("test")
-    assert (done.returncode, done.stdout.splitlines()[-1]) == (0, "1 pack, 8 examples: all as expected")
+    assert (done.returncode, done.stdout.splitlines()[-1]) == (0, "3 packs, 21 examples: all as expected")

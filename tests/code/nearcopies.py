@@ -187,10 +187,10 @@ def project_index(package: str) -> dict[str, Any]:
 def predict(case: Case) -> str:
     """The name of the project helper the sidecar would point at for this added function, or ""."""
     from sidekit_hooks.code import functions
-    from sidekit_hooks.detectors import tools
+    from sidekit_hooks.detectors.tools import reinvention
 
     source = textwrap.dedent(case.source).strip() + "\n"
-    added = tools.added_functions(source)
+    added = reinvention.added_functions(source)
     if not added:  # under the sidecar's size floor, or short without distinctive literals: never compared
         return ""
     node, tokens, outside, small = added[0]

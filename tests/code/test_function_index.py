@@ -285,11 +285,11 @@ def test_a_function_nested_too_deep_is_left_out_not_the_file() -> None:
     """Thousands of `+` in one expression: the tree builds, walking it would overflow the stack; the
     background build leaves that function out and indexes the rest, and a hook does not compare it."""
     from sidekit_hooks.code import function_index
-    from sidekit_hooks.detectors import tools
+    from sidekit_hooks.detectors.tools import reinvention
 
     plain = "def plain(a, b):\n    c = a + b\n    d = c * 2\n    e = d - 1\n    return e\n"
     deep = "def deep(x):\n    return " + " + ".join(["x"] * 2000) + "\n\n\n" + plain
     assert [entry[0] for entry in function_index.extract(deep)] == ["plain"]
-    assert [node.name for node, *_rest in tools.added_functions(deep)] == ["plain"]
+    assert [node.name for node, *_rest in reinvention.added_functions(deep)] == ["plain"]
     too_deep = "def deeper(x):\n    return " + " + ".join(["x"] * 5000) + "\n"
     assert functions.parse(too_deep) is None and function_index.extract(too_deep) == []

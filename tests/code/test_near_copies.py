@@ -23,7 +23,7 @@ from nearcopy_short import SHORT
 from nearcopy_tuning import TUNING
 
 from sidekit_hooks.code import function_index, functions, near_copies, rewrites
-from sidekit_hooks.detectors import tools
+from sidekit_hooks.detectors.tools import reinvention
 from testing import requires
 from testing.hooks import context_of, edited, payload
 
@@ -274,7 +274,7 @@ def test_short_added_functions_are_compared_only_with_distinctive_literals() -> 
         'def two(s):\n    return re.sub(r"-{2,}", "-", re.sub(r"[^a-z0-9]+", "-", s))\n\n\n'
         "def three(a):\n    b = a + 1\n    c = b * 2\n    d = c - 3\n    return d\n"
     )
-    found = [(node.name, small) for node, _tokens, _outside, small in tools.added_functions(added)]
+    found = [(node.name, small) for node, _tokens, _outside, small in reinvention.added_functions(added)]
     assert found == [("two", True), ("three", False)]
 
 
@@ -438,7 +438,7 @@ def test_hook_on_a_restructured_copy_the_token_rules_miss(project: Path, run_hoo
     (project / "lib").mkdir()
     (project / "lib" / "words.py").write_text(PREFIX_FILE)
     assert function_index.main(["build", str(project)]) == 0
-    node, tokens, outside, small = tools.added_functions(added)[0]
+    node, tokens, outside, small = reinvention.added_functions(added)[0]
     index = functions.load(str(project))
     assert (
         index is not None and functions.token_match(node.name, tokens, index, outside=outside, shape=not small) is None
@@ -520,6 +520,6 @@ def test_a_copy_that_leaves_out_a_mode_its_caller_never_uses_is_still_named(tmp_
     was named before; an identity test on one side only must not hide it."""
     (tmp_path / "text.py").write_text(GRAFS_FILE)
     index = function_index.build(str(tmp_path))
-    node, tokens, outside, small = tools.added_functions(GRAFS_COPY)[0]
+    node, tokens, outside, small = reinvention.added_functions(GRAFS_COPY)[0]
     found = functions.best_match(node.name, tokens, index, outside=outside, shape=not small, node=node)
     assert found is not None and (found.path, found.name) == ("text.py", "paragraphs")

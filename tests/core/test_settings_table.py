@@ -146,6 +146,19 @@ def nudge_budget(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     assert spend.share() == 0.1
 
 
+def hook_deadline(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sidekit_hooks.core import hook_table
+
+    monkeypatch.delenv(hook_table.DEADLINE_ENV, raising=False)
+    case.pyproject(f"{hook_table.DEADLINE_ENV} = 3\nhook-deadline = 3")  # no project file lengthens it
+    assert hook_table.deadline_of("PostToolUse") == hook_table.EVENTS["PostToolUse"].deadline
+    for value, deadline in (("2", 2.0), ("600", hook_table.MAX_DEADLINE), ("0", 0.8), ("nan", 0.8), ("x", 0.8)):
+        monkeypatch.setenv(hook_table.DEADLINE_ENV, value)  # longer, within the client's timeout, never shorter
+        assert (hook_table.deadline_of("PostToolUse"), hook_table.deadline_of("PreToolUse")) == (deadline, deadline)
+    monkeypatch.setenv(hook_table.DEADLINE_ENV, "1.6")
+    assert hook_table.stretch_of("Stop") == 2.0  # the detectors' share grows with it
+
+
 def compact_pytest(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     command = f"{sys.executable} -m pytest -q"
     assert rewrite.rewrite(command, str(case.project), str(case.project)).startswith(command + " ")
@@ -240,6 +253,7 @@ CASES: dict[str, Callable[[Case, pytest.MonkeyPatch], None]] = {
     "`SIDEKIT_JUDGE` (+ `_TIMEOUT`, `_INTERVAL`)": judge,
     "`python`": python,
     "`SIDEKIT_NUDGE_BUDGET`": nudge_budget,
+    "`SIDEKIT_HOOK_DEADLINE`": hook_deadline,
     "`compact-pytest = false`": compact_pytest,
     "rule packs (rules and their `[policy]`)": rule_packs,
     "task scope": scope,

@@ -311,7 +311,7 @@ def test_policy_table_comes_from_the_rule_pack_snapshot(here: Path, monkeypatch:
     monkeypatch.setitem(sys.modules, "sidekit_hooks.rules.snapshot", fake)
     event = edit_event(here)
     ctx = Context(str(here), SESSION, float("inf"), read_snapshot=lambda ctx: runtime.read_snapshot(event, ctx))
-    context, claims = runtime.respond(event, ctx)
+    context, claims = runtime.respond(runtime.Call(event, ctx))
     config = runtime.policy_config(ctx)
     assert (config.max_nudges, config.cooldown) == (3, 0.0)
     assert reads == [str(here)]  # one read per event, shared by the rules sidecar and the policy

@@ -192,7 +192,7 @@ def test_toml_syntax_error_names_its_line(project: Path) -> None:
 def test_rule_without_conditions(project: Path) -> None:
     assert lint_pack(project, '[pack]\nname = "acme"\n[[rules]]\nid = "acme.a"\nmessage = "m"\n') == [
         "sidecar_rules/acme.toml:3: rules[0].when: no condition: the rule would fire on every tool call\n"
-        "  fix: add at least one of tools, paths, added, absent, command or output under [rules.when]"
+        "  fix: add at least one of tools, paths, languages, added, absent, command or output under [rules.when]"
     ]
 
 
@@ -293,3 +293,60 @@ def test_too_long_message_counts_the_tag_and_the_see_citation(project: Path) -> 
         "it must stay under 300\n"
         "  fix: shorten the message and put the details in the file `see` points at"
     ]
+
+
+def test_unknown_language(project: Path) -> None:
+    assert lint_pack(
+        project,
+        """
+        [pack]
+        name = "acme"
+
+        [[rules]]
+        id = "acme.a"
+        message = "m"
+        [rules.when]
+        languages = ["ts", "typescript"]
+        added = 'x'
+    """,
+    ) == [
+        'sidecar_rules/acme.toml:8: rules[0].when.languages[1]: unknown language "typescript"\n'
+        "  fix: write one of py, ts, js, go, rust, java (TSX is ts, JSX is js)"
+    ]
+
+
+def test_languages_with_a_command_cannot_match(project: Path) -> None:
+    assert lint_pack(
+        project,
+        """
+        [pack]
+        name = "acme"
+
+        [[rules]]
+        id = "acme.a"
+        message = "m"
+        [rules.when]
+        languages = ["go"]
+        command = 'go test'
+    """,
+    ) == [
+        "sidecar_rules/acme.toml:8: rules[0].when.languages: cannot match: the tools this rule sees carry no file path\n"
+        "  fix: drop languages, or add a file tool (Edit, Write, Read, ...) to tools"
+    ]
+
+
+def test_languages_must_be_an_array_of_strings(project: Path) -> None:
+    assert lint_pack(
+        project,
+        """
+        [pack]
+        name = "acme"
+
+        [[rules]]
+        id = "acme.a"
+        message = "m"
+        [rules.when]
+        languages = "go"
+        added = 'x'
+    """,
+    )[0].startswith("sidecar_rules/acme.toml:8: rules[0].when.languages: ")

@@ -83,6 +83,31 @@ def test_paths_and_exclude_are_project_relative() -> None:
     assert match.match_rule(r, write("/elsewhere/api/users.py", "x")) is None  # outside the project
 
 
+@pytest.mark.parametrize(
+    ("path", "fires"),
+    [
+        ("src/parse.ts", True),
+        ("src/App.tsx", True),
+        ("src/config.mts", True),
+        ("lib/index.js", False),  # JavaScript is `js`
+        ("main.go", False),
+        ("src/parse.ts.md", False),
+        ("/elsewhere/src/parse.ts", False),  # outside the project
+    ],
+)
+def test_languages_select_by_the_files_suffix(path: str, fires: bool) -> None:
+    assert (match.match_rule(rule(languages=["ts"], added="x"), write(path, "x")) is not None) is fires
+
+
+def test_languages_and_paths_must_both_hold() -> None:
+    r = rule(languages=["go", "py"], paths=["internal/**"], added="x")
+    assert match.match_rule(r, write("internal/a/b.go", "x")) is not None
+    assert match.match_rule(r, write("internal/tool.pyi", "x")) is not None  # a stub is Python
+    assert match.match_rule(r, write("internal/a/b.rs", "x")) is None
+    assert match.match_rule(r, write("cmd/main.go", "x")) is None
+    assert match.match_rule(rule(languages=["go"], command="x"), bash("x")) is None  # a command has no file
+
+
 def test_exclude_alone_only_skips_the_files_it_names() -> None:
     r = rule(exclude=["scripts/**"], command="deploy|x")
     assert match.match_rule(r, bash("./deploy.sh")) is not None  # a command has no file to exclude

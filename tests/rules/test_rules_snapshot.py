@@ -8,7 +8,15 @@ import pytest
 from sidekit_hooks.core import hooklog
 from sidekit_hooks.rules import snapshot
 
-BUILTIN_IDS = ["starter.no-breakpoint", "starter.conflict-markers", "starter.commit-no-verify"]
+BUILTIN_IDS = [
+    "starter.go.ioutil",
+    "starter.go.breakpoint",
+    "starter.ts.no-debugger",
+    "starter.ts.focused-test",
+    "starter.no-breakpoint",
+    "starter.conflict-markers",
+    "starter.commit-no-verify",
+]
 
 
 def pack(folder: Path, name: str, body: str) -> Path:
@@ -37,7 +45,7 @@ def test_layers_override_by_id_in_order(project: Path, user_rules: Path) -> None
         rule("team.a", "from local") + rule("starter.conflict-markers", enabled="false"),
     )
     snap = snapshot.current(str(project))
-    assert ids(snap) == ["starter.no-breakpoint", "starter.commit-no-verify", "team.b", "team.a"]
+    assert ids(snap) == [*BUILTIN_IDS[:4], "starter.no-breakpoint", "starter.commit-no-verify", "team.b", "team.a"]
     by_id = {r["id"]: r for r in snap["rules"]}
     assert (by_id["team.a"]["message"], by_id["team.a"]["layer"], by_id["team.a"]["file"]) == (
         "from local",

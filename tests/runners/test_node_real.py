@@ -118,7 +118,7 @@ def test_the_agents_raw_run_is_compacted_and_fed_into_the_cache(tmp_path: Path, 
         "tool_input": {"command": "node --test"},
     }
     raw = subprocess.run(["node", "--test"], cwd=root, capture_output=True, text=True, env=clean_env)
-    answer = json.loads(dispatch.pre_tool_use(json.dumps(payload)))
+    answer = json.loads(dispatch.pre_tool_use(payload))
     command = answer["hookSpecificOutput"]["updatedInput"]["command"]
     assert command.startswith("node --test --test-reporter=") and "records.mjs" in command
     done = subprocess.run(["/bin/sh", "-c", command], cwd=root, capture_output=True, text=True, env=clean_env)

@@ -143,3 +143,26 @@ def test_a_deny_in_the_folder_the_command_moves_to_counts(tmp_path: Path) -> Non
     assert permissions.rewrite_keeps_verdict(
         "go test ./internal/secret", "go test ./internal/secret -exec x", str(tmp_path), str(tmp_path)
     )
+
+
+@pytest.mark.parametrize(
+    ("rule", "alike"),
+    [
+        ("Bash(cargo test:*)", False),
+        ("Bash(cargo:*)", False),
+        ("Bash(git status)", True),  # a rule that names neither
+    ],
+)
+def test_a_wrapper_in_front_of_the_runner_is_judged_apart_by_every_rule_that_names_it(
+    tmp_path: Path, rule: str, alike: bool
+) -> None:
+    """Why the runner's own lines are not folded by wrapping the command (docs/runners.md, issue #33 item 3):
+    the wrapped command's first word is not the runner's, so every rule naming the runner tells them apart,
+    while an appended option keeps them alike."""
+    written = "cargo test --no-fail-fast"
+    for kind in ("allow", "deny", "ask"):
+        (tmp_path / ".claude").mkdir(exist_ok=True)
+        (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"permissions": {kind: [rule]}}))
+        wrapped = f"/bin/sh /opt/sidekit/fold.sh {written}"
+        assert permissions.judged_alike(written, wrapped, [str(tmp_path)]) is alike, (kind, rule)
+        assert permissions.judged_alike(written, written + " --config term.quiet=true", [str(tmp_path)]), (kind, rule)

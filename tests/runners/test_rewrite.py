@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.runners import permissions
+from sidekit_hooks.runners import dispatch, permissions
 from sidekit_hooks.runners.pytest import environments
 from sidekit_hooks.runners.pytest import rewrite as rewrite
 from testing.pretool import SIDEKIT_MODULES, in_process, run_hook
@@ -208,7 +208,20 @@ def test_only_rules_that_judge_both_alike_let_it_rewrite(
             "updatedInput": {"command": "python -m pytest -q" + APPENDED},
         }
     }
-    assert (json.loads(rewrite.handle(json.dumps(body)) or "null")) == (expected if rewritten else None)
+    assert (json.loads(dispatch.pre_tool_use(body) or "null")) == (expected if rewritten else None)
+
+
+def test_one_switch_turns_every_rewrite_off_and_the_old_pytest_one_still_works(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(permissions, "client_argv", lambda: [])
+    body = {"tool_name": "Bash", "cwd": str(proj), "tool_input": {"command": "python -m pytest -q"}}
+    said = json.loads(dispatch.pre_tool_use(body) or "null")
+    assert said["hookSpecificOutput"]["updatedInput"] == {"command": "python -m pytest -q" + APPENDED}
+    for name in (dispatch.OFF_ENV, rewrite.OLD_OFF_ENV):
+        monkeypatch.setenv(name, "0")
+        assert dispatch.pre_tool_use(body) == ""
+        monkeypatch.delenv(name)
 
 
 @pytest.mark.parametrize("tail", ["\r", "\v", "\f", "\u00a0", "\u2028", "\u3000"])
@@ -233,10 +246,13 @@ def test_in_the_plugin_form_a_pytest_command_wires_the_project_first_even_when_l
     """No `sidekit install` in the plugin form: a run the rewrite leaves alone (a pipe) records all the same."""
     site = fake_venv(project / ".venv")
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    piped = json.dumps({"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": "pytest -q | tail -3"}})
+    piped = {"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": "pytest -q | tail -3"}}
     monkeypatch.delenv("CLAUDE_PLUGIN_ROOT", raising=False)
-    assert (rewrite.handle(piped), sorted(p.name for p in site.iterdir())) == ("", [])  # settings form: install's job
+    assert (dispatch.pre_tool_use(piped), sorted(p.name for p in site.iterdir())) == (
+        "",
+        [],
+    )  # settings form: install's job
     monkeypatch.setenv("CLAUDE_PLUGIN_ROOT", str(project.parent / "plugin"))
-    assert rewrite.handle(piped) == ""
+    assert dispatch.pre_tool_use(piped) == ""
     assert [p.name for p in site.iterdir()] == [environments.pth_name(str(project))]
     assert environments.records_in(str(project / ".venv"), str(project))

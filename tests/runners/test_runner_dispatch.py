@@ -130,13 +130,13 @@ def test_a_runner_added_later_is_judged_too(project: Path, tmp_path: Path, monke
     monkeypatch.setattr(runners, "REGISTRY", {"later": "later_runner"})
     monkeypatch.setattr(permissions, "client_argv", lambda: [])
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    body = json.dumps({"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": "later test secret"}})
-    assert json.loads(dispatch.handle(body))["hookSpecificOutput"]["updatedInput"] == {
+    body = {"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": "later test secret"}}
+    assert json.loads(dispatch.pre_tool_use(body))["hookSpecificOutput"]["updatedInput"] == {
         "command": "later test secret --compact"
     }
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"deny": ["Bash(* secret)"]}}))
-    assert dispatch.handle(body) == ""
+    assert dispatch.pre_tool_use(body) == ""
 
 
 def test_only_the_dispatch_answer_hands_the_client_an_updated_input() -> None:

@@ -22,13 +22,18 @@ ALLOWED = {
     ("code/languages/go.py", "go"),
     ("code/languages/importers.py", "go"),
     ("rules/authoring/learn_languages.py", "go"),  # Go the language, whose conventions it learns
+    # Go the language of the tools sidecar's helper copies and hand-written waits (the index's language id)
+    ("code/language_copies.py", "go"),
+    ("code/languages/behaviour.py", "go"),
+    ("detectors/tools/reinvention.py", "go"),
+    ("detectors/tools/waits.py", "go"),
     # the pytest plugin's record (status/record.py is what runners/pytest/plugin.py saves through):
     # "pytest" is its runner's name and the key of pytest's version in the cache summary (a public field)
     ("status/record.py", "pytest"),
     # the runner of a cache summary that names none: the first one, written before runners were named
     ("status/vocabulary.py", "pytest"),
     # the key of the raw-pytest hint's findings (rule `tools.raw-pytest`, counted by `sidekit report`)
-    ("detectors/tools.py", "tools:pytest"),
+    ("detectors/tools/__init__.py", "tools:pytest"),
 }
 
 

@@ -115,7 +115,7 @@ def test_what_each_runner_says_of_its_feed_and_its_graph() -> None:
 
 EARLIER = {
     "go": ("wrapper", True, True),
-    "cargo": ("writer", False, False),
+    "cargo": ("writer", True, False),  # fed after a run that did not compile (runners/cargo/)
     "junit": ("reports", False, False),
     "mtp": ("reports", True, False),
     "vstest": ("reports", True, False),

@@ -4,7 +4,8 @@
 
 Each session is what a model does on a small task in a real project: explore, read outside the task,
 implement (copying a helper the project has), break a test and fix it, run the suite raw and through
-sidekit, step outside the scope once. The first three are here; the five of issue #18 are in unseen.py.
+sidekit, step outside the scope once. The first three are here; the five of issue #18 are in unseen.py, the
+TypeScript and Go sessions of issue #34 in languages.py.
 Labels are not written here: a reviewer keeps them in tests/sessions/<name>.labels.json.
 """
 
@@ -373,9 +374,11 @@ CACHETOOLS = {
 
 
 def main() -> None:
+    from languages import SESSIONS as LANGUAGES  # issue #34: a TypeScript and a Go session
     from unseen import SESSIONS  # the five sessions of issue #18, on projects new to this repository
 
-    for name, session in {"boltons": BOLTONS, "isodate": ISODATE, "cachetools": CACHETOOLS, **SESSIONS}.items():
+    sessions = {"boltons": BOLTONS, "isodate": ISODATE, "cachetools": CACHETOOLS, **SESSIONS, **LANGUAGES}
+    for name, session in sessions.items():
         path = HERE / f"{name}.json"
         path.write_text(json.dumps(session, indent=1, ensure_ascii=False) + "\n")
         labels = HERE / f"{name}.labels.json"

@@ -24,7 +24,14 @@ naming it.
 
 The project is set up the way an agent meets it: the sdist unpacked into a git repository with its own
 `.venv` (pytest and the project, installed from the registry), sidekit wired with `sidekit install`
-(the settings form) or loaded as a plugin (`--plugin-dir`, the plugin form). The scripted model plays the
+(the settings form) or loaded as a plugin (`--plugin-dir`, the plugin form). A session may name its project
+from another registry with `"registry"`:
+
+    {"registry": "npm", "package": "@scope/name@1.2.3", "requirements": ["vitest@2"], ...}
+        # the npm package (its tarball, when it ships its tests), with its dependencies and `requirements`
+        # installed into node_modules by npm (which git is told to ignore, as the project's own clone would)
+    {"registry": "go", "package": "github.com/owner/name@v1.2.3", ...}
+        # the module's source from the Go module proxy, its own modules downloaded (`go mod download`) The scripted model plays the
 steps at a model's pace; time is scaled (PACE seconds per call, cooldowns divided by TIME_SCALE), so a 30 s
 cooldown meets calls as if they were 10 s apart.
 
@@ -108,6 +115,74 @@ def names() -> list[str]:
 # The project, as an agent meets it
 
 
+REGISTRIES = ("pypi", "npm", "go")
+
+
+def registry_of(data: dict[str, Any]) -> str:
+    """Where a session's project comes from: "pypi" (the default), "npm" or "go"."""
+    registry = str(data.get("registry", "pypi"))
+    assert registry in REGISTRIES, f"registry {registry!r}: one of {', '.join(REGISTRIES)}"
+    return registry
+
+
+def project_name(data: dict[str, Any]) -> str:
+    """The project's name without its version: "humanize==4.17.0" -> "humanize", "name@1.0" -> "name"."""
+    package = str(data["package"])
+    if registry_of(data) == "pypi":
+        return package.partition("==")[0].lower()
+    return package.rpartition("@")[0].lower()
+
+
+def download(data: dict[str, Any]) -> Path:
+    """The session's project, downloaded once: a PyPI sdist or an npm tarball (a file in .cache), or a Go
+    module's source (a folder in the Go module cache)."""
+    registry = registry_of(data)
+    if registry == "npm":
+        return npm_tarball(str(data["package"]))
+    if registry == "go":
+        return go_module(str(data["package"]))
+    return sdist(str(data["package"]))
+
+
+def npm_tarball(package: str) -> Path:
+    """The npm package's tarball (`npm pack`), downloaded once into tests/sessions/.cache."""
+    name, _, version = package.rpartition("@")
+    CACHE.mkdir(exist_ok=True)
+    found = CACHE / f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"  # npm pack's own file name
+    if not found.exists():
+        subprocess.run(
+            ["npm", "pack", package, "--silent", "--pack-destination", str(CACHE)],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    return found
+
+
+def go_module(package: str) -> Path:
+    """The Go module's source folder in the module cache (`go mod download`: read-only there)."""
+    CACHE.mkdir(exist_ok=True)
+    done = subprocess.run(
+        ["go", "mod", "download", "-json", package],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=CACHE,
+    )
+    return Path(json.loads(done.stdout)["Dir"])
+
+
+def toolchain_env(data: dict[str, Any]) -> dict[str, str]:
+    """What the agent's shell needs to find what the setup downloaded: a Go project's module and build caches
+    (the session's HOME is its own, so Go's defaults under it would be empty and the proxy out of reach)."""
+    if registry_of(data) != "go":
+        return {}
+    done = subprocess.run(["go", "env", "-json", "GOMODCACHE", "GOCACHE"], check=True, capture_output=True, timeout=60)
+    return {key: str(value) for key, value in json.loads(done.stdout).items()}
+
+
 def sdist(package: str) -> Path:
     """The package's source distribution (with its tests), downloaded once into tests/sessions/.cache."""
     name, _, version = package.partition("==")
@@ -129,23 +204,27 @@ def sdist(package: str) -> Path:
 
 
 def prepare(script: Script, root: Path, venv: bool = True, time_scale: float = TIME_SCALE) -> Path:
-    """Unpack the sdist into `root`, commit it, give it its own .venv (`venv`: the session's calls run its
-    tests), wire sidekit, set the scope; the policy's cooldown scaled as a paced call is (`time_scale`)."""
-    with tarfile.open(sdist(script.data["package"])) as archive:
-        top = archive.getnames()[0].split("/")[0]
-        if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4: refuse links and paths out of the folder
-            archive.extractall(root.parent, filter="data")
-        else:  # pragma: no cover - older 3.11: a pinned sdist from the registry
-            archive.extractall(root.parent)  # noqa: S202
-    (root.parent / top).rename(root)
+    """Unpack the project into `root`, commit it, install what its tests need (`venv`: the session's calls run
+    its tests; a .venv, node_modules or Go's modules), wire sidekit, set the scope; the policy's cooldown
+    scaled as a paced call is (`time_scale`)."""
+    registry = registry_of(script.data)
+    if registry == "go":
+        shutil.copytree(download(script.data), root)
+        for path in [root, *root.rglob("*")]:  # the module cache is read-only; a checkout is not
+            path.chmod(path.stat().st_mode | 0o200)
+    else:
+        unpack(download(script.data), root)
     for rel, text in script.data.get("files", {}).items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     git(root, "init", "-q")
+    if registry == "npm":  # ignored as the project's own .gitignore ignores it in its repository
+        (root / ".git" / "info" / "exclude").write_text("node_modules/\n")
     git(root, "add", "-A")
-    git(root, "-c", "user.name=corpus", "-c", "user.email=corpus@example.invalid", "commit", "-qm", "sdist")
+    message = {"pypi": "sdist", "npm": "npm package", "go": "module"}[registry]
+    git(root, "-c", "user.name=corpus", "-c", "user.email=corpus@example.invalid", "commit", "-qm", message)
     if venv:
-        install_venv(script, root)
+        {"pypi": install_venv, "npm": install_node_modules, "go": download_modules}[registry](script, root)
     if script.data.get("wiring", "settings") == "settings":
         sidekit(root, "install", "--project", str(root))  # else the plugin form: `claude --plugin-dir` this checkout
     scope = script.data.get("scope")
@@ -157,6 +236,41 @@ def prepare(script: Script, root: Path, venv: bool = True, time_scale: float = T
     (rules / "pace.toml").write_text(f'[pack]\nname = "session-pace"\n\n[policy]\ncooldown = {30 / time_scale}\n')
     sidekit(root, "rules", "lint")  # a pack the policy could not read would leave the cooldown at 30 s
     return root
+
+
+def unpack(archive_path: Path, root: Path) -> None:
+    """A tarball (an sdist, an npm package) unpacked as `root`: its one top folder renamed."""
+    with tarfile.open(archive_path) as archive:
+        top = archive.getnames()[0].split("/")[0]
+        if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4: refuse links and paths out of the folder
+            archive.extractall(root.parent, filter="data")
+        else:  # pragma: no cover - older 3.11: a pinned sdist from the registry
+            archive.extractall(root.parent)  # noqa: S202
+    (root.parent / top).rename(root)
+
+
+def install_node_modules(script: Script, root: Path) -> None:
+    """node_modules: the package's dependencies and devDependencies, and the script's requirements (what its
+    tests need that a monorepo's root would have brought: the runner), without its install scripts."""
+    subprocess.run(
+        ["npm", "install", "--no-audit", "--no-fund", "--no-save", "--ignore-scripts", "--loglevel=error"]
+        + list(script.data.get("requirements", [])),
+        cwd=root,
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+
+
+def download_modules(script: Script, root: Path) -> None:
+    """The module's own requirements, downloaded into the module cache the session's shell is pointed at."""
+    subprocess.run(
+        ["go", "mod", "download"], cwd=root, check=True, capture_output=True, timeout=600, env=go_env(script)
+    )
+
+
+def go_env(script: Script) -> dict[str, str]:
+    return dict(os.environ, **toolchain_env(script.data))
 
 
 def install_venv(script: Script, root: Path) -> None:
@@ -538,6 +652,11 @@ def call_line(step: dict[str, Any]) -> str:
     return f"{step['tool']} `{json.dumps(data, ensure_ascii=False)}`"
 
 
+def names_checkout(result: Result) -> bool:
+    """Whether what the model received names this checkout (a command sidekit rewrote points at its files)."""
+    return any(str(REPO) in item.body or any(str(REPO) in r for r in item.reminders) for item in result.received)
+
+
 def transcript(script: Script, result: Result, root: Path) -> str:
     """What the model received at each step, as Markdown: prompt, every call with its (clipped) result, every
     hook reminder in full, and what the detectors found but did not deliver."""
@@ -572,7 +691,7 @@ def transcript(script: Script, result: Result, root: Path) -> str:
         "",
         "Tool outputs are clipped to their first and last lines (the cut is said); call inputs and every hook "
         "reminder are shown in full. `${PROJECT}` is the project's folder, `${TMP}` the test's temporary "
-        "folder.",
+        "folder" + (", `${SIDEKIT}` the sidekit checkout." if names_checkout(result) else "."),
         "",
     ]
     for item in result.received:
@@ -613,7 +732,8 @@ def transcript(script: Script, result: Result, root: Path) -> str:
     text = "\n".join(out).rstrip() + "\n"
     # A path cut short inside a message still starts with pytest's base folder: that part goes too.
     return (
-        text.replace(str(root), "${PROJECT}")
+        text.replace(str(REPO), "${SIDEKIT}")  # this checkout, where a rewritten command names sidekit's own files
+        .replace(str(root), "${PROJECT}")
         .replace(str(root.parent), "${TMP}")
         .replace(str(root.parent.parent), "${TMP}/..")
     )

@@ -35,7 +35,8 @@ from testing import requires
 from testing.claude import FINAL_TEXT, ToolCall, pinned_cli, run_claude
 
 OLD_PROJECTS = {"boltons", "isodate", "cachetools", "toolz", "click", "more-itertools"}  # used here before #18
-RED = re.compile(r'\b\d+ (failed|errors?)\b|"failed":[1-9]')  # pytest's own summary, or sidekit's compact answer
+# pytest's or vitest's own summary, go test's FAIL lines, or sidekit's compact answer
+RED = re.compile(r'\b\d+ (failed|errors?)\b|"failed":[1-9]|^(--- )?FAIL\b', re.MULTILINE)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -43,7 +44,12 @@ RED = re.compile(r'\b\d+ (failed|errors?)\b|"failed":[1-9]')  # pytest's own sum
 
 
 def project_of(script: corpus.Script) -> str:
-    return str(script.data["package"]).partition("==")[0].lower()
+    return corpus.project_name(script.data)
+
+
+# What a new function looks like, and the raw runs of the project's own tests, per registry's language.
+FUNCTION_STARTS = {"pypi": ("\ndef ",), "npm": ("\nfunction ", "\nexport function ", "\nconst "), "go": ("\nfunc ",)}
+RAW_RUNS = {"pypi": ("pytest",), "npm": ("vitest", "jest"), "go": ("go test",)}
 
 
 def in_scope(script: corpus.Script, step: dict[str, Any]) -> bool:
@@ -59,12 +65,13 @@ def case_problems(script: corpus.Script) -> list[str]:
         return [f"covers lacks {missing}"]
     problems = []
     copy, red, stray = steps[covers["copy"]], steps[covers["red_run"]], steps[covers["out_of_scope"]]
+    registry = corpus.registry_of(script.data)
     added = str(copy["input"].get("new_string", copy["input"].get("content", "")))
-    if copy["tool"] not in ("Edit", "Write") or "\ndef " not in f"\n{added}":
+    if copy["tool"] not in ("Edit", "Write") or not any(start in f"\n{added}" for start in FUNCTION_STARTS[registry]):
         problems.append(f"copy: step {covers['copy']} writes no function")
     command = str(red["input"].get("command", "")) if red["tool"] == "Bash" else ""
-    if "pytest" not in command or command.startswith("sidekit"):
-        problems.append(f"red_run: step {covers['red_run']} is not a raw pytest run through Bash")
+    if not any(run in command for run in RAW_RUNS[registry]) or command.startswith("sidekit"):
+        problems.append(f"red_run: step {covers['red_run']} is not a raw {RAW_RUNS[registry][0]} run through Bash")
     if stray["tool"] not in ("Edit", "Write") or in_scope(script, stray):
         problems.append(f"out_of_scope: step {covers['out_of_scope']} is not an edit outside the scope")
     return problems
@@ -118,11 +125,12 @@ def claude() -> Path:
 
 
 def downloaded(names: list[str]) -> None:
-    """Every project's sdist is there, or the test skips saying why (CI, which has the registry, fails instead)."""
+    """Every project (sdist, npm package, Go module) is there, or the test skips saying why (CI, which has the
+    registries, fails instead)."""
     for name in names:
         package = corpus.load(name).data["package"]
         try:
-            corpus.sdist(package)
+            corpus.download(corpus.load(name).data)
         except subprocess.CalledProcessError as exc:
             reason = f"cannot download {package} from the package registry: {exc.stderr[-300:]!r}"
             requires.missing(reason, "give this machine the package registry")
@@ -153,7 +161,7 @@ def play(
             steps,
             session_id=session_id,
             home=home,
-            env={"PATH": path},
+            env={"PATH": path, **corpus.toolchain_env(script.data)},
             timeout=60 + 4 * len(steps),
             pace=pace,
             plugin_dir=plugin,

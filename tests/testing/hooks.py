@@ -173,11 +173,12 @@ def status_now(project: Path) -> dict[str, Any]:
     return {k: v for k, v in found.items() if k not in ("age", "generation")}
 
 
-def fed_one_error_quietly(project: Path) -> dict[str, Any]:
-    """After a compacted run the hooks fed (a go build failure, a JS run that stopped early): the worker
-    filed one error of a red run and queued no word (the model has just read the runner's own); status."""
+def fed_one_error_quietly(project: Path, code: int = 1) -> dict[str, Any]:
+    """After a compacted run the hooks fed (a go build failure, a JS run that stopped early, a cargo compile
+    error): the worker filed one error of a run that exited `code` and queued no word (the model has just
+    read the runner's own); status."""
     fed = wait_for_feed(project)  # the worker's last word, after anything it would queue
-    assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [("junit-fed", 1, 0, 1)]
+    assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [("junit-fed", code, 0, 1)]
     said = [json.loads(line).get("text", "") for line in (project / ".sidekit/log/decisions.jsonl").open()]
     assert [text for text in said if text] == []
     return status_now(project)

@@ -24,6 +24,13 @@ CLI = "import sys; sys.path.insert(0, sys.argv.pop(1)); from sidekit_hooks.cli i
 QUEUE = Path(".runtime") / "nudge_queue"
 
 
+def _suite_deadline() -> dict[str, str]:
+    """The suite's hook deadline (tests/conftest.py), when the test has not asked for the real one."""
+    from sidekit_hooks.core.hook_table import DEADLINE_ENV
+
+    return {DEADLINE_ENV: os.environ[DEADLINE_ENV]} if DEADLINE_ENV in os.environ else {}
+
+
 def env_for(project: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GT_", "CLAUDE_", "TMUX", "SIDEKIT_"))}
     env.update(
@@ -31,6 +38,7 @@ def env_for(project: Path, **extra: str) -> dict[str, str]:
         XDG_CONFIG_HOME=str(project.parent / "xdg"),
         SIDEKIT_CACHE_DIR=str(project.parent / "cache"),
         SIDEKIT_NUDGE_BUDGET="off",  # each case is a few bytes of payload: the budget (nudges/spend.py) is not its subject
+        **_suite_deadline(),
         **extra,
     )
     return env

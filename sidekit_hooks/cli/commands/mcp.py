@@ -49,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
     if os.environ.get("SIDEKIT_MCP_FRONT") == "0":  # the SDK alone from the first message (to compare, to debug)
         replay: front.Replay | None = front.Replay([], b"", None)
     else:
-        replay = front.Front(wire, tools.definitions, __version__, tools.SERVER_NAME).serve()
+        replay = front.Front(
+            wire, tools.definitions, __version__, tools.SERVER_NAME, _front_call(project), importer.is_alive
+        ).serve()
     if replay is None:  # the client left before it needed the SDK
         sys.stdout.flush()
         os._exit(0)  # (not waiting for the import thread to finish what nobody needs)
@@ -60,6 +62,20 @@ def run(args: argparse.Namespace) -> int:
 
     anyio.run(server.serve, wire, replay)
     return 0
+
+
+def _front_call(project: str) -> Any:
+    """How the front answers a tool call while the SDK is imported: the SDK server's own function, in a
+    thread bounded by the same time. `test` is left to the SDK (progress reports, cancellation)."""
+    from sidekit_hooks.cli.mcpserver import front, tools
+
+    def call(name: str, arguments: dict[str, Any] | None) -> tuple[str, bool] | None:
+        if name == "test":
+            return None
+        answered = front.bounded(lambda: tools.outcome(name, arguments, project), tools.seconds_for(name))
+        return answered if answered is not None else (tools.timed_out(name), True)
+
+    return call
 
 
 class Server:
@@ -98,39 +114,21 @@ class Server:
         import mcp.types as types
 
         from sidekit_hooks.cli.mcpserver import tools
-        from sidekit_hooks.core.errors import SidekitError
 
         name = params.name
         try:
-            arguments = tools.check(name, params.arguments)
-            limit = tools.TEST_SECONDS if name == "test" else tools.TOOL_SECONDS
-            with anyio.fail_after(limit):  # a cancelled `test` stops its pytest (_test)
+            with anyio.fail_after(tools.seconds_for(name)):  # a cancelled `test` stops its pytest (_test)
                 if name == "test":
-                    text = await self._test(ctx, arguments)
+                    text, failed = await self._test(ctx, params.arguments)
                 else:
-                    text = await anyio.to_thread.run_sync(
-                        tools.answer, name, arguments, self.project, abandon_on_cancel=True
+                    text, failed = await anyio.to_thread.run_sync(
+                        tools.outcome, name, params.arguments, self.project, abandon_on_cancel=True
                     )
         except TimeoutError:
-            return _error(
-                types,
-                f"sidekit: {name} did not answer within {limit} s; it was stopped\n"
-                "  fix: narrow the request (fewer tests, a smaller name), or run it in the shell",
-            )
-        except SidekitError as exc:
-            return _error(types, f"sidekit: {exc}")
-        except Exception as exc:  # noqa: BLE001 - a bug must reach the model as a tool error, not kill the server
-            from sidekit_hooks.cli import log_unexpected
+            text, failed = tools.timed_out(name), True
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=failed)
 
-            where = log_unexpected(argparse.Namespace(project=self.project), exc)  # the traceback, as the CLI's
-            return _error(
-                types,
-                f"sidekit: {name}: unexpected error: {type(exc).__name__}: {str(exc)[:200]}\n"
-                f"  details: {where}\n  fix: sidekit doctor, then report the details file",
-            )
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
-
-    async def _test(self, ctx: Any, arguments: dict[str, Any]) -> str:
+    async def _test(self, ctx: Any, arguments: dict[str, Any] | None) -> tuple[str, bool]:
         """`test` in a worker thread, with progress and a cancellation that stops pytest's process group."""
         import anyio
         import anyio.from_thread
@@ -152,10 +150,8 @@ class Server:
 
         self.runs.add(process)
         try:
-            return str(
-                await anyio.to_thread.run_sync(
-                    tools.answer, "test", arguments, self.project, run_test, abandon_on_cancel=True
-                )
+            return await anyio.to_thread.run_sync(
+                tools.outcome, "test", arguments, self.project, run_test, abandon_on_cancel=True
             )
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):
@@ -242,7 +238,3 @@ def clean_line(line: str) -> str:
         return line
     text = json.dumps(data, ensure_ascii=False)
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace") + "\n"
-
-
-def _error(types: Any, text: str) -> Any:
-    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)

@@ -39,8 +39,14 @@ def budget(uses: int) -> int:
     return min(BUDGET_MAX, BUDGET_BASE + BUDGET_PER_USE * uses)
 
 
+def short_paths(sites: list[tuple[str, int]]) -> dict[str, str]:
+    """Each file's shortened path, made once per file (a name used 900 times is used in a few hundred)."""
+    return {path: render.short_path(path, PATH_CHARS) for path in {path for path, _ in sites}}
+
+
 def flat(sites: list[tuple[str, int]], coverage: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    items = [f"{render.short_path(path, PATH_CHARS)}:{line}" for path, line in sites]
+    short = short_paths(sites)
+    items = [f"{short[path]}:{line}" for path, line in sites]
     return {"uses": len(sites), "at": None, "more": None, **coverage}, items
 
 
@@ -52,10 +58,8 @@ def grouped(
     for path, line in sites:
         lines.setdefault(path, []).append(line)
     order = sorted(counts, key=lambda path: (-counts[path], path))
-    items = [
-        {"file": render.short_path(path, PATH_CHARS), "uses": counts[path], "lines": lines[path][:lines_per_file]}
-        for path in order
-    ]
+    short = short_paths(sites)
+    items = [{"file": short[path], "uses": counts[path], "lines": lines[path][:lines_per_file]} for path in order]
     return {"uses": len(sites), "files": len(order), "in": None, "moreFiles": None, **coverage}, items
 
 

@@ -5,10 +5,12 @@ protocol eras, pydantic, asyncio, the HTTP transports the lowlevel server module
 client asks for `initialize` and `tools/list` within milliseconds and Claude Code does not wait: tools
 missing then are missing from the first requests. So the front answers the handshake, `tools/list` and
 `ping` itself, with what the SDK answers (a test compares the two), while a thread imports the SDK.
-The first other message hands the connection to the SDK's server: it is replayed the `initialize`
-request and `initialized` notification (its answer to that `initialize` is dropped, the client has
-it), then gets that message and everything after. Every tool call, progress report, cancellation and
-error is the SDK's.
+A tool call that comes while the SDK is still being imported is answered here too, through the same
+function the SDK's server calls (`tools.outcome`), so the first call after start does not wait a
+second for imports it does not need; `test` (progress, cancellation) is always the SDK's.
+The first other message, or the first call after the import, hands the connection to the SDK's
+server: it is replayed the `initialize` request and `initialized` notification (its answer to that
+`initialize` is dropped, the client has it), then gets that message and everything after.
 
 The wire is claimed first, as the SDK's stdio transport does: fd 0 reads the null device and fd 1
 writes to stderr, so nothing a tool starts can read the client's messages or write into the stream.
@@ -83,14 +85,35 @@ class Importer(threading.Thread):
             self.error = exc
 
 
-class Front:
-    """Answers `initialize`, `tools/list` and `ping` until a message needs the SDK."""
+def bounded(work: Callable[[], tuple[str, bool]], seconds: float) -> tuple[str, bool] | None:
+    """`work()` in a daemon thread, or None when it did not end within `seconds` (the thread is left
+    to finish on its own, as the SDK's server abandons a call it stopped waiting for)."""
+    done: list[tuple[str, bool]] = []
+    worker = threading.Thread(target=lambda: done.append(work()), name="sidekit-mcp-call", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    return done[0] if done else None
 
-    def __init__(self, wire: Wire, definitions: Callable[[], list[dict[str, Any]]], version: str, name: str) -> None:
+
+class Front:
+    """Answers `initialize`, `tools/list` and `ping` until a message needs the SDK, and tool calls
+    while `importing()` says the SDK is not there yet."""
+
+    def __init__(
+        self,
+        wire: Wire,
+        definitions: Callable[[], list[dict[str, Any]]],
+        version: str,
+        name: str,
+        tool_call: Callable[[str, dict[str, Any] | None], tuple[str, bool] | None] | None = None,
+        importing: Callable[[], bool] = lambda: False,
+    ) -> None:
         self.wire = wire
         self.definitions = definitions
         self.version = version
         self.name = name
+        self.tool_call = tool_call
+        self.importing = importing
         self.buffer = b""
         self.kept: list[bytes] = []  # the handshake, replayed to the SDK
         self.initialize_id: Any = None
@@ -144,7 +167,26 @@ class Front:
             return self._result(message["id"], {"tools": self.definitions()})
         if method == "ping" and known:
             return self._result(message["id"], {})
+        if method == "tools/call" and known:
+            return self._call(message["id"], params)
         return None
+
+    def _call(self, request_id: Any, params: Any) -> bytes | None:
+        """The answer to a well-formed tool call while the SDK is being imported; else None (the SDK's:
+        it also says what is wrong with a malformed one)."""
+        if self.tool_call is None or not self.importing() or not isinstance(params, dict):
+            return None
+        name, arguments = params.get("name"), params.get("arguments")
+        if not isinstance(name, str) or not (arguments is None or isinstance(arguments, dict)):
+            return None
+        if not set(params) <= {"name", "arguments", "_meta"}:
+            return None
+        outcome = self.tool_call(name, arguments)
+        if outcome is None:
+            return None
+        text, failed = outcome
+        # As the SDK's server serialises a CallToolResult (keys in its order).
+        return self._result(request_id, {"content": [{"text": text, "type": "text"}], "isError": failed})
 
     @staticmethod
     def _result(request_id: Any, result: dict[str, Any]) -> bytes:

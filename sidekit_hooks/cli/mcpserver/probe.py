@@ -26,6 +26,7 @@ class Probe:
     definitions_bytes: int = 0  # the tools array as the server sent it, compact JSON
     error: str = ""
     calls: list[tuple[str, float, str]] = field(default_factory=list)  # (tool, ms, text) in call order
+    settled_cpu_ms: float = 0.0  # the server's CPU over the calls after `settle` (Linux; 0 elsewhere)
 
 
 def probe(
@@ -34,9 +35,15 @@ def probe(
     env: dict[str, str] | None = None,
     timeout: float = TIMEOUT,
     calls: list[tuple[str, dict[str, Any]]] | None = None,
+    settle: float = 0.0,
 ) -> Probe:
-    """Spawn `argv`, initialize, list tools, make `calls` (each timed), close stdin and reap it."""
+    """Spawn `argv`, initialize, list tools, make `calls` (each timed), close stdin and reap it.
+
+    `settle`: after the first call, wait (at most this many seconds) until the server has spent no CPU
+    for a while, so the calls after it meet a server whose start-up is over (`sidekit mcp` answers its
+    first calls while it still imports the MCP SDK: a warm figure must not count that import)."""
     found = Probe()
+    before = -1
     started = time.perf_counter()
     try:
         process = subprocess.Popen(
@@ -90,6 +97,13 @@ def probe(
             result = reader.answer(number, deadline).get("result", {})
             text = "".join(item.get("text", "") for item in result.get("content", []))
             found.calls.append((name, (time.perf_counter() - began) * 1000, text))
+            if number == 3 and settle:
+                _settle(process.pid, settle)
+                before = _cpu_ticks(process.pid)
+        if settle and calls and len(calls) > 1:
+            after = _cpu_ticks(process.pid)
+            if before >= 0 and after >= 0:
+                found.settled_cpu_ms = (after - before) * 1000 / os.sysconf("SC_CLK_TCK")
     except (TimeoutError, OSError, ValueError) as exc:
         found.error = str(exc) or type(exc).__name__
         last = reader.stderr_tail()
@@ -150,6 +164,30 @@ class _Reader:
     def stderr_tail(self) -> str:
         lines = [line for line in self.errors.decode(errors="replace").splitlines() if line.strip()]
         return lines[-1][:200] if lines else ""
+
+
+def _settle(pid: int, limit: float, quiet: float = 0.3, step: float = 0.05) -> None:
+    """Until the process has used no CPU for `quiet` seconds (Linux: /proc), or `limit` seconds passed."""
+    deadline = time.monotonic() + limit
+    last, still = -1, 0.0
+    while time.monotonic() < deadline and still < quiet:
+        used = _cpu_ticks(pid)
+        if used < 0:  # no /proc here: wait the whole limit instead
+            time.sleep(max(0.0, deadline - time.monotonic()))
+            return
+        still = still + step if used == last else 0.0
+        last = used
+        time.sleep(step)
+
+
+def _cpu_ticks(pid: int) -> int:
+    """utime + stime of a process in clock ticks (Linux /proc), or -1."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return -1
 
 
 def _send(process: subprocess.Popen[bytes], message: dict[str, Any]) -> None:

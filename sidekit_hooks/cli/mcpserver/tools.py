@@ -234,6 +234,42 @@ def _usage(schema: dict[str, Any]) -> str:
     return "{" + ", ".join(parts) + "}" + (f" (optional: {', '.join(optional)})" if optional else "")
 
 
+def outcome(
+    name: str,
+    arguments: Any,
+    project: str,
+    run_test: Callable[..., tuple[dict[str, Any], int]] | None = None,
+) -> tuple[str, bool]:
+    """(text, is_error) of one tool call, whoever serves it (the front or the SDK's server): the line
+    the CLI prints, or the cause and the fix as a tool error (never a traceback: that is logged)."""
+    try:
+        return answer(name, check(name, arguments), project, run_test), False
+    except SidekitError as exc:
+        return f"sidekit: {exc}", True
+    except Exception as exc:  # noqa: BLE001 - a bug must reach the model as a tool error, not kill the server
+        import argparse
+
+        from sidekit_hooks.cli import log_unexpected
+
+        where = log_unexpected(argparse.Namespace(project=project), exc)  # the traceback, as the CLI's
+        return (
+            f"sidekit: {name}: unexpected error: {type(exc).__name__}: {str(exc)[:200]}\n"
+            f"  details: {where}\n  fix: sidekit doctor, then report the details file"
+        ), True
+
+
+def timed_out(name: str) -> str:
+    """The tool error of a call stopped after its time (TOOL_SECONDS, TEST_SECONDS for `test`)."""
+    return (
+        f"sidekit: {name} did not answer within {seconds_for(name)} s; it was stopped\n"
+        "  fix: narrow the request (fewer tests, a smaller name), or run it in the shell"
+    )
+
+
+def seconds_for(name: str) -> int:
+    return TEST_SECONDS if name == "test" else TOOL_SECONDS
+
+
 def answer(
     name: str,
     arguments: dict[str, Any],

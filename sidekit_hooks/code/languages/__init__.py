@@ -10,7 +10,7 @@ its module to `MODULES`.
 
 from __future__ import annotations
 
-VERSION = 4  # of what the extractors read: a change rebuilds every index (code.index.SCHEMA_VERSION)
+VERSION = 6  # of what the extractors read: a change rebuilds every index (code.index.SCHEMA_VERSION)
 PYTHON = "py"  # read by `code.parse` (the standard library's own parser), not by tree-sitter
 MODULES = ("typescript", "javascript", "go", "rust", "java")
 

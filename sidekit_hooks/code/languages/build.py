@@ -121,44 +121,56 @@ class _Walk:
         watched = spec.definitions.keys() | spec.containers | spec.functions | spec.imports.keys()
         references = facts.references
         cursor = tree.walk()
-        frames: list[_Frame] = []
+        # One entry per node the walk is inside: (kind, field, state). The field is read only where it
+        # is used (an identifier's, a transparent group's) and a _Frame is made only for a node that can
+        # open or close something: a cold build visits millions of nodes, most of them leaves.
+        frames: list[tuple[str, str, _Frame | None]] = []
+        push, pop = frames.append, frames.pop
+        first_child, next_sibling, up = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
+        source = self.source
         while True:
             node = cursor.node
             kind = node.type
-            field = cursor.field_name or ""
-            descend = True
             if kind in identifiers:
-                name = self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-                parent = frames[-1] if frames else None
-                position = (parent.kind, field) if parent else ("", "")
-                if parent is not None and parent.kind in TRANSPARENT and len(frames) > 1:
-                    position = (frames[-2].kind, parent.field)
+                field = cursor.field_name or ""
+                name = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+                if frames:
+                    parent_kind, parent_field, _ = frames[-1]
+                    if parent_kind in TRANSPARENT and len(frames) > 1:
+                        position = (frames[-2][0], parent_field)
+                    else:
+                        position = (parent_kind, field)
+                else:
+                    position = ("", "")
                 bound = position in bindings
                 if not bound:
                     references.append((name, node.start_point[0] + 1))
                 if self.body is not None:
-                    self._token_name(name, kind, bound)
-                descend = False
+                    self._token_name(name, "property_identifier" if position in spec.members else kind, bound)
+                state = None
             elif kind in skipped:
                 if self.body is not None and "comment" not in kind:
                     self._token_literal(self.text(node))
-                descend = False
-            frame = _Frame(kind, field)
-            if descend and kind in watched:
-                self._enter(node, kind, frame)
-            if descend and cursor.goto_first_child():
-                frames.append(frame)
-                continue
-            if self.body is not None and descend and node.child_count == 0:
-                self._token_leaf(node, kind)
-            if frame.collect is not None or frame.scope or frame.function:
-                self._leave(frame, node)
-            while not cursor.goto_next_sibling():
-                if not cursor.goto_parent():
+                state = None
+            else:
+                state = None
+                if kind in watched:
+                    state = _Frame(kind, "")
+                    self._enter(node, kind, state)
+                field = cursor.field_name or "" if kind in TRANSPARENT else ""
+                if first_child():
+                    push((kind, field, state))
+                    continue
+                if self.body is not None and node.child_count == 0:
+                    self._token_leaf(node, kind)
+            if state is not None and (state.collect is not None or state.scope or state.function):
+                self._leave(state, node)
+            while not next_sibling():
+                if not up():
                     facts.imports.sort(key=lambda item: item.line)
                     return facts
-                done = frames.pop()
-                if done.collect is not None or done.scope or done.function:
+                done = pop()[2]
+                if done is not None and (done.collect is not None or done.scope or done.function):
                     self._leave(done, cursor.node)
 
     # definitions, scopes, imports

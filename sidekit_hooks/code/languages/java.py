@@ -19,6 +19,7 @@ BINDINGS = frozenset(
         ("variable_declarator", "name"),
         ("formal_parameter", "name"),
         ("catch_formal_parameter", "name"),
+        ("enhanced_for_statement", "name"),  # `for (String word : words)`: the loop variable
         ("enum_constant", "name"),
         ("type_parameter", ""),
         ("lambda_expression", "parameters"),
@@ -71,5 +72,6 @@ SPEC = Spec(
     containers=SCOPES,
     functions=FUNCTIONS,
     skipped=SKIPPED,
+    members=frozenset({("field_access", "field"), ("method_invocation", "name")}),
     imports=IMPORTS,
 )

@@ -34,6 +34,7 @@ BINDINGS = frozenset(
         ("rest_pattern", ""),
         ("array_pattern", ""),
         ("labeled_statement", "label"),
+        ("for_in_statement", "left"),  # `for (const item of items)`: the loop variable, a local
     }
 )
 DEFINITIONS = {

@@ -32,6 +32,7 @@ class Spec:
         "skipped",
         "imports",
         "qualifier",
+        "members",
     )
 
     def __init__(
@@ -47,6 +48,7 @@ class Spec:
         skipped: frozenset[str],
         imports: dict[str, str],
         qualifier: Callable[[object, bytes], str] | None = None,
+        members: frozenset[tuple[str, str]] = frozenset(),
     ) -> None:
         self.id = id
         self.package = package  # the wheel on PyPI that brings the grammar (doctor's fix names it)
@@ -61,3 +63,7 @@ class Spec:
         # (a definition node, the source) -> the container name a definition outside any container
         # still belongs to: a Go method's receiver type, a Rust impl's type.
         self.qualifier = qualifier
+        # (parent node type, field name) where a plain identifier names a member, as a property does in
+        # TypeScript: Java's `obj.field` and `obj.method()`. In a normalised body it reads `.name`, never
+        # a local (`this.name = name` keeps the field apart from the parameter) nor an outside name.
+        self.members = members

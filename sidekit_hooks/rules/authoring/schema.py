@@ -42,6 +42,10 @@ class When(_Table):
         None, description="gitignore-style globs over the project-relative path; `!glob` re-includes."
     )
     exclude: list[str] | None = Field(None, description="Globs whose files the rule never looks at (`tests/**`).")
+    languages: list[str] | None = Field(
+        None,
+        description="Languages of the file, by its suffix: `py`, `ts` (with TSX), `js` (with JSX), `go`, `rust`, `java`.",
+    )
     added: str | None = Field(None, description="Regex over the text the call added (not what the file already had).")
     absent: str | None = Field(
         None, description='Regex that must NOT match the added text ("a new handler without `@router`").'

@@ -278,6 +278,30 @@ def parse(text: str, root: str, started: float, exit_code: int, source: str) -> 
     return result
 
 
+COMPILE_FAILED = "error: could not compile `"  # cargo's verdict on a crate rustc refused
+
+
+def needs_feed(cwd: str, output: str, code: int, since_ns: int) -> bool:
+    """Whether a compacted run needs the feed after it (runners/junit/feed.py): a crate failed to compile,
+    so no test binary ran, no unit of the run spoke, and no writer fed the cache (issue #33: status kept
+    the last run's failures, `stale`, and never named the compile error)."""
+    return code != 0 and COMPILE_FAILED in output and "\ntest result: " not in "\n" + output
+
+
+def feed_after(job: dict[str, Any]) -> Result | None:
+    """The compile errors cargo printed (the output the model read), as errors of the run; None when it
+    printed none (a unit ran and its writer feeds the cache)."""
+    output = str(job.get("output", ""))
+    if not needs_feed("", output, int(job["exit"]), 0):
+        return None
+    result = parse(output, str(job["root"]), float(job["started"]), int(job["exit"]), "")
+    if not result.errors:
+        return None
+    args = job.get("args") or []
+    result.args = filter_words(cargo_test_args(["cargo", *[str(word) for word in args]]) or [])
+    return result
+
+
 def _died(result: Result, where: str, lines: list[str]) -> None:
     """A binary that ended without its `test result:` line: crashed (abort, segfault, overflow).
     `lines`: that binary's own, from its `Running` line (cargo's `Caused by` after it names the signal)."""

@@ -444,8 +444,26 @@ def tests_for(project: str, path: str) -> dict[str, Any]:
 
 def needs_feed(cwd: str, output: str, code: int, since_ns: int) -> bool:
     """Whether a compacted run needs the feed after it (runners/junit/feed.py): a package failed to build,
-    so its test binary (and the wrapper around it) never ran; every one that ran fed the cache itself."""
-    return build_failed(output)
+    so its test binary (and the wrapper around it) never ran; or go answered a package from its own cache
+    (`ok <path> (cached)`: no binary ran) while the cache holds failing tests (the run before the fix was
+    red: its failures would stay). Every binary that ran fed the cache itself."""
+    if build_failed(output):
+        return True
+    if not cached_ok(output):
+        return False
+    from sidekit_hooks.status import cache
+
+    root = cache.workspace_root(cwd)
+    return int(cache.read(cache.summary_path(root)).data.get("failing", 0) or 0) > 0
+
+
+def cached_ok(output: str) -> list[str]:
+    """The import paths go printed as passing from its test cache: `ok  \t<path>\t(cached)`."""
+    found = []
+    for line in output.splitlines():
+        if line.startswith("ok  \t") and line.rstrip().endswith("(cached)"):
+            found.append(line[4:].strip().split("\t")[0].strip())
+    return found
 
 
 def build_failed(output: str) -> bool:
@@ -454,7 +472,71 @@ def build_failed(output: str) -> bool:
 
 
 def feed_after(job: dict[str, Any]) -> Result | None:
-    """The packages that failed to build, as errors of the run (None: nothing to record)."""
+    """The packages that failed to build, as errors of the run, and those go answered from its cache as
+    passing, whose cached failures are now passes (None: nothing to record)."""
     root = str(job["root"])
-    cwd = (job.get("payload") or {}).get("cwd")
-    return build_failures(root, str(cwd or root), str(job.get("output", "")), float(job["started"]), int(job["exit"]))
+    cwd = str((job.get("payload") or {}).get("cwd") or root)
+    output, started, code = str(job.get("output", "")), float(job["started"]), int(job["exit"])
+    result = build_failures(root, cwd, output, started, code)
+    passed = cached_passes(root, cwd, output) if runs_every_test([str(w) for w in job.get("args") or []]) else []
+    if not passed:
+        return result
+    if result is None:
+        result = Result(NAME, started, code)
+    for test in passed:
+        result.tests[test] = {"o": "passed", "d": 0.0}
+    result.args = sorted({*result.args, *(test.partition("::")[0] for test in passed)})  # these packages only
+    return result
+
+
+# Flags of `go test` that never narrow which tests run: a cached `ok` under them was a run of every test.
+WHOLE_RUN_FLAGS = frozenset({"-v", "-race", "-cover", "-count", "-timeout", "-p", "-vet", "-mod", "-tags"})
+WHOLE_RUN_WITH_VALUE = frozenset({"-count", "-timeout", "-p", "-vet", "-mod", "-tags"})
+
+
+def runs_every_test(args: list[str]) -> bool:
+    """Whether `go test ARGS` (`args` from `test` on) runs every test of the packages it names: package
+    patterns and flags that narrow nothing (`-run`, `-skip`, `-short`, `-failfast`... narrow, so a cached
+    `ok` under them says nothing of the other tests)."""
+    words = args[1:] if args[:1] == ["test"] else args
+    value_next = False
+    for word in words:
+        if value_next:
+            value_next = False
+            continue
+        if not word.startswith("-"):
+            continue  # a package pattern
+        name = word.lstrip("-").partition("=")[0]
+        if "-" + name not in WHOLE_RUN_FLAGS:
+            return False
+        value_next = "=" not in word and "-" + name in WHOLE_RUN_WITH_VALUE
+    return True
+
+
+def cached_passes(root: str, cwd: str, output: str) -> list[str]:
+    """The cached failing tests of the packages go answered `ok (cached)`: go ran none of their binaries
+    because their inputs are those of a run where every test passed, so each of these tests passes again."""
+    paths = cached_ok(output)
+    if not paths:
+        return []
+    from sidekit_hooks.status import cache
+
+    module = cwd
+    while not os.path.isfile(os.path.join(module, "go.mod")) and os.path.dirname(module) != module:
+        module = os.path.dirname(module)
+    if not os.path.isfile(os.path.join(module, "go.mod")):
+        module = root
+    base = os.path.relpath(module, root).replace(os.sep, "/")
+    if base.startswith(".."):
+        return []
+    locate = package_locator(module)
+    folders = set()
+    for path in paths:
+        folder = locate(path)
+        folders.add(folder if base == "." else (base if folder == "." else f"{base}/{folder}"))
+    tests = cache.read(cache.table_path(root)).data.get("tests") or {}
+    return sorted(
+        test
+        for test, entry in tests.items()
+        if isinstance(entry, dict) and entry.get("o") in ("failed", "error") and test.partition("::")[0] in folders
+    )

@@ -145,6 +145,9 @@ def gather(
     report = load_report(found) if found else None
     if report is None and exit_code == 0:
         return Gathered(None, False)
+    finished = load_partial(report_path) if report is None else None  # the files that ended before it died
+    if finished is not None:
+        report = {"testResults": finished}
     parsed = js_report.parse(report, root) if report is not None else js_report.Parsed()
     raw = read_text(raw_output_path)
     recover_messages(parsed.tests, raw)
@@ -156,6 +159,8 @@ def gather(
         tests = {test: entry for test, entry in tests.items() if entry["o"] != "skipped"}
     left_out = len(parsed.tests) - len(tests)
     if exit_code != 0 and not errors and not any(e["o"] in ("failed", "error") for e in tests.values()):
+        errors[red_key(exit_code)] = red_run_error(raw, exit_code)
+    elif finished is not None:  # it died before its report: the crash, beside what the finished files said
         errors[red_key(exit_code)] = red_run_error(raw, exit_code)
     capture = record.Capture(
         root=root,
@@ -171,9 +176,32 @@ def gather(
         plugins=[],
         compact=True,
     )
-    whole = not name_filter and not partial and not parsed.interrupted and report is not None
+    whole = not name_filter and not partial and not parsed.interrupted and report is not None and finished is None
     covered = {path for path in parsed.run_files if path not in errors} if whole else set()
-    return Gathered(capture, report is not None, left_out, covered)
+    return Gathered(capture, report is not None and finished is None, left_out, covered)
+
+
+PARTIAL_SUFFIX = ".partial"  # jest-reporter.cjs: one line per finished test file, beside the report
+
+
+def load_partial(report_path: str) -> list[dict[str, Any]] | None:
+    """The test files a run reported as they finished (jest's per-file lines), None when there are none
+    (a link, a FIFO or an unreadable file counts as none)."""
+    if not report_path:
+        return None
+    try:
+        text = safepath.read_bytes(report_path + PARTIAL_SUFFIX, safepath.MAX_STATE).decode("utf-8", "replace")
+    except OSError:
+        return None
+    files: list[dict[str, Any]] = []
+    for line in text.splitlines():
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue  # a line cut short by the crash
+        if isinstance(data, dict):
+            files.append(data)
+    return files or None
 
 
 def red_key(exit_code: int) -> str:

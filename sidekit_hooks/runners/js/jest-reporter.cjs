@@ -12,6 +12,24 @@ class SidekitJestReporter {
     }
   }
 
+  // Each file's results as it finishes (jest's --json shape), beside the report: a run that dies before
+  // jest writes its report (a test calling process.exit) still shows what the files that finished said.
+  onTestResult (test, result) {
+    if (!state || !state.report || !result) return
+    try {
+      const file = {
+        name: result.testFilePath,
+        status: result.numFailingTests > 0 || result.testExecError ? 'failed' : 'passed',
+        message: result.failureMessage || '',
+        assertionResults: (result.testResults || []).map((a) => ({
+          ancestorTitles: a.ancestorTitles, fullName: a.fullName, status: a.status, title: a.title,
+          failureMessages: a.failureMessages, location: a.location, duration: a.duration
+        }))
+      }
+      require('node:fs').appendFileSync(state.report + '.partial', JSON.stringify(file) + '\n', { flag: 'a' })
+    } catch (error) {}
+  }
+
   getLastError () { return undefined }
 }
 

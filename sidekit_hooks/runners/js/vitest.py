@@ -1,10 +1,11 @@
 """vitest: detection, the command forms that run it, the options that make a raw run compact, and records.
 
-The rewrite appends `--reporter=default --reporter=<sidekit's reporter> --reporter=json
---outputFile.json=<.sidekit/vitest/report-*.json>`: the default console output still happens (held back
-into `.sidekit/vitest/raw-*.txt` by sidekit's reporter, which prints the compact answer at exit), and the
-JSON report feeds the shared cache. Naming the reporters replaces the configured ones, including the
-`agent` reporter vitest 4.1 picks by itself under Claude Code. A command that names its own reporter or
+The rewrite appends `--reporter=<console> --reporter=<sidekit's reporter> --reporter=json
+--outputFile.json=<.sidekit/vitest/report-*.json>`: the console output still happens (held back into
+`.sidekit/vitest/raw-*.txt` by sidekit's reporter, which prints the compact answer at exit, or the output
+as it was when short), and the JSON report feeds the shared cache. The console reporter is the one vitest
+picks by itself under Claude Code (`agent` for 4.1+, `minimal` for 5.x), else `default`; naming the
+reporters replaces the configured ones. A command that names its own reporter or
 output file, watches, or asks for help is left alone. A plain `vitest` (no `run`) runs once off a
 terminal; `--run` is appended so it cannot start watching.
 """
@@ -75,12 +76,43 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
         return None
     extra = [] if subcommand or "--run" in args else ["--run"]
     extra += [
-        "--reporter=default",
+        f"--reporter={console_reporter(project)}",
         f"--reporter={js_command.reporter_path(REPORTER)}",
         "--reporter=json",
         f"--outputFile.json={js_command.new_report_path(project, NAME)}",
     ]
     return js_command.append(words, how, extra)
+
+
+AGENT_ENV = ("CLAUDECODE", "CLAUDE_CODE")  # what vitest (std-env) reads to tell it runs under Claude Code
+MAX_MANIFEST = 1 << 16
+
+
+def console_reporter(project: str) -> str:
+    """The console reporter the raw run would have used (issue #33: naming `default` under Claude Code
+    made a short run bigger than raw, 873 B -> 911 B, as the `agent` reporter hides passing tests): with
+    no reporter named and an agent detected, vitest 4.1+ picks `agent` and 5.x `minimal`; else `default`.
+    The version is the project's own `node_modules/vitest` (a link out of the project is not read)."""
+    if not any(os.environ.get(name) for name in AGENT_ENV):
+        return "default"
+    version = installed_version(project)
+    if version >= (5, 0):
+        return "minimal"
+    return "agent" if version >= (4, 1) else "default"
+
+
+def installed_version(project: str) -> tuple[int, int]:
+    """(major, minor) of the project's vitest, (0, 0) when it cannot be read."""
+    import json
+
+    from sidekit_hooks.core import safepath
+
+    try:
+        manifest = json.loads(safepath.read_inside(project, "node_modules/vitest/package.json", MAX_MANIFEST))
+        major, minor = str(manifest["version"]).split(".")[:2]
+        return int(major), int(minor)
+    except (OSError, ValueError, KeyError, TypeError):
+        return (0, 0)
 
 
 def command(project: str) -> list[str]:

@@ -27,6 +27,7 @@ COMPACT_PLUGIN = "sidekit_hooks.runners.pytest.compact"  # loaded with -p by the
 MESSAGE_CHARS = 300  # first line of an exception message, as stored
 MENTION_TEXT = 4000  # how much of an assertion's text is searched for a reported exception
 MAX_FRAMES = 10
+SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")  # placed at the file that does not compile
 # Path parts that mean "not the project's own code" even inside the project folder.
 FOREIGN = ("/site-packages/", "/dist-packages/", "/.venv/", "/.tox/", "/.nox/", "/venv/")
 # pytest's outcome words, ranked: a test's outcome is its worst phase.
@@ -242,10 +243,20 @@ def describe_exception(
     if located:
         (crash, _), line, _ = located[-1]
         failure["at"] = f"{crash}:{line}"
+    if isinstance(value, SyntaxError) and value.filename and value.lineno:  # the file that does not compile
+        (path, inside) = where(_absolute(value.filename, root), root)
+        if inside:
+            failure["at"] = failure["frame"] = f"{path}:{value.lineno}"
     own = [f"{path}:{line} in {name}" for (path, mine), line, name in located if mine]
     if own:
         failure["frame"] = own[-1].partition(" in ")[0]
         failure["frames"] = own[:2] + own[2 - MAX_FRAMES :] if len(own) > MAX_FRAMES else own
+        if not rename:  # stopped in test code (an assert's line): placed at the function the test called
+            from sidekit_hooks.runners.pytest import subject
+
+            innermost = max(index for index, ((_, mine), _, _) in enumerate(located) if mine)
+            entry = entries[innermost]
+            failure = subject.resolve(failure, entry.frame.raw, located[innermost][1], root, where)
     cause = root_cause(value)
     if cause is not None:
         failure["cause"] = clip(f"{type(cause).__qualname__}: {first_line(cause)}".rstrip(": "), MESSAGE_CHARS)
@@ -368,7 +379,17 @@ def from_text(text: str, root: str) -> dict[str, Any]:
     mine = [f"{path}:{line}" for (path, inside), line in own if inside]
     if mine:
         failure["at"] = failure["frame"] = mine[-1]
+    if failure["type"] in SYNTAX_ERRORS:  # the file that does not compile, not the import that read it
+        broken = re.findall(r'^E\s+File "([^"]+)", line (\d+)', text, re.M)
+        if broken:
+            (path, inside), line = where(_absolute(broken[-1][0], root), root), broken[-1][1]
+            if inside:
+                failure["at"] = failure["frame"] = f"{path}:{line}"
     return failure
+
+
+def _absolute(path: str, root: str) -> str:
+    return path if os.path.isabs(path) else os.path.join(root, path)
 
 
 def where(path: str, root: str) -> tuple[str, bool]:

@@ -4,7 +4,7 @@ The command is rewritten (`updatedInput`) by appending one plain pytest option, 
 to the very command the agent wrote: same interpreter, arguments (byte for byte), working directory and
 exit code. The client judges the rewritten command again, so it is rewritten only when every Bash rule in
 reach (each settings layer, and the flags the client was started with) judges both commands alike
-(`runners.permissions`, applied to every runner's rewrite by `dispatch.answer`), and only where
+(`runners.permissions`, applied to every runner's rewrite by `dispatch.pre_tool_use`), and only where
 sidekit's plugin will load (`runners.plugin_loads`). The recorder plugin then loads
 `runners.pytest.compact`, which keeps pytest's output in a file under `.sidekit/pytest/` and, when it is
 longer than about 2 KB, prints the compact answer instead. An ini override rather than `-p`: in an
@@ -29,7 +29,8 @@ from sidekit_hooks.runners.pytest import environments, interpreter
 
 OPTION = "sidekit_compact"
 APPENDED = f" -o {OPTION}=true"
-RAW_ENV = "SIDEKIT_RAW"
+# The old name of `SIDEKIT_COMPACT=0` (dispatch.OFF_ENV, every runner's rewrite), for pytest's alone: still works.
+OLD_OFF_ENV = "SIDEKIT_COMPACT_PYTEST"
 SETTING = "compact-pytest"
 # pytest options after which the run is not one to compact (output the user asked for as it is).
 LEAVE_ALONE = frozenset(
@@ -62,33 +63,19 @@ SHORT_WITH_VALUE = frozenset("kmpcnoWr")
 PYTHON_NAMES = ("python", "python3")
 
 
-def handle(stdin_text: str) -> str:
-    """The hook's answer for one PreToolUse payload: '' or one JSON object carrying `updatedInput`."""
-    from sidekit_hooks.runners import dispatch  # pytest's answer first, then each other runner's options
-
-    return dispatch.pre_tool_use(stdin_text)
-
-
-def handle_pytest(stdin_text: str) -> str:
-    if "pytest" not in stdin_text and "py.test" not in stdin_text:
-        return ""
-    from sidekit_hooks.runners import dispatch
-
-    return dispatch.answer(stdin_text, wired_then_rewritten)
-
-
 def wired_then_rewritten(command: str, cwd: str, project: str) -> str:
-    """The rewrite, after the plugin form has wired the project's environments (wire_for_plugin)."""
+    """pytest's own rewrite (runners.OWN_REWRITES), after the plugin form has wired the project's
+    environments (wire_for_plugin)."""
     wire_for_plugin(command, cwd, project)
     return rewrite(command, cwd, project)
 
 
 def rewrite(command: str, cwd: str, project: str) -> str:
     """`command` with the compact plugin appended, or '' to leave it alone (before the permission
-    judgment, which `dispatch.answer` applies to every rewrite)."""
-    if OPTION in command or "pytest_compact" in command or "#" in command or "\n" in command or "\\" in command:
+    judgment, which `dispatch.pre_tool_use` applies to every rewrite)."""
+    if OPTION in command or "pytest_compact" in command:
         return ""
-    if os.environ.get("SIDEKIT_COMPACT_PYTEST", "") == "0":
+    if os.environ.get(OLD_OFF_ENV, "") == "0":
         return ""
     run = parse_run(command, cwd)
     if run is None:
@@ -102,7 +89,7 @@ def rewrite(command: str, cwd: str, project: str) -> str:
     if not plugin_loads.plugin_loads(args, rundir):
         return ""
     # Only the shell's own blanks are trimmed: a trailing \r, \v, \f, NBSP or U+2028 is part of an argument.
-    # The permission rules judge this proposal in dispatch.answer, as every runner's.
+    # The permission rules judge this proposal in dispatch.pre_tool_use, as every runner's.
     return command.rstrip(" \t") + APPENDED
 
 
@@ -130,30 +117,18 @@ def interpreter_of(command: str, cwd: str) -> str:
 
 def parse_run(command: str, cwd: str) -> tuple[str, list[str], str] | None:
     """(interpreter, pytest's arguments, the folder it runs in) for a plain pytest command line, else None."""
-    from sidekit_hooks.core.shell import tokenize
+    from sidekit_hooks.runners.dispatch import plain_run
 
-    tokens = tokenize(command)
-    parts: list[list[str]] = [[]]
-    for kind, word in tokens:
-        if kind == "op":
-            if word.text != "&&":
-                return None
-            parts.append([])
-        elif word.unclosed or "$" in word.text or "`" in word.text:
+    plain = plain_run(command)  # `cd DIR &&`, assignments and words, as every runner's rewrite reads them
+    if plain is None:
+        return None
+    folders, assignments, words = plain
+    for folder in folders:  # only `cd DIR &&` before the run
+        if folder == "-":
             return None
-        else:
-            parts[-1].append(word.text)
-    *prefix, last = parts
-    for segment in prefix:  # only `cd DIR &&` before the run
-        if len(segment) != 2 or segment[0] != "cd" or segment[1] == "-":
-            return None
-        cwd = os.path.normpath(os.path.join(cwd, os.path.expanduser(segment[1])))
-    words = list(last)
+        cwd = os.path.normpath(os.path.join(cwd, os.path.expanduser(folder)))
     path_env = os.environ.get("PATH", "")
-    while words and "=" in words[0] and words[0].split("=", 1)[0].isidentifier():
-        name, _, value = words.pop(0).partition("=")
-        if name == RAW_ENV and value not in ("", "0"):
-            return None
+    for name, value in assignments:
         if name in ("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTEST_ADDOPTS", "VIRTUAL_ENV", "PYTEST_PLUGINS"):
             return None
         if name == "PATH":
