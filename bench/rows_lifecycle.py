@@ -60,10 +60,10 @@ def ctx_python() -> str:
 def seed_ledger(project: str) -> None:
     """Ten delivered findings to re-check: pattern matches, a def, and out-of-scope writes."""
     sys.path.insert(0, REPO)
-    from sidekit_hooks.nudges import ledger
+    from sidekit_hooks.nudges import session_ledger
     from sidekit_hooks.nudges.recheck import line_digest
 
-    path = ledger.path_of(project, SESSION)
+    path = session_ledger.path_of(project, SESSION)
     if os.path.exists(path):
         os.unlink(path)
     records: list[dict[str, object]] = []
@@ -93,7 +93,7 @@ def seed_ledger(project: str) -> None:
             },
             {"deliver": key},
         ]
-    ledger.append(project, SESSION, records)
+    session_ledger.append(project, SESSION, records)
 
 
 def seed_decisions(folder: str) -> None:

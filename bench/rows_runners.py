@@ -26,7 +26,7 @@ from pathlib import Path
 
 from run import BenchContext, Row
 
-from sidekit_hooks.runners import ledger, pending
+from sidekit_hooks.runners import pending, spool
 from testing.agent_shell import bash_tool
 from testing.pretool import rewritten
 
@@ -146,7 +146,7 @@ def measure(name: str, project: Path, env: dict[str, str], command: str, rounds:
     raw_runs, compact_runs = [], []
     for _ in range(rounds):
         raw_runs.append(bash_tool(command, project, env))
-        compact_runs.append(bash_tool(compacted, project, {**env, ledger.WRITER_CPU_LOG: str(writers)}))
+        compact_runs.append(bash_tool(compacted, project, {**env, spool.WRITER_CPU_LOG: str(writers)}))
         settle(project)  # the compacted run's detached writer done before the next raw run starts
         pending.wait(str(project), timeout=60)
     raw, compact = raw_runs[-1], compact_runs[-1]

@@ -12,7 +12,7 @@ import pytest
 
 from sidekit_hooks import detectors
 from sidekit_hooks.core.workspace import queue_root, session_queue_dir
-from sidekit_hooks.nudges import ledger
+from sidekit_hooks.nudges import session_ledger
 from sidekit_hooks.nudges.findings import Finding
 from sidekit_hooks.pipeline import runtime
 from testing.hooks import edit
@@ -48,7 +48,7 @@ def test_a_delivered_finding_lists_the_queue_folder_at_most_twice_and_appends_th
     appends: list[Any] = []
     monkeypatch.setattr(os, "listdir", counting(os.listdir, listings, names_folder))
     monkeypatch.setattr(os, "scandir", counting(os.scandir, listings, names_folder))
-    monkeypatch.setattr(ledger, "append", counting(ledger.append, appends, lambda *a, **k: True))
+    monkeypatch.setattr(session_ledger, "append", counting(session_ledger.append, appends, lambda *a, **k: True))
     detectors.register("one-finding", OneFinding())
     try:
         outcome = runtime.run("PostToolUse", json.dumps(edit(project, "a.py", "x = 1", "x = 2", "x = 1\n")))
@@ -62,7 +62,7 @@ def test_a_delivered_finding_lists_the_queue_folder_at_most_twice_and_appends_th
     assert [name.partition(".claimed.")[0] for name in os.listdir(folder)] == [held.name for held in outcome.claims]
     assert len(listings) <= 2, listings
     assert len(appends) == 1, appends
-    facts = [json.loads(line) for line in Path(ledger.path_of(str(project), "sess-1")).read_text().splitlines()]
+    facts = [json.loads(line) for line in Path(session_ledger.path_of(str(project), "sess-1")).read_text().splitlines()]
     assert [next(iter(fact)) for fact in facts] == ["call", "admit", "deliver", "spent"]
     assert facts[0] == {"call": "a.py"} and facts[2] == {"deliver": "scope:a.py"}
 

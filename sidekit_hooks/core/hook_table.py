@@ -137,7 +137,7 @@ def stretch_of(name: str) -> float:
 DRAINING = frozenset(name for name, event in EVENTS.items() if event.drains)
 BOUNDARIES = frozenset(name for name, event in EVENTS.items() if event.boundary)
 LIFECYCLE = frozenset(name for name, event in EVENTS.items() if event.lifecycle)
-TOOL_CALLS = frozenset(name for name, event in EVENTS.items() if event.detectors)  # a tool call the ledger counts
+TOOL_EVENTS = frozenset(name for name, event in EVENTS.items() if event.detectors)  # a tool call the ledger counts
 AFTER_A_TOOL = frozenset({"PostToolUse", "PostToolUseFailure"})  # the tool ran (and may have written)
 
 # sidekit_hooks/<PACKAGED>/<script>.py: the same entries inside the package, for an install with no

@@ -48,10 +48,10 @@ def parse(text: str) -> tuple[dict[str, Any], str]:
     return payload, ""
 
 
-def log(project: str, hook: str, why: BadInput | str) -> None:
+def log(project: str, event_name: str, why: BadInput | str) -> None:
     from sidekit_hooks.core import hooklog
 
-    hooklog.error(project, hook, WHERE, str(why))
+    hooklog.error(project, event_name, WHERE, str(why))
 
 
 def _mend(value: Any) -> Any:

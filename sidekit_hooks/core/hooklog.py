@@ -81,10 +81,10 @@ def as_data(line: str) -> str:
     return line.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if not fastjson.encodable(line) else line
 
 
-def error(project: str, hook: str, where: str, exc: BaseException | str) -> None:
+def error(project: str, event_name: str, where: str, exc: BaseException | str) -> None:
     """Record why a hook (or one of its parts) failed open."""
     what = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
-    append(project, ERRORS, {"hook": hook, "where": where, "error": what[:2000]})
+    append(project, ERRORS, {"hook": event_name, "where": where, "error": what[:2000]})
 
 
 def read(project: str, name: str, limit: int = 1000) -> list[dict[str, Any]]:

@@ -43,20 +43,22 @@ def later_dir(project: str) -> str:
     return os.path.join(workspace.state_dir(project), LATER_FOLDER)
 
 
-def hand_over(project: str, hook: str, payload: object, names: list[str], why: str, worker: str) -> str:
+def hand_over(project: str, event_name: str, payload: object, names: list[str], why: str, worker: str) -> str:
     """Write the job and start `worker` (a module run with `-m`) on it; the job's path, or "" when
     nothing was handed over."""
     if not names:
         return ""
     folder = later_dir(project)
     if waiting(folder) >= MAX_WAITING:
-        hooklog.error(project, hook, "later", f"{MAX_WAITING} jobs already waiting; {','.join(names)} not handed over")
+        hooklog.error(
+            project, event_name, "later", f"{MAX_WAITING} jobs already waiting; {','.join(names)} not handed over"
+        )
         return ""
     text = fastjson.dumps(
-        {"hook": hook, "project": project, "detectors": names, "why": why, "payload": payload, "at": time.time()}
+        {"hook": event_name, "project": project, "detectors": names, "why": why, "payload": payload, "at": time.time()}
     )
     if len(text) > MAX_PAYLOAD:
-        hooklog.error(project, hook, "later", f"payload of {len(text)} characters is too big to hand over")
+        hooklog.error(project, event_name, "later", f"payload of {len(text)} characters is too big to hand over")
         return ""
     path = os.path.join(folder, f"{int(time.time() * 1000)}-{os.getpid()}-{os.urandom(3).hex()}.json")
     workspace.atomic_write(path, text)

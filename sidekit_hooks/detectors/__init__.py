@@ -28,8 +28,6 @@ if TYPE_CHECKING:
         def detect(self, event: Event, ctx: Context) -> list[Finding]: ...
 
 
-TOOL_EVENTS = hook_table.TOOL_CALLS  # what a detector registered without its events judges
-
 # Where each sidecar's code is. Which events it judges, and in what order, is the table's
 # (core/hook_table.py), so a hook imports just the sidecars its event needs (UserPromptSubmit: none).
 PATHS = {
@@ -56,7 +54,7 @@ _loaded: dict[str, Detector] = {}
 def register(name: str, target: str | Detector, hooks: frozenset[str] | None = None) -> None:
     """Add a detector by import path ("pkg.mod:OBJ", with the events it judges) or as an object."""
     if isinstance(target, str):
-        REGISTRY[name] = (target, hooks if hooks is not None else TOOL_EVENTS)
+        REGISTRY[name] = (target, hooks if hooks is not None else hook_table.TOOL_EVENTS)
         _loaded.pop(name, None)
     else:
         REGISTRY[name] = (f"<object {name}>", target.hooks)
@@ -84,6 +82,6 @@ def rank_of(sidecar: str) -> int:
     return RANKS.get(sidecar, UNRANKED)
 
 
-def names(hook: str | None = None) -> list[str]:
+def names(event_name: str | None = None) -> list[str]:
     """Registered detectors, in order; with `hook`, only those that judge that event."""
-    return [name for name, (_, hooks) in REGISTRY.items() if hook is None or hook in hooks]
+    return [name for name, (_, hooks) in REGISTRY.items() if event_name is None or event_name in hooks]

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 RULE_ID = "conventions.type-hints"
 
 
-class ConventionsSidecar:
+class ConventionsDetector:
     name = "conventions"
     hooks = judged_by("conventions")
 
@@ -59,7 +59,7 @@ class ConventionsSidecar:
         return []
 
 
-CONVENTIONS = ConventionsSidecar()
+CONVENTIONS = ConventionsDetector()
 
 
 def multiline_public_signatures(text: str) -> list[tuple[str, str]]:

@@ -52,7 +52,7 @@ def setting(name: str) -> float:
         return DEFAULTS[name]
 
 
-class JudgeSidecar:
+class JudgeDetector:
     name = SIDECAR
     hooks = judged_by("judge")
 
@@ -80,7 +80,7 @@ class JudgeSidecar:
         return []
 
 
-JUDGE = JudgeSidecar()
+JUDGE = JudgeDetector()
 
 
 def session_dir(project: str, session: str) -> str:
@@ -90,7 +90,7 @@ def session_dir(project: str, session: str) -> str:
 def event_summary(event: Event) -> dict[str, Any]:
     """What the judge sees: the completed action, each field cut to MAX_FIELD (output from its end)."""
     summary = {
-        "hook": event.hook,
+        "hook": event.event_name,
         "tool": event.tool,
         "kind": event.kind,
         "path": event.path,
@@ -168,7 +168,7 @@ def summary_of(event_json: str) -> dict[str, Any]:
 def deliver(project: str, session: str, answer: str, summary: dict[str, Any]) -> str:
     """Admit the answer through the policy (mute, threshold, dedup, cooldown, cap) and queue what passes."""
     from sidekit_hooks.core.redact import redact
-    from sidekit_hooks.nudges import ledger, policy, queue
+    from sidekit_hooks.nudges import policy, queue, session_ledger
     from sidekit_hooks.nudges.events import parse_event
     from sidekit_hooks.nudges.findings import Context, Finding
 
@@ -198,7 +198,7 @@ def deliver(project: str, session: str, answer: str, summary: dict[str, Any]) ->
         except (OSError, workspace.UnsafeSessionName) as exc:
             hooklog.error(project, "background", "judge", exc)
             return False
-        ledger.append(project, session, [ledger.admitted(said, line)])
+        session_ledger.append(project, session, [session_ledger.admitted(said, line)])
         return True
 
     admitted = policy.admit([finding], event, ctx, policy.Config(ctx.packs().get("policy", {})), send=send)

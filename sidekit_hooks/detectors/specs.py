@@ -26,7 +26,11 @@ class SpecsDetector:
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
         from sidekit_hooks.rules import match
 
-        snap = ctx.packs() if ctx.read_snapshot is not None or ctx.snapshot is not None else packs_of(ctx, event.hook)
+        snap = (
+            ctx.packs()
+            if ctx.read_snapshot is not None or ctx.snapshot is not None
+            else packs_of(ctx, event.event_name)
+        )
         if not snap.get("rules"):
             return []
         match.use_precompiled(snap)
@@ -34,17 +38,17 @@ class SpecsDetector:
         def on_timeout(rule: Rule, why: str) -> None:
             from sidekit_hooks.core import hooklog
 
-            hooklog.error(ctx.project, event.hook, f"rules:{rule['file']}", f"rule {rule['id']} skipped: {why}")
+            hooklog.error(ctx.project, event.event_name, f"rules:{rule['file']}", f"rule {rule['id']} skipped: {why}")
 
         hits = match.match_rules(snap["rules"], event, ctx.deadline, on_timeout)
         return [finding(hit, event) for hit in hits]
 
 
-def packs_of(ctx: Context, hook: str) -> dict[str, Any]:
+def packs_of(ctx: Context, event_name: str) -> dict[str, Any]:
     """The compiled packs for a Context made without a reader (a detector called on its own)."""
     from sidekit_hooks.rules import snapshot
 
-    ctx.snapshot = dict(snapshot.current(ctx.project, notify=ctx.notify_user, hook=hook))
+    ctx.snapshot = dict(snapshot.current(ctx.project, notify=ctx.notify_user, event_name=event_name))
     return ctx.snapshot
 
 

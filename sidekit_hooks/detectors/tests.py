@@ -48,7 +48,7 @@ MAX_RERUN_FILES = 3  # test files named in a re-run command; more and `sidekit t
 TABLE_READ_LIMIT = 256 * 1024
 
 
-class TestsSidecar:
+class TestsDetector:
     name = SIDECAR
     hooks = judged_by("tests")
 
@@ -77,7 +77,7 @@ class TestsSidecar:
         return []
 
 
-DETECTOR = TestsSidecar()
+DETECTOR = TestsDetector()
 
 
 def after_edit(path: str, summary: dict[str, Any]) -> list[Finding]:

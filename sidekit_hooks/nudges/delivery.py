@@ -102,7 +102,7 @@ def plan_lines(lines: list[str], budget: int = MAX_DELIVERY) -> tuple[str, int]:
     return "\n".join(kept), said
 
 
-def hook_output(hook: str, context: str, notices: list[str] | None = None) -> str:
+def hook_output(event_name: str, context: str, notices: list[str] | None = None) -> str:
     """The single JSON object a hook prints; empty when there is nothing to say.
 
     `context` reaches the model (additionalContext); `notices` reach only the user (systemMessage).
@@ -111,5 +111,5 @@ def hook_output(hook: str, context: str, notices: list[str] | None = None) -> st
     if notices:
         payload["systemMessage"] = "\n".join(notices)[:MAX_DELIVERY]
     if context:
-        payload["hookSpecificOutput"] = {"hookEventName": hook, "additionalContext": context}
+        payload["hookSpecificOutput"] = {"hookEventName": event_name, "additionalContext": context}
     return safe_text(fastjson.dumps(payload)) if payload else ""

@@ -28,7 +28,7 @@ class Event:
     """What one hook invocation saw, reduced to the fields detectors use."""
 
     __slots__ = (
-        "hook",
+        "event_name",
         "session_id",
         "cwd",
         "project_dir",
@@ -49,8 +49,8 @@ class Event:
         "raw",
     )
 
-    def __init__(self, hook: str, raw: dict[str, Any]) -> None:
-        self.hook = hook
+    def __init__(self, event_name: str, raw: dict[str, Any]) -> None:
+        self.event_name = event_name
         self.raw = raw
         self.session_id = _str(raw.get("session_id"))
         self.cwd = _str(raw.get("cwd"))
@@ -75,7 +75,7 @@ class Event:
         return bool(self.agent_id)
 
     def __repr__(self) -> str:
-        return f"Event({self.hook}, tool={self.tool!r}, path={self.path!r})"
+        return f"Event({self.event_name}, tool={self.tool!r}, path={self.path!r})"
 
 
 def tool_kind(tool: str) -> str:
@@ -99,10 +99,10 @@ def tool_kind(tool: str) -> str:
     return "opaque"
 
 
-def parse_event(hook: str, raw: object, project_dir: str = "") -> Event:
+def parse_event(event_name: str, raw: object, project_dir: str = "") -> Event:
     """Build an Event from a decoded payload. Never raises on odd shapes."""
     payload = raw if isinstance(raw, dict) else {}
-    event = Event(_str(payload.get("hook_event_name")) or hook, payload)
+    event = Event(_str(payload.get("hook_event_name")) or event_name, payload)
     event.project_dir = project_dir or event.cwd
     tool_input = _dict(payload.get("tool_input"))
     response = payload.get("tool_response")

@@ -69,13 +69,13 @@ def tool_payload(
     **fields: Any,
 ) -> dict[str, Any]:
     """The whole PostToolUse payload, or PostToolUseFailure's when `error` is given (it has no response)."""
-    hook = "PostToolUseFailure" if error else "PostToolUse"
+    event_name = "PostToolUseFailure" if error else "PostToolUse"
     data: dict[str, Any] = {
         "session_id": session,
         "transcript_path": f"{project}/.sidekit-transcript.jsonl",
         "cwd": project,
         "permission_mode": "default",
-        "hook_event_name": hook,
+        "hook_event_name": event_name,
         "tool_name": tool,
         "tool_input": tool_input,
         "tool_use_id": tool_use_id,

@@ -191,7 +191,7 @@ def admit(
     """
     session = event.session_id
     if not findings and not (
-        session and event.hook in BOUNDARIES and not event.is_subagent and has_deferred(ctx.project, session)
+        session and event.event_name in BOUNDARIES and not event.is_subagent and has_deferred(ctx.project, session)
     ):
         if session and event.path:
             observe(event, ctx)
@@ -203,21 +203,21 @@ def admit(
     try:
         folder = state_folder(ctx.project, session) if session else ""
     except workspace.UnsafeSessionName as exc:
-        hooklog.error(ctx.project, event.hook, "policy", exc)
+        hooklog.error(ctx.project, event.event_name, "policy", exc)
         folder = ""
     if not folder:
         return _decide_stateless(ordered, event, ctx, config)
     try:
         fd = _lock(folder)
     except OSError as exc:  # no usable state folder: still say things, without memory
-        hooklog.error(ctx.project, event.hook, "policy", exc)
+        hooklog.error(ctx.project, event.event_name, "policy", exc)
         return _decide_stateless(ordered, event, ctx, config)
     try:
         state = _load_state(folder)
         before = state.to_json()
         _mark_clean(state, event, ctx.project, {f.key[:MAX_KEY] for f in ordered})
         # What waits goes out where a delivery follows, to the main agent (a subagent has its own context).
-        waiting = revive(state, event, ctx, moment) if event.hook in BOUNDARIES and not event.is_subagent else []
+        waiting = revive(state, event, ctx, moment) if event.event_name in BOUNDARIES and not event.is_subagent else []
         ordered = sorted(ordered + [f for f in waiting if f.key not in {o.key for o in ordered}], key=config.rank)
         admitted = _decide(ordered, event, ctx, config, state, moment, frozenset(f.key[:MAX_KEY] for f in waiting))
         if send is not None:
@@ -227,7 +227,7 @@ def admit(
             admitted = [(line, finding) for line, finding in admitted if id(finding) not in gone]
         after = state.to_json()
         if after != before:  # a finding held back as a duplicate changes nothing worth a write
-            _save_state(folder, after, ctx.project, event.hook)
+            _save_state(folder, after, ctx.project, event.event_name)
             _mark_deferred(folder, bool(state.deferred))
     finally:
         os.close(fd)
@@ -252,11 +252,11 @@ def _forget(state: State, prior: State, unsent: list[Finding]) -> None:
             state.deferred[key] = prior.deferred[key]
 
 
-def _save_state(folder: str, data: str, project: str, hook: str) -> None:
+def _save_state(folder: str, data: str, project: str, event_name: str) -> None:
     try:
         workspace.atomic_write(os.path.join(folder, STATE_FILE), data)
     except OSError as exc:
-        hooklog.error(project, hook, "policy", exc)
+        hooklog.error(project, event_name, "policy", exc)
 
 
 def lines(findings: list[Finding], event: Event, ctx: Context, config: Config) -> list[tuple[str, Finding]]:
@@ -268,7 +268,7 @@ def lines(findings: list[Finding], event: Event, ctx: Context, config: Config) -
             hooklog.DECISIONS,
             {
                 "session": event.session_id,
-                "hook": event.hook,
+                "hook": event.event_name,
                 "sidecar": finding.sidecar,
                 "decision": "delivered",
                 "text": line,
@@ -484,7 +484,7 @@ def observe(event: Event, ctx: Context) -> None:
     try:
         state = _load_state(folder)
         if _mark_clean(state, event, ctx.project, set()):
-            _save_state(folder, state.to_json(), ctx.project, event.hook)
+            _save_state(folder, state.to_json(), ctx.project, event.event_name)
     finally:
         os.close(fd)
 
@@ -507,23 +507,23 @@ def _mark_clean(state: State, event: Event, project: str, firing: set[str]) -> b
     return changed
 
 
-def record_delivered(project: str, hook: str, session: str, claims: Iterable[Claim]) -> None:
+def record_delivered(project: str, event_name: str, session: str, claims: Iterable[Claim]) -> None:
     """Log each sidecar nudge a hook is about to print (for `sidekit report`'s `delivered`)."""
     for held in claims:
         if held.nudge.sidecar:
-            _log_claim(project, hook, session, held, "delivered")
+            _log_claim(project, event_name, session, held, "delivered")
 
 
-def record_moot(project: str, hook: str, session: str, held: Claim) -> None:
+def record_moot(project: str, event_name: str, session: str, held: Claim) -> None:
     """A queued finding no longer true when its delivery came: removed unsaid (`sidekit report`: moot)."""
-    _log_claim(project, hook, session, held, "suppressed", by="moot")
+    _log_claim(project, event_name, session, held, "suppressed", by="moot")
 
 
-def _log_claim(project: str, hook: str, session: str, held: Claim, decision: str, by: str = "") -> None:
+def _log_claim(project: str, event_name: str, session: str, held: Claim, decision: str, by: str = "") -> None:
     """One decisions-log line about a queued nudge, with its rule and finding key when it has them."""
     record: Decision = {
         "session": session,
-        "hook": hook,
+        "hook": event_name,
         "sidecar": held.nudge.sidecar,
         "decision": decision,
         "text": held.nudge.message[:MAX_NUDGE],
@@ -539,7 +539,7 @@ def _log_claim(project: str, hook: str, session: str, held: Claim, decision: str
 def _log(project: str, event: Event, finding: Finding, line: str, reason: str) -> None:
     record: Decision = {
         "session": event.session_id,
-        "hook": event.hook,
+        "hook": event.event_name,
         "tool": event.tool,
         "sidecar": finding.sidecar,
         "rule": finding.rule_id,
@@ -612,7 +612,7 @@ def _prune(root: str, now: float | None = None) -> None:
 
 
 def _last_touched(folder: str) -> float:
-    """When the session last wrote its policy state or its ledger (nudges/ledger.py); raises OSError
+    """When the session last wrote its policy state or its ledger (nudges/session_ledger.py); raises OSError
     when it has neither (not a session folder)."""
     times = []
     for name in (STATE_FILE, "ledger.jsonl"):

@@ -1,6 +1,6 @@
 """What a compacted raw test run saved: its raw output's size against the compact answer the model got.
 
-Every runner's compact answer opens with one head line per answer (runners/answer.py, pytest/compact.py,
+Every runner's compact answer opens with one head line per answer (runners/compact.py, pytest/compact.py,
 js/compact.py, cargo/cargo_answer.awk), e.g.
   sidekit: pytest's output (45,922 B) compacted; exit code 1; all of it: .sidekit/... (prefix ...)
   sidekit: go test output of ./invoice (1,875 B) compacted; exit code 1; ...
@@ -49,7 +49,7 @@ def record(event: Event) -> dict[str, Any] | None:
         return None
     return {
         "session": event.session_id,
-        "hook": event.hook,
+        "hook": event.event_name,
         "sidecar": "tests",
         "decision": "compacted",
         "runner": found[0][0],

@@ -24,10 +24,10 @@ class SessionQueue:
 
     `deadline` (monotonic): when this call's queue work must be done; `hook` names the call in logs."""
 
-    def __init__(self, project: str, session: str, hook: str, deadline: float) -> None:
+    def __init__(self, project: str, session: str, event_name: str, deadline: float) -> None:
         self.project = project
         self.session = session
-        self.hook = hook
+        self.event_name = event_name
         self.deadline = deadline
         self.root = workspace.queue_root(project)
 
@@ -54,16 +54,19 @@ class SessionQueue:
 
     def _log_refusal(self, where: str, exc: Exception) -> None:
         if not isinstance(exc, OSError) or _first(exc):
-            hooklog.error(self.project, self.hook, where, exc)
+            hooklog.error(self.project, self.event_name, where, exc)
 
     def _log_drop(self, name: str, nudge: queue.Nudge) -> None:
         hooklog.error(
-            self.project, self.hook, "queue-cap", f"dropped {name} from {nudge.sender}: queue over {queue.MAX_DEPTH}"
+            self.project,
+            self.event_name,
+            "queue-cap",
+            f"dropped {name} from {nudge.sender}: queue over {queue.MAX_DEPTH}",
         )
 
     def _log_discard(self, name: str, why: str) -> None:
         if why != "expired":
-            hooklog.error(self.project, self.hook, "drain", f"discarded {name}: {why}")
+            hooklog.error(self.project, self.event_name, "drain", f"discarded {name}: {why}")
 
 
 class CityQueue(SessionQueue):
@@ -71,8 +74,10 @@ class CityQueue(SessionQueue):
     city's items for this session. A city whose lock or file failed once in this call is not waited for
     again: its items wait for the next call, and a finding not written is said again later by the policy."""
 
-    def __init__(self, project: str, session: str, hook: str, deadline: float, city_root: str, *, main: bool) -> None:
-        super().__init__(project, session, hook, deadline)
+    def __init__(
+        self, project: str, session: str, event_name: str, deadline: float, city_root: str, *, main: bool
+    ) -> None:
+        super().__init__(project, session, event_name, deadline)
         self.city_root = city_root
         self.main = main  # the main agent's call (a subagent's starts no hand-off worker)
         self.busy = False
@@ -92,7 +97,7 @@ class CityQueue(SessionQueue):
             self._hand_off(exc)
         except OSError as exc:  # locked past the deadline, corrupt: this turn goes without
             self.busy = True  # and does not wait for it a second time
-            hooklog.error(self.project, self.hook, "city-drain", exc)
+            hooklog.error(self.project, self.event_name, "city-drain", exc)
         return claims
 
     def enqueue(self, nudge: queue.Nudge, seen: list[str] | None = None) -> bool:
@@ -123,7 +128,7 @@ class CityQueue(SessionQueue):
         for gone in dropped:
             hooklog.error(
                 self.project,
-                self.hook,
+                self.event_name,
                 "queue-cap",
                 f"dropped {gone.get('id')} from sidekit: over {city.MAX_OWN_PENDING} pending in the city queue",
             )
@@ -142,7 +147,7 @@ class CityQueue(SessionQueue):
 
     def _hand_off(self, why: OSError) -> None:
         """Start the worker that moves this session's city items to its file queue (nudges/city_handoff.py)."""
-        hooklog.error(self.project, self.hook, "city-drain", why)
+        hooklog.error(self.project, self.event_name, "city-drain", why)
         if not self.session or not self.main:
             return
         from sidekit_hooks.nudges import city_handoff
@@ -150,16 +155,16 @@ class CityQueue(SessionQueue):
         try:
             city_handoff.start(self.city_root, self.root, self.session, self.project)
         except OSError as exc:
-            hooklog.error(self.project, self.hook, "city-handoff", exc)
+            hooklog.error(self.project, self.event_name, "city-handoff", exc)
 
 
-def for_session(project: str, session: str, hook: str, deadline: float, *, main: bool = True) -> SessionQueue:
+def for_session(project: str, session: str, event_name: str, deadline: float, *, main: bool = True) -> SessionQueue:
     """The queue this session's nudges go through: the city's when this session has a Gas City identity
     and gc named its city, else the file queue (and the city's module is never imported)."""
     city_root = find_city(project) if identity()[1] else ""
     if city_root:
-        return CityQueue(project, session, hook, deadline, city_root, main=main)
-    return SessionQueue(project, session, hook, deadline)
+        return CityQueue(project, session, event_name, deadline, city_root, main=main)
+    return SessionQueue(project, session, event_name, deadline)
 
 
 def sessions_to_drain(session_id: str) -> list[str]:

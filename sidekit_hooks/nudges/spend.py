@@ -21,7 +21,7 @@ import os
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from sidekit_hooks.nudges.events import Event
-    from sidekit_hooks.nudges.ledger import Ledger
+    from sidekit_hooks.nudges.session_ledger import Ledger
 
 SHARE = 0.05  # nudge bytes per tool-result byte, over the session
 SHARE_ENV = "SIDEKIT_NUDGE_BUDGET"
@@ -55,21 +55,21 @@ def result_bytes(event: Event) -> int:
     return size
 
 
-def wrapped(text: str, hook: str, tool: str = "") -> int:
+def wrapped(text: str, event_name: str, tool: str = "") -> int:
     """The bytes the model reads for `text` given by `hook` (after `tool`), the reminder around it included."""
     if not text:
         return 0
-    label = f"{hook}:{tool}" if tool and hook.startswith("PostToolUse") else hook
+    label = f"{event_name}:{tool}" if tool and event_name.startswith("PostToolUse") else event_name
     return len(WRAPPER) + len(label.encode()) + _size(text)
 
 
-def room(book: Ledger, hook: str, tool: str = "", pending: int = 0) -> int:
+def room(book: Ledger, event_name: str, tool: str = "", pending: int = 0) -> int:
     """Characters of text the model may still get now: SHARE of the results (`pending`: this call's, not yet
     in the ledger) less what was spent, less the reminder around it; 0 when nothing fits."""
     rate = share()
     if rate is None:
         return UNLIMITED
-    left = int(rate * (book.result_bytes + pending)) - book.spent - wrapped(" ", hook, tool) + 1
+    left = int(rate * (book.result_bytes + pending)) - book.spent - wrapped(" ", event_name, tool) + 1
     return max(left, 0)
 
 
@@ -86,8 +86,8 @@ def share() -> float | None:
     return value if 0 < value <= 1 else None
 
 
-def spent_fact(text: str, hook: str, tool: str = "") -> dict[str, int]:
-    return {"spent": wrapped(text, hook, tool)}
+def spent_fact(text: str, event_name: str, tool: str = "") -> dict[str, int]:
+    return {"spent": wrapped(text, event_name, tool)}
 
 
 def _size(text: object) -> int:

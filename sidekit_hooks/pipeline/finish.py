@@ -24,10 +24,10 @@ WORKER_BUDGET = 8.0  # seconds for the worker's detectors together; a hostile pa
 
 def finish(job: dict[str, object]) -> int:
     """Run the job's detectors with time to spare; queue what they find. Returns the number of findings."""
-    hook, project = str(job.get("hook", "")), str(job.get("project", ""))
+    event_name, project = str(job.get("hook", "")), str(job.get("project", ""))
     listed = job.get("detectors")
     names = [str(name) for name in listed if str(name) in detectors.REGISTRY] if isinstance(listed, list) else []
-    event = parse_event(hook, job.get("payload"), project)
+    event = parse_event(event_name, job.get("payload"), project)
     ctx = Context(
         project,
         event.session_id,
@@ -48,10 +48,10 @@ def finish(job: dict[str, object]) -> int:
         except budget.Later:
             waiting.append(name)
         except budget.OutOfTime:
-            hooklog.error(project, hook, f"later:detector:{name}", f"ran past the worker's {WORKER_BUDGET} s too")
+            hooklog.error(project, event_name, f"later:detector:{name}", f"ran past the worker's {WORKER_BUDGET} s too")
             later.mark_slow(project, name)
         except Exception as exc:  # noqa: BLE001 - one broken detector alone
-            hooklog.error(project, hook, f"later:detector:{name}", exc)
+            hooklog.error(project, event_name, f"later:detector:{name}", exc)
     if waiting:
         await_environment(dict(job, detectors=waiting))
     runtime.enqueue_findings(found, runtime.Call(event, ctx))  # a worker's call: no hook's deadline
@@ -60,7 +60,7 @@ def finish(job: dict[str, object]) -> int:
         hooklog.DECISIONS,
         {
             "session": event.session_id,
-            "hook": hook,
+            "hook": event_name,
             "decision": "finished-later",
             "detectors": names,
             "why": str(job.get("why", "")),
@@ -77,10 +77,10 @@ ENVIRONMENT_WAIT = 600.0  # seconds a worker waits for that environment before i
 def await_environment(job: dict[str, object], wait: float = ENVIRONMENT_WAIT) -> bool:
     """Hand `job` to a worker of the environment being built, once it is ready; False when there is none
     (logged: these detectors had what they need, so the rest of the job goes on without them)."""
-    project, hook = str(job.get("project", "")), str(job.get("hook", ""))
+    project, event_name = str(job.get("project", "")), str(job.get("hook", ""))
     venv = os.environ.get(AWAITING_VENV, "")
     if not venv:
-        hooklog.error(project, hook, "later", f"{job.get('detectors')}: a package they need is not installed")
+        hooklog.error(project, event_name, "later", f"{job.get('detectors')}: a package they need is not installed")
         return False
     pid = os.fork()
     if pid:
@@ -94,7 +94,9 @@ def await_environment(job: dict[str, object], wait: float = ENVIRONMENT_WAIT) ->
     while not os.path.exists(ready) and time.monotonic() < deadline:
         time.sleep(1.0)
     if not os.path.exists(ready):
-        hooklog.error(project, hook, "later", f"{job.get('detectors')}: the environment {venv} never became ready")
+        hooklog.error(
+            project, event_name, "later", f"{job.get('detectors')}: the environment {venv} never became ready"
+        )
         os._exit(0)
     path = os.path.join(later.later_dir(project), f"env-{os.getpid()}-{os.urandom(3).hex()}.json")
     workspace.atomic_write(path, fastjson.dumps(job))

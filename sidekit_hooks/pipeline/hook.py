@@ -23,15 +23,15 @@ def _read_stdin() -> str | None:
     return None if len(data) > MAX_STDIN else data.decode("utf-8", "replace")
 
 
-def _bad_input(hook: str, why: BaseException | str) -> int:
+def _bad_input(event_name: str, why: BaseException | str) -> int:
     """Log a malformed event as bad input (core/hookinput.py), never as a crash; the hook does nothing."""
     from sidekit_hooks.core import hookinput, workspace
 
-    hookinput.log(workspace.project_dir(), hook, why if isinstance(why, str) else str(why))
+    hookinput.log(workspace.project_dir(), event_name, why if isinstance(why, str) else str(why))
     return 0
 
 
-def run_entry(hook: str) -> None:
+def run_entry(event_name: str) -> None:
     """What every `hooks/<event>.py` does: run one event, then leave without the interpreter's teardown.
 
     A hook lives for milliseconds, so the cyclic collector only costs it; with the collector off the
@@ -42,7 +42,7 @@ def run_entry(hook: str) -> None:
     import os
 
     gc.disable()
-    code = main(hook)
+    code = main(event_name)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
@@ -56,14 +56,14 @@ def _alarm(signum: int, frame: object) -> None:
     raise DeadlineExceeded()
 
 
-def main(hook: str = "", argv: list[str] | None = None) -> int:
+def main(event_name: str = "", argv: list[str] | None = None) -> int:
     started = time.monotonic()
     args = sys.argv[1:] if argv is None else argv
-    if not hook:  # `python -m sidekit_hooks.pipeline.hook EVENT [HANDLER]`; an entry script gets only [HANDLER]
-        hook, args = (args[0], args[1:]) if args else ("", [])
+    if not event_name:  # `python -m sidekit_hooks.pipeline.hook EVENT [HANDLER]`; an entry script gets only [HANDLER]
+        event_name, args = (args[0], args[1:]) if args else ("", [])
     call = outcome = None
     try:
-        if hook == "PreToolUse":
+        if event_name == "PreToolUse":
             return _pre_tool_use(args[0] if args else "")
         from sidekit_hooks.core import hook_table
         from sidekit_hooks.pipeline import runtime
@@ -71,16 +71,16 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
         if runtime.env_disabled():
             return 0
         signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of(hook))
+        signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of(event_name))
         stdin_text = _read_stdin()
         if stdin_text is None:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            return _bad_input(hook, f"the event is over {MAX_STDIN >> 20} MiB; not read")
-        payload = runtime.parse(hook, stdin_text)  # the one parse of the event
+            return _bad_input(event_name, f"the event is over {MAX_STDIN >> 20} MiB; not read")
+        payload = runtime.parse(event_name, stdin_text)  # the one parse of the event
         if payload is None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             return 0
-        call = runtime.begin(hook, payload, started)
+        call = runtime.begin(event_name, payload, started)
         outcome = runtime.handle(call)
         signal.setitimer(signal.ITIMER_REAL, 0)
         _emit(outcome.output)
@@ -90,7 +90,7 @@ def main(hook: str = "", argv: list[str] | None = None) -> int:
         runtime.after_output(call, outcome.output)
     except BaseException as exc:  # noqa: BLE001 - a hook must exit 0 whatever happens
         signal.setitimer(signal.ITIMER_REAL, 0)
-        _fail_open(hook, exc, call, outcome)
+        _fail_open(event_name, exc, call, outcome)
     return 0
 
 
@@ -161,7 +161,7 @@ def _answers(handler: str, stdin_text: str, payload: dict[str, object]) -> bool:
     return isinstance(command, str) and hook_events.answers(names, handler, command)
 
 
-def _fail_open(hook: str, exc: BaseException, call: object, outcome: object) -> None:
+def _fail_open(event_name: str, exc: BaseException, call: object, outcome: object) -> None:
     try:
         from sidekit_hooks.core import budget, hooklog, workspace
         from sidekit_hooks.nudges import queue
@@ -173,8 +173,8 @@ def _fail_open(hook: str, exc: BaseException, call: object, outcome: object) -> 
             runtime.finish_later(call)  # what the deadline cut short is finished later, not dropped
         if isinstance(outcome, runtime.Outcome):
             queue.release(outcome.claims, error=f"print failed: {type(exc).__name__}")  # nothing was delivered
-        elif where == "deadline" and held and hook in runtime.DRAINING_HOOKS:
-            _deliver_held(hook, held)  # drained first: what was queued still goes out
+        elif where == "deadline" and held and event_name in runtime.DRAINING_HOOKS:
+            _deliver_held(event_name, held)  # drained first: what was queued still goes out
         else:
             queue.release(held)
         cause: BaseException | str = exc
@@ -183,22 +183,22 @@ def _fail_open(hook: str, exc: BaseException, call: object, outcome: object) -> 
             hooklog.append(
                 workspace.project_dir(),
                 hooklog.ERRORS,
-                {"hook": hook, "where": "deadline", "culprit": budget.NOW[0], "error": cause},
+                {"hook": event_name, "where": "deadline", "culprit": budget.NOW[0], "error": cause},
             )
             return
-        hooklog.error(workspace.project_dir(), hook, where, cause)
+        hooklog.error(workspace.project_dir(), event_name, where, cause)
     except BaseException:  # noqa: BLE001
         pass
 
 
-def _deliver_held(hook: str, held: Sequence[object]) -> None:
+def _deliver_held(event_name: str, held: Sequence[object]) -> None:
     from sidekit_hooks.nudges import delivery, queue
 
     claims = [claim for claim in held if isinstance(claim, queue.Claim)]
     text, delivered, left = delivery.plan(claims)
     queue.release(left)
     try:
-        _emit(delivery.hook_output(hook, text))
+        _emit(delivery.hook_output(event_name, text))
     except BaseException as exc:  # noqa: BLE001
         queue.release(delivered, error=f"print failed: {type(exc).__name__}")
         raise

@@ -16,7 +16,7 @@ from sidekit_hooks.core.hook_table import (
     HANDLER_TIMEOUT,
     LIFECYCLE,
     PACKAGED,
-    TOOL_CALLS,
+    TOOL_EVENTS,
     HookEvent,
     judged_by,
 )
@@ -31,7 +31,7 @@ __all__ = [
     "HANDLER_TIMEOUT",
     "LIFECYCLE",
     "PACKAGED",
-    "TOOL_CALLS",
+    "TOOL_EVENTS",
     "Handler",
     "HookEvent",
     "answers",

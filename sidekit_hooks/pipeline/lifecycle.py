@@ -20,7 +20,7 @@ import os
 import time
 
 from sidekit_hooks.core import hooklog
-from sidekit_hooks.nudges import delivery, ledger, policy, recheck, spend
+from sidekit_hooks.nudges import delivery, policy, recheck, session_ledger, spend
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,28 +52,28 @@ def session_start(event: Event, ctx: Context) -> str:
     """The scope primer line ("" without a scope, or on resume), and after a compaction the findings
     still open; starts the index refresh on the way."""
     if not event.is_subagent:
-        warm_indexes(ctx.project, event.hook)
-        warm_import_index(ctx.project, event.hook)
+        warm_indexes(ctx.project, event.event_name)
+        warm_import_index(ctx.project, event.event_name)
     source = str(event.raw.get("source") or "")
     if source not in PRIMED_SOURCES:
         return ""
     primer = scope_primer(event, ctx)
     if source != "compact" or event.is_subagent or not event.session_id:
         return primer
-    book = ledger.read(ctx.project, event.session_id)
+    book = session_ledger.read(ctx.project, event.session_id)
     # The primer is said regardless (the task's frame); what follows it fits the session's budget.
-    left = spend.room(book, event.hook) - (len(primer) + 1 if primer else 0)
+    left = spend.room(book, event.event_name) - (len(primer) + 1 if primer else 0)
     room = min(MAX_STANDING * delivery.MAX_NUDGE, delivery.MAX_DELIVERY - len(primer) - 1, left)
     standing = standing_findings(event, ctx, room, book)
     return "\n".join(part for part in (primer, standing) if part)
 
 
-def standing_findings(event: Event, ctx: Context, room: int, book: ledger.Ledger | None = None) -> str:
+def standing_findings(event: Event, ctx: Context, room: int, book: session_ledger.Ledger | None = None) -> str:
     """After `compact`: the delivered findings the policy reminds of (`[policy] remind`) at least
     `remind_threshold` severe (scope writes by default) that are still there and not said again yet (or
     whose file changed since), named again in one short line each; the summary may have dropped them.
     Each is then said again no more (`may_remind`)."""
-    book = ledger.read(ctx.project, event.session_id) if book is None else book
+    book = session_ledger.read(ctx.project, event.session_id) if book is None else book
     config = policy.Config(ctx.packs().get("policy", {}))
     floor = policy.SEVERITY_RANK[config.remind_threshold]
     open_now = [  # at least `remind_threshold` severe (a scope write): a helper copy waits for Stop
@@ -89,11 +89,11 @@ def standing_findings(event: Event, ctx: Context, room: int, book: ledger.Ledger
     for record, line in lines[:said]:
         facts.append(_reminded(ctx.project, record))
         _log_reminder(ctx.project, event, record, line)
-    ledger.append(ctx.project, event.session_id, facts)
+    session_ledger.append(ctx.project, event.session_id, facts)
     return text
 
 
-def may_remind(book: ledger.Ledger, key: str, project: str) -> bool:
+def may_remind(book: session_ledger.Ledger, key: str, project: str) -> bool:
     """Not said again yet, or its file changed since it was (then once more)."""
     if key not in book.reminded:
         return True
@@ -117,7 +117,7 @@ def _fitted(lines: list[str], room: int) -> tuple[str, int]:
     return (text, said) if said else ("", 0)
 
 
-def _delivered(book: ledger.Ledger, agent: str) -> list[tuple[str, dict[str, Any]]]:
+def _delivered(book: session_ledger.Ledger, agent: str) -> list[tuple[str, dict[str, Any]]]:
     """(key, admit record) of each finding delivered to this agent that carries a re-check."""
     out = []
     for key in book.delivered:
@@ -127,7 +127,7 @@ def _delivered(book: ledger.Ledger, agent: str) -> list[tuple[str, dict[str, Any
     return out
 
 
-def warm_indexes(project: str, hook: str) -> str:
+def warm_indexes(project: str, event_name: str) -> str:
     """ "built" (here, tiny project), "started" (detached refresh), or "" (fresh, or already running)."""
     from sidekit_hooks.code import functions
 
@@ -141,11 +141,11 @@ def warm_indexes(project: str, hook: str) -> str:
             return ""
         return "started" if functions.ensure_fresh(project, touched_python=True) else ""
     except Exception as exc:  # noqa: BLE001 - an index that cannot be built must not cost the session
-        hooklog.error(project, hook, "index", exc)
+        hooklog.error(project, event_name, "index", exc)
         return ""
 
 
-def warm_import_index(project: str, hook: str) -> bool:
+def warm_import_index(project: str, event_name: str) -> bool:
     """The import index (the tests sidecar's basis `imports`), as the function index: built or refreshed
     in the background, with the last red run's answer, so the first edit after it is not silent."""
     from sidekit_hooks.code import INDEX_FILE
@@ -158,7 +158,7 @@ def warm_import_index(project: str, hook: str) -> bool:
         built = _mtime(os.path.join(workspace.state_dir(root), INDEX_FILE))
         return tests.warm(root, refresh=bool(built) and outdated(root, built))
     except Exception as exc:  # noqa: BLE001 - a warm-up that fails must not cost the session
-        hooklog.error(project, hook, "import-index", exc)
+        hooklog.error(project, event_name, "import-index", exc)
         return False
 
 
@@ -238,7 +238,7 @@ def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Confi
     """Re-check this agent's delivered findings; the reminders to say (once each), or ""."""
     if not event.session_id:
         return ""
-    book = ledger.read(ctx.project, event.session_id)
+    book = session_ledger.read(ctx.project, event.session_id)
     facts: list[dict[str, Any]] = []
     still: list[dict[str, Any]] = []
     for key in book.delivered:
@@ -260,12 +260,12 @@ def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Confi
         if verdict == recheck.STILL and may_remind(book, key, ctx.project):
             still.append(record)
     lines = reminders(still, ctx, config_of) if still and event.raw.get("stop_hook_active") is not True else []
-    room = min(delivery.MAX_DELIVERY, spend.room(book, event.hook)) if lines else 0
+    room = min(delivery.MAX_DELIVERY, spend.room(book, event.event_name)) if lines else 0
     text, said = _fitted([line for _, line in lines], room)
     for record, line in lines[:said]:  # what did not fit is reminded at the next Stop
         facts.append(_reminded(ctx.project, record))
         _log_reminder(ctx.project, event, record, line)
-    ledger.append(ctx.project, event.session_id, facts)
+    session_ledger.append(ctx.project, event.session_id, facts)
     return text
 
 
@@ -321,7 +321,7 @@ def _log_recheck(project: str, event: Event, record: dict[str, Any], verdict: st
 
 
 def _log(project: str, event: Event, fields: dict[str, Any]) -> None:
-    record: Decision = {"session": event.session_id, "hook": event.hook, **fields}  # type: ignore[typeddict-item]
+    record: Decision = {"session": event.session_id, "hook": event.event_name, **fields}  # type: ignore[typeddict-item]
     if event.agent_id:
         record["agent"] = event.agent_id
     hooklog.append(project, hooklog.DECISIONS, record)

@@ -12,7 +12,7 @@ import time
 from sidekit_hooks import detectors, runners
 from sidekit_hooks.code import written
 from sidekit_hooks.core import budget, fastjson, hook_table, hookinput, hooklog, redact, workspace
-from sidekit_hooks.nudges import delivery, ledger, policy, queue, spend
+from sidekit_hooks.nudges import delivery, policy, queue, session_ledger, spend
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
 
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 FINISH_WORKER = "sidekit_hooks.pipeline.finish"  # detectors cut off by their budget (core/later.py)
 FEED_WORKER = "sidekit_hooks.pipeline.feed_worker"  # a raw run's reports into the cache (runners/junit/feed.py)
 DRAINING_HOOKS = hook_table.DRAINING
-TOOL_HOOKS = hook_table.TOOL_CALLS
 LIFECYCLE_HOOKS = hook_table.LIFECYCLE
 DETECTOR_BUDGET = 0.35  # seconds for all detectors together; delivery always gets its turn after
 DELIVERY_RESERVE = 0.1  # seconds before the hard deadline (the event's: core/hook_table.py) kept for delivery
@@ -43,14 +42,30 @@ class Call:
     """One hook call, made once (`begin`; a worker's: `Call(event, ctx)`) and passed to every step: the
     event, its deadline, the session's queue, and what the call has decided so far."""
 
-    __slots__ = ("event", "ctx", "hook", "started", "deadline", "held", "facts", "feeding", "unfinished", "_queue")
+    __slots__ = (
+        "event",
+        "ctx",
+        "event_name",
+        "started",
+        "deadline",
+        "held",
+        "facts",
+        "feeding",
+        "unfinished",
+        "_queue",
+    )
 
     def __init__(
-        self, event: Event, ctx: Context, started: float | None = None, deadline: float | None = None, hook: str = ""
+        self,
+        event: Event,
+        ctx: Context,
+        started: float | None = None,
+        deadline: float | None = None,
+        event_name: str = "",
     ) -> None:
         self.event = event
         self.ctx = ctx  # what the detectors see (project, session, their budget, the memo)
-        self.hook = hook or event.hook  # the event the entry was started for
+        self.event_name = event_name or event.event_name  # the event the entry was started for
         self.started = time.monotonic() if started is None else started
         # The hard deadline (monotonic): the event's, from the hook event table. A worker's call has no
         # hook's deadline: its queue work (a Gas City lock) waits WORKER_QUEUE_WAIT at most.
@@ -81,7 +96,7 @@ class Call:
             self._queue = session_queue.for_session(
                 self.project,
                 self.event.session_id,
-                self.event.hook,
+                self.event.event_name,
                 self.deadline - DELIVERY_RESERVE,
                 main=not self.event.is_subagent,
             )
@@ -103,57 +118,59 @@ class Outcome:
         self.claims = claims or []
 
 
-def run(hook: str, stdin_text: str, started: float | None = None) -> Outcome:
+def run(event_name: str, stdin_text: str, started: float | None = None) -> Outcome:
     """Handle one event given as text (playback, tests): parsed here, then as the hook entry does it
     (`hook.main` parses its stdin once and calls `begin` and `handle`). Never raises for bad input; may
     raise only what the deadline alarm raises."""
     started = time.monotonic() if started is None else started
-    payload = parse(hook, stdin_text)
-    return Outcome() if payload is None else handle(begin(hook, payload, started))
+    payload = parse(event_name, stdin_text)
+    return Outcome() if payload is None else handle(begin(event_name, payload, started))
 
 
-def parse(hook: str, stdin_text: str) -> dict[str, Any] | None:
+def parse(event_name: str, stdin_text: str) -> dict[str, Any] | None:
     """The event's payload, or None for bad input (logged as such: never a crash)."""
     try:
         payload, mended = hookinput.parse(stdin_text)
     except hookinput.BadInput as exc:
-        hookinput.log(workspace.project_dir(), hook, exc)
+        hookinput.log(workspace.project_dir(), event_name, exc)
         return None
     if mended:
-        hookinput.log(workspace.project_dir(), hook, mended)
+        hookinput.log(workspace.project_dir(), event_name, mended)
     return payload
 
 
-def begin(hook: str, payload: dict[str, Any], started: float) -> Call:
+def begin(event_name: str, payload: dict[str, Any], started: float) -> Call:
     """The call of one parsed event, its hard deadline the event's own (core/hook_table.py)."""
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
-    event = parse_event(hook, payload, project)
-    deadline = started + hook_table.deadline_of(hook)
+    event = parse_event(event_name, payload, project)
+    deadline = started + hook_table.deadline_of(event_name)
     # The rule packs are read once per event, when first needed: the specs sidecar and the policy share them.
     until = deadline - DELIVERY_RESERVE
     ctx = Context(
         project,
         event.session_id,
-        started + DETECTOR_BUDGET * hook_table.stretch_of(hook),  # a longer deadline: the same share of it
+        started + DETECTOR_BUDGET * hook_table.stretch_of(event_name),  # a longer deadline: the same share of it
         read_snapshot=lambda ctx: read_snapshot(event, ctx, until),
     )
-    return Call(event, ctx, started, deadline, hook)
+    return Call(event, ctx, started, deadline, event_name)
 
 
 def handle(call: Call) -> Outcome:
     """Handle one event. May raise only what the deadline alarm raises."""
     event, ctx = call.event, call.ctx
-    if call.hook in hook_table.AFTER_A_TOOL:  # first: the code index's warm check must see a write even if
+    if call.event_name in hook_table.AFTER_A_TOOL:  # first: the code index's warm check must see a write even if
         written.note(ctx.project, event.tool)  # a detector overruns
     _note_context(event)
-    if event.kind == "shell" and runners.triggered(event.command) and event.hook in TOOL_HOOKS:
+    if event.kind == "shell" and runners.triggered(event.command) and event.event_name in hook_table.TOOL_EVENTS:
         _feed_build_run(call)
-    if call.hook == "SessionStart":
+    if call.event_name == "SessionStart":
         _export_for_agent(ctx.project)
     _plugin_form(event, ctx)
     context, claims = respond(call)
-    return Outcome(delivery.hook_output(event.hook, context, ctx.notices), claims)  # the one place output is built
+    return Outcome(
+        delivery.hook_output(event.event_name, context, ctx.notices), claims
+    )  # the one place output is built
 
 
 def _feed_build_run(call: Call) -> None:
@@ -165,7 +182,7 @@ def _feed_build_run(call: Call) -> None:
     try:
         call.feeding = bool(junit_feed.hand_over(call.event, FEED_WORKER))
     except (OSError, ValueError) as exc:
-        hooklog.error(call.project, call.hook, "junit-feed", exc)
+        hooklog.error(call.project, call.event_name, "junit-feed", exc)
 
 
 def _note_context(event: Event) -> None:
@@ -191,20 +208,20 @@ def after_output(call: Call, output: str) -> None:
         project,
         hooklog.TIMINGS,
         {
-            "hook": call.hook,
+            "hook": call.event_name,
             "session": call.event.session_id,
             "ms": round((time.monotonic() - call.started) * 1000, 2),
             "bytes": len(output.encode("utf-8", "replace")),
             **hooklog.CONTEXT,
         },
     )
-    if call.hook == "Stop":
+    if call.event_name == "Stop":
         from sidekit_hooks.core import background
 
         try:
             background.spawn_module(TELEMETRY_WORKER, [project], isolation="-P")
         except OSError as exc:
-            hooklog.error(project, call.hook, "otel-worker", exc)
+            hooklog.error(project, call.event_name, "otel-worker", exc)
 
 
 def respond(call: Call) -> tuple[str, list[queue.Claim]]:
@@ -214,36 +231,38 @@ def respond(call: Call) -> tuple[str, list[queue.Claim]]:
     try:
         text, claims = _respond(call)
         if text and event.session_id and not event.is_subagent:  # what it costs the model (nudges/spend.py)
-            call.facts.append(spend.spent_fact(text, event.hook, event.tool))
+            call.facts.append(spend.spent_fact(text, event.event_name, event.tool))
         return text, claims
     finally:  # also on the deadline (a BaseException): what was queued is in the ledger, for Stop
-        ledger.append(call.project, event.session_id, call.facts[:])
+        session_ledger.append(call.project, event.session_id, call.facts[:])
         call.facts.clear()
 
 
 def _respond(call: Call) -> tuple[str, list[queue.Claim]]:
     event, ctx = call.event, call.ctx
-    draining = event.hook in DRAINING_HOOKS and not event.is_subagent
+    draining = event.event_name in DRAINING_HOOKS and not event.is_subagent
     since = time.time()  # nudges queued before this moment are re-checked before they are said
     # Drain first: what was queued before this call is claimed before any detector runs, so a
     # detector that runs out of time cannot hold it back (hook.main delivers `held` on its deadline).
     early = claim_queued(call, since) if draining else []
-    if event.hook in LIFECYCLE_HOOKS:
+    if event.event_name in LIFECYCLE_HOOKS:
         return respond_lifecycle(call, early, since)
-    if event.hook in TOOL_HOOKS and event.session_id:  # the session's ledger counts tool calls (Stop, report)
+    if (
+        event.event_name in hook_table.TOOL_EVENTS and event.session_id
+    ):  # the session's ledger counts tool calls (Stop, report)
         tool_call: dict[str, Any] = {"call": event.path if event.kind == "write" else ""}
         out = spend.result_bytes(event)
         if out:
             tool_call["out"] = out
         call.facts.append(tool_call)
         _note_compacted(event, ctx.project)
-    findings = run_detectors(detectors.names(event.hook), call)
+    findings = run_detectors(detectors.names(event.event_name), call)
     if event.is_subagent:
         # A subagent shares the session id, but the queue belongs to the main agent: say the
         # subagent's own findings to it directly and leave the queue for the main thread.
         said = policy.lines(findings, event, ctx, policy_config(ctx))
         call.facts.extend(
-            [ledger.admitted(finding, line, event.agent_id) for line, finding in said]
+            [session_ledger.admitted(finding, line, event.agent_id) for line, finding in said]
             + [
                 delivered_fact(ctx.project, finding.key, {k: str(v) for k, v in (finding.recheck or {}).items()})
                 for _, finding in said
@@ -254,7 +273,7 @@ def _respond(call: Call) -> tuple[str, list[queue.Claim]]:
     try:
         enqueue_findings(findings, call, seen)
     except Exception as exc:  # noqa: BLE001 - a policy failure costs this call's findings, not the queue
-        hooklog.error(ctx.project, event.hook, "policy", exc)
+        hooklog.error(ctx.project, event.event_name, "policy", exc)
     if not draining:
         return "", []
     return drain(call, early, since=since, seen=seen)
@@ -277,7 +296,7 @@ def respond_lifecycle(call: Call, early: list[queue.Claim], since: float = 0.0) 
     from sidekit_hooks.pipeline import lifecycle
 
     event, ctx = call.event, call.ctx
-    if event.hook == "SessionStart":
+    if event.event_name == "SessionStart":
         primer = lifecycle.session_start(event, ctx)
         if event.is_subagent:
             return primer, []
@@ -299,11 +318,11 @@ def _plugin_form(event: Event, ctx: Context) -> None:
     if not root or event.is_subagent:
         return
     try:
-        if event.hook == "SessionStart" and pluginform.setup_needed(ctx.project, root):
+        if event.event_name == "SessionStart" and pluginform.setup_needed(ctx.project, root):
             pluginform.start_setup(ctx.project, root)
         said = pluginform.claim_notice(ctx.project)
     except OSError as exc:
-        hooklog.error(ctx.project, event.hook, "plugin-setup", exc)
+        hooklog.error(ctx.project, event.event_name, "plugin-setup", exc)
         return
     if said:
         ctx.notify_user(said)
@@ -330,10 +349,15 @@ def read_snapshot(event: Event, ctx: Context, until: float | None = None) -> dic
         # a background worker.
         left = (ctx.deadline if until is None else until) - 0.05 - time.monotonic()
         return dict(
-            current(ctx.project, notify=ctx.notify_user, hook=event.hook, compile_budget=max(COMPILE_BUDGET, left))
+            current(
+                ctx.project,
+                notify=ctx.notify_user,
+                event_name=event.event_name,
+                compile_budget=max(COMPILE_BUDGET, left),
+            )
         )
     except Exception as exc:  # noqa: BLE001 - a broken pack must not silence the other sidecars
-        hooklog.error(ctx.project, event.hook, "rules", exc)
+        hooklog.error(ctx.project, event.event_name, "rules", exc)
         return {}
 
 
@@ -345,7 +369,7 @@ def run_detectors(names: list[str], call: Call) -> list[Finding]:
     for name in names:
         left = ctx.deadline - time.monotonic()
         if left <= 0:
-            hooklog.error(ctx.project, event.hook, f"detector:{name}", "skipped: detector budget spent")
+            hooklog.error(ctx.project, event.event_name, f"detector:{name}", "skipped: detector budget spent")
             break
         budget.doing(f"detector {name}")
         try:
@@ -359,7 +383,7 @@ def run_detectors(names: list[str], call: Call) -> list[Finding]:
                 ctx.project,
                 hooklog.ERRORS,
                 {
-                    "hook": event.hook,
+                    "hook": event.event_name,
                     "where": f"timeout:detector:{name}",
                     "culprit": budget.NOW[0],
                     "error": f"ran past its time ({round(left * 1000)} ms left of the detector budget): {budget.NOW[0]}",
@@ -368,7 +392,7 @@ def run_detectors(names: list[str], call: Call) -> list[Finding]:
         except budget.Later:
             pass
         except Exception as exc:  # noqa: BLE001 - one broken sidecar (RecursionError, ValueError...) alone
-            hooklog.error(ctx.project, event.hook, f"detector:{name}", exc)
+            hooklog.error(ctx.project, event.event_name, f"detector:{name}", exc)
             done.append(name)
         call.unfinished = [other for other in names if other not in done]
     budget.doing("")
@@ -400,9 +424,9 @@ def _finish_later(names: list[str], event: Event, ctx: Context) -> None:
     if not names:
         return
     try:
-        later.hand_over(ctx.project, event.hook, event.raw, names, "budget", FINISH_WORKER)
+        later.hand_over(ctx.project, event.event_name, event.raw, names, "budget", FINISH_WORKER)
     except OSError as exc:
-        hooklog.error(ctx.project, event.hook, "later", exc)
+        hooklog.error(ctx.project, event.event_name, "later", exc)
 
 
 def _detect(name: str, event: Event, ctx: Context) -> list[Finding]:
@@ -437,7 +461,7 @@ def true_now(claims: list[queue.Claim], call: Call, since: float) -> list[queue.
             continue
         if record and queue.name_time(held.name) < since and not recheck.holds(project, record):
             queue.commit([held])
-            policy.record_moot(project, event.hook, event.session_id, held)
+            policy.record_moot(project, event.event_name, event.session_id, held)
             continue
         kept.append(held)
     return kept
@@ -473,7 +497,7 @@ def enqueue_findings(findings: list[Finding], call: Call, seen: list[str] | None
         )
         if not call.queue.enqueue(nudge, seen):
             return False
-        call.facts.append(ledger.admitted(finding, line))  # for Stop's re-check
+        call.facts.append(session_ledger.admitted(finding, line))  # for Stop's re-check
         return True
 
     policy.admit(findings, event, ctx, lambda: policy_config(ctx), send=send)
@@ -505,7 +529,7 @@ def drain(
         queue.release(claims + waiting)
         return "", []
     queue.release(left + waiting)
-    policy.record_delivered(project, event.hook, event.session_id, delivered)
+    policy.record_delivered(project, event.event_name, event.session_id, delivered)
     call.facts.extend(
         delivered_fact(project, held.nudge.extra["finding"], _recheck(held.nudge.extra.get("recheck")))
         for held in delivered
@@ -540,7 +564,7 @@ def budget_room(call: Call) -> int:
     if not event.session_id:
         return delivery.MAX_DELIVERY
     pending = sum(int(fact.get("out", 0)) for fact in call.facts if "call" in fact)
-    return spend.room(ledger.read(call.project, event.session_id), event.hook, event.tool, pending)
+    return spend.room(session_ledger.read(call.project, event.session_id), event.event_name, event.tool, pending)
 
 
 def delivered_fact(project: str, key: str, check: dict[str, str]) -> dict[str, Any]:

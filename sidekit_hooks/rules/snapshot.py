@@ -178,14 +178,17 @@ _loaded: dict[str, tuple[list[list[Any]], Snapshot]] = {}
 
 
 def current(
-    project: str, notify: Callable[[str], None] | None = None, hook: str = "rules", compile_budget: float = float("inf")
+    project: str,
+    notify: Callable[[str], None] | None = None,
+    event_name: str = "rules",
+    compile_budget: float = float("inf"),
 ) -> Snapshot:
     """The project's snapshot, recompiling what changed since it was written (and saving it)."""
     entries = [(layer, path, fingerprint(path)) for layer, path in pack_files(project)]
     files = [list(entry) for entry in entries]  # as the JSON snapshot holds them
     if project in _loaded and _loaded[project][0] == files:
         return _loaded[project][1]
-    snap = _refresh(project, entries, files, notify, hook, compile_budget)
+    snap = _refresh(project, entries, files, notify, event_name, compile_budget)
     _loaded[project] = (files, snap)
     return snap
 
@@ -195,7 +198,7 @@ def _refresh(
     entries: list[tuple[str, str, Any]],
     files: list[list[Any]],
     notify: Callable[[str], None] | None,
-    hook: str,
+    event_name: str,
     compile_budget: float = float("inf"),
 ) -> Snapshot:
     """Recompile what changed. With a `compile_budget` (a hook: COMPILE_BUDGET) the work stops there and big
@@ -235,7 +238,7 @@ def _refresh(
         )
         packs.append(pack)
         if pack["error"]:
-            _report_broken(project, hook, pack, notify)
+            _report_broken(project, event_name, pack, notify)
     rules, policy = merge(packs)
     code = precompile(rules, old, started + compile_budget)
     complete = complete and code.pop("complete")
@@ -257,7 +260,7 @@ def _refresh(
     try:
         workspace.atomic_write(path, data)
     except OSError as exc:  # a read-only project still gets its rules, compiled per event
-        hooklog.error(project, hook, "rules", f"cannot save the rules snapshot: {exc}")
+        hooklog.error(project, event_name, "rules", f"cannot save the rules snapshot: {exc}")
     return snap
 
 
@@ -405,13 +408,13 @@ def _deep_update(into: dict[str, Any], update: dict[str, Any]) -> None:
             into[key] = value
 
 
-def _report_broken(project: str, hook: str, pack: PackRecord, notify: Callable[[str], None] | None) -> None:
+def _report_broken(project: str, event_name: str, pack: PackRecord, notify: Callable[[str], None] | None) -> None:
     """Log it for `sidekit doctor` and tell the user, once per broken version of the file, even when
     parallel tool calls run several hooks that all find it at the same moment."""
     first_line = pack["error"].splitlines()[0]
     if not _first_to_report(project, pack):
         return
-    hooklog.error(project, hook, f"rules:{pack['file']}", pack["error"])
+    hooklog.error(project, event_name, f"rules:{pack['file']}", pack["error"])
     if notify is not None:
         target = "" if pack["file"].startswith("<") else f" {pack['file']}"
         notify(

@@ -2,7 +2,7 @@
 
 A runner whose adapter declares `PENDING` leaves files under `.sidekit/<runner>/` until its writer is done:
 a compacted `cargo test` is written into the cache by one detached writer once cargo has ended
-(cargo/run.py), and so are the short green binaries of a compacted `go test` (ledger.spool). Between
+(cargo/run.py), and so are the short green binaries of a compacted `go test` (spool.spool). Between
 the end of the run and the end of its writer, the cache still holds the run before: an answer read
 from it then could be greener than the run the agent has just seen. So the answers that read the cache
 (`status`, `failures`) wait for such writers, briefly: a run still going is not waited for (its result
@@ -43,7 +43,7 @@ def wait(root: str, timeout: float = WAIT) -> bool:
 
 def pending_runs(root: str) -> list[str]:
     """The runs (`<pid>-<start>`) that have ended and whose writer has not finished."""
-    from sidekit_hooks.runners import ledger
+    from sidekit_hooks.runners import spool
 
     now = time.time()
     found: list[str] = []
@@ -52,7 +52,7 @@ def pending_runs(root: str) -> list[str]:
         found += [
             key
             for key, changed in newest.items()
-            if key in claimed and now - changed < FRESH and not ledger.run_alive(key)
+            if key in claimed and now - changed < FRESH and not spool.run_alive(key)
         ]
     return found
 

@@ -146,7 +146,7 @@ def test_the_demo_shows_its_nudges_with_the_nudge_budget_on(clean_env: dict[str,
 def test_transcript_maps_lines_to_hook_payloads(tmp_path: Path) -> None:
     write_transcript(tmp_path / "t.jsonl", "/repo")
     session = transcript.read(str(tmp_path / "t.jsonl"))
-    assert [(e.hook, e.payload.get("tool_name", "")) for e in session.events] == [
+    assert [(e.event_name, e.payload.get("tool_name", "")) for e in session.events] == [
         ("UserPromptSubmit", ""),
         ("PostToolUse", "Read"),
         ("PostToolUse", "Edit"),

@@ -115,7 +115,7 @@ def test_bash_success_and_failure() -> None:
     failed = parse_event(
         "PostToolUseFailure", post("Bash", {"command": "exit 3"}, error="Exit code 3\noops", is_interrupt=False), PROJ
     )
-    assert (failed.hook, failed.command, failed.error) == ("PostToolUseFailure", "exit 3", "Exit code 3\noops")
+    assert (failed.event_name, failed.command, failed.error) == ("PostToolUseFailure", "exit 3", "Exit code 3\noops")
 
 
 def test_read_glob_grep_paths() -> None:

@@ -324,7 +324,9 @@ def test_policy_table_comes_from_the_rule_pack_snapshot(here: Path, monkeypatch:
     fake = types.ModuleType("sidekit_hooks.rules.snapshot")
     reads: list[str] = []
 
-    def current(project: str, notify: object = None, hook: str = "", compile_budget: float = 0.0) -> dict[str, Any]:
+    def current(
+        project: str, notify: object = None, event_name: str = "", compile_budget: float = 0.0
+    ) -> dict[str, Any]:
         reads.append(project)
         return {"rules": [], "policy": {"max_nudges": 3, "cooldown": 0}}
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.savings import heads, record
-from sidekit_hooks.runners import answer
+from sidekit_hooks.runners import compact as runner_compact
 from sidekit_hooks.runners.pytest import compact
 
 
 def test_each_runners_head_gives_its_raw_size() -> None:
-    go = answer.compacted("go test", "x" * 12345, ".sidekit/go/raw-1.txt", 1, {"exit": 1})
+    go = runner_compact.compacted("go test", "x" * 12345, ".sidekit/go/raw-1.txt", 1, {"exit": 1})
     output = "\n".join(
         [
             compact.head(45922, 1, ".sidekit/pytest/raw-1.txt").rstrip("\n"),

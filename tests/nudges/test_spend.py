@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.detectors.scope.model import Scope, save
-from sidekit_hooks.nudges import ledger, spend
+from sidekit_hooks.nudges import session_ledger, spend
 from sidekit_hooks.nudges.events import parse_event
 from testing.hooks import HookRunner, bash, context_of, payload, run_sidekit, tool_call, write
 
@@ -54,7 +54,7 @@ def test_without_the_budget_this_session_costs_a_third_of_what_its_tools_returne
 ) -> None:
     said = session(scoped, run_hook, {}, [10])
     assert said == ["", SCOPE_NUDGE, "", REMINDER]
-    book = ledger.read(str(scoped), "sess-1")
+    book = session_ledger.read(str(scoped), "sess-1")
     spent = shown("PostToolUse:Write", SCOPE_NUDGE) + shown("Stop", REMINDER)
     assert (book.result_bytes, book.spent) == (19 * 60, spent)  # 30%: the session the budget is for
     assert spent == 341
@@ -67,7 +67,7 @@ def test_a_nudge_waits_until_the_session_has_read_enough_to_pay_for_it(scoped: P
     # more bytes were read (9,500 in all: 475 bytes of budget, 340 spent).
     said = session(scoped, run_hook, BUDGET_ON, [200, 250])
     assert said == ["", "", SCOPE_NUDGE, "", "", REMINDER]
-    book = ledger.read(str(scoped), "sess-1")
+    book = session_ledger.read(str(scoped), "sess-1")
     spent = shown("PostToolUse:Bash", SCOPE_NUDGE) + shown("Stop", REMINDER)
     assert (book.result_bytes, book.spent) == (19 * 500, spent)
     assert book.spent <= spend.SHARE * book.result_bytes
@@ -79,16 +79,16 @@ def test_the_budget_counts_the_primer_and_holds_what_follows_it(scoped: Path, ru
     )
     assert start == "[sidecar:scope] This task's scope (gt-7): edit only api/**."  # said regardless: the task's frame
     primer = shown("SessionStart", start)
-    assert ledger.read(str(scoped), "sess-1").spent == primer == 134
+    assert session_ledger.read(str(scoped), "sess-1").spent == primer == 134
     said = session(scoped, run_hook, BUDGET_ON, [200])
     assert said == ["", "", "", ""]  # 4,750 bytes read: 237 of budget, 134 spent on the primer
-    assert ledger.read(str(scoped), "sess-1").spent == primer
+    assert session_ledger.read(str(scoped), "sess-1").spent == primer
 
 
 def test_a_failed_call_counts_its_error(scoped: Path, run_hook: HookRunner) -> None:
     failed = bash(scoped, "pytest -q", error="Exit code 1\n" + LINES * 100)
     run_hook("PostToolUseFailure", failed, env=BUDGET_ON)
-    assert ledger.read(str(scoped), "sess-1").result_bytes == 12 + 1900
+    assert session_ledger.read(str(scoped), "sess-1").result_bytes == 12 + 1900
 
 
 @pytest.mark.parametrize(
@@ -126,4 +126,4 @@ def test_a_message_someone_else_queued_never_waits_for_sidekits_budget(scoped: P
     prompt = payload("UserPromptSubmit", scoped, prompt="go on")
     said = context_of(run_hook("UserPromptSubmit", prompt, env=BUDGET_ON).stdout)
     assert said == "[from mayor] Rebase on main before you push."  # the scope line still waits for the budget
-    assert ledger.read(str(scoped), "sess-1").spent == shown("UserPromptSubmit", said)
+    assert session_ledger.read(str(scoped), "sess-1").spent == shown("UserPromptSubmit", said)

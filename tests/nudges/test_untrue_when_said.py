@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.nudges import ledger
+from sidekit_hooks.nudges import session_ledger
 from sidekit_hooks.nudges.recheck import untrue_when_said
 from sidekit_hooks.pipeline.runtime import delivered_fact
 from testing.hooks import HookRunner, payload
@@ -76,7 +76,7 @@ def admitted_tests_finding(project: Path, session: str, untrue: bool) -> None:
         "recheck": TESTS_RECHECK,
     }
     deliver = {"deliver": "tests:src/a.py", **({"untrue": 1} if untrue else {})}
-    ledger.append(str(project), session, [record, {"call": ""}, deliver])
+    session_ledger.append(str(project), session, [record, {"call": ""}, deliver])
 
 
 @pytest.mark.parametrize(("untrue", "counted"), [(True, "untrue"), (False, "fixed")])

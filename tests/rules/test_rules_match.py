@@ -132,7 +132,7 @@ def test_command_and_output_and_failure_error() -> None:
     assert match.match_rule(rule(command=r"^\s*pytest\b"), bash("make test")) is None
     assert match.match_rule(rule(output="Traceback"), bash("python x.py", stdout="Traceback (most recent")) is not None
     failed = bash("python x.py", error="Exit code 1\nTraceback (most recent call last):")
-    assert failed.hook == "PostToolUseFailure"
+    assert failed.event_name == "PostToolUseFailure"
     assert match.match_rule(rule(output="Traceback"), failed) is not None
 
 

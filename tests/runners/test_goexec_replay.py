@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks.runners import ledger
+from sidekit_hooks.runners import spool
 from sidekit_hooks.runners.go import goexec as goexec
 from sidekit_hooks.status import cache
 
@@ -63,7 +63,7 @@ def replay(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, s
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
     monkeypatch.delenv("SIDEKIT_RUN_ID", raising=False)
     spooled: list[tuple[list[str], str]] = []
-    monkeypatch.setattr(ledger, "spool", lambda root, runner, fields, text: spooled.append((fields, text)))
+    monkeypatch.setattr(spool, "spool", lambda root, runner, fields, text: spooled.append((fields, text)))
     found: dict[str, dict[str, str]] = {}
     for index, (step, package, output, code, verbose, before) in enumerate(STEPS):
         monkeypatch.setattr(cache, "now", lambda index=index: NOW + 10 * index)
@@ -72,7 +72,7 @@ def replay(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, s
         for name in os.listdir(root / ".sidekit" / "go"):
             if name.startswith("printed-"):  # each step is a binary of its own run
                 os.unlink(root / ".sidekit" / "go" / name)
-        (root / ".sidekit" / "go" / f"printed-{ledger.run_key()}").write_text(str(before))
+        (root / ".sidekit" / "go" / f"printed-{spool.run_key()}").write_text(str(before))
         text = short_output(root) if output == "short" else recorded(output, root)
         _root, printed, later = goexec.render(text, verbose, NOW + 10 * index - 0.25, code)
         if later is not None:  # what the detached child does once the answer is out
@@ -136,7 +136,7 @@ def test_the_runs_later_red_packages_print_one_line_each_after_its_first_answer(
     shutil.copytree(CASES / "module", root)
     (root / ".git").mkdir()
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
-    monkeypatch.setattr(ledger, "spool", lambda *args: None)
+    monkeypatch.setattr(spool, "spool", lambda *args: None)
     printed = []
     for package, code in (("calc", 1), ("boom", 2), ("calc", 1)):
         monkeypatch.chdir(root / package)

@@ -209,7 +209,7 @@ def test_a_spool_gone_before_python_reads_it_still_ends_as_the_binary_did(tmp_pa
 
 
 def test_the_sh_wrappers_run_key_is_the_one_python_computes_for_the_same_go_run(tmp_path: Path) -> None:
-    """goexec.sh names a spool by go's pid and start time in sh, ledger.run_key names the printed-bytes
+    """goexec.sh names a spool by go's pid and start time in sh, spool.run_key names the printed-bytes
     ledger in Python: one run, one key, or the writer and `status` would wait on the wrong run."""
     root, binary = project(tmp_path)
     folder = root / ".sidekit" / "go"

@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from sidekit_hooks.runners import ledger, pending
+from sidekit_hooks.runners import pending, spool
 
 
 def dead_run() -> str:
@@ -25,7 +25,7 @@ def touch(path: Path, age: float = 0.0) -> Path:
 
 
 def own_run() -> str:
-    """This process's key, as ledger.run_key gives it to a wrapper whose parent is this process."""
+    """This process's key, as spool.run_key gives it to a wrapper whose parent is this process."""
     with open(f"/proc/{os.getpid()}/stat", encoding="ascii") as handle:
         return f"{os.getpid()}-{handle.read().rpartition(')')[2].split()[19]}"
 
@@ -45,7 +45,7 @@ def test_the_files_of_an_ended_run_are_pending_until_its_writer_removes_them(tmp
 
 def test_a_go_writers_claim_counts_and_a_run_still_going_does_not(tmp_path: Path) -> None:
     ended, going, killed = dead_run(), own_run(), f"{os.getpid()}-2"
-    assert ledger.run_alive(going)
+    assert spool.run_alive(going)
     touch(tmp_path / ".sidekit" / "go" / f"spool-{ended}-4242")
     touch(tmp_path / ".sidekit" / "go" / f"writer-{ended}")
     touch(tmp_path / ".sidekit" / "go" / f"writer-{going}")

@@ -124,7 +124,7 @@ DOTNET_LONG = "Expected the ledger «значение» to balance after the tra
 def dotnet_run(root: Path, failures: int, distinct: int, passed: int = 0) -> dict[str, Any]:
     """`dotnet test`'s answer for a TRX of `failures` failing tests from `distinct` causes (deep namespaces,
     long non-ASCII messages, a frame each in a deep project file), as `sidekit test` gives it."""
-    from sidekit_hooks.runners import answer, store
+    from sidekit_hooks.runners import compact, store
     from sidekit_hooks.runners.dotnet import adapter
     from testing import trx
 
@@ -147,7 +147,7 @@ def dotnet_run(root: Path, failures: int, distinct: int, passed: int = 0) -> dic
     report = trx.write(root / "tests" / "TestResults" / "budget.trx", results)
     result = adapter.from_run(str(root), time.time() - 3, 1 if failures else 0, "", [str(report)], "vstest")
     summary, table = store.save(str(root), result)
-    return answer.run_answer(dict(summary), dict(table), result)
+    return compact.run_answer(dict(summary), dict(table), result)
 
 
 @pytest.mark.parametrize(("failures", "distinct"), [(100, 100), (1000, 200), (1000, 3)])

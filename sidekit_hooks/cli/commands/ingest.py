@@ -25,7 +25,7 @@ from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._shared import add_format, add_project, project_of
 from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.runners import Result, store
-from sidekit_hooks.runners import answer as runner_answer
+from sidekit_hooks.runners import compact as runner_compact
 from sidekit_hooks.runners.junit import adapter as junit
 from sidekit_hooks.status import cache
 
@@ -66,7 +66,7 @@ def ingest(project: str, paths: list[str], limit: int) -> tuple[dict[str, Any], 
     result.exit = 1 if failing else 0
     result.args = [os.path.relpath(p, root) for p in reports][:20]
     summary, table = store.save(root, result)
-    found = runner_answer.run_answer(dict(summary), dict(table), result, extra={"reports": len(reports)})
+    found = runner_compact.run_answer(dict(summary), dict(table), result, extra={"reports": len(reports)})
     unreadable = [
         f"{rel}: {error['type']}, {error['message'].replace('; fix: ', chr(10) + '  fix: ')}"
         for rel, error in result.errors.items()

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         player = Player(project, session.session or "replay", in_process=True)
         for number, event in enumerate(itertools.chain([first], events), 1):
             payload = materialize(rebase(event.payload, session.cwd, project), project)
-            result = player.send(event.hook, payload)
+            result = player.send(event.event_name, payload)
             summary.add(result)
             if args.all or result.nudges or result.suppressed() or result.notices:
                 print("\n".join(step_lines(number, result)))

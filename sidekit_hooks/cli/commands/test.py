@@ -23,7 +23,7 @@ from sidekit_hooks import runners
 from sidekit_hooks.answers import render, shape
 from sidekit_hooks.cli.commands._shared import add_format, add_project, explicit_python, project_of
 from sidekit_hooks.core import launch, workspace
-from sidekit_hooks.runners import answer as runner_answer
+from sidekit_hooks.runners import compact as runner_compact
 from sidekit_hooks.runners.pytest import adapter as pytest_adapter
 from sidekit_hooks.runners.pytest import interpreter
 from sidekit_hooks.runners.pytest.process import Progress, Run, execute, one_at_a_time
@@ -74,7 +74,7 @@ def answer(
     runner = runners.detect(project)
     adapter = runners.load(runner)
     if adapter is None:
-        return runner_answer.none(), NO_TESTS
+        return runner_compact.none(), NO_TESTS
     if runners.feeds(adapter) != "plugin":  # every runner but the one whose plugin records as it runs
         return other_runner(root, runner, pytest_args, select_only, progress, process, base)
     extra: dict[str, Any] = {}
@@ -142,7 +142,7 @@ def other_runner(
         # the words that narrow the run (an adapter may know some that select nothing): [] for a full run
         result.args = adapter.filter_words(list(args)) if hasattr(adapter, "filter_words") else list(args)
         summary, table = store.save(root, result)
-    found = runner_answer.run_answer(dict(summary), dict(table), result, extra=extra)
+    found = runner_compact.run_answer(dict(summary), dict(table), result, extra=extra)
     return found, done.returncode
 
 

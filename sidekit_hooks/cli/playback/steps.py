@@ -30,12 +30,12 @@ NUDGE_PREFIX = "[sidecar:"
 class StepResult:
     """One hook run: the nudges it printed and the policy decisions it logged."""
 
-    __slots__ = ("hook", "payload", "context", "notices", "decisions", "stderr")
+    __slots__ = ("event_name", "payload", "context", "notices", "decisions", "stderr")
 
     def __init__(
-        self, hook: str, payload: dict[str, Any], output: str, decisions: list[dict[str, Any]], stderr: str = ""
+        self, event_name: str, payload: dict[str, Any], output: str, decisions: list[dict[str, Any]], stderr: str = ""
     ) -> None:
-        self.hook = hook
+        self.event_name = event_name
         self.payload = payload
         data = json.loads(output) if output.strip() else {}
         self.context = str(data.get("hookSpecificOutput", {}).get("additionalContext", ""))
@@ -85,27 +85,27 @@ class Player:
             env["SIDEKIT_NUDGE_BUDGET"] = "off"  # nudges/spend.py
         return env
 
-    def send(self, hook: str, payload: dict[str, Any]) -> StepResult:
+    def send(self, event_name: str, payload: dict[str, Any]) -> StepResult:
         self.count += 1
         settle(self.project)
         offset = _log_size(self.project)
         text = json.dumps(payload)
         if self.in_process:
-            output, stderr = self._run_here(hook, text), ""
+            output, stderr = self._run_here(event_name, text), ""
         else:
-            output, stderr = self._run_subprocess(hook, text)
-        return StepResult(hook, payload, output, _new_decisions(self.project, offset), stderr)
+            output, stderr = self._run_subprocess(event_name, text)
+        return StepResult(event_name, payload, output, _new_decisions(self.project, offset), stderr)
 
-    def _run_subprocess(self, hook: str, text: str) -> tuple[str, str]:
-        script = hooks_dir() / HOOK_SCRIPTS[hook]
-        fallback = [self.python, "-P", "-m", "sidekit_hooks.pipeline.hook", hook]
+    def _run_subprocess(self, event_name: str, text: str) -> tuple[str, str]:
+        script = hooks_dir() / HOOK_SCRIPTS[event_name]
+        fallback = [self.python, "-P", "-m", "sidekit_hooks.pipeline.hook", event_name]
         argv = [self.python, "-S", str(script)] if script.exists() else fallback
         done = subprocess.run(
             argv, input=text.encode(), capture_output=True, env=self.env(), cwd=self.project, timeout=30
         )
         return done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
 
-    def _run_here(self, hook: str, text: str) -> str:
+    def _run_here(self, event_name: str, text: str) -> str:
         from sidekit_hooks.nudges import queue
         from sidekit_hooks.pipeline import runtime
 
@@ -113,7 +113,7 @@ class Player:
         os.environ.clear()
         os.environ.update(env)
         try:
-            outcome = runtime.run(hook, text)
+            outcome = runtime.run(event_name, text)
             queue.commit(outcome.claims)
         finally:
             os.environ.clear()
@@ -121,8 +121,8 @@ class Player:
         return outcome.output
 
     def play(self, step: dict[str, Any]) -> StepResult:
-        hook, payload = build_payload(self.project, self.session, step, self.count + 1)
-        return self.send(hook, payload)
+        event_name, payload = build_payload(self.project, self.session, step, self.count + 1)
+        return self.send(event_name, payload)
 
 
 SETTLE = 10.0  # seconds a played call waits, at most, for the background to finish the calls before it
@@ -167,11 +167,11 @@ def build_payload(project: str, session: str, step: dict[str, Any], number: int 
     }
     if "payload" in step:
         payload = substitute(step["payload"], project)
-        hook = str(step.get("event") or payload.get("hook_event_name") or "PostToolUse")
-        merged = {**base, **payload, "hook_event_name": hook}
-        if hook == "PostToolUse":
+        event_name = str(step.get("event") or payload.get("hook_event_name") or "PostToolUse")
+        merged = {**base, **payload, "hook_event_name": event_name}
+        if event_name == "PostToolUse":
             apply_effect(project, str(merged.get("tool_name", "")), merged.get("tool_input") or {})
-        return hook, merged
+        return event_name, merged
     if "prompt" in step and "tool" not in step:
         return "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": step["prompt"]}
     tool = str(step["tool"])
@@ -179,10 +179,10 @@ def build_payload(project: str, session: str, step: dict[str, Any], number: int 
     for key in ("file_path", "notebook_path", "path"):
         if isinstance(tool_input.get(key), str) and tool_input[key] and not os.path.isabs(tool_input[key]):
             tool_input[key] = os.path.join(project, tool_input[key])
-    hook = str(step.get("event") or ("PostToolUseFailure" if "error" in step else "PostToolUse"))
+    event_name = str(step.get("event") or ("PostToolUseFailure" if "error" in step else "PostToolUse"))
     payload = {
         **base,
-        "hook_event_name": hook,
+        "hook_event_name": event_name,
         "tool_name": tool,
         "tool_input": tool_input,
         "tool_use_id": f"toolu_{number:04d}",
@@ -190,12 +190,12 @@ def build_payload(project: str, session: str, step: dict[str, Any], number: int 
     if step.get("agent_id"):
         payload["agent_id"] = step["agent_id"]
         payload["agent_type"] = step.get("agent_type", "general-purpose")
-    if hook == "PostToolUseFailure":
+    if event_name == "PostToolUseFailure":
         payload["error"] = step["error"]
-        return hook, payload
+        return event_name, payload
     simulated = apply_effect(project, tool, tool_input)
     payload["tool_response"] = substitute(step["response"], project) if "response" in step else simulated
-    return hook, payload
+    return event_name, payload
 
 
 def apply_effect(project: str, tool: str, tool_input: dict[str, Any]) -> Any:

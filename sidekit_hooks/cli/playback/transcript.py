@@ -27,7 +27,7 @@ NOT_RUN_MARKERS = (
 
 @dataclass
 class Replayable:
-    hook: str
+    event_name: str
     payload: dict[str, Any]
     line: int
 

@@ -28,7 +28,7 @@ RANK = rank_of("scope")  # its findings' place among sidecars (detectors.RANKS)
 MAX_BASH_NUDGES = 3  # one Bash line can name many files; more than this says nothing new
 
 
-class ScopeSidecar:
+class ScopeDetector:
     name = "scope"
     hooks = judged_by("scope")
 
@@ -38,14 +38,16 @@ class ScopeSidecar:
         try:
             scope = scope_model.load(ctx.project)
         except scope_model.ScopeError as exc:
-            hooklog.error(ctx.project, event.hook, "detector:scope", f"{exc}; fix: sidekit scope set --allow GLOB...")
+            hooklog.error(
+                ctx.project, event.event_name, "detector:scope", f"{exc}; fix: sidekit scope set --allow GLOB..."
+            )
             ctx.notify_user(f"sidekit: scope ignored: {exc}. Fix: sidekit scope set --allow GLOB...")
             return []
         if scope is None:
             return []
-        if event.kind == "write" and event.hook == "PostToolUse":
+        if event.kind == "write" and event.event_name == "PostToolUse":
             return _rechecked(_file_finding(scope, event.path, "write", event.tool), event, scope)
-        if event.kind == "read" and event.hook == "PostToolUse":
+        if event.kind == "read" and event.event_name == "PostToolUse":
             return _file_finding(scope, event.path, "read", event.tool)
         if event.kind == "search":
             return _search_finding(scope, event, ctx.project)
@@ -171,4 +173,4 @@ def _has_wildcard(part: str) -> bool:
     return any(char in "*?[{" for char in part)
 
 
-DETECTOR = ScopeSidecar()
+DETECTOR = ScopeDetector()

@@ -31,12 +31,12 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.findings import Context, Finding
 
 
-class ToolsSidecar:
+class ToolsDetector:
     name = SIDECAR
     hooks = judged_by("tools")
 
     def detect(self, event: Event, ctx: Context) -> list[Finding]:
-        if event.tool == "Glob" and event.hook == "PostToolUse" and event.session_id:
+        if event.tool == "Glob" and event.event_name == "PostToolUse" and event.session_id:
             from sidekit_hooks.detectors.tools.find_name import remember_glob
 
             remember_glob(ctx.project, event.session_id)
@@ -47,7 +47,7 @@ class ToolsSidecar:
                 finding.subject = finding.subject or event.command[:200]  # the command it is about
             from sidekit_hooks.detectors.tools.raw_pytest import costly_run
 
-            if event.hook == "PostToolUseFailure" or not costly_run(event.output):
+            if event.event_name == "PostToolUseFailure" or not costly_run(event.output):
                 # A failed raw pytest run belongs to the tests sidecar (status + `sidekit failures`) and
                 # to the team's own rules on its output; a second "use sidekit test" would be noise. So
                 # is the hint after a short or green run: it cost the model next to nothing.
@@ -62,7 +62,7 @@ class ToolsSidecar:
         return []
 
 
-TOOLS = ToolsSidecar()
+TOOLS = ToolsDetector()
 
 
 def shell_findings(command: str, project: str, session: str = "") -> list[Finding]:

@@ -23,15 +23,15 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: cargo_run .sidekit/cargo/RUN", file=sys.stderr)
         return 2
-    from sidekit_hooks.runners import ledger
+    from sidekit_hooks.runners import spool
 
     run = os.path.abspath(argv[0])
-    key = os.path.basename(run).removeprefix("run-")  # cargo's pid and start time, as ledger.run_key
+    key = os.path.basename(run).removeprefix("run-")  # cargo's pid and start time, as spool.run_key
     deadline = time.time() + WAIT
-    while time.time() < deadline and ledger.run_alive(key):
+    while time.time() < deadline and spool.run_alive(key):
         time.sleep(POLL)
     write(run)
-    ledger.report_cpu("cargo")
+    spool.report_cpu("cargo")
     return 0
 
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 NAME = "go"
-FEED = "wrapper"  # each test binary runs under goexec.sh, which feeds the cache (runners/ledger.py)
+FEED = "wrapper"  # each test binary runs under goexec.sh, which feeds the cache (runners/spool.py)
 PENDING = ("spool-", "writer-")  # a run's spooled binaries and its writer's claim, under .sidekit/go/
 # A go run is pending only with a writer's claim: a printed spool always has one beside it (a spool
 # without is a killed wrapper's, which nothing will write); its newest file says whether it is fresh.

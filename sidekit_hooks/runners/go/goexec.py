@@ -8,7 +8,7 @@ way its tests go into the shared cache. When what the binary would have printed 
 bytes, for the whole run) it is printed as it was; otherwise two lines: what happened and where the
 raw output is, then the compact answer. The exit status is the binary's own (a signal is re-raised),
 so go's verdict and exit code are unchanged. Anything unexpected here: the output is printed as it
-was. `goexec.py --write-run FOLDER RUN`: the run's one cache writer (ledger.spool), detached.
+was. `goexec.py --write-run FOLDER RUN`: the run's one cache writer (spool.spool), detached.
 goexec.sh starts these through goexec_start.py, which imports this module (not compiled at each start).
 """
 
@@ -38,19 +38,19 @@ def main(argv: list[str]) -> int:
     if argv[0] == "--captured":  # from goexec.sh: the binary ran there, its output is in a file
         return captured(argv[1], int(argv[2]), argv[3] == "1", float(argv[4]), argv[5:6] == ["1"])
     if argv[0] == "--write-run":  # from goexec.sh: the run's one cache writer, detached
-        from sidekit_hooks.runners import ledger
+        from sidekit_hooks.runners import spool
 
-        ledger.write_run(argv[1], argv[2], "go")
+        spool.write_run(argv[1], argv[2], "go")
         return 0
     binary, args = argv[0], argv[1:]
     if os.environ.get("SIDEKIT_RAW", "") not in ("", "0") or any(a.startswith(PASS_THROUGH) for a in args):
         os.execv(binary, [binary, *args])
-    from sidekit_hooks.runners import ledger
+    from sidekit_hooks.runners import spool
 
     verbose = any(a in ("-test.v", "-test.v=true") for a in args)
     run_args = [a for a in args if not a.startswith("-test.v")] + ["-test.v=test2json"] + _test_log(binary, args)
     started = time.time()
-    data, code = ledger.run_binary([binary, *run_args])
+    data, code = spool.run_binary([binary, *run_args])
     unfiltered = not any(a.startswith(FILTERS) and a != "-test.failfast=false" for a in args)
     return finish(data.decode("utf-8", "surrogateescape"), verbose, started, code, unfiltered)
 
@@ -94,23 +94,23 @@ def finish(text: str, verbose: bool, started: float, code: int, unfiltered: bool
         root, out, later = render(text, verbose, started, code, unfiltered)
     except Exception:  # noqa: BLE001 - never less than the run said: its own words, without test2json's marks
         out = _fallback(text, verbose)
-    from sidekit_hooks.runners import ledger
+    from sidekit_hooks.runners import spool
 
     if later is None:
-        return ledger.relay(out, code)
+        return spool.relay(out, code)
     work = later
-    return ledger.relay(out, code, lambda: ledger.detach(root, "go", work))
+    return spool.relay(out, code, lambda: spool.detach(root, "go", work))
 
 
 def render(
     text: str, verbose: bool, started: float, code: int, unfiltered: bool = False
 ) -> tuple[str, str, Callable[[], None] | None]:
     """(project root, what to print, work left for after it). What to print: the output as it was
-    when the run's output stays short (the cache write left to the run's writer, see ledger.spool),
+    when the run's output stays short (the cache write left to the run's writer, see spool.spool),
     else the compact answer, read from the run itself (its failures marked new against the cache,
     no generation: as cargo's answer); the cache is merged and written, and the raw output kept, by
-    a detached child once the answer is out (ledger.detach)."""
-    from sidekit_hooks.runners import ledger
+    a detached child once the answer is out (spool.detach)."""
+    from sidekit_hooks.runners import spool
     from sidekit_hooks.runners.go import adapter as go
     from sidekit_hooks.status import cache
 
@@ -124,10 +124,10 @@ def render(
     events = go.parse_framed(text, pkgdir)
     plain = _plain(text, verbose, events)
     size = len(plain.encode("utf-8", "replace"))
-    if size + ledger.printed_before(root, "go", size) <= SHORT:
-        ledger.spool(root, "go", [root, pkgdir, repr(started), str(code), str(int(unfiltered))], text)
+    if size + spool.printed_before(root, "go", size) <= SHORT:
+        spool.spool(root, "go", [root, pkgdir, repr(started), str(code), str(int(unfiltered))], text)
         return root, plain, None
-    from sidekit_hooks.runners import answer, store
+    from sidekit_hooks.runners import compact, store
 
     result = _result(text, events, root, pkgdir, started, code, unfiltered)
     raw = store.raw_path(root, "go", pkgdir)
@@ -141,12 +141,16 @@ def render(
         shown = as_seen(raw)
         # room for go's own lines after ours (`FAIL\t<import path>\t0.01s`, `FAIL`), so the whole stays <= 800 B
         exit_code = 1 if code else 0  # go's own, for any failing binary (a panic or a timeout exits 2)
-        if ledger.answers_before(root, "go"):  # several red packages: one answer, then a line for each other
-            return root, answer.later_package("go test", pkgdir, plain, shown, exit_code, summary, table, result), later
-        budget = answer.head_budget("go test", plain, shown, exit_code) - len(pkgdir) - GO_LINES
-        found = answer.run_answer(summary, table, result, budget, {"package": pkgdir})
+        if spool.answers_before(root, "go"):  # several red packages: one answer, then a line for each other
+            return (
+                root,
+                compact.later_package("go test", pkgdir, plain, shown, exit_code, summary, table, result),
+                later,
+            )
+        budget = compact.head_budget("go test", plain, shown, exit_code) - len(pkgdir) - GO_LINES
+        found = compact.run_answer(summary, table, result, budget, {"package": pkgdir})
         found["exit"] = exit_code
-        return root, answer.compacted("go test", plain, shown, exit_code, found), later
+        return root, compact.compacted("go test", plain, shown, exit_code, found), later
     except Exception:  # noqa: BLE001 - no answer: the run's own words, and the run still goes into the cache
         return root, _fallback(text, verbose), later
 
@@ -169,7 +173,7 @@ def _result(
 
 
 def save_spooled(fields: list[str], text: str) -> None:
-    """The run's writer (ledger.spool): one binary's output into the cache."""
+    """The run's writer (spool.spool): one binary's output into the cache."""
     from sidekit_hooks.runners import store
     from sidekit_hooks.runners.go import adapter as go
 

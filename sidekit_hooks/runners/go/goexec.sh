@@ -6,7 +6,7 @@
 # under the project's `.sidekit/go/`. A passing binary without -v: what it would have printed (the
 # framing and the passing tests' logs taken out) is printed as it is, when short, and the output is
 # spooled for the run's one cache writer (a Python started once per run, detached, by the first such
-# binary; see ledger.spool). A failure, -v, or long output: goexec.py reads the kept output (the
+# binary; see spool.spool). A failure, -v, or long output: goexec.py reads the kept output (the
 # binary is not run again), prints it or the compact answer, and ends with the binary's status (its
 # exit code, or the signal that reached the run, re-raised: see below). No usable project folder
 # (none found, a link where .sidekit is, a name already taken): goexec.py runs the binary itself.
@@ -44,7 +44,7 @@ if [ -z "$root" ] || [ -L "$root/.sidekit" ] || [ -L "$spool" ] || [ "${PWD#"$ro
     exec "$py" -I -S "$main" "$bin" "$@" # the Python wrapper finds (or refuses) its folder itself
 fi
 [ -d "$spool" ] || mkdir -p "$spool" 2>/dev/null
-# The run's key (ledger.run_key): go's pid and start time.
+# The run's key (spool.run_key): go's pid and start time.
 IFS= read -r stat <"/proc/$PPID/stat" 2>/dev/null || stat=
 run=$PPID-0
 born() { [ $# -ge 20 ] && run=$PPID-${20}; }
@@ -55,8 +55,8 @@ case $root$pkgdir in *"	"* | *"
 "*) exec "$py" -I -S "$main" "$bin" "$@" ;; # a tab or newline in a name: the spool's header cannot hold it
 esac
 # The binary's output goes into the spool file it stays in when it is printed as it was: a header
-# (`root pkgdir - 0 unfiltered`: ledger.spool's fields, the time left to the file's), the output, and the
-# ledger.SPOOLED line once printed. Created here, never through a file or link already there (set -C): no mv, rm
+# (`root pkgdir - 0 unfiltered`: spool.spool's fields, the time left to the file's), the output, and the
+# spool.SPOOLED line once printed. Created here, never through a file or link already there (set -C): no mv, rm
 # or second copy afterwards (each a process start, a tenth of a green binary's cost).
 out=$spool/spool-$run-$$
 set -C
@@ -96,7 +96,7 @@ exec 2>&3 3>&-
 status=$code # what goexec.py is told: the exit code, or minus the signal
 if [ "$code" = 137 ] || { [ "$sig" != 0 ] && [ "$code" = $((128 + sig)) ]; }; then status=-$((code - 128)); fi
 # Printed as it was: a passing binary's output without the framing (its own lines, not the passing
-# tests' logs), when short; the spool then ends with the ledger.SPOOLED line, which commits it to the
+# tests' logs), when short; the spool then ends with the spool.SPOOLED line, which commits it to the
 # run's writer. Otherwise (a failure, -v, long output) goexec.py reads and removes the spool.
 if [ "$code" = 0 ] && [ "$verbose" = 0 ] && LC_ALL=C awk -v limit=2048 '
         NR == 1 { next }  # the spool header
@@ -107,7 +107,7 @@ if [ "$code" = 0 ] && [ "$verbose" = 0 ] && LC_ALL=C awk -v limit=2048 '
         { inlog = 0; keep() }
         function keep() { text = text $0 "\n"; if (length(text) > limit) { over = 1; exit } }
         END { if (over) exit 3; printf "%s", text }' "$out" 2>/dev/null; then
-    printf '\n\026sidekit spooled\n' >>"$out" 2>/dev/null # ledger.SPOOLED: printed, never twice
+    printf '\n\026sidekit spooled\n' >>"$out" 2>/dev/null # spool.SPOOLED: printed, never twice
     if { true >"$spool/writer-$run"; } 2>/dev/null; then # the run's one writer: the first claim (set -C is on)
         "$py" -I -S "$main" --write-run "$spool" "$run" </dev/null >/dev/null 2>&1 &
     fi

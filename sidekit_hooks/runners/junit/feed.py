@@ -136,7 +136,7 @@ def outcome(event: Event) -> tuple[int | None, str]:
     """(the command's exit code, the output the model read); the code is None when the run has not
     ended (moved to the background, interrupted) or its status cannot be read."""
     raw = event.raw
-    if event.hook == "PostToolUseFailure":
+    if event.event_name == "PostToolUseFailure":
         if raw.get("is_interrupt") is True:
             return None, event.error
         first, _, rest = event.error.partition("\n")
@@ -178,7 +178,9 @@ def hand_over(event: Event, worker: str) -> str:
         return ""
     code, output = outcome(event)
     if code is None:  # its reports are not all written (or never will be): the cache keeps what it knew
-        hooklog.append(root, hooklog.DECISIONS, {"hook": event.hook, "decision": "junit-not-fed", "why": "not ended"})
+        hooklog.append(
+            root, hooklog.DECISIONS, {"hook": event.event_name, "decision": "junit-not-fed", "why": "not ended"}
+        )
         return ""
     adapter = _fed_after(started.get("tool"))
     needs_feed = getattr(adapter, "needs_feed", None)
@@ -194,7 +196,9 @@ def hand_over(event: Event, worker: str) -> str:
         output=output[-MAX_OUTPUT:],
         ended=time.time(),
     )
-    job.update(hook=event.hook, payload={k: v for k, v in event.raw.items() if k not in ("tool_response", "error")})
+    job.update(
+        hook=event.event_name, payload={k: v for k, v in event.raw.items() if k not in ("tool_response", "error")}
+    )
     path = marker.removesuffix(".json") + ".job"
     workspace.atomic_write(path, fastjson.dumps(job))
     background.spawn_module(worker, [path])
