@@ -182,6 +182,47 @@ def user_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def plugins_rewritten_once(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The tests start pytest about 200 times. pytest rewrites the asserts of every module of an installed
+    plugin's distribution (all of hypothesis, anyio, the sidekit modules its plugin imports...) and caches
+    that in `__pycache__`, unless bytecode writing is off (PYTHONDONTWRITEBYTECODE, as some shells and
+    containers set it): then each of those runs rewrites them again, 0.8 CPU s of a 1.2 s start. One small
+    red run without the variable leaves the cache the others read (pytest reads it even when it may not
+    write it), as on a machine without the variable. Only this run writes: the tests' own projects keep
+    the setting, so a file a test edits within a second is never run from stale bytecode."""
+    tail = f".{sys.implementation.cache_tag}-pytest-{pytest.__version__}.pyc"
+    if not sys.dont_write_bytecode or all(
+        (origin.parent / "__pycache__" / f"{origin.stem}{tail}").is_file() for origin in _plugin_files()
+    ):
+        return
+    folder = tmp_path_factory.mktemp("plugins-rewritten")
+    (folder / "pytest.ini").write_text("[pytest]\n")
+    (folder / "test_warm.py").write_text("def test_passes():\n    pass\n\n\ndef test_fails():\n    assert 1 == 2\n")
+    env = {
+        name: value for name, value in os.environ.items() if not name.startswith(("PYTHONDONTWRITEBYTECODE", "PYTEST_"))
+    }
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        capture_output=True,
+        env=env,
+        cwd=folder,
+        timeout=120,
+    )
+
+
+def _plugin_files() -> list[Path]:
+    import importlib.metadata
+    import importlib.util
+
+    found = []
+    for entry in importlib.metadata.entry_points(group="pytest11"):
+        spec = importlib.util.find_spec(entry.module)
+        if spec is not None and spec.origin is not None:
+            found.append(Path(spec.origin))
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
 def no_worker_outlives_the_tests(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """Every sidekit process the tests started (hooks' background workers included) has ended by the end.
 

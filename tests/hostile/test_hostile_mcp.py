@@ -26,7 +26,7 @@ class Server:
     """`sidekit mcp` over stdio; `call` answers (text, is_error), or fails the test on silence."""
 
     def __init__(self, project: Path) -> None:
-        env = env_for(project, PYTEST_ADDOPTS="-p no:randomly -p no:xdist -p no:hypothesispytest")
+        env = env_for(project, PYTEST_ADDOPTS="-p no:randomly -p no:xdist -p no:hypothesispytest -p no:anyio")
         self.process = subprocess.Popen(
             [sys.executable, "-c", CLI, str(ROOT), "mcp", "--project", str(project)],
             cwd=project.parent,
@@ -52,6 +52,7 @@ class Server:
         self.send(
             raw or json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}).encode()
         )
+        expected = json.loads(raw)["id"] if raw else self.next_id  # not a late answer to an earlier case
         assert self.process.stdout is not None
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
@@ -59,7 +60,7 @@ class Server:
             if not ready:
                 break
             message = json.loads(self.process.stdout.readline())
-            if "id" in message:
+            if message.get("id") == expected:
                 return message
         pytest.fail(f"no answer to {method} within {wait} s")
 
@@ -78,12 +79,28 @@ class Server:
             self.process.wait()
 
 
-@pytest.fixture
-def server(project: Path) -> Iterator[Server]:
+def with_suite(project: Path) -> Path:
     for name, text in SUITE.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
-    running = Server(project)
+    return project
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the cases whose answer nothing an earlier call left can change (a refusal, a bound,
+    a run of the passing SUITE): each case is a call and its answer, and a server's start would be most
+    of its CPU. The scope cases, which change the project, get their own (`own_server`)."""
+    project = tmp_path_factory.mktemp("mcp") / "proj"
+    project.mkdir()
+    running = Server(with_suite(project))
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def own_server(project: Path) -> Iterator[Server]:
+    running = Server(with_suite(project))
     yield running
     running.close()
 
@@ -146,9 +163,9 @@ def user_sets_scope(project: Path, *rules: str) -> None:
     assert done.returncode == 0
 
 
-def test_scope_set_narrows_keeps_the_issue_and_logs(server: Server, project: Path) -> None:
+def test_scope_set_narrows_keeps_the_issue_and_logs(own_server: Server, project: Path) -> None:
     user_sets_scope(project, "--allow", "api/**")
-    text, is_error = server.call("scope_set", {"allow": ["api/handlers/**"], "issue": ""})
+    text, is_error = own_server.call("scope_set", {"allow": ["api/handlers/**"], "issue": ""})
     assert not is_error, text
     assert json.loads(text) == {"issue": "gt-1", "allow": ["api/handlers/**"], "file": ".sidekit/scope.toml"}
     logged = [json.loads(line) for line in (project / ".sidekit" / "log" / "scope.jsonl").read_text().splitlines()]
@@ -159,11 +176,11 @@ def test_scope_set_narrows_keeps_the_issue_and_logs(server: Server, project: Pat
 
 @pytest.mark.parametrize("allow, deny", [(["**"], []), (["api/**", "lib/**"], []), (["api/**"], None)])
 def test_scope_set_never_widens_the_users_scope(
-    server: Server, project: Path, allow: list[str], deny: list[str] | None
+    own_server: Server, project: Path, allow: list[str], deny: list[str] | None
 ) -> None:
     user_sets_scope(project, "--allow", "api/**", "--deny", "api/secret/**")
     before = (project / ".sidekit" / "scope.toml").read_text()
-    text, is_error = server.call("scope_set", {"allow": allow, "deny": deny if deny is not None else []})
+    text, is_error = own_server.call("scope_set", {"allow": allow, "deny": deny if deny is not None else []})
     assert is_error and "scope_set would widen the scope the user set" in text, text
     assert (project / ".sidekit" / "scope.toml").read_text() == before
     shown = json.loads(cli("scope", "show", "--project", str(project), project=project, cwd=project.parent).stdout)

@@ -76,7 +76,7 @@ def make_project(root: Path, files: dict[str, str] | None = None) -> Path:
 
 def environment() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "GT_", "PYTEST_", "SIDEKIT_"))}
-    env["PYTEST_ADDOPTS"] = "-p no:hypothesispytest -p no:xdist -p no:randomly"
+    env["PYTEST_ADDOPTS"] = "-p no:hypothesispytest -p no:anyio -p no:xdist -p no:randomly"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 

@@ -79,7 +79,8 @@ def suite(project: Path, clean_env: dict[str, str]) -> Suite:
     env = {k: v for k, v in clean_env.items() if not k.startswith(("PYTEST_", "SIDEKIT_"))}
     env["PYTHONPATH"] = str(REPO)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    # hypothesis's plugin: its import is most of a small run's start-up. pytest-randomly (a dev dependency,
-    # so in the venv these runs use): the suites here are written in an order their answers depend on.
-    env["PYTEST_ADDOPTS"] = "-p no:hypothesispytest -p no:randomly"
+    # hypothesis's plugin: its import is most of a small run's start-up; anyio's (the MCP SDK's) a quarter of
+    # what is left. pytest-randomly (a dev dependency, so in the venv these runs use): the suites here are
+    # written in an order their answers depend on.
+    env["PYTEST_ADDOPTS"] = "-p no:hypothesispytest -p no:anyio -p no:randomly"
     return Suite(project, env)
