@@ -125,7 +125,10 @@ def chunk(kind: bytes, data: bytes) -> bytes:
 def png() -> bytes:
     header = struct.pack(">IIBBBBB", SIZE, SIZE, 8, 6, 0, 0, 0)  # 8-bit RGBA, no interlace
     return (
-        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows(), 9)) + chunk(b"IEND", b"")
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows(), 9))
+        + chunk(b"IEND", b"")
     )
 
 

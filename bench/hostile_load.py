@@ -1,5 +1,6 @@
-"""Fuzzed hook payloads and a queue stress run, counted (#15). Used by tests/hostile at CI scale and by
-bench/rows_hostile.py at full scale; every count it returns must be 0 except `runs`/`sent`/`delivered`.
+"""Fuzzed hook payloads and a queue stress run, counted (#15). Used by tests/hostile at CI scale and
+by bench/rows_hostile.py at full scale; every count it returns must be 0 except
+`runs`/`sent`/`delivered`.
 
     fuzz(2_000, workdir)                  # in-process through hook.main, plus a few real subprocesses
     stress(8, 4, 2_000, workdir)          # writers (half of them gt-style, in place) and drainers
@@ -45,8 +46,22 @@ TOOLS = (
     "Bash\x00",
     "\udc80",
 )
-SESSIONS = ("fuzz-1", "fuzz-2", "../escape", "a/b", "", ".", "..", "x" * 300, "nul\x00name", "\udc80", 7, None)
-SLACK = 0.25  # seconds past the hard deadline still counted as on time (process scheduling on a busy box)
+SESSIONS = (
+    "fuzz-1",
+    "fuzz-2",
+    "../escape",
+    "a/b",
+    "",
+    ".",
+    "..",
+    "x" * 300,
+    "nul\x00name",
+    "\udc80",
+    7,
+    None,
+)
+# seconds past the hard deadline still counted as on time (process scheduling on a busy box)
+SLACK = 0.25
 
 
 def hostile_strings(project: str, outside: str) -> list[str]:
@@ -89,10 +104,22 @@ def junk(rng: random.Random, strings: list[str], depth: int = 0) -> Any:
     if roll < 0.75:
         return [junk(rng, strings, depth + 1) for _ in range(rng.randint(0, 4))]
     if roll < 0.97:
-        keys = ["stdout", "stderr", "content", "filePath", "originalFile", "structuredPatch", "lines", "text", "x"]
+        keys = [
+            "stdout",
+            "stderr",
+            "content",
+            "filePath",
+            "originalFile",
+            "structuredPatch",
+            "lines",
+            "text",
+            "x",
+        ]
         return {rng.choice(keys): junk(rng, strings, depth + 1) for _ in range(rng.randint(0, 4))}
     nest = rng.choice([200, 1000, 5000])
-    return json.loads("[" * min(nest, 900) + "]" * min(nest, 900)) if nest < 1000 else {"deep": "DEEP"}
+    return (
+        json.loads("[" * min(nest, 900) + "]" * min(nest, 900)) if nest < 1000 else {"deep": "DEEP"}
+    )
 
 
 def payload_bytes(rng: random.Random, project: str, outside: str) -> tuple[str, bytes]:
@@ -105,7 +132,9 @@ def payload_bytes(rng: random.Random, project: str, outside: str) -> tuple[str, 
         return event, rng.choice([b"[]", b"null", b"42", b'"x"', b"{", b"{}" * 3, b"\xff\xfe{}"])
     strings = hostile_strings(project, outside)
     if roll < 0.4:  # a well-formed call with one hostile value in it: the detectors do real work
-        return event, json.dumps(realistic(rng, event, project, strings)).encode("utf-8", "surrogatepass")
+        return event, json.dumps(realistic(rng, event, project, strings)).encode(
+            "utf-8", "surrogatepass"
+        )
     data: dict[str, Any] = {
         "session_id": rng.choice(SESSIONS),
         "cwd": rng.choice([project, project, outside, "", 5]),
@@ -129,7 +158,9 @@ def payload_bytes(rng: random.Random, project: str, outside: str) -> tuple[str, 
             "url",
             "prompt",
         )
-        data["tool_input"] = {rng.choice(fields): junk(rng, strings) for _ in range(rng.randint(0, 6))}
+        data["tool_input"] = {
+            rng.choice(fields): junk(rng, strings) for _ in range(rng.randint(0, 6))
+        }
         data["tool_response"] = junk(rng, strings)
         if event == "PostToolUseFailure":
             data["error"] = junk(rng, strings)
@@ -144,16 +175,33 @@ def payload_bytes(rng: random.Random, project: str, outside: str) -> tuple[str, 
 
 
 def realistic(rng: random.Random, event: str, project: str, strings: list[str]) -> dict[str, Any]:
-    base: dict[str, Any] = {"session_id": rng.choice(["fuzz-1", "fuzz-2"]), "cwd": project, "hook_event_name": event}
+    base: dict[str, Any] = {
+        "session_id": rng.choice(["fuzz-1", "fuzz-2"]),
+        "cwd": project,
+        "hook_event_name": event,
+    }
     if event == "UserPromptSubmit":
         return {**base, "prompt": rng.choice(strings)}
-    target = os.path.join(project, rng.choice(["api/x.py", "web/y.py", "api/deep/z.py", "pipe.py", "link.py"]))
+    target = os.path.join(
+        project, rng.choice(["api/x.py", "web/y.py", "api/deep/z.py", "pipe.py", "link.py"])
+    )
     hostile = rng.choice(strings)
     calls = [
-        ("Write", {"file_path": rng.choice([target, hostile]), "content": rng.choice(["print(1)\n", hostile])}, {}),
+        (
+            "Write",
+            {
+                "file_path": rng.choice([target, hostile]),
+                "content": rng.choice(["print(1)\n", hostile]),
+            },
+            {},
+        ),
         (
             "Edit",
-            {"file_path": rng.choice([target, hostile]), "old_string": "return 1", "new_string": "print(2)"},
+            {
+                "file_path": rng.choice([target, hostile]),
+                "old_string": "return 1",
+                "new_string": "print(2)",
+            },
             {
                 "originalFile": "def parse_event():\n    return 1\n",
                 "structuredPatch": [{"lines": ["+print(2)", hostile]}],
@@ -161,10 +209,23 @@ def realistic(rng: random.Random, event: str, project: str, strings: list[str]) 
         ),
         (
             "Bash",
-            {"command": rng.choice(["grep -rn parse_event .", "pytest -q", "cat api/x.py", hostile])},
-            {"stdout": rng.choice(["ok", hostile, "Traceback (most recent call last):\n  File x"]), "stderr": ""},
+            {
+                "command": rng.choice(
+                    ["grep -rn parse_event .", "pytest -q", "cat api/x.py", hostile]
+                )
+            },
+            {
+                "stdout": rng.choice(
+                    ["ok", hostile, "Traceback (most recent call last):\n  File x"]
+                ),
+                "stderr": "",
+            },
         ),
-        ("Grep", {"pattern": "parse_event", "path": rng.choice(["web", hostile])}, {"filenames": [hostile]}),
+        (
+            "Grep",
+            {"pattern": "parse_event", "path": rng.choice(["web", hostile])},
+            {"filenames": [hostile]},
+        ),
         ("Read", {"file_path": rng.choice([target, hostile])}, {"file": {"content": hostile}}),
     ]
     tool, tool_input, response = rng.choice(calls)
@@ -181,7 +242,8 @@ def realistic(rng: random.Random, event: str, project: str, strings: list[str]) 
 
 
 def make_project(workdir: str) -> tuple[str, str]:
-    """A project with hostile furniture (a FIFO, a link out, rule packs, queued junk) and an outside folder."""
+    """A project with hostile furniture (a FIFO, a link out, rule packs, queued junk) and an outside
+    folder."""
     project = os.path.join(workdir, "proj")
     outside = os.path.join(workdir, "outside")
     os.makedirs(os.path.join(project, "api", "deep"), exist_ok=True)
@@ -200,7 +262,9 @@ def make_project(workdir: str) -> tuple[str, str]:
             "[rules.when]\npaths = [\"**/*.py\"]\nadded = 'print\\('\n"
         )
     os.makedirs(os.path.join(project, ".sidekit"), exist_ok=True)
-    with open(os.path.join(project, ".sidekit", "scope.toml"), "w") as handle:  # a task scope: api/ only
+    with open(
+        os.path.join(project, ".sidekit", "scope.toml"), "w"
+    ) as handle:  # a task scope: api/ only
         handle.write('issue = "fuzz"\nallow = ["api/**"]\ndeny = []\n')
     queue = os.path.join(project, ".runtime", "nudge_queue", "fuzz-1")
     os.makedirs(queue, exist_ok=True)
@@ -226,7 +290,8 @@ def snapshot_outside(workdir: str, project: str) -> dict[str, Any]:
 
 
 def fuzz(count: int, workdir: str, seed: int = 1, subprocess_samples: int = 10) -> dict[str, int]:
-    """Run `count` fuzzed payloads through hook.main in this process, and a few through the real script."""
+    """Run `count` fuzzed payloads through hook.main in this process, and a few through the real
+    script."""
     from sidekit_hooks.core import hook_table
     from sidekit_hooks.pipeline import hook
 
@@ -236,7 +301,10 @@ def fuzz(count: int, workdir: str, seed: int = 1, subprocess_samples: int = 10) 
         "SIDEKIT_CACHE_DIR": os.path.join(workdir, "cache"),
         "XDG_CONFIG_HOME": os.path.join(workdir, "xdg"),
     }
-    saved = {name: os.environ.get(name) for name in (*env, "GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "SIDEKIT_JUDGE")}
+    saved = {
+        name: os.environ.get(name)
+        for name in (*env, "GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "SIDEKIT_JUDGE")
+    }
     for name in ("GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "SIDEKIT_JUDGE"):
         os.environ.pop(name, None)
     os.environ.update(env)
@@ -281,7 +349,9 @@ def fuzz(count: int, workdir: str, seed: int = 1, subprocess_samples: int = 10) 
             time.monotonic() - started > hook_table.deadline_of(event) + 1.0
         )  # + interpreter start
     after = snapshot_outside(workdir, project)
-    counts["outsideTouched"] = len({k for k in set(before) | set(after) if before.get(k) != after.get(k)})
+    counts["outsideTouched"] = len(
+        {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
+    )
     for name, value in saved.items():
         if value is None:
             os.environ.pop(name, None)
@@ -345,7 +415,8 @@ while True:
 
 
 def stress(writers: int, drainers: int, messages: int, workdir: str) -> dict[str, int]:
-    """`writers` processes (every other one gt-style, in place) send `messages` in all; `drainers` deliver."""
+    """`writers` processes (every other one gt-style, in place) send `messages` in all; `drainers`
+    deliver."""
     root = os.path.join(workdir, "proj", ".runtime", "nudge_queue")
     folder = os.path.join(root, "stress")
     os.makedirs(folder, exist_ok=True)
@@ -362,7 +433,12 @@ def stress(writers: int, drainers: int, messages: int, workdir: str) -> dict[str
         )
         writing.append(subprocess.Popen(argv, env=env))
     draining = [
-        subprocess.Popen([sys.executable, "-c", DRAINER, REPO, root, stop], env=env, stdout=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", DRAINER, REPO, root, stop],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(drainers)
     ]
     failed_writers = sum(proc.wait(timeout=600) != 0 for proc in writing)
@@ -373,7 +449,9 @@ def stress(writers: int, drainers: int, messages: int, workdir: str) -> dict[str
     sent = {f"{'gt' if w % 2 else 'sk'}{w}-{i}" for w in range(writers) for i in range(per)}
     plain = Counter(line.removeprefix("[sidecar:scope] ") for line in got.elements())
     quarantined = (
-        os.listdir(os.path.join(folder, ".quarantine")) if os.path.isdir(os.path.join(folder, ".quarantine")) else []
+        os.listdir(os.path.join(folder, ".quarantine"))
+        if os.path.isdir(os.path.join(folder, ".quarantine"))
+        else []
     )
     return {
         "sent": len(sent),

@@ -1,4 +1,5 @@
-"""Real Claude Code (#7): what the hooks cost a session in wall time, and what a nudge costs the model in bytes.
+"""Real Claude Code (#7): what the hooks cost a session in wall time, and what a nudge costs the
+model in bytes.
 
 Drives the pinned CLI (tests/e2e) against the scripted model: the same two-tool session with and
 without the hooks (settings form, empty queue), and one session with a queued nudge to weigh what
@@ -57,7 +58,8 @@ def noop_hooks(project: Path) -> None:
 
 
 def session(claude: Path, hooks: str, nudge: str = "") -> tuple[float, Run]:
-    """One `claude -p` run (Write, then Bash, then done) in a fresh project and HOME; (seconds, run).
+    """One `claude -p` run (Write, then Bash, then done) in a fresh project and HOME; (seconds,
+    run).
 
     `hooks`: "sidekit" (the settings form), "noop" (`true` for each event) or "none".
     """
@@ -81,7 +83,9 @@ def session(claude: Path, hooks: str, nudge: str = "") -> tuple[float, Run]:
             FINAL_TEXT,
         ]
         started = time.perf_counter()
-        done = run_claude(claude, project, "go", steps, session_id=session_id, home=scratch / "home", timeout=60)
+        done = run_claude(
+            claude, project, "go", steps, session_id=session_id, home=scratch / "home", timeout=60
+        )
         elapsed = time.perf_counter() - started
         if done.returncode != 0 or done.result != FINAL_TEXT:
             raise RuntimeError(f"claude -p exited {done.returncode}: {done.stderr.strip()[-120:]}")
@@ -94,7 +98,11 @@ def rows(ctx: BenchContext) -> list[Row]:
     claude = cli()
     if claude is None:
         return [
-            Row("e2e", "real Claude Code session", "not measured: CLI not installed (bash tests/e2e/install_claude.sh)")
+            Row(
+                "e2e",
+                "real Claude Code session",
+                "not measured: CLI not installed (bash tests/e2e/install_claude.sh)",
+            )
         ]
     out: list[Row] = []
     # Bytes first: the figure that matters most, and one run buys it.
@@ -111,7 +119,9 @@ def rows(ctx: BenchContext) -> list[Row]:
     # Interleaved, so load on the machine falls on all three alike.
     times: dict[str, list[float]] = {"none": [], "noop": [], "sidekit": []}
     rounds = 1 if ctx.quick else 5
-    while len(times["sidekit"]) < rounds and (not times["sidekit"] or ctx.time_left() > 3.5 * seconds):
+    while len(times["sidekit"]) < rounds and (
+        not times["sidekit"] or ctx.time_left() > 3.5 * seconds
+    ):
         for kind in times:
             elapsed, _ = session(claude, hooks=kind)
             times[kind].append(elapsed)
@@ -122,7 +132,8 @@ def rows(ctx: BenchContext) -> list[Row]:
         Row(
             "e2e",
             f"session with sidekit's hooks vs no-op hooks (3 hook calls; {count})",
-            f"p50 {p50['sidekit'] / p50['noop']:.2f}x ({p50['sidekit']:.0f} vs {p50['noop']:.0f} ms, "
+            f"p50 {p50['sidekit'] / p50['noop']:.2f}x ({p50['sidekit']:.0f} vs {p50['noop']:.0f} "
+            "ms, "
             f"{p50['sidekit'] - p50['noop']:+.0f} ms)",
         )
     )

@@ -1,10 +1,11 @@
-"""What an export costs a hook (#31 Deliver 8): each of the seven events with the user's endpoint (collector
-up) and with a repository's untrusted endpoint, as a ratio of the same hook with no export, timed in turn
-(none, user's, repository's; again and again) so the shared machine's load falls on all three alike.
+"""What an export costs a hook (#31 Deliver 8): each of the seven events with the user's endpoint
+(collector up) and with a repository's untrusted endpoint, as a ratio of the same hook with no
+export, timed in turn (none, user's, repository's; again and again) so the shared machine's load
+falls on all three alike.
 
-The export is the detached worker's business: a configured hook only logs its timing (and Stop starts the
-worker). A ratio above the target means a hook waits on the export; the tests (tests/telemetry) check that
-no hook touches the network, these rows that none is slowed.
+The export is the detached worker's business: a configured hook only logs its timing (and Stop
+starts the worker). A ratio above the target means a hook waits on the export; the tests
+(tests/telemetry) check that no hook touches the network, these rows that none is slowed.
 """
 
 from __future__ import annotations
@@ -25,20 +26,26 @@ from testing.hooks import bash, edited, payload, pre_bash
 from testing.listener import wait_for_workers
 
 QUICK_BUDGET = 15
-TARGET = 1.5  # configured / none, paired p50: a hook that waited on a collector would be many times slower
+# configured / none, paired p50: a hook that waited on a collector would be many times slower
+TARGET = 1.5
 APP = "def total(xs):\n    return sum(xs)\n"
 
 
 def bodies(project: Path) -> dict[str, bytes]:
-    """One payload per event, as in tests/telemetry: each event's sidecars have something to look at."""
+    """One payload per event, as in tests/telemetry: each event's sidecars have something to look
+    at."""
     (project / "src").mkdir(exist_ok=True)
     found = {
         "SessionStart": payload("SessionStart", project, source="startup"),
         "UserPromptSubmit": payload("UserPromptSubmit", project, prompt="fix the failing test"),
         "PreToolUse": pre_bash(project, "python -m pytest -q tests"),
         "PostToolUse": edited(project, "src/app.py", "sum(xs)", "sum(xs) + 0", APP),
-        "PostToolUseFailure": bash(project, "python -m pytest -q", error="Exit code 1\nE   assert 1 == 2"),
-        "SubagentStop": payload("SubagentStop", project, agent_id="agent-1", stop_hook_active=False),
+        "PostToolUseFailure": bash(
+            project, "python -m pytest -q", error="Exit code 1\nE   assert 1 == 2"
+        ),
+        "SubagentStop": payload(
+            "SubagentStop", project, agent_id="agent-1", stop_hook_active=False
+        ),
         "Stop": payload("Stop", project, stop_hook_active=False),
     }
     return {event: json.dumps(body).encode() for event, body in found.items()}
@@ -48,9 +55,15 @@ def event_rows(ctx: BenchContext, collector: Collector) -> list[Row]:
     home = tempfile.mkdtemp(prefix="sidekit-bench-export-")
     project = Path(home) / "proj"
     project.mkdir()
-    (project / "pyproject.toml").write_text(f'[tool.sidekit]\notel-endpoint = "{collector.endpoint}"\n')
+    (project / "pyproject.toml").write_text(
+        f'[tool.sidekit]\notel-endpoint = "{collector.endpoint}"\n'
+    )
     subprocess.run(["git", "init", "-q", str(project)], check=False)
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("SIDEKIT_OTEL", "CLAUDE_PLUGIN_OPTION"))}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("SIDEKIT_OTEL", "CLAUDE_PLUGIN_OPTION"))
+    }
     base.update(CLAUDE_PROJECT_DIR=str(project), XDG_CONFIG_HOME=os.path.join(home, "xdg"))
     arms = {
         "none": dict(base, CLAUDE_PROJECT_DIR=os.path.join(home, "plain")),
@@ -58,7 +71,8 @@ def event_rows(ctx: BenchContext, collector: Collector) -> list[Row]:
         "repository": base,  # the same project, its committed endpoint untrusted
     }
     os.makedirs(arms["none"]["CLAUDE_PROJECT_DIR"])
-    settle = lambda: wait_for_workers(home, 30)  # noqa: E731 - a worker a Stop started ends before the next sample
+    # a worker a Stop started ends before the next sample
+    settle = lambda: wait_for_workers(home, 30)  # noqa: E731
     out: list[Row] = []
     try:
         for event, body in bodies(project).items():
@@ -78,7 +92,8 @@ def event_rows(ctx: BenchContext, collector: Collector) -> list[Row]:
             out.append(
                 Row(
                     "export",
-                    f"{event}: user's endpoint / none; repository's endpoint (untrusted) / none (paired p50)",
+                    f"{event}: user's endpoint / none; repository's endpoint (untrusted) / none "
+                    "(paired p50)",
                     f"{user:.2f}x; {repo:.2f}x ({plain * 1000:.1f} ms)",
                     f"<= {TARGET}x",
                     "ok" if max(user, repo) <= TARGET else "MISS",

@@ -1,6 +1,6 @@
-"""Fleets (#22): the OpenTelemetry export of 1,000 sessions, a hook with the export configured (collector up,
-down, slow) against one without, and a drain of Gas City's queue. Hook rows are ratios against a bare
-interpreter timed next to each sample."""
+"""Fleets (#22): the OpenTelemetry export of 1,000 sessions, a hook with the export configured
+(collector up, down, slow) against one without, and a drain of Gas City's queue. Hook rows are
+ratios against a bare interpreter timed next to each sample."""
 
 from __future__ import annotations
 
@@ -80,9 +80,22 @@ def export_rows(ctx: BenchContext, collector: Collector) -> list[Row]:
         seed_decisions(os.path.join(project, ".sidekit", "log"))
         cursor = os.path.join(project, ".sidekit", "otel-cursor.json")
         env = dict(os.environ, SIDEKIT_OTEL_ENDPOINT=collector.endpoint)
-        argv = [ctx.python, "-m", "sidekit_hooks.cli", "report", "--export", "otlp", "--project", project]
+        argv = [
+            ctx.python,
+            "-m",
+            "sidekit_hooks.cli",
+            "report",
+            "--export",
+            "otlp",
+            "--project",
+            project,
+        ]
         samples = time_command(
-            argv, 2 if ctx.quick else 5, env=env, cwd=REPO, setup=lambda: os.path.exists(cursor) and os.unlink(cursor)
+            argv,
+            2 if ctx.quick else 5,
+            env=env,
+            cwd=REPO,
+            setup=lambda: os.path.exists(cursor) and os.unlink(cursor),
         )
     finally:
         shutil.rmtree(project, ignore_errors=True)
@@ -90,7 +103,8 @@ def export_rows(ctx: BenchContext, collector: Collector) -> list[Row]:
     return [
         Row(
             "fleets",
-            f"sidekit report --export otlp, {SESSIONS:,} sessions ({SESSIONS * 12:,} decisions) as logs + metrics",
+            f"sidekit report --export otlp, {SESSIONS:,} sessions ({SESSIONS * 12:,} decisions) "
+            "as logs + metrics",
             f"p50 {p50 * 1000:.0f} ms",
             "< 10 s",
             "ok" if p50 < 10 else "MISS",
@@ -99,8 +113,9 @@ def export_rows(ctx: BenchContext, collector: Collector) -> list[Row]:
 
 
 def hook_rows(ctx: BenchContext, collector: Collector, slow: Collector) -> list[Row]:
-    """Each collector state timed in turn with the unconfigured hook (A/B/A/B...), so the shared machine's
-    load falls on both alike; the row that matters is the median of the paired differences."""
+    """Each collector state timed in turn with the unconfigured hook (A/B/A/B...), so the shared
+    machine's load falls on both alike; the row that matters is the median of the paired
+    differences."""
     project = tempfile.mkdtemp(prefix="sidekit-bench-fleets-hook-")
     out: list[Row] = []
     try:
@@ -108,7 +123,9 @@ def hook_rows(ctx: BenchContext, collector: Collector, slow: Collector) -> list[
         base.pop("SIDEKIT_OTEL_ENDPOINT", None)
         argv, body = hook(ctx, "user_prompt_submit"), prompt(project)
         samples, bare = time_paired(argv, ctx, body, base, project)
-        out += ratio_row("fleets", "UserPromptSubmit, no export configured", samples, ctx, None, bare)
+        out += ratio_row(
+            "fleets", "UserPromptSubmit, no export configured", samples, ctx, None, bare
+        )
         worst = 0.0
         for label, endpoint in (
             ("collector up", collector.endpoint),
@@ -144,7 +161,8 @@ def hook_rows(ctx: BenchContext, collector: Collector, slow: Collector) -> list[
 
 
 def city_rows(ctx: BenchContext) -> list[Row]:
-    """A drain of CITY_ITEMS pending Gas City items through the real hook (state.json rewritten each run)."""
+    """A drain of CITY_ITEMS pending Gas City items through the real hook (state.json rewritten each
+    run)."""
     sys.path.insert(0, REPO)
     from sidekit_hooks.nudges import city
 
@@ -153,15 +171,21 @@ def city_rows(ctx: BenchContext) -> list[Row]:
     os.makedirs(os.path.join(town, ".gc", "runtime", "nudges"))
     os.makedirs(project)
     state = os.path.join(town, ".gc", "runtime", "nudges", "state.json")
-    items = [city.new_item(f"message {n} from the mayor", "polecat-1", "") for n in range(CITY_ITEMS)]
+    items = [
+        city.new_item(f"message {n} from the mayor", "polecat-1", "") for n in range(CITY_ITEMS)
+    ]
 
     def refill() -> None:
         with open(state, "w") as handle:
             handle.write(json.dumps({"pending": items}, indent=2) + "\n")
 
-    env = dict(os.environ, CLAUDE_PROJECT_DIR=project, GC_CITY=town, GC_AGENT="polecat-1", HOME=town)
+    env = dict(
+        os.environ, CLAUDE_PROJECT_DIR=project, GC_CITY=town, GC_AGENT="polecat-1", HOME=town
+    )
     try:
-        samples, bare = time_paired(hook(ctx, "user_prompt_submit"), ctx, prompt(project), env, project, setup=refill)
+        samples, bare = time_paired(
+            hook(ctx, "user_prompt_submit"), ctx, prompt(project), env, project, setup=refill
+        )
         out = ratio_row(
             "fleets",
             f"UserPromptSubmit in a Gas City, {CITY_ITEMS} items pending in state.json",
@@ -171,9 +195,21 @@ def city_rows(ctx: BenchContext) -> list[Row]:
             bare,
         )
         refill()
-        done = subprocess.run(hook(ctx, "user_prompt_submit"), input=prompt(project), env=env, capture_output=True)
-        shown = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"].count("\n") + 1 if done.stdout else 0
-        out.append(Row("fleets", "  of which shown in one delivery (1,000-character budget)", f"{shown} lines"))
+        done = subprocess.run(
+            hook(ctx, "user_prompt_submit"), input=prompt(project), env=env, capture_output=True
+        )
+        shown = (
+            json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"].count("\n") + 1
+            if done.stdout
+            else 0
+        )
+        out.append(
+            Row(
+                "fleets",
+                "  of which shown in one delivery (1,000-character budget)",
+                f"{shown} lines",
+            )
+        )
     finally:
         shutil.rmtree(town, ignore_errors=True)
     return out
@@ -182,7 +218,8 @@ def city_rows(ctx: BenchContext) -> list[Row]:
 def rows(ctx: BenchContext) -> list[Row]:
     collector, slow = Collector(), Collector(delay=5.0)
     try:
-        # The hook timings first: cheap, so even a section stopped early on a busy machine has its figures.
+        # The hook timings first: cheap, so even a section stopped early on a busy machine has its
+        # figures.
         hooks = hook_rows(ctx, collector, slow)
         return hooks + export_rows(ctx, collector) + city_rows(ctx)
     finally:

@@ -1,12 +1,12 @@
 """An index that scales (#23 item 2): toolz, this repository and Django, as git working trees.
 
-The sdists (toolz 1.0.0, Django 5.1.4) are fetched at run time into a cache folder and committed into a
-fresh git repository (the index lists files through git, as in a real checkout); this repository is a
-local clone of HEAD. Per project: the cold build's CPU (the command's own and git's) and its size on disk
-against the indexed source; warm `symbol` and `usages` CPU through the CLI as a multiple of a bare
-interpreter's, measured in turn with it; the same answers through one MCP server (round trip, wall);
-`select` after touching one file; SessionStart on a repository with no `.sidekit/` yet (the hook's own
-CPU: what it hands to the background is not counted).
+The sdists (toolz 1.0.0, Django 5.1.4) are fetched at run time into a cache folder and committed
+into a fresh git repository (the index lists files through git, as in a real checkout); this
+repository is a local clone of HEAD. Per project: the cold build's CPU (the command's own and git's)
+and its size on disk against the indexed source; warm `symbol` and `usages` CPU through the CLI as a
+multiple of a bare interpreter's, measured in turn with it; the same answers through one MCP server
+(round trip, wall); `select` after touching one file; SessionStart on a repository with no
+`.sidekit/` yet (the hook's own CPU: what it hands to the background is not counted).
 """
 
 from __future__ import annotations
@@ -25,15 +25,27 @@ from run import REPO, BenchContext, Row
 from sidekit_hooks.cli.mcpserver import probe
 from sidekit_hooks.code.files import RACY_SECONDS
 
-QUICK_BUDGET = 12  # toolz and this repository (their MCP servers settle first); Django in a full run only
+# toolz and this repository (their MCP servers settle first); Django in a full run only
+QUICK_BUDGET = 12
 # Outside the section's own TMPDIR (removed after each section): the sdists are fetched once.
 CACHE = os.environ.get("SIDEKIT_BENCH_CACHE") or os.path.expanduser("~/.cache/sidekit-bench")
-SDISTS = (("toolz", "1.0.0", "curry", "toolz/functoolz.py"), ("Django", "5.1.4", "Field", "django/utils/text.py"))
+SDISTS = (
+    ("toolz", "1.0.0", "curry", "toolz/functoolz.py"),
+    ("Django", "5.1.4", "Field", "django/utils/text.py"),
+)
 BUILD_CPU_TARGET = 6.0  # seconds, Django
 DISK_TARGET = 1.5  # x the indexed source
 CLI_TARGET = 3.0  # x a bare interpreter
 MCP_TARGET_MS = 50.0
-GIT = ["git", "-c", "user.email=bench@example.invalid", "-c", "user.name=bench", "-c", "commit.gpgsign=false"]
+GIT = [
+    "git",
+    "-c",
+    "user.email=bench@example.invalid",
+    "-c",
+    "user.name=bench",
+    "-c",
+    "commit.gpgsign=false",
+]
 
 
 def fetch(ctx: BenchContext, name: str, version: str) -> str:
@@ -55,19 +67,36 @@ def commit(project: str) -> str:
 
 def clone_repo() -> str:
     target = os.path.join(tempfile.mkdtemp(prefix="sidekit-bench-self-"), "sidekit-hooks")
-    subprocess.run(["git", "clone", "-q", "--local", REPO, target], capture_output=True, check=True, timeout=300)
+    subprocess.run(
+        ["git", "clone", "-q", "--local", REPO, target],
+        capture_output=True,
+        check=True,
+        timeout=300,
+    )
     return target
 
 
 def env_for(project: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "CLAUDE_", "SIDEKIT_", "GT_", "TMUX"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTEST_", "CLAUDE_", "SIDEKIT_", "GT_", "TMUX"))
+    }
     return dict(env, CLAUDE_PROJECT_DIR=project)
 
 
 def cpu_of(argv: list[str], project: str, stdin: bytes = b"") -> float:
     """CPU seconds of one run (the command's and its waited-for children's, such as git)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(argv, input=stdin, capture_output=True, env=env_for(project), cwd=project, timeout=600, check=False)
+    subprocess.run(
+        argv,
+        input=stdin,
+        capture_output=True,
+        env=env_for(project),
+        cwd=project,
+        timeout=600,
+        check=False,
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
@@ -97,7 +126,12 @@ def verdict(ok: bool) -> str:
 
 
 def project_rows(ctx: BenchContext, label: str, project: str, name: str, touched: str) -> list[Row]:
-    cli = [ctx.python, "-P", "-m", "sidekit_hooks.cli"]  # as bin/sidekit runs it: never the project's own modules
+    cli = [
+        ctx.python,
+        "-P",
+        "-m",
+        "sidekit_hooks.cli",
+    ]  # as bin/sidekit runs it: never the project's own modules
     out: list[Row] = []
     files = len(__import__("sidekit_hooks.code.files", fromlist=["x"]).python_files(project))
     source = source_bytes(project)
@@ -122,8 +156,9 @@ def project_rows(ctx: BenchContext, label: str, project: str, name: str, touched
             verdict(disk <= DISK_TARGET * source),
         )
     )
-    # Warm means settled: past the racy window of the files the build read and of the .sidekit/ it made (a
-    # query inside it lists and reads them again, as it must), as an agent's queries seconds apart are.
+    # Warm means settled: past the racy window of the files the build read and of the .sidekit/ it
+    # made (a query inside it lists and reads them again, as it must), as an agent's queries seconds
+    # apart are.
     time.sleep(RACY_SECONDS + 0.5)
     cpu_of([*cli, "usages", name, "--project", project], project)
     repeats = 3 if ctx.quick else 11
@@ -139,7 +174,9 @@ def project_rows(ctx: BenchContext, label: str, project: str, name: str, touched
             )
         )
     calls = [("symbol", {"name": name}), ("usages", {"name": name})] * (repeats + 1)
-    found = probe.probe([*cli, "mcp"], project, env_for(project), timeout=120, calls=calls, settle=10)
+    found = probe.probe(
+        [*cli, "mcp"], project, env_for(project), timeout=120, calls=calls, settle=10
+    )
     for tool in ("symbol", "usages"):
         served = [ms for called, ms, _ in found.calls if called == tool][1:]
         if found.error or not served:
@@ -166,16 +203,26 @@ def project_rows(ctx: BenchContext, label: str, project: str, name: str, touched
     with open(os.path.join(project, touched), "a", encoding="utf-8") as handle:
         handle.write("\n\ndef sidekit_bench_added():\n    return 1\n")
     selected = cpu_of([*cli, "select", "--project", project], project)
-    out.append(Row("indexscale", f"{label}: `sidekit select` after touching {touched}, CPU", f"{selected:.2f} s"))
+    out.append(
+        Row(
+            "indexscale",
+            f"{label}: `sidekit select` after touching {touched}, CPU",
+            f"{selected:.2f} s",
+        )
+    )
     return out
 
 
 def write_row(ctx: BenchContext, label: str, project: str, touched: str) -> Row:
-    """PostToolUse for a Write that adds a function to an existing module (the hook's own CPU, median of 5;
-    the tools sidecar compares it with the workspace's functions, from the index or in the background)."""
+    """PostToolUse for a Write that adds a function to an existing module (the hook's own CPU,
+    median of 5; the tools sidecar compares it with the workspace's functions, from the index or in
+    the background)."""
     target = os.path.join(project, touched)
     with open(target, encoding="utf-8") as handle:
-        content = handle.read() + "\n\ndef sidekit_bench_written(items):\n    return [item for item in items if item]\n"
+        content = (
+            handle.read()
+            + "\n\ndef sidekit_bench_written(items):\n    return [item for item in items if item]\n"
+        )
     with open(target, "w", encoding="utf-8") as handle:
         handle.write(content)
     event = json.dumps(
@@ -204,9 +251,15 @@ def write_row(ctx: BenchContext, label: str, project: str, touched: str) -> Row:
 
 
 def session_start_row(ctx: BenchContext, label: str, source: str) -> Row:
-    """The SessionStart hook on a repository sidekit has never seen (a fresh clone: no .sidekit/)."""
+    """The SessionStart hook on a repository sidekit has never seen (a fresh clone: no
+    .sidekit/)."""
     project = os.path.join(tempfile.mkdtemp(prefix="sidekit-bench-cold-"), label)
-    subprocess.run(["git", "clone", "-q", "--local", source, project], capture_output=True, check=True, timeout=300)
+    subprocess.run(
+        ["git", "clone", "-q", "--local", source, project],
+        capture_output=True,
+        check=True,
+        timeout=300,
+    )
     event = json.dumps(
         {
             "session_id": "bench-indexscale",
@@ -246,10 +299,19 @@ def rows(ctx: BenchContext) -> list[Row]:
         out.append(Row("indexscale", "fetching the projects", f"failed: {exc}"[:120], "", "MISS"))
     for label, project, name, touched in projects:
         if ctx.time_left() < (6 if ctx.quick else 20):
-            out.append(Row("indexscale", f"{label}: not measured", "stopped: out of its budget", "", "MISS"))
+            out.append(
+                Row(
+                    "indexscale", f"{label}: not measured", "stopped: out of its budget", "", "MISS"
+                )
+            )
             continue
         out += project_rows(ctx, label, project, name, touched)
-    for label, project, _, touched in projects:  # last: the workers they start must not share the CPU with a figure
+    for (
+        label,
+        project,
+        _,
+        touched,
+    ) in projects:  # last: the workers they start must not share the CPU with a figure
         out.append(write_row(ctx, label, project, touched))
     for label, project, _, _ in projects:
         out.append(session_start_row(ctx, label, project))

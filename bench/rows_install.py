@@ -1,5 +1,5 @@
-"""Wiring: the hook as `sidekit install` writes it into settings.json (sh -c, pinned interpreter, marker
-comment) next to the plugin launcher, and what `sidekit doctor` costs (#2)."""
+"""Wiring: the hook as `sidekit install` writes it into settings.json (sh -c, pinned interpreter,
+marker comment) next to the plugin launcher, and what `sidekit doctor` costs (#2)."""
 
 from __future__ import annotations
 
@@ -25,13 +25,23 @@ def rows(ctx: BenchContext) -> list[Row]:
     try:
         samples = time_command(["sh", "-c", post], ctx.repeats, edit_payload(project), env, project)
         out += ratio_row("wiring", "PostToolUse on an Edit (settings command)", samples, ctx, 2.5)
-        samples = time_command(["sh", "-c", prompt], ctx.repeats, prompt_payload(project), env, project)
-        out += ratio_row("wiring", "UserPromptSubmit, empty queue (settings command)", samples, ctx, 1.5)
+        samples = time_command(
+            ["sh", "-c", prompt], ctx.repeats, prompt_payload(project), env, project
+        )
+        out += ratio_row(
+            "wiring", "UserPromptSubmit, empty queue (settings command)", samples, ctx, 1.5
+        )
         sidekit = [ctx.python, "-m", "sidekit_hooks.cli"]
         time_command([*sidekit, "install", "--project", project], 0, env=env, cwd=REPO)
-        doctor = time_command([*sidekit, "doctor", "--project", project], 1 if ctx.quick else 5, env=env, cwd=REPO)
+        doctor = time_command(
+            [*sidekit, "doctor", "--project", project], 1 if ctx.quick else 5, env=env, cwd=REPO
+        )
         out.append(
-            Row("wiring", "sidekit doctor (3 live hook probes)", f"p50 {statistics.median(doctor) * 1000:.0f} ms")
+            Row(
+                "wiring",
+                "sidekit doctor (3 live hook probes)",
+                f"p50 {statistics.median(doctor) * 1000:.0f} ms",
+            )
         )
     finally:
         shutil.rmtree(project, ignore_errors=True)

@@ -1,7 +1,7 @@
-"""A raw `mvn test` feeding the cache (runners/junit/feed.py): what the two hooks of the call cost, as
-Claude Code's settings form starts them, against a bare interpreter. PreToolUse writes the call's marker;
-PostToolUseFailure claims it and starts the detached worker (which the figure does not include: nothing
-waits for it). The worker's reading of the reports is not timed here."""
+"""A raw `mvn test` feeding the cache (runners/junit/feed.py): what the two hooks of the call cost,
+as Claude Code's settings form starts them, against a bare interpreter. PreToolUse writes the call's
+marker; PostToolUseFailure claims it and starts the detached worker (which the figure does not
+include: nothing waits for it). The worker's reading of the reports is not timed here."""
 
 from __future__ import annotations
 
@@ -38,11 +38,18 @@ def rows(ctx: BenchContext) -> list[Row]:
     try:
         argv = [ctx.python, "-S", os.path.join(hooks, "pre_tool_use.py"), "test"]
         samples, bare = time_paired(argv, ctx, pre, env, str(project))
-        out += ratio_row("junitfeed", f"PreToolUse on `{COMMAND}` (marker written)", samples, ctx, None, bare)
+        out += ratio_row(
+            "junitfeed", f"PreToolUse on `{COMMAND}` (marker written)", samples, ctx, None, bare
+        )
         unmarked = json.dumps(pre_bash(project, UNMARKED)).encode()
         samples, bare = time_paired(argv, ctx, unmarked, env, str(project))
         out += ratio_row(
-            "junitfeed", f"PreToolUse on `{UNMARKED}` (no marker: the same path)", samples, ctx, None, bare
+            "junitfeed",
+            f"PreToolUse on `{UNMARKED}` (no marker: the same path)",
+            samples,
+            ctx,
+            None,
+            bare,
         )
 
         def marked() -> None:
@@ -50,7 +57,14 @@ def rows(ctx: BenchContext) -> list[Row]:
 
         argv = [ctx.python, "-S", os.path.join(hooks, "post_tool_use_failure.py")]
         samples, bare = time_paired(argv, ctx, post, env, str(project), setup=marked)
-        out += ratio_row("junitfeed", f"PostToolUseFailure on `{COMMAND}` (worker started)", samples, ctx, None, bare)
+        out += ratio_row(
+            "junitfeed",
+            f"PostToolUseFailure on `{COMMAND}` (worker started)",
+            samples,
+            ctx,
+            None,
+            bare,
+        )
     finally:
         shutil.rmtree(project, ignore_errors=True)
     return out

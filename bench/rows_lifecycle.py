@@ -1,5 +1,5 @@
-"""The session's edges (#11): SessionStart and Stop as Claude Code runs them, and `sidekit report` over
-1,000 sessions. Hook rows are ratios against a bare interpreter timed next to each sample."""
+"""The session's edges (#11): SessionStart and Stop as Claude Code runs them, and `sidekit report`
+over 1,000 sessions. Hook rows are ratios against a bare interpreter timed next to each sample."""
 
 from __future__ import annotations
 
@@ -24,7 +24,11 @@ SESSIONS = 1000
 
 
 def hook(ctx: BenchContext, event: str) -> list[str]:
-    return [ctx.python, "-S", os.path.join(REPO, "hooks", f"{event}.py")]  # the settings form `sidekit install` writes
+    return [
+        ctx.python,
+        "-S",
+        os.path.join(REPO, "hooks", f"{event}.py"),
+    ]  # the settings form `sidekit install` writes
 
 
 def make_project() -> str:
@@ -171,17 +175,36 @@ def write_rolled(folder: str, lines: list[str]) -> None:
 
 def report_rows(ctx: BenchContext, project: str) -> list[Row]:
     seed_decisions(os.path.join(project, ".sidekit", "log"))
-    argv = [ctx.python, "-m", "sidekit_hooks.cli", "report", "--project", project, "--format", "json"]
+    argv = [
+        ctx.python,
+        "-m",
+        "sidekit_hooks.cli",
+        "report",
+        "--project",
+        project,
+        "--format",
+        "json",
+    ]
     samples = time_command(argv, 3 if ctx.quick else 9, cwd=REPO)
     p50 = statistics.median(samples)
     done = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, timeout=60)
     answer = json.loads(done.stdout or "{}")
-    read = (answer.get("sessions"), answer.get("decisions"))  # what the report read: all of it, or a MISS
-    rolled = len([n for n in os.listdir(os.path.join(project, ".sidekit", "log")) if n.startswith("decisions.jsonl.")])
+    read = (
+        answer.get("sessions"),
+        answer.get("decisions"),
+    )  # what the report read: all of it, or a MISS
+    rolled = len(
+        [
+            n
+            for n in os.listdir(os.path.join(project, ".sidekit", "log"))
+            if n.startswith("decisions.jsonl.")
+        ]
+    )
     return [
         Row(
             "lifecycle",
-            f"sidekit report --format json over {SESSIONS:,} sessions ({SESSIONS * 12:,} decisions, "
+            f"sidekit report --format json over {SESSIONS:,} sessions ({SESSIONS * 12:,} "
+            "decisions, "
             f"the live log and {rolled} rolled-over files)",
             f"p50 {p50 * 1000:.0f} ms, read {read[0]} sessions / {read[1]} decisions",
             f"< 1 s, all {SESSIONS:,} sessions",
@@ -195,25 +218,42 @@ def rows(ctx: BenchContext) -> list[Row]:
     env = dict(os.environ, CLAUDE_PROJECT_DIR=project)
     out: list[Row] = []
     try:
-        start = as_stdin(payload("SessionStart", Path(project), session_id=SESSION, source="startup"))
-        samples, bare = time_paired(hook(ctx, "session_start"), ctx, start, env, project)
-        out += ratio_row("lifecycle", "SessionStart, index built, scope primer", samples, ctx, 1.5, bare)
-        stop = as_stdin(
-            payload("Stop", Path(project), session_id=SESSION, stop_hook_active=False, last_assistant_message="done")
+        start = as_stdin(
+            payload("SessionStart", Path(project), session_id=SESSION, source="startup")
         )
-        samples, bare = time_paired(hook(ctx, "stop"), ctx, stop, env, project, setup=lambda: seed_ledger(project))
-        out += ratio_row("lifecycle", f"Stop, {FINDINGS} findings to re-check", samples, ctx, 2.5, bare)
+        samples, bare = time_paired(hook(ctx, "session_start"), ctx, start, env, project)
+        out += ratio_row(
+            "lifecycle", "SessionStart, index built, scope primer", samples, ctx, 1.5, bare
+        )
+        stop = as_stdin(
+            payload(
+                "Stop",
+                Path(project),
+                session_id=SESSION,
+                stop_hook_active=False,
+                last_assistant_message="done",
+            )
+        )
+        samples, bare = time_paired(
+            hook(ctx, "stop"), ctx, stop, env, project, setup=lambda: seed_ledger(project)
+        )
+        out += ratio_row(
+            "lifecycle", f"Stop, {FINDINGS} findings to re-check", samples, ctx, 2.5, bare
+        )
         fresh = tempfile.mkdtemp(prefix="sidekit-bench-fresh-")
         for index in range(20):
             with open(os.path.join(fresh, f"m{index}.py"), "w") as handle:
                 handle.write(
                     "".join(
-                        f"def f{index}_{n}(x):\n    y = x + {n}\n    y = y * 2\n    y = y - 1\n    return y\n\n"
+                        f"def f{index}_{n}(x):\n    y = x + {n}\n    y = y * 2\n    y = y - 1\n   "
+                        " return y\n\n"
                         for n in range(15)
                     )
                 )
         cache = tempfile.mkdtemp(prefix="sidekit-bench-cache-")
-        fresh_start = as_stdin(payload("SessionStart", Path(fresh), session_id=SESSION, source="startup"))
+        fresh_start = as_stdin(
+            payload("SessionStart", Path(fresh), session_id=SESSION, source="startup")
+        )
         samples, bare = time_paired(
             hook(ctx, "session_start"),
             ctx,
@@ -223,7 +263,12 @@ def rows(ctx: BenchContext) -> list[Row]:
             setup=lambda: shutil.rmtree(cache, ignore_errors=True),
         )
         out += ratio_row(
-            "lifecycle", "SessionStart, no index yet: 20 files, 300 functions indexed inline", samples, ctx, None, bare
+            "lifecycle",
+            "SessionStart, no index yet: 20 files, 300 functions indexed inline",
+            samples,
+            ctx,
+            None,
+            bare,
         )
         out += report_rows(ctx, project)
     finally:

@@ -1,6 +1,7 @@
-"""`sidekit demo` on a loaded machine (#18): every nudge delivered in every run, with 4 busy processes
-on the machine's cores. A detector cut off by its budget hands its event to a background worker
-(sidekit_hooks/pipeline/finish.py), whose findings come at the next boundary instead of being dropped."""
+"""`sidekit demo` on a loaded machine (#18): every nudge delivered in every run, with 4 busy
+processes on the machine's cores. A detector cut off by its budget hands its event to a background
+worker (sidekit_hooks/pipeline/finish.py), whose findings come at the next boundary instead of being
+dropped."""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ def finished_later(project: str) -> int:
 
 
 def play_demo(python: str) -> tuple[list[str], int]:
-    """One `sidekit demo` through the real hook processes; (what it delivered, detectors finished later)."""
+    """One `sidekit demo` through the real hook processes; (what it delivered, detectors finished
+    later)."""
     project = tempfile.mkdtemp(prefix="sidekit-bench-load-")
     try:
         script = (
@@ -49,7 +51,9 @@ def play_demo(python: str) -> tuple[list[str], int]:
             "from sidekit_hooks.cli.commands import demo\n"
             f"demo.play({project!r}, demo.load_script(), lambda *a: None)\n"
         )
-        subprocess.run([python, "-c", script], cwd=REPO, check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            [python, "-c", script], cwd=REPO, check=True, capture_output=True, timeout=300
+        )
         return delivered(project), finished_later(project)
     finally:
         shutil.rmtree(project, ignore_errors=True)
@@ -60,12 +64,16 @@ def rows(ctx: BenchContext) -> list[Row]:
     reference, _ = play_demo(ctx.python)  # an unloaded run says what "every nudge" is
     one_run = time.monotonic() - began
     runs = QUICK_RUNS if ctx.quick else RUNS
-    spinners = [subprocess.Popen([sys.executable, "-c", SPIN], start_new_session=True) for _ in range(BUSY)]
+    spinners = [
+        subprocess.Popen([sys.executable, "-c", SPIN], start_new_session=True) for _ in range(BUSY)
+    ]
     complete = headline = later = done = 0
     missed: Counter[str] = Counter()
     try:
         for _ in range(runs):
-            if done and ctx.time_left() < 3 * one_run + 1:  # (loaded runs take longer; the first always runs)
+            if (
+                done and ctx.time_left() < 3 * one_run + 1
+            ):  # (loaded runs take longer; the first always runs)
                 break
             got, finished = play_demo(ctx.python)
             done += 1

@@ -1,9 +1,10 @@
 """`sidekit mcp` (#12): start-up to the first tools/list answer, the first tool call right after it
-(#34: answered before the SDK's imports are done), warm tool round trips against the CLI command, and
-the bytes every request pays for the tool definitions.
+(#34: answered before the SDK's imports are done), warm tool round trips against the CLI command,
+and the bytes every request pays for the tool definitions.
 
-The client is `sidekit_hooks.cli.mcpserver.probe` (plain JSON-RPC over the pipes, standard library), so no
-client library's import time is counted. The project is generated: 40 modules that use one helper.
+The client is `sidekit_hooks.cli.mcpserver.probe` (plain JSON-RPC over the pipes, standard library),
+so no client library's import time is counted. The project is generated: 40 modules that use one
+helper.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from run import BenchContext, Row, p95, time_command
 
 from sidekit_hooks.cli.mcpserver import probe, tools
 
-STARTUP_TARGET_MS = 500.0  # p50, spawn -> first tools/list answer (the issue's target on a 2-core machine)
-FIRST_CALL_TARGET_MS = 300.0  # p50, the first tool call sent right after the tools/list answer -> its answer (#34)
+# p50, spawn -> first tools/list answer (the issue's target on a 2-core machine)
+STARTUP_TARGET_MS = 500.0
+# p50, the first tool call sent right after the tools/list answer -> its answer (#34)
+FIRST_CALL_TARGET_MS = 300.0
 QUICK_BUDGET = 3  # seconds under --quick
 MODULES = 40
 
@@ -39,17 +42,30 @@ def make_project(root: str) -> None:
                 + "".join(f"def f{k}(x):\n    return helper(x) * {k}\n\n\n" for k in range(3))
             )
         with open(os.path.join(root, "tests", f"test_mod{n}.py"), "w") as handle:
-            handle.write(f"from pkg.mod{n} import f1\n\n\ndef test_f1():\n    assert f1(1) == {2 if n % 10 else 3}\n")
+            handle.write(
+                f"from pkg.mod{n} import f1\n\n\ndef test_f1():\n    assert f1(1) == "
+                f"{2 if n % 10 else 3}\n"
+            )
 
 
 def rows(ctx: BenchContext) -> list[Row]:
     root = tempfile.mkdtemp(prefix="sidekit-bench-mcp-")
     try:
         make_project(root)
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "PYTEST_", "SIDEKIT_"))}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("CLAUDE_", "PYTEST_", "SIDEKIT_"))
+        }
         env["PYTEST_ADDOPTS"] = "-p no:hypothesispytest -p no:xdist -p no:randomly"
         cli = [ctx.python, "-m", "sidekit_hooks.cli"]
-        subprocess.run([*cli, "test", "--project", root], env=env, capture_output=True, timeout=300, check=False)
+        subprocess.run(
+            [*cli, "test", "--project", root],
+            env=env,
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
         return startup(ctx, root, env) + first_call(ctx, root, env) + round_trips(ctx, root, env)
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -103,8 +119,9 @@ def startup(ctx: BenchContext, root: str, env: dict[str, str]) -> list[Row]:
 
 
 def first_call(ctx: BenchContext, root: str, env: dict[str, str]) -> list[Row]:
-    """A fresh server per sample (index built): `usages helper` sent as soon as tools/list is answered,
-    as a client that calls a tool at once does, while the server is still importing the MCP SDK."""
+    """A fresh server per sample (index built): `usages helper` sent as soon as tools/list is
+    answered, as a client that calls a tool at once does, while the server is still importing the
+    MCP SDK."""
     argv = [ctx.python, "-m", "sidekit_hooks.cli", "mcp"]
     samples: list[float] = []
     since_spawn: list[float] = []
@@ -118,13 +135,22 @@ def first_call(ctx: BenchContext, root: str, env: dict[str, str]) -> list[Row]:
         since_spawn.append(found.tools_ms + found.calls[0][1])
     what = "first tool call (usages) right after tools/list: sent -> answered"
     if not samples:
-        return [Row("mcp", what, f"failed: {errors[0]}"[:120], f"p50 <= {FIRST_CALL_TARGET_MS:.0f} ms", "MISS")]
+        return [
+            Row(
+                "mcp",
+                what,
+                f"failed: {errors[0]}"[:120],
+                f"p50 <= {FIRST_CALL_TARGET_MS:.0f} ms",
+                "MISS",
+            )
+        ]
     p50 = statistics.median(samples)
     return [
         Row(
             "mcp",
             what,
-            f"p50 {p50:.0f} ms, p95 {p95(samples):.0f} ms; spawn -> its answer p50 {statistics.median(since_spawn):.0f} ms",
+            f"p50 {p50:.0f} ms, p95 {p95(samples):.0f} ms; spawn -> its answer p50 "
+            f"{statistics.median(since_spawn):.0f} ms",
             f"p50 <= {FIRST_CALL_TARGET_MS:.0f} ms",
             "ok" if p50 <= FIRST_CALL_TARGET_MS else "MISS",
         )
@@ -135,7 +161,14 @@ def round_trips(ctx: BenchContext, root: str, env: dict[str, str]) -> list[Row]:
     """A warm server (one session, index built) against one `sidekit CMD` process per answer."""
     asks = {"status": ({}, ["status"]), "usages": ({"name": "helper"}, ["usages", "helper"])}
     calls = [(name, arguments) for name, (arguments, _) in asks.items()] * (ctx.repeats + 1)
-    found = probe.probe([ctx.python, "-m", "sidekit_hooks.cli", "mcp"], root, env, timeout=120, calls=calls, settle=10)
+    found = probe.probe(
+        [ctx.python, "-m", "sidekit_hooks.cli", "mcp"],
+        root,
+        env,
+        timeout=120,
+        calls=calls,
+        settle=10,
+    )
     out = []
     for name, (_, command) in asks.items():
         served = [ms for tool, ms, _ in found.calls if tool == name][1:]  # the first call warms up

@@ -1,10 +1,11 @@
-"""Raw pytest compacted where the code under test uses `multiprocessing.Pool` and `terminate()` (#19).
+"""Raw pytest compacted where the code under test uses `multiprocessing.Pool` and `terminate()`
+(#19).
 
 Forked pool workers once inherited the compact plugin's SIGTERM handler, and a compacted run hung in
-2 of 27 runs (0 of 27 raw). Here one small suite (pool workers terminated mid-task, a few failing tests
-so the answer is compacted) runs RUNS times compacted (`-o sidekit_compact=true`) and as many times raw,
-interleaved, each under a HANG_AFTER-second limit: the rows give the hangs and the runs whose exit code
-differs from the raw run's. --quick: QUICK_RUNS of each.
+2 of 27 runs (0 of 27 raw). Here one small suite (pool workers terminated mid-task, a few failing
+tests so the answer is compacted) runs RUNS times compacted (`-o sidekit_compact=true`) and as many
+times raw, interleaved, each under a HANG_AFTER-second limit: the rows give the hangs and the runs
+whose exit code differs from the raw run's. --quick: QUICK_RUNS of each.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import time
 
 from run import REPO, BenchContext, Row
 
-QUICK_BUDGET = 6  # seconds: one pair of runs (about 6 s: the suite ends in a pool that must be terminated)
+# seconds: one pair of runs (about 6 s: the suite ends in a pool that must be terminated)
+QUICK_BUDGET = 6
 RUNS, QUICK_RUNS = 50, 1
 HANG_AFTER = 60.0  # seconds: a run still going after this counts as a hang (it is killed)
 SUITE = textwrap.dedent("""\
@@ -43,7 +45,9 @@ SUITE = textwrap.dedent("""\
 """) + "".join(f"\ndef test_red_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12))
 
 
-def one_run(python: str, folder: str, compact: bool, limit: float = HANG_AFTER) -> tuple[int | None, float]:
+def one_run(
+    python: str, folder: str, compact: bool, limit: float = HANG_AFTER
+) -> tuple[int | None, float]:
     """(exit code, or None for a hang; seconds)."""
     argv = [python, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"]
     argv += ["-o", "sidekit_compact=true"] if compact else ["-p", "no:sidekit"]
@@ -51,7 +55,12 @@ def one_run(python: str, folder: str, compact: bool, limit: float = HANG_AFTER) 
     env["PYTHONPATH"] = REPO
     started = time.monotonic()
     child = subprocess.Popen(
-        argv, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        argv,
+        cwd=folder,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
     )
     try:
         child.communicate(timeout=limit)
@@ -72,7 +81,9 @@ def rows(ctx: BenchContext) -> list[Row]:
         raw_codes: set[int | None] = set()
         slowest = pair = 0.0
         for _ in range(runs):
-            if ctx.time_left() < 2 * pair + 2:  # the next pair would not fit in the section's budget
+            if (
+                ctx.time_left() < 2 * pair + 2
+            ):  # the next pair would not fit in the section's budget
                 break
             started = time.monotonic()
             limit = min(HANG_AFTER, max(3.0, ctx.time_left() / 2 - 1))

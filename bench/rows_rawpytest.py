@@ -1,15 +1,16 @@
-"""Raw pytest through Bash (#10): what the model receives, what compaction costs, what the hook costs.
+"""Raw pytest through Bash (#10): what the model receives, what compaction costs, what the hook
+costs.
 
-Real suites from PyPI sdists, each installed (editable, with pytest) into its own `.venv` at run time
-and wired with `sidekit install --project`, then one bug planted so that many tests fail:
+Real suites from PyPI sdists, each installed (editable, with pytest) into its own `.venv` at run
+time and wired with `sidekit install --project`, then one bug planted so that many tests fail:
 
 - bytes the model receives for `.venv/bin/python -m pytest -q`, raw (`SIDEKIT_RAW=1`) and compacted,
   through the real Claude Code CLI (tests/e2e) when it is installed; pytest's own bytes otherwise;
 - wall time of the compacted run against the same raw run (interleaved rounds, best of each), and
   against a run without sidekit at all (`-p no:sidekit`, no recording);
-- CPU (user + system, the children's rusage, medians) of the compacted run against `pytest -q --tb=no`
-  on the same suite (#23: the compacted run formats every long traceback the answer then throws away),
-  also on a synthetic suite of 300 failures with deep tracebacks (no download);
+- CPU (user + system, the children's rusage, medians) of the compacted run against `pytest -q
+  --tb=no` on the same suite (#23: the compacted run formats every long traceback the answer then
+  throws away), also on a synthetic suite of 300 failures with deep tracebacks (no download);
 - the PreToolUse hook (settings command) on a non-pytest Bash call and on a pytest one, against a
   bare interpreter.
 
@@ -34,7 +35,8 @@ from run import REPO, BenchContext, Row, ratio_row, time_paired
 
 from testing.hooks import as_stdin, pre_bash
 
-QUICK_BUDGET = 3  # seconds: the hook timings; a suite (a venv: 30 s and more) only when a busy machine gives time
+# seconds: the hook timings; a suite (a venv: 30 s and more) only when a busy machine gives time
+QUICK_BUDGET = 3
 TARGET_WALL = 1.10
 TARGET_HOOK = 1.5
 TARGET_CPU = 1.10  # compacted CPU against `pytest -q --tb=no` on the same suite (#23)
@@ -74,7 +76,13 @@ def _first_statement(function: str, line: str) -> object:
 
 # (sdist name, version or "", file the bug goes into, how to plant it, pytest arguments)
 SUITES = (
-    ("toolz", "", "toolz/itertoolz.py", _replace("    return next(iter(seq))\n", "    return seq[0]\n"), ["toolz"]),
+    (
+        "toolz",
+        "",
+        "toolz/itertoolz.py",
+        _replace("    return next(iter(seq))\n", "    return seq[0]\n"),
+        ["toolz"],
+    ),
     (
         "more-itertools",
         "10.5.0",
@@ -86,7 +94,10 @@ SUITES = (
         "click",
         "",
         "src/click/_compat.py",
-        _replace("    return len(strip_ansi(x))\n", "    return len(strip_ansi(x)) if len(x) < 40 else int(x)\n"),
+        _replace(
+            "    return len(strip_ansi(x))\n",
+            "    return len(strip_ansi(x)) if len(x) < 40 else int(x)\n",
+        ),
         ["tests"],
     ),
 )
@@ -96,12 +107,14 @@ def _clean_env() -> dict[str, str]:
     return {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("PYTEST_", "CLAUDE_", "SIDEKIT_", "GT_")) and k not in ("VIRTUAL_ENV", "PYTHONPATH")
+        if not k.startswith(("PYTEST_", "CLAUDE_", "SIDEKIT_", "GT_"))
+        and k not in ("VIRTUAL_ENV", "PYTHONPATH")
     }
 
 
 def prepare(ctx: BenchContext, work: str, name: str, version: str) -> str:
-    """The sdist unpacked, with `.venv` holding it (editable) and pytest, wired by `sidekit install`."""
+    """The sdist unpacked, with `.venv` holding it (editable) and pytest, wired by `sidekit
+    install`."""
     spec = f"{name}=={version}" if version else name
     root = sdist.fetch(ctx.python, spec, work, timeout=300)
     python = os.path.join(root, ".venv", "bin", "python")
@@ -116,7 +129,9 @@ def prepare(ctx: BenchContext, work: str, name: str, version: str) -> str:
     return root
 
 
-CPU: dict[str, list[float]] = {}  # CPU seconds per kind of run (children's rusage): load on the machine adds none
+CPU: dict[
+    str, list[float]
+] = {}  # CPU seconds per kind of run (children's rusage): load on the machine adds none
 
 
 def timed(argv: list[str], cwd: str, kind: str = "") -> tuple[float, bytes, int]:
@@ -128,12 +143,15 @@ def timed(argv: list[str], cwd: str, kind: str = "") -> tuple[float, bytes, int]
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if kind:
-        CPU.setdefault(kind, []).append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        CPU.setdefault(kind, []).append(
+            after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        )
     return wall, done.stdout + done.stderr, done.returncode
 
 
 def model_bytes(root: str, command: str) -> tuple[int, int] | None:
-    """(raw, compacted) bytes of the tool_result the model received, through the real CLI; None without it."""
+    """(raw, compacted) bytes of the tool_result the model received, through the real CLI; None
+    without it."""
     sys.path.insert(0, os.path.join(REPO, "tests"))
     try:
         from testing.claude import ToolCall, find_cli, result_text, run_claude, split_result
@@ -149,7 +167,9 @@ def model_bytes(root: str, command: str) -> tuple[int, int] | None:
     ]
     home = Path(tempfile.mkdtemp(prefix="sidekit-bench-home-"))
     try:
-        run = run_claude(cli, Path(root), "Run the tests.", steps, session_id=str(uuid.uuid4()), home=home)
+        run = run_claude(
+            cli, Path(root), "Run the tests.", steps, session_id=str(uuid.uuid4()), home=home
+        )
         sizes = [len(split_result(result_text(run.tool_result(i)))[0].encode()) for i in (0, 1)]
     finally:
         shutil.rmtree(home, ignore_errors=True)
@@ -164,7 +184,11 @@ def suite_rows(ctx: BenchContext, work: str, suite: tuple) -> list[Row]:  # type
         return [Row("rawpytest", f"{name}: raw pytest compacted", f"skipped: {exc}")]
     if not plant(os.path.join(root, bug_file)):
         return [
-            Row("rawpytest", f"{name}: raw pytest compacted", f"skipped: {bug_file} changed upstream; update the bug")
+            Row(
+                "rawpytest",
+                f"{name}: raw pytest compacted",
+                f"skipped: {bug_file} changed upstream; update the bug",
+            )
         ]
     python = os.path.join(root, ".venv", "bin", "python")
     base = [python, "-m", "pytest", "-q", *args]
@@ -184,9 +208,17 @@ def suite_rows(ctx: BenchContext, work: str, suite: tuple) -> list[Row]:  # type
         compact_t.append(seconds)
         if compact_code != code:
             return [
-                Row("rawpytest", f"{name}: exit code kept", f"raw {code}, compacted {compact_code}", "equal", "MISS")
+                Row(
+                    "rawpytest",
+                    f"{name}: exit code kept",
+                    f"raw {code}, compacted {compact_code}",
+                    "equal",
+                    "MISS",
+                )
             ]
-    last = raw_out.decode(errors="replace").strip().splitlines()[-1][:50] if raw_out.strip() else "?"
+    last = (
+        raw_out.decode(errors="replace").strip().splitlines()[-1][:50] if raw_out.strip() else "?"
+    )
     where = f"{name} ({last})"
     received = model_bytes(root, " ".join([".venv/bin/python", "-m", "pytest", "-q", *args]))
     if received:
@@ -204,7 +236,8 @@ def suite_rows(ctx: BenchContext, work: str, suite: tuple) -> list[Row]:  # type
         bytes_row = Row(
             "rawpytest",
             f"{where}: bytes for the model (no CLI installed: pytest's own)",
-            f"{len(raw_out):,} B raw -> {size:,} B compacted ({len(raw_out) / max(1, size):.1f}x less)",
+            f"{len(raw_out):,} B raw -> {size:,} B compacted ({len(raw_out) / max(1, size):.1f}x "
+            "less)",
             "<= 800 B",
             "ok" if size <= 800 else "MISS",
         )
@@ -214,7 +247,8 @@ def suite_rows(ctx: BenchContext, work: str, suite: tuple) -> list[Row]:  # type
     wall = Row(
         "rawpytest",
         f"{name}: wall time, compacted vs raw (best of {rounds})",
-        f"{ratio:.2f}x ({min(compact_t):.2f} s vs {min(raw_t):.2f} s); CPU {cpu:.2f}x; vs no sidekit at all "
+        f"{ratio:.2f}x ({min(compact_t):.2f} s vs {min(raw_t):.2f} s); CPU {cpu:.2f}x; vs no "
+        "sidekit at all "
         f"{bare:.2f}x ({min(plain_t):.2f} s)",
         f"<= {TARGET_WALL}x",
         "ok" if ratio <= TARGET_WALL else "MISS",
@@ -223,7 +257,8 @@ def suite_rows(ctx: BenchContext, work: str, suite: tuple) -> list[Row]:  # type
 
 
 def cpu_row(name: str, rounds: int) -> Row:
-    """Compacted CPU against `pytest -q --tb=no` and raw `pytest -q` on the same suite (medians of CPU)."""
+    """Compacted CPU against `pytest -q --tb=no` and raw `pytest -q` on the same suite (medians of
+    CPU)."""
     import statistics
 
     compact_cpu, tbno, raw = (statistics.median(CPU[kind]) for kind in ("compact", "tbno", "raw"))
@@ -231,13 +266,16 @@ def cpu_row(name: str, rounds: int) -> Row:
     return Row(
         "rawpytest",
         f"{name}: CPU, compacted vs `pytest -q --tb=no` (median of {rounds})",
-        f"{ratio:.2f}x ({compact_cpu:.2f} s vs {tbno:.2f} s); raw `pytest -q` {raw / tbno:.2f}x ({raw:.2f} s)",
+        f"{ratio:.2f}x ({compact_cpu:.2f} s vs {tbno:.2f} s); raw `pytest -q` {raw / tbno:.2f}x "
+        f"({raw:.2f} s)",
         f"<= {TARGET_CPU}x",
         "ok" if ratio <= TARGET_CPU else "MISS",
     )
 
 
-SYNTHETIC_LIB = "def parse(value):\n    return helper(value)\n\n\ndef helper(value):\n    return int(value)\n"
+SYNTHETIC_LIB = (
+    "def parse(value):\n    return helper(value)\n\n\ndef helper(value):\n    return int(value)\n"
+)
 SYNTHETIC_TESTS = """import pytest
 
 from lib import parse
@@ -257,7 +295,8 @@ def test_parse(n):
 
 
 def synthetic_rows(ctx: BenchContext, work: str) -> list[Row]:
-    """300 failures, each with a ten-frame traceback: the formatting a compacted run throws away, at its largest."""
+    """300 failures, each with a ten-frame traceback: the formatting a compacted run throws away, at
+    its largest."""
     root = os.path.join(work, "synthetic")
     os.makedirs(os.path.join(root, "tests"))
     for name, text in (
@@ -276,7 +315,13 @@ def synthetic_rows(ctx: BenchContext, work: str) -> list[Row]:
     ):
         done = subprocess.run(argv, capture_output=True, text=True, timeout=900, env=_clean_env())
         if done.returncode:
-            return [Row("rawpytest", "synthetic 300 failures: CPU", f"skipped: {done.stderr.strip()[-120:]}")]
+            return [
+                Row(
+                    "rawpytest",
+                    "synthetic 300 failures: CPU",
+                    f"skipped: {done.stderr.strip()[-120:]}",
+                )
+            ]
     base = [python, "-m", "pytest", "-q", "-p", "no:randomly", "tests"]
     rounds = 2 if ctx.quick else 5
     CPU.clear()
@@ -292,17 +337,28 @@ def hook_rows(ctx: BenchContext) -> list[Row]:
     project = tempfile.mkdtemp(prefix="sidekit-bench-pretool-")
     try:
         env = dict(_clean_env(), CLAUDE_PROJECT_DIR=project)
-        hook = [ctx.python, "-S", os.path.join(REPO, "hooks", "pre_tool_use.py")]  # what `sidekit install` writes
+        hook = [
+            ctx.python,
+            "-S",
+            os.path.join(REPO, "hooks", "pre_tool_use.py"),
+        ]  # what `sidekit install` writes
         plain, raw_pytest = (
             as_stdin(pre_bash(Path(project), command, "bench"))
             for command in ("git status --short", f"{ctx.python} -m pytest -q tests")
         )
         samples, bare = time_paired(hook, ctx, plain, env, project)
         out = ratio_row(
-            "rawpytest", "PreToolUse on a non-pytest Bash call (settings command)", samples, ctx, TARGET_HOOK, bare
+            "rawpytest",
+            "PreToolUse on a non-pytest Bash call (settings command)",
+            samples,
+            ctx,
+            TARGET_HOOK,
+            bare,
         )
         samples, bare = time_paired(hook, ctx, raw_pytest, env, project)
-        out += ratio_row("rawpytest", "PreToolUse on a pytest call (rewritten)", samples, ctx, None, bare)
+        out += ratio_row(
+            "rawpytest", "PreToolUse on a pytest call (rewritten)", samples, ctx, None, bare
+        )
         return out
     finally:
         shutil.rmtree(project, ignore_errors=True)
@@ -314,13 +370,21 @@ def rows(ctx: BenchContext) -> list[Row]:
     try:
         for suite in SUITES[:1] if ctx.quick else SUITES:
             if ctx.time_left() < 30:
-                out.append(Row("rawpytest", f"{suite[0]}: raw pytest compacted", "skipped: section budget spent"))
+                out.append(
+                    Row(
+                        "rawpytest",
+                        f"{suite[0]}: raw pytest compacted",
+                        "skipped: section budget spent",
+                    )
+                )
                 continue
             out += suite_rows(ctx, work, suite)
         if ctx.time_left() >= 20:
             out += synthetic_rows(ctx, work)
         else:
-            out.append(Row("rawpytest", "synthetic 300 failures: CPU", "skipped: section budget spent"))
+            out.append(
+                Row("rawpytest", "synthetic 300 failures: CPU", "skipped: section budget spent")
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return out

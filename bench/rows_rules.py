@@ -14,7 +14,8 @@ WORDS = ["print", "eval", "exec", "assert", "global", "lambda", "yield", "async"
 
 
 def project_pack(count: int = 50) -> str:
-    """Rules of every kind; 30 of them apply to the benchmark's Edit of a .py file and run a regex."""
+    """Rules of every kind; 30 of them apply to the benchmark's Edit of a .py file and run a
+    regex."""
     parts = ['[pack]\nname = "bench"\nrequires = ">=0.1"\n']
     for index in range(count):
         word = WORDS[index % len(WORDS)]
@@ -55,9 +56,15 @@ def rows(ctx: BenchContext) -> list[Row]:
     out: list[Row] = []
     try:
         samples = time_command(post, ctx.repeats, edit_payload(project), env, project)
-        out += ratio_row("rules", "PostToolUse on an Edit, built-in + 50-rule project pack", samples, ctx, 2.5)
-        samples = time_command(post, ctx.repeats, edit_payload(project), env, project, setup=edit_pack)
-        out += ratio_row("rules", "the same, first event after a pack edit (recompile)", samples, ctx, None)
+        out += ratio_row(
+            "rules", "PostToolUse on an Edit, built-in + 50-rule project pack", samples, ctx, 2.5
+        )
+        samples = time_command(
+            post, ctx.repeats, edit_payload(project), env, project, setup=edit_pack
+        )
+        out += ratio_row(
+            "rules", "the same, first event after a pack edit (recompile)", samples, ctx, None
+        )
     finally:
         shutil.rmtree(project, ignore_errors=True)
     return out

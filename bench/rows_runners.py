@@ -1,4 +1,5 @@
-"""Raw go test / cargo test runs compacted (#20): bytes raw -> compact, wall and CPU time against raw.
+"""Raw go test / cargo test runs compacted (#20): bytes raw -> compact, wall and CPU time against
+raw.
 
 Real projects fetched at run time (the Go module proxy, the crate registry), one bug planted that
 fails many tests, then interleaved rounds of the raw command and of the command the PreToolUse hook
@@ -7,10 +8,10 @@ writes (only options appended); best of each. The exit code must be the same.
 Maven's raw console is left as it is (no option makes it compact): its row compares the raw `mvn -B
 test` with the `sidekit test` answer, which reads the fresh Surefire reports.
 
---quick: the Go modules, one round. Full: the Go modules (GO_ROUNDS rounds: a run takes a fifth to half a
-second, and on a 2-core machine the best of eight still moved by 3-5% from one batch to the next, the raw
-run's as much as the compacted one's), the crate (fail-fast and --no-fail-fast, CARGO_ROUNDS rounds:
-a fail-fast run takes about 0.12 s) and the Maven project (best of three).
+--quick: the Go modules, one round. Full: the Go modules (GO_ROUNDS rounds: a run takes a fifth to
+half a second, and on a 2-core machine the best of eight still moved by 3-5% from one batch to the
+next, the raw run's as much as the compacted one's), the crate (fail-fast and --no-fail-fast,
+CARGO_ROUNDS rounds: a fail-fast run takes about 0.12 s) and the Maven project (best of three).
 """
 
 from __future__ import annotations
@@ -101,7 +102,9 @@ def maven(folder: Path) -> list[Row]:
     env = agent_env(project)
     bash_tool("mvn -B -q test", project, env)  # warm-up: plugins and dependencies
     raws, answers = [], []
-    for _ in range(MAVEN_ROUNDS):  # a JVM run moves by a tenth from one run to the next: best of three
+    for _ in range(
+        MAVEN_ROUNDS
+    ):  # a JVM run moves by a tenth from one run to the next: best of three
         raws.append(bash_tool("mvn -B test", project, env))
         answers.append(bash_tool(f"{sys.executable} -m sidekit_hooks.cli test", project, env))
     raw, answer = raws[-1], answers[-1]
@@ -136,17 +139,31 @@ def maven(folder: Path) -> list[Row]:
 def measure(name: str, project: Path, env: dict[str, str], command: str, rounds: int) -> list[Row]:
     compacted = rewritten(project, command, env)
     if not compacted:
-        return [Row("runners", f"{name}: compacted", "the hook left the command alone", "rewritten", "MISS")]
-    bash_tool(command, project, env)  # warm-up: build caches, and the compacted command's own first run
+        return [
+            Row(
+                "runners",
+                f"{name}: compacted",
+                "the hook left the command alone",
+                "rewritten",
+                "MISS",
+            )
+        ]
+    bash_tool(
+        command, project, env
+    )  # warm-up: build caches, and the compacted command's own first run
     bash_tool(compacted, project, env)
     settle(project)
     pending.wait(str(project), timeout=60)
-    writers = project.parent / f"{project.name}-writer-cpu.log"  # what detached cache writers report using
+    writers = (
+        project.parent / f"{project.name}-writer-cpu.log"
+    )  # what detached cache writers report using
     writers.unlink(missing_ok=True)
     raw_runs, compact_runs = [], []
     for _ in range(rounds):
         raw_runs.append(bash_tool(command, project, env))
-        compact_runs.append(bash_tool(compacted, project, {**env, spool.WRITER_CPU_LOG: str(writers)}))
+        compact_runs.append(
+            bash_tool(compacted, project, {**env, spool.WRITER_CPU_LOG: str(writers)})
+        )
         settle(project)  # the compacted run's detached writer done before the next raw run starts
         pending.wait(str(project), timeout=60)
     raw, compact = raw_runs[-1], compact_runs[-1]
@@ -189,15 +206,18 @@ def measure(name: str, project: Path, env: dict[str, str], command: str, rounds:
         ),
         Row(
             "runners",
-            f"{name}: CPU of the detached cache writer after a compacted run (off the run's path; a raw run writes no cache)",
-            f"{writer_cpu * 1000:.0f} ms a run ({writer_cpu / max(min(r.cpu for r in raw_runs), 1e-3):.2f}x the raw run's CPU)",
+            f"{name}: CPU of the detached cache writer after a compacted run (off the run's path; "
+            "a raw run writes no cache)",
+            f"{writer_cpu * 1000:.0f} ms a run "
+            f"({writer_cpu / max(min(r.cpu for r in raw_runs), 1e-3):.2f}x the raw run's CPU)",
         ),
     ]
 
 
 def settle(project: Path, wait: float = 20.0) -> None:
-    """Let the cache writers a compacted cargo run leaves behind (cargo_run.py, detached) finish: before
-    the next round (so that they do not share the machine with it) and before the project is removed."""
+    """Let the cache writers a compacted cargo run leaves behind (cargo_run.py, detached) finish:
+    before the next round (so that they do not share the machine with it) and before the project is
+    removed."""
     deadline = time.time() + wait
     while time.time() < deadline and list((project / ".sidekit").glob("cargo/run-*")):
         time.sleep(0.1)
@@ -229,7 +249,8 @@ def crate(folder: Path) -> tuple[Path, dict[str, str]]:
     (fetcher / "src").mkdir(parents=True, exist_ok=True)
     (fetcher / "src" / "lib.rs").write_text("")
     (fetcher / "Cargo.toml").write_text(
-        '[package]\nname = "fetcher"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nsemver = "=1.0.23"\n'
+        '[package]\nname = "fetcher"\nversion = "0.1.0"\nedition = '
+        '"2021"\n\n[dependencies]\nsemver = "=1.0.23"\n'
     )
     done = subprocess.run(
         ["cargo", "metadata", "--format-version", "1"],
@@ -239,7 +260,11 @@ def crate(folder: Path) -> tuple[Path, dict[str, str]]:
         timeout=300,
         check=True,
     )
-    source = next(Path(p["manifest_path"]).parent for p in json.loads(done.stdout)["packages"] if p["name"] == "semver")
+    source = next(
+        Path(p["manifest_path"]).parent
+        for p in json.loads(done.stdout)["packages"]
+        if p["name"] == "semver"
+    )
     project = copy(source, folder / "semver")
     plant(
         project / "src" / "parse.rs",
@@ -251,15 +276,17 @@ def crate(folder: Path) -> tuple[Path, dict[str, str]]:
 
 
 def go_packages(folder: Path) -> tuple[Path, dict[str, str]]:
-    """A module of PACKAGES packages, the last one red (a table-driven test, 60 t.Errorf failures): the
-    green packages' binaries go through the sh wrapper alone, the red one through Python."""
+    """A module of PACKAGES packages, the last one red (a table-driven test, 60 t.Errorf failures):
+    the green packages' binaries go through the sh wrapper alone, the red one through Python."""
     if not shutil.which("go"):
         raise RuntimeError("go is not installed")
     project = folder / "packages"
     files = {"go.mod": "module example.com/packages\n\ngo 1.21\n"}
     for index in range(PACKAGES):
         bug = " + 1" if index == PACKAGES - 1 else ""
-        files[f"p{index}/calc.go"] = f"package p{index}\n\nfunc Double(n int) int {{\n\treturn n * 2{bug}\n}}\n"
+        files[f"p{index}/calc.go"] = (
+            f"package p{index}\n\nfunc Double(n int) int {{\n\treturn n * 2{bug}\n}}\n"
+        )
         files[f"p{index}/calc_test.go"] = (
             f'package p{index}\n\nimport "testing"\n\nfunc TestDouble(t *testing.T) {{\n'
             "\tfor n := 0; n < 60; n++ {\n\t\tif got := Double(n); got != 2*n {\n"
@@ -277,7 +304,11 @@ PROJECTS = (
     ("go strcase", go_module, "go test ./..."),
     (f"go {PACKAGES} packages", go_packages, "go test ./..."),
     ("cargo semver", crate, "cargo test"),
-    ("cargo semver", crate, "cargo test --no-fail-fast"),  # every binary and the failing doc tests: one answer
+    (
+        "cargo semver",
+        crate,
+        "cargo test --no-fail-fast",
+    ),  # every binary and the failing doc tests: one answer
 )
 
 
@@ -297,5 +328,9 @@ def plant(path: Path, old: str, new: str) -> None:
 
 
 def agent_env(project: Path, **more: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SIDEKIT_", "CLAUDE_")) and k != "CI"}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("SIDEKIT_", "CLAUDE_")) and k != "CI"
+    }
     return dict(env, CLAUDE_PROJECT_DIR=str(project), **more)

@@ -1,7 +1,7 @@
 """Raw vitest and jest runs through Bash (#20): what the model receives, and what compaction costs.
 
-A real project per runner (tests/testing/js.py: semver's own source re-tested, its toolchain from the
-npm registry, cached under /tmp), with a bug planted in `compare.js` that fails 30 of 50 tests:
+A real project per runner (tests/testing/js.py: semver's own source re-tested, its toolchain from
+the npm registry, cached under /tmp), with a bug planted in `compare.js` that fails 30 of 50 tests:
 
 - bytes the model receives for `npx vitest run` / `npx jest`, raw and rewritten (the answer plus the
   "Exit code N" line the client adds);
@@ -21,7 +21,8 @@ from types import ModuleType
 
 from run import REPO, BenchContext, Row
 
-QUICK_BUDGET = 7  # seconds: two runners, a warm-up and one round of two runs each (the npm install is cached)
+# seconds: two runners, a warm-up and one round of two runs each (the npm install is cached)
+QUICK_BUDGET = 7
 TARGET_WALL = 1.10
 LIMIT = 800
 WORDS = {"vitest": ["npx", "vitest", "run"], "jest": ["npx", "jest"]}
@@ -40,7 +41,9 @@ def rows(ctx: BenchContext) -> list[Row]:
             continue
         folder = tempfile.mkdtemp(prefix=f"sidekit-bench-{runner}-")
         try:
-            out += runner_rows(ctx, runner, js.semver_project(Path(folder) / "proj", runner, planted=True), js)
+            out += runner_rows(
+                ctx, runner, js.semver_project(Path(folder) / "proj", runner, planted=True), js
+            )
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     return out
@@ -64,7 +67,8 @@ def runner_rows(ctx: BenchContext, runner: str, project: Path, js: ModuleType) -
     sizes = Row(
         "runners_js",
         f"{runner} (semver, 30 of 50 failing): bytes for the model",
-        f"{raw.size:,} B raw -> {received:,} B compacted ({raw.size / max(1, received):.1f}x less); "
+        f"{raw.size:,} B raw -> {received:,} B compacted ({raw.size / max(1, received):.1f}x "
+        "less); "
         f"exit {small.exit} both",
         f"<= {LIMIT} B",
         "ok" if received <= LIMIT else "MISS",
@@ -74,7 +78,8 @@ def runner_rows(ctx: BenchContext, runner: str, project: Path, js: ModuleType) -
     timing = Row(
         "runners_js",
         f"{runner}: wall time, compacted vs raw (best of {rounds})",
-        f"{wall:.2f}x ({min(r.secs for r in compact_runs):.2f} s vs {min(r.secs for r in raw_runs):.2f} s); "
+        f"{wall:.2f}x ({min(r.secs for r in compact_runs):.2f} s vs "
+        f"{min(r.secs for r in raw_runs):.2f} s); "
         f"CPU {cpu:.2f}x",
         f"<= {TARGET_WALL}x",
         "ok" if wall <= TARGET_WALL else "MISS",

@@ -1,4 +1,5 @@
-"""Scenario corpus scores (#4, #13): measured precision and recall per sidecar, known misses counted.
+"""Scenario corpus scores (#4, #13): measured precision and recall per sidecar, known misses
+counted.
 
 Every case counts, the known misses (`xfail`) included; a sidecar that said nothing shows `n/a`, not
 1.00. The held-out tools cases (`tests/scenarios/tools-heldout.jsonl`, never used to tune) are their
@@ -15,7 +16,8 @@ from run import REPO, BenchContext, Row
 
 sys.path.insert(0, os.path.join(REPO, "tests"))
 
-QUICK_BUDGET = 8  # seconds under --quick: every case is played (a subset would change the scores), ~250 events
+# seconds under --quick: every case is played (a subset would change the scores), ~250 events
+QUICK_BUDGET = 8
 
 
 def rows(ctx: BenchContext) -> list[Row]:

@@ -48,8 +48,8 @@ def make_project() -> str:
 
 
 def arm_every_sidecar(ctx: BenchContext, project: str) -> None:
-    """A team pack (`sidekit rules new`), a red test cache, the function index and learned conventions, on top
-    of the scope."""
+    """A team pack (`sidekit rules new`), a red test cache, the function index and learned
+    conventions, on top of the scope."""
 
     def write(rel: str, text: str) -> None:
         os.makedirs(os.path.dirname(os.path.join(project, rel)), exist_ok=True)
@@ -69,8 +69,18 @@ def arm_every_sidecar(ctx: BenchContext, project: str) -> None:
             f"    assert helper_{i}(1) == {i + (0 if i else 2)}\n",
         )
     sidekit = [ctx.python, "-m", "sidekit_hooks.cli"]
-    subprocess.run([*sidekit, "rules", "new", "team", "--project", project], check=True, capture_output=True, cwd=REPO)
-    subprocess.run([*sidekit, "conventions", "learn", "--project", project], check=True, capture_output=True, cwd=REPO)
+    subprocess.run(
+        [*sidekit, "rules", "new", "team", "--project", project],
+        check=True,
+        capture_output=True,
+        cwd=REPO,
+    )
+    subprocess.run(
+        [*sidekit, "conventions", "learn", "--project", project],
+        check=True,
+        capture_output=True,
+        cwd=REPO,
+    )
     subprocess.run(
         [ctx.python, "-m", "pytest", "-q", "tests"],
         capture_output=True,
@@ -78,7 +88,10 @@ def arm_every_sidecar(ctx: BenchContext, project: str) -> None:
         env=dict(os.environ, PYTHONPATH=project),
     )  # red: test_m0 fails
     subprocess.run(
-        [ctx.python, "-m", "sidekit_hooks.code.functions", "build", project], check=True, capture_output=True, cwd=REPO
+        [ctx.python, "-m", "sidekit_hooks.code.functions", "build", project],
+        check=True,
+        capture_output=True,
+        cwd=REPO,
     )
 
 
@@ -91,9 +104,15 @@ def rows(ctx: BenchContext) -> list[Row]:
     state = os.path.join(project, ".sidekit", "state")
     out: list[Row] = []
     try:
-        samples = time_command(post, ctx.repeats, edit_payload(project, "api/handlers/user.py", SESSION), env, project)
+        samples = time_command(
+            post, ctx.repeats, edit_payload(project, "api/handlers/user.py", SESSION), env, project
+        )
         out += ratio_row(
-            "sidecars", "PostToolUse, Edit inside a scope (all sidecars on, nothing said)", samples, ctx, 2.5
+            "sidecars",
+            "PostToolUse, Edit inside a scope (all sidecars on, nothing said)",
+            samples,
+            ctx,
+            2.5,
         )
         samples = time_command(
             post,
@@ -104,18 +123,37 @@ def rows(ctx: BenchContext) -> list[Row]:
             setup=lambda: shutil.rmtree(state, ignore_errors=True),
         )
         out += ratio_row(
-            "sidecars", "PostToolUse, Edit outside the scope (policy + queue + delivery)", samples, ctx, None
+            "sidecars",
+            "PostToolUse, Edit outside the scope (policy + queue + delivery)",
+            samples,
+            ctx,
+            None,
         )
-        samples = time_command(post, ctx.repeats, edit_payload(project, "auth/middleware.py", SESSION), env, project)
-        out += ratio_row("sidecars", "PostToolUse, the same finding again (held back: duplicate)", samples, ctx, 2.5)
-        piped = as_stdin(bash(Path(project), "git status --short && ls api | tee /tmp/x", session=SESSION))
-        samples = time_command(post, ctx.repeats, piped, env, project)
-        out += ratio_row("sidecars", "PostToolUse, Bash inside a scope (write targets parsed)", samples, ctx, 2.5)
-        arm_every_sidecar(ctx, project)
-        samples, bare = time_paired(post, ctx, edit_payload(project, "api/handlers/user.py", SESSION), env, project)
+        samples = time_command(
+            post, ctx.repeats, edit_payload(project, "auth/middleware.py", SESSION), env, project
+        )
         out += ratio_row(
             "sidecars",
-            "PostToolUse, Edit with every sidecar armed (scope, pack, red cache, functions, conventions)",
+            "PostToolUse, the same finding again (held back: duplicate)",
+            samples,
+            ctx,
+            2.5,
+        )
+        piped = as_stdin(
+            bash(Path(project), "git status --short && ls api | tee /tmp/x", session=SESSION)
+        )
+        samples = time_command(post, ctx.repeats, piped, env, project)
+        out += ratio_row(
+            "sidecars", "PostToolUse, Bash inside a scope (write targets parsed)", samples, ctx, 2.5
+        )
+        arm_every_sidecar(ctx, project)
+        samples, bare = time_paired(
+            post, ctx, edit_payload(project, "api/handlers/user.py", SESSION), env, project
+        )
+        out += ratio_row(
+            "sidecars",
+            "PostToolUse, Edit with every sidecar armed (scope, pack, red cache, functions, "
+            "conventions)",
             samples,
             ctx,
             None,
@@ -133,7 +171,8 @@ def rows(ctx: BenchContext) -> list[Row]:
         )
         out += ratio_row(
             "sidecars",
-            "the same, first edit of that file since the red run (answer not kept yet: handed to the background)",
+            "the same, first edit of that file since the red run (answer not kept yet: handed to "
+            "the background)",
             samples,
             ctx,
             None,

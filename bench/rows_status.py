@@ -24,18 +24,26 @@ from run import BenchContext, Row
 
 PACKAGE = "toolz"
 BUG_FILE = os.path.join("toolz", "itertoolz.py")
-BUG = ("    return next(iter(seq))\n", "    return seq[0]\n")  # first() breaks on iterators, sets, dicts
+BUG = (
+    "    return next(iter(seq))\n",
+    "    return seq[0]\n",
+)  # first() breaks on iterators, sets, dicts
 TARGET = 1.10
-QUICK_BUDGET = 10  # seconds under --quick (bench/run.py): toolz in a venv, pytest and `sidekit test` runs
+# seconds under --quick (bench/run.py): toolz in a venv, pytest and `sidekit test` runs
+QUICK_BUDGET = 10
 
 
 CASCADE = "click"
 CASCADE_FILE = os.path.join("src", "click", "_compat.py")
-CASCADE_BUG = ("    return len(strip_ansi(x))\n", "    return len(strip_ansi(x)) if len(x) < 40 else int(x)\n")
+CASCADE_BUG = (
+    "    return len(strip_ansi(x))\n",
+    "    return len(strip_ansi(x)) if len(x) < 40 else int(x)\n",
+)
 
 
 def fetch(ctx: BenchContext, into: str, package: str = PACKAGE) -> str:
-    """Download and unpack the sdist; returns the source folder. Raises with the reason on failure."""
+    """Download and unpack the sdist; returns the source folder. Raises with the reason on
+    failure."""
     return sdist.unpack(sdist.download(ctx.python, package, into, timeout=180)[0], into)
 
 
@@ -62,7 +70,13 @@ def rows(ctx: BenchContext) -> list[Row]:
             suite = fetch(ctx, workdir)
         except (RuntimeError, OSError, subprocess.SubprocessError, tarfile.TarError) as exc:
             return [
-                Row("status", f"sidekit test vs pytest -q ({PACKAGE} sdist)", f"skipped: {exc}", f"<= {TARGET}x", "")
+                Row(
+                    "status",
+                    f"sidekit test vs pytest -q ({PACKAGE} sdist)",
+                    f"skipped: {exc}",
+                    f"<= {TARGET}x",
+                    "",
+                )
             ]
         out = measure(ctx, suite)
         out.extend(cascade(ctx, workdir))
@@ -72,9 +86,12 @@ def rows(ctx: BenchContext) -> list[Row]:
 
 
 def measure(ctx: BenchContext, suite: str) -> list[Row]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "CLAUDE_", "SIDEKIT_"))}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "CLAUDE_", "SIDEKIT_"))
+    }
     env["PYTHONPATH"] = suite
-    # --quick: one test module, one round, no warm-up (about 20 s); full: the whole suite, five rounds.
+    # --quick: one test module, one round, no warm-up (about 20 s); full: the whole suite, five
+    # rounds.
     target = [os.path.join("toolz", "tests", "test_itertoolz.py")] if ctx.quick else ["toolz"]
     rounds = 1 if ctx.quick else 5
     plain = [ctx.python, "-m", "pytest", "-q", "-p", "no:sidekit", *target]
@@ -97,14 +114,13 @@ def measure(ctx: BenchContext, suite: str) -> list[Row]:
     median_ratio = statistics.median(sidekit_times) / statistics.median(plain_times)
     cpu_ratio = statistics.median(sidekit_cpu) / statistics.median(plain_cpu)
     tests = answer_count(answer)
-    where = (
-        f"{PACKAGE} {os.path.basename(suite).rpartition('-')[2]}, {tests} tests{' (one module)' if ctx.quick else ''}"
-    )
+    where = f"{PACKAGE} {os.path.basename(suite).rpartition('-')[2]}, {tests} tests{' (one module)' if ctx.quick else ''}"
     out = [
         Row(
             "status",
             f"sidekit test wall time vs pytest -q ({where})",
-            f"{ratio:.2f}x best of {rounds} ({min(sidekit_times):.2f} s vs {min(plain_times):.2f} s); "
+            f"{ratio:.2f}x best of {rounds} ({min(sidekit_times):.2f} s vs {min(plain_times):.2f} "
+            "s); "
             f"median {median_ratio:.2f}x; CPU {cpu_ratio:.2f}x",
             f"<= {TARGET}x",
             "ok" if ratio <= TARGET else "MISS",
@@ -112,7 +128,8 @@ def measure(ctx: BenchContext, suite: str) -> list[Row]:
         Row(
             "status",
             "answer bytes, green run",
-            f"{len(answer.strip())} B vs pytest -q {len(raw)} B ({len(answer.strip()) / max(1, len(raw)):.0%})",
+            f"{len(answer.strip())} B vs pytest -q {len(raw)} B "
+            f"({len(answer.strip()) / max(1, len(raw)):.0%})",
             "<= 200 B",
             "ok" if len(answer.strip()) <= 200 else "MISS",
         ),
@@ -130,7 +147,8 @@ def measure(ctx: BenchContext, suite: str) -> list[Row]:
             Row(
                 "status",
                 f"answer bytes, one bug in a helper ({failed[:40]})",
-                f"{len(answer.strip())} B vs pytest -q {len(raw)} B ({len(answer.strip()) / max(1, len(raw)):.0%})",
+                f"{len(answer.strip())} B vs pytest -q {len(raw)} B "
+                f"({len(answer.strip()) / max(1, len(raw)):.0%})",
                 "<= 800 B",
                 "ok" if len(answer.strip()) <= 800 else "MISS",
             )
@@ -145,7 +163,9 @@ def answer_count(answer: bytes) -> int:
         data = json.loads(answer)
     except ValueError:
         return 0
-    return sum(int(data.get(k, 0)) for k in ("passed", "failed", "errors", "skipped", "xfailed", "xpassed"))
+    return sum(
+        int(data.get(k, 0)) for k in ("passed", "failed", "errors", "skipped", "xfailed", "xpassed")
+    )
 
 
 def cascade(ctx: BenchContext, workdir: str) -> list[Row]:
@@ -157,11 +177,23 @@ def cascade(ctx: BenchContext, workdir: str) -> list[Row]:
         python = os.path.join(suite, ".venv", "bin", "python")
         for argv in (
             [ctx.python, "-m", "venv", os.path.join(suite, ".venv")],
-            [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest", "-e", suite],
+            [
+                python,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--disable-pip-version-check",
+                "pytest",
+                "-e",
+                suite,
+            ],
         ):
             done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
             if done.returncode:
-                raise RuntimeError((done.stderr.strip().splitlines() or ["install failed"])[-1][:120])
+                raise RuntimeError(
+                    (done.stderr.strip().splitlines() or ["install failed"])[-1][:120]
+                )
     except (RuntimeError, OSError, subprocess.SubprocessError, tarfile.TarError) as exc:
         return [Row("status", what, f"skipped: {exc}")]
     path = os.path.join(suite, CASCADE_FILE)
@@ -171,7 +203,9 @@ def cascade(ctx: BenchContext, workdir: str) -> list[Row]:
         return [Row("status", what, "skipped: the helper changed upstream; update CASCADE_BUG")]
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(source.replace(CASCADE_BUG[0], CASCADE_BUG[1], 1))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "CLAUDE_", "SIDEKIT_"))}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "CLAUDE_", "SIDEKIT_"))
+    }
     _, raw, _ = timed([python, "-m", "pytest", "-q", "-p", "no:sidekit"], env, suite)
     _, line, _ = timed([python, "-m", "pytest", "-q", "-p", "no:sidekit", "--tb=line"], env, suite)
     _, answer, _ = timed([ctx.python, "-m", "sidekit_hooks.cli", "test"], env, suite)
@@ -187,7 +221,8 @@ def cascade(ctx: BenchContext, workdir: str) -> list[Row]:
         Row(
             "status",
             f"{what} ({data.get('failed', 0)} failed -> {causes} root causes)",
-            f"{size} B vs pytest -q {len(raw)} B, --tb=line {len(line)} B ({size / max(1, len(raw)):.1%})",
+            f"{size} B vs pytest -q {len(raw)} B, --tb=line {len(line)} B "
+            f"({size / max(1, len(raw)):.1%})",
             "<= 800 B",
             "ok" if size <= 800 else "MISS",
         )

@@ -1,10 +1,12 @@
-"""Hook latency when the tests sidecar reads the map's coverage digest (a red cache, an edited source file).
+"""Hook latency when the tests sidecar reads the map's coverage digest (a red cache, an edited
+source file).
 
 The caches are synthesized at the size of a large suite (10,000 tests, 1,000 source files): what is
 timed is the hook reading them, not a pytest run. Three shapes: the summary lists every failing test
-(the digest alone is read); a 2,000-test cluster the summary cuts to three in a 0.9 MB table (too big
-for a hook: the summary's tests are named, "at least"); and a 2,400-test suite whose table, just under
-the sidecar's TABLE_READ_LIMIT, is read for the failing tests the summary leaves out (the worst case).
+(the digest alone is read); a 2,000-test cluster the summary cuts to three in a 0.9 MB table (too
+big for a hook: the summary's tests are named, "at least"); and a 2,400-test suite whose table, just
+under the sidecar's TABLE_READ_LIMIT, is read for the failing tests the summary leaves out (the
+worst case).
 """
 
 from __future__ import annotations
@@ -31,12 +33,19 @@ FILES = 1_000
 
 
 def make_project(project: str, count: int, failing: int, digest: bool = True) -> None:
-    """`failing` of `count` tests, one cluster, fail in pkg/fmt.py; every test runs pkg/calc.py, which raises nowhere."""
+    """`failing` of `count` tests, one cluster, fail in pkg/fmt.py; every test runs pkg/calc.py,
+    which raises nowhere."""
     os.makedirs(os.path.join(project, "pkg"))
     with open(os.path.join(project, "pkg", "calc.py"), "w") as handle:
         handle.write("def half(n):\n    return n / 2\n")
-    tests = [f"tests/unit/test_module_{i // 10:04d}.py::TestThing::test_case_{i % 10}" for i in range(count)]
-    hits = {f"pkg/module_{f:04d}.py": range(f * 10 % count, min(f * 10 % count + 40, count)) for f in range(FILES)}
+    tests = [
+        f"tests/unit/test_module_{i // 10:04d}.py::TestThing::test_case_{i % 10}"
+        for i in range(count)
+    ]
+    hits = {
+        f"pkg/module_{f:04d}.py": range(f * 10 % count, min(f * 10 % count + 40, count))
+        for f in range(FILES)
+    }
     hits["pkg/calc.py"] = range(count)
     if digest:
         covers.save(project, covers.digest(tests, hits))
@@ -45,7 +54,13 @@ def make_project(project: str, count: int, failing: int, digest: bool = True) ->
     for test in bad:
         table[test].update(o="failed", c="c0")
     cache.write(cache.table_path(project), {"generation": 1, "tests": table, "collect": {}})
-    cluster = {"id": "c0", "type": "ValueError", "at": "pkg/fmt.py:4", "affected": failing, "tests": bad[:3]}
+    cluster = {
+        "id": "c0",
+        "type": "ValueError",
+        "at": "pkg/fmt.py:4",
+        "affected": failing,
+        "tests": bad[:3],
+    }
     cache.write(
         cache.summary_path(project),
         {
@@ -77,9 +92,18 @@ def rows(ctx: BenchContext) -> list[Row]:
         try:
             make_project(project, count, failing, digest=what != control)
             payload = as_stdin(
-                edit(Path(project), "pkg/calc.py", "n / 2", "n // 2", session=SESSION, tool_use_id="toolu_bench")
+                edit(
+                    Path(project),
+                    "pkg/calc.py",
+                    "n / 2",
+                    "n // 2",
+                    session=SESSION,
+                    tool_use_id="toolu_bench",
+                )
             )
-            said = subprocess.run(post, input=payload, capture_output=True, env=env, cwd=project, check=False).stdout
+            said = subprocess.run(
+                post, input=payload, capture_output=True, env=env, cwd=project, check=False
+            ).stdout
             if (b"is covered by" in said) is (what == control):
                 out.append(
                     Row(
@@ -99,7 +123,13 @@ def rows(ctx: BenchContext) -> list[Row]:
                 project,
                 setup=lambda state=state: shutil.rmtree(state, ignore_errors=True),
             )
-            out += ratio_row("testsmap", f"PostToolUse, Edit of a mapped source file ({what})", samples, ctx, None)
+            out += ratio_row(
+                "testsmap",
+                f"PostToolUse, Edit of a mapped source file ({what})",
+                samples,
+                ctx,
+                None,
+            )
         finally:
             shutil.rmtree(project, ignore_errors=True)
     return out

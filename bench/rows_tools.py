@@ -1,11 +1,12 @@
-"""The tools sidecar (#4): hook latency on an Edit that adds a 6-line function with the function index
-present, how long the index takes to build for this repository, and (#18) near-copy precision/recall
-on real packages' helpers: two held-out sets (tests/code/nearcopy_heldout.py, written before the
-rules; nearcopy_heldout2.py, written blind after them), the blind set of functions under the 5-line
-floor (nearcopy_short.py) and the tuning set (nearcopy_tuning.py); for #35, the restructured set
-(nearcopy_restructured.py, held out for #35's first pass, tuned on in its second) and the rewrites' tuning
-sets (nearcopy_rewrites_tuning.py, nearcopy_mytuning.py).
-Before #18's rules: held-out precision 0.68 (13/19), recall 0.38 (13/34); the blind set 0/0, recall 0/17."""
+"""The tools sidecar (#4): hook latency on an Edit that adds a 6-line function with the function
+index present, how long the index takes to build for this repository, and (#18) near-copy
+precision/recall on real packages' helpers: two held-out sets (tests/code/nearcopy_heldout.py,
+written before the rules; nearcopy_heldout2.py, written blind after them), the blind set of
+functions under the 5-line floor (nearcopy_short.py) and the tuning set (nearcopy_tuning.py); for
+#35, the restructured set (nearcopy_restructured.py, held out for #35's first pass, tuned on in its
+second) and the rewrites' tuning sets (nearcopy_rewrites_tuning.py, nearcopy_mytuning.py). Before
+#18's rules: held-out precision 0.68 (13/19), recall 0.38 (13/34); the blind set 0/0, recall
+0/17."""
 
 from __future__ import annotations
 
@@ -68,7 +69,8 @@ def edit_payload(project: str, added: str) -> bytes:
 
 
 def make_project(ctx: BenchContext) -> str:
-    """A copy of this repo's package (a realistic index: a few hundred functions) plus two small files."""
+    """A copy of this repo's package (a realistic index: a few hundred functions) plus two small
+    files."""
     project = tempfile.mkdtemp(prefix="sidekit-bench-tools-")
     shutil.copytree(
         os.path.join(REPO, "sidekit_hooks"),
@@ -81,35 +83,46 @@ def make_project(ctx: BenchContext) -> str:
     with open(os.path.join(project, "pkg", "helpers.py"), "w") as handle:
         handle.write(HELPERS)
     subprocess.run(
-        [ctx.python, "-m", "sidekit_hooks.code.functions", "build", project], cwd=REPO, capture_output=True, check=True
+        [ctx.python, "-m", "sidekit_hooks.code.functions", "build", project],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
     )
     return project
 
 
 def index_build_rows(ctx: BenchContext) -> list[Row]:
     code = (
-        "import sys, time; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.code import function_index, functions;"
-        "t = time.perf_counter(); index = function_index.build(sys.argv[1]); cold = time.perf_counter() - t;"
-        "t = time.perf_counter(); function_index.build(sys.argv[1], index); warm = time.perf_counter() - t;"
+        "import sys, time; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.code import "
+        "function_index, functions;"
+        "t = time.perf_counter(); index = function_index.build(sys.argv[1]); cold = "
+        "time.perf_counter() - t;"
+        "t = time.perf_counter(); function_index.build(sys.argv[1], index); warm = "
+        "time.perf_counter() - t;"
         "print(cold, warm, sum(len(f['f']) for f in index['files'].values()), len(index['files']))"
     )
     samples = []
     for _ in range(3 if ctx.quick else 5):
-        done = subprocess.run([ctx.python, "-c", code, REPO], capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [ctx.python, "-c", code, REPO], capture_output=True, text=True, check=True
+        )
         samples.append([float(x) for x in done.stdout.split()])
     cold = statistics.median(s[0] for s in samples) * 1000
     warm = statistics.median(s[1] for s in samples) * 1000
     functions, files = int(samples[0][2]), int(samples[0][3])
     return [
         Row(
-            "tools", f"function index: full build of this repo ({functions} functions, {files} files)", f"{cold:.0f} ms"
+            "tools",
+            f"function index: full build of this repo ({functions} functions, {files} files)",
+            f"{cold:.0f} ms",
         ),
         Row("tools", "function index: refresh with nothing changed", f"{warm:.1f} ms"),
     ]
 
 
 def near_copy_rows() -> list[Row]:
-    """Precision/recall of helper-copy detection on real helpers (packages downloaded once, cached)."""
+    """Precision/recall of helper-copy detection on real helpers (packages downloaded once,
+    cached)."""
     import sys
 
     sys.path.insert(0, os.path.join(REPO, "tests", "code"))
@@ -142,7 +155,8 @@ def near_copy_rows() -> list[Row]:
             out.append(Row("tools", f"near copies, {label} set", f"not measured: {str(exc)[:60]}"))
             continue
         what = (
-            f"near copies, {label} set ({found.positives} rewritten copies, {found.negatives} near misses; "
+            f"near copies, {label} set ({found.positives} rewritten copies, {found.negatives} "
+            "near misses; "
             f"{found.true_positive} named right, {found.false_positive} wrong): precision / recall"
         )
         value = f"{found.precision:.2f} / {found.recall:.2f}"
@@ -150,7 +164,9 @@ def near_copy_rows() -> list[Row]:
             out.append(Row("tools", what, value))
         else:
             verdict = "ok" if found.precision >= target[0] and found.recall >= target[1] else "MISS"
-            out.append(Row("tools", what, value, f">= {target[0]:.2f} / >= {target[1]:.2f}", verdict))
+            out.append(
+                Row("tools", what, value, f">= {target[0]:.2f} / >= {target[1]:.2f}", verdict)
+            )
     return out
 
 
@@ -166,13 +182,25 @@ def rows(ctx: BenchContext) -> list[Row]:
 
     out: list[Row] = []
     try:
-        samples = time_command(post, ctx.repeats, edit_payload(project, NEW_FUNCTION), env, project, keep_index_fresh)
-        out += ratio_row(
-            "tools", "PostToolUse, Edit adds a 6-line function, index present (no match)", samples, ctx, 2.5
+        samples = time_command(
+            post, ctx.repeats, edit_payload(project, NEW_FUNCTION), env, project, keep_index_fresh
         )
-        samples = time_command(post, ctx.repeats, edit_payload(project, DUPLICATE), env, project, keep_index_fresh)
         out += ratio_row(
-            "tools", "PostToolUse, Edit adds a 6-line duplicate (rapidfuzz loads, helper named)", samples, ctx, None
+            "tools",
+            "PostToolUse, Edit adds a 6-line function, index present (no match)",
+            samples,
+            ctx,
+            2.5,
+        )
+        samples = time_command(
+            post, ctx.repeats, edit_payload(project, DUPLICATE), env, project, keep_index_fresh
+        )
+        out += ratio_row(
+            "tools",
+            "PostToolUse, Edit adds a 6-line duplicate (rapidfuzz loads, helper named)",
+            samples,
+            ctx,
+            None,
         )
         out += index_build_rows(ctx)
         out += near_copy_rows()

@@ -5,21 +5,21 @@
     python bench/run.py --only hooks           # one section (bench/rows_hooks.py)
     python bench/run.py --quick --markdown docs/performance.md
 
-Each `bench/rows_<section>.py` module contributes rows through `rows(ctx) -> list[Row]`. Each runs in
-its own process with a time budget (`ctx.budget` seconds, `ctx.time_left()`): a section that overruns
-is stopped and shown as a MISS row, so one slow section can never stall the table.
+Each `bench/rows_<section>.py` module contributes rows through `rows(ctx) -> list[Row]`. Each runs
+in its own process with a time budget (`ctx.budget` seconds, `ctx.time_left()`): a section that
+overruns is stopped and shown as a MISS row, so one slow section can never stall the table.
 
 With `--quick` each section gets what it asks for with a module-level `QUICK_BUDGET = <s>` (seconds
 on the reference machine, where a bare interpreter takes REFERENCE_BARE; default 4), scaled by the
-bare interpreter measured at the start: a machine twice as busy gets twice the seconds. Together they
-never get more than QUICK_CAP, so --quick ends within 3 minutes however busy the machine; time a
-section leaves unused passes on to the next. A section makes its cheapest figure first (a stopped
+bare interpreter measured at the start: a machine twice as busy gets twice the seconds. Together
+they never get more than QUICK_CAP, so --quick ends within 3 minutes however busy the machine; time
+a section leaves unused passes on to the next. A section makes its cheapest figure first (a stopped
 section still shows every figure it made), checks `ctx.time_left()` before each heavy step, and uses
 `ctx.quick` to do less (fewer repeats, smaller inputs, the heavy part skipped with a row that says
 so). A section that ends without a single measured figure gets a MISS row saying so.
 
-Times are shown as ratios against a bare interpreter timed next to each figure, so the table means the
-same on any machine.
+Times are shown as ratios against a bare interpreter timed next to each figure, so the table means
+the same on any machine.
 """
 
 from __future__ import annotations
@@ -42,18 +42,31 @@ from dataclasses import asdict, dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-# tests/ too: the rows send hooks the payloads the tests build (testing.hooks, over sidekit_hooks.nudges.payloads).
+# tests/ too: the rows send hooks the payloads the tests build (testing.hooks, over
+# sidekit_hooks.nudges.payloads).
 sys.path[:0] = [p for p in (REPO, HERE, os.path.join(REPO, "tests")) if p not in sys.path]
 
-REFERENCE_BARE = 0.010  # seconds: `python -c pass` (wall p50) on the 2-core machine QUICK_BUDGETs were set on
-MIN_SCALE = 1.0  # a section never gets less than it asks for (a faster machine just finishes sooner)
-QUICK_CAP = 160.0  # seconds all quick sections share at most: with the baseline and one section's overrun, < 3 min
+# seconds: `python -c pass` (wall p50) on the 2-core machine QUICK_BUDGETs were set on
+REFERENCE_BARE = 0.010
+# a section never gets less than it asks for (a faster machine just finishes sooner)
+MIN_SCALE = 1.0
+# seconds all quick sections share at most: with the baseline and one section's overrun, < 3 min
+QUICK_CAP = 160.0
 FULL_SECTION_BUDGET = 900.0  # seconds per section in a full run
-MIN_SECTION_BUDGET = 3.0  # seconds: what a section gets when those before it overran (at most the least ask)
+# seconds: what a section gets when those before it overran (at most the least ask)
+MIN_SECTION_BUDGET = 3.0
 DEFAULT_QUICK_BUDGET = 4.0  # what a section without `QUICK_BUDGET = <seconds>` is assumed to need
 QUICK_REPEATS, FULL_REPEATS = 5, 31
 # How the sections word a row that holds no measurement (see `is_figure`).
-NOT_A_FIGURE = ("skipped", "not measured", "not run", "measured in a full run only", "stopped", "failed", "did not run")
+NOT_A_FIGURE = (
+    "skipped",
+    "not measured",
+    "not run",
+    "measured in a full run only",
+    "stopped",
+    "failed",
+    "did not run",
+)
 
 
 @dataclass
@@ -88,7 +101,8 @@ class BenchContext:
         return statistics.median(self.bare)
 
     def time_left(self) -> float:
-        """Seconds of this section's budget still unspent (a section checks it before a heavy step)."""
+        """Seconds of this section's budget still unspent (a section checks it before a heavy
+        step)."""
         return self.budget - (time.monotonic() - self.started)
 
 
@@ -114,7 +128,8 @@ def time_command(
 
 @dataclass
 class Baseline:
-    """Bare-interpreter samples: `python -c pass`, and `python -I -S -c pass` (how the hooks really start)."""
+    """Bare-interpreter samples: `python -c pass`, and `python -I -S -c pass` (how the hooks really
+    start)."""
 
     plain: list[float] = field(default_factory=list)
     isolated: list[float] = field(default_factory=list)
@@ -132,7 +147,8 @@ def time_paired(
     cwd: str | None = None,
     setup: Callable[[], None] | None = None,
 ) -> tuple[list[float], Baseline]:
-    """(command samples, bare-interpreter samples) taken in turn, so load on a shared machine hits both alike."""
+    """(command samples, bare-interpreter samples) taken in turn, so load on a shared machine hits
+    both alike."""
     samples: list[float] = []
     bare = Baseline()
     for _ in range(ctx.repeats):
@@ -156,12 +172,12 @@ def ratio_row(
     bare: Baseline | None = None,
     isolated_target: float | None = None,
 ) -> list[Row]:
-    """p50 and p95 of a timed command as multiples of the bare interpreter's p50, and its p50 against
-    `python -I -S -c pass` (how the hooks start).
+    """p50 and p95 of a timed command as multiples of the bare interpreter's p50, and its p50
+    against `python -I -S -c pass` (how the hooks start).
 
-    `bare`: samples paired with `samples` (see `time_paired`). Without them a fresh baseline is taken
-    now, next to the samples, rather than the one from the start of the run: on a shared machine the
-    load a minute ago says little about the load now.
+    `bare`: samples paired with `samples` (see `time_paired`). Without them a fresh baseline is
+    taken now, next to the samples, rather than the one from the start of the run: on a shared
+    machine the load a minute ago says little about the load now.
     """
     if bare is None or not bare.plain:
         bare = Baseline(
@@ -195,24 +211,36 @@ def render(rows: list[Row], markdown: bool) -> str:
     table = [headers] + [(r.section, r.what, r.value, r.target, r.verdict) for r in rows]
     if markdown:
         lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |" for cells in table[1:]]
+        lines += [
+            "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+            for cells in table[1:]
+        ]
         return "\n".join(lines)
     widths = [max(len(cells[i]) for cells in table) for i in range(len(headers))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=False)).rstrip() for cells in table)
+    return "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=False)).rstrip()
+        for cells in table
+    )
 
 
 def machine() -> str:
     cpu = ""
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), "")
+            cpu = next(
+                (line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")),
+                "",
+            )
     except OSError:
         pass
     where = f"{platform.system()} {platform.release()} {platform.machine()}, {os.cpu_count()} cores"
-    return f"{platform.python_implementation()} {platform.python_version()}, {where}" + (f" ({cpu})" if cpu else "")
+    return f"{platform.python_implementation()} {platform.python_version()}, {where}" + (
+        f" ({cpu})" if cpu else ""
+    )
 
 
-# --- one section in its own process ----------------------------------------------------------------
+# --- one section in its own process
+# ----------------------------------------------------------------
 
 
 def run_child(name: str, ctx_json: str) -> int:
@@ -233,11 +261,17 @@ def run_section(name: str, ctx: BenchContext, budget: float) -> list[Row]:
     """Run `bench/<name>.py` under `budget` seconds; a failure or an overrun becomes a MISS row."""
     section = name[len("rows_") :]
     child_ctx = json.dumps(
-        {"quick": ctx.quick, "python": ctx.python, "repeats": ctx.repeats, "bare": ctx.bare, "budget": budget}
+        {
+            "quick": ctx.quick,
+            "python": ctx.python,
+            "repeats": ctx.repeats,
+            "bare": ctx.bare,
+            "budget": budget,
+        }
     )
     argv = [ctx.python, os.path.abspath(__file__), "--child", name, "--context", child_ctx]
-    # Its own process group, so an overrun stops whatever the section started too; its own TMPDIR, so
-    # what a stopped section could not clean up is removed all the same.
+    # Its own process group, so an overrun stops whatever the section started too; its own TMPDIR,
+    # so what a stopped section could not clean up is removed all the same.
     scratch = tempfile.mkdtemp(prefix=f"sidekit-bench-{section}-")
     child = subprocess.Popen(
         argv,
@@ -273,7 +307,8 @@ def run_section(name: str, ctx: BenchContext, budget: float) -> list[Row]:
 
 
 def parse_rows(stdout: str, made: bool) -> list[Row]:
-    """The section's rows: the ones it returned, or (`made`) every one it made before it was stopped."""
+    """The section's rows: the ones it returned, or (`made`) every one it made before it was
+    stopped."""
     rows = []
     for line in stdout.splitlines():
         try:
@@ -287,7 +322,8 @@ def parse_rows(stdout: str, made: bool) -> list[Row]:
 
 
 def quick_budget(name: str) -> float:
-    """The section's `QUICK_BUDGET = <seconds>`, read from its source (importing it is the section's job)."""
+    """The section's `QUICK_BUDGET = <seconds>`, read from its source (importing it is the section's
+    job)."""
     try:
         with open(os.path.join(HERE, f"{name}.py"), encoding="utf-8") as handle:
             for line in handle:
@@ -299,21 +335,26 @@ def quick_budget(name: str) -> float:
 
 
 def quick_scale(bare_p50: float) -> float:
-    """How much longer than on the reference machine things take here now, going by a bare interpreter."""
+    """How much longer than on the reference machine things take here now, going by a bare
+    interpreter."""
     return max(MIN_SCALE, bare_p50 / REFERENCE_BARE)
 
 
 def quick_total(asked: float, bare_p50: float) -> float:
-    """Seconds the --quick sections share: what they ask for (reference seconds) scaled with the bare
-    interpreter measured now, not fixed; never past QUICK_CAP."""
+    """Seconds the --quick sections share: what they ask for (reference seconds) scaled with the
+    bare interpreter measured now, not fixed; never past QUICK_CAP."""
     return min(QUICK_CAP, asked * quick_scale(bare_p50))
 
 
 def budgets(
-    weights: list[float], quick: bool, spent: Callable[[], float], total: float, floor: float = MIN_SECTION_BUDGET
+    weights: list[float],
+    quick: bool,
+    spent: Callable[[], float],
+    total: float,
+    floor: float = MIN_SECTION_BUDGET,
 ) -> Callable[[int], float]:
-    """The budget of the i-th section: its share of what is left, by weight (quick), or the full-run cap.
-    `floor`: the least a section gets however little is left."""
+    """The budget of the i-th section: its share of what is left, by weight (quick), or the full-run
+    cap. `floor`: the least a section gets however little is left."""
 
     def budget(index: int) -> float:
         if not quick:
@@ -330,21 +371,32 @@ def is_figure(row: Row) -> bool:
 
 
 def without_figure(section: str, rows: list[Row]) -> list[Row]:
-    """A MISS row when none of a section's rows holds a measurement: every section must measure something."""
+    """A MISS row when none of a section's rows holds a measurement: every section must measure
+    something."""
     if any(is_figure(row) for row in rows):
         return []
     return [
-        Row(section, "no figure in this run", "every row of the section says why it measured nothing", ">= 1", "MISS")
+        Row(
+            section,
+            "no figure in this run",
+            "every row of the section says why it measured nothing",
+            ">= 1",
+            "MISS",
+        )
     ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
-        "--quick", action="store_true", help="fewer repeats, small inputs (a figure per section, under 3 minutes)"
+        "--quick",
+        action="store_true",
+        help="fewer repeats, small inputs (a figure per section, under 3 minutes)",
     )
     parser.add_argument("--only", help="one section module, e.g. hooks for rows_hooks.py")
-    parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
+    parser.add_argument(
+        "--markdown", metavar="FILE", help="also write the table as Markdown to FILE"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--context", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -353,7 +405,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = discover(args.only)
     if not names:
         known = ", ".join(n[len("rows_") :] for n in discover(None))
-        print(f"bench: no section {args.only!r} (bench/rows_{args.only}.py); known: {known}", file=sys.stderr)
+        print(
+            f"bench: no section {args.only!r} (bench/rows_{args.only}.py); known: {known}",
+            file=sys.stderr,
+        )
         return 2
     started = time.monotonic()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
@@ -365,7 +420,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     # Measure the code as installed: compiled, so every hook reads .pyc (install.sh does the same).
     subprocess.run(
-        [ctx.python, "-m", "compileall", "-q", os.path.join(REPO, "sidekit_hooks"), os.path.join(REPO, "hooks")],
+        [
+            ctx.python,
+            "-m",
+            "compileall",
+            "-q",
+            os.path.join(REPO, "sidekit_hooks"),
+            os.path.join(REPO, "hooks"),
+        ],
         capture_output=True,
         check=False,
     )
@@ -399,7 +461,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         empty += [section] if missing else []
         rows.extend(made + missing)
         # Progress on stderr (the table goes to stdout): which section took how much of its budget.
-        print(f"bench: {section} {time.monotonic() - began:.1f} s of {budget:.0f} s", file=sys.stderr)
+        print(
+            f"bench: {section} {time.monotonic() - began:.1f} s of {budget:.0f} s", file=sys.stderr
+        )
     print(f"bench: sections without a figure: {', '.join(empty) or 'none'}", file=sys.stderr)
     elapsed = time.monotonic() - started
     mode = "quick" if args.quick else "full"
@@ -415,23 +479,32 @@ def load_note(load: float | None) -> str:
     return "" if load is None else f", load average {load:.1f} at start"
 
 
-def write_markdown(path: str, rows: list[Row], args: argparse.Namespace, elapsed: float, load: float | None) -> None:
-    command = "python bench/run.py" + (" --quick" if args.quick else "") + (f" --only {args.only}" if args.only else "")
+def write_markdown(
+    path: str, rows: list[Row], args: argparse.Namespace, elapsed: float, load: float | None
+) -> None:
+    command = (
+        "python bench/run.py"
+        + (" --quick" if args.quick else "")
+        + (f" --only {args.only}" if args.only else "")
+    )
     day = datetime.date.today().isoformat()
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(
             f"# Performance\n\nGenerated by `{command} --markdown {path}` "
             f"on {day}, in {elapsed:.0f} s{load_note(load)}, on {machine()}.\n"
-            "Times are multiples of a bare interpreter of the same venv (`python -c pass`) timed next to "
-            "each figure, and where marked `-I -S`, of `python -I -S -c pass` (how the hooks start); "
+            "Times are multiples of a bare interpreter of the same venv (`python -c pass`) timed "
+            "next to "
+            "each figure, and where marked `-I -S`, of `python -I -S -c pass` (how the hooks "
+            "start); "
             "`ok`/`MISS` compare each figure with its target.\n\n"
         )
         handle.write(render(rows, markdown=True) + "\n")
 
 
 if __name__ == "__main__":
-    # Run as the module `run`, the name the section modules import it by, so they share one Row class.
+    # Run as the module `run`, the name the section modules import it by, so they share one Row
+    # class.
     import run as bench
 
     raise SystemExit(bench.main())

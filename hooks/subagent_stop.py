@@ -4,7 +4,8 @@ from sidekit_hooks/pipeline/hook_events.py; `python -m sidekit_hooks.pipeline.ho
 import os
 import sys
 
-sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the checkout, never the cwd
+# the checkout, never the cwd
+sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from sidekit_hooks.pipeline.hook import run_entry  # noqa: E402
 
 run_entry("SubagentStop")

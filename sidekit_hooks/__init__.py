@@ -1,3 +1,4 @@
-"""sidekit-hooks: sidecars that watch a coding agent's tool calls and nudge it only when it matters."""
+"""sidekit-hooks: sidecars that watch a coding agent's tool calls and nudge it only when it
+matters."""
 
 __version__ = "0.1.0"

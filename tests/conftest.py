@@ -24,13 +24,18 @@ SLOW_FOLDERS = ("e2e", "sessions")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--full", action="store_true", help="also run the slow tests (real CLI, sessions, registries)")
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="also run the slow tests (real CLI, sessions, registries)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """A suite started in the background by a non-interactive shell (`cmd &`, as scripts and agents run it)
-    inherits SIGINT ignored, and so would every program the tests start: a test's ^C (os.kill with SIGINT)
-    would not reach the pytest it runs. The tests start their programs with SIGINT as a terminal has it."""
+    """A suite started in the background by a non-interactive shell (`cmd &`, as scripts and agents
+    run it) inherits SIGINT ignored, and so would every program the tests start: a test's ^C
+    (os.kill with SIGINT) would not reach the pytest it runs. The tests start their programs with
+    SIGINT as a terminal has it."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
@@ -45,14 +50,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     fast = [item for item in items if item.get_closest_marker("slow") is None]
     if len(fast) != len(items):
-        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("slow")])
+        config.hook.pytest_deselected(
+            items=[item for item in items if item.get_closest_marker("slow")]
+        )
         items[:] = fast
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
-    """Under CI a test skips only for what no CI machine has (`testing.requires.not_run_here`): any other
-    skip is a promised part of the suite that could not run, so it fails the run instead."""
+    """Under CI a test skips only for what no CI machine has (`testing.requires.not_run_here`): any
+    other skip is a promised part of the suite that could not run, so it fails the run instead."""
     outcome = yield
     report = outcome.get_result()
     if not (report.skipped and requires.in_ci()) or hasattr(report, "wasxfail"):
@@ -64,10 +71,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Every run ends by listing what it did not run and why (CI's output says it, not only a count), and
-    the seed of its random order (pytest-randomly; -q hides the header that has it), so a failure replays."""
+    """Every run ends by listing what it did not run and why (CI's output says it, not only a
+    count), and the seed of its random order (pytest-randomly; -q hides the header that has it), so
+    a failure replays."""
     config = terminalreporter.config
-    if config.pluginmanager.hasplugin("randomly") and isinstance(getattr(config.option, "randomly_seed", None), int):
+    if config.pluginmanager.hasplugin("randomly") and isinstance(
+        getattr(config.option, "randomly_seed", None), int
+    ):
         terminalreporter.write_line(
             f"random order: -p randomly --randomly-seed={config.option.randomly_seed} replays it"
         )
@@ -86,7 +96,8 @@ def _skip_reason(report: pytest.TestReport) -> str:
 
 @pytest.fixture(autouse=True)
 def _no_hook_context() -> None:
-    """A hook run in-process leaves its prompt/tool ids for the decisions it logs (hooklog.CONTEXT)."""
+    """A hook run in-process leaves its prompt/tool ids for the decisions it logs
+    (hooklog.CONTEXT)."""
     from sidekit_hooks.core import hooklog
 
     hooklog.CONTEXT.clear()
@@ -130,17 +141,21 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, sidekit_cache: Path) -> dict[str,
 
 
 @pytest.fixture(autouse=True)
-def sidekit_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Background workers started by hooks (the function index) write their cache here, not to ~/.cache."""
+def sidekit_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Background workers started by hooks (the function index) write their cache here, not to
+    ~/.cache."""
     folder = tmp_path_factory.getbasetemp() / "sidekit-cache"
     monkeypatch.setenv("SIDEKIT_CACHE_DIR", str(folder))
     # Hook tests speak of one behaviour each, on payloads of a few bytes: the session's nudge budget
-    # (nudges/spend.py, 5% of the tool-result bytes) is off unless a test names it (tests/nudges/test_spend.py,
-    # and the session corpus, which measures it).
+    # (nudges/spend.py, 5% of the tool-result bytes) is off unless a test names it
+    # (tests/nudges/test_spend.py, and the session corpus, which measures it).
     monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "off")
-    # A hook's deadline is wall time, and this machine may be loaded (other suites, a CPU hog): a test that
-    # asserts a finding gives its hooks the longest deadline a user may set, so the finding does not hang on
-    # the load. A test whose subject is the deadline itself removes it (tests/test_hook.py, tests/test_finish.py).
+    # A hook's deadline is wall time, and this machine may be loaded (other suites, a CPU hog): a
+    # test that asserts a finding gives its hooks the longest deadline a user may set, so the
+    # finding does not hang on the load. A test whose subject is the deadline itself removes it
+    # (tests/test_hook.py, tests/test_finish.py).
     monkeypatch.setenv(hook_table.DEADLINE_ENV, str(hook_table.MAX_DEADLINE))
     return folder
 
@@ -168,14 +183,17 @@ def run_hook(project: Path, clean_env: dict[str, str]) -> HookRunner:
             cwd=str(cwd or project),
             timeout=timeout,
         )
-        return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
+        return subprocess.CompletedProcess(
+            done.args, done.returncode, done.stdout.decode(), done.stderr.decode()
+        )
 
     return run
 
 
 @pytest.fixture
 def user_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private user rule folder (`$XDG_CONFIG_HOME/sidekit/rules`), so no real ~/.config leaks in."""
+    """A private user rule folder (`$XDG_CONFIG_HOME/sidekit/rules`), so no real ~/.config leaks
+    in."""
     config = tmp_path / "config"
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     return config / "sidekit" / "rules"
@@ -183,23 +201,29 @@ def user_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture(scope="session", autouse=True)
 def plugins_rewritten_once(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The tests start pytest about 200 times. pytest rewrites the asserts of every module of an installed
-    plugin's distribution (all of hypothesis, anyio, the sidekit modules its plugin imports...) and caches
-    that in `__pycache__`, unless bytecode writing is off (PYTHONDONTWRITEBYTECODE, as some shells and
-    containers set it): then each of those runs rewrites them again, 0.8 CPU s of a 1.2 s start. One small
-    red run without the variable leaves the cache the others read (pytest reads it even when it may not
-    write it), as on a machine without the variable. Only this run writes: the tests' own projects keep
-    the setting, so a file a test edits within a second is never run from stale bytecode."""
+    """The tests start pytest about 200 times. pytest rewrites the asserts of every module of an
+    installed plugin's distribution (all of hypothesis, anyio, the sidekit modules its plugin
+    imports...) and caches that in `__pycache__`, unless bytecode writing is off
+    (PYTHONDONTWRITEBYTECODE, as some shells and containers set it): then each of those runs
+    rewrites them again, 0.8 CPU s of a 1.2 s start. One small red run without the variable leaves
+    the cache the others read (pytest reads it even when it may not write it), as on a machine
+    without the variable. Only this run writes: the tests' own projects keep the setting, so a file
+    a test edits within a second is never run from stale bytecode."""
     tail = f".{sys.implementation.cache_tag}-pytest-{pytest.__version__}.pyc"
     if not sys.dont_write_bytecode or all(
-        (origin.parent / "__pycache__" / f"{origin.stem}{tail}").is_file() for origin in _plugin_files()
+        (origin.parent / "__pycache__" / f"{origin.stem}{tail}").is_file()
+        for origin in _plugin_files()
     ):
         return
     folder = tmp_path_factory.mktemp("plugins-rewritten")
     (folder / "pytest.ini").write_text("[pytest]\n")
-    (folder / "test_warm.py").write_text("def test_passes():\n    pass\n\n\ndef test_fails():\n    assert 1 == 2\n")
+    (folder / "test_warm.py").write_text(
+        "def test_passes():\n    pass\n\n\ndef test_fails():\n    assert 1 == 2\n"
+    )
     env = {
-        name: value for name, value in os.environ.items() if not name.startswith(("PYTHONDONTWRITEBYTECODE", "PYTEST_"))
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("PYTHONDONTWRITEBYTECODE", "PYTEST_"))
     }
     subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
@@ -224,11 +248,12 @@ def _plugin_files() -> list[Path]:
 
 @pytest.fixture(scope="session", autouse=True)
 def no_worker_outlives_the_tests(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """Every sidekit process the tests started (hooks' background workers included) has ended by the end.
+    """Every sidekit process the tests started (hooks' background workers included) has ended by the
+    end.
 
-    Workers are detached (own session), so they are found by what ties them to this run: their working
-    folder or a path in their environment under this run's base temp folder. A straggler is given a
-    grace period, then killed and reported as an error of the last test.
+    Workers are detached (own session), so they are found by what ties them to this run: their
+    working folder or a path in their environment under this run's base temp folder. A straggler is
+    given a grace period, then killed and reported as an error of the last test.
     """
     import time
 

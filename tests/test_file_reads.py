@@ -1,13 +1,13 @@
 """Every file a hook-path module reads goes through core/safepath (#31 Deliver 6).
 
-A repository can put a FIFO (the reader blocks for ever), a link to /dev/zero (the read never ends) or a
-link out of the project under any name sidekit reads: package.json, pyproject.toml, go.mod, a report, a
-pack, a file under `.sidekit/`. safepath's readers open without blocking, accept regular files only,
-stop at a size limit and refuse links that lead out. This test reads the AST of every module a hook or a
-worker imports (every floor but the CLI's and pack authoring's) and fails on a read that goes around
-them: a builtin `open()` for reading, `Path.read_text()` / `.read_bytes()`, `io.open`, or an `os.open`
-for reading without O_NONBLOCK. The few reads that are not of a repository file are listed in ALLOWED,
-each with its reason; a new entry needs one too.
+A repository can put a FIFO (the reader blocks for ever), a link to /dev/zero (the read never ends)
+or a link out of the project under any name sidekit reads: package.json, pyproject.toml, go.mod, a
+report, a pack, a file under `.sidekit/`. safepath's readers open without blocking, accept regular
+files only, stop at a size limit and refuse links that lead out. This test reads the AST of every
+module a hook or a worker imports (every floor but the CLI's and pack authoring's) and fails on a
+read that goes around them: a builtin `open()` for reading, `Path.read_text()` / `.read_bytes()`,
+`io.open`, or an `os.open` for reading without O_NONBLOCK. The few reads that are not of a
+repository file are listed in ALLOWED, each with its reason; a new entry needs one too.
 """
 
 from __future__ import annotations
@@ -22,7 +22,10 @@ CLI_ONLY = ("sidekit_hooks.cli", "sidekit_hooks.rules.authoring")
 KERNEL_FILES = ("/proc/",)  # the kernel's own files: no repository can put anything there
 # (module, function) -> why its read need not go through safepath
 ALLOWED = {
-    ("sidekit_hooks.pipeline.hook_events", "_write"): "`--write`, a developer's command: the checkout's own hooks.json",
+    (
+        "sidekit_hooks.pipeline.hook_events",
+        "_write",
+    ): "`--write`, a developer's command: the checkout's own hooks.json",
     (
         "sidekit_hooks.nudges.city",
         "__enter__",
@@ -42,12 +45,17 @@ def hook_path_modules() -> dict[str, Path]:
 
 
 def bare_reads(source: str) -> list[tuple[str, int, str]]:
-    """(enclosing function, line, what) of each read in `source` that does not go through safepath."""
+    """(enclosing function, line, what) of each read in `source` that does not go through
+    safepath."""
     found: list[tuple[str, int, str]] = []
 
     def visit(node: ast.AST, function: str) -> None:
         for child in ast.iter_child_nodes(node):
-            inner = child.name if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else function
+            inner = (
+                child.name
+                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+                else function
+            )
             if isinstance(child, ast.Call):
                 what = _bare_read(child)
                 if what:
@@ -85,13 +93,18 @@ def _bare_read(call: ast.Call) -> str:
 
 def _writes_only(call: ast.Call) -> bool:
     """Whether an open() call's mode writes and never reads ("w", "x", "a", with "b" or not)."""
-    mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
+    mode = (
+        call.args[1]
+        if len(call.args) > 1
+        else next((k.value for k in call.keywords if k.arg == "mode"), None)
+    )
     text = mode.value if isinstance(mode, ast.Constant) and isinstance(mode.value, str) else "r"
     return "r" not in text and "+" not in text
 
 
 def _an_fd(node: ast.expr | None) -> bool:
-    """An open() of a file descriptor that a safepath opener returned (`open(safepath.open_append(p))`)."""
+    """An open() of a file descriptor that a safepath opener returned
+    (`open(safepath.open_append(p))`)."""
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -100,9 +113,14 @@ def _an_fd(node: ast.expr | None) -> bool:
 
 
 def _kernel_file(node: ast.expr | None) -> bool:
-    """A path written in the code that starts with /proc/ (a literal, or an f-string's literal head)."""
+    """A path written in the code that starts with /proc/ (a literal, or an f-string's literal
+    head)."""
     head = node.values[0] if isinstance(node, ast.JoinedStr) and node.values else node
-    return isinstance(head, ast.Constant) and isinstance(head.value, str) and head.value.startswith(KERNEL_FILES)
+    return (
+        isinstance(head, ast.Constant)
+        and isinstance(head.value, str)
+        and head.value.startswith(KERNEL_FILES)
+    )
 
 
 def test_every_hook_path_read_goes_through_safepath() -> None:
@@ -114,12 +132,18 @@ def test_every_hook_path_read_goes_through_safepath() -> None:
         for function, line, what in bare_reads(path.read_text(encoding="utf-8"))
         if (name, function) not in ALLOWED
     ]
-    assert found == [], "read these through sidekit_hooks.core.safepath (or add an ALLOWED entry with its reason)"
+    assert found == [], (
+        "read these through sidekit_hooks.core.safepath (or add an ALLOWED entry with its reason)"
+    )
 
 
 def test_every_allowed_read_is_still_there() -> None:
     modules = hook_path_modules()
-    reads = {(name, function) for name, path in modules.items() for function, _, _ in bare_reads(path.read_text())}
+    reads = {
+        (name, function)
+        for name, path in modules.items()
+        for function, _, _ in bare_reads(path.read_text())
+    }
     assert set(ALLOWED) <= reads, set(ALLOWED) - reads
 
 

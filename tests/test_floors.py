@@ -1,4 +1,5 @@
-"""The house's structure from the code's own imports: no cycles, nothing imports a floor above it."""
+"""The house's structure from the code's own imports: no cycles, nothing imports a floor above
+it."""
 
 from __future__ import annotations
 
@@ -39,15 +40,22 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
 
 
 # A module named in a string is imported all the same: `-p sidekit_hooks.runners.pytest.compact`,
-# `__import__`, `spawn_module("sidekit_hooks.pipeline.finish", ...)`, the registry's "module:OBJ" entries.
+# `__import__`, `spawn_module("sidekit_hooks.pipeline.finish", ...)`, the registry's "module:OBJ"
+# entries.
 NAMED = re.compile(r"\bsidekit_hooks(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 
 
 # Named, not imported, and said so here: each starts a worker in a process of its own (a detached
 # `python -P -m`), so the lower floor holds only the name; or it is text written into another file.
 NAMED_NOT_IMPORTED = {
-    ("sidekit_hooks.core.pluginform", "sidekit_hooks.cli.plugin_setup"): "the plugin's one-time setup worker",
-    ("sidekit_hooks.pipeline.hook_events", "sidekit_hooks.pipeline.hook"): "the entry-script template's text",
+    (
+        "sidekit_hooks.core.pluginform",
+        "sidekit_hooks.cli.plugin_setup",
+    ): "the plugin's one-time setup worker",
+    (
+        "sidekit_hooks.pipeline.hook_events",
+        "sidekit_hooks.pipeline.hook",
+    ): "the entry-script template's text",
 }
 
 
@@ -60,7 +68,11 @@ def named_in_strings(source: str, known: set[str]) -> set[str]:
     for node in ast.walk(tree):
         if id(node) in prose:
             continue
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "sidekit_hooks." in node.value:
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and "sidekit_hooks." in node.value
+        ):
             for dotted in NAMED.findall(node.value):
                 parts = dotted.split(".")
                 while parts and ".".join(parts) not in known:
@@ -76,7 +88,9 @@ def graph(strings: bool = False) -> dict[str, set[str]]:
     edges = {name: imports_of(name, path, known) for name, path in found.items()}
     if strings:
         for name, path in found.items():
-            if name == "sidekit_hooks.core.floors":  # the declaration of the floors names every room
+            if (
+                name == "sidekit_hooks.core.floors"
+            ):  # the declaration of the floors names every room
                 continue
             named = named_in_strings(path.read_text(encoding="utf-8"), known) - {name}
             edges[name] |= {target for target in named if (name, target) not in NAMED_NOT_IMPORTED}
@@ -107,11 +121,17 @@ def test_every_named_worker_is_still_named() -> None:
         for source, target in NAMED_NOT_IMPORTED
         if target in named_in_strings(found[source].read_text(encoding="utf-8"), set(found))
     }
-    assert named == set(NAMED_NOT_IMPORTED)  # a stale exception would hide nothing, but says something false
+    assert named == set(
+        NAMED_NOT_IMPORTED
+    )  # a stale exception would hide nothing, but says something false
 
 
 def test_a_module_named_in_a_string_counts_as_an_import() -> None:
-    known = {"sidekit_hooks.core.background", "sidekit_hooks.cli", "sidekit_hooks.runners.pytest.compact"}
+    known = {
+        "sidekit_hooks.core.background",
+        "sidekit_hooks.cli",
+        "sidekit_hooks.runners.pytest.compact",
+    }
     planted = 'ARGS = ["-p", "sidekit_hooks.runners.pytest.compact"]\n__import__("sidekit_hooks.cli.commands.x")\n'
     named = named_in_strings(planted, known)
     assert named == {"sidekit_hooks.runners.pytest.compact", "sidekit_hooks.cli"}
@@ -149,7 +169,10 @@ def test_the_checker_sees_an_upward_import_and_a_cycle(tmp_path: Path) -> None:
     core = tmp_path / "a.py"
     core.write_text("from sidekit_hooks.cli import main\nimport sidekit_hooks.b\n")
     known = {"sidekit_hooks.cli", "sidekit_hooks.core.a", "sidekit_hooks.b"}
-    assert imports_of("sidekit_hooks.core.a", core, known) == {"sidekit_hooks.cli", "sidekit_hooks.b"}
+    assert imports_of("sidekit_hooks.core.a", core, known) == {
+        "sidekit_hooks.cli",
+        "sidekit_hooks.b",
+    }
     assert floor_of("sidekit_hooks.cli") > floor_of("sidekit_hooks.core.a")
 
 

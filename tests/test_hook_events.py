@@ -32,7 +32,9 @@ def declarations(source: str, filename: str) -> list[str]:
             items = [key for key in node.keys if key is not None]
         else:
             continue
-        named = {item.value for item in items if isinstance(item, ast.Constant) and item.value in EVENTS}
+        named = {
+            item.value for item in items if isinstance(item, ast.Constant) and item.value in EVENTS
+        }
         if len(named) >= 2:
             found.append(f"{filename}:{node.lineno} {sorted(named)}")
     return found
@@ -48,7 +50,9 @@ def test_no_module_declares_events_outside_the_table() -> None:
 
 def test_the_check_finds_a_planted_second_table() -> None:
     planted = 'BOUNDARIES = frozenset({"PostToolUse", "UserPromptSubmit"})\nONE = "Stop"\n'
-    assert declarations(planted, "planted.py") == ["planted.py:1 ['PostToolUse', 'UserPromptSubmit']"]
+    assert declarations(planted, "planted.py") == [
+        "planted.py:1 ['PostToolUse', 'UserPromptSubmit']"
+    ]
 
 
 def test_the_plugin_hooks_json_is_the_table() -> None:
@@ -57,12 +61,16 @@ def test_the_plugin_hooks_json_is_the_table() -> None:
 
 
 def test_every_entry_script_is_the_template_and_no_other_exists() -> None:
-    scripts = {path.stem: path.read_text(encoding="utf-8") for path in (REPO / "hooks").glob("*.py")}
+    scripts = {
+        path.stem: path.read_text(encoding="utf-8") for path in (REPO / "hooks").glob("*.py")
+    }
     assert scripts == {event.script: entry_script(name) for name, event in EVENTS.items()}
 
 
 def test_the_package_carries_the_same_entries_for_an_install_without_its_checkout() -> None:
-    scripts = {path.stem: path.read_text(encoding="utf-8") for path in (PACKAGE / PACKAGED).glob("*.py")}
+    scripts = {
+        path.stem: path.read_text(encoding="utf-8") for path in (PACKAGE / PACKAGED).glob("*.py")
+    }
     assert scripts == {event.script: packaged_entry_script(name) for name, event in EVENTS.items()}
 
 
@@ -79,7 +87,9 @@ def test_the_plugin_launcher_runs_only_an_entry_script(tmp_path: Path) -> None:
             env={"PATH": "/usr/bin:/bin", "CLAUDE_PLUGIN_DATA": str(tmp_path)},
         )
         assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), name
-    assert not any(tmp_path.iterdir())  # no environment build was started for a name that is not an event
+    assert not any(
+        tmp_path.iterdir()
+    )  # no environment build was started for a name that is not an event
 
 
 def test_detectors_judge_the_events_the_table_gives_them() -> None:
@@ -96,10 +106,14 @@ def test_of_an_events_handlers_the_last_word_the_command_says_answers() -> None:
     said = {"npx jest test/x": "jest", "pytest -q": "test", "npx jest": "jest", "echo hi": "test"}
     for command, answering in said.items():
         assert [name for name in names if answers(names, name, command)] == [answering], command
-    assert answers(names, "", "npx jest") and answers(names, "other", "pytest -q")  # a lone handler answers all
+    assert answers(names, "", "npx jest") and answers(
+        names, "other", "pytest -q"
+    )  # a lone handler answers all
 
 
-def test_the_plugin_launcher_hands_a_handler_name_on_and_refuses_anything_else(tmp_path: Path) -> None:
+def test_the_plugin_launcher_hands_a_handler_name_on_and_refuses_anything_else(
+    tmp_path: Path,
+) -> None:
     import subprocess
 
     payload = {
@@ -118,7 +132,11 @@ def test_the_plugin_launcher_hands_a_handler_name_on_and_refuses_anything_else(t
             text=True,
             timeout=30,
             cwd=tmp_path,
-            env={"PATH": "/usr/bin:/bin", "CLAUDE_PLUGIN_DATA": str(tmp_path / "data"), "HOME": str(tmp_path)},
+            env={
+                "PATH": "/usr/bin:/bin",
+                "CLAUDE_PLUGIN_DATA": str(tmp_path / "data"),
+                "HOME": str(tmp_path),
+            },
         )
         assert (done.returncode, done.stderr) == (0, ""), args
         return done.stdout

@@ -1,5 +1,5 @@
-"""What the plugin directory and a marketplace read: the licence, the manifest's listing fields, the icon
-the project draws itself (.claude-plugin/draw_icon.py) and .claude-plugin/marketplace.json.
+"""What the plugin directory and a marketplace read: the licence, the manifest's listing fields, the
+icon the project draws itself (.claude-plugin/draw_icon.py) and .claude-plugin/marketplace.json.
 (`claude plugin validate` itself runs in tests/e2e/test_marketplace.py.)"""
 
 from __future__ import annotations
@@ -35,7 +35,10 @@ def png_header(data: bytes) -> tuple[int, int, int, int]:
 def test_redrawing_the_icon_gives_the_committed_bytes(tmp_path: Path) -> None:
     drawn = tmp_path / "icon.png"
     done = subprocess.run(
-        [sys.executable, "-I", str(PLUGIN / "draw_icon.py"), str(drawn)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-I", str(PLUGIN / "draw_icon.py"), str(drawn)],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"wrote {drawn} (512x512)\n"
@@ -43,7 +46,8 @@ def test_redrawing_the_icon_gives_the_committed_bytes(tmp_path: Path) -> None:
 
 
 def test_the_icon_is_what_the_plugin_directory_takes() -> None:
-    """A square PNG of 512 to 2048 px under 2 MB, every chunk's CRC right, the tile's corners clear."""
+    """A square PNG of 512 to 2048 px under 2 MB, every chunk's CRC right, the tile's corners
+    clear."""
     data = (PLUGIN / "icon.png").read_bytes()
     width, height, depth, colour = png_header(data)
     assert (width, height, depth, colour) == (512, 512, 8, 6)
@@ -59,7 +63,9 @@ def test_the_icon_is_what_the_plugin_directory_takes() -> None:
     pixels = zlib.decompress(idat)
     stride = 1 + 4 * width
     assert len(pixels) == stride * height
-    assert pixels[1:5] == b"\0\0\0\0"  # the top-left corner is outside the rounded tile: transparent
+    assert (
+        pixels[1:5] == b"\0\0\0\0"
+    )  # the top-left corner is outside the rounded tile: transparent
     middle = stride * (height // 2) + 1 + 4 * 40
     assert pixels[middle + 3] == 255  # inside the tile: opaque
 
@@ -74,8 +80,8 @@ def test_the_licence_is_the_one_pyproject_names() -> None:
 
 
 def test_the_manifest_declares_no_host_by_default() -> None:
-    """Nothing is reached unless the user sets an OpenTelemetry endpoint (a host of their choosing that
-    no manifest can name); `network.hosts` takes concrete hosts only, so the list is empty."""
+    """Nothing is reached unless the user sets an OpenTelemetry endpoint (a host of their choosing
+    that no manifest can name); `network.hosts` takes concrete hosts only, so the list is empty."""
     assert manifest()["network"] == {"hosts": []}
     assert "otel_endpoint" in manifest()["userConfig"]  # type: ignore[operator]
 

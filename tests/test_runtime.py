@@ -1,4 +1,5 @@
-"""One event through `runtime.run`, in-process: what it costs the shared queue folder and the ledger."""
+"""One event through `runtime.run`, in-process: what it costs the shared queue folder and the
+ledger."""
 
 from __future__ import annotations
 
@@ -26,7 +27,9 @@ class OneFinding:
         return [Finding("scope", "a.py is outside the scope.", key="scope:a.py")]
 
 
-def counting(real: Callable[..., Any], seen: list[Any], wanted: Callable[..., bool]) -> Callable[..., Any]:
+def counting(
+    real: Callable[..., Any], seen: list[Any], wanted: Callable[..., bool]
+) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if wanted(*args, **kwargs):
             seen.append(args)
@@ -48,10 +51,14 @@ def test_a_delivered_finding_lists_the_queue_folder_at_most_twice_and_appends_th
     appends: list[Any] = []
     monkeypatch.setattr(os, "listdir", counting(os.listdir, listings, names_folder))
     monkeypatch.setattr(os, "scandir", counting(os.scandir, listings, names_folder))
-    monkeypatch.setattr(session_ledger, "append", counting(session_ledger.append, appends, lambda *a, **k: True))
+    monkeypatch.setattr(
+        session_ledger, "append", counting(session_ledger.append, appends, lambda *a, **k: True)
+    )
     detectors.register("one-finding", OneFinding())
     try:
-        outcome = runtime.run("PostToolUse", json.dumps(edit(project, "a.py", "x = 1", "x = 2", "x = 1\n")))
+        outcome = runtime.run(
+            "PostToolUse", json.dumps(edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
+        )
     finally:
         detectors.unregister("one-finding")
         monkeypatch.undo()
@@ -59,10 +66,15 @@ def test_a_delivered_finding_lists_the_queue_folder_at_most_twice_and_appends_th
         "[sidecar:scope] a.py is outside the scope."
     )
     # Claimed, not yet removed: the hook removes the claim once the delivery is printed.
-    assert [name.partition(".claimed.")[0] for name in os.listdir(folder)] == [held.name for held in outcome.claims]
+    assert [name.partition(".claimed.")[0] for name in os.listdir(folder)] == [
+        held.name for held in outcome.claims
+    ]
     assert len(listings) <= 2, listings
     assert len(appends) == 1, appends
-    facts = [json.loads(line) for line in Path(session_ledger.path_of(str(project), "sess-1")).read_text().splitlines()]
+    facts = [
+        json.loads(line)
+        for line in Path(session_ledger.path_of(str(project), "sess-1")).read_text().splitlines()
+    ]
     assert [next(iter(fact)) for fact in facts] == ["call", "admit", "deliver", "spent"]
     assert facts[0] == {"call": "a.py"} and facts[2] == {"deliver": "scope:a.py"}
 
@@ -74,7 +86,11 @@ def test_an_event_with_no_finding_asks_once_whether_findings_wait(
 
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
     asked: list[Any] = []
-    monkeypatch.setattr(policy, "has_deferred", counting(policy.has_deferred, asked, lambda *a: True))
+    monkeypatch.setattr(
+        policy, "has_deferred", counting(policy.has_deferred, asked, lambda *a: True)
+    )
     monkeypatch.setattr(detectors, "names", lambda hook=None: [])  # no detector: no finding
-    outcome = runtime.run("PostToolUse", json.dumps(edit(project, "a.py", "x = 1", "x = 2", "x = 1\n")))
+    outcome = runtime.run(
+        "PostToolUse", json.dumps(edit(project, "a.py", "x = 1", "x = 2", "x = 1\n"))
+    )
     assert outcome.output == "" and len(asked) == 1, asked

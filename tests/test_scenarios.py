@@ -1,10 +1,10 @@
 """The labelled scenario corpus: every `tests/scenarios/*.jsonl` case through the real hook runtime.
 
-Format and scoring: `tests/testing/scenarios.py`. A case that misses fails here unless it is a known miss
-(`"xfail": "why (#N)"`); known misses are counted in the scores like any other case, and one that
-starts passing is reported so its mark goes. The per-sidecar targets (precision >= 0.9, recall >= 0.8,
-no nudge on a clean session) are rows of the bench (`bench/rows_scenarios.py`), measured, not forced:
-here we check that the scores are computed right.
+Format and scoring: `tests/testing/scenarios.py`. A case that misses fails here unless it is a known
+miss (`"xfail": "why (#N)"`); known misses are counted in the scores like any other case, and one
+that starts passing is reported so its mark goes. The per-sidecar targets (precision >= 0.9, recall
+>= 0.8, no nudge on a clean session) are rows of the bench (`bench/rows_scenarios.py`), measured,
+not forced: here we check that the scores are computed right.
 """
 
 from __future__ import annotations
@@ -17,7 +17,17 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.cli.playback.steps import sidecar_of
-from testing.scenarios import CORPUS, Case, Group, Outcome, Scores, describe, figure, load_groups, play_group
+from testing.scenarios import (
+    CORPUS,
+    Case,
+    Group,
+    Outcome,
+    Scores,
+    describe,
+    figure,
+    load_groups,
+    play_group,
+)
 
 GROUPS = load_groups()
 PLAYED: dict[str, list[Outcome]] = {}
@@ -67,7 +77,9 @@ def test_corpus_is_big_enough_and_covers_clean_sessions_and_held_out_tools() -> 
     assert {"scope.jsonl", "clean.jsonl", "tools-heldout.jsonl"} <= set(files)
     assert sum(len(g.cases) for g in GROUPS) >= 60
     held_out = [c for g in GROUPS for c in g.cases if c.held_out]
-    assert sum(1 for c in held_out if c.expect) >= 8 and sum(1 for c in held_out if not c.expect) >= 8
+    assert (
+        sum(1 for c in held_out if c.expect) >= 8 and sum(1 for c in held_out if not c.expect) >= 8
+    )
     assert {w["sidecar"] for c in held_out for w in c.expect} == {"tools"}
 
 
@@ -79,7 +91,8 @@ def test_held_out_tools_are_scored_apart(clean_env: dict[str, str]) -> None:
 
 
 def test_clean_sessions_arm_every_sidecar() -> None:
-    """Scope, a team pack, learned conventions, a red test cache and a function index, in every one."""
+    """Scope, a team pack, learned conventions, a red test cache and a function index, in every
+    one."""
     clean = [g for g in GROUPS if g.clean]
     assert len(clean) >= 3
     for group in clean:
@@ -87,7 +100,9 @@ def test_clean_sessions_arm_every_sidecar() -> None:
         for case in group.cases:
             files.update(case.data.get("files") or {})
         first = group.cases[0].data
-        packs = [name for name in files if name.startswith("sidecar_rules/") and name.endswith(".toml")]
+        packs = [
+            name for name in files if name.startswith("sidecar_rules/") and name.endswith(".toml")
+        ]
         status = json.loads(files.get(".sidekit/status.json", "{}").replace("${NOW}", "0"))
         assert first.get("scope"), group.id
         assert "sidecar_rules/conventions.toml" in packs and len(packs) >= 2, group.id
@@ -95,11 +110,16 @@ def test_clean_sessions_arm_every_sidecar() -> None:
         assert json.loads(files.get(".sidekit/index/functions.json", "{}")).get("files"), group.id
 
 
-CONTROLS = [  # one step per sidecar that must speak in the clean sessions' project: their silence means something
+# one step per sidecar that must speak in the clean sessions' project: their silence means something
+CONTROLS = [
     (
         "scope",
         "Edit",
-        {"file_path": "tests/test_cart.py", "old_string": "import pytest", "new_string": "import pytest  # x"},
+        {
+            "file_path": "tests/test_cart.py",
+            "old_string": "import pytest",
+            "new_string": "import pytest  # x",
+        },
     ),
     (
         "specs",
@@ -121,7 +141,11 @@ CONTROLS = [  # one step per sidecar that must speak in the clean sessions' proj
     (
         "tests",
         "Edit",
-        {"file_path": "shop/shipping.py", "old_string": "order_cents > FREE", "new_string": "order_cents >= FREE"},
+        {
+            "file_path": "shop/shipping.py",
+            "old_string": "order_cents > FREE",
+            "new_string": "order_cents >= FREE",
+        },
     ),
     (
         "tools",
@@ -129,7 +153,8 @@ CONTROLS = [  # one step per sidecar that must speak in the clean sessions' proj
         {
             "file_path": "shop/forms.py",
             "content": "def to_int(value: str, fallback: int = 0) -> int:\n"
-            "    try:\n        return int(value)\n    except ValueError:\n        return fallback\n",
+            "    try:\n        return int(value)\n    except ValueError:\n        return "
+            "fallback\n",
         },
     ),
 ]
@@ -140,13 +165,20 @@ def test_the_clean_sessions_armed_sidecars_do_speak(
     sidecar: str, tool: str, tool_input: dict[str, str], clean_env: dict[str, str]
 ) -> None:
     first = next(g for g in GROUPS if g.id == "clean.jsonl:clean-other-tools").cases[0].data
-    step = {"name": sidecar, "files": first["files"], "scope": first["scope"], "tool": tool, "input": tool_input}
+    step = {
+        "name": sidecar,
+        "files": first["files"],
+        "scope": first["scope"],
+        "tool": tool,
+        "input": tool_input,
+    }
     [outcome] = play_group(Group("control.jsonl", sidecar, [Case("control.jsonl", 1, step)]))
     assert sidecar in [sidecar_of(line) for line in outcome.nudges]
 
 
 def test_real_corpus_counts_its_known_misses(clean_env: dict[str, str]) -> None:
-    """Every false positive and negative in the scores comes from a known miss, and every miss is in them."""
+    """Every false positive and negative in the scores comes from a known miss, and every miss is in
+    them."""
     scores, played = scores_of(GROUPS)
     known = [o for o in played if o.case.xfail]
     misses = sum(len(o.missing) + len(o.unexpected) for o in known)
@@ -252,7 +284,10 @@ def test_scores_of_a_synthetic_corpus(tmp_path: Path, clean_env: dict[str, str])
     assert scores.sidecars() == ["scope", "scope (held out)", "tests"]
     assert (scores.precision("scope"), scores.recall("scope")) == (1 / 3, 1 / 3)
     assert (scores.precision("scope (held out)"), scores.recall("scope (held out)")) == (1.0, 1.0)
-    assert (scores.precision("tests"), scores.recall("tests")) == (None, 0.0)  # it said nothing: no precision
+    assert (scores.precision("tests"), scores.recall("tests")) == (
+        None,
+        0.0,
+    )  # it said nothing: no precision
     assert (figure(scores.precision("tests")), figure(scores.recall("scope"))) == ("n/a", "0.33")
     assert [scores.meets(name) for name in scores.sidecars()] == [False, True, False]
     assert scores.pooled() == (2, 2, 3)
@@ -271,7 +306,11 @@ def test_scores_of_a_synthetic_corpus(tmp_path: Path, clean_env: dict[str, str])
 def test_a_sidecar_wanted_nowhere_has_no_recall() -> None:
     scores = Scores()
     scores.fp["tools"] += 2
-    assert (scores.precision("tools"), scores.recall("tools"), scores.meets("tools")) == (0.0, None, False)
+    assert (scores.precision("tools"), scores.recall("tools"), scores.meets("tools")) == (
+        0.0,
+        None,
+        False,
+    )
     assert (scores.precision("nobody"), scores.recall("nobody")) == (None, None)
 
 

@@ -38,8 +38,9 @@ def compact(value: Any) -> Any:
 
 
 def dumps(answer: dict[str, Any]) -> str:
-    """`json.dumps(compact(answer), ensure_ascii=False, separators=(",", ":"))`, byte for byte: json's own
-    C encoder without importing `json` (with `re` and `enum`, a sixth of a warm `sidekit usages`)."""
+    """`json.dumps(compact(answer), ensure_ascii=False, separators=(",", ":"))`, byte for byte:
+    json's own C encoder without importing `json` (with `re` and `enum`, a sixth of a warm `sidekit
+    usages`)."""
     return fastjson.dumps_as_json(compact(answer))
 
 
@@ -116,8 +117,9 @@ def fit(
     def remainder(left: list[Any]) -> dict[str, Any]:
         return more(left) if callable(more) else {more: len(left) or None}
 
-    # Every item costs at least 2 bytes in the list (`1,`), so more than budget // 2 of them never fit:
-    # the search starts there, not at the whole list (a usages answer can hold thousands of sites).
+    # Every item costs at least 2 bytes in the list (`1,`), so more than budget // 2 of them never
+    # fit: the search starts there, not at the whole list (a usages answer can hold thousands of
+    # sites).
     low, high = 0, min(len(items), budget // 2)
     best: dict[str, Any] | None = None
     while low <= high:  # the largest prefix that fits; answers are small, so this is a few dumps

@@ -65,8 +65,12 @@ def brief(cluster: dict[str, Any], message_chars: int, level: int = 0) -> dict[s
             "phase": "" if cluster.get("phase") == "call" else cluster.get("phase", ""),
             "at": render.short_path(str(cluster.get("at", "")), place_chars),
             "frame": render.short_path(str(cluster.get("frame", "")), 60) if level == 0 else "",
-            "checks": render.clip(str(cluster.get("checks", "")), checks_chars) if checks_chars else "",
-            "message": render.clip(str(cluster.get("message", "")), message_chars) if message_chars else "",
+            "checks": render.clip(str(cluster.get("checks", "")), checks_chars)
+            if checks_chars
+            else "",
+            "message": render.clip(str(cluster.get("message", "")), message_chars)
+            if message_chars
+            else "",
             "cause": render.clip(str(cluster.get("cause", "")), 48) if level == 0 else "",
             "variants": variants if variants > 1 and level < 2 else 0,
             "affected": cluster["affected"] if cluster.get("affected", 1) > 1 else 0,
@@ -77,27 +81,38 @@ def brief(cluster: dict[str, Any], message_chars: int, level: int = 0) -> dict[s
     )
 
 
-# (the top cluster's level, the others' level), richest first: the others are trimmed before the top one
+# (the top cluster's level, the others' level), richest first: the others are trimmed before the top
+# one
 LADDER = ((0, 0), (0, 1), (0, 2), (0, 3), (1, 3), (2, 3), (3, 3))
 
 
 def with_clusters(
-    answer: dict[str, Any], found: list[dict[str, Any]], hidden: int, failing: int, budget: int, message_chars: int
+    answer: dict[str, Any],
+    found: list[dict[str, Any]],
+    hidden: int,
+    failing: int,
+    budget: int,
+    message_chars: int,
 ) -> dict[str, Any]:
     """`answer` plus the biggest clusters that fit in `budget` bytes, the rest counted.
 
-    A cluster's parts (its example test, `checks`, its message) are trimmed before a cluster is dropped:
-    the first step of `LADDER` at which the first `FEW` clusters (all of them when there are fewer) fit
-    is taken, with as many more as fit at it. The top cluster's place is always named: when not even its
-    leanest form fits, it is shown anyway (an answer a few bytes over beats one that names no cause).
-    `hidden` clusters (and their share of the `failing` tests) exist beyond `found`.
+    A cluster's parts (its example test, `checks`, its message) are trimmed before a cluster is
+    dropped: the first step of `LADDER` at which the first `FEW` clusters (all of them when there
+    are fewer) fit is taken, with as many more as fit at it. The top cluster's place is always
+    named: when not even its leanest form fits, it is shown anyway (an answer a few bytes over beats
+    one that names no cause). `hidden` clusters (and their share of the `failing` tests) exist
+    beyond `found`.
     """
     sizes = [int(c.get("affected", 1)) for c in found]
 
     def remainder(left: list[Any]) -> dict[str, Any]:
         shown = len(found) - len(left)
         more = len(left) + hidden
-        return {"moreClusters": more, "moreFailures": max(0, failing - sum(sizes[:shown]))} if more else {}
+        return (
+            {"moreClusters": more, "moreFailures": max(0, failing - sum(sizes[:shown]))}
+            if more
+            else {}
+        )
 
     def at_step(top: int, rest: int) -> dict[str, Any]:
         briefs = [brief(c, message_chars, top if i == 0 else rest) for i, c in enumerate(found)]
@@ -112,7 +127,9 @@ def with_clusters(
             fitted = at_step(top, rest)
             if len(fitted.get("clusters") or ()) >= wanted:
                 return fitted
-    return drop_zeros(dict(answer, clusters=[brief(found[0], message_chars, LEANEST)], **remainder(found[1:])))
+    return drop_zeros(
+        dict(answer, clusters=[brief(found[0], message_chars, LEANEST)], **remainder(found[1:]))
+    )
 
 
 KEEP_ZERO = frozenset({"generation", "exit"})
@@ -120,14 +137,18 @@ KEEP_ZERO = frozenset({"generation", "exit"})
 
 def drop_zeros(answer: dict[str, Any]) -> dict[str, Any]:
     """Zero counts say nothing: absent means none (docs/usage.md: no default fields)."""
-    return {k: v for k, v in answer.items() if not (type(v) is int and v == 0 and k not in KEEP_ZERO)}
+    return {
+        k: v for k, v in answer.items() if not (type(v) is int and v == 0 and k not in KEEP_ZERO)
+    }
 
 
 def unchanged(generation: int) -> dict[str, Any]:
     return {"generation": generation, "unchanged": True}
 
 
-def status(summary: dict[str, Any], stale: tuple[list[str], int, bool] | None, now: float) -> dict[str, Any]:
+def status(
+    summary: dict[str, Any], stale: tuple[list[str], int, bool] | None, now: float
+) -> dict[str, Any]:
     """The full status answer (<= STATUS_BUDGET bytes) from the cache summary."""
     if not summary:
         return drop_zeros({"generation": 0, **capability({}), "state": "noRuns"})
@@ -155,11 +176,18 @@ def status(summary: dict[str, Any], stale: tuple[list[str], int, bool] | None, n
     answer["newFailures"] = summary.get("newFailures", 0)
     answer["note"] = render.clip(str(summary.get("note", "")), 80)
     return with_clusters(
-        answer, list(summary.get("clusters") or ()), int(summary.get("moreClusters", 0)), failing, STATUS_BUDGET, 56
+        answer,
+        list(summary.get("clusters") or ()),
+        int(summary.get("moreClusters", 0)),
+        failing,
+        STATUS_BUDGET,
+        56,
     )
 
 
-def test_run(summary: dict[str, Any], found: list[dict[str, Any]], extra: dict[str, Any]) -> dict[str, Any]:
+def test_run(
+    summary: dict[str, Any], found: list[dict[str, Any]], extra: dict[str, Any]
+) -> dict[str, Any]:
     """The `sidekit test` answer: this run's counts and clusters (<= TEST_BUDGET bytes)."""
     run = summary.get("run") or {}
     answer: dict[str, Any] = {

@@ -24,14 +24,20 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("replay", "the same for a real Claude Code transcript (.jsonl)"),
     "install": ("install", "wire the hooks into a project's (or your) Claude Code settings"),
     "uninstall": ("uninstall", "remove exactly the hook entries `install` wrote"),
-    "doctor": ("doctor", "check wiring, packs, caches and logs; print the command that mends each problem"),
+    "doctor": (
+        "doctor",
+        "check wiring, packs, caches and logs; print the command that mends each problem",
+    ),
     "report": ("report", "per rule and sidecar: fired, delivered, suppressed (and by what)"),
     "otel": ("otel", "the OpenTelemetry export in force; trust (or revoke) a project's endpoint"),
     "nudge": ("nudge", "queue a nudge for a session (Gas Town format)"),
     "queue": ("queue_cmd", "list the nudges pending for a session"),
     "rules": ("rules", "list, lint, test or scaffold rule packs"),
     "scope": ("scope", "set, show or clear the current task's file scope"),
-    "conventions": ("conventions_learn", "learn the repo's conventions into sidecar_rules/conventions.toml"),
+    "conventions": (
+        "conventions_learn",
+        "learn the repo's conventions into sidecar_rules/conventions.toml",
+    ),
     "status": ("status", "test status from the shared cache, in a few hundred bytes"),
     "test": ("test", "run the project's tests (pytest, go, cargo, Maven...) and answer compactly"),
     "failures": ("failures", "details of failing tests on demand"),
@@ -78,14 +84,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     bad = next((arg for arg in args if not fastjson.encodable(arg)), None)
     if bad is not None:
         shown = bad.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        print(f"sidekit: the argument {shown!r} is not valid UTF-8\n  fix: pass the text in UTF-8", file=sys.stderr)
+        print(
+            f"sidekit: the argument {shown!r} is not valid UTF-8\n  fix: pass the text in UTF-8",
+            file=sys.stderr,
+        )
         return 2
     name = args[0]
     module = _command(name)
     if module is None:
         print(f"sidekit: unknown command {name!r}\n  fix: sidekit --help", file=sys.stderr)
         return 2
-    fast = getattr(module, "fast_arguments", None)  # a warm query's few arguments, read without argparse
+    fast = getattr(
+        module, "fast_arguments", None
+    )  # a warm query's few arguments, read without argparse
     parsed = fast(args[1:]) if fast is not None else None
     if parsed is None:
         parser = _parser_class()(prog=f"sidekit {name}", description=COMMANDS[name][1])
@@ -95,8 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser_class() -> type[argparse.ArgumentParser]:
-    """argparse's parser, whose error (and every subcommand's: they take the parent's class) ends with the
-    command that shows what is accepted, as every other CLI error ends with its fix."""
+    """argparse's parser, whose error (and every subcommand's: they take the parent's class) ends
+    with the command that shows what is accepted, as every other CLI error ends with its fix."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -108,8 +119,9 @@ def _parser_class() -> type[argparse.ArgumentParser]:
 
 
 def _command(name: str) -> ModuleType | None:
-    """The command's module; None when there is no such command in this build (a command lands with its
-    issue). Imported directly: asking `find_spec` of every command first cost a warm query ~2 ms."""
+    """The command's module; None when there is no such command in this build (a command lands with
+    its issue). Imported directly: asking `find_spec` of every command first cost a warm query ~2
+    ms."""
     if name not in COMMANDS:
         return None
     module = f"sidekit_hooks.cli.commands.{COMMANDS[name][0]}"
@@ -150,8 +162,9 @@ def run_command(module: object, parsed: argparse.Namespace) -> int:
 
 
 def log_unexpected(parsed: argparse.Namespace, exc: BaseException) -> str:
-    """Append the traceback to the project's `.sidekit/log/cli-errors.log` (or the user's state folder
-    when the project folder does not exist: the CLI never creates it); the path written, or why not."""
+    """Append the traceback to the project's `.sidekit/log/cli-errors.log` (or the user's state
+    folder when the project folder does not exist: the CLI never creates it); the path written, or
+    why not."""
     import datetime
     import os
     import traceback
@@ -160,7 +173,9 @@ def log_unexpected(parsed: argparse.Namespace, exc: BaseException) -> str:
     if os.path.isdir(project) and not os.path.islink(os.path.join(project, ".sidekit")):
         folder = os.path.join(project, ".sidekit", "log")
     else:
-        folder = os.path.join(os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state"), "sidekit")
+        folder = os.path.join(
+            os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state"), "sidekit"
+        )
     path = os.path.join(folder, "cli-errors.log")
     from sidekit_hooks.core import safepath
 

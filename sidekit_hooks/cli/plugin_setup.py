@@ -1,18 +1,19 @@
-"""Plugin parity: what `sidekit install` does to a project, done for a plugin user at the first session.
+"""Plugin parity: what `sidekit install` does to a project, done for a plugin user at the first
+session.
 
-The settings form's `sidekit install` git-ignores `.sidekit/` and `.runtime/` and makes a plain pytest
-in the project's own environments record (`runners/pytest/environments.py`). A plugin user never runs it, so
-the first SessionStart of the plugin in a project starts this worker, detached
+The settings form's `sidekit install` git-ignores `.sidekit/` and `.runtime/` and makes a plain
+pytest in the project's own environments record (`runners/pytest/environments.py`). A plugin user
+never runs it, so the first SessionStart of the plugin in a project starts this worker, detached
 (`python -S -m sidekit_hooks.cli.plugin_setup PROJECT PLUGIN_ROOT`). It:
 
-- adds the ignore lines to the repository's `info/exclude` (a git work tree, a linked one too: nothing
-  the project tracks changes, and the scope sidecar sees no edit; core/git_exclude.py), to
+- adds the ignore lines to the repository's `info/exclude` (a git work tree, a linked one too:
+  nothing the project tracks changes, and the scope sidecar sees no edit; core/git_exclude.py), to
   `.gitignore` only outside any repository, as install does; never through a link;
 - wires only environments that lie inside the project (its `.venv`, `venv`), never one reached by a
   link out of it;
-- records that it ran in `.sidekit/plugin-setup.json` (so later sessions skip it: one read) and leaves
-  one line in `.sidekit/plugin-setup.say`, which the next hook claims by rename and shows the user once
-  (systemMessage: the model never sees it); `core/pluginform.py` is the hook's side.
+- records that it ran in `.sidekit/plugin-setup.json` (so later sessions skip it: one read) and
+  leaves one line in `.sidekit/plugin-setup.say`, which the next hook claims by rename and shows the
+  user once (systemMessage: the model never sees it); `core/pluginform.py` is the hook's side.
 
 Idempotent, and one at a time per project (a lock): concurrent first hooks set up once.
 """
@@ -24,11 +25,14 @@ import sys
 
 from sidekit_hooks.core import background, fastjson, hooklog, pluginform, safepath, workspace
 
-MAX_EXCLUDE = 1 << 20  # bytes of an `info/exclude` read; a bigger one is cut at that (it is the user's own)
+MAX_EXCLUDE = (
+    1 << 20
+)  # bytes of an `info/exclude` read; a bigger one is cut at that (it is the user's own)
 
 
 def ignore_lines(project: str) -> tuple[str, list[str]]:
-    """(where the ignore lines went, relative to the project when inside it; the lines added), or ("", []).
+    """(where the ignore lines went, relative to the project when inside it; the lines added), or
+    ("", []).
 
     Never a file the project tracks: inside a git work tree (a linked one too) the lines go to the
     repository's `info/exclude` (core/git_exclude.py), or nowhere when that cannot be placed; a
@@ -38,13 +42,20 @@ def ignore_lines(project: str) -> tuple[str, list[str]]:
 
     exclude = git_exclude.exclude_file(project)
     if exclude:
-        lines = [line for line in wiring.IGNORED if not line.startswith(".claude")]  # no settings backups here
+        lines = [
+            line for line in wiring.IGNORED if not line.startswith(".claude")
+        ]  # no settings backups here
         added = _add_lines(exclude, lines)
-        # The hooks may have put them there already, as they made the folders (core/git_exclude.py): the
-        # user hears what the exclude file now holds of them either way.
-        return _shown(project, exclude), [line for line in lines if line in added or _holds(exclude, line)]
+        # The hooks may have put them there already, as they made the folders (core/git_exclude.py):
+        # the user hears what the exclude file now holds of them either way.
+        return _shown(project, exclude), [
+            line for line in lines if line in added or _holds(exclude, line)
+        ]
     if git_exclude.in_repository(project):
-        return "", []  # a repository whose exclude file we cannot place: nothing rather than a tracked file
+        return (
+            "",
+            [],
+        )  # a repository whose exclude file we cannot place: nothing rather than a tracked file
     gitignore = os.path.join(project, ".gitignore")
     if os.path.islink(gitignore):
         return "", []  # a shared or generated file elsewhere: not ours to change
@@ -83,7 +94,9 @@ def _add_lines(path: str, lines: list[str]) -> list[str]:
     if missing:
         from sidekit_hooks.core import git_exclude
 
-        for line in missing:  # into the block the hooks may have begun (one block: uninstall cuts it whole)
+        for line in (
+            missing
+        ):  # into the block the hooks may have begun (one block: uninstall cuts it whole)
             text = git_exclude.with_line(text, line)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         workspace.atomic_write(path, text)
@@ -91,16 +104,20 @@ def _add_lines(path: str, lines: list[str]) -> list[str]:
 
 
 def _read_exclude(path: str) -> str | None:
-    """The exclude file's text; None when it is over MAX_EXCLUDE (never cut short and written back)."""
+    """The exclude file's text; None when it is over MAX_EXCLUDE (never cut short and written
+    back)."""
     raw = safepath.read_bytes(path, MAX_EXCLUDE + 1)
     return None if len(raw) > MAX_EXCLUDE else raw.decode("utf-8", "replace")
 
 
 def wire_recorders(project: str) -> list[str]:
-    """Make pytest record in the project's own environments (inside it, links resolved); install's lines."""
+    """Make pytest record in the project's own environments (inside it, links resolved); install's
+    lines."""
     from sidekit_hooks.runners.pytest import environments
 
-    inside = environments.inside_targets(project)  # the environment and the folder written to, resolved
+    inside = environments.inside_targets(
+        project
+    )  # the environment and the folder written to, resolved
     return environments.wire(project, inside) if inside else []
 
 
@@ -117,7 +134,11 @@ def set_up(project: str, plugin_root: str) -> str:
         parts.append("; ".join(line.split(" (", 1)[0] for line in wired))
     if not parts:
         return ""
-    return "sidekit (plugin) set up this project once, as `sidekit install` would: " + "; ".join(parts) + "."
+    return (
+        "sidekit (plugin) set up this project once, as `sidekit install` would: "
+        + "; ".join(parts)
+        + "."
+    )
 
 
 def undo(project: str) -> list[str]:
@@ -137,7 +158,10 @@ def undo(project: str) -> list[str]:
             workspace.atomic_write(exclude, cut[1])
             said.append(f"{_shown(project, exclude)}: removed {' '.join(cut[0])}")
     os.unlink(done)
-    said.append("the plugin's setup record is gone (the plugin sets the project up again at its next session)")
+    said.append(
+        "the plugin's setup record is gone (the plugin sets the project up again at its next "
+        "session)"
+    )
     return said
 
 
@@ -156,8 +180,11 @@ def main(argv: list[str]) -> int:
         if pluginform.setup_needed(project, plugin_root):
             line = set_up(project, plugin_root)
             if line:
-                workspace.atomic_write(os.path.join(workspace.state_dir(project), pluginform.SAY_FILE), line)
-    except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
+                workspace.atomic_write(
+                    os.path.join(workspace.state_dir(project), pluginform.SAY_FILE), line
+                )
+    # a background worker logs and exits; nobody waits for it
+    except Exception as exc:  # noqa: BLE001
         hooklog.error(project, "background", "plugin-setup", exc)
     finally:
         background.release_lock(lock)

@@ -42,8 +42,8 @@ def e(value: object) -> str:
 
 
 def render(answer: dict[str, Any], source: str) -> str:
-    # `<`, `>` and `&` only occur inside JSON strings: as \u escapes no `</script>` or `<!--` (a rule id can
-    # hold one) can end or bend the data block, and the JSON reads back the same.
+    # `<`, `>` and `&` only occur inside JSON strings: as \u escapes no `</script>` or `<!--` (a
+    # rule id can hold one) can end or bend the data block, and the JSON reads back the same.
     data = dumps(answer).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     parts = [
         "<!DOCTYPE html>",
@@ -51,13 +51,16 @@ def render(answer: dict[str, Any], source: str) -> str:
         "<title>sidekit report</title>",
         f"<style>{STYLE}</style></head><body>",
         "<h1>sidekit report</h1>",
-        f'<p>{answer["decisions"]} decisions in <span id="sessions">{answer["sessions"]}</span> session(s), '
+        f'<p>{answer["decisions"]} decisions in <span id="sessions">{answer["sessions"]}</span> '
+        "session(s), "
         f"from {e(source)}; made {e(time.strftime('%Y-%m-%d %H:%M'))}.</p>",
         *saved_section(answer.get("saved") or {}),
         "<h2>Uptake per rule</h2>",
         uptake_chart(uptake_rows(answer)),
-        '<p class="note">Uptake: of the delivered findings re-checked at Stop, the share the agent fixed. '
-        "Rules with no re-checked finding have no bar; a sidecar whose findings have no rule id (scope) "
+        '<p class="note">Uptake: of the delivered findings re-checked at Stop, the share the '
+        "agent fixed. "
+        "Rules with no re-checked finding have no bar; a sidecar whose findings have no rule id "
+        "(scope) "
         "has one bar of its own.</p>",
         "<h2>Nudges per session over time</h2>",
         timeline_chart(answer["timeline"]),
@@ -73,8 +76,11 @@ def render(answer: dict[str, Any], source: str) -> str:
 
 
 def uptake_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
-    """(name, row) per rule with an uptake, then per sidecar with an uptake that no such rule covers."""
-    rules = [{**row, "name": row["rule"]} for row in answer["rules"] if row.get("uptake") is not None]
+    """(name, row) per rule with an uptake, then per sidecar with an uptake that no such rule
+    covers."""
+    rules = [
+        {**row, "name": row["rule"]} for row in answer["rules"] if row.get("uptake") is not None
+    ]
     covered = {row["sidecar"] for row in rules}
     return rules + [
         {**row, "name": f"{row['sidecar']} (sidecar)"}
@@ -96,13 +102,20 @@ def uptake_chart(rows: list[dict[str, Any]]) -> str:
         y = index * ROW + 4
         width = round(BAR_WIDTH * row["uptake"], 1)
         out.append(f'<text x="0" y="{y + 13}">{e(row["name"])}</text>')
-        out.append(f'<rect class="track" x="{label_width}" y="{y}" width="{BAR_WIDTH}" height="16"/>')
         out.append(
-            f'<rect class="bar" data-name="{e(row["name"])}" data-uptake="{row["uptake"]}" x="{label_width}" '
-            f'y="{y}" width="{max(width, 1)}" height="16"><title>{e(row["name"])}: {row["fixed"]} fixed, '
+            f'<rect class="track" x="{label_width}" y="{y}" width="{BAR_WIDTH}" height="16"/>'
+        )
+        out.append(
+            f'<rect class="bar" data-name="{e(row["name"])}" data-uptake="{row["uptake"]}" '
+            f'x="{label_width}" '
+            f'y="{y}" width="{max(width, 1)}" height="16"><title>{e(row["name"])}: {row["fixed"]} '
+            "fixed, "
             f"{row['ignored']} ignored</title></rect>"
         )
-        out.append(f'<text x="{label_width + BAR_WIDTH + 6}" y="{y + 13}">{round(100 * row["uptake"])}%</text>')
+        out.append(
+            f'<text x="{label_width + BAR_WIDTH + 6}" '
+            f'y="{y + 13}">{round(100 * row["uptake"])}%</text>'
+        )
     out.append("</svg>")
     return "".join(out)
 
@@ -112,18 +125,27 @@ def timeline_chart(timeline: list[dict[str, Any]]) -> str:
     step = TIMELINE_WIDTH / max(1, len(timeline))
     width = max(1.0, round(step * 0.8, 2))
     out = [
-        f'<svg class="chart" id="timeline" width="{TIMELINE_WIDTH + 40}" height="{TIMELINE_HEIGHT + 30}" '
+        f'<svg class="chart" id="timeline" width="{TIMELINE_WIDTH + 40}" '
+        f'height="{TIMELINE_HEIGHT + 30}" '
         f'role="img" aria-label="nudges delivered per session over time">',
         f'<text x="0" y="12">{top}</text>',
-        f'<line x1="30" y1="{TIMELINE_HEIGHT + 4}" x2="{TIMELINE_WIDTH + 40}" y2="{TIMELINE_HEIGHT + 4}" stroke="#999"/>',
+        f'<line x1="30" y1="{TIMELINE_HEIGHT + 4}" x2="{TIMELINE_WIDTH + 40}" '
+        f'y2="{TIMELINE_HEIGHT + 4}" stroke="#999"/>',
     ]
     for index, point in enumerate(timeline):
         height = round(TIMELINE_HEIGHT * point["delivered"] / top, 2)
-        day = time.strftime("%Y-%m-%d %H:%M", time.localtime(point["start"])) if point["start"] else "?"
+        day = (
+            time.strftime("%Y-%m-%d %H:%M", time.localtime(point["start"]))
+            if point["start"]
+            else "?"
+        )
         out.append(
-            f'<rect class="session" data-session="{e(point["session"])}" data-delivered="{point["delivered"]}" '
-            f'x="{30 + round(index * step, 2)}" y="{round(TIMELINE_HEIGHT + 4 - height, 2)}" width="{width}" '
-            f'height="{max(height, 0.5)}"><title>{e(day)}: {point["delivered"]} delivered</title></rect>'
+            f'<rect class="session" data-session="{e(point["session"])}" '
+            f'data-delivered="{point["delivered"]}" '
+            f'x="{30 + round(index * step, 2)}" y="{round(TIMELINE_HEIGHT + 4 - height, 2)}" '
+            f'width="{width}" '
+            f'height="{max(height, 0.5)}"><title>{e(day)}: {point["delivered"]} '
+            "delivered</title></rect>"
         )
     if timeline:
         first = time.strftime("%Y-%m-%d", time.localtime(timeline[0]["start"]))
@@ -148,7 +170,8 @@ SAVED_COLUMNS = (
 
 
 def saved_section(saved: dict[str, Any]) -> list[str]:
-    """The headline (what compact answers saved against what nudges added) and the same per session."""
+    """The headline (what compact answers saved against what nudges added) and the same per
+    session."""
     if not saved:
         return []
     head = "".join(f"<th>{e(name)}</th>" for name in ("session", *SAVED_COLUMNS))
@@ -184,8 +207,13 @@ def table(rows: list[dict[str, Any]], key: str) -> str:
                     else str(value)
                 )
             )
-            cells.append(f'<td data-field="{name}" data-value="{"" if value is None else value}">{e(shown)}</td>')
-        held = ", ".join(f"{why} {count}" for why, count in row.get("suppressed", {}).items()) or "0"
+            cells.append(
+                f'<td data-field="{name}" '
+                f'data-value="{"" if value is None else value}">{e(shown)}</td>'
+            )
+        held = (
+            ", ".join(f"{why} {count}" for why, count in row.get("suppressed", {}).items()) or "0"
+        )
         cells.append(f'<td data-field="suppressed">{e(held)}</td>')
         body.append(f'<tr data-{key}="{e(row[key])}">' + "".join(cells) + "</tr>")
     return f'<table class="{key}s"><tr>{head}</tr>' + "".join(body) + "</table>"

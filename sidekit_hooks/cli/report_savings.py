@@ -1,5 +1,6 @@
 """What sessions saved, for `sidekit report` (text and HTML): the raw test output compact answers
-replaced, the bytes the model got instead, and the bytes the nudges added, per session and in total."""
+replaced, the bytes the model got instead, and the bytes the nudges added, per session and in
+total."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ BYTES_PER_TOKEN = 4  # a rough rule for English text and code: "~N tokens" is by
 
 
 class Savings:
-    """One session's compacted runs (raw output bytes, bytes the model got instead) and nudge bytes."""
+    """One session's compacted runs (raw output bytes, bytes the model got instead) and nudge
+    bytes."""
 
     __slots__ = ("runs", "raw", "answer", "nudges", "nudge_bytes")
 
@@ -41,11 +43,14 @@ class Savings:
 
 def _count(value: object, default: int) -> int:
     """A non-negative int from a log field (a hand-edited or foreign log may hold anything)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
+    return (
+        value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
+    )
 
 
 def savings_summary(saved: dict[str, Savings], per_session: dict[str, list[Any]]) -> dict[str, Any]:
-    """The headline: in total, then per session (oldest first) that compacted a run or was nudged."""
+    """The headline: in total, then per session (oldest first) that compacted a run or was
+    nudged."""
     total = Savings()
     for one in saved.values():
         total.runs += one.runs
@@ -54,18 +59,22 @@ def savings_summary(saved: dict[str, Savings], per_session: dict[str, list[Any]]
         total.nudges += one.nudges
         total.nudge_bytes += one.nudge_bytes
     order = sorted(saved, key=lambda session: (per_session.get(session, [0.0])[0], session))
-    return {**total.to_dict(), "sessions": [{"session": s, **saved[s].to_dict()} for s in order if s]}
+    return {
+        **total.to_dict(),
+        "sessions": [{"session": s, **saved[s].to_dict()} for s in order if s],
+    }
 
 
 def saved_headline(saved: dict[str, Any]) -> str:
-    """One sentence: the raw test output compact answers replaced, and the bytes the nudges added."""
-    added = (
-        f"the nudges added {saved['nudgeBytes']:,} B (~{saved['nudgeTokens']:,} tokens) in {saved['nudges']} nudge(s)"
-    )
+    """One sentence: the raw test output compact answers replaced, and the bytes the nudges
+    added."""
+    added = f"the nudges added {saved['nudgeBytes']:,} B (~{saved['nudgeTokens']:,} tokens) in {saved['nudges']} nudge(s)"
     if saved["compactedRuns"]:
         return (
-            f"Saved: {saved['rawBytes']:,} B of raw test output (~{saved['rawBytes'] // BYTES_PER_TOKEN:,} tokens) "
-            f"reached the model as {saved['answerBytes']:,} B of compact answers in {saved['compactedRuns']} run(s): "
+            f"Saved: {saved['rawBytes']:,} B of raw test output "
+            f"(~{saved['rawBytes'] // BYTES_PER_TOKEN:,} tokens) "
+            f"reached the model as {saved['answerBytes']:,} B of compact answers in "
+            f"{saved['compactedRuns']} run(s): "
             f"{saved['savedBytes']:,} B (~{saved['savedTokens']:,} tokens) saved; {added}."
         )
     return f"Saved: no test run was compacted; {added}."

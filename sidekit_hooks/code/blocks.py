@@ -1,8 +1,8 @@
 """A file cut into blocks, the unit of test impact (pytest-testmon's idea).
 
 Each top-level function and each method is a block holding its body; everything else (imports,
-signatures, decorators, class bodies, constants) is the file's `<module>` block. A block's checksum is
-a CRC of its AST dump without positions, so moving code, comments and blank lines change nothing.
+signatures, decorators, class bodies, constants) is the file's `<module>` block. A block's checksum
+is a CRC of its AST dump without positions, so moving code, comments and blank lines change nothing.
 A test depends on the blocks whose lines it executed, and on `<module>` of every file it touched.
 """
 
@@ -33,7 +33,9 @@ class Blocks:
         return MODULE
 
 
-def _functions(body: list[ast.stmt], prefix: str) -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+def _functions(
+    body: list[ast.stmt], prefix: str
+) -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
     """Top-level functions and methods (through nested classes), each with its qualified name."""
     found: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]] = []
     for node in body:
@@ -41,7 +43,9 @@ def _functions(body: list[ast.stmt], prefix: str) -> list[tuple[str, ast.Functio
             found.append((prefix + node.name, node))
         elif isinstance(node, ast.ClassDef):
             found.extend(_functions(node.body, f"{prefix}{node.name}."))
-        elif isinstance(node, (ast.If, ast.Try)):  # `if TYPE_CHECKING:` / `try: ... except ImportError:`
+        elif isinstance(
+            node, (ast.If, ast.Try)
+        ):  # `if TYPE_CHECKING:` / `try: ... except ImportError:`
             for branch in (node.body, node.orelse, getattr(node, "finalbody", [])):
                 found.extend(_functions(branch, prefix))
     return found
@@ -49,7 +53,8 @@ def _functions(body: list[ast.stmt], prefix: str) -> list[tuple[str, ast.Functio
 
 @functools.lru_cache(maxsize=32)  # one command often asks about the same content twice
 def blocks_of(source: bytes | str) -> Blocks:
-    """Raises SyntaxError/ValueError when the source does not parse. Costs a parse and an AST dump."""
+    """Raises SyntaxError/ValueError when the source does not parse. Costs a parse and an AST
+    dump."""
     tree = ast.parse(source)
     checksums: dict[str, int] = {}
     ranges: list[tuple[int, int, str]] = []

@@ -4,7 +4,8 @@
 function, class, method or module-level name); a grep for a parameter, a dict key or a word in a
 docstring is better served by grep itself. This reads what is already on disk, read-only, and never
 builds anything: the AST index (`.sidekit/code/index.sqlite`, every definition), else the function
-index (module-level functions). Standard library only; sqlite3 is imported only when its file exists.
+index (module-level functions). Standard library only; sqlite3 is imported only when its file
+exists.
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ def _in_ast_index(project: str, name: str) -> bool | None:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.05)
         try:
-            return db.execute("SELECT 1 FROM defs WHERE name = ? LIMIT 1", (name,)).fetchone() is not None
+            return (
+                db.execute("SELECT 1 FROM defs WHERE name = ? LIMIT 1", (name,)).fetchone()
+                is not None
+            )
         finally:
             db.close()
     except sqlite3.Error:
@@ -49,6 +53,7 @@ def _in_function_index(project: str, name: str) -> bool | None:
     if not isinstance(files, dict):
         return None
     return any(
-        isinstance(record, dict) and any(entry and entry[0] == name for entry in record.get("f", []))
+        isinstance(record, dict)
+        and any(entry and entry[0] == name for entry in record.get("f", []))
         for record in files.values()
     )

@@ -1,10 +1,10 @@
 """The workspace's own source files (Python, and the other languages the index reads: `suffixes`),
 with their stat data: from git's file list where there is one.
 
-`git ls-files` reads the list git already keeps (tracked files from its index, untracked ones that are
-not ignored), so a query neither walks the tree nor descends into ignored virtualenvs, build output or
-data folders. Without git (or when git fails) a walk stands in, bounded in files and folders so a huge
-or hostile tree cannot hold a command. Either way the same folders are left out.
+`git ls-files` reads the list git already keeps (tracked files from its index, untracked ones that
+are not ignored), so a query neither walks the tree nor descends into ignored virtualenvs, build
+output or data folders. Without git (or when git fails) a walk stands in, bounded in files and
+folders so a huge or hostile tree cannot hold a command. Either way the same folders are left out.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 
 # Folders that are never the workspace's own code.
-SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist", "venv", "env"})
+SKIPPED_DIRS = frozenset(
+    {"__pycache__", "node_modules", "site-packages", "build", "dist", "venv", "env"}
+)
 WALK_MAX_FILES = 50_000  # .py files; more than any real workspace holds
 WALK_MAX_DIRS = 20_000
 GIT_TIMEOUT = 20  # seconds
@@ -26,7 +28,8 @@ def skipped_dir(name: str) -> bool:
 
 
 def python_files(project: str) -> dict[str, tuple[int, int]]:
-    """Project-relative `.py` paths -> (mtime_ns, size), skipping hidden folders, venvs and build output."""
+    """Project-relative `.py` paths -> (mtime_ns, size), skipping hidden folders, venvs and build
+    output."""
     listed = git_python_files(project)
     if listed is None:
         return walked_python_files(project)
@@ -34,24 +37,31 @@ def python_files(project: str) -> dict[str, tuple[int, int]]:
 
 
 def git_python_files(project: str) -> list[str] | None:
-    """The `.py` files git knows of here (tracked, or untracked and not ignored); None outside git."""
+    """The `.py` files git knows of here (tracked, or untracked and not ignored); None outside
+    git."""
     listing = git_listing(project)
     return None if listing is None else listing[0]
 
 
-def git_listing(project: str, suffixes: tuple[str, ...] = (".py",)) -> tuple[list[str], dict[str, int]] | None:
-    """(the files with these suffixes git knows of here, what to watch to know the list is still current); None
-    outside git. Watched (path -> mtime_ns): every folder holding a listed file, and its parents (a file
-    created or removed there changes the folder's mtime), the `.gitignore` files, and git's own index
-    and excludes (a checkout, an add, a new ignore rule)."""
-    listing = run_git(project, ["ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard"])
+def git_listing(
+    project: str, suffixes: tuple[str, ...] = (".py",)
+) -> tuple[list[str], dict[str, int]] | None:
+    """(the files with these suffixes git knows of here, what to watch to know the list is still
+    current); None outside git. Watched (path -> mtime_ns): every folder holding a listed file, and
+    its parents (a file created or removed there changes the folder's mtime), the `.gitignore`
+    files, and git's own index and excludes (a checkout, an add, a new ignore rule)."""
+    listing = run_git(
+        project, ["ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard"]
+    )
     git_paths = run_git(project, ["rev-parse", "--git-path", "index", "--git-path", "info/exclude"])
     if listing is None or git_paths is None:
         return None
     paths: list[str] = []
     seen: set[str] = set()
     folders: set[str] = {""}
-    ignores: list[str] = [line.decode("utf-8", "surrogateescape") for line in git_paths.splitlines() if line]
+    ignores: list[str] = [
+        line.decode("utf-8", "surrogateescape") for line in git_paths.splitlines() if line
+    ]
     venv_checked: dict[str, bool] = {}
     for record in listing.split(b"\0"):
         if not record:
@@ -61,8 +71,12 @@ def git_listing(project: str, suffixes: tuple[str, ...] = (".py",)) -> tuple[lis
             raw, meta = record, b""
         path = raw.decode("utf-8", "surrogateescape")
         folder = path.rpartition("/")[0]
-        if folder not in folders and not any(skipped_dir(name) for name in folder.split("/") if name):
-            while folder not in folders:  # (not sidekit's own .sidekit/, whose index changes with every query)
+        if folder not in folders and not any(
+            skipped_dir(name) for name in folder.split("/") if name
+        ):
+            while (
+                folder not in folders
+            ):  # (not sidekit's own .sidekit/, whose index changes with every query)
                 folders.add(folder)
                 folder = folder.rpartition("/")[0]
         if path.endswith(".gitignore"):
@@ -79,8 +93,8 @@ RACY_SECONDS = 2.0  # a folder changed this recently may change again within its
 
 
 def watch(project: str, paths: list[str]) -> dict[str, int]:
-    """path -> mtime_ns now (-1: missing); a recent mtime is stored as -2, which never matches, so the
-    next query lists again (a file added in the same instant as the listing is not missed)."""
+    """path -> mtime_ns now (-1: missing); a recent mtime is stored as -2, which never matches, so
+    the next query lists again (a file added in the same instant as the listing is not missed)."""
     import time
 
     recent = time.time_ns() - int(RACY_SECONDS * 1e9)
@@ -92,8 +106,9 @@ def watch(project: str, paths: list[str]) -> dict[str, int]:
 
 
 def settled(stat: tuple[int, int]) -> tuple[int, int]:
-    """A file's (mtime_ns, size) as the index keeps it: a recent mtime becomes -2, which never matches,
-    so a write in the same mtime tick as the index's read (same size too) is read at the next query."""
+    """A file's (mtime_ns, size) as the index keeps it: a recent mtime becomes -2, which never
+    matches, so a write in the same mtime tick as the index's read (same size too) is read at the
+    next query."""
     import time
 
     mtime, size = stat
@@ -114,10 +129,16 @@ def unchanged(project: str, watched: dict[str, int]) -> bool:
 
 
 def still_as_recorded(
-    project: str, watched: list[bytes], mtimes: list[int], paths: list[bytes], file_mtimes: list[int], sizes: list[int]
+    project: str,
+    watched: list[bytes],
+    mtimes: list[int],
+    paths: list[bytes],
+    file_mtimes: list[int],
+    sizes: list[int],
 ) -> bool:
     """Every watched path still has its mtime (-1: still missing) and every file its mtime and size:
-    the one loop of stats a warm query makes, with nothing built on the way (see index.Index.refresh)."""
+    the one loop of stats a warm query makes, with nothing built on the way (see
+    index.Index.refresh)."""
     stat = os.stat
     with _Folder(project) as folder:
         fd = folder.fd
@@ -139,7 +160,8 @@ def still_as_recorded(
 
 
 class _Folder:
-    """The project folder, open: thousands of stats relative to it skip joining and resolving its path."""
+    """The project folder, open: thousands of stats relative to it skip joining and resolving its
+    path."""
 
     def __init__(self, project: str) -> None:
         self.fd = os.open(project, os.O_RDONLY | os.O_DIRECTORY)
@@ -234,14 +256,18 @@ def stat_all(project: str, paths: list[str]) -> dict[str, tuple[int, int]]:
     return found
 
 
-def walked_python_files(project: str, suffixes: tuple[str, ...] = (".py",)) -> dict[str, tuple[int, int]]:
+def walked_python_files(
+    project: str, suffixes: tuple[str, ...] = (".py",)
+) -> dict[str, tuple[int, int]]:
     """The same list without git: a walk, bounded in files and folders."""
     found: dict[str, tuple[int, int]] = {}
     folders = 0
     for folder, dirs, files in os.walk(project):
         folders += 1
         dirs[:] = sorted(
-            d for d in dirs if not skipped_dir(d) and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg"))
+            d
+            for d in dirs
+            if not skipped_dir(d) and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg"))
         )
         relative = os.path.relpath(folder, project).replace(os.sep, "/")
         prefix = "" if relative == "." else relative + "/"

@@ -39,15 +39,22 @@ if TYPE_CHECKING:
 
 
 def python_files(project: str) -> list[str]:
-    """Project-relative paths of the .py files worth indexing (no hidden, vendored or built dirs)."""
+    """Project-relative paths of the .py files worth indexing (no hidden, vendored or built
+    dirs)."""
     found: list[str] = []
     for folder, dirs, files in os.walk(project):
         dirs[:] = sorted(
-            d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS and not d.endswith(".egg-info")
+            d
+            for d in dirs
+            if not d.startswith(".") and d not in SKIP_DIRS and not d.endswith(".egg-info")
         )
         for name in sorted(files):
-            if name.endswith(".py") and safepath.project_file(project, _relative(folder, name, project)):
-                found.append(os.path.relpath(os.path.join(folder, name), project).replace(os.sep, "/"))
+            if name.endswith(".py") and safepath.project_file(
+                project, _relative(folder, name, project)
+            ):
+                found.append(
+                    os.path.relpath(os.path.join(folder, name), project).replace(os.sep, "/")
+                )
                 if len(found) >= MAX_FILES:
                     return found
     return found
@@ -60,14 +67,20 @@ def _relative(folder: str, name: str, project: str) -> str:
 def build(project: str, previous: dict[str, Any] | None = None) -> dict[str, Any]:
     """A fresh index; files whose mtime and size match `previous` are reused, not re-parsed."""
     old_files: dict[str, Any] = (previous or {}).get("files", {})
-    reusable = (previous or {}).get("behaviour") == BEHAVIOUR  # entries made by an older normaliser are redone
+    reusable = (previous or {}).get(
+        "behaviour"
+    ) == BEHAVIOUR  # entries made by an older normaliser are redone
     files: dict[str, Any] = {}
     for rel in python_files(project):
         stat = safepath.project_file(project, rel)
         if stat is None:
             continue
         old = old_files.get(rel) if reusable else None
-        if isinstance(old, dict) and old.get("m") == stat.st_mtime_ns and old.get("s") == stat.st_size:
+        if (
+            isinstance(old, dict)
+            and old.get("m") == stat.st_mtime_ns
+            and old.get("s") == stat.st_size
+        ):
             files[rel] = old
             continue
         entries: list[Entry] = []
@@ -101,11 +114,15 @@ def link_callees(files: dict[str, Any]) -> None:
         for entry in record["f"]:
             if len(entry) <= FEATURES:
                 continue
-            called = [f[2:] for f in entry[FEATURES].split() if f.startswith("c:") and f[2:] != entry[0]]
+            called = [
+                f[2:] for f in entry[FEATURES].split() if f.startswith("c:") and f[2:] != entry[0]
+            ]
             extra: set[str] = set()
             for name in called:
                 text = local.get(name, by_name.get(name))
-                if text:  # what an inlined helper brings: its calls, constants, operators, outside names
+                if (
+                    text
+                ):  # what an inlined helper brings: its calls, constants, operators, outside names
                     extra.update(f for f in text.split() if f.startswith(near_copies.INLINED))
             del entry[FEATURES + 1 :]
             entry.append(" ".join(sorted(extra)))
@@ -124,7 +141,9 @@ def refresh(project: str, prune: bool = True) -> bool:
         index = build(project, load(project))
         target = index_path(project)
         in_project = not target.startswith(cache_dir() + os.sep)
-        if not in_project or os.path.isdir(os.path.dirname(target)):  # re-checked: never recreate the project
+        if not in_project or os.path.isdir(
+            os.path.dirname(target)
+        ):  # re-checked: never recreate the project
             workspace.atomic_write(target, fastjson.dumps(index))
         if prune:
             prune_cache()
@@ -134,10 +153,11 @@ def refresh(project: str, prune: bool = True) -> bool:
 
 
 def prune_cache(now: float | None = None) -> int:
-    """Delete cache entries of projects that are gone, or that nobody refreshed for PRUNE_AFTER seconds.
+    """Delete cache entries of projects that are gone, or that nobody refreshed for PRUNE_AFTER
+    seconds.
 
-    Throw-away projects (tests, `sidekit demo`) leave small entries behind; an entry idle for an hour
-    whose project folder no longer exists goes. Returns how many entries were deleted.
+    Throw-away projects (tests, `sidekit demo`) leave small entries behind; an entry idle for an
+    hour whose project folder no longer exists goes. Returns how many entries were deleted.
     """
     now = time.time() if now is None else now
     removed = 0
@@ -152,7 +172,9 @@ def prune_cache(now: float | None = None) -> int:
                 continue
             stat = os.stat(path)
             idle = now - stat.st_mtime
-            if idle > PRUNE_AFTER or (idle > ORPHAN_AFTER and stat.st_size < ORPHAN_MAX_BYTES and orphaned(path)):
+            if idle > PRUNE_AFTER or (
+                idle > ORPHAN_AFTER and stat.st_size < ORPHAN_MAX_BYTES and orphaned(path)
+            ):
                 os.unlink(path)
                 removed += 1
         except OSError:
@@ -163,14 +185,17 @@ def prune_cache(now: float | None = None) -> int:
 def orphaned(path: str) -> bool:
     """A cache entry whose project folder no longer exists."""
     try:
-        project = fastjson.loads(safepath.read_bytes(path, safepath.MAX_STATE).decode()).get("project")
+        project = fastjson.loads(safepath.read_bytes(path, safepath.MAX_STATE).decode()).get(
+            "project"
+        )
     except (OSError, ValueError, AttributeError):
         return True
     return isinstance(project, str) and not os.path.isdir(project)
 
 
 def extract(source: str) -> list[Entry]:
-    """Index entries for the module-level functions of one file's source ([] if it does not parse)."""
+    """Index entries for the module-level functions of one file's source ([] if it does not
+    parse)."""
     import _ast
 
     tree = parse(source)
@@ -183,7 +208,10 @@ def extract(source: str) -> list[Entry]:
             lines = code_lines("\n".join(source_lines[node.lineno - 1 : node.end_lineno]))
             sig = signature(node)
             try:  # a pathologically nested body (thousands of `+`) is left out, not the whole index
-                canonical, features = rewrites.canonical(node), rewrites.features(node)  # before `analyze` renames
+                canonical, features = (
+                    rewrites.canonical(node),
+                    rewrites.features(node),
+                )  # before `analyze` renames
                 tokens, outside = analyze(node)
             except RecursionError:
                 continue
@@ -221,7 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     """`python -m sidekit_hooks.code.functions refresh|build PROJECT` (refresh is what hooks start)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2 or args[0] not in ("refresh", "build"):
-        print("usage: python -m sidekit_hooks.code.functions refresh|build PROJECT", file=sys.stderr)
+        print(
+            "usage: python -m sidekit_hooks.code.functions refresh|build PROJECT", file=sys.stderr
+        )
         return 2
     project = os.path.abspath(args[1])
     if args[0] == "build":  # in the foreground, into the project's .sidekit/index/ (created)
@@ -233,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         refresh(project)
-    except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
+    # a background worker logs and exits; nobody waits for it
+    except Exception as exc:  # noqa: BLE001
         from sidekit_hooks.core import hooklog
 
         if os.path.isdir(workspace.state_dir(project)):

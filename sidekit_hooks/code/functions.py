@@ -1,18 +1,19 @@
-"""An on-disk index of the project's functions, to notice when the agent rewrites a helper that exists.
+"""An on-disk index of the project's functions, to notice when the agent rewrites a helper that
+exists.
 
-Per Python file (keyed by mtime and size, so a refresh re-reads only what changed) the index holds each
-module-level function's name, line, signature, outside names and normalized body (see `analyze`).
+Per Python file (keyed by mtime and size, so a refresh re-reads only what changed) the index holds
+each module-level function's name, line, signature, outside names and normalized body (see
+`analyze`).
 
-The index is built OUTSIDE the hook: a hook that finds it missing or stale starts
-`python -S -m sidekit_hooks.code.functions refresh PROJECT` detached and goes on (`ensure_fresh`).
-That worker never creates anything inside the project (a throw-away project may be deleted while it
-runs): it writes to the project's `.sidekit/index/functions.json` only when `.sidekit/index/` already
-exists (made by `build`, or seeded by a fixture), else to the user cache
-(`$SIDEKIT_CACHE_DIR`, else `$XDG_CACHE_HOME/sidekit`, else `~/.cache/sidekit`), keyed by project path.
-Only cheap parts run on every hook (stat, spawn, a line scan for added `def`s). When a function of 5+
-lines was added (or a shorter one with distinctive literals), the hook parses it with the C parser
-(`_ast`, not the slower `ast` module), reads the index, and imports rapidfuzz only if some entry could
-match at all.
+The index is built OUTSIDE the hook: a hook that finds it missing or stale starts `python -S -m
+sidekit_hooks.code.functions refresh PROJECT` detached and goes on (`ensure_fresh`). That worker
+never creates anything inside the project (a throw-away project may be deleted while it runs): it
+writes to the project's `.sidekit/index/functions.json` only when `.sidekit/index/` already exists
+(made by `build`, or seeded by a fixture), else to the user cache (`$SIDEKIT_CACHE_DIR`, else
+`$XDG_CACHE_HOME/sidekit`, else `~/.cache/sidekit`), keyed by project path. Only cheap parts run on
+every hook (stat, spawn, a line scan for added `def`s). When a function of 5+ lines was added (or a
+shorter one with distinctive literals), the hook parses it with the C parser (`_ast`, not the slower
+`ast` module), reads the index, and imports rapidfuzz only if some entry could match at all.
 """
 
 from __future__ import annotations
@@ -27,22 +28,30 @@ if TYPE_CHECKING:
     import ast
     from typing import Any
 
-    Entry = list[Any]  # [name, line, signature, lines, tokens, outside names, canonical, features, callees']
+    Entry = list[
+        Any
+    ]  # [name, line, signature, lines, tokens, outside names, canonical, features, callees']
 
 VERSION = 3  # 2: entries carry the function's outside names; 3: tokens from the syntax tree
-# The entries' last three fields (#35, optional: an index without them is still read): the canonical body
-# and the features of `code.rewrites`, and the features of the project helpers the function calls.
-# Bumped when the normaliser changes, so that a refresh redoes every entry.
+# The entries' last three fields (#35, optional: an index without them is still read): the canonical
+# body and the features of `code.rewrites`, and the features of the project helpers the function
+# calls. Bumped when the normaliser changes, so that a refresh redoes every entry.
 BEHAVIOUR = 2  # 2: the second #35 normaliser (tuple parts, generators, handlers...)
 CANONICAL, FEATURES, CALLEES = 6, 7, 8
 INDEX_FILE = "functions.json"
 PRUNE_AFTER = 30 * 86400  # seconds; cache entries unused this long are deleted by the next refresh
 ORPHAN_AFTER = 3600  # seconds; an entry idle this long is checked for a project that is gone
-ORPHAN_MAX_BYTES = 64 * 1024  # only small entries are read for that check (throw-away projects are small)
-REFRESH_AFTER = 10.0  # seconds; a write to a .py file older than the index by this much starts a refresh
-MIN_LINES = 5  # a function shorter than this (def line included, blank lines not) is not compared by its shape...
-SHORT_LINES = 2  # ...but from here by literal evidence alone: inlining a helper's temporaries makes it short
-MAX_FILES = 20_000  # a refresh stops here: a monorepo must not turn the background build into a crawl
+ORPHAN_MAX_BYTES = (
+    64 * 1024
+)  # only small entries are read for that check (throw-away projects are small)
+# seconds; a write to a .py file older than the index by this much starts a refresh
+REFRESH_AFTER = 10.0
+# a function shorter than this (def line included, blank lines not) is not compared by its shape...
+MIN_LINES = 5
+# ...but from here by literal evidence alone: inlining a helper's temporaries makes it short
+SHORT_LINES = 2
+# a refresh stops here: a monorepo must not turn the background build into a crawl
+MAX_FILES = 20_000
 MAX_FILE_BYTES = 1_000_000  # generated or vendored giants are skipped
 MAX_STRING = 24  # string constants are cut here in the normalized body
 SKIP_DIRS = frozenset(
@@ -58,14 +67,15 @@ SKIP_DIRS = frozenset(
     }
 )
 
-# Similarity thresholds (0..1), tuned on tests/code/labelled_functions.py (10 duplicates, 9 near misses).
-# Medium: the normalized body must be close (BODY_ALONE), or fairly close with a name that says the
-# same (BODY_WITH_NAME + NAME_CLOSE); and the added function must use every outside name the existing
-# one uses (`analyze`). Measured: duplicates on body alone >= 0.86 (fetch_user vs get_user), with a
-# name score of 1.0 down to 0.77 (split_into_chunks vs chunked); near misses <= 0.81 body with names
-# <= 0.67 (duplicates vs dedupe, env_int vs env_flag, parse_size vs parse_duration); get_order vs
-# get_user scores 0.97 but reads Order, not User. Rewritten copies (#18) are matched by evidence instead
-# (`code.near_copies`), measured on tests/code/nearcopy_*.py: real helpers of packages from the index.
+# Similarity thresholds (0..1), tuned on tests/code/labelled_functions.py (10 duplicates, 9 near
+# misses). Medium: the normalized body must be close (BODY_ALONE), or fairly close with a name that
+# says the same (BODY_WITH_NAME + NAME_CLOSE); and the added function must use every outside name
+# the existing one uses (`analyze`). Measured: duplicates on body alone >= 0.86 (fetch_user vs
+# get_user), with a name score of 1.0 down to 0.77 (split_into_chunks vs chunked); near misses <=
+# 0.81 body with names <= 0.67 (duplicates vs dedupe, env_int vs env_flag, parse_size vs
+# parse_duration); get_order vs get_user scores 0.97 but reads Order, not User. Rewritten copies
+# (#18) are matched by evidence instead (`code.near_copies`), measured on tests/code/nearcopy_*.py:
+# real helpers of packages from the index.
 BODY_ALONE = 0.85
 BODY_WITH_NAME = 0.72
 NAME_CLOSE = 0.8
@@ -75,7 +85,8 @@ SAME_BODY = 0.99  # ...unless one's body is the added function's and the other's
 
 def cache_dir() -> str:
     base = os.environ.get("SIDEKIT_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "sidekit"
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "sidekit",
     )
     return os.path.join(base, "functions")
 
@@ -85,7 +96,10 @@ def project_key(project: str) -> str:
     import zlib
 
     path = os.path.abspath(project)
-    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in os.path.basename(path))[:40] or "root"
+    name = (
+        "".join(c if c.isalnum() or c in "-_." else "_" for c in os.path.basename(path))[:40]
+        or "root"
+    )
     return f"{name}-{zlib.crc32(path.encode('utf-8', 'surrogateescape')):08x}"
 
 
@@ -94,7 +108,8 @@ def local_index_dir(project: str) -> str:
 
 
 def index_path(project: str) -> str:
-    """`.sidekit/index/functions.json` when that folder exists, else the project's user-cache file."""
+    """`.sidekit/index/functions.json` when that folder exists, else the project's user-cache
+    file."""
     local = local_index_dir(project)
     if os.path.isdir(local):
         return os.path.join(local, INDEX_FILE)
@@ -131,7 +146,8 @@ def ensure_fresh(project: str, touched_python: bool) -> bool:
 
 
 def added_blocks(text: str, min_lines: int = MIN_LINES) -> list[tuple[str, str]]:
-    """(name, source) of every `def` in `text` spanning `min_lines`+ non-blank lines. Stdlib, no `re`.
+    """(name, source) of every `def` in `text` spanning `min_lines`+ non-blank lines. Stdlib, no
+    `re`.
 
     The block runs from the `def` line to the first non-blank line indented no deeper than it.
     """
@@ -151,22 +167,35 @@ def added_blocks(text: str, min_lines: int = MIN_LINES) -> list[tuple[str, str]]
         code = [b for b in body if b.strip() and not b.lstrip().startswith("#")]
         if len(code) >= min_lines:
             name = stripped.split("def ", 1)[1].split("(", 1)[0].strip()
-            blocks.append((name, "\n".join(b[indent:] if not b[:indent].strip() else b.lstrip() for b in body)))
+            blocks.append(
+                (
+                    name,
+                    "\n".join(b[indent:] if not b[:indent].strip() else b.lstrip() for b in body),
+                )
+            )
     return blocks
 
 
 def code_lines(source: str) -> int:
     """Lines that are not blank and not comments (the size the floors above count)."""
-    return sum(1 for line in source.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+    return sum(
+        1 for line in source.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    )
 
 
 def load(project: str) -> dict[str, Any] | None:
     """The index as stored, or None when it is missing, unreadable or of another version."""
     try:
-        data = fastjson.loads(safepath.read_bytes(safepath.check(index_path(project)), safepath.MAX_STATE).decode())
+        data = fastjson.loads(
+            safepath.read_bytes(safepath.check(index_path(project)), safepath.MAX_STATE).decode()
+        )
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("files"), dict):
+    if (
+        not isinstance(data, dict)
+        or data.get("version") != VERSION
+        or not isinstance(data.get("files"), dict)
+    ):
         return None
     return data
 
@@ -177,7 +206,8 @@ def indexable(name: str) -> bool:
 
 
 def normalize(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-    """The body's tokens: docstring dropped, locals renamed v1, v2... by first use, long strings cut."""
+    """The body's tokens: docstring dropped, locals renamed v1, v2... by first use, long strings
+    cut."""
     return analyze(node)[0]
 
 
@@ -216,7 +246,10 @@ def analyze(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[str], li
         {
             n.id
             for n in nodes
-            if isinstance(n, _ast.Name) and n.id not in local and n.id != node.name and not hasattr(builtins, n.id)
+            if isinstance(n, _ast.Name)
+            and n.id not in local
+            and n.id != node.name
+            and not hasattr(builtins, n.id)
         }
     )
     names = sorted(
@@ -265,7 +298,9 @@ def serialize(item: object, out: list[str]) -> None:
     elif isinstance(item, _ast.Constant):
         value = item.value
         text = repr(value[:MAX_STRING] if isinstance(value, str) else value)
-        out.append("_".join(text.split()))  # tokens are stored space-separated: none may hold a space
+        out.append(
+            "_".join(text.split())
+        )  # tokens are stored space-separated: none may hold a space
     elif isinstance(item, _ast.Attribute):
         serialize(item.value, out)
         out.append("." + item.attr)
@@ -290,7 +325,9 @@ class Match:
 
     __slots__ = ("path", "line", "signature", "name", "body", "name_score")
 
-    def __init__(self, path: str, line: int, signature: str, name: str, body: float, name_score: float) -> None:
+    def __init__(
+        self, path: str, line: int, signature: str, name: str, body: float, name_score: float
+    ) -> None:
         self.path = path
         self.line = line
         self.signature = signature
@@ -308,7 +345,11 @@ def parse(source: str) -> ast.Module | None:
 
     try:
         tree = compile(source, "<sidekit>", "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError):  # RecursionError: nesting too deep to build a tree
+    except (
+        SyntaxError,
+        ValueError,
+        RecursionError,
+    ):  # RecursionError: nesting too deep to build a tree
         return None
     return tree if isinstance(tree, _ast.Module) else None
 
@@ -355,24 +396,34 @@ def best_match(
     shape: bool = True,
     node: ast.FunctionDef | ast.AsyncFunctionDef | None = None,
 ) -> Match | None:
-    """The indexed function the added one copies: by its tokens (`token_match`), else, given its syntax
-    tree `node` and MIN_LINES+ lines, by what it does once the rewrites agents make are undone
-    (`behaviour_match`, #35). The cheap rules run first: most copies are found without normalising."""
+    """The indexed function the added one copies: by its tokens (`token_match`), else, given its
+    syntax tree `node` and MIN_LINES+ lines, by what it does once the rewrites agents make are
+    undone (`behaviour_match`, #35). The cheap rules run first: most copies are found without
+    normalising."""
     found = token_match(name, tokens, index, skip, outside, shape)
     if node is None:
         return found
     if found is not None and not replaced_step(node, found, index):
         return found
-    return behaviour_match(node, index, skip) if shape else None  # which vetoes the replaced step too
+    return (
+        behaviour_match(node, index, skip) if shape else None
+    )  # which vetoes the replaced step too
 
 
-def replaced_step(node: ast.FunctionDef | ast.AsyncFunctionDef, match: Match, index: dict[str, Any]) -> bool:
-    """A token match whose helper does one step otherwise (`near_copies.swapped` on the features the index
-    prepared): the shape alike, the behaviour not. False when the entry has no features (an older index)."""
+def replaced_step(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, match: Match, index: dict[str, Any]
+) -> bool:
+    """A token match whose helper does one step otherwise (`near_copies.swapped` on the features the
+    index prepared): the shape alike, the behaviour not. False when the entry has no features (an
+    older index)."""
     from sidekit_hooks.code import near_copies, rewrites
 
     record = index.get("files", {}).get(match.path)
-    entry = next((e for e in record.get("f", []) if e[0] == match.name), None) if isinstance(record, dict) else None
+    entry = (
+        next((e for e in record.get("f", []) if e[0] == match.name), None)
+        if isinstance(record, dict)
+        else None
+    )
     if entry is None or len(entry) <= CALLEES:
         return False
     try:
@@ -404,23 +455,25 @@ def token_match(
 
     Shape: the normalized bodies are close (BODY_ALONE), or fairly close with a name that says the
     same (BODY_WITH_NAME + NAME_CLOSE), and the added function uses every outside name the existing
-    one uses. Evidence (`code.near_copies`, for rewritten copies): the same distinctive literals, the
-    same calls in a similar order and a body still alike; outside names the rewrite may have inlined
-    (functions, constants) need not be used. Either way, a candidate whose literals mostly differ from
-    the added function's, or one of whose methods the added function swapped for another, is never a
-    copy; and when two helpers of other names are nearly tied, neither is named.
+    one uses. Evidence (`code.near_copies`, for rewritten copies): the same distinctive literals,
+    the same calls in a similar order and a body still alike; outside names the rewrite may have
+    inlined (functions, constants) need not be used. Either way, a candidate whose literals mostly
+    differ from the added function's, or one of whose methods the added function swapped for
+    another, is never a copy; and when two helpers of other names are nearly tied, neither is named.
 
     `skip` is (path, name) of the function being edited itself, which always resembles its old self.
-    `shape=False` (an added function under MIN_LINES): the shape of a body that short says little, so
-    only literal evidence may make it a copy. Helpers with the same body (twins) count as one helper.
-    rapidfuzz (about 20 ms to import) loads only when some entry passes a cheap upper bound.
+    `shape=False` (an added function under MIN_LINES): the shape of a body that short says little,
+    so only literal evidence may make it a copy. Helpers with the same body (twins) count as one
+    helper. rapidfuzz (about 20 ms to import) loads only when some entry passes a cheap upper bound.
     """
     from sidekit_hooks.code import near_copies
 
     added_literals = near_copies.literals(tokens)
     if not shape and not near_copies.telling(added_literals):
         return None
-    candidates = plausible(tokens, index, skip, None if outside is None else set(outside), added_literals)
+    candidates = plausible(
+        tokens, index, skip, None if outside is None else set(outside), added_literals
+    )
     if not candidates:
         return None
     from sidekit_hooks.core.thirdparty import enable_site_packages
@@ -429,7 +482,9 @@ def token_match(
     try:
         from rapidfuzz import fuzz
         from rapidfuzz.distance import Indel
-    except ImportError:  # the plugin's environment is still building: its worker answers once it is ready
+    except (
+        ImportError
+    ):  # the plugin's environment is still building: its worker answers once it is ready
         from sidekit_hooks.core import budget
 
         raise budget.Later("rapidfuzz is not installed yet") from None
@@ -451,23 +506,32 @@ def token_match(
             continue
         name_score = fuzz.token_set_ratio(words, name_words(other_name)) / 100
         alike = (
-            shape and shape_allowed and (body >= BODY_ALONE or (body >= BODY_WITH_NAME and name_score >= NAME_CLOSE))
+            shape
+            and shape_allowed
+            and (body >= BODY_ALONE or (body >= BODY_WITH_NAME and name_score >= NAME_CLOSE))
         )
-        if not alike and not evidence(added_literals, existing_literals, added_calls, candidate, entry, body):
+        if not alike and not evidence(
+            added_literals, existing_literals, added_calls, candidate, entry, body
+        ):
             continue
         rank = body + near_copies.agreement(added_literals, existing_literals)[0]
-        ranked.append((rank, Match(path, line, sig, other_name, body, name_score), f"{entry[4]}|{entry[5]}"))
+        ranked.append(
+            (rank, Match(path, line, sig, other_name, body, name_score), f"{entry[4]}|{entry[5]}")
+        )
     return unambiguous(one_per_body(ranked))
 
 
 def behaviour_match(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, index: dict[str, Any], skip: tuple[str, str] = ("", "")
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    index: dict[str, Any],
+    skip: tuple[str, str] = ("", ""),
 ) -> Match | None:
-    """The helper a restructured copy repeats (#35), from what the index build prepared (`code.rewrites`):
-    the helpers are ranked by the features they share with the added function (a helper it no longer
-    calls counts with the features of the helpers it called: inlined), then the best CANDIDATES are
-    confirmed on their canonical bodies and on no replaced step (`near_copies.swapped`). Entries of an
-    index built before #35 have no features and are left out. Normalises the added function only."""
+    """The helper a restructured copy repeats (#35), from what the index build prepared
+    (`code.rewrites`): the helpers are ranked by the features they share with the added function (a
+    helper it no longer calls counts with the features of the helpers it called: inlined), then the
+    best CANDIDATES are confirmed on their canonical bodies and on no replaced step
+    (`near_copies.swapped`). Entries of an index built before #35 have no features and are left out.
+    Normalises the added function only."""
     from sidekit_hooks.code import rewrites
 
     try:
@@ -479,11 +543,15 @@ def behaviour_match(
 
 
 def behaviour_rank(
-    name: str, features: set[str], canonical: list[str], index: dict[str, Any], skip: tuple[str, str] = ("", "")
+    name: str,
+    features: set[str],
+    canonical: list[str],
+    index: dict[str, Any],
+    skip: tuple[str, str] = ("", ""),
 ) -> Match | None:
-    """`behaviour_match` on what any language's normaliser made of the added function (its features and
-    canonical tokens), against index entries that carry the same (`code.languages.behaviour` for the
-    tree-sitter languages)."""
+    """`behaviour_match` on what any language's normaliser made of the added function (its features
+    and canonical tokens), against index entries that carry the same (`code.languages.behaviour` for
+    the tree-sitter languages)."""
     from sidekit_hooks.code import near_copies
 
     if len(features) < near_copies.MIN_FEATURES:
@@ -496,15 +564,17 @@ def behaviour_rank(
         for entry in record.get("f", []) if isinstance(record, dict) else []:
             if len(entry) <= CALLEES or (path, entry[0]) == skip or entry[3] < MIN_LINES - 1:
                 continue
-            # An upper bound first, by substring tests on the stored text (no split, no set): most of
-            # the index is ruled out here, which keeps a hook's cost to a few milliseconds.
+            # An upper bound first, by substring tests on the stored text (no split, no set): most
+            # of the index is ruled out here, which keeps a hook's cost to a few milliseconds.
             text, extra = entry[FEATURES], entry[CALLEES]
             present = sum(w for f, w in code if f in text or (extra and f in extra))
             if (present + doc) / whole < near_copies.RANK_FLOOR:
                 continue
             existing = set(str(entry[FEATURES]).split())
             best, checked = near_copies.overlap(features, existing), existing
-            if entry[CALLEES]:  # checked with what its helpers do, whether the copy inlined them or not
+            if entry[
+                CALLEES
+            ]:  # checked with what its helpers do, whether the copy inlined them or not
                 checked = near_copies.widened(existing, set(str(entry[CALLEES]).split()), features)
                 best = max(best, near_copies.overlap(features, checked))
             if best >= near_copies.RANK_FLOOR:
@@ -521,13 +591,17 @@ def behaviour_rank(
             continue
         if near_copies.one_sided(features, set(str(entry[FEATURES]).split()), existing):
             continue
-        if near_copies.dropped_work(features, set(str(entry[FEATURES]).split()), set(str(entry[CALLEES]).split())):
+        if near_copies.dropped_work(
+            features, set(str(entry[FEATURES]).split()), set(str(entry[CALLEES]).split())
+        ):
             continue
         other = str(entry[CANONICAL]).split()
-        if near_copies.other_aggregate(canonical, other) or near_copies.other_condition(canonical, other):
+        if near_copies.other_aggregate(canonical, other) or near_copies.other_condition(
+            canonical, other
+        ):
             continue
-        # Indel similarity is at most the share of the two token multisets in common: below what could
-        # confirm, rapidfuzz (about 20 ms to import in a hook) is not needed at all
+        # Indel similarity is at most the share of the two token multisets in common: below what
+        # could confirm, rapidfuzz (about 20 ms to import in a hook) is not needed at all
         seen: dict[str, int] = {}
         common = 0
         for token in other:
@@ -561,10 +635,10 @@ def behaviour_rank(
 
 
 def one_per_body(ranked: list[tuple[float, Match, str]]) -> list[tuple[float, Match]]:
-    """One match per body: helpers with the same normalized body and collaborators (cachetools' `hashkey`
-    and `methodkey`, the second with a `self` first) do the same thing, so either is the right one to
-    name and they are no rivals. The one whose name is closest to the added function's stays (then the
-    first in the index)."""
+    """One match per body: helpers with the same normalized body and collaborators (cachetools'
+    `hashkey` and `methodkey`, the second with a `self` first) do the same thing, so either is the
+    right one to name and they are no rivals. The one whose name is closest to the added function's
+    stays (then the first in the index)."""
     kept: dict[str, tuple[float, Match]] = {}
     for rank, match, body in ranked:
         best = kept.get(body)
@@ -574,15 +648,17 @@ def one_per_body(ranked: list[tuple[float, Match, str]]) -> list[tuple[float, Ma
 
 
 def unambiguous(ranked: list[tuple[float, Match]]) -> Match | None:
-    """The best match, unless another helper of another name is nearly as good (two look-alike helpers,
-    `get_in` and `has_path`): naming the wrong one is worse than naming none."""
+    """The best match, unless another helper of another name is nearly as good (two look-alike
+    helpers, `get_in` and `has_path`): naming the wrong one is worse than naming none."""
     ranked.sort(key=lambda item: -item[0])
     if not ranked:
         return None
     best_rank, best = ranked[0]
     rivals = [(rank, match) for rank, match in ranked[1:] if match.name != best.name]
     if best.body >= SAME_BODY and all(match.body < SAME_BODY for _rank, match in rivals):
-        return best  # the same body as the added function's, the others not: no look-alike rivals it
+        return (
+            best  # the same body as the added function's, the others not: no look-alike rivals it
+        )
     rival = rivals[0][0] if rivals else None
     return None if rival is not None and best_rank - rival < AMBIGUOUS else best
 
@@ -595,8 +671,8 @@ def evidence(
     entry: list[Any],
     body: float,
 ) -> bool:
-    """The rewrite-proof rules of `code.near_copies`: shared literals and calls in a similar order, or
-    without literals, nearly the same calls with a fairly close body."""
+    """The rewrite-proof rules of `code.near_copies`: shared literals and calls in a similar order,
+    or without literals, nearly the same calls with a fairly close body."""
     from rapidfuzz.distance import Indel
 
     from sidekit_hooks.code import near_copies
@@ -622,8 +698,9 @@ def plausible(
     """Entries that could be copies: (path, entry, tokens, whether the shape rule may apply).
 
     Indel similarity is 2*LCS/(m+n), and the LCS is at most the size of the two token multisets'
-    intersection: an entry whose bound is under BODY_WITH_NAME can only be a copy by literal evidence
-    (then its bound must still reach EVIDENCE_BODY). Pure Python, no imports but `code.near_copies`."""
+    intersection: an entry whose bound is under BODY_WITH_NAME can only be a copy by literal
+    evidence (then its bound must still reach EVIDENCE_BODY). Pure Python, no imports but
+    `code.near_copies`."""
     from sidekit_hooks.code import near_copies
 
     counts: dict[str, int] = {}
@@ -643,11 +720,16 @@ def plausible(
             missing: list[str] = []
             if outside is not None and not outside.issuperset(entry[5].split()):
                 if not strong:
-                    continue  # other collaborators, and no literals that could say it is a copy all the same
+                    # other collaborators, and no literals that could say it is a copy all the same
+                    continue
                 missing = [n for n in entry[5].split() if n not in outside]
                 if any(not near_copies.inlinable(n) for n in missing):
                     continue  # other classes (User vs Order): same shape, different work
-            hits = sum(2 if len(t) >= near_copies.LONG_LITERAL else 1 for t in strong if t in text) if strong else 0
+            hits = (
+                sum(2 if len(t) >= near_copies.LONG_LITERAL else 1 for t in strong if t in text)
+                if strong
+                else 0
+            )
             literal_hint = hits >= near_copies.EVIDENCE_LITERALS
             if missing and not literal_hint:
                 continue  # helpers or constants inlined: only literal evidence can make it a copy
@@ -668,16 +750,18 @@ def plausible(
             elif (
                 literal_hint
                 and bound >= near_copies.EVIDENCE_BODY
-                and near_copies.literal_evidence(added_literals or [], near_copies.literals(candidate))
+                and near_copies.literal_evidence(
+                    added_literals or [], near_copies.literals(candidate)
+                )
             ):
                 found.append((path, entry, candidate, False))
     return found
 
 
 def defined_at(project: str, match: Match) -> int | None:
-    """The line where the matched function is defined now (the one nearest the index's line), or None
-    when it is gone: the index may be older than an edit that moved or removed it (an Edit that adds a
-    copy above its helper moves the helper down)."""
+    """The line where the matched function is defined now (the one nearest the index's line), or
+    None when it is gone: the index may be older than an edit that moved or removed it (an Edit that
+    adds a copy above its helper moves the helper down)."""
     from sidekit_hooks.core import safepath
 
     data = safepath.read_project_file(project, match.path, MAX_FILE_BYTES)
@@ -694,7 +778,9 @@ def still_defined(project: str, match: Match) -> bool:
     return defined_at(project, match) is not None
 
 
-if __name__ == "__main__":  # `python -m sidekit_hooks.code.functions refresh|build PROJECT` goes on working
+if (
+    __name__ == "__main__"
+):  # `python -m sidekit_hooks.code.functions refresh|build PROJECT` goes on working
     import runpy
 
     runpy.run_module("sidekit_hooks.code.function_index", run_name="__main__", alter_sys=True)

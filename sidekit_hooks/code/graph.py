@@ -35,7 +35,8 @@ class ImportGraph:
         return set(self.importers.get(self.module_of(path), set())) - {path}
 
     def reaching(self, paths: set[str]) -> set[str]:
-        """Every file that imports any of `paths`, directly or through other files (paths included)."""
+        """Every file that imports any of `paths`, directly or through other files (paths
+        included)."""
         seen = set(paths)
         frontier = list(paths)
         while frontier:
@@ -50,7 +51,8 @@ class ImportGraph:
         return {path for path in self.modules if is_test_file(path)}
 
     def tests_reaching(self, paths: set[str]) -> set[str]:
-        """Test files that can reach `paths`; a conftest that can reaches every test file below it."""
+        """Test files that can reach `paths`; a conftest that can reaches every test file below
+        it."""
         reached = self.reaching(paths)
         tests = {path for path in reached if is_test_file(path)}
         for conftest in (path for path in reached if is_conftest(path)):
@@ -59,7 +61,8 @@ class ImportGraph:
 
     def reached_by(self, test_files: list[str]) -> dict[str, list[str]]:
         """source file -> the given test files that import it, directly or through other files (the
-        inverse of `tests_reaching`, from a few test files forward; a conftest above a test counts as it)."""
+        inverse of `tests_reaching`, from a few test files forward; a conftest above a test counts
+        as it)."""
         path_of = {module: path for path, module in self.modules.items()}
         imported: dict[str, set[str]] = defaultdict(set)  # path -> paths it imports
         for module, importers in self.importers.items():
@@ -70,7 +73,11 @@ class ImportGraph:
         conftests = [path for path in self.modules if is_conftest(path)]
         reach: dict[str, set[str]] = defaultdict(set)
         for test in test_files:
-            start = {test} | {c for c in conftests if test.startswith(posixpath.dirname(c) + "/" if "/" in c else "")}
+            start = {test} | {
+                c
+                for c in conftests
+                if test.startswith(posixpath.dirname(c) + "/" if "/" in c else "")
+            }
             seen, frontier = set(start), list(start)
             while frontier:
                 for target in imported.get(frontier.pop(), ()):

@@ -1,12 +1,12 @@
 """The AST index of the workspace's Python files, kept in `.sidekit/code/index.sqlite`.
 
 Every query first refreshes the index incrementally: the file list comes from git (`code.files`:
-tracked and untracked-but-not-ignored files, no walk of the tree), a file is re-read only when its size
-or mtime moved (or moved within a racy second of its last read), and re-parsed only when its content
-hash changed. Files that do not parse are counted and skipped. A warm query does less: it re-stats what
-the last refresh recorded (`code.fresh`) and refreshes only when something moved. SQLite does the
-locking, so concurrent commands never see half an update; a corrupt index is thrown away and rebuilt
-(it is a cache: nothing is lost).
+tracked and untracked-but-not-ignored files, no walk of the tree), a file is re-read only when its
+size or mtime moved (or moved within a racy second of its last read), and re-parsed only when its
+content hash changed. Files that do not parse are counted and skipped. A warm query does less: it
+re-stats what the last refresh recorded (`code.fresh`) and refreshes only when something moved.
+SQLite does the locking, so concurrent commands never see half an update; a corrupt index is thrown
+away and rebuilt (it is a cache: nothing is lost).
 
 Size: a file's references are one row per (name, file) with its line numbers packed in one text
 field, and every table points at the file by its integer id; one row per reference and the path
@@ -21,7 +21,9 @@ from collections.abc import Iterable
 
 from sidekit_hooks.code import INDEX_FILE as INDEX_FILE  # re-exported: its home is the package
 from sidekit_hooks.code import files, fresh, languages, written
-from sidekit_hooks.code.files import python_files as python_files  # re-exported: callers import it here
+from sidekit_hooks.code.files import (
+    python_files as python_files,
+)  # re-exported: callers import it here
 from sidekit_hooks.code.fresh import NOT_INDEXED_KEY
 from sidekit_hooks.code.languages import INDEXED
 from sidekit_hooks.core import safepath, workspace
@@ -32,16 +34,19 @@ if TYPE_CHECKING:
     from typing import NamedTuple
 
     from sidekit_hooks.code.parse import FileFacts
-else:  # the C module itself: `sqlite3` adds only adapters, and imports datetime (a warm query's ~2 ms)
+# the C module itself: `sqlite3` adds only adapters, and imports datetime (a warm query's ~2 ms)
+else:
     try:
         import _sqlite3 as sqlite3
     except ImportError:  # pragma: no cover - an interpreter built without it has no sqlite3 either
         import sqlite3
 
 # 3: every language (files.lang, parsed = 2 for "grammar missing", funcs); the extractors' version
-# is part of it, so an upgrade that reads code differently rebuilds the index instead of mixing the two.
+# is part of it, so an upgrade that reads code differently rebuilds the index instead of mixing the
+# two.
 SCHEMA_VERSION = 3 * 1000 + languages.VERSION
-MAX_SOURCE_BYTES = 1_000_000  # a bigger non-Python file is a bundle or generated: counted unparsable
+# a bigger non-Python file is a bundle or generated: counted unparsable
+MAX_SOURCE_BYTES = 1_000_000
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -109,7 +114,8 @@ def packed_lines(lines: Iterable[int]) -> str:
 
 
 class Index:
-    """An open, refreshed index. Use `Index.open(project)`; close with `close()` or a `with` block."""
+    """An open, refreshed index. Use `Index.open(project)`; close with `close()` or a `with`
+    block."""
 
     def __init__(self, project: str, db: sqlite3.Connection, coverage: Coverage) -> None:
         self.project = project
@@ -120,7 +126,9 @@ class Index:
     @classmethod
     def open(cls, project: str, refresh: bool = True) -> Index:
         path = os.path.join(workspace.state_dir(project), INDEX_FILE)
-        safepath.makedirs(os.path.dirname(path), project)  # the index database never lives outside the project
+        safepath.makedirs(
+            os.path.dirname(path), project
+        )  # the index database never lives outside the project
         try:
             db = _connect(path)
         except sqlite3.DatabaseError:
@@ -150,8 +158,12 @@ class Index:
     def refresh(self) -> Coverage:
         kept = fresh.still_fresh(self.db, self.project)
         if kept is not None and not (kept.not_indexed and _grammar_came(kept.not_indexed)):
-            return Coverage(kept.files, kept.unparsable, kept.not_indexed)  # the warm path: nothing built
-        stamp = written.mtime(self.project)  # (before the listing: a write after it moves the stamp again)
+            return Coverage(
+                kept.files, kept.unparsable, kept.not_indexed
+            )  # the warm path: nothing built
+        stamp = written.mtime(
+            self.project
+        )  # (before the listing: a write after it moves the stamp again)
         coverage = self._refresh_changed()
         fresh.record(self.db, self.project, stamp)
         return coverage
@@ -159,14 +171,19 @@ class Index:
     def _refresh_changed(self) -> Coverage:
         known: dict[str, tuple[int, int]] = {}
         waiting: dict[str, str] = {}  # path -> language, for files whose grammar was missing
-        for path, mtime, size, parsed, lang in self.db.execute("SELECT path, mtime, size, parsed, lang FROM files"):
+        for path, mtime, size, parsed, lang in self.db.execute(
+            "SELECT path, mtime, size, parsed, lang FROM files"
+        ):
             known[path] = (mtime, size)
             if parsed == 2:
                 waiting[path] = lang
         on_disk, relisted = self.files_on_disk(list(known))
         layout, relayout = "", False
-        if relisted:  # (the packages can move only when files come or go, which a new listing shows)
-            # Module names and relative imports depend on where the packages are: re-read all when that moves.
+        if (
+            relisted
+        ):  # (the packages can move only when files come or go, which a new listing shows)
+            # Module names and relative imports depend on where the packages are: re-read all when
+            # that moves.
             layout = layout_key(packages_of(on_disk))
             relayout = self._meta("layout") != layout
         retry = _grammar_now_here(waiting)
@@ -176,17 +193,23 @@ class Index:
             self._apply(on_disk, stale, gone, layout if relayout else "", retry)
         unparsable = self.db.execute("SELECT count(*) FROM files WHERE parsed = 0").fetchone()[0]
         missing = " ".join(
-            sorted(str(row[0]) for row in self.db.execute("SELECT DISTINCT lang FROM files WHERE parsed = 2"))
+            sorted(
+                str(row[0])
+                for row in self.db.execute("SELECT DISTINCT lang FROM files WHERE parsed = 2")
+            )
         )
         if missing != self._meta(NOT_INDEXED_KEY):
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (NOT_INDEXED_KEY, missing))
         return Coverage(len(on_disk), int(unparsable), missing)
 
     def files_on_disk(self, indexed: list[str]) -> tuple[dict[str, tuple[int, int]], bool]:
-        """(the workspace's `.py` files and their stat data, whether they were listed afresh). While no
-        folder git listed has moved, the list is the indexed one and only those files are stat'ed: no
-        git, no walk."""
-        watched = {str(path): int(mtime) for path, mtime in self.db.execute("SELECT path, mtime FROM watched")}
+        """(the workspace's `.py` files and their stat data, whether they were listed afresh). While
+        no folder git listed has moved, the list is the indexed one and only those files are
+        stat'ed: no git, no walk."""
+        watched = {
+            str(path): int(mtime)
+            for path, mtime in self.db.execute("SELECT path, mtime FROM watched")
+        }
         if watched and files.unchanged(self.project, watched):
             return files.stat_all(self.project, indexed), False
         listing = files.git_listing(self.project, INDEXED)
@@ -212,12 +235,20 @@ class Index:
         return str(row[0]) if row else ""
 
     def _apply(
-        self, on_disk: dict[str, tuple[int, int]], stale: list[str], gone: list[str], layout: str, retry: set[str]
+        self,
+        on_disk: dict[str, tuple[int, int]],
+        stale: list[str],
+        gone: list[str],
+        layout: str,
+        retry: set[str],
     ) -> None:
         packages = packages_of(on_disk)
         self.db.execute("BEGIN IMMEDIATE")  # one writer at a time; readers keep their snapshot
         try:
-            known = {str(p): (int(i), str(h)) for i, p, h in self.db.execute("SELECT id, path, hash FROM files")}
+            known = {
+                str(p): (int(i), str(h))
+                for i, p, h in self.db.execute("SELECT id, path, hash FROM files")
+            }
             fresh.forget(self.db)  # (recorded again after the refresh)
             if layout:
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('layout', ?)", (layout,))
@@ -233,7 +264,12 @@ class Index:
             raise
 
     def _update(
-        self, path: str, stat: tuple[int, int], file_id: int | None, old_hash: str | None, packages: frozenset[str]
+        self,
+        path: str,
+        stat: tuple[int, int],
+        file_id: int | None,
+        old_hash: str | None,
+        packages: frozenset[str],
     ) -> None:
         language = languages.language_of(path)
         if language != languages.PYTHON:
@@ -241,7 +277,9 @@ class Index:
             return
         from sidekit_hooks.code.parse import facts_of, module_name
 
-        data = safepath.read_project_file(self.project, path)  # no FIFO, device, or link out of the project
+        data = safepath.read_project_file(
+            self.project, path
+        )  # no FIFO, device, or link out of the project
         stat = files.settled(stat)  # (a write in the same mtime tick as this read must still show)
         if data is None:
             if file_id is not None:
@@ -257,15 +295,23 @@ class Index:
         try:
             facts = facts_of(data, module, path.endswith("__init__.py"))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            self.db.execute("INSERT INTO files VALUES (NULL, ?, ?, ?, ?, ?, 0, ?)", (path, *stat, digest, module, "py"))
+            self.db.execute(
+                "INSERT INTO files VALUES (NULL, ?, ?, ?, ?, ?, 0, ?)",
+                (path, *stat, digest, module, "py"),
+            )
             return
         self._insert(path, stat, digest, module, languages.PYTHON, facts)
 
     def _update_other(
-        self, path: str, language: str, stat: tuple[int, int], file_id: int | None, old_hash: str | None
+        self,
+        path: str,
+        language: str,
+        stat: tuple[int, int],
+        file_id: int | None,
+        old_hash: str | None,
     ) -> None:
-        """A file of a tree-sitter language (`code.languages`): parsed when its grammar is here, else
-        kept as `parsed = 2` (not indexed) and named in every answer's `notIndexed`."""
+        """A file of a tree-sitter language (`code.languages`): parsed when its grammar is here,
+        else kept as `parsed = 2` (not indexed) and named in every answer's `notIndexed`."""
         from sidekit_hooks.code.languages import build
 
         data = safepath.read_project_file(self.project, path, MAX_SOURCE_BYTES + 1)
@@ -296,10 +342,17 @@ class Index:
         self._insert(path, stat, digest, module, language, facts)
 
     def _insert(
-        self, path: str, stat: tuple[int, int], digest: str, module: str, language: str, facts: FileFacts
+        self,
+        path: str,
+        stat: tuple[int, int],
+        digest: str,
+        module: str,
+        language: str,
+        facts: FileFacts,
     ) -> None:
         cursor = self.db.execute(
-            "INSERT INTO files VALUES (NULL, ?, ?, ?, ?, ?, 1, ?)", (path, *stat, digest, module, language)
+            "INSERT INTO files VALUES (NULL, ?, ?, ?, ?, ?, 1, ?)",
+            (path, *stat, digest, module, language),
         )
         new_id = cursor.lastrowid
         self.db.executemany(
@@ -323,7 +376,14 @@ class Index:
             self.db.executemany(
                 "INSERT INTO funcs VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (new_id, f.qualname, f.line, f.end, f.signature, zlib.compress(f"{f.tokens}\n{f.outside}".encode()))
+                    (
+                        new_id,
+                        f.qualname,
+                        f.line,
+                        f.end,
+                        f.signature,
+                        zlib.compress(f"{f.tokens}\n{f.outside}".encode()),
+                    )
                     for f in facts.functions
                 ],
             )
@@ -338,7 +398,8 @@ class Index:
         """Definitions whose bare name is the last part of `name` (ranking is the caller's)."""
         bare = name.replace(":", ".").rsplit(".", 1)[-1]
         rows = self.db.execute(
-            "SELECT f.path, d.qualname, d.kind, d.line, d.sig, f.module FROM defs d JOIN files f ON f.id = d.file"
+            "SELECT f.path, d.qualname, d.kind, d.line, d.sig, f.module FROM defs d JOIN files f "
+            "ON f.id = d.file"
             " WHERE d.name = ?",
             (bare,),
         )
@@ -346,47 +407,58 @@ class Index:
 
     def definitions_in(self, path: str) -> list[Symbol]:
         rows = self.db.execute(
-            "SELECT f.path, d.qualname, d.kind, d.line, d.sig, f.module FROM defs d JOIN files f ON f.id = d.file"
+            "SELECT f.path, d.qualname, d.kind, d.line, d.sig, f.module FROM defs d JOIN files f "
+            "ON f.id = d.file"
             " WHERE f.path = ?",
             (path,),
         )
         return [Symbol(*row) for row in rows]
 
     def defined_names(self, qualified: bool) -> list[str]:
-        """Every distinct defined name (bare, or qualified within its module), for near-miss suggestions."""
+        """Every distinct defined name (bare, or qualified within its module), for near-miss
+        suggestions."""
         column = "qualname" if qualified else "name"
         return [str(row[0]) for row in self.db.execute(f"SELECT DISTINCT {column} FROM defs")]
 
     def references(self, name: str) -> list[tuple[str, int]]:
         """(path, line) of every AST reference to the bare name, one per line, sorted."""
         rows = self.db.execute(
-            "SELECT f.path, r.lines FROM refs r JOIN files f ON f.id = r.file WHERE r.name = ?", (name,)
+            "SELECT f.path, r.lines FROM refs r JOIN files f ON f.id = r.file WHERE r.name = ?",
+            (name,),
         )
         return sorted((str(path), int(line)) for path, lines in rows for line in str(lines).split())
 
     def modules(self, language: str = languages.PYTHON) -> dict[str, str]:
         """Project-relative path -> module name, for every indexed file of the language."""
         return {
-            str(p): str(m) for p, m in self.db.execute("SELECT path, module FROM files WHERE lang = ?", (language,))
+            str(p): str(m)
+            for p, m in self.db.execute(
+                "SELECT path, module FROM files WHERE lang = ?", (language,)
+            )
         }
 
     def hashes(self) -> dict[str, str]:
         return {str(p): str(h) for p, h in self.db.execute("SELECT path, hash FROM files")}
 
     def imports(self, language: str = languages.PYTHON) -> list[tuple[str, str, str]]:
-        """(importing path, module, imported name) for every import statement of the language's files
-        (a TypeScript import names a path, a Go one a package: each language's graph reads its own)."""
+        """(importing path, module, imported name) for every import statement of the language's
+        files (a TypeScript import names a path, a Go one a package: each language's graph reads its
+        own)."""
         rows = self.db.execute(
-            "SELECT f.path, i.module, i.name FROM imports i JOIN files f ON f.id = i.file WHERE f.lang = ?", (language,)
+            "SELECT f.path, i.module, i.name FROM imports i JOIN files f ON f.id = i.file WHERE "
+            "f.lang = ?",
+            (language,),
         )
         return [(str(p), str(m), str(n)) for p, m, n in rows]
 
     def functions(self, path: str) -> list[tuple[str, int, int, str, str, str]]:
-        """(qualname, line, end, signature, normalised tokens, outside names) of a non-Python file's functions."""
+        """(qualname, line, end, signature, normalised tokens, outside names) of a non-Python file's
+        functions."""
         import zlib
 
         rows = self.db.execute(
-            "SELECT d.qualname, d.line, d.end, d.sig, d.body FROM funcs d JOIN files f ON f.id = d.file WHERE f.path = ?",
+            "SELECT d.qualname, d.line, d.end, d.sig, d.body FROM funcs d JOIN files f ON f.id = "
+            "d.file WHERE f.path = ?",
             (path,),
         )
         found = []
@@ -401,7 +473,8 @@ class Index:
 
 
 def _grammar_came(not_indexed: str) -> bool:
-    """A grammar that was missing is installed now (found without loading it: the warm path's check)."""
+    """A grammar that was missing is installed now (found without loading it: the warm path's
+    check)."""
     import importlib.util
 
     from sidekit_hooks.code.languages import GRAMMAR_MODULES
@@ -415,7 +488,8 @@ def _grammar_came(not_indexed: str) -> bool:
 
 
 def _grammar_now_here(waiting: dict[str, str]) -> set[str]:
-    """Of the files whose grammar was missing, those whose grammar loads now (to be parsed at last)."""
+    """Of the files whose grammar was missing, those whose grammar loads now (to be parsed at
+    last)."""
     if not waiting:
         return set()
     from sidekit_hooks.code.languages import build

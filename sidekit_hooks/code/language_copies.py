@@ -1,11 +1,11 @@
-"""Helper copies in TypeScript, JavaScript, Go, Rust and Java: an added function that repeats one the
-project already has, found with the same machinery as in Python (`functions.token_match` on the
+"""Helper copies in TypeScript, JavaScript, Go, Rust and Java: an added function that repeats one
+the project already has, found with the same machinery as in Python (`functions.token_match` on the
 normalised tokens, then `functions.behaviour_rank` on what `languages.behaviour` makes of them).
 
-The added function is read with tree-sitter (`languages.build`), so this runs in the background worker
-only (`pipeline.finish`, reached through `budget.Later`), never in a hook; the project's functions come
-from the code index (`.sidekit/code/index.sqlite`, its `funcs` table), which the worker refreshes first
-so that a helper's line is the line it is on now.
+The added function is read with tree-sitter (`languages.build`), so this runs in the background
+worker only (`pipeline.finish`, reached through `budget.Later`), never in a hook; the project's
+functions come from the code index (`.sidekit/code/index.sqlite`, its `funcs` table), which the
+worker refreshes first so that a helper's line is the line it is on now.
 """
 
 from __future__ import annotations
@@ -19,8 +19,15 @@ if TYPE_CHECKING:
 
     from sidekit_hooks.code.parse import Function
 
-# A language's functions are compared with its own and its family's: TypeScript copies JavaScript helpers.
-FAMILIES = {"ts": ("ts", "js"), "js": ("ts", "js"), "go": ("go",), "rust": ("rust",), "java": ("java",)}
+# A language's functions are compared with its own and its family's: TypeScript copies JavaScript
+# helpers.
+FAMILIES = {
+    "ts": ("ts", "js"),
+    "js": ("ts", "js"),
+    "go": ("go",),
+    "rust": ("rust",),
+    "java": ("java",),
+}
 
 
 def added_functions(language: str, path: str, text: str, added: str) -> list[Function]:
@@ -33,7 +40,11 @@ def added_functions(language: str, path: str, text: str, added: str) -> list[Fun
     found = []
     for function in build.facts_of(language, path, text.encode("utf-8", "replace")).functions:
         body = "\n".join(line.strip() for line in lines[function.line - 1 : function.end])
-        if body.strip() and ("\n" + body + "\n") in added_lines and helper_like(function.qualname, path):
+        if (
+            body.strip()
+            and ("\n" + body + "\n") in added_lines
+            and helper_like(function.qualname, path)
+        ):
             found.append(function)
     return found
 
@@ -46,17 +57,19 @@ GO_TESTS = ("Test", "Benchmark", "Example", "Fuzz")
 
 
 def helper_like(qualname: str, path: str) -> bool:
-    """Worth comparing: not a test (table-like tests resemble each other by design, and no one calls one),
-    not Go's `init` or `main`. As `functions.indexable` is for Python."""
+    """Worth comparing: not a test (table-like tests resemble each other by design, and no one calls
+    one), not Go's `init` or `main`. As `functions.indexable` is for Python."""
     name = bare(qualname)
     if name.lower().startswith("test") or name in ("init", "main"):
         return False
     return not (path.endswith("_test.go") and name.startswith(GO_TESTS))
 
 
-def entry(language: str, qualname: str, line: int, end: int, sig: str, tokens: str, outside: str) -> list[Any]:
-    """An index entry as `code.functions` reads them: [name, line, signature, lines, tokens, outside,
-    canonical, features, callees]."""
+def entry(
+    language: str, qualname: str, line: int, end: int, sig: str, tokens: str, outside: str
+) -> list[Any]:
+    """An index entry as `code.functions` reads them: [name, line, signature, lines, tokens,
+    outside, canonical, features, callees]."""
     split = tokens.split()
     return [
         qualname,
@@ -71,9 +84,12 @@ def entry(language: str, qualname: str, line: int, end: int, sig: str, tokens: s
     ]
 
 
-def project_functions(project: str, language: str, leave_out: set[tuple[str, str]]) -> dict[str, Any]:
+def project_functions(
+    project: str, language: str, leave_out: set[tuple[str, str]]
+) -> dict[str, Any]:
     """The index's functions of the language's family, as `code.functions` reads an index ({"files":
-    {path: {"f": [entries]}}}), without `leave_out` ((path, qualname) of the functions just added)."""
+    {path: {"f": [entries]}}}), without `leave_out` ((path, qualname) of the functions just
+    added)."""
     import zlib
 
     from sidekit_hooks.code.index import Index
@@ -83,7 +99,8 @@ def project_functions(project: str, language: str, leave_out: set[tuple[str, str
     with Index.open(project) as index:
         marks = ",".join("?" * len(family))
         rows = index.db.execute(
-            "SELECT f.path, f.lang, d.qualname, d.line, d.end, d.sig, d.body FROM funcs d JOIN files f"
+            "SELECT f.path, f.lang, d.qualname, d.line, d.end, d.sig, d.body FROM funcs d JOIN "
+            "files f"
             f" ON f.id = d.file WHERE f.lang IN ({marks})",
             family,
         ).fetchall()
@@ -92,7 +109,9 @@ def project_functions(project: str, language: str, leave_out: set[tuple[str, str
             continue
         tokens, _, outside = zlib.decompress(body).decode("utf-8", "replace").partition("\n")
         record = files.setdefault(str(path), {"f": []})
-        record["f"].append(entry(str(lang), str(qualname), int(line), int(end), str(sig), tokens, outside))
+        record["f"].append(
+            entry(str(lang), str(qualname), int(line), int(end), str(sig), tokens, outside)
+        )
     with_callees(files)
     return {"files": files}
 
@@ -113,7 +132,8 @@ def helpers_by_name(files: dict[str, Any]) -> dict[str, list[Any]]:
 
 
 def called_helpers(features: set[str], helpers: dict[str, list[Any]], own: str) -> list[list[Any]]:
-    """The project helpers a body calls by name (`c:name`, one definition of that name), itself aside."""
+    """The project helpers a body calls by name (`c:name`, one definition of that name), itself
+    aside."""
     return [
         helpers[f[2:]]
         for f in sorted(features)
@@ -122,13 +142,16 @@ def called_helpers(features: set[str], helpers: dict[str, list[Any]], own: str) 
 
 
 def with_callees(files: dict[str, Any]) -> None:
-    """Each entry's CALLEES: the features of the project helpers it calls, so that a copy that inlined one
-    of them is compared with what the helper does whole (`near_copies.widened`), as for Python."""
+    """Each entry's CALLEES: the features of the project helpers it calls, so that a copy that
+    inlined one of them is compared with what the helper does whole (`near_copies.widened`), as for
+    Python."""
     helpers = helpers_by_name(files)
     for record in files.values():
         for item in record["f"]:
             callees: set[str] = set()
-            for callee in called_helpers(set(str(item[functions.FEATURES]).split()), helpers, bare(str(item[0]))):
+            for callee in called_helpers(
+                set(str(item[functions.FEATURES]).split()), helpers, bare(str(item[0]))
+            ):
                 callees.update(str(callee[functions.FEATURES]).split())
             item[functions.CALLEES] = " ".join(sorted(callees))
 
@@ -136,12 +159,13 @@ def with_callees(files: dict[str, Any]) -> None:
 def best_match(
     language: str, function: Function, index: dict[str, Any], project: str = "", source: str = ""
 ) -> functions.Match | None:
-    """The project function that `function` repeats, by the rules `code.functions` applies to Python,
-    then checks of this path's own, for precision: the two call the same functions and methods and read
-    the same outside names (a copy that adds or drops a call does other work), use the same operators,
-    compare in the same directions and join conditions and answer true or false alike, and, given `project` and the added function's
-    `source`, their whole string literals agree (the index keeps literals cut at 24 characters, where two
-    error messages that start alike look the same)."""
+    """The project function that `function` repeats, by the rules `code.functions` applies to
+    Python, then checks of this path's own, for precision: the two call the same functions and
+    methods and read the same outside names (a copy that adds or drops a call does other work), use
+    the same operators, compare in the same directions and join conditions and answer true or false
+    alike, and, given `project` and the added function's `source`, their whole string literals agree
+    (the index keeps literals cut at 24 characters, where two error messages that start alike look
+    the same)."""
     from sidekit_hooks.code import near_copies
 
     mine = entry(
@@ -159,19 +183,27 @@ def best_match(
     found = functions.token_match(name, tokens, index, outside=outside, shape=shape)
     features, canonical = set(str(mine[7]).split()), str(mine[6]).split()
     if found is not None:
-        theirs = next(e for e in index["files"][found.path]["f"] if e[0] == found.name and e[1] == found.line)
+        theirs = next(
+            e for e in index["files"][found.path]["f"] if e[0] == found.name and e[1] == found.line
+        )
         existing = set(str(theirs[functions.FEATURES]).split())
-        if near_copies.swapped(features, existing) or near_copies.dropped_work(features, existing, set()):
+        if near_copies.swapped(features, existing) or near_copies.dropped_work(
+            features, existing, set()
+        ):
             return None  # the shape alike, one step done otherwise
     elif shape:
         found = functions.behaviour_rank(name, features, canonical, index)
     if found is None:
         return None
-    theirs = next(e for e in index["files"][found.path]["f"] if e[0] == found.name and e[1] == found.line)
+    theirs = next(
+        e for e in index["files"][found.path]["f"] if e[0] == found.name and e[1] == found.line
+    )
     existing = set(str(theirs[functions.FEATURES]).split())
     if not same_work(features, tokens, existing, str(theirs[4]).split()):
         inlined = inlined_helpers(features, theirs, index)
-        if not inlined or not same_work(features, tokens, *with_inlined(existing, str(theirs[4]).split(), inlined)):
+        if not inlined or not same_work(
+            features, tokens, *with_inlined(existing, str(theirs[4]).split(), inlined)
+        ):
             return None
     if project and source:
         literals = string_literals(source, language)
@@ -180,9 +212,11 @@ def best_match(
     return found
 
 
-def same_work(features: set[str], tokens: list[str], existing: set[str], their_tokens: list[str]) -> bool:
-    """The precision checks: the same calls and outside names, operators and tests of the items, and the
-    same decisions (`behaviour.deciding`)."""
+def same_work(
+    features: set[str], tokens: list[str], existing: set[str], their_tokens: list[str]
+) -> bool:
+    """The precision checks: the same calls and outside names, operators and tests of the items, and
+    the same decisions (`behaviour.deciding`)."""
     if names(features) != names(existing):
         return False
     if operators(features) != operators(existing):
@@ -191,32 +225,48 @@ def same_work(features: set[str], tokens: list[str], existing: set[str], their_t
         return False  # a loop that answers for some item where the helper asks it of every item
     if numbers(features) != numbers(existing):
         return False  # `slice(2)` for `slice(1)`: another edge
-    return behaviour.deciding(tokens) == behaviour.deciding(their_tokens)  # `>` for `<`, `||` for `&&`...
+    return behaviour.deciding(tokens) == behaviour.deciding(
+        their_tokens
+    )  # `>` for `<`, `||` for `&&`...
 
 
-def inlined_helpers(features: set[str], theirs: list[Any], index: dict[str, Any]) -> list[list[Any]]:
-    """The project helpers the matched function calls that the added one does not call (nor name): the
-    ones a copy may have written inline."""
+def inlined_helpers(
+    features: set[str], theirs: list[Any], index: dict[str, Any]
+) -> list[list[Any]]:
+    """The project helpers the matched function calls that the added one does not call (nor name):
+    the ones a copy may have written inline."""
     helpers = helpers_by_name(index.get("files", {}))
-    called = called_helpers(set(str(theirs[functions.FEATURES]).split()), helpers, bare(str(theirs[0])))
-    return [h for h in called if f"c:{bare(str(h[0]))}" not in features and f"n:{bare(str(h[0]))}" not in features]
+    called = called_helpers(
+        set(str(theirs[functions.FEATURES]).split()), helpers, bare(str(theirs[0]))
+    )
+    return [
+        h
+        for h in called
+        if f"c:{bare(str(h[0]))}" not in features and f"n:{bare(str(h[0]))}" not in features
+    ]
 
 
-def with_inlined(existing: set[str], their_tokens: list[str], inlined: list[list[Any]]) -> tuple[set[str], list[str]]:
-    """The matched function's features and tokens as they read with `inlined` written in its body: their
-    calls, names and operators join, the calls to them leave (the tokens are joined for the decisions)."""
+def with_inlined(
+    existing: set[str], their_tokens: list[str], inlined: list[list[Any]]
+) -> tuple[set[str], list[str]]:
+    """The matched function's features and tokens as they read with `inlined` written in its body:
+    their calls, names and operators join, the calls to them leave (the tokens are joined for the
+    decisions)."""
     gone = {f"c:{bare(str(h[0]))}" for h in inlined}
     widened = {f for f in existing if f not in gone}
     tokens = list(their_tokens)
     for helper in inlined:
-        widened |= {f for f in str(helper[functions.FEATURES]).split() if f[:2] in ("c:", "n:", "o:", "q:")}
+        widened |= {
+            f for f in str(helper[functions.FEATURES]).split() if f[:2] in ("c:", "n:", "o:", "q:")
+        }
         tokens += str(helper[4]).split()
     return widened, tokens
 
 
 def names(features: set[str]) -> set[str]:
-    """The functions and methods a body calls (`c:`) and the outside names it reads (`n:`: constants,
-    enum members, fields): what a rewrite keeps, and what a look-alike changes (`END_ARRAY` for `NULL`)."""
+    """The functions and methods a body calls (`c:`) and the outside names it reads (`n:`:
+    constants, enum members, fields): what a rewrite keeps, and what a look-alike changes
+    (`END_ARRAY` for `NULL`)."""
     from sidekit_hooks.code import near_copies
 
     return {f for f in features if f[:2] in ("c:", "n:") and f not in near_copies.INCIDENTAL}
@@ -249,12 +299,17 @@ def string_literals(source: str, language: str = "") -> list[str]:
     return near_copies.literals([repr(m.group(2)) for m in re.finditer(pattern, source)])
 
 
-def helper_literals(project: str, match: functions.Match, entry: list[Any], language: str) -> list[str]:
-    """The string literals of the matched helper as its file holds it now (empty when unreadable)."""
+def helper_literals(
+    project: str, match: functions.Match, entry: list[Any], language: str
+) -> list[str]:
+    """The string literals of the matched helper as its file holds it now (empty when
+    unreadable)."""
     from sidekit_hooks.core import safepath
 
     data = safepath.read_project_file(project, match.path, functions.MAX_FILE_BYTES)
     if data is None:
         return []
     lines = data.decode("utf-8", "replace").splitlines()
-    return string_literals("\n".join(lines[match.line - 1 : match.line - 1 + int(entry[3])]), language)
+    return string_literals(
+        "\n".join(lines[match.line - 1 : match.line - 1 + int(entry[3])]), language
+    )

@@ -33,9 +33,10 @@ class Import:
 
 @dataclass(frozen=True)
 class Function:
-    """A function's normalised body, for the tools sidecar's "this repeats a helper" (see `code.functions`):
-    the tokens in source order with its locals renamed v1, v2... by first binding, and the outside names
-    it reads. Filled by the tree-sitter languages (`code.languages.build`); Python keeps its own index."""
+    """A function's normalised body, for the tools sidecar's "this repeats a helper" (see
+    `code.functions`): the tokens in source order with its locals renamed v1, v2... by first
+    binding, and the outside names it reads. Filled by the tree-sitter languages
+    (`code.languages.build`); Python keeps its own index."""
 
     qualname: str
     line: int
@@ -91,7 +92,11 @@ def _definitions(body: list[ast.stmt], scope: list[str], found: list[Definition]
     for node in body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             qualname = ".".join([*scope, node.name])
-            found.append(Definition(qualname, "method" if scope else "function", node.lineno, _signature(node)))
+            found.append(
+                Definition(
+                    qualname, "method" if scope else "function", node.lineno, _signature(node)
+                )
+            )
         elif isinstance(node, ast.ClassDef):
             found.append(Definition(".".join([*scope, node.name]), "class", node.lineno))
             _definitions(node.body, [*scope, node.name], found)
@@ -101,7 +106,9 @@ def _definitions(body: list[ast.stmt], scope: list[str], found: list[Definition]
                 for name in ast.walk(target):
                     if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
                         found.append(Definition(name.id, "variable", node.lineno))
-        elif isinstance(node, _SCOPES):  # `if TYPE_CHECKING:`, `try: import x`, `with suppress(...)`
+        elif isinstance(
+            node, _SCOPES
+        ):  # `if TYPE_CHECKING:`, `try: import x`, `with suppress(...)`
             for branch in ("body", "orelse", "finalbody"):
                 _definitions(getattr(node, branch, []), scope, found)
             for handler in getattr(node, "handlers", []):
@@ -138,19 +145,24 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 def _child_fields(cls: type) -> tuple[str, ...]:
     fields = _CHILD_FIELDS.get(cls)
     if fields is None:
-        fields = _CHILD_FIELDS[cls] = tuple(f for f in getattr(cls, "_fields", ()) if f not in _LEAF_FIELDS)
+        fields = _CHILD_FIELDS[cls] = tuple(
+            f for f in getattr(cls, "_fields", ()) if f not in _LEAF_FIELDS
+        )
     return fields
 
 
 def facts_of(source: bytes, own_module: str = "", is_package: bool = False) -> FileFacts:
-    """Definitions, references and imports of one file. Raises SyntaxError/ValueError when it does not parse.
+    """Definitions, references and imports of one file. Raises SyntaxError/ValueError when it does
+    not parse.
 
     One walk over the tree, by hand (the index parses whole workspaces: `ast.walk` visits every
     context and operator node through two generators per node, and cost twice as much).
     """
     tree = ast.parse(source)
     facts = FileFacts()
-    aliases: dict[str, tuple[int, str]] = {}  # local alias -> (line, the name it imports): the last one wins
+    aliases: dict[
+        str, tuple[int, str]
+    ] = {}  # local alias -> (line, the name it imports): the last one wins
     used: list[tuple[str, int]] = []  # names and attributes, before aliases are resolved
     name_type, attribute_type, store_type = ast.Name, ast.Attribute, ast.Store
     import_type, import_from_type, constant_type = ast.Import, ast.ImportFrom, ast.Constant
@@ -205,7 +217,11 @@ def _import(node: ast.Import, facts: FileFacts, aliases: dict[str, tuple[int, st
 
 
 def _import_from(
-    node: ast.ImportFrom, facts: FileFacts, aliases: dict[str, tuple[int, str]], own_module: str, is_package: bool
+    node: ast.ImportFrom,
+    facts: FileFacts,
+    aliases: dict[str, tuple[int, str]],
+    own_module: str,
+    is_package: bool,
 ) -> None:
     module = _resolve(node.module, node.level, own_module, is_package)
     if node.module:

@@ -1,24 +1,27 @@
 """What a Python function does, in a form the rewrites agents make leave alone (#35).
 
 A copy an agent writes is rarely the helper's text: a comprehension becomes a loop with `append`, an
-`any()` a loop that returns, an `else` an early return, a private helper is inlined, independent branches
-and operands come in another order, the locals get other names. The token comparison of
-`functions.best_match` sees those as different code. Here a function becomes two things that stay put:
+`any()` a loop that returns, an `else` an early return, a private helper is inlined, independent
+branches and operands come in another order, the locals get other names. The token comparison of
+`functions.best_match` sees those as different code. Here a function becomes two things that stay
+put:
 
-* `canonical(node)`: its body as tokens after undoing those rewrites: loops that collect, count or test
-  (`for ... append/yield/add`, `total += 1`, `if ...: return True`) and the comprehensions, `sum()`,
-  `any()`/`all()` they stand for give the same tokens; an `if` whose branch ends in a return keeps no
-  `else`; a negated test with two short branches is made positive (branches swapped); a conditional
-  expression is an `if`; runs of guard clauses and the operands of `and`/`or`/`==`/`is` are sorted;
-  parameters are `a0, a1...` by position, every other local is `v`.
-* `features(node)`: evidence that survives any of those rewrites: the names called and read from outside
-  (`c:len`, `c:.strip`, `n:_IRR_S2P`), the constants (`l:'th'`), the operators with negations folded
-  (`o:Eq` for `!=` too, `o:Lt` for `>` too), which parameter flows into which call (`f:a1>c:getter`),
-  what is returned (`r:c:_match_case`, `r:l:True`), and the docstring's words (`d:plural`).
+* `canonical(node)`: its body as tokens after undoing those rewrites: loops that collect, count or
+  test (`for ... append/yield/add`, `total += 1`, `if ...: return True`) and the comprehensions,
+  `sum()`, `any()`/`all()` they stand for give the same tokens; an `if` whose branch ends in a
+  return keeps no `else`; a negated test with two short branches is made positive (branches
+  swapped); a conditional expression is an `if`; runs of guard clauses and the operands of
+  `and`/`or`/`==`/`is` are sorted; parameters are `a0, a1...` by position, every other local is `v`.
+* `features(node)`: evidence that survives any of those rewrites: the names called and read from
+  outside (`c:len`, `c:.strip`, `n:_IRR_S2P`), the constants (`l:'th'`), the operators with
+  negations folded (`o:Eq` for `!=` too, `o:Lt` for `>` too), which parameter flows into which call
+  (`f:a1>c:getter`), what is returned (`r:c:_match_case`, `r:l:True`), and the docstring's words
+  (`d:plural`).
 
 Both are strings of space-free tokens, stored in the function index by the background build and
-compared by `code.near_copies` (which knows nothing of Python): a hook never normalises the index, only
-the one function just added. Only the C `_ast` module is used (the `ast` module costs a hook ~3 ms).
+compared by `code.near_copies` (which knows nothing of Python): a hook never normalises the index,
+only the one function just added. Only the C `_ast` module is used (the `ast` module costs a hook ~3
+ms).
 """
 
 from __future__ import annotations
@@ -33,7 +36,9 @@ if TYPE_CHECKING:
     Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 KINDS = {"YieldFrom": "Yield"}
-FILLERS = frozenset({"append", "add", "extend", "insert"})  # fill a collection: a comprehension's loop
+FILLERS = frozenset(
+    {"append", "add", "extend", "insert"}
+)  # fill a collection: a comprehension's loop
 TESTS = frozenset({"any", "all", "bool", "isinstance", "callable", "hasattr", "issubclass"})
 SWAPPED_KINDS = ()  # what a statement does that no rewrite takes away: try, raise, yield...
 MAX_STRING = 24  # string constants are cut here, as in the token body
@@ -45,12 +50,18 @@ ORDERS = {_ast.Lt: "Ord", _ast.LtE: "Ord", _ast.Gt: "Ord", _ast.GtE: "Ord"}
 COMMUTATIVE = (_ast.Mult, _ast.BitAnd, _ast.BitOr, _ast.BitXor)
 COLLECTORS = frozenset({"append", "add"})
 # Builtins whose argument says where the work starts (a rewrite keeps it): `iter(xs)`, `sorted(xs)`
-FLOWING = frozenset({"iter", "sorted", "reversed", "set", "frozenset", "dict", "list", "tuple", "enumerate", "zip"})
+FLOWING = frozenset(
+    {"iter", "sorted", "reversed", "set", "frozenset", "dict", "list", "tuple", "enumerate", "zip"}
+)
 EMPTY = frozenset({"list", "set", "dict", "tuple"})
 DEFAULTING = frozenset({"defaultdict", "Counter"})  # dicts whose missing keys start empty
-# What a dict that fills itself is made with, as evidence: `defaultdict(list)` then `d[k].append(v)` is
-# `d.setdefault(k, []).append(v)`
-ALIASES = {"c:.setdefault": "c:defaultdict", "c:.defaultdict": "c:defaultdict", "c:Counter": "c:defaultdict"}
+# What a dict that fills itself is made with, as evidence: `defaultdict(list)` then `d[k].append(v)`
+# is `d.setdefault(k, []).append(v)`
+ALIASES = {
+    "c:.setdefault": "c:defaultdict",
+    "c:.defaultdict": "c:defaultdict",
+    "c:Counter": "c:defaultdict",
+}
 
 
 def constant(value: object) -> str:
@@ -68,12 +79,17 @@ class Normaliser:
         renamed, renaming = aliases(nodes, self.params)
         self.params.update(renamed)
         local = set(self.params) | assigned(nodes)
-        renaming |= {  # `key = getter(key)`: an argument taken as it comes or made into what is wanted
-            id(sub) for sub in nodes if isinstance(sub, _ast.Assign) and coercion(sub, self.params, local)
+        # `key = getter(key)`: an argument taken as it comes or made into what is wanted
+        renaming |= {
+            id(sub)
+            for sub in nodes
+            if isinstance(sub, _ast.Assign) and coercion(sub, self.params, local)
         }
         self.local = set(self.params) | assigned(nodes)
         self.inline = temporaries(nodes, set(self.params))
-        self.pending: dict[str, list[str]] = {}  # accumulators filled by a loop: their comprehension
+        self.pending: dict[
+            str, list[str]
+        ] = {}  # accumulators filled by a loop: their comprehension
         self.reads: dict[str, int] = {}
         for sub in nodes:
             if isinstance(sub, _ast.Name) and isinstance(sub.ctx, _ast.Load):
@@ -114,8 +130,8 @@ class Normaliser:
             index += 1
 
     def flatten(self, statements: list[ast.stmt]) -> list[ast.stmt]:
-        """Early returns for `else` branches; a conditional expression as an `if`; a negated test with
-        two short branches made positive."""
+        """Early returns for `else` branches; a conditional expression as an `if`; a negated test
+        with two short branches made positive."""
         result: list[ast.stmt] = []
         for index, statement in enumerate(statements):
             rest = statements[index + 1 :]
@@ -137,11 +153,22 @@ class Normaliser:
                 if ends(body) and orelse:
                     branch = _ast.If(test=statement.test, body=body, orelse=[])
                     return result + self.flatten([branch, *orelse, *rest])
-                if negative(statement.test) and not orelse and ends(body) and one_statement(rest) and ends(rest):
-                    return result + [_ast.If(test=positive(statement.test), body=rest, orelse=[]), *body]
+                if (
+                    negative(statement.test)
+                    and not orelse
+                    and ends(body)
+                    and one_statement(rest)
+                    and ends(rest)
+                ):
+                    return result + [
+                        _ast.If(test=positive(statement.test), body=rest, orelse=[]),
+                        *body,
+                    ]
                 if negative(statement.test) and orelse and not ends(body):
                     swapped = _ast.If(test=positive(statement.test), body=orelse, orelse=body)
-                    if ends(orelse) and not negative(swapped.test):  # now an early exit: flattened as one
+                    if ends(orelse) and not negative(
+                        swapped.test
+                    ):  # now an early exit: flattened as one
                         return result + self.flatten([swapped, *rest])
                     result.append(swapped)
                     continue
@@ -186,13 +213,21 @@ class Normaliser:
         ):
             return  # a temporary used once: its value is written where it is read
         elif isinstance(node, _ast.AugAssign) and isinstance(node.target, _ast.Name):
-            out += ["Assign", "v" if node.target.id not in self.params else self.params[node.target.id], "BinOp"]
+            out += [
+                "Assign",
+                "v" if node.target.id not in self.params else self.params[node.target.id],
+                "BinOp",
+            ]
             self.any(node.target)
             out.append(type(node.op).__name__)
             self.any(node.value)
         elif isinstance(node, _ast.Assign) and empty(node.value):
             out.append("Init")  # `found = []`: what a comprehension does not need
-        elif isinstance(node, _ast.Assign) and len(node.targets) == 1 and isinstance(node.value, _ast.IfExp):
+        elif (
+            isinstance(node, _ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.value, _ast.IfExp)
+        ):
             value = node.value
             target = node.targets[0]
             self.block(
@@ -216,17 +251,26 @@ class Normaliser:
             out.append("Lambda")
             self.any(node.args)
             self.any(returned.value)
-        elif isinstance(node, _ast.Try) and (node.orelse or any(skips(h.body) for h in node.handlers)):
-            # `try: a / except: pass / else: b` is `try: a; b / except: pass`; in a loop, a handler that
-            # ends in `continue` skips the same rest as one that passes
+        elif isinstance(node, _ast.Try) and (
+            node.orelse or any(skips(h.body) for h in node.handlers)
+        ):
+            # `try: a / except: pass / else: b` is `try: a; b / except: pass`; in a loop, a handler
+            # that ends in `continue` skips the same rest as one that passes
             handlers = [
                 _ast.ExceptHandler(
-                    type=h.type, name=h.name, body=[*h.body[:-1], _ast.Pass()] if skips(h.body) else h.body
+                    type=h.type,
+                    name=h.name,
+                    body=[*h.body[:-1], _ast.Pass()] if skips(h.body) else h.body,
                 )
                 for h in node.handlers
             ]
             self.statement(
-                _ast.Try(body=[*node.body, *node.orelse], handlers=handlers, orelse=[], finalbody=node.finalbody)
+                _ast.Try(
+                    body=[*node.body, *node.orelse],
+                    handlers=handlers,
+                    orelse=[],
+                    finalbody=node.finalbody,
+                )
             )
         elif isinstance(node, _ast.Expr) and isinstance(node.value, _ast.YieldFrom):
             out += ["Collect", "For", "v"]
@@ -242,11 +286,16 @@ class Normaliser:
                     self.any(part)
 
     def collecting_loop(self, node: ast.For | ast.AsyncFor) -> bool:
-        """`for x in xs: [if c:] found.append(e) / yield e / d[k] = e / n += 1` as the comprehension,
-        dict comprehension or `sum(1 for ...)` it stands for."""
+        """`for x in xs: [if c:] found.append(e) / yield e / d[k] = e / n += 1` as the
+        comprehension, dict comprehension or `sum(1 for ...)` it stands for."""
         body = loop_body(node.body, self.skipped)
         test: ast.expr | None = None
-        if len(body) == 1 and isinstance(body[0], _ast.If) and not body[0].orelse and len(body[0].body) == 1:
+        if (
+            len(body) == 1
+            and isinstance(body[0], _ast.If)
+            and not body[0].orelse
+            and len(body[0].body) == 1
+        ):
             test, body = body[0].test, body[0].body
         if len(body) != 1 or node.orelse:
             return False
@@ -257,8 +306,9 @@ class Normaliser:
         return True
 
     def accumulated(self, node: ast.stmt, rest: list[ast.stmt]) -> bool:
-        """`found = []` then a loop that appends to `found`: the comprehension, written where `found`
-        is next read (`return found` is `return [... for ...]`); likewise a count from `n = 0`."""
+        """`found = []` then a loop that appends to `found`: the comprehension, written where
+        `found` is next read (`return found` is `return [... for ...]`); likewise a count from `n =
+        0`."""
         if not (
             isinstance(node, _ast.Assign)
             and len(node.targets) == 1
@@ -276,14 +326,21 @@ class Normaliser:
         if not tokens:
             return False
         inside = sum(1 for sub in walk(loop) if isinstance(sub, _ast.Name) and sub.id == name)
-        if self.reads.get(name, 0) - inside <= 1:  # read once after the loop: where the comprehension goes
+        if (
+            self.reads.get(name, 0) - inside <= 1
+        ):  # read once after the loop: where the comprehension goes
             self.pending[name] = tokens
         else:  # read again and again: kept as the local the comprehension is assigned to
             self.out += ["Assign", "v", *tokens]
         return True
 
     def comprehension(
-        self, kind: str, target: ast.expr, source: ast.expr, test: ast.expr | None, element: list[ast.expr]
+        self,
+        kind: str,
+        target: ast.expr,
+        source: ast.expr,
+        test: ast.expr | None,
+        element: list[ast.expr],
     ) -> None:
         self.out += [kind, "For"]
         self.expr(target)
@@ -296,7 +353,8 @@ class Normaliser:
             self.expr(item)
 
     def test_loop(self, node: ast.stmt, rest: list[ast.stmt]) -> bool:
-        """`for x in xs: if c: return True` then `return False`: `return any(c for x in xs)` (and all)."""
+        """`for x in xs: if c: return True` then `return False`: `return any(c for x in xs)` (and
+        all)."""
         parts = tested(node, rest)
         if parts is None:
             return False
@@ -325,7 +383,9 @@ class Normaliser:
                 self.any(value)
                 self.inline[node.id] = value
                 return
-            if node.id in self.unpacked:  # `for item in d.items(): k, v = item`: the loop over `k, v`
+            if (
+                node.id in self.unpacked
+            ):  # `for item in d.items(): k, v = item`: the loop over `k, v`
                 self.any(_ast.Tuple(elts=self.unpacked[node.id], ctx=node.ctx))
                 return
             if node.id == self.name:
@@ -360,7 +420,9 @@ class Normaliser:
             self.any(_ast.Subscript(value=node.func.value, slice=node.args[0], ctx=_ast.Load()))
         elif isinstance(node, _ast.BoolOp):
             out += ["BoolOp", type(node.op).__name__]
-            for part in sorted(self.capture(lambda value=value: self.any(value)) for value in node.values):
+            for part in sorted(
+                self.capture(lambda value=value: self.any(value)) for value in node.values
+            ):
                 out.extend(part)
         elif (
             isinstance(node, _ast.Compare)
@@ -369,20 +431,37 @@ class Normaliser:
         ):
             out += ["Compare", type(node.ops[0]).__name__]
             sides = sorted(
-                (self.capture(lambda: self.any(node.left)), self.capture(lambda: self.any(node.comparators[0])))
+                (
+                    self.capture(lambda: self.any(node.left)),
+                    self.capture(lambda: self.any(node.comparators[0])),
+                )
             )
             out.extend(sides[0] + sides[1])
-        elif isinstance(node, _ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in MIRRORED:
+        elif (
+            isinstance(node, _ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in MIRRORED
+        ):
             out += ["Compare", MIRRORED[type(node.ops[0])]]
             self.any(node.comparators[0])
             self.any(node.left)
-        elif isinstance(node, _ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in (_ast.Lt, _ast.LtE):
-            out += ["Compare", type(node.ops[0]).__name__]  # as a mirrored `>` is written: `n > x` is `x < n`
+        elif (
+            isinstance(node, _ast.Compare)
+            and len(node.ops) == 1
+            and type(node.ops[0]) in (_ast.Lt, _ast.LtE)
+        ):
+            out += [
+                "Compare",
+                type(node.ops[0]).__name__,
+            ]  # as a mirrored `>` is written: `n > x` is `x < n`
             self.any(node.left)
             self.any(node.comparators[0])
         elif isinstance(node, _ast.BinOp) and isinstance(node.op, COMMUTATIVE):
             out += ["BinOp", type(node.op).__name__]
-            for part in sorted((self.capture(lambda: self.any(node.left)), self.capture(lambda: self.any(node.right)))):
+            for part in sorted(
+                (
+                    self.capture(lambda: self.any(node.left)),
+                    self.capture(lambda: self.any(node.right)),
+                )
+            ):
                 out.extend(part)
         elif isinstance(node, _ast.ExceptHandler):
             out.append("ExceptHandler")
@@ -408,9 +487,13 @@ class Normaliser:
         elif isinstance(node, _ast.AST):
             out.append(type(node).__name__)
 
-    def generators(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+    def generators(
+        self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
+    ) -> None:
         kind = "Collect"
-        element: list[ast.expr] = [node.key, node.value] if isinstance(node, _ast.DictComp) else [node.elt]
+        element: list[ast.expr] = (
+            [node.key, node.value] if isinstance(node, _ast.DictComp) else [node.elt]
+        )
         first = node.generators[0]
         test: ast.expr | None = None
         if len(first.ifs) == 1:
@@ -425,8 +508,8 @@ class Normaliser:
             self.any(extra.ifs)
 
     def folded_call(self, node: ast.Call) -> bool:
-        """`any(...)`, `all(...)`, `sum(1 for ...)` over a generator: the loop tokens they stand for;
-        `map(f, xs)` and `filter(f, xs)`: the comprehensions they stand for."""
+        """`any(...)`, `all(...)`, `sum(1 for ...)` over a generator: the loop tokens they stand
+        for; `map(f, xs)` and `filter(f, xs)`: the comprehensions they stand for."""
         func = node.func
         if (
             isinstance(func, _ast.Name)
@@ -435,12 +518,20 @@ class Normaliser:
             and len(node.args) == 2
             and not node.keywords
         ):
-            item = _ast.Name(id="_item_", ctx=_ast.Load())  # the loop variable the comprehension would have
+            item = _ast.Name(
+                id="_item_", ctx=_ast.Load()
+            )  # the loop variable the comprehension would have
             self.local.add(item.id)
             call: ast.expr = _ast.Call(func=node.args[0], args=[item], keywords=[])
             function = node.args[0]
-            if isinstance(function, _ast.Lambda) and len(function.args.args) == 1 and not function.args.vararg:
-                item = _ast.Name(id=function.args.args[0].arg, ctx=_ast.Load())  # `lambda x: x.y`: `x.y`
+            if (
+                isinstance(function, _ast.Lambda)
+                and len(function.args.args) == 1
+                and not function.args.vararg
+            ):
+                item = _ast.Name(
+                    id=function.args.args[0].arg, ctx=_ast.Load()
+                )  # `lambda x: x.y`: `x.y`
                 call = function.body
             if func.id == "map":
                 self.comprehension("Collect", item, node.args[1], None, [call])
@@ -450,7 +541,10 @@ class Normaliser:
         if not (isinstance(func, _ast.Name) and len(node.args) == 1 and not node.keywords):
             return False
         argument = node.args[0]
-        if not isinstance(argument, (_ast.GeneratorExp, _ast.ListComp)) or len(argument.generators) != 1:
+        if (
+            not isinstance(argument, (_ast.GeneratorExp, _ast.ListComp))
+            or len(argument.generators) != 1
+        ):
             return False
         first = argument.generators[0]
         test = first.ifs[0] if len(first.ifs) == 1 else None
@@ -494,8 +588,9 @@ def tested(node: ast.stmt, rest: list[ast.stmt]) -> tuple[str, ast.expr] | None:
 
 
 def loop_body(body: list[ast.stmt], skipped: set[int] | None = None) -> list[ast.stmt]:
-    """A loop body with `if c: continue` then the rest written `if not c: rest`: the same loop; without
-    the `skipped` statements (a loop variable's unpacking), in the body or in an `if` of the body."""
+    """A loop body with `if c: continue` then the rest written `if not c: rest`: the same loop;
+    without the `skipped` statements (a loop variable's unpacking), in the body or in an `if` of the
+    body."""
     if skipped:
         body = [
             _ast.If(test=s.test, body=[b for b in s.body if id(b) not in skipped], orelse=s.orelse)
@@ -516,13 +611,16 @@ def loop_body(body: list[ast.stmt], skipped: set[int] | None = None) -> list[ast
             if len(statement.body) == 1:
                 return [*body[:index], _ast.If(test=negate(statement.test), body=rest, orelse=[])]
             # `if c: a; continue` then `b`: `if c: a else: b`
-            return [*body[:index], _ast.If(test=statement.test, body=statement.body[:-1], orelse=rest)]
+            return [
+                *body[:index],
+                _ast.If(test=statement.test, body=statement.body[:-1], orelse=rest),
+            ]
     return body
 
 
 def aliases(nodes: list[ast.AST], params: dict[str, str]) -> tuple[dict[str, str], set[int]]:
-    """Locals that only take over a parameter (`node = root` then only `node` is used): the parameter,
-    as a copy that walks `root` itself would write it."""
+    """Locals that only take over a parameter (`node = root` then only `node` is used): the
+    parameter, as a copy that walks `root` itself would write it."""
     loads: dict[str, int] = {}
     stores: dict[str, int] = {}
     for node in nodes:
@@ -548,10 +646,11 @@ def aliases(nodes: list[ast.AST], params: dict[str, str]) -> tuple[dict[str, str
 
 
 def unpacking(nodes: list[ast.AST]) -> tuple[dict[str, str], dict[str, list[ast.expr]], set[int]]:
-    """Facts about tuples among `nodes` (a walked body): which locals are which element of an unpacked
-    tuple (`k, v` of `for k, v in d.items()` are `t0`, `t1`: a body that uses `v` is not one that uses
-    `k`, though both are locals); which loop variables are unpacked by an assignment (`item` of
-    `for item in xs: k, v = item`, written as the loop over `k, v`), and those assignments."""
+    """Facts about tuples among `nodes` (a walked body): which locals are which element of an
+    unpacked tuple (`k, v` of `for k, v in d.items()` are `t0`, `t1`: a body that uses `v` is not
+    one that uses `k`, though both are locals); which loop variables are unpacked by an assignment
+    (`item` of `for item in xs: k, v = item`, written as the loop over `k, v`), and those
+    assignments."""
     parts: dict[str, str] = {}
     unpacked: dict[str, list[ast.expr]] = {}
     skipped: set[int] = set()
@@ -599,7 +698,11 @@ def temporaries(nodes: list[ast.AST], params: set[str]) -> dict[str, ast.expr]:
         if isinstance(node, _ast.Name):
             counts = stores if isinstance(node.ctx, _ast.Store) else loads
             counts[node.id] = counts.get(node.id, 0) + 1
-        elif isinstance(node, _ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], _ast.Name):
+        elif (
+            isinstance(node, _ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], _ast.Name)
+        ):
             values[node.targets[0].id] = node.value
         elif isinstance(node, (_ast.For, _ast.AsyncFor, _ast.While, _ast.comprehension)):
             for name in walk(node.target if not isinstance(node, _ast.While) else []):
@@ -608,7 +711,10 @@ def temporaries(nodes: list[ast.AST], params: set[str]) -> dict[str, ast.expr]:
     return {
         name: value
         for name, value in values.items()
-        if name not in params and stores.get(name) == 1 and loads.get(name) == 1 and not empty(value)
+        if name not in params
+        and stores.get(name) == 1
+        and loads.get(name) == 1
+        and not empty(value)
     }
 
 
@@ -616,7 +722,12 @@ def collector(loop: ast.For | ast.AsyncFor, skipped: set[int]) -> str:
     """The local a collecting loop fills (`found` of `found.append(x)`, `d` of `d[k] = v`, `n` of
     `n += 1`), or ""."""
     body = loop_body(loop.body, skipped)
-    if len(body) == 1 and isinstance(body[0], _ast.If) and len(body[0].body) == 1 and not body[0].orelse:
+    if (
+        len(body) == 1
+        and isinstance(body[0], _ast.If)
+        and len(body[0].body) == 1
+        and not body[0].orelse
+    ):
         body = body[0].body
     if len(body) != 1:
         return ""
@@ -628,7 +739,8 @@ def collector(loop: ast.For | ast.AsyncFor, skipped: set[int]) -> str:
 
 
 def collector_of(statement: ast.stmt) -> str:
-    """The local one statement fills (`found.append(x)`, `d[k] = v`, `n += 1`, `d[k] += 1`), or ""."""
+    """The local one statement fills (`found.append(x)`, `d[k] = v`, `n += 1`, `d[k] += 1`), or
+    ""."""
     statement = increment(statement)
     target: ast.expr | None = None
     if isinstance(statement, _ast.Expr) and isinstance(statement.value, _ast.Call):
@@ -641,7 +753,11 @@ def collector_of(statement: ast.stmt) -> str:
     ):
         target = statement.targets[0].value
     elif isinstance(statement, _ast.AugAssign):
-        target = statement.target.value if isinstance(statement.target, _ast.Subscript) else statement.target
+        target = (
+            statement.target.value
+            if isinstance(statement.target, _ast.Subscript)
+            else statement.target
+        )
     return target.id if isinstance(target, _ast.Name) else ""
 
 
@@ -669,9 +785,9 @@ def increment(statement: ast.stmt) -> ast.stmt:
 
 
 def collected(statement: ast.stmt) -> tuple[str, list[ast.expr]]:
-    """What one loop-body statement collects: ("Collect", [element]) for `xs.append(e)`, `xs.add(e)`,
-    `yield e`; ("Collect", [key, value]) for `d[k] = e`; ("Count", []) for `n += 1`; ("", []).
-    `if c: xs.append(a) else: xs.append(b)` collects `a if c else b`."""
+    """What one loop-body statement collects: ("Collect", [element]) for `xs.append(e)`,
+    `xs.add(e)`, `yield e`; ("Collect", [key, value]) for `d[k] = e`; ("Count", []) for `n += 1`;
+    ("", []). `if c: xs.append(a) else: xs.append(b)` collects `a if c else b`."""
     statement = increment(statement)
     if isinstance(statement, _ast.If) and len(statement.body) == len(statement.orelse) == 1:
         kind, then = collected(statement.body[0])
@@ -771,7 +887,11 @@ def positive(test: ast.expr) -> ast.expr:
 def negate(test: ast.expr) -> ast.expr:
     if negative(test):
         return positive(test)
-    if isinstance(test, _ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in (_ast.Eq, _ast.Is, _ast.In):
+    if (
+        isinstance(test, _ast.Compare)
+        and len(test.ops) == 1
+        and type(test.ops[0]) in (_ast.Eq, _ast.Is, _ast.In)
+    ):
         flipped = {_ast.Eq: _ast.NotEq, _ast.Is: _ast.IsNot, _ast.In: _ast.NotIn}[type(test.ops[0])]
         return _ast.Compare(left=test.left, ops=[flipped()], comparators=test.comparators)
     return _ast.UnaryOp(op=_ast.Not(), operand=test)
@@ -786,7 +906,13 @@ def empty(value: ast.expr) -> bool:
     if not isinstance(value, _ast.Call) or value.keywords:
         return False
     func = value.func
-    name = func.id if isinstance(func, _ast.Name) else func.attr if isinstance(func, _ast.Attribute) else ""
+    name = (
+        func.id
+        if isinstance(func, _ast.Name)
+        else func.attr
+        if isinstance(func, _ast.Attribute)
+        else ""
+    )
     if name in DEFAULTING:  # `defaultdict(list)`: an empty dict that fills itself
         return len(value.args) <= 1
     return isinstance(func, _ast.Name) and name in EMPTY and not value.args
@@ -828,7 +954,8 @@ def call_name(func: ast.expr, local: set[str]) -> str:
 
 
 def features(node: Function) -> list[str]:
-    """Rewrite-proof evidence of what a function does (see the module docstring), sorted, deduplicated."""
+    """Rewrite-proof evidence of what a function does (see the module docstring), sorted,
+    deduplicated."""
     params = parameters(node)
     nodes = walk(body_of(node))
     local = set(params) | assigned(nodes)
@@ -836,8 +963,15 @@ def features(node: Function) -> list[str]:
     sources: dict[str, set[str]] = {name: {position} for name, position in params.items()}
     called = {id(sub.func) for sub in nodes if isinstance(sub, _ast.Call)}
     # what happens when an exception is caught (`yield item` there, or after the `try`) is behaviour
-    handled = {id(sub) for handler in nodes if isinstance(handler, _ast.ExceptHandler) for sub in walk(handler.body)}
-    output = emitters(body_of(node), nodes)[0]  # the list returned at the end: what a generator yields
+    handled = {
+        id(sub)
+        for handler in nodes
+        if isinstance(handler, _ast.ExceptHandler)
+        for sub in walk(handler.body)
+    }
+    output = emitters(body_of(node), nodes)[
+        0
+    ]  # the list returned at the end: what a generator yields
     for sub in nodes:
         if isinstance(sub, _ast.Call) and conversion(sub, local):
             continue  # `dict(counts)` of a local: the same items handed back in another container
@@ -846,7 +980,11 @@ def features(node: Function) -> list[str]:
             name = "SELF" if name == node.name else name  # recursion, whatever the copy is called
             if not name and isinstance(sub.func, _ast.Name) and sub.func.id in params:
                 name = "@" + params[sub.func.id]  # a function passed in, called: `func(item)`
-            elif not name and isinstance(sub.func, _ast.Name) and len(sources.get(sub.func.id, ())) == 1:
+            elif (
+                not name
+                and isinstance(sub.func, _ast.Name)
+                and len(sources.get(sub.func.id, ())) == 1
+            ):
                 name = "@" + next(iter(sources[sub.func.id]))  # through a local: `key_func = key`
             arguments = [*sub.args, *(k.value for k in sub.keywords)]
             func = sub.func
@@ -857,17 +995,25 @@ def features(node: Function) -> list[str]:
             if isinstance(func, _ast.Attribute) and func.attr in FILLERS:
                 filled = func.value.id if isinstance(func.value, _ast.Name) else ""
                 if id(sub) in handled and filled in output:
-                    found.add("k:Yield@except")  # output made when an exception is caught, as by a yield
+                    found.add(
+                        "k:Yield@except"
+                    )  # output made when an exception is caught, as by a yield
                 for argument in arguments:  # `found.append(x)`: found now holds what x is made from
                     if filled:
                         sources.setdefault(filled, set()).update(origins(argument, sources))
             elif name and hasattr(builtins, name):
-                found.add("b:" + name)  # `len`, `any`, `map`, `sorted`: what a rewrite adds or removes
-                if name in FLOWING:  # `iter(xs)`, `sorted(xs)`: which parameter the work starts from
+                found.add(
+                    "b:" + name
+                )  # `len`, `any`, `map`, `sorted`: what a rewrite adds or removes
+                if (
+                    name in FLOWING
+                ):  # `iter(xs)`, `sorted(xs)`: which parameter the work starts from
                     for argument in arguments:
                         for origin in inputs(argument, sources):
                             found.add(f"f:{origin}>{name}")
-            elif name:  # a project helper, a library function, a method: work, and what flows into it
+            elif (
+                name
+            ):  # a project helper, a library function, a method: work, and what flows into it
                 found.add("c:" + name)
                 receiver = [func.value] if isinstance(func, _ast.Attribute) else []
                 for argument in [*receiver, *arguments]:
@@ -886,7 +1032,11 @@ def features(node: Function) -> list[str]:
         ):
             if not hasattr(builtins, sub.id) and id(sub) not in called:
                 found.add("n:" + sub.id)
-        elif isinstance(sub, _ast.Constant) and not isinstance(sub.value, bool) and sub.value is not None:
+        elif (
+            isinstance(sub, _ast.Constant)
+            and not isinstance(sub.value, bool)
+            and sub.value is not None
+        ):
             found.add("l:" + constant(sub.value))
         elif isinstance(sub, (_ast.BinOp, _ast.AugAssign)):
             found.add("o:" + type(sub.op).__name__)
@@ -894,7 +1044,9 @@ def features(node: Function) -> list[str]:
             for op in sub.ops:
                 operator = type(op)
                 found.add("o:" + NEGATED.get(operator, ORDERS.get(operator, operator.__name__)))
-        elif isinstance(sub, (_ast.Assign, _ast.AugAssign, _ast.AnnAssign)) and sub.value is not None:
+        elif (
+            isinstance(sub, (_ast.Assign, _ast.AugAssign, _ast.AnnAssign)) and sub.value is not None
+        ):
             targets = sub.targets if isinstance(sub, _ast.Assign) else [sub.target]
             coerced = coercion(sub, params, local)
             if coerced:  # `func = make_func(func)`: a copy may take the argument as it comes
@@ -909,16 +1061,21 @@ def features(node: Function) -> list[str]:
             for name_node in walk(sub.target):
                 if isinstance(name_node, _ast.Name):
                     sources.setdefault(name_node.id, set()).update(flows)
-        elif isinstance(sub, (_ast.Try, _ast.Raise, _ast.Yield, _ast.YieldFrom, _ast.Delete, _ast.With)):
+        elif isinstance(
+            sub, (_ast.Try, _ast.Raise, _ast.Yield, _ast.YieldFrom, _ast.Delete, _ast.With)
+        ):
             what = KINDS.get(type(sub).__name__, type(sub).__name__)
             found.add("k:" + what + ("@except" if id(sub) in handled else ""))
         if isinstance(sub, (_ast.Yield, _ast.YieldFrom)) and sub.value is not None:
-            found.update("r:" + origin for origin in origins(sub.value, sources))  # a generator's output
+            found.update(
+                "r:" + origin for origin in origins(sub.value, sources)
+            )  # a generator's output
             if isinstance(sub.value, _ast.Tuple):
                 found.add(f"r:tuple{len(sub.value.elts)}")
         if isinstance(sub, _ast.Return) and sub.value is not None:
             found.update(
-                "r:" + kind.replace(f"c:{node.name}", "c:SELF") for kind in returned(sub.value, local, sources)
+                "r:" + kind.replace(f"c:{node.name}", "c:SELF")
+                for kind in returned(sub.value, local, sources)
             )
     found = {ALIASES.get(feature, feature) for feature in found}
     for word in docstring(node).lower().replace("_", " ").split()[:40]:
@@ -942,7 +1099,8 @@ def sequence(value: ast.expr | None) -> bool:
 
 def emitters(body: list[ast.stmt], nodes: list[ast.AST]) -> tuple[set[str], set[int]]:
     """Lists a function fills with `append` alone and returns at its end (`found = []` ... `return
-    found`): the same as a generator's yields. Their names, and the ids of their start and return."""
+    found`): the same as a generator's yields. Their names, and the ids of their start and
+    return."""
     if not (body and isinstance(body[-1], _ast.Return) and isinstance(body[-1].value, _ast.Name)):
         return set(), set()
     name = body[-1].value.id
@@ -999,18 +1157,26 @@ def backwards(node: ast.Slice) -> bool:
     )
 
 
-def coercion(node: ast.Assign | ast.AugAssign | ast.AnnAssign, params: dict[str, str], local: set[str]) -> str:
-    """The helper a parameter is passed through and assigned back to (`key = getter(key)`), or ""."""
+def coercion(
+    node: ast.Assign | ast.AugAssign | ast.AnnAssign, params: dict[str, str], local: set[str]
+) -> str:
+    """The helper a parameter is passed through and assigned back to (`key = getter(key)`), or
+    ""."""
     value = node.value
-    if not (isinstance(node, _ast.Assign) and len(node.targets) == 1 and isinstance(value, _ast.Call)):
+    if not (
+        isinstance(node, _ast.Assign) and len(node.targets) == 1 and isinstance(value, _ast.Call)
+    ):
         return ""
     target = node.targets[0]
     if not (isinstance(target, _ast.Name) and target.id in params):
         return ""
-    if not any(isinstance(argument, _ast.Name) and argument.id == target.id for argument in value.args):
+    if not any(
+        isinstance(argument, _ast.Name) and argument.id == target.id for argument in value.args
+    ):
         return ""
     name = call_name(value.func, local)
-    # a project helper's (`make_func`): a builtin or a method (`int(n)`, `uuid.UUID(s)`) checks the input
+    # a project helper's (`make_func`): a builtin or a method (`int(n)`, `uuid.UUID(s)`) checks the
+    # input
     return name if name and not name.startswith(".") and not hasattr(builtins, name) else ""
 
 
@@ -1020,20 +1186,27 @@ def origins(node: ast.expr, sources: dict[str, set[str]]) -> set[str]:
     for sub in walk(node):
         if isinstance(sub, _ast.Name):
             flows.update(sources.get(sub.id, ()))
-        elif isinstance(sub, _ast.Call) and isinstance(sub.func, _ast.Name) and len(sources.get(sub.func.id, ())) == 1:
-            flows.add("@" + next(iter(sources[sub.func.id])))  # what a function passed in gives back
+        elif (
+            isinstance(sub, _ast.Call)
+            and isinstance(sub.func, _ast.Name)
+            and len(sources.get(sub.func.id, ())) == 1
+        ):
+            flows.add(
+                "@" + next(iter(sources[sub.func.id]))
+            )  # what a function passed in gives back
     return flows
 
 
 def inputs(node: ast.expr, sources: dict[str, set[str]]) -> set[str]:
-    """The parameters a value is computed from (`origins` without the results of functions passed in:
-    what flows into a call is the data, the function that made it is said by its own call)."""
+    """The parameters a value is computed from (`origins` without the results of functions passed
+    in: what flows into a call is the data, the function that made it is said by its own call)."""
     return {origin for origin in origins(node, sources) if origin[0] != "@"}
 
 
 def returned(value: ast.expr, local: set[str], sources: dict[str, set[str]]) -> list[str]:
-    """What a return gives back: a constant, a call's result, a parameter (or a value made from one).
-    A test (`any(...)`, `a == b`, `not x`) gives back True or False, as the loop it stands for does."""
+    """What a return gives back: a constant, a call's result, a parameter (or a value made from
+    one). A test (`any(...)`, `a == b`, `not x`) gives back True or False, as the loop it stands for
+    does."""
     if boolean(value):
         return ["l:True", "l:False"]
     if isinstance(value, _ast.Constant):
@@ -1069,7 +1242,11 @@ def boolean(value: ast.expr) -> bool:
         isinstance(value, _ast.UnaryOp) and isinstance(value.op, _ast.Not)
     ):
         return True
-    return isinstance(value, _ast.Call) and isinstance(value.func, _ast.Name) and value.func.id in TESTS
+    return (
+        isinstance(value, _ast.Call)
+        and isinstance(value.func, _ast.Name)
+        and value.func.id in TESTS
+    )
 
 
 def stem(word: str) -> str:

@@ -1,4 +1,5 @@
-"""Which files are tests, the way pytest finds them by default (`test_*.py`, `*_test.py`, conftest)."""
+"""Which files are tests, the way pytest finds them by default (`test_*.py`, `*_test.py`,
+conftest)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ def is_conftest(path: str) -> bool:
 
 def is_test_path(path: str) -> bool:
     """Test code of any kind: test modules, conftest files, anything under a tests/ folder."""
-    return is_test_file(path) or is_conftest(path) or "/tests/" in f"/{path}".replace("/test/", "/tests/")
+    return (
+        is_test_file(path)
+        or is_conftest(path)
+        or "/tests/" in f"/{path}".replace("/test/", "/tests/")
+    )
 
 
 def test_file_of(node_id: str) -> str:

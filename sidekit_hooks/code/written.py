@@ -1,10 +1,11 @@
-"""The write stamp: `.sidekit/code/written`, touched by PostToolUse after any tool that may write files.
+"""The write stamp: `.sidekit/code/written`, touched by PostToolUse after any tool that may write
+files.
 
 A warm code query stats every indexed file and every folder that holds one (an edit, a deletion or a
 new file next to Python code shows there), but the folders that hold no Python yet (Django's 2,500
-locale folders) only when this stamp moved since the index last looked: a `.py` file can appear there
-only through a write, and the agent's writes (Edit, Write, Bash: `sed -i`, `mv`, a generator) all pass
-PostToolUse; git's own index is watched on every query for a checkout or a pull.
+locale folders) only when this stamp moved since the index last looked: a `.py` file can appear
+there only through a write, and the agent's writes (Edit, Write, Bash: `sed -i`, `mv`, a generator)
+all pass PostToolUse; git's own index is watched on every query for a checkout or a pull.
 
 Standard library only: the hook calls `note` on every tool call, one stat-sized syscall.
 """
@@ -15,9 +16,20 @@ import os
 
 from sidekit_hooks.core import safepath, workspace
 
-# Tools that never write a file. Anything else (Bash, Edit, Write, NotebookEdit, an MCP tool) moves the stamp.
+# Tools that never write a file. Anything else (Bash, Edit, Write, NotebookEdit, an MCP tool) moves
+# the stamp.
 READ_ONLY_TOOLS = frozenset(
-    {"Read", "Grep", "Glob", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoWrite", "BashOutput"}
+    {
+        "Read",
+        "Grep",
+        "Glob",
+        "LS",
+        "NotebookRead",
+        "WebFetch",
+        "WebSearch",
+        "TodoWrite",
+        "BashOutput",
+    }
 )
 STAMP_NAME = "written"
 CREATED_NS = 1_000_000_000  # a new stamp's mtime (1970): no write has moved it yet
@@ -28,8 +40,8 @@ def stamp_path(project: str) -> str:
 
 
 def note(project: str, tool: str) -> None:
-    """After a tool call: move the stamp unless the tool cannot have written. No stamp (no index yet):
-    nothing to do, the first query builds the index from scratch."""
+    """After a tool call: move the stamp unless the tool cannot have written. No stamp (no index
+    yet): nothing to do, the first query builds the index from scratch."""
     if tool in READ_ONLY_TOOLS:
         return
     try:
@@ -47,11 +59,14 @@ def mtime(project: str) -> int:
 
 
 def ensure(project: str) -> None:
-    """Create the stamp (empty) if missing, so the hooks have something to move (the index's folder exists).
-    Dated long ago: only its moves mean anything, and a stamp made just now would be in its racy window."""
+    """Create the stamp (empty) if missing, so the hooks have something to move (the index's folder
+    exists). Dated long ago: only its moves mean anything, and a stamp made just now would be in its
+    racy window."""
     path = stamp_path(project)
     try:
-        fd = os.open(safepath.check(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL | safepath.NOFOLLOW, 0o644)
+        fd = os.open(
+            safepath.check(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL | safepath.NOFOLLOW, 0o644
+        )
     except OSError:  # there already, or refused
         return
     try:

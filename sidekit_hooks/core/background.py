@@ -16,22 +16,27 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 STALE_LOCK = 120.0  # seconds; a lock older than this belongs to a worker that died
-WORKER_SECONDS = 300  # wall clock of any background worker (SIDEKIT_WORKER_SECONDS overrides, for tests)
+# wall clock of any background worker (SIDEKIT_WORKER_SECONDS overrides, for tests)
+WORKER_SECONDS = 300
 
 
 def package_root() -> str:
-    """The folder holding the `sidekit_hooks` package (what a `python -S` child needs on its path)."""
+    """The folder holding the `sidekit_hooks` package (what a `python -S` child needs on its
+    path)."""
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def spawn_module(module: str, args: Sequence[str], env: dict[str, str] | None = None, isolation: str = "-S") -> int:
-    """Start `python -P -S -m module args...` detached: own session, stdio on /dev/null, never awaited.
+def spawn_module(
+    module: str, args: Sequence[str], env: dict[str, str] | None = None, isolation: str = "-S"
+) -> int:
+    """Start `python -P -S -m module args...` detached: own session, stdio on /dev/null, never
+    awaited.
 
-    `-P`: the hook's working folder is the project; a repository's `sidekit_hooks/` or `json.py` must not
-    shadow ours (core/launch.py).
+    `-P`: the hook's working folder is the project; a repository's `sidekit_hooks/` or `json.py`
+    must not shadow ours (core/launch.py).
 
-    `isolation="-P"` keeps site-packages (a worker that needs an installed library, drops only `-S`);
-    the working directory stays off the module path either way.
+    `isolation="-P"` keeps site-packages (a worker that needs an installed library, drops only
+    `-S`); the working directory stays off the module path either way.
 
     The child must not hold the hook's stdout open: Claude Code reads the hook's output until EOF.
     Returns the child's pid; raises OSError when it cannot be started.
@@ -47,7 +52,8 @@ def spawn_module(module: str, args: Sequence[str], env: dict[str, str] | None = 
 
 def wall_clock_cap() -> None:
     """End this worker after WORKER_SECONDS whatever it is doing (even blocked in a read): SIGALRM's
-    default action. Every module `spawn_module` starts calls this first; nothing it does may outlive it."""
+    default action. Every module `spawn_module` starts calls this first; nothing it does may outlive
+    it."""
     import signal
 
     try:
@@ -59,10 +65,13 @@ def wall_clock_cap() -> None:
 
 
 def take_lock(path: str, stale_after: float = STALE_LOCK) -> bool:
-    """Create `path` exclusively (the holder's pid inside); break it when older than `stale_after`."""
+    """Create `path` exclusively (the holder's pid inside); break it when older than
+    `stale_after`."""
     from sidekit_hooks.core import safepath
 
-    safepath.makedirs(os.path.dirname(path) or ".", safepath.anchor_of(path))  # no lock through a link out
+    safepath.makedirs(
+        os.path.dirname(path) or ".", safepath.anchor_of(path)
+    )  # no lock through a link out
     for _ in range(2):
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)

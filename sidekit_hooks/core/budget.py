@@ -23,20 +23,23 @@ _armed = [False]
 
 
 class OutOfTime(BaseException):
-    """A part ran past its share. A BaseException: a part's own `except Exception` must not eat it."""
+    """A part ran past its share. A BaseException: a part's own `except Exception` must not eat
+    it."""
 
 
 class Later(Exception):  # noqa: N818 - a request, not an error
-    """A detector's answer needs work no hook may do (a walk of the tree, a graph build): the runtime
-    hands the event to a detached worker (`sidekit_hooks.pipeline.finish`), which answers for the next boundary."""
+    """A detector's answer needs work no hook may do (a walk of the tree, a graph build): the
+    runtime hands the event to a detached worker (`sidekit_hooks.pipeline.finish`), which answers
+    for the next boundary."""
 
 
-LATER_KEY = "finish-later"  # in a Context's memo: detectors that answered in part and want the rest finished later
+# in a Context's memo: detectors that answered in part and want the rest finished later
+LATER_KEY = "finish-later"
 
 
 def want_later(memo: dict[str, Any], name: str) -> None:
-    """A detector says what it could and asks for the rest in the background (what `Later` does for all
-    of it): its other findings still go out now."""
+    """A detector says what it could and asks for the rest in the background (what `Later` does for
+    all of it): its other findings still go out now."""
     memo.setdefault(LATER_KEY, set()).add(name)
 
 
@@ -74,7 +77,9 @@ def bounded(call: Callable[[], T], seconds: float) -> T:
         _signal.setitimer(_signal.ITIMER_REAL, 0)
         _signal.signal(_signal.SIGALRM, outer_handler)
         if outer_left > 0:
-            _signal.setitimer(_signal.ITIMER_REAL, max(outer_left - (time.monotonic() - started), 1e-6))
+            _signal.setitimer(
+                _signal.ITIMER_REAL, max(outer_left - (time.monotonic() - started), 1e-6)
+            )
 
 
 def call_with(call: Callable[..., Any], *args: Any) -> Callable[[], Any]:

@@ -1,23 +1,24 @@
-"""Where sidekit's OpenTelemetry export goes, if anywhere (docs/fleets.md, docs/settings.md). Standard
-library only.
+"""Where sidekit's OpenTelemetry export goes, if anywhere (docs/fleets.md, docs/settings.md).
+Standard library only.
 
 The endpoint and its headers are the user's to set. First found wins:
 
 1. `SIDEKIT_OTEL_ENDPOINT` (+ `SIDEKIT_OTEL_HEADERS`): the environment, e.g. the user's shell or the
    `env` block of `~/.claude/settings.json`;
-2. the plugin's user configuration (Claude Code hands it to hooks as `CLAUDE_PLUGIN_OPTION_OTEL_ENDPOINT`
-   / `..._OTEL_HEADERS`);
-3. `[tool.sidekit] otel-endpoint` (+ `otel-headers`) in the project's pyproject.toml, only once the user
-   has accepted that exact endpoint for that project (`sidekit otel trust URL`, core/trust.py). Until then
-   it is ignored: a cloned repository cannot turn the export on.
+2. the plugin's user configuration (Claude Code hands it to hooks as
+   `CLAUDE_PLUGIN_OPTION_OTEL_ENDPOINT` / `..._OTEL_HEADERS`);
+3. `[tool.sidekit] otel-endpoint` (+ `otel-headers`) in the project's pyproject.toml, only once the
+   user has accepted that exact endpoint for that project (`sidekit otel trust URL`, core/trust.py).
+   Until then it is ignored: a cloned repository cannot turn the export on.
 
-Headers go with the endpoint they were given with: the environment's with the environment's endpoint,
-the plugin option's with the plugin option's, the pyproject's with the trusted pyproject endpoint. A
-user's collector token is never sent to an address the user did not give. Claude Code strips `OTEL_*`
-variables from hooks, so sidekit has its own names. Without one of these nothing is ever sent.
+Headers go with the endpoint they were given with: the environment's with the environment's
+endpoint, the plugin option's with the plugin option's, the pyproject's with the trusted pyproject
+endpoint. A user's collector token is never sent to an address the user did not give. Claude Code
+strips `OTEL_*` variables from hooks, so sidekit has its own names. Without one of these nothing is
+ever sent.
 
-A hook only asks `configured()`: two variable look-ups and one failed `open` of the user's trust file
-(the project's pyproject.toml is read only for a project the user trusted).
+A hook only asks `configured()`: two variable look-ups and one failed `open` of the user's trust
+file (the project's pyproject.toml is read only for a project the user trusted).
 """
 
 from __future__ import annotations
@@ -41,14 +42,24 @@ SOURCES = {  # source -> how doctor and `sidekit otel status` name it
 
 class Export:
     """What is in force: `endpoint` ('' for none), its `headers`, where it came from (`source`: env,
-    plugin, project or ''), and `ignored`: a project endpoint not used (untrusted, or overridden)."""
+    plugin, project or ''), and `ignored`: a project endpoint not used (untrusted, or
+    overridden)."""
 
     __slots__ = ("endpoint", "headers", "source", "ignored", "trusted")
 
     def __init__(
-        self, endpoint: str = "", headers: dict[str, str] | None = None, source: str = "", ignored: str = ""
+        self,
+        endpoint: str = "",
+        headers: dict[str, str] | None = None,
+        source: str = "",
+        ignored: str = "",
     ) -> None:
-        self.endpoint, self.headers, self.source, self.ignored = endpoint, headers or {}, source, ignored
+        self.endpoint, self.headers, self.source, self.ignored = (
+            endpoint,
+            headers or {},
+            source,
+            ignored,
+        )
         self.trusted = False  # `ignored` is trusted but overridden by the user's own setting
 
 
@@ -66,7 +77,8 @@ def resolve(project: str) -> tuple[str, dict[str, str]]:
 
 
 def explain(project: str) -> Export:
-    """The export in force and where it came from, with the project's endpoint when it is not used."""
+    """The export in force and where it came from, with the project's endpoint when it is not
+    used."""
     named = project_endpoint(project)
     for source, endpoint_name, headers_name in (
         ("env", ENV_ENDPOINT, ENV_HEADERS),
@@ -84,7 +96,8 @@ def explain(project: str) -> Export:
     headers = _tool_table(project).get(PROJECT_HEADERS, "")
     if isinstance(headers, dict):
         return Export(named, {str(k): str(v) for k, v in headers.items()}, "project")
-    # The project's own headers only (a local collector's): the environment's never go to its address.
+    # The project's own headers only (a local collector's): the environment's never go to its
+    # address.
     return Export(named, parse_headers(headers if isinstance(headers, str) else ""), "project")
 
 
@@ -113,8 +126,8 @@ def _accepted(project: str) -> list[str]:
 
 
 def _trusted_project_endpoint(project: str) -> str:
-    """The project's endpoint when the user accepted exactly it; the trust file first, so an untrusted
-    project (every project, for most users) costs no read of its pyproject.toml."""
+    """The project's endpoint when the user accepted exactly it; the trust file first, so an
+    untrusted project (every project, for most users) costs no read of its pyproject.toml."""
     accepted = _accepted(project)
     if not accepted:
         return ""

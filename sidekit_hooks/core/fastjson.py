@@ -48,7 +48,8 @@ def loads(text: str) -> Any:
         value, end = _scan(text, start)
     except (StopIteration, SystemError):
         # The C scanner reports errors through `json.decoder`, which it looks up in sys.modules but
-        # never imports (a SystemError when absent). Malformed input is rare: let `json` say what is wrong.
+        # never imports (a SystemError when absent). Malformed input is rare: let `json` say what is
+        # wrong.
         import json
 
         return json.loads(text)
@@ -58,7 +59,8 @@ def loads(text: str) -> Any:
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON (no spaces, UTF-8 kept), like json.dumps(..., separators=(",", ":"), ensure_ascii=False)."""
+    """Compact JSON (no spaces, UTF-8 kept), like json.dumps(..., separators=(",", ":"),
+    ensure_ascii=False)."""
     if _json is None:
         import json
 
@@ -87,10 +89,13 @@ def _encode(value: Any) -> str:
 def dumps_as_json(value: Any) -> str:
     """Exactly `json.dumps(value, ensure_ascii=False, separators=(",", ":"))`: the same C encoder
     (made per call, as `json` does: its circular-reference markers start empty), without importing
-    `json` and the `re` it pulls in. What that encoder refuses goes to `json`, which raises as it would."""
+    `json` and the `re` it pulls in. What that encoder refuses goes to `json`, which raises as it
+    would."""
     if _json is not None:
         try:
-            encode = _json.make_encoder({}, _not_encodable, _json.encode_basestring, None, ":", ",", False, False, True)
+            encode = _json.make_encoder(
+                {}, _not_encodable, _json.encode_basestring, None, ":", ",", False, False, True
+            )
             return "".join(encode(value, 0))
         except (TypeError, ValueError, RecursionError):
             pass
@@ -103,7 +108,8 @@ def _not_encodable(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-MAX_DEPTH = 64  # nesting a hook payload may have; deeper parts become null (no real payload comes close)
+# nesting a hook payload may have; deeper parts become null (no real payload comes close)
+MAX_DEPTH = 64
 
 
 def loads_bounded(text: str, max_depth: int = MAX_DEPTH) -> Any:
@@ -121,11 +127,18 @@ def loads_bounded(text: str, max_depth: int = MAX_DEPTH) -> Any:
 
 
 def _prune(value: Any, max_depth: int) -> Any:
-    """Replace, in place, every container deeper than `max_depth` by None (iteratively: no recursion)."""
+    """Replace, in place, every container deeper than `max_depth` by None (iteratively: no
+    recursion)."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
-        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        items = (
+            node.items()
+            if isinstance(node, dict)
+            else enumerate(node)
+            if isinstance(node, list)
+            else ()
+        )
         for key, child in list(items):
             if isinstance(child, (dict, list)):
                 if depth >= max_depth:

@@ -14,9 +14,12 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     # test impact; the runners that feed the cache; the OpenTelemetry export (worker and CLI only)
     ("sidekit_hooks.impact", "sidekit_hooks.runners", "sidekit_hooks.telemetry"),
     ("sidekit_hooks.rules",),  # rule packs on the hot path
-    ("sidekit_hooks.detectors", "sidekit_hooks.rules.authoring"),  # the sidecars; pack authoring (CLI)
-    # one hook invocation (the entry, the runtime, lifecycle, the workers that finish what a hook could
-    # not); the package's own hook entry scripts (an install with no checkout)
+    (
+        "sidekit_hooks.detectors",
+        "sidekit_hooks.rules.authoring",
+    ),  # the sidecars; pack authoring (CLI)
+    # one hook invocation (the entry, the runtime, lifecycle, the workers that finish what a hook
+    # could not); the package's own hook entry scripts (an install with no checkout)
     ("sidekit_hooks.pipeline", "sidekit_hooks.entries"),
     ("sidekit_hooks.cli",),  # the `sidekit` command, answers, demo, replay, install, doctor
 )

@@ -1,23 +1,26 @@
-"""Where a project's untracked ignore rules go: the `info/exclude` of the git folder its work tree uses.
+"""Where a project's untracked ignore rules go: the `info/exclude` of the git folder its work tree
+uses.
 
-The plugin's automatic setup must never change a file the project tracks (a `.gitignore` edit shows up in
-`git status`, in the scope sidecar, in the next commit). Git reads `info/exclude` from the repository's
-common folder, which nothing tracks. Found without running git (the setup runs a repository's nothing),
-each file read bounded, no link followed:
+The plugin's automatic setup must never change a file the project tracks (a `.gitignore` edit shows
+up in `git status`, in the scope sidecar, in the next commit). Git reads `info/exclude` from the
+repository's common folder, which nothing tracks. Found without running git (the setup runs a
+repository's nothing), each file read bounded, no link followed:
 
 - `.git` a folder: that folder;
-- `.git` a file (a linked work tree, `git worktree add`): `gitdir: <path>` names the work tree's own git
-  folder, whose `gitdir` file must point back at this `.git` (else it is not this work tree's: a copied or
-  planted file), and whose `commondir` names the repository's folder (relative to it);
-- no `.git` in the project: the nearest one above it (a project inside a repository), MAX_UP folders up.
+- `.git` a file (a linked work tree, `git worktree add`): `gitdir: <path>` names the work tree's own
+  git folder, whose `gitdir` file must point back at this `.git` (else it is not this work tree's: a
+  copied or planted file), and whose `commondir` names the repository's folder (relative to it);
+- no `.git` in the project: the nearest one above it (a project inside a repository), MAX_UP folders
+  up.
 
 Anything else (a link, a submodule's `.git` file, a loop, an unreadable file): no place ('').
 
-`exclude_new_folder` is the hooks' side (issue #35): `safepath.makedirs`, the one way sidekit makes a
-folder, calls it when it creates `.sidekit/` or `.runtime/` itself, so whatever writes first (a hook, `sidekit
-scope set`, a test run's recorder) leaves them out of `git status` in either form, before the plugin's
-first-session setup runs. Its cost falls on that creation only: afterwards the folder exists and
-`makedirs` returns after its stat. Standard library only, and no other sidekit module: safepath calls it.
+`exclude_new_folder` is the hooks' side (issue #35): `safepath.makedirs`, the one way sidekit makes
+a folder, calls it when it creates `.sidekit/` or `.runtime/` itself, so whatever writes first (a
+hook, `sidekit scope set`, a test run's recorder) leaves them out of `git status` in either form,
+before the plugin's first-session setup runs. Its cost falls on that creation only: afterwards the
+folder exists and `makedirs` returns after its stat. Standard library only, and no other sidekit
+module: safepath calls it.
 """
 
 from __future__ import annotations
@@ -27,9 +30,16 @@ import stat
 
 MAX_UP = 32  # folders looked at above the project for its repository
 MAX_POINTER = 4096  # bytes read of a `.git`, `gitdir` or `commondir` file
-MAX_EXCLUDE = 1 << 20  # bytes of an `info/exclude` read; a bigger one is the user's own, left as it is
-IGNORE_COMMENT = "# sidekit-hooks: caches, logs, the nudge queue, settings backups"  # begins sidekit's block
-STATE_FOLDERS = (".sidekit", ".runtime")  # what sidekit writes in a project; git should not list them
+MAX_EXCLUDE = (
+    1 << 20
+)  # bytes of an `info/exclude` read; a bigger one is the user's own, left as it is
+IGNORE_COMMENT = (
+    "# sidekit-hooks: caches, logs, the nudge queue, settings backups"  # begins sidekit's block
+)
+STATE_FOLDERS = (
+    ".sidekit",
+    ".runtime",
+)  # what sidekit writes in a project; git should not list them
 
 
 def ignore_key(line: str) -> str:
@@ -41,9 +51,9 @@ def ignore_key(line: str) -> str:
 
 
 def exclude_new_folder(folder: str) -> bool:
-    """`folder` (a `.sidekit` or `.runtime` sidekit just created) goes into the `info/exclude` of the work
-    tree holding it, inside sidekit's block (so `sidekit uninstall` takes it back); never into a file the
-    project tracks, and nothing outside a repository. True when a line was added."""
+    """`folder` (a `.sidekit` or `.runtime` sidekit just created) goes into the `info/exclude` of
+    the work tree holding it, inside sidekit's block (so `sidekit uninstall` takes it back); never
+    into a file the project tracks, and nothing outside a repository. True when a line was added."""
     name = os.path.basename(folder)
     exclude = exclude_file(os.path.dirname(folder)) if name in STATE_FOLDERS else ""
     if not exclude:
@@ -58,14 +68,16 @@ def exclude_new_folder(folder: str) -> bool:
     lines = text.splitlines()
     if any(ignore_key(line) == name for line in lines):
         return False
-    os.makedirs(os.path.dirname(exclude), exist_ok=True)  # `info` (checked: not a link) may be missing
+    os.makedirs(
+        os.path.dirname(exclude), exist_ok=True
+    )  # `info` (checked: not a link) may be missing
     _replace(exclude, with_line(text, f"{name}/"))
     return True
 
 
 def _read(path: str, limit: int) -> bytes:
-    """At most `limit` bytes of a regular file, never through a link, never blocking (as safepath.read_bytes,
-    which imports this module)."""
+    """At most `limit` bytes of a regular file, never through a link, never blocking (as
+    safepath.read_bytes, which imports this module)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -83,8 +95,8 @@ def _read(path: str, limit: int) -> bytes:
 
 
 def _replace(path: str, text: str) -> None:
-    """Write through a temporary file beside it, then rename: git never reads half a file, and a link at
-    `path` is replaced, never written through."""
+    """Write through a temporary file beside it, then rename: git never reads half a file, and a
+    link at `path` is replaced, never written through."""
     tmp = os.path.join(os.path.dirname(path), f".tmp-sidekit-{os.getpid()}-{os.urandom(4).hex()}")
     try:
         with open(tmp, "x", encoding="utf-8") as handle:
@@ -105,7 +117,9 @@ def with_line(text: str, line: str) -> str:
         prefix = "" if not text or text.endswith("\n") else "\n"
         return f"{text}{prefix}{IGNORE_COMMENT}\n{line}\n"
     end = lines.index(IGNORE_COMMENT) + 1
-    while end < len(lines) and (ignore_key(lines[end]) in STATE_FOLDERS or lines[end].startswith(".claude/")):
+    while end < len(lines) and (
+        ignore_key(lines[end]) in STATE_FOLDERS or lines[end].startswith(".claude/")
+    ):
         end += 1
     return "\n".join([*lines[:end], line, *lines[end:]]) + "\n"
 
@@ -130,7 +144,8 @@ def exclude_file(project: str) -> str:
 
 
 def in_repository(project: str) -> bool:
-    """A `.git` (of any kind) in the project or above it: then a `.gitignore` there may be tracked."""
+    """A `.git` (of any kind) in the project or above it: then a `.gitignore` there may be
+    tracked."""
     folder = os.path.realpath(project)
     for _ in range(MAX_UP):
         if os.path.lexists(os.path.join(folder, ".git")):

@@ -1,11 +1,14 @@
-"""gitignore-style globs over project-relative paths, without `re` (it costs the hook ~8 ms to import).
+"""gitignore-style globs over project-relative paths, without `re` (it costs the hook ~8 ms to
+import).
 
 One meaning everywhere: `sidekit scope set --allow/--deny` and a rule pack's `paths`/`exclude`.
 
 - A glob with no `/` (other than a trailing one) matches a name at any depth: `*.py`, `build/`.
-- Otherwise it is anchored at the project root (a leading `/` is dropped): `api/**/*.py`, `/setup.py`.
-- `**` as a whole segment matches zero or more folders; `*`, `?` and `[...]` stay inside one segment;
-  `\\` escapes the next character (paths are `/`-separated, so a backslash is never a separator).
+- Otherwise it is anchored at the project root (a leading `/` is dropped): `api/**/*.py`,
+  `/setup.py`.
+- `**` as a whole segment matches zero or more folders; `*`, `?` and `[...]` stay inside one
+  segment; `\\` escapes the next character (paths are `/`-separated, so a backslash is never a
+  separator).
 - A glob that matches a folder matches everything inside it; a trailing `/` matches folders only;
   `dir/**` matches everything inside `dir` but not `dir` itself.
 - In a list, `!glob` re-includes what an earlier glob matched: the last glob that matches decides.
@@ -14,11 +17,14 @@ One meaning everywhere: `sidekit scope set --allow/--deny` and a rule pack's `pa
 
 from __future__ import annotations
 
-ESCAPABLE = frozenset("*?[]!#\\ ")  # what gitignore users escape; a backslash before anything else is a separator
+ESCAPABLE = frozenset(
+    "*?[]!#\\ "
+)  # what gitignore users escape; a backslash before anything else is a separator
 
 
 def matches_any(globs: list[str], path: str, is_dir: bool = False) -> bool:
-    """Whether `path` is selected by the list: the last glob that matches it decides (gitignore order)."""
+    """Whether `path` is selected by the list: the last glob that matches it decides (gitignore
+    order)."""
     return bool(selected_by(globs, path, is_dir))
 
 
@@ -35,15 +41,18 @@ def selected_by(globs: list[str], path: str, is_dir: bool = False) -> str:
 
 
 def matches(glob: str, path: str, is_dir: bool = False) -> bool:
-    """Whether one glob (without `!`) selects the project-relative `path` (`is_dir`: it is a folder)."""
+    """Whether one glob (without `!`) selects the project-relative `path` (`is_dir`: it is a
+    folder)."""
     parts = _parts(path)
-    # The match may end at any leading folder of the path, or at the path itself unless only folders may match.
+    # The match may end at any leading folder of the path, or at the path itself unless only folders
+    # may match.
     limit = len(parts) - 1 if glob.endswith("/") and not is_dir else len(parts)
     return _match_parts(_segments(glob), 0, parts, 0, limit)
 
 
 def covering(globs: list[str], directory: str) -> str:
-    """The glob in the list that selects every path inside `directory` ("" when some may be left out)."""
+    """The glob in the list that selects every path inside `directory` ("" when some may be left
+    out)."""
     chosen = ""
     for glob in globs:
         if glob.startswith("!"):
@@ -55,11 +64,14 @@ def covering(globs: list[str], directory: str) -> str:
 
 
 def covers(glob: str, directory: str) -> bool:
-    """Whether one glob selects every path inside `directory`: `dir`, `dir/`, `dir/**`, `dir/*`, `*`."""
+    """Whether one glob selects every path inside `directory`: `dir`, `dir/`, `dir/**`, `dir/*`,
+    `*`."""
     if matches(glob, directory, is_dir=True):
         return True
     parts = _parts(directory)
-    return not glob.endswith("/") and _match_parts(_segments(glob), 0, parts, 0, len(parts), open_end=True)
+    return not glob.endswith("/") and _match_parts(
+        _segments(glob), 0, parts, 0, len(parts), open_end=True
+    )
 
 
 def could_contain(glob: str, directory: str) -> bool:
@@ -96,20 +108,32 @@ def _separator_backslash(body: str) -> bool:
 
 
 def _segments(glob: str) -> list[str]:
-    """`*.py` -> ["**", "*.py"] (any depth), `/api/x/` -> ["api", "x"] (anchored); `**/**` is one `**`."""
+    """`*.py` -> ["**", "*.py"] (any depth), `/api/x/` -> ["api", "x"] (anchored); `**/**` is one
+    `**`."""
     body = glob.rstrip("/")
     if "/" not in body:
         return ["**", body]
-    segments = body.lstrip("/").split("/")  # a leading or inner slash anchors the glob at the project root
-    return [part for index, part in enumerate(segments) if part != "**" or index == 0 or segments[index - 1] != "**"]
+    segments = body.lstrip("/").split(
+        "/"
+    )  # a leading or inner slash anchors the glob at the project root
+    return [
+        part
+        for index, part in enumerate(segments)
+        if part != "**" or index == 0 or segments[index - 1] != "**"
+    ]
 
 
 def normalise(glob: str) -> str:
-    """The same glob with consecutive `**` segments collapsed into one (they match the same paths)."""
+    """The same glob with consecutive `**` segments collapsed into one (they match the same
+    paths)."""
     negated = "!" if glob.startswith("!") else ""
     body = glob[len(negated) :]
     parts = body.split("/")
-    kept = [part for index, part in enumerate(parts) if part != "**" or index == 0 or parts[index - 1] != "**"]
+    kept = [
+        part
+        for index, part in enumerate(parts)
+        if part != "**" or index == 0 or parts[index - 1] != "**"
+    ]
     return negated + "/".join(kept)
 
 
@@ -143,11 +167,12 @@ def _match_parts(
     open_end: bool = False,
     failed: set[tuple[int, int]] | None = None,
 ) -> bool:
-    """Does `pattern[pi:]` match `parts[si:end]` for some `end` <= `limit` (a leading run: a folder)?
+    """Does `pattern[pi:]` match `parts[si:end]` for some `end` <= `limit` (a leading run: a
+    folder)?
 
-    `open_end`: `parts` is a folder, and what is left of the pattern must match every path inside it.
-    `failed` remembers the (pi, si) pairs already tried after a `**`: without it, n `**` segments on a
-    deep path try every split, exponentially; with it, each pair is tried once.
+    `open_end`: `parts` is a folder, and what is left of the pattern must match every path inside
+    it. `failed` remembers the (pi, si) pairs already tried after a `**`: without it, n `**`
+    segments on a deep path try every split, exponentially; with it, each pair is tried once.
     """
     if failed is None:
         failed = set()
@@ -173,7 +198,8 @@ def _match_parts(
 
 
 def _matches_every_name(rest: list[str]) -> bool:
-    """Does `rest` match any one name (and so, as its folder, everything below)? `**`, `*`, `**/*`: yes; `*/*`: no."""
+    """Does `rest` match any one name (and so, as its folder, everything below)? `**`, `*`, `**/*`:
+    yes; `*/*`: no."""
     names = [segment for segment in rest if segment != "**"]
     if not names:
         return True
@@ -218,7 +244,8 @@ def match_name(pattern: str, name: str) -> bool:
 
 
 def _tokens(pattern: str) -> list[str | tuple[bool, list[tuple[str, str]]]] | None:
-    """ "*", "?", an escaped literal ("\\x"), or (negated, ranges) for a class; None if a class is open."""
+    """ "*", "?", an escaped literal ("\\x"), or (negated, ranges) for a class; None if a class is
+    open."""
     tokens: list[str | tuple[bool, list[tuple[str, str]]]] = []
     i = 0
     while i < len(pattern):

@@ -3,18 +3,19 @@
 The sidecars read which events they judge (`judged_by`), the policy where a delivery follows
 (`BOUNDARIES`); the pipeline (pipeline/hook_events.py) turns the table into the handlers Claude Code
 starts, the entry scripts, the plugin's `hooks/hooks.json`, the settings `install` writes, doctor's
-probes and playback (`tests/test_hook_events.py` holds them to it). Adding an event is a row here, its
-handling in `pipeline/runtime.py` (or `pipeline/lifecycle.py`), and the regenerated files. Standard
-library only, and no import at its top (`os`, for the deadline a user may lengthen, inside `deadline_of`): it
-sits on the ground floor.
+probes and playback (`tests/test_hook_events.py` holds them to it). Adding an event is a row here,
+its handling in `pipeline/runtime.py` (or `pipeline/lifecycle.py`), and the regenerated files.
+Standard library only, and no import at its top (`os`, for the deadline a user may lengthen, inside
+`deadline_of`): it sits on the ground floor.
 """
 
 from __future__ import annotations
 
 DEADLINE = 0.8  # seconds: every event's hard deadline unless its row says otherwise
-# `SIDEKIT_HOOK_DEADLINE=SECONDS` in the environment lengthens every event's deadline (a slow or loaded
-# machine; the test suite, whose findings must not hang on the machine's load), never past MAX_DEADLINE
-# (under the client's HANDLER_TIMEOUT) and never below the event's own. Nothing a repository holds sets it.
+# `SIDEKIT_HOOK_DEADLINE=SECONDS` in the environment lengthens every event's deadline (a slow or
+# loaded machine; the test suite, whose findings must not hang on the machine's load), never past
+# MAX_DEADLINE (under the client's HANDLER_TIMEOUT) and never below the event's own. Nothing a
+# repository holds sets it.
 DEADLINE_ENV = "SIDEKIT_HOOK_DEADLINE"
 MAX_DEADLINE = 4.0
 
@@ -50,22 +51,29 @@ class HookEvent:
         probe: dict[str, object] | None = None,
     ) -> None:
         self.name = name  # Claude Code's hook_event_name
-        self.script = script  # hooks/<script>.py (settings form) and `hooks/run <script>` (plugin form)
+        # hooks/<script>.py (settings form) and `hooks/run <script>` (plugin form)
+        self.script = script
         self.matcher = matcher  # the handler's tool matcher; None for events without one
-        # one handler per runner trigger word, each under an `if` rule naming it (pipeline/hook_events.py
-        # makes them from the runners' words): Claude Code takes one permission rule per `if`.
+        # one handler per runner trigger word, each under an `if` rule naming it
+        # (pipeline/hook_events.py makes them from the runners' words): Claude Code takes one
+        # permission rule per `if`.
         self.per_runner_word = per_runner_word
         self.drains = drains  # delivers what the queue holds (when the event is the main agent's)
-        self.boundary = boundary  # a delivery follows at once: deferred findings may be revived here
+        # a delivery follows at once: deferred findings may be revived here
+        self.boundary = boundary
         self.detectors = detectors  # the sidecars that judge it, in order (detectors.REGISTRY)
         self.lifecycle = lifecycle  # handled by lifecycle.py (session edges), not by the detectors
-        # Seconds of wall time; past it the hook gives up and delivers what it claimed first (PreToolUse:
-        # the command runs as written). The one source of a hook's deadline (`deadline_of`).
+        # Seconds of wall time; past it the hook gives up and delivers what it claimed first
+        # (PreToolUse: the command runs as written). The one source of a hook's deadline
+        # (`deadline_of`).
         self.deadline = deadline
-        self.probe = probe or {}  # the smallest payload of the event, for doctor (no sidecar speaks)
+        self.probe = (
+            probe or {}
+        )  # the smallest payload of the event, for doctor (no sidecar speaks)
 
 
-HANDLER_TIMEOUT = 5  # seconds Claude Code gives a handler; the hook's own deadline is well under one
+# seconds Claude Code gives a handler; the hook's own deadline is well under one
+HANDLER_TIMEOUT = 5
 TOOL_DETECTORS = ("scope", "specs", "tests", "tools", "conventions", "judge")
 _TOOL_PROBE: dict[str, object] = {"tool_name": "SidekitDoctorProbe", "tool_input": {}}
 
@@ -90,10 +98,17 @@ EVENTS: dict[str, HookEvent] = {
             detectors=tuple(name for name in TOOL_DETECTORS if name != "conventions"),
             probe={**_TOOL_PROBE, "error": "probe"},
         ),
-        HookEvent("UserPromptSubmit", "user_prompt_submit", drains=True, boundary=True, probe={"prompt": ""}),
-        # Raw test runs only (runners/dispatch.py); the conditions spare every other Bash call a hook process:
-        # one handler per runner trigger word (runners/words.py). Two start for a command that says two
-        # of them; the rewrite answers in one only (hook._answers), so a command is never rewritten twice.
+        HookEvent(
+            "UserPromptSubmit",
+            "user_prompt_submit",
+            drains=True,
+            boundary=True,
+            probe={"prompt": ""},
+        ),
+        # Raw test runs only (runners/dispatch.py); the conditions spare every other Bash call a
+        # hook process: one handler per runner trigger word (runners/words.py). Two start for a
+        # command that says two of them; the rewrite answers in one only (hook._answers), so a
+        # command is never rewritten twice.
         HookEvent(
             "PreToolUse",
             "pre_tool_use",
@@ -101,9 +116,17 @@ EVENTS: dict[str, HookEvent] = {
             per_runner_word=True,
             probe={"tool_name": "Bash", "tool_input": {"command": "true"}},
         ),
-        HookEvent("SessionStart", "session_start", drains=True, lifecycle=True, probe={"source": "startup"}),
+        HookEvent(
+            "SessionStart",
+            "session_start",
+            drains=True,
+            lifecycle=True,
+            probe={"source": "startup"},
+        ),
         HookEvent("Stop", "stop", lifecycle=True, probe={"stop_hook_active": False}),
-        HookEvent("SubagentStop", "subagent_stop", lifecycle=True, probe={"stop_hook_active": False}),
+        HookEvent(
+            "SubagentStop", "subagent_stop", lifecycle=True, probe={"stop_hook_active": False}
+        ),
     )
 }
 
@@ -114,8 +137,8 @@ def judged_by(detector: str) -> frozenset[str]:
 
 
 def deadline_of(name: str) -> float:
-    """The hard deadline of the event `name` (seconds): its row's (the default for an event not in the
-    table), lengthened by DEADLINE_ENV when that is set."""
+    """The hard deadline of the event `name` (seconds): its row's (the default for an event not in
+    the table), lengthened by DEADLINE_ENV when that is set."""
     event = EVENTS.get(name)
     own = event.deadline if event is not None else DEADLINE
     import os
@@ -124,12 +147,14 @@ def deadline_of(name: str) -> float:
         wanted = float(os.environ.get(DEADLINE_ENV, "") or own)
     except ValueError:
         return own
-    return min(max(own, wanted), MAX_DEADLINE) if wanted == wanted else own  # NaN: not a number of seconds
+    return (
+        min(max(own, wanted), MAX_DEADLINE) if wanted == wanted else own
+    )  # NaN: not a number of seconds
 
 
 def stretch_of(name: str) -> float:
-    """How much longer than its row's deadline the event `name` has (1.0 unless DEADLINE_ENV says more):
-    the shares of its time (the detectors' budget) grow with it."""
+    """How much longer than its row's deadline the event `name` has (1.0 unless DEADLINE_ENV says
+    more): the shares of its time (the detectors' budget) grow with it."""
     event = EVENTS.get(name)
     return deadline_of(name) / (event.deadline if event is not None else DEADLINE)
 
@@ -137,8 +162,12 @@ def stretch_of(name: str) -> float:
 DRAINING = frozenset(name for name, event in EVENTS.items() if event.drains)
 BOUNDARIES = frozenset(name for name, event in EVENTS.items() if event.boundary)
 LIFECYCLE = frozenset(name for name, event in EVENTS.items() if event.lifecycle)
-TOOL_EVENTS = frozenset(name for name, event in EVENTS.items() if event.detectors)  # a tool call the ledger counts
-AFTER_A_TOOL = frozenset({"PostToolUse", "PostToolUseFailure"})  # the tool ran (and may have written)
+TOOL_EVENTS = frozenset(
+    name for name, event in EVENTS.items() if event.detectors
+)  # a tool call the ledger counts
+AFTER_A_TOOL = frozenset(
+    {"PostToolUse", "PostToolUseFailure"}
+)  # the tool ran (and may have written)
 
 # sidekit_hooks/<PACKAGED>/<script>.py: the same entries inside the package, for an install with no
 # checkout (pip, pipx, uv tool: the wheel carries them). `sidekit install` runs them with `-I -S`:

@@ -14,8 +14,11 @@ import time
 from sidekit_hooks.core import background, fastjson, hooklog, workspace
 
 LATER_FOLDER = "later"  # under .sidekit/
-MAX_WAITING = 16  # jobs waiting at once; past this a hook drops the hand-over (logged) rather than pile up
-MAX_PAYLOAD = 4 * 1024 * 1024  # characters of payload written for a worker; a bigger event is not handed over
+# jobs waiting at once; past this a hook drops the hand-over (logged) rather than pile up
+MAX_WAITING = 16
+MAX_PAYLOAD = (
+    4 * 1024 * 1024
+)  # characters of payload written for a worker; a bigger event is not handed over
 STALE_JOB = 300.0  # seconds; a job no worker took by then is deleted by the next hand-over
 
 
@@ -43,7 +46,9 @@ def later_dir(project: str) -> str:
     return os.path.join(workspace.state_dir(project), LATER_FOLDER)
 
 
-def hand_over(project: str, event_name: str, payload: object, names: list[str], why: str, worker: str) -> str:
+def hand_over(
+    project: str, event_name: str, payload: object, names: list[str], why: str, worker: str
+) -> str:
     """Write the job and start `worker` (a module run with `-m`) on it; the job's path, or "" when
     nothing was handed over."""
     if not names:
@@ -51,23 +56,41 @@ def hand_over(project: str, event_name: str, payload: object, names: list[str], 
     folder = later_dir(project)
     if waiting(folder) >= MAX_WAITING:
         hooklog.error(
-            project, event_name, "later", f"{MAX_WAITING} jobs already waiting; {','.join(names)} not handed over"
+            project,
+            event_name,
+            "later",
+            f"{MAX_WAITING} jobs already waiting; {','.join(names)} not handed over",
         )
         return ""
     text = fastjson.dumps(
-        {"hook": event_name, "project": project, "detectors": names, "why": why, "payload": payload, "at": time.time()}
+        {
+            "hook": event_name,
+            "project": project,
+            "detectors": names,
+            "why": why,
+            "payload": payload,
+            "at": time.time(),
+        }
     )
     if len(text) > MAX_PAYLOAD:
-        hooklog.error(project, event_name, "later", f"payload of {len(text)} characters is too big to hand over")
+        hooklog.error(
+            project,
+            event_name,
+            "later",
+            f"payload of {len(text)} characters is too big to hand over",
+        )
         return ""
-    path = os.path.join(folder, f"{int(time.time() * 1000)}-{os.getpid()}-{os.urandom(3).hex()}.json")
+    path = os.path.join(
+        folder, f"{int(time.time() * 1000)}-{os.getpid()}-{os.urandom(3).hex()}.json"
+    )
     workspace.atomic_write(path, text)
     background.spawn_module(worker, [path])
     return path
 
 
 def waiting(folder: str) -> int:
-    """Jobs waiting or being finished; deletes those too old to matter (a worker that never started or died)."""
+    """Jobs waiting or being finished; deletes those too old to matter (a worker that never started
+    or died)."""
     try:
         entries = [entry for entry in os.scandir(folder) if not entry.name.startswith(".tmp-")]
     except OSError:
@@ -85,9 +108,9 @@ def waiting(folder: str) -> int:
 
 
 def take(path: str) -> tuple[str, dict[str, object] | None]:
-    """Claim the job by renaming it (one worker only) and read it: (the claimed file, the job), the job
-    None when another worker took it or it is unreadable. The worker deletes the claimed file once done
-    (`done`), so an empty folder means nothing is pending (`pending`)."""
+    """Claim the job by renaming it (one worker only) and read it: (the claimed file, the job), the
+    job None when another worker took it or it is unreadable. The worker deletes the claimed file
+    once done (`done`), so an empty folder means nothing is pending (`pending`)."""
     from sidekit_hooks.core import safepath
 
     taken = f"{path}.taken-{os.getpid()}"

@@ -4,7 +4,8 @@
 commits `sidekit_hooks/__init__.py`, `argparse.py` or `json.py`, they import the repository's code
 instead of sidekit's or the standard library's. So:
 
-- sidekit's own interpreter (Python >= 3.11, the package requires it) starts with `-P` (`safe_path`);
+- sidekit's own interpreter (Python >= 3.11, the package requires it) starts with `-P`
+  (`safe_path`);
 - a project's interpreter (any version; `-P` is unknown before 3.11) starts through `-c` code that
   first takes the working folder off the front of `sys.path` (`project_code`). `site` and
   `sitecustomize` are imported before that entry is added, so the folder's copies never load.
@@ -21,8 +22,9 @@ SAFE_PATH = "-P"  # Python 3.11+: no script folder / working folder on sys.path
 # The first statement of every `-c` program sidekit gives a project's interpreter.
 DROP_CWD = "import sys\nif sys.path and sys.path[0] in ('', '.'): del sys.path[0]\n"
 
-# `python -m pytest` as the project runs it, minus the working folder in front of the standard library
-# and sidekit: it joins at the end, so a test suite that imports its package from the root still does.
+# `python -m pytest` as the project runs it, minus the working folder in front of the standard
+# library and sidekit: it joins at the end, so a test suite that imports its package from the root
+# still does.
 PYTEST_MAIN = (
     DROP_CWD + "import os, runpy\nsys.path.append(os.getcwd())\n"
     "runpy.run_module('pytest', run_name='__main__', alter_sys=True)\n"
@@ -41,5 +43,6 @@ def project_code(python: str, code: str, *args: str) -> list[str]:
 
 
 def project_pytest(python: str, *args: str) -> list[str]:
-    """argv for `python -m pytest args...` in the project's interpreter, the working folder last on the path."""
+    """argv for `python -m pytest args...` in the project's interpreter, the working folder last on
+    the path."""
     return [python, "-c", PYTEST_MAIN, *args]

@@ -1,7 +1,9 @@
-"""The plugin form's side of a hook: is this a plugin session, is the project set up, what to tell once.
+"""The plugin form's side of a hook: is this a plugin session, is the project set up, what to tell
+once.
 
 `cli/plugin_setup.py` does the setup itself (in a detached worker); this module holds what a hook
-needs to decide and to say it, at a stat or a small read each. Standard library only (hook hot path).
+needs to decide and to say it, at a stat or a small read each. Standard library only (hook hot
+path).
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ import os
 
 from sidekit_hooks.core import background, fastjson, safepath, workspace
 
-DONE_FILE = "plugin-setup.json"  # under .sidekit/: {"version", "root"} once a plugin set the project up
+# under .sidekit/: {"version", "root"} once a plugin set the project up
+DONE_FILE = "plugin-setup.json"
 SAY_FILE = "plugin-setup.say"  # under .sidekit/: the one line for the user, until a hook claims it
 LOCK_FILE = "plugin-setup.lock"
 VERSION = 1  # bump when the setup learns something new: projects set up before get it once more
@@ -28,12 +31,15 @@ def done_path(project: str) -> str:
 
 
 def setup_needed(project: str, root: str) -> bool:
-    """Whether this project was not set up by this plugin (at this setup version) yet: one small read."""
+    """Whether this project was not set up by this plugin (at this setup version) yet: one small
+    read."""
     try:
         data = fastjson.loads(safepath.read_bytes(done_path(project)).decode("utf-8", "replace"))
     except (OSError, ValueError):
         return True
-    return not (isinstance(data, dict) and data.get("version") == VERSION and data.get("root") == root)
+    return not (
+        isinstance(data, dict) and data.get("version") == VERSION and data.get("root") == root
+    )
 
 
 def start_setup(project: str, root: str) -> bool:
@@ -45,7 +51,8 @@ def start_setup(project: str, root: str) -> bool:
 
 
 def claim_notice(project: str) -> str:
-    """The setup's line for the user, claimed by rename so that exactly one hook says it; "" when none."""
+    """The setup's line for the user, claimed by rename so that exactly one hook says it; "" when
+    none."""
     path = os.path.join(workspace.state_dir(project), SAY_FILE)
     if not os.path.exists(path):
         return ""

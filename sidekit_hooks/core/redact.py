@@ -1,4 +1,5 @@
-"""Secrets stay out: the one redaction pass for text sidekit writes (logs, decisions, the judge, nudges).
+"""Secrets stay out: the one redaction pass for text sidekit writes (logs, decisions, the judge,
+nudges).
 
 Standard library only, and cheap where it matters: `re` is imported (and the patterns compiled) only
 the first time a text holds a character sequence some secret shape needs; most texts are rejected by
@@ -39,9 +40,10 @@ _KEYWORDS = ("pass", "secret", "token", "key", "auth")  # of an assignment, matc
 
 _PATTERNS = (
     # Private-key blocks, whole (a truncated block still loses its body).
-    r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----[\s\S]{0,10000}?(-----END[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----|\Z)",
-    # No word boundaries: `_` is a word character, so `\b` let `MY_KEY_AKIA...` and `ghp_..._old.txt` through
-    # (#19). A token glued to other characters is still that token.
+    r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----[\s\S]{0,10000}?(-----END[A-Z0-9 "
+    r"]{0,40}PRIVATE KEY( BLOCK)?-----|\Z)",
+    # No word boundaries: `_` is a word character, so `\b` let `MY_KEY_AKIA...` and
+    # `ghp_..._old.txt` through (#19). A token glued to other characters is still that token.
     r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16,}",  # AWS access key ids
     r"gh[pousr]_[A-Za-z0-9]{36,255}",  # GitHub tokens
     r"github_pat_[A-Za-z0-9_]{22,255}",
@@ -71,7 +73,9 @@ def redact(text: str) -> str:
         _assignment.append(re.compile(_ASSIGNMENT))
     for pattern in _compiled:
         text = pattern.sub(MASK, text)
-    return _assignment[0].sub(lambda match: match.group(1) + MASK if match.group(2) != MASK else match.group(0), text)
+    return _assignment[0].sub(
+        lambda match: match.group(1) + MASK if match.group(2) != MASK else match.group(0), text
+    )
 
 
 def _assignment_hint(lowered: str) -> bool:
@@ -91,13 +95,15 @@ def _assignment_hint(lowered: str) -> bool:
 
 
 def redact_value(value: Any, keep: frozenset[str] = frozenset()) -> Any:
-    """`value` (JSON-like: dicts, lists, strings) with every string redacted, keys included; the values
-    of the keys in `keep` stay as they are (a recheck's regex `pattern`, which redaction could break)."""
+    """`value` (JSON-like: dicts, lists, strings) with every string redacted, keys included; the
+    values of the keys in `keep` stay as they are (a recheck's regex `pattern`, which redaction
+    could break)."""
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
         return {
-            redact(k) if isinstance(k, str) else k: v if k in keep else redact_value(v, keep) for k, v in value.items()
+            redact(k) if isinstance(k, str) else k: v if k in keep else redact_value(v, keep)
+            for k, v in value.items()
         }
     if isinstance(value, (list, tuple)):
         return [redact_value(item, keep) for item in value]

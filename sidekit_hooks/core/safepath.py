@@ -1,7 +1,8 @@
 """Never outside: every path sidekit reads, writes, renames or deletes stays inside its own folder.
 
-A repository can commit anything under `.sidekit/`, `.runtime/` or `.claude/`, including symlinks that
-lead out of it. Every writer, reader and deleter of sidekit's own files goes through this module:
+A repository can commit anything under `.sidekit/`, `.runtime/` or `.claude/`, including symlinks
+that lead out of it. Every writer, reader and deleter of sidekit's own files goes through this
+module:
 
 - `check(path, anchor)` resolves the path and refuses (`UnsafePath`, an `OSError`, so the callers'
   fail-open handlers already catch it) when it resolves outside `anchor` (by default the folder that
@@ -10,8 +11,9 @@ lead out of it. Every writer, reader and deleter of sidekit's own files goes thr
   symlinked file, a FIFO or a device is refused without blocking;
 - `read_inside` is the one way to read a file the repository holds (package.json, pyproject.toml,
   go.mod, a JUnit report, a source file): inside the project through every component, not a link (or
-  only a link that stays inside, when asked), a regular file, opened without blocking, at most `limit`
-  bytes (`TooLarge` past it, never a silent cut); `read_project_file` is its quiet form (None);
+  only a link that stays inside, when asked), a regular file, opened without blocking, at most
+  `limit` bytes (`TooLarge` past it, never a silent cut); `read_project_file` is its quiet form
+  (None);
 - `escapes(project)` lists the links that lead out, for `sidekit doctor`.
 
 Standard library only (hook hot path).
@@ -25,14 +27,17 @@ import stat
 STATE_FOLDERS = (".sidekit", ".runtime", ".claude")
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-MAX_STATE = 64 << 20  # bytes of one of sidekit's own state files (a cache, an index, a map) read at most
+MAX_STATE = (
+    64 << 20
+)  # bytes of one of sidekit's own state files (a cache, an index, a map) read at most
 MAX_OUTPUT = 256 << 20  # bytes of a run's saved output read at most (its end: `read_tail`)
 _REPORTED: set[str] = set()  # paths already logged by this process ("logged once")
 
 
 class UnsafePath(OSError):
-    """A path that resolves outside the folder it belongs to, or is not a regular file. `reason` is one
-    of OUTSIDE, LINK, NOT_REGULAR, TOO_LARGE when `read_inside` raised it (the caller's words and fix)."""
+    """A path that resolves outside the folder it belongs to, or is not a regular file. `reason` is
+    one of OUTSIDE, LINK, NOT_REGULAR, TOO_LARGE when `read_inside` raised it (the caller's words
+    and fix)."""
 
     reason = ""
 
@@ -48,7 +53,8 @@ def refused(path: str, reason: str, words: str) -> UnsafePath:
 
 
 class TooLarge(UnsafePath):
-    """A repository file larger than its reader's limit (read whole or not at all, never cut short)."""
+    """A repository file larger than its reader's limit (read whole or not at all, never cut
+    short)."""
 
     reason = TOO_LARGE
 
@@ -59,7 +65,8 @@ class TooLarge(UnsafePath):
 
 
 def anchor_of(path: str) -> str:
-    """The folder holding the path's first `.sidekit`/`.runtime`/`.claude` component ('' for none)."""
+    """The folder holding the path's first `.sidekit`/`.runtime`/`.claude` component ('' for
+    none)."""
     parts = os.path.abspath(path).split(os.sep)
     for index, part in enumerate(parts):
         if part in STATE_FOLDERS:
@@ -79,19 +86,24 @@ def check(path: str, anchor: str = "") -> str:
     anchor = anchor or anchor_of(path)
     if anchor and not inside(path, anchor):
         target = os.path.realpath(path)
-        raise UnsafePath(f"{printable(path)} leads outside {printable(anchor)} (to {printable(target)}); refused")
+        raise UnsafePath(
+            f"{printable(path)} leads outside {printable(anchor)} (to {printable(target)}); refused"
+        )
     return path
 
 
 def makedirs(path: str, anchor: str = "") -> str:
-    """`os.makedirs(path, exist_ok=True)` after checking that it (and so what it creates) stays inside."""
+    """`os.makedirs(path, exist_ok=True)` after checking that it (and so what it creates) stays
+    inside."""
     check(path, anchor)
     if os.path.isdir(path):  # nothing to create: the check holds for it
         return path
     new = _new_state_folder(path)
     os.makedirs(path, exist_ok=True)
     check(path, anchor)  # a link swapped in meanwhile is caught here
-    if new:  # sidekit's own `.sidekit`/`.runtime`, made just now: out of `git status` from the start
+    if (
+        new
+    ):  # sidekit's own `.sidekit`/`.runtime`, made just now: out of `git status` from the start
         try:
             from sidekit_hooks.core import git_exclude
 
@@ -102,7 +114,8 @@ def makedirs(path: str, anchor: str = "") -> str:
 
 
 def _new_state_folder(path: str) -> str:
-    """The `.sidekit` or `.runtime` folder in `path` that does not exist yet ('' for none): one stat."""
+    """The `.sidekit` or `.runtime` folder in `path` that does not exist yet ('' for none): one
+    stat."""
     parts = os.path.abspath(path).split(os.sep)
     for index, part in enumerate(parts):
         if part in (".sidekit", ".runtime"):
@@ -141,10 +154,12 @@ def _read_fd(fd: int, limit: int, chunk_size: int) -> bytes:
 
 
 def project_file(project: str, relative: str) -> os.stat_result | None:
-    """The stat of a project file worth reading: a regular file whose real path is inside the project.
+    """The stat of a project file worth reading: a regular file whose real path is inside the
+    project.
 
-    A FIFO named `x.py` would block its reader forever, a device never ends, and a link may lead out of
-    the project (the code index must not read `/etc` or another checkout through one): all are None.
+    A FIFO named `x.py` would block its reader forever, a device never ends, and a link may lead out
+    of the project (the code index must not read `/etc` or another checkout through one): all are
+    None.
     """
     path = os.path.join(project, relative)
     try:
@@ -161,12 +176,12 @@ def project_file(project: str, relative: str) -> os.stat_result | None:
 def read_inside(project: str, path: str, limit: int, follow_inside: bool = False) -> bytes:
     """The whole of a file the repository holds, read the one safe way.
 
-    `path` (relative to `project`, or absolute) must stay inside the project through every folder on its
-    way; the file itself must not be a link (with `follow_inside`, a link whose target is inside the
-    project is followed: a monorepo's shared package.json), must be a regular file (a FIFO or a device
-    is refused without blocking: O_NONBLOCK) and must hold at most `limit` bytes: `TooLarge` past it
-    (a 55 MB report is never read as its first 50 MB, nor skipped in silence). Raises UnsafePath,
-    TooLarge, or the OSError of the open (FileNotFoundError, PermissionError).
+    `path` (relative to `project`, or absolute) must stay inside the project through every folder on
+    its way; the file itself must not be a link (with `follow_inside`, a link whose target is inside
+    the project is followed: a monorepo's shared package.json), must be a regular file (a FIFO or a
+    device is refused without blocking: O_NONBLOCK) and must hold at most `limit` bytes: `TooLarge`
+    past it (a 55 MB report is never read as its first 50 MB, nor skipped in silence). Raises
+    UnsafePath, TooLarge, or the OSError of the open (FileNotFoundError, PermissionError).
     """
     full = os.path.abspath(os.path.join(project, path))
     base = os.path.realpath(project)
@@ -188,8 +203,8 @@ def read_inside(project: str, path: str, limit: int, follow_inside: bool = False
 
 
 def read_tail(path: str, limit: int) -> bytes:
-    """The last `limit` bytes of a regular file that is not a link (a run's saved output, whose end says
-    how it ended), opened without blocking. Raises UnsafePath or the open's OSError."""
+    """The last `limit` bytes of a regular file that is not a link (a run's saved output, whose end
+    says how it ended), opened without blocking. Raises UnsafePath or the open's OSError."""
     try:
         fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK)
     except OSError as exc:
@@ -207,21 +222,25 @@ def read_tail(path: str, limit: int) -> bytes:
 
 
 def read_regular(path: str, limit: int) -> bytes:
-    """A file that is not the repository's alone (the user's settings, often a link into their dotfiles;
-    a file the client names): links followed, but a regular file only, opened without blocking, at most
-    `limit` bytes (TooLarge past it). Raises UnsafePath, TooLarge or the open's OSError."""
+    """A file that is not the repository's alone (the user's settings, often a link into their
+    dotfiles; a file the client names): links followed, but a regular file only, opened without
+    blocking, at most `limit` bytes (TooLarge past it). Raises UnsafePath, TooLarge or the open's
+    OSError."""
     return _whole(os.open(path, os.O_RDONLY | NONBLOCK), path, limit)
 
 
 def _whole(fd: int, path: str, limit: int) -> bytes:
-    """All of an open regular file of at most `limit` bytes (UnsafePath, TooLarge otherwise); closes `fd`."""
+    """All of an open regular file of at most `limit` bytes (UnsafePath, TooLarge otherwise); closes
+    `fd`."""
     try:
         found = os.fstat(fd)
         if not stat.S_ISREG(found.st_mode):
             raise refused(path, NOT_REGULAR, "is not a regular file")
         if found.st_size > limit:
             raise TooLarge(
-                f"{printable(path)} holds {found.st_size} bytes, over the {limit} read", found.st_size, limit
+                f"{printable(path)} holds {found.st_size} bytes, over the {limit} read",
+                found.st_size,
+                limit,
             )
         data = _read_fd(fd, limit + 1, 1 << 20)
         if len(data) > limit:  # grown since the fstat
@@ -232,7 +251,8 @@ def _whole(fd: int, path: str, limit: int) -> bytes:
 
 
 def read_project_file(project: str, relative: str, limit: int = 64 << 20) -> bytes | None:
-    """`read_inside` (links inside the project followed), None for whatever it refuses or cannot open."""
+    """`read_inside` (links inside the project followed), None for whatever it refuses or cannot
+    open."""
     try:
         return read_inside(project, relative, limit, follow_inside=True)
     except (OSError, ValueError):
@@ -268,7 +288,8 @@ def open_append(path: str, anchor: str = "") -> int:
 
 
 def first_report(path: str) -> bool:
-    """True the first time this process reports `path` (so a refusal is logged once, not per call)."""
+    """True the first time this process reports `path` (so a refusal is logged once, not per
+    call)."""
     if path in _REPORTED:
         return False
     _REPORTED.add(path)
@@ -296,17 +317,20 @@ OWN_LINKS = (
 
 
 def is_own_link(path: str, project: str) -> bool:
-    """sidekit's own link out (`install`'s recorder shim, `sidekit test`'s path shim): at its place, and
-    to a sidekit_hooks package. A pytest in another environment loads sidekit's plugin through it."""
+    """sidekit's own link out (`install`'s recorder shim, `sidekit test`'s path shim): at its place,
+    and to a sidekit_hooks package. A pytest in another environment loads sidekit's plugin through
+    it."""
     if os.path.relpath(path, project) not in OWN_LINKS:
         return False
     target = os.path.realpath(path)
-    return os.path.basename(target) == "sidekit_hooks" and os.path.isfile(os.path.join(target, "core", "safepath.py"))
+    return os.path.basename(target) == "sidekit_hooks" and os.path.isfile(
+        os.path.join(target, "core", "safepath.py")
+    )
 
 
 def escapes(project: str) -> list[str]:
-    """Every symlink among sidekit's own folders and files that leads out of the project (for doctor),
-    bar sidekit's own links to its package (`is_own_link`)."""
+    """Every symlink among sidekit's own folders and files that leads out of the project (for
+    doctor), bar sidekit's own links to its package (`is_own_link`)."""
     found: list[str] = []
     project = os.path.abspath(project)
     seen: set[str] = set()
@@ -326,6 +350,9 @@ def escapes(project: str) -> list[str]:
             for name in names:
                 visit(os.path.join(path, name), depth + 1)
 
-    for folder in (".sidekit", ".runtime"):  # a `.claude/settings.json` linked to dotfiles is the user's choice
+    for folder in (
+        ".sidekit",
+        ".runtime",
+    ):  # a `.claude/settings.json` linked to dotfiles is the user's choice
         visit(os.path.join(project, folder), 0)
     return found

@@ -1,8 +1,9 @@
-"""Shell command lines, parsed once for every sidecar that reads them. Standard library only (hot path).
+"""Shell command lines, parsed once for every sidecar that reads them. Standard library only (hot
+path).
 
-Quotes, escapes, `$(...)`, backquotes and heredoc bodies are honoured, so a `>`, `;` or `..` inside a
-string is never taken for an operator. Best effort: what cannot be judged without running the shell is
-marked (`Segment.opaque`), never guessed.
+Quotes, escapes, `$(...)`, backquotes and heredoc bodies are honoured, so a `>`, `;` or `..` inside
+a string is never taken for an operator. Best effort: what cannot be judged without running the
+shell is marked (`Segment.opaque`), never guessed.
 """
 
 from __future__ import annotations
@@ -11,13 +12,15 @@ SEPARATORS = frozenset({";", "&&", "||", "|", "&", "\n", "(", ")", "|&", ";;"})
 PIPES = frozenset({"|", "|&"})
 WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 # Words that only wrap the real command, and runners that do so as `<runner> run CMD`.
-WRAPPERS = frozenset({"sudo", "time", "nice", "nohup", "command", "exec", "env", "stdbuf", "builtin"})
+WRAPPERS = frozenset(
+    {"sudo", "time", "nice", "nohup", "command", "exec", "env", "stdbuf", "builtin"}
+)
 RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye"})
 
 
 class Word:
-    """A shell word: its text with quotes removed, whether any part was quoted, and whether a quote or
-    substitution in it never closed."""
+    """A shell word: its text with quotes removed, whether any part was quoted, and whether a quote
+    or substitution in it never closed."""
 
     __slots__ = ("text", "quoted", "unclosed")
 
@@ -41,14 +44,17 @@ class Segment:
         self.piped_in = piped_in
         self.piped_out = False
         self.redirected = False
-        self.opaque = False  # a substitution, a variable or an unclosed quote: its meaning needs the shell
+        # a substitution, a variable or an unclosed quote: its meaning needs the shell
+        self.opaque = False
 
     @property
     def texts(self) -> list[str]:
         return [word.text for word in self.words]
 
 
-_parsed: dict[str, list[Segment]] = {}  # one hook, one command: scope, tools and tests share the parse
+_parsed: dict[
+    str, list[Segment]
+] = {}  # one hook, one command: scope, tools and tests share the parse
 
 
 def segments(command: str) -> list[Segment]:
@@ -86,7 +92,8 @@ def _split(command: str) -> list[Segment]:
 
 
 def core_words(words: list[str]) -> list[str]:
-    """The command without env assignments, wrappers (sudo, time, `uv run`...) and a venv path prefix."""
+    """The command without env assignments, wrappers (sudo, time, `uv run`...) and a venv path
+    prefix."""
     rest = list(words)
     while rest:
         head = rest[0]
@@ -108,7 +115,9 @@ def core_words(words: list[str]) -> list[str]:
 def tokenize(command: str) -> list[tuple[str, Word]]:
     """Shell tokens: ("word", Word) or ("op", Word). Heredoc bodies are dropped."""
     tokens: list[tuple[str, Word]] = []
-    heredocs: list[tuple[str, bool]] = []  # (delimiter, strip leading tabs) awaiting the next newline
+    heredocs: list[
+        tuple[str, bool]
+    ] = []  # (delimiter, strip leading tabs) awaiting the next newline
     index = 0
     length = len(command)
     while index < length:

@@ -1,16 +1,19 @@
 r"""Character classes and runs as `re` sees them, for scanners that must not import `re`.
 
-Importing `re` (and the `enum` it pulls in) and compiling a few patterns costs a compacted `go test`'s
-red binary more CPU than the rest of its answer: runners/go/adapter.py, runners/frames.py, runners/go/subject.py
-and status/clusters.py scan with these instead. Each helper matches `re`'s meaning for a `str` pattern
-(Unicode classes): `\w` is `c.isalnum() or c == "_"`, `\d` is `c.isdecimal()`, `\s` is `c.isspace()`.
-The tests check each scanner against the pattern it replaces (tests/testing/regex_oracle.py).
+Importing `re` (and the `enum` it pulls in) and compiling a few patterns costs a compacted `go
+test`'s red binary more CPU than the rest of its answer: runners/go/adapter.py, runners/frames.py,
+runners/go/subject.py and status/clusters.py scan with these instead. Each helper matches `re`'s
+meaning for a `str` pattern (Unicode classes): `\w` is `c.isalnum() or c == "_"`, `\d` is
+`c.isdecimal()`, `\s` is `c.isspace()`. The tests check each scanner against the pattern it replaces
+(tests/testing/regex_oracle.py).
 """
 
 from __future__ import annotations
 
 IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")  # `[A-Za-z_]`
-_DIGIT_MARKS = b"1" * 48 + b"0" * 10 + b"1" * 198  # bytes.translate table: an ASCII digit -> "0", else "1"
+_DIGIT_MARKS = (
+    b"1" * 48 + b"0" * 10 + b"1" * 198
+)  # bytes.translate table: an ASCII digit -> "0", else "1"
 
 
 def is_word(char: str) -> bool:
@@ -79,7 +82,8 @@ def quoted_end(text: str, start: int, newline_ends: bool) -> int:
 
 
 def line_rest(text: str) -> str | None:
-    """`text` as `(.*)$` takes it: no line break, except one at the very end (left out); else None."""
+    """`text` as `(.*)$` takes it: no line break, except one at the very end (left out); else
+    None."""
     if text.endswith("\n"):
         text = text[:-1]
     return None if "\n" in text else text

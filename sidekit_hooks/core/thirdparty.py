@@ -1,7 +1,8 @@
 """Third-party packages from the hot path, for the rare detector that truly needs one.
 
-Hooks run as `python -S` (no site-packages: faster start, and nothing third-party sneaks in). A detector
-that needs e.g. rapidfuzz calls `enable_site_packages()` first, only on the events that need it.
+Hooks run as `python -S` (no site-packages: faster start, and nothing third-party sneaks in). A
+detector that needs e.g. rapidfuzz calls `enable_site_packages()` first, only on the events that
+need it.
 """
 
 from __future__ import annotations

@@ -1,14 +1,15 @@
-"""What the user accepted from a project: one user-level file, outside every repository (docs/settings.md).
+"""What the user accepted from a project: one user-level file, outside every repository
+(docs/settings.md).
 
 A project file may name something that sends data (today: the OpenTelemetry endpoint) only once the
-user has accepted that exact value for that project, e.g. with `sidekit otel trust URL`. The record is
-`$XDG_CONFIG_HOME/sidekit/trust.json` (else `~/.config/sidekit/trust.json`), keyed by the project's real
-path and the exact value: a repository that changes the value needs trust again, and the same
-repository cloned elsewhere is another project. It is written atomically (a temp file in the same folder,
-then a rename) with mode 0600, and read bounded and without blocking.
+user has accepted that exact value for that project, e.g. with `sidekit otel trust URL`. The record
+is `$XDG_CONFIG_HOME/sidekit/trust.json` (else `~/.config/sidekit/trust.json`), keyed by the
+project's real path and the exact value: a repository that changes the value needs trust again, and
+the same repository cloned elsewhere is another project. It is written atomically (a temp file in
+the same folder, then a rename) with mode 0600, and read bounded and without blocking.
 
-Standard library only: a hook asks `values(kind, project)`, which costs one failed `open` when the user
-never trusted anything.
+Standard library only: a hook asks `values(kind, project)`, which costs one failed `open` when the
+user never trusted anything.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def project_key(project: str) -> str:
 
 
 def entries() -> list[dict[str, object]]:
-    """Every accepted (kind, project, value), oldest first; [] when the file is absent or unreadable."""
+    """Every accepted (kind, project, value), oldest first; [] when the file is absent or
+    unreadable."""
     raw = _read(path())
     if not raw:
         return []
@@ -50,12 +52,14 @@ def entries() -> list[dict[str, object]]:
     return [
         item
         for item in listed
-        if isinstance(item, dict) and all(isinstance(item.get(key), str) for key in ("kind", "project", "value"))
+        if isinstance(item, dict)
+        and all(isinstance(item.get(key), str) for key in ("kind", "project", "value"))
     ]
 
 
 def values(kind: str, project: str) -> list[str]:
-    """The values of `kind` the user accepted for `project` (usually none, after one failed open)."""
+    """The values of `kind` the user accepted for `project` (usually none, after one failed
+    open)."""
     found = entries()
     if not found:
         return []
@@ -85,14 +89,17 @@ def revoke(kind: str, project: str) -> list[str]:
     """Forget what was accepted of `kind` for `project`; the values dropped."""
     key = project_key(project)
     current = entries()
-    dropped = [str(item["value"]) for item in current if item["kind"] == kind and item["project"] == key]
+    dropped = [
+        str(item["value"]) for item in current if item["kind"] == kind and item["project"] == key
+    ]
     if dropped:
         _save([item for item in current if not (item["kind"] == kind and item["project"] == key)])
     return dropped
 
 
 def _save(accepted: list[dict[str, object]]) -> None:
-    """Temp file (0600) in the same folder, then rename: a reader sees the old list or the new one."""
+    """Temp file (0600) in the same folder, then rename: a reader sees the old list or the new
+    one."""
     import json
 
     target = path()

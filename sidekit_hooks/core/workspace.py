@@ -83,8 +83,8 @@ def atomic_write(path: str, data: str) -> None:
     from sidekit_hooks.core import safepath
 
     folder = os.path.dirname(path) or "."
-    # Under `.sidekit`/`.runtime`/`.claude`, the folder must resolve inside the project (no link out);
-    # the rename replaces a link at `path` itself, never writes through it.
+    # Under `.sidekit`/`.runtime`/`.claude`, the folder must resolve inside the project (no link
+    # out); the rename replaces a link at `path` itself, never writes through it.
     safepath.makedirs(folder, safepath.anchor_of(path))
     tmp = os.path.join(folder, f".tmp-{os.getpid()}-{os.urandom(4).hex()}")
     try:
@@ -100,8 +100,8 @@ def atomic_write(path: str, data: str) -> None:
 
 
 def walk(root: str, descend: Callable[[str], bool]) -> Iterator[os.DirEntry[str]]:
-    """Every entry below `root` (links not followed), going into the folders whose name `descend` accepts;
-    an unreadable folder is passed over."""
+    """Every entry below `root` (links not followed), going into the folders whose name `descend`
+    accepts; an unreadable folder is passed over."""
     stack = [root]
     while stack:
         try:
@@ -115,8 +115,8 @@ def walk(root: str, descend: Callable[[str], bool]) -> Iterator[os.DirEntry[str]
 
 
 def in_project(path: str, root: str, foreign: tuple[str, ...]) -> tuple[str, bool]:
-    """(`path` relative to `root`, True) when it lies there outside every `foreign` folder (installed
-    packages, environments); else (`path` normalised with `/`, False)."""
+    """(`path` relative to `root`, True) when it lies there outside every `foreign` folder
+    (installed packages, environments); else (`path` normalised with `/`, False)."""
     path = os.path.normpath(path).replace(os.sep, "/")
     prefix = root.replace(os.sep, "/").rstrip("/") + "/"
     if path.startswith(prefix):

@@ -52,7 +52,12 @@ class ConventionsDetector:
                         path=event.path,
                         severity=str(rule.get("severity", "medium")),
                         subject=name,
-                        recheck={"kind": "hints", "path": event.path, "symbol": name, "before": before_state(event)},
+                        recheck={
+                            "kind": "hints",
+                            "path": event.path,
+                            "symbol": name,
+                            "before": before_state(event),
+                        },
                         rank=rank_of("conventions"),
                     )
                 ]
@@ -63,7 +68,8 @@ CONVENTIONS = ConventionsDetector()
 
 
 def multiline_public_signatures(text: str) -> list[tuple[str, str]]:
-    """(name, signature source) of each public `def` whose signature spans several lines. No `re`."""
+    """(name, signature source) of each public `def` whose signature spans several lines. No
+    `re`."""
     lines = text.splitlines()
     found: list[tuple[str, str]] = []
     for start, line in enumerate(lines):
@@ -86,25 +92,37 @@ def multiline_public_signatures(text: str) -> list[tuple[str, str]]:
 
 
 def annotated(signature: str) -> bool:
-    """Every parameter but self/cls annotated, and a return annotation. Unparseable counts as fine."""
+    """Every parameter but self/cls annotated, and a return annotation. Unparseable counts as
+    fine."""
     import _ast
 
     try:
-        tree = compile(signature + "\n    pass\n", "<sidekit>", "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
+        tree = compile(
+            signature + "\n    pass\n", "<sidekit>", "exec", _ast.PyCF_ONLY_AST, dont_inherit=True
+        )
     except (SyntaxError, ValueError):
         return True
     node = tree.body[0] if isinstance(tree, _ast.Module) and tree.body else None
     if not isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef)):
         return True
     params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
-    return node.returns is not None and all(a.annotation is not None for a in params if a.arg not in ("self", "cls"))
+    return node.returns is not None and all(
+        a.annotation is not None for a in params if a.arg not in ("self", "cls")
+    )
 
 
 def learned_rule(ctx: Context, rule_id: str) -> dict[str, Any] | None:
-    """The learned rule as the compiled packs hold it (enabled rules only, the last layer winning)."""
-    rules = (ctx.packs() if ctx.read_snapshot is not None or ctx.snapshot is not None else _packs(ctx)).get("rules")
+    """The learned rule as the compiled packs hold it (enabled rules only, the last layer
+    winning)."""
+    rules = (
+        ctx.packs() if ctx.read_snapshot is not None or ctx.snapshot is not None else _packs(ctx)
+    ).get("rules")
     for rule in rules if isinstance(rules, list) else ():
-        if isinstance(rule, dict) and rule.get("id") == rule_id and isinstance(rule.get("message"), str):
+        if (
+            isinstance(rule, dict)
+            and rule.get("id") == rule_id
+            and isinstance(rule.get("message"), str)
+        ):
             return rule
     return None
 

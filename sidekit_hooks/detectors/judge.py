@@ -2,20 +2,21 @@
 answer if it has one. The seed's "agent decides" sidecar. Off unless `SIDEKIT_JUDGE` is set.
 
 The hook never waits for the judge: it writes the event to a file and starts a detached worker
-(`python -S -m sidekit_hooks.detectors.judge run ...`), which runs the command with the event JSON on
-stdin under a timeout. The first line of its stdout, unless empty or `NONE`, becomes a finding of the
-`judge` sidecar and goes through `policy.admit` like every other sidecar's: `[policy] mute`,
+(`python -S -m sidekit_hooks.detectors.judge run ...`), which runs the command with the event JSON
+on stdin under a timeout. The first line of its stdout, unless empty or `NONE`, becomes a finding of
+the `judge` sidecar and goes through `policy.admit` like every other sidecar's: `[policy] mute`,
 thresholds, dedup, `cooldowns.judge` (else `cooldown`) and the one session cap all apply, and every
-decision is logged. What the policy admits is queued as `[sidecar:judge] ...`. The judge's own limits
-are about cost only: one call at a time and at most one per poll interval per session, a 5 s timeout,
-and no call once the session's nudge cap is reached.
+decision is logged. What the policy admits is queued as `[sidecar:judge] ...`. The judge's own
+limits are about cost only: one call at a time and at most one per poll interval per session, a 5 s
+timeout, and no call once the session's nudge cap is reached.
 
     SIDEKIT_JUDGE="my-judge --model small"   # the command line (split like a shell would)
     SIDEKIT_JUDGE_TIMEOUT=5  SIDEKIT_JUDGE_INTERVAL=10
 
-Why not an `asyncRewake` hook (checked in Claude Code 2.1.328: it works, and wakes the agent): it must
-exit 2, and its text reaches the model framed as "hook blocking error from command: <command line>";
-the queue delivers the same answer at the next boundary as an ordinary nudge. See docs/lifecycle.md.
+Why not an `asyncRewake` hook (checked in Claude Code 2.1.328: it works, and wakes the agent): it
+must exit 2, and its text reaches the model framed as "hook blocking error from command: <command
+line>"; the queue delivers the same answer at the next boundary as an ordinary nudge. See
+docs/lifecycle.md.
 
 Standard library only; the hook side costs one environment lookup when the judge is off.
 """
@@ -61,7 +62,9 @@ class JudgeDetector:
         if not command or not event.session_id or event.is_subagent or event.kind == "opaque":
             return []
         folder = session_dir(ctx.project, event.session_id)
-        if not background.lock_is_stale(os.path.join(folder, "running.lock"), setting("TIMEOUT") + 5):
+        if not background.lock_is_stale(
+            os.path.join(folder, "running.lock"), setting("TIMEOUT") + 5
+        ):
             return []  # one judge call at a time per session
         stamp = os.path.join(folder, "last_call")
         try:
@@ -76,7 +79,9 @@ class JudgeDetector:
         event_file = os.path.join(folder, f"event-{os.getpid()}-{os.urandom(4).hex()}.json")
         workspace.atomic_write(event_file, fastjson.dumps(event_summary(event)))
         workspace.atomic_write(stamp, "")
-        background.spawn_module("sidekit_hooks.detectors.judge", ["run", ctx.project, event.session_id, event_file])
+        background.spawn_module(
+            "sidekit_hooks.detectors.judge", ["run", ctx.project, event.session_id, event_file]
+        )
         return []
 
 
@@ -88,7 +93,8 @@ def session_dir(project: str, session: str) -> str:
 
 
 def event_summary(event: Event) -> dict[str, Any]:
-    """What the judge sees: the completed action, each field cut to MAX_FIELD (output from its end)."""
+    """What the judge sees: the completed action, each field cut to MAX_FIELD (output from its
+    end)."""
     summary = {
         "hook": event.event_name,
         "tool": event.tool,
@@ -111,7 +117,8 @@ def event_summary(event: Event) -> dict[str, Any]:
 
 
 def run_worker(project: str, session: str, event_file: str) -> str:
-    """Ask the judge about one event; returns what happened (also logged to .sidekit/log/judge.jsonl)."""
+    """Ask the judge about one event; returns what happened (also logged to
+    .sidekit/log/judge.jsonl)."""
     folder = session_dir(project, session)
     lock = os.path.join(folder, "running.lock")
     if not background.take_lock(lock, setting("TIMEOUT") + 5):
@@ -145,7 +152,12 @@ def ask(command: str, event_json: str, project: str) -> tuple[str, str]:
         return "bad-command", "SIDEKIT_JUDGE is empty"
     try:
         done = subprocess.run(
-            argv, input=event_json, capture_output=True, text=True, cwd=project, timeout=setting("TIMEOUT")
+            argv,
+            input=event_json,
+            capture_output=True,
+            text=True,
+            cwd=project,
+            timeout=setting("TIMEOUT"),
         )
     except subprocess.TimeoutExpired:
         return "timeout", ""
@@ -166,7 +178,8 @@ def summary_of(event_json: str) -> dict[str, Any]:
 
 
 def deliver(project: str, session: str, answer: str, summary: dict[str, Any]) -> str:
-    """Admit the answer through the policy (mute, threshold, dedup, cooldown, cap) and queue what passes."""
+    """Admit the answer through the policy (mute, threshold, dedup, cooldown, cap) and queue what
+    passes."""
     from sidekit_hooks.core.redact import redact
     from sidekit_hooks.nudges import policy, queue, session_ledger
     from sidekit_hooks.nudges.events import parse_event
@@ -180,9 +193,16 @@ def deliver(project: str, session: str, answer: str, summary: dict[str, Any]) ->
         project,
     )
     event.path = str(summary.get("path") or "")
-    ctx = Context(project, session, time.monotonic() + setting("TIMEOUT"), read_snapshot=lambda _: read_packs(project))
+    ctx = Context(
+        project,
+        session,
+        time.monotonic() + setting("TIMEOUT"),
+        read_snapshot=lambda _: read_packs(project),
+    )
     subject = event.path or event.tool
-    finding = Finding(SIDECAR, message, key=f"judge:{message[:200]}", path=event.path, subject=subject, rank=RANK)
+    finding = Finding(
+        SIDECAR, message, key=f"judge:{message[:200]}", path=event.path, subject=subject, rank=RANK
+    )
 
     def send(line: str, said: Finding) -> bool:
         try:
@@ -192,7 +212,11 @@ def deliver(project: str, session: str, answer: str, summary: dict[str, Any]) ->
                 queue.Nudge(
                     line,
                     sender=f"sidekit/{said.sidecar}",
-                    extra={"sidecar": said.sidecar, "rule": said.rule_id, "finding": said.key[:500]},
+                    extra={
+                        "sidecar": said.sidecar,
+                        "rule": said.rule_id,
+                        "finding": said.key[:500],
+                    },
                 ),
             )
         except (OSError, workspace.UnsafeSessionName) as exc:
@@ -201,7 +225,9 @@ def deliver(project: str, session: str, answer: str, summary: dict[str, Any]) ->
         session_ledger.append(project, session, [session_ledger.admitted(said, line)])
         return True
 
-    admitted = policy.admit([finding], event, ctx, policy.Config(ctx.packs().get("policy", {})), send=send)
+    admitted = policy.admit(
+        [finding], event, ctx, policy.Config(ctx.packs().get("policy", {})), send=send
+    )
     if not admitted:
         return record(project, session, "held", answer)  # why: decisions.jsonl (`by`)
     return record(project, session, "queued", admitted[0][0])
@@ -226,11 +252,15 @@ def record(project: str, session: str, outcome: str, detail: str = "") -> str:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 4 or args[0] != "run":
-        print("usage: python -m sidekit_hooks.detectors.judge run PROJECT SESSION EVENT_FILE", file=sys.stderr)
+        print(
+            "usage: python -m sidekit_hooks.detectors.judge run PROJECT SESSION EVENT_FILE",
+            file=sys.stderr,
+        )
         return 2
     try:
         run_worker(args[1], args[2], args[3])
-    except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
+    # a background worker logs and exits; nobody waits for it
+    except Exception as exc:  # noqa: BLE001
         hooklog.error(args[1], "background", "judge", exc)
     return 0
 

@@ -1,15 +1,16 @@
-"""Which test run the model has already read, per session: the tests sidecar's memory of the agent's own runs.
+"""Which test run the model has already read, per session: the tests sidecar's memory of the agent's
+own runs.
 
-A raw pytest run (or `sidekit test`) the agent starts through Bash hands its failures to the model in
-the tool result: pytest's own output, or the compact answer. Right after it, the edit-time tests line
-("X is imported by 2 tests that failed in the last run ...") repeats exactly what the model just read
-(#18: one noise nudge in every corpus session). So the Bash hook notes the run its command made, and
-whether every failure the cache now holds was named in that output; the edit hook holds its line back
-while that run is still the newest. A run the model did not see (another terminal, an earlier session,
-a background run) or a failure its output did not name still speaks.
+A raw pytest run (or `sidekit test`) the agent starts through Bash hands its failures to the model
+in the tool result: pytest's own output, or the compact answer. Right after it, the edit-time tests
+line ("X is imported by 2 tests that failed in the last run ...") repeats exactly what the model
+just read (#18: one noise nudge in every corpus session). So the Bash hook notes the run its command
+made, and whether every failure the cache now holds was named in that output; the edit hook holds
+its line back while that run is still the newest. A run the model did not see (another terminal, an
+earlier session, a background run) or a failure its output did not name still speaks.
 
-`.sidekit/state/<session>/tests-seen.json`: {"finished": the run's end time, "shown": bool, "agent"}. Standard
-library only; a missing or broken file means "not seen".
+`.sidekit/state/<session>/tests-seen.json`: {"finished": the run's end time, "shown": bool,
+"agent"}. Standard library only; a missing or broken file means "not seen".
 """
 
 from __future__ import annotations
@@ -26,16 +27,22 @@ SEEN_FILE = "tests-seen.json"
 
 
 def seen_path(project: str, session: str) -> str:
-    return os.path.join(workspace.state_dir(project), "state", workspace.safe_session_name(session), SEEN_FILE)
+    return os.path.join(
+        workspace.state_dir(project), "state", workspace.safe_session_name(session), SEEN_FILE
+    )
 
 
 def failures_named(summary: dict[str, Any], output: str) -> bool:
-    """Whether `output` (what the model read) names every failure the cache holds: each cluster by its
-    id or one of its tests (full id, or the test's own name as a traceback header shows it), and no
-    failure left out of the summary or carried over from an earlier run."""
+    """Whether `output` (what the model read) names every failure the cache holds: each cluster by
+    its id or one of its tests (full id, or the test's own name as a traceback header shows it), and
+    no failure left out of the summary or carried over from an earlier run."""
     clusters = summary.get("clusters") or []
     counts = (summary.get("run") or {}).get("counts") or {}
-    from_this_run = int(counts.get("failed", 0)) + int(counts.get("error", 0)) + int(summary.get("collectErrors", 0))
+    from_this_run = (
+        int(counts.get("failed", 0))
+        + int(counts.get("error", 0))
+        + int(summary.get("collectErrors", 0))
+    )
     if summary.get("moreClusters") or int(summary.get("failing", 0)) > from_this_run:
         return False
     return all(_cluster_named(cluster, output) for cluster in clusters)
@@ -56,7 +63,11 @@ def note(project: str, session: str, agent: str, summary: dict[str, Any], output
     if not session:
         return
     run = summary.get("run") or {}
-    record = {"finished": run.get("finished", 0), "shown": failures_named(summary, output), "agent": agent}
+    record = {
+        "finished": run.get("finished", 0),
+        "shown": failures_named(summary, output),
+        "agent": agent,
+    }
     try:
         workspace.atomic_write(seen_path(project, session), fastjson.dumps(record))
     except (OSError, ValueError, workspace.UnsafeSessionName):
@@ -69,7 +80,9 @@ def model_read(project: str, session: str, agent: str, summary: dict[str, Any]) 
     if not session:
         return False
     try:
-        record = fastjson.loads(safepath.read_bytes(seen_path(project, session), 4096).decode("utf-8", "replace"))
+        record = fastjson.loads(
+            safepath.read_bytes(seen_path(project, session), 4096).decode("utf-8", "replace")
+        )
     except (OSError, ValueError, workspace.UnsafeSessionName):
         return False
     run = summary.get("run") or {}

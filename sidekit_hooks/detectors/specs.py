@@ -1,5 +1,5 @@
-"""The `specs` detector: every enabled rule of the layered packs, matched against each tool call. Each
-rule speaks as its own sidecar (`specs`, or a team pack's name).
+"""The `specs` detector: every enabled rule of the layered packs, matched against each tool call.
+Each rule speaks as its own sidecar (`specs`, or a team pack's name).
 
 Imported on every hook (the runtime loads a detector before it looks at `hooks`), so this module
 imports nothing at its top; the snapshot and the matcher come in only for the events it handles.
@@ -38,7 +38,12 @@ class SpecsDetector:
         def on_timeout(rule: Rule, why: str) -> None:
             from sidekit_hooks.core import hooklog
 
-            hooklog.error(ctx.project, event.event_name, f"rules:{rule['file']}", f"rule {rule['id']} skipped: {why}")
+            hooklog.error(
+                ctx.project,
+                event.event_name,
+                f"rules:{rule['file']}",
+                f"rule {rule['id']} skipped: {why}",
+            )
 
         hits = match.match_rules(snap["rules"], event, ctx.deadline, on_timeout)
         return [finding(hit, event) for hit in hits]
@@ -48,12 +53,15 @@ def packs_of(ctx: Context, event_name: str) -> dict[str, Any]:
     """The compiled packs for a Context made without a reader (a detector called on its own)."""
     from sidekit_hooks.rules import snapshot
 
-    ctx.snapshot = dict(snapshot.current(ctx.project, notify=ctx.notify_user, event_name=event_name))
+    ctx.snapshot = dict(
+        snapshot.current(ctx.project, notify=ctx.notify_user, event_name=event_name)
+    )
     return ctx.snapshot
 
 
 def finding(hit: Hit, event: Event) -> Finding:
-    """The nudge for one hit. Its key is rule id + file + a hash of the matched text (never a line)."""
+    """The nudge for one hit. Its key is rule id + file + a hash of the matched text (never a
+    line)."""
     import zlib
 
     from sidekit_hooks.nudges.findings import Finding
@@ -61,7 +69,8 @@ def finding(hit: Hit, event: Event) -> Finding:
 
     rule = hit.rule
     digest = f"{zlib.crc32(hit.matched.encode('utf-8', 'replace')):08x}"
-    # A regex may match only the start of a name (`^def [a-z]`): the name is read from the whole line.
+    # A regex may match only the start of a name (`^def [a-z]`): the name is read from the whole
+    # line.
     symbol = defined_name(matched_line(hit, event) if hit.field == "added" else hit.matched)
     message = cited(rule)
     if symbol and event.path:  # name the def it is about (a conventions rule says "the new def")
@@ -91,18 +100,22 @@ def defined_name(matched: str) -> str:
 
 
 def matched_line(hit: Hit, event: Event) -> str:
-    """The whole line of the added text the rule matched (the match itself for commands and output)."""
+    """The whole line of the added text the rule matched (the match itself for commands and
+    output)."""
     if hit.field != "added" or not hit.matched:
         return hit.matched
     start = event.added.find(hit.matched)
     if start < 0:
         return hit.matched.strip()
     end = event.added.find("\n", start + len(hit.matched))
-    return event.added[event.added.rfind("\n", 0, start) + 1 : len(event.added) if end < 0 else end].strip()
+    return event.added[
+        event.added.rfind("\n", 0, start) + 1 : len(event.added) if end < 0 else end
+    ].strip()
 
 
 def recheck_of(hit: Hit, event: Event) -> dict[str, str] | None:
-    """How Stop tells whether the file still breaks the rule (only written files can be re-checked)."""
+    """How Stop tells whether the file still breaks the rule (only written files can be
+    re-checked)."""
     from sidekit_hooks.nudges.recheck import before_state, line_digest
 
     when = hit.rule["when"]
@@ -117,7 +130,12 @@ def recheck_of(hit: Hit, event: Event) -> dict[str, str] | None:
             "before": before_state(event),
         }
     if hit.field == "absent":
-        return {"kind": "absent", "path": event.path, "pattern": when["absent"], "before": before_state(event)}
+        return {
+            "kind": "absent",
+            "path": event.path,
+            "pattern": when["absent"],
+            "before": before_state(event),
+        }
     return None
 
 

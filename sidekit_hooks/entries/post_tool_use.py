@@ -5,7 +5,8 @@ sidekit_hooks/pipeline/hook_events.py; `python -m sidekit_hooks.pipeline.hook_ev
 import os
 import sys
 
-sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # never the cwd
+# never the cwd
+sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 from sidekit_hooks.pipeline.hook import run_entry  # noqa: E402
 
 run_entry("PostToolUse")

@@ -19,7 +19,9 @@ from sidekit_hooks.impact import testmap
 class Impact:
     basis: str  # "map" | "imports"
     tests: set[str] = field(default_factory=set)  # node ids that executed the code (map only)
-    reached: set[str] = field(default_factory=set)  # test files a change can affect (map and imports)
+    reached: set[str] = field(
+        default_factory=set
+    )  # test files a change can affect (map and imports)
     callers: list[str] = field(default_factory=list)  # files referencing the symbol, busiest first
     importers: list[str] = field(default_factory=list)  # files importing the module, sorted
     symbol: str = ""  # the symbol asked about, "" for a whole file
@@ -40,11 +42,13 @@ def workspace_path(project: str, given: str, suffixes: tuple[str, ...] = (".py",
             f"{given} is not {kind} file inside the workspace {project}",
             "pass a .py path relative to the workspace, e.g. sidekit tests-for pkg/mod.py"
             if suffixes == (".py",)
-            else "pass a source path relative to the workspace, e.g. sidekit blast-radius src/parse.ts",
+            else "pass a source path relative to the workspace, e.g. sidekit blast-radius "
+            "src/parse.ts",
         )
     if not os.path.isfile(os.path.join(project, relative)):
         raise SidekitError(
-            f"{relative} does not exist", "check the path: sidekit symbol NAME finds a file by what it defines"
+            f"{relative} does not exist",
+            "check the path: sidekit symbol NAME finds a file by what it defines",
         )
     return relative
 
@@ -52,8 +56,9 @@ def workspace_path(project: str, given: str, suffixes: tuple[str, ...] = (".py",
 def tests_of(project: str, index: Index, path: str, blocks: set[str] | None = None) -> Impact:
     """Tests a change to `path` (or to only those `blocks` of it) can affect.
 
-    With a map: the tests that executed those blocks, plus, for module-level code, the test files that
-    import the file (a constant read at import time leaves no trace in coverage). Without: the import graph.
+    With a map: the tests that executed those blocks, plus, for module-level code, the test files
+    that import the file (a constant read at import time leaves no trace in coverage). Without: the
+    import graph.
     """
     graph = ImportGraph.of(index)
     test_map = testmap.load(project)
@@ -87,16 +92,23 @@ def impact(project: str, index: Index, path: str, symbol_name: str = "") -> Impa
         )
     symbol = symbols[0]
     found = tests_of(project, index, path, _blocks_of(symbol, index.definitions_in(path)))
-    found.callers, found.importers, found.symbol = _callers(index, graph, path, symbol), importers, symbol_name
+    found.callers, found.importers, found.symbol = (
+        _callers(index, graph, path, symbol),
+        importers,
+        symbol_name,
+    )
     return found
 
 
 def _blocks_of(symbol: Symbol, everything: list[Symbol]) -> set[str]:
-    """The map blocks a symbol's behaviour lives in: its body, a class's methods, or module level."""
+    """The map blocks a symbol's behaviour lives in: its body, a class's methods, or module
+    level."""
     if symbol.kind in ("function", "method"):
         return {symbol.qualname}
     if symbol.kind == "class":
-        return {s.qualname for s in everything if s.qualname.startswith(symbol.qualname + ".")} | {MODULE}
+        return {s.qualname for s in everything if s.qualname.startswith(symbol.qualname + ".")} | {
+            MODULE
+        }
     return {MODULE}
 
 

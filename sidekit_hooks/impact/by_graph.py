@@ -1,9 +1,10 @@
-"""Selection by a language's own graph (TS/JS imports: impact.scripts; Java packages: impact.java; Rust
-modules: impact.rust): what a runner's adapter answers `sidekit tests-for` and `sidekit select` with.
+"""Selection by a language's own graph (TS/JS imports: impact.scripts; Java packages: impact.java;
+Rust modules: impact.rust): what a runner's adapter answers `sidekit tests-for` and `sidekit select`
+with.
 
 A graph module has `tests_for(project, index, path, runner)` and `selection(project, index, changed,
-runner)`, each returning an answer's head whose `files` are the test files to run; it builds them with
-`reaching`, `graph_tests_for` and `graph_selection` below, from its graph (`test_files()`,
+runner)`, each returning an answer's head whose `files` are the test files to run; it builds them
+with `reaching`, `graph_tests_for` and `graph_selection` below, from its graph (`test_files()`,
 `tests_reaching(paths)`) and its language's tests of a path.
 """
 
@@ -40,7 +41,9 @@ def inert(path: str, names: frozenset[str], suffixes: tuple[str, ...]) -> bool:
     return path.rsplit("/", 1)[-1] in names or path.endswith(suffixes)
 
 
-def graph_tests_for(graph: Graph, path: str, runner: str, is_test: Callable[[str], bool]) -> dict[str, Any]:
+def graph_tests_for(
+    graph: Graph, path: str, runner: str, is_test: Callable[[str], bool]
+) -> dict[str, Any]:
     """`tests-for`'s head: the test file itself, or the test files reaching `path`."""
     files = sorted({path} if is_test(path) else graph.tests_reaching({path}))
     return {"runner": runner, "files": files, "basis": "imports"}
@@ -70,13 +73,17 @@ def graph_selection(
     return dict(head, files=sorted(present), ofFiles=len(graph.test_files()), basis="imports")
 
 
-def tests_for(project: str, path: str, graph: ModuleType, suffixes: tuple[str, ...], runner: str) -> dict[str, Any]:
+def tests_for(
+    project: str, path: str, graph: ModuleType, suffixes: tuple[str, ...], runner: str
+) -> dict[str, Any]:
     """The test files a change to `path` (relative to the cwd, or absolute) can affect."""
     from sidekit_hooks.code.index import Index
     from sidekit_hooks.impact.affected import workspace_path
 
     with Index.open(project) as index:
-        head: dict[str, Any] = graph.tests_for(project, index, workspace_path(project, path, suffixes), runner)
+        head: dict[str, Any] = graph.tests_for(
+            project, index, workspace_path(project, path, suffixes), runner
+        )
     return head
 
 
@@ -87,7 +94,11 @@ def selection(project: str, base: str | None, graph: ModuleType, runner: str) ->
     from sidekit_hooks.impact import changes
 
     if base and not changes.has_revision(project, base):
-        raise SidekitError(f"--base {base} is not a commit of a git repository here", "git log --oneline -5")
+        raise SidekitError(
+            f"--base {base} is not a commit of a git repository here", "git log --oneline -5"
+        )
     with Index.open(project) as index:
-        head: dict[str, Any] = graph.selection(project, index, changes.changed_files(project, base or "HEAD"), runner)
+        head: dict[str, Any] = graph.selection(
+            project, index, changes.changed_files(project, base or "HEAD"), runner
+        )
     return head

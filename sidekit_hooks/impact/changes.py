@@ -41,16 +41,21 @@ def is_own(path: str) -> bool:
 def changed_files(project: str, base: str) -> list[str]:
     """Project-relative paths that differ between `base` and the working tree, plus untracked files.
 
-    With no commit yet, every file git would track counts as changed. Files sidekit writes (`is_own`)
-    never count: `sidekit install` right before `sidekit select` must not make it select everything.
+    With no commit yet, every file git would track counts as changed. Files sidekit writes
+    (`is_own`) never count: `sidekit install` right before `sidekit select` must not make it select
+    everything.
     """
     untracked = _names(_git(project, "ls-files", "-z", "--others", "--exclude-standard"))
     if not has_revision(project, base):
         return sorted(
-            name for name in set(untracked) | set(_names(_git(project, "ls-files", "-z"))) if not is_own(name)
+            name
+            for name in set(untracked) | set(_names(_git(project, "ls-files", "-z")))
+            if not is_own(name)
         )
     # --no-renames: a moved module is its old path (importers break) and its new one
-    tracked = _names(_git(project, "diff", "-z", "--name-only", "--no-renames", "--relative", base, "--"))
+    tracked = _names(
+        _git(project, "diff", "-z", "--name-only", "--no-renames", "--relative", base, "--")
+    )
     return sorted(name for name in set(tracked) | set(untracked) if not is_own(name))
 
 

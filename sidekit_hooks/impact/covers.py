@@ -1,13 +1,15 @@
-"""The per-file digest of the test-impact map, `.sidekit/code/covers.json`: which tests execute a file.
+"""The per-file digest of the test-impact map, `.sidekit/code/covers.json`: which tests execute a
+file.
 
     {"version": 1, "tests": ["tests/test_a.py::test_x", ...],      # sorted, workspace-relative ids
      "files": {"pkg/a.py": "0-4,7,9-12", ...}}                     # positions in "tests", as ranges
 
-`sidekit map` writes it (atomically) next to `map.json`; the tests sidecar reads it in the hook when an
-edited file is tied to no failing traceback, so this is the one module of `sidekit_hooks.code` on the
-hook path: standard library only, `fastjson`, no `json`/`re`. Test modules themselves are left out
-(the sidecar knows their failing tests from the status cache), and so are tests that cover nothing
-else. Sorted ids make neighbouring tests neighbouring positions, so a file most tests run is a few ranges.
+`sidekit map` writes it (atomically) next to `map.json`; the tests sidecar reads it in the hook when
+an edited file is tied to no failing traceback, so this is the one module of `sidekit_hooks.code` on
+the hook path: standard library only, `fastjson`, no `json`/`re`. Test modules themselves are left
+out (the sidecar knows their failing tests from the status cache), and so are tests that cover
+nothing else. Sorted ids make neighbouring tests neighbouring positions, so a file most tests run is
+a few ranges.
 """
 
 from __future__ import annotations
@@ -58,8 +60,11 @@ def decode(text: str) -> list[int]:
     return positions
 
 
-def digest(tests: list[str], hits_by_file: Mapping[str, Iterable[int]], prefix: str = "") -> dict[str, Any]:
-    """The digest of a map: `tests` are its node ids, `hits_by_file` each file's positions in `tests`.
+def digest(
+    tests: list[str], hits_by_file: Mapping[str, Iterable[int]], prefix: str = ""
+) -> dict[str, Any]:
+    """The digest of a map: `tests` are its node ids, `hits_by_file` each file's positions in
+    `tests`.
 
     `prefix` (the pytest rootdir relative to the workspace, "" or "sub/") makes the ids
     workspace-relative, as the status cache writes them.
@@ -82,9 +87,12 @@ def save(root: str, data: dict[str, Any]) -> None:
 
 
 def read(root: str) -> dict[str, Any]:
-    """The digest, or {} when there is none or it cannot be used (then the sidecar knows less, no more)."""
+    """The digest, or {} when there is none or it cannot be used (then the sidecar knows less, no
+    more)."""
     try:
-        data = fastjson.loads(safepath.read_bytes(safepath.check(covers_path(root)), safepath.MAX_STATE).decode())
+        data = fastjson.loads(
+            safepath.read_bytes(safepath.check(covers_path(root)), safepath.MAX_STATE).decode()
+        )
     except (OSError, UnicodeDecodeError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("version") != VERSION:
@@ -95,9 +103,11 @@ def read(root: str) -> dict[str, Any]:
 
 
 def covering_among(data: dict[str, Any], path: str, candidates: Iterable[str]) -> list[str]:
-    """Those of `candidates` (e.g. the failing tests) that the digest says execute `path`, in their order.
+    """Those of `candidates` (e.g. the failing tests) that the digest says execute `path`, in their
+    order.
 
-    Binary searches in the sorted ids and the ranges: the cost follows the candidates, not the suite.
+    Binary searches in the sorted ids and the ranges: the cost follows the candidates, not the
+    suite.
     """
     spans = data.get("files", {}).get(path) if data else None
     if not isinstance(spans, str) or not spans:
@@ -123,7 +133,8 @@ def covering_among(data: dict[str, Any], path: str, candidates: Iterable[str]) -
 
 
 def tests_covering(data: dict[str, Any], path: str) -> list[str]:
-    """The node ids the digest says execute `path` (workspace-relative); [] when unknown or malformed."""
+    """The node ids the digest says execute `path` (workspace-relative); [] when unknown or
+    malformed."""
     spans = data.get("files", {}).get(path) if data else None
     if not isinstance(spans, str) or not spans:
         return []

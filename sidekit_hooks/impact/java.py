@@ -1,12 +1,13 @@
-"""Java's graph for `select` and `tests-for` (runner `junit`: Maven or Gradle): which test classes reach a
-file through imports and packages, directly or not.
+"""Java's graph for `select` and `tests-for` (runner `junit`: Maven or Gradle): which test classes
+reach a file through imports and packages, directly or not.
 
-A file depends on what it imports (`import a.b.C`, `import static a.b.C.m`, a nested `a.b.C.Inner`), every
-file of a package it imports with `a.b.*`, and every file of its own package (a class sees its package's
-classes without an import, so each is a possible use). A class is named by its `package` line and its file
-name, wherever Maven or Gradle keep it (`src/main/java`, `src/test/java`, any module). Test files are those
-Surefire and Gradle run by default: under `src/test/` or named `*Test`, `Test*`, `*Tests`, `*TestCase`,
-`*IT`. A changed build file (pom.xml, build.gradle, settings.gradle) or resource selects every test file.
+A file depends on what it imports (`import a.b.C`, `import static a.b.C.m`, a nested `a.b.C.Inner`),
+every file of a package it imports with `a.b.*`, and every file of its own package (a class sees its
+package's classes without an import, so each is a possible use). A class is named by its `package`
+line and its file name, wherever Maven or Gradle keep it (`src/main/java`, `src/test/java`, any
+module). Test files are those Surefire and Gradle run by default: under `src/test/` or named
+`*Test`, `Test*`, `*Tests`, `*TestCase`, `*IT`. A changed build file (pom.xml, build.gradle,
+settings.gradle) or resource selects every test file.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ PACKAGE_LINE = re.compile(rb"^\s*package\s+([\w.]+)\s*;", re.M)
 TEST_NAMES = re.compile(r"(?:^Test\w*|\w*(?:Test|Tests|TestCase|IT))\.java$")
 HEAD_BYTES = 64 * 1024  # the package line is at the top
 INERT_SUFFIXES = (".md", ".txt", ".png", ".jpg", ".gif", ".svg", ".adoc", ".html")
-INERT_NAMES = frozenset({".gitignore", ".gitattributes", "LICENSE", "NOTICE", "CHANGELOG", ".editorconfig"})
+INERT_NAMES = frozenset(
+    {".gitignore", ".gitattributes", "LICENSE", "NOTICE", "CHANGELOG", ".editorconfig"}
+)
 
 
 def is_test_file(path: str) -> bool:
@@ -62,7 +65,8 @@ class JavaGraph:
         return cls(packages, [(path, module) for path, module, _ in index.imports("java")])
 
     def resolve(self, module: str) -> set[str]:
-        """The files an import names: a class (or a member or nested class of one), or a package's files."""
+        """The files an import names: a class (or a member or nested class of one), or a package's
+        files."""
         dotted = module.removeprefix("static ").strip()
         if dotted.endswith(".*"):
             owner = dotted[:-2]
@@ -98,5 +102,11 @@ def tests_for(project: str, index: Index, path: str, runner: str) -> dict[str, A
 
 def selection(project: str, index: Index, changed: list[str], runner: str) -> dict[str, Any]:
     return by_graph.graph_selection(
-        project, JavaGraph.of(index), changed, runner, is_source=_is_java, is_test=is_test_file, outside=_outside
+        project,
+        JavaGraph.of(index),
+        changed,
+        runner,
+        is_source=_is_java,
+        is_test=is_test_file,
+        outside=_outside,
     )

@@ -18,7 +18,8 @@ from sidekit_hooks.status.vocabulary import FAILING
 
 
 def _read(project: str, path: str) -> Any:
-    """A JSON file inside the project (pytest's lastfailed, sidekit's status), never blocking, bounded."""
+    """A JSON file inside the project (pytest's lastfailed, sidekit's status), never blocking,
+    bounded."""
     data = safepath.read_project_file(project, path, safepath.MAX_STATE)
     try:
         return json.loads(data) if data is not None else None
@@ -37,7 +38,8 @@ def _outcome(entry: Any) -> str:
 
 
 def from_status(project: str) -> set[str]:
-    """Failing node ids (and files that failed to collect) in `.sidekit/status-tests.json` / `status.json`."""
+    """Failing node ids (and files that failed to collect) in `.sidekit/status-tests.json` /
+    `status.json`."""
     failing: set[str] = set()
     for name in STATUS_FILES:
         data = _read(project, os.path.join(workspace.state_dir(project), name))
@@ -54,12 +56,16 @@ def from_status(project: str) -> set[str]:
 
 def from_pytest_cache(project: str) -> set[str]:
     data = _read(project, PYTEST_LASTFAILED)
-    return {str(test) for test, failed in data.items() if failed} if isinstance(data, dict) else set()
+    return (
+        {str(test) for test, failed in data.items() if failed} if isinstance(data, dict) else set()
+    )
 
 
 def last_failed(project: str) -> list[str]:
     """Node ids (or test files) that failed last time and still exist, sorted."""
     candidates = from_status(project) | from_pytest_cache(project)
     return sorted(
-        t for t in candidates if t.split("::", 1)[0] and os.path.isfile(os.path.join(project, t.split("::", 1)[0]))
+        t
+        for t in candidates
+        if t.split("::", 1)[0] and os.path.isfile(os.path.join(project, t.split("::", 1)[0]))
     )

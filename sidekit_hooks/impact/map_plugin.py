@@ -1,10 +1,12 @@
-"""The pytest plugin `sidekit map` loads (`-p sidekit_hooks.impact.map_plugin`): which test ran which lines.
+"""The pytest plugin `sidekit map` loads (`-p sidekit_hooks.impact.map_plugin`): which test ran
+which lines.
 
 One coverage.py collector per pytest process, switched to the test's node id around each test's
-setup, call and teardown (coverage's dynamic contexts). The tracer is a settrace core (`ctrace`, else
-`pytrace`): Python 3.12+'s `sys.monitoring` core keeps only the first context that reaches a line, so a
-helper shared by two tests would be credited to one of them (coveragepy#2200). Each process (xdist
-workers too) writes its own fragment into $SIDEKIT_MAP_OUT; `sidekit map` merges them.
+setup, call and teardown (coverage's dynamic contexts). The tracer is a settrace core (`ctrace`,
+else `pytrace`): Python 3.12+'s `sys.monitoring` core keeps only the first context that reaches a
+line, so a helper shared by two tests would be credited to one of them (coveragepy#2200). Each
+process (xdist workers too) writes its own fragment into $SIDEKIT_MAP_OUT; `sidekit map` merges
+them.
 """
 
 from __future__ import annotations
@@ -34,10 +36,13 @@ class Recorder:
 
         self.root = root
         self.out = out
-        self.prefix = prefix  # pytest's rootdir relative to `root` ("" or "sub/"): node ids are relative to it
+        # pytest's rootdir relative to `root` ("" or "sub/"): node ids are relative to it
+        self.prefix = prefix
         self.tests: list[str] = []
         omit = [os.path.join(root, ".*", "*"), "*/site-packages/*", "*/dist-packages/*"]
-        self.cov = coverage.Coverage(data_file=None, config_file=False, include=[os.path.join(root, "*")], omit=omit)
+        self.cov = coverage.Coverage(
+            data_file=None, config_file=False, include=[os.path.join(root, "*")], omit=omit
+        )
         try:
             self.cov.set_option("run:core", settrace_core())
         except Exception:  # coverage older than its `core` option: settrace is all it has

@@ -1,13 +1,13 @@
-"""Rust's graph for `select` and `tests-for` (runner `cargo`): the crate's module tree, its integration
-tests, and the workspace crates that depend on it.
+"""Rust's graph for `select` and `tests-for` (runner `cargo`): the crate's module tree, its
+integration tests, and the workspace crates that depend on it.
 
-Inside a crate a module file (`src/a/b.rs` or `src/a/b/mod.rs`, module `a::b`) reaches the files that
-`use crate::a::b...`, its parent module (which declares it and may re-export it; the crate root for a top
-module), and its child modules (which may `use super::*`; not the crate root's, which reach it as
-`crate::`); a `use crate::Name` of a root item reaches the
-crate root. Unit tests are the files holding `#[test]` or `#[cfg(test)]`; every integration test
-(`tests/*.rs`, `tests/*/main.rs`) uses the crate's public API, so each is reached by any change to the
-crate's `src/`. A workspace crate that depends on a changed crate (`[dependencies]`, `[dev-dependencies]`)
+Inside a crate a module file (`src/a/b.rs` or `src/a/b/mod.rs`, module `a::b`) reaches the files
+that `use crate::a::b...`, its parent module (which declares it and may re-export it; the crate root
+for a top module), and its child modules (which may `use super::*`; not the crate root's, which
+reach it as `crate::`); a `use crate::Name` of a root item reaches the crate root. Unit tests are
+the files holding `#[test]` or `#[cfg(test)]`; every integration test (`tests/*.rs`,
+`tests/*/main.rs`) uses the crate's public API, so each is reached by any change to the crate's
+`src/`. A workspace crate that depends on a changed crate (`[dependencies]`, `[dev-dependencies]`)
 has all its tests reached. A changed Cargo.toml, Cargo.lock or build.rs selects every test file.
 """
 
@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 
 WHOLE = ("Cargo.toml", "Cargo.lock", "build.rs", "rust-toolchain", "rust-toolchain.toml")
 INERT_SUFFIXES = (".md", ".txt", ".png", ".svg", ".html")
-INERT_NAMES = frozenset({".gitignore", ".gitattributes", "LICENSE", "LICENSE-MIT", "LICENSE-APACHE", "CHANGELOG"})
+INERT_NAMES = frozenset(
+    {".gitignore", ".gitattributes", "LICENSE", "LICENSE-MIT", "LICENSE-APACHE", "CHANGELOG"}
+)
 MAX_BYTES = 1024 * 1024
 DEPENDENCY_TABLES = ("dependencies", "dev-dependencies", "build-dependencies")
 
@@ -51,7 +53,9 @@ class RustGraph:
             if module:
                 parent_file = self.module_file.get((crate, parent))
                 if parent_file is not None:
-                    self.importers[path].add(parent_file)  # the parent declares (and may re-export) it
+                    self.importers[path].add(
+                        parent_file
+                    )  # the parent declares (and may re-export) it
                     if parent:  # a child may `use super::*` (the root's children name it `crate::`)
                         self.importers[parent_file].add(path)
         for importer, written in imports:
@@ -59,14 +63,18 @@ class RustGraph:
                 continue  # tests/x.rs is a crate of its own: its `crate::` is not src/'s
             for used in expand(written):
                 if used.startswith("crate::"):
-                    target = self._used_file(self.crate_of.get(importer, ""), used[len("crate::") :])
+                    target = self._used_file(
+                        self.crate_of.get(importer, ""), used[len("crate::") :]
+                    )
                     if target is not None and target != importer:
                         self.importers[target].add(importer)
 
     @classmethod
     def of(cls, index: Index) -> RustGraph:
         files = sorted(index.modules("rust"))
-        return cls(index.project, files, [(path, module) for path, module, _ in index.imports("rust")])
+        return cls(
+            index.project, files, [(path, module) for path, module, _ in index.imports("rust")]
+        )
 
     def _crate_of(self, path: str) -> str:
         folder = posixpath.dirname(path)
@@ -123,7 +131,8 @@ class RustGraph:
 
 
 def expand(used: str) -> list[str]:
-    """`crate::{a::b, c::{d, e}}` -> `crate::a::b`, `crate::c::d`, `crate::c::e` (a `use` tree's paths)."""
+    """`crate::{a::b, c::{d, e}}` -> `crate::a::b`, `crate::c::d`, `crate::c::e` (a `use` tree's
+    paths)."""
     used = "".join(used.split())
     start = used.find("{")
     if start < 0:
@@ -159,15 +168,20 @@ def _module_path(path: str, crate: str) -> str | None:
 
 
 def _crates(project: str) -> dict[str, tuple[str, set[str]]]:
-    """Crate folder -> (package name, the names it depends on), for every Cargo.toml outside target/."""
+    """Crate folder -> (package name, the names it depends on), for every Cargo.toml outside
+    target/."""
     found: dict[str, tuple[str, set[str]]] = {}
     for folder, dirs, names in os.walk(project):
-        dirs[:] = sorted(d for d in dirs if d not in ("target", "node_modules") and not d.startswith("."))
+        dirs[:] = sorted(
+            d for d in dirs if d not in ("target", "node_modules") and not d.startswith(".")
+        )
         if "Cargo.toml" not in names:
             continue
         rel = os.path.relpath(folder, project).replace(os.sep, "/")
         rel = "" if rel == "." else rel
-        data = safepath.read_project_file(project, f"{rel}/Cargo.toml" if rel else "Cargo.toml", MAX_BYTES)
+        data = safepath.read_project_file(
+            project, f"{rel}/Cargo.toml" if rel else "Cargo.toml", MAX_BYTES
+        )
         try:
             manifest = tomllib.loads((data or b"").decode("utf-8", "replace"))
         except tomllib.TOMLDecodeError:
@@ -201,5 +215,11 @@ def tests_for(project: str, index: Index, path: str, runner: str) -> dict[str, A
 def selection(project: str, index: Index, changed: list[str], runner: str) -> dict[str, Any]:
     graph = RustGraph.of(index)
     return by_graph.graph_selection(
-        project, graph, changed, runner, is_source=_is_rust, is_test=graph.tests.__contains__, outside=_outside
+        project,
+        graph,
+        changed,
+        runner,
+        is_source=_is_rust,
+        is_test=graph.tests.__contains__,
+        outside=_outside,
     )

@@ -1,20 +1,22 @@
-"""TypeScript/JavaScript's import graph for `select` and `tests-for` (vitest, jest): which test files
-reach a file through their imports, directly or not.
+"""TypeScript/JavaScript's import graph for `select` and `tests-for` (vitest, jest): which test
+files reach a file through their imports, directly or not.
 
 A specifier is resolved the way the bundlers and `tsc` do, within what the workspace holds:
 
-- relative (`./parse`, `../lib/index.js`): the file with or without a suffix, `./x.js` meaning `x.ts`
-  (TypeScript's ESM style), a folder meaning its `index` file;
+- relative (`./parse`, `../lib/index.js`): the file with or without a suffix, `./x.js` meaning
+  `x.ts` (TypeScript's ESM style), a folder meaning its `index` file;
 - tsconfig `paths` (`"@/*": ["src/*"]`) and `baseUrl`, from the root tsconfig.json (and the
   tsconfig.json it `extends` inside the workspace);
-- workspace packages (every package.json below the root outside node_modules) by `name`, through their
-  `exports` (a string, subpaths, conditions), `source`, `module`, `main` or `index`; a target under
-  dist/, lib/ or build/ that is not in the workspace is looked for under src/ (the build's source).
+- workspace packages (every package.json below the root outside node_modules) by `name`, through
+  their `exports` (a string, subpaths, conditions), `source`, `module`, `main` or `index`; a target
+  under dist/, lib/ or build/ that is not in the workspace is looked for under src/ (the build's
+  source).
 
 The index's import statements are read, and `require('x')`, `import('x')` and `vi.mock('x')` /
 `jest.mock('x')` calls found in the files' text (the index keeps declarations only). A specifier
-nothing resolves (a bare package from node_modules) leads nowhere. A changed file the graph cannot see
-(package.json, a tsconfig, the runner's configuration, a lock file) selects every test file (basis `all`).
+nothing resolves (a bare package from node_modules) leads nowhere. A changed file the graph cannot
+see (package.json, a tsconfig, the runner's configuration, a lock file) selects every test file
+(basis `all`).
 """
 
 from __future__ import annotations
@@ -45,10 +47,14 @@ CALLED = re.compile(
 )
 MAX_SCAN_BYTES = 1024 * 1024
 MAX_PACKAGES = 2000
-SKIP_FOLDERS = frozenset({"node_modules", ".git", ".sidekit", ".runtime", "dist", "build", "coverage"})
+SKIP_FOLDERS = frozenset(
+    {"node_modules", ".git", ".sidekit", ".runtime", "dist", "build", "coverage"}
+)
 # Changed files that cannot change what a test does.
 INERT_SUFFIXES = (".md", ".mdx", ".txt", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".d.ts")
-INERT_NAMES = frozenset({".gitignore", ".gitattributes", "LICENSE", "CHANGELOG", ".editorconfig", ".prettierrc"})
+INERT_NAMES = frozenset(
+    {".gitignore", ".gitattributes", "LICENSE", "CHANGELOG", ".editorconfig", ".prettierrc"}
+)
 
 
 def is_script(path: str) -> bool:
@@ -56,16 +62,20 @@ def is_script(path: str) -> bool:
 
 
 def is_whole_suite(path: str) -> bool:
-    """A script every test runs under without importing it: the runner's or bundler's configuration, a
-    setup file (`setupFiles`, `setupFilesAfterEach`: named in a config the graph does not read)."""
+    """A script every test runs under without importing it: the runner's or bundler's configuration,
+    a setup file (`setupFiles`, `setupFilesAfterEach`: named in a config the graph does not
+    read)."""
     name = path.rsplit("/", 1)[-1]
     return name.startswith(SUITE_CONFIGS) or ("setup" in name.lower() and not is_test_file(path))
 
 
 def is_test_file(path: str) -> bool:
-    """A file vitest's or jest's default patterns collect: `*.test.ts`, `*.spec.js`, `__tests__/**`."""
+    """A file vitest's or jest's default patterns collect: `*.test.ts`, `*.spec.js`,
+    `__tests__/**`."""
     name = path.rsplit("/", 1)[-1]
-    return is_script(path) and (any(mark in name for mark in TEST_MARKS) or "/__tests__/" in f"/{path}")
+    return is_script(path) and (
+        any(mark in name for mark in TEST_MARKS) or "/__tests__/" in f"/{path}"
+    )
 
 
 def _stem(path: str) -> str:
@@ -76,7 +86,8 @@ def _stem(path: str) -> str:
 
 
 def _json(project: str, path: str) -> dict[str, Any]:
-    """A JSON file of the workspace (tsconfig's comments and trailing commas allowed); {} when unreadable."""
+    """A JSON file of the workspace (tsconfig's comments and trailing commas allowed); {} when
+    unreadable."""
     from sidekit_hooks.core import safepath
 
     data = safepath.read_project_file(project, path, 1024 * 1024)
@@ -117,7 +128,8 @@ def _loose(text: str) -> str:
 
 
 class ScriptGraph:
-    """Every TS/JS file of the index, what each imports (resolved to files), and who imports what."""
+    """Every TS/JS file of the index, what each imports (resolved to files), and who imports
+    what."""
 
     def __init__(self, project: str, files: set[str], specifiers: dict[str, set[str]]) -> None:
         self.project = project
@@ -148,7 +160,8 @@ class ScriptGraph:
     # -- resolution --------------------------------------------------------------------------
 
     def _file(self, base: str) -> str | None:
-        """The workspace file `base` names: itself, with a suffix, `.js` for `.ts`, or its folder's index."""
+        """The workspace file `base` names: itself, with a suffix, `.js` for `.ts`, or its folder's
+        index."""
         base = posixpath.normpath(base)
         if base.startswith("../") or base == "..":
             return None
@@ -181,7 +194,9 @@ class ScriptGraph:
 
     def _package_file(self, spec: str) -> str | None:
         parts = spec.split("/")
-        name, rest = ("/".join(parts[:2]), parts[2:]) if spec.startswith("@") else (parts[0], parts[1:])
+        name, rest = (
+            ("/".join(parts[:2]), parts[2:]) if spec.startswith("@") else (parts[0], parts[1:])
+        )
         package = self.packages.get(name)
         if package is None:
             return None
@@ -228,7 +243,8 @@ def _called_specifiers(project: str, path: str) -> set[str]:
 
 
 def _star_match(pattern: str, spec: str) -> str | None:
-    """What `*` stands for when `spec` matches the tsconfig `paths` key (the whole spec if no `*`)."""
+    """What `*` stands for when `spec` matches the tsconfig `paths` key (the whole spec if no
+    `*`)."""
     if "*" not in pattern:
         return "" if spec == pattern else None
     head, _, tail = pattern.partition("*")
@@ -238,7 +254,8 @@ def _star_match(pattern: str, spec: str) -> str | None:
 
 
 def _tsconfig_paths(project: str) -> list[tuple[str, list[str]]]:
-    """(pattern, workspace-relative targets) from tsconfig.json's `paths` and `baseUrl`, longest first."""
+    """(pattern, workspace-relative targets) from tsconfig.json's `paths` and `baseUrl`, longest
+    first."""
     options: dict[str, Any] = {}
     config_path, seen = "tsconfig.json", set[str]()
     chain: list[tuple[str, dict[str, Any]]] = []
@@ -261,14 +278,18 @@ def _tsconfig_paths(project: str) -> list[tuple[str, list[str]]]:
             continue
         options.update(compiler)
         if isinstance(compiler.get("baseUrl"), str):
-            base_url = posixpath.normpath(posixpath.join(posixpath.dirname(where), compiler["baseUrl"]))
+            base_url = posixpath.normpath(
+                posixpath.join(posixpath.dirname(where), compiler["baseUrl"])
+            )
         if isinstance(compiler.get("paths"), dict):
             paths, paths_from = compiler["paths"], posixpath.dirname(where)
     root = base_url or paths_from or "."
     found: list[tuple[str, list[str]]] = []
     for pattern, targets in paths.items():
         if isinstance(pattern, str) and isinstance(targets, list):
-            found.append((pattern, [posixpath.join(root, t) for t in targets if isinstance(t, str)]))
+            found.append(
+                (pattern, [posixpath.join(root, t) for t in targets if isinstance(t, str)])
+            )
     found.sort(key=lambda item: -len(item[0].partition("*")[0]))
     if base_url:
         found.append(("*", [posixpath.join(base_url, "*")]))  # bare names under baseUrl
@@ -276,7 +297,8 @@ def _tsconfig_paths(project: str) -> list[tuple[str, list[str]]]:
 
 
 def _workspace_packages(project: str) -> dict[str, tuple[str, dict[str, Any]]]:
-    """Package name -> (its folder, its package.json), for every package.json outside node_modules."""
+    """Package name -> (its folder, its package.json), for every package.json outside
+    node_modules."""
     found: dict[str, tuple[str, dict[str, Any]]] = {}
     count = 0
     for folder, dirs, names in os.walk(project):
@@ -298,7 +320,9 @@ def _export_targets(manifest: dict[str, Any], subpath: str) -> list[str]:
     """The files a package's `exports` (else `source`/`module`/`main`/index) give for `subpath`."""
     exports = manifest.get("exports")
     targets: list[str] = []
-    if isinstance(exports, (str, list)) or (isinstance(exports, dict) and not any(k.startswith(".") for k in exports)):
+    if isinstance(exports, (str, list)) or (
+        isinstance(exports, dict) and not any(k.startswith(".") for k in exports)
+    ):
         exports = {".": exports}
     if isinstance(exports, dict):
         for key, value in exports.items():
@@ -306,19 +330,26 @@ def _export_targets(manifest: dict[str, Any], subpath: str) -> list[str]:
             if star is not None:
                 targets += [t.replace("*", star) for t in _conditions(value)]
     if subpath == ".":
-        targets += [v for k in ("source", "types", "module", "main") if isinstance(v := manifest.get(k), str)]
+        targets += [
+            v
+            for k in ("source", "types", "module", "main")
+            if isinstance(v := manifest.get(k), str)
+        ]
         targets.append("index")
     return [t[2:] if t.startswith("./") else t for t in targets]
 
 
 def _conditions(value: Any) -> list[str]:
-    """Every file an exports entry can name, whatever the conditions (source first: the build's input)."""
+    """Every file an exports entry can name, whatever the conditions (source first: the build's
+    input)."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, list):
         return [t for item in value for t in _conditions(item)]
     if isinstance(value, dict):
-        order = sorted(value, key=lambda k: (k not in ("source", "development", "types"), list(value).index(k)))
+        order = sorted(
+            value, key=lambda k: (k not in ("source", "development", "types"), list(value).index(k))
+        )
         return [t for key in order for t in _conditions(value[key])]
     return []
 
@@ -327,7 +358,9 @@ def _conditions(value: Any) -> list[str]:
 
 
 def _outside(path: str) -> bool:
-    return (not is_script(path) or is_whole_suite(path)) and not by_graph.inert(path, INERT_NAMES, INERT_SUFFIXES)
+    return (not is_script(path) or is_whole_suite(path)) and not by_graph.inert(
+        path, INERT_NAMES, INERT_SUFFIXES
+    )
 
 
 def tests_for(project: str, index: Index, path: str, runner: str) -> dict[str, Any]:
@@ -337,5 +370,11 @@ def tests_for(project: str, index: Index, path: str, runner: str) -> dict[str, A
 def selection(project: str, index: Index, changed: list[str], runner: str) -> dict[str, Any]:
     """The answer's head for these changed files: the test files to run, and the basis."""
     return by_graph.graph_selection(
-        project, ScriptGraph.of(index), changed, runner, is_source=is_script, is_test=is_test_file, outside=_outside
+        project,
+        ScriptGraph.of(index),
+        changed,
+        runner,
+        is_source=is_script,
+        is_test=is_test_file,
+        outside=_outside,
     )

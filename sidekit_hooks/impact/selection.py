@@ -1,4 +1,5 @@
-"""The tests a change needs: `selection(project, base)`, used by `sidekit select` and `sidekit test --select`.
+"""The tests a change needs: `selection(project, base)`, used by `sidekit select` and `sidekit test
+--select`.
 
 Layers, each named in `basis` (pytest-testmon's precision where there is a map, an honest
 approximation where there is not):
@@ -30,7 +31,9 @@ from sidekit_hooks.impact import changes, lastfailed, testmap
 
 # Changed files that cannot change a test's outcome.
 INERT_SUFFIXES = (".md", ".rst", ".txt", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".pyi")
-INERT_NAMES = frozenset({".gitignore", ".gitattributes", "LICENSE", "CHANGELOG", "AUTHORS", ".editorconfig"})
+INERT_NAMES = frozenset(
+    {".gitignore", ".gitattributes", "LICENSE", "CHANGELOG", "AUTHORS", ".editorconfig"}
+)
 
 
 @dataclass
@@ -59,7 +62,9 @@ def _current(project: str, path: str) -> bytes | None:
     return safepath.read_project_file(project, path)  # no FIFO, device or link out of the project
 
 
-def _changed_since_map(project: str, test_map: testmap.TestMap, hashes: dict[str, str]) -> dict[str, set[str]]:
+def _changed_since_map(
+    project: str, test_map: testmap.TestMap, hashes: dict[str, str]
+) -> dict[str, set[str]]:
     """Blocks of mapped files that differ from what the map recorded."""
     from sidekit_hooks.code.blocks import blocks_of
 
@@ -72,7 +77,11 @@ def _changed_since_map(project: str, test_map: testmap.TestMap, hashes: dict[str
             now = blocks_of(data).checksums if data is not None else {}
         except (SyntaxError, ValueError, RecursionError):
             now = {}
-        blocks = {name for name in entry.blocks.keys() | now.keys() if entry.blocks.get(name) != now.get(name)}
+        blocks = {
+            name
+            for name in entry.blocks.keys() | now.keys()
+            if entry.blocks.get(name) != now.get(name)
+        }
         if not now:
             blocks = {MODULE}
         if blocks:
@@ -83,7 +92,8 @@ def _changed_since_map(project: str, test_map: testmap.TestMap, hashes: dict[str
 def changed_blocks_since(
     project: str, rev: str, in_git: bool, test_map: testmap.TestMap | None, hashes: dict[str, str]
 ) -> dict[str, set[str]]:
-    """Changed file -> changed blocks: git's working tree against `rev`, plus what differs from the map.
+    """Changed file -> changed blocks: git's working tree against `rev`, plus what differs from the
+    map.
 
     A non-Python file that matters (configuration, data) is reported as `{MODULE}`.
     """
@@ -97,7 +107,8 @@ def changed_blocks_since(
             old = changes.content_at(project, rev, path)
             recorded = test_map.files.get(path) if test_map else None
             if recorded is not None and old is not None and content_hash(old) == recorded.hash:
-                continue  # the map recorded this very version: the comparison with the map covers it
+                # the map recorded this very version: the comparison with the map covers it
+                continue
             blocks = changed_blocks(old, _current(project, path))
             if blocks:
                 changed[path] = blocks
@@ -108,7 +119,10 @@ def changed_blocks_since(
 
 
 def affected(
-    changed: dict[str, set[str]], test_map: testmap.TestMap | None, graph: ImportGraph, suite: set[str]
+    changed: dict[str, set[str]],
+    test_map: testmap.TestMap | None,
+    graph: ImportGraph,
+    suite: set[str],
 ) -> tuple[set[str], set[str]]:
     """(whole test files, node ids) that the changed blocks can affect."""
     files: set[str] = set()
@@ -135,7 +149,9 @@ def selection(project: str, base: str | None) -> Selection:
     test_map = testmap.load(project)
     in_git = changes.is_repo(project)
     if base and not (in_git and changes.has_revision(project, base)):
-        raise SidekitError(f"--base {base} is not a commit of a git repository here", "git log --oneline -5")
+        raise SidekitError(
+            f"--base {base} is not a commit of a git repository here", "git log --oneline -5"
+        )
     changed = changed_blocks_since(project, base or "HEAD", in_git, test_map, hashes)
     result = Selection(
         [],
@@ -164,7 +180,11 @@ def selection(project: str, base: str | None) -> Selection:
     files, node_ids = affected(changed, test_map, graph, suite)
     files |= {test for test in failed if "::" not in test}  # a file that failed to collect
     files = {path for path in files if exists(path)}
-    node_ids = {test for test in node_ids | set(failed) if test_file_of(test) not in files and exists(test)}
+    node_ids = {
+        test for test in node_ids | set(failed) if test_file_of(test) not in files and exists(test)
+    }
     result.tests = sorted(files) + sorted(node_ids)
-    result.last_failed = sum(1 for test in failed if test in node_ids or test_file_of(test) in files)
+    result.last_failed = sum(
+        1 for test in failed if test in node_ids or test_file_of(test) in files
+    )
     return result

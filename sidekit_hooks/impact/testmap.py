@@ -55,7 +55,8 @@ class TestMap:
         return {self.tests[i] for hits in entry.hits.values() for i in hits}
 
     def tests_in_blocks(self, path: str, blocks: set[str]) -> set[str]:
-        """Tests that executed any of `blocks`; a change to `<module>` reaches every test that touched the file."""
+        """Tests that executed any of `blocks`; a change to `<module>` reaches every test that
+        touched the file."""
         if MODULE in blocks:
             return self.tests_touching(path)
         entry = self.files.get(path)
@@ -69,13 +70,15 @@ def map_path(project: str) -> str:
 
 
 def load(project: str) -> TestMap | None:
-    """The recorded map, or None when there is none or it cannot be read (then selection says so)."""
+    """The recorded map, or None when there is none or it cannot be read (then selection says
+    so)."""
     try:
         raw = json.loads(safepath.read_bytes(safepath.check(map_path(project)), safepath.MAX_STATE))
         if raw.get("version") != VERSION:
             return None
         files = {
-            path: FileEntry(str(e["hash"]), dict(e["blocks"]), dict(e["hits"])) for path, e in raw["files"].items()
+            path: FileEntry(str(e["hash"]), dict(e["blocks"]), dict(e["hits"]))
+            for path, e in raw["files"].items()
         }
         return TestMap(list(raw["tests"]), files, str(raw.get("python", "")))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -83,7 +86,8 @@ def load(project: str) -> TestMap | None:
 
 
 def merge(project: str, fragments: list[dict[str, Any]]) -> TestMap:
-    """One map from the fragments of every pytest process, cut into blocks of the files as they are now."""
+    """One map from the fragments of every pytest process, cut into blocks of the files as they are
+    now."""
     tests: list[str] = []
     lines_by_file: dict[str, dict[int, set[int]]] = {}
     for fragment in fragments:
@@ -106,7 +110,9 @@ def merge(project: str, fragments: list[dict[str, Any]]) -> TestMap:
         for line, tests_at_line in lines.items():
             hits.setdefault(blocks.block_at(line), set()).update(tests_at_line)
         result.files[path] = FileEntry(
-            content_hash(data), blocks.checksums, {name: sorted(ids) for name, ids in sorted(hits.items())}
+            content_hash(data),
+            blocks.checksums,
+            {name: sorted(ids) for name, ids in sorted(hits.items())},
         )
     return result
 
@@ -116,21 +122,33 @@ def save(project: str, test_map: TestMap) -> None:
         "version": VERSION,
         "python": test_map.python,
         "tests": test_map.tests,
-        "files": {path: {"hash": e.hash, "blocks": e.blocks, "hits": e.hits} for path, e in test_map.files.items()},
+        "files": {
+            path: {"hash": e.hash, "blocks": e.blocks, "hits": e.hits}
+            for path, e in test_map.files.items()
+        },
     }
     workspace.atomic_write(map_path(project), json.dumps(raw, separators=(",", ":")))
 
 
 def _check_coverage(python: str) -> None:
     fix = f"{python} -m pip install coverage  (or ./install.sh --dev in the sidekit checkout)"
-    if os.path.abspath(python) == os.path.abspath(sys.executable):  # not realpath: a venv links to its base
+    if os.path.abspath(python) == os.path.abspath(
+        sys.executable
+    ):  # not realpath: a venv links to its base
         from importlib.util import find_spec
 
         missing = find_spec("coverage") is None
     else:
-        missing = subprocess.run(launch.project_code(python, "import coverage"), capture_output=True).returncode != 0
+        missing = (
+            subprocess.run(
+                launch.project_code(python, "import coverage"), capture_output=True
+            ).returncode
+            != 0
+        )
     if missing:
-        raise SidekitError(f"`sidekit map` needs coverage.py in {python}, and it is not installed", fix)
+        raise SidekitError(
+            f"`sidekit map` needs coverage.py in {python}, and it is not installed", fix
+        )
 
 
 @dataclass(frozen=True)
@@ -141,7 +159,8 @@ class Recording:
 
 
 def record(project: str, pytest_args: list[str], python: str | None = None) -> Recording:
-    """Run the suite once under the map plugin; write the map; pytest's own verdict is returned, not raised."""
+    """Run the suite once under the map plugin; write the map; pytest's own verdict is returned, not
+    raised."""
     python = python or sys.executable
     _check_coverage(python)
     package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -167,7 +186,9 @@ def record(project: str, pytest_args: list[str], python: str | None = None) -> R
         fragments = []
         for name in sorted(os.listdir(fragments_dir)):
             if name.endswith(".json"):
-                fragment = safepath.read_bytes(safepath.check(os.path.join(fragments_dir, name)), safepath.MAX_STATE)
+                fragment = safepath.read_bytes(
+                    safepath.check(os.path.join(fragments_dir, name)), safepath.MAX_STATE
+                )
                 fragments.append(json.loads(fragment))
     finally:
         shutil.rmtree(fragments_dir, ignore_errors=True)
@@ -183,6 +204,10 @@ def record(project: str, pytest_args: list[str], python: str | None = None) -> R
 
 
 def save_covers(project: str, test_map: TestMap, prefix: str = "") -> None:
-    """The digest the tests sidecar reads: file -> the tests that execute it, written after the map."""
-    hits = {path: [i for positions in entry.hits.values() for i in positions] for path, entry in test_map.files.items()}
+    """The digest the tests sidecar reads: file -> the tests that execute it, written after the
+    map."""
+    hits = {
+        path: [i for positions in entry.hits.values() for i in positions]
+        for path, entry in test_map.files.items()
+    }
     covers.save(project, covers.digest(test_map.tests, hits, prefix))

@@ -3,12 +3,13 @@
 Gas City (the successor of Gas Town) keeps every deferred nudge of a city in one `state.json`
 (`<city>/.gc/nudges/` as gc writes it, or `<city>/.gc/runtime/nudges/`), in buckets `pending`,
 `in_flight` and `dead`. This module reads and writes that file with Gas City's own semantics
-(docs/fleets.md): a drain claims the due items of this session/agent into `in_flight` with a two-minute
-lease, removes them once printed, and puts back what it did not print; a failed print counts an attempt.
-Items and keys sidekit does not know are kept.
+(docs/fleets.md): a drain claims the due items of this session/agent into `in_flight` with a
+two-minute lease, removes them once printed, and puts back what it did not print; a failed print
+counts an attempt. Items and keys sidekit does not know are kept.
 
-Standard library only (hook hot path); `json` is imported only once a state file has something in it.
-The lock wait is bounded by the caller's deadline: a locked or corrupt file costs a log line, never the hook.
+Standard library only (hook hot path); `json` is imported only once a state file has something in
+it. The lock wait is bounded by the caller's deadline: a locked or corrupt file costs a log line,
+never the hook.
 """
 
 from __future__ import annotations
@@ -19,11 +20,17 @@ import time
 
 from sidekit_hooks.core import safepath
 
-# Which city and which agent this session is (city_env.py: what the choice of a session's queue reads).
+# Which city and which agent this session is (city_env.py: what the choice of a session's queue
+# reads).
 from sidekit_hooks.nudges.city_env import CITY_VARIABLES, epoch, find_city, identity
 from sidekit_hooks.nudges.queue import Claim, Nudge, parse_time
 
-__all__ = ["CITY_VARIABLES", "epoch", "find_city", "identity"]  # and the state file's own functions below
+__all__ = [
+    "CITY_VARIABLES",
+    "epoch",
+    "find_city",
+    "identity",
+]  # and the state file's own functions below
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,19 +38,22 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
 
-# Where the queue lives under the city: gc (at a46ccb1c) writes `.gc/nudges/` (citylayout.RuntimeRoot is
-# `.gc`); `.gc/runtime/nudges/` is the other layout docs/fleets.md names. The one holding a state.json wins, then
-# the one that exists, then gc's own.
+# Where the queue lives under the city: gc (at a46ccb1c) writes `.gc/nudges/`
+# (citylayout.RuntimeRoot is `.gc`); `.gc/runtime/nudges/` is the other layout docs/fleets.md names.
+# The one holding a state.json wins, then the one that exists, then gc's own.
 NUDGES_SUBDIRS = (os.path.join(".gc", "nudges"), os.path.join(".gc", "runtime", "nudges"))
 CLAIM_TTL = 120.0  # seconds; Gas City's claim lease (defaultQueuedNudgeClaimTTL)
 RETRY_DELAY = 15.0  # seconds before a failed delivery is tried again (defaultQueuedNudgeRetryDelay)
 MAX_ATTEMPTS = 5  # then the item goes to `dead` (defaultQueuedNudgeMaxAttempts)
 DEFAULT_TTL = 24 * 3600.0  # an item enqueued without its own expiry (defaultQueuedNudgeTTL)
 LOCK_POLL = 0.01  # seconds between two non-blocking lock attempts, as gc polls
-# Seconds an ack or put-back waits for the lock. Longer than a claim's wait: the output is already out,
-# and an ack that gives up leaves the item in flight until its lease ends, then delivered again.
+# Seconds an ack or put-back waits for the lock. Longer than a claim's wait: the output is already
+# out, and an ack that gives up leaves the item in flight until its lease ends, then delivered
+# again.
 SETTLE_WAIT = 2.0
-MAX_STATE = 64 * 1024 * 1024  # bytes of state.json read (by the hand-off worker); a bigger file is left as it is
+MAX_STATE = (
+    64 * 1024 * 1024
+)  # bytes of state.json read (by the hand-off worker); a bigger file is left as it is
 # Bytes of state.json a hook parses and rewrites within its deadline (about 50 ms). A bigger file is
 # drained by a detached worker instead (nudges/city_handoff.py), which hands this session's items to
 # its file queue for the next turn: nothing is lost, the hook stays on time.
@@ -64,7 +74,9 @@ class StateTooLarge(CityQueueError):
     """The state file is over what this caller may read in its time (`size`): drain it elsewhere."""
 
     def __init__(self, size: int, limit: int) -> None:
-        super().__init__(f"state.json is {size} bytes, over the {limit} read here; left to a worker")
+        super().__init__(
+            f"state.json is {size} bytes, over the {limit} read here; left to a worker"
+        )
         self.size = size
 
 
@@ -78,11 +90,17 @@ class CityClaim(Claim):
         reference: dict[str, Any] = found if isinstance(found, dict) else {}
         extra: dict[str, Any] = {}
         if reference.get("kind") == SOURCE and isinstance(reference.get("id"), str):
-            extra["finding"] = reference["id"]  # ties the delivery back to the finding (Stop, report)
+            extra["finding"] = reference[
+                "id"
+            ]  # ties the delivery back to the finding (Stop, report)
         own = item.get("sidekit")
         if isinstance(own, dict):
             extra.update(
-                {k: v for k, v in own.items() if k in ("sidecar", "rule", "recheck") and isinstance(v, str) and v}
+                {
+                    k: v
+                    for k, v in own.items()
+                    if k in ("sidecar", "rule", "recheck") and isinstance(v, str) and v
+                }
             )
         nudge = Nudge(
             str(item.get("message", "")),
@@ -121,7 +139,8 @@ def lock_path(city: str) -> str:
 
 
 def addressed_to(item: dict[str, Any], session: str, keys: list[str]) -> bool:
-    """Gas City's match: the item's agent is one of ours, and a session-fenced item is for this session."""
+    """Gas City's match: the item's agent is one of ours, and a session-fenced item is for this
+    session."""
     if item.get("agent") not in keys:
         return False
     fence = item.get("session_id") or ""
@@ -181,7 +200,11 @@ def _store(state: dict[str, Any], bucket: str, items: list[dict[str, Any]]) -> N
 
     def order(item: dict[str, Any]) -> tuple[str, str, str]:
         first, second = (parse_time(item.get(key)) for key in keys)
-        return (first.isoformat() if first else floor, second.isoformat() if second else floor, str(item.get("id", "")))
+        return (
+            first.isoformat() if first else floor,
+            second.isoformat() if second else floor,
+            str(item.get("id", "")),
+        )
 
     if items:
         state[bucket] = sorted(items, key=order)
@@ -190,8 +213,8 @@ def _store(state: dict[str, Any], bucket: str, items: list[dict[str, Any]]) -> N
 
 
 def _wait_lock(fd: int, deadline: float) -> None:
-    """Poll the lock until `deadline`: 1 ms apart at first, then up to LOCK_POLL (a blocking flock could
-    not be bounded here, where SIGALRM already is the hook's hard deadline)."""
+    """Poll the lock until `deadline`: 1 ms apart at first, then up to LOCK_POLL (a blocking flock
+    could not be bounded here, where SIGALRM already is the hook's hard deadline)."""
     pause = 0.001
     while True:
         try:
@@ -205,8 +228,8 @@ def _wait_lock(fd: int, deadline: float) -> None:
 
 
 class _Locked:
-    """`with _Locked(city, deadline) as state:` - the parsed state, rewritten atomically on exit when
-    `changed` is set. Raises CityQueueError when the lock or the file cannot be had in time."""
+    """`with _Locked(city, deadline) as state:` - the parsed state, rewritten atomically on exit
+    when `changed` is set. Raises CityQueueError when the lock or the file cannot be had in time."""
 
     def __init__(self, city: str, deadline: float, max_bytes: int = MAX_STATE) -> None:
         self.city = city
@@ -219,7 +242,9 @@ class _Locked:
     def __enter__(self) -> _Locked:
         folder = nudges_dir(self.city)
         safepath.makedirs(folder, self.city)  # never through a link out of the city
-        self.fd = os.open(lock_path(self.city), os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        self.fd = os.open(
+            lock_path(self.city), os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600
+        )
         try:
             _wait_lock(self.fd, self.deadline)
             self.state = _load(state_path(self.city), self.max_bytes)
@@ -279,14 +304,21 @@ def _state_size(city: str) -> int:
 
 
 def claim(
-    city: str, deadline: float, *, at: datetime | None = None, limit: int = 200, max_bytes: int = MAX_STATE
+    city: str,
+    deadline: float,
+    *,
+    at: datetime | None = None,
+    limit: int = 200,
+    max_bytes: int = MAX_STATE,
 ) -> list[CityClaim]:
-    """Move this session's due pending items to `in_flight` (lease CLAIM_TTL) and return them, oldest first.
+    """Move this session's due pending items to `in_flight` (lease CLAIM_TTL) and return them,
+    oldest first.
 
-    As Gas City does under the same lock: leases that ran out go back to pending, expired items go to
-    dead. One id is delivered once: a pending item of ours whose id is already in flight, or taken in
-    this claim, goes to dead (`duplicate id`), never said a second time. Raises CityQueueError (locked
-    past `deadline`, corrupt file), StateTooLarge when the file is over `max_bytes` (not read)."""
+    As Gas City does under the same lock: leases that ran out go back to pending, expired items go
+    to dead. One id is delivered once: a pending item of ours whose id is already in flight, or
+    taken in this claim, goes to dead (`duplicate id`), never said a second time. Raises
+    CityQueueError (locked past `deadline`, corrupt file), StateTooLarge when the file is over
+    `max_bytes` (not read)."""
     session, keys = identity()
     size = _state_size(city)
     if not keys or not size:
@@ -296,7 +328,9 @@ def claim(
     moment = at or _now()
     with _Locked(city, deadline, max_bytes) as held:
         state = held.state
-        pending, in_flight, dead = (_items(state, bucket) for bucket in ("pending", "in_flight", "dead"))
+        pending, in_flight, dead = (
+            _items(state, bucket) for bucket in ("pending", "in_flight", "dead")
+        )
         recovered = _recover(in_flight, pending, dead, moment)
         kept, expired = _split_expired(pending, moment)
         dead += expired
@@ -305,11 +339,15 @@ def claim(
         waiting: list[dict[str, Any]] = []
         doubles: list[dict[str, Any]] = []
         held_ids = {item.get("id") for item in in_flight}
-        for item in sorted(kept, key=lambda it: (str(parse_time(it.get("deliver_after")) or ""), str(it.get("id")))):
+        for item in sorted(
+            kept, key=lambda it: (str(parse_time(it.get("deliver_after")) or ""), str(it.get("id")))
+        ):
             ours = addressed_to(item, session, keys) and isinstance(item.get("message"), str)
             ident = item.get("id")
             if ours and (not isinstance(ident, str) or not ident or ident in held_ids):
-                _bury(item, moment, "duplicate id" if ident else "no id")  # said once, or never: kept in dead
+                _bury(
+                    item, moment, "duplicate id" if ident else "no id"
+                )  # said once, or never: kept in dead
                 doubles.append(item)
             elif ours and len(taken) < limit and _due(item.get("deliver_after"), moment):
                 item["claimed_at"], item["lease_until"] = claimed_at, lease
@@ -327,9 +365,13 @@ def claim(
 
 
 def _recover(
-    in_flight: list[dict[str, Any]], pending: list[dict[str, Any]], dead: list[dict[str, Any]], moment: datetime
+    in_flight: list[dict[str, Any]],
+    pending: list[dict[str, Any]],
+    dead: list[dict[str, Any]],
+    moment: datetime,
 ) -> bool:
-    """Leases that ran out go back to pending; expired in-flight items go to dead. True if any moved."""
+    """Leases that ran out go back to pending; expired in-flight items go to dead. True if any
+    moved."""
     stay = []
     moved = False
     for item in in_flight:
@@ -348,7 +390,9 @@ def _recover(
     return moved
 
 
-def _split_expired(items: list[dict[str, Any]], moment: datetime) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _split_expired(
+    items: list[dict[str, Any]], moment: datetime
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     kept, expired = [], []
     for item in items:
         if _expired(item, moment):
@@ -365,23 +409,34 @@ def _bury(item: dict[str, Any], moment: datetime, why: str) -> None:
         item["last_error"] = why
 
 
-def settle(claims: Iterable[Claim], delivered: bool, error: str = "", deadline: float | None = None) -> None:
-    """Ack (`delivered`) or put back the city claims among `claims`; a put-back with an `error` counts
-    an attempt (Gas City's retry delay, then dead after MAX_ATTEMPTS). Failures are the caller's to log."""
+def settle(
+    claims: Iterable[Claim], delivered: bool, error: str = "", deadline: float | None = None
+) -> None:
+    """Ack (`delivered`) or put back the city claims among `claims`; a put-back with an `error`
+    counts an attempt (Gas City's retry delay, then dead after MAX_ATTEMPTS). Failures are the
+    caller's to log."""
     by_city: dict[str, dict[str, CityClaim]] = {}
     for held in claims:
         if isinstance(held, CityClaim):
             by_city.setdefault(held.city, {})[held.name] = held
     for city, mine in by_city.items():
         # Claude Code waits for the hook to exit (up to its 5 s timeout): the wait stays bounded.
-        with _Locked(city, deadline if deadline is not None else time.monotonic() + SETTLE_WAIT) as locked:
+        with _Locked(
+            city, deadline if deadline is not None else time.monotonic() + SETTLE_WAIT
+        ) as locked:
             _settle_in(locked.state, mine, delivered, error)
             locked.changed = True
 
 
-def _settle_in(state: dict[str, Any], mine: dict[str, CityClaim], delivered: bool, error: str) -> None:
+def _settle_in(
+    state: dict[str, Any], mine: dict[str, CityClaim], delivered: bool, error: str
+) -> None:
     moment = _now()
-    in_flight, pending, dead = _items(state, "in_flight"), _items(state, "pending"), _items(state, "dead")
+    in_flight, pending, dead = (
+        _items(state, "in_flight"),
+        _items(state, "pending"),
+        _items(state, "dead"),
+    )
     stay = []
     for item in in_flight:
         held = mine.get(str(item.get("id", "")))
@@ -419,14 +474,16 @@ def new_item(
     expires_at: datetime | None = None,
     at: datetime | None = None,
 ) -> dict[str, Any]:
-    """A pending item in Gas City's shape (`source: "sidekit"`). The finding rides in `reference`, which
-    Gas City keeps; `sidekit` (sidecar, rule) survives only sidekit's own rewrites."""
+    """A pending item in Gas City's shape (`source: "sidekit"`). The finding rides in `reference`,
+    which Gas City keeps; `sidekit` (sidecar, rule) survives only sidekit's own rewrites."""
     moment = at or _now()
     item: dict[str, Any] = {"id": "nudge-" + os.urandom(6).hex(), "agent": agent}
     if session:
         item["session_id"] = session
         if epoch():
-            item["continuation_epoch"] = epoch()  # as gc fences its own items to the session's epoch
+            item["continuation_epoch"] = (
+                epoch()
+            )  # as gc fences its own items to the session's epoch
     item["source"], item["message"] = SOURCE, message
     if finding:
         item["reference"] = {"kind": SOURCE, "id": finding[:500]}
@@ -434,13 +491,20 @@ def new_item(
     item["expires_at"] = gc_time(expires_at) if expires_at else _plus(moment, DEFAULT_TTL)
     for key in ("last_attempt_at", "claimed_at", "lease_until", "dead_at"):
         item[key] = ZERO_TIME
-    if sidecar or rule or recheck:  # recheck: how a later delivery checks the finding still holds (runtime.true_now)
-        item["sidekit"] = {"sidecar": sidecar, "rule": rule, **({"recheck": recheck} if recheck else {})}
+    if (
+        sidecar or rule or recheck
+    ):  # recheck: how a later delivery checks the finding still holds (runtime.true_now)
+        item["sidekit"] = {
+            "sidecar": sidecar,
+            "rule": rule,
+            **({"recheck": recheck} if recheck else {}),
+        }
     return item
 
 
 def enqueue(city: str, items: list[dict[str, Any]], deadline: float) -> list[dict[str, Any]]:
-    """Append pending items; returns the sidekit items dropped over MAX_OWN_PENDING (oldest first)."""
+    """Append pending items; returns the sidekit items dropped over MAX_OWN_PENDING (oldest
+    first)."""
     with _Locked(city, deadline) as locked:
         pending = _items(locked.state, "pending") + items
         dropped = _over_cap(pending)
@@ -465,7 +529,8 @@ def _over_cap(pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def wake_socket(city: str) -> str:
-    """Where gc's dispatcher listens: in the city, or under /tmp when that path is too long for a socket."""
+    """Where gc's dispatcher listens: in the city, or under /tmp when that path is too long for a
+    socket."""
     path = os.path.join(nudges_dir(city), "wake.sock")
     if len(path.encode()) <= MAX_SOCKET_PATH:
         return path
@@ -521,7 +586,10 @@ def _settings_files(project: str, city: str, home: str) -> Iterator[str]:
 
 
 def pending_for(city: str, deadline: float) -> list[dict[str, Any]]:
-    """This session's pending items, read under the lock without changing anything (`sidekit queue`)."""
+    """This session's pending items, read under the lock without changing anything (`sidekit
+    queue`)."""
     session, keys = identity()
     with _Locked(city, deadline) as locked:
-        return [item for item in _items(locked.state, "pending") if addressed_to(item, session, keys)]
+        return [
+            item for item in _items(locked.state, "pending") if addressed_to(item, session, keys)
+        ]

@@ -1,6 +1,6 @@
-"""Which Gas City this session is in, and which agent it is there: what gc puts in the environment of
-every agent it starts. Read where the session's queue is chosen (session_queue.py), without the state
-file's code (city.py) for a session outside any city. Standard library only (hook hot path).
+"""Which Gas City this session is in, and which agent it is there: what gc puts in the environment
+of every agent it starts. Read where the session's queue is chosen (session_queue.py), without the
+state file's code (city.py) for a session outside any city. Standard library only (hook hot path).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ CITY_VARIABLES = ("GC_CITY", "GC_CITY_PATH", "GC_CITY_ROOT")
 
 
 def find_city(project: str = "") -> str:
-    """The city gc named in this session's environment (CITY_VARIABLES, the first one set, when it is a
-    folder); ''. `project` is not looked at: whatever a repository commits (a `.gc/` folder, a
+    """The city gc named in this session's environment (CITY_VARIABLES, the first one set, when it
+    is a folder); ''. `project` is not looked at: whatever a repository commits (a `.gc/` folder, a
     state.json) never makes it a city."""
     for name in CITY_VARIABLES:
         named = os.environ.get(name, "")

@@ -1,12 +1,13 @@
 """A Gas City state file too big for a hook's deadline, drained by a detached worker.
 
-A hook parses and rewrites at most `city.HOOK_STATE` bytes of `state.json` (about 50 ms). When the file is
-bigger, the hook starts this worker (`python -P -S -m sidekit_hooks.nudges.city_handoff CITY QUEUE_ROOT
-SESSION PROJECT`) and goes on without the city's items this turn. The worker, with the time a hook does not
-have, claims this session's due items (Gas City's semantics, the whole file read, up to `city.MAX_STATE`),
-writes each one into the session's own file queue (Gas Town's format, which the next hook drains in one
-folder listing), and only then acks them in the city. An item it could not write goes back to pending.
-Nothing is lost; at most one worker runs per project (a lock). Standard library only.
+A hook parses and rewrites at most `city.HOOK_STATE` bytes of `state.json` (about 50 ms). When the
+file is bigger, the hook starts this worker (`python -P -S -m sidekit_hooks.nudges.city_handoff CITY
+QUEUE_ROOT SESSION PROJECT`) and goes on without the city's items this turn. The worker, with the
+time a hook does not have, claims this session's due items (Gas City's semantics, the whole file
+read, up to `city.MAX_STATE`), writes each one into the session's own file queue (Gas Town's format,
+which the next hook drains in one folder listing), and only then acks them in the city. An item it
+could not write goes back to pending. Nothing is lost; at most one worker runs per project (a lock).
+Standard library only.
 """
 
 from __future__ import annotations
@@ -23,13 +24,16 @@ CLAIM_WAIT = 10.0  # seconds the worker waits for the city's lock
 
 
 def start(city_root: str, queue_root: str, session: str, project: str) -> None:
-    """Start the worker, detached (the hook never waits for it); raises OSError when it cannot start."""
-    background.spawn_module("sidekit_hooks.nudges.city_handoff", [city_root, queue_root, session, project])
+    """Start the worker, detached (the hook never waits for it); raises OSError when it cannot
+    start."""
+    background.spawn_module(
+        "sidekit_hooks.nudges.city_handoff", [city_root, queue_root, session, project]
+    )
 
 
 def hand_off(city_root: str, queue_root: str, session: str) -> int:
-    """Move this session's due city items into its file queue (as many as it has room for: its cap must
-    never drop one of them); how many moved."""
+    """Move this session's due city items into its file queue (as many as it has room for: its cap
+    must never drop one of them); how many moved."""
     room = queue.MAX_DEPTH - len(queue.pending_names(queue.session_folder(queue_root, session)))
     if room <= 0:
         return 0  # the file queue is full: the city keeps them until the next turn's worker

@@ -14,12 +14,14 @@ if TYPE_CHECKING:
 
 MAX_DELIVERY = 1000
 MAX_NUDGE = 300  # docs/policy.md: one nudge line stays under this many characters
-MAX_LINE = MAX_NUDGE  # a Gas Town message longer than this is cut, visibly, so it can never block the queue
+# a Gas Town message longer than this is cut, visibly, so it can never block the queue
+MAX_LINE = MAX_NUDGE
 OWN_PREFIX = "[sidecar:"
 
 
 def safe_text(text: str) -> str:
-    """Text any UTF-8 output can carry: a lone surrogate (valid in JSON, not in UTF-8) becomes U+FFFD."""
+    """Text any UTF-8 output can carry: a lone surrogate (valid in JSON, not in UTF-8) becomes
+    U+FFFD."""
     if text.isascii():
         return text
     try:
@@ -30,11 +32,12 @@ def safe_text(text: str) -> str:
 
 
 def line_for(nudge: Nudge) -> str:
-    """One line: sidekit's own finding as written (`[sidecar:x] ...`), anything else behind a label built
-    from its sender field, as Gas Town shows it (`[from S] ...`, `[URGENT from S] ...`).
+    """One line: sidekit's own finding as written (`[sidecar:x] ...`), anything else behind a label
+    built from its sender field, as Gas Town shows it (`[from S] ...`, `[URGENT from S] ...`).
 
     The text never chooses its label: a line that starts with `[sidecar:` is sidekit's only when its
-    sender is (`is_own`); from anyone else it is shown as the queue's, behind that sender's label."""
+    sender is (`is_own`); from anyone else it is shown as the queue's, behind that sender's
+    label."""
     text = safe_text(" ".join(nudge.message.split()))
     if not is_own(nudge, text):
         label = "URGENT from" if nudge.urgent else "from"
@@ -45,8 +48,8 @@ def line_for(nudge: Nudge) -> str:
 
 
 def is_own(nudge: Nudge, text: str) -> bool:
-    """A finding sidekit queued: sender `sidekit` or `sidekit/<sidecar>` (Gas City: source `sidekit`), and
-    the text opens with that sidecar's own prefix."""
+    """A finding sidekit queued: sender `sidekit` or `sidekit/<sidecar>` (Gas City: source
+    `sidekit`), and the text opens with that sidecar's own prefix."""
     if nudge.sender != "sidekit" and not nudge.sender.startswith("sidekit/"):
         return False
     sidecar = nudge.sidecar
@@ -54,9 +57,11 @@ def is_own(nudge: Nudge, text: str) -> bool:
 
 
 def sender_label(sender: str) -> str:
-    """The sender as a label: one line, no brackets (it cannot close the label and open another), at most
-    60 characters; `unknown` when nothing is left."""
-    words = " ".join("".join(" " if char in "[]" or not char.isprintable() else char for char in sender).split())
+    """The sender as a label: one line, no brackets (it cannot close the label and open another), at
+    most 60 characters; `unknown` when nothing is left."""
+    words = " ".join(
+        "".join(" " if char in "[]" or not char.isprintable() else char for char in sender).split()
+    )
     return safe_text(words[:60].rstrip()) or "unknown"
 
 
@@ -84,8 +89,8 @@ def plan(claims: list[Claim], budget: int = MAX_DELIVERY) -> tuple[str, list[Cla
 
 
 def plan_lines(lines: list[str], budget: int = MAX_DELIVERY) -> tuple[str, int]:
-    """Lines said at once (no queue behind them): (text, how many went in); the rest are counted, and
-    the caller keeps them for another time."""
+    """Lines said at once (no queue behind them): (text, how many went in); the rest are counted,
+    and the caller keeps them for another time."""
     kept: list[str] = []
     used = 0
     for index, line in enumerate(lines):

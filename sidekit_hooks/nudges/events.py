@@ -141,7 +141,8 @@ def _fill_write(event: Event, tool_input: dict[str, Any], response: dict[str, An
 
 
 def _edit_added(tool_input: dict[str, Any], response: dict[str, Any]) -> str:
-    """Lines an Edit (or a legacy MultiEdit) added: the patch when present, else new vs old string."""
+    """Lines an Edit (or a legacy MultiEdit) added: the patch when present, else new vs old
+    string."""
     patch = response.get("structuredPatch")
     if isinstance(patch, list) and patch:
         plus = [
@@ -154,14 +155,19 @@ def _edit_added(tool_input: dict[str, Any], response: dict[str, Any]) -> str:
         return "\n".join(plus)
     edits = tool_input.get("edits")
     if isinstance(edits, list):
-        pairs = [(_str(e.get("old_string")), _str(e.get("new_string"))) for e in edits if isinstance(e, dict)]
+        pairs = [
+            (_str(e.get("old_string")), _str(e.get("new_string")))
+            for e in edits
+            if isinstance(e, dict)
+        ]
     else:
         pairs = [(_str(tool_input.get("old_string")), _str(tool_input.get("new_string")))]
     return "\n".join(filter(None, (added_lines(old, new) for old, new in pairs)))
 
 
 def added_lines(before: str, after: str) -> str:
-    """Lines of `after` that `before` does not have, in order (a multiset difference, not a diff)."""
+    """Lines of `after` that `before` does not have, in order (a multiset difference, not a
+    diff)."""
     if not before:
         return after
     remaining: dict[str, int] = {}
@@ -199,11 +205,14 @@ def _set_path(event: Event, path: str) -> None:
     event.path = relative_path(path, event.project_dir)
     base = event.project_dir or event.cwd
     joined = path.replace("\\", "/")
-    event.abs_path = os.path.normpath(joined if os.path.isabs(joined) or not base else os.path.join(base, joined))
+    event.abs_path = os.path.normpath(
+        joined if os.path.isabs(joined) or not base else os.path.join(base, joined)
+    )
 
 
 def _response_text(response: object) -> str:
-    """The readable text of any tool_response shape: Bash stdout/stderr, Grep content, MCP blocks."""
+    """The readable text of any tool_response shape: Bash stdout/stderr, Grep content, MCP
+    blocks."""
     if isinstance(response, str):
         return response[:MAX_TEXT]
     if isinstance(response, dict):

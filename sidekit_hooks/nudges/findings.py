@@ -11,7 +11,8 @@ if TYPE_CHECKING:
     from typing import Any, NotRequired, TypedDict
 
     class Decision(TypedDict):
-        """One line of `.sidekit/log/decisions.jsonl`: what the policy did with a finding (`sidekit report`)."""
+        """One line of `.sidekit/log/decisions.jsonl`: what the policy did with a finding (`sidekit
+        report`)."""
 
         session: str
         hook: str
@@ -25,23 +26,30 @@ if TYPE_CHECKING:
         severity: NotRequired[str]
         by: NotRequired[str]  # what held it back: muted, threshold, duplicate, cooldown, cap
         agent: NotRequired[str]  # the subagent it was said to
-        subject: NotRequired[str]  # what the finding is about: a symbol, or the line a pattern matched
+        subject: NotRequired[
+            str
+        ]  # what the finding is about: a symbol, or the line a pattern matched
         recheck: NotRequired[dict[str, str]]  # how Stop re-checks it (nudges/recheck.py)
         outcome: NotRequired[str]  # decision "rechecked": fixed | still | moot
         calls: NotRequired[int]  # decision "rechecked", fixed: tool calls from delivery to the fix
 
 
 # What a finding is about (Finding.kind), which the policy ranks and times by (docs/policy.md):
-CONCRETE = "concrete"  # the code: a helper that exists, a spec violation, a scope breach, failing tests
-HABIT = "habit"  # how the agent works (a better tool exists): ranks below every concrete finding, never holds one back
+# the code: a helper that exists, a spec violation, a scope breach, failing tests
+CONCRETE = "concrete"
+# how the agent works (a better tool exists): ranks below every concrete finding, never holds one
+# back
+HABIT = "habit"
 UNRANKED = 99  # Finding.rank of a finding its detector did not rank: after every ranked one
 
 
 class Finding:
-    """One thing a detector wants to say. `key` identifies the finding for dedup (never a line number).
+    """One thing a detector wants to say. `key` identifies the finding for dedup (never a line
+    number).
 
-    The detector that makes it says how it ranks: `kind` (CONCRETE or HABIT) and `rank`, which orders
-    findings equal in urgency, kind and severity (lower first; detectors.rank_of gives each sidecar's).
+    The detector that makes it says how it ranks: `kind` (CONCRETE or HABIT) and `rank`, which
+    orders findings equal in urgency, kind and severity (lower first; detectors.rank_of gives each
+    sidecar's).
 
     `subject` names what it is about (a def, or the line a pattern matched) and `recheck` says how to
     tell later whether it still holds (see `nudges/recheck.py`): {"kind": "match"|"absent"|"def"|"scope",
@@ -119,15 +127,18 @@ class Context:
         self.memo: dict[str, Any] = {}
         self.notices: list[str] = []  # for the user (systemMessage), never the model
         self.snapshot: dict[str, Any] | None = None  # the rule packs, read at most once per event
-        self.read_snapshot = read_snapshot  # how: the runtime's reader (recompiles within this hook's time)
+        # how: the runtime's reader (recompiles within this hook's time)
+        self.read_snapshot = read_snapshot
 
     def packs(self) -> dict[str, Any]:
-        """The compiled rule packs for this event, read on first need only; {} when there is no reader."""
+        """The compiled rule packs for this event, read on first need only; {} when there is no
+        reader."""
         if self.snapshot is None:
             self.snapshot = self.read_snapshot(self) if self.read_snapshot is not None else {}
         return self.snapshot
 
     def notify_user(self, text: str) -> None:
-        """Tell the person at the terminal something (e.g. a broken rule pack). Not seen by the model."""
+        """Tell the person at the terminal something (e.g. a broken rule pack). Not seen by the
+        model."""
         if text not in self.notices:
             self.notices.append(text)

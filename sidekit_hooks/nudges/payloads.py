@@ -11,9 +11,13 @@ from typing import Any
 
 
 def write_call(
-    file_path: str, content: str, original: str | None = None, patch: list[dict[str, Any]] | None = None
+    file_path: str,
+    content: str,
+    original: str | None = None,
+    patch: list[dict[str, Any]] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(tool_input, tool_response) of a Write; `original` is what the file held (None: a new file)."""
+    """(tool_input, tool_response) of a Write; `original` is what the file held (None: a new
+    file)."""
     return {"file_path": file_path, "content": content}, {
         "type": "update" if original is not None else "create",
         "filePath": file_path,
@@ -39,10 +43,16 @@ def edit_call(
                 "oldLines": len(old.split("\n")),
                 "newStart": 1,
                 "newLines": len(new.split("\n")),
-                "lines": [f"-{line}" for line in old.split("\n")] + [f"+{line}" for line in new.split("\n")],
+                "lines": [f"-{line}" for line in old.split("\n")]
+                + [f"+{line}" for line in new.split("\n")],
             }
         ]
-    return {"file_path": file_path, "old_string": old, "new_string": new, "replace_all": replace_all}, {
+    return {
+        "file_path": file_path,
+        "old_string": old,
+        "new_string": new,
+        "replace_all": replace_all,
+    }, {
         "filePath": file_path,
         "oldString": old,
         "newString": new,
@@ -53,9 +63,16 @@ def edit_call(
     }
 
 
-def bash_call(command: str, stdout: str = "", stderr: str = "") -> tuple[dict[str, Any], dict[str, Any]]:
+def bash_call(
+    command: str, stdout: str = "", stderr: str = ""
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """(tool_input, tool_response) of a Bash call that exited 0."""
-    return {"command": command}, {"stdout": stdout, "stderr": stderr, "interrupted": False, "isImage": False}
+    return {"command": command}, {
+        "stdout": stdout,
+        "stderr": stderr,
+        "interrupted": False,
+        "isImage": False,
+    }
 
 
 def tool_payload(
@@ -68,7 +85,8 @@ def tool_payload(
     tool_use_id: str = "toolu_1",
     **fields: Any,
 ) -> dict[str, Any]:
-    """The whole PostToolUse payload, or PostToolUseFailure's when `error` is given (it has no response)."""
+    """The whole PostToolUse payload, or PostToolUseFailure's when `error` is given (it has no
+    response)."""
     event_name = "PostToolUseFailure" if error else "PostToolUse"
     data: dict[str, Any] = {
         "session_id": session,

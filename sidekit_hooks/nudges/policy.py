@@ -5,23 +5,24 @@ A finding is suppressed, checked in this order, when:
   muted      its sidecar or rule id is listed in `[policy] mute`;
   threshold  its severity is below its sidecar's floor (`threshold`, `[policy.thresholds]`);
   duplicate  the same finding (Finding.key) was already said this session, unless the file went back
-             and forth: it fired, the file then reached a state where it did not fire, and the file is
-             now back in a state (content hash) where it fired before;
+             and forth: it fired, the file then reached a state where it did not fire, and the file
+             is now back in a state (content hash) where it fired before;
   cooldown   its sidecar spoke less than `cooldown` seconds ago (`[policy.cooldowns]`; scope: 0); only
              a concrete finding resets the clock for concrete findings, so a habit hint never holds
-             back a named helper, a spec violation or a scope breach. A finding held back by a cooldown
-             is deferred, not dropped: it goes out at the first boundary after the cooldown, if it
-             still holds (its re-check says so, e.g. a tests finding's tests still fail in the newest
-             run; its file unchanged; a habit hint until it expires) and the cap allows. A
-             finding about no file other than a habit hint (a test status) is of its moment: dropped;
+             back a named helper, a spec violation or a scope breach. A finding held back by a
+             cooldown is deferred, not dropped: it goes out at the first boundary after the
+             cooldown, if it still holds (its re-check says so, e.g. a tests finding's tests still
+             fail in the newest run; its file unchanged; a habit hint until it expires) and the cap
+             allows. A finding about no file other than a habit hint (a test status) is of its
+             moment: dropped;
   cap        the session already had `max_nudges` nudges (the first one over says so, once).
 What passes is ordered urgent first, then by value (a concrete finding before a habit hint: its
-`kind`), then by severity, then by the rank its detector gave it (or a team's `order` of sidecars), so
-several sidecars at one boundary merge into one delivery, most important first. The policy reads what
-a finding carries and keeps no list of detectors or rule ids of its own. Each nudge is one line under
-MAX_NUDGE characters. Per-session state lives in `.sidekit/state/<session>/policy.json`, read and
-written under an flock so concurrent hooks neither lose nor double a decision. Every decision is a
-line in `.sidekit/log/decisions.jsonl` (`sidekit report` sums them up).
+`kind`), then by severity, then by the rank its detector gave it (or a team's `order` of sidecars),
+so several sidecars at one boundary merge into one delivery, most important first. The policy reads
+what a finding carries and keeps no list of detectors or rule ids of its own. Each nudge is one line
+under MAX_NUDGE characters. Per-session state lives in `.sidekit/state/<session>/policy.json`, read
+and written under an flock so concurrent hooks neither lose nor double a decision. Every decision is
+a line in `.sidekit/log/decisions.jsonl` (`sidekit report` sums them up).
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ import stat
 import time
 
 from sidekit_hooks.core import fastjson, hook_table, hooklog, redact, safepath, workspace
-from sidekit_hooks.nudges.delivery import MAX_NUDGE  # one line under this; `[policy] max_chars` may lower it
+from sidekit_hooks.nudges.delivery import (
+    MAX_NUDGE,
+)  # one line under this; `[policy] max_chars` may lower it
 from sidekit_hooks.nudges.findings import CONCRETE, HABIT, UNRANKED
 
 TYPE_CHECKING = False
@@ -48,7 +51,8 @@ SEVERITY_RANK = {"low": 0, "medium": 1, "high": 2}
 DEFAULTS: dict[str, Any] = {
     "cooldown": 30.0,
     "cooldowns": {"scope": 0.0},
-    "threshold": "low",  # say every severity unless a floor is set (pack authors use "low" for minor, not silent)
+    # say every severity unless a floor is set (pack authors use "low" for minor, not silent)
+    "threshold": "low",
     # Reading or searching outside the scope is fine and the session's primer names the scope: those
     # notices (low) are held back unless a team lowers this floor; every out-of-scope edit is said.
     "thresholds": {"scope": "medium"},
@@ -56,10 +60,12 @@ DEFAULTS: dict[str, Any] = {
     "dedup": True,
     "mute": [],
     "order": None,  # sidecar names, first said first; by default each finding's rank (Finding.rank)
-    # At Stop, say these sidecars' (or rule ids') still-open findings once more: out-of-scope edits, and a
-    # copy of a project helper that still ships (said once mid-turn, easily lost under the work after it).
+    # At Stop, say these sidecars' (or rule ids') still-open findings once more: out-of-scope edits,
+    # and a copy of a project helper that still ships (said once mid-turn, easily lost under the
+    # work after it).
     "remind": ["scope", "tools.helper-exists"],
-    "remind_threshold": "high",  # ... a listed sidecar's findings when at least this severe (a listed rule: any)
+    # ... a listed sidecar's findings when at least this severe (a listed rule: any)
+    "remind_threshold": "high",
 }
 STATE_FILE = "policy.json"
 LOCK_FILE = "policy.lock"
@@ -97,14 +103,21 @@ class Config:
         self.cooldown = _seconds(raw.get("cooldown"), DEFAULTS["cooldown"])
         self.cooldowns = {**DEFAULTS["cooldowns"], **_table(raw.get("cooldowns"), _is_seconds)}
         self.threshold = _level(raw.get("threshold"), DEFAULTS["threshold"])
-        self.thresholds = {**DEFAULTS["thresholds"], **_table(raw.get("thresholds"), lambda v: v in SEVERITY_RANK)}
+        self.thresholds = {
+            **DEFAULTS["thresholds"],
+            **_table(raw.get("thresholds"), lambda v: v in SEVERITY_RANK),
+        }
         count = raw.get("max_nudges")
         self.max_nudges = count if _is_count(count) else DEFAULTS["max_nudges"]
         chars = raw.get("max_chars")
-        self.max_chars = chars if _is_count(chars) and MIN_NUDGE <= chars <= MAX_NUDGE else MAX_NUDGE
+        self.max_chars = (
+            chars if _is_count(chars) and MIN_NUDGE <= chars <= MAX_NUDGE else MAX_NUDGE
+        )
         self.dedup = raw["dedup"] if isinstance(raw.get("dedup"), bool) else DEFAULTS["dedup"]
         self.mute = frozenset(_names(raw.get("mute"), DEFAULTS["mute"]))
-        self.order: list[str] | None = list(raw["order"]) if _is_names(raw.get("order")) else DEFAULTS["order"]
+        self.order: list[str] | None = (
+            list(raw["order"]) if _is_names(raw.get("order")) else DEFAULTS["order"]
+        )
         self.remind = frozenset(_names(raw.get("remind"), DEFAULTS["remind"]))
         self.remind_threshold = _level(raw.get("remind_threshold"), DEFAULTS["remind_threshold"])
 
@@ -115,13 +128,17 @@ class Config:
         return SEVERITY_RANK[str(self.thresholds.get(sidecar, self.threshold))]
 
     def reminds(self, sidecar: str, rule: str, severity: str) -> bool:
-        """Stop says a finding that is still there once more, unless muted: its rule id is listed in `remind`
-        (naming one rule is the choice itself), or its sidecar is and it is at least `remind_threshold`."""
+        """Stop says a finding that is still there once more, unless muted: its rule id is listed in
+        `remind` (naming one rule is the choice itself), or its sidecar is and it is at least
+        `remind_threshold`."""
         if sidecar in self.mute or (rule and rule in self.mute):
             return False
         if rule and rule in self.remind:
             return True
-        return sidecar in self.remind and SEVERITY_RANK.get(severity, 1) >= SEVERITY_RANK[self.remind_threshold]
+        return (
+            sidecar in self.remind
+            and SEVERITY_RANK.get(severity, 1) >= SEVERITY_RANK[self.remind_threshold]
+        )
 
     def rank(self, finding: Finding) -> tuple[bool, int, int, int]:
         return (
@@ -132,10 +149,13 @@ class Config:
         )
 
     def place(self, finding: Finding) -> int:
-        """Where a finding goes among equals: its sidecar's place in a team's `order`, else its own rank."""
+        """Where a finding goes among equals: its sidecar's place in a team's `order`, else its own
+        rank."""
         if self.order is None:
             return finding.rank
-        return self.order.index(finding.sidecar) if finding.sidecar in self.order else len(self.order)
+        return (
+            self.order.index(finding.sidecar) if finding.sidecar in self.order else len(self.order)
+        )
 
 
 def is_habit(finding: Finding) -> bool:
@@ -143,7 +163,8 @@ def is_habit(finding: Finding) -> bool:
 
 
 def value_of(finding: Finding) -> int:
-    """1 for a concrete finding (a helper that exists, a spec violation, a scope breach), 0 for a habit hint."""
+    """1 for a concrete finding (a helper that exists, a spec violation, a scope breach), 0 for a
+    habit hint."""
     return 0 if is_habit(finding) else 1
 
 
@@ -158,16 +179,26 @@ class State:
         self.count: int = count if isinstance(count, int) else 0
         self.capped = raw.get("capped") is True
         self.last: dict[str, float] = _table(raw.get("last"), _is_seconds)
-        self.keys: dict[str, dict[str, Any]] = _table(raw.get("keys"), lambda v: isinstance(v, dict))
+        self.keys: dict[str, dict[str, Any]] = _table(
+            raw.get("keys"), lambda v: isinstance(v, dict)
+        )
         # key -> a finding held back by a cooldown, waiting for the next boundary (see `defer`)
-        self.deferred: dict[str, dict[str, Any]] = _table(raw.get("deferred"), lambda v: isinstance(v, dict))
+        self.deferred: dict[str, dict[str, Any]] = _table(
+            raw.get("deferred"), lambda v: isinstance(v, dict)
+        )
 
     def to_json(self) -> str:
-        data: dict[str, Any] = {"count": self.count, "capped": self.capped, "last": self.last, "keys": self.keys}
+        data: dict[str, Any] = {
+            "count": self.count,
+            "capped": self.capped,
+            "last": self.last,
+            "keys": self.keys,
+        }
         if self.deferred:
             data["deferred"] = self.deferred
-        # Keys and paths name files, and a file name can hold a secret: the state on disk is redacted too
-        # (such a finding is then remembered under its redacted key; nothing else changes).
+        # Keys and paths name files, and a file name can hold a secret: the state on disk is
+        # redacted too (such a finding is then remembered under its redacted key; nothing else
+        # changes).
         return fastjson.dumps(redact.redact_value(data))
 
     def keys_on(self, path: str) -> list[dict[str, Any]]:
@@ -184,14 +215,18 @@ def admit(
 ) -> list[tuple[str, Finding]]:
     """The findings worth saying now, most important first, each with its final one-line text.
 
-    `config` is the `[policy]` table of the merged rule packs, which the runtime reads once per event;
-    or how to read it, read only when something is to be decided (no finding and none deferred: unread).
-    `send`, when given, is called for each admitted line while the state is locked; a line it could
-    not send (False: the queue could not take it) is not remembered as said, so it is said again later.
+    `config` is the `[policy]` table of the merged rule packs, which the runtime reads once per
+    event; or how to read it, read only when something is to be decided (no finding and none
+    deferred: unread). `send`, when given, is called for each admitted line while the state is
+    locked; a line it could not send (False: the queue could not take it) is not remembered as said,
+    so it is said again later.
     """
     session = event.session_id
     if not findings and not (
-        session and event.event_name in BOUNDARIES and not event.is_subagent and has_deferred(ctx.project, session)
+        session
+        and event.event_name in BOUNDARIES
+        and not event.is_subagent
+        and has_deferred(ctx.project, session)
     ):
         if session and event.path:
             observe(event, ctx)
@@ -216,10 +251,19 @@ def admit(
         state = _load_state(folder)
         before = state.to_json()
         _mark_clean(state, event, ctx.project, {f.key[:MAX_KEY] for f in ordered})
-        # What waits goes out where a delivery follows, to the main agent (a subagent has its own context).
-        waiting = revive(state, event, ctx, moment) if event.event_name in BOUNDARIES and not event.is_subagent else []
-        ordered = sorted(ordered + [f for f in waiting if f.key not in {o.key for o in ordered}], key=config.rank)
-        admitted = _decide(ordered, event, ctx, config, state, moment, frozenset(f.key[:MAX_KEY] for f in waiting))
+        # What waits goes out where a delivery follows, to the main agent (a subagent has its own
+        # context).
+        waiting = (
+            revive(state, event, ctx, moment)
+            if event.event_name in BOUNDARIES and not event.is_subagent
+            else []
+        )
+        ordered = sorted(
+            ordered + [f for f in waiting if f.key not in {o.key for o in ordered}], key=config.rank
+        )
+        admitted = _decide(
+            ordered, event, ctx, config, state, moment, frozenset(f.key[:MAX_KEY] for f in waiting)
+        )
         if send is not None:
             unsent = [finding for line, finding in admitted if not send(line, finding)]
             _forget(state, State(fastjson.loads(before)), unsent)
@@ -259,7 +303,9 @@ def _save_state(folder: str, data: str, project: str, event_name: str) -> None:
         hooklog.error(project, event_name, "policy", exc)
 
 
-def lines(findings: list[Finding], event: Event, ctx: Context, config: Config) -> list[tuple[str, Finding]]:
+def lines(
+    findings: list[Finding], event: Event, ctx: Context, config: Config
+) -> list[tuple[str, Finding]]:
     """Admitted lines said straight to a subagent (no queue): logged as delivered here."""
     said = admit(findings, event, ctx, config)
     for line, finding in said:
@@ -303,15 +349,23 @@ def _decide(
             back_and_forth = record.get("clean") is True and content in record.get("fired", [])
             reason = "" if back_and_forth else "duplicate"
         if not reason and _cooling(finding, state, config, moment):
-            waits = not event.is_subagent and defer(state, finding, content or _hash_of(ctx.project, finding), moment)
-            reason = "deferred" if waits else "cooldown"  # a subagent's finding is for its own context only
+            waits = not event.is_subagent and defer(
+                state, finding, content or _hash_of(ctx.project, finding), moment
+            )
+            reason = (
+                "deferred" if waits else "cooldown"
+            )  # a subagent's finding is for its own context only
         if not reason and state.count >= config.max_nudges:
             reason = "cap"
         line = clip(finding.text(), config.max_chars)
-        if not (reason == "deferred" and finding.key[:MAX_KEY] in revived):  # logged once, when it was deferred
+        if not (
+            reason == "deferred" and finding.key[:MAX_KEY] in revived
+        ):  # logged once, when it was deferred
             _log(ctx.project, event, finding, line, reason)
         if reason and reason != "deferred":
-            state.deferred.pop(finding.key[:MAX_KEY], None)  # held back for good (cap, duplicate, ...)
+            state.deferred.pop(
+                finding.key[:MAX_KEY], None
+            )  # held back for good (cap, duplicate, ...)
         if reason == "cap" and not state.capped:
             state.capped = True
             out.append(_cap_line(config, event, ctx))
@@ -341,8 +395,8 @@ def defer(state: State, finding: Finding, content: str, moment: float) -> bool:
     """Keep a finding held back by a cooldown for the next boundary after it.
 
     A finding about a file waits while the file stays as it was; a habit hint (advice about a tool)
-    holds until it expires. Returns False (dropped, as before) for any other finding about no file (a
-    test status is true of its moment only), or when the waiting list is full."""
+    holds until it expires. Returns False (dropped, as before) for any other finding about no file
+    (a test status is true of its moment only), or when the waiting list is full."""
     key = finding.key[:MAX_KEY]
     if key in state.deferred:
         return True
@@ -369,10 +423,12 @@ def defer(state: State, finding: Finding, content: str, moment: float) -> bool:
 
 
 def revive(state: State, event: Event, ctx: Context, moment: float) -> list[Finding]:
-    """The deferred findings that still hold: not expired, still true by their re-check (a tests finding
-    against the newest recorded run, not just its file), and their file unchanged since they were found.
+    """The deferred findings that still hold: not expired, still true by their re-check (a tests
+    finding against the newest recorded run, not just its file), and their file unchanged since they
+    were found.
 
-    One that no longer holds is dropped and logged (`expired`, `moot`, `stale`); we never say what may be untrue."""
+    One that no longer holds is dropped and logged (`expired`, `moot`, `stale`); we never say what
+    may be untrue."""
     from sidekit_hooks.nudges import recheck  # noqa: PLC0415 - only when something waits
     from sidekit_hooks.nudges.findings import Finding  # noqa: PLC0415
 
@@ -400,7 +456,9 @@ def revive(state: State, event: Event, ctx: Context, moment: float) -> list[Find
             why = "expired"
         elif check and not recheck.holds(ctx.project, check):
             why = "moot"
-        elif finding.path and content_hash(_absolute(ctx.project, finding.path)) != item.get("hash"):
+        elif finding.path and content_hash(_absolute(ctx.project, finding.path)) != item.get(
+            "hash"
+        ):
             why = "stale"
         if why:
             del state.deferred[key]
@@ -422,18 +480,23 @@ def _mark_deferred(folder: str, waiting: bool) -> None:
     mark = os.path.join(folder, DEFER_MARK)
     try:
         if waiting:
-            os.close(safepath.open_append(mark))  # never through a planted link, never blocking on a FIFO
+            os.close(
+                safepath.open_append(mark)
+            )  # never through a planted link, never blocking on a FIFO
         elif os.path.exists(mark):
             os.unlink(mark)
     except OSError:
-        pass  # the mark only saves a read: without it a waiting finding goes out with the next finding
+        # the mark only saves a read: without it a waiting finding goes out with the next finding
+        pass
 
 
 def _hash_of(project: str, finding: Finding) -> str:
     return content_hash(_absolute(project, finding.path)) if finding.path else ""
 
 
-def _decide_stateless(ordered: list[Finding], event: Event, ctx: Context, config: Config) -> list[tuple[str, Finding]]:
+def _decide_stateless(
+    ordered: list[Finding], event: Event, ctx: Context, config: Config
+) -> list[tuple[str, Finding]]:
     """No session to remember: floor, mute and once per event still hold."""
     seen: set[str] = set()
     out: list[tuple[str, Finding]] = []
@@ -459,7 +522,8 @@ def _cap_line(config: Config, event: Event, ctx: Context) -> tuple[str, Finding]
     from sidekit_hooks.nudges.findings import Finding  # noqa: PLC0415 - a cap line is rare
 
     text = (
-        f"Nudge cap reached ({config.max_nudges} this session): further sidecar findings are held back; "
+        f"Nudge cap reached ({config.max_nudges} this session): further sidecar findings are held "
+        "back; "
         "`sidekit report` lists them."
     )
     finding = Finding("policy", text, key="policy:cap", rule_id=CAP_RULE, severity="high")
@@ -494,7 +558,9 @@ def _mark_clean(state: State, event: Event, project: str, firing: set[str]) -> b
     if not event.path:
         return False
     records = [
-        (key, record) for key, record in state.keys.items() if record.get("path") == event.path and key not in firing
+        (key, record)
+        for key, record in state.keys.items()
+        if record.get("path") == event.path and key not in firing
     ]
     if not records:
         return False
@@ -515,12 +581,16 @@ def record_delivered(project: str, event_name: str, session: str, claims: Iterab
 
 
 def record_moot(project: str, event_name: str, session: str, held: Claim) -> None:
-    """A queued finding no longer true when its delivery came: removed unsaid (`sidekit report`: moot)."""
+    """A queued finding no longer true when its delivery came: removed unsaid (`sidekit report`:
+    moot)."""
     _log_claim(project, event_name, session, held, "suppressed", by="moot")
 
 
-def _log_claim(project: str, event_name: str, session: str, held: Claim, decision: str, by: str = "") -> None:
-    """One decisions-log line about a queued nudge, with its rule and finding key when it has them."""
+def _log_claim(
+    project: str, event_name: str, session: str, held: Claim, decision: str, by: str = ""
+) -> None:
+    """One decisions-log line about a queued nudge, with its rule and finding key when it has
+    them."""
     record: Decision = {
         "session": session,
         "hook": event_name,
@@ -561,7 +631,8 @@ def _log(project: str, event: Event, finding: Finding, line: str, reason: str) -
 
 
 def session_capped(project: str, session: str) -> bool:
-    """The session already had its `[policy] max_nudges` (for the judge, which queues on its own)."""
+    """The session already had its `[policy] max_nudges` (for the judge, which queues on its
+    own)."""
     try:
         return _load_state(state_folder(project, session)).capped
     except workspace.UnsafeSessionName:
@@ -573,14 +644,24 @@ def state_folder(project: str, session: str) -> str:
 
 
 def _lock(folder: str) -> int:
-    safepath.check(folder)  # a `.sidekit` or state folder linked out of the project: stateless instead
-    if not os.path.exists(os.path.join(folder, STATE_FILE)):  # the folder may already hold the session's ledger
+    safepath.check(
+        folder
+    )  # a `.sidekit` or state folder linked out of the project: stateless instead
+    if not os.path.exists(
+        os.path.join(folder, STATE_FILE)
+    ):  # the folder may already hold the session's ledger
         _prune(os.path.dirname(folder))
         safepath.makedirs(folder)
-    fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT | safepath.NOFOLLOW | safepath.NONBLOCK, 0o644)
+    fd = os.open(
+        os.path.join(folder, LOCK_FILE),
+        os.O_RDWR | os.O_CREAT | safepath.NOFOLLOW | safepath.NONBLOCK,
+        0o644,
+    )
     try:
         import fcntl
-    except ImportError:  # pragma: no cover - Windows: no flock; hooks of one session rarely overlap there
+    except (
+        ImportError
+    ):  # pragma: no cover - Windows: no flock; hooks of one session rarely overlap there
         return fd
     fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd is closed
     return fd
@@ -612,8 +693,8 @@ def _prune(root: str, now: float | None = None) -> None:
 
 
 def _last_touched(folder: str) -> float:
-    """When the session last wrote its policy state or its ledger (nudges/session_ledger.py); raises OSError
-    when it has neither (not a session folder)."""
+    """When the session last wrote its policy state or its ledger (nudges/session_ledger.py); raises
+    OSError when it has neither (not a session folder)."""
     times = []
     for name in (STATE_FILE, "ledger.jsonl"):
         try:
@@ -634,7 +715,9 @@ def _load_state(folder: str) -> State:
 
 def _state_bytes(folder: str) -> str:
     """The session's state file: never through a link out, never blocking, bounded."""
-    return safepath.read_bytes(safepath.check(os.path.join(folder, STATE_FILE)), safepath.MAX_STATE).decode()
+    return safepath.read_bytes(
+        safepath.check(os.path.join(folder, STATE_FILE)), safepath.MAX_STATE
+    ).decode()
 
 
 def content_hash(path: str) -> str:
@@ -702,11 +785,16 @@ def _is_names(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
-# Every `[policy]` key: what it accepts (checked by `rules lint` and when the hook compiles a pack, so a
-# typo or a "10m" is an error naming the key, not a value silently replaced) and how to write it.
+# Every `[policy]` key: what it accepts (checked by `rules lint` and when the hook compiles a pack,
+# so a typo or a "10m" is an error naming the key, not a value silently replaced) and how to write
+# it.
 ACCEPTS: dict[str, tuple[Any, str, str]] = {
     "cooldown": (_is_seconds, "a number of seconds >= 0", "30"),
-    "cooldowns": (_table_of(_is_seconds), "a table of sidecar = seconds >= 0", "{ scope = 0, tools = 60 }"),
+    "cooldowns": (
+        _table_of(_is_seconds),
+        "a table of sidecar = seconds >= 0",
+        "{ scope = 0, tools = 60 }",
+    ),
     "threshold": (lambda value: value in SEVERITY_RANK, "one of low, medium, high", '"medium"'),
     "thresholds": (
         _table_of(lambda value: value in SEVERITY_RANK),
@@ -721,7 +809,19 @@ ACCEPTS: dict[str, tuple[Any, str, str]] = {
     ),
     "dedup": (lambda value: isinstance(value, bool), "true or false", "true"),
     "mute": (_is_names, "an array of sidecar names or rule ids", '["tools.grep-for-name"]'),
-    "order": (_is_names, "an array of sidecar names", '["scope", "specs", "tests", "tools", "conventions"]'),
-    "remind": (_is_names, "an array of sidecar names or rule ids", '["scope", "tools.helper-exists"]'),
-    "remind_threshold": (lambda value: value in SEVERITY_RANK, "one of low, medium, high", '"high"'),
+    "order": (
+        _is_names,
+        "an array of sidecar names",
+        '["scope", "specs", "tests", "tools", "conventions"]',
+    ),
+    "remind": (
+        _is_names,
+        "an array of sidecar names or rule ids",
+        '["scope", "tools.helper-exists"]',
+    ),
+    "remind_threshold": (
+        lambda value: value in SEVERITY_RANK,
+        "one of low, medium, high",
+        '"high"',
+    ),
 }

@@ -1,8 +1,8 @@
 """The nudge queue, in Gas Town's on-disk format (`.runtime/nudge_queue/<session>/`).
 
-One JSON file per nudge, named `<UnixNano>-<8 hex>.json`. Writers write a temp name and rename it into
-place; drainers claim a file by renaming it to `<name>.claimed.<8 hex>`, so any number of drainers
-(ours and `gt`'s) deliver each nudge exactly once. Standard library only (hook hot path).
+One JSON file per nudge, named `<UnixNano>-<8 hex>.json`. Writers write a temp name and rename it
+into place; drainers claim a file by renaming it to `<name>.claimed.<8 hex>`, so any number of
+drainers (ours and `gt`'s) deliver each nudge exactly once. Standard library only (hook hot path).
 """
 
 from __future__ import annotations
@@ -27,24 +27,36 @@ NORMAL_TTL = 30 * 60  # seconds; Gas Town's DefaultNormalTTL
 URGENT_TTL = 2 * 60 * 60  # Gas Town's DefaultUrgentTTL
 MAX_DEPTH = 50  # pending nudges per session, as in Gas Town
 STALE_CLAIM = 5 * 60  # a claim older than this was abandoned by a crashed drainer
-FRESH_WRITE = 2.0  # a malformed file younger than this may still be being written (gt writes in place)
-MAX_TTL = 366 * 86400  # seconds; a longer time to live (or delay) is a typo, and would overflow a date
+# a malformed file younger than this may still be being written (gt writes in place)
+FRESH_WRITE = 2.0
+MAX_TTL = (
+    366 * 86400
+)  # seconds; a longer time to live (or delay) is a typo, and would overflow a date
 MAX_CLAIM = 200  # nudges one drain looks at; the rest wait for the next boundary
 CLAIMED = ".claimed"
-QUARANTINE = ".quarantine"  # bad files go here, renamed `<name>.<reason>`: neither lost nor blocking
+# bad files go here, renamed `<name>.<reason>`: neither lost nor blocking
+QUARANTINE = ".quarantine"
 MAX_FILE = 256 * 1024  # bytes of one queued file that are read; a bigger one is malformed
 
 
-# Optional fields a nudge file may carry besides Gas Town's own; `finding` and `rule` let the delivery
-# be tied back to the finding (for Stop's re-check and `sidekit report`); `recheck` (a JSON string,
-# so the file stays a flat object of strings) lets a later delivery check it is still true.
+# Optional fields a nudge file may carry besides Gas Town's own; `finding` and `rule` let the
+# delivery be tied back to the finding (for Stop's re-check and `sidekit report`); `recheck` (a JSON
+# string, so the file stays a flat object of strings) lets a later delivery check it is still true.
 EXTRA_FIELDS = ("kind", "thread_id", "severity", "sidecar", "rule", "finding", "recheck")
 
 
 class Nudge:
     """One queued message, as read from (or written to) the queue."""
 
-    __slots__ = ("sender", "message", "priority", "timestamp", "expires_at", "deliver_after", "extra")
+    __slots__ = (
+        "sender",
+        "message",
+        "priority",
+        "timestamp",
+        "expires_at",
+        "deliver_after",
+        "extra",
+    )
 
     def __init__(
         self,
@@ -70,14 +82,19 @@ class Nudge:
 
     @property
     def sidecar(self) -> str:
-        """The sidecar that wrote it (its own field; older files only said so in the sender), or ''."""
+        """The sidecar that wrote it (its own field; older files only said so in the sender), or
+        ''."""
         named = self.extra.get("sidecar")
         if isinstance(named, str):
             return named
         return self.sender[len("sidekit/") :] if self.sender.startswith("sidekit/") else ""
 
     def to_json(self) -> str:
-        data: dict[str, Any] = {"sender": self.sender, "message": self.message, "priority": self.priority}
+        data: dict[str, Any] = {
+            "sender": self.sender,
+            "message": self.message,
+            "priority": self.priority,
+        }
         for key in EXTRA_FIELDS:
             if self.extra.get(key):
                 data[key] = self.extra[key]
@@ -86,14 +103,20 @@ class Nudge:
             data["expires_at"] = rfc3339(self.expires_at)
         if self.deliver_after:
             data["deliver_after"] = rfc3339(self.deliver_after)
-        # Pretty-printed, as Gas Town writes its own nudges: byte for byte json.dumps(data, indent=2,
-        # ensure_ascii=False) for this flat object of strings, without importing json (~10-20 ms).
-        return "{\n" + ",\n".join(f"  {fastjson.dumps(k)}: {fastjson.dumps(v)}" for k, v in data.items()) + "\n}"
+        # Pretty-printed, as Gas Town writes its own nudges: byte for byte json.dumps(data,
+        # indent=2, ensure_ascii=False) for this flat object of strings, without importing json
+        # (~10-20 ms).
+        return (
+            "{\n"
+            + ",\n".join(f"  {fastjson.dumps(k)}: {fastjson.dumps(v)}" for k, v in data.items())
+            + "\n}"
+        )
 
     @classmethod
     def from_json(cls, text: str, written: datetime | None = None) -> Nudge:
         """Parse a queued file. Without `expires_at` it expires one TTL after it was written (its
-        `timestamp`, else `written`, the time in its name), so it can never outlive what queues behind it."""
+        `timestamp`, else `written`, the time in its name), so it can never outlive what queues
+        behind it."""
         data = fastjson.loads(text)
         if not isinstance(data, dict) or not isinstance(data.get("message"), str):
             raise ValueError("a nudge is a JSON object with a string `message`")
@@ -111,8 +134,12 @@ class Nudge:
             from datetime import timedelta
 
             try:
-                nudge.expires_at = nudge.timestamp + timedelta(seconds=URGENT_TTL if nudge.urgent else NORMAL_TTL)
-            except OverflowError:  # a timestamp at the end of time: it cannot be placed, so it is malformed
+                nudge.expires_at = nudge.timestamp + timedelta(
+                    seconds=URGENT_TTL if nudge.urgent else NORMAL_TTL
+                )
+            except (
+                OverflowError
+            ):  # a timestamp at the end of time: it cannot be placed, so it is malformed
                 raise ValueError("timestamp out of range") from None
         return nudge
 
@@ -129,7 +156,8 @@ class Claim:
 
     @classmethod
     def settle_all(cls, claims: list[Claim], delivered: bool, error: str) -> None:
-        """Commit or put back claims held elsewhere than this queue's files (nudges/city.py overrides it)."""
+        """Commit or put back claims held elsewhere than this queue's files (nudges/city.py
+        overrides it)."""
         raise NotImplementedError(cls.__name__)
 
 
@@ -171,12 +199,14 @@ def parse_ttl(text: str) -> float:
 
 
 def queue_anchor(root: str) -> str:
-    """The folder the queue belongs to (project or town root): nothing it touches may resolve outside."""
+    """The folder the queue belongs to (project or town root): nothing it touches may resolve
+    outside."""
     return root[: -len(QUEUE_SUBDIR) - 1] if root.endswith(os.sep + QUEUE_SUBDIR) else root
 
 
 def session_folder(root: str, session: str) -> str:
-    """The session's queue folder; UnsafePath (an OSError) when it, or `.runtime`, leads out of the root."""
+    """The session's queue folder; UnsafePath (an OSError) when it, or `.runtime`, leads out of the
+    root."""
     return safepath.check(session_queue_dir(root, session), queue_anchor(root))
 
 
@@ -207,11 +237,12 @@ def enqueue(
     on_drop: Callable[[str, Nudge], None] | None = None,
     seen: list[str] | None = None,
 ) -> str:
-    """Write one nudge atomically; return its path. Over the depth cap, the oldest normal ones go first.
+    """Write one nudge atomically; return its path. Over the depth cap, the oldest normal ones go
+    first.
 
     `seen`: the folder's entries as this process last listed them (listed now, and filled in, when
-    empty); kept up to date with what this call wrote and dropped, so the writes and the drain of one
-    hook share one listing (`claim(names=seen)`)."""
+    empty); kept up to date with what this call wrote and dropped, so the writes and the drain of
+    one hook share one listing (`claim(names=seen)`)."""
     from datetime import timedelta
 
     folder = session_folder(root, session)
@@ -226,7 +257,9 @@ def enqueue(
     _make_room(folder, max_depth - 1, on_drop, seen)
     name = f"{time.time_ns()}-{os.urandom(4).hex()}.json"
     tmp = os.path.join(folder, f".tmp-{name[:-5]}")  # neither ends in .json nor holds .claimed
-    with open(tmp, "x", encoding="utf-8", errors="replace") as handle:  # "x": never through a planted link
+    with open(
+        tmp, "x", encoding="utf-8", errors="replace"
+    ) as handle:  # "x": never through a planted link
         handle.write(nudge.to_json())
     path = os.path.join(folder, name)
     os.replace(tmp, path)
@@ -234,7 +267,9 @@ def enqueue(
     return path
 
 
-def _make_room(folder: str, keep: int, on_drop: Callable[[str, Nudge], None] | None, seen: list[str]) -> None:
+def _make_room(
+    folder: str, keep: int, on_drop: Callable[[str, Nudge], None] | None, seen: list[str]
+) -> None:
     pending = pending_names(folder, seen)
     excess = len(pending) - keep
     if excess <= 0:
@@ -275,7 +310,8 @@ def _written(name: str) -> datetime | None:
 
 
 def entries(folder: str) -> list[str]:
-    """One listing of a queue folder (empty when it is missing): writes and drains of one hook share it."""
+    """One listing of a queue folder (empty when it is missing): writes and drains of one hook share
+    it."""
     try:
         return os.listdir(folder)
     except OSError:
@@ -308,9 +344,9 @@ def claim(
     limit: int = MAX_CLAIM,
     names: list[str] | None = None,
 ) -> list[Claim]:
-    """Claim every deliverable nudge of a session, FIFO. Expired ones are dropped, early ones put back,
-    bad ones quarantined. One listing of the folder, or none when `names` (one this hook just took,
-    see `enqueue`) is given: a name another drainer took meanwhile is simply not won."""
+    """Claim every deliverable nudge of a session, FIFO. Expired ones are dropped, early ones put
+    back, bad ones quarantined. One listing of the folder, or none when `names` (one this hook just
+    took, see `enqueue`) is given: a name another drainer took meanwhile is simply not won."""
     folder = session_queue_dir(root, session)
     if names is None:
         names = entries(folder)
@@ -327,7 +363,9 @@ def claim(
     return claims
 
 
-def _claim_one(folder: str, name: str, moment: datetime, on_discard: Callable[[str, str], None] | None) -> Claim | None:
+def _claim_one(
+    folder: str, name: str, moment: datetime, on_discard: Callable[[str, str], None] | None
+) -> Claim | None:
     source = os.path.join(folder, name)
     target = f"{source}{CLAIMED}.{os.urandom(4).hex()}"
     try:
@@ -335,10 +373,14 @@ def _claim_one(folder: str, name: str, moment: datetime, on_discard: Callable[[s
     except OSError:
         return None  # another drainer won this one
     try:
-        os.utime(target, follow_symlinks=False)  # a fresh claim must not look stale to a concurrent drainer
+        os.utime(
+            target, follow_symlinks=False
+        )  # a fresh claim must not look stale to a concurrent drainer
         raw = safepath.read_bytes(target, MAX_FILE + 1)
     except safepath.UnsafePath:
-        _quarantine(target, name, "not-a-regular-file", on_discard)  # a link or FIFO: never followed
+        _quarantine(
+            target, name, "not-a-regular-file", on_discard
+        )  # a link or FIFO: never followed
         return None
     except OSError:
         _put_back(target, source)
@@ -349,7 +391,8 @@ def _claim_one(folder: str, name: str, moment: datetime, on_discard: Callable[[s
         nudge = Nudge.from_json(raw.decode("utf-8"), _written(name))
     except ValueError:  # UnicodeDecodeError too
         # Aged by the time in its name, not its mtime (every claim refreshes that): a file a
-        # non-atomic writer (gt writes in place) may still be filling gets a moment; then it goes aside.
+        # non-atomic writer (gt writes in place) may still be filling gets a moment; then it goes
+        # aside.
         if time.time() - name_time(name) < FRESH_WRITE:
             _put_back(target, source)
         else:
@@ -365,7 +408,8 @@ def _claim_one(folder: str, name: str, moment: datetime, on_discard: Callable[[s
 
 
 def commit(claims: Iterable[Claim]) -> None:
-    """The nudges were delivered: remove their claim files (Gas City's items: ack them in its state file)."""
+    """The nudges were delivered: remove their claim files (Gas City's items: ack them in its state
+    file)."""
     claims = _settle_city(claims, delivered=True)
     for held in claims:
         try:
@@ -436,7 +480,9 @@ def _put_back(claim_path: str, queued_path: str) -> None:
         pass
 
 
-def _quarantine(claim_path: str, name: str, why: str, on_discard: Callable[[str, str], None] | None) -> None:
+def _quarantine(
+    claim_path: str, name: str, why: str, on_discard: Callable[[str, str], None] | None
+) -> None:
     """Move a bad file aside (never delete what sidekit may not have written), saying why."""
     folder = os.path.dirname(claim_path)
     try:
@@ -449,7 +495,9 @@ def _quarantine(claim_path: str, name: str, why: str, on_discard: Callable[[str,
         on_discard(name, f"{why}; moved to {QUARANTINE}/{name}.{why}")
 
 
-def _discard(claim_path: str, name: str, why: str, on_discard: Callable[[str, str], None] | None) -> None:
+def _discard(
+    claim_path: str, name: str, why: str, on_discard: Callable[[str, str], None] | None
+) -> None:
     try:
         os.unlink(claim_path)
     except OSError:

@@ -1,13 +1,15 @@
-"""What a compacted raw test run saved: its raw output's size against the compact answer the model got.
+"""What a compacted raw test run saved: its raw output's size against the compact answer the model
+got.
 
-Every runner's compact answer opens with one head line per answer (runners/compact.py, pytest/compact.py,
-js/compact.py, cargo/cargo_answer.awk), e.g.
+Every runner's compact answer opens with one head line per answer (runners/compact.py,
+pytest/compact.py, js/compact.py, cargo/cargo_answer.awk), e.g.
   sidekit: pytest's output (45,922 B) compacted; exit code 1; all of it: .sidekit/... (prefix ...)
   sidekit: go test output of ./invoice (1,875 B) compacted; exit code 1; ...
-The Bash call's PostToolUse (or PostToolUseFailure, for a red run) reads those heads from what the model
-received, so the record is of what really reached it: a `compacted` decision in the decisions log with
-the raw bytes (the sum of the heads), the bytes the model got for the call (`answer`), and the runs.
-`sidekit report` sets these against the bytes the nudges added. Standard library only (a hook).
+The Bash call's PostToolUse (or PostToolUseFailure, for a red run) reads those heads from what the
+model received, so the record is of what really reached it: a `compacted` decision in the decisions
+log with the raw bytes (the sum of the heads), the bytes the model got for the call (`answer`), and
+the runs. `sidekit report` sets these against the bytes the nudges added. Standard library only (a
+hook).
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ def heads(output: str) -> list[tuple[str, int]]:
 
 def record(event: Event) -> dict[str, Any] | None:
     """The `compacted` decision for a Bash call whose output holds compact answers, else None."""
-    said = event.output or event.error  # a red run ends PostToolUseFailure: "Exit code 1\n<the answer>"
+    said = (
+        event.output or event.error
+    )  # a red run ends PostToolUseFailure: "Exit code 1\n<the answer>"
     if event.tool != "Bash" or MARK not in said:
         return None
     found = heads(said)

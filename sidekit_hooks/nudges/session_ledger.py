@@ -34,11 +34,14 @@ MAX_READ = 8 * 1024 * 1024
 
 
 def path_of(project: str, session: str) -> str:
-    return os.path.join(workspace.state_dir(project), "state", workspace.safe_session_name(session), LEDGER)
+    return os.path.join(
+        workspace.state_dir(project), "state", workspace.safe_session_name(session), LEDGER
+    )
 
 
 def append(project: str, session: str, records: list[dict[str, Any]]) -> None:
-    """Append facts; never raises (the ledger is for the report and Stop, never worth a broken hook)."""
+    """Append facts; never raises (the ledger is for the report and Stop, never worth a broken
+    hook)."""
     if not session or not records:
         return
     try:
@@ -57,14 +60,20 @@ def append(project: str, session: str, records: list[dict[str, Any]]) -> None:
         pass
 
 
-KEEP = frozenset({"pattern", "digest", "before"})  # a recheck's regex and fingerprints: no secret, and must match
+KEEP = frozenset(
+    {"pattern", "digest", "before"}
+)  # a recheck's regex and fingerprints: no secret, and must match
 
 
 def _line(record: dict[str, Any]) -> bytes:
-    record = redact.redact_value(record, KEEP)  # paths, keys, subjects, recheck records: every field (#19)
+    record = redact.redact_value(
+        record, KEEP
+    )  # paths, keys, subjects, recheck records: every field (#19)
     data = (fastjson.dumps(record) + "\n").encode("utf-8")
     if len(data) > MAX_LINE and "text" in record:
-        data = (fastjson.dumps({**record, "text": str(record["text"])[:200]}) + "\n").encode("utf-8")
+        data = (fastjson.dumps({**record, "text": str(record["text"])[:200]}) + "\n").encode(
+            "utf-8"
+        )
     return data
 
 
@@ -89,20 +98,33 @@ def admitted(finding: Finding, line: str, agent: str = "") -> dict[str, Any]:
 class Ledger:
     """What a session's ledger says, folded: findings by key, and where each was delivered."""
 
-    __slots__ = ("calls", "findings", "delivered", "outcomes", "reminded", "untrue", "result_bytes", "spent")
+    __slots__ = (
+        "calls",
+        "findings",
+        "delivered",
+        "outcomes",
+        "reminded",
+        "untrue",
+        "result_bytes",
+        "spent",
+    )
 
     def __init__(self) -> None:
         self.calls: list[str] = []  # the path each tool call named, in order
         self.findings: dict[str, dict[str, Any]] = {}
         self.delivered: dict[str, int] = {}  # key -> number of tool calls before it was delivered
         self.outcomes: dict[str, str] = {}
-        self.reminded: dict[str, str] = {}  # key -> its file's content hash when it was last said again
+        self.reminded: dict[
+            str, str
+        ] = {}  # key -> its file's content hash when it was last said again
         self.untrue: set[str] = set()  # findings already not so when they were delivered
-        self.result_bytes = 0  # what the session's tool calls returned to the model (nudges/spend.py)
+        # what the session's tool calls returned to the model (nudges/spend.py)
+        self.result_bytes = 0
         self.spent = 0  # what sidekit's texts cost the model, reminders around them included
 
     def fix_distance(self, key: str) -> int | None:
-        """Tool calls from delivery to the last call that touched the finding's file (its fix), if any."""
+        """Tool calls from delivery to the last call that touched the finding's file (its fix), if
+        any."""
         start = self.delivered.get(key)
         path = self.findings.get(key, {}).get("path")
         if start is None or not path:

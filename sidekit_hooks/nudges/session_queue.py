@@ -1,11 +1,11 @@
 """The queue of one session, whichever one holds it: what the runtime claims from and writes to.
 
-Outside a Gas City it is the Gas Town file queue (`queue.py`: the session's folder, and the Gas Town tmux
-session's too). Inside a city (a Gas City identity and its folder named by gc, `find_city`) the
-city's `state.json` is the one queue for gc and for sidekit: sidekit's findings go there, and a drain
-claims the city's items besides the file queue's, unless gc's own drain hook delivers them
-(`city.gc_drains`). `for_session` makes the right one; the runtime never asks which it got.
-Standard library only (hook hot path); failures are logged under `.sidekit/log/`, never raised.
+Outside a Gas City it is the Gas Town file queue (`queue.py`: the session's folder, and the Gas Town
+tmux session's too). Inside a city (a Gas City identity and its folder named by gc, `find_city`) the
+city's `state.json` is the one queue for gc and for sidekit: sidekit's findings go there, and a
+drain claims the city's items besides the file queue's, unless gc's own drain hook delivers them
+(`city.gc_drains`). `for_session` makes the right one; the runtime never asks which it got. Standard
+library only (hook hot path); failures are logged under `.sidekit/log/`, never raised.
 """
 
 from __future__ import annotations
@@ -16,13 +16,15 @@ from sidekit_hooks.core import hooklog, workspace
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.nudges.city_env import find_city, identity
 
-CITY_CLAIM_WAIT = 0.25  # seconds a claim or write waits for Gas City's lock (gc holds it for milliseconds)
+# seconds a claim or write waits for Gas City's lock (gc holds it for milliseconds)
+CITY_CLAIM_WAIT = 0.25
 
 
 class SessionQueue:
     """The session's file queue (and the Gas Town tmux session's, drained with it).
 
-    `deadline` (monotonic): when this call's queue work must be done; `hook` names the call in logs."""
+    `deadline` (monotonic): when this call's queue work must be done; `hook` names the call in
+    logs."""
 
     def __init__(self, project: str, session: str, event_name: str, deadline: float) -> None:
         self.project = project
@@ -32,8 +34,8 @@ class SessionQueue:
         self.root = workspace.queue_root(project)
 
     def claim(self, seen: list[str] | None = None) -> list[queue.Claim]:
-        """Claim what is queued for this session, FIFO. `seen`: the session's folder as this call's own
-        writes just listed it (not listed again)."""
+        """Claim what is queued for this session, FIFO. `seen`: the session's folder as this call's
+        own writes just listed it (not listed again)."""
         claims: list[queue.Claim] = []
         for session in sessions_to_drain(self.session):
             names = seen if seen and session == self.session else None
@@ -70,12 +72,20 @@ class SessionQueue:
 
 
 class CityQueue(SessionQueue):
-    """Inside a Gas City: findings go to the city's state file; a drain claims the file queue and the
-    city's items for this session. A city whose lock or file failed once in this call is not waited for
-    again: its items wait for the next call, and a finding not written is said again later by the policy."""
+    """Inside a Gas City: findings go to the city's state file; a drain claims the file queue and
+    the city's items for this session. A city whose lock or file failed once in this call is not
+    waited for again: its items wait for the next call, and a finding not written is said again
+    later by the policy."""
 
     def __init__(
-        self, project: str, session: str, event_name: str, deadline: float, city_root: str, *, main: bool
+        self,
+        project: str,
+        session: str,
+        event_name: str,
+        deadline: float,
+        city_root: str,
+        *,
+        main: bool,
     ) -> None:
         super().__init__(project, session, event_name, deadline)
         self.city_root = city_root
@@ -91,8 +101,12 @@ class CityQueue(SessionQueue):
 
         try:
             # A claim waits for the lock a short while only: detectors and delivery come after it.
-            return claims + list(city.claim(self.city_root, self._wait(), max_bytes=city.HOOK_STATE))
-        except city.StateTooLarge as exc:  # over what a hook reads in time: a worker drains it for next turn
+            return claims + list(
+                city.claim(self.city_root, self._wait(), max_bytes=city.HOOK_STATE)
+            )
+        except (
+            city.StateTooLarge
+        ) as exc:  # over what a hook reads in time: a worker drains it for next turn
             self.busy = True
             self._hand_off(exc)
         except OSError as exc:  # locked past the deadline, corrupt: this turn goes without
@@ -108,7 +122,9 @@ class CityQueue(SessionQueue):
         from sidekit_hooks.nudges import city
 
         session, keys = identity()
-        ttl = queue.URGENT_TTL if nudge.urgent else queue.NORMAL_TTL  # a finding goes stale as a Gas Town nudge does
+        ttl = (
+            queue.URGENT_TTL if nudge.urgent else queue.NORMAL_TTL
+        )  # a finding goes stale as a Gas Town nudge does
         item = city.new_item(
             nudge.message,
             keys[0],
@@ -130,7 +146,8 @@ class CityQueue(SessionQueue):
                 self.project,
                 self.event_name,
                 "queue-cap",
-                f"dropped {gone.get('id')} from sidekit: over {city.MAX_OWN_PENDING} pending in the city queue",
+                f"dropped {gone.get('id')} from sidekit: over {city.MAX_OWN_PENDING} pending in "
+                "the city queue",
             )
         return True
 
@@ -146,7 +163,8 @@ class CityQueue(SessionQueue):
         return min(self.deadline, time.monotonic() + CITY_CLAIM_WAIT)
 
     def _hand_off(self, why: OSError) -> None:
-        """Start the worker that moves this session's city items to its file queue (nudges/city_handoff.py)."""
+        """Start the worker that moves this session's city items to its file queue
+        (nudges/city_handoff.py)."""
         hooklog.error(self.project, self.event_name, "city-drain", why)
         if not self.session or not self.main:
             return
@@ -158,9 +176,12 @@ class CityQueue(SessionQueue):
             hooklog.error(self.project, self.event_name, "city-handoff", exc)
 
 
-def for_session(project: str, session: str, event_name: str, deadline: float, *, main: bool = True) -> SessionQueue:
-    """The queue this session's nudges go through: the city's when this session has a Gas City identity
-    and gc named its city, else the file queue (and the city's module is never imported)."""
+def for_session(
+    project: str, session: str, event_name: str, deadline: float, *, main: bool = True
+) -> SessionQueue:
+    """The queue this session's nudges go through: the city's when this session has a Gas City
+    identity and gc named its city, else the file queue (and the city's module is never
+    imported)."""
     city_root = find_city(project) if identity()[1] else ""
     if city_root:
         return CityQueue(project, session, event_name, deadline, city_root, main=main)

@@ -1,17 +1,18 @@
 """What nudges may cost a session: at most SHARE of the bytes its tools returned to the model.
 
-Counted from what the hooks see. A main-agent PostToolUse/PostToolUseFailure payload's `tool_response`
-text (Bash stdout and stderr, a Read's file content, Grep's lines, an MCP tool's blocks) or its `error`
-is one call's result bytes, noted in the session's ledger with the call (`{"call": PATH, "out": N}`); a
-write's confirmation counts nothing (the budget can only be smaller than what the model read). Every
-text sidekit gives the model (a delivery, a Stop reminder, the primer and what follows a compaction) is
-noted as spent (`{"spent": N}`), whole: its lines and the reminder Claude Code wraps them in
-(`<system-reminder>`, `<Hook>:<Tool> hook additional context: `). A delivery fits in what is left; what
-does not fit waits in the queue, counted, for a later call whose output pays for it. The scope primer is
-said regardless (it is the task's frame) and counted. `$SIDEKIT_NUDGE_BUDGET` (the user's) turns it on: `on`
-for SHARE, or a share such as `0.05`. Off by default: a session's first calls return few bytes (an Edit's
-confirmation counts none), so the budget holds back the very nudge that belongs next to the first
-out-of-scope edit; the policy's cap and cooldowns bound what is said meanwhile. Standard library only.
+Counted from what the hooks see. A main-agent PostToolUse/PostToolUseFailure payload's
+`tool_response` text (Bash stdout and stderr, a Read's file content, Grep's lines, an MCP tool's
+blocks) or its `error` is one call's result bytes, noted in the session's ledger with the call
+(`{"call": PATH, "out": N}`); a write's confirmation counts nothing (the budget can only be smaller
+than what the model read). Every text sidekit gives the model (a delivery, a Stop reminder, the
+primer and what follows a compaction) is noted as spent (`{"spent": N}`), whole: its lines and the
+reminder Claude Code wraps them in (`<system-reminder>`, `<Hook>:<Tool> hook additional context: `).
+A delivery fits in what is left; what does not fit waits in the queue, counted, for a later call
+whose output pays for it. The scope primer is said regardless (it is the task's frame) and counted.
+`$SIDEKIT_NUDGE_BUDGET` (the user's) turns it on: `on` for SHARE, or a share such as `0.05`. Off by
+default: a session's first calls return few bytes (an Edit's confirmation counts none), so the
+budget holds back the very nudge that belongs next to the first out-of-scope edit; the policy's cap
+and cooldowns bound what is said meanwhile. Standard library only.
 """
 
 from __future__ import annotations
@@ -26,17 +27,21 @@ if TYPE_CHECKING:
 SHARE = 0.05  # nudge bytes per tool-result byte, over the session
 SHARE_ENV = "SIDEKIT_NUDGE_BUDGET"
 UNLIMITED = 1 << 30
-WRAPPER = "<system-reminder>\n hook additional context: \n</system-reminder>"  # around every hook text
+# around every hook text
+WRAPPER = "<system-reminder>\n hook additional context: \n</system-reminder>"
 
 
 def result_bytes(event: Event) -> int:
-    """The bytes of one tool call's result the model reads (0 for a subagent's: not this context's)."""
+    """The bytes of one tool call's result the model reads (0 for a subagent's: not this
+    context's)."""
     if event.is_subagent:
         return 0
     error = event.raw.get("error")
     size = _size(error) if isinstance(error, str) else 0
     response = event.raw.get("tool_response")
-    if event.kind == "write":  # the model reads a line of confirmation, not the content the payload echoes
+    if (
+        event.kind == "write"
+    ):  # the model reads a line of confirmation, not the content the payload echoes
         return size
     if isinstance(response, str):
         return size + _size(response)
@@ -56,7 +61,8 @@ def result_bytes(event: Event) -> int:
 
 
 def wrapped(text: str, event_name: str, tool: str = "") -> int:
-    """The bytes the model reads for `text` given by `hook` (after `tool`), the reminder around it included."""
+    """The bytes the model reads for `text` given by `hook` (after `tool`), the reminder around it
+    included."""
     if not text:
         return 0
     label = f"{event_name}:{tool}" if tool and event_name.startswith("PostToolUse") else event_name
@@ -64,18 +70,20 @@ def wrapped(text: str, event_name: str, tool: str = "") -> int:
 
 
 def room(book: Ledger, event_name: str, tool: str = "", pending: int = 0) -> int:
-    """Characters of text the model may still get now: SHARE of the results (`pending`: this call's, not yet
-    in the ledger) less what was spent, less the reminder around it; 0 when nothing fits."""
+    """Characters of text the model may still get now: SHARE of the results (`pending`: this call's,
+    not yet in the ledger) less what was spent, less the reminder around it; 0 when nothing fits."""
     rate = share()
     if rate is None:
         return UNLIMITED
-    left = int(rate * (book.result_bytes + pending)) - book.spent - wrapped(" ", event_name, tool) + 1
+    left = (
+        int(rate * (book.result_bytes + pending)) - book.spent - wrapped(" ", event_name, tool) + 1
+    )
     return max(left, 0)
 
 
 def share() -> float | None:
-    """The budget's share of the tool-result bytes; None for no budget (the default, and a value that does
-    not read)."""
+    """The budget's share of the tool-result bytes; None for no budget (the default, and a value
+    that does not read)."""
     raw = os.environ.get(SHARE_ENV, "").strip().lower()
     if raw == "on":
         return SHARE

@@ -1,10 +1,11 @@
-"""The detached worker of a raw `mvn test` / `gradle test` (runners/junit/feed.py): the reports the run
-wrote into the shared test cache, then the tests sidecar's word on it, as after a raw pytest run. For a
-compacted run, what its adapter's `feed_after` reads (a package that failed to build, a run that stopped
-before sidekit's reporter loaded); no word after a run whose compacted output the model has read.
+"""The detached worker of a raw `mvn test` / `gradle test` (runners/junit/feed.py): the reports the
+run wrote into the shared test cache, then the tests sidecar's word on it, as after a raw pytest
+run. For a compacted run, what its adapter's `feed_after` reads (a package that failed to build, a
+run that stopped before sidekit's reporter loaded); no word after a run whose compacted output the
+model has read.
 
-`python -P -S -m sidekit_hooks.pipeline.feed_worker JOB`, started by the PostToolUse(Failure) hook that claimed
-the call's marker. Standard library only, bounded by `background.wall_clock_cap`.
+`python -P -S -m sidekit_hooks.pipeline.feed_worker JOB`, started by the PostToolUse(Failure) hook
+that claimed the call's marker. Standard library only, bounded by `background.wall_clock_cap`.
 """
 
 from __future__ import annotations
@@ -28,26 +29,31 @@ QUEUE_SECONDS = 2.0  # the policy's and the queue's time for the one line
 
 
 def tell(job: dict[str, Any], summary: dict[str, Any]) -> None:
-    """The tests sidecar's word on the run, as after a raw pytest run: noted as read by the model when
-    its output named every failure, and the clustered status queued for the next boundary."""
+    """The tests sidecar's word on the run, as after a raw pytest run: noted as read by the model
+    when its output named every failure, and the clustered status queued for the next boundary."""
     root = str(job["root"])
     event = parse_event(str(job.get("hook", "")), job.get("payload"), root)
     seen_runs.note(root, event.session_id, event.agent_id, summary, str(job.get("output", "")))
     if _told_by_its_run(job.get("tool")):  # compacted: the model has just read the runner's words
         return
     found = tests.after_run(summary, time.time())
-    if found:  # through the policy, as a finding of the hook itself (its caps, its layers' settings)
+    if (
+        found
+    ):  # through the policy, as a finding of the hook itself (its caps, its layers' settings)
         ctx = Context(
-            root, event.session_id, time.monotonic() + QUEUE_SECONDS, lambda ctx: runtime.read_snapshot(event, ctx)
+            root,
+            event.session_id,
+            time.monotonic() + QUEUE_SECONDS,
+            lambda ctx: runtime.read_snapshot(event, ctx),
         )
         runtime.enqueue_findings(found, runtime.Call(event, ctx))
 
 
 def _told_by_its_run(tool: object) -> bool:
-    """Whether the marker's runner showed the model its failures in its compacted output (its adapter's
-    FEED is a "wrapper", a "reporter" or a "writer", runners/__init__.py; a cargo run reaches this worker
-    only when it did not compile, and the model has read rustc's words on it): then the feed queues no
-    word after it."""
+    """Whether the marker's runner showed the model its failures in its compacted output (its
+    adapter's FEED is a "wrapper", a "reporter" or a "writer", runners/__init__.py; a cargo run
+    reaches this worker only when it did not compile, and the model has read rustc's words on it):
+    then the feed queues no word after it."""
     from sidekit_hooks import runners
 
     adapter = runners.load(tool) if isinstance(tool, str) else None

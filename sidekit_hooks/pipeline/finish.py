@@ -1,10 +1,11 @@
 """Nothing lost to the clock: the detectors a hook could not finish, finished by a detached worker.
 
-A detector cut off by its budget (`budget.OutOfTime`), skipped because the budget was spent, or asking
-for work no hook may do (`budget.Later`: a walk of the tree, a graph build) is handed over by the
-runtime (`core/later.py` writes the event to `.sidekit/later/`); `python -S -m sidekit_hooks.pipeline.finish JOB`
-runs those detectors again with time to spare and queues their findings through the policy, so the
-next boundary (the next tool call, prompt or session start) delivers them. Standard library only.
+A detector cut off by its budget (`budget.OutOfTime`), skipped because the budget was spent, or
+asking for work no hook may do (`budget.Later`: a walk of the tree, a graph build) is handed over by
+the runtime (`core/later.py` writes the event to `.sidekit/later/`); `python -S -m
+sidekit_hooks.pipeline.finish JOB` runs those detectors again with time to spare and queues their
+findings through the policy, so the next boundary (the next tool call, prompt or session start)
+delivers them. Standard library only.
 """
 
 from __future__ import annotations
@@ -19,14 +20,20 @@ from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context, Finding
 from sidekit_hooks.pipeline import runtime
 
-WORKER_BUDGET = 8.0  # seconds for the worker's detectors together; a hostile pack cannot keep it forever
+# seconds for the worker's detectors together; a hostile pack cannot keep it forever
+WORKER_BUDGET = 8.0
 
 
 def finish(job: dict[str, object]) -> int:
-    """Run the job's detectors with time to spare; queue what they find. Returns the number of findings."""
+    """Run the job's detectors with time to spare; queue what they find. Returns the number of
+    findings."""
     event_name, project = str(job.get("hook", "")), str(job.get("project", ""))
     listed = job.get("detectors")
-    names = [str(name) for name in listed if str(name) in detectors.REGISTRY] if isinstance(listed, list) else []
+    names = (
+        [str(name) for name in listed if str(name) in detectors.REGISTRY]
+        if isinstance(listed, list)
+        else []
+    )
     event = parse_event(event_name, job.get("payload"), project)
     ctx = Context(
         project,
@@ -41,14 +48,24 @@ def finish(job: dict[str, object]) -> int:
         budget.doing(f"detector {name} (finished later)")
         try:
             found.extend(
-                budget.bounded(budget.call_with(runtime._detect, name, event, ctx), ctx.deadline - time.monotonic())
+                budget.bounded(
+                    budget.call_with(runtime._detect, name, event, ctx),
+                    ctx.deadline - time.monotonic(),
+                )
             )
-            if budget.wants_later(ctx.memo, name):  # here only for what needs packages still being installed
+            if budget.wants_later(
+                ctx.memo, name
+            ):  # here only for what needs packages still being installed
                 waiting.append(name)
         except budget.Later:
             waiting.append(name)
         except budget.OutOfTime:
-            hooklog.error(project, event_name, f"later:detector:{name}", f"ran past the worker's {WORKER_BUDGET} s too")
+            hooklog.error(
+                project,
+                event_name,
+                f"later:detector:{name}",
+                f"ran past the worker's {WORKER_BUDGET} s too",
+            )
             later.mark_slow(project, name)
         except Exception as exc:  # noqa: BLE001 - one broken detector alone
             hooklog.error(project, event_name, f"later:detector:{name}", exc)
@@ -75,12 +92,18 @@ ENVIRONMENT_WAIT = 600.0  # seconds a worker waits for that environment before i
 
 
 def await_environment(job: dict[str, object], wait: float = ENVIRONMENT_WAIT) -> bool:
-    """Hand `job` to a worker of the environment being built, once it is ready; False when there is none
-    (logged: these detectors had what they need, so the rest of the job goes on without them)."""
+    """Hand `job` to a worker of the environment being built, once it is ready; False when there is
+    none (logged: these detectors had what they need, so the rest of the job goes on without
+    them)."""
     project, event_name = str(job.get("project", "")), str(job.get("hook", ""))
     venv = os.environ.get(AWAITING_VENV, "")
     if not venv:
-        hooklog.error(project, event_name, "later", f"{job.get('detectors')}: a package they need is not installed")
+        hooklog.error(
+            project,
+            event_name,
+            "later",
+            f"{job.get('detectors')}: a package they need is not installed",
+        )
         return False
     pid = os.fork()
     if pid:
@@ -95,13 +118,18 @@ def await_environment(job: dict[str, object], wait: float = ENVIRONMENT_WAIT) ->
         time.sleep(1.0)
     if not os.path.exists(ready):
         hooklog.error(
-            project, event_name, "later", f"{job.get('detectors')}: the environment {venv} never became ready"
+            project,
+            event_name,
+            "later",
+            f"{job.get('detectors')}: the environment {venv} never became ready",
         )
         os._exit(0)
     path = os.path.join(later.later_dir(project), f"env-{os.getpid()}-{os.urandom(3).hex()}.json")
     workspace.atomic_write(path, fastjson.dumps(job))
     env = {k: v for k, v in os.environ.items() if k != AWAITING_VENV}
-    env["PYTHONPATH"] = background.package_root() + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONPATH"] = background.package_root() + (
+        os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else ""
+    )
     os.execve(python, [python, "-S", "-m", "sidekit_hooks.pipeline.finish", path], env)
     return True  # not reached
 

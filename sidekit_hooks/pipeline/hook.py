@@ -1,4 +1,5 @@
-"""The hook process: read stdin, run one event under a deadline, print at most one JSON object, exit 0.
+"""The hook process: read stdin, run one event under a deadline, print at most one JSON object, exit
+0.
 
 Entry scripts in `hooks/` call `main()`; so does `python -m sidekit_hooks.pipeline.hook <Event>`.
 """
@@ -18,13 +19,15 @@ MAX_STDIN = 64 * 1024 * 1024  # a payload bigger than this is bad input: not rea
 
 
 def _read_stdin() -> str | None:
-    """The event as text (undecodable bytes replaced); None when it is over MAX_STDIN (the caller logs it)."""
+    """The event as text (undecodable bytes replaced); None when it is over MAX_STDIN (the caller
+    logs it)."""
     data = sys.stdin.buffer.read(MAX_STDIN + 1)
     return None if len(data) > MAX_STDIN else data.decode("utf-8", "replace")
 
 
 def _bad_input(event_name: str, why: BaseException | str) -> int:
-    """Log a malformed event as bad input (core/hookinput.py), never as a crash; the hook does nothing."""
+    """Log a malformed event as bad input (core/hookinput.py), never as a crash; the hook does
+    nothing."""
     from sidekit_hooks.core import hookinput, workspace
 
     hookinput.log(workspace.project_dir(), event_name, why if isinstance(why, str) else str(why))
@@ -32,7 +35,8 @@ def _bad_input(event_name: str, why: BaseException | str) -> int:
 
 
 def run_entry(event_name: str) -> None:
-    """What every `hooks/<event>.py` does: run one event, then leave without the interpreter's teardown.
+    """What every `hooks/<event>.py` does: run one event, then leave without the interpreter's
+    teardown.
 
     A hook lives for milliseconds, so the cyclic collector only costs it; with the collector off the
     teardown would sweep every object (more work than the hook itself). stdout is flushed and every
@@ -59,7 +63,8 @@ def _alarm(signum: int, frame: object) -> None:
 def main(event_name: str = "", argv: list[str] | None = None) -> int:
     started = time.monotonic()
     args = sys.argv[1:] if argv is None else argv
-    if not event_name:  # `python -m sidekit_hooks.pipeline.hook EVENT [HANDLER]`; an entry script gets only [HANDLER]
+    # `python -m sidekit_hooks.pipeline.hook EVENT [HANDLER]`; an entry script gets only [HANDLER]
+    if not event_name:
         event_name, args = (args[0], args[1:]) if args else ("", [])
     call = outcome = None
     try:
@@ -108,12 +113,13 @@ def _emit(output: str) -> None:
 
 
 def _pre_tool_use(handler: str = "") -> int:
-    """PreToolUse (Bash): only the raw-run rewrite listens (pytest, go test, cargo test), so a call that
-    never says "test" (pytest, go test, vitest...) or "jest" costs one read of stdin and no import of the runtime.
-    Past the event's deadline the command runs as written.
+    """PreToolUse (Bash): only the raw-run rewrite listens (pytest, go test, cargo test), so a call
+    that never says "test" (pytest, go test, vitest...) or "jest" costs one read of stdin and no
+    import of the runtime. Past the event's deadline the command runs as written.
 
-    `handler`: which of the event's handlers this is (hook_events: one per word of `runners.trigger_words()`); the client starts
-    every one whose `if` holds, and only one of them answers a command."""
+    `handler`: which of the event's handlers this is (hook_events: one per word of
+    `runners.trigger_words()`); the client starts every one whose `if` holds, and only one of them
+    answers a command."""
     import os
 
     if os.environ.get("SIDEKIT_DISABLE", "") not in ("", "0"):
@@ -123,14 +129,18 @@ def _pre_tool_use(handler: str = "") -> int:
         return _bad_input("PreToolUse", f"the event is over {MAX_STDIN >> 20} MiB; not read")
     from sidekit_hooks import runners
 
-    if not runners.triggered(stdin_text):  # the runners' trigger words: no adapter is imported for the rest
+    if not runners.triggered(
+        stdin_text
+    ):  # the runners' trigger words: no adapter is imported for the rest
         return 0
     from sidekit_hooks.core import hook_table, hookinput
 
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of("PreToolUse"))
     try:
-        payload, mended = hookinput.parse(stdin_text)  # the one parse: the rewrite reads this payload
+        payload, mended = hookinput.parse(
+            stdin_text
+        )  # the one parse: the rewrite reads this payload
     except hookinput.BadInput as exc:
         signal.setitimer(signal.ITIMER_REAL, 0)
         return _bad_input("PreToolUse", exc)
@@ -172,7 +182,9 @@ def _fail_open(event_name: str, exc: BaseException, call: object, outcome: objec
         if where == "deadline" and isinstance(call, runtime.Call):
             runtime.finish_later(call)  # what the deadline cut short is finished later, not dropped
         if isinstance(outcome, runtime.Outcome):
-            queue.release(outcome.claims, error=f"print failed: {type(exc).__name__}")  # nothing was delivered
+            queue.release(
+                outcome.claims, error=f"print failed: {type(exc).__name__}"
+            )  # nothing was delivered
         elif where == "deadline" and held and event_name in runtime.DRAINING_HOOKS:
             _deliver_held(event_name, held)  # drained first: what was queued still goes out
         else:

@@ -1,5 +1,5 @@
-"""The handlers Claude Code starts for each event of the table (core/hook_table.py), and the files made
-from them: the entry scripts (`hooks/<script>.py` and the package's own), the plugin's
+"""The handlers Claude Code starts for each event of the table (core/hook_table.py), and the files
+made from them: the entry scripts (`hooks/<script>.py` and the package's own), the plugin's
 `hooks/hooks.json` and the settings `install` writes. PreToolUse has one handler per runner trigger
 word (runners/words.py), each under an `if` rule naming it.
 
@@ -41,8 +41,8 @@ __all__ = [
 
 
 def conditions(event: HookEvent) -> tuple[tuple[str, str], ...]:
-    """(name, `if` rule) per handler of `event`: an event that needs two rules has two handlers, each
-    started with its name as its argument; () for an event of one handler."""
+    """(name, `if` rule) per handler of `event`: an event that needs two rules has two handlers,
+    each started with its name as its argument; () for an event of one handler."""
     if not event.per_runner_word:
         return ()
     return tuple((word, f"Bash(*{word}*)") for word in trigger_words())
@@ -59,7 +59,8 @@ class Handler:
         self.event = event.name
         self.script = event.script
         self.matcher = event.matcher
-        self.argument = argument  # the handler's name, passed to the entry script; '' for a lone handler
+        # the handler's name, passed to the entry script; '' for a lone handler
+        self.argument = argument
         self.condition = condition
 
 
@@ -76,10 +77,10 @@ HANDLERS: dict[str, Handler] = {h.key: h for event in EVENTS.values() for h in _
 
 
 def answers(names: tuple[str, ...], handler: str, command: str) -> bool:
-    """Whether the handler `handler` (one of `names`, an event's handler names, each the word its `if`
-    rule looks for) answers `command`: the last name the command contains does. Every handler whose
-    rule holds is started, each with the same payload; this way one of them answers. A handler started
-    without a name (a settings file written before there were two) answers everything."""
+    """Whether the handler `handler` (one of `names`, an event's handler names, each the word its
+    `if` rule looks for) answers `command`: the last name the command contains does. Every handler
+    whose rule holds is started, each with the same payload; this way one of them answers. A handler
+    started without a name (a settings file written before there were two) answers everything."""
     if handler not in names:
         return True
     said = [name for name in names if name in command]
@@ -93,7 +94,8 @@ from sidekit_hooks/pipeline/hook_events.py; `python -m sidekit_hooks.pipeline.ho
 import os
 import sys
 
-sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the checkout, never the cwd
+# the checkout, never the cwd
+sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from sidekit_hooks.pipeline.hook import run_entry  # noqa: E402
 
 run_entry("{name}")
@@ -111,7 +113,8 @@ sidekit_hooks/pipeline/hook_events.py; `python -m sidekit_hooks.pipeline.hook_ev
 import os
 import sys
 
-sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # never the cwd
+# never the cwd
+sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 from sidekit_hooks.pipeline.hook import run_entry  # noqa: E402
 
 run_entry("{name}")
@@ -127,7 +130,9 @@ def plugin_hooks(timeout: int = HANDLER_TIMEOUT) -> dict[str, list[dict[str, obj
     table: dict[str, list[dict[str, object]]] = {}
     for event in EVENTS.values():
         group: dict[str, object] = {"matcher": event.matcher} if event.matcher else {}
-        table[event.name] = [{**group, "hooks": [plugin_handler(h, timeout) for h in _handlers_of(event)]}]
+        table[event.name] = [
+            {**group, "hooks": [plugin_handler(h, timeout) for h in _handlers_of(event)]}
+        ]
     return table
 
 
@@ -145,8 +150,8 @@ def plugin_handler(handler: Handler, timeout: int = HANDLER_TIMEOUT) -> dict[str
 
 
 def _write(root: str) -> int:
-    """Regenerate the entry scripts (hooks/ and the package's own) and hooks/hooks.json from the table
-    (a developer's command)."""
+    """Regenerate the entry scripts (hooks/ and the package's own) and hooks/hooks.json from the
+    table (a developer's command)."""
     import json
     import os
 
@@ -162,11 +167,15 @@ def _write(root: str) -> int:
     with open(path, encoding="utf-8") as current:
         description = json.load(current).get("description", "")
     rows = ",\n".join(
-        f"    {json.dumps(name)}: [\n" + ",\n".join(f"      {json.dumps(group)}" for group in groups) + "\n    ]"
+        f"    {json.dumps(name)}: [\n"
+        + ",\n".join(f"      {json.dumps(group)}" for group in groups)
+        + "\n    ]"
         for name, groups in plugin_hooks().items()
     )
     with open(path, "w", encoding="utf-8") as out:
-        out.write(f'{{\n  "description": {json.dumps(description)},\n  "hooks": {{\n{rows}\n  }}\n}}\n')
+        out.write(
+            f'{{\n  "description": {json.dumps(description)},\n  "hooks": {{\n{rows}\n  }}\n}}\n'
+        )
     return 0
 
 

@@ -7,11 +7,12 @@ set (one primer line; not on `resume`, whose conversation still holds it, but af
 summary may not); the runtime then delivers what waits in the queue.
 
 Stop / SubagentStop: re-check each finding delivered in this session (to this agent) against the
-files as they are now (`nudges/recheck.py`), log every changed verdict as a `rechecked` decision, and
-say a finding that is still there once more when the policy asks for it (`[policy] remind`, by default
-scope findings of severity high and helper copies, `tools.helper-exists`). A finding is said again once
-(at a Stop or after a compaction, whichever comes first), and once more only when its file changed since;
-never while `stop_hook_active`. What is said counts against the session's nudge budget (nudges/spend.py).
+files as they are now (`nudges/recheck.py`), log every changed verdict as a `rechecked` decision,
+and say a finding that is still there once more when the policy asks for it (`[policy] remind`, by
+default scope findings of severity high and helper copies, `tools.helper-exists`). A finding is said
+again once (at a Stop or after a compaction, whichever comes first), and once more only when its
+file changed since; never while `stop_hook_active`. What is said counts against the session's nudge
+budget (nudges/spend.py).
 """
 
 from __future__ import annotations
@@ -36,16 +37,25 @@ AFTER_COMPACT = "Still open from before the compaction: "
 MAX_STANDING = 2  # still-open findings named again after a compaction (the rest wait for Stop)
 REMINDER_RULE = "lifecycle.reminder"
 TINY_FILES = 25  # a project with at most this many Python files ...
-TINY_BYTES = 250_000  # ... and this many bytes of them is indexed inside SessionStart (bench: ~0.1 s for 30 files)
-STALE_AT_START = 3600.0  # seconds; an older index is refreshed (in the background) when a session starts
-GIT_MARKERS = ("index", "HEAD", "FETCH_HEAD", "ORIG_HEAD")  # git moved the work tree after these changed
+# ... and this many bytes of them is indexed inside SessionStart (bench: ~0.1 s for 30 files)
+TINY_BYTES = 250_000
+# seconds; an older index is refreshed (in the background) when a session starts
+STALE_AT_START = 3600.0
+GIT_MARKERS = (
+    "index",
+    "HEAD",
+    "FETCH_HEAD",
+    "ORIG_HEAD",
+)  # git moved the work tree after these changed
 
 
 # ---------------------------------------------------------------------------------------------
 # SessionStart
 
 
-PRIMED_SOURCES = frozenset({"startup", "clear", "compact", ""})  # resume keeps the conversation, primer included
+PRIMED_SOURCES = frozenset(
+    {"startup", "clear", "compact", ""}
+)  # resume keeps the conversation, primer included
 
 
 def session_start(event: Event, ctx: Context) -> str:
@@ -68,11 +78,13 @@ def session_start(event: Event, ctx: Context) -> str:
     return "\n".join(part for part in (primer, standing) if part)
 
 
-def standing_findings(event: Event, ctx: Context, room: int, book: session_ledger.Ledger | None = None) -> str:
+def standing_findings(
+    event: Event, ctx: Context, room: int, book: session_ledger.Ledger | None = None
+) -> str:
     """After `compact`: the delivered findings the policy reminds of (`[policy] remind`) at least
-    `remind_threshold` severe (scope writes by default) that are still there and not said again yet (or
-    whose file changed since), named again in one short line each; the summary may have dropped them.
-    Each is then said again no more (`may_remind`)."""
+    `remind_threshold` severe (scope writes by default) that are still there and not said again yet
+    (or whose file changed since), named again in one short line each; the summary may have dropped
+    them. Each is then said again no more (`may_remind`)."""
     book = session_ledger.read(ctx.project, event.session_id) if book is None else book
     config = policy.Config(ctx.packs().get("policy", {}))
     floor = policy.SEVERITY_RANK[config.remind_threshold]
@@ -112,7 +124,8 @@ def _hash(project: str, path: str) -> str:
 
 
 def _fitted(lines: list[str], room: int) -> tuple[str, int]:
-    """`delivery.plan_lines` within `room`; nothing at all (no bare count) when not one line fits."""
+    """`delivery.plan_lines` within `room`; nothing at all (no bare count) when not one line
+    fits."""
     text, said = delivery.plan_lines(lines, max(room, 0))
     return (text, said) if said else ("", 0)
 
@@ -122,32 +135,41 @@ def _delivered(book: session_ledger.Ledger, agent: str) -> list[tuple[str, dict[
     out = []
     for key in book.delivered:
         record = book.findings.get(key)
-        if record is not None and str(record.get("agent", "")) == agent and isinstance(record.get("recheck"), dict):
+        if (
+            record is not None
+            and str(record.get("agent", "")) == agent
+            and isinstance(record.get("recheck"), dict)
+        ):
             out.append((key, record))
     return out
 
 
 def warm_indexes(project: str, event_name: str) -> str:
-    """ "built" (here, tiny project), "started" (detached refresh), or "" (fresh, or already running)."""
+    """ "built" (here, tiny project), "started" (detached refresh), or "" (fresh, or already
+    running)."""
     from sidekit_hooks.code import functions
 
     try:
         built = _mtime(functions.index_path(project))
         if not built and tiny_project(project):
-            from sidekit_hooks.code import function_index  # rare: the first session of a small project
+            from sidekit_hooks.code import (
+                function_index,
+            )  # rare: the first session of a small project
 
             return "built" if function_index.refresh(project, prune=False) else ""
         if built and not outdated(project, built):
             return ""
         return "started" if functions.ensure_fresh(project, touched_python=True) else ""
-    except Exception as exc:  # noqa: BLE001 - an index that cannot be built must not cost the session
+    # an index that cannot be built must not cost the session
+    except Exception as exc:  # noqa: BLE001
         hooklog.error(project, event_name, "index", exc)
         return ""
 
 
 def warm_import_index(project: str, event_name: str) -> bool:
-    """The import index (the tests sidecar's basis `imports`), as the function index: built or refreshed
-    in the background, with the last red run's answer, so the first edit after it is not silent."""
+    """The import index (the tests sidecar's basis `imports`), as the function index: built or
+    refreshed in the background, with the last red run's answer, so the first edit after it is not
+    silent."""
     from sidekit_hooks.code import INDEX_FILE
     from sidekit_hooks.core import workspace
     from sidekit_hooks.detectors import tests
@@ -163,9 +185,9 @@ def warm_import_index(project: str, event_name: str) -> bool:
 
 
 def outdated(project: str, built: float, now: float | None = None) -> bool:
-    """Worth a refresh at session start: git moved since the index was built (checkout, pull, commit),
-    or the index is older than STALE_AT_START. Two or three stats; edits made in the session refresh it
-    through the tools sidecar anyway."""
+    """Worth a refresh at session start: git moved since the index was built (checkout, pull,
+    commit), or the index is older than STALE_AT_START. Two or three stats; edits made in the
+    session refresh it through the tools sidecar anyway."""
     moment = time.time() if now is None else now
     if moment - built > STALE_AT_START:
         return True
@@ -180,12 +202,17 @@ def _mtime(path: str) -> float:
 
 
 def tiny_project(project: str, max_files: int = TINY_FILES, max_bytes: int = TINY_BYTES) -> bool:
-    """At most `max_files` Python files holding `max_bytes`; stops walking as soon as either is passed."""
-    from sidekit_hooks.code.functions import SKIP_DIRS  # the function index's own walk skips the same
+    """At most `max_files` Python files holding `max_bytes`; stops walking as soon as either is
+    passed."""
+    from sidekit_hooks.code.functions import (
+        SKIP_DIRS,
+    )  # the function index's own walk skips the same
     from sidekit_hooks.core import workspace
 
     files = size = 0
-    for entry in workspace.walk(project, lambda name: name not in SKIP_DIRS and not name.startswith(".")):
+    for entry in workspace.walk(
+        project, lambda name: name not in SKIP_DIRS and not name.startswith(".")
+    ):
         if entry.name.endswith(".py") and not entry.is_dir(follow_symlinks=False):
             files += 1
             try:
@@ -198,7 +225,8 @@ def tiny_project(project: str, max_files: int = TINY_FILES, max_bytes: int = TIN
 
 
 def scope_primer(event: Event, ctx: Context) -> str:
-    """One line (under MAX_NUDGE) restating the task's scope; "" without a scope, or with scope muted."""
+    """One line (under MAX_NUDGE) restating the task's scope; "" without a scope, or with scope
+    muted."""
     from sidekit_hooks.detectors.scope import model
 
     try:
@@ -214,7 +242,8 @@ def scope_primer(event: Event, ctx: Context) -> str:
     deny = f"; never {', '.join(scope.deny)}" if scope.deny else ""
     task = f" ({scope.issue})" if scope.issue else ""
     line = policy.clip(
-        f"[sidecar:scope] This task's scope{task}: edit only {allow}{deny}."  # a later line says what if not
+        # a later line says what if not
+        f"[sidecar:scope] This task's scope{task}: edit only {allow}{deny}."
     )
     _log(
         ctx.project,
@@ -255,11 +284,19 @@ def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Confi
         if verdict != book.outcomes.get(key):
             facts.append({"recheck": key, "outcome": verdict})
             _log_recheck(
-                ctx.project, event, record, verdict, book.fix_distance(key) if verdict == recheck.FIXED else None
+                ctx.project,
+                event,
+                record,
+                verdict,
+                book.fix_distance(key) if verdict == recheck.FIXED else None,
             )
         if verdict == recheck.STILL and may_remind(book, key, ctx.project):
             still.append(record)
-    lines = reminders(still, ctx, config_of) if still and event.raw.get("stop_hook_active") is not True else []
+    lines = (
+        reminders(still, ctx, config_of)
+        if still and event.raw.get("stop_hook_active") is not True
+        else []
+    )
     room = min(delivery.MAX_DELIVERY, spend.room(book, event.event_name)) if lines else 0
     text, said = _fitted([line for _, line in lines], room)
     for record, line in lines[:said]:  # what did not fit is reminded at the next Stop
@@ -270,7 +307,10 @@ def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Confi
 
 
 def reminders(
-    still: list[dict[str, Any]], ctx: Context, config_of: Callable[[Context], policy.Config], lead: str = AT_STOP
+    still: list[dict[str, Any]],
+    ctx: Context,
+    config_of: Callable[[Context], policy.Config],
+    lead: str = AT_STOP,
 ) -> list[tuple[dict[str, Any], str]]:
     """(record, line) for each still-open finding the policy wants said again."""
     config = config_of(ctx)
@@ -284,7 +324,9 @@ def reminders(
         body = said[len(prefix) :] if said.startswith(prefix) else said
         check = record.get("recheck")
         again = recheck.again(ctx.project, check) if isinstance(check, dict) else ""
-        out.append((record, policy.clip(f"{prefix}{lead}{again or body}")))  # `again`: its short form, if any
+        out.append(
+            (record, policy.clip(f"{prefix}{lead}{again or body}"))
+        )  # `again`: its short form, if any
     return out
 
 
@@ -303,7 +345,9 @@ def _log_reminder(project: str, event: Event, record: dict[str, Any], line: str)
     )
 
 
-def _log_recheck(project: str, event: Event, record: dict[str, Any], verdict: str, calls: int | None) -> None:
+def _log_recheck(
+    project: str, event: Event, record: dict[str, Any], verdict: str, calls: int | None
+) -> None:
     entry: dict[str, Any] = {
         "sidecar": str(record.get("sidecar", "")),
         "rule": str(record.get("rule", "")),

@@ -1,8 +1,9 @@
 """Rule packs: layered TOML files compiled into a snapshot the hook reads with `fastjson` alone.
 
-Floors: `globs`, `match`, `sre`, `compiler`, `locate`, `snapshot` and `detector` are standard library
-only (the hook imports them; `compiler` and `locate` only when a pack changed); `schema`, `lint` and
-`docs` use pydantic, `examples` turns a rule's examples into hook payloads (CLI and tests only).
+Floors: `globs`, `match`, `sre`, `compiler`, `locate`, `snapshot` and `detector` are standard
+library only (the hook imports them; `compiler` and `locate` only when a pack changed); `schema`,
+`lint` and `docs` use pydantic, `examples` turns a rule's examples into hook payloads (CLI and tests
+only).
 """
 
 from __future__ import annotations

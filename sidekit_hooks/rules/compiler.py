@@ -1,8 +1,8 @@
 """A pack's TOML -> the compiled form the snapshot stores. Standard library only: the hook runs it.
 
-The hook calls this on the rare event that a pack changed (tomllib imports `re`; that is the price of
-a stale pack, paid once). `sidekit rules lint` validates with the pydantic schema first and then runs
-`semantic_problems` from here, so the hook and the linter agree on what makes a pack broken.
+The hook calls this on the rare event that a pack changed (tomllib imports `re`; that is the price
+of a stale pack, paid once). `sidekit rules lint` validates with the pydantic schema first and then
+runs `semantic_problems` from here, so the hook and the linter agree on what makes a pack broken.
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 KeyPath = tuple[str | int, ...]
-LANGUAGES = (languages.PYTHON, *languages.MODULE_OF)  # what `languages` may name: the code index's ids
+LANGUAGES = (
+    languages.PYTHON,
+    *languages.MODULE_OF,
+)  # what `languages` may name: the code index's ids
 REGEX_KEYS = ("added", "absent", "command", "output")
 GLOB_KEYS = ("paths", "exclude")
 LIST_KEYS = ("tools", "languages")  # arrays of plain strings
@@ -26,11 +29,14 @@ WHEN_KEYS = LIST_KEYS + GLOB_KEYS + REGEX_KEYS
 
 
 class Problem:
-    """One thing wrong with a pack: where (key path, or a line), what, and the fix; error or warning."""
+    """One thing wrong with a pack: where (key path, or a line), what, and the fix; error or
+    warning."""
 
     __slots__ = ("path", "what", "fix", "level", "line")
 
-    def __init__(self, path: KeyPath, what: str, fix: str, level: str = "error", line: int = 0) -> None:
+    def __init__(
+        self, path: KeyPath, what: str, fix: str, level: str = "error", line: int = 0
+    ) -> None:
         self.path = path
         self.what = what
         self.fix = fix
@@ -57,8 +63,11 @@ def dotted(path: KeyPath) -> str:
     return out
 
 
-def render(problem: Problem, display: str, text: str, lines: dict[KeyPath, int] | None = None) -> str:
-    """`file:line: key.path: what` and, indented below it, `fix: ...` (pre-commit-style breadcrumbs)."""
+def render(
+    problem: Problem, display: str, text: str, lines: dict[KeyPath, int] | None = None
+) -> str:
+    """`file:line: key.path: what` and, indented below it, `fix: ...` (pre-commit-style
+    breadcrumbs)."""
     from sidekit_hooks.rules import locate
 
     line = problem.line
@@ -72,23 +81,37 @@ def render(problem: Problem, display: str, text: str, lines: dict[KeyPath, int] 
 
 def read_toml(path: str, project: str = "") -> tuple[str, dict[str, Any]]:
     """The text and the parsed table of a pack file. Raises PackError (size, encoding, syntax, not a
-    regular file, or, for a pack of the `project`, a link that leads out of it) or OSError (unreadable)."""
+    regular file, or, for a pack of the `project`, a link that leads out of it) or OSError
+    (unreadable)."""
     import tomllib
 
     from sidekit_hooks.core import safepath
 
-    try:  # never blocking (a FIFO named x.toml), never more than MAX_PACK_BYTES (a link to /dev/zero)
+    # never blocking (a FIFO named x.toml), never more than MAX_PACK_BYTES (a link to /dev/zero)
+    try:
         if project:
             raw = safepath.read_inside(project, path, MAX_PACK_BYTES, follow_inside=True)
         else:
             raw = safepath.read_regular(path, MAX_PACK_BYTES)
     except safepath.TooLarge:
         raise PackError(
-            [Problem((), f"the file is over {MAX_PACK_BYTES // 1024} KB", "split it into smaller packs")]
+            [
+                Problem(
+                    (),
+                    f"the file is over {MAX_PACK_BYTES // 1024} KB",
+                    "split it into smaller packs",
+                )
+            ]
         ) from None
     except safepath.UnsafePath as exc:
-        what = "not a regular file" if exc.reason == safepath.NOT_REGULAR else "a link that leads out of the project"
-        raise PackError([Problem((), what, "put the pack itself there, as a regular file")]) from None
+        what = (
+            "not a regular file"
+            if exc.reason == safepath.NOT_REGULAR
+            else "a link that leads out of the project"
+        )
+        raise PackError(
+            [Problem((), what, "put the pack itself there, as a regular file")]
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -102,7 +125,8 @@ def read_toml(path: str, project: str = "") -> tuple[str, dict[str, Any]]:
 
 
 def syntax_problem(message: str) -> Problem:
-    """tomllib says "... (at line 3, column 5)": move the line to the front like every other error."""
+    """tomllib says "... (at line 3, column 5)": move the line to the front like every other
+    error."""
     head, found, tail = message.rpartition(" (at line ")
     if not found:
         return Problem((), f"TOML syntax: {message}", "fix the TOML syntax there")
@@ -124,7 +148,12 @@ def compile_pack(data: dict[str, Any], origin: dict[str, str]) -> dict[str, Any]
         raise PackError(problems)
     pack = data["pack"]
     rules = [compile_rule(rule, pack["name"], origin) for rule in data.get("rules", [])]
-    return {"name": pack["name"], "version": pack.get("version", ""), "policy": data.get("policy", {}), "rules": rules}
+    return {
+        "name": pack["name"],
+        "version": pack.get("version", ""),
+        "policy": data.get("policy", {}),
+        "rules": rules,
+    }
 
 
 def compile_rule(rule: dict[str, Any], pack_name: str, origin: dict[str, str]) -> dict[str, Any]:
@@ -169,7 +198,9 @@ def structure_problems(data: dict[str, Any]) -> list[Problem]:
     problems: list[Problem] = []
     pack = data.get("pack")
     if not isinstance(pack, dict):
-        return [missing(("pack",)) if "pack" not in data else wrong_type(("pack",), "a table", pack)]
+        return [
+            missing(("pack",)) if "pack" not in data else wrong_type(("pack",), "a table", pack)
+        ]
     if "name" not in pack:
         problems.append(missing(("pack", "name")))
     elif not isinstance(pack["name"], str) or not pack["name"]:
@@ -179,13 +210,19 @@ def structure_problems(data: dict[str, Any]) -> list[Problem]:
             problems.append(wrong_type(("pack", key), "a string", pack[key]))
     if not isinstance(data.get("policy", {}), dict):
         problems.append(
-            Problem(("policy",), f"expected a table, got {describe(data['policy'])}", "write [policy] as a table")
+            Problem(
+                ("policy",),
+                f"expected a table, got {describe(data['policy'])}",
+                "write [policy] as a table",
+            )
         )
     rules = data.get("rules", [])
     if not isinstance(rules, list):
         return problems + [
             Problem(
-                ("rules",), f"expected an array of tables, got {describe(rules)}", "write each rule under [[rules]]"
+                ("rules",),
+                f"expected an array of tables, got {describe(rules)}",
+                "write each rule under [[rules]]",
             )
         ]
     for index, rule in enumerate(rules):
@@ -195,7 +232,11 @@ def structure_problems(data: dict[str, Any]) -> list[Problem]:
 
 def _rule_structure(rule: object, at: KeyPath) -> list[Problem]:
     if not isinstance(rule, dict):
-        return [Problem(at, f"expected a table, got {describe(rule)}", "write each rule under [[rules]]")]
+        return [
+            Problem(
+                at, f"expected a table, got {describe(rule)}", "write each rule under [[rules]]"
+            )
+        ]
     problems = [] if "id" in rule else [missing(at + ("id",))]
     for key, expected in _RULE_TYPES.items():
         if key in rule and not isinstance(rule[key], expected):
@@ -262,7 +303,10 @@ EXAMPLES: dict[str, str] = {
 
 
 # An example call is written differently from a condition: `command = "pytest -x"`, not a regex.
-EXAMPLE_CALL: dict[str, str] = {"command": '"pytest -q tests/"', "output": '"Traceback (most recent call last):"'}
+EXAMPLE_CALL: dict[str, str] = {
+    "command": '"pytest -q tests/"',
+    "output": '"Traceback (most recent call last):"',
+}
 
 
 def example_for(path: KeyPath) -> str:
@@ -284,13 +328,19 @@ def table_of(path: KeyPath) -> str:
 def missing(path: KeyPath) -> Problem:
     key = str(path[-1])
     if key == "pack":
-        return Problem(path, "required table is missing", 'add a [pack] table with name = "my-pack" at the top')
-    return Problem(path, "required key is missing", f"add {key} = {example_for(path)} under {table_of(path)}")
+        return Problem(
+            path, "required table is missing", 'add a [pack] table with name = "my-pack" at the top'
+        )
+    return Problem(
+        path, "required key is missing", f"add {key} = {example_for(path)} under {table_of(path)}"
+    )
 
 
 def wrong_type(path: KeyPath, expected: str, value: object) -> Problem:
     key = str(path[-1]) if not isinstance(path[-1], int) else str(path[-2])
-    return Problem(path, f"expected {expected}, got {describe(value)}", f"write {key} = {example_for(path)}")
+    return Problem(
+        path, f"expected {expected}, got {describe(value)}", f"write {key} = {example_for(path)}"
+    )
 
 
 def describe(value: object) -> str:
@@ -314,12 +364,19 @@ def describe(value: object) -> str:
 
 
 def semantic_problems(data: dict[str, Any]) -> list[Problem]:
-    """Caps, requires, duplicate ids, empty or impossible conditions, regexes, globs, message length, policy."""
-    problems = requires_problems(data["pack"].get("requires", "")) + policy_problems(data.get("policy", {}))
+    """Caps, requires, duplicate ids, empty or impossible conditions, regexes, globs, message
+    length, policy."""
+    problems = requires_problems(data["pack"].get("requires", "")) + policy_problems(
+        data.get("policy", {})
+    )
     rules = data.get("rules", [])
     if len(rules) > MAX_RULES:
         problems.append(
-            Problem(("rules",), f"{len(rules)} rules; a pack holds at most {MAX_RULES}", "split the pack in two")
+            Problem(
+                ("rules",),
+                f"{len(rules)} rules; a pack holds at most {MAX_RULES}",
+                "split the pack in two",
+            )
         )
         return problems
     first_seen: dict[str, int] = {}
@@ -339,7 +396,8 @@ def semantic_problems(data: dict[str, Any]) -> list[Problem]:
 
 
 def policy_problems(policy: dict[str, Any]) -> list[Problem]:
-    """Unknown `[policy]` keys and values the policy would not use, each with the values it accepts."""
+    """Unknown `[policy]` keys and values the policy would not use, each with the values it
+    accepts."""
     from sidekit_hooks.nudges.policy import ACCEPTS
 
     problems = []
@@ -356,7 +414,11 @@ def policy_problems(policy: dict[str, Any]) -> list[Problem]:
         valid, words, example = ACCEPTS[key]
         if not valid(value):
             problems.append(
-                Problem(("policy", key), f"expected {words}, got {describe(value)}", f"write {key} = {example}")
+                Problem(
+                    ("policy", key),
+                    f"expected {words}, got {describe(value)}",
+                    f"write {key} = {example}",
+                )
             )
     return problems
 
@@ -368,10 +430,16 @@ def nudge_line(rule: dict[str, Any], pack_name: str) -> str:
 
 def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> list[Problem]:
     problems = []
-    if "message" not in rule and rule.get("enabled", True) is not False:  # turning a rule off needs no message
+    if (
+        "message" not in rule and rule.get("enabled", True) is not False
+    ):  # turning a rule off needs no message
         problems.append(missing(at + ("message",)))
     if not rule["id"].strip():
-        problems.append(Problem(at + ("id",), "the id is empty", 'use a namespaced id such as "acme.api.status-422"'))
+        problems.append(
+            Problem(
+                at + ("id",), "the id is empty", 'use a namespaced id such as "acme.api.status-422"'
+            )
+        )
     if rule.get("severity", "medium") not in SEVERITIES:
         problems.append(
             Problem(
@@ -386,7 +454,8 @@ def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> lis
             Problem(
                 at + ("message",),
                 f"the nudge would be {len(line)} characters "
-                f"([sidecar:...] tag, message{', see' if rule.get('see') else ''}); it must stay under {MAX_NUDGE}",
+                f"([sidecar:...] tag, message{', see' if rule.get('see') else ''}); it must stay "
+                f"under {MAX_NUDGE}",
                 "shorten the message and put the details in the file `see` points at",
             )
         )
@@ -398,7 +467,8 @@ def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> lis
             Problem(
                 at + ("when",),
                 "no condition: the rule would fire on every tool call",
-                "add at least one of tools, paths, languages, added, absent, command or output under [rules.when]",
+                "add at least one of tools, paths, languages, added, absent, command or output "
+                "under [rules.when]",
             )
         )
     for key in REGEX_KEYS:
@@ -424,15 +494,25 @@ def rule_problems(rule: dict[str, Any], at: KeyPath, pack_name: str = "") -> lis
 
 def _glob_problem(glob: str) -> tuple[str, str, str] | None:
     """(what, fix, level) for a glob that cannot match or costs too much, else None."""
-    why = globs.problem(glob) or ("" if len(glob) <= MAX_PATTERN else f"over {MAX_PATTERN} characters")
+    why = globs.problem(glob) or (
+        "" if len(glob) <= MAX_PATTERN else f"over {MAX_PATTERN} characters"
+    )
     if why:
-        return f'glob "{glob[:80]}" cannot match: {why}', 'write a project-relative glob such as "src/**/*.py"', "error"
+        return (
+            f'glob "{glob[:80]}" cannot match: {why}',
+            'write a project-relative glob such as "src/**/*.py"',
+            "error",
+        )
     costly = globs.budget_problem(glob)  # matched on every tool call: keep it cheap
     if costly and "consecutive" in costly:  # harmless once collapsed, which the compiler does
         what = f'glob "{glob[:80]}": {costly}; the hook reads it that way'
         return what, f'write "{globs.normalise(glob)[:80]}"', "warning"
     if costly:
-        return f'glob "{glob[:80]}" is too costly: {costly}', 'name fewer folders, e.g. "src/**/*.py"', "error"
+        return (
+            f'glob "{glob[:80]}" is too costly: {costly}',
+            'name fewer folders, e.g. "src/**/*.py"',
+            "error",
+        )
     return None
 
 
@@ -440,7 +520,11 @@ def _regex_problems(pattern: str, at: KeyPath) -> list[Problem]:
     import re
 
     if len(pattern) > MAX_PATTERN:
-        return [Problem(at, f"the regex is over {MAX_PATTERN} characters", "shorten it, or split the rule")]
+        return [
+            Problem(
+                at, f"the regex is over {MAX_PATTERN} characters", "shorten it, or split the rule"
+            )
+        ]
     try:
         re.compile(pattern, re.MULTILINE)
     except re.error as exc:
@@ -448,7 +532,8 @@ def _regex_problems(pattern: str, at: KeyPath) -> list[Problem]:
             Problem(
                 at,
                 f"regex does not compile: {exc}",
-                "fix the pattern; in TOML write it in single quotes ('...') so backslashes stay as written",
+                "fix the pattern; in TOML write it in single quotes ('...') so backslashes stay "
+                "as written",
             )
         ]
     return []
@@ -459,7 +544,9 @@ def _impossible(when: dict[str, Any], at: KeyPath) -> list[Problem]:
     tools = when.get("tools")
 
     def any_tool(allowed: tuple[str, ...]) -> bool:
-        return tools is None or any(globs.match_name(tool, name) for tool in tools for name in allowed)
+        return tools is None or any(
+            globs.match_name(tool, name) for tool in tools for name in allowed
+        )
 
     problems = []
     needs = [
@@ -485,7 +572,11 @@ def _impossible(when: dict[str, Any], at: KeyPath) -> list[Problem]:
             )
         )
     for key in GLOB_KEYS + ("languages",):
-        if key in ("paths", "languages") and key in when and (("command" in when) or not any_tool(PATH_TOOLS)):
+        if (
+            key in ("paths", "languages")
+            and key in when
+            and (("command" in when) or not any_tool(PATH_TOOLS))
+        ):
             problems.append(
                 Problem(
                     at + ("when", key),
@@ -506,7 +597,13 @@ def requires_problems(spec: str) -> list[Problem]:
         op = next((o for o in ("~=", ">=", "<=", "==", "!=", ">", "<") if clause.startswith(o)), "")
         wanted = version_tuple(clause[len(op) :].strip())
         if not op or wanted is None:
-            return [Problem(at, f'cannot read "{spec}"', 'write a version range such as ">=0.1" or ">=0.1,<1"')]
+            return [
+                Problem(
+                    at,
+                    f'cannot read "{spec}"',
+                    'write a version range such as ">=0.1" or ">=0.1,<1"',
+                )
+            ]
         if not _holds(op, version_tuple(__version__) or (0,), wanted):
             return [
                 Problem(

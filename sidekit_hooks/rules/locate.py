@@ -61,7 +61,8 @@ class _Scanner:
         return path
 
     def _resolve(self, keys: list[str]) -> KeyPath:
-        """Dotted header keys -> a path through the latest element of every array of tables on the way."""
+        """Dotted header keys -> a path through the latest element of every array of tables on the
+        way."""
         path: KeyPath = ()
         for position, key in enumerate(keys):
             path = path + (key,)

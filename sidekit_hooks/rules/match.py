@@ -1,8 +1,9 @@
 """Match one event against compiled rules. Shared by the hook detector and `sidekit rules test`.
 
-Standard library only. Cheap checks first (tool, path, is there any text at all), and `re` is imported
-only when a rule that applies has a regex to run. Every regex runs under a time budget: SIGALRM
-interrupts even a catastrophic backtracking match, and the hook's own hard deadline is re-armed after.
+Standard library only. Cheap checks first (tool, path, is there any text at all), and `re` is
+imported only when a rule that applies has a regex to run. Every regex runs under a time budget:
+SIGALRM interrupts even a catastrophic backtracking match, and the hook's own hard deadline is
+re-armed after.
 """
 
 from __future__ import annotations
@@ -50,14 +51,20 @@ class RegexTimeout(BaseException):
 
 
 def match_rules(
-    rules: list[Rule], event: Event, deadline: float, on_timeout: Callable[[Rule, str], None] | None = None
+    rules: list[Rule],
+    event: Event,
+    deadline: float,
+    on_timeout: Callable[[Rule, str], None] | None = None,
 ) -> list[Hit]:
-    """Every rule that fires on `event`, in order. Stops (returning what it has) once `deadline` passes."""
+    """Every rule that fires on `event`, in order. Stops (returning what it has) once `deadline`
+    passes."""
     hits = []
     for rule in rules:
         if time.monotonic() >= deadline:
             break
-        budget.doing(f"pack {rule.get('file', '?')} rule {rule.get('id', '?')}")  # named if time runs out
+        budget.doing(
+            f"pack {rule.get('file', '?')} rule {rule.get('id', '?')}"
+        )  # named if time runs out
         try:
             hit = match_rule(rule, event, deadline)
         except RegexTimeout as exc:
@@ -70,7 +77,8 @@ def match_rules(
 
 
 def match_rule(rule: Rule, event: Event, deadline: float = float("inf")) -> Hit | None:
-    """The hit when every condition of `rule` holds on `event`, else None. May raise RegexTimeout."""
+    """The hit when every condition of `rule` holds on `event`, else None. May raise
+    RegexTimeout."""
     if not applies(rule, event):
         return None
     when = rule["when"]
@@ -98,8 +106,8 @@ def match_rule(rule: Rule, event: Event, deadline: float = float("inf")) -> Hit 
 
 
 def language_of(path: str) -> str:
-    """The language id a rule's `languages` names (`py`, `ts`, `js`, `go`, `rust`, `java`), by the suffix:
-    the code index's ids (TSX is `ts`, JSX `js`), with stubs and notebooks as Python."""
+    """The language id a rule's `languages` names (`py`, `ts`, `js`, `go`, `rust`, `java`), by the
+    suffix: the code index's ids (TSX is `ts`, JSX `js`), with stubs and notebooks as Python."""
     from sidekit_hooks.code import languages
 
     if path.endswith((".pyi", ".ipynb")):
@@ -128,7 +136,8 @@ def applies(rule: Rule, event: Event) -> bool:
 
 
 def _first_unsuppressed(rule: Rule, field: str, text: str, deadline: float) -> Hit | None:
-    """The first match of the rule's `field` regex whose line carries no `sidekit: ignore` for it."""
+    """The first match of the rule's `field` regex whose line carries no `sidekit: ignore` for
+    it."""
     text = text[:MAX_SCAN]
     pattern = rule["when"][field]
     if SUPPRESS not in text:
@@ -200,7 +209,9 @@ def _search(pattern: str, text: str, deadline: float) -> tuple[int, int, str] | 
     return result
 
 
-def _finditer(pattern: str, text: str, deadline: float, limit: int = 1000) -> list[tuple[int, int, str]]:
+def _finditer(
+    pattern: str, text: str, deadline: float, limit: int = 1000
+) -> list[tuple[int, int, str]]:
     compiled = regex(pattern)
 
     def scan() -> list[tuple[int, int, str]]:
@@ -221,10 +232,12 @@ def _on_alarm(signum: int, frame: object) -> None:
 
 
 def _bounded(call: Callable[[], Any], deadline: float, pattern: str) -> Any:
-    """Run `call` for at most MATCH_BUDGET seconds (and not past `deadline`), then raise RegexTimeout.
+    """Run `call` for at most MATCH_BUDGET seconds (and not past `deadline`), then raise
+    RegexTimeout.
 
-    ITIMER_REAL is one timer per process and the hook already uses it for its hard deadline: remember
-    what was left of it and its handler, and re-arm both afterwards (at once if it is already due).
+    ITIMER_REAL is one timer per process and the hook already uses it for its hard deadline:
+    remember what was left of it and its handler, and re-arm both afterwards (at once if it is
+    already due).
     """
     budget = min(MATCH_BUDGET, deadline - time.monotonic())
     if budget <= 0:
@@ -247,4 +260,6 @@ def _bounded(call: Callable[[], Any], deadline: float, pattern: str) -> Any:
         _signal.setitimer(_signal.ITIMER_REAL, 0)
         _signal.signal(_signal.SIGALRM, outer_handler)
         if outer_left > 0:
-            _signal.setitimer(_signal.ITIMER_REAL, max(outer_left - (time.monotonic() - started), 1e-6))
+            _signal.setitimer(
+                _signal.ITIMER_REAL, max(outer_left - (time.monotonic() - started), 1e-6)
+            )

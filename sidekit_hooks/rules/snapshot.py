@@ -1,4 +1,5 @@
-"""The compiled rule packs of a project, kept in `.sidekit/rules-snapshot.json`. Standard library only.
+"""The compiled rule packs of a project, kept in `.sidekit/rules-snapshot.json`. Standard library
+only.
 
 Every event stats the pack files of the four layers (a few `listdir`/`stat` calls) and compares them
 with what the snapshot recorded; only a changed pack is recompiled, so an edit is seen by the very
@@ -57,7 +58,9 @@ PROJECT_LAYERS = ("project", "local")  # packs the repository holds: read only f
 # A hook compiles changed packs for at most this long; the rest is compiled by the next events
 # (the snapshot is saved with what is done), so a huge change never costs one event its deadline.
 COMPILE_BUDGET = 0.2  # seconds; what a hook passes as `compile_budget` to `current`
-BACKGROUND_BYTES = 32 * 1024  # a changed pack this big is compiled by a background worker, not the hook
+BACKGROUND_BYTES = (
+    32 * 1024
+)  # a changed pack this big is compiled by a background worker, not the hook
 COMPILE_LOCK = "rules-compile.lock"
 MAX_SNAPSHOT_BYTES = 4 << 20  # the compiled snapshot every event reads
 MAX_TOTAL_BYTES = (
@@ -77,7 +80,8 @@ def user_dir() -> str:
 
 
 def layer_dirs(project: str) -> list[tuple[str, str]]:
-    """(layer, folder) in override order. The project layer is skipped when it *is* the built-in one."""
+    """(layer, folder) in override order. The project layer is skipped when it *is* the built-in
+    one."""
     dirs = [
         ("builtin", builtin_dir()),
         ("user", user_dir()),
@@ -85,18 +89,25 @@ def layer_dirs(project: str) -> list[tuple[str, str]]:
         ("local", os.path.join(project, LOCAL_DIR)),
     ]
     builtin = os.path.realpath(dirs[0][1])
-    return [(layer, path) for layer, path in dirs if layer == "builtin" or os.path.realpath(path) != builtin]
+    return [
+        (layer, path)
+        for layer, path in dirs
+        if layer == "builtin" or os.path.realpath(path) != builtin
+    ]
 
 
-PROJECT_LAYERS = ("project", "local")  # what the repository holds: read only from inside it (docs/settings.md)
+PROJECT_LAYERS = (
+    "project",
+    "local",
+)  # what the repository holds: read only from inside it (docs/settings.md)
 
 
 def pack_files(project: str) -> list[tuple[str, str]]:
     """(layer, path) of every `*.toml` pack, layer by layer, by file name within a layer.
 
-    The project's and the local layer are the repository's: a pack folder or file that a link leads out
-    of the project is not read (nor anything but a regular file), so a clone cannot make sidekit read,
-    and say, a file elsewhere on the machine."""
+    The project's and the local layer are the repository's: a pack folder or file that a link leads
+    out of the project is not read (nor anything but a regular file), so a clone cannot make sidekit
+    read, and say, a file elsewhere on the machine."""
     found = []
     for layer, folder in layer_dirs(project):
         contained = layer in PROJECT_LAYERS
@@ -117,8 +128,8 @@ def pack_files(project: str) -> list[tuple[str, str]]:
 
 
 def refused_packs(project: str) -> list[str]:
-    """The project's and local pack files (or folders) that are not read: linked out of the project, or
-    not regular files (for doctor, which says how to mend each)."""
+    """The project's and local pack files (or folders) that are not read: linked out of the project,
+    or not regular files (for doctor, which says how to mend each)."""
     refused = []
     for layer, folder in layer_dirs(project):
         if layer not in PROJECT_LAYERS:
@@ -173,7 +184,8 @@ def display_path(path: str, project: str) -> str:
     return "~" + path[len(home) :] if home != "/" and path.startswith(home + os.sep) else path
 
 
-# project -> (pack fingerprints, snapshot): the rules detector and the policy read it in the same hook.
+# project -> (pack fingerprints, snapshot): the rules detector and the policy read it in the same
+# hook.
 _loaded: dict[str, tuple[list[list[Any]], Snapshot]] = {}
 
 
@@ -201,18 +213,22 @@ def _refresh(
     event_name: str,
     compile_budget: float = float("inf"),
 ) -> Snapshot:
-    """Recompile what changed. With a `compile_budget` (a hook: COMPILE_BUDGET) the work stops there and big
-    packs go to a background worker; the CLI and the worker compile everything at once."""
+    """Recompile what changed. With a `compile_budget` (a hook: COMPILE_BUDGET) the work stops there
+    and big packs go to a background worker; the CLI and the worker compile everything at once."""
     started = time.monotonic()
     path = os.path.join(workspace.state_dir(project), SNAPSHOT_FILE)
     old = read(path)
     same_build = (
-        old.get("format") == FORMAT and old.get("sidekit") == __version__ and isinstance(old.get("packs"), list)
+        old.get("format") == FORMAT
+        and old.get("sidekit") == __version__
+        and isinstance(old.get("packs"), list)
     )
     if same_build and old.get("files") == files:
         return old
     reusable = (
-        {pack["path"]: pack for pack in old["packs"] if isinstance(pack, dict) and "path" in pack} if same_build else {}
+        {pack["path"]: pack for pack in old["packs"] if isinstance(pack, dict) and "path" in pack}
+        if same_build
+        else {}
     )
     packs: list[PackRecord] = []
     complete = True
@@ -226,7 +242,12 @@ def _refresh(
         if time.monotonic() - started > compile_budget:
             complete = False  # the next event goes on from here
             continue
-        if compile_budget != float("inf") and len(stat) > 1 and stat[1] > BACKGROUND_BYTES and total <= MAX_TOTAL_BYTES:
+        if (
+            compile_budget != float("inf")
+            and len(stat) > 1
+            and stat[1] > BACKGROUND_BYTES
+            and total <= MAX_TOTAL_BYTES
+        ):
             complete = False  # too big to compile within one hook's share: a worker does it, once
             _compile_in_background(project)
             continue
@@ -254,7 +275,9 @@ def _refresh(
         "sre": code["sre"],
     }
     data = fastjson.dumps(snap)
-    if len(data) > MAX_SNAPSHOT_BYTES:  # every event reads it: past the cap, the regexes compile lazily instead
+    if (
+        len(data) > MAX_SNAPSHOT_BYTES
+    ):  # every event reads it: past the cap, the regexes compile lazily instead
         snap["sre"] = {}
         data = fastjson.dumps(snap)
     try:
@@ -265,7 +288,8 @@ def _refresh(
 
 
 def _compile_in_background(project: str) -> None:
-    """Start one detached worker (per project, by lock) that compiles every pack without a time budget."""
+    """Start one detached worker (per project, by lock) that compiles every pack without a time
+    budget."""
     from sidekit_hooks.core import background
 
     lock = os.path.join(workspace.state_dir(project), COMPILE_LOCK)
@@ -288,7 +312,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         current(args[1])
-    except Exception as exc:  # noqa: BLE001 - a background worker logs and exits; nobody waits for it
+    # a background worker logs and exits; nobody waits for it
+    except Exception as exc:  # noqa: BLE001
         hooklog.error(args[1], "background", "rules", exc)
     finally:
         background.release_lock(args[2])
@@ -299,8 +324,10 @@ def over_budget(path: str, layer: str, stat: list[int], project: str, total: int
     """A pack past the total size cap: recorded as broken, never compiled."""
     display = display_path(path, project)
     error = (
-        f"{display}: the packs together are {total // 1024} KB, over the {MAX_TOTAL_BYTES // 1024} KB every "
-        f"tool call can afford; this pack is skipped\n  fix: trim or remove packs (sidekit rules list shows them)"
+        f"{display}: the packs together are {total // 1024} KB, over the "
+        f"{MAX_TOTAL_BYTES // 1024} KB every "
+        "tool call can afford; this pack is skipped\n  fix: trim or remove packs (sidekit rules "
+        "list shows them)"
     )
     return {
         "path": path,
@@ -314,9 +341,12 @@ def over_budget(path: str, layer: str, stat: list[int], project: str, total: int
     }
 
 
-def precompile(rules: list[dict[str, Any]], old: Snapshot, until: float = float("inf")) -> dict[str, Any]:
-    """The engine code of every regex of the active rules (see `sre`), reusing what `old` had.
-    Past `until` the rest is left for the next event (`complete` is False); `match` compiles those itself."""
+def precompile(
+    rules: list[dict[str, Any]], old: Snapshot, until: float = float("inf")
+) -> dict[str, Any]:
+    """The engine code of every regex of the active rules (see `sre`), reusing what `old` had. Past
+    `until` the rest is left for the next event (`complete` is False); `match` compiles those
+    itself."""
     from sidekit_hooks.rules import sre
 
     known = old.get("sre", {}) if old.get("engine") == sre.ENGINE else {}
@@ -370,20 +400,28 @@ def build_pack(path: str, layer: str, stat: list[int], project: str) -> PackReco
         return record
     except OSError as exc:
         record["error"] = (
-            f"{display}: cannot read the pack ({exc.strerror or exc})\n  fix: check the file's permissions"
+            f"{display}: cannot read the pack ({exc.strerror or exc})\n  fix: check the file's "
+            "permissions"
         )
         return record
-    except Exception as exc:  # noqa: BLE001 - a pack the checks missed must not take the other packs down
+    # a pack the checks missed must not take the other packs down
+    except Exception as exc:  # noqa: BLE001
         record["error"] = (
-            f"{display}: cannot compile the pack ({type(exc).__name__}: {exc})\n  fix: sidekit rules lint {display}"
+            f"{display}: cannot compile the pack ({type(exc).__name__}: {exc})\n  fix: sidekit "
+            f"rules lint {display}"
         )
         return record
-    record["name"], record["rules"], record["policy"] = compiled["name"], compiled["rules"], compiled["policy"]
+    record["name"], record["rules"], record["policy"] = (
+        compiled["name"],
+        compiled["rules"],
+        compiled["policy"],
+    )
     return record
 
 
 def merge(packs: list[PackRecord]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Layer the packs: a later rule replaces an earlier one with its id; `enabled = false` removes it.
+    """Layer the packs: a later rule replaces an earlier one with its id; `enabled = false` removes
+    it.
 
     `[policy]` tables merge key by key, later layers winning (nested tables merge the same way).
     """
@@ -408,7 +446,9 @@ def _deep_update(into: dict[str, Any], update: dict[str, Any]) -> None:
             into[key] = value
 
 
-def _report_broken(project: str, event_name: str, pack: PackRecord, notify: Callable[[str], None] | None) -> None:
+def _report_broken(
+    project: str, event_name: str, pack: PackRecord, notify: Callable[[str], None] | None
+) -> None:
     """Log it for `sidekit doctor` and tell the user, once per broken version of the file, even when
     parallel tool calls run several hooks that all find it at the same moment."""
     first_line = pack["error"].splitlines()[0]
@@ -448,7 +488,9 @@ def _prune(folder: str) -> None:
     try:
         names = os.listdir(folder)
         if len(names) > MAX_NOTIFIED:
-            own = [n for n in names if len(n) == 8 and all(c in "0123456789abcdef" for c in n)]  # only our markers
+            own = [
+                n for n in names if len(n) == 8 and all(c in "0123456789abcdef" for c in n)
+            ]  # only our markers
             paths = sorted((os.path.join(folder, n) for n in own), key=os.path.getmtime)
             for path in paths[: len(paths) - MAX_NOTIFIED]:
                 os.unlink(path)

@@ -10,25 +10,26 @@ PreToolUse hot path):
     def matches(words: list[str]) -> bool        # a simple command's words (env assignments stripped) run it
     def compact_words(words: list[str], project: str) -> list[str] | None
         # the words to run instead: the same words plus APPENDED options only, or None to leave the
-        # command alone. An adapter never judges permissions: dispatch.pre_tool_use hands the client no
-        # rewrite that any of its Bash rules would judge differently from the command as written
+        # command alone. An adapter never judges permissions: dispatch.pre_tool_use hands the client
+        no # rewrite that any of its Bash rules would judge differently from the command as written
     def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result
         # what one run left (its raw output, report files newer than `started`), as cache records
 
-Optional: `def command(project: str, args: list[str]) -> list[str]` (or a plain `COMMAND: list[str]`,
-to which the arguments are appended): what `sidekit test [ARGS]` runs for this runner; its output
-(stdout and stderr in one stream) goes to `raw_output_path`, then `collect` reads it.
+Optional: `def command(project: str, args: list[str]) -> list[str]` (or a plain `COMMAND:
+list[str]`, to which the arguments are appended): what `sidekit test [ARGS]` runs for this runner;
+its output (stdout and stderr in one stream) goes to `raw_output_path`, then `collect` reads it.
 Optional: `def before_run(project: str) -> object`: taken just before `sidekit test` starts the run
 and passed to `collect` as `before=`, to tell the files this run writes from older ones (junit).
 
 What the rest of the package asks of a runner, it asks here or of the adapter, never by the runner's
 name (tests/runners/test_runner_names.py fails when a name is spelled elsewhere):
 
-- its own PreToolUse rewrite, when it keeps one: OWN_REWRITES below (pytest's, runners/pytest/rewrite.py);
-  every other runner's raw run is compacted by the shared path from its `matches` and `compact_words`.
-- the commands that trigger it: TRIGGERS (runners/words.py, the registry's part on the lowest floor: the
-  PreToolUse filter and the hook event table's `if` conditions read them without importing any adapter);
-  `matches` then decides.
+- its own PreToolUse rewrite, when it keeps one: OWN_REWRITES below (pytest's,
+  runners/pytest/rewrite.py); every other runner's raw run is compacted by the shared path from its
+  `matches` and `compact_words`.
+- the commands that trigger it: TRIGGERS (runners/words.py, the registry's part on the lowest floor:
+  the PreToolUse filter and the hook event table's `if` conditions read them without importing any
+  adapter); `matches` then decides.
 - how a run is fed, the adapter's `FEED`: "plugin" (pytest: its pytest plugin writes the cache as the run
   goes, and `sidekit test` runs it through its own path), "wrapper" (a wrapper around each test binary),
   "reporter" (a reporter sidekit adds to the run), "writer" (a detached writer after the run), "reports"
@@ -38,11 +39,12 @@ name (tests/runners/test_runner_names.py fails when a name is spelled elsewhere)
   feed is marked at PreToolUse and fed from what it printed once it ended (runners/junit/feed.py).
   Optional `def left_alone_run(words) -> str`: a run left as written whose reports will feed the cache:
   the tool name its marker carries, or "".
-- the folders its writers leave pending: optional `PENDING: tuple[str, ...]` (name prefixes of the files
-  under `.sidekit/<NAME>/` a run leaves until its writer is done) and `PENDING_CLAIM: str` (the prefix
-  that says a writer has claimed the run; without it, every pending file does): runners/pending.py.
-- how its tests are selected: optional `def selection(project, base) -> (patterns, head)` and
-  `def tests_for(project, path) -> dict` (its own graph); `IMPORT_GRAPH = True` (the package's Python
+- the folders its writers leave pending: optional `PENDING: tuple[str, ...]` (name prefixes of the
+  files under `.sidekit/<NAME>/` a run leaves until its writer is done) and `PENDING_CLAIM: str`
+  (the prefix that says a writer has claimed the run; without it, every pending file does):
+  runners/pending.py.
+- how its tests are selected: optional `def selection(project, base) -> (patterns, head)` and `def
+  tests_for(project, path) -> dict` (its own graph); `IMPORT_GRAPH = True` (the package's Python
   import graph, impact/); neither: no graph, every test runs.
 - `NAME` is also the word the answers carry as "runner".
 
@@ -55,7 +57,11 @@ import os
 
 from sidekit_hooks.runners.words import TRIGGERS, trigger_words, triggered
 
-__all__ = ["TRIGGERS", "trigger_words", "triggered"]  # the hook path's words (runners/words.py), re-exported
+__all__ = [
+    "TRIGGERS",
+    "trigger_words",
+    "triggered",
+]  # the hook path's words (runners/words.py), re-exported
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,16 +73,20 @@ REGISTRY: dict[str, str] = {
     "go": "sidekit_hooks.runners.go.adapter",
     "cargo": "sidekit_hooks.runners.cargo.adapter",
     "junit": "sidekit_hooks.runners.junit.adapter",
-    "mtp": "sidekit_hooks.runners.dotnet.mtp",  # `dotnet test`, named by its test platform (runners/dotnet/)
+    # `dotnet test`, named by its test platform (runners/dotnet/)
+    "mtp": "sidekit_hooks.runners.dotnet.mtp",
     "vstest": "sidekit_hooks.runners.dotnet.vstest",
     "vitest": "sidekit_hooks.runners.js.vitest",
     "jest": "sidekit_hooks.runners.js.jest",
     "node": "sidekit_hooks.runners.node.adapter",  # `node --test`, node's own test runner
     "pytest": "sidekit_hooks.runners.pytest.adapter",
 }
-# name -> "module:function" of a runner's own PreToolUse rewrite ((command, cwd, project) -> the command it
-# proposes, or ''), asked before the shared path (runners/dispatch.py) and without loading any other adapter.
-OWN_REWRITES: dict[str, str] = {"pytest": "sidekit_hooks.runners.pytest.rewrite:wired_then_rewritten"}
+# name -> "module:function" of a runner's own PreToolUse rewrite ((command, cwd, project) -> the
+# command it proposes, or ''), asked before the shared path (runners/dispatch.py) and without
+# loading any other adapter.
+OWN_REWRITES: dict[str, str] = {
+    "pytest": "sidekit_hooks.runners.pytest.rewrite:wired_then_rewritten"
+}
 NONE = "none"
 RUNNER_ENV = "SIDEKIT_RUNNER"  # names the runner when the project's files are ambiguous
 
@@ -93,12 +103,13 @@ class Result:
         self.exit = exit
         self.tests: dict[str, dict[str, Any]] = {}  # test id -> {"o", "d", "f", "p"}
         self.errors: dict[str, dict[str, Any]] = {}  # build/setup failures by path
-        # paths (packages, files) whose every test this run ran and reported: their cached tests it did
-        # not report are gone (renamed, deleted, now a parent of subtests)
+        # paths (packages, files) whose every test this run ran and reported: their cached tests it
+        # did not report are gone (renamed, deleted, now a parent of subtests)
         self.covered: set[str] = set()
         self.args: list[str] = []
         self.interrupted = False
-        self.last_words = ""  # the runner's own final verdict line, for a red run with no failing test
+        # the runner's own final verdict line, for a red run with no failing test
+        self.last_words = ""
 
 
 def load(name: str) -> ModuleType | None:
@@ -106,12 +117,15 @@ def load(name: str) -> ModuleType | None:
     module = REGISTRY.get(name)
     if module is None:
         return None
-    import importlib  # here: a go test wrapper imports this package and never loads an adapter by name
+    # here: a go test wrapper imports this package and never loads an adapter by name
+    import importlib
 
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):  # the adapter itself is missing, not one of its imports
+        if exc.name and module.startswith(
+            exc.name
+        ):  # the adapter itself is missing, not one of its imports
             return None
         raise
 
@@ -132,8 +146,8 @@ def says_a_plugin_runner(text: str) -> bool:
 
 
 def plugin_run_args(words: list[str]) -> list[str] | None:
-    """The arguments of a raw run of a runner fed by its own plugin (its adapter's `run_args`), or None
-    when these words start no such run."""
+    """The arguments of a raw run of a runner fed by its own plugin (its adapter's `run_args`), or
+    None when these words start no such run."""
     if not triggered(" ".join(words)):  # no adapter is loaded for words that name no runner
         return None
     for adapter in adapters():
@@ -148,13 +162,14 @@ def runs_itself(words: list[str]) -> bool:
     """Whether these words (a simple command's, env assignments stripped) start a run whose cache is
     written by the run itself (its plugin, its wrappers, its writer), not by the feed after it."""
     return triggered(" ".join(words)) and any(
-        feeds(adapter) in ("plugin", "wrapper", "writer") and _safe(adapter, "matches", words) for adapter in adapters()
+        feeds(adapter) in ("plugin", "wrapper", "writer") and _safe(adapter, "matches", words)
+        for adapter in adapters()
     )
 
 
 def own_rewrite(name: str, command: str, cwd: str, project: str) -> str:
-    """The command a runner's own rewrite (OWN_REWRITES) proposes for `command`, or '' to leave it alone
-    (before the permission judgment, which dispatch applies to every rewrite)."""
+    """The command a runner's own rewrite (OWN_REWRITES) proposes for `command`, or '' to leave it
+    alone (before the permission judgment, which dispatch applies to every rewrite)."""
     import importlib
 
     module, _, function = OWN_REWRITES[name].partition(":")
@@ -179,8 +194,9 @@ def detect(project: str) -> str:
 
 
 def for_words(words: list[str]) -> ModuleType | None:
-    """The adapter whose runner these command words run and that compacts them through the shared path
-    (runners/dispatch.py); a runner fed by its own plugin (`FEED = "plugin"`) has its own rewrite."""
+    """The adapter whose runner these command words run and that compacts them through the shared
+    path (runners/dispatch.py); a runner fed by its own plugin (`FEED = "plugin"`) has its own
+    rewrite."""
     for adapter in adapters():
         if feeds(adapter) != "plugin" and _safe(adapter, "matches", words):
             return adapter
@@ -190,5 +206,6 @@ def for_words(words: list[str]) -> ModuleType | None:
 def _safe(adapter: ModuleType, function: str, argument: object) -> bool:
     try:
         return bool(getattr(adapter, function)(argument))
-    except Exception:  # noqa: BLE001 - one broken adapter must not hide the others (nor break a hook)
+    # one broken adapter must not hide the others (nor break a hook)
+    except Exception:  # noqa: BLE001
         return False

@@ -16,8 +16,15 @@ if TYPE_CHECKING:
     from typing import Any
 
 SHORT = 2048  # bytes of raw output printed as they are
-ANSWER_BUDGET = 780  # both lines of a compacted run; the client adds "Exit code N\n", the model gets <= 800
-LATER_FIELDS = ("id", "type", "at", "message", "affected")  # a later package's top cluster: the handle, where, what
+# both lines of a compacted run; the client adds "Exit code N\n", the model gets <= 800
+ANSWER_BUDGET = 780
+LATER_FIELDS = (
+    "id",
+    "type",
+    "at",
+    "message",
+    "affected",
+)  # a later package's top cluster: the handle, where, what
 LATER_MESSAGE = 60  # characters of its message
 
 
@@ -33,7 +40,9 @@ def run_answer(
     found = record.run_clusters(summary, table)
     failing = sum(int(c.get("affected", 1)) for c in found)
     answer: dict[str, Any] = {
-        **({"generation": summary["generation"]} if "generation" in summary else {}),  # none before a merge
+        **(
+            {"generation": summary["generation"]} if "generation" in summary else {}
+        ),  # none before a merge
         "runner": result.runner,
         **(extra or {}),
         "exit": result.exit,
@@ -41,7 +50,9 @@ def run_answer(
     }
     if not run.get("ran") and not result.errors:
         answer["state"] = "noTests"
-    answer["buildErrors"] = len(result.errors)  # packages, crates or reports that failed outside any test
+    answer["buildErrors"] = len(
+        result.errors
+    )  # packages, crates or reports that failed outside any test
     if result.exit and not failing:
         answer["said"] = render.clip(result.last_words, 140)
     answer["secs"] = round(float(run.get("finished", 0)) - float(run.get("started", 0)), 2)
@@ -51,9 +62,11 @@ def run_answer(
 
 
 def compacted(runner: str, raw: str, saved: str, exit_code: int, answer: dict[str, Any]) -> str:
-    """The two lines a compacted raw run prints: what happened and where the raw output is; the answer."""
+    """The two lines a compacted raw run prints: what happened and where the raw output is; the
+    answer."""
     head = (
-        f"sidekit: {runner} output ({len(raw.encode('utf-8', 'replace')):,} B) compacted; exit code {exit_code}; "
+        f"sidekit: {runner} output ({len(raw.encode('utf-8', 'replace')):,} B) compacted; exit "
+        f"code {exit_code}; "
         f"all of it: {saved} (prefix the command with SIDEKIT_RAW=1 to see it raw)\n"
     )
     return head + render.dumps(answer) + "\n"
@@ -69,12 +82,17 @@ def later_package(
     table: dict[str, Any],
     result: Result,
 ) -> str:
-    """What a red package prints when another package of the same run already printed a compact answer
-    (go runs its packages' binaries side by side): its counts and its top cluster in one short line,
-    under a head that names the package and its raw output; the first answer said the rest."""
+    """What a red package prints when another package of the same run already printed a compact
+    answer (go runs its packages' binaries side by side): its counts and its top cluster in one
+    short line, under a head that names the package and its raw output; the first answer said the
+    rest."""
     run = summary.get("run") or {}
     found = record.run_clusters(summary, table)
-    body: dict[str, Any] = {"package": package, "exit": exit_code, **shape.counts(run.get("counts") or {})}
+    body: dict[str, Any] = {
+        "package": package,
+        "exit": exit_code,
+        **shape.counts(run.get("counts") or {}),
+    }
     body["buildErrors"] = len(result.errors)
     if exit_code and not any(int(c.get("affected", 1)) for c in found):
         body["said"] = render.clip(result.last_words, 100)
@@ -83,7 +101,8 @@ def later_package(
         body["clusters"] = [{key: top[key] for key in LATER_FIELDS if key in top}]
         body["moreClusters"] = len(found) - 1
     head = (
-        f"sidekit: {runner} output of {package} ({len(raw.encode('utf-8', 'replace')):,} B) compacted; "
+        f"sidekit: {runner} output of {package} ({len(raw.encode('utf-8', 'replace')):,} B) "
+        "compacted; "
         f"exit code {exit_code}; all of it: {saved}\n"
     )
     return head + render.dumps(shape.drop_zeros(body)) + "\n"

@@ -1,5 +1,6 @@
-"""PreToolUse: the Bash command a raw test run becomes. A runner's own rewrite first (runners.OWN_REWRITES:
-pytest's), else the options of the adapter whose runner the command runs, appended (`compact`).
+"""PreToolUse: the Bash command a raw test run becomes. A runner's own rewrite first
+(runners.OWN_REWRITES: pytest's), else the options of the adapter whose runner the command runs,
+appended (`compact`).
 
 Only a plain command is rewritten (`plain_run`): `[cd DIR &&] [NAME=value ...] RUNNER ARGS` with nothing
 else on the line (no pipe, redirection, `;`, `||`, substitution, comment or line break), and only by
@@ -9,8 +10,9 @@ runner's rewrite; a runner may keep an older switch of its own), and whatever th
 `pre_tool_use` is the only place in the package that hands the client an `updatedInput`, and every
 rewrite (pytest's, each adapter's, any runner added later) reaches the client through it: there the
 client's permission rules judge the rewrite against the command as written
-(`permissions.rewrite_keeps_verdict`: every settings layer, the client's own flags, wildcards, ask rules),
-and any difference or doubt leaves the command as written. No runner judges permissions on its own.
+(`permissions.rewrite_keeps_verdict`: every settings layer, the client's own flags, wildcards, ask
+rules), and any difference or doubt leaves the command as written. No runner judges permissions on
+its own.
 """
 
 from __future__ import annotations
@@ -24,16 +26,18 @@ if TYPE_CHECKING:
     from typing import Any
 
 RAW_ENV = "SIDEKIT_RAW"  # `SIDEKIT_RAW=1 <command>`: that command runs raw
-OFF_ENV = "SIDEKIT_COMPACT"  # `SIDEKIT_COMPACT=0` in the hook's environment: no command is rewritten
+# `SIDEKIT_COMPACT=0` in the hook's environment: no command is rewritten
+OFF_ENV = "SIDEKIT_COMPACT"
 UNPLAIN = "#\n\\"  # a comment, a line break or a backslash: never a plain command
 
 
 def pre_tool_use(payload: dict[str, Any]) -> str:
-    """The hook's answer for one parsed PreToolUse payload: '' or one JSON object carrying `updatedInput`.
+    """The hook's answer for one parsed PreToolUse payload: '' or one JSON object carrying
+    `updatedInput`.
 
-    A runner with its own rewrite (runners.OWN_REWRITES: pytest's) proposes first; then the shared path
-    appends the options of the runner the command's words run. Each proposal is judged by the client's
-    permission rules (`permitted`) before it becomes the answer."""
+    A runner with its own rewrite (runners.OWN_REWRITES: pytest's) proposes first; then the shared
+    path appends the options of the runner the command's words run. Each proposal is judged by the
+    client's permission rules (`permitted`) before it becomes the answer."""
     tool_input = payload.get("tool_input")
     if payload.get("tool_name") != "Bash" or not isinstance(tool_input, dict):
         return ""
@@ -46,7 +50,9 @@ def pre_tool_use(payload: dict[str, Any]) -> str:
         return ""
     cwd = payload["cwd"] if isinstance(payload.get("cwd"), str) else os.getcwd()
     project = workspace.project_dir(cwd)
-    off = os.environ.get(OFF_ENV, "") == "0"  # what a run left as written needs (its feed, its wiring) still happens
+    off = (
+        os.environ.get(OFF_ENV, "") == "0"
+    )  # what a run left as written needs (its feed, its wiring) still happens
     for name in runners.OWN_REWRITES:
         if any(word in written for word in runners.TRIGGERS.get(name, ())):
             proposed = runners.own_rewrite(name, written, cwd, project)
@@ -65,11 +71,14 @@ def pre_tool_use(payload: dict[str, Any]) -> str:
 def _updated(tool_input: dict[str, Any], command: str) -> str:
     """The answer: the call's input as written, with the rewritten command."""
     updated = dict(tool_input, command=command)
-    return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}})
+    return fastjson.dumps(
+        {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}}
+    )
 
 
 def permitted(written: str, proposed: str, cwd: str, project: str) -> str:
-    """`proposed` when the client's permission rules judge it exactly as they judge `written`, else ''.
+    """`proposed` when the client's permission rules judge it exactly as they judge `written`, else
+    ''.
 
     The one permission judgment of every rewrite: a rewrite is judged again by the client, so a rule
     that tells the two apart (a deny of the command as written, an ask, a wildcard at its end) would
@@ -82,7 +91,8 @@ def permitted(written: str, proposed: str, cwd: str, project: str) -> str:
 
 
 def compact(command: str, project: str) -> tuple[str, str]:
-    """(`command` with the runner's options appended, the runner's name), or ('', '') to leave it alone."""
+    """(`command` with the runner's options appended, the runner's name), or ('', '') to leave it
+    alone."""
     words = plain_words(command)
     if not words:
         return "", ""
@@ -99,13 +109,15 @@ def compact(command: str, project: str) -> tuple[str, str]:
         return "", ""
     import shlex
 
-    return command.rstrip() + " " + " ".join(shlex.quote(word) for word in wanted[len(words) :]), adapter.NAME
+    return command.rstrip() + " " + " ".join(
+        shlex.quote(word) for word in wanted[len(words) :]
+    ), adapter.NAME
 
 
 def note_build_run(payload: dict[str, Any], command: str) -> None:
-    """A test run left as written whose reports will feed the cache (an adapter's `left_alone_run`: a
-    Maven or Gradle build): mark its start (runners/junit/feed.py). Only a plain command, whose exit
-    status is the build tool's own."""
+    """A test run left as written whose reports will feed the cache (an adapter's `left_alone_run`:
+    a Maven or Gradle build): mark its start (runners/junit/feed.py). Only a plain command, whose
+    exit status is the build tool's own."""
     words = plain_words(command)
     if not words:
         return
@@ -126,10 +138,10 @@ def _left_alone_run(adapter: Any, words: list[str]) -> str:
 
 
 def note_compacted_run(payload: dict[str, Any], command: str, runner: str) -> None:
-    """A compacted run whose failure can bypass what feeds the cache (its adapter has `feed_after`): a
-    `go test` package that fails to build (no test binary, so the sh wrapper never runs), a vitest or jest
-    run that stops before loading sidekit's reporter, any `dotnet test`. What the runner printed (and
-    left) feeds the cache afterwards (junit_feed.feed)."""
+    """A compacted run whose failure can bypass what feeds the cache (its adapter has `feed_after`):
+    a `go test` package that fails to build (no test binary, so the sh wrapper never runs), a vitest
+    or jest run that stops before loading sidekit's reporter, any `dotnet test`. What the runner
+    printed (and left) feeds the cache afterwards (junit_feed.feed)."""
     from sidekit_hooks import runners
 
     words = plain_words(command) if hasattr(runners.load(runner), "feed_after") else []
@@ -146,19 +158,25 @@ def _mark(payload: dict[str, Any], words: list[str], tool: str) -> None:
         junit_feed.mark_started(payload, words, tool)
     except (OSError, ValueError) as exc:  # a lost marker costs this run's feed, never the command
         cwd = payload.get("cwd")
-        hooklog.error(workspace.project_dir(cwd if isinstance(cwd, str) else ""), "PreToolUse", "junit-feed", exc)
+        hooklog.error(
+            workspace.project_dir(cwd if isinstance(cwd, str) else ""),
+            "PreToolUse",
+            "junit-feed",
+            exc,
+        )
 
 
 def plain_words(command: str) -> list[str]:
-    """The runner's words of a plain command (env assignments stripped), or [] when it is not one."""
+    """The runner's words of a plain command (env assignments stripped), or [] when it is not
+    one."""
     run = plain_run(command)
     return run[2] if run else []
 
 
 def plain_run(command: str) -> tuple[list[str], list[tuple[str, str]], list[str]] | None:
-    """A plain command's parts: (the folders of its `cd DIR &&` prefixes, its `NAME=value` assignments, the
-    runner's words), or None when it is not plain or says `SIDEKIT_RAW=1`. The one reading of a command
-    every runner's rewrite shares."""
+    """A plain command's parts: (the folders of its `cd DIR &&` prefixes, its `NAME=value`
+    assignments, the runner's words), or None when it is not plain or says `SIDEKIT_RAW=1`. The one
+    reading of a command every runner's rewrite shares."""
     if any(char in command for char in UNPLAIN):
         return None
     from sidekit_hooks.core.shell import tokenize

@@ -21,16 +21,14 @@ if TYPE_CHECKING:
 MESSAGE_CHARS = 300
 MAX_FRAMES = 6
 
-# Compiled when first used (`pattern`): a red go binary's failures are read without `re` (go_log_line,
-# go_test_name); panics, build failures, Rust and JVM output use these.
+# Compiled when first used (`pattern`): a red go binary's failures are read without `re`
+# (go_log_line, go_test_name); panics, build failures, Rust and JVM output use these.
 GO_FRAME = r"^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$"  # goroutine dumps: `\t/abs/calc.go:9 +0x1d`
 GO_BUILD = r"^(?:\.\/)?([\w.\-/]+\.go):(\d+)(?::\d+)?: (.*)$"  # `p/p.go:3:22: undefined: x`
 GO_RECOVERED = r"\s*\[recovered[^\]]*\]$"  # `panic: x [recovered]`: the panic's own words only
 RUST_PANIC = r"^thread '([^']*)'(?: \(\d+\))? panicked at ([^\s']+?):(\d+):(\d+):?\s*(.*)$"
 RUST_PANIC_OLD = r"^thread '([^']*)' panicked at '(.*)', ([^\n]+?):(\d+):(\d+)$"  # Rust < 1.73
-CARGO_VERDICT = (
-    r"error: (test failed|doctest failed|could not compile|aborting|process didn't exit|\d+ targets? failed)"
-)
+CARGO_VERDICT = r"error: (test failed|doctest failed|could not compile|aborting|process didn't exit|\d+ targets? failed)"
 RUST_ERROR = r"^\s*--> ([^\n:]+):(\d+):(\d+)$"
 JVM_FRAME = r"^\s*at (?:[\w.$/@]+/)?([\w.$<>]+)\.([\w$<>\-]+)\(([^():]+?)(?::(\d+))?\)"
 GO_TESTS = ("func Test", "func Example", "func Fuzz")
@@ -44,12 +42,14 @@ def pattern(source: str) -> re.Pattern[str]:
 
 
 def with_shape(failure: dict[str, Any]) -> dict[str, Any]:
-    """`failure` with its message's shape: where the failure has a line, the normalized message's first
-    word (one line fails one way: `Expected: ...` with a hundred values is one cause); without a
-    line, the whole normalized message."""
+    """`failure` with its message's shape: where the failure has a line, the normalized message's
+    first word (one line fails one way: `Expected: ...` with a hundred values is one cause); without
+    a line, the whole normalized message."""
     failure["message"] = str(failure.get("message", ""))[:MESSAGE_CHARS]
     shape = normalize(failure["message"]).strip()
-    failure["shape"] = (shape.split(None, 1)[0] if failure.get("at") and shape else shape)[:120] or "-"
+    failure["shape"] = (shape.split(None, 1)[0] if failure.get("at") and shape else shape)[
+        :120
+    ] or "-"
     return {k: v for k, v in failure.items() if v not in ("", None, [])}
 
 
@@ -67,9 +67,9 @@ def relative(path: str, root: str) -> str:
 def go_failure(
     lines: list[str], pkgdir: str, root: str, default: str = "test failed", test: str = ""
 ) -> dict[str, Any]:
-    """A Go test's failure from its output: a panic (innermost project frame of the dump), a timeout,
-    the first `file_test.go:NN: message` line (with its continuation lines), or for a bare `t.Fail()`
-    the test function's own line and what the test printed."""
+    """A Go test's failure from its output: a panic (innermost project frame of the dump), a
+    timeout, the first `file_test.go:NN: message` line (with its continuation lines), or for a bare
+    `t.Fail()` the test function's own line and what the test printed."""
     prefix = "" if pkgdir in ("", ".") else pkgdir.rstrip("/") + "/"
     for index, line in enumerate(lines):
         if line.startswith("panic: "):
@@ -79,20 +79,32 @@ def go_failure(
             at = frames[0].partition(" ")[0] if frames else ""
             if kind == "panic" and message.startswith("runtime error:"):
                 kind, message = "runtime error", message[len("runtime error:") :].strip()
-            return with_shape({"type": kind, "message": message, "at": at, "frames": frames[:MAX_FRAMES]})
+            return with_shape(
+                {"type": kind, "message": message, "at": at, "frames": frames[:MAX_FRAMES]}
+            )
     for index, line in enumerate(lines):
         found = go_log_line(line.rstrip("\n")) if ".go:" in line else None
         if found:
             path = found[0] if "/" in found[0] else prefix + found[0]
             message = " ".join([found[2].strip(), *_go_continued(lines[index + 1 :], line)]).strip()
-            failure = {"type": "t.Error", "message": message or "(empty message)", "at": f"{path}:{found[1]}"}
+            failure = {
+                "type": "t.Error",
+                "message": message or "(empty message)",
+                "at": f"{path}:{found[1]}",
+            }
             return with_shape(_checked(failure, pkgdir, root, prefix))
-    printed = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("---", "==="))]
+    printed = [
+        ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("---", "==="))
+    ]
     at = go_test_line(_folder(pkgdir, root), test)
     if not at:  # a package's own failure (TestMain, os.Exit): its first words
         return with_shape({"type": "fail", "message": printed[0] if printed else default})
-    said = "failed without a message (t.Fail)" + ("; printed: " + " ".join(printed) if printed else "")
-    return with_shape(_checked({"type": "fail", "message": said, "at": prefix + at}, pkgdir, root, prefix))
+    said = "failed without a message (t.Fail)" + (
+        "; printed: " + " ".join(printed) if printed else ""
+    )
+    return with_shape(
+        _checked({"type": "fail", "message": said, "at": prefix + at}, pkgdir, root, prefix)
+    )
 
 
 def go_log_line(line: str) -> tuple[str, str, str] | None:
@@ -126,7 +138,8 @@ def _folder(pkgdir: str, root: str) -> str:
 
 
 def _checked(failure: dict[str, Any], pkgdir: str, root: str, prefix: str) -> dict[str, Any]:
-    """A failure in a test file, placed at the project function its assertion checks (go_subject)."""
+    """A failure in a test file, placed at the project function its assertion checks
+    (go_subject)."""
     from sidekit_hooks.runners.go import subject as go_subject
 
     return go_subject.resolve(failure, _folder(pkgdir, root), prefix)
@@ -165,7 +178,9 @@ def go_test_line(folder: str, test: str) -> str:
 
 
 def _go_test_functions(folder: str) -> dict[str, str]:
-    from sidekit_hooks.runners.go import subject as go_subject  # reads the package's files once for both
+    from sidekit_hooks.runners.go import (
+        subject as go_subject,
+    )  # reads the package's files once for both
 
     found: dict[str, str] = {}
     for name, lines in go_subject.test_files(folder).items():
@@ -185,7 +200,9 @@ def _go_frames(lines: list[str], root: str) -> list[str]:
         frame = pattern(GO_FRAME).match(line.rstrip("\n"))
         if frame:
             path = relative(frame.group(1), root)
-            if path and not path.endswith("_testmain.go"):  # go's generated main: in the build's folder
+            if path and not path.endswith(
+                "_testmain.go"
+            ):  # go's generated main: in the build's folder
                 found.append(f"{path}:{frame.group(2)}")
     return found
 
@@ -196,8 +213,16 @@ def go_build_failure(lines: list[str], root: str) -> dict[str, Any]:
         found = pattern(GO_BUILD).match(line.strip())
         if found:
             path = relative(found.group(1), root) or found.group(1)
-            return with_shape({"type": "build failed", "message": found.group(3), "at": f"{path}:{found.group(2)}"})
-    text = next((ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")), "build failed")
+            return with_shape(
+                {
+                    "type": "build failed",
+                    "message": found.group(3),
+                    "at": f"{path}:{found.group(2)}",
+                }
+            )
+    text = next(
+        (ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")), "build failed"
+    )
     return with_shape({"type": "build failed", "message": text})
 
 
@@ -205,12 +230,15 @@ def go_build_failure(lines: list[str], root: str) -> dict[str, Any]:
 
 
 def rust_failure(lines: list[str], root: str) -> dict[str, Any]:
-    """A libtest failure from its captured output: `thread 'x' panicked at src/lib.rs:L:C:` + message."""
+    """A libtest failure from its captured output: `thread 'x' panicked at src/lib.rs:L:C:` +
+    message."""
     for index, line in enumerate(lines):
         found = pattern(RUST_PANIC).match(line.rstrip("\n"))
         if found:
             path = relative(found.group(2), root)
-            message = found.group(5) or next((ln.strip() for ln in lines[index + 1 :] if ln.strip()), "")
+            message = found.group(5) or next(
+                (ln.strip() for ln in lines[index + 1 :] if ln.strip()), ""
+            )
             failure: dict[str, Any] = {"type": "panic", "message": message}
             where = f"{path or found.group(2)}:{found.group(3)}"
             failure["at"] = where
@@ -219,7 +247,9 @@ def rust_failure(lines: list[str], root: str) -> dict[str, Any]:
         if old:
             at = f"{relative(old.group(3), root) or old.group(3)}:{old.group(4)}"
             return with_shape({"type": "panic", "message": old.group(2), "at": at})
-    text = next((ln.strip() for ln in lines if ln.strip() and not ln.startswith("----")), "test failed")
+    text = next(
+        (ln.strip() for ln in lines if ln.strip() and not ln.startswith("----")), "test failed"
+    )
     return with_shape({"type": "fail", "message": text})
 
 
@@ -247,7 +277,9 @@ class SourceIndex:
     """Project source files by `package/path/File.ext`, to turn JVM frames into paths."""
 
     SUFFIXES = (".java", ".kt", ".scala", ".groovy")
-    SKIP = frozenset({"target", "build", "node_modules", ".git", ".gradle", ".idea", ".sidekit", "out"})
+    SKIP = frozenset(
+        {"target", "build", "node_modules", ".git", ".gradle", ".idea", ".sidekit", "out"}
+    )
     LIMIT = 20_000
 
     def __init__(self, root: str) -> None:
@@ -287,7 +319,8 @@ class SourceIndex:
 
 
 def jvm_failure(kind: str, message: str, trace: str, index: SourceIndex) -> dict[str, Any]:
-    """A JUnit failure: the exception's class and first message line; `at` the innermost project frame."""
+    """A JUnit failure: the exception's class and first message line; `at` the innermost project
+    frame."""
     frames: list[str] = []
     for line in trace.splitlines():
         found = pattern(JVM_FRAME).match(line)
@@ -301,7 +334,11 @@ def jvm_failure(kind: str, message: str, trace: str, index: SourceIndex) -> dict
         first = trace.strip().splitlines()[0] if trace.strip() else ""
         message = first.partition(": ")[2] if ": " in first else ""
     module, _, simple = (kind or "Error").rpartition(".")
-    failure: dict[str, Any] = {"type": simple, "module": module, "message": message.strip().split("\n", 1)[0]}
+    failure: dict[str, Any] = {
+        "type": simple,
+        "module": module,
+        "message": message.strip().split("\n", 1)[0],
+    }
     if frames:
         failure["at"] = frames[0].partition(" in ")[0]
         failure["frames"] = frames[:MAX_FRAMES]

@@ -1,12 +1,13 @@
 """Cache writers still at work after a compacted run has ended.
 
-A runner whose adapter declares `PENDING` leaves files under `.sidekit/<runner>/` until its writer is done:
-a compacted `cargo test` is written into the cache by one detached writer once cargo has ended
-(cargo/run.py), and so are the short green binaries of a compacted `go test` (spool.spool). Between
-the end of the run and the end of its writer, the cache still holds the run before: an answer read
-from it then could be greener than the run the agent has just seen. So the answers that read the cache
-(`status`, `failures`) wait for such writers, briefly: a run still going is not waited for (its result
-is not due yet), and the files of a writer that died are not waited for once they are FRESH seconds old.
+A runner whose adapter declares `PENDING` leaves files under `.sidekit/<runner>/` until its writer
+is done: a compacted `cargo test` is written into the cache by one detached writer once cargo has
+ended (cargo/run.py), and so are the short green binaries of a compacted `go test` (spool.spool).
+Between the end of the run and the end of its writer, the cache still holds the run before: an
+answer read from it then could be greener than the run the agent has just seen. So the answers that
+read the cache (`status`, `failures`) wait for such writers, briefly: a run still going is not
+waited for (its result is not due yet), and the files of a writer that died are not waited for once
+they are FRESH seconds old.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ import os
 import time
 
 WAIT = 5.0  # seconds an answer waits at most for the writers of runs that have ended
-FRESH = 30.0  # a run's newest file older than this, its process gone: its writer died, nothing to wait for
+# a run's newest file older than this, its process gone: its writer died, nothing to wait for
+FRESH = 30.0
 POLL = 0.05
 
 
 def folders() -> list[tuple[str, tuple[str, ...], str | None]]:
     """(runner, the name prefixes of the files its pending run leaves under .sidekit/<runner>/, the
-    prefix of its writer's claim or None: every such file claims) for each adapter that declares them."""
+    prefix of its writer's claim or None: every such file claims) for each adapter that declares
+    them."""
     from sidekit_hooks import runners
 
     return [
@@ -32,7 +35,8 @@ def folders() -> list[tuple[str, tuple[str, ...], str | None]]:
 
 
 def wait(root: str, timeout: float = WAIT) -> bool:
-    """Wait (at most `timeout` seconds) until no writer of an ended run is at work; False if one still is."""
+    """Wait (at most `timeout` seconds) until no writer of an ended run is at work; False if one
+    still is."""
     deadline = time.monotonic() + timeout
     while pending_runs(root):
         if time.monotonic() >= deadline:
@@ -57,8 +61,11 @@ def pending_runs(root: str) -> list[str]:
     return found
 
 
-def _runs(folder: str, prefixes: tuple[str, ...], claim: str | None) -> tuple[dict[str, float], set[str]]:
-    """Each run's newest file time in `folder`, and the runs a writer has claimed (all, without `claim`)."""
+def _runs(
+    folder: str, prefixes: tuple[str, ...], claim: str | None
+) -> tuple[dict[str, float], set[str]]:
+    """Each run's newest file time in `folder`, and the runs a writer has claimed (all, without
+    `claim`)."""
     newest: dict[str, float] = {}
     claimed: set[str] = set()
     try:
@@ -79,7 +86,8 @@ def _runs(folder: str, prefixes: tuple[str, ...], claim: str | None) -> tuple[di
 
 
 def _run_of(name: str, prefixes: tuple[str, ...]) -> str:
-    """`<pid>-<start>` from `run-<pid>-<start>.N.out`, `spool-<pid>-<start>-<n>`, `writer-<pid>-<start>`."""
+    """`<pid>-<start>` from `run-<pid>-<start>.N.out`, `spool-<pid>-<start>-<n>`,
+    `writer-<pid>-<start>`."""
     for prefix in prefixes:
         if name.startswith(prefix):
             pid, _, rest = name[len(prefix) :].partition("-")

@@ -4,18 +4,19 @@ A rewrite changes the command the client judges (`updatedInput` is judged again 
 may happen only when no rule the client applies tells the two commands apart. The rules come from
 every settings layer (user, project, local, managed, a `--settings` file or JSON) and from the flags
 the running client was started with (`--allowedTools`, `--disallowedTools`), read from
-`/proc/<pid>/cmdline` of `$CLAUDE_PID` (set by Claude Code for hooks; checked with 2.1.328) or of the
-nearest `claude` ancestor. Any source that exists but cannot be read makes the answer "unknown".
+`/proc/<pid>/cmdline` of `$CLAUDE_PID` (set by Claude Code for hooks; checked with 2.1.328) or of
+the nearest `claude` ancestor. Any source that exists but cannot be read makes the answer "unknown".
 
 Matching is deliberately wider than the client's: every rule is tried under each plausible reading
 (whole line or each simple command, with and without leading `NAME=value` words and whitespace runs,
-`:*` and ` *` as "this prefix, then anything or nothing", `*` anywhere) and the two commands must agree
-under every one. That makes the verdict (allow, ask, deny or no match, whatever the mode) the same for
-both, whichever reading the client uses. Standard library only, without `re` or `json` (about 10 ms
-of a hook's start); read only once a runner has proposed a rewrite.
+`:*` and ` *` as "this prefix, then anything or nothing", `*` anywhere) and the two commands must
+agree under every one. That makes the verdict (allow, ask, deny or no match, whatever the mode) the
+same for both, whichever reading the client uses. Standard library only, without `re` or `json`
+(about 10 ms of a hook's start); read only once a runner has proposed a rewrite.
 
-`rewrite_keeps_verdict` is the one judgment every rewrite passes: `runners.dispatch.pre_tool_use`, the only
-place that hands the client an `updatedInput`, calls it for pytest and for every adapter alike.
+`rewrite_keeps_verdict` is the one judgment every rewrite passes: `runners.dispatch.pre_tool_use`,
+the only place that hands the client an `updatedInput`, calls it for pytest and for every adapter
+alike.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def rewrite_keeps_verdict(original: str, rewritten: str, cwd: str, project: str)
 
 
 def command_folders(command: str, cwd: str, project: str) -> list[str]:
-    """The project, `cwd`, and each folder a leading `cd DIR &&` moves to: where `.claude/` may hold rules."""
+    """The project, `cwd`, and each folder a leading `cd DIR &&` moves to: where `.claude/` may hold
+    rules."""
     from sidekit_hooks.core.shell import tokenize
 
     folders = [project, cwd]
@@ -69,8 +71,8 @@ def command_folders(command: str, cwd: str, project: str) -> list[str]:
 def judged_alike(original: str, rewritten: str, folders: list[str]) -> bool:
     """Whether every Bash rule in reach judges `original` and `rewritten` the same way.
 
-    `folders`: project folders whose `.claude/settings*.json` may apply (the hook's project, the cwd's).
-    False when any source of rules cannot be read.
+    `folders`: project folders whose `.claude/settings*.json` may apply (the hook's project, the
+    cwd's). False when any source of rules cannot be read.
     """
     try:
         rules = bash_rules(folders)
@@ -107,12 +109,18 @@ def settings_paths(folders: list[str], client: list[str]) -> list[str]:
     home = os.path.expanduser("~")
     config = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
     roots = [*folders, os.environ.get("CLAUDE_PROJECT_DIR", ""), _client_cwd() if client else ""]
-    paths = [os.path.join(config, "settings.json"), os.path.join(home, ".claude", "settings.json"), MANAGED]
+    paths = [
+        os.path.join(config, "settings.json"),
+        os.path.join(home, ".claude", "settings.json"),
+        MANAGED,
+    ]
     for root in dict.fromkeys(r for r in roots if r):
         paths.extend(os.path.join(root, ".claude", name) for name in SETTINGS_NAMES)
     try:
         dropins = sorted(os.listdir(MANAGED_DROPINS))
-        paths.extend(os.path.join(MANAGED_DROPINS, name) for name in dropins if name.endswith(".json"))
+        paths.extend(
+            os.path.join(MANAGED_DROPINS, name) for name in dropins if name.endswith(".json")
+        )
     except FileNotFoundError:
         pass
     except OSError as exc:
@@ -161,12 +169,19 @@ def _rules_in(settings: object) -> list[str]:
         listed = permissions.get(kind) or []
         if not isinstance(listed, list):
             raise Unknown(kind)
-        found.extend(content for rule in listed if isinstance(rule, str) for content in [bash_content(rule)] if content)
+        found.extend(
+            content
+            for rule in listed
+            if isinstance(rule, str)
+            for content in [bash_content(rule)]
+            if content
+        )
     return found
 
 
 def bash_content(rule: str) -> str:
-    """'python -m pytest:*' for 'Bash(python -m pytest:*)'; '*' for a bare 'Bash'; '' for other tools."""
+    """'python -m pytest:*' for 'Bash(python -m pytest:*)'; '*' for a bare 'Bash'; '' for other
+    tools."""
     rule = rule.strip()
     if rule == "Bash":
         return "*"
@@ -175,7 +190,8 @@ def bash_content(rule: str) -> str:
     return ""
 
 
-# -- the running client ------------------------------------------------------------------------------
+# -- the running client
+# ------------------------------------------------------------------------------
 
 
 def client_argv() -> list[str]:
@@ -238,17 +254,21 @@ def _client_cwd() -> str:
 
 
 def flag_rules(argv: list[str]) -> list[str]:
-    """The Bash rule contents given with `--allowedTools` / `--disallowedTools` (either spelling)."""
+    """The Bash rule contents given with `--allowedTools` / `--disallowedTools` (either
+    spelling)."""
     if _flag_values(argv, OPAQUE_FLAGS):
         raise Unknown("--permission-prompt-tool")
     found: list[str] = []
     for value in _flag_values(argv, RULE_FLAGS):
-        found.extend(content for rule in split_rules(value) for content in [bash_content(rule)] if content)
+        found.extend(
+            content for rule in split_rules(value) for content in [bash_content(rule)] if content
+        )
     return found
 
 
 def _flag_values(argv: list[str], flags: tuple[str, ...]) -> list[str]:
-    """Values of `flags`: `--flag=V`, or every word after `--flag` up to the next option (variadic)."""
+    """Values of `flags`: `--flag=V`, or every word after `--flag` up to the next option
+    (variadic)."""
     values: list[str] = []
     taking = False
     for word in argv[1:]:
@@ -267,7 +287,8 @@ def _flag_values(argv: list[str], flags: tuple[str, ...]) -> list[str]:
 
 
 def split_rules(value: str) -> list[str]:
-    """'Bash(git log:*) Edit,Read' -> three rules: split on spaces and commas outside parentheses."""
+    """'Bash(git log:*) Edit,Read' -> three rules: split on spaces and commas outside
+    parentheses."""
     rules: list[str] = []
     depth = 0
     current = ""
@@ -291,8 +312,9 @@ def split_rules(value: str) -> list[str]:
 
 
 def readings(command: str) -> list[str]:
-    """The strings a rule may be matched against: the line, and each simple command, each also without
-    leading assignments and with blank runs collapsed. Same length for a command and its rewrite."""
+    """The strings a rule may be matched against: the line, and each simple command, each also
+    without leading assignments and with blank runs collapsed. Same length for a command and its
+    rewrite."""
     line = command.strip(" \t")
     out: list[str] = []
     for part in [line, *split_simple(line)]:
@@ -325,8 +347,8 @@ def _without_assignments(part: str) -> str:
 
 
 class Glob:
-    """A rule's text as a full-match pattern: `*` is any run of characters; `tail_blank` lets a prefix
-    end the string or go on after a blank (`ls *` taking a bare `ls`, `git log:*`)."""
+    """A rule's text as a full-match pattern: `*` is any run of characters; `tail_blank` lets a
+    prefix end the string or go on after a blank (`ls *` taking a bare `ls`, `git log:*`)."""
 
     __slots__ = ("pieces", "tail_blank")
 
@@ -364,8 +386,13 @@ def rule_readings(content: str) -> list[Glob]:
     """Each reading of one rule's content."""
     if content not in _compiled:
         globs = [Glob(content.split("*")), Glob(_escaped_pieces(content))]
-        if content.endswith(":*"):  # legacy prefix rule: the prefix, then a blank and anything, or anything
-            globs += [Glob(content[:-2].split("*"), tail_blank=True), Glob(content[:-2].split("*") + [""])]
+        if content.endswith(
+            ":*"
+        ):  # legacy prefix rule: the prefix, then a blank and anything, or anything
+            globs += [
+                Glob(content[:-2].split("*"), tail_blank=True),
+                Glob(content[:-2].split("*") + [""]),
+            ]
         if content.endswith(" *"):  # `ls *` may also take a bare `ls`
             globs.append(Glob(content[:-2].split("*"), tail_blank=True))
         _compiled[content] = globs

@@ -21,10 +21,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-SPOOL_WAIT = 3600.0  # seconds the run's writer waits for go or cargo to end before writing what it has
+# seconds the run's writer waits for go or cargo to end before writing what it has
+SPOOL_WAIT = 3600.0
 SWEEP_EVERY = 3600.0  # seconds between two sweeps of a runner's folder for old runs' files
 SWEPT = "swept"  # the sweep's stamp file in that folder
-WIDTH = 20  # bytes of each number in a run's ledger file (bytes printed, then compact answers printed)
+# bytes of each number in a run's ledger file (bytes printed, then compact answers printed)
+WIDTH = 20
 
 
 def run_binary(argv: list[str]) -> tuple[bytes, int]:
@@ -51,7 +53,9 @@ def run_binary(argv: list[str]) -> tuple[bytes, int]:
         except OSError:
             pass
 
-    previous = {number: signal.signal(number, forward) for number in (signal.SIGINT, signal.SIGTERM)}
+    previous = {
+        number: signal.signal(number, forward) for number in (signal.SIGINT, signal.SIGTERM)
+    }
     try:
         chunks = []
         while True:
@@ -69,9 +73,11 @@ def run_binary(argv: list[str]) -> tuple[bytes, int]:
 
 def relay(out: str, code: int, then: Callable[[], None] | None = None) -> int:
     """Print what the wrapper answers for a binary, run `then` (it detaches what is left to do), and
-    end as the binary ended: its exit status, or (killed by a signal) die the same way, so go or cargo
-    reports it as it would."""
-    sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))  # whatever the locale: no encoding error
+    end as the binary ended: its exit status, or (killed by a signal) die the same way, so go or
+    cargo reports it as it would."""
+    sys.stdout.buffer.write(
+        out.encode("utf-8", "surrogateescape")
+    )  # whatever the locale: no encoding error
     sys.stdout.flush()
     if then is not None:
         then()
@@ -96,25 +102,30 @@ def run_key() -> str:
 
 
 def printed_before(root: str, runner: str, size: int) -> int:
-    """Bytes the other test binaries of the same `go test` / `cargo test` (our parent process) printed
-    raw before this one, and count `size` more: one raw run's short output stays short in all."""
+    """Bytes the other test binaries of the same `go test` / `cargo test` (our parent process)
+    printed raw before this one, and count `size` more: one raw run's short output stays short in
+    all."""
     before = _count(root, runner, 0, size)
     _forget_old_ledgers(os.path.join(root, ".sidekit", runner))
     return before
 
 
 def answers_before(root: str, runner: str) -> int:
-    """Compact answers the other test binaries of the same run printed before this one's, and count this one."""
+    """Compact answers the other test binaries of the same run printed before this one's, and count
+    this one."""
     return _count(root, runner, 1, 1)
 
 
 def _count(root: str, runner: str, field: int, add: int) -> int:
-    """One of the run's ledger numbers (0: bytes printed, 1: compact answers) before adding `add` to it,
-    under the file's lock. Both are written back at one width each, so neither moves the other."""
+    """One of the run's ledger numbers (0: bytes printed, 1: compact answers) before adding `add` to
+    it, under the file's lock. Both are written back at one width each, so neither moves the
+    other."""
     import fcntl
     import stat
 
-    folder = safepath.makedirs(os.path.join(root, ".sidekit", runner))  # never through a link out of the project
+    folder = safepath.makedirs(
+        os.path.join(root, ".sidekit", runner)
+    )  # never through a link out of the project
     # the file itself: O_NOFOLLOW refuses a link planted at its name
     fd = os.open(
         os.path.join(folder, f"printed-{run_key()}"),
@@ -123,21 +134,26 @@ def _count(root: str, runner: str, field: int, add: int) -> int:
     )
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO planted at its name: no count to keep
-            raise safepath.refused(folder, safepath.NOT_REGULAR, "holds a ledger that is not a regular file")
+            raise safepath.refused(
+                folder, safepath.NOT_REGULAR, "holds a ledger that is not a regular file"
+            )
         fcntl.flock(fd, fcntl.LOCK_EX)
         data = os.pread(fd, 2 * WIDTH, 0)
         numbers = [int(data[n * WIDTH : (n + 1) * WIDTH].strip(b" \x00") or 0) for n in (0, 1)]
         before = numbers[field]
         numbers[field] += add
-        os.pwrite(fd, b"%20d%20d" % (numbers[0], numbers[1]), 0)  # one width: a shorter number leaves no digits
+        os.pwrite(
+            fd, b"%20d%20d" % (numbers[0], numbers[1]), 0
+        )  # one width: a shorter number leaves no digits
     finally:
         os.close(fd)
     return before
 
 
 def _forget_old_ledgers(folder: str, age: float = 86_400.0) -> None:
-    """Remove the files of runs older than `age` (each run leaves its printed-* file), at most once per
-    SWEEP_EVERY: one stat of the stamp file, not one per file of the day's runs, for each binary."""
+    """Remove the files of runs older than `age` (each run leaves its printed-* file), at most once
+    per SWEEP_EVERY: one stat of the stamp file, not one per file of the day's runs, for each
+    binary."""
     now = time.time()
     stamp = os.path.join(folder, SWEPT)
     try:
@@ -155,7 +171,9 @@ def _forget_old_ledgers(folder: str, age: float = 86_400.0) -> None:
         pass
     cutoff = now - age
     for entry in os.scandir(folder):
-        if entry.name.startswith(("printed-", "spool-", "writer-", ".out-")):  # .out-: earlier versions' goexec.sh
+        if entry.name.startswith(
+            ("printed-", "spool-", "writer-", ".out-")
+        ):  # .out-: earlier versions' goexec.sh
             try:
                 if entry.stat().st_mtime < cutoff:
                     os.unlink(entry.path)
@@ -181,21 +199,27 @@ def after_output(work: Callable[[], None]) -> None:
         for fd in (0, 1, 2):
             os.dup2(quiet, fd)
         work()
-    except BaseException:  # noqa: BLE001 - a detached child has no one to tell; the next run rewrites the cache
+    # a detached child has no one to tell; the next run rewrites the cache
+    except BaseException:  # noqa: BLE001
         pass
     finally:
         os._exit(0)
 
 
 def detach(root: str, runner: str, work: Callable[[], None]) -> None:
-    """`work` (writing the cache) in a detached child once this binary's answer is out, so go or cargo
-    go on at once. Until it is done a `writer-<run>-<pid>` file says so: the answers that read the
-    cache wait for it once the run has ended (runners/pending), never reading the run before."""
+    """`work` (writing the cache) in a detached child once this binary's answer is out, so go or
+    cargo go on at once. Until it is done a `writer-<run>-<pid>` file says so: the answers that read
+    the cache wait for it once the run has ended (runners/pending), never reading the run before."""
     from sidekit_hooks.core import safepath
 
     claim = os.path.join(root, ".sidekit", runner, f"writer-{run_key()}-{os.getpid()}")
     try:
-        os.close(os.open(safepath.check(claim), os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)))
+        os.close(
+            os.open(
+                safepath.check(claim),
+                os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+            )
+        )
     except OSError:
         claim = ""
 
@@ -209,7 +233,9 @@ def detach(root: str, runner: str, work: Callable[[], None]) -> None:
 
     sys.stdout.flush()
     sys.stderr.flush()
-    quiet = os.open(os.devnull, os.O_RDWR)  # all is said: go's pipe ends here, not when the child gets to run
+    quiet = os.open(
+        os.devnull, os.O_RDWR
+    )  # all is said: go's pipe ends here, not when the child gets to run
     os.dup2(quiet, 1)
     os.dup2(quiet, 2)
     os.close(quiet)
@@ -224,19 +250,29 @@ def spool(root: str, runner: str, fields: list[str], text: str) -> None:
     run = run_key()
     body = "\t".join(f.replace("\t", " ").replace("\n", " ") for f in fields) + "\n" + text
     temp = os.path.join(folder, f".spool-{run}-{os.getpid()}.tmp")
-    fd = os.open(safepath.check(temp), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    fd = os.open(
+        safepath.check(temp),
+        os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0),
+        0o644,
+    )
     with open(fd, "wb") as handle:
         handle.write(body.encode("utf-8", "surrogateescape"))
     os.rename(temp, os.path.join(folder, f"spool-{run}-{os.getpid()}"))
     try:  # the run's one writer: whoever creates its claim file first
-        os.close(os.open(safepath.check(os.path.join(folder, f"writer-{run}")), os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+        os.close(
+            os.open(
+                safepath.check(os.path.join(folder, f"writer-{run}")),
+                os.O_WRONLY | os.O_CREAT | os.O_EXCL,
+            )
+        )
     except FileExistsError:
         return
     after_output(lambda: write_run(folder, run, runner))
 
 
 def write_run(folder: str, run: str, runner: str) -> None:
-    """The run's writer: once go or cargo has ended, every spooled binary of the run into the cache."""
+    """The run's writer: once go or cargo has ended, every spooled binary of the run into the
+    cache."""
     import importlib
 
     deadline = time.time() + SPOOL_WAIT
@@ -269,10 +305,13 @@ def read_spool(path: str, ended: bool) -> tuple[list[str], str]:
     spool() writes whole files (a temporary file, renamed). goexec.sh writes its spool in place: the
     header (its time `-`: the file's own is taken), the output as the binary wrote it, then SPOOLED
     once the output is printed. One without SPOOLED was not printed as it was: left alone while its
-    run goes on (its binary may still be running), removed once the run has ended (a killed wrapper).
+    run goes on (its binary may still be running), removed once the run has ended (a killed
+    wrapper).
     """
     changed = os.lstat(path).st_mtime
-    data = safepath.read_bytes(path, 1 << 30).decode("utf-8", "surrogateescape")  # its header comes first
+    data = safepath.read_bytes(path, 1 << 30).decode(
+        "utf-8", "surrogateescape"
+    )  # its header comes first
     head, _, text = data.partition("\n")
     fields = head.split("\t")
     if fields[2:3] == ["-"]:
@@ -288,12 +327,13 @@ def read_spool(path: str, ended: bool) -> tuple[list[str], str]:
 SPOOLED = "\n\x16sidekit spooled\n"  # goexec.sh's last line in a spool it printed as it was
 
 
-WRITER_CPU_LOG = "SIDEKIT_WRITER_CPU_LOG"  # bench/: where a detached writer adds the CPU seconds it used
+# bench/: where a detached writer adds the CPU seconds it used
+WRITER_CPU_LOG = "SIDEKIT_WRITER_CPU_LOG"
 
 
 def report_cpu(runner: str) -> None:
-    """For the bench (only when WRITER_CPU_LOG names a file): this writer's CPU seconds, one line, so
-    that a compacted run's cost includes the work it left to a detached process."""
+    """For the bench (only when WRITER_CPU_LOG names a file): this writer's CPU seconds, one line,
+    so that a compacted run's cost includes the work it left to a detached process."""
     path = os.environ.get(WRITER_CPU_LOG)
     if not path:
         return
@@ -308,7 +348,8 @@ def report_cpu(runner: str) -> None:
 
 
 def run_alive(run: str) -> bool:
-    """Whether the go or cargo process of `run` (`<pid>-<start>`, as run_key gives it) is still running."""
+    """Whether the go or cargo process of `run` (`<pid>-<start>`, as run_key gives it) is still
+    running."""
     pid, _, start = run.partition("-")
     if not pid.isdigit():
         return False
@@ -316,7 +357,9 @@ def run_alive(run: str) -> bool:
         with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
             fields = handle.read().rpartition(")")[2].split()
     except OSError:
-        return start == "0" and _pid_exists(int(pid))  # no /proc (macOS): run_key had no start time either
+        return start == "0" and _pid_exists(
+            int(pid)
+        )  # no /proc (macOS): run_key had no start time either
     return f"{pid}-{fields[19]}" == run and fields[0] != "Z"
 
 

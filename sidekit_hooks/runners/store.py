@@ -20,7 +20,8 @@ KEEP_RAW = 10  # raw output files kept per runner under .sidekit/<runner>/
 def save(root: str, result: Result, compact: bool = False) -> tuple[Summary, Table]:
     """Merge `result` into the cache under its lock; returns (summary, table) as written.
 
-    `compact`: the model was shown the compact answer of this run (the tests sidecar then stays quiet)."""
+    `compact`: the model was shown the compact answer of this run (the tests sidecar then stays
+    quiet)."""
     failing = [t for t, e in result.tests.items() if e.get("o") in ("failed", "error")]
     run: dict[str, Any] = {
         "id": os.environ.get("SIDEKIT_RUN_ID", ""),
@@ -36,10 +37,14 @@ def save(root: str, result: Result, compact: bool = False) -> tuple[Summary, Tab
     if compact:
         run["compact"] = True
     with cache.locked(root):
-        summary, table = record.merge(root, run, dict(result.tests), dict(result.errors), None, result.covered)
+        summary, table = record.merge(
+            root, run, dict(result.tests), dict(result.errors), None, result.covered
+        )
         summary["runner"] = result.runner
         summary["plugins"] = []
-        if result.exit and not failing and not result.errors:  # red with nothing to show: keep its words
+        if (
+            result.exit and not failing and not result.errors
+        ):  # red with nothing to show: keep its words
             summary["run"]["state"] = "error"
         cache.write(cache.table_path(root), table)
         cache.write(cache.summary_path(root), summary)
@@ -55,7 +60,12 @@ def run_view(root: str, result: Result) -> tuple[dict[str, Any], dict[str, Any]]
     before = record.failing_before(old.data) if not old.note else set()
     tests, errors = record.marked_new(dict(result.tests), dict(result.errors), before, finished)
     counts = record.outcome_counts(tests.values())
-    run = {"started": round(result.started, 3), "finished": finished, "ran": len(tests), "counts": counts}
+    run = {
+        "started": round(result.started, 3),
+        "finished": finished,
+        "ran": len(tests),
+        "counts": counts,
+    }
     return {"run": run}, {"tests": tests, "collect": errors}
 
 
@@ -67,12 +77,16 @@ def save_raw(root: str, runner: str, text: str, label: str = "") -> str:
 
 
 def raw_path(root: str, runner: str, label: str = "") -> str:
-    """Where save_raw keeps a run's raw output: named before it is written, so an answer can say it."""
+    """Where save_raw keeps a run's raw output: named before it is written, so an answer can say
+    it."""
     from sidekit_hooks.core import workspace
 
     folder = os.path.join(workspace.state_dir(root), runner)
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in label)[-40:]
-    name = time.strftime("raw-%Y%m%d-%H%M%S", time.localtime()) + f"-{os.getpid()}{'-' + safe if safe else ''}.txt"
+    name = (
+        time.strftime("raw-%Y%m%d-%H%M%S", time.localtime())
+        + f"-{os.getpid()}{'-' + safe if safe else ''}.txt"
+    )
     return os.path.join(folder, name)
 
 
@@ -82,7 +96,9 @@ def write_raw(path: str, text: str) -> None:
 
     workspace.atomic_write(path, text)
     folder = os.path.dirname(path)
-    kept = sorted(entry for entry in os.listdir(folder) if entry.startswith("raw-") and entry.endswith(".txt"))
+    kept = sorted(
+        entry for entry in os.listdir(folder) if entry.startswith("raw-") and entry.endswith(".txt")
+    )
     for old in kept[:-KEEP_RAW]:
         try:
             os.unlink(os.path.join(folder, old))

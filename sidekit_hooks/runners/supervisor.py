@@ -1,4 +1,5 @@
-"""Watch a run from outside it: the run goes on in a forked child, this process waits and speaks last.
+"""Watch a run from outside it: the run goes on in a forked child, this process waits and speaks
+last.
 
 A compacted pytest run holds its output back until the end, so a run that dies (`os._exit` in a
 test, a segfault, a timeout plugin's dump, a signal) would otherwise leave the model nothing. At
@@ -10,8 +11,8 @@ stopping ones to the child, waits for it and learns the real exit status. The ch
 finish and the parent says so. Then the parent ends the way the child did: the same exit code, or
 the same signal.
 
-No fork (and the caller keeps the run in-process) when the process already runs other threads (a fork
-keeps only the caller's) or cannot fork.
+No fork (and the caller keeps the run in-process) when the process already runs other threads (a
+fork keeps only the caller's) or cannot fork.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ IGNORED = (signal.SIGINT,)
 MESSAGE_LIMIT = 1 << 16  # a pipe's buffer: the child's message always fits, so it never blocks
 PR_SET_PDEATHSIG = 1
 
-Finish = Callable[[int, int, bytes | None], None]  # (exit code or 0, signal or 0, child's message) -> writes
+Finish = Callable[
+    [int, int, bytes | None], None
+]  # (exit code or 0, signal or 0, child's message) -> writes
 
 
 def fork_run(finish: Finish) -> int | None:
@@ -35,13 +38,19 @@ def fork_run(finish: Finish) -> int | None:
 
     The parent never returns: it waits for the child, calls `finish`, and ends as the child did.
     """
-    if not hasattr(os, "fork") or threading.active_count() > 1 or not hasattr(signal, "sigwaitinfo"):
+    if (
+        not hasattr(os, "fork")
+        or threading.active_count() > 1
+        or not hasattr(signal, "sigwaitinfo")
+    ):
         return None
     watched = {signal.SIGCHLD, *FORWARDED, *IGNORED}
     for stream_flush in _flushers():
         stream_flush()
     read_end, write_end = os.pipe()
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, watched)  # before the fork: no signal is lost
+    previous = signal.pthread_sigmask(
+        signal.SIG_BLOCK, watched
+    )  # before the fork: no signal is lost
     parent = os.getpid()
     try:
         child = os.fork()
@@ -98,7 +107,8 @@ def wait_for(child: int, watched: set[signal.Signals]) -> int:
 
 
 def _drain(read_end: int) -> bytes | None:
-    """What the child sent (None: it ended without a word). Grandchildren may hold the pipe: no waiting."""
+    """What the child sent (None: it ended without a word). Grandchildren may hold the pipe: no
+    waiting."""
     os.set_blocking(read_end, False)
     chunks: list[bytes] = []
     try:
@@ -147,4 +157,8 @@ def _die_with_parent(parent: int) -> None:
 def _flushers() -> list[Callable[[], None]]:
     import sys
 
-    return [stream.flush for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__) if stream is not None]
+    return [
+        stream.flush
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)
+        if stream is not None
+    ]

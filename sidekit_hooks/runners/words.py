@@ -5,8 +5,9 @@ them imports nothing.
 
 from __future__ import annotations
 
-# name -> the words a Bash command says when it may run this runner: a cheap substring filter (on the raw
-# payload) that spares every other call an adapter import. Each runner's `matches` then decides.
+# name -> the words a Bash command says when it may run this runner: a cheap substring filter (on
+# the raw payload) that spares every other call an adapter import. Each runner's `matches` then
+# decides.
 TRIGGERS: dict[str, tuple[str, ...]] = {
     "go": ("test",),
     "cargo": ("test",),
@@ -21,10 +22,12 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
 
 
 def trigger_words() -> tuple[str, ...]:
-    """The fewest words that cover every runner's triggers (a word that holds another is covered by it),
-    in registry order: one client `if` condition each, and the hot path's substring filter."""
+    """The fewest words that cover every runner's triggers (a word that holds another is covered by
+    it), in registry order: one client `if` condition each, and the hot path's substring filter."""
     words = dict.fromkeys(word for triggers in TRIGGERS.values() for word in triggers)
-    return tuple(word for word in words if not any(other != word and other in word for other in words))
+    return tuple(
+        word for word in words if not any(other != word and other in word for other in words)
+    )
 
 
 def triggered(text: str) -> bool:

@@ -41,7 +41,9 @@ SOURCE_NAMES = frozenset(
         "build.gradle.kts",
     }
 )
-SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "env", "build", "dist", "site-packages", "target"})
+SKIP_DIRS = frozenset(
+    {"__pycache__", "node_modules", "venv", "env", "build", "dist", "site-packages", "target"}
+)
 MAX_WALK = 20_000  # files; past this the staleness check says "unknown" rather than take seconds
 
 
@@ -67,7 +69,9 @@ def workspace_root(start: str) -> str:
             return project
     folder = start
     while True:
-        if os.path.isdir(os.path.join(folder, workspace.STATE_DIR)) or os.path.exists(os.path.join(folder, ".git")):
+        if os.path.isdir(os.path.join(folder, workspace.STATE_DIR)) or os.path.exists(
+            os.path.join(folder, ".git")
+        ):
             return folder
         parent = os.path.dirname(folder)
         if parent == folder:
@@ -86,7 +90,8 @@ class Loaded:
 
 
 def read(path: str) -> Loaded:
-    """Read one cache file. Missing -> empty; unreadable, corrupt or another format -> empty + note."""
+    """Read one cache file. Missing -> empty; unreadable, corrupt or another format -> empty +
+    note."""
     try:
         # a cache linked out of the project, a FIFO, a device: refused, without blocking
         text = safepath.read_bytes(safepath.check(path), safepath.MAX_STATE).decode("utf-8")
@@ -94,25 +99,31 @@ def read(path: str) -> Loaded:
         return Loaded({})
     except (OSError, UnicodeDecodeError) as exc:
         return Loaded(
-            {}, f"{os.path.basename(path)} unreadable ({type(exc).__name__}); the next pytest run rewrites it"
+            {},
+            f"{os.path.basename(path)} unreadable ({type(exc).__name__}); the next pytest run "
+            "rewrites it",
         )
     try:
         data = fastjson.loads(text)
     except ValueError:
         return Loaded({}, f"{os.path.basename(path)} is corrupt; the next pytest run rebuilds it")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return Loaded({}, f"{os.path.basename(path)} has an unknown format; the next pytest run rebuilds it")
+        return Loaded(
+            {}, f"{os.path.basename(path)} has an unknown format; the next pytest run rebuilds it"
+        )
     return Loaded(data)
 
 
 def write(path: str, data: Mapping[str, Any]) -> None:
     """Atomic replace: a reader sees the old file or the new one, never half of either. Written by
-    json's C encoder, without importing `json` (a compacted go or cargo run writes from a fresh Python)."""
+    json's C encoder, without importing `json` (a compacted go or cargo run writes from a fresh
+    Python)."""
     workspace.atomic_write(path, fastjson.dumps_as_json(dict(data, format=FORMAT)))
 
 
 class _Lock:
-    """An exclusive advisory lock on `.sidekit/status.lock` so concurrent runs merge, not overwrite."""
+    """An exclusive advisory lock on `.sidekit/status.lock` so concurrent runs merge, not
+    overwrite."""
 
     def __init__(self, root: str) -> None:
         self.path = os.path.join(workspace.state_dir(root), LOCK_FILE)
@@ -120,10 +131,14 @@ class _Lock:
 
     def __enter__(self) -> _Lock:
         safepath.makedirs(os.path.dirname(self.path))
-        self.handle = open(safepath.open_append(self.path), "a")  # no planted link, no FIFO: refused
+        self.handle = open(
+            safepath.open_append(self.path), "a"
+        )  # no planted link, no FIFO: refused
         try:
             import fcntl
-        except ImportError:  # pragma: no cover - Windows: atomic replace still keeps each file whole
+        except (
+            ImportError
+        ):  # pragma: no cover - Windows: atomic replace still keeps each file whole
             return self
         fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX)
         return self
@@ -159,7 +174,9 @@ def changed_sources(root: str, since: float, limit: int = 3) -> tuple[list[str],
 def _sources(root: str) -> Iterator[str]:
     for entry in workspace.walk(root, _descend):
         name = entry.name
-        if (name.endswith(SOURCE_SUFFIXES) or name in SOURCE_NAMES) and not entry.is_dir(follow_symlinks=False):
+        if (name.endswith(SOURCE_SUFFIXES) or name in SOURCE_NAMES) and not entry.is_dir(
+            follow_symlinks=False
+        ):
             yield entry.path
 
 

@@ -22,7 +22,9 @@ def clip(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     if len(text) >= 2 and text[0] in QUOTES and text[-1] == text[0] and limit > 4:
-        return text[0] + clip(text[1:-1], limit - 2) + text[0]  # str(KeyError(x)) wraps one value in quotes
+        return (
+            text[0] + clip(text[1:-1], limit - 2) + text[0]
+        )  # str(KeyError(x)) wraps one value in quotes
     best: tuple[int, int, str] | None = None  # (depth, cut, closers)
     for depth, cut, closers in boundaries(text, limit):
         if len(text[: cut + 1].rstrip()) + 2 + len(closers) > limit:
@@ -34,12 +36,14 @@ def clip(text: str, limit: int) -> str:
         return text[: cut + 1].rstrip() + " " + MARK + closers
     if text[:1] in QUOTES or text[:1] in OPENERS:
         return MARK  # one value with no item boundary: none of it rather than half of it
-    return text[: limit - len(MARK)] + MARK  # one long word (a path, an identifier): its start says what it was
+    return (
+        text[: limit - len(MARK)] + MARK
+    )  # one long word (a path, an identifier): its start says what it was
 
 
 def boundaries(text: str, limit: int) -> list[tuple[int, int, str]]:
-    """(bracket depth, index, closing brackets) of every place before `limit` outside quotes where an
-    item ends; a cut there stays readable."""
+    """(bracket depth, index, closing brackets) of every place before `limit` outside quotes where
+    an item ends; a cut there stays readable."""
     found: list[tuple[int, int, str]] = []
     closers: list[str] = []
     quote = ""

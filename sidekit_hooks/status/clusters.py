@@ -1,12 +1,12 @@
 """Root-cause clusters: failures from one cause become one entry with an `affected` count.
 
 The key is the exception type, the phase, the crash location, the deepest in-project frame when the
-crash is outside the project, and the type of the chained cause; for runners other than pytest also the
-message's shape (`shape`: values taken out), as their failures carry no exception types to tell causes
-apart. Otherwise the message is not part of the key
-(a parametrized test fails with twenty messages); normalized messages are kept as counted variants.
-A failing assert whose text reports another cluster's exception (a test asserting on a captured
-exception) joins that cluster as `reported`, when type and normalized message both match.
+crash is outside the project, and the type of the chained cause; for runners other than pytest also
+the message's shape (`shape`: values taken out), as their failures carry no exception types to tell
+causes apart. Otherwise the message is not part of the key (a parametrized test fails with twenty
+messages); normalized messages are kept as counted variants. A failing assert whose text reports
+another cluster's exception (a test asserting on a captured exception) joins that cluster as
+`reported`, when type and normalized message both match.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ MIN_PREFIX = 20  # a cut-off repr matches a message only when this much of it ag
 MAX_VARIANTS = 5
 HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
-_NORMALIZED: dict[str, str] = {}  # one run's messages are normalized for its shapes, its clusters and variants
+_NORMALIZED: dict[
+    str, str
+] = {}  # one run's messages are normalized for its shapes, its clusters and variants
 NORMALIZED_KEPT = 4096
 
 
@@ -101,8 +103,9 @@ def _after_word(text: str, index: int) -> bool:
 
 
 def _number_end(text: str, start: int) -> int:
-    """Where the number whose digits start at `start` ends, as the regex's backtracking finds it: with
-    its fraction and exponent when present, else shorter, never followed by a word character; or -1."""
+    """Where the number whose digits start at `start` ends, as the regex's backtracking finds it:
+    with its fraction and exponent when present, else shorter, never followed by a word character;
+    or -1."""
     whole = textscan.decimal_end(text, start)
     bases = [whole]
     if text[whole : whole + 1] == "." and text[whole + 1 : whole + 2].isdecimal():
@@ -130,24 +133,43 @@ def key_of(failure: dict[str, Any], phase: str) -> tuple[str, ...]:
     cause = str(failure.get("cause", "")).partition(":")[0]
     kind = ".".join(filter(None, (failure.get("module"), str(failure.get("type", "Error")))))
     key = (kind, phase, at, "" if frame == at else frame, cause)
-    shape = failure.get("shape")  # other runners: the message's shape joins the key (pytest's keys unchanged)
+    shape = failure.get(
+        "shape"
+    )  # other runners: the message's shape joins the key (pytest's keys unchanged)
     if shape and at and not in_test_code(at):
-        return key  # the code that broke is under test: one cause there, whatever each assertion said
+        return (
+            key  # the code that broke is under test: one cause there, whatever each assertion said
+        )
     return (*key, str(shape)) if shape else key
 
 
 TEST_FOLDERS = ("test", "tests", "__tests__", "spec", "testdata")
-TEST_NAME_ENDS = ("_test.go", "_test.py", "Test.java", "Tests.java", "IT.java", "Test.kt", "Tests.cs", "Test.cs")
+TEST_NAME_ENDS = (
+    "_test.go",
+    "_test.py",
+    "Test.java",
+    "Tests.java",
+    "IT.java",
+    "Test.kt",
+    "Tests.cs",
+    "Test.cs",
+)
 
 
 def in_test_code(at: str) -> bool:
-    """`at` (`path:line`) lies in test code by the usual layouts of every runner: a test folder, a go or
-    Python test file, a `*.test.*`/`*.spec.*` script, a JVM or .NET test class; else in code under test."""
+    """`at` (`path:line`) lies in test code by the usual layouts of every runner: a test folder, a
+    go or Python test file, a `*.test.*`/`*.spec.*` script, a JVM or .NET test class; else in code
+    under test."""
     path = at.rpartition(":")[0] if at.rpartition(":")[2].isdigit() else at
     folders, _, name = path.replace("\\", "/").rpartition("/")
     if any(part in TEST_FOLDERS for part in folders.split("/")):
         return True
-    return name.endswith(TEST_NAME_ENDS) or name.startswith("test_") or ".test." in name or ".spec." in name
+    return (
+        name.endswith(TEST_NAME_ENDS)
+        or name.startswith("test_")
+        or ".test." in name
+        or ".spec." in name
+    )
 
 
 def cluster_id(key: tuple[str, ...]) -> str:
@@ -166,7 +188,8 @@ def sha1_hex(data: bytes) -> str:
 
 def natural(test: str) -> list[Any]:
     r"""Sort key that puts test[2] before test[10]: the parts `re.split(r"(\d+)", test)` makes (each
-    test's key made once per process: a run sorts its failures for the table's clusters and its own)."""
+    test's key made once per process: a run sorts its failures for the table's clusters and its
+    own)."""
     found = _NATURAL.get(test)
     if found is None:
         found = _natural(test)
@@ -193,15 +216,20 @@ class Member:
 
     __slots__ = ("test", "failure", "phase", "new")
 
-    def __init__(self, test: str, failure: dict[str, Any], phase: str = "call", new: bool = False) -> None:
+    def __init__(
+        self, test: str, failure: dict[str, Any], phase: str = "call", new: bool = False
+    ) -> None:
         self.test = test
         self.failure = failure
         self.phase = phase
         self.new = new
 
 
-def of_table(tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """The clusters of a per-test table (test id -> entry) and its collection errors (path -> failure)."""
+def of_table(
+    tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The clusters of a per-test table (test id -> entry) and its collection errors (path ->
+    failure)."""
     members = [
         Member(t, e.get("f") or {}, e.get("p", "call"), bool(e.get("new")))
         for t, e in tests.items()
@@ -217,24 +245,37 @@ def build(members: Iterable[Member]) -> list[dict[str, Any]]:
     for member in sorted(members, key=lambda m: natural(m.test)):
         groups.setdefault(key_of(member.failure, member.phase), []).append(member)
     reported = _join_reporters(groups)
-    clusters = [_summarize(key, items, reported.get(key, [])) for key, items in groups.items() if items]
-    clusters.sort(key=lambda c: (c.get("type") not in CUT_SHORT, -c["affected"], c.get("at", ""), c["id"]))
+    clusters = [
+        _summarize(key, items, reported.get(key, [])) for key, items in groups.items() if items
+    ]
+    clusters.sort(
+        key=lambda c: (c.get("type") not in CUT_SHORT, -c["affected"], c.get("at", ""), c["id"])
+    )
     return clusters
 
 
-# Failures that ended their whole test binary (go: a panic, a timeout): the tests after them never ran,
-# so they come first, whatever their size.
+# Failures that ended their whole test binary (go: a panic, a timeout): the tests after them never
+# ran, so they come first, whatever their size.
 CUT_SHORT = ("panic", "timeout")
 
 
-def _join_reporters(groups: dict[tuple[str, ...], list[Member]]) -> dict[tuple[str, ...], list[Member]]:
+def _join_reporters(
+    groups: dict[tuple[str, ...], list[Member]],
+) -> dict[tuple[str, ...], list[Member]]:
     """Move failing asserts that report another cluster's exception into that cluster."""
     signatures: list[tuple[str, str, tuple[str, ...], int]] = []
     for key, items in groups.items():
         if not key[0].endswith("AssertionError"):
             for member in items:
                 kind = str(member.failure.get("type", ""))
-                signatures.append((kind, normalize(_bare(str(member.failure.get("message", "")))), key, len(items)))
+                signatures.append(
+                    (
+                        kind,
+                        normalize(_bare(str(member.failure.get("message", "")))),
+                        key,
+                        len(items),
+                    )
+                )
     joined: dict[tuple[str, ...], list[Member]] = {}
     if not signatures:
         return joined
@@ -250,13 +291,19 @@ def _join_reporters(groups: dict[tuple[str, ...], list[Member]]) -> dict[tuple[s
     return joined
 
 
-def _cause_of(member: Member, signatures: list[tuple[str, str, tuple[str, ...], int]]) -> tuple[str, ...] | None:
+def _cause_of(
+    member: Member, signatures: list[tuple[str, str, tuple[str, ...], int]]
+) -> tuple[str, ...] | None:
     best: tuple[int, tuple[str, ...]] | None = None
     for mention in member.failure.get("mentions", ()):
         kind, _, message = str(mention).partition(": ")
         norm = normalize(_bare(message))
         for sig_kind, sig_norm, key, size in signatures:
-            if sig_kind == kind and _same_message(norm, sig_norm) and (best is None or size > best[0]):
+            if (
+                sig_kind == kind
+                and _same_message(norm, sig_norm)
+                and (best is None or size > best[0])
+            ):
                 best = (size, key)
     return best[1] if best else None
 
@@ -300,7 +347,9 @@ def _summarize(key: tuple[str, ...], items: list[Member], reported: list[Member]
         "new": sum(1 for m in items if m.new),
         "tests": [m.test for m in items],
     }
-    if failure.get("checks"):  # where the test asserted it (runners/go/subject.py); `at` is the function
+    if failure.get(
+        "checks"
+    ):  # where the test asserted it (runners/go/subject.py); `at` is the function
         cluster["checks"] = str(failure["checks"])
     if len(variants) > 1:
         ranked = sorted(variants.items(), key=lambda kv: (-kv[1], kv[0]))

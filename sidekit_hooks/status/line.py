@@ -7,7 +7,12 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-COUNT_WORDS = (("failed", "failed"), ("error", "errors"), ("passed", "passed"), ("skipped", "skipped"))
+COUNT_WORDS = (
+    ("failed", "failed"),
+    ("error", "errors"),
+    ("passed", "passed"),
+    ("skipped", "skipped"),
+)
 
 
 def status_line(summary: Mapping[str, Any]) -> str:

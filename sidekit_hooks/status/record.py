@@ -26,10 +26,13 @@ if TYPE_CHECKING:
 SUMMARY_CLUSTERS = 30  # clusters kept in the summary (all of them stay derivable from the table)
 SUMMARY_TESTS = 3  # test ids kept per cluster in the summary
 SUMMARY_FILES = 300  # failing files indexed for the tests sidecar
-SUMMARY_TEXT = 160  # characters of a message, cause or variant kept in the summary (the table has more)
-RERUN_FILES = 4  # test files kept per spot (one more than a re-run command names: more means `--select`)
+# characters of a message, cause or variant kept in the summary (the table has more)
+SUMMARY_TEXT = 160
+# test files kept per spot (one more than a re-run command names: more means `--select`)
+RERUN_FILES = 4
 LONG_ID = 110  # a longer test id is not indexed by file; the cluster id names it
-STALE_LISTED = 60  # failing tests from earlier runs named in the summary (the tests sidecar's lines name them)
+# failing tests from earlier runs named in the summary (the tests sidecar's lines name them)
+STALE_LISTED = 60
 
 
 class Capture:
@@ -67,7 +70,8 @@ class Capture:
         interrupted: bool,
         args: list[str],
         plugins: list[str],
-        compact: bool = False,  # the PreToolUse rewrite asked for the compact answer (the model sees it)
+        # the PreToolUse rewrite asked for the compact answer (the model sees it)
+        compact: bool = False,
     ) -> None:
         self.root = root
         self.rootdir = rootdir
@@ -89,7 +93,8 @@ def save(recorder: Capture, exit_status: int) -> tuple[Summary, Table]:
     prefix = _prefix(recorder.rootdir, root)
     tests = {prefix + nodeid: entry for nodeid, entry in recorder.tests.items() if "o" in entry}
     errors = {
-        prefix + path if path != "." else (prefix.rstrip("/") or "."): f for path, f in recorder.collect_errors.items()
+        prefix + path if path != "." else (prefix.rstrip("/") or "."): f
+        for path, f in recorder.collect_errors.items()
     }
     known = None
     if recorder.selected is not None and recorder.whole_files:
@@ -110,7 +115,10 @@ def save(recorder: Capture, exit_status: int) -> tuple[Summary, Table]:
     with cache.locked(root):
         summary, table = merge(root, run, tests, errors, known)
         summary["runner"], summary["pytest"] = "pytest", _pytest_version()
-        summary["python"], summary["plugins"] = "{}.{}.{}".format(*sys.version_info[:3]), recorder.plugins
+        summary["python"], summary["plugins"] = (
+            "{}.{}.{}".format(*sys.version_info[:3]),
+            recorder.plugins,
+        )
         cache.write(cache.table_path(root), table)
         cache.write(cache.summary_path(root), summary)
     return summary, table
@@ -133,23 +141,31 @@ def run_clusters(summary: Mapping[str, Any], table: Mapping[str, Any]) -> list[d
 
 
 def failing_before(table: Mapping[str, Any]) -> set[str]:
-    """The tests and collect errors failing in a cache table (its `data`) before a run is merged in."""
+    """The tests and collect errors failing in a cache table (its `data`) before a run is merged
+    in."""
     tests = table.get("tests") or {}
-    return {t for t, e in tests.items() if e.get("o") in clusters.FAILING} | set(table.get("collect") or {})
+    return {t for t, e in tests.items() if e.get("o") in clusters.FAILING} | set(
+        table.get("collect") or {}
+    )
 
 
 def marked_new(
-    tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]], before: set[str], finished: float
+    tests: dict[str, dict[str, Any]],
+    errors: dict[str, dict[str, Any]],
+    before: set[str],
+    finished: float,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-    """A run's entries as the table keeps them: seen at `finished`, durations rounded, a failure that
-    was not failing `before` marked new."""
+    """A run's entries as the table keeps them: seen at `finished`, durations rounded, a failure
+    that was not failing `before` marked new."""
     entries: dict[str, dict[str, Any]] = {}
     for test, entry in tests.items():
         entry = dict(entry, s=finished, d=round(entry.get("d", 0.0), 4))
         if entry["o"] in clusters.FAILING and test not in before:
             entry["new"] = True
         entries[test] = entry
-    failures = {path: dict(failure, s=finished, new=path not in before) for path, failure in errors.items()}
+    failures = {
+        path: dict(failure, s=finished, new=path not in before) for path, failure in errors.items()
+    }
     return entries, failures
 
 
@@ -163,13 +179,16 @@ def merge(
 ) -> tuple[Summary, Table]:
     """(new summary, new table) from the cache on disk and one run's results.
 
-    `known`: every test id the run collected (pytest); `covered`: paths whose every test the run ran and
-    reported (a go package run whole). Either way, a cached test of such a path the run lacks is gone."""
+    `known`: every test id the run collected (pytest); `covered`: paths whose every test the run ran
+    and reported (a go package run whole). Either way, a cached test of such a path the run lacks is
+    gone."""
     old_summary = cache.read(cache.summary_path(root))
     old_table = cache.read(cache.table_path(root))
     note = old_summary.note or old_table.note
     table: dict[str, dict[str, Any]] = dict(old_table.data.get("tests") or {}) if not note else {}
-    old_errors: dict[str, dict[str, Any]] = dict(old_table.data.get("collect") or {}) if not note else {}
+    old_errors: dict[str, dict[str, Any]] = (
+        dict(old_table.data.get("collect") or {}) if not note else {}
+    )
     before = failing_before(old_table.data) if not note else set()
 
     touched_files = {_file(t) for t in (known or ())} | {_file(t) for t in tests} | set(errors)
@@ -186,10 +205,12 @@ def merge(
         else:
             table[test].pop("new", None)  # "new" speaks of the latest run only
     for path in list(old_errors):
-        # a crash (a test binary that died) stays through a filtered run that ran that file without it:
-        # the test that crashed it may just not have run
+        # a crash (a test binary that died) stays through a filtered run that ran that file without
+        # it: the test that crashed it may just not have run
         kept = bool(run["args"]) and old_errors[path].get("type") == "crash" and path not in errors
-        if not os.path.exists(os.path.join(root, path)) or (not kept and (path in touched_files or not run["args"])):
+        if not os.path.exists(os.path.join(root, path)) or (
+            not kept and (path in touched_files or not run["args"])
+        ):
             del old_errors[path]
     tests, errors = marked_new(tests, errors, before, run["finished"])
     table.update(tests)
@@ -203,7 +224,9 @@ def merge(
             else:
                 old_errors[test]["c"] = cluster["id"]
     digest = _digest(table, old_errors)
-    generation = max(int(old_summary.data.get("generation", 0)), int(old_table.data.get("generation", 0)))
+    generation = max(
+        int(old_summary.data.get("generation", 0)), int(old_table.data.get("generation", 0))
+    )
     if digest != old_summary.data.get("digest") or not generation:
         generation += 1
     summary = _summary(generation, digest, run, table, old_errors, found)
@@ -229,7 +252,9 @@ def _summary(
     found: list[dict[str, Any]],
 ) -> Summary:
     counts = outcome_counts(table.values())
-    run["counts"] = outcome_counts(entry for entry in table.values() if entry.get("s") == run["finished"])
+    run["counts"] = outcome_counts(
+        entry for entry in table.values() if entry.get("s") == run["finished"]
+    )
     run["state"] = "interrupted" if run["interrupted"] else EXIT_NAMES.get(run["exit"], "error")
     files: dict[str, list[Any]] = {}
     stale: list[str] = []  # failing, but from an earlier run than this one (it did not re-run them)
@@ -278,13 +303,19 @@ def _summary(
     }
     if stale:
         tests = sorted(stale, key=clusters.natural)[:STALE_LISTED]
-        summary["stale"] = {"count": len(stale), "tests": tests, "causes": stale_causes, "files": stale_files}
+        summary["stale"] = {
+            "count": len(stale),
+            "tests": tests,
+            "causes": stale_causes,
+            "files": stale_files,
+        }
     return summary
 
 
 def _add_rerun_target(spot: list[Any], test_file: str, doctest: bool) -> None:
     """Spot [count, cluster, first test, test files to re-run, doctest among them]: a re-run of the
-    first test's file alone would leave out a doctest or another file failing through the same spot."""
+    first test's file alone would leave out a doctest or another file failing through the same
+    spot."""
     targets: list[str] = spot[3]
     if test_file not in targets and len(targets) < RERUN_FILES:
         targets.append(test_file)
@@ -292,7 +323,8 @@ def _add_rerun_target(spot: list[Any], test_file: str, doctest: bool) -> None:
 
 
 def _brief(cluster: dict[str, Any]) -> dict[str, Any]:
-    """A cluster as the summary keeps it: bounded, so hooks read a small file whatever the run was."""
+    """A cluster as the summary keeps it: bounded, so hooks read a small file whatever the run
+    was."""
     return dict(
         cluster,
         tests=cluster["tests"][:SUMMARY_TESTS],
@@ -311,13 +343,15 @@ def _digest(table: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]])
         message = clusters.normalize(str(failure.get("message", ""))) if failure else ""
         parts.append(f"{test}\x1f{entry['o']}\x1f{entry.get('c', '')}\x1f{message}")
     for path in sorted(errors):
-        parts.append(f"{path}\x1fcollect\x1f{errors[path].get('c', '')}\x1f{errors[path].get('message', '')}")
+        parts.append(
+            f"{path}\x1fcollect\x1f{errors[path].get('c', '')}\x1f{errors[path].get('message', '')}"
+        )
     return clusters.sha1_hex("\n".join(parts).encode("utf-8", "surrogatepass"))[:16]
 
 
 def is_class_name(path: str) -> bool:
-    """A JUnit id's class (`com.acme.CalcTest`, `Outer$Inner`) whose source file was not found: not a
-    path, so its existence cannot be checked (its tests stay until a run says otherwise)."""
+    """A JUnit id's class (`com.acme.CalcTest`, `Outer$Inner`) whose source file was not found: not
+    a path, so its existence cannot be checked (its tests stay until a run says otherwise)."""
     last = path.rpartition(".")[2]
     return "/" not in path and "." in path and (last[:1].isupper() or "$" in last)
 

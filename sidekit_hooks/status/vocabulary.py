@@ -16,7 +16,14 @@ FAILING = frozenset({"failed", "error"})
 UNNAMED_RUNNER = "pytest"
 
 # pytest's exit status -> the run's state in the summary ("interrupted" also for a real ^C).
-EXIT_NAMES = {0: "passed", 1: "failed", 2: "interrupted", 3: "internalError", 4: "usageError", 5: "noTests"}
+EXIT_NAMES = {
+    0: "passed",
+    1: "failed",
+    2: "interrupted",
+    3: "internalError",
+    4: "usageError",
+    5: "noTests",
+}
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,13 +96,14 @@ if TYPE_CHECKING:
         failing: int
         clusters: list[ClusterBrief]
         moreClusters: int
-        # path -> [failing tests through it, a cluster id, a test id or "", their test files (<= 4), 1 if
-        # a doctest is among them else 0]; the last two only when they say more than the test id does, and
-        # [] for "the path itself"
+        # path -> [failing tests through it, a cluster id, a test id or "", their test files (<= 4),
+        # 1 if a doctest is among them else 0]; the last two only when they say more than the test
+        # id does, and [] for "the path itself"
         files: dict[str, list[Any]]
-        # failing tests whose failure is from an earlier run than `run` (it did not re-run them): omitted
-        # when there are none. {"count", "tests" (the first STALE_LISTED), "causes": ids of the clusters
-        # with no failure from `run`, "files": path -> how many of its `files` count are such tests}
+        # failing tests whose failure is from an earlier run than `run` (it did not re-run them):
+        # omitted when there are none. {"count", "tests" (the first STALE_LISTED), "causes": ids of
+        # the clusters with no failure from `run`, "files": path -> how many of its `files` count
+        # are such tests}
         stale: dict[str, Any]
         note: str  # why an older cache was not used
         runner: str

@@ -1,9 +1,9 @@
 """What is new in `.sidekit/log/` since the last export, and the cursor that says so.
 
 The cursor (`.sidekit/otel-cursor.json`) holds, per log, the inode and byte offset of the last line
-shipped. A log that rolled over (`<name>.1`, `.2`, ...: hooklog.generations) is read from the cursor to
-the end of that file, then every newer file from its start. Only whole lines are taken, so a line a hook
-is still writing waits for the next export. Standard library only.
+shipped. A log that rolled over (`<name>.1`, `.2`, ...: hooklog.generations) is read from the cursor
+to the end of that file, then every newer file from its start. Only whole lines are taken, so a line
+a hook is still writing waits for the next export. Standard library only.
 """
 
 from __future__ import annotations
@@ -20,7 +20,12 @@ LOGS = (hooklog.DECISIONS, hooklog.TIMINGS)
 MAX_BATCH_BYTES = 4 * 1024 * 1024  # per log and export round; the rest goes in the next round
 
 # decision (+ re-check outcome) -> sidekit.outcome
-OUTCOMES = {"fired": "fired", "delivered": "delivered", "suppressed": "held_back", "reminded": "reminded"}
+OUTCOMES = {
+    "fired": "fired",
+    "delivered": "delivered",
+    "suppressed": "held_back",
+    "reminded": "reminded",
+}
 RECHECKED = {"fixed": "fixed", "still": "ignored", "moot": "moot", "untrue": "untrue"}
 
 
@@ -52,7 +57,9 @@ def load_cursor(project: str) -> dict[str, dict[str, int]]:
     return {
         name: mark
         for name, mark in data.items()
-        if isinstance(mark, dict) and isinstance(mark.get("ino"), int) and isinstance(mark.get("offset"), int)
+        if isinstance(mark, dict)
+        and isinstance(mark.get("ino"), int)
+        and isinstance(mark.get("offset"), int)
     }
 
 
@@ -62,12 +69,15 @@ def save_cursor(project: str, cursor: dict[str, dict[str, int]]) -> None:
 
 
 def pending(project: str, cursor: dict[str, dict[str, int]] | None = None) -> Batch:
-    """The records written since `cursor` (default: the saved one), up to MAX_BATCH_BYTES per log."""
+    """The records written since `cursor` (default: the saved one), up to MAX_BATCH_BYTES per
+    log."""
     cursor = load_cursor(project) if cursor is None else cursor
     batch = Batch()
     for name in LOGS:
         records, mark = read_since(
-            os.path.join(workspace.log_dir(project), name), cursor.get(name), hooklog.generations(name)
+            os.path.join(workspace.log_dir(project), name),
+            cursor.get(name),
+            hooklog.generations(name),
         )
         if name == hooklog.DECISIONS:
             batch.decisions = records
@@ -78,10 +88,13 @@ def pending(project: str, cursor: dict[str, dict[str, int]] | None = None) -> Ba
     return batch
 
 
-def read_since(path: str, mark: dict[str, int] | None, kept: int = 1) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """(records after `mark`, the mark after them) across the log's generations (`<path>.kept` ... `.1`,
-    then the live file): from the file the mark is in, at its offset, then every newer one whole. A mark
-    whose file is gone (rolled past the last generation) means everything still there is new."""
+def read_since(
+    path: str, mark: dict[str, int] | None, kept: int = 1
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """(records after `mark`, the mark after them) across the log's generations (`<path>.kept` ...
+    `.1`, then the live file): from the file the mark is in, at its offset, then every newer one
+    whole. A mark whose file is gone (rolled past the last generation) means everything still there
+    is new."""
     files = [f"{path}.{number}" for number in range(kept, 0, -1)] + [path]
     files = [name for name in files if _inode(name)] or [path]
     inodes = [_inode(name) for name in files]
@@ -127,7 +140,9 @@ def _read_lines(path: str, offset: int, budget: int) -> tuple[list[dict[str, Any
     except OSError:
         return [], 0
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device in the log's place: nothing to send
+        if not stat.S_ISREG(
+            os.fstat(fd).st_mode
+        ):  # a FIFO or a device in the log's place: nothing to send
             return [], 0
         os.lseek(fd, offset, os.SEEK_SET)
         data = os.read(fd, budget)
@@ -138,7 +153,8 @@ def _read_lines(path: str, offset: int, budget: int) -> tuple[list[dict[str, Any
 
 
 def outcome_of(record: dict[str, Any]) -> str:
-    """sidekit.outcome of one decision: fired, delivered, held_back, fixed, ignored, moot, reminded."""
+    """sidekit.outcome of one decision: fired, delivered, held_back, fixed, ignored, moot,
+    reminded."""
     decision = str(record.get("decision") or "")
     if decision == "rechecked":
         return RECHECKED.get(str(record.get("outcome") or ""), "rechecked")
@@ -160,7 +176,11 @@ def attributes(record: dict[str, Any]) -> dict[str, str]:
         ("gt.run_id", "gt_run_id"),
         ("gc.agent", "gc_agent"),
     )
-    out = {name: str(record[field]) for name, field in pairs if isinstance(record.get(field), str) and record[field]}
+    out = {
+        name: str(record[field])
+        for name, field in pairs
+        if isinstance(record.get(field), str) and record[field]
+    }
     if "decision" in record:
         out["sidekit.outcome"] = outcome_of(record)
     return out

@@ -1,11 +1,13 @@
-"""Ship one batch as OTLP/HTTP logs and metrics, through the official OpenTelemetry SDK and exporter.
+"""Ship one batch as OTLP/HTTP logs and metrics, through the official OpenTelemetry SDK and
+exporter.
 
 Logs: one `sidekit.decision` record per decision (body: the nudge text), one `sidekit.hook` per hook
-timing. Metrics (delta): `sidekit.decisions` (count by sidecar, rule, outcome), `sidekit.nudge.bytes`
-(bytes of nudges delivered), `sidekit.hook.duration` (ms, histogram by hook), `sidekit.hook.output_bytes`,
-`sidekit.tests.raw_bytes` and `sidekit.tests.answer_bytes` (a compacted run's raw output and the compact
-answers the model got instead; its log record carries both as `sidekit.raw_bytes` / `sidekit.answer_bytes`).
-Needs the `otel` extra; `missing()` names what is not installed.
+timing. Metrics (delta): `sidekit.decisions` (count by sidecar, rule, outcome),
+`sidekit.nudge.bytes` (bytes of nudges delivered), `sidekit.hook.duration` (ms, histogram by hook),
+`sidekit.hook.output_bytes`, `sidekit.tests.raw_bytes` and `sidekit.tests.answer_bytes` (a compacted
+run's raw output and the compact answers the model got instead; its log record carries both as
+`sidekit.raw_bytes` / `sidekit.answer_bytes`). Needs the `otel` extra; `missing()` names what is not
+installed.
 """
 
 from __future__ import annotations
@@ -47,7 +49,11 @@ def signal_url(endpoint: str, signal: str) -> str:
 
 
 def ship(
-    endpoint: str, headers: dict[str, str], batch: Batch, resource: dict[str, str], timeout: float = TIMEOUT
+    endpoint: str,
+    headers: dict[str, str],
+    batch: Batch,
+    resource: dict[str, str],
+    timeout: float = TIMEOUT,
 ) -> bool:
     """Send the batch's logs, then its metrics; True only when the collector accepted both."""
     from opentelemetry.sdk.resources import Resource
@@ -58,7 +64,9 @@ def ship(
     return _ship_metrics(endpoint, headers, batch, res, timeout)
 
 
-def _ship_logs(endpoint: str, headers: dict[str, str], batch: Batch, res: Any, timeout: float) -> bool:
+def _ship_logs(
+    endpoint: str, headers: dict[str, str], batch: Batch, res: Any, timeout: float
+) -> bool:
     from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
     from opentelemetry.sdk._logs import LoggerProvider
     from opentelemetry.sdk._logs.export import (
@@ -85,7 +93,9 @@ def _ship_logs(endpoint: str, headers: dict[str, str], batch: Batch, res: Any, t
         attrs["sidekit.duration_ms"] = float(record.get("ms") or 0.0)
         attrs["sidekit.output_bytes"] = int(record.get("bytes") or 0)
         logger.emit(timestamp=_ns(record), body="", event_name="sidekit.hook", attributes=attrs)
-    exporter = OTLPLogExporter(endpoint=signal_url(endpoint, "logs"), headers=headers, timeout=timeout)
+    exporter = OTLPLogExporter(
+        endpoint=signal_url(endpoint, "logs"), headers=headers, timeout=timeout
+    )
     try:
         return bool(exporter.export(memory.get_finished_logs()) == LogRecordExportResult.SUCCESS)
     finally:
@@ -93,27 +103,47 @@ def _ship_logs(endpoint: str, headers: dict[str, str], batch: Batch, res: Any, t
         provider.shutdown()
 
 
-def _ship_metrics(endpoint: str, headers: dict[str, str], batch: Batch, res: Any, timeout: float) -> bool:
+def _ship_metrics(
+    endpoint: str, headers: dict[str, str], batch: Batch, res: Any, timeout: float
+) -> bool:
     from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
     from opentelemetry.sdk.metrics import Counter, Histogram, MeterProvider
-    from opentelemetry.sdk.metrics.export import AggregationTemporality, InMemoryMetricReader, MetricExportResult
+    from opentelemetry.sdk.metrics.export import (
+        AggregationTemporality,
+        InMemoryMetricReader,
+        MetricExportResult,
+    )
 
     delta: dict[type, AggregationTemporality] = {
         Counter: AggregationTemporality.DELTA,
         Histogram: AggregationTemporality.DELTA,
     }
-    reader = InMemoryMetricReader(preferred_temporality=delta)  # each export says what is new, nothing twice
+    reader = InMemoryMetricReader(
+        preferred_temporality=delta
+    )  # each export says what is new, nothing twice
     provider = MeterProvider(resource=res, metric_readers=[reader])
     meter = provider.get_meter(SCOPE, __version__)
-    decisions = meter.create_counter("sidekit.decisions", unit="{decision}", description="sidekit decisions by outcome")
-    nudge_bytes = meter.create_counter("sidekit.nudge.bytes", unit="By", description="bytes of nudges delivered")
-    duration = meter.create_histogram("sidekit.hook.duration", unit="ms", description="wall time of one hook")
-    output = meter.create_counter("sidekit.hook.output_bytes", unit="By", description="bytes hooks printed")
+    decisions = meter.create_counter(
+        "sidekit.decisions", unit="{decision}", description="sidekit decisions by outcome"
+    )
+    nudge_bytes = meter.create_counter(
+        "sidekit.nudge.bytes", unit="By", description="bytes of nudges delivered"
+    )
+    duration = meter.create_histogram(
+        "sidekit.hook.duration", unit="ms", description="wall time of one hook"
+    )
+    output = meter.create_counter(
+        "sidekit.hook.output_bytes", unit="By", description="bytes hooks printed"
+    )
     raw_bytes = meter.create_counter(
-        "sidekit.tests.raw_bytes", unit="By", description="raw test output replaced by compact answers"
+        "sidekit.tests.raw_bytes",
+        unit="By",
+        description="raw test output replaced by compact answers",
     )
     answer_bytes = meter.create_counter(
-        "sidekit.tests.answer_bytes", unit="By", description="bytes the model got instead (the compact answers)"
+        "sidekit.tests.answer_bytes",
+        unit="By",
+        description="bytes the model got instead (the compact answers)",
     )
     for record in batch.decisions:
         attrs = _metric_attributes(record)
@@ -133,7 +163,10 @@ def _ship_metrics(endpoint: str, headers: dict[str, str], batch: Batch, res: Any
     if data is None or not data.resource_metrics:
         return True
     exporter = OTLPMetricExporter(
-        endpoint=signal_url(endpoint, "metrics"), headers=headers, timeout=timeout, preferred_temporality=delta
+        endpoint=signal_url(endpoint, "metrics"),
+        headers=headers,
+        timeout=timeout,
+        preferred_temporality=delta,
     )
     try:
         return bool(exporter.export(data) == MetricExportResult.SUCCESS)
@@ -142,17 +175,28 @@ def _ship_metrics(endpoint: str, headers: dict[str, str], batch: Batch, res: Any
 
 
 def compacted_sizes(record: dict[str, Any]) -> dict[str, int]:
-    """A compacted run's raw output bytes and the bytes the model got instead ({} for any other decision)."""
+    """A compacted run's raw output bytes and the bytes the model got instead ({} for any other
+    decision)."""
     if record.get("decision") != "compacted":
         return {}
     sizes = {"sidekit.raw_bytes": record.get("raw"), "sidekit.answer_bytes": record.get("answer")}
-    return {k: v for k, v in sizes.items() if isinstance(v, int) and not isinstance(v, bool) and v >= 0}
+    return {
+        k: v for k, v in sizes.items() if isinstance(v, int) and not isinstance(v, bool) and v >= 0
+    }
 
 
 def _metric_attributes(record: dict[str, Any]) -> dict[str, str]:
-    """Low-cardinality attributes only: a session or prompt id on a metric would explode the series."""
+    """Low-cardinality attributes only: a session or prompt id on a metric would explode the
+    series."""
     attrs = attributes(record)
-    keep = ("sidekit.sidecar", "sidekit.rule_id", "sidekit.outcome", "sidekit.held_by", "gt.role", "gc.agent")
+    keep = (
+        "sidekit.sidecar",
+        "sidekit.rule_id",
+        "sidekit.outcome",
+        "sidekit.held_by",
+        "gt.role",
+        "gc.agent",
+    )
     return {name: attrs[name] for name in keep if name in attrs}
 
 

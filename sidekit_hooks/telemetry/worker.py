@@ -1,9 +1,10 @@
 """The detached exporter: `python -P -m sidekit_hooks.telemetry.worker PROJECT`.
 
-Started by the Stop hook (runtime.after_output) when an export is configured, and run in the foreground
-by `sidekit report --export otlp`. One at a time per project (a lock file), under a wall-clock cap. It
-ships what is new since the cursor, round after round; when the collector is down it tries again a few
-times, then leaves the cursor where it was, so the next Stop (or export) sends the same records.
+Started by the Stop hook (runtime.after_output) when an export is configured, and run in the
+foreground by `sidekit report --export otlp`. One at a time per project (a lock file), under a
+wall-clock cap. It ships what is new since the cursor, round after round; when the collector is down
+it tries again a few times, then leaves the cursor where it was, so the next Stop (or export) sends
+the same records.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def export(
         )
         return Result(
             0,
-            "no OpenTelemetry endpoint configured (SIDEKIT_OTEL_ENDPOINT, the plugin's otel_endpoint "
+            "no OpenTelemetry endpoint configured (SIDEKIT_OTEL_ENDPOINT, the plugin's "
+            "otel_endpoint "
             f"option, or a trusted [tool.sidekit] otel-endpoint){untrusted}: nothing sent",
             True,
         )
@@ -95,7 +97,8 @@ def _rounds(
         else:
             return Result(
                 shipped,
-                f"collector at {endpoint} did not accept the export; {len(batch)} record(s) wait for the next try",
+                f"collector at {endpoint} did not accept the export; {len(batch)} record(s) wait "
+                "for the next try",
                 False,
             )
         collect.save_cursor(project, batch.cursor)
@@ -120,7 +123,9 @@ def _resource() -> dict[str, str]:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     project = os.path.abspath(args[0] if args else os.getcwd())
-    signal.alarm(WALL_CAP)  # the default action ends the process: the cursor was saved after each round
+    signal.alarm(
+        WALL_CAP
+    )  # the default action ends the process: the cursor was saved after each round
     result = export(project)
     if not result.ok:
         hooklog.error(project, "Stop", "otel-export", result.message)

@@ -14,37 +14,54 @@ from testing.hooks import SIDEKIT
 
 def test_demo_runs_the_scripted_session_through_the_hooks(clean_env: dict[str, str]) -> None:
     before = set(Path(tempfile.gettempdir()).glob("sidekit-demo-*"))
-    done = subprocess.run([*SIDEKIT, "demo"], capture_output=True, text=True, env=clean_env, timeout=120)
+    done = subprocess.run(
+        [*SIDEKIT, "demo"], capture_output=True, text=True, env=clean_env, timeout=120
+    )
     assert (done.returncode, done.stderr) == (0, "")
     out = done.stdout
     assert "  $ sidekit scope set --issue gt-abc12 --allow 'api/handlers/**' 'tests/**'\n" in out
     assert (
-        "  5. Read auth/middleware.py\n     It wanders into the auth middleware, outside the task: reading is fine "
+        "  5. Read auth/middleware.py\n     It wanders into the auth middleware, outside the "
+        "task: reading is fine "
         "and the primer named the scope, so the notice is held back (threshold).\n"
     ) in out
     assert (
-        "     .. held back (threshold): scope: [sidecar:scope] FYI: auth/middleware.py is outside this task's "
+        "     .. held back (threshold): scope: [sidecar:scope] FYI: auth/middleware.py is outside "
+        "this task's "
         "scope (gt-abc12); reading …\n"
     ) in out
     assert (
-        "     -> agent told: [sidecar:scope] auth/middleware.py is outside this task's scope (gt-abc12); "
+        "     -> agent told: [sidecar:scope] auth/middleware.py is outside this task's scope "
+        "(gt-abc12); "
         "if it must change, tell the user.\n"
     ) in out
     assert (
-        "     -> agent told: [sidecar:scope] This Bash command writes auth/session.py, outside this "
+        "     -> agent told: [sidecar:scope] This Bash command writes auth/session.py, outside "
+        "this "
         "task's scope (gt-abc12); if it must change, tell the user.\n"
     ) in out
     assert " 12. user: Wrap up and summarize what changed.\n" in out
-    assert set(Path(tempfile.gettempdir()).glob("sidekit-demo-*")) == before  # the throw-away repo is gone
+    assert (
+        set(Path(tempfile.gettempdir()).glob("sidekit-demo-*")) == before
+    )  # the throw-away repo is gone
 
 
 def write_transcript(path: Path, cwd: str) -> None:
     env = {"sessionId": "abc-123", "cwd": cwd, "version": "2.1.241", "isSidechain": False}
 
     def call(
-        n: int, name: str, tool_input: dict[str, Any], result: Any, content: str, error: bool = False
+        n: int,
+        name: str,
+        tool_input: dict[str, Any],
+        result: Any,
+        content: str,
+        error: bool = False,
     ) -> list[dict[str, Any]]:
-        block: dict[str, Any] = {"tool_use_id": f"toolu_{n}", "type": "tool_result", "content": content}
+        block: dict[str, Any] = {
+            "tool_use_id": f"toolu_{n}",
+            "type": "tool_result",
+            "content": content,
+        }
         if error:
             block["is_error"] = True
         return [
@@ -53,14 +70,26 @@ def write_transcript(path: Path, cwd: str) -> None:
                 "type": "assistant",
                 "message": {
                     "role": "assistant",
-                    "content": [{"type": "tool_use", "id": f"toolu_{n}", "name": name, "input": tool_input}],
+                    "content": [
+                        {"type": "tool_use", "id": f"toolu_{n}", "name": name, "input": tool_input}
+                    ],
                 },
             },
-            {**env, "type": "user", "message": {"role": "user", "content": [block]}, "toolUseResult": result},
+            {
+                **env,
+                "type": "user",
+                "message": {"role": "user", "content": [block]},
+                "toolUseResult": result,
+            },
         ]
 
     lines = [
-        {**env, "type": "user", "permissionMode": "default", "message": {"role": "user", "content": "Fix src/a.py"}}
+        {
+            **env,
+            "type": "user",
+            "permissionMode": "default",
+            "message": {"role": "user", "content": "Fix src/a.py"},
+        }
     ]
     lines += call(
         1,
@@ -115,13 +144,24 @@ def write_transcript(path: Path, cwd: str) -> None:
             "type": "assistant",
             "message": {
                 "role": "assistant",
-                "content": [{"type": "tool_use", "id": "toolu_9", "name": "Read", "input": {"file_path": f"{cwd}/x"}}],
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": "toolu_9",
+                        "name": "Read",
+                        "input": {"file_path": f"{cwd}/x"},
+                    }
+                ],
             },
             "isSidechain": True,
         }
     ]
     lines += [
-        {**env, "type": "attachment", "attachment": {"type": "hook_additional_context", "content": ["old"]}},
+        {
+            **env,
+            "type": "attachment",
+            "attachment": {"type": "hook_additional_context", "content": ["old"]},
+        },
         {
             **env,
             "type": "user",
@@ -133,13 +173,18 @@ def write_transcript(path: Path, cwd: str) -> None:
 
 
 def test_the_demo_shows_its_nudges_with_the_nudge_budget_on(clean_env: dict[str, str]) -> None:
-    """The scripted calls return a few lines each: under a user's default budget (5% of the tool-result
-    bytes, nudges/spend.py) a session like it would hear nothing, so the demo plays without it."""
-    env = {**clean_env, "SIDEKIT_NUDGE_BUDGET": ""}  # the tests' fixture turns it off; "" is the default
+    """The scripted calls return a few lines each: under a user's default budget (5% of the
+    tool-result bytes, nudges/spend.py) a session like it would hear nothing, so the demo plays
+    without it."""
+    env = {
+        **clean_env,
+        "SIDEKIT_NUDGE_BUDGET": "",
+    }  # the tests' fixture turns it off; "" is the default
     done = subprocess.run([*SIDEKIT, "demo"], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == (
-        "12 steps; nudges delivered: 4 (scope 2, specs 1, tools 1); held back by the policy: 3 (duplicate 1, threshold 2)"
+        "12 steps; nudges delivered: 4 (scope 2, specs 1, tools 1); held back by the policy: 3 "
+        "(duplicate 1, threshold 2)"
     )
 
 
@@ -154,27 +199,47 @@ def test_transcript_maps_lines_to_hook_payloads(tmp_path: Path) -> None:
     ]
     assert session.events[3].payload["error"] == "Exit code 2\nls: cannot access"
     assert session.events[2].payload["tool_response"]["originalFile"] == "X = 1\n"
-    assert (session.session, session.cwd, session.skipped, session.unanswered) == ("abc-123", "/repo", 1, 0)
+    assert (session.session, session.cwd, session.skipped, session.unanswered) == (
+        "abc-123",
+        "/repo",
+        1,
+        0,
+    )
 
 
 def test_replay_runs_a_transcript_with_the_projects_scope(
     project: Path, tmp_path: Path, clean_env: dict[str, str]
 ) -> None:
     subprocess.run(
-        [*SIDEKIT, "scope", "set", "--issue", "T-1", "--allow", "src/**", "--project", str(project)],
+        [
+            *SIDEKIT,
+            "scope",
+            "set",
+            "--issue",
+            "T-1",
+            "--allow",
+            "src/**",
+            "--project",
+            str(project),
+        ],
         check=True,
         capture_output=True,
     )
     write_transcript(tmp_path / "t.jsonl", str(project))
     done = subprocess.run(
-        [*SIDEKIT, "replay", str(tmp_path / "t.jsonl")], capture_output=True, text=True, env=clean_env, timeout=120
+        [*SIDEKIT, "replay", str(tmp_path / "t.jsonl")],
+        capture_output=True,
+        text=True,
+        env=clean_env,
+        timeout=120,
     )
     assert (done.returncode, done.stderr) == (0, "")
     body = done.stdout.split("\n", 3)[3]  # after the header lines naming the throw-away folder
     assert body == (
         "  2. Read lib/b.py\n"
         "     -> agent told nothing\n"
-        "     .. held back (threshold): scope: [sidecar:scope] FYI: lib/b.py is outside this task's scope (T-1); "
+        "     .. held back (threshold): scope: [sidecar:scope] FYI: lib/b.py is outside this "
+        "task's scope (T-1); "
         "reading is fine, edits …\n"
         "  3. Edit lib/b.py\n"
         "     -> agent told: [sidecar:scope] lib/b.py is outside this task's scope (T-1); "
@@ -188,11 +253,14 @@ def test_replay_runs_a_transcript_with_the_projects_scope(
 
 def test_replay_of_a_missing_or_empty_file_says_what_to_pass(tmp_path: Path) -> None:
     (tmp_path / "empty.jsonl").write_text('{"type": "summary"}\n')
-    done = subprocess.run([*SIDEKIT, "replay", str(tmp_path / "empty.jsonl")], capture_output=True, text=True)
+    done = subprocess.run(
+        [*SIDEKIT, "replay", str(tmp_path / "empty.jsonl")], capture_output=True, text=True
+    )
     assert (done.returncode, done.stderr) == (
         1,
         (
-            f"sidekit: {tmp_path / 'empty.jsonl'} holds no prompts or tool calls sidekit can replay\n"
+            f"sidekit: {tmp_path / 'empty.jsonl'} holds no prompts or tool calls sidekit can "
+            "replay\n"
             "  fix: pass a Claude Code session transcript (.jsonl), not a settings or log file\n"
         ),
     )

@@ -1,4 +1,5 @@
-"""Every `sidekit` command: its help, a bad argument and a bug in it end cleanly, never in a traceback."""
+"""Every `sidekit` command: its help, a bad argument and a bug in it end cleanly, never in a
+traceback."""
 
 from __future__ import annotations
 
@@ -33,11 +34,15 @@ def test_help_exits_0_and_names_the_command(name: str, capsys: pytest.CaptureFix
     code, out, err = run_main(capsys, name, "--help")
     assert (code, err) == (0, "")
     assert out.startswith(f"usage: sidekit {name}")
-    assert cli.COMMANDS[name][1] in " ".join(out.split())  # the one-line summary, as `sidekit --help` lists it
+    assert cli.COMMANDS[name][1] in " ".join(
+        out.split()
+    )  # the one-line summary, as `sidekit --help` lists it
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_a_bad_argument_exits_2_with_the_usage(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_argument_exits_2_with_the_usage(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run_main(capsys, name, "--no-such-option")
     assert (code, out) == (2, "")
     assert err.startswith(f"usage: sidekit {name}")
@@ -50,7 +55,11 @@ def test_a_bad_argument_exits_2_with_the_usage(name: str, capsys: pytest.Capture
 
 
 def test_an_unknown_command_names_the_fix(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_main(capsys, "nosuch") == (2, "", "sidekit: unknown command 'nosuch'\n  fix: sidekit --help\n")
+    assert run_main(capsys, "nosuch") == (
+        2,
+        "",
+        "sidekit: unknown command 'nosuch'\n  fix: sidekit --help\n",
+    )
 
 
 class Broken:
@@ -80,12 +89,18 @@ def test_a_bug_never_creates_a_missing_project_folder(
     missing = tmp_path / "no-such-project"
     assert cli.run_command(Broken, argparse.Namespace(project=str(missing))) == 3
     assert not missing.exists()
-    assert f"details: {tmp_path / 'state' / 'sidekit' / 'cli-errors.log'}" in capsys.readouterr().err
+    assert (
+        f"details: {tmp_path / 'state' / 'sidekit' / 'cli-errors.log'}" in capsys.readouterr().err
+    )
 
 
 def test_the_real_command_line_says_the_same(project: Path) -> None:
     done = subprocess.run(
-        [*SIDEKIT, "status", "--no-such-option"], capture_output=True, text=True, timeout=60, cwd=project
+        [*SIDEKIT, "status", "--no-such-option"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=project,
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith("usage: sidekit status") and "Traceback" not in done.stderr

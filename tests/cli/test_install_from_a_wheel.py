@@ -6,10 +6,10 @@ interpreter (`-I -S` on the entry scripts the wheel carries, sidekit_hooks/entri
 the way Claude Code starts it says the scope nudge; `sidekit uninstall` gives P back as it was.
 
 Offline: the wheel is built without build isolation (setuptools from the dev extras), and the fresh
-venv borrows its third-party dependencies (pydantic, rapidfuzz, tomli-w, mcp) from this interpreter's
-site-packages through a `.pth` instead of downloading them. That folder holds no sidekit_hooks (this
-checkout reaches the test interpreter through an editable-install `.pth`, which a path named in another
-`.pth` does not process); the test checks both.
+venv borrows its third-party dependencies (pydantic, rapidfuzz, tomli-w, mcp) from this
+interpreter's site-packages through a `.pth` instead of downloading them. That folder holds no
+sidekit_hooks (this checkout reaches the test interpreter through an editable-install `.pth`, which
+a path named in another `.pth` does not process); the test checks both.
 """
 
 from __future__ import annotations
@@ -31,18 +31,41 @@ from testing.runs import CHECKOUT_ONLY, plugin_copy, run_text, through_sh
 
 pytestmark = pytest.mark.slow
 
-WRITE_OUTSIDE = "[sidecar:scope] lib/util.py is outside this task's scope; if it must change, tell the user."
-USER_SETTINGS = '{\n    "permissions": {"allow": ["Bash(ls)"]}\n}\n'  # the user's own, in their own layout
+WRITE_OUTSIDE = (
+    "[sidecar:scope] lib/util.py is outside this task's scope; if it must change, tell the user."
+)
+# the user's own, in their own layout
+USER_SETTINGS = '{\n    "permissions": {"allow": ["Bash(ls)"]}\n}\n'
 USER_IGNORES = "node_modules/\n"
-# On the hook's PYTHONPATH: a sidekit_hooks that refuses to be imported. Isolated mode never reads it.
+# On the hook's PYTHONPATH: a sidekit_hooks that refuses to be imported. Isolated mode never reads
+# it.
 TRAP = 'raise SystemExit("imported the sidekit_hooks on PYTHONPATH")\n'
 
 
 def build_wheel(tmp: Path) -> Path:
-    source = plugin_copy(tmp / "source", *CHECKOUT_ONLY, "tests", "build", "dist", ".plugin-*", ".sidekit-plugin-data")
+    source = plugin_copy(
+        tmp / "source",
+        *CHECKOUT_ONLY,
+        "tests",
+        "build",
+        "dist",
+        ".plugin-*",
+        ".sidekit-plugin-data",
+    )
     dist = tmp / "dist"
     built = run_text(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(source)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(dist),
+            str(source),
+        ],
         cwd=tmp,
         env=dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1"),
         timeout=300,
@@ -63,9 +86,13 @@ def fresh_venv(folder: Path, wheel: Path) -> tuple[Path, Path]:
         timeout=300,
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr
-    site = Path(run_text([str(python), "-I", "-c", PURELIB], cwd=folder, env={}, timeout=60).stdout.strip())
+    site = Path(
+        run_text([str(python), "-I", "-c", PURELIB], cwd=folder, env={}, timeout=60).stdout.strip()
+    )
     lent = sysconfig.get_paths()["purelib"]
-    assert not (Path(lent) / "sidekit_hooks").exists()  # the lent folder cannot stand in for the wheel
+    assert not (
+        Path(lent) / "sidekit_hooks"
+    ).exists()  # the lent folder cannot stand in for the wheel
     (site / "lent-dependencies.pth").write_text(lent + "\n")
     return python, site
 
@@ -74,7 +101,8 @@ PURELIB = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
 
 
 def snapshot(root: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes | None]:
-    """Every folder (None) and file (its bytes) under `root`, by relative path, less the `skip` folders."""
+    """Every folder (None) and file (its bytes) under `root`, by relative path, less the `skip`
+    folders."""
     found: dict[str, bytes | None] = {}
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root).as_posix()
@@ -84,7 +112,9 @@ def snapshot(root: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes | None]:
     return found
 
 
-def test_a_wheel_installed_with_no_checkout_wires_working_hooks_and_takes_them_back(tmp_path: Path) -> None:
+def test_a_wheel_installed_with_no_checkout_wires_working_hooks_and_takes_them_back(
+    tmp_path: Path,
+) -> None:
     wheel = build_wheel(tmp_path / "build")
     python, site = fresh_venv(tmp_path / "tools" / "sidekit-hooks", wheel)
     elsewhere = tmp_path / "elsewhere"
@@ -94,7 +124,10 @@ def test_a_wheel_installed_with_no_checkout_wires_working_hooks_and_takes_them_b
     home.mkdir()
     env = {"PATH": f"{python.parent}:/usr/bin:/bin", "HOME": str(home)}
     located = run_text(
-        [str(python), "-c", "import sidekit_hooks; print(sidekit_hooks.__file__)"], cwd=home, env=env, timeout=60
+        [str(python), "-c", "import sidekit_hooks; print(sidekit_hooks.__file__)"],
+        cwd=home,
+        env=env,
+        timeout=60,
     )
     assert located.stdout == f"{site}/sidekit_hooks/__init__.py\n"
 
@@ -132,34 +165,45 @@ def test_a_wheel_installed_with_no_checkout_wires_working_hooks_and_takes_them_b
     assert settings["permissions"] == {"allow": ["Bash(ls)"]}
     entries = site / "sidekit_hooks" / "entries"
     wanted = settings_merge.wanted_handlers(str(python), str(entries), "-I -S")
-    assert sorted(handler["command"] for _event, handler in settings_merge.marked_handlers(settings)) == sorted(
-        handler["command"] for handler in wanted.values()
-    )
+    assert sorted(
+        handler["command"] for _event, handler in settings_merge.marked_handlers(settings)
+    ) == sorted(handler["command"] for handler in wanted.values())
     [post_tool_use] = [
-        handler["command"] for event, handler in settings_merge.marked_handlers(settings) if event == "PostToolUse"
+        handler["command"]
+        for event, handler in settings_merge.marked_handlers(settings)
+        if event == "PostToolUse"
     ]
     assert post_tool_use == (
-        f"{shlex.quote(str(python))} -I -S {shlex.quote(str(entries / 'post_tool_use.py'))} {settings_merge.MARKER}"
+        f"{shlex.quote(str(python))} -I -S {shlex.quote(str(entries / 'post_tool_use.py'))} "
+        f"{settings_merge.MARKER}"
     )
 
-    # The hook as Claude Code runs it: `sh -c` on the command, the event on stdin, in the project, with a
-    # PYTHONPATH whose sidekit_hooks would stop it.
+    # The hook as Claude Code runs it: `sh -c` on the command, the event on stdin, in the project,
+    # with a PYTHONPATH whose sidekit_hooks would stop it.
     event = edited(project, "lib/util.py", "return 1", "return 2", "def helper():\n    return 1\n")
     hook_env = dict(env, CLAUDE_PROJECT_DIR=str(project), PYTHONPATH=str(elsewhere))
     done = through_sh(post_tool_use, event, cwd=project, env=hook_env, timeout=30)
     assert (done.returncode, done.stderr) == (0, "")
     assert context_of(done.stdout) == WRITE_OUTSIDE
-    (project / "lib" / "util.py").write_text("def helper():\n    return 1\n")  # the edit undone by hand
+    (project / "lib" / "util.py").write_text(
+        "def helper():\n    return 1\n"
+    )  # the edit undone by hand
 
     # SessionStart puts the package's own launcher on the agent's PATH: `sidekit` answers in a shell
     # that has neither the venv nor this checkout on its PATH.
     [session_start] = [
-        handler["command"] for event, handler in settings_merge.marked_handlers(settings) if event == "SessionStart"
+        handler["command"]
+        for event, handler in settings_merge.marked_handlers(settings)
+        if event == "SessionStart"
     ]
     env_file = tmp_path / "claude-env.sh"
     started = payload("SessionStart", project, source="startup")
     done = through_sh(
-        session_start, started, cwd=project, env=dict(hook_env, CLAUDE_ENV_FILE=str(env_file)), timeout=30
+        session_start,
+        started,
+        cwd=project,
+        env=dict(hook_env, CLAUDE_ENV_FILE=str(env_file)),
+        timeout=30,
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert env_file.read_text() == agentpath.env_lines(str(python), str(entries / "bin"))
@@ -170,11 +214,16 @@ def test_a_wheel_installed_with_no_checkout_wires_working_hooks_and_takes_them_b
         env=agent_shell,
         timeout=60,
     )
-    assert (shown.returncode, shown.stdout) == (0, sidekit("scope", "show", "--project", str(project)))
+    assert (shown.returncode, shown.stdout) == (
+        0,
+        sidekit("scope", "show", "--project", str(project)),
+    )
 
     sidekit("uninstall", "--project", str(project))
     # What install wrote is gone; the hook's own state (.sidekit/, .runtime/: logs, the session's
     # records) stays, as after any session, and what the project held there before is untouched.
     state = (".sidekit", ".runtime")
-    assert snapshot(project, skip=state) == {k: v for k, v in before.items() if k.split("/")[0] not in state}
+    assert snapshot(project, skip=state) == {
+        k: v for k, v in before.items() if k.split("/")[0] not in state
+    }
     assert all(snapshot(project)[k] == v for k, v in before.items())

@@ -1,5 +1,6 @@
-"""`sidekit mcp` answers the handshake and tools/list before the SDK is imported (cli/mcpserver/front.py):
-the same answers as the SDK's server alone (SIDEKIT_MCP_FRONT=0), then the SDK serves the rest."""
+"""`sidekit mcp` answers the handshake and tools/list before the SDK is imported
+(cli/mcpserver/front.py): the same answers as the SDK's server alone (SIDEKIT_MCP_FRONT=0), then the
+SDK serves the rest."""
 
 from __future__ import annotations
 
@@ -21,7 +22,11 @@ INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
     "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
 }
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
@@ -46,7 +51,9 @@ def converse(root: Path, messages: list[dict[str, Any]], front_on: bool = True) 
                 continue
             deadline = time.monotonic() + 60
             while True:
-                assert select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))[0], "no answer"
+                assert select.select(
+                    [process.stdout], [], [], max(0.0, deadline - time.monotonic())
+                )[0], "no answer"
                 answer = json.loads(process.stdout.readline())
                 if answer.get("id") == message["id"]:
                     answers.append({k: v for k, v in answer.items() if k != "jsonrpc"})
@@ -133,7 +140,8 @@ def test_a_client_that_leaves_after_listing_tools_ends_the_server_at_once(small:
     assert os.path.isdir(small)
 
 
-# -- tool calls while the SDK is still being imported ------------------------------------------------
+# -- tool calls while the SDK is still being imported
+# ------------------------------------------------
 
 CALLS: list[dict[str, Any]] = [
     {"name": "symbol", "arguments": {"name": "add"}},
@@ -149,7 +157,9 @@ def call(number: int, params: Any) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params}
 
 
-def front_session(root: Path, messages: list[dict[str, Any]]) -> tuple[list[Any], front.Replay | None]:
+def front_session(
+    root: Path, messages: list[dict[str, Any]]
+) -> tuple[list[Any], front.Replay | None]:
     """What the front answers, in process, while the SDK is (said to be) still being imported."""
     from sidekit_hooks.cli.commands import mcp
     from sidekit_hooks.cli.mcpserver import tools
@@ -170,22 +180,30 @@ def front_session(root: Path, messages: list[dict[str, Any]]) -> tuple[list[Any]
         os.close(server_write)
         with os.fdopen(client_read, "rb") as answers:
             said = [
-                {k: v for k, v in json.loads(line).items() if k != "jsonrpc"} for line in answers.read().splitlines()
+                {k: v for k, v in json.loads(line).items() if k != "jsonrpc"}
+                for line in answers.read().splitlines()
             ]
     finally:
         os.close(server_read)
     return said, served
 
 
-def test_tool_calls_before_the_sdk_is_there_are_answered_as_the_sdk_answers_them(small: Path) -> None:
-    script: list[dict[str, Any]] = [INITIALIZE, INITIALIZED, *(call(n, p) for n, p in enumerate(CALLS, start=2))]
+def test_tool_calls_before_the_sdk_is_there_are_answered_as_the_sdk_answers_them(
+    small: Path,
+) -> None:
+    script: list[dict[str, Any]] = [
+        INITIALIZE,
+        INITIALIZED,
+        *(call(n, p) for n, p in enumerate(CALLS, start=2)),
+    ]
     said, replay = front_session(small, script)
     assert replay is None  # every call answered by the front: the client then left
     assert said == converse(small, script, front_on=False)
     assert said[1]["result"] == {
         "content": [
             {
-                "text": '{"matches":[{"kind":"function","at":"calc/ops.py:1","sig":"(a, b)"}],"searched":5}',
+                "text": '{"matches":[{"kind":"function","at":"calc/ops.py:1","sig":"(a, '
+                'b)"}],"searched":5}',
                 "type": "text",
             }
         ],
@@ -199,10 +217,16 @@ def test_tool_calls_before_the_sdk_is_there_are_answered_as_the_sdk_answers_them
         {"name": "test", "arguments": {}},  # progress and cancellation: always the SDK's
         {"name": 3, "arguments": {}},  # malformed: the SDK says what is wrong
         {"name": "symbol", "arguments": ["add"]},
-        {"name": "symbol", "arguments": {"name": "add"}, "task": {}},  # a field the front does not know
+        {
+            "name": "symbol",
+            "arguments": {"name": "add"},
+            "task": {},
+        },  # a field the front does not know
     ],
 )
-def test_a_call_the_front_does_not_serve_hands_the_session_to_the_sdk(small: Path, params: dict[str, Any]) -> None:
+def test_a_call_the_front_does_not_serve_hands_the_session_to_the_sdk(
+    small: Path, params: dict[str, Any]
+) -> None:
     script: list[dict[str, Any]] = [INITIALIZE, INITIALIZED, call(2, params)]
     said, replay = front_session(small, script)
     assert [a["id"] for a in said] == [1]
@@ -216,7 +240,10 @@ def test_once_the_sdk_is_imported_tool_calls_are_its_own(small: Path) -> None:
     client_read, server_write = os.pipe()
     server_read, client_write = os.pipe()
     os.write(
-        client_write, b"".join(json.dumps(m).encode() + b"\n" for m in (INITIALIZE, INITIALIZED, call(2, CALLS[0])))
+        client_write,
+        b"".join(
+            json.dumps(m).encode() + b"\n" for m in (INITIALIZE, INITIALIZED, call(2, CALLS[0]))
+        ),
     )
     os.close(client_write)
     served = front.Front(

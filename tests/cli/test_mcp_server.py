@@ -1,5 +1,6 @@
-"""`sidekit mcp` through the official MCP SDK client over stdio: the same bytes as the CLI, tool errors
-for bad arguments, a budget on the tool definitions, cancellation without stray pytest, two clients."""
+"""`sidekit mcp` through the official MCP SDK client over stdio: the same bytes as the CLI, tool
+errors for bad arguments, a budget on the tool definitions, cancellation without stray pytest, two
+clients."""
 
 from __future__ import annotations
 
@@ -117,7 +118,9 @@ def test_every_tool_answers_with_the_bytes_the_cli_prints(small: Path) -> None:
         assert text_of(result) == old == new, (name, text_of(result), old, new)
     results = [result for _, result, _, _ in seen]
     unchanged = text_of(results[1])
-    assert unchanged == json.dumps({"generation": generation, "unchanged": True}, separators=(",", ":"))
+    assert unchanged == json.dumps(
+        {"generation": generation, "unchanged": True}, separators=(",", ":")
+    )
     assert json.loads(text_of(results[9]))["uses"] >= 4
 
 
@@ -139,7 +142,9 @@ def test_scope_set_writes_the_scope_the_cli_would(small: Path) -> None:
         str(small),
     )
     assert text_of(result) == cli_text
-    assert text_of(call(small, ("scope_show", {}))[0]) == cli_line(small, "scope", "show", "--project", str(small))
+    assert text_of(call(small, ("scope_show", {}))[0]) == cli_line(
+        small, "scope", "show", "--project", str(small)
+    )
 
 
 def test_test_answers_from_the_run_it_made_as_the_cli_does(small: Path) -> None:
@@ -163,11 +168,16 @@ def test_test_answers_from_the_run_it_made_as_the_cli_does(small: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "arguments", "message"),
     [
-        ("usages", {}, 'sidekit: usages: \'name\' is required\n  fix: call usages with {"name": "..."}'),
+        (
+            "usages",
+            {},
+            'sidekit: usages: \'name\' is required\n  fix: call usages with {"name": "..."}',
+        ),
         (
             "usages",
             {"name": 3},
-            'sidekit: usages: \'name\' must be a string, not an integer\n  fix: call usages with {"name": "..."}',
+            "sidekit: usages: 'name' must be a string, not an integer\n  fix: call usages with "
+            '{"name": "..."}',
         ),
         (
             "symbol",
@@ -177,7 +187,8 @@ def test_test_answers_from_the_run_it_made_as_the_cli_does(small: Path) -> None:
         (
             "status",
             {"since": "7"},
-            "sidekit: status: 'since' must be an integer, not a string\n  fix: call status with {} (optional: since)",
+            "sidekit: status: 'since' must be an integer, not a string\n  fix: call status with "
+            "{} (optional: since)",
         ),
         (
             "status",
@@ -197,7 +208,11 @@ def test_test_answers_from_the_run_it_made_as_the_cli_does(small: Path) -> None:
             "sidekit: scope_set: 'allow' needs at least one glob\n"
             '  fix: call scope_set with {"allow": ["..."]} (optional: deny, issue)',
         ),
-        ("grep", {}, "sidekit: unknown tool 'grep'\n  fix: use one of: " + ", ".join(CONTRACT_TOOLS)),
+        (
+            "grep",
+            {},
+            "sidekit: unknown tool 'grep'\n  fix: use one of: " + ", ".join(CONTRACT_TOOLS),
+        ),
     ],
 )
 def test_bad_arguments_get_a_tool_error_with_the_fix(
@@ -243,7 +258,10 @@ def test_an_unexpected_failure_is_a_tool_error_and_logged_not_a_traceback(
 
 
 SLOW_SUITE = {
-    **{f"tests/test_s{n}.py": "import time\n\n\ndef test_quick():\n    time.sleep(0.2)\n" for n in range(1, 5)},
+    **{
+        f"tests/test_s{n}.py": "import time\n\n\ndef test_quick():\n    time.sleep(0.2)\n"
+        for n in range(1, 5)
+    },
     "tests/test_z.py": """\
         import subprocess
 
@@ -277,9 +295,15 @@ def test_cancelled_test_leaves_no_pytest_behind(tmp_path: Path) -> None:
                     group.cancel_scope.cancel()  # the client gives up: notifications/cancelled
             assert not scope.cancelled_caught, f"no progress reached 80% in 60 s: {progress}"
             deadline = time.monotonic() + 10
-            while _running(root, "run_module('pytest'", "sleep 120") and time.monotonic() < deadline:
+            while (
+                _running(root, "run_module('pytest'", "sleep 120") and time.monotonic() < deadline
+            ):
                 await anyio.sleep(0.2)
-            left = [line for line in processes_in(root) if "run_module('pytest'" in line or "sleep 120" in line]
+            left = [
+                line
+                for line in processes_in(root)
+                if "run_module('pytest'" in line or "sleep 120" in line
+            ]
             # The server still answers after the cancellation.
             assert not (await session.call_tool("scope_show", {})).is_error
             return left
@@ -295,7 +319,12 @@ def _running(root: Path, *words: str) -> bool:
 def test_two_clients_at_once_keep_the_cache_whole(small: Path) -> None:
     async def one(results: list[str]) -> None:
         async with connect(small) as session:
-            for name, arguments in (("test", {}), ("status", {}), ("usages", {"name": "add"}), ("test", {})):
+            for name, arguments in (
+                ("test", {}),
+                ("status", {}),
+                ("usages", {"name": "add"}),
+                ("test", {}),
+            ):
                 result = await session.call_tool(name, arguments)
                 assert result.is_error is False, text_of(result)
                 results.append(text_of(result))
@@ -339,7 +368,10 @@ def test_a_client_that_goes_away_mid_run_leaves_no_pytest(tmp_path: Path) -> Non
 
     anyio.run(run)
     deadline = time.monotonic() + 15
-    while _running(root, "run_module('pytest'", "sleep 120", "sidekit_hooks.cli mcp") and time.monotonic() < deadline:
+    while (
+        _running(root, "run_module('pytest'", "sleep 120", "sidekit_hooks.cli mcp")
+        and time.monotonic() < deadline
+    ):
         time.sleep(0.2)
     assert processes_in(root) == []
 
@@ -374,7 +406,12 @@ def test_sigterm_to_the_server_stops_its_pytest_first(tmp_path: Path) -> None:
             },
         },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "test", "arguments": {}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "test", "arguments": {}},
+        },
     ):
         server.stdin.write(json.dumps(message).encode() + b"\n")
         server.stdin.flush()

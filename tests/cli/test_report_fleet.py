@@ -1,4 +1,5 @@
-"""`sidekit report --fleet DIR...` (logs of several projects or machines merged) and `--export otlp`."""
+"""`sidekit report --fleet DIR...` (logs of several projects or machines merged) and `--export
+otlp`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from testing.otlp import Receiver
 SPEC = "[sidecar:specs] Spec 4.1: 422, not 400."
 
 
-def report(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def report(
+    cwd: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "sidekit_hooks.cli", "report", *args],
         capture_output=True,
@@ -29,8 +32,22 @@ def machine(root: Path, name: str, session: str, outcome: str) -> Path:
     project = root / name
     project.mkdir(parents=True)
     for record in (
-        {"session": session, "sidecar": "specs", "rule": "acme.422", "key": "k", "decision": "fired", "text": SPEC},
-        {"session": session, "sidecar": "specs", "rule": "acme.422", "key": "k", "decision": "delivered", "text": SPEC},
+        {
+            "session": session,
+            "sidecar": "specs",
+            "rule": "acme.422",
+            "key": "k",
+            "decision": "fired",
+            "text": SPEC,
+        },
+        {
+            "session": session,
+            "sidecar": "specs",
+            "rule": "acme.422",
+            "key": "k",
+            "decision": "delivered",
+            "text": SPEC,
+        },
         {
             "session": session,
             "sidecar": "specs",
@@ -58,14 +75,22 @@ def test_fleet_merges_projects_and_copied_log_folders(tmp_path: Path) -> None:
         {"source": "box-3", "decisions": 3, "sessions": 1},
     ]
     (rule,) = answer["rules"]
-    assert (rule["fired"], rule["delivered"], rule["fixed"], rule["ignored"], rule["uptake"]) == (2, 2, 1, 1, 0.5)
+    assert (rule["fired"], rule["delivered"], rule["fixed"], rule["ignored"], rule["uptake"]) == (
+        2,
+        2,
+        1,
+        1,
+        0.5,
+    )
     text = report(tmp_path, "--fleet", str(first), str(second)).stdout
     assert text.splitlines()[:10] == [
-        f"6 decisions in 2 session(s), from 2 log folder(s): {first}/.sidekit/log, {second}/.sidekit/log",
+        f"6 decisions in 2 session(s), from 2 log folder(s): {first}/.sidekit/log, "
+        f"{second}/.sidekit/log",
         "Saved: no test run was compacted; the nudges added 78 B (~19 tokens) in 2 nudge(s).",
         "",
         "session  runs  raw B  answer B  saved B  ~tokens saved  nudges  nudge B",
-        "api:s1      0      0         0        0              0       1       39",  # one session per machine
+        # one session per machine
+        "api:s1      0      0         0        0              0       1       39",
         "web:s1      0      0         0        0              0       1       39",
         "",
         "source  decisions  sessions",
@@ -73,7 +98,9 @@ def test_fleet_merges_projects_and_copied_log_folders(tmp_path: Path) -> None:
         "web             3  1",
     ]
     html = report(tmp_path, "--fleet", str(first), str(second), "--format", "html").stdout
-    assert html.startswith("<!DOCTYPE html>") and '"fleet":[{"source":"api"' in html.replace(" ", "")
+    assert html.startswith("<!DOCTYPE html>") and '"fleet":[{"source":"api"' in html.replace(
+        " ", ""
+    )
 
 
 def test_fleet_without_logs_says_what_it_wants(tmp_path: Path) -> None:

@@ -70,7 +70,8 @@ def test_test_exits_1_and_names_the_example_that_did_not_hold(sidekit, project: 
     pack = project / "sidecar_rules" / "team.toml"
     pack.parent.mkdir()
     pack.write_text(
-        '[pack]\nname = "team"\n\n[[rules]]\nid = "team.todo"\nmessage = "m"\n[rules.when]\nadded = "TODO"\n\n'
+        '[pack]\nname = "team"\n\n[[rules]]\nid = "team.todo"\nmessage = "m"\n[rules.when]\nadded '
+        '= "TODO"\n\n'
         '[[rules.examples]]\nfires = true\ncontent = "# todo: lower case"\n\n'
         '[[rules.examples]]\nfires = false\ncontent = "# nothing"\n'
     )
@@ -78,7 +79,8 @@ def test_test_exits_1_and_names_the_example_that_did_not_hold(sidekit, project: 
     assert (done.returncode, done.stdout) == (
         1,
         "FAIL   team (sidecar_rules/team.toml): 2 examples, 1 failed\n"
-        "  sidecar_rules/team.toml:10: rules[0].examples[0] (team.todo): expected the rule to fire; it did not\n"
+        "  sidecar_rules/team.toml:10: rules[0].examples[0] (team.todo): expected the rule to "
+        "fire; it did not\n"
         "1 pack, 2 examples: 1 failed\n",
     )
     as_json = json.loads(sidekit("test", str(pack), "--format", "json").stdout)
@@ -88,12 +90,15 @@ def test_test_exits_1_and_names_the_example_that_did_not_hold(sidekit, project: 
 def test_test_and_lint_report_a_broken_pack(sidekit, project: Path) -> None:  # type: ignore[no-untyped-def]
     pack = project / "sidecar_rules" / "bad.toml"
     pack.parent.mkdir()
-    pack.write_text('[pack]\nname = "bad"\n[[rules]]\nid = "bad.a"\nmessage = "m"\n[rules.when]\nadded = "("\n')
+    pack.write_text(
+        '[pack]\nname = "bad"\n[[rules]]\nid = "bad.a"\nmessage = "m"\n[rules.when]\nadded = "("\n'
+    )
     done = sidekit("test")
     assert done.returncode == 1
     assert done.stdout.splitlines()[3:5] == [
         "BROKEN sidecar_rules/bad.toml",
-        "  sidecar_rules/bad.toml:7: rules[0].when.added: regex does not compile: missing ), unterminated subpattern at position 0",
+        "  sidecar_rules/bad.toml:7: rules[0].when.added: regex does not compile: missing ), "
+        "unterminated subpattern at position 0",
     ]
     lint = sidekit("lint")
     assert lint.returncode == 1 and lint.stdout.endswith("4 packs, 8 rules: 1 error, 0 warnings\n")
@@ -102,7 +107,8 @@ def test_test_and_lint_report_a_broken_pack(sidekit, project: Path) -> None:  # 
 def test_list_shows_origin_overrides_and_what_is_off(sidekit, project: Path) -> None:  # type: ignore[no-untyped-def]
     (project / "sidecar_rules").mkdir()
     (project / "sidecar_rules" / "team.toml").write_text(
-        '[pack]\nname = "team"\n[[rules]]\nid = "starter.no-breakpoint"\nmessage = "No breakpoints."\nsidecar = "tests"\n'
+        '[pack]\nname = "team"\n[[rules]]\nid = "starter.no-breakpoint"\nmessage = "No '
+        'breakpoints."\nsidecar = "tests"\n'
         "[rules.when]\nadded = 'breakpoint'\n"
     )
     (project / ".sidekit" / "rules").mkdir(parents=True)
@@ -113,11 +119,15 @@ def test_list_shows_origin_overrides_and_what_is_off(sidekit, project: Path) -> 
     assert done.stdout == (
         "starter.go.ioutil         tools        low     builtin  <builtin>/starter-go.toml\n"
         "starter.go.breakpoint     conventions  high    builtin  <builtin>/starter-go.toml\n"
-        "starter.ts.no-debugger    conventions  high    builtin  <builtin>/starter-typescript.toml\n"
-        "starter.ts.focused-test   tests        high    builtin  <builtin>/starter-typescript.toml\n"
-        "starter.no-breakpoint     tests        medium  project  sidecar_rules/team.toml  overrides builtin <builtin>/starter.toml\n"
+        "starter.ts.no-debugger    conventions  high    builtin  "
+        "<builtin>/starter-typescript.toml\n"
+        "starter.ts.focused-test   tests        high    builtin  "
+        "<builtin>/starter-typescript.toml\n"
+        "starter.no-breakpoint     tests        medium  project  sidecar_rules/team.toml  "
+        "overrides builtin <builtin>/starter.toml\n"
         "starter.conflict-markers  conventions  high    builtin  <builtin>/starter.toml\n"
-        "starter.commit-no-verify  tools        off     builtin  <builtin>/starter.toml  disabled by local .sidekit/rules/mine.toml\n"
+        "starter.commit-no-verify  tools        off     builtin  <builtin>/starter.toml  disabled "
+        "by local .sidekit/rules/mine.toml\n"
     )
     rules = json.loads(sidekit("list", "--format", "json").stdout)["rules"]
     assert rules[4] == {
@@ -132,4 +142,7 @@ def test_list_shows_origin_overrides_and_what_is_off(sidekit, project: Path) -> 
 
 def test_the_builtin_packs_pass_their_own_tests(sidekit) -> None:  # type: ignore[no-untyped-def]
     done = sidekit("test")
-    assert (done.returncode, done.stdout.splitlines()[-1]) == (0, "3 packs, 21 examples: all as expected")
+    assert (done.returncode, done.stdout.splitlines()[-1]) == (
+        0,
+        "3 packs, 21 examples: all as expected",
+    )

@@ -1,4 +1,5 @@
-"""sidekit_hooks.cli.wiring.settings_merge: merge into / take out of a settings dict, and nothing else."""
+"""sidekit_hooks.cli.wiring.settings_merge: merge into / take out of a settings dict, and nothing
+else."""
 
 from __future__ import annotations
 
@@ -60,13 +61,19 @@ def test_install_into_empty_settings_registers_every_event() -> None:
         }
     }
     assert WANTED["PreToolUse"]["command"] == f"{PYTHON} -S {HOOKS}/pre_tool_use.py test {MARKER}"
-    assert (WANTED["PreToolUse"]["if"], WANTED["PreToolUse:jest"]["if"]) == ("Bash(*test*)", "Bash(*jest*)")
-    assert WANTED["PreToolUse:jest"]["command"] == f"{PYTHON} -S {HOOKS}/pre_tool_use.py jest {MARKER}"
+    assert (WANTED["PreToolUse"]["if"], WANTED["PreToolUse:jest"]["if"]) == (
+        "Bash(*test*)",
+        "Bash(*jest*)",
+    )
+    assert (
+        WANTED["PreToolUse:jest"]["command"] == f"{PYTHON} -S {HOOKS}/pre_tool_use.py jest {MARKER}"
+    )
     assert [change.action for change in changes] == ["added"] * 8
     assert record == {
         "createdHooks": True,
         "events": {
-            event: {"command": OURS[event], "createdEvent": True, "replaced": None} for event in settings_merge.EVENTS
+            event: {"command": OURS[event], "createdEvent": True, "replaced": None}
+            for event in settings_merge.EVENTS
         },
     }
 
@@ -84,7 +91,9 @@ def test_install_appends_after_foreign_entries_without_moving_them() -> None:
         {"matcher": "Edit", "hooks": [foreign]},
         {"matcher": "*", "hooks": [WANTED["PostToolUse"]]},
     ]
-    assert data["hooks"]["PostToolUse"] == [{"matcher": "Edit", "hooks": [foreign]}]  # input untouched
+    assert data["hooks"]["PostToolUse"] == [
+        {"matcher": "Edit", "hooks": [foreign]}
+    ]  # input untouched
 
 
 def test_install_is_idempotent_and_keeps_hand_edits() -> None:
@@ -112,7 +121,11 @@ def test_install_updates_a_stale_marked_entry_in_place_and_uninstall_restores_it
         "command": f"/old/python -S /old/hooks/post_tool_use.py {MARKER}",
         "timeout": 7,
     }
-    data = {"hooks": {"PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "a"}, stale]}]}}
+    data = {
+        "hooks": {
+            "PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "a"}, stale]}]
+        }
+    }
     installed, record, changes = settings_merge.install(data, WANTED)
     assert installed["hooks"]["PostToolUse"][0]["hooks"] == [
         {"type": "command", "command": "a"},
@@ -125,7 +138,13 @@ def test_install_updates_a_stale_marked_entry_in_place_and_uninstall_restores_it
 
 
 def test_reinstall_from_a_moved_checkout_still_restores_the_original() -> None:
-    data = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": f"/x/p -S /x/u.py {MARKER}"}]}]}}
+    data = {
+        "hooks": {
+            "UserPromptSubmit": [
+                {"hooks": [{"type": "command", "command": f"/x/p -S /x/u.py {MARKER}"}]}
+            ]
+        }
+    }
     first, record, _ = settings_merge.install(data, WANTED)
     moved = settings_merge.wanted_handlers("/new/python", "/new/hooks")
     second, record, changes = settings_merge.install(first, moved, roundtrip(record))
@@ -135,7 +154,10 @@ def test_reinstall_from_a_moved_checkout_still_restores_the_original() -> None:
 
 
 def test_uninstall_finds_our_entries_after_hand_edits_to_matcher_and_timeout() -> None:
-    data = {"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "keep-me"}]}]}, "x": 1}
+    data = {
+        "hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "keep-me"}]}]},
+        "x": 1,
+    }
     installed, record, _ = settings_merge.install(data, WANTED)
     for event in ("PostToolUse", "PostToolUseFailure"):
         installed["hooks"][event][-1]["matcher"] = "Bash"
@@ -145,7 +167,9 @@ def test_uninstall_finds_our_entries_after_hand_edits_to_matcher_and_timeout() -
 
 def test_uninstall_finds_an_edited_command_by_marker_and_script() -> None:
     installed, record, _ = settings_merge.install({}, WANTED)
-    installed["hooks"]["PostToolUse"][0]["hooks"][0]["command"] = f"nice {PYTHON} -S {HOOKS}/post_tool_use.py {MARKER}"
+    installed["hooks"]["PostToolUse"][0]["hooks"][0]["command"] = (
+        f"nice {PYTHON} -S {HOOKS}/post_tool_use.py {MARKER}"
+    )
     restored, changes = settings_merge.uninstall(installed, roundtrip(record))
     assert restored == {}
     assert changes[0].action == "removed"
@@ -164,7 +188,12 @@ def test_uninstall_without_record_or_with_all_removes_every_marked_entry() -> No
     data = {
         "hooks": {
             "PostToolUse": [
-                {"hooks": [{"type": "command", "command": "a"}, {"type": "command", "command": f"x {MARKER}"}]},
+                {
+                    "hooks": [
+                        {"type": "command", "command": "a"},
+                        {"type": "command", "command": f"x {MARKER}"},
+                    ]
+                },
                 {"matcher": "*", "hooks": [{"type": "command", "command": f"y {MARKER}"}]},
             ]
         }
@@ -211,7 +240,9 @@ def test_script_of_reads_the_hook_script_name() -> None:
 json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
 json_values = st.recursive(
     json_scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 EVENT_NAMES = list(dict.fromkeys(settings_merge.event_of(key) for key in settings_merge.EVENTS))
@@ -226,7 +257,8 @@ marked_commands = st.sampled_from(
 )
 handlers = st.one_of(
     st.fixed_dictionaries(
-        {"type": st.just("command"), "command": st.text(max_size=12)}, optional={"timeout": st.integers(1, 600)}
+        {"type": st.just("command"), "command": st.text(max_size=12)},
+        optional={"timeout": st.integers(1, 600)},
     ),
     st.fixed_dictionaries(
         {"type": st.just("command"), "command": marked_commands},  # ours, edited by hand
@@ -244,7 +276,9 @@ groups = st.one_of(
 hook_maps = st.dictionaries(events, st.lists(groups, max_size=3), max_size=4)
 settings_files = st.dictionaries(
     st.sampled_from(["model", "env", "permissions", "statusLine", "x"]), json_values, max_size=3
-).flatmap(lambda base: st.one_of(st.just(base), hook_maps.map(lambda hooks: {**base, "hooks": hooks})))
+).flatmap(
+    lambda base: st.one_of(st.just(base), hook_maps.map(lambda hooks: {**base, "hooks": hooks}))
+)
 
 
 @hyp_settings(max_examples=150, deadline=None)
@@ -269,7 +303,9 @@ def test_property_hand_edits_after_install_do_not_stop_a_clean_uninstall(
                 for handler in group["hooks"]:
                     if isinstance(handler, dict) and handler.get("command") == OURS[event]:
                         handler["timeout"] = draw.draw(st.integers(1, 600))
-                        ours_alone = record["events"][event]["replaced"] is None  # in a group install appended
+                        ours_alone = (
+                            record["events"][event]["replaced"] is None
+                        )  # in a group install appended
                         if ours_alone and event != "UserPromptSubmit" and draw.draw(st.booleans()):
                             group["matcher"] = draw.draw(st.sampled_from(["Edit", "Bash|Write"]))
     again, record, _ = settings_merge.install(installed, WANTED, roundtrip(record))
@@ -280,12 +316,16 @@ def test_property_hand_edits_after_install_do_not_stop_a_clean_uninstall(
 
 @hyp_settings(max_examples=100, deadline=None)
 @given(settings_files)
-def test_property_install_wires_each_event_exactly_once_and_keeps_foreign_order(data: dict[str, Any]) -> None:
+def test_property_install_wires_each_event_exactly_once_and_keeps_foreign_order(
+    data: dict[str, Any],
+) -> None:
     installed, _, _ = settings_merge.install(data, WANTED, None)
 
     def copies(of: dict[str, Any], event: str) -> int:
         marked = settings_merge.marked_handlers(of)
-        return [h.get("command") for name, h in marked if name == settings_merge.event_of(event)].count(OURS[event])
+        return [
+            h.get("command") for name, h in marked if name == settings_merge.event_of(event)
+        ].count(OURS[event])
 
     for event in OURS:  # one copy, or the copies the file already had (never one more)
         assert copies(installed, event) == max(1, copies(data, event))
@@ -307,9 +347,16 @@ def test_property_install_wires_each_event_exactly_once_and_keeps_foreign_order(
 def test_an_install_from_before_the_jest_handler_is_upgraded_in_place_and_still_undone() -> None:
     old = f"{PYTHON} -S {HOOKS}/pre_tool_use.py {MARKER}"  # one handler, started without a name
     data = {
-        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": old, "timeout": 5}]}]}
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": old, "timeout": 5}]}
+            ]
+        }
     }
-    record = {"createdHooks": True, "events": {"PreToolUse": {"command": old, "createdEvent": True, "replaced": None}}}
+    record = {
+        "createdHooks": True,
+        "events": {"PreToolUse": {"command": old, "createdEvent": True, "replaced": None}},
+    }
     wanted = {key: WANTED[key] for key in ("PreToolUse", "PreToolUse:jest")}
     installed, record, changes = settings_merge.install(data, wanted, record)
     assert installed["hooks"]["PreToolUse"] == [

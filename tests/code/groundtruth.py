@@ -1,15 +1,17 @@
-"""The grep-and-read ground truth the code index is measured against (tests/code/test_languages_real_projects.py).
+"""The grep-and-read ground truth the code index is measured against
+(tests/code/test_languages_real_projects.py).
 
 Written apart from the index, with nothing from tree-sitter: a small lexer of its own blanks out the
-comments and the string literals of a C-family source (TypeScript, JavaScript, Go, Rust, Java), keeping
-every line break, so a word-boundary search for a name finds it only in code. Template literals keep
-their `${...}` code; Rust's lifetimes are not character literals; Rust block comments nest; a JS regex
-literal is told from a division by what precedes it. Then:
+comments and the string literals of a C-family source (TypeScript, JavaScript, Go, Rust, Java),
+keeping every line break, so a word-boundary search for a name finds it only in code. Template
+literals keep their `${...}` code; Rust's lifetimes are not character literals; Rust block comments
+nest; a JS regex literal is told from a division by what precedes it. Then:
 
-- the definitions: declarations a regex recognises at the top level of a file (and, in Java, members one
-  indent deep), e.g. `export function NAME`, `func (r *T) NAME`, `pub fn NAME`, `public static int NAME(`;
-- the references of a name: every line where the name appears in code, less the lines that declare it
-  (the same regexes, at any depth) - a use is a line, as `sidekit usages` counts them.
+- the definitions: declarations a regex recognises at the top level of a file (and, in Java, members
+  one indent deep), e.g. `export function NAME`, `func (r *T) NAME`, `pub fn NAME`, `public static
+  int NAME(`;
+- the references of a name: every line where the name appears in code, less the lines that declare
+  it (the same regexes, at any depth) - a use is a line, as `sidekit usages` counts them.
 """
 
 from __future__ import annotations
@@ -87,7 +89,12 @@ def strip(source: str, language: str) -> str:
             i = end
             last = '"'
             continue
-        if language == "rust" and c == "r" and re.match(r'r#*"', source[i:]) and not _word_char(source, i - 1):
+        if (
+            language == "rust"
+            and c == "r"
+            and re.match(r'r#*"', source[i:])
+            and not _word_char(source, i - 1)
+        ):
             hashes = len(re.match(r"r(#*)", source[i:]).group(1))  # type: ignore[union-attr]
             close = '"' + "#" * hashes
             end = source.find(close, i + 2 + hashes)
@@ -159,13 +166,17 @@ def _quoted_end(source: str, i: int, quote: str, raw: bool) -> int:
 
 
 def _char_end(source: str, i: int) -> int:
-    """A character literal `'a'`, `'\\n'`, `'\\u{1F600}'`; 0 for a Rust lifetime `'a` (not a literal)."""
-    match = re.match(r"'(\\u\{[0-9a-fA-F]+\}|\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}|\\.|[^\\'\n])'", source[i:])
+    """A character literal `'a'`, `'\\n'`, `'\\u{1F600}'`; 0 for a Rust lifetime `'a` (not a
+    literal)."""
+    match = re.match(
+        r"'(\\u\{[0-9a-fA-F]+\}|\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}|\\.|[^\\'\n])'", source[i:]
+    )
     return i + len(match.group(0)) if match else 0
 
 
 def _template_part(source: str, j: int) -> tuple[int, bool]:
-    """From inside a template literal to its end (True: it stopped at a `${`, whose code follows)."""
+    """From inside a template literal to its end (True: it stopped at a `${`, whose code
+    follows)."""
     while j < len(source):
         if source[j] == "\\":
             j += 2
@@ -199,11 +210,23 @@ def _regex_end(source: str, i: int) -> int:
     return 0
 
 
-# --- declarations ------------------------------------------------------------------------------------
+# --- declarations
+# ------------------------------------------------------------------------------------
 
 MODIFIERS = r"(?:(?:export|default|declare|abstract|async|public|private|protected|static|readonly|override|pub(?:\([\w:]+\))?|unsafe|const|extern|final|synchronized|native|transient|volatile|strictfp|sealed|non-sealed)\s+)*"
 JAVA_NOT_TYPES = {"return", "new", "throw", "else", "case", "yield", "assert", "throws"}
-JAVA_KEYWORDS = JAVA_NOT_TYPES | {"if", "for", "while", "switch", "catch", "synchronized", "do", "try", "super", "this"}
+JAVA_KEYWORDS = JAVA_NOT_TYPES | {
+    "if",
+    "for",
+    "while",
+    "switch",
+    "catch",
+    "synchronized",
+    "do",
+    "try",
+    "super",
+    "this",
+}
 
 
 def declaration_patterns(language: str, name: str) -> list[re.Pattern[str]]:
@@ -213,14 +236,21 @@ def declaration_patterns(language: str, name: str) -> list[re.Pattern[str]]:
     e = r"(?![\w$])"
     if language in ("ts", "js"):
         return [
-            re.compile(rf"{b}(?:function\*?|class|interface|type|enum|namespace|module|const|let|var)\s+{n}{e}"),
+            re.compile(
+                rf"{b}(?:function\*?|class|interface|type|enum|namespace|module|const|let|var)\s+{n}{e}"
+            ),
             re.compile(rf"{b}as\s+{n}{e}"),  # an import's or export's alias binds the name
-            # a parameter in a one-line list: `(a, NAME?: T` (a line-start `NAME: T` may be an object's key)
-            re.compile(rf"\((?:[^()]*,)?\s*(?:(?:public|private|protected|readonly)\s+)*{n}\??\s*:"),
+            # a parameter in a one-line list: `(a, NAME?: T` (a line-start `NAME: T` may be an
+            # object's key)
+            re.compile(
+                rf"\((?:[^()]*,)?\s*(?:(?:public|private|protected|readonly)\s+)*{n}\??\s*:"
+            ),
             re.compile(
                 rf"^\s*(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set|declare)\s+)*\*?{n}\??\s*(?:<[^()]*>)?\(.*\)\s*(?::.*)?[{{;]?\s*$"
             ),
-            re.compile(rf"^\s*(?:(?:public|private|protected|static|readonly|declare|override)\s+)+{n}\??\s*[:=;]"),
+            re.compile(
+                rf"^\s*(?:(?:public|private|protected|static|readonly|declare|override)\s+)+{n}\??\s*[:=;]"
+            ),
         ]
     if language == "go":
         return [
@@ -229,25 +259,36 @@ def declaration_patterns(language: str, name: str) -> list[re.Pattern[str]]:
         ]
     if language == "rust":
         return [
-            re.compile(rf"{b}(?:fn|struct|enum|trait|type|const|static|mod|union|macro_rules!)\s+{n}{e}"),
+            re.compile(
+                rf"{b}(?:fn|struct|enum|trait|type|const|static|mod|union|macro_rules!)\s+{n}{e}"
+            ),
             re.compile(rf"{b}let\s+(?:mut\s+)?{n}{e}"),
             re.compile(rf"^\s*(?:pub\s+)?use\b.*{b}as\s+{n}{e}"),  # `use a::b as NAME`
         ]
     return [
         re.compile(rf"{b}(?:class|interface|enum|record|@interface)\s+{n}{e}"),
         re.compile(
-            rf"^\s*(?:@\w+(?:\([^)]*\))?\s+)*{MODIFIERS}(?:<[^;=()]+>\s+)?(?P<type>[\w$.<>\[\]?, ]+?)\s+{n}\s*(?:\(|=|;|,)"
+            rf"^\s*(?:@\w+(?:\([^)]*\))?\s+)*{MODIFIERS}(?:<[^;=()]+>\s+)?(?P<type>[\w$.<>\[\]?, "
+            rf"]+?)\s+{n}\s*(?:\(|=|;|,)"
         ),
-        re.compile(rf"^\s*(?:(?:public|private|protected)\s+)?{n}\s*\([^;]*\)\s*(?:throws [\w., ]+)?\s*\{{?\s*$"),
+        re.compile(
+            rf"^\s*(?:(?:public|private|protected)\s+)?{n}\s*\([^;]*\)\s*(?:throws [\w., "
+            rf"]+)?\s*\{{?\s*$"
+        ),
         # a parameter: `(final Type<X> NAME,` or `String... NAME)`
-        re.compile(rf"[(,]\s*(?:final\s+)?(?:@\w+\s+)*[\w$][\w$.<>\[\]?]*(?:\.\.\.)?\s+{n}\s*(?:[,)]|$)"),
+        re.compile(
+            rf"[(,]\s*(?:final\s+)?(?:@\w+\s+)*[\w$][\w$.<>\[\]?]*(?:\.\.\.)?\s+{n}\s*(?:[,)]|$)"
+        ),
     ]
 
 
 def declares(language: str, name: str, line: str) -> bool:
     for pattern in declaration_patterns(language, name):
         match = pattern.search(line)
-        if match and not (language == "java" and match.groupdict().get("type", "").split(" ")[-1] in JAVA_NOT_TYPES):
+        if match and not (
+            language == "java"
+            and match.groupdict().get("type", "").split(" ")[-1] in JAVA_NOT_TYPES
+        ):
             return True
     return False
 
@@ -261,7 +302,9 @@ TOP_LEVEL = {
         r"^(?:pub(?:\([\w:]+\))?\s+)?(?:unsafe\s+)?(?:const\s+)?(?:fn|struct|enum|trait|type|const|static|union)\s+([A-Za-z_]\w*)"
     ),
     "java": re.compile(
-        r"^(?:\s{0,4}|\t?)(?:@\w+\s+)*" + MODIFIERS + r"(?:class|interface|enum|record|@interface)\s+([A-Za-z_$][\w$]*)"
+        r"^(?:\s{0,4}|\t?)(?:@\w+\s+)*"
+        + MODIFIERS
+        + r"(?:class|interface|enum|record|@interface)\s+([A-Za-z_$][\w$]*)"
     ),
 }
 TOP_LEVEL["js"] = TOP_LEVEL["ts"]
@@ -273,7 +316,8 @@ JAVA_MEMBER = re.compile(
 
 
 def indent_unit(code: str) -> str:
-    """The file's first indent (two spaces, four, a tab): a class member sits exactly one unit deep."""
+    """The file's first indent (two spaces, four, a tab): a class member sits exactly one unit
+    deep."""
     for text in code.split("\n"):
         stripped = text.lstrip()
         if stripped and text != stripped:
@@ -282,7 +326,8 @@ def indent_unit(code: str) -> str:
 
 
 def definitions(language: str, files: dict[str, str]) -> list[tuple[str, str, int]]:
-    """(name, path, line) of every top-level declaration (Java: classes and their methods) in stripped code."""
+    """(name, path, line) of every top-level declaration (Java: classes and their methods) in
+    stripped code."""
     found = []
     for path, code in sorted(files.items()):
         unit = indent_unit(code)
@@ -307,7 +352,8 @@ TYPE_BODY = re.compile(r"(?<![\w$])(?:interface\s+[\w$]+[^{]*|type\s+[\w$]+(?:<[
 
 def member_lines(code: str) -> set[int]:
     """Lines directly inside a TypeScript `interface X {` or `type X = {` body: a `name: T` or
-    `name(): T` there declares a member (as a Java field does), where elsewhere it is an object's key."""
+    `name(): T` there declares a member (as a Java field does), where elsewhere it is an object's
+    key."""
     lines: set[int] = set()
     number, depth, bodies = 1, 0, []  # depths at which a type body opened
     i = 0
@@ -335,7 +381,8 @@ def member_lines(code: str) -> set[int]:
 
 
 def references(language: str, files: dict[str, str], name: str) -> set[tuple[str, int]]:
-    """(path, line) of every line using `name` in code: a word match that is not a declaration of it."""
+    """(path, line) of every line using `name` in code: a word match that is not a declaration of
+    it."""
     word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
     member = re.compile(rf"^\s*(?:readonly\s+)?{re.escape(name)}\??\s*[:(<]")
     found = set()

@@ -1,18 +1,19 @@
-"""Near-copy evaluation (#18): helpers of real packages from the package index, and functions an agent
-adds that copy one of them (rewritten) or only look like one (near misses).
+"""Near-copy evaluation (#18): helpers of real packages from the package index, and functions an
+agent adds that copy one of them (rewritten) or only look like one (near misses).
 
-The packages are downloaded at run time (pinned, `pip download --no-deps`, cached in tests/code/.cache),
-their helper modules laid out as a small project, and the project indexed as the tools sidecar indexes
-any project (`function_index.build`). Each case's added function is then matched the way the sidecar
-matches an added function (`functions.best_match`). Used by tests/code/test_near_copies.py and by the
-bench row in bench/rows_tools.py.
+The packages are downloaded at run time (pinned, `pip download --no-deps`, cached in
+tests/code/.cache), their helper modules laid out as a small project, and the project indexed as the
+tools sidecar indexes any project (`function_index.build`). Each case's added function is then
+matched the way the sidecar matches an added function (`functions.best_match`). Used by
+tests/code/test_near_copies.py and by the bench row in bench/rows_tools.py.
 
 Case sets, never mixed: `nearcopy_tuning.py` (features and thresholds were chosen on it),
 `nearcopy_rewrites_tuning.py` (the #35 normaliser's thresholds were chosen on it),
-`nearcopy_restructured.py` (#35's held-out set, written and committed before any #35 rule change, tuned
-on in #35's second pass), `nearcopy_mytuning.py` (written by hand for #35's second pass, tuned on),
-`nearcopy_heldout.py` (written before any change to the matcher; measured, but its wrong nudges were
-seen while rules were still chosen) and `nearcopy_heldout2.py` (written blind once the rules were final).
+`nearcopy_restructured.py` (#35's held-out set, written and committed before any #35 rule change,
+tuned on in #35's second pass), `nearcopy_mytuning.py` (written by hand for #35's second pass, tuned
+on), `nearcopy_heldout.py` (written before any change to the matcher; measured, but its wrong nudges
+were seen while rules were still chosen) and `nearcopy_heldout2.py` (written blind once the rules
+were final).
 """
 
 from __future__ import annotations
@@ -38,14 +39,24 @@ PACKAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "slugify": ("python-slugify==9.2.0", ("slugify/slugify.py", "slugify/_legacy.py")),
     "funcy": (
         "funcy==2.0",
-        ("funcy/colls.py", "funcy/seqs.py", "funcy/strings.py", "funcy/tree.py", "funcy/debug.py", "funcy/flow.py"),
+        (
+            "funcy/colls.py",
+            "funcy/seqs.py",
+            "funcy/strings.py",
+            "funcy/tree.py",
+            "funcy/debug.py",
+            "funcy/flow.py",
+        ),
     ),
     # second held-out set
     "webcolors": (
         "webcolors==24.11.1",
         ("webcolors/_normalization.py", "webcolors/_html5.py", "webcolors/_conversion.py"),
     ),
-    "humanfriendly": ("humanfriendly==10.0", ("humanfriendly/text.py", "humanfriendly/__init__.py")),
+    "humanfriendly": (
+        "humanfriendly==10.0",
+        ("humanfriendly/text.py", "humanfriendly/__init__.py"),
+    ),
     # the restructured set (#35)
     "boltons": ("boltons==24.1.0", ("boltons/strutils.py", "boltons/iterutils.py")),
     "toolz": (
@@ -53,14 +64,20 @@ PACKAGES: dict[str, tuple[str, tuple[str, ...]]] = {
         ("toolz/itertoolz.py", "toolz/dicttoolz.py", "toolz/functoolz.py", "toolz/recipes.py"),
     ),
     # the #35 rules' tuning set
-    "more_itertools": ("more-itertools==10.5.0", ("more_itertools/recipes.py", "more_itertools/more.py")),
+    "more_itertools": (
+        "more-itertools==10.5.0",
+        ("more_itertools/recipes.py", "more_itertools/more.py"),
+    ),
     # tuning packages
     "stringcase": ("stringcase==1.2.0", ("stringcase-1.2.0/stringcase.py",)),
     "humanize": (
         "humanize==4.17.0",
         ("humanize/lists.py", "humanize/number.py", "humanize/time.py", "humanize/filesize.py"),
     ),
-    "probe": ("", ("utils/text.py",)),  # tuning: `sidekit demo`'s helper, and the issue's slugify probe
+    "probe": (
+        "",
+        ("utils/text.py",),
+    ),  # tuning: `sidekit demo`'s helper, and the issue's slugify probe
 }
 INLINE = {
     "utils/text.py": '''"""Text helpers."""
@@ -90,8 +107,8 @@ def slug_ascii(value):
 class Case:
     """A function the agent adds to a project that has `package`'s helpers.
 
-    `helper` is the project helper it copies (a rewrite: same behaviour), or "" for a near miss (same
-    shape, different behaviour: nothing may be named)."""
+    `helper` is the project helper it copies (a rewrite: same behaviour), or "" for a near miss
+    (same shape, different behaviour: nothing may be named)."""
 
     package: str
     helper: str
@@ -135,8 +152,9 @@ def archive(requirement: str) -> Path:
 
 
 def pinned(package: str) -> tuple[str, tuple[str, ...]]:
-    """(pinned requirement, members) of a package: the older sets' (PACKAGES), else the third held-out
-    set's, kept in its own module (its test asserts its packages are apart from PACKAGES)."""
+    """(pinned requirement, members) of a package: the older sets' (PACKAGES), else the third
+    held-out set's, kept in its own module (its test asserts its packages are apart from
+    PACKAGES)."""
     if package in PACKAGES:
         return PACKAGES[package]
     from nearcopy_heldout3 import PACKAGES as HELDOUT3_PACKAGES
@@ -168,14 +186,20 @@ _INDEXES: dict[str, dict[str, Any]] = {}
 
 
 def project_index(package: str) -> dict[str, Any]:
-    """The function index of a project made of the package's helper modules (built once per process)."""
+    """The function index of a project made of the package's helper modules (built once per
+    process)."""
     if package not in _INDEXES:
         import warnings
 
         from sidekit_hooks.code.function_index import build
 
-        with tempfile.TemporaryDirectory(prefix=f"nearcopy-{package}-") as folder, warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # stringcase 1.2.0 has a "\W" in a plain string
+        with (
+            tempfile.TemporaryDirectory(prefix=f"nearcopy-{package}-") as folder,
+            warnings.catch_warnings(),
+        ):
+            warnings.simplefilter(
+                "ignore", DeprecationWarning
+            )  # stringcase 1.2.0 has a "\W" in a plain string
             for member, text in module_sources(package).items():
                 target = Path(folder, "lib", member)
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -191,7 +215,9 @@ def predict(case: Case) -> str:
 
     source = textwrap.dedent(case.source).strip() + "\n"
     added = reinvention.added_functions(source)
-    if not added:  # under the sidecar's size floor, or short without distinctive literals: never compared
+    if (
+        not added
+    ):  # under the sidecar's size floor, or short without distinctive literals: never compared
         return ""
     node, tokens, outside, small = added[0]
     found = functions.best_match(
@@ -220,7 +246,8 @@ class Score:
 
     def line(self) -> str:
         return (
-            f"precision {self.precision:.2f} ({self.true_positive}/{self.true_positive + self.false_positive}), "
+            f"precision {self.precision:.2f} "
+            f"({self.true_positive}/{self.true_positive + self.false_positive}), "
             f"recall {self.recall:.2f} ({self.true_positive}/{self.positives}); "
             f"{self.positives} copies, {self.negatives} near misses"
         )
@@ -249,8 +276,8 @@ def score(cases: list[Case]) -> Score:
 
 
 def main(argv: list[str]) -> None:
-    """`python tests/code/nearcopies.py [--heldout]`: the tuning set's figures and misses; the held-out
-    set's only when asked (look at it to measure, never while choosing a rule)."""
+    """`python tests/code/nearcopies.py [--heldout]`: the tuning set's figures and misses; the
+    held-out set's only when asked (look at it to measure, never while choosing a rule)."""
     sys.path.insert(0, str(HERE))
     from nearcopy_heldout import HELDOUT
     from nearcopy_heldout2 import HELDOUT2
@@ -271,7 +298,9 @@ def main(argv: list[str]) -> None:
         ("third held-out (#35, never tuned on)", HELDOUT3_COPIES + HELDOUT3_NEAR_MISSES),
     ):
         if label.startswith("third") and "--heldout" in argv:
-            print(f"{label}: {score(cases).line()}")  # figures only: its cases are never looked at one by one
+            print(
+                f"{label}: {score(cases).line()}"
+            )  # figures only: its cases are never looked at one by one
             continue
         if "tuning" not in label and "tuned" not in label and "--heldout" not in argv:
             continue

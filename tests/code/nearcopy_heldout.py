@@ -1,14 +1,15 @@
 """HELD-OUT near-copy cases (#18): never used to choose a feature or a threshold.
 
 Written before the matcher was changed, then only measured (before/after figures: the commit that
-added them and CHANGELOG-free notes in bench/rows_tools.py). The project helpers are the real ones of
-inflection 0.5.1, pyhumps 3.8.0, python-slugify 9.2.0 and funcy 2.0 (see nearcopies.PACKAGES).
+added them and CHANGELOG-free notes in bench/rows_tools.py). The project helpers are the real ones
+of inflection 0.5.1, pyhumps 3.8.0, python-slugify 9.2.0 and funcy 2.0 (see nearcopies.PACKAGES).
 
 Copies (`helper` set): what an agent writes when it re-implements that helper without looking: names
-changed, branches swapped, an `if` turned into a conditional expression, an early return, temporaries
-inlined or added, the package's own constants and small helpers replaced by literals and inline code,
-sometimes one normalisation step added or left out. Near misses (`helper` empty): functions of the same
-shape as a helper of the package that do something else; naming any helper for them is a wrong nudge.
+changed, branches swapped, an `if` turned into a conditional expression, an early return,
+temporaries inlined or added, the package's own constants and small helpers replaced by literals and
+inline code, sometimes one normalisation step added or left out. Near misses (`helper` empty):
+functions of the same shape as a helper of the package that do something else; naming any helper for
+them is a wrong nudge.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""SECOND HELD-OUT near-copy set (#18), written blind after the matcher's rules were final and measured
-once: the first held-out set (nearcopy_heldout.py) had been looked at while rules were still being
-chosen (its wrong nudges were seen after the first rule set), so it is no longer blind; this one is.
-Project helpers: webcolors 24.11.1 and humanfriendly 10.0 (see nearcopies.PACKAGES). Same kinds as the
-first set: rewritten copies (`helper` set) and look-alikes with other behaviour (`helper` empty).
+"""SECOND HELD-OUT near-copy set (#18), written blind after the matcher's rules were final and
+measured once: the first held-out set (nearcopy_heldout.py) had been looked at while rules were
+still being chosen (its wrong nudges were seen after the first rule set), so it is no longer blind;
+this one is. Project helpers: webcolors 24.11.1 and humanfriendly 10.0 (see nearcopies.PACKAGES).
+Same kinds as the first set: rewritten copies (`helper` set) and look-alikes with other behaviour
+(`helper` empty).
 """
 
 from __future__ import annotations

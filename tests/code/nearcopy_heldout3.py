@@ -3,15 +3,16 @@ its vetoes, and committed before any rule change: measure it, never tune on it. 
 werkzeug 3.0.6 (http.py), jinja2 3.1.4 (filters.py, utils.py) and packaging 24.1 (utils.py), packages no
 other near-copy set, session or scenario uses.
 
-To plug in, add PACKAGES below to nearcopies.PACKAGES (same shape: pinned requirement, wheel members).
+To plug in, add PACKAGES below to nearcopies.PACKAGES (same shape: pinned requirement, wheel
+members).
 
-Copies (`helper` set) are rewritten the way coding agents re-implement a helper a project already has:
-a comprehension turned into a loop with `append` (or back), `any`/`all` into a loop that returns, a
-private helper or module constant inlined, independent branches and operands reordered, locals renamed,
-early returns for `else` branches (or back), a new name and docstring. Each `why` starts with the
-original's file. Near misses (`helper` empty) look like one of those helpers and behave otherwise
-(another condition, another separator, another answer on an edge case); each `why` names the helper it
-resembles and the difference.
+Copies (`helper` set) are rewritten the way coding agents re-implement a helper a project already
+has: a comprehension turned into a loop with `append` (or back), `any`/`all` into a loop that
+returns, a private helper or module constant inlined, independent branches and operands reordered,
+locals renamed, early returns for `else` branches (or back), a new name and docstring. Each `why`
+starts with the original's file. Near misses (`helper` empty) look like one of those helpers and
+behave otherwise (another condition, another separator, another answer on an edge case); each `why`
+names the helper it resembles and the difference.
 """
 
 from __future__ import annotations
@@ -72,7 +73,8 @@ def format_options_header(main, params):
         parts.append(name + "=" + quote_header_value(val))
     return "; ".join(parts)
 """,
-        "werkzeug/http.py: a conditional list for the first append, else as continue, endswith for [-1]",
+        "werkzeug/http.py: a conditional list for the first append, else as continue, endswith "
+        "for [-1]",
     ),
     Case(
         "werkzeug",
@@ -94,7 +96,8 @@ def serialize_header(values):
             out.append(f"{k}={quote_header_value(v)}")
     return ", ".join(out)
 """,
-        "werkzeug/http.py: branches swapped (list first, as an early return), the comprehension as a loop",
+        "werkzeug/http.py: branches swapped (list first, as an early return), the comprehension "
+        "as a loop",
     ),
     Case(
         "werkzeug",
@@ -158,7 +161,8 @@ def age_header_to_delta(header=None):
             pass
     return None
 """,
-        "werkzeug/http.py: the negative check inverted around the try, the overflow falling through",
+        "werkzeug/http.py: the negative check inverted around the try, the overflow falling "
+        "through",
     ),
     Case(
         "werkzeug",
@@ -188,7 +192,8 @@ def drop_entity_headers(headers, allowed=("expires", "content-location")):
             kept.append((key, value))
     headers[:] = kept
 """,
-        "werkzeug/http.py: both comprehensions as loops, is_entity_header inlined, the or's operands swapped",
+        "werkzeug/http.py: both comprehensions as loops, is_entity_header inlined, the or's "
+        "operands swapped",
     ),
     Case(
         "werkzeug",
@@ -220,7 +225,8 @@ def valid_byte_range(start, stop, length):
         return False
     return 0 <= start < length
 """,
-        "werkzeug/http.py: the xor on None split into both-None and one-None, elif chain as early returns",
+        "werkzeug/http.py: the xor on None split into both-None and one-None, elif chain as early "
+        "returns",
     ),
     Case(
         "werkzeug",
@@ -268,7 +274,8 @@ def header_to_dict(header):
 """,
         "werkzeug/http.py: the no-value continue as an else branch, locals renamed",
     ),
-    # -- jinja2/filters.py -----------------------------------------------------------------------------
+    # -- jinja2/filters.py
+    # -----------------------------------------------------------------------------
     Case(
         "jinja2",
         "do_title",
@@ -305,7 +312,8 @@ def human_size(value, binary=False):
             return f"{base * size / limit:.1f} {name}"
     return f"{base * size / limit:.1f} {name}"
 """,
-        "jinja2/filters.py: two literal lists for the per-item conditional, enumerate from 2, else as early returns",
+        "jinja2/filters.py: two literal lists for the per-item conditional, enumerate from 2, "
+        "else as early returns",
     ),
     Case(
         "jinja2",
@@ -406,7 +414,8 @@ def split_columns(items, count, fill_with=None):
             chunk.append(fill_with)
         yield chunk
 """,
-        "jinja2/filters.py: length inlined, the end index inlined into the slice, the and's operands swapped",
+        "jinja2/filters.py: length inlined, the end index inlined into the slice, the and's "
+        "operands swapped",
     ),
     Case(
         "jinja2",
@@ -420,7 +429,8 @@ def round_to(value, precision=0, method="common"):
     scale = 10**precision
     return getattr(math, method)(value * scale) / scale
 """,
-        "jinja2/filters.py: the common case tested first, the check narrowed after it, the factor named",
+        "jinja2/filters.py: the common case tested first, the check narrowed after it, the factor "
+        "named",
     ),
     Case(
         "jinja2",
@@ -460,7 +470,8 @@ def html_attributes(eval_ctx, attrs, autospace=True):
         text = " " + text
     return Markup(text) if eval_ctx.autoescape else text
 """,
-        "jinja2/filters.py: the or's operands swapped, `is not None` dropped on the match, the last if as an expression",
+        "jinja2/filters.py: the or's operands swapped, `is not None` dropped on the match, the "
+        "last if as an expression",
     ),
     Case(
         "jinja2",
@@ -536,7 +547,8 @@ def wrap_paragraphs(environment, text, width=79, break_long_words=True, wrapstri
         wrapped.append(joiner.join(pieces))
     return joiner.join(wrapped)
 """,
-        "jinja2/filters.py: the outer comprehension as a loop with append, the default as an expression",
+        "jinja2/filters.py: the outer comprehension as a loop with append, the default as an "
+        "expression",
     ),
     Case(
         "jinja2",
@@ -574,7 +586,8 @@ def read_etags(header):
         pos = found.end()
     return ds.ETags(strong, weak)
 """,
-        "werkzeug/http.py: the elif as a conditional expression, the if/else appends as a chosen list",
+        "werkzeug/http.py: the elif as a conditional expression, the if/else appends as a chosen "
+        "list",
     ),
     Case(
         "werkzeug",
@@ -606,7 +619,8 @@ def format_http_date(timestamp=None):
         timestamp = mktime(timestamp)
     return email.utils.formatdate(timestamp, usegmt=True)
 """,
-        "werkzeug/http.py: the nested date/datetime test flattened (datetime first), one return per case",
+        "werkzeug/http.py: the nested date/datetime test flattened (datetime first), one return "
+        "per case",
     ),
     Case(
         "werkzeug",
@@ -643,7 +657,8 @@ def read_content_range(value, on_update=None):
         return None
     return ds.ContentRange(units, start, stop, length, on_update=on_update)
 """,
-        "werkzeug/http.py: the unpacking's ValueError as a length test, split as partition, the last test inverted",
+        "werkzeug/http.py: the unpacking's ValueError as a length test, split as partition, the "
+        "last test inverted",
     ),
     Case(
         "jinja2",
@@ -658,9 +673,11 @@ def encode_query(value):
         return "&".join(parts)
     return url_quote(value)
 """,
-        "jinja2/filters.py: the early return's test negated (the scalar case last), the generator as a loop",
+        "jinja2/filters.py: the early return's test negated (the scalar case last), the generator "
+        "as a loop",
     ),
-    # -- jinja2/utils.py -------------------------------------------------------------------------------
+    # -- jinja2/utils.py
+    # -------------------------------------------------------------------------------
     Case(
         "jinja2",
         "import_string",
@@ -710,7 +727,8 @@ def quote_for_url(obj, charset="utf-8", for_qs=False):
 """,
         "jinja2/utils.py: the nested type tests as if/elif, the trailing if as an expression",
     ),
-    # -- packaging/utils.py ----------------------------------------------------------------------------
+    # -- packaging/utils.py
+    # ----------------------------------------------------------------------------
     Case(
         "packaging",
         "canonicalize_version",
@@ -738,7 +756,8 @@ def normal_version(version, *, strip_trailing_zero=True):
         out += f"+{parsed.local}"
     return out
 """,
-        "packaging/utils.py: the parts list as string concatenation, generators as map, the type test inverted",
+        "packaging/utils.py: the parts list as string concatenation, generators as map, the type "
+        "test inverted",
     ),
     Case(
         "packaging",
@@ -763,7 +782,8 @@ def sdist_name_and_version(filename):
         raise InvalidSdistFilename(f"Invalid sdist filename (invalid version): {filename}") from exc
     return canonicalize_name(head), version
 """,
-        "packaging/utils.py: the if/elif on suffixes as a loop that breaks, canonicalize_name moved to the return",
+        "packaging/utils.py: the if/elif on suffixes as a loop that breaks, canonicalize_name "
+        "moved to the return",
     ),
     Case(
         "packaging",
@@ -792,7 +812,8 @@ def wheel_parts(filename):
         build = (int(matched.group(1)), matched.group(2))
     return (canonicalize_name(project), version, build, parse_tag(fields[-1]))
 """,
-        "packaging/utils.py: `not in (4, 5)` as two tests, the or's operands swapped, the else as a default",
+        "packaging/utils.py: `not in (4, 5)` as two tests, the or's operands swapped, the else as "
+        "a default",
     ),
     Case(
         "packaging",
@@ -996,7 +1017,8 @@ def inclusive_range_ok(start, stop, length):
         return False
     return 0 <= stop < length
 """,
-        "like is_byte_range_valid: an inclusive stop, checked against the length instead of the start",
+        "like is_byte_range_valid: an inclusive stop, checked against the length instead of the "
+        "start",
     ),
     Case(
         "werkzeug",
@@ -1236,7 +1258,8 @@ def sorted_pairs(value):
         return sorted(pairs)
     return list(enumerate(value))
 """,
-        "like do_items: sorted, a list, and a sequence gives (index, item) pairs instead of an error",
+        "like do_items: sorted, a list, and a sequence gives (index, item) pairs instead of an "
+        "error",
     ),
     Case(
         "jinja2",
@@ -1335,7 +1358,8 @@ def read_etags_flat(header):
         tags.append(part)
     return tags
 """,
-        "like parse_etags: one flat list, weakness dropped, '*' kept as a tag, commas inside quotes split",
+        "like parse_etags: one flat list, weakness dropped, '*' kept as a tag, commas inside "
+        "quotes split",
     ),
     Case(
         "werkzeug",
@@ -1387,7 +1411,8 @@ def read_inclusive_range(value):
     start_str, stop_str = rng.split("-", 1)
     return units, int(start_str), int(stop_str), length
 """,
-        "like parse_content_range_header: a tuple with an inclusive stop, no validity check, errors raised",
+        "like parse_content_range_header: a tuple with an inclusive stop, no validity check, "
+        "errors raised",
     ),
     Case(
         "jinja2",
@@ -1402,9 +1427,11 @@ def encode_query_raw(value):
         return ";".join(parts)
     return str(value)
 """,
-        "like do_urlencode: keys not quoted, values path-quoted, joined with ';', a scalar not quoted",
+        "like do_urlencode: keys not quoted, values path-quoted, joined with ';', a scalar not "
+        "quoted",
     ),
-    # -- look-alikes of packaging/utils.py ----------------------------------------------------------
+    # -- look-alikes of packaging/utils.py
+    # ----------------------------------------------------------
     Case(
         "packaging",
         "",
@@ -1422,7 +1449,8 @@ def release_only(version):
         release += "".join(map(str, parsed.pre))
     return release
 """,
-        "like canonicalize_version: trailing zeros kept, epoch/post/dev/local dropped, '' for a bad version",
+        "like canonicalize_version: trailing zeros kept, epoch/post/dev/local dropped, '' for a "
+        "bad version",
     ),
     Case(
         "packaging",
@@ -1441,7 +1469,8 @@ def sdist_name_first_dash(filename):
         raise ValueError(filename)
     return head.lower(), tail
 """,
-        "like parse_sdist_filename: splits on the first dash, a third suffix, no Version, no canonical name",
+        "like parse_sdist_filename: splits on the first dash, a third suffix, no Version, no "
+        "canonical name",
     ),
     Case(
         "packaging",

@@ -1,12 +1,13 @@
 """HELD-OUT Go near-copy set (#34, #35), never tuned on; format in nearcopy_languages.py.
 
-Project helpers: github.com/samber/lo v1.47.0 (slice.go, find.go, intersect.go, string.go; package `lo`)
-and github.com/joho/godotenv v1.5.1 (godotenv.go, parser.go; package `godotenv`), from the Go module proxy.
-Copies are rewritten as agents do in Go: index loops and `range` over values, `struct{}` sets and `bool`
-maps, `if err != nil` early returns and nested `if err == nil` blocks, `continue` and `if`/`else`,
-recursion as a loop, private helpers inlined, reordered tests, renamed locals, a new name. Each copy was
-compiled into its package and compared with the original on sample inputs before this commit. Written to
-a file of the project, a case needs the package clause of its label (`lo`, `godotenv`): as_file() adds it.
+Project helpers: github.com/samber/lo v1.47.0 (slice.go, find.go, intersect.go, string.go; package
+`lo`) and github.com/joho/godotenv v1.5.1 (godotenv.go, parser.go; package `godotenv`), from the Go
+module proxy. Copies are rewritten as agents do in Go: index loops and `range` over values,
+`struct{}` sets and `bool` maps, `if err != nil` early returns and nested `if err == nil` blocks,
+`continue` and `if`/`else`, recursion as a loop, private helpers inlined, reordered tests, renamed
+locals, a new name. Each copy was compiled into its package and compared with the original on sample
+inputs before this commit. Written to a file of the project, a case needs the package clause of its
+label (`lo`, `godotenv`): as_file() adds it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ func Dedupe[T comparable](items []T) []T {
 	return out
 }
 """,
-        "slice.go: the index loop as range over values, the struct{} set as a bool map, continue as an if",
+        "slice.go: the index loop as range over values, the struct{} set as a bool map, continue "
+        "as an if",
     ),
     Case(
         "lo",
@@ -82,7 +84,8 @@ func PartitionInOrder[T any, K comparable](items []T, keyOf func(T) K) [][]T {
 	return groups
 }
 """,
-        "slice.go: the not-found branch last after a continue, the group created with its first item",
+        "slice.go: the not-found branch last after a continue, the group created with its first "
+        "item",
     ),
     Case(
         "lo",
@@ -136,7 +139,8 @@ func InOrder[T constraints.Ordered](items []T) bool {
 	return true
 }
 """,
-        "slice.go: the loop from 1 as range with a skipped first index, the comparison's operands swapped",
+        "slice.go: the loop from 1 as range with a skipped first index, the comparison's operands "
+        "swapped",
     ),
     Case(
         "lo",
@@ -327,7 +331,8 @@ func SplitEvery(str string, size int) []string {
 	return append(parts, str[start:])
 }
 """,
-        "string.go: the size test as <=, the two counters reset in one assignment, the last append returned",
+        "string.go: the size test as <=, the two counters reset in one assignment, the last "
+        "append returned",
     ),
     Case(
         "godotenv",
@@ -506,7 +511,8 @@ func DedupeKeepLast[T comparable](items []T) []T {
 	return out
 }
 """,
-        "like Uniq (slice.go): keeps the last of equal items, in the order of their last appearance",
+        "like Uniq (slice.go): keeps the last of equal items, in the order of their last "
+        "appearance",
     ),
     Case(
         "lo",
@@ -524,7 +530,8 @@ func FullBatches[T any](items []T, size int) [][]T {
 	return batches
 }
 """,
-        "like Chunk (slice.go): drops a short last batch, no panic (an empty result) for a bad size",
+        "like Chunk (slice.go): drops a short last batch, no panic (an empty result) for a bad "
+        "size",
     ),
     Case(
         "lo",
@@ -545,7 +552,8 @@ func Runs[T any, K comparable](items []T, keyOf func(T) K) [][]T {
 	return groups
 }
 """,
-        "like PartitionBy (slice.go): groups consecutive runs only, a key seen again starts a new group",
+        "like PartitionBy (slice.go): groups consecutive runs only, a key seen again starts a new "
+        "group",
     ),
     Case(
         "lo",
@@ -660,7 +668,8 @@ func ExtraCopies[T comparable](items []T) []T {
 	return out
 }
 """,
-        "like FindDuplicates (find.go): every repeated occurrence after the first, as often as it repeats",
+        "like FindDuplicates (find.go): every repeated occurrence after the first, as often as it "
+        "repeats",
     ),
     Case(
         "lo",
@@ -697,7 +706,8 @@ func AtClamped[T any](items []T, nth int) (T, error) {
 	return items[nth], nil
 }
 """,
-        "like Nth (find.go): an out-of-range index is clamped to the ends, an error only for an empty slice",
+        "like Nth (find.go): an out-of-range index is clamped to the ends, an error only for an "
+        "empty slice",
     ),
     Case(
         "lo",
@@ -789,7 +799,8 @@ func SplitBytes(str string, size int) []string {
 	return parts
 }
 """,
-        "like ChunkString (string.go): cuts every size bytes (splitting runes), nothing for an empty string",
+        "like ChunkString (string.go): cuts every size bytes (splitting runes), nothing for an "
+        "empty string",
     ),
     Case(
         "godotenv",
@@ -817,7 +828,8 @@ func ReadFirstWins(filenames ...string) (map[string]string, error) {
 	return merged, nil
 }
 """,
-        "like Read (godotenv.go): the first file wins, a missing file is skipped instead of an error",
+        "like Read (godotenv.go): the first file wins, a missing file is skipped instead of an "
+        "error",
     ),
     Case(
         "godotenv",
@@ -878,7 +890,8 @@ func applyPrefixed(filename string, prefix string) ([]string, error) {
 	return set, nil
 }
 """,
-        "like loadFile (godotenv.go): sets only unset keys with a prefix and returns the keys it set",
+        "like loadFile (godotenv.go): sets only unset keys with a prefix and returns the keys it "
+        "set",
     ),
     Case(
         "godotenv",
@@ -920,7 +933,8 @@ func parseLines(src []byte, out map[string]string) error {
 	return nil
 }
 """,
-        "like parseBytes (parser.go): splits lines on the first '=', no quotes, no comments, no expansion",
+        "like parseBytes (parser.go): splits lines on the first '=', no quotes, no comments, no "
+        "expansion",
     ),
     Case(
         "godotenv",

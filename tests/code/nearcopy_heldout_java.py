@@ -18,7 +18,9 @@ from realprojects import Project
 LANGUAGE = "java"
 SUFFIX = ".java"
 PROJECTS = {
-    "guava": Project("java", "maven", "com.google.guava:guava:33.3.1-jre", "com/google/common/base", (".java",)),
+    "guava": Project(
+        "java", "maven", "com.google.guava:guava:33.3.1-jre", "com/google/common/base", (".java",)
+    ),
 }
 JAVA_PACKAGES = {"guava": "com.google.common.base"}  # the package clause for as_file()
 
@@ -40,7 +42,8 @@ public static String leftPad(String text, int width, char fill) {
     return out.append(text).toString();
 }
 """,
-        "com/google/common/base/Strings.java: the for loop from the length as a count-down while, the append chained into the return",
+        "com/google/common/base/Strings.java: the for loop from the length as a count-down while, "
+        "the append chained into the return",
     ),
     Case(
         "guava",
@@ -57,7 +60,8 @@ public static String rightPad(String text, int width, char fill) {
     return text;
 }
 """,
-        "com/google/common/base/Strings.java: the builder loop as an IntStream joined, the guard inverted around it",
+        "com/google/common/base/Strings.java: the builder loop as an IntStream joined, the guard "
+        "inverted around it",
     ),
     Case(
         "guava",
@@ -80,7 +84,8 @@ public static String repeatText(String text, int times) {
     return out.toString();
 }
 """,
-        "com/google/common/base/Strings.java: the doubling arraycopy as an append loop, the argument check hoisted",
+        "com/google/common/base/Strings.java: the doubling arraycopy as an append loop, the "
+        "argument check hoisted",
     ),
     Case(
         "guava",
@@ -102,7 +107,8 @@ public static String sharedPrefix(CharSequence a, CharSequence b) {
     return a.subSequence(0, p).toString();
 }
 """,
-        "com/google/common/base/Strings.java: the while with && as a for loop with break, the || operands swapped",
+        "com/google/common/base/Strings.java: the while with && as a for loop with break, the || "
+        "operands swapped",
     ),
     Case(
         "guava",
@@ -134,7 +140,8 @@ public static String sharedSuffix(CharSequence a, CharSequence b) {
     return a.subSequence(a.length() - s, a.length()).toString();
 }
 """,
-        "com/google/common/base/Strings.java: validSurrogatePairAt inlined twice, the while's second test as a break",
+        "com/google/common/base/Strings.java: validSurrogatePairAt inlined twice, the while's "
+        "second test as a break",
     ),
     Case(
         "guava",
@@ -171,7 +178,8 @@ public static String formatLeniently(@CheckForNull String template, @CheckForNul
     return out.toString();
 }
 """,
-        "com/google/common/base/Strings.java: the placeholder while as a for loop, the bracketed tail as a StringJoiner",
+        "com/google/common/base/Strings.java: the placeholder while as a for loop, the bracketed "
+        "tail as a StringJoiner",
     ),
     Case(
         "guava",
@@ -191,7 +199,8 @@ public static String asciiLower(String string) {
     return chars == null ? string : String.valueOf(chars);
 }
 """,
-        "com/google/common/base/Ascii.java: the nested loops as one loop with a lazily copied array, isUpperCase inlined",
+        "com/google/common/base/Ascii.java: the nested loops as one loop with a lazily copied "
+        "array, isUpperCase inlined",
     ),
     Case(
         "guava",
@@ -206,7 +215,8 @@ public static String asciiUpper(String string) {
     return out.toString();
 }
 """,
-        "com/google/common/base/Ascii.java: the search loop as chars().noneMatch, the conversion loop as chars().forEach",
+        "com/google/common/base/Ascii.java: the search loop as chars().noneMatch, the conversion "
+        "loop as chars().forEach",
     ),
     Case(
         "guava",
@@ -228,7 +238,8 @@ public static String shorten(CharSequence seq, int maxLength, String truncationI
     return new StringBuilder(maxLength).append(source, 0, keep).append(truncationIndicator).toString();
 }
 """,
-        "com/google/common/base/Ascii.java: the nested ifs as a nullable string and one test, the source chosen before the builder",
+        "com/google/common/base/Ascii.java: the nested ifs as a nullable string and one test, the "
+        "source chosen before the builder",
     ),
     Case(
         "guava",
@@ -255,7 +266,8 @@ public static boolean sameIgnoringAsciiCase(CharSequence s1, CharSequence s2) {
     return true;
 }
 """,
-        "com/google/common/base/Ascii.java: getAlphaIndex inlined, the two continues as one negated if",
+        "com/google/common/base/Ascii.java: getAlphaIndex inlined, the two continues as one "
+        "negated if",
     ),
     Case(
         "guava",
@@ -278,7 +290,8 @@ public static Throwable deepestCause(Throwable error) {
     return current;
 }
 """,
-        "com/google/common/base/Throwables.java: the assignment in the while test split out, locals renamed",
+        "com/google/common/base/Throwables.java: the assignment in the while test split out, "
+        "locals renamed",
     ),
     Case(
         "guava",
@@ -303,7 +316,8 @@ public static List<Throwable> causeChain(Throwable error) {
     return Collections.unmodifiableList(chain);
 }
 """,
-        "com/google/common/base/Throwables.java: the while with an assignment as a for over getCause()",
+        "com/google/common/base/Throwables.java: the while with an assignment as a for over "
+        "getCause()",
     ),
     Case(
         "guava",
@@ -349,7 +363,8 @@ public static int utf8Length(CharSequence sequence) {
     return total;
 }
 """,
-        "com/google/common/base/Utf8.java: the branch-free increment as an if, the for/else as a while with an early break",
+        "com/google/common/base/Utf8.java: the branch-free increment as an if, the for/else as a "
+        "while with an early break",
     ),
     Case(
         "guava",
@@ -374,7 +389,8 @@ private static int utf8LengthFrom(CharSequence sequence, int start) {
     return extra;
 }
 """,
-        "com/google/common/base/Utf8.java: the branches swapped, the surrogate range as Character.isSurrogate, the message helper inlined",
+        "com/google/common/base/Utf8.java: the branches swapped, the surrogate range as "
+        "Character.isSurrogate, the message helper inlined",
     ),
     Case(
         "guava",
@@ -390,7 +406,8 @@ public static boolean validUtf8(byte[] bytes, int off, int len) {
     return i == end || isWellFormedSlowPath(bytes, i, end);
 }
 """,
-        "com/google/common/base/Utf8.java: the loop that returns as a scan and one boolean expression",
+        "com/google/common/base/Utf8.java: the loop that returns as a scan and one boolean "
+        "expression",
     ),
     Case(
         "guava",
@@ -406,7 +423,8 @@ private static String elementIndexMessage(int index, int size, String desc) {
     return lenientFormat("%s (%s) must be less than size (%s)", desc, index, size);
 }
 """,
-        "com/google/common/base/Preconditions.java: the else-if chain as a guard first and early returns",
+        "com/google/common/base/Preconditions.java: the else-if chain as a guard first and early "
+        "returns",
     ),
     Case(
         "guava",
@@ -423,7 +441,8 @@ private static String positionIndexesMessage(int start, int end, int size) {
         : badPositionIndex(end, size, "end index");
 }
 """,
-        "com/google/common/base/Preconditions.java: the two range tests named, the good case first, a conditional return",
+        "com/google/common/base/Preconditions.java: the two range tests named, the good case "
+        "first, a conditional return",
     ),
     Case(
         "guava",
@@ -437,7 +456,8 @@ public static <T> T firstPresent(@CheckForNull T first, @CheckForNull T second) 
     return chosen;
 }
 """,
-        "com/google/common/base/MoreObjects.java: the two early returns as one failure test and a conditional",
+        "com/google/common/base/MoreObjects.java: the two early returns as one failure test and a "
+        "conditional",
     ),
 ]
 
@@ -459,7 +479,8 @@ public static String fixedWidthRight(String text, int width, char fill) {
     return out.append(text).toString();
 }
 """,
-        "like padStart (com/google/common/base/Strings.java): a fixed width: longer text is cut to its last characters",
+        "like padStart (com/google/common/base/Strings.java): a fixed width: longer text is cut "
+        "to its last characters",
     ),
     Case(
         "guava",
@@ -495,7 +516,8 @@ public static String repeatJoined(String text, int times, String separator) {
     return out.toString();
 }
 """,
-        "like repeat (com/google/common/base/Strings.java): a separator between the copies, no size check",
+        "like repeat (com/google/common/base/Strings.java): a separator between the copies, no "
+        "size check",
     ),
     Case(
         "guava",
@@ -514,7 +536,8 @@ public static String sharedPrefixIgnoreCase(CharSequence a, CharSequence b) {
     return a.subSequence(0, p).toString();
 }
 """,
-        "like commonPrefix (com/google/common/base/Strings.java): ignores case, surrogate pairs not kept whole",
+        "like commonPrefix (com/google/common/base/Strings.java): ignores case, surrogate pairs "
+        "not kept whole",
     ),
     Case(
         "guava",
@@ -534,7 +557,8 @@ public static int sharedSuffixLength(CharSequence a, CharSequence b) {
     return s;
 }
 """,
-        "like commonSuffix (com/google/common/base/Strings.java): the length of the shared suffix, pairs not checked",
+        "like commonSuffix (com/google/common/base/Strings.java): the length of the shared "
+        "suffix, pairs not checked",
     ),
     Case(
         "guava",
@@ -556,7 +580,8 @@ public static String formatBraces(String template, Object... args) {
     return out.toString();
 }
 """,
-        "like lenientFormat (com/google/common/base/Strings.java): `{}` placeholders, extra arguments dropped, null template not tolerated",
+        "like lenientFormat (com/google/common/base/Strings.java): `{}` placeholders, extra "
+        "arguments dropped, null template not tolerated",
     ),
     Case(
         "guava",
@@ -590,7 +615,8 @@ public static String unicodeUpper(String string) {
     return out.toString();
 }
 """,
-        "like toUpperCase (com/google/common/base/Ascii.java): full Unicode upper-casing, not ASCII only",
+        "like toUpperCase (com/google/common/base/Ascii.java): full Unicode upper-casing, not "
+        "ASCII only",
     ),
     Case(
         "guava",
@@ -609,7 +635,8 @@ public static String shortenAtWord(CharSequence seq, int maxLength, String trunc
     return text.substring(0, cut) + truncationIndicator;
 }
 """,
-        "like truncate (com/google/common/base/Ascii.java): cuts at the last space before the limit, indicator beyond maxLength",
+        "like truncate (com/google/common/base/Ascii.java): cuts at the last space before the "
+        "limit, indicator beyond maxLength",
     ),
     Case(
         "guava",
@@ -634,7 +661,8 @@ public static boolean sameIgnoringSpaces(CharSequence s1, CharSequence s2) {
     }
 }
 """,
-        "like equalsIgnoreCase (com/google/common/base/Ascii.java): whitespace is skipped on both sides",
+        "like equalsIgnoreCase (com/google/common/base/Ascii.java): whitespace is skipped on both "
+        "sides",
     ),
     Case(
         "guava",
@@ -651,7 +679,8 @@ public static Throwable causeOfType(Throwable error, Class<? extends Throwable> 
     return error;
 }
 """,
-        "like getRootCause (com/google/common/base/Throwables.java): stops at the first cause of a given type, no loop detection",
+        "like getRootCause (com/google/common/base/Throwables.java): stops at the first cause of "
+        "a given type, no loop detection",
     ),
     Case(
         "guava",
@@ -668,7 +697,8 @@ public static List<String> causeMessages(Throwable error) {
     return messages;
 }
 """,
-        "like getCausalChain (com/google/common/base/Throwables.java): the messages of the chain, nulls skipped, modifiable, no loop check",
+        "like getCausalChain (com/google/common/base/Throwables.java): the messages of the chain, "
+        "nulls skipped, modifiable, no loop check",
     ),
     Case(
         "guava",
@@ -685,7 +715,8 @@ public static boolean isUnchecked(Throwable throwable) {
     return false;
 }
 """,
-        "like throwIfUnchecked (com/google/common/base/Throwables.java): only says whether it is unchecked, never throws",
+        "like throwIfUnchecked (com/google/common/base/Throwables.java): only says whether it is "
+        "unchecked, never throws",
     ),
     Case(
         "guava",
@@ -705,7 +736,8 @@ public static int codePointLength(CharSequence sequence) {
     return count;
 }
 """,
-        "like encodedLength (com/google/common/base/Utf8.java): counts code points, not UTF-8 bytes",
+        "like encodedLength (com/google/common/base/Utf8.java): counts code points, not UTF-8 "
+        "bytes",
     ),
     Case(
         "guava",
@@ -724,7 +756,8 @@ private static int cesu8LengthFrom(CharSequence sequence, int start) {
     return extra;
 }
 """,
-        "like encodedLengthGeneral (com/google/common/base/Utf8.java): CESU-8: each surrogate counts 3 bytes, no unpaired check",
+        "like encodedLengthGeneral (com/google/common/base/Utf8.java): CESU-8: each surrogate "
+        "counts 3 bytes, no unpaired check",
     ),
     Case(
         "guava",
@@ -756,7 +789,8 @@ private static String indexProblem(int index, int size, String desc) {
     return desc + ": index " + index + " is out of bounds for size " + size;
 }
 """,
-        "like badElementIndex (com/google/common/base/Preconditions.java): a message for a negative size instead of an exception, other wording",
+        "like badElementIndex (com/google/common/base/Preconditions.java): a message for a "
+        "negative size instead of an exception, other wording",
     ),
     Case(
         "guava",
@@ -774,7 +808,8 @@ private static String rangeProblem(int start, int end, int size) {
     return lenientFormat("end index (%s) must not be less than start index (%s)", end, start);
 }
 """,
-        "like badPositionIndexes (com/google/common/base/Preconditions.java): the end index is checked before the start",
+        "like badPositionIndexes (com/google/common/base/Preconditions.java): the end index is "
+        "checked before the start",
     ),
     Case(
         "guava",
@@ -790,7 +825,8 @@ public static <T> T coalesce(T... values) {
     return null;
 }
 """,
-        "like firstNonNull (com/google/common/base/MoreObjects.java): any number of values, null when all are null",
+        "like firstNonNull (com/google/common/base/MoreObjects.java): any number of values, null "
+        "when all are null",
     ),
 ]
 

@@ -1,10 +1,10 @@
 """HELD-OUT JavaScript near-copy set (#34, #35), never tuned on; format in nearcopy_languages.py.
 
-Project helpers: underscore 1.13.7 from npm, its ES modules (`modules/<name>.js`, one exported function
-each; private helpers in `modules/_<name>.js`). Copies are rewritten as agents do in JavaScript: `for`
-loops and `.map`/`.filter`/`.forEach`/`.reduce`, `.some`/`.every` and loops that return, `while` and
-`for`, `var` and `const`/`let`, private helpers (`getLength`, `_has`, `toPath`, `cb`) inlined, reordered
-independent tests, early returns and `else`, a new name.
+Project helpers: underscore 1.13.7 from npm, its ES modules (`modules/<name>.js`, one exported
+function each; private helpers in `modules/_<name>.js`). Copies are rewritten as agents do in
+JavaScript: `for` loops and `.map`/`.filter`/`.forEach`/`.reduce`, `.some`/`.every` and loops that
+return, `while` and `for`, `var` and `const`/`let`, private helpers (`getLength`, `_has`, `toPath`,
+`cb`) inlined, reordered independent tests, early returns and `else`, a new name.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ export function splitIntoGroups(array, count) {
   return groups;
 }
 """,
-        "modules/chunk.js: the while with `i += count` inside the call as a for loop, the result made first",
+        "modules/chunk.js: the while with `i += count` inside the call as a for loop, the result "
+        "made first",
     ),
     Case(
         "underscore",
@@ -64,7 +65,8 @@ export function dedupe(array, isSorted, iteratee, context) {
   return out;
 }
 """,
-        "modules/uniq.js: the sorted and iteratee branches reordered, contains as includes, getLength inlined",
+        "modules/uniq.js: the sorted and iteratee branches reordered, contains as includes, "
+        "getLength inlined",
     ),
     Case(
         "underscore",
@@ -84,7 +86,8 @@ export function numberSequence(start, stop, step) {
   return out;
 }
 """,
-        "modules/range.js: the step's if as ||, the preallocated array as push, a separate running value",
+        "modules/range.js: the step's if as ||, the preallocated array as push, a separate "
+        "running value",
     ),
     Case(
         "underscore",
@@ -161,7 +164,8 @@ export function commonItems(array, ...others) {
   return shared;
 }
 """,
-        "modules/intersection.js: arguments as rest, the inner loop with break as .every, contains on the result as includes",
+        "modules/intersection.js: arguments as rest, the inner loop with break as .every, "
+        "contains on the result as includes",
     ),
     Case(
         "underscore",
@@ -189,7 +193,8 @@ export function largest(obj, iteratee, context) {
   return best;
 }
 """,
-        "modules/max.js: the branches swapped with an early return, the test named, || operands swapped",
+        "modules/max.js: the branches swapped with an early return, the test named, || operands "
+        "swapped",
     ),
     Case(
         "underscore",
@@ -206,7 +211,8 @@ export function makeEscaper(map) {
   };
 }
 """,
-        "modules/_createEscaper.js: the escaper function inlined as an arrow, the ternary as an early return",
+        "modules/_createEscaper.js: the escaper function inlined as an arrow, the ternary as an "
+        "early return",
     ),
     Case(
         "underscore",
@@ -244,7 +250,8 @@ export function pickRandom(obj, n, guard) {
   return list[random(list.length - 1)];
 }
 """,
-        "modules/sample.js: the single-pick case last (condition negated), the swap as destructuring",
+        "modules/sample.js: the single-pick case last (condition negated), the swap as "
+        "destructuring",
     ),
     Case(
         "underscore",
@@ -415,7 +422,8 @@ export function runLengths(array, iteratee) {
   return out;
 }
 """,
-        "like uniq (modules/uniq.js): each run of equal neighbours as [value, count], not the distinct values",
+        "like uniq (modules/uniq.js): each run of equal neighbours as [value, count], not the "
+        "distinct values",
     ),
     Case(
         "underscore",
@@ -451,7 +459,8 @@ export function zipShortest(arrays) {
   return columns;
 }
 """,
-        "like unzip (modules/unzip.js): stops at the shortest array instead of padding to the longest",
+        "like unzip (modules/unzip.js): stops at the shortest array instead of padding to the "
+        "longest",
     ),
     Case(
         "underscore",
@@ -467,7 +476,8 @@ export function indexByFirst(list) {
   return out;
 }
 """,
-        "like object (modules/object.js): the first pair wins, the value is the rest of the pair as an array",
+        "like object (modules/object.js): the first pair wins, the value is the rest of the pair "
+        "as an array",
     ),
     Case(
         "underscore",
@@ -506,7 +516,8 @@ export function exclusiveItems(array, other) {
   return out;
 }
 """,
-        "like intersection (modules/intersection.js): items in exactly one of two arrays, not in all",
+        "like intersection (modules/intersection.js): items in exactly one of two arrays, not in "
+        "all",
     ),
     Case(
         "underscore",
@@ -594,7 +605,8 @@ export function cachedLatest(func) {
   };
 }
 """,
-        "like memoize (modules/memoize.js): remembers only the last call, no hasher, no cache object",
+        "like memoize (modules/memoize.js): remembers only the last call, no hasher, no cache "
+        "object",
     ),
     Case(
         "underscore",
@@ -609,7 +621,8 @@ export function skipCalls(times, func) {
   };
 }
 """,
-        "like before (modules/before.js): the opposite: ignores the first calls and runs the later ones",
+        "like before (modules/before.js): the opposite: ignores the first calls and runs the "
+        "later ones",
     ),
     Case(
         "underscore",
@@ -623,7 +636,8 @@ export function isBlank(obj) {
   return false;
 }
 """,
-        "like isEmpty (modules/isEmpty.js): whitespace strings and arrays of nulls count as empty, numbers do not",
+        "like isEmpty (modules/isEmpty.js): whitespace strings and arrays of nulls count as "
+        "empty, numbers do not",
     ),
     Case(
         "underscore",
@@ -654,7 +668,8 @@ function readPathOr(obj, path, fallback) {
   return current == null ? fallback : current;
 }
 """,
-        "like deepGet (modules/_deepGet.js): a fallback for null too, an empty path gives the object itself",
+        "like deepGet (modules/_deepGet.js): a fallback for null too, an empty path gives the "
+        "object itself",
     ),
     Case(
         "underscore",

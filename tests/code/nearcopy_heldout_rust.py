@@ -1,13 +1,14 @@
 """HELD-OUT Rust near-copy set (#34, #35), never tuned on; format in nearcopy_languages.py.
 
-Project helpers, from crates.io: textwrap 0.16.1 (src/core.rs, src/indentation.rs, src/word_separators.rs,
-src/wrap_algorithms.rs, src/fill.rs, src/wrap.rs, src/refill.rs), unindent 0.2.3 (src/unindent.rs),
-pathdiff 0.2.1 (src/lib.rs) and natord 1.0.9 (lib.rs, at the crate's root). Copies are rewritten as
-agents do in Rust: iterator chains (`find`/`map`/`unwrap_or`, `position`, `flat_map`, `filter_map`/`min`,
-`repeat`/`take`, `for_each`) and `for`/`while let`/`loop` with `break`, `match` and `if`/`else if`,
-`Option` combinators and early returns, private helpers inlined, reordered arms and operands, renamed
-locals, a new name. Each copy was compiled into its crate and compared with the original on sample
-inputs before this commit. Each `why` starts with the path of the original (or of the look-alike).
+Project helpers, from crates.io: textwrap 0.16.1 (src/core.rs, src/indentation.rs,
+src/word_separators.rs, src/wrap_algorithms.rs, src/fill.rs, src/wrap.rs, src/refill.rs), unindent
+0.2.3 (src/unindent.rs), pathdiff 0.2.1 (src/lib.rs) and natord 1.0.9 (lib.rs, at the crate's root).
+Copies are rewritten as agents do in Rust: iterator chains (`find`/`map`/`unwrap_or`, `position`,
+`flat_map`, `filter_map`/`min`, `repeat`/`take`, `for_each`) and `for`/`while let`/`loop` with
+`break`, `match` and `if`/`else if`, `Option` combinators and early returns, private helpers
+inlined, reordered arms and operands, renamed locals, a new name. Each copy was compiled into its
+crate and compared with the original on sample inputs before this commit. Each `why` starts with the
+path of the original (or of the look-alike).
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ pub fn remove_common_indent(s: &str) -> String {
     result
 }
 """,
-        "src/indentation.rs: both search loops as find/map/unwrap_or chains, split_at as slicing, truncate as pop",
+        "src/indentation.rs: both search loops as find/map/unwrap_or chains, split_at as slicing, "
+        "truncate as pop",
     ),
     Case(
         "textwrap",
@@ -208,7 +210,8 @@ pub fn first_fit_lines<'a, T: Fragment>(fragments: &'a [T], line_widths: &[f64])
     lines
 }
 """,
-        "src/wrap_algorithms.rs: get/copied/unwrap_or as an index test, enumerate as an index loop, && operands swapped",
+        "src/wrap_algorithms.rs: get/copied/unwrap_or as an index test, enumerate as an index "
+        "loop, && operands swapped",
     ),
     Case(
         "textwrap",
@@ -273,7 +276,8 @@ pub(crate) fn wrap_one_line<'a>(line: &'a str, options: &Options<'_>, lines: &mu
     lines.push(Cow::from(line.trim_end_matches(' ')));
 }
 """,
-        "src/wrap.rs: the fast-path test negated with the slow path first and an early return, if/else as a match",
+        "src/wrap.rs: the fast-path test negated with the slow path first and an early return, "
+        "if/else as a match",
     ),
     Case(
         "textwrap",
@@ -330,7 +334,8 @@ fn unindent_lines(s: &[u8], preserve_empty_first_line: bool) -> Vec<u8> {
     out
 }
 """,
-        "src/unindent.rs: the filter_map/min chain as a loop with an Option, the first line as a continue",
+        "src/unindent.rs: the filter_map/min chain as a loop with an Option, the first line as a "
+        "continue",
     ),
     Case(
         "unindent",
@@ -384,7 +389,8 @@ where
     Some(comps.iter().map(|c| c.as_os_str()).collect())
 }
 """,
-        "src/lib.rs: the nested if/else on absoluteness as two guards, the ParentDir loop as repeat().take()",
+        "src/lib.rs: the nested if/else on absoluteness as two guards, the ParentDir loop as "
+        "repeat().take()",
     ),
     Case(
         "natord",
@@ -424,7 +430,8 @@ pub fn prefix_every_line(s: &str, prefix: &str) -> String {
     out
 }
 """,
-        "like indent (src/indentation.rs): blank lines get the whole prefix, the trailing newline is dropped",
+        "like indent (src/indentation.rs): blank lines get the whole prefix, the trailing newline "
+        "is dropped",
     ),
     Case(
         "textwrap",
@@ -447,7 +454,8 @@ pub fn strip_each_indent(s: &str) -> String {
     result
 }
 """,
-        "like dedent (src/indentation.rs): strips each line's own leading whitespace, not the common prefix",
+        "like dedent (src/indentation.rs): strips each line's own leading whitespace, not the "
+        "common prefix",
     ),
     Case(
         "textwrap",
@@ -470,7 +478,8 @@ pub(crate) fn starts_csi<I: Iterator<Item = char>>(ch: char, chars: &mut I) -> b
     }
 }
 """,
-        "like skip_ansi_escape_sequence (src/core.rs): CSI sequences only, and only says whether one started",
+        "like skip_ansi_escape_sequence (src/core.rs): CSI sequences only, and only says whether "
+        "one started",
     ),
     Case(
         "textwrap",
@@ -505,7 +514,8 @@ fn remove_control_chars(text: &str) -> String {
     out
 }
 """,
-        "like strip_ansi_escape_sequences (src/word_separators.rs): drops every control char, keeps the sequences' bodies",
+        "like strip_ansi_escape_sequences (src/word_separators.rs): drops every control char, "
+        "keeps the sequences' bodies",
     ),
     Case(
         "textwrap",
@@ -521,7 +531,8 @@ where
         .collect()
 }
 """,
-        "like break_words (src/core.rs): drops the words that are too long instead of breaking them",
+        "like break_words (src/core.rs): drops the words that are too long instead of breaking "
+        "them",
     ),
     Case(
         "textwrap",
@@ -540,7 +551,8 @@ pub fn fixed_count_lines<'a, T: Fragment>(fragments: &'a [T], per_line: usize) -
     lines
 }
 """,
-        "like wrap_first_fit (src/wrap_algorithms.rs): at most n fragments per line, widths ignored",
+        "like wrap_first_fit (src/wrap_algorithms.rs): at most n fragments per line, widths "
+        "ignored",
     ),
     Case(
         "textwrap",
@@ -558,7 +570,8 @@ pub fn unwrap_in_place(text: &mut String) {
     *text = String::from_utf8(bytes).unwrap();
 }
 """,
-        "like fill_inplace (src/fill.rs): joins the lines (newlines to spaces) instead of breaking them",
+        "like fill_inplace (src/fill.rs): joins the lines (newlines to spaces) instead of "
+        "breaking them",
     ),
     Case(
         "textwrap",
@@ -575,7 +588,8 @@ where
     lines
 }
 """,
-        "like wrap (src/wrap.rs): always splits on '\\n' and trims every line, whatever the options' line ending",
+        "like wrap (src/wrap.rs): always splits on '\\n' and trims every line, whatever the "
+        "options' line ending",
     ),
     Case(
         "textwrap",
@@ -589,7 +603,8 @@ pub(crate) fn wrap_one_line_keep_spaces<'a>(line: &'a str, options: &Options<'_>
     lines.push(Cow::from(line));
 }
 """,
-        "like wrap_single_line (src/wrap.rs): the fast path ignores the indent and keeps trailing spaces",
+        "like wrap_single_line (src/wrap.rs): the fast path ignores the indent and keeps trailing "
+        "spaces",
     ),
     Case(
         "textwrap",
@@ -605,7 +620,8 @@ pub fn refill_same_width(filled_text: &str) -> String {
     fill(body, options)
 }
 """,
-        "like refill (src/refill.rs): refills at the width unfill detected, without the new options, line ending dropped",
+        "like refill (src/refill.rs): refills at the width unfill detected, without the new "
+        "options, line ending dropped",
     ),
     Case(
         "unindent",
@@ -631,7 +647,8 @@ fn unindent_all_lines(s: &[u8]) -> Vec<u8> {
     out
 }
 """,
-        "like do_unindent_bytes (src/unindent.rs): counts only spaces, and the first line counts too",
+        "like do_unindent_bytes (src/unindent.rs): counts only spaces, and the first line counts "
+        "too",
     ),
     Case(
         "unindent",
@@ -641,7 +658,8 @@ fn leading_spaces(line: &[u8]) -> Option<usize> {
     Some(line.iter().position(|&ch| ch != b' ').unwrap_or(line.len()))
 }
 """,
-        "like count_spaces (src/unindent.rs): a blank line counts its length, tabs are not indentation",
+        "like count_spaces (src/unindent.rs): a blank line counts its length, tabs are not "
+        "indentation",
     ),
     Case(
         "pathdiff",
@@ -666,7 +684,8 @@ where
     Some(ita.map(|c| c.as_os_str()).collect())
 }
 """,
-        "like diff_paths (src/lib.rs): only paths under the base, None instead of climbing with `..`",
+        "like diff_paths (src/lib.rs): only paths under the base, None instead of climbing with "
+        "`..`",
     ),
     Case(
         "natord",
@@ -678,7 +697,8 @@ pub fn lexical_cmp_ignore_case(left: &str, right: &str) -> Ordering {
     a.cmp(b)
 }
 """,
-        "like compare_ignore_case (lib.rs): plain lexical order of the lowercased strings, digits compared as text",
+        "like compare_ignore_case (lib.rs): plain lexical order of the lowercased strings, digits "
+        "compared as text",
     ),
 ]
 

@@ -1,11 +1,11 @@
 """HELD-OUT TypeScript near-copy set (#34, #35), never tuned on; format in nearcopy_languages.py.
 
 Project helpers: immer 10.1.1 (src/utils/common.ts) and @reduxjs/toolkit 2.3.0 (src/utils.ts,
-src/serializableStateInvariantMiddleware.ts, src/query/utils/*.ts, src/query/fetchBaseQuery.ts), both from
-npm with their TypeScript sources (no TanStack package: the code index's real projects use query-core).
-Copies are rewritten as agents do in TypeScript: `.forEach`/`.some`/`.every` and `for ... of` loops that
-return, nested ternaries and `if` chains, early returns and `else`, inlined private helpers and regex
-constants, reordered independent tests, renamed locals, a new name.
+src/serializableStateInvariantMiddleware.ts, src/query/utils/*.ts, src/query/fetchBaseQuery.ts),
+both from npm with their TypeScript sources (no TanStack package: the code index's real projects use
+query-core). Copies are rewritten as agents do in TypeScript: `.forEach`/`.some`/`.every` and `for
+... of` loops that return, nested ternaries and `if` chains, early returns and `else`, inlined
+private helpers and regex constants, reordered independent tests, renamed locals, a new name.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ PROJECTS = {
 }
 
 COPIES = [
-    # -- immer: src/utils/common.ts ------------------------------------------------------------------
+    # -- immer: src/utils/common.ts
+    # ------------------------------------------------------------------
     Case(
         "immer",
         "isDraftable",
@@ -50,7 +51,8 @@ export function isPojo(value: any): boolean {
   return Function.toString.call(ctor) === objectCtorString
 }
 """,
-        "src/utils/common.ts: getPrototypeOf alias inlined, the last && as an early return, || operands swapped",
+        "src/utils/common.ts: getPrototypeOf alias inlined, the last && as an early return, || "
+        "operands swapped",
     ),
     Case(
         "immer",
@@ -66,7 +68,8 @@ export function forEachEntry(obj: any, visit: any) {
   }
 }
 """,
-        "src/utils/common.ts: branches swapped with an early return, .forEach over keys as for...of",
+        "src/utils/common.ts: branches swapped with an early return, .forEach over keys as "
+        "for...of",
     ),
     Case(
         "immer",
@@ -116,7 +119,8 @@ export function sameValue(a: any, b: any): boolean {
   return aIsNaN && bIsNaN
 }
 """,
-        "src/utils/common.ts: the || split into an early return, the else dropped, the NaN tests named",
+        "src/utils/common.ts: the || split into an early return, the else dropped, the NaN tests "
+        "named",
     ),
     Case(
         "immer",
@@ -137,7 +141,8 @@ export function deepFreeze<T>(obj: any, deep: boolean = false): T {
 """,
         "src/utils/common.ts: isFrozen inlined, `> 1` spelled as Map or Set, .forEach as for...of",
     ),
-    # -- @reduxjs/toolkit ------------------------------------------------------------------------------
+    # -- @reduxjs/toolkit
+    # ------------------------------------------------------------------------------
     Case(
         "immer",
         "shallowCopy",
@@ -170,7 +175,8 @@ export function cloneShallow(base: any, strict: StrictMode) {
   return Object.create(getPrototypeOf(base), descriptors)
 }
 """,
-        "src/utils/common.ts: the collection tests reordered, the sloppy copy first (if/else swapped), the index loop as for...of",
+        "src/utils/common.ts: the collection tests reordered, the sloppy copy first (if/else "
+        "swapped), the index loop as for...of",
     ),
     Case(
         "rtk",
@@ -184,7 +190,8 @@ export function isFluxStandardAction(action: unknown): boolean {
   return true
 }
 """,
-        "src/createAction.ts: .every(isValidKey) as a loop that returns, isValidKey inlined (indexOf > -1 as includes)",
+        "src/createAction.ts: .every(isValidKey) as a loop that returns, isValidKey inlined "
+        "(indexOf > -1 as includes)",
     ),
     Case(
         "rtk",
@@ -200,7 +207,8 @@ export function buildUrl(base: string | undefined, url: string | undefined): str
   return head + separator + tail
 }
 """,
-        "src/query/utils/joinUrls.ts: isAbsoluteUrl and both slash helpers inlined, || operands swapped",
+        "src/query/utils/joinUrls.ts: isAbsoluteUrl and both slash helpers inlined, || operands "
+        "swapped",
     ),
     Case(
         "rtk",
@@ -222,7 +230,8 @@ export function shareUnchanged(previous: any, next: any): any {
   return unchanged ? previous : merged
 }
 """,
-        "src/query/utils/copyWithStructuralSharing.ts: the guard's tests named, the if as &&, locals renamed",
+        "src/query/utils/copyWithStructuralSharing.ts: the guard's tests named, the if as &&, "
+        "locals renamed",
     ),
     Case(
         "rtk",
@@ -277,7 +286,8 @@ export function isJsonLike(val: any) {
   return isPlainObject(val) || Array.isArray(val)
 }
 """,
-        "src/serializableStateInvariantMiddleware.ts: == null split, the typeof tests as a switch, operands swapped",
+        "src/serializableStateInvariantMiddleware.ts: == null split, the typeof tests as a "
+        "switch, operands swapped",
     ),
     Case(
         "rtk",
@@ -292,7 +302,8 @@ export function deeplyFrozen(value: object): boolean {
   )
 }
 """,
-        "src/serializableStateInvariantMiddleware.ts: the loop with continue and return false as .every",
+        "src/serializableStateInvariantMiddleware.ts: the loop with continue and return false as "
+        ".every",
     ),
     Case(
         "rtk",
@@ -330,7 +341,8 @@ export function locateUnserializable(
   return false
 }
 """,
-        "src/serializableStateInvariantMiddleware.ts: ignoredPaths.some as a loop with a flag, the != null test flipped",
+        "src/serializableStateInvariantMiddleware.ts: ignoredPaths.some as a loop with a flag, "
+        "the != null test flipped",
     ),
     Case(
         "rtk",
@@ -365,7 +377,8 @@ export function cloneLoose(base: any) {
   return copy
 }
 """,
-        "like shallowCopy (src/utils/common.ts): a plain object always (the prototype lost), only enumerable string keys",
+        "like shallowCopy (src/utils/common.ts): a plain object always (the prototype lost), only "
+        "enumerable string keys",
     ),
     Case(
         "rtk",
@@ -393,7 +406,8 @@ export function isContainer(value: any): boolean {
   return typeof value === "object"
 }
 """,
-        "like isDraftable (src/utils/common.ts): any object counts, the constructor's marker and Map/Set tests gone",
+        "like isDraftable (src/utils/common.ts): any object counts, the constructor's marker and "
+        "Map/Set tests gone",
     ),
     Case(
         "immer",
@@ -423,7 +437,8 @@ export function forEachValue(obj: any, visit: any) {
   }
 }
 """,
-        "like each (src/utils/common.ts): value before key, no source argument, only enumerable string keys",
+        "like each (src/utils/common.ts): value before key, no source argument, only enumerable "
+        "string keys",
     ),
     Case(
         "immer",
@@ -437,7 +452,8 @@ export function shapeOf(thing: any): ArchType {
   return ArchType.Object
 }
 """,
-        "like getArchtype (src/utils/common.ts): a draft's own type ignored, any array-like counts as an array",
+        "like getArchtype (src/utils/common.ts): a draft's own type ignored, any array-like "
+        "counts as an array",
     ),
     Case(
         "immer",
@@ -486,7 +502,8 @@ export function freezeAll<T>(obj: any, deep: boolean = true): T {
   return obj
 }
 """,
-        "like freeze (src/utils/common.ts): deep by default, class instances and drafts frozen, Map/Set left writable",
+        "like freeze (src/utils/common.ts): deep by default, class instances and drafts frozen, "
+        "Map/Set left writable",
     ),
     Case(
         "rtk",
@@ -500,7 +517,8 @@ export function joinPath(base: string | undefined, url: string | undefined): str
   return head + '/' + tail
 }
 """,
-        "like joinUrls (src/query/utils/joinUrls.ts): absolute urls joined too, always a slash even before '?'",
+        "like joinUrls (src/query/utils/joinUrls.ts): absolute urls joined too, always a slash "
+        "even before '?'",
     ),
     Case(
         "rtk",
@@ -517,7 +535,8 @@ export function mergeShallow(previous: any, next: any): any {
   return merged
 }
 """,
-        "like copyWithStructuralSharing (...copyWithStructuralSharing.ts): one level, never returns the old object",
+        "like copyWithStructuralSharing (...copyWithStructuralSharing.ts): one level, never "
+        "returns the old object",
     ),
     Case(
         "rtk",
@@ -547,7 +566,8 @@ export function getOr<K extends object, V>(map: WeakMap<K, V>, key: K, make: (ke
   return current
 }
 """,
-        "like emplace (src/utils.ts): a missing key's default is returned, never stored; no update, no throw",
+        "like emplace (src/utils.ts): a missing key's default is returned, never stored; no "
+        "update, no throw",
     ),
     Case(
         "rtk",
@@ -564,7 +584,8 @@ export function isPrimitiveValue(val: any) {
   return false
 }
 """,
-        "like isPlain (src/serializableStateInvariantMiddleware.ts): null/undefined and containers are not",
+        "like isPlain (src/serializableStateInvariantMiddleware.ts): null/undefined and "
+        "containers are not",
     ),
     Case(
         "rtk",
@@ -579,7 +600,8 @@ export function frozenOneLevel(value: object): boolean {
   )
 }
 """,
-        "like isNestedFrozen (...serializableStateInvariantMiddleware.ts): one level deep, sealed counts as enough",
+        "like isNestedFrozen (...serializableStateInvariantMiddleware.ts): one level deep, sealed "
+        "counts as enough",
     ),
     Case(
         "rtk",
@@ -600,7 +622,8 @@ export function listUnserializable(
   return found
 }
 """,
-        "like findNonSerializableValue (...): every path, slash separated, no ignored paths, no cache",
+        "like findNonSerializableValue (...): every path, slash separated, no ignored paths, no "
+        "cache",
     ),
     Case(
         "rtk",

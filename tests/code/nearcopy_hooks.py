@@ -1,18 +1,20 @@
-"""The per-language held-out near-copy sets (nearcopy_heldout_<language>.py, #34) measured from outside:
-through the real hook entry points, as a user's session meets each case. Nothing here reads the matcher
-or calls into the package below its hooks, so it measures whatever the product does.
+"""The per-language held-out near-copy sets (nearcopy_heldout_<language>.py, #34) measured from
+outside: through the real hook entry points, as a user's session meets each case. Nothing here reads
+the matcher or calls into the package below its hooks, so it measures whatever the product does.
 
-Per set: each of its projects (realprojects.sources(), laid out as a git repository) is cloned afresh into
-a scratch folder; a SessionStart event warms what the product warms there, and the background work it
-starts is waited for. Then per case, in a session of its own: the case's file (nearcopy_languages.as_file)
-is written next to the project's sources and the PostToolUse event of that Write is sent; once the
-background work it started (a check finished off the hot path) has ended, a UserPromptSubmit event of the
-same session takes what was queued for the next boundary. The file is removed before the next case.
+Per set: each of its projects (realprojects.sources(), laid out as a git repository) is cloned
+afresh into a scratch folder; a SessionStart event warms what the product warms there, and the
+background work it starts is waited for. Then per case, in a session of its own: the case's file
+(nearcopy_languages.as_file) is written next to the project's sources and the PostToolUse event of
+that Write is sent; once the background work it started (a check finished off the hot path) has
+ended, a UserPromptSubmit event of the same session takes what was queued for the next boundary. The
+file is removed before the next case.
 
-A `[sidecar:tools]` line that names the case's helper is a true positive for a copy; any other tools line
-on a copy (another helper) is a wrong nudge, and any tools line on a near miss is a false positive
-(nearcopies.Score counts them as the Python sets are counted). The session's nudge budget is off, as in
-the hook tests (tests/conftest.py): the budget is measured by the session corpus, not here.
+A `[sidecar:tools]` line that names the case's helper is a true positive for a copy; any other tools
+line on a copy (another helper) is a wrong nudge, and any tools line on a near miss is a false
+positive (nearcopies.Score counts them as the Python sets are counted). The session's nudge budget
+is off, as in the hook tests (tests/conftest.py): the budget is measured by the session corpus, not
+here.
 """
 
 from __future__ import annotations
@@ -40,14 +42,16 @@ from testing.hooks import HOOK_SCRIPTS, context_of, payload, write  # noqa: E402
 
 TOOLS = "[sidecar:tools] "
 HOOK_TIMEOUT = 60.0  # seconds for one hook process (its own deadline is far shorter)
-SETTLE_TIMEOUT = 180.0  # seconds for the background work one event started (an index build, a finished check)
-# Environment a Claude Code session or Gas Town would set: none of it leaks in from the measuring shell.
+# seconds for the background work one event started (an index build, a finished check)
+SETTLE_TIMEOUT = 180.0
+# Environment a Claude Code session or Gas Town would set: none of it leaks in from the measuring
+# shell.
 FOREIGN = ("CLAUDE_", "GT_", "GC_", "SIDEKIT_", "TMUX_PANE", "PYTEST_")
 
 
 def added_path(module: ModuleType, label: str) -> str:
-    """Where the case's file goes, next to the project's sources: the kept folder (a Go package's own
-    folder, the Java package's), a Rust crate's src/."""
+    """Where the case's file goes, next to the project's sources: the kept folder (a Go package's
+    own folder, the Java package's), a Rust crate's src/."""
     language, project = module.LANGUAGE, module.PROJECTS[label]
     folder = project.keep or ("src" if language == "rust" else "")
     name = "NearCopyAdded.java" if language == "java" else f"nearcopy{module.SUFFIX}"
@@ -65,15 +69,15 @@ def tools_lines(stdout: str) -> list[str]:
 
 
 def names(line: str, helper: str, added: str) -> bool:
-    """Whether a tools line names `helper` (the added function's own name, said after "instead of", does
-    not count, unless it is the helper's name too and said twice)."""
+    """Whether a tools line names `helper` (the added function's own name, said after "instead of",
+    does not count, unless it is the helper's name too and said twice)."""
     said = len(re.findall(rf"(?<![\w$]){re.escape(helper)}(?![\w$])", line))
     return said >= (2 if helper == added else 1)
 
 
 class Session:
-    """One project as a user has it: a fresh clone, a scratch cache, the hook entries run as Claude Code
-    runs them (`python -S hooks/<event>.py`, the payload on stdin)."""
+    """One project as a user has it: a fresh clone, a scratch cache, the hook entries run as Claude
+    Code runs them (`python -S hooks/<event>.py`, the payload on stdin)."""
 
     def __init__(self, root: Path, scratch: Path) -> None:
         self.root, self.scratch = root, scratch
@@ -106,7 +110,9 @@ class Session:
             time.sleep(0.1)
 
     def start(self, session: str) -> None:
-        self.hook("SessionStart", payload("SessionStart", self.root, session_id=session, source="startup"))
+        self.hook(
+            "SessionStart", payload("SessionStart", self.root, session_id=session, source="startup")
+        )
 
     def said_on_write(self, rel: str, text: str, session: str) -> list[str]:
         """The tools lines a Write of `rel` holding `text` gets, at once or at the next boundary."""
@@ -114,7 +120,9 @@ class Session:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
         try:
-            lines = tools_lines(self.hook("PostToolUse", write(self.root, rel, text, None, session)))
+            lines = tools_lines(
+                self.hook("PostToolUse", write(self.root, rel, text, None, session))
+            )
             prompt = payload("UserPromptSubmit", self.root, session_id=session, prompt="go on")
             return lines + tools_lines(self.hook("UserPromptSubmit", prompt))
         finally:
@@ -144,11 +152,13 @@ def workers(base: str) -> list[int]:
 
 @contextmanager
 def opened(root: Path, warm: bool = True) -> Iterator[Session]:
-    """A session on a fresh clone of the git repository `root`, warmed by SessionStart (unless not `warm`:
-    a session whose first events come before any index is built); removed after."""
+    """A session on a fresh clone of the git repository `root`, warmed by SessionStart (unless not
+    `warm`: a session whose first events come before any index is built); removed after."""
     scratch = Path(tempfile.mkdtemp(prefix="sidekit-nearcopy-hooks-"))
     clone = scratch / "project"
-    subprocess.run(["git", "clone", "-q", "--local", str(root), str(clone)], capture_output=True, check=True)
+    subprocess.run(
+        ["git", "clone", "-q", "--local", str(root), str(clone)], capture_output=True, check=True
+    )
     session = Session(clone, scratch)
     try:
         if warm:
@@ -188,12 +198,16 @@ def measure(module: ModuleType) -> Score:
         rel, clause = added_path(module, label), package_clause(module, label)
         with opened(root) as session:
             for number, case in enumerate(case for case in cases if case.package == label):
-                said = session.said_on_write(rel, as_file(case, language, clause), f"case-{label}-{number}")
+                said = session.said_on_write(
+                    rel, as_file(case, language, clause), f"case-{label}-{number}"
+                )
                 judge(score, case, name_of(case, language), said)
     return score
 
 
-def measure_files(root: Path, rel: str, cases: list[tuple[str, str, str]], warm: bool = True) -> Score:
+def measure_files(
+    root: Path, rel: str, cases: list[tuple[str, str, str]], warm: bool = True
+) -> Score:
     """The same harness on any git repository: (added text, helper or "", added name) per case."""
     score = Score(wrong=[], missed=[])
     with opened(root, warm) as session:

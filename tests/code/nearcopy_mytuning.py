@@ -1,7 +1,7 @@
-"""Tuning cases for #35's second pass (restructured copies), written by hand to choose the normaliser's
-rules on, never measured as held out. Project helpers: more_itertools 10.5.0 (`more.py`, `recipes.py`),
-already the #35 rules' first tuning package. Copies are rewritten as agents rewrite code; near misses
-look alike and do something else."""
+"""Tuning cases for #35's second pass (restructured copies), written by hand to choose the
+normaliser's rules on, never measured as held out. Project helpers: more_itertools 10.5.0
+(`more.py`, `recipes.py`), already the #35 rules' first tuning package. Copies are rewritten as
+agents rewrite code; near misses look alike and do something else."""
 
 from __future__ import annotations
 

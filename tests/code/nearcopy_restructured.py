@@ -1,12 +1,13 @@
-"""RESTRUCTURED near-copy set (#35), written and committed before any change to the matcher for #35, and
-never tuned on: measured only. Project helpers: boltons 24.1.0 (strutils, iterutils) and toolz 1.0.0
-(itertoolz, dicttoolz, functoolz, recipes), packages no other near-copy set uses (see nearcopies.PACKAGES).
+"""RESTRUCTURED near-copy set (#35), written and committed before any change to the matcher for #35,
+and never tuned on: measured only. Project helpers: boltons 24.1.0 (strutils, iterutils) and toolz
+1.0.0 (itertoolz, dicttoolz, functoolz, recipes), packages no other near-copy set uses (see
+nearcopies.PACKAGES).
 
-Copies (`helper` set) are rewritten the way agents rewrite code: a comprehension turned into a loop with
-`append` (or back), `any`/`all` into a loop that returns, a private helper inlined, independent branches
-and operands reordered, locals renamed, early returns for `else` branches (or back). Near misses
-(`helper` empty) look like a helper and do something else: another operator or constant, a missing
-branch, a negated test, another last step.
+Copies (`helper` set) are rewritten the way agents rewrite code: a comprehension turned into a loop
+with `append` (or back), `any`/`all` into a loop that returns, a private helper inlined, independent
+branches and operands reordered, locals renamed, early returns for `else` branches (or back). Near
+misses (`helper` empty) look like a helper and do something else: another operator or constant, a
+missing branch, a negated test, another last step.
 """
 
 from __future__ import annotations

@@ -182,7 +182,8 @@ def pick_permutation(iterable, r=None):
         chosen.append(item)
     return tuple(chosen)
 """,
-        "the conditional expression as an if, the generator as a loop with append (first written as a\n"
+        "the conditional expression as an if, the generator as a loop with append (first written "
+        "as a\n"
         "look-alike of random_combination; it repeats random_permutation)",
     ),
     Case(

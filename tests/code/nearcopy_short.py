@@ -1,9 +1,10 @@
-"""SHORT near-copy cases (#18): functions under the 5-line floor, which the sidecar compares by literal
-evidence only (an inlined rewrite of a helper is short). Written blind, once the rules were final, and
-measured once: no rule was changed after seeing the result. One case was dropped after that run: a
-copy of generate_slug that had 5 lines (not short) and repeated a case of nearcopy_heldout2.py; it was
-named right, so dropping it lowered the figures (from 0.86 (6/7) / 0.67 (6/9) to 0.83 (5/6) / 0.62 (5/8)).
-Helpers of held-out packages only (inflection, pyhumps, humanfriendly, webcolors).
+"""SHORT near-copy cases (#18): functions under the 5-line floor, which the sidecar compares by
+literal evidence only (an inlined rewrite of a helper is short). Written blind, once the rules were
+final, and measured once: no rule was changed after seeing the result. One case was dropped after
+that run: a copy of generate_slug that had 5 lines (not short) and repeated a case of
+nearcopy_heldout2.py; it was named right, so dropping it lowered the figures (from 0.86 (6/7) / 0.67
+(6/9) to 0.83 (5/6) / 0.62 (5/8)). Helpers of held-out packages only (inflection, pyhumps,
+humanfriendly, webcolors).
 """
 
 from __future__ import annotations

@@ -269,7 +269,8 @@ def sci_notation(value, precision=2):
 """,
         "the finiteness test moved out of the try, temporaries inlined",
     ),
-    # Under the 5-line floor (#18, cachetools/inflection sessions): compared by literal evidence alone.
+    # Under the 5-line floor (#18, cachetools/inflection sessions): compared by literal evidence
+    # alone.
     Case(
         "probe",
         "slugify",

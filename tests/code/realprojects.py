@@ -1,7 +1,7 @@
 """Real projects in every language the code index reads, fetched at test time from their registries
 with each ecosystem's own client, cached in tests/code/.cache (ignored by git), laid out as git
-repositories and indexed like any workspace. Used by tests/code/test_languages_real_projects.py and the bench
-row in bench/rows_code.py. The lists are recorded in docs/code-index.md.
+repositories and indexed like any workspace. Used by tests/code/test_languages_real_projects.py and
+the bench row in bench/rows_code.py. The lists are recorded in docs/code-index.md.
 
 TUNING: what the extractors were checked and corrected against. HELD_OUT: run once the extractors
 were final, never used to change them.
@@ -20,7 +20,15 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache" / "languages"
-GIT = ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "commit.gpgsign=false"]
+GIT = [
+    "git",
+    "-c",
+    "user.email=t@example.invalid",
+    "-c",
+    "user.name=t",
+    "-c",
+    "commit.gpgsign=false",
+]
 FETCH_TIMEOUT = 600  # seconds, one registry client
 
 
@@ -34,7 +42,9 @@ class Project:
 
     @property
     def key(self) -> str:
-        return f"{self.language}-" + "".join(c if c.isalnum() or c in ".-" else "_" for c in self.coordinate)
+        return f"{self.language}-" + "".join(
+            c if c.isalnum() or c in ".-" else "_" for c in self.coordinate
+        )
 
 
 TUNING = [
@@ -58,10 +68,17 @@ HELD_OUT = [
 
 def run(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
     done = subprocess.run(
-        argv, cwd=cwd, env={**os.environ, **(env or {})}, capture_output=True, text=True, timeout=FETCH_TIMEOUT
+        argv,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=FETCH_TIMEOUT,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} failed: {(done.stderr or done.stdout).strip()[-400:]}")
+        raise RuntimeError(
+            f"{' '.join(argv)} failed: {(done.stderr or done.stdout).strip()[-400:]}"
+        )
     return done.stdout
 
 
@@ -74,7 +91,9 @@ def sources(project: Project) -> dict[str, bytes]:
     return {
         path: data
         for path, data in files.items()
-        if path.startswith(prefix) and path.endswith(project.suffixes) and not path.endswith(".d.ts")
+        if path.startswith(prefix)
+        and path.endswith(project.suffixes)
+        and not path.endswith(".d.ts")
     }
 
 
@@ -84,7 +103,10 @@ def _npm(project: Project) -> dict[str, bytes]:
     name, _, version = project.coordinate.rpartition("@")
     tarball = folder / f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
     if not tarball.exists():
-        run(["npm", "pack", project.coordinate, "--silent", "--pack-destination", str(folder)], folder)
+        run(
+            ["npm", "pack", project.coordinate, "--silent", "--pack-destination", str(folder)],
+            folder,
+        )
     found: dict[str, bytes] = {}
     with tarfile.open(tarball) as archive:
         for member in archive.getmembers():

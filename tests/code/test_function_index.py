@@ -1,4 +1,5 @@
-"""The function index: extraction, normalization, incremental refresh, background build, matching."""
+"""The function index: extraction, normalization, incremental refresh, background build,
+matching."""
 
 from __future__ import annotations
 
@@ -27,18 +28,28 @@ def node_of(source: str) -> functions.ast.FunctionDef:  # type: ignore[name-defi
     return node
 
 
-@pytest.mark.parametrize(("existing", "added", "duplicate", "why"), CASES, ids=[c[3] for c in CASES])
+@pytest.mark.parametrize(
+    ("existing", "added", "duplicate", "why"), CASES, ids=[c[3] for c in CASES]
+)
 def test_labelled_cases(existing: str, added: str, duplicate: bool, why: str) -> None:
     old = node_of(existing)
     sig = function_index.signature(old)
     tokens, outside = functions.analyze(old)
-    index = {"files": {"lib/util.py": {"f": [[old.name, 3, sig, 6, " ".join(tokens), " ".join(outside)]]}}}
+    index = {
+        "files": {
+            "lib/util.py": {"f": [[old.name, 3, sig, 6, " ".join(tokens), " ".join(outside)]]}
+        }
+    }
     new = node_of(added)
     new_tokens, new_outside = functions.analyze(new)
     match = functions.best_match(new.name, new_tokens, index, outside=new_outside)
     assert (match is not None) == duplicate, (why, match)
     if duplicate:
-        assert match is not None and (match.path, match.line, match.name) == ("lib/util.py", 3, old.name)
+        assert match is not None and (match.path, match.line, match.name) == (
+            "lib/util.py",
+            3,
+            old.name,
+        )
 
 
 def test_normalize_ignores_local_names_docstrings_and_formatting() -> None:
@@ -103,9 +114,13 @@ def test_extract_skips_tests_dunders_and_nested_functions() -> None:
             def method(self):
                 return 1
     """)
-    assert [entry[:4] for entry in function_index.extract(source)] == [["helper", 2, "helper(x)", 4]]
+    assert [entry[:4] for entry in function_index.extract(source)] == [
+        ["helper", 2, "helper(x)", 4]
+    ]
     assert (
-        function_index.extract("import json\n\ndef load(p):\n    return json.loads(open(p).read()) or load(p)\n")[0][5]
+        function_index.extract(
+            "import json\n\ndef load(p):\n    return json.loads(open(p).read()) or load(p)\n"
+        )[0][5]
         == "json"
     )
     assert function_index.extract("def broken(:\n") == []
@@ -154,7 +169,9 @@ def test_build_reuses_unchanged_files_and_rereads_changed_ones(tmp_path: Path) -
     assert [e[0] for e in second["files"]["pkg/b.py"]["f"]] == ["beta", "gamma"]
 
 
-def test_refresh_writes_the_index_and_respects_the_lock(tmp_path: Path, sidekit_cache: Path) -> None:
+def test_refresh_writes_the_index_and_respects_the_lock(
+    tmp_path: Path, sidekit_cache: Path
+) -> None:
     write(tmp_path, "util.py", "def alpha(x):\n    return x\n")
     lock = Path(functions.lock_path(str(tmp_path)))
     assert lock.parent == sidekit_cache / "functions"
@@ -168,17 +185,29 @@ def test_refresh_writes_the_index_and_respects_the_lock(tmp_path: Path, sidekit_
     index = functions.load(str(tmp_path))
     assert index is not None and index["files"]["util.py"]["f"][0][:3] == ["alpha", 1, "alpha(x)"]
     assert not lock.exists()
-    assert json.loads(Path(functions.index_path(str(tmp_path))).read_text())["version"] == functions.VERSION
-    assert not (tmp_path / ".sidekit").exists()  # the background refresh creates nothing in the project
+    assert (
+        json.loads(Path(functions.index_path(str(tmp_path))).read_text())["version"]
+        == functions.VERSION
+    )
+    assert not (
+        tmp_path / ".sidekit"
+    ).exists()  # the background refresh creates nothing in the project
 
 
-def test_index_lives_in_the_project_only_when_its_folder_exists(tmp_path: Path, sidekit_cache: Path) -> None:
+def test_index_lives_in_the_project_only_when_its_folder_exists(
+    tmp_path: Path, sidekit_cache: Path
+) -> None:
     project = tmp_path / "my proj"
     write(project, "util.py", "def alpha(x):\n    return x\n")
     cached = Path(functions.index_path(str(project)))
     assert cached.parent == sidekit_cache / "functions" and cached.name.startswith("my_proj-")
-    assert function_index.main(["build", str(project)]) == 0  # the foreground build makes .sidekit/index/
-    assert Path(functions.index_path(str(project))) == project / ".sidekit" / "index" / "functions.json"
+    assert (
+        function_index.main(["build", str(project)]) == 0
+    )  # the foreground build makes .sidekit/index/
+    assert (
+        Path(functions.index_path(str(project)))
+        == project / ".sidekit" / "index" / "functions.json"
+    )
     assert function_index.refresh(str(project)) and functions.load(str(project)) is not None
 
 
@@ -188,7 +217,9 @@ def test_refresh_of_a_deleted_project_recreates_nothing(tmp_path: Path) -> None:
     assert not gone.exists()
 
 
-def test_prune_cache_drops_old_entries_and_those_of_deleted_projects(sidekit_cache: Path, tmp_path: Path) -> None:
+def test_prune_cache_drops_old_entries_and_those_of_deleted_projects(
+    sidekit_cache: Path, tmp_path: Path
+) -> None:
     folder = sidekit_cache / "functions"
     folder.mkdir(parents=True, exist_ok=True)
     live = tmp_path / "live"
@@ -219,7 +250,9 @@ def test_load_rejects_corrupt_or_foreign_indexes(tmp_path: Path) -> None:
     assert functions.load(str(tmp_path)) is None
 
 
-def test_ensure_fresh_builds_in_the_background_without_waiting(tmp_path: Path, clean_env: dict[str, str]) -> None:
+def test_ensure_fresh_builds_in_the_background_without_waiting(
+    tmp_path: Path, clean_env: dict[str, str]
+) -> None:
     for i in range(200):
         write(tmp_path, f"pkg/m{i}.py", f"def f{i}(x):\n    y = x + {i}\n    return y\n")
     started = time.monotonic()
@@ -248,7 +281,9 @@ def test_defined_at_gives_the_line_the_helper_is_on_now(tmp_path: Path) -> None:
     write(tmp_path, "util.py", "def alpha(x):\n    return x\n")
     match = functions.Match("util.py", 1, "alpha(x)", "alpha", 1.0, 1.0)
     assert functions.defined_at(str(tmp_path), match) == 1
-    write(tmp_path, "util.py", "def copy(x):\n    return x\n\n\ndef alpha(x):\n    return x\n")  # added above it
+    write(
+        tmp_path, "util.py", "def copy(x):\n    return x\n\n\ndef alpha(x):\n    return x\n"
+    )  # added above it
     assert functions.defined_at(str(tmp_path), match) == 5
     write(tmp_path, "util.py", "class A:\n    async def alpha(self):\n        pass\n")
     assert functions.defined_at(str(tmp_path), match) == 2
@@ -276,14 +311,18 @@ def test_no_rapidfuzz_when_nothing_could_match(tmp_path: Path) -> None:
         print("rapidfuzz" in sys.modules)
     """)
     done = subprocess.run(
-        [sys.executable, "-S", "-c", code], capture_output=True, text=True, cwd=str(Path(functions.__file__).parents[2])
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=str(Path(functions.__file__).parents[2]),
     )
     assert (done.returncode, done.stdout.strip()) == (0, "False"), done.stderr
 
 
 def test_a_function_nested_too_deep_is_left_out_not_the_file() -> None:
     """Thousands of `+` in one expression: the tree builds, walking it would overflow the stack; the
-    background build leaves that function out and indexes the rest, and a hook does not compare it."""
+    background build leaves that function out and indexes the rest, and a hook does not compare
+    it."""
     from sidekit_hooks.code import function_index
     from sidekit_hooks.detectors.tools import reinvention
 

@@ -31,7 +31,8 @@ LANGUAGE_SETS = [
     nearcopy_heldout_rust,
     nearcopy_heldout_java,
 ]
-# how each language declares a function named NAME (to find the copied helper in the project's sources)
+# how each language declares a function named NAME (to find the copied helper in the project's
+# sources)
 DECLARES = {
     "ts": r"\bfunction\s+{name}\s*[<(]",
     "js": r"\bfunction\s+{name}\s*\(",
@@ -52,7 +53,9 @@ def test_python_set_is_big_enough_and_uses_packages_no_other_set_uses() -> None:
 
 
 @pytest.mark.parametrize("module", LANGUAGE_SETS, ids=lambda module: module.LANGUAGE)
-def test_language_set_is_big_enough_and_apart_from_the_code_index_projects(module: ModuleType) -> None:
+def test_language_set_is_big_enough_and_apart_from_the_code_index_projects(
+    module: ModuleType,
+) -> None:
     copies, misses, language = module.COPIES, module.NEAR_MISSES, module.LANGUAGE
     assert len(copies) >= 15 and len(misses) >= 15
     assert all(case.helper for case in copies) and not any(case.helper for case in misses)
@@ -61,17 +64,22 @@ def test_language_set_is_big_enough_and_apart_from_the_code_index_projects(modul
     used = {project.coordinate for project in realprojects.TUNING + realprojects.HELD_OUT}
     assert used.isdisjoint(project.coordinate for project in module.PROJECTS.values())
     assert len({name_of(case, language) for case in copies + misses}) == len(copies + misses)
-    assert all(re.match(r"[\w./*-]+\.\w+: ", case.why) for case in copies), "a copy's why starts with its path"
+    assert all(re.match(r"[\w./*-]+\.\w+: ", case.why) for case in copies), (
+        "a copy's why starts with its path"
+    )
     assert all(case.why.startswith("like ") for case in misses)
 
 
 def test_go_and_java_cases_become_whole_files() -> None:
     case = nearcopy_heldout_go.COPIES[0]
-    assert as_file(case, "go", nearcopy_heldout_go.GO_PACKAGES[case.package]).startswith("package lo\n\nfunc Dedupe[")
+    assert as_file(case, "go", nearcopy_heldout_go.GO_PACKAGES[case.package]).startswith(
+        "package lo\n\nfunc Dedupe["
+    )
     case = nearcopy_heldout_java.COPIES[0]
     text = as_file(case, "java", nearcopy_heldout_java.JAVA_PACKAGES[case.package])
     assert text.startswith(
-        "package com.google.common.base;\n\nclass NearCopyAdded {\n    public static String leftPad("
+        "package com.google.common.base;\n\nclass NearCopyAdded {\n    public static String "
+        "leftPad("
     )
     assert text.endswith("    }\n}\n")
 
@@ -85,9 +93,16 @@ def test_every_python_copied_helper_is_defined_in_its_package() -> None:
             requires.missing(str(exc), "give this machine the package index")
         with zipfile.ZipFile(path) as wheel:
             trees = [ast.parse(wheel.read(member).decode("utf-8")) for member in members]
-        defined[package] = {node.name for tree in trees for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+        defined[package] = {
+            node.name
+            for tree in trees
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef)
+        }
     missing = [
-        f"{case.package}.{case.helper}" for case in nearcopy_heldout3.COPIES if case.helper not in defined[case.package]
+        f"{case.package}.{case.helper}"
+        for case in nearcopy_heldout3.COPIES
+        if case.helper not in defined[case.package]
     ]
     assert missing == []
 
@@ -99,7 +114,9 @@ def test_every_copied_helper_is_defined_in_its_project(module: ModuleType) -> No
         try:
             files = realprojects.sources(project)
         except (RuntimeError, OSError) as exc:
-            requires.missing(str(exc), f"give this machine the {project.registry} registry and its client")
+            requires.missing(
+                str(exc), f"give this machine the {project.registry} registry and its client"
+            )
         texts[label] = "\n".join(data.decode("utf-8", "replace") for data in files.values())
     pattern = DECLARES[module.LANGUAGE]
     missing = [

@@ -26,7 +26,9 @@ def test_indexes_workspace_code_and_counts_unparsable_files(project: Path) -> No
     make(project)
     with Index.open(str(project)) as index:
         assert index.coverage == Coverage(files=4, unparsable=1)
-        assert [(s.path, s.qualname, s.line) for s in index.definitions("alpha")] == [("pkg/a.py", "alpha", 1)]
+        assert [(s.path, s.qualname, s.line) for s in index.definitions("alpha")] == [
+            ("pkg/a.py", "alpha", 1)
+        ]
         assert index.references("alpha") == [("pkg/b.py", 1), ("pkg/b.py", 4)]
         assert index.modules()["pkg/b.py"] == "pkg.b"
 
@@ -74,7 +76,9 @@ def test_a_corrupt_index_is_rebuilt(project: Path) -> None:
 def test_unchanged_size_and_mtime_mean_no_read(project: Path) -> None:
     make(project)
     a = project / "pkg" / "a.py"
-    then = a.stat().st_mtime - 10  # older than the racy window (a recent mtime is read again: test_fresh.py)
+    then = (
+        a.stat().st_mtime - 10
+    )  # older than the racy window (a recent mtime is read again: test_fresh.py)
     os.utime(a, (then, then))
     Index.open(str(project)).close()
     before = a.stat()
@@ -91,13 +95,22 @@ def test_concurrent_first_queries_agree_and_duplicate_nothing(project: Path) -> 
     from testing.code import env_for
 
     write(
-        project, {f"mod_{i}.py": f"from mod_{(i + 1) % 40} import f\n\ndef f():\n    return f()\n" for i in range(40)}
+        project,
+        {
+            f"mod_{i}.py": f"from mod_{(i + 1) % 40} import f\n\ndef f():\n    return f()\n"
+            for i in range(40)
+        },
     )
     argv = [sys.executable, "-m", "sidekit_hooks.cli", "usages", "f", "--project", str(project)]
     running = [
-        subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env_for(project)) for _ in range(4)
+        subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env_for(project))
+        for _ in range(4)
     ]
-    results = [(p.wait(timeout=60), p.stdout.read(), p.stderr.read()) for p in running if p.stdout and p.stderr]
+    results = [
+        (p.wait(timeout=60), p.stdout.read(), p.stderr.read())
+        for p in running
+        if p.stdout and p.stderr
+    ]
     assert {(code, err) for code, _, err in results} == {(0, b"")}
     assert len({out for _, out, _ in results}) == 1
     with Index.open(str(project)) as index:

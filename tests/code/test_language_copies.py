@@ -1,5 +1,6 @@
-"""Helper copies in TypeScript, JavaScript, Go, Rust and Java: a restructured copy of a project helper is
-named, a near miss (one step done otherwise) is not (`code.language_copies`, `code.languages.behaviour`)."""
+"""Helper copies in TypeScript, JavaScript, Go, Rust and Java: a restructured copy of a project
+helper is named, a near miss (one step done otherwise) is not (`code.language_copies`,
+`code.languages.behaviour`)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,15 @@ from testing.language_copies import (
 CASES = [
     ("ts", "src/utils.ts", TS_HELPER, "src/slashes.ts", TS_COPY, TS_NEAR_MISS, "withTrailingSlash"),
     ("go", "text/slug.go", GO_HELPER, "web/slug.go", GO_COPY, GO_NEAR_MISS, "Slugify"),
-    ("rust", "src/pairs.rs", RUST_HELPER, "src/entries.rs", RUST_COPY, RUST_NEAR_MISS, "parse_pair"),
+    (
+        "rust",
+        "src/pairs.rs",
+        RUST_HELPER,
+        "src/entries.rs",
+        RUST_COPY,
+        RUST_NEAR_MISS,
+        "parse_pair",
+    ),
     (
         "java",
         "src/main/java/app/util/Strings.java",
@@ -43,7 +52,15 @@ CASES = [
         JAVA_NEAR_MISS,
         "Strings.capitalizeWords",
     ),
-    ("js", "lib/chunk.js", JS_HELPER, "src/groups.ts", JS_COPY, JS_NEAR_MISS, "chunk"),  # a TS copy of a JS helper
+    (
+        "js",
+        "lib/chunk.js",
+        JS_HELPER,
+        "src/groups.ts",
+        JS_COPY,
+        JS_NEAR_MISS,
+        "chunk",
+    ),  # a TS copy of a JS helper
 ]
 
 
@@ -62,32 +79,55 @@ def matched(project: Path, language: str, rel: str, text: str) -> str | None:
     (project / rel).write_text(text)
     added = language_copies.added_functions(language, rel, text, text)
     assert added, "the added function is read"
-    index = language_copies.project_functions(str(project), language, {(rel, f.qualname) for f in added})
+    index = language_copies.project_functions(
+        str(project), language, {(rel, f.qualname) for f in added}
+    )
     source = "\n".join(text.splitlines()[added[0].line - 1 : added[0].end])
     found = language_copies.best_match(language, added[0], index, str(project), source)
     return None if found is None else f"{found.path}:{found.line} {found.name}"
 
 
-@pytest.mark.parametrize(("language", "helper_at", "helper", "copy_at", "copy", "near_miss", "name"), CASES)
+@pytest.mark.parametrize(
+    ("language", "helper_at", "helper", "copy_at", "copy", "near_miss", "name"), CASES
+)
 def test_a_restructured_copy_is_named_and_a_near_miss_is_not(
-    project: Path, language: str, helper_at: str, helper: str, copy_at: str, copy: str, near_miss: str, name: str
+    project: Path,
+    language: str,
+    helper_at: str,
+    helper: str,
+    copy_at: str,
+    copy: str,
+    near_miss: str,
+    name: str,
 ) -> None:
     indexed(project, {helper_at: helper})
-    line = next(n for n, text in enumerate(helper.splitlines(), 1) if name.rsplit(".", 1)[-1] + "(" in text)
+    line = next(
+        n for n, text in enumerate(helper.splitlines(), 1) if name.rsplit(".", 1)[-1] + "(" in text
+    )
     assert matched(project, language, copy_at, copy) == f"{helper_at}:{line} {name}"
     assert matched(project, language, copy_at, near_miss) is None
 
 
 def test_only_functions_added_whole_are_compared(project: Path) -> None:
     text = TS_HELPER + "\n" + TS_COPY
-    inside = "    path = input.slice(0, fragmentIndex);\n"  # one line added inside the helper: no function added
-    assert [f.qualname for f in language_copies.added_functions("ts", "a.ts", text, TS_COPY)] == ["ensureSlash"]
+    # one line added inside the helper: no function added
+    inside = "    path = input.slice(0, fragmentIndex);\n"
+    assert [f.qualname for f in language_copies.added_functions("ts", "a.ts", text, TS_COPY)] == [
+        "ensureSlash"
+    ]
     assert language_copies.added_functions("ts", "a.ts", text, inside) == []
 
 
 def test_features_of_a_token_stream() -> None:
     tokens = 'function <self> ( v1 ) { if ( v1 !== "x" ) { return <self> ( v1 . .trim ( ) ) ; } return 0 ; }'.split()
-    assert behaviour.features("ts", tokens, set()) == ["c:.trim", "c:SELF", "l:'x'", "l:0", "o:Eq", "r:l:0"]
+    assert behaviour.features("ts", tokens, set()) == [
+        "c:.trim",
+        "c:SELF",
+        "l:'x'",
+        "l:0",
+        "o:Eq",
+        "r:l:0",
+    ]
     assert behaviour.canonical(tokens) == [
         "function",
         "<self>",
@@ -150,18 +190,26 @@ GO_MORE_WORK = GO_MESSAGES.replace(
 )
 
 
-@pytest.mark.parametrize("other", [GO_OTHER_RULE, GO_MORE_WORK], ids=["messages-differ-past-the-cut", "more-calls"])
+@pytest.mark.parametrize(
+    "other", [GO_OTHER_RULE, GO_MORE_WORK], ids=["messages-differ-past-the-cut", "more-calls"]
+)
 def test_a_look_alike_that_does_other_work_is_not_named(project: Path, other: str) -> None:
     indexed(project, {"flags/required.go": GO_MESSAGES})
-    assert matched(project, "go", "flags/exclusive.go", other.replace("validateRequired", "checkFlags")) is None
-    assert matched(project, "go", "flags/copy.go", GO_MESSAGES.replace("validateRequired", "checkFlags")) == (
-        "flags/required.go:5 validateRequired"
+    assert (
+        matched(
+            project, "go", "flags/exclusive.go", other.replace("validateRequired", "checkFlags")
+        )
+        is None
     )
+    assert matched(
+        project, "go", "flags/copy.go", GO_MESSAGES.replace("validateRequired", "checkFlags")
+    ) == ("flags/required.go:5 validateRequired")
 
 
 def test_tests_are_not_compared(project: Path) -> None:
     test = GO_MESSAGES.replace(
-        "func validateRequired(groups map[string][]string, set map[string]bool)", "func TestFlags(t *testing.T)"
+        "func validateRequired(groups map[string][]string, set map[string]bool)",
+        "func TestFlags(t *testing.T)",
     )
     assert not language_copies.helper_like("TestFlags", "flags/flags_test.go")
     assert language_copies.helper_like("Flags", "flags/flags_test.go")  # a helper in a test file
@@ -175,12 +223,21 @@ def test_tests_are_not_compared(project: Path) -> None:
     ids=[case[-1] for case in language_rewrites.CASES],
 )
 def test_a_copy_one_rewrite_away_is_named_and_its_near_miss_is_not(
-    project: Path, language: str, helper_at: str, helper: str, copy_at: str, copy: str, near_miss: str, name: str
+    project: Path,
+    language: str,
+    helper_at: str,
+    helper: str,
+    copy_at: str,
+    copy: str,
+    near_miss: str,
+    name: str,
 ) -> None:
-    """`.some` as a loop that returns, `.filter().map()` as a loop that pushes, mirrored comparisons and
-    else branches, an index loop as a range loop, `.any()` and `anyMatch` as loops, a private helper
-    written inline, a guard for a test (see `testing.language_rewrites`)."""
+    """`.some` as a loop that returns, `.filter().map()` as a loop that pushes, mirrored comparisons
+    and else branches, an index loop as a range loop, `.any()` and `anyMatch` as loops, a private
+    helper written inline, a guard for a test (see `testing.language_rewrites`)."""
     indexed(project, {helper_at: helper})
-    line = next(n for n, text in enumerate(helper.splitlines(), 1) if name.rsplit(".", 1)[-1] + "(" in text)
+    line = next(
+        n for n, text in enumerate(helper.splitlines(), 1) if name.rsplit(".", 1)[-1] + "(" in text
+    )
     assert matched(project, language, copy_at, copy) == f"{helper_at}:{line} {name}"
     assert matched(project, language, copy_at, near_miss) is None

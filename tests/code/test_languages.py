@@ -66,7 +66,8 @@ def test_typescript_definitions_references_and_imports() -> None:
         ("joinURL", "(base: string, input?: string)"),
         ("trimmed", "(value: string)"),
     ]
-    # The import names it (1) and the call uses it (7); not the comment (4), the string (6) or the alias.
+    # The import names it (1) and the call uses it (7); not the comment (4), the string (6) or the
+    # alias.
     assert used(found, "withBase") == [1, 7]
     assert used(found, "parseURL") == [1]
     assert used(found, "parse") == [7]  # the alias as used; its binding on line 1 is not a use
@@ -81,7 +82,9 @@ def test_tsx_and_jsx_read_their_own_grammar() -> None:
     source = "export function Card({ title }: Props) {\n  return <Panel heading={title}>{format(title)}</Panel>;\n}\n"
     found = facts("ts", source, "ui/Card.tsx")
     assert definitions(found) == [("Card", "function", 1)]
-    assert used(found, "Panel") == [2] and used(found, "format") == [2] and used(found, "Props") == [1]
+    assert (
+        used(found, "Panel") == [2] and used(found, "format") == [2] and used(found, "Props") == [1]
+    )
     found = facts("js", source.replace(": Props", ""), "ui/Card.jsx")
     assert used(found, "Panel") == [2] and used(found, "format") == [2]
 
@@ -103,7 +106,11 @@ def test_javascript_commonjs_and_classes() -> None:
         module.exports = { poll, Queue };
         """,
     )
-    assert definitions(found) == [("poll", "function", 3), ("Queue", "class", 7), ("Queue.push", "method", 9)]
+    assert definitions(found) == [
+        ("poll", "function", 3),
+        ("Queue", "class", 7),
+        ("Queue.push", "method", 9),
+    ]
     assert used(found, "sleep") == [4]
     assert used(found, "retry") == [1, 5]  # the destructuring on line 1 reads it from the module
     assert used(found, "poll") == [11] and used(found, "Queue") == [11]
@@ -152,7 +159,9 @@ def test_go_definitions_methods_by_receiver_and_references() -> None:
         ("Reader.Cast", "method", 17),
         ("trimDecimal", "function", 22),
     ]
-    assert used(found, "trimDecimal") == [19]  # not the comment (8), the string (23) or the declaration
+    assert used(found, "trimDecimal") == [
+        19
+    ]  # not the comment (8), the string (23) or the declaration
     assert used(found, "Reader") == [17] and used(found, "Precision") == [23]
     assert used(found, "text") == [19]  # `text :=` binds it on line 18
     assert used(found, "Sprint") == [18] and used(found, "str") == [23]
@@ -198,10 +207,15 @@ def test_rust_items_impl_methods_and_macro_arguments() -> None:
         ("store", "macro", 22),
         ("main", "function", 23),
     ]
-    # Not the doc comment (4), the string (16) or the declaration (14); the macro's body (22) counts.
+    # Not the doc comment (4), the string (16) or the declaration (14); the macro's body (22)
+    # counts.
     assert used(found, "new_cache") == [22, 23]
     assert used(found, "LIMIT") == [23]  # inside assert!(...) too
-    assert used(found, "items") == [10, 17, 23]  # the field declared on 5 and bound on 15 are not uses
+    assert used(found, "items") == [
+        10,
+        17,
+        23,
+    ]  # the field declared on 5 and bound on 15 are not uses
     assert used(found, "CacheEntry") == [5, 7, 10]
     assert [(i.module, i.line) for i in found.imports] == [
         ("std::collections::HashMap", 1),
@@ -245,9 +259,14 @@ def test_java_classes_members_and_references() -> None:
         ("Splitter.Mode.LENIENT", "const", 18),
         ("Splitter.Mode.strict", "method", 18),
     ]
-    assert used(found, "split") == [15]  # not the javadoc (6), the string (14) or the declaration (13)
+    assert used(found, "split") == [
+        15
+    ]  # not the javadoc (6), the string (14) or the declaration (13)
     assert used(found, "LIMIT") == [15] and used(found, "STRICT") == [18]
-    assert used(found, "separator") == [11, 15]  # this.separator and the parameter read; not declarations
+    assert used(found, "separator") == [
+        11,
+        15,
+    ]  # this.separator and the parameter read; not declarations
     assert used(found, "requireNonNull") == [4, 11]
     assert [(i.module, i.line) for i in found.imports] == [
         ("java.util.List", 3),
@@ -281,13 +300,18 @@ def test_a_renamed_reformatted_copy_has_the_same_normalised_body() -> None:
     assert [(f.qualname, f.line, f.end) for f in original] == [("waitFor", 1, 7)]
     assert original[0].tokens == copy[0].tokens
     assert original[0].outside == copy[0].outside == "Date Error sleep"
-    other = facts("go", "package p\nfunc Wait(d int) {\n\tfor !ready() {\n\t\ttime.Sleep(d)\n\t}\n}\n").functions
+    other = facts(
+        "go", "package p\nfunc Wait(d int) {\n\tfor !ready() {\n\t\ttime.Sleep(d)\n\t}\n}\n"
+    ).functions
     assert other[0].tokens.split()[:6] == ["func", "<self>", "(", "v1", "int", ")"]
     assert other[0].outside == "int ready time"
 
 
 def test_suffixes_pick_the_language_and_module_names_follow_paths() -> None:
-    assert [language_of(p) for p in ("a/b.ts", "a/b.tsx", "b.mjs", "x.go", "lib.rs", "A.java", "m.py", "README")] == [
+    assert [
+        language_of(p)
+        for p in ("a/b.ts", "a/b.tsx", "b.mjs", "x.go", "lib.rs", "A.java", "m.py", "README")
+    ] == [
         "ts",
         "ts",
         "js",
@@ -298,7 +322,9 @@ def test_suffixes_pick_the_language_and_module_names_follow_paths() -> None:
         "",
     ]
     assert language_of("dir.ts/README") == ""
-    assert [module_name(p) for p in ("src/parse.ts", "src/utils/index.ts", "src/lib.rs", "src/a/mod.rs")] == [
+    assert [
+        module_name(p) for p in ("src/parse.ts", "src/utils/index.ts", "src/lib.rs", "src/a/mod.rs")
+    ] == [
         "src.parse",
         "src.utils",
         "src.lib",
@@ -317,4 +343,7 @@ def test_files_of_every_language_in_one_process_each_read_with_their_own_grammar
     for _ in range(3):
         for language, (name, source) in expected.items():
             for path in ("a.tsx", "b.ts") if language == "ts" else ("x",):
-                assert name in {d.qualname for d in facts(language, source, path).definitions}, (language, path)
+                assert name in {d.qualname for d in facts(language, source, path).definitions}, (
+                    language,
+                    path,
+                )

@@ -1,7 +1,8 @@
 """The code index on real projects in every language, fetched from their registries at test time
-(tests/code/realprojects.py), against a grep-and-read ground truth of its own (tests/code/groundtruth.py):
-`symbol` finds >= 95% of the top-level declarations, and `usages` >= 95% of the lines that use a name in
-code (never in a comment or a string). Slow: registries, whole projects."""
+(tests/code/realprojects.py), against a grep-and-read ground truth of its own
+(tests/code/groundtruth.py): `symbol` finds >= 95% of the top-level declarations, and `usages` >=
+95% of the lines that use a name in code (never in a comment or a string). Slow: registries, whole
+projects."""
 
 from __future__ import annotations
 
@@ -30,10 +31,13 @@ def measure(project: realprojects.Project) -> dict[str, Any]:
     declared = groundtruth.definitions(project.language, code)
     with Index.open(str(root)) as index:
         found_defs = sum(
-            any(s.path == path and s.line == line for s in index.definitions(name)) for name, path, line in declared
+            any(s.path == path and s.line == line for s in index.definitions(name))
+            for name, path, line in declared
         )
         missed_defs = [
-            d for d in declared if not any(s.path == d[1] and s.line == d[2] for s in index.definitions(d[0]))
+            d
+            for d in declared
+            if not any(s.path == d[1] and s.line == d[2] for s in index.definitions(d[0]))
         ]
         names = sorted({name for name, _, _ in declared})
         step = max(1, len(names) // SAMPLED_NAMES)
@@ -65,22 +69,38 @@ def measure(project: realprojects.Project) -> dict[str, Any]:
 def check(project: realprojects.Project) -> None:
     found = measure(project)
     print(json.dumps(found))
-    assert found["definitions"] and found["references"], found  # a project with nothing to measure proves nothing
+    assert found["definitions"] and found["references"], (
+        found
+    )  # a project with nothing to measure proves nothing
     assert found["symbolRecall"] >= RECALL, found
     assert found["usagesRecall"] >= RECALL, found
     root = realprojects.laid_out(project)
     name, path, line = groundtruth.definitions(
         project.language,
-        groundtruth.stripped(project.language, ((p, (root / p).read_bytes()) for p in realprojects.sources(project))),
+        groundtruth.stripped(
+            project.language, ((p, (root / p).read_bytes()) for p in realprojects.sources(project))
+        ),
     )[0]
     # And through the real command: the answer names the place (the index is warm by now).
     done = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "symbol", name, "--project", str(root), "--format", "text"],
+        [
+            sys.executable,
+            "-m",
+            "sidekit_hooks.cli",
+            "symbol",
+            name,
+            "--project",
+            str(root),
+            "--format",
+            "text",
+        ],
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert done.returncode == 0 and f":{line}" in done.stdout and Path(path).name in done.stdout, done.stdout
+    assert done.returncode == 0 and f":{line}" in done.stdout and Path(path).name in done.stdout, (
+        done.stdout
+    )
 
 
 @pytest.mark.parametrize("project", realprojects.TUNING, ids=lambda p: p.key)

@@ -1,5 +1,5 @@
-"""The canonical body and the features of `code.rewrites` (#35): each rewrite an agent makes gives the
-same canonical tokens as the code it rewrites; a change of behaviour does not."""
+"""The canonical body and the features of `code.rewrites` (#35): each rewrite an agent makes gives
+the same canonical tokens as the code it rewrites; a change of behaviour does not."""
 
 from __future__ import annotations
 
@@ -373,7 +373,8 @@ DIFFERENT = [
         "def g(items):\n    return all(item.ready for item in items)\n",
     ),
     (  # a missing branch
-        "def f(v):\n    if v is None:\n        return 'none'\n    if v == '':\n        return 'empty'\n    return 'text'\n",
+        "def f(v):\n    if v is None:\n        return 'none'\n    if v == '':\n        return "
+        "'empty'\n    return 'text'\n",
         "def g(v):\n    if v is None:\n        return 'none'\n    return 'text'\n",
     ),
     (  # the values filtered, not the keys: both locals, at other places of the unpacked pair
@@ -406,7 +407,8 @@ def test_features_are_the_evidence_a_rewrite_keeps() -> None:
         "b:len",
         "c:@a1",  # the key function passed in, called
         "c:SELF",  # recursion, whatever the function is called
-        "c:defaultdict",  # `.setdefault`, as a defaultdict fills itself; not `.append`, as a comprehension
+        # `.setdefault`, as a defaultdict fills itself; not `.append`, as a comprehension
+        "c:defaultdict",
         "d:group",
         "d:item",  # "items" and "item", stemmed
         "f:a0>.setdefault",  # the items (through the loop variable) flow into these calls...
@@ -423,10 +425,12 @@ def test_features_are_the_evidence_a_rewrite_keeps() -> None:
 
 def test_what_is_done_in_an_exception_handler_is_told_apart() -> None:
     kept = features(
-        "def f(check, items):\n    for item in items:\n        try:\n            check(item)\n        except ValueError:\n            continue\n        yield item\n"
+        "def f(check, items):\n    for item in items:\n        try:\n            check(item)\n    "
+        "    except ValueError:\n            continue\n        yield item\n"
     )
     failed = features(
-        "def g(check, items):\n    for item in items:\n        try:\n            check(item)\n        except ValueError:\n            yield item\n"
+        "def g(check, items):\n    for item in items:\n        try:\n            check(item)\n    "
+        "    except ValueError:\n            yield item\n"
     )
     assert "k:Yield" in kept and "k:Yield@except" in failed
     assert near_copies.swapped(set(failed), set(kept))
@@ -436,9 +440,15 @@ def test_a_replaced_step_an_added_call_or_a_dropped_recursion_is_other_behaviour
     lower = {"c:.lower", "c:.strip", "l:'-'"}
     assert near_copies.swapped({"c:.upper", "c:.strip", "l:'-'"}, lower)
     assert not near_copies.swapped(lower | {"c:.replace"}, lower)  # a step added
-    assert not near_copies.swapped(lower | {"l:0"}, lower - {"l:'-'"} | {"l:1"})  # small numbers are incidental
-    assert near_copies.dropped_work({"c:.strip"}, {"c:.strip", "c:SELF"}, set())  # the recursion left out
-    assert near_copies.dropped_work({"c:.strip", "c:reformat"}, {"c:.strip"}, set())  # work the helper lacks
+    assert not near_copies.swapped(
+        lower | {"l:0"}, lower - {"l:'-'"} | {"l:1"}
+    )  # small numbers are incidental
+    assert near_copies.dropped_work(
+        {"c:.strip"}, {"c:.strip", "c:SELF"}, set()
+    )  # the recursion left out
+    assert near_copies.dropped_work(
+        {"c:.strip", "c:reformat"}, {"c:.strip"}, set()
+    )  # work the helper lacks
     # the helper's own helper inlined: its calls are in the added function, so nothing is dropped
     assert not near_copies.dropped_work({"c:.upper", "l:0"}, {"c:uppercase", "l:0"}, {"c:.upper"})
 
@@ -453,24 +463,34 @@ def test_a_loop_that_counts_where_the_helper_collects_is_other_behaviour() -> No
     count = canonical("def f(items, p):\n    return sum(1 for item in items if item < p)\n")
     kept = canonical("def g(items, p):\n    return filter(lambda item: item < p, items)\n")
     every = canonical(
-        "def h(items, p):\n    for item in items:\n        if item >= p:\n            return False\n    return True\n"
+        "def h(items, p):\n    for item in items:\n        if item >= p:\n            return "
+        "False\n    return True\n"
     )
     some = canonical("def k(items, p):\n    return any(item < p for item in items)\n")
     assert near_copies.other_aggregate(count, kept) and near_copies.other_aggregate(every, some)
-    assert not near_copies.other_aggregate(kept, kept + ["Collect"])  # one more comprehension: no swap
+    assert not near_copies.other_aggregate(
+        kept, kept + ["Collect"]
+    )  # one more comprehension: no swap
 
 
 def test_ordering_or_bounding_on_one_side_only_is_other_behaviour() -> None:
     ordered = set(features("def f(fn, xs):\n    return [y for y in sorted(map(fn, xs)) if y]\n"))
     kept = set(features("def g(fn, xs):\n    return [y for y in map(fn, xs) if y]\n"))
     assert near_copies.one_sided(kept, ordered, ordered)
-    assert not near_copies.one_sided(kept, kept, kept | {"b:sorted"})  # inlined from a helper it calls
+    assert not near_copies.one_sided(
+        kept, kept, kept | {"b:sorted"}
+    )  # inlined from a helper it calls
     backwards = set(features("def h(text):\n    return ''.join(text[::-1])\n"))
     reversing = set(features("def k(text):\n    return ''.join(reversed(text))\n"))
     assert "b:reversed" in backwards and not near_copies.one_sided(backwards, reversing, reversing)
-    assert near_copies.one_sided(backwards, set(features("def m(text):\n    return ''.join(text)\n")), set())
-    # an identity test left out is not enough: a copy may drop a mode (`if ending is None: return ...`)
-    checked = set(features("def n(fn, xs):\n    return [y for y in map(fn, xs) if y is not None]\n"))
+    assert near_copies.one_sided(
+        backwards, set(features("def m(text):\n    return ''.join(text)\n")), set()
+    )
+    # an identity test left out is not enough: a copy may drop a mode (`if ending is None: return
+    # ...`)
+    checked = set(
+        features("def n(fn, xs):\n    return [y for y in map(fn, xs) if y is not None]\n")
+    )
     assert not near_copies.one_sided(kept, checked, checked)
 
 
@@ -483,11 +503,13 @@ def test_unpacking_into_positional_or_keyword_arguments_is_told_apart() -> None:
 
 def test_output_made_in_an_exception_handler_is_told_apart_in_a_list_too() -> None:
     skipped = features(
-        "def f(fn, items):\n    out = []\n    for item in items:\n        try:\n            out.append(fn(item))\n"
+        "def f(fn, items):\n    out = []\n    for item in items:\n        try:\n            "
+        "out.append(fn(item))\n"
         "        except ValueError:\n            pass\n    return out\n"
     )
     replaced = features(
-        "def g(fn, items):\n    out = []\n    for item in items:\n        try:\n            out.append(fn(item))\n"
+        "def g(fn, items):\n    out = []\n    for item in items:\n        try:\n            "
+        "out.append(fn(item))\n"
         "        except ValueError:\n            out.append(None)\n    return out\n"
     )
     assert "k:Yield@except" in replaced and "k:Yield@except" not in skipped
@@ -495,37 +517,63 @@ def test_output_made_in_an_exception_handler_is_told_apart_in_a_list_too() -> No
 
 
 def test_flows_into_builtins_and_out_of_yields_are_evidence() -> None:
-    found = features("def f(iterable, value):\n    it = iter(iterable)\n    for item in it:\n        yield item\n")
+    found = features(
+        "def f(iterable, value):\n    it = iter(iterable)\n    for item in it:\n        yield "
+        "item\n"
+    )
     assert "f:a0>iter" in found and "r:a0" in found
 
 
 def test_a_test_negated_and_nothing_else_is_the_opposite_condition() -> None:
     keep = canonical(
-        "def f(pred, items):\n    for x in items:\n        yield x\n        if not pred(x):\n            break\n"
+        "def f(pred, items):\n    for x in items:\n        yield x\n        if not pred(x):\n     "
+        "       break\n"
     )
     stop = canonical(
-        "def g(pred, items):\n    for x in items:\n        yield x\n        if pred(x):\n            break\n"
+        "def g(pred, items):\n    for x in items:\n        yield x\n        if pred(x):\n         "
+        "   break\n"
     )
     assert near_copies.other_condition(keep, stop) and not near_copies.other_condition(keep, keep)
     found = canonical(
-        "def h(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y is not None:\n            yield y, y\n"
+        "def h(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y is not None:\n         "
+        "   yield y, y\n"
     )
     missing = canonical(
-        "def k(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y is None:\n            yield y, y\n"
+        "def k(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y is None:\n            "
+        "yield y, y\n"
     )
     assert near_copies.other_condition(found, missing)
 
 
 def test_giving_back_what_a_function_passed_in_returns_is_a_map_not_a_filter() -> None:
-    mapped = set(features("def f(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y:\n            yield y\n"))
-    kept = set(features("def g(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y:\n            yield x\n"))
+    mapped = set(
+        features(
+            "def f(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y:\n            "
+            "yield y\n"
+        )
+    )
+    kept = set(
+        features(
+            "def g(fn, xs):\n    for x in xs:\n        y = fn(x)\n        if y:\n            "
+            "yield x\n"
+        )
+    )
     assert "r:@a0" in mapped and "r:@a0" not in kept
-    assert near_copies.one_sided(kept, mapped, mapped) and not near_copies.one_sided(mapped, mapped, mapped)
+    assert near_copies.one_sided(kept, mapped, mapped) and not near_copies.one_sided(
+        mapped, mapped, mapped
+    )
 
 
 def test_how_many_things_come_back_is_kept_by_a_rewrite() -> None:
-    three = set(features("def f(seq, n):\n    for i in range(n):\n        yield seq[:i], seq[i:i + n], seq[i + n:]\n"))
-    two = set(features("def g(seq, n):\n    for i in range(n):\n        yield seq[:i], seq[i:i + n]\n"))
+    three = set(
+        features(
+            "def f(seq, n):\n    for i in range(n):\n        yield seq[:i], seq[i:i + n], seq[i + "
+            "n:]\n"
+        )
+    )
+    two = set(
+        features("def g(seq, n):\n    for i in range(n):\n        yield seq[:i], seq[i:i + n]\n")
+    )
     assert "r:tuple3" in three and "r:tuple2" in two
     assert near_copies.swapped(two, three)
 

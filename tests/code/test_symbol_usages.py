@@ -1,4 +1,5 @@
-"""`sidekit symbol` and `sidekit usages` through the real command, with their budgets (docs/usage.md)."""
+"""`sidekit symbol` and `sidekit usages` through the real command, with their budgets
+(docs/usage.md)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,12 @@ def test_symbol_ranks_exact_qualified_names_first(project: Path) -> None:
     assert answer(project, "symbol", "parse")[0] == {
         "matches": [
             {"kind": "function", "at": "pkg/parser.py:12", "sig": "(text, strict=False)"},
-            {"name": "Parser.parse", "kind": "method", "at": "pkg/parser.py:7", "sig": "(self, text)"},
+            {
+                "name": "Parser.parse",
+                "kind": "method",
+                "at": "pkg/parser.py:7",
+                "sig": "(self, text)",
+            },
         ],
         "searched": 4,
     }
@@ -61,9 +67,18 @@ def test_symbol_ranks_exact_qualified_names_first(project: Path) -> None:
         "searched": 4,
     }
     assert answer(project, "symbol", "Nothing.here")[0] == {"found": 0, "searched": 4}
-    # A near miss is offered (rapidfuzz), bare or qualified; what only resembles nothing gets nothing.
-    assert answer(project, "symbol", "Parser.parze")[0] == {"found": 0, "close": ["Parser.parse"], "searched": 4}
-    assert answer(project, "symbol", "PATERN")[0] == {"found": 0, "close": ["PATTERN"], "searched": 4}
+    # A near miss is offered (rapidfuzz), bare or qualified; what only resembles nothing gets
+    # nothing.
+    assert answer(project, "symbol", "Parser.parze")[0] == {
+        "found": 0,
+        "close": ["Parser.parse"],
+        "searched": 4,
+    }
+    assert answer(project, "symbol", "PATERN")[0] == {
+        "found": 0,
+        "close": ["PATTERN"],
+        "searched": 4,
+    }
 
 
 def test_usages_are_ast_references_only(project: Path) -> None:
@@ -74,7 +89,13 @@ def test_usages_are_ast_references_only(project: Path) -> None:
     # tests: the import (1) and the call (5). Not the comment, the strings or the definitions.
     assert found == {
         "uses": 5,
-        "at": ["pkg/cli.py:1", "pkg/cli.py:6", "pkg/parser.py:13", "tests/test_parser.py:1", "tests/test_parser.py:5"],
+        "at": [
+            "pkg/cli.py:1",
+            "pkg/cli.py:6",
+            "pkg/parser.py:13",
+            "tests/test_parser.py:1",
+            "tests/test_parser.py:5",
+        ],
         "searched": 5,
         "unparsable": 1,
     }
@@ -84,7 +105,11 @@ def test_usages_are_ast_references_only(project: Path) -> None:
         "searched": 5,
         "unparsable": 1,
     }
-    assert answer(project, "usages", "absent_name")[0] == {"uses": 0, "searched": 5, "unparsable": 1}
+    assert answer(project, "usages", "absent_name")[0] == {
+        "uses": 0,
+        "searched": 5,
+        "unparsable": 1,
+    }
 
 
 def test_text_format_is_for_people(project: Path) -> None:
@@ -100,7 +125,13 @@ def long_dir(depth: int, tag: str) -> str:
 def test_symbol_one_match_fits_170_bytes_with_a_very_long_path(project: Path) -> None:
     folder = long_dir(8, "s")
     args = ", ".join(f"argument_number_{i}=None" for i in range(12))
-    write(project, {f"{folder}/module_with_a_long_name.py": f"def one_unique_function_name({args}):\n    pass\n"})
+    write(
+        project,
+        {
+            f"{folder}/module_with_a_long_name.py": f"def one_unique_function_name({args}):\n    "
+            "pass\n"
+        },
+    )
     found, size = answer(project, "symbol", "one_unique_function_name")
     assert size <= 170
     (match,) = found["matches"]
@@ -110,10 +141,18 @@ def test_symbol_one_match_fits_170_bytes_with_a_very_long_path(project: Path) ->
 
 
 def test_usages_under_ten_uses_fit_360_bytes_flat_with_very_long_paths(project: Path) -> None:
-    write(project, {f"{long_dir(6, str(i))}/user_module_{i}.py": "import lib\nlib.common()\n" for i in range(9)})
+    write(
+        project,
+        {
+            f"{long_dir(6, str(i))}/user_module_{i}.py": "import lib\nlib.common()\n"
+            for i in range(9)
+        },
+    )
     found, size = answer(project, "usages", "common")
     assert size <= 360
-    assert found["uses"] == 9 and len(found["at"]) + found["more"] == 9  # flat: one site in each of nine files
+    assert (
+        found["uses"] == 9 and len(found["at"]) + found["more"] == 9
+    )  # flat: one site in each of nine files
     assert found["at"][0] == "a_rather_long_folder_name_0_0/…/user_module_0.py:2"
 
 
@@ -153,7 +192,9 @@ def test_a_warm_query_reads_its_few_arguments_without_argparse() -> None:
     assert fast_arguments(["Parser.parse", "--project", "/p", "--format=text"]) == SimpleNamespace(
         name="Parser.parse", project="/p", format="text"
     )
-    assert fast_arguments(["--project=/p", "f"]) == SimpleNamespace(name="f", project="/p", format="json")
+    assert fast_arguments(["--project=/p", "f"]) == SimpleNamespace(
+        name="f", project="/p", format="json"
+    )
     # anything else is argparse's to read, and to explain
     for argv in (
         [],
@@ -175,16 +216,25 @@ def test_answers_follow_edits_in_place_sed_and_new_files_where_no_python_was(
     commit_all(project)
 
     def warm_uses() -> list[str]:
-        """The answer once the tree is settled and a first query recorded it (the next one is warm)."""
+        """The answer once the tree is settled and a first query recorded it (the next one is
+        warm)."""
         settle(project)
         first = answer(project, "usages", "parse")[0]["at"]
         assert answer(project, "usages", "parse")[0]["at"] == first
         return list(first)
 
-    sites = ["pkg/cli.py:1", "pkg/cli.py:6", "pkg/parser.py:13", "tests/test_parser.py:1", "tests/test_parser.py:5"]
+    sites = [
+        "pkg/cli.py:1",
+        "pkg/cli.py:6",
+        "pkg/parser.py:13",
+        "tests/test_parser.py:1",
+        "tests/test_parser.py:5",
+    ]
     assert warm_uses() == sites
 
-    with open(project / "pkg" / "cli.py", "a", encoding="utf-8") as handle:  # an editor saving in place
+    with open(
+        project / "pkg" / "cli.py", "a", encoding="utf-8"
+    ) as handle:  # an editor saving in place
         handle.write("\n\ndef again():\n    return run_parse('y')\n")
     sites[2:2] = ["pkg/cli.py:10"]
     assert answer(project, "usages", "parse")[0]["at"] == sites

@@ -21,7 +21,9 @@ def test_a_part_past_its_share_is_cut_off_and_the_outer_timer_survives() -> None
             budget.bounded(lambda: time.sleep(2), 0.05)
         assert time.monotonic() - started < 0.4
         assert budget.NOW[0] == "detector slow"
-        assert 0 < _signal.getitimer(_signal.ITIMER_REAL)[0] <= 0.5  # the hook's deadline is still armed
+        assert (
+            0 < _signal.getitimer(_signal.ITIMER_REAL)[0] <= 0.5
+        )  # the hook's deadline is still armed
         assert budget.bounded(lambda: 42, 0.5) == 42
     finally:
         _signal.setitimer(_signal.ITIMER_REAL, 0)

@@ -9,7 +9,11 @@ from hypothesis import strategies as st
 from sidekit_hooks.core import fastjson
 
 documents = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
     max_leaves=20,
 )
@@ -38,11 +42,14 @@ def test_malformed_input_is_a_value_error_even_without_json_imported() -> None:
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core import fastjson\n"
         "for bad in ['{half', '{\"a\": ', '[1,', '{\"a\" 1}']:\n"
-        "    try:\n        fastjson.loads(bad)\n    except ValueError as exc:\n        print(type(exc).__name__)\n"
+        "    try:\n        fastjson.loads(bad)\n    except ValueError as exc:\n        "
+        "print(type(exc).__name__)\n"
     )
     from testing.hooks import REPO
 
-    done = subprocess.run([sys.executable, "-S", "-c", code, str(REPO)], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code, str(REPO)], capture_output=True, text=True
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, "JSONDecodeError\n" * 4, "")
 
 
@@ -50,7 +57,9 @@ any_keys = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
     lambda inner: (
         st.lists(inner, max_size=4)
-        | st.dictionaries(st.text() | st.integers() | st.floats() | st.booleans() | st.none(), inner, max_size=4)
+        | st.dictionaries(
+            st.text() | st.integers() | st.floats() | st.booleans() | st.none(), inner, max_size=4
+        )
     ),
     max_leaves=20,
 )
@@ -59,7 +68,9 @@ any_keys = st.recursive(
 @given(any_keys)
 def test_dumps_as_json_is_json_dumps_byte_for_byte(value: object) -> None:
     """NaN, infinities, non-string keys included: the same C encoder json.dumps uses."""
-    assert fastjson.dumps_as_json(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert fastjson.dumps_as_json(value) == json.dumps(
+        value, ensure_ascii=False, separators=(",", ":")
+    )
 
 
 def test_dumps_as_json_refuses_what_json_refuses_and_keeps_working() -> None:

@@ -1,5 +1,6 @@
-"""core/git_exclude.py: the info/exclude a work tree uses, found without running git, and the hooks adding
-`.sidekit/` and `.runtime/` to it the first time they make those folders (issue #35, item 4)."""
+"""core/git_exclude.py: the info/exclude a work tree uses, found without running git, and the hooks
+adding `.sidekit/` and `.runtime/` to it the first time they make those folders (issue #35, item
+4)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,9 @@ def test_a_plain_checkout_uses_its_own_git_folder(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     (tmp_path / "sub").mkdir()
     assert git_exclude.exclude_file(str(tmp_path)) == str(tmp_path / ".git" / "info" / "exclude")
-    assert git_exclude.exclude_file(str(tmp_path / "sub")) == str(tmp_path / ".git" / "info" / "exclude")
+    assert git_exclude.exclude_file(str(tmp_path / "sub")) == str(
+        tmp_path / ".git" / "info" / "exclude"
+    )
 
 
 def test_a_linked_worktree_uses_the_common_folder(tmp_path: Path) -> None:
@@ -72,13 +75,18 @@ def git_repo(path: Path) -> Path:
 
 def status(project: Path) -> str:
     return subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=all"], cwd=project, capture_output=True, text=True
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=project,
+        capture_output=True,
+        text=True,
     ).stdout
 
 
-def test_the_first_write_of_sidekit_excludes_its_folder_in_the_settings_form(tmp_path: Path) -> None:
-    """Issue #35: `sidekit scope set` made `.sidekit/` before the plugin's setup excluded it, and the model
-    saw `?? .sidekit/` in Claude Code's git-status snapshot."""
+def test_the_first_write_of_sidekit_excludes_its_folder_in_the_settings_form(
+    tmp_path: Path,
+) -> None:
+    """Issue #35: `sidekit scope set` made `.sidekit/` before the plugin's setup excluded it, and
+    the model saw `?? .sidekit/` in Claude Code's git-status snapshot."""
     project = git_repo(tmp_path / "proj")
     (project / "app.py").write_text("x = 1\n")
     done = run_sidekit("scope", "set", "--allow", "app.py", "--project", str(project), cwd=project)
@@ -88,7 +96,9 @@ def test_the_first_write_of_sidekit_excludes_its_folder_in_the_settings_form(tmp
     assert not (project / ".gitignore").exists()  # nothing the project tracks (or could) changed
 
 
-def test_the_queue_folder_joins_the_same_block_and_uninstall_takes_both_back(tmp_path: Path) -> None:
+def test_the_queue_folder_joins_the_same_block_and_uninstall_takes_both_back(
+    tmp_path: Path,
+) -> None:
     project = git_repo(tmp_path / "proj")
     safepath.makedirs(str(project / ".sidekit" / "log"))
     safepath.makedirs(str(project / ".runtime" / "nudge_queue" / "sess-1"))
@@ -114,7 +124,9 @@ def test_outside_a_repository_nothing_is_written(tmp_path: Path) -> None:
     assert sorted(path.name for path in tmp_path.iterdir()) == [".sidekit"]
 
 
-def test_an_existing_folder_costs_a_stat_and_no_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_existing_folder_costs_a_stat_and_no_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = git_repo(tmp_path / "proj")
     (project / ".sidekit").mkdir()  # made before (an older sidekit, the user): not ours to add now
     reads: list[str] = []

@@ -1,4 +1,5 @@
-"""gitignore-style globs without `re`: one meaning for scope globs and rule-pack `paths`/`exclude`."""
+"""gitignore-style globs without `re`: one meaning for scope globs and rule-pack
+`paths`/`exclude`."""
 
 from __future__ import annotations
 
@@ -112,7 +113,9 @@ def test_matches_a_folder(glob: str, directory: str, expected: bool) -> None:
         ("api/**", "auth", False),
     ],
 )
-def test_covers_means_every_path_inside_is_selected(glob: str, directory: str, expected: bool) -> None:
+def test_covers_means_every_path_inside_is_selected(
+    glob: str, directory: str, expected: bool
+) -> None:
     assert covers(glob, directory) is expected
 
 
@@ -134,13 +137,18 @@ def test_could_contain(glob: str, directory: str, expected: bool) -> None:
 
 def test_last_matching_glob_decides_and_bang_reincludes() -> None:
     globs = ["**/*.py", "!tests/**", "tests/conftest.py"]
-    assert [matches_any(globs, p) for p in ("src/a.py", "tests/test_a.py", "tests/conftest.py", "README.md")] == [
+    assert [
+        matches_any(globs, p)
+        for p in ("src/a.py", "tests/test_a.py", "tests/conftest.py", "README.md")
+    ] == [
         True,
         False,
         True,
         False,
     ]
-    assert [selected_by(globs, p) for p in ("src/a.py", "tests/test_a.py", "tests/conftest.py")] == [
+    assert [
+        selected_by(globs, p) for p in ("src/a.py", "tests/test_a.py", "tests/conftest.py")
+    ] == [
         "**/*.py",
         "",
         "tests/conftest.py",
@@ -232,5 +240,10 @@ def test_folder_answers_agree_with_the_paths_inside(glob: str) -> None:
             assert all(inside), (glob, directory)
         if any(inside):
             assert could_contain(glob, directory), (glob, directory)
-        if glob.endswith("/"):  # a folders-only glob selects a folder exactly when it selects what is inside
-            assert matches(glob, directory, is_dir=True) is matches(glob, f"{directory}/q"), (glob, directory)
+        if glob.endswith(
+            "/"
+        ):  # a folders-only glob selects a folder exactly when it selects what is inside
+            assert matches(glob, directory, is_dir=True) is matches(glob, f"{directory}/q"), (
+                glob,
+                directory,
+            )

@@ -11,8 +11,15 @@ from sidekit_hooks.core import hookinput
     ("text", "why"),
     [
         ('\ufeff{"a": 1}', "the event starts with a UTF-8 byte order mark"),
-        ('{"a": "b', "the event is not one JSON document (Unterminated string starting at: line 1 column 7 (char 6))"),
-        ('{"a": 1} {"b": 2}', "the event is not one JSON document (extra data after the JSON document at 8)"),
+        (
+            '{"a": "b',
+            "the event is not one JSON document (Unterminated string starting at: line 1 column 7 "
+            "(char 6))",
+        ),
+        (
+            '{"a": 1} {"b": 2}',
+            "the event is not one JSON document (extra data after the JSON document at 8)",
+        ),
         ("[1]", "the event is a JSON list, not an object"),
         ("null", "the event is a JSON NoneType, not an object"),
     ],
@@ -24,11 +31,16 @@ def test_malformed_events_are_bad_input_with_the_reason(text: str, why: str) -> 
 
 
 def test_lone_surrogates_are_mended_everywhere_and_said() -> None:
-    payload, note = hookinput.parse('{"s\\ud800": ["x\\udc00", {"k": "\\ud83d\\ude00 ok"}], "n": 1}')
+    payload, note = hookinput.parse(
+        '{"s\\ud800": ["x\\udc00", {"k": "\\ud83d\\ude00 ok"}], "n": 1}'
+    )
     assert payload == {"s\ufffd": ["x\ufffd", {"k": "\U0001f600 ok"}], "n": 1}
     assert note == "lone surrogates in the event were replaced by U+FFFD"
 
 
 def test_a_well_formed_event_is_returned_as_it_is() -> None:
-    assert hookinput.parse('{"prompt": "\\u00e9 \\ud83d\\ude00"}') == ({"prompt": "\u00e9 \U0001f600"}, "")
+    assert hookinput.parse('{"prompt": "\\u00e9 \\ud83d\\ude00"}') == (
+        {"prompt": "\u00e9 \U0001f600"},
+        "",
+    )
     assert hookinput.parse("  \n") == ({}, "")

@@ -10,7 +10,8 @@ from sidekit_hooks.core import launch
 
 
 def planted(root: Path) -> Path:
-    """A folder whose json.py and pytest.py would announce themselves; its own package `app` is fine."""
+    """A folder whose json.py and pytest.py would announce themselves; its own package `app` is
+    fine."""
     for name in ("json.py", "pytest.py"):
         (root / name).write_text("raise SystemExit('the working folder came first: ' + __file__)\n")
     (root / "app").mkdir()
@@ -34,10 +35,14 @@ def test_project_code_runs_without_the_working_folder(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (0, "[1]\n"), done.stderr
 
 
-def test_project_pytest_finds_the_stdlib_and_pytest_first_and_the_projects_package_last(tmp_path: Path) -> None:
+def test_project_pytest_finds_the_stdlib_and_pytest_first_and_the_projects_package_last(
+    tmp_path: Path,
+) -> None:
     root = planted(tmp_path)
     done = subprocess.run(
-        launch.project_pytest(sys.executable, "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "tests"),
+        launch.project_pytest(
+            sys.executable, "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "tests"
+        ),
         cwd=root,
         capture_output=True,
         text=True,

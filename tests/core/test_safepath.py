@@ -1,4 +1,5 @@
-"""core/safepath: links that lead out are refused; only regular files are read or appended to (#15)."""
+"""core/safepath: links that lead out are refused; only regular files are read or appended to
+(#15)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,12 @@ from sidekit_hooks.core import safepath
 
 
 def test_anchor_is_the_folder_holding_the_state_folder(tmp_path: Path) -> None:
-    assert safepath.anchor_of(str(tmp_path / "p" / ".sidekit" / "log" / "x.jsonl")) == str(tmp_path / "p")
-    assert safepath.anchor_of(str(tmp_path / "p" / ".runtime" / "nudge_queue" / "s")) == str(tmp_path / "p")
+    assert safepath.anchor_of(str(tmp_path / "p" / ".sidekit" / "log" / "x.jsonl")) == str(
+        tmp_path / "p"
+    )
+    assert safepath.anchor_of(str(tmp_path / "p" / ".runtime" / "nudge_queue" / "s")) == str(
+        tmp_path / "p"
+    )
     assert safepath.anchor_of(str(tmp_path / "p" / "src" / "a.py")) == ""
 
 
@@ -77,12 +82,19 @@ def test_read_inside_reads_a_regular_file_whole_and_nothing_else(tmp_path: Path)
     (project / "zero.json").symlink_to("/dev/zero")
     os.mkfifo(project / "fifo.json")
     assert safepath.read_inside(str(project), "sub/plain.json", 100) == b"x" * 100
-    assert safepath.read_inside(str(project), str(project / "sub" / "plain.json"), 100) == b"x" * 100
+    assert (
+        safepath.read_inside(str(project), str(project / "sub" / "plain.json"), 100) == b"x" * 100
+    )
     with pytest.raises(safepath.TooLarge) as large:
         safepath.read_inside(str(project), "sub/plain.json", 99)
-    assert (large.value.size, large.value.limit, large.value.reason) == (100, 99, safepath.TOO_LARGE)
+    assert (large.value.size, large.value.limit, large.value.reason) == (
+        100,
+        99,
+        safepath.TOO_LARGE,
+    )
     cases = {
-        "sub/link-in.json": safepath.LINK,  # no link at all, unless asked to follow those that stay inside
+        # no link at all, unless asked to follow those that stay inside
+        "sub/link-in.json": safepath.LINK,
         "sub/link-out.json": safepath.LINK,
         "linked-folder/secret.json": safepath.OUTSIDE,  # a folder on the way that leads out
         "zero.json": safepath.LINK,
@@ -93,8 +105,17 @@ def test_read_inside_reads_a_regular_file_whole_and_nothing_else(tmp_path: Path)
         with pytest.raises(safepath.UnsafePath) as refused:
             safepath.read_inside(str(project), rel, 1000)
         assert refused.value.reason == reason, rel
-    assert safepath.read_inside(str(project), "sub/link-in.json", 100, follow_inside=True) == b"x" * 100
-    for rel in ("sub/link-out.json", "zero.json", "fifo.json", "linked-folder/secret.json", "missing.json"):
+    assert (
+        safepath.read_inside(str(project), "sub/link-in.json", 100, follow_inside=True)
+        == b"x" * 100
+    )
+    for rel in (
+        "sub/link-out.json",
+        "zero.json",
+        "fifo.json",
+        "linked-folder/secret.json",
+        "missing.json",
+    ):
         assert safepath.read_project_file(str(project), rel, 1000) is None, rel
     with pytest.raises(FileNotFoundError):
         safepath.read_inside(str(project), "missing.json", 10)

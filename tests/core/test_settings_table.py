@@ -1,5 +1,6 @@
-"""docs/settings.md, row by row: each setting from the repository's place is ignored or contained, and from
-the user's place it works. The table and the cases must name the same settings, in the same order."""
+"""docs/settings.md, row by row: each setting from the repository's place is ignored or contained,
+and from the user's place it works. The table and the cases must name the same settings, in the same
+order."""
 
 from __future__ import annotations
 
@@ -30,27 +31,38 @@ TOKEN = "Bearer%20user-t0ken"
 class Case:
     """What one row's test gets: the project, the hooks and CLI with the user's config folder."""
 
-    def __init__(self, project: Path, home: Path, env: dict[str, str], run_hook: HookRunner) -> None:
+    def __init__(
+        self, project: Path, home: Path, env: dict[str, str], run_hook: HookRunner
+    ) -> None:
         self.project, self.home, self.env, self.run_hook = project, home, env, run_hook
 
     def sidekit(self, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-        return run_sidekit(*args, "--project", str(self.project), cwd=self.project, env=dict(self.env, **env))
+        return run_sidekit(
+            *args, "--project", str(self.project), cwd=self.project, env=dict(self.env, **env)
+        )
 
     def pyproject(self, table: str) -> None:
-        (self.project / "pyproject.toml").write_text(f'[project]\nname = "x"\n\n[tool.sidekit]\n{table}\n')
+        (self.project / "pyproject.toml").write_text(
+            f'[project]\nname = "x"\n\n[tool.sidekit]\n{table}\n'
+        )
 
     def edit_nudges(self, session: str = "sess-1") -> str:
-        """What the model reads after a Write of src/app.py (where the test packs fire), in `session`."""
+        """What the model reads after a Write of src/app.py (where the test packs fire), in
+        `session`."""
         (self.project / "src").mkdir(exist_ok=True)
         (self.project / "src" / "app.py").write_text("x = 1\n")
-        done = self.run_hook("PostToolUse", write(self.project, "src/app.py", "x = 1\n", session=session))
+        done = self.run_hook(
+            "PostToolUse", write(self.project, "src/app.py", "x = 1\n", session=session)
+        )
         return context_of(done.stdout) if '"systemMessage"' not in done.stdout else done.stdout
 
 
 def seeded(case: Case) -> None:
     from sidekit_hooks.core import hooklog
 
-    hooklog.append(str(case.project), hooklog.DECISIONS, {"session": "s1", "decision": "fired", "text": "x"})
+    hooklog.append(
+        str(case.project), hooklog.DECISIONS, {"session": "s1", "decision": "fired", "text": "x"}
+    )
 
 
 def otel_project(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,7 +80,9 @@ def otel_project(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
 def otel_env(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     seeded(case)
     monkeypatch.setenv("SIDEKIT_OTEL_HEADERS", f"authorization={TOKEN}")
-    with Receiver() as project_rx:  # the repository's endpoint, even trusted, never gets the user's token
+    with (
+        Receiver() as project_rx
+    ):  # the repository's endpoint, even trusted, never gets the user's token
         case.pyproject(f'otel-endpoint = "{project_rx.endpoint}"')
         assert case.sidekit("otel", "trust", project_rx.endpoint).returncode == 0
         assert worker.export(str(case.project)).shipped == 1
@@ -100,7 +114,9 @@ def judge(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     assert not mark.exists()
     assert case.run_hook("PostToolUse", call, env={"SIDEKIT_JUDGE": command}).returncode == 0
     wait_for_workers(str(case.project))
-    deadline = time.monotonic() + 30  # the judge is a detached worker: on a loaded machine it may start late
+    deadline = (
+        time.monotonic() + 30
+    )  # the judge is a detached worker: on a loaded machine it may start late
     while not mark.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert mark.read_text() == "ran"
@@ -122,7 +138,10 @@ def python(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     inside.parent.mkdir(parents=True)
     inside.symlink_to(outside)  # the repository's own interpreter folder: contained, so it is used
     case.pyproject('python = "envs/bin/python"')
-    assert (interpreter.find(str(case.project)).path, interpreter.find(str(case.project)).source) == (
+    assert (
+        interpreter.find(str(case.project)).path,
+        interpreter.find(str(case.project)).source,
+    ) == (
         str(inside),
         "setting",
     )
@@ -134,7 +153,9 @@ def python(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
 def nudge_budget(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     from sidekit_hooks.nudges import spend
 
-    case.pyproject('nudge-budget = "on"\nSIDEKIT_NUDGE_BUDGET = "on"')  # no project file turns it on or off
+    case.pyproject(
+        'nudge-budget = "on"\nSIDEKIT_NUDGE_BUDGET = "on"'
+    )  # no project file turns it on or off
     monkeypatch.chdir(case.project)
     monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", "")
     assert spend.share() is None
@@ -150,11 +171,24 @@ def hook_deadline(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     from sidekit_hooks.core import hook_table
 
     monkeypatch.delenv(hook_table.DEADLINE_ENV, raising=False)
-    case.pyproject(f"{hook_table.DEADLINE_ENV} = 3\nhook-deadline = 3")  # no project file lengthens it
+    case.pyproject(
+        f"{hook_table.DEADLINE_ENV} = 3\nhook-deadline = 3"
+    )  # no project file lengthens it
     assert hook_table.deadline_of("PostToolUse") == hook_table.EVENTS["PostToolUse"].deadline
-    for value, deadline in (("2", 2.0), ("600", hook_table.MAX_DEADLINE), ("0", 0.8), ("nan", 0.8), ("x", 0.8)):
-        monkeypatch.setenv(hook_table.DEADLINE_ENV, value)  # longer, within the client's timeout, never shorter
-        assert (hook_table.deadline_of("PostToolUse"), hook_table.deadline_of("PreToolUse")) == (deadline, deadline)
+    for value, deadline in (
+        ("2", 2.0),
+        ("600", hook_table.MAX_DEADLINE),
+        ("0", 0.8),
+        ("nan", 0.8),
+        ("x", 0.8),
+    ):
+        monkeypatch.setenv(
+            hook_table.DEADLINE_ENV, value
+        )  # longer, within the client's timeout, never shorter
+        assert (hook_table.deadline_of("PostToolUse"), hook_table.deadline_of("PreToolUse")) == (
+            deadline,
+            deadline,
+        )
     monkeypatch.setenv(hook_table.DEADLINE_ENV, "1.6")
     assert hook_table.stretch_of("Stop") == 2.0  # the detectors' share grows with it
 
@@ -193,8 +227,12 @@ def rule_packs(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     assert case.edit_nudges() == "[sidecar:specs] Pack own speaks."
     user = case.home / "xdg" / "sidekit" / "rules"
     user.mkdir(parents=True)
-    (user / "mine.toml").write_text(PACK.format(name="outside"))  # the same pack, from the user's place
-    assert case.edit_nudges("sess-2") == "[sidecar:specs] Pack outside speaks."  # own's was said once already
+    (user / "mine.toml").write_text(
+        PACK.format(name="outside")
+    )  # the same pack, from the user's place
+    assert (
+        case.edit_nudges("sess-2") == "[sidecar:specs] Pack outside speaks."
+    )  # own's was said once already
 
 
 def scope(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -203,7 +241,9 @@ def scope(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     (case.project / ".sidekit").mkdir()
     (case.project / ".sidekit" / "scope.toml").symlink_to(outside)
     said = case.edit_nudges()
-    assert "planted" not in said and "[sidecar:scope]" not in said  # refused (the user is told), never read
+    assert (
+        "planted" not in said and "[sidecar:scope]" not in said
+    )  # refused (the user is told), never read
     (case.project / ".sidekit" / "scope.toml").unlink()
     assert case.sidekit("scope", "set", "--issue", "gt-1", "--allow", "api/**").returncode == 0
     assert "[sidecar:scope] src/app.py" in case.edit_nudges("sess-2")
@@ -220,29 +260,44 @@ def mcp_entry(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     check = doctor._mcp_check(str(case.project))
     assert (check.status, mark.exists()) == ("problem", False)
     assert (
-        check.detail == f".mcp.json server 'sidekit' was not started: its command {program} is not a Python interpreter"
+        check.detail
+        == f".mcp.json server 'sidekit' was not started: its command {program} is not a Python "
+        "interpreter"
     )
     (case.project / ".mcp.json").unlink()
-    assert case.sidekit("install", "--mcp").returncode == 0  # the user's own entry: doctor starts it
-    assert doctor._mcp_check(str(case.project)).detail.startswith(".mcp.json server 'sidekit' lists 10 tools")
+    assert (
+        case.sidekit("install", "--mcp").returncode == 0
+    )  # the user's own entry: doctor starts it
+    assert doctor._mcp_check(str(case.project)).detail.startswith(
+        ".mcp.json server 'sidekit' lists 10 tools"
+    )
 
 
 def test_commands(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     mark = case.home / "tests-ran"
-    (case.project / "package.json").write_text(json.dumps({"scripts": {"test": f"echo npm >> {mark}"}}))
+    (case.project / "package.json").write_text(
+        json.dumps({"scripts": {"test": f"echo npm >> {mark}"}})
+    )
     (case.project / "tests").mkdir()
-    (case.project / "tests" / "conftest.py").write_text(f"open({str(mark)!r}, 'a').write('pytest\\n')\n")
+    (case.project / "tests" / "conftest.py").write_text(
+        f"open({str(mark)!r}, 'a').write('pytest\\n')\n"
+    )
     (case.project / "tests" / "test_ok.py").write_text("def test_ok():\n    assert True\n")
     for event, body in (
         ("SessionStart", payload("SessionStart", case.project, source="startup")),
         ("UserPromptSubmit", payload("UserPromptSubmit", case.project, prompt="run the tests")),
-        ("PostToolUse", write(case.project, "tests/test_ok.py", "def test_ok():\n    assert True\n")),
+        (
+            "PostToolUse",
+            write(case.project, "tests/test_ok.py", "def test_ok():\n    assert True\n"),
+        ),
         ("Stop", payload("Stop", case.project)),
     ):
         assert case.run_hook(event, body).returncode == 0
     wait_for_workers(str(case.project))
     assert not mark.exists()
-    assert case.sidekit("test").returncode == 0  # the user (or agent) runs the tests: the runner does
+    assert (
+        case.sidekit("test").returncode == 0
+    )  # the user (or agent) runs the tests: the runner does
     assert mark.read_text() == "pytest\n"
 
 
@@ -265,7 +320,11 @@ CASES: dict[str, Callable[[Case, pytest.MonkeyPatch], None]] = {
 def table_rows() -> list[str]:
     text = TABLE.read_text()
     body = text.split("## The table", 1)[1].split("\n## ", 1)[0]
-    return [re.split(r"\s*\|\s*", line.strip())[1] for line in body.splitlines() if line.startswith("| ")][1:]
+    return [
+        re.split(r"\s*\|\s*", line.strip())[1]
+        for line in body.splitlines()
+        if line.startswith("| ")
+    ][1:]
 
 
 def test_every_row_of_the_table_has_its_case() -> None:
@@ -274,15 +333,28 @@ def test_every_row_of_the_table_has_its_case() -> None:
 
 @pytest.fixture
 def case(
-    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_env: dict[str, str], run_hook: HookRunner
+    project: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    clean_env: dict[str, str],
+    run_hook: HookRunner,
 ) -> Case:
-    for name in ("SIDEKIT_PYTHON", "SIDEKIT_COMPACT_PYTEST", "CLAUDE_PLUGIN_OPTION_OTEL_ENDPOINT", "VIRTUAL_ENV"):
+    for name in (
+        "SIDEKIT_PYTHON",
+        "SIDEKIT_COMPACT_PYTEST",
+        "CLAUDE_PLUGIN_OPTION_OTEL_ENDPOINT",
+        "VIRTUAL_ENV",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     env = {k: v for k, v in os.environ.items() if k not in ("SIDEKIT_PYTHON", "VIRTUAL_ENV")}
 
-    def hook(event: str, body: object, env: dict[str, str] | None = None, **kwargs: object) -> object:
-        return run_hook(event, body, env={"XDG_CONFIG_HOME": str(tmp_path / "xdg"), **(env or {})}, **kwargs)
+    def hook(
+        event: str, body: object, env: dict[str, str] | None = None, **kwargs: object
+    ) -> object:
+        return run_hook(
+            event, body, env={"XDG_CONFIG_HOME": str(tmp_path / "xdg"), **(env or {})}, **kwargs
+        )
 
     return Case(project, tmp_path, env, hook)  # type: ignore[arg-type]
 

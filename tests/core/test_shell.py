@@ -32,5 +32,7 @@ def test_heredoc_bodies_are_not_commands() -> None:
 
 
 def test_core_words_drop_wrappers_runners_and_venv_paths() -> None:
-    assert core_words(["FOO=1", "sudo", "timeout", "60", "uv", "run", ".venv/bin/pytest", "-q"]) == ["pytest", "-q"]
+    assert core_words(
+        ["FOO=1", "sudo", "timeout", "60", "uv", "run", ".venv/bin/pytest", "-q"]
+    ) == ["pytest", "-q"]
     assert core_words(["--opt=1", "x"]) == ["--opt=1", "x"]

@@ -15,7 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
 from test_conventions_learn import sidekit, typed_repo  # noqa: E402  (the fixture repo of the learn tests)
 
 MESSAGE = (
-    "[sidecar:conventions] Public functions here are fully type-hinted (24 of 24, 100%); annotate the new "
+    "[sidecar:conventions] Public functions here are fully type-hinted (24 of 24, 100%); annotate "
+    "the new "
     "def's parameters and return type."
 )
 
@@ -31,7 +32,10 @@ MESSAGE = (
             "    async def fetch(self,\n                    url: str):\n        return url\n",
             [("fetch", "async def fetch(self,\nurl: str):")],
         ),
-        ("def load(path: str) -> str:\n    return path\n", []),  # one line: the rule's regex handles it
+        (
+            "def load(path: str) -> str:\n    return path\n",
+            [],
+        ),  # one line: the rule's regex handles it
         ("def _private(\n    path,\n):\n    pass\n", []),
         ("x = call(\n    def_value,\n)\n", []),
     ],
@@ -54,10 +58,10 @@ def test_annotated(signature: str, expected: bool) -> None:
     assert detector.annotated(signature) is expected
 
 
-UNTYPED = "\n\ndef order_total(\n    items,\n    discount=0,\n):\n    return sum(items) - discount\n"
-TYPED = (
-    "\n\ndef order_total(\n    items: list[int],\n    discount: int = 0,\n) -> int:\n    return sum(items) - discount\n"
+UNTYPED = (
+    "\n\ndef order_total(\n    items,\n    discount=0,\n):\n    return sum(items) - discount\n"
 )
+TYPED = "\n\ndef order_total(\n    items: list[int],\n    discount: int = 0,\n) -> int:\n    return sum(items) - discount\n"
 
 
 @pytest.fixture
@@ -67,9 +71,14 @@ def learned(project: Path) -> Path:
     return project
 
 
-def test_hook_flags_an_untyped_multiline_def_with_the_learned_message(learned: Path, run_hook: Any) -> None:
+def test_hook_flags_an_untyped_multiline_def_with_the_learned_message(
+    learned: Path, run_hook: Any
+) -> None:
     done = run_hook("PostToolUse", appended(learned, "shop/mod3.py", UNTYPED))
-    assert (done.returncode, context_of(done.stdout)) == (0, MESSAGE + " (`order_total` in shop/mod3.py)")
+    assert (done.returncode, context_of(done.stdout)) == (
+        0,
+        MESSAGE + " (`order_total` in shop/mod3.py)",
+    )
 
 
 @pytest.mark.parametrize(
@@ -80,16 +89,26 @@ def test_hook_flags_an_untyped_multiline_def_with_the_learned_message(learned: P
         ("scripts/release.py", UNTYPED),
     ],
 )
-def test_hook_is_silent_where_the_rule_does_not_apply(learned: Path, run_hook: Any, rel: str, added: str) -> None:
+def test_hook_is_silent_where_the_rule_does_not_apply(
+    learned: Path, run_hook: Any, rel: str, added: str
+) -> None:
     assert context_of(run_hook("PostToolUse", appended(learned, rel, added)).stdout) == ""
 
 
-def test_hook_is_silent_without_the_learned_rule_or_when_it_is_disabled(learned: Path, run_hook: Any) -> None:
+def test_hook_is_silent_without_the_learned_rule_or_when_it_is_disabled(
+    learned: Path, run_hook: Any
+) -> None:
     pack = learned / "sidecar_rules" / "conventions.toml"
     pack.write_text(
-        pack.read_text().replace('id = "conventions.type-hints"\n', 'id = "conventions.type-hints"\nenabled = false\n')
+        pack.read_text().replace(
+            'id = "conventions.type-hints"\n', 'id = "conventions.type-hints"\nenabled = false\n'
+        )
     )
-    assert context_of(run_hook("PostToolUse", appended(learned, "shop/mod3.py", UNTYPED)).stdout) == ""
+    assert (
+        context_of(run_hook("PostToolUse", appended(learned, "shop/mod3.py", UNTYPED)).stdout) == ""
+    )
     pack.unlink()
     other = "\n\ndef order_count(\n    items,\n):\n    return len(items)\n"
-    assert context_of(run_hook("PostToolUse", appended(learned, "shop/mod4.py", other)).stdout) == ""
+    assert (
+        context_of(run_hook("PostToolUse", appended(learned, "shop/mod4.py", other)).stdout) == ""
+    )

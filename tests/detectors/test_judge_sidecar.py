@@ -1,4 +1,5 @@
-"""The optional judge: a fake judge command, driven through the real hooks and the worker directly."""
+"""The optional judge: a fake judge command, driven through the real hooks and the worker
+directly."""
 
 from __future__ import annotations
 
@@ -47,7 +48,9 @@ def judge_log(project: Path, count: int, timeout: float = 30) -> list[dict[str, 
         if len(records) >= count:
             return records
         time.sleep(0.05)
-    raise AssertionError(f"judge log has {hooklog.read(str(project), judge.LOG)}, wanted {count} records")
+    raise AssertionError(
+        f"judge log has {hooklog.read(str(project), judge.LOG)}, wanted {count} records"
+    )
 
 
 def test_judge_is_off_by_default(project: Path, run_hook: Any) -> None:
@@ -60,8 +63,13 @@ def test_judge_answer_is_queued_and_delivered_at_the_next_boundary(
     project: Path, run_hook: Any, fake_judge: tuple[str, Path]
 ) -> None:
     command, seen = fake_judge
-    env = {"SIDEKIT_JUDGE": command, "SIDEKIT_JUDGE_TIMEOUT": "20"}  # a loaded CI box is not a slow judge
-    done = run_hook("PostToolUse", bash(project, "curl -s https://example.org/page", stdout="ok"), env=env)
+    env = {
+        "SIDEKIT_JUDGE": command,
+        "SIDEKIT_JUDGE_TIMEOUT": "20",
+    }  # a loaded CI box is not a slow judge
+    done = run_hook(
+        "PostToolUse", bash(project, "curl -s https://example.org/page", stdout="ok"), env=env
+    )
     assert (done.returncode, done.stdout) == (0, "")  # the hook never waits for the judge
     assert [r["outcome"] for r in judge_log(project, 1)] == ["queued"]
     assert json.loads(seen.read_text()) == {
@@ -73,7 +81,11 @@ def test_judge_answer_is_queued_and_delivered_at_the_next_boundary(
     }
     pending = queue.pending(workspace.queue_root(str(project)), "sess-1")
     assert [(n.sender, n.message) for _, n in pending] == [
-        ("sidekit/judge", "[sidecar:judge] The MCP tool `fetch_page` already fetches URLs; no need to curl by hand.")
+        (
+            "sidekit/judge",
+            "[sidecar:judge] The MCP tool `fetch_page` already fetches URLs; no need to curl by "
+            "hand.",
+        )
     ]
     prompt = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
     assert context_of(prompt.stdout) == (
@@ -90,7 +102,11 @@ def test_judge_answer_is_queued_and_delivered_at_the_next_boundary(
     ],
 )
 def test_judge_says_nothing_unless_it_answers(
-    project: Path, fake_judge: tuple[str, Path], monkeypatch: pytest.MonkeyPatch, command: str, outcome: str
+    project: Path,
+    fake_judge: tuple[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    outcome: str,
 ) -> None:
     monkeypatch.setenv("SIDEKIT_JUDGE", fake_judge[0])
     monkeypatch.setenv("SIDEKIT_JUDGE_TIMEOUT", "1")
@@ -115,7 +131,9 @@ def ask_worker(project: Path, command: str = "curl x") -> str:
 
 def policy_pack(project: Path, table: str) -> None:
     (project / ".sidekit" / "rules").mkdir(parents=True, exist_ok=True)
-    (project / ".sidekit" / "rules" / "local.toml").write_text(f'[pack]\nname = "local"\n\n[policy]\n{table}\n')
+    (project / ".sidekit" / "rules" / "local.toml").write_text(
+        f'[pack]\nname = "local"\n\n[policy]\n{table}\n'
+    )
 
 
 def decisions_of(project: Path) -> list[tuple[str, str]]:
@@ -134,7 +152,11 @@ def test_the_policy_admits_the_judge_like_any_sidecar(
     assert ask_worker(project) == "held"  # the same answer again: a duplicate
     policy_pack(project, "dedup = false")
     assert ask_worker(project) == "held"  # 30 s between two nudges of one sidecar
-    assert decisions_of(project) == [("fired", ""), ("suppressed", "duplicate"), ("suppressed", "cooldown")]
+    assert decisions_of(project) == [
+        ("fired", ""),
+        ("suppressed", "duplicate"),
+        ("suppressed", "cooldown"),
+    ]
     assert len(queue.pending(workspace.queue_root(str(project)), "sess-1")) == 1
 
 
@@ -148,7 +170,8 @@ def test_mute_and_the_session_cap_reach_the_judge(
     policy_pack(project, "max_nudges = 0")
     assert ask_worker(project) == "queued"  # the one "cap reached" line, said once
     assert [n.message for _, n in queue.pending(workspace.queue_root(str(project)), "sess-1")] == [
-        "[sidecar:policy] Nudge cap reached (0 this session): further sidecar findings are held back; "
+        "[sidecar:policy] Nudge cap reached (0 this session): further sidecar findings are held "
+        "back; "
         "`sidekit report` lists them."
     ]
     assert policy.session_capped(str(project), "sess-1")

@@ -17,7 +17,9 @@ X_CHANGE = ("X = 1", "X = 2", "X = 1\n")  # old, new, what the file held: every 
 
 
 def sidekit(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*SIDEKIT, *args, "--project", str(project)], capture_output=True, text=True, timeout=30)
+    return subprocess.run(
+        [*SIDEKIT, *args, "--project", str(project)], capture_output=True, text=True, timeout=30
+    )
 
 
 @pytest.fixture
@@ -26,7 +28,15 @@ def scoped(project: Path) -> Path:
         (project / rel).parent.mkdir(parents=True, exist_ok=True)
         (project / rel).write_text("X = 1\n")
     done = sidekit(
-        project, "scope", "set", "--issue", "gt-abc12", "--allow", "api/handlers/**", "--deny", "api/handlers/legacy/**"
+        project,
+        "scope",
+        "set",
+        "--issue",
+        "gt-abc12",
+        "--allow",
+        "api/handlers/**",
+        "--deny",
+        "api/handlers/legacy/**",
     )
     assert done.returncode == 0, done.stderr
     # These tests also check the notices for looking outside the scope, which a team opts into.
@@ -38,23 +48,29 @@ def scoped(project: Path) -> Path:
 READ_NOTICES = '[pack]\nname = "reads"\n\n[policy]\nthresholds = { scope = "low" }\n'
 
 
-def test_by_default_looking_outside_is_held_back_and_every_edit_is_said(scoped: Path, run_hook: HookRunner) -> None:
+def test_by_default_looking_outside_is_held_back_and_every_edit_is_said(
+    scoped: Path, run_hook: HookRunner
+) -> None:
     (scoped / ".sidekit" / "rules" / "reads.toml").unlink()
     read = payload(
-        "PostToolUse", scoped, tool_name="Read", tool_input={"file_path": str(scoped / "auth/middleware.py")}
+        "PostToolUse",
+        scoped,
+        tool_name="Read",
+        tool_input={"file_path": str(scoped / "auth/middleware.py")},
     )
     assert run_hook("PostToolUse", read).stdout == ""
     assert context_of(run_hook("PostToolUse", grep(scoped, "auth")).stdout) == ""
-    assert context_of(run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout).startswith(
-        "[sidecar:scope] auth/middleware.py is outside"
-    )
+    assert context_of(
+        run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout
+    ).startswith("[sidecar:scope] auth/middleware.py is outside")
     decisions = (scoped / ".sidekit" / "log" / "decisions.jsonl").read_text()
     assert sum('"threshold"' in line for line in decisions.splitlines()) == 2, decisions
 
 
 def test_set_writes_toml_and_answers_compactly(scoped: Path) -> None:
     assert (scoped / ".sidekit" / "scope.toml").read_text() == (
-        'issue = "gt-abc12"\nallow = [\n    "api/handlers/**",\n]\ndeny = [\n    "api/handlers/legacy/**",\n]\n'
+        'issue = "gt-abc12"\nallow = [\n    "api/handlers/**",\n]\ndeny = [\n    '
+        '"api/handlers/legacy/**",\n]\n'
     )
     shown = sidekit(scoped, "scope", "show")
     assert shown.stdout == (
@@ -66,7 +82,16 @@ def test_set_writes_toml_and_answers_compactly(scoped: Path) -> None:
 @pytest.mark.parametrize(
     "flags",
     [
-        ["--allow", "api/**", "--allow", "tests/**", "--deny", "api/legacy/**", "--deny", "api/gen/**"],
+        [
+            "--allow",
+            "api/**",
+            "--allow",
+            "tests/**",
+            "--deny",
+            "api/legacy/**",
+            "--deny",
+            "api/gen/**",
+        ],
         ["--allow", "api/**", "tests/**", "--deny", "api/legacy/**", "api/gen/**"],
     ],
 )
@@ -79,7 +104,8 @@ def test_repeated_allow_and_deny_keep_every_glob(project: Path, flags: list[str]
 
 def test_show_text_clear_and_nothing_set(scoped: Path) -> None:
     assert sidekit(scoped, "scope", "show", "--format", "text").stdout == (
-        "issue: gt-abc12\nallow:\n  - api/handlers/**\ndeny:\n  - api/handlers/legacy/**\nfile: .sidekit/scope.toml\n"
+        "issue: gt-abc12\nallow:\n  - api/handlers/**\ndeny:\n  - api/handlers/legacy/**\nfile: "
+        ".sidekit/scope.toml\n"
     )
     assert sidekit(scoped, "scope", "clear").stdout == '{"scope":"cleared"}\n'
     assert sidekit(scoped, "scope", "clear").stdout == '{"scope":"none"}\n'
@@ -91,11 +117,13 @@ def test_show_text_clear_and_nothing_set(scoped: Path) -> None:
     [
         (
             "../other/**",
-            "sidekit: the glob '../other/**' leaves the project (`..`)\n  fix: use a path inside the project\n",
+            "sidekit: the glob '../other/**' leaves the project (`..`)\n  fix: use a path inside "
+            "the project\n",
         ),
         (
             "/etc/passwd",
-            "sidekit: the glob '/etc/passwd' is an absolute path outside the project\n  fix: use a project-relative glob\n",
+            "sidekit: the glob '/etc/passwd' is an absolute path outside the project\n  fix: use "
+            "a project-relative glob\n",
         ),
     ],
 )
@@ -137,17 +165,22 @@ def test_denied_file_names_the_deny_glob(scoped: Path, run_hook: HookRunner) -> 
     )
 
 
-def test_read_then_edit_of_the_same_file_are_two_nudges_a_second_read_none(scoped: Path, run_hook: HookRunner) -> None:
+def test_read_then_edit_of_the_same_file_are_two_nudges_a_second_read_none(
+    scoped: Path, run_hook: HookRunner
+) -> None:
     read = payload(
-        "PostToolUse", scoped, tool_name="Read", tool_input={"file_path": str(scoped / "auth/middleware.py")}
+        "PostToolUse",
+        scoped,
+        tool_name="Read",
+        tool_input={"file_path": str(scoped / "auth/middleware.py")},
     )
     assert context_of(run_hook("PostToolUse", read).stdout) == (
         "[sidecar:scope] FYI: auth/middleware.py is outside this task's scope (gt-abc12); "
         "reading is fine, edits need the user's go-ahead."
     )
-    assert context_of(run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout).startswith(
-        "[sidecar:scope] auth/middleware.py is outside"
-    )
+    assert context_of(
+        run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout
+    ).startswith("[sidecar:scope] auth/middleware.py is outside")
     assert run_hook("PostToolUse", read).stdout == ""
 
 
@@ -170,9 +203,9 @@ def test_hand_edited_scope_toml_is_picked_up(scoped: Path, run_hook: HookRunner)
     toml.write_text('issue = "gt-9"\nallow = ["auth/**"]\n')
     os.utime(toml, ns=(1, 1))  # a different stamp even on coarse clocks
     assert run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout == ""
-    assert context_of(run_hook("PostToolUse", edit(scoped, "api/handlers/user.py", *X_CHANGE)).stdout).startswith(
-        "[sidecar:scope] api/handlers/user.py is outside this task's scope (gt-9);"
-    )
+    assert context_of(
+        run_hook("PostToolUse", edit(scoped, "api/handlers/user.py", *X_CHANGE)).stdout
+    ).startswith("[sidecar:scope] api/handlers/user.py is outside this task's scope (gt-9);")
     assert json.loads((scoped / ".sidekit" / "scope.json").read_text())["issue"] == "gt-9"
 
 
@@ -182,12 +215,17 @@ def test_broken_scope_toml_tells_the_user_not_the_model(scoped: Path, run_hook: 
     assert done.returncode == 0
     out = json.loads(done.stdout)
     assert set(out) == {"systemMessage"}
-    assert out["systemMessage"].startswith("sidekit: scope ignored: cannot read .sidekit/scope.toml (")
+    assert out["systemMessage"].startswith(
+        "sidekit: scope ignored: cannot read .sidekit/scope.toml ("
+    )
     assert out["systemMessage"].endswith(". Fix: sidekit scope set --allow GLOB...")
-    logged = [json.loads(line) for line in (scoped / ".sidekit" / "log" / "hooks.jsonl").read_text().splitlines()]
-    assert [(r["where"], r["error"].endswith("fix: sidekit scope set --allow GLOB...")) for r in logged] == [
-        ("detector:scope", True)
+    logged = [
+        json.loads(line)
+        for line in (scoped / ".sidekit" / "log" / "hooks.jsonl").read_text().splitlines()
     ]
+    assert [
+        (r["where"], r["error"].endswith("fix: sidekit scope set --allow GLOB...")) for r in logged
+    ] == [("detector:scope", True)]
     shown = sidekit(scoped, "scope", "show")
     assert shown.returncode == 1 and shown.stderr.endswith(
         "fix: sidekit scope set --issue ID --allow 'api/handlers/**'\n"
@@ -221,13 +259,18 @@ def grep(project: Path, folder: str) -> dict[str, object]:
 def test_grep_in_a_denied_folder_names_the_deny_glob(scoped: Path, run_hook: HookRunner) -> None:
     assert context_of(run_hook("PostToolUse", grep(scoped, "api/handlers/legacy")).stdout) == (
         "[sidecar:scope] FYI: Grep searched api/handlers/legacy/, excluded from this task's scope "
-        "(gt-abc12 excludes api/handlers/legacy/**); looking is fine, changes there need the user's go-ahead."
+        "(gt-abc12 excludes api/handlers/legacy/**); looking is fine, changes there need the "
+        "user's go-ahead."
     )
 
 
-def test_looking_outside_is_said_once_per_session_but_every_edit_is_said(scoped: Path, run_hook: HookRunner) -> None:
+def test_looking_outside_is_said_once_per_session_but_every_edit_is_said(
+    scoped: Path, run_hook: HookRunner
+) -> None:
     def read(path: str) -> dict[str, object]:
-        return payload("PostToolUse", scoped, tool_name="Read", tool_input={"file_path": str(scoped / path)})
+        return payload(
+            "PostToolUse", scoped, tool_name="Read", tool_input={"file_path": str(scoped / path)}
+        )
 
     (scoped / "core").mkdir(exist_ok=True)
     (scoped / "core" / "models.py").write_text("class User:\n    pass\n")
@@ -254,27 +297,44 @@ def test_grep_in_the_tools_own_folder_says_nothing(scoped: Path, run_hook: HookR
     assert run_hook("PostToolUse", grep(scoped, ".sidekit")).stdout == ""
 
 
-def test_a_bang_glob_takes_back_part_of_the_scope_as_in_gitignore(scoped: Path, run_hook: HookRunner) -> None:
+def test_a_bang_glob_takes_back_part_of_the_scope_as_in_gitignore(
+    scoped: Path, run_hook: HookRunner
+) -> None:
     done = sidekit(scoped, "scope", "set", "--allow", "api/**", "!api/handlers/legacy/**")
-    assert done.stdout == '{"allow":["api/**","!api/handlers/legacy/**"],"file":".sidekit/scope.toml"}\n'
+    assert (
+        done.stdout
+        == '{"allow":["api/**","!api/handlers/legacy/**"],"file":".sidekit/scope.toml"}\n'
+    )
     assert run_hook("PostToolUse", edit(scoped, "api/handlers/user.py", *X_CHANGE)).stdout == ""
-    assert context_of(run_hook("PostToolUse", edit(scoped, "api/handlers/legacy/old.py", *X_CHANGE)).stdout) == (
-        "[sidecar:scope] api/handlers/legacy/old.py is outside this task's scope; if it must change, tell the user."
+    assert context_of(
+        run_hook("PostToolUse", edit(scoped, "api/handlers/legacy/old.py", *X_CHANGE)).stdout
+    ) == (
+        "[sidecar:scope] api/handlers/legacy/old.py is outside this task's scope; if it must "
+        "change, tell the user."
     )
 
 
-def test_a_bang_glob_in_the_deny_list_lets_one_file_back_in(scoped: Path, run_hook: HookRunner) -> None:
+def test_a_bang_glob_in_the_deny_list_lets_one_file_back_in(
+    scoped: Path, run_hook: HookRunner
+) -> None:
     (scoped / "auth" / "session.py").write_text("T = 1\n")
     assert (
-        sidekit(scoped, "scope", "set", "--allow", "auth/**", "--deny", "auth/**", "!auth/middleware.py").returncode
+        sidekit(
+            scoped, "scope", "set", "--allow", "auth/**", "--deny", "auth/**", "!auth/middleware.py"
+        ).returncode
         == 0
     )
     assert run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE)).stdout == ""
-    assert context_of(run_hook("PostToolUse", edit(scoped, "auth/session.py", *X_CHANGE)).stdout) == (
-        "[sidecar:scope] auth/session.py is excluded from this task's scope (the task excludes auth/**); "
+    assert context_of(
+        run_hook("PostToolUse", edit(scoped, "auth/session.py", *X_CHANGE)).stdout
+    ) == (
+        "[sidecar:scope] auth/session.py is excluded from this task's scope (the task excludes "
+        "auth/**); "
         "if it must change, tell the user."
     )
-    assert run_hook("PostToolUse", grep(scoped, "auth")).stdout == ""  # the search may need auth/middleware.py
+    assert (
+        run_hook("PostToolUse", grep(scoped, "auth")).stdout == ""
+    )  # the search may need auth/middleware.py
 
 
 @pytest.mark.parametrize(
@@ -285,24 +345,30 @@ def test_a_bang_glob_in_the_deny_list_lets_one_file_back_in(scoped: Path, run_ho
         ("src/[ab.py", "the character class in '[ab.py' is not closed with ]"),
     ],
 )
-def test_globs_that_cannot_match_are_refused_as_rules_lint_refuses_them(project: Path, glob: str, why: str) -> None:
+def test_globs_that_cannot_match_are_refused_as_rules_lint_refuses_them(
+    project: Path, glob: str, why: str
+) -> None:
     done = sidekit(project, "scope", "set", "--allow", glob)
     assert (done.returncode, done.stdout, done.stderr) == (
         1,
         "",
-        f"sidekit: the glob {glob!r} cannot match: {why}\n  fix: sidekit scope set --issue ID --allow 'api/handlers/**'\n",
+        f"sidekit: the glob {glob!r} cannot match: {why}\n  fix: sidekit scope set --issue ID "
+        "--allow 'api/handlers/**'\n",
     )
     assert not (project / ".sidekit" / "scope.toml").exists()
 
 
-def test_a_hand_written_glob_that_cannot_match_is_told_to_the_user(scoped: Path, run_hook: HookRunner) -> None:
+def test_a_hand_written_glob_that_cannot_match_is_told_to_the_user(
+    scoped: Path, run_hook: HookRunner
+) -> None:
     toml = scoped / ".sidekit" / "scope.toml"
     toml.write_text('allow = ["./auth/**"]\n')
     os.utime(toml, ns=(1, 1))
     done = run_hook("PostToolUse", edit(scoped, "auth/middleware.py", *X_CHANGE))
     assert json.loads(done.stdout) == {
         "systemMessage": (
-            "sidekit: scope ignored: the glob './auth/**' cannot match: project-relative paths hold no . or .. segments. "
+            "sidekit: scope ignored: the glob './auth/**' cannot match: project-relative paths "
+            "hold no . or .. segments. "
             "Fix: sidekit scope set --allow GLOB..."
         )
     }

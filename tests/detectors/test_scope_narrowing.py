@@ -1,4 +1,5 @@
-"""detectors/scope/narrowing.py: the agent's scope_set may narrow the scope in force, never widen it."""
+"""detectors/scope/narrowing.py: the agent's scope_set may narrow the scope in force, never widen
+it."""
 
 from __future__ import annotations
 
@@ -27,10 +28,22 @@ def test_narrower_scopes(allow: list[str], deny: list[str]) -> None:
     "allow, deny, why",
     [
         (["**"], ["api/secret/**"], "'**' is not inside the current scope (api/**, docs/guide.md)"),
-        (["api/**", "lib/**"], ["api/secret/**"], "'lib/**' is not inside the current scope (api/**, docs/guide.md)"),
+        (
+            ["api/**", "lib/**"],
+            ["api/secret/**"],
+            "'lib/**' is not inside the current scope (api/**, docs/guide.md)",
+        ),
         (["api/**"], [], "it drops the deny glob 'api/secret/**'"),
-        (["*.py"], ["api/secret/**"], "'*.py' is not inside the current scope (api/**, docs/guide.md)"),
-        (["docs/**"], ["api/secret/**"], "'docs/**' is not inside the current scope (api/**, docs/guide.md)"),
+        (
+            ["*.py"],
+            ["api/secret/**"],
+            "'*.py' is not inside the current scope (api/**, docs/guide.md)",
+        ),
+        (
+            ["docs/**"],
+            ["api/secret/**"],
+            "'docs/**' is not inside the current scope (api/**, docs/guide.md)",
+        ),
         ([], ["api/secret/**"], "it allows every file"),
     ],
 )

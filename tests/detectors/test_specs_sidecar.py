@@ -13,7 +13,9 @@ from testing.acme import pack
 from testing.hooks import write
 
 
-def test_each_rule_ranks_as_the_sidecar_it_names(project: Path, clean_env: dict[str, str], user_rules: Path) -> None:
+def test_each_rule_ranks_as_the_sidecar_it_names(
+    project: Path, clean_env: dict[str, str], user_rules: Path
+) -> None:
     rules = "\n".join(
         rule_toml.rule(f"acme.{sidecar}", f"{sidecar} says so", sidecar=sidecar, added="TODO")
         for sidecar in ("specs", "tools", "acme")

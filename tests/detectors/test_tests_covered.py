@@ -1,7 +1,8 @@
-"""The tests sidecar with a test-impact map: an edit to a file failing tests execute, though none raise in it.
+"""The tests sidecar with a test-impact map: an edit to a file failing tests execute, though none
+raise in it.
 
-Real runs throughout: `sidekit map` and pytest (with the sidekit plugin) on a fixture project, then the
-real PostToolUse hook in a subprocess.
+Real runs throughout: `sidekit map` and pytest (with the sidekit plugin) on a fixture project, then
+the real PostToolUse hook in a subprocess.
 """
 
 from __future__ import annotations
@@ -27,29 +28,34 @@ from test_covers import PROJECT  # noqa: E402
 from testing.code import sidekit, write  # noqa: E402
 
 CALC_LINE = (
-    "[sidecar:tests] pkg/calc.py is covered by 4 tests that failed in the last run (5 failed, 2 passed; "
-    "2 root causes); details: sidekit failures tests/test_fmt.py::test_show[2]; re-run: sidekit test tests/test_fmt.py"
+    "[sidecar:tests] pkg/calc.py is covered by 4 tests that failed in the last run (5 failed, 2 "
+    "passed; "
+    "2 root causes); details: sidekit failures tests/test_fmt.py::test_show[2]; re-run: sidekit "
+    "test tests/test_fmt.py"
 )
 RETURN_CHANGE = ("return", "return  ")  # old, new: a whitespace edit of a return line
 
 
 @pytest.fixture
 def red(project: Path, clean_env: dict[str, str]) -> Path:
-    """The fixture project after a red pytest run: 4 tests fail in fmt.py, 1 in its own test file."""
+    """The fixture project after a red pytest run: 4 tests fail in fmt.py, 1 in its own test
+    file."""
     write(project, PROJECT)
     pytest_run(project, clean_env, "-p", "no:cacheprovider")
     return project
 
 
 IMPORTS_LINE = (
-    "[sidecar:tests] pkg/calc.py is imported by 4 tests that failed in the last run (5 failed, 2 passed; "
+    "[sidecar:tests] pkg/calc.py is imported by 4 tests that failed in the last run (5 failed, 2 "
+    "passed; "
     "2 root causes); details: sidekit failures tests/test_fmt.py::test_show[2]; "
     "re-run: sidekit test tests/test_fmt.py"
 )
 
 
 def finished_later(project: Path) -> None:
-    """Wait for the background worker the hook handed the edit to (the import graph is no hook's work)."""
+    """Wait for the background worker the hook handed the edit to (the import graph is no hook's
+    work)."""
     decisions = project / ".sidekit" / "log" / "decisions.jsonl"
     deadline = time.monotonic() + 30
     while not (decisions.exists() and '"finished-later"' in decisions.read_text()):
@@ -57,7 +63,9 @@ def finished_later(project: Path) -> None:
         time.sleep(0.1)
 
 
-def test_edit_of_a_covered_helper_names_the_failing_tests_that_run_it(red: Path, run_hook: HookRunner) -> None:
+def test_edit_of_a_covered_helper_names_the_failing_tests_that_run_it(
+    red: Path, run_hook: HookRunner
+) -> None:
     # No map yet: no traceback frame there.
     assert run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE)).stdout == ""
     finished_later(red)  # without a map, the import basis answers at the next boundary
@@ -69,14 +77,24 @@ def test_edit_of_a_covered_helper_names_the_failing_tests_that_run_it(red: Path,
     assert done.stderr == ""
 
 
-def test_a_stale_digest_still_hints_and_a_traceback_frame_wins(red: Path, run_hook: HookRunner) -> None:
+def test_a_stale_digest_still_hints_and_a_traceback_frame_wins(
+    red: Path, run_hook: HookRunner
+) -> None:
     sidekit(red, "map")
-    (red / "pkg" / "calc.py").write_text("def half(n):\n    # halves n\n    return n / 2\n")  # changed after the map
-    assert context_of(run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE)).stdout) == CALC_LINE
+    (red / "pkg" / "calc.py").write_text(
+        "def half(n):\n    # halves n\n    return n / 2\n"
+    )  # changed after the map
+    assert (
+        context_of(run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE)).stdout)
+        == CALC_LINE
+    )
     # fmt.py is in the failing tracebacks: the cache's own, more precise line.
-    other_session = edit(red, "pkg/fmt.py", *RETURN_CHANGE, session="sess-2")  # the same session is in its cooldown
+    other_session = edit(
+        red, "pkg/fmt.py", *RETURN_CHANGE, session="sess-2"
+    )  # the same session is in its cooldown
     assert context_of(run_hook("PostToolUse", other_session).stdout).startswith(
-        "[sidecar:tests] 4 tests that failed in the last run pass through pkg/fmt.py (5 failed, 2 passed;"
+        "[sidecar:tests] 4 tests that failed in the last run pass through pkg/fmt.py (5 failed, 2 "
+        "passed;"
     )
 
 
@@ -91,18 +109,26 @@ def test_files_covered_only_by_passing_tests_or_test_files_are_silent(
     assert (done.returncode, done.stdout) == (0, "")
 
 
-def test_green_cache_or_broken_digest_is_silent(red: Path, clean_env: dict[str, str], run_hook: HookRunner) -> None:
+def test_green_cache_or_broken_digest_is_silent(
+    red: Path, clean_env: dict[str, str], run_hook: HookRunner
+) -> None:
     sidekit(red, "map")
     digest = red / ".sidekit" / "code" / "covers.json"
     digest.write_text("{not json")
     done = run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE))
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
-    finished_later(red)  # the import basis, from the background, goes out at the next boundary while still red
+    finished_later(
+        red
+    )  # the import basis, from the background, goes out at the next boundary while still red
     prompt = payload("UserPromptSubmit", red, prompt="go on")
     assert context_of(run_hook("UserPromptSubmit", prompt).stdout) == IMPORTS_LINE
     sidekit(red, "map")
     write(
-        red, {"pkg/calc.py": "def half(n):\n    return n // 2\n", "tests/test_other.py": "def test_ok():\n    pass\n"}
+        red,
+        {
+            "pkg/calc.py": "def half(n):\n    return n // 2\n",
+            "tests/test_other.py": "def test_ok():\n    pass\n",
+        },
     )
     pytest_run(red, clean_env, "-p", "no:cacheprovider")
     assert json.loads((red / ".sidekit" / "status.json").read_text())["failing"] == 0
@@ -114,19 +140,29 @@ SUMMARY: dict[str, Any] = {
     "failing": 3,
     "run": {"counts": {"failed": 3, "passed": 9}},
     "clusters": [
-        {"id": "c1", "affected": 2, "tests": ["tests/a/test_x.py::test_1", "tests/b/test_y.py::test_2"]},
+        {
+            "id": "c1",
+            "affected": 2,
+            "tests": ["tests/a/test_x.py::test_1", "tests/b/test_y.py::test_2"],
+        },
         {"id": "c2", "affected": 1, "tests": ["tests/test_z.py::test_3"]},
     ],
 }
 
 
 def test_biggest_cluster_first_and_every_test_file_in_the_rerun() -> None:
-    failing = {"tests/test_z.py::test_3": "c2", "tests/b/test_y.py::test_2": "c1", "tests/a/test_x.py::test_1": "c1"}
+    failing = {
+        "tests/test_z.py::test_3": "c2",
+        "tests/b/test_y.py::test_2": "c1",
+        "tests/a/test_x.py::test_1": "c1",
+    }
     covering = ["tests/test_z.py::test_3", "tests/b/test_y.py::test_2", "tests/ok.py::test_passes"]
     [found] = after_edit_covered("lib/m.py", SUMMARY, covering, failing)
     assert found.text() == (
-        "[sidecar:tests] lib/m.py is covered by 2 tests that failed in the last run (3 failed, 9 passed; 2 root causes); "
-        "details: sidekit failures tests/b/test_y.py::test_2; re-run: sidekit test tests/b/test_y.py tests/test_z.py"
+        "[sidecar:tests] lib/m.py is covered by 2 tests that failed in the last run (3 failed, 9 "
+        "passed; 2 root causes); "
+        "details: sidekit failures tests/b/test_y.py::test_2; re-run: sidekit test "
+        "tests/b/test_y.py tests/test_z.py"
     )
     assert found.key == "tests:edit:lib/m.py:3"
 
@@ -140,7 +176,9 @@ def test_long_ids_and_many_files_stay_within_300_characters() -> None:
     assert len(found.text()) <= 300
     [one] = after_edit_covered("lib/m.py", SUMMARY, tests[:1], failing)
     assert one.message.startswith("lib/m.py is covered by 1 test that failed in the last run (")
-    assert one.message.endswith("re-run: sidekit test --select")  # the test file would take it over 300
+    assert one.message.endswith(
+        "re-run: sidekit test --select"
+    )  # the test file would take it over 300
     fits = tests[0].replace("a_rather_long_folder_name/", "", 1)
     [named] = after_edit_covered("lib/m.py", SUMMARY, [fits], {fits: "c9"})
     assert named.message.endswith(f"re-run: sidekit test {fits.split('::')[0]}")
@@ -149,7 +187,10 @@ def test_long_ids_and_many_files_stay_within_300_characters() -> None:
 
 def test_no_failing_test_among_the_covering_ones_says_nothing() -> None:
     assert (
-        after_edit_covered("lib/m.py", SUMMARY, ["tests/ok.py::test_passes"], {"tests/test_z.py::test_3": "c2"}) == []
+        after_edit_covered(
+            "lib/m.py", SUMMARY, ["tests/ok.py::test_passes"], {"tests/test_z.py::test_3": "c2"}
+        )
+        == []
     )
 
 
@@ -163,9 +204,13 @@ def test_a_table_too_big_for_a_hook_leaves_the_summary_tests_named_as_at_least(
     red: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sidekit(red, "map")
-    assert detect_in_process(red, "pkg/calc.py") == [CALC_LINE]  # 4 failing in one cluster: the table is read
+    assert detect_in_process(red, "pkg/calc.py") == [
+        CALC_LINE
+    ]  # 4 failing in one cluster: the table is read
     monkeypatch.setattr(tests_sidecar, "TABLE_READ_LIMIT", 100)
-    assert detect_in_process(red, "pkg/calc.py") == [CALC_LINE.replace("by 4 tests", "by at least 3 tests")]
+    assert detect_in_process(red, "pkg/calc.py") == [
+        CALC_LINE.replace("by 4 tests", "by at least 3 tests")
+    ]
 
 
 def test_past_the_deadline_the_digest_is_not_read(red: Path) -> None:

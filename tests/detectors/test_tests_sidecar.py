@@ -38,7 +38,9 @@ def bash_failed(project: Path, command: str) -> dict[str, Any]:
     return bash(project, command, error="Exit code 1\n4 failed in 0.1s", tool_use_id="toolu_2")
 
 
-def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(failing: Path, run_hook: HookRunner) -> None:
+def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(
+    failing: Path, run_hook: HookRunner
+) -> None:
     done = run_hook("PostToolUse", edit(failing, "pkg/text.py", *LOWER_CHANGE))
     assert done.returncode == 0
     assert context_of(done.stdout) == (
@@ -49,8 +51,12 @@ def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(failing: 
 
 
 def test_edit_of_the_failing_test_file_itself(failing: Path, run_hook: HookRunner) -> None:
-    text = context_of(run_hook("PostToolUse", edit(failing, "tests/test_text.py", *LOWER_CHANGE)).stdout)
-    assert text.startswith("[sidecar:tests] 4 tests that failed in the last run live in tests/test_text.py (")
+    text = context_of(
+        run_hook("PostToolUse", edit(failing, "tests/test_text.py", *LOWER_CHANGE)).stdout
+    )
+    assert text.startswith(
+        "[sidecar:tests] 4 tests that failed in the last run live in tests/test_text.py ("
+    )
 
 
 def test_edit_of_an_unrelated_file_says_nothing(failing: Path, run_hook: HookRunner) -> None:
@@ -59,24 +65,35 @@ def test_edit_of_an_unrelated_file_says_nothing(failing: Path, run_hook: HookRun
     assert (done.returncode, done.stdout) == (0, "")
 
 
-def test_raw_pytest_with_failures_gets_the_clustered_status(failing: Path, run_hook: HookRunner) -> None:
-    done = run_hook("PostToolUseFailure", bash_failed(failing, f"cd {failing} && python -m pytest -q"))
+def test_raw_pytest_with_failures_gets_the_clustered_status(
+    failing: Path, run_hook: HookRunner
+) -> None:
+    done = run_hook(
+        "PostToolUseFailure", bash_failed(failing, f"cd {failing} && python -m pytest -q")
+    )
     summary = json.loads((failing / ".sidekit" / "status.json").read_text())
     biggest = summary["clusters"][0]["id"]
     assert context_of(done.stdout) == (
-        f"[sidecar:tests] pytest: 4 failed; 2 root causes; biggest: IndexError at pkg/text.py:2 (3 tests): "
+        "[sidecar:tests] pytest: 4 failed; 2 root causes; biggest: IndexError at pkg/text.py:2 "
+        "(3 tests): "
         f"sidekit failures {biggest}. Next time `sidekit test` answers in one JSON line"
     )
 
 
-def test_a_compacted_go_run_gets_no_tests_line_from_the_sidecar(failing: Path, run_hook: HookRunner) -> None:
-    """The model has read a compacted go run's failures in its own output (the sidecar speaks after a run
-    of a runner fed by its own plugin only), even with a red cache to speak of."""
-    done = run_hook("PostToolUseFailure", bash_failed(failing, "go test ./..."))  # (the tmp path says pytest)
+def test_a_compacted_go_run_gets_no_tests_line_from_the_sidecar(
+    failing: Path, run_hook: HookRunner
+) -> None:
+    """The model has read a compacted go run's failures in its own output (the sidecar speaks after
+    a run of a runner fed by its own plugin only), even with a red cache to speak of."""
+    done = run_hook(
+        "PostToolUseFailure", bash_failed(failing, "go test ./...")
+    )  # (the tmp path says pytest)
     assert (done.returncode, done.stdout) == (0, "")
 
 
-def test_raw_pytest_green_gets_no_tests_line(project: Path, clean_env: dict[str, str], run_hook: HookRunner) -> None:
+def test_raw_pytest_green_gets_no_tests_line(
+    project: Path, clean_env: dict[str, str], run_hook: HookRunner
+) -> None:
     (project / "pytest.ini").write_text("[pytest]\n")
     (project / "test_ok.py").write_text("def test_ok():\n    pass\n")
     pytest_run(project, clean_env)
@@ -88,9 +105,12 @@ def test_raw_pytest_green_gets_no_tests_line(project: Path, clean_env: dict[str,
         tool_response={"stdout": "1 passed", "stderr": "", "interrupted": False},
     )
     done = run_hook("PostToolUse", ok)
-    # Green output speaks for itself; only the tools sidecar's one-time "use sidekit test" may speak.
+    # Green output speaks for itself; only the tools sidecar's one-time "use sidekit test" may
+    # speak.
     assert done.returncode == 0
-    assert [line for line in context_of(done.stdout).splitlines() if line.startswith("[sidecar:tests]")] == []
+    assert [
+        line for line in context_of(done.stdout).splitlines() if line.startswith("[sidecar:tests]")
+    ] == []
 
 
 def test_no_cache_or_a_corrupt_one_is_silent(project: Path, run_hook: HookRunner) -> None:
@@ -134,12 +154,19 @@ def test_a_corrupt_cache_is_logged_for_doctor(project: Path, run_hook: HookRunne
         "PostToolUse",
         project,
         tool_name="Edit",
-        tool_input={"file_path": str(project / "a.py"), "old_string": "x = 1", "new_string": "x = 2"},
+        tool_input={
+            "file_path": str(project / "a.py"),
+            "old_string": "x = 1",
+            "new_string": "x = 2",
+        },
     )
     done = run_hook("PostToolUse", edit)
     assert (done.returncode, done.stdout) == (0, "")
     log = (project / ".sidekit" / "log" / "hooks.jsonl").read_text()
-    assert '"where":"detector:tests","error":"status.json is corrupt; the next pytest run rebuilds it"' in log
+    assert (
+        '"where":"detector:tests","error":"status.json is corrupt; the next pytest run rebuilds it"'
+        in log
+    )
 
 
 def test_after_a_raw_run_the_sidecar_names_the_runner_that_wrote_the_cache() -> None:
@@ -156,7 +183,8 @@ def test_after_a_raw_run_the_sidecar_names_the_runner_that_wrote_the_cache() -> 
     summary = {"generation": 3, "runner": "go", "run": run, "clusters": [cluster]}
     found = after_run(summary, now=101.5, duration=2.0)
     assert [f.message for f in found] == [
-        "go: 2 failed, 1 passed; 1 root cause; biggest: t.Error at calc/calc_test.go:9 (2 tests): sidekit failures "
+        "go: 2 failed, 1 passed; 1 root cause; biggest: t.Error at calc/calc_test.go:9 (2 tests): "
+        "sidekit failures "
         "abc12345. Next time `sidekit test` answers in one JSON line"
     ]
     assert after_run(dict(summary, run=dict(run, compact=True)), now=101.5, duration=2.0) == []

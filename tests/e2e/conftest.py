@@ -1,4 +1,5 @@
-"""Fixtures for the end-to-end tests: the pinned Claude Code CLI and one scripted session per test."""
+"""Fixtures for the end-to-end tests: the pinned Claude Code CLI and one scripted session per
+test."""
 
 from __future__ import annotations
 
@@ -21,9 +22,11 @@ from testing.claude import (
 
 @pytest.fixture(scope="session")
 def claude_cli() -> Path:
-    """The pinned CLI (bash tests/e2e/install_claude.sh); the test skips, saying why, when it is not there.
+    """The pinned CLI (bash tests/e2e/install_claude.sh); the test skips, saying why, when it is not
+    there.
 
-    Under `$SIDEKIT_E2E_REQUIRED` (CI, after installing the CLI) it fails instead: never a silent skip.
+    Under `$SIDEKIT_E2E_REQUIRED` (CI, after installing the CLI) it fails instead: never a silent
+    skip.
     """
     return pinned_cli()
 
@@ -54,8 +57,9 @@ def sidekit(project: Path, clean_env: dict[str, str]) -> Callable[..., str]:
 
 @pytest.fixture
 def run_session(claude_cli: Path, project: Path, session_id: str, tmp_path: Path) -> SessionRunner:
-    """`run_session(prompt, steps, plugin_dir=None, home=None, env=None, resume=False, result="done")`: one
-    `claude -p` run in `project` (`result`: the final text the run must end with; "" for `/compact`)."""
+    """`run_session(prompt, steps, plugin_dir=None, home=None, env=None, resume=False,
+    result="done")`: one `claude -p` run in `project` (`result`: the final text the run must end
+    with; "" for `/compact`)."""
 
     def run(
         prompt: str,
@@ -78,7 +82,8 @@ def run_session(claude_cli: Path, project: Path, session_id: str, tmp_path: Path
             resume=resume,
         )
         assert done.returncode == 0 and done.result == result, (
-            f"claude -p exited {done.returncode}, result {done.result!r}\nstderr: {done.stderr[-3000:]}"
+            f"claude -p exited {done.returncode}, result {done.result!r}\nstderr: "
+            f"{done.stderr[-3000:]}"
         )
         return done
 

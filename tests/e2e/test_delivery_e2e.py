@@ -1,8 +1,9 @@
-"""True at delivery, and standing findings after compaction, in the real client (2.1.328) (#18 items 1, 6).
+"""True at delivery, and standing findings after compaction, in the real client (2.1.328) (#18 items
+1, 6).
 
-A deferred tests finding followed by a green run delivers nothing (the wave-2 bug: "1 test that failed
-in the last run lives in ...number.py" right after a green full-suite run); a `/compact` brings the
-still-open out-of-scope edit back, and Stop may remind of it once more.
+A deferred tests finding followed by a green run delivers nothing (the wave-2 bug: "1 test that
+failed in the last run lives in ...number.py" right after a green full-suite run); a `/compact`
+brings the still-open out-of-scope edit back, and Stop may remind of it once more.
 """
 
 from __future__ import annotations
@@ -41,14 +42,17 @@ def test_a_deferred_tests_finding_followed_by_a_green_run_delivers_nothing(
     number.write_text(RED)
     (project / "tests").mkdir()
     (project / "tests" / "test_number.py").write_text(TEST)
-    (project / "pytest.ini").write_text("[pytest]\npythonpath = src\naddopts = -p no:randomly -p no:hypothesispytest\n")
+    (project / "pytest.ini").write_text(
+        "[pytest]\npythonpath = src\naddopts = -p no:randomly -p no:hypothesispytest\n"
+    )
     (project / ".sidekit" / "rules").mkdir(parents=True)
     (project / ".sidekit" / "rules" / "local.toml").write_text(
         f'[pack]\nname = "local"\n\n[policy]\ncooldowns = {{ tests = {COOLDOWN} }}\n'
     )
     sidekit("install", "--project", str(project))
-    # Piped, as agents do: the hooks see every run. Only the count reaches the model, not which test failed,
-    # so the edit's tests finding is worth saying (a run whose output named it would hold it back: seen_runs).
+    # Piped, as agents do: the hooks see every run. Only the count reaches the model, not which test
+    # failed, so the edit's tests finding is worth saying (a run whose output named it would hold it
+    # back: seen_runs).
     run_tests = "python -m pytest -q 2>&1 | tail -1"
     steps = [
         bash(run_tests),  # red: the tests sidecar says so, and its cooldown starts
@@ -66,7 +70,11 @@ def test_a_deferred_tests_finding_followed_by_a_green_run_delivers_nothing(
         bash("echo done"),
     ]  # a boundary where a deferred finding would go out
 
-    run = run_session(PROMPT, steps, env={"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]})
+    run = run_session(
+        PROMPT,
+        steps,
+        env={"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]},
+    )
 
     said = [split_result(result_text(run.tool_result(index)))[1] for index in range(len(steps))]
     assert said[0] and "[sidecar:tests] pytest: 1 failed; 1 root cause" in said[0][0]
@@ -81,7 +89,9 @@ def test_a_deferred_tests_finding_followed_by_a_green_run_delivers_nothing(
     assert number.read_text() == GREEN
 
 
-STOP_REMINDER = "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
+STOP_REMINDER = (
+    "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
+)
 STANDING = "[sidecar:scope] Still open from before the compaction: docs/notes.md, outside gt-7's scope; tell the user."
 
 
@@ -94,14 +104,18 @@ def test_a_standing_finding_reminded_at_stop_is_not_said_again_after_compaction(
     sidekit("scope", "set", "--issue", "gt-7", "--allow", "api/**")
     notes = project / "docs" / "notes.md"
 
-    first = run_session(PROMPT, [ToolCall("Write", {"file_path": str(notes), "content": "notes\n"})])
-    assert first.count(reminder("Stop hook additional context", STOP_REMINDER)) == 1  # the one reminder, spent
+    first = run_session(
+        PROMPT, [ToolCall("Write", {"file_path": str(notes), "content": "notes\n"})]
+    )
+    assert (
+        first.count(reminder("Stop hook additional context", STOP_REMINDER)) == 1
+    )  # the one reminder, spent
     run_session("/compact", [FINAL_TEXT], resume=True, result="")
     after = run_session(PROMPT, [FINAL_TEXT], resume=True)
 
     received = json.dumps(after.final_messages(), ensure_ascii=False)
-    # Issue #35: a standing finding is said again at most once after it was first said, at the first Stop or
-    # compaction, whichever comes first (docs/policy.md); here the Stop came first, and docs/notes.md did not
-    # change since: neither the compaction nor the next Stop says it again.
+    # Issue #35: a standing finding is said again at most once after it was first said, at the first
+    # Stop or compaction, whichever comes first (docs/policy.md); here the Stop came first, and
+    # docs/notes.md did not change since: neither the compaction nor the next Stop says it again.
     assert received.count(json.dumps(STANDING, ensure_ascii=False)[1:-1]) == 0
     assert after.count(reminder("Stop hook additional context", STOP_REMINDER)) == 0

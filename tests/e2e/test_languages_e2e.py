@@ -1,7 +1,8 @@
-"""The code side in another language inside the real Claude Code CLI (2.1.328, scripted model, #34): a
-real Go module (spf13/cobra, fetched from the Go module proxy at test time) learns its conventions with
-`sidekit conventions learn`, and a new file that breaks one the repository holds in at least 90% of its
-cases gets the conventions nudge next to the Write's result; a file that keeps them gets none."""
+"""The code side in another language inside the real Claude Code CLI (2.1.328, scripted model, #34):
+a real Go module (spf13/cobra, fetched from the Go module proxy at test time) learns its conventions
+with `sidekit conventions learn`, and a new file that breaks one the repository holds in at least
+90% of its cases gets the conventions nudge next to the Write's result; a file that keeps them gets
+none."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from testing.claude import FINAL_TEXT, SessionRunner, ToolCall, reminder, result_text, split_result, write_settings
+from testing.claude import (
+    FINAL_TEXT,
+    SessionRunner,
+    ToolCall,
+    reminder,
+    result_text,
+    split_result,
+    write_settings,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "code"))
 import realprojects  # noqa: E402  (tests/code's fetcher: the module proxy, through `go mod download`)
@@ -38,7 +47,10 @@ def cobra(project: Path) -> Path:
 
         requires.missing("go is needed to fetch the Go module", "install Go from go.dev")
     shutil.copytree(
-        realprojects.laid_out(COBRA), project, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".sidekit")
+        realprojects.laid_out(COBRA),
+        project,
+        dirs_exist_ok=True,
+        ignore=shutil.ignore_patterns(".sidekit"),
     )
     return project
 
@@ -47,7 +59,9 @@ def test_a_go_file_that_breaks_a_learned_convention_gets_the_conventions_nudge(
     run_session: SessionRunner, cobra: Path, sidekit: Callable[..., str]
 ) -> None:
     learned = sidekit("conventions", "learn")
-    assert '"id":"conventions.go.function-names","prevalence":1.0,"of":296' in learned.replace(" ", "")
+    assert '"id":"conventions.go.function-names","prevalence":1.0,"of":296' in learned.replace(
+        " ", ""
+    )
     write_settings(cobra, sys.executable)
     breaking, keeping = cobra / "flag_names.go", cobra / "flag_list.go"
     steps = [

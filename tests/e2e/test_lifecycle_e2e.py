@@ -1,5 +1,6 @@
-"""The whole session in the real client (2.1.328): the first call is covered, Stop re-checks and reminds
-once, and the scope is said again after compaction. What reached the model is asserted byte for byte."""
+"""The whole session in the real client (2.1.328): the first call is covered, Stop re-checks and
+reminds once, and the scope is said again after compaction. What reached the model is asserted byte
+for byte."""
 
 from __future__ import annotations
 
@@ -12,22 +13,29 @@ from testing.claude import FINAL_TEXT, SessionRunner, ToolCall, reminder, result
 
 PROMPT = "Carry on with the task."
 HELPER = (
-    'def slugify(text: str) -> str:\n    cleaned = text.strip().lower()\n    cleaned = cleaned.replace("_", "-")\n'
-    '    cleaned = cleaned.replace(" ", "-")\n    while "--" in cleaned:\n        cleaned = cleaned.replace("--", "-")\n'
+    "def slugify(text: str) -> str:\n    cleaned = text.strip().lower()\n    cleaned = "
+    'cleaned.replace("_", "-")\n'
+    '    cleaned = cleaned.replace(" ", "-")\n    while "--" in cleaned:\n        cleaned = '
+    'cleaned.replace("--", "-")\n'
     "    return cleaned\n"
 )
 COPY = (
-    'def make_slug(value: str) -> str:\n    result = value.strip().lower()\n    result = result.replace("_", "-")\n'
-    '    result = result.replace(" ", "-")\n    while "--" in result:\n        result = result.replace("--", "-")\n'
+    "def make_slug(value: str) -> str:\n    result = value.strip().lower()\n    result = "
+    'result.replace("_", "-")\n'
+    '    result = result.replace(" ", "-")\n    while "--" in result:\n        result = '
+    'result.replace("--", "-")\n'
     "    return result\n"
 )
 SCOPE_NUDGE = "[sidecar:scope] docs/notes.md is outside this task's scope (gt-7); if it must change, tell the user."
-STOP_REMINDER = "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
+STOP_REMINDER = (
+    "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
+)
 PRIMER = "[sidecar:scope] This task's scope (gt-7): edit only api/**."
 
 
 def installed(project: Path, sidekit: Callable[..., str]) -> None:
-    """A freshly installed project: `sidekit install` wires every event, SessionStart and Stop included."""
+    """A freshly installed project: `sidekit install` wires every event, SessionStart and Stop
+    included."""
     sidekit("install", "--project", str(project))
 
 
@@ -38,12 +46,15 @@ def test_first_call_of_a_session_gets_the_tools_nudge(
     installed(project, sidekit)
     assert not (project / ".sidekit" / "index").exists()  # nothing built ahead of the session
 
-    run = run_session(PROMPT, [ToolCall("Write", {"file_path": str(project / "names.py"), "content": COPY})])
+    run = run_session(
+        PROMPT, [ToolCall("Write", {"file_path": str(project / "names.py"), "content": COPY})]
+    )
 
     assert split_result(result_text(run.tool_result(0)))[1] == [
         reminder(
             "PostToolUse:Write hook additional context",
-            "[sidecar:tools] util.py:1 slugify(text) already does this; reuse it instead of make_slug().",
+            "[sidecar:tools] util.py:1 slugify(text) already does this; reuse it instead of "
+            "make_slug().",
         )
     ]
 
@@ -61,7 +72,14 @@ def test_stop_reminds_once_of_the_open_scope_edit_and_the_report_shows_what_was_
     steps = [
         ToolCall("Write", {"file_path": str(items), "content": BAD}),
         ToolCall("Write", {"file_path": str(notes), "content": "notes\n"}),
-        ToolCall("Edit", {"file_path": str(items), "old_string": "status_code=400", "new_string": "status_code=422"}),
+        ToolCall(
+            "Edit",
+            {
+                "file_path": str(items),
+                "old_string": "status_code=400",
+                "new_string": "status_code=422",
+            },
+        ),
     ]
 
     run = run_session(PROMPT, steps)
@@ -73,8 +91,12 @@ def test_stop_reminds_once_of_the_open_scope_edit_and_the_report_shows_what_was_
         [],
     ]
     assert run.count(reminder("Stop hook additional context", STOP_REMINDER)) == 1
-    assert run.count("Still there as you finish") == 1  # the second Stop (stop_hook_active) said nothing
-    assert len(run.conversation) == 5  # 3 tool calls, the end of the turn, and one more turn for the reminder
+    assert (
+        run.count("Still there as you finish") == 1
+    )  # the second Stop (stop_hook_active) said nothing
+    assert (
+        len(run.conversation) == 5
+    )  # 3 tool calls, the end of the turn, and one more turn for the reminder
     answer = json.loads(sidekit("report", "--format", "json"))
     rule = next(row for row in answer["rules"] if row["rule"] == "acme.api.status-422")
     scope = next(row for row in answer["sidecars"] if row["sidecar"] == "scope")
@@ -98,9 +120,11 @@ def test_compaction_brings_the_scope_primer_back(
 
     received = compacted(run_session)
 
-    # The summary replaced the conversation (the startup primer with it); SessionStart(compact) said it
-    # again, and the resume that follows does not repeat it.
-    said = json.dumps(reminder("SessionStart hook additional context", PRIMER), ensure_ascii=False)[1:-1]
+    # The summary replaced the conversation (the startup primer with it); SessionStart(compact) said
+    # it again, and the resume that follows does not repeat it.
+    said = json.dumps(reminder("SessionStart hook additional context", PRIMER), ensure_ascii=False)[
+        1:-1
+    ]
     assert received.count(said) == 1
     primers = [
         json.loads(line)

@@ -1,11 +1,12 @@
-"""`sidekit mcp` inside the real Claude Code CLI (2.1.328), wired by `sidekit install --project DIR --mcp`.
+"""`sidekit mcp` inside the real Claude Code CLI (2.1.328), wired by `sidekit install --project DIR
+--mcp`.
 
-What 2.1.328 needs to start a project's `.mcp.json` server in `claude -p`: the server approved in the
-settings (`enabledMcpjsonServers`, which `install --mcp` writes, with `permissions.allow` for its
-tools) and a trusted workspace (`projects[DIR].hasTrustDialogAccepted` in `$HOME/.claude.json`, what
-accepting the trust dialog once records; without it the project's settings are ignored). The tools
-reach the model as `mcp__sidekit__<tool>`. By default the CLI defers MCP tools: the first request
-names them in a "deferred tools" reminder (schemas load through ToolSearch); with
+What 2.1.328 needs to start a project's `.mcp.json` server in `claude -p`: the server approved in
+the settings (`enabledMcpjsonServers`, which `install --mcp` writes, with `permissions.allow` for
+its tools) and a trusted workspace (`projects[DIR].hasTrustDialogAccepted` in `$HOME/.claude.json`,
+what accepting the trust dialog once records; without it the project's settings are ignored). The
+tools reach the model as `mcp__sidekit__<tool>`. By default the CLI defers MCP tools: the first
+request names them in a "deferred tools" reminder (schemas load through ToolSearch); with
 `ENABLE_TOOL_SEARCH=false` it sends their whole definitions in `tools`. MCP servers connect in the
 background by default (`MCP_CONNECTION_NONBLOCKING`): a server slower than the CLI's first request
 (a loaded machine) joins from the next request on, so these tests ask the CLI to wait for it.
@@ -26,7 +27,8 @@ from testing.claude import REPO, SessionRunner, ToolCall
 FILES = {
     "calc/__init__.py": "",
     "calc/ops.py": "def add(a, b):\n    return a + b\n\n\ndef twice(a):\n    return add(a, a)\n",
-    "tests/test_ops.py": "from calc.ops import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+    "tests/test_ops.py": "from calc.ops import add\n\n\ndef test_add():\n    assert add(1, 2) == "
+    "3\n",
 }
 
 WAIT_FOR_SERVERS = {"MCP_CONNECTION_NONBLOCKING": "false"}
@@ -34,11 +36,14 @@ WAIT_FOR_SERVERS = {"MCP_CONNECTION_NONBLOCKING": "false"}
 
 def trust(home: Path, project: Path) -> None:
     home.mkdir(parents=True, exist_ok=True)
-    (home / ".claude.json").write_text(json.dumps({"projects": {str(project): {"hasTrustDialogAccepted": True}}}))
+    (home / ".claude.json").write_text(
+        json.dumps({"projects": {str(project): {"hasTrustDialogAccepted": True}}})
+    )
 
 
 def first_text(block: dict[str, Any]) -> str:
-    """The tool's own text in a tool_result (the CLI appends its reminders as further text blocks)."""
+    """The tool's own text in a tool_result (the CLI appends its reminders as further text
+    blocks)."""
     content = block.get("content")
     if isinstance(content, str):
         return content
@@ -48,7 +53,11 @@ def first_text(block: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("tool_search", ["deferred", "full"])
 def test_the_model_sees_sidekit_tools_and_gets_the_cli_answers(
-    run_session: SessionRunner, project: Path, sidekit: Callable[..., str], tmp_path: Path, tool_search: str
+    run_session: SessionRunner,
+    project: Path,
+    sidekit: Callable[..., str],
+    tmp_path: Path,
+    tool_search: str,
 ) -> None:
     for name, text in FILES.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
@@ -56,7 +65,10 @@ def test_the_model_sees_sidekit_tools_and_gets_the_cli_answers(
     sidekit("install", "--project", str(project), "--mcp")
     home = tmp_path / "home"
     trust(home, project)
-    steps = [ToolCall("mcp__sidekit__status", {}), ToolCall("mcp__sidekit__usages", {"name": "add"})]
+    steps = [
+        ToolCall("mcp__sidekit__status", {}),
+        ToolCall("mcp__sidekit__usages", {"name": "add"}),
+    ]
     env = {**WAIT_FOR_SERVERS, **({"ENABLE_TOOL_SEARCH": "false"} if tool_search == "full" else {})}
 
     run = run_session("How are the tests?", steps, home=home, env=env)
@@ -64,7 +76,11 @@ def test_the_model_sees_sidekit_tools_and_gets_the_cli_answers(
     first = run.conversation[0]
     names = [f"mcp__sidekit__{name}" for name in tools.TOOLS]
     if tool_search == "full":
-        sent = {tool["name"]: tool for tool in first["tools"] if tool["name"].startswith("mcp__sidekit__")}
+        sent = {
+            tool["name"]: tool
+            for tool in first["tools"]
+            if tool["name"].startswith("mcp__sidekit__")
+        }
         assert sorted(sent) == sorted(names)  # the CLI sorts tools by name
         for name, (description, schema) in tools.TOOLS.items():
             assert sent[f"mcp__sidekit__{name}"]["description"] == description
@@ -82,13 +98,16 @@ def test_the_model_sees_sidekit_tools_and_gets_the_cli_answers(
 def test_the_plugin_form_serves_the_same_tools(
     run_session: SessionRunner, project: Path, sidekit: Callable[..., str], tmp_path: Path
 ) -> None:
-    """`--plugin-dir` (this checkout): the plugin's .mcp.json starts `bin/sidekit mcp`; the tools are scoped."""
+    """`--plugin-dir` (this checkout): the plugin's .mcp.json starts `bin/sidekit mcp`; the tools
+    are scoped."""
     for name, text in FILES.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
     prefix = "mcp__plugin_sidekit-hooks_sidekit__"
     (project / ".claude").mkdir()
-    (project / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"allow": [prefix[:-2]]}}))
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"allow": [prefix[:-2]]}})
+    )
     home = tmp_path / "home"
     trust(home, project)
 

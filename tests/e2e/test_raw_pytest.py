@@ -37,7 +37,9 @@ TIMING = re.compile(r" in \d+\.\d+s")
 
 @pytest.fixture
 def wired(project: Path, sidekit: Callable[..., str]) -> Path:
-    (project / "pytest.ini").write_text("[pytest]\naddopts = -p no:randomly -p no:hypothesispytest\n")
+    (project / "pytest.ini").write_text(
+        "[pytest]\naddopts = -p no:randomly -p no:hypothesispytest\n"
+    )
     (project / "lib.py").write_text(LIB)
     (project / "tests").mkdir()
     (project / "tests" / "test_len.py").write_text(ONE_CAUSE)
@@ -47,17 +49,28 @@ def wired(project: Path, sidekit: Callable[..., str]) -> Path:
 
 
 def agent_env() -> dict[str, str]:
-    """`python` on the agent's PATH is the interpreter of this test run (with pytest and sidekit)."""
+    """`python` on the agent's PATH is the interpreter of this test run (with pytest and
+    sidekit)."""
     return {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}
 
 
-def session(claude_cli: Path, project: Path, tmp_path: Path, commands: list[str], **kwargs: Any) -> Run:
+def session(
+    claude_cli: Path, project: Path, tmp_path: Path, commands: list[str], **kwargs: Any
+) -> Run:
     return bash_session(claude_cli, project, tmp_path / "home", commands, env=agent_env(), **kwargs)
 
 
-def asking_session(claude_cli: Path, project: Path, tmp_path: Path, command: str, *flags: str) -> Run:
+def asking_session(
+    claude_cli: Path, project: Path, tmp_path: Path, command: str, *flags: str
+) -> Run:
     """One command in a session whose CLI asks before a tool runs: only what `flags` allow runs."""
-    return session(claude_cli, project, tmp_path, [command], permissions=("--permission-mode", "default", *flags))
+    return session(
+        claude_cli,
+        project,
+        tmp_path,
+        [command],
+        permissions=("--permission-mode", "default", *flags),
+    )
 
 
 def first_result(run: Run) -> tuple[dict[str, Any], str]:
@@ -67,8 +80,8 @@ def first_result(run: Run) -> tuple[dict[str, Any], str]:
 
 
 def local(project: Path, command: str) -> str:
-    # The agent's shell has neither CI nor BUILD_NUMBER (clean_environment): without them here too, pytest
-    # cuts its summary lines to the terminal's width on both sides, as it does not under CI.
+    # The agent's shell has neither CI nor BUILD_NUMBER (clean_environment): without them here too,
+    # pytest cuts its summary lines to the terminal's width on both sides, as it does not under CI.
     done = subprocess.run(
         command,
         shell=True,
@@ -89,19 +102,34 @@ def local(project: Path, command: str) -> str:
     return done.stdout + done.stderr
 
 
-def test_a_red_run_reaches_the_model_compact_and_still_failed(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
-    run = session(claude_cli, wired, tmp_path, ["python -m pytest -q", "SIDEKIT_RAW=1 python -m pytest -q"])
+def test_a_red_run_reaches_the_model_compact_and_still_failed(
+    claude_cli: Path, wired: Path, tmp_path: Path
+) -> None:
+    run = session(
+        claude_cli, wired, tmp_path, ["python -m pytest -q", "SIDEKIT_RAW=1 python -m pytest -q"]
+    )
     (compact, body, reminders), (raw, raw_body, _) = answer(run, 0), answer(run, 1)
     assert compact["is_error"] is True and reminders == []
     assert len(body.encode()) <= 800, body
     assert body.startswith("Exit code 1\nsidekit: pytest's output (") and "exit code 1" in body
-    assert '"exit":1' in body and '"failed":30' in body and '"passed":1' in body and '"at":"lib.py:2"' in body
+    assert (
+        '"exit":1' in body
+        and '"failed":30' in body
+        and '"passed":1' in body
+        and '"at":"lib.py:2"' in body
+    )
     assert ".sidekit/pytest/raw-" in body
-    assert raw["is_error"] is True and "sidekit:" not in raw_body and len(raw_body.encode()) > 5 * len(body.encode())
+    assert (
+        raw["is_error"] is True
+        and "sidekit:" not in raw_body
+        and len(raw_body.encode()) > 5 * len(body.encode())
+    )
     print(f"\nmodel received {len(raw_body.encode())} B raw, {len(body.encode())} B compact")
 
 
-def test_a_short_green_run_reaches_the_model_unchanged(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+def test_a_short_green_run_reaches_the_model_unchanged(
+    claude_cli: Path, wired: Path, tmp_path: Path
+) -> None:
     command = "python -m pytest -q tests/test_ok.py"
     expected = local(wired, command)
     run = session(claude_cli, wired, tmp_path, [command])
@@ -116,7 +144,9 @@ def test_a_collection_error_is_an_error(claude_cli: Path, wired: Path, tmp_path:
     run = session(claude_cli, wired, tmp_path, ["python -m pytest -q"])
     block, body = first_result(run)
     assert block["is_error"] is True and body.startswith("Exit code 2\n") and '"exit":2' in body
-    assert "ModuleNotFoundError" in body and '"phase":"collect"' in body and len(body.encode()) <= 800
+    assert (
+        "ModuleNotFoundError" in body and '"phase":"collect"' in body and len(body.encode()) <= 800
+    )
 
 
 def test_a_piped_run_is_untouched(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
@@ -127,9 +157,16 @@ def test_a_piped_run_is_untouched(claude_cli: Path, wired: Path, tmp_path: Path)
     assert "sidekit" not in body and TIMING.sub("", body) == TIMING.sub("", expected.strip("\n"))
 
 
-def test_an_allowed_pytest_stays_allowed_when_rewritten(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+def test_an_allowed_pytest_stays_allowed_when_rewritten(
+    claude_cli: Path, wired: Path, tmp_path: Path
+) -> None:
     run = asking_session(
-        claude_cli, wired, tmp_path, "python -m pytest -q", "--allowedTools", "Bash(python -m pytest:*)"
+        claude_cli,
+        wired,
+        tmp_path,
+        "python -m pytest -q",
+        "--allowedTools",
+        "Bash(python -m pytest:*)",
     )
     block, body = first_result(run)
     assert block["is_error"] is True and body.startswith("Exit code 1\nsidekit: pytest's output (")
@@ -140,23 +177,34 @@ def test_a_refused_pytest_stays_refused(claude_cli: Path, wired: Path, tmp_path:
     refused = ("--allowedTools", "Bash", "--disallowedTools", "Bash(python -m pytest:*)")
     run = asking_session(claude_cli, wired, tmp_path, "python -m pytest -q", *refused)
     block, body = first_result(run)
-    # Refused as the agent wrote it; the client's message names the command it judged (the rewritten one).
+    # Refused as the agent wrote it; the client's message names the command it judged (the rewritten
+    # one).
     assert block["is_error"] is True and body == (
-        "Permission to use Bash with command python -m pytest -q -o sidekit_compact=true has been denied."
+        "Permission to use Bash with command python -m pytest -q -o sidekit_compact=true has been "
+        "denied."
     )
-    assert not (wired / ".sidekit" / "pytest").exists() and not (wired / ".sidekit" / "status.json").exists()
+    assert (
+        not (wired / ".sidekit" / "pytest").exists()
+        and not (wired / ".sidekit" / "status.json").exists()
+    )
 
 
-def test_an_exact_deny_rule_keeps_the_command_as_written(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+def test_an_exact_deny_rule_keeps_the_command_as_written(
+    claude_cli: Path, wired: Path, tmp_path: Path
+) -> None:
     with_rules(wired, deny=["Bash(python -m pytest -q)"])  # exact: appending would slip past it
-    run = asking_session(claude_cli, wired, tmp_path, "python -m pytest -q", "--allowedTools", "Bash")
+    run = asking_session(
+        claude_cli, wired, tmp_path, "python -m pytest -q", "--allowedTools", "Bash"
+    )
     block, body = first_result(run)
     assert (
-        block["is_error"] is True and body == "Permission to use Bash with command python -m pytest -q has been denied."
+        block["is_error"] is True
+        and body == "Permission to use Bash with command python -m pytest -q has been denied."
     )
 
 
-# -- #19: the rewrite never changes a verdict (settings wildcards, the client's own flags, ask rules) -----
+# -- #19: the rewrite never changes a verdict (settings wildcards, the client's own flags, ask
+# rules) -----
 
 
 def integration_suite(project: Path) -> str:
@@ -195,46 +243,80 @@ def test_an_exact_allowed_tools_flag_still_allows_and_the_run_is_raw(
 ) -> None:
     command = "python -m pytest -q"
     run = asking_session(claude_cli, wired, tmp_path, command, "--allowedTools", f"Bash({command})")
-    body = refusal(run)  # not a refusal: pytest's own failure, exit 1, as the raw run prints it (cut by the client)
-    assert body.startswith("Exit code 1\n") and "sidekit:" not in body and "characters truncated" in body
-    assert not (wired / ".sidekit" / "pytest").exists() and (wired / ".sidekit" / "status.json").exists()
+    body = refusal(
+        run
+    )  # not a refusal: pytest's own failure, exit 1, as the raw run prints it (cut by the client)
+    assert (
+        body.startswith("Exit code 1\n")
+        and "sidekit:" not in body
+        and "characters truncated" in body
+    )
+    assert (
+        not (wired / ".sidekit" / "pytest").exists()
+        and (wired / ".sidekit" / "status.json").exists()
+    )
 
 
-def test_an_exact_disallowed_tools_flag_still_refuses(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+def test_an_exact_disallowed_tools_flag_still_refuses(
+    claude_cli: Path, wired: Path, tmp_path: Path
+) -> None:
     command = "python -m pytest -q"
     run = asking_session(
-        claude_cli, wired, tmp_path, command, "--allowedTools", "Bash", "--disallowedTools", f"Bash({command})"
+        claude_cli,
+        wired,
+        tmp_path,
+        command,
+        "--allowedTools",
+        "Bash",
+        "--disallowedTools",
+        f"Bash({command})",
     )
     assert refusal(run) == f"Permission to use Bash with command {command} has been denied."
-    assert not (wired / ".sidekit" / "pytest").exists() and not (wired / ".sidekit" / "status.json").exists()
+    assert (
+        not (wired / ".sidekit" / "pytest").exists()
+        and not (wired / ".sidekit" / "status.json").exists()
+    )
 
 
-def test_an_ask_rule_still_asks_for_the_command_as_written(claude_cli: Path, wired: Path, tmp_path: Path) -> None:
+def test_an_ask_rule_still_asks_for_the_command_as_written(
+    claude_cli: Path, wired: Path, tmp_path: Path
+) -> None:
     command = integration_suite(wired)
     with_rules(wired, ask=["Bash(*integration)"])
     run = asking_session(claude_cli, wired, tmp_path, command, "--allowedTools", "Bash")
-    # `-p` has nobody to ask: the client refuses. Rewritten, the command would have escaped the rule and run.
-    assert refusal(run) == "Claude requested permissions to use Bash, but you haven't granted it yet."
+    # `-p` has nobody to ask: the client refuses. Rewritten, the command would have escaped the rule
+    # and run.
+    assert (
+        refusal(run) == "Claude requested permissions to use Bash, but you haven't granted it yet."
+    )
     assert not (wired / ".sidekit" / "pytest").exists()
 
 
-# --- the plugin form (#18): no `sidekit install`, the plugin's environment still building ------------
+# --- the plugin form (#18): no `sidekit install`, the plugin's environment still building
+# ------------
 
 
 def plugin_first_session(project: Path, tmp_path: Path) -> Path:
-    """A plugin install whose environment never gets ready (the hooks run on the standard library), and a
-    project with its own .venv (pytest from the base interpreter's packages, no sidekit) that
+    """A plugin install whose environment never gets ready (the hooks run on the standard library),
+    and a project with its own .venv (pytest from the base interpreter's packages, no sidekit) that
     `sidekit install` never wired; returns the plugin's folder."""
     plugin = plugin_copy(tmp_path / "plugin", *CHECKOUT_ONLY)
-    (plugin / "hooks" / "bootstrap").write_text("#!/bin/sh\nexit 0\n")  # the environment never gets ready
-    (project / "pytest.ini").write_text("[pytest]\naddopts = -p no:randomly -p no:hypothesispytest\n")
+    (plugin / "hooks" / "bootstrap").write_text(
+        "#!/bin/sh\nexit 0\n"
+    )  # the environment never gets ready
+    (project / "pytest.ini").write_text(
+        "[pytest]\naddopts = -p no:randomly -p no:hypothesispytest\n"
+    )
     (project / "lib.py").write_text(LIB)
     (project / "tests").mkdir()
     (project / "tests" / "test_len.py").write_text(ONE_CAUSE)
     (project / "tests" / "test_ok.py").write_text(GREEN)
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     base = subprocess.run(
-        ["python3", "-c", "import sys; print(sys.base_prefix)"], capture_output=True, text=True, check=True
+        ["python3", "-c", "import sys; print(sys.base_prefix)"],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     subprocess.run(
         [
@@ -247,7 +329,12 @@ def plugin_first_session(project: Path, tmp_path: Path) -> Path:
         ],
         check=True,
     )
-    assert subprocess.run([str(project / ".venv" / "bin" / "python"), "-c", "import pytest"]).returncode == 0
+    assert (
+        subprocess.run(
+            [str(project / ".venv" / "bin" / "python"), "-c", "import pytest"]
+        ).returncode
+        == 0
+    )
     return plugin
 
 
@@ -255,16 +342,23 @@ def test_plugin_form_first_session_a_red_raw_run_reaches_the_model_compact(
     claude_cli: Path, project: Path, tmp_path: Path
 ) -> None:
     """A plugin user's very first session: the plugin's environment is still building (its bootstrap
-    never finishes here), so the hooks run on the standard library; the project's own .venv was never
-    wired by `sidekit install`. The red raw run still reaches the model as the compact answer, and
-    .sidekit/ and .runtime/ end up git-ignored."""
+    never finishes here), so the hooks run on the standard library; the project's own .venv was
+    never wired by `sidekit install`. The red raw run still reaches the model as the compact answer,
+    and .sidekit/ and .runtime/ end up git-ignored."""
     plugin = plugin_first_session(project, tmp_path)
     run = bash_session(
-        claude_cli, project, tmp_path / "home", [".venv/bin/python -m pytest -q"], plugin_dir=plugin, pace=1.0
+        claude_cli,
+        project,
+        tmp_path / "home",
+        [".venv/bin/python -m pytest -q"],
+        plugin_dir=plugin,
+        pace=1.0,
     )
     block, body, reminders = answer(run, 0)
     assert block["is_error"] is True and reminders == []
-    assert body.startswith("Exit code 1\nsidekit: pytest's output (") and len(body.encode()) <= 800, body
+    assert (
+        body.startswith("Exit code 1\nsidekit: pytest's output (") and len(body.encode()) <= 800
+    ), body
     assert '"failed":30' in body and '"passed":1' in body and '"at":"lib.py:2"' in body
     assert (project / ".git" / "info" / "exclude").read_text().endswith("\n.sidekit/\n.runtime/\n")
 
@@ -273,15 +367,24 @@ def test_plugin_form_first_turn_a_piped_raw_run_records_while_the_setup_is_still
     claude_cli: Path, project: Path, tmp_path: Path
 ) -> None:
     """The same first session, with the setup worker not done yet (it holds its lock) when the first
-    call is a raw run the rewrite leaves as written (a pipe): the run is recorded all the same, and the
-    model's `sidekit status` right after it (the plugin's bin/, on the standard library while the
-    environment builds) tells its failures, not noRuns."""
+    call is a raw run the rewrite leaves as written (a pipe): the run is recorded all the same, and
+    the model's `sidekit status` right after it (the plugin's bin/, on the standard library while
+    the environment builds) tells its failures, not noRuns."""
     plugin = plugin_first_session(project, tmp_path)
     (project / ".sidekit").mkdir()
     (project / ".sidekit" / "plugin-setup.lock").write_text("4242")
     command = ".venv/bin/python -m pytest -q 2>&1 | tail -1"
-    run = bash_session(claude_cli, project, tmp_path / "home", [command, "sidekit status"], plugin_dir=plugin, pace=1.0)
+    run = bash_session(
+        claude_cli,
+        project,
+        tmp_path / "home",
+        [command, "sidekit status"],
+        plugin_dir=plugin,
+        pace=1.0,
+    )
     assert TIMING.sub(" in 0.01s", answer(run, 0)[1]) == "30 failed, 1 passed in 0.01s"
     _, status, _ = answer(run, 1)
-    assert status.startswith('{"generation":1,"runner":"pytest","state":"failed","passed":1,"failed":30,'), status
+    assert status.startswith(
+        '{"generation":1,"runner":"pytest","state":"failed","passed":1,"failed":30,'
+    ), status
     assert not (project / ".sidekit" / "plugin-setup.json").exists()  # the worker never finished

@@ -1,5 +1,6 @@
-"""A plugin-form session in the real Claude Code CLI, in a repository that commits `sidekit_hooks/` and
-modules named like the standard library's: nothing of the repository's code runs (#19 Deliver 1).
+"""A plugin-form session in the real Claude Code CLI, in a repository that commits `sidekit_hooks/`
+and modules named like the standard library's: nothing of the repository's code runs (#19 Deliver
+1).
 
 The plugin starts its hooks (hooks/run), its MCP server (.mcp.json: bin/sidekit mcp, in the project
 folder) and, through the agent's Bash, `sidekit status`; each planted module would leave a marker.
@@ -17,7 +18,9 @@ from testing.planted import STANDARD_NAMES
 
 PLANTED = ("sidekit_hooks/__init__.py", "sidekit_hooks/cli/__init__.py", *STANDARD_NAMES)
 PROMPT = "Carry on with the task."
-PLUGIN = Path(os.environ.get("SIDEKIT_HOSTILE_ROOT") or REPO)  # an older checkout (with a .venv), to show it fail
+PLUGIN = Path(
+    os.environ.get("SIDEKIT_HOSTILE_ROOT") or REPO
+)  # an older checkout (with a .venv), to show it fail
 
 
 def plant(project: Path, markers: Path) -> None:
@@ -33,11 +36,16 @@ def test_a_plugin_session_runs_no_code_of_the_repository(
     markers.mkdir()
     plant(project, markers)
     path = os.pathsep.join(
-        part for part in os.environ.get("PATH", "").split(os.pathsep) if part and not (Path(part) / "sidekit").exists()
+        part
+        for part in os.environ.get("PATH", "").split(os.pathsep)
+        if part and not (Path(part) / "sidekit").exists()
     )  # the plugin's bin/ puts it there
     steps = [
         ToolCall("Bash", {"command": "sidekit status; sidekit --version", "description": "status"}),
-        ToolCall("Edit", {"file_path": str(project / "json.py"), "old_string": "open(", "new_string": "open ("}),
+        ToolCall(
+            "Edit",
+            {"file_path": str(project / "json.py"), "old_string": "open(", "new_string": "open ("},
+        ),
         FINAL_TEXT,
     ]
 

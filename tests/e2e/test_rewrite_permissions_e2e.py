@@ -1,4 +1,5 @@
-"""A denied test run stays denied when sidekit is wired, in the real Claude Code CLI (2.1.328) (#31 item 1).
+"""A denied test run stays denied when sidekit is wired, in the real Claude Code CLI (2.1.328) (#31
+item 1).
 
 The scripted model runs one test command that the user's rules deny: by the client's own flag
 (`--disallowedTools "Bash(<the command>)"` beside `--allowedTools Bash`), or by a settings wildcard
@@ -39,7 +40,8 @@ def go_project(project: Path) -> Path:
     (project / "go.mod").write_text("module example.com/m\n\ngo 1.21\n")
     (project / "internal" / "secret" / "secret_test.go").write_text(
         'package secret\n\nimport (\n\t"os"\n\t"testing"\n)\n\n'
-        f"func TestSecret(t *testing.T) {{\n\tif err := os.WriteFile({json.dumps(str(project / MARKER))}, "
+        "func TestSecret(t *testing.T) "
+        f"{{\n\tif err := os.WriteFile({json.dumps(str(project / MARKER))}, "
         '[]byte("ran"), 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n'
     )
     return project
@@ -57,13 +59,17 @@ def vitest_project(root: Path) -> Path:
 
 
 def go_env() -> dict[str, str]:
-    """The agent's go shares this machine's build cache (its HOME is a fresh folder); no cached result."""
-    cache = subprocess.run(["go", "env", "GOCACHE"], capture_output=True, text=True, check=True).stdout.strip()
+    """The agent's go shares this machine's build cache (its HOME is a fresh folder); no cached
+    result."""
+    cache = subprocess.run(
+        ["go", "env", "GOCACHE"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     return {"GOCACHE": cache, "GOFLAGS": "-count=1", "PATH": os.environ.get("PATH", "")}
 
 
 def deny_in_settings(project: Path, rule: str, mode: str) -> None:
-    """The project's settings (as `sidekit install` left them) gain a deny rule and a default mode."""
+    """The project's settings (as `sidekit install` left them) gain a deny rule and a default
+    mode."""
     settings = project / ".claude" / "settings.json"
     data = json.loads(settings.read_text())
     data["permissions"] = {"deny": [rule], "defaultMode": mode}
@@ -71,10 +77,18 @@ def deny_in_settings(project: Path, rule: str, mode: str) -> None:
 
 
 def session(
-    cli: Path, project: Path, home: Path, command: str, permissions: Sequence[str], env: dict[str, str]
+    cli: Path,
+    project: Path,
+    home: Path,
+    command: str,
+    permissions: Sequence[str],
+    env: dict[str, str],
 ) -> tuple[Run, str, list[str]]:
-    """One session running `command`: (the run, what the model received, the rewrites the hook answered)."""
-    run = bash_session(cli, project, home, [command], permissions=tuple(permissions), env=env, hook_events=True)
+    """One session running `command`: (the run, what the model received, the rewrites the hook
+    answered)."""
+    run = bash_session(
+        cli, project, home, [command], permissions=tuple(permissions), env=env, hook_events=True
+    )
     _, body, _ = answer(run, 0)
     return run, body, answered(run.hooks_per_call("PreToolUse")[0])
 
@@ -84,24 +98,30 @@ def answered(messages: list[dict[str, Any]]) -> list[str]:
     return [
         json.loads(message["stdout"])["hookSpecificOutput"]["updatedInput"]["command"]
         for message in messages
-        if message.get("subtype") == "hook_response" and '"updatedInput"' in str(message.get("stdout", ""))
+        if message.get("subtype") == "hook_response"
+        and '"updatedInput"' in str(message.get("stdout", ""))
     ]
 
 
 FLAGS = ("--permission-mode", "default", "--allowedTools", "Bash")
-# How each case denies the command: the client's own flag; a settings wildcard in the default mode with
-# Bash allowed (rewritten, the command would run), with nothing allowed (rewritten, the deny would turn
-# into "requires approval"), and under bypassPermissions (only a deny stops a call there).
+# How each case denies the command: the client's own flag; a settings wildcard in the default mode
+# with Bash allowed (rewritten, the command would run), with nothing allowed (rewritten, the deny
+# would turn into "requires approval"), and under bypassPermissions (only a deny stops a call
+# there).
 CASES: dict[str, tuple[str, Sequence[str]]] = {
     "disallowed-tools": ("", FLAGS),
     "settings-default": ("default", FLAGS),
     "settings-default-nothing-allowed": ("default", ("--permission-mode", "default")),
     "settings-bypass": ("bypassPermissions", ("--permission-mode", "bypassPermissions")),
 }
-BYPASS_ENV = {"IS_SANDBOX": "1"}  # the CLI refuses bypassPermissions as root unless it runs in a sandbox
+BYPASS_ENV = {
+    "IS_SANDBOX": "1"
+}  # the CLI refuses bypassPermissions as root unless it runs in a sandbox
 
 
-def denied_by(case: str, project: Path, command: str, wildcard: str) -> tuple[list[str], dict[str, str]]:
+def denied_by(
+    case: str, project: Path, command: str, wildcard: str
+) -> tuple[list[str], dict[str, str]]:
     """The permission flags (and any environment) of a session in which `case` denies `command`."""
     mode, flags = CASES[case]
     if not mode:
@@ -124,32 +144,54 @@ def wired_vitest(tmp_path: Path, sidekit: Callable[..., str]) -> Path:
     return project
 
 
-def test_control_go_without_a_deny_runs_rewritten(claude_cli: Path, wired_go: Path, tmp_path: Path) -> None:
-    _, body, rewrites = session(claude_cli, wired_go, tmp_path / "home", GO_COMMAND, FLAGS, go_env())
+def test_control_go_without_a_deny_runs_rewritten(
+    claude_cli: Path, wired_go: Path, tmp_path: Path
+) -> None:
+    _, body, rewrites = session(
+        claude_cli, wired_go, tmp_path / "home", GO_COMMAND, FLAGS, go_env()
+    )
     assert [r.split(" -exec ")[0] for r in rewrites] == [GO_COMMAND], rewrites
     assert (wired_go / MARKER).read_text() == "ran", body
     assert body.startswith("ok  \texample.com/m/internal/secret"), body
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_denied_go_test_never_runs(claude_cli: Path, wired_go: Path, tmp_path: Path, case: str) -> None:
+def test_a_denied_go_test_never_runs(
+    claude_cli: Path, wired_go: Path, tmp_path: Path, case: str
+) -> None:
     flags, env = denied_by(case, wired_go, GO_COMMAND, "Bash(* ./internal/secret)")
-    _, body, rewrites = session(claude_cli, wired_go, tmp_path / "home", GO_COMMAND, flags, {**go_env(), **env})
+    _, body, rewrites = session(
+        claude_cli, wired_go, tmp_path / "home", GO_COMMAND, flags, {**go_env(), **env}
+    )
     assert not (wired_go / MARKER).exists(), (body, rewrites)  # the denied test never ran
-    assert body == f"Permission to use Bash with command {GO_COMMAND} has been denied.", (body, rewrites)
+    assert body == f"Permission to use Bash with command {GO_COMMAND} has been denied.", (
+        body,
+        rewrites,
+    )
     assert rewrites == []
 
 
-def test_control_vitest_without_a_deny_runs_rewritten(claude_cli: Path, wired_vitest: Path, tmp_path: Path) -> None:
-    _, body, rewrites = session(claude_cli, wired_vitest, tmp_path / "home", VITEST_COMMAND, FLAGS, {})
+def test_control_vitest_without_a_deny_runs_rewritten(
+    claude_cli: Path, wired_vitest: Path, tmp_path: Path
+) -> None:
+    _, body, rewrites = session(
+        claude_cli, wired_vitest, tmp_path / "home", VITEST_COMMAND, FLAGS, {}
+    )
     assert [r.split(" --reporter=")[0] for r in rewrites] == [VITEST_COMMAND], rewrites
     assert (wired_vitest / MARKER).read_text() == "ran", body
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_denied_vitest_run_never_runs(claude_cli: Path, wired_vitest: Path, tmp_path: Path, case: str) -> None:
+def test_a_denied_vitest_run_never_runs(
+    claude_cli: Path, wired_vitest: Path, tmp_path: Path, case: str
+) -> None:
     flags, env = denied_by(case, wired_vitest, VITEST_COMMAND, "Bash(* secret)")
-    _, body, rewrites = session(claude_cli, wired_vitest, tmp_path / "home", VITEST_COMMAND, flags, env)
+    _, body, rewrites = session(
+        claude_cli, wired_vitest, tmp_path / "home", VITEST_COMMAND, flags, env
+    )
     assert not (wired_vitest / MARKER).exists(), (body, rewrites)  # the denied test never ran
-    assert body == f"Permission to use Bash with command {VITEST_COMMAND} has been denied.", (body, rewrites)
+    assert body == f"Permission to use Bash with command {VITEST_COMMAND} has been denied.", (
+        body,
+        rewrites,
+    )
     assert rewrites == []

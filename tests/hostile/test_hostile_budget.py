@@ -1,4 +1,5 @@
-"""Bounded packs and scopes: lint-clean input must not time out every PostToolUse (#15, deliver 3)."""
+"""Bounded packs and scopes: lint-clean input must not time out every PostToolUse (#15, deliver
+3)."""
 
 from __future__ import annotations
 
@@ -45,11 +46,16 @@ def pack(project: Path, name: str, body: str) -> Path:
 def test_a_glob_of_24_double_stars_is_normalised_with_a_lint_warning_and_never_times_out_the_hook(
     project: Path,
 ) -> None:
-    pack(project, "stars", f'[[rules]]\nid = "s.r"\nmessage = "m"\n[rules.when]\npaths = ["{STARS}"]\n')
+    pack(
+        project,
+        "stars",
+        f'[[rules]]\nid = "s.r"\nmessage = "m"\n[rules.when]\npaths = ["{STARS}"]\n',
+    )
     lint = cli("rules", "lint", "--project", str(project), project=project)
     assert "warning: rules[0].when.paths[0]:" in lint.stdout
     assert (
-        "consecutive ** segments; write '**/nomatch.py'" in lint.stdout and 'fix: write "**/nomatch.py"' in lint.stdout
+        "consecutive ** segments; write '**/nomatch.py'" in lint.stdout
+        and 'fix: write "**/nomatch.py"' in lint.stdout
     )
     put(queue_dir(project), "queued before", age=1)
     started = time.monotonic()
@@ -61,7 +67,13 @@ def test_a_glob_of_24_double_stars_is_normalised_with_a_lint_warning_and_never_t
 
 def test_scope_set_collapses_double_stars_and_the_hook_stays_fast(project: Path) -> None:
     done = cli(
-        "scope", "set", "--project", str(project), "--allow", "/".join(["**"] * 20) + "/keep/*.py", project=project
+        "scope",
+        "set",
+        "--project",
+        str(project),
+        "--allow",
+        "/".join(["**"] * 20) + "/keep/*.py",
+        project=project,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["allow"] == ["**/keep/*.py"]
@@ -76,7 +88,11 @@ def test_scope_set_collapses_double_stars_and_the_hook_stays_fast(project: Path)
 
 def test_lint_refuses_a_glob_too_costly_to_match(project: Path) -> None:
     glob = "/".join(f"**/d{i}" for i in range(12))
-    pack(project, "costly", f'[[rules]]\nid = "c.r"\nmessage = "m"\n[rules.when]\npaths = ["{glob}"]\n')
+    pack(
+        project,
+        "costly",
+        f'[[rules]]\nid = "c.r"\nmessage = "m"\n[rules.when]\npaths = ["{glob}"]\n',
+    )
     lint = cli("rules", "lint", "--project", str(project), project=project)
     assert lint.returncode == 1
     assert "is too costly: 12 ** segments; a glob holds at most 8" in lint.stdout
@@ -87,7 +103,9 @@ def test_scope_set_refuses_a_glob_too_costly_to_match(project: Path) -> None:
     glob = "/".join(f"**/d{i}" for i in range(12))
     done = cli("scope", "set", "--project", str(project), "--allow", glob, project=project)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert "costs too much on every tool call: 12 ** segments; a glob holds at most 8" in done.stderr
+    assert (
+        "costs too much on every tool call: 12 ** segments; a glob holds at most 8" in done.stderr
+    )
     assert "fix: name the folder instead" in done.stderr
 
 
@@ -110,11 +128,14 @@ def test_four_big_packs_are_capped_and_the_hook_stops_timing_out(project: Path) 
         big_pack(project, f"big{index}", index)
     lint = cli("rules", "lint", "--project", str(project), project=project)
     assert lint.returncode == 1 and "the packs together are over 256 KB" in lint.stdout
-    # The first event hands the big pack to a background compile; from then on every event is on time.
+    # The first event hands the big pack to a background compile; from then on every event is on
+    # time.
     hook("PostToolUse", deep_write(project), project)
     snapshot = project / ".sidekit" / "rules-snapshot.json"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (snapshot.is_file() and json.loads(snapshot.read_text())["files"]):
+    while time.monotonic() < deadline and not (
+        snapshot.is_file() and json.loads(snapshot.read_text())["files"]
+    ):
         time.sleep(0.2)
         hook("PostToolUse", deep_write(project), project)
     assert json.loads(snapshot.read_text())["files"], "the snapshot was never completed"
@@ -147,7 +168,10 @@ def test_doctor_names_the_pack_when_a_hook_ran_out_of_time(project: Path) -> Non
         "PROBLEM  hook deadline: 1 hook run ran out of time in the last 24 h; newest while running "
         "pack sidecar_rules/slow.toml rule slow.r1"
     ) in done.stdout
-    assert "fix: sidekit rules test sidecar_rules/slow.toml (it measures compile and match time)" in done.stdout
+    assert (
+        "fix: sidekit rules test sidecar_rules/slow.toml (it measures compile and match time)"
+        in done.stdout
+    )
 
 
 def test_rules_test_measures_compile_and_match_time(project: Path) -> None:

@@ -1,4 +1,5 @@
-"""The CLI never prints a traceback, never creates a missing project, never loses a nudge silently (#15, deliver 5)."""
+"""The CLI never prints a traceback, never creates a missing project, never loses a nudge silently
+(#15, deliver 5)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,10 @@ def project(tmp_path: Path) -> Path:
             ["nudge", "--session", "s", "--ttl", "99999999999999999999d", "hi"],
             "cannot read the duration --ttl '99999999999999999999d'",
         ),
-        (["nudge", "--session", "s", "--after", "1e12", "hi"], "cannot read the duration --after '1e12'"),
+        (
+            ["nudge", "--session", "s", "--after", "1e12", "hi"],
+            "cannot read the duration --after '1e12'",
+        ),
         (["nudge", "--session", "s", b"bad \xff text"], "is not valid UTF-8"),
         (["symbol", b"na\xffme"], "is not valid UTF-8"),
         (["usages", b"na\xffme"], "is not valid UTF-8"),
@@ -44,7 +48,9 @@ def project(tmp_path: Path) -> Path:
         "map-python",
     ],
 )
-def test_bad_input_is_a_clear_error_not_a_traceback(project: Path, args: list[str | bytes], message: str) -> None:
+def test_bad_input_is_a_clear_error_not_a_traceback(
+    project: Path, args: list[str | bytes], message: str
+) -> None:
     extra = [] if "--project" in args else ["--project", str(project)]
     if args[0] in ("symbol", "usages"):
         extra = []
@@ -82,7 +88,9 @@ COMMANDS = [
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_no_command_creates_a_missing_project_folder(project: Path, tmp_path: Path, command: str) -> None:
+def test_no_command_creates_a_missing_project_folder(
+    project: Path, tmp_path: Path, command: str
+) -> None:
     missing = tmp_path / "missing" / "proj"
     done = cli(*command.split(), "--project", str(missing), project=project, timeout=60)
     assert not missing.exists() and not missing.parent.exists()
@@ -93,15 +101,25 @@ def test_no_command_creates_a_missing_project_folder(project: Path, tmp_path: Pa
 def test_nudge_over_the_cap_says_what_it_dropped(project: Path) -> None:
     for index in range(50):
         cli("nudge", "--project", str(project), "--session", "s", f"n{index}", project=project)
-    done = cli("nudge", "--project", str(project), "--session", "s", "one too many", project=project)
+    done = cli(
+        "nudge", "--project", str(project), "--session", "s", "one too many", project=project
+    )
     assert done.returncode == 0
-    assert "the queue holds at most 50; dropped the oldest" in done.stderr and "from sidekit" in done.stderr
+    assert (
+        "the queue holds at most 50; dropped the oldest" in done.stderr
+        and "from sidekit" in done.stderr
+    )
     assert '"where":"queue-cap"' in log_text(project)
     assert len(list(queue_dir(project, "s").glob("*.json"))) == 50
 
 
 def test_a_finding_that_could_not_be_queued_is_said_later(project: Path) -> None:
-    assert cli("scope", "set", "--project", str(project), "--allow", "api/**", project=project).returncode == 0
+    assert (
+        cli(
+            "scope", "set", "--project", str(project), "--allow", "api/**", project=project
+        ).returncode
+        == 0
+    )
     (project / "web").mkdir()
     (project / "web" / "x.py").write_text("a\n")
     event = payload(
@@ -109,16 +127,24 @@ def test_a_finding_that_could_not_be_queued_is_said_later(project: Path) -> None
         project,
         tool_name="Edit",
         tool_use_id="t1",
-        tool_input={"file_path": str(project / "web" / "x.py"), "old_string": "a", "new_string": "b"},
+        tool_input={
+            "file_path": str(project / "web" / "x.py"),
+            "old_string": "a",
+            "new_string": "b",
+        },
     )
     blocked = queue_dir(project)
     blocked.parent.mkdir(parents=True)
-    blocked.write_text("a file where the session's queue folder should be: enqueue fails (like a full disk)")
+    blocked.write_text(
+        "a file where the session's queue folder should be: enqueue fails (like a full disk)"
+    )
     first = hook("PostToolUse", event, project)
     assert first.returncode == 0 and context_of(first.stdout) == ""
     blocked.unlink()
     second = hook("PostToolUse", event, project)
-    assert context_of(second.stdout).startswith("[sidecar:scope] web/x.py is outside this task's scope")
+    assert context_of(second.stdout).startswith(
+        "[sidecar:scope] web/x.py is outside this task's scope"
+    )
 
 
 def test_replay_of_a_20_mb_transcript_is_quick(project: Path, tmp_path: Path) -> None:
@@ -134,7 +160,12 @@ def test_replay_of_a_20_mb_transcript_is_quick(project: Path, tmp_path: Path) ->
                 "message": {
                     "role": "assistant",
                     "content": [
-                        {"type": "tool_use", "id": f"t{index}", "name": "Bash", "input": {"command": f"echo {index}"}}
+                        {
+                            "type": "tool_use",
+                            "id": f"t{index}",
+                            "name": "Bash",
+                            "input": {"command": f"echo {index}"},
+                        }
                     ],
                 },
             }
@@ -144,7 +175,9 @@ def test_replay_of_a_20_mb_transcript_is_quick(project: Path, tmp_path: Path) ->
                 "cwd": str(project),
                 "message": {
                     "role": "user",
-                    "content": [{"type": "tool_result", "tool_use_id": f"t{index}", "content": "x" * 5000}],
+                    "content": [
+                        {"type": "tool_result", "tool_use_id": f"t{index}", "content": "x" * 5000}
+                    ],
                 },
                 "toolUseResult": {"stdout": "line\n" * 1000, "stderr": "", "interrupted": False},
             }

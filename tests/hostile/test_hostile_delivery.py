@@ -1,4 +1,5 @@
-"""Delivery always goes on: no queued file or payload field holds the queue back (#15, deliver 2)."""
+"""Delivery always goes on: no queued file or payload field holds the queue back (#15, deliver
+2)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,11 @@ def project(tmp_path: Path) -> Path:
 
 def pending(project: Path) -> list[str]:
     folder = queue_dir(project)
-    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".json")) if folder.is_dir() else []
+    return (
+        sorted(p.name for p in folder.iterdir() if p.name.endswith(".json"))
+        if folder.is_dir()
+        else []
+    )
 
 
 def delivered_on_prompt(project: Path) -> tuple[str, list[str]]:
@@ -73,8 +78,14 @@ def test_a_malformed_file_ages_by_its_name_not_its_mtime(project: Path) -> None:
 
 @pytest.mark.parametrize("path", ["api/a\x00b.py", "api/\udc80.py"], ids=["nul", "lone-surrogate"])
 def test_a_bad_path_costs_no_delivery(project: Path, path: str) -> None:
-    # A task scope makes the scope sidecar speak about the path, so the policy fingerprints the file.
-    assert cli("scope", "set", "--project", str(project), "--allow", "other/**", project=project).returncode == 0
+    # A task scope makes the scope sidecar speak about the path, so the policy fingerprints the
+    # file.
+    assert (
+        cli(
+            "scope", "set", "--project", str(project), "--allow", "other/**", project=project
+        ).returncode
+        == 0
+    )
     put(queue_dir(project), "queued before", age=1)
     done = hook("PostToolUse", edit(project, path, "a", "b"), project)
     assert done.returncode == 0
@@ -87,19 +98,32 @@ def test_a_tool_response_nested_1000_deep_costs_no_delivery(project: Path) -> No
     put(queue_dir(project), "queued before", age=1)
     deep = "[" * 1000 + "]" * 1000
     body = (
-        json.dumps(payload("PostToolUse", project, tool_name="Bash", tool_input={"command": "ls"}, tool_response="X"))[
-            :-1
-        ]
+        json.dumps(
+            payload(
+                "PostToolUse",
+                project,
+                tool_name="Bash",
+                tool_input={"command": "ls"},
+                tool_response="X",
+            )
+        )[:-1]
         + f', "extra": {deep}}}'
     )
-    body = body.replace('"tool_response": "X"', f'"tool_response": {{"stdout": "ok", "deep": {deep}}}')
+    body = body.replace(
+        '"tool_response": "X"', f'"tool_response": {{"stdout": "ok", "deep": {deep}}}'
+    )
     done = hook("PostToolUse", body, project)
     assert context_of(done.stdout) == "[from mayor] queued before"
     assert "RecursionError" not in log_text(project)
 
 
 def test_a_fifo_as_a_path_does_not_hold_the_hook(project: Path) -> None:
-    assert cli("scope", "set", "--project", str(project), "--allow", "other/**", project=project).returncode == 0
+    assert (
+        cli(
+            "scope", "set", "--project", str(project), "--allow", "other/**", project=project
+        ).returncode
+        == 0
+    )
     os.mkfifo(project / "pipe.py")
     put(queue_dir(project), "queued before", age=1)
     started = time.monotonic()

@@ -1,5 +1,5 @@
-"""Files as the user left them, and clear errors (#19 Deliver 7): .gitignore round trips byte for byte,
-bad CLI calls name the fix, and the report survives what a log can hold."""
+"""Files as the user left them, and clear errors (#19 Deliver 7): .gitignore round trips byte for
+byte, bad CLI calls name the fix, and the report survives what a log can hold."""
 
 from __future__ import annotations
 
@@ -30,9 +30,15 @@ def project(tmp_path: Path) -> Path:
 
 
 def round_trip(project: Path) -> None:
-    assert cli("install", "--project", str(project), project=project, cwd=project.parent).returncode == 0
+    assert (
+        cli("install", "--project", str(project), project=project, cwd=project.parent).returncode
+        == 0
+    )
     assert ".sidekit" in (project / ".gitignore").read_text()
-    assert cli("uninstall", "--project", str(project), project=project, cwd=project.parent).returncode == 0
+    assert (
+        cli("uninstall", "--project", str(project), project=project, cwd=project.parent).returncode
+        == 0
+    )
 
 
 @pytest.mark.parametrize(
@@ -55,7 +61,10 @@ def test_a_gitignore_install_created_goes_again(project: Path) -> None:
 
 def test_install_adds_crlf_lines_to_a_crlf_gitignore(project: Path) -> None:
     (project / ".gitignore").write_bytes(b"build/\r\n")
-    assert cli("install", "--project", str(project), project=project, cwd=project.parent).returncode == 0
+    assert (
+        cli("install", "--project", str(project), project=project, cwd=project.parent).returncode
+        == 0
+    )
     data = (project / ".gitignore").read_bytes()
     assert data.count(b"\n") == data.count(b"\r\n"), data
 
@@ -84,17 +93,30 @@ def test_install_adds_crlf_lines_to_a_crlf_gitignore(project: Path) -> None:
             "fix: move it out of the way",
         ),
     ],
-    ids=["report-missing-folder", "report-into-a-folder", "report-full-disk", "scope-over-a-folder"],
+    ids=[
+        "report-missing-folder",
+        "report-into-a-folder",
+        "report-full-disk",
+        "scope-over-a-folder",
+    ],
 )
 def test_bad_cli_calls_are_clear_errors_with_the_fix(
     project: Path, tmp_path: Path, args: list[str], message: str, fix: str
 ) -> None:
     (project / ".sidekit" / "scope.toml").mkdir(parents=True)
     names = {"tmp": str(tmp_path), "project": str(project)}
-    done = cli(*[arg.format(**names) for arg in args], "--project", str(project), project=project, cwd=project.parent)
+    done = cli(
+        *[arg.format(**names) for arg in args],
+        "--project",
+        str(project),
+        project=project,
+        cwd=project.parent,
+    )
     assert done.returncode in (1, 2), done.stderr
     assert "unexpected error" not in done.stderr and "Traceback" not in done.stderr, done.stderr
-    assert message.format(**names) in done.stderr and fix.format(**names) in done.stderr, done.stderr
+    assert message.format(**names) in done.stderr and fix.format(**names) in done.stderr, (
+        done.stderr
+    )
 
 
 def decisions(project: Path, records: list[dict[str, object]]) -> None:
@@ -109,12 +131,35 @@ def test_report_survives_any_timestamp(project: Path, ts: object, kind: str) -> 
     decisions(
         project,
         [
-            {"ts": ts, "session": "s1", "sidecar": "scope", "rule": "r", "decision": "delivered", "text": "x"},
-            {"ts": 1.7e9, "session": "s2", "sidecar": "scope", "rule": "r", "decision": "fired", "text": "y"},
+            {
+                "ts": ts,
+                "session": "s1",
+                "sidecar": "scope",
+                "rule": "r",
+                "decision": "delivered",
+                "text": "x",
+            },
+            {
+                "ts": 1.7e9,
+                "session": "s2",
+                "sidecar": "scope",
+                "rule": "r",
+                "decision": "fired",
+                "text": "y",
+            },
         ],
     )
     for extra in ([], ["--days", "3"], ["--sessions", "1"]):
-        done = cli("report", "--format", kind, *extra, "--project", str(project), project=project, cwd=project.parent)
+        done = cli(
+            "report",
+            "--format",
+            kind,
+            *extra,
+            "--project",
+            str(project),
+            project=project,
+            cwd=project.parent,
+        )
         assert done.returncode == 0, done.stderr
 
 
@@ -136,24 +181,41 @@ class DataBlock(HTMLParser):
             self.text += data
 
 
-@pytest.mark.parametrize("rule", ["a<!--b", "<!--<script>", "x</script><b>", "</SCRIPT ", "a&amp;<!-- -->"])
+@pytest.mark.parametrize(
+    "rule", ["a<!--b", "<!--<script>", "x</script><b>", "</SCRIPT ", "a&amp;<!-- -->"]
+)
 def test_a_rule_id_cannot_break_the_html_data_block(project: Path, rule: str) -> None:
     decisions(
-        project, [{"ts": 1.7e9, "session": "s1", "sidecar": "specs", "rule": rule, "decision": "fired", "text": "t"}]
+        project,
+        [
+            {
+                "ts": 1.7e9,
+                "session": "s1",
+                "sidecar": "specs",
+                "rule": rule,
+                "decision": "fired",
+                "text": "t",
+            }
+        ],
     )
-    done = cli("report", "--format", "html", "--project", str(project), project=project, cwd=project.parent)
+    done = cli(
+        "report", "--format", "html", "--project", str(project), project=project, cwd=project.parent
+    )
     assert done.returncode == 0, done.stderr
     parser = DataBlock()
     parser.feed(done.stdout)
     data = json.loads(parser.text)
     assert rule in json.dumps(data, ensure_ascii=False), data
-    script = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', done.stdout, re.S)
+    script = re.search(
+        r'<script type="application/json" id="report-data">(.*?)</script>', done.stdout, re.S
+    )
     assert script is not None and "<" not in script.group(1)
 
 
 # The hook runs under this small launcher: a child forked from a large process (a long test session,
-# an xdist worker) starts with that process's peak memory as its own (Linux keeps it through exec), so
-# the hook is forked from the launcher, which is small, and its own peak is what the launcher reports.
+# an xdist worker) starts with that process's peak memory as its own (Linux keeps it through exec),
+# so the hook is forked from the launcher, which is small, and its own peak is what the launcher
+# reports.
 LAUNCHER = """
 import os, sys
 pid = os.fork()
@@ -168,9 +230,18 @@ sys.exit(os.waitstatus_to_exitcode(status))
 def measured_hook(
     event: str, data: dict[str, object], project: Path, kill_after: float = 20.0
 ) -> tuple[int, str, float, int]:
-    """A real hook run: (exit code, stdout, seconds until it exited, its peak memory in KiB), the memory
-    of the hook's own process (see LAUNCHER), never that of the test process it was started from."""
-    argv = [sys.executable, "-S", "-c", LAUNCHER, sys.executable, "-S", str(ROOT / "hooks" / SCRIPTS[event])]
+    """A real hook run: (exit code, stdout, seconds until it exited, its peak memory in KiB), the
+    memory of the hook's own process (see LAUNCHER), never that of the test process it was started
+    from."""
+    argv = [
+        sys.executable,
+        "-S",
+        "-c",
+        LAUNCHER,
+        sys.executable,
+        "-S",
+        str(ROOT / "hooks" / SCRIPTS[event]),
+    ]
     started = time.monotonic()
     child = subprocess.Popen(
         argv,
@@ -181,21 +252,25 @@ def measured_hook(
         cwd=project,
         start_new_session=True,
     )
-    timer = threading.Timer(kill_after, lambda: os.killpg(child.pid, signal.SIGKILL))  # a hang reads as over time
+    timer = threading.Timer(
+        kill_after, lambda: os.killpg(child.pid, signal.SIGKILL)
+    )  # a hang reads as over time
     timer.start()
     try:
         out, err = child.communicate(json.dumps(data).encode())
     finally:
         timer.cancel()
     took = time.monotonic() - started
-    reported = [line for line in err.decode("utf-8", "replace").splitlines() if line.startswith("maxrss=")]
+    reported = [
+        line for line in err.decode("utf-8", "replace").splitlines() if line.startswith("maxrss=")
+    ]
     memory = int(reported[-1].split("=", 1)[1]) if reported else 0
     return child.returncode, out.decode("utf-8", "replace"), took, memory
 
 
-# A repository file that never ends (a link to /dev/zero) or blocks its reader (a FIFO) under the names
-# the PreToolUse rewrite reads for the command it is judging (PYTHON: an environment that records, so the
-# pytest rewrite reads on to the project's settings and ini files).
+# A repository file that never ends (a link to /dev/zero) or blocks its reader (a FIFO) under the
+# names the PreToolUse rewrite reads for the command it is judging (PYTHON: an environment that
+# records, so the pytest rewrite reads on to the project's settings and ini files).
 ENDLESS_FILES = [
     ("package.json", "dev-zero", "npm test"),
     ("package.json", "fifo", "npm test"),
@@ -203,7 +278,8 @@ ENDLESS_FILES = [
     ("pyproject.toml", "dev-zero", "PYTHON -m pytest -q"),
     ("pytest.ini", "fifo", "PYTHON -m pytest"),
 ]
-# The same under names PreToolUse does not read today (or read bounded and without blocking already).
+# The same under names PreToolUse does not read today (or read bounded and without blocking
+# already).
 ENDLESS_CONTROLS = [
     ("package.json", "dev-zero", "npx vitest run"),
     ("go.mod", "fifo", "go test ./..."),
@@ -222,9 +298,19 @@ def pretooluse_with_endless_file(project: Path, name: str, kind: str, command: s
     else:
         (project / name).symlink_to("/dev/zero")
     command = command.replace("PYTHON", sys.executable)
-    data = payload("PreToolUse", project, tool_name="Bash", tool_input={"command": command}, tool_use_id="toolu_1")
+    data = payload(
+        "PreToolUse",
+        project,
+        tool_name="Bash",
+        tool_input={"command": command},
+        tool_use_id="toolu_1",
+    )
     code, out, took, memory = measured_hook("PreToolUse", data, project)
-    assert code == 0 and took < EVENTS["PreToolUse"].deadline and memory < HOOK_MEMORY_KIB, (took, memory, out)
+    assert code == 0 and took < EVENTS["PreToolUse"].deadline and memory < HOOK_MEMORY_KIB, (
+        took,
+        memory,
+        out,
+    )
     assert out == "" or json.loads(out)["hookSpecificOutput"]["hookEventName"] == "PreToolUse"
 
 
@@ -239,25 +325,41 @@ def test_an_endless_repository_file_leaves_pretooluse_in_time_and_small(
     pretooluse_with_endless_file(project, name, kind, command)
 
 
-@pytest.mark.parametrize(("name", "kind", "command"), ENDLESS_CONTROLS, ids=case_ids(ENDLESS_CONTROLS))
-def test_control_an_endless_file_pretooluse_does_not_read(project: Path, name: str, kind: str, command: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "kind", "command"), ENDLESS_CONTROLS, ids=case_ids(ENDLESS_CONTROLS)
+)
+def test_control_an_endless_file_pretooluse_does_not_read(
+    project: Path, name: str, kind: str, command: str
+) -> None:
     pretooluse_with_endless_file(project, name, kind, command)
 
 
 def test_control_pretooluse_of_a_plain_npm_test_is_in_time_and_small(project: Path) -> None:
     (project / "package.json").write_text(json.dumps({"scripts": {"test": "vitest run"}}))
-    data = payload("PreToolUse", project, tool_name="Bash", tool_input={"command": "npm test"}, tool_use_id="toolu_1")
+    data = payload(
+        "PreToolUse",
+        project,
+        tool_name="Bash",
+        tool_input={"command": "npm test"},
+        tool_use_id="toolu_1",
+    )
     code, _out, took, memory = measured_hook("PreToolUse", data, project)
-    assert code == 0 and took < EVENTS["PreToolUse"].deadline and memory < HOOK_MEMORY_KIB, (took, memory)
+    assert code == 0 and took < EVENTS["PreToolUse"].deadline and memory < HOOK_MEMORY_KIB, (
+        took,
+        memory,
+    )
 
 
-# Files a repository can commit where sidekit keeps its own state or reads its packs. A FIFO there held
-# the reader: the CLI for ever; a hook only until its detector's budget ran out (so those are controls).
+# Files a repository can commit where sidekit keeps its own state or reads its packs. A FIFO there
+# held the reader: the CLI for ever; a hook only until its detector's budget ran out (so those are
+# controls).
 STATE_FIFOS = [".sidekit/scope.toml", "sidecar_rules/team.toml", ".sidekit/rules/local.toml"]
 
 
 @pytest.mark.parametrize("name", STATE_FIFOS)
-def test_control_a_fifo_among_sidekits_files_leaves_posttooluse_in_time(project: Path, name: str) -> None:
+def test_control_a_fifo_among_sidekits_files_leaves_posttooluse_in_time(
+    project: Path, name: str
+) -> None:
     (project / name).parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(project / name)
     (project / "app.py").write_text("x = 1\n")
@@ -265,12 +367,20 @@ def test_control_a_fifo_among_sidekits_files_leaves_posttooluse_in_time(project:
         "PostToolUse",
         project,
         tool_name="Edit",
-        tool_input={"file_path": str(project / "app.py"), "old_string": "x = 1", "new_string": "x = 2"},
+        tool_input={
+            "file_path": str(project / "app.py"),
+            "old_string": "x = 1",
+            "new_string": "x = 2",
+        },
         tool_response={"filePath": str(project / "app.py")},
         tool_use_id="toolu_1",
     )
     code, out, took, memory = measured_hook("PostToolUse", data, project)
-    assert code == 0 and took < EVENTS["PostToolUse"].deadline and memory < HOOK_MEMORY_KIB, (took, memory, out)
+    assert code == 0 and took < EVENTS["PostToolUse"].deadline and memory < HOOK_MEMORY_KIB, (
+        took,
+        memory,
+        out,
+    )
 
 
 def test_a_fifo_in_place_of_the_status_cache_never_holds_the_cli(project: Path) -> None:

@@ -1,6 +1,7 @@
-"""Exit parity for go (#31, deliver 7): the rewritten `go test ... -exec <sidekit's wrapper>` ends as the raw
-run does. A test binary's `os.Exit(130)` is exit status 130 (never "signal: interrupt"); a signal sent to
-the run stays a signal. Real `go test`, the rewrite taken from the real PreToolUse hook."""
+"""Exit parity for go (#31, deliver 7): the rewritten `go test ... -exec <sidekit's wrapper>` ends
+as the raw run does. A test binary's `os.Exit(130)` is exit status 130 (never "signal: interrupt");
+a signal sent to the run stays a signal. Real `go test`, the rewrite taken from the real PreToolUse
+hook."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from testing.hostile import hook, payload
 pytestmark = pytest.mark.slow
 
 EXITS = 'package p\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestExit(t *testing.T) { os.Exit(130) }\n'
-# As ^C or a kill of the run's process group does, without reaching go: the wrapper go started, and the binary.
+# As ^C or a kill of the run's process group does, without reaching go: the wrapper go started, and
+# the binary.
 SIGNALLED = (
     'package p\n\nimport (\n\t"os"\n\t"syscall"\n\t"testing"\n\t"time"\n)\n\n'
     "func TestSignalled(t *testing.T) {\n\tsyscall.Kill(os.Getppid(), syscall.SIGTERM)\n"

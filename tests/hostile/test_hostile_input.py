@@ -1,5 +1,5 @@
-"""Bad input is bad input (#31, deliver 7): a malformed event is logged as such in every hook, never as a
-crash, and a bad `--python` gets a clear message that ends with the fix."""
+"""Bad input is bad input (#31, deliver 7): a malformed event is logged as such in every hook, never
+as a crash, and a bad `--python` gets a clear message that ends with the fix."""
 
 from __future__ import annotations
 
@@ -62,7 +62,9 @@ def test_an_event_over_the_limit_is_bad_input_not_a_cut_document(project: Path) 
     body = b'{"prompt":"' + b"x" * (64 << 20) + b'"}'
     done = hook("UserPromptSubmit", body, project, timeout=120)
     assert done.returncode == 0 and done.stdout == ""
-    assert [(r["where"], r["error"]) for r in records(project)] == [("bad-input", "the event is over 64 MiB; not read")]
+    assert [(r["where"], r["error"]) for r in records(project)] == [
+        ("bad-input", "the event is over 64 MiB; not read")
+    ]
 
 
 def test_control_a_well_formed_event_logs_nothing(project: Path) -> None:
@@ -72,8 +74,12 @@ def test_control_a_well_formed_event_logs_nothing(project: Path) -> None:
     assert records(project) == []
 
 
-@pytest.mark.parametrize(("given", "what"), [("/no/such/python", "does not exist"), ("/etc", "is a folder")])
-def test_a_bad_python_gets_a_clear_message_ending_with_the_fix(project: Path, given: str, what: str) -> None:
+@pytest.mark.parametrize(
+    ("given", "what"), [("/no/such/python", "does not exist"), ("/etc", "is a folder")]
+)
+def test_a_bad_python_gets_a_clear_message_ending_with_the_fix(
+    project: Path, given: str, what: str
+) -> None:
     done = cli("test", "--python", given, project=project)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.splitlines() == [
@@ -85,7 +91,10 @@ def test_a_bad_python_gets_a_clear_message_ending_with_the_fix(project: Path, gi
 
 def test_control_a_bad_command_name_names_the_help(project: Path) -> None:
     done = cli("no-such-command", project=project)
-    assert (done.returncode, done.stderr) == (2, "sidekit: unknown command 'no-such-command'\n  fix: sidekit --help\n")
+    assert (done.returncode, done.stderr) == (
+        2,
+        "sidekit: unknown command 'no-such-command'\n  fix: sidekit --help\n",
+    )
 
 
 def test_a_bad_option_ends_with_the_command_that_shows_the_options(project: Path) -> None:

@@ -1,4 +1,5 @@
-"""Never outside: links committed under .runtime/ or .sidekit/ lead sidekit nowhere (#15, deliver 1)."""
+"""Never outside: links committed under .runtime/ or .sidekit/ lead sidekit nowhere (#15, deliver
+1)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from testing.hostile import QUEUE, cli, context_of, hook, log_text, payload, put, queue_dir, queued_name, tree
+from testing.hostile import (
+    QUEUE,
+    cli,
+    context_of,
+    hook,
+    log_text,
+    payload,
+    put,
+    queue_dir,
+    queued_name,
+    tree,
+)
 
 
 @pytest.fixture
@@ -18,7 +30,9 @@ def outside(tmp_path: Path) -> Path:
     return folder
 
 
-def test_a_symlinked_session_folder_is_neither_drained_nor_cleaned(project: Path, outside: Path) -> None:
+def test_a_symlinked_session_folder_is_neither_drained_nor_cleaned(
+    project: Path, outside: Path
+) -> None:
     put(outside, "secret from outside")
     (outside / queued_name(age=3600)).write_text("not json at all")  # "malformed", and old
     before = tree(outside)
@@ -31,7 +45,9 @@ def test_a_symlinked_session_folder_is_neither_drained_nor_cleaned(project: Path
     assert "leads outside" in log_text(project)
 
 
-def test_a_symlinked_runtime_folder_gets_no_nudge_written_through_it(project: Path, outside: Path) -> None:
+def test_a_symlinked_runtime_folder_gets_no_nudge_written_through_it(
+    project: Path, outside: Path
+) -> None:
     (project / ".runtime").symlink_to(outside)
     done = cli("nudge", "--project", str(project), "--session", "s1", "hello", project=project)
     assert done.returncode == 1 and "Traceback" not in done.stderr
@@ -77,10 +93,14 @@ def test_a_symlinked_log_file_gets_nothing_appended(project: Path, outside: Path
 def write_a_py(project: Path) -> None:
     """The hook after a Write of a.py (x = 2)."""
     data = {"file_path": str(project / "a.py"), "content": "x = 2\n"}
-    hook("PostToolUse", payload("PostToolUse", project, tool_name="Write", tool_input=data), project)
+    hook(
+        "PostToolUse", payload("PostToolUse", project, tool_name="Write", tool_input=data), project
+    )
 
 
-def test_a_symlinked_sidekit_folder_gets_no_state_written_into_it(project: Path, outside: Path) -> None:
+def test_a_symlinked_sidekit_folder_gets_no_state_written_into_it(
+    project: Path, outside: Path
+) -> None:
     (project / ".sidekit").symlink_to(outside)
     (project / "a.py").write_text("x = 1\n")
     for prompt in ("one", "two"):
@@ -93,13 +113,17 @@ def test_a_symlinked_sidekit_folder_gets_no_state_written_into_it(project: Path,
 def test_log_lines_hold_data_not_shell_commands(project: Path) -> None:
     rules = project / "sidecar_rules"
     rules.mkdir()
-    (rules / "$(touch${IFS}x).toml").write_text("[pack\nbroken = ")  # a broken pack is logged by its name
+    (rules / "$(touch${IFS}x).toml").write_text(
+        "[pack\nbroken = "
+    )  # a broken pack is logged by its name
     (project / "a.py").write_text("x = 1\n")
     write_a_py(project)
     text = log_text(project)
     assert "touch" in text  # it was logged...
     assert "$(" not in text and "`" not in text  # ...as data: nothing a shell would expand
-    assert any("$(touch${IFS}x).toml" in json.loads(line).get("where", "") for line in text.splitlines())
+    assert any(
+        "$(touch${IFS}x).toml" in json.loads(line).get("where", "") for line in text.splitlines()
+    )
 
 
 def test_doctor_reports_links_that_lead_out(project: Path, outside: Path) -> None:

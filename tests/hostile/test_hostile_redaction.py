@@ -1,5 +1,6 @@
-"""Redaction everywhere (#19 Deliver 6): generated secrets planted in every field of every hook payload
-never reach disk (logs, ledger, queue, caches) nor any output (hook answers, report, queue)."""
+"""Redaction everywhere (#19 Deliver 6): generated secrets planted in every field of every hook
+payload never reach disk (logs, ledger, queue, caches) nor any output (hook answers, report,
+queue)."""
 
 from __future__ import annotations
 
@@ -27,9 +28,13 @@ aws = st.builds(
     st.text(UPPER, min_size=16, max_size=16),
 )
 github = st.builds(
-    lambda kind, body: (f"gh{kind}_{body}", body), st.sampled_from("pousr"), st.text(ALNUM, min_size=36, max_size=40)
+    lambda kind, body: (f"gh{kind}_{body}", body),
+    st.sampled_from("pousr"),
+    st.text(ALNUM, min_size=36, max_size=40),
 )
-gitlab = st.builds(lambda body: ("glpat-" + body, body), st.text(ALNUM + "_-", min_size=20, max_size=24))
+gitlab = st.builds(
+    lambda body: ("glpat-" + body, body), st.text(ALNUM + "_-", min_size=20, max_size=24)
+)
 slack = st.builds(
     lambda kind, body: (f"xox{kind}-{body}", body),
     st.sampled_from("abposr"),
@@ -45,7 +50,9 @@ SECRETS = st.one_of(aws, github, gitlab, slack, assignment)
 
 def _redact_of_root() -> Any:
     """`redact` of the checkout under test (SIDEKIT_HOSTILE_ROOT too): the module stands alone."""
-    spec = importlib.util.spec_from_file_location("hostile_redact", ROOT / "sidekit_hooks" / "core" / "redact.py")
+    spec = importlib.util.spec_from_file_location(
+        "hostile_redact", ROOT / "sidekit_hooks" / "core" / "redact.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -57,9 +64,13 @@ redact = _redact_of_root()
 
 @settings(max_examples=400, deadline=None)
 @given(SECRETS, st.text(GLUE, max_size=8), st.text(GLUE, max_size=8))
-def test_no_secret_survives_redaction_whatever_surrounds_it(secret: tuple[str, str], before: str, after: str) -> None:
+def test_no_secret_survives_redaction_whatever_surrounds_it(
+    secret: tuple[str, str], before: str, after: str
+) -> None:
     planted, hidden = secret
-    kept = before + planted.split(hidden)[0]  # what stays of the text (`password=`): may not spell the secret
+    kept = (
+        before + planted.split(hidden)[0]
+    )  # what stays of the text (`password=`): may not spell the secret
     assume(hidden not in kept and hidden not in after)
     assert hidden not in redact(before + planted + after)
 
@@ -73,7 +84,8 @@ SCRIPTS = {
 
 
 def run_hook(event: str, project: Path, **fields: Any) -> str:
-    """The hook's answer (stdout and stderr) to the event's payload in session sess-1, with `fields`."""
+    """The hook's answer (stdout and stderr) to the event's payload in session sess-1, with
+    `fields`."""
     import json
 
     data = payload(event, project, session_id="sess-1", **fields)
@@ -89,12 +101,15 @@ def run_hook(event: str, project: Path, **fields: Any) -> str:
 
 
 def everything_written(*folders: Path) -> str:
-    """Every name and text sidekit wrote, but its code indexes: they list the repository's own file names
-    (a file named like a secret is the user's), which `symbol` and `usages` must answer with."""
+    """Every name and text sidekit wrote, but its code indexes: they list the repository's own file
+    names (a file named like a secret is the user's), which `symbol` and `usages` must answer
+    with."""
     seen = []
     for folder in folders:
         for base, dirs, files in os.walk(folder):
-            if (Path(base).name == "code" and Path(base).parent.name == ".sidekit") or Path(base).name == "functions":
+            if (Path(base).name == "code" and Path(base).parent.name == ".sidekit") or Path(
+                base
+            ).name == "functions":
                 continue
             seen.extend(dirs)
             for name in files:
@@ -105,7 +120,9 @@ def everything_written(*folders: Path) -> str:
     return "\n".join(seen)
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), phases=(Phase.generate,))
+@settings(
+    max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), phases=(Phase.generate,)
+)
 @given(secrets=st.lists(SECRETS, min_size=8, max_size=8))
 def test_secrets_planted_in_every_field_reach_no_disk_and_no_output(
     tmp_path_factory: pytest.TempPathFactory, secrets: list[tuple[str, str]]
@@ -115,18 +132,37 @@ def test_secrets_planted_in_every_field_reach_no_disk_and_no_output(
     project.mkdir()
     plant = [s[0] for s in secrets]
     assert (
-        cli("scope", "set", "--allow", "api/**", "--project", str(project), project=project, cwd=base).returncode == 0
+        cli(
+            "scope",
+            "set",
+            "--allow",
+            "api/**",
+            "--project",
+            str(project),
+            project=project,
+            cwd=base,
+        ).returncode
+        == 0
     )
-    outside = project / "other" / f"{plant[0]}.py"  # a path that holds a secret, outside the scope: nudged
+    outside = (
+        project / "other" / f"{plant[0]}.py"
+    )  # a path that holds a secret, outside the scope: nudged
     outside.parent.mkdir()
     outside.write_text(f"TOKEN = '{plant[1]}'\n")
     session = "sess-1"
-    edited = {"file_path": str(outside), "old_string": plant[4], "new_string": f"KEY = '{plant[5]}'"}
+    edited = {
+        "file_path": str(outside),
+        "old_string": plant[4],
+        "new_string": f"KEY = '{plant[5]}'",
+    }
     grepped = {"command": f"grep -rn {plant[7]} other/{plant[0]}.py"}
     outputs = [
         run_hook("UserPromptSubmit", project, prompt=f"use {plant[2]}"),
         run_hook(
-            "PreToolUse", project, tool_name="Bash", tool_input={"command": f"curl -H 'Authorization: {plant[3]}' x"}
+            "PreToolUse",
+            project,
+            tool_name="Bash",
+            tool_input={"command": f"curl -H 'Authorization: {plant[3]}' x"},
         ),
         run_hook(
             "PostToolUse",
@@ -154,7 +190,9 @@ def test_secrets_planted_in_every_field_reach_no_disk_and_no_output(
     ):
         done = cli(*args, "--project", str(project), project=project, cwd=base, timeout=180)
         outputs.append(done.stdout + done.stderr)
-    (outside).unlink()  # the user's own file holds the secrets, as planted; everything else must not
+    (
+        outside
+    ).unlink()  # the user's own file holds the secrets, as planted; everything else must not
     written = everything_written(project, base / "cache") + "\n".join(outputs)
     for planted, hidden in secrets:
         assert hidden not in written, f"{planted!r} leaked"

@@ -3,7 +3,8 @@
 Each case drives the real entry points from outside: the PreToolUse hook script (as Claude Code runs
 it, sometimes under a stand-in `claude` process whose arguments carry permission rules), and pytest
 runs with the option the hook appends. `SIDEKIT_HOSTILE_ROOT=/path/to/checkout` points both at an
-older tree (pytest then imports sidekit from there), which is how each case was shown to fail before.
+older tree (pytest then imports sidekit from there), which is how each case was shown to fail
+before.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from testing.hostile import ROOT, env_for
 from testing.stand_in import pre_tool_use, rewritten
 
 APPENDED = " -o sidekit_compact=true"
-PYTHON = sys.executable  # sidekit's own environment: records without wiring, so its runs are rewritten
+PYTHON = (
+    sys.executable
+)  # sidekit's own environment: records without wiring, so its runs are rewritten
 LONG_RED = "".join(f"\ndef test_red_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12))
 
 
@@ -38,7 +41,8 @@ def test_control_a_plain_run_is_rewritten(proj: Path) -> None:
     assert rewritten(pre_tool_use(proj, command)) == command + APPENDED
 
 
-# -- 3. the rewrite never changes a verdict ---------------------------------------------------------
+# -- 3. the rewrite never changes a verdict
+# ---------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -49,7 +53,9 @@ def test_control_a_plain_run_is_rewritten(proj: Path) -> None:
         ("allow", "Bash(* tests/integration)"),
     ],
 )
-def test_a_settings_wildcard_rule_keeps_the_command_as_written(proj: Path, kind: str, rule: str) -> None:
+def test_a_settings_wildcard_rule_keeps_the_command_as_written(
+    proj: Path, kind: str, rule: str
+) -> None:
     (proj / ".claude").mkdir()
     (proj / ".claude" / "settings.json").write_text(json.dumps({"permissions": {kind: [rule]}}))
     assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q tests/integration")) == ""
@@ -58,16 +64,28 @@ def test_a_settings_wildcard_rule_keeps_the_command_as_written(proj: Path, kind:
 def test_a_user_settings_rule_counts_too(proj: Path) -> None:
     home = proj.parent / "home" / ".claude"
     home.mkdir(parents=True)
-    (home / "settings.json").write_text(json.dumps({"permissions": {"deny": ["Bash(* tests/integration)"]}}))
+    (home / "settings.json").write_text(
+        json.dumps({"permissions": {"deny": ["Bash(* tests/integration)"]}})
+    )
     assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q tests/integration")) == ""
 
 
 @pytest.mark.parametrize("with_pid", [True, False])
-@pytest.mark.parametrize("flag", ["--disallowedTools", "--allowedTools", "--allowed-tools", "--disallowed-tools"])
+@pytest.mark.parametrize(
+    "flag", ["--disallowedTools", "--allowedTools", "--allowed-tools", "--disallowed-tools"]
+)
 def test_rules_the_client_was_started_with_count(proj: Path, flag: str, with_pid: bool) -> None:
     command = f"{PYTHON} -m pytest -q"
-    assert rewritten(pre_tool_use(proj, command, [flag, f"Bash({command})", "Read"], with_pid=with_pid)) == ""
-    assert rewritten(pre_tool_use(proj, command, [f"{flag}=Bash({command}),Read"], with_pid=with_pid)) == ""
+    assert (
+        rewritten(
+            pre_tool_use(proj, command, [flag, f"Bash({command})", "Read"], with_pid=with_pid)
+        )
+        == ""
+    )
+    assert (
+        rewritten(pre_tool_use(proj, command, [f"{flag}=Bash({command}),Read"], with_pid=with_pid))
+        == ""
+    )
     # A prefix rule judges both alike: the rewrite goes on under it.
     prefix = [flag, f"Bash({PYTHON} -m pytest:*)"]
     assert rewritten(pre_tool_use(proj, command, prefix, with_pid=with_pid)) == command + APPENDED
@@ -75,16 +93,21 @@ def test_rules_the_client_was_started_with_count(proj: Path, flag: str, with_pid
 
 def test_an_unreadable_source_of_rules_leaves_it_alone(proj: Path) -> None:
     (proj / ".claude").mkdir()
-    (proj / ".claude" / "settings.local.json").write_text('{"permissions": {"allow": ["Bash(git status)"')
+    (proj / ".claude" / "settings.local.json").write_text(
+        '{"permissions": {"allow": ["Bash(git status)"'
+    )
     assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q")) == ""
 
 
 def test_an_outside_permission_prompt_tool_leaves_it_alone(proj: Path) -> None:
     command = f"{PYTHON} -m pytest -q"
-    assert rewritten(pre_tool_use(proj, command, ["--permission-prompt-tool", "mcp__perm__ask"])) == ""
+    assert (
+        rewritten(pre_tool_use(proj, command, ["--permission-prompt-tool", "mcp__perm__ask"])) == ""
+    )
 
 
-# -- 4. the rewrite never changes the run: what the hook leaves alone or keeps ---------------------------
+# -- 4. the rewrite never changes the run: what the hook leaves alone or keeps
+# ---------------------------
 
 
 @pytest.mark.parametrize("tail", ["\r", "\v", "\f", "\u00a0", "\u2028", " x\u00a0"])
@@ -107,22 +130,32 @@ def test_every_spelling_of_collect_only_is_left_alone(proj: Path, spelling: str)
         ("tox.ini", "[pytest]\naddopts = -p no:sidekit\n"),
     ],
 )
-def test_no_rewrite_where_an_ini_file_turns_the_plugin_off(proj: Path, name: str, text: str) -> None:
+def test_no_rewrite_where_an_ini_file_turns_the_plugin_off(
+    proj: Path, name: str, text: str
+) -> None:
     (proj / name).write_text(text)
     assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q")) == ""
 
 
-@pytest.mark.parametrize("env", [{"PYTEST_ADDOPTS": "-p no:sidekit"}, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}])
-def test_no_rewrite_where_the_environment_turns_the_plugin_off(proj: Path, env: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "env", [{"PYTEST_ADDOPTS": "-p no:sidekit"}, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}]
+)
+def test_no_rewrite_where_the_environment_turns_the_plugin_off(
+    proj: Path, env: dict[str, str]
+) -> None:
     assert rewritten(pre_tool_use(proj, f"{PYTHON} -m pytest -q", env=env)) == ""
 
 
 def test_autoload_off_but_the_plugin_named_is_rewritten(proj: Path) -> None:
     command = f"{PYTHON} -m pytest -q -p sidekit"
-    assert rewritten(pre_tool_use(proj, command, env={"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})) == command + APPENDED
+    assert (
+        rewritten(pre_tool_use(proj, command, env={"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}))
+        == command + APPENDED
+    )
 
 
-# -- 4. the rewrite never changes the run: the compacted run itself -----------------------------------
+# -- 4. the rewrite never changes the run: the compacted run itself
+# -----------------------------------
 
 
 def pytest_env(project: Path) -> dict[str, str]:
@@ -204,13 +237,16 @@ def test_a_pool_terminated_by_code_under_test_never_hangs(project: Path) -> None
 
 
 def test_the_raw_file_is_named_up_front_and_streamed(project: Path) -> None:
-    # test_slow holds the run until the check is done (at most 60 s), however long a busy machine takes to get there
+    # test_slow holds the run until the check is done (at most 60 s), however long a busy machine
+    # takes to get there
     released = project / "released"
     write(
         project,
         "test_slow.py",
-        "import os, time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    end = time.time() + 60\n"
-        f"    while not os.path.exists({str(released)!r}) and time.time() < end:\n        time.sleep(0.05)\n",
+        "import os, time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    end = time.time() "
+        "+ 60\n"
+        f"    while not os.path.exists({str(released)!r}) and time.time() < end:\n        "
+        "time.sleep(0.05)\n",
     )
     child = subprocess.Popen(
         [PYTHON, "-m", "pytest", "-q", "-p", "no:randomly", "-o", "sidekit_compact=true"],
@@ -226,7 +262,9 @@ def test_the_raw_file_is_named_up_front_and_streamed(project: Path) -> None:
             time.sleep(0.2)
             files = sorted((project / ".sidekit" / "pytest").glob("raw-*.txt"))
             seen = files[-1].read_bytes() if files else b""
-        assert seen.startswith(b"."), "the raw file holds the first test's dot while the run goes on"
+        assert seen.startswith(b"."), (
+            "the raw file holds the first test's dot while the run goes on"
+        )
         assert child.poll() is None, "the run was still going (test_slow waits to be released)"
     finally:
         released.touch()
@@ -237,16 +275,26 @@ def test_the_raw_file_is_named_up_front_and_streamed(project: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "code"),
     [
-        ("import os\n\ndef test_a():\n    pass\n\ndef test_b():\n    print('x')\n    os._exit(0)\n", 0),
-        ("import os\n\ndef test_a():\n    pass\n\ndef test_b():\n    os._exit(3)\n", 3),
-        ("import ctypes\n\ndef test_a():\n    pass\n\ndef test_b():\n    ctypes.string_at(0)\n", -signal.SIGSEGV),
         (
-            "import os, signal\n\ndef test_a():\n    pass\n\ndef test_b():\n    os.kill(os.getpid(), signal.SIGKILL)\n",
+            "import os\n\ndef test_a():\n    pass\n\ndef test_b():\n    print('x')\n    "
+            "os._exit(0)\n",
+            0,
+        ),
+        ("import os\n\ndef test_a():\n    pass\n\ndef test_b():\n    os._exit(3)\n", 3),
+        (
+            "import ctypes\n\ndef test_a():\n    pass\n\ndef test_b():\n    ctypes.string_at(0)\n",
+            -signal.SIGSEGV,
+        ),
+        (
+            "import os, signal\n\ndef test_a():\n    pass\n\ndef test_b():\n    "
+            "os.kill(os.getpid(), signal.SIGKILL)\n",
             -signal.SIGKILL,
         ),
     ],
 )
-def test_a_run_that_dies_is_reported_as_not_finished_with_its_real_exit(project: Path, body: str, code: int) -> None:
+def test_a_run_that_dies_is_reported_as_not_finished_with_its_real_exit(
+    project: Path, body: str, code: int
+) -> None:
     write(project, "test_dies.py", body)
     raw = subprocess.run(
         [PYTHON, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:faulthandler"],
@@ -259,17 +307,21 @@ def test_a_run_that_dies_is_reported_as_not_finished_with_its_real_exit(project:
     done = compacted(project, "-p", "no:faulthandler")
     assert raw.returncode == code and done.returncode == code
     assert re.match(
-        r"sidekit: pytest (exited with code \d+|was killed by SIG\w+ \(exit code \d+\)) after \d+ s, "
+        r"sidekit: pytest (exited with code \d+|was killed by SIG\w+ \(exit code \d+\)) after \d+ "
+        r"s, "
         r"before it finished; all of it: \.sidekit/pytest/raw-\S+\.txt; its last output:\n",
         done.stdout,
     )
-    assert done.stdout.splitlines()[1].startswith("test_dies.py .") or done.stdout.splitlines()[1].startswith(".")
+    assert done.stdout.splitlines()[1].startswith("test_dies.py .") or done.stdout.splitlines()[
+        1
+    ].startswith(".")
     how = f"exited with code {code}" if code >= 0 else f"killed by {signal.Signals(-code).name}"
     assert how in done.stdout
 
 
 def test_a_timeout_dump_is_shown_not_swallowed(project: Path) -> None:
-    # What pytest-timeout's thread method does: dump the stacks through the terminal writer, then os._exit(1).
+    # What pytest-timeout's thread method does: dump the stacks through the terminal writer, then
+    # os._exit(1).
     write(
         project,
         "conftest.py",
@@ -295,7 +347,11 @@ def test_a_timeout_dump_is_shown_not_swallowed(project: Path) -> None:
     write(project, "test_hang.py", "import time\n\ndef test_hang():\n    time.sleep(30)\n")
     done = compacted(project)
     assert done.returncode == 1
-    assert "exited with code 1" in done.stdout and "+ Timeout +" in done.stdout and "frame_59" in done.stdout
+    assert (
+        "exited with code 1" in done.stdout
+        and "+ Timeout +" in done.stdout
+        and "frame_59" in done.stdout
+    )
 
 
 def test_subtests_are_counted_as_pytest_counts_them(project: Path) -> None:

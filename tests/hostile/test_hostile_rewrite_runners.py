@@ -1,11 +1,11 @@
 """Every runner's rewrite keeps the user's permission verdict (#31 item 1).
 
-go, cargo, vitest, jest and npm rewrites append options to the command the model wrote, and the client
-judges the rewritten command again. Each case drives the real PreToolUse hook script from outside,
-under a stand-in `claude` process where the client's own flags matter, and asks whether the hook hands
-back a rewrite: under a rule that judges the two commands differently it must not (a denied test
-would run, an asked one would run unasked, a deny would become a prompt). `SIDEKIT_HOSTILE_ROOT`
-points the hook at an older checkout, where each case but the controls fails.
+go, cargo, vitest, jest and npm rewrites append options to the command the model wrote, and the
+client judges the rewritten command again. Each case drives the real PreToolUse hook script from
+outside, under a stand-in `claude` process where the client's own flags matter, and asks whether the
+hook hands back a rewrite: under a rule that judges the two commands differently it must not (a
+denied test would run, an asked one would run unasked, a deny would become a prompt).
+`SIDEKIT_HOSTILE_ROOT` points the hook at an older checkout, where each case but the controls fails.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import pytest
 
 from testing.stand_in import pre_tool_use, rewritten
 
-# (runner, the command the model runs, a deny that names no program, a user rule with a wildcard inside)
+# (runner, the command the model runs, a deny that names no program, a user rule with a wildcard
+# inside)
 RUNS = [
     ("go", "go test ./internal/secret", "Bash(* ./internal/secret)", "Bash(g* ./internal/secret)"),
     ("cargo", "cargo test secret", "Bash(* secret)", "Bash(c* secret)"),
@@ -31,10 +32,15 @@ MODES = ["bypassPermissions", "default"]
 
 @pytest.fixture
 def proj(project: Path) -> Path:
-    """A project each runner recognises: a go module, a crate, and a package whose test script is vitest's."""
+    """A project each runner recognises: a go module, a crate, and a package whose test script is
+    vitest's."""
     (project / "go.mod").write_text("module example.com/m\n\ngo 1.21\n")
-    (project / "Cargo.toml").write_text('[package]\nname = "m"\nversion = "0.1.0"\nedition = "2021"\n')
-    (project / "package.json").write_text('{"name":"m","private":true,"scripts":{"test":"vitest run"}}\n')
+    (project / "Cargo.toml").write_text(
+        '[package]\nname = "m"\nversion = "0.1.0"\nedition = "2021"\n'
+    )
+    (project / "package.json").write_text(
+        '{"name":"m","private":true,"scripts":{"test":"vitest run"}}\n'
+    )
     (project / ".git").mkdir()
     return project
 
@@ -44,7 +50,8 @@ def settings(folder: Path, **permissions: object) -> None:
     (folder / "settings.json").write_text(json.dumps({"permissions": permissions}))
 
 
-# -- controls: what no rule tells apart is still rewritten, on every checkout ----------------------------
+# -- controls: what no rule tells apart is still rewritten, on every checkout
+# ----------------------------
 
 
 @pytest.mark.parametrize(("runner", "command", "deny", "user_rule"), RUNS, ids=IDS)
@@ -52,7 +59,9 @@ def test_control_with_no_rule_each_runner_is_rewritten(
     proj: Path, runner: str, command: str, deny: str, user_rule: str
 ) -> None:
     assert rewritten(pre_tool_use(proj, command)).startswith(command + " ")
-    assert rewritten(pre_tool_use(proj, command, ["--allowedTools", "Bash"])).startswith(command + " ")
+    assert rewritten(pre_tool_use(proj, command, ["--allowedTools", "Bash"])).startswith(
+        command + " "
+    )
 
 
 @pytest.mark.parametrize(("runner", "command", "deny", "user_rule"), RUNS, ids=IDS)
@@ -64,7 +73,8 @@ def test_control_a_prefix_rule_judges_both_alike_and_the_rewrite_goes_on(
     assert rewritten(pre_tool_use(proj, command, flags)).startswith(command + " ")
 
 
-# -- (a) the client's own flags -----------------------------------------------------------------------
+# -- (a) the client's own flags
+# -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("with_pid", [True, False])
@@ -80,11 +90,13 @@ def test_a_disallowed_tools_flag_naming_the_command_keeps_it_as_written(
 def test_an_allowed_tools_flag_naming_the_command_keeps_it_as_written(
     proj: Path, runner: str, command: str, deny: str, user_rule: str
 ) -> None:
-    # Allowed exactly as written; rewritten, it would fall back to the mode's default (a prompt, a refusal).
+    # Allowed exactly as written; rewritten, it would fall back to the mode's default (a prompt, a
+    # refusal).
     assert rewritten(pre_tool_use(proj, command, [f"--allowed-tools=Bash({command}),Read"])) == ""
 
 
-# -- (b) a project settings deny with a wildcard, in each permission mode -------------------------------
+# -- (b) a project settings deny with a wildcard, in each permission mode
+# -------------------------------
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -97,7 +109,8 @@ def test_a_settings_wildcard_deny_keeps_the_command_as_written(
     assert rewritten(pre_tool_use(proj, command)) == ""  # no client process: the settings alone
 
 
-# -- (c) an ask rule -------------------------------------------------------------------------------------
+# -- (c) an ask rule
+# -------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("runner", "command", "deny", "user_rule"), RUNS, ids=IDS)
@@ -108,7 +121,8 @@ def test_an_ask_rule_keeps_the_command_as_written(
     assert rewritten(pre_tool_use(proj, command, ["--permission-mode", "default"])) == ""
 
 
-# -- (d) the user's own settings, a wildcard in the middle of the rule ----------------------------------
+# -- (d) the user's own settings, a wildcard in the middle of the rule
+# ----------------------------------
 
 
 @pytest.mark.parametrize(("runner", "command", "deny", "user_rule"), RUNS, ids=IDS)
@@ -129,7 +143,8 @@ def test_user_settings_in_the_claude_config_dir_count_too(
     assert rewritten(pre_tool_use(proj, command, env={"CLAUDE_CONFIG_DIR": str(config)})) == ""
 
 
-# -- any doubt: no rewrite ---------------------------------------------------------------------------------
+# -- any doubt: no rewrite
+# ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("runner", "command", "deny", "user_rule"), RUNS, ids=IDS)
@@ -137,7 +152,9 @@ def test_a_source_of_rules_that_cannot_be_read_keeps_the_command_as_written(
     proj: Path, runner: str, command: str, deny: str, user_rule: str
 ) -> None:
     (proj / ".claude").mkdir()
-    (proj / ".claude" / "settings.local.json").write_text('{"permissions": {"deny": ["Bash(git push)"')
+    (proj / ".claude" / "settings.local.json").write_text(
+        '{"permissions": {"deny": ["Bash(git push)"'
+    )
     assert rewritten(pre_tool_use(proj, command)) == ""
 
 
@@ -145,4 +162,6 @@ def test_a_source_of_rules_that_cannot_be_read_keeps_the_command_as_written(
 def test_an_outside_permission_prompt_tool_keeps_the_command_as_written(
     proj: Path, runner: str, command: str, deny: str, user_rule: str
 ) -> None:
-    assert rewritten(pre_tool_use(proj, command, ["--permission-prompt-tool", "mcp__perm__ask"])) == ""
+    assert (
+        rewritten(pre_tool_use(proj, command, ["--permission-prompt-tool", "mcp__perm__ask"])) == ""
+    )

@@ -19,7 +19,10 @@ SECRETS = {
     "github-pat": ("github_pat_" + "A" * 30, "github_pat_" + "A" * 30),
     "gitlab": ("glpat-" + "x" * 20, "glpat-" + "x" * 20),
     "slack": ("curl -d token=xoxb-123456789012-abcdefABCDEF", "xoxb-123456789012-abcdefABCDEF"),
-    "jwt": ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "eyJhbGci"),
+    "jwt": (
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "eyJhbGci",
+    ),
     "private-key": (
         "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
         "MIIEowIBAAKCAQEA",
@@ -55,7 +58,8 @@ def test_ordinary_text_does_not_even_import_re() -> None:
 
     probe = (
         "import sys; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core.redact import redact;"
-        "redact('[sidecar:tools] Searching code text for `parse_event`: severity high'); print('re' in sys.modules)"
+        "redact('[sidecar:tools] Searching code text for `parse_event`: severity high'); "
+        "print('re' in sys.modules)"
     )
     done = subprocess.run(
         [sys.executable, "-S", "-c", probe, str(Path(__file__).resolve().parents[2])],
@@ -77,7 +81,8 @@ def project(tmp_path: Path) -> Path:
 def test_a_secret_in_a_grep_command_stays_out_of_decisions_and_nudges(project: Path) -> None:
     from sidekit_hooks.code.index import Index
 
-    # The grep hint speaks only for a name an index knows as a definition (#14): the code defines it.
+    # The grep hint speaks only for a name an index knows as a definition (#14): the code defines
+    # it.
     (project / "b.py").write_text(f"def {TOKEN}():\n    pass\n")
     with Index.open(str(project)):
         pass
@@ -104,12 +109,24 @@ def test_the_judge_never_sees_nor_repeats_a_secret(project: Path, tmp_path: Path
         f"open({str(seen)!r}, 'w').write(sys.stdin.read())\n"
         f"print('the output holds the key {TOKEN}; rotate it')\n"
     )
-    printed = {"stdout": f"GITHUB_TOKEN={TOKEN}\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "stderr": ""}
-    event = payload("PostToolUse", project, tool_name="Bash", tool_use_id="t1", tool_input={"command": "env"})
+    printed = {
+        "stdout": f"GITHUB_TOKEN={TOKEN}\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE",
+        "stderr": "",
+    }
+    event = payload(
+        "PostToolUse", project, tool_name="Bash", tool_use_id="t1", tool_input={"command": "env"}
+    )
     event["tool_response"] = printed
-    hook("PostToolUse", event, project, SIDEKIT_JUDGE=f"{shlex.quote(sys.executable)} {shlex.quote(str(judge))}")
+    hook(
+        "PostToolUse",
+        event,
+        project,
+        SIDEKIT_JUDGE=f"{shlex.quote(sys.executable)} {shlex.quote(str(judge))}",
+    )
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and '"outcome":"queued"' not in log_text(project, "judge.jsonl"):
+    while time.monotonic() < deadline and '"outcome":"queued"' not in log_text(
+        project, "judge.jsonl"
+    ):
         time.sleep(0.1)
     assert seen.is_file()
     assert TOKEN not in seen.read_text() and "AKIAIOSFODNN7EXAMPLE" not in seen.read_text()

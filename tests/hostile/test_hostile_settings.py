@@ -29,11 +29,20 @@ def settings_file(project: Path, text: str | None = None) -> Path:
 
 
 def install(project: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return cli("install", "--project", str(project), *extra, project=project, HOME=str(project.parent / "home"))
+    return cli(
+        "install",
+        "--project",
+        str(project),
+        *extra,
+        project=project,
+        HOME=str(project.parent / "home"),
+    )
 
 
 def uninstall(project: Path) -> subprocess.CompletedProcess[str]:
-    return cli("uninstall", "--project", str(project), project=project, HOME=str(project.parent / "home"))
+    return cli(
+        "uninstall", "--project", str(project), project=project, HOME=str(project.parent / "home")
+    )
 
 
 def test_a_dangling_settings_symlink_is_refused_not_replaced(project: Path, tmp_path: Path) -> None:
@@ -41,7 +50,10 @@ def test_a_dangling_settings_symlink_is_refused_not_replaced(project: Path, tmp_
     path.symlink_to(tmp_path / "dotfiles" / "settings.json")
     done = install(project)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert "is a symlink to" in done.stderr and "which does not exist; nothing was changed" in done.stderr
+    assert (
+        "is a symlink to" in done.stderr
+        and "which does not exist; nothing was changed" in done.stderr
+    )
     assert path.is_symlink() and not (tmp_path / "dotfiles").exists()
 
 
@@ -68,7 +80,10 @@ def test_a_read_only_settings_file_is_refused_with_a_fix(project: Path) -> None:
     path.chmod(0o444)
     done = install(project)
     assert done.returncode == 1
-    assert f"{path} is read-only; nothing was changed\n  fix: chmod u+w {path}, then: sidekit install" in done.stderr
+    assert (
+        f"{path} is read-only; nothing was changed\n  fix: chmod u+w {path}, then: sidekit install"
+        in done.stderr
+    )
     assert path.read_text() == '{"model": "opus"}\n' and stat.S_IMODE(path.stat().st_mode) == 0o444
 
 

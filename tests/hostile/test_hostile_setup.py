@@ -1,7 +1,7 @@
 """The plugin form's first-session setup never edits a file the project tracks (#31, deliver 5).
 
-The setup worker (`sidekit_hooks.cli.plugin_setup PROJECT PLUGIN_ROOT`) is run as the hook starts it, from
-the checkout under test; git itself says what changed."""
+The setup worker (`sidekit_hooks.cli.plugin_setup PROJECT PLUGIN_ROOT`) is run as the hook starts
+it, from the checkout under test; git itself says what changed."""
 
 from __future__ import annotations
 
@@ -63,14 +63,18 @@ def repo(tmp_path: Path) -> Path:
     return main
 
 
-def test_control_in_a_plain_checkout_the_lines_go_to_git_info_exclude(repo: Path, tmp_path: Path) -> None:
+def test_control_in_a_plain_checkout_the_lines_go_to_git_info_exclude(
+    repo: Path, tmp_path: Path
+) -> None:
     set_up(repo, tmp_path)
     assert (repo / ".gitignore").read_text() == "build/\n"
     assert ".sidekit/" in (repo / ".git" / "info" / "exclude").read_text()
     assert git(repo, "status", "--porcelain") == ""
 
 
-def test_in_a_linked_worktree_the_tracked_gitignore_is_left_alone(repo: Path, tmp_path: Path) -> None:
+def test_in_a_linked_worktree_the_tracked_gitignore_is_left_alone(
+    repo: Path, tmp_path: Path
+) -> None:
     tree = tmp_path / "tree"
     git(repo, "worktree", "add", "-q", str(tree))
     assert (tree / ".git").is_file()
@@ -80,7 +84,9 @@ def test_in_a_linked_worktree_the_tracked_gitignore_is_left_alone(repo: Path, tm
     assert ".sidekit/" in (repo / ".git" / "info" / "exclude").read_text()  # the common folder's
 
 
-def test_a_project_inside_a_repository_leaves_its_tracked_gitignore_alone(repo: Path, tmp_path: Path) -> None:
+def test_a_project_inside_a_repository_leaves_its_tracked_gitignore_alone(
+    repo: Path, tmp_path: Path
+) -> None:
     sub = repo / "service"
     sub.mkdir()
     (sub / ".gitignore").write_text("*.log\n")
@@ -95,9 +101,19 @@ def test_a_git_file_that_points_elsewhere_is_not_followed(repo: Path, tmp_path: 
     project = tmp_path / "unpacked"
     project.mkdir()
     (project / ".gitignore").write_text("dist/\n")
-    (project / ".git").write_text(f"gitdir: {repo / '.git'}\n")  # not a work tree of that repository
-    before = (repo / ".git" / "info" / "exclude").read_bytes() if (repo / ".git" / "info" / "exclude").exists() else b""
+    (project / ".git").write_text(
+        f"gitdir: {repo / '.git'}\n"
+    )  # not a work tree of that repository
+    before = (
+        (repo / ".git" / "info" / "exclude").read_bytes()
+        if (repo / ".git" / "info" / "exclude").exists()
+        else b""
+    )
     set_up(project, tmp_path)
-    after = (repo / ".git" / "info" / "exclude").read_bytes() if (repo / ".git" / "info" / "exclude").exists() else b""
+    after = (
+        (repo / ".git" / "info" / "exclude").read_bytes()
+        if (repo / ".git" / "info" / "exclude").exists()
+        else b""
+    )
     assert after == before
     assert (project / ".gitignore").read_text() == "dist/\n"

@@ -1,10 +1,10 @@
 """What sends data is the user's to set (#31 Deliver 2): a committed `otel-endpoint` sends nothing.
 
-The repository commits `[tool.sidekit] otel-endpoint` pointing at a loopback listener this test runs.
-Every hook event runs as Claude Code runs it; then the test waits for every worker the hooks started
-to end and looks at what the listener got. The user's collector token (`SIDEKIT_OTEL_HEADERS`) never
-reaches an address the repository chose, even one the user trusted. The control: once the user trusts
-the endpoint (`sidekit otel trust URL`), the export arrives.
+The repository commits `[tool.sidekit] otel-endpoint` pointing at a loopback listener this test
+runs. Every hook event runs as Claude Code runs it; then the test waits for every worker the hooks
+started to end and looks at what the listener got. The user's collector token
+(`SIDEKIT_OTEL_HEADERS`) never reaches an address the repository chose, even one the user trusted.
+The control: once the user trusts the endpoint (`sidekit otel trust URL`), the export arrives.
 """
 
 from __future__ import annotations
@@ -48,7 +48,9 @@ def repo(tmp_path: Path) -> Path:
 
 
 def commit_endpoint(project: Path, endpoint: str) -> None:
-    (project / "pyproject.toml").write_text(f'[project]\nname = "x"\n\n[tool.sidekit]\notel-endpoint = "{endpoint}"\n')
+    (project / "pyproject.toml").write_text(
+        f'[project]\nname = "x"\n\n[tool.sidekit]\notel-endpoint = "{endpoint}"\n'
+    )
 
 
 def every_event(project: Path, **env: str) -> None:

@@ -1,5 +1,6 @@
-"""Workers that end (#19 Deliver 5): FIFOs, sockets and devices are skipped, links out of the project
-are not followed, every background worker has a wall-clock cap, and none outlives its work."""
+"""Workers that end (#19 Deliver 5): FIFOs, sockets and devices are skipped, links out of the
+project are not followed, every background worker has a wall-clock cap, and none outlives its
+work."""
 
 from __future__ import annotations
 
@@ -27,11 +28,14 @@ BACKGROUND_MODULES = (
 
 def edit(project: Path, path: str) -> dict[str, object]:
     tool_input = {"file_path": path, "old_string": "a", "new_string": "b"}
-    return payload("PostToolUse", project, tool_name="Edit", tool_use_id="t1", tool_input=tool_input)
+    return payload(
+        "PostToolUse", project, tool_name="Edit", tool_use_id="t1", tool_input=tool_input
+    )
 
 
 def sidekit_processes(folder: Path) -> list[str]:
-    """Live sidekit processes tied to `folder` (their cwd, or a path in their environment, lies under it)."""
+    """Live sidekit processes tied to `folder` (their cwd, or a path in their environment, lies
+    under it)."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -56,7 +60,8 @@ def sidekit_processes(folder: Path) -> list[str]:
 
 @pytest.fixture
 def hazards(project: Path, tmp_path: Path) -> Iterator[Path]:
-    """A project with a FIFO, a socket and a device link named *.py, and a link to code outside it."""
+    """A project with a FIFO, a socket and a device link named *.py, and a link to code outside
+    it."""
     (project / "pkg").mkdir()
     (project / "pkg" / "real.py").write_text("def real_one():\n    return 1\n\n\nreal_one()\n")
     os.mkfifo(project / "pkg" / "fifo.py")
@@ -71,7 +76,9 @@ def hazards(project: Path, tmp_path: Path) -> Iterator[Path]:
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     yield project
     held.close()
-    for line in sidekit_processes(project.parent):  # against an older checkout: leave nothing blocked behind
+    for line in sidekit_processes(
+        project.parent
+    ):  # against an older checkout: leave nothing blocked behind
         os.kill(int(line.split(":")[0]), 9)
 
 
@@ -88,7 +95,9 @@ def hazards(project: Path, tmp_path: Path) -> Iterator[Path]:
 def test_fifos_sockets_and_devices_never_hang_a_command(hazards: Path, args: list[str]) -> None:
     started = time.monotonic()
     try:
-        done = cli(*args, "--project", str(hazards), project=hazards, cwd=hazards.parent, timeout=30)
+        done = cli(
+            *args, "--project", str(hazards), project=hazards, cwd=hazards.parent, timeout=30
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"sidekit {' '.join(args)} hung on a FIFO")
     assert time.monotonic() - started < 30
@@ -100,14 +109,28 @@ def test_fifos_sockets_and_devices_never_hang_a_command(hazards: Path, args: lis
 def test_the_index_does_not_follow_a_link_out_of_the_project(hazards: Path) -> None:
     for command in ("symbol", "usages"):
         done = cli(
-            command, "leaked_function", "--project", str(hazards), project=hazards, cwd=hazards.parent, timeout=30
+            command,
+            "leaked_function",
+            "--project",
+            str(hazards),
+            project=hazards,
+            cwd=hazards.parent,
+            timeout=30,
         )
         assert "secret" not in done.stdout and "leak.py" not in done.stdout, done.stdout
 
 
 def test_the_function_index_worker_ends_on_fifos(hazards: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-P", "-S", "-m", "sidekit_hooks.code.function_index", "refresh", str(hazards)],
+        [
+            sys.executable,
+            "-P",
+            "-S",
+            "-m",
+            "sidekit_hooks.code.function_index",
+            "refresh",
+            str(hazards),
+        ],
         cwd=hazards.parent,
         env=env_for(hazards, PYTHONPATH=str(ROOT)),
         capture_output=True,
@@ -117,10 +140,18 @@ def test_the_function_index_worker_ends_on_fifos(hazards: Path) -> None:
 
 
 def test_a_hook_on_a_fifo_leaves_no_worker_behind(project: Path) -> None:
-    """The case tests/hostile ran into: an Edit of a FIFO named *.py left two refreshers blocked forever."""
+    """The case tests/hostile ran into: an Edit of a FIFO named *.py left two refreshers blocked
+    forever."""
     assert (
         cli(
-            "scope", "set", "--project", str(project), "--allow", "other/**", project=project, cwd=project.parent
+            "scope",
+            "set",
+            "--project",
+            str(project),
+            "--allow",
+            "other/**",
+            project=project,
+            cwd=project.parent,
         ).returncode
         == 0
     )
@@ -138,7 +169,8 @@ def test_a_hook_on_a_fifo_leaves_no_worker_behind(project: Path) -> None:
 
 def test_a_worker_ends_at_its_wall_clock_cap(project: Path) -> None:
     code = (
-        "import sys, time; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core import background; "
+        "import sys, time; sys.path.insert(0, sys.argv[1]); from sidekit_hooks.core import "
+        "background; "
         "background.wall_clock_cap(); time.sleep(60)"
     )
     started = time.monotonic()
@@ -154,7 +186,11 @@ def test_a_worker_ends_at_its_wall_clock_cap(project: Path) -> None:
 @pytest.mark.parametrize("module", BACKGROUND_MODULES)
 def test_every_background_worker_sets_its_cap_first(module: str) -> None:
     tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text())
-    main_blocks = [node for node in tree.body if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test)]
+    main_blocks = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test)
+    ]
     assert main_blocks, module
     calls = [ast.unparse(node) for node in ast.walk(main_blocks[0]) if isinstance(node, ast.Call)]
     assert "background.wall_clock_cap()" in calls, calls
@@ -164,7 +200,11 @@ def test_every_spawned_module_is_a_capped_worker() -> None:
     spawned = set()
     for path in (ROOT / "sidekit_hooks").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("spawn_module") and node.args:
+            if (
+                isinstance(node, ast.Call)
+                and ast.unparse(node.func).endswith("spawn_module")
+                and node.args
+            ):
                 if isinstance(node.args[0], ast.Constant):
                     spawned.add(node.args[0].value)
     assert spawned and spawned <= set(BACKGROUND_MODULES), spawned
@@ -173,9 +213,22 @@ def test_every_spawned_module_is_a_capped_worker() -> None:
 def test_a_fifo_named_mcp_json_holds_neither_doctor_nor_install(project: Path) -> None:
     os.mkfifo(project / ".mcp.json")
     try:
-        doctor = cli("doctor", "--project", str(project), project=project, cwd=project.parent, timeout=120)
-        install = cli("install", "--project", str(project), "--mcp", project=project, cwd=project.parent, timeout=60)
+        doctor = cli(
+            "doctor", "--project", str(project), project=project, cwd=project.parent, timeout=120
+        )
+        install = cli(
+            "install",
+            "--project",
+            str(project),
+            "--mcp",
+            project=project,
+            cwd=project.parent,
+            timeout=60,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("a FIFO named .mcp.json held sidekit")
     assert "Traceback" not in doctor.stderr + install.stderr
-    assert install.returncode != 0 and "is not a regular file inside the project; nothing was changed" in install.stderr
+    assert (
+        install.returncode != 0
+        and "is not a regular file inside the project; nothing was changed" in install.stderr
+    )

@@ -1,4 +1,5 @@
-"""The coverage digest `.sidekit/code/covers.json`: its encoding, and what a real `sidekit map` writes."""
+"""The coverage digest `.sidekit/code/covers.json`: its encoding, and what a real `sidekit map`
+writes."""
 
 from __future__ import annotations
 
@@ -11,18 +12,22 @@ import pytest
 from sidekit_hooks.impact import covers
 from testing.code import answer, write
 
-# A helper that returns a wrong value (calc.half) raises nowhere: the failing tests' tracebacks end in fmt.py.
+# A helper that returns a wrong value (calc.half) raises nowhere: the failing tests' tracebacks end
+# in fmt.py.
 PROJECT = {
     "pytest.ini": "[pytest]\n",
     "pkg/__init__.py": "",
     "pkg/calc.py": "def half(n):\n    return n / 2\n",
-    "pkg/fmt.py": "from pkg.calc import half\n\n\ndef show(n):\n    return '{:d}'.format(half(n))\n",
+    "pkg/fmt.py": "from pkg.calc import half\n\n\ndef show(n):\n    return "
+    "'{:d}'.format(half(n))\n",
     "pkg/other.py": "def other():\n    return 1\n",
     "tests/__init__.py": "",
-    "tests/test_calc.py": "from pkg.calc import half\n\n\ndef test_half_even():\n    assert half(4) == 2\n",
+    "tests/test_calc.py": "from pkg.calc import half\n\n\ndef test_half_even():\n    assert "
+    "half(4) == 2\n",
     "tests/test_fmt.py": (
         "import pytest\n\nfrom pkg.fmt import show\n\n\n"
-        "@pytest.mark.parametrize('n', [2, 4, 6, 8])\ndef test_show(n):\n    assert show(n) == str(n // 2)\n"
+        "@pytest.mark.parametrize('n', [2, 4, 6, 8])\ndef test_show(n):\n    assert show(n) == "
+        "str(n // 2)\n"
     ),
     "tests/test_other.py": (
         "from pkg.other import other\n\n\ndef test_other_ok():\n    assert other() == 1\n\n\n"
@@ -67,7 +72,9 @@ def test_map_writes_the_digest_next_to_the_map(project: Path) -> None:
     data = covers.read(str(project))
     assert covers.tests_covering(data, "pkg/calc.py") == COVERS["tests"][:5]
     assert covers.tests_covering(data, "pkg/other.py") == ["tests/test_other.py::test_other_ok"]
-    assert covers.tests_covering(data, "tests/test_fmt.py") == []  # test modules are not in the digest
+    assert (
+        covers.tests_covering(data, "tests/test_fmt.py") == []
+    )  # test modules are not in the digest
     assert covers.tests_covering(data, "pkg/unknown.py") == []
 
 

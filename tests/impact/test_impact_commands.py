@@ -34,7 +34,9 @@ def test_tests_for_fits_100_bytes_with_many_long_test_paths(project: Path) -> No
 
 def test_blast_radius_fits_200_bytes_with_many_long_paths(project: Path) -> None:
     many_long_tests(project, 30)
-    found, size = answer(project, "blast-radius", f"{DEEP}/core_module_with_a_long_name.py:shared_helper")
+    found, size = answer(
+        project, "blast-radius", f"{DEEP}/core_module_with_a_long_name.py:shared_helper"
+    )
     assert size <= 200
     assert found["callers"] == ["…/test_module_with_a_long_name_00.py"]
     assert found["callersMore"] == 59 and len(found["testFiles"]) + found["testFilesMore"] == 30
@@ -46,7 +48,8 @@ def test_map_under_xdist_merges_every_worker(project: Path) -> None:
         {
             "lib.py": "def one():\n    return 1\n\n\ndef two():\n    return 2\n",
             **{
-                f"tests/test_{i}.py": f"from lib import one, two\n\ndef test_one_{i}():\n    assert one() == 1\n\n"
+                f"tests/test_{i}.py": f"from lib import one, two\n\ndef test_one_{i}():\n    "
+                "assert one() == 1\n\n"
                 f"def test_two_{i}():\n    assert two() == 2\n"
                 for i in range(4)
             },
@@ -56,7 +59,9 @@ def test_map_under_xdist_merges_every_worker(project: Path) -> None:
     assert (recorded["tests"], recorded["files"]) == (8, 5)
     data = json.loads((project / ".sidekit" / "code" / "map.json").read_text())
     hits = data["files"]["lib.py"]["hits"]
-    assert sorted(data["tests"][i] for i in hits["two"]) == [f"tests/test_{i}.py::test_two_{i}" for i in range(4)]
+    assert sorted(data["tests"][i] for i in hits["two"]) == [
+        f"tests/test_{i}.py::test_two_{i}" for i in range(4)
+    ]
     assert answer(project, "blast-radius", "lib.py:one")[0] == {
         "tests": 4,
         "callers": ["tests/test_0.py", "tests/test_1.py", "tests/test_2.py", "tests/test_3.py"],
@@ -68,14 +73,17 @@ def test_map_under_xdist_merges_every_worker(project: Path) -> None:
 
 
 def test_map_without_coverage_says_how_to_install_it(project: Path, tmp_path: Path) -> None:
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "bare")], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "bare")], check=True
+    )
     python = str(tmp_path / "bare" / "bin" / "python")
     write(project, {"tests/test_a.py": "def test_a():\n    pass\n"})
     done = sidekit(project, "map", "--python", python, check=False)
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == (
         f"sidekit: `sidekit map` needs coverage.py in {python}, and it is not installed\n"
-        f"  fix: {python} -m pip install coverage  (or ./install.sh --dev in the sidekit checkout)\n"
+        f"  fix: {python} -m pip install coverage  (or ./install.sh --dev in the sidekit "
+        "checkout)\n"
     )
     assert not (project / ".sidekit" / "code" / "map.json").exists()
 
@@ -96,7 +104,8 @@ def test_bad_targets_get_a_clear_error(project: Path) -> None:
     done = sidekit(project, "blast-radius", "pkg/mod.py:imaginary", check=False)
     assert (done.returncode, done.stderr) == (
         1,
-        "sidekit: pkg/mod.py defines no imaginary (it defines real, ...)\n  fix: sidekit symbol imaginary\n",
+        "sidekit: pkg/mod.py defines no imaginary (it defines real, ...)\n  fix: sidekit symbol "
+        "imaginary\n",
     )
     done = sidekit(project, "tests-for", "pkg/missing.py", check=False)
     assert (done.returncode, done.stderr) == (
@@ -109,7 +118,13 @@ def test_bad_targets_get_a_clear_error(project: Path) -> None:
 
 
 def test_select_outside_git_without_a_map_runs_everything_and_says_why(project: Path) -> None:
-    write(project, {"tests/test_a.py": "def test_a():\n    pass\n", "tests/test_b.py": "def test_b():\n    pass\n"})
+    write(
+        project,
+        {
+            "tests/test_a.py": "def test_a():\n    pass\n",
+            "tests/test_b.py": "def test_b():\n    pass\n",
+        },
+    )
     assert answer(project, "select")[0] == {
         "tests": 2,
         "files": ["tests/test_a.py", "tests/test_b.py"],
@@ -122,7 +137,8 @@ def test_select_outside_git_without_a_map_runs_everything_and_says_why(project: 
 
 
 def test_map_forces_a_settrace_core_even_when_sysmon_is_asked_for(project: Path) -> None:
-    """Python 3.12+'s sys.monitoring core credits a shared line to the first test only (coveragepy#2200)."""
+    """Python 3.12+'s sys.monitoring core credits a shared line to the first test only
+    (coveragepy#2200)."""
     write(
         project,
         {
@@ -133,8 +149,10 @@ def test_map_forces_a_settrace_core_even_when_sysmon_is_asked_for(project: Path)
                 with open("core.txt", "w") as handle:
                     handle.write(recorder.cov.config.core)
             """,
-            "tests/test_a.py": "from lib import shared\n\ndef test_a():\n    assert shared() == 1\n",
-            "tests/test_b.py": "from lib import shared\n\ndef test_b():\n    assert shared() == 1\n",
+            "tests/test_a.py": "from lib import shared\n\ndef test_a():\n    assert shared() == "
+            "1\n",
+            "tests/test_b.py": "from lib import shared\n\ndef test_b():\n    assert shared() == "
+            "1\n",
         },
     )
     done = subprocess.run(

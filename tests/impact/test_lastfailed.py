@@ -26,7 +26,9 @@ def test_reads_the_status_table_and_pytest_cache_and_drops_what_is_gone(project:
     )
     cache = project / ".pytest_cache" / "v" / "cache"
     cache.mkdir(parents=True)
-    (cache / "lastfailed").write_text(json.dumps({"tests/test_b.py::test_z": True, "tests/test_a.py::test_one": True}))
+    (cache / "lastfailed").write_text(
+        json.dumps({"tests/test_b.py::test_z": True, "tests/test_a.py::test_one": True})
+    )
     assert last_failed(str(project)) == [
         "tests/test_a.py::test_one",
         "tests/test_a.py::test_three",

@@ -1,5 +1,6 @@
-"""`sidekit tests-for` and `sidekit select` for Rust (runner `cargo`) from the crate's module tree, its
-integration tests and the workspace crates depending on it; a Cargo.toml change selects every test file."""
+"""`sidekit tests-for` and `sidekit select` for Rust (runner `cargo`) from the crate's module tree,
+its integration tests and the workspace crates depending on it; a Cargo.toml change selects every
+test file."""
 
 from __future__ import annotations
 
@@ -13,14 +14,17 @@ TESTED = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n"
 WORKSPACE = {
     "Cargo.toml": '[workspace]\nmembers = ["core", "app", "tools"]\n',
     "core/Cargo.toml": '[package]\nname = "core-lib"\nversion = "0.1.0"\n',
-    "core/src/lib.rs": "pub mod parse;\npub mod fmt;\npub mod extra;\npub mod alone;\npub use parse::Token;\n",
+    "core/src/lib.rs": "pub mod parse;\npub mod fmt;\npub mod extra;\npub mod alone;\npub use "
+    "parse::Token;\n",
     "core/src/parse.rs": "pub struct Token;\npub fn parse() -> Token { Token }\n" + TESTED,
-    "core/src/fmt/mod.rs": "pub mod width;\nuse crate::{parse::Token, extra};\npub fn show(_t: Token) {}\n",
+    "core/src/fmt/mod.rs": "pub mod width;\nuse crate::{parse::Token, extra};\npub fn show(_t: "
+    "Token) {}\n",
     "core/src/fmt/width.rs": "pub fn width() -> usize { 1 }\n" + TESTED,
     "core/src/extra.rs": "pub fn e() {}\n",
     "core/src/alone.rs": "use crate::Token;\npub fn alone(_t: Token) {}\n" + TESTED,
     "core/tests/api.rs": "use core_lib::parse;\n#[test]\nfn api() { parse::parse(); }\n",
-    "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\ncore-lib = { path = "../core" }\n',
+    "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\ncore-lib = { '
+    'path = "../core" }\n',
     "app/src/main.rs": "fn main() {}\n" + TESTED,
     "tools/Cargo.toml": '[package]\nname = "tools"\nversion = "0.1.0"\n',
     "tools/src/lib.rs": "pub fn tool() {}\n" + TESTED,
@@ -37,11 +41,12 @@ def workspace(project: Path) -> Path:
 @pytest.mark.parametrize(
     ("changed", "files", "more"),
     [
-        # width.rs: itself; its parent fmt/mod.rs, whose parent is the crate root, which alone.rs uses
-        # (`use crate::Token`: a root re-export may be anything); core's integration tests; app depends on
-        # core. Four files: the budget keeps two and counts two.
+        # width.rs: itself; its parent fmt/mod.rs, whose parent is the crate root, which alone.rs
+        # uses (`use crate::Token`: a root re-export may be anything); core's integration tests; app
+        # depends on core. Four files: the budget keeps two and counts two.
         ("core/src/fmt/width.rs", ["app/src/main.rs", "core/src/alone.rs"], 2),
-        # extra.rs <- fmt/mod.rs (`use crate::{.., extra}`) <- width.rs (a child: `use super::*`), the root
+        # extra.rs <- fmt/mod.rs (`use crate::{.., extra}`) <- width.rs (a child: `use super::*`),
+        # the root
         ("core/src/extra.rs", ["app/src/main.rs", "core/src/alone.rs"], 2),
         ("tools/src/lib.rs", ["tools/src/lib.rs"], 0),  # no workspace crate depends on tools
     ],
@@ -50,12 +55,19 @@ def test_tests_for_follows_the_module_tree_and_the_workspace(
     workspace: Path, changed: str, files: list[str], more: int
 ) -> None:
     found, size = answer(workspace, "tests-for", changed)
-    assert found == {"runner": "cargo", "files": files, **({"more": more} if more else {}), "basis": "imports"}
+    assert found == {
+        "runner": "cargo",
+        "files": files,
+        **({"more": more} if more else {}),
+        "basis": "imports",
+    }
     assert size <= 100
 
 
 def test_select_follows_a_re_export_to_the_crate_root(workspace: Path) -> None:
-    (workspace / "core/src/parse.rs").write_text("pub struct Token;\npub fn parse() -> Token { Token }\n")
+    (workspace / "core/src/parse.rs").write_text(
+        "pub struct Token;\npub fn parse() -> Token { Token }\n"
+    )
     found, size = answer(workspace, "select")
     assert found == {
         "runner": "cargo",

@@ -1,6 +1,7 @@
-"""`sidekit tests-for` and `sidekit select` for TypeScript/JavaScript (vitest, jest) from the import graph:
-relative imports, index files, `./x.js` naming `x.ts`, tsconfig `paths`, workspace packages through their
-`exports`, `require()`; what the graph cannot see selects every test file. Within the byte budgets."""
+"""`sidekit tests-for` and `sidekit select` for TypeScript/JavaScript (vitest, jest) from the import
+graph: relative imports, index files, `./x.js` naming `x.ts`, tsconfig `paths`, workspace packages
+through their `exports`, `require()`; what the graph cannot see selects every test file. Within the
+byte budgets."""
 
 from __future__ import annotations
 
@@ -25,14 +26,20 @@ MONOREPO = {
         {"name": "@acme/util", "exports": {".": {"types": "./dist/index.d.ts", "import": "./dist/index.js"},
          "./strings": "./dist/strings.js"}}
         """,
-    "packages/util/src/index.ts": "export { slug } from './strings.js';\nexport * from './numbers';\n",
-    "packages/util/src/strings.ts": "export function slug(s: string): string { return s.toLowerCase(); }\n",
+    "packages/util/src/index.ts": "export { slug } from './strings.js';\nexport * from "
+    "'./numbers';\n",
+    "packages/util/src/strings.ts": "export function slug(s: string): string { return "
+    "s.toLowerCase(); }\n",
     "packages/util/src/numbers.ts": "export const double = (n: number): number => n * 2;\n",
-    "packages/util/test/numbers.test.ts": "import { double } from '../src/numbers';\ntest('d', () => double(1));\n",
-    "app/src/model/index.ts": "import { slug } from '@acme/util/strings';\nexport const key = (s: string) => slug(s);\n",
-    "app/src/view.ts": "import { key } from '@app/model';\nexport const render = (s: string) => key(s);\n",
+    "packages/util/test/numbers.test.ts": "import { double } from '../src/numbers';\ntest('d', () "
+    "=> double(1));\n",
+    "app/src/model/index.ts": "import { slug } from '@acme/util/strings';\nexport const key = (s: "
+    "string) => slug(s);\n",
+    "app/src/view.ts": "import { key } from '@app/model';\nexport const render = (s: string) => "
+    "key(s);\n",
     "app/src/clock.js": "module.exports = { now: () => 0 };\n",
-    "app/test/view.spec.ts": "import { render } from '../src/view';\ntest('r', () => render('A'));\n",
+    "app/test/view.spec.ts": "import { render } from '../src/view';\ntest('r', () => "
+    "render('A'));\n",
     "app/test/util.test.ts": "import { double } from '@acme/util';\ntest('u', () => double(2));\n",
     "app/__tests__/clock.js": "const { now } = require('../src/clock');\ntest('c', () => now());\n",
     "README.md": "# monorepo\n",
@@ -49,8 +56,9 @@ def monorepo(project: Path) -> Path:
 @pytest.mark.parametrize(
     ("changed", "files"),
     [
-        # packages/util/src/strings.ts <- index.ts (`./strings.js`) <- `@acme/util`; <- `@acme/util/strings`
-        # (exports to dist/, built from src/) <- app/src/model/index.ts <- `@app/model` (tsconfig paths)
+        # packages/util/src/strings.ts <- index.ts (`./strings.js`) <- `@acme/util`; <-
+        # `@acme/util/strings` (exports to dist/, built from src/) <- app/src/model/index.ts <-
+        # `@app/model` (tsconfig paths)
         ("packages/util/src/strings.ts", ["app/test/util.test.ts", "app/test/view.spec.ts"]),
         # two files over the 100-byte budget: the second is counted, not dropped
         ("packages/util/src/numbers.ts", ["app/test/util.test.ts"]),
@@ -59,7 +67,9 @@ def monorepo(project: Path) -> Path:
         ("app/test/view.spec.ts", ["app/test/view.spec.ts"]),
     ],
 )
-def test_tests_for_follows_every_kind_of_import(monorepo: Path, changed: str, files: list[str]) -> None:
+def test_tests_for_follows_every_kind_of_import(
+    monorepo: Path, changed: str, files: list[str]
+) -> None:
     found, size = answer(monorepo, "tests-for", changed)
     more = {"more": 1} if changed.endswith("numbers.ts") else {}
     assert found == {"runner": "vitest", "files": files, **more, "basis": "imports"}
@@ -68,11 +78,17 @@ def test_tests_for_follows_every_kind_of_import(monorepo: Path, changed: str, fi
 
 def test_tests_for_a_file_no_test_reaches_says_zero(monorepo: Path) -> None:
     write(monorepo, {"app/src/lonely.ts": "export const lonely = 1;\n"})
-    assert answer(monorepo, "tests-for", "app/src/lonely.ts")[0] == {"runner": "vitest", "basis": "imports", "files": 0}
+    assert answer(monorepo, "tests-for", "app/src/lonely.ts")[0] == {
+        "runner": "vitest",
+        "basis": "imports",
+        "files": 0,
+    }
 
 
 def test_select_runs_the_test_files_the_change_reaches(monorepo: Path) -> None:
-    (monorepo / "app/src/view.ts").write_text("import { key } from '@app/model';\nexport const render = key;\n")
+    (monorepo / "app/src/view.ts").write_text(
+        "import { key } from '@app/model';\nexport const render = key;\n"
+    )
     (monorepo / "README.md").write_text("# changed docs select nothing\n")
     found, size = answer(monorepo, "select")
     assert found == {
@@ -86,14 +102,22 @@ def test_select_runs_the_test_files_the_change_reaches(monorepo: Path) -> None:
 
 
 @pytest.mark.parametrize("config", ["vitest.config.ts", "test/setup.ts", "app/jest.config.js"])
-def test_select_a_changed_runner_config_or_setup_file_runs_every_test_file(monorepo: Path, config: str) -> None:
+def test_select_a_changed_runner_config_or_setup_file_runs_every_test_file(
+    monorepo: Path, config: str
+) -> None:
     write(monorepo, {config: "export default {}\n"})
     found = answer(monorepo, "select")[0]
-    assert (found["basis"], found["why"], len(found["files"]) + found["moreFiles"]) == ("all", f"{config} changed", 4)
+    assert (found["basis"], found["why"], len(found["files"]) + found["moreFiles"]) == (
+        "all",
+        f"{config} changed",
+        4,
+    )
 
 
 def test_select_a_changed_manifest_runs_every_test_file(monorepo: Path) -> None:
-    (monorepo / "packages/util/package.json").write_text('{"name": "@acme/util", "main": "src/index.ts"}\n')
+    (monorepo / "packages/util/package.json").write_text(
+        '{"name": "@acme/util", "main": "src/index.ts"}\n'
+    )
     found, size = answer(monorepo, "select")
     assert found == {
         "runner": "vitest",

@@ -146,10 +146,13 @@ def pytest_run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def full_run(root: Path) -> tuple[set[str], set[str]]:
-    """(every test that ran, those that failed or errored: node ids, or files for collection errors)."""
+    """(every test that ran, those that failed or errored: node ids, or files for collection
+    errors)."""
     done = pytest_run(root, "-rA")
     outcomes = re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", done.stdout, re.MULTILINE)
-    return {test for _, test in outcomes if "::" in test}, {test for word, test in outcomes if word != "PASSED"}
+    return {test for _, test in outcomes if "::" in test}, {
+        test for word, test in outcomes if word != "PASSED"
+    }
 
 
 def failing(root: Path) -> set[str]:
@@ -157,7 +160,10 @@ def failing(root: Path) -> set[str]:
 
 
 def covers(selected: list[str], test: str) -> bool:
-    return any(test == entry or test.startswith(entry + "::") or test.split("::")[0] == entry for entry in selected)
+    return any(
+        test == entry or test.startswith(entry + "::") or test.split("::")[0] == entry
+        for entry in selected
+    )
 
 
 @pytest.fixture(scope="module")
@@ -167,7 +173,8 @@ def mapped_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write(root, REPO_FILES)
     commit_all(root)
     recorded, _ = answer(root, "map")
-    # Files where some test executed a line: pkg/config.py runs only at import, so it is not one of them.
+    # Files where some test executed a line: pkg/config.py runs only at import, so it is not one of
+    # them.
     assert recorded == {"tests": SUITE_SIZE, "files": 9, "secs": recorded["secs"]}
     return root
 
@@ -204,8 +211,12 @@ def test_map_records_which_test_runs_which_block(mapped_repo: Path) -> None:
         "basis": "map",
         "searched": 12,
     }
-    # No test executes config.py (it runs at import), but tax.py reads its constant: the import graph knows.
-    assert answer(mapped_repo, "tests-for", "pkg/config.py")[0] == {"files": ["tests/test_tax.py"], "basis": "map"}
+    # No test executes config.py (it runs at import), but tax.py reads its constant: the import
+    # graph knows.
+    assert answer(mapped_repo, "tests-for", "pkg/config.py")[0] == {
+        "files": ["tests/test_tax.py"],
+        "basis": "map",
+    }
     assert answer(mapped_repo, "tests-for", "pkg/__init__.py")[0] == {
         "files": ["tests/test_calc.py", "tests/test_shapes.py", "tests/test_tax.py"],
         "basis": "map",
@@ -215,7 +226,9 @@ def test_map_records_which_test_runs_which_block(mapped_repo: Path) -> None:
 
 
 @pytest.mark.parametrize("bug", sorted(PLANTED))
-def test_selection_catches_every_failure_of_a_planted_bug(bug: str, mapped_repo: Path, tmp_path: Path) -> None:
+def test_selection_catches_every_failure_of_a_planted_bug(
+    bug: str, mapped_repo: Path, tmp_path: Path
+) -> None:
     root = copy_of(mapped_repo, tmp_path)
     path, old, new = PLANTED[bug]
     source = root / path
@@ -231,21 +244,31 @@ def test_selection_catches_every_failure_of_a_planted_bug(bug: str, mapped_repo:
         assert chosen.changed == [path]
         missed = [test for test in broken if not covers(chosen.tests, test)]
         assert missed == [], f"{basis} selection {chosen.tests} misses {missed}"
-        # A whole file counts as its tests, or as one when it no longer collects (the renamed import).
+        # A whole file counts as its tests, or as one when it no longer collects (the renamed
+        # import).
         size = sum(
-            1 if "::" in entry else max(1, sum(t.startswith(entry + "::") for t in suite)) for entry in chosen.tests
+            1 if "::" in entry else max(1, sum(t.startswith(entry + "::") for t in suite))
+            for entry in chosen.tests
         )
-        assert 0 < size < SUITE_SIZE, f"{basis} selection {chosen.tests} is not smaller than the suite"
+        assert 0 < size < SUITE_SIZE, (
+            f"{basis} selection {chosen.tests} is not smaller than the suite"
+        )
 
 
 def test_last_failed_tests_are_selected_after_the_fix(mapped_repo: Path, tmp_path: Path) -> None:
     root = copy_of(mapped_repo, tmp_path)
     source = root / "pkg" / "calc.py"
     source.write_text(source.read_text().replace("return a + b", "return a - b"))
-    assert failing(root) == {"tests/test_calc.py::test_add[1-2-3]", "tests/test_calc.py::test_add[-1-1-0]"}
+    assert failing(root) == {
+        "tests/test_calc.py::test_add[1-2-3]",
+        "tests/test_calc.py::test_add[-1-1-0]",
+    }
     git(root, "checkout", "--", "pkg/calc.py")
     chosen = selection(str(root), None)
-    assert chosen.tests == ["tests/test_calc.py::test_add[-1-1-0]", "tests/test_calc.py::test_add[1-2-3]"]
+    assert chosen.tests == [
+        "tests/test_calc.py::test_add[-1-1-0]",
+        "tests/test_calc.py::test_add[1-2-3]",
+    ]
     assert (chosen.basis, chosen.last_failed, chosen.changed) == ("map", 2, [])
     assert answer(root, "select")[0] == {
         "tests": 2,
@@ -274,7 +297,8 @@ def test_changes_since_a_base_revision(mapped_repo: Path, tmp_path: Path) -> Non
     done = sidekit(root, "select", "--base", "no-such-rev", check=False)
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == (
-        "sidekit: --base no-such-rev is not a commit of a git repository here\n  fix: git log --oneline -5\n"
+        "sidekit: --base no-such-rev is not a commit of a git repository here\n  fix: git log "
+        "--oneline -5\n"
     )
 
 
@@ -284,10 +308,15 @@ def test_commits_since_the_map_count_without_git_diff(mapped_repo: Path, tmp_pat
     source.write_text(source.read_text().replace("self.side * self.side", "self.side ** 2"))
     git(root, "commit", "-qam", "area")  # committed: git sees no change against HEAD, the map does
     chosen = selection(str(root), None)
-    assert chosen.tests == ["tests/test_shapes.py::test_area_three", "tests/test_shapes.py::test_area_two"]
+    assert chosen.tests == [
+        "tests/test_shapes.py::test_area_three",
+        "tests/test_shapes.py::test_area_two",
+    ]
 
 
-def test_a_changed_config_file_selects_the_whole_suite_and_says_why(mapped_repo: Path, tmp_path: Path) -> None:
+def test_a_changed_config_file_selects_the_whole_suite_and_says_why(
+    mapped_repo: Path, tmp_path: Path
+) -> None:
     root = copy_of(mapped_repo, tmp_path)
     (root / "pytest.ini").write_text("[pytest]\naddopts = -x\n")
     (root / "NOTES.md").write_text("docs never select anything\n")
@@ -302,9 +331,13 @@ def test_a_changed_config_file_selects_the_whole_suite_and_says_why(mapped_repo:
     }
 
 
-def test_select_right_after_install_ignores_the_files_sidekit_wrote(mapped_repo: Path, tmp_path: Path) -> None:
+def test_select_right_after_install_ignores_the_files_sidekit_wrote(
+    mapped_repo: Path, tmp_path: Path
+) -> None:
     root = copy_of(mapped_repo, tmp_path)
-    sidekit(root, "install", "--project", str(root), "--claude-md")  # .claude/settings.json, .gitignore, CLAUDE.md
+    sidekit(
+        root, "install", "--project", str(root), "--claude-md"
+    )  # .claude/settings.json, .gitignore, CLAUDE.md
     (root / ".mcp.json").write_text("{}\n")
     assert (root / ".claude" / "settings.json").exists()
     assert answer(root, "select")[0] == {"tests": 0, "ofFiles": 5, "basis": "map"}
@@ -312,17 +345,27 @@ def test_select_right_after_install_ignores_the_files_sidekit_wrote(mapped_repo:
 
 def test_select_answer_fits_150_bytes_with_many_long_test_paths(project: Path) -> None:
     deep = "/".join(f"a_rather_long_test_folder_{level}" for level in range(5))
-    write(project, {f"{deep}/test_module_with_a_long_name_{i}.py": "def test_x():\n    pass\n" for i in range(40)})
+    write(
+        project,
+        {
+            f"{deep}/test_module_with_a_long_name_{i}.py": "def test_x():\n    pass\n"
+            for i in range(40)
+        },
+    )
     commit_all(project)
     for i in range(40):
-        (project / deep / f"test_module_with_a_long_name_{i}.py").write_text("def test_x():\n    assert 1\n")
+        (project / deep / f"test_module_with_a_long_name_{i}.py").write_text(
+            "def test_x():\n    assert 1\n"
+        )
     (project / "setup.cfg").write_text("[tool:pytest]\n")
     found, size = answer(project, "select")
     assert size <= 150
     assert found["tests"] == 40 and len(found["files"]) + found["moreFiles"] == 40
 
 
-def test_a_moved_module_selects_the_tests_of_its_old_importers(mapped_repo: Path, tmp_path: Path) -> None:
+def test_a_moved_module_selects_the_tests_of_its_old_importers(
+    mapped_repo: Path, tmp_path: Path
+) -> None:
     root = copy_of(mapped_repo, tmp_path)
     (root / ".sidekit" / "code" / "map.json").unlink()  # git alone must see the old path
     git(root, "mv", "pkg/shapes.py", "pkg/geometry.py")

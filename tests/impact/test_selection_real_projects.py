@@ -1,7 +1,7 @@
-"""Selection on real projects with planted bugs: the tests `sidekit select` picks catch >= 95% of the
-failures the full run catches. Each project is fetched at test time from its registry with its own client
-(tests/code/realprojects.py; cached under tests/code/.cache, ignored by git), laid out as a git
-repository with its own tests, and run with its own runner.
+"""Selection on real projects with planted bugs: the tests `sidekit select` picks catch >= 95% of
+the failures the full run catches. Each project is fetched at test time from its registry with its
+own client (tests/code/realprojects.py; cached under tests/code/.cache, ignored by git), laid out as
+a git repository with its own tests, and run with its own runner.
 
 A planted bug is one operator flipped in one source file (` == ` to ` != `, ` && ` to ` || `, `return true`
 to `return false`, `!== ` to `=== ` and back), in files taken in a fixed order; a flip the full run does not catch is
@@ -31,7 +31,13 @@ pytestmark = pytest.mark.slow
 BUGS = 10
 RECALL = 0.95
 MAX_TRIES = 40  # flips tried per project before giving up on finding BUGS caught ones
-FLIPS = (("!== ", "=== "), (" == ", " != "), (" && ", " || "), ("return true", "return false"), (" === ", " !== "))
+FLIPS = (
+    ("!== ", "=== "),
+    (" == ", " != "),
+    (" && ", " || "),
+    ("return true", "return false"),
+    (" === ", " !== "),
+)
 
 Failures = set[tuple[str, str]]  # (test file or package, test name)
 
@@ -56,7 +62,8 @@ def laid_out(key: str, files: dict[str, bytes]) -> Path:
 def candidates(
     root: Path, sources: list[str], kinds: tuple[tuple[str, str], ...] = FLIPS
 ) -> list[tuple[str, str, str]]:
-    """(file, old, new): the first flip each source file allows, then its second, ... in a fixed order."""
+    """(file, old, new): the first flip each source file allows, then its second, ... in a fixed
+    order."""
     found: list[tuple[str, str, str]] = []
     for round_ in range(len(kinds)):
         for path in sources:
@@ -90,7 +97,12 @@ def measure(
         caught_here = len(everything & picked)
         caught += caught_here
         rows.append(
-            {"file": path, "flip": f"{old.strip()} -> {new.strip()}", "full": len(everything), "selected": caught_here}
+            {
+                "file": path,
+                "flip": f"{old.strip()} -> {new.strip()}",
+                "full": len(everything),
+                "selected": caught_here,
+            }
         )
         if bugs == BUGS:
             break
@@ -110,9 +122,12 @@ def report(name: str, found: dict[str, object]) -> None:
     assert float(str(found["recall"])) >= RECALL, found
 
 
-# -- Go: github.com/spf13/cobra (root package and doc/, which imports it) ---------------------------------
+# -- Go: github.com/spf13/cobra (root package and doc/, which imports it)
+# ---------------------------------
 
-GO_PROJECT = next(p for p in realprojects.TUNING if p.coordinate.startswith("github.com/spf13/cobra@"))
+GO_PROJECT = next(
+    p for p in realprojects.TUNING if p.coordinate.startswith("github.com/spf13/cobra@")
+)
 GO_ENV = {"GOFLAGS": "-mod=mod", "GO111MODULE": "on", "GOWORK": "off"}
 
 
@@ -138,7 +153,9 @@ def go_failures(root: Path, patterns: list[str]) -> Failures:
         if event.get("Action") == "fail" and event.get("Test"):
             failed.add((str(event.get("Package", "")), str(event.get("Test", ""))))
     if done.returncode != 0 and not failed:  # a build failure: no JSON for the tests
-        failed.add(("build", done.stderr.strip().splitlines()[0] if done.stderr.strip() else "failed"))
+        failed.add(
+            ("build", done.stderr.strip().splitlines()[0] if done.stderr.strip() else "failed")
+        )
     return failed
 
 
@@ -149,12 +166,21 @@ def test_go_selection_catches_what_the_full_run_catches() -> None:
 
     realprojects.CACHE.mkdir(parents=True, exist_ok=True)
     root = laid_out(GO_PROJECT.key, realprojects._go(GO_PROJECT))
-    subprocess.run(["go", "mod", "download"], cwd=root, env=go_env(), check=True, capture_output=True, timeout=600)
-    # What fails before any bug (a test expecting a read-only file to refuse a write fails as root) is
-    # not a catch.
+    subprocess.run(
+        ["go", "mod", "download"],
+        cwd=root,
+        env=go_env(),
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    # What fails before any bug (a test expecting a read-only file to refuse a write fails as root)
+    # is not a catch.
     baseline = go_failures(root, ["./..."])
     sources = [
-        p for p in sorted(q.relative_to(root).as_posix() for q in root.rglob("*.go")) if not p.endswith("_test.go")
+        p
+        for p in sorted(q.relative_to(root).as_posix() for q in root.rglob("*.go"))
+        if not p.endswith("_test.go")
     ]
 
     def selected() -> Failures:
@@ -162,12 +188,18 @@ def test_go_selection_catches_what_the_full_run_catches() -> None:
         assert head["basis"] == "imports", head
         return go_failures(root, patterns) - baseline
 
-    report("go cobra", measure(root, sources, lambda: go_failures(root, ["./..."]) - baseline, selected))
+    report(
+        "go cobra",
+        measure(root, sources, lambda: go_failures(root, ["./..."]) - baseline, selected),
+    )
 
 
-# -- TypeScript: @tanstack/query-core (vitest; its npm package ships src/ with src/__tests__/) ----------------
+# -- TypeScript: @tanstack/query-core (vitest; its npm package ships src/ with src/__tests__/)
+# ----------------
 
-TS_PROJECT = next(p for p in realprojects.TUNING if p.coordinate.startswith("@tanstack/query-core@"))
+TS_PROJECT = next(
+    p for p in realprojects.TUNING if p.coordinate.startswith("@tanstack/query-core@")
+)
 TS_TOOLCHAIN = [
     "vitest@2",
     "@testing-library/react@16",
@@ -179,13 +211,16 @@ TS_TOOLCHAIN = [
 
 
 def ts_toolchain() -> Path:
-    """node_modules for query-core's tests, installed once per machine (under a lock) beside the JS runners'."""
+    """node_modules for query-core's tests, installed once per machine (under a lock) beside the JS
+    runners'."""
     import fcntl
 
     from testing.js import cache_root
 
     if not shutil.which("node") or not shutil.which("npm"):
-        requires.missing("node and npm are needed for the TypeScript project", "install Node.js with npm")
+        requires.missing(
+            "node and npm are needed for the TypeScript project", "install Node.js with npm"
+        )
     folder = cache_root() / "tanstack-query"
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / ".lock", "w") as lock:
@@ -200,7 +235,14 @@ def ts_toolchain() -> Path:
 def vitest_failures(root: Path) -> Failures:
     report_file = root.parent / f"{root.name}-vitest.json"
     subprocess.run(
-        ["node_modules/.bin/vitest", "run", "--environment", "jsdom", "--reporter=json", f"--outputFile={report_file}"],
+        [
+            "node_modules/.bin/vitest",
+            "run",
+            "--environment",
+            "jsdom",
+            "--reporter=json",
+            f"--outputFile={report_file}",
+        ],
         cwd=root,
         capture_output=True,
         timeout=900,
@@ -211,7 +253,9 @@ def vitest_failures(root: Path) -> Failures:
     for result in found["testResults"]:
         path = Path(result["name"]).relative_to(root).as_posix()
         names = [a["fullName"] for a in result["assertionResults"] if a["status"] == "failed"]
-        failed |= {(path, name) for name in names} or ({(path, "")} if result["status"] == "failed" else set())
+        failed |= {(path, name) for name in names} or (
+            {(path, "")} if result["status"] == "failed" else set()
+        )
     return failed
 
 
@@ -236,30 +280,38 @@ def test_typescript_selection_catches_what_the_full_run_catches() -> None:
         return last["run"]
 
     def selected() -> Failures:
-        # vitest runs each test file in isolation, so the selected files' failures in the full run are the
-        # failures a run of those files alone shows: one run per bug instead of two.
+        # vitest runs each test file in isolation, so the selected files' failures in the full run
+        # are the failures a run of those files alone shows: one run per bug instead of two.
         with Index.open(str(root)) as index:
-            head = scripts.selection(str(root), index, changes.changed_files(str(root), "HEAD"), "vitest")
+            head = scripts.selection(
+                str(root), index, changes.changed_files(str(root), "HEAD"), "vitest"
+            )
         assert head["basis"] == "imports", head
         return {(path, name) for path, name in last["run"] if path in set(head["files"])}
 
     report("ts query-core", measure(root, sources, full, selected))
 
 
-# -- Rust: semver (crates.io; src/ and its integration tests in tests/) ----------------------------------
+# -- Rust: semver (crates.io; src/ and its integration tests in tests/)
+# ----------------------------------
 
 RUST_PROJECT = next(p for p in realprojects.TUNING if p.coordinate.startswith("semver@"))
 
 
 def cargo_failures(root: Path) -> Failures:
-    """(the test's file, its name) for every failing test of `cargo test`, read from its console: each
-    binary's `Running <source>` line names the file of its tests; a unit test's module path names its file."""
+    """(the test's file, its name) for every failing test of `cargo test`, read from its console:
+    each binary's `Running <source>` line names the file of its tests; a unit test's module path
+    names its file."""
     done = subprocess.run(
         ["cargo", "test", "--offline", "--no-fail-fast"],
         cwd=root,
-        env={**os.environ, "CARGO_TARGET_DIR": str(realprojects.CACHE / "cargo" / "target-selection")},
+        env={
+            **os.environ,
+            "CARGO_TARGET_DIR": str(realprojects.CACHE / "cargo" / "target-selection"),
+        },
         stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,  # `Running` goes to stderr, the results to stdout: one stream keeps the order
+        # `Running` goes to stderr, the results to stdout: one stream keeps the order
+        stderr=subprocess.STDOUT,
         text=True,
         timeout=900,
     )
@@ -296,7 +348,10 @@ def test_rust_selection_catches_what_the_full_run_catches() -> None:
     realprojects.CACHE.mkdir(parents=True, exist_ok=True)
     root = laid_out(RUST_PROJECT.key, realprojects._cargo(RUST_PROJECT))
     baseline = cargo_failures(root)
-    for argv in (["add", "-A"], ["commit", "-qm", "Cargo.lock", "--allow-empty"]):  # the first build's lock file
+    for argv in (
+        ["add", "-A"],
+        ["commit", "-qm", "Cargo.lock", "--allow-empty"],
+    ):  # the first build's lock file
         subprocess.run([*GIT, *argv], cwd=root, check=True, capture_output=True)
     sources = sorted(p.relative_to(root).as_posix() for p in (root / "src").glob("*.rs"))
     last: dict[str, Failures] = {}
@@ -309,7 +364,9 @@ def test_rust_selection_catches_what_the_full_run_catches() -> None:
         # One `cargo test` per bug: the selected files' failures are read from the full run (each
         # integration test is its own binary; a unit test's failure is its file's).
         with Index.open(str(root)) as index:
-            head = rust.selection(str(root), index, changes.changed_files(str(root), "HEAD"), "cargo")
+            head = rust.selection(
+                str(root), index, changes.changed_files(str(root), "HEAD"), "cargo"
+            )
         assert head["basis"] == "imports", head
         return {(path, name) for path, name in last["run"] if path in set(head["files"])}
 

@@ -1,5 +1,6 @@
-"""Gas City's queue (nudges/city.py): detection, claim/ack/put-back with Gas City's semantics, producing,
-the wake socket, the drain owner, and a locked or corrupt state file under a hook's deadline."""
+"""Gas City's queue (nudges/city.py): detection, claim/ack/put-back with Gas City's semantics,
+producing, the wake socket, the drain owner, and a locked or corrupt state file under a hook's
+deadline."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def gc_item(ident: str, message: str, agent: str = "mayor", **fields: Any) -> di
         "message": message,
         "created_at": "2026-12-02T03:59:00.123456789Z",
         "deliver_after": "2026-12-02T03:59:00Z",
-        "expires_at": "2099-12-31T00:00:00Z",  # never by the wall clock: tests that claim "now" keep it due
+        # never by the wall clock: tests that claim "now" keep it due
+        "expires_at": "2099-12-31T00:00:00Z",
         "last_attempt_at": city.ZERO_TIME,
         "claimed_at": city.ZERO_TIME,
         "lease_until": city.ZERO_TIME,
@@ -66,7 +68,9 @@ def test_the_city_comes_from_the_environment_never_from_a_folder_the_project_hol
     town = make_city(tmp_path / "town", {"pending": []})
     deep = town / "rigs" / "app"
     deep.mkdir(parents=True)
-    assert city.find_city(str(deep)) == ""  # a `.gc/` above (or committed in) the project is not a city
+    assert (
+        city.find_city(str(deep)) == ""
+    )  # a `.gc/` above (or committed in) the project is not a city
     assert city.find_city(str(town)) == ""
     for name in ("GC_CITY_ROOT", "GC_CITY_PATH", "GC_CITY"):  # the first one set wins
         monkeypatch.setenv(name, str(town))
@@ -75,7 +79,9 @@ def test_the_city_comes_from_the_environment_never_from_a_folder_the_project_hol
     assert city.find_city(str(deep)) == ""
 
 
-def test_the_queue_folder_is_the_one_gc_uses_unless_the_other_holds_the_state(tmp_path: Path) -> None:
+def test_the_queue_folder_is_the_one_gc_uses_unless_the_other_holds_the_state(
+    tmp_path: Path,
+) -> None:
     # gc's citylayout: `.gc` is the runtime root
     assert city.nudges_dir(str(tmp_path)) == str(tmp_path / ".gc" / "nudges")
     make_city(tmp_path, {"pending": []})  # .gc/runtime/nudges/state.json (docs/fleets.md)
@@ -88,7 +94,12 @@ def test_items_fenced_to_another_continuation_epoch_are_left(
     monkeypatch.setenv("GC_CONTINUATION_EPOCH", "2")
     root = make_city(
         tmp_path,
-        {"pending": [gc_item("n-old", "x", continuation_epoch="1"), gc_item("n-now", "y", continuation_epoch="2")]},
+        {
+            "pending": [
+                gc_item("n-old", "x", continuation_epoch="1"),
+                gc_item("n-now", "y", continuation_epoch="2"),
+            ]
+        },
     )
     assert [c.name for c in city.claim(str(root), time.monotonic() + 1)] == ["n-now"]
     assert city.new_item("m", "mayor", "gc-sess-1")["continuation_epoch"] == "2"
@@ -107,7 +118,11 @@ def test_claim_takes_due_items_of_this_agent_and_session_only(tmp_path: Path, ag
     assert [(c.name, c.nudge.message, c.nudge.sender) for c in claims] == [("n-1", "hello", "mail")]
     after = read_state(root)
     assert after["dispatch_skips"] == {"mayor": 2}
-    assert [i["id"] for i in after["pending"]] == ["n-fenced", "n-other", "n-later"]  # Gas City's order
+    assert [i["id"] for i in after["pending"]] == [
+        "n-fenced",
+        "n-other",
+        "n-later",
+    ]  # Gas City's order
     (flight,) = after["in_flight"]
     assert (flight["claimed_at"], flight["lease_until"], flight["extra_key"]) == (
         "2026-12-02T05:00:00Z",
@@ -120,16 +135,26 @@ def test_claim_takes_due_items_of_this_agent_and_session_only(tmp_path: Path, ag
 
 def test_expired_items_go_dead_and_lapsed_leases_come_back(tmp_path: Path, agent: None) -> None:
     expired = gc_item("n-old", "stale", expires_at="2026-12-02T03:00:00Z")
-    lapsed = gc_item("n-lapsed", "again", claimed_at="2026-12-02T04:50:00Z", lease_until="2026-12-02T04:52:00Z")
+    lapsed = gc_item(
+        "n-lapsed", "again", claimed_at="2026-12-02T04:50:00Z", lease_until="2026-12-02T04:52:00Z"
+    )
     root = make_city(tmp_path, {"pending": [expired], "in_flight": [lapsed]})
     claims = city.claim(str(root), time.monotonic() + 1, at=T0)
     assert [c.name for c in claims] == ["n-lapsed"]
     (dead,) = read_state(root)["dead"]
-    assert (dead["id"], dead["dead_at"], dead["last_error"]) == ("n-old", "2026-12-02T05:00:00Z", "expired")
+    assert (dead["id"], dead["dead_at"], dead["last_error"]) == (
+        "n-old",
+        "2026-12-02T05:00:00Z",
+        "expired",
+    )
 
 
-def test_put_back_without_error_is_not_an_attempt_and_with_one_counts_and_retries(tmp_path: Path, agent: None) -> None:
-    root = make_city(tmp_path, {"pending": [gc_item("n-1", "one"), gc_item("n-2", "two", attempts=4)]})
+def test_put_back_without_error_is_not_an_attempt_and_with_one_counts_and_retries(
+    tmp_path: Path, agent: None
+) -> None:
+    root = make_city(
+        tmp_path, {"pending": [gc_item("n-1", "one"), gc_item("n-2", "two", attempts=4)]}
+    )
     claims = city.claim(str(root), time.monotonic() + 1)
     city.settle(claims[:1], delivered=False)
     city.settle(claims[1:], delivered=False, error="print failed: BrokenPipeError")
@@ -137,7 +162,11 @@ def test_put_back_without_error_is_not_an_attempt_and_with_one_counts_and_retrie
     (back,) = after["pending"]
     assert (back["id"], back.get("attempts"), back["claimed_at"]) == ("n-1", None, city.ZERO_TIME)
     (dead,) = after["dead"]  # the fifth failed attempt
-    assert (dead["id"], dead["attempts"], dead["last_error"]) == ("n-2", 5, "print failed: BrokenPipeError")
+    assert (dead["id"], dead["attempts"], dead["last_error"]) == (
+        "n-2",
+        5,
+        "print failed: BrokenPipeError",
+    )
 
 
 def test_a_failed_print_retries_after_the_delay(tmp_path: Path, agent: None) -> None:
@@ -153,7 +182,13 @@ def test_a_failed_print_retries_after_the_delay(tmp_path: Path, agent: None) -> 
 
 def test_new_item_has_gas_citys_shape(agent: None) -> None:
     item = city.new_item(
-        "[sidecar:scope] x", "mayor", "gc-sess-1", finding="scope:k", sidecar="scope", rule="r1", at=T0
+        "[sidecar:scope] x",
+        "mayor",
+        "gc-sess-1",
+        finding="scope:k",
+        sidecar="scope",
+        rule="r1",
+        at=T0,
     )
     assert list(item) == [
         "id",
@@ -219,7 +254,8 @@ def test_gc_owns_the_drain_when_its_hook_is_wired(
     root = make_city(tmp_path / "c")
     assert not city.gc_drains(str(root), str(root))
     (root / ".gc" / "settings.json").write_text(
-        '{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "gc nudge drain --inject"}]}]}}'
+        '{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "gc nudge '
+        'drain --inject"}]}]}}'
     )
     assert city.gc_drains(str(root), str(root))
     monkeypatch.setenv("SIDEKIT_GC_DRAIN", "sidekit")
@@ -245,8 +281,12 @@ def run_hook(env: dict[str, str], project: Path, timeout: float = 10) -> tuple[s
     return context_of(done.stdout), time.monotonic() - began
 
 
-def test_the_real_hook_delivers_a_city_nudge_once(tmp_path: Path, project: Path, clean_env: dict[str, str]) -> None:
-    root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "check the build", source="deacon")]})
+def test_the_real_hook_delivers_a_city_nudge_once(
+    tmp_path: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    root = make_city(
+        tmp_path / "c", {"pending": [gc_item("n-1", "check the build", source="deacon")]}
+    )
     env = hook_env(clean_env, project, root)
     assert run_hook(env, project)[0] == "[from deacon] check the build"
     assert run_hook(env, project)[0] == ""
@@ -309,7 +349,9 @@ def test_city_items_join_the_gas_town_queue_in_one_delivery(
 ) -> None:
     from sidekit_hooks.nudges import queue
 
-    root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "from the city", source="deacon")]})
+    root = make_city(
+        tmp_path / "c", {"pending": [gc_item("n-1", "from the city", source="deacon")]}
+    )
     file_queue = str(project / ".runtime" / "nudge_queue")
     queue.enqueue(file_queue, "sess-1", queue.Nudge("[sidecar:scope] from the file queue"))
     text, _ = run_hook(hook_env(clean_env, project, root), project)
@@ -322,7 +364,12 @@ def test_what_does_not_fit_goes_back_pending_without_an_attempt(
     items = [gc_item(f"n-{n}", f"{n} " + "x" * 250, source="w") for n in range(5)]
     root = make_city(tmp_path / "c", {"pending": items})
     text, _ = run_hook(hook_env(clean_env, project, root), project)
-    assert [line[:12] for line in text.split("\n")] == ["[from w] 0 x", "[from w] 1 x", "[from w] 2 x", "(+2 more que"]
+    assert [line[:12] for line in text.split("\n")] == [
+        "[from w] 0 x",
+        "[from w] 1 x",
+        "[from w] 2 x",
+        "(+2 more que",
+    ]
     left = read_state(root)
     assert [(i["id"], i.get("attempts"), i["claimed_at"]) for i in left["pending"]] == [
         ("n-3", None, city.ZERO_TIME),
@@ -335,7 +382,11 @@ def test_one_id_is_claimed_once_and_its_doubles_go_dead(tmp_path: Path, agent: N
     root = make_city(
         tmp_path,
         {
-            "pending": [gc_item("n-1", "first"), gc_item("n-1", "second"), gc_item("n-2", "other agent's", agent="w")],
+            "pending": [
+                gc_item("n-1", "first"),
+                gc_item("n-1", "second"),
+                gc_item("n-2", "other agent's", agent="w"),
+            ],
             "in_flight": [gc_item("n-3", "held elsewhere", lease_until="2099-01-01T00:00:00Z")],
         },
     )
@@ -360,10 +411,14 @@ def test_a_state_file_over_the_callers_bound_is_not_read(tmp_path: Path, agent: 
     assert [i["id"] for i in read_state(root)["pending"]] == ["n-1"]
 
 
-def test_the_hand_off_moves_this_sessions_items_to_its_file_queue(tmp_path: Path, agent: None) -> None:
+def test_the_hand_off_moves_this_sessions_items_to_its_file_queue(
+    tmp_path: Path, agent: None
+) -> None:
     from sidekit_hooks.nudges import city_handoff, queue
 
-    root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "one", source="deacon"), gc_item("n-2", "two")]})
+    root = make_city(
+        tmp_path / "c", {"pending": [gc_item("n-1", "one", source="deacon"), gc_item("n-2", "two")]}
+    )
     file_queue = str(tmp_path / "p" / ".runtime" / "nudge_queue")
     assert city_handoff.hand_off(str(root), file_queue, "sess-1") == 2
     assert read_state(root) == {}  # acked only once written

@@ -1,6 +1,7 @@
 """Producers and drainers on one Gas City state.json at once: nothing lost, nothing delivered twice.
 
-Drainers are the real UserPromptSubmit hook and direct calls of nudges/city.py; writers are direct calls.
+Drainers are the real UserPromptSubmit hook and direct calls of nudges/city.py; writers are direct
+calls.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ for i in range(count):
     city.enqueue(root, [item], time.monotonic() + 30)
 """
 
-# A drainer stops once the writers are done and the state file (replaced whole, so readable without the
-# lock) holds nothing pending or in flight: an empty turn alone (lock busy, items in another's hands) is not the end.
+# A drainer stops once the writers are done and the state file (replaced whole, so readable without
+# the lock) holds nothing pending or in flight: an empty turn alone (lock busy, items in another's
+# hands) is not the end.
 EMPTY = """
 def drained(root):
     import json, os
@@ -76,8 +78,13 @@ while True:
 
 
 def delivered(text: str) -> list[str]:
-    """Messages in a drainer's output: hook lines read `[from w] tag-i`; `(+N more queued)` is not one."""
-    return [line.split("] ", 1)[-1] for line in text.splitlines() if line.strip() and not line.startswith("(+")]
+    """Messages in a drainer's output: hook lines read `[from w] tag-i`; `(+N more queued)` is not
+    one."""
+    return [
+        line.split("] ", 1)[-1]
+        for line in text.splitlines()
+        if line.strip() and not line.startswith("(+")
+    ]
 
 
 def race(
@@ -93,14 +100,31 @@ def race(
     (root / ".gc" / "runtime" / "nudges").mkdir(parents=True)
     done = tmp_path / "writers-done"
     env = city_env(env, project, root, tmp_path / "home", "gc-1")
-    body = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": "go"})
+    body = json.dumps(
+        {
+            "session_id": "s1",
+            "cwd": str(project),
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": "go",
+        }
+    )
     procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(REPO), str(root), f"w{w}", str(per_writer)], env=env)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(REPO), str(root), f"w{w}", str(per_writer)], env=env
+        )
         for w in range(writers)
     ]
     drainers = [
         subprocess.Popen(
-            [sys.executable, "-c", HOOK_DRAINER, str(HOOK_SCRIPTS["UserPromptSubmit"]), body, str(done), str(root)],
+            [
+                sys.executable,
+                "-c",
+                HOOK_DRAINER,
+                str(HOOK_SCRIPTS["UserPromptSubmit"]),
+                body,
+                str(done),
+                str(root),
+            ],
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -122,7 +146,9 @@ def race(
         assert proc.wait(timeout=600) == 0
     done.write_text("")
     ends = [proc.communicate(timeout=600) for proc in drainers]
-    assert [(proc.returncode, err) for proc, (_, err) in zip(drainers, ends, strict=True)] == [(0, "")] * len(drainers)
+    assert [(proc.returncode, err) for proc, (_, err) in zip(drainers, ends, strict=True)] == [
+        (0, "")
+    ] * len(drainers)
     outputs = [out for out, _ in ends]
     counts = Counter(m for text in outputs for m in delivered(text))
     expected = {f"w{w}-{i}" for w in range(writers) for i in range(per_writer)}
@@ -141,5 +167,9 @@ def test_two_writers_two_drainers(tmp_path: Path, project: Path, clean_env: dict
 def test_eight_writers_four_drainers_two_thousand_nudges(
     tmp_path: Path, project: Path, clean_env: dict[str, str]
 ) -> None:
-    outputs = race(tmp_path, project, clean_env, writers=8, per_writer=250, hook_drainers=2, direct_drainers=2)
-    assert [bool(delivered(out)) for out in outputs] == [True] * 4  # the hooks and the direct calls all drained
+    outputs = race(
+        tmp_path, project, clean_env, writers=8, per_writer=250, hook_drainers=2, direct_drainers=2
+    )
+    assert [bool(delivered(out)) for out in outputs] == [
+        True
+    ] * 4  # the hooks and the direct calls all drained

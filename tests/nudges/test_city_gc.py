@@ -1,11 +1,11 @@
-"""Interoperation with Gas City's own `gc` (built from its source): a `gc session nudge --delivery queue`
-delivered by sidekit's hook, and a sidekit finding shown by `gc nudge status` and drained by
+"""Interoperation with Gas City's own `gc` (built from its source): a `gc session nudge --delivery
+queue` delivered by sidekit's hook, and a sidekit finding shown by `gc nudge status` and drained by
 `gc nudge drain --inject`.
 
 `gc` is found at $SIDEKIT_GC_BIN, else in tests/nudges/.cache/gc, else built there from a Gas City
 checkout named by $SIDEKIT_GC_SRC (`go build ./cmd/gc`); without any of these the tests are skipped.
-The city is made by `gc init` with the file bead store (GC_BEADS=file), a stub `claude` on PATH and a
-throw-away HOME (the supervisor refuses to start there, which these tests do not need).
+The city is made by `gc init` with the file bead store (GC_BEADS=file), a stub `claude` on PATH and
+a throw-away HOME (the supervisor refuses to start there, which these tests do not need).
 """
 
 from __future__ import annotations
@@ -41,12 +41,17 @@ def gc_bin() -> Path:
     source = os.environ.get("SIDEKIT_GC_SRC", "")
     if not source or not shutil.which("go"):
         requires.not_run_here(
-            "no gc (Gas City's module is not served by the Go module proxy): set SIDEKIT_GC_BIN, or SIDEKIT_GC_SRC"
+            "no gc (Gas City's module is not served by the Go module proxy): set SIDEKIT_GC_BIN, "
+            "or SIDEKIT_GC_SRC"
             " to a Gas City checkout (and have Go)"
         )
     CACHE.mkdir(exist_ok=True)
     done = subprocess.run(
-        ["go", "build", "-o", str(cached), "./cmd/gc"], cwd=source, capture_output=True, text=True, timeout=3600
+        ["go", "build", "-o", str(cached), "./cmd/gc"],
+        cwd=source,
+        capture_output=True,
+        text=True,
+        timeout=3600,
     )
     if done.returncode:
         requires.not_run_here(f"gc does not build here: {done.stderr[-500:]}")
@@ -54,7 +59,8 @@ def gc_bin() -> Path:
 
 
 class Town(TypedDict):
-    """The module's city: the gc binary, the city's folder, its environment, the session and its project."""
+    """The module's city: the gc binary, the city's folder, its environment, the session and its
+    project."""
 
     gc: str
     city: Path
@@ -65,7 +71,8 @@ class Town(TypedDict):
 
 @pytest.fixture(scope="module")
 def town(tmp_path_factory: pytest.TempPathFactory, gc_bin: Path) -> Iterator[Town]:
-    """One city for the module (`gc init` and `gc session new` take a while); each test has its own message."""
+    """One city for the module (`gc init` and `gc session new` take a while); each test has its own
+    message."""
     tmp_path = tmp_path_factory.mktemp("gc-town")
     clean_env = {
         k: v
@@ -79,11 +86,23 @@ def town(tmp_path_factory: pytest.TempPathFactory, gc_bin: Path) -> Iterator[Tow
     (stubs / "claude").chmod(0o755)
     home = tmp_path / "home"
     home.mkdir()
-    env = dict(clean_env, HOME=str(home), GC_BEADS="file", PATH=f"{stubs}{os.pathsep}{clean_env['PATH']}")
+    env = dict(
+        clean_env, HOME=str(home), GC_BEADS="file", PATH=f"{stubs}{os.pathsep}{clean_env['PATH']}"
+    )
     city = tmp_path / "city"
-    name = f"sidekit-test-{os.getpid()}"  # also the name of the tmux server gc starts for the session
+    # also the name of the tmux server gc starts for the session
+    name = f"sidekit-test-{os.getpid()}"
     init = subprocess.run(
-        [str(gc_bin), "init", "--name", name, "--provider", "claude", "--skip-provider-readiness", str(city)],
+        [
+            str(gc_bin),
+            "init",
+            "--name",
+            name,
+            "--provider",
+            "claude",
+            "--skip-provider-readiness",
+            str(city),
+        ],
         capture_output=True,
         text=True,
         env=env,
@@ -100,7 +119,12 @@ def town(tmp_path_factory: pytest.TempPathFactory, gc_bin: Path) -> Iterator[Tow
     )
     assert new.returncode == 0, new.stderr
     listed = subprocess.run(
-        [str(gc_bin), "session", "list"], cwd=city, capture_output=True, text=True, env=env, timeout=60
+        [str(gc_bin), "session", "list"],
+        cwd=city,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     ).stdout
     assert " sky " in listed, listed
     session_id = listed.splitlines()[1].split()[0]  # "gc-1"
@@ -112,7 +136,12 @@ def town(tmp_path_factory: pytest.TempPathFactory, gc_bin: Path) -> Iterator[Tow
 
 def gc(town: Town, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(town["gc"]), *args], cwd=str(town["city"]), capture_output=True, text=True, env=town["env"], timeout=120
+        [str(town["gc"]), *args],
+        cwd=str(town["city"]),
+        capture_output=True,
+        text=True,
+        env=town["env"],
+        timeout=120,
     )
 
 
@@ -147,12 +176,14 @@ def run_hook(event: str, body: dict[str, object], env: dict[str, str]) -> str:
 def test_a_gc_queued_nudge_is_delivered_once_by_sidekits_hook(town: Town) -> None:
     queued = gc(town, "session", "nudge", "sky", "check the failing build", "--delivery", "queue")
     assert queued.stdout == "Queued nudge for sky\n", queued.stderr
-    # gc's own drain hook is wired in the city (.gc/settings.json): by default sidekit leaves it to gc.
+    # gc's own drain hook is wired in the city (.gc/settings.json): by default sidekit leaves it to
+    # gc.
     project = Path(str(town["project"]))
     body = payload("UserPromptSubmit", project, prompt="go")
     assert run_hook("UserPromptSubmit", body, hook_env(town)) == ""
     assert "pending " in gc(town, "nudge", "status", "sky").stdout
-    # With sidekit chosen as the drain owner it delivers the item, once, and gc sees the queue empty.
+    # With sidekit chosen as the drain owner it delivers the item, once, and gc sees the queue
+    # empty.
     owner = hook_env(town, SIDEKIT_GC_DRAIN="sidekit")
     assert run_hook("UserPromptSubmit", body, owner) == "[from session] check the failing build"
     assert run_hook("UserPromptSubmit", body, owner) == ""
@@ -173,4 +204,9 @@ def test_a_sidekit_finding_is_shown_by_gc_nudge_status_and_drained_by_gc(town: T
     drained = gc(town, "nudge", "drain", "--inject", "sky")
     assert drained.returncode == 0, drained.stderr
     assert "- [sidekit] [sidecar:scope] auth/x.py is outside this task's scope" in drained.stdout
-    assert gc(town, "nudge", "status", "sky").stdout.splitlines()[1].split()[:4] == ["sky", "0", "0", "0"]
+    assert gc(town, "nudge", "status", "sky").stdout.splitlines()[1].split()[:4] == [
+        "sky",
+        "0",
+        "0",
+        "0",
+    ]

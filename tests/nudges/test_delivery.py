@@ -11,9 +11,15 @@ def claims(*nudges: Nudge) -> list[Claim]:
 
 
 def test_own_lines_are_kept_others_get_their_sender() -> None:
-    assert delivery.line_for(Nudge("[sidecar:tools] use sidekit test")) == "[sidecar:tools] use sidekit test"
+    assert (
+        delivery.line_for(Nudge("[sidecar:tools] use sidekit test"))
+        == "[sidecar:tools] use sidekit test"
+    )
     assert delivery.line_for(Nudge("check\n  mail", sender="mayor")) == "[from mayor] check mail"
-    assert delivery.line_for(Nudge("now", sender="witness", priority="urgent")) == "[URGENT from witness] now"
+    assert (
+        delivery.line_for(Nudge("now", sender="witness", priority="urgent"))
+        == "[URGENT from witness] now"
+    )
 
 
 def test_the_label_comes_from_the_sender_never_from_the_text() -> None:
@@ -23,7 +29,9 @@ def test_the_label_comes_from_the_sender_never_from_the_text() -> None:
     assert delivery.line_for(own) == "[sidecar:scope] out of scope"
     other_sidecar = Nudge("[sidecar:specs] x", sender="sidekit/scope", extra={"sidecar": "scope"})
     assert delivery.line_for(other_sidecar) == "[from sidekit/scope] [sidecar:specs] x"
-    assert delivery.line_for(Nudge("hi", sender="a] [sidecar:specs\n")) == "[from a sidecar:specs] hi"
+    assert (
+        delivery.line_for(Nudge("hi", sender="a] [sidecar:specs\n")) == "[from a sidecar:specs] hi"
+    )
     assert delivery.line_for(Nudge("hi", sender="[]")) == "[from unknown] hi"
 
 
@@ -36,7 +44,10 @@ def test_plan_puts_urgent_first_and_keeps_fifo_inside_priorities() -> None:
     text, delivered, left = delivery.plan(
         claims(Nudge("a"), Nudge("b", priority="urgent"), Nudge("c"), Nudge("d", priority="urgent"))
     )
-    assert text == "[URGENT from sidekit] b\n[URGENT from sidekit] d\n[from sidekit] a\n[from sidekit] c"
+    assert (
+        text
+        == "[URGENT from sidekit] b\n[URGENT from sidekit] d\n[from sidekit] a\n[from sidekit] c"
+    )
     assert left == [] and len(delivered) == 4
 
 
@@ -52,9 +63,14 @@ def test_plan_never_exceeds_the_budget_and_counts_the_rest() -> None:
 def test_hook_output_is_one_compact_json_object() -> None:
     assert delivery.hook_output("PostToolUse", "") == ""
     out = delivery.hook_output("PostToolUse", 'say "é"\nnext')
-    assert out == '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"say \\"é\\"\\nnext"}}'
+    assert (
+        out == '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"say '
+        '\\"é\\"\\nnext"}}'
+    )
     assert json.loads(out)["hookSpecificOutput"]["additionalContext"] == 'say "é"\nnext'
 
 
 def test_user_notices_go_to_system_message_only() -> None:
-    assert json.loads(delivery.hook_output("UserPromptSubmit", "", ["pack broken"])) == {"systemMessage": "pack broken"}
+    assert json.loads(delivery.hook_output("UserPromptSubmit", "", ["pack broken"])) == {
+        "systemMessage": "pack broken"
+    }

@@ -11,7 +11,9 @@ from sidekit_hooks.nudges.events import added_lines, parse_event, relative_path,
 PROJ = "/proj"
 
 
-post = functools.partial(payloads.tool_payload, PROJ, "s")  # post(tool, tool_input, response, **fields)
+post = functools.partial(
+    payloads.tool_payload, PROJ, "s"
+)  # post(tool, tool_input, response, **fields)
 
 
 def test_edit_added_comes_from_the_structured_patch() -> None:
@@ -20,7 +22,12 @@ def test_edit_added_comes_from_the_structured_patch() -> None:
         "PostToolUse",
         post(
             "Edit",
-            {"file_path": "/proj/a.py", "old_string": "x = 1", "new_string": "x = 2\ny = 3", "replace_all": False},
+            {
+                "file_path": "/proj/a.py",
+                "old_string": "x = 1",
+                "new_string": "x = 2\ny = 3",
+                "replace_all": False,
+            },
             {
                 "filePath": "/proj/a.py",
                 "oldString": "x = 1",
@@ -41,13 +48,20 @@ def test_edit_added_comes_from_the_structured_patch() -> None:
         ),
         PROJ,
     )
-    assert (event.kind, event.path, event.abs_path, event.added) == ("write", "a.py", "/proj/a.py", "x = 2\ny = 3")
+    assert (event.kind, event.path, event.abs_path, event.added) == (
+        "write",
+        "a.py",
+        "/proj/a.py",
+        "x = 2\ny = 3",
+    )
     assert event.old_text == "x = 1\n"
 
 
 def test_edit_without_patch_diffs_new_against_old_string() -> None:
     event = parse_event(
-        "PostToolUse", post("Edit", {"file_path": "/proj/a.py", "old_string": "a\nb", "new_string": "a\nb\nc"}), PROJ
+        "PostToolUse",
+        post("Edit", {"file_path": "/proj/a.py", "old_string": "a\nb", "new_string": "a\nb\nc"}),
+        PROJ,
     )
     assert event.added == "c"
 
@@ -58,7 +72,12 @@ def test_write_over_an_existing_file_reports_only_new_lines() -> None:
         post(
             "Write",
             {"file_path": "/proj/a.py", "content": "x = 5\ny = 3\n"},
-            {"type": "update", "filePath": "/proj/a.py", "content": "x = 5\ny = 3\n", "originalFile": "x = 2\ny = 3\n"},
+            {
+                "type": "update",
+                "filePath": "/proj/a.py",
+                "content": "x = 5\ny = 3\n",
+                "originalFile": "x = 2\ny = 3\n",
+            },
         ),
         PROJ,
     )
@@ -92,7 +111,10 @@ def test_legacy_multiedit_joins_every_edit() -> None:
             "MultiEdit",
             {
                 "file_path": "/proj/a.py",
-                "edits": [{"old_string": "a", "new_string": "a2"}, {"old_string": "b", "new_string": "b\nc"}],
+                "edits": [
+                    {"old_string": "a", "new_string": "a2"},
+                    {"old_string": "b", "new_string": "b\nc"},
+                ],
             },
         ),
         PROJ,
@@ -102,20 +124,30 @@ def test_legacy_multiedit_joins_every_edit() -> None:
 
 def test_notebook_edit() -> None:
     event = parse_event(
-        "PostToolUse", post("NotebookEdit", {"notebook_path": "/proj/n.ipynb", "new_source": "print(1)"}), PROJ
+        "PostToolUse",
+        post("NotebookEdit", {"notebook_path": "/proj/n.ipynb", "new_source": "print(1)"}),
+        PROJ,
     )
     assert (event.kind, event.path, event.added) == ("write", "n.ipynb", "print(1)")
 
 
 def test_bash_success_and_failure() -> None:
     ok = parse_event(
-        "PostToolUse", post("Bash", {"command": "ls -1"}, {"stdout": "a.py", "stderr": "", "interrupted": False}), PROJ
+        "PostToolUse",
+        post("Bash", {"command": "ls -1"}, {"stdout": "a.py", "stderr": "", "interrupted": False}),
+        PROJ,
     )
     assert (ok.kind, ok.command, ok.output) == ("shell", "ls -1", "a.py")
     failed = parse_event(
-        "PostToolUseFailure", post("Bash", {"command": "exit 3"}, error="Exit code 3\noops", is_interrupt=False), PROJ
+        "PostToolUseFailure",
+        post("Bash", {"command": "exit 3"}, error="Exit code 3\noops", is_interrupt=False),
+        PROJ,
     )
-    assert (failed.event_name, failed.command, failed.error) == ("PostToolUseFailure", "exit 3", "Exit code 3\noops")
+    assert (failed.event_name, failed.command, failed.error) == (
+        "PostToolUseFailure",
+        "exit 3",
+        "Exit code 3\noops",
+    )
 
 
 def test_read_glob_grep_paths() -> None:
@@ -124,12 +156,21 @@ def test_read_glob_grep_paths() -> None:
     grep = parse_event(
         "PostToolUse",
         post(
-            "Grep", {"pattern": "x =", "path": "src"}, {"mode": "content", "content": "a.py:1:x = 2", "filenames": []}
+            "Grep",
+            {"pattern": "x =", "path": "src"},
+            {"mode": "content", "content": "a.py:1:x = 2", "filenames": []},
         ),
         PROJ,
     )
-    assert (grep.kind, grep.pattern, grep.path, grep.output) == ("search", "x =", "src", "a.py:1:x = 2")
-    glob = parse_event("PostToolUse", post("Glob", {"pattern": "**/*.py"}, {"filenames": ["a.py", "b.py"]}), PROJ)
+    assert (grep.kind, grep.pattern, grep.path, grep.output) == (
+        "search",
+        "x =",
+        "src",
+        "a.py:1:x = 2",
+    )
+    glob = parse_event(
+        "PostToolUse", post("Glob", {"pattern": "**/*.py"}, {"filenames": ["a.py", "b.py"]}), PROJ
+    )
     assert (glob.path, glob.output) == ("", "a.py\nb.py")
 
 
@@ -154,12 +195,16 @@ def test_every_contract_tool_has_a_kind(tool: str, kind: str) -> None:
 
 def test_mcp_content_blocks_become_output_text() -> None:
     event = parse_event(
-        "PostToolUse", post("mcp__x__y", {}, [{"type": "text", "text": "hello"}, {"type": "image"}]), PROJ
+        "PostToolUse",
+        post("mcp__x__y", {}, [{"type": "text", "text": "hello"}, {"type": "image"}]),
+        PROJ,
     )
     assert event.output == "hello"
 
 
-@pytest.mark.parametrize("raw", [None, [], "text", 3, {"tool_name": 5, "tool_input": "nope", "tool_response": [1]}])
+@pytest.mark.parametrize(
+    "raw", [None, [], "text", 3, {"tool_name": 5, "tool_input": "nope", "tool_response": [1]}]
+)
 def test_malformed_payloads_give_an_empty_event(raw: object) -> None:
     event = parse_event("PostToolUse", raw, PROJ)
     assert (event.tool, event.path, event.added, event.session_id) == ("", "", "", "")
@@ -167,7 +212,9 @@ def test_malformed_payloads_give_an_empty_event(raw: object) -> None:
 
 def test_subagent_events_carry_agent_id() -> None:
     event = parse_event(
-        "PostToolUse", post("Read", {"file_path": "/proj/a.py"}, agent_id="def456", agent_type="Explore"), PROJ
+        "PostToolUse",
+        post("Read", {"file_path": "/proj/a.py"}, agent_id="def456", agent_type="Explore"),
+        PROJ,
     )
     assert event.is_subagent and event.agent_id == "def456"
 

@@ -22,7 +22,8 @@ def gastown_file(
     expires_in: float = 1800,
     deliver_after: str = "0001-01-01T00:00:00Z",
 ) -> Path:
-    """A nudge exactly as Gas Town's Go code writes it: pretty-printed, nanoseconds, local offset."""
+    """A nudge exactly as Gas Town's Go code writes it: pretty-printed, nanoseconds, local
+    offset."""
     folder.mkdir(parents=True, exist_ok=True)
     stamp = time.time_ns() + offset_ns
     zone = timezone(timedelta(hours=-4))
@@ -32,7 +33,8 @@ def gastown_file(
         "message": message,
         "priority": priority,
         "timestamp": when.strftime("%Y-%m-%dT%H:%M:%S.") + "123456789-04:00",
-        "expires_at": (when + timedelta(seconds=expires_in)).strftime("%Y-%m-%dT%H:%M:%S.") + "123456789-04:00",
+        "expires_at": (when + timedelta(seconds=expires_in)).strftime("%Y-%m-%dT%H:%M:%S.")
+        + "123456789-04:00",
         "deliver_after": deliver_after,
     }
     path = folder / f"{stamp}-{os.urandom(4).hex()}.json"
@@ -41,13 +43,21 @@ def gastown_file(
 
 
 def test_enqueue_writes_gas_town_format(tmp_path: Path) -> None:
-    path = Path(queue.enqueue(str(tmp_path), "sess/1", queue.Nudge("[sidecar:scope] hi", sender="sidekit/scope")))
+    path = Path(
+        queue.enqueue(
+            str(tmp_path), "sess/1", queue.Nudge("[sidecar:scope] hi", sender="sidekit/scope")
+        )
+    )
     assert path.parent == tmp_path / "sess_1"
     stem, suffix = path.name[:-5].split("-")
     assert stem.isdigit() and len(suffix) == 8 and path.name.endswith(".json")
     data = json.loads(path.read_text())
     assert list(data) == ["sender", "message", "priority", "timestamp", "expires_at"]
-    assert (data["sender"], data["message"], data["priority"]) == ("sidekit/scope", "[sidecar:scope] hi", "normal")
+    assert (data["sender"], data["message"], data["priority"]) == (
+        "sidekit/scope",
+        "[sidecar:scope] hi",
+        "normal",
+    )
     created = datetime.fromisoformat(data["timestamp"])
     assert created.tzinfo is not None
     assert datetime.fromisoformat(data["expires_at"]) - created == timedelta(minutes=30)
@@ -56,7 +66,9 @@ def test_enqueue_writes_gas_town_format(tmp_path: Path) -> None:
 def test_urgent_nudges_live_two_hours(tmp_path: Path) -> None:
     path = queue.enqueue(str(tmp_path), "s", queue.Nudge("x", priority="urgent"))
     data = json.loads(Path(path).read_text())
-    assert datetime.fromisoformat(data["expires_at"]) - datetime.fromisoformat(data["timestamp"]) == timedelta(hours=2)
+    assert datetime.fromisoformat(data["expires_at"]) - datetime.fromisoformat(
+        data["timestamp"]
+    ) == timedelta(hours=2)
 
 
 def test_claim_is_fifo_and_reads_gas_town_files(tmp_path: Path) -> None:
@@ -130,7 +142,9 @@ def test_malformed_files_are_left_while_fresh_then_quarantined(tmp_path: Path) -
     why: list[str] = []
     assert queue.claim(str(tmp_path), "s", on_discard=lambda n, w: why.append(w)) == []
     assert why == [f"malformed; moved to .quarantine/{aged.name}.malformed"] and not aged.exists()
-    assert (folder / ".quarantine" / f"{aged.name}.malformed").read_text() == '{"sender": "half-writ'
+    assert (
+        folder / ".quarantine" / f"{aged.name}.malformed"
+    ).read_text() == '{"sender": "half-writ'
 
 
 def test_depth_cap_drops_oldest_normal_first(tmp_path: Path) -> None:
@@ -138,7 +152,9 @@ def test_depth_cap_drops_oldest_normal_first(tmp_path: Path) -> None:
     for i in range(1, 50):
         queue.enqueue(str(tmp_path), "s", queue.Nudge(f"n-{i}"))
     dropped: list[str] = []
-    queue.enqueue(str(tmp_path), "s", queue.Nudge("n-50"), on_drop=lambda name, n: dropped.append(n.message))
+    queue.enqueue(
+        str(tmp_path), "s", queue.Nudge("n-50"), on_drop=lambda name, n: dropped.append(n.message)
+    )
     assert dropped == ["n-1"]
     left = [n.message for _, n in queue.pending(str(tmp_path), "s")]
     assert len(left) == 50 and left[0] == "urgent-0" and "n-1" not in left and Path(urgent).exists()
@@ -159,7 +175,8 @@ def test_hostile_session_names_are_refused(tmp_path: Path, name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name, expected", [("../..", ".._.."), ("/etc/passwd", "_etc_passwd"), ("a/b", "a_b"), ("..\\..", ".._..")]
+    "name, expected",
+    [("../..", ".._.."), ("/etc/passwd", "_etc_passwd"), ("a/b", "a_b"), ("..\\..", ".._..")],
 )
 def test_slashes_cannot_leave_the_queue_root(tmp_path: Path, name: str, expected: str) -> None:
     path = Path(session_queue_dir(str(tmp_path), name))
@@ -176,16 +193,24 @@ def test_queue_root_follows_gas_town(monkeypatch: pytest.MonkeyPatch) -> None:
     assert queue_root("/proj") == "/town/.runtime/nudge_queue"
 
 
-@pytest.mark.parametrize("text, seconds", [("30m", 1800), ("2h", 7200), ("90s", 90), ("1d", 86400), ("15", 15)])
+@pytest.mark.parametrize(
+    "text, seconds", [("30m", 1800), ("2h", 7200), ("90s", 90), ("1d", 86400), ("15", 15)]
+)
 def test_parse_ttl(text: str, seconds: float) -> None:
     assert queue.parse_ttl(text) == seconds
 
 
 def test_the_sidecar_travels_as_a_field_not_as_text_to_parse(tmp_path: Path) -> None:
     root = str(tmp_path)
-    queue.enqueue(root, "s", queue.Nudge("[sidecar:scope] x", sender="sidekit/scope", extra={"sidecar": "scope"}))
+    queue.enqueue(
+        root,
+        "s",
+        queue.Nudge("[sidecar:scope] x", sender="sidekit/scope", extra={"sidecar": "scope"}),
+    )
     (written,) = os.listdir(session_queue_dir(root, "s"))
-    assert json.loads((Path(session_queue_dir(root, "s")) / written).read_text())["sidecar"] == "scope"
+    assert (
+        json.loads((Path(session_queue_dir(root, "s")) / written).read_text())["sidecar"] == "scope"
+    )
     (held,) = queue.claim(root, "s")
     assert held.nudge.sidecar == "scope"
     assert queue.Nudge("hi", sender="mayor/").sidecar == ""  # Gas Town's own nudges name no sidecar
@@ -201,9 +226,15 @@ def test_one_listing_serves_the_writes_and_the_drain(tmp_path: Path) -> None:
     first = Path(queue.enqueue(root, "s", queue.Nudge("one"), seen=seen))
     second = Path(queue.enqueue(root, "s", queue.Nudge("two"), seen=seen))
     assert sorted(seen) == sorted([old.name, stale.name, first.name, second.name])
-    os.rename(old, str(old) + ".claimed.0badf00d")  # another drainer wins this one after the listing
+    os.rename(
+        old, str(old) + ".claimed.0badf00d"
+    )  # another drainer wins this one after the listing
     claims = queue.claim(root, "s", names=seen)
-    assert [held.nudge.message for held in claims] == ["abandoned", "one", "two"]  # the stale claim came back
+    assert [held.nudge.message for held in claims] == [
+        "abandoned",
+        "one",
+        "two",
+    ]  # the stale claim came back
 
 
 def test_the_depth_cap_counts_what_the_listing_saw(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Many writers and drainers at once, ours and Gas Town-style: every message delivered exactly once."""
+"""Many writers and drainers at once, ours and Gas Town-style: every message delivered exactly
+once."""
 
 from __future__ import annotations
 
@@ -55,18 +56,28 @@ def delivered_messages(text: str) -> list[str]:
     return out
 
 
-def test_concurrent_enqueue_and_drain_deliver_each_message_once(project: Path, clean_env: dict[str, str]) -> None:
+def test_concurrent_enqueue_and_drain_deliver_each_message_once(
+    project: Path, clean_env: dict[str, str]
+) -> None:
     root = project / ".runtime" / "nudge_queue"
     folder = root / SESSION
     env = dict(clean_env, CLAUDE_PROJECT_DIR=str(project))
     payload = json.dumps(
-        {"session_id": SESSION, "cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": "go"}
+        {
+            "session_id": SESSION,
+            "cwd": str(project),
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": "go",
+        }
     )
     writers = [
-        subprocess.Popen([sys.executable, "-c", GT_WRITER, str(folder), f"gt{w}", "40"], env=env) for w in range(3)
+        subprocess.Popen([sys.executable, "-c", GT_WRITER, str(folder), f"gt{w}", "40"], env=env)
+        for w in range(3)
     ]
     writers += [
-        subprocess.Popen([sys.executable, "-c", OUR_WRITER, str(REPO), str(root), f"sk{w}", "40"], env=env)
+        subprocess.Popen(
+            [sys.executable, "-c", OUR_WRITER, str(REPO), str(root), f"sk{w}", "40"], env=env
+        )
         for w in range(3)
     ]
     drainers = [

@@ -15,10 +15,14 @@ def test_each_runners_head_gives_its_raw_size() -> None:
             compact.head(45922, 1, ".sidekit/pytest/raw-1.txt").rstrip("\n"),
             '{"runner":"pytest","exit":1}',
             go.rstrip("\n"),
-            "sidekit: go test output of ./invoice (1,875 B) compacted; exit code 1; all of it: .sidekit/go/raw-2.txt",
-            "sidekit: vitest's output (230,114 B) compacted; exit code 1; all of it: .sidekit/vitest/raw-3.txt",
-            "sidekit: cargo test output (9,001 B) compacted; exit code 101; all of it: .sidekit/cargo/raw-4.txt",
-            "  sidekit: pytest's output (999 B) compacted; exit code 1; (indented: a test's own print, not a head)",
+            "sidekit: go test output of ./invoice (1,875 B) compacted; exit code 1; all of it: "
+            ".sidekit/go/raw-2.txt",
+            "sidekit: vitest's output (230,114 B) compacted; exit code 1; all of it: "
+            ".sidekit/vitest/raw-3.txt",
+            "sidekit: cargo test output (9,001 B) compacted; exit code 101; all of it: "
+            ".sidekit/cargo/raw-4.txt",
+            "  sidekit: pytest's output (999 B) compacted; exit code 1; (indented: a test's own "
+            "print, not a head)",
             "sidekit: pytest's output (lots B) compacted; exit code 1; (no size: not a head)",
         ]
     )
@@ -49,5 +53,8 @@ def test_a_red_runs_failure_payload_becomes_one_compacted_record() -> None:
         "raw": 45922,
         "answer": len(said.encode()),
     }
-    assert record(parse_event("PostToolUse", {"tool_name": "Bash", "tool_response": {"stdout": "ok"}})) is None
+    assert (
+        record(parse_event("PostToolUse", {"tool_name": "Bash", "tool_response": {"stdout": "ok"}}))
+        is None
+    )
     assert record(parse_event("PostToolUse", {"tool_name": "Read", "tool_response": said})) is None

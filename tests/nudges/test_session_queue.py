@@ -1,5 +1,5 @@
-"""The queue for a session (nudges/session_queue.py): the file queue outside a Gas City, the city's state file
-inside one, behind one interface; the runtime never asks which it got."""
+"""The queue for a session (nudges/session_queue.py): the file queue outside a Gas City, the city's
+state file inside one, behind one interface; the runtime never asks which it got."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ RUNTIME = Path(session_queue.__file__).resolve().parents[1] / "pipeline" / "runt
 
 
 def nudge(message: str) -> queue.Nudge:
-    return queue.Nudge(message, sender="sidekit/scope", extra={"sidecar": "scope", "rule": "r1", "finding": "k1"})
+    return queue.Nudge(
+        message, sender="sidekit/scope", extra={"sidecar": "scope", "rule": "r1", "finding": "k1"}
+    )
 
 
 @pytest.fixture
@@ -35,12 +37,15 @@ def in_city(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_env: dict[str
     return root
 
 
-def test_outside_a_city_the_session_has_its_file_queue(project: Path, clean_env: dict[str, str]) -> None:
+def test_outside_a_city_the_session_has_its_file_queue(
+    project: Path, clean_env: dict[str, str]
+) -> None:
     found = session_queue.for_session(str(project), "sess-1", "PostToolUse", time.monotonic() + 1)
     assert type(found) is session_queue.SessionQueue
     assert found.enqueue(nudge("said once"))
     assert [
-        name.endswith(".json") for name in os.listdir(queue.session_folder(queue_root(str(project)), "sess-1"))
+        name.endswith(".json")
+        for name in os.listdir(queue.session_folder(queue_root(str(project)), "sess-1"))
     ] == [True]
     claims = found.claim()
     assert [(type(held), held.nudge.message) for held in claims] == [(queue.Claim, "said once")]
@@ -51,7 +56,9 @@ def test_inside_a_city_findings_go_to_its_state_file_and_a_drain_claims_both_que
 ) -> None:
     found = session_queue.for_session(str(project), "sess-1", "PostToolUse", time.monotonic() + 1)
     assert isinstance(found, session_queue.CityQueue)
-    queue.enqueue(queue_root(str(project)), "sess-1", queue.Nudge("from the file queue", sender="gt"))
+    queue.enqueue(
+        queue_root(str(project)), "sess-1", queue.Nudge("from the file queue", sender="gt")
+    )
     assert found.enqueue(nudge("into the city"))
     state = json.loads((in_city / ".gc" / "runtime" / "nudges" / "state.json").read_text())
     [item] = state["pending"]
@@ -62,7 +69,9 @@ def test_inside_a_city_findings_go_to_its_state_file_and_a_drain_claims_both_que
         {"kind": "sidekit", "id": "k1"},
     )
     assert item["sidekit"] == {"sidecar": "scope", "rule": "r1"}
-    assert os.listdir(queue.session_folder(queue_root(str(project)), "sess-1")) != []  # only gt's file
+    assert (
+        os.listdir(queue.session_folder(queue_root(str(project)), "sess-1")) != []
+    )  # only gt's file
     claims = found.claim()
     assert [(type(held).__name__, held.nudge.message) for held in claims] == [
         ("Claim", "from the file queue"),
@@ -82,14 +91,20 @@ def test_when_gc_drains_the_city_the_session_claims_only_its_files(
     assert [held.nudge.message for held in mine.claim()] == ["gc delivers this one"]
 
 
-def test_a_city_locked_past_the_deadline_is_waited_for_once_per_call(project: Path, in_city: Path) -> None:
+def test_a_city_locked_past_the_deadline_is_waited_for_once_per_call(
+    project: Path, in_city: Path
+) -> None:
     lock = os.open(city.lock_path(str(in_city)), os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(lock, fcntl.LOCK_EX)
     try:
-        found = session_queue.for_session(str(project), "sess-1", "PostToolUse", time.monotonic() + 5)
+        found = session_queue.for_session(
+            str(project), "sess-1", "PostToolUse", time.monotonic() + 5
+        )
         started = time.monotonic()
         assert found.claim() == []
-        assert time.monotonic() - started > session_queue.CITY_CLAIM_WAIT / 2  # waited for the lock, a while only
+        assert (
+            time.monotonic() - started > session_queue.CITY_CLAIM_WAIT / 2
+        )  # waited for the lock, a while only
         started = time.monotonic()
         assert found.enqueue(nudge("not written")) is False  # busy: not waited for a second time
         assert time.monotonic() - started < session_queue.CITY_CLAIM_WAIT / 2
@@ -100,8 +115,8 @@ def test_a_city_locked_past_the_deadline_is_waited_for_once_per_call(project: Pa
 
 
 def test_the_runtime_never_asks_which_queue_it_has() -> None:
-    """The runtime reaches Gas City only through the session's queue: it imports neither `city` nor its
-    hand-off, and names no city at all."""
+    """The runtime reaches Gas City only through the session's queue: it imports neither `city` nor
+    its hand-off, and names no city at all."""
     tree = ast.parse(RUNTIME.read_text(encoding="utf-8"))
     imported = {
         alias.name

@@ -1,10 +1,11 @@
-"""True at delivery (#18 item 1): a finding is re-checked when it goes out, not only when it was found.
+"""True at delivery (#18 item 1): a finding is re-checked when it goes out, not only when it was
+found.
 
-Through the real hook entry points (subprocesses), on status caches a real pytest run wrote: the wave-2
-bug was a cooldown-deferred tests finding ("1 test that failed in the last run lives in ...number.py")
-delivered right after a green full-suite run, because only the file was re-checked. The property test
-drives interleavings of edit, red run, green run, the cooldown passing and a prompt, and checks every
-tests line any hook prints against the cache at that moment.
+Through the real hook entry points (subprocesses), on status caches a real pytest run wrote: the
+wave-2 bug was a cooldown-deferred tests finding ("1 test that failed in the last run lives in
+...number.py") delivered right after a green full-suite run, because only the file was re-checked.
+The property test drives interleavings of edit, red run, green run, the cooldown passing and a
+prompt, and checks every tests line any hook prints against the cache at that moment.
 """
 
 from __future__ import annotations
@@ -54,20 +55,33 @@ def _layout(root: Path, source: str) -> None:
 
 @pytest.fixture(scope="module")
 def caches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
-    """The cache files (status.json, status-tests.json) of one real red run and one real green run."""
+    """The cache files (status.json, status-tests.json) of one real red run and one real green
+    run."""
     out: dict[str, dict[str, str]] = {}
     for name, source in (("red", RED), ("green", GREEN)):
         root = tmp_path_factory.mktemp(name)
         _layout(root, source)
         subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", "-p", "no:randomly"],
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:hypothesispytest",
+                "-p",
+                "no:randomly",
+            ],
             cwd=root,
             env=_env(),
             capture_output=True,
             check=False,
             timeout=120,
         )
-        out[name] = {file: (root / ".sidekit" / file).read_text() for file in ("status.json", "status-tests.json")}
+        out[name] = {
+            file: (root / ".sidekit" / file).read_text()
+            for file in ("status.json", "status-tests.json")
+        }
     assert json.loads(out["red"]["status.json"])["failing"] == 1
     assert json.loads(out["green"]["status.json"])["failing"] == 0
     return out
@@ -82,11 +96,17 @@ class Session:
         self.generation = 0
         self.red = False
         self.edits = 0
-        self.said: list[tuple[str, str, bool]] = []  # (step, line, the cache was red when it was said)
+        self.said: list[
+            tuple[str, str, bool]
+        ] = []  # (step, line, the cache was red when it was said)
         _layout(root, RED)
 
     def hook(self, event: str, body: dict[str, Any]) -> str:
-        env = dict(_env(), CLAUDE_PROJECT_DIR=str(self.root), SIDEKIT_CACHE_DIR=str(self.root.parent / "cache"))
+        env = dict(
+            _env(),
+            CLAUDE_PROJECT_DIR=str(self.root),
+            SIDEKIT_CACHE_DIR=str(self.root.parent / "cache"),
+        )
         done = subprocess.run(
             [sys.executable, "-S", str(HOOK_SCRIPTS[event])],
             input=json.dumps(body).encode(),
@@ -101,7 +121,8 @@ class Session:
         return text
 
     def run(self, colour: str) -> str:
-        """A raw pytest run: the recorder rewrites the cache (a new generation), then the Bash hook fires."""
+        """A raw pytest run: the recorder rewrites the cache (a new generation), then the Bash hook
+        fires."""
         self.generation += 1
         moment = time.time()
         folder = self.root / ".sidekit"
@@ -115,7 +136,10 @@ class Session:
         self.red = colour == "red"
         command = "python -m pytest -q"
         if self.red:
-            return self.hook("PostToolUseFailure", bash(self.root, command, error="Exit code 1\n1 failed in 0.05s"))
+            return self.hook(
+                "PostToolUseFailure",
+                bash(self.root, command, error="Exit code 1\n1 failed in 0.05s"),
+            )
         return self.hook("PostToolUse", bash(self.root, command, stdout="1 passed in 0.04s"))
 
     def edit(self) -> str:
@@ -141,7 +165,11 @@ class Session:
 
     def wrong(self) -> list[tuple[str, str]]:
         """Tests lines said while the cache they speak of was green."""
-        return [(step, line) for step, line, red in self.said if line.startswith("[sidecar:tests]") and not red]
+        return [
+            (step, line)
+            for step, line, red in self.said
+            if line.startswith("[sidecar:tests]") and not red
+        ]
 
 
 @pytest.fixture
@@ -156,8 +184,12 @@ def decided(root: Path) -> list[dict[str, Any]]:
 
 
 def test_a_deferred_tests_finding_is_dropped_as_moot_after_a_green_run(session: Session) -> None:
-    assert session.run("red").startswith("[sidecar:tests] pytest: 1 failed; 1 root cause; biggest: ValueError")
-    assert session.edit() == ""  # the tests sidecar spoke a moment ago: the finding waits out its cooldown
+    assert session.run("red").startswith(
+        "[sidecar:tests] pytest: 1 failed; 1 root cause; biggest: ValueError"
+    )
+    assert (
+        session.edit() == ""
+    )  # the tests sidecar spoke a moment ago: the finding waits out its cooldown
     deferred = [row for row in decided(session.root) if row.get("by") == "deferred"]
     assert [row["text"][: len(EDIT_LINE)] for row in deferred] == [EDIT_LINE]
     session.run("green")
@@ -171,14 +203,16 @@ def test_a_deferred_tests_finding_is_dropped_as_moot_after_a_green_run(session: 
 def test_a_deferred_tests_finding_still_true_goes_out_after_the_cooldown(session: Session) -> None:
     session.run("red")
     session.edit()
-    session.generation -= 1  # the same failure again: the recorder keeps the generation (nothing changed)
+    # the same failure again: the recorder keeps the generation (nothing changed)
+    session.generation -= 1
     session.run("red")  # and a later run with the same status: the finding still holds
     session.wait()
     assert session.prompt().startswith(EDIT_LINE)
 
 
 def test_a_queued_tests_finding_is_dropped_when_a_newer_run_is_green(session: Session) -> None:
-    """A nudge that waited in the queue (say a delivery was full) is judged again when it is claimed."""
+    """A nudge that waited in the queue (say a delivery was full) is judged again when it is
+    claimed."""
     session.run("red")
     session.wait()
     said = session.edit()
@@ -187,12 +221,19 @@ def test_a_queued_tests_finding_is_dropped_when_a_newer_run_is_green(session: Se
     decision = next(
         row
         for row in decided(session.root)
-        if row.get("decision") == "fired" and row["sidecar"] == "tests" and row["key"].startswith("tests:edit:")
+        if row.get("decision") == "fired"
+        and row["sidecar"] == "tests"
+        and row["key"].startswith("tests:edit:")
     )
     nudge = queue.Nudge(
         said,
         sender="sidekit/tests",
-        extra={"sidecar": "tests", "rule": "", "finding": decision["key"], "recheck": json.dumps(decision["recheck"])},
+        extra={
+            "sidecar": "tests",
+            "rule": "",
+            "finding": decision["key"],
+            "recheck": json.dumps(decision["recheck"]),
+        },
     )
     queue.enqueue(str(session.root / ".runtime" / "nudge_queue"), "sess-1", nudge)
     time.sleep(0.01)
@@ -204,24 +245,34 @@ def test_a_queued_tests_finding_is_dropped_when_a_newer_run_is_green(session: Se
 def test_a_queued_scope_finding_whose_file_went_back_is_not_said(session: Session) -> None:
     save(str(session.root), Scope(["src/**"], issue="gt-7"))
     (session.root / "README.md").write_text("old\n")
-    session.hook("PostToolUse", write(session.root, "README.md", "new\n", original="old\n"))  # said at once
+    session.hook(
+        "PostToolUse", write(session.root, "README.md", "new\n", original="old\n")
+    )  # said at once
     record = next(row for row in decided(session.root) if row.get("decision") == "fired")
     nudge = queue.Nudge(
         "[sidecar:scope] README.md is outside this task's scope",
         sender="sidekit/scope",
-        extra={"sidecar": "scope", "finding": record["key"], "recheck": json.dumps(record["recheck"])},
+        extra={
+            "sidecar": "scope",
+            "finding": record["key"],
+            "recheck": json.dumps(record["recheck"]),
+        },
     )
     queue.enqueue(str(session.root / ".runtime" / "nudge_queue"), "sess-1", nudge)
     (session.root / "README.md").write_text("new\n")
     time.sleep(0.01)
-    assert session.prompt() == "[sidecar:scope] README.md is outside this task's scope"  # still differs: said
+    assert (
+        session.prompt() == "[sidecar:scope] README.md is outside this task's scope"
+    )  # still differs: said
     queue.enqueue(str(session.root / ".runtime" / "nudge_queue"), "sess-1", nudge)
     (session.root / "README.md").write_text("old\n")  # undone
     time.sleep(0.01)
     assert session.prompt() == ""
 
 
-STEPS = st.lists(st.sampled_from(["edit", "red", "green", "wait", "prompt"]), min_size=3, max_size=9)
+STEPS = st.lists(
+    st.sampled_from(["edit", "red", "green", "wait", "prompt"]), min_size=3, max_size=9
+)
 
 
 @pytest.fixture(scope="module")
@@ -231,7 +282,9 @@ def workdir() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(steps=STEPS)
 def test_no_tests_line_is_said_while_the_cache_is_green(
     caches: dict[str, dict[str, str]], workdir: Path, steps: list[str]
@@ -274,6 +327,6 @@ def test_a_queued_spec_finding_whose_line_is_gone_is_not_said(session: Session) 
     (session.root / "api" / "items.py").write_text(bad.replace("400", "422"))
     time.sleep(0.01)
     assert session.prompt() == ""
-    assert [(row["sidecar"], row["rule"]) for row in decided(session.root) if row.get("by") == "moot"] == [
-        ("specs", "acme.api.status-422")
-    ]
+    assert [
+        (row["sidecar"], row["rule"]) for row in decided(session.root) if row.get("by") == "moot"
+    ] == [("specs", "acme.api.status-422")]

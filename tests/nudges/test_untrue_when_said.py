@@ -1,9 +1,11 @@
-"""A finding that was already not so when it was delivered is counted apart ("untrue"), never as fixed.
+"""A finding that was already not so when it was delivered is counted apart ("untrue"), never as
+fixed.
 
-The case from a real session (semver): a tests line named tests that had failed in an older run, said
-while the newest run (the same cache generation as the finding's) had them passing. The generation
-shortcut of the re-check judged it "still" at delivery and "fixed" at the end, so the report credited
-the tests sidecar with a fix. Now the delivery judges it test by test and marks it; Stop logs "untrue".
+The case from a real session (semver): a tests line named tests that had failed in an older run,
+said while the newest run (the same cache generation as the finding's) had them passing. The
+generation shortcut of the re-check judged it "still" at delivery and "fixed" at the end, so the
+report credited the tests sidecar with a fix. Now the delivery judges it test by test and marks it;
+Stop logs "untrue".
 """
 
 from __future__ import annotations
@@ -41,7 +43,10 @@ def cache(project: Path, generation: int, failing: list[str]) -> None:
 @pytest.mark.parametrize(
     ("failing", "untrue"),
     [
-        (["tests/test_a.py::test_one", "tests/test_a.py::test_two"], False),  # every named test fails: true
+        (
+            ["tests/test_a.py::test_one", "tests/test_a.py::test_two"],
+            False,
+        ),  # every named test fails: true
         (["tests/test_a.py::test_one"], True),  # one of the two passes already: its count is wrong
         ([], True),  # the newest run is green: nothing it says holds
     ],
@@ -60,8 +65,13 @@ def test_control_what_cannot_be_judged_is_taken_as_true(project: Path) -> None:
     assert untrue_when_said(str(project), TESTS_RECHECK) is False  # no cache yet
     cache(project, 7, [])
     assert untrue_when_said(str(project), {**TESTS_RECHECK, "tests": ""}) is False  # names no test
-    assert untrue_when_said(str(project), {"kind": "match", "path": "src/a.py", "pattern": "x"}) is False
-    assert delivered_fact(str(project), "k2", {"kind": "scope", "path": "a.py"}) == {"deliver": "k2"}
+    assert (
+        untrue_when_said(str(project), {"kind": "match", "path": "src/a.py", "pattern": "x"})
+        is False
+    )
+    assert delivered_fact(str(project), "k2", {"kind": "scope", "path": "a.py"}) == {
+        "deliver": "k2"
+    }
 
 
 def admitted_tests_finding(project: Path, session: str, untrue: bool) -> None:
@@ -88,7 +98,16 @@ def test_stop_counts_a_line_untrue_when_said_apart_and_never_as_fixed(
     done = run_hook("Stop", payload("Stop", project, session_id="s1", stop_hook_active=False))
     assert (done.returncode, done.stderr) == (0, "")
     report = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "report", "--project", str(project), "--format", "json"],
+        [
+            sys.executable,
+            "-m",
+            "sidekit_hooks.cli",
+            "report",
+            "--project",
+            str(project),
+            "--format",
+            "json",
+        ],
         capture_output=True,
         text=True,
         timeout=30,

@@ -13,7 +13,17 @@ import pytest
 from sidekit_hooks.rules.authoring import learn
 from testing.rules import example_mismatches, fires
 
-CONTRACT_RULE_KEYS = {"id", "sidecar", "message", "see", "severity", "enabled", "when", "metadata", "examples"}
+CONTRACT_RULE_KEYS = {
+    "id",
+    "sidecar",
+    "message",
+    "see",
+    "severity",
+    "enabled",
+    "when",
+    "metadata",
+    "examples",
+}
 CONTRACT_WHEN_KEYS = {"tools", "paths", "exclude", "added", "absent", "command", "output"}
 
 
@@ -145,7 +155,8 @@ def test_mixed_and_small_repos_learn_nothing_they_do_not_keep(tmp_path: Path) ->
         write(
             tmp_path,
             f"lib/m{i}.py",
-            f"def {name}(x):\n{shout}    try:\n        return x\n    except:\n        return None\n",
+            f"def {name}(x):\n{shout}    try:\n        return x\n    except:\n        return "
+            "None\n",
         )
     rules, measures = learn.learn(str(tmp_path))
     assert rules == []
@@ -164,8 +175,13 @@ def test_learned_examples_hold(tmp_path: Path, make: object) -> None:
     assert example_mismatches(pack) == []
     for rule in pack["rules"]:
         assert set(rule) <= CONTRACT_RULE_KEYS and set(rule["when"]) <= CONTRACT_WHEN_KEYS
-        assert rule["sidecar"] == "conventions" and len("[sidecar:conventions] " + rule["message"]) < 300
-        assert any(e["fires"] for e in rule["examples"]) and any(not e["fires"] for e in rule["examples"])
+        assert (
+            rule["sidecar"] == "conventions"
+            and len("[sidecar:conventions] " + rule["message"]) < 300
+        )
+        assert any(e["fires"] for e in rule["examples"]) and any(
+            not e["fires"] for e in rule["examples"]
+        )
 
 
 def rule_of(project: Path, rule_id: str) -> dict[str, object]:
@@ -183,13 +199,19 @@ def rule_of(project: Path, rule_id: str) -> dict[str, object]:
         ("shop/new.py", "def load(path: str, *, strict: bool = False) -> str:\n", False),
         ("shop/new.py", "    def load(self) -> None:\n", False),
         ("shop/new.py", "def load(items: dict[str, int], key: tuple[int, str]) -> int:\n", False),
-        ("shop/new.py", "def load(\n    path,\n):\n", False),  # multi-line signatures are left alone (no guessing)
+        (
+            "shop/new.py",
+            "def load(\n    path,\n):\n",
+            False,
+        ),  # multi-line signatures are left alone (no guessing)
         ("shop/new.py", "def _load(path):\n", False),
         ("tests/test_new.py", "def test_load():\n", False),
         ("scripts/tool.py", "def main(argv):\n", False),
     ],
 )
-def test_type_hint_rule_on_added_code(tmp_path: Path, path: str, added: str, expected: bool) -> None:
+def test_type_hint_rule_on_added_code(
+    tmp_path: Path, path: str, added: str, expected: bool
+) -> None:
     rule = rule_of(typed_repo(tmp_path), "conventions.type-hints")
     assert fires(rule, "Edit", path, added) is expected
 
@@ -200,7 +222,12 @@ def test_type_hint_rule_on_added_code(tmp_path: Path, path: str, added: str, exp
         ("conventions.function-names", "shop/a.py", "def loadUser(x):\n", True),
         ("conventions.function-names", "shop/a.py", "    def setUp(self):\n", False),
         ("conventions.function-names", "shop/a.py", "def load_user(x):\n", False),
-        ("conventions.function-names", "tests/test_a.py", "def testLoadUser():\n", False),  # test-names says it
+        (
+            "conventions.function-names",
+            "tests/test_a.py",
+            "def testLoadUser():\n",
+            False,
+        ),  # test-names says it
         ("conventions.class-names", "shop/a.py", "class user_store(Base):\n", True),
         ("conventions.class-names", "shop/a.py", "class HTTP_Error(Exception):\n", True),
         ("conventions.class-names", "shop/a.py", "class _Private:\n", False),
@@ -208,8 +235,18 @@ def test_type_hint_rule_on_added_code(tmp_path: Path, path: str, added: str, exp
         ("conventions.test-names", "tests/test_a.py", "def test_load_user():\n", False),
         ("conventions.test-layout", "shop/test_inline.py", "def test_load():\n", True),
         ("conventions.test-layout", "tests/unit/test_load.py", "def test_load():\n", False),
-        ("conventions.pytest-style", "tests/test_a.py", "class LoadTest(unittest.TestCase):\n", True),
-        ("conventions.pytest-style", "tests/test_a.py", "class TestLoad:\n    def test_a(self):\n", False),
+        (
+            "conventions.pytest-style",
+            "tests/test_a.py",
+            "class LoadTest(unittest.TestCase):\n",
+            True,
+        ),
+        (
+            "conventions.pytest-style",
+            "tests/test_a.py",
+            "class TestLoad:\n    def test_a(self):\n",
+            False,
+        ),
         ("conventions.no-print-in-library", "shop/a.py", "    print(value)\n", True),
         ("conventions.no-print-in-library", "shop/a.py", "    log.info('x %s', value)\n", False),
         ("conventions.no-print-in-library", "scripts/release.py", "print('done')\n", False),
@@ -221,13 +258,18 @@ def test_type_hint_rule_on_added_code(tmp_path: Path, path: str, added: str, exp
         ("conventions.absolute-imports", "tests/test_a.py", "from .conftest import x\n", False),
     ],
 )
-def test_learned_rules_on_added_code(tmp_path: Path, rule_id: str, path: str, added: str, expected: bool) -> None:
+def test_learned_rules_on_added_code(
+    tmp_path: Path, rule_id: str, path: str, added: str, expected: bool
+) -> None:
     assert fires(rule_of(typed_repo(tmp_path), rule_id), "Edit", path, added) is expected
 
 
 def sidekit(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", *args], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "sidekit_hooks.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -237,15 +279,21 @@ def test_cli_writes_a_valid_rule_pack_and_keeps_disabled_rules(tmp_path: Path) -
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["wrote"] == "sidecar_rules/conventions.toml" and answer["rules"] == 9
-    assert {"id": "conventions.relative-imports", "prevalence": 0.0, "of": 24, "why": "belowThreshold"} in answer[
-        "skipped"
-    ]
+    assert {
+        "id": "conventions.relative-imports",
+        "prevalence": 0.0,
+        "of": 24,
+        "why": "belowThreshold",
+    } in answer["skipped"]
     path = tmp_path / "sidecar_rules" / "conventions.toml"
     text = path.read_text()
     assert text.startswith("# Learned by `sidekit conventions learn`")
     pack = tomllib.loads(text)
     assert pack["pack"]["name"] == "conventions"
-    assert [r["id"] for r in pack["rules"]][:2] == ["conventions.function-names", "conventions.class-names"]
+    assert [r["id"] for r in pack["rules"]][:2] == [
+        "conventions.function-names",
+        "conventions.class-names",
+    ]
     assert pack["rules"][0]["metadata"] == {
         "convention": "snake_case function names",
         "followed": 48,
@@ -256,11 +304,16 @@ def test_cli_writes_a_valid_rule_pack_and_keeps_disabled_rules(tmp_path: Path) -
     }
     assert example_mismatches(pack) == []
     path.write_text(
-        text.replace('id = "conventions.no-bare-except"\n', 'id = "conventions.no-bare-except"\nenabled = false\n')
+        text.replace(
+            'id = "conventions.no-bare-except"\n',
+            'id = "conventions.no-bare-except"\nenabled = false\n',
+        )
     )
     assert sidekit("conventions", "learn", "--project", str(tmp_path)).returncode == 0
     relearned = tomllib.loads(path.read_text())
-    assert [r["id"] for r in relearned["rules"] if r.get("enabled") is False] == ["conventions.no-bare-except"]
+    assert [r["id"] for r in relearned["rules"] if r.get("enabled") is False] == [
+        "conventions.no-bare-except"
+    ]
 
 
 def test_cli_dry_run_writes_nothing_and_bad_project_says_the_fix(tmp_path: Path) -> None:
@@ -271,6 +324,7 @@ def test_cli_dry_run_writes_nothing_and_bad_project_says_the_fix(tmp_path: Path)
     missing = sidekit("conventions", "learn", "--project", str(tmp_path / "nope"))
     assert missing.returncode == 1
     assert missing.stderr == (
-        f"sidekit: the project folder {tmp_path / 'nope'} does not exist (from --project); nothing was done\n"
+        f"sidekit: the project folder {tmp_path / 'nope'} does not exist (from --project); "
+        "nothing was done\n"
         "  fix: pass --project DIR with the project's folder (mkdir -p DIR first for a new one)\n"
     )

@@ -1,6 +1,7 @@
-"""`sidekit conventions learn` in Go and TypeScript: fixture repos with known conventions -> exact figures
-and rules whose own examples hold; a real Go project (fetched from the module proxy at test time) learns
-rules, and the conventions sidecar says one through the real hook when a new file breaks it."""
+"""`sidekit conventions learn` in Go and TypeScript: fixture repos with known conventions -> exact
+figures and rules whose own examples hold; a real Go project (fetched from the module proxy at test
+time) learns rules, and the conventions sidecar says one through the real hook when a new file
+breaks it."""
 
 from __future__ import annotations
 
@@ -49,7 +50,9 @@ def go_repo(root: Path) -> Path:
 
             func Test_loadItem{i}(t *testing.T) {{ _, _ = LoadItem{i}({i}) }}
             """
-    files["store/check.go"] = "package store\n\nfunc check(id int) error { return nil }\n\nfunc legacy_check() {}\n"
+    files["store/check.go"] = (
+        "package store\n\nfunc check(id int) error { return nil }\n\nfunc legacy_check() {}\n"
+    )
     write(root, files)
     commit_all(root)
     return root
@@ -57,14 +60,18 @@ def go_repo(root: Path) -> Path:
 
 def ts_repo(root: Path) -> Path:
     files: dict[str, str] = {}
-    for i, name in enumerate(["parse-url", "with-base", "trailing-slash", "join-path", "query-string", "clean-double"]):
+    for i, name in enumerate(
+        ["parse-url", "with-base", "trailing-slash", "join-path", "query-string", "clean-double"]
+    ):
         files[f"src/{name}.ts"] = f"""
             export interface Options{i} {{ strict: boolean }}
             export type Result{i} = string
             export function fn{i}A(input: string, _o?: Options{i}): Result{i} {{ return input }}
             export async function fn{i}B(input: string): Promise<string> {{ return await Promise.resolve(input) }}
             """
-        files[f"test/{name}.test.ts"] = f"import {{ fn{i}A }} from '../src/{name}'\ntest('a', () => fn{i}A('x'))\n"
+        files[f"test/{name}.test.ts"] = (
+            f"import {{ fn{i}A }} from '../src/{name}'\ntest('a', () => fn{i}A('x'))\n"
+        )
     write(root, files)
     commit_all(root)
     return root
@@ -100,19 +107,31 @@ def test_typescript_conventions_are_measured_from_the_code(project: Path) -> Non
 
 
 @pytest.mark.parametrize("repo", [go_repo, ts_repo])
-def test_learned_rules_carry_their_language_and_their_examples_hold(project: Path, repo: object) -> None:
+def test_learned_rules_carry_their_language_and_their_examples_hold(
+    project: Path, repo: object
+) -> None:
     assert callable(repo)
     rules, _ = learn_languages.learn_all(str(repo(project)))
     document = learn.pack(rules)
     language = "go" if repo is go_repo else "ts"
-    assert document["rules"] and {r["metadata"]["language"] for r in document["rules"]} == {language}
+    assert document["rules"] and {r["metadata"]["language"] for r in document["rules"]} == {
+        language
+    }
     assert example_mismatches(document) == []
 
 
 def test_the_cli_writes_the_language_rules_to_conventions_toml(project: Path) -> None:
     go_repo(project)
     done = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "conventions", "learn", "--project", str(project)],
+        [
+            sys.executable,
+            "-m",
+            "sidekit_hooks.cli",
+            "conventions",
+            "learn",
+            "--project",
+            str(project),
+        ],
         capture_output=True,
         text=True,
         timeout=120,
@@ -131,7 +150,8 @@ def test_the_cli_writes_the_language_rules_to_conventions_toml(project: Path) ->
     ]
 
 
-# -- a real Go project ------------------------------------------------------------------------------
+# -- a real Go project
+# ------------------------------------------------------------------------------
 
 COBRA = next(p for p in realprojects.TUNING if p.coordinate.startswith("github.com/spf13/cobra@"))
 
@@ -143,7 +163,10 @@ def cobra(project: Path) -> Path:
 
         requires.missing("go is needed to fetch the Go project", "install Go from go.dev")
     shutil.copytree(
-        realprojects.laid_out(COBRA), project, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".sidekit")
+        realprojects.laid_out(COBRA),
+        project,
+        dirs_exist_ok=True,
+        ignore=shutil.ignore_patterns(".sidekit"),
     )
     return project
 
@@ -162,9 +185,19 @@ def test_a_real_go_project_learns_its_conventions(cobra: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_conventions_sidecar_says_a_learned_go_rule_for_a_new_file(cobra: Path, run_hook: HookRunner) -> None:
+def test_the_conventions_sidecar_says_a_learned_go_rule_for_a_new_file(
+    cobra: Path, run_hook: HookRunner
+) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "sidekit_hooks.cli", "conventions", "learn", "--project", str(cobra)],
+        [
+            sys.executable,
+            "-m",
+            "sidekit_hooks.cli",
+            "conventions",
+            "learn",
+            "--project",
+            str(cobra),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -178,4 +211,9 @@ def test_the_conventions_sidecar_says_a_learned_go_rule_for_a_new_file(cobra: Pa
         "drop the underscore from the new func's name."
     )
     keeping = "package cobra\n\nfunc flagNames(c *Command) []string { return nil }\n"
-    assert run_hook("PostToolUse", write_call(cobra, "flag_names2.go", keeping, session="sess-2")).stdout == ""
+    assert (
+        run_hook(
+            "PostToolUse", write_call(cobra, "flag_names2.go", keeping, session="sess-2")
+        ).stdout
+        == ""
+    )

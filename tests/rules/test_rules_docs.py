@@ -1,4 +1,5 @@
-"""docs/rule-packs.md agrees with the schema, and its worked packs lint and test clean; so do the built-ins."""
+"""docs/rule-packs.md agrees with the schema, and its worked packs lint and test clean; so do the
+built-ins."""
 
 from __future__ import annotations
 
@@ -11,15 +12,23 @@ from sidekit_hooks.rules import compiler, snapshot
 from sidekit_hooks.rules.authoring import docs, examples, lint, schema
 
 DOC = Path(docs.DOC)
-WORKED = [block for block in re.findall(r"```toml\n(.*?)```", DOC.read_text(), re.S) if block.startswith("[pack]")]
+WORKED = [
+    block
+    for block in re.findall(r"```toml\n(.*?)```", DOC.read_text(), re.S)
+    if block.startswith("[pack]")
+]
 
 
 def test_the_reference_is_generated_from_the_schema() -> None:
-    assert docs.render(DOC.read_text()) == DOC.read_text(), "stale: run python -m sidekit_hooks.rules.authoring.docs"
+    assert docs.render(DOC.read_text()) == DOC.read_text(), (
+        "stale: run python -m sidekit_hooks.rules.authoring.docs"
+    )
 
 
 def test_a_schema_change_makes_the_doc_check_fail(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(schema.When.model_fields["tools"], "description", "Changed in the schema only.")
+    monkeypatch.setattr(
+        schema.When.model_fields["tools"], "description", "Changed in the schema only."
+    )
     assert docs.render(DOC.read_text()) != DOC.read_text()
     assert docs.main(["--check"]) == 1
 
@@ -38,7 +47,9 @@ def test_worked_pack_lints_and_its_examples_hold(tmp_path: Path, block: str) -> 
     assert_examples_hold(checked)
 
 
-@pytest.mark.parametrize("path", sorted(Path(snapshot.builtin_dir()).glob("*.toml")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted(Path(snapshot.builtin_dir()).glob("*.toml")), ids=lambda p: p.name
+)
 def test_builtin_pack_has_a_positive_and_a_negative_example_per_rule(path: Path) -> None:
     checked = lint.check_file(str(path), "", "builtin")
     assert checked.rendered() == []
@@ -50,7 +61,9 @@ def test_builtin_pack_has_a_positive_and_a_negative_example_per_rule(path: Path)
 
 def assert_examples_hold(checked: lint.Checked) -> None:
     assert checked.data is not None
-    compiled = compiler.compile_pack(checked.data, {"file": checked.display, "layer": checked.layer})["rules"]
+    compiled = compiler.compile_pack(
+        checked.data, {"file": checked.display, "layer": checked.layer}
+    )["rules"]
     outcomes = [
         (rule["id"], example["fires"], examples.fires(rule, example))
         for raw, rule in zip(checked.data["rules"], compiled, strict=False)
@@ -60,11 +73,14 @@ def assert_examples_hold(checked: lint.Checked) -> None:
 
 
 def test_the_builtin_packs_ship_inside_the_package() -> None:
-    """pyproject finds packages with `include = ["sidekit_hooks*"]`; the packs' folder must be one of them
-    (its *.toml files then go into the wheel as package data), and the repo-top sidecar_rules/ is that folder."""
+    """pyproject finds packages with `include = ["sidekit_hooks*"]`; the packs' folder must be one
+    of them (its *.toml files then go into the wheel as package data), and the repo-top
+    sidecar_rules/ is that folder."""
     from setuptools import find_namespace_packages
 
     repo = Path(snapshot.builtin_dir()).parent.parent
-    assert "sidekit_hooks.sidecar_rules" in find_namespace_packages(str(repo), include=["sidekit_hooks*"])
+    assert "sidekit_hooks.sidecar_rules" in find_namespace_packages(
+        str(repo), include=["sidekit_hooks*"]
+    )
     assert (repo / "sidecar_rules").resolve() == Path(snapshot.builtin_dir()).resolve()
     assert "starter.toml" in {p.name for p in (repo / "sidecar_rules").glob("*.toml")}

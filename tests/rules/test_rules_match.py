@@ -45,12 +45,17 @@ def test_added_sees_only_what_the_call_added() -> None:
     r = rule(added=r"status_code\s*=\s*400")
     old = "return Response(status_code=400)\n"
     assert match.match_rule(r, write("api/a.py", old + "x = 1\n", original=old)) is None
-    hit = match.match_rule(r, write("api/a.py", old + "return Response(status_code = 400)\n", original=old))
+    hit = match.match_rule(
+        r, write("api/a.py", old + "return Response(status_code = 400)\n", original=old)
+    )
     assert hit is not None and (hit.field, hit.matched) == ("added", "status_code = 400")
 
 
 def test_multiline_anchors_work_per_line() -> None:
-    assert match.match_rule(rule(added=r"^import pdb$"), write("a.py", "x = 1\nimport pdb\ny = 2\n")) is not None
+    assert (
+        match.match_rule(rule(added=r"^import pdb$"), write("a.py", "x = 1\nimport pdb\ny = 2\n"))
+        is not None
+    )
 
 
 @pytest.mark.parametrize(
@@ -96,7 +101,9 @@ def test_paths_and_exclude_are_project_relative() -> None:
     ],
 )
 def test_languages_select_by_the_files_suffix(path: str, fires: bool) -> None:
-    assert (match.match_rule(rule(languages=["ts"], added="x"), write(path, "x")) is not None) is fires
+    assert (
+        match.match_rule(rule(languages=["ts"], added="x"), write(path, "x")) is not None
+    ) is fires
 
 
 def test_languages_and_paths_must_both_hold() -> None:
@@ -105,13 +112,18 @@ def test_languages_and_paths_must_both_hold() -> None:
     assert match.match_rule(r, write("internal/tool.pyi", "x")) is not None  # a stub is Python
     assert match.match_rule(r, write("internal/a/b.rs", "x")) is None
     assert match.match_rule(r, write("cmd/main.go", "x")) is None
-    assert match.match_rule(rule(languages=["go"], command="x"), bash("x")) is None  # a command has no file
+    assert (
+        match.match_rule(rule(languages=["go"], command="x"), bash("x")) is None
+    )  # a command has no file
 
 
 def test_exclude_alone_only_skips_the_files_it_names() -> None:
     r = rule(exclude=["scripts/**"], command="deploy|x")
     assert match.match_rule(r, bash("./deploy.sh")) is not None  # a command has no file to exclude
-    assert match.match_rule(rule(exclude=["scripts/**"], added="x"), write("scripts/a.py", "x")) is None
+    assert (
+        match.match_rule(rule(exclude=["scripts/**"], added="x"), write("scripts/a.py", "x"))
+        is None
+    )
 
 
 def test_tools_filter_first() -> None:
@@ -122,15 +134,30 @@ def test_tools_filter_first() -> None:
 
 def test_absent_fires_when_the_added_text_lacks_the_pattern() -> None:
     r = rule(paths=["migrations/*.py"], absent=r"^def downgrade\(")
-    assert match.match_rule(r, write("migrations/0001.py", "def upgrade():\n    pass\n")) is not None
-    assert match.match_rule(r, write("migrations/0001.py", "def upgrade(): ...\ndef downgrade(): ...\n")) is None
-    assert match.match_rule(r, write("migrations/0001.py", "x = 1  # sidekit: ignore[t.rule]\n")) is None
+    assert (
+        match.match_rule(r, write("migrations/0001.py", "def upgrade():\n    pass\n")) is not None
+    )
+    assert (
+        match.match_rule(
+            r, write("migrations/0001.py", "def upgrade(): ...\ndef downgrade(): ...\n")
+        )
+        is None
+    )
+    assert (
+        match.match_rule(r, write("migrations/0001.py", "x = 1  # sidekit: ignore[t.rule]\n"))
+        is None
+    )
 
 
 def test_command_and_output_and_failure_error() -> None:
     assert match.match_rule(rule(command=r"^\s*pytest\b"), bash("pytest -x")) is not None
     assert match.match_rule(rule(command=r"^\s*pytest\b"), bash("make test")) is None
-    assert match.match_rule(rule(output="Traceback"), bash("python x.py", stdout="Traceback (most recent")) is not None
+    assert (
+        match.match_rule(
+            rule(output="Traceback"), bash("python x.py", stdout="Traceback (most recent")
+        )
+        is not None
+    )
     failed = bash("python x.py", error="Exit code 1\nTraceback (most recent call last):")
     assert failed.event_name == "PostToolUseFailure"
     assert match.match_rule(rule(output="Traceback"), failed) is not None
@@ -147,7 +174,9 @@ def test_catastrophic_regex_is_abandoned_within_the_budget() -> None:
     started = time.monotonic()
     with pytest.raises(match.RegexTimeout):
         match.match_rule(rule(added=r"^(a+)+$"), event)
-    assert time.monotonic() - started < 1.0  # the budget is 50 ms; a real run of this regex takes hours
+    assert (
+        time.monotonic() - started < 1.0
+    )  # the budget is 50 ms; a real run of this regex takes hours
 
 
 def test_match_rules_reports_the_timeout_and_keeps_going() -> None:
@@ -155,7 +184,10 @@ def test_match_rules_reports_the_timeout_and_keeps_going() -> None:
     slow = dict(rule(added=r"^(a+)+$"), id="slow")
     fine = dict(rule(added="!"), id="fine")
     hits = match.match_rules(
-        [slow, fine], write("a.py", "a" * 40 + "!\n"), float("inf"), lambda r, why: timeouts.append(f"{r['id']}: {why}")
+        [slow, fine],
+        write("a.py", "a" * 40 + "!\n"),
+        float("inf"),
+        lambda r, why: timeouts.append(f"{r['id']}: {why}"),
     )
     assert [h.rule["id"] for h in hits] == ["fine"]
     assert timeouts == ["slow: '^(a+)+$' ran past 50 ms"]

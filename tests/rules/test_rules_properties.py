@@ -1,4 +1,5 @@
-"""Property tests: the hook's stdlib compile agrees with the validated pydantic models, and never crashes."""
+"""Property tests: the hook's stdlib compile agrees with the validated pydantic models, and never
+crashes."""
 
 from __future__ import annotations
 
@@ -31,9 +32,19 @@ WORDS = [
     "Error: boom",
     "FAILED tests/t.py",
 ]
-PATHS = ["api/a.py", "src/x/y.py", "src/gen/z.py", "tests/t.py", "docs/i.md", "setup.py", "pkg/setup.py"]
+PATHS = [
+    "api/a.py",
+    "src/x/y.py",
+    "src/gen/z.py",
+    "tests/t.py",
+    "docs/i.md",
+    "setup.py",
+    "pkg/setup.py",
+]
 SETTINGS = settings(
-    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
 
@@ -78,7 +89,10 @@ def packs(draw: st.DrawFn) -> dict[str, Any]:
 @st.composite
 def events(draw: st.DrawFn) -> Any:
     tool = draw(
-        st.sampled_from(["Edit", "Write", "Bash"] * 3 + ["Read", "Grep", "NotebookEdit", "mcp__gh__issue", "WebFetch"])
+        st.sampled_from(
+            ["Edit", "Write", "Bash"] * 3
+            + ["Read", "Grep", "NotebookEdit", "mcp__gh__issue", "WebFetch"]
+        )
     )
     path = "/proj/" + draw(st.sampled_from(PATHS))
     text = "\n".join(draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5)))
@@ -86,7 +100,12 @@ def events(draw: st.DrawFn) -> Any:
     failed = draw(st.booleans()) and tool == "Bash"
     payload: dict[str, Any] = {"tool_name": tool}
     if tool in ("Edit", "Write"):
-        payload["tool_input"] = {"file_path": path, "content": text, "old_string": before, "new_string": text}
+        payload["tool_input"] = {
+            "file_path": path,
+            "content": text,
+            "old_string": before,
+            "new_string": text,
+        }
         payload["tool_response"] = {
             "filePath": path,
             "content": text,
@@ -97,7 +116,9 @@ def events(draw: st.DrawFn) -> Any:
         payload["tool_input"] = {"notebook_path": path, "new_source": text}
         payload["tool_response"] = {"old_source": before}
     elif tool == "Bash":
-        payload["tool_input"] = {"command": draw(st.sampled_from(["pytest -x", "git commit", "make test", "ls"]))}
+        payload["tool_input"] = {
+            "command": draw(st.sampled_from(["pytest -x", "git commit", "make test", "ls"]))
+        }
         if failed:
             payload["error"] = text
         else:
@@ -126,21 +147,28 @@ def pack_record(rules: list[dict[str, Any]], policy: dict[str, Any]) -> snapshot
 
 def outcome(rules: list[dict[str, Any]], event: Any) -> list[tuple[str, str, str, str]]:
     return [
-        (h.rule["id"], h.rule["sidecar"], h.field, h.matched) for h in match.match_rules(rules, event, float("inf"))
+        (h.rule["id"], h.rule["sidecar"], h.field, h.matched)
+        for h in match.match_rules(rules, event, float("inf"))
     ]
 
 
 @SETTINGS
 @given(packs(), st.lists(events(), min_size=3, max_size=6))
-def test_snapshot_matching_equals_matching_with_the_validated_models(data: dict[str, Any], evts: list[Any]) -> None:
+def test_snapshot_matching_equals_matching_with_the_validated_models(
+    data: dict[str, Any], evts: list[Any]
+) -> None:
     assume(not [p for p in lint.check_data(data) if p.level == "error"])
     # The hook's path: stdlib compile -> JSON snapshot text -> fastjson -> merge.
     compiled = compiler.compile_pack(data, ORIGIN)
-    saved = fastjson.loads(fastjson.dumps({"name": "p", "rules": compiled["rules"], "policy": compiled["policy"]}))
+    saved = fastjson.loads(
+        fastjson.dumps({"name": "p", "rules": compiled["rules"], "policy": compiled["policy"]})
+    )
     hook_rules, hook_policy = snapshot.merge([pack_record(saved["rules"], saved["policy"])])
     # The linter's path: the pydantic models.
     model = schema.Pack.model_validate(data)
-    model_rules, model_policy = snapshot.merge([pack_record(model.compiled_rules(ORIGIN), model.policy)])
+    model_rules, model_policy = snapshot.merge(
+        [pack_record(model.compiled_rules(ORIGIN), model.policy)]
+    )
     assert hook_rules == model_rules and hook_policy == model_policy
     for evt in evts:
         expected = outcome(model_rules, evt)

@@ -30,7 +30,11 @@ def test_precompiled_pattern_behaves_like_re_compile(pattern: str) -> None:
     loaded = sre.load(pattern, sre.assemble(pattern) or [])
     expected = re.compile(pattern, re.MULTILINE)
     assert loaded is not None
-    assert (loaded.flags, loaded.groups, loaded.groupindex) == (expected.flags, expected.groups, expected.groupindex)
+    assert (loaded.flags, loaded.groups, loaded.groupindex) == (
+        expected.flags,
+        expected.groups,
+        expected.groupindex,
+    )
     assert [m.span() for m in loaded.finditer(TEXT)] == [m.span() for m in expected.finditer(TEXT)]
 
 
@@ -39,5 +43,7 @@ def test_code_from_another_engine_falls_back_to_re_compile(monkeypatch: pytest.M
     monkeypatch.setattr(match, "_precompiled", {})
     match.use_precompiled({"engine": "other-9.9/1/4", "sre": {"x": [0, [1, 2, 3], 0, {}, [None]]}})
     assert match._precompiled == {}
-    match.use_precompiled({"engine": sre.ENGINE, "sre": {"x": [0, [1, 2, 3], 0, {}, [None]]}})  # corrupt code
+    match.use_precompiled(
+        {"engine": sre.ENGINE, "sre": {"x": [0, [1, 2, 3], 0, {}, [None]]}}
+    )  # corrupt code
     assert match.regex("x").search("axb") is not None  # _sre refused the code; re.compile took over

@@ -1,4 +1,5 @@
-"""Helpers for the real-project runner tests: fetch, plant a bug, run raw and compacted, ask sidekit."""
+"""Helpers for the real-project runner tests: fetch, plant a bug, run raw and compacted, ask
+sidekit."""
 
 from __future__ import annotations
 
@@ -31,7 +32,9 @@ def shell(project: Path, command: str, env: dict[str, str], timeout: float = 600
     return bash_tool(command, project, env, timeout)
 
 
-def sidekit(project: Path, env: dict[str, str], *args: str, timeout: float = 600) -> tuple[dict[str, Any], int]:
+def sidekit(
+    project: Path, env: dict[str, str], *args: str, timeout: float = 600
+) -> tuple[dict[str, Any], int]:
     done = subprocess.run(
         [sys.executable, "-m", "sidekit_hooks.cli", *args],
         cwd=str(project),

@@ -93,8 +93,10 @@ def test_a_workspace_member_s_tests_are_under_its_folder(tmp_path: Path) -> None
     (tmp_path / "b" / "Cargo.toml").write_text('[package]\nname = "b-crate"\nversion = "0.1.0"\n')
     text = (
         "     Running unittests src/lib.rs (target/debug/deps/b_crate-0123)\n\nrunning 1 test\n"
-        "test t ... FAILED\n\nfailures:\n\n---- t stdout ----\n\nthread 't' (1) panicked at b/src/lib.rs:2:5:\n"
-        "boom\n\nfailures:\n    t\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured\n"
+        "test t ... FAILED\n\nfailures:\n\n---- t stdout ----\n\nthread 't' (1) panicked at "
+        "b/src/lib.rs:2:5:\n"
+        "boom\n\nfailures:\n    t\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 "
+        "measured\n"
     )
     result = cargo.parse(text, str(tmp_path), 0.0, 101, "")
     assert list(result.tests) == ["b/src/lib.rs::t"]
@@ -121,8 +123,10 @@ def test_a_compile_error_is_an_error_with_its_location_not_zero_failed(crate: Pa
 
 def test_a_binary_that_dies_without_its_summary_is_a_crash(crate: Path) -> None:
     text = (
-        "     Running unittests src/lib.rs (target/debug/deps/calc-7cdd)\n\nrunning 2 tests\ntest a ... ok\n"
-        "error: test failed, to rerun pass `--lib`\n\nCaused by:\n  process didn't exit successfully: "
+        "     Running unittests src/lib.rs (target/debug/deps/calc-7cdd)\n\nrunning 2 tests\ntest "
+        "a ... ok\n"
+        "error: test failed, to rerun pass `--lib`\n\nCaused by:\n  process didn't exit "
+        "successfully: "
         "`/p/target/debug/deps/calc-7cdd` (signal: 6, SIGABRT: process abort signal)\n"
     )
     result = cargo.parse(text, str(crate), 0.0, 101, "")
@@ -136,8 +140,17 @@ def test_a_binary_that_dies_without_its_summary_is_a_crash(crate: Path) -> None:
 
 
 def appended(mode: str, rustdoc: str = "", quiet: bool = True) -> list[str]:
-    runner = ["/bin/sh", str(Path(cargo.__file__).parent / "cargo_tee.sh"), "bin", sys.executable, mode]
-    words = ["--config", 'target."cfg(all())".runner=[' + ",".join(f'"{part}"' for part in runner) + "]"]
+    runner = [
+        "/bin/sh",
+        str(Path(cargo.__file__).parent / "cargo_tee.sh"),
+        "bin",
+        sys.executable,
+        mode,
+    ]
+    words = [
+        "--config",
+        'target."cfg(all())".runner=[' + ",".join(f'"{part}"' for part in runner) + "]",
+    ]
     words += ["--config", f'build.rustdoc="{rustdoc}"'] if rustdoc else []
     return words + (["--config", "term.quiet=true"] if quiet else [])
 
@@ -147,10 +160,22 @@ def appended(mode: str, rustdoc: str = "", quiet: bool = True) -> list[str]:
     [
         (["cargo", "test"], "fd", True),
         (["cargo", "test", "-p", "b", "--features=x"], "fd", True),
-        (["cargo", "test", "-p", "b", "parses"], "f", True),  # a test-name filter: cargo runs no doc tests then
+        (
+            ["cargo", "test", "-p", "b", "parses"],
+            "f",
+            True,
+        ),  # a test-name filter: cargo runs no doc tests then
         (["cargo", "test", "--no-fail-fast"], "d", True),
-        (["cargo", "test", "--tests"], "f", True),  # no doc tests in this run: each binary speaks for itself
-        (["cargo", "test", "--target", "x86_64-unknown-linux-gnu"], "f", True),  # older cargo: no doc tests
+        (
+            ["cargo", "test", "--tests"],
+            "f",
+            True,
+        ),  # no doc tests in this run: each binary speaks for itself
+        (
+            ["cargo", "test", "--target", "x86_64-unknown-linux-gnu"],
+            "f",
+            True,
+        ),  # older cargo: no doc tests
         (["cargo", "test", "--test=api", "--no-fail-fast"], "-", True),
         (["cargo", "test", "-v"], "fd", False),  # cargo refuses --verbose with term.quiet
         (["cargo", "test", "--", "--nocapture"], None, True),
@@ -169,7 +194,8 @@ def test_the_runner_and_rustdoc_are_appended_unless_the_command_has_its_own(
     assert found == (None if mode is None else words + appended(mode, str(wrapper), quiet))
     if mode is not None:
         assert wrapper.read_text() == (
-            f'#!/bin/sh\nexec /bin/sh {Path(cargo.__file__).parent / "cargo_tee.sh"} doc {sys.executable} - "$@"\n'
+            f"#!/bin/sh\nexec /bin/sh {Path(cargo.__file__).parent / 'cargo_tee.sh'} doc "
+            f'{sys.executable} - "$@"\n'
         )
         assert os.access(wrapper, os.X_OK)
 
@@ -179,18 +205,30 @@ def test_a_rustdoc_the_project_or_the_environment_names_is_kept(
 ) -> None:
     monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
     monkeypatch.setenv("RUSTDOC", "/opt/rustdoc")
-    assert cargo.compact_words(["cargo", "test"], str(tmp_path)) == ["cargo", "test", *appended("f")]
+    assert cargo.compact_words(["cargo", "test"], str(tmp_path)) == [
+        "cargo",
+        "test",
+        *appended("f"),
+    ]
     monkeypatch.delenv("RUSTDOC")
     (tmp_path / ".cargo").mkdir()
     (tmp_path / ".cargo" / "config.toml").write_text('[build]\nrustdoc = "/opt/rustdoc"\n')
-    assert cargo.compact_words(["cargo", "test"], str(tmp_path)) == ["cargo", "test", *appended("f")]
+    assert cargo.compact_words(["cargo", "test"], str(tmp_path)) == [
+        "cargo",
+        "test",
+        *appended("f"),
+    ]
     assert not (tmp_path / ".sidekit").exists()
 
 
-def test_a_runner_the_project_configured_is_never_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_runner_the_project_configured_is_never_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
     (tmp_path / ".cargo").mkdir()
-    (tmp_path / ".cargo" / "config.toml").write_text('[target.x86_64-unknown-linux-gnu]\nrunner = "qemu"\n')
+    (tmp_path / ".cargo" / "config.toml").write_text(
+        '[target.x86_64-unknown-linux-gnu]\nrunner = "qemu"\n'
+    )
     assert cargo.compact_words(["cargo", "test"], str(tmp_path)) is None
     monkeypatch.setenv("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "valgrind")
     assert cargo.compact_words(["cargo", "test"], str(tmp_path / "elsewhere")) is None
@@ -206,7 +244,9 @@ def test_a_cargo_config_that_cannot_be_read_plainly_leaves_the_command_alone(
     assert cargo.compact_words(["cargo", "test"], str(tmp_path)) is None
     os.mkfifo(tmp_path / ".cargo" / "config")
     (tmp_path / ".cargo" / "config.toml").unlink()
-    assert cargo.compact_words(["cargo", "test"], str(tmp_path)) is None  # a FIFO: refused at once, no hang
+    assert (
+        cargo.compact_words(["cargo", "test"], str(tmp_path)) is None
+    )  # a FIFO: refused at once, no hang
 
 
 @pytest.mark.parametrize(
@@ -214,7 +254,11 @@ def test_a_cargo_config_that_cannot_be_read_plainly_leaves_the_command_alone(
     [
         ("m", "src/lib.rs", "m/src/lib.rs::doc add (line 2)"),  # rustdoc run in the member's folder
         ("m", "m/src/lib.rs", "m/src/lib.rs::doc add (line 2)"),  # run from the workspace's root
-        ("rust/m", "m/src/lib.rs", "rust/m/src/lib.rs::doc add (line 2)"),  # the workspace below the project
+        (
+            "rust/m",
+            "m/src/lib.rs",
+            "rust/m/src/lib.rs::doc add (line 2)",
+        ),  # the workspace below the project
     ],
 )
 def test_a_workspace_member_s_doc_test_is_named_once_under_its_folder(
@@ -222,7 +266,5 @@ def test_a_workspace_member_s_doc_test_is_named_once_under_its_folder(
 ) -> None:
     (tmp_path / folder).mkdir(parents=True)
     (tmp_path / folder / "Cargo.toml").write_text('[package]\nname = "m"\nversion = "0.1.0"\n')
-    text = (
-        f"   Doc-tests m\n\nrunning 1 test\ntest {named} - add (line 2) ... ok\n\ntest result: ok. 1 passed; 0 failed\n"
-    )
+    text = f"   Doc-tests m\n\nrunning 1 test\ntest {named} - add (line 2) ... ok\n\ntest result: ok. 1 passed; 0 failed\n"
     assert list(cargo.parse(text, str(tmp_path), 0.0, 0, "").tests) == [test]

@@ -1,4 +1,5 @@
-"""The per-frame memos of a compacted run: pytest's own answers, each found once while what it depends on holds."""
+"""The per-frame memos of a compacted run: pytest's own answers, each found once while what it
+depends on holds."""
 
 from __future__ import annotations
 
@@ -41,14 +42,23 @@ def test_a_path_is_kept_per_file_and_cwd_and_stat_once_per_report(
     )
     path = frame_memo.code_path(original)
     monkeypatch.chdir(tmp_path)
-    assert path(FakeCode("mod.py")) == source and path(FakeCode("mod.py")) == source and len(calls) == 1
-    assert path(FakeCode("<string>")) == "<string>" and path(FakeCode("<string>")) == "<string>" and len(calls) == 3
+    assert (
+        path(FakeCode("mod.py")) == source
+        and path(FakeCode("mod.py")) == source
+        and len(calls) == 1
+    )
+    assert (
+        path(FakeCode("<string>")) == "<string>"
+        and path(FakeCode("<string>")) == "<string>"
+        and len(calls) == 3
+    )
     monkeypatch.chdir(tmp_path.parent)  # another cwd: asked again (here: no such file)
     assert path(FakeCode("mod.py")) == "mod.py" and len(calls) == 4
     monkeypatch.chdir(tmp_path)
     frame_memo.forget_files()
     assert path(FakeCode("mod.py")) == source and len(calls) == 4  # stat'ed: still there
-    source.unlink()  # gone while a test ran: the next report asks again and gets pytest's own answer
+    # gone while a test ran: the next report asks again and gets pytest's own answer
+    source.unlink()
     assert path(FakeCode("mod.py")) == source and len(calls) == 4
     frame_memo.forget_files()
     assert path(FakeCode("mod.py")) == "mod.py" and len(calls) == 5
@@ -85,7 +95,9 @@ def test_a_source_is_read_again_when_its_file_changes(tmp_path: Path) -> None:
     calls, original = counted(lambda self: source.read_text())
     fullsource = frame_memo.full_source(original)
     holder = type("Code", (), {"raw": function_code})()
-    assert fullsource(holder) == fullsource(holder) == "def f():\n    return 1\n" and len(calls) == 1
+    assert (
+        fullsource(holder) == fullsource(holder) == "def f():\n    return 1\n" and len(calls) == 1
+    )
     source.write_text("# a longer file now\ndef f():\n    return 1\n")
     assert fullsource(holder).startswith("# a longer") and len(calls) == 2
 

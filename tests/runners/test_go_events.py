@@ -1,4 +1,5 @@
-"""go test -json events into cache records, the -test.v=test2json framing, and the appended -exec."""
+"""go test -json events into cache records, the -test.v=test2json framing, and the appended
+-exec."""
 
 from __future__ import annotations
 
@@ -78,7 +79,11 @@ def test_leaves_of_a_subtest_tree_are_the_tests_and_a_failing_one_carries_its_li
 def test_a_build_failure_is_an_error_of_the_package_not_zero_failed() -> None:
     result = run(
         [
-            {"ImportPath": f"{MOD}/calc [{MOD}/calc.test]", "Action": "build-output", "Output": f"# {MOD}/calc\n"},
+            {
+                "ImportPath": f"{MOD}/calc [{MOD}/calc.test]",
+                "Action": "build-output",
+                "Output": f"# {MOD}/calc\n",
+            },
             {
                 "ImportPath": f"{MOD}/calc [{MOD}/calc.test]",
                 "Action": "build-output",
@@ -92,7 +97,12 @@ def test_a_build_failure_is_an_error_of_the_package_not_zero_failed() -> None:
     )
     assert result.tests == {}
     assert result.errors == {
-        "calc": {"type": "build failed", "message": "undefined: x", "at": "calc/calc.go:3", "shape": "undefined:"}
+        "calc": {
+            "type": "build failed",
+            "message": "undefined: x",
+            "at": "calc/calc.go:3",
+            "shape": "undefined:",
+        }
     }
 
 
@@ -113,7 +123,11 @@ def test_a_timeout_fails_the_test_that_was_running_though_go_reports_no_test_fai
         "d": 0.0,
         "o": "failed",
         "p": "call",
-        "f": {"type": "timeout", "message": "test timed out after 1s", "shape": "test timed out after 1s"},
+        "f": {
+            "type": "timeout",
+            "message": "test timed out after 1s",
+            "shape": "test timed out after 1s",
+        },
     }
     assert result.tests["calc::TestQuick"]["o"] == "passed"
 
@@ -130,7 +144,11 @@ def test_a_package_that_fails_with_every_test_passing_is_an_error() -> None:
         ]
     )
     assert result.errors == {
-        "calc": {"type": "fail", "message": "TestMain: database unreachable", "shape": "TestMain: database unreachable"}
+        "calc": {
+            "type": "fail",
+            "message": "TestMain: database unreachable",
+            "shape": "TestMain: database unreachable",
+        }
     }
 
 
@@ -152,7 +170,11 @@ def test_the_test2json_framing_becomes_the_same_events() -> None:
         "\x16=== RUN   TestOK\n\x16--- PASS: TestOK (0.00s)\n\x16=== NAME  \n\x16FAIL\n"
     )
     events = go.parse_framed(text, "p")
-    assert [(e["Action"], e.get("Test", ""), e.get("Output", "")) for e in events if e["Action"] != "output"] == [
+    assert [
+        (e["Action"], e.get("Test", ""), e.get("Output", ""))
+        for e in events
+        if e["Action"] != "output"
+    ] == [
         ("start", "", ""),
         ("run", "TestAdd", ""),
         ("run", "TestAdd/one", ""),
@@ -161,7 +183,9 @@ def test_the_test2json_framing_becomes_the_same_events() -> None:
         ("run", "TestOK", ""),
         ("pass", "TestOK", ""),
     ]
-    result = go.from_events(events + [{"Action": "fail", "Package": "p"}], "/p", 0.0, 1, lambda name: name)
+    result = go.from_events(
+        events + [{"Action": "fail", "Package": "p"}], "/p", 0.0, 1, lambda name: name
+    )
     assert result.tests["p::TestAdd/one"]["f"]["at"] == "p/p_test.go:9"
     assert sorted(result.tests) == ["p::TestAdd/one", "p::TestOK"]
 
@@ -186,7 +210,9 @@ EXEC = ["-exec", f"/bin/sh {Path(go.__file__).parent / 'goexec.sh'} {sys.executa
         (["go", "test", "-h"], None),
     ],
 )
-def test_only_options_are_appended_and_some_runs_are_left_alone(words: list[str], appended: list[str] | None) -> None:
+def test_only_options_are_appended_and_some_runs_are_left_alone(
+    words: list[str], appended: list[str] | None
+) -> None:
     wanted = go.compact_words(list(words), "/p")
     assert wanted == (None if appended is None else words + appended)
 
@@ -201,7 +227,9 @@ def test_only_options_are_appended_and_some_runs_are_left_alone(words: list[str]
         (["example.com/m/calc"], ["go", "test", "-json", "example.com/m/calc"]),
     ],
 )
-def test_sidekit_test_runs_the_packages_asked_for_else_all(args: list[str], argv: list[str]) -> None:
+def test_sidekit_test_runs_the_packages_asked_for_else_all(
+    args: list[str], argv: list[str]
+) -> None:
     assert go.command("/p", args) == argv
 
 
@@ -209,7 +237,8 @@ def test_the_wrapper_prints_short_output_as_the_binary_does_without_test2json() 
     from sidekit_hooks.runners.go import goexec as goexec
 
     text = (
-        "\x16=== RUN   TestAdd\n\x16=== RUN   TestAdd/one\n    p_test.go:9: bad\n        second line\n"
+        "\x16=== RUN   TestAdd\n\x16=== RUN   TestAdd/one\n    p_test.go:9: bad\n        second "
+        "line\n"
         "\x16--- FAIL: TestAdd/one (0.00s)\n\x16=== RUN   TestAdd/two\nprinted by the test\n"
         "\x16--- PASS: TestAdd/two (0.00s)\n\x16=== NAME  TestAdd\n\x16--- FAIL: TestAdd (0.01s)\n"
         "\x16=== RUN   TestOK\n    p_test.go:20: quiet when passing\n\x16--- PASS: TestOK (0.00s)\n"
@@ -224,15 +253,21 @@ def test_the_wrapper_prints_short_output_as_the_binary_does_without_test2json() 
     assert "    p_test.go:20: quiet when passing\n" in goexec._plain(text, True, events)
 
 
-# `go test` on a subtest whose own name holds a slash (`t.Run("Comparer/Nil", ...)` in TestDiff): the
-# binary's framed output, and what go 1.26 printed for the same run without -json (times as recorded).
+# `go test` on a subtest whose own name holds a slash (`t.Run("Comparer/Nil", ...)` in TestDiff):
+# the binary's framed output, and what go 1.26 printed for the same run without -json (times as
+# recorded).
 SLASHED = (
-    "\x16=== RUN   TestDiff\n\x16=== RUN   TestDiff/Comparer/Nil\n    s_test.go:6: Equal = true, want false\n"
-    "        reason: nils are equal\n\x16--- FAIL: TestDiff/Comparer/Nil (0.00s)\n\x16=== NAME  TestDiff\n"
-    "\x16=== RUN   TestDiff/Comparer/Ok\n\x16--- PASS: TestDiff/Comparer/Ok (0.00s)\n\x16=== NAME  TestDiff\n"
+    "\x16=== RUN   TestDiff\n\x16=== RUN   TestDiff/Comparer/Nil\n    s_test.go:6: Equal = true, "
+    "want false\n"
+    "        reason: nils are equal\n\x16--- FAIL: TestDiff/Comparer/Nil (0.00s)\n\x16=== NAME  "
+    "TestDiff\n"
+    "\x16=== RUN   TestDiff/Comparer/Ok\n\x16--- PASS: TestDiff/Comparer/Ok (0.00s)\n\x16=== NAME "
+    " TestDiff\n"
     "\x16=== RUN   TestDiff/Deep\n\x16=== RUN   TestDiff/Deep/a/b\n    s_test.go:9: logged\n"
-    "    s_test.go:9: deep fail\n\x16--- FAIL: TestDiff/Deep/a/b (0.00s)\n\x16=== NAME  TestDiff/Deep\n"
-    "\x16--- FAIL: TestDiff/Deep (0.00s)\n\x16=== NAME  TestDiff\n\x16--- FAIL: TestDiff (0.00s)\n\x16=== NAME  \n"
+    "    s_test.go:9: deep fail\n\x16--- FAIL: TestDiff/Deep/a/b (0.00s)\n\x16=== NAME  "
+    "TestDiff/Deep\n"
+    "\x16--- FAIL: TestDiff/Deep (0.00s)\n\x16=== NAME  TestDiff\n\x16--- FAIL: TestDiff "
+    "(0.00s)\n\x16=== NAME  \n"
     "\x16FAIL\n"
 )
 SLASHED_PLAIN = (
@@ -266,12 +301,25 @@ def oracle_framing(line: str) -> tuple[str, str, str | None] | None:
 
 @settings(max_examples=3000)
 @given(
-    texts("\x16", "=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS: ", "--- FAIL: ", "--- SKIP: ")
+    texts(
+        "\x16",
+        "=== RUN",
+        "=== PAUSE",
+        "=== CONT",
+        "=== NAME",
+        "--- PASS: ",
+        "--- FAIL: ",
+        "--- SKIP: ",
+    )
     | st.tuples(
         st.sampled_from(["", "  ", "\t", "\n"]),
-        st.sampled_from(["=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS: ", "--- FAIL: ", "--- RUN"]),
+        st.sampled_from(
+            ["=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS: ", "--- FAIL: ", "--- RUN"]
+        ),
         texts(" ", "TestA/b", " (", "s)", "0.01", "1.", "٣"),
-        st.sampled_from(["", " (0.00s)", " (12.50s)", " (1s)", " (1.5s) ", "s)", "\n", " (٣.٤s)", " (0.1s)\n"]),
+        st.sampled_from(
+            ["", " (0.00s)", " (12.50s)", " (1s)", " (1.5s) ", "s)", "\n", " (٣.٤s)", " (0.1s)\n"]
+        ),
     ).map(lambda p: p[0] + "\x16" + p[1] + p[2] + p[3])
 )
 def test_the_framing_is_read_as_the_regular_expression_read_it(line: str) -> None:
@@ -279,8 +327,9 @@ def test_the_framing_is_read_as_the_regular_expression_read_it(line: str) -> Non
 
 
 def test_parallel_tests_still_paused_when_a_panic_ends_the_binary_never_ran() -> None:
-    """go-envconfig, held out: a panic in one parallel test, 125 others paused behind it. go reports one
-    failure; the cache said 132. A test that had resumed (=== CONT) was running: it fails with the cause."""
+    """go-envconfig, held out: a panic in one parallel test, 125 others paused behind it. go reports
+    one failure; the cache said 132. A test that had resumed (=== CONT) was running: it fails with
+    the cause."""
     text = (
         "\x16=== RUN   TestP1\n\x16=== PAUSE TestP1\n\x16=== RUN   TestP2\n\x16=== PAUSE TestP2\n"
         "\x16=== RUN   TestQ\n\x16=== PAUSE TestQ\n\x16=== CONT  TestQ\n"
@@ -290,7 +339,10 @@ def test_parallel_tests_still_paused_when_a_panic_ends_the_binary_never_ran() ->
     )
     events = [*go.parse_framed(text, "p"), {"Action": "fail", "Package": "p"}]
     result = go.from_events(events, "/nowhere", 0.0, 2, lambda name: name)
-    found = {test: (entry["o"], entry["f"]["type"], entry["f"]["message"]) for test, entry in result.tests.items()}
+    found = {
+        test: (entry["o"], entry["f"]["type"], entry["f"]["message"])
+        for test, entry in result.tests.items()
+    }
     assert found == {
         "p::TestQ": ("failed", "panic", "planted boom"),
         "p::TestBoom": ("failed", "panic", "planted boom"),

@@ -1,4 +1,5 @@
-"""Go's package graph: `tests-for`, `select` and `test --select` pick the packages whose tests link a file."""
+"""Go's package graph: `tests-for`, `select` and `test --select` pick the packages whose tests link
+a file."""
 
 from __future__ import annotations
 
@@ -32,7 +33,19 @@ def module(tmp_path: Path) -> Path:
     git_init(root)
     subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
     subprocess.run(
-        ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], check=True
+        [
+            "git",
+            "-C",
+            str(root),
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "init",
+        ],
+        check=True,
     )
     return root
 
@@ -64,8 +77,19 @@ def test_select_and_test_select_follow_the_change(module: Path) -> None:
         "files": ["./a", "./b"],
     }
     found, code = sidekit(module, env, "test", "--select")
-    assert (code, found["runner"], found["selected"], found["basis"], found["passed"]) == (0, "go", 2, "imports", 2)
+    assert (code, found["runner"], found["selected"], found["basis"], found["passed"]) == (
+        0,
+        "go",
+        2,
+        "imports",
+        2,
+    )
     (module / "go.mod").write_text(FILES["go.mod"] + "\n")
     assert json.dumps(sidekit(module, env, "select")[0]) == json.dumps(
-        {"runner": "go", "changed": 2, "basis": "all", "why": "go.mod or go.sum changed: every package"}
+        {
+            "runner": "go",
+            "changed": 2,
+            "basis": "all",
+            "why": "go.mod or go.sum changed: every package",
+        }
     )

@@ -1,4 +1,5 @@
-"""A Go failure without a stack is placed at the project function its test checks (runners/go_subject)."""
+"""A Go failure without a stack is placed at the project function its test checks
+(runners/go_subject)."""
 
 from __future__ import annotations
 
@@ -98,9 +99,14 @@ def test_a_table_driven_t_errorf_is_placed_at_the_last_call_before_it(tmp_path: 
     }
 
 
-def test_a_helper_handed_t_is_not_the_subject_and_a_bare_fail_scans_its_whole_function(tmp_path: Path) -> None:
+def test_a_helper_handed_t_is_not_the_subject_and_a_bare_fail_scans_its_whole_function(
+    tmp_path: Path,
+) -> None:
     folder = package(tmp_path)
-    assert go_subject.subject(str(folder), "caseconv_test.go", 16) == ("ToSnake", "caseconv.go:5")  # func line
+    assert go_subject.subject(str(folder), "caseconv_test.go", 16) == (
+        "ToSnake",
+        "caseconv.go:5",
+    )  # func line
     assert go_subject.subject(str(folder), "caseconv_test.go", 18) == ("ToSnake", "caseconv.go:5")
 
 
@@ -112,7 +118,9 @@ def test_an_external_test_package_calls_through_the_package_name(tmp_path: Path)
 def test_nothing_to_resolve_keeps_the_test_line(tmp_path: Path) -> None:
     package(tmp_path)
     lines = ["=== RUN   TestMethod\n", "--- FAIL: TestMethod (0.00s)\n"]
-    assert frames.go_failure(lines, "caseconv", str(tmp_path), test="TestMethod") == {  # methods are not resolved
+    assert frames.go_failure(
+        lines, "caseconv", str(tmp_path), test="TestMethod"
+    ) == {  # methods are not resolved
         "type": "fail",
         "message": "failed without a message (t.Fail)",
         "at": "caseconv/caseconv_test.go:21",
@@ -145,20 +153,38 @@ def test_the_cluster_brief_shows_where_it_was_asserted() -> None:
     from sidekit_hooks.answers import shape
     from sidekit_hooks.status import clusters
 
-    failure = {"type": "t.Error", "message": "m", "at": "a.go:5", "checks": "F, asserted at a_test.go:9", "shape": "m"}
-    found = clusters.build([clusters.Member("p::TestA", dict(failure)), clusters.Member("p::TestB", dict(failure))])
+    failure = {
+        "type": "t.Error",
+        "message": "m",
+        "at": "a.go:5",
+        "checks": "F, asserted at a_test.go:9",
+        "shape": "m",
+    }
+    found = clusters.build(
+        [clusters.Member("p::TestA", dict(failure)), clusters.Member("p::TestB", dict(failure))]
+    )
     brief = shape.brief(found[0], 80)
-    assert (brief["at"], brief["checks"], brief["affected"]) == ("a.go:5", "F, asserted at a_test.go:9", 2)
+    assert (brief["at"], brief["checks"], brief["affected"]) == (
+        "a.go:5",
+        "F, asserted at a_test.go:9",
+        2,
+    )
 
 
 def test_each_run_reads_the_sources_as_they_are_then(tmp_path: Path) -> None:
-    """A long-lived process (the MCP server runs `test` in-process) sees an edit made between runs."""
+    """A long-lived process (the MCP server runs `test` in-process) sees an edit made between
+    runs."""
     from sidekit_hooks.runners.go import adapter as go
 
     folder = package(tmp_path)
     events = [
         {"Action": "run", "Package": "caseconv", "Test": "TestToSnake"},
-        {"Action": "output", "Package": "caseconv", "Test": "TestToSnake", "Output": "    caseconv_test.go:11: no\n"},
+        {
+            "Action": "output",
+            "Package": "caseconv",
+            "Test": "TestToSnake",
+            "Output": "    caseconv_test.go:11: no\n",
+        },
         {"Action": "fail", "Package": "caseconv", "Test": "TestToSnake"},
         {"Action": "fail", "Package": "caseconv"},
     ]
@@ -168,11 +194,27 @@ def test_each_run_reads_the_sources_as_they_are_then(tmp_path: Path) -> None:
         return str(result.tests["caseconv::TestToSnake"]["f"]["at"])
 
     assert at() == "caseconv/caseconv.go:5"
-    (folder / "caseconv.go").write_text(CONV.replace("func ToSnake", "// moved down\n\nfunc ToSnake"))
+    (folder / "caseconv.go").write_text(
+        CONV.replace("func ToSnake", "// moved down\n\nfunc ToSnake")
+    )
     assert at() == "caseconv/caseconv.go:7"
 
 
-GO_LINE_WORDS = ("func ", "func", "Name", "pkg.", "t", " *testing.T", " *testing.B", "(", ")", "[", "//", "`", "\\")
+GO_LINE_WORDS = (
+    "func ",
+    "func",
+    "Name",
+    "pkg.",
+    "t",
+    " *testing.T",
+    " *testing.B",
+    "(",
+    ")",
+    "[",
+    "//",
+    "`",
+    "\\",
+)
 
 
 @settings(max_examples=2000)
@@ -180,11 +222,18 @@ GO_LINE_WORDS = ("func ", "func", "Name", "pkg.", "t", " *testing.T", " *testing
 def test_go_lines_are_scanned_as_the_regular_expressions_scanned_them(line: str) -> None:
     found = regex_oracle.pattern("defined_function").match(line)
     assert go_subject.defined_function(line) == (found.group(1) if found else "")
-    assert go_subject._starts_function(line) == bool(regex_oracle.pattern("starts_function").match(line))
+    assert go_subject._starts_function(line) == bool(
+        regex_oracle.pattern("starts_function").match(line)
+    )
     assert go_subject.testing_params(line) == regex_oracle.pattern("testing_params").findall(line)
-    expected = [(m.group(1) or "", m.group(2), m.end()) for m in regex_oracle.pattern("calls").finditer(line)]
+    expected = [
+        (m.group(1) or "", m.group(2), m.end())
+        for m in regex_oracle.pattern("calls").finditer(line)
+    ]
     assert go_subject.calls(line) == expected
-    assert go_subject.without_literals(line) == regex_oracle.pattern("without_literals").sub('""', line)
+    assert go_subject.without_literals(line) == regex_oracle.pattern("without_literals").sub(
+        '""', line
+    )
 
 
 @pytest.mark.parametrize(
@@ -198,7 +247,9 @@ def test_go_lines_are_scanned_as_the_regular_expressions_scanned_them(line: str)
         '\tunterminated "string ( f(1) // g(2)',
     ],
 )
-def test_go_lines_of_real_tests_are_scanned_as_the_regular_expressions_scanned_them(line: str) -> None:
+def test_go_lines_of_real_tests_are_scanned_as_the_regular_expressions_scanned_them(
+    line: str,
+) -> None:
     test_go_lines_are_scanned_as_the_regular_expressions_scanned_them.hypothesis.inner_test(line)  # type: ignore[attr-defined]
 
 
@@ -246,11 +297,22 @@ def test_failures_at_a_caller_of_the_function_most_failures_are_at_join_it(tmp_p
     go_subject.forget()
 
     def placed(function: str, line: int) -> dict[str, str]:
-        return {"type": "t.Error", "at": f"dec/dec.go:{line}", "checks": f"{function}, asserted at dec/dec_test.go:9"}
+        return {
+            "type": "t.Error",
+            "at": f"dec/dec.go:{line}",
+            "checks": f"{function}, asserted at dec/dec_test.go:9",
+        }
 
-    failures = [placed("NewFromString", 3), placed("NewFromString", 3), placed("RequireFromString", 7)]
+    failures = [
+        placed("NewFromString", 3),
+        placed("NewFromString", 3),
+        placed("RequireFromString", 7),
+    ]
     failures += [placed("New", 12), {"type": "t.Error", "at": "dec/dec_test.go:20"}]
-    failures += [{"type": "t.Error", "at": "dec/dec_test.go:6"}, {"type": "t.Error", "at": "dec/dec_test.go:16"}]
+    failures += [
+        {"type": "t.Error", "at": "dec/dec_test.go:6"},
+        {"type": "t.Error", "at": "dec/dec_test.go:16"},
+    ]
     go_subject.join_callers(failures, str(folder), "dec/")
     assert failures == [
         placed("NewFromString", 3),
@@ -260,7 +322,9 @@ def test_failures_at_a_caller_of_the_function_most_failures_are_at_join_it(tmp_p
             "at": "dec/dec.go:3",
             "checks": "NewFromString through RequireFromString, asserted at dec/dec_test.go:9",
         },
-        placed("New", 12),  # calls nothing the others are at (the method's call to New is not New's)
+        placed(
+            "New", 12
+        ),  # calls nothing the others are at (the method's call to New is not New's)
         {"type": "t.Error", "at": "dec/dec_test.go:20"},  # no test function around it
         {
             "type": "t.Error",

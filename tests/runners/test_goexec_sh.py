@@ -1,5 +1,6 @@
-"""runners/go/goexec.sh, the sh wrapper go runs each test binary through: a stand-in binary (a sh script
-that prints what a Go test binary prints with and without `-test.v=test2json`), run as go runs it."""
+"""runners/go/goexec.sh, the sh wrapper go runs each test binary through: a stand-in binary (a sh
+script that prints what a Go test binary prints with and without `-test.v=test2json`), run as go
+runs it."""
 
 from __future__ import annotations
 
@@ -64,9 +65,12 @@ def project(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def run(root: Path, binary: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """As go runs it: in the package's folder, from a parent that ends (the run's writer waits for it)."""
+    """As go runs it: in the package's folder, from a parent that ends (the run's writer waits for
+    it)."""
     line = " ".join(["/bin/sh", WRAPPER, sys.executable, str(binary), "-test.paniconexit0", *args])
-    environ = {k: v for k, v in os.environ.items() if k not in ("SIDEKIT_RAW", "CLAUDE_PROJECT_DIR")}
+    environ = {
+        k: v for k, v in os.environ.items() if k not in ("SIDEKIT_RAW", "CLAUDE_PROJECT_DIR")
+    }
     return subprocess.run(
         ["/bin/sh", "-c", line + "; exit $?"],
         cwd=str(root / "p"),
@@ -85,14 +89,24 @@ def cached(root: Path) -> dict[str, str]:
     return {test: entry["o"] for test, entry in json.loads(table.read_text())["tests"].items()}
 
 
-def test_a_passing_binary_prints_what_it_would_without_the_framing_and_is_cached(tmp_path: Path) -> None:
+def test_a_passing_binary_prints_what_it_would_without_the_framing_and_is_cached(
+    tmp_path: Path,
+) -> None:
     root, binary = project(tmp_path)
     done = run(root, binary)
     assert (done.returncode, done.stdout, done.stderr) == (0, "printed by the test\nPASS\n", "")
     given = f"-test.paniconexit0 -test.v=test2json -test.testlogfile={binary.parent}/testlog.txt\n"
-    assert Path(f"{binary}.args").read_text() == given  # go reads the test log: passing packages stay cached
+    assert (
+        Path(f"{binary}.args").read_text() == given
+    )  # go reads the test log: passing packages stay cached
     assert cached(root) == {"p::TestA": "passed"}
-    assert abs(json.loads((root / ".sidekit" / "status.json").read_text())["run"]["started"] - time.time()) < 60
+    assert (
+        abs(
+            json.loads((root / ".sidekit" / "status.json").read_text())["run"]["started"]
+            - time.time()
+        )
+        < 60
+    )
     assert not [n for n in os.listdir(root / ".sidekit" / "go") if n.startswith((".out", "spool-"))]
 
 
@@ -100,7 +114,9 @@ def test_a_passing_binary_with_long_output_is_compacted_by_python(tmp_path: Path
     root, binary = project(tmp_path)
     done = run(root, binary, BIG="1")
     head, answer = done.stdout.splitlines()
-    assert done.returncode == 0 and head.startswith("sidekit: go test output (2,655 B) compacted; exit code 0;")
+    assert done.returncode == 0 and head.startswith(
+        "sidekit: go test output (2,655 B) compacted; exit code 0;"
+    )
     assert json.loads(answer)["passed"] == 1
 
 
@@ -108,17 +124,26 @@ def test_a_failing_binary_goes_to_python_and_prints_as_go_would(tmp_path: Path) 
     root, binary = project(tmp_path)
     done = run(root, binary, FAIL_B="1")
     assert done.returncode == 1
-    assert done.stdout == ("printed by the test\n--- FAIL: TestB (0.00s)\n    p_test.go:12: got 1, want 2\nFAIL\n")
+    assert done.stdout == (
+        "printed by the test\n--- FAIL: TestB (0.00s)\n    p_test.go:12: got 1, want 2\nFAIL\n"
+    )
     assert cached(root) == {"p::TestA": "passed", "p::TestB": "failed"}
 
 
-def test_verbose_runs_print_the_verbose_text_and_the_binary_gets_the_framing_instead_of_v(tmp_path: Path) -> None:
+def test_verbose_runs_print_the_verbose_text_and_the_binary_gets_the_framing_instead_of_v(
+    tmp_path: Path,
+) -> None:
     root, binary = project(tmp_path)
     done = run(root, binary, "-test.v=true")
     assert done.returncode == 0
-    assert Path(f"{binary}.args").read_text().startswith("-test.paniconexit0 -test.v=test2json -test.testlogfile=")
+    assert (
+        Path(f"{binary}.args")
+        .read_text()
+        .startswith("-test.paniconexit0 -test.v=test2json -test.testlogfile=")
+    )
     assert done.stdout == (
-        "=== RUN   TestA\n    p_test.go:7: a passing test logs\n        on two lines\nprinted by the test\n"
+        "=== RUN   TestA\n    p_test.go:7: a passing test logs\n        on two lines\nprinted by "
+        "the test\n"
         "--- PASS: TestA (0.00s)\nPASS\n"
     )
 
@@ -161,9 +186,14 @@ def test_sigkill_which_no_shell_can_note_stays_a_signal(tmp_path: Path) -> None:
 
 def test_raw_and_pass_through_runs_are_the_binary_itself(tmp_path: Path) -> None:
     root, binary = project(tmp_path)
-    assert run(root, binary, SIDEKIT_RAW="1").stdout == "unframed run: -test.paniconexit0\n"  # exit 9
+    assert (
+        run(root, binary, SIDEKIT_RAW="1").stdout == "unframed run: -test.paniconexit0\n"
+    )  # exit 9
     listed = run(root, binary, "-test.list=.")
-    assert (listed.returncode, listed.stdout) == (9, "unframed run: -test.paniconexit0 -test.list=.\n")
+    assert (listed.returncode, listed.stdout) == (
+        9,
+        "unframed run: -test.paniconexit0 -test.list=.\n",
+    )
     assert not (root / ".sidekit").exists()
 
 
@@ -173,23 +203,33 @@ def test_a_link_where_the_spool_folder_would_be_is_never_followed(tmp_path: Path
     outside.mkdir()
     (root / ".sidekit").symlink_to(outside)
     done = run(root, binary)
-    assert (done.returncode, done.stdout) == (0, "printed by the test\nPASS\n")  # goexec.py: printed as it was
+    assert (done.returncode, done.stdout) == (
+        0,
+        "printed by the test\nPASS\n",
+    )  # goexec.py: printed as it was
     time.sleep(0.3)
     assert os.listdir(outside) == []
 
 
-def test_a_killed_wrappers_spool_is_never_cached_and_goes_once_the_run_has_ended(tmp_path: Path) -> None:
-    """The wrapper killed under its binary (go killed, ^C): its spool has no end line, nothing is cached
-    from it, and the run's writer (started by another binary of the run) removes it once the run ends."""
+def test_a_killed_wrappers_spool_is_never_cached_and_goes_once_the_run_has_ended(
+    tmp_path: Path,
+) -> None:
+    """The wrapper killed under its binary (go killed, ^C): its spool has no end line, nothing is
+    cached from it, and the run's writer (started by another binary of the run) removes it once the
+    run ends."""
     root, binary = project(tmp_path)
     folder = root / ".sidekit" / "go"
     line = " ".join(["/bin/sh", WRAPPER, sys.executable, str(binary)])
     # one parent for the wrappers, as go is for a run's binaries (the last one filtered: its package
     # run whole would drop TestB, in whichever order the two cache writes land)
     script = f"KILL_WRAPPER=1 {line}; ls {folder} > {folder}.seen; FAIL_B=1 {line} >/dev/null; {line} -test.run=TestA; sleep 0.3"
-    done = subprocess.run(["/bin/sh", "-c", script], cwd=str(root / "p"), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        ["/bin/sh", "-c", script], cwd=str(root / "p"), capture_output=True, text=True, timeout=60
+    )
     assert done.stdout == "printed by the test\nPASS\n"
-    assert [n for n in Path(f"{folder}.seen").read_text().split() if n.startswith("spool-")]  # the killed one's
+    assert [
+        n for n in Path(f"{folder}.seen").read_text().split() if n.startswith("spool-")
+    ]  # the killed one's
     assert cached(root) == {"p::TestA": "passed", "p::TestB": "failed"}
     deadline = time.time() + 20
     while time.time() < deadline and list(folder.glob("writer-*")):
@@ -203,21 +243,32 @@ def test_a_spool_gone_before_python_reads_it_still_ends_as_the_binary_did(tmp_pa
     start = str(Path(go.__file__).parent / "goexec_start.py")
     line = f"{sys.executable} -I -S {start} --captured {root}/.sidekit/go/spool-gone 1 0 0"
     done = subprocess.run(
-        ["/bin/sh", "-c", line + "; exit $?"], cwd=str(root / "p"), capture_output=True, text=True, timeout=60
+        ["/bin/sh", "-c", line + "; exit $?"],
+        cwd=str(root / "p"),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
 
 
-def test_the_sh_wrappers_run_key_is_the_one_python_computes_for_the_same_go_run(tmp_path: Path) -> None:
-    """goexec.sh names a spool by go's pid and start time in sh, spool.run_key names the printed-bytes
-    ledger in Python: one run, one key, or the writer and `status` would wait on the wrong run."""
+def test_the_sh_wrappers_run_key_is_the_one_python_computes_for_the_same_go_run(
+    tmp_path: Path,
+) -> None:
+    """goexec.sh names a spool by go's pid and start time in sh, spool.run_key names the
+    printed-bytes ledger in Python: one run, one key, or the writer and `status` would wait on the
+    wrong run."""
     root, binary = project(tmp_path)
     folder = root / ".sidekit" / "go"
     seen = tmp_path / "seen"
     binary.write_text(BINARY.replace("#!/bin/sh\n", f"#!/bin/sh\nls {folder} >{seen}\n", 1))
     done = run(root, binary, FAIL_B="1")  # red: the sh wrapper spools, then execs goexec.py
     assert done.returncode == 1
-    spooled = [n.removeprefix("spool-").rpartition("-")[0] for n in seen.read_text().split() if n.startswith("spool-")]
+    spooled = [
+        n.removeprefix("spool-").rpartition("-")[0]
+        for n in seen.read_text().split()
+        if n.startswith("spool-")
+    ]
     printed = [n.removeprefix("printed-") for n in os.listdir(folder) if n.startswith("printed-")]
     assert len(spooled) == 1 and spooled == printed
     pid, born = spooled[0].split("-")
@@ -230,7 +281,9 @@ def test_a_package_run_whole_forgets_its_cached_tests_the_run_no_longer_has(tmp_
     root, binary = project(tmp_path)
     assert run(root, binary, FAIL_B="1").returncode == 1
     assert cached(root) == {"p::TestA": "passed", "p::TestB": "failed"}
-    assert run(root, binary, "-test.run=TestA").returncode == 0  # filtered: TestB was not asked about
+    assert (
+        run(root, binary, "-test.run=TestA").returncode == 0
+    )  # filtered: TestB was not asked about
     assert settled(root) == {"p::TestA": "passed", "p::TestB": "failed"}
     assert run(root, binary, PANIC_A="1").returncode == 2  # cut short: TestB never ran
     assert settled(root) == {"p::TestA": "failed", "p::TestB": "failed"}
@@ -242,6 +295,8 @@ def settled(root: Path) -> dict[str, str]:
     """The cache once the run's writer (detached, after the wrapper's parent ended) is done."""
     folder = root / ".sidekit" / "go"
     deadline = time.time() + 20
-    while time.time() < deadline and [n for n in os.listdir(folder) if n.startswith(("writer-", "spool-"))]:
+    while time.time() < deadline and [
+        n for n in os.listdir(folder) if n.startswith(("writer-", "spool-"))
+    ]:
         time.sleep(0.05)
     return cached(root)

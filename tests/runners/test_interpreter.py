@@ -1,5 +1,5 @@
-"""Which Python runs a project's tests: the discovery order, on real folders (fake venvs: a pyvenv.cfg
-and an executable bin/python, which is all discovery looks at)."""
+"""Which Python runs a project's tests: the discovery order, on real folders (fake venvs: a
+pyvenv.cfg and an executable bin/python, which is all discovery looks at)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,12 @@ from sidekit_hooks.runners.pytest import interpreter
 
 @pytest.fixture(autouse=True)
 def no_outer_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in ("SIDEKIT_PYTHON", "VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT", "POETRY_VIRTUALENVS_PATH"):
+    for name in (
+        "SIDEKIT_PYTHON",
+        "VIRTUAL_ENV",
+        "UV_PROJECT_ENVIRONMENT",
+        "POETRY_VIRTUALENVS_PATH",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("POETRY_CACHE_DIR", str(tmp_path / "poetry-cache"))
 
@@ -37,7 +42,9 @@ def test_nothing_found_is_sidekits_own(project: Path) -> None:
     assert found.is_sidekit
 
 
-def test_project_venv_before_active_virtual_env(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_project_venv_before_active_virtual_env(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     make_env(tmp_path / "active")
     monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "active"))
     assert interpreter.find(str(project)).source == "VIRTUAL_ENV"
@@ -45,7 +52,11 @@ def test_project_venv_before_active_virtual_env(project: Path, tmp_path: Path, m
     assert interpreter.find(str(project)).source == "venv"
     python = make_env(project / ".venv")
     found = interpreter.find(str(project))
-    assert (found.path, found.source, found.label(str(project))) == (str(python), ".venv", ".venv/bin/python")
+    assert (found.path, found.source, found.label(str(project))) == (
+        str(python),
+        ".venv",
+        ".venv/bin/python",
+    )
     assert found.env == str(project / ".venv")
 
 
@@ -57,7 +68,10 @@ def test_setting_wins_over_venv_and_option_over_setting(
     (project / "pyproject.toml").write_text(
         '[project]\nname = "x"\n\n[tool.sidekit]\npython = "envs/py312/bin/python"\n'
     )
-    assert (interpreter.find(str(project)).path, interpreter.find(str(project)).source) == (str(other), "setting")
+    assert (interpreter.find(str(project)).path, interpreter.find(str(project)).source) == (
+        str(other),
+        "setting",
+    )
     third = make_env(tmp_path / "third")
     monkeypatch.setenv("SIDEKIT_PYTHON", str(third))
     assert interpreter.find(str(project)).path == str(third)
@@ -82,12 +96,16 @@ def test_poetry_environment_found_as_poetry_names_it(project: Path, tmp_path: Pa
     real = os.path.normcase(os.path.realpath(project))
     digest = base64.urlsafe_b64encode(hashlib.sha256(real.encode()).digest()).decode()[:8]
     python = make_env(tmp_path / "poetry-cache" / "virtualenvs" / f"my_app-{digest}-py3.11")
-    make_env(tmp_path / "poetry-cache" / "virtualenvs" / "my_app-XXXXXXXX-py3.11")  # another project's
+    make_env(
+        tmp_path / "poetry-cache" / "virtualenvs" / "my_app-XXXXXXXX-py3.11"
+    )  # another project's
     found = interpreter.find(str(project))
     assert (found.path, found.source) == (str(python), "poetry")
 
 
-def test_candidates_lists_each_env_once_in_order(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_candidates_lists_each_env_once_in_order(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     make_env(project / ".venv")
     make_env(project / "venv")
     monkeypatch.setenv("VIRTUAL_ENV", str(project / ".venv"))
@@ -112,13 +130,21 @@ def test_sidekit_test_names_an_interpreter_that_is_not_the_obvious_one(tmp_path:
     root.mkdir()
     (root / "pytest.ini").write_text("[pytest]\n")
     (root / "test_a.py").write_text("def test_a():\n    pass\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_"))}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_"))
+    }
     command = [sys.executable, "-m", "sidekit_hooks.cli", "test", "--project", str(root)]
-    plain = json.loads(subprocess.run(command, env=env, capture_output=True, text=True, timeout=120).stdout)
+    plain = json.loads(
+        subprocess.run(command, env=env, capture_output=True, text=True, timeout=120).stdout
+    )
     assert plain["passed"] == 1 and "python" not in plain  # sidekit's own, no project venv: obvious
     chosen = json.loads(
         subprocess.run(
-            command, env=dict(env, SIDEKIT_PYTHON=sys.executable), capture_output=True, text=True, timeout=120
+            command,
+            env=dict(env, SIDEKIT_PYTHON=sys.executable),
+            capture_output=True,
+            text=True,
+            timeout=120,
         ).stdout
     )
     assert chosen["passed"] == 1 and chosen["python"] == sys.executable

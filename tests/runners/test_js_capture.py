@@ -32,7 +32,9 @@ def _node(script: str, cwd: Path, env: dict[str, str] | None = None) -> subproce
     )
 
 
-def test_what_npm_echoes_before_the_runner_is_counted_but_npx_echoes_nothing(tmp_path: Path) -> None:
+def test_what_npm_echoes_before_the_runner_is_counted_but_npx_echoes_nothing(
+    tmp_path: Path,
+) -> None:
     script = (
         f"const c = require({json.dumps(str(CAPTURE))}); "
         "console.log(c.printedBefore(process.env, ['node', 'vitest.mjs', 'run', '--x']))"
@@ -44,7 +46,9 @@ def test_what_npm_echoes_before_the_runner_is_counted_but_npx_echoes_nothing(tmp
         "npm_package_version": "1.0.0",
         "npm_lifecycle_script": "vitest run",
     }
-    assert _node(script, tmp_path, npm).communicate()[0] == f"{12 + 4 + 5 + 4 + 10 + len('run --x')}\n"
+    assert (
+        _node(script, tmp_path, npm).communicate()[0] == f"{12 + 4 + 5 + 4 + 10 + len('run --x')}\n"
+    )
     npx = {"npm_lifecycle_event": "npx", "npm_command": "exec", "npm_lifecycle_script": "'vitest'"}
     assert _node(script, tmp_path, npx).communicate()[0] == "0\n"
 
@@ -52,7 +56,8 @@ def test_what_npm_echoes_before_the_runner_is_counted_but_npx_echoes_nothing(tmp
 def test_a_run_stopped_by_sigterm_says_so_and_dies_by_the_signal(tmp_path: Path) -> None:
     report = tmp_path / ".sidekit" / "vitest" / "report-1.json"
     script = (
-        f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); s.setReport({json.dumps(str(report))}); "
+        f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); "
+        f"s.setReport({json.dumps(str(report))}); "
         "console.log('RUN v4'); console.log(' ❯ test/slow.test.js'); setTimeout(() => {}, 60000)"
     )
     child = _node(script, tmp_path)
@@ -80,7 +85,8 @@ def test_the_raw_output_is_never_written_through_a_link_out_of_the_project(tmp_p
     (project / ".sidekit").symlink_to(outside)
     report = project / ".sidekit" / "vitest" / "report-1.json"
     script = (
-        f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); s.setReport({json.dumps(str(report))}); "
+        f"const s = require({json.dumps(str(CAPTURE))}).start('vitest'); "
+        f"s.setReport({json.dumps(str(report))}); "
         "console.log('RUN v4'); console.log('all output')"
     )
     out = _node(script, project).communicate(timeout=30)[0]
@@ -103,7 +109,8 @@ def test_the_jest_reporter_hands_over_the_name_filter_and_what_narrows_the_run(
     script = (
         f"const R = require({json.dumps(str(reporter))}); new R({json.dumps(config)}); "
         "const s = globalThis[Symbol.for('sidekit.capture')]; "
-        f"require('fs').writeFileSync({json.dumps(str(out))}, JSON.stringify([s.filter, s.partial]))"
+        f"require('fs').writeFileSync({json.dumps(str(out))}, JSON.stringify([s.filter, "
+        "s.partial]))"
     )
     _node(script, tmp_path).communicate(timeout=30)
     assert json.loads(out.read_text()) == said
@@ -122,12 +129,17 @@ def test_the_vitest_reporter_hands_over_the_name_filter_and_what_narrows_the_run
 ) -> None:
     reporter, out = CAPTURE.parent / "vitest-reporter.mjs", tmp_path / "state.json"
     script = (
-        f"const m = await import({json.dumps(reporter.as_uri())}); new m.default().onInit({{config: {config}}}); "
+        f"const m = await import({json.dumps(reporter.as_uri())}); new "
+        f"m.default().onInit({{config: {config}}}); "
         "const s = globalThis[Symbol.for('sidekit.capture')]; "
-        f"(await import('node:fs')).writeFileSync({json.dumps(str(out))}, JSON.stringify([s.filter, s.partial]))"
+        f"(await import('node:fs')).writeFileSync({json.dumps(str(out))}, "
+        "JSON.stringify([s.filter, s.partial]))"
     )
     child = subprocess.Popen(
-        ["node", "--input-type=module", "-e", script], cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, text=True
+        ["node", "--input-type=module", "-e", script],
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin"},
+        text=True,
     )
     child.communicate(timeout=30)
     assert json.loads(out.read_text()) == said
@@ -137,7 +149,8 @@ def test_a_run_whose_reporter_never_read_its_config_covers_nothing(tmp_path: Pat
     out = tmp_path / "state.json"
     script = (
         f"const s = require({json.dumps(str(CAPTURE))}).start('jest'); "
-        f"require('fs').writeFileSync({json.dumps(str(out))}, JSON.stringify([s.filter, s.partial]))"
+        f"require('fs').writeFileSync({json.dumps(str(out))}, JSON.stringify([s.filter, "
+        "s.partial]))"
     )
     _node(script, tmp_path).communicate(timeout=30)
     assert json.loads(out.read_text()) == ["", "unknown"]

@@ -63,7 +63,9 @@ def test_not_vitest_runs(words: list[str], tmp_path: Path) -> None:
 
 
 def test_vitest_run_gets_reporters_and_a_fresh_report_under_sidekit(tmp_path: Path) -> None:
-    extra = _appended(["npx", "vitest", "run"], vitest.compact_words(["npx", "vitest", "run"], str(tmp_path)))
+    extra = _appended(
+        ["npx", "vitest", "run"], vitest.compact_words(["npx", "vitest", "run"], str(tmp_path))
+    )
     assert extra[:3] == ["--reporter=default", f"--reporter={VITEST_REPORTER}", "--reporter=json"]
     report = extra[3].partition("=")[2]
     assert extra[3].startswith("--outputFile.json=")
@@ -74,7 +76,10 @@ def test_vitest_run_gets_reporters_and_a_fresh_report_under_sidekit(tmp_path: Pa
 
 
 def test_plain_vitest_is_made_a_single_run(tmp_path: Path) -> None:
-    assert _appended(["npx", "vitest"], vitest.compact_words(["npx", "vitest"], str(tmp_path)))[0] == "--run"
+    assert (
+        _appended(["npx", "vitest"], vitest.compact_words(["npx", "vitest"], str(tmp_path)))[0]
+        == "--run"
+    )
 
 
 @pytest.mark.parametrize(
@@ -100,23 +105,40 @@ def test_vitest_runs_left_alone(words: list[str], tmp_path: Path) -> None:
 
 
 def test_npm_test_follows_the_test_script(tmp_path: Path) -> None:
-    project = str(_project(tmp_path, "tsc --noEmit && cross-env NODE_ENV=test vitest run --coverage"))
-    assert vitest.matches(["npm", "test"], project) and vitest.matches(["npm", "run", "test"], project)
+    project = str(
+        _project(tmp_path, "tsc --noEmit && cross-env NODE_ENV=test vitest run --coverage")
+    )
+    assert vitest.matches(["npm", "test"], project) and vitest.matches(
+        ["npm", "run", "test"], project
+    )
     assert vitest.matches(["pnpm", "test"], project) and vitest.matches(["yarn", "test"], project)
     assert not jest.matches(["npm", "test"], project)
     extra = _appended(["npm", "test"], vitest.compact_words(["npm", "test"], project))
     assert extra[:2] == ["--", "--reporter=default"]
-    extra = _appended(["npm", "t", "--", "src"], vitest.compact_words(["npm", "t", "--", "src"], project))
+    extra = _appended(
+        ["npm", "t", "--", "src"], vitest.compact_words(["npm", "t", "--", "src"], project)
+    )
     assert extra[0] == "--reporter=default"  # after the existing `--`: still the script's
-    assert vitest.compact_words(["pnpm", "test"], project) is None  # how pnpm passes options on: not measured
+    assert (
+        vitest.compact_words(["pnpm", "test"], project) is None
+    )  # how pnpm passes options on: not measured
     assert vitest.compact_words(["npm", "test", "--", "--reporter=dot"], project) is None
 
 
 @pytest.mark.parametrize(
     "script",
-    ["vitest run; echo done", "vitest run | tee out", "vitest run && echo ok", "echo $(vitest run)", "jest", ""],
+    [
+        "vitest run; echo done",
+        "vitest run | tee out",
+        "vitest run && echo ok",
+        "echo $(vitest run)",
+        "jest",
+        "",
+    ],
 )
-def test_scripts_whose_last_command_is_not_vitest_are_not_rewritten(script: str, tmp_path: Path) -> None:
+def test_scripts_whose_last_command_is_not_vitest_are_not_rewritten(
+    script: str, tmp_path: Path
+) -> None:
     project = str(_project(tmp_path, script))
     assert vitest.compact_words(["npm", "test"], project) is None
 
@@ -126,7 +148,10 @@ def test_jest_forms_and_appended_options(tmp_path: Path) -> None:
         assert jest.matches(words, str(tmp_path))
     extra = _appended(["npx", "jest"], jest.compact_words(["npx", "jest"], str(tmp_path)))
     assert extra[:3] == [f"--reporters={JEST_REPORTER}", "--reporters=default", "--json"]
-    assert extra[3].startswith(f"--outputFile={tmp_path / '.sidekit' / 'jest' / 'report-'}") and len(extra) == 4
+    assert (
+        extra[3].startswith(f"--outputFile={tmp_path / '.sidekit' / 'jest' / 'report-'}")
+        and len(extra) == 4
+    )
     project = str(_project(tmp_path, "NODE_OPTIONS=--experimental-vm-modules jest --ci"))
     assert _appended(["npm", "test"], jest.compact_words(["npm", "test"], project))[0] == "--"
 
@@ -170,7 +195,9 @@ def test_what_sidekit_test_runs_writes_a_fresh_report_collect_can_find(tmp_path:
     assert (tmp_path / ".sidekit" / "jest").is_dir()  # jest would not make it
 
 
-def test_a_sidekit_folder_that_leads_outside_the_project_is_never_written_through(tmp_path: Path) -> None:
+def test_a_sidekit_folder_that_leads_outside_the_project_is_never_written_through(
+    tmp_path: Path,
+) -> None:
     project, outside = tmp_path / "proj", tmp_path / "outside"
     project.mkdir()
     outside.mkdir()

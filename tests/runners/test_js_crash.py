@@ -1,5 +1,6 @@
-"""A jest run that dies before it writes its report (a test file calling `process.exit(3)`) keeps what
-the files that finished said, plus the crash (issue #33, item 4: qs's 26 failures became "no test ran")."""
+"""A jest run that dies before it writes its report (a test file calling `process.exit(3)`) keeps
+what the files that finished said, plus the crash (issue #33, item 4: qs's 26 failures became "no
+test ran")."""
 
 from __future__ import annotations
 
@@ -25,12 +26,15 @@ def finished_file(root: Path) -> str:
             "status": "failed",
             "title": f"adds {i}",
             "failureMessages": [
-                f"Error: expect(received).toBe(expected)\n    at Object.toBe ({root}/test/a.test.js:2:73)"
+                "Error: expect(received).toBe(expected)\n    at Object.toBe "
+                f"({root}/test/a.test.js:2:73)"
             ],
         }
         for i in range(5)
     ]
-    return json.dumps({"name": str(root / "test" / "a.test.js"), "status": "failed", "assertionResults": results})
+    return json.dumps(
+        {"name": str(root / "test" / "a.test.js"), "status": "failed", "assertionResults": results}
+    )
 
 
 def project(root: Path) -> Path:
@@ -45,7 +49,9 @@ def project(root: Path) -> Path:
 def test_the_files_that_finished_before_the_crash_are_read_with_the_crash(tmp_path: Path) -> None:
     root = project(tmp_path)
     report = root / ".sidekit" / "jest" / "report-x.json"  # never written: the process died first
-    (root / ".sidekit" / "jest" / "report-x.json.partial").write_text(finished_file(root) + "\n" + '{"name": "cut')
+    (root / ".sidekit" / "jest" / "report-x.json.partial").write_text(
+        finished_file(root) + "\n" + '{"name": "cut'
+    )
     raw = root / ".sidekit" / "jest" / "raw.txt"
     raw.write_text('  ●  process.exit called with "3"\n')
     found = js_compact.gather("jest", str(root), 0.0, 3, str(raw), str(report))
@@ -68,7 +74,9 @@ def test_a_partial_file_that_is_a_link_or_a_fifo_is_not_read(tmp_path: Path, kin
 
 
 @pytest.mark.slow
-def test_a_real_jest_run_with_a_file_calling_process_exit_keeps_the_failures_that_ran(tmp_path: Path) -> None:
+def test_a_real_jest_run_with_a_file_calling_process_exit_keeps_the_failures_that_ran(
+    tmp_path: Path,
+) -> None:
     root = js.base_project(tmp_path / "proj", "jest", script="jest")
     (root / "add.js").write_text(ADD)
     (root / "test").mkdir()

@@ -1,4 +1,5 @@
-"""JS/TS stack frames: parsing V8's forms, which frames are the project's, and the failure a stack becomes."""
+"""JS/TS stack frames: parsing V8's forms, which frames are the project's, and the failure a stack
+becomes."""
 
 from __future__ import annotations
 
@@ -25,7 +26,9 @@ def test_the_forms_v8_prints() -> None:
     assert js_frames.parse_frame("    at compare (/w/proj/lib/a.js:5:24)", ROOT) == Frame(
         "lib/a.js", 5, "compare", True
     )
-    assert js_frames.parse_frame("    at /w/proj/test/a.test.ts:6:67", ROOT) == Frame("test/a.test.ts", 6, "", True)
+    assert js_frames.parse_frame("    at /w/proj/test/a.test.ts:6:67", ROOT) == Frame(
+        "test/a.test.ts", 6, "", True
+    )
     assert js_frames.parse_frame("at async run (file:///w/proj/src/x%20y.mjs:3:1)", ROOT) == Frame(
         "src/x y.mjs", 3, "run", True
     )
@@ -41,7 +44,10 @@ def test_the_forms_v8_prints() -> None:
 
 
 def test_dependencies_are_named_from_their_package_wherever_installed() -> None:
-    assert js_frames.where("/w/proj/node_modules/vite/dist/a.js", ROOT) == ("node_modules/vite/dist/a.js", False)
+    assert js_frames.where("/w/proj/node_modules/vite/dist/a.js", ROOT) == (
+        "node_modules/vite/dist/a.js",
+        False,
+    )
     assert js_frames.where("file:///elsewhere/node_modules/jest-circus/build/x.js", ROOT) == (
         "node_modules/jest-circus/build/x.js",
         False,
@@ -66,17 +72,22 @@ def test_a_stack_becomes_a_failure_keyed_by_its_innermost_project_frame() -> Non
 
 def test_a_crash_inside_a_dependency_keeps_the_project_frame_that_called_it() -> None:
     stack = (
-        "Error: STACK_TRACE_ERROR\n    at task (file:///w/node_modules/@vitest/runner/dist/c.js:1784:27)\n"
+        "Error: STACK_TRACE_ERROR\n    at task "
+        "(file:///w/node_modules/@vitest/runner/dist/c.js:1784:27)\n"
         "    at /w/proj/test/a.test.js:1:77"
     )
     failure = js_frames.describe(stack, ROOT)
-    assert (failure["at"], failure["frame"]) == ("node_modules/@vitest/runner/dist/c.js:1784", "test/a.test.js:1")
+    assert (failure["at"], failure["frame"]) == (
+        "node_modules/@vitest/runner/dist/c.js:1784",
+        "test/a.test.js:1",
+    )
 
 
 def test_a_parse_error_is_placed_in_the_file_it_names_not_in_the_parser() -> None:
     """jest 30 on a test file that does not parse: babel's error names the file, line and column."""
     stack = (
-        "SyntaxError: /w/proj/test/b.test.js: Unexpected token (1:23)\n\n> 1 | test('b', () => { if ( })\n"
+        "SyntaxError: /w/proj/test/b.test.js: Unexpected token (1:23)\n\n> 1 | test('b', () => { "
+        "if ( })\n"
         "    at constructor (/w/node_modules/@babel/parser/src/parse-error.ts:96:45)\n"
         "    at Parser.toParseError (/w/node_modules/@babel/parser/src/tokenizer/index.ts:1504:19)"
     )
@@ -88,7 +99,10 @@ def test_a_parse_error_is_placed_in_the_file_it_names_not_in_the_parser() -> Non
         "frames": ["test/b.test.js:1"],
     }
     outside = stack.replace("/w/proj/test/b.test.js", "/elsewhere/b.test.js")
-    assert js_frames.describe(outside, ROOT, maps=False)["at"] == "node_modules/@babel/parser/src/parse-error.ts:96"
+    assert (
+        js_frames.describe(outside, ROOT, maps=False)["at"]
+        == "node_modules/@babel/parser/src/parse-error.ts:96"
+    )
 
 
 def test_messages_without_a_type_and_ansi_colours() -> None:
@@ -104,9 +118,9 @@ def test_messages_without_a_type_and_ansi_colours() -> None:
         "Error",
         "Cannot find module 'x'",
     )
-    assert js_frames.describe("TypeError: a\n    at f (/w/proj/a.js:1:1)\n  [cause]: RangeError: b", ROOT)["cause"] == (
-        "RangeError: b"
-    )
+    assert js_frames.describe(
+        "TypeError: a\n    at f (/w/proj/a.js:1:1)\n  [cause]: RangeError: b", ROOT
+    )["cause"] == ("RangeError: b")
 
 
 def _vlq(value: int) -> str:

@@ -87,13 +87,18 @@ def test_an_unknown_status_or_a_failure_without_message_is_never_a_pass() -> Non
     }
     tests = js_report.parse(report, ROOT).tests
     assert tests["a.test.ts::odd"]["o"] == "error"
-    assert tests["a.test.ts::bare"]["f"] == {"type": "Error", "message": "status 'failed' without a failure message"}
+    assert tests["a.test.ts::bare"]["f"] == {
+        "type": "Error",
+        "message": "status 'failed' without a failure message",
+    }
 
 
 def test_a_vitest_file_that_failed_to_load_is_a_suite_error() -> None:
-    # vitest 4.1.12: a syntax error; the file is `failed` with a message and no tests, numFailedTests 0
+    # vitest 4.1.12: a syntax error; the file is `failed` with a message and no tests,
+    # numFailedTests 0
     message = (
-        "Failed to parse source for import analysis because the content contains invalid JS syntax. "
+        "Failed to parse source for import analysis because the content contains invalid JS "
+        "syntax. "
         "If you are using JSX, make sure to name the file with the .jsx or .tsx extension."
     )
     report = {
@@ -105,11 +110,18 @@ def test_a_vitest_file_that_failed_to_load_is_a_suite_error() -> None:
                 "message": "",
                 "assertionResults": [_result("a", "passed")],
             },
-            {"name": "/w/proj/test/b.test.js", "status": "failed", "message": message, "assertionResults": []},
+            {
+                "name": "/w/proj/test/b.test.js",
+                "status": "failed",
+                "message": message,
+                "assertionResults": [],
+            },
         ],
     }
     parsed = js_report.parse(report, ROOT)
-    assert parsed.suite_errors == {"test/b.test.js": {"type": "Error", "message": message, "at": "test/b.test.js"}}
+    assert parsed.suite_errors == {
+        "test/b.test.js": {"type": "Error", "message": message, "at": "test/b.test.js"}
+    }
 
 
 def test_a_vitest_after_all_failure_next_to_failed_tests_still_counts() -> None:
@@ -136,10 +148,13 @@ def test_a_vitest_after_all_failure_next_to_failed_tests_still_counts() -> None:
 
 
 def test_jest_test_suite_failed_to_run_is_a_suite_error_even_with_passing_tests() -> None:
-    # jest 30.5.2: a throwing afterAll lists the passed tests, numFailedTests 0, numRuntimeErrorTestSuites 1
+    # jest 30.5.2: a throwing afterAll lists the passed tests, numFailedTests 0,
+    # numRuntimeErrorTestSuites 1
     message = (
-        "  \u25cf Test suite failed to run\n\n    Cannot find module '../missing' from 'test/a.test.js'\n\n"
-        "      at Resolver._throwModNotFoundError (node_modules/jest-resolve/build/index.js:863:11)\n"
+        "  \u25cf Test suite failed to run\n\n    Cannot find module '../missing' from "
+        "'test/a.test.js'\n\n"
+        "      at Resolver._throwModNotFoundError "
+        "(node_modules/jest-resolve/build/index.js:863:11)\n"
         "      at Object.require (test/a.test.js:1:1)\n"
     )
     rendered_failure = "  \u25cf t > x\n\n    expect(received).toBe(expected)\n"
@@ -156,7 +171,9 @@ def test_jest_test_suite_failed_to_run_is_a_suite_error_even_with_passing_tests(
                 "name": "/w/proj/test/b.test.js",
                 "status": "failed",
                 "message": rendered_failure,
-                "assertionResults": [_result("x", "failed", ("t",), ("Error: expect(received).toBe(expected)",))],
+                "assertionResults": [
+                    _result("x", "failed", ("t",), ("Error: expect(received).toBe(expected)",))
+                ],
             },
         ],
     }
@@ -197,7 +214,8 @@ def test_vitest_tests_of_one_name_in_one_file_are_distinct_records() -> None:
 
 
 def test_jest_tests_of_one_name_in_one_file_are_distinct_records() -> None:
-    # jest 30 on vercel/ms: `test('same name', fail)` then `test('same name', pass)` (1 failed, 1 passed)
+    # jest 30 on vercel/ms: `test('same name', fail)` then `test('same name', pass)` (1 failed, 1
+    # passed)
     parsed = js_report.parse(_recorded("jest-same-name.json"), ROOT)
     assert {test: entry["o"] for test, entry in parsed.tests.items()} == {
         "test/format.test.js::same name": "failed",

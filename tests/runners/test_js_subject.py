@@ -87,8 +87,12 @@ def test_a_failure_that_broke_in_code_under_test_stays_and_other_tests_calls_and
 ) -> None:
     thrown = failure("lib/format.js:2", "test/diff.test.js:11")
     assert js_subject.resolve(thrown, str(project)) == thrown
-    nested = failure("node_modules/jest-circus/build/jestAdapterInit.js:146", "test/diff.test.js:10")
-    assert js_subject.resolve(nested, str(project)) == nested  # jest's own error ("Tests cannot be nested")
+    nested = failure(
+        "node_modules/jest-circus/build/jestAdapterInit.js:146", "test/diff.test.js:10"
+    )
+    assert (
+        js_subject.resolve(nested, str(project)) == nested
+    )  # jest's own error ("Tests cannot be nested")
     # a call in another test's body (format, line 10) is not this test's
     alone = failure("test/diff.test.js:15", "test/diff.test.js:15")
     assert js_subject.resolve(alone, str(project)) == {
@@ -99,7 +103,9 @@ def test_a_failure_that_broke_in_code_under_test_stays_and_other_tests_calls_and
     }
 
 
-def test_a_module_called_itself_is_placed_at_the_function_its_default_export_names(tmp_path: Path) -> None:
+def test_a_module_called_itself_is_placed_at_the_function_its_default_export_names(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "index.js").write_text(
         "'use strict'\nmodule.exports = bytes\n\nfunction bytes(value) {\n  return 1\n}\n"
     )
@@ -117,7 +123,17 @@ def test_a_module_called_itself_is_placed_at_the_function_its_default_export_nam
         "})\n"
     )
     js_subject.forget()
-    formats = js_subject.resolve(failure("test/bytes.test.js:4", "test/bytes.test.js:4"), str(tmp_path))
-    assert (formats["at"], formats["checks"]) == ("index.js:4", "bytes, asserted at test/bytes.test.js:4")
-    parses = js_subject.resolve(failure("test/bytes.test.js:7", "test/bytes.test.js:7"), str(tmp_path))
-    assert (parses["at"], parses["checks"]) == ("lib/parse.mjs:1", "parse, asserted at test/bytes.test.js:7")
+    formats = js_subject.resolve(
+        failure("test/bytes.test.js:4", "test/bytes.test.js:4"), str(tmp_path)
+    )
+    assert (formats["at"], formats["checks"]) == (
+        "index.js:4",
+        "bytes, asserted at test/bytes.test.js:4",
+    )
+    parses = js_subject.resolve(
+        failure("test/bytes.test.js:7", "test/bytes.test.js:7"), str(tmp_path)
+    )
+    assert (parses["at"], parses["checks"]) == (
+        "lib/parse.mjs:1",
+        "parse, asserted at test/bytes.test.js:7",
+    )

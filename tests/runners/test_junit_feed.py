@@ -1,6 +1,7 @@
-"""The agent's raw `mvn test` / `gradle test` feeding the cache: which commands are marked, the marker's
-freshness rule, the outcome read from the PostToolUse(Failure) payload, the worker's ingestion (never
-greener), and the real hooks end to end on written reports (the real Maven run: test_junit_feed_maven.py)."""
+"""The agent's raw `mvn test` / `gradle test` feeding the cache: which commands are marked, the
+marker's freshness rule, the outcome read from the PostToolUse(Failure) payload, the worker's
+ingestion (never greener), and the real hooks end to end on written reports (the real Maven run:
+test_junit_feed_maven.py)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,9 @@ RED = """<testsuite name="demo.CalcTest" tests="1" failures="1">
 </failure></testcase></testsuite>
 """
 REPORT = "target/surefire-reports/TEST-demo.CalcTest.xml"
-JAVAC = "[ERROR] {root}/src/main/java/demo/Calc.java:[7,24] cannot find symbol\n[INFO] BUILD FAILURE\n"
+JAVAC = (
+    "[ERROR] {root}/src/main/java/demo/Calc.java:[7,24] cannot find symbol\n[INFO] BUILD FAILURE\n"
+)
 
 
 @pytest.mark.parametrize(
@@ -67,8 +70,8 @@ def stamp(path: Path, ns: int) -> None:
 
 def test_a_report_is_this_runs_from_the_markers_own_mtime_on(project: Path) -> None:
     """Same clock on both sides: a tie counts (a coarse clock gives a report written just after the
-    marker the marker's own time), one nanosecond before does not, and a report rewritten with the very
-    same bytes after the marker does."""
+    marker the marker's own time), one nanosecond before does not, and a report rewritten with the
+    very same bytes after the marker does."""
     (project / ".git").mkdir()
     folder = project / "target/surefire-reports"
     folder.mkdir(parents=True)
@@ -98,7 +101,10 @@ def test_the_marker_names_one_tool_call_and_holds_no_path_out(project: Path) -> 
         "../../x",
     )
     assert junit_feed.mark_started(pre_bash(project, "mvn compile"), ["mvn", "compile"]) == ""
-    assert junit_feed.mark_started(pre_bash(project, "mvn test", tool_use_id=""), ["mvn", "test"]) == ""
+    assert (
+        junit_feed.mark_started(pre_bash(project, "mvn test", tool_use_id=""), ["mvn", "test"])
+        == ""
+    )
 
 
 @pytest.mark.parametrize(
@@ -114,18 +120,25 @@ def test_the_marker_names_one_tool_call_and_holds_no_path_out(project: Path) -> 
         ({"run_in_background": True}, (None, "BUILD SUCCESS")),
     ],
 )
-def test_the_outcome_the_payload_carries(project: Path, fields: dict[str, Any], expected: tuple[object, str]) -> None:
+def test_the_outcome_the_payload_carries(
+    project: Path, fields: dict[str, Any], expected: tuple[object, str]
+) -> None:
     error, background = str(fields.pop("error", "")), fields.pop("run_in_background", False)
     payload = bash(project, "mvn test", "BUILD SUCCESS", error, **fields)
     if background:
         payload["tool_input"]["run_in_background"] = True
-    assert junit_feed.outcome(parse_event(payload["hook_event_name"], payload, str(project))) == expected
+    assert (
+        junit_feed.outcome(parse_event(payload["hook_event_name"], payload, str(project)))
+        == expected
+    )
 
 
 def marked_run(project: Path, monkeypatch: pytest.MonkeyPatch, spawned: list[list[str]]) -> Path:
     (project / ".git").mkdir()
     (project / "pom.xml").write_text("<project/>")
-    monkeypatch.setattr("sidekit_hooks.core.background.spawn_module", lambda module, args: spawned.append(args))
+    monkeypatch.setattr(
+        "sidekit_hooks.core.background.spawn_module", lambda module, args: spawned.append(args)
+    )
     return Path(junit_feed.mark_started(pre_bash(project, "mvn -q test"), ["mvn", "-q", "test"]))
 
 
@@ -134,7 +147,9 @@ def test_the_hand_over_claims_the_marker_once_and_writes_the_job(
 ) -> None:
     spawned: list[list[str]] = []
     marker = marked_run(project, monkeypatch, spawned)
-    marker.write_text(marker.read_text().replace(str(project), "/elsewhere"))  # only the hook says where
+    marker.write_text(
+        marker.read_text().replace(str(project), "/elsewhere")
+    )  # only the hook says where
     since = marker.stat().st_mtime_ns - 10**9
     stamp(marker, since)  # the run took a second
     payload = bash(project, "mvn -q test", error="Exit code 1\n[ERROR] There are test failures.")
@@ -142,14 +157,22 @@ def test_the_hand_over_claims_the_marker_once_and_writes_the_job(
     job = junit_feed.hand_over(event, runtime.FEED_WORKER)
     assert spawned == [[job]] and not marker.exists()
     written = json.loads(Path(job).read_text())
-    assert (written["root"], written["since_ns"], written["exit"], written["output"], written["tool"]) == (
+    assert (
+        written["root"],
+        written["since_ns"],
+        written["exit"],
+        written["output"],
+        written["tool"],
+    ) == (
         str(project),
         since,
         1,
         "[ERROR] There are test failures.",
         "maven",
     )
-    assert since + 10**9 <= written["until_ns"] <= time.time_ns()  # its end, by the same clock: the marker's
+    assert (
+        since + 10**9 <= written["until_ns"] <= time.time_ns()
+    )  # its end, by the same clock: the marker's
     assert junit_feed.hand_over(event, runtime.FEED_WORKER) == "" and spawned == [
         [job]
     ]  # the marker is gone: no second worker
@@ -159,12 +182,19 @@ def test_a_run_that_did_not_end_is_not_fed(project: Path, monkeypatch: pytest.Mo
     spawned: list[list[str]] = []
     marker = marked_run(project, monkeypatch, spawned)
     payload = bash(project, "mvn -q test", tool_response={"stdout": "", "backgroundTaskId": "b1"})
-    assert junit_feed.hand_over(parse_event("PostToolUse", payload, str(project)), runtime.FEED_WORKER) == ""
+    assert (
+        junit_feed.hand_over(parse_event("PostToolUse", payload, str(project)), runtime.FEED_WORKER)
+        == ""
+    )
     assert spawned == [] and not marker.exists() and not (project / ".sidekit/status.json").exists()
 
 
-def job_for(project: Path, since_ns: int, exit_code: int, output: str = "", tool: str = "maven") -> dict[str, Any]:
-    payload = bash(project, "mvn -q test", output, f"Exit code {exit_code}\n{output}" if exit_code else "")
+def job_for(
+    project: Path, since_ns: int, exit_code: int, output: str = "", tool: str = "maven"
+) -> dict[str, Any]:
+    payload = bash(
+        project, "mvn -q test", output, f"Exit code {exit_code}\n{output}" if exit_code else ""
+    )
     return {
         "tool": tool,
         "args": ["-q", "test"],
@@ -182,7 +212,9 @@ def stale_green(project: Path) -> int:
     """A green report an earlier run left, then the start of this run (its marker time)."""
     (project / ".git").mkdir()
     (project / "pom.xml").write_text("<project/>")
-    stamp(project / "pom.xml", time.time_ns() - 10 * 10**9)  # written well before the run: not a change since it
+    stamp(
+        project / "pom.xml", time.time_ns() - 10 * 10**9
+    )  # written well before the run: not a change since it
     report = project / REPORT
     report.parent.mkdir(parents=True)
     report.write_text(GREEN)
@@ -214,12 +246,18 @@ def test_a_compile_error_is_a_broken_run_not_the_old_green(project: Path) -> Non
     }  # no "passed": the green report of the earlier run is not this run's
 
 
-def test_a_red_report_of_this_run_is_fed_and_a_green_exit_with_none_is_no_tests(project: Path) -> None:
+def test_a_red_report_of_this_run_is_fed_and_a_green_exit_with_none_is_no_tests(
+    project: Path,
+) -> None:
     since = stale_green(project)
     (project / REPORT).write_text(RED)
     junit_feed.feed(job_for(project, since, 1, "[ERROR] Tests run: 1, Failures: 1"))
     found = status_now(project)
-    assert (found["state"], found["failed"], found["clusters"][0]["first"]) == ("failed", 1, "demo.CalcTest::adds")
+    assert (found["state"], found["failed"], found["clusters"][0]["first"]) == (
+        "failed",
+        1,
+        "demo.CalcTest::adds",
+    )
     stamp(project / REPORT, since - 1)
     junit_feed.feed(job_for(project, time.time_ns(), 0))
     assert status_now(project) == {"runner": "junit", "state": "noTests"}
@@ -232,21 +270,33 @@ def test_an_up_to_date_gradle_test_task_records_nothing(project: Path) -> None:
 
 
 def test_the_real_hooks_feed_a_red_raw_run_to_status(project: Path, run_hook: HookRunner) -> None:
-    """PreToolUse marks, the run writes its report, PostToolUseFailure hands over, the worker feeds the
-    cache: `sidekit status` says what the raw run did; PreToolUse printed nothing."""
+    """PreToolUse marks, the run writes its report, PostToolUseFailure hands over, the worker feeds
+    the cache: `sidekit status` says what the raw run did; PreToolUse printed nothing."""
     stale_green(project)
     pre = run_hook("PreToolUse", pre_bash(project, "mvn -q test"))
     assert (pre.returncode, pre.stdout, pre.stderr) == (0, "", "")
     (project / REPORT).write_text(RED)
-    post = run_hook("PostToolUseFailure", bash(project, "mvn -q test", error="Exit code 1\n[ERROR] Failures: 1"))
-    # nothing, or (on a loaded machine, the worker done before the hook's own delivery) the worker's line
-    assert (post.returncode, post.stderr) == (0, "") and (post.stdout == "" or "[sidecar:tests] junit" in post.stdout)
+    post = run_hook(
+        "PostToolUseFailure", bash(project, "mvn -q test", error="Exit code 1\n[ERROR] Failures: 1")
+    )
+    # nothing, or (on a loaded machine, the worker done before the hook's own delivery) the worker's
+    # line
+    assert (post.returncode, post.stderr) == (0, "") and (
+        post.stdout == "" or "[sidecar:tests] junit" in post.stdout
+    )
     fed = wait_for_feed(project)
-    assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [("junit-fed", 1, 1, 0)]
+    assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [
+        ("junit-fed", 1, 1, 0)
+    ]
     found = status_now(project)
     assert (found["runner"], found["state"], found["failed"]) == ("junit", "failed", 1)
-    said = [json.loads(line).get("text", "") for line in (project / ".sidekit/log/decisions.jsonl").open()]
-    assert {text for text in said if text} == {  # queued, and (when the hook delivered it) delivered
+    said = [
+        json.loads(line).get("text", "")
+        for line in (project / ".sidekit/log/decisions.jsonl").open()
+    ]
+    assert {
+        text for text in said if text
+    } == {  # queued, and (when the hook delivered it) delivered
         "[sidecar:tests] junit: 1 failed; 1 root cause; biggest: AssertionFailedError (1 test): "
         "sidekit failures demo.CalcTest::adds. Next time `sidekit test` answers in one JSON line"
     }
@@ -255,18 +305,28 @@ def test_the_real_hooks_feed_a_red_raw_run_to_status(project: Path, run_hook: Ho
 def test_a_tests_line_about_the_run_before_waits_while_this_calls_run_is_fed(
     project: Path, run_hook: HookRunner
 ) -> None:
-    """Held-out gson: the note of a red `mvn test` reached the model at the end of the next, green `mvn
-    test` (the worker queues it after its call's hooks; the green run was not in the cache yet). A tests
-    line queued before a call that is itself a fed run waits for the next boundary, where it is judged
-    against that run: here gone (moot)."""
+    """Held-out gson: the note of a red `mvn test` reached the model at the end of the next, green
+    `mvn test` (the worker queues it after its call's hooks; the green run was not in the cache
+    yet). A tests line queued before a call that is itself a fed run waits for the next boundary,
+    where it is judged against that run: here gone (moot)."""
     stale_green(project)
     (project / REPORT).write_text(RED)
-    junit_feed.feed(job_for(project, time.time_ns() - 10**9, 1, "[ERROR] Tests run: 1, Failures: 1"))
+    junit_feed.feed(
+        job_for(project, time.time_ns() - 10**9, 1, "[ERROR] Tests run: 1, Failures: 1")
+    )
     summary = json.loads((project / ".sidekit/status.json").read_text())
     (finding,) = tests.after_run(summary, time.time())
-    line = finding.message if finding.message.startswith("[sidecar:") else f"[sidecar:tests] {finding.message}"
+    line = (
+        finding.message
+        if finding.message.startswith("[sidecar:")
+        else f"[sidecar:tests] {finding.message}"
+    )
     extra = {"sidecar": "tests", "finding": finding.key, "recheck": json.dumps(finding.recheck)}
-    queue.enqueue(str(project / ".runtime" / "nudge_queue"), "sess-1", queue.Nudge(line, "sidekit/tests", extra=extra))
+    queue.enqueue(
+        str(project / ".runtime" / "nudge_queue"),
+        "sess-1",
+        queue.Nudge(line, "sidekit/tests", extra=extra),
+    )
     time.sleep(0.01)
     run_hook("PreToolUse", pre_bash(project, "mvn -q test"))
     (project / REPORT).write_text(GREEN)
@@ -275,7 +335,10 @@ def test_a_tests_line_about_the_run_before_waits_while_this_calls_run_is_fed(
     wait_for_feed(project)
     assert status_now(project)["state"] == "passed"
     later = run_hook("PostToolUse", bash(project, "ls", "pom.xml\n", tool_use_id="toolu_9"))
-    assert (later.returncode, later.stdout) == (0, "")  # judged against the green run: moot, never said
+    assert (later.returncode, later.stdout) == (
+        0,
+        "",
+    )  # judged against the green run: moot, never said
     assert not list((project / ".runtime" / "nudge_queue" / "sess-1").glob("*.json"))
 
 
@@ -286,18 +349,26 @@ def test_a_command_the_hook_did_not_mark_is_not_fed(project: Path, run_hook: Hoo
         assert run_hook("PreToolUse", pre_bash(project, command)).stdout == ""
         post = run_hook("PostToolUseFailure", bash(project, command, error="Exit code 1\nx"))
         assert (post.returncode, post.stderr) == (0, "")
-    assert not (project / ".sidekit/junit-feed").exists() and not (project / ".sidekit/status.json").exists()
+    assert (
+        not (project / ".sidekit/junit-feed").exists()
+        and not (project / ".sidekit/status.json").exists()
+    )
 
 
 NO_MATCH = (
-    "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.5.3:test (default-test) on "
-    'project demo: No tests matching pattern "Nope" were executed! (Set -Dsurefire.failIfNoSpecifiedTests=false '
+    "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.5.3:test "
+    "(default-test) on "
+    'project demo: No tests matching pattern "Nope" were executed! (Set '
+    "-Dsurefire.failIfNoSpecifiedTests=false "
     "to ignore this error.) -> [Help 1]\n"
 )
 
 
-def call(project: Path, command: str, exit_code: int, output: str = "", cwd: Path | None = None) -> dict[str, Any]:
-    """A job of the Maven call `command` (its words after `mvn` as the marker keeps them) run in `cwd`."""
+def call(
+    project: Path, command: str, exit_code: int, output: str = "", cwd: Path | None = None
+) -> dict[str, Any]:
+    """A job of the Maven call `command` (its words after `mvn` as the marker keeps them) run in
+    `cwd`."""
     job = job_for(project, time.time_ns(), exit_code, output)
     job["args"] = command.split("mvn ", 1)[1].split()
     job["payload"] = dict(job["payload"], cwd=str(cwd or project), tool_input={"command": command})
@@ -318,8 +389,8 @@ def call(project: Path, command: str, exit_code: int, output: str = "", cwd: Pat
 def test_only_a_green_whole_maven_run_clears_an_error_it_did_not_repeat(
     project: Path, command: str, exit_code: int, folder: str, cleared: bool
 ) -> None:
-    """Held-out gson: `mvn test -Dtest=Nope` files "No tests matching" at pom.xml; a later green `mvn test`
-    left it there for good (status redder than the run)."""
+    """Held-out gson: `mvn test -Dtest=Nope` files "No tests matching" at pom.xml; a later green
+    `mvn test` left it there for good (status redder than the run)."""
     stale_green(project)
     (project / "a").mkdir()
     junit_feed.feed(call(project, "mvn -q test -Dtest=Nope", 1, NO_MATCH))
@@ -332,8 +403,9 @@ def test_only_a_green_whole_maven_run_clears_an_error_it_did_not_repeat(
 
 
 def test_tests_known_by_class_name_stay_through_a_run_that_did_not_run_them(project: Path) -> None:
-    """Held-out gson: after `mvn test -Dtest=Nope`, status counted 1,378 passed of 4,537: every cached
-    test whose id is a class name (its source file not found) was taken for a deleted file."""
+    """Held-out gson: after `mvn test -Dtest=Nope`, status counted 1,378 passed of 4,537: every
+    cached test whose id is a class name (its source file not found) was taken for a deleted
+    file."""
     since = stale_green(project)
     stamp(project / REPORT, since + 1)  # this run's report, and older than the next run's start
     junit_feed.feed(job_for(project, since, 0))
@@ -341,10 +413,14 @@ def test_tests_known_by_class_name_stay_through_a_run_that_did_not_run_them(proj
     junit_feed.feed(call(project, "mvn -q test -Dtest=Nope", 1, NO_MATCH))
     found = status_now(project)
     assert (found["state"], found["passed"], found["collectErrors"]) == ("failed", 1, 1)
-    assert list(json.loads((project / ".sidekit/status-tests.json").read_text())["tests"]) == ["demo.CalcTest::adds"]
+    assert list(json.loads((project / ".sidekit/status-tests.json").read_text())["tests"]) == [
+        "demo.CalcTest::adds"
+    ]
 
 
-@pytest.mark.parametrize(("command", "dropped"), [("mvn -q test", True), ("mvn -q test -Dtest=CalcTest", False)])
+@pytest.mark.parametrize(
+    ("command", "dropped"), [("mvn -q test", True), ("mvn -q test -Dtest=CalcTest", False)]
+)
 def test_a_whole_green_maven_run_drops_the_jvm_tests_it_no_longer_has_and_nothing_else(
     project: Path, command: str, dropped: bool
 ) -> None:
@@ -354,7 +430,10 @@ def test_a_whole_green_maven_run_drops_the_jvm_tests_it_no_longer_has_and_nothin
     table_path = project / ".sidekit/status-tests.json"
     table = json.loads(table_path.read_text())
     table["tests"]["src/test/java/demo/GoneTest.java::removed"] = {"o": "failed", "d": 0.0}
-    table["tests"]["tests/test_tool.py::test_py"] = {"o": "passed", "d": 0.0}  # another runner's, same cache
+    table["tests"]["tests/test_tool.py::test_py"] = {
+        "o": "passed",
+        "d": 0.0,
+    }  # another runner's, same cache
     (project / "src/test/java/demo").mkdir(parents=True)
     (project / "src/test/java/demo/GoneTest.java").write_text("class GoneTest {}\n")
     (project / "tests").mkdir()

@@ -40,7 +40,9 @@ def maven_project(root: Path) -> Path:
     for rel in ("src/main/java/com/acme/Calc.java", "src/test/java/com/acme/CalcTest.java"):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text("")
-    earlier = time.time() - 60  # the sources were there before the run (a same-instant mtime reads as changed)
+    earlier = (
+        time.time() - 60
+    )  # the sources were there before the run (a same-instant mtime reads as changed)
     for path in [root / "pom.xml", *(root / "src").rglob("*.java")]:
         os.utime(path, (earlier, earlier))
     reports = root / "target" / "surefire-reports"
@@ -96,25 +98,39 @@ def test_a_report_older_than_the_run_never_speaks_for_it(project: Path) -> None:
     raw.write_text(
         "[INFO] BUILD FAILURE\n[ERROR] COMPILATION ERROR : \n"
         f"[ERROR] {project}/src/main/java/com/acme/Calc.java:[3,5] cannot find symbol\n"
-        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:compile "
+        "[ERROR] Failed to execute goal "
+        "org.apache.maven.plugins:maven-compiler-plugin:3.13.0:compile "
         "(default-compile) on project demo: Compilation failure\n"
     )
     result = junit.collect(str(project), time.time() - 5, 1, str(raw))
     failure = result.errors.pop("src/main/java/com/acme/Calc.java")
     assert (result.tests, result.errors, result.last_words) == ({}, {}, "cannot find symbol")
-    assert failure == {"type": "compile error", "message": "cannot find symbol", "at": f"{CALC}:3", "shape": "cannot"}
+    assert failure == {
+        "type": "compile error",
+        "message": "cannot find symbol",
+        "at": f"{CALC}:3",
+        "shape": "cannot",
+    }
 
 
 def test_a_report_written_just_before_the_run_is_not_the_runs_own(project: Path) -> None:
-    reports = maven_project(project)  # a green run's report, written a moment before this run started
+    reports = maven_project(
+        project
+    )  # a green run's report, written a moment before this run started
     before = junit.before_run(str(project))
     raw = project / "mvn.txt"
-    raw.write_text("[ERROR] COMPILATION ERROR : \n[ERROR] /elsewhere/Calc.java:[3,5] ';' expected\n")
+    raw.write_text(
+        "[ERROR] COMPILATION ERROR : \n[ERROR] /elsewhere/Calc.java:[3,5] ';' expected\n"
+    )
     result = junit.collect(str(project), time.time() - 5, 1, str(raw), before)
     assert (result.tests, list(result.errors)) == ({}, ["pom.xml"])
     assert result.errors["pom.xml"]["at"] == "/elsewhere/Calc.java:3"
-    (reports / "TEST-com.acme.CalcTest.xml").write_text(SUREFIRE.replace('time="0.001"', 'time="0.003"'))
-    assert len(junit.collect(str(project), time.time() - 5, 1, str(raw), before).tests) == 4  # rewritten: its own
+    (reports / "TEST-com.acme.CalcTest.xml").write_text(
+        SUREFIRE.replace('time="0.001"', 'time="0.003"')
+    )
+    assert (
+        len(junit.collect(str(project), time.time() - 5, 1, str(raw), before).tests) == 4
+    )  # rewritten: its own
 
 
 FORK_DIED = """[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0
@@ -128,30 +144,42 @@ FORK_DIED = """[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0
 [ERROR] com.acme.CalcTest
 """
 MAVEN_REASONS = [
-    (FORK_DIED, "src/test/java/com/acme/CalcTest.java", "The forked VM terminated without properly saying goodbye."),
     (
-        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.2.5:test (default-test) on "
-        "project demo: There was a timeout in the fork -> [Help 1]\n[ERROR] \n[ERROR] To see the full stack trace",
+        FORK_DIED,
+        "src/test/java/com/acme/CalcTest.java",
+        "The forked VM terminated without properly saying goodbye.",
+    ),
+    (
+        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.2.5:test "
+        "(default-test) on "
+        "project demo: There was a timeout in the fork -> [Help 1]\n[ERROR] \n[ERROR] To see the "
+        "full stack trace",
         "pom.xml",
         "There was a timeout in the fork",
     ),
     (
-        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.2.5:test (default-test) on "
-        'project demo: No tests matching pattern "Nope" were executed! (Set -Dsurefire.failIfNoSpecifiedTests=false '
+        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.2.5:test "
+        "(default-test) on "
+        'project demo: No tests matching pattern "Nope" were executed! (Set '
+        "-Dsurefire.failIfNoSpecifiedTests=false "
         "to ignore this error.) -> [Help 1]",
         "pom.xml",
         'No tests matching pattern "Nope" were executed!',
     ),
     (  # Maven 3.8 without -B colours its lines even into a pipe (held-out gson)
-        "[\x1b[1;31mERROR\x1b[m] Failed to execute goal \x1b[32morg.apache.maven.plugins:maven-surefire-plugin:3.5.3:test"
-        "\x1b[m \x1b[1m(default-test)\x1b[m on project \x1b[36mdemo\x1b[m: \x1b[1;31mNo tests matching pattern "
-        '"Nope" were executed! (Set -Dsurefire.failIfNoSpecifiedTests=false to ignore this error.)\x1b[m -> '
+        "[\x1b[1;31mERROR\x1b[m] Failed to execute goal "
+        "\x1b[32morg.apache.maven.plugins:maven-surefire-plugin:3.5.3:test"
+        "\x1b[m \x1b[1m(default-test)\x1b[m on project \x1b[36mdemo\x1b[m: \x1b[1;31mNo tests "
+        "matching pattern "
+        '"Nope" were executed! (Set -Dsurefire.failIfNoSpecifiedTests=false to ignore this '
+        "error.)\x1b[m -> "
         "\x1b[1m[Help 1]\x1b[m\n[\x1b[1;31mERROR\x1b[m] \n\x1b[0m\x1b[0m",
         "pom.xml",
         'No tests matching pattern "Nope" were executed!',
     ),
     (
-        "FAILURE: Build failed with an exception.\n\n* What went wrong:\nExecution failed for task ':test'.\n",
+        "FAILURE: Build failed with an exception.\n\n* What went wrong:\nExecution failed for "
+        "task ':test'.\n",
         "pom.xml",
         "Execution failed for task ':test'.",
     ),
@@ -165,9 +193,14 @@ def test_a_red_run_without_a_failing_test_carries_mavens_reason(
     maven_project(project)
     raw = project / "mvn.txt"
     raw.write_text(output)
-    result = junit.collect(str(project), time.time() - 5, 1, str(raw), junit.before_run(str(project)))
+    result = junit.collect(
+        str(project), time.time() - 5, 1, str(raw), junit.before_run(str(project))
+    )
     assert list(result.errors) == [where], output
-    assert result.errors[where]["message"].startswith(reason) and result.errors[where]["type"] == "build failed"
+    assert (
+        result.errors[where]["message"].startswith(reason)
+        and result.errors[where]["type"] == "build failed"
+    )
     assert result.last_words.startswith(reason) and result.tests == {}
     assert result.errors[where].get("at") == (where if where.endswith(".java") else None)
 
@@ -187,7 +220,9 @@ def test_sidekit_ingest_feeds_the_cache_and_exits_red_for_a_red_report(project: 
     done = run_sidekit("ingest", str(reports), cwd=project, env=env)
     answer = json.loads(done.stdout)
     assert done.returncode == 1, done.stderr
-    assert {k: answer[k] for k in ("runner", "reports", "exit", "passed", "failed", "errors", "skipped")} == {
+    assert {
+        k: answer[k] for k in ("runner", "reports", "exit", "passed", "failed", "errors", "skipped")
+    } == {
         "runner": "junit",
         "reports": 1,
         "exit": 1,
@@ -201,7 +236,9 @@ def test_sidekit_ingest_feeds_the_cache_and_exits_red_for_a_red_report(project: 
         "src/test/java/com/acme/CalcTest.java:40",
     ]
     status = run_sidekit("status", cwd=project, env=env)
-    assert json.loads(status.stdout)["runner"] == "junit" and "stale" not in json.loads(status.stdout)
+    assert json.loads(status.stdout)["runner"] == "junit" and "stale" not in json.loads(
+        status.stdout
+    )
     later = time.time() + 5
     os.utime(project / "src/main/java/com/acme/Calc.java", (later, later))
     status = run_sidekit("status", cwd=project, env=env)
@@ -210,7 +247,8 @@ def test_sidekit_ingest_feeds_the_cache_and_exits_red_for_a_red_report(project: 
 
 
 def test_a_report_dated_after_the_run_is_not_the_runs_own(project: Path) -> None:
-    """An archive or a checkout keeps a committed report's date: one "from 2035" is from no run here."""
+    """An archive or a checkout keeps a committed report's date: one "from 2035" is from no run
+    here."""
     reports = maven_project(project)
     future = time.time() + 9 * 365 * 86400
     os.utime(reports / "TEST-com.acme.CalcTest.xml", (future, future))
@@ -237,12 +275,16 @@ def unreadable_reports(project: Path, outside: Path) -> Path:
     return reports
 
 
-def test_a_report_that_cannot_be_read_is_an_error_with_its_fix(project: Path, tmp_path: Path) -> None:
+def test_a_report_that_cannot_be_read_is_an_error_with_its_fix(
+    project: Path, tmp_path: Path
+) -> None:
     reports = unreadable_reports(project, tmp_path)
     paths = sorted(str(p) for p in reports.iterdir())
     result = junit.from_reports(paths, str(project), time.time(), 0, limit=len(SUREFIRE) + 1000)
     where = "target/surefire-reports/"
-    assert {rel.removeprefix(where): (e["type"], e["message"]) for rel, e in result.errors.items()} == {
+    assert {
+        rel.removeprefix(where): (e["type"], e["message"]) for rel, e in result.errors.items()
+    } == {
         "TEST-big.xml": (
             "report too large",
             f"{len(SUREFIRE) + 2000} bytes, over {len(SUREFIRE) + 1000}; "
@@ -250,20 +292,24 @@ def test_a_report_that_cannot_be_read_is_an_error_with_its_fix(project: Path, tm
         ),
         "TEST-broken.xml": (
             "malformed report",
-            f"unclosed token: line 1, column 11; fix: rerun the build that writes it, then: sidekit ingest {where}TEST-broken.xml",
+            "unclosed token: line 1, column 11; fix: rerun the build that writes it, then: "
+            f"sidekit ingest {where}TEST-broken.xml",
         ),
         "TEST-fifo.xml": (
             "report refused",
-            f"not a regular file (a FIFO, a device); fix: rm {where}TEST-fifo.xml, rerun the build, "
+            f"not a regular file (a FIFO, a device); fix: rm {where}TEST-fifo.xml, rerun the "
+            "build, "
             f"then: sidekit ingest {where}TEST-fifo.xml",
         ),
         "TEST-link.xml": (
             "report refused",
-            f"a symlink, never followed; fix: put the report itself there, then: sidekit ingest {where}TEST-link.xml",
+            "a symlink, never followed; fix: put the report itself there, then: sidekit ingest "
+            f"{where}TEST-link.xml",
         ),
     }
     assert sorted(result.tests) == sorted(
-        f"src/test/java/com/acme/CalcTest.java::{n}" for n in ("adds", "divides", "compares", "later")
+        f"src/test/java/com/acme/CalcTest.java::{n}"
+        for n in ("adds", "divides", "compares", "later")
     )
 
 
@@ -278,7 +324,8 @@ def test_a_report_behind_a_folder_that_leads_out_is_refused(project: Path, tmp_p
     result = junit.from_reports([report], str(project), time.time(), 0)
     assert result.tests == {}
     assert result.errors["target/surefire-reports/TEST-x.xml"]["message"] == (
-        "outside the project; fix: cp target/surefire-reports/TEST-x.xml TEST-x.xml && sidekit ingest TEST-x.xml"
+        "outside the project; fix: cp target/surefire-reports/TEST-x.xml TEST-x.xml && sidekit "
+        "ingest TEST-x.xml"
     )
 
 
@@ -297,10 +344,16 @@ def test_sidekit_ingest_of_a_report_it_cannot_read_exits_red_naming_the_fix(proj
     rel = "target/surefire-reports/TEST-com.acme.CalcTest.xml"
     assert (done.returncode, done.stderr) == (
         1,
-        f"sidekit: {rel}: report too large, {size} bytes, over {size - 1}\n  fix: sidekit ingest --max-bytes {size} {rel}\n",
+        f"sidekit: {rel}: report too large, {size} bytes, over {size - 1}\n  fix: sidekit ingest "
+        f"--max-bytes {size} {rel}\n",
     )
     answer = json.loads(done.stdout)
-    assert (answer["exit"], answer["buildErrors"], answer["clusters"][0]["type"], "passed" in answer) == (
+    assert (
+        answer["exit"],
+        answer["buildErrors"],
+        answer["clusters"][0]["type"],
+        "passed" in answer,
+    ) == (
         1,
         1,
         "report too large",
@@ -314,7 +367,9 @@ def test_sidekit_ingest_of_a_report_it_cannot_read_exits_red_naming_the_fix(proj
 
 def test_a_well_formed_report_sidekit_does_not_read_says_so(project: Path) -> None:
     reports = maven_project(project)
-    (reports / "results.xml").write_text('<TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"/>')
+    (reports / "results.xml").write_text(
+        '<TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"/>'
+    )
     result = junit.from_reports([str(reports / "results.xml")], str(project), time.time(), 1)
     rel = "target/surefire-reports/results.xml"
     assert (result.errors[rel]["type"], result.errors[rel]["message"]) == (

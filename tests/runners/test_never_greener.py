@@ -19,14 +19,17 @@ from testing.pretool import rewritten
 pytestmark = pytest.mark.slow
 
 GO_OK = "package p\n\nfunc Add(a, b int) int { return a + b }\n"
-GO_OK_TEST = (
-    'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("bad")\n\t}\n}\n'
-)
+GO_OK_TEST = 'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("bad")\n\t}\n}\n'
 GO_CASES: dict[str, tuple[dict[str, str | None], str, int]] = {
-    "compile error": ({"p/p.go": "package p\n\nfunc Add(a, b int) int { return a + c }\n"}, "./...", 1),
+    "compile error": (
+        {"p/p.go": "package p\n\nfunc Add(a, b int) int { return a + c }\n"},
+        "./...",
+        1,
+    ),
     "panic": (
         {
-            "p/p_test.go": 'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tvar m map[string]int\n'
+            "p/p_test.go": 'package p\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tvar '
+            "m map[string]int\n"
             '\tm["x"] = Add(1, 2)\n}\n\nfunc TestLater(t *testing.T) {}\n'
         },
         "./...",
@@ -65,7 +68,11 @@ def project_of(root: Path, base: Mapping[str, str | None], files: Mapping[str, s
 
 
 def go_module(root: Path, files: dict[str, str | None]) -> Path:
-    base = {"go.mod": "module example.com/m\n\ngo 1.21\n", "p/p.go": GO_OK, "p/p_test.go": GO_OK_TEST}
+    base = {
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "p/p.go": GO_OK,
+        "p/p_test.go": GO_OK_TEST,
+    }
     return project_of(root, base, files)
 
 
@@ -84,14 +91,33 @@ CARGO_LIB = "pub fn add(a: i32, b: i32) -> i32 { a + b }\n"
 CARGO_TEST = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 3); }\n}\n"
 CARGO_CASES: dict[str, tuple[dict[str, str | None], str, int]] = {
     "compile error": ({"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + c }\n"}, "", 101),
-    "panic": ({"src/lib.rs": CARGO_LIB + "#[test]\nfn boom() { let v: Vec<i32> = vec![]; let _ = v[3]; }\n"}, "", 101),
-    "crash": ({"src/lib.rs": CARGO_LIB + "#[test]\nfn aborts() { std::process::abort(); }\n"}, "", 101),
-    "failing doc test": (
-        {"src/lib.rs": "/// ```\n/// assert_eq!(c::add(1, 2), 4);\n/// ```\n" + CARGO_LIB + CARGO_TEST},
+    "panic": (
+        {
+            "src/lib.rs": CARGO_LIB
+            + "#[test]\nfn boom() { let v: Vec<i32> = vec![]; let _ = v[3]; }\n"
+        },
         "",
         101,
     ),
-    "compile error in a test target": ({"tests/api.rs": '#[test]\nfn api() { let x: i32 = "no"; }\n'}, "", 101),
+    "crash": (
+        {"src/lib.rs": CARGO_LIB + "#[test]\nfn aborts() { std::process::abort(); }\n"},
+        "",
+        101,
+    ),
+    "failing doc test": (
+        {
+            "src/lib.rs": "/// ```\n/// assert_eq!(c::add(1, 2), 4);\n/// ```\n"
+            + CARGO_LIB
+            + CARGO_TEST
+        },
+        "",
+        101,
+    ),
+    "compile error in a test target": (
+        {"tests/api.rs": '#[test]\nfn api() { let x: i32 = "no"; }\n'},
+        "",
+        101,
+    ),
     "panic outside tests": (
         {
             "Cargo.toml": CARGO_TOML + '\n[[test]]\nname = "plain"\nharness = false\n',
@@ -132,21 +158,35 @@ def test_cargo_is_never_greener(tmp_path: Path, case: str) -> None:
     project = crate(tmp_path / "c", files)
     env = env_for(project, CARGO_TARGET_DIR=str(tmp_path / "target"))
     tests = ["--", *args.split()] if args else []
-    check(project, env, f"cargo test{args}", expected, "cargo", tests, built="compile error" not in case)
+    check(
+        project,
+        env,
+        f"cargo test{args}",
+        expected,
+        "cargo",
+        tests,
+        built="compile error" not in case,
+    )
 
 
 def test_a_cargo_run_stopped_by_a_timeout_is_never_greener(tmp_path: Path) -> None:
-    """libtest has no timeout: the caller's (here `timeout`, in the agent's case the Bash tool's) stops
-    the whole process group while a test hangs. The compacted run ends the same way and says so."""
+    """libtest has no timeout: the caller's (here `timeout`, in the agent's case the Bash tool's)
+    stops the whole process group while a test hangs. The compacted run ends the same way and says
+    so."""
     need("cargo")
     slow = "#[test]\nfn hangs() { std::thread::sleep(std::time::Duration::from_secs(60)); }\n"
     project = crate(tmp_path / "c", {"tests/slow.rs": slow})
     env = env_for(project, CARGO_TARGET_DIR=str(tmp_path / "target"))
     assert shell(project, "cargo test --no-run", env, timeout=300).exit == 0
     raw = shell(project, "timeout -s TERM 4 cargo test", env, timeout=60)
-    compact = shell(project, "timeout -s TERM 4 " + rewritten(project, "cargo test", env), env, timeout=60)
+    compact = shell(
+        project, "timeout -s TERM 4 " + rewritten(project, "cargo test", env), env, timeout=60
+    )
     assert raw.exit == compact.exit == 124, compact.output
-    assert "running 1 test" in raw.output and "test result" not in raw.output.split("tests/slow.rs")[-1]
+    assert (
+        "running 1 test" in raw.output
+        and "test result" not in raw.output.split("tests/slow.rs")[-1]
+    )
     # what ran before the hang, as it was, then the stopped binary's own words: never a pass for it
     assert "test tests::adds ... ok" in compact.output and "Running tests/slow.rs" in compact.output
     assert "running 1 test" in compact.output.split("tests/slow.rs")[-1]
@@ -157,20 +197,30 @@ TIMES = re.compile(r"\d+\.\d+s\b")
 
 
 def same_text(output: str) -> list[str]:
-    """Output lines without what differs between two runs of the same tests: timings, cargo's compile
-    lines (a compacted run sets term.quiet, which keeps them and cargo's `waiting for other jobs` out), and their order (cargo compiles the lib and its tests in parallel: their errors race)."""
+    """Output lines without what differs between two runs of the same tests: timings, cargo's
+    compile lines (a compacted run sets term.quiet, which keeps them and cargo's `waiting for other
+    jobs` out), and their order (cargo compiles the lib and its tests in parallel: their errors
+    race)."""
     return sorted(
         TIMES.sub("Ns", line)
         for line in output.splitlines()
-        if not line.lstrip().startswith(("Compiling ", "Finished ", "warning: build failed, waiting for other jobs"))
+        if not line.lstrip().startswith(
+            ("Compiling ", "Finished ", "warning: build failed, waiting for other jobs")
+        )
     )
 
 
 def check(
-    project: Path, env: dict[str, str], command: str, expected: int, runner: str, test_args: list[str], built: bool
+    project: Path,
+    env: dict[str, str],
+    command: str,
+    expected: int,
+    runner: str,
+    test_args: list[str],
+    built: bool,
 ) -> None:
-    """`built`: the build gets as far as running a test binary (a compile error does not: nothing feeds
-    the cache, and `status` right after says there is no run)."""
+    """`built`: the build gets as far as running a test binary (a compile error does not: nothing
+    feeds the cache, and `status` right after says there is no run)."""
     raw = shell(project, command, env, timeout=300)
     compacted = rewritten(project, command, env)
     assert compacted.startswith(command + " ")
@@ -184,12 +234,16 @@ def check(
     assert code == found["exit"] == expected and found["runner"] == runner, found
     if expected:
         # red; a build that failed before any test binary ran fed nothing to the cache: no run
-        assert after.get("state") in (("failed", "error", "interrupted") if built else ("noRuns",)), after
+        assert after.get("state") in (
+            ("failed", "error", "interrupted") if built else ("noRuns",)
+        ), after
         assert found.get("failed", 0) + found.get("buildErrors", 0) >= 1, found
         assert "FAIL" in compact.output or "error" in compact.output, compact.output[-2000:]
     else:
         assert found.get("failed", 0) == 0 and "buildErrors" not in found
-    if raw.size <= 2048 and "panic" not in raw.output and "abort" not in raw.output:  # short: left as it is
+    if (
+        raw.size <= 2048 and "panic" not in raw.output and "abort" not in raw.output
+    ):  # short: left as it is
         assert same_text(compact.output) == same_text(raw.output)
     if found.get("passed", 0) == 0 and not expected:
         assert found["state"] == "noTests", found  # zero tests run is not a pass
@@ -206,7 +260,9 @@ def test_a_compacted_green_go_package_is_cached_as_a_raw_one_is(tmp_path: Path) 
     assert second.output == "ok  \texample.com/m/p\t(cached)\n"
 
 
-def test_the_mcp_tools_answer_for_the_go_runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_mcp_tools_answer_for_the_go_runner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     need("go")
     from sidekit_hooks.cli.mcpserver import tools
 
@@ -233,7 +289,11 @@ def test_a_compacted_go_run_under_goflags_json_still_gives_json(tmp_path: Path) 
     compact = shell(project, rewritten(project, "go test ./...", env), env)
     events = [json.loads(line) for line in compact.output.splitlines()]
     assert compact.exit == 1 and "sidekit" not in compact.output
-    assert {(e.get("Test"), e["Action"]) for e in events if e["Action"] in ("pass", "fail") and e.get("Test")} == {
+    assert {
+        (e.get("Test"), e["Action"])
+        for e in events
+        if e["Action"] in ("pass", "fail") and e.get("Test")
+    } == {
         ("TestAdd", "pass"),
         ("TestQ", "fail"),
     }
@@ -247,7 +307,8 @@ def test_status_right_after_a_long_red_go_run_is_that_run(tmp_path: Path) -> Non
     many = (
         'package p\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestMany(t *testing.T) {\n'
         "\tfor i := 0; i < 40; i++ {\n"
-        '\t\tt.Run(fmt.Sprint(i), func(t *testing.T) { t.Errorf("Add(%d, 1) = %d, want %d", i, Add(i, 1)+1, i+1) })\n'
+        '\t\tt.Run(fmt.Sprint(i), func(t *testing.T) { t.Errorf("Add(%d, 1) = %d, want %d", i, '
+        "Add(i, 1)+1, i+1) })\n"
         "\t}\n}\n"
     )
     project = go_module(tmp_path / "m", {})
@@ -258,6 +319,8 @@ def test_status_right_after_a_long_red_go_run_is_that_run(tmp_path: Path) -> Non
     assert (first["state"], first["passed"]) == ("passed", 1), first
     (project / "p" / "many_test.go").write_text(many)
     compact = shell(project, command, env, timeout=300)
-    assert compact.exit == 1 and compact.output.startswith("sidekit: go test output"), compact.output[-2000:]
+    assert compact.exit == 1 and compact.output.startswith("sidekit: go test output"), (
+        compact.output[-2000:]
+    )
     after, _ = sidekit(project, env, "status", timeout=60)
     assert (after["runner"], after["state"], after["failed"]) == ("go", "failed", 40), after

@@ -2,10 +2,10 @@
 fork timeout), no tests, a filter that matches no tests (`-Dtest=Nope`, with and without
 `-Dsurefire.failIfNoSpecifiedTests=false`) and a failing test in the second module of a two-module
 build. Each case starts from a copy of one green build, with the reports of that green run still in
-`target/surefire-reports`, touched to "a moment ago" as if the run had just ended: reports an earlier
-run left must never make a red or broken run look green. For each case the raw `mvn -B test` and
-`sidekit test` end with the same exit code, and `sidekit test`, `status`, `failures` and the cache say
-exactly what the run did. Real Maven (its plugins cached in ~/.m2 between runs)."""
+`target/surefire-reports`, touched to "a moment ago" as if the run had just ended: reports an
+earlier run left must never make a red or broken run look green. For each case the raw `mvn -B test`
+and `sidekit test` end with the same exit code, and `sidekit test`, `status`, `failures` and the
+cache say exactly what the run did. Real Maven (its plugins cached in ~/.m2 between runs)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,8 @@ PARENT = f"""<project xmlns="http://maven.apache.org/POM/4.0.0">
 
 def module_pom(name: str) -> str:
     return (
-        '<project xmlns="http://maven.apache.org/POM/4.0.0">\n  <modelVersion>4.0.0</modelVersion>\n'
+        '<project xmlns="http://maven.apache.org/POM/4.0.0">\n  '
+        "<modelVersion>4.0.0</modelVersion>\n"
         "  <parent><groupId>demo</groupId><artifactId>parent</artifactId><version>1.0</version></parent>\n"
         f"  <artifactId>{name}</artifactId>\n</project>\n"
     )
@@ -59,14 +60,16 @@ def java_test(module: str, cls: str, body: str) -> tuple[str, str]:
     """(path, source) of a one-test JUnit 5 class in `module`."""
     source = (
         f"package demo;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\n"
-        f"import org.junit.jupiter.api.Test;\n\nclass {cls} {{\n    @Test\n    void check() throws Exception {{\n"
+        f"import org.junit.jupiter.api.Test;\n\nclass {cls} "
+        f"{{\n    @Test\n    void check() throws Exception {{\n"
         f"        {body}\n    }}\n}}\n"
     )
     return f"{module}/src/test/java/demo/{cls}.java", source
 
 
 CALC = (
-    "package demo;\n\npublic final class Calc {\n    private Calc() {}\n\n    public static int add(int a, int b) {\n"
+    "package demo;\n\npublic final class Calc {\n    private Calc() {}\n\n    public static int "
+    "add(int a, int b) {\n"
     "        return a + b;\n    }\n}\n"
 )
 GREEN: dict[str, str] = dict(
@@ -80,9 +83,12 @@ GREEN: dict[str, str] = dict(
     ]
 )
 A_TEST, B_TEST = "a/src/test/java/demo/CalcTest.java", "b/src/test/java/demo/WordsTest.java"
-# case: (files changed (None: deleted), mvn arguments, exit code, what `sidekit test` answers (without
-# generation and secs), the first cluster's type, message start and place (None: no cluster))
-CASES: dict[str, tuple[dict[str, str | None], list[str], int, dict[str, Any], tuple[str, str, str] | None]] = {
+# case: (files changed (None: deleted), mvn arguments, exit code, what `sidekit test` answers
+# (without generation and secs), the first cluster's type, message start and place (None: no
+# cluster))
+CASES: dict[
+    str, tuple[dict[str, str | None], list[str], int, dict[str, Any], tuple[str, str, str] | None]
+] = {
     "compile error": (
         {"a/src/main/java/demo/Calc.java": CALC.replace("a + b", "a + c")},
         [],
@@ -189,7 +195,11 @@ def test_maven_is_never_greener(green_build: Path, tmp_path: Path, case: str) ->
         assert "clusters" not in found
     else:
         top = found["clusters"][0]
-        assert (top["type"], top["message"].startswith(cluster[1]), top.get("at", top.get("first"))) == (
+        assert (
+            top["type"],
+            top["message"].startswith(cluster[1]),
+            top.get("at", top.get("first")),
+        ) == (
             cluster[0],
             True,
             cluster[2],
@@ -199,9 +209,15 @@ def test_maven_is_never_greener(green_build: Path, tmp_path: Path, case: str) ->
     summary = json.loads((project / ".sidekit" / "status.json").read_text())
     assert summary["run"]["exit"] == expected and summary["runner"] == "junit"
     if expected:
-        assert status["state"] in ("failed", "error") and status.get("passed", 0) == answer.get("passed", 0)
+        assert status["state"] in ("failed", "error") and status.get("passed", 0) == answer.get(
+            "passed", 0
+        )
         assert failures["failing"] == answer.get("failed", 0) + answer.get("buildErrors", 0)
         assert summary["run"]["state"] != "passed" and summary["failing"] >= 1
     else:
-        assert (status.get("failed", 0), status.get("collectErrors", 0), failures.get("failing", 0)) == (0, 0, 0)
+        assert (
+            status.get("failed", 0),
+            status.get("collectErrors", 0),
+            failures.get("failing", 0),
+        ) == (0, 0, 0)
         assert summary["run"]["counts"] == {}  # no report of this run: nothing ran, nothing passed

@@ -1,5 +1,6 @@
-"""The node adapter as the registry and the shared rewrite see it: which words run `node --test`, the
-options a raw run gets (appended only), what it leaves alone, and the one permission judgment."""
+"""The node adapter as the registry and the shared rewrite see it: which words run `node --test`,
+the options a raw run gets (appended only), what it leaves alone, and the one permission
+judgment."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from testing.pretool import run_hook
 HERE = os.path.dirname(node.__file__)
 APPENDED = (
     f" --test-reporter={HERE}/summary.mjs --test-reporter-destination=stdout"
-    f" --test-reporter={HERE}/records.mjs --test-reporter-destination=PROJECT/.sidekit/node/report-N.jsonl"
+    f" --test-reporter={HERE}/records.mjs "
+    "--test-reporter-destination=PROJECT/.sidekit/node/report-N.jsonl"
 )
 REPORT = re.compile(r"report-[0-9a-f]{12}\.jsonl")
 
@@ -31,7 +33,9 @@ def hook(project: Path, env: dict[str, str], command: str) -> str:
         "tool_input": {"command": command},
         "tool_use_id": "t",
     }
-    done = run_hook(body, dict(env, CLAUDE_PROJECT_DIR=str(project), HOME=str(project.parent / "home")), project)
+    done = run_hook(
+        body, dict(env, CLAUDE_PROJECT_DIR=str(project), HOME=str(project.parent / "home")), project
+    )
     assert done.returncode == 0 and done.stderr == ""
     return done.stdout
 
@@ -52,11 +56,17 @@ def test_which_words_run_node_s_test_runner(words: list[str], runs: bool) -> Non
     assert (runners.for_words(words) is node) is runs
 
 
-def test_a_raw_run_gets_sidekit_s_reporters_appended(project: Path, clean_env: dict[str, str]) -> None:
-    answer = json.loads(hook(project, clean_env, "node --test test/"))["hookSpecificOutput"]["updatedInput"]
+def test_a_raw_run_gets_sidekit_s_reporters_appended(
+    project: Path, clean_env: dict[str, str]
+) -> None:
+    answer = json.loads(hook(project, clean_env, "node --test test/"))["hookSpecificOutput"][
+        "updatedInput"
+    ]
     shown = REPORT.sub("report-N.jsonl", answer["command"]).replace(str(project), "PROJECT")
     assert shown == "node --test test/" + APPENDED
-    assert (project / ".sidekit" / "node").is_dir()  # node does not make the folder of a destination
+    assert (
+        project / ".sidekit" / "node"
+    ).is_dir()  # node does not make the folder of a destination
 
 
 @pytest.mark.parametrize(
@@ -79,9 +89,13 @@ def test_what_it_leaves_as_written(project: Path, clean_env: dict[str, str], com
 def test_the_permission_rules_judge_its_rewrite(project: Path, clean_env: dict[str, str]) -> None:
     (project / ".claude").mkdir()
     settings = project / ".claude" / "settings.json"
-    settings.write_text(json.dumps({"permissions": {"deny": ["Bash(node --test)"]}}))  # exact: would slip past
+    settings.write_text(
+        json.dumps({"permissions": {"deny": ["Bash(node --test)"]}})
+    )  # exact: would slip past
     assert hook(project, clean_env, "node --test") == ""
-    settings.write_text(json.dumps({"permissions": {"allow": ["Bash(node --test:*)"]}}))  # a prefix: alike
+    settings.write_text(
+        json.dumps({"permissions": {"allow": ["Bash(node --test:*)"]}})
+    )  # a prefix: alike
     assert hook(project, clean_env, "node --test")
 
 
@@ -102,7 +116,13 @@ def test_it_is_detected_by_its_test_script(project: Path, monkeypatch: pytest.Mo
 
 
 def test_what_it_tells_the_rest_of_the_package() -> None:
-    """Fed after the run by its reporters' records; no selection graph (every test runs); no pending writer."""
-    said = (runners.feeds(node), hasattr(node, "feed_after"), hasattr(node, "selection"), hasattr(node, "PENDING"))
+    """Fed after the run by its reporters' records; no selection graph (every test runs); no pending
+    writer."""
+    said = (
+        runners.feeds(node),
+        hasattr(node, "feed_after"),
+        hasattr(node, "selection"),
+        hasattr(node, "PENDING"),
+    )
     assert said == ("reporter", True, False, False)
     assert runners.TRIGGERS["node"] == ("--test",) and runners.trigger_words() == ("test", "jest")

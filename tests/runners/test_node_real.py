@@ -1,7 +1,7 @@
 """node's own test runner on a real project: a one-cause bug planted in src/money.js fails 24 tests.
 
-`sidekit test`, `status` and `failures` answer with "runner":"node"; the agent's raw `node --test` is
-compacted by the shared rewrite (appended options only) and fed into the cache after it ended.
+`sidekit test`, `status` and `failures` answer with "runner":"node"; the agent's raw `node --test`
+is compacted by the shared rewrite (appended options only) and fed into the cache after it ended.
 Slow (each run is a real node process), but part of CI (node is on every CI machine).
 """
 
@@ -50,7 +50,9 @@ def shop(root: Path, planted: bool = True) -> Path:
     program("node", "install Node.js 20 or later")
     (root / "src").mkdir(parents=True)
     (root / "test").mkdir()
-    (root / "package.json").write_text(json.dumps({"name": "shop", "scripts": {"test": "node --test"}}))
+    (root / "package.json").write_text(
+        json.dumps({"name": "shop", "scripts": {"test": "node --test"}})
+    )
     (root / PLANTED).write_text(MONEY % (".value" if planted else ""))
     (root / "test" / "money.test.js").write_text(TESTS % FAILING)
     return root
@@ -77,7 +79,9 @@ def test_sidekit_test_answers_the_planted_bug_as_one_cluster_at_its_file(tmp_pat
         "failed": FAILING,
         "newFailures": FAILING,
     }
-    assert [(c["type"], c["at"], c["affected"]) for c in cluster] == [("TypeError", f"{PLANTED}:3", FAILING)]
+    assert [(c["type"], c["at"], c["affected"]) for c in cluster] == [
+        ("TypeError", f"{PLANTED}:3", FAILING)
+    ]
     assert cluster[0]["first"] == "test/money.test.js::cents of 0.25"
 
     status, size, code = answer_of(root, "status")
@@ -89,7 +93,11 @@ def test_sidekit_test_answers_the_planted_bug_as_one_cluster_at_its_file(tmp_pat
         0,
     )
     failures, size, code = answer_of(root, "failures")
-    assert (failures["runner"], failures["failing"], failures["clusters"][0]["at"]) == ("node", FAILING, f"{PLANTED}:3")
+    assert (failures["runner"], failures["failing"], failures["clusters"][0]["at"]) == (
+        "node",
+        FAILING,
+        f"{PLANTED}:3",
+    )
     assert size <= 2000
 
 
@@ -104,10 +112,15 @@ def test_a_green_run_names_each_test_by_file_and_full_name(tmp_path: Path) -> No
         0,
     )
     table = json.loads((root / ".sidekit" / "status-tests.json").read_text())["tests"]
-    assert "test/money.test.js::money > is a module" in table and "test/money.test.js::money" not in table
+    assert (
+        "test/money.test.js::money > is a module" in table
+        and "test/money.test.js::money" not in table
+    )
 
 
-def test_the_agents_raw_run_is_compacted_and_fed_into_the_cache(tmp_path: Path, clean_env: dict[str, str]) -> None:
+def test_the_agents_raw_run_is_compacted_and_fed_into_the_cache(
+    tmp_path: Path, clean_env: dict[str, str]
+) -> None:
     root = shop(tmp_path / "shop")
     payload = {
         "session_id": "s",
@@ -117,22 +130,30 @@ def test_the_agents_raw_run_is_compacted_and_fed_into_the_cache(tmp_path: Path, 
         "tool_name": "Bash",
         "tool_input": {"command": "node --test"},
     }
-    raw = subprocess.run(["node", "--test"], cwd=root, capture_output=True, text=True, env=clean_env)
+    raw = subprocess.run(
+        ["node", "--test"], cwd=root, capture_output=True, text=True, env=clean_env
+    )
     answer = json.loads(dispatch.pre_tool_use(payload))
     command = answer["hookSpecificOutput"]["updatedInput"]["command"]
     assert command.startswith("node --test --test-reporter=") and "records.mjs" in command
-    done = subprocess.run(["/bin/sh", "-c", command], cwd=root, capture_output=True, text=True, env=clean_env)
+    done = subprocess.run(
+        ["/bin/sh", "-c", command], cwd=root, capture_output=True, text=True, env=clean_env
+    )
     output = done.stdout + done.stderr
     assert (raw.returncode, done.returncode) == (1, 1)
     assert len(output.encode()) <= LIMIT < len((raw.stdout + raw.stderr).encode())
     assert output.splitlines()[:2] == [
         f"node --test: {FAILING} failed, {PASSING} passed, 0 skipped ({FAILING + PASSING} tests)",
-        f"  {FAILING} x TypeError: Cannot read properties of undefined (reading 'toFixed') at {PLANTED}:3"
+        f"  {FAILING} x TypeError: Cannot read properties of undefined (reading 'toFixed') at "
+        f"{PLANTED}:3"
         " (first: cents of 0.25)",
     ]
-    # PostToolUseFailure, as Claude Code reports a red Bash call: the marker is claimed, the worker feeds
+    # PostToolUseFailure, as Claude Code reports a red Bash call: the marker is claimed, the worker
+    # feeds
     ended = dict(payload, hook_event_name="PostToolUseFailure", error=f"Exit code 1\n{output}")
-    assert junit_feed.hand_over(parse_event("PostToolUseFailure", ended, str(root)), runtime.FEED_WORKER)
+    assert junit_feed.hand_over(
+        parse_event("PostToolUseFailure", ended, str(root)), runtime.FEED_WORKER
+    )
     summary = wait_for_summary(root)
     assert (summary["runner"], summary["failing"]) == ("node", FAILING)
     status, _size, _code = answer_of(root, "status")

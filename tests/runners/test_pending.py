@@ -30,7 +30,9 @@ def own_run() -> str:
         return f"{os.getpid()}-{handle.read().rpartition(')')[2].split()[19]}"
 
 
-def test_the_files_of_an_ended_run_are_pending_until_its_writer_removes_them(tmp_path: Path) -> None:
+def test_the_files_of_an_ended_run_are_pending_until_its_writer_removes_them(
+    tmp_path: Path,
+) -> None:
     run = dead_run()
     meta = touch(tmp_path / ".sidekit" / "cargo" / f"run-{run}.1.meta")
     touch(tmp_path / ".sidekit" / "cargo" / f"run-{run}.compact")
@@ -49,13 +51,16 @@ def test_a_go_writers_claim_counts_and_a_run_still_going_does_not(tmp_path: Path
     touch(tmp_path / ".sidekit" / "go" / f"spool-{ended}-4242")
     touch(tmp_path / ".sidekit" / "go" / f"writer-{ended}")
     touch(tmp_path / ".sidekit" / "go" / f"writer-{going}")
-    touch(tmp_path / ".sidekit" / "go" / f"spool-{killed}-4243")  # a killed wrapper's: no writer will come
+    touch(
+        tmp_path / ".sidekit" / "go" / f"spool-{killed}-4243"
+    )  # a killed wrapper's: no writer will come
     touch(tmp_path / ".sidekit" / "go" / "printed-1-2")  # not a writer's file
     assert pending.pending_runs(str(tmp_path)) == [ended]
 
 
 def test_a_long_go_run_is_fresh_by_its_last_spool_not_by_its_writers_claim(tmp_path: Path) -> None:
-    """The claim is made when the run's first green binary ends; the run's last spool, when it ended."""
+    """The claim is made when the run's first green binary ends; the run's last spool, when it
+    ended."""
     ended = dead_run()
     touch(tmp_path / ".sidekit" / "go" / f"writer-{ended}", age=pending.FRESH + 30)
     assert pending.pending_runs(str(tmp_path)) == []

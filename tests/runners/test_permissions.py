@@ -1,4 +1,5 @@
-"""Whether the client's Bash rules judge a command and its rewrite alike: the rule readings, the sources."""
+"""Whether the client's Bash rules judge a command and its rewrite alike: the rule readings, the
+sources."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ REWRITTEN = ORIGINAL + " -o sidekit_compact=true"
 
 @pytest.fixture(autouse=True)
 def no_client(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No `claude` runs these tests (even when the suite itself runs inside a session) and HOME is empty."""
+    """No `claude` runs these tests (even when the suite itself runs inside a session) and HOME is
+    empty."""
     for name in ("CLAUDE_PID", "CLAUDECODE", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
@@ -34,7 +36,10 @@ def no_client(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         ("Bash(git status)", True),
         ("Bash(pytest -q)", True),  # matches neither
         ("Read(*)", True),
-        ("Bash(* tests/integration)", False),  # a wildcard that does not name pytest, anchored at the end
+        (
+            "Bash(* tests/integration)",
+            False,
+        ),  # a wildcard that does not name pytest, anchored at the end
         ("Bash(python -m pytest -q tests/integration)", False),  # exact
         ("Bash(*integration)", False),
         ("Bash(* -o *)", False),  # matches only the rewrite
@@ -45,19 +50,29 @@ def no_client(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def test_each_rule_is_judged_on_both_commands(tmp_path: Path, rule: str, alike: bool) -> None:
     for kind in ("allow", "deny", "ask"):
         (tmp_path / ".claude").mkdir(exist_ok=True)
-        (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"permissions": {kind: [rule]}}))
+        (tmp_path / ".claude" / "settings.json").write_text(
+            json.dumps({"permissions": {kind: [rule]}})
+        )
         assert permissions.judged_alike(ORIGINAL, REWRITTEN, [str(tmp_path)]) is alike, (kind, rule)
 
 
 @pytest.mark.parametrize(
-    "command", ["cd sub && python -m pytest -q tests/integration", "FOO=1  python -m pytest -q tests/integration"]
+    "command",
+    [
+        "cd sub && python -m pytest -q tests/integration",
+        "FOO=1  python -m pytest -q tests/integration",
+    ],
 )
-def test_compound_commands_and_assignments_are_judged_per_reading(tmp_path: Path, command: str) -> None:
+def test_compound_commands_and_assignments_are_judged_per_reading(
+    tmp_path: Path, command: str
+) -> None:
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.local.json").write_text(
         json.dumps({"permissions": {"deny": ["Bash(python -m pytest -q tests/integration)"]}})
     )
-    assert not permissions.judged_alike(command, command + " -o sidekit_compact=true", [str(tmp_path)])
+    assert not permissions.judged_alike(
+        command, command + " -o sidekit_compact=true", [str(tmp_path)]
+    )
 
 
 def test_every_settings_layer_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -76,7 +91,11 @@ def test_every_settings_layer_is_read(tmp_path: Path, monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize(
     "text",
-    ['{"permissions": {"allow": ["Bash(git', '{"permissions": ["Bash(x)"]}', '{"permissions": {"deny": "Bash(x)"}}'],
+    [
+        '{"permissions": {"allow": ["Bash(git',
+        '{"permissions": ["Bash(x)"]}',
+        '{"permissions": {"deny": "Bash(x)"}}',
+    ],
 )
 def test_a_settings_file_that_cannot_be_read_means_no(tmp_path: Path, text: str) -> None:
     (tmp_path / ".claude").mkdir()
@@ -112,12 +131,18 @@ def test_client_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_split_rules_keeps_parentheses_whole() -> None:
-    assert permissions.split_rules("Bash(npm run a, b) Edit , Read") == ["Bash(npm run a, b)", "Edit", "Read"]
+    assert permissions.split_rules("Bash(npm run a, b) Edit , Read") == [
+        "Bash(npm run a, b)",
+        "Edit",
+        "Read",
+    ]
 
 
 def test_the_client_is_found_by_claude_pid(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
-    monkeypatch.setenv("CLAUDE_PID", str(os.getpid()))  # this process is no claude: the walk goes on, finds none
+    monkeypatch.setenv(
+        "CLAUDE_PID", str(os.getpid())
+    )  # this process is no claude: the walk goes on, finds none
     monkeypatch.delenv("CLAUDECODE", raising=False)
     with pytest.raises(permissions.Unknown):  # a client is said to run, and none is found: unknown
         permissions.client_argv()
@@ -125,7 +150,9 @@ def test_the_client_is_found_by_claude_pid(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_the_folders_whose_settings_count_include_each_cd_on_the_way(tmp_path: Path) -> None:
     cwd, project = str(tmp_path / "p" / "sub"), str(tmp_path / "p")
-    assert permissions.command_folders("cd a && cd '../b c' && cd - && go test ./...", cwd, project) == [
+    assert permissions.command_folders(
+        "cd a && cd '../b c' && cd - && go test ./...", cwd, project
+    ) == [
         project,
         cwd,
         f"{cwd}/a",
@@ -139,9 +166,14 @@ def test_a_deny_in_the_folder_the_command_moves_to_counts(tmp_path: Path) -> Non
     deny = {"permissions": {"deny": ["Bash(* ./internal/secret)"]}}
     (tmp_path / "sub" / ".claude" / "settings.json").write_text(json.dumps(deny))
     command = "cd sub && go test ./internal/secret"
-    assert not permissions.rewrite_keeps_verdict(command, command + " -exec x", str(tmp_path), str(tmp_path))
+    assert not permissions.rewrite_keeps_verdict(
+        command, command + " -exec x", str(tmp_path), str(tmp_path)
+    )
     assert permissions.rewrite_keeps_verdict(
-        "go test ./internal/secret", "go test ./internal/secret -exec x", str(tmp_path), str(tmp_path)
+        "go test ./internal/secret",
+        "go test ./internal/secret -exec x",
+        str(tmp_path),
+        str(tmp_path),
     )
 
 
@@ -156,13 +188,17 @@ def test_a_deny_in_the_folder_the_command_moves_to_counts(tmp_path: Path) -> Non
 def test_a_wrapper_in_front_of_the_runner_is_judged_apart_by_every_rule_that_names_it(
     tmp_path: Path, rule: str, alike: bool
 ) -> None:
-    """Why the runner's own lines are not folded by wrapping the command (docs/runners.md, issue #33 item 3):
-    the wrapped command's first word is not the runner's, so every rule naming the runner tells them apart,
-    while an appended option keeps them alike."""
+    """Why the runner's own lines are not folded by wrapping the command (docs/runners.md, issue #33
+    item 3): the wrapped command's first word is not the runner's, so every rule naming the runner
+    tells them apart, while an appended option keeps them alike."""
     written = "cargo test --no-fail-fast"
     for kind in ("allow", "deny", "ask"):
         (tmp_path / ".claude").mkdir(exist_ok=True)
-        (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"permissions": {kind: [rule]}}))
+        (tmp_path / ".claude" / "settings.json").write_text(
+            json.dumps({"permissions": {kind: [rule]}})
+        )
         wrapped = f"/bin/sh /opt/sidekit/fold.sh {written}"
         assert permissions.judged_alike(written, wrapped, [str(tmp_path)]) is alike, (kind, rule)
-        assert permissions.judged_alike(written, written + " --config term.quiet=true", [str(tmp_path)]), (kind, rule)
+        assert permissions.judged_alike(
+            written, written + " --config term.quiet=true", [str(tmp_path)]
+        ), (kind, rule)

@@ -4,8 +4,8 @@ toolz's sdist is fetched from the package index at test time and installed in ed
 own `.venv` with pytest and coverage. Then, as a user would: `sidekit install --project`, a plain
 pytest in that venv updates the cache, `map` / `select` / `test --select` work without `--python`,
 and `uninstall` leaves the venv's site-packages exactly as they were. Skipped (with the reason) when
-the package index cannot be reached, except in CI (`CI` set): there that fails, so a run that could not
-fetch toolz is never mistaken for one that tested it.
+the package index cannot be reached, except in CI (`CI` set): there that fails, so a run that could
+not fetch toolz is never mistaken for one that tested it.
 """
 
 from __future__ import annotations
@@ -29,14 +29,18 @@ REPO = Path(__file__).resolve().parents[2]
 SIDEKIT = [sys.executable, "-m", "sidekit_hooks.cli"]
 PACKAGE = "toolz"
 TESTS = "toolz/tests/test_itertoolz.py"
-BUG = ("    return next(iter(seq))\n", "    return seq[0]\n")  # first() breaks on iterators, sets, dicts
+BUG = (
+    "    return next(iter(seq))\n",
+    "    return seq[0]\n",
+)  # first() breaks on iterators, sets, dicts
 
 
 def _env() -> dict[str, str]:
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_", "GT_")) and k not in ("VIRTUAL_ENV", "PYTHONPATH")
+        if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_", "GT_"))
+        and k not in ("VIRTUAL_ENV", "PYTHONPATH")
     }
     env["GIT_CONFIG_COUNT"] = "1"  # the unpacked sdist may belong to another uid: let git read it
     env["GIT_CONFIG_KEY_0"] = "safe.directory"
@@ -45,9 +49,13 @@ def _env() -> dict[str, str]:
 
 
 def unreachable(reason: str) -> None:
-    """No package index: fail under CI (the test must run there), else skip, saying so on stderr too."""
+    """No package index: fail under CI (the test must run there), else skip, saying so on stderr
+    too."""
     if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
-        pytest.fail(f"{reason}\n(CI is set: this test must run in CI; give the runner access to the package index)")
+        pytest.fail(
+            f"{reason}\n(CI is set: this test must run in CI; give the runner access to the "
+            "package index)"
+        )
     sys.stderr.write(f"\nSKIPPED the project-environment tests (#10): {reason}\n")
     pytest.skip(reason)
 
@@ -64,7 +72,9 @@ def toolz_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     archives = glob.glob(str(work / f"{PACKAGE}-*.tar.gz"))
     if done.returncode or not archives:
-        unreachable(f"cannot fetch the {PACKAGE} sdist from the package index: {done.stderr.strip()[-200:]}")
+        unreachable(
+            f"cannot fetch the {PACKAGE} sdist from the package index: {done.stderr.strip()[-200:]}"
+        )
     with tarfile.open(archives[0]) as archive:
         archive.extractall(work, filter="data")
     root = Path(archives[0][: -len(".tar.gz")])
@@ -87,7 +97,9 @@ def toolz_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
         timeout=300,
     )
     if done.returncode:
-        unreachable(f"cannot install pytest/coverage into the project's venv: {done.stderr.strip()[-200:]}")
+        unreachable(
+            f"cannot install pytest/coverage into the project's venv: {done.stderr.strip()[-200:]}"
+        )
     for args in (
         ["init", "-q"],
         ["add", "-A"],
@@ -98,7 +110,9 @@ def toolz_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def sidekit(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*SIDEKIT, *args], cwd=root, env=_env(), capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [*SIDEKIT, *args], cwd=root, env=_env(), capture_output=True, text=True, timeout=300
+    )
 
 
 def answer(root: Path, *args: str) -> dict[str, Any]:
@@ -140,10 +154,16 @@ def test_plain_pytest_records_select_and_uninstall(toolz_project: Path) -> None:
     assert done.returncode == 0 and generation(root) == 0  # not wired yet: nothing recorded
 
     done = sidekit(root, "install", "--project", str(root))
-    assert done.returncode == 0 and "pytest in .venv: now records" in done.stdout, done.stdout + done.stderr
+    assert done.returncode == 0 and "pytest in .venv: now records" in done.stdout, (
+        done.stdout + done.stderr
+    )
     assert "pytest recorder: .venv: a plain pytest there records" in sidekit(root, "doctor").stdout
-    # The team commits the wiring (another issue makes select ignore sidekit's own files without this).
-    for args in (["add", "-A"], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "sidekit"]):
+    # The team commits the wiring (another issue makes select ignore sidekit's own files without
+    # this).
+    for args in (
+        ["add", "-A"],
+        ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "sidekit"],
+    ):
         subprocess.run(["git", *args], cwd=root, env=_env(), check=True, capture_output=True)
 
     done = plain_pytest(root, TESTS)
@@ -166,9 +186,12 @@ def test_plain_pytest_records_select_and_uninstall(toolz_project: Path) -> None:
         assert chosen["basis"] == "map" and 0 < chosen["tests"] < chosen["ofFiles"], chosen
         ran = sidekit(root, "test", "--select")
         result = json.loads(ran.stdout)
-        assert ran.returncode == 1 and result["basis"] == "map" and result["failed"] >= 1, ran.stdout
+        assert ran.returncode == 1 and result["basis"] == "map" and result["failed"] >= 1, (
+            ran.stdout
+        )
         assert "python" not in result  # the project's own venv is the obvious one
-        # What the PreToolUse rewrite appends, in the project's own venv: the compact answer, same exit code.
+        # What the PreToolUse rewrite appends, in the project's own venv: the compact answer, same
+        # exit code.
         raw = plain_pytest(root, "toolz")
         compact = plain_pytest(root, "toolz", "-o", "sidekit_compact=true")
         assert raw.returncode == compact.returncode == 1
@@ -181,7 +204,10 @@ def test_plain_pytest_records_select_and_uninstall(toolz_project: Path) -> None:
     done = sidekit(root, "uninstall", "--project", str(root))
     assert done.returncode == 0 and "pytest recorder removed" in done.stdout, done.stdout
     assert site_listing(root) == before
-    assert "pytest recorder: .venv: a plain pytest there does not record" in sidekit(root, "doctor").stdout
+    assert (
+        "pytest recorder: .venv: a plain pytest there does not record"
+        in sidekit(root, "doctor").stdout
+    )
     old = finished(root)
     assert plain_pytest(root, TESTS).returncode == 0 and finished(root) == old
 
@@ -195,9 +221,13 @@ def test_moved_sidekit_leaves_pytest_working_and_silent(toolz_project: Path) -> 
         link.symlink_to(root / "no-such-sidekit")  # as if the checkout had moved
         old = finished(root)
         done = plain_pytest(root, TESTS)
-        assert done.returncode == 0 and "warning" not in done.stdout.lower() and finished(root) == old
+        assert (
+            done.returncode == 0 and "warning" not in done.stdout.lower() and finished(root) == old
+        )
         assert "the recorder's link to sidekit is broken" in sidekit(root, "doctor").stdout
-        (root / ".sidekit" / "pytest-env").rename(root / ".sidekit" / "gone")  # the folder itself removed
+        (root / ".sidekit" / "pytest-env").rename(
+            root / ".sidekit" / "gone"
+        )  # the folder itself removed
         assert plain_pytest(root, TESTS).returncode == 0 and finished(root) == old
         (root / ".sidekit" / "gone").rename(root / ".sidekit" / "pytest-env")
         assert sidekit(root, "install", "--project", str(root)).returncode == 0  # mends the link

@@ -1,5 +1,6 @@
-"""The compact answer a rewritten raw pytest prints: real pytest runs in a subprocess, with the plugin
-loaded the way the PreToolUse rewrite loads it (`-p sidekit_hooks.runners.pytest.compact`)."""
+"""The compact answer a rewritten raw pytest prints: real pytest runs in a subprocess, with the
+plugin loaded the way the PreToolUse rewrite loads it (`-p
+sidekit_hooks.runners.pytest.compact`)."""
 
 from __future__ import annotations
 
@@ -73,7 +74,10 @@ def test_red_run_with_one_root_cause(suite: Suite) -> None:
 
 def test_short_output_is_printed_as_it_was(suite: Suite) -> None:
     suite.write("lib.py", LIB)
-    suite.write("tests/test_a.py", "from lib import term_len\n\ndef test_short():\n    assert term_len('ab') == 2\n")
+    suite.write(
+        "tests/test_a.py",
+        "from lib import term_len\n\ndef test_short():\n    assert term_len('ab') == 2\n",
+    )
     raw = run(suite, "tests", "-p", "no:randomly")
     done = run(suite, "tests", *PLUGIN)
     strip = re.compile(r"in \d+\.\d+s")
@@ -83,7 +87,8 @@ def test_short_output_is_printed_as_it_was(suite: Suite) -> None:
 
 def test_a_hundred_distinct_failures_stay_in_budget(suite: Suite) -> None:
     body = "".join(
-        f"\ndef test_{i}():\n    raise KeyError('missing key number {i} ' + 'x' * 200)\n" for i in range(100)
+        f"\ndef test_{i}():\n    raise KeyError('missing key number {i} ' + 'x' * 200)\n"
+        for i in range(100)
     )
     suite.write("tests/test_many.py", body)
     done = run(suite, "tests", *PLUGIN)
@@ -99,7 +104,10 @@ def test_collection_errors_are_errors(suite: Suite) -> None:
     assert done.returncode == 2
     head, answer = parse(done.stdout)
     assert "exit code 2" in head and answer["exit"] == 2 and answer["state"] == "interrupted"
-    assert answer["clusters"][0]["type"] == "ModuleNotFoundError" and answer["clusters"][0]["phase"] == "collect"
+    assert (
+        answer["clusters"][0]["type"] == "ModuleNotFoundError"
+        and answer["clusters"][0]["phase"] == "collect"
+    )
     assert "errors during collection" in answer["pytest"]
 
 
@@ -122,7 +130,9 @@ def test_no_tests_ran_is_exit_5(suite: Suite) -> None:
 def test_internal_error_is_never_green(suite: Suite) -> None:
     suite.write("tests/test_a.py", "".join(f"def test_{i}():\n    pass\n" for i in range(300)))
     suite.write(
-        "conftest.py", "def pytest_collection_finish(session):\n    raise RuntimeError('plugin bug ' + 'y' * 3000)\n"
+        "conftest.py",
+        "def pytest_collection_finish(session):\n    raise RuntimeError('plugin bug ' + 'y' * "
+        "3000)\n",
     )
     done = run(suite, "tests", *PLUGIN)
     assert done.returncode == 3
@@ -141,7 +151,12 @@ def test_crashed_xdist_worker_is_counted(suite: Suite) -> None:
     assert done.returncode == 1
     head, answer = parse(done.stdout)
     # counted as pytest's last line counts them: "13 failed" (the crashed test included)
-    assert answer["crashedWorkers"] == 1 and answer["failed"] == 13 and "errors" not in answer and "pytest" in answer
+    assert (
+        answer["crashedWorkers"] == 1
+        and answer["failed"] == 13
+        and "errors" not in answer
+        and "pytest" in answer
+    )
     assert "crashed while running" in json.dumps(answer["clusters"])
 
 
@@ -150,14 +165,19 @@ def test_a_long_green_run_is_compacted_and_counts_warnings(suite: Suite) -> None
         "tests/test_warn.py",
         "import warnings\n"
         + "".join(
-            f"\ndef test_{i}():\n    warnings.warn('deprecated thing number {i} ' + 'z' * 80, DeprecationWarning)\n"
+            f"\ndef test_{i}():\n    warnings.warn('deprecated thing number {i} ' + 'z' * 80, "
+            "DeprecationWarning)\n"
             for i in range(40)
         ),
     )
     done = run(suite, "tests", *PLUGIN)
     assert done.returncode == 0
     head, answer = parse(done.stdout)
-    assert "exit code 0" in head and (answer["exit"], answer["passed"], answer["warnings"]) == (0, 40, 40)
+    assert "exit code 0" in head and (answer["exit"], answer["passed"], answer["warnings"]) == (
+        0,
+        40,
+        40,
+    )
     assert "clusters" not in answer
 
 
@@ -165,10 +185,13 @@ def test_a_run_killed_from_outside_still_says_what_it_saw(suite: Suite) -> None:
     import signal
     import time
 
-    started = suite.root / "slow-started"  # the kill comes once the run is inside test_slow, however busy the machine
+    started = (
+        suite.root / "slow-started"
+    )  # the kill comes once the run is inside test_slow, however busy the machine
     suite.write(
         "tests/test_slow.py",
-        f"import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    open({str(started)!r}, 'w').close()\n"
+        "import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    "
+        f"open({str(started)!r}, 'w').close()\n"
         "    time.sleep(60)\n",
     )
     child = subprocess.Popen(
@@ -192,13 +215,16 @@ def test_a_run_killed_from_outside_still_says_what_it_saw(suite: Suite) -> None:
     assert saved and (suite.root / saved.group(1)).read_text().startswith(".")
 
 
-def test_the_ini_option_the_hook_appends_loads_it_and_an_unknown_one_only_warns(suite: Suite, tmp_path: Path) -> None:
+def test_the_ini_option_the_hook_appends_loads_it_and_an_unknown_one_only_warns(
+    suite: Suite, tmp_path: Path
+) -> None:
     suite.write("lib.py", LIB)
     suite.write("tests/test_a.py", ONE_CAUSE)
     done = run(suite, "tests", "-o", "sidekit_compact=true")
     head, answer = parse(done.stdout)
     assert done.returncode == 1 and answer["failed"] == 30
-    # Where sidekit does not load (here: plugin autoload off), pytest runs as written and warns once.
+    # Where sidekit does not load (here: plugin autoload off), pytest runs as written and warns
+    # once.
     env = dict(suite.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
     raw = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "tests", "-o", "sidekit_compact=true"],
@@ -208,7 +234,11 @@ def test_the_ini_option_the_hook_appends_loads_it_and_an_unknown_one_only_warns(
         text=True,
         timeout=120,
     )
-    assert raw.returncode == 1 and "30 failed" in raw.stdout and "Unknown config option: sidekit_compact" in raw.stdout
+    assert (
+        raw.returncode == 1
+        and "30 failed" in raw.stdout
+        and "Unknown config option: sidekit_compact" in raw.stdout
+    )
 
 
 def test_a_terminated_forked_child_of_a_test_says_nothing(suite: Suite) -> None:
@@ -216,8 +246,10 @@ def test_a_terminated_forked_child_of_a_test_says_nothing(suite: Suite) -> None:
         "tests/test_fork.py",
         (
             "import multiprocessing, time\n\n\ndef test_child_terminated():\n"
-            "    child = multiprocessing.get_context('fork').Process(target=time.sleep, args=(30,))\n"
-            "    child.start()\n    time.sleep(0.5)\n    child.terminate()\n    child.join()\n    assert child.exitcode == -15\n"
+            "    child = multiprocessing.get_context('fork').Process(target=time.sleep, "
+            "args=(30,))\n"
+            "    child.start()\n    time.sleep(0.5)\n    child.terminate()\n    child.join()\n    "
+            "assert child.exitcode == -15\n"
         )
         + "".join(f"\ndef test_{i}():\n    assert {i} < 0, 'x' * 200\n" for i in range(12)),
     )
@@ -227,16 +259,22 @@ def test_a_terminated_forked_child_of_a_test_says_nothing(suite: Suite) -> None:
 
 
 def test_with_other_threads_running_the_run_stays_in_one_process(suite: Suite) -> None:
-    # A fork keeps only the calling thread: with another one running, nothing forks and the answer is the same.
+    # A fork keeps only the calling thread: with another one running, nothing forks and the answer
+    # is the same.
     suite.write(
         "conftest.py",
-        "import threading, time\n\nthreading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n",
+        "import threading, time\n\nthreading.Thread(target=time.sleep, args=(30,), "
+        "daemon=True).start()\n",
     )
     suite.write("lib.py", LIB)
     suite.write("tests/test_a.py", ONE_CAUSE)
     done = run(suite, "tests", "-p", "no:randomly", *PLUGIN)
     head, answer = parse(done.stdout)
-    assert done.returncode == 1 and "exit code 1;" in head and (answer["failed"], answer["passed"]) == (30, 1)
+    assert (
+        done.returncode == 1
+        and "exit code 1;" in head
+        and (answer["failed"], answer["passed"]) == (30, 1)
+    )
 
 
 def test_collect_only_from_the_environment_is_left_as_pytest_prints_it(suite: Suite) -> None:
@@ -244,9 +282,13 @@ def test_collect_only_from_the_environment_is_left_as_pytest_prints_it(suite: Su
     env = dict(suite.env, PYTEST_ADDOPTS="--collectonly")
     argv = [sys.executable, "-m", "pytest", "-q", "tests", "-p", "no:randomly"]
     raw = subprocess.run(argv, cwd=suite.root, env=env, capture_output=True, text=True, timeout=120)
-    done = subprocess.run([*argv, *PLUGIN], cwd=suite.root, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*argv, *PLUGIN], cwd=suite.root, env=env, capture_output=True, text=True, timeout=120
+    )
     strip = re.compile(r"in \d+\.\d+s")
-    assert done.returncode == raw.returncode == 0 and strip.sub("", done.stdout) == strip.sub("", raw.stdout)
+    assert done.returncode == raw.returncode == 0 and strip.sub("", done.stdout) == strip.sub(
+        "", raw.stdout
+    )
     assert "200 tests collected" in done.stdout
 
 
@@ -263,7 +305,10 @@ def test_a_crash_after_the_session_ended_is_stated(suite: Suite) -> None:
     done = run(suite, "tests", "-p", "no:randomly", "-p", "no:faulthandler", *PLUGIN)
     head, answer = parse(done.stdout)
     assert done.returncode == -signal.SIGSEGV and "exit code 139;" in head and answer["exit"] == 139
-    assert answer["pytest"] == "the process was killed by SIGSEGV after the session ended" and answer["failed"] == 30
+    assert (
+        answer["pytest"] == "the process was killed by SIGSEGV after the session ended"
+        and answer["failed"] == 30
+    )
 
 
 LONG_TRACEBACKS = """
@@ -305,9 +350,10 @@ DEEP_LIB = """
 
 
 def test_the_answer_states_the_size_of_exactly_what_raw_pytest_prints(suite: Suite) -> None:
-    """The compacted run finds each statement's extent once (`statement_cache`, #23); raw pytest, without it,
-    must print the same bytes: the raw file and the head's byte count are those of the long tracebacks raw
-    pytest prints, byte for byte (only the timing differs), so the answer is what it was."""
+    """The compacted run finds each statement's extent once (`statement_cache`, #23); raw pytest,
+    without it, must print the same bytes: the raw file and the head's byte count are those of the
+    long tracebacks raw pytest prints, byte for byte (only the timing differs), so the answer is
+    what it was."""
     suite.write("lib.py", DEEP_LIB)
     suite.write("tests/test_deep.py", LONG_TRACEBACKS)
     raw = subprocess.run(
@@ -386,27 +432,41 @@ WHAT_THE_MEMOS_KEY_ON = """
 
 @pytest.mark.parametrize("style", [[], ["--tb=short", "-l"]], ids=["long", "short-locals"])
 def test_the_kept_frame_answers_give_raw_pytests_bytes(suite: Suite, style: list[str]) -> None:
-    """What the compacted run keeps per frame (`frame_memo`, `teardown_index`, #23) is keyed by all it depends
-    on: a changed working directory, a module rewritten or deleted during the run, teardown output and other
-    traceback styles still print raw pytest's bytes."""
+    """What the compacted run keeps per frame (`frame_memo`, `teardown_index`, #23) is keyed by all
+    it depends on: a changed working directory, a module rewritten or deleted during the run,
+    teardown output and other traceback styles still print raw pytest's bytes."""
     suite.write("lib.py", DEEP_LIB)
     suite.write("tests/test_keys.py", WHAT_THE_MEMOS_KEY_ON)
     args = ["tests", "-p", "no:randomly", "-p", "no:cacheprovider", *style]
     raw = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", *args], cwd=suite.root, env=suite.env, capture_output=True, timeout=120
+        [sys.executable, "-m", "pytest", "-q", *args],
+        cwd=suite.root,
+        env=suite.env,
+        capture_output=True,
+        timeout=120,
     )
     done = run(suite, *args, *PLUGIN)
     assert (raw.returncode, done.returncode) == (1, 1)
     head, answer = parse(done.stdout)
     saved = raw_file(suite, head).read_bytes()
-    varying = re.compile(rb" in \d+\.\d+s( \([0-9:]+\))?( =+)?\n$|pytest-\d+|0x[0-9a-f]+")  # tmp dirs, ids
+    varying = re.compile(
+        rb" in \d+\.\d+s( \([0-9:]+\))?( =+)?\n$|pytest-\d+|0x[0-9a-f]+"
+    )  # tmp dirs, ids
     assert varying.sub(b"", saved) == varying.sub(b"", raw.stdout)
     assert saved.count(b"said in teardown") == 3 and answer["failed"] == 11
-    assert saved.count(b"made_module.py:2: ") == 4 and saved.count(b"# edited") == (4 if style else 7)
-    absolute = f"\n{suite.root / 'lib.py'}:6: ".encode()  # from another cwd, pytest names files in full
-    assert b"gone_module.py:2: " in saved and saved.count(absolute) == 2 and b"\nlib.py:6: " in saved
+    assert saved.count(b"made_module.py:2: ") == 4 and saved.count(b"# edited") == (
+        4 if style else 7
+    )
+    absolute = (
+        f"\n{suite.root / 'lib.py'}:6: ".encode()
+    )  # from another cwd, pytest names files in full
+    assert (
+        b"gone_module.py:2: " in saved and saved.count(absolute) == 2 and b"\nlib.py:6: " in saved
+    )
     assert f"pytest's output ({len(saved):,} B) compacted; exit code 1;" in head
     stored = suite.root / ".sidekit" / "pytest" / "statements.json"
-    assert len(json.loads(stored.read_text())) == (5 if style else 6)  # files parsed (long: also a statement alone)
+    assert len(json.loads(stored.read_text())) == (
+        5 if style else 6
+    )  # files parsed (long: also a statement alone)
     again, _ = parse(run(suite, *args, *PLUGIN).stdout)  # neither parsed again: the same bytes
     assert varying.sub(b"", raw_file(suite, again).read_bytes()) == varying.sub(b"", raw.stdout)

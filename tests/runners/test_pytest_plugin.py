@@ -26,11 +26,15 @@ def test_broken_shared_fixture_is_one_cluster_of_40(suite: Suite) -> None:
     )
     assert cluster["message"] == "'NoneType' object is not subscriptable"
     assert cluster["tests"][0] == "tests/test_db.py::test_uses_db[0]" and len(cluster["tests"]) == 3
-    assert summary["files"]["conftest.py"][0] == 40 and summary["files"]["tests/test_db.py"][0] == 40
+    assert (
+        summary["files"]["conftest.py"][0] == 40 and summary["files"]["tests/test_db.py"][0] == 40
+    )
     assert summary["run"]["complete"] is True and summary["generation"] == 1
 
 
-def test_broken_helper_with_parametrized_messages_is_one_cluster_with_variants(suite: Suite) -> None:
+def test_broken_helper_with_parametrized_messages_is_one_cluster_with_variants(
+    suite: Suite,
+) -> None:
     suite.write("pkg/__init__.py", "")
     suite.write(
         "pkg/merge.py",
@@ -53,7 +57,11 @@ def test_broken_helper_with_parametrized_messages_is_one_cluster_with_variants(s
     )
     suite.pytest()
     [cluster] = suite.summary()["clusters"]
-    assert (cluster["type"], cluster["at"], cluster["affected"]) == ("ValueError", "pkg/merge.py:4", 12)
+    assert (cluster["type"], cluster["at"], cluster["affected"]) == (
+        "ValueError",
+        "pkg/merge.py:4",
+        12,
+    )
     assert cluster["variants"] == [["bad size N at 0x…", 8], ["cannot merge N into '…'", 4]]
     failure = suite.table()["tests"]["tests/test_merge.py::test_merge[0]"]["f"]
     assert failure["frames"] == ["tests/test_merge.py:7 in test_merge", "pkg/merge.py:4 in merge"]
@@ -80,8 +88,15 @@ def test_chained_cause_and_compared_values_are_recorded(suite: Suite) -> None:
     )
     suite.pytest()
     tests = suite.table()["tests"]
-    assert tests["test_x.py::test_chain"]["f"]["cause"] == "ValueError: invalid literal for int() with base 10: 'x'"
-    assert tests["test_x.py::test_compare"]["f"]["compare"] == {"op": "==", "left": "[1, 2]", "right": "[1, 3]"}
+    assert (
+        tests["test_x.py::test_chain"]["f"]["cause"]
+        == "ValueError: invalid literal for int() with base 10: 'x'"
+    )
+    assert tests["test_x.py::test_compare"]["f"]["compare"] == {
+        "op": "==",
+        "left": "[1, 2]",
+        "right": "[1, 3]",
+    }
 
 
 def test_collection_errors_are_first_class(suite: Suite) -> None:
@@ -92,7 +107,11 @@ def test_collection_errors_are_first_class(suite: Suite) -> None:
     summary = suite.summary()
     assert summary["collectErrors"] == 1 and summary["run"]["interrupted"] is False
     [cluster] = summary["clusters"]
-    assert (cluster["type"], cluster["phase"], cluster["at"]) == ("ModuleNotFoundError", "collect", "test_broken.py:1")
+    assert (cluster["type"], cluster["phase"], cluster["at"]) == (
+        "ModuleNotFoundError",
+        "collect",
+        "test_broken.py:1",
+    )
     assert cluster["message"] == "No module named 'not_a_module_anywhere'"
 
 
@@ -191,7 +210,10 @@ def test_ctrl_c_keeps_what_ran_and_says_interrupted(suite: Suite) -> None:
     summary = suite.summary()
     assert summary["run"]["interrupted"] is True and summary["run"]["complete"] is False
     assert summary["run"]["state"] == "interrupted"
-    assert sorted(suite.table()["tests"]) == ["test_stop.py::test_failing", "test_stop.py::test_first"]
+    assert sorted(suite.table()["tests"]) == [
+        "test_stop.py::test_failing",
+        "test_stop.py::test_first",
+    ]
 
 
 @pytest.mark.skipif(importlib.util.find_spec("xdist") is None, reason="pytest-xdist not installed")
@@ -220,7 +242,10 @@ def test_the_users_output_is_untouched_and_no_sidekit_turns_it_off(suite: Suite)
     plain = suite.pytest("-p", "no:sidekit")
     assert not (suite.root / ".sidekit").exists()
     recorded = suite.pytest()
-    assert _normalized(recorded.stdout) == _normalized(plain.stdout) and recorded.stderr == plain.stderr
+    assert (
+        _normalized(recorded.stdout) == _normalized(plain.stdout)
+        and recorded.stderr == plain.stderr
+    )
     assert (suite.root / ".sidekit" / "status.json").exists()
 
 

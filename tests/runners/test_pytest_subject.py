@@ -1,6 +1,7 @@
-"""A pytest failure that stops in test code (an `assert`, a `self.assertEqual`) is placed at the project
-function its test called (runners/pytest/subject.py): one broken function, one cluster, however many
-assert lines check it (issue #33: Unidecode's planted bug was 14 clusters, all at tests/)."""
+"""A pytest failure that stops in test code (an `assert`, a `self.assertEqual`) is placed at the
+project function its test called (runners/pytest/subject.py): one broken function, one cluster,
+however many assert lines check it (issue #33: Unidecode's planted bug was 14 clusters, all at
+tests/)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ def title(text):
 """
 
 
-def test_asserts_at_many_lines_that_check_one_function_are_one_cluster_at_its_def(suite: Suite) -> None:
+def test_asserts_at_many_lines_that_check_one_function_are_one_cluster_at_its_def(
+    suite: Suite,
+) -> None:
     suite.write("pkg/__init__.py", "")
     suite.write("pkg/text.py", SLUG)
     suite.write(
@@ -48,7 +51,11 @@ def test_asserts_at_many_lines_that_check_one_function_are_one_cluster_at_its_de
     )
     suite.pytest()
     [cluster] = suite.summary()["clusters"]
-    assert (cluster["type"], cluster["at"], cluster["affected"]) == ("AssertionError", "pkg/text.py:2", 4)
+    assert (cluster["type"], cluster["at"], cluster["affected"]) == (
+        "AssertionError",
+        "pkg/text.py:2",
+        4,
+    )
     tests = suite.table()["tests"]
     checks = {test.partition("::")[2]: entry["f"]["checks"] for test, entry in tests.items()}
     assert checks == {
@@ -74,7 +81,10 @@ def test_the_call_on_the_failing_line_is_taken_before_earlier_ones(suite: Suite)
     )
     suite.pytest()
     [failure] = [entry["f"] for entry in suite.table()["tests"].values() if "f" in entry]
-    assert (failure["at"], failure["checks"]) == ("pkg/text.py:6", "title, asserted at tests/test_title.py:6")
+    assert (failure["at"], failure["checks"]) == (
+        "pkg/text.py:6",
+        "title, asserted at tests/test_title.py:6",
+    )
 
 
 def test_a_failure_with_no_project_call_before_it_stays_at_its_line(suite: Suite) -> None:
@@ -91,7 +101,9 @@ def test_a_failure_with_no_project_call_before_it_stays_at_its_line(suite: Suite
     )
     suite.pytest()
     [failure] = [entry["f"] for entry in suite.table()["tests"].values() if "f" in entry]
-    assert failure["at"] == "tests/test_alone.py:7" and "checks" not in failure  # helper is test code
+    assert (
+        failure["at"] == "tests/test_alone.py:7" and "checks" not in failure
+    )  # helper is test code
 
 
 def test_a_property_of_the_test_s_objects_is_never_run_to_find_the_subject(suite: Suite) -> None:

@@ -44,15 +44,20 @@ def copy_tree(source: Path, target: Path) -> Path:
     return target
 
 
-# (file, text, planted) and the function the failing tests call: a bug in ToGoCase (called by TestAll)
-# fails 44 tests, one in toUpper (called by TestAll only through ToSnake... ToGoCase) fails 50.
+# (file, text, planted) and the function the failing tests call: a bug in ToGoCase (called by
+# TestAll) fails 44 tests, one in toUpper (called by TestAll only through ToSnake... ToGoCase) fails
+# 50.
 GO_PLANTS = {
     "called": (
         "strcase.go",
         "convertWithGoInitialisms(s, delimiter, wordCase)",
         "convertWithGoInitialisms(s, '_', wordCase)",
     ),
-    "deep": ("unicode.go", "return r - 32", "return r - 31"),  # toUpper: every upper-cased rune is off by one
+    "deep": (
+        "unicode.go",
+        "return r - 32",
+        "return r - 31",
+    ),  # toUpper: every upper-cased rune is off by one
 }
 
 
@@ -64,36 +69,52 @@ def test_a_go_module_red_run_is_compact_with_its_exit_code(tmp_path: Path, plant
     env = env_for(project, GOFLAGS="-count=1")
     raw = shell(project, "go test ./...", env)
     command = rewritten(project, "go test ./...", env)
-    assert command == f"go test ./... -exec '/bin/sh {REPO / 'sidekit_hooks/runners/go/goexec.sh'} {sys.executable}'"
+    assert (
+        command == f"go test ./... -exec '/bin/sh {REPO / 'sidekit_hooks/runners/go/goexec.sh'} "
+        f"{sys.executable}'"
+    )
     compact = shell(project, command, env)
     answer = answer_line(compact.output)
     print(
-        f"\ngo {GO_MODULE} ({planted}): raw {raw.size:,} B exit {raw.exit}; compacted {compact.size} B exit "
-        f"{compact.exit}; wall {compact.secs / raw.secs:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x; {answer}"
+        f"\ngo {GO_MODULE} ({planted}): raw {raw.size:,} B exit {raw.exit}; compacted "
+        f"{compact.size} B exit "
+        f"{compact.exit}; wall {compact.secs / raw.secs:.2f}x cpu "
+        f"{compact.cpu / max(raw.cpu, 1e-3):.2f}x; {answer}"
     )
     assert raw.exit == compact.exit == 1
     assert raw.size > 10_000 and compact.size <= 800
     assert answer["runner"] == "go" and answer["exit"] == 1 and answer["failed"] >= 20
     assert compact.output.rstrip().endswith("FAIL")  # go's own verdict lines follow ours
     found, code = sidekit(project, env, "test")
-    assert code == 1 and found["runner"] == "go" and found["exit"] == 1 and found["failed"] == answer["failed"]
+    assert (
+        code == 1
+        and found["runner"] == "go"
+        and found["exit"] == 1
+        and found["failed"] == answer["failed"]
+    )
     assert len(json.dumps(found, separators=(",", ":"))) <= 800
-    # t.Fail() and t.Errorf carry no stack: a failure is placed at the package function its test calls
-    # last before the assertion (here TestAll's ToGoCase), the test's own spot kept in `checks`
+    # t.Fail() and t.Errorf carry no stack: a failure is placed at the package function its test
+    # calls last before the assertion (here TestAll's ToGoCase), the test's own spot kept in
+    # `checks`
     top = found["clusters"][0]
-    assert top["at"] == "strcase.go:79" and top["checks"] == "ToGoCase, asserted at strcase_test.go:26"
+    assert (
+        top["at"] == "strcase.go:79" and top["checks"] == "ToGoCase, asserted at strcase_test.go:26"
+    )
     assert top["message"].startswith("failed without a message (t.Fail); printed: { input:")
     assert answer["clusters"][0]["at"] == "strcase.go:79"  # the compacted raw run says the same
     if plant_kind == "called":
         assert top["affected"] == found["failed"] == 44 and "moreClusters" not in found
         return
-    # toUpper is reached through ToGoCase: its callers' failures sit at ToGoCase (a text scan follows no
-    # call graph), its own tests' failure at toUpper in the planted file
+    # toUpper is reached through ToGoCase: its callers' failures sit at ToGoCase (a text scan
+    # follows no call graph), its own tests' failure at toUpper in the planted file
     assert top["affected"] == 45
     listed, _ = sidekit(project, env, "failures")
     spots = {(c["at"], c.get("checks", "")) for c in listed["clusters"]}
     assert ("unicode.go:32", "toUpper, asserted at unicode_test.go:94") in spots
-    assert ("caser.go:24", "NewCaser, asserted at caser_test.go:9") in spots  # its c.ToSnake(...) are methods
+    assert (
+        "caser.go:24",
+        "NewCaser, asserted at caser_test.go:9",
+    ) in spots  # its c.ToSnake(...) are methods
     assert ("assert.go:21", "") in spots  # a helper in a non-test file keeps its own line
 
 
@@ -103,10 +124,15 @@ def fetch_crate(name: str, version: str) -> Path:
     (fetcher / "src").mkdir(parents=True, exist_ok=True)
     (fetcher / "src" / "lib.rs").write_text("")
     (fetcher / "Cargo.toml").write_text(
-        f'[package]\nname = "fetcher"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n{name} = "={version}"\n'
+        '[package]\nname = "fetcher"\nversion = "0.1.0"\nedition = '
+        f'"2021"\n\n[dependencies]\n{name} = "={version}"\n'
     )
     done = subprocess.run(
-        ["cargo", "metadata", "--format-version", "1"], cwd=fetcher, capture_output=True, text=True, timeout=300
+        ["cargo", "metadata", "--format-version", "1"],
+        cwd=fetcher,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     package = next(p for p in json.loads(done.stdout)["packages"] if p["name"] == name)
@@ -122,7 +148,9 @@ def test_a_crate_red_run_is_compact_with_its_exit_code_and_the_planted_file(tmp_
         '    assert!(input.len() < 3, "dot() got {} bytes", input.len());\n',
     )
     env = env_for(project, RUST_BACKTRACE="1")
-    assert shell(project, "cargo test --no-run", env).exit == 0  # compile once: the runs below test, not build
+    assert (
+        shell(project, "cargo test --no-run", env).exit == 0
+    )  # compile once: the runs below test, not build
     failed = {}
     for written in ("cargo test", "cargo test --no-fail-fast"):
         raw = shell(project, written, env)
@@ -131,20 +159,30 @@ def test_a_crate_red_run_is_compact_with_its_exit_code_and_the_planted_file(tmp_
         compact = shell(project, command, env)
         answers = [json.loads(line) for line in compact.output.splitlines() if line.startswith("{")]
         print(
-            f"\n{written} ({CRATE}): raw {raw.size:,} B exit {raw.exit}; compacted {compact.size:,} B exit "
-            f"{compact.exit}; wall {compact.secs / raw.secs:.2f}x cpu {compact.cpu / max(raw.cpu, 1e-3):.2f}x"
+            f"\n{written} ({CRATE}): raw {raw.size:,} B exit {raw.exit}; compacted "
+            f"{compact.size:,} B exit "
+            f"{compact.exit}; wall {compact.secs / raw.secs:.2f}x cpu "
+            f"{compact.cpu / max(raw.cpu, 1e-3):.2f}x"
         )
         assert raw.exit == compact.exit == 101
         assert raw.size > 10_000 and compact.size <= 800, compact.output
-        assert len(answers) == 1 and answers[0]["exit"] == 101, compact.output  # one answer for the whole run
+        assert len(answers) == 1 and answers[0]["exit"] == 101, (
+            compact.output
+        )  # one answer for the whole run
         assert [c["at"] for c in answers[0]["clusters"]] == ["src/parse.rs:204"]
         assert answers[0]["clusters"][0]["affected"] == answers[0]["failed"]
         failed[written] = answers[0]["failed"]
-    # fail-fast: cargo stops at the first red binary (10 failed); all of them: 10 + 11 + 3 failing doc tests
+    # fail-fast: cargo stops at the first red binary (10 failed); all of them: 10 + 11 + 3 failing
+    # doc tests
     assert failed == {"cargo test": 10, "cargo test --no-fail-fast": 24}
     found, code = sidekit(project, env, "test")
     print(f"sidekit test: {len(json.dumps(found, separators=(',', ':')))} B {json.dumps(found)}")
-    assert code == 101 and found["runner"] == "cargo" and found["exit"] == 101 and found["failed"] >= 20
+    assert (
+        code == 101
+        and found["runner"] == "cargo"
+        and found["exit"] == 101
+        and found["failed"] >= 20
+    )
     assert len(json.dumps(found, separators=(",", ":"))) <= 800
     top = found["clusters"][0]
     assert top["at"] == "src/parse.rs:204" and top["affected"] >= 20
@@ -165,7 +203,10 @@ def test_a_crate_whose_test_binary_aborts_is_red_in_the_answer_and_the_cache_thr
         raw = shell(project, written, env)
         compact = shell(project, rewritten(project, written, env), env)
         answers = [json.loads(line) for line in compact.output.splitlines() if line.startswith("{")]
-        print(f"\n{written} (strsim, abort): raw exit {raw.exit}, compacted {compact.size:,} B {answers}")
+        print(
+            f"\n{written} (strsim, abort): raw exit {raw.exit}, compacted {compact.size:,} B "
+            f"{answers}"
+        )
         assert raw.exit == compact.exit == 101
         assert all(answer["exit"] == 101 for answer in answers), compact.output  # never "exit":0
         if answers:  # the crash, from the lib binary: its signal
@@ -173,7 +214,9 @@ def test_a_crate_whose_test_binary_aborts_is_red_in_the_answer_and_the_cache_thr
             assert crash["type"] == "crash" and crash["first"] == "src/lib.rs"
             assert crash["message"].startswith("signal 6 (SIGABRT)")
         status, _ = sidekit(project, env, "status")
-        assert status["state"] == "failed" and status["clusters"][0]["message"] == "signal: 6, SIGABRT"
+        assert (
+            status["state"] == "failed" and status["clusters"][0]["message"] == "signal: 6, SIGABRT"
+        )
     # runs that do not run hamming_empty keep the crash: none at all, other tests of the lib binary
     for written in ("cargo test nosuchtestxyz", "cargo test jaro"):
         compact = shell(project, rewritten(project, written, env), env)
@@ -182,7 +225,9 @@ def test_a_crate_whose_test_binary_aborts_is_red_in_the_answer_and_the_cache_thr
         assert (status["state"], status["collectErrors"]) == ("failed", 1), written
 
 
-def test_a_crate_red_run_whose_failures_are_each_at_their_own_line_keeps_its_top_clusters(tmp_path: Path) -> None:
+def test_a_crate_red_run_whose_failures_are_each_at_their_own_line_keeps_its_top_clusters(
+    tmp_path: Path,
+) -> None:
     project = copy_tree(fetch_crate(*STRSIM), tmp_path / "strsim")
     plant(project / "src" / "lib.rs", "            / 3.0\n", "            / 3.1\n")
     env = env_for(project)
@@ -286,14 +331,24 @@ def test_a_maven_project_red_run_is_read_from_its_fresh_surefire_reports(tmp_pat
     plant(
         project / "src" / "main" / "java" / "demo" / "Text.java",
         "        return StringUtils",
-        '        if (words.length() > 3) throw new IllegalStateException("no title for " + words);\n'
+        '        if (words.length() > 3) throw new IllegalStateException("no title for " + '
+        "words);\n"
         "        return StringUtils",
     )
-    assert rewritten(project, "mvn test", env) == ""  # left alone: no option makes Maven's console compact
+    assert (
+        rewritten(project, "mvn test", env) == ""
+    )  # left alone: no option makes Maven's console compact
     raw = shell(project, "mvn -B test", env)
     found, code = sidekit(project, env, "test")
-    print(f"\nmaven: raw {raw.size:,} B exit {raw.exit}; sidekit test {len(json.dumps(found))} B: {json.dumps(found)}")
-    assert raw.exit == code == 1 and found["exit"] == 1 and found.get("failed", 0) + found.get("errors", 0) >= 20
+    print(
+        f"\nmaven: raw {raw.size:,} B exit {raw.exit}; sidekit test {len(json.dumps(found))} B: "
+        f"{json.dumps(found)}"
+    )
+    assert (
+        raw.exit == code == 1
+        and found["exit"] == 1
+        and found.get("failed", 0) + found.get("errors", 0) >= 20
+    )
     assert "buildErrors" not in found
     assert len(json.dumps(found, separators=(",", ":"))) <= 800
     top = found["clusters"][0]

@@ -1,5 +1,5 @@
-"""The PreToolUse rewrite of raw pytest commands: which forms are rewritten, which are left alone, and
-that a rewrite only ever appends one plain pytest option to the command as written."""
+"""The PreToolUse rewrite of raw pytest commands: which forms are rewritten, which are left alone,
+and that a rewrite only ever appends one plain pytest option to the command as written."""
 
 from __future__ import annotations
 
@@ -23,7 +23,9 @@ def wired_venv(project: Path, name: str = ".venv") -> Path:
     """A project venv that has the recorder wired in (what `sidekit install --project` leaves)."""
     env = project / name
     site = fake_venv(env)
-    (site / environments.pth_name(str(project))).write_text(environments.shim_dir(str(project)) + "\n")
+    (site / environments.pth_name(str(project))).write_text(
+        environments.shim_dir(str(project)) + "\n"
+    )
     environments.write_shim(str(project))
     return env
 
@@ -41,7 +43,9 @@ def proj(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "CLAUDE_PROJECT_DIR",
     ):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("HOME", str(project.parent / "home"))  # no user settings of whoever runs the tests
+    monkeypatch.setenv(
+        "HOME", str(project.parent / "home")
+    )  # no user settings of whoever runs the tests
     wired_venv(project)
     (project / "sub").mkdir()
     monkeypatch.setenv("PATH", f"{project / '.venv' / 'bin'}{os.pathsep}/usr/bin:/bin")
@@ -114,17 +118,23 @@ def test_left_alone(proj: Path, command: str) -> None:
     assert rewrite.rewrite(command, str(proj), str(proj)) == ""
 
 
-def test_left_alone_where_the_recorder_does_not_load(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_left_alone_where_the_recorder_does_not_load(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     env = wired_venv(project)
     monkeypatch.setenv("PATH", f"{env / 'bin'}{os.pathsep}/usr/bin:/bin")
     assert rewrite.rewrite("pytest -q", str(project), str(project)) == "pytest -q" + APPENDED
     (Path(environments.shim_dir(str(project))) / "sidekit_hooks").unlink()
-    assert rewrite.rewrite("pytest -q", str(project), str(project)) == ""  # sidekit moved: the -p would fail
+    assert (
+        rewrite.rewrite("pytest -q", str(project), str(project)) == ""
+    )  # sidekit moved: the -p would fail
     other = project / "other"
     (other / "bin").mkdir(parents=True)
     (other / "pyvenv.cfg").write_text("")
     (other / "bin" / "python").write_text("")
-    assert rewrite.rewrite(f"{other}/bin/python -m pytest", str(project), str(project)) == ""  # not wired
+    assert (
+        rewrite.rewrite(f"{other}/bin/python -m pytest", str(project), str(project)) == ""
+    )  # not wired
 
 
 def test_sidekits_own_environment_needs_no_wiring(project: Path) -> None:
@@ -132,7 +142,9 @@ def test_sidekits_own_environment_needs_no_wiring(project: Path) -> None:
     assert rewrite.rewrite(command, str(project), str(project)) == command + APPENDED
 
 
-def test_project_setting_and_environment_turn_it_off(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_project_setting_and_environment_turn_it_off(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (proj / "pyproject.toml").write_text("[tool.sidekit]\ncompact-pytest = false\n")
     assert rewrite.rewrite("pytest -q", str(proj), str(proj)) == ""
     (proj / "pyproject.toml").write_text("[tool.sidekit]\ncompact-pytest = true\n")
@@ -141,7 +153,9 @@ def test_project_setting_and_environment_turn_it_off(proj: Path, monkeypatch: py
     assert rewrite.rewrite("pytest -q", str(proj), str(proj)) == ""
 
 
-def test_the_hook_answers_updated_input_keeping_other_fields(proj: Path, clean_env: dict[str, str]) -> None:
+def test_the_hook_answers_updated_input_keeping_other_fields(
+    proj: Path, clean_env: dict[str, str]
+) -> None:
     command = f"cd {proj} && .venv/bin/python -m pytest -q tests"
     body = {
         "session_id": "s",
@@ -157,7 +171,11 @@ def test_the_hook_answers_updated_input_keeping_other_fields(proj: Path, clean_e
     assert json.loads(done.stdout) == {
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
-            "updatedInput": {"command": command + APPENDED, "description": "run the tests", "timeout": 60000},
+            "updatedInput": {
+                "command": command + APPENDED,
+                "description": "run the tests",
+                "timeout": 60000,
+            },
         }
     }
     body["tool_input"] = {"command": "ls -la"}
@@ -165,16 +183,22 @@ def test_the_hook_answers_updated_input_keeping_other_fields(proj: Path, clean_e
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
-def test_a_non_pytest_bash_call_imports_nothing_of_the_runtime(project: Path, clean_env: dict[str, str]) -> None:
+def test_a_non_pytest_bash_call_imports_nothing_of_the_runtime(
+    project: Path, clean_env: dict[str, str]
+) -> None:
     body = {"tool_name": "Bash", "tool_input": {"command": "git status"}}
     done = in_process(body, clean_env, project, then=SIDEKIT_MODULES)
-    # the registry (standard library only) holds the trigger words; no adapter, no rewrite, no runtime
+    # the registry (standard library only) holds the trigger words; no adapter, no rewrite, no
+    # runtime
     expected = "['sidekit_hooks', 'sidekit_hooks.pipeline', 'sidekit_hooks.pipeline.hook', 'sidekit_hooks.runners', 'sidekit_hooks.runners.words']"
     assert done.stdout.strip() == expected, done.stderr
 
 
-def test_judging_a_pytest_call_imports_no_re_json_or_shlex(project: Path, clean_env: dict[str, str]) -> None:
-    """The rule check and the plugin check run on every pytest call: they stay off `re`/`json` (~10 ms)."""
+def test_judging_a_pytest_call_imports_no_re_json_or_shlex(
+    project: Path, clean_env: dict[str, str]
+) -> None:
+    """The rule check and the plugin check run on every pytest call: they stay off `re`/`json` (~10
+    ms)."""
     command = f"{sys.executable} -m pytest -q"
     body = {"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": command}}
     imported = "sorted(m for m in ('re', 'json', 'shlex', 'sidekit_hooks.runners.permissions') if m in sys.modules)"
@@ -201,7 +225,10 @@ def test_only_rules_that_judge_both_alike_let_it_rewrite(
     (proj / ".claude").mkdir()
     (proj / ".claude" / "settings.local.json").write_text(json.dumps({"permissions": rules}))
     body = {"tool_name": "Bash", "cwd": str(proj), "tool_input": {"command": "python -m pytest -q"}}
-    assert rewrite.rewrite("python -m pytest -q", str(proj), str(proj)) == "python -m pytest -q" + APPENDED
+    assert (
+        rewrite.rewrite("python -m pytest -q", str(proj), str(proj))
+        == "python -m pytest -q" + APPENDED
+    )
     expected = {
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
@@ -217,7 +244,9 @@ def test_one_switch_turns_every_rewrite_off_and_the_old_pytest_one_still_works(
     monkeypatch.setattr(permissions, "client_argv", lambda: [])
     body = {"tool_name": "Bash", "cwd": str(proj), "tool_input": {"command": "python -m pytest -q"}}
     said = json.loads(dispatch.pre_tool_use(body) or "null")
-    assert said["hookSpecificOutput"]["updatedInput"] == {"command": "python -m pytest -q" + APPENDED}
+    assert said["hookSpecificOutput"]["updatedInput"] == {
+        "command": "python -m pytest -q" + APPENDED
+    }
     for name in (dispatch.OFF_ENV, rewrite.OLD_OFF_ENV):
         monkeypatch.setenv(name, "0")
         assert dispatch.pre_tool_use(body) == ""
@@ -226,27 +255,42 @@ def test_one_switch_turns_every_rewrite_off_and_the_old_pytest_one_still_works(
 
 @pytest.mark.parametrize("tail", ["\r", "\v", "\f", "\u00a0", "\u2028", "\u3000"])
 def test_only_the_shells_blanks_are_trimmed(proj: Path, tail: str) -> None:
-    assert rewrite.rewrite(f"pytest -q{tail}", str(proj), str(proj)) == f"pytest -q{tail}" + APPENDED
-    assert rewrite.rewrite(f"pytest -q{tail} \t ", str(proj), str(proj)) == f"pytest -q{tail}" + APPENDED
+    assert (
+        rewrite.rewrite(f"pytest -q{tail}", str(proj), str(proj)) == f"pytest -q{tail}" + APPENDED
+    )
+    assert (
+        rewrite.rewrite(f"pytest -q{tail} \t ", str(proj), str(proj))
+        == f"pytest -q{tail}" + APPENDED
+    )
 
 
-def test_no_rewrite_where_the_plugin_will_not_load(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_rewrite_where_the_plugin_will_not_load(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (proj / "sub" / "pytest.ini").write_text("[pytest]\naddopts = -p no:sidekit\n")
     assert rewrite.rewrite("pytest -q", str(proj), str(proj)) == "pytest -q" + APPENDED
     assert rewrite.rewrite("cd sub && pytest -q", str(proj), str(proj)) == ""
     assert rewrite.rewrite("pytest -q sub/test_a.py", str(proj), str(proj)) == ""
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     assert rewrite.rewrite("pytest -q", str(proj), str(proj)) == ""
-    assert rewrite.rewrite("pytest -q -p sidekit", str(proj), str(proj)) == "pytest -q -p sidekit" + APPENDED
+    assert (
+        rewrite.rewrite("pytest -q -p sidekit", str(proj), str(proj))
+        == "pytest -q -p sidekit" + APPENDED
+    )
 
 
 def test_in_the_plugin_form_a_pytest_command_wires_the_project_first_even_when_left_as_written(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No `sidekit install` in the plugin form: a run the rewrite leaves alone (a pipe) records all the same."""
+    """No `sidekit install` in the plugin form: a run the rewrite leaves alone (a pipe) records all
+    the same."""
     site = fake_venv(project / ".venv")
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    piped = {"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": "pytest -q | tail -3"}}
+    piped = {
+        "tool_name": "Bash",
+        "cwd": str(project),
+        "tool_input": {"command": "pytest -q | tail -3"},
+    }
     monkeypatch.delenv("CLAUDE_PLUGIN_ROOT", raising=False)
     assert (dispatch.pre_tool_use(piped), sorted(p.name for p in site.iterdir())) == (
         "",

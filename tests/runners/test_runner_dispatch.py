@@ -1,4 +1,5 @@
-"""The PreToolUse hook appends a runner's options to a plain `go test` / `cargo test`, and nothing else."""
+"""The PreToolUse hook appends a runner's options to a plain `go test` / `cargo test`, and nothing
+else."""
 
 from __future__ import annotations
 
@@ -33,7 +34,9 @@ def hook(project: Path, env: dict[str, str], command: str, *handler: str) -> str
     return done.stdout
 
 
-def test_the_hook_appends_the_exec_wrapper_to_a_plain_go_test(project: Path, clean_env: dict[str, str]) -> None:
+def test_the_hook_appends_the_exec_wrapper_to_a_plain_go_test(
+    project: Path, clean_env: dict[str, str]
+) -> None:
     (project / "go.mod").write_text("module m\n")
     assert json.loads(hook(project, clean_env, "cd sub && go test ./...")) == {
         "hookSpecificOutput": {
@@ -56,14 +59,17 @@ def test_the_hook_appends_the_exec_wrapper_to_a_plain_go_test(project: Path, cle
 def test_of_the_two_handlers_started_for_a_command_exactly_one_rewrites_it(
     project: Path, clean_env: dict[str, str], command: str, answering: str
 ) -> None:
-    """Claude Code starts every PreToolUse handler whose `if` holds (`Bash(*test*)`, `Bash(*jest*)`),
-    each with the same payload: the one for the last word the command says answers, the other is silent."""
+    """Claude Code starts every PreToolUse handler whose `if` holds (`Bash(*test*)`,
+    `Bash(*jest*)`), each with the same payload: the one for the last word the command says answers,
+    the other is silent."""
     (project / "go.mod").write_text("module m\n")
     said = {handler: hook(project, clean_env, command, handler) for handler in ("test", "jest")}
     assert [handler for handler, output in said.items() if output] == [answering]
     alone = hook(project, clean_env, command)  # what a lone handler (older settings) says
     assert REPORT.sub("report-N.json", said[answering]) == REPORT.sub("report-N.json", alone)
-    assert json.loads(said[answering])["hookSpecificOutput"]["updatedInput"]["command"].startswith(command + " ")
+    assert json.loads(said[answering])["hookSpecificOutput"]["updatedInput"]["command"].startswith(
+        command + " "
+    )
 
 
 @pytest.mark.parametrize(
@@ -80,7 +86,9 @@ def test_of_the_two_handlers_started_for_a_command_exactly_one_rewrites_it(
         "cargo test -- --nocapture",
     ],
 )
-def test_other_commands_are_left_alone(project: Path, clean_env: dict[str, str], command: str) -> None:
+def test_other_commands_are_left_alone(
+    project: Path, clean_env: dict[str, str], command: str
+) -> None:
     assert hook(project, clean_env, command) == ""
 
 
@@ -88,8 +96,16 @@ def test_other_commands_are_left_alone(project: Path, clean_env: dict[str, str],
     ("command", "rules", "rewritten"),
     [
         ("go test ./...", {"allow": ["Bash(go test:*)"]}, True),  # a prefix rule judges both alike
-        ("go test ./...", {"deny": ["Bash(go test ./...)"]}, False),  # exact: the rewrite would slip past it
-        ("go test ./internal/secret", {"deny": ["Bash(* ./internal/secret)"]}, False),  # names no program
+        (
+            "go test ./...",
+            {"deny": ["Bash(go test ./...)"]},
+            False,
+        ),  # exact: the rewrite would slip past it
+        (
+            "go test ./internal/secret",
+            {"deny": ["Bash(* ./internal/secret)"]},
+            False,
+        ),  # names no program
         ("cargo test secret", {"ask": ["Bash(*secret)"]}, False),
         ("npx vitest run secret", {"deny": ["Bash(npx * secret)"]}, False),
         ("npx vitest run secret", {"allow": ["Bash(npx vitest:*)"]}, True),
@@ -98,7 +114,11 @@ def test_other_commands_are_left_alone(project: Path, clean_env: dict[str, str],
     ],
 )
 def test_every_runners_rewrite_is_judged_by_the_permission_rules(
-    project: Path, clean_env: dict[str, str], command: str, rules: dict[str, list[str]], rewritten: bool
+    project: Path,
+    clean_env: dict[str, str],
+    command: str,
+    rules: dict[str, list[str]],
+    rewritten: bool,
 ) -> None:
     (project / "go.mod").write_text("module m\n")
     (project / "Cargo.toml").write_text('[package]\nname = "m"\nversion = "0.1.0"\n')
@@ -108,8 +128,12 @@ def test_every_runners_rewrite_is_judged_by_the_permission_rules(
     answer = hook(project, env, command)
     assert bool(answer) is rewritten, answer
     if rewritten:
-        assert json.loads(answer)["hookSpecificOutput"]["updatedInput"]["command"].startswith(command + " ")
-    (project / ".claude" / "settings.json").write_text("{}")  # the control: with no rule, each is rewritten
+        assert json.loads(answer)["hookSpecificOutput"]["updatedInput"]["command"].startswith(
+            command + " "
+        )
+    (project / ".claude" / "settings.json").write_text(
+        "{}"
+    )  # the control: with no rule, each is rewritten
     assert hook(project, env, command)
 
 
@@ -119,8 +143,11 @@ def test_compact_off_leaves_it_alone(project: Path, clean_env: dict[str, str]) -
     assert hook(project, dict(clean_env, SIDEKIT_COMPACT="0"), "go test ./...") == ""
 
 
-def test_a_runner_added_later_is_judged_too(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An adapter knows nothing of permissions: the judgment sits where every rewrite becomes an answer."""
+def test_a_runner_added_later_is_judged_too(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An adapter knows nothing of permissions: the judgment sits where every rewrite becomes an
+    answer."""
     (tmp_path / "later_runner.py").write_text(
         "NAME = 'later'\n"
         "def matches(words):\n    return words[:2] == ['later', 'test']\n"
@@ -130,17 +157,24 @@ def test_a_runner_added_later_is_judged_too(project: Path, tmp_path: Path, monke
     monkeypatch.setattr(runners, "REGISTRY", {"later": "later_runner"})
     monkeypatch.setattr(permissions, "client_argv", lambda: [])
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    body = {"tool_name": "Bash", "cwd": str(project), "tool_input": {"command": "later test secret"}}
+    body = {
+        "tool_name": "Bash",
+        "cwd": str(project),
+        "tool_input": {"command": "later test secret"},
+    }
     assert json.loads(dispatch.pre_tool_use(body))["hookSpecificOutput"]["updatedInput"] == {
         "command": "later test secret --compact"
     }
     (project / ".claude").mkdir()
-    (project / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"deny": ["Bash(* secret)"]}}))
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"deny": ["Bash(* secret)"]}})
+    )
     assert dispatch.pre_tool_use(body) == ""
 
 
 def test_only_the_dispatch_answer_hands_the_client_an_updated_input() -> None:
-    """One place produces `updatedInput`, so no rewrite can reach the client without the judgment."""
+    """One place produces `updatedInput`, so no rewrite can reach the client without the
+    judgment."""
     package = Path(dispatch.__file__).resolve().parents[1]
     found = sorted(
         str(path.relative_to(package))
@@ -156,7 +190,8 @@ def test_a_bash_call_that_is_no_test_run_imports_nothing_of_the_runners(
 ) -> None:
     body = {"tool_name": "Bash", "tool_input": {"command": "go build ./..."}}
     done = in_process(body, clean_env, project, then=SIDEKIT_MODULES)
-    # the registry (standard library only) holds the trigger words; no adapter, no dispatch, no runtime
+    # the registry (standard library only) holds the trigger words; no adapter, no dispatch, no
+    # runtime
     expected = "['sidekit_hooks', 'sidekit_hooks.pipeline', 'sidekit_hooks.pipeline.hook', 'sidekit_hooks.runners', 'sidekit_hooks.runners.words']"
     assert done.stdout.strip() == expected, done.stderr
     assert os.path.isfile(HOOK)

@@ -13,7 +13,11 @@ from testing.regex_oracle import texts
 
 
 def test_a_go_log_line_is_the_failure_with_its_package_path() -> None:
-    lines = ["=== RUN   TestAdd\n", "    calc_test.go:12: Add(1,2) = 4, want 3\n", "--- FAIL: TestAdd (0.00s)\n"]
+    lines = [
+        "=== RUN   TestAdd\n",
+        "    calc_test.go:12: Add(1,2) = 4, want 3\n",
+        "--- FAIL: TestAdd (0.00s)\n",
+    ]
     assert frames.go_failure(lines, "internal/calc", "/p") == {
         "type": "t.Error",
         "message": "Add(1,2) = 4, want 3",
@@ -53,7 +57,11 @@ def test_a_go_timeout_is_its_own_kind() -> None:
     failure = frames.go_failure(
         ["panic: test timed out after 2s\n", "\trunning tests:\n", "\t\tTestSlow (2s)\n"], ".", "/p"
     )
-    assert failure == {"type": "timeout", "message": "test timed out after 2s", "shape": "test timed out after 2s"}
+    assert failure == {
+        "type": "timeout",
+        "message": "test timed out after 2s",
+        "shape": "test timed out after 2s",
+    }
 
 
 def test_a_go_build_failure_names_the_file_and_line() -> None:
@@ -92,9 +100,19 @@ def test_an_older_rust_panic_line_with_the_message_inline() -> None:
 
 
 def test_rust_compile_errors_with_their_locations() -> None:
-    lines = ["error[E0308]: mismatched types", " --> src/lib.rs:3:5", "  |", "error: could not compile `c` (lib test)"]
+    lines = [
+        "error[E0308]: mismatched types",
+        " --> src/lib.rs:3:5",
+        "  |",
+        "error: could not compile `c` (lib test)",
+    ]
     assert frames.rust_compile_errors(lines, "/p") == [
-        {"type": "compile error[E0308]", "message": "mismatched types", "at": "src/lib.rs:3", "shape": "mismatched"}
+        {
+            "type": "compile error[E0308]",
+            "message": "mismatched types",
+            "at": "src/lib.rs:3",
+            "shape": "mismatched",
+        }
     ]
 
 
@@ -108,7 +126,9 @@ def test_a_jvm_trace_is_at_the_innermost_project_frame(tmp_path: Path) -> None:
         "\tat com.acme.CalcTest.divides(CalcTest.java:30)\n"
         "\tat java.base/jdk.internal.reflect.DirectMethodHandleAccessor.invoke(DirectMethodHandleAccessor.java:103)\n"
     )
-    failure = frames.jvm_failure("java.lang.ArithmeticException", "/ by zero", trace, frames.SourceIndex(str(tmp_path)))
+    failure = frames.jvm_failure(
+        "java.lang.ArithmeticException", "/ by zero", trace, frames.SourceIndex(str(tmp_path))
+    )
     assert failure == {
         "type": "ArithmeticException",
         "module": "java.lang",
@@ -141,8 +161,16 @@ def test_a_multi_line_go_error_keeps_its_continuation_lines() -> None:
 
 def test_a_bare_go_t_fail_is_at_the_test_function_with_what_it_printed(tmp_path: Path) -> None:
     (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "all_test.go").write_text('package p\n\nimport "testing"\n\nfunc TestAll(t *testing.T) {\n}\n')
-    lines = ["=== RUN   TestAll/Hello\n", "{\n", 'input:"Hello",\n', "},\n", "--- FAIL: TestAll/Hello (0.00s)\n"]
+    (tmp_path / "pkg" / "all_test.go").write_text(
+        'package p\n\nimport "testing"\n\nfunc TestAll(t *testing.T) {\n}\n'
+    )
+    lines = [
+        "=== RUN   TestAll/Hello\n",
+        "{\n",
+        'input:"Hello",\n',
+        "},\n",
+        "--- FAIL: TestAll/Hello (0.00s)\n",
+    ]
     assert frames.go_failure(lines, "pkg", str(tmp_path), test="TestAll/Hello") == {
         "type": "fail",
         "message": 'failed without a message (t.Fail); printed: { input:"Hello", },',

@@ -1,6 +1,7 @@
-"""Each runner's knowledge stays in its folder and the registry (runners/__init__.py): the rest of the
-package asks the adapters, never a runner by name. A runner's name spelled in code elsewhere (a string
-constant equal to it, or a string naming it in a comparison: `"go test" in command`) fails here."""
+"""Each runner's knowledge stays in its folder and the registry (runners/__init__.py): the rest of
+the package asks the adapters, never a runner by name. A runner's name spelled in code elsewhere (a
+string constant equal to it, or a string naming it in a comparison: `"go test" in command`) fails
+here."""
 
 from __future__ import annotations
 
@@ -12,27 +13,35 @@ from pathlib import Path
 from sidekit_hooks import runners
 
 PACKAGE = Path(runners.__file__).resolve().parents[1]
-REGISTRY_FILES = ("runners/__init__.py", "runners/words.py")  # the registry, and its words on the lowest floor
+REGISTRY_FILES = (
+    "runners/__init__.py",
+    "runners/words.py",
+)  # the registry, and its words on the lowest floor
 # The words of each runner folder beyond the registry's names: the programs its runs start.
 PROGRAMS = {"mvn": "junit", "gradle": "junit", "dotnet": "dotnet"}
 # What may stay, and why: (file, constant) pairs, each one reasoned.
 ALLOWED = {
-    # the Go language of the code index (a file's language tag, its import syntax), not the go runner
+    # the Go language of the code index (a file's language tag, its import syntax), not the go
+    # runner
     ("code/languages/__init__.py", "go"),
     ("code/languages/go.py", "go"),
     ("code/languages/importers.py", "go"),
     ("rules/authoring/learn_languages.py", "go"),  # Go the language, whose conventions it learns
-    # Go the language of the tools sidecar's helper copies and hand-written waits (the index's language id)
+    # Go the language of the tools sidecar's helper copies and hand-written waits (the index's
+    # language id)
     ("code/language_copies.py", "go"),
     ("code/languages/behaviour.py", "go"),
     ("detectors/tools/reinvention.py", "go"),
     ("detectors/tools/waits.py", "go"),
     # the pytest plugin's record (status/record.py is what runners/pytest/plugin.py saves through):
-    # "pytest" is its runner's name and the key of pytest's version in the cache summary (a public field)
+    # "pytest" is its runner's name and the key of pytest's version in the cache summary (a public
+    # field)
     ("status/record.py", "pytest"),
-    # the runner of a cache summary that names none: the first one, written before runners were named
+    # the runner of a cache summary that names none: the first one, written before runners were
+    # named
     ("status/vocabulary.py", "pytest"),
-    # the key of the raw-pytest hint's findings (rule `tools.raw-pytest`, counted by `sidekit report`)
+    # the key of the raw-pytest hint's findings (rule `tools.raw-pytest`, counted by `sidekit
+    # report`)
     ("detectors/tools/__init__.py", "tools:pytest"),
 }
 
@@ -44,13 +53,15 @@ def folder_of() -> dict[str, str]:
 
 
 def named_in(text: str, words: dict[str, str]) -> list[str]:
-    """The runner words `text` holds as words (`node:internal`, a frame's scheme, is not the runner)."""
+    """The runner words `text` holds as words (`node:internal`, a frame's scheme, is not the
+    runner)."""
     return [word for word in words if re.search(rf"(?<![\w.-]){re.escape(word)}(?![\w:-])", text)]
 
 
 def spelled(tree: ast.AST, words: dict[str, str]) -> list[tuple[int, str, str]]:
-    """(line, word, constant) for each runner word the code spells: a string constant equal to it (not a
-    docstring), or a string that names it among the operands of a comparison or a startswith/endswith."""
+    """(line, word, constant) for each runner word the code spells: a string constant equal to it
+    (not a docstring), or a string that names it among the operands of a comparison or a
+    startswith/endswith."""
     docstrings = {
         id(node.body[0].value)
         for node in ast.walk(tree)
@@ -69,9 +80,19 @@ def spelled(tree: ast.AST, words: dict[str, str]) -> list[tuple[int, str, str]]:
         compared |= {id(inner) for operand in operands for inner in ast.walk(operand)}
     found: list[tuple[int, str, str]] = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or id(node) in docstrings:
+        if (
+            not isinstance(node, ast.Constant)
+            or not isinstance(node.value, str)
+            or id(node) in docstrings
+        ):
             continue
-        hits = [node.value] if node.value in words else named_in(node.value, words) if id(node) in compared else []
+        hits = (
+            [node.value]
+            if node.value in words
+            else named_in(node.value, words)
+            if id(node) in compared
+            else []
+        )
         found += [(node.lineno, word, node.value) for word in hits]
     return found
 
@@ -81,7 +102,9 @@ def package_spellings() -> dict[str, list[tuple[int, str, str]]]:
     """Each module of the package (its path under the package) -> what `spelled` finds in it."""
     words = folder_of()
     return {
-        path.relative_to(PACKAGE).as_posix(): spelled(ast.parse(path.read_text(encoding="utf-8")), words)
+        path.relative_to(PACKAGE).as_posix(): spelled(
+            ast.parse(path.read_text(encoding="utf-8")), words
+        )
         for path in sorted(PACKAGE.rglob("*.py"))
     }
 
@@ -93,7 +116,10 @@ def outside_their_folders() -> list[str]:
         if relative in REGISTRY_FILES:
             continue
         for line, word, constant in spellings:
-            if not relative.startswith(f"runners/{words[word]}/") and (relative, constant) not in ALLOWED:
+            if (
+                not relative.startswith(f"runners/{words[word]}/")
+                and (relative, constant) not in ALLOWED
+            ):
                 found.append(f"{relative}:{line}: {constant!r}")
     return found
 
@@ -105,7 +131,9 @@ def test_no_runner_is_named_outside_its_folder_and_the_registry() -> None:
 def test_every_allowed_spelling_is_still_there() -> None:
     """An allow-list entry that no longer matches anything goes (the list stays short and true)."""
     present = {
-        (relative, constant) for relative, spellings in package_spellings().items() for _l, _w, constant in spellings
+        (relative, constant)
+        for relative, spellings in package_spellings().items()
+        for _l, _w, constant in spellings
     }
     assert ALLOWED - present == set()
 

@@ -1,4 +1,5 @@
-"""The runner registry: detection from the project's files, lazy adapters, a missing adapter skipped."""
+"""The runner registry: detection from the project's files, lazy adapters, a missing adapter
+skipped."""
 
 from __future__ import annotations
 
@@ -47,14 +48,20 @@ def test_sidekit_runner_names_the_runner_and_an_unknown_name_is_none(
     assert runners.detect(str(project)) == "none"
 
 
-def test_a_registered_adapter_that_is_not_there_is_skipped(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
-    monkeypatch.setitem(runners.REGISTRY, "ghost", "sidekit_hooks.runners.ghost_that_does_not_exist")
+def test_a_registered_adapter_that_is_not_there_is_skipped(
+    monkeypatch: pytest.MonkeyPatch, project: Path
+) -> None:
+    monkeypatch.setitem(
+        runners.REGISTRY, "ghost", "sidekit_hooks.runners.ghost_that_does_not_exist"
+    )
     assert runners.load("ghost") is None
     monkeypatch.delenv("SIDEKIT_RUNNER", raising=False)
     assert runners.detect(str(project)) == "none"
 
 
-def test_an_adapter_with_a_broken_import_is_an_error_not_a_silent_skip(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_adapter_with_a_broken_import_is_an_error_not_a_silent_skip(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setitem(runners.REGISTRY, "broken", "sidekit_hooks.runners.go.adapter")
     monkeypatch.setattr("importlib.import_module", _raise_inner)
     with pytest.raises(ModuleNotFoundError):
@@ -83,9 +90,13 @@ def test_which_adapter_runs_a_command(words: list[str], expected: str | None) ->
     assert (adapter.NAME if adapter is not None else None) == expected
 
 
-def test_the_trigger_words_are_the_fewest_that_cover_every_runner(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_trigger_words_are_the_fewest_that_cover_every_runner(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     assert runners.trigger_words() == ("test", "jest")
-    monkeypatch.setitem(runners.TRIGGERS, "later", ("spec", "respec"))  # "respec" holds "spec": covered
+    monkeypatch.setitem(
+        runners.TRIGGERS, "later", ("spec", "respec")
+    )  # "respec" holds "spec": covered
     assert runners.trigger_words() == ("test", "jest", "spec")
     assert (runners.triggered("npx spec run"), runners.triggered("git status")) == (True, False)
 
@@ -101,15 +112,24 @@ def test_the_pre_tool_use_conditions_come_from_the_trigger_words() -> None:
 def test_the_pending_folders_are_the_adapters_own() -> None:
     from sidekit_hooks.runners import pending
 
-    assert pending.folders() == [("go", ("spool-", "writer-"), "writer-"), ("cargo", ("run-",), None)]
+    assert pending.folders() == [
+        ("go", ("spool-", "writer-"), "writer-"),
+        ("cargo", ("run-",), None),
+    ]
 
 
 def test_what_each_runner_says_of_its_feed_and_its_graph() -> None:
     said = {
-        adapter.NAME: (runners.feeds(adapter), hasattr(adapter, "feed_after"), hasattr(adapter, "selection"))
+        adapter.NAME: (
+            runners.feeds(adapter),
+            hasattr(adapter, "feed_after"),
+            hasattr(adapter, "selection"),
+        )
         for adapter in runners.adapters()
     }
-    assert {name: said.get(name) for name in EARLIER} == EARLIER  # a runner added later says its own
+    assert {
+        name: said.get(name) for name in EARLIER
+    } == EARLIER  # a runner added later says its own
     assert set(said) == set(runners.REGISTRY)
 
 

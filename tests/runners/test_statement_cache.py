@@ -1,4 +1,5 @@
-"""The run-long memo of pytest's statement extents: the same answers as pytest's own function, each found once."""
+"""The run-long memo of pytest's statement extents: the same answers as pytest's own function, each
+found once."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ def counting() -> tuple[list[tuple[int, bool, bool]], Any]:
     calls: list[tuple[int, bool, bool]] = []
     original = source.getstatementrange_ast
 
-    def spy(lineno: int, src: Source, assertion: bool = False, astnode: ast.AST | None = None) -> Any:
+    def spy(
+        lineno: int, src: Source, assertion: bool = False, astnode: ast.AST | None = None
+    ) -> Any:
         calls.append((lineno, assertion, astnode is not None))
         return original(lineno, src, assertion, astnode)
 
@@ -33,9 +36,19 @@ def test_it_answers_as_pytest_does_and_once_per_source_and_line() -> None:
         fresh = source.getstatementrange_ast(lineno, Source(TEXT))
         kept = memo(lineno, Source(TEXT))  # a new Source each time, as pytest makes them
         assert kept[1:] == fresh[1:]
-        assert statement_cache.statement_lines(kept[0]) == statement_cache.statement_lines(fresh[0]) == [0, 1, 3, 6, 7]
-    assert calls == [(1, False, False), (2, False, True), (7, False, True)]  # one parse, then its tree is reused
-    assert memo(1, Source(TEXT + "# changed\n"))[1:] == (1, 3) and len(calls) == 4  # other lines: found again
+        assert (
+            statement_cache.statement_lines(kept[0])
+            == statement_cache.statement_lines(fresh[0])
+            == [0, 1, 3, 6, 7]
+        )
+    assert calls == [
+        (1, False, False),
+        (2, False, True),
+        (7, False, True),
+    ]  # one parse, then its tree is reused
+    assert (
+        memo(1, Source(TEXT + "# changed\n"))[1:] == (1, 3) and len(calls) == 4
+    )  # other lines: found again
 
 
 def test_install_puts_it_where_pytest_calls_it_once() -> None:
@@ -84,11 +97,21 @@ def test_the_stand_in_gives_pytest_the_lines_of_the_tree_and_the_same_extents() 
     kept = statement_cache.stand_in(tree)
     assert isinstance(kept, ast.Module) and all(isinstance(node, ast.Pass) for node in kept.body)
     assert statement_cache.statement_lines(kept) == statement_cache.statement_lines(tree)
-    assert statement_cache.statement_lines(tree)[:6] == [0, 3, 4, 5, 6, 7]  # the decorator, def, try, ...
+    assert statement_cache.statement_lines(tree)[:6] == [
+        0,
+        3,
+        4,
+        5,
+        6,
+        7,
+    ]  # the decorator, def, try, ...
     src = Source(BRANCHES)
     for lineno in range(len(src.lines)):
         with_tree = source.getstatementrange_ast(lineno, src, astnode=ast.parse(BRANCHES))[1:]
-        assert source.getstatementrange_ast(lineno, src, astnode=statement_cache.stand_in(tree))[1:] == with_tree
+        assert (
+            source.getstatementrange_ast(lineno, src, astnode=statement_cache.stand_in(tree))[1:]
+            == with_tree
+        )
 
 
 def test_statement_lines_outlive_the_run_keyed_by_the_text(tmp_path: Any) -> None:
@@ -109,7 +132,9 @@ def test_statement_lines_outlive_the_run_keyed_by_the_text(tmp_path: Any) -> Non
     assert second(7, Source(TEXT))[1:] == (7, 9) and second(1, Source(TEXT))[1:] == (1, 3)
     assert calls == [(7, False, True), (1, False, True)]  # never parsed: the stored lines stand in
     calls.clear()
-    third = statement_cache.memoized(spy, {key: [0, 99] for key in known}, {})  # does not fit its file: unused
+    third = statement_cache.memoized(
+        spy, {key: [0, 99] for key in known}, {}
+    )  # does not fit its file: unused
     assert third(7, Source(TEXT))[1:] == (7, 9) and calls == [(7, False, False)]
 
 
@@ -131,7 +156,9 @@ def test_a_planted_fifo_or_link_is_neither_read_nor_written_through(tmp_path: An
     outside.write_text("{}")
     (state / "statements.json").symlink_to(outside)
     assert statement_cache.load(str(state / "statements.json")) == {}
-    statement_cache.STORE.update(path=str(state / "statements.json"), known={}, learned={"k": [0, 1]})
+    statement_cache.STORE.update(
+        path=str(state / "statements.json"), known={}, learned={"k": [0, 1]}
+    )
     try:
         statement_cache.save()
     finally:

@@ -1,4 +1,5 @@
-"""The terminal reporter's teardown lookup through an index: what pytest's scan finds, without the scan."""
+"""The terminal reporter's teardown lookup through an index: what pytest's scan finds, without the
+scan."""
 
 from __future__ import annotations
 
@@ -35,7 +36,9 @@ def test_the_index_finds_what_the_scan_finds_and_follows_new_reports() -> None:
     assert teardown_index.install(reporter) is True
     for node in ("t::0", "t::57", "t::99", "t::missing"):
         assert reporter._get_teardown_reports(node) == scan(node)
-    assert reporter.scanned < 3 * len(reports)  # one build of the index, then small lookups (and one full miss)
+    assert reporter.scanned < 3 * len(
+        reports
+    )  # one build of the index, then small lookups (and one full miss)
     reports.append(Report("t::new", "teardown"))
     assert reporter._get_teardown_reports("t::new") == [Report("t::new", "teardown")]
     assert reporter.getreports("") == reports  # its own method again after each lookup

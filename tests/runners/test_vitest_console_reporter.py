@@ -1,6 +1,7 @@
-"""The vitest rewrite keeps the console reporter vitest picks by itself under Claude Code (issue #33, item
-5): naming `default` there made a short red run bigger than raw (numeral's `tests/formats/bytes.js`: 873 B
-raw under `CLAUDECODE=1`, 911 B rewritten), as the `agent` reporter hides the passing tests."""
+"""The vitest rewrite keeps the console reporter vitest picks by itself under Claude Code (issue
+#33, item 5): naming `default` there made a short red run bigger than raw (numeral's
+`tests/formats/bytes.js`: 873 B raw under `CLAUDECODE=1`, 911 B rewritten), as the `agent` reporter
+hides the passing tests."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ def project_with(root: Path, version: str | None) -> Path:
     (root / "package.json").write_text('{"name":"p","devDependencies":{"vitest":"*"}}')
     if version is not None:
         (root / "node_modules" / "vitest").mkdir(parents=True)
-        (root / "node_modules" / "vitest" / "package.json").write_text(json.dumps({"version": version}))
+        (root / "node_modules" / "vitest" / "package.json").write_text(
+            json.dumps({"version": version})
+        )
     return root
 
 
@@ -38,7 +41,13 @@ def agent(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize(
     ("version", "chosen"),
-    [("4.1.12", "agent"), ("4.2.0", "agent"), ("5.1.2", "minimal"), ("4.0.18", "default"), ("3.2.4", "default")],
+    [
+        ("4.1.12", "agent"),
+        ("4.2.0", "agent"),
+        ("5.1.2", "minimal"),
+        ("4.0.18", "default"),
+        ("3.2.4", "default"),
+    ],
 )
 def test_under_claude_code_the_console_reporter_is_the_one_vitest_would_pick(
     tmp_path: Path, agent: None, version: str, chosen: str
@@ -56,8 +65,12 @@ def test_outside_claude_code_the_console_reporter_is_the_default(
     assert console(tmp_path) == "agent"
 
 
-@pytest.mark.parametrize("manifest", ["not json", '{"version": 4}', '{"name": "vitest"}', '{"version": "x.y"}', "[]"])
-def test_a_version_that_cannot_be_read_keeps_the_default(tmp_path: Path, agent: None, manifest: str) -> None:
+@pytest.mark.parametrize(
+    "manifest", ["not json", '{"version": 4}', '{"name": "vitest"}', '{"version": "x.y"}', "[]"]
+)
+def test_a_version_that_cannot_be_read_keeps_the_default(
+    tmp_path: Path, agent: None, manifest: str
+) -> None:
     project_with(tmp_path, "4.1.12")
     (tmp_path / "node_modules" / "vitest" / "package.json").write_text(manifest)
     assert console(tmp_path) == "default"

@@ -2,11 +2,11 @@
 
     .venv/bin/python tests/scenarios/build_specs.py
 
-Every case carries the same team pack (`sidecar_rules/acme-api.toml`, rules with `sidecar = "specs"`)
-and a small API project, and plays one tool call in a fresh project (the specs cooldown would hold
-back a second nudge in one session). Positives: the text the call added breaks the spec. Near misses:
-the violation was already in the file, an excluded path, `absent` satisfied, `sidekit: ignore[id]`,
-a Read, a tool the rule does not look at, and look-alikes the regexes must not take.
+Every case carries the same team pack (`sidecar_rules/acme-api.toml`, rules with `sidecar =
+"specs"`) and a small API project, and plays one tool call in a fresh project (the specs cooldown
+would hold back a second nudge in one session). Positives: the text the call added breaks the spec.
+Near misses: the violation was already in the file, an excluded path, `absent` satisfied, `sidekit:
+ignore[id]`, a Read, a tool the rule does not look at, and look-alikes the regexes must not take.
 """
 
 from __future__ import annotations
@@ -90,9 +90,16 @@ def case(
     error: str = "",
     stdout: str = "",
 ) -> Case:
-    """A case in the API project, `files` added to it; `stdout` (when not empty) is the tool's response."""
+    """A case in the API project, `files` added to it; `stdout` (when not empty) is the tool's
+    response."""
     return scenario_build.case(
-        name, {**BASE, **(files or {})}, tool, tool_input, expect, stdout=stdout or None, error=error
+        name,
+        {**BASE, **(files or {})},
+        tool,
+        tool_input,
+        expect,
+        stdout=stdout or None,
+        error=error,
     )
 
 
@@ -100,26 +107,48 @@ def write(name: str, path: str, content: str, expect: Expect, files: Files | Non
     return case(name, "Write", {"file_path": path, "content": content}, expect, files)
 
 
-def edit(name: str, path: str, old: str, new: str, expect: Expect, files: Files | None = None, **options: bool) -> Case:
+def edit(
+    name: str,
+    path: str,
+    old: str,
+    new: str,
+    expect: Expect,
+    files: Files | None = None,
+    **options: bool,
+) -> Case:
     """An Edit; `options` go into its input as they are (replace_all=True)."""
-    return case(name, "Edit", {"file_path": path, "old_string": old, "new_string": new, **options}, expect, files)
+    return case(
+        name,
+        "Edit",
+        {"file_path": path, "old_string": old, "new_string": new, **options},
+        expect,
+        files,
+    )
 
 
 STATUS = [
     {
         "sidecar": "specs",
-        "text": "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400. (see docs/api-spec.md#validation-errors)",
+        "text": "[sidecar:specs] Spec 4.1: validation errors return HTTP 422, not 400. (see "
+        "docs/api-spec.md#validation-errors)",
     }
 ]
 HEADER = [{"sidecar": "specs", "contains": "Spec 2.3: the correlation header is X-Correlation-ID"}]
-ERROR_CODE = [{"sidecar": "specs", "contains": 'Spec 4.2: every error body has a machine-readable "code"'}]
-ROUTER = [{"sidecar": "specs", "contains": "Spec 3.1: new route modules register on the shared router"}]
+ERROR_CODE = [
+    {"sidecar": "specs", "contains": 'Spec 4.2: every error body has a machine-readable "code"'}
+]
+ROUTER = [
+    {"sidecar": "specs", "contains": "Spec 3.1: new route modules register on the shared router"}
+]
 SCHEMA = [{"sidecar": "specs", "contains": "Spec 6.1: every event schema declares schema_version"}]
-MIGRATION = [{"sidecar": "specs", "contains": "Spec 7: migrations are made with `make migration NAME=...`"}]
+MIGRATION = [
+    {"sidecar": "specs", "contains": "Spec 7: migrations are made with `make migration NAME=...`"}
+]
 OPENAPI = [
     {
         "sidecar": "specs",
-        "text": "[sidecar:specs] Spec 1.2: openapi.json is generated; run `make openapi` and commit the result, "
+        "text": "[sidecar:specs] Spec 1.2: openapi.json is generated; run `make openapi` and "
+        "commit the result, "
         "never edit it by hand. (see docs/api-spec.md#openapi)",
     }
 ]
@@ -179,7 +208,11 @@ C.append(
         STATUS,
     )
 )
-C.append(edit("status-400-edit-replaces-422", "api/users.py", "status_code=422", "status_code=400", STATUS))
+C.append(
+    edit(
+        "status-400-edit-replaces-422", "api/users.py", "status_code=422", "status_code=400", STATUS
+    )
+)
 C.append(
     edit(
         "status-400-nested-package-spaces",
@@ -197,7 +230,8 @@ C.append(
         "api/users.py",
         USERS.replace(
             '    return JSONResponse({"id": user_id})\n',
-            '    if user_id == 0:\n        return JSONResponse({"error": "zero", "code": "zero"}, status_code=400)\n'
+            '    if user_id == 0:\n        return JSONResponse({"error": "zero", "code": "zero"}, '
+            "status_code=400)\n"
             '    return JSONResponse({"id": user_id})\n',
         ),
         STATUS,
@@ -225,13 +259,20 @@ C.append(
         "error-body-without-code",
         "api/users.py",
         '    return JSONResponse({"id": user_id})',
-        '    if user_id > 10**9:\n        return JSONResponse({"error": "not found"}, status_code=404)\n'
+        '    if user_id > 10**9:\n        return JSONResponse({"error": "not found"}, '
+        "status_code=404)\n"
         '    return JSONResponse({"id": user_id})',
         ERROR_CODE,
     )
 )
 C.append(
-    write("route-module-own-router", "api/routes/invoices.py", ROUTE_NEW, ROUTER, files={"api/routes/__init__.py": ""})
+    write(
+        "route-module-own-router",
+        "api/routes/invoices.py",
+        ROUTE_NEW,
+        ROUTER,
+        files={"api/routes/__init__.py": ""},
+    )
 )
 C.append(write("event-schema-missing-version", "events/order_created.py", EVENT_MISSING, SCHEMA))
 C.append(
@@ -246,7 +287,10 @@ C.append(
     case(
         "alembic-revision-after-cd",
         "Bash",
-        {"command": 'cd db && alembic revision --autogenerate -m "orders"', "description": "new migration"},
+        {
+            "command": 'cd db && alembic revision --autogenerate -m "orders"',
+            "description": "new migration",
+        },
         MIGRATION,
     )
 )
@@ -256,7 +300,8 @@ C.append(
         "Bash",
         {"command": "make check", "description": "checks"},
         OPENAPI,
-        error="Exit code 2\nruff: all checks passed\nERROR: openapi.json is out of date (3 paths changed)\nmake: *** [check] Error 2",
+        error="Exit code 2\nruff: all checks passed\nERROR: openapi.json is out of date (3 paths "
+        "changed)\nmake: *** [check] Error 2",
     )
 )
 # known misses: the spec is broken, but the pack's regexes read one spelling of it
@@ -266,11 +311,13 @@ C.append(
             "error-body-without-code-formatted",
             "api/users.py",
             '    return JSONResponse({"id": user_id})',
-            '    if user_id > 10**9:\n        return JSONResponse(\n            {\n                "error": "not found",\n            },\n'
+            "    if user_id > 10**9:\n        return JSONResponse(\n            {\n               "
+            ' "error": "not found",\n            },\n'
             '            status_code=404,\n        )\n    return JSONResponse({"id": user_id})',
             ERROR_CODE,
         ),
-        "xfail": "the body a formatter writes (one key a line, trailing comma) escapes the rule's one-line regex (#13)",
+        "xfail": "the body a formatter writes (one key a line, trailing comma) escapes the rule's "
+        "one-line regex (#13)",
     }
 )
 C.append(
@@ -283,7 +330,8 @@ C.append(
             STATUS,
             files={"api/v2/__init__.py": "", "api/v2/orders.py": ORDERS},
         ),
-        "xfail": "HTTPStatus.BAD_REQUEST is a 400 too; the rule's regex knows only the literal (#13)",
+        "xfail": "HTTPStatus.BAD_REQUEST is a 400 too; the rule's regex knows only the literal "
+        "(#13)",
     }
 )
 
@@ -303,7 +351,8 @@ C.append(
         "status-400-kept-by-a-rewrite",
         "api/users.py",
         LEGACY_USERS.replace(
-            '    return JSONResponse({"id": user_id})\n', '    user = {"id": user_id}\n    return JSONResponse(user)\n'
+            '    return JSONResponse({"id": user_id})\n',
+            '    user = {"id": user_id}\n    return JSONResponse(user)\n',
         ),
         [],
         files={"api/users.py": LEGACY_USERS},
@@ -345,7 +394,14 @@ C.append(
         [],
     )
 )
-C.append(write("status-4000-is-not-400", "api/limits.py", "MAX_BODY = dict(status_code=4000, bytes=1 << 20)\n", []))
+C.append(
+    write(
+        "status-4000-is-not-400",
+        "api/limits.py",
+        "MAX_BODY = dict(status_code=4000, bytes=1 << 20)\n",
+        [],
+    )
+)
 C.append(
     edit(
         "status-400-ignored-inline",
@@ -359,7 +415,8 @@ C.append(
     write(
         "header-request-id-in-tests",
         "tests/test_client.py",
-        'def test_old_header_is_dropped(client):\n    assert "X-Request-ID" not in client.get("/").headers\n',
+        'def test_old_header_is_dropped(client):\n    assert "X-Request-ID" not in '
+        'client.get("/").headers\n',
         [],
     )
 )
@@ -367,7 +424,8 @@ C.append(
     write(
         "header-correlation-id-right",
         "api/middleware.py",
-        'def correlation_id(request) -> str:\n    return request.headers.get("X-Correlation-ID", "")\n',
+        'def correlation_id(request) -> str:\n    return request.headers.get("X-Correlation-ID", '
+        '"")\n',
         [],
     )
 )
@@ -376,13 +434,20 @@ C.append(
         "error-body-with-code",
         "api/users.py",
         '    return JSONResponse({"id": user_id})',
-        '    if user_id > 10**9:\n        return JSONResponse({"error": "not found", "code": "not_found"}, status_code=404)\n'
+        '    if user_id > 10**9:\n        return JSONResponse({"error": "not found", "code": '
+        '"not_found"}, status_code=404)\n'
         '    return JSONResponse({"id": user_id})',
         [],
     )
 )
 C.append(
-    write("route-module-shared-router", "api/routes/invoices.py", ROUTE_OK, [], files={"api/routes/__init__.py": ""})
+    write(
+        "route-module-shared-router",
+        "api/routes/invoices.py",
+        ROUTE_OK,
+        [],
+        files={"api/routes/__init__.py": ""},
+    )
 )
 C.append(
     edit(
@@ -405,11 +470,26 @@ C.append(
     )
 )
 C.append(
-    case("read-of-violating-file", "Read", {"file_path": "api/users.py"}, [], files={"api/users.py": LEGACY_USERS})
+    case(
+        "read-of-violating-file",
+        "Read",
+        {"file_path": "api/users.py"},
+        [],
+        files={"api/users.py": LEGACY_USERS},
+    )
 )
-C.append(case("alembic-upgrade", "Bash", {"command": "alembic upgrade head", "description": "migrate"}, []))
 C.append(
-    case("make-migration", "Bash", {"command": "make migration NAME=add_invoices", "description": "new migration"}, [])
+    case(
+        "alembic-upgrade", "Bash", {"command": "alembic upgrade head", "description": "migrate"}, []
+    )
+)
+C.append(
+    case(
+        "make-migration",
+        "Bash",
+        {"command": "make migration NAME=add_invoices", "description": "new migration"},
+        [],
+    )
 )
 C.append(
     write(

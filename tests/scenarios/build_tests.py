@@ -6,11 +6,12 @@ The tests sidecar reads the shared test cache, so the cases carry a real one: th
 small shop project, records its test-impact map with `sidekit map`, runs pytest on it with the
 sidekit plugin (subprocesses, as a user would), and embeds the project's files, the
 `.sidekit/status.json` + `status-tests.json` the plugin wrote and the map's digest
-`.sidekit/code/covers.json` in every case's `files`. The cache holds only workspace-relative paths; what changes from one run to the
-next (run times, durations, the pytest command line) is pinned, so the output is byte-identical on
-every run. The "just finished" caches carry `${NOW}` for their run times, which the scenario player
-fills with the time it writes the files: the sidecar speaks after a raw pytest run only when the cache
-says that run just finished, and a scenario cannot run pytest at play time.
+`.sidekit/code/covers.json` in every case's `files`. The cache holds only workspace-relative paths;
+what changes from one run to the next (run times, durations, the pytest command line) is pinned, so
+the output is byte-identical on every run. The "just finished" caches carry `${NOW}` for their run
+times, which the scenario player fills with the time it writes the files: the sidecar speaks after a
+raw pytest run only when the cache says that run just finished, and a scenario cannot run pytest at
+play time.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ PROJECT = {
     "pyproject.toml": '[project]\nname = "shop"\nversion = "0.1.0"\n',
     "shop/__init__.py": "",
     "shop/money.py": (
-        'def format_cents(cents: int) -> str:\n    return "{:d}.{:02d} EUR".format(cents // 100, cents % 100)\n'
+        'def format_cents(cents: int) -> str:\n    return "{:d}.{:02d} EUR".format(cents // 100, '
+        "cents % 100)\n"
     ),
     "shop/pricing.py": (
         'PRICES = {"apple": 50, "pear": 70}\n\n\n'
@@ -61,15 +63,18 @@ PROJECT = {
         "    return format_cents(apply_discount(cart_total(items), percent))\n"
     ),
     "shop/shipping.py": (
-        "def shipping_cents(weight_grams: int) -> int:\n    return 500 if weight_grams <= 1000 else 900\n"
+        "def shipping_cents(weight_grams: int) -> int:\n    return 500 if weight_grams <= 1000 "
+        "else 900\n"
     ),
-    "shop/tax.py": 'VAT = {"de": 19, "fr": 20}\n\n\ndef vat_rate(country: str) -> int:\n    return VAT[country]\n',
+    "shop/tax.py": 'VAT = {"de": 19, "fr": 20}\n\n\ndef vat_rate(country: str) -> int:\n    '
+    "return VAT[country]\n",
     "tests/__init__.py": "",
     "tests/test_cart.py": (
         "from shop.cart import cart_label, cart_total\n\n\n"
         'def test_total():\n    assert cart_total({"apple": 2, "pear": 1}) == 170\n\n\n'
         'def test_label():\n    assert cart_label({"apple": 2}) == "1.00 EUR"\n\n\n'
-        'def test_label_with_discount():\n    assert cart_label({"apple": 2}, percent=10) == "0.90 EUR"\n'
+        'def test_label_with_discount():\n    assert cart_label({"apple": 2}, percent=10) == '
+        '"0.90 EUR"\n'
     ),
     "tests/test_money.py": (
         "from shop.money import format_cents\n\n\n"
@@ -95,14 +100,16 @@ PROJECT = {
 FIXED = {
     **PROJECT,
     "shop/pricing.py": PROJECT["shop/pricing.py"].replace(
-        "cents * (100 - percent) / 100  # the bug: true division makes a float", "cents * (100 - percent) // 100"
+        "cents * (100 - percent) / 100  # the bug: true division makes a float",
+        "cents * (100 - percent) // 100",
     ),
     "shop/tax.py": PROJECT["shop/tax.py"].replace('"fr": 20}', '"fr": 20, "at": 20}'),
 }
 
 
 def run_pytest(files: dict[str, str]) -> tuple[dict[str, str], str]:
-    """`sidekit map`, then pytest with the sidekit plugin, on `files`; the files they wrote and pytest's last line."""
+    """`sidekit map`, then pytest with the sidekit plugin, on `files`; the files they wrote and
+    pytest's last line."""
     with tempfile.TemporaryDirectory() as tmp:
         write_tree(tmp, files)
         done = map_then_pytest(tmp)
@@ -112,7 +119,9 @@ def run_pytest(files: dict[str, str]) -> tuple[dict[str, str], str]:
 def short_summary(stdout: str) -> str:
     """pytest's closing lines (the FAILED list and the counts), with the duration pinned."""
     lines = stdout.strip().splitlines()
-    start = next((i + 1 for i, line in enumerate(lines) if "short test summary info" in line), len(lines) - 1)
+    start = next(
+        (i + 1 for i, line in enumerate(lines) if "short test summary info" in line), len(lines) - 1
+    )
     return re.sub(r" in \d+\.\d+s$", " in 0.05s", "\n".join(lines[start:]))
 
 
@@ -120,7 +129,11 @@ RED, RED_LAST = run_pytest(PROJECT)
 GREEN, GREEN_LAST = run_pytest(FIXED)
 print("red run:", RED_LAST.replace("\n", " | "))
 print("green run:", GREEN_LAST)
-RED_NOW, RED_OLD, GREEN_NOW = pinned(RED, JUST_FINISHED), pinned(RED, LONG_AGO), pinned(GREEN, JUST_FINISHED)
+RED_NOW, RED_OLD, GREEN_NOW = (
+    pinned(RED, JUST_FINISHED),
+    pinned(RED, LONG_AGO),
+    pinned(GREEN, JUST_FINISHED),
+)
 RED_SUMMARY = json.loads(RED_OLD[".sidekit/status.json"])
 print("red summary files:", RED_SUMMARY["files"])
 print("red coverage digest:", RED[".sidekit/code/covers.json"])
@@ -135,10 +148,13 @@ def edit(
     cache: dict[str, str] | None = None,
     project: dict[str, str] = PROJECT,
 ) -> Case:
-    """An Edit in `project`, with the red cache that just finished unless another `cache` is given."""
+    """An Edit in `project`, with the red cache that just finished unless another `cache` is
+    given."""
     assert old in project[path], (name, old)
     files = {**project, **(RED_NOW if cache is None else cache)}
-    return case(name, files, "Edit", {"file_path": path, "old_string": old, "new_string": new}, expect)
+    return case(
+        name, files, "Edit", {"file_path": path, "old_string": old, "new_string": new}, expect
+    )
 
 
 def bash(
@@ -152,7 +168,15 @@ def bash(
 ) -> Case:
     """A test run through Bash: it failed with `error`, or printed `stdout`."""
     tool_input = {"command": command, "description": "run the tests"}
-    return case(name, {**project, **cache}, "Bash", tool_input, expect, stdout=None if error else stdout, error=error)
+    return case(
+        name,
+        {**project, **cache},
+        "Bash",
+        tool_input,
+        expect,
+        stdout=None if error else stdout,
+        error=error,
+    )
 
 
 def tests_said(contains: str = "", text: str = "") -> Expect:
@@ -166,7 +190,8 @@ def tools_said(contains: str) -> Expect:
 RED_ERROR = "Exit code 1\n" + RED_LAST
 POSITIVE, NEAR_MISS = "positive", "near miss"
 C: list[tuple[str, dict[str, object]]] = []
-# --- positives: an edit where failing tests pass through or live; a raw pytest run that left failures
+# --- positives: an edit where failing tests pass through or live; a raw pytest run that left
+# failures
 C.append(
     (
         POSITIVE,
@@ -176,8 +201,10 @@ C.append(
             "{:d}.{:02d}",
             "{:.0f}.{:02.0f}",
             tests_said(
-                text="[sidecar:tests] 2 tests that failed in the last run pass through shop/money.py (3 failed, 7 passed; 2 root causes);"
-                " details: sidekit failures tests/test_cart.py::test_label; re-run: sidekit test tests/test_cart.py"
+                text="[sidecar:tests] 2 tests that failed in the last run pass through "
+                "shop/money.py (3 failed, 7 passed; 2 root causes);"
+                " details: sidekit failures tests/test_cart.py::test_label; re-run: sidekit test "
+                "tests/test_cart.py"
             ),
         ),
     )
@@ -241,7 +268,8 @@ C.append(
             "raw-pytest-failed",
             "pytest -q",
             tests_said(
-                text="[sidecar:tests] pytest: 3 failed, 7 passed; 2 root causes; biggest: ValueError at shop/money.py:2 (2 tests): sidekit failures 293fb437."
+                text="[sidecar:tests] pytest: 3 failed, 7 passed; 2 root causes; biggest: "
+                "ValueError at shop/money.py:2 (2 tests): sidekit failures 293fb437."
                 " Next time `sidekit test` answers in one JSON line"
             ),
             RED_NOW,
@@ -273,8 +301,8 @@ C.append(
         ),
     )
 )
-# The division bug in shop/pricing.py is what the failing tests exercise, but it raises nowhere, so no
-# frame of any traceback is in pricing.py: the map's coverage digest ties the file to them.
+# The division bug in shop/pricing.py is what the failing tests exercise, but it raises nowhere, so
+# no frame of any traceback is in pricing.py: the map's coverage digest ties the file to them.
 C.append(
     (
         POSITIVE,
@@ -284,8 +312,10 @@ C.append(
             "cents * (100 - percent) / 100",
             "cents * (100 - percent) // 100",
             tests_said(
-                text="[sidecar:tests] shop/pricing.py is covered by 2 tests that failed in the last run (3 failed, 7 passed; 2 root causes);"
-                " details: sidekit failures tests/test_cart.py::test_label; re-run: sidekit test tests/test_cart.py"
+                text="[sidecar:tests] shop/pricing.py is covered by 2 tests that failed in the "
+                "last run (3 failed, 7 passed; 2 root causes);"
+                " details: sidekit failures tests/test_cart.py::test_label; re-run: sidekit test "
+                "tests/test_cart.py"
             ),
         ),
     )
@@ -304,7 +334,9 @@ C.append(
                     "cents * (100 - percent) // 100",
                 ),
             },
-            "expect": tests_said("shop/pricing.py is covered by 2 tests that failed in the last run"),
+            "expect": tests_said(
+                "shop/pricing.py is covered by 2 tests that failed in the last run"
+            ),
         },
     )
 )
@@ -341,8 +373,8 @@ C.append(
         },
     )
 )
-# pytest behind a Makefile target: the plugin recorded the run that just ended, but only pytest command
-# lines are recognised.
+# pytest behind a Makefile target: the plugin recorded the run that just ended, but only pytest
+# command lines are recognised.
 C.append(
     (
         POSITIVE,
@@ -352,9 +384,12 @@ C.append(
                 "make test",
                 tests_said("pytest: 3 failed, 7 passed"),
                 RED_NOW,
-                error="Exit code 2\npytest -q\n" + RED_LAST + "\nmake: *** [Makefile:4: test] Error 1",
+                error="Exit code 2\npytest -q\n"
+                + RED_LAST
+                + "\nmake: *** [Makefile:4: test] Error 1",
             ),
-            "xfail": "`make test` ran pytest and the cache says that run just ended with 3 failures, but the sidecar "
+            "xfail": "`make test` ran pytest and the cache says that run just ended with 3 "
+            "failures, but the sidecar "
             "reads only pytest command lines (#13)",
         },
     )
@@ -385,7 +420,14 @@ C.append(
         ),
     )
 )
-C.append((NEAR_MISS, edit("edit-pyproject-version", "pyproject.toml", 'version = "0.1.0"', 'version = "0.1.1"', [])))
+C.append(
+    (
+        NEAR_MISS,
+        edit(
+            "edit-pyproject-version", "pyproject.toml", 'version = "0.1.0"', 'version = "0.1.1"', []
+        ),
+    )
+)
 C.append(
     (
         NEAR_MISS,
@@ -400,7 +442,14 @@ C.append(
         ),
     )
 )
-C.append((NEAR_MISS, edit("edit-helper-no-cache", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}", [], cache={})))
+C.append(
+    (
+        NEAR_MISS,
+        edit(
+            "edit-helper-no-cache", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}", [], cache={}
+        ),
+    )
+)
 C.append(
     (
         NEAR_MISS,
@@ -413,11 +462,21 @@ C.append(
         },
     )
 )
-# A short green raw run: the tests sidecar stays silent, and so does the tools sidecar's raw-run hint (#18).
-C.append((NEAR_MISS, bash("raw-pytest-green", "pytest -q", [], GREEN_NOW, stdout=GREEN_LAST, project=FIXED)))
+# A short green raw run: the tests sidecar stays silent, and so does the tools sidecar's raw-run
+# hint (#18).
+C.append(
+    (
+        NEAR_MISS,
+        bash("raw-pytest-green", "pytest -q", [], GREEN_NOW, stdout=GREEN_LAST, project=FIXED),
+    )
+)
 # Said once: the second edit to the same file in the session (same cache generation) stays silent.
 REPEAT = edit(
-    "repeat-first-edit", "shop/money.py", "{:d}.{:02d}", "{:.0f}.{:02.0f}", tests_said("pass through shop/money.py")
+    "repeat-first-edit",
+    "shop/money.py",
+    "{:d}.{:02d}",
+    "{:.0f}.{:02.0f}",
+    tests_said("pass through shop/money.py"),
 )
 C.append((POSITIVE, {"session": "tests-said-once", **REPEAT}))
 C.append(
@@ -434,7 +493,16 @@ C.append(
 )
 C.append((NEAR_MISS, bash("raw-pytest-failed-no-cache", "pytest -q", [], {}, error=RED_ERROR)))
 C.append(
-    (NEAR_MISS, bash("raw-pytest-plugin-off-stale-cache", "pytest -q -p no:sidekit", [], RED_OLD, error=RED_ERROR))
+    (
+        NEAR_MISS,
+        bash(
+            "raw-pytest-plugin-off-stale-cache",
+            "pytest -q -p no:sidekit",
+            [],
+            RED_OLD,
+            error=RED_ERROR,
+        ),
+    )
 )
 C.append(
     (
@@ -463,10 +531,18 @@ C.append(
 C.append(
     (
         NEAR_MISS,
-        bash("pip-install-pytest", "python -m pip install pytest-xdist", [], RED_NOW, stdout="Successfully installed"),
+        bash(
+            "pip-install-pytest",
+            "python -m pip install pytest-xdist",
+            [],
+            RED_NOW,
+            stdout="Successfully installed",
+        ),
     )
 )
 
-assert all((label == POSITIVE) == bool(item["expect"]) for label, item in C), "a case's label and its expect disagree"
+assert all((label == POSITIVE) == bool(item["expect"]) for label, item in C), (
+    "a case's label and its expect disagree"
+)
 write_cases(os.path.join(HERE, "tests.jsonl"), (item for _, item in C))
 print(counted("tests", [item for _, item in C]))

@@ -1,4 +1,5 @@
-"""Writes tests/scenarios/tools.jsonl, tools-heldout.jsonl and conventions.jsonl (the output is committed).
+"""Writes tests/scenarios/tools.jsonl, tools-heldout.jsonl and conventions.jsonl (the output is
+committed).
 
     .venv/bin/python tests/scenarios/build_tools_conventions.py
 
@@ -25,10 +26,13 @@ from testing.scenario_build import Case, Expect, counted, function_index_text, s
 
 
 def with_index(files: dict[str, str]) -> dict[str, str]:
-    """`files` and the function index of their Python files, as a project has it once a session started."""
+    """`files` and the function index of their Python files, as a project has it once a session
+    started."""
     return {
         **files,
-        ".sidekit/index/functions.json": function_index_text({k: v for k, v in files.items() if k.endswith(".py")}),
+        ".sidekit/index/functions.json": function_index_text(
+            {k: v for k, v in files.items() if k.endswith(".py")}
+        ),
     }
 
 
@@ -43,7 +47,8 @@ def pyproject(*deps: str) -> str:
 BASE = {
     "pyproject.toml": PYPROJECT,
     "shop/__init__.py": "",
-    "shop/pricing.py": 'PRICES = {"apple": 50}\n\n\ndef unit_price(sku: str) -> int:\n    return PRICES[sku]\n',
+    "shop/pricing.py": 'PRICES = {"apple": 50}\n\n\ndef unit_price(sku: str) -> int:\n    return '
+    "PRICES[sku]\n",
 }
 
 CHUNKED = "def chunked(items, size):\n    out = []\n    for start in range(0, len(items), size):\n        out.append(items[start:start + size])\n    return out\n"
@@ -71,7 +76,9 @@ def bash(
     if index:  # the grep hint speaks only for a name an index knows as a definition
         all_files = with_index(all_files)
     tool_input = {"command": command, "description": "run"}
-    return scenario_build.case(name, all_files, "Bash", tool_input, expect, stdout=stdout, error=error or "")
+    return scenario_build.case(
+        name, all_files, "Bash", tool_input, expect, stdout=stdout, error=error or ""
+    )
 
 
 def tools_exp(contains: str = "", text: str = "") -> Expect:
@@ -79,15 +86,19 @@ def tools_exp(contains: str = "", text: str = "") -> Expect:
 
 
 T: list[Case] = []
-# --- catalog: true positives
-# The raw-run hint is for pages of red output that reached the model (piped, the run exits 0); a short or
-# green run cost next to nothing and gets no hint (#18).
+# --- catalog: true positives The raw-run hint is for pages of red output that reached the model
+# (piped, the run exits 0); a short or green run cost next to nothing and gets no hint (#18).
 LONG_RED = (
     "".join(f"tests/test_cart.py:{n}: AssertionError: assert {n} == {n + 1}\n" for n in range(60))
     + "FAILED tests/test_cart.py::test_total - AssertionError\n60 failed, 3 passed in 0.41s\n"
 )
 T.append(
-    bash("raw-pytest", "python -m pytest -q 2>&1 | tail -80", tools_exp("`sidekit test` runs pytest"), stdout=LONG_RED)
+    bash(
+        "raw-pytest",
+        "python -m pytest -q 2>&1 | tail -80",
+        tools_exp("`sidekit test` runs pytest"),
+        stdout=LONG_RED,
+    )
 )
 T.append(
     bash(
@@ -102,12 +113,17 @@ T.append(
         "raw-pytest-failed-is-the-tests-sidecars",
         "pytest -q tests/test_cart.py",
         [],
-        error="Exit code 1\nFAILED tests/test_cart.py::test_total - assert 90 == 100\n1 failed, 3 passed in 0.05s",
+        error="Exit code 1\nFAILED tests/test_cart.py::test_total - assert 90 == 100\n1 failed, 3 "
+        "passed in 0.05s",
     )
 )
 # A habit hint speaks only when the command's output was long (>= 2 KB): a read or search that
-# answered in a few lines cost the model nothing (the independent reviewer labelled those noise, #18).
-LONG = "".join(f"shop/pricing.py:{n}:    return PRICES[sku]  # line {n} of a long listing\n" for n in range(1, 60))
+# answered in a few lines cost the model nothing (the independent reviewer labelled those noise,
+# #18).
+LONG = "".join(
+    f"shop/pricing.py:{n}:    return PRICES[sku]  # line {n} of a long listing\n"
+    for n in range(1, 60)
+)
 T.append(
     bash(
         "grep-identifier-short-answer",
@@ -118,7 +134,13 @@ T.append(
     )
 )
 T.append(
-    bash("grep-identifier", "grep -rn unit_price .", tools_exp("`sidekit usages unit_price`"), index=True, stdout=LONG)
+    bash(
+        "grep-identifier",
+        "grep -rn unit_price .",
+        tools_exp("`sidekit usages unit_price`"),
+        index=True,
+        stdout=LONG,
+    )
 )
 T.append(
     bash(
@@ -130,9 +152,16 @@ T.append(
     )
 )
 T.append(
-    bash("rg-def", 'rg -n "def unit_price" shop', tools_exp("`sidekit symbol unit_price`"), index=True, stdout=LONG)
+    bash(
+        "rg-def",
+        'rg -n "def unit_price" shop',
+        tools_exp("`sidekit symbol unit_price`"),
+        index=True,
+        stdout=LONG,
+    )
 )
-# near misses: `sidekit usages` would not answer what the grep asks (a parameter), or nothing is indexed yet
+# near misses: `sidekit usages` would not answer what the grep asks (a parameter), or nothing is
+# indexed yet
 T.append(bash("grep-parameter-not-a-definition", "grep -rn sku .", [], index=True))
 T.append(bash("grep-identifier-before-any-index", "grep -rn unit_price .", []))
 T.append(
@@ -140,14 +169,23 @@ T.append(
         "cat-source",
         "cat shop/pricing.py",
         tools_exp(
-            text="[sidecar:tools] `cat` of shop/pricing.py: use the Read tool instead; it shows line numbers and pages long files without the shell."
+            text="[sidecar:tools] `cat` of shop/pricing.py: use the Read tool instead; it shows "
+            "line numbers and pages long files without the shell."
         ),
         stdout=LONG,
     )
 )
-T.append(bash("tail-log", "tail -n 100 logs/app.log", tools_exp("Read tool with offset/limit"), stdout=LONG))
+T.append(
+    bash(
+        "tail-log",
+        "tail -n 100 logs/app.log",
+        tools_exp("Read tool with offset/limit"),
+        stdout=LONG,
+    )
+)
 # Claude Code can run without the Glob tool ("Glob is not available in this session"): the find hint
-# waits until the Glob tool has answered in the session (the reviewer labelled it wrong otherwise, #18).
+# waits until the Glob tool has answered in the session (the reviewer labelled it wrong otherwise,
+# #18).
 T.append(bash("find-name", 'find . -name "*.toml"', []))
 T.append(
     {
@@ -155,7 +193,12 @@ T.append(
         "files": BASE,
         "tool": "Glob",
         "input": {"pattern": "**/*.py"},
-        "response": {"filenames": ["shop/pricing.py"], "durationMs": 3, "numFiles": 1, "truncated": False},
+        "response": {
+            "filenames": ["shop/pricing.py"],
+            "durationMs": 3,
+            "numFiles": 1,
+            "truncated": False,
+        },
         "expect": [],
         "session": "find-after-glob",
     }
@@ -202,7 +245,15 @@ for name, command in [
 
 
 # --- hand-written waits
-def edit(name: str, files: dict[str, str], path: str, old: str, new: str, expect: Expect, index: bool = False) -> Case:
+def edit(
+    name: str,
+    files: dict[str, str],
+    path: str,
+    old: str,
+    new: str,
+    expect: Expect,
+    index: bool = False,
+) -> Case:
     all_files = {**BASE, **files}
     if path not in all_files:
         all_files[path] = old + "\n"
@@ -213,11 +264,15 @@ def edit(name: str, files: dict[str, str], path: str, old: str, new: str, expect
     )
 
 
-def write(name: str, files: dict[str, str], path: str, content: str, expect: Expect, index: bool = False) -> Case:
+def write(
+    name: str, files: dict[str, str], path: str, content: str, expect: Expect, index: bool = False
+) -> Case:
     all_files = {**BASE, **files}
     if index:
         all_files = with_index(all_files)
-    return scenario_build.case(name, all_files, "Write", {"file_path": path, "content": content}, expect)
+    return scenario_build.case(
+        name, all_files, "Write", {"file_path": path, "content": content}, expect
+    )
 
 
 T.append(
@@ -289,7 +344,16 @@ T.append(
         [],
     )
 )
-T.append(edit("poll-loop-no-helper", {}, "tests/test_worker.py", "import time", "import time" + POLL_PLAIN, []))
+T.append(
+    edit(
+        "poll-loop-no-helper",
+        {},
+        "tests/test_worker.py",
+        "import time",
+        "import time" + POLL_PLAIN,
+        [],
+    )
+)
 T.append(
     edit(
         "retry-loop-in-docs",
@@ -302,7 +366,10 @@ T.append(
 )
 
 # --- helper reinvention
-SLUGIFY_UTILS = {"utils/__init__.py": "", "utils/text.py": SLUGIFY}  # a project with slugify in its utils
+SLUGIFY_UTILS = {
+    "utils/__init__.py": "",
+    "utils/text.py": SLUGIFY,
+}  # a project with slugify in its utils
 T.append(
     edit(
         "reinvent-slugify",
@@ -311,7 +378,8 @@ T.append(
         "import re\nimport unicodedata",
         "import re\nimport unicodedata\n\n\n" + NEW_SLUG,
         tools_exp(
-            text="[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug()."
+            text="[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it "
+            "instead of new_slug()."
         ),
         index=True,
     )
@@ -323,7 +391,8 @@ T.append(
         "shop/batching.py",
         '"""Batching."""\n\n\n' + BATCHES,
         tools_exp(
-            text="[sidecar:tools] shop/util.py:1 chunked(items, size) already does this; reuse it instead of batches()."
+            text="[sidecar:tools] shop/util.py:1 chunked(items, size) already does this; reuse it "
+            "instead of batches()."
         ),
         index=True,
     )
@@ -336,9 +405,12 @@ T.append(
         DURATION,
         DURATION
         + "\n\n"
-        + DURATION.replace("parse_duration(text)", "duration_seconds(value)").replace("text", "value"),
+        + DURATION.replace("parse_duration(text)", "duration_seconds(value)").replace(
+            "text", "value"
+        ),
         tools_exp(
-            text="[sidecar:tools] shop/units.py:1 parse_duration(text) already does this; reuse it instead of duration_seconds()."
+            text="[sidecar:tools] shop/units.py:1 parse_duration(text) already does this; reuse "
+            "it instead of duration_seconds()."
         ),
         index=True,
     )
@@ -382,7 +454,8 @@ T.append(
         SLUGIFY_UTILS,
         "shop/cart.py",
         '"""Cart."""',
-        '"""Cart."""\n\n\ndef cart_total(items, prices):\n    total = 0\n    for sku, count in items.items():\n        total += prices[sku] * count\n    return total\n',
+        '"""Cart."""\n\n\ndef cart_total(items, prices):\n    total = 0\n    for sku, count in '
+        "items.items():\n        total += prices[sku] * count\n    return total\n",
         [],
         index=True,
     )
@@ -411,26 +484,34 @@ T.append(
         "shop/report.py",
         '"""Reports."""\n\n\n' + UNIQUE,
         tools_exp(
-            text="[sidecar:tools] shop/util.py:1 dedupe(items) already does this; reuse it instead of unique_in_order()."
+            text="[sidecar:tools] shop/util.py:1 dedupe(items) already does this; reuse it "
+            "instead of unique_in_order()."
         ),
         index=True,
     )
 )
 T.append(
     write(
-        "opposite-of-dedupe", {"shop/util.py": DEDUPE}, "shop/report.py", '"""Reports."""\n\n\n' + DUPS, [], index=True
+        "opposite-of-dedupe",
+        {"shop/util.py": DEDUPE},
+        "shop/report.py",
+        '"""Reports."""\n\n\n' + DUPS,
+        [],
+        index=True,
     )
 )
 
 write_cases(os.path.join(HERE, "tools.jsonl"), T)
 print("tools cases", len(T))
 
-# ---------------- tools, held out (tools-heldout.jsonl)
-# Written after the thresholds were set, from the way helpers look in ordinary projects, and never used
-# to tune anything: scored apart ("tools (held out)"), and a miss here is reported, not fixed by tuning.
-# A case the sidecar gets wrong carries `xfail` with what went wrong, so the suite stays green and the
-# row shows it.
-HB = {"pyproject.toml": '[project]\nname = "notes"\ndependencies = ["flask", "requests"]\n', "app/__init__.py": ""}
+# ---------------- tools, held out (tools-heldout.jsonl) Written after the thresholds were set, from
+# the way helpers look in ordinary projects, and never used to tune anything: scored apart ("tools
+# (held out)"), and a miss here is reported, not fixed by tuning. A case the sidecar gets wrong
+# carries `xfail` with what went wrong, so the suite stays green and the row shows it.
+HB = {
+    "pyproject.toml": '[project]\nname = "notes"\ndependencies = ["flask", "requests"]\n',
+    "app/__init__.py": "",
+}
 ENSURE_DIR = 'import os\n\n\ndef ensure_dir(path):\n    """Create `path` (and parents) if missing; return it."""\n    if not os.path.isdir(path):\n        os.makedirs(path, exist_ok=True)\n    return path\n'
 FLATTEN = "def flatten(items):\n    result = []\n    for item in items:\n        if isinstance(item, (list, tuple)):\n            result.extend(flatten(item))\n        else:\n            result.append(item)\n    return result\n"
 HUMAN_SIZE = 'def human_size(num_bytes):\n    for unit in ["B", "KB", "MB", "GB", "TB"]:\n        if abs(num_bytes) < 1024:\n            return f"{num_bytes:.1f} {unit}"\n        num_bytes /= 1024\n    return f"{num_bytes:.1f} PB"\n'
@@ -458,16 +539,23 @@ UTILS["app/utils/files.py"] = "import hashlib\nimport json\n" + UTILS["app/utils
 
 def where(path: str, name: str) -> str:
     """`path:line name(` of a helper, as the tools sidecar names it."""
-    line = next(i for i, text in enumerate(UTILS[path].splitlines(), 1) if text.startswith(f"def {name}("))
+    line = next(
+        i for i, text in enumerate(UTILS[path].splitlines(), 1) if text.startswith(f"def {name}(")
+    )
     return f"{path}:{line} {name}("
 
 
-# What the first run of these cases showed (2026-12-01), recorded as known misses, thresholds untouched.
+# What the first run of these cases showed (2026-12-01), recorded as known misses, thresholds
+# untouched.
 HELD_OUT_MISSES = {
-    "reinvent-ensure-dir": "held out: a renamed copy of ensure_dir (a three-line body) gets no nudge (#13)",
-    "reinvent-camel-to-snake": "held out: camel_to_snake with its two regexes inlined instead of precompiled gets no nudge (#13)",
-    "reinvent-file-digest": "held out: sha256_of with a `while True` read loop instead of iter(lambda) gets no nudge (#13)",
-    "reinvent-truncate": "held out: a renamed copy of truncate (a three-line body) gets no nudge (#13)",
+    "reinvent-ensure-dir": "held out: a renamed copy of ensure_dir (a three-line body) gets no "
+    "nudge (#13)",
+    "reinvent-camel-to-snake": "held out: camel_to_snake with its two regexes inlined instead of "
+    "precompiled gets no nudge (#13)",
+    "reinvent-file-digest": "held out: sha256_of with a `while True` read loop instead of "
+    "iter(lambda) gets no nudge (#13)",
+    "reinvent-truncate": "held out: a renamed copy of truncate (a three-line body) gets no nudge "
+    "(#13)",
 }
 H: list[Case] = []
 
@@ -496,129 +584,154 @@ def reuse(path: str, name: str) -> Expect:
 hwrite(
     "reinvent-ensure-dir",
     "app/export.py",
-    "import os\n\n\ndef make_output_dir(directory):\n    if not os.path.isdir(directory):\n        os.makedirs(directory, exist_ok=True)\n    return directory\n",
+    "import os\n\n\ndef make_output_dir(directory):\n    if not os.path.isdir(directory):\n       "
+    " os.makedirs(directory, exist_ok=True)\n    return directory\n",
     reuse("app/utils/files.py", "ensure_dir"),
 )
 hwrite(
     "reinvent-flatten",
     "app/search.py",
-    '"""Search."""\n\n\ndef flatten_list(data):\n    out = []\n    for element in data:\n        if isinstance(element, (list, tuple)):\n            out.extend(flatten_list(element))\n        else:\n            out.append(element)\n    return out\n',
+    '"""Search."""\n\n\ndef flatten_list(data):\n    out = []\n    for element in data:\n        '
+    "if isinstance(element, (list, tuple)):\n            out.extend(flatten_list(element))\n        else:\n            out.append(element)\n    return out\n",
     reuse("app/utils/data.py", "flatten"),
 )
 hwrite(
     "reinvent-human-size-as-while",
     "app/views.py",
-    '"""Views."""\n\n\ndef format_bytes(size):\n    units = ["B", "KB", "MB", "GB", "TB"]\n    index = 0\n    while abs(size) >= 1024 and index < len(units) - 1:\n        size /= 1024\n        index += 1\n    return f"{size:.1f} {units[index]}"\n',
+    '"""Views."""\n\n\ndef format_bytes(size):\n    units = ["B", "KB", "MB", "GB", "TB"]\n    '
+    'index = 0\n    while abs(size) >= 1024 and index < len(units) - 1:\n        size /= 1024\n        index += 1\n    return f"{size:.1f} {units[index]}"\n',
     reuse("app/utils/units.py", "human_size"),
 )
 hwrite(
     "reinvent-camel-to-snake",
     "app/api/serializers.py",
-    'import re\n\n\ndef to_snake_case(value):\n    value = re.sub(r"(.)([A-Z][a-z]+)", r"\\1_\\2", value)\n    return re.sub(r"([a-z0-9])([A-Z])", r"\\1_\\2", value).lower()\n',
+    'import re\n\n\ndef to_snake_case(value):\n    value = re.sub(r"(.)([A-Z][a-z]+)", '
+    'r"\\1_\\2", value)\n    return re.sub(r"([a-z0-9])([A-Z])", r"\\1_\\2", value).lower()\n',
     reuse("app/utils/text.py", "camel_to_snake"),
 )
 hwrite(
     "reinvent-deep-merge",
     "app/settings.py",
-    '"""Settings."""\n\n\ndef merge_dicts(defaults, overrides):\n    result = dict(defaults)\n    for k, v in overrides.items():\n        if isinstance(v, dict) and isinstance(result.get(k), dict):\n            result[k] = merge_dicts(result[k], v)\n        else:\n            result[k] = v\n    return result\n',
+    '"""Settings."""\n\n\ndef merge_dicts(defaults, overrides):\n    result = dict(defaults)\n    '
+    "for k, v in overrides.items():\n        if isinstance(v, dict) and isinstance(result.get(k), dict):\n            result[k] = merge_dicts(result[k], v)\n        else:\n            result[k] = v\n    return result\n",
     reuse("app/utils/data.py", "deep_merge"),
 )
 hwrite(
     "reinvent-file-digest",
     "app/uploads.py",
-    'import hashlib\n\n\ndef file_checksum(filename):\n    h = hashlib.sha256()\n    with open(filename, "rb") as f:\n        while True:\n            block = f.read(65536)\n            if not block:\n                break\n            h.update(block)\n    return h.hexdigest()\n',
+    "import hashlib\n\n\ndef file_checksum(filename):\n    h = hashlib.sha256()\n    with "
+    'open(filename, "rb") as f:\n        while True:\n            block = f.read(65536)\n            if not block:\n                break\n            h.update(block)\n    return h.hexdigest()\n',
     reuse("app/utils/files.py", "sha256_of"),
 )
 hwrite(
     "reinvent-parse-bool",
     "app/cli.py",
-    '"""Command line."""\n\n\ndef str_to_bool(raw):\n    if isinstance(raw, bool):\n        return raw\n    value = str(raw).strip().lower()\n    if value in ("1", "true", "yes", "on"):\n        return True\n    if value in ("0", "false", "no", "off", ""):\n        return False\n    raise ValueError(f"not a boolean: {raw!r}")\n',
+    '"""Command line."""\n\n\ndef str_to_bool(raw):\n    if isinstance(raw, bool):\n        '
+    'return raw\n    value = str(raw).strip().lower()\n    if value in ("1", "true", "yes", "on"):\n        return True\n    if value in ("0", "false", "no", "off", ""):\n        return False\n    raise ValueError(f"not a boolean: {raw!r}")\n',
     reuse("app/config.py", "parse_bool"),
 )
 hwrite(
     "reinvent-truncate",
     "app/templates_helpers.py",
-    '"""Jinja filters."""\n\n\ndef shorten(s, max_len=80, ellipsis="..."):\n    if len(s) <= max_len:\n        return s\n    return s[: max_len - len(ellipsis)].rstrip() + ellipsis\n',
+    '"""Jinja filters."""\n\n\ndef shorten(s, max_len=80, ellipsis="..."):\n    if len(s) <= '
+    "max_len:\n        return s\n    return s[: max_len - len(ellipsis)].rstrip() + ellipsis\n",
     reuse("app/utils/text.py", "truncate"),
 )
 hwrite(
     "reinvent-paginate",
     "app/api/notes.py",
-    '"""Notes API."""\n\n\ndef page_of(rows, page_number, size=20):\n    first = (page_number - 1) * size\n    last = first + size\n    page_count = (len(rows) + size - 1) // size\n    return {"items": rows[first:last], "page": page_number, "pages": page_count, "total": len(rows)}\n',
+    '"""Notes API."""\n\n\ndef page_of(rows, page_number, size=20):\n    first = (page_number - '
+    '1) * size\n    last = first + size\n    page_count = (len(rows) + size - 1) // size\n    return {"items": rows[first:last], "page": page_number, "pages": page_count, "total": len(rows)}\n',
     reuse("app/utils/data.py", "paginate"),
 )
 hwrite(
     "reinvent-load-json",
     "app/importer.py",
-    'import json\n\n\ndef read_json_file(filename, fallback=None):\n    try:\n        with open(filename, encoding="utf-8") as fh:\n            return json.load(fh)\n    except FileNotFoundError:\n        return fallback\n',
+    "import json\n\n\ndef read_json_file(filename, fallback=None):\n    try:\n        with "
+    'open(filename, encoding="utf-8") as fh:\n            return json.load(fh)\n    except FileNotFoundError:\n        return fallback\n',
     reuse("app/utils/files.py", "load_json"),
 )
 # near misses: the same shape doing other work
 hwrite(
     "flatten-dict-is-not-flatten",
     "app/search.py",
-    '"""Search."""\n\n\ndef flatten_dict(data, parent="", sep="."):\n    out = {}\n    for key, value in data.items():\n        name = f"{parent}{sep}{key}" if parent else key\n        if isinstance(value, dict):\n            out.update(flatten_dict(value, name, sep))\n        else:\n            out[name] = value\n    return out\n',
+    '"""Search."""\n\n\ndef flatten_dict(data, parent="", sep="."):\n    out = {}\n    for key, '
+    'value in data.items():\n        name = f"{parent}{sep}{key}" if parent else key\n        if isinstance(value, dict):\n            out.update(flatten_dict(value, name, sep))\n        else:\n            out[name] = value\n    return out\n',
     [],
 )
 hwrite(
     "snake-to-camel-is-the-inverse",
     "app/api/serializers.py",
-    'def to_camel_case(value):\n    head, *rest = value.split("_")\n    return head + "".join(part.title() for part in rest)\n',
+    'def to_camel_case(value):\n    head, *rest = value.split("_")\n    return head + '
+    '"".join(part.title() for part in rest)\n',
     [],
 )
 hwrite(
     "human-duration-not-size",
     "app/views.py",
-    '"""Views."""\n\n\ndef human_duration(seconds):\n    for unit, step in [("s", 60), ("min", 60), ("h", 24)]:\n        if abs(seconds) < step:\n            return f"{seconds:.1f} {unit}"\n        seconds /= step\n    return f"{seconds:.1f} d"\n',
+    '"""Views."""\n\n\ndef human_duration(seconds):\n    for unit, step in [("s", 60), ("min", '
+    '60), ("h", 24)]:\n        if abs(seconds) < step:\n            return f"{seconds:.1f} {unit}"\n        seconds /= step\n    return f"{seconds:.1f} d"\n',
     [],
 )
 hwrite(
     "diff-dicts-not-merge",
     "app/audit.py",
-    '"""Audit trail."""\n\n\ndef diff_dicts(before, after):\n    changes = {}\n    for key in before.keys() | after.keys():\n        old, new = before.get(key), after.get(key)\n        if isinstance(old, dict) and isinstance(new, dict):\n            nested = diff_dicts(old, new)\n            if nested:\n                changes[key] = nested\n        elif old != new:\n            changes[key] = (old, new)\n    return changes\n',
+    '"""Audit trail."""\n\n\ndef diff_dicts(before, after):\n    changes = {}\n    for key in '
+    "before.keys() | after.keys():\n        old, new = before.get(key), after.get(key)\n        if isinstance(old, dict) and isinstance(new, dict):\n            nested = diff_dicts(old, new)\n            if nested:\n                changes[key] = nested\n        elif old != new:\n            changes[key] = (old, new)\n    return changes\n",
     [],
 )
 hwrite(
     "count-lines-not-digest",
     "app/uploads.py",
-    'def count_lines(path, chunk_size=65536):\n    total = 0\n    with open(path, "rb") as handle:\n        for chunk in iter(lambda: handle.read(chunk_size), b""):\n            total += chunk.count(b"\\n")\n    return total\n',
+    'def count_lines(path, chunk_size=65536):\n    total = 0\n    with open(path, "rb") as '
+    'handle:\n        for chunk in iter(lambda: handle.read(chunk_size), b""):\n            total += chunk.count(b"\\n")\n    return total\n',
     [],
 )
 hwrite(
     "parse-log-level-not-bool",
     "app/logging_setup.py",
-    'import logging\n\n\ndef parse_level(value):\n    text = str(value).strip().upper()\n    if text in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):\n        return getattr(logging, text)\n    if text.isdigit():\n        return int(text)\n    raise ValueError(f"not a log level: {value!r}")\n',
+    "import logging\n\n\ndef parse_level(value):\n    text = str(value).strip().upper()\n    if "
+    'text in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):\n        return getattr(logging, text)\n    if text.isdigit():\n        return int(text)\n    raise ValueError(f"not a log level: {value!r}")\n',
     [],
 )
 hwrite(
     "save-json-not-load",
     "app/exporter.py",
-    'import json\nimport os\n\n\ndef save_json(path, data):\n    tmp = path + ".tmp"\n    with open(tmp, "w", encoding="utf-8") as handle:\n        json.dump(data, handle, indent=2)\n    os.replace(tmp, path)\n',
+    'import json\nimport os\n\n\ndef save_json(path, data):\n    tmp = path + ".tmp"\n    with '
+    'open(tmp, "w", encoding="utf-8") as handle:\n        json.dump(data, handle, indent=2)\n    os.replace(tmp, path)\n',
     [],
 )
 hwrite(
     "pad-not-truncate",
     "app/templates_helpers.py",
-    '"""Jinja filters."""\n\n\ndef pad(text, width=80, fill=" "):\n    if len(text) >= width:\n        return text\n    return text + fill * (width - len(text))\n',
+    '"""Jinja filters."""\n\n\ndef pad(text, width=80, fill=" "):\n    if len(text) >= width:\n   '
+    "     return text\n    return text + fill * (width - len(text))\n",
     [],
 )
 hwrite(
     "sliding-window-not-paginate",
     "app/stats.py",
-    "def moving_average(values, window=7):\n    averages = []\n    for end in range(window, len(values) + 1):\n        chunk = values[end - window:end]\n        averages.append(sum(chunk) / window)\n    return averages\n",
+    "def moving_average(values, window=7):\n    averages = []\n    for end in range(window, "
+    "len(values) + 1):\n        chunk = values[end - window:end]\n        averages.append(sum(chunk) / window)\n    return averages\n",
     [],
 )
 hwrite(
     "test-of-the-helper-is-not-a-copy",
     "tests/test_data.py",
-    "from app.utils.data import flatten\n\n\ndef test_flatten_nested():\n    nested = [1, [2, [3, 4]], (5,)]\n    result = flatten(nested)\n    assert result == [1, 2, 3, 4, 5]\n",
+    "from app.utils.data import flatten\n\n\ndef test_flatten_nested():\n    nested = [1, [2, [3, "
+    "4]], (5,)]\n    result = flatten(nested)\n    assert result == [1, 2, 3, 4, 5]\n",
     [],
 )
 
 
 # the shell catalog, held out: commands written the way agents type them, not the tuned ones
-def hbash(name: str, command: str, expect: Expect, xfail: str = "", stdout: str | None = None) -> None:
-    files = {**HB, **UTILS}  # with the function index, as every project has it once a session started (#14)
+def hbash(
+    name: str, command: str, expect: Expect, xfail: str = "", stdout: str | None = None
+) -> None:
+    files = {
+        **HB,
+        **UTILS,
+    }  # with the function index, as every project has it once a session started (#14)
     files = with_index(files)
     case: Case = {
         "name": name,
@@ -640,11 +753,22 @@ hbash(
     tools_exp("sidekit usages parse_bool"),
     stdout=LONG,
 )
-hbash("rg-word-identifier", "rg -w deep_merge app/", tools_exp("sidekit usages deep_merge"), stdout=LONG)
-hbash("grep-def", 'grep -rn "def ensure_dir" app', tools_exp("sidekit symbol ensure_dir"), stdout=LONG)
+hbash(
+    "rg-word-identifier",
+    "rg -w deep_merge app/",
+    tools_exp("sidekit usages deep_merge"),
+    stdout=LONG,
+)
+hbash(
+    "grep-def", 'grep -rn "def ensure_dir" app', tools_exp("sidekit symbol ensure_dir"), stdout=LONG
+)
 hbash("head-source", "head -n 60 app/utils/data.py", tools_exp("Read tool"), stdout=LONG)
-hbash("venv-pytest", ".venv/bin/python -m pytest tests/test_data.py -q", [])  # no output: no raw-run hint (#18)
-hbash("find-type-f-name", 'find app -type f -name "*.py"', [])  # no Glob seen in the session (#18 reviewer)
+hbash(
+    "venv-pytest", ".venv/bin/python -m pytest tests/test_data.py -q", []
+)  # no output: no raw-run hint (#18)
+hbash(
+    "find-type-f-name", 'find app -type f -name "*.py"', []
+)  # no Glob seen in the session (#18 reviewer)
 hbash("grep-count-in-log", "grep -c ERROR logs/app.log", [])
 hbash("rg-files-count", "rg --files | wc -l", [])
 hbash("find-old-logs-delete", 'find logs -name "*.log" -mtime +7 -delete', [])
@@ -665,15 +789,18 @@ with tempfile.TemporaryDirectory() as tmp:
     rules, _ = learn.learn(tmp)
     document = learn.pack(rules)
     for rule in document["rules"]:
-        del rule["examples"]  # kept short here: the scenarios exercise matching, `sidekit rules test` the examples
+        del rule[
+            "examples"
+        ]  # kept short here: the scenarios exercise matching, `sidekit rules test` the examples
     PACK = (
-        "# Learned by `sidekit conventions learn` from the typed fixture repo (examples left out).\n\n"
-        + tomli_w.dumps(document, multiline_strings=True)
+        "# Learned by `sidekit conventions learn` from the typed fixture repo (examples left "
+        "out).\n\n" + tomli_w.dumps(document, multiline_strings=True)
     )
 FILES = {
     "pyproject.toml": "[project]\nname = 'shop'\n",
     "shop/__init__.py": "",
-    "shop/mod0.py": "import logging\n\nlog = logging.getLogger(__name__)\n\n\ndef helper_0(value: int) -> int:\n    return value\n",
+    "shop/mod0.py": "import logging\n\nlog = logging.getLogger(__name__)\n\n\ndef helper_0(value: "
+    "int) -> int:\n    return value\n",
     "sidecar_rules/conventions.toml": PACK,
 }
 C: list[Case] = []
@@ -725,7 +852,8 @@ cedit(
     "bare-except",
     "shop/mod0.py",
     "def helper_0(value: int) -> int:\n    return value",
-    "def helper_0(value: int) -> int:\n    try:\n        return int(value)\n    except:\n        return 0",
+    "def helper_0(value: int) -> int:\n    try:\n        return int(value)\n    except:\n        "
+    "return 0",
     conv("No bare `except:` here"),
 )
 cedit(
@@ -738,7 +866,8 @@ cedit(
 cwrite(
     "relative-import",
     "shop/orders.py",
-    "from .mod0 import helper_0\n\n\ndef order_total(count: int) -> int:\n    return helper_0(count)\n",
+    "from .mod0 import helper_0\n\n\ndef order_total(count: int) -> int:\n    return "
+    "helper_0(count)\n",
     conv("Imports inside shop are absolute"),
 )
 cwrite(
@@ -750,7 +879,8 @@ cwrite(
 cwrite(
     "unittest-class",
     "tests/test_orders.py",
-    "import unittest\n\n\nclass OrdersTest(unittest.TestCase):\n    def test_total(self):\n        self.assertEqual(1, 1)\n",
+    "import unittest\n\n\nclass OrdersTest(unittest.TestCase):\n    def test_total(self):\n       "
+    " self.assertEqual(1, 1)\n",
     conv("plain pytest functions"),
 )
 cwrite(
@@ -759,21 +889,33 @@ cwrite(
     "def test_inline():\n    assert True\n",
     conv("Test files here live in tests/"),
 )
-cwrite("camel-test-name", "tests/test_orders.py", "def testOrderTotal():\n    assert True\n", conv("test_snake_case"))
+cwrite(
+    "camel-test-name",
+    "tests/test_orders.py",
+    "def testOrderTotal():\n    assert True\n",
+    conv("test_snake_case"),
+)
 cwrite(
     "untyped-multiline-def",
     "shop/orders.py",
-    "from shop.mod0 import helper_0\n\n\ndef order_total(\n    count,\n    scale=1,\n):\n    return helper_0(count) * scale\n",
+    "from shop.mod0 import helper_0\n\n\ndef order_total(\n    count,\n    scale=1,\n):\n    "
+    "return helper_0(count) * scale\n",
     conv("fully type-hinted"),
 )
 # near misses
 cwrite(
     "typed-multiline-def",
     "shop/orders.py",
-    "from shop.mod0 import helper_0\n\n\ndef order_total(\n    count: int,\n    scale: int = 1,\n) -> int:\n    return helper_0(count) * scale\n",
+    "from shop.mod0 import helper_0\n\n\ndef order_total(\n    count: int,\n    scale: int = "
+    "1,\n) -> int:\n    return helper_0(count) * scale\n",
     [],
 )
-cwrite("typed-snake-def", "shop/users.py", 'def fetch_user(user_id: int) -> dict:\n    return {"id": user_id}\n', [])
+cwrite(
+    "typed-snake-def",
+    "shop/users.py",
+    'def fetch_user(user_id: int) -> dict:\n    return {"id": user_id}\n',
+    [],
+)
 cwrite(
     "private-untyped-helper",
     "shop/users.py",
@@ -784,15 +926,22 @@ cedit(
     "specific-except",
     "shop/mod0.py",
     "def helper_0(value: int) -> int:\n    return value",
-    "def helper_0(value: int) -> int:\n    try:\n        return int(value)\n    except ValueError:\n        return 0",
+    "def helper_0(value: int) -> int:\n    try:\n        return int(value)\n    except "
+    "ValueError:\n        return 0",
     [],
 )
 cwrite("print-in-script", "scripts/release.py", 'def main() -> None:\n    print("released")\n', [])
-cwrite("print-in-test", "tests/test_debug.py", 'def test_debug():\n    print("debugging")\n    assert True\n', [])
+cwrite(
+    "print-in-test",
+    "tests/test_debug.py",
+    'def test_debug():\n    print("debugging")\n    assert True\n',
+    [],
+)
 cwrite(
     "absolute-import",
     "shop/orders.py",
-    "from shop.mod0 import helper_0\n\n\ndef order_total(count: int) -> int:\n    return helper_0(count)\n",
+    "from shop.mod0 import helper_0\n\n\ndef order_total(count: int) -> int:\n    return "
+    "helper_0(count)\n",
     [],
 )
 cwrite(
@@ -810,7 +959,8 @@ cwrite(
 cwrite(
     "setup-method-camel-ok",
     "tests/test_orders.py",
-    "class TestOrders:\n    def setUp(self):\n        self.n = 1\n\n    def test_total(self):\n        assert self.n\n",
+    "class TestOrders:\n    def setUp(self):\n        self.n = 1\n\n    def test_total(self):\n   "
+    "     assert self.n\n",
     [],
 )
 cwrite("readme-edit", "README.md", '# shop\n\nprint("hello") in a code sample, except: too.\n', [])
@@ -836,11 +986,13 @@ cwrite(
 cwrite(
     "print-in-docstring-usage",
     "shop/money.py",
-    'def format_cents(cents: int) -> str:\n    """12.34 EUR from 1234.\n\n    Usage::\n\n        print(format_cents(1234))\n    """\n    return f"{cents // 100}.{cents % 100:02d} EUR"\n',
+    'def format_cents(cents: int) -> str:\n    """12.34 EUR from 1234.\n\n    Usage::\n\n        '
+    'print(format_cents(1234))\n    """\n    return f"{cents // 100}.{cents % 100:02d} EUR"\n',
     [],
 )
 C[-1]["xfail"] = (
-    "learned rules are regexes over the added text: a print() in a docstring's usage example reads as code (#13)"
+    "learned rules are regexes over the added text: a print() in a docstring's usage example "
+    "reads as code (#13)"
 )
 write_cases(os.path.join(HERE, "conventions.jsonl"), C)
 print("conventions cases", len(C))

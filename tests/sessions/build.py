@@ -4,9 +4,9 @@
 
 Each session is what a model does on a small task in a real project: explore, read outside the task,
 implement (copying a helper the project has), break a test and fix it, run the suite raw and through
-sidekit, step outside the scope once. The first three are here; the five of issue #18 are in unseen.py, the
-TypeScript and Go sessions of issue #34 in languages.py.
-Labels are not written here: a reviewer keeps them in tests/sessions/<name>.labels.json.
+sidekit, step outside the scope once. The first three are here; the five of issue #18 are in
+unseen.py, the TypeScript and Go sessions of issue #34 in languages.py. Labels are not written here:
+a reviewer keeps them in tests/sessions/<name>.labels.json.
 """
 
 from __future__ import annotations
@@ -96,7 +96,8 @@ def test_summarize():
 
 BOLTONS = {
     "package": "boltons==26.2.0",
-    "prompt": "Add strutils.summarize(text, max_len=80): unwrap the text into one line and ellipsize it. Add tests.",
+    "prompt": "Add strutils.summarize(text, max_len=80): unwrap the text into one line and "
+    "ellipsize it. Add tests.",
     "scope": {"issue": "BOLT-12", "allow": ["boltons/strutils.py", "tests/test_strutils.py"]},
     "files": {"sidecar_rules/boltons.toml": BOLTONS_PACK},
     "covers": {"copy": 10, "red_run": 13, "out_of_scope": 18},
@@ -121,17 +122,24 @@ BOLTONS = {
             "    return text[:end] + ellipsis" + JOIN_PARAGRAPHS,
         ),
         bash(
-            ".venv/bin/python -c \"from boltons.strutils import summarize; print(summarize('a b\\nc', 3))\"", "try it"
+            ".venv/bin/python -c \"from boltons.strutils import summarize; print(summarize('a "
+            "b\\nc', 3))\"",
+            "try it",
         ),
         edit(
             "tests/test_strutils.py",
             "    assert strutils.args2cmd(['a a', 'bb'], sep='|') == '\"a a\"|bb'",
-            "    assert strutils.args2cmd(['a a', 'bb'], sep='|') == '\"a a\"|bb'" + SUMMARIZE_TESTS,
+            "    assert strutils.args2cmd(['a a', 'bb'], sep='|') == '\"a a\"|bb'"
+            + SUMMARIZE_TESTS,
         ),
         bash(".venv/bin/python -m pytest -q tests/test_strutils.py", "run the tests"),
         bash("sidekit test tests/test_strutils.py", "run the tests compactly"),
         bash("sidekit failures", "why it fails"),
-        edit("boltons/strutils.py", "    return ellipsize(flat, max_len + 1)", "    return ellipsize(flat, max_len)"),
+        edit(
+            "boltons/strutils.py",
+            "    return ellipsize(flat, max_len + 1)",
+            "    return ellipsize(flat, max_len)",
+        ),
         bash("sidekit test tests/test_strutils.py", "run the tests again"),
         edit(
             "boltons/iterutils.py",
@@ -161,7 +169,8 @@ BOLTONS = {
     ],
 }
 
-# --- isodate: parse_week_date -----------------------------------------------------------------------
+# --- isodate: parse_week_date
+# -----------------------------------------------------------------------
 
 ISODATE_PACK = house_pack("isodate")
 
@@ -209,7 +218,8 @@ def test_parse_week_date():
 
 ISODATE = {
     "package": "isodate==0.7.2",
-    "prompt": "Add isodate.isodates.parse_week_date(text) for ISO week dates like 2024-W05-3, with tests.",
+    "prompt": "Add isodate.isodates.parse_week_date(text) for ISO week dates like 2024-W05-3, "
+    "with tests.",
     "scope": {"issue": "ISO-7", "allow": ["src/isodate/isodates.py", "tests/test_date.py"]},
     "files": {"sidecar_rules/isodate.toml": ISODATE_PACK},
     "covers": {"copy": 10, "red_run": 13, "out_of_scope": 19},
@@ -230,13 +240,15 @@ ISODATE = {
             "    return strftime(tdate, format, yeardigits)" + WEEK_DATE,
         ),
         bash(
-            ".venv/bin/python -c \"from isodate.isodates import parse_week_date as p; print(p('2024-W05-3'))\"",
+            '.venv/bin/python -c "from isodate.isodates import parse_week_date as p; '
+            "print(p('2024-W05-3'))\"",
             "try it",
         ),
         edit(
             "tests/test_date.py",
             "        assert date_isoformat(expected, format, yeardigits) == datestring",
-            "        assert date_isoformat(expected, format, yeardigits) == datestring" + WEEK_TESTS,
+            "        assert date_isoformat(expected, format, yeardigits) == datestring"
+            + WEEK_TESTS,
         ),
         bash(".venv/bin/python -m pytest -q tests/test_date.py", "run the tests"),
         bash("sidekit failures", "why it fails"),
@@ -269,7 +281,8 @@ ISODATE = {
     ],
 }
 
-# --- cachetools: keys.kwkey ------------------------------------------------------------------------
+# --- cachetools: keys.kwkey
+# ------------------------------------------------------------------------
 
 CACHETOOLS_PACK = house_pack("cachetools")
 
@@ -300,9 +313,14 @@ KWKEY_TESTS = """
 
 CACHETOOLS = {
     "package": "cachetools==8.0.2",
-    "wiring": "plugin",  # the plugin form (`claude --plugin-dir` this checkout); the others use `sidekit install`
-    "prompt": "Add cachetools.keys.kwkey: like hashkey, but keyword arguments that are None do not count. Tests too.",
-    "scope": {"issue": "CT-31", "allow": ["src/cachetools/keys.py", "src/cachetools/keys.pyi", "tests/test_keys.py"]},
+    # the plugin form (`claude --plugin-dir` this checkout); the others use `sidekit install`
+    "wiring": "plugin",
+    "prompt": "Add cachetools.keys.kwkey: like hashkey, but keyword arguments that are None do "
+    "not count. Tests too.",
+    "scope": {
+        "issue": "CT-31",
+        "allow": ["src/cachetools/keys.py", "src/cachetools/keys.pyi", "tests/test_keys.py"],
+    },
     "files": {"sidecar_rules/cachetools.toml": CACHETOOLS_PACK},
     "covers": {"copy": 9, "red_run": 11, "out_of_scope": 19},
     "steps": [
@@ -327,7 +345,8 @@ CACHETOOLS = {
         edit(
             "tests/test_keys.py",
             "    def test_methodkey(self, key=cachetools.keys.methodkey):",
-            KWKEY_TESTS.lstrip("\n") + "\n    def test_methodkey(self, key=cachetools.keys.methodkey):",
+            KWKEY_TESTS.lstrip("\n")
+            + "\n    def test_methodkey(self, key=cachetools.keys.methodkey):",
         ),
         bash(".venv/bin/python -m pytest -q tests/test_keys.py", "run the key tests"),
         bash("sidekit failures", "why it fails"),
@@ -353,16 +372,22 @@ CACHETOOLS = {
         edit(
             "docs/index.rst",
             "   default is to call :func:`cachetools.keys.hashkey`.",
-            "   default is to call :func:`cachetools.keys.hashkey` (or :func:`cachetools.keys.kwkey`).",
+            "   default is to call :func:`cachetools.keys.hashkey` (or "
+            ":func:`cachetools.keys.kwkey`).",
         ),
         bash("git diff --stat", "what changed"),
         edit(
             "src/cachetools/keys.py",
-            "def _sorted_key(*args, **kwargs):\n    if kwargs:\n        return args + _kwmark + tuple(sorted(kwargs.items()))\n"
+            "def _sorted_key(*args, **kwargs):\n    if kwargs:\n        return args + _kwmark + "
+            "tuple(sorted(kwargs.items()))\n"
             "    else:\n        return args\n\n\n",
             "",
         ),
-        edit("src/cachetools/keys.py", "    return _sorted_key(*args, **kept)", "    return hashkey(*args, **kept)"),
+        edit(
+            "src/cachetools/keys.py",
+            "    return _sorted_key(*args, **kept)",
+            "    return hashkey(*args, **kept)",
+        ),
         bash("sidekit test tests/test_keys.py", "run them again"),
         bash("find . -name '*.pyi'", "stubs"),
         bash("git status --short", "status"),
@@ -375,14 +400,25 @@ CACHETOOLS = {
 
 def main() -> None:
     from languages import SESSIONS as LANGUAGES  # issue #34: a TypeScript and a Go session
-    from unseen import SESSIONS  # the five sessions of issue #18, on projects new to this repository
+    from unseen import (
+        SESSIONS,
+    )  # the five sessions of issue #18, on projects new to this repository
 
-    sessions = {"boltons": BOLTONS, "isodate": ISODATE, "cachetools": CACHETOOLS, **SESSIONS, **LANGUAGES}
+    sessions = {
+        "boltons": BOLTONS,
+        "isodate": ISODATE,
+        "cachetools": CACHETOOLS,
+        **SESSIONS,
+        **LANGUAGES,
+    }
     for name, session in sessions.items():
         path = HERE / f"{name}.json"
         path.write_text(json.dumps(session, indent=1, ensure_ascii=False) + "\n")
         labels = HERE / f"{name}.labels.json"
-        print(f"{path.name}: {len(session['steps'])} steps, " + ("labelled" if labels.exists() else "PENDING REVIEW"))
+        print(
+            f"{path.name}: {len(session['steps'])} steps, "
+            + ("labelled" if labels.exists() else "PENDING REVIEW")
+        )
 
 
 if __name__ == "__main__":

@@ -1,26 +1,30 @@
-"""Two sessions of issue #34 outside Python, on projects this repository had never used (written by build.py).
+"""Two sessions of issue #34 outside Python, on projects this repository had never used (written by
+build.py).
 
-- querypersist: @tanstack/query-persist-client-core 5.59.0 from npm (TypeScript; its package ships src/ with
-  its vitest tests), in the plugin form;
-- goversion: github.com/hashicorp/go-version v1.7.0 from the Go module proxy (`go test`), in the settings form.
+- querypersist: @tanstack/query-persist-client-core 5.59.0 from npm (TypeScript; its package ships
+  src/ with its vitest tests), in the plugin form;
+- goversion: github.com/hashicorp/go-version v1.7.0 from the Go module proxy (`go test`), in the
+  settings form.
 
-Each is a small task a model would be given in that project, played at a model's pace, with the corpus' three
-cases at the steps its `covers` names:
-- copy: a new private helper that re-implements one the project already has, renamed and restructured
-  (querypersist: `withoutOldestQuery()` is `removeOldestQuery()` with the sort turned into a loop that keeps
-  the oldest, the filter into a loop with push, the empty case first; goversion: `preTagOrder()` is
-  `comparePrereleases()` with the splits in a helper, the padding folded into the loop, the temporaries gone);
-- red_run: a raw `npx vitest run` / `go test ./...` through Bash after an edit that breaks something (the sort
-  goes the wrong way in both), then a fix and a green run;
-- out_of_scope: an edit of a file the scope set at the start leaves out (package.json's test script, left in;
-  CHANGELOG.md, undone).
-goversion's new file also names a function in snake_case (`split_tag`), which no other function in the
-module does.
+Each is a small task a model would be given in that project, played at a model's pace, with the
+corpus' three cases at the steps its `covers` names:
+- copy: a new private helper that re-implements one the project already has, renamed and
+  restructured (querypersist: `withoutOldestQuery()` is `removeOldestQuery()` with the sort turned
+  into a loop that keeps the oldest, the filter into a loop with push, the empty case first;
+  goversion: `preTagOrder()` is `comparePrereleases()` with the splits in a helper, the padding
+  folded into the loop, the temporaries gone);
+- red_run: a raw `npx vitest run` / `go test ./...` through Bash after an edit that breaks something
+  (the sort goes the wrong way in both), then a fix and a green run;
+- out_of_scope: an edit of a file the scope set at the start leaves out (package.json's test script,
+  left in; CHANGELOG.md, undone).
+goversion's new file also names a function in snake_case (`split_tag`), which no other function in
+the module does.
 
-The search steps use grep through Bash: the pinned CLI, as the tests drive it, has no Grep tool (it answers
-"No such tool available: Grep" and points the model to grep via Bash).
+The search steps use grep through Bash: the pinned CLI, as the tests drive it, has no Grep tool (it
+answers "No such tool available: Grep" and points the model to grep via Bash).
 
-No labels here: a reviewer who did not write these sessions labels them in tests/sessions/<name>.labels.json.
+No labels here: a reviewer who did not write these sessions labels them in
+tests/sessions/<name>.labels.json.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ def write(path: str, content: str) -> dict[str, Any]:
     return {"tool": "Write", "input": {"file_path": P + path, "content": content}}
 
 
-# --- @tanstack/query-persist-client-core (TypeScript, vitest): removeOldestMutation, plugin form ------------
+# --- @tanstack/query-persist-client-core (TypeScript, vitest): removeOldestMutation, plugin form
+# ------------
 
 REMOVE_OLDEST_QUERY_END = """  return undefined
 }
@@ -172,10 +177,14 @@ QUERY_FALLBACK_TEST = """
 QUERYPERSIST = {
     "registry": "npm",
     "package": "@tanstack/query-persist-client-core@5.59.0",
-    "requirements": ["vitest@2"],  # the runner the TanStack monorepo's root brings; the package's own dependency
+    "requirements": [
+        "vitest@2"
+    ],  # the runner the TanStack monorepo's root brings; the package's own dependency
     "wiring": "plugin",
-    "prompt": "Add a retry strategy removeOldestMutation next to removeOldestQuery in src/retryStrategies.ts: when "
-    "persisting fails, drop the oldest mutation (by submittedAt), and when there is no mutation, drop the oldest "
+    "prompt": "Add a retry strategy removeOldestMutation next to removeOldestQuery in "
+    "src/retryStrategies.ts: when "
+    "persisting fails, drop the oldest mutation (by submittedAt), and when there is no mutation, "
+    "drop the oldest "
     "query instead. Tests in src/__tests__/retryStrategies.test.ts.",
     "scope": {
         "issue": "TQ-812",
@@ -187,12 +196,21 @@ QUERYPERSIST = {
         read("package.json"),
         read("src/index.ts"),
         read("src/retryStrategies.ts"),
-        bash("grep -rnE 'removeOldestQuery|PersistRetryer' src", "where the retry strategy is used"),
+        bash(
+            "grep -rnE 'removeOldestQuery|PersistRetryer' src", "where the retry strategy is used"
+        ),
         read("src/persist.ts", 1, 60),
         read("src/__tests__/utils.ts"),
         bash("npx vitest run", "run the tests first"),
-        bash("grep -n submittedAt node_modules/@tanstack/query-core/src/mutation.ts", "the mutation's timestamp"),
-        edit("src/retryStrategies.ts", REMOVE_OLDEST_QUERY_END, REMOVE_OLDEST_QUERY_END + REMOVE_OLDEST_MUTATION),
+        bash(
+            "grep -n submittedAt node_modules/@tanstack/query-core/src/mutation.ts",
+            "the mutation's timestamp",
+        ),
+        edit(
+            "src/retryStrategies.ts",
+            REMOVE_OLDEST_QUERY_END,
+            REMOVE_OLDEST_QUERY_END + REMOVE_OLDEST_MUTATION,
+        ),
         write("src/__tests__/retryStrategies.test.ts", RETRY_TESTS),
         bash("npx vitest run", "run the whole suite"),
         read("src/retryStrategies.ts", 30, 40),
@@ -208,7 +226,8 @@ QUERYPERSIST = {
         edit(
             "src/__tests__/retryStrategies.test.ts",
             "  test('gives up when there is nothing left to drop', () => {",
-            QUERY_FALLBACK_TEST.lstrip("\n") + "\n  test('gives up when there is nothing left to drop', () => {",
+            QUERY_FALLBACK_TEST.lstrip("\n")
+            + "\n  test('gives up when there is nothing left to drop', () => {",
         ),
         bash("sidekit test src/__tests__/retryStrategies.test.ts", "run the new tests"),
         bash("grep -rn removeOldest src", "the strategies"),
@@ -221,7 +240,8 @@ QUERYPERSIST = {
     ],
 }
 
-# --- github.com/hashicorp/go-version (Go, go test): SortPrereleases, settings form ---------------------------
+# --- github.com/hashicorp/go-version (Go, go test): SortPrereleases, settings form
+# ---------------------------
 
 PRERELEASE_GO = """// Copyright (c) HashiCorp, Inc.
 // SPDX-License-Identifier: MPL-2.0
@@ -326,15 +346,19 @@ CHANGELOG_TOP = "# 1.7.0 (May 24, 2024)\n"
 GOVERSION = {
     "registry": "go",
     "package": "github.com/hashicorp/go-version@v1.7.0",
-    "prompt": 'Add SortPrereleases(tags []string) to go-version: sort prerelease tags such as "rc.1", "alpha", '
-    '"alpha.10", "beta.2" in place, in the order the package compares prereleases (numeric parts numerically, a '
+    "prompt": "Add SortPrereleases(tags []string) to go-version: sort prerelease tags such as "
+    '"rc.1", "alpha", '
+    '"alpha.10", "beta.2" in place, in the order the package compares prereleases (numeric parts '
+    "numerically, a "
     "shorter tag first). Put it in a new file prerelease.go, with tests in prerelease_test.go.",
     "scope": {"issue": "GV-141", "allow": ["prerelease.go", "prerelease_test.go"]},
     "covers": {"copy": 8, "red_run": 10, "out_of_scope": 15},
     "steps": [
         bash("ls; cat go.mod", "layout"),
         read("version.go", 1, 60),
-        bash("grep -n 'func comparePrereleases\\|func comparePart' *.go", "the prerelease comparison"),
+        bash(
+            "grep -n 'func comparePrereleases\\|func comparePart' *.go", "the prerelease comparison"
+        ),
         read("version.go", 200, 100),
         read("version_collection.go"),
         read("version_collection_test.go"),
@@ -354,11 +378,16 @@ GOVERSION = {
         edit(
             "CHANGELOG.md",
             CHANGELOG_TOP,
-            "# Unreleased\n\nFEATURES:\n\n- Add `SortPrereleases` to sort prerelease tags in the order versions "
+            "# Unreleased\n\nFEATURES:\n\n- Add `SortPrereleases` to sort prerelease tags in the "
+            "order versions "
             "compare\n\n" + CHANGELOG_TOP,
         ),
         bash("git diff --stat", "what changed"),
-        edit("prerelease_test.go", "		}\n	}\n}\n", "		}\n	}\n}" + AGREES_WITH_COMPARE_TEST),
+        edit(
+            "prerelease_test.go",
+            "		}\n	}\n}\n",
+            "		}\n	}\n}" + AGREES_WITH_COMPARE_TEST,
+        ),
         bash("go test -run TestSortPrereleases -v .", "the new tests"),
         bash("sidekit test", "run the tests"),
         bash("grep -rn 'SortPrereleases\\|preTagOrder' --include=*.go .", "the new names"),

@@ -1,14 +1,15 @@
 """The five sessions of issue #18 on projects this repository had never used (written by build.py).
 
-Each is a small task a model would be given in that project, played at a model's pace, and each carries
-the corpus' three cases at the steps its `covers` names:
-- copy: a new private helper that re-implements one the project already has, renamed and restructured
-  (branches swapped, a ternary for an `if`, a temporary inlined);
-- red_run: a raw `python -m pytest -q` through Bash after an edit that breaks something (then a fix and a
-  green run);
+Each is a small task a model would be given in that project, played at a model's pace, and each
+carries the corpus' three cases at the steps its `covers` names:
+- copy: a new private helper that re-implements one the project already has, renamed and
+  restructured (branches swapped, a ternary for an `if`, a temporary inlined);
+- red_run: a raw `python -m pytest -q` through Bash after an edit that breaks something (then a fix
+  and a green run);
 - out_of_scope: an edit of a file the scope set at the start leaves out.
 
-No labels here: a reviewer who did not write these sessions labels them in tests/sessions/<name>.labels.json.
+No labels here: a reviewer who did not write these sessions labels them in
+tests/sessions/<name>.labels.json.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ def write(path: str, content: str) -> dict[str, Any]:
     return {"tool": "Write", "input": {"file_path": P + path, "content": content}}
 
 
-# --- humanize (number formatting): number.percentage, settings form, /compact after call 17 -----------------
+# --- humanize (number formatting): number.percentage, settings form, /compact after call 17
+# -----------------
 
 HUMANIZE_NOT_FINITE_END = """    if math.isinf(value) and value > 0:
         return "+Inf"
@@ -102,15 +104,20 @@ README_SCIENTIFIC_END = ">>> humanize.scientific(1**10, precision=0)\n'1 x 10⁰
 
 HUMANIZE = {
     "package": "humanize==4.17.0",
-    "requirements": ["freezegun", "pytest-codspeed"],  # the project's own test extra, less coverage tooling
-    "prompt": "Add humanize.percentage(value, ndigits=1): format a ratio such as 0.256 as '25.6%', with NaN and "
+    "requirements": [
+        "freezegun",
+        "pytest-codspeed",
+    ],  # the project's own test extra, less coverage tooling
+    "prompt": "Add humanize.percentage(value, ndigits=1): format a ratio such as 0.256 as "
+    "'25.6%', with NaN and "
     "infinities handled like the other number helpers, and export it. Tests too.",
     "scope": {
         "issue": "HUM-42",
         "allow": ["src/humanize/number.py", "src/humanize/__init__.py", "tests/test_number.py"],
     },
     "compact_after": 18,
-    "resume_prompt": "Continue: also cover NaN and negative infinity in the tests, then check everything.",
+    "resume_prompt": "Continue: also cover NaN and negative infinity in the tests, then check "
+    "everything.",
     "covers": {"copy": 8, "red_run": 12, "out_of_scope": 15},
     "steps": [
         bash("ls src/humanize tests", "layout"),
@@ -121,8 +128,14 @@ HUMANIZE = {
         bash(".venv/bin/python -m pytest -q tests/test_number.py", "run the number tests first"),
         read("README.md", 150, 60),
         read("src/humanize/time.py", 1, 60),
-        edit("src/humanize/number.py", HUMANIZE_NOT_FINITE_END, HUMANIZE_NOT_FINITE_END + PERCENTAGE),
-        edit("src/humanize/__init__.py", "    metric,\n    ordinal,\n", "    metric,\n    ordinal,\n    percentage,\n"),
+        edit(
+            "src/humanize/number.py", HUMANIZE_NOT_FINITE_END, HUMANIZE_NOT_FINITE_END + PERCENTAGE
+        ),
+        edit(
+            "src/humanize/__init__.py",
+            "    metric,\n    ordinal,\n",
+            "    metric,\n    ordinal,\n    percentage,\n",
+        ),
         edit(
             "src/humanize/__init__.py",
             '    "ordinal",\n    "precisedelta",',
@@ -132,7 +145,9 @@ HUMANIZE = {
         bash(".venv/bin/python -m pytest -q", "run the whole suite"),
         read("src/humanize/number.py", 80, 70),
         edit(
-            "src/humanize/number.py", '    return f"{number:.{ndigits}f}%"', '    return f"{number * 100:.{ndigits}f}%"'
+            "src/humanize/number.py",
+            '    return f"{number:.{ndigits}f}%"',
+            '    return f"{number * 100:.{ndigits}f}%"',
         ),
         edit(
             "README.md",
@@ -149,23 +164,29 @@ HUMANIZE = {
         edit(
             "tests/test_number.py",
             '        (["text"], "text"),\n        ([math.inf], "+Inf"),\n',
-            '        (["text"], "text"),\n        ([math.inf], "+Inf"),\n        ([-math.inf], "-Inf"),\n'
+            '        (["text"], "text"),\n        ([math.inf], "+Inf"),\n        ([-math.inf], '
+            '"-Inf"),\n'
             '        ([math.nan], "NaN"),\n',
         ),
         bash("sidekit test tests/test_number.py", "run the number tests"),
         bash(
-            ".venv/bin/python -c \"import humanize; print(humanize.percentage(0.1234, 2), humanize.percentage(float('nan')))\"",
+            '.venv/bin/python -c "import humanize; print(humanize.percentage(0.1234, 2), '
+            "humanize.percentage(float('nan')))\"",
             "try it",
         ),
         grep("percentage", "src/humanize"),
         read("src/humanize/number.py", 80, 60),
         bash("sidekit status", "the test status"),
-        bash(".venv/bin/python -m pytest -q tests/test_number.py src/humanize/number.py", "tests and doctests"),
+        bash(
+            ".venv/bin/python -m pytest -q tests/test_number.py src/humanize/number.py",
+            "tests and doctests",
+        ),
         bash("git diff src/humanize/__init__.py", "the export"),
     ],
 }
 
-# --- inflection (text): kebabize, plugin form -------------------------------------------------------------
+# --- inflection (text): kebabize, plugin form
+# -------------------------------------------------------------
 
 DASHERIZE_END = "    return word.replace('_', '-')\n"
 
@@ -215,7 +236,8 @@ TABLEIZE_TABLE = "STRING_TO_TABLEIZE = (\n"
 INFLECTION = {
     "package": "inflection==0.5.1",
     "wiring": "plugin",
-    "prompt": "Add inflection.kebabize(word): 'DeviceType' -> 'device-type', the dashed counterpart of underscore(). "
+    "prompt": "Add inflection.kebabize(word): 'DeviceType' -> 'device-type', the dashed "
+    "counterpart of underscore(). "
     "Add tests next to the others.",
     "scope": {"issue": "INF-9", "allow": ["inflection/__init__.py", "test_inflection.py"]},
     "covers": {"copy": 8, "red_run": 11, "out_of_scope": 15},
@@ -226,10 +248,15 @@ INFLECTION = {
         read("test_inflection.py", 100, 40),
         read("test_inflection.py", 400, 40),
         read("docs/index.rst"),
-        bash(".venv/bin/python -m pytest -q test_inflection.py -k 'underscore or dasherize'", "the related tests"),
+        bash(
+            ".venv/bin/python -m pytest -q test_inflection.py -k 'underscore or dasherize'",
+            "the related tests",
+        ),
         bash("git log --oneline -1", "history"),
         edit("inflection/__init__.py", DASHERIZE_END, DASHERIZE_END + KEBABIZE),
-        edit("test_inflection.py", TABLEIZE_TABLE, KEBAB_TABLE.lstrip("\n") + "\n" + TABLEIZE_TABLE),
+        edit(
+            "test_inflection.py", TABLEIZE_TABLE, KEBAB_TABLE.lstrip("\n") + "\n" + TABLEIZE_TABLE
+        ),
         edit("test_inflection.py", DASHERIZE_TEST, DASHERIZE_TEST + KEBAB_TEST),
         bash(".venv/bin/python -m pytest -q", "run the tests"),
         bash("sidekit failures", "why they fail"),
@@ -240,20 +267,26 @@ INFLECTION = {
         ),
         bash(".venv/bin/python -m pytest -q", "run the tests again"),
         edit(
-            "docs/index.rst", ".. autofunction:: humanize\n", ".. autofunction:: humanize\n.. autofunction:: kebabize\n"
+            "docs/index.rst",
+            ".. autofunction:: humanize\n",
+            ".. autofunction:: humanize\n.. autofunction:: kebabize\n",
         ),
         bash("git diff --stat", "what changed"),
         bash("git checkout -- docs/index.rst", "leave the docs for a separate change"),
         edit(
             "inflection/__init__.py",
             "        >>> kebabize(\"DeviceType\")\n        'device-type'\n",
-            '        >>> kebabize("DeviceType")\n        \'device-type\'\n        >>> kebabize("HTMLTidy")\n'
+            "        >>> kebabize(\"DeviceType\")\n        'device-type'\n        >>> "
+            'kebabize("HTMLTidy")\n'
             "        'html-tidy'\n",
         ),
         bash("sidekit test test_inflection.py", "run the tests"),
         grep("kebab", "inflection"),
         read("inflection/__init__.py", 165, 40),
-        bash(".venv/bin/python -c \"import inflection; print(inflection.kebabize('SpecialGuest'))\"", "try it"),
+        bash(
+            ".venv/bin/python -c \"import inflection; print(inflection.kebabize('SpecialGuest'))\"",
+            "try it",
+        ),
         bash("git status --short", "status"),
         bash(".venv/bin/python -m pytest -q --doctest-modules inflection", "the doctests"),
         bash("sidekit status", "the test status"),
@@ -261,7 +294,8 @@ INFLECTION = {
     ],
 }
 
-# --- xmltodict (serialization): flatten, plugin form, /compact after call 15 ------------------------------
+# --- xmltodict (serialization): flatten, plugin form, /compact after call 15
+# ------------------------------
 
 NAMESPACE_END = "    return name\n\n\ndef _emit("
 
@@ -321,12 +355,14 @@ README_EXAMPLES = "## Examples\n"
 XMLTODICT = {
     "package": "xmltodict==1.0.4",
     "wiring": "plugin",
-    "prompt": "Add xmltodict.flatten(document, sep='.'): flatten a parsed document into dotted keys with text values "
+    "prompt": "Add xmltodict.flatten(document, sep='.'): flatten a parsed document into dotted "
+    "keys with text values "
     "(attributes keep their '@', list items go by index, values as unparse writes them). Tests in "
     "tests/test_flatten.py.",
     "scope": {"issue": "XTD-3", "allow": ["xmltodict.py", "tests/test_flatten.py"]},
     "compact_after": 16,
-    "resume_prompt": "Continue: reject an empty separator with a clear error, test it, and wrap up.",
+    "resume_prompt": "Continue: reject an empty separator with a clear error, test it, and wrap "
+    "up.",
     "covers": {"copy": 8, "red_run": 10, "out_of_scope": 13},
     "steps": [
         bash("ls; ls tests", "layout"),
@@ -342,7 +378,8 @@ XMLTODICT = {
         bash(".venv/bin/python -m pytest -q", "run the whole suite"),
         edit(
             "xmltodict.py",
-            '                walk(f"{prefix}{index}", child)\n        else:\n            flat[prefix] = _as_text(node)',
+            '                walk(f"{prefix}{index}", child)\n        else:\n            '
+            "flat[prefix] = _as_text(node)",
             '                walk(f"{prefix}{sep}{index}", child)\n        else:\n'
             '            flat[prefix] = "" if node is None else _as_text(node)',
         ),
@@ -350,7 +387,8 @@ XMLTODICT = {
         edit(
             "README.md",
             README_EXAMPLES,
-            "### xmltodict.flatten()\n\n```python\n>>> xmltodict.flatten(xmltodict.parse('<a x=\"1\"><b>t</b></a>'))\n"
+            "### xmltodict.flatten()\n\n```python\n>>> xmltodict.flatten(xmltodict.parse('<a "
+            'x="1"><b>t</b></a>\'))\n'
             "{'a.@x': '1', 'a.b': 't'}\n```\n\n" + README_EXAMPLES,
         ),
         bash("git diff --stat", "what changed"),
@@ -360,15 +398,18 @@ XMLTODICT = {
         read("xmltodict.py", 440, 50),
         edit(
             "xmltodict.py",
-            '    """Flatten a parsed document into ``{"a.b.@c": "text"}`` pairs, list items by index."""\n',
-            '    """Flatten a parsed document into ``{"a.b.@c": "text"}`` pairs, list items by index."""\n'
+            '    """Flatten a parsed document into ``{"a.b.@c": "text"}`` pairs, list items by '
+            'index."""\n',
+            '    """Flatten a parsed document into ``{"a.b.@c": "text"}`` pairs, list items by '
+            'index."""\n'
             '    if not sep:\n        raise ValueError("sep must be a non-empty string")\n',
         ),
         read("tests/test_flatten.py"),
         edit(
             "tests/test_flatten.py",
             "from xmltodict import flatten, parse\n",
-            "import pytest\n\nfrom xmltodict import flatten, parse\n\n\ndef test_flatten_needs_a_separator():\n"
+            "import pytest\n\nfrom xmltodict import flatten, parse\n\n\ndef "
+            "test_flatten_needs_a_separator():\n"
             '    with pytest.raises(ValueError, match="sep must be a non-empty string"):\n'
             '        flatten({"a": "1"}, sep="")\n',
         ),
@@ -381,7 +422,8 @@ XMLTODICT = {
     ],
 }
 
-# --- tabulate (formatting): markdown_rule, plugin form ------------------------------------------------------
+# --- tabulate (formatting): markdown_rule, plugin form
+# ------------------------------------------------------
 
 PIPE_LINE_END = '    return f"|{segments}|"\n'
 
@@ -419,8 +461,10 @@ def test_markdown_rule_matches_the_pipe_format():
 TABULATE = {
     "package": "tabulate==0.10.0",
     "wiring": "plugin",
-    "prompt": "Add tabulate.markdown_rule(colwidths, colaligns=None) that returns the alignment rule line of a "
-    "Markdown table (like '|:---|---:|') for callers that build tables by hand; export it, with tests in "
+    "prompt": "Add tabulate.markdown_rule(colwidths, colaligns=None) that returns the alignment "
+    "rule line of a "
+    "Markdown table (like '|:---|---:|') for callers that build tables by hand; export it, with "
+    "tests in "
     "test/test_internal.py.",
     "scope": {"issue": "TAB-17", "allow": ["tabulate/__init__.py", "test/test_internal.py"]},
     "covers": {"copy": 8, "red_run": 11, "out_of_scope": 16},
@@ -437,7 +481,8 @@ TABULATE = {
         edit(
             "tabulate/__init__.py",
             '__all__ = ["tabulate", "tabulate_formats", "simple_separated_format"]',
-            '__all__ = ["tabulate", "tabulate_formats", "simple_separated_format", "markdown_rule"]',
+            '__all__ = ["tabulate", "tabulate_formats", "simple_separated_format", '
+            '"markdown_rule"]',
         ),
         edit(
             "test/test_internal.py",
@@ -456,13 +501,15 @@ TABULATE = {
         edit(
             "CHANGELOG",
             "- 0.10.0: Add support for Python 3.11, 3.12, 3.13.\n",
-            "- Unreleased: New helper markdown_rule() for the rule line of a hand-built Markdown table.\n"
+            "- Unreleased: New helper markdown_rule() for the rule line of a hand-built Markdown "
+            "table.\n"
             "- 0.10.0: Add support for Python 3.11, 3.12, 3.13.\n",
         ),
         bash("git diff --stat", "what changed"),
         edit(
             "tabulate/__init__.py",
-            '    """The rule line under a Markdown table\'s header, e.g. ``|:---|---:|``, for tables built by hand."""\n',
+            '    """The rule line under a Markdown table\'s header, e.g. ``|:---|---:|``, for '
+            'tables built by hand."""\n',
             '    """The rule line under a Markdown table\'s header, for tables built by hand.\n\n'
             '    >>> markdown_rule([4, 5], ["left", "right"])\n    \'|:---|----:|\'\n\n    """\n',
         ),
@@ -472,7 +519,8 @@ TABULATE = {
         bash("git status --short", "status"),
         read("tabulate/__init__.py", 150, 40),
         bash(
-            ".venv/bin/python -c \"import tabulate; print(tabulate.markdown_rule([3, 4], ['center', 'left']))\"",
+            '.venv/bin/python -c "import tabulate; print(tabulate.markdown_rule([3, 4], '
+            "['center', 'left']))\"",
             "try it",
         ),
         bash("git diff tabulate/__init__.py", "the change"),
@@ -480,7 +528,8 @@ TABULATE = {
     ],
 }
 
-# --- webcolors (text): normalize_hex_alpha, settings form --------------------------------------------------
+# --- webcolors (text): normalize_hex_alpha, settings form
+# --------------------------------------------------
 
 NORMALIZE_HEX_END = '    return f"#{hex_digits.lower()}"\n'
 
@@ -554,12 +603,18 @@ CHANGELOG_25_10 = "Version 25.10.0\n~~~~~~~~~~~~~~~\n"
 
 WEBCOLORS = {
     "package": "webcolors==25.10.0",
-    "prompt": "Add webcolors.normalize_hex_alpha(hex_value): accept #rgba and #rrggbbaa (and plain #rgb/#rrggbb as "
-    "opaque) and return '#rrggbbaa' in lowercase, raising ValueError like normalize_hex. Export it; tests in "
+    "prompt": "Add webcolors.normalize_hex_alpha(hex_value): accept #rgba and #rrggbbaa (and "
+    "plain #rgb/#rrggbb as "
+    "opaque) and return '#rrggbbaa' in lowercase, raising ValueError like normalize_hex. Export "
+    "it; tests in "
     "tests/test_normalization.py.",
     "scope": {
         "issue": "WC-58",
-        "allow": ["src/webcolors/_normalization.py", "src/webcolors/__init__.py", "tests/test_normalization.py"],
+        "allow": [
+            "src/webcolors/_normalization.py",
+            "src/webcolors/__init__.py",
+            "tests/test_normalization.py",
+        ],
     },
     "covers": {"copy": 9, "red_run": 13, "out_of_scope": 18},
     "steps": [
@@ -569,7 +624,10 @@ WEBCOLORS = {
         grep("_HEX_COLOR_RE", "src"),
         read("src/webcolors/_definitions.py", 1, 40),
         read("tests/test_normalization.py"),
-        bash(".venv/bin/python -m pytest -q tests/test_normalization.py", "run the normalization tests"),
+        bash(
+            ".venv/bin/python -m pytest -q tests/test_normalization.py",
+            "run the normalization tests",
+        ),
         read("docs/conventions.rst", 1, 50),
         edit(
             "src/webcolors/_normalization.py",
@@ -591,24 +649,34 @@ WEBCOLORS = {
         edit("tests/test_normalization.py", PERCENT_TEST_END, PERCENT_TEST_END + HEX_ALPHA_TESTS),
         bash(".venv/bin/python -m pytest -q", "the whole suite"),
         read("src/webcolors/_normalization.py", 50, 50),
-        edit("src/webcolors/_normalization.py", '    return f"#{digits}"\n', '    return f"#{digits.lower()}"\n'),
+        edit(
+            "src/webcolors/_normalization.py",
+            '    return f"#{digits}"\n',
+            '    return f"#{digits.lower()}"\n',
+        ),
         bash("sidekit test tests/test_normalization.py", "run the normalization tests"),
         read("docs/changelog.rst", 50, 30),
         edit(
             "docs/changelog.rst",
             CHANGELOG_25_10,
-            "Unreleased\n~~~~~~~~~~\n\n* New :func:`normalize_hex_alpha` for ``#rgba`` and ``#rrggbbaa`` values.\n\n\n"
-            + CHANGELOG_25_10,
+            "Unreleased\n~~~~~~~~~~\n\n* New :func:`normalize_hex_alpha` for ``#rgba`` and "
+            "``#rrggbbaa`` values.\n\n\n" + CHANGELOG_25_10,
         ),
         bash("git diff --stat", "what changed"),
         bash("git restore docs/changelog.rst", "the changelog is the maintainers' to write"),
         grep("normalize_hex_alpha", "src"),
         edit(
-            "src/webcolors/__init__.py", '    "normalize_hex",\n', '    "normalize_hex",\n    "normalize_hex_alpha",\n'
+            "src/webcolors/__init__.py",
+            '    "normalize_hex",\n',
+            '    "normalize_hex",\n    "normalize_hex_alpha",\n',
         ),
         bash("sidekit status", "the test status"),
         bash(".venv/bin/python -m pytest -q", "the whole suite"),
-        bash(".venv/bin/python -c \"import webcolors; print(webcolors.normalize_hex_alpha('#09C8'))\"", "try it"),
+        bash(
+            '.venv/bin/python -c "import webcolors; '
+            "print(webcolors.normalize_hex_alpha('#09C8'))\"",
+            "try it",
+        ),
         bash("git status --short", "status"),
         bash("git diff src/webcolors/__init__.py", "the export"),
     ],

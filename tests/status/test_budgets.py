@@ -1,4 +1,5 @@
-"""The byte budgets of docs/usage.md on worst cases: 1,000 failures, 200 clusters, long non-ASCII messages, deep paths."""
+"""The byte budgets of docs/usage.md on worst cases: 1,000 failures, 200 clusters, long non-ASCII
+messages, deep paths."""
 
 from __future__ import annotations
 
@@ -32,8 +33,11 @@ def fake_run(finished: float) -> dict[str, Any]:
     }
 
 
-def worst_cache(root: Path, failures: int, distinct: int, passed: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A cache on disk as a run of `failures` failing tests from `distinct` causes would leave it."""
+def worst_cache(
+    root: Path, failures: int, distinct: int, passed: int = 0
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A cache on disk as a run of `failures` failing tests from `distinct` causes would leave
+    it."""
     files = max(1, min(distinct, 200))
     for index in range(files):
         path = root / DEEP / f"test_module_{index:03d}.py"
@@ -70,7 +74,9 @@ def worst_cache(root: Path, failures: int, distinct: int, passed: int = 0) -> tu
 
 
 @pytest.mark.parametrize(("failures", "distinct"), [(1000, 200), (1000, 1), (100, 100), (1, 1)])
-def test_full_status_fits_400_bytes_and_counts_what_it_cut(project: Path, failures: int, distinct: int) -> None:
+def test_full_status_fits_400_bytes_and_counts_what_it_cut(
+    project: Path, failures: int, distinct: int
+) -> None:
     summary, _ = worst_cache(project, failures, distinct)
     answer = shape.status(summary, (["a/" * 80 + "x.py"], 5000, True), time.time())
     assert render.size(answer) <= shape.STATUS_BUDGET
@@ -80,7 +86,9 @@ def test_full_status_fits_400_bytes_and_counts_what_it_cut(project: Path, failur
 
 
 @pytest.mark.parametrize(("failures", "distinct"), [(100, 100), (1000, 200), (1000, 3)])
-def test_test_answer_with_many_distinct_failures_fits_800_bytes(project: Path, failures: int, distinct: int) -> None:
+def test_test_answer_with_many_distinct_failures_fits_800_bytes(
+    project: Path, failures: int, distinct: int
+) -> None:
     summary, table = worst_cache(project, failures, distinct)
     found = run_clusters(summary, table)
     answer = shape.test_run(summary, found, {"selected": 1000, "basis": "coverage map"})
@@ -96,7 +104,9 @@ def test_green_test_answer_fits_200_bytes(project: Path) -> None:
     summary, table = worst_cache(project, 0, 1, passed=5000)
     summary["generation"] = 9_999_999
     summary["run"]["counts"] = {"passed": 99999, "skipped": 9999, "xfailed": 999, "xpassed": 99}
-    answer = shape.test_run(summary, run_clusters(summary, table), {"selected": 99999, "basis": "all"})
+    answer = shape.test_run(
+        summary, run_clusters(summary, table), {"selected": 99999, "basis": "all"}
+    )
     assert render.size(answer) <= 200, render.dumps(answer)
     assert answer["passed"] == 99999 and "clusters" not in render.compact(answer)
 
@@ -118,12 +128,15 @@ def test_cli_status_on_the_worst_cache_is_one_line_within_budget(suite: Suite) -
     json.dumps(again)
 
 
-DOTNET_LONG = "Expected the ledger «значение» to balance after the transfer of " + "漢字テスト é " * 60
+DOTNET_LONG = (
+    "Expected the ledger «значение» to balance after the transfer of " + "漢字テスト é " * 60
+)
 
 
 def dotnet_run(root: Path, failures: int, distinct: int, passed: int = 0) -> dict[str, Any]:
-    """`dotnet test`'s answer for a TRX of `failures` failing tests from `distinct` causes (deep namespaces,
-    long non-ASCII messages, a frame each in a deep project file), as `sidekit test` gives it."""
+    """`dotnet test`'s answer for a TRX of `failures` failing tests from `distinct` causes (deep
+    namespaces, long non-ASCII messages, a frame each in a deep project file), as `sidekit test`
+    gives it."""
     from sidekit_hooks.runners import compact, store
     from sidekit_hooks.runners.dotnet import adapter
     from testing import trx
@@ -136,16 +149,22 @@ def dotnet_run(root: Path, failures: int, distinct: int, passed: int = 0) -> dic
     results = [
         (
             f"{namespace}.LedgerTests{index % distinct}",
-            f'{namespace}.LedgerTests{index % distinct}.Transfers_balance(amount: {index}, note: "{"x" * 30}")',
+            f"{namespace}.LedgerTests{index % distinct}.Transfers_balance(amount: {index}, note: "
+            f'"{"x" * 30}")',
             "Failed",
             f"System.InvalidOperationException : {index} {DOTNET_LONG}",
-            f"   at {namespace}.Helpers{index % distinct}.Check() in {folder}/Helpers{index % distinct}.cs:line {1000 + index % distinct}",
+            f"   at {namespace}.Helpers{index % distinct}.Check() in "
+            f"{folder}/Helpers{index % distinct}.cs:line {1000 + index % distinct}",
         )
         for index in range(failures)
     ]
-    results += [(f"{namespace}.Green", f"Passes{index}", "Passed", "", "") for index in range(passed)]
+    results += [
+        (f"{namespace}.Green", f"Passes{index}", "Passed", "", "") for index in range(passed)
+    ]
     report = trx.write(root / "tests" / "TestResults" / "budget.trx", results)
-    result = adapter.from_run(str(root), time.time() - 3, 1 if failures else 0, "", [str(report)], "vstest")
+    result = adapter.from_run(
+        str(root), time.time() - 3, 1 if failures else 0, "", [str(report)], "vstest"
+    )
     summary, table = store.save(str(root), result)
     return compact.run_answer(dict(summary), dict(table), result)
 
@@ -166,11 +185,14 @@ def test_dotnet_green_run_answer_fits_200_bytes(project: Path) -> None:
     assert found["passed"] == 5000 and "clusters" not in render.compact(found)
 
 
-RICH_MESSAGE = "expected Decimal(1.5) to equal Decimal(15) after NewFromString parsed the fractional part " * 3
+RICH_MESSAGE = (
+    "expected Decimal(1.5) to equal Decimal(15) after NewFromString parsed the fractional part " * 3
+)
 
 
 def rich_cluster(index: int, affected: int) -> dict[str, Any]:
-    """A cluster whose every part is long: a place, a frame, `checks`, a message, an example test."""
+    """A cluster whose every part is long: a place, a frame, `checks`, a message, an example
+    test."""
     folder = "pkg/very/deep/folder"
     return {
         "id": f"c{index}",
@@ -178,9 +200,12 @@ def rich_cluster(index: int, affected: int) -> dict[str, Any]:
         "phase": "call",
         "at": f"{folder}/number_{index}.go:{500 + index}",
         "frame": f"{folder}/number_{index}_test.go:{320 + index}",
-        "checks": f"TrimDecimal{index}, asserted at {folder}/number_{index}_test.go:{320 + index} " * 2,
+        "checks": f"TrimDecimal{index}, asserted at {folder}/number_{index}_test.go:{320 + index} "
+        * 2,
         "message": RICH_MESSAGE,
-        "tests": [f"{folder}::TestNumberFormatting{index}/case_with_a_long_name_{j}" for j in range(3)],
+        "tests": [
+            f"{folder}::TestNumberFormatting{index}/case_with_a_long_name_{j}" for j in range(3)
+        ],
         "variants": [["a", 1], ["b", 2]],
         "affected": affected,
     }
@@ -199,7 +224,8 @@ def test_status_names_the_top_clusters_place_when_its_whole_summary_does_not_fit
     assert render.dumps(answer) == (
         '{"generation":7,"runner":"go","state":"failed","passed":400,"failed":41,"clusters":[{"id":"c1",'
         '"type":"AssertionError","at":"pkg/very/deep/folder/number_1.go:501","checks":"TrimDecimal1, asserted at '
-        'pkg/very/deep/folder/…","message":"expected Decimal(1.5) to eq…","variants":2,"affected":41}]}'
+        'pkg/very/deep/folder/…","message":"expected Decimal(1.5) to '
+        'eq…","variants":2,"affected":41}]}'
     )
 
 
@@ -209,16 +235,20 @@ def test_a_run_with_three_failures_names_each_trimming_the_others_parts_first() 
         "runner": "go",
         "run": {"exit": 1, "counts": {"failed": 3, "passed": 9}, "started": 1.0, "finished": 2.0},
     }
-    answer = shape.test_run(summary, [rich_cluster(1, 1), rich_cluster(2, 1), rich_cluster(3, 1)], {})
+    answer = shape.test_run(
+        summary, [rich_cluster(1, 1), rich_cluster(2, 1), rich_cluster(3, 1)], {}
+    )
     assert render.size(answer) <= shape.TEST_BUDGET
     assert render.dumps(answer) == (
         '{"generation":3,"runner":"go","exit":1,"passed":9,"failed":3,"secs":1.0,"clusters":[{"id":"c1",'
         '"type":"AssertionError","at":"pkg/very/deep/folder/number_1.go:501",'
         '"frame":"pkg/very/deep/folder/number_1_test.go:321","checks":"TrimDecimal1, asserted at '
-        'pkg/very/deep/folder/number_1_test.go:321 TrimDecimal1, asserte…","message":"expected Decimal(1.5) to '
+        'pkg/very/deep/folder/number_1_test.go:321 TrimDecimal1, asserte…","message":"expected '
+        "Decimal(1.5) to "
         'equal Decimal(15) after NewFromString parsed the fract…","variants":2,'
         '"first":"pkg/very/deep/folder::TestNumberFormatting1/case_with_a_long_name_0"},{"id":"c2",'
-        '"type":"AssertionError","at":"pkg/very/deep/folder/number_2.go:502","message":"expected Decimal(1.5) t…"},'
+        '"type":"AssertionError","at":"pkg/very/deep/folder/number_2.go:502","message":"expected '
+        'Decimal(1.5) t…"},'
         '{"id":"c3","type":"AssertionError","at":"pkg/very/deep/folder/number_3.go:503",'
         '"message":"expected Decimal(1.5) t…"}]}'
     )
@@ -233,7 +263,9 @@ def test_the_top_cluster_is_named_even_when_only_its_place_fits() -> None:
     )
 
 
-def test_failures_without_arguments_stays_within_its_budget_and_says_how_to_get_more(project: Path) -> None:
+def test_failures_without_arguments_stays_within_its_budget_and_says_how_to_get_more(
+    project: Path,
+) -> None:
     from sidekit_hooks.cli.commands import failures
 
     worst_cache(project, 1000, 200)

@@ -16,7 +16,10 @@ def failure(kind: str, message: str, at: str, **extra: str) -> dict[str, str]:
 
 
 def test_normalize_numbers_addresses_and_quoted_values() -> None:
-    assert normalize("bad size 12 at 0x7f3a, got 'abc' and \"d\" (3.5e3)") == "bad size N at 0x…, got '…' and \"…\" (N)"
+    assert (
+        normalize("bad size 12 at 0x7f3a, got 'abc' and \"d\" (3.5e3)")
+        == "bad size N at 0x…, got '…' and \"…\" (N)"
+    )
     assert normalize("test_v2 in py311") == "test_v2 in py311"
 
 
@@ -68,7 +71,10 @@ def test_new_failures_are_counted_per_cluster_and_order_is_biggest_first() -> No
     members = [Member(f"t::a[{i}]", failure("E", "m", "x.py:1"), new=i < 2) for i in range(3)]
     members.append(Member("t::b", failure("F", "m", "y.py:1"), new=True))
     found = build(members)
-    assert [(c["at"], c["affected"], c["new"]) for c in found] == [("x.py:1", 3, 2), ("y.py:1", 1, 1)]
+    assert [(c["at"], c["affected"], c["new"]) for c in found] == [
+        ("x.py:1", 3, 2),
+        ("y.py:1", 1, 1),
+    ]
 
 
 def test_mentions_read_reprs_and_long_messages_from_an_assertion_text() -> None:
@@ -76,12 +82,19 @@ def test_mentions_read_reprs_and_long_messages_from_an_assertion_text() -> None:
 
     text = (
         'assert 1 == 0\n +  where 1 = <Result ValueError("invalid literal for int() with base 10: '
-        "'Configuration file to use.\\n\\nIf not given, the environ...ariable " + "x" * 300 + "'\")>.exit_code"
+        "'Configuration file to use.\\n\\nIf not given, the environ...ariable "
+        + "x" * 300
+        + "'\")>.exit_code"
     )
     [mention] = exception_mentions(text)
-    assert mention.startswith("ValueError: invalid literal for int() with base 10: 'Configuration file")
+    assert mention.startswith(
+        "ValueError: invalid literal for int() with base 10: 'Configuration file"
+    )
     assert normalize(mention.partition(": ")[2]) == "invalid literal for int() with base N: '…'"
-    assert exception_mentions("KeyError: 'user'\nthen TypeError('bad')") == ["KeyError: 'user'", "TypeError: bad"]
+    assert exception_mentions("KeyError: 'user'\nthen TypeError('bad')") == [
+        "KeyError: 'user'",
+        "TypeError: bad",
+    ]
 
 
 @settings(max_examples=3000)
@@ -108,7 +121,9 @@ def test_normalize_on_the_regular_expressions_corner_cases(message: str) -> None
 def test_natural_order_splits_as_the_regular_expression_did(test: str) -> None:
     try:
         expected = regex_oracle.natural(test)
-    except ValueError:  # a lone non-decimal digit ("²") between decimals: int() refuses it either way
+    except (
+        ValueError
+    ):  # a lone non-decimal digit ("²") between decimals: int() refuses it either way
         with pytest.raises(ValueError):
             clusters.natural(test)
         return
@@ -116,28 +131,56 @@ def test_natural_order_splits_as_the_regular_expression_did(test: str) -> None:
 
 
 def test_a_failure_that_ended_its_test_binary_comes_before_bigger_clusters() -> None:
-    """objx, held out: 22 assertion failures and the timeout that killed the package (the tests after it
-    never ran). The timeout led nowhere in the answer; it now comes first."""
+    """objx, held out: 22 assertion failures and the timeout that killed the package (the tests
+    after it never ran). The timeout led nowhere in the answer; it now comes first."""
     found = build(
         [
             *(Member(f"p::TestGet{n}", failure("t.Error", "got x", "map.go:86")) for n in range(3)),
-            Member("p::TestSleepy", failure("timeout", "test timed out after 2s", "sleepy_test.go:9")),
-            Member("p::TestBoom", failure("panic", "runtime error: index out of range", "boom.go:4")),
+            Member(
+                "p::TestSleepy", failure("timeout", "test timed out after 2s", "sleepy_test.go:9")
+            ),
+            Member(
+                "p::TestBoom", failure("panic", "runtime error: index out of range", "boom.go:4")
+            ),
         ]
     )
-    assert [(c["type"], c["affected"]) for c in found] == [("panic", 1), ("timeout", 1), ("t.Error", 3)]
+    assert [(c["type"], c["affected"]) for c in found] == [
+        ("panic", 1),
+        ("timeout", 1),
+        ("t.Error", 3),
+    ]
 
 
-def test_failures_at_one_spot_in_code_under_test_are_one_cluster_whatever_their_messages_say() -> None:
+def test_failures_at_one_spot_in_code_under_test_are_one_cluster_whatever_their_messages_say() -> (
+    None
+):
     checked = "Decimal, asserted at decimal_test.go:{}"
     members = [
-        Member("./::TestA", failure("t.Error", "expected 1.5, got 15", "decimal.go:180", shape="expected")),
-        Member("./::TestB", failure("t.Error", "Error: 15 != 1.5", "decimal.go:180", shape="Error:")),
-        Member("./::TestC", failure("t.Error", "got 15", "decimal.go:180", shape="got", checks=checked.format(3))),
-        Member("./::TestD", failure("t.Error", "expected 2, got 3", "decimal_test.go:40", shape="expected")),
-        Member("./::TestE", failure("t.Error", "Error: 2 != 3", "decimal_test.go:40", shape="Error:")),
-        Member("test::f", failure("AssertionError", "expected 1", "test/stringify.test.js:9", shape="expected")),
-        Member("test::g", failure("AssertionError", "got 1", "test/stringify.test.js:9", shape="got")),
+        Member(
+            "./::TestA",
+            failure("t.Error", "expected 1.5, got 15", "decimal.go:180", shape="expected"),
+        ),
+        Member(
+            "./::TestB", failure("t.Error", "Error: 15 != 1.5", "decimal.go:180", shape="Error:")
+        ),
+        Member(
+            "./::TestC",
+            failure("t.Error", "got 15", "decimal.go:180", shape="got", checks=checked.format(3)),
+        ),
+        Member(
+            "./::TestD",
+            failure("t.Error", "expected 2, got 3", "decimal_test.go:40", shape="expected"),
+        ),
+        Member(
+            "./::TestE", failure("t.Error", "Error: 2 != 3", "decimal_test.go:40", shape="Error:")
+        ),
+        Member(
+            "test::f",
+            failure("AssertionError", "expected 1", "test/stringify.test.js:9", shape="expected"),
+        ),
+        Member(
+            "test::g", failure("AssertionError", "got 1", "test/stringify.test.js:9", shape="got")
+        ),
     ]
     found = build(members)
     assert [(c["at"], c["affected"]) for c in found] == [

@@ -1,4 +1,5 @@
-"""`sidekit status`, `sidekit test` and `sidekit failures` as an agent runs them (subprocess, real pytest)."""
+"""`sidekit status`, `sidekit test` and `sidekit failures` as an agent runs them (subprocess, real
+pytest)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,12 @@ def test_test_then_status_then_unchanged(suite: Suite) -> None:
     _age(suite)
     answer, line, code = suite.answer("test")
     assert code == 1 and len(line.encode()) <= shape.TEST_BUDGET
-    assert answer["exit"] == 1 and answer["passed"] == 1 and answer["errors"] == 40 and answer["newFailures"] == 40
+    assert (
+        answer["exit"] == 1
+        and answer["passed"] == 1
+        and answer["errors"] == 40
+        and answer["newFailures"] == 40
+    )
     [cluster] = answer["clusters"]
     assert cluster == {
         "id": cluster["id"],
@@ -48,8 +54,14 @@ def test_test_then_status_then_unchanged(suite: Suite) -> None:
         "first": "tests/test_db.py::test_uses_db[0]",
     }
     status, line, _ = suite.answer("status")
-    assert len(line.encode()) <= shape.STATUS_BUDGET and status["generation"] == answer["generation"]
-    assert status["state"] == "failed" and status["clusters"][0]["affected"] == 40 and "stale" not in status
+    assert (
+        len(line.encode()) <= shape.STATUS_BUDGET and status["generation"] == answer["generation"]
+    )
+    assert (
+        status["state"] == "failed"
+        and status["clusters"][0]["affected"] == 40
+        and "stale" not in status
+    )
     since, line, _ = suite.answer("status", "--since", str(status["generation"]))
     assert line == f'{{"generation":{status["generation"]},"unchanged":true}}'
     time.sleep(0.01)
@@ -80,7 +92,8 @@ def test_failures_overview_and_details(suite: Suite) -> None:
     overview, _, code = suite.answer("failures")
     assert code == 0 and overview["failing"] == 41
     assert [
-        (c["affected"] if "affected" in c else 1, len(c["tests"]), c.get("moreTests")) for c in overview["clusters"]
+        (c["affected"] if "affected" in c else 1, len(c["tests"]), c.get("moreTests"))
+        for c in overview["clusters"]
     ] == [(40, 10, 30), (1, 1, None)]
     cluster_id = overview["clusters"][0]["id"]
     detail, _, _ = suite.answer("failures", "tests/test_cmp.py::test_compare", "--stacks")
@@ -132,11 +145,17 @@ def test_test_select_runs_what_the_selection_names(suite: Suite) -> None:
     (shim / "__init__.py").write_text("")
     (shim / "selection.py").write_text(
         "import types\ndef selection(project, base):\n"
-        "    return types.SimpleNamespace(tests=['test_a.py::test_one'], basis='changed:test_a.py')\n"
+        "    return types.SimpleNamespace(tests=['test_a.py::test_one'], "
+        "basis='changed:test_a.py')\n"
     )
     suite.env["PYTHONPATH"] = str(suite.root / "shim")
     answer, line, code = suite.answer("test", "--select")
-    assert code == 0 and answer["selected"] == 1 and answer["basis"] == "changed:test_a.py" and answer["passed"] == 1
+    assert (
+        code == 0
+        and answer["selected"] == 1
+        and answer["basis"] == "changed:test_a.py"
+        and answer["passed"] == 1
+    )
     assert types is not None
 
 
@@ -164,7 +183,9 @@ def _project_venv(suite: Suite, with_pytest: bool) -> None:
 
 def test_test_uses_the_projects_venv_and_records_once(suite: Suite) -> None:
     suite.write("test_a.py", "def test_one():\n    pass\n\ndef test_two():\n    assert 0\n")
-    _project_venv(suite, with_pytest=True)  # its pytest also sees our `sidekit` entry point: loaded twice
+    _project_venv(
+        suite, with_pytest=True
+    )  # its pytest also sees our `sidekit` entry point: loaded twice
     suite.env.pop("PYTHONPATH")
     answer, _, code = suite.answer("test")
     assert code == 1 and (answer["passed"], answer["failed"], answer["generation"]) == (1, 1, 1)

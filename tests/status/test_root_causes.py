@@ -1,6 +1,7 @@
-"""Root causes where they are (#18): doctest, subtest and plugin-item failures cluster at the project's
-own frame (or the doctest example's line), never inside pytest; messages are cut between values, not in
-one; the tests sidecar's re-run command names the doctest too. A real pytest run of a small project."""
+"""Root causes where they are (#18): doctest, subtest and plugin-item failures cluster at the
+project's own frame (or the doctest example's line), never inside pytest; messages are cut between
+values, not in one; the tests sidecar's re-run command names the doctest too. A real pytest run of a
+small project."""
 
 from __future__ import annotations
 
@@ -125,7 +126,10 @@ def test_doctest_subtest_and_plugin_item_join_the_test_at_the_projects_line(red:
         "frames": ["pkg/number.py:7 in <module>", "pkg/number.py:11 in parse"],
         "doctest": True,
     }
-    assert table["tests/data.num::line2"]["f"]["frames"] == ["conftest.py:24 in runtest", "pkg/number.py:11 in parse"]
+    assert table["tests/data.num::line2"]["f"]["frames"] == [
+        "conftest.py:24 in runtest",
+        "pkg/number.py:11 in parse",
+    ]
     wrong_output = clusters["DocTestFailure", "pkg/number.py:18"]
     assert (wrong_output["message"], wrong_output["tests"]) == (
         "double(2) -> expected 5, got 4",
@@ -138,17 +142,24 @@ def test_a_long_message_is_cut_between_values_and_marked(red: Suite) -> None:
     [cluster] = [c for c in red.summary()["clusters"] if c["type"] == "KeyError"]
     stored = red.table()["tests"]["tests/test_number.py::test_long_message"]["f"]["message"]
     tags = ", ".join(f"'{c * 30}'" for c in "xyz")
-    assert stored == f"\"{{'id': 7, 'name': 'a, b', 'tags': [{tags}], 'more': …}}\""  # 300 characters at most
+    assert (
+        stored == f"\"{{'id': 7, 'name': 'a, b', 'tags': [{tags}], 'more': …}}\""
+    )  # 300 characters at most
     assert cluster["message"] == stored and len(stored) == 150  # the summary keeps 160
 
 
 def test_the_rerun_command_names_the_doctest_file(red: Suite) -> None:
     summary = red.summary()
     spot = summary["files"]["pkg/number.py"]
-    assert spot[0] == 6 and spot[3] == ["pkg/number.py", "tests/data.num", "tests/test_number.py"] and spot[4] == 1
+    assert (
+        spot[0] == 6
+        and spot[3] == ["pkg/number.py", "tests/data.num", "tests/test_number.py"]
+        and spot[4] == 1
+    )
     [finding] = after_edit("pkg/number.py", summary)
     assert finding.message.endswith(
-        "re-run: sidekit test pkg/number.py tests/data.num tests/test_number.py -- --doctest-modules"
+        "re-run: sidekit test pkg/number.py tests/data.num tests/test_number.py -- "
+        "--doctest-modules"
     ), finding.message
     assert "4 root causes" in finding.message
 
@@ -177,8 +188,16 @@ def test_clip_cuts_at_a_top_level_boundary(text: str, limit: int, expected: str)
 @pytest.mark.parametrize(
     ("spot", "args", "expected"),
     [
-        ([2, "c1", "tests/test_a.py::test_x"], [], "; re-run: sidekit test tests/test_a.py"),  # short spot
-        ([2, "c1", "", [], 0], [], "; re-run: sidekit test tests/test_a.py"),  # the path itself, a long first id
+        (
+            [2, "c1", "tests/test_a.py::test_x"],
+            [],
+            "; re-run: sidekit test tests/test_a.py",
+        ),  # short spot
+        (
+            [2, "c1", "", [], 0],
+            [],
+            "; re-run: sidekit test tests/test_a.py",
+        ),  # the path itself, a long first id
         (
             [3, "c1", "tests/test_a.py::t", ["pkg/a.py", "tests/test_a.py"], 1],
             ["--doctest-modules"],
@@ -189,11 +208,20 @@ def test_clip_cuts_at_a_top_level_boundary(text: str, limit: int, expected: str)
             [],
             "; re-run: sidekit test pkg/a.py tests/test_a.py",
         ),  # --doctest-modules in the project's config
-        ([9, "c1", "t.py::t", ["a.py", "b.py", "c.py", "d.py"], 0], [], "; re-run: sidekit test --select"),
+        (
+            [9, "c1", "t.py::t", ["a.py", "b.py", "c.py", "d.py"], 0],
+            [],
+            "; re-run: sidekit test --select",
+        ),
         ([2, "c1", ""], [], ""),  # a summary from before #18 with a long id: nothing to name
     ],
 )
-def test_rerun_clause_of_each_spot_shape(spot: list[object], args: list[str], expected: str) -> None:
+def test_rerun_clause_of_each_spot_shape(
+    spot: list[object], args: list[str], expected: str
+) -> None:
     from sidekit_hooks.detectors.tests import rerun_clause
 
-    assert rerun_clause("tests/test_a.py", spot, str(spot[2]), {"run": {"args": args}}, 100) == expected
+    assert (
+        rerun_clause("tests/test_a.py", spot, str(spot[2]), {"run": {"args": args}}, 100)
+        == expected
+    )

@@ -1,4 +1,5 @@
-"""The OpenTelemetry export: a real OTLP/HTTP receiver on loopback, decoded with opentelemetry-proto."""
+"""The OpenTelemetry export: a real OTLP/HTTP receiver on loopback, decoded with
+opentelemetry-proto."""
 
 from __future__ import annotations
 
@@ -25,11 +26,21 @@ SCOPE = "[sidecar:scope] src/app.py is outside the scope you set (tests/)."
 
 
 def seed(project: Path) -> None:
-    """One session as the hooks log it: a delivered finding fixed later, one held back, one ignored."""
-    hooklog.CONTEXT.update({"prompt": "p-7", "tool_use_id": "toolu_9", "gt_role": "app/crew/max", "gc_agent": "mayor"})
+    """One session as the hooks log it: a delivered finding fixed later, one held back, one
+    ignored."""
+    hooklog.CONTEXT.update(
+        {"prompt": "p-7", "tool_use_id": "toolu_9", "gt_role": "app/crew/max", "gc_agent": "mayor"}
+    )
     try:
         for record in (
-            {"session": "s1", "sidecar": "specs", "rule": "acme.422", "key": "k1", "decision": "fired", "text": SPEC},
+            {
+                "session": "s1",
+                "sidecar": "specs",
+                "rule": "acme.422",
+                "key": "k1",
+                "decision": "fired",
+                "text": SPEC,
+            },
             {
                 "session": "s1",
                 "sidecar": "specs",
@@ -45,7 +56,13 @@ def seed(project: Path) -> None:
                 "by": "cooldown",
                 "text": "[sidecar:tools] x",
             },
-            {"session": "s1", "sidecar": "scope", "key": "k2", "decision": "delivered", "text": SCOPE},
+            {
+                "session": "s1",
+                "sidecar": "scope",
+                "key": "k2",
+                "decision": "delivered",
+                "text": SCOPE,
+            },
             {
                 "session": "s1",
                 "sidecar": "specs",
@@ -66,7 +83,9 @@ def seed(project: Path) -> None:
             },
         ):
             hooklog.append(str(project), hooklog.DECISIONS, record)
-        hooklog.append(str(project), hooklog.TIMINGS, {"hook": "Stop", "session": "s1", "ms": 12.5, "bytes": 0})
+        hooklog.append(
+            str(project), hooklog.TIMINGS, {"hook": "Stop", "session": "s1", "ms": 12.5, "bytes": 0}
+        )
     finally:
         hooklog.CONTEXT.clear()
 
@@ -111,8 +130,13 @@ def test_a_session_ships_as_decoded_logs_and_metrics(
     }
     assert rx.logs[2]["attributes"]["sidekit.held_by"] == "cooldown"
     (timing,) = [r for r in rx.logs if r["event"] == "sidekit.hook"]
-    assert (timing["attributes"]["sidekit.hook"], timing["attributes"]["sidekit.duration_ms"]) == ("Stop", 12.5)
-    counts = {(a["sidekit.sidecar"], a["sidekit.outcome"]): v for a, v in rx.metrics["sidekit.decisions"]}
+    assert (timing["attributes"]["sidekit.hook"], timing["attributes"]["sidekit.duration_ms"]) == (
+        "Stop",
+        12.5,
+    )
+    counts = {
+        (a["sidekit.sidecar"], a["sidekit.outcome"]): v for a, v in rx.metrics["sidekit.decisions"]
+    }
     assert counts == {
         ("specs", "fired"): 1,
         ("specs", "delivered"): 1,
@@ -121,15 +145,23 @@ def test_a_session_ships_as_decoded_logs_and_metrics(
         ("specs", "fixed"): 1,
         ("scope", "ignored"): 1,
     }
-    assert sorted(v for _, v in rx.metrics["sidekit.nudge.bytes"]) == sorted([len(SPEC), len(SCOPE)])
-    assert [(a, v) for a, v in rx.metrics["sidekit.hook.duration"]] == [({"sidekit.hook": "Stop"}, 12.5)]
-    assert all("session.id" not in a for series in rx.metrics.values() for a, _ in series)  # low cardinality
+    assert sorted(v for _, v in rx.metrics["sidekit.nudge.bytes"]) == sorted(
+        [len(SPEC), len(SCOPE)]
+    )
+    assert [(a, v) for a, v in rx.metrics["sidekit.hook.duration"]] == [
+        ({"sidekit.hook": "Stop"}, 12.5)
+    ]
+    assert all(
+        "session.id" not in a for series in rx.metrics.values() for a, _ in series
+    )  # low cardinality
     assert rx.resources[0]["service.name"] == "sidekit"
     assert {h.get("authorization") for h in rx.headers} == {"Bearer t0k"}
     assert {h.get("x-team") for h in rx.headers} == {"fleet"}
 
 
-def test_only_what_is_new_is_shipped(project: Path, configured: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_what_is_new_is_shipped(
+    project: Path, configured: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seed(project)
     with Receiver() as rx:
         monkeypatch.setenv("SIDEKIT_OTEL_ENDPOINT", rx.endpoint)
@@ -186,7 +218,9 @@ def test_a_refusing_collector_is_retried_then_left(
     project: Path, configured: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed(project)
-    with Receiver(status=400) as rx:  # 400 is not retried by the exporter itself: each try is one request
+    with Receiver(
+        status=400
+    ) as rx:  # 400 is not retried by the exporter itself: each try is one request
         monkeypatch.setenv("SIDEKIT_OTEL_ENDPOINT", rx.endpoint)
         result = worker.export(str(project), sleep=lambda _: None)
     assert (result.ok, rx.requests) == (False, 3)
@@ -246,10 +280,15 @@ def test_environment_headers_go_only_with_the_environments_endpoint(
     monkeypatch.setenv("CLAUDE_PLUGIN_OPTION_OTEL_ENDPOINT", "http://plugin:4318")
     assert exportconfig.resolve(str(project)) == ("http://plugin:4318", {"x-plugin": "1"})
     monkeypatch.setenv("SIDEKIT_OTEL_ENDPOINT", "http://env:4318")
-    assert exportconfig.resolve(str(project)) == ("http://env:4318", {"authorization": "Bearer t0k"})
+    assert exportconfig.resolve(str(project)) == (
+        "http://env:4318",
+        {"authorization": "Bearer t0k"},
+    )
 
 
-def test_trust_is_for_one_endpoint_of_one_project(project: Path, tmp_path: Path, user_config: Path) -> None:
+def test_trust_is_for_one_endpoint_of_one_project(
+    project: Path, tmp_path: Path, user_config: Path
+) -> None:
     (project / "pyproject.toml").write_text('[tool.sidekit]\notel-endpoint = "http://c:4318"\n')
     other = tmp_path / "clone"
     other.mkdir()
@@ -257,8 +296,13 @@ def test_trust_is_for_one_endpoint_of_one_project(project: Path, tmp_path: Path,
     link = tmp_path / "link"
     link.symlink_to(project)
     trust.grant("otel-endpoint", str(project), "http://c:4318")
-    assert (exportconfig.configured(str(project)), exportconfig.configured(str(link))) == (True, True)
-    assert not exportconfig.configured(str(other))  # the same repository elsewhere is another project
+    assert (exportconfig.configured(str(project)), exportconfig.configured(str(link))) == (
+        True,
+        True,
+    )
+    assert not exportconfig.configured(
+        str(other)
+    )  # the same repository elsewhere is another project
     (project / "pyproject.toml").write_text('[tool.sidekit]\notel-endpoint = "http://c:4319"\n')
     assert not exportconfig.configured(str(project))  # a changed endpoint needs trust again
     assert trust.revoke("otel-endpoint", str(project)) == ["http://c:4318"]
@@ -273,13 +317,17 @@ def test_an_untrusted_endpoint_is_named_by_the_worker_with_the_command_that_trus
     result = worker.export(str(project))
     assert (result.ok, result.shipped) == (True, 0)
     assert result.message == (
-        "no OpenTelemetry endpoint configured (SIDEKIT_OTEL_ENDPOINT, the plugin's otel_endpoint option, or a "
-        "trusted [tool.sidekit] otel-endpoint); pyproject.toml names http://c:4318, which you have not trusted "
+        "no OpenTelemetry endpoint configured (SIDEKIT_OTEL_ENDPOINT, the plugin's otel_endpoint "
+        "option, or a "
+        "trusted [tool.sidekit] otel-endpoint); pyproject.toml names http://c:4318, which you "
+        "have not trusted "
         "for this project (sidekit otel trust http://c:4318): nothing sent"
     )
 
 
-def test_the_worker_says_when_the_otel_extra_is_missing(project: Path, clean_env: dict[str, str]) -> None:
+def test_the_worker_says_when_the_otel_extra_is_missing(
+    project: Path, clean_env: dict[str, str]
+) -> None:
     env = dict(clean_env, SIDEKIT_OTEL_ENDPOINT="http://127.0.0.1:9", PYTHONPATH=str(REPO))
     done = subprocess.run(
         [sys.executable, "-S", "-m", "sidekit_hooks.telemetry.worker", str(project)],
@@ -307,18 +355,26 @@ SESSION_EVENTS = (
     "Stop",
 )
 TELEMETRY_WORKER = "sidekit_hooks.telemetry.worker"
-# The one other program sidekit's hooks and workers start: git, on what is on disk (no fetch, no push).
-OFFLINE_GIT = frozenset({"ls-files", "rev-parse", "diff", "status", "log", "show", "merge-base", "check-ignore"})
+# The one other program sidekit's hooks and workers start: git, on what is on disk (no fetch, no
+# push).
+OFFLINE_GIT = frozenset(
+    {"ls-files", "rev-parse", "diff", "status", "log", "show", "merge-base", "check-ignore"}
+)
 
 
 def unaudited(seen: list[dict[str, Any]]) -> list[list[str]]:
-    """Children started outside the audit (not a Python worker started through it), other than offline git."""
+    """Children started outside the audit (not a Python worker started through it), other than
+    offline git."""
     out = []
     for record in seen:
         if record["kind"] != "spawn" or record["wrapped"]:
             continue
         argv = record["argv"]
-        words = [w for i, w in enumerate(argv[1:], 1) if not w.startswith("-") and argv[i - 1] not in ("-C", "-c")]
+        words = [
+            w
+            for i, w in enumerate(argv[1:], 1)
+            if not w.startswith("-") and argv[i - 1] not in ("-C", "-c")
+        ]
         if not (os.path.basename(argv[0]) == "git" and words and words[0] in OFFLINE_GIT):
             out.append(argv)
     return out
@@ -332,16 +388,23 @@ def session_payloads(project: Path) -> dict[str, dict[str, Any]]:
         "SessionStart": payload("SessionStart", project, source="startup"),
         "UserPromptSubmit": payload("UserPromptSubmit", project, prompt="fix the failing test"),
         "PreToolUse": pre_bash(project, "python -m pytest -q tests"),
-        "PostToolUse": edited(project, "src/app.py", "sum(xs)", "sum(xs) + 0", "def total(xs):\n    return sum(xs)\n"),
-        "PostToolUseFailure": bash(project, "python -m pytest -q", error="Exit code 1\nE   assert 1 == 2"),
-        "SubagentStop": payload("SubagentStop", project, agent_id="agent-1", stop_hook_active=False),
+        "PostToolUse": edited(
+            project, "src/app.py", "sum(xs)", "sum(xs) + 0", "def total(xs):\n    return sum(xs)\n"
+        ),
+        "PostToolUseFailure": bash(
+            project, "python -m pytest -q", error="Exit code 1\nE   assert 1 == 2"
+        ),
+        "SubagentStop": payload(
+            "SubagentStop", project, agent_id="agent-1", stop_hook_active=False
+        ),
         "Stop": payload("Stop", project, stop_hook_active=False),
     }
 
 
 def audited_session(project: Path, env: dict[str, str]) -> list[dict[str, Any]]:
-    """The seven events through the real entry scripts, each under the audit hook (testing/netaudit.py),
-    and every worker they start under it too; what the audit saw, once every worker has ended."""
+    """The seven events through the real entry scripts, each under the audit hook
+    (testing/netaudit.py), and every worker they start under it too; what the audit saw, once every
+    worker has ended."""
     log = project.parent / "netaudit.jsonl"
     env = dict(env, CLAUDE_PROJECT_DIR=str(project), NETAUDIT_LOG=str(log))
     for event, body in session_payloads(project).items():
@@ -364,7 +427,9 @@ def by_program(seen: list[dict[str, Any]], kind: str) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for record in seen:
         if record["kind"] == kind:
-            found.setdefault(record["program"], []).append(record.get("event") or record.get("module") or "")
+            found.setdefault(record["program"], []).append(
+                record.get("event") or record.get("module") or ""
+            )
     return found
 
 
@@ -378,14 +443,22 @@ def test_no_hook_nor_worker_makes_a_network_call_unless_the_user_set_an_endpoint
 ) -> None:
     env = dict(clean_env, XDG_CONFIG_HOME=str(tmp_path / "xdg"))
     with Receiver() as rx:
-        if config == "repository endpoint":  # committed, untrusted; the user's token is in the environment
-            (project / "pyproject.toml").write_text(f'[tool.sidekit]\notel-endpoint = "{rx.endpoint}"\n')
+        if (
+            config == "repository endpoint"
+        ):  # committed, untrusted; the user's token is in the environment
+            (project / "pyproject.toml").write_text(
+                f'[tool.sidekit]\notel-endpoint = "{rx.endpoint}"\n'
+            )
             env["SIDEKIT_OTEL_HEADERS"] = "authorization=Bearer%20t0k"
         seen = audited_session(project, env)
         assert rx.requests == 0
-    assert [p for p in started(seen) if p.endswith(".py")] == [f"{EVENTS[e].script}.py" for e in SESSION_EVENTS]
+    assert [p for p in started(seen) if p.endswith(".py")] == [
+        f"{EVENTS[e].script}.py" for e in SESSION_EVENTS
+    ]
     assert TELEMETRY_WORKER not in started(seen)
-    assert "sidekit_hooks.detectors.tests" in started(seen)  # SessionStart's index worker ran, under the audit
+    assert "sidekit_hooks.detectors.tests" in started(
+        seen
+    )  # SessionStart's index worker ran, under the audit
     assert by_program(seen, "network") == {}
     assert by_program(seen, "import") == {}
     assert unaudited(seen) == []  # every child is audited too
@@ -395,7 +468,8 @@ def test_no_hook_nor_worker_makes_a_network_call_unless_the_user_set_an_endpoint
 def test_with_the_users_endpoint_only_the_detached_worker_touches_the_network(
     project: Path, clean_env: dict[str, str]
 ) -> None:
-    """The positive control of the audit: it reaches the exporter the Stop hook starts, and sees its calls."""
+    """The positive control of the audit: it reaches the exporter the Stop hook starts, and sees its
+    calls."""
     with Receiver() as rx:
         env = dict(clean_env, SIDEKIT_OTEL_ENDPOINT=rx.endpoint)
         seen = audited_session(project, env)
@@ -407,7 +481,10 @@ def test_with_the_users_endpoint_only_the_detached_worker_touches_the_network(
     assert "socket.connect" in network[TELEMETRY_WORKER]
     assert not hooks & set(imports)  # no hook imports opentelemetry nor sidekit_hooks.telemetry
     assert unaudited(seen) == []
-    timings = [json.loads(line) for line in (project / ".sidekit" / "log" / "timings.jsonl").read_text().splitlines()]
+    timings = [
+        json.loads(line)
+        for line in (project / ".sidekit" / "log" / "timings.jsonl").read_text().splitlines()
+    ]
     # PreToolUse answers from its own fast path (hook._pre_tool_use), which logs no timing
     assert [t["hook"] for t in timings] == [e for e in SESSION_EVENTS if e != "PreToolUse"]
 
@@ -429,20 +506,31 @@ def test_stop_starts_the_detached_exporter(project: Path, run_hook: HookRunner) 
                 break
             time.sleep(0.1)
     assert sum(r["event"] == "sidekit.decision" for r in rx.logs) == 6
-    assert [r for r in rx.logs if r["event"] == "sidekit.hook"][-1]["attributes"]["sidekit.hook"] == "Stop"
+    assert [r for r in rx.logs if r["event"] == "sidekit.hook"][-1]["attributes"][
+        "sidekit.hook"
+    ] == "Stop"
 
 
 def test_a_real_hooks_decisions_carry_the_prompt_tool_and_fleet_names(
     project: Path, clean_env: dict[str, str], run_hook: HookRunner
 ) -> None:
-    """What the export's attributes come from: the payload's prompt_id and tool_use_id, GT_ROLE, GC_AGENT."""
+    """What the export's attributes come from: the payload's prompt_id and tool_use_id, GT_ROLE,
+    GC_AGENT."""
     body = out_of_scope_write(
-        project, dict(clean_env, CLAUDE_PROJECT_DIR=str(project)), tool_use_id="toolu_42", prompt_id="p-42"
+        project,
+        dict(clean_env, CLAUDE_PROJECT_DIR=str(project)),
+        tool_use_id="toolu_42",
+        prompt_id="p-42",
     )
-    done = run_hook("PostToolUse", body, env={"GT_ROLE": "app/crew/max", "GT_RUN_ID": "run-9"}, timeout=30)
+    done = run_hook(
+        "PostToolUse", body, env={"GT_ROLE": "app/crew/max", "GT_RUN_ID": "run-9"}, timeout=30
+    )
     assert "outside this task's scope" in done.stdout
     records = hooklog.read(str(project), hooklog.DECISIONS)
-    assert [(r["decision"], r["prompt"], r["tool_use_id"], r["gt_role"], r["gt_run_id"]) for r in records] == [
+    assert [
+        (r["decision"], r["prompt"], r["tool_use_id"], r["gt_role"], r["gt_run_id"])
+        for r in records
+    ] == [
         ("fired", "p-42", "toolu_42", "app/crew/max", "run-9"),
         ("delivered", "p-42", "toolu_42", "app/crew/max", "run-9"),
     ]

@@ -1,5 +1,5 @@
-"""What a session saved reaches the OpenTelemetry collector: a compacted run's raw output bytes and the
-bytes the model got instead, on its log record and as two counters."""
+"""What a session saved reaches the OpenTelemetry collector: a compacted run's raw output bytes and
+the bytes the model got instead, on its log record and as two counters."""
 
 from __future__ import annotations
 
@@ -15,12 +15,21 @@ from testing.otlp import Receiver
 def test_a_compacted_run_ships_its_raw_and_answer_bytes(
     project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    compacted = {"session": "s1", "hook": "PostToolUseFailure", "sidecar": "tests", "decision": "compacted"}
+    compacted = {
+        "session": "s1",
+        "hook": "PostToolUseFailure",
+        "sidecar": "tests",
+        "decision": "compacted",
+    }
     hooklog.append(
-        str(project), hooklog.DECISIONS, {**compacted, "runner": "pytest", "runs": 1, "raw": 45922, "answer": 612}
+        str(project),
+        hooklog.DECISIONS,
+        {**compacted, "runner": "pytest", "runs": 1, "raw": 45922, "answer": 612},
     )
     hooklog.append(
-        str(project), hooklog.DECISIONS, {**compacted, "runner": "go test", "runs": 2, "raw": 3751, "answer": 700}
+        str(project),
+        hooklog.DECISIONS,
+        {**compacted, "runner": "go test", "runs": 2, "raw": 3751, "answer": 700},
     )
     with Receiver() as rx:
         monkeypatch.setenv("SIDEKIT_OTEL_ENDPOINT", rx.endpoint)

@@ -1,6 +1,6 @@
-"""The acme team pack the tests share: Spec 4.1's rule (validation errors are 422, not 400), the text it
-says, and a handler that breaks it and one that keeps it. Standard library only: the scenario build
-scripts import it too, and must write their .jsonl byte for byte."""
+"""The acme team pack the tests share: Spec 4.1's rule (validation errors are 422, not 400), the
+text it says, and a handler that breaks it and one that keeps it. Standard library only: the
+scenario build scripts import it too, and must write their .jsonl byte for byte."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ BAD = "def reject(reason):\n    return JSONResponse({'error': reason}, status_co
 GOOD = BAD.replace("status_code=400", "status_code=422")
 
 
-def status_422_rule(*, see: bool = False, exclude: Sequence[str] = (), boundary: bool = True) -> str:
-    """The rule's `[[rules]]` table as TOML: with its `see` link, an `exclude` list and `\\b` after the 400
-    (so 4000 does not match) as asked."""
+def status_422_rule(
+    *, see: bool = False, exclude: Sequence[str] = (), boundary: bool = True
+) -> str:
+    """The rule's `[[rules]]` table as TOML: with its `see` link, an `exclude` list and `\\b` after
+    the 400 (so 4000 does not match) as asked."""
     return rule_toml.rule(
         STATUS_422,
         MESSAGE,

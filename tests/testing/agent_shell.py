@@ -1,5 +1,5 @@
-"""A command as the agent's Bash tool runs it (one shell, stdout and stderr together, no terminal), timed:
-the raw-against-compacted runs of the runner tests and bench rows."""
+"""A command as the agent's Bash tool runs it (one shell, stdout and stderr together, no terminal),
+timed: the raw-against-compacted runs of the runner tests and bench rows."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def bash_tool(command: str, cwd: Path, env: dict[str, str], timeout: float = 600
 
 
 def children_cpu() -> float:
-    """CPU seconds of the waited-for children, to the microsecond (os.times counts 10 ms ticks: a 0.12 s
-    run would read 0.12 or 0.13, and a ratio of two such runs moves by 8% on one tick)."""
+    """CPU seconds of the waited-for children, to the microsecond (os.times counts 10 ms ticks: a
+    0.12 s run would read 0.12 or 0.13, and a ratio of two such runs moves by 8% on one tick)."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime

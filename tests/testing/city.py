@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def city_env(env: dict[str, str], project: Path, root: Path, home: Path, session_id: str) -> dict[str, str]:
-    """`env` with the project and the city at `root`, as agent `mayor` of session `session_id`, `HOME` at `home`."""
+def city_env(
+    env: dict[str, str], project: Path, root: Path, home: Path, session_id: str
+) -> dict[str, str]:
+    """`env` with the project and the city at `root`, as agent `mayor` of session `session_id`,
+    `HOME` at `home`."""
     return dict(
         env,
         CLAUDE_PROJECT_DIR=str(project),

@@ -1,4 +1,5 @@
-"""Drive the real Claude Code CLI against a scripted model, offline, and keep what the model received.
+"""Drive the real Claude Code CLI against a scripted model, offline, and keep what the model
+received.
 
 The scripted model is a small Messages API server on 127.0.0.1 (stdlib `http.server` in a thread).
 For every `POST /v1/messages` it answers from a scenario: the next tool call to make, then text and
@@ -27,11 +28,14 @@ REPO = HERE.parent.parent
 VERSION = "2.1.328"
 CACHED_CLI = HERE / ".cache" / f"claude-code-{VERSION}" / "node_modules" / ".bin" / "claude"
 CLI_ENV = "SIDEKIT_E2E_CLAUDE"  # path of a claude binary to use instead of the cached one
-REQUIRED_ENV = "SIDEKIT_E2E_REQUIRED"  # set by .ci/run once the CLI is installed: a missing CLI fails, not skips
+# set by .ci/run once the CLI is installed: a missing CLI fails, not skips
+REQUIRED_ENV = "SIDEKIT_E2E_REQUIRED"
 MODEL = "claude-sonnet-4-5"
-RUN_TIMEOUT = 120.0  # seconds for one whole `claude -p` run; a hung CLI fails the test, never the suite
+# seconds for one whole `claude -p` run; a hung CLI fails the test, never the suite
+RUN_TIMEOUT = 120.0
 FINAL_TEXT = "done"
-MAX_REQUESTS = 60  # a scenario that loops (a call the CLI keeps rejecting) ends its turn here, visibly
+# a scenario that loops (a call the CLI keeps rejecting) ends its turn here, visibly
+MAX_REQUESTS = 60
 CAP_TEXT = "scripted model: request cap reached"
 
 
@@ -67,7 +71,8 @@ def sidekit_shell() -> str:
 
 
 def find_cli() -> tuple[Path | None, str]:
-    """The claude binary to drive and '', or None and why it is unavailable (with the command that mends it).
+    """The claude binary to drive and '', or None and why it is unavailable (with the command that
+    mends it).
 
     Nothing is installed here: a test run must not stall on a 356 MB download; .ci/run installs it.
     """
@@ -80,20 +85,27 @@ def find_cli() -> tuple[Path | None, str]:
     if CACHED_CLI.exists():
         return CACHED_CLI, ""
     if shutil.which("npm") is None:
-        return None, f"npm not found: cannot install @anthropic-ai/claude-code@{VERSION} (tests/e2e/install_claude.sh)"
+        return (
+            None,
+            f"npm not found: cannot install @anthropic-ai/claude-code@{VERSION} "
+            "(tests/e2e/install_claude.sh)",
+        )
     return None, f"Claude Code {VERSION} is not installed; run: bash tests/e2e/install_claude.sh"
 
 
 def pinned_cli() -> Path:
-    """The CLI of the pinned version; else the test skips saying why, or fails under $SIDEKIT_E2E_REQUIRED
-    (CI, after installing the CLI): never a silent skip."""
+    """The CLI of the pinned version; else the test skips saying why, or fails under
+    $SIDEKIT_E2E_REQUIRED (CI, after installing the CLI): never a silent skip."""
     import pytest
 
     cli, reason = find_cli()
     if cli is not None:
         version = cli_version(cli)
         if not version.startswith(f"{VERSION} "):
-            cli, reason = None, f"{cli} reports {version!r}; these tests are pinned to Claude Code {VERSION}"
+            cli, reason = (
+                None,
+                f"{cli} reports {version!r}; these tests are pinned to Claude Code {VERSION}",
+            )
     if cli is None:
         if os.environ.get(REQUIRED_ENV):
             pytest.fail(f"{reason} (and ${REQUIRED_ENV} is set)", pytrace=False)
@@ -120,7 +132,9 @@ def sse(event: str, data: dict[str, Any]) -> bytes:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
 
 
-def message_events(blocks: list[dict[str, Any]], stop_reason: str, model: str, message_id: str) -> bytes:
+def message_events(
+    blocks: list[dict[str, Any]], stop_reason: str, model: str, message_id: str
+) -> bytes:
     """One assistant message as the SSE stream the CLI expects."""
     start: dict[str, Any] = {
         "id": message_id,
@@ -141,9 +155,17 @@ def message_events(blocks: list[dict[str, Any]], stop_reason: str, model: str, m
             opening = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}
         out.append(
-            sse("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening})
+            sse(
+                "content_block_start",
+                {"type": "content_block_start", "index": index, "content_block": opening},
+            )
         )
-        out.append(sse("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}))
+        out.append(
+            sse(
+                "content_block_delta",
+                {"type": "content_block_delta", "index": index, "delta": delta},
+            )
+        )
         out.append(sse("content_block_stop", {"type": "content_block_stop", "index": index}))
     out.append(
         sse(
@@ -200,7 +222,9 @@ class ScriptedModel:
         step = self.steps[index] if index < len(self.steps) else FINAL_TEXT
         if isinstance(step, str):
             return [{"type": "text", "text": step}], "end_turn"
-        return [{"type": "tool_use", "id": tool_use_id(index), "name": step.name, "input": step.input}], "tool_use"
+        return [
+            {"type": "tool_use", "id": tool_use_id(index), "name": step.name, "input": step.input}
+        ], "tool_use"
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         model = self
@@ -234,7 +258,9 @@ class ScriptedModel:
                     return
                 body = json.loads(raw or b"{}")
                 if model.pace and body.get("tools"):
-                    time.sleep(model.pace)  # a model's pace: hooks' cooldowns see real gaps between calls
+                    time.sleep(
+                        model.pace
+                    )  # a model's pace: hooks' cooldowns see real gaps between calls
                 with model.lock:
                     model.requests.append(body)
                     blocks, stop = model.reply_to(body)
@@ -242,7 +268,9 @@ class ScriptedModel:
                     message_id = f"msg_e2e_{len(model.requests):04d}"
                 if body.get("stream"):
                     self._send(
-                        200, "text/event-stream", message_events(blocks, stop, body.get("model", MODEL), message_id)
+                        200,
+                        "text/event-stream",
+                        message_events(blocks, stop, body.get("model", MODEL), message_id),
                     )
                 else:
                     message = {
@@ -293,20 +321,26 @@ class Run:
         return ""
 
     def user_notices(self) -> list[str]:
-        """What hooks told the person at the terminal (`systemMessage`), from the stream-json output."""
+        """What hooks told the person at the terminal (`systemMessage`), from the stream-json
+        output."""
         notices = []
         for line in self.stdout.splitlines():
             try:
                 event = json.loads(line)
             except ValueError:
                 continue
-            if isinstance(event, dict) and event.get("type") == "system" and event.get("subtype") == "informational":
+            if (
+                isinstance(event, dict)
+                and event.get("type") == "system"
+                and event.get("subtype") == "informational"
+            ):
                 notices.append(str(event.get("content", "")))
         return notices
 
     def hooks_per_call(self, event: str) -> list[list[dict[str, Any]]]:
         """`event`'s hook lifecycle messages (`hook_started`, `hook_response`; a run started with
-        `hook_events=True`), by the tool call they came before: [0] before the first tool result, ..."""
+        `hook_events=True`), by the tool call they came before: [0] before the first tool result,
+        ..."""
         calls: list[list[dict[str, Any]]] = [[]]
         for line in self.stdout.splitlines():
             try:
@@ -339,11 +373,15 @@ class Run:
         for block in iter_blocks(self.final_messages()):
             if block.get("type") == "tool_result" and block.get("tool_use_id") == wanted:
                 return block
-        raise AssertionError(f"no tool_result for {wanted} in the conversation\nstderr: {self.stderr[-2000:]}")
+        raise AssertionError(
+            f"no tool_result for {wanted} in the conversation\nstderr: {self.stderr[-2000:]}"
+        )
 
     def count(self, text: str) -> int:
         """How many times `text` occurs in what the model received by the end of the run."""
-        return json.dumps(self.final_messages(), ensure_ascii=False).count(json.dumps(text, ensure_ascii=False)[1:-1])
+        return json.dumps(self.final_messages(), ensure_ascii=False).count(
+            json.dumps(text, ensure_ascii=False)[1:-1]
+        )
 
 
 SessionRunner = Callable[..., Run]  # the `run_session` fixture
@@ -365,29 +403,38 @@ def result_text(block: dict[str, Any]) -> str:
 
 
 # The CLI's own budget note, appended to every tool result; not ours, so tests set it aside.
-TOKENS_REMINDER = re.compile(r"<system-reminder>\n<total_tokens>\d+ tokens left</total_tokens>\n</system-reminder>")
-# Also the CLI's: when an MCP server (the plugin's .mcp.json) connects mid-conversation, the next tool
-# result lists its tools as newly available deferred tools.
+TOKENS_REMINDER = re.compile(
+    r"<system-reminder>\n<total_tokens>\d+ tokens left</total_tokens>\n</system-reminder>"
+)
+# Also the CLI's: when an MCP server (the plugin's .mcp.json) connects mid-conversation, the next
+# tool result lists its tools as newly available deferred tools.
 DEFERRED_TOOLS = re.compile(
-    r"<system-reminder>\nThe following deferred tools are now available via ToolSearch\..*", re.DOTALL
+    r"<system-reminder>\nThe following deferred tools are now available via ToolSearch\..*",
+    re.DOTALL,
 )
 HOOK_TEXT = re.compile(r"^<system-reminder>\n\w+(:\w+)? hook ")
 
 
 def split_result(text: str) -> tuple[str, list[str]]:
-    """A tool result's text -> (the tool's own output, every reminder after it but the CLI's budget note)."""
+    """A tool result's text -> (the tool's own output, every reminder after it but the CLI's budget
+    note)."""
     body, *rest = text.split("\n\n<system-reminder>\n")
     reminders = ["<system-reminder>\n" + part for part in rest]
-    return body, [r for r in reminders if not TOKENS_REMINDER.fullmatch(r) and not DEFERRED_TOOLS.fullmatch(r)]
+    return body, [
+        r for r in reminders if not TOKENS_REMINDER.fullmatch(r) and not DEFERRED_TOOLS.fullmatch(r)
+    ]
 
 
 def prompt_reminders(blocks: list[dict[str, Any]]) -> list[str]:
     """The hook reminders among a user message's text blocks."""
-    return [b["text"] for b in blocks if b.get("type") == "text" and HOOK_TEXT.match(b.get("text", ""))]
+    return [
+        b["text"] for b in blocks if b.get("type") == "text" and HOOK_TEXT.match(b.get("text", ""))
+    ]
 
 
 def reminder(label: str, text: str) -> str:
-    """How Claude Code wraps hook output for the model, e.g. label 'PostToolUse:Write hook additional context'."""
+    """How Claude Code wraps hook output for the model, e.g. label 'PostToolUse:Write hook
+    additional context'."""
     return f"<system-reminder>\n{label}: {text}\n</system-reminder>"
 
 
@@ -395,7 +442,11 @@ def settings_hooks(python: str, repo: Path = REPO) -> dict[str, Any]:
     """The settings form: hook commands `"<python>" -S "<repo>/hooks/<event>.py"`."""
 
     def entry(script: str, matcher: bool) -> list[dict[str, Any]]:
-        command = {"type": "command", "command": f'"{python}" -S "{repo}/hooks/{script}.py"', "timeout": 5}
+        command = {
+            "type": "command",
+            "command": f'"{python}" -S "{repo}/hooks/{script}.py"',
+            "timeout": 5,
+        }
         group: dict[str, Any] = {"hooks": [command]}
         if matcher:
             group = {"matcher": "*", **group}
@@ -454,11 +505,11 @@ def run_claude(
 ) -> Run:
     """Run `claude -p PROMPT` in `project` (HOME=`home`) against a scripted model playing `steps`.
 
-    `resume`: continue the session `session_id` (`--resume`) instead of starting it; a prompt such as
-    `/compact` then compacts it (SessionStart fires with `source: "compact"`).
-    `permissions`: the permission flags (default: accept edits, allow Write Edit Bash Read).
-    `pace`: seconds the scripted model waits before each answer (a model's pace).
-    `hook_events`: the stream also carries every hook's start and response (`Run.hooks_per_call`)."""
+    `resume`: continue the session `session_id` (`--resume`) instead of starting it; a prompt such
+    as `/compact` then compacts it (SessionStart fires with `source: "compact"`). `permissions`: the
+    permission flags (default: accept edits, allow Write Edit Bash Read). `pace`: seconds the
+    scripted model waits before each answer (a model's pace). `hook_events`: the stream also carries
+    every hook's start and response (`Run.hooks_per_call`)."""
     home.mkdir(parents=True, exist_ok=True)
     argv = [
         str(cli),

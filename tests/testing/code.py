@@ -11,7 +11,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-GIT = ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "commit.gpgsign=false"]
+GIT = [
+    "git",
+    "-c",
+    "user.email=t@example.invalid",
+    "-c",
+    "user.name=t",
+    "-c",
+    "commit.gpgsign=false",
+]
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -22,8 +30,9 @@ def write(root: Path, files: dict[str, str]) -> None:
 
 
 def settle(root: Path, seconds: float = 10) -> None:
-    """Every file and folder under `root` (git's and sidekit's too) dated `seconds` back, as a working tree
-    left alone is: past the code index's racy window, so a query's warm check holds (code/fresh.py)."""
+    """Every file and folder under `root` (git's and sidekit's too) dated `seconds` back, as a
+    working tree left alone is: past the code index's racy window, so a query's warm check holds
+    (code/fresh.py)."""
     then = time.time() - seconds
     for folder, dirs, names in os.walk(root):
         for name in [*dirs, *names]:
@@ -32,7 +41,9 @@ def settle(root: Path, seconds: float = 10) -> None:
 
 
 def git(root: Path, *args: str) -> str:
-    return subprocess.run([*GIT, *args], cwd=root, check=True, capture_output=True, text=True).stdout
+    return subprocess.run(
+        [*GIT, *args], cwd=root, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def commit_all(root: Path) -> None:
@@ -45,12 +56,15 @@ def commit_all(root: Path) -> None:
 
 def env_for(root: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "GT_", "PYTEST_"))}
-    # The fixture repos' own pytest runs load only what they ask for (-p), like a project without plugins.
+    # The fixture repos' own pytest runs load only what they ask for (-p), like a project without
+    # plugins.
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     return env
 
 
-def sidekit(root: Path, command: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+def sidekit(
+    root: Path, command: str, *args: str, check: bool = True
+) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
         [sys.executable, "-m", "sidekit_hooks.cli", command, "--project", str(root), *args],
         cwd=root,

@@ -25,7 +25,9 @@ def run_sidekit(
     *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
     """`sidekit ARGS` in a subprocess, as a user runs it."""
-    return subprocess.run([*SIDEKIT, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+    return subprocess.run(
+        [*SIDEKIT, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout
+    )
 
 
 def edit(
@@ -40,8 +42,8 @@ def edit(
     **fields: Any,
 ) -> dict[str, Any]:
     """A PostToolUse payload of an Edit of `project/rel` (from the package's own payload builder);
-    `original`: what the file held before; `patch`: its structuredPatch (default: old lines out, new in).
-    `fields` add to the payload or replace its defaults (tool_use_id, tool_response...)."""
+    `original`: what the file held before; `patch`: its structuredPatch (default: old lines out, new
+    in). `fields` add to the payload or replace its defaults (tool_use_id, tool_response...)."""
     tool_input, response = payloads.edit_call(str(project / rel), old, new, original, patch=patch)
     return tool_call(
         "PostToolUse",
@@ -53,9 +55,12 @@ def edit(
     )
 
 
-def edited(project: Path, rel: str, old: str, new: str, original: str, **fields: Any) -> dict[str, Any]:
-    """An Edit as it happens: `project/rel` now holds `original` with `old` replaced by `new`, and the
-    payload's structuredPatch keeps `old`'s lines as context and adds the lines `new` has beyond them."""
+def edited(
+    project: Path, rel: str, old: str, new: str, original: str, **fields: Any
+) -> dict[str, Any]:
+    """An Edit as it happens: `project/rel` now holds `original` with `old` replaced by `new`, and
+    the payload's structuredPatch keeps `old`'s lines as context and adds the lines `new` has beyond
+    them."""
     target = project / rel
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(original.replace(old, new, 1))
@@ -72,7 +77,12 @@ def appended(project: Path, rel: str, added: str, **fields: Any) -> dict[str, An
 
 
 def write(
-    project: Path, rel: str, content: str, original: str | None = None, session: str = "sess-1", **fields: Any
+    project: Path,
+    rel: str,
+    content: str,
+    original: str | None = None,
+    session: str = "sess-1",
+    **fields: Any,
 ) -> dict[str, Any]:
     """A PostToolUse payload of a Write of `project/rel`; `original`: what the file held before."""
     tool_input, response = payloads.write_call(str(project / rel), content, original)
@@ -87,9 +97,15 @@ def write(
 
 
 def bash(
-    project: Path, command: str, stdout: str = "", error: str = "", session: str = "sess-1", **fields: Any
+    project: Path,
+    command: str,
+    stdout: str = "",
+    error: str = "",
+    session: str = "sess-1",
+    **fields: Any,
 ) -> dict[str, Any]:
-    """A Bash call's PostToolUse payload, or its PostToolUseFailure payload when `error` is given."""
+    """A Bash call's PostToolUse payload, or its PostToolUseFailure payload when `error` is
+    given."""
     tool_input, response = payloads.bash_call(command, stdout)
     if error:
         return tool_call(
@@ -113,7 +129,9 @@ def bash(
 def pre_bash(project: Path, command: str, session: str = "sess-1", **fields: Any) -> dict[str, Any]:
     """A Bash call's PreToolUse payload: the call before it runs (no response yet)."""
     tool_input, _ = payloads.bash_call(command)
-    return tool_call("PreToolUse", project, session, "Bash", tool_input, **{"tool_use_id": "toolu_3", **fields})
+    return tool_call(
+        "PreToolUse", project, session, "Bash", tool_input, **{"tool_use_id": "toolu_3", **fields}
+    )
 
 
 def as_stdin(data: dict[str, Any]) -> bytes:
@@ -124,8 +142,11 @@ def as_stdin(data: dict[str, Any]) -> bytes:
 def tool_call(
     event: str, project: Path, session: str, tool: str, tool_input: dict[str, Any], **fields: Any
 ) -> dict[str, Any]:
-    """A tool call's payload; `fields` (tool_response or error, tool_use_id...) after the common ones."""
-    return payload(event, project, session_id=session, tool_name=tool, tool_input=tool_input, **fields)
+    """A tool call's payload; `fields` (tool_response or error, tool_use_id...) after the common
+    ones."""
+    return payload(
+        event, project, session_id=session, tool_name=tool, tool_input=tool_input, **fields
+    )
 
 
 def payload(event: str, project: Path, **fields: Any) -> dict[str, Any]:
@@ -143,7 +164,8 @@ def payload(event: str, project: Path, **fields: Any) -> dict[str, Any]:
 
 
 def context_of(stdout: str) -> str:
-    """The additionalContext a hook printed ('' for no output); fails on anything but one JSON object."""
+    """The additionalContext a hook printed ('' for no output); fails on anything but one JSON
+    object."""
     if not stdout.strip():
         return ""
     data = json.loads(stdout)
@@ -158,7 +180,9 @@ def wait_for_feed(project: Path, timeout: float = 30.0) -> list[dict[str, Any]]:
     while time.monotonic() < deadline:
         if log.exists():
             found = [json.loads(line) for line in log.read_text().splitlines()]
-            fed = [record for record in found if str(record.get("decision", "")).startswith("junit-")]
+            fed = [
+                record for record in found if str(record.get("decision", "")).startswith("junit-")
+            ]
             if fed and not list((project / ".sidekit/junit-feed").iterdir()):
                 return fed
         time.sleep(0.05)
@@ -174,11 +198,16 @@ def status_now(project: Path) -> dict[str, Any]:
 
 
 def fed_one_error_quietly(project: Path, code: int = 1) -> dict[str, Any]:
-    """After a compacted run the hooks fed (a go build failure, a JS run that stopped early, a cargo compile
-    error): the worker filed one error of a run that exited `code` and queued no word (the model has just
-    read the runner's own); status."""
+    """After a compacted run the hooks fed (a go build failure, a JS run that stopped early, a cargo
+    compile error): the worker filed one error of a run that exited `code` and queued no word (the
+    model has just read the runner's own); status."""
     fed = wait_for_feed(project)  # the worker's last word, after anything it would queue
-    assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [("junit-fed", code, 0, 1)]
-    said = [json.loads(line).get("text", "") for line in (project / ".sidekit/log/decisions.jsonl").open()]
+    assert [(r["decision"], r["exit"], r["tests"], r["errors"]) for r in fed] == [
+        ("junit-fed", code, 0, 1)
+    ]
+    said = [
+        json.loads(line).get("text", "")
+        for line in (project / ".sidekit/log/decisions.jsonl").open()
+    ]
     assert [text for text in said if text] == []
     return status_now(project)

@@ -1,7 +1,7 @@
 """Helpers for the hostile-repository suite (#15).
 
-Every case drives sidekit from the outside (hook entry scripts, the `sidekit` CLI, files on disk), so
-the same test file can be pointed at an older checkout: `SIDEKIT_HOSTILE_ROOT=/path/to/checkout
+Every case drives sidekit from the outside (hook entry scripts, the `sidekit` CLI, files on disk),
+so the same test file can be pointed at an older checkout: `SIDEKIT_HOSTILE_ROOT=/path/to/checkout
 pytest tests/hostile` runs it against that tree (which is how each case was shown to fail before).
 """
 
@@ -25,19 +25,25 @@ QUEUE = Path(".runtime") / "nudge_queue"
 
 
 def _suite_deadline() -> dict[str, str]:
-    """The suite's hook deadline (tests/conftest.py), when the test has not asked for the real one."""
+    """The suite's hook deadline (tests/conftest.py), when the test has not asked for the real
+    one."""
     from sidekit_hooks.core.hook_table import DEADLINE_ENV
 
     return {DEADLINE_ENV: os.environ[DEADLINE_ENV]} if DEADLINE_ENV in os.environ else {}
 
 
 def env_for(project: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GT_", "CLAUDE_", "TMUX", "SIDEKIT_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("GT_", "CLAUDE_", "TMUX", "SIDEKIT_"))
+    }
     env.update(
         CLAUDE_PROJECT_DIR=str(project),
         XDG_CONFIG_HOME=str(project.parent / "xdg"),
         SIDEKIT_CACHE_DIR=str(project.parent / "cache"),
-        SIDEKIT_NUDGE_BUDGET="off",  # each case is a few bytes of payload: the budget (nudges/spend.py) is not its subject
+        # each case is a few bytes of payload: the budget (nudges/spend.py) is not its subject
+        SIDEKIT_NUDGE_BUDGET="off",
         **_suite_deadline(),
         **extra,
     )
@@ -45,13 +51,19 @@ def env_for(project: Path, **extra: str) -> dict[str, str]:
 
 
 def hook(
-    event: str, payload: dict[str, Any] | str | bytes, project: Path, timeout: float = 30, **env: str
+    event: str,
+    payload: dict[str, Any] | str | bytes,
+    project: Path,
+    timeout: float = 30,
+    **env: str,
 ) -> subprocess.CompletedProcess[str]:
     """Run a real hook entry script the way Claude Code does; stdout/stderr decoded leniently."""
     data = (
         payload
         if isinstance(payload, bytes)
-        else (payload if isinstance(payload, str) else json.dumps(payload)).encode("utf-8", "surrogatepass")
+        else (payload if isinstance(payload, str) else json.dumps(payload)).encode(
+            "utf-8", "surrogatepass"
+        )
     )
     done = subprocess.run(
         [sys.executable, "-S", str(ROOT / "hooks" / SCRIPTS[event])],
@@ -62,7 +74,10 @@ def hook(
         timeout=timeout,
     )
     return subprocess.CompletedProcess(
-        done.args, done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
+        done.args,
+        done.returncode,
+        done.stdout.decode("utf-8", "replace"),
+        done.stderr.decode("utf-8", "replace"),
     )
 
 
@@ -77,7 +92,10 @@ def cli(
         timeout=timeout,
     )
     return subprocess.CompletedProcess(
-        done.args, done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
+        done.args,
+        done.returncode,
+        done.stdout.decode("utf-8", "replace"),
+        done.stderr.decode("utf-8", "replace"),
     )
 
 
@@ -102,7 +120,9 @@ def queued_name(age: float = 0.0, tag: str = "") -> str:
     return f"{time.time_ns() - int(age * 1e9)}-{tag or os.urandom(4).hex()}.json"
 
 
-def put(folder: Path, message: str, age: float = 0.0, raw: str | None = None, **fields: Any) -> Path:
+def put(
+    folder: Path, message: str, age: float = 0.0, raw: str | None = None, **fields: Any
+) -> Path:
     """Queue one message the way gt does (with an expiry unless a field says otherwise)."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / queued_name(age)
@@ -117,7 +137,9 @@ def put(folder: Path, message: str, age: float = 0.0, raw: str | None = None, **
         **fields,
     }
     data = {k: v for k, v in data.items() if v is not None}
-    path.write_bytes((raw if raw is not None else json.dumps(data)).encode("utf-8", "surrogatepass"))
+    path.write_bytes(
+        (raw if raw is not None else json.dumps(data)).encode("utf-8", "surrogatepass")
+    )
     return path
 
 

@@ -24,7 +24,8 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGES = {"vitest": ["vitest@4", "semver@7"], "jest": ["jest@30", "semver@7"]}
 PLANTED = "lib/semver/functions/compare.js"
 GOOD = "new SemVer(a, loose).compare(new SemVer(b, loose))"
-BAD = "new SemVer(a, loose).compareTo(new SemVer(b, loose))"  # TypeError at compare.js:5 for every comparison
+# TypeError at compare.js:5 for every comparison
+BAD = "new SemVer(a, loose).compareTo(new SemVer(b, loose))"
 
 
 def cache_root() -> Path:
@@ -32,9 +33,12 @@ def cache_root() -> Path:
 
 
 def toolchain(runner: str) -> Path:
-    """node_modules with the runner and semver, installed once (under a lock: tests may run in parallel)."""
+    """node_modules with the runner and semver, installed once (under a lock: tests may run in
+    parallel)."""
     if not shutil.which("node") or not shutil.which("npm"):
-        requires.missing("node and npm are needed for the JS runner tests", "install Node.js with npm")
+        requires.missing(
+            "node and npm are needed for the JS runner tests", "install Node.js with npm"
+        )
     folder = cache_root() / runner
     modules = folder / "node_modules"
     folder.mkdir(parents=True, exist_ok=True)
@@ -43,7 +47,14 @@ def toolchain(runner: str) -> Path:
         if not (modules / ".bin" / runner).exists():
             (folder / "package.json").write_text('{"name":"sidekit-js-cache","private":true}\n')
             done = subprocess.run(
-                ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", *PACKAGES[runner]],
+                [
+                    "npm",
+                    "install",
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                    *PACKAGES[runner],
+                ],
                 cwd=folder,
                 capture_output=True,
                 text=True,
@@ -66,17 +77,21 @@ def base_project(root: Path, runner: str, script: str = "") -> Path:
 
 
 def semver_project(root: Path, runner: str, planted: bool) -> Path:
-    """A project re-testing semver's own source: 30 ordering tests through lt/gt/compare, 20 others."""
+    """A project re-testing semver's own source: 30 ordering tests through lt/gt/compare, 20
+    others."""
     base_project(root, runner, script="vitest run" if runner == "vitest" else "jest")
     source = toolchain(runner) / "semver"
-    shutil.copytree(source, root / "lib" / "semver", ignore=shutil.ignore_patterns("node_modules", "bin"))
+    shutil.copytree(
+        source, root / "lib" / "semver", ignore=shutil.ignore_patterns("node_modules", "bin")
+    )
     compare = root / PLANTED
     text = compare.read_text()
     assert GOOD in text, "semver's compare.js changed shape"
     if planted:
         compare.write_text(text.replace(GOOD, BAD))
     header = (
-        "import { describe, test, expect } from 'vitest'\nimport semver from '../lib/semver/index.js'\n"
+        "import { describe, test, expect } from 'vitest'\nimport semver from "
+        "'../lib/semver/index.js'\n"
         if runner == "vitest"
         else "const semver = require('../lib/semver')\n"
     )
@@ -104,7 +119,9 @@ for (let i = 0; i < 20; i++) {
     return root
 
 
-def run(command: list[str] | str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 180) -> Ran:
+def run(
+    command: list[str] | str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 180
+) -> Ran:
     """Run a shell command as the Bash tool would (stdout and stderr together, no terminal)."""
     text = command if isinstance(command, str) else shlex.join(command)
     merged = dict(os.environ, **(env or {}))
@@ -115,7 +132,8 @@ def run(command: list[str] | str, cwd: Path, env: dict[str, str] | None = None, 
 
 
 def compact_command(runner: str, words: list[str], project: Path) -> str:
-    """The rewritten command line, from the adapter itself (the hook quotes its words the same way)."""
+    """The rewritten command line, from the adapter itself (the hook quotes its words the same
+    way)."""
     from sidekit_hooks import runners
 
     adapter = runners.load(runner)

@@ -1,5 +1,5 @@
-"""A project helper per language, a restructured copy of it, and a near miss (one step done otherwise):
-what the tools sidecar must name, and must not (`code.language_copies`)."""
+"""A project helper per language, a restructured copy of it, and a near miss (one step done
+otherwise): what the tools sidecar must name, and must not (`code.language_copies`)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,9 @@ TS_COPY = """export function ensureSlash(url = "", keepQuery?: boolean): string 
   return url.endsWith("/") ? url : url + "/";
 }
 """
-TS_NEAR_MISS = TS_COPY.replace(".endsWith", ".startsWith")  # looks at the other end: other behaviour
+TS_NEAR_MISS = TS_COPY.replace(
+    ".endsWith", ".startsWith"
+)  # looks at the other end: other behaviour
 
 GO_HELPER = """package text
 

@@ -1,7 +1,7 @@
 """Restructured copies in TypeScript, JavaScript, Go, Rust and Java, written for tuning the rewrites
-`code.languages.behaviour` undoes (not the held-out sets): (language, helper, copy, near miss), the helper
-first in its file. The copy does what the helper does, one rewrite away; the near miss is the copy with
-one condition, separator or edge case done otherwise."""
+`code.languages.behaviour` undoes (not the held-out sets): (language, helper, copy, near miss), the
+helper first in its file. The copy does what the helper does, one rewrite away; the near miss is the
+copy with one condition, separator or edge case done otherwise."""
 
 from __future__ import annotations
 
@@ -170,7 +170,9 @@ JS_EACH_COPY = """function idsOf(rows, key) {
   return result;
 }
 """
-JS_EACH_MISS = JS_EACH_COPY.replace("!row || row", "!row && row")  # the guard not turned: another test
+JS_EACH_MISS = JS_EACH_COPY.replace(
+    "!row || row", "!row && row"
+)  # the guard not turned: another test
 
 TS_INLINE = """export function cacheKey(method: string, url: string, params: Record<string, string>): string {
   const names = Object.keys(params).sort();
@@ -232,7 +234,9 @@ func shortName(full string, least int) string {
 \treturn b.String()
 }
 """
-GO_ORDER_MISS = GO_ORDER_COPY.replace("least <= len(p)", "least >= len(p)")  # the short words instead
+GO_ORDER_MISS = GO_ORDER_COPY.replace(
+    "least <= len(p)", "least >= len(p)"
+)  # the short words instead
 
 TS_FOUND = """export function isAllowedOrigin(origin: string, allowed: string[]): boolean {
   const host = origin.replace(/^https?:\\/\\//, "").toLowerCase();
@@ -257,7 +261,9 @@ TS_FOUND_COPY = """export function originPermitted(url: string, list: string[]):
 }
 """
 # another edge: a number, not a condition, differs
-TS_FOUND_MISS = TS_FOUND_COPY.replace("name.endsWith(item.slice(1))", "name.endsWith(item.slice(2))")
+TS_FOUND_MISS = TS_FOUND_COPY.replace(
+    "name.endsWith(item.slice(1))", "name.endsWith(item.slice(2))"
+)
 GO_FOUND = """package text
 
 import "strings"
@@ -367,9 +373,25 @@ CASES = [
         "Names.upperNames",
     ),
     ("go", "text/initials.go", GO_ORDER, "web/short.go", GO_ORDER_COPY, GO_ORDER_MISS, "Initials"),
-    ("ts", "src/origin.ts", TS_FOUND, "src/copy.ts", TS_FOUND_COPY, TS_FOUND_MISS, "isAllowedOrigin"),
+    (
+        "ts",
+        "src/origin.ts",
+        TS_FOUND,
+        "src/copy.ts",
+        TS_FOUND_COPY,
+        TS_FOUND_MISS,
+        "isAllowedOrigin",
+    ),
     ("go", "text/word.go", GO_FOUND, "web/word.go", GO_FOUND_COPY, GO_FOUND_MISS, "HasWord"),
     ("ts", "src/keys.ts", TS_INLINE, "src/copy.ts", TS_INLINE_COPY, TS_INLINE_MISS, "cacheKey"),
     ("js", "lib/ids.js", JS_EACH, "lib/copy.js", JS_EACH_COPY, JS_EACH_MISS, "collectIds"),
-    ("rust", "src/lines.rs", RUST_MAP, "src/copy.rs", RUST_MAP_COPY, RUST_MAP_MISS, "non_empty_lines"),
+    (
+        "rust",
+        "src/lines.rs",
+        RUST_MAP,
+        "src/copy.rs",
+        RUST_MAP_COPY,
+        RUST_MAP_MISS,
+        "non_empty_lines",
+    ),
 ]

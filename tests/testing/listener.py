@@ -1,4 +1,5 @@
-"""A loopback TCP listener that keeps every byte it is sent: to prove what reached an address, and what never did.
+"""A loopback TCP listener that keeps every byte it is sent: to prove what reached an address, and
+what never did.
 
 `with Listener() as ear:` gives `ear.endpoint` (http://127.0.0.1:PORT) and `ear.received` (one bytes per
 connection). Each connection gets an empty `200 OK` once its request is in, so an HTTP client (the
@@ -89,7 +90,8 @@ def _request(conn: socket.socket) -> bytes:
 
 
 def sidekit_processes(marker: str) -> list[int]:
-    """Pids of live sidekit processes whose environment or working folder holds `marker` (a test's folder)."""
+    """Pids of live sidekit processes whose environment or working folder holds `marker` (a test's
+    folder)."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:

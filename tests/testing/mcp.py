@@ -14,7 +14,15 @@ from typing import Any
 
 from testing.hooks import SIDEKIT
 
-GIT = ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "commit.gpgsign=false"]
+GIT = [
+    "git",
+    "-c",
+    "user.email=t@example.invalid",
+    "-c",
+    "user.name=t",
+    "-c",
+    "commit.gpgsign=false",
+]
 
 SMALL_PROJECT = {
     "pytest.ini": "[pytest]\n",
@@ -75,19 +83,26 @@ def make_project(root: Path, files: dict[str, str] | None = None) -> Path:
 
 
 def environment() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "GT_", "PYTEST_", "SIDEKIT_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("CLAUDE_", "GT_", "PYTEST_", "SIDEKIT_"))
+    }
     env["PYTEST_ADDOPTS"] = "-p no:hypothesispytest -p no:anyio -p no:xdist -p no:randomly"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 
 def cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*SIDEKIT, *args], cwd=root, env=environment(), capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [*SIDEKIT, *args], cwd=root, env=environment(), capture_output=True, text=True, timeout=120
+    )
 
 
 @asynccontextmanager
 async def connect(root: Path) -> AsyncIterator[Any]:
-    """An initialised ClientSession with `sidekit mcp --project ROOT` (its cwd is ROOT too, as in Claude Code)."""
+    """An initialised ClientSession with `sidekit mcp --project ROOT` (its cwd is ROOT too, as in
+    Claude Code)."""
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
     params = StdioServerParameters(

@@ -30,7 +30,8 @@ VIEWS = "import re\nimport unicodedata\n"  # app/views.py before the Edit
 
 
 def indexed_project(project: Path, views: str = VIEWS) -> Path:
-    """`utils/text.py` with slugify() and `app/views.py` holding `views`, the function index built."""
+    """`utils/text.py` with slugify() and `app/views.py` holding `views`, the function index
+    built."""
     from sidekit_hooks.code import function_index
 
     (project / "utils").mkdir()
@@ -42,7 +43,10 @@ def indexed_project(project: Path, views: str = VIEWS) -> Path:
 
 
 def new_slug_edit(project: Path) -> dict[str, Any]:
-    """The PostToolUse payload of the Edit that writes new_slug() under the imports of `app/views.py`."""
+    """The PostToolUse payload of the Edit that writes new_slug() under the imports of
+    `app/views.py`."""
     from testing.hooks import edited
 
-    return edited(project, "app/views.py", "import unicodedata", "import unicodedata\n\n\n" + NEW_SLUG, VIEWS)
+    return edited(
+        project, "app/views.py", "import unicodedata", "import unicodedata\n\n\n" + NEW_SLUG, VIEWS
+    )

@@ -74,7 +74,9 @@ class Receiver:
                         kind = metric.WhichOneof("data")
                         for point in getattr(metric, kind).data_points:
                             value = point.as_int if kind == "sum" else point.sum
-                            self.metrics.setdefault(metric.name, []).append((attrs(point.attributes), value))
+                            self.metrics.setdefault(metric.name, []).append(
+                                (attrs(point.attributes), value)
+                            )
 
     def __enter__(self) -> Receiver:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()

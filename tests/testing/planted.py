@@ -1,13 +1,22 @@
-"""A repository that plants code where sidekit might run it: modules named like sidekit's package or the
-standard library's, at its root and under src/, each leaving a marker file when imported."""
+"""A repository that plants code where sidekit might run it: modules named like sidekit's package or
+the standard library's, at its root and under src/, each leaving a marker file when imported."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
 
-# Names a Python started in the repository would import from its folder before the standard library's.
-STANDARD_NAMES = ("argparse.py", "json.py", "site.py", "sitecustomize.py", "usercustomize.py", "pytest.py", "runpy.py")
+# Names a Python started in the repository would import from its folder before the standard
+# library's.
+STANDARD_NAMES = (
+    "argparse.py",
+    "json.py",
+    "site.py",
+    "sitecustomize.py",
+    "usercustomize.py",
+    "pytest.py",
+    "runpy.py",
+)
 
 
 def plant(project: Path, markers: Path, modules: Iterable[str]) -> None:

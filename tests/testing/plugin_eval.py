@@ -1,17 +1,19 @@
-"""Run the plugin's eval suite (`evals/`) through the real `claude plugin eval` against a scripted model.
+"""Run the plugin's eval suite (`evals/`) through the real `claude plugin eval` against a scripted
+model.
 
-`claude plugin eval` (Claude Code 2.1.328) runs each case twice, with the plugin and with no plugin, each
-run a `claude` child in its own temporary home (`<tmp>/claude-eval-*/home/cwd` is the workspace), and
-honours `ANTHROPIC_BASE_URL`, so the same scripted model as the other e2e tests can play every run. The
-model picks a case's script by a phrase of the case's prompt (`CASE_MARKERS`).
+`claude plugin eval` (Claude Code 2.1.328) runs each case twice, with the plugin and with no plugin,
+each run a `claude` child in its own temporary home (`<tmp>/claude-eval-*/home/cwd` is the
+workspace), and honours `ANTHROPIC_BASE_URL`, so the same scripted model as the other e2e tests can
+play every run. The model picks a case's script by a phrase of the case's prompt (`CASE_MARKERS`).
 
 Facts found by trying it (docs/evals.md):
-- a granted shell tool needs the OS sandbox (bubblewrap and socat on Linux), else every run is refused;
-- the suite's folder may hold no symbolic link to a folder nor a hard-linked file; and when the plugin's
-  own folder is named `evals` (as a worktree can be) the whole plugin folder is screened that way, so
-  this repository (its `sidecar_rules` link, the cached CLI's hard link) cannot be the target. The test
-  therefore evaluates a *view* of the plugin: a folder that links to each part the plugin ships and holds
-  a plain copy of `evals/` and `.claude-plugin/`.
+- a granted shell tool needs the OS sandbox (bubblewrap and socat on Linux), else every run is
+  refused;
+- the suite's folder may hold no symbolic link to a folder nor a hard-linked file; and when the
+  plugin's own folder is named `evals` (as a worktree can be) the whole plugin folder is screened
+  that way, so this repository (its `sidecar_rules` link, the cached CLI's hard link) cannot be the
+  target. The test therefore evaluates a *view* of the plugin: a folder that links to each part the
+  plugin ships and holds a plain copy of `evals/` and `.claude-plugin/`.
 """
 
 from __future__ import annotations
@@ -29,11 +31,20 @@ from testing.claude import REPO, ScriptedModel, Step, clean_environment
 
 EVAL_TIMEOUT = 900.0  # seconds for the whole suite, one run per arm per case
 # What a plugin install carries (the parts `claude --plugin-dir` loads and the hooks run).
-PLUGIN_PARTS = (".mcp.json", ".venv", "bin", "hooks", "sidekit_hooks", "sidecar_rules", "pyproject.toml", "install.sh")
+PLUGIN_PARTS = (
+    ".mcp.json",
+    ".venv",
+    "bin",
+    "hooks",
+    "sidekit_hooks",
+    "sidecar_rules",
+    "pyproject.toml",
+    "install.sh",
+)
 GRANTED = ("Bash", "Write", "Edit", "Read")
-# Outside /tmp (see run_suite), and short: the run's sandbox makes its bridge sockets under the run's
-# folder, and a Unix socket's path has at most 107 bytes ("Failed to create bridge sockets" past that).
-# Removed after the test.
+# Outside /tmp (see run_suite), and short: the run's sandbox makes its bridge sockets under the
+# run's folder, and a Unix socket's path has at most 107 bytes ("Failed to create bridge sockets"
+# past that). Removed after the test.
 RUNS_FOLDER = Path.home() / ".cache" / "sk-eval"
 
 
@@ -43,14 +54,17 @@ def suite_cases(root: Path = REPO) -> list[str]:
 
 
 def plugin_view(folder: Path, repo: Path = REPO) -> Path:
-    """`folder/sidekit-hooks`: links to the plugin's parts, plain copies of its manifest and its suite."""
+    """`folder/sidekit-hooks`: links to the plugin's parts, plain copies of its manifest and its
+    suite."""
     view = folder / "sidekit-hooks"
     view.mkdir(parents=True)
     for part in PLUGIN_PARTS:
         if (repo / part).exists():
             (view / part).symlink_to((repo / part).resolve())
     shutil.copytree(repo / ".claude-plugin", view / ".claude-plugin")
-    shutil.copytree(repo / "evals", view / "evals", symlinks=False, ignore=shutil.ignore_patterns("results"))
+    shutil.copytree(
+        repo / "evals", view / "evals", symlinks=False, ignore=shutil.ignore_patterns("results")
+    )
     return view
 
 
@@ -99,11 +113,18 @@ class SuiteRun:
 
 
 def run_suite(
-    cli: Path, plugin: Path, scripts: Mapping[str, Sequence[Step]], home: Path, out: Path, runs: Path, *extra: str
+    cli: Path,
+    plugin: Path,
+    scripts: Mapping[str, Sequence[Step]],
+    home: Path,
+    out: Path,
+    runs: Path,
+    *extra: str,
 ) -> SuiteRun:
-    """`claude plugin eval PLUGIN --scaffold --runs 1 ...` with every case played by `scripts`; each run's
-    folder goes under `runs`, which must not be under /tmp: the run's sandbox denies writes to /tmp
-    (`denyWrite: //tmp` in the settings it writes), so a workspace there is read-only to Bash."""
+    """`claude plugin eval PLUGIN --scaffold --runs 1 ...` with every case played by `scripts`; each
+    run's folder goes under `runs`, which must not be under /tmp: the run's sandbox denies writes to
+    /tmp (`denyWrite: //tmp` in the settings it writes), so a workspace there is read-only to
+    Bash."""
     home.mkdir(parents=True, exist_ok=True)
     runs.mkdir(parents=True, exist_ok=True)
     out.mkdir(parents=True, exist_ok=True)
@@ -132,7 +153,9 @@ def run_suite(
     ]
     with CaseModel(scripts) as model:
         env = clean_environment(home, model.base_url)
-        env["TMPDIR"] = str(runs)  # where the eval makes (and, with --keep-temp, keeps) each run's folder
+        env["TMPDIR"] = str(
+            runs
+        )  # where the eval makes (and, with --keep-temp, keeps) each run's folder
         done = subprocess.run(
             argv,
             cwd=out,
@@ -157,7 +180,10 @@ def arm_runs(result: dict[str, Any]) -> list[ArmRun]:
                         case["name"],
                         arm,
                         attempt.get("error"),
-                        {grader["name"]: bool(grader["passed"]) for grader in attempt.get("graders", [])},
+                        {
+                            grader["name"]: bool(grader["passed"])
+                            for grader in attempt.get("graders", [])
+                        },
                         trace.read_text(errors="replace") if trace.is_file() else "",
                         trace.parent.parent / "home" / "cwd",
                     )

@@ -1,10 +1,10 @@
 """What a test needs from the machine (a toolchain, the package index, a browser): one rule for all.
 
-On a developer's machine a missing need skips the test, saying why and how to get it. In CI (`CI` set, as
-`.ci/run` is run) the machines have every toolchain and the package index, so a missing need is a
-failure: a promised part of the suite must never vanish in silence. The only parts CI may leave out are
-the ones no CI machine can have (`not_run_here`): they are still listed, by the conftest's "not run"
-section at the end of every run.
+On a developer's machine a missing need skips the test, saying why and how to get it. In CI (`CI`
+set, as `.ci/run` is run) the machines have every toolchain and the package index, so a missing need
+is a failure: a promised part of the suite must never vanish in silence. The only parts CI may leave
+out are the ones no CI machine can have (`not_run_here`): they are still listed, by the conftest's
+"not run" section at the end of every run.
 """
 
 from __future__ import annotations
@@ -39,5 +39,6 @@ def program(name: str, fix: str = "") -> str:
 
 
 def not_run_here(reason: str) -> NoReturn:
-    """Skip, in CI too, a test that needs what no CI machine has (say it in `reason`); listed as not run."""
+    """Skip, in CI too, a test that needs what no CI machine has (say it in `reason`); listed as not
+    run."""
     pytest.skip(NOT_RUN_PREFIX + reason)

@@ -1,6 +1,6 @@
-"""Rule packs written as TOML text, the way a team writes them by hand: one `[[rules]]` table and its
-`[rules.when]` per rule. Standard library only: testing.acme builds its rule
-with it, and the scenario build scripts import that."""
+"""Rule packs written as TOML text, the way a team writes them by hand: one `[[rules]]` table and
+its `[rules.when]` per rule. Standard library only: testing.acme builds its rule with it, and the
+scenario build scripts import that."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ def basic(value: object) -> str:
 
 
 def literal(regex: str) -> str:
-    """A regex as a TOML literal string: no escapes to double; three quotes when it holds a quote."""
+    """A regex as a TOML literal string: no escapes to double; three quotes when it holds a
+    quote."""
     return f"'''{regex}'''" if "'" in regex else f"'{regex}'"
 
 

@@ -1,4 +1,5 @@
-"""A minimal reading of a rule's `[rules.when]` (docs/rule-packs.md), to check learned packs in tests."""
+"""A minimal reading of a rule's `[rules.when]` (docs/rule-packs.md), to check learned packs in
+tests."""
 
 from __future__ import annotations
 
@@ -28,5 +29,7 @@ def example_mismatches(pack: dict[str, Any]) -> list[str]:
         for example in rule.get("examples", []):
             got = fires(rule, example["tool"], example["path"], example["content"])
             if got != example["fires"]:
-                wrong.append(f"{rule['id']}: {example['path']} fires={got}, expected {example['fires']}")
+                wrong.append(
+                    f"{rule['id']}: {example['path']} fires={got}, expected {example['fires']}"
+                )
     return wrong

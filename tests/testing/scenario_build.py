@@ -1,7 +1,7 @@
-"""What the scenario build scripts (tests/scenarios/build_*.py) share: a fixture project on disk, a real
-`sidekit map` then pytest run with the sidekit plugin on it, the cases and expectations they write, and
-the .jsonl. The scripts put tests/ on sys.path before they import this (and the repository too when they
-ask for a function index)."""
+"""What the scenario build scripts (tests/scenarios/build_*.py) share: a fixture project on disk, a
+real `sidekit map` then pytest run with the sidekit plugin on it, the cases and expectations they
+write, and the .jsonl. The scripts put tests/ on sys.path before they import this (and the
+repository too when they ask for a function index)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CACHE_FILES = ("status.json", "status-tests.json", "code/covers.json")  # what the map and the plugin write
+CACHE_FILES = (
+    "status.json",
+    "status-tests.json",
+    "code/covers.json",
+)  # what the map and the plugin write
 Expect = list[dict[str, str]]  # a case's "expect": the nudges it wants
 Case = dict[str, object]  # one line of a .jsonl
 NOW = "${NOW}"  # the scenario player writes the time of play here
@@ -31,35 +35,61 @@ def write_tree(root: str, files: Mapping[str, str]) -> None:
 
 def map_then_pytest(project: str) -> subprocess.CompletedProcess[str]:
     """`sidekit map`, then plain `pytest -q` with the plugin, in `project`; pytest's run."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_", "GT_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_", "GT_"))
+    }
     env.update(
         PYTHONPATH=REPO,
         PYTHONDONTWRITEBYTECODE="1",
         CLAUDE_PROJECT_DIR=project,
         COLUMNS="80",
-        PYTEST_ADDOPTS="-p no:cacheprovider -p no:hypothesispytest -p no:randomly",  # the written order: same output
+        # the written order: same output
+        PYTEST_ADDOPTS="-p no:cacheprovider -p no:hypothesispytest -p no:randomly",
     )
-    # The map's own pytest run leaves the status cache alone (-p no:sidekit): the plain run below writes it.
-    mapping = [sys.executable, "-m", "sidekit_hooks.cli", "map", "--project", project, "--", "-p", "no:sidekit"]
-    subprocess.run(mapping, cwd=project, env=env, capture_output=True, text=True, timeout=120, check=True)
+    # The map's own pytest run leaves the status cache alone (-p no:sidekit): the plain run below
+    # writes it.
+    mapping = [
+        sys.executable,
+        "-m",
+        "sidekit_hooks.cli",
+        "map",
+        "--project",
+        project,
+        "--",
+        "-p",
+        "no:sidekit",
+    ]
+    subprocess.run(
+        mapping, cwd=project, env=env, capture_output=True, text=True, timeout=120, check=True
+    )
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q"], cwd=project, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "pytest", "-q"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
 def cache_texts(project: str) -> dict[str, str]:
-    """The cache files the run left, by their path in the project; none may hold the project's own path."""
+    """The cache files the run left, by their path in the project; none may hold the project's own
+    path."""
     texts = {}
     for name in CACHE_FILES:
         with open(os.path.join(project, ".sidekit", name), encoding="utf-8") as handle:
             texts[f".sidekit/{name}"] = handle.read()
-        assert project not in texts[f".sidekit/{name}"], f"{name} holds the absolute project path: normalise it"
+        assert project not in texts[f".sidekit/{name}"], (
+            f"{name} holds the absolute project path: normalise it"
+        )
     return texts
 
 
 def pinned(cache: Mapping[str, str], finished: float) -> dict[str, str]:
-    """The cache with its run times, durations and command line fixed (nothing a sidecar judges by), so
-    the output is byte-identical on every run; at JUST_FINISHED the times are written as ${NOW}.
+    """The cache with its run times, durations and command line fixed (nothing a sidecar judges by),
+    so the output is byte-identical on every run; at JUST_FINISHED the times are written as ${NOW}.
 
     The coverage digest holds no times: it is kept as `sidekit map` wrote it.
     """
@@ -88,8 +118,8 @@ def pinned(cache: Mapping[str, str], finished: float) -> dict[str, str]:
 
 
 def function_index_text(files: Mapping[str, str]) -> str:
-    """The function index of `files` as `.sidekit/index/functions.json` holds it, with no temp path or
-    mtime in it (the output stays byte-identical)."""
+    """The function index of `files` as `.sidekit/index/functions.json` holds it, with no temp path
+    or mtime in it (the output stays byte-identical)."""
     from sidekit_hooks.code import function_index
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -112,7 +142,8 @@ def case(
     stdout: str | None = None,
     error: str = "",
 ) -> Case:
-    """A compact case (playback.build_payload): `stdout`, when given, is the tool's response; `error` its failure."""
+    """A compact case (playback.build_payload): `stdout`, when given, is the tool's response;
+    `error` its failure."""
     data: Case = {"name": name, "files": files, "tool": tool, "input": tool_input}
     if stdout is not None:
         data["response"] = {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False}
@@ -123,7 +154,8 @@ def case(
 
 
 def said(sidecar: str, contains: str = "", text: str = "") -> list[dict[str, str]]:
-    """A case's expectation: one nudge of `sidecar`, holding `contains` or being `text` when given."""
+    """A case's expectation: one nudge of `sidecar`, holding `contains` or being `text` when
+    given."""
     want = {"sidecar": sidecar}
     if contains:
         want["contains"] = contains
@@ -139,6 +171,7 @@ def write_cases(path: str, cases: Iterable[Mapping[str, Any]]) -> None:
 
 
 def counted(what: str, cases: list[dict[str, Any]]) -> str:
-    """The line a script prints: how many cases, how many expect a nudge and how many expect none."""
+    """The line a script prints: how many cases, how many expect a nudge and how many expect
+    none."""
     positives = sum(1 for case in cases if case["expect"])
     return f"{what} cases {len(cases)} positives {positives} near misses {len(cases) - positives}"

@@ -4,23 +4,25 @@ One JSON object per line:
 
     {"name": "scope-edit-outside",              # unique within its file
      "session": "scope-walk",                   # optional: lines sharing it share one project and session,
-                                                #   played in file order (a name starting "clean" marks a
-                                                #   clean session: ordinary work that must yield no nudge)
+                                                # played in file order (a name starting "clean"
+                                                marks a # clean session: ordinary work that must
+                                                yield no nudge)
      "files": {"auth/middleware.py": "..."},    # optional: written into the project first
      "scope": {"issue": "gt-abc12", "allow": ["api/**"], "deny": []},   # optional: the scope, saved as is; or
      "scope": ["--issue", "gt-abc12", "--allow", "api/**"],  #  the arguments of a real `sidekit scope set`
      "tool": "Edit", "input": {...}, "response": {...},   # a compact step (playback.build_payload), or
      "event": "PostToolUse", "payload": {...},  # a full payload; "${PROJECT}" is the project's path
      "expect": [{"sidecar": "scope", "contains": "auth/middleware.py"}],  # or [] for "no nudge at all";
-                                                #   "text" = exact line; a bare "scope" = any scope nudge
+                                                # "text" = exact line; a bare "scope" = any scope
+                                                nudge
      "xfail": "why, with the issue (#11)"}      # optional: a known miss, played and counted like any case
 
 A case passes when every expectation matches one nudge the hook delivered and no other nudge came.
 
 Scores count every case, known misses included: a matched expectation is a true positive of its
-sidecar, a missing one a false negative, any other nudge a false positive. A sidecar that said nothing
-has no precision (None, shown "n/a"), one that was wanted nowhere no recall. Cases in a file named
-`*-heldout.jsonl` are scored apart, under "<sidecar> (held out)": they were written after the
+sidecar, a missing one a false negative, any other nudge a false positive. A sidecar that said
+nothing has no precision (None, shown "n/a"), one that was wanted nowhere no recall. Cases in a file
+named `*-heldout.jsonl` are scored apart, under "<sidecar> (held out)": they were written after the
 thresholds were set and nothing may be tuned on them.
 """
 
@@ -53,7 +55,10 @@ class Case:
 
     @property
     def expect(self) -> list[dict[str, str]]:
-        return [{"sidecar": item} if isinstance(item, str) else dict(item) for item in self.data.get("expect", [])]
+        return [
+            {"sidecar": item} if isinstance(item, str) else dict(item)
+            for item in self.data.get("expect", [])
+        ]
 
     @property
     def xfail(self) -> str:
@@ -136,7 +141,8 @@ def play_group(group: Group, root: Path | None = None, in_process: bool = True) 
             outcomes.append(compare(case, result.nudges))
         return outcomes
     finally:
-        # ignore_errors: a sidecar's detached background job (e.g. an index refresh) may still be writing here
+        # ignore_errors: a sidecar's detached background job (e.g. an index refresh) may still be
+        # writing here
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -144,7 +150,8 @@ def set_scope(project: Path, spec: dict[str, Any] | list[str]) -> None:
     """A dict is saved as the scope; a list is the arguments of a real `sidekit scope set`."""
     if isinstance(spec, dict):
         scope_model.save(
-            str(project), scope_model.Scope(spec.get("allow", []), spec.get("deny", []), spec.get("issue", ""))
+            str(project),
+            scope_model.Scope(spec.get("allow", []), spec.get("deny", []), spec.get("issue", "")),
         )
         return
     import contextlib
@@ -190,7 +197,9 @@ class Scores:
     xpassed: list[str] = field(default_factory=list)  # xfail cases that passed: remove their mark
     events: int = 0
     clean_events: int = 0
-    clean_nudges: Counter[str] = field(default_factory=Counter)  # per sidecar: each one a false positive
+    clean_nudges: Counter[str] = field(
+        default_factory=Counter
+    )  # per sidecar: each one a false positive
     clean_known: int = 0  # of those, nudges in cases marked xfail
 
     def add(self, outcome: Outcome, clean: bool) -> None:
@@ -203,7 +212,9 @@ class Scores:
         for want in outcome.missing:
             self.fn[case.label(want.get("sidecar", "?"))] += 1
         if case.xfail:
-            about = {w.get("sidecar", "?") for w in case.expect} | {sidecar_of(line) for line in outcome.unexpected}
+            about = {w.get("sidecar", "?") for w in case.expect} | {
+                sidecar_of(line) for line in outcome.unexpected
+            }
             for sidecar in about:
                 self.known[case.label(sidecar)] += 1
             if outcome.xpassed:

@@ -1,4 +1,5 @@
-"""The scope sidecar's standard case: the task's scope is `api/**`, and a Write lands in `auth/x.py`."""
+"""The scope sidecar's standard case: the task's scope is `api/**`, and a Write lands in
+`auth/x.py`."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from testing.hooks import payload, run_sidekit
 
 
 def out_of_scope_write(project: Path, env: dict[str, str], **fields: Any) -> dict[str, Any]:
-    """`sidekit scope set --issue gt-1 --allow api/**`, then `auth/x.py` written: the PostToolUse payload of
-    that Write (`fields` add to it)."""
-    scope = run_sidekit("scope", "set", "--issue", "gt-1", "--allow", "api/**", cwd=project, env=env)
+    """`sidekit scope set --issue gt-1 --allow api/**`, then `auth/x.py` written: the PostToolUse
+    payload of that Write (`fields` add to it)."""
+    scope = run_sidekit(
+        "scope", "set", "--issue", "gt-1", "--allow", "api/**", cwd=project, env=env
+    )
     assert scope.returncode == 0, scope.stderr
     (project / "auth").mkdir()
     (project / "auth" / "x.py").write_text("X = 2\n")  # the Write's effect, before its hook runs

@@ -23,8 +23,8 @@ class UserStore:
 
 
 def catalog_project(project: Path, index: bool = True) -> Path:
-    """`app/text.py` defines slugify, make_slug, parse_duration and UserStore; with `index`, the AST index
-    that `sidekit usages` answers from is built."""
+    """`app/text.py` defines slugify, make_slug, parse_duration and UserStore; with `index`, the AST
+    index that `sidekit usages` answers from is built."""
     from sidekit_hooks.code.index import Index
 
     (project / "pyproject.toml").write_text("[project]\nname = 'app'\n")

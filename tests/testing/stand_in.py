@@ -1,7 +1,8 @@
-"""The PreToolUse hook as Claude Code starts it, under a stand-in `claude` process whose command line
-carries permission flags (as `claude -p ... --allowedTools ... --disallowedTools ...` does): what the
-hostile rewrite tests of every runner share. The hook script comes from `testing.hostile.ROOT`, so a
-case can be pointed at an older checkout through `SIDEKIT_HOSTILE_ROOT`."""
+"""The PreToolUse hook as Claude Code starts it, under a stand-in `claude` process whose command
+line carries permission flags (as `claude -p ... --allowedTools ... --disallowedTools ...` does):
+what the hostile rewrite tests of every runner share. The hook script comes from
+`testing.hostile.ROOT`, so a case can be pointed at an older checkout through
+`SIDEKIT_HOSTILE_ROOT`."""
 
 from __future__ import annotations
 
@@ -22,9 +23,10 @@ def pre_tool_use(
     with_pid: bool = True,
     env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """The PreToolUse hook on one Bash call (HOME is `project`'s sibling `home`); with `parent_rules`,
-    started by a stand-in `claude` process whose command line carries them, which exports `CLAUDE_PID`
-    as Claude Code 2.1.328 does, or (`with_pid=False`) leaves the hook to find it."""
+    """The PreToolUse hook on one Bash call (HOME is `project`'s sibling `home`); with
+    `parent_rules`, started by a stand-in `claude` process whose command line carries them, which
+    exports `CLAUDE_PID` as Claude Code 2.1.328 does, or (`with_pid=False`) leaves the hook to find
+    it."""
     payload = json.dumps(pre_bash(project, command, "s"))
     hook = [sys.executable, "-S", str(ROOT / "hooks" / "pre_tool_use.py")]
     argv = hook
@@ -36,7 +38,17 @@ def pre_tool_use(
             "import os, subprocess, sys\n" + exported + "os.environ['CLAUDECODE'] = '1'\n"
             "sys.exit(subprocess.run(sys.argv[sys.argv.index('--hook') + 1:]).returncode)\n"
         )
-        argv = [sys.executable, str(stand_in), "-p", "go", *parent_rules, "--model", "m", "--hook", *hook]
+        argv = [
+            sys.executable,
+            str(stand_in),
+            "-p",
+            "go",
+            *parent_rules,
+            "--model",
+            "m",
+            "--hook",
+            *hook,
+        ]
     done = subprocess.run(
         argv,
         input=payload,
@@ -52,4 +64,8 @@ def pre_tool_use(
 
 def rewritten(done: subprocess.CompletedProcess[str]) -> str:
     """The command the hook hands back ('' when it leaves the call alone)."""
-    return str(json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]) if done.stdout else ""
+    return (
+        str(json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"])
+        if done.stdout
+        else ""
+    )

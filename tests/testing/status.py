@@ -1,4 +1,5 @@
-"""Suites made inside the tests, run by a real pytest in a subprocess (the plugin loads by its entry point)."""
+"""Suites made inside the tests, run by a real pytest in a subprocess (the plugin loads by its entry
+point)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pytest
 
 from testing.hooks import REPO, run_sidekit
 
-# A fixture that fails in setup, and forty tests that use it (one setup error each) beside one that passes.
+# A fixture that fails in setup, and forty tests that use it (one setup error each) beside one that
+# passes.
 BROKEN_FIXTURE = """
     import pytest
 
@@ -35,7 +37,8 @@ FORTY = """
 
 
 class Suite:
-    """A throw-away project with its own pytest.ini, so it is pytest's rootdir and sidekit's workspace."""
+    """A throw-away project with its own pytest.ini, so it is pytest's rootdir and sidekit's
+    workspace."""
 
     def __init__(self, root: Path, env: dict[str, str]) -> None:
         self.root = root
@@ -67,20 +70,25 @@ class Suite:
         return json.loads(done.stdout), done.stdout.rstrip("\n"), done.returncode
 
     def summary(self) -> dict[str, Any]:
-        return dict(json.loads((self.root / ".sidekit" / "status.json").read_text(encoding="utf-8")))
+        return dict(
+            json.loads((self.root / ".sidekit" / "status.json").read_text(encoding="utf-8"))
+        )
 
     def table(self) -> dict[str, Any]:
-        return dict(json.loads((self.root / ".sidekit" / "status-tests.json").read_text(encoding="utf-8")))
+        return dict(
+            json.loads((self.root / ".sidekit" / "status-tests.json").read_text(encoding="utf-8"))
+        )
 
 
 @pytest.fixture
 def suite(project: Path, clean_env: dict[str, str]) -> Suite:
-    """A throw-away project (tests/conftest.py's `project`) run without the caller's pytest or sidekit settings."""
+    """A throw-away project (tests/conftest.py's `project`) run without the caller's pytest or
+    sidekit settings."""
     env = {k: v for k, v in clean_env.items() if not k.startswith(("PYTEST_", "SIDEKIT_"))}
     env["PYTHONPATH"] = str(REPO)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    # hypothesis's plugin: its import is most of a small run's start-up; anyio's (the MCP SDK's) a quarter of
-    # what is left. pytest-randomly (a dev dependency, so in the venv these runs use): the suites here are
-    # written in an order their answers depend on.
+    # hypothesis's plugin: its import is most of a small run's start-up; anyio's (the MCP SDK's) a
+    # quarter of what is left. pytest-randomly (a dev dependency, so in the venv these runs use):
+    # the suites here are written in an order their answers depend on.
     env["PYTEST_ADDOPTS"] = "-p no:hypothesispytest -p no:anyio -p no:randomly"
     return Suite(project, env)

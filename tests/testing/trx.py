@@ -8,11 +8,16 @@ from xml.sax.saxutils import escape, quoteattr
 NS = "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"
 
 
-def write(path: Path, results: list[tuple[str, str, str, str, str]], storage: str = "/p/bin/App.Tests.dll") -> Path:
+def write(
+    path: Path, results: list[tuple[str, str, str, str, str]], storage: str = "/p/bin/App.Tests.dll"
+) -> Path:
     """A TRX report of `results`: (class name, test name, outcome, message, stack trace) each."""
     rows, definitions = [], []
     for index, (class_name, name, outcome, message, stack) in enumerate(results):
-        test_id, run_id = f"d{index:07d}-0000-0000-0000-000000000000", f"e{index:07d}-0000-0000-0000-000000000000"
+        test_id, run_id = (
+            f"d{index:07d}-0000-0000-0000-000000000000",
+            f"e{index:07d}-0000-0000-0000-000000000000",
+        )
         error = (
             f"<Output><ErrorInfo><Message>{escape(message)}</Message><StackTrace>{escape(stack)}</StackTrace>"
             "</ErrorInfo></Output>"
@@ -24,7 +29,8 @@ def write(path: Path, results: list[tuple[str, str, str, str, str]], storage: st
             f'duration="00:00:00.0010000" outcome="{outcome}">{error}</UnitTestResult>'
         )
         definitions.append(
-            f'<UnitTest name={quoteattr(name)} storage="{storage}" id="{test_id}"><Execution id="{run_id}" />'
+            f'<UnitTest name={quoteattr(name)} storage="{storage}" id="{test_id}"><Execution '
+            f'id="{run_id}" />'
             f'<TestMethod className="{class_name}" name={quoteattr(name)} /></UnitTest>'
         )
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,11 @@ def fast_arguments(argv: list[str]) -> Any:
             return None
         else:
             values["name"] = arg
-    if values["name"] is None or values["format"] not in ("json", "text") or values["project"] == "":
+    if (
+        values["name"] is None
+        or values["format"] not in ("json", "text")
+        or values["project"] == ""
+    ):
         return None
     return SimpleNamespace(**values)
 
@@ -42,8 +46,8 @@ NOT_INDEXED_WHY = "grammar missing: sidekit doctor"
 
 def searched(coverage: Coverage) -> dict[str, Any]:
     """`searched` (source files looked at), when any `unparsable` (skipped: they do not parse), and
-    when a language's grammar is not installed, `notIndexed` (its files were not read: an empty answer
-    says nothing about them) with `why` and where the fix is."""
+    when a language's grammar is not installed, `notIndexed` (its files were not read: an empty
+    answer says nothing about them) with `why` and where the fix is."""
     missing = coverage.not_indexed.split()
     return {
         "searched": coverage.files,

@@ -1,4 +1,5 @@
-"""Printing a played session for people: each step, what the agent was told, why, and what was held back."""
+"""Printing a played session for people: each step, what the agent was told, why, and what was held
+back."""
 
 from __future__ import annotations
 
@@ -47,7 +48,8 @@ def step_lines(number: int, result: StepResult, note: str = "") -> list[str]:
     for record in result.suppressed():
         rule = f" {record['rule']}" if record.get("rule") else ""
         lines.append(
-            f"     .. held back ({record.get('by')}): {record.get('sidecar')}{rule}: {_short(str(record.get('text', '')), 90)}"
+            f"     .. held back ({record.get('by')}): {record.get('sidecar')}{rule}: "
+            f"{_short(str(record.get('text', '')), 90)}"
         )
     if result.notices:
         lines.append(f"     !! user notice (not the model): {_short(result.notices, 120)}")

@@ -14,12 +14,20 @@ from sidekit_hooks.core.errors import SidekitError
 
 def add_project(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--project", metavar="DIR", default=None, help="project folder (default: $CLAUDE_PROJECT_DIR or the cwd)"
+        "--project",
+        metavar="DIR",
+        default=None,
+        help="project folder (default: $CLAUDE_PROJECT_DIR or the cwd)",
     )
 
 
 def add_format(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=("json", "text"), default="json", help="json for agents, text for people")
+    parser.add_argument(
+        "--format",
+        choices=("json", "text"),
+        default="json",
+        help="json for agents, text for people",
+    )
 
 
 def project_of(args: argparse.Namespace) -> str:
@@ -38,13 +46,21 @@ def project_of(args: argparse.Namespace) -> str:
 
 def session_of(args: argparse.Namespace) -> str:
     """--session, else the Claude session of this process, else the Gas Town tmux session."""
-    session = getattr(args, "session", None) or os.environ.get("CLAUDE_CODE_SESSION_ID") or workspace.gastown_session()
+    session = (
+        getattr(args, "session", None)
+        or os.environ.get("CLAUDE_CODE_SESSION_ID")
+        or workspace.gastown_session()
+    )
     if not session:
-        raise SidekitError("no session given and none found in the environment", "add --session SESSION_ID")
+        raise SidekitError(
+            "no session given and none found in the environment", "add --session SESSION_ID"
+        )
     try:
         workspace.safe_session_name(session)
     except workspace.UnsafeSessionName as exc:
-        raise SidekitError(str(exc), "pass the Claude session_id or the tmux session name") from None
+        raise SidekitError(
+            str(exc), "pass the Claude session_id or the tmux session name"
+        ) from None
     return session
 
 
@@ -60,12 +76,14 @@ def recorder_envs(project: str, remove: bool = False) -> None:
         if remove:
             print(f"  could not remove the pytest recorder: {exc}; see sidekit doctor")
         else:
-            print(f"  pytest in the project's environment will not record: {exc}; see sidekit doctor")
+            print(
+                f"  pytest in the project's environment will not record: {exc}; see sidekit doctor"
+            )
 
 
 class ScratchProject:
-    """`with ScratchProject(prefix, keep) as project:` a throw-away project folder, removed afterwards
-    unless `keep` (a class, not contextlib: every command imports this module)."""
+    """`with ScratchProject(prefix, keep) as project:` a throw-away project folder, removed
+    afterwards unless `keep` (a class, not contextlib: every command imports this module)."""
 
     def __init__(self, prefix: str, keep: bool) -> None:
         self.prefix, self.keep, self.path = prefix, keep, ""
@@ -84,8 +102,9 @@ class ScratchProject:
 
 
 def explicit_python(value: str | None, command: str) -> str | None:
-    """`--python` once it is known to be an interpreter that can start: an executable file, a bare name
-    looked up on PATH (returned as found there). SidekitError, ending with the fix, for anything else."""
+    """`--python` once it is known to be an interpreter that can start: an executable file, a bare
+    name looked up on PATH (returned as found there). SidekitError, ending with the fix, for
+    anything else."""
     import shutil
 
     if not value:

@@ -13,11 +13,16 @@ def add_scope(parser: argparse.ArgumentParser) -> None:
         "--project",
         metavar="DIR",
         default=None,
-        help="the project whose .claude/settings.json to edit (default: $CLAUDE_PROJECT_DIR or the cwd)",
+        help="the project whose .claude/settings.json to edit (default: $CLAUDE_PROJECT_DIR or "
+        "the cwd)",
     )
-    where.add_argument("--user", action="store_true", help="edit ~/.claude/settings.json (every project)")
+    where.add_argument(
+        "--user", action="store_true", help="edit ~/.claude/settings.json (every project)"
+    )
     parser.add_argument(
-        "--local", action="store_true", help="edit .claude/settings.local.json (yours only, not committed) instead"
+        "--local",
+        action="store_true",
+        help="edit .claude/settings.local.json (yours only, not committed) instead",
     )
     parser.add_argument(
         "--claude-md",

@@ -23,7 +23,9 @@ PATH_CHARS = 40
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "target", metavar="PATH[:SYMBOL]", help="pkg/mod.py, pkg/mod.py:Class.method, src/parse.ts:parseURL"
+        "target",
+        metavar="PATH[:SYMBOL]",
+        help="pkg/mod.py, pkg/mod.py:Class.method, src/parse.ts:parseURL",
     )
     add_common(parser)
 

@@ -1,4 +1,5 @@
-"""`sidekit conventions learn`: measure the repo's conventions into `sidecar_rules/conventions.toml`.
+"""`sidekit conventions learn`: measure the repo's conventions into
+`sidecar_rules/conventions.toml`.
 
 The file is an ordinary rule pack (sidecar "conventions") for the team to read, edit and commit; a
 rule someone set `enabled = false` stays disabled when the pack is learned again.
@@ -18,15 +19,21 @@ from sidekit_hooks.rules import MAX_PACK_BYTES
 
 OUTPUT = os.path.join("sidecar_rules", "conventions.toml")
 HEADER = (
-    "# Learned by `sidekit conventions learn` from this repository's own code: one rule per convention it\n"
-    "# follows in >= 90% of cases, with the figures in [rules.metadata]. Commit it; edit or disable rules\n"
+    "# Learned by `sidekit conventions learn` from this repository's own code: one rule per "
+    "convention it\n"
+    "# follows in >= 90% of cases, with the figures in [rules.metadata]. Commit it; edit or "
+    "disable rules\n"
     "# freely (enabled = false survives re-learning); check it with `sidekit rules test`.\n\n"
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("learn",), help="learn: measure the repo and write the rule pack")
-    parser.add_argument("--output", metavar="PATH", help=f"where to write the pack (default: {OUTPUT})")
+    parser.add_argument(
+        "action", choices=("learn",), help="learn: measure the repo and write the rule pack"
+    )
+    parser.add_argument(
+        "--output", metavar="PATH", help=f"where to write the pack (default: {OUTPUT})"
+    )
     parser.add_argument("--dry-run", action="store_true", help="measure and report; write nothing")
     add_project(parser)
     add_format(parser)
@@ -44,7 +51,11 @@ def run(args: argparse.Namespace) -> int:
         import tomli_w
 
         workspace.atomic_write(output, HEADER + tomli_w.dumps(document, multiline_strings=True))
-    shown = os.path.relpath(output, project) if output.startswith(project.rstrip(os.sep) + os.sep) else output
+    shown = (
+        os.path.relpath(output, project)
+        if output.startswith(project.rstrip(os.sep) + os.sep)
+        else output
+    )
     render.emit(summary(measures, shown, args.dry_run), args.format)
     return 0
 
@@ -55,7 +66,11 @@ def keep_disabled(document: dict[str, Any], output: str) -> None:
         previous = tomllib.loads(safepath.read_regular(output, MAX_PACK_BYTES).decode("utf-8"))
     except (OSError, ValueError):  # TOMLDecodeError, UnicodeDecodeError; a FIFO, a file too large
         return
-    disabled = {r.get("id") for r in previous.get("rules", []) if isinstance(r, dict) and r.get("enabled") is False}
+    disabled = {
+        r.get("id")
+        for r in previous.get("rules", [])
+        if isinstance(r, dict) and r.get("enabled") is False
+    }
     for rule in document["rules"]:
         if rule["id"] in disabled:
             rule["enabled"] = False

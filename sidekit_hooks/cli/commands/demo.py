@@ -23,11 +23,17 @@ SESSION = "sidekit-demo"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--keep", action="store_true", help="keep the throw-away repo (its path is printed)")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the throw-away repo (its path is printed)"
+    )
 
 
 def load_script() -> list[dict[str, Any]]:
-    text = resources.files("sidekit_hooks.cli.demo").joinpath("session.jsonl").read_text(encoding="utf-8")
+    text = (
+        resources.files("sidekit_hooks.cli.demo")
+        .joinpath("session.jsonl")
+        .read_text(encoding="utf-8")
+    )
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
@@ -35,14 +41,18 @@ def run(args: argparse.Namespace) -> int:
     with ScratchProject("sidekit-demo-", args.keep) as project:
         play(project, load_script(), print)
         if args.keep:
-            print(f"\nThe repo is kept at {project}; `sidekit report --project {project}` sums up the decisions.")
+            print(
+                f"\nThe repo is kept at {project}; `sidekit report --project {project}` sums up "
+                "the decisions."
+            )
     return 0
 
 
 def play(project: str, script: list[dict[str, Any]], say: Any) -> Summary:
     """Run the script in `project`, printing through `say`; return the summary."""
-    # The scripted calls return a few lines each: the demo shows what the sidecars say and the policy
-    # decides, without the budget a real session's output pays for (docs/policy.md; `sidekit replay` keeps it).
+    # The scripted calls return a few lines each: the demo shows what the sidecars say and the
+    # policy decides, without the budget a real session's output pays for (docs/policy.md; `sidekit
+    # replay` keeps it).
     player = Player(project, SESSION, budget=False)
     summary = Summary()
     say(f"sidekit demo: a scripted agent session in a throw-away repo ({project})")
@@ -54,7 +64,15 @@ def play(project: str, script: list[dict[str, Any]], say: Any) -> Summary:
             subprocess.run(["git", "init", "-q", project], capture_output=True, check=False)
         if "sidekit" in step:
             say(f"  $ sidekit {shlex.join(step['sidekit'])}")
-            argv = [sys.executable, "-P", "-m", "sidekit_hooks.cli", *step["sidekit"], "--project", project]
+            argv = [
+                sys.executable,
+                "-P",
+                "-m",
+                "sidekit_hooks.cli",
+                *step["sidekit"],
+                "--project",
+                project,
+            ]
             done = subprocess.run(argv, capture_output=True, text=True, check=False)
             say(f"    {(done.stdout or done.stderr).strip()}")
         if "tool" not in step and "prompt" not in step:
@@ -67,7 +85,9 @@ def play(project: str, script: list[dict[str, Any]], say: Any) -> Summary:
         lines = step_lines(number, result, str(step.get("say", "")))
         needs = step.get("needs")
         if needs and needs not in detectors.REGISTRY:
-            lines.append(f"     (this step needs the `{needs}` sidecar, which is not in this build yet)")
+            lines.append(
+                f"     (this step needs the `{needs}` sidecar, which is not in this build yet)"
+            )
         say("\n".join(lines))
     say("\n" + "\n".join(summary.lines()))
     return summary

@@ -1,4 +1,5 @@
-"""`sidekit doctor`: is the wiring sound? For each problem, what is wrong and the command that mends it.
+"""`sidekit doctor`: is the wiring sound? For each problem, what is wrong and the command that mends
+it.
 
 Exit 1 when a problem was found. Text for a person by default; `--format json` for tools.
 """
@@ -24,7 +25,9 @@ from sidekit_hooks.pipeline.hook_events import EVENTS
 MIN_PYTHON = (3, 11)
 RECENT_FAILURES = 24 * 3600  # seconds: older hook failures are history, not a problem
 PROBE_SESSION = "sidekit-doctor-probe"
-PROBES: dict[str, dict[str, Any]] = {name: event.probe for name, event in EVENTS.items()}  # no sidecar speaks
+PROBES: dict[str, dict[str, Any]] = {
+    name: event.probe for name, event in EVENTS.items()
+}  # no sidecar speaks
 
 
 @dataclass(frozen=True)
@@ -47,13 +50,16 @@ class Wired:
 
     @property
     def slot(self) -> str:
-        """Which of sidekit's handlers this is (the event, or `PreToolUse:jest` for an event's second)."""
+        """Which of sidekit's handlers this is (the event, or `PreToolUse:jest` for an event's
+        second)."""
         return settings_merge.key_of(self.event, self.command)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project(parser)
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for tools")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="text for people, json for tools"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,7 +69,13 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         from sidekit_hooks.answers.render import emit
 
-        emit({"project": project, "problems": problems, "checks": [_as_dict(check) for check in checks]})
+        emit(
+            {
+                "project": project,
+                "problems": problems,
+                "checks": [_as_dict(check) for check in checks],
+            }
+        )
     else:
         print(render(project, checks, problems))
     return 1 if problems else 0
@@ -99,27 +111,33 @@ def diagnose(project: str) -> list[Check]:
 
 
 def _grammars_check(project: str) -> Check:
-    """The code index reads TypeScript, JavaScript, Go, Rust and Java through tree-sitter grammar wheels:
-    one that is missing (or does not load) leaves that language's files out of `symbol`, `usages` and
-    `blast-radius` (their answers say `notIndexed`). A problem when the project has such files."""
+    """The code index reads TypeScript, JavaScript, Go, Rust and Java through tree-sitter grammar
+    wheels: one that is missing (or does not load) leaves that language's files out of `symbol`,
+    `usages` and `blast-radius` (their answers say `notIndexed`). A problem when the project has
+    such files."""
     from sidekit_hooks.code.languages import GRAMMAR_MODULES, build
 
     missing = {lang: why for lang in GRAMMAR_MODULES if (why := build.available(lang))}
     if not missing:
         return Check("code languages", "ok", "grammars for " + ", ".join(GRAMMAR_MODULES) + " load")
     packages = ["tree-sitter>=0.23"] + sorted({build.spec_of(lang).package for lang in missing})
-    fix = f"{shlex.quote(sys.executable)} -m pip install " + " ".join(shlex.quote(p) for p in packages)
+    fix = f"{shlex.quote(sys.executable)} -m pip install " + " ".join(
+        shlex.quote(p) for p in packages
+    )
     present = _languages_present(project)
     hit = sorted(lang for lang in missing if lang in present)
     first = missing[hit[0] if hit else sorted(missing)[0]]
     if hit:
         detail = f"not indexed: {', '.join(hit)} (this project has such files; {first})"
         return Check("code languages", "problem", detail, fix)
-    return Check("code languages", "info", f"no grammar for {', '.join(sorted(missing))} ({first})", fix)
+    return Check(
+        "code languages", "info", f"no grammar for {', '.join(sorted(missing))} ({first})", fix
+    )
 
 
 def _languages_present(project: str) -> set[str]:
-    """The languages the project's code index holds files of (from git's file list when there is no index)."""
+    """The languages the project's code index holds files of (from git's file list when there is no
+    index)."""
     from sidekit_hooks.code import INDEX_FILE, files, languages
 
     path = os.path.join(workspace.state_dir(project), INDEX_FILE)
@@ -145,7 +163,11 @@ def render(project: str, checks: list[Check], problems: int) -> str:
         lines.append(f"  {label:<8} {check.name}: {check.detail}")
         if check.fix:
             lines.append(f"  {'':<8} fix: {check.fix}")
-    lines.append(f"{problems} problem{'s' if problems != 1 else ''} found" if problems else "no problems found")
+    lines.append(
+        f"{problems} problem{'s' if problems != 1 else ''} found"
+        if problems
+        else "no problems found"
+    )
     return "\n".join(lines)
 
 
@@ -154,16 +176,25 @@ def _as_dict(check: Check) -> dict[str, str]:
 
 
 def _sources(project: str) -> list[tuple[str, str, str]]:
-    """(shown name, path, install flags) of every settings file that can wire hooks into `project`."""
+    """(shown name, path, install flags) of every settings file that can wire hooks into
+    `project`."""
     quoted = shlex.quote(project)
     return [
-        (".claude/settings.json", os.path.join(project, ".claude", "settings.json"), f"--project {quoted}"),
+        (
+            ".claude/settings.json",
+            os.path.join(project, ".claude", "settings.json"),
+            f"--project {quoted}",
+        ),
         (
             ".claude/settings.local.json",
             os.path.join(project, ".claude", "settings.local.json"),
             f"--project {quoted} --local",
         ),
-        ("~/.claude/settings.json", os.path.join(files.home(), ".claude", "settings.json"), "--user"),
+        (
+            "~/.claude/settings.json",
+            os.path.join(files.home(), ".claude", "settings.json"),
+            "--user",
+        ),
     ]
 
 
@@ -173,10 +204,15 @@ def _read_wiring(project: str, install: str) -> tuple[list[Wired], list[str], li
     checks: list[Check] = []
     for shown, path, flags in _sources(project):
         try:
-            data = files.read_settings(path, f"sidekit doctor --project {shlex.quote(project)}").data
-        except Exception as exc:  # noqa: BLE001 - SidekitError carries the fix; report it as a check
+            data = files.read_settings(
+                path, f"sidekit doctor --project {shlex.quote(project)}"
+            ).data
+        # SidekitError carries the fix; report it as a check
+        except Exception as exc:  # noqa: BLE001
             message = getattr(exc, "message", str(exc))
-            checks.append(Check("settings", "problem", f"{shown}: {message}", getattr(exc, "fix", "")))
+            checks.append(
+                Check("settings", "problem", f"{shown}: {message}", getattr(exc, "fix", ""))
+            )
             continue
         if data.get("disableAllHooks") is True:
             checks.append(
@@ -227,10 +263,19 @@ def _wiring_checks(wired: list[Wired], plugin: list[str], install: str) -> list[
     sources = sorted({item.source for item in wired}, key=[item.source for item in wired].index)
     if missing and not plugin:
         checks.append(
-            Check("settings", "problem", f"{', '.join(missing)} not wired (found in {', '.join(sources)})", install)
+            Check(
+                "settings",
+                "problem",
+                f"{', '.join(missing)} not wired (found in {', '.join(sources)})",
+                install,
+            )
         )
     elif not missing:
-        checks.append(Check("settings", "ok", f"{', '.join(sources)} wires {', '.join(settings_merge.EVENTS)}"))
+        checks.append(
+            Check(
+                "settings", "ok", f"{', '.join(sources)} wires {', '.join(settings_merge.EVENTS)}"
+            )
+        )
     for event in settings_merge.EVENTS:
         commands = {item.command for item in wired if item.slot == event}
         if len(commands) > 1 or (commands and plugin):
@@ -251,11 +296,12 @@ def _wiring_checks(wired: list[Wired], plugin: list[str], install: str) -> list[
 
 
 def plugin_root(project: str = "") -> tuple[str, str]:
-    """(the plugin folder, how it was recognised), or ("", "") when this project shows no plugin form.
+    """(the plugin folder, how it was recognised), or ("", "") when this project shows no plugin
+    form.
 
     In the agent's shell of a plugin-form session the plugin's SessionStart hook exports it
-    (core/agentpath.py). Outside a session (settings files do not show a `--plugin-dir` plugin at all):
-    the plugin that set this project up (`.sidekit/plugin-setup.json`, core/pluginform.py)."""
+    (core/agentpath.py). Outside a session (settings files do not show a `--plugin-dir` plugin at
+    all): the plugin that set this project up (`.sidekit/plugin-setup.json`, core/pluginform.py)."""
     root = os.environ.get(agentpath.PLUGIN_VAR, "")
     if _is_plugin(root):
         return root, "this session's plugin"
@@ -281,13 +327,24 @@ def _plugin_probe(root: str, project: str) -> Check:
     """Run the plugin's launcher as its hooks.json does, on a PostToolUse probe."""
     command = f"{shlex.quote(os.path.join(root, 'hooks', 'run'))} post_tool_use"
     item = Wired("the plugin", "", "PostToolUse", command, settings_merge.TIMEOUT)
-    check = _probe(item, project, f"ls {shlex.quote(os.path.join(root, 'hooks'))}", {"CLAUDE_PLUGIN_ROOT": root})
-    return Check("plugin", check.status, check.detail.replace("(the plugin)", f"({root}/hooks/run)"), check.fix)
+    check = _probe(
+        item,
+        project,
+        f"ls {shlex.quote(os.path.join(root, 'hooks'))}",
+        {"CLAUDE_PLUGIN_ROOT": root},
+    )
+    return Check(
+        "plugin",
+        check.status,
+        check.detail.replace("(the plugin)", f"({root}/hooks/run)"),
+        check.fix,
+    )
 
 
 def _agent_shell_check(wired: list[Wired], root: str, project: str, install: str) -> Check:
-    """Do the commands the nudges and CLAUDE.md suggest (`sidekit status`, ...) run in the agent's shell,
-    whose PATH does not have sidekit's venv? Checked the way Claude Code sets that shell up."""
+    """Do the commands the nudges and CLAUDE.md suggest (`sidekit status`, ...) run in the agent's
+    shell, whose PATH does not have sidekit's venv? Checked the way Claude Code sets that shell
+    up."""
     bare = "/usr/bin:/bin"
     if root:
         env = {"PATH": f"{bare}:{os.path.join(root, 'bin')}"}
@@ -305,7 +362,9 @@ def _agent_shell_check(wired: list[Wired], root: str, project: str, install: str
         import tempfile
 
         # Claude Code's own env file lives outside the project too (~/.claude/session-env/...).
-        env_file = os.path.join(tempfile.mkdtemp(prefix="sidekit-doctor-env-"), "sessionstart-hook-0.sh")
+        env_file = os.path.join(
+            tempfile.mkdtemp(prefix="sidekit-doctor-env-"), "sessionstart-hook-0.sh"
+        )
         _probe(starts[0], project, install, {"CLAUDE_ENV_FILE": env_file})
         env = {"PATH": bare}
         how = f"SessionStart ({starts[0].source}) puts it on PATH"
@@ -314,10 +373,20 @@ def _agent_shell_check(wired: list[Wired], root: str, project: str, install: str
     env.update(HOME=files.home(), CLAUDE_PROJECT_DIR=project)
     try:
         done = subprocess.run(
-            ["/bin/sh", "-c", script], capture_output=True, text=True, cwd=project, env=env, timeout=30
+            ["/bin/sh", "-c", script],
+            capture_output=True,
+            text=True,
+            cwd=project,
+            env=env,
+            timeout=30,
         )
     except (OSError, subprocess.SubprocessError) as exc:
-        return Check("agent shell", "problem", f"`sidekit --version` did not run in the agent's shell: {exc}", install)
+        return Check(
+            "agent shell",
+            "problem",
+            f"`sidekit --version` did not run in the agent's shell: {exc}",
+            install,
+        )
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1][:160]
         return Check(
@@ -326,7 +395,9 @@ def _agent_shell_check(wired: list[Wired], root: str, project: str, install: str
             f"`sidekit` does not run in the agent's shell (exit {done.returncode}: {last})",
             install,
         )
-    return Check("agent shell", "ok", f"`sidekit` runs in the agent's shell ({how}): {done.stdout.strip()}")
+    return Check(
+        "agent shell", "ok", f"`sidekit` runs in the agent's shell ({how}): {done.stdout.strip()}"
+    )
 
 
 def _handler_checks(wired: list[Wired], project: str, install: str) -> list[Check]:
@@ -334,8 +405,12 @@ def _handler_checks(wired: list[Wired], project: str, install: str) -> list[Chec
     pythons: dict[str, Check] = {}
     for item in wired:
         words = _words(item.command)
-        scripts = [word for word in words[1:] if word.endswith(".py")]  # a handler's name may follow it
-        python, script = (words[0], scripts[-1] if scripts else words[-1]) if len(words) >= 2 else ("", "")
+        scripts = [
+            word for word in words[1:] if word.endswith(".py")
+        ]  # a handler's name may follow it
+        python, script = (
+            (words[0], scripts[-1] if scripts else words[-1]) if len(words) >= 2 else ("", "")
+        )
         if python not in pythons:
             pythons[python] = _python_check(python, item, install)
             checks.append(pythons[python])
@@ -346,7 +421,8 @@ def _handler_checks(wired: list[Wired], project: str, install: str) -> list[Chec
                 Check(
                     "hook script",
                     "problem",
-                    f"{item.slot} in {item.source} runs {script or repr(item.command)}, which does not exist",
+                    f"{item.slot} in {item.source} runs {script or repr(item.command)}, which "
+                    "does not exist",
                     install,
                 )
             )
@@ -368,7 +444,10 @@ def _python_check(python: str, item: Wired, install: str) -> Check:
     found = python if os.path.isabs(python) else (shutil.which(python) or "") if python else ""
     if not (os.path.isfile(found) and os.access(found, os.X_OK)):
         return Check(
-            "interpreter", "problem", f"{python or repr(item.command)} ({item.source}) does not exist", install
+            "interpreter",
+            "problem",
+            f"{python or repr(item.command)} ({item.source}) does not exist",
+            install,
         )
     try:
         done = subprocess.run(
@@ -387,19 +466,31 @@ def _python_check(python: str, item: Wired, install: str) -> Check:
             "interpreter",
             "problem",
             f"{python} is Python {shown}; sidekit needs >= 3.11",
-            f"rm -rf {shlex.quote(venv)} && ./install.sh (in the sidekit-hooks checkout, with python3 >= 3.11)",
+            f"rm -rf {shlex.quote(venv)} && ./install.sh (in the sidekit-hooks checkout, with "
+            "python3 >= 3.11)",
         )
     return Check("interpreter", "ok", f"{python} (Python {shown})")
 
 
-def _probe(item: Wired, project: str, install: str, extra_env: dict[str, str] | None = None) -> Check:
-    """Run the handler exactly as Claude Code does (`sh -c`), on the smallest payload of its event."""
-    payload = {"session_id": PROBE_SESSION, "cwd": project, "hook_event_name": item.event, **PROBES.get(item.event, {})}
+def _probe(
+    item: Wired, project: str, install: str, extra_env: dict[str, str] | None = None
+) -> Check:
+    """Run the handler exactly as Claude Code does (`sh -c`), on the smallest payload of its
+    event."""
+    payload = {
+        "session_id": PROBE_SESSION,
+        "cwd": project,
+        "hook_event_name": item.event,
+        **PROBES.get(item.event, {}),
+    }
     env = dict(os.environ, CLAUDE_PROJECT_DIR=project, **(extra_env or {}))
     for name in ("CLAUDE_ENV_FILE", "CLAUDE_PLUGIN_ROOT"):  # only what this probe itself sets
         if name not in (extra_env or {}):
             env.pop(name, None)
-    for name in ("TMUX_PANE", "GT_SESSION"):  # inside Gas Town the hook would drain the agent's own queue
+    for name in (
+        "TMUX_PANE",
+        "GT_SESSION",
+    ):  # inside Gas Town the hook would drain the agent's own queue
         env.pop(name, None)
     deadlines_before = _deadline_records(project)
     started = time.monotonic()
@@ -418,14 +509,20 @@ def _probe(item: Wired, project: str, install: str, extra_env: dict[str, str] | 
             "hook runs",
             "problem",
             f"{item.slot} did not finish within its {item.timeout:g} s timeout",
-            f"sidekit doctor --project {shlex.quote(project)} after: tail -n 20 .sidekit/log/hooks.jsonl",
+            f"sidekit doctor --project {shlex.quote(project)} after: tail -n 20 "
+            ".sidekit/log/hooks.jsonl",
         )
     finally:
         _forget_probe(project)
     elapsed = round((time.monotonic() - started) * 1000)
     if done.returncode != 0:
         first = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
-        return Check("hook runs", "problem", f"{item.slot} ({item.source}) exited {done.returncode}: {first}", install)
+        return Check(
+            "hook runs",
+            "problem",
+            f"{item.slot} ({item.source}) exited {done.returncode}: {first}",
+            install,
+        )
     if not _valid_output(done.stdout):
         return Check(
             "hook runs",
@@ -433,14 +530,18 @@ def _probe(item: Wired, project: str, install: str, extra_env: dict[str, str] | 
             f"{item.slot} printed something other than one JSON object: {done.stdout[:80]!r}",
             install,
         )
-    if _deadline_records(project) > deadlines_before:  # it gave up: what it should have said was not said
+    if (
+        _deadline_records(project) > deadlines_before
+    ):  # it gave up: what it should have said was not said
         return Check(
             "hook runs",
             "problem",
             f"{item.slot} ({item.source}) ran into its deadline ({elapsed} ms)",
             "the 'hook deadline' line below names what was running",
         )
-    return Check("hook runs", "ok", f"{item.slot} ({item.source}): exit 0, valid output, {elapsed} ms")
+    return Check(
+        "hook runs", "ok", f"{item.slot} ({item.source}): exit 0, valid output, {elapsed} ms"
+    )
 
 
 def _valid_output(stdout: str) -> bool:
@@ -463,7 +564,8 @@ def _forget_probe(project: str) -> None:
 
 
 def _escapes_check(project: str) -> Check:
-    """Symlinks under .sidekit/ or .runtime/ that lead out of the project: the hooks refuse to use them."""
+    """Symlinks under .sidekit/ or .runtime/ that lead out of the project: the hooks refuse to use
+    them."""
     from sidekit_hooks.core import safepath
 
     found = safepath.escapes(project)
@@ -472,9 +574,16 @@ def _escapes_check(project: str) -> Check:
     first = found[0].split(" -> ")[0]
     more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
     fix = f"rm {shlex.quote(os.path.join(project, first))} (sidekit recreates what it needs inside the project)"
-    if first == safepath.OWN_LINKS[0]:  # the recorder's link, to something that is not sidekit: point it back
+    if (
+        first == safepath.OWN_LINKS[0]
+    ):  # the recorder's link, to something that is not sidekit: point it back
         fix = f"sidekit install --project {shlex.quote(project)} --recorder-only (points it at this sidekit again)"
-    return Check("paths", "problem", f"{found[0]} leads outside the project; sidekit refuses to use it{more}", fix)
+    return Check(
+        "paths",
+        "problem",
+        f"{found[0]} leads outside the project; sidekit refuses to use it{more}",
+        fix,
+    )
 
 
 def _deadline_records(project: str) -> int:
@@ -485,7 +594,8 @@ def _deadline_records(project: str) -> int:
 
 
 def _deadline_check(project: str) -> Check:
-    """A hook that ran into its deadline (or a part cut off for overrunning): name what was running."""
+    """A hook that ran into its deadline (or a part cut off for overrunning): name what was
+    running."""
     cutoff = time.time() - RECENT_FAILURES
     hits = [
         r
@@ -500,19 +610,28 @@ def _deadline_check(project: str) -> Check:
     detail = f"{len(hits)} hook run{'s' if len(hits) != 1 else ''} ran out of time in the last 24 h; newest while running {culprit}"
     if "pack " in culprit or "detector specs" in culprit or "detector rules" in culprit:
         target = culprit.split("pack ", 1)[1].split(" rule ")[0] if "pack " in culprit else ""
-        fix = f"sidekit rules test {shlex.quote(target)}".rstrip() if target else "sidekit rules test"
+        fix = (
+            f"sidekit rules test {shlex.quote(target)}".rstrip() if target else "sidekit rules test"
+        )
         return Check(
-            "hook deadline", "problem", detail, f"{fix} (it measures compile and match time), then trim that pack"
+            "hook deadline",
+            "problem",
+            detail,
+            f"{fix} (it measures compile and match time), then trim that pack",
         )
     if "scope" in culprit:
         return Check(
-            "hook deadline", "problem", detail, "sidekit scope show; narrow it with sidekit scope set --allow 'dir/**'"
+            "hook deadline",
+            "problem",
+            detail,
+            "sidekit scope show; narrow it with sidekit scope set --allow 'dir/**'",
         )
     return Check(
         "hook deadline",
         "problem",
         detail,
-        f"read the causes: tail -n 20 {shlex.quote(os.path.join(workspace.log_dir(project), hooklog.ERRORS))}",
+        "read the causes: tail -n 20 "
+        f"{shlex.quote(os.path.join(workspace.log_dir(project), hooklog.ERRORS))}",
     )
 
 
@@ -529,9 +648,15 @@ def _state_check(project: str) -> Check:
             os.unlink(probe)
         except OSError as exc:
             return Check(
-                "state", "problem", f"{folder} is not writable ({exc.strerror})", f"chmod -R u+w {shlex.quote(folder)}"
+                "state",
+                "problem",
+                f"{folder} is not writable ({exc.strerror})",
+                f"chmod -R u+w {shlex.quote(folder)}",
             )
-    shown = [os.path.relpath(folder, project) if folder.startswith(project + os.sep) else folder for folder in folders]
+    shown = [
+        os.path.relpath(folder, project) if folder.startswith(project + os.sep) else folder
+        for folder in folders
+    ]
     return Check("state", "ok", f"{shown[0]}/ and {shown[1]}/ writable")
 
 
@@ -556,7 +681,8 @@ def _versions_check() -> Check:
 
 
 def _cache_checks(project: str) -> list[Check]:
-    """The shared caches the sidecars read: a corrupt one is never fatal, but the sidecar knows less."""
+    """The shared caches the sidecars read: a corrupt one is never fatal, but the sidecar knows
+    less."""
     from sidekit_hooks.impact import covers
     from sidekit_hooks.status import cache
 
@@ -564,7 +690,11 @@ def _cache_checks(project: str) -> list[Check]:
     checks = []
     loaded = cache.read(cache.summary_path(root))
     if loaded.note:
-        checks.append(Check("test cache", "problem", loaded.note, f"sidekit test --project {shlex.quote(root)}"))
+        checks.append(
+            Check(
+                "test cache", "problem", loaded.note, f"sidekit test --project {shlex.quote(root)}"
+            )
+        )
     else:
         checks.append(
             Check(
@@ -588,39 +718,57 @@ def _cache_checks(project: str) -> list[Check]:
 RECORDER_STATES = {  # probe answer -> (status, what a plain pytest there does)
     "records": ("ok", "a plain pytest there records"),
     "no-plugin": ("problem", "a plain pytest there does not record"),
-    "empty-shim": ("problem", "a plain pytest there does not record (the recorder's link to sidekit is broken)"),
+    "empty-shim": (
+        "problem",
+        "a plain pytest there does not record (the recorder's link to sidekit is broken)",
+    ),
     "no-pytest": ("info", "pytest is not installed there"),
     "broken": ("problem", "its interpreter does not run"),
 }
 
 
 def _recorder_checks(project: str) -> list[Check]:
-    """Which interpreter runs the tests, and per project environment whether a plain pytest records (#10)."""
+    """Which interpreter runs the tests, and per project environment whether a plain pytest records
+    (#10)."""
     from sidekit_hooks.runners.pytest import environments, interpreter
 
     chosen = interpreter.find(project)
-    source = "sidekit's own: no project environment found" if chosen.source == "sidekit" else chosen.source
-    checks = [Check("test interpreter", "info", f"{chosen.label(project)} ({source}); override: --python PY")]
+    source = (
+        "sidekit's own: no project environment found"
+        if chosen.source == "sidekit"
+        else chosen.source
+    )
+    checks = [
+        Check(
+            "test interpreter", "info", f"{chosen.label(project)} ({source}); override: --python PY"
+        )
+    ]
     named, inside = interpreter.project_python(project)
     if named and not inside and not os.environ.get(interpreter.SETTING_ENV):
         checks.append(
             Check(
                 "test interpreter",
                 "info",
-                f"pyproject.toml's [tool.sidekit] python ({named}) lies outside the project: not used",
-                f"if it is yours: export {interpreter.SETTING_ENV}={shlex.quote(named)} (or pass --python)",
+                f"pyproject.toml's [tool.sidekit] python ({named}) lies outside the project: not "
+                "used",
+                f"if it is yours: export {interpreter.SETTING_ENV}={shlex.quote(named)} (or pass "
+                "--python)",
             )
         )
     fix = f"sidekit install --project {shlex.quote(project)} --recorder-only"
     for candidate in environments.targets(project):
-        status, says = RECORDER_STATES.get(environments.probe(candidate.path, project), RECORDER_STATES["broken"])
+        status, says = RECORDER_STATES.get(
+            environments.probe(candidate.path, project), RECORDER_STATES["broken"]
+        )
         shown = interpreter.display(candidate.env, project)
         checks.append(
             Check(
                 "pytest recorder",
                 status,
                 f"{shown}: {says}",
-                (f"{candidate.path} -m pip install pytest" if status == "info" else fix) if status != "ok" else "",
+                (f"{candidate.path} -m pip install pytest" if status == "info" else fix)
+                if status != "ok"
+                else "",
             )
         )
     return checks
@@ -642,7 +790,8 @@ def _rule_packs_check(project: str) -> Check:
         return Check(
             "rule packs",
             "problem",
-            f"{os.path.relpath(first, project)} is not read: it leads outside the project or is not a regular "
+            f"{os.path.relpath(first, project)} is not read: it leads outside the project or is "
+            "not a regular "
             f"file{more}",
             f"copy the pack in ({copy}), or put it in {snapshot.user_dir()}/ for every project",
         )
@@ -650,11 +799,16 @@ def _rule_packs_check(project: str) -> Check:
         errors = _lint_errors(project)
     except Exception as exc:  # noqa: BLE001 - a crashing linter is a finding, not a crashed doctor
         return Check(
-            "rule packs", "problem", f"the rules linter failed: {type(exc).__name__}: {exc}"[:200], "sidekit rules lint"
+            "rule packs",
+            "problem",
+            f"the rules linter failed: {type(exc).__name__}: {exc}"[:200],
+            "sidekit rules lint",
         )
     if errors:
         more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
-        return Check("rule packs", "problem", f"{errors[0].splitlines()[0]}{more}", "sidekit rules lint")
+        return Check(
+            "rule packs", "problem", f"{errors[0].splitlines()[0]}{more}", "sidekit rules lint"
+        )
     return Check("rule packs", "ok", "every pack passes lint")
 
 
@@ -671,7 +825,8 @@ def _lint_errors(project: str) -> list[str]:
 
 
 def _mcp_check(project: str, plugin: bool = False) -> Check:
-    """Start the MCP server (the project's .mcp.json entry, else this sidekit's), list its tools, time it.
+    """Start the MCP server (the project's .mcp.json entry, else this sidekit's), list its tools,
+    time it.
 
     `plugin`: the sidekit plugin is enabled, and it ships the server too.
     """
@@ -684,8 +839,12 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
         argv, env, source = [sys.executable, *config.SERVER_ARGS], None, "`sidekit mcp`"
     else:
         unsafe = config.unsafe_entry(entry, project)
-        if unsafe:  # a committed .mcp.json is the repository's: doctor never runs what it did not write
-            return Check("mcp", "problem", f".mcp.json server 'sidekit' was not started: {unsafe}", install)
+        if (
+            unsafe
+        ):  # a committed .mcp.json is the repository's: doctor never runs what it did not write
+            return Check(
+                "mcp", "problem", f".mcp.json server 'sidekit' was not started: {unsafe}", install
+            )
         args, extra = entry.get("args"), entry.get("env")
         args = args if isinstance(args, list) else []
         extra = extra if isinstance(extra, dict) else {}
@@ -698,7 +857,12 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
         return Check("mcp", "problem", f"{source} did not list its tools: {found.error}"[:300], fix)
     missing = [name for name in tools.TOOLS if name not in found.tools]
     if missing:
-        return Check("mcp", "problem", f"{source} lacks the tools {', '.join(missing)} (an older sidekit?)", install)
+        return Check(
+            "mcp",
+            "problem",
+            f"{source} lacks the tools {', '.join(missing)} (an older sidekit?)",
+            install,
+        )
     detail = f"{source} lists {len(found.tools)} tools, first answer in {found.tools_ms:.0f} ms"
     if entry is not None and plugin:
         return Check(
@@ -707,7 +871,9 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
             f"{detail}, and the plugin serves them too: the agent sees every tool twice",
             f'delete the "sidekit" entry from {os.path.join(project, ".mcp.json")}',
         )
-    if entry is None and plugin:  # the plugin ships .mcp.json: adding it here would serve every tool twice
+    if (
+        entry is None and plugin
+    ):  # the plugin ships .mcp.json: adding it here would serve every tool twice
         return Check("mcp", "ok", f"{detail}; the plugin serves them (its .mcp.json)")
     if entry is None:
         return Check("mcp", "info", f"{detail}; not in .mcp.json (add it: {install})")
@@ -716,7 +882,8 @@ def _mcp_check(project: str, plugin: bool = False) -> Check:
 
 def _export_check(project: str) -> Check:
     """The OpenTelemetry export in force and where it came from; a project endpoint the user has not
-    accepted is named with the command that accepts it (it is ignored until then: docs/settings.md)."""
+    accepted is named with the command that accepts it (it is ignored until then:
+    docs/settings.md)."""
     from sidekit_hooks.cli.commands import otel
     from sidekit_hooks.core import exportconfig
 
@@ -732,14 +899,20 @@ def _export_check(project: str) -> Check:
         return Check(
             "otel export",
             "info",
-            f"off: pyproject.toml names {found.ignored}, ignored until you trust it for this project",
+            f"off: pyproject.toml names {found.ignored}, ignored until you trust it for this "
+            "project",
             otel.trust_command(project, found.ignored),
         )
-    return Check("otel export", "info", "off: no endpoint set (SIDEKIT_OTEL_ENDPOINT or the plugin's otel_endpoint)")
+    return Check(
+        "otel export",
+        "info",
+        "off: no endpoint set (SIDEKIT_OTEL_ENDPOINT or the plugin's otel_endpoint)",
+    )
 
 
 def _scope_proposal_check(project: str) -> Check | None:
-    """A wider scope the agent asked for over MCP waits for the user (scope_set never widens by itself)."""
+    """A wider scope the agent asked for over MCP waits for the user (scope_set never widens by
+    itself)."""
     from sidekit_hooks.cli.commands import scope
 
     waiting = scope.proposal(project)
@@ -759,7 +932,11 @@ def _scope_proposal_check(project: str) -> Check | None:
 def _hook_log_check(project: str) -> Check:
     records = hooklog.read(project, hooklog.ERRORS)
     cutoff = time.time() - RECENT_FAILURES
-    recent = [record for record in records if isinstance(record.get("ts"), (int, float)) and record["ts"] >= cutoff]
+    recent = [
+        record
+        for record in records
+        if isinstance(record.get("ts"), (int, float)) and record["ts"] >= cutoff
+    ]
     log = os.path.join(workspace.log_dir(project), hooklog.ERRORS)
     if not recent:
         older = f" ({len(records)} older)" if records else ""
@@ -767,10 +944,14 @@ def _hook_log_check(project: str) -> Check:
     newest = recent[-1]
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(newest["ts"])))
     detail = (
-        f"{len(recent)} hook failure{'s' if len(recent) != 1 else ''} in the last 24 h; newest {when} "
-        f"{newest.get('hook', '?')} {newest.get('where', '?')}: {str(newest.get('error', ''))[:160]}"
+        f"{len(recent)} hook failure{'s' if len(recent) != 1 else ''} in the last 24 h; newest "
+        f"{when} "
+        f"{newest.get('hook', '?')} {newest.get('where', '?')}: "
+        f"{str(newest.get('error', ''))[:160]}"
     )
-    return Check("hook log", "problem", detail, _log_fix(str(newest.get("where", "")), project, log))
+    return Check(
+        "hook log", "problem", detail, _log_fix(str(newest.get("where", "")), project, log)
+    )
 
 
 def _log_fix(where: str, project: str, log: str) -> str:

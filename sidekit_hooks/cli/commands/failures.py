@@ -25,8 +25,12 @@ MAX_DETAILS = 20
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("test_ids", nargs="*", metavar="TEST_ID", help="node ids, file paths or cluster ids")
-    parser.add_argument("--stacks", action="store_true", help="add the in-project frames of each failure")
+    parser.add_argument(
+        "test_ids", nargs="*", metavar="TEST_ID", help="node ids, file paths or cluster ids"
+    )
+    parser.add_argument(
+        "--stacks", action="store_true", help="add the in-project frames of each failure"
+    )
     add_project(parser)
     add_format(parser)
 
@@ -39,7 +43,9 @@ def run(args: argparse.Namespace) -> int:
 def answer(project: str, test_ids: list[str], stacks: bool = False) -> dict[str, Any]:
     """The answer `sidekit failures` prints and the MCP `failures` tool returns."""
     root = cache.workspace_root(project)
-    pending.wait(root)  # a go or cargo run that has just ended: its writer first (runners/pending.py)
+    pending.wait(
+        root
+    )  # a go or cargo run that has just ended: its writer first (runners/pending.py)
     summary = cache.read(cache.summary_path(root)).data
     table = cache.read(cache.table_path(root)).data
     tests: dict[str, dict[str, Any]] = table.get("tests") or {}
@@ -57,17 +63,22 @@ def answer(project: str, test_ids: list[str], stacks: bool = False) -> dict[str,
     return shape.drop_zeros(overview(head, tests, errors, stacks))
 
 
-# (tests listed per cluster, characters of each message variant), richest first: the overview takes the
-# first step at which its first few clusters fit, so a cluster's tests are cut before a cluster is
+# (tests listed per cluster, characters of each message variant), richest first: the overview takes
+# the first step at which its first few clusters fit, so a cluster's tests are cut before a cluster
+# is
 LADDER = ((MAX_TESTS, 160), (3, 80), (1, 60))
 HINT = "sidekit failures ID... (a cluster id or test id) for all of a cluster's tests, messages, --stacks"
 
 
 def overview(
-    head: dict[str, Any], tests: dict[str, dict[str, Any]], errors: dict[str, dict[str, Any]], stacks: bool
+    head: dict[str, Any],
+    tests: dict[str, dict[str, Any]],
+    errors: dict[str, dict[str, Any]],
+    stacks: bool,
 ) -> dict[str, Any]:
-    """Each cluster with its tests and message variants, within `shape.FAILURES_BUDGET` bytes: the tests
-    and variants of each are cut before a cluster is, what is cut is counted, and `hint` says how to see it."""
+    """Each cluster with its tests and message variants, within `shape.FAILURES_BUDGET` bytes: the
+    tests and variants of each are cut before a cluster is, what is cut is counted, and `hint` says
+    how to see it."""
     found = clusters.of_table(tests, errors)
     failing = sum(e.get("o") in clusters.FAILING for e in tests.values()) + len(errors)
     sizes = [int(c["affected"]) for c in found]
@@ -76,18 +87,22 @@ def overview(
     fitted: dict[str, Any] = want
     for max_tests, variant_chars in LADDER:
         listed = [
-            entry(c, tests, stacks and max_tests == MAX_TESTS, max_tests, variant_chars) for c in found[:MAX_CLUSTERS]
+            entry(c, tests, stacks and max_tests == MAX_TESTS, max_tests, variant_chars)
+            for c in found[:MAX_CLUSTERS]
         ]
         fitted = render.fit(want, "clusters", listed, budget, remainder(sizes, len(listed)))
         if len(fitted["clusters"]) >= min(len(listed), shape.FEW):
             break
-    if fitted.get("moreClusters") or any(c.get("moreTests") or c.get("moreVariants") for c in fitted["clusters"]):
+    if fitted.get("moreClusters") or any(
+        c.get("moreTests") or c.get("moreVariants") for c in fitted["clusters"]
+    ):
         fitted["hint"] = HINT
     return fitted
 
 
 def remainder(sizes: list[int], listed: int) -> Callable[[list[Any]], dict[str, Any]]:
-    """The count of the clusters and failures a cut overview leaves out (of all `sizes`, `listed` built)."""
+    """The count of the clusters and failures a cut overview leaves out (of all `sizes`, `listed`
+    built)."""
 
     def left_out(left: list[Any]) -> dict[str, Any]:
         shown = listed - len(left)
@@ -97,7 +112,11 @@ def remainder(sizes: list[int], listed: int) -> Callable[[list[Any]], dict[str, 
 
 
 def entry(
-    cluster: dict[str, Any], tests: dict[str, dict[str, Any]], stacks: bool, max_tests: int, variant_chars: int
+    cluster: dict[str, Any],
+    tests: dict[str, dict[str, Any]],
+    stacks: bool,
+    max_tests: int,
+    variant_chars: int,
 ) -> dict[str, Any]:
     """One cluster of the overview: its brief, its first `max_tests` tests, its message variants."""
     listed = shape.brief(cluster, 200 if max_tests == MAX_TESTS else variant_chars)
@@ -106,7 +125,9 @@ def entry(
     listed["moreTests"] = max(0, len(cluster["tests"]) - max_tests)
     variants = list(cluster.get("variants", ()))
     keep = variants if max_tests == MAX_TESTS else variants[:1]
-    listed["variants"] = [{"message": render.clip(text, variant_chars), "count": count} for text, count in keep]
+    listed["variants"] = [
+        {"message": render.clip(text, variant_chars), "count": count} for text, count in keep
+    ]
     listed["moreVariants"] = len(variants) - len(keep)
     if stacks:
         first = tests.get(cluster["tests"][0]) or {}
@@ -130,18 +151,29 @@ def details(
         if not hits:
             unknown.append(want)
         chosen.extend(t for t in sorted(hits) if t not in chosen)
-    failing_first = sorted(chosen, key=lambda t: (tests.get(t, {}).get("o") not in clusters.FAILING, t))
+    failing_first = sorted(
+        chosen, key=lambda t: (tests.get(t, {}).get("o") not in clusters.FAILING, t)
+    )
     shown = [describe(t, tests.get(t), errors.get(t), stacks) for t in failing_first[:MAX_DETAILS]]
-    return {**head, "failures": shown, "moreFailures": max(0, len(chosen) - MAX_DETAILS), "unknown": unknown}
+    return {
+        **head,
+        "failures": shown,
+        "moreFailures": max(0, len(chosen) - MAX_DETAILS),
+        "unknown": unknown,
+    }
 
 
 def _matches(test: str, want: str, entry: dict[str, Any]) -> bool:
     if test == want or entry.get("c") == want:
         return True
-    return test.startswith(want + "::") or test.startswith(want + "/") or test.startswith(want + "[")
+    return (
+        test.startswith(want + "::") or test.startswith(want + "/") or test.startswith(want + "[")
+    )
 
 
-def describe(test: str, entry: dict[str, Any] | None, error: dict[str, Any] | None, stacks: bool) -> dict[str, Any]:
+def describe(
+    test: str, entry: dict[str, Any] | None, error: dict[str, Any] | None, stacks: bool
+) -> dict[str, Any]:
     failure = (entry or {}).get("f") or error or {}
     outcome = (entry or {}).get("o", "error" if error else "")
     out: dict[str, Any] = {

@@ -1,4 +1,5 @@
-"""`sidekit install`: wire the hooks into Claude Code settings, keeping everything else as it was."""
+"""`sidekit install`: wire the hooks into Claude Code settings, keeping everything else as it
+was."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--recorder-only",
         action="store_true",
-        help="only make a plain pytest in the project's environments record (the plugin form wires the hooks)",
+        help="only make a plain pytest in the project's environments record (the plugin form "
+        "wires the hooks)",
     )
 
 
@@ -29,7 +31,9 @@ def run(args: argparse.Namespace) -> int:
     wanted = settings_merge.wanted_handlers(files.interpreter(), scripts.folder, scripts.flags)
     before = files.read_settings(where.settings, f"sidekit install {where.flags}")
     files.check_writable(where.settings, where.project, f"sidekit install {where.flags}")
-    created = files.missing_folders(where)  # before anything is written: uninstall removes them again
+    created = files.missing_folders(
+        where
+    )  # before anything is written: uninstall removes them again
     record = files.load_record(where)
     try:
         after, record, changes = settings_merge.install(before.data, wanted, record)
@@ -86,13 +90,16 @@ def _wire_mcp(
 
     if not where.project:
         raise SidekitError(
-            "--mcp wires a project's .mcp.json; it does not combine with --user", "sidekit install --project DIR --mcp"
+            "--mcp wires a project's .mcp.json; it does not combine with --user",
+            "sidekit install --project DIR --mcp",
         )
     from importlib.util import find_spec
 
     entry, line = config.install(where.project, files.interpreter(), record.get("mcp"))
     after = config.approve(after, entry)
-    if find_spec("mcp") is None:  # the server would not start: say so now, not in the agent's session
+    if (
+        find_spec("mcp") is None
+    ):  # the server would not start: say so now, not in the agent's session
         line += f"\n  note: the MCP SDK is missing here; add it: {files.interpreter()} -m pip install mcp"
     return after, dict(record, mcp=entry), line
 

@@ -17,10 +17,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--python",
         metavar="PY",
-        help="interpreter that runs the project's tests (default: the project's own, as `sidekit test` finds it)",
+        help="interpreter that runs the project's tests (default: the project's own, as `sidekit "
+        "test` finds it)",
     )
     parser.add_argument(
-        "pytest_args", nargs=argparse.REMAINDER, metavar="-- PYTEST_ARGS", help="passed to pytest as they are"
+        "pytest_args",
+        nargs=argparse.REMAINDER,
+        metavar="-- PYTEST_ARGS",
+        help="passed to pytest as they are",
     )
     add_common(parser)
 
@@ -36,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
         "python": chosen.label(project) if chosen.source not in interpreter.OBVIOUS else None,
         "tests": len(recording.test_map.tests),
         "files": len(recording.test_map.files),
-        "pytestExit": recording.exit_code or None,  # 1: some tests failed; the map holds them all the same
+        "pytestExit": recording.exit_code
+        or None,  # 1: some tests failed; the map holds them all the same
         "secs": round(recording.seconds, 1),
     }
     render.emit(answer, args.format)

@@ -3,9 +3,10 @@
 Built on the official MCP Python SDK's low-level server: the tool definitions are hand-written
 (`cli/mcpserver/tools.py`, on a byte budget). The SDK is imported in the background while
 `cli/mcpserver/front.py` answers the handshake and `tools/list` (the same answers, in milliseconds
-instead of the SDK's second of imports); the first other message hands the connection to the SDK. Each
-tool answers with the very line its CLI command prints, as one text item; a failure is a tool error
-(`isError`) saying the cause and the fix, never a traceback (that goes to `.sidekit/log/cli-errors.log`).
+instead of the SDK's second of imports); the first other message hands the connection to the SDK.
+Each tool answers with the very line its CLI command prints, as one text item; a failure is a tool
+error (`isError`) saying the cause and the fix, never a traceback (that goes to
+`.sidekit/log/cli-errors.log`).
 
 Calls run in worker threads, so a long `test` does not hold up other calls. `test` reports pytest's
 progress when the client sent a progress token, and a cancelled `test` stops its pytest process
@@ -36,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
         from sidekit_hooks.core.errors import SidekitError
 
         raise SidekitError(
-            "the MCP SDK is not installed in sidekit's environment", f"{sys.executable} -m pip install mcp"
+            "the MCP SDK is not installed in sidekit's environment",
+            f"{sys.executable} -m pip install mcp",
         )
     from sidekit_hooks import __version__
     from sidekit_hooks.cli.mcpserver import front, tools
@@ -46,11 +48,18 @@ def run(args: argparse.Namespace) -> int:
     wire = front.Wire.claim()
     server = Server(project)
     signal.signal(signal.SIGTERM, server.terminate)
-    if os.environ.get("SIDEKIT_MCP_FRONT") == "0":  # the SDK alone from the first message (to compare, to debug)
+    if (
+        os.environ.get("SIDEKIT_MCP_FRONT") == "0"
+    ):  # the SDK alone from the first message (to compare, to debug)
         replay: front.Replay | None = front.Replay([], b"", None)
     else:
         replay = front.Front(
-            wire, tools.definitions, __version__, tools.SERVER_NAME, _front_call(project), importer.is_alive
+            wire,
+            tools.definitions,
+            __version__,
+            tools.SERVER_NAME,
+            _front_call(project),
+            importer.is_alive,
         ).serve()
     if replay is None:  # the client left before it needed the SDK
         sys.stdout.flush()
@@ -65,29 +74,36 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _front_call(project: str) -> Any:
-    """How the front answers a tool call while the SDK is imported: the SDK server's own function, in a
-    thread bounded by the same time. `test` is left to the SDK (progress reports, cancellation)."""
+    """How the front answers a tool call while the SDK is imported: the SDK server's own function,
+    in a thread bounded by the same time. `test` is left to the SDK (progress reports,
+    cancellation)."""
     from sidekit_hooks.cli.mcpserver import front, tools
 
     def call(name: str, arguments: dict[str, Any] | None) -> tuple[str, bool] | None:
         if name == "test":
             return None
-        answered = front.bounded(lambda: tools.outcome(name, arguments, project), tools.seconds_for(name))
+        answered = front.bounded(
+            lambda: tools.outcome(name, arguments, project), tools.seconds_for(name)
+        )
         return answered if answered is not None else (tools.timed_out(name), True)
 
     return call
 
 
 class Server:
-    """One stdio connection: tools/list from the definitions, tools/call through the answer functions."""
+    """One stdio connection: tools/list from the definitions, tools/call through the answer
+    functions."""
 
     def __init__(self, project: str) -> None:
         self.project = project
-        self.runs: set[Any] = set()  # pytest_process.Run in flight, stopped on cancel or SIGTERM (imported
+        self.runs: set[Any] = (
+            set()
+        )  # pytest_process.Run in flight, stopped on cancel or SIGTERM (imported
         # with the first `test`: start-up pays only for what tools/list needs)
 
     async def serve(self, wire: Any, replay: Any) -> None:
-        """The SDK's server on the claimed wire, replayed what the front answered (`front.Replay`)."""
+        """The SDK's server on the claimed wire, replayed what the front answered
+        (`front.Replay`)."""
         from mcp.server.lowlevel import Server as LowLevel
         from mcp.server.stdio import stdio_server
 
@@ -95,7 +111,10 @@ class Server:
         from sidekit_hooks.cli.mcpserver import tools
 
         server: Any = LowLevel(
-            tools.SERVER_NAME, version=__version__, on_list_tools=self.list_tools, on_call_tool=self.call_tool
+            tools.SERVER_NAME,
+            version=__version__,
+            on_list_tools=self.list_tools,
+            on_call_tool=self.call_tool,
         )
         lines = _Lines(wire.read_fd, replay.lines, replay.buffered)
         out = _Out(wire, replay.initialize_id)
@@ -107,7 +126,9 @@ class Server:
 
         from sidekit_hooks.cli.mcpserver import tools
 
-        return types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in tools.definitions()])
+        return types.ListToolsResult(
+            tools=[types.Tool.model_validate(tool) for tool in tools.definitions()]
+        )
 
     async def call_tool(self, ctx: Any, params: Any) -> Any:
         import anyio
@@ -117,7 +138,9 @@ class Server:
 
         name = params.name
         try:
-            with anyio.fail_after(tools.seconds_for(name)):  # a cancelled `test` stops its pytest (_test)
+            with anyio.fail_after(
+                tools.seconds_for(name)
+            ):  # a cancelled `test` stops its pytest (_test)
                 if name == "test":
                     text, failed = await self._test(ctx, params.arguments)
                 else:
@@ -126,10 +149,13 @@ class Server:
                     )
         except TimeoutError:
             text, failed = tools.timed_out(name), True
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=failed)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)], is_error=failed
+        )
 
     async def _test(self, ctx: Any, arguments: dict[str, Any] | None) -> tuple[str, bool]:
-        """`test` in a worker thread, with progress and a cancellation that stops pytest's process group."""
+        """`test` in a worker thread, with progress and a cancellation that stops pytest's process
+        group."""
         import anyio
         import anyio.from_thread
 
@@ -145,7 +171,9 @@ class Server:
             except Exception:  # noqa: BLE001 - progress is a courtesy; the run goes on without it
                 pass
 
-        def run_test(project: str, args: list[str], select_only: bool, base: str | None) -> tuple[dict[str, Any], int]:
+        def run_test(
+            project: str, args: list[str], select_only: bool, base: str | None
+        ) -> tuple[dict[str, Any], int]:
             return test.answer(project, args, select_only, base, progress, process)
 
         self.runs.add(process)
@@ -198,7 +226,8 @@ class _Lines:
 
 
 class _Out:
-    """The SDK's messages to the wire, less its answer to the replayed `initialize` (the front sent one)."""
+    """The SDK's messages to the wire, less its answer to the replayed `initialize` (the front sent
+    one)."""
 
     def __init__(self, wire: Any, initialize_id: Any) -> None:
         self.wire = wire
@@ -214,7 +243,11 @@ class _Out:
                 message = json.loads(text)
             except ValueError:
                 message = None
-            if isinstance(message, dict) and message.get("id") == self.drop and "method" not in message:
+            if (
+                isinstance(message, dict)
+                and message.get("id") == self.drop
+                and "method" not in message
+            ):
                 self.drop = None
                 return
         await anyio.to_thread.run_sync(self.wire.write, text.encode("utf-8"))
@@ -224,7 +257,8 @@ class _Out:
 
 
 def clean_line(line: str) -> str:
-    """`line` with every lone surrogate in its JSON strings replaced by U+FFFD (other lines as they are)."""
+    """`line` with every lone surrogate in its JSON strings replaced by U+FFFD (other lines as they
+    are)."""
     if "\\u" not in line:  # the cheap test first: start-up imports no `re`
         return line
     import json

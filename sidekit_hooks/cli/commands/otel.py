@@ -25,9 +25,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="{status,trust,list}")
     actions.required = True
     status = actions.add_parser("status", help="the export in force and where it came from")
-    accept = actions.add_parser("trust", help="accept the endpoint the project's pyproject.toml names")
-    accept.add_argument("url", nargs="?", default="", help="the endpoint, exactly as pyproject.toml names it")
-    accept.add_argument("--revoke", action="store_true", help="forget the endpoint accepted for this project")
+    accept = actions.add_parser(
+        "trust", help="accept the endpoint the project's pyproject.toml names"
+    )
+    accept.add_argument(
+        "url", nargs="?", default="", help="the endpoint, exactly as pyproject.toml names it"
+    )
+    accept.add_argument(
+        "--revoke", action="store_true", help="forget the endpoint accepted for this project"
+    )
     listed = actions.add_parser("list", help="every project endpoint you accepted")
     for sub in (status, accept):
         add_project(sub)
@@ -99,7 +105,8 @@ def trust_answer(project: str, url: str) -> dict[str, object]:
 def revoke_answer(project: str, url: str) -> dict[str, object]:
     if url:
         raise SidekitError(
-            "--revoke takes no endpoint: it forgets the one accepted for this project", "sidekit otel trust --revoke"
+            "--revoke takes no endpoint: it forgets the one accepted for this project",
+            "sidekit otel trust --revoke",
         )
     try:
         dropped = trust.revoke(exportconfig.PROJECT_KEY, project)

@@ -27,7 +27,11 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:  # a queue folder linked out of the project, say
         raise SidekitError(f"cannot read the queue: {exc}", "sidekit doctor") from None
     shown = [
-        {"name": name, "priority": nudge.priority if nudge.urgent else None, "text": delivery.line_for(nudge)}
+        {
+            "name": name,
+            "priority": nudge.priority if nudge.urgent else None,
+            "text": delivery.line_for(nudge),
+        }
         for name, nudge in items[:SHOWN]
     ]
     answer = {

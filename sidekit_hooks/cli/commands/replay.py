@@ -1,4 +1,5 @@
-"""`sidekit replay TRANSCRIPT.jsonl`: a real Claude Code session through the real hooks, after the fact.
+"""`sidekit replay TRANSCRIPT.jsonl`: a real Claude Code session through the real hooks, after the
+fact.
 
 The session runs in a throw-away copy of the project's sidekit configuration (rule packs, scope), so
 replaying never writes into the real project. Files the session wrote or read are recreated from the
@@ -19,24 +20,38 @@ from sidekit_hooks.cli.playback import transcript
 from sidekit_hooks.cli.playback.steps import Player, apply_effect
 from sidekit_hooks.core.errors import SidekitError
 
-CONFIG = ("sidecar_rules", os.path.join(".sidekit", "rules"), os.path.join(".sidekit", "scope.toml"))
+CONFIG = (
+    "sidecar_rules",
+    os.path.join(".sidekit", "rules"),
+    os.path.join(".sidekit", "scope.toml"),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "transcript", metavar="TRANSCRIPT.jsonl", help="e.g. ~/.claude/projects/<project>/<session>.jsonl"
+        "transcript",
+        metavar="TRANSCRIPT.jsonl",
+        help="e.g. ~/.claude/projects/<project>/<session>.jsonl",
     )
     parser.add_argument(
-        "--project", metavar="DIR", help="take rule packs and scope from DIR (default: the transcript's cwd)"
+        "--project",
+        metavar="DIR",
+        help="take rule packs and scope from DIR (default: the transcript's cwd)",
     )
-    parser.add_argument("--all", action="store_true", help="print every step, not only those where a sidecar spoke")
-    parser.add_argument("--keep", action="store_true", help="keep the throw-away project (its path is printed)")
+    parser.add_argument(
+        "--all", action="store_true", help="print every step, not only those where a sidecar spoke"
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the throw-away project (its path is printed)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     path = os.path.expanduser(args.transcript)
     session = transcript.Transcript()
-    events = transcript.stream(path, session)  # one line at a time: a long session never sits in memory
+    events = transcript.stream(
+        path, session
+    )  # one line at a time: a long session never sits in memory
     try:
         first = next(events, None)
     except OSError as exc:
@@ -54,10 +69,12 @@ def run(args: argparse.Namespace) -> int:
         copied = copy_config(source, project) if source and os.path.isdir(source) else []
         print(f"sidekit replay: {args.transcript}")
         print(
-            f"throw-away project {project}; configuration from {source or 'nowhere'}: {', '.join(copied) or 'none found'}\n"
+            f"throw-away project {project}; configuration from {source or 'nowhere'}: "
+            f"{', '.join(copied) or 'none found'}\n"
         )
         summary = Summary()
-        # In this process: a subprocess per step made a long session (thousands of calls) take minutes.
+        # In this process: a subprocess per step made a long session (thousands of calls) take
+        # minutes.
         player = Player(project, session.session or "replay", in_process=True)
         for number, event in enumerate(itertools.chain([first], events), 1):
             payload = materialize(rebase(event.payload, session.cwd, project), project)
@@ -68,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         print("\n" + "\n".join(summary.lines()))
         if session.unanswered or session.skipped:
             print(
-                f"(not replayed: {session.unanswered} tool calls without a result, {session.skipped} unreadable lines)"
+                f"(not replayed: {session.unanswered} tool calls without a result, "
+                f"{session.skipped} unreadable lines)"
             )
         if args.keep:
             print(f"kept: {project} (`sidekit report --project {project}`)")
@@ -105,7 +123,8 @@ def rebase(value: Any, old_root: str, new_root: str) -> Any:
 
 
 def materialize(payload: dict[str, Any], project: str) -> dict[str, Any]:
-    """Recreate on disk what the call saw and left: the file before an edit, after it, or as read."""
+    """Recreate on disk what the call saw and left: the file before an edit, after it, or as
+    read."""
     if payload.get("hook_event_name") != "PostToolUse":
         return payload
     tool = str(payload.get("tool_name", ""))

@@ -1,9 +1,9 @@
-"""`sidekit report`: per sidecar and per rule, what fired, was delivered or held back (and why), and what
-the agent did with it: fixed after delivery, ignored (still there at the last re-check), moot.
+"""`sidekit report`: per sidecar and per rule, what fired, was delivered or held back (and why), and
+what the agent did with it: fixed after delivery, ignored (still there at the last re-check), moot.
 
-Reads `.sidekit/log/decisions.jsonl` and its rolled-over files (`.1` to `.24`), where the policy logs
-every decision and Stop logs each re-check (docs/lifecycle.md). `--days N` / `--sessions N` pick a window;
-`--format html` writes one static page with charts (`cli/report_html.py`).
+Reads `.sidekit/log/decisions.jsonl` and its rolled-over files (`.1` to `.24`), where the policy
+logs every decision and Stop logs each re-check (docs/lifecycle.md). `--days N` / `--sessions N`
+pick a window; `--format html` writes one static page with charts (`cli/report_html.py`).
 
 Fleets (docs/fleets.md): `--fleet DIR...` merges the logs of several projects or machines (copied or
 mounted), and `--export otlp` ships what is new to the configured OpenTelemetry collector.
@@ -25,8 +25,8 @@ from sidekit_hooks.core.errors import SidekitError
 from sidekit_hooks.core.workspace import log_dir
 
 MAX_RECORDS = 1_000_000
-# Re-check outcomes; "untrue": the finding was already not so when it was delivered (a tests line whose
-# tests no longer failed in the newest run): counted apart, never as fixed, and out of uptake.
+# Re-check outcomes; "untrue": the finding was already not so when it was delivered (a tests line
+# whose tests no longer failed in the newest run): counted apart, never as fixed, and out of uptake.
 OUTCOMES = ("fixed", "still", "moot", "untrue")
 SAID = ("delivered", "reminded")  # decisions whose text reached the model: the bytes nudges added
 
@@ -61,7 +61,9 @@ def median(values: list[int]) -> float | None:
         return None
     ordered = sorted(values)
     middle = len(ordered) // 2
-    return float(ordered[middle]) if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    return (
+        float(ordered[middle]) if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,7 +77,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="text",
         help="text for people (default), json for tools, html for one static page with charts",
     )
-    parser.add_argument("--output", metavar="FILE", help="write the report here instead of stdout (e.g. report.html)")
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write the report here instead of stdout (e.g. report.html)",
+    )
     parser.add_argument(
         "--fleet",
         nargs="+",
@@ -95,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
     for name in ("days", "sessions"):
         value = getattr(args, name)
         if value is not None and value < 1:
-            raise SidekitError(f"--{name} must be 1 or more, not {value}", f"sidekit report --{name} 7")
+            raise SidekitError(
+                f"--{name} must be 1 or more, not {value}", f"sidekit report --{name} 7"
+            )
     if args.export:
         return export_otlp(project)
     if args.fleet:
@@ -108,14 +116,21 @@ def run(args: argparse.Namespace) -> int:
                 "pass project folders, their .sidekit folders or copies of .sidekit/log",
             )
         records = window(report_fleet.read_all(logs), args.session, args.days, args.sessions)
-        answer = redact.redact_value(summarize(records))  # old logs predate some redaction: never show a secret
+        answer = redact.redact_value(
+            summarize(records)
+        )  # old logs predate some redaction: never show a secret
         answer["fleet"] = redact.redact_value(report_fleet.per_source(records))
         source = f"{len(logs)} log folder(s): " + ", ".join(logs)
     else:
         records = window(
-            hooklog.read(project, hooklog.DECISIONS, limit=MAX_RECORDS), args.session, args.days, args.sessions
+            hooklog.read(project, hooklog.DECISIONS, limit=MAX_RECORDS),
+            args.session,
+            args.days,
+            args.sessions,
         )
-        answer = redact.redact_value(summarize(records))  # old logs predate some redaction: never show a secret
+        answer = redact.redact_value(
+            summarize(records)
+        )  # old logs predate some redaction: never show a secret
         source = os.path.join(os.path.relpath(log_dir(project), project), hooklog.DECISIONS)
     if args.format == "json":
         text = dumps(answer)
@@ -134,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_output(path: str, text: str, kind: str) -> None:
-    """`--output FILE`; a folder, a missing folder or a full disk is said with the fix, not exit 3."""
+    """`--output FILE`; a folder, a missing folder or a full disk is said with the fix, not exit
+    3."""
     try:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")
@@ -146,11 +162,14 @@ def write_output(path: str, text: str, kind: str) -> None:
             fix = f"create the folder first (mkdir -p {where}) or name a file in an existing one"
         else:
             fix = "name a file you can write, or leave out --output to print the report"
-        raise SidekitError(f"cannot write the report to {path}: {exc.strerror or exc}", fix) from None
+        raise SidekitError(
+            f"cannot write the report to {path}: {exc.strerror or exc}", fix
+        ) from None
 
 
 def export_otlp(project: str) -> int:
-    """`--export otlp`: the Stop hook's exporter, run here in the foreground (it says what it did)."""
+    """`--export otlp`: the Stop hook's exporter, run here in the foreground (it says what it
+    did)."""
     from sidekit_hooks.telemetry import worker
 
     result = worker.export(project)
@@ -159,9 +178,14 @@ def export_otlp(project: str) -> int:
 
 
 def window(
-    records: list[dict[str, Any]], session: str | None, days: int | None, sessions: int | None, now: float | None = None
+    records: list[dict[str, Any]],
+    session: str | None,
+    days: int | None,
+    sessions: int | None,
+    now: float | None = None,
 ) -> list[dict[str, Any]]:
-    """The records of one session, of the last N days, and/or of the last N sessions (by first record)."""
+    """The records of one session, of the last N days, and/or of the last N sessions (by first
+    record)."""
     if session:
         records = [r for r in records if r.get("session") == session]
     if days:
@@ -178,7 +202,8 @@ LATEST_TS = 1e11  # seconds since 1970 (year 5138): past this, or NaN/inf, a tim
 
 
 def _ts(record: dict[str, Any]) -> float:
-    """The record's time; 0.0 for anything that is not a usable Unix time (NaN in a log made report exit 3)."""
+    """The record's time; 0.0 for anything that is not a usable Unix time (NaN in a log made report
+    exit 3)."""
     value = record.get("ts")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return 0.0
@@ -199,7 +224,9 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     by_rule: dict[str, Tally] = {}
     sidecar_of_rule: dict[str, str] = {}
     rule_of_text: dict[str, str] = {}
-    verdicts: dict[tuple[str, str], tuple[str, str, str, int | None]] = {}  # (session, key) -> the last re-check
+    verdicts: dict[
+        tuple[str, str], tuple[str, str, str, int | None]
+    ] = {}  # (session, key) -> the last re-check
     per_session: dict[str, list[Any]] = {}  # session -> [start ts, delivered]
     saved: dict[str, Savings] = {}  # session -> what its compacted runs saved and its nudges added
     for record in records:
@@ -246,21 +273,29 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "decisions": len(records),
         "sessions": len(per_session),
-        "sidecars": [{"sidecar": name, **tally.to_dict()} for name, tally in sorted(by_sidecar.items())],
+        "sidecars": [
+            {"sidecar": name, **tally.to_dict()} for name, tally in sorted(by_sidecar.items())
+        ],
         "rules": [
             {"rule": rule, "sidecar": sidecar_of_rule[rule], **tally.to_dict()}
             for rule, tally in sorted(by_rule.items())
         ],
         "timeline": [
             {"session": session, "start": round(start, 3), "delivered": delivered}
-            for session, (start, delivered) in sorted(per_session.items(), key=lambda item: (item[1][0], item[0]))
+            for session, (start, delivered) in sorted(
+                per_session.items(), key=lambda item: (item[1][0], item[0])
+            )
         ],
         "saved": savings_summary(saved, per_session),
     }
 
 
 def _tallies(
-    by_sidecar: dict[str, Tally], by_rule: dict[str, Tally], sidecar_of_rule: dict[str, str], sidecar: str, rule: str
+    by_sidecar: dict[str, Tally],
+    by_rule: dict[str, Tally],
+    sidecar_of_rule: dict[str, str],
+    sidecar: str,
+    rule: str,
 ) -> list[Tally]:
     tallies = [by_sidecar.setdefault(sidecar, Tally())]
     if rule:
@@ -272,7 +307,8 @@ def _tallies(
 def render(answer: dict[str, Any], source: str) -> str:
     if not answer["decisions"]:
         return (
-            f"No decisions logged yet ({source} is empty or missing): the hooks have not run in this project.\n"
+            f"No decisions logged yet ({source} is empty or missing): the hooks have not run in "
+            "this project.\n"
             "  fix: sidekit install --project DIR, or try `sidekit demo`"
         )
     head = f"{answer['decisions']} decisions in {answer['sessions']} session(s), from {source}"
@@ -316,7 +352,8 @@ def render(answer: dict[str, Any], source: str) -> str:
         )
     lines += [
         "",
-        "fixed/ignored: delivered findings re-checked at Stop (gone / still there); uptake = fixed / (fixed + ignored);",
+        "fixed/ignored: delivered findings re-checked at Stop (gone / still there); uptake = "
+        "fixed / (fixed + ignored);",
         "untrue: already not so when delivered (never counted as fixed);",
         "calls to fix: median tool calls from the nudge to the fix (docs/lifecycle.md).",
     ]
@@ -324,8 +361,8 @@ def render(answer: dict[str, Any], source: str) -> str:
 
 
 def _saved_lines(saved: dict[str, Any]) -> list[str]:
-    """The headline: raw test output the compact answers replaced, against the bytes the nudges added;
-    then the same per session."""
+    """The headline: raw test output the compact answers replaced, against the bytes the nudges
+    added; then the same per session."""
     if not saved:
         return []
     head = saved_headline(saved)
@@ -345,7 +382,17 @@ def _saved_lines(saved: dict[str, Any]) -> list[str]:
     ]
     if not rows:
         return [head]
-    headers = ["session", "runs", "raw B", "answer B", "saved B", "~tokens saved", "nudges", "nudge B", ""]
+    headers = [
+        "session",
+        "runs",
+        "raw B",
+        "answer B",
+        "saved B",
+        "~tokens saved",
+        "nudges",
+        "nudge B",
+        "",
+    ]
     return [head, "", *_table(headers, rows)]
 
 

@@ -1,9 +1,10 @@
 """`sidekit report --fleet DIR...`: the decision logs of several projects or machines, merged.
 
-For teams without a collector: copy (or mount) each machine's `.sidekit/log/` somewhere and point the
-report at the copies. Each DIR may be a project (`DIR/.sidekit/log/`), a `.sidekit` folder, a log folder
-itself, or a folder holding any of these a few levels down (links are not followed). Every record keeps
-where it came from (`source`), so the same session id on two machines stays two sessions.
+For teams without a collector: copy (or mount) each machine's `.sidekit/log/` somewhere and point
+the report at the copies. Each DIR may be a project (`DIR/.sidekit/log/`), a `.sidekit` folder, a
+log folder itself, or a folder holding any of these a few levels down (links are not followed).
+Every record keeps where it came from (`source`), so the same session id on two machines stays two
+sessions.
 """
 
 from __future__ import annotations
@@ -32,12 +33,16 @@ def find_logs(dirs: list[str]) -> list[str]:
 
 
 def _has_log(folder: str) -> bool:
-    return any(os.path.isfile(path) for path in _generations(os.path.join(folder, hooklog.DECISIONS)))
+    return any(
+        os.path.isfile(path) for path in _generations(os.path.join(folder, hooklog.DECISIONS))
+    )
 
 
 def _generations(base: str) -> list[str]:
     """Oldest first: `<base>.N` ... `<base>.1`, then the live file (hooklog rolls the log over)."""
-    return [f"{base}.{number}" for number in range(hooklog.generations(hooklog.DECISIONS), 0, -1)] + [base]
+    return [
+        f"{base}.{number}" for number in range(hooklog.generations(hooklog.DECISIONS), 0, -1)
+    ] + [base]
 
 
 def _walk(folder: str, depth: int) -> list[str]:
@@ -68,7 +73,11 @@ def read_all(logs: list[str]) -> list[dict[str, Any]]:
             if record.get("session"):
                 record["session"] = f"{names[folder]}:{record['session']}"
             records.append(record)
-    records.sort(key=lambda record: float(record["ts"]) if isinstance(record.get("ts"), (int, float)) else 0.0)
+    records.sort(
+        key=lambda record: (
+            float(record["ts"]) if isinstance(record.get("ts"), (int, float)) else 0.0
+        )
+    )
     return records
 
 
@@ -84,11 +93,15 @@ def read_folder(folder: str) -> list[dict[str, Any]]:
 
 
 def labels(logs: list[str]) -> dict[str, str]:
-    """A short, distinct name per log folder: the project folder's name (its path when names clash)."""
+    """A short, distinct name per log folder: the project folder's name (its path when names
+    clash)."""
 
     def project_of(folder: str) -> str:
         parts = folder.rstrip(os.sep).split(os.sep)
-        for tail in ("log", ".sidekit"):  # `proj/.sidekit/log`, a copied `box-3/log`: named by the folder above
+        for tail in (
+            "log",
+            ".sidekit",
+        ):  # `proj/.sidekit/log`, a copied `box-3/log`: named by the folder above
             if len(parts) > 1 and parts[-1] == tail:
                 parts = parts[:-1]
         return os.sep.join(parts) or os.sep
@@ -96,7 +109,9 @@ def labels(logs: list[str]) -> dict[str, str]:
     projects = {folder: project_of(folder) for folder in logs}
     short = {folder: os.path.basename(path) or path for folder, path in projects.items()}
     clashes = {name for name in short.values() if list(short.values()).count(name) > 1}
-    return {folder: projects[folder] if short[folder] in clashes else short[folder] for folder in logs}
+    return {
+        folder: projects[folder] if short[folder] in clashes else short[folder] for folder in logs
+    }
 
 
 def per_source(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -106,4 +121,7 @@ def per_source(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         row[0] += 1
         if record.get("session"):
             row[1].add(record["session"])
-    return [{"source": source, "decisions": n, "sessions": len(sessions)} for source, (n, sessions) in counts.items()]
+    return [
+        {"source": source, "decisions": n, "sessions": len(sessions)}
+        for source, (n, sessions) in counts.items()
+    ]

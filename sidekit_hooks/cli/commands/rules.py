@@ -18,21 +18,36 @@ NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="every rule the hook applies, with its origin and overrides")
-    lint = actions.add_parser("lint", help="check packs: every error names file, line, key and the fix")
-    test = actions.add_parser("test", help="run every example of every pack through the hook's matcher")
+    listing = actions.add_parser(
+        "list", help="every rule the hook applies, with its origin and overrides"
+    )
+    lint = actions.add_parser(
+        "lint", help="check packs: every error names file, line, key and the fix"
+    )
+    test = actions.add_parser(
+        "test", help="run every example of every pack through the hook's matcher"
+    )
     new = actions.add_parser("new", help="scaffold a pack with one example rule")
     for sub in (lint, test):
-        sub.add_argument("paths", nargs="*", metavar="PATH", help="pack files or folders (default: every layer)")
+        sub.add_argument(
+            "paths", nargs="*", metavar="PATH", help="pack files or folders (default: every layer)"
+        )
     new.add_argument("name", help="the pack's name, e.g. acme-api (the file becomes NAME.toml)")
     where = new.add_mutually_exclusive_group()
-    where.add_argument("--local", action="store_true", help="in .sidekit/rules/ (yours, not committed)")
-    where.add_argument("--user", action="store_true", help="in ~/.config/sidekit/rules/ (every project of yours)")
+    where.add_argument(
+        "--local", action="store_true", help="in .sidekit/rules/ (yours, not committed)"
+    )
+    where.add_argument(
+        "--user", action="store_true", help="in ~/.config/sidekit/rules/ (every project of yours)"
+    )
     for sub in (listing, lint, test, new):
         add_project(sub)
         if sub is not new:
             sub.add_argument(
-                "--format", choices=("text", "json"), default="text", help="text for people, json for agents"
+                "--format",
+                choices=("text", "json"),
+                default="text",
+                help="text for people, json for agents",
             )
 
 
@@ -47,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     return new_pack(args.name, project, local=args.local, user=args.user)
 
 
-# --- list -------------------------------------------------------------------------------------------
+# --- list
+# -------------------------------------------------------------------------------------------
 
 
 def list_rules(project: str, fmt: str) -> int:
@@ -69,11 +85,14 @@ def list_rules(project: str, fmt: str) -> int:
                 "disabledBy": "",
             }
             if previous is not None:
-                entry["overrides"] = previous["overrides"] + [f"{previous['layer']} {previous['file']}"]
+                entry["overrides"] = previous["overrides"] + [
+                    f"{previous['layer']} {previous['file']}"
+                ]
                 if not rule["enabled"]:
                     entry = dict(previous, disabledBy=where)
             elif not rule["enabled"]:
-                entry["disabledBy"] = where  # turns off a rule no earlier layer has: say so, it is likely a typo
+                # turns off a rule no earlier layer has: say so, it is likely a typo
+                entry["disabledBy"] = where
             entries[rule["id"]] = entry
     answer = {"rules": list(entries.values()), "broken": snap["broken"]}
     if fmt == "json":
@@ -85,7 +104,8 @@ def list_rules(project: str, fmt: str) -> int:
         note = f"  disabled by {entry['disabledBy']}" if entry["disabledBy"] else ""
         note += "".join(f"  overrides {where}" for where in entry["overrides"])
         print(
-            f"{entry['id'].ljust(width)}  {entry['sidecar']:<12} {state:<6}  {entry['layer']:<7}  {entry['file']}{note}"
+            f"{entry['id'].ljust(width)}  {entry['sidecar']:<12} {state:<6}  {entry['layer']:<7}  "
+            f"{entry['file']}{note}"
         )
     for broken in snap["broken"]:
         print(f"broken (skipped): {broken['error'].splitlines()[0]}")
@@ -94,7 +114,8 @@ def list_rules(project: str, fmt: str) -> int:
     return 0
 
 
-# --- lint -------------------------------------------------------------------------------------------
+# --- lint
+# -------------------------------------------------------------------------------------------
 
 
 def lint_packs(paths: list[str], project: str, fmt: str) -> int:
@@ -105,7 +126,11 @@ def lint_packs(paths: list[str], project: str, fmt: str) -> int:
     over = _total_size_problem(found)
     errors = sum(len(c.errors) for c in checked) + bool(over)
     warnings = sum(len(c.warnings) for c in checked)
-    rules = sum(len(c.data.get("rules", [])) for c in checked if c.data and isinstance(c.data.get("rules"), list))
+    rules = sum(
+        len(c.data.get("rules", []))
+        for c in checked
+        if c.data and isinstance(c.data.get("rules"), list)
+    )
     if fmt == "json":
         render.emit(
             {
@@ -113,7 +138,8 @@ def lint_packs(paths: list[str], project: str, fmt: str) -> int:
                 "rules": rules,
                 "errors": errors,
                 "warnings": warnings,
-                "problems": [line for c in checked for line in c.rendered()] + ([over] if over else []),
+                "problems": [line for c in checked for line in c.rendered()]
+                + ([over] if over else []),
             }
         )
         return 1 if errors else 0
@@ -122,13 +148,15 @@ def lint_packs(paths: list[str], project: str, fmt: str) -> int:
     if over:
         print(over)
     print(
-        f"{_count(len(checked), 'pack')}, {_count(rules, 'rule')}: {_count(errors, 'error')}, {_count(warnings, 'warning')}"
+        f"{_count(len(checked), 'pack')}, {_count(rules, 'rule')}: {_count(errors, 'error')}, "
+        f"{_count(warnings, 'warning')}"
     )
     return 1 if errors else 0
 
 
 def _total_size_problem(found: list[tuple[str, str]]) -> str:
-    """The hook skips packs past the total size cap (user, project and local layers together): say so here."""
+    """The hook skips packs past the total size cap (user, project and local layers together): say
+    so here."""
     from sidekit_hooks.rules import snapshot
 
     total = 0
@@ -139,22 +167,28 @@ def _total_size_problem(found: list[tuple[str, str]]) -> str:
             continue
         if total > snapshot.MAX_TOTAL_BYTES:
             return (
-                f"{path}: the packs together are over {snapshot.MAX_TOTAL_BYTES // 1024} KB; the hook skips this "
-                "one and every later one\n  fix: trim the packs or remove one (sidekit rules list shows them)"
+                f"{path}: the packs together are over {snapshot.MAX_TOTAL_BYTES // 1024} KB; the "
+                "hook skips this "
+                "one and every later one\n  fix: trim the packs or remove one (sidekit rules list "
+                "shows them)"
             )
     return ""
 
 
-# --- test -------------------------------------------------------------------------------------------
+# --- test
+# -------------------------------------------------------------------------------------------
 
 
 def _worst_match_ms(rules: list[dict[str, Any]], data: dict[str, Any]) -> int:
-    """The slowest of the pack's examples (and a 5-folder-deep Write), matched against every rule of the pack."""
+    """The slowest of the pack's examples (and a 5-folder-deep Write), matched against every rule of
+    the pack."""
     from sidekit_hooks.nudges.events import parse_event
     from sidekit_hooks.rules import match
     from sidekit_hooks.rules.authoring import examples
 
-    samples = [examples.payload(ex) for raw in data.get("rules", []) for ex in raw.get("examples", [])][:50]
+    samples = [
+        examples.payload(ex) for raw in data.get("rules", []) for ex in raw.get("examples", [])
+    ][:50]
     samples.append(
         {
             "hook_event_name": "PostToolUse",
@@ -164,7 +198,9 @@ def _worst_match_ms(rules: list[dict[str, Any]], data: dict[str, Any]) -> int:
     )
     worst = 0.0
     for sample in samples:
-        event = parse_event(sample.get("hook_event_name", "PostToolUse"), sample, examples.EXAMPLE_PROJECT)
+        event = parse_event(
+            sample.get("hook_event_name", "PostToolUse"), sample, examples.EXAMPLE_PROJECT
+        )
         started = time.monotonic()
         try:
             match.match_rules(rules, event, time.monotonic() + 5)
@@ -175,19 +211,22 @@ def _worst_match_ms(rules: list[dict[str, Any]], data: dict[str, Any]) -> int:
 
 
 def _budget_failures(display: str, compile_ms: int, match_ms: int) -> list[str]:
-    """A pack that cannot compile or match within what a hook may spend fails its test, with the fix."""
+    """A pack that cannot compile or match within what a hook may spend fails its test, with the
+    fix."""
     from sidekit_hooks.pipeline import runtime
     from sidekit_hooks.rules import snapshot
 
     out = []
     if compile_ms > snapshot.COMPILE_BUDGET * 1000:
         out.append(
-            f"{display}: compiling takes {compile_ms} ms, over the {snapshot.COMPILE_BUDGET * 1000:.0f} ms a hook "
+            f"{display}: compiling takes {compile_ms} ms, over the "
+            f"{snapshot.COMPILE_BUDGET * 1000:.0f} ms a hook "
             "spends on it; split the pack or shorten its regexes"
         )
     if match_ms > runtime.DETECTOR_BUDGET * 1000 / 2:
         out.append(
-            f"{display}: matching one event takes {match_ms} ms, over half the {runtime.DETECTOR_BUDGET * 1000:.0f} ms "
+            f"{display}: matching one event takes {match_ms} ms, over half the "
+            f"{runtime.DETECTOR_BUDGET * 1000:.0f} ms "
             "every sidecar shares; narrow `paths`/`tools` or simplify its regexes"
         )
     return out
@@ -212,7 +251,9 @@ def test_packs(paths: list[str], project: str, fmt: str) -> int:
         snapshot.precompile(compiled, {})
         result["compileMs"] = round((time.monotonic() - started) * 1000)
         result["matchMs"] = _worst_match_ms(compiled, data)
-        result["failed"] += _budget_failures(checked.display, result["compileMs"], result["matchMs"])
+        result["failed"] += _budget_failures(
+            checked.display, result["compileMs"], result["matchMs"]
+        )
         lines = locate.lines_of(checked.text)
         for index, (raw, rule) in enumerate(zip(data.get("rules", []), compiled, strict=False)):
             for number, example in enumerate(raw.get("examples", [])):
@@ -224,7 +265,13 @@ def test_packs(paths: list[str], project: str, fmt: str) -> int:
                 if fired is example["fires"]:
                     continue
                 at = ("rules", index, "examples", number)
-                said = "its regex timed out" if fired is None else "it did not" if example["fires"] else "it fired"
+                said = (
+                    "its regex timed out"
+                    if fired is None
+                    else "it did not"
+                    if example["fires"]
+                    else "it fired"
+                )
                 want = "to fire" if example["fires"] else "not to fire"
                 result["failed"].append(
                     f"{checked.display}:{locate.line_of(lines, at)}: {compiler.dotted(at)} "
@@ -246,12 +293,14 @@ def test_packs(paths: list[str], project: str, fmt: str) -> int:
             print(f"  {line}")
     total = sum(r["examples"] for r in results)
     print(
-        f"{_count(len(results), 'pack')}, {_count(total, 'example')}: {'all as expected' if not failed else f'{failed} failed'}"
+        f"{_count(len(results), 'pack')}, {_count(total, 'example')}: "
+        f"{'all as expected' if not failed else f'{failed} failed'}"
     )
     return 1 if failed else 0
 
 
-# --- new --------------------------------------------------------------------------------------------
+# --- new
+# --------------------------------------------------------------------------------------------
 
 
 def new_pack(name: str, project: str, *, local: bool = False, user: bool = False) -> int:
@@ -261,13 +310,21 @@ def new_pack(name: str, project: str, *, local: bool = False, user: bool = False
 
     if not name or not set(name) <= NAME_CHARS or name[0] in "-_.":
         raise SidekitError(
-            f"{name!r} cannot be a pack name (lowercase letters, digits, - _ . only)", "sidekit rules new my-pack"
+            f"{name!r} cannot be a pack name (lowercase letters, digits, - _ . only)",
+            "sidekit rules new my-pack",
         )
-    folder = snapshot.user_dir() if user else os.path.join(project, snapshot.LOCAL_DIR if local else snapshot.PACK_DIR)
+    folder = (
+        snapshot.user_dir()
+        if user
+        else os.path.join(project, snapshot.LOCAL_DIR if local else snapshot.PACK_DIR)
+    )
     path = os.path.join(folder, f"{name}.toml")
     display = snapshot.display_path(path, project)
     if os.path.exists(path):
-        raise SidekitError(f"{display} already exists", f"edit it, or pick another name: sidekit rules new {name}-2")
+        raise SidekitError(
+            f"{display} already exists",
+            f"edit it, or pick another name: sidekit rules new {name}-2",
+        )
     header = (
         f"# Rule pack scaffolded by `sidekit rules new {name}`. Format: docs/rule-packs.md\n"
         f"# Check it with: sidekit rules test {display}\n\n"
@@ -294,7 +351,8 @@ def scaffold(name: str) -> dict[str, Any]:
             {
                 "id": f"{name}.no-print",
                 "sidecar": name,
-                "message": "Library code logs through the project's logger, not print(); use log = logging.getLogger(__name__).",
+                "message": "Library code logs through the project's logger, not print(); use log "
+                "= logging.getLogger(__name__).",
                 "severity": "low",
                 "when": {
                     "tools": ["Edit", "Write"],
@@ -309,7 +367,12 @@ def scaffold(name: str) -> dict[str, Any]:
                         "path": "app/service.py",
                         "content": "def run():\n    print('starting')\n",
                     },
-                    {"fires": False, "tool": "Write", "path": "tests/test_service.py", "content": "print('debug')\n"},
+                    {
+                        "fires": False,
+                        "tool": "Write",
+                        "path": "tests/test_service.py",
+                        "content": "print('debug')\n",
+                    },
                 ],
             }
         ],

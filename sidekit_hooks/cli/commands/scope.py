@@ -22,21 +22,37 @@ from sidekit_hooks.detectors.scope import model as scope_model
 
 MAX_GLOB = 2_000  # characters, as for a rule pack's globs
 SET_EXAMPLE = "sidekit scope set --issue ID --allow 'api/handlers/**'"
-PROPOSAL = "scope-proposal.json"  # under .sidekit/: a wider scope the agent asked for (MCP), for the user
+# under .sidekit/: a wider scope the agent asked for (MCP), for the user
+PROPOSAL = "scope-proposal.json"
 LOG = "scope.jsonl"  # under .sidekit/log/: every scope the agent set or proposed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="{set,show,clear}")
     actions.required = True
-    setter = actions.add_parser("set", help="replace the scope: globs the task may touch (and may not)")
-    setter.add_argument("--issue", default="", help="the task's issue id, named in every scope nudge")
-    # action="extend": `--allow A --allow B` keeps both, like `--allow A B` (plain nargs kept only B)
-    setter.add_argument(
-        "--allow", nargs="+", action="extend", required=True, metavar="GLOB", help="gitignore-style globs in scope"
+    setter = actions.add_parser(
+        "set", help="replace the scope: globs the task may touch (and may not)"
     )
     setter.add_argument(
-        "--deny", nargs="+", action="extend", default=[], metavar="GLOB", help="globs out of scope even if allowed"
+        "--issue", default="", help="the task's issue id, named in every scope nudge"
+    )
+    # action="extend": `--allow A --allow B` keeps both, like `--allow A B` (plain nargs kept only
+    # B)
+    setter.add_argument(
+        "--allow",
+        nargs="+",
+        action="extend",
+        required=True,
+        metavar="GLOB",
+        help="gitignore-style globs in scope",
+    )
+    setter.add_argument(
+        "--deny",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="GLOB",
+        help="globs out of scope even if allowed",
     )
     for sub in (
         setter,
@@ -58,8 +74,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def set_answer(project: str, allow: list[str], deny: list[str], issue: str = "") -> dict[str, object]:
-    """Replace the scope; the answer `sidekit scope set` prints and the MCP `scope_set` tool returns."""
+def set_answer(
+    project: str, allow: list[str], deny: list[str], issue: str = ""
+) -> dict[str, object]:
+    """Replace the scope; the answer `sidekit scope set` prints and the MCP `scope_set` tool
+    returns."""
     scope = scope_model.Scope(
         [normalize_glob(g, project) for g in allow],
         [normalize_glob(g, project) for g in deny],
@@ -70,19 +89,29 @@ def set_answer(project: str, allow: list[str], deny: list[str], issue: str = "")
     return _answer(scope)
 
 
-def agent_set_answer(project: str, allow: list[str], deny: list[str], issue: str = "") -> dict[str, object]:
-    """MCP `scope_set`: narrow the scope in force, or record a proposal the user sees; keep its issue id."""
+def agent_set_answer(
+    project: str, allow: list[str], deny: list[str], issue: str = ""
+) -> dict[str, object]:
+    """MCP `scope_set`: narrow the scope in force, or record a proposal the user sees; keep its
+    issue id."""
     from sidekit_hooks.core import hooklog
     from sidekit_hooks.detectors.scope import narrowing
 
     current = _current(project)
     wanted = scope_model.Scope(
-        [normalize_glob(g, project) for g in allow], [normalize_glob(g, project) for g in deny], _issue(issue)
+        [normalize_glob(g, project) for g in allow],
+        [normalize_glob(g, project) for g in deny],
+        _issue(issue),
     )
     if current is not None and current.issue:
         wanted.issue = current.issue  # the user's task stays named in every scope nudge
     why = narrowing.widening(current, wanted)
-    record = {"by": "mcp scope_set", "allow": wanted.allow, "deny": wanted.deny, "issue": wanted.issue}
+    record = {
+        "by": "mcp scope_set",
+        "allow": wanted.allow,
+        "deny": wanted.deny,
+        "issue": wanted.issue,
+    }
     if why:
         workspace.atomic_write(
             os.path.join(workspace.state_dir(project), PROPOSAL),
@@ -130,14 +159,16 @@ def _current(project: str) -> scope_model.Scope | None:
 
 
 def _save(project: str, scope: scope_model.Scope) -> None:
-    """Write the scope; a scope.toml that is a folder (or a full disk) is a clear error, not exit 3."""
+    """Write the scope; a scope.toml that is a folder (or a full disk) is a clear error, not exit
+    3."""
     try:
         scope_model.save(project, scope)
     except OSError as exc:
         path = scope_model.toml_path(project)
         aside = f"mv {shlex.quote(path)} {shlex.quote(path)}.old"
         raise SidekitError(
-            f"cannot write {path}: {exc.strerror or exc}", f"move it out of the way ({aside}), then: {SET_EXAMPLE}"
+            f"cannot write {path}: {exc.strerror or exc}",
+            f"move it out of the way ({aside}), then: {SET_EXAMPLE}",
         ) from None
 
 
@@ -162,7 +193,12 @@ def show_answer(project: str) -> dict[str, object]:
 
 
 def _answer(scope: scope_model.Scope) -> dict[str, object]:
-    return {"issue": scope.issue, "allow": scope.allow, "deny": scope.deny, "file": ".sidekit/scope.toml"}
+    return {
+        "issue": scope.issue,
+        "allow": scope.allow,
+        "deny": scope.deny,
+        "file": ".sidekit/scope.toml",
+    }
 
 
 def _issue(issue: str) -> str:
@@ -173,7 +209,8 @@ def _issue(issue: str) -> str:
 
 
 def normalize_glob(glob: str, project: str) -> str:
-    """A project-relative glob; an absolute path inside the project is made relative; `!` is kept."""
+    """A project-relative glob; an absolute path inside the project is made relative; `!` is
+    kept."""
     written = glob.strip()
     negation = "!" if written.startswith("!") else ""
     written = written[len(negation) :]
@@ -186,24 +223,40 @@ def normalize_glob(glob: str, project: str) -> str:
     if not parts:
         raise SidekitError(f"the glob {glob!r} names no files", SET_EXAMPLE)
     if ".." in parts:
-        raise SidekitError(f"the glob {glob!r} leaves the project (`..`)", "use a path inside the project")
-    outside = text == written and os.path.exists("/" + parts[0]) and not os.path.exists(os.path.join(project, parts[0]))
-    if text.startswith("/") and outside:  # `/api/**` anchors at the project root; `/home/me/x` is a path
-        raise SidekitError(f"the glob {glob!r} is an absolute path outside the project", "use a project-relative glob")
+        raise SidekitError(
+            f"the glob {glob!r} leaves the project (`..`)", "use a path inside the project"
+        )
+    outside = (
+        text == written
+        and os.path.exists("/" + parts[0])
+        and not os.path.exists(os.path.join(project, parts[0]))
+    )
+    if (
+        text.startswith("/") and outside
+    ):  # `/api/**` anchors at the project root; `/home/me/x` is a path
+        raise SidekitError(
+            f"the glob {glob!r} is an absolute path outside the project",
+            "use a project-relative glob",
+        )
     why = globs.problem(text)  # the same check `sidekit rules lint` runs on a pack's paths
     if why:
         raise SidekitError(f"the glob {glob!r} cannot match: {why}", SET_EXAMPLE)
     if len(text) > MAX_GLOB:
         raise SidekitError(
-            f"the glob {glob[:60]!r}... is over {MAX_GLOB} characters", "name the folder instead, e.g. --allow 'api/**'"
+            f"the glob {glob[:60]!r}... is over {MAX_GLOB} characters",
+            "name the folder instead, e.g. --allow 'api/**'",
         )
     collapsed = globs.normalise(text)  # `**/**` matches what `**` does, at a fraction of the cost
     if collapsed != text:
         print(
-            f"sidekit scope: wrote {negation + collapsed!r} for {glob!r} (consecutive ** are one **)", file=sys.stderr
+            f"sidekit scope: wrote {negation + collapsed!r} for {glob!r} (consecutive ** are one "
+            "**)",
+            file=sys.stderr,
         )
         text = collapsed
-    costly = globs.budget_problem(text)  # the same budget `sidekit rules lint` holds a pack's globs to
+    costly = globs.budget_problem(
+        text
+    )  # the same budget `sidekit rules lint` holds a pack's globs to
     if costly:
         raise SidekitError(
             f"the glob {glob[:80]!r} costs too much on every tool call: {costly}",

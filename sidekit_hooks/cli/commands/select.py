@@ -1,4 +1,5 @@
-"""`sidekit select [--base REV]`: the tests the working tree's changes (or those since REV) need, and why.
+"""`sidekit select [--base REV]`: the tests the working tree's changes (or those since REV) need,
+and why.
 
 `sidekit test --select` runs exactly this selection.
 """
@@ -18,7 +19,9 @@ PATH_CHARS = 40
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--base", metavar="REV", help="compare with this git revision instead of HEAD")
+    parser.add_argument(
+        "--base", metavar="REV", help="compare with this git revision instead of HEAD"
+    )
     add_common(parser)
 
 
@@ -51,11 +54,21 @@ def answer(project: str, base: str | None = None) -> dict[str, Any]:
     if adapter is not None and hasattr(adapter, "selection"):  # the runner's own graph
         head = dict(adapter.selection(project, base)[1])
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
-        return render.fit({**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles")
+        return render.fit(
+            {**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles"
+        )
     if adapter is not None and hasattr(adapter, "graph_selection"):  # the language's own graph
         head = dict(adapter.graph_selection(project, base))
         files = [render.short_path(str(f), PATH_CHARS) for f in head.pop("files", None) or ()]
-        return render.fit({**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles")
-    if adapter is not None and not getattr(adapter, "IMPORT_GRAPH", False):  # no graph for it yet: every test
-        return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: run all tests"}
+        return render.fit(
+            {**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles"
+        )
+    if adapter is not None and not getattr(
+        adapter, "IMPORT_GRAPH", False
+    ):  # no graph for it yet: every test
+        return {
+            "runner": runner,
+            "basis": "all",
+            "why": f"no selection graph for {runner} yet: run all tests",
+        }
     return answer_for(selection(project, base))  # the Python import graph (budgets as before)

@@ -18,7 +18,12 @@ from sidekit_hooks.status import cache
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--since", type=int, metavar="N", help="generation of your last answer: unchanged -> 40 bytes")
+    parser.add_argument(
+        "--since",
+        type=int,
+        metavar="N",
+        help="generation of your last answer: unchanged -> 40 bytes",
+    )
     add_project(parser)
     add_format(parser)
 
@@ -31,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
 def answer(project: str, since: int | None = None) -> dict[str, Any]:
     """The answer `sidekit status` prints and the MCP `status` tool returns."""
     root = cache.workspace_root(project)
-    pending.wait(root)  # a go or cargo run that has just ended: its writer first (runners/pending.py)
+    pending.wait(
+        root
+    )  # a go or cargo run that has just ended: its writer first (runners/pending.py)
     loaded = cache.read(cache.summary_path(root))
     summary = loaded.data
     stale = None

@@ -21,9 +21,9 @@ from sidekit_hooks.code.testfiles import is_test_path
 
 BUDGET_ONE = 170  # bytes, one match (contract)
 BUDGET_MANY = 400  # bytes, several matches
-CLOSE_SCORE = (
-    80  # rapidfuzz ratio (edit similarity, 0-100) at or above which a defined name is offered when nothing matches
-)
+# rapidfuzz ratio (edit similarity, 0-100) at or above which a defined name is offered when nothing
+# matches
+CLOSE_SCORE = 80
 CLOSE_SHOWN = 3
 PATH_CHARS = 60
 KIND_RANK = {
@@ -35,13 +35,16 @@ KIND_RANK = {
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "name", metavar="NAME", help="bare or qualified name: parse, Parser.parse, pkg.mod:Parser.parse"
+        "name",
+        metavar="NAME",
+        help="bare or qualified name: parse, Parser.parse, pkg.mod:Parser.parse",
     )
     add_common(parser)
 
 
 def match_rank(query: str, symbol: Symbol) -> int | None:
-    """0: the exact (module-)qualified name; 1: a qualified tail of it; 2: the bare name; None: not it."""
+    """0: the exact (module-)qualified name; 1: a qualified tail of it; 2: the bare name; None: not
+    it."""
     wanted = query.replace(":", ".")
     full = f"{symbol.module}.{symbol.qualname}" if symbol.module else symbol.qualname
     if wanted in (symbol.qualname, full):
@@ -68,7 +71,9 @@ def ranked(query: str, symbols: list[Symbol]) -> list[Symbol]:
     return [symbol for _, symbol in sorted(scored, key=lambda pair: pair[0])]
 
 
-def entry(query: str, symbol: Symbol, path_chars: int = PATH_CHARS, signature: bool = True) -> dict[str, Any]:
+def entry(
+    query: str, symbol: Symbol, path_chars: int = PATH_CHARS, signature: bool = True
+) -> dict[str, Any]:
     return {
         "name": None if match_rank(query, symbol) == 0 else symbol.qualname,
         "kind": symbol.kind,
@@ -81,7 +86,11 @@ def close_names(query: str, index: Index) -> list[str]:
     """Defined names near a query that matched nothing (a typo, a half-remembered name)."""
     from rapidfuzz import fuzz, process, utils
 
-    wanted = query.replace(":", ".").rsplit(".", 1)[-1] if query.count(".") > 1 else query.replace(":", ".")
+    wanted = (
+        query.replace(":", ".").rsplit(".", 1)[-1]
+        if query.count(".") > 1
+        else query.replace(":", ".")
+    )
     candidates = index.defined_names(qualified="." in wanted)
     found = process.extract(
         wanted,
@@ -100,8 +109,15 @@ def answer_for(
     matches = ranked(query, symbols)
     if not matches:
         return {"found": 0, "close": close, **coverage}
-    if len(matches) == 1:  # its budget (docs/usage.md): degrade the signature, then the path, never the place
-        for path_chars, signature in ((PATH_CHARS, True), (PATH_CHARS, False), (40, False), (24, False)):
+    if (
+        len(matches) == 1
+    ):  # its budget (docs/usage.md): degrade the signature, then the path, never the place
+        for path_chars, signature in (
+            (PATH_CHARS, True),
+            (PATH_CHARS, False),
+            (40, False),
+            (24, False),
+        ):
             answer = {"matches": [entry(query, matches[0], path_chars, signature)], **coverage}
             if render.size(answer) <= BUDGET_ONE:
                 break

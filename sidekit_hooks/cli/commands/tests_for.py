@@ -21,13 +21,20 @@ PATH_CHARS = 32
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", metavar="PATH", help="a source file of the workspace (Python, TS/JS, Go, Java)")
+    parser.add_argument(
+        "path", metavar="PATH", help="a source file of the workspace (Python, TS/JS, Go, Java)"
+    )
     add_common(parser)
 
 
 def answer_for(found: Impact) -> dict[str, Any]:
     files = found.test_files
-    head: dict[str, Any] = {"tests": len(found.tests) or None, "files": None, "more": None, "basis": found.basis}
+    head: dict[str, Any] = {
+        "tests": len(found.tests) or None,
+        "files": None,
+        "more": None,
+        "basis": found.basis,
+    }
     if not files:
         head["files"] = 0  # zero is the answer here, not a missing field
         return head
@@ -35,17 +42,22 @@ def answer_for(found: Impact) -> dict[str, Any]:
 
 
 def calling_first(project: str, path: str, files: Any) -> list[str]:
-    """A runner's test files, those that call a function or method the file (`path`: relative to the cwd,
-    or absolute) defines first: the likeliest to catch a change to it, kept when the budget cuts (go's
-    other tests of the package still run, since a test reaches a function through others too)."""
+    """A runner's test files, those that call a function or method the file (`path`: relative to the
+    cwd, or absolute) defines first: the likeliest to catch a change to it, kept when the budget
+    cuts (go's other tests of the package still run, since a test reaches a function through others
+    too)."""
     listed = [str(f) for f in files or ()]
     if len(listed) < 2:
         return listed
     from sidekit_hooks.impact.callers import test_files_calling
 
-    full = os.path.abspath(path if os.path.isabs(path) or os.path.exists(path) else os.path.join(project, path))
+    full = os.path.abspath(
+        path if os.path.isabs(path) or os.path.exists(path) else os.path.join(project, path)
+    )
     with Index.open(project) as index:
-        calling = test_files_calling(index, os.path.relpath(full, project).replace(os.sep, "/"), set(listed))
+        calling = test_files_calling(
+            index, os.path.relpath(full, project).replace(os.sep, "/"), set(listed)
+        )
     return sorted(listed, key=lambda f: (f not in calling, listed.index(f)))
 
 
@@ -62,12 +74,23 @@ def answer(project: str, path: str) -> dict[str, Any]:
     adapter = runners.load(runner)
     if adapter is not None and hasattr(adapter, "tests_for"):  # the runner's own graph
         head = dict(adapter.tests_for(project, path))
-        files = [render.short_path(str(f), PATH_CHARS) for f in calling_first(project, path, head.pop("files", None))]
+        files = [
+            render.short_path(str(f), PATH_CHARS)
+            for f in calling_first(project, path, head.pop("files", None))
+        ]
         return (
-            render.fit({**head, "files": None, "more": None}, "files", files, BUDGET) if files else dict(head, files=0)
+            render.fit({**head, "files": None, "more": None}, "files", files, BUDGET)
+            if files
+            else dict(head, files=0)
         )
-    if adapter is not None and not getattr(adapter, "IMPORT_GRAPH", False):  # no graph for it yet: every test
-        return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: all tests"}
+    if adapter is not None and not getattr(
+        adapter, "IMPORT_GRAPH", False
+    ):  # no graph for it yet: every test
+        return {
+            "runner": runner,
+            "basis": "all",
+            "why": f"no selection graph for {runner} yet: all tests",
+        }
     with Index.open(project) as index:
         found = tests_of(project, index, workspace_path(project, path))
     return answer_for(found)  # the Python import graph (budgets as before)

@@ -17,10 +17,14 @@ from sidekit_hooks.core.errors import SidekitError
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_scope(parser)
     parser.add_argument(
-        "--recorder-only", action="store_true", help="only take the pytest recorder out of the project's environments"
+        "--recorder-only",
+        action="store_true",
+        help="only take the pytest recorder out of the project's environments",
     )
     parser.add_argument(
-        "--all", action="store_true", help=f"remove every handler marked '{settings_merge.MARKER}', whoever wrote it"
+        "--all",
+        action="store_true",
+        help=f"remove every handler marked '{settings_merge.MARKER}', whoever wrote it",
     )
 
 
@@ -53,19 +57,24 @@ def run(args: argparse.Namespace) -> int:
             files.remove_settings_file(where.settings)
             print("  removed the file (sidekit install had created it)")
         else:
-            files.write_settings(where.settings, after, before, _original(record, after), backup=False)
+            files.write_settings(
+                where.settings, after, before, _original(record, after), backup=False
+            )
     if record is not None and files.remove_backup(where.settings):
         print(f"  removed the backup install kept: {where.settings}{files.BACKUP_SUFFIX}")
     elif not changes and settings_merge.marked_handlers(before.data):
         print(
-            "  nothing to remove: the entries marked 'sidekit-hooks' there were not written by `sidekit install`"
+            "  nothing to remove: the entries marked 'sidekit-hooks' there were not written by "
+            "`sidekit install`"
             f"\n  to remove them anyway: sidekit uninstall {where.flags} --all"
         )
     elif not changes:
         print("  nothing to remove")
     files.save_record(where, None)
     if where.project and record is not None and not files.has_records(where):
-        removed = files.remove_gitignore(where.project)  # the last install here is gone: its ignore lines go too
+        removed = files.remove_gitignore(
+            where.project
+        )  # the last install here is gone: its ignore lines go too
         if removed:
             print(f"  .gitignore: removed {' '.join(removed)}")
     if where.project:
@@ -79,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
 def _created_folders(where: files.Target, record: dict[str, Any] | None) -> None:
     removed = files.remove_created_folders(where, (record or {}).get("createdFolders"))
     if removed:
-        shown = [os.path.relpath(folder, where.project) + "/" if where.project else folder for folder in removed]
+        shown = [
+            os.path.relpath(folder, where.project) + "/" if where.project else folder
+            for folder in removed
+        ]
         print(f"  removed the empty folders sidekit install had created: {' '.join(shown)}")
 
 
@@ -107,8 +119,12 @@ def _original(record: dict[str, Any] | None, after: dict[str, Any]) -> str | Non
 def _claude_md(where: files.Target, asked: bool) -> None:
     if asked:
         removed = files.remove_claude_md(where.claude_md)
-        print(f"  {where.claude_md}: {'removed the sidekit block' if removed else 'no sidekit block to remove'}")
+        print(
+            f"  {where.claude_md}: "
+            f"{'removed the sidekit block' if removed else 'no sidekit block to remove'}"
+        )
     elif files.has_claude_md_block(where.claude_md) and os.path.exists(where.claude_md):
         print(
-            f"  {where.claude_md} still has the sidekit block; remove it: sidekit uninstall {where.flags} --claude-md"
+            f"  {where.claude_md} still has the sidekit block; remove it: sidekit uninstall "
+            f"{where.flags} --claude-md"
         )

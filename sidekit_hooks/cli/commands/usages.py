@@ -21,7 +21,8 @@ from sidekit_hooks.cli.commands._code import fast_arguments as fast_arguments
 from sidekit_hooks.cli.commands._shared import project_of
 from sidekit_hooks.code.index import Index
 
-BUDGET_MAX = 900  # bytes: the budget for 480 uses (docs/usage.md) across 60 files, and the most we ever send
+# bytes: the budget for 480 uses (docs/usage.md) across 60 files, and the most we ever send
+BUDGET_MAX = 900
 BUDGET_BASE = 90  # bytes for the fields every answer carries ...
 BUDGET_PER_USE = 30  # ... plus this much per use, so a light answer stays light (9 uses: 360 bytes)
 PATH_CHARS = 60
@@ -30,7 +31,9 @@ LINES_PER_FILE = 5  # in the fitted grouped shape; the file's `uses` count says 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "name", metavar="NAME", help="a name; a qualified one (Class.method) is matched by its last part"
+        "name",
+        metavar="NAME",
+        help="a name; a qualified one (Class.method) is matched by its last part",
     )
     add_common(parser)
 
@@ -40,11 +43,14 @@ def budget(uses: int) -> int:
 
 
 def short_paths(sites: list[tuple[str, int]]) -> dict[str, str]:
-    """Each file's shortened path, made once per file (a name used 900 times is used in a few hundred)."""
+    """Each file's shortened path, made once per file (a name used 900 times is used in a few
+    hundred)."""
     return {path: render.short_path(path, PATH_CHARS) for path in {path for path, _ in sites}}
 
 
-def flat(sites: list[tuple[str, int]], coverage: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def flat(
+    sites: list[tuple[str, int]], coverage: dict[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
     short = short_paths(sites)
     items = [f"{short[path]}:{line}" for path, line in sites]
     return {"uses": len(sites), "at": None, "more": None, **coverage}, items
@@ -59,8 +65,17 @@ def grouped(
         lines.setdefault(path, []).append(line)
     order = sorted(counts, key=lambda path: (-counts[path], path))
     short = short_paths(sites)
-    items = [{"file": short[path], "uses": counts[path], "lines": lines[path][:lines_per_file]} for path in order]
-    return {"uses": len(sites), "files": len(order), "in": None, "moreFiles": None, **coverage}, items
+    items = [
+        {"file": short[path], "uses": counts[path], "lines": lines[path][:lines_per_file]}
+        for path in order
+    ]
+    return {
+        "uses": len(sites),
+        "files": len(order),
+        "in": None,
+        "moreFiles": None,
+        **coverage,
+    }, items
 
 
 def answer_for(sites: list[tuple[str, int]], coverage: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""`sidekit install --mcp`: the `sidekit` server in a project's `.mcp.json`, approved in its settings.
+"""`sidekit install --mcp`: the `sidekit` server in a project's `.mcp.json`, approved in its
+settings.
 
 Pure merges (dicts in, dicts out) plus the `.mcp.json` file itself; the settings file is read and
 written by `install`/`uninstall` as before. What install adds is recorded (`record["mcp"]` in the
@@ -47,16 +48,22 @@ def path_of(project: str) -> str:
     if real != os.path.join(root, MCP_FILE) and not real.startswith(root + os.sep):
         raise SidekitError(
             f"{path} is a link to {real}, outside the project; nothing was changed",
-            f"replace the link with a file (rm {path}), then: sidekit install --project {project} --mcp",
+            f"replace the link with a file (rm {path}), then: sidekit install --project {project} "
+            "--mcp",
         )
     return path
 
 
 def install(project: str, python: str, record: Record | None) -> tuple[Record, str]:
-    """Add (or update) the server in `.mcp.json`; return the record and a line saying what changed."""
+    """Add (or update) the server in `.mcp.json`; return the record and a line saying what
+    changed."""
     path = path_of(project)
     text, data = _read(path, project)
-    record = copy.deepcopy(record) if record else {"createdFile": text is None, "originalText": text or ""}
+    record = (
+        copy.deepcopy(record)
+        if record
+        else {"createdFile": text is None, "originalText": text or ""}
+    )
     servers = data.get("mcpServers")
     if servers is None:
         servers = data["mcpServers"] = {}
@@ -105,7 +112,8 @@ def uninstall(project: str, record: Record) -> str:
 
 
 def approve(settings: dict[str, Any], record: Record) -> dict[str, Any]:
-    """Settings that start the project's `sidekit` server and allow its tools; `record` notes what was added."""
+    """Settings that start the project's `sidekit` server and allow its tools; `record` notes what
+    was added."""
     new = copy.deepcopy(settings)
     _add(new, ["enabledMcpjsonServers"], SERVER, record, "createdEnabled", "enabled")
     _add(new, ["permissions", "allow"], PERMISSION, record, "createdAllow", "allowed")
@@ -115,14 +123,20 @@ def approve(settings: dict[str, Any], record: Record) -> dict[str, Any]:
 def unapprove(settings: dict[str, Any], record: Record) -> dict[str, Any]:
     """Take out exactly what `approve` added."""
     new = copy.deepcopy(settings)
-    _remove(new, ["enabledMcpjsonServers"], SERVER, record.get("enabled"), record.get("createdEnabled"))
-    _remove(new, ["permissions", "allow"], PERMISSION, record.get("allowed"), record.get("createdAllow"))
+    _remove(
+        new, ["enabledMcpjsonServers"], SERVER, record.get("enabled"), record.get("createdEnabled")
+    )
+    _remove(
+        new, ["permissions", "allow"], PERMISSION, record.get("allowed"), record.get("createdAllow")
+    )
     if record.get("createdPermissions") and new.get("permissions") == {}:
         del new["permissions"]
     return new
 
 
-def _add(settings: dict[str, Any], keys: list[str], value: str, record: Record, created: str, added: str) -> None:
+def _add(
+    settings: dict[str, Any], keys: list[str], value: str, record: Record, created: str, added: str
+) -> None:
     holder = settings
     for key in keys[:-1]:
         if key not in holder:
@@ -150,7 +164,9 @@ def _add(settings: dict[str, Any], keys: list[str], value: str, record: Record, 
         record.setdefault(added, False)
 
 
-def _remove(settings: dict[str, Any], keys: list[str], value: str, added: object, created: object) -> None:
+def _remove(
+    settings: dict[str, Any], keys: list[str], value: str, added: object, created: object
+) -> None:
     holder: Any = settings
     for key in keys[:-1]:
         holder = holder.get(key) if isinstance(holder, dict) else None
@@ -171,11 +187,15 @@ def _read(path: str, project: str) -> tuple[str | None, dict[str, Any]]:
             f"replace it with a file (rm {path}), then: sidekit install --project {project} --mcp",
         )
     try:  # never blocking (a FIFO swapped in after the check), bounded
-        text = safepath.read_inside(project, path, MAX_MCP_BYTES, follow_inside=True).decode("utf-8")
+        text = safepath.read_inside(project, path, MAX_MCP_BYTES, follow_inside=True).decode(
+            "utf-8"
+        )
     except FileNotFoundError:
         return None, {}
     except (OSError, UnicodeDecodeError) as exc:
-        raise SidekitError(f"cannot read {path} ({exc}); nothing was changed", f"chmod u+rw {path}") from None
+        raise SidekitError(
+            f"cannot read {path} ({exc}); nothing was changed", f"chmod u+rw {path}"
+        ) from None
     from sidekit_hooks.cli.wiring import files
 
     return text, files.json_object(path, text, f"sidekit install --project {project} --mcp")
@@ -191,8 +211,9 @@ def _same(text: str, data: dict[str, Any]) -> bool:
 def unsafe_entry(entry: dict[str, Any], project: str) -> str:
     """Why `entry` is not one `install --mcp` writes and doctor may start ("" when it is).
 
-    The entry sits in a file the repository may commit: doctor starts only an interpreter outside the
-    project, with exactly the arguments install writes (`-P` keeps the project off its sys.path).
+    The entry sits in a file the repository may commit: doctor starts only an interpreter outside
+    the project, with exactly the arguments install writes (`-P` keeps the project off its
+    sys.path).
     """
     command, args = entry.get("command"), entry.get("args")
     if args != list(SERVER_ARGS):
@@ -203,17 +224,26 @@ def unsafe_entry(entry: dict[str, Any], project: str) -> str:
 
     real, root = os.path.realpath(command), os.path.realpath(project)
     python = re.compile(r"python(\d+(\.\d+)?)?")
-    if not (python.fullmatch(os.path.basename(command)) and python.fullmatch(os.path.basename(real))):
-        # any other program outside the project (`curl -P -m ...`) is one the repository chose for doctor
+    if not (
+        python.fullmatch(os.path.basename(command)) and python.fullmatch(os.path.basename(real))
+    ):
+        # any other program outside the project (`curl -P -m ...`) is one the repository chose for
+        # doctor
         return f"its command {command} is not a Python interpreter"
-    if real == root or real.startswith(root + os.sep) or os.path.abspath(command).startswith(root + os.sep):
+    if (
+        real == root
+        or real.startswith(root + os.sep)
+        or os.path.abspath(command).startswith(root + os.sep)
+    ):
         return f"its command {command} lies inside the project"
     return ""
 
 
 def wired(project: str) -> dict[str, Any] | None:
     """The project's `.mcp.json` entry for the sidekit server, if any (never raises)."""
-    raw = safepath.read_project_file(project, MCP_FILE, MAX_MCP_BYTES)  # a committed FIFO never blocks doctor
+    raw = safepath.read_project_file(
+        project, MCP_FILE, MAX_MCP_BYTES
+    )  # a committed FIFO never blocks doctor
     try:
         entry = json.loads(raw or b"")["mcpServers"][SERVER]
     except (ValueError, KeyError, TypeError):

@@ -2,15 +2,15 @@
 
 Importing the SDK's server takes over a second on a busy 2-core machine (its protocol types for two
 protocol eras, pydantic, asyncio, the HTTP transports the lowlevel server module imports), while a
-client asks for `initialize` and `tools/list` within milliseconds and Claude Code does not wait: tools
-missing then are missing from the first requests. So the front answers the handshake, `tools/list` and
-`ping` itself, with what the SDK answers (a test compares the two), while a thread imports the SDK.
-A tool call that comes while the SDK is still being imported is answered here too, through the same
-function the SDK's server calls (`tools.outcome`), so the first call after start does not wait a
-second for imports it does not need; `test` (progress, cancellation) is always the SDK's.
-The first other message, or the first call after the import, hands the connection to the SDK's
-server: it is replayed the `initialize` request and `initialized` notification (its answer to that
-`initialize` is dropped, the client has it), then gets that message and everything after.
+client asks for `initialize` and `tools/list` within milliseconds and Claude Code does not wait:
+tools missing then are missing from the first requests. So the front answers the handshake,
+`tools/list` and `ping` itself, with what the SDK answers (a test compares the two), while a thread
+imports the SDK. A tool call that comes while the SDK is still being imported is answered here too,
+through the same function the SDK's server calls (`tools.outcome`), so the first call after start
+does not wait a second for imports it does not need; `test` (progress, cancellation) is always the
+SDK's. The first other message, or the first call after the import, hands the connection to the
+SDK's server: it is replayed the `initialize` request and `initialized` notification (its answer to
+that `initialize` is dropped, the client has it), then gets that message and everything after.
 
 The wire is claimed first, as the SDK's stdio transport does: fd 0 reads the null device and fd 1
 writes to stderr, so nothing a tool starts can read the client's messages or write into the stream.
@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-# What the SDK negotiates through `initialize` (mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS; a test
-# holds them equal). A client asking for anything else is handed to the SDK at once.
+# What the SDK negotiates through `initialize` (mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS; a
+# test holds them equal). A client asking for anything else is handed to the SDK at once.
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 SDK_MODULES = ("anyio", "mcp.server.lowlevel", "mcp.server.stdio", "mcp.types")
 MAX_LINE = 64 * 1024 * 1024  # bytes: a line longer than this is the SDK's to refuse
@@ -64,7 +64,8 @@ class Replay:
     def __init__(self, lines: list[bytes], buffered: bytes, initialize_id: Any) -> None:
         self.lines = lines  # whole messages, in the order the client sent them
         self.buffered = buffered  # bytes read past the last whole message
-        self.initialize_id = initialize_id  # the SDK's answer to this request id is dropped (None: no drop)
+        # the SDK's answer to this request id is dropped (None: no drop)
+        self.initialize_id = initialize_id
 
 
 class Importer(threading.Thread):
@@ -89,7 +90,9 @@ def bounded(work: Callable[[], tuple[str, bool]], seconds: float) -> tuple[str, 
     """`work()` in a daemon thread, or None when it did not end within `seconds` (the thread is left
     to finish on its own, as the SDK's server abandons a call it stopped waiting for)."""
     done: list[tuple[str, bool]] = []
-    worker = threading.Thread(target=lambda: done.append(work()), name="sidekit-mcp-call", daemon=True)
+    worker = threading.Thread(
+        target=lambda: done.append(work()), name="sidekit-mcp-call", daemon=True
+    )
     worker.start()
     worker.join(seconds)
     return done[0] if done else None
@@ -119,7 +122,8 @@ class Front:
         self.initialize_id: Any = None
 
     def serve(self) -> Replay | None:
-        """Answer until a message needs the SDK: then what to replay to it. None: the client left."""
+        """Answer until a message needs the SDK: then what to replay to it. None: the client
+        left."""
         while True:
             line = self._next_line()
             if line is None:
@@ -172,8 +176,8 @@ class Front:
         return None
 
     def _call(self, request_id: Any, params: Any) -> bytes | None:
-        """The answer to a well-formed tool call while the SDK is being imported; else None (the SDK's:
-        it also says what is wrong with a malformed one)."""
+        """The answer to a well-formed tool call while the SDK is being imported; else None (the
+        SDK's: it also says what is wrong with a malformed one)."""
         if self.tool_call is None or not self.importing() or not isinstance(params, dict):
             return None
         name, arguments = params.get("name"), params.get("arguments")
@@ -186,12 +190,16 @@ class Front:
             return None
         text, failed = outcome
         # As the SDK's server serialises a CallToolResult (keys in its order).
-        return self._result(request_id, {"content": [{"text": text, "type": "text"}], "isError": failed})
+        return self._result(
+            request_id, {"content": [{"text": text, "type": "text"}], "isError": failed}
+        )
 
     @staticmethod
     def _result(request_id: Any, result: dict[str, Any]) -> bytes:
         text = json.dumps(
-            {"jsonrpc": "2.0", "id": request_id, "result": result}, separators=(",", ":"), ensure_ascii=False
+            {"jsonrpc": "2.0", "id": request_id, "result": result},
+            separators=(",", ":"),
+            ensure_ascii=False,
         )
         return text.encode() + b"\n"
 

@@ -25,8 +25,11 @@ class Probe:
     tools_ms: float = 0.0  # spawn -> the tools/list answer
     definitions_bytes: int = 0  # the tools array as the server sent it, compact JSON
     error: str = ""
-    calls: list[tuple[str, float, str]] = field(default_factory=list)  # (tool, ms, text) in call order
-    settled_cpu_ms: float = 0.0  # the server's CPU over the calls after `settle` (Linux; 0 elsewhere)
+    calls: list[tuple[str, float, str]] = field(
+        default_factory=list
+    )  # (tool, ms, text) in call order
+    # the server's CPU over the calls after `settle` (Linux; 0 elsewhere)
+    settled_cpu_ms: float = 0.0
 
 
 def probe(
@@ -39,9 +42,10 @@ def probe(
 ) -> Probe:
     """Spawn `argv`, initialize, list tools, make `calls` (each timed), close stdin and reap it.
 
-    `settle`: after the first call, wait (at most this many seconds) until the server has spent no CPU
-    for a while, so the calls after it meet a server whose start-up is over (`sidekit mcp` answers its
-    first calls while it still imports the MCP SDK: a warm figure must not count that import)."""
+    `settle`: after the first call, wait (at most this many seconds) until the server has spent no
+    CPU for a while, so the calls after it meet a server whose start-up is over (`sidekit mcp`
+    answers its first calls while it still imports the MCP SDK: a warm figure must not count that
+    import)."""
     found = Probe()
     before = -1
     started = time.perf_counter()
@@ -82,7 +86,9 @@ def probe(
         found.tools_ms = (time.perf_counter() - started) * 1000
         tools = listed.get("result", {}).get("tools", [])
         found.tools = [str(tool.get("name")) for tool in tools]
-        found.definitions_bytes = len(json.dumps(tools, separators=(",", ":"), ensure_ascii=False).encode())
+        found.definitions_bytes = len(
+            json.dumps(tools, separators=(",", ":"), ensure_ascii=False).encode()
+        )
         for number, (name, arguments) in enumerate(calls or [], start=3):
             began = time.perf_counter()
             _send(
@@ -135,7 +141,9 @@ class _Reader:
                 message = json.loads(line)
                 if isinstance(message, dict) and message.get("id") == wanted:
                     if "error" in message:
-                        raise ValueError(f"the server answered an error: {message['error'].get('message', '')}")
+                        raise ValueError(
+                            f"the server answered an error: {message['error'].get('message', '')}"
+                        )
                     return message
             left = deadline - time.perf_counter()
             if left <= 0:
@@ -152,7 +160,8 @@ class _Reader:
                     self.buffer += chunk
 
     def _drain_stderr(self) -> None:
-        """What the exited server still had to say on stderr (briefly: a child may hold the pipe open)."""
+        """What the exited server still had to say on stderr (briefly: a child may hold the pipe
+        open)."""
         assert self.process.stdout is not None and self.process.stderr is not None
         self.selector.unregister(self.process.stdout)  # at its end: always "readable"
         while self.selector.select(0.5):
@@ -167,7 +176,8 @@ class _Reader:
 
 
 def _settle(pid: int, limit: float, quiet: float = 0.3, step: float = 0.05) -> None:
-    """Until the process has used no CPU for `quiet` seconds (Linux: /proc), or `limit` seconds passed."""
+    """Until the process has used no CPU for `quiet` seconds (Linux: /proc), or `limit` seconds
+    passed."""
     deadline = time.monotonic() + limit
     last, still = -1, 0.0
     while time.monotonic() < deadline and still < quiet:

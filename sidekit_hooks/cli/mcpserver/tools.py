@@ -16,12 +16,15 @@ from typing import Any
 from sidekit_hooks.core import fastjson
 from sidekit_hooks.core.errors import SidekitError
 
-DEFINITIONS_BUDGET = 2500  # bytes: every tool's name, description and input schema, as tools/list sends them
+# bytes: every tool's name, description and input schema, as tools/list sends them
+DEFINITIONS_BUDGET = 2500
 SERVER_NAME = "sidekit"
-# The model calls these without a prompt: every input is bounded (a 20,000-id `failures` is refused).
+# The model calls these without a prompt: every input is bounded (a 20,000-id `failures` is
+# refused).
 MAX_ITEMS = 200  # per list argument
 MAX_CHARS = 4096  # per string
-TOOL_SECONDS = 120  # wall clock of one call (the index, the cache); `test` runs pytest and gets longer
+# wall clock of one call (the index, the cache); `test` runs pytest and gets longer
+TOOL_SECONDS = 120
 TEST_SECONDS = 1800
 
 # `test` takes test selection only (#19): anything else could write or delete outside the project
@@ -35,12 +38,14 @@ SELECT_OPTIONS = {
     "--numprocesses": "workers",
 }
 TEST_FIX = (
-    "give only test selection: node ids or paths inside the project, -k EXPR, -m EXPR, -x, --lf, --ff, "
-    "--maxfail N, -n N; for anything else run `sidekit test -- ARGS` in the shell (the user approves it)"
+    "give only test selection: node ids or paths inside the project, -k EXPR, -m EXPR, -x, --lf, "
+    "--ff, "
+    "--maxfail N, -n N; for anything else run `sidekit test -- ARGS` in the shell (the user "
+    "approves it)"
 )
 
-# `check` also refuses empty strings (but an empty `issue`) and an empty `allow`, as the CLI's parser
-# does; saying so in every schema would cost bytes on every request.
+# `check` also refuses empty strings (but an empty `issue`) and an empty `allow`, as the CLI's
+# parser does; saying so in every schema would cost bytes on every request.
 STR = {"type": "string"}
 STRS = {"type": "array", "items": STR}
 ISSUE = {"type": "string"}
@@ -58,11 +63,13 @@ def _schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[
 # name -> (description, input schema). Keep the order docs/usage.md lists them in.
 TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     "status": (
-        "Test status from the cache instead of a test run; since=last generation asks what changed.",
+        "Test status from the cache instead of a test run; since=last generation asks what "
+        "changed.",
         _schema({"since": {"type": "integer"}}),
     ),
     "test": (
-        "Run the tests (pytest, go, cargo, mvn) instead of a raw run, failures by cause; select=true: only what changed.",
+        "Run the tests (pytest, go, cargo, mvn) instead of a raw run, failures by cause; "
+        "select=true: only what changed.",
         _schema({"args": STRS, "select": {"type": "boolean"}, "base": STR}),
     ),
     "failures": (
@@ -102,11 +109,15 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
 
 def definitions() -> list[dict[str, Any]]:
     """The tools as `tools/list` lists them (name, description, inputSchema)."""
-    return [{"name": name, "description": text, "inputSchema": schema} for name, (text, schema) in TOOLS.items()]
+    return [
+        {"name": name, "description": text, "inputSchema": schema}
+        for name, (text, schema) in TOOLS.items()
+    ]
 
 
 def check(name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
-    """The arguments when they fit the tool's schema; else a SidekitError naming the key and the fix."""
+    """The arguments when they fit the tool's schema; else a SidekitError naming the key and the
+    fix."""
     if name not in TOOLS:
         raise SidekitError(f"unknown tool {name!r}", f"use one of: {', '.join(TOOLS)}")
     schema = TOOLS[name][1]
@@ -127,7 +138,9 @@ def check(name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
     if name == "select" or name == "test":
         base = given.get("base")
         if isinstance(base, str) and base.startswith("-"):
-            raise SidekitError(f"{name}: 'base' must be a revision, not an option ({base[:40]!r})", usage)
+            raise SidekitError(
+                f"{name}: 'base' must be a revision, not an option ({base[:40]!r})", usage
+            )
     return given
 
 
@@ -148,7 +161,9 @@ def check_test_args(args: list[str], project: str) -> list[str]:
                 value = args[at]
             _check_value(flag, value)
         elif word.startswith(("-", "@")):
-            raise SidekitError(f"test: {word[:60]!r} is not test selection; the MCP test tool refuses it", TEST_FIX)
+            raise SidekitError(
+                f"test: {word[:60]!r} is not test selection; the MCP test tool refuses it", TEST_FIX
+            )
         else:
             _check_inside(word, root)
         at += 1
@@ -170,11 +185,14 @@ def _check_value(flag: str, value: str) -> None:
     if kind == "count" and not value.isdigit():
         raise SidekitError(f"test: {flag} takes a number, not {value[:40]!r}", TEST_FIX)
     if kind == "workers" and not (value.isdigit() or value in ("auto", "logical")):
-        raise SidekitError(f"test: {flag} takes a number, auto or logical, not {value[:40]!r}", TEST_FIX)
+        raise SidekitError(
+            f"test: {flag} takes a number, auto or logical, not {value[:40]!r}", TEST_FIX
+        )
 
 
 def _check_inside(target: str, root: str) -> None:
-    """A node id or path (`tests/test_a.py::test_x[param]`) must name something inside the project."""
+    """A node id or path (`tests/test_a.py::test_x[param]`) must name something inside the
+    project."""
     path = target.split("::", 1)[0]
     real = os.path.realpath(os.path.join(root, path))
     if real != root and not real.startswith(root + os.sep):
@@ -188,7 +206,9 @@ def _problem(value: Any, rule: dict[str, Any]) -> str:
             return f"must be a string, not {_json_type(value)}"
         if len(value) > MAX_CHARS:
             return f"is {len(value)} characters long; at most {MAX_CHARS}"
-        if not fastjson.encodable(value):  # a lone surrogate (`\ud800`) could not even be written back in an answer
+        if not fastjson.encodable(
+            value
+        ):  # a lone surrogate (`\ud800`) could not even be written back in an answer
             return "holds a lone surrogate (not text); send UTF-8 text"
         return "must not be empty" if not value.strip() and rule is not ISSUE else ""
     if kind == "integer":
@@ -229,9 +249,15 @@ def _json_type(value: Any) -> str:
 def _usage(schema: dict[str, Any]) -> str:
     required = set(schema.get("required", ()))
     examples = {"string": '"..."', "integer": "0", "boolean": "true", "array": '["..."]'}
-    parts = [f'"{key}": {examples[rule["type"]]}' for key, rule in schema["properties"].items() if key in required]
+    parts = [
+        f'"{key}": {examples[rule["type"]]}'
+        for key, rule in schema["properties"].items()
+        if key in required
+    ]
     optional = [key for key in schema["properties"] if key not in required]
-    return "{" + ", ".join(parts) + "}" + (f" (optional: {', '.join(optional)})" if optional else "")
+    return (
+        "{" + ", ".join(parts) + "}" + (f" (optional: {', '.join(optional)})" if optional else "")
+    )
 
 
 def outcome(
@@ -240,18 +266,22 @@ def outcome(
     project: str,
     run_test: Callable[..., tuple[dict[str, Any], int]] | None = None,
 ) -> tuple[str, bool]:
-    """(text, is_error) of one tool call, whoever serves it (the front or the SDK's server): the line
-    the CLI prints, or the cause and the fix as a tool error (never a traceback: that is logged)."""
+    """(text, is_error) of one tool call, whoever serves it (the front or the SDK's server): the
+    line the CLI prints, or the cause and the fix as a tool error (never a traceback: that is
+    logged)."""
     try:
         return answer(name, check(name, arguments), project, run_test), False
     except SidekitError as exc:
         return f"sidekit: {exc}", True
-    except Exception as exc:  # noqa: BLE001 - a bug must reach the model as a tool error, not kill the server
+    # a bug must reach the model as a tool error, not kill the server
+    except Exception as exc:  # noqa: BLE001
         import argparse
 
         from sidekit_hooks.cli import log_unexpected
 
-        where = log_unexpected(argparse.Namespace(project=project), exc)  # the traceback, as the CLI's
+        where = log_unexpected(
+            argparse.Namespace(project=project), exc
+        )  # the traceback, as the CLI's
         return (
             f"sidekit: {name}: unexpected error: {type(exc).__name__}: {str(exc)[:200]}\n"
             f"  details: {where}\n  fix: sidekit doctor, then report the details file"
@@ -283,7 +313,10 @@ def answer(
 
 
 def _answer(
-    name: str, args: dict[str, Any], project: str, run_test: Callable[..., tuple[dict[str, Any], int]] | None
+    name: str,
+    args: dict[str, Any],
+    project: str,
+    run_test: Callable[..., tuple[dict[str, Any], int]] | None,
 ) -> dict[str, Any]:
     # Imports stay inside each branch: a tool loads only what its command needs (start-up, memory).
     if name == "status":
@@ -324,4 +357,6 @@ def _answer(
 
     if name == "scope_show":
         return scope.show_answer(project)
-    return scope.agent_set_answer(project, list(args["allow"]), list(args.get("deny", [])), args.get("issue", ""))
+    return scope.agent_set_answer(
+        project, list(args["allow"]), list(args.get("deny", [])), args.get("issue", "")
+    )

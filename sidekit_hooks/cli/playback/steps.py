@@ -22,8 +22,16 @@ from sidekit_hooks.nudges import payloads
 from sidekit_hooks.pipeline.hook_events import EVENTS
 
 HOOK_SCRIPTS = {name: f"{event.script}.py" for name, event in EVENTS.items()}
-# Set by Gas Town or Claude Code; a played session must not drain (or write to) a real session's queue.
-FOREIGN_ENV = ("GT_TOWN_ROOT", "GT_ROOT", "TMUX_PANE", "GT_SESSION", "CLAUDE_CODE_SESSION_ID", "SIDEKIT_DISABLE")
+# Set by Gas Town or Claude Code; a played session must not drain (or write to) a real session's
+# queue.
+FOREIGN_ENV = (
+    "GT_TOWN_ROOT",
+    "GT_ROOT",
+    "TMUX_PANE",
+    "GT_SESSION",
+    "CLAUDE_CODE_SESSION_ID",
+    "SIDEKIT_DISABLE",
+)
 NUDGE_PREFIX = "[sidecar:"
 
 
@@ -33,7 +41,12 @@ class StepResult:
     __slots__ = ("event_name", "payload", "context", "notices", "decisions", "stderr")
 
     def __init__(
-        self, event_name: str, payload: dict[str, Any], output: str, decisions: list[dict[str, Any]], stderr: str = ""
+        self,
+        event_name: str,
+        payload: dict[str, Any],
+        output: str,
+        decisions: list[dict[str, Any]],
+        stderr: str = "",
     ) -> None:
         self.event_name = event_name
         self.payload = payload
@@ -58,7 +71,11 @@ class StepResult:
 
 
 def sidecar_of(line: str) -> str:
-    return line[len(NUDGE_PREFIX) : line.index("]")] if line.startswith(NUDGE_PREFIX) and "]" in line else ""
+    return (
+        line[len(NUDGE_PREFIX) : line.index("]")]
+        if line.startswith(NUDGE_PREFIX) and "]" in line
+        else ""
+    )
 
 
 def hooks_dir() -> Path:
@@ -69,10 +86,17 @@ class Player:
     """Runs hook events for one session in one project and collects what each one said."""
 
     def __init__(
-        self, project: str, session: str, *, in_process: bool = False, python: str = "", budget: bool = True
+        self,
+        project: str,
+        session: str,
+        *,
+        in_process: bool = False,
+        python: str = "",
+        budget: bool = True,
     ) -> None:
         self.project = os.path.abspath(project)
-        self.budget = budget  # False: the session's nudge budget is off (a scripted session's few-line outputs)
+        # False: the session's nudge budget is off (a scripted session's few-line outputs)
+        self.budget = budget
         self.session = session
         self.in_process = in_process
         self.python = python or sys.executable
@@ -101,7 +125,12 @@ class Player:
         fallback = [self.python, "-P", "-m", "sidekit_hooks.pipeline.hook", event_name]
         argv = [self.python, "-S", str(script)] if script.exists() else fallback
         done = subprocess.run(
-            argv, input=text.encode(), capture_output=True, env=self.env(), cwd=self.project, timeout=30
+            argv,
+            input=text.encode(),
+            capture_output=True,
+            env=self.env(),
+            cwd=self.project,
+            timeout=30,
         )
         return done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
 
@@ -109,7 +138,10 @@ class Player:
         from sidekit_hooks.nudges import queue
         from sidekit_hooks.pipeline import runtime
 
-        saved, env = dict(os.environ), self.env()  # the step's environment, taken before the clear empties it
+        saved, env = (
+            dict(os.environ),
+            self.env(),
+        )  # the step's environment, taken before the clear empties it
         os.environ.clear()
         os.environ.update(env)
         try:
@@ -125,7 +157,8 @@ class Player:
         return self.send(event_name, payload)
 
 
-SETTLE = 10.0  # seconds a played call waits, at most, for the background to finish the calls before it
+# seconds a played call waits, at most, for the background to finish the calls before it
+SETTLE = 10.0
 
 
 def settle(project: str, wait: float = SETTLE) -> None:
@@ -147,7 +180,8 @@ def _log_size(project: str) -> int:
 
 def _new_decisions(project: str, offset: int) -> list[dict[str, Any]]:
     path = os.path.join(log_dir(project), hooklog.DECISIONS)
-    try:  # the log is bounded (hooklog rolls it over): read whole, never through a link, never blocking
+    # the log is bounded (hooklog rolls it over): read whole, never through a link, never blocking
+    try:
         data = safepath.read_bytes(safepath.check(path), safepath.MAX_STATE)
     except OSError:
         return []
@@ -156,8 +190,11 @@ def _new_decisions(project: str, offset: int) -> list[dict[str, Any]]:
     return hooklog.records_in(data[offset:].decode("utf-8", "replace"))
 
 
-def build_payload(project: str, session: str, step: dict[str, Any], number: int = 1) -> tuple[str, dict[str, Any]]:
-    """A compact step -> (hook event, the payload Claude Code would send), applying the tool's effect."""
+def build_payload(
+    project: str, session: str, step: dict[str, Any], number: int = 1
+) -> tuple[str, dict[str, Any]]:
+    """A compact step -> (hook event, the payload Claude Code would send), applying the tool's
+    effect."""
     project = os.path.abspath(project)
     base: dict[str, Any] = {
         "session_id": session,
@@ -173,13 +210,23 @@ def build_payload(project: str, session: str, step: dict[str, Any], number: int 
             apply_effect(project, str(merged.get("tool_name", "")), merged.get("tool_input") or {})
         return event_name, merged
     if "prompt" in step and "tool" not in step:
-        return "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": step["prompt"]}
+        return "UserPromptSubmit", {
+            **base,
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": step["prompt"],
+        }
     tool = str(step["tool"])
     tool_input = substitute(step.get("input") or {}, project)
     for key in ("file_path", "notebook_path", "path"):
-        if isinstance(tool_input.get(key), str) and tool_input[key] and not os.path.isabs(tool_input[key]):
+        if (
+            isinstance(tool_input.get(key), str)
+            and tool_input[key]
+            and not os.path.isabs(tool_input[key])
+        ):
             tool_input[key] = os.path.join(project, tool_input[key])
-    event_name = str(step.get("event") or ("PostToolUseFailure" if "error" in step else "PostToolUse"))
+    event_name = str(
+        step.get("event") or ("PostToolUseFailure" if "error" in step else "PostToolUse")
+    )
     payload = {
         **base,
         "hook_event_name": event_name,
@@ -194,7 +241,9 @@ def build_payload(project: str, session: str, step: dict[str, Any], number: int 
         payload["error"] = step["error"]
         return event_name, payload
     simulated = apply_effect(project, tool, tool_input)
-    payload["tool_response"] = substitute(step["response"], project) if "response" in step else simulated
+    payload["tool_response"] = (
+        substitute(step["response"], project) if "response" in step else simulated
+    )
     return event_name, payload
 
 
@@ -207,7 +256,9 @@ def apply_effect(project: str, tool: str, tool_input: dict[str, Any]) -> Any:
         original = _read(path)
         content = str(tool_input.get("content", ""))
         _write(path, content)
-        return payloads.write_call(path, content, original, structured_patch(original or "", content))[1]
+        return payloads.write_call(
+            path, content, original, structured_patch(original or "", content)
+        )[1]
     if tool == "Edit" and path:
         original = _read(path) or ""
         old, new = str(tool_input.get("old_string", "")), str(tool_input.get("new_string", ""))
@@ -215,13 +266,21 @@ def apply_effect(project: str, tool: str, tool_input: dict[str, Any]) -> Any:
         updated = original.replace(old, new) if replace_all else original.replace(old, new, 1)
         if old and old in original:
             _write(path, updated)
-        return payloads.edit_call(path, old, new, original, replace_all, structured_patch(original, updated))[1]
+        return payloads.edit_call(
+            path, old, new, original, replace_all, structured_patch(original, updated)
+        )[1]
     if tool == "Read" and path:
         content = _read(path) or ""
         count = len(content.splitlines())
         return {
             "type": "text",
-            "file": {"filePath": path, "content": content, "numLines": count, "startLine": 1, "totalLines": count},
+            "file": {
+                "filePath": path,
+                "content": content,
+                "numLines": count,
+                "startLine": 1,
+                "totalLines": count,
+            },
         }
     if tool == "Bash":
         return payloads.bash_call("")[1]
@@ -270,10 +329,14 @@ def substitute(value: Any, project: str) -> Any:
 
 
 def write_files(project: str, files: dict[str, str]) -> None:
-    """Write a scenario's files; `${PROJECT}` becomes the project's path, `${NOW}` the current Unix time."""
+    """Write a scenario's files; `${PROJECT}` becomes the project's path, `${NOW}` the current Unix
+    time."""
     now = f"{time.time():.3f}"
     for rel, content in files.items():
-        _write(os.path.join(project, rel), content.replace("${PROJECT}", project).replace("${NOW}", now))
+        _write(
+            os.path.join(project, rel),
+            content.replace("${PROJECT}", project).replace("${NOW}", now),
+        )
 
 
 def _read(path: str) -> str | None:
@@ -298,6 +361,7 @@ def explain(result: StepResult) -> list[str]:
     for record in result.suppressed():
         rule = f" rule {record['rule']}" if record.get("rule") else ""
         lines.append(
-            f"held back by the policy ({record.get('by')}): {record.get('sidecar')}{rule}: {record.get('text', '')}"
+            f"held back by the policy ({record.get('by')}): {record.get('sidecar')}{rule}: "
+            f"{record.get('text', '')}"
         )
     return lines

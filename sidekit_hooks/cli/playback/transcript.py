@@ -1,4 +1,5 @@
-"""A Claude Code transcript (`~/.claude/projects/<project>/<session>.jsonl`) -> the hook payloads it implies.
+"""A Claude Code transcript (`~/.claude/projects/<project>/<session>.jsonl`) -> the hook payloads it
+implies.
 
 The transcript format is internal to Claude Code and changes between versions, so everything is read
 defensively (the reference recipe, `claude-code-hooks.md` §7):
@@ -67,7 +68,11 @@ def stream(path: str, out: Transcript) -> Iterator[Replayable]:
             content = message.get("content")
             if line.get("type") == "assistant" and isinstance(content, list):
                 for block in content:
-                    if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("id"):
+                    if (
+                        isinstance(block, dict)
+                        and block.get("type") == "tool_use"
+                        and block.get("id")
+                    ):
                         calls[str(block["id"])] = {
                             "name": block.get("name", ""),
                             "input": block.get("input") or {},
@@ -78,13 +83,20 @@ def stream(path: str, out: Transcript) -> Iterator[Replayable]:
     out.unanswered = len(calls)
 
 
-def _user_events(line: dict[str, Any], content: Any, calls: dict[str, dict[str, Any]], number: int) -> list[Replayable]:
+def _user_events(
+    line: dict[str, Any], content: Any, calls: dict[str, dict[str, Any]], number: int
+) -> list[Replayable]:
     base = _base(line)
     if isinstance(content, str):
         if line.get("isMeta") or not content.strip() or content.lstrip().startswith("<"):
-            return []  # injected text, slash-command output or a local-command echo: no prompt was typed
+            # injected text, slash-command output or a local-command echo: no prompt was typed
+            return []
         return [
-            Replayable("UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": content}, number)
+            Replayable(
+                "UserPromptSubmit",
+                {**base, "hook_event_name": "UserPromptSubmit", "prompt": content},
+                number,
+            )
         ]
     if not isinstance(content, list):
         return []
@@ -96,7 +108,9 @@ def _user_events(line: dict[str, Any], content: Any, calls: dict[str, dict[str, 
         if prompt.strip() and not prompt.lstrip().startswith("<"):
             events.append(
                 Replayable(
-                    "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": prompt}, number
+                    "UserPromptSubmit",
+                    {**base, "hook_event_name": "UserPromptSubmit", "prompt": prompt},
+                    number,
                 )
             )
     for block in results:
@@ -119,7 +133,9 @@ def _user_events(line: dict[str, Any], content: Any, calls: dict[str, dict[str, 
                 continue
             events.append(
                 Replayable(
-                    "PostToolUseFailure", {**payload, "hook_event_name": "PostToolUseFailure", "error": error}, number
+                    "PostToolUseFailure",
+                    {**payload, "hook_event_name": "PostToolUseFailure", "error": error},
+                    number,
                 )
             )
         else:
@@ -127,7 +143,9 @@ def _user_events(line: dict[str, Any], content: Any, calls: dict[str, dict[str, 
             response = result if result is not None else _text(block.get("content"))
             events.append(
                 Replayable(
-                    "PostToolUse", {**payload, "hook_event_name": "PostToolUse", "tool_response": response}, number
+                    "PostToolUse",
+                    {**payload, "hook_event_name": "PostToolUse", "tool_response": response},
+                    number,
                 )
             )
     return events
@@ -148,5 +166,9 @@ def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
+        return "\n".join(
+            str(b.get("text", ""))
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "text"
+        )
     return ""

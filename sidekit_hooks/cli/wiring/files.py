@@ -1,5 +1,6 @@
 """The files `sidekit install`, `uninstall` and `doctor` touch: Claude Code settings, the install
-record, backups, the project's .gitignore and CLAUDE.md. (The merge logic itself is `settings.py`.)"""
+record, backups, the project's .gitignore and CLAUDE.md. (The merge logic itself is
+`settings.py`.)"""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ BACKUP_SUFFIX = ".sidekit-backup"
 RECORD_FILE = "install.json"
 MAX_FILE_BYTES = 16 << 20  # a settings file, .gitignore or CLAUDE.md larger than this is not read
 IGNORED = (".sidekit/", ".runtime/", ".claude/*" + BACKUP_SUFFIX)
-IGNORE_COMMENT = git_exclude.IGNORE_COMMENT  # one block, whoever wrote its lines (install, the plugin, a hook)
+IGNORE_COMMENT = (
+    git_exclude.IGNORE_COMMENT
+)  # one block, whoever wrote its lines (install, the plugin, a hook)
 CLAUDE_MD_BEGIN = "<!-- sidekit-hooks:begin (sidekit install --claude-md; sidekit uninstall --claude-md removes it) -->"
 CLAUDE_MD_END = "<!-- sidekit-hooks:end -->"
 CLAUDE_MD_BODY = """\
@@ -73,10 +76,18 @@ def target_of(project: str | None, user: bool, local: bool) -> Target:
     if user:
         claude = os.path.join(home(), ".claude")
         record = os.path.join(home(), ".config", "sidekit", RECORD_FILE)
-        return Target(os.path.join(claude, "settings.json"), "", record, os.path.join(claude, "CLAUDE.md"), "--user")
+        return Target(
+            os.path.join(claude, "settings.json"),
+            "",
+            record,
+            os.path.join(claude, "CLAUDE.md"),
+            "--user",
+        )
     root = os.path.abspath(project or workspace.project_dir())
     if not os.path.isdir(root):
-        raise SidekitError(f"project folder {root} does not exist", f"mkdir -p {root}, or pass --project DIR")
+        raise SidekitError(
+            f"project folder {root} does not exist", f"mkdir -p {root}, or pass --project DIR"
+        )
     name = "settings.local.json" if local else "settings.json"
     flags = f"--project {_quote(root)}" + (" --local" if local else "")
     for folder in (workspace.STATE_DIR, ".claude"):  # checked before anything is written
@@ -84,7 +95,8 @@ def target_of(project: str | None, user: bool, local: bool) -> Target:
         if os.path.lexists(path) and not os.path.isdir(path):
             raise SidekitError(
                 f"{path} exists but is not a folder; nothing was changed",
-                f"move it away (mv {_quote(path)} {_quote(path + '.old')}), then: sidekit install {flags}",
+                f"move it away (mv {_quote(path)} {_quote(path + '.old')}), then: sidekit install "
+                f"{flags}",
             )
     return Target(
         os.path.join(root, ".claude", name),
@@ -97,15 +109,16 @@ def target_of(project: str | None, user: bool, local: bool) -> Target:
 
 @dataclass(frozen=True)
 class HookScripts:
-    """Where the hook entry scripts `install` points Claude Code at live, and how they are started."""
+    """Where the hook entry scripts `install` points Claude Code at live, and how they are
+    started."""
 
     folder: str
     flags: str  # the interpreter's options before the script
 
 
 def hook_scripts() -> HookScripts:
-    """The checkout's `hooks/` (an editable install: `-S`, as always), else the entries the package itself
-    carries (pip, pipx, uv tool: no checkout anywhere; `-I -S`, see hook_events.PACKAGED)."""
+    """The checkout's `hooks/` (an editable install: `-S`, as always), else the entries the package
+    itself carries (pip, pipx, uv tool: no checkout anywhere; `-I -S`, see hook_events.PACKAGED)."""
     package = os.path.dirname(os.path.abspath(sidekit_hooks.__file__))
     checkout = os.path.join(os.path.dirname(package), "hooks")
     if os.path.isfile(os.path.join(checkout, "post_tool_use.py")):
@@ -113,8 +126,10 @@ def hook_scripts() -> HookScripts:
     packaged = os.path.join(package, hook_events.PACKAGED)
     if not os.path.isfile(os.path.join(packaged, "post_tool_use.py")):
         raise SidekitError(
-            f"this sidekit's hook scripts are missing ({packaged} has no post_tool_use.py); nothing was changed",
-            f"reinstall it: {shlex.quote(interpreter())} -m pip install --force-reinstall sidekit-hooks "
+            f"this sidekit's hook scripts are missing ({packaged} has no post_tool_use.py); "
+            "nothing was changed",
+            f"reinstall it: {shlex.quote(interpreter())} -m pip install --force-reinstall "
+            "sidekit-hooks "
             "(pipx reinstall sidekit-hooks, or uv tool install --reinstall sidekit-hooks)",
         )
     return HookScripts(packaged, "-I -S")
@@ -131,42 +146,48 @@ def interpreter() -> str:
 
 
 def read_settings(path: str, fix: str) -> SettingsFile:
-    """The settings as a dict; a clear SidekitError (and nothing changed) when they cannot be used."""
+    """The settings as a dict; a clear SidekitError (and nothing changed) when they cannot be
+    used."""
     try:
         text = _read_raw(path, missing=None)  # CRLF stays CRLF
     except FileNotFoundError:
         return SettingsFile({}, "", False)
     except (OSError, UnicodeDecodeError) as exc:
         raise SidekitError(
-            f"cannot read {path} ({exc}); nothing was changed", f"chmod u+rw {_quote(path)}, then: {fix}"
+            f"cannot read {path} ({exc}); nothing was changed",
+            f"chmod u+rw {_quote(path)}, then: {fix}",
         ) from None
     return SettingsFile(json_object(path, text, fix), text, True)
 
 
 def json_object(path: str, text: str, fix: str) -> dict[str, Any]:
-    """The JSON object a config file holds ({} for a blank one); a clear SidekitError when it is not one.
-    `fix`: the command that finishes the job once the file is repaired."""
+    """The JSON object a config file holds ({} for a blank one); a clear SidekitError when it is not
+    one. `fix`: the command that finishes the job once the file is repaired."""
     if not text.strip():
         return {}
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SidekitError(
-            f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); nothing was changed",
+            f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+            "nothing was changed",
             f"repair it (python3 -m json.tool {_quote(path)} points at the error), then: {fix}",
         ) from None
     if not isinstance(data, dict):
         raise SidekitError(
-            f"{path} holds JSON but not an object; nothing was changed", f"make it a JSON object ({{...}}), then: {fix}"
+            f"{path} holds JSON but not an object; nothing was changed",
+            f"make it a JSON object ({{...}}), then: {fix}",
         )
     return data
 
 
 def check_writable(path: str, project: str, fix: str) -> None:
-    """Refuse, before anything is written, a settings file sidekit must not replace or write through.
+    """Refuse, before anything is written, a settings file sidekit must not replace or write
+    through.
 
-    A symlink (dotfiles) is written through to its target, the user's own choice when they run install;
-    a dangling one is refused rather than replaced by a file. A read-only file stays as the user made it.
+    A symlink (dotfiles) is written through to its target, the user's own choice when they run
+    install; a dangling one is refused rather than replaced by a file. A read-only file stays as the
+    user made it.
     """
     if os.path.islink(path):
         real = os.path.realpath(path)
@@ -176,13 +197,20 @@ def check_writable(path: str, project: str, fix: str) -> None:
                 f"create the target or replace the link with a file, then: {fix}",
             )
     mode = _mode(os.path.realpath(path))
-    # The permission bits, not os.access: root may write anything, yet a read-only file means "leave it".
+    # The permission bits, not os.access: root may write anything, yet a read-only file means "leave
+    # it".
     if mode is not None and not mode & 0o222:
-        raise SidekitError(f"{path} is read-only; nothing was changed", f"chmod u+w {_quote(path)}, then: {fix}")
+        raise SidekitError(
+            f"{path} is read-only; nothing was changed", f"chmod u+w {_quote(path)}, then: {fix}"
+        )
 
 
 def write_settings(
-    path: str, data: dict[str, Any], before: SettingsFile, text: str | None = None, backup: bool = True
+    path: str,
+    data: dict[str, Any],
+    before: SettingsFile,
+    text: str | None = None,
+    backup: bool = True,
 ) -> str:
     """Write the settings atomically in the file's own indentation and line endings (or `text`, when
     given, verbatim); return the backup path ('' if none).
@@ -206,8 +234,9 @@ def write_settings(
 
 
 def own_folders(target: Target) -> list[str]:
-    """The folders install may create for `target`, deepest first: those of the settings file and of the
-    record, and their parents up to (not including) the project folder, or the home folder for --user."""
+    """The folders install may create for `target`, deepest first: those of the settings file and of
+    the record, and their parents up to (not including) the project folder, or the home folder for
+    --user."""
     stop = (target.project or home()).rstrip(os.sep) + os.sep
     found: list[str] = []
     for leaf in (os.path.dirname(target.settings), os.path.dirname(target.record)):
@@ -289,14 +318,16 @@ def _records(path: str) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-GITIGNORE_STATE = "gitignore-before.json"  # under .sidekit/: how .gitignore was before install added its block
+# under .sidekit/: how .gitignore was before install added its block
+GITIGNORE_STATE = "gitignore-before.json"
 
 
 def ensure_gitignore(project: str) -> list[str]:
-    """Add the ignore lines the project lacks (once), in the file's own line endings; return what was added.
+    """Add the ignore lines the project lacks (once), in the file's own line endings; return what
+    was added.
 
-    What uninstall needs to give the file back as it was (did it exist, did it end in a newline) is kept
-    in `.sidekit/gitignore-before.json`.
+    What uninstall needs to give the file back as it was (did it exist, did it end in a newline) is
+    kept in `.sidekit/gitignore-before.json`.
     """
     path = os.path.join(project, ".gitignore")
     existed = os.path.lexists(path)
@@ -317,8 +348,9 @@ def ensure_gitignore(project: str) -> list[str]:
 
 
 def cut_ignore_block(text: str) -> tuple[list[str], str, bool] | None:
-    """The ignore block sidekit wrote (its comment and the lines right after it that are ours) cut out of
-    `text`: (the lines removed, what remains, whether the block ended the file); None when it has none."""
+    """The ignore block sidekit wrote (its comment and the lines right after it that are ours) cut
+    out of `text`: (the lines removed, what remains, whether the block ended the file); None when it
+    has none."""
     lines = text.splitlines(keepends=True)
     try:
         start = next(i for i, line in enumerate(lines) if line.rstrip("\r\n") == IGNORE_COMMENT)
@@ -335,8 +367,8 @@ def cut_ignore_block(text: str) -> tuple[list[str], str, bool] | None:
 
 
 def remove_gitignore(project: str) -> list[str]:
-    """Take out the block `ensure_gitignore` wrote (its comment and the lines right after it that are
-    ours); delete the file when nothing else is left in it. Returns the lines removed."""
+    """Take out the block `ensure_gitignore` wrote (its comment and the lines right after it that
+    are ours); delete the file when nothing else is left in it. Returns the lines removed."""
     path = os.path.join(project, ".gitignore")
     cut = cut_ignore_block(_read_raw(path))
     if cut is None:
@@ -344,8 +376,16 @@ def remove_gitignore(project: str) -> list[str]:
     removed, remaining, at_end = cut
     before = _gitignore_before(project)
     if before.get("finalNewline") is False and at_end:
-        remaining = remaining.removesuffix(_eol(remaining)) if remaining.endswith(("\n", "\r")) else remaining
-    if remaining.strip() or before.get("existed") is True or (not before and _tracked(project, ".gitignore")):
+        remaining = (
+            remaining.removesuffix(_eol(remaining))
+            if remaining.endswith(("\n", "\r"))
+            else remaining
+        )
+    if (
+        remaining.strip()
+        or before.get("existed") is True
+        or (not before and _tracked(project, ".gitignore"))
+    ):
         workspace.atomic_write(path, remaining)  # a tracked (even empty) .gitignore stays
     else:
         os.unlink(path)
@@ -376,14 +416,19 @@ def _tracked(project: str, name: str) -> bool:
 
     try:
         done = subprocess.run(
-            ["git", "ls-files", "--error-unmatch", "--", name], cwd=project, capture_output=True, timeout=10
+            ["git", "ls-files", "--error-unmatch", "--", name],
+            cwd=project,
+            capture_output=True,
+            timeout=10,
         )
     except (OSError, subprocess.SubprocessError):
         return False
     return done.returncode == 0
 
 
-_ignore_key = git_exclude.ignore_key  # `.sidekit`, `/.sidekit/` and `.sidekit/*` ignore the same folder
+_ignore_key = (
+    git_exclude.ignore_key
+)  # `.sidekit`, `/.sidekit/` and `.sidekit/*` ignore the same folder
 
 
 def add_claude_md(path: str, mcp: bool = False) -> bool:

@@ -2,11 +2,11 @@
 
 Pure logic: dicts in, dicts out; reading and writing files is `wiring.py`'s job.
 
-Our handlers are marked by a trailing shell comment (`# sidekit-hooks`) in their command, which `sh -c`
-ignores, so they stay recognisable after a user edits their timeout or matcher by hand. Marked
-handlers can also exist without our having written them (copied from a colleague, an older checkout),
-so `install` returns a *record* of what it wrote and `uninstall` undoes exactly that record:
-install followed by uninstall gives back the settings it started from.
+Our handlers are marked by a trailing shell comment (`# sidekit-hooks`) in their command, which `sh
+-c` ignores, so they stay recognisable after a user edits their timeout or matcher by hand. Marked
+handlers can also exist without our having written them (copied from a colleague, an older
+checkout), so `install` returns a *record* of what it wrote and `uninstall` undoes exactly that
+record: install followed by uninstall gives back the settings it started from.
 
 A record (JSON-ready), by handler key (hook_events.HANDLERS: the event's name, or `Event:name` for
 an event's second handler, such as `PreToolUse:jest`)::
@@ -17,7 +17,8 @@ an event's second handler, such as `PreToolUse:jest`)::
                                 "replaced": {...}}}}     # the marked handler we overwrote, if any
 
 A marked handler fills the slot of the handler its command names (`pre_tool_use.py jest` ->
-`PreToolUse:jest`); one that names no handler (written before an event had two) fills the event's first.
+`PreToolUse:jest`); one that names no handler (written before an event had two) fills the event's
+first.
 """
 
 from __future__ import annotations
@@ -32,10 +33,14 @@ from sidekit_hooks.pipeline.hook_events import HANDLER_TIMEOUT, HANDLERS
 
 MARKER = "# sidekit-hooks"
 TIMEOUT = HANDLER_TIMEOUT
-# handler key -> (script under hooks/, matcher or None for events without matchers), from the one table
-EVENTS: dict[str, tuple[str, str | None]] = {key: (f"{h.script}.py", h.matcher) for key, h in HANDLERS.items()}
-# A permission-rule condition per handler: the client spawns the hook only when it holds (Claude Code
-# >= 2.1.85; checked per subcommand in 2.1.328), so a Bash call that cannot be a test run costs nothing.
+# handler key -> (script under hooks/, matcher or None for events without matchers), from the one
+# table
+EVENTS: dict[str, tuple[str, str | None]] = {
+    key: (f"{h.script}.py", h.matcher) for key, h in HANDLERS.items()
+}
+# A permission-rule condition per handler: the client spawns the hook only when it holds (Claude
+# Code >= 2.1.85; checked per subcommand in 2.1.328), so a Bash call that cannot be a test run costs
+# nothing.
 CONDITIONS: dict[str, str] = {key: h.condition for key, h in HANDLERS.items() if h.condition}
 
 Settings = dict[str, Any]
@@ -68,17 +73,21 @@ class Change:
 
 
 def command_for(python: str, script: str, handler: str = "", flags: str = "-S") -> str:
-    """`'<python>' <flags> '<script>' [handler] # sidekit-hooks`: run through `sh -c`, where the comment is
-    inert. `flags`: `-S` for a checkout's hooks/, `-I -S` for the package's own entries (files.hook_scripts)."""
+    """`'<python>' <flags> '<script>' [handler] # sidekit-hooks`: run through `sh -c`, where the
+    comment is inert. `flags`: `-S` for a checkout's hooks/, `-I -S` for the package's own entries
+    (files.hook_scripts)."""
     return f"{shlex.quote(python)} {flags} {shlex.quote(script)}{' ' + handler if handler else ''} {MARKER}"
 
 
 def wanted_handlers(python: str, hooks_dir: str, flags: str = "-S") -> dict[str, dict[str, Any]]:
-    """The handler we want in each slot (hook_events.HANDLERS), pinned to this interpreter and scripts."""
+    """The handler we want in each slot (hook_events.HANDLERS), pinned to this interpreter and
+    scripts."""
     return {
         key: {
             "type": "command",
-            "command": command_for(python, os.path.join(hooks_dir, f"{h.script}.py"), h.argument, flags),
+            "command": command_for(
+                python, os.path.join(hooks_dir, f"{h.script}.py"), h.argument, flags
+            ),
             "timeout": TIMEOUT,
             **({"if": h.condition} if h.condition else {}),
         }
@@ -92,7 +101,8 @@ def event_of(key: str) -> str:
 
 
 def key_of(event: str, command: str) -> str:
-    """The slot a marked command fills: the handler it names after its script, else the event's first."""
+    """The slot a marked command fills: the handler it names after its script, else the event's
+    first."""
     try:
         words = shlex.split(command, comments=True)
     except ValueError:
@@ -101,7 +111,10 @@ def key_of(event: str, command: str) -> str:
     named = words[scripts[-1] + 1 : scripts[-1] + 2] if scripts else []
     if not named:
         return event  # the event's first handler's key is the event's name
-    return next((k for k, h in HANDLERS.items() if h.event == event and h.argument == named[0]), f"{event}:{named[0]}")
+    return next(
+        (k for k, h in HANDLERS.items() if h.event == event and h.argument == named[0]),
+        f"{event}:{named[0]}",
+    )
 
 
 def is_ours(handler: object) -> bool:
@@ -154,36 +167,61 @@ def install(
         record["createdHooks"] = True
     elif not isinstance(hooks, dict):
         raise SettingsShapeError('"hooks" is not an object')
-    changes = [_install_event(hooks, event, handler, record["events"]) for event, handler in wanted.items()]
+    changes = [
+        _install_event(hooks, event, handler, record["events"]) for event, handler in wanted.items()
+    ]
     if all(change.action == "kept" for change in changes):
         return copy.deepcopy(settings), record, changes
     return new, record, changes
 
 
-def _install_event(hooks: dict[str, Any], key: str, handler: dict[str, Any], events: Record) -> Change:
+def _install_event(
+    hooks: dict[str, Any], key: str, handler: dict[str, Any], events: Record
+) -> Change:
     command = handler["command"]
     event = event_of(key)
     groups = hooks.get(event)
-    # The event's list is ours to remove when we added it for another of its handlers (PreToolUse:jest).
-    created = any(entry.get("createdEvent") for k, entry in events.items() if k != key and event_of(k) == event)
+    # The event's list is ours to remove when we added it for another of its handlers
+    # (PreToolUse:jest).
+    created = any(
+        entry.get("createdEvent")
+        for k, entry in events.items()
+        if k != key and event_of(k) == event
+    )
     if groups is None:
         groups = hooks[event] = []
         created = True
     elif not isinstance(groups, list):
         raise SettingsShapeError(f'"hooks.{event}" is not a list')
-    marked = [(group, item) for group, item in _handlers(groups) if is_ours(item) and _slot(event, item) == key]
+    marked = [
+        (group, item)
+        for group, item in _handlers(groups)
+        if is_ours(item) and _slot(event, item) == key
+    ]
     if any(item.get("command") == command for _group, item in marked):
         return Change(key, "kept", command)
     previous = events.get(key, {})
     if marked:
         group, old = marked[0]
-        group["hooks"][_index(group["hooks"], old)] = {**old, "command": command, **_condition(handler)}
+        group["hooks"][_index(group["hooks"], old)] = {
+            **old,
+            "command": command,
+            **_condition(handler),
+        }
         # Overwriting our own earlier write keeps the record of what was there before us.
-        replaced = previous.get("replaced") if old.get("command") == previous.get("command") else old
-        events[key] = {"command": command, "createdEvent": bool(previous.get("createdEvent")), "replaced": replaced}
+        replaced = (
+            previous.get("replaced") if old.get("command") == previous.get("command") else old
+        )
+        events[key] = {
+            "command": command,
+            "createdEvent": bool(previous.get("createdEvent")),
+            "replaced": replaced,
+        }
         return Change(key, "replaced", command, str(old.get("command")))
     matcher = EVENTS.get(key, ("", "*"))[1]
-    group = {"matcher": matcher, "hooks": [handler]} if matcher is not None else {"hooks": [handler]}
+    group = (
+        {"matcher": matcher, "hooks": [handler]} if matcher is not None else {"hooks": [handler]}
+    )
     groups.append(copy.deepcopy(group))
     events[key] = {
         "command": command,
@@ -198,13 +236,16 @@ def _slot(event: str, handler: dict[str, Any]) -> str:
 
 
 def _condition(handler: dict[str, Any]) -> dict[str, Any]:
-    """The `if` a replaced handler takes from ours (an older one may have had another rule, or none)."""
+    """The `if` a replaced handler takes from ours (an older one may have had another rule, or
+    none)."""
     return {"if": handler["if"]} if "if" in handler else {}
 
 
-def uninstall(settings: Settings, record: Record | None, everything: bool = False) -> tuple[Settings, list[Change]]:
-    """Return settings without what `record` says install wrote (every marked handler when `everything`
-    or when there is no record), and what changed."""
+def uninstall(
+    settings: Settings, record: Record | None, everything: bool = False
+) -> tuple[Settings, list[Change]]:
+    """Return settings without what `record` says install wrote (every marked handler when
+    `everything` or when there is no record), and what changed."""
     if not isinstance(settings, dict):
         raise SettingsShapeError("the file holds JSON but not an object")
     new = copy.deepcopy(settings)
@@ -248,9 +289,11 @@ def _uninstall_event(hooks: dict[str, Any], key: str, entry: Record) -> Change:
     return Change(key, "removed", str(handler.get("command")))
 
 
-def _find(groups: list[Any], command: str, event: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """Our handler: the exact command we wrote, else the one marked handler running the same script in
-    the same slot (a user edited the command itself); never a guess between several."""
+def _find(
+    groups: list[Any], command: str, event: str
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Our handler: the exact command we wrote, else the one marked handler running the same script
+    in the same slot (a user edited the command itself); never a guess between several."""
     marked = [(group, item) for group, item in _handlers(groups) if is_ours(item)]
     for group, item in marked:
         if item.get("command") == command:
@@ -275,13 +318,18 @@ def _remove_all_marked(hooks: dict[str, Any]) -> list[Change]:
             changes.append(Change(_slot(event, handler), "removed", str(handler.get("command"))))
             if not group["hooks"]:
                 del groups[_index(groups, group)]
-        if isinstance(groups, list) and not groups and any(change.event == event for change in changes):
+        if (
+            isinstance(groups, list)
+            and not groups
+            and any(change.event == event for change in changes)
+        ):
             del hooks[event]
     return changes
 
 
 def _handlers(groups: object) -> list[tuple[dict[str, Any], Any]]:
-    """(group, handler) pairs of an event's list, skipping malformed parts (Claude Code skips them too)."""
+    """(group, handler) pairs of an event's list, skipping malformed parts (Claude Code skips them
+    too)."""
     pairs: list[tuple[dict[str, Any], Any]] = []
     if not isinstance(groups, list):
         return pairs
@@ -292,5 +340,6 @@ def _handlers(groups: object) -> list[tuple[dict[str, Any], Any]]:
 
 
 def _index(items: list[Any], item: object) -> int:
-    """Position of this very object (`list.index` compares by value and could pick a foreign twin)."""
+    """Position of this very object (`list.index` compares by value and could pick a foreign
+    twin)."""
     return next(position for position, candidate in enumerate(items) if candidate is item)

@@ -1,16 +1,17 @@
 """The languages the code index reads besides Python, one module each (`typescript`, `go`, ...).
 
 A language module is plain data: its id, file suffixes, the grammar wheel that parses it and which
-syntax nodes are definitions, references, bindings and imports (see `spec.Spec`). `build` turns any of
-them into the index's facts with tree-sitter. This package and the language modules import nothing
-beyond the standard library; tree-sitter and the grammars are imported by `build` only, which runs in
-the index builder (a background worker or a CLI query), never in a hook. Adding a language is adding
-its module to `MODULES`.
+syntax nodes are definitions, references, bindings and imports (see `spec.Spec`). `build` turns any
+of them into the index's facts with tree-sitter. This package and the language modules import
+nothing beyond the standard library; tree-sitter and the grammars are imported by `build` only,
+which runs in the index builder (a background worker or a CLI query), never in a hook. Adding a
+language is adding its module to `MODULES`.
 """
 
 from __future__ import annotations
 
-VERSION = 6  # of what the extractors read: a change rebuilds every index (code.index.SCHEMA_VERSION)
+# of what the extractors read: a change rebuilds every index (code.index.SCHEMA_VERSION)
+VERSION = 6
 PYTHON = "py"  # read by `code.parse` (the standard library's own parser), not by tree-sitter
 MODULES = ("typescript", "javascript", "go", "rust", "java")
 
@@ -49,7 +50,8 @@ def language_of(path: str) -> str:
 
 def module_name(path: str) -> str:
     """A non-Python file's module as the index names it: its path without the suffix, dotted
-    (`src/parse.ts` -> `src.parse`); an `index` or `mod` file names its folder, as `__init__` does."""
+    (`src/parse.ts` -> `src.parse`); an `index` or `mod` file names its folder, as `__init__`
+    does."""
     stem = path[: path.rfind(".")]
     parts = stem.split("/")
     if len(parts) > 1 and parts[-1] in ("index", "mod"):

@@ -1,28 +1,34 @@
-"""What a function does, from the normalised tokens the index stores for TypeScript, JavaScript, Go, Rust
-and Java (`build`): the features and canonical body that `code.rewrites` makes of a Python function, so
-that `functions.behaviour_rank` and `code.near_copies` compare every language the same way.
+"""What a function does, from the normalised tokens the index stores for TypeScript, JavaScript, Go,
+Rust and Java (`build`): the features and canonical body that `code.rewrites` makes of a Python
+function, so that `functions.behaviour_rank` and `code.near_copies` compare every language the same
+way.
 
 The tokens are the syntax tree's leaves in source order (locals `v1, v2...`, the function's own name
-`<self>`, members `.name`, literals as written), so this reads them left to right, standard library only:
+`<self>`, members `.name`, literals as written), so this reads them left to right, standard library
+only:
 
-- `c:NAME` a call of an outside name (`b:NAME` for the language's builtins), `c:.name` a member used,
-  `c:SELF` a recursive call; `n:NAME` an outside name read;
-- `l:VALUE` a constant, quoted as Python quotes it (`"/"` and `'/'` alike), so `near_copies.COMMON` applies;
-- `o:KIND` an operator, negations and mirrors folded (`!==` is `===`, `>` is `<`), as `rewrites` does;
+- `c:NAME` a call of an outside name (`b:NAME` for the language's builtins), `c:.name` a member
+  used, `c:SELF` a recursive call; `n:NAME` an outside name read;
+- `l:VALUE` a constant, quoted as Python quotes it (`"/"` and `'/'` alike), so `near_copies.COMMON`
+  applies;
+- `o:KIND` an operator, negations and mirrors folded (`!==` is `===`, `>` is `<`), as `rewrites`
+  does;
 - `k:KIND` a throw, a try, a yield; `r:l:VALUE` a constant returned;
-- `q:any` / `q:all` a test of the items (`.some`, `.any()`, `anyMatch`, or a loop that returns true on
-  the first item that passes, false after the last), `q:loop` items walked (`for`, `.map`, `.forEach`).
+- `q:any` / `q:all` a test of the items (`.some`, `.any()`, `anyMatch`, or a loop that returns true
+  on the first item that passes, false after the last), `q:loop` items walked (`for`, `.map`,
+  `.forEach`).
 
-Before either, `rewritten` undoes the rewrites a copy makes of a comparison: `b > a` is `a < b`.
-The canonical body drops what a rewrite changes without changing behaviour: punctuation, declaration
-keywords (`let`/`const`/`var`) and modifiers, `else`, the calls that fill a collection (`.push` for a
-`.map`), the words of a loop and of the methods that stand for one (`for ... of`, `.map`, `.some`,
+Before either, `rewritten` undoes the rewrites a copy makes of a comparison: `b > a` is `a < b`. The
+canonical body drops what a rewrite changes without changing behaviour: punctuation, declaration
+keywords (`let`/`const`/`var`) and modifiers, `else`, the calls that fill a collection (`.push` for
+a `.map`), the words of a loop and of the methods that stand for one (`for ... of`, `.map`, `.some`,
 `.iter()`), and folds the negated operators as above.
 """
 
 from __future__ import annotations
 
-# Names every program of the language has: what a rewrite adds or removes (`len`, `Array.from`), not work.
+# Names every program of the language has: what a rewrite adds or removes (`len`, `Array.from`), not
+# work.
 BUILTINS = {
     "ts": frozenset(
         {
@@ -77,17 +83,37 @@ BUILTINS = {
         }
     ),
     "rust": frozenset(
-        {"Some", "None", "Ok", "Err", "Vec", "String", "Option", "Result", "Box", "str", "usize", "i32", "i64", "u8"}
+        {
+            "Some",
+            "None",
+            "Ok",
+            "Err",
+            "Vec",
+            "String",
+            "Option",
+            "Result",
+            "Box",
+            "str",
+            "usize",
+            "i32",
+            "i64",
+            "u8",
+        }
     ),
     "java": frozenset(
-        # and the plumbing a loop or a stream is written with (`new ArrayList<>()`, `Collectors.toList()`)
+        # and the plumbing a loop or a stream is written with (`new ArrayList<>()`,
+        # `Collectors.toList()`)
         {"String", "Integer", "Long", "Math", "Objects", "Arrays", "List", "Map", "Set", "System"}
         | {"ArrayList", "LinkedList", "Collectors", "Stream"}
     ),
 }
 BUILTINS["js"] = BUILTINS["ts"]
-NOT_CONSTANTS = frozenset({"true", "false", "null", "nil", "undefined", "this", "self", "None", "super"})
-FILLERS = frozenset({".push", ".append", ".add", ".insert", ".extend", ".unshift"})  # a loop standing for a map
+NOT_CONSTANTS = frozenset(
+    {"true", "false", "null", "nil", "undefined", "this", "self", "None", "super"}
+)
+FILLERS = frozenset(
+    {".push", ".append", ".add", ".insert", ".extend", ".unshift"}
+)  # a loop standing for a map
 OPERATORS = {
     "===": "Eq",
     "==": "Eq",
@@ -114,29 +140,65 @@ OPERATORS = {
     "^": "BitXor",
     "??": "Coalesce",
 }
-FOLDED = {"!==": "===", "!=": "==", "==": "==="}  # in the canonical body (`>` is mirrored by `rewritten`)
+FOLDED = {
+    "!==": "===",
+    "!=": "==",
+    "==": "===",
+}  # in the canonical body (`>` is mirrored by `rewritten`)
 MIRRORED = {">": "<", ">=": "<="}  # `b > a` is `a < b`
-# What an operand of a comparison may hold and still be mirrored (a name, a member, a literal, a call's
-# or an index's brackets): anything else (an operator, a keyword) ends it.
+# What an operand of a comparison may hold and still be mirrored (a name, a member, a literal, a
+# call's or an index's brackets): anything else (an operator, a keyword) ends it.
 OPERAND_STOPS = frozenset(
     set(OPERATORS)
-    | {"&&", "||", "!", "=", ";", ",", "{", "}", "?", ":", "=>", "->", "return", "if", "while", "for"}
+    | {
+        "&&",
+        "||",
+        "!",
+        "=",
+        ";",
+        ",",
+        "{",
+        "}",
+        "?",
+        ":",
+        "=>",
+        "->",
+        "return",
+        "if",
+        "while",
+        "for",
+    }
     | {"in", "of", "let", "const", "var", "new", "await", "typeof", "instanceof", "&", "*", "case"}
 )
 OPENS, CLOSES = {"(": ")", "[": "]"}, {")": "(", "]": "["}
-# Methods that test every item (`.some(x => c)` is a loop that returns true on the first item passing c)
+# Methods that test every item (`.some(x => c)` is a loop that returns true on the first item
+# passing c)
 ANY_METHODS = frozenset({".some", ".any", ".anyMatch"})
 ALL_METHODS = frozenset({".every", ".all", ".allMatch"})
 # Methods that walk the items, as a loop does (the loop's `push` is a FILLER); and the plumbing that
 # turns a collection into items and back (`.iter()`, `.stream()`, `.collect()`)
 LOOP_METHODS = frozenset({".map", ".filter", ".forEach", ".for_each", ".flatMap", ".filter_map"})
-PLUMBING = frozenset({".iter", ".into_iter", ".stream", ".collect", ".toList", ".iter_mut", ".cloned", ".copied"})
+PLUMBING = frozenset(
+    {".iter", ".into_iter", ".stream", ".collect", ".toList", ".iter_mut", ".cloned", ".copied"}
+)
 ITEM_METHODS = LOOP_METHODS | PLUMBING | ANY_METHODS | ALL_METHODS
 LOOPS = frozenset({"for", "while"})
 LOOP_WORDS = frozenset({"for", "while", "of", "in", "range", "=>", "->", "|", "continue", "break"})
-MODIFIERS = frozenset({"public", "private", "protected", "static", "final", "pub", "export", "async", "readonly"})
-KINDS = {"throw": "Raise", "try": "Try", "yield": "Yield", "catch": "Try", "defer": "Defer", "panic": "Raise"}
-DROPPED = frozenset({";", ",", "{", "}", "(", ")", "let", "const", "var", "else", "mut", ":="}) | MODIFIERS
+MODIFIERS = frozenset(
+    {"public", "private", "protected", "static", "final", "pub", "export", "async", "readonly"}
+)
+KINDS = {
+    "throw": "Raise",
+    "try": "Try",
+    "yield": "Yield",
+    "catch": "Try",
+    "defer": "Defer",
+    "panic": "Raise",
+}
+DROPPED = (
+    frozenset({";", ",", "{", "}", "(", ")", "let", "const", "var", "else", "mut", ":="})
+    | MODIFIERS
+)
 ENDS = frozenset({";", "}", ")"})
 
 
@@ -157,9 +219,9 @@ def local(token: str) -> bool:
     return token[:1] == "v" and token[1:].isdigit()
 
 
-# A loop over the indexes of a collection, whose index is only used to read the item: `for (let i = 0;
-# i < xs.length; i++)`, Go's `for i := 0; i < len(xs); i++`, Java's `i < xs.size()`, Rust's `for i in
-# 0..xs.len()` (the header without brackets and declaration words)
+# A loop over the indexes of a collection, whose index is only used to read the item: `for (let i =
+# 0; i < xs.length; i++)`, Go's `for i := 0; i < len(xs); i++`, Java's `i < xs.size()`, Rust's `for
+# i in 0..xs.len()` (the header without brackets and declaration words)
 INDEX_LOOP = (
     r"^(v\d+) :?= 0 ; \1 < (?:len (v\d+)|(v\d+) \. \.(?:length|size|len)) ; \1 \+\+$"
     r"|^(v\d+) in 0 \.\. (v\d+) \. \.len$"
@@ -168,9 +230,9 @@ HEADER_WORDS = frozenset({"(", ")", "let", "const", "var", "int", "mut", "&"})
 
 
 def item_loops(tokens: list[str]) -> list[str]:
-    """Every loop over a collection's items written alike, `for ITEM range ITEMS`: an index loop whose
-    index only reads the item (`xs[i]`, `xs.get(i)`), Go's `for _, x := range xs`, JavaScript's
-    `for (const x of xs)`, Java's `for (T x : xs)`, Rust's `for x in xs`."""
+    """Every loop over a collection's items written alike, `for ITEM range ITEMS`: an index loop
+    whose index only reads the item (`xs[i]`, `xs.get(i)`), Go's `for _, x := range xs`,
+    JavaScript's `for (const x of xs)`, Java's `for (T x : xs)`, Rust's `for x in xs`."""
     import re
 
     out = list(tokens)
@@ -188,7 +250,10 @@ def item_loops(tokens: list[str]) -> list[str]:
         index = re.match(INDEX_LOOP, " ".join(header))
         new_header: list[str] | None = None
         if index:
-            item, items = index.group(1) or index.group(4), index.group(2) or index.group(3) or index.group(5)
+            item, items = (
+                index.group(1) or index.group(4),
+                index.group(2) or index.group(3) or index.group(5),
+            )
             reads = (
                 [items, "[", item, "]"],
                 [items, ".", ".get", "(", item, ")"],
@@ -200,7 +265,9 @@ def item_loops(tokens: list[str]) -> list[str]:
             ):
                 body, new_header = replaced, ["for", item, "range", items]
         elif len(header) >= 5 and header[1] == "," and header[3] == ":=" and header[4] == "range":
-            if header[0] not in out[:at] + out[brace:]:  # Go's `for _, x := range xs`: the index unused
+            if (
+                header[0] not in out[:at] + out[brace:]
+            ):  # Go's `for _, x := range xs`: the index unused
                 new_header = ["for", header[2], "range", *header[5:]]
         elif len(header) >= 3 and header[1] in ("of", "in") and local(header[0]):
             new_header = ["for", header[0], "range", *header[2:]]
@@ -245,10 +312,14 @@ def renumbered(tokens: list[str]) -> list[str]:
     return [names.setdefault(t, f"v{len(names) + 1}") if local(t) else t for t in tokens]
 
 
-# A search whose position only says whether it found: `xs.indexOf(x) !== -1`, `s.indexOf(x) >= 0`, Go's
-# `strings.Index(s, x) >= 0` are `xs.includes(x)`, `strings.Contains(s, x)` (Java's `contains` reads alike)
+# A search whose position only says whether it found: `xs.indexOf(x) !== -1`, `s.indexOf(x) >= 0`,
+# Go's `strings.Index(s, x) >= 0` are `xs.includes(x)`, `strings.Contains(s, x)` (Java's `contains`
+# reads alike)
 SEARCHES = {".indexOf": ".includes", ".Index": ".Contains", ".contains": ".includes"}
-FOUND_BOUNDS = (["0", "<="], ["-", "1", "<"])  # mirrored: `0 <= xs.indexOf(x)`, `-1 < xs.indexOf(x)`
+FOUND_BOUNDS = (
+    ["0", "<="],
+    ["-", "1", "<"],
+)  # mirrored: `0 <= xs.indexOf(x)`, `-1 < xs.indexOf(x)`
 FOUND_TESTS = (["!==", "-", "1"], ["!=", "-", "1"])
 
 
@@ -260,9 +331,15 @@ def searches_found(tokens: list[str]) -> list[str]:
         if out[at] in (".indexOf", ".Index") and at + 1 < len(out) and out[at + 1] == "(":
             close = block_end(out, at + 1, "(", ")")
             start = operand_start(out, at + 1)
-            bound = next((b for b in FOUND_BOUNDS if out[max(0, start - len(b)) : start] == b), None)
+            bound = next(
+                (b for b in FOUND_BOUNDS if out[max(0, start - len(b)) : start] == b), None
+            )
             if bound is not None and start >= len(bound):
-                out[start - len(bound) : close] = [*out[start:at], SEARCHES[out[at]], *out[at + 1 : close]]
+                out[start - len(bound) : close] = [
+                    *out[start:at],
+                    SEARCHES[out[at]],
+                    *out[at + 1 : close],
+                ]
                 at = start - len(bound)
                 continue
             test = next((t for t in FOUND_TESTS if out[close : close + len(t)] == t), None)
@@ -289,7 +366,12 @@ def rewritten(tokens: list[str]) -> list[str]:
     while at < len(out):
         if out[at] in MIRRORED:
             start, end = operand_start(out, at), operand_end(out, at)
-            if start < at and end > at + 1 and not typed(out[start:at]) and not typed(out[at + 1 : end]):
+            if (
+                start < at
+                and end > at + 1
+                and not typed(out[start:at])
+                and not typed(out[at + 1 : end])
+            ):
                 out[start:end] = [*out[at + 1 : end], MIRRORED[out[at]], *out[start:at]]
                 at = end
                 continue
@@ -298,8 +380,8 @@ def rewritten(tokens: list[str]) -> list[str]:
 
 
 def typed(operand: list[str]) -> bool:
-    """A type's name, not a value: the `<`/`>` around it are a generic's brackets (`List<String> xs`);
-    a constant (`MAX_SIZE`) is a value."""
+    """A type's name, not a value: the `<`/`>` around it are a generic's brackets (`List<String>
+    xs`); a constant (`MAX_SIZE`) is a value."""
     return len(operand) == 1 and operand[0][:1].isupper() and not operand[0].isupper()
 
 
@@ -380,7 +462,11 @@ def guards_positive(tokens: list[str]) -> list[str]:
             end = next((i for i in range(at + 1, len(out)) if out[i] == "{"), len(out))
             start, stop = at + 1, end
         after = [t for t in out[end : end + 3] if t != "{"]
-        if not after or after[0] not in GUARD_ENDS or (after[0] == "return" and after[1:2] not in ([";"], ["}"])):
+        if (
+            not after
+            or after[0] not in GUARD_ENDS
+            or (after[0] == "return" and after[1:2] not in ([";"], ["}"]))
+        ):
             continue  # a return of a value answers (`if (a && b) return true;`): no work skipped
         depth = 0
         for i in range(start, stop):
@@ -391,8 +477,8 @@ def guards_positive(tokens: list[str]) -> list[str]:
 
 
 def comparison(operator: str, left: list[str], right: list[str]) -> str:
-    """A comparison as the direction check knows it: its locals unnamed (a copy declares them in another
-    order), unless both sides then read alike (`a < b` and `b < a` must stay apart)."""
+    """A comparison as the direction check knows it: its locals unnamed (a copy declares them in
+    another order), unless both sides then read alike (`a < b` and `b < a` must stay apart)."""
     unnamed = [["v" if local(t) else t for t in side] for side in (left, right)]
     if unnamed[0] != unnamed[1]:
         left, right = unnamed
@@ -400,17 +486,22 @@ def comparison(operator: str, left: list[str], right: list[str]) -> str:
 
 
 def deciding(tokens: list[str]) -> dict[str, int]:
-    """How often the body makes each comparison (its operands, mirrored to `<`: `b > a` is `a < b`), joins
-    conditions each way and says true or false (`.some(...)` says both, as the loop it stands for)."""
+    """How often the body makes each comparison (its operands, mirrored to `<`: `b > a` is `a < b`),
+    joins conditions each way and says true or false (`.some(...)` says both, as the loop it stands
+    for)."""
     tokens = guards_positive(rewritten(tokens))
     counts: dict[str, int] = {}
     for at, token in enumerate(tokens):
         if token in ANY_METHODS or token in ALL_METHODS:
             keys = ["true", "false"]
         elif token in ("<", "<=", ">", ">="):
-            left, right = tokens[operand_start(tokens, at) : at], tokens[at + 1 : operand_end(tokens, at)]
+            left, right = (
+                tokens[operand_start(tokens, at) : at],
+                tokens[at + 1 : operand_end(tokens, at)],
+            )
             if not left or not right or typed(left) or typed(right):
-                continue  # a generic's brackets (`List<String>`, `new ArrayList<>()`), not a comparison
+                # a generic's brackets (`List<String>`, `new ArrayList<>()`), not a comparison
+                continue
             keys = [comparison(token, left, right)]
         elif token in ("&&", "||", "true", "false"):
             keys = [token]
@@ -422,7 +513,8 @@ def deciding(tokens: list[str]) -> dict[str, int]:
 
 
 def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
-    """Rewrite-proof evidence of what the function does, sorted, deduplicated (see the module docstring)."""
+    """Rewrite-proof evidence of what the function does, sorted, deduplicated (see the module
+    docstring)."""
     builtins = BUILTINS.get(language, frozenset())
     found: set[str] = set()
     tokens = rewritten(tokens)
@@ -436,7 +528,9 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
     declared = False  # the first `<self>` is the function's own name where it is declared
     for at, token in enumerate(tokens):
         following = tokens[at + 1] if at + 1 < count else ""
-        called = following == "(" or (following == "!" and at + 2 < count and tokens[at + 2] == "(")  # Rust macros
+        called = following == "(" or (
+            following == "!" and at + 2 < count and tokens[at + 2] == "("
+        )  # Rust macros
         if at >= 2 and tokens[at - 1] == "::" and tokens[at - 2] in builtins:
             continue  # `Vec::new()`: the builtin says it all
         if token == "<self>":
@@ -444,12 +538,16 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
                 found.add("c:SELF")
             declared = True
         elif token in ANY_METHODS or token in ALL_METHODS:
-            found.update({"q:any" if token in ANY_METHODS else "q:all", "q:loop", "r:l:True", "r:l:False"})
+            found.update(
+                {"q:any" if token in ANY_METHODS else "q:all", "q:loop", "r:l:True", "r:l:False"}
+            )
         elif token in LOOP_METHODS or token in LOOPS:
             found.add("q:loop")
         elif token in PLUMBING:
             continue
-        elif token[:1] == "." and (token[1:2].isalpha() or token[1:2] in ("_", "$")):  # not a spread `...`
+        elif token[:1] == "." and (
+            token[1:2].isalpha() or token[1:2] in ("_", "$")
+        ):  # not a spread `...`
             if token not in FILLERS:
                 found.add("c:" + token)
         elif token in outside:
@@ -464,7 +562,9 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
         elif token in KINDS:
             found.add("k:" + KINDS[token])
         elif token == "return":
-            value = constant(following) or ("True" if following == "true" else "False" if following == "false" else "")
+            value = constant(following) or (
+                "True" if following == "true" else "False" if following == "false" else ""
+            )
             after = tokens[at + 2] if at + 2 < count else ""
             if value and after in ENDS | {""}:
                 found.add("r:l:" + value)
@@ -476,7 +576,8 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
 
 
 def canonical(tokens: list[str]) -> list[str]:
-    """The body with what a behaviour-keeping rewrite changes taken out (see the module docstring)."""
+    """The body with what a behaviour-keeping rewrite changes taken out (see the module
+    docstring)."""
     out: list[str] = []
     tokens = rewritten(tokens)
     for at, token in enumerate(tokens):

@@ -1,10 +1,12 @@
-"""Facts of one non-Python file from its tree-sitter syntax tree: definitions, references, imports and
-normalised function bodies. The index builder's only user of tree-sitter (never imported by a hook).
+"""Facts of one non-Python file from its tree-sitter syntax tree: definitions, references, imports
+and normalised function bodies. The index builder's only user of tree-sitter (never imported by a
+hook).
 
-One walk over the tree with a cursor, in source order. An identifier is a reference unless it sits in
-a binding position of its language (`spec.Spec`); comments and plain strings hold no identifiers and
-are not entered, so neither is ever counted. Definitions are collected outside function bodies only
-(what is inside a function cannot be addressed from outside), named within their scopes (`Class.method`).
+One walk over the tree with a cursor, in source order. An identifier is a reference unless it sits
+in a binding position of its language (`spec.Spec`); comments and plain strings hold no identifiers
+and are not entered, so neither is ever counted. Definitions are collected outside function bodies
+only (what is inside a function cannot be addressed from outside), named within their scopes
+(`Class.method`).
 """
 
 from __future__ import annotations
@@ -21,10 +23,15 @@ MAX_STRING = 24  # a literal is cut here in a normalised body (as `code.function
 MIN_FUNCTION_LINES = 2  # shorter functions are never compared (`code.functions.SHORT_LINES`)
 # Nodes that only group their children: an identifier inside one binds or not as the group does
 # (`a, b := f()` in Go, `let mut x` and `let (a, b)` in Rust).
-TRANSPARENT = frozenset({"expression_list", "mut_pattern", "tuple_pattern", "or_pattern", "ref_pattern"})
+TRANSPARENT = frozenset(
+    {"expression_list", "mut_pattern", "tuple_pattern", "or_pattern", "ref_pattern"}
+)
 # Identifier kinds that name a member (`.field`): never a local, never an outside name.
 MEMBERS = frozenset({"property_identifier", "field_identifier", "shorthand_field_identifier"})
-KIND_OF_TYPE = {"struct_type": "struct", "interface_type": "interface"}  # Go's `type X struct {...}`
+KIND_OF_TYPE = {
+    "struct_type": "struct",
+    "interface_type": "interface",
+}  # Go's `type X struct {...}`
 NOT_METHOD_SCOPES = frozenset({"module", "namespace"})
 
 _specs: dict[str, Spec] = {}
@@ -50,19 +57,21 @@ def parser_for(spec: Spec, path: str) -> Any:
     except Exception as exc:  # noqa: BLE001 - the bindings themselves are missing or broken
         raise GrammarMissing(f"tree-sitter: {exc}") from exc
     try:
-        # (Keyed by language and suffix, never by the grammar object: a capsule's id is reused once it is
-        # freed, and another language's parser would read this file as garbage.)
+        # (Keyed by language and suffix, never by the grammar object: a capsule's id is reused once
+        # it is freed, and another language's parser would read this file as garbage.)
         key = (spec.id, path[path.rfind(".") :])
         parser = _parsers.get(key)
         if parser is None:
             parser = _parsers[key] = tree_sitter.Parser(tree_sitter.Language(spec.grammar(path)))
         return parser
-    except Exception as exc:  # noqa: BLE001 - missing, broken, or built for another ABI: not indexed, said why
+    # missing, broken, or built for another ABI: not indexed, said why
+    except Exception as exc:  # noqa: BLE001
         raise GrammarMissing(f"{spec.package}: {exc}") from exc
 
 
 def available(language: str) -> str:
-    """ "" when the language's grammar loads here, else why not (for `notIndexed` and `sidekit doctor`)."""
+    """ "" when the language's grammar loads here, else why not (for `notIndexed` and `sidekit
+    doctor`)."""
     spec = spec_of(language)
     try:
         parser_for(spec, "probe")
@@ -121,12 +130,17 @@ class _Walk:
         watched = spec.definitions.keys() | spec.containers | spec.functions | spec.imports.keys()
         references = facts.references
         cursor = tree.walk()
-        # One entry per node the walk is inside: (kind, field, state). The field is read only where it
-        # is used (an identifier's, a transparent group's) and a _Frame is made only for a node that can
-        # open or close something: a cold build visits millions of nodes, most of them leaves.
+        # One entry per node the walk is inside: (kind, field, state). The field is read only where
+        # it is used (an identifier's, a transparent group's) and a _Frame is made only for a node
+        # that can open or close something: a cold build visits millions of nodes, most of them
+        # leaves.
         frames: list[tuple[str, str, _Frame | None]] = []
         push, pop = frames.append, frames.pop
-        first_child, next_sibling, up = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
+        first_child, next_sibling, up = (
+            cursor.goto_first_child,
+            cursor.goto_next_sibling,
+            cursor.goto_parent,
+        )
         source = self.source
         while True:
             node = cursor.node
@@ -146,7 +160,9 @@ class _Walk:
                 if not bound:
                     references.append((name, node.start_point[0] + 1))
                 if self.body is not None:
-                    self._token_name(name, "property_identifier" if position in spec.members else kind, bound)
+                    self._token_name(
+                        name, "property_identifier" if position in spec.members else kind, bound
+                    )
                 state = None
             elif kind in skipped:
                 if self.body is not None and "comment" not in kind:
@@ -181,7 +197,8 @@ class _Walk:
             if field:
                 target = node.child_by_field_name(field)
                 module = self.text(target).strip("\"'`") if target is not None else ""
-            else:  # Java: `import static a.b.C.member;`, `import a.b.*;` -> what follows `import`, whole
+            # Java: `import static a.b.C.member;`, `import a.b.*;` -> what follows `import`, whole
+            else:
                 words = self.text(node).removesuffix(";").split()
                 module = "".join(word for word in words[1:] if word != "static")
             if module:
@@ -216,14 +233,20 @@ class _Walk:
         if defined == "type":
             declared = node.child_by_field_name("type")
             defined = KIND_OF_TYPE.get(declared.type, "type") if declared is not None else "type"
-        if defined == "function" and scope and (qualifier or self.scopes[-1][1] not in NOT_METHOD_SCOPES):
+        if (
+            defined == "function"
+            and scope
+            and (qualifier or self.scopes[-1][1] not in NOT_METHOD_SCOPES)
+        ):
             defined = "method"
-        line = names[0].start_point[0] + 1  # the name's line, as Python's `def` line (not an annotation's above)
+        line = (
+            names[0].start_point[0] + 1
+        )  # the name's line, as Python's `def` line (not an annotation's above)
         signature = ""
         if defined in ("function", "method"):
-            parameters = function_node.child_by_field_name("parameters") or function_node.child_by_field_name(
-                "parameter"
-            )
+            parameters = function_node.child_by_field_name(
+                "parameters"
+            ) or function_node.child_by_field_name("parameter")
             if parameters is not None:
                 signature = " ".join(self.text(parameters).split())
                 if len(signature) > SIGNATURE_CHARS:
@@ -233,7 +256,9 @@ class _Walk:
                 self.body = frame.collect = _Body(qualname, line, signature)
         self.facts.definitions.append(Definition(qualname, defined, line, signature))
         for extra in names[1:]:  # Go's `const A, B = 1, 2`: one definition each
-            self.facts.definitions.append(Definition(".".join([*scope, self.text(extra)]), defined, line))
+            self.facts.definitions.append(
+                Definition(".".join([*scope, self.text(extra)]), defined, line)
+            )
         if kind in spec.containers:
             self.scopes.append((name, defined))
             frame.scope = True
@@ -265,7 +290,9 @@ class _Walk:
             body.tokens.append("." + name)
             return
         if name == body.qualname.rsplit(".", 1)[-1]:
-            body.tokens.append("<self>")  # its own name, declared or called: a copy under another name matches
+            body.tokens.append(
+                "<self>"
+            )  # its own name, declared or called: a copy under another name matches
             return
         if bound and name not in body.local:
             body.local[name] = f"v{len(body.local) + 1}"
@@ -281,7 +308,8 @@ class _Walk:
         self.body.tokens.append("_".join(text[:MAX_STRING].split()) or "''")
 
     def _token_leaf(self, node: Any, kind: str) -> None:
-        """A keyword or punctuation is its kind; a named leaf (a number, `true`, `this`) its text."""
+        """A keyword or punctuation is its kind; a named leaf (a number, `true`, `this`) its
+        text."""
         if "comment" in kind or self.body is None:
             return
         if node.is_named:

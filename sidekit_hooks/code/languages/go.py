@@ -1,4 +1,5 @@
-"""Go: the grammar wheel `tree-sitter-go`. A method is named by its receiver's type (`Reader.Read`)."""
+"""Go: the grammar wheel `tree-sitter-go`. A method is named by its receiver's type
+(`Reader.Read`)."""
 
 from __future__ import annotations
 
@@ -55,9 +56,17 @@ def receiver_type(node: object, source: bytes) -> str:
         return ""
     for parameter in receiver.named_children:
         kind = parameter.child_by_field_name("type")
-        while kind is not None and kind.type in ("pointer_type", "generic_type", "parenthesized_type"):
+        while kind is not None and kind.type in (
+            "pointer_type",
+            "generic_type",
+            "parenthesized_type",
+        ):
             inner = kind.child_by_field_name("type")
-            kind = inner if inner is not None else (kind.named_children[0] if kind.named_children else None)
+            kind = (
+                inner
+                if inner is not None
+                else (kind.named_children[0] if kind.named_children else None)
+            )
         if kind is not None:
             return bytes(source[kind.start_byte : kind.end_byte]).decode("utf-8", "replace")
     return ""

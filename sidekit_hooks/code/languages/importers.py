@@ -3,8 +3,8 @@
 
 - TypeScript/JavaScript: relative specifiers (`./parse`, `../lib/index.js`), resolved against the
   importing file, with or without a suffix, a folder meaning its `index` file;
-- Go: the package's import path, from the module path in the project's `go.mod` (else any import path
-  that ends with the package's folder);
+- Go: the package's import path, from the module path in the project's `go.mod` (else any import
+  path that ends with the package's folder);
 - Rust: `use crate::a::b...` for `src/a/b.rs` or `src/a/b/mod.rs` (the crate's `src/` folder);
 - Java: `import a.b.C` or `import a.b.*` for a file `.../a/b/C.java`.
 

@@ -36,7 +36,8 @@ DEFINITIONS = {
     "annotation_type_declaration": "interface",
     "method_declaration": "method",
     "constructor_declaration": "method",
-    "annotation_type_element_declaration": "method",  # `String value() default "";` in an @interface
+    # `String value() default "";` in an @interface
+    "annotation_type_element_declaration": "method",
     "variable_declarator": "variable",
     "enum_constant": "const",
 }
@@ -50,9 +51,16 @@ SCOPES = frozenset(
     }
 )
 FUNCTIONS = frozenset(
-    {"method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression"}
+    {
+        "method_declaration",
+        "constructor_declaration",
+        "compact_constructor_declaration",
+        "lambda_expression",
+    }
 )
-SKIPPED = frozenset({"line_comment", "block_comment", "string_literal", "character_literal", "text_block"})
+SKIPPED = frozenset(
+    {"line_comment", "block_comment", "string_literal", "character_literal", "text_block"}
+)
 IMPORTS = {"import_declaration": ""}
 
 

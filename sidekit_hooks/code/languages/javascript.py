@@ -9,7 +9,8 @@ IDENTIFIERS = frozenset(
         "identifier",
         "property_identifier",
         "shorthand_property_identifier",
-        "shorthand_property_identifier_pattern",  # `const { retry } = lib`: reads the property it binds
+        # `const { retry } = lib`: reads the property it binds
+        "shorthand_property_identifier_pattern",
         "private_property_identifier",
         "type_identifier",  # (TypeScript's, shared through `typescript`)
     }

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from sidekit_hooks.code.languages.spec import Spec
 
-IDENTIFIERS = frozenset({"identifier", "field_identifier", "type_identifier", "shorthand_field_identifier"})
+IDENTIFIERS = frozenset(
+    {"identifier", "field_identifier", "type_identifier", "shorthand_field_identifier"}
+)
 BINDINGS = frozenset(
     {
         ("function_item", "name"),
@@ -47,7 +49,9 @@ DEFINITIONS = {
 }
 SCOPES = frozenset({"impl_item", "trait_item", "mod_item"})
 FUNCTIONS = frozenset({"function_item", "closure_expression"})
-SKIPPED = frozenset({"line_comment", "block_comment", "string_literal", "raw_string_literal", "char_literal"})
+SKIPPED = frozenset(
+    {"line_comment", "block_comment", "string_literal", "raw_string_literal", "char_literal"}
+)
 IMPORTS = {"use_declaration": "argument", "extern_crate_declaration": "name"}
 
 
@@ -56,12 +60,20 @@ def impl_type(node: object, source: bytes) -> str:
     if node.type != "impl_item":  # type: ignore[attr-defined]
         return ""
     kind = node.child_by_field_name("type")  # type: ignore[attr-defined]
-    while kind is not None and kind.type in ("generic_type", "reference_type", "scoped_type_identifier"):
+    while kind is not None and kind.type in (
+        "generic_type",
+        "reference_type",
+        "scoped_type_identifier",
+    ):
         inner = kind.child_by_field_name("type") or kind.child_by_field_name("name")
         if inner is None:
             break
         kind = inner
-    return "" if kind is None else bytes(source[kind.start_byte : kind.end_byte]).decode("utf-8", "replace")
+    return (
+        ""
+        if kind is None
+        else bytes(source[kind.start_byte : kind.end_byte]).decode("utf-8", "replace")
+    )
 
 
 def grammar(path: str) -> object:

@@ -11,11 +11,11 @@ class Spec:
     """One language as the index reads it. Node types are tree-sitter's names for that grammar.
 
     - `identifiers`: leaf nodes that name something; each is a reference unless it sits in a binding
-      position, `(parent node type, field name)` in `bindings` (a declaration's own name, a parameter,
-      an import alias): the same split as Python's Load and Store names.
-    - `definitions`: node type -> kind (function, method, class, interface, struct, type, enum, trait,
-      const, variable) for what can be addressed from outside; found at the top level and inside
-      `containers` (a class body, an impl block), never inside a function (`functions`).
+      position, `(parent node type, field name)` in `bindings` (a declaration's own name, a
+      parameter, an import alias): the same split as Python's Load and Store names.
+    - `definitions`: node type -> kind (function, method, class, interface, struct, type, enum,
+      trait, const, variable) for what can be addressed from outside; found at the top level and
+      inside `containers` (a class body, an impl block), never inside a function (`functions`).
     - `skipped`: nodes with no code inside (comments, plain strings): not descended into.
     - `imports`: node type -> the field holding what it imports.
     """
@@ -52,7 +52,8 @@ class Spec:
     ) -> None:
         self.id = id
         self.package = package  # the wheel on PyPI that brings the grammar (doctor's fix names it)
-        self.grammar = grammar  # path -> the tree-sitter language capsule (TSX and TS differ by suffix)
+        # path -> the tree-sitter language capsule (TSX and TS differ by suffix)
+        self.grammar = grammar
         self.identifiers = identifiers
         self.bindings = bindings
         self.definitions = definitions
@@ -63,7 +64,8 @@ class Spec:
         # (a definition node, the source) -> the container name a definition outside any container
         # still belongs to: a Go method's receiver type, a Rust impl's type.
         self.qualifier = qualifier
-        # (parent node type, field name) where a plain identifier names a member, as a property does in
-        # TypeScript: Java's `obj.field` and `obj.method()`. In a normalised body it reads `.name`, never
-        # a local (`this.name = name` keeps the field apart from the parameter) nor an outside name.
+        # (parent node type, field name) where a plain identifier names a member, as a property does
+        # in TypeScript: Java's `obj.field` and `obj.method()`. In a normalised body it reads
+        # `.name`, never a local (`this.name = name` keeps the field apart from the parameter) nor
+        # an outside name.
         self.members = members

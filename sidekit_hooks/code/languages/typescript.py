@@ -1,5 +1,6 @@
 """TypeScript and TSX: the grammar wheel `tree-sitter-typescript` (two grammars, chosen by suffix).
-What JavaScript has, TypeScript has too; the rest is types: interfaces, aliases, enums, namespaces."""
+What JavaScript has, TypeScript has too; the rest is types: interfaces, aliases, enums,
+namespaces."""
 
 from __future__ import annotations
 
@@ -34,7 +35,11 @@ DEFINITIONS = javascript.DEFINITIONS | {
     "abstract_method_signature": "method",
     "internal_module": "namespace",
 }
-SCOPES = javascript.SCOPES | {"abstract_class_declaration", "interface_declaration", "internal_module"}
+SCOPES = javascript.SCOPES | {
+    "abstract_class_declaration",
+    "interface_declaration",
+    "internal_module",
+}
 SKIPPED = javascript.SKIPPED
 
 
@@ -42,7 +47,9 @@ def grammar(path: str) -> object:
     import tree_sitter_typescript
 
     return (
-        tree_sitter_typescript.language_tsx() if path.endswith(".tsx") else tree_sitter_typescript.language_typescript()
+        tree_sitter_typescript.language_tsx()
+        if path.endswith(".tsx")
+        else tree_sitter_typescript.language_typescript()
     )
 
 

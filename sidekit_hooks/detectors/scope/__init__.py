@@ -1,4 +1,5 @@
-"""The scope sidecar: says so, at once, when the agent touches a file outside the current task's scope.
+"""The scope sidecar: says so, at once, when the agent touches a file outside the current task's
+scope.
 
 Reads, edits, writes, Grep/Glob searches and Bash commands that write (see `shell_writes`) are
 checked against `.sidekit/scope.toml` (`sidekit scope set`). Nothing is said without a scope, for
@@ -39,9 +40,14 @@ class ScopeDetector:
             scope = scope_model.load(ctx.project)
         except scope_model.ScopeError as exc:
             hooklog.error(
-                ctx.project, event.event_name, "detector:scope", f"{exc}; fix: sidekit scope set --allow GLOB..."
+                ctx.project,
+                event.event_name,
+                "detector:scope",
+                f"{exc}; fix: sidekit scope set --allow GLOB...",
             )
-            ctx.notify_user(f"sidekit: scope ignored: {exc}. Fix: sidekit scope set --allow GLOB...")
+            ctx.notify_user(
+                f"sidekit: scope ignored: {exc}. Fix: sidekit scope set --allow GLOB..."
+            )
             return []
         if scope is None:
             return []
@@ -57,8 +63,9 @@ class ScopeDetector:
 
 
 def _rechecked(found: list[Finding], event: Event, scope: scope_model.Scope) -> list[Finding]:
-    """An out-of-scope write can be re-checked at Stop: is the file back as it was before? `again` is
-    the short line a reminder says when it is not (the file and the task; the primer named the scope)."""
+    """An out-of-scope write can be re-checked at Stop: is the file back as it was before? `again`
+    is the short line a reminder says when it is not (the file and the task; the primer named the
+    scope)."""
     from sidekit_hooks.nudges.recheck import before_state
 
     for finding in found:
@@ -72,7 +79,8 @@ def _rechecked(found: list[Finding], event: Event, scope: scope_model.Scope) -> 
 
 
 def brief(scope: scope_model.Scope, path: str) -> str:
-    """e.g. "README.md, outside XTD-3's scope; tell the user." (a reminder, after the full line was said)."""
+    """e.g. "README.md, outside XTD-3's scope; tell the user." (a reminder, after the full line was
+    said)."""
     place = "excluded from" if scope.denied_by(path) else "outside"
     owner = f"{scope.issue}'s" if scope.issue else "this task's"
     return f"{path}, {place} {owner} scope; tell the user."
@@ -84,7 +92,13 @@ def _exempt(path: str, mode: str, is_dir: bool = False) -> bool:
 
 
 def _inside_project(path: str) -> bool:
-    return bool(path) and path != "." and not path.startswith("/") and not path.startswith("../") and path != ".."
+    return (
+        bool(path)
+        and path != "."
+        and not path.startswith("/")
+        and not path.startswith("../")
+        and path != ".."
+    )
 
 
 def _file_finding(scope: scope_model.Scope, path: str, mode: str, tool: str) -> list[Finding]:
@@ -98,10 +112,13 @@ TAILS = {
     "read": "reading is fine, edits need the user's go-ahead.",
     "search": "looking is fine, changes there need the user's go-ahead.",
 }
-LOOK_KEY = "scope:look"  # one key for every read and search outside the scope: said once per session
+# one key for every read and search outside the scope: said once per session
+LOOK_KEY = "scope:look"
 
 
-def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, directory: bool = False) -> Finding:
+def _finding(
+    scope: scope_model.Scope, path: str, mode: str, tool: str, directory: bool = False
+) -> Finding:
     """An edit outside the scope is a breach, always said (once per file); a read or a search is
     information, said gently and once per session (the agent may look anywhere). The line names the
     file and the task only: the SessionStart primer named the scope's files."""
@@ -111,7 +128,15 @@ def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, director
     if mode == "write":
         head = f"This {tool} command writes {path}," if tool in SHELL_TOOLS else f"{path} is"
         key = f"scope:write:{path}"
-        return Finding("scope", f"{head} {scoped}", key=key, path=path, severity="high", subject=path, rank=RANK)
+        return Finding(
+            "scope",
+            f"{head} {scoped}",
+            key=key,
+            path=path,
+            severity="high",
+            subject=path,
+            rank=RANK,
+        )
     if mode == "read":
         text = f"FYI: {path} is {scoped}"
     else:
@@ -121,11 +146,16 @@ def _finding(scope: scope_model.Scope, path: str, mode: str, tool: str, director
 
 
 def _search_finding(scope: scope_model.Scope, event: Event, project: str) -> list[Finding]:
-    """Grep/Glob: the folder searched (its `path`, plus a Glob pattern's literal leading folders)."""
+    """Grep/Glob: the folder searched (its `path`, plus a Glob pattern's literal leading
+    folders)."""
     base = event.abs_path or project
     tool_input = event.raw.get("tool_input")
-    grep_glob = tool_input.get("glob") if event.tool == "Grep" and isinstance(tool_input, dict) else None
-    pattern = event.pattern if event.tool == "Glob" else grep_glob if isinstance(grep_glob, str) else ""
+    grep_glob = (
+        tool_input.get("glob") if event.tool == "Grep" and isinstance(tool_input, dict) else None
+    )
+    pattern = (
+        event.pattern if event.tool == "Glob" else grep_glob if isinstance(grep_glob, str) else ""
+    )
     if pattern:
         literal = []
         for part in pattern.replace("\\", "/").split("/"):
@@ -135,7 +165,9 @@ def _search_finding(scope: scope_model.Scope, event: Event, project: str) -> lis
                 literal.append(part)
         if literal:
             base = os.path.normpath(
-                os.path.join(base, *literal) if not pattern.startswith("/") else "/" + "/".join(literal)
+                os.path.join(base, *literal)
+                if not pattern.startswith("/")
+                else "/" + "/".join(literal)
             )
     path = relative_path(base, project)
     is_file = os.path.isfile(base)

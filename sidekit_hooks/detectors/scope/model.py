@@ -1,8 +1,8 @@
 """The current task's file scope: `.sidekit/scope.toml` (what people and `sidekit scope` edit).
 
-The hook never parses TOML on the usual path: `sidekit scope set` also writes `.sidekit/scope.json`, a
-twin stamped with the TOML file's mtime and size. A hand-edited scope.toml (stamp mismatch) is read
-with tomllib once and the twin rewritten. Standard library only.
+The hook never parses TOML on the usual path: `sidekit scope set` also writes `.sidekit/scope.json`,
+a twin stamped with the TOML file's mtime and size. A hand-edited scope.toml (stamp mismatch) is
+read with tomllib once and the twin rewritten. Standard library only.
 """
 
 from __future__ import annotations
@@ -44,13 +44,16 @@ class Scope:
             raise ScopeError("scope.toml holds no table")
         allow, deny, issue = data.get("allow", []), data.get("deny", []), data.get("issue", "")
         if not _strings(allow) or not _strings(deny) or not isinstance(issue, str):
-            raise ScopeError("`allow` and `deny` must be lists of glob strings and `issue` a string")
+            raise ScopeError(
+                "`allow` and `deny` must be lists of glob strings and `issue` a string"
+            )
         if not allow and not deny:
             raise ScopeError("the scope allows and denies nothing")
         return cls(allow, deny, issue)
 
     def denied_by(self, path: str, is_dir: bool = False) -> str:
-        """The deny glob that excludes `path` ("" when none does); for a folder, all that is inside it."""
+        """The deny glob that excludes `path` ("" when none does); for a folder, all that is inside
+        it."""
         return globs.covering(self.deny, path) if is_dir else globs.selected_by(self.deny, path)
 
     def contains(self, path: str) -> bool:
@@ -62,11 +65,14 @@ class Scope:
         """Could the task need anything inside `directory`? (for searches)"""
         if self.denied_by(directory, is_dir=True):
             return False
-        return not self.allow or any(globs.could_contain(glob, directory) for glob in self.allow if glob[:1] != "!")
+        return not self.allow or any(
+            globs.could_contain(glob, directory) for glob in self.allow if glob[:1] != "!"
+        )
 
     def describe(self, path: str = "", is_dir: bool = False) -> str:
-        """`gt-abc12` (or `gt-abc12 excludes auth/**` when a deny glob decided); "" without an issue id.
-        Not the allowed globs: the SessionStart primer names them, and each line repeating them cost bytes."""
+        """`gt-abc12` (or `gt-abc12 excludes auth/**` when a deny glob decided); "" without an issue
+        id. Not the allowed globs: the SessionStart primer names them, and each line repeating them
+        cost bytes."""
         denied = self.denied_by(path, is_dir) if path else ""
         if denied:
             return f"{self.issue or 'the task'} excludes {denied}"
@@ -89,7 +95,9 @@ def load(project: str) -> Scope | None:
         return None
     stamp = f"{stat.st_mtime_ns}:{stat.st_size}"
     try:
-        twin = fastjson.loads(safepath.read_bytes(safepath.check(json_path(project), project), MAX_SCOPE).decode())
+        twin = fastjson.loads(
+            safepath.read_bytes(safepath.check(json_path(project), project), MAX_SCOPE).decode()
+        )
         if isinstance(twin, dict) and twin.get("stamp") == stamp:
             return Scope.from_dict(twin)
     except (OSError, ValueError):
@@ -101,7 +109,8 @@ def load(project: str) -> Scope | None:
 
 
 def _check_globs(scope: Scope) -> None:
-    """A hand-written glob that can never match would put every file out of scope: refuse it, saying why."""
+    """A hand-written glob that can never match would put every file out of scope: refuse it, saying
+    why."""
     for glob in scope.allow + scope.deny:
         why = globs.problem(glob)
         if why:
@@ -112,7 +121,9 @@ def _read_toml(project: str) -> dict[str, object]:
     import tomllib  # rare path: scope.toml was edited by hand since `sidekit scope set`
 
     try:
-        raw = safepath.read_bytes(safepath.check(toml_path(project), project), MAX_SCOPE)  # never a file outside
+        raw = safepath.read_bytes(
+            safepath.check(toml_path(project), project), MAX_SCOPE
+        )  # never a file outside
         return tomllib.loads(raw.decode("utf-8"))
     except (OSError, ValueError) as exc:  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
         raise ScopeError(f"cannot read .sidekit/scope.toml ({exc})") from None

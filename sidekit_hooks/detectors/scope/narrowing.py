@@ -1,7 +1,7 @@
 """Whether a scope the agent asks for (MCP `scope_set`) only narrows the one in force.
 
-The agent may make its own fence tighter, never wider: a wider scope becomes a proposal the user sees
-(`sidekit scope show`, `sidekit doctor`) and accepts with `sidekit scope set`. The test is
+The agent may make its own fence tighter, never wider: a wider scope becomes a proposal the user
+sees (`sidekit scope show`, `sidekit doctor`) and accepts with `sidekit scope set`. The test is
 conservative: what cannot be shown to lie inside the current scope counts as widening.
 """
 
@@ -42,6 +42,10 @@ def _inside(glob: str, allowed: list[str]) -> bool:
         if WILDCARDS & set(part):
             break
         literal.append(part)
-    if len(literal) == len(parts):  # a plain path: inside when the current scope selects it (and all below)
-        return globs.covering(allowed, "/".join(parts)) != "" or globs.matches_any(allowed, "/".join(parts))
+    if len(literal) == len(
+        parts
+    ):  # a plain path: inside when the current scope selects it (and all below)
+        return globs.covering(allowed, "/".join(parts)) != "" or globs.matches_any(
+            allowed, "/".join(parts)
+        )
     return bool(literal) and globs.covering(allowed, "/".join(literal)) != ""

@@ -1,13 +1,13 @@
 """The files a shell command line writes, best effort and without `re` (hook hot path).
 
-Recognized: redirections (`>`, `>>`, `&>`, `N>`), `tee`, `sed -i`/`perl -i`, `rm`/`rmdir`/`unlink`/`touch`/
-`mkdir`/`truncate`, `mv` (sources and destination), `cp`/`ln`/`install` (destination), `dd of=`, and
-`git rm`/`git mv`, and `git restore`/`git checkout -- f` from another commit (from the index or HEAD
-they undo the agent's change, which is not a write; `git stash` neither). Quotes, escapes, `$(...)`
-and heredoc bodies are honoured, so a `>` or `..` inside a string is never taken for a write. Targets
-holding `$`, backquotes, globs or `~` are skipped: they cannot be resolved without running the shell,
-and a guess would be a false alarm.
-`cd DIR` earlier on the line moves where later relative targets resolve.
+Recognized: redirections (`>`, `>>`, `&>`, `N>`), `tee`, `sed -i`/`perl -i`,
+`rm`/`rmdir`/`unlink`/`touch`/ `mkdir`/`truncate`, `mv` (sources and destination),
+`cp`/`ln`/`install` (destination), `dd of=`, and `git rm`/`git mv`, and `git restore`/`git checkout
+-- f` from another commit (from the index or HEAD they undo the agent's change, which is not a
+write; `git stash` neither). Quotes, escapes, `$(...)` and heredoc bodies are honoured, so a `>` or
+`..` inside a string is never taken for a write. Targets holding `$`, backquotes, globs or `~` are
+skipped: they cannot be resolved without running the shell, and a guess would be a false alarm. `cd
+DIR` earlier on the line moves where later relative targets resolve.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ import os
 from sidekit_hooks.core.shell import WRAPPERS, Word, segments
 
 UNRESOLVABLE = frozenset("$`*?[~{")
-UNDO_REFS = frozenset({"HEAD", "@"})  # restoring a file from these puts back what it was: an undo, not a write
+UNDO_REFS = frozenset(
+    {"HEAD", "@"}
+)  # restoring a file from these puts back what it was: an undo, not a write
 DELETERS = frozenset({"rm", "rmdir", "unlink", "touch", "mkdir", "truncate", "shred"})
 OPTIONS_WITH_VALUE = {
     "truncate": frozenset({"-s", "--size", "-r", "--reference"}),
@@ -26,7 +28,18 @@ OPTIONS_WITH_VALUE = {
     "mv": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
     "ln": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
     "install": frozenset(
-        {"-t", "--target-directory", "-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix"}
+        {
+            "-t",
+            "--target-directory",
+            "-m",
+            "--mode",
+            "-o",
+            "--owner",
+            "-g",
+            "--group",
+            "-S",
+            "--suffix",
+        }
     ),
     "sed": frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"}),
     "perl": frozenset({"-e", "-E", "-M", "-I", "-m"}),
@@ -70,10 +83,13 @@ def _resolvable(text: str) -> bool:
 def command_targets(words: list[Word]) -> list[str]:
     """The written paths of one simple command (redirections aside)."""
     while words and (
-        words[0].text in WRAPPERS or ("=" in words[0].text and not words[0].quoted and words[0].text[0] != "=")
+        words[0].text in WRAPPERS
+        or ("=" in words[0].text and not words[0].quoted and words[0].text[0] != "=")
     ):
         words = words[1:]
-        while words and words[0].text.startswith("-") and words[0].text != "-":  # e.g. `env -i`, `sudo -u x`
+        while (
+            words and words[0].text.startswith("-") and words[0].text != "-"
+        ):  # e.g. `env -i`, `sudo -u x`
             words = words[1:]
     if not words:
         return []
@@ -86,7 +102,9 @@ def command_targets(words: list[Word]) -> list[str]:
     if name in DELETERS:
         return _operands(args, OPTIONS_WITH_VALUE.get(name, frozenset()))
     if name == "mv":
-        return _operands(args, OPTIONS_WITH_VALUE["mv"]) + _option_values(args, ("-t", "--target-directory"))
+        return _operands(args, OPTIONS_WITH_VALUE["mv"]) + _option_values(
+            args, ("-t", "--target-directory")
+        )
     if name in ("cp", "ln", "install"):
         return _destination(args, OPTIONS_WITH_VALUE[name])
     if name == "dd":
@@ -106,19 +124,26 @@ def _git_targets(args: list[str]) -> list[str]:
     if sub in ("rm", "mv"):
         return _operands(rest, frozenset())
     if sub == "restore":
-        # `git restore f` (and --source HEAD) undoes the agent's change: not a write. Another source is.
+        # `git restore f` (and --source HEAD) undoes the agent's change: not a write. Another source
+        # is.
         attached = [arg[2:] for arg in rest if arg.startswith("-s") and len(arg) > 2]  # -sHEAD~1
         source = _option_values(rest, ("-s", "--source")) + attached
-        return _operands(rest, frozenset({"-s", "--source"})) if any(ref not in UNDO_REFS for ref in source) else []
+        return (
+            _operands(rest, frozenset({"-s", "--source"}))
+            if any(ref not in UNDO_REFS for ref in source)
+            else []
+        )
     if sub == "checkout" and "--" in rest:
-        # `git checkout -- f` / `git checkout HEAD -- f` is an undo; `git checkout other-branch -- f` writes.
+        # `git checkout -- f` / `git checkout HEAD -- f` is an undo; `git checkout other-branch --
+        # f` writes.
         refs = [arg for arg in rest[: rest.index("--")] if not arg.startswith("-")]
         return rest[rest.index("--") + 1 :] if any(ref not in UNDO_REFS for ref in refs) else []
     return []
 
 
 def _operands(args: list[str], valued: frozenset[str]) -> list[str]:
-    """Non-option arguments; `--` ends the options; options in `valued` consume the next argument."""
+    """Non-option arguments; `--` ends the options; options in `valued` consume the next
+    argument."""
     out: list[str] = []
     skip = False
     options = True
@@ -156,7 +181,8 @@ def _destination(args: list[str], valued: frozenset[str]) -> list[str]:
 
 
 def _in_place_targets(name: str, args: list[str]) -> list[str]:
-    """Files of `sed -i` / `perl -i`: operands after the script (the first operand unless -e/-f gave it)."""
+    """Files of `sed -i` / `perl -i`: operands after the script (the first operand unless -e/-f gave
+    it)."""
     in_place = False
     script_given = False
     valued = OPTIONS_WITH_VALUE[name]

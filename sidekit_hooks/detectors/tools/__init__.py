@@ -5,9 +5,9 @@ Two kinds of signal, both on completed tool calls, one module per check:
 * a built-in catalog of shell habits that a Claude Code tool or a `sidekit` answer does better:
   raw pytest (`raw_pytest`), `grep -rn`/`rg` for an identifier (`grep_name`), `cat`/`head`/`tail`
   of a file (`file_reads`), `find -name` (`find_name`);
-* in added code: hand-written sleep-polling / retry loops where the project already has a helper or a
-  library for it (`waits`: its own `retry`/`wait_until`, tenacity, backoff, Playwright's waits), and
-  helper reinvention (`reinvention`): an added function of 5+ lines that matches one the project
+* in added code: hand-written sleep-polling / retry loops where the project already has a helper or
+  a library for it (`waits`: its own `retry`/`wait_until`, tenacity, backoff, Playwright's waits),
+  and helper reinvention (`reinvention`): an added function of 5+ lines that matches one the project
   already has (a shorter one only by its distinctive literals), found in the function index
   (`sidekit_hooks.code.functions`), which is built in the background.
 
@@ -48,13 +48,15 @@ class ToolsDetector:
             from sidekit_hooks.detectors.tools.raw_pytest import costly_run
 
             if event.event_name == "PostToolUseFailure" or not costly_run(event.output):
-                # A failed raw pytest run belongs to the tests sidecar (status + `sidekit failures`) and
-                # to the team's own rules on its output; a second "use sidekit test" would be noise. So
-                # is the hint after a short or green run: it cost the model next to nothing.
+                # A failed raw pytest run belongs to the tests sidecar (status + `sidekit failures`)
+                # and to the team's own rules on its output; a second "use sidekit test" would be
+                # noise. So is the hint after a short or green run: it cost the model next to
+                # nothing.
                 found = [f for f in found if f.key != "tools:pytest"]
             if not long_output(event.output):
-                # A shell read or search that answered in a few lines cost the model next to nothing:
-                # a hint to another tool would be noise (the independent reviewer labelled them so).
+                # A shell read or search that answered in a few lines cost the model next to
+                # nothing: a hint to another tool would be noise (the independent reviewer labelled
+                # them so).
                 found = [f for f in found if f.key == "tools:pytest"]
             return found
         if event.kind == "write" and event.path:
@@ -82,7 +84,11 @@ def shell_findings(command: str, project: str, session: str = "") -> list[Findin
             pytest_finding(words)
             or search_finding(words, project)
             or read_finding(words, segment)
-            or (find_finding(words, segment) if words[0] == "find" and glob_seen(project, session) else None)
+            or (
+                find_finding(words, segment)
+                if words[0] == "find" and glob_seen(project, session)
+                else None
+            )
         )
         if finding and all(f.key != finding.key for f in findings):
             findings.append(finding)
@@ -103,7 +109,9 @@ def write_findings(event: Event, ctx: Context) -> list[Finding]:
             pass
     if not event.added:
         return findings
-    loop = polling_loop(event.added) if event.path.endswith(CODE_SUFFIXES) else None  # docs show loops too
+    loop = (
+        polling_loop(event.added) if event.path.endswith(CODE_SUFFIXES) else None
+    )  # docs show loops too
     if loop is not None:
         finding = loop_finding(event, ctx, *loop)
         if finding:
@@ -114,7 +122,9 @@ def write_findings(event: Event, ctx: Context) -> list[Finding]:
         try:
             finding = reinvention_finding(event, ctx)
         except budget.Later:
-            budget.want_later(ctx.memo, SIDECAR)  # the other habits are said now; this one from the background
+            budget.want_later(
+                ctx.memo, SIDECAR
+            )  # the other habits are said now; this one from the background
             finding = None
         if finding:
             findings.append(finding)
@@ -124,8 +134,9 @@ def write_findings(event: Event, ctx: Context) -> list[Finding]:
 
 
 def other_language_findings(event: Event, ctx: Context) -> list[Finding]:
-    """A function added in TypeScript, JavaScript, Go, Rust or Java that repeats a project helper: asked
-    of the background worker (tree-sitter reads it there), only when the added text could hold one."""
+    """A function added in TypeScript, JavaScript, Go, Rust or Java that repeats a project helper:
+    asked of the background worker (tree-sitter reads it there), only when the added text could hold
+    one."""
     from sidekit_hooks.code.languages import language_of
     from sidekit_hooks.detectors.tools.reinvention import language_finding, may_add_function
 
@@ -135,6 +146,8 @@ def other_language_findings(event: Event, ctx: Context) -> list[Finding]:
     try:
         finding = language_finding(event, ctx, language)
     except budget.Later:
-        budget.want_later(ctx.memo, SIDECAR)  # the other habits are said now; this one from the background
+        budget.want_later(
+            ctx.memo, SIDECAR
+        )  # the other habits are said now; this one from the background
         return []
     return [finding] if finding else []

@@ -9,11 +9,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from sidekit_hooks.core.shell import Segment
 
-READ_SKIP_FLAGS = frozenset({"-f", "-F", "--follow", "-c", "--bytes", "-A", "-v", "-e", "-t", "--show-all"})
+READ_SKIP_FLAGS = frozenset(
+    {"-f", "-F", "--follow", "-c", "--bytes", "-A", "-v", "-e", "-t", "--show-all"}
+)
 
 
 def read_finding(words: list[str], segment: Segment) -> Finding | None:
-    """`cat FILE`, `head -n 40 FILE`, `tail FILE`, `sed -n '10,40p' FILE` on their own -> the Read tool."""
+    """`cat FILE`, `head -n 40 FILE`, `tail FILE`, `sed -n '10,40p' FILE` on their own -> the Read
+    tool."""
     program = words[0]
     if segment.redirected or segment.piped_in or segment.piped_out:
         return None
@@ -43,7 +46,8 @@ def read_finding(words: list[str], segment: Segment) -> Finding | None:
     how = "the Read tool" if program == "cat" else "the Read tool with offset/limit"
     return Finding(
         SIDECAR,
-        f"`{program}` of {short(files[0])}: use {how} instead; it shows line numbers and pages long files "
+        f"`{program}` of {short(files[0])}: use {how} instead; it shows line numbers and pages "
+        "long files "
         "without the shell.",
         key="tools:read",
         rule_id="tools.cat-a-file",
@@ -55,7 +59,9 @@ def read_finding(words: list[str], segment: Segment) -> Finding | None:
 def sed_print_finding(words: list[str]) -> Finding | None:
     """`sed -n '120,160p' FILE` (print a line range, edit nothing) -> Read with offset/limit."""
     args = words[1:]
-    if "-n" not in args or any(a in ("-i", "--in-place", "-e", "-f") or a.startswith("-i") for a in args):
+    if "-n" not in args or any(
+        a in ("-i", "--in-place", "-e", "-f") or a.startswith("-i") for a in args
+    ):
         return None
     operands = [a for a in args if not a.startswith("-")]
     if len(operands) != 2:
@@ -65,7 +71,8 @@ def sed_print_finding(words: list[str]) -> Finding | None:
         return None
     return Finding(
         SIDECAR,
-        f"`sed -n {short(script)}` of {short(path)}: use the Read tool with offset/limit instead; it shows line numbers "
+        f"`sed -n {short(script)}` of {short(path)}: use the Read tool with offset/limit instead; "
+        "it shows line numbers "
         "and pages long files without the shell.",
         key="tools:read",
         rule_id="tools.cat-a-file",

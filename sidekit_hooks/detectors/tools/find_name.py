@@ -1,4 +1,5 @@
-"""`find DIR -name PATTERN` with nothing else to do: the Glob tool (once it has answered in the session)."""
+"""`find DIR -name PATTERN` with nothing else to do: the Glob tool (once it has answered in the
+session)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ GLOB_SEEN = "glob-seen"  # in the session's state folder: the Glob tool answered
 
 def remember_glob(project: str, session: str) -> None:
     """The Glob tool exists here. Claude Code can run without it ("Glob is not available in this
-    session — find files with `find` via the Bash tool"), so the find hint waits for this evidence."""
+    session — find files with `find` via the Bash tool"), so the find hint waits for this
+    evidence."""
     from sidekit_hooks.core import workspace
     from sidekit_hooks.nudges.policy import state_folder
 
@@ -34,7 +36,9 @@ def glob_seen(project: str, session: str) -> bool:
     from sidekit_hooks.nudges.policy import state_folder
 
     try:
-        return bool(session) and os.path.exists(os.path.join(state_folder(project, session), GLOB_SEEN))
+        return bool(session) and os.path.exists(
+            os.path.join(state_folder(project, session), GLOB_SEEN)
+        )
     except workspace.UnsafeSessionName:
         return False
 
@@ -63,7 +67,8 @@ def find_finding(words: list[str], segment: Segment) -> Finding | None:
         return None
     return Finding(
         SIDECAR,
-        f"`find -name {short(names[0])}`: the Glob tool does this (pattern `**/{short(names[0])}`) and lists matches "
+        f"`find -name {short(names[0])}`: the Glob tool does this (pattern "
+        f"`**/{short(names[0])}`) and lists matches "
         "newest first, without the shell.",
         key="tools:glob",
         rule_id="tools.find-name",

@@ -1,4 +1,5 @@
-"""`grep -rn NAME`, `rg NAME`, `git grep NAME` for a name the index defines: `sidekit usages`/`symbol`."""
+"""`grep -rn NAME`, `rg NAME`, `git grep NAME` for a name the index defines: `sidekit
+usages`/`symbol`."""
 
 from __future__ import annotations
 
@@ -36,12 +37,15 @@ GREP_VALUE_OPTS = frozenset(
         "--threads",
     }
 )
-NOT_CODE_WORDS = frozenset({"TODO", "FIXME", "XXX", "HACK", "NOTE", "BUG", "DEBUG", "ERROR", "WARNING", "INFO"})
+NOT_CODE_WORDS = frozenset(
+    {"TODO", "FIXME", "XXX", "HACK", "NOTE", "BUG", "DEBUG", "ERROR", "WARNING", "INFO"}
+)
 PYTHON_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
 
 
 def search_finding(words: list[str], project: str) -> Finding | None:
-    """`grep -rn NAME`, `rg NAME`, `git grep NAME` for a Python identifier -> sidekit usages/symbol."""
+    """`grep -rn NAME`, `rg NAME`, `git grep NAME` for a Python identifier -> sidekit
+    usages/symbol."""
     program = words[0]
     if program == "git" and words[1:2] == ["grep"]:
         args = words[2:]
@@ -60,11 +64,14 @@ def search_finding(words: list[str], project: str) -> Finding | None:
     from sidekit_hooks.code.defined import defines
 
     if not defines(project, name):
-        return None  # a parameter, a key, a word in a docstring (or no index yet): grep was the right tool
+        # a parameter, a key, a word in a docstring (or no index yet): grep was the right tool
+        return None
     if kind == "symbol":
         advice = f"`sidekit symbol {name}` says where it is defined"
     else:
-        advice = f"`sidekit usages {name}` lists its real uses (AST references, not comments or strings)"
+        advice = (
+            f"`sidekit usages {name}` lists its real uses (AST references, not comments or strings)"
+        )
     return Finding(
         SIDECAR,
         f"Searching code text for `{name}`: {advice} in one compact line.",
@@ -133,7 +140,8 @@ def is_python_project(project: str) -> bool:
 
 
 def code_name(pattern: str) -> tuple[str, str]:
-    """("symbol", NAME) for `def NAME`/`class NAME`, ("usages", NAME) for a bare identifier, else ("", "")."""
+    """("symbol", NAME) for `def NAME`/`class NAME`, ("usages", NAME) for a bare identifier, else
+    ("", "")."""
     text = pattern.strip()
     for wrapper in ("\\b", "\\<", "\\>", "\\W"):
         text = text.replace(wrapper, "")

@@ -5,13 +5,15 @@ from __future__ import annotations
 from sidekit_hooks.detectors.tools.common import MAX_SHOWN, QUIET_OUTPUT, RANK, SIDECAR
 from sidekit_hooks.nudges.findings import HABIT, Finding
 
-PYTEST_INFO_FLAGS = frozenset({"--version", "-V", "--help", "-h", "--co", "--collect-only", "--fixtures", "--markers"})
+PYTEST_INFO_FLAGS = frozenset(
+    {"--version", "-V", "--help", "-h", "--co", "--collect-only", "--fixtures", "--markers"}
+)
 RED_WORDS = (" failed", " error", "Error")
 
 
 def costly_run(output: str) -> bool:
-    """A raw pytest run worth the "prefer `sidekit test`" hint: its output is long, and red (a piped run
-    exits 0 whatever pytest said, so the colour is read from the summary at the end)."""
+    """A raw pytest run worth the "prefer `sidekit test`" hint: its output is long, and red (a piped
+    run exits 0 whatever pytest said, so the colour is read from the summary at the end)."""
     if len(output) < QUIET_OUTPUT and len(output.encode("utf-8", "replace")) < QUIET_OUTPUT:
         return False
     tail = output[-400:]
@@ -26,11 +28,18 @@ def pytest_finding(words: list[str]) -> Finding | None:
         return None
     if any(arg in PYTEST_INFO_FLAGS for arg in args):
         return None
-    paths = [a for a in args if not a.startswith("-") and (a.endswith(".py") or "/" in a or "::" in a)][:2]
-    target = " ".join(["sidekit test", *paths]) if paths and len(" ".join(paths)) <= MAX_SHOWN else "sidekit test"
+    paths = [
+        a for a in args if not a.startswith("-") and (a.endswith(".py") or "/" in a or "::" in a)
+    ][:2]
+    target = (
+        " ".join(["sidekit test", *paths])
+        if paths and len(" ".join(paths)) <= MAX_SHOWN
+        else "sidekit test"
+    )
     return Finding(
         SIDECAR,
-        f"`{target}` runs pytest and answers in one compact line; `sidekit failures` has the details.",
+        f"`{target}` runs pytest and answers in one compact line; `sidekit failures` has the "
+        "details.",
         key="tools:pytest",
         rule_id="tools.raw-pytest",
         kind=HABIT,

@@ -1,4 +1,5 @@
-"""Hand-written sleep-polling and retry loops where the project already has a helper or a library."""
+"""Hand-written sleep-polling and retry loops where the project already has a helper or a
+library."""
 
 from __future__ import annotations
 
@@ -12,11 +13,22 @@ if TYPE_CHECKING:
     from sidekit_hooks.nudges.events import Event
     from sidekit_hooks.nudges.findings import Context
 
-# `sleep(` covers Python's time.sleep, an `await sleep(ms)`, Rust's thread::sleep and tokio's; Go's is `Sleep(`
+# `sleep(` covers Python's time.sleep, an `await sleep(ms)`, Rust's thread::sleep and tokio's; Go's
+# is `Sleep(`
 SLEEP_CALLS = ("sleep(", "setTimeout(", "waitForTimeout(", "wait_for_timeout(", "time.Sleep(")
 LOOP_STARTS = ("while ", "while(", "for ", "for(", "async for ", "do {", "loop {")
-MIN_LOOP_LINES = 5  # the loop with its deadline line before and its `raise` after, as the seed's ">5 lines"
-WAIT_SETUP_WORDS = ("deadline", "timeout", "attempt", "tries", "retries", "time.time()", "monotonic()", "Date.now()")
+# the loop with its deadline line before and its `raise` after, as the seed's ">5 lines"
+MIN_LOOP_LINES = 5
+WAIT_SETUP_WORDS = (
+    "deadline",
+    "timeout",
+    "attempt",
+    "tries",
+    "retries",
+    "time.time()",
+    "monotonic()",
+    "Date.now()",
+)
 JS_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", ".mts", ".cts")
 CODE_SUFFIXES = (".py", ".pyi", ".ipynb", *JS_SUFFIXES, ".go", ".rs")
 # An error checked and the call tried again, without try/catch: Go's `err` and Rust's Result
@@ -38,8 +50,9 @@ DEPENDENCY_FILES = (
 def polling_loop(text: str) -> tuple[str, int] | None:
     """("retry" | "poll", lines) for the first hand-written loop of 5+ lines that sleeps between tries.
 
-    A retry loop catches an error and tries again; a poll loop sleeps until a condition breaks out. A
-    loop that sleeps between items (throttling) is neither. Stdlib, no `re`: a line scan by indentation.
+    A retry loop catches an error and tries again; a poll loop sleeps until a condition breaks out.
+    A loop that sleeps between items (throttling) is neither. Stdlib, no `re`: a line scan by
+    indentation.
     """
     if not any(call in text for call in SLEEP_CALLS):
         return None
@@ -69,9 +82,9 @@ def polling_loop(text: str) -> tuple[str, int] | None:
         header = stripped
         counted = "range(" in header or "attempt" in header or "retr" in header or "tries" in header
         endless = header.startswith(("while", "do {", "loop {", "for {"))
-        catches = (("try:" in body or "try {" in body) and ("except" in body or "catch" in body)) or any(
-            check in body for check in ERROR_CHECKS
-        )
+        catches = (
+            ("try:" in body or "try {" in body) and ("except" in body or "catch" in body)
+        ) or any(check in body for check in ERROR_CHECKS)
         leaves = any(word in body for word in ("break", "return"))
         if catches and (endless or counted):
             return "retry", size
@@ -81,10 +94,13 @@ def polling_loop(text: str) -> tuple[str, int] | None:
 
 
 def wait_setup_lines(lines: list[str], start: int, indent: int, block: int) -> int:
-    """Lines around a loop that belong to the wait: a deadline/attempts line before, a raise after."""
+    """Lines around a loop that belong to the wait: a deadline/attempts line before, a raise
+    after."""
     count = 0
     before = next((line for line in reversed(lines[:start]) if line.strip()), "")
-    if len(before) - len(before.lstrip()) == indent and any(word in before for word in WAIT_SETUP_WORDS):
+    if len(before) - len(before.lstrip()) == indent and any(
+        word in before for word in WAIT_SETUP_WORDS
+    ):
         count += 1
     after_index = start + 1
     seen = 1
@@ -92,7 +108,9 @@ def wait_setup_lines(lines: list[str], start: int, indent: int, block: int) -> i
         seen += 1 if lines[after_index].strip() else 0
         after_index += 1
     after = next((line for line in lines[after_index:] if line.strip()), "")
-    if len(after) - len(after.lstrip()) == indent and after.lstrip().startswith(("raise ", "throw ")):
+    if len(after) - len(after.lstrip()) == indent and after.lstrip().startswith(
+        ("raise ", "throw ")
+    ):
         count += 1
     return count
 
@@ -101,7 +119,9 @@ def dependency_text(project: str, event: Event) -> str:
     """What the project depends on and what the edited file imports, lower-cased (rare path)."""
     parts = [event.new_text or event.old_text, event.added]
     for name in DEPENDENCY_FILES:
-        data = safepath.read_project_file(project, name, 200_000)  # a FIFO named pyproject.toml never blocks
+        data = safepath.read_project_file(
+            project, name, 200_000
+        )  # a FIFO named pyproject.toml never blocks
         if data is not None:
             parts.append(data.decode("utf-8", "replace"))
     return "\n".join(parts).lower()
@@ -112,7 +132,9 @@ def loop_finding(event: Event, ctx: Context, kind: str, lines: int) -> Finding |
     language = language_of(event.path)
     if language == "py":
         helper = project_helper(ctx.project, kind, skip_path=event.path)
-    else:  # a helper of the file's own language (family), from the code index: never a Python one for a .ts file
+    # a helper of the file's own language (family), from the code index: never a Python one for a
+    # .ts file
+    else:
         helper = index_helper(ctx.project, language, kind, skip_path=event.path)
     if helper is not None:
         advice = f"{short(helper.path)}:{helper.line} {short(helper.signature)} already does this; use it."
@@ -121,16 +143,20 @@ def loop_finding(event: Event, ctx: Context, kind: str, lines: int) -> Finding |
     js = event.path.endswith(JS_SUFFIXES)
     if kind == "poll" and "playwright" in deps and language in ("py", "js"):
         if js:
-            advice = (
-                "Playwright already waits: `await page.waitForSelector(sel)` or `await expect(locator).toBeVisible()`."
-            )
+            advice = "Playwright already waits: `await page.waitForSelector(sel)` or `await expect(locator).toBeVisible()`."
         else:
             advice = "Playwright already waits: `page.wait_for_selector(sel)` or `expect(locator).to_be_visible()`."
         return loop_nudge(event, what, lines, advice, "playwright")
     if js:
         for package in ("p-retry", "async-retry"):
             if f'"{package}"' in deps:
-                return loop_nudge(event, what, lines, f"`{package}` is a dependency; wrap the call in it.", package)
+                return loop_nudge(
+                    event,
+                    what,
+                    lines,
+                    f"`{package}` is a dependency; wrap the call in it.",
+                    package,
+                )
         return None
     if language != "py":
         found = library_of(language, kind, deps)
@@ -145,7 +171,9 @@ def loop_finding(event: Event, ctx: Context, kind: str, lines: int) -> Finding |
         if kind == "retry":
             advice = "backoff is a dependency: `@backoff.on_exception(backoff.expo, Error, max_tries=n)`."
         else:
-            advice = "backoff is a dependency: `@backoff.on_predicate(backoff.constant, max_time=t)`."
+            advice = (
+                "backoff is a dependency: `@backoff.on_predicate(backoff.constant, max_time=t)`."
+            )
         return loop_nudge(event, what, lines, advice, "backoff")
     return None  # no helper known: writing the loop is the right call
 
@@ -161,19 +189,21 @@ def language_of(path: str) -> str:
     return indexed_language(path)
 
 
-# (the module as go.mod or Cargo.toml names it, the helper's name in the finding's key, the advice) per
-# language and kind of loop: said only when the project depends on it.
+# (the module as go.mod or Cargo.toml names it, the helper's name in the finding's key, the advice)
+# per language and kind of loop: said only when the project depends on it.
 LIBRARIES = {
     ("go", "retry"): (
         (
             "github.com/cenkalti/backoff",
             "cenkalti-backoff",
-            "github.com/cenkalti/backoff is a dependency: `backoff.Retry(operation, backoff.NewExponentialBackOff())`.",
+            "github.com/cenkalti/backoff is a dependency: `backoff.Retry(operation, "
+            "backoff.NewExponentialBackOff())`.",
         ),
         (
             "github.com/avast/retry-go",
             "retry-go",
-            "github.com/avast/retry-go is a dependency: `retry.Do(func() error {...}, retry.Attempts(n))`.",
+            "github.com/avast/retry-go is a dependency: `retry.Do(func() error {...}, "
+            "retry.Attempts(n))`.",
         ),
     ),
     ("go", "poll"): (
@@ -188,14 +218,20 @@ LIBRARIES = {
         (
             "backoff",
             "backoff-crate",
-            "the backoff crate is a dependency: `backoff::retry(ExponentialBackoff::default(), op)`.",
+            "the backoff crate is a dependency: `backoff::retry(ExponentialBackoff::default(), "
+            "op)`.",
         ),
         (
             "tokio-retry",
             "tokio-retry",
-            "tokio-retry is a dependency: `Retry::spawn(ExponentialBackoff::from_millis(10), action)`.",
+            "tokio-retry is a dependency: `Retry::spawn(ExponentialBackoff::from_millis(10), "
+            "action)`.",
         ),
-        ("backon", "backon", "backon is a dependency: `op.retry(ExponentialBuilder::default()).await`."),
+        (
+            "backon",
+            "backon",
+            "backon is a dependency: `op.retry(ExponentialBuilder::default()).await`.",
+        ),
     ),
 }
 
@@ -203,10 +239,13 @@ LIBRARIES = {
 def library_of(language: str, kind: str, deps: str) -> tuple[str, str] | None:
     """(key, advice) of a retry/wait library the Go module or Rust crate depends on, else None."""
     for module, key, advice in LIBRARIES.get((language, kind), ()):
-        if language == "go" and (f"\n\t{module}" in deps or f"require {module}" in deps):  # go.mod's lines
+        if language == "go" and (
+            f"\n\t{module}" in deps or f"require {module}" in deps
+        ):  # go.mod's lines
             return key, advice
         if language == "rust" and any(
-            line.strip().startswith((f"{module} =", f"{module}=", f"{module}.")) for line in deps.splitlines()
+            line.strip().startswith((f"{module} =", f"{module}=", f"{module}."))
+            for line in deps.splitlines()
         ):
             return key, advice
     return None
@@ -233,7 +272,11 @@ def project_helper(project: str, kind: str, skip_path: str = "") -> Match | None
     index = functions.load(project)
     if not index:
         return None
-    wanted = ("retry", "retries", "backoff") if kind == "retry" else ("wait_for", "wait_until", "poll", "eventually")
+    wanted = (
+        ("retry", "retries", "backoff")
+        if kind == "retry"
+        else ("wait_for", "wait_until", "poll", "eventually")
+    )
     for path, record in sorted(index["files"].items()):
         if path == skip_path:
             continue
@@ -244,7 +287,11 @@ def project_helper(project: str, kind: str, skip_path: str = "") -> Match | None
     return None
 
 
-FAMILY = {"js": ("ts", "js"), "go": ("go",), "rust": ("rust",)}  # code index languages per loop language
+FAMILY = {
+    "js": ("ts", "js"),
+    "go": ("go",),
+    "rust": ("rust",),
+}  # code index languages per loop language
 RETRY_WORDS = frozenset({"retry", "retries", "retrying", "backoff"})
 WAIT_HEADS = (("wait", "for"), ("wait", "until"), ("poll", "until"), ("poll",), ("eventually",))
 
@@ -273,7 +320,9 @@ def helper_named(name: str, kind: str) -> bool:
         return False
     if kind == "retry":
         return words[0] in RETRY_WORDS or words[-1] in RETRY_WORDS or words[:2] == ["with", "retry"]
-    return any(tuple(words[: len(head)]) == head for head in WAIT_HEADS) or words[-1] == "eventually"
+    return (
+        any(tuple(words[: len(head)]) == head for head in WAIT_HEADS) or words[-1] == "eventually"
+    )
 
 
 def test_code(path: str) -> bool:
@@ -289,8 +338,9 @@ def test_code(path: str) -> bool:
 
 
 def index_helper(project: str, language: str, kind: str, skip_path: str = "") -> Match | None:
-    """The project's own retry/wait function in the file's language family, from the code index (read
-    only, never built here; None without one). A helper in test code is named for test code only."""
+    """The project's own retry/wait function in the file's language family, from the code index
+    (read only, never built here; None without one). A helper in test code is named for test code
+    only."""
     import os
 
     from sidekit_hooks.code import INDEX_FILE
@@ -307,8 +357,10 @@ def index_helper(project: str, language: str, kind: str, skip_path: str = "") ->
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.05)
         try:
             rows = db.execute(
-                "SELECT f.path, d.qualname, d.name, d.line, d.sig FROM defs d JOIN files f ON f.id = d.file"
-                f" WHERE f.lang IN ({marks}) AND d.kind IN ('function', 'method') ORDER BY f.path, d.line",
+                "SELECT f.path, d.qualname, d.name, d.line, d.sig FROM defs d JOIN files f ON "
+                "f.id = d.file"
+                f" WHERE f.lang IN ({marks}) AND d.kind IN ('function', 'method') ORDER BY "
+                "f.path, d.line",
                 family,
             ).fetchall()
         finally:
@@ -319,7 +371,11 @@ def index_helper(project: str, language: str, kind: str, skip_path: str = "") ->
 
     in_tests = test_code(skip_path)
     for where, qualname, name, line, sig in rows:
-        if where == skip_path or (test_code(str(where)) and not in_tests) or not helper_named(str(name), kind):
+        if (
+            where == skip_path
+            or (test_code(str(where)) and not in_tests)
+            or not helper_named(str(name), kind)
+        ):
             continue
         return Match(str(where), int(line), f"{qualname}{sig}", str(qualname), 1.0, 1.0)
     return None

@@ -34,12 +34,17 @@ def reference() -> str:
     for model in schema.MODELS:
         parts.append(f"### `{schema.TABLES[model]}`\n\n{(model.__doc__ or '').strip()}\n")
         parts.append(_table(model))
-    parts.append("### Limits\n\nA pack from a cloned repository is semi-trusted; these caps keep it cheap.\n")
+    parts.append(
+        "### Limits\n\nA pack from a cloned repository is semi-trusted; these caps keep it cheap.\n"
+    )
     parts.append("| limit | value |\n|---|---|")
     parts.append(f"| pack file size | {rules.MAX_PACK_BYTES // 1024} KB |")
     parts.append(f"| rules per pack | {rules.MAX_RULES} |")
     parts.append(f"| characters per regex or glob | {rules.MAX_PATTERN} |")
-    parts.append(f"| characters per nudge line (`[sidecar:...]`, message, `(see ...)`) | under {rules.MAX_NUDGE} |")
+    parts.append(
+        "| characters per nudge line (`[sidecar:...]`, message, `(see ...)`) | under "
+        f"{rules.MAX_NUDGE} |"
+    )
     parts.append(f"| characters of text one regex scans | {rules.MAX_SCAN} |")
     parts.append(f"| time one regex may run per event | {rules.MATCH_BUDGET * 1000:.0f} ms |")
     return "\n".join(parts) + "\n"
@@ -51,7 +56,8 @@ def _table(model: type[BaseModel]) -> str:
         if model is schema.Rule and name in ("when", "examples"):
             kind = "table" if name == "when" else "array of tables"
             rows.append(
-                f"| `{name}` | {kind} | no | | `{schema.TABLES[schema.When if name == 'when' else schema.Example]}` | {info.description} |"
+                f"| `{name}` | {kind} | no | | "
+                f"`{schema.TABLES[schema.When if name == 'when' else schema.Example]}` | {info.description} |"
             )
             continue
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
@@ -67,7 +73,9 @@ def _table(model: type[BaseModel]) -> str:
             if info.is_required() or info.default_factory is not None or info.default is None
             else _toml(info.default)
         )
-        example = compiler.example_for(("rules", 0, "examples", 0, name) if model is schema.Example else (name,))
+        example = compiler.example_for(
+            ("rules", 0, "examples", 0, name) if model is schema.Example else (name,)
+        )
         rows.append(
             f"| `{name}` | {_type_name(info.annotation)} | {required} | {default} | "
             f"{f'`{example}`' if example else ''} | {info.description} |"
@@ -107,7 +115,9 @@ def render(document: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only check; exit 1 when the doc is stale")
+    parser.add_argument(
+        "--check", action="store_true", help="only check; exit 1 when the doc is stale"
+    )
     args = parser.parse_args(argv)
     with open(DOC, encoding="utf-8") as handle:
         document = handle.read()
@@ -115,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check:
         if fresh != document:
             print(
-                f"{DOC} is out of date with the schema\n  fix: python -m sidekit_hooks.rules.authoring.docs",
+                f"{DOC} is out of date with the schema\n  fix: python -m "
+                "sidekit_hooks.rules.authoring.docs",
                 file=sys.stderr,
             )
             return 1

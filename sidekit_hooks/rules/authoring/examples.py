@@ -1,4 +1,5 @@
-"""A rule's `[[rules.examples]]` -> the hook payload Claude Code would send -> the hook's own matcher.
+"""A rule's `[[rules.examples]]` -> the hook payload Claude Code would send -> the hook's own
+matcher.
 
 The example goes through `events.parse_event` exactly like a real payload, so `added` means what it
 means in the hook: the lines the call added (an example's `old` text is what the file had before).
@@ -51,7 +52,13 @@ def payload(example: dict[str, Any]) -> dict[str, Any]:
         tool_input = {}
         response = output
     return payloads.tool_payload(
-        EXAMPLE_PROJECT, "rules-test", tool, tool_input, response, error=error, tool_use_id="toolu_example"
+        EXAMPLE_PROJECT,
+        "rules-test",
+        tool,
+        tool_input,
+        response,
+        error=error,
+        tool_use_id="toolu_example",
     )
 
 

@@ -36,7 +36,13 @@ FRAMEWORK_CAMEL = (
     "setUpModule",
     "tearDownModule",
 )
-TEST_LAYOUTS = ("tests/**/test_*.py", "test/**/test_*.py", "**/tests/**/test_*.py", "**/test_*.py", "**/*_test.py")
+TEST_LAYOUTS = (
+    "tests/**/test_*.py",
+    "test/**/test_*.py",
+    "**/tests/**/test_*.py",
+    "**/test_*.py",
+    "**/*_test.py",
+)
 
 DEF = r"^[ \t]*(?:async[ \t]+)?def[ \t]+"
 
@@ -62,7 +68,8 @@ class Rule:
     paths: list[str]
     examples: list[dict[str, Any]]
     exclude: list[str] = field(default_factory=list)
-    language: str = ""  # "go", "ts": the language the rule is about (its paths select that language's files)
+    # "go", "ts": the language the rule is about (its paths select that language's files)
+    language: str = ""
 
     @property
     def prevalence(self) -> float:
@@ -117,7 +124,9 @@ class Measure:
 def load_modules(project: str) -> list[Module]:
     modules: list[Module] = []
     for rel in python_files(project):
-        source = safepath.read_project_file(project, rel, MAX_FILE_BYTES)  # no FIFO, no link out, bounded
+        source = safepath.read_project_file(
+            project, rel, MAX_FILE_BYTES
+        )  # no FIFO, no link out, bounded
         if source is None:
             continue
         try:
@@ -191,7 +200,9 @@ def learn(project: str) -> tuple[list[Rule], list[Measure]]:
     """Every measure, and the rules for the conventions the repo keeps."""
     modules = load_modules(project)
     packages = project_packages(project)
-    lib_example = f"{package_dir(project, packages[0])}/new_module.py" if packages else "pkg/new_module.py"
+    lib_example = (
+        f"{package_dir(project, packages[0])}/new_module.py" if packages else "pkg/new_module.py"
+    )
     rules: list[Rule] = []
     measures: list[Measure] = []
     for learner in (
@@ -215,9 +226,7 @@ def learn(project: str) -> tuple[list[Rule], list[Measure]]:
 Learned = list[tuple[Measure, Rule | None]]
 
 
-TESTCASE_EXAMPLE = (
-    "import unittest\n\nclass LoginTest(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n"
-)
+TESTCASE_EXAMPLE = "import unittest\n\nclass LoginTest(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n"
 
 
 def write_example(fires: bool, path: str, content: str) -> dict[str, Any]:
@@ -226,7 +235,8 @@ def write_example(fires: bool, path: str, content: str) -> dict[str, Any]:
 
 
 def rule_of(measure: Measure, message: str, **fields: Any) -> Rule:
-    """The rule a measure learned: its id, convention and figures, with the message and what it matches."""
+    """The rule a measure learned: its id, convention and figures, with the message and what it
+    matches."""
     return Rule(measure.id, measure.convention, message, measure.followed, measure.total, **fields)
 
 
@@ -239,7 +249,9 @@ def figures(followed: int, total: int) -> str:
     return f"{followed} of {total}, {100 * followed // total}%" if total else "none"
 
 
-def function_names(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
+def function_names(
+    modules: list[Module], packages: list[str], lib_example: str, project: str
+) -> Learned:
     names = [
         f.name
         for m in modules
@@ -249,30 +261,43 @@ def function_names(modules: list[Module], packages: list[str], lib_example: str,
         and not f.name.startswith(("visit_", "depart_"))
     ]
     followed = sum(1 for n in names if is_snake(n))
-    measure = Measure("conventions.function-names", "snake_case function names", followed, len(names), MIN_CASES)
+    measure = Measure(
+        "conventions.function-names", "snake_case function names", followed, len(names), MIN_CASES
+    )
     skip = "|".join(FRAMEWORK_CAMEL)
     rule = rule_of(
         measure,
-        f"Functions here are snake_case ({figures(followed, len(names))}); name the new def in snake_case.",
-        added=rf"(?m){DEF}(?!(?:{skip})\b|test)_*[a-z][a-z0-9]*[A-Z]\w*[ \t]*\(",  # tests: test-names
+        f"Functions here are snake_case ({figures(followed, len(names))}); name the new def in "
+        "snake_case.",
+        # tests: test-names
+        added=rf"(?m){DEF}(?!(?:{skip})\b|test)_*[a-z][a-z0-9]*[A-Z]\w*[ \t]*\(",
         paths=["**/*.py"],
         examples=fires_then_not(
-            lib_example, "def fetchUser(user_id):\n    return None\n", "def fetch_user(user_id):\n    return None\n"
+            lib_example,
+            "def fetchUser(user_id):\n    return None\n",
+            "def fetch_user(user_id):\n    return None\n",
         ),
     )
     return [(measure, rule)]
 
 
-def class_names(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
+def class_names(
+    modules: list[Module], packages: list[str], lib_example: str, project: str
+) -> Learned:
     names = [n.name for m in modules for n in ast.walk(m.tree) if isinstance(n, ast.ClassDef)]
     followed = sum(1 for n in names if is_capwords(n))
-    measure = Measure("conventions.class-names", "CapWords class names", followed, len(names), MIN_CASES)
+    measure = Measure(
+        "conventions.class-names", "CapWords class names", followed, len(names), MIN_CASES
+    )
     rule = rule_of(
         measure,
-        f"Classes here are CapWords ({figures(followed, len(names))}); name the new class in CapWords.",
+        f"Classes here are CapWords ({figures(followed, len(names))}); name the new class in "
+        "CapWords.",
         added=r"(?m)^[ \t]*class[ \t]+(?!_*[A-Z][A-Za-z0-9]*[ \t]*[(:])\w+[ \t]*[(:]",
         paths=["**/*.py"],
-        examples=fires_then_not(lib_example, "class user_store:\n    pass\n", "class UserStore:\n    pass\n"),
+        examples=fires_then_not(
+            lib_example, "class user_store:\n    pass\n", "class UserStore:\n    pass\n"
+        ),
     )
     return [(measure, rule)]
 
@@ -281,7 +306,8 @@ def test_files(modules: list[Module]) -> list[Module]:
     return [
         m
         for m in modules
-        if m.is_test and (m.path.rsplit("/", 1)[-1].startswith("test_") or m.path.endswith("_test.py"))
+        if m.is_test
+        and (m.path.rsplit("/", 1)[-1].startswith("test_") or m.path.endswith("_test.py"))
     ]
 
 
@@ -302,20 +328,27 @@ def dominant_layout(files: list[Module]) -> tuple[str | None, int]:
     return best
 
 
-def test_names(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
+def test_names(
+    modules: list[Module], packages: list[str], lib_example: str, project: str
+) -> Learned:
     files = test_files(modules)
     names = [f.name for m in files for f in functions_of(m.tree) if f.name.startswith("test")]
     followed = sum(1 for n in names if n.startswith("test_") and n == n.lower())
-    measure = Measure("conventions.test-names", "test_snake_case test names", followed, len(names), MIN_CASES)
+    measure = Measure(
+        "conventions.test-names", "test_snake_case test names", followed, len(names), MIN_CASES
+    )
     layout, _ = dominant_layout(files)
     example = test_example_path(layout)
     rule = rule_of(
         measure,
-        f"Tests here are named test_snake_case ({figures(followed, len(names))}); rename the new test.",
+        f"Tests here are named test_snake_case ({figures(followed, len(names))}); rename the new "
+        "test.",
         added=rf"(?m){DEF}test(?!_[a-z0-9_]*[ \t]*\()\w*[ \t]*\(",
         paths=test_globs(layout),
         examples=fires_then_not(
-            example, "def testLoginWorks():\n    assert True\n", "def test_login_works():\n    assert True\n"
+            example,
+            "def testLoginWorks():\n    assert True\n",
+            "def test_login_works():\n    assert True\n",
         ),
     )
     return [(measure, rule)]
@@ -329,7 +362,9 @@ def test_example_path(layout: str | None) -> str:
     return layout.split("/", 1)[0] + "/test_example.py"
 
 
-def test_layout(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
+def test_layout(
+    modules: list[Module], packages: list[str], lib_example: str, project: str
+) -> Learned:
     files = test_files(modules)
     layout, followed = dominant_layout(files)
     where = {
@@ -339,7 +374,9 @@ def test_layout(modules: list[Module], packages: list[str], lib_example: str, pr
         "**/test_*.py": "in test_*.py files",
         "**/*_test.py": "in *_test.py files",
     }.get(layout or "", "")
-    measure = Measure("conventions.test-layout", f"test files {where}".strip(), followed, len(files), MIN_FILES)
+    measure = Measure(
+        "conventions.test-layout", f"test files {where}".strip(), followed, len(files), MIN_FILES
+    )
     if layout is None:
         return [(measure, None)]
     stray = "app/login_test.py" if layout != "**/*_test.py" else "tests/test_login.py"
@@ -361,13 +398,21 @@ def uses_testcase(tree: ast.Module) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             for base in node.bases:
-                name = base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else ""
+                name = (
+                    base.attr
+                    if isinstance(base, ast.Attribute)
+                    else base.id
+                    if isinstance(base, ast.Name)
+                    else ""
+                )
                 if name.endswith("TestCase"):
                     return True
     return False
 
 
-def test_style(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
+def test_style(
+    modules: list[Module], packages: list[str], lib_example: str, project: str
+) -> Learned:
     files = test_files(modules)
     unittest_files = sum(1 for m in files if uses_testcase(m.tree))
     layout, _ = dominant_layout(files)
@@ -380,11 +425,16 @@ def test_style(modules: list[Module], packages: list[str], lib_example: str, pro
         MIN_FILES,
     )
     unittest_style = Measure(
-        "conventions.unittest-style", "unittest.TestCase classes", unittest_files, len(files), MIN_FILES
+        "conventions.unittest-style",
+        "unittest.TestCase classes",
+        unittest_files,
+        len(files),
+        MIN_FILES,
     )
     pytest_rule = rule_of(
         pytest_style,
-        f"Tests here are plain pytest functions ({figures(pytest_style.followed, len(files))} files); "
+        f"Tests here are plain pytest functions ({figures(pytest_style.followed, len(files))} "
+        "files); "
         "write test_ functions with assert, not a unittest.TestCase.",
         added=r"(?m)^[ \t]*class[ \t]+\w+[ \t]*\([^)]*TestCase\b",
         paths=test_globs(layout),
@@ -403,7 +453,8 @@ def test_style(modules: list[Module], packages: list[str], lib_example: str, pro
 
 def calls_print(tree: ast.AST) -> bool:
     return any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print" for n in ast.walk(tree)
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print"
+        for n in ast.walk(tree)
     )
 
 
@@ -436,7 +487,9 @@ NOT_LIBRARY_GLOBS = [
 ]
 
 
-def print_in_library(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
+def print_in_library(
+    modules: list[Module], packages: list[str], lib_example: str, project: str
+) -> Learned:
     library = [m for m in modules if m.is_library]
     printing = sorted(m.path for m in library if calls_print(m.tree))
     followed = len(library) - len(printing)
@@ -448,7 +501,11 @@ def print_in_library(modules: list[Module], packages: list[str], lib_example: st
         len(library),
         MIN_FILES,
     )
-    advice = "use the module's logger (logging.getLogger(__name__))" if logs else "return the value or raise instead"
+    advice = (
+        "use the module's logger (logging.getLogger(__name__))"
+        if logs
+        else "return the value or raise instead"
+    )
     rule = rule_of(
         measure,
         f"Library modules here do not print ({figures(followed, len(library))}); {advice}.",
@@ -464,28 +521,42 @@ def print_in_library(modules: list[Module], packages: list[str], lib_example: st
     return [(measure, rule)]
 
 
-def bare_except(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
+def bare_except(
+    modules: list[Module], packages: list[str], lib_example: str, project: str
+) -> Learned:
     handlers = [n for m in modules for n in ast.walk(m.tree) if isinstance(n, ast.ExceptHandler)]
     followed = sum(1 for h in handlers if h.type is not None)
-    measure = Measure("conventions.no-bare-except", "no bare except:", followed, len(handlers), MIN_CASES)
+    measure = Measure(
+        "conventions.no-bare-except", "no bare except:", followed, len(handlers), MIN_CASES
+    )
     bare = len(handlers) - followed
     rule = rule_of(
         measure,
-        f"No bare `except:` here ({bare} of {len(handlers)} handlers are bare); catch the specific exception.",
+        f"No bare `except:` here ({bare} of {len(handlers)} handlers are bare); catch the "
+        "specific exception.",
         added=r"(?m)^[ \t]*except[ \t]*:",
         paths=["**/*.py"],
         examples=fires_then_not(
-            lib_example, "try:\n    go()\nexcept:\n    pass\n", "try:\n    go()\nexcept OSError:\n    pass\n"
+            lib_example,
+            "try:\n    go()\nexcept:\n    pass\n",
+            "try:\n    go()\nexcept OSError:\n    pass\n",
         ),
     )
     return [(measure, rule)]
 
 
-def import_style(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
-    """Inside the project's packages: `from .x import y` (relative) vs `from pkg.x import y` (absolute)."""
+def import_style(
+    modules: list[Module], packages: list[str], lib_example: str, project: str
+) -> Learned:
+    """Inside the project's packages: `from .x import y` (relative) vs `from pkg.x import y`
+    (absolute)."""
     if not packages:
         return []
-    inside = [m for m in modules if any(m.path.startswith(package_dir(project, p) + "/") for p in packages)]
+    inside = [
+        m
+        for m in modules
+        if any(m.path.startswith(package_dir(project, p) + "/") for p in packages)
+    ]
     relative = absolute = 0
     for module in inside:
         for node in ast.walk(module.tree):
@@ -501,24 +572,38 @@ def import_style(modules: list[Module], packages: list[str], lib_example: str, p
     own = "|".join(packages)
     first = packages[0]
     abs_measure = Measure(
-        "conventions.absolute-imports", "absolute imports inside the package", absolute, total, MIN_CASES
+        "conventions.absolute-imports",
+        "absolute imports inside the package",
+        absolute,
+        total,
+        MIN_CASES,
     )
     rel_measure = Measure(
-        "conventions.relative-imports", "relative imports inside the package", relative, total, MIN_CASES
+        "conventions.relative-imports",
+        "relative imports inside the package",
+        relative,
+        total,
+        MIN_CASES,
     )
     abs_rule = rule_of(
         abs_measure,
-        f"Imports inside {first} are absolute ({figures(absolute, total)}); write `from {first}.module import name`.",
+        f"Imports inside {first} are absolute ({figures(absolute, total)}); write `from "
+        f"{first}.module import name`.",
         added=r"(?m)^[ \t]*from[ \t]+\.",
         paths=paths,
-        examples=fires_then_not(lib_example, "from .models import User\n", f"from {first}.models import User\n"),
+        examples=fires_then_not(
+            lib_example, "from .models import User\n", f"from {first}.models import User\n"
+        ),
     )
     rel_rule = rule_of(
         rel_measure,
-        f"Imports inside {first} are relative ({figures(relative, total)}); write `from .module import name`.",
+        f"Imports inside {first} are relative ({figures(relative, total)}); write `from .module "
+        "import name`.",
         added=rf"(?m)^[ \t]*(?:from|import)[ \t]+(?:{own})\b",
         paths=paths,
-        examples=fires_then_not(lib_example, f"from {first}.models import User\n", "from .models import User\n"),
+        examples=fires_then_not(
+            lib_example, f"from {first}.models import User\n", "from .models import User\n"
+        ),
     )
     return [(abs_measure, abs_rule), (rel_measure, rel_rule)]
 
@@ -530,13 +615,16 @@ def fully_annotated(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 def public_functions(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """Module-level functions and methods of module-level classes whose names do not start with `_`."""
+    """Module-level functions and methods of module-level classes whose names do not start with
+    `_`."""
     found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             found.append(node)
         elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
-            found += [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            found += [
+                n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            ]
     return [f for f in found if not f.name.startswith("_")]
 
 
@@ -547,10 +635,18 @@ UNANNOTATED = (
 )
 
 
-def type_hints(modules: list[Module], packages: list[str], lib_example: str, project: str) -> Learned:
+def type_hints(
+    modules: list[Module], packages: list[str], lib_example: str, project: str
+) -> Learned:
     functions = [f for m in modules if m.is_library for f in public_functions(m.tree)]
     followed = sum(1 for f in functions if fully_annotated(f))
-    measure = Measure("conventions.type-hints", "type hints on public functions", followed, len(functions), MIN_CASES)
+    measure = Measure(
+        "conventions.type-hints",
+        "type hints on public functions",
+        followed,
+        len(functions),
+        MIN_CASES,
+    )
     rule = rule_of(
         measure,
         f"Public functions here are fully type-hinted ({figures(followed, len(functions))}); "
@@ -562,7 +658,9 @@ def type_hints(modules: list[Module], packages: list[str], lib_example: str, pro
             write_example(True, lib_example, "def load(path):\n    return path\n"),
             write_example(True, lib_example, "def load(path: str):\n    return path\n"),
             write_example(
-                False, lib_example, "def load(path: str, *, strict: bool = False) -> str:\n    return path\n"
+                False,
+                lib_example,
+                "def load(path: str, *, strict: bool = False) -> str:\n    return path\n",
             ),
             write_example(False, lib_example, "def _private(path):\n    return path\n"),
         ],
@@ -571,7 +669,8 @@ def type_hints(modules: list[Module], packages: list[str], lib_example: str, pro
 
 
 def pack(rules: list[Rule]) -> dict[str, Any]:
-    """The rule pack document (the shape docs/rule-packs.md gives) for `sidecar_rules/conventions.toml`."""
+    """The rule pack document (the shape docs/rule-packs.md gives) for
+    `sidecar_rules/conventions.toml`."""
     return {
         "pack": {
             "name": "conventions",

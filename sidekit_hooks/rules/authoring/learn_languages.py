@@ -1,11 +1,11 @@
-"""Conventions of the Go and TypeScript code in a repository, measured from the code index (tree-sitter's
-definitions, `code/languages/`) and the files' text, as `learn.py` does for Python.
+"""Conventions of the Go and TypeScript code in a repository, measured from the code index
+(tree-sitter's definitions, `code/languages/`) and the files' text, as `learn.py` does for Python.
 
-Each rule carries its language: its `paths` select that language's files (the rule pack's selector) and
-`[rules.metadata] language` names it. Go: MixedCaps function and type names, lower-case file names,
-the test package (`package x_test` or the package itself), `%w` when `fmt.Errorf` wraps an error.
-TypeScript: camelCase functions, PascalCase types, the file naming style (kebab-case or camelCase),
-`.test.` or `.spec.` test files, `await` rather than `.then(`.
+Each rule carries its language: its `paths` select that language's files (the rule pack's selector)
+and `[rules.metadata] language` names it. Go: MixedCaps function and type names, lower-case file
+names, the test package (`package x_test` or the package itself), `%w` when `fmt.Errorf` wraps an
+error. TypeScript: camelCase functions, PascalCase types, the file naming style (kebab-case or
+camelCase), `.test.` or `.spec.` test files, `await` rather than `.then(`.
 """
 
 from __future__ import annotations
@@ -51,11 +51,23 @@ def learn(project: str, index: Index) -> list[tuple[Measure, Rule | None]]:
     found: list[tuple[Measure, Rule | None]] = []
     go = _sources(project, index, "go")
     if go:
-        for learner in (go_function_names, go_type_names, go_file_names, go_test_package, go_error_wrapping):
+        for learner in (
+            go_function_names,
+            go_type_names,
+            go_file_names,
+            go_test_package,
+            go_error_wrapping,
+        ):
             found += learner(go)
     ts = [s for s in _sources(project, index, "ts") if not s.path.endswith(".d.ts")]
     if ts:
-        for ts_learner in (ts_function_names, ts_type_names, ts_file_names, ts_test_naming, ts_await):
+        for ts_learner in (
+            ts_function_names,
+            ts_type_names,
+            ts_file_names,
+            ts_test_naming,
+            ts_await,
+        ):
             found += ts_learner(ts)
     return found
 
@@ -100,10 +112,17 @@ def go_function_names(sources: list[Source]) -> Learned:
         if kind in FUNCTION_KINDS and not (_go_test(s.path) and name.startswith(GO_TEST_FUNCS))
     ]
     followed = sum(1 for n in names if _mixed_caps(n))
-    measure = _measure("conventions.go.function-names", "MixedCaps Go function names", followed, len(names), MIN_CASES)
+    measure = _measure(
+        "conventions.go.function-names",
+        "MixedCaps Go function names",
+        followed,
+        len(names),
+        MIN_CASES,
+    )
     rule = rule_of(
         measure,
-        f"Go functions here are MixedCaps ({figures(followed, len(names))}); drop the underscore from the new func's name.",
+        f"Go functions here are MixedCaps ({figures(followed, len(names))}); drop the underscore "
+        "from the new func's name.",
         added=r"(?m)^func[ \t]+(?:\([^)\n]*\)[ \t]*)?_*[A-Za-z][A-Za-z0-9]*_\w*[ \t]*[(\[]",
         paths=["**/*.go"],
         exclude=["**/*_test.go"],
@@ -119,10 +138,13 @@ def go_function_names(sources: list[Source]) -> Learned:
 def go_type_names(sources: list[Source]) -> Learned:
     names = [name for s in sources for name, kind in s.names if kind in TYPE_KINDS]
     followed = sum(1 for n in names if _mixed_caps(n))
-    measure = _measure("conventions.go.type-names", "MixedCaps Go type names", followed, len(names), MIN_CASES)
+    measure = _measure(
+        "conventions.go.type-names", "MixedCaps Go type names", followed, len(names), MIN_CASES
+    )
     rule = rule_of(
         measure,
-        f"Go types here are MixedCaps ({figures(followed, len(names))}); drop the underscore from the new type's name.",
+        f"Go types here are MixedCaps ({figures(followed, len(names))}); drop the underscore from "
+        "the new type's name.",
         added=r"(?m)^(?:type[ \t]+|[ \t]+)_*[A-Za-z][A-Za-z0-9]*_\w*[ \t]+(?:struct|interface)\b",
         paths=["**/*.go"],
         examples=fires_then_not(
@@ -137,10 +159,13 @@ def go_type_names(sources: list[Source]) -> Learned:
 def go_file_names(sources: list[Source]) -> Learned:
     stems = [s.path.rsplit("/", 1)[-1][: -len(".go")] for s in sources]
     followed = sum(1 for stem in stems if stem == stem.lower() and "-" not in stem)
-    measure = _measure("conventions.go.file-names", "lower-case Go file names", followed, len(stems), MIN_FILES)
+    measure = _measure(
+        "conventions.go.file-names", "lower-case Go file names", followed, len(stems), MIN_FILES
+    )
     rule = rule_of(
         measure,
-        f"Go files here are named in lower case, words joined by _ ({figures(followed, len(stems))}); "
+        "Go files here are named in lower case, words joined by _ "
+        f"({figures(followed, len(stems))}); "
         "rename the new file (e.g. user_store.go).",
         added=r"(?m)^package[ \t]+\w+",
         paths=["**/*[A-Z]*.go", "**/*-*.go"],
@@ -156,14 +181,18 @@ PACKAGE_LINE = re.compile(r"(?m)^package[ \t]+(\w+)")
 
 
 def go_test_package(sources: list[Source]) -> Learned:
-    packages = [m.group(1) for s in sources if _go_test(s.path) and (m := PACKAGE_LINE.search(s.text))]
+    packages = [
+        m.group(1) for s in sources if _go_test(s.path) and (m := PACKAGE_LINE.search(s.text))
+    ]
     external = sum(1 for name in packages if name.endswith("_test"))
     outside = _measure(
-        "conventions.go.external-test-package", "Go tests in the external `_test` package", external,
+        "conventions.go.external-test-package", "Go tests in the external `_test` "
+                                                "package", external,
         len(packages), MIN_FILES,
     )  # fmt: skip
     inside = _measure(
-        "conventions.go.internal-test-package", "Go tests in the package they test", len(packages) - external,
+        "conventions.go.internal-test-package", "Go tests in the package they "
+                                                "test", len(packages) - external,
         len(packages), MIN_FILES,
     )  # fmt: skip
     outside_rule = rule_of(
@@ -176,7 +205,8 @@ def go_test_package(sources: list[Source]) -> Learned:
     )
     inside_rule = rule_of(
         inside,
-        f"Go tests here are in the package they test ({figures(len(packages) - external, len(packages))} files); "
+        "Go tests here are in the package they test "
+        f"({figures(len(packages) - external, len(packages))} files); "
         "write `package <name>`, not `package <name>_test`.",
         added=r"(?m)^package[ \t]+\w+_test[ \t]*$",
         paths=["**/*_test.go"],
@@ -192,7 +222,11 @@ def go_error_wrapping(sources: list[Source]) -> Learned:
     formats = [m.group(1) for s in sources for m in ERRORF_WITH_ERR.finditer(s.text)]
     followed = sum(1 for f in formats if "%w" in f)
     measure = _measure(
-        "conventions.go.error-wrapping", "fmt.Errorf wraps errors with %w", followed, len(formats), MIN_CASES
+        "conventions.go.error-wrapping",
+        "fmt.Errorf wraps errors with %w",
+        followed,
+        len(formats),
+        MIN_CASES,
     )
     rule = rule_of(
         measure,
@@ -229,15 +263,27 @@ def _pascal(name: str) -> bool:
 
 def ts_function_names(sources: list[Source]) -> Learned:
     # .tsx left out: React components are PascalCase functions by design.
-    names = [name for s in sources if not s.path.endswith(".tsx") for name, kind in s.names if kind in FUNCTION_KINDS]
+    names = [
+        name
+        for s in sources
+        if not s.path.endswith(".tsx")
+        for name, kind in s.names
+        if kind in FUNCTION_KINDS
+    ]
     followed = sum(1 for n in names if _camel(n))
     measure = _measure(
-        "conventions.ts.function-names", "camelCase TypeScript function names", followed, len(names), MIN_CASES
+        "conventions.ts.function-names",
+        "camelCase TypeScript function names",
+        followed,
+        len(names),
+        MIN_CASES,
     )
     rule = rule_of(
         measure,
-        f"TypeScript functions here are camelCase ({figures(followed, len(names))}); name the new function in camelCase.",
-        added=r"(?m)^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?function\*?[ \t]*_*(?:[A-Z]|[a-z][A-Za-z0-9]*_)\w*[ \t]*[(<]",
+        f"TypeScript functions here are camelCase ({figures(followed, len(names))}); name the new "
+        "function in camelCase.",
+        added=r"(?m)^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?function\*?[ "
+        r"\t]*_*(?:[A-Z]|[a-z][A-Za-z0-9]*_)\w*[ \t]*[(<]",
         paths=["**/*.ts", "**/*.mts", "**/*.cts"],
         exclude=TS_NOT_CODE,
         examples=fires_then_not(
@@ -252,12 +298,16 @@ def ts_function_names(sources: list[Source]) -> Learned:
 def ts_type_names(sources: list[Source]) -> Learned:
     names = [name for s in sources for name, kind in s.names if kind in TYPE_KINDS]
     followed = sum(1 for n in names if _pascal(n))
-    measure = _measure("conventions.ts.type-names", "PascalCase TypeScript types", followed, len(names), MIN_CASES)
+    measure = _measure(
+        "conventions.ts.type-names", "PascalCase TypeScript types", followed, len(names), MIN_CASES
+    )
     rule = rule_of(
         measure,
-        f"TypeScript types here are PascalCase ({figures(followed, len(names))}); name the new type in PascalCase.",
+        f"TypeScript types here are PascalCase ({figures(followed, len(names))}); name the new "
+        "type in PascalCase.",
         added=(
-            r"(?m)^[ \t]*(?:export[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:class|interface|enum|type)"
+            r"(?m)^[ \t]*(?:export[ \t]+)?(?:declare[ \t]+)?(?:abstract[ "
+            r"\t]+)?(?:class|interface|enum|type)"
             r"[ \t]+(?:_*[a-z]\w*|_*[A-Z][A-Za-z0-9]*_\w*)[ \t]*[<={]"
         ),
         paths=list(TS_SOURCES),
@@ -279,21 +329,33 @@ def _stem(path: str) -> str:
 
 
 def ts_file_names(sources: list[Source]) -> Learned:
-    """Among file names of more than one word (index.ts and utils.ts say nothing): kebab-case or camelCase."""
+    """Among file names of more than one word (index.ts and utils.ts say nothing): kebab-case or
+    camelCase."""
     stems = [_stem(s.path) for s in sources if not s.path.endswith(".tsx")]
-    words = [stem for stem in stems if "-" in stem or "_" in stem or any(c.isupper() for c in stem[1:])]
+    words = [
+        stem for stem in stems if "-" in stem or "_" in stem or any(c.isupper() for c in stem[1:])
+    ]
     kebab = sum(1 for stem in words if stem == stem.lower() and "_" not in stem)
     camel = sum(1 for stem in words if stem[:1].islower() and "-" not in stem and "_" not in stem)
     kebab_measure = _measure(
-        "conventions.ts.kebab-file-names", "kebab-case TypeScript file names", kebab, len(words), MIN_FILES
+        "conventions.ts.kebab-file-names",
+        "kebab-case TypeScript file names",
+        kebab,
+        len(words),
+        MIN_FILES,
     )
     camel_measure = _measure(
-        "conventions.ts.camel-file-names", "camelCase TypeScript file names", camel, len(words), MIN_FILES
+        "conventions.ts.camel-file-names",
+        "camelCase TypeScript file names",
+        camel,
+        len(words),
+        MIN_FILES,
     )
     added = r"(?m)\S"  # any content: the name is what breaks the convention
     kebab_rule = rule_of(
         kebab_measure,
-        f"TypeScript files here are kebab-case ({figures(kebab, len(words))}); rename the new file (e.g. parse-url.ts).",
+        f"TypeScript files here are kebab-case ({figures(kebab, len(words))}); rename the new "
+        "file (e.g. parse-url.ts).",
         added=added,
         paths=["**/*[A-Z_]*.ts"],
         exclude=TS_NOT_CODE,
@@ -304,7 +366,8 @@ def ts_file_names(sources: list[Source]) -> Learned:
     )
     camel_rule = rule_of(
         camel_measure,
-        f"TypeScript files here are camelCase ({figures(camel, len(words))}); rename the new file (e.g. parseUrl.ts).",
+        f"TypeScript files here are camelCase ({figures(camel, len(words))}); rename the new file "
+        "(e.g. parseUrl.ts).",
         added=added,
         paths=["**/*[-_]*.ts"],
         exclude=TS_NOT_CODE,
@@ -317,17 +380,29 @@ def ts_file_names(sources: list[Source]) -> Learned:
 
 
 def ts_test_naming(sources: list[Source]) -> Learned:
-    names = [s.path.rsplit("/", 1)[-1] for s in sources if any(m in s.path.rsplit("/", 1)[-1] for m in TS_TEST_MARKS)]
+    names = [
+        s.path.rsplit("/", 1)[-1]
+        for s in sources
+        if any(m in s.path.rsplit("/", 1)[-1] for m in TS_TEST_MARKS)
+    ]
     dot_test = sum(1 for n in names if ".test." in n)
     found: Learned = []
-    for mark, other, followed in ((".test.", ".spec.", dot_test), (".spec.", ".test.", len(names) - dot_test)):
+    for mark, other, followed in (
+        (".test.", ".spec.", dot_test),
+        (".spec.", ".test.", len(names) - dot_test),
+    ):
         word = mark.strip(".")
         measure = _measure(
-            f"conventions.ts.{word}-files", f"TypeScript tests in *{mark}ts files", followed, len(names), MIN_FILES
+            f"conventions.ts.{word}-files",
+            f"TypeScript tests in *{mark}ts files",
+            followed,
+            len(names),
+            MIN_FILES,
         )
         rule = rule_of(
             measure,
-            f"Test files here are named *{mark}ts ({figures(followed, len(names))}); rename the new *{other}ts file.",
+            f"Test files here are named *{mark}ts ({figures(followed, len(names))}); rename the "
+            f"new *{other}ts file.",
             added=r"(?m)\b(?:describe|it|test)\(",
             paths=[f"**/*{other}ts", f"**/*{other}tsx"],
             examples=[
@@ -348,11 +423,16 @@ def ts_await(sources: list[Source]) -> Learned:
     awaits = sum(len(AWAIT.findall(s.text)) for s in code)
     thens = sum(len(THEN.findall(s.text)) for s in code)
     measure = _measure(
-        "conventions.ts.async-await", "async/await rather than .then(", awaits, awaits + thens, MIN_CASES
+        "conventions.ts.async-await",
+        "async/await rather than .then(",
+        awaits,
+        awaits + thens,
+        MIN_CASES,
     )
     rule = rule_of(
         measure,
-        f"Promises here are awaited ({figures(awaits, awaits + thens)} of the uses); write `await`, not `.then(`.",
+        f"Promises here are awaited ({figures(awaits, awaits + thens)} of the uses); write "
+        "`await`, not `.then(`.",
         added=r"\.then\(",
         paths=list(TS_SOURCES),
         exclude=TS_NOT_CODE,
@@ -366,8 +446,8 @@ def ts_await(sources: list[Source]) -> Learned:
 
 
 def learn_all(project: str) -> tuple[list[Rule], list[Measure]]:
-    """Python's conventions (learn.learn), then Go's and TypeScript's, from the code index (built here
-    when it is not yet): what `sidekit conventions learn` writes."""
+    """Python's conventions (learn.learn), then Go's and TypeScript's, from the code index (built
+    here when it is not yet): what `sidekit conventions learn` writes."""
     from sidekit_hooks.code.index import Index
     from sidekit_hooks.rules.authoring import learn as python
 

@@ -1,4 +1,5 @@
-"""Validate pack files: the pydantic schema, then the checks the hook shares, then the project's files.
+"""Validate pack files: the pydantic schema, then the checks the hook shares, then the project's
+files.
 
 Every problem names file, line and key path, says what is wrong and ends with the fix.
 """
@@ -41,7 +42,9 @@ class Checked:
 
     def rendered(self) -> list[str]:
         lines = locate.lines_of(self.text) if self.text else {}
-        ordered = sorted(self.problems, key=lambda p: (p.line or locate.line_of(lines, p.path), p.level))
+        ordered = sorted(
+            self.problems, key=lambda p: (p.line or locate.line_of(lines, p.path), p.level)
+        )
         return [compiler.render(p, self.display, self.text, lines) for p in ordered]
 
 
@@ -55,7 +58,11 @@ def check_file(path: str, project: str, layer: str) -> Checked:
         return checked
     except OSError as exc:
         checked.problems = [
-            Problem((), f"cannot read the pack ({exc.strerror or exc})", "check the path and its permissions")
+            Problem(
+                (),
+                f"cannot read the pack ({exc.strerror or exc})",
+                "check the path and its permissions",
+            )
         ]
         return checked
     checked.problems = check_data(checked.data, project if layer in ("project", "local") else "")
@@ -167,7 +174,8 @@ def see_problems(data: dict[str, Any], project: str) -> list[Problem]:
                 Problem(
                     ("rules", index, "see"),
                     f'"{target}" does not exist in the project',
-                    f"create {target}, or point see at an existing project file (path#anchor) or a URL",
+                    f"create {target}, or point see at an existing project file (path#anchor) or "
+                    "a URL",
                 )
             )
     return problems

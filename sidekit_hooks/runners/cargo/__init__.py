@@ -1,1 +1,2 @@
-"""`cargo test`: the adapter, the runner a compacted raw run goes through (cargo_tee.sh, cargo_answer.awk)."""
+"""`cargo test`: the adapter, the runner a compacted raw run goes through (cargo_tee.sh,
+cargo_answer.awk)."""

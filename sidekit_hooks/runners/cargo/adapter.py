@@ -8,14 +8,14 @@ segfault, stack overflow) is an error of that binary.
 
 The raw-run compaction appends options only: cargo's runner (`target."cfg(all())".runner`) and its
 rustdoc (`build.rustdoc`, a two-line wrapper the hook keeps in `.sidekit/cargo/rustdoc`) become
-runners/cargo/cargo_tee.sh, a POSIX sh script, so every test binary and doc-test run goes through it with
-no interpreter started per binary; `term.quiet` keeps cargo's own progress lines out (the script
-prints them back when the run's output is printed as it was). The script holds each unit's output
-until the one that speaks for the run (a doc-test run, or a red binary that cargo stops at) prints
-it as it was (2 KB at most) or one compact answer for all of it (cargo_answer.awk); cargo/run.py
-writes the cache once cargo has ended. Left alone: an existing `--`, `--no-run`, `--help`, a
-runner configured by the project or the environment (ours would replace it), and `cargo nextest`
-(its JUnit goes through `sidekit ingest`).
+runners/cargo/cargo_tee.sh, a POSIX sh script, so every test binary and doc-test run goes through it
+with no interpreter started per binary; `term.quiet` keeps cargo's own progress lines out (the
+script prints them back when the run's output is printed as it was). The script holds each unit's
+output until the one that speaks for the run (a doc-test run, or a red binary that cargo stops at)
+prints it as it was (2 KB at most) or one compact answer for all of it (cargo_answer.awk);
+cargo/run.py writes the cache once cargo has ended. Left alone: an existing `--`, `--no-run`,
+`--help`, a runner configured by the project or the environment (ours would replace it), and `cargo
+nextest` (its JUnit goes through `sidekit ingest`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ NAME = "cargo"
 FEED = "writer"  # one detached writer reads the run's output once cargo has ended (run.py)
 PENDING = ("run-",)  # the run's output under .sidekit/cargo/ until its writer is done
 COMMAND = ["cargo", "test", "--no-fail-fast"]
-LEAVE_ALONE = frozenset({"--", "--no-run", "--help", "-h", "--version", "-V", "--list", "--config", "--message-format"})
+LEAVE_ALONE = frozenset(
+    {"--", "--no-run", "--help", "-h", "--version", "-V", "--list", "--config", "--message-format"}
+)
 TEST_LINE = re.compile(r"^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?)$")
 STDOUT_HEAD = re.compile(r"^---- (.+?) stdout ----$")
 RUNNING = re.compile(r"^\s*Running (?:unittests )?(\S+) \((.+?)\)$")
@@ -67,7 +69,18 @@ DOC_TESTS_FOLLOW = frozenset(
     }
 )  # fmt: skip
 WITH_VALUE = frozenset(
-    {"-p", "--package", "--exclude", "--features", "-F", "--target-dir", "--manifest-path", "-j", "--jobs", "--profile"}
+    {
+        "-p",
+        "--package",
+        "--exclude",
+        "--features",
+        "-F",
+        "--target-dir",
+        "--manifest-path",
+        "-j",
+        "--jobs",
+        "--profile",
+    }
     | {"--color", "-Z"}
 )  # not --target: cargo before 1.89 runs no doc tests for another target
 VERBOSE = ("-v", "-vv", "--verbose")
@@ -82,7 +95,9 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
     configured = _configured(project)
     if "runner" in configured:
         return None
-    rustdoc = "" if "rustdoc" in configured or os.environ.get("RUSTDOC") else _rustdoc_wrapper(project)
+    rustdoc = (
+        "" if "rustdoc" in configured or os.environ.get("RUSTDOC") else _rustdoc_wrapper(project)
+    )
     doc_last = bool(rustdoc) and doc_tests_follow(words[2:])
     mode = ("" if "--no-fail-fast" in words else "f") + ("d" if doc_last else "") or "-"
     runner = ["/bin/sh", tee_script(), "bin", sys.executable, mode]
@@ -109,24 +124,47 @@ def doc_tests_follow(args: list[str]) -> bool:
             value_next = False
         elif arg in WITH_VALUE:
             value_next = True
-        elif arg.split("=", 1)[0] not in WITH_VALUE and arg not in DOC_TESTS_FOLLOW and arg not in VERBOSE:
+        elif (
+            arg.split("=", 1)[0] not in WITH_VALUE
+            and arg not in DOC_TESTS_FOLLOW
+            and arg not in VERBOSE
+        ):
             return False
     return True
 
 
-# What a `cargo test` may carry and still run every test of the crate or workspace (with its value for
-# the second set): any other word (a test-name filter, `--lib`, `--test X`, `-p X`, `--doc`, `--exact`,
-# ...) narrows the run, which then must not clear the errors of tests it did not run (status.record).
-FULL_RUN = DOC_TESTS_FOLLOW | frozenset(VERBOSE) | {"--no-default-features", "--keep-going", "--future-incompat-report"}
-FULL_RUN_WITH_VALUE = frozenset(
-    {"--features", "-F", "--target-dir", "--manifest-path", "-j", "--jobs", "--profile", "--color", "-Z", "--config"}
+# What a `cargo test` may carry and still run every test of the crate or workspace (with its value
+# for the second set): any other word (a test-name filter, `--lib`, `--test X`, `-p X`, `--doc`,
+# `--exact`, ...) narrows the run, which then must not clear the errors of tests it did not run
+# (status.record).
+FULL_RUN = (
+    DOC_TESTS_FOLLOW
+    | frozenset(VERBOSE)
+    | {"--no-default-features", "--keep-going", "--future-incompat-report"}
 )
-FULL_RUN_AFTER_DASHES = frozenset({"--nocapture", "--show-output", "-q", "--quiet", "--test-threads", "--color"})
+FULL_RUN_WITH_VALUE = frozenset(
+    {
+        "--features",
+        "-F",
+        "--target-dir",
+        "--manifest-path",
+        "-j",
+        "--jobs",
+        "--profile",
+        "--color",
+        "-Z",
+        "--config",
+    }
+)
+FULL_RUN_AFTER_DASHES = frozenset(
+    {"--nocapture", "--show-output", "-q", "--quiet", "--test-threads", "--color"}
+)
 
 
 def filter_words(args: list[str]) -> list[str]:
-    """The words of `cargo test ARGS` that narrow the run (the run's `args` in the cache): [] for a run
-    of everything. After `--` (libtest's own options) all but a few that select nothing count."""
+    """The words of `cargo test ARGS` that narrow the run (the run's `args` in the cache): [] for a
+    run of everything. After `--` (libtest's own options) all but a few that select nothing
+    count."""
     words: list[str] = []
     libtest: list[str] = []
     value_next = after_dashes = False
@@ -149,8 +187,8 @@ def filter_words(args: list[str]) -> list[str]:
 
 
 def cargo_test_args(argv: list[str]) -> list[str] | None:
-    """The words after `test` of a cargo process's command line (`/proc/PID/cmdline`), None when it is
-    not `cargo ... test ...`."""
+    """The words after `test` of a cargo process's command line (`/proc/PID/cmdline`), None when it
+    is not `cargo ... test ...`."""
     if not argv or not os.path.basename(argv[0]).startswith("cargo") or "test" not in argv[1:]:
         return None
     return argv[argv.index("test", 1) + 1 :]
@@ -161,8 +199,9 @@ def tee_script() -> str:
 
 
 def _rustdoc_wrapper(project: str) -> str:
-    """`.sidekit/cargo/rustdoc` in the project: cargo's rustdoc for a compacted run ('' when it cannot
-    be written). It runs the doc tests through cargo_tee.sh; rustdoc itself is found on PATH."""
+    """`.sidekit/cargo/rustdoc` in the project: cargo's rustdoc for a compacted run ('' when it
+    cannot be written). It runs the doc tests through cargo_tee.sh; rustdoc itself is found on
+    PATH."""
     import shlex
     import shutil
 
@@ -205,7 +244,9 @@ def _configured(project: str) -> set[str]:
         try:  # regular files only, never blocking on a FIFO a repository planted there
             text = safepath.read_bytes(path)
         except OSError:
-            if os.path.lexists(path):  # there but not readable so (a link, a FIFO): do not guess, leave it alone
+            if os.path.lexists(
+                path
+            ):  # there but not readable so (a link, a FIFO): do not guess, leave it alone
                 return {"runner", "rustdoc", "verbose"}
             continue
         found.update(word for word in ("runner", "rustdoc", "verbose") if word.encode() in text)
@@ -218,7 +259,8 @@ def collect(project: str, started: float, exit_code: int, raw_output_path: str) 
 
 
 def parse(text: str, root: str, started: float, exit_code: int, source: str) -> Result:
-    """Records from cargo's (or one test binary's) output. `source`: the file id of a lone binary."""
+    """Records from cargo's (or one test binary's) output. `source`: the file id of a lone
+    binary."""
     from sidekit_hooks.runners import frames
 
     result = Result(NAME, started, exit_code)
@@ -282,15 +324,15 @@ COMPILE_FAILED = "error: could not compile `"  # cargo's verdict on a crate rust
 
 
 def needs_feed(cwd: str, output: str, code: int, since_ns: int) -> bool:
-    """Whether a compacted run needs the feed after it (runners/junit/feed.py): a crate failed to compile,
-    so no test binary ran, no unit of the run spoke, and no writer fed the cache (issue #33: status kept
-    the last run's failures, `stale`, and never named the compile error)."""
+    """Whether a compacted run needs the feed after it (runners/junit/feed.py): a crate failed to
+    compile, so no test binary ran, no unit of the run spoke, and no writer fed the cache (issue
+    #33: status kept the last run's failures, `stale`, and never named the compile error)."""
     return code != 0 and COMPILE_FAILED in output and "\ntest result: " not in "\n" + output
 
 
 def feed_after(job: dict[str, Any]) -> Result | None:
-    """The compile errors cargo printed (the output the model read), as errors of the run; None when it
-    printed none (a unit ran and its writer feeds the cache)."""
+    """The compile errors cargo printed (the output the model read), as errors of the run; None when
+    it printed none (a unit ran and its writer feeds the cache)."""
     output = str(job.get("output", ""))
     if not needs_feed("", output, int(job["exit"]), 0):
         return None
@@ -304,7 +346,8 @@ def feed_after(job: dict[str, Any]) -> Result | None:
 
 def _died(result: Result, where: str, lines: list[str]) -> None:
     """A binary that ended without its `test result:` line: crashed (abort, segfault, overflow).
-    `lines`: that binary's own, from its `Running` line (cargo's `Caused by` after it names the signal)."""
+    `lines`: that binary's own, from its `Running` line (cargo's `Caused by` after it names the
+    signal)."""
     from sidekit_hooks.runners import frames
 
     why = next((m.group(1) for ln in lines if (m := DIED.search(ln))), "")
@@ -312,19 +355,28 @@ def _died(result: Result, where: str, lines: list[str]) -> None:
         (
             ln.strip()
             for ln in reversed(lines[1:])
-            if ln.strip() and not ln.startswith("error") and ln != "Caused by:" and not DIED.search(ln)
+            if ln.strip()
+            and not ln.startswith("error")
+            and ln != "Caused by:"
+            and not DIED.search(ln)
         ),
         "",
     )
-    result.errors[where] = frames.with_shape({"type": "crash", "message": why or said or "test binary ended early"})
+    result.errors[where] = frames.with_shape(
+        {"type": "crash", "message": why or said or "test binary ended early"}
+    )
 
 
 def _test_id(source: str, name: str) -> str:
-    if " - " in name and name.split(" - ", 1)[0].endswith(".rs"):  # a doc test: `src/lib.rs - add (line 2)`
+    if " - " in name and name.split(" - ", 1)[0].endswith(
+        ".rs"
+    ):  # a doc test: `src/lib.rs - add (line 2)`
         path, _, what = name.partition(" - ")
         base = source.rsplit("::", 1)[0] if source.endswith("::doc") else ""
         parts = base.split("/") if base and base != "." else []
-        for start in range(len(parts)):  # rustdoc run from the workspace's root names the member already
+        for start in range(
+            len(parts)
+        ):  # rustdoc run from the workspace's root names the member already
             if path.startswith("/".join(parts[start:]) + "/"):
                 parts = parts[:start]
                 break
@@ -346,15 +398,25 @@ class _Members:
             self._by_name = {}
             for folder, dirs, files in os.walk(self.root):
                 depth = os.path.relpath(folder, self.root).count(os.sep)
-                dirs[:] = [d for d in dirs if d not in ("target", "node_modules", ".git") and depth < 3]
+                dirs[:] = [
+                    d for d in dirs if d not in ("target", "node_modules", ".git") and depth < 3
+                ]
                 if "Cargo.toml" in files:
-                    manifest = safepath.read_project_file(self.root, os.path.join(folder, "Cargo.toml"), 1 << 20)
+                    manifest = safepath.read_project_file(
+                        self.root, os.path.join(folder, "Cargo.toml"), 1 << 20
+                    )
                     try:
-                        name = tomllib.loads((manifest or b"").decode()).get("package", {}).get("name", "")
+                        name = (
+                            tomllib.loads((manifest or b"").decode())
+                            .get("package", {})
+                            .get("name", "")
+                        )
                     except ValueError:
                         continue
                     if name:
-                        self._by_name[name.replace("-", "_")] = os.path.relpath(folder, self.root).replace(os.sep, "/")
+                        self._by_name[name.replace("-", "_")] = os.path.relpath(
+                            folder, self.root
+                        ).replace(os.sep, "/")
         return self._by_name
 
     def _member_of(self, binary: str, source: str) -> str:
@@ -379,14 +441,16 @@ GRAPH_SUFFIXES = (".rs",)  # the source files its graph answers for
 
 
 def tests_for(project: str, path: str) -> dict[str, Any]:
-    """The test files a change to `path` can affect: the crate's module tree and its integration tests (impact/rust.py)."""
+    """The test files a change to `path` can affect: the crate's module tree and its integration
+    tests (impact/rust.py)."""
     from sidekit_hooks.impact import by_graph, rust
 
     return by_graph.tests_for(project, path, rust, GRAPH_SUFFIXES, NAME)
 
 
 def graph_selection(project: str, base: str | None) -> dict[str, Any]:
-    """`sidekit select`'s answer head from the same graph (`sidekit test --select` still runs every test)."""
+    """`sidekit select`'s answer head from the same graph (`sidekit test --select` still runs every
+    test)."""
     from sidekit_hooks.impact import by_graph, rust
 
     return by_graph.selection(project, base, rust, NAME)

@@ -2,10 +2,11 @@
 
 cargo_tee.sh leaves each unit of the run (a test binary, a doc-test run) in `.sidekit/cargo/` as
 RUN.N.head (cargo's `Running` line), RUN.N.out (its output) and RUN.N.meta (kind, exit status,
-source), RUN being `run-<cargo pid>-<start>`, and RUN.argv (cargo's command line, to tell a
-filtered run). The run's first speaker starts this writer detached (`python -I -S FILE
-.sidekit/cargo/RUN`); it waits for that cargo process to end, parses the units as cargo's own output
-once (runners/cargo.parse), merges the result into the cache and removes the run's files. Off the run's path: nothing here is waited for.
+source), RUN being `run-<cargo pid>-<start>`, and RUN.argv (cargo's command line, to tell a filtered
+run). The run's first speaker starts this writer detached (`python -I -S FILE .sidekit/cargo/RUN`);
+it waits for that cargo process to end, parses the units as cargo's own output once
+(runners/cargo.parse), merges the result into the cache and removes the run's files. Off the run's
+path: nothing here is waited for.
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ def write(run: str) -> None:
 def cargo_args(run: str) -> list[str]:
     """The words after `test` of the run's cargo command line, as cargo_tee.sh kept it (RUN.argv,
     /proc's NUL-separated cmdline); [] when it was not kept or is not a `cargo test`."""
-    from sidekit_hooks.core import safepath  # run as a file: the package is on the path once main() runs
+    from sidekit_hooks.core import (
+        safepath,
+    )  # run as a file: the package is on the path once main() runs
 
     try:
         argv = safepath.read_bytes(run + ".argv", 65536).decode("utf-8", "replace").split("\0")
@@ -72,12 +75,15 @@ def cargo_args(run: str) -> list[str]:
 
 
 def units(run: str) -> tuple[str, int, float]:
-    """(the run's output as cargo would have printed it, cargo's exit code, when its first unit ended)."""
+    """(the run's output as cargo would have printed it, cargo's exit code, when its first unit
+    ended)."""
     prefix = os.path.basename(run) + "."
     numbers = sorted(
         int(digits)
         for name in os.listdir(os.path.dirname(run))
-        if name.startswith(prefix) and name.endswith(".meta") and (digits := name[len(prefix) : -5]).isdigit()
+        if name.startswith(prefix)
+        and name.endswith(".meta")
+        and (digits := name[len(prefix) : -5]).isdigit()
     )
     from sidekit_hooks.core import safepath
 
@@ -86,9 +92,18 @@ def units(run: str) -> tuple[str, int, float]:
     for number in numbers:
         base = f"{run}.{number}"
         try:
-            fields = safepath.read_bytes(base + ".meta", 65536).decode("utf-8", "replace").rstrip("\n").split("\t")
+            fields = (
+                safepath.read_bytes(base + ".meta", 65536)
+                .decode("utf-8", "replace")
+                .rstrip("\n")
+                .split("\t")
+            )
             for suffix in (".head", ".out"):
-                parts.append(safepath.read_tail(base + suffix, safepath.MAX_OUTPUT).decode("utf-8", "replace"))
+                parts.append(
+                    safepath.read_tail(base + suffix, safepath.MAX_OUTPUT).decode(
+                        "utf-8", "replace"
+                    )
+                )
             started = started or os.path.getmtime(base + ".head")
         except OSError:
             continue
@@ -99,8 +114,8 @@ def units(run: str) -> tuple[str, int, float]:
 
 
 def _caused_by(fields: list[str]) -> str:
-    """What cargo says (on its own stderr, which the unit's files lack) of a unit that ended red: how
-    it ended, a signal's name in it, so that a crash is told by its own signal."""
+    """What cargo says (on its own stderr, which the unit's files lack) of a unit that ended red:
+    how it ended, a signal's name in it, so that a crash is told by its own signal."""
     import signal
 
     status = fields[1] if len(fields) > 1 and fields[1].isdigit() else "1"
@@ -116,7 +131,8 @@ def _caused_by(fields: list[str]) -> str:
 
 
 def forget_old(state: str) -> None:
-    """Run files whose writer never came (older than a day), and raw outputs past the newest kept."""
+    """Run files whose writer never came (older than a day), and raw outputs past the newest
+    kept."""
     from sidekit_hooks.runners.store import KEEP_RAW
 
     cutoff = time.time() - STALE
@@ -137,6 +153,13 @@ def forget_old(state: str) -> None:
             pass
 
 
-if __name__ == "__main__":  # run as a file (`python -I -S .../runners/cargo/run.py`): find our package by path
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+if (
+    __name__ == "__main__"
+):  # run as a file (`python -I -S .../runners/cargo/run.py`): find our package by path
+    sys.path.insert(
+        0,
+        os.path.dirname(
+            os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        ),
+    )
     sys.exit(main(sys.argv[1:]))

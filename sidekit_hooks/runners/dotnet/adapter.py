@@ -1,16 +1,17 @@
-"""The runner-adapter functions of `dotnet test` (runners/__init__.py's contract), shared by the two platform
-modules `mtp` and `vstest`, which name the run.
+"""The runner-adapter functions of `dotnet test` (runners/__init__.py's contract), shared by the two
+platform modules `mtp` and `vstest`, which name the run.
 
-- `command`: what `sidekit test [ARGS]` runs: `dotnet test` with the report option of the project's mode
-  (project.py) and the arguments; nothing appended when the mode or MTP's TRX option is not told (the run
-  then speaks through its console only).
-- `before_run` / `collect`: the TRX reports this run wrote (new or changed since the snapshot, or since the
-  PreToolUse marker for the agent's own run), anywhere in the project (a VSTest project's `TestResults/`,
-  MTP's `bin/<config>/<tfm>/TestResults/`, a `--results-directory`), plus JUnit XML in `TestResults`
-  folders (`--logger junit`), plus what the console said (console.py). Never greener: an MSBuild error is
-  an error at its file and line; an aborted run or crashed test host is an error; a red assembly without a
-  report is an error of that assembly; a red exit with nothing else to show is an error with dotnet's last
-  words; zero tests run is `noTests` with the exit code dotnet gave.
+- `command`: what `sidekit test [ARGS]` runs: `dotnet test` with the report option of the project's
+  mode (project.py) and the arguments; nothing appended when the mode or MTP's TRX option is not
+  told (the run then speaks through its console only).
+- `before_run` / `collect`: the TRX reports this run wrote (new or changed since the snapshot, or
+  since the PreToolUse marker for the agent's own run), anywhere in the project (a VSTest project's
+  `TestResults/`, MTP's `bin/<config>/<tfm>/TestResults/`, a `--results-directory`), plus JUnit XML
+  in `TestResults` folders (`--logger junit`), plus what the console said (console.py). Never
+  greener: an MSBuild error is an error at its file and line; an aborted run or crashed test host is
+  an error; a red assembly without a report is an error of that assembly; a red exit with nothing
+  else to show is an error with dotnet's last words; zero tests run is `noTests` with the exit code
+  dotnet gave.
 - `feed`: the agent's raw run (runners/junit/feed.py's worker): the same, from the marker's time.
 """
 
@@ -31,9 +32,22 @@ SKIP = frozenset({"obj", "node_modules", "packages"})
 MAX_DEPTH = 8  # bin/Debug/net8.0/TestResults/x.trx under tests/App.Tests/ is at depth 6
 MAX_ENTRIES = 50_000
 MAX_OUTPUT = 4_000_000  # characters of a run's output read
-# Words of `dotnet test` that never narrow which tests run (a green run made of these covered everything).
-WHOLE = frozenset({"test", "--nologo", "--no-restore", "--no-build", "--blame", "--report-trx", "--report-xunit-trx"})
-WHOLE_WITH_VALUE = frozenset({"-v", "--verbosity", "-c", "--configuration", "--logger", "-l", "--results-directory"})
+# Words of `dotnet test` that never narrow which tests run (a green run made of these covered
+# everything).
+WHOLE = frozenset(
+    {
+        "test",
+        "--nologo",
+        "--no-restore",
+        "--no-build",
+        "--blame",
+        "--report-trx",
+        "--report-xunit-trx",
+    }
+)
+WHOLE_WITH_VALUE = frozenset(
+    {"-v", "--verbosity", "-c", "--configuration", "--logger", "-l", "--results-directory"}
+)
 
 
 def detect(project: str, name: str) -> bool:
@@ -56,7 +70,8 @@ def command(project: str, args: list[str]) -> list[str]:
 
 
 def report_files(project: str) -> list[str]:
-    """TRX files anywhere in the project, and XML files in its `TestResults` folders (links not followed)."""
+    """TRX files anywhere in the project, and XML files in its `TestResults` folders (links not
+    followed)."""
     from sidekit_hooks.core import workspace
 
     found: list[str] = []
@@ -71,7 +86,9 @@ def report_files(project: str) -> list[str]:
         if entry.path.count(os.sep) - base > MAX_DEPTH or not entry.is_file(follow_symlinks=False):
             continue
         parent = os.path.basename(os.path.dirname(entry.path))
-        if entry.name.lower().endswith(".trx") or (parent == "TestResults" and entry.name.lower().endswith(".xml")):
+        if entry.name.lower().endswith(".trx") or (
+            parent == "TestResults" and entry.name.lower().endswith(".xml")
+        ):
             found.append(entry.path)
     return sorted(found)
 
@@ -94,8 +111,8 @@ def find_reports(
     since_ns: int | None = None,
     until_ns: int | None = None,
 ) -> list[str]:
-    """The TRX and JUnit reports a run wrote, by the JUnit feed's one freshness rule (junit.fresh_among:
-    a report dated after the run ended is never this run's)."""
+    """The TRX and JUnit reports a run wrote, by the JUnit feed's one freshness rule
+    (junit.fresh_among: a report dated after the run ended is never this run's)."""
     from sidekit_hooks.runners.junit import adapter as junit
 
     return junit.fresh_among(report_files(project), since, before, since_ns, until_ns)
@@ -114,7 +131,9 @@ def collect(
     return from_run(project, started, exit_code, _read(raw_output_path), reports, name)
 
 
-def from_run(project: str, started: float, exit_code: int, output: str, reports: list[str], name: str) -> Result:
+def from_run(
+    project: str, started: float, exit_code: int, output: str, reports: list[str], name: str
+) -> Result:
     """One run from its reports and its console (never greener than either)."""
     from sidekit_hooks.runners import frames as shared
     from sidekit_hooks.runners.dotnet import console, sources, trx
@@ -127,7 +146,9 @@ def from_run(project: str, started: float, exit_code: int, output: str, reports:
     if junit_files:
         from sidekit_hooks.runners.junit import adapter as junit
 
-        for test, entry in junit.from_reports(junit_files, project, started, exit_code).tests.items():
+        for test, entry in junit.from_reports(
+            junit_files, project, started, exit_code
+        ).tests.items():
             class_name, _, name = test.partition("::")  # the JUnit reader knows JVM files only
             path = index.file_of_class(class_name) if "/" not in class_name else ""
             result.tests.setdefault(f"{path}::{name}" if path else test, entry)
@@ -136,13 +157,21 @@ def from_run(project: str, started: float, exit_code: int, output: str, reports:
     for assembly, failed in said.red_assemblies.items():
         if assembly not in covered:  # its report was not written, or not where sidekit looks
             message = f"{failed} failed in {assembly}; no TRX report of this run covers it"
-            result.errors[assembly] = shared.with_shape({"type": "test run failed", "message": message})
-    if said.aborted and not any(e.get("type") == "test run aborted" for e in result.errors.values()):
-        result.errors["."] = shared.with_shape({"type": "test run aborted", "message": said.aborted})
+            result.errors[assembly] = shared.with_shape(
+                {"type": "test run failed", "message": message}
+            )
+    if said.aborted and not any(
+        e.get("type") == "test run aborted" for e in result.errors.values()
+    ):
+        result.errors["."] = shared.with_shape(
+            {"type": "test run aborted", "message": said.aborted}
+        )
     failing = any(e.get("o") in ("failed", "error") for e in result.tests.values())
     if exit_code and not failing and not result.errors and not (said.no_tests and not result.tests):
         words = said.last_words or f"exit code {exit_code}"
-        result.errors["."] = shared.with_shape({"type": "dotnet test failed", "message": f"{words} (exit {exit_code})"})
+        result.errors["."] = shared.with_shape(
+            {"type": "dotnet test failed", "message": f"{words} (exit {exit_code})"}
+        )
     result.last_words = said.last_words
     return result
 
@@ -156,14 +185,16 @@ def filter_words(args: list[str]) -> list[str]:
             skip = False
         elif arg in WHOLE_WITH_VALUE:
             skip = True
-        elif arg not in WHOLE and not any(arg.startswith(w + ":") or arg.startswith(w + "=") for w in WHOLE_WITH_VALUE):
+        elif arg not in WHOLE and not any(
+            arg.startswith(w + ":") or arg.startswith(w + "=") for w in WHOLE_WITH_VALUE
+        ):
             narrowing.append(arg)
     return narrowing
 
 
 def feed(job: dict[str, Any]) -> Result:
-    """The agent's raw run (junit_feed's worker): the reports written since the marker, and its output;
-    named by the platform the project's files say."""
+    """The agent's raw run (junit_feed's worker): the reports written since the marker, and its
+    output; named by the platform the project's files say."""
     root, code = str(job["root"]), int(job["exit"])
     name = dotnet_project.platform(dotnet_project.read(root)) or "vstest"
     until_ns = int(job["until_ns"]) if job.get("until_ns") is not None else None

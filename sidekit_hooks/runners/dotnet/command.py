@@ -1,6 +1,7 @@
-"""The agent's raw `dotnet test`: the options appended so its run writes a TRX report and its console
-folds the restore and build noise. Only appended (runners.dispatch keeps the command's prefix); each only
-when the command does not already say it; nothing when the platform or its report option cannot be told.
+"""The agent's raw `dotnet test`: the options appended so its run writes a TRX report and its
+console folds the restore and build noise. Only appended (runners.dispatch keeps the command's
+prefix); each only when the command does not already say it; nothing when the platform or its report
+option cannot be told.
 
 - VSTest (`project.mode` 'vstest'): `--logger trx` (one file per project and target framework, in that
   project's `TestResults` folder, named by user, machine and time, where the TRX logger numbers a name
@@ -11,12 +12,13 @@ when the command does not already say it; nothing when the platform or its repor
   `File.cs(12,5): error CS0103: ...` form) and, since dotnet passes the verbosity on, VSTest's console
   logger quiet (one `Failed!  - Failed: 1, Passed: 2, ...` line per test project, no per-test blocks).
   `-v q` is left out when the command sets a verbosity or its own console logger.
-- MTP, .NET 10 SDK mode ('direct'): the report option (`--report-trx`, or xUnit v3's `--report-xunit-trx`)
-  on the command line. MTP through MSBuild ('msbuild', SDK 8/9): the same after `--`.
+- MTP, .NET 10 SDK mode ('direct'): the report option (`--report-trx`, or xUnit v3's
+  `--report-xunit-trx`) on the command line. MTP through MSBuild ('msbuild', SDK 8/9): the same
+  after `--`.
 
 Left alone: not `dotnet test`; `--help`, `--list-tests`; a VSTest command with `--` (what follows is
-RunSettings, ours would land there); an MTP project that `dotnet test` runs through the VSTest bridge,
-or whose TRX option is not known to be there (an unknown option fails the whole run).
+RunSettings, ours would land there); an MTP project that `dotnet test` runs through the VSTest
+bridge, or whose TRX option is not known to be there (an unknown option fails the whole run).
 Standard library only and no `re`: this runs on the PreToolUse hot path.
 """
 
@@ -31,7 +33,11 @@ MTP_REPORTS = ("--report-trx", "--report-xunit-trx")
 
 def matches(words: list[str]) -> bool:
     """`dotnet test ...` (the program by any path)."""
-    return len(words) >= 2 and words[0].rsplit("/", 1)[-1] in ("dotnet", "dotnet.exe") and words[1] == "test"
+    return (
+        len(words) >= 2
+        and words[0].rsplit("/", 1)[-1] in ("dotnet", "dotnet.exe")
+        and words[1] == "test"
+    )
 
 
 def compact_words(words: list[str], project: str) -> list[str] | None:
@@ -73,13 +79,16 @@ def mtp_options(args: list[str], mode: str, report: str) -> list[str]:
 
 
 def logger_values(args: list[str]) -> list[str]:
-    """The values of every `--logger`/`-l` (`--logger trx`, `--logger:trx`, `-l=console;verbosity=...`)."""
+    """The values of every `--logger`/`-l` (`--logger trx`, `--logger:trx`,
+    `-l=console;verbosity=...`)."""
     values: list[str] = []
     for index, arg in enumerate(args):
         if arg in LOGGER:
             values.append(args[index + 1] if index + 1 < len(args) else "")
         elif _is_option(arg, LOGGER):
-            values.append(arg.split(":", 1)[1] if ":" in arg.split("=", 1)[0] else arg.split("=", 1)[-1])
+            values.append(
+                arg.split(":", 1)[1] if ":" in arg.split("=", 1)[0] else arg.split("=", 1)[-1]
+            )
     return [value.strip("\"'") for value in values]
 
 

@@ -2,16 +2,17 @@
 
 - MSBuild diagnostics, in MSBuild's documented format `Origin : [Subcategory] Category Code : Text`
   (learn.microsoft.com, "MSBuild diagnostic format for tasks"), where Origin is empty, a tool name,
-  `File(line)`, `File(line,col)` or `File(line,col,endline,endcol)`, and dotnet adds the
-  project in brackets: `src/Calc.cs(12,5): error CS0103: The name 'x' does not exist ... [/p/App.csproj]`.
-  A compiler's error (CS, FS, BC codes) is a compile error at its file and line; any other error code
-  (MSB, NU, NETSDK) is the build's, at its file or project. One entry per file (its first error): MSBuild
-  prints each error again in its closing summary.
+  `File(line)`, `File(line,col)` or `File(line,col,endline,endcol)`, and dotnet adds the project in
+  brackets: `src/Calc.cs(12,5): error CS0103: The name 'x' does not exist ... [/p/App.csproj]`. A
+  compiler's error (CS, FS, BC codes) is a compile error at its file and line; any other error code
+  (MSB, NU, NETSDK) is the build's, at its file or project. One entry per file (its first error):
+  MSBuild prints each error again in its closing summary.
 - VSTest's per-assembly summary, `Failed!  - Failed: 1, Passed: 2, Skipped: 0, Total: 3, Duration: 8 ms
   - App.Tests.dll (net8.0)`: a red assembly with no TRX report is an error of that assembly.
-- A run that could not finish: `The active test run was aborted. Reason: Test host process crashed ...`.
-- No tests: VSTest's `No test is available in ...` and `No test matches the given testcase filter ...`,
-  MTP's `Zero tests ran` (exit code 8).
+- A run that could not finish: `The active test run was aborted. Reason: Test host process crashed
+  ...`.
+- No tests: VSTest's `No test is available in ...` and `No test matches the given testcase filter
+  ...`, MTP's `Zero tests ran` (exit code 8).
 """
 
 from __future__ import annotations
@@ -38,9 +39,12 @@ SUMMARY = re.compile(
     r"\s*Total:\s*\d+,\s*Duration:.*?-\s*(?P<assembly>\S+\.(?:dll|exe))"
 )
 ABORTED = re.compile(
-    r"(?i)(test run (?:was )?aborted|test host process crashed|testhost process exited|test session aborted)"
+    r"(?i)(test run (?:was )?aborted|test host process crashed|testhost process exited|test "
+    r"session aborted)"
 )
-NO_TESTS = re.compile(r"(?i)(No test is available in|No test matches the given testcase filter|Zero tests ran)")
+NO_TESTS = re.compile(
+    r"(?i)(No test is available in|No test matches the given testcase filter|Zero tests ran)"
+)
 MAX_CHARS = 4_000_000  # of the output read (the end, where the summaries are)
 
 
@@ -48,7 +52,9 @@ class Said:
     """What one run's output says outside its reports."""
 
     def __init__(self) -> None:
-        self.build_errors: dict[str, dict[str, Any]] = {}  # where -> failure (the first of each file)
+        self.build_errors: dict[
+            str, dict[str, Any]
+        ] = {}  # where -> failure (the first of each file)
         self.red_assemblies: dict[str, int] = {}  # assembly file name (lower case) -> failed tests
         self.aborted = ""
         self.no_tests = ""
@@ -81,7 +87,11 @@ def read(text: str, index: SourceIndex) -> Said:
 def diagnostic(found: re.Match[str], index: SourceIndex) -> tuple[str, dict[str, Any]]:
     """(where, failure) of one MSBuild error line."""
     origin, code = (found.group("origin") or "").strip(), found.group("code")
-    path = index.file_of_path(origin) if origin and ("/" in origin or "\\" in origin or "." in origin) else ""
+    path = (
+        index.file_of_path(origin)
+        if origin and ("/" in origin or "\\" in origin or "." in origin)
+        else ""
+    )
     project = index.file_of_path(found.group("project") or "") if found.group("project") else ""
     message = f"{code}: {found.group('text').strip()}"
     if code.upper().startswith(COMPILERS) and found.group("line"):
@@ -92,8 +102,13 @@ def diagnostic(found: re.Match[str], index: SourceIndex) -> tuple[str, dict[str,
 
 
 def verdict(lines: list[str], said: Said) -> str:
-    """The run's own last words: its first error, its abort, its no-tests line, else its last line."""
-    for first in (next(iter(said.build_errors.values()), {}).get("message", ""), said.aborted, said.no_tests):
+    """The run's own last words: its first error, its abort, its no-tests line, else its last
+    line."""
+    for first in (
+        next(iter(said.build_errors.values()), {}).get("message", ""),
+        said.aborted,
+        said.no_tests,
+    ):
         if first:
             return str(first)
     return next((line.strip() for line in reversed(lines) if line.strip()), "")

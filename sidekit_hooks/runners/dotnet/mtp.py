@@ -1,8 +1,9 @@
-"""`dotnet test` on Microsoft.Testing.Platform: the adapter the registry names `mtp` (see adapter.py).
+"""`dotnet test` on Microsoft.Testing.Platform: the adapter the registry names `mtp` (see
+adapter.py).
 
-`runners.for_words` finds this module first for every `dotnet test` (it precedes `vstest` in the registry);
-the rewrite it makes is the one for the project's own platform (command.compact_words reads it), for a
-VSTest project too.
+`runners.for_words` finds this module first for every `dotnet test` (it precedes `vstest` in the
+registry); the rewrite it makes is the one for the project's own platform (command.compact_words
+reads it), for a VSTest project too.
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ def before_run(project: str) -> Any:
     return adapter.before_run(project)
 
 
-def collect(project: str, started: float, exit_code: int, raw_output_path: str, before: Any = None) -> Result:
+def collect(
+    project: str, started: float, exit_code: int, raw_output_path: str, before: Any = None
+) -> Result:
     from sidekit_hooks.runners.dotnet import adapter
 
     return adapter.collect(project, started, exit_code, raw_output_path, NAME, before)

@@ -1,15 +1,15 @@
 """Which .NET test platform a project's files say, and which report option its `dotnet test` takes.
 
-Read: the project folder's `global.json`, `Directory.Build.props`, `Directory.Packages.props`, and the
-solution and project files (`*.sln`, `*.slnx`, `*.csproj`, `*.fsproj`, `*.vbproj`) in it and in folders
-down to MAX_DEPTH (not `bin`, `obj`, hidden or `node_modules` folders; at most MAX_FOLDERS listed), at
-most MAX_FILES of them and MAX_BYTES of each. A link is read only when it stays inside the project (safepath.read_project_file);
-a FIFO or device is never opened for reading.
+Read: the project folder's `global.json`, `Directory.Build.props`, `Directory.Packages.props`, and
+the solution and project files (`*.sln`, `*.slnx`, `*.csproj`, `*.fsproj`, `*.vbproj`) in it and in
+folders down to MAX_DEPTH (not `bin`, `obj`, hidden or `node_modules` folders; at most MAX_FOLDERS
+listed), at most MAX_FILES of them and MAX_BYTES of each. A link is read only when it stays inside
+the project (safepath.read_project_file); a FIFO or device is never opened for reading.
 
 The platform (the seed's capability names):
 - `mtp` when a file opts into Microsoft.Testing.Platform: `EnableMSTestRunner`, `EnableNUnitRunner`,
-  `UseMicrosoftTestingPlatformRunner` or `TestingPlatformDotnetTestSupport` set to true, a reference to
-  `xunit.v3` or `TUnit`, the `MSTest.Sdk` project SDK (without `UseVSTest`), or global.json's
+  `UseMicrosoftTestingPlatformRunner` or `TestingPlatformDotnetTestSupport` set to true, a reference
+  to `xunit.v3` or `TUnit`, the `MSTest.Sdk` project SDK (without `UseVSTest`), or global.json's
   `"test": {"runner": "Microsoft.Testing.Platform"}`;
 - `vstest` for any other .NET project.
 
@@ -17,7 +17,8 @@ How `dotnet test` drives it (`mode`), which decides the option the rewrite appen
 - `direct`: global.json names MTP (the .NET 10 SDK's MTP mode): MTP options go on the command line;
 - `msbuild`: `TestingPlatformDotnetTestSupport` (SDK 8/9): MTP options go after `--`;
 - `vstest`: VSTest: `--logger trx`;
-- '' (an MTP project that `dotnet test` runs through the VSTest bridge or not at all): not told, left alone.
+- '' (an MTP project that `dotnet test` runs through the VSTest bridge or not at all): not told,
+  left alone.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ import os
 
 MAX_DEPTH = 3  # folders below the project: src/App.Tests/App.Tests.csproj is at depth 2
 MAX_FILES = 200
-MAX_FOLDERS = 2000  # folders listed: the PreToolUse rewrite reads these files, so a huge tree stays cheap
+# folders listed: the PreToolUse rewrite reads these files, so a huge tree stays cheap
+MAX_FOLDERS = 2000
 MAX_BYTES = 512 * 1024
 ROOT_FILES = ("global.json", "Directory.Build.props", "Directory.Packages.props")
 PROJECT_SUFFIXES = (".sln", ".slnx", ".csproj", ".fsproj", ".vbproj")
@@ -59,7 +61,9 @@ class Files:
         for relative in [*ROOT_FILES, *self._project_files()]:
             try:
                 data = safepath.read_inside(self.project, relative, MAX_BYTES, follow_inside=True)
-            except safepath.TooLarge:  # its first MAX_BYTES only (never through a link): what decides is early
+            except (
+                safepath.TooLarge
+            ):  # its first MAX_BYTES only (never through a link): what decides is early
                 data = _head(os.path.join(self.project, relative))
             except (OSError, ValueError):
                 continue
@@ -77,13 +81,19 @@ class Files:
             folder, depth = folders.pop(0)
             listed += 1
             try:
-                entries = sorted(os.scandir(os.path.join(self.project, folder)), key=lambda e: e.name)
+                entries = sorted(
+                    os.scandir(os.path.join(self.project, folder)), key=lambda e: e.name
+                )
             except OSError:
                 continue
             for entry in entries:
                 relative = f"{folder}/{entry.name}" if folder else entry.name
                 if entry.is_dir(follow_symlinks=False):
-                    if depth < MAX_DEPTH and entry.name not in SKIP and not entry.name.startswith("."):
+                    if (
+                        depth < MAX_DEPTH
+                        and entry.name not in SKIP
+                        and not entry.name.startswith(".")
+                    ):
                         folders.append((relative, depth + 1))
                 elif entry.name.endswith(PROJECT_SUFFIXES) and len(found) < MAX_FILES:
                     found.append(relative)
@@ -106,8 +116,8 @@ class Files:
         return False
 
     def references(self, *packages: str) -> bool:
-        """Whether a PackageReference/PackageVersion (`Include`, `Update`) or the project's `Sdk` names one
-        of `packages` (lower case; `Sdk="MSTest.Sdk/3.6.0"` names `mstest.sdk`)."""
+        """Whether a PackageReference/PackageVersion (`Include`, `Update`) or the project's `Sdk`
+        names one of `packages` (lower case; `Sdk="MSTest.Sdk/3.6.0"` names `mstest.sdk`)."""
         for text in self.texts:
             flat = text.replace("'", '"').replace(" =", "=").replace("= ", "=")
             for package in packages:
@@ -149,8 +159,8 @@ def read(project: str) -> Files:
 
 
 def runner(root: str) -> str:
-    """The registry's name for the runner of the project's TRX reports: its platform, VSTest when its
-    files do not say (a TRX without a project beside it)."""
+    """The registry's name for the runner of the project's TRX reports: its platform, VSTest when
+    its files do not say (a TRX without a project beside it)."""
     return platform(read(root)) or "vstest"
 
 
@@ -170,7 +180,8 @@ def platform(files: Files) -> str:
 
 
 def mode(files: Files) -> str:
-    """How `dotnet test` runs this project's tests: 'direct', 'msbuild', 'vstest', or '' (not told)."""
+    """How `dotnet test` runs this project's tests: 'direct', 'msbuild', 'vstest', or '' (not
+    told)."""
     found = platform(files)
     if found == "vstest":
         return "vstest"
@@ -185,8 +196,9 @@ def mode(files: Files) -> str:
 
 def mtp_report_option(files: Files) -> str:
     """The MTP option that writes TRX, when the project has what answers it: the TRX extension
-    (`--report-trx`, also in the MSTest metapackage and SDK), else xUnit v3's own (`--report-xunit-trx`).
-    '' when neither is known to be there (an unknown option would make MTP refuse the whole run)."""
+    (`--report-trx`, also in the MSTest metapackage and SDK), else xUnit v3's own
+    (`--report-xunit-trx`). '' when neither is known to be there (an unknown option would make MTP
+    refuse the whole run)."""
     if files.references(TRX_EXTENSION, *MSTEST_META):
         return "--report-trx"
     if files.references(*XUNIT_V3):

@@ -1,11 +1,11 @@
 """.NET stack frames and test classes mapped to project files.
 
-A frame is `at Namespace.Class.Method(Int32 a) in /path/File.cs:line 27` (the `in ...:line N` part only
-when the build has its symbols). Its path is mapped to a project file: inside the workspace it is made
-relative; a path from another machine or a deterministic build (`C:\\agent\\_work\\1\\s\\src\\Calc.cs`,
-`/_/src/Calc.cs`) is matched by its longest tail that names exactly one project source file. A test class
-is found by its file name (`CalculatorTests.cs` for `Acme.Tests.CalculatorTests`), the folders that
-match its namespace breaking a tie.
+A frame is `at Namespace.Class.Method(Int32 a) in /path/File.cs:line 27` (the `in ...:line N` part
+only when the build has its symbols). Its path is mapped to a project file: inside the workspace it
+is made relative; a path from another machine or a deterministic build
+(`C:\\agent\\_work\\1\\s\\src\\Calc.cs`, `/_/src/Calc.cs`) is matched by its longest tail that names
+exactly one project source file. A test class is found by its file name (`CalculatorTests.cs` for
+`Acme.Tests.CalculatorTests`), the folders that match its namespace breaking a tie.
 """
 
 from __future__ import annotations
@@ -17,12 +17,15 @@ SUFFIXES = (".cs", ".fs", ".vb")
 PROJECT_FILES = (".csproj", ".fsproj", ".vbproj")  # indexed too: restore errors name them
 SKIP = frozenset({"bin", "obj", "node_modules", "TestResults", "packages", "artifacts"})
 LIMIT = 20_000  # files looked at
-FRAME = re.compile(r"^\s*at (?P<method>[^(]+?)\((?P<args>[^)]*)\)(?: in (?P<file>.+?):line (?P<line>\d+))?\s*$")
+FRAME = re.compile(
+    r"^\s*at (?P<method>[^(]+?)\((?P<args>[^)]*)\)(?: in (?P<file>.+?):line (?P<line>\d+))?\s*$"
+)
 MAX_FRAMES = 6
 
 
 class SourceIndex:
-    """The project's C#, F# and VB files (and project files), by every tail of their path (a tail two files share names none)."""
+    """The project's C#, F# and VB files (and project files), by every tail of their path (a tail
+    two files share names none)."""
 
     def __init__(self, root: str) -> None:
         self.root = root
@@ -39,12 +42,16 @@ class SourceIndex:
         for seen, entry in enumerate(workspace.walk(self.root, descend)):
             if seen >= LIMIT:
                 break
-            if entry.name.endswith((*SUFFIXES, *PROJECT_FILES)) and entry.is_file(follow_symlinks=False):
+            if entry.name.endswith((*SUFFIXES, *PROJECT_FILES)) and entry.is_file(
+                follow_symlinks=False
+            ):
                 relative = os.path.relpath(entry.path, self.root).replace(os.sep, "/")
                 parts = relative.lower().split("/")
                 for start in range(len(parts)):
                     tail = "/".join(parts[start:])
-                    self.by_tail[tail] = "" if self.by_tail.get(tail, relative) != relative else relative
+                    self.by_tail[tail] = (
+                        "" if self.by_tail.get(tail, relative) != relative else relative
+                    )
                 self.by_name.setdefault(entry.name.lower(), []).append(relative)
 
     def file_of_path(self, path: str) -> str:

@@ -3,23 +3,26 @@
 
 Written by VSTest's TRX logger (`dotnet test --logger trx`) and by Microsoft.Testing.Platform's TRX
 extension (`--report-trx`) or xUnit v3's own (`--report-xunit-trx`). Read here:
-- `TestRun/TestDefinitions/UnitTest@id` with its `TestMethod@className` (and `@storage`, the assembly);
-- `TestRun/Results//UnitTestResult` (data-driven rows sit in `InnerResults`): `@testId`, `@testName`,
-  `@outcome`, `@duration` (`hh:mm:ss.fffffff`), `Output/ErrorInfo/Message` and `StackTrace`;
-- `ResultSummary/RunInfos/RunInfo[@outcome="Error"]/Text` saying the run was aborted or its test host
-  crashed: an error of the run.
+- `TestRun/TestDefinitions/UnitTest@id` with its `TestMethod@className` (and `@storage`, the
+  assembly);
+- `TestRun/Results//UnitTestResult` (data-driven rows sit in `InnerResults`): `@testId`,
+  `@testName`, `@outcome`, `@duration` (`hh:mm:ss.fffffff`), `Output/ErrorInfo/Message` and
+  `StackTrace`;
+- `ResultSummary/RunInfos/RunInfo[@outcome="Error"]/Text` saying the run was aborted or its test
+  host crashed: an error of the run.
 
-Outcomes (vstst.xsd's `TestOutcome`): `Passed`, `PassedButRunAborted`, `Completed` and `Warning` pass;
-`NotExecuted`, `Inconclusive`, `Pending` are skipped; `Failed` and `Timeout` fail; `Error`, `Aborted`,
-`NotRunnable`, `Disconnected`, `InProgress` and anything unknown are errors (never greener).
+Outcomes (vstst.xsd's `TestOutcome`): `Passed`, `PassedButRunAborted`, `Completed` and `Warning`
+pass; `NotExecuted`, `Inconclusive`, `Pending` are skipped; `Failed` and `Timeout` fail; `Error`,
+`Aborted`, `NotRunnable`, `Disconnected`, `InProgress` and anything unknown are errors (never
+greener).
 
 Test ids are `<class's file>::<test name>` when the class's file is in the project
 (`tests/Calc.Tests/CalculatorTests.cs::Divides`), else `<class name>::<test name>`, else
 `<assembly>::<test name>` (xUnit v3's `[Test Class Cleanup Failure (...)]` rows name no class).
 
-Defused like the JUnit reader: a report over MAX_REPORT_BYTES, or one that declares a DOCTYPE (no TRX
-writer does; it is how entity expansion starts), is an unreadable report, never parsed; expat refuses
-external entities. The file is read through safepath (no link followed, no FIFO opened).
+Defused like the JUnit reader: a report over MAX_REPORT_BYTES, or one that declares a DOCTYPE (no
+TRX writer does; it is how entity expansion starts), is an unreadable report, never parsed; expat
+refuses external entities. The file is read through safepath (no link followed, no FIFO opened).
 """
 
 from __future__ import annotations
@@ -44,8 +47,18 @@ RUN_BROKEN = ("aborted", "crashed", "test host process exited")
 # `System.DivideByZeroException : Attempted to divide by zero.` (xUnit, NUnit) or
 # `System.InvalidOperationException: boom` (MSTest, the exception's own ToString)
 EXCEPTION = re.compile(r"((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*(?:Exception|Error))\s?: (.*)")
-SETUP = ("Class Initialization method", "Assembly Initialization method", "Class Initialize", "OneTimeSetUp")
-TEARDOWN = ("Class Cleanup method", "Assembly Cleanup method", "[Test Class Cleanup Failure", "OneTimeTearDown")
+SETUP = (
+    "Class Initialization method",
+    "Assembly Initialization method",
+    "Class Initialize",
+    "OneTimeSetUp",
+)
+TEARDOWN = (
+    "Class Cleanup method",
+    "Assembly Cleanup method",
+    "[Test Class Cleanup Failure",
+    "OneTimeTearDown",
+)
 
 
 def is_trx(path: str) -> bool:
@@ -88,13 +101,20 @@ def from_reports(
             }
             continue
         for test, entry in records(run, index):
-            if result.tests.get(test, {}).get("o") not in ("failed", "error"):  # a second target keeps a red
+            if result.tests.get(test, {}).get("o") not in (
+                "failed",
+                "error",
+            ):  # a second target keeps a red
                 result.tests[test] = entry
         if seen is not None:
             seen.update(assemblies(run))
         broken = run_broken(run)
         if broken:
-            result.errors[where] = {"type": "test run aborted", "message": broken[:300], "shape": "test run aborted"}
+            result.errors[where] = {
+                "type": "test run aborted",
+                "message": broken[:300],
+                "shape": "test run aborted",
+            }
     return result
 
 
@@ -140,20 +160,27 @@ def records(run: Element, index: SourceIndex) -> list[tuple[str, dict[str, Any]]
     for unit in _descendants(run, "UnitTest"):
         method = next(iter(_children(unit, "TestMethod")), None)
         # MSTest may write an assembly-qualified name: `Ns.Class, Assembly, Version=1.0.0.0, ...`
-        class_name = (method.get("className", "") if method is not None else "").split(",", 1)[0].strip()
+        class_name = (
+            (method.get("className", "") if method is not None else "").split(",", 1)[0].strip()
+        )
         storage = (unit.get("storage") or "").replace("\\", "/").rsplit("/", 1)[-1]
         definitions[unit.get("id", "")] = (class_name, storage)
     found: list[tuple[str, dict[str, Any]]] = []
     for unit_result in _descendants(run, "UnitTestResult"):
         class_name, assembly = definitions.get(unit_result.get("testId", ""), ("", ""))
         found.append(
-            (test_id(unit_result.get("testName") or "?", class_name, assembly, index), entry(unit_result, index))
+            (
+                test_id(unit_result.get("testName") or "?", class_name, assembly, index),
+                entry(unit_result, index),
+            )
         )
     return found
 
 
 def test_id(name: str, class_name: str, assembly: str, index: SourceIndex) -> str:
-    short = name[len(class_name) + 1 :] if class_name and name.startswith(class_name + ".") else name
+    short = (
+        name[len(class_name) + 1 :] if class_name and name.startswith(class_name + ".") else name
+    )
     path = index.file_of_class(class_name) if class_name else ""
     return f"{path or class_name or assembly or '.'}::{short}"
 
@@ -193,9 +220,11 @@ def seconds(text: str | None) -> float:
         return 0.0
 
 
-def failure(message: str, trace: str, outcome: str, name: str, index: SourceIndex) -> dict[str, Any]:
-    """A failing result as the cache's failure: the exception's type and words (or the assertion's), `at`
-    the innermost project frame."""
+def failure(
+    message: str, trace: str, outcome: str, name: str, index: SourceIndex
+) -> dict[str, Any]:
+    """A failing result as the cache's failure: the exception's type and words (or the assertion's),
+    `at` the innermost project frame."""
     from sidekit_hooks.runners import frames as shared
     from sidekit_hooks.runners.dotnet import sources
 
@@ -207,9 +236,16 @@ def failure(message: str, trace: str, outcome: str, name: str, index: SourceInde
             module, kind = found.group(1).rstrip("."), found.group(2)
             words = " ".join([found.group(3).strip(), *lines[lines.index(line) + 1 :]]).strip()
             break
-    else:  # no exception: an assertion's words, or a test over its time limit in the framework's words
+    # no exception: an assertion's words, or a test over its time limit in the framework's words
+    else:
         timed_out = any(word in words.lower() for word in ("timeout", "timed out"))
-        kind = "timeout" if outcome == "timeout" or timed_out else "assertion" if outcome == "failed" else outcome
+        kind = (
+            "timeout"
+            if outcome == "timeout" or timed_out
+            else "assertion"
+            if outcome == "failed"
+            else outcome
+        )
     if not words:
         words = f"{name} ({outcome or 'failed'})"
     spots = sources.frames(trace, index)
@@ -224,7 +260,9 @@ def run_broken(run: Element) -> str:
     """What the run's own RunInfos say when it was aborted or its test host crashed, else ''."""
     for info in _descendants(run, "RunInfo"):
         text = " ".join(_text(info, "Text").split())
-        if (info.get("outcome") or "").lower() == "error" and any(word in text.lower() for word in RUN_BROKEN):
+        if (info.get("outcome") or "").lower() == "error" and any(
+            word in text.lower() for word in RUN_BROKEN
+        ):
             return text
     return ""
 

@@ -1,7 +1,8 @@
 """`dotnet test` on VSTest: the adapter the registry names `vstest` (see adapter.py).
 
-`runners.for_words` reaches `mtp` first for every `dotnet test`, whose rewrite serves both platforms; this
-module's `matches` and `compact_words` are the same functions, for a registry that names it alone.
+`runners.for_words` reaches `mtp` first for every `dotnet test`, whose rewrite serves both
+platforms; this module's `matches` and `compact_words` are the same functions, for a registry that
+names it alone.
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ def before_run(project: str) -> Any:
     return adapter.before_run(project)
 
 
-def collect(project: str, started: float, exit_code: int, raw_output_path: str, before: Any = None) -> Result:
+def collect(
+    project: str, started: float, exit_code: int, raw_output_path: str, before: Any = None
+) -> Result:
     from sidekit_hooks.runners.dotnet import adapter
 
     return adapter.collect(project, started, exit_code, raw_output_path, NAME, before)

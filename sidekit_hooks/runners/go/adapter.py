@@ -1,4 +1,5 @@
-"""go test: `go test -json` events (or a test binary's `-test.v=test2json` output) into cache records.
+"""go test: `go test -json` events (or a test binary's `-test.v=test2json` output) into cache
+records.
 
 Test ids are `<package dir>::<Test>` (`internal/calc::TestAdd/negative`); only the leaves of a
 subtest tree are kept, so a failing table-driven case counts once. Never greener than the run:
@@ -6,10 +7,11 @@ a package that fails without a failing test (build or vet failure, setup failure
 a timeout, `TestMain` exiting non-zero) is recorded as that package's error; tests that were running
 when a package died (panic, `test timed out`) fail with the package's cause.
 
-The raw-run compaction appends `-exec '/bin/sh <package>/runners/go/goexec.sh <python>'`: go then runs
-each package's test binary through that wrapper, which keeps the binary's output under `.sidekit/go/`,
-prints a passing binary's short output itself, and hands anything else to runners/go/goexec.py (the
-output as it was, or the compact answer when it is long). Same prefix, same exit code.
+The raw-run compaction appends `-exec '/bin/sh <package>/runners/go/goexec.sh <python>'`: go then
+runs each package's test binary through that wrapper, which keeps the binary's output under
+`.sidekit/go/`, prints a passing binary's short output itself, and hands anything else to
+runners/go/goexec.py (the output as it was, or the compact answer when it is long). Same prefix,
+same exit code.
 """
 
 from __future__ import annotations
@@ -27,11 +29,16 @@ if TYPE_CHECKING:
 
 NAME = "go"
 FEED = "wrapper"  # each test binary runs under goexec.sh, which feeds the cache (runners/spool.py)
-PENDING = ("spool-", "writer-")  # a run's spooled binaries and its writer's claim, under .sidekit/go/
+PENDING = (
+    "spool-",
+    "writer-",
+)  # a run's spooled binaries and its writer's claim, under .sidekit/go/
 # A go run is pending only with a writer's claim: a printed spool always has one beside it (a spool
-# without is a killed wrapper's, which nothing will write); its newest file says whether it is fresh.
+# without is a killed wrapper's, which nothing will write); its newest file says whether it is
+# fresh.
 PENDING_CLAIM = "writer-"
-SPOOL_SAVER = "sidekit_hooks.runners.go.goexec"  # the module whose save_spooled caches a spool (ledger)
+# the module whose save_spooled caches a spool (ledger)
+SPOOL_SAVER = "sidekit_hooks.runners.go.goexec"
 MAX_GO_MOD = 1 << 20  # bytes of go.mod read at most (its `module` line is near the top)
 COMMAND = ["go", "test", "-json", "./..."]
 # go test flags after which the run is not one to compact: output the user asked for as it is, a
@@ -102,11 +109,17 @@ def command(project: str, args: list[str] | None = None) -> list[str]:
 def _is_package(word: str, before: str) -> bool:
     """A package pattern (`./calc`, `./...`, `example.com/m/calc`), not a flag or a flag's value."""
     takes_value = before.startswith("-") and "=" not in before and before.lstrip("-") in VALUE_FLAGS
-    return not word.startswith("-") and not takes_value and (word.startswith((".", "/")) or "/" in word)
+    return (
+        not word.startswith("-")
+        and not takes_value
+        and (word.startswith((".", "/")) or "/" in word)
+    )
 
 
 def detect(project: str) -> bool:
-    return os.path.isfile(os.path.join(project, "go.mod")) or os.path.isfile(os.path.join(project, "go.work"))
+    return os.path.isfile(os.path.join(project, "go.mod")) or os.path.isfile(
+        os.path.join(project, "go.work")
+    )
 
 
 def matches(words: list[str]) -> bool:
@@ -124,8 +137,8 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
 def wrapper_command() -> str:
     """What go runs each test binary through: the POSIX sh wrapper (no Python start-up for a passing
     binary), given this interpreter for what needs Python (started -I -S: without site or the cwd's
-    modules; goexec.py found by its path, so the hook's interpreter need not have sidekit installed).
-    '' when a path would need quoting inside go's -exec value."""
+    modules; goexec.py found by its path, so the hook's interpreter need not have sidekit
+    installed). '' when a path would need quoting inside go's -exec value."""
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "goexec.sh")
     words = ("/bin/sh", script, sys.executable)
     return "" if any(c in w for w in words for c in " '\"\t\n") else " ".join(words)
@@ -133,12 +146,19 @@ def wrapper_command() -> str:
 
 def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Result:
     """The records of one `go test -json` run whose output is in `raw_output_path`."""
-    lines = safepath.read_tail(raw_output_path, safepath.MAX_OUTPUT).decode("utf-8", "replace").splitlines()
-    return from_events(parse_json_lines(lines), project, started, exit_code, package_locator(project))
+    lines = (
+        safepath.read_tail(raw_output_path, safepath.MAX_OUTPUT)
+        .decode("utf-8", "replace")
+        .splitlines()
+    )
+    return from_events(
+        parse_json_lines(lines), project, started, exit_code, package_locator(project)
+    )
 
 
 def parse_json_lines(lines: Iterable[str]) -> list[dict[str, Any]]:
-    """`go test -json` lines as events; a line that is not JSON (stderr text) becomes package output."""
+    """`go test -json` lines as events; a line that is not JSON (stderr text) becomes package
+    output."""
     import json
 
     events: list[dict[str, Any]] = []
@@ -170,12 +190,26 @@ def parse_framed(text: str, package: str) -> list[dict[str, Any]]:
                 if head.startswith("=== RUN"):
                     events.append({"Action": "run", "Package": package, "Test": name})
                 events.append(
-                    {"Action": "output", "Package": package, "Test": name, "Output": line.replace("\x16", "")}
+                    {
+                        "Action": "output",
+                        "Package": package,
+                        "Test": name,
+                        "Output": line.replace("\x16", ""),
+                    }
                 )
                 continue
             action = head[4:8].lower()
-            events.append({"Action": "output", "Package": package, "Test": name, "Output": line.replace("\x16", "")})
-            events.append({"Action": action, "Package": package, "Test": name, "Elapsed": float(elapsed or 0)})
+            events.append(
+                {
+                    "Action": "output",
+                    "Package": package,
+                    "Test": name,
+                    "Output": line.replace("\x16", ""),
+                }
+            )
+            events.append(
+                {"Action": action, "Package": package, "Test": name, "Elapsed": float(elapsed or 0)}
+            )
             continue
         stripped = line.replace("\x16", "")
         if stripped.rstrip("\n") in ("PASS", "FAIL") and "\x16" in line:
@@ -234,9 +268,10 @@ def package_locator(project: str) -> Callable[[str], str]:
 
 
 def parent_of(test: str, names: Container[str]) -> str:
-    """The test among `names` that `test` is a subtest of ('' for none): the longest of its `/` prefixes
-    there. Not simply the part before the last `/`: a subtest's own name may hold one
-    (`t.Run("Comparer/Nil", ...)` in TestDiff is `TestDiff/Comparer/Nil`, with no `TestDiff/Comparer`)."""
+    """The test among `names` that `test` is a subtest of ('' for none): the longest of its `/`
+    prefixes there. Not simply the part before the last `/`: a subtest's own name may hold one
+    (`t.Run("Comparer/Nil", ...)` in TestDiff is `TestDiff/Comparer/Nil`, with no
+    `TestDiff/Comparer`)."""
     prefix = test
     while "/" in prefix:
         prefix = prefix.rpartition("/")[0]
@@ -245,10 +280,13 @@ def parent_of(test: str, names: Container[str]) -> str:
     return ""
 
 
-def build_failures(root: str, cwd: str, output: str, started: float, exit_code: int) -> Result | None:
-    """The packages a (compacted) `go test` printed as `FAIL <import path> [build failed]` (or `[setup
-    failed]`), each an error with its compiler lines (`# <import path>` and what follows), or None.
-    Package folders as goexec.py names them: relative to `root`, the module found from `cwd` up."""
+def build_failures(
+    root: str, cwd: str, output: str, started: float, exit_code: int
+) -> Result | None:
+    """The packages a (compacted) `go test` printed as `FAIL <import path> [build failed]` (or
+    `[setup failed]`), each an error with its compiler lines (`# <import path>` and what follows),
+    or None. Package folders as goexec.py names them: relative to `root`, the module found from
+    `cwd` up."""
     module = cwd
     while not os.path.isfile(os.path.join(module, "go.mod")) and os.path.dirname(module) != module:
         module = os.path.dirname(module)
@@ -277,7 +315,9 @@ def build_failures(root: str, cwd: str, output: str, started: float, exit_code: 
     for path in failed:
         pkgdir = locate(path)
         pkgdir = pkgdir if base == "." else (base if pkgdir == "." else f"{base}/{pkgdir}")
-        result.errors[pkgdir] = frames.go_build_failure([_from(cwd, line) for line in blocks.get(path, [])], root)
+        result.errors[pkgdir] = frames.go_build_failure(
+            [_from(cwd, line) for line in blocks.get(path, [])], root
+        )
     result.args = sorted(result.errors)  # these packages only: never a whole run of the project
     return result
 
@@ -291,7 +331,17 @@ def _from(cwd: str, line: str) -> str:
 
 
 class _Package:
-    __slots__ = ("output", "build", "outcome", "failed_build", "tests", "order", "test_output", "elapsed", "paused")
+    __slots__ = (
+        "output",
+        "build",
+        "outcome",
+        "failed_build",
+        "tests",
+        "order",
+        "test_output",
+        "elapsed",
+        "paused",
+    )
 
     def __init__(self) -> None:
         self.output: list[str] = []
@@ -302,7 +352,9 @@ class _Package:
         self.order: list[str] = []
         self.test_output: dict[str, list[str]] = {}
         self.elapsed: dict[str, float] = {}
-        self.paused: set[str] = set()  # parallel tests waiting for their turn (=== PAUSE, no === CONT yet)
+        self.paused: set[str] = (
+            set()
+        )  # parallel tests waiting for their turn (=== PAUSE, no === CONT yet)
 
 
 def from_events(
@@ -313,10 +365,12 @@ def from_events(
     locate: Callable[[str], str],
     whole: bool = False,
 ) -> Result:
-    """Cache records from go test events: tests, and the packages that failed without a failing test.
+    """Cache records from go test events: tests, and the packages that failed without a failing
+    test.
 
     `whole`: the binaries ran unfiltered (no -run, -skip or -failfast) and ended on their own (their
-    final PASS or FAIL, no panic or timeout): each package with every test ended is then `covered`."""
+    final PASS or FAIL, no panic or timeout): each package with every test ended is then
+    `covered`."""
     from sidekit_hooks.runners import frames
 
     frames.forget_go_sources()
@@ -340,7 +394,9 @@ def from_events(
         if action == "output":
             line = str(event.get("Output", ""))
             (package.test_output.setdefault(test, []) if test else package.output).append(line)
-            if test and line.startswith(("=== PAUSE", "=== CONT")):  # test2json's own pause/cont events too
+            if test and line.startswith(
+                ("=== PAUSE", "=== CONT")
+            ):  # test2json's own pause/cont events too
                 action = "pause" if line.startswith("=== PAUSE") else "cont"
         if action == "pause" and test:
             package.paused.add(test)
@@ -366,7 +422,9 @@ def from_events(
         result.errors["."] = (
             frames.go_build_failure(text, root)
             if text
-            else frames.with_shape({"type": "go test failed", "message": f"exit code {exit_code}, no test reported"})
+            else frames.with_shape(
+                {"type": "go test failed", "message": f"exit code {exit_code}, no test reported"}
+            )
         )
     result.last_words = next((ln.strip() for ln in reversed(stray) if ln.strip()), "")
     return result
@@ -380,13 +438,21 @@ def _package(packages: dict[str, _Package], pkgdir: str) -> _Package:
     return package
 
 
-def _package_records(pkgdir: str, package: _Package, root: str, result: Result, frames: Any) -> None:
+def _package_records(
+    pkgdir: str, package: _Package, root: str, result: Result, frames: Any
+) -> None:
     prefix = "" if pkgdir == "." else pkgdir
-    if package.failed_build or (package.build and package.outcome == "failed" and not package.tests):
+    if package.failed_build or (
+        package.build and package.outcome == "failed" and not package.tests
+    ):
         result.errors[prefix or "."] = frames.go_build_failure(package.build + package.output, root)
         return
     parents = {parent_of(t, package.tests) for t in package.tests if "/" in t}
-    died = frames.go_failure(_dump(package), pkgdir, root, "package failed") if package.outcome == "failed" else None
+    died = (
+        frames.go_failure(_dump(package), pkgdir, root, "package failed")
+        if package.outcome == "failed"
+        else None
+    )
     failed_any = False
     for test, outcome in package.tests.items():
         if test in parents:
@@ -395,13 +461,19 @@ def _package_records(pkgdir: str, package: _Package, root: str, result: Result, 
         entry: dict[str, Any] = {"d": package.elapsed.get(test, 0.0)}
         lines = package.test_output.get(test, [])
         if not outcome:  # running when the package died (timeout, panic in another goroutine)
-            if died is None or test in package.paused:  # a parallel test still waiting to start: never ran
+            if (
+                died is None or test in package.paused
+            ):  # a parallel test still waiting to start: never ran
                 continue
             outcome = "failed"
             entry["f"] = dict(died)
         elif outcome == "failed":
-            crashed = any(line.startswith("panic: ") for line in package.output)  # a panic's dump is the package's
-            entry["f"] = frames.go_failure(lines + (package.output if crashed else []), pkgdir, root, test=test)
+            crashed = any(
+                line.startswith("panic: ") for line in package.output
+            )  # a panic's dump is the package's
+            entry["f"] = frames.go_failure(
+                lines + (package.output if crashed else []), pkgdir, root, test=test
+            )
         entry["o"] = outcome
         if outcome == "failed":
             entry["p"] = "call"
@@ -410,15 +482,26 @@ def _package_records(pkgdir: str, package: _Package, root: str, result: Result, 
     if failed_any:  # the tests that check a caller of the broken function join it
         from sidekit_hooks.runners.go import subject as go_subject
 
-        placed = [e["f"] for k, e in result.tests.items() if k.startswith(f"{prefix or '.'}::") and "f" in e]
-        go_subject.join_callers(placed, frames._folder(pkgdir, root), prefix + "/" if prefix else "")
-    if died is not None and not failed_any and not any(o == "failed" for t, o in package.tests.items() if t in parents):
+        placed = [
+            e["f"]
+            for k, e in result.tests.items()
+            if k.startswith(f"{prefix or '.'}::") and "f" in e
+        ]
+        go_subject.join_callers(
+            placed, frames._folder(pkgdir, root), prefix + "/" if prefix else ""
+        )
+    if (
+        died is not None
+        and not failed_any
+        and not any(o == "failed" for t, o in package.tests.items() if t in parents)
+    ):
         result.errors[prefix or "."] = died
 
 
 def _dump(package: _Package) -> list[str]:
-    """What ended a failed package: its own output, or the panic a test's output holds (the framing puts
-    a panic after `--- FAIL: TestX` under TestX), so the tests it cut short fail with its message."""
+    """What ended a failed package: its own output, or the panic a test's output holds (the framing
+    puts a panic after `--- FAIL: TestX` under TestX), so the tests it cut short fail with its
+    message."""
     if any(line.startswith("panic: ") for line in package.output):
         return package.output
     for lines in package.test_output.values():
@@ -429,7 +512,8 @@ def _dump(package: _Package) -> list[str]:
 
 
 def selection(project: str, base: str | None) -> tuple[list[str], dict[str, Any]]:
-    """Its tests selected by the change against `base`: the package graph `go list` draws (graph.py)."""
+    """Its tests selected by the change against `base`: the package graph `go list` draws
+    (graph.py)."""
     from sidekit_hooks.runners.go import graph
 
     return graph.selection(project, base)
@@ -443,10 +527,10 @@ def tests_for(project: str, path: str) -> dict[str, Any]:
 
 
 def needs_feed(cwd: str, output: str, code: int, since_ns: int) -> bool:
-    """Whether a compacted run needs the feed after it (runners/junit/feed.py): a package failed to build,
-    so its test binary (and the wrapper around it) never ran; or go answered a package from its own cache
-    (`ok <path> (cached)`: no binary ran) while the cache holds failing tests (the run before the fix was
-    red: its failures would stay). Every binary that ran fed the cache itself."""
+    """Whether a compacted run needs the feed after it (runners/junit/feed.py): a package failed to
+    build, so its test binary (and the wrapper around it) never ran; or go answered a package from
+    its own cache (`ok <path> (cached)`: no binary ran) while the cache holds failing tests (the run
+    before the fix was red: its failures would stay). Every binary that ran fed the cache itself."""
     if build_failed(output):
         return True
     if not cached_ok(output):
@@ -472,32 +556,41 @@ def build_failed(output: str) -> bool:
 
 
 def feed_after(job: dict[str, Any]) -> Result | None:
-    """The packages that failed to build, as errors of the run, and those go answered from its cache as
-    passing, whose cached failures are now passes (None: nothing to record)."""
+    """The packages that failed to build, as errors of the run, and those go answered from its cache
+    as passing, whose cached failures are now passes (None: nothing to record)."""
     root = str(job["root"])
     cwd = str((job.get("payload") or {}).get("cwd") or root)
     output, started, code = str(job.get("output", "")), float(job["started"]), int(job["exit"])
     result = build_failures(root, cwd, output, started, code)
-    passed = cached_passes(root, cwd, output) if runs_every_test([str(w) for w in job.get("args") or []]) else []
+    passed = (
+        cached_passes(root, cwd, output)
+        if runs_every_test([str(w) for w in job.get("args") or []])
+        else []
+    )
     if not passed:
         return result
     if result is None:
         result = Result(NAME, started, code)
     for test in passed:
         result.tests[test] = {"o": "passed", "d": 0.0}
-    result.args = sorted({*result.args, *(test.partition("::")[0] for test in passed)})  # these packages only
+    result.args = sorted(
+        {*result.args, *(test.partition("::")[0] for test in passed)}
+    )  # these packages only
     return result
 
 
-# Flags of `go test` that never narrow which tests run: a cached `ok` under them was a run of every test.
-WHOLE_RUN_FLAGS = frozenset({"-v", "-race", "-cover", "-count", "-timeout", "-p", "-vet", "-mod", "-tags"})
+# Flags of `go test` that never narrow which tests run: a cached `ok` under them was a run of every
+# test.
+WHOLE_RUN_FLAGS = frozenset(
+    {"-v", "-race", "-cover", "-count", "-timeout", "-p", "-vet", "-mod", "-tags"}
+)
 WHOLE_RUN_WITH_VALUE = frozenset({"-count", "-timeout", "-p", "-vet", "-mod", "-tags"})
 
 
 def runs_every_test(args: list[str]) -> bool:
-    """Whether `go test ARGS` (`args` from `test` on) runs every test of the packages it names: package
-    patterns and flags that narrow nothing (`-run`, `-skip`, `-short`, `-failfast`... narrow, so a cached
-    `ok` under them says nothing of the other tests)."""
+    """Whether `go test ARGS` (`args` from `test` on) runs every test of the packages it names:
+    package patterns and flags that narrow nothing (`-run`, `-skip`, `-short`, `-failfast`...
+    narrow, so a cached `ok` under them says nothing of the other tests)."""
     words = args[1:] if args[:1] == ["test"] else args
     value_next = False
     for word in words:
@@ -514,8 +607,9 @@ def runs_every_test(args: list[str]) -> bool:
 
 
 def cached_passes(root: str, cwd: str, output: str) -> list[str]:
-    """The cached failing tests of the packages go answered `ok (cached)`: go ran none of their binaries
-    because their inputs are those of a run where every test passed, so each of these tests passes again."""
+    """The cached failing tests of the packages go answered `ok (cached)`: go ran none of their
+    binaries because their inputs are those of a run where every test passed, so each of these tests
+    passes again."""
     paths = cached_ok(output)
     if not paths:
         return []
@@ -538,5 +632,7 @@ def cached_passes(root: str, cwd: str, output: str) -> list[str]:
     return sorted(
         test
         for test, entry in tests.items()
-        if isinstance(entry, dict) and entry.get("o") in ("failed", "error") and test.partition("::")[0] in folders
+        if isinstance(entry, dict)
+        and entry.get("o") in ("failed", "error")
+        and test.partition("::")[0] in folders
     )

@@ -11,9 +11,16 @@ import gc
 import os
 import sys
 
-if __name__ == "__main__":  # `python -I -S .../runners/go/goexec_start.py ARGS`: our package found by path
+if (
+    __name__ == "__main__"
+):  # `python -I -S .../runners/go/goexec_start.py ARGS`: our package found by path
     gc.disable()
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+    sys.path.insert(
+        0,
+        os.path.dirname(
+            os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        ),
+    )
     from sidekit_hooks.runners.go import goexec as goexec
 
     goexec.run(sys.argv[1:])

@@ -1,9 +1,10 @@
-"""Go's package graph for `select`, `tests-for` and `test --select`: which packages' tests reach a file.
+"""Go's package graph for `select`, `tests-for` and `test --select`: which packages' tests reach a
+file.
 
-`go list -e -deps -test ./...` lists each package's test binary (`p.test`) with `Deps`, every package
-it links (transitively). A file's package is reached by the tests of every package whose test binary
-links it; a `_test.go` file by its own package's tests. A change to go.mod, go.sum or go.work, or a
-graph that cannot be listed, selects every package (basis `all`).
+`go list -e -deps -test ./...` lists each package's test binary (`p.test`) with `Deps`, every
+package it links (transitively). A file's package is reached by the tests of every package whose
+test binary links it; a `_test.go` file by its own package's tests. A change to go.mod, go.sum or
+go.work, or a graph that cannot be listed, selects every package (basis `all`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ class Graph:
     def __init__(self, root: str) -> None:
         self.root = root
         self.dirs: dict[str, str] = {}  # import path -> project-relative dir
-        self.linked: dict[str, set[str]] = {}  # package dir whose tests these are -> import paths linked
+        self.linked: dict[
+            str, set[str]
+        ] = {}  # package dir whose tests these are -> import paths linked
         self.ok = self._list()
 
     def _list(self) -> bool:
@@ -76,35 +79,54 @@ class Graph:
 
 
 def relative(root: str, path: str) -> str:
-    """`path` (relative to the cwd or absolute) as a project-relative path; an error when outside."""
+    """`path` (relative to the cwd or absolute) as a project-relative path; an error when
+    outside."""
     from sidekit_hooks.core.errors import SidekitError
 
-    full = os.path.abspath(path if os.path.isabs(path) or os.path.exists(path) else os.path.join(root, path))
+    full = os.path.abspath(
+        path if os.path.isabs(path) or os.path.exists(path) else os.path.join(root, path)
+    )
     rel = os.path.relpath(full, root).replace(os.sep, "/")
     if rel.startswith("../") or rel == "..":
-        raise SidekitError(f"{path} is outside the project {root}", "pass a path inside the project")
+        raise SidekitError(
+            f"{path} is outside the project {root}", "pass a path inside the project"
+        )
     return rel
 
 
 def tests_for(root: str, path: str) -> dict[str, Any]:
     graph = Graph(root)
     if not graph.ok:
-        return {"runner": "go", "basis": "all", "why": "go list could not list the packages: all tests"}
+        return {
+            "runner": "go",
+            "basis": "all",
+            "why": "go list could not list the packages: all tests",
+        }
     dirs = graph.reaching([path])
-    return {"runner": "go", "packages": len(dirs), "files": graph.test_files(dirs), "basis": "imports"}
+    return {
+        "runner": "go",
+        "packages": len(dirs),
+        "files": graph.test_files(dirs),
+        "basis": "imports",
+    }
 
 
 def selection(root: str, base: str | None) -> tuple[list[str], dict[str, Any]]:
-    """(package patterns to test, the answer's head) for the change against `base` (default HEAD)."""
+    """(package patterns to test, the answer's head) for the change against `base` (default
+    HEAD)."""
     from sidekit_hooks.impact.changes import changed_files
 
-    changed = [f for f in changed_files(root, base or "HEAD") if f.endswith(".go") or f.endswith(WHOLE)]
+    changed = [
+        f for f in changed_files(root, base or "HEAD") if f.endswith(".go") or f.endswith(WHOLE)
+    ]
     head: dict[str, Any] = {"runner": "go", "changed": len(changed)}
     if any(f.endswith(WHOLE) for f in changed):
         return ["./..."], dict(head, basis="all", why="go.mod or go.sum changed: every package")
     graph = Graph(root)
     if not graph.ok:
-        return ["./..."], dict(head, basis="all", why="go list could not list the packages: every package")
+        return ["./..."], dict(
+            head, basis="all", why="go list could not list the packages: every package"
+        )
     dirs = graph.reaching(changed)
     patterns = ["./" + d if d != "." else "." for d in dirs]
     return patterns, dict(head, packages=len(dirs), files=patterns, basis="imports")

@@ -30,7 +30,9 @@ TESTING = " *testing."
 
 _FOLDERS: dict[str, tuple[str, dict[str, str], dict[str, list[str]]]] = {}
 _SUBJECTS: dict[tuple[str, str, int], tuple[str, str] | None] = {}
-_CALLEES: dict[str, dict[str, list[str]]] = {}  # folder -> function -> package functions its body calls
+_CALLEES: dict[
+    str, dict[str, list[str]]
+] = {}  # folder -> function -> package functions its body calls
 
 
 def resolve(failure: dict[str, Any], folder: str, prefix: str) -> dict[str, Any]:
@@ -38,7 +40,12 @@ def resolve(failure: dict[str, Any], folder: str, prefix: str) -> dict[str, Any]
     at = str(failure.get("at", ""))
     path, _, number = at.rpartition(":")
     name = path[len(prefix) :] if path.startswith(prefix) else ""
-    if not name.endswith("_test.go") or "/" in name or not number.isdigit() or failure.get("frames"):
+    if (
+        not name.endswith("_test.go")
+        or "/" in name
+        or not number.isdigit()
+        or failure.get("frames")
+    ):
         return failure
     found = subject(folder, name, int(number))
     if not found:
@@ -63,15 +70,24 @@ def _scan_test(folder: str, test_file: str, line: int) -> tuple[str, str] | None
     start = next((i for i in range(line - 1, -1, -1) if _starts_function(lines[i])), -1)
     if start < 0:
         return None
-    end = line if start != line - 1 else _end_of(lines, start)  # a bare t.Fail(): the whole function
-    params = {name for text in lines[start:end] if "*testing." in text for name in testing_params(text)}
+    end = (
+        line if start != line - 1 else _end_of(lines, start)
+    )  # a bare t.Fail(): the whole function
+    params = {
+        name for text in lines[start:end] if "*testing." in text for name in testing_params(text)
+    }
     chosen: tuple[str, str] | None = None
     for text in lines[start + 1 : end] if end > start + 1 else []:
         if "(" not in text:  # most lines of a table-driven test's table: no call to look for
             continue
         calls = _calls(without_literals(text), params)
-        # the last line with such a call; on it the leftmost, the outermost: `got := ToSnake(Trim(in))`
-        ours = [name for qualifier, name in calls if (not qualifier or qualifier == package) and name in defined]
+        # the last line with such a call; on it the leftmost, the outermost: `got :=
+        # ToSnake(Trim(in))`
+        ours = [
+            name
+            for qualifier, name in calls
+            if (not qualifier or qualifier == package) and name in defined
+        ]
         if ours:
             chosen = (ours[0], defined[ours[0]])
     return chosen
@@ -94,8 +110,8 @@ def _starts_function(line: str) -> bool:
 
 
 def defined_function(line: str) -> str:
-    r"""The name a package-level `func Name(` or `func Name[T any](` defines (a method has `func (r T)`),
-    else '': the group of `^func ([A-Za-z_]\w*)\s*[\[(]`."""
+    r"""The name a package-level `func Name(` or `func Name[T any](` defines (a method has `func (r
+    T)`), else '': the group of `^func ([A-Za-z_]\w*)\s*[\[(]`."""
     if not line.startswith("func ") or line[5:6] not in textscan.IDENT_START:
         return ""
     end = textscan.word_end(line, 6)
@@ -103,7 +119,8 @@ def defined_function(line: str) -> str:
 
 
 def testing_params(text: str) -> list[str]:
-    r"""The names of a function's testing parameters (`t *testing.T`): `\b(\w+) \*testing\.[TBF]\b`."""
+    r"""The names of a function's testing parameters (`t *testing.T`): `\b(\w+)
+    \*testing\.[TBF]\b`."""
     found: list[str] = []
     done = 0  # the end of the last match: matches do not overlap
     index = text.find(TESTING)
@@ -124,8 +141,8 @@ def testing_params(text: str) -> list[str]:
 
 
 def calls(code: str) -> list[tuple[str, str, int]]:
-    r"""(qualifier or '', name, end) of each call on a line, where the end is just after its `(`: the
-    matches of `(?<![\w.])(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*\(`, left to right."""
+    r"""(qualifier or '', name, end) of each call on a line, where the end is just after its `(`:
+    the matches of `(?<![\w.])(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*\(`, left to right."""
     found: list[tuple[str, str, int]] = []
     index = 0
     while index < len(code):
@@ -185,9 +202,12 @@ def _end_of(lines: list[str], start: int) -> int:
 JOIN_AT_LEAST = 2  # failures at a function before a test that calls it anywhere joins them
 
 
-def _join_exercised(failure: dict[str, Any], folder: str, prefix: str, counts: dict[str, int]) -> None:
-    """A failure left at its test's line (no checked function before it: a closure, a helper) joins the
-    function most of the run's failures are placed at when its test function calls it anywhere."""
+def _join_exercised(
+    failure: dict[str, Any], folder: str, prefix: str, counts: dict[str, int]
+) -> None:
+    """A failure left at its test's line (no checked function before it: a closure, a helper) joins
+    the function most of the run's failures are placed at when its test function calls it
+    anywhere."""
     at = str(failure.get("at", ""))
     path, _, number = at.rpartition(":")
     name = path[len(prefix) :] if path.startswith(prefix) else ""
@@ -213,7 +233,8 @@ def _join_exercised(failure: dict[str, Any], folder: str, prefix: str, counts: d
 
 
 def forget() -> None:
-    """Drop what was read: each run reads the sources as they are then (a long-lived MCP server runs many)."""
+    """Drop what was read: each run reads the sources as they are then (a long-lived MCP server runs
+    many)."""
     _FOLDERS.clear()
     _SUBJECTS.clear()
     _CALLEES.clear()
@@ -225,7 +246,8 @@ def test_files(folder: str) -> dict[str, list[str]]:
 
 
 def _folder(folder: str) -> tuple[str, dict[str, str], dict[str, list[str]]]:
-    """(package name, function -> `file.go:NN` in non-test files, test file -> its lines), cached."""
+    """(package name, function -> `file.go:NN` in non-test files, test file -> its lines),
+    cached."""
     if folder not in _FOLDERS:
         _FOLDERS[folder] = _scan(folder)
     return _FOLDERS[folder]
@@ -245,7 +267,11 @@ def _scan(folder: str) -> tuple[str, dict[str, str], dict[str, list[str]]]:
     tested = [n for n in names if n.endswith("_test.go")][:MAX_FILES]
     for name in tested + [n for n in names if not n.endswith("_test.go")][:MAX_FILES]:
         try:  # regular files only: never blocking on a FIFO a repository planted there
-            lines = safepath.read_bytes(os.path.join(folder, name)).decode("utf-8", "replace").splitlines()
+            lines = (
+                safepath.read_bytes(os.path.join(folder, name))
+                .decode("utf-8", "replace")
+                .splitlines()
+            )
         except OSError:
             continue
         if name.endswith("_test.go"):
@@ -262,15 +288,18 @@ def _scan(folder: str) -> tuple[str, dict[str, str], dict[str, list[str]]]:
             elif _starts_function(text):
                 current = None  # a method: what it calls is not followed
             if current is not None and "(" in text:
-                current.extend(n for q, n, _ in calls(without_literals(text)) if not q and n != function)
+                current.extend(
+                    n for q, n, _ in calls(without_literals(text)) if not q and n != function
+                )
     _CALLEES[folder] = callees
     return package, defined, tests
 
 
 def join_callers(failures: list[dict[str, Any]], folder: str, prefix: str) -> None:
-    """Failures placed at a function F whose body calls a function G where more of this run's failures
-    are placed join G's (in place): the tests that check F broke in G (`RequireFromString` calls the
-    broken `NewFromString`). One call deep; `checks` keeps the function the test checked."""
+    """Failures placed at a function F whose body calls a function G where more of this run's
+    failures are placed join G's (in place): the tests that check F broke in G (`RequireFromString`
+    calls the broken `NewFromString`). One call deep; `checks` keeps the function the test
+    checked."""
     counts: dict[str, int] = {}
     for failure in failures:
         if failure.get("checks"):
@@ -287,7 +316,11 @@ def join_callers(failures: list[dict[str, Any]], folder: str, prefix: str) -> No
         function = checks.split(",", 1)[0]
         here = counts.get(str(failure.get("at", "")), 0)
         best = max(
-            ((counts.get(prefix + defined[g], 0), g) for g in callees.get(function, ()) if g in defined),
+            (
+                (counts.get(prefix + defined[g], 0), g)
+                for g in callees.get(function, ())
+                if g in defined
+            ),
             default=(0, ""),
         )
         if best[0] > here:

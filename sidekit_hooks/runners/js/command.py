@@ -1,14 +1,15 @@
 """Which command lines run vitest or jest, and the options the PreToolUse rewrite appends to them.
 
-Hot path: standard library only, no subprocess, a package.json read at most. A command is one
-simple command's words with its environment assignments already stripped. The rewrite only ever
-APPENDS options; whether the user's permission rules still judge it as the command written is decided
-for every runner in one place (`runners.dispatch.permitted`).
+Hot path: standard library only, no subprocess, a package.json read at most. A command is one simple
+command's words with its environment assignments already stripped. The rewrite only ever APPENDS
+options; whether the user's permission rules still judge it as the command written is decided for
+every runner in one place (`runners.dispatch.permitted`).
 
-Forms: `vitest run`, `npx vitest run`, `node_modules/.bin/vitest run` (and `--run` for `run`); `jest`,
-`npx jest`; `npm test` / `npm run test` / `npm t` when package.json's test script runs the runner as its
-last command (options go after `--`, or npm eats them). Recognised but not rewritten, because how they
-pass options on was not measured here: `pnpm exec`, `pnpm test`, `yarn`, `yarn test`, `bunx`.
+Forms: `vitest run`, `npx vitest run`, `node_modules/.bin/vitest run` (and `--run` for `run`);
+`jest`, `npx jest`; `npm test` / `npm run test` / `npm t` when package.json's test script runs the
+runner as its last command (options go after `--`, or npm eats them). Recognised but not rewritten,
+because how they pass options on was not measured here: `pnpm exec`, `pnpm test`, `yarn`, `yarn
+test`, `bunx`.
 """
 
 from __future__ import annotations
@@ -48,11 +49,16 @@ def _is_program(word: str, runner: str) -> bool:
     name = word.rsplit("/", 1)[-1]
     if name != runner:
         return False
-    return "/" not in word or word.endswith(f"node_modules/.bin/{runner}") or word.startswith(("./", "/"))
+    return (
+        "/" not in word
+        or word.endswith(f"node_modules/.bin/{runner}")
+        or word.startswith(("./", "/"))
+    )
 
 
 def test_script_call(words: list[str]) -> tuple[str, list[str]]:
-    """(package manager, words after the script name) for `npm test ...`-like words, else ('', [])."""
+    """(package manager, words after the script name) for `npm test ...`-like words, else ('',
+    [])."""
     if len(words) < 2 or words[0].rsplit("/", 1)[-1] not in PACKAGE_MANAGERS:
         return "", []
     manager = words[0].rsplit("/", 1)[-1]
@@ -63,8 +69,9 @@ def test_script_call(words: list[str]) -> tuple[str, list[str]]:
 
 
 def read_package_json(folder: str) -> dict[str, object]:
-    """The folder's package.json ({} when absent, unreadable, too large, or not a regular file inside the
-    folder: a package.json linked to /dev/zero or made a FIFO never holds up the hook)."""
+    """The folder's package.json ({} when absent, unreadable, too large, or not a regular file
+    inside the folder: a package.json linked to /dev/zero or made a FIFO never holds up the
+    hook)."""
     import json
 
     from sidekit_hooks.core import safepath
@@ -84,9 +91,11 @@ def test_script(folder: str) -> str:
 
 
 def script_words(script: str, runner: str) -> list[str] | None:
-    """The runner's arguments in a test script whose LAST command runs it (`tsc && vitest run`), else None.
+    """The runner's arguments in a test script whose LAST command runs it (`tsc && vitest run`),
+    else None.
 
-    Options appended to `npm test --` land at the end of the script, so only then do they reach the runner.
+    Options appended to `npm test --` land at the end of the script, so only then do they reach the
+    runner.
     """
     import shlex
 
@@ -94,19 +103,25 @@ def script_words(script: str, runner: str) -> list[str] | None:
         words = shlex.split(script, comments=False)
     except ValueError:
         return None
-    if any(w in (";", "|", "||", "&", "|&") or w.endswith(";") for w in words) or any(c in script for c in "`$(<>"):
+    if any(w in (";", "|", "||", "&", "|&") or w.endswith(";") for w in words) or any(
+        c in script for c in "`$(<>"
+    ):
         return None
     last = words[len(words) - words[::-1].index("&&") :] if "&&" in words else words
-    while last and ("=" in last[0] and last[0].split("=", 1)[0].isidentifier() or last[0] in SCRIPT_WRAPPERS):
+    while last and (
+        "=" in last[0] and last[0].split("=", 1)[0].isidentifier() or last[0] in SCRIPT_WRAPPERS
+    ):
         last = last[1:]
     found, args = program_and_args(last, runner)
     return args if found else None
 
 
 def runner_args(words: list[str], runner: str, folder: str) -> tuple[str, list[str]] | None:
-    """(how it is run: 'direct' or the package manager, the runner's arguments) or None if not this runner."""
+    """(how it is run: 'direct' or the package manager, the runner's arguments) or None if not this
+    runner."""
     direct, args = program_and_args(words, runner)
-    if direct:  # through pnpm, yarn or bunx: recognised, not rewritten (how they pass options on is unmeasured)
+    # through pnpm, yarn or bunx: recognised, not rewritten (how they pass options on is unmeasured)
+    if direct:
         launcher = words[0].rsplit("/", 1)[-1]
         return (launcher if launcher in ("pnpm", "yarn", "bunx") else "direct"), args
     manager, extra = test_script_call(words)
@@ -115,12 +130,15 @@ def runner_args(words: list[str], runner: str, folder: str) -> tuple[str, list[s
     in_script = script_words(test_script(folder), runner)
     if in_script is None:
         return None
-    passed = extra[extra.index("--") + 1 :] if "--" in extra else ([] if manager == "npm" else extra)
+    passed = (
+        extra[extra.index("--") + 1 :] if "--" in extra else ([] if manager == "npm" else extra)
+    )
     return manager, in_script + passed
 
 
 def new_report_path(project: str, runner: str) -> str:
-    """A fresh report file under `.sidekit/<runner>/` for one run (runs in parallel never share one)."""
+    """A fresh report file under `.sidekit/<runner>/` for one run (runs in parallel never share
+    one)."""
     import time
 
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime())
@@ -128,7 +146,8 @@ def new_report_path(project: str, runner: str) -> str:
 
 
 def report_folder_inside(project: str, runner: str) -> bool:
-    """Whether `.sidekit/<runner>/` stays inside the project (a committed symlink could lead it out)."""
+    """Whether `.sidekit/<runner>/` stays inside the project (a committed symlink could lead it
+    out)."""
     from sidekit_hooks.core import safepath
 
     return safepath.inside(os.path.join(project, ".sidekit", runner), project)
@@ -147,13 +166,14 @@ def append(words: list[str], how: str, extra: list[str]) -> list[str]:
 
 
 def reporter_path(name: str) -> str:
-    """The shipped reporter file, by absolute path (the runner loads it from there, not from the project)."""
+    """The shipped reporter file, by absolute path (the runner loads it from there, not from the
+    project)."""
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
 
 
 def detected(project: str, runner: str, configs: tuple[str, ...], package_key: str = "") -> bool:
-    """Whether the project uses the runner: a dependency, the test script naming it, a config file of
-    its own, or (jest) its key in package.json."""
+    """Whether the project uses the runner: a dependency, the test script naming it, a config file
+    of its own, or (jest) its key in package.json."""
     package = read_package_json(project)
     scripts = package.get("scripts")
     script = scripts.get("test") if isinstance(scripts, dict) else ""
@@ -179,6 +199,7 @@ def has_config(folder: str, stems: tuple[str, ...]) -> bool:
     except OSError:
         return False
     return any(
-        name.startswith(stems) and name.rsplit(".", 1)[-1] in ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
+        name.startswith(stems)
+        and name.rsplit(".", 1)[-1] in ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
         for name in names
     )

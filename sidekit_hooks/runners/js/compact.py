@@ -29,10 +29,12 @@ from sidekit_hooks.status import cache, record
 
 SHORT = 2048  # bytes of raw output printed as they are
 ANSWER_BUDGET = 780  # both lines; the client adds "Exit code N\n", and the model gets <= 800
-MIN_BUDGET = 200  # bytes of JSON kept whatever a wrapper printed before (counts, exit code, one cluster)
+# bytes of JSON kept whatever a wrapper printed before (counts, exit code, one cluster)
+MIN_BUDGET = 200
 KEEP = 10  # raw outputs and reports kept per runner under .sidekit/<runner>/
 LOST_MESSAGE = "STACK_TRACE_ERROR"
-STALE_SLACK = 1.0  # seconds: a report written this long before the recorded start still counts (clock steps)
+# seconds: a report written this long before the recorded start still counts (clock steps)
+STALE_SLACK = 1.0
 REPORT_PREFIX, RAW_PREFIX = "report-", "raw-"
 
 # vitest's heading of each unhandled error, then its text up to the next rule.
@@ -41,7 +43,9 @@ UNHANDLED_SECTION = re.compile(
     r"|[A-Z][A-Za-z]+ Error) ⎯+\n(.*?)(?=\n⎯|\Z)",
     re.S,
 )
-NO_TESTS = re.compile(r"No test files found|No tests found|No projects matched|No projects were found")
+NO_TESTS = re.compile(
+    r"No test files found|No tests found|No projects matched|No projects were found"
+)
 # What a runner says when its verdict is not in the JSON report (first match wins).
 VERDICT_PATTERNS = (
     re.compile(r"No test files found.*"),
@@ -61,18 +65,25 @@ def runner_dir(project: str, runner: str) -> str:
 def new_report_path(project: str, runner: str) -> str:
     """A fresh report file name for one run (runs in parallel never share one)."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime())
-    return os.path.join(runner_dir(project, runner), f"{REPORT_PREFIX}{stamp}-{os.urandom(3).hex()}.json")
+    return os.path.join(
+        runner_dir(project, runner), f"{REPORT_PREFIX}{stamp}-{os.urandom(3).hex()}.json"
+    )
 
 
 def find_report(project: str, runner: str, started: float, named: str = "") -> str:
-    """The report this run wrote: `named` if it is newer than the start, else the newest such one."""
+    """The report this run wrote: `named` if it is newer than the start, else the newest such
+    one."""
     candidates = [named] if named else []
     folder = runner_dir(project, runner)
     try:
         listed = sorted(os.listdir(folder), reverse=True)
     except OSError:
         listed = []
-    candidates += [os.path.join(folder, n) for n in listed if n.startswith(REPORT_PREFIX) and n.endswith(".json")]
+    candidates += [
+        os.path.join(folder, n)
+        for n in listed
+        if n.startswith(REPORT_PREFIX) and n.endswith(".json")
+    ]
     for path in candidates:
         try:
             if os.path.getmtime(path) >= started - STALE_SLACK:
@@ -100,18 +111,27 @@ def collect(
     report_path: str = "",
     name_filter: str = "",
 ) -> record.Capture | None:
-    """This run's records as a `Capture`, or None for a green run that left no report newer than its start.
+    """This run's records as a `Capture`, or None for a green run that left no report newer than its
+    start.
 
-    `name_filter`: the run's test name pattern (`-t`), as the reporter read it from the runner's config."""
-    return gather(runner, project, started, exit_code, raw_output_path, report_path, name_filter).capture
+    `name_filter`: the run's test name pattern (`-t`), as the reporter read it from the runner's
+    config."""
+    return gather(
+        runner, project, started, exit_code, raw_output_path, report_path, name_filter
+    ).capture
 
 
 class Gathered:
-    """`gather`'s findings: the Capture (None: a green run without a report), whether the run left its
-    report, how many tests its name filter left out, and the test files it ran whole (`covered`)."""
+    """`gather`'s findings: the Capture (None: a green run without a report), whether the run left
+    its report, how many tests its name filter left out, and the test files it ran whole
+    (`covered`)."""
 
     def __init__(
-        self, capture: record.Capture | None, reported: bool, left_out: int = 0, covered: set[str] | None = None
+        self,
+        capture: record.Capture | None,
+        reported: bool,
+        left_out: int = 0,
+        covered: set[str] | None = None,
     ) -> None:
         self.capture, self.reported, self.left_out = capture, reported, left_out
         self.covered: set[str] = covered or set()
@@ -129,11 +149,12 @@ def gather(
 ) -> Gathered:
     """`collect`'s Capture and what else the run says about the cache (`Gathered`).
 
-    Never greener: a red run with no failing test and no error of a file to show (no test files found,
-    no project matched, a coverage threshold, no report at all) is an error of the run itself, filed
-    under `(exit N)`, in the runner's own words, so `status` cannot read green after it; the next run
-    of any kind replaces it. A name filter's run leaves the tests it filtered out (reported skipped)
-    as the cache had them (the answer still counts them skipped, as the runner does).
+    Never greener: a red run with no failing test and no error of a file to show (no test files
+    found, no project matched, a coverage threshold, no report at all) is an error of the run
+    itself, filed under `(exit N)`, in the runner's own words, so `status` cannot read green after
+    it; the next run of any kind replaces it. A name filter's run leaves the tests it filtered out
+    (reported skipped) as the cache had them (the answer still counts them skipped, as the runner
+    does).
 
     Covered: a test file the report lists as run (passed or failed, no error of its own) in a run
     without a name filter, without `partial` (the reporter's word that the runner's config may stop
@@ -145,7 +166,9 @@ def gather(
     report = load_report(found) if found else None
     if report is None and exit_code == 0:
         return Gathered(None, False)
-    finished = load_partial(report_path) if report is None else None  # the files that ended before it died
+    finished = (
+        load_partial(report_path) if report is None else None
+    )  # the files that ended before it died
     if finished is not None:
         report = {"testResults": finished}
     parsed = js_report.parse(report, root) if report is not None else js_report.Parsed()
@@ -158,9 +181,15 @@ def gather(
     if name_filter:
         tests = {test: entry for test, entry in tests.items() if entry["o"] != "skipped"}
     left_out = len(parsed.tests) - len(tests)
-    if exit_code != 0 and not errors and not any(e["o"] in ("failed", "error") for e in tests.values()):
+    if (
+        exit_code != 0
+        and not errors
+        and not any(e["o"] in ("failed", "error") for e in tests.values())
+    ):
         errors[red_key(exit_code)] = red_run_error(raw, exit_code)
-    elif finished is not None:  # it died before its report: the crash, beside what the finished files said
+    elif (
+        finished is not None
+    ):  # it died before its report: the crash, beside what the finished files said
         errors[red_key(exit_code)] = red_run_error(raw, exit_code)
     capture = record.Capture(
         root=root,
@@ -176,7 +205,13 @@ def gather(
         plugins=[],
         compact=True,
     )
-    whole = not name_filter and not partial and not parsed.interrupted and report is not None and finished is None
+    whole = (
+        not name_filter
+        and not partial
+        and not parsed.interrupted
+        and report is not None
+        and finished is None
+    )
     covered = {path for path in parsed.run_files if path not in errors} if whole else set()
     return Gathered(capture, report is not None and finished is None, left_out, covered)
 
@@ -185,12 +220,14 @@ PARTIAL_SUFFIX = ".partial"  # jest-reporter.cjs: one line per finished test fil
 
 
 def load_partial(report_path: str) -> list[dict[str, Any]] | None:
-    """The test files a run reported as they finished (jest's per-file lines), None when there are none
-    (a link, a FIFO or an unreadable file counts as none)."""
+    """The test files a run reported as they finished (jest's per-file lines), None when there are
+    none (a link, a FIFO or an unreadable file counts as none)."""
     if not report_path:
         return None
     try:
-        text = safepath.read_bytes(report_path + PARTIAL_SUFFIX, safepath.MAX_STATE).decode("utf-8", "replace")
+        text = safepath.read_bytes(report_path + PARTIAL_SUFFIX, safepath.MAX_STATE).decode(
+            "utf-8", "replace"
+        )
     except OSError:
         return None
     files: list[dict[str, Any]] = []
@@ -219,9 +256,14 @@ def red_run_error(raw: str, exit_code: int) -> dict[str, Any]:
 
 
 def recover_messages(tests: dict[str, dict[str, Any]], raw: str) -> None:
-    """vitest's JSON reporter writes a timed-out test's error as `Error: STACK_TRACE_ERROR`; its console
-    output has the real first line (`Error: Test timed out in 100ms.`) under the test's FAIL heading."""
-    lost = [test for test, entry in tests.items() if (entry.get("f") or {}).get("message") == LOST_MESSAGE]
+    """vitest's JSON reporter writes a timed-out test's error as `Error: STACK_TRACE_ERROR`; its
+    console output has the real first line (`Error: Test timed out in 100ms.`) under the test's FAIL
+    heading."""
+    lost = [
+        test
+        for test, entry in tests.items()
+        if (entry.get("f") or {}).get("message") == LOST_MESSAGE
+    ]
     if not lost:
         return
     text = js_frames.strip_ansi(raw)
@@ -230,21 +272,28 @@ def recover_messages(tests: dict[str, dict[str, Any]], raw: str) -> None:
         repeated = re.fullmatch(r"(.*)" + re.escape(js_report.DUPLICATE) + r"\d+", title, re.S)
         # a later test of a repeated name (`<title> #2`) is headed by the name alone
         for name in (title, repeated.group(1)) if repeated else (title,):
-            found = re.search(r"FAIL\s+" + re.escape(f"{path} > {name}") + r"[^\n]*\n+\s*(\S[^\n]*)", text)
+            found = re.search(
+                r"FAIL\s+" + re.escape(f"{path} > {name}") + r"[^\n]*\n+\s*(\S[^\n]*)", text
+            )
             if found:
                 kind, message = js_frames.head_of(found.group(1))
                 tests[test]["f"].update(type=kind, message=message)
                 break
 
 
-def run_result(runner: str, project: str, started: float, exit_code: int, raw_output_path: str) -> Any:
+def run_result(
+    runner: str, project: str, started: float, exit_code: int, raw_output_path: str
+) -> Any:
     """A runner adapter's `collect`: this run's records as `as_result` gives them."""
     capture = collect(runner, project, started, exit_code, raw_output_path)
     return as_result(capture, runner, started, exit_code, read_text(raw_output_path))
 
 
-def as_result(capture: record.Capture | None, runner: str, started: float, exit_code: int, raw: str) -> Any:
-    """The runners layer's `Result` (when this build has one: the registry branch), else the Capture itself."""
+def as_result(
+    capture: record.Capture | None, runner: str, started: float, exit_code: int, raw: str
+) -> Any:
+    """The runners layer's `Result` (when this build has one: the registry branch), else the Capture
+    itself."""
     from sidekit_hooks import runners
 
     result_type = getattr(runners, "Result", None)
@@ -254,13 +303,16 @@ def as_result(capture: record.Capture | None, runner: str, started: float, exit_
     if capture is not None:
         result.tests, result.errors = dict(capture.tests), dict(capture.collect_errors)
         result.args, result.interrupted = list(capture.args), capture.interrupted
-    if exit_code != 0 and (capture is None or not any(e.get("o") == "failed" for e in capture.tests.values())):
+    if exit_code != 0 and (
+        capture is None or not any(e.get("o") == "failed" for e in capture.tests.values())
+    ):
         result.last_words = verdict(raw)
     return result
 
 
 def unhandled_errors(raw: str, root: str) -> list[dict[str, Any]]:
-    """vitest's "Unhandled Errors" section: exit 1 with a JSON report that says success (vitest#8669)."""
+    """vitest's "Unhandled Errors" section: exit 1 with a JSON report that says success
+    (vitest#8669)."""
     text = js_frames.strip_ansi(raw)
     if "unhandled error" not in text and "Unhandled Source Error" not in text:
         return []
@@ -276,7 +328,9 @@ def unhandled_errors(raw: str, root: str) -> list[dict[str, Any]]:
             failure["at"] = failure["frame"] = own[0]
         found.append(failure)
     if not found:
-        found.append({"type": "UnhandledError", "message": verdict(raw) or "unhandled error during the run"})
+        found.append(
+            {"type": "UnhandledError", "message": verdict(raw) or "unhandled error during the run"}
+        )
     return found
 
 
@@ -288,10 +342,12 @@ def save(
     left_out: int = 0,
     covered: set[str] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """record.save for a JS run: merge into the shared cache under its lock; returns (summary, table).
+    """record.save for a JS run: merge into the shared cache under its lock; returns (summary,
+    table).
 
-    `left_out`: tests a name filter skipped, not in `capture.tests`: counted skipped in the run's counts.
-    `covered`: test files the run ran whole (`gather`): their cached tests it lacks are dropped."""
+    `left_out`: tests a name filter skipped, not in `capture.tests`: counted skipped in the run's
+    counts. `covered`: test files the run ran whole (`gather`): their cached tests it lacks are
+    dropped."""
     errors = capture.collect_errors
     run: dict[str, Any] = {
         "id": os.environ.get("SIDEKIT_RUN_ID", ""),
@@ -306,7 +362,9 @@ def save(
     }
     run["complete"] = not capture.interrupted and not errors
     with cache.locked(capture.root):
-        summary, table = record.merge(capture.root, run, capture.tests, errors, None, covered or set())
+        summary, table = record.merge(
+            capture.root, run, capture.tests, errors, None, covered or set()
+        )
         if left_out:
             counts = summary["run"]["counts"]
             counts["skipped"] = counts.get("skipped", 0) + left_out
@@ -319,14 +377,17 @@ def save(
 
 
 def verdict(raw: str) -> str:
-    """The runner's own words for a run the report does not explain (no files, unhandled errors...)."""
+    """The runner's own words for a run the report does not explain (no files, unhandled
+    errors...)."""
     lines = [line.strip() for line in js_frames.strip_ansi(raw).splitlines() if line.strip()]
     for pattern in VERDICT_PATTERNS:
         for index, line in enumerate(lines):
             found = pattern.search(line)
             if found:
                 said = found.group(0)
-                if "⎯" in said and index + 1 < len(lines):  # a section heading: what it heads says more
+                if "⎯" in said and index + 1 < len(
+                    lines
+                ):  # a section heading: what it heads says more
                     said = said.strip("⎯ ") + ": " + lines[index + 1]
                 return clip(said, 140)
     return clip(lines[-1], 140) if lines else ""
@@ -342,16 +403,23 @@ def answer(
     before: int = 0,
     reported: bool = True,
 ) -> str:
-    """The two lines the model gets instead of the raw output (`before`: bytes a wrapper such as npm printed)."""
+    """The two lines the model gets instead of the raw output (`before`: bytes a wrapper such as npm
+    printed)."""
     size = len(raw.encode("utf-8", "replace"))
     head = f"sidekit: {runner}'s output ({size:,} B) compacted; exit code {exit_code}; all of it: {raw_shown}"
     hint = " (prefix the command with SIDEKIT_RAW=1 to see it raw)"
     if before + len(f"{head}{hint}\n".encode()) + MIN_BUDGET <= ANSWER_BUDGET:
-        head += hint  # dropped when what npm echoed leaves no room for it (the rewritten command is long)
+        # dropped when what npm echoed leaves no room for it (the rewritten command is long)
+        head += hint
     head += "\n"
     budget = max(MIN_BUDGET, ANSWER_BUDGET - before - len(head.encode("utf-8")) - 1)
     if written is None:
-        unknown = {"runner": runner, "exit": exit_code, "error": "no test report from this run", runner: verdict(raw)}
+        unknown = {
+            "runner": runner,
+            "exit": exit_code,
+            "error": "no test report from this run",
+            runner: verdict(raw),
+        }
         return head + dumps(unknown) + "\n"
     summary, table = written
     run = summary.get("run") or {}
@@ -393,13 +461,19 @@ def finish(
     raw = read_text(raw_path)
     found = gather(runner, project, started, exit_code, raw_path, report_path, name_filter, partial)
     capture, reported = found.capture, found.reported
-    written = save(capture, exit_code, runner, version, found.left_out, found.covered) if capture else None
+    written = (
+        save(capture, exit_code, runner, version, found.left_out, found.covered)
+        if capture
+        else None
+    )
     _prune(runner_dir(project, runner))
     if len(raw.encode("utf-8", "replace")) <= short_limit():
         return without_report_line(raw, report_path)
     errors = capture.collect_errors if capture is not None else {}
     suite_errors = sum(1 for path in errors if path != red_key(exit_code))
-    return answer(runner, exit_code, raw, _shown(raw_path, project), written, suite_errors, before, reported)
+    return answer(
+        runner, exit_code, raw, _shown(raw_path, project), written, suite_errors, before, reported
+    )
 
 
 def short_limit() -> int:
@@ -409,7 +483,8 @@ def short_limit() -> int:
 
 
 def without_report_line(raw: str, report_path: str) -> str:
-    """The output as the command alone would print it: without the runner's "report written to <ours>" line."""
+    """The output as the command alone would print it: without the runner's "report written to
+    <ours>" line."""
     name = os.path.basename(report_path)
     if not name:
         return raw
@@ -417,7 +492,8 @@ def without_report_line(raw: str, report_path: str) -> str:
 
 
 def _shown(path: str, project: str) -> str:
-    """The raw file as the model can open it: relative to the command's folder when inside it, else absolute."""
+    """The raw file as the model can open it: relative to the command's folder when inside it, else
+    absolute."""
     here = os.getcwd().rstrip(os.sep) + os.sep
     if path.startswith(here):
         return path[len(here) :]
@@ -425,7 +501,8 @@ def _shown(path: str, project: str) -> str:
 
 
 def _prune(folder: str) -> None:
-    """Keep the newest KEEP raw outputs and reports (never through a link that leads out of the project)."""
+    """Keep the newest KEEP raw outputs and reports (never through a link that leads out of the
+    project)."""
     from sidekit_hooks.core import safepath
 
     if not safepath.inside(folder, os.path.dirname(os.path.dirname(folder))):
@@ -451,16 +528,28 @@ def read_text(path: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """`RUNNER PROJECT STARTED EXIT RAW REPORT [VERSION [BEFORE [FILTER [PARTIAL]]]]`, from the reporters;
-    prints what to show (FILTER: the run's test name pattern; PARTIAL: what in the runner's config may stop
-    or narrow the run, as `bail,project`; each empty when there is none)."""
+    """`RUNNER PROJECT STARTED EXIT RAW REPORT [VERSION [BEFORE [FILTER [PARTIAL]]]]`, from the
+    reporters; prints what to show (FILTER: the run's test name pattern; PARTIAL: what in the
+    runner's config may stop or narrow the run, as `bail,project`; each empty when there is
+    none)."""
     runner, project, started, exit_code, raw_path, report_path = argv[:6]
     version = argv[6] if len(argv) > 6 else ""
     before = int(argv[7]) if len(argv) > 7 and argv[7].isdigit() else 0
     name_filter = argv[8] if len(argv) > 8 else ""
-    partial = argv[9] if len(argv) > 9 else "unknown"  # a reporter of an older build: nothing is covered
+    partial = (
+        argv[9] if len(argv) > 9 else "unknown"
+    )  # a reporter of an older build: nothing is covered
     text = finish(
-        runner, project, float(started), int(exit_code), raw_path, report_path, version, before, name_filter, partial
+        runner,
+        project,
+        float(started),
+        int(exit_code),
+        raw_path,
+        report_path,
+        version,
+        before,
+        name_filter,
+        partial,
     )
     sys.stdout.write(text)
     sys.stdout.flush()
@@ -472,9 +561,9 @@ SERVE_LIFETIME = 24 * 3600.0  # seconds an answerer waits at most (its runner is
 
 
 def serve(folder: str) -> int:
-    """The answerer a reporter starts with the run: imports done, wait for `request.json` in `folder`
-    (the reporter's private temp folder), answer into `answer.txt` (an empty answer: print the raw
-    output). Ends when its parent process is gone."""
+    """The answerer a reporter starts with the run: imports done, wait for `request.json` in
+    `folder` (the reporter's private temp folder), answer into `answer.txt` (an empty answer: print
+    the raw output). Ends when its parent process is gone."""
     parent = os.getppid()
     request, answer = os.path.join(folder, "request.json"), os.path.join(folder, "answer.txt")
     try:
@@ -490,7 +579,9 @@ def serve(folder: str) -> int:
     try:
         asked = json.loads(safepath.read_bytes(request, 1 << 20))
         runner, project, started, exit_code, raw_path, report_path, version, before = asked[:8]
-        name_filter = str(asked[8]) if len(asked) > 8 else ""  # a reporter of an older build sends 8
+        name_filter = (
+            str(asked[8]) if len(asked) > 8 else ""
+        )  # a reporter of an older build sends 8
         partial = str(asked[9]) if len(asked) > 9 else "unknown"
         text = finish(
             runner,

@@ -1,5 +1,5 @@
-"""A compacted vitest or jest run fed after it ended (runners/junit/feed.py's worker asks the adapter):
-only a red run whose reporter never loaded, which the reporter could not feed itself."""
+"""A compacted vitest or jest run fed after it ended (runners/junit/feed.py's worker asks the
+adapter): only a red run whose reporter never loaded, which the reporter could not feed itself."""
 
 from __future__ import annotations
 
@@ -13,13 +13,15 @@ if TYPE_CHECKING:
 
 
 def needs_feed(runner: str, cwd: str, output: str, code: int, since_ns: int) -> bool:
-    """Whether the run needs the worker: red, and sidekit's reporter did not load (it would have fed it)."""
+    """Whether the run needs the worker: red, and sidekit's reporter did not load (it would have fed
+    it)."""
     return code != 0 and not reporter_ran(cwd, runner, since_ns)
 
 
 def reporter_ran(cwd: str, runner: str, since_ns: int) -> bool:
     """Whether sidekit's vitest/jest reporter loaded in this run: it saves the held-back output as
-    `.sidekit/<runner>/raw-*` whenever it does (one listing of a folder that keeps about twenty files)."""
+    `.sidekit/<runner>/raw-*` whenever it does (one listing of a folder that keeps about twenty
+    files)."""
     from sidekit_hooks.core import workspace
     from sidekit_hooks.runners.js import compact as js_compact
 
@@ -41,10 +43,10 @@ def reporter_ran(cwd: str, runner: str, since_ns: int) -> bool:
 
 
 def stopped_early(job: dict[str, Any]) -> Result:
-    """A red vitest or jest run that ended before sidekit's reporter loaded (`jest nomatch`: "No tests
-    found"; `vitest --project x`: "No projects matched"; a config that does not load; hand_over checked
-    that the reporter saved nothing): nothing of it reached the cache, so it is an error of the run,
-    `(exit N)` in the runner's own words, as the reporter would have filed it."""
+    """A red vitest or jest run that ended before sidekit's reporter loaded (`jest nomatch`: "No
+    tests found"; `vitest --project x`: "No projects matched"; a config that does not load;
+    hand_over checked that the reporter saved nothing): nothing of it reached the cache, so it is an
+    error of the run, `(exit N)` in the runner's own words, as the reporter would have filed it."""
     from sidekit_hooks.runners import Result, store
     from sidekit_hooks.runners.js import compact as js_compact
 

@@ -1,10 +1,12 @@
-"""JavaScript and TypeScript stack traces as the shared cache keeps failures: type, message, where, frames.
+"""JavaScript and TypeScript stack traces as the shared cache keeps failures: type, message, where,
+frames.
 
-V8 prints frames as `at fn (file:line:col)`, `at file:line:col`, `at async fn (file:///url:line:col)`
-or `at new Promise (<anonymous>)`. Only frames in the project count as "ours": not node_modules, not
-`node:` internals, not files outside the project. When the crash frame points at a compiled file
-that carries a source map (`//# sourceMappingURL=` next to it), the frame is mapped back to the
-source (vitest and jest map their own transforms already; this covers a `dist/` build under test).
+V8 prints frames as `at fn (file:line:col)`, `at file:line:col`, `at async fn
+(file:///url:line:col)` or `at new Promise (<anonymous>)`. Only frames in the project count as
+"ours": not node_modules, not `node:` internals, not files outside the project. When the crash frame
+points at a compiled file that carries a source map (`//# sourceMappingURL=` next to it), the frame
+is mapped back to the source (vitest and jest map their own transforms already; this covers a
+`dist/` build under test).
 
 Pure functions over text; standard library only.
 """
@@ -30,7 +32,9 @@ _ERROR_HEAD = re.compile(
 )
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # A transform's parse error (babel's, which jest runs): `/abs/file.js: Unexpected token (1:23)`.
-_PARSE_ERROR = re.compile(r"^(?P<path>/\S+?\.[cm]?[jt]sx?): (?P<message>.+?) \((?P<line>\d+):(?P<col>\d+)\)$")
+_PARSE_ERROR = re.compile(
+    r"^(?P<path>/\S+?\.[cm]?[jt]sx?): (?P<message>.+?) \((?P<line>\d+):(?P<col>\d+)\)$"
+)
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,9 @@ class Frame:
     ours: bool
 
     def text(self) -> str:
-        return f"{self.path}:{self.line} in {self.name}" if self.name else f"{self.path}:{self.line}"
+        return (
+            f"{self.path}:{self.line} in {self.name}" if self.name else f"{self.path}:{self.line}"
+        )
 
     def spot(self) -> str:
         return f"{self.path}:{self.line}"
@@ -70,10 +76,13 @@ def parse_frame(line: str, root: str) -> Frame | None:
 
 
 def where(path: str, root: str) -> tuple[str, bool]:
-    """(display path, inside the project): project-relative inside, as printed (no `file://`) outside."""
+    """(display path, inside the project): project-relative inside, as printed (no `file://`)
+    outside."""
     if path.startswith("file://"):
         path = path[len("file://") :]
-        if "%" in path:  # urllib.parse costs its importer ~15 ms (ipaddress): only when a URL is escaped
+        if (
+            "%" in path
+        ):  # urllib.parse costs its importer ~15 ms (ipaddress): only when a URL is escaped
             from urllib.parse import unquote
 
             path = unquote(path)
@@ -84,7 +93,9 @@ def where(path: str, root: str) -> tuple[str, bool]:
     path, inside = workspace.in_project(path, root, FOREIGN)
     if inside:
         return path, True
-    index = path.rfind("/node_modules/")  # a dependency: named from its package, wherever it is installed
+    index = path.rfind(
+        "/node_modules/"
+    )  # a dependency: named from its package, wherever it is installed
     return (path[index + 1 :], False) if index >= 0 else (path, False)
 
 
@@ -98,7 +109,11 @@ def _short_name(name: str) -> str:
 
 def frames_of(stack: str, root: str) -> list[Frame]:
     """Every frame of a stack text, innermost first (V8's order)."""
-    return [frame for frame in (parse_frame(line, root) for line in stack.splitlines()) if frame is not None]
+    return [
+        frame
+        for frame in (parse_frame(line, root) for line in stack.splitlines())
+        if frame is not None
+    ]
 
 
 def head_of(stack: str) -> tuple[str, str]:
@@ -116,7 +131,8 @@ def head_of(stack: str) -> tuple[str, str]:
 
 
 def describe(stack: str, root: str, maps: bool = True) -> dict[str, object]:
-    """A failure as the cache keeps it: type, message, at (the crash), frame (innermost ours), frames."""
+    """A failure as the cache keeps it: type, message, at (the crash), frame (innermost ours),
+    frames."""
     text = strip_ansi(stack)
     kind, message = head_of(text)
     failure: dict[str, object] = {"type": kind, "message": message}
@@ -142,7 +158,8 @@ def describe(stack: str, root: str, maps: bool = True) -> dict[str, object]:
 
 
 def _parse_error_spot(message: str, root: str) -> tuple[Frame, str] | None:
-    """(the project file's spot, the message without its path) of a parse error in a project file."""
+    """(the project file's spot, the message without its path) of a parse error in a project
+    file."""
     found = _PARSE_ERROR.match(message)
     if not found:
         return None
@@ -156,12 +173,17 @@ def _parse_error_spot(message: str, root: str) -> tuple[Frame, str] | None:
 def _cause(text: str) -> str:
     """`[cause]: TypeError: x` (node's rendering of Error.cause) -> "TypeError: x"."""
     found = re.search(r"\[cause\]: ([A-Z]\w*(?:Error|Exception)): ?([^\n]*)", text)
-    return f"{found.group(1)}: {found.group(2).strip()}".rstrip(": ")[:MESSAGE_CHARS] if found else ""
+    return (
+        f"{found.group(1)}: {found.group(2).strip()}".rstrip(": ")[:MESSAGE_CHARS] if found else ""
+    )
 
 
 # Source maps: only a compiled project file's own map, read from disk, and only the crash frame's
 # line is mapped (VLQ decoding of the `mappings` field, standard library only).
-_B64 = {char: index for index, char in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+_B64 = {
+    char: index
+    for index, char in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+}
 MAX_MAP_BYTES = 4_000_000
 
 
@@ -182,10 +204,16 @@ def _map_line(root: str, compiled: str, line: int) -> tuple[str, int] | None:
 
     map_path = compiled + ".map"
     try:
-        data = json.loads(safepath.read_inside(root, map_path, MAX_MAP_BYTES, follow_inside=True))  # never a FIFO
+        data = json.loads(
+            safepath.read_inside(root, map_path, MAX_MAP_BYTES, follow_inside=True)
+        )  # never a FIFO
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("mappings"), str) or not data.get("sources"):
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("mappings"), str)
+        or not data.get("sources")
+    ):
         return None
     sources = [str(s) for s in data["sources"]]
     prefix = str(data.get("sourceRoot") or "")
@@ -196,7 +224,8 @@ def _map_line(root: str, compiled: str, line: int) -> tuple[str, int] | None:
 
 
 def decode_line(mappings: str, wanted: int) -> tuple[int, int] | None:
-    """(source index, 0-based source line) of the first segment on generated line `wanted` (0-based)."""
+    """(source index, 0-based source line) of the first segment on generated line `wanted`
+    (0-based)."""
     source = original = 0
     for number, group in enumerate(mappings.split(";")):
         first: tuple[int, int] | None = None

@@ -1,11 +1,13 @@
-"""jest: detection, the command forms that run it, the options that make a raw run compact, and records.
+"""jest: detection, the command forms that run it, the options that make a raw run compact, and
+records.
 
 The rewrite appends `--reporters=<sidekit's reporter> --reporters=default --json
---outputFile=<.sidekit/jest/report-*.json>`: sidekit's reporter comes first so it holds back what the
-default reporter prints (into `.sidekit/jest/raw-*.txt`) and prints the compact answer at exit; the JSON
-report (`--json` with a file, since tests writing to stdout would corrupt it there) feeds the shared
-cache. Naming reporters replaces configured ones (a jest-junit file is not written on a rewritten run).
-A command that names its own reporters, JSON or output file, watches, lists or asks for help is left alone.
+--outputFile=<.sidekit/jest/report-*.json>`: sidekit's reporter comes first so it holds back what
+the default reporter prints (into `.sidekit/jest/raw-*.txt`) and prints the compact answer at exit;
+the JSON report (`--json` with a file, since tests writing to stdout would corrupt it there) feeds
+the shared cache. Naming reporters replaces configured ones (a jest-junit file is not written on a
+rewritten run). A command that names its own reporters, JSON or output file, watches, lists or asks
+for help is left alone.
 """
 
 from __future__ import annotations
@@ -122,7 +124,8 @@ def tests_for(project: str, path: str) -> dict[str, Any]:
 
 
 def graph_selection(project: str, base: str | None) -> dict[str, Any]:
-    """`sidekit select`'s answer head from the same graph (`sidekit test --select` still runs every test)."""
+    """`sidekit select`'s answer head from the same graph (`sidekit test --select` still runs every
+    test)."""
     from sidekit_hooks.impact import by_graph, scripts
 
     return by_graph.selection(project, base, scripts, NAME)

@@ -2,9 +2,10 @@
 
 Pure: a parsed report in, records out. Test ids are `<file>::<describe> > <title>` with the file
 relative to the workspace root, so the shared cache files them like pytest node ids. Tests of one
-name in one file (a table-driven `test.each` with two equal rows, a copied test) are distinct records:
-the first keeps the id, the later ones in report order get ` #2`, ` #3`... (neither reporter gives a
-location by default, and rows of one table share it anyway), so none overwrites another.
+name in one file (a table-driven `test.each` with two equal rows, a copied test) are distinct
+records: the first keeps the id, the later ones in report order get ` #2`, ` #3`... (neither
+reporter gives a location by default, and rows of one table share it anyway), so none overwrites
+another.
 
 Never greener than the report can say: a file that failed outside any test (an import error, a
 throwing `afterAll`: status `failed` with no failed test, or jest's "Test suite failed to run") is a
@@ -44,13 +45,17 @@ class Parsed:
     success: bool | None = None
     runtime_errors: int = 0  # jest's numRuntimeErrorTestSuites
     interrupted: bool = False
-    run_files: set[str] = field(default_factory=set)  # files the report says ran (status passed or failed)
+    run_files: set[str] = field(
+        default_factory=set
+    )  # files the report says ran (status passed or failed)
 
 
 def parse(report: dict[str, Any], root: str, maps: bool = True) -> Parsed:
     """Records from a parsed report; `root` is the workspace root the ids are relative to."""
     js_subject.forget()  # the sources as they are now (an MCP server parses many runs)
-    parsed = Parsed(success=report.get("success") if isinstance(report.get("success"), bool) else None)
+    parsed = Parsed(
+        success=report.get("success") if isinstance(report.get("success"), bool) else None
+    )
     parsed.runtime_errors = _int(report.get("numRuntimeErrorTestSuites"))
     parsed.interrupted = bool(report.get("wasInterrupted"))
     for suite in report.get("testResults") or ():
@@ -73,27 +78,35 @@ def parse(report: dict[str, Any], root: str, maps: bool = True) -> Parsed:
     return parsed
 
 
-def test_record(path: str, result: dict[str, Any], root: str, maps: bool) -> tuple[str, dict[str, Any]]:
+def test_record(
+    path: str, result: dict[str, Any], root: str, maps: bool
+) -> tuple[str, dict[str, Any]]:
     """(test id, entry) for one assertion result: outcome `o`, seconds `d`, failure `f`."""
     titles = [str(t) for t in result.get("ancestorTitles") or ()] + [str(result.get("title", ""))]
     test_id = f"{path}::{' > '.join(titles)}"
     status = str(result.get("status", ""))
     outcome = OUTCOMES.get(status, "error")
     duration = result.get("duration")
-    seconds = float(duration) / 1000 if isinstance(duration, (int, float)) and _number(duration) else 0.0
+    seconds = (
+        float(duration) / 1000 if isinstance(duration, (int, float)) and _number(duration) else 0.0
+    )
     entry: dict[str, Any] = {"o": outcome, "d": round(seconds, 4)}
     messages = [str(m) for m in result.get("failureMessages") or () if m]
     if outcome in ("failed", "error"):
         if messages:
             entry["f"] = js_subject.resolve(js_frames.describe(messages[0], root, maps), root)
         else:
-            entry["f"] = {"type": "Error", "message": f"status {status!r} without a failure message"}
+            entry["f"] = {
+                "type": "Error",
+                "message": f"status {status!r} without a failure message",
+            }
         entry["p"] = "call"
     return test_id, entry
 
 
 def unique(test_id: str, taken: dict[str, Any]) -> str:
-    """`test_id`, or `test_id #N` with the least N >= 2 not yet `taken` (a later test of the same name)."""
+    """`test_id`, or `test_id #N` with the least N >= 2 not yet `taken` (a later test of the same
+    name)."""
     if test_id not in taken:
         return test_id
     number = 2
@@ -102,25 +115,40 @@ def unique(test_id: str, taken: dict[str, Any]) -> str:
     return f"{test_id}{DUPLICATE}{number}"
 
 
-def suite_error(suite: dict[str, Any], failed_tests: int, root: str, maps: bool) -> dict[str, Any] | None:
+def suite_error(
+    suite: dict[str, Any], failed_tests: int, root: str, maps: bool
+) -> dict[str, Any] | None:
     """The file's own failure (outside any test), or None when its tests explain its status."""
     status = str(suite.get("status", ""))
     message = js_frames.strip_ansi(str(suite.get("message") or ""))
-    if SUITE_FAILED in message:  # jest's rendering of a file that did not run (or whose afterAll threw)
+    if (
+        SUITE_FAILED in message
+    ):  # jest's rendering of a file that did not run (or whose afterAll threw)
         body = message.partition(SUITE_FAILED)[2]
-    elif status == "failed" and message.strip() and "●" not in message:  # vitest: only file-level errors
+    elif (
+        status == "failed" and message.strip() and "●" not in message
+    ):  # vitest: only file-level errors
         body = message
     elif status == "failed" and not failed_tests:
         body = message
     elif status not in ("failed", "passed", "skipped", "pending", "focused", ""):
-        return {"type": "Error", "message": f"file status {status!r}", "at": display_path(str(suite.get("name")), root)}
+        return {
+            "type": "Error",
+            "message": f"file status {status!r}",
+            "at": display_path(str(suite.get("name")), root),
+        }
     else:
         return None
     lines = [line for line in body.splitlines()[:MESSAGE_LINES] if not line.strip().startswith("●")]
-    text = "\n".join(line.strip() if line.lstrip().startswith("at ") else line.strip() for line in lines)
+    text = "\n".join(
+        line.strip() if line.lstrip().startswith("at ") else line.strip() for line in lines
+    )
     failure = js_frames.describe(text, root, maps) if text.strip() else {}
     if not failure.get("message"):
-        failure = {"type": "Error", "message": "the file failed outside its tests (no message in the report)"}
+        failure = {
+            "type": "Error",
+            "message": "the file failed outside its tests (no message in the report)",
+        }
     failure.setdefault("at", display_path(str(suite.get("name", "")), root))
     return failure
 

@@ -1,12 +1,13 @@
-"""vitest: detection, the command forms that run it, the options that make a raw run compact, and records.
+"""vitest: detection, the command forms that run it, the options that make a raw run compact, and
+records.
 
 The rewrite appends `--reporter=<console> --reporter=<sidekit's reporter> --reporter=json
 --outputFile.json=<.sidekit/vitest/report-*.json>`: the console output still happens (held back into
-`.sidekit/vitest/raw-*.txt` by sidekit's reporter, which prints the compact answer at exit, or the output
-as it was when short), and the JSON report feeds the shared cache. The console reporter is the one vitest
-picks by itself under Claude Code (`agent` for 4.1+, `minimal` for 5.x), else `default`; naming the
-reporters replaces the configured ones. A command that names its own reporter or
-output file, watches, or asks for help is left alone. A plain `vitest` (no `run`) runs once off a
+`.sidekit/vitest/raw-*.txt` by sidekit's reporter, which prints the compact answer at exit, or the
+output as it was when short), and the JSON report feeds the shared cache. The console reporter is
+the one vitest picks by itself under Claude Code (`agent` for 4.1+, `minimal` for 5.x), else
+`default`; naming the reporters replaces the configured ones. A command that names its own reporter
+or output file, watches, or asks for help is left alone. A plain `vitest` (no `run`) runs once off a
 terminal; `--run` is appended so it cannot start watching.
 """
 
@@ -84,15 +85,19 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
     return js_command.append(words, how, extra)
 
 
-AGENT_ENV = ("CLAUDECODE", "CLAUDE_CODE")  # what vitest (std-env) reads to tell it runs under Claude Code
+AGENT_ENV = (
+    "CLAUDECODE",
+    "CLAUDE_CODE",
+)  # what vitest (std-env) reads to tell it runs under Claude Code
 MAX_MANIFEST = 1 << 16
 
 
 def console_reporter(project: str) -> str:
-    """The console reporter the raw run would have used (issue #33: naming `default` under Claude Code
-    made a short run bigger than raw, 873 B -> 911 B, as the `agent` reporter hides passing tests): with
-    no reporter named and an agent detected, vitest 4.1+ picks `agent` and 5.x `minimal`; else `default`.
-    The version is the project's own `node_modules/vitest` (a link out of the project is not read)."""
+    """The console reporter the raw run would have used (issue #33: naming `default` under Claude
+    Code made a short run bigger than raw, 873 B -> 911 B, as the `agent` reporter hides passing
+    tests): with no reporter named and an agent detected, vitest 4.1+ picks `agent` and 5.x
+    `minimal`; else `default`. The version is the project's own `node_modules/vitest` (a link out of
+    the project is not read)."""
     if not any(os.environ.get(name) for name in AGENT_ENV):
         return "default"
     version = installed_version(project)
@@ -108,7 +113,9 @@ def installed_version(project: str) -> tuple[int, int]:
     from sidekit_hooks.core import safepath
 
     try:
-        manifest = json.loads(safepath.read_inside(project, "node_modules/vitest/package.json", MAX_MANIFEST))
+        manifest = json.loads(
+            safepath.read_inside(project, "node_modules/vitest/package.json", MAX_MANIFEST)
+        )
         major, minor = str(manifest["version"]).split(".")[:2]
         return int(major), int(minor)
     except (OSError, ValueError, KeyError, TypeError):
@@ -116,9 +123,17 @@ def installed_version(project: str) -> tuple[int, int]:
 
 
 def command(project: str) -> list[str]:
-    """What `sidekit test` runs: the default console output plus a fresh JSON report for `collect`."""
+    """What `sidekit test` runs: the default console output plus a fresh JSON report for
+    `collect`."""
     report = js_command.new_report_path(project, NAME)
-    return ["npx", "vitest", "run", "--reporter=default", "--reporter=json", f"--outputFile.json={report}"]
+    return [
+        "npx",
+        "vitest",
+        "run",
+        "--reporter=default",
+        "--reporter=json",
+        f"--outputFile.json={report}",
+    ]
 
 
 def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Any:
@@ -162,7 +177,8 @@ def tests_for(project: str, path: str) -> dict[str, Any]:
 
 
 def graph_selection(project: str, base: str | None) -> dict[str, Any]:
-    """`sidekit select`'s answer head from the same graph (`sidekit test --select` still runs every test)."""
+    """`sidekit select`'s answer head from the same graph (`sidekit test --select` still runs every
+    test)."""
     from sidekit_hooks.impact import by_graph, scripts
 
     return by_graph.selection(project, base, scripts, NAME)

@@ -1,5 +1,5 @@
-"""The records sidekit's `node --test` reporter wrote (records.mjs: one JSON line per test that ended)
-as one run of the shared cache."""
+"""The records sidekit's `node --test` reporter wrote (records.mjs: one JSON line per test that
+ended) as one run of the shared cache."""
 
 from __future__ import annotations
 
@@ -47,16 +47,21 @@ def read(project: str, path: str) -> list[dict[str, Any]]:
 
 
 def result(project: str, path: str, started: float, exit_code: int, raw_output_path: str) -> Result:
-    """One run: each test the records name; a red run with none is an error of the run, in node's words."""
+    """One run: each test the records name; a red run with none is an error of the run, in node's
+    words."""
     run = Result(NAME, started, exit_code)
     for record in read(project, path) if path else []:
         if record.get("suite") or record.get("kind") == "subtestsFailed":
-            continue  # a suite, or a test failing through its subtests: its subtests are the records
+            # a suite, or a test failing through its subtests: its subtests are the records
+            continue
         test, entry = _entry(record, project)
         run.tests[_unique(test, run.tests)] = entry
     if exit_code and not any(entry["o"] in ("failed", "error") for entry in run.tests.values()):
         run.last_words = _last_line(raw_output_path)
-        run.errors["."] = {"type": "run failed", "message": run.last_words or f"node --test ended with {exit_code}"}
+        run.errors["."] = {
+            "type": "run failed",
+            "message": run.last_words or f"node --test ended with {exit_code}",
+        }
     return run
 
 
@@ -72,7 +77,10 @@ def _entry(record: dict[str, Any], project: str) -> tuple[str, dict[str, Any]]:
         "d": round(float(duration) / 1000, 6) if isinstance(duration, (int, float)) else 0.0,
     }
     if entry["o"] == "failed":
-        stack = str(record.get("stack") or "") or f"{record.get('type') or 'Error'}: {record.get('message') or ''}"
+        stack = (
+            str(record.get("stack") or "")
+            or f"{record.get('type') or 'Error'}: {record.get('message') or ''}"
+        )
         failure = js_frames.describe(stack, project)
         if not failure.get("at") and record.get("line"):
             failure["at"] = f"{file}:{record['line']}"  # no frame: where the test is declared

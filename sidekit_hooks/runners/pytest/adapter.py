@@ -11,7 +11,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 NAME = "pytest"
-FEED = "plugin"  # its pytest plugin writes the cache as the run goes; `sidekit test` runs it its own way
+# its pytest plugin writes the cache as the run goes; `sidekit test` runs it its own way
+FEED = "plugin"
 IMPORT_GRAPH = True  # its tests are selected by the package's Python import graph (impact/)
 MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "pytest.ini", "tox.ini", "conftest.py")
 
@@ -31,7 +32,9 @@ def detect(project: str) -> bool:
 
 def matches(words: list[str]) -> bool:
     name = words[0].rsplit("/", 1)[-1] if words else ""
-    return name in ("pytest", "py.test") or (name.startswith("python") and words[1:3] == ["-m", "pytest"])
+    return name in ("pytest", "py.test") or (
+        name.startswith("python") and words[1:3] == ["-m", "pytest"]
+    )
 
 
 def run_args(words: list[str]) -> list[str] | None:
@@ -48,7 +51,8 @@ def compact_words(words: list[str], project: str) -> list[str] | None:
 
 
 def installed() -> bool:
-    """Whether `sidekit status` can offer to run it: pytest importable here (else it answers "none")."""
+    """Whether `sidekit status` can offer to run it: pytest importable here (else it answers
+    "none")."""
     from importlib.util import find_spec
 
     return find_spec("pytest") is not None
@@ -67,5 +71,11 @@ def unrecorded(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
             "fix": "pip install pytest",
         }
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    why = next((line for line in reversed(lines) if "error" in line.lower()), lines[-1] if lines else "")
-    return {"runner": NAME, "exit": done.returncode, "error": render.clip(why, 160) or "no test status recorded"}
+    why = next(
+        (line for line in reversed(lines) if "error" in line.lower()), lines[-1] if lines else ""
+    )
+    return {
+        "runner": NAME,
+        "exit": done.returncode,
+        "error": render.clip(why, 160) or "no test status recorded",
+    }

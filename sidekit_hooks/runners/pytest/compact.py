@@ -3,19 +3,20 @@ given (the PreToolUse rewrite in `runners.rewrite` appends it), or directly with
 `-p sidekit_hooks.runners.pytest.compact`.
 
 pytest runs exactly as asked; only its terminal output is held back: the terminal reporter writes
-into `.sidekit/pytest/raw-*.txt`, named when the run starts and written as the output arrives. At the
-end, output of SHORT bytes or less (a green run, one failure) is printed as it was. Otherwise two
-lines are: what happened and where the raw output is, then the `sidekit test` answer for this run
-(counts as pytest's last line gives them, exit code, root-cause clusters), within ANSWER_BUDGET bytes.
+into `.sidekit/pytest/raw-*.txt`, named when the run starts and written as the output arrives. At
+the end, output of SHORT bytes or less (a green run, one failure) is printed as it was. Otherwise
+two lines are: what happened and where the raw output is, then the `sidekit test` answer for this
+run (counts as pytest's last line gives them, exit code, root-cause clusters), within ANSWER_BUDGET
+bytes.
 
 The run is watched from outside (`runners.supervisor`): it goes on in a forked child with the signal
 handlers and mask of the raw run, and the parent, which learns the real exit status, prints. So the
 exit code stated is the process's own, and a run that dies before its end (`os._exit`, a signal, a
-segfault, a timeout plugin's dump) is reported as not finished, with that code or signal and the tail
-of what it printed. Never greener than the run: when the exit is not a plain pass/fail the answer
-carries pytest's own last words, and counts crashed xdist workers. When anything here fails, the raw
-output is printed instead. Collect-only, `-s`, `--pdb` and `--trace` runs, however spelled, are left
-alone.
+segfault, a timeout plugin's dump) is reported as not finished, with that code or signal and the
+tail of what it printed. Never greener than the run: when the exit is not a plain pass/fail the
+answer carries pytest's own last words, and counts crashed xdist workers. When anything here fails,
+the raw output is printed instead. Collect-only, `-s`, `--pdb` and `--trace` runs, however spelled,
+are left alone.
 """
 
 from __future__ import annotations
@@ -36,8 +37,10 @@ from sidekit_hooks.runners.pytest.plugin import RECORDER
 from sidekit_hooks.status import cache, record
 
 SHORT = 2048  # bytes of raw output printed as they are
-FLUSH_AT = 16384  # characters of raw output held before they are written (pytest flushes after every test)
-ANSWER_BUDGET = 780  # bytes of both lines together; the client adds "Exit code N\n", and the model gets <= 800
+# characters of raw output held before they are written (pytest flushes after every test)
+FLUSH_AT = 16384
+# bytes of both lines together; the client adds "Exit code N\n", and the model gets <= 800
+ANSWER_BUDGET = 780
 EXIT_SLACK = 2  # the head is fitted before the real exit code is known: room for a longer one
 TAIL = 600  # bytes of a run that did not finish, shown after the line saying so
 KEEP = 10  # raw output files kept under .sidekit/pytest/
@@ -56,11 +59,11 @@ COUNT_WORDS = {
 
 
 class RawFile:
-    """The terminal writer's file: each write goes to the raw file at once while tests run, so what a
-    run printed survives `os._exit` (pytest-timeout's stack dump, written from a watchdog thread just
-    before it ends the process, is not flushed by pytest). Only the terminal summary, the long
-    tracebacks a few words per write, is held in FLUSH_AT-character pieces instead of one system call
-    per word (#23); pytest flushes it at its end."""
+    """The terminal writer's file: each write goes to the raw file at once while tests run, so what
+    a run printed survives `os._exit` (pytest-timeout's stack dump, written from a watchdog thread
+    just before it ends the process, is not flushed by pytest). Only the terminal summary, the long
+    tracebacks a few words per write, is held in FLUSH_AT-character pieces instead of one system
+    call per word (#23); pytest flushes it at its end."""
 
     encoding = "utf-8"
     errors = "replace"
@@ -82,7 +85,9 @@ class RawFile:
     def flush(self) -> None:
         if not self.pending:
             return
-        data = "".join(self.pending).encode("utf-8", "replace")  # what encoding each piece gives, at once
+        data = "".join(self.pending).encode(
+            "utf-8", "replace"
+        )  # what encoding each piece gives, at once
         self.pending.clear()
         self.pending_chars = 0
         self.size += len(data)
@@ -97,7 +102,9 @@ class RawFile:
 
 @pytest.hookimpl(trylast=True)  # after the terminal reporter exists
 def pytest_configure(config: pytest.Config) -> None:
-    if hasattr(config, "workerinput") or not takes_over(config):  # an xdist worker prints nothing of its own
+    if hasattr(config, "workerinput") or not takes_over(
+        config
+    ):  # an xdist worker prints nothing of its own
         return
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     writer = getattr(reporter, "_tw", None)
@@ -115,11 +122,16 @@ def pytest_configure(config: pytest.Config) -> None:
     }
     config.stash[STATE] = state
     writer._file = state["raw"]
-    # the same long tracebacks, each statement's extent found once, files unchanged since a run not parsed (#23)
+    # the same long tracebacks, each statement's extent found once, files unchanged since a run not
+    # parsed (#23)
     statement_cache.install(os.path.join(os.path.dirname(path), STATEMENTS))
     frame_memo.install()  # and each frame's path, columns and source
-    teardown_index.install(reporter)  # and each failure's teardown report found without a scan of all
-    state["report"] = supervisor.fork_run(lambda code, signum, message: _finish(state, code, signum, message))
+    teardown_index.install(
+        reporter
+    )  # and each failure's teardown report found without a scan of all
+    state["report"] = supervisor.fork_run(
+        lambda code, signum, message: _finish(state, code, signum, message)
+    )
 
 
 def takes_over(config: pytest.Config) -> bool:
@@ -205,7 +217,11 @@ def _finish(state: dict[str, Any], code: int, signum: int, message: bytes | None
         parsed = json.loads(message) if message else None
     except ValueError:
         parsed = None
-    text = finished_text(state, parsed, code, signum) if isinstance(parsed, dict) else unfinished(state, code, signum)
+    text = (
+        finished_text(state, parsed, code, signum)
+        if isinstance(parsed, dict)
+        else unfinished(state, code, signum)
+    )
     original = state["original"]
     try:
         fd = original.fileno()
@@ -217,19 +233,26 @@ def _finish(state: dict[str, Any], code: int, signum: int, message: bytes | None
 
 
 def finished_text(state: dict[str, Any], message: dict[str, Any], code: int, signum: int) -> str:
-    """The text for a run that finished: its raw output, or the two compact lines with its real exit code
-    (a process killed after its session ended, e.g. a crash at interpreter exit, says so)."""
+    """The text for a run that finished: its raw output, or the two compact lines with its real exit
+    code (a process killed after its session ended, e.g. a crash at interpreter exit, says so)."""
     if message.get("kind") != "compact":
         raw = read_text(state["path"])
-        return raw + (f"sidekit: then the process was killed by {signal_name(signum)}\n" if signum else "")
+        return raw + (
+            f"sidekit: then the process was killed by {signal_name(signum)}\n" if signum else ""
+        )
     size = os.stat(state["path"]).st_size
     fitted = dict(message["answer"])
     recorded = fitted.get("exit")
     code = 128 + signum if signum else code
     fitted["exit"] = code
     if signum:
-        fitted["pytest"] = f"the process was killed by {signal_name(signum)} after the session ended"
-    elif recorded != code and code not in (0, 1):  # something after the session decided the exit: say what
+        fitted["pytest"] = (
+            f"the process was killed by {signal_name(signum)} after the session ended"
+        )
+    elif recorded != code and code not in (
+        0,
+        1,
+    ):  # something after the session decided the exit: say what
         fitted["pytest"] = last_words(read_tail(state["path"], 8 * TAIL))
     text = head(size, code, state["shown"]) + render.dumps(fitted) + "\n"
     if len(text.encode()) > ANSWER_BUDGET:
@@ -239,14 +262,16 @@ def finished_text(state: dict[str, Any], message: dict[str, Any], code: int, sig
 
 
 def unfinished(state: dict[str, Any], code: int, signum: int) -> str:
-    """A run that ended before its session did: how it ended, its exit code, the tail of what it printed."""
+    """A run that ended before its session did: how it ended, its exit code, the tail of what it
+    printed."""
     seconds = time.time() - state["started"]
     if signum:
         how = f"was killed by {signal_name(signum)} (exit code {128 + signum})"
     else:
         how = f"exited with code {code}"
     line = (
-        f"sidekit: pytest {how} after {seconds:.0f} s, before it finished; all of it: {state['shown']}; "
+        f"sidekit: pytest {how} after {seconds:.0f} s, before it finished; all of it: "
+        f"{state['shown']}; "
         f"its last output:\n"
     )
     tail = read_tail(state["path"], TAIL)
@@ -280,7 +305,12 @@ def answer(config: pytest.Config, raw: str, stopped: str) -> dict[str, Any]:
     first_line = head(size, exit_code, shown_path(_shown_of(config)))
     budget = ANSWER_BUDGET - len(first_line.encode("utf-8")) - 1 - EXIT_SLACK
     if written is None:  # the recorder did not write: say what pytest said last, nothing more
-        return {"runner": "pytest", "exit": exit_code, "error": "test status not recorded", "pytest": last_words(raw)}
+        return {
+            "runner": "pytest",
+            "exit": exit_code,
+            "error": "test status not recorded",
+            "pytest": last_words(raw),
+        }
     summary, table = written
     run = summary.get("run") or {}
     found = record.run_clusters(summary, table)
@@ -309,7 +339,8 @@ def summary_counts(config: pytest.Config) -> dict[str, int]:
     """The counts of pytest's own last line (subtests count there as pytest counts them)."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     try:
-        parts, _ = getattr(reporter, "build_summary_stats_line")()  # noqa: B009 - reporter may be None
+        # reporter may be None
+        parts, _ = getattr(reporter, "build_summary_stats_line")()  # noqa: B009
     except Exception:  # noqa: BLE001 - an unknown pytest: keep the recorded counts
         return {}
     found: dict[str, int] = {}
@@ -321,18 +352,22 @@ def summary_counts(config: pytest.Config) -> dict[str, int]:
 
 
 def last_words(raw: str) -> str:
-    """pytest's own verdict: an INTERNALERROR line, else the last `E` line of an error, else its last line."""
+    """pytest's own verdict: an INTERNALERROR line, else the last `E` line of an error, else its
+    last line."""
     lines = [line.strip() for line in raw.splitlines() if line.strip()]
     internal = [line for line in lines if line.startswith("INTERNALERROR>")]
     if internal:
         return render.clip(internal[-1], 140)
-    banners = [line.strip("! ") for line in lines if line.startswith("!!!")]  # Interrupted: ..., stopping after ...
+    banners = [
+        line.strip("! ") for line in lines if line.startswith("!!!")
+    ]  # Interrupted: ..., stopping after ...
     final = lines[-1].strip("= ") if lines else ""
     return render.clip("; ".join(([banners[-1]] if banners else []) + [final]), 140)
 
 
 def _warnings(raw: str) -> int:
-    """The warning count of pytest's final line (the warnings summary itself stays in the raw file)."""
+    """The warning count of pytest's final line (the warnings summary itself stays in the raw
+    file)."""
     import re
 
     tail = raw.rstrip().rpartition("\n")[2]
@@ -367,7 +402,9 @@ def open_raw(root: str) -> tuple[str, int]:
     fd = safepath.open_append(path, root)
     os.set_blocking(fd, True)
     os.ftruncate(fd, 0)
-    kept = sorted(entry for entry in os.listdir(folder) if entry.startswith("raw-") and entry.endswith(".txt"))
+    kept = sorted(
+        entry for entry in os.listdir(folder) if entry.startswith("raw-") and entry.endswith(".txt")
+    )
     for old in kept[:-KEEP]:
         if old != name:
             try:

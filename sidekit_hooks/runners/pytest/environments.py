@@ -4,7 +4,8 @@
 one line, the path of a folder under the project's `.sidekit/` (ignored by git) that contains:
 
 - a link `sidekit_hooks` to this package;
-- a shim module that imports the recorder and does nothing when that fails (sidekit moved or removed);
+- a shim module that imports the recorder and does nothing when that fails (sidekit moved or
+  removed);
 - a `*.dist-info` whose `pytest11` entry point names the shim, so pytest loads it like any plugin.
 
 If the folder is gone, Python skips the `.pth` line silently; if the link dangles, the shim is an
@@ -28,7 +29,9 @@ SHIM_MODULE = "sidekit_pytest_shim"
 DIST_INFO = "sidekit_pytest_recorder-0.1.0.dist-info"
 RECORD_FILE = "recorder-envs.json"
 PTH_PREFIX = "sidekit-recorder-"
-PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # sidekit_hooks/
+PACKAGE_DIR = os.path.dirname(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+)  # sidekit_hooks/
 
 SHIM_SOURCE = '''"""sidekit's pytest recorder for this environment (written by `sidekit install`, removed by `sidekit uninstall`).
 
@@ -51,7 +54,9 @@ def pth_name(project: str) -> str:
     """One `.pth` per project, so two projects can share an environment and uninstall separately."""
     import hashlib
 
-    digest = hashlib.sha1(os.path.abspath(project).encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    digest = hashlib.sha1(os.path.abspath(project).encode("utf-8", "surrogatepass")).hexdigest()[
+        :10
+    ]
     return f"{PTH_PREFIX}{digest}.pth"
 
 
@@ -59,7 +64,8 @@ def pth_name(project: str) -> str:
 
 
 def records_in(env: str, project: str) -> bool:
-    """Whether a plain pytest in `env` loads sidekit's recorder (and so the compact plugin can load)."""
+    """Whether a plain pytest in `env` loads sidekit's recorder (and so the compact plugin can
+    load)."""
     if not env:
         return False
     if interpreter.same_env(interpreter.bin_python(env), sys.executable):
@@ -68,14 +74,19 @@ def records_in(env: str, project: str) -> bool:
     if not site:
         return False
     if os.path.isfile(os.path.join(site, pth_name(project))):
-        return os.path.isfile(os.path.join(shim_dir(project), "sidekit_hooks", "runners", "pytest", "plugin.py"))
+        return os.path.isfile(
+            os.path.join(shim_dir(project), "sidekit_hooks", "runners", "pytest", "plugin.py")
+        )
     return _has_dist(site)
 
 
 def _has_dist(site: str) -> bool:
     """sidekit-hooks installed into that environment itself (its own pytest11 entry point)."""
     try:
-        return any(name.startswith("sidekit_hooks-") and name.endswith(".dist-info") for name in os.listdir(site))
+        return any(
+            name.startswith("sidekit_hooks-") and name.endswith(".dist-info")
+            for name in os.listdir(site)
+        )
     except OSError:
         return False
 
@@ -92,7 +103,9 @@ def targets(project: str) -> list[interpreter.Interpreter]:
         env = candidate.env
         if not env or candidate.is_sidekit:
             continue
-        if candidate.source == "VIRTUAL_ENV" and not env.startswith(project.rstrip(os.sep) + os.sep):
+        if candidate.source == "VIRTUAL_ENV" and not env.startswith(
+            project.rstrip(os.sep) + os.sep
+        ):
             continue
         if interpreter.site_packages(env) and not any(e.env == env for e in found):
             found.append(candidate)
@@ -100,12 +113,16 @@ def targets(project: str) -> list[interpreter.Interpreter]:
 
 
 def write_shim(project: str) -> None:
-    """The folder the `.pth` files point at (rewritten each time: the link follows a moved checkout)."""
+    """The folder the `.pth` files point at (rewritten each time: the link follows a moved
+    checkout)."""
     folder = shim_dir(project)
-    safepath.makedirs(os.path.join(folder, DIST_INFO), safepath.anchor_of(folder))  # no link made through a link out
+    safepath.makedirs(
+        os.path.join(folder, DIST_INFO), safepath.anchor_of(folder)
+    )  # no link made through a link out
     link = os.path.join(folder, "sidekit_hooks")
     if os.path.realpath(link) != os.path.realpath(PACKAGE_DIR):
-        # A new link renamed over the old one: the plugin's setup worker and a hook may wire at once.
+        # A new link renamed over the old one: the plugin's setup worker and a hook may wire at
+        # once.
         fresh = f"{link}.tmp-{os.getpid()}-{os.urandom(4).hex()}"
         os.symlink(PACKAGE_DIR, fresh)
         try:
@@ -124,7 +141,8 @@ def write_shim(project: str) -> None:
 
 
 def wire(project: str, chosen: list[interpreter.Interpreter] | None = None) -> list[str]:
-    """Wire every target environment (or those `chosen`); returns one line per environment for install's report."""
+    """Wire every target environment (or those `chosen`); returns one line per environment for
+    install's report."""
     project = os.path.abspath(project)
     lines: list[str] = []
     wired = _load(project)
@@ -153,23 +171,27 @@ def wire(project: str, chosen: list[interpreter.Interpreter] | None = None) -> l
     return lines
 
 
-# -- the plugin form (#18): no `sidekit install`, so the plugin wires what lies inside the project ------
+# -- the plugin form (#18): no `sidekit install`, so the plugin wires what lies inside the project
+# ------
 
 
 def lies_inside(env: str, project: str) -> bool:
-    """Whether the environment and the site-packages a `.pth` goes to both resolve inside the project."""
+    """Whether the environment and the site-packages a `.pth` goes to both resolve inside the
+    project."""
     site = interpreter.site_packages(env)
     return bool(site) and safepath.inside(env, project) and safepath.inside(site, project)
 
 
 def inside_targets(project: str) -> list[interpreter.Interpreter]:
-    """The targets the plugin wires: those inside the project, never one a link leads out of it to."""
+    """The targets the plugin wires: those inside the project, never one a link leads out of it
+    to."""
     return [candidate for candidate in targets(project) if lies_inside(candidate.env, project)]
 
 
 def wire_unrecorded(project: str, python: str = "") -> list[str]:
-    """Wire now the environments inside the project that do not record yet: the setup's targets, and the
-    one `python` (a run's interpreter) belongs to. Install's lines; [] when every one records already."""
+    """Wire now the environments inside the project that do not record yet: the setup's targets, and
+    the one `python` (a run's interpreter) belongs to. Install's lines; [] when every one records
+    already."""
     chosen = inside_targets(project)
     env = interpreter.env_of(python) if python else ""
     known = {os.path.realpath(candidate.env) for candidate in chosen}
@@ -220,10 +242,19 @@ def probe(python: str, project: str) -> str:
     """What a plain pytest in that interpreter does: records | no-plugin | empty-shim | no-pytest | broken."""
     import subprocess
 
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")
+    }
     try:
         done = subprocess.run(
-            launch.project_code(python, PROBE), capture_output=True, text=True, timeout=30, cwd=project, env=env
+            launch.project_code(python, PROBE),
+            capture_output=True,
+            text=True,
+            timeout=30,
+            cwd=project,
+            env=env,
         )
     except (OSError, subprocess.SubprocessError):
         return "broken"
@@ -235,7 +266,11 @@ def _load(project: str) -> list[str]:
     import json
 
     try:
-        data = json.loads(safepath.read_bytes(safepath.check(os.path.join(workspace.state_dir(project), RECORD_FILE))))
+        data = json.loads(
+            safepath.read_bytes(
+                safepath.check(os.path.join(workspace.state_dir(project), RECORD_FILE))
+            )
+        )
     except (OSError, ValueError):
         return []
     return [str(p) for p in data.get("pth", ())] if isinstance(data, dict) else []
@@ -250,7 +285,8 @@ def _save(project: str, paths: list[str]) -> None:
 
 
 def _read(path: str) -> str:
-    """A `.pth` file of an environment ('' when absent, unreadable, not a regular file, over 64 KB)."""
+    """A `.pth` file of an environment ('' when absent, unreadable, not a regular file, over 64
+    KB)."""
     try:
         return safepath.read_regular(path, 64 * 1024).decode("utf-8")
     except (OSError, UnicodeDecodeError):

@@ -8,16 +8,17 @@ directory (`_makepath`), for the failing expression's columns (`get_python_frame
 source (`Code.fullsource`: `inspect.findsource`, then every line stripped). Tests that fail the same
 way share their frames, so most of this is the same work over again.
 
-Each answer is a pure function of things cheap to look at, so it is kept, keyed by all of them, and the
-bytes pytest prints are the same:
+Each answer is a pure function of things cheap to look at, so it is kept, keyed by all of them, and
+the bytes pytest prints are the same:
 
 - a frame's path: the code's file name and the working directory; whether the file exists is asked
-  again for each report and each collection (`forget_files`, called by the compact plugin), so a file
-  gone while a test ran is named as pytest names it;
+  again for each report and each collection (`forget_files`, called by the compact plugin), so a
+  file gone while a test ran is named as pytest names it;
 - the relative path: the path, the working directory and the formatter's `abspath`;
 - the columns: the code object and the frame's last instruction (what Python derives them from);
 - the source: the code object, the working directory and the file's size, mtime and inode (the same
-  test `linecache` makes before it re-reads a file, so an edit during the run is seen as pytest sees it).
+  test `linecache` makes before it re-reads a file, so an edit during the run is seen as pytest sees
+  it).
 
 Installed by the compact plugin only: pytest's own functions are wrapped, never rewritten, and any
 answer that cannot be keyed (no such file, no working directory) is pytest's own, asked afresh.
@@ -33,12 +34,15 @@ MAX_ENTRIES = 4096  # answers kept per kind; beyond that the memo starts again
 
 
 def install() -> bool:
-    """Wrap pytest's per-frame functions with their memos; False for an unknown pytest (left alone)."""
+    """Wrap pytest's per-frame functions with their memos; False for an unknown pytest (left
+    alone)."""
     try:
         from _pytest._code import code
     except ImportError:
         return False
-    formatter = getattr(code, "ExceptionInfoFormatter", None) or getattr(code, "FormattedExcinfo", None)
+    formatter = getattr(code, "ExceptionInfoFormatter", None) or getattr(
+        code, "FormattedExcinfo", None
+    )
     places: list[tuple[Any, str, Callable[[Any], Any]]] = [
         (code.Code, "path", code_path),
         (code.Code, "fullsource", full_source),
@@ -77,7 +81,8 @@ SEEN: set[tuple[str, str]] = set()  # (file name, cwd) found to exist since the 
 
 
 def forget_files() -> None:
-    """Stat files again from now on: called before each report and collection (where a test's code ran)."""
+    """Stat files again from now on: called before each report and collection (where a test's code
+    ran)."""
     SEEN.clear()
 
 
@@ -113,7 +118,8 @@ def code_path(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 def relative_path(original: Callable[[Any, Any], str]) -> Callable[[Any, Any], str]:
-    """`_makepath`: how the long report names a frame's file (relative when shorter, unless --tb abspath)."""
+    """`_makepath`: how the long report names a frame's file (relative when shorter, unless --tb
+    abspath)."""
     from pathlib import Path
 
     names: dict[tuple[bool, str, str], str] = {}
@@ -132,8 +138,8 @@ def relative_path(original: Callable[[Any, Any], str]) -> Callable[[Any, Any], s
 def frame_summary(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """`get_python_framesummary`: the frame's line and columns, found once per code and instruction.
 
-    A fresh summary for each traceback entry (its source line read lazily, as `traceback` does for one
-    made without it); the three column properties pytest reads of one entry share it.
+    A fresh summary for each traceback entry (its source line read lazily, as `traceback` does for
+    one made without it); the three column properties pytest reads of one entry share it.
     """
     from traceback import FrameSummary
 
@@ -149,12 +155,25 @@ def frame_summary(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
         kept = fields.get(key)
         if kept is None or kept[0] is not code:  # held here, so an id names one code object
             found = original(self)
-            values = (found.filename, found.lineno, found.name, found.end_lineno, found.colno, found.end_colno)
+            values = (
+                found.filename,
+                found.lineno,
+                found.name,
+                found.end_lineno,
+                found.colno,
+                found.end_colno,
+            )
             _keep(fields, key, (code, values))
         else:
             filename, lineno, name, end_lineno, colno, end_colno = kept[1]
             found = FrameSummary(
-                filename, lineno, name, lookup_line=False, end_lineno=end_lineno, colno=colno, end_colno=end_colno
+                filename,
+                lineno,
+                name,
+                lookup_line=False,
+                end_lineno=end_lineno,
+                colno=colno,
+                end_colno=end_colno,
             )
         last[:] = [raw, found]
         return found
@@ -188,8 +207,9 @@ def full_source(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 def statement_source(original: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """`_getentrysource`: the failing statement's lines, deindented: a pure function of the file's source
-    (the object `fullsource` keeps while the file stays the same), the code's first line and the frame's line."""
+    """`_getentrysource`: the failing statement's lines, deindented: a pure function of the file's
+    source (the object `fullsource` keeps while the file stays the same), the code's first line and
+    the frame's line."""
     statements: dict[tuple[int, int, int], tuple[Any, Any]] = {}
 
     def _getentrysource(self: Any, entry: Any) -> Any:
@@ -199,7 +219,9 @@ def statement_source(original: Callable[[Any, Any], Any]) -> Callable[[Any, Any]
             return original(self, entry)
         key = (id(whole), code.firstlineno, entry.lineno)
         kept = statements.get(key)
-        if kept is not None and kept[0] is whole:  # the same source object (held here, so its id is its own)
+        if (
+            kept is not None and kept[0] is whole
+        ):  # the same source object (held here, so its id is its own)
             return kept[1]
         found = original(self, entry)
         _keep(statements, key, (whole, found))
@@ -209,8 +231,8 @@ def statement_source(original: Callable[[Any, Any], Any]) -> Callable[[Any, Any]
 
 
 def marked_source(original: Callable[..., list[str]]) -> Callable[..., list[str]]:
-    """`get_source`: a statement's lines with the failing line marked (and its columns underlined), kept per
-    statement; the exception's own lines (`excinfo`) are added afresh each time."""
+    """`get_source`: a statement's lines with the failing line marked (and its columns underlined),
+    kept per statement; the exception's own lines (`excinfo`) are added afresh each time."""
     marked: dict[tuple[Any, ...], tuple[Any, list[str]]] = {}
 
     def get_source(

@@ -1,9 +1,10 @@
 """Which Python runs this project's tests: one answer for every command, the hook and doctor.
 
 Order: `--python` (an override), an explicit setting (`$SIDEKIT_PYTHON`, else `python` under
-`[tool.sidekit]` in the project's pyproject.toml when it lies inside the project), the project's `.venv` / `venv`, an active
-`$VIRTUAL_ENV`, uv's project environment (`$UV_PROJECT_ENVIRONMENT`) and Poetry's (found the way
-Poetry names it, without running Poetry or touching the network), and sidekit's own interpreter last.
+`[tool.sidekit]` in the project's pyproject.toml when it lies inside the project), the project's
+`.venv` / `venv`, an active `$VIRTUAL_ENV`, uv's project environment (`$UV_PROJECT_ENVIRONMENT`) and
+Poetry's (found the way Poetry names it, without running Poetry or touching the network), and
+sidekit's own interpreter last.
 
 Standard library only: the PreToolUse hook asks which environment a Bash pytest runs in. The hook
 half (`of_command`) reads no TOML; settings are read by the CLI half.
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 
 SETTING_ENV = "SIDEKIT_PYTHON"
 PROJECT_VENVS = (".venv", "venv")
-# Where the answer need not name the interpreter: the project's own venv, or sidekit's when there is none.
+# Where the answer need not name the interpreter: the project's own venv, or sidekit's when there is
+# none.
 OBVIOUS = frozenset({".venv", "venv", "sidekit", "option"})
 MAX_PYPROJECT = 1 << 20
 
@@ -31,8 +33,10 @@ class Interpreter:
     __slots__ = ("path", "source")
 
     def __init__(self, path: str, source: str) -> None:
-        self.path = path  # absolute, not symlink-resolved: a venv is found through its own bin/python
-        self.source = source  # option | setting | .venv | venv | VIRTUAL_ENV | uv | poetry | sidekit
+        # absolute, not symlink-resolved: a venv is found through its own bin/python
+        self.path = path
+        # option | setting | .venv | venv | VIRTUAL_ENV | uv | poetry | sidekit
+        self.source = source
 
     def __repr__(self) -> str:
         return f"Interpreter({self.path!r}, {self.source!r})"
@@ -94,10 +98,10 @@ def _listed(project: str) -> Iterator[tuple[str, str]]:
 
 
 def project_python(project: str) -> tuple[str, bool]:
-    """(`python` under `[tool.sidekit]`, made absolute; whether it lies inside the project), ('', False)
-    for none. A committed setting never points sidekit outside the project (docs/settings.md): one whose
-    folder resolves elsewhere is not used; the user names such an interpreter with $SIDEKIT_PYTHON or
-    --python."""
+    """(`python` under `[tool.sidekit]`, made absolute; whether it lies inside the project), ('',
+    False) for none. A committed setting never points sidekit outside the project
+    (docs/settings.md): one whose folder resolves elsewhere is not used; the user names such an
+    interpreter with $SIDEKIT_PYTHON or --python."""
     named = project_setting(project).get("python", "")
     if not isinstance(named, str) or not named.strip():
         return "", False
@@ -125,15 +129,17 @@ def project_setting(project: str) -> dict[str, object]:
 
 
 def pyproject_bytes(project: str) -> bytes:
-    """The project's pyproject.toml (b"" when absent, unreadable, over MAX_PYPROJECT, or not a regular file
-    inside the project: a FIFO or a link to /dev/zero never holds up the PreToolUse hook)."""
+    """The project's pyproject.toml (b"" when absent, unreadable, over MAX_PYPROJECT, or not a
+    regular file inside the project: a FIFO or a link to /dev/zero never holds up the PreToolUse
+    hook)."""
     from sidekit_hooks.core import safepath
 
     return safepath.read_project_file(project, "pyproject.toml", MAX_PYPROJECT) or b""
 
 
 def poetry_env(project: str) -> str:
-    """Poetry's environment for `project` when it exists, found as Poetry names it (no subprocess)."""
+    """Poetry's environment for `project` when it exists, found as Poetry names it (no
+    subprocess)."""
     name = _poetry_name(project)
     if not name:
         return ""
@@ -145,7 +151,9 @@ def poetry_env(project: str) -> str:
     digest = base64.urlsafe_b64encode(hashlib.sha256(cwd.encode()).digest()).decode()[:8]
     prefix = re.sub(r'[ $`!*@"\\\r\n\t]', "_", name.lower())[:42] + f"-{digest}-py"
     base = os.environ.get("POETRY_VIRTUALENVS_PATH") or os.path.join(
-        os.environ.get("POETRY_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "pypoetry"), "virtualenvs"
+        os.environ.get("POETRY_CACHE_DIR")
+        or os.path.join(os.path.expanduser("~"), ".cache", "pypoetry"),
+        "virtualenvs",
     )
     try:
         found = sorted(entry for entry in os.listdir(base) if entry.startswith(prefix))
@@ -164,7 +172,9 @@ def _poetry_name(project: str) -> str:
         data = tomllib.loads(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
         return ""
-    name = ((data.get("tool") or {}).get("poetry") or {}).get("name") or (data.get("project") or {}).get("name")
+    name = ((data.get("tool") or {}).get("poetry") or {}).get("name") or (
+        data.get("project") or {}
+    ).get("name")
     return name if isinstance(name, str) else ""
 
 

@@ -27,7 +27,11 @@ COMPACT_PLUGIN = "sidekit_hooks.runners.pytest.compact"  # loaded with -p by the
 MESSAGE_CHARS = 300  # first line of an exception message, as stored
 MENTION_TEXT = 4000  # how much of an assertion's text is searched for a reported exception
 MAX_FRAMES = 10
-SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")  # placed at the file that does not compile
+SYNTAX_ERRORS = (
+    "SyntaxError",
+    "IndentationError",
+    "TabError",
+)  # placed at the file that does not compile
 # Path parts that mean "not the project's own code" even inside the project folder.
 FOREIGN = ("/site-packages/", "/dist-packages/", "/.venv/", "/.tox/", "/.nox/", "/venv/")
 # pytest's outcome words, ranked: a test's outcome is its worst phase.
@@ -48,7 +52,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-@pytest.hookimpl(trylast=True)  # after the terminal reporter exists: the compact plugin takes over its output
+@pytest.hookimpl(
+    trylast=True
+)  # after the terminal reporter exists: the compact plugin takes over its output
 def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.get_plugin(RECORDER) is None:  # once, even if loaded under two names
         config.pluginmanager.register(Recorder(config), RECORDER)
@@ -80,7 +86,8 @@ class Recorder:
 
     @property
     def root(self) -> str:
-        """The workspace whose `.sidekit/` gets the cache; found on first need (most runs: at the end)."""
+        """The workspace whose `.sidekit/` gets the cache; found on first need (most runs: at the
+        end)."""
         if not self._root:
             self._root = _workspace_root(self.rootdir)
         return self._root
@@ -97,12 +104,19 @@ class Recorder:
                 pass
         return report
 
-    def pytest_assertrepr_compare(self, config: pytest.Config, op: str, left: object, right: object) -> None:
-        """Keep the compared values of a failing assert; answer None so pytest's text is unchanged."""
+    def pytest_assertrepr_compare(
+        self, config: pytest.Config, op: str, left: object, right: object
+    ) -> None:
+        """Keep the compared values of a failing assert; answer None so pytest's text is
+        unchanged."""
         try:
             from _pytest._io.saferepr import saferepr
 
-            self._compare = {"op": op, "left": saferepr(left, maxsize=160), "right": saferepr(right, maxsize=160)}
+            self._compare = {
+                "op": op,
+                "left": saferepr(left, maxsize=160),
+                "right": saferepr(right, maxsize=160),
+            }
         except Exception:  # noqa: BLE001
             self._compare = None
 
@@ -119,7 +133,9 @@ class Recorder:
         if report.failed and "p" not in entry:
             entry["p"] = report.when
             found = getattr(report, "sidekit", None)
-            entry["f"] = found if isinstance(found, dict) else from_text(report.longreprtext, self.root)
+            entry["f"] = (
+                found if isinstance(found, dict) else from_text(report.longreprtext, self.root)
+            )
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if self.worker or not report.failed:
@@ -141,7 +157,8 @@ class Recorder:
             self.selected = list(ids)
 
     def pytest_keyboard_interrupt(self, excinfo: ExceptionInfo[BaseException]) -> None:
-        # pytest stops for collection errors and -x with KeyboardInterrupt subclasses; only ^C counts
+        # pytest stops for collection errors and -x with KeyboardInterrupt subclasses; only ^C
+        # counts
         self.interrupted = excinfo.type is KeyboardInterrupt
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -155,13 +172,16 @@ class Recorder:
             import warnings
 
             warnings.warn(
-                pytest.PytestWarning(f"sidekit: test status not recorded in .sidekit/ ({type(exc).__name__}: {exc})"),
+                pytest.PytestWarning(
+                    f"sidekit: test status not recorded in .sidekit/ ({type(exc).__name__}: {exc})"
+                ),
                 stacklevel=1,
             )
 
     # -- what the run was -------------------------------------------------------------------
     def capture(self) -> record.Capture:
-        """Everything `record.save` needs, as plain data (the recorder module never sees the plugin)."""
+        """Everything `record.save` needs, as plain data (the recorder module never sees the
+        plugin)."""
         from sidekit_hooks.status import record
 
         return record.Capture(
@@ -204,7 +224,8 @@ class Recorder:
 
 
 def phase_outcome(report: pytest.TestReport) -> str | None:
-    """The test outcome one phase report decides, or None (a passing setup/teardown decides nothing)."""
+    """The test outcome one phase report decides, or None (a passing setup/teardown decides
+    nothing)."""
     xfail = hasattr(report, "wasxfail")
     if report.failed:
         return "failed" if report.when == "call" else "error"
@@ -215,7 +236,9 @@ def phase_outcome(report: pytest.TestReport) -> str | None:
     return None
 
 
-def describe(excinfo: ExceptionInfo[BaseException], root: str, compare: dict[str, str] | None) -> dict[str, Any]:
+def describe(
+    excinfo: ExceptionInfo[BaseException], root: str, compare: dict[str, str] | None
+) -> dict[str, Any]:
     """A failure as a small JSON-able dict (survives xdist): type, message, where, cause, frames.
 
     A failing doctest is described by what failed in it, not by pytest's wrapper around it (#18):
@@ -232,18 +255,26 @@ def describe_exception(
     compare: dict[str, str] | None,
     rename: dict[str, tuple[str, int]] | None = None,
 ) -> dict[str, Any]:
-    """`describe` of a plain exception; `rename` maps a doctest's pseudo-file to its example's file and line."""
+    """`describe` of a plain exception; `rename` maps a doctest's pseudo-file to its example's file
+    and line."""
     value = excinfo.value
     kind = type(value)
     failure: dict[str, Any] = {"type": kind.__qualname__, "message": first_line(value)}
     if kind.__module__ not in ("builtins", "_pytest.outcomes"):
         failure["module"] = kind.__module__
-    entries = [entry for entry in excinfo.traceback if not _hidden(entry, excinfo)] or list(excinfo.traceback)
-    located = [_locate(str(entry.path), entry.lineno + 1, entry.name, root, rename or {}) for entry in entries]
+    entries = [entry for entry in excinfo.traceback if not _hidden(entry, excinfo)] or list(
+        excinfo.traceback
+    )
+    located = [
+        _locate(str(entry.path), entry.lineno + 1, entry.name, root, rename or {})
+        for entry in entries
+    ]
     if located:
         (crash, _), line, _ = located[-1]
         failure["at"] = f"{crash}:{line}"
-    if isinstance(value, SyntaxError) and value.filename and value.lineno:  # the file that does not compile
+    if (
+        isinstance(value, SyntaxError) and value.filename and value.lineno
+    ):  # the file that does not compile
         (path, inside) = where(_absolute(value.filename, root), root)
         if inside:
             failure["at"] = failure["frame"] = f"{path}:{value.lineno}"
@@ -251,7 +282,9 @@ def describe_exception(
     if own:
         failure["frame"] = own[-1].partition(" in ")[0]
         failure["frames"] = own[:2] + own[2 - MAX_FRAMES :] if len(own) > MAX_FRAMES else own
-        if not rename:  # stopped in test code (an assert's line): placed at the function the test called
+        if (
+            not rename
+        ):  # stopped in test code (an assert's line): placed at the function the test called
             from sidekit_hooks.runners.pytest import subject
 
             innermost = max(index for index, ((_, mine), _, _) in enumerate(located) if mine)
@@ -259,7 +292,9 @@ def describe_exception(
             failure = subject.resolve(failure, entry.frame.raw, located[innermost][1], root, where)
     cause = root_cause(value)
     if cause is not None:
-        failure["cause"] = clip(f"{type(cause).__qualname__}: {first_line(cause)}".rstrip(": "), MESSAGE_CHARS)
+        failure["cause"] = clip(
+            f"{type(cause).__qualname__}: {first_line(cause)}".rstrip(": "), MESSAGE_CHARS
+        )
     if compare and isinstance(value, AssertionError):
         failure["compare"] = compare
     if isinstance(value, AssertionError):
@@ -279,7 +314,8 @@ def _locate(
 
 
 def doctest_failure(value: BaseException) -> Any:
-    """The first doctest.UnexpectedException / DocTestFailure a failing doctest item raised, or None."""
+    """The first doctest.UnexpectedException / DocTestFailure a failing doctest item raised, or
+    None."""
     import sys
 
     doctest = sys.modules.get("doctest")
@@ -287,15 +323,20 @@ def doctest_failure(value: BaseException) -> Any:
         return None
     failures = getattr(value, "failures", None)  # pytest's MultipleDoctestFailures
     first = failures[0] if isinstance(failures, (list, tuple)) and failures else value
-    return first if isinstance(first, (doctest.UnexpectedException, doctest.DocTestFailure)) else None
+    return (
+        first if isinstance(first, (doctest.UnexpectedException, doctest.DocTestFailure)) else None
+    )
 
 
 def describe_doctest(failure: Any, root: str) -> dict[str, Any]:
-    """A doctest example's failure: its exception where it was raised, or its wrong output at its line."""
+    """A doctest example's failure: its exception where it was raised, or its wrong output at its
+    line."""
     test, example = failure.test, failure.example
     filename = str(test.filename or "")
     line = (test.lineno or 0) + example.lineno + 1  # as pytest reports it: 1-based, in the file
-    pseudo = f"<doctest {test.name}[{test.examples.index(example)}]>" if example in test.examples else ""
+    pseudo = (
+        f"<doctest {test.name}[{test.examples.index(example)}]>" if example in test.examples else ""
+    )
     exc_info = getattr(failure, "exc_info", None)
     if exc_info is not None:
         from _pytest._code.code import ExceptionInfo  # loaded by pytest already
@@ -310,13 +351,17 @@ def describe_doctest(failure: Any, root: str) -> dict[str, Any]:
         return found
     (path, mine) = where(filename, root)
     spot = f"{path}:{line}"
-    source, want, got = (" ".join(str(text).split()) for text in (example.source, example.want, failure.got))
+    source, want, got = (
+        " ".join(str(text).split()) for text in (example.source, example.want, failure.got)
+    )
     described: dict[str, Any] = {
         "type": "DocTestFailure",
         "module": "doctest",
         "at": spot,
         "doctest": True,
-        "message": clip(f"{source} -> expected {want or 'nothing'}, got {got or 'nothing'}", MESSAGE_CHARS),
+        "message": clip(
+            f"{source} -> expected {want or 'nothing'}, got {got or 'nothing'}", MESSAGE_CHARS
+        ),
     }
     if mine:
         described["frame"], described["frames"] = spot, [f"{spot} in {test.name}"]
@@ -341,7 +386,11 @@ def root_cause(value: BaseException) -> BaseException | None:
     found = None
     current: BaseException | None = value
     for _ in range(8):
-        nxt = current.__cause__ or (None if current.__suppress_context__ else current.__context__) if current else None
+        nxt = (
+            current.__cause__ or (None if current.__suppress_context__ else current.__context__)
+            if current
+            else None
+        )
         if nxt is None:
             break
         found = current = nxt
@@ -349,7 +398,8 @@ def root_cause(value: BaseException) -> BaseException | None:
 
 
 def exception_mentions(text: str) -> list[str]:
-    """Exceptions an assertion's text reports, e.g. `<Result TypeError('bad')>` -> "TypeError: bad"."""
+    """Exceptions an assertion's text reports, e.g. `<Result TypeError('bad')>` -> "TypeError:
+    bad"."""
     import re
 
     found: list[str] = []
@@ -373,13 +423,23 @@ def from_text(text: str, root: str) -> dict[str, Any]:
     kind, sep, message = last.partition(": ")
     if not sep or not re.fullmatch(r"[\w.]+", kind):
         kind, message = "Error", last
-    failure: dict[str, Any] = {"type": kind.rpartition(".")[2], "message": clip(message.strip(), MESSAGE_CHARS)}
-    spots = re.findall(r'File "([^"]+)", line (\d+)', text) + re.findall(r"^([^\s:][^:\n]*\.py):(\d+)", text, re.M)
-    own = [(where(os.path.join(root, path) if not os.path.isabs(path) else path, root), line) for path, line in spots]
+    failure: dict[str, Any] = {
+        "type": kind.rpartition(".")[2],
+        "message": clip(message.strip(), MESSAGE_CHARS),
+    }
+    spots = re.findall(r'File "([^"]+)", line (\d+)', text) + re.findall(
+        r"^([^\s:][^:\n]*\.py):(\d+)", text, re.M
+    )
+    own = [
+        (where(os.path.join(root, path) if not os.path.isabs(path) else path, root), line)
+        for path, line in spots
+    ]
     mine = [f"{path}:{line}" for (path, inside), line in own if inside]
     if mine:
         failure["at"] = failure["frame"] = mine[-1]
-    if failure["type"] in SYNTAX_ERRORS:  # the file that does not compile, not the import that read it
+    if (
+        failure["type"] in SYNTAX_ERRORS
+    ):  # the file that does not compile, not the import that read it
         broken = re.findall(r'^E\s+File "([^"]+)", line (\d+)', text, re.M)
         if broken:
             (path, inside), line = where(_absolute(broken[-1][0], root), root), broken[-1][1]
@@ -408,8 +468,8 @@ def where(path: str, root: str) -> tuple[str, bool]:
 
 
 def _hidden(entry: Any, excinfo: ExceptionInfo[BaseException]) -> bool:
-    """pytest's `__tracebackhide__`, and unittest's own frames (`__unittest`): an `assertEqual` fails at the
-    test's line, not in unittest/case.py."""
+    """pytest's `__tracebackhide__`, and unittest's own frames (`__unittest`): an `assertEqual`
+    fails at the test's line, not in unittest/case.py."""
     try:
         if entry.frame.f_globals.get("__unittest"):
             return True

@@ -1,12 +1,13 @@
-"""Whether sidekit's pytest plugin will load in a run: the rewrite's `-o sidekit_compact=true` is only
-harmless where it does (elsewhere `--strict-config` or `filterwarnings = error` turn the unknown option
-into a failed run).
+"""Whether sidekit's pytest plugin will load in a run: the rewrite's `-o sidekit_compact=true` is
+only harmless where it does (elsewhere `--strict-config` or `filterwarnings = error` turn the
+unknown option into a failed run).
 
-It will not when `-p no:sidekit` is anywhere pytest reads options (the command line, `PYTEST_ADDOPTS`,
-`addopts` of any ini file pytest may pick from the run's folder upwards: pytest.ini, .pytest.ini,
-pyproject.toml, tox.ini, setup.cfg), or when plugin autoload is off and `-p sidekit` is not given. An
-explicit `-c`/`--config-file`/`--rootdir` is read the same way. Wider than pytest on purpose: a
-mention in any section of any of those files counts. Standard library only (hot path).
+It will not when `-p no:sidekit` is anywhere pytest reads options (the command line,
+`PYTEST_ADDOPTS`, `addopts` of any ini file pytest may pick from the run's folder upwards:
+pytest.ini, .pytest.ini, pyproject.toml, tox.ini, setup.cfg), or when plugin autoload is off and `-p
+sidekit` is not given. An explicit `-c`/`--config-file`/`--rootdir` is read the same way. Wider than
+pytest on purpose: a mention in any section of any of those files counts. Standard library only (hot
+path).
 """
 
 from __future__ import annotations
@@ -68,8 +69,8 @@ def _named(args: list[str]) -> bool:
 
 
 def ini_candidates(args: list[str], rundir: str) -> list[str]:
-    """Every ini file pytest could read for this run: named ones, and those in each folder upwards from
-    the run's folder and from each path argument's folder."""
+    """Every ini file pytest could read for this run: named ones, and those in each folder upwards
+    from the run's folder and from each path argument's folder."""
     named: list[str] = []
     starts = [rundir]
     previous = ""

@@ -1,4 +1,5 @@
-"""One pytest run in its own process group: streamed progress, and stopped whole when the caller stops.
+"""One pytest run in its own process group: streamed progress, and stopped whole when the caller
+stops.
 
 `sidekit test` and the MCP `test` tool both run pytest through `execute`. pytest starts in a new
 session (process group), so an interrupted or cancelled caller can stop it together with everything
@@ -27,7 +28,8 @@ Progress = Callable[[int], None]
 
 
 class Run:
-    """A pytest process the caller may stop from another thread (`stop`), e.g. on MCP cancellation."""
+    """A pytest process the caller may stop from another thread (`stop`), e.g. on MCP
+    cancellation."""
 
     def __init__(self) -> None:
         self.process: subprocess.Popen[str] | None = None
@@ -53,12 +55,18 @@ class Run:
             process.wait(GRACE)
         except subprocess.TimeoutExpired:
             pass
-        _signal_group(process.pid, signal.SIGKILL)  # the workers too, even when pytest itself is gone
+        _signal_group(
+            process.pid, signal.SIGKILL
+        )  # the workers too, even when pytest itself is gone
         process.wait()
 
 
 def execute(
-    argv: list[str], cwd: str, env: dict[str, str], progress: Progress | None = None, run: Run | None = None
+    argv: list[str],
+    cwd: str,
+    env: dict[str, str],
+    progress: Progress | None = None,
+    run: Run | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Run `argv` to the end (or until stopped); stdout and stderr captured as text.
 
@@ -102,7 +110,8 @@ def execute(
 
 @contextmanager
 def one_at_a_time(root: str) -> Iterator[None]:
-    """Hold the workspace's run lock: `sidekit test` runs (CLI or MCP, any number of clients) take turns.
+    """Hold the workspace's run lock: `sidekit test` runs (CLI or MCP, any number of clients) take
+    turns.
 
     The cache keeps the last run's summary, and each caller answers from its own run; two runs that
     end together would otherwise leave one caller reading the other's summary.
@@ -111,7 +120,9 @@ def one_at_a_time(root: str) -> Iterator[None]:
 
     folder = workspace.state_dir(root)
     safepath.makedirs(folder)
-    with open(safepath.open_append(os.path.join(folder, LOCK_FILE)), "a") as handle:  # no link, no FIFO
+    with open(
+        safepath.open_append(os.path.join(folder, LOCK_FILE)), "a"
+    ) as handle:  # no link, no FIFO
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         yield  # closing the file releases the lock
 

@@ -1,15 +1,15 @@
 """PreToolUse on Bash: a raw pytest run reaches the model as the compact answer, not 30 KB of dots.
 
-The command is rewritten (`updatedInput`) by appending one plain pytest option, `-o sidekit_compact=true`,
-to the very command the agent wrote: same interpreter, arguments (byte for byte), working directory and
-exit code. The client judges the rewritten command again, so it is rewritten only when every Bash rule in
-reach (each settings layer, and the flags the client was started with) judges both commands alike
-(`runners.permissions`, applied to every runner's rewrite by `dispatch.pre_tool_use`), and only where
-sidekit's plugin will load (`runners.plugin_loads`). The recorder plugin then loads
-`runners.pytest.compact`, which keeps pytest's output in a file under `.sidekit/pytest/` and, when it is
-longer than about 2 KB, prints the compact answer instead. An ini override rather than `-p`: in an
-environment where sidekit does not load after all (the shell found another `python` than the hook
-did), pytest only warns about an unknown option and runs as written.
+The command is rewritten (`updatedInput`) by appending one plain pytest option, `-o
+sidekit_compact=true`, to the very command the agent wrote: same interpreter, arguments (byte for
+byte), working directory and exit code. The client judges the rewritten command again, so it is
+rewritten only when every Bash rule in reach (each settings layer, and the flags the client was
+started with) judges both commands alike (`runners.permissions`, applied to every runner's rewrite
+by `dispatch.pre_tool_use`), and only where sidekit's plugin will load (`runners.plugin_loads`). The
+recorder plugin then loads `runners.pytest.compact`, which keeps pytest's output in a file under
+`.sidekit/pytest/` and, when it is longer than about 2 KB, prints the compact answer instead. An ini
+override rather than `-p`: in an environment where sidekit does not load after all (the shell found
+another `python` than the hook did), pytest only warns about an unknown option and runs as written.
 
 Rewritten: `pytest`, `py.test`, `python[3[.X]] -m pytest`, a venv's `bin/pytest` or `bin/python -m
 pytest`, `uv run pytest`, `poetry run pytest`, after `cd DIR &&` and environment assignments.
@@ -29,7 +29,8 @@ from sidekit_hooks.runners.pytest import environments, interpreter
 
 OPTION = "sidekit_compact"
 APPENDED = f" -o {OPTION}=true"
-# The old name of `SIDEKIT_COMPACT=0` (dispatch.OFF_ENV, every runner's rewrite), for pytest's alone: still works.
+# The old name of `SIDEKIT_COMPACT=0` (dispatch.OFF_ENV, every runner's rewrite), for pytest's
+# alone: still works.
 OLD_OFF_ENV = "SIDEKIT_COMPACT_PYTEST"
 SETTING = "compact-pytest"
 # pytest options after which the run is not one to compact (output the user asked for as it is).
@@ -88,17 +89,19 @@ def rewrite(command: str, cwd: str, project: str) -> str:
 
     if not plugin_loads.plugin_loads(args, rundir):
         return ""
-    # Only the shell's own blanks are trimmed: a trailing \r, \v, \f, NBSP or U+2028 is part of an argument.
-    # The permission rules judge this proposal in dispatch.pre_tool_use, as every runner's.
+    # Only the shell's own blanks are trimmed: a trailing \r, \v, \f, NBSP or U+2028 is part of an
+    # argument. The permission rules judge this proposal in dispatch.pre_tool_use, as every
+    # runner's.
     return command.rstrip(" \t") + APPENDED
 
 
 def wire_for_plugin(command: str, cwd: str, project: str) -> None:
     """Plugin form (#18): a plugin user never ran `sidekit install`, and the first session's setup
-    (cli/plugin_setup.py) may not have run yet when the first raw run comes. So before a Bash command that
-    names pytest, the environments inside the project (links resolved) that do not record yet are wired,
-    as install would: a `.pth` and a small folder under `.sidekit/`. Rewritten or left as written (a pipe,
-    `-s`, `compact-pytest = false`), the run then records, as in the settings form."""
+    (cli/plugin_setup.py) may not have run yet when the first raw run comes. So before a Bash
+    command that names pytest, the environments inside the project (links resolved) that do not
+    record yet are wired, as install would: a `.pth` and a small folder under `.sidekit/`. Rewritten
+    or left as written (a pipe, `-s`, `compact-pytest = false`), the run then records, as in the
+    settings form."""
     from sidekit_hooks.core import hooklog, pluginform
 
     if not pluginform.plugin_root():
@@ -116,10 +119,13 @@ def interpreter_of(command: str, cwd: str) -> str:
 
 
 def parse_run(command: str, cwd: str) -> tuple[str, list[str], str] | None:
-    """(interpreter, pytest's arguments, the folder it runs in) for a plain pytest command line, else None."""
+    """(interpreter, pytest's arguments, the folder it runs in) for a plain pytest command line,
+    else None."""
     from sidekit_hooks.runners.dispatch import plain_run
 
-    plain = plain_run(command)  # `cd DIR &&`, assignments and words, as every runner's rewrite reads them
+    plain = plain_run(
+        command
+    )  # `cd DIR &&`, assignments and words, as every runner's rewrite reads them
     if plain is None:
         return None
     folders, assignments, words = plain
@@ -129,7 +135,12 @@ def parse_run(command: str, cwd: str) -> tuple[str, list[str], str] | None:
         cwd = os.path.normpath(os.path.join(cwd, os.path.expanduser(folder)))
     path_env = os.environ.get("PATH", "")
     for name, value in assignments:
-        if name in ("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTEST_ADDOPTS", "VIRTUAL_ENV", "PYTEST_PLUGINS"):
+        if name in (
+            "PYTEST_DISABLE_PLUGIN_AUTOLOAD",
+            "PYTEST_ADDOPTS",
+            "VIRTUAL_ENV",
+            "PYTEST_PLUGINS",
+        ):
             return None
         if name == "PATH":
             path_env = value
@@ -158,7 +169,9 @@ def _runner(words: list[str], cwd: str, path_env: str) -> tuple[str, list[str]]:
     if name in ("pytest", "py.test"):
         script = _locate(head, cwd, path_env)
         return (os.path.join(os.path.dirname(script), "python") if script else ""), words[1:]
-    if (name in PYTHON_NAMES or (name.startswith("python3.") and name[8:].isdigit())) and words[1:3] == [
+    if (name in PYTHON_NAMES or (name.startswith("python3.") and name[8:].isdigit())) and words[
+        1:3
+    ] == [
         "-m",
         "pytest",
     ]:
@@ -167,7 +180,8 @@ def _runner(words: list[str], cwd: str, path_env: str) -> tuple[str, list[str]]:
 
 
 def _runner_env(tool: str, cwd: str) -> str:
-    """The environment `uv run` / `poetry run` uses for the project around `cwd` (no network, no subprocess)."""
+    """The environment `uv run` / `poetry run` uses for the project around `cwd` (no network, no
+    subprocess)."""
     root = cwd
     while not os.path.isfile(os.path.join(root, "pyproject.toml")):
         parent = os.path.dirname(root)
@@ -195,13 +209,20 @@ def _locate(program: str, cwd: str, path_env: str) -> str:
 
 
 def _plain_run(args: list[str]) -> bool:
-    """Whether pytest's arguments ask for an ordinary run (no debugger, no live output, no listing)."""
+    """Whether pytest's arguments ask for an ordinary run (no debugger, no live output, no
+    listing)."""
     previous = ""
     for arg in args:
-        if (previous == "-p" and arg in ("no:sidekit", "no:terminal")) or (previous == "--capture" and arg == "no"):
+        if (previous == "-p" and arg in ("no:sidekit", "no:terminal")) or (
+            previous == "--capture" and arg == "no"
+        ):
             return False
         previous = arg
-        if arg in LEAVE_ALONE or "no:sidekit" in arg or arg.startswith(("--capture=no", "--pdbcls=", "--help")):
+        if (
+            arg in LEAVE_ALONE
+            or "no:sidekit" in arg
+            or arg.startswith(("--capture=no", "--pdbcls=", "--help"))
+        ):
             return False
         if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
             for char in arg[1:]:
@@ -213,5 +234,6 @@ def _plain_run(args: list[str]) -> bool:
 
 
 def enabled(project: str) -> bool:
-    """`compact-pytest = false` under `[tool.sidekit]` in pyproject.toml turns the rewrite off for the project."""
+    """`compact-pytest = false` under `[tool.sidekit]` in pyproject.toml turns the rewrite off for
+    the project."""
     return interpreter.project_setting(project).get(SETTING, True) is not False

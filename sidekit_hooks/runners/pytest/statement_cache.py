@@ -1,21 +1,23 @@
 """Where a failing statement starts and ends, found once per source and line in a compacted run.
 
-pytest's long traceback style asks, for every frame of every failure, which lines the failing statement
-spans (`_pytest._code.source.getstatementrange_ast`): it parses the whole file and tokenizes the block
-again each time, because its parse cache lives only as long as one failure's report. With many
-failures in one big test file that is most of the run's CPU (more-itertools' 6,000-line test_more.py:
-0.3 s a frame). The answer is a pure function of the source's lines, the line and `assertion`, so it
-is kept for the run: the same bytes come out, once.
+pytest's long traceback style asks, for every frame of every failure, which lines the failing
+statement spans (`_pytest._code.source.getstatementrange_ast`): it parses the whole file and
+tokenizes the block again each time, because its parse cache lives only as long as one failure's
+report. With many failures in one big test file that is most of the run's CPU (more-itertools'
+6,000-line test_more.py: 0.3 s a frame). The answer is a pure function of the source's lines, the
+line and `assertion`, so it is kept for the run: the same bytes come out, once.
 
 What is kept of a file is not its parse tree but a flat stand-in: one `pass` per line where pytest's
 walk of the tree finds a statement start (decorators, `else:` and `finally:` included), which gives
-pytest's function the same line list. A whole tree kept to the end of the run is walked by every full
-garbage collection after it (more-itertools: 0.09 s of CPU); the stand-in is a node per statement.
-Where pytest can say which lines it finds (`_statement_linenos`, pytest 9), its own list is used.
+pytest's function the same line list. A whole tree kept to the end of the run is walked by every
+full garbage collection after it (more-itertools: 0.09 s of CPU); the stand-in is a node per
+statement. Where pytest can say which lines it finds (`_statement_linenos`, pytest 9), its own list
+is used.
 
-Those line lists outlive the run in `.sidekit/pytest/statements.json`, keyed by a digest of the file's
-text, Python's and pytest's versions: a file unchanged since an earlier compacted run (the test file
-while its module is being fixed) is not parsed again. A list that does not fit its file is ignored.
+Those line lists outlive the run in `.sidekit/pytest/statements.json`, keyed by a digest of the
+file's text, Python's and pytest's versions: a file unchanged since an earlier compacted run (the
+test file while its module is being fixed) is not parsed again. A list that does not fit its file is
+ignored.
 """
 
 from __future__ import annotations
@@ -29,21 +31,30 @@ from typing import Any
 
 MAX_SOURCES = 64  # distinct files kept (their parse trees); beyond that the memo starts again
 MAX_STORED = 64  # files whose statement lines are kept between runs (the most recently used)
-STORE: dict[str, Any] = {}  # the installed memo's store: {"path": ..., "known": ..., "learned": ...}
+STORE: dict[
+    str, Any
+] = {}  # the installed memo's store: {"path": ..., "known": ..., "learned": ...}
 Range = tuple[ast.AST, int, int]
 
 
 def install(store: str = "") -> bool:
-    """Put the memo in front of pytest's function where pytest calls it; False for an unknown pytest.
+    """Put the memo in front of pytest's function where pytest calls it; False for an unknown
+    pytest.
 
-    With `store`, the statement lines of files parsed in earlier runs are read from it (`save` writes)."""
+    With `store`, the statement lines of files parsed in earlier runs are read from it (`save`
+    writes)."""
     try:
         from _pytest._code import code, source
     except ImportError:
         return False
-    modules: tuple[Any, ...] = (source, code)  # Source.getstatementrange, TracebackEntry.getsource call it
+    modules: tuple[Any, ...] = (
+        source,
+        code,
+    )  # Source.getstatementrange, TracebackEntry.getsource call it
     original = getattr(source, "getstatementrange_ast", None)
-    if not callable(original) or original.__module__ == __name__:  # unknown pytest, or already installed
+    if (
+        not callable(original) or original.__module__ == __name__
+    ):  # unknown pytest, or already installed
         return False
     if any(getattr(module, "getstatementrange_ast", None) is not original for module in modules):
         return False
@@ -81,7 +92,9 @@ def memoized(
                 if stored is not None and fits(stored, len(lines)):
                     trees[lines] = flat(stored)
                     learned[digest] = stored  # used again: kept when the store is written
-            found = original(lineno, source, assertion, trees.get(lines, astnode))  # SyntaxError: not kept
+            found = original(
+                lineno, source, assertion, trees.get(lines, astnode)
+            )  # SyntaxError: not kept
             if len(trees) >= MAX_SOURCES and lines not in trees:
                 ranges.clear()
                 trees.clear()
@@ -108,14 +121,19 @@ def statement_lines(tree: ast.AST) -> list[int]:
             for name in ("finalbody", "orelse"):
                 block = getattr(node, name, None)
                 if block:
-                    found.append(block[0].lineno - 2)  # the `else:`/`finally:` line counts as a statement
+                    found.append(
+                        block[0].lineno - 2
+                    )  # the `else:`/`finally:` line counts as a statement
     return sorted(found)
 
 
 def line_list(tree: ast.AST) -> list[int]:
-    """The lines pytest collects from `tree`: its own list where it has one (pytest 9), else `statement_lines`."""
+    """The lines pytest collects from `tree`: its own list where it has one (pytest 9), else
+    `statement_lines`."""
     try:
-        from _pytest._code.source import _statement_linenos  # pytest 9: its own list, kept on the tree
+        from _pytest._code.source import (
+            _statement_linenos,
+        )  # pytest 9: its own list, kept on the tree
     except ImportError:
         return statement_lines(tree)
     return list(_statement_linenos(tree))
@@ -123,7 +141,9 @@ def line_list(tree: ast.AST) -> list[int]:
 
 def flat(lines: list[int]) -> ast.AST:
     """A module of one `pass` per line: pytest collects exactly `lines` from it."""
-    return ast.Module(body=[ast.Pass(lineno=line + 1, col_offset=0) for line in lines], type_ignores=[])
+    return ast.Module(
+        body=[ast.Pass(lineno=line + 1, col_offset=0) for line in lines], type_ignores=[]
+    )
 
 
 def stand_in(tree: ast.AST) -> ast.AST:
@@ -132,7 +152,8 @@ def stand_in(tree: ast.AST) -> ast.AST:
 
 
 def text_digest(lines: tuple[str, ...]) -> str:
-    """What a stored line list is keyed by: the text, and the Python and pytest that parse and walk it."""
+    """What a stored line list is keyed by: the text, and the Python and pytest that parse and walk
+    it."""
     import pytest
 
     head = f"{sys.version_info[0]}.{sys.version_info[1]} {pytest.__version__}\n"
@@ -152,19 +173,25 @@ MAX_STORE_BYTES = 8 << 20
 
 
 def load(path: str) -> dict[str, list[int]]:
-    """The stored lists; {} for a missing or broken store, and for anything but a regular file (a FIFO
-    or a link a repository plants there is never opened through: it could block or lead outside)."""
+    """The stored lists; {} for a missing or broken store, and for anything but a regular file (a
+    FIFO or a link a repository plants there is never opened through: it could block or lead
+    outside)."""
     from sidekit_hooks.core import safepath
 
     try:
         found = json.loads(safepath.read_bytes(path, MAX_STORE_BYTES))
     except (OSError, ValueError):
         return {}
-    return {key: value for key, value in found.items() if isinstance(value, list)} if isinstance(found, dict) else {}
+    return (
+        {key: value for key, value in found.items() if isinstance(value, list)}
+        if isinstance(found, dict)
+        else {}
+    )
 
 
 def save() -> None:
-    """Write the installed memo's store: the lists used or found in this run first, then the older ones."""
+    """Write the installed memo's store: the lists used or found in this run first, then the older
+    ones."""
     path, known, learned = STORE.get("path"), STORE.get("known") or {}, STORE.get("learned") or {}
     if not path or not learned or all(known.get(key) == value for key, value in learned.items()):
         return

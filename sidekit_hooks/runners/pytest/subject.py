@@ -1,14 +1,15 @@
 """The project function a pytest failure is about, when the failure stops in test code.
 
 A failing `assert` or `self.assertEqual` has no frame in the code under test: its innermost project
-frame is the assertion line in the test file, so a broken function fails as many clusters as there are
-assert lines that check it (Unidecode 1.3.8 with one planted bug: 14 clusters at `tests/`, none at the
-broken module). Go's and js's failures are placed at the function their test calls (runners/go/subject.py,
-runners/js/subject.py); here the test's own frame says it without a text scan: the names the test's
-code loads up to the failing line (`f(`, `module.f(`, `self.f(` for a function the test class binds)
-are looked up in that frame, and the first one on the failing line (else the nearest before it) that
-is a function defined in the project outside test code places the failure at its `def`. `checks` keeps
-the test's spot: `"at":"unidecode/__init__.py:35","checks":"unidecode, asserted at tests/test_x.py:105"`.
+frame is the assertion line in the test file, so a broken function fails as many clusters as there
+are assert lines that check it (Unidecode 1.3.8 with one planted bug: 14 clusters at `tests/`, none
+at the broken module). Go's and js's failures are placed at the function their test calls
+(runners/go/subject.py, runners/js/subject.py); here the test's own frame says it without a text
+scan: the names the test's code loads up to the failing line (`f(`, `module.f(`, `self.f(` for a
+function the test class binds) are looked up in that frame, and the first one on the failing line
+(else the nearest before it) that is a function defined in the project outside test code places the
+failure at its `def`. `checks` keeps the test's spot:
+`"at":"unidecode/__init__.py:35","checks":"unidecode, asserted at tests/test_x.py:105"`.
 
 Nothing of the repository runs for it: globals and locals are read as dictionaries, attributes with
 `inspect.getattr_static` (no property, no `__getattr__`), functions by their code object's file and
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import Any
 
-# (the test's code: file, first line, name; the failing line) -> the loads on or before it, nearest first
+# (the test's code: file, first line, name; the failing line) -> the loads on or before it, nearest
+# first
 _LOADS: dict[tuple[str, int, str, int], list[tuple[int, str, tuple[str, ...]]]] = {}
 LOADS_KEPT = 2048
 ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
@@ -34,17 +36,22 @@ MAX_CHAIN = 4  # names in one dotted load that are followed (`self.make`, `pkg.t
 
 
 def resolve(
-    failure: dict[str, Any], frame: Any, line: int, root: str, where: Callable[[str, str], tuple[str, bool]]
+    failure: dict[str, Any],
+    frame: Any,
+    line: int,
+    root: str,
+    where: Callable[[str, str], tuple[str, bool]],
 ) -> dict[str, Any]:
-    """`failure` placed at the project function its test called, when it stopped in test code (`frame`,
-    the innermost project frame, at `line` of its file); else unchanged. `where(path, root)` is the
-    plugin's (display path, inside the project)."""
+    """`failure` placed at the project function its test called, when it stopped in test code
+    (`frame`, the innermost project frame, at `line` of its file); else unchanged. `where(path,
+    root)` is the plugin's (display path, inside the project)."""
     spot = str(failure.get("frame", ""))
     if not spot or spot != failure.get("at") or not in_test_code(spot):
         return failure
     try:
         found = _subject(frame, line, root, where)
-    except Exception:  # noqa: BLE001 - a frame that cannot be read leaves the failure where it stopped
+    # a frame that cannot be read leaves the failure where it stopped
+    except Exception:  # noqa: BLE001
         return failure
     if found is None:
         return failure
@@ -52,7 +59,9 @@ def resolve(
     return dict(failure, at=at, frame=at, checks=f"{name}, asserted at {spot}")
 
 
-def _subject(frame: Any, line: int, root: str, where: Callable[[str, str], tuple[str, bool]]) -> tuple[str, str] | None:
+def _subject(
+    frame: Any, line: int, root: str, where: Callable[[str, str], tuple[str, bool]]
+) -> tuple[str, str] | None:
     code = frame.f_code
     for _, how, names in _loads(code, line):
         function = _lookup(frame, how, names)
@@ -65,17 +74,24 @@ def _subject(frame: Any, line: int, root: str, where: Callable[[str, str], tuple
 
 
 def _loads(code: CodeType, line: int) -> list[tuple[int, str, tuple[str, ...]]]:
-    """The names the code loads up to `line`: those on `line` first, in order, then the earlier ones,
-    nearest first. A global or local alone (`f`), or an owner and its attribute (`self.f`, `mod.f`)."""
+    """The names the code loads up to `line`: those on `line` first, in order, then the earlier
+    ones, nearest first. A global or local alone (`f`), or an owner and its attribute (`self.f`,
+    `mod.f`)."""
     key = (code.co_filename, code.co_firstlineno, code.co_name, line)
     if key in _LOADS:
         return _LOADS[key]
     import dis
 
     instructions = list(dis.get_instructions(code))
-    # a call written over several lines fails at its first: the lines of what starts there are its own
+    # a call written over several lines fails at its first: the lines of what starts there are its
+    # own
     last = max(
-        [i.positions.end_lineno or line for i in instructions if i.positions and i.positions.lineno == line] or [line]
+        [
+            i.positions.end_lineno or line
+            for i in instructions
+            if i.positions and i.positions.lineno == line
+        ]
+        or [line]
     )
     found: list[tuple[int, str, tuple[str, ...]]] = []
     owner: tuple[str, tuple[str, ...]] | None = None  # (how, names) the next attribute load extends
@@ -87,9 +103,16 @@ def _loads(code: CodeType, line: int) -> list[tuple[int, str, tuple[str, ...]]]:
         at = min(at, line)  # within the failing statement: on its line
         name = str(instruction.argval)
         if instruction.opname in OWNER_LOADS:
-            owner = ("global" if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") else "local", (name,))
+            owner = (
+                "global" if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") else "local",
+                (name,),
+            )
             found.append((at, *owner))
-        elif instruction.opname in ATTRIBUTE_LOADS and owner is not None and len(owner[1]) < MAX_CHAIN:
+        elif (
+            instruction.opname in ATTRIBUTE_LOADS
+            and owner is not None
+            and len(owner[1]) < MAX_CHAIN
+        ):
             owner = (owner[0], (*owner[1], name))  # `pkg.text.slug`: each link looked up in turn
             found.append((at, *owner))
         else:

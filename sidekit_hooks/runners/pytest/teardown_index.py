@@ -1,10 +1,10 @@
 """The terminal reporter's teardown lookup, indexed for a compacted run (#23).
 
-For every failure it prints, pytest's terminal reporter looks for that test's teardown report by scanning
-every report of the run (`_get_teardown_reports`): failures times reports, 270,000 checks for 300 failures
-out of 300 tests. Here the reporter's own lookup runs on only the teardown reports with the same node id
-string (an index built once, again when reports were added), so it finds exactly what it found before;
-when the index holds none, the lookup runs as it did.
+For every failure it prints, pytest's terminal reporter looks for that test's teardown report by
+scanning every report of the run (`_get_teardown_reports`): failures times reports, 270,000 checks
+for 300 failures out of 300 tests. Here the reporter's own lookup runs on only the teardown reports
+with the same node id string (an index built once, again when reports were added), so it finds
+exactly what it found before; when the index holds none, the lookup runs as it did.
 """
 
 from __future__ import annotations
@@ -14,16 +14,23 @@ from typing import Any
 
 
 def install(reporter: Any) -> bool:
-    """Put the index in front of this reporter's lookup; False for an unknown pytest (left alone)."""
+    """Put the index in front of this reporter's lookup; False for an unknown pytest (left
+    alone)."""
     original = getattr(reporter, "_get_teardown_reports", None)
     getreports = getattr(reporter, "getreports", None)
-    if not (callable(original) and callable(getreports) and isinstance(getattr(reporter, "stats", None), dict)):
+    if not (
+        callable(original)
+        and callable(getreports)
+        and isinstance(getattr(reporter, "stats", None), dict)
+    ):
         return False
     reporter._get_teardown_reports = indexed(reporter, original, getreports)
     return True
 
 
-def indexed(reporter: Any, original: Callable[[Any], Any], getreports: Callable[[str], Any]) -> Callable[[Any], Any]:
+def indexed(
+    reporter: Any, original: Callable[[Any], Any], getreports: Callable[[str], Any]
+) -> Callable[[Any], Any]:
     built: dict[str, Any] = {"seen": None, "index": {}}
 
     def by_node(node_id: Any) -> Any:

@@ -1,5 +1,5 @@
-"""The tools sidecar's shell checks run against `testing.shell_catalog`'s project, where the Glob tool
-has answered in session `s1`."""
+"""The tools sidecar's shell checks run against `testing.shell_catalog`'s project, where the Glob
+tool has answered in session `s1`."""
 
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ from collections.abc import Callable
 import pytest
 
 READ_LINE = (
-    "[sidecar:tools] `{0}` of {1}: use the Read tool{2} instead; it shows line numbers and pages long "
+    "[sidecar:tools] `{0}` of {1}: use the Read tool{2} instead; it shows line numbers and pages "
+    "long "
     "files without the shell."
 )
 
@@ -25,7 +26,10 @@ CASES = [
     ("sed -n 5p a.py b.py", None),
     ("cat > notes.txt <<'EOF'\nhello\nEOF", None),
     ("cat a.txt b.txt > both.txt", None),
-    ("cat > setup.sh <<'EOF'\ncat config.ini\npytest -q\nEOF\nchmod +x setup.sh", None),  # a heredoc is data
+    (
+        "cat > setup.sh <<'EOF'\ncat config.ini\npytest -q\nEOF\nchmod +x setup.sh",
+        None,
+    ),  # a heredoc is data
     ("cat app/models.py | grep class", None),
     ("tail -f server.log", None),
     ("git log | head -5", None),
@@ -34,5 +38,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("command", "expected"), CASES, ids=[c[0][:40] for c in CASES])
-def test_file_reads(command: str, expected: str | None, catalog: Callable[[str], list[str]]) -> None:
+def test_file_reads(
+    command: str, expected: str | None, catalog: Callable[[str], list[str]]
+) -> None:
     assert catalog(command) == ([expected] if expected else [])

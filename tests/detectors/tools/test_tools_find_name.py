@@ -11,7 +11,8 @@ from sidekit_hooks.detectors.tools import find_name
 from testing.shell_catalog import found_in
 
 GLOB_LINE = (
-    "[sidecar:tools] `find -name {0}`: the Glob tool does this (pattern `**/{0}`) and lists matches "
+    "[sidecar:tools] `find -name {0}`: the Glob tool does this (pattern `**/{0}`) and lists "
+    "matches "
     "newest first, without the shell."
 )
 
@@ -31,7 +32,8 @@ def test_find_name(command: str, expected: str | None, catalog: Callable[[str], 
 
 
 def test_the_find_hint_waits_for_the_glob_tool_to_answer_in_the_session(project: Path) -> None:
-    # Claude Code can run without Glob ("Glob is not available in this session"): no hint to a missing tool.
+    # Claude Code can run without Glob ("Glob is not available in this session"): no hint to a
+    # missing tool.
     assert found_in("find . -name '*.py'", project, "s2") == []
     find_name.remember_glob(str(project), "s2")
     assert found_in("find . -name '*.py'", project, "s2") == [GLOB_LINE.format("*.py")]

@@ -1,4 +1,5 @@
-"""`grep -rn NAME` / `rg NAME` / `git grep NAME` for a name the index defines: `sidekit usages`/`symbol`."""
+"""`grep -rn NAME` / `rg NAME` / `git grep NAME` for a name the index defines: `sidekit
+usages`/`symbol`."""
 
 from __future__ import annotations
 
@@ -14,9 +15,7 @@ USAGES_LINE = (
     "[sidecar:tools] Searching code text for `{0}`: `sidekit usages {0}` lists its real uses "
     "(AST references, not comments or strings) in one compact line."
 )
-SYMBOL_LINE = (
-    "[sidecar:tools] Searching code text for `{0}`: `sidekit symbol {0}` says where it is defined in one compact line."
-)
+SYMBOL_LINE = "[sidecar:tools] Searching code text for `{0}`: `sidekit symbol {0}` says where it is defined in one compact line."
 
 CASES = [
     ("grep -rn slugify .", USAGES_LINE.format("slugify")),
@@ -28,7 +27,10 @@ CASES = [
     ("grep -rn TODO .", None),
     ("grep -n slugify app/text.py", None),  # one file, not a code search
     ("grep -rn 'connection refused' logs", None),
-    ("grep -rn strikethrough .", None),  # a parameter, not a definition: `sidekit usages` would miss what grep finds
+    (
+        "grep -rn strikethrough .",
+        None,
+    ),  # a parameter, not a definition: `sidekit usages` would miss what grep finds
     ("rg -n styled", None),  # a name nothing defines
     ("rg -t js slugify", None),
     ("grep -rn slugify README.md docs/index.md", None),
@@ -37,7 +39,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("command", "expected"), CASES, ids=[c[0][:40] for c in CASES])
-def test_grep_for_a_name(command: str, expected: str | None, catalog: Callable[[str], list[str]]) -> None:
+def test_grep_for_a_name(
+    command: str, expected: str | None, catalog: Callable[[str], list[str]]
+) -> None:
     assert catalog(command) == ([expected] if expected else [])
 
 

@@ -1,4 +1,5 @@
-"""Helper reinvention: an added function that matches one the project already has (real hook runs)."""
+"""Helper reinvention: an added function that matches one the project already has (real hook
+runs)."""
 
 from __future__ import annotations
 
@@ -31,16 +32,23 @@ def test_hook_names_the_existing_helper(project: Path, run_hook: Any) -> None:
     done = run_hook("PostToolUse", new_slug_edit(project))
     assert done.returncode == 0 and done.stderr == ""
     assert context_of(done.stdout) == (
-        "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug()."
+        "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of "
+        "new_slug()."
     )
 
 
-def test_a_copy_added_above_its_helper_names_the_line_the_helper_is_on_now(project: Path, run_hook: Any) -> None:
+def test_a_copy_added_above_its_helper_names_the_line_the_helper_is_on_now(
+    project: Path, run_hook: Any
+) -> None:
     indexed_project(project)  # the index has slugify at utils/text.py:5
     imports = "import re\nimport unicodedata\n"
-    done = run_hook("PostToolUse", edited(project, "utils/text.py", imports, imports + "\n\n" + NEW_SLUG, SLUGIFY))
+    done = run_hook(
+        "PostToolUse",
+        edited(project, "utils/text.py", imports, imports + "\n\n" + NEW_SLUG, SLUGIFY),
+    )
     assert context_of(done.stdout) == (
-        "[sidecar:tools] utils/text.py:12 slugify(value) already does this; reuse it instead of new_slug()."
+        "[sidecar:tools] utils/text.py:12 slugify(value) already does this; reuse it instead of "
+        "new_slug()."
     )
     assert (project / "utils" / "text.py").read_text().splitlines()[11].startswith("def slugify(")
 
@@ -49,13 +57,17 @@ def test_hook_is_silent_when_the_helper_itself_is_edited(project: Path, run_hook
     indexed_project(project)
     body = SLUGIFY.split("def slugify", 1)[1]
     changed = "def slugify" + body.replace("return value", "return value or 'n-a'")
-    done = run_hook("PostToolUse", edited(project, "utils/text.py", "def slugify" + body, changed, SLUGIFY))
+    done = run_hook(
+        "PostToolUse", edited(project, "utils/text.py", "def slugify" + body, changed, SLUGIFY)
+    )
     assert done.returncode == 0 and context_of(done.stdout) == ""
 
 
 def test_hook_is_silent_when_the_match_is_gone_from_disk(project: Path, run_hook: Any) -> None:
     indexed_project(project)
-    (project / "utils" / "text.py").write_text("def other():\n    pass\n")  # index still lists slugify
+    (project / "utils" / "text.py").write_text(
+        "def other():\n    pass\n"
+    )  # index still lists slugify
     done = run_hook("PostToolUse", new_slug_edit(project))
     assert context_of(done.stdout) == ""
 
@@ -71,17 +83,21 @@ def test_hook_without_an_index_starts_one_and_the_finding_comes_at_the_next_boun
     assert done.returncode == 0 and context_of(done.stdout) == ""
     deadline = time.monotonic() + 30
     later = project / ".sidekit" / "later"
-    while (functions.load(str(project)) is None or any(later.iterdir())) and time.monotonic() < deadline:
+    while (
+        functions.load(str(project)) is None or any(later.iterdir())
+    ) and time.monotonic() < deadline:
         time.sleep(0.05)
     index = functions.load(str(project))
     assert index is not None and "utils/text.py" in index["files"]
     prompt = run_hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt="go on"))
     assert context_of(prompt.stdout) == (
-        "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of new_slug()."
+        "[sidecar:tools] utils/text.py:5 slugify(value) already does this; reuse it instead of "
+        "new_slug()."
     )
 
 
-# --- TypeScript, JavaScript, Go, Rust, Java: compared by the background worker -----------------------
+# --- TypeScript, JavaScript, Go, Rust, Java: compared by the background worker
+# -----------------------
 
 
 def ts_project(project: Path) -> None:
@@ -99,7 +115,8 @@ def ts_project(project: Path) -> None:
 
 
 def written_later(project: Path, run_hook: Any, rel: str, content: str) -> tuple[str, str]:
-    """(what the Write's hook said, what the next prompt's hook said once the background worker is done)."""
+    """(what the Write's hook said, what the next prompt's hook said once the background worker is
+    done)."""
     from testing.hooks import write
 
     (project / rel).write_text(content)
@@ -113,13 +130,16 @@ def written_later(project: Path, run_hook: Any, rel: str, content: str) -> tuple
     return context_of(done.stdout), context_of(prompt.stdout)
 
 
-def test_a_typescript_copy_of_a_helper_is_said_at_the_next_boundary(project: Path, run_hook: Any) -> None:
+def test_a_typescript_copy_of_a_helper_is_said_at_the_next_boundary(
+    project: Path, run_hook: Any
+) -> None:
     from testing.language_copies import TS_COPY
 
     ts_project(project)
     assert written_later(project, run_hook, "src/slashes.ts", TS_COPY) == (
         "",
-        '[sidecar:tools] src/utils.ts:1 withTrailingSlash(input = "", respectQueryAndFragment?: boolean) already '
+        '[sidecar:tools] src/utils.ts:1 withTrailingSlash(input = "", respectQueryAndFragment?: '
+        "boolean) already "
         "does this; reuse it instead of ensureSlash().",
     )
 
@@ -139,7 +159,9 @@ def test_a_typescript_near_miss_is_not_said(project: Path, run_hook: Any) -> Non
         ("export function f(a: string) {\n  const b = a.trim();\n  return b;\n}\n", True),
     ],
 )
-def test_only_an_added_function_asks_for_the_background(project: Path, added: str, background: bool) -> None:
+def test_only_an_added_function_asks_for_the_background(
+    project: Path, added: str, background: bool
+) -> None:
     from sidekit_hooks.core import budget
     from sidekit_hooks.detectors import tools
     from sidekit_hooks.nudges.events import parse_event
@@ -169,7 +191,9 @@ def test_only_an_added_function_asks_for_the_background(project: Path, added: st
         ("py", "def f():\n    return 1\n\n", False),  # Python has its own path
     ],
 )
-def test_what_the_hook_takes_for_an_added_function(language: str, added: str, expected: bool) -> None:
+def test_what_the_hook_takes_for_an_added_function(
+    language: str, added: str, expected: bool
+) -> None:
     from sidekit_hooks.detectors.tools.reinvention import may_add_function
 
     assert may_add_function(language, added) is expected

@@ -1,4 +1,5 @@
-"""The tools sidecar as a whole: one finding per habit, short lines, and what a hook imports for it."""
+"""The tools sidecar as a whole: one finding per habit, short lines, and what a hook imports for
+it."""
 
 from __future__ import annotations
 
@@ -19,12 +20,18 @@ def test_no_check_speaks_on_an_ordinary_command(catalog: Callable[[str], list[st
 def test_one_finding_per_habit_in_a_compound_command(project: Path) -> None:
     found = tools.shell_findings("cat a.py && cat b.py; pytest; pytest -q", str(project))
     assert [f.key for f in found] == ["tools:read", "tools:pytest"]
-    # Advice on how the agent works, not on the code: the policy ranks them below every concrete finding.
+    # Advice on how the agent works, not on the code: the policy ranks them below every concrete
+    # finding.
     assert {(f.kind, f.rank) for f in found} == {(HABIT, detectors.rank_of("tools"))}
 
 
 def test_hook_stays_quiet_on_ordinary_commands(project: Path, run_hook: Any) -> None:
-    for command in ("git status", "ls -la src", "python -m pip install -e .", "grep -c x notes.txt"):
+    for command in (
+        "git status",
+        "ls -la src",
+        "python -m pip install -e .",
+        "grep -c x notes.txt",
+    ):
         done = run_hook("PostToolUse", bash(project, command))
         assert (done.returncode, done.stdout) == (0, ""), command
 
@@ -126,7 +133,9 @@ def test_any_command_gives_at_most_one_short_line_per_habit(project: Path) -> No
     check()
 
 
-def test_registry_events_match_the_detectors_and_prompts_import_none(project: Path, clean_env: dict[str, str]) -> None:
+def test_registry_events_match_the_detectors_and_prompts_import_none(
+    project: Path, clean_env: dict[str, str]
+) -> None:
     import subprocess
     import sys
 

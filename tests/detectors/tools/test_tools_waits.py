@@ -1,4 +1,5 @@
-"""Hand-written sleep-polling and retry loops: the project's own helper, or the library it depends on."""
+"""Hand-written sleep-polling and retry loops: the project's own helper, or the library it depends
+on."""
 
 from __future__ import annotations
 
@@ -55,7 +56,10 @@ JS_POLL = """
         (JS_POLL, ("poll", 5)),
         (THROTTLE_LOOP, None),  # sleeps between items: throttling, not waiting
         ("while not done():\n    time.sleep(1)\n", None),  # too short to be worth a nudge
-        ("for i in range(3):\n    try:\n        go()\n    except E:\n        log()\n", None),  # no sleep
+        (
+            "for i in range(3):\n    try:\n        go()\n    except E:\n        log()\n",
+            None,
+        ),  # no sleep
     ],
 )
 def test_polling_loop(text: str, expected: tuple[str, int] | None) -> None:
@@ -70,12 +74,14 @@ def test_polling_loop(text: str, expected: tuple[str, int] | None) -> None:
     [
         (
             '[project]\nname = "app"\ndependencies = ["requests", "tenacity>=8"]\n',
-            "[sidecar:tools] app/client.py adds a hand-written retry loop (6 lines). tenacity is a dependency: "
+            "[sidecar:tools] app/client.py adds a hand-written retry loop (6 lines). tenacity is "
+            "a dependency: "
             "`@retry(stop=stop_after_attempt(n), wait=wait_fixed(s))`.",
         ),
         (
             '[project]\nname = "app"\ndependencies = ["requests", "backoff"]\n',
-            "[sidecar:tools] app/client.py adds a hand-written retry loop (6 lines). backoff is a dependency: "
+            "[sidecar:tools] app/client.py adds a hand-written retry loop (6 lines). backoff is a "
+            "dependency: "
             "`@backoff.on_exception(backoff.expo, Error, max_tries=n)`.",
         ),
         ('[project]\nname = "app"\ndependencies = ["requests"]\n', ""),
@@ -87,31 +93,49 @@ def test_hook_points_a_retry_loop_at_the_library_the_project_has(
     (project / "pyproject.toml").write_text(deps)
     function_index.main(["build", str(project)])
     done = run_hook(
-        "PostToolUse", edited(project, "app/client.py", "import time", "import time\n" + RETRY_LOOP, "import time\n")
+        "PostToolUse",
+        edited(
+            project, "app/client.py", "import time", "import time\n" + RETRY_LOOP, "import time\n"
+        ),
     )
     assert context_of(done.stdout) == expected
 
 
 def test_hook_ignores_loops_in_documentation(project: Path, run_hook: Any) -> None:
-    (project / "pyproject.toml").write_text('[project]\nname = "app"\ndependencies = ["tenacity"]\n')
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "app"\ndependencies = ["tenacity"]\n'
+    )
     done = run_hook(
         "PostToolUse",
-        edited(project, "docs/retries.md", "# Retries", "# Retries\n```python" + RETRY_LOOP + "```", "# Retries\n"),
+        edited(
+            project,
+            "docs/retries.md",
+            "# Retries",
+            "# Retries\n```python" + RETRY_LOOP + "```",
+            "# Retries\n",
+        ),
     )
     assert (done.returncode, context_of(done.stdout)) == (0, "")
 
 
 def test_hook_prefers_the_projects_own_wait_helper(project: Path, run_hook: Any) -> None:
-    (project / "pyproject.toml").write_text('[project]\nname = "app"\ndependencies = ["playwright"]\n')
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "app"\ndependencies = ["playwright"]\n'
+    )
     (project / "tests").mkdir()
     (project / "tests" / "helpers.py").write_text(
-        "import time\n\n\ndef wait_until(predicate, timeout=10.0):\n    end = time.time() + timeout\n"
-        "    while time.time() < end:\n        if predicate():\n            return True\n        time.sleep(0.1)\n"
+        "import time\n\n\ndef wait_until(predicate, timeout=10.0):\n    end = time.time() + "
+        "timeout\n"
+        "    while time.time() < end:\n        if predicate():\n            return True\n        "
+        "time.sleep(0.1)\n"
         "    return False\n"
     )
     function_index.main(["build", str(project)])
     done = run_hook(
-        "PostToolUse", edited(project, "tests/test_ui.py", "import time", "import time\n" + POLL_LOOP, "import time\n")
+        "PostToolUse",
+        edited(
+            project, "tests/test_ui.py", "import time", "import time\n" + POLL_LOOP, "import time\n"
+        ),
     )
     assert context_of(done.stdout) == (
         "[sidecar:tools] tests/test_ui.py adds a hand-written sleep-polling loop (6 lines). "
@@ -142,26 +166,37 @@ def test_hook_points_playwright_polling_at_playwright_waits(project: Path, run_h
         ),
     )
     assert context_of(done.stdout) == (
-        "[sidecar:tools] e2e/login.spec.ts adds a hand-written sleep-polling loop (5 lines). Playwright already "
+        "[sidecar:tools] e2e/login.spec.ts adds a hand-written sleep-polling loop (5 lines). "
+        "Playwright already "
         "waits: `await page.waitForSelector(sel)` or `await expect(locator).toBeVisible()`."
     )
 
 
 def test_hook_does_not_point_the_helper_at_itself(project: Path, run_hook: Any) -> None:
     helper = (
-        "def wait_until(predicate, timeout=10.0):\n    end = time.time() + timeout\n    while time.time() < end:\n"
-        "        if predicate():\n            return True\n        time.sleep(0.1)\n    raise TimeoutError\n"
+        "def wait_until(predicate, timeout=10.0):\n    end = time.time() + timeout\n    while "
+        "time.time() < end:\n"
+        "        if predicate():\n            return True\n        time.sleep(0.1)\n    raise "
+        "TimeoutError\n"
     )
     (project / "tests").mkdir()
     (project / "tests" / "helpers.py").write_text("import time\n\n\n" + helper)
     function_index.main(["build", str(project)])
     done = run_hook(
-        "PostToolUse", edited(project, "tests/helpers.py", "import time", "import time\n\n\n" + helper, "import time\n")
+        "PostToolUse",
+        edited(
+            project,
+            "tests/helpers.py",
+            "import time",
+            "import time\n\n\n" + helper,
+            "import time\n",
+        ),
     )
     assert context_of(done.stdout) == ""
 
 
-# --- TypeScript, Go, Rust: only where the project has the helper or library to point at -------------
+# --- TypeScript, Go, Rust: only where the project has the helper or library to point at
+# -------------
 
 TS_POLL = """
 export async function waitForServer(url: string): Promise<void> {
@@ -270,7 +305,8 @@ def wrote(project: Path, run_hook: Any, rel: str, content: str) -> str:
 
 
 TS_WAIT_HELPER = (
-    "export async function waitUntil(check: () => Promise<boolean>, timeout = 5000): Promise<void> {\n"
+    "export async function waitUntil(check: () => Promise<boolean>, timeout = 5000): "
+    "Promise<void> {\n"
     "  const end = Date.now() + timeout;\n"
     "  while (!(await check())) {\n"
     "    if (Date.now() > end) throw new Error('timed out');\n"
@@ -280,10 +316,13 @@ TS_WAIT_HELPER = (
 )
 
 
-def test_a_typescript_polling_loop_is_pointed_at_the_projects_wait_helper(project: Path, run_hook: Any) -> None:
+def test_a_typescript_polling_loop_is_pointed_at_the_projects_wait_helper(
+    project: Path, run_hook: Any
+) -> None:
     code_indexed(project, {"src/wait.ts": TS_WAIT_HELPER, "package.json": "{}"})
     assert wrote(project, run_hook, "src/server.ts", TS_POLL) == (
-        "[sidecar:tools] src/server.ts adds a hand-written sleep-polling loop (9 lines). src/wait.ts:1 "
+        "[sidecar:tools] src/server.ts adds a hand-written sleep-polling loop (9 lines). "
+        "src/wait.ts:1 "
         "waitUntil(check: () => Promise<boolean>, timeout = 5000) already does this; use it."
     )
 
@@ -292,9 +331,18 @@ def test_a_typescript_polling_loop_is_pointed_at_the_projects_wait_helper(projec
     "files",
     [
         {"package.json": "{}"},  # nothing to point at: the loop is the right call
-        {"package.json": "{}", "src/wait.test.ts": TS_WAIT_HELPER},  # a test helper: not for source code
-        {"package.json": "{}", "src/poller.py": "def wait_until(check):\n    pass\n"},  # another language's
-        {"package.json": "{}", "src/pollution.ts": "export function pollution(a: number) {\n  return a;\n}\n"},
+        {
+            "package.json": "{}",
+            "src/wait.test.ts": TS_WAIT_HELPER,
+        },  # a test helper: not for source code
+        {
+            "package.json": "{}",
+            "src/poller.py": "def wait_until(check):\n    pass\n",
+        },  # another language's
+        {
+            "package.json": "{}",
+            "src/pollution.ts": "export function pollution(a: number) {\n  return a;\n}\n",
+        },
     ],
 )
 def test_a_typescript_polling_loop_without_a_helper_to_point_at_is_not_said(
@@ -307,33 +355,47 @@ def test_a_typescript_polling_loop_without_a_helper_to_point_at_is_not_said(
     assert wrote(project, run_hook, "src/server.ts", TS_POLL) == ""
 
 
-GO_MOD = "module example.com/app\n\ngo 1.22\n\nrequire (\n\tgithub.com/cenkalti/backoff/v4 v4.3.0\n)\n"
+GO_MOD = (
+    "module example.com/app\n\ngo 1.22\n\nrequire (\n\tgithub.com/cenkalti/backoff/v4 v4.3.0\n)\n"
+)
 
 
-def test_a_go_retry_loop_is_pointed_at_the_backoff_module_the_project_requires(project: Path, run_hook: Any) -> None:
+def test_a_go_retry_loop_is_pointed_at_the_backoff_module_the_project_requires(
+    project: Path, run_hook: Any
+) -> None:
     code_indexed(project, {"go.mod": GO_MOD, "main.go": "package main\n\nfunc main() {}\n"})
     assert wrote(project, run_hook, "client.go", "package main\n" + GO_RETRY) == (
-        "[sidecar:tools] client.go adds a hand-written retry loop (8 lines). github.com/cenkalti/backoff is a "
+        "[sidecar:tools] client.go adds a hand-written retry loop (8 lines). "
+        "github.com/cenkalti/backoff is a "
         "dependency: `backoff.Retry(operation, backoff.NewExponentialBackOff())`."
     )
 
 
-def test_a_go_polling_loop_is_pointed_at_the_modules_own_helper(project: Path, run_hook: Any) -> None:
+def test_a_go_polling_loop_is_pointed_at_the_modules_own_helper(
+    project: Path, run_hook: Any
+) -> None:
     helper = (
-        'package testutil\n\nimport "time"\n\n// Eventually polls cond until it holds or timeout passes.\n'
-        "func WaitFor(cond func() bool, timeout time.Duration) bool {\n\tend := time.Now().Add(timeout)\n"
+        'package testutil\n\nimport "time"\n\n// Eventually polls cond until it holds or timeout '
+        "passes.\n"
+        "func WaitFor(cond func() bool, timeout time.Duration) bool {\n\tend := "
+        "time.Now().Add(timeout)\n"
         "\tfor time.Now().Before(end) {\n\t\tif cond() {\n\t\t\treturn true\n\t\t}\n"
         "\t\ttime.Sleep(10 * time.Millisecond)\n\t}\n\treturn false\n}\n"
     )
-    code_indexed(project, {"go.mod": "module example.com/app\n\ngo 1.22\n", "internal/wait/wait.go": helper})
+    code_indexed(
+        project, {"go.mod": "module example.com/app\n\ngo 1.22\n", "internal/wait/wait.go": helper}
+    )
     assert wrote(project, run_hook, "server.go", "package main\n" + GO_POLL) == (
-        "[sidecar:tools] server.go adds a hand-written sleep-polling loop (10 lines). internal/wait/wait.go:6 "
+        "[sidecar:tools] server.go adds a hand-written sleep-polling loop (10 lines). "
+        "internal/wait/wait.go:6 "
         "WaitFor(cond func() bool, timeout time.Duration) already does this; use it."
     )
 
 
 def test_a_go_loop_without_a_helper_or_library_is_not_said(project: Path, run_hook: Any) -> None:
-    code_indexed(project, {"go.mod": "module example.com/app\n\ngo 1.22\n", "main.go": "package main\n"})
+    code_indexed(
+        project, {"go.mod": "module example.com/app\n\ngo 1.22\n", "main.go": "package main\n"}
+    )
     assert wrote(project, run_hook, "client.go", "package main\n" + GO_RETRY) == ""
 
 
@@ -342,7 +404,8 @@ def test_a_go_loop_without_a_helper_or_library_is_not_said(project: Path, run_ho
     [
         (
             '[package]\nname = "app"\n\n[dependencies]\nbackoff = "0.4"\n',
-            "[sidecar:tools] src/net.rs adds a hand-written retry loop (11 lines). the backoff crate is a dependency: "
+            "[sidecar:tools] src/net.rs adds a hand-written retry loop (11 lines). the backoff "
+            "crate is a dependency: "
             "`backoff::retry(ExponentialBackoff::default(), op)`.",
         ),
         ('[package]\nname = "app"\n\n[dependencies]\nserde = "1"\n', ""),

@@ -1,20 +1,23 @@
-"""A .NET solution's files for the dotnet adapter's tests (no SDK needed), and the recorded reports and
-console output of its runs (`cases/`).
+"""A .NET solution's files for the dotnet adapter's tests (no SDK needed), and the recorded reports
+and console output of its runs (`cases/`).
 
 The TRX files in `cases/` were written for these tests from the TRX schema (vstst.xsd: `TestRun`,
-`Results/UnitTestResult`, `TestDefinitions/UnitTest/TestMethod`, `ResultSummary/Counters`, `RunInfos`)
-and checked by hand, element by element and attribute by attribute, against TRX files that public
-projects keep as fixtures (read, not copied):
+`Results/UnitTestResult`, `TestDefinitions/UnitTest/TestMethod`, `ResultSummary/Counters`,
+`RunInfos`) and checked by hand, element by element and attribute by attribute, against TRX files
+that public projects keep as fixtures (read, not copied):
 - VSTest + xUnit v2 (passing, failing, skipped, a display name, an exception thrown below the test):
   dorny/test-reporter `__tests__/fixtures/dotnet-trx.trx`;
 - MTP + xUnit v3 (no runUser, upper-case testType, class cleanup rows without a className, the exit
   code in a RunInfo): dorny/test-reporter `__tests__/fixtures/dotnet-xunitv3.trx`;
-- a run aborted by a crashed test host: dorny/test-reporter `__tests__/fixtures/dotnet-trx-run-aborted.trx`;
+- a run aborted by a crashed test host: dorny/test-reporter
+  `__tests__/fixtures/dotnet-trx-run-aborted.trx`;
 - NUnit through VSTest (testName is the method, `Expected:`/`But was:` messages, an ignored test's
-  message): EnricoMi/publish-unit-test-result-action `python/test/files/trx/nunit/NUnit-netcoreapp3.1-sample.trx`;
+  message): EnricoMi/publish-unit-test-result-action
+  `python/test/files/trx/nunit/NUnit-netcoreapp3.1-sample.trx`;
 - MSTest: EnricoMi/publish-unit-test-result-action `python/test/files/trx/mstest/pickles.trx`.
 The console files follow MSBuild's documented diagnostic format (`File(line,col): error CODE: text
-[project]`) and the summary lines of VSTest's console logger (microsoft/vstest, ConsoleLogger) and MTP.
+[project]`) and the summary lines of VSTest's console logger (microsoft/vstest, ConsoleLogger) and
+MTP.
 """
 
 from __future__ import annotations
@@ -54,7 +57,8 @@ TEST_PROJECTS = (
 
 
 def solution(root: Path, test_project: str = VSTEST_PROJECT) -> Path:
-    """The demo solution under `root`: sources, and each test project's file holding `test_project`."""
+    """The demo solution under `root`: sources, and each test project's file holding
+    `test_project`."""
     for relative, text in SOURCES.items():
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
         (root / relative).write_text(text)
@@ -64,12 +68,14 @@ def solution(root: Path, test_project: str = VSTEST_PROJECT) -> Path:
 
 
 def recorded(name: str, root: Path) -> str:
-    """A recorded console output, its absolute paths moved under `root` (as dotnet prints them there)."""
+    """A recorded console output, its absolute paths moved under `root` (as dotnet prints them
+    there)."""
     return (CASES / name).read_text().replace(RECORDED_ROOT, str(root))
 
 
 def place_report(name: str, root: Path, folder: str) -> Path:
-    """A recorded TRX file written where the run writes it (`folder`, project-relative); its path."""
+    """A recorded TRX file written where the run writes it (`folder`, project-relative); its
+    path."""
     target = root / folder / name
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(CASES / name, target)

@@ -1,7 +1,7 @@
-"""The agent's raw `dotnet test` through the PreToolUse hook: the report option its platform takes is
-appended (VSTest's TRX logger and quiet verbosity; MTP's TRX option, after `--` on SDK 8/9), never one the
-command has, under the same permission judgment as every rewrite; where the platform cannot be told, the
-command is left as written."""
+"""The agent's raw `dotnet test` through the PreToolUse hook: the report option its platform takes
+is appended (VSTest's TRX logger and quiet verbosity; MTP's TRX option, after `--` on SDK 8/9),
+never one the command has, under the same permission judgment as every rewrite; where the platform
+cannot be told, the command is left as written."""
 
 from __future__ import annotations
 
@@ -34,17 +34,33 @@ MSBUILD = {"App.Tests.csproj": MSTEST_RUNNER, "Directory.Build.props": DOTNET_TE
     ("files", "command", "appended"),
     [
         (VSTEST_FILES, "dotnet test", f" {TRX} -v q"),
-        (VSTEST_FILES, "cd tests && dotnet test App.Tests.csproj --filter Category=Fast", f" {TRX} -v q"),
+        (
+            VSTEST_FILES,
+            "cd tests && dotnet test App.Tests.csproj --filter Category=Fast",
+            f" {TRX} -v q",
+        ),
         (VSTEST_FILES, "DOTNET_NOLOGO=1 dotnet test --no-restore", f" {TRX} -v q"),
         (VSTEST_FILES, "/usr/share/dotnet/dotnet test", f" {TRX} -v q"),
         (VSTEST_FILES, "dotnet test -v n", f" {TRX}"),  # its own verbosity stays
         (VSTEST_FILES, "dotnet test --verbosity:detailed", f" {TRX}"),
-        (VSTEST_FILES, 'dotnet test --logger "console;verbosity=normal"', f" {TRX}"),  # its console logger stays
+        (
+            VSTEST_FILES,
+            'dotnet test --logger "console;verbosity=normal"',
+            f" {TRX}",
+        ),  # its console logger stays
         (VSTEST_FILES, "dotnet test --logger trx", " -v q"),  # its own report
         (VSTEST_FILES, "dotnet test '-l:trx;LogFileName=r.trx'", " -v q"),
-        (VSTEST_FILES, "dotnet test -l:trx;LogFileName=r.trx", ""),  # an unquoted `;` ends the command
+        (
+            VSTEST_FILES,
+            "dotnet test -l:trx;LogFileName=r.trx",
+            "",
+        ),  # an unquoted `;` ends the command
         (VSTEST_FILES, "dotnet test --logger trx -v m", ""),  # nothing to add: left as written
-        (VSTEST_FILES, "dotnet test -- RunConfiguration.MaxCpuCount=1", ""),  # ours would be RunSettings
+        (
+            VSTEST_FILES,
+            "dotnet test -- RunConfiguration.MaxCpuCount=1",
+            "",
+        ),  # ours would be RunSettings
         (VSTEST_FILES, "dotnet test --list-tests", ""),
         (VSTEST_FILES, "dotnet test --help", ""),
         (VSTEST_FILES, "dotnet build", ""),
@@ -55,7 +71,11 @@ MSBUILD = {"App.Tests.csproj": MSTEST_RUNNER, "Directory.Build.props": DOTNET_TE
         (MSBUILD, "dotnet test", " -- --report-trx"),
         (MSBUILD, "dotnet test -- --minimum-expected-tests 3", " --report-trx"),
         (MSBUILD, "dotnet test -- --report-trx", ""),
-        ({"App.Tests.csproj": MSTEST_RUNNER}, "dotnet test", ""),  # MTP through the VSTest bridge: not told
+        (
+            {"App.Tests.csproj": MSTEST_RUNNER},
+            "dotnet test",
+            "",
+        ),  # MTP through the VSTest bridge: not told
         ({"README.md": ""}, "dotnet test", ""),  # no .NET project here
     ],
 )

@@ -1,4 +1,5 @@
-"""`sidekit ingest` reads TRX: a file, or a folder holding `*.trx`, named by the project's platform."""
+"""`sidekit ingest` reads TRX: a file, or a folder holding `*.trx`, named by the project's
+platform."""
 
 from __future__ import annotations
 
@@ -16,10 +17,14 @@ def ingest(project: Path, clean_env: dict[str, str], *paths: str) -> tuple[dict[
     env = {k: v for k, v in clean_env.items() if not k.startswith("SIDEKIT_")}
     done = run_sidekit("ingest", *paths, "--project", str(project), cwd=project, env=env)
     assert done.stdout.count("\n") == 1 and done.stderr == "", (done.stdout, done.stderr)
-    return {k: v for k, v in json.loads(done.stdout).items() if k not in ("generation", "secs")}, done.returncode
+    return {
+        k: v for k, v in json.loads(done.stdout).items() if k not in ("generation", "secs")
+    }, done.returncode
 
 
-def test_a_red_trx_file_is_read_and_the_exit_is_red(project: Path, clean_env: dict[str, str]) -> None:
+def test_a_red_trx_file_is_read_and_the_exit_is_red(
+    project: Path, clean_env: dict[str, str]
+) -> None:
     solution(project)
     place_report("xunit-vstest.trx", project, "artifacts")
     found, code = ingest(project, clean_env, "artifacts/xunit-vstest.trx")
@@ -46,7 +51,9 @@ def test_a_folder_s_trx_files_of_an_mtp_project(project: Path, clean_env: dict[s
     assert (code, found) == (0, {"runner": "mtp", "reports": 1, "exit": 0, "passed": 2})
 
 
-def test_no_report_at_the_path_is_an_error_that_says_what_to_pass(project: Path, clean_env: dict[str, str]) -> None:
+def test_no_report_at_the_path_is_an_error_that_says_what_to_pass(
+    project: Path, clean_env: dict[str, str]
+) -> None:
     (project / "empty").mkdir()
     done = run_sidekit("ingest", "empty", "--project", str(project), cwd=project, env=clean_env)
     assert done.returncode != 0 and "Traceback" not in done.stderr

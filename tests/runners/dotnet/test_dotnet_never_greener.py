@@ -1,9 +1,9 @@
-"""Never greener, `dotnet test`: a build error, a crash of the test host, no tests, a filter that matches
-none, MTP's zero tests, a second project red (with and without its report). `sidekit test` runs a
-stand-in `dotnet` (a POSIX sh script on PATH: there is no .NET SDK on the machines this is built on) that
-prints a recorded console output (cases/) and writes the recorded TRX files where dotnet writes them;
-a green TRX of an earlier run is already in the project and must never speak for this one. The answer
-states dotnet's exit code, and never reads greener than the run."""
+"""Never greener, `dotnet test`: a build error, a crash of the test host, no tests, a filter that
+matches none, MTP's zero tests, a second project red (with and without its report). `sidekit test`
+runs a stand-in `dotnet` (a POSIX sh script on PATH: there is no .NET SDK on the machines this is
+built on) that prints a recorded console output (cases/) and writes the recorded TRX files where
+dotnet writes them; a green TRX of an earlier run is already in the project and must never speak for
+this one. The answer states dotnet's exit code, and never reads greener than the run."""
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ LOST = ("generation", "secs")  # what moves from run to run
 
 @pytest.fixture
 def dotnet(tmp_path: Path, project: Path, clean_env: dict[str, str]) -> dict[str, str]:
-    """The stand-in dotnet on PATH; its folder in FAKE_DOTNET_DIR. The project: the demo solution, with a
-    green report an earlier run left."""
+    """The stand-in dotnet on PATH; its folder in FAKE_DOTNET_DIR. The project: the demo solution,
+    with a green report an earlier run left."""
     folder = tmp_path / "fake-dotnet"
     (folder / "bin").mkdir(parents=True)
     (folder / "bin" / "dotnet").write_text(FAKE_DOTNET)
@@ -46,7 +46,9 @@ def dotnet(tmp_path: Path, project: Path, clean_env: dict[str, str]) -> dict[str
     return dict(env, PATH=f"{folder / 'bin'}:{env.get('PATH', '')}", FAKE_DOTNET_DIR=str(folder))
 
 
-def recorded_run(env: dict[str, str], project: Path, out: str, exit_code: int, reports: dict[str, str]) -> None:
+def recorded_run(
+    env: dict[str, str], project: Path, out: str, exit_code: int, reports: dict[str, str]
+) -> None:
     """What the stand-in dotnet prints, exits with and writes (report name -> project folder)."""
     folder = Path(env["FAKE_DOTNET_DIR"])
     (folder / "out.txt").write_text(recorded(out, project) if out else "")
@@ -56,7 +58,9 @@ def recorded_run(env: dict[str, str], project: Path, out: str, exit_code: int, r
         (folder / "reports" / target / f"sidekit_{name}").write_bytes((CASES / name).read_bytes())
 
 
-def sidekit_test(env: dict[str, str], project: Path, *args: str) -> tuple[dict[str, Any], int, list[str]]:
+def sidekit_test(
+    env: dict[str, str], project: Path, *args: str
+) -> tuple[dict[str, Any], int, list[str]]:
     done = run_sidekit("test", "--project", str(project), *args, cwd=project, env=env)
     assert done.stdout.count("\n") == 1 and done.stderr == "", (done.stdout, done.stderr)
     found = {k: v for k, v in json.loads(done.stdout).items() if k not in LOST}
@@ -106,14 +110,16 @@ def test_a_crashed_test_host_is_an_error_of_the_run(dotnet: dict[str, str], proj
     assert cluster(found) == {
         "type": "test run aborted",
         "phase": "collect",
-        "message": "The active test run was aborted. Reason: Test host process crashed : Stack over\u2026",
+        "message": "The active test run was aborted. Reason: Test host process crashed : Stack "
+        "over\u2026",
         "new": 1,
         "first": f"{CALC_RESULTS}/sidekit_crashed.trx",
     }
 
 
 @pytest.mark.parametrize(
-    ("out", "args"), [("no-tests.txt", ()), ("filter-none.txt", ("--filter", "FullyQualifiedName~Nope"))]
+    ("out", "args"),
+    [("no-tests.txt", ()), ("filter-none.txt", ("--filter", "FullyQualifiedName~Nope"))],
 )
 def test_no_tests_and_a_filter_that_matches_none_are_no_tests_not_a_pass(
     dotnet: dict[str, str], project: Path, out: str, args: tuple[str, ...]
@@ -131,11 +137,20 @@ def test_mtp_s_zero_tests_keeps_its_exit_code(dotnet: dict[str, str], project: P
     recorded_run(dotnet, project, "mtp-zero.txt", 8, {})
     found, code, argv = sidekit_test(dotnet, project)
     assert argv == ["test", "--report-trx"]
-    assert (code, found) == (8, {"runner": "mtp", "exit": 8, "state": "noTests", "said": "Zero tests ran"})
+    assert (code, found) == (
+        8,
+        {"runner": "mtp", "exit": 8, "state": "noTests", "said": "Zero tests ran"},
+    )
 
 
 def test_a_second_project_red(dotnet: dict[str, str], project: Path) -> None:
-    recorded_run(dotnet, project, "second-red.txt", 1, {"calc-green.trx": CALC_RESULTS, "words-red.trx": WORDS_RESULTS})
+    recorded_run(
+        dotnet,
+        project,
+        "second-red.txt",
+        1,
+        {"calc-green.trx": CALC_RESULTS, "words-red.trx": WORDS_RESULTS},
+    )
     found, code, _argv = sidekit_test(dotnet, project)
     assert code == 1
     assert {k: v for k, v in found.items() if k != "clusters"} == {
@@ -183,7 +198,9 @@ def test_a_red_exit_with_nothing_else_to_show_is_an_error_in_dotnet_s_words(
     dotnet: dict[str, str], project: Path
 ) -> None:
     recorded_run(dotnet, project, "", 1, {})
-    (Path(dotnet["FAKE_DOTNET_DIR"]) / "out.txt").write_text("Something went wrong that sidekit cannot read.\n")
+    (Path(dotnet["FAKE_DOTNET_DIR"]) / "out.txt").write_text(
+        "Something went wrong that sidekit cannot read.\n"
+    )
     found, code, _argv = sidekit_test(dotnet, project)
     assert code == 1
     assert {k: v for k, v in found.items() if k != "clusters"} == {
@@ -213,8 +230,11 @@ JUNIT_LOGGER = """<?xml version="1.0" encoding="utf-8"?>
 """
 
 
-def test_junit_a_logger_writes_into_test_results_is_read_too(dotnet: dict[str, str], project: Path) -> None:
-    """`--logger junit` (JunitXml.TestLogger) writes `TestResults/TestResults.xml` beside the TRX."""
+def test_junit_a_logger_writes_into_test_results_is_read_too(
+    dotnet: dict[str, str], project: Path
+) -> None:
+    """`--logger junit` (JunitXml.TestLogger) writes `TestResults/TestResults.xml` beside the
+    TRX."""
     recorded_run(dotnet, project, "", 1, {})
     folder = Path(dotnet["FAKE_DOTNET_DIR"]) / "reports" / WORDS_RESULTS
     folder.mkdir(parents=True)
@@ -228,4 +248,6 @@ def test_junit_a_logger_writes_into_test_results_is_read_too(dotnet: dict[str, s
         "failed": 1,
         "newFailures": 1,
     }
-    assert cluster(found)["first"] == "tests/Words.Tests/JoinTests.cs::Joins"  # the class's file, as for TRX
+    assert (
+        cluster(found)["first"] == "tests/Words.Tests/JoinTests.cs::Joins"
+    )  # the class's file, as for TRX

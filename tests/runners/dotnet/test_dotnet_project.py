@@ -1,5 +1,6 @@
-"""Which platform a .NET project's files say (`mtp` or `vstest`, the seed's names), how `dotnet test`
-drives it, and which TRX option it takes; read within bounds, never through a link out of the project."""
+"""Which platform a .NET project's files say (`mtp` or `vstest`, the seed's names), how `dotnet
+test` drives it, and which TRX option it takes; read within bounds, never through a link out of the
+project."""
 
 from __future__ import annotations
 
@@ -19,16 +20,14 @@ MSTEST_RUNNER = (
     "<OutputType>Exe</OutputType></PropertyGroup>"
     '<ItemGroup><PackageReference Include="MSTest" Version="3.6.4" /></ItemGroup></Project>'
 )
-MTP_GLOBAL = json.dumps({"sdk": {"version": "10.0.100"}, "test": {"runner": "Microsoft.Testing.Platform"}})
+MTP_GLOBAL = json.dumps(
+    {"sdk": {"version": "10.0.100"}, "test": {"runner": "Microsoft.Testing.Platform"}}
+)
 DOTNET_TEST_SUPPORT = "<Project><PropertyGroup><TestingPlatformDotnetTestSupport>true</TestingPlatformDotnetTestSupport></PropertyGroup></Project>"
 XUNIT_V3 = "<Project Sdk=\"Microsoft.NET.Sdk\"><ItemGroup><PackageReference Include='xunit.v3' Version='1.0.0' /></ItemGroup></Project>"
 TUNIT = '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="TUnit" Version="0.6.0" /></ItemGroup></Project>'
-MSTEST_SDK = (
-    '<Project Sdk="MSTest.Sdk/3.6.4"><PropertyGroup><TargetFramework>net9.0</TargetFramework></PropertyGroup></Project>'
-)
-MSTEST_SDK_VSTEST = (
-    '<Project Sdk="MSTest.Sdk/3.6.4"><PropertyGroup><UseVSTest>true</UseVSTest></PropertyGroup></Project>'
-)
+MSTEST_SDK = '<Project Sdk="MSTest.Sdk/3.6.4"><PropertyGroup><TargetFramework>net9.0</TargetFramework></PropertyGroup></Project>'
+MSTEST_SDK_VSTEST = '<Project Sdk="MSTest.Sdk/3.6.4"><PropertyGroup><UseVSTest>true</UseVSTest></PropertyGroup></Project>'
 TRX_EXTENSION = '<Project><ItemGroup><PackageReference Include="Microsoft.Testing.Extensions.TrxReport" Version="1.4.3" /></ItemGroup></Project>'
 MTP_RUNNER_FALSE = "<Project><PropertyGroup><UseMicrosoftTestingPlatformRunner>false</UseMicrosoftTestingPlatformRunner></PropertyGroup></Project>"
 
@@ -39,29 +38,63 @@ MTP_RUNNER_FALSE = "<Project><PropertyGroup><UseMicrosoftTestingPlatformRunner>f
         ({"App.Tests/App.Tests.csproj": VSTEST}, "vstest", "vstest", ""),
         ({"App.slnx": "<Solution />"}, "vstest", "vstest", ""),
         ({"tests/Deep/App.Tests/App.Tests.fsproj": VSTEST}, "vstest", "vstest", ""),
-        ({"App.Tests.csproj": MSTEST_RUNNER}, "mtp", "", "--report-trx"),  # the VSTest bridge: not told
+        (
+            {"App.Tests.csproj": MSTEST_RUNNER},
+            "mtp",
+            "",
+            "--report-trx",
+        ),  # the VSTest bridge: not told
         (
             {"App.Tests.csproj": MSTEST_RUNNER, "Directory.Build.props": DOTNET_TEST_SUPPORT},
             "mtp",
             "msbuild",
             "--report-trx",
         ),
-        ({"App.Tests.csproj": MSTEST_RUNNER, "global.json": MTP_GLOBAL}, "mtp", "direct", "--report-trx"),
-        ({"App.Tests.csproj": XUNIT_V3, "global.json": MTP_GLOBAL}, "mtp", "direct", "--report-xunit-trx"),
         (
-            {"App.Tests.csproj": XUNIT_V3, "Directory.Build.props": TRX_EXTENSION, "global.json": MTP_GLOBAL},
+            {"App.Tests.csproj": MSTEST_RUNNER, "global.json": MTP_GLOBAL},
             "mtp",
             "direct",
             "--report-trx",
         ),
-        ({"App.Tests.csproj": TUNIT, "global.json": MTP_GLOBAL}, "mtp", "direct", ""),  # no TRX option known there
+        (
+            {"App.Tests.csproj": XUNIT_V3, "global.json": MTP_GLOBAL},
+            "mtp",
+            "direct",
+            "--report-xunit-trx",
+        ),
+        (
+            {
+                "App.Tests.csproj": XUNIT_V3,
+                "Directory.Build.props": TRX_EXTENSION,
+                "global.json": MTP_GLOBAL,
+            },
+            "mtp",
+            "direct",
+            "--report-trx",
+        ),
+        (
+            {"App.Tests.csproj": TUNIT, "global.json": MTP_GLOBAL},
+            "mtp",
+            "direct",
+            "",
+        ),  # no TRX option known there
         ({"App.Tests.csproj": MSTEST_SDK}, "mtp", "", "--report-trx"),
         ({"App.Tests.csproj": MSTEST_SDK_VSTEST}, "vstest", "vstest", "--report-trx"),
-        ({"App.Tests.csproj": VSTEST, "Directory.Build.props": MTP_RUNNER_FALSE}, "vstest", "vstest", ""),
+        (
+            {"App.Tests.csproj": VSTEST, "Directory.Build.props": MTP_RUNNER_FALSE},
+            "vstest",
+            "vstest",
+            "",
+        ),
         ({"global.json": MTP_GLOBAL}, "mtp", "direct", ""),
         ({"global.json": json.dumps({"sdk": {"version": "8.0.100"}})}, "", "", ""),
         ({"README.md": "dotnet test"}, "", "", ""),
-        ({"bin/Debug/App.Tests.csproj": VSTEST, "obj/x.csproj": VSTEST}, "", "", ""),  # build output is not the project
+        (
+            {"bin/Debug/App.Tests.csproj": VSTEST, "obj/x.csproj": VSTEST},
+            "",
+            "",
+            "",
+        ),  # build output is not the project
     ],
 )
 def test_the_platform_its_mode_and_its_trx_option_come_from_the_project_files(
@@ -71,7 +104,11 @@ def test_the_platform_its_mode_and_its_trx_option_come_from_the_project_files(
         (project / relative).parent.mkdir(parents=True, exist_ok=True)
         (project / relative).write_text(text)
     found = dotnet_project.read(str(project))
-    assert (dotnet_project.platform(found), dotnet_project.mode(found), dotnet_project.mtp_report_option(found)) == (
+    assert (
+        dotnet_project.platform(found),
+        dotnet_project.mode(found),
+        dotnet_project.mtp_report_option(found),
+    ) == (
         platform,
         mode,
         option,
@@ -107,7 +144,9 @@ def test_a_fifo_named_like_a_project_file_does_not_block_detection(project: Path
     os.mkfifo(project / "App.Tests.csproj")
     os.mkfifo(project / "global.json")
     done: list[str] = []
-    worker = threading.Thread(target=lambda: done.append(dotnet_project.platform(dotnet_project.read(str(project)))))
+    worker = threading.Thread(
+        target=lambda: done.append(dotnet_project.platform(dotnet_project.read(str(project))))
+    )
     worker.start()
     worker.join(5)
     assert done == [""]
@@ -115,13 +154,17 @@ def test_a_fifo_named_like_a_project_file_does_not_block_detection(project: Path
 
 def test_reads_are_bounded(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dotnet_project, "MAX_BYTES", 64)
-    (project / "App.Tests.csproj").write_text(" " * 100 + MSTEST_RUNNER)  # the switch lies past the bound
+    (project / "App.Tests.csproj").write_text(
+        " " * 100 + MSTEST_RUNNER
+    )  # the switch lies past the bound
     assert dotnet_project.platform(dotnet_project.read(str(project))) == "vstest"
     monkeypatch.setattr(dotnet_project, "MAX_FILES", 2)
     for index in range(5):
         (project / f"P{index}.csproj").write_text(VSTEST)
     assert len(dotnet_project.read(str(project)).names) == 2
-    monkeypatch.setattr(dotnet_project, "MAX_FOLDERS", 1)  # the top folder only: a deeper project is not seen
+    monkeypatch.setattr(
+        dotnet_project, "MAX_FOLDERS", 1
+    )  # the top folder only: a deeper project is not seen
     for path in project.iterdir():
         path.unlink()
     (project / "sub").mkdir()

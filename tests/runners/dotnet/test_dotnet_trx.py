@@ -1,6 +1,6 @@
-"""TRX reports into cache records: outcomes, durations, messages and the innermost project frame, for
-xUnit, NUnit and MSTest through VSTest and MSTest through MTP (cases/, see dotnet_demo for the public
-files they were checked against); and the defusing of a report that is hostile or not one."""
+"""TRX reports into cache records: outcomes, durations, messages and the innermost project frame,
+for xUnit, NUnit and MSTest through VSTest and MSTest through MTP (cases/, see dotnet_demo for the
+public files they were checked against); and the defusing of a report that is hostile or not one."""
 
 from __future__ import annotations
 
@@ -22,13 +22,19 @@ def records(name: str, root: Path) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def failure(kind: str, message: str, shape: str, *frames: str, module: str = "") -> dict[str, Any]:
-    found: dict[str, Any] = {"type": kind, **({"module": module} if module else {}), "message": message}
+    found: dict[str, Any] = {
+        "type": kind,
+        **({"module": module} if module else {}),
+        "message": message,
+    }
     if frames:
         found |= {"at": frames[0].partition(" in ")[0], "frames": list(frames)}
     return found | {"shape": shape}
 
 
-def test_xunit_through_vstest_windows_paths_from_a_ci_agent_map_to_the_project(project: Path) -> None:
+def test_xunit_through_vstest_windows_paths_from_a_ci_agent_map_to_the_project(
+    project: Path,
+) -> None:
     tests, errors = records("xunit-vstest.trx", project)
     divide = failure(
         "DivideByZeroException",
@@ -56,15 +62,21 @@ def test_xunit_through_vstest_windows_paths_from_a_ci_agent_map_to_the_project(p
             "o": "failed",
             "d": 0.0004,
             "p": "call",
-            "f": divide | {"frames": ["src/Calc/Calculator.cs:9 in Div", f"{CALC}:33 in DividesByTwo"]},
+            "f": divide
+            | {"frames": ["src/Calc/Calculator.cs:9 in Div", f"{CALC}:33 in DividesByTwo"]},
         },
         f"{CALC}::Later": {"o": "skipped", "d": 0.001},
-        f"{CALC}::Adds two big numbers": {"o": "passed", "d": 0.0001},  # a display name keeps its words
+        f"{CALC}::Adds two big numbers": {
+            "o": "passed",
+            "d": 0.0001,
+        },  # a display name keeps its words
     }
     assert errors == {}
 
 
-def test_nunit_a_one_time_setup_that_threw_fails_its_fixture_at_the_innermost_project_frame(project: Path) -> None:
+def test_nunit_a_one_time_setup_that_threw_fails_its_fixture_at_the_innermost_project_frame(
+    project: Path,
+) -> None:
     tests, errors = records("nunit-vstest.trx", project)
     setup = failure(
         "InvalidOperationException",
@@ -81,17 +93,32 @@ def test_nunit_a_one_time_setup_that_threw_fails_its_fixture_at_the_innermost_pr
             "d": 0.001,
             "p": "call",
             "f": failure(
-                "assertion", "Expected: 2 But was: 0", "Expected:", "tests/Db.Tests/RepositoryTests.cs:18 in Loads"
+                "assertion",
+                "Expected: 2 But was: 0",
+                "Expected:",
+                "tests/Db.Tests/RepositoryTests.cs:18 in Loads",
             ),
         },
         "tests/Db.Tests/RepositoryTests.cs::Ignored": {"o": "skipped", "d": 0.001},
-        "tests/Db.Tests/MigrationTests.cs::Migrates": {"o": "failed", "d": 0.001, "p": "setup", "f": setup},
-        "tests/Db.Tests/MigrationTests.cs::RollsBack": {"o": "failed", "d": 0.001, "p": "setup", "f": setup},
+        "tests/Db.Tests/MigrationTests.cs::Migrates": {
+            "o": "failed",
+            "d": 0.001,
+            "p": "setup",
+            "f": setup,
+        },
+        "tests/Db.Tests/MigrationTests.cs::RollsBack": {
+            "o": "failed",
+            "d": 0.001,
+            "p": "setup",
+            "f": setup,
+        },
     }
     assert errors == {}
 
 
-def test_mstest_through_vstest_class_initialize_timeout_and_an_assembly_qualified_class(project: Path) -> None:
+def test_mstest_through_vstest_class_initialize_timeout_and_an_assembly_qualified_class(
+    project: Path,
+) -> None:
     tests, _errors = records("mstest-vstest.trx", project)
     query = "tests/Db.Tests/QueryTests.cs"
     assert tests == {
@@ -154,7 +181,11 @@ def test_mstest_through_mtp_a_timeout_outcome_and_deterministic_build_paths(proj
             "o": "failed",
             "d": 1.003,
             "p": "call",
-            "f": failure("timeout", "Test 'Waits' timed out after 1000ms", "Test '\u2026' timed out after 1000ms"),
+            "f": failure(
+                "timeout",
+                "Test 'Waits' timed out after 1000ms",
+                "Test '\u2026' timed out after 1000ms",
+            ),
         },
         f"{CALC}::Subtracts": {
             "o": "failed",
@@ -164,11 +195,14 @@ def test_mstest_through_mtp_a_timeout_outcome_and_deterministic_build_paths(proj
                 "assertion",
                 "Assert.AreEqual failed. Expected:<1>. Actual:<-1>.",
                 "Assert.AreEqual",
-                f"{CALC}:21 in Subtracts",  # `/_/tests/...`: a deterministic build's path, matched by its tail
+                # `/_/tests/...`: a deterministic build's path, matched by its tail
+                f"{CALC}:21 in Subtracts",
             ),
         },
     }
-    assert errors == {}  # MTP's "Exit code indicates failure: '2'" RunInfo is the failures, not a broken run
+    assert (
+        errors == {}
+    )  # MTP's "Exit code indicates failure: '2'" RunInfo is the failures, not a broken run
 
 
 def test_a_run_whose_test_host_crashed_is_an_error_of_its_report(project: Path) -> None:
@@ -176,7 +210,9 @@ def test_a_run_whose_test_host_crashed_is_an_error_of_its_report(project: Path) 
     assert tests == {f"{CALC}::Adds": {"o": "passed", "d": 0.001}}
     where = os.path.relpath(CASES / "crashed.trx", project)
     message = "The active test run was aborted. Reason: Test host process crashed : Stack overflow."
-    assert errors == {where: {"type": "test run aborted", "message": message, "shape": "test run aborted"}}
+    assert errors == {
+        where: {"type": "test run aborted", "message": message, "shape": "test run aborted"}
+    }
 
 
 @pytest.mark.parametrize(
@@ -200,14 +236,17 @@ def test_only_passing_outcomes_are_green(outcome: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "seconds"), [("00:00:00.0032953", 0.0033), ("01:02:03.5000000", 3723.5), ("00:00:00", 0.0), (None, 0.0)]
+    ("text", "seconds"),
+    [("00:00:00.0032953", 0.0033), ("01:02:03.5000000", 3723.5), ("00:00:00", 0.0), (None, 0.0)],
 )
 def test_durations_are_dotnet_timespans(text: str | None, seconds: float) -> None:
     assert trx.seconds(text) == seconds
 
 
 def bomb(root: Path) -> Path:
-    levels = "".join(f'<!ENTITY l{i} "&l{i - 1};&l{i - 1};&l{i - 1};&l{i - 1};">' for i in range(1, 12))
+    levels = "".join(
+        f'<!ENTITY l{i} "&l{i - 1};&l{i - 1};&l{i - 1};&l{i - 1};">' for i in range(1, 12)
+    )
     path = root / "bomb.trx"
     path.write_text(
         f'<?xml version="1.0"?><!DOCTYPE TestRun [<!ENTITY l0 "lol">{levels}]>'
@@ -257,7 +296,9 @@ def test_a_junit_file_handed_to_the_trx_reader_says_what_it_is(project: Path) ->
     assert result.errors["r.trx"]["message"] == "not a TRX report (root element 'testsuites')"
 
 
-def test_a_frame_maps_by_its_longest_unique_tail_and_an_ambiguous_file_name_maps_to_nothing(project: Path) -> None:
+def test_a_frame_maps_by_its_longest_unique_tail_and_an_ambiguous_file_name_maps_to_nothing(
+    project: Path,
+) -> None:
     solution(project)
     (project / "tests/Words.Tests/Calculator.cs").write_text("")  # a second Calculator.cs
     index = sources.SourceIndex(str(project))
@@ -266,6 +307,8 @@ def test_a_frame_maps_by_its_longest_unique_tail_and_an_ambiguous_file_name_maps
     assert index.file_of_path("/_/src/Calc/Calculator.cs") == "src/Calc/Calculator.cs"
     assert index.file_of_path("/elsewhere/Calculator.cs") == ""
     assert index.file_of_path("/elsewhere/Cache.cs") == "src/Db/Cache.cs"
-    assert index.file_of_class("Demo.Calc.Calculator") == "src/Calc/Calculator.cs"  # the namespace's folders win
+    assert (
+        index.file_of_class("Demo.Calc.Calculator") == "src/Calc/Calculator.cs"
+    )  # the namespace's folders win
     assert index.file_of_class("Demo.Db.Tests.QueryTests+Nested") == "tests/Db.Tests/QueryTests.cs"
     assert index.file_of_class("Demo.Nowhere") == ""
