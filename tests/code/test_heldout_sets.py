@@ -84,6 +84,7 @@ def test_go_and_java_cases_become_whole_files() -> None:
     assert text.endswith("    }\n}\n")
 
 
+@pytest.mark.slow  # its projects come from the package registries (`--full`)
 def test_every_python_copied_helper_is_defined_in_its_package() -> None:
     defined: dict[str, set[str]] = {}
     for package, (requirement, members) in nearcopy_heldout3.PACKAGES.items():
@@ -108,6 +109,7 @@ def test_every_python_copied_helper_is_defined_in_its_package() -> None:
 
 
 @pytest.mark.parametrize("module", LANGUAGE_SETS, ids=lambda module: module.LANGUAGE)
+@pytest.mark.slow  # its projects come from the package registries (`--full`)
 def test_every_copied_helper_is_defined_in_its_project(module: ModuleType) -> None:
     texts: dict[str, str] = {}
     for label, project in module.PROJECTS.items():
