@@ -22,6 +22,7 @@ import os
 import time
 
 from sidekit_hooks.core import background, fastjson, safepath, workspace
+from sidekit_hooks.core.textscan import identifier_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -365,18 +366,7 @@ def parse_function(source: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None
 
 def name_words(name: str) -> str:
     """`newSlug` / `new_slug` -> "new slug": words for comparing names across styles."""
-    words: list[str] = []
-    current = ""
-    for char in name:
-        if char == "_" or (char.isupper() and current and not current[-1].isupper()):
-            if current:
-                words.append(current.lower())
-            current = "" if char == "_" else char
-        else:
-            current += char
-    if current:
-        words.append(current.lower())
-    return " ".join(stem(word) for word in words)
+    return " ".join(stem(word) for word in identifier_words(name))
 
 
 def stem(word: str) -> str:

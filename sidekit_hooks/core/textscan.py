@@ -87,3 +87,19 @@ def line_rest(text: str) -> str | None:
     if text.endswith("\n"):
         text = text[:-1]
     return None if "\n" in text else text
+
+
+def identifier_words(name: str) -> list[str]:
+    """`waitUntil`, `wait_until`, `WaitUntil` -> ["wait", "until"]: an identifier's words, lower case."""
+    words: list[str] = []
+    current = ""
+    for char in name:
+        if char == "_" or (char.isupper() and current and not current[-1].isupper()):
+            if current:
+                words.append(current.lower())
+            current = "" if char == "_" else char
+        else:
+            current += char
+    if current:
+        words.append(current.lower())
+    return words

@@ -4,6 +4,7 @@ library."""
 from __future__ import annotations
 
 from sidekit_hooks.core import safepath
+from sidekit_hooks.core.textscan import identifier_words
 from sidekit_hooks.detectors.tools.common import RANK, SIDECAR, short
 from sidekit_hooks.nudges.findings import Finding
 
@@ -296,26 +297,10 @@ RETRY_WORDS = frozenset({"retry", "retries", "retrying", "backoff"})
 WAIT_HEADS = (("wait", "for"), ("wait", "until"), ("poll", "until"), ("poll",), ("eventually",))
 
 
-def name_words(name: str) -> list[str]:
-    """`waitUntil`, `wait_until`, `WaitUntil` -> ["wait", "until"]."""
-    words: list[str] = []
-    current = ""
-    for char in name:
-        if char == "_" or (char.isupper() and current and not current[-1].isupper()):
-            if current:
-                words.append(current.lower())
-            current = "" if char == "_" else char
-        else:
-            current += char
-    if current:
-        words.append(current.lower())
-    return words
-
-
 def helper_named(name: str, kind: str) -> bool:
     """A name that says it retries (`retry`, `withRetry`, `RetryWithBackoff`) or waits (`waitFor`,
     `waitUntil`, `pollUntil`, `eventually`), by its words: `pollution` or `waitress` are not."""
-    words = name_words(name)
+    words = identifier_words(name)
     if not words:
         return False
     if kind == "retry":
