@@ -124,3 +124,11 @@ def explicit_python(value: str | None, command: str) -> str | None:
             f"sidekit {command} --python .venv/bin/python",
         )
     return found
+
+
+def without_graph(adapter: object, runner: str, then: str) -> dict[str, str] | None:
+    """The answer for a runner whose tests no graph selects yet (its adapter has no IMPORT_GRAPH):
+    every test, and why; None when a graph can select them."""
+    if adapter is None or getattr(adapter, "IMPORT_GRAPH", False):
+        return None
+    return {"runner": runner, "basis": "all", "why": f"no selection graph for {runner} yet: {then}"}

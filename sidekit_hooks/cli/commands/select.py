@@ -11,7 +11,7 @@ from typing import Any
 
 from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common
-from sidekit_hooks.cli.commands._shared import project_of
+from sidekit_hooks.cli.commands._shared import project_of, without_graph
 from sidekit_hooks.impact.selection import Selection, selection
 
 BUDGET = 150  # bytes (contract)
@@ -63,12 +63,7 @@ def answer(project: str, base: str | None = None) -> dict[str, Any]:
         return render.fit(
             {**head, "files": None, "moreFiles": None}, "files", files, BUDGET, more="moreFiles"
         )
-    if adapter is not None and not getattr(
-        adapter, "IMPORT_GRAPH", False
-    ):  # no graph for it yet: every test
-        return {
-            "runner": runner,
-            "basis": "all",
-            "why": f"no selection graph for {runner} yet: run all tests",
-        }
+    everything = without_graph(adapter, runner, "run all tests")
+    if everything is not None:
+        return everything
     return answer_for(selection(project, base))  # the Python import graph (budgets as before)

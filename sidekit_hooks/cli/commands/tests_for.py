@@ -12,7 +12,7 @@ from typing import Any
 
 from sidekit_hooks.answers import render
 from sidekit_hooks.cli.commands._code import add_common
-from sidekit_hooks.cli.commands._shared import project_of
+from sidekit_hooks.cli.commands._shared import project_of, without_graph
 from sidekit_hooks.code.index import Index
 from sidekit_hooks.impact.affected import Impact, tests_of, workspace_path
 
@@ -83,14 +83,9 @@ def answer(project: str, path: str) -> dict[str, Any]:
             if files
             else dict(head, files=0)
         )
-    if adapter is not None and not getattr(
-        adapter, "IMPORT_GRAPH", False
-    ):  # no graph for it yet: every test
-        return {
-            "runner": runner,
-            "basis": "all",
-            "why": f"no selection graph for {runner} yet: all tests",
-        }
+    everything = without_graph(adapter, runner, "all tests")
+    if everything is not None:
+        return everything
     with Index.open(project) as index:
         found = tests_of(project, index, workspace_path(project, path))
     return answer_for(found)  # the Python import graph (budgets as before)
