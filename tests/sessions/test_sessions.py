@@ -309,7 +309,9 @@ KNOWN_MISSES: dict[str, dict[str, float]] = {
     # of tool results (5.3%; 1,092 B, 5.0%, on wave 3's main): 3 reminders and 2 primers among its 7
     # lines. With SIDEKIT_NUDGE_BUDGET=on it holds within 5%. The ceiling leaves a tenth of a point
     # for timing.
-    "nudge bytes >= 5% of tool-result bytes": {"xmltodict": 5.4},
+    # Wave 5's main: tabulate's nudges are 849 B of 16,965 B (5.004%, shown as 5.0%): the helper-copy
+    # nudge is now said with the Edit (the copy check runs in the hook), and its Stop reminder follows.
+    "nudge bytes >= 5% of tool-result bytes": {"xmltodict": 5.4, "tabulate": 5.1},
 }
 
 
