@@ -361,7 +361,9 @@ def _plugin_form(event: Event, ctx: Context) -> None:
         return
     try:
         if event.event_name == "SessionStart" and pluginform.setup_needed(ctx.project, root):
-            pluginform.start_setup(ctx.project, root)
+            from sidekit_hooks.pipeline import plugin_setup
+
+            plugin_setup.start_setup(ctx.project, root)
         said = pluginform.claim_notice(ctx.project)
     except OSError as exc:
         hooklog.error(ctx.project, event.event_name, "plugin-setup", exc)

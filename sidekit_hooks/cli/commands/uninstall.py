@@ -97,7 +97,7 @@ def _created_folders(where: files.Target, record: dict[str, Any] | None) -> None
 
 
 def _plugin_setup(project: str) -> None:
-    from sidekit_hooks.cli import plugin_setup
+    from sidekit_hooks.pipeline import plugin_setup
 
     for line in plugin_setup.undo(project):
         print(f"  {line}")

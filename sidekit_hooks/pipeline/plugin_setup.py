@@ -4,7 +4,7 @@ session.
 The settings form's `sidekit install` git-ignores `.sidekit/` and `.runtime/` and makes a plain
 pytest in the project's own environments record (`runners/pytest/environments.py`). A plugin user
 never runs it, so the first SessionStart of the plugin in a project starts this worker, detached
-(`python -S -m sidekit_hooks.cli.plugin_setup PROJECT PLUGIN_ROOT`). It:
+(`python -S -m sidekit_hooks.pipeline.plugin_setup PROJECT PLUGIN_ROOT`). It:
 
 - adds the ignore lines to the repository's `info/exclude` (a git work tree, a linked one too:
   nothing the project tracks changes, and the scope sidecar sees no edit; core/git_exclude.py), to
@@ -13,7 +13,8 @@ never runs it, so the first SessionStart of the plugin in a project starts this 
   link out of it;
 - records that it ran in `.sidekit/plugin-setup.json` (so later sessions skip it: one read) and
   leaves one line in `.sidekit/plugin-setup.say`, which the next hook claims by rename and shows the
-  user once (systemMessage: the model never sees it); `core/pluginform.py` is the hook's side.
+  user once (systemMessage: the model never sees it); `core/pluginform.py` is what the
+  hook reads.
 
 Idempotent, and one at a time per project (a lock): concurrent first hooks set up once.
 """
@@ -36,6 +37,19 @@ from sidekit_hooks.core import (
 MAX_EXCLUDE = (
     1 << 20
 )  # bytes of an `info/exclude` read; a bigger one is cut at that (it is the user's own)
+
+
+SETUP_MODULE = "sidekit_hooks.pipeline.plugin_setup"  # this module, run as the detached worker
+
+
+def start_setup(project: str, root: str) -> bool:
+    """Start the setup worker unless it runs already; True when started."""
+    if not background.lock_is_stale(
+        os.path.join(workspace.state_dir(project), pluginform.LOCK_FILE)
+    ):
+        return False
+    background.spawn_module(SETUP_MODULE, [project, root])
+    return True
 
 
 def ignore_lines(project: str) -> tuple[str, list[str]]:
