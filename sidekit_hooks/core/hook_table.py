@@ -3,7 +3,7 @@
 The sidecars read which events they judge (`judged_by`), the policy where a delivery follows
 (`BOUNDARIES`); the pipeline (pipeline/hook_events.py) turns the table into the handlers Claude Code
 starts, the entry scripts, the plugin's `hooks/hooks.json`, the settings `install` writes, doctor's
-probes and playback (`tests/test_hook_events.py` holds them to it). Adding an event is a row here,
+probes and playback (`tests/pipeline/test_hook_events.py` holds them to it). Adding an event is a row here,
 its handling in `pipeline/runtime.py` (or `pipeline/lifecycle.py`), and the regenerated files.
 Standard library only, and no import at its top (`os`, for the deadline a user may lengthen, inside
 `deadline_of`): it sits on the ground floor.
