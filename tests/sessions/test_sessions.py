@@ -246,7 +246,7 @@ def test_the_session_corpus(claude: Path, tmp_path: Path, monkeypatch: pytest.Mo
     targets."""
     monkeypatch.delenv(
         "SIDEKIT_NUDGE_BUDGET"
-    )  # the product as users get it (the nudge budget is opt-in)
+    )  # the product as users get it (the nudge budget holds reminders only)
     only = [
         name for name in os.environ.get("SIDEKIT_SESSIONS_ONLY", "").split(",") if name
     ]  # debugging: no targets
