@@ -1,7 +1,7 @@
-"""The held-out near-copy sets written before #34/#35's rule changes (nearcopy_heldout3.py and
-nearcopy_heldout_<language>.py): their shape, and that every copied helper is defined in its pinned
-project. The matcher is never run here: the sets are measured once plugged into the near-copy test,
-never looked at case by case."""
+"""The held-out near-copy sets written before #34/#35's rule changes (nearcopy_heldout3.py,
+nearcopy_heldout4.py and nearcopy_heldout_<language>.py): their shape, and that every copied
+helper is defined in its pinned project. The matcher is never run here: the sets are measured once
+plugged into the near-copy test, never looked at case by case."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from types import ModuleType
 
 import nearcopies
 import nearcopy_heldout3
+import nearcopy_heldout4
 import nearcopy_heldout_go
 import nearcopy_heldout_java
 import nearcopy_heldout_js
@@ -24,6 +25,7 @@ from nearcopy_languages import as_file, name_of
 from sidekit_hooks.code import functions
 from testing import requires
 
+PYTHON_SETS = [nearcopy_heldout3, nearcopy_heldout4]
 LANGUAGE_SETS = [
     nearcopy_heldout_ts,
     nearcopy_heldout_js,
@@ -42,14 +44,21 @@ DECLARES = {
 }
 
 
-def test_python_set_is_big_enough_and_uses_packages_no_other_set_uses() -> None:
-    copies, misses = nearcopy_heldout3.COPIES, nearcopy_heldout3.NEAR_MISSES
+@pytest.mark.parametrize("module", PYTHON_SETS, ids=lambda module: module.__name__)
+def test_python_set_is_big_enough_and_uses_packages_no_other_set_uses(module: ModuleType) -> None:
+    copies, misses = module.COPIES, module.NEAR_MISSES
     assert len(copies) >= 40 and len(misses) >= 40
     assert all(case.helper for case in copies) and not any(case.helper for case in misses)
-    assert {case.package for case in copies + misses} == set(nearcopy_heldout3.PACKAGES)
-    assert set(nearcopy_heldout3.PACKAGES).isdisjoint(nearcopies.PACKAGES)
+    assert {case.package for case in copies + misses} == set(module.PACKAGES)
+    assert set(module.PACKAGES).isdisjoint(nearcopies.PACKAGES)
+    others = [other for other in PYTHON_SETS if other is not module]
+    assert all(set(module.PACKAGES).isdisjoint(other.PACKAGES) for other in others)
     assert len({case.name for case in copies + misses}) == len(copies + misses)
     assert all(functions.code_lines(case.source) >= functions.MIN_LINES for case in copies + misses)
+    assert all(re.match(r"[\w./*-]+\.py: ", case.why) for case in copies), (
+        "a copy's why starts with its path"
+    )
+    assert all(case.why.startswith("like ") for case in misses)
 
 
 @pytest.mark.parametrize("module", LANGUAGE_SETS, ids=lambda module: module.LANGUAGE)
@@ -84,10 +93,11 @@ def test_go_and_java_cases_become_whole_files() -> None:
     assert text.endswith("    }\n}\n")
 
 
+@pytest.mark.parametrize("module", PYTHON_SETS, ids=lambda module: module.__name__)
 @pytest.mark.slow  # its projects come from the package registries (`--full`)
-def test_every_python_copied_helper_is_defined_in_its_package() -> None:
+def test_every_python_copied_helper_is_defined_in_its_package(module: ModuleType) -> None:
     defined: dict[str, set[str]] = {}
-    for package, (requirement, members) in nearcopy_heldout3.PACKAGES.items():
+    for package, (requirement, members) in module.PACKAGES.items():
         try:
             path = nearcopies.archive(requirement)
         except RuntimeError as exc:
@@ -102,7 +112,7 @@ def test_every_python_copied_helper_is_defined_in_its_package() -> None:
         }
     missing = [
         f"{case.package}.{case.helper}"
-        for case in nearcopy_heldout3.COPIES
+        for case in module.COPIES
         if case.helper not in defined[case.package]
     ]
     assert missing == []
