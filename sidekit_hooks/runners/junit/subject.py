@@ -13,11 +13,8 @@ project's main code (`src/main/java`, not test code, not a library) that the fai
 - A failing test exercises the methods its test method calls up to the failing line, and what they
   call in turn (in test helpers and main code, MAX_DEPTH calls deep); a passing test, what its whole
   body reaches.
-- The method most suspicious by the run's own verdicts (Ochiai: failing tests that reach it, over the
-  root of all failing tests times all tests that reach it) takes every placed failure that reaches
-  it. Of equals (a caller and the callee that every test reaching one reaches too: the verdicts cannot
-  tell them apart), the one nearest the tests' own calls, where every path of theirs meets first; its
-  callees are read from there. Then the next, for the failures left.
+- The method most suspicious by the run's own verdicts takes every failure that reaches it
+  (runners/suspects.py: Ochiai, of equals the nearest to the tests), then the next.
 
 The failure keeps its test's spot in `checks` ("CSVFormat.print, exercised by testX, asserted at
 CSVPrinterTest.java:1102"). A failure whose trace reaches main code keeps that frame; one whose test
@@ -289,21 +286,17 @@ def place(tests: dict[str, dict[str, Any]], index: Any) -> None:
                 spots[test] = f"{os.path.basename(path)}:{line}"
         elif entry.get("o") == "passed":
             passing.append(_main_only(graph.reach(graph.starts(method))))
+    from sidekit_hooks.runners import suspects
+
     total = sum(1 for e in tests.values() if e.get("o") in ("failed", "error"))
-    left = set(failing)
-    while left:
-        best = _most_suspicious(graph, {t: failing[t] for t in left}, passing, total)
-        if best is None:
-            break
-        node, label = best
-        for test in sorted(left):
-            if node in failing[test]:
-                failure = tests[test]["f"]
-                method = graph.methods[node][0]
-                test_name = test.rpartition("::")[2].split("(", 1)[0]
-                failure["checks"] = f"{label}, exercised by {test_name}, asserted at {spots[test]}"
-                failure["at"] = f"{method.path}:{method.line}"
-                left.discard(test)
+    for test, node in suspects.assign(failing, passing, total).items():
+        method = graph.methods[node][0]
+        failure = tests[test]["f"]
+        test_name = test.rpartition("::")[2].split("(", 1)[0]
+        failure["checks"] = (
+            f"{method.cls}.{method.name}, exercised by {test_name}, asserted at {spots[test]}"
+        )
+        failure["at"] = f"{method.path}:{method.line}"
 
 
 def _line_in(failure: dict[str, Any], path: str, method: Method) -> int:
@@ -318,33 +311,3 @@ def _line_in(failure: dict[str, Any], path: str, method: Method) -> int:
 
 def _main_only(reached: dict[Node, int]) -> dict[Node, int]:
     return {node: depth for node, depth in reached.items() if not in_test_code(node[0])}
-
-
-def _most_suspicious(
-    graph: Graph,
-    failing: dict[str, dict[Node, int]],
-    passing: list[dict[Node, int]],
-    total: int,
-) -> tuple[Node, str] | None:
-    """The main method the most failing tests reach and the fewest passing ones (Ochiai), of
-    equals the nearest to the tests' own calls."""
-    reached: dict[Node, list[int]] = {}
-    for nodes in failing.values():
-        for node, depth in nodes.items():
-            reached.setdefault(node, []).append(depth)
-    if not reached:
-        return None
-    passed: dict[Node, int] = {}
-    for nodes in passing:
-        for node in nodes:
-            if node in reached:
-                passed[node] = passed.get(node, 0) + 1
-
-    def score(node: Node) -> tuple[float, float, str, str]:
-        depths = reached[node]
-        ochiai = len(depths) / ((total * (len(depths) + passed.get(node, 0))) ** 0.5)
-        return (round(ochiai, 9), -sum(depths) / len(depths), node[0], node[1])
-
-    node = max(reached, key=score)
-    cls = graph.methods[node][0].cls
-    return node, f"{cls}.{node[1]}"
