@@ -5,6 +5,12 @@ over one broken helper are one cluster, at the helper (issue #33: Unidecode's on
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sidekit_hooks.runners.pytest import exercised
 from testing.status import Suite, suite  # noqa: F401 - the fixture
 
 TEXT = """
@@ -97,3 +103,43 @@ def test_a_function_that_passing_tests_reach_as_often_is_not_the_shared_cause(su
         2,
         "slug, asserted at tests/test_text.py:8",
     )
+
+
+def placed_tests() -> dict[str, dict[str, Any]]:
+    """Two failures the subject placed at `slug` and `snake` (TEXT's lines 6 and 10)."""
+    return {
+        "tests/test_text.py::test_slug": {
+            "o": "failed",
+            "p": "call",
+            "f": {"at": "pkg/text.py:6", "checks": "slug, asserted at tests/test_text.py:8"},
+        },
+        "tests/test_text.py::test_snake": {
+            "o": "failed",
+            "p": "call",
+            "f": {"at": "pkg/text.py:10", "checks": "snake, asserted at tests/test_text.py:16"},
+        },
+    }
+
+
+def test_the_shared_function_is_read_from_the_sources_without_running_them(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("raise SystemExit('imported')\n")
+    (tmp_path / "pkg" / "text.py").write_text(TEXT)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_text.py").write_text(TESTS)
+    tests = placed_tests()
+    exercised.place(tests, str(tmp_path))
+    assert [entry["f"]["at"] for entry in tests.values()] == ["pkg/text.py:2", "pkg/text.py:2"]
+
+
+def test_sources_that_take_too_long_to_read_leave_the_failures_where_they_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "text.py").write_text(TEXT)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_text.py").write_text(TESTS)
+    monkeypatch.setattr(exercised, "MAX_SECONDS", 0.0)
+    tests = placed_tests()
+    exercised.place(tests, str(tmp_path))
+    assert tests == placed_tests()

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 MAX_DEPTH = 6  # calls followed from a test's own calls
 MAX_FILE_BYTES = 1 << 20
 MAX_FILES = 3000
+MAX_TOTAL_BYTES = 32 << 20  # what one placement reads at most
 KEYWORDS = frozenset(
     "if for while switch catch return new throw else do try synchronized super this assert case "
     "class interface enum record instanceof yield".split()
@@ -249,11 +250,15 @@ def project_graph(index: Any) -> Graph:
 
     methods: list[Method] = []
     files = sorted({p for p in index.by_tail.values() if p.endswith(".java")})[:MAX_FILES]
+    budget = MAX_TOTAL_BYTES
     for path in files:
         try:
             data = safepath.read_inside(index.root, os.path.join(index.root, path), MAX_FILE_BYTES)
         except (OSError, ValueError):
             continue
+        budget -= len(data)
+        if budget < 0:
+            break
         methods += methods_of(path, data.decode("utf-8", "replace").splitlines())
     return Graph(methods)
 

@@ -10,7 +10,8 @@ to the failing line; a passing test, from its whole body. runners/suspects.py th
 function the failing tests share and few passing ones reach, and each failure that reaches it is
 placed there, `checks` saying how (`"_unidecode through unidecode_expect_ascii, asserted at …"`).
 
-Calls are resolved by name: a function of the module or one it imports from the project, a class
+The sources are read once the run has ended, within MAX_SECONDS (past it, and for a run with one
+such failure, nothing moves). Calls are resolved by name: a function of the module or one it imports from the project, a class
 (its `__init__`), `module.f` for an imported project module, `self.f` for the class's own method;
 an attribute of anything else, to every project function of that name; of an imported module from
 outside the project (`os.path.join`), to nothing.
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 MAX_DEPTH = 6
 MAX_FILES = 3000
 MAX_FILE_BYTES = 1 << 20
+# the run's own process reads the sources after its last test: past this, the failures stay where
+# the subject placed them (a large repository would make every red run that much slower)
+MAX_SECONDS = 1.0
 SKIP = frozenset(
     {"node_modules", "site-packages", "build", "dist", "__pycache__", "venv", "env", ".tox"}
 )
@@ -221,11 +225,15 @@ class Graph:
         )
 
 
-def project_graph(root: str) -> Graph:
-    """The graph of the project's Python files (regular files, no links, MAX_FILES of them)."""
+def project_graph(root: str) -> Graph | None:
+    """The graph of the project's Python files (regular files, no links, MAX_FILES of them), or
+    None when reading them takes over MAX_SECONDS."""
+    import time
+
     from sidekit_hooks.core import safepath, workspace
 
     modules: list[Module] = []
+    deadline = time.monotonic() + MAX_SECONDS
 
     def descend(name: str) -> bool:
         return name not in SKIP and not name.startswith(".")
@@ -235,6 +243,8 @@ def project_graph(root: str) -> Graph:
             break
         if not entry.name.endswith(".py") or entry.is_dir(follow_symlinks=False):
             continue
+        if time.monotonic() > deadline:
+            return None
         rel = os.path.relpath(entry.path, root).replace(os.sep, "/")
         try:
             data = safepath.read_inside(root, entry.path, MAX_FILE_BYTES)
@@ -273,9 +283,11 @@ def place(tests: dict[str, dict[str, Any]], root: str) -> None:
         and isinstance(entry.get("f"), dict)
         and (entry["f"].get("checks") or in_test_code(str(entry["f"].get("at", ""))))
     }
-    if not candidates:
-        return
+    if len(candidates) < 2:
+        return  # one failure has nothing to share
     graph = project_graph(root)
+    if graph is None:
+        return
     failing: dict[str, dict[Node, int]] = {}
     passing: list[dict[Node, int]] = []
     for test, entry in tests.items():
