@@ -132,14 +132,15 @@ def test_the_shared_function_is_read_from_the_sources_without_running_them(tmp_p
     assert [entry["f"]["at"] for entry in tests.values()] == ["pkg/text.py:2", "pkg/text.py:2"]
 
 
-def test_sources_that_take_too_long_to_read_leave_the_failures_where_they_are(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("bound", ["MAX_SECONDS", "MAX_TOTAL_BYTES"])
+def test_sources_too_large_or_too_slow_to_read_leave_the_failures_where_they_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bound: str
 ) -> None:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "text.py").write_text(TEXT)
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_text.py").write_text(TESTS)
-    monkeypatch.setattr(exercised, "MAX_SECONDS", 0.0)
+    monkeypatch.setattr(exercised, bound, 0)
     tests = placed_tests()
     exercised.place(tests, str(tmp_path))
     assert tests == placed_tests()
