@@ -219,16 +219,6 @@ class Graph:
             frontier = following
         return seen
 
-    def method_at(self, path: str, line: int) -> Method | None:
-        """The method whose body holds `path:line`."""
-        inside = [
-            m
-            for ms in self.methods.values()
-            for m in ms
-            if m.path == path and m.line <= line <= m.end
-        ]
-        return max(inside, key=lambda m: m.line, default=None)
-
     def test_method(self, path: str, name: str) -> Method | None:
         """The test method `name` (`testX(Predefined)[1]` is testX) declared in `path`."""
         bare = re.split(r"[(\[{ ]", name, maxsplit=1)[0]
