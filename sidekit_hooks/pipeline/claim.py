@@ -21,6 +21,10 @@ import hashlib
 import os
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 CLAIMS = os.path.join(".sidekit", "claims")
 TAKEN, SAID, STOLEN, RELEASED = "taken", "said", "stolen", "released"
 COMMAND, WARM = "command", "warm"
@@ -35,7 +39,7 @@ POLL_SECONDS = 0.005
 KEEP_SECONDS = 3600.0  # claims older than this are swept (`sweep`)
 
 
-def event_key(event_name: str, payload: dict[str, object]) -> str:
+def event_key(event_name: str, payload: Mapping[str, object]) -> str:
     """The key both handlers compute for one event; '' when the event cannot be told apart from
     another of its kind (then the warm path leaves it to the command hook)."""
     field = KEYED.get(event_name)

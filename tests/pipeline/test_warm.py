@@ -42,7 +42,7 @@ def by_command(event_name: str, payload: dict[str, Any]) -> str:
     try:
         assert hook.main(event_name, [hook.WARM_HANDLER]) == 0
         out.flush()
-        return out.buffer.getvalue().decode()  # type: ignore[attr-defined]
+        return out.buffer.getvalue().decode()
     finally:
         sys.stdin, sys.stdout = saved
 
