@@ -115,7 +115,10 @@ def _ours(event_name: str, payload: dict[str, object]) -> bool:
         return True  # not an event the warm path answers
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
-    return claim.claim(project, key, claim.COMMAND) or claim.settle(project, key)
+    try:
+        return claim.claim(project, key, claim.COMMAND) or claim.settle(project, key)
+    except OSError:  # no claim can be made here: the warm server cannot make one either
+        return True
 
 
 def _emit(output: str) -> None:

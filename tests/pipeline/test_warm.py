@@ -147,3 +147,17 @@ def test_the_command_hook_says_nothing_once_the_warm_server_said_it(
     assert claim.claim(str(project), key, claim.WARM)
     claim.release(str(project), key)  # the warm server failed: the command hook says it
     assert "check your mail" in by_command("UserPromptSubmit", given_back)
+
+
+def test_where_no_claim_can_be_made_the_command_hook_answers(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    queue.enqueue(
+        queue_root(str(project)), "sess-1", queue.Nudge("check your mail", sender="mayor")
+    )
+    (project / ".sidekit").mkdir()
+    (project / claim.CLAIMS).write_text("not a folder")
+    event = prompt_event(project, "p-1")
+    assert tools.hook_outcome(templated(event), str(project)) == ("", False)
+    assert "check your mail" in by_command("UserPromptSubmit", event)
