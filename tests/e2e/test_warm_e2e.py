@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from sidekit_hooks.nudges import session_ledger
 from sidekit_hooks.pipeline import claim, warm
 from testing.claude import REPO, Run, ToolCall, run_claude, sidekit_argv
@@ -25,9 +27,11 @@ SCRIPTS = {
 }
 
 
-def wire(project: Path, home: Path, delay: float = 0.0) -> None:
+def wire(project: Path, home: Path, fallback: str, delay: float = 0.0) -> None:
     """Settings (both handlers per event), the project's `.mcp.json`, and a trusted workspace.
-    `delay`: seconds the server waits before it starts (a server that connects late)."""
+    `fallback`: "async" runs the command hook in the background (the event waits only for the
+    warm server; a command answer comes one request later). `delay`: seconds the server waits
+    before it starts (a server that connects late)."""
     server = " ".join(shlex.quote(part) for part in sidekit_argv())
     start = f"sleep {delay}; exec {server} mcp --hooks --project {shlex.quote(str(project))}"
     (project / ".mcp.json").write_text(
@@ -37,7 +41,7 @@ def wire(project: Path, home: Path, delay: float = 0.0) -> None:
     for event in WIRED:
         command = f'"{sys.executable}" -S "{REPO}/hooks/{SCRIPTS[event]}.py" warm'
         handlers = [
-            {"type": "command", "command": command, "timeout": 5},
+            {"type": "command", "command": command, "timeout": 5, "async": fallback == "async"},
             {"type": "mcp_tool", "server": "sidekit", "tool": warm.TOOL, "input": warm.INPUT},
         ]
         hooks[event] = [
@@ -119,12 +123,19 @@ def session(
 
 
 Sidekit = Callable[..., str]
+FALLBACKS = pytest.mark.parametrize("fallback", ["sync", "async"])
 
 
+@FALLBACKS
 def test_the_warm_server_answers_and_says_each_message_once(
-    claude_cli: Path, project: Path, tmp_path: Path, session_id: str, sidekit: Sidekit
+    claude_cli: Path,
+    project: Path,
+    tmp_path: Path,
+    session_id: str,
+    sidekit: Sidekit,
+    fallback: str,
 ) -> None:
-    wire(project, tmp_path / "home")
+    wire(project, tmp_path / "home", fallback)
     sidekit("nudge", "--session", session_id, "before-the-prompt")
     steps = [nudge(session_id, f"message-{n}") for n in range(1, 4)]
 
@@ -139,10 +150,11 @@ def test_the_warm_server_answers_and_says_each_message_once(
     assert tool_calls_counted(project, session_id) == len(steps)
 
 
+@FALLBACKS
 def test_a_server_killed_halfway_loses_nothing_and_says_nothing_twice(
-    claude_cli: Path, project: Path, tmp_path: Path, session_id: str
+    claude_cli: Path, project: Path, tmp_path: Path, session_id: str, fallback: str
 ) -> None:
-    wire(project, tmp_path / "home")
+    wire(project, tmp_path / "home", fallback)
     steps = [
         nudge(session_id, "message-1"),
         KILL_SERVER,
@@ -161,10 +173,16 @@ def test_a_server_killed_halfway_loses_nothing_and_says_nothing_twice(
     assert tool_calls_counted(project, session_id) == len(steps)
 
 
+@FALLBACKS
 def test_a_server_that_connects_late_leaves_the_first_events_to_the_command_hook(
-    claude_cli: Path, project: Path, tmp_path: Path, session_id: str, sidekit: Sidekit
+    claude_cli: Path,
+    project: Path,
+    tmp_path: Path,
+    session_id: str,
+    sidekit: Sidekit,
+    fallback: str,
 ) -> None:
-    wire(project, tmp_path / "home", delay=4.0)
+    wire(project, tmp_path / "home", fallback, delay=4.0)
     sidekit("nudge", "--session", session_id, "before-the-prompt")
     steps = [nudge(session_id, "message-1"), nudge(session_id, "message-2")]
 
