@@ -142,6 +142,42 @@ def sweep(project: str, keep: float = KEEP_SECONDS) -> int:
     return removed
 
 
+# What each end state of a claim says about who answered (`tally`, `sidekit doctor`).
+ANSWERED_BY = {
+    SAID: "the warm server",
+    TAKEN: "the command hook",
+    STOLEN: "the command hook, taken over from the warm server",
+    RELEASED: "nobody yet (given back by the warm server)",
+}
+
+
+def tally(project: str) -> tuple[dict[str, int], str]:
+    """(how many of the kept claims each path answered, who answered the newest), from the claim
+    folders (kept for an hour: `sweep`)."""
+    counts = {who: 0 for who in ANSWERED_BY.values()}
+    claims = os.path.join(project, CLAIMS)
+    try:
+        names = os.listdir(claims)
+    except OSError:
+        return counts, ""
+    newest, last = -1.0, ""
+    for name in names:
+        for state, who in ANSWERED_BY.items():
+            path = os.path.join(claims, name, state)
+            try:
+                when = os.lstat(path).st_mtime
+            except OSError:
+                continue
+            if state == TAKEN and not _read(path).startswith(COMMAND + " "):
+                who = "the warm server, still answering"
+                counts.setdefault(who, 0)
+            counts[who] += 1
+            if when > newest:
+                newest, last = when, who
+            break
+    return counts, last
+
+
 def _alive(owner: str) -> bool:
     """Whether the process named in a `taken` file still runs (a pid that cannot be read: yes)."""
     try:

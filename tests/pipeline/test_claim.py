@@ -124,3 +124,22 @@ def test_sweep_removes_only_old_claims(tmp_path: Path) -> None:
     os.utime(old, (time.time() - 7200, time.time() - 7200))
     assert claim.sweep(str(tmp_path)) == 1
     assert not os.path.exists(old) and os.path.exists(claim.folder(str(tmp_path), key("new")))
+
+
+def test_tally_says_which_path_answered(tmp_path: Path) -> None:
+    project = str(tmp_path)
+    assert claim.tally(project) == ({who: 0 for who in claim.ANSWERED_BY.values()}, "")
+    assert claim.claim(project, key("a"), claim.WARM) and claim.commit(project, key("a"))
+    assert claim.claim(project, key("b"), claim.WARM) and claim.commit(project, key("b"))
+    assert claim.claim(project, key("c"), claim.WARM)
+    assert claim.settle(project, key("c"), seconds=0.01)
+    time.sleep(0.01)
+    assert claim.claim(project, key("d"), claim.COMMAND)
+    counts, last = claim.tally(project)
+    assert counts == {
+        "the warm server": 2,
+        "the command hook": 1,
+        "the command hook, taken over from the warm server": 1,
+        "nobody yet (given back by the warm server)": 0,
+    }
+    assert last == "the command hook"
