@@ -17,7 +17,16 @@ import pytest
 
 from sidekit_hooks.nudges import session_ledger
 from sidekit_hooks.pipeline import claim, warm
-from testing.claude import REPO, Run, ToolCall, run_claude, sidekit_argv
+from testing.claude import (
+    REPO,
+    Run,
+    ToolCall,
+    reminder,
+    result_text,
+    run_claude,
+    sidekit_argv,
+    split_result,
+)
 
 WIRED = ("PostToolUse", "PostToolUseFailure", "UserPromptSubmit")
 SCRIPTS = {
@@ -194,3 +203,40 @@ def test_a_server_that_connects_late_leaves_the_first_events_to_the_command_hook
     answered = who_answered(project)
     assert answered["command"] >= 1 and sum(answered.values()) == 1 + len(steps), answered
     assert tool_calls_counted(project, session_id) == len(steps)
+
+
+def test_the_warm_server_says_the_scope_nudge_the_command_hook_says(
+    claude_cli: Path, project: Path, tmp_path: Path, session_id: str, sidekit: Sidekit
+) -> None:
+    """The same session as test_claude_code's out-of-scope edit, answered by the warm server: the
+    model gets the same reminder, once."""
+    wire(project, tmp_path / "home", "sync")
+    (project / "src").mkdir()
+    (project / "src" / "app.py").write_text("def main():\n    return 0\n")
+    (project / "lib").mkdir()
+    util = project / "lib" / "util.py"
+    util.write_text("def helper():\n    return 1\n")
+    sidekit("scope", "set", "--allow", "src/**")
+    steps = [
+        ToolCall("Read", {"file_path": str(util)}),
+        ToolCall(
+            "Edit", {"file_path": str(util), "old_string": "return 1", "new_string": "return 2"}
+        ),
+    ]
+
+    run = session(
+        claude_cli, project, tmp_path, steps, session_id, {"MCP_CONNECTION_NONBLOCKING": "false"}
+    )
+
+    assert split_result(result_text(run.tool_result(0))) == (
+        "1\tdef helper():\n2\t    return 1\n3",
+        [],
+    )
+    assert split_result(result_text(run.tool_result(1)))[1] == [
+        reminder(
+            "PostToolUse:Edit hook additional context",
+            "[sidecar:scope] lib/util.py is outside this task's scope; if it must change, tell the "
+            "user.",
+        )
+    ]
+    assert who_answered(project)["warm"] == 3
