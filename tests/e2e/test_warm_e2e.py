@@ -125,7 +125,7 @@ def session(
         steps,
         session_id=session_id,
         home=tmp_path / "home",
-        env={"CLAUDE_PROJECT_DIR": str(project), **(env or {})},
+        env=env,
     )
     assert done.returncode == 0 and done.result == "done", done.stderr[-3000:]
     return done
