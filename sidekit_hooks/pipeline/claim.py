@@ -21,6 +21,8 @@ import hashlib
 import os
 import time
 
+from sidekit_hooks.core import hook_table
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -28,12 +30,7 @@ if TYPE_CHECKING:
 CLAIMS = os.path.join(".sidekit", "claims")
 TAKEN, SAID, STOLEN, RELEASED = "taken", "said", "stolen", "released"
 COMMAND, WARM = "command", "warm"
-# Events the warm path may answer, each with the field that names one occurrence of it.
-KEYED = {
-    "PostToolUse": "tool_use_id",
-    "PostToolUseFailure": "tool_use_id",
-    "UserPromptSubmit": "prompt_id",
-}
+KEYED = hook_table.WARM_KEYS  # the events the warm path may answer, and the field naming each one
 SETTLE_SECONDS = 1.0  # how long a command hook that lost waits for the warm answer
 POLL_SECONDS = 0.005
 KEEP_SECONDS = 3600.0  # claims older than this are swept (`sweep`)
