@@ -1,6 +1,7 @@
 """cargo's own noise in a green compacted `cargo test` (runners/cargo/noise.py, issue #33 item 3):
-rustc's warnings and cargo's status lines folded into one line after the run, through PostToolUse's
-updatedToolOutput; a red call's output is left as it was (the client ignores a replacement there)."""
+rustc's warnings and cargo's status lines folded into one line after the run, through
+PostToolUse's updatedToolOutput; a red call's output is left as it was (the client ignores a
+replacement there)."""
 
 from __future__ import annotations
 
@@ -150,3 +151,34 @@ def test_an_interrupted_call_is_left_as_it_was(crate: Path, run_hook: HookRunner
     payload["tool_response"]["interrupted"] = True
     done = run_hook("PostToolUse", payload)
     assert done.returncode == 0 and "updatedToolOutput" not in done.stdout, done.stdout
+
+
+@pytest.mark.slow
+def test_heck_s_green_run_reaches_the_model_with_its_warning_folded(tmp_path: Path) -> None:
+    """heck 0.5.0 on Rust 1.95 (issue #33, item 3): its green compacted run was 712 B, most of it
+    rustc's `unexpected cfg` warning; the real PostToolUse hook folds it into one line."""
+    from realproj import env_for, shell
+    from test_real_projects import copy_tree, fetch_crate
+
+    from testing.hooks import bash as post_bash
+    from testing.hostile import hook
+    from testing.pretool import rewritten
+
+    project = copy_tree(fetch_crate("heck", "0.5.0"), tmp_path / "heck")  # with a `.git`
+    env = env_for(project)
+    assert shell(project, "cargo test --no-run", env).exit == 0
+    command = rewritten(project, "cargo test", env)
+    ran = shell(project, command, env)
+    assert ran.exit == 0 and "warning: unexpected `cfg` condition value" in ran.output
+    done = hook("PostToolUse", post_bash(project, command, stdout=ran.output), project)
+    folded = json.loads(done.stdout)["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+    print(f"\nheck green: {len(ran.output.encode()):,} B -> {len(folded.encode()):,} B\n{folded}")
+    first, *rest = folded.split("\n")
+    named = first.rsplit("full output: ", 1)[-1]
+    assert first == (
+        "rustc: 1 warning (first: unexpected `cfg` condition value: `unicode`, src/train.rs:70); "
+        f"full output: {named}"
+    )
+    assert named.startswith(".sidekit/cargo/raw-") and (project / named).read_text() == ran.output
+    assert "warning" not in "\n".join(rest) and '"exit":0' in folded
+    assert len(folded.encode()) < 400

@@ -4,7 +4,7 @@ cargo prints rustc's warnings (on every run: replayed from its cache for a crate
 rebuild) and its status lines (`Compiling`, `Finished`, `Running`, `Doc-tests`) itself, before and
 between the test binaries: the appended options reach only what cargo starts (cargo_tee.sh), so
 these lines reach the Bash tool whole. Only a call that exited 0 can have its output replaced after
-the fact (PostToolUse `updatedToolOutput`; PostToolUseFailure's is ignored by the client), so a green
+the fact (PostToolUse `updatedToolOutput`; the client ignores PostToolUseFailure's), so a green
 run's noise is folded here into one line with its counts, the first warning and where the whole
 output is kept. Nothing else is touched: an `error` line, libtest's lines and anything that is not
 a warning block or a status line stay as they were, and a fold that saves nothing is not made.
@@ -84,8 +84,8 @@ def fold(text: str, raw: str) -> str | None:
 
 
 def _inside_block(line: str) -> bool:
-    """A line of rustc's rendered diagnostic after its `warning:` head: indented (` --> `, ` = note:`),
-    a code line (`6 | ...`) or a `help:`/`note:` line; a status line ends it."""
+    """A line of rustc's rendered diagnostic after its `warning:` head: indented (` --> `,
+    ` = note:`), a code line (`6 | ...`) or a `help:`/`note:` line; a status line ends it."""
     if not line or STATUS.match(line):
         return False
     return (
