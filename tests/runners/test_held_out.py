@@ -239,7 +239,7 @@ def cargo_held_out(tmp_path_factory: pytest.TempPathFactory) -> HeldOut:
     strict=True,
     reason="issue #33, not met: 2,149 B; rustc's two `unexpected cfg` warnings (about 1.3 KB), "
     "which cargo prints (and replays from its cache) before any test binary runs, reach the model "
-    "whole on a red run: the fold after the run (runners/cargo/noise.py, 816 B here) is for green "
+    "whole on a red run: the fold after the run (runners/cargo/noise.py; 830 B here) is for green "
     "calls only, the client ignores a red call's replaced output",
 )
 def test_cargo_held_out_planted_bug_reaches_the_model_within_800_bytes_at_the_planted_file(
