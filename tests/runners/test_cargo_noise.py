@@ -76,11 +76,14 @@ def test_rustc_warnings_and_cargo_status_lines_fold_into_one_line_with_counts() 
 
 
 def test_errors_cargo_one_line_warnings_and_libtest_lines_stay_as_they_were() -> None:
-    """Only rustc's blocks are folded: cargo's own one-line `warning:` (no block after it) costs
-    nothing of what follows, and an `error` line is never folded."""
+    """Only cargo's warnings are folded: its own one-line `warning:` (no block after it) costs
+    nothing of what follows, a `warning:` a test printed stays, and an `error` line is never
+    folded."""
     text = (
         "warning: unused manifest key: package.foo\n"
         "test a ... ok\n"
+        "warning: printed by test a, with --nocapture\n"
+        "  as its second line\n"
         "error: test failed, to rerun pass `--lib`\n"
         "   Compiling libc v0.2.191\n"
         "   Compiling memchr v2.8.3\n"
@@ -92,6 +95,8 @@ def test_errors_cargo_one_line_warnings_and_libtest_lines_stay_as_they_were() ->
         "rustc: 1 warning (first: unused manifest key: package.foo); cargo: 4 status lines; "
         "full output: R\n"
         "test a ... ok\n"
+        "warning: printed by test a, with --nocapture\n"
+        "  as its second line\n"
         "error: test failed, to rerun pass `--lib`\n"
         "test result: ok. 1 passed; 0 failed\n"
     )

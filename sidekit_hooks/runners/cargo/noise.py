@@ -36,11 +36,13 @@ MARK = "cargo_tee.sh"  # a compacted `cargo test` names the tee as cargo's runne
 
 
 def fold(text: str, raw: str) -> str | None:
-    """`text` with rustc's warning blocks, cargo's `generated N warnings` lines and its status
-    lines folded into one first line naming `raw` (where the caller keeps `text`); None when there
-    is nothing to fold or the fold would not be shorter."""
+    """`text` with rustc's warning blocks (those before the first other line: cargo builds every
+    target before it runs one), cargo's `generated N warnings` lines and its status lines folded
+    into one first line naming `raw` (where the caller keeps `text`); None when there is nothing
+    to fold or the fold would not be shorter."""
     kept: list[str] = []
     warnings, statuses = 0, 0
+    tests_began = False
     first, place = "", ""
     lines = text.split("\n")
     index = 0
@@ -54,9 +56,10 @@ def fold(text: str, raw: str) -> str | None:
             continue
         if GENERATED.match(line):
             continue
-        found = WARNING.match(line)
-        if not found:
+        found = None if tests_began else WARNING.match(line)
+        if not found:  # cargo prints its warnings before any test runs: a test's own line stays
             kept.append(line)
+            tests_began = tests_began or line != ""
             continue
         warnings += 1
         first = first or found.group(2)
