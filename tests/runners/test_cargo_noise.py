@@ -187,3 +187,18 @@ def test_heck_s_green_run_reaches_the_model_with_its_warning_folded(tmp_path: Pa
     assert named.startswith(".sidekit/cargo/raw-") and (project / named).read_text() == ran.output
     assert "warning" not in "\n".join(rest) and '"exit":0' in folded
     assert len(folded.encode()) < 400
+
+
+def test_a_link_out_of_the_project_keeps_the_output_and_writes_nothing_outside(
+    crate: Path, run_hook: HookRunner, tmp_path: Path
+) -> None:
+    command = compacted(crate, run_hook)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for name in (crate / ".sidekit" / "cargo").iterdir():
+        name.unlink()
+    (crate / ".sidekit" / "cargo").rmdir()
+    (crate / ".sidekit" / "cargo").symlink_to(outside)
+    done = run_hook("PostToolUse", bash(crate, command, stdout=GREEN))
+    assert done.returncode == 0 and "updatedToolOutput" not in done.stdout, done.stdout
+    assert list(outside.iterdir()) == []
