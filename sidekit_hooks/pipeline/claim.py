@@ -199,11 +199,10 @@ def _write(path: str, text: str) -> None:
 
 
 def _read(path: str) -> str:
+    """A claim file's few bytes; "" for none, or for a link, FIFO or device a repository planted."""
+    from sidekit_hooks.core import safepath
+
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        return safepath.read_bytes(path, 200).decode("utf-8", "replace")
     except OSError:
         return ""
-    try:
-        return os.read(fd, 200).decode("utf-8", "replace")
-    finally:
-        os.close(fd)
