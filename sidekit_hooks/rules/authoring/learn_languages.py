@@ -654,13 +654,16 @@ def java_method_names(sources: list[Source]) -> Learned:
         measure,
         f"Java methods here are camelCase ({figures(followed, len(names))}); name the new method "
         "in camelCase.",
+        # `int parse_value(`, never a constructor (`Parser(`) nor `throw new Error(`/`return a_b(`
         added=r"(?m)^[ \t]+(?:(?:public|protected|private|static|final|synchronized|abstract)"
-        r"[ \t]+)*[\w<>\[\], ?]+[ \t]+_*(?:[a-z][A-Za-z0-9]*_\w*|[A-Z]\w*[a-z]\w*)[ \t]*\(",
+        r"[ \t]+)*(?!(?:return|throw|new|else|case|yield)\b)[\w<>\[\], ?]+[ \t]+"
+        r"_*[a-z][A-Za-z0-9]*_\w*[ \t]*\(",
         paths=["**/*.java"],
         examples=fires_then_not(
             "src/main/java/com/example/Parser.java",
             "class Parser {\n    static int parse_value(String s) { return 0; }\n}\n",
-            "class Parser {\n    static int parseValue(String s) { return 0; }\n}\n",
+            "class Parser {\n    public Parser() {}\n\n    static int parseValue(String s) {\n"
+            "        throw new IllegalStateException(s);\n    }\n}\n",
         ),
     )
     return [(measure, _tagged(rule, "java"))]
