@@ -348,7 +348,222 @@ RUST_MAP_COPY = """pub fn indented_lines(input: &str, width: usize) -> Vec<Strin
 RUST_MAP_MISS = RUST_MAP_COPY.replace("line.trim_end()", "line.trim()")
 
 # language, helper path, helper, copy path, copy, near miss, helper's name
+TS_FIRST = """export function firstWhere(items: Iterable<string>, test: (item: string) => boolean): string | undefined {
+  let result: string | undefined = undefined;
+  for (const item of items) {
+    if (test(item)) {
+      result = item;
+      break;
+    }
+  }
+  return result;
+}
+"""
+# the test as a guard that continues, the locals renamed
+TS_FIRST_COPY = """export function pickFirst(source: Iterable<string>, ok: (value: string) => boolean): string | undefined {
+  let found: string | undefined = undefined;
+  for (const value of source) {
+    if (!ok(value)) continue;
+    found = value;
+    break;
+  }
+  return found;
+}
+"""
+# the loop goes on: the last match, not the first
+TS_FIRST_MISS = TS_FIRST_COPY.replace("    break;\n", "")
+
+TS_SKIP = """export function isSkippedLine(line: string, marker: string): boolean {
+  const text = line.trim().toLowerCase();
+  if (text.length === 0) {
+    return true;
+  }
+  return text.startsWith(marker) || text.startsWith("//") || text.endsWith(";");
+}
+"""
+# the `||` chain as early returns that say true, its operands in another order
+TS_SKIP_COPY = """export function skippable(row: string, prefix: string): boolean {
+  const t = row.trim().toLowerCase();
+  if (t.length === 0) return true;
+  if (t.startsWith("//")) return true;
+  if (t.endsWith(";")) return true;
+  return t.startsWith(prefix);
+}
+"""
+# an early return that says false: a line is skipped only when it also starts with the prefix
+TS_SKIP_MISS = TS_SKIP_COPY.replace(
+    'if (t.endsWith(";")) return true;', 'if (!t.endsWith(";")) return false;'
+)
+
+JAVA_THROW = """package app.util;
+
+public final class Failures {
+    public static void rethrowUnchecked(Throwable error) {
+        java.util.Objects.requireNonNull(error);
+        if (error instanceof RuntimeException) {
+            throw (RuntimeException) error;
+        }
+        if (error instanceof Error) {
+            throw (Error) error;
+        }
+    }
+}
+"""
+# the two tests in the other order
+JAVA_THROW_COPY = """package app.web;
+
+public final class Errors {
+    static void propagateIfUnchecked(Throwable t) {
+        java.util.Objects.requireNonNull(t);
+        if (t instanceof Error) {
+            throw (Error) t;
+        }
+        if (t instanceof RuntimeException) {
+            throw (RuntimeException) t;
+        }
+    }
+}
+"""
+# says whether it would throw, and throws nothing
+JAVA_THROW_MISS = """package app.web;
+
+public final class Errors {
+    static boolean propagateIfUnchecked(Throwable t) {
+        java.util.Objects.requireNonNull(t);
+        if (t instanceof Error) {
+            return true;
+        }
+        if (t instanceof RuntimeException) {
+            return true;
+        }
+        return false;
+    }
+}
+"""
+
+GO_COUNTED = """package text
+
+import (
+\t"strconv"
+\t"strings"
+)
+
+// Numbered writes the items one a line, numbered from 1.
+func Numbered(items []string, sep string) string {
+\tvar b strings.Builder
+\tfor i := 0; i < len(items); i++ {
+\t\tb.WriteString(strconv.Itoa(i + 1))
+\t\tb.WriteString(". ")
+\t\tb.WriteString(items[i])
+\t\tb.WriteString(sep)
+\t}
+\treturn strings.TrimSuffix(b.String(), sep)
+}
+"""
+# the counting loop as a range loop over index and item: no `0`, no `<`, no `len` of its own
+GO_COUNTED_COPY = """package web
+
+import (
+\t"strconv"
+\t"strings"
+)
+
+func listLines(lines []string, end string) string {
+\tvar out strings.Builder
+\tfor n, line := range lines {
+\t\tout.WriteString(strconv.Itoa(n + 1))
+\t\tout.WriteString(". ")
+\t\tout.WriteString(line)
+\t\tout.WriteString(end)
+\t}
+\treturn strings.TrimSuffix(out.String(), end)
+}
+"""
+# numbered from 0
+GO_COUNTED_MISS = GO_COUNTED_COPY.replace("strconv.Itoa(n + 1)", "strconv.Itoa(n)")
+
+TS_TYPED = """export function currentValue(state: DraftState, key: string): unknown {
+  const source = state.modified ? state.copy : state.base;
+  if (!source) {
+    return undefined;
+  }
+  const found = Object.prototype.hasOwnProperty.call(source, key);
+  return found ? source[key] : state.parent?.lookup(key);
+}
+"""
+# the parameter's own type left out (`any`), the guard as an else
+TS_TYPED_COPY = """export function readCurrent(s: any, name: string): unknown {
+  const source = s.modified ? s.copy : s.base;
+  if (source) {
+    const found = Object.prototype.hasOwnProperty.call(source, name);
+    return found ? source[name] : s.parent?.lookup(name);
+  }
+  return undefined;
+}
+"""
+# reads the state as it was finalized, not as modified
+TS_TYPED_MISS = TS_TYPED_COPY.replace("s.modified ?", "s.finalized ?")
+
+TS_NESTED = """export function trimmedPrefix(text: string, prefix: string): string {
+  const body = text.trim();
+  if (prefix.length > 0 && body.startsWith(prefix)) {
+    return body.slice(prefix.length).trimStart();
+  }
+  return body;
+}
+"""
+# the `&&` as an `if` inside an `if`: one join fewer, none the other way
+TS_NESTED_COPY = """export function dropLead(s: string, lead: string): string {
+  const t = s.trim();
+  if (lead.length > 0) {
+    if (t.startsWith(lead)) {
+      return t.slice(lead.length).trimStart();
+    }
+  }
+  return t;
+}
+"""
+# either test: an `||` where the helper joins with `&&`
+TS_NESTED_MISS = """export function dropLead(s: string, lead: string): string {
+  const t = s.trim();
+  if (lead.length > 0 || t.startsWith(lead)) {
+    return t.slice(lead.length).trimStart();
+  }
+  return t;
+}
+"""
+
 CASES = [
+    (
+        "ts",
+        "src/prefix.ts",
+        TS_NESTED,
+        "src/copy.ts",
+        TS_NESTED_COPY,
+        TS_NESTED_MISS,
+        "trimmedPrefix",
+    ),
+    (
+        "go",
+        "text/numbered.go",
+        GO_COUNTED,
+        "web/lines.go",
+        GO_COUNTED_COPY,
+        GO_COUNTED_MISS,
+        "Numbered",
+    ),
+    ("ts", "src/state.ts", TS_TYPED, "src/copy.ts", TS_TYPED_COPY, TS_TYPED_MISS, "currentValue"),
+    ("ts", "src/first.ts", TS_FIRST, "src/copy.ts", TS_FIRST_COPY, TS_FIRST_MISS, "firstWhere"),
+    ("ts", "src/skip.ts", TS_SKIP, "src/copy.ts", TS_SKIP_COPY, TS_SKIP_MISS, "isSkippedLine"),
+    (
+        "java",
+        "src/main/java/app/util/Failures.java",
+        JAVA_THROW,
+        "src/main/java/app/web/Errors.java",
+        JAVA_THROW_COPY,
+        JAVA_THROW_MISS,
+        "Failures.rethrowUnchecked",
+    ),
     ("ts", "src/headers.ts", TS_SOME, "src/copy.ts", TS_SOME_COPY, TS_SOME_MISS, "hasHeader"),
     ("js", "lib/headers.js", JS_MAP, "lib/copy.js", JS_MAP_COPY, JS_MAP_MISS, "headerLines"),
     ("ts", "src/pages.ts", TS_MIRROR, "src/copy.ts", TS_MIRROR_COPY, TS_MIRROR_MISS, "clampPage"),

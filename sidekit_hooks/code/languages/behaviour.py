@@ -282,6 +282,25 @@ def item_loops(tokens: list[str]) -> list[str]:
     return out
 
 
+def without_counting_headers(tokens: list[str]) -> list[str]:
+    """The tokens without the headers of the loops that count (`for (let i = 0; i < xs.length;
+    i++)`, Go's `for i := 0; i < len(xs); i++`, Rust's `for i in 0..xs.len()`): what they read
+    (`.length`, `0`, `<`) is how a loop is written, not what the function does."""
+    out: list[str] = []
+    at = 0
+    while at < len(tokens):
+        if tokens[at] == "for":
+            brace = next((i for i in range(at + 1, len(tokens)) if tokens[i] == "{"), -1)
+            header = tokens[at + 1 : brace] if brace > 0 else []
+            if ";" in header or ".." in header:
+                out.append("for")
+                at = brace
+                continue
+        out.append(tokens[at])
+        at += 1
+    return out
+
+
 def block_end(tokens: list[str], brace: int, opening: str = "{", closing: str = "}") -> int:
     """Just past the bracket that closes the one at `brace`."""
     depth = 0
@@ -476,12 +495,30 @@ def guards_positive(tokens: list[str]) -> list[str]:
     return out
 
 
-def comparison(operator: str, left: list[str], right: list[str]) -> str:
-    """A comparison as the direction check knows it: its locals unnamed (a copy declares them in
-    another order), unless both sides then read alike (`a < b` and `b < a` must stay apart)."""
-    unnamed = [["v" if local(t) else t for t in side] for side in (left, right)]
-    if unnamed[0] != unnamed[1]:
-        left, right = unnamed
+def body_start(tokens: list[str]) -> int:
+    """Where the body starts: the block the tokens end with (`{` ... `}`), or what follows an
+    arrow's `=>` (an expression body). The signature before it holds no decision: its `<` and `>`
+    are a generic's brackets (`find<T>(xs: Iterable<T>)`), not comparisons."""
+    if tokens[-1:] == ["}"]:
+        depth = 0
+        for at in range(len(tokens) - 1, -1, -1):
+            depth += (tokens[at] == "}") - (tokens[at] == "{")
+            if depth == 0:
+                return at
+    depth = 0
+    for at, token in enumerate(tokens):
+        depth += (token in OPENS) - (token in CLOSES)
+        if depth == 0 and token == "=>":
+            return at + 1
+    return 0
+
+
+def comparison(operator: str, left: list[str], right: list[str], params: set[str]) -> str:
+    """A comparison as the direction check knows it: the locals the body declares unnamed (a copy
+    declares them in another order or inlines them), the parameters kept by their place."""
+    left, right = (
+        ["v" if local(t) and t not in params else t for t in side] for side in (left, right)
+    )
     return " ".join([operator, *left, "|", *right])
 
 
@@ -490,9 +527,15 @@ def deciding(tokens: list[str]) -> dict[str, int]:
     joins conditions each way and says true or false (`.some(...)` says both, as the loop it stands
     for)."""
     tokens = guards_positive(rewritten(tokens))
+    start = body_start(tokens)
+    params = {t for t in tokens[:start] if local(t)}
     counts: dict[str, int] = {}
-    for at, token in enumerate(tokens):
-        if token in ANY_METHODS or token in ALL_METHODS:
+    joined = early_answers(tokens, start)
+    for at in range(start, len(tokens)):
+        token = tokens[at]
+        if at in joined:
+            keys = [joined[at]]
+        elif token in ANY_METHODS or token in ALL_METHODS:
             keys = ["true", "false"]
         elif token in ("<", "<=", ">", ">="):
             left, right = (
@@ -502,7 +545,7 @@ def deciding(tokens: list[str]) -> dict[str, int]:
             if not left or not right or typed(left) or typed(right):
                 # a generic's brackets (`List<String>`, `new ArrayList<>()`), not a comparison
                 continue
-            keys = [comparison(token, left, right)]
+            keys = [comparison(token, left, right, params)]
         elif token in ("&&", "||", "true", "false"):
             keys = [token]
         else:
@@ -510,6 +553,86 @@ def deciding(tokens: list[str]) -> dict[str, int]:
         for key in keys:
             counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+def exits_loop(tokens: list[str]) -> int:
+    """1 when a loop over items (`for ITEM range ITEMS`, see `item_loops`) returns or breaks from
+    inside (a search that stops at the first match), -1 when it has such loops and none stops, 0
+    without one (a method such as `.find` or `.some`, or a counting `while`, says nothing here). A
+    closure's `return` (`=>`, Rust's `|x|`) leaves only the closure: not counted."""
+    tokens = rewritten(tokens)
+    loops = [
+        at
+        for at, token in enumerate(tokens)
+        if token == "for" and at + 2 < len(tokens) and tokens[at + 2] == "range"
+    ]
+    if not loops:
+        return 0
+    for at in loops:
+        brace = next((i for i in range(at + 1, len(tokens)) if tokens[i] == "{"), -1)
+        if brace < 0:
+            continue
+        body = tokens[brace : block_end(tokens, brace)]
+        if ("return" in body or "break" in body) and "=>" not in body and "|" not in body:
+            return 1
+    return -1
+
+
+def early_answers(tokens: list[str], start: int) -> dict[int, str]:
+    """The `true`/`false` of an early return outside any loop (`if (c) return true;` then more) as
+    the join it stands for: `c || rest` (`&&` for `false`), so an `||` chain written as early
+    returns decides as the chain does. In a loop the same return is a test of the items
+    (`item_test`): left alone."""
+    found: dict[int, str] = {}
+    loops: list[bool] = []  # for each open `{`: whether it opens a loop's body
+    head_is_loop = False
+    for at in range(start, len(tokens)):
+        token = tokens[at]
+        if token in LOOPS:
+            head_is_loop = True
+        elif token == "{":
+            loops.append(head_is_loop)
+            head_is_loop = False
+        elif token == "}":
+            if loops:
+                loops.pop()
+        elif token == ";":
+            head_is_loop = False
+        elif (
+            token == "return"
+            and not any(loops)
+            and at + 2 < len(tokens)
+            and tokens[at + 1] in ("true", "false")
+            and tokens[at + 2] in ENDS
+            and at + 3 < len(tokens) - 1  # not the body's last statement
+            and any(tokens[i] == "if" for i in range(max(start, at - 40), at))
+        ):
+            found[at + 1] = "||" if tokens[at + 1] == "true" else "&&"
+    return found
+
+
+def operands(key: str) -> tuple[str, ...]:
+    """A comparison key's operands in either order (`< a | b` and `<= b | a` compare a and b)."""
+    left, _, right = key.partition(" ")[2].partition(" | ")
+    return tuple(sorted((left, right)))
+
+
+def contradicting(mine: dict[str, int], theirs: dict[str, int]) -> bool:
+    """The two bodies decide otherwise: one joins with `&&` where the other joins with `||`, says
+    `true` where the other says `false`, or compares the same two operands another way (`a < b`
+    for `b < a`, `<` for `<=`). A count that differs one way only is a rewrite (an `||` chain as
+    early returns that say `true`, nested `if`s for an `&&`, a comparison a copy adds or a helper
+    it inlined makes) and left to the other checks."""
+
+    def more(key: str) -> int:
+        difference = mine.get(key, 0) - theirs.get(key, 0)
+        return (difference > 0) - (difference < 0)
+
+    if more("&&") * more("||") < 0 or more("true") * more("false") < 0:
+        return True
+    added = {operands(k): k for k in mine if k[:1] == "<" and more(k) > 0}
+    dropped = [k for k in theirs if k[:1] == "<" and more(k) < 0]
+    return any(operands(k) in added and added[operands(k)] != k for k in dropped)
 
 
 def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
@@ -526,6 +649,7 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
         found.add("r:l:" + tail[0].title())  # Rust: the truth the body ends on is returned
     count = len(tokens)
     declared = False  # the first `<self>` is the function's own name where it is declared
+    types = {at for at in type_positions(tokens) if tokens[at] not in builtins}
     for at, token in enumerate(tokens):
         following = tokens[at + 1] if at + 1 < count else ""
         called = following == "(" or (
@@ -533,6 +657,9 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
         )  # Rust macros
         if at >= 2 and tokens[at - 1] == "::" and tokens[at - 2] in builtins:
             continue  # `Vec::new()`: the builtin says it all
+        if at in types:
+            found.add("t:" + token)  # evidence, weighed as such, but no class of its own
+            continue
         if token == "<self>":
             if called and declared:
                 found.add("c:SELF")
@@ -573,6 +700,21 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
             if value:
                 found.add("l:" + value)
     return sorted(found)
+
+
+def type_positions(tokens: list[str]) -> set[int]:
+    """Where a type is named, not used: a capitalised name in the signature (a parameter's or the
+    result's type, an annotation: `ImmerState`, `Iterable`, `@Nullable`) or right after a local's
+    `:` or an `as` in the body (`const state: ImmerState`). A copy annotates otherwise, or not at
+    all, and does the same work."""
+    start = body_start(tokens)
+    found = {at for at in range(start) if typed(tokens[at : at + 1])}
+    for at in range(start, len(tokens) - 1):
+        if (tokens[at] == "as" or (tokens[at] == ":" and at and local(tokens[at - 1]))) and typed(
+            tokens[at + 1 : at + 2]
+        ):
+            found.add(at + 1)
+    return found
 
 
 def canonical(tokens: list[str]) -> list[str]:
