@@ -305,8 +305,9 @@ def numbers(features: set[str]) -> set[str]:
 
 
 def kinds(features: set[str]) -> set[str]:
-    """Whether the body throws or yields: what it does besides answering."""
-    return features & {"k:Raise", "k:Yield"}
+    """Whether the body throws, yields or calls a function it was given: what it does besides
+    answering."""
+    return features & {"k:Raise", "k:Yield", "k:Callback"}
 
 
 def item_tests(features: set[str]) -> set[str]:

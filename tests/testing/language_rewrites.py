@@ -533,7 +533,29 @@ TS_NESTED_MISS = """export function dropLead(s: string, lead: string): string {
 }
 """
 
+TS_LAZY = """export function labelOrElse(label: string | undefined, fallback: () => string): string {
+  if (label !== undefined && label.trim() !== "") {
+    return label.trim().toLowerCase().replace(/\\s+/g, "-");
+  }
+  return fallback().toLowerCase().replace(/\\s+/g, "-");
+}
+"""
+# the locals renamed, the last return as an else
+TS_LAZY_COPY = """export function slugOr(text: string | undefined, make: () => string): string {
+  if (text !== undefined && text.trim() !== "") {
+    return text.trim().toLowerCase().replace(/\\s+/g, "-");
+  } else {
+    return make().toLowerCase().replace(/\\s+/g, "-");
+  }
+}
+"""
+# given the fallback itself, not a function that makes it: nothing is called
+TS_LAZY_MISS = TS_LAZY_COPY.replace("make: () => string", "make: string").replace(
+    "make().toLowerCase()", "make.toLowerCase()"
+)
+
 CASES = [
+    ("ts", "src/label.ts", TS_LAZY, "src/copy.ts", TS_LAZY_COPY, TS_LAZY_MISS, "labelOrElse"),
     (
         "ts",
         "src/prefix.ts",

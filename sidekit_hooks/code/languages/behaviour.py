@@ -650,6 +650,8 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
     count = len(tokens)
     declared = False  # the first `<self>` is the function's own name where it is declared
     types = {at for at in type_positions(tokens) if tokens[at] not in builtins}
+    if calls_a_parameter(tokens):
+        found.add("k:Callback")
     for at, token in enumerate(tokens):
         following = tokens[at + 1] if at + 1 < count else ""
         called = following == "(" or (
@@ -700,6 +702,26 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
             if value:
                 found.add("l:" + value)
     return sorted(found)
+
+
+def calls_a_parameter(tokens: list[str]) -> bool:
+    """The body calls a function it was given (`context()`, `visit(key, value)`), or hands it to a
+    method that calls it for each item (`.map(fn)`): lazy work that one given a value does not do
+    (anyhow's `with_context` against `context`)."""
+    start = body_start(tokens)
+    params = {t for t in tokens[:start] if local(t)}
+    for at in range(start, len(tokens) - 1):
+        if tokens[at] in params and tokens[at + 1] == "(":
+            return True
+        if (
+            tokens[at] in ITEM_METHODS
+            and tokens[at + 1 : at + 2] == ["("]
+            and tokens[at + 2 : at + 3] != []
+            and tokens[at + 2] in params
+            and tokens[at + 3 : at + 4] == [")"]
+        ):
+            return True
+    return False
 
 
 def type_positions(tokens: list[str]) -> set[int]:
