@@ -199,16 +199,10 @@ def best_match(
         e for e in index["files"][found.path]["f"] if e[0] == found.name and e[1] == found.line
     )
     existing = set(str(theirs[functions.FEATURES]).split())
-    counting = loop_plumbing(language, tokens, outside) | loop_plumbing(
-        language, str(theirs[4]).split(), str(theirs[5]).split()
-    )
-    if not same_work(features, tokens, existing, str(theirs[4]).split(), counting):
+    if not same_work(features, tokens, existing, str(theirs[4]).split()):
         inlined = inlined_helpers(features, theirs, index)
         if not inlined or not same_work(
-            features,
-            tokens,
-            *with_inlined(existing, str(theirs[4]).split(), inlined),
-            counting,
+            features, tokens, *with_inlined(existing, str(theirs[4]).split(), inlined)
         ):
             return None
     if project and source:
@@ -218,25 +212,11 @@ def best_match(
     return found
 
 
-def loop_plumbing(language: str, tokens: list[str], outside: list[str]) -> set[str]:
-    """The features a body has only in the headers of its counting loops (`.length`, `0`, `<` of
-    `for (let i = 0; i < xs.length; i++)`): a copy that walks the items another way has none."""
-    whole = set(behaviour.features(language, tokens, set(outside)))
-    rest = behaviour.features(language, behaviour.without_counting_headers(tokens), set(outside))
-    return whole - set(rest)
-
-
 def same_work(
-    features: set[str],
-    tokens: list[str],
-    existing: set[str],
-    their_tokens: list[str],
-    counting: frozenset[str] | set[str] = frozenset(),
+    features: set[str], tokens: list[str], existing: set[str], their_tokens: list[str]
 ) -> bool:
     """The precision checks: the same calls and outside names, operators and tests of the items, and
-    the same decisions (`behaviour.deciding`). What either body reads only to count its loop
-    (`counting`, see `loop_plumbing`) is left out of the comparison."""
-    features, existing = features - counting, existing - counting
+    the same decisions (`behaviour.deciding`)."""
     if names(features) != names(existing):
         return False
     if operators(features) != operators(existing):
@@ -246,11 +226,11 @@ def same_work(
     if numbers(features) != numbers(existing):
         return False  # `slice(2)` for `slice(1)`: another edge
     if kinds(features) != kinds(existing):
-        return False  # a throw where the helper answers (`isUnchecked` for `throwIfUnchecked`)
+        return False  # `context()` called where the helper was given `context`
     if behaviour.exits_loop(tokens) * behaviour.exits_loop(their_tokens) < 0:
         return False  # the first match returned from the loop, where the other keeps the last
     # `>` for `<`, `||` for `&&`...
-    return not behaviour.contradicting(behaviour.deciding(tokens), behaviour.deciding(their_tokens))
+    return behaviour.deciding(tokens) == behaviour.deciding(their_tokens)
 
 
 def inlined_helpers(
@@ -305,9 +285,9 @@ def numbers(features: set[str]) -> set[str]:
 
 
 def kinds(features: set[str]) -> set[str]:
-    """Whether the body throws, yields or calls a function it was given: what it does besides
-    answering."""
-    return features & {"k:Raise", "k:Yield", "k:Callback"}
+    """Whether the body calls a function it was given (`k:Callback`): lazy work that a body given
+    a value does not do."""
+    return features & {"k:Callback"}
 
 
 def item_tests(features: set[str]) -> set[str]:

@@ -245,12 +245,13 @@ def test_a_copy_one_rewrite_away_is_named_and_its_near_miss_is_not(
 
 def test_the_decisions_are_read_from_the_body_alone() -> None:
     """`find<T>(xs: Iterable<T>)`: the signature's brackets are no comparisons; a parameter keeps its
-    place in a comparison, a local of the body is unnamed (a copy declares its locals otherwise)."""
+    place (`p1`: the type parameter before it shifts nothing), a local of the body is unnamed (a
+    copy declares its locals otherwise)."""
     tokens = (
         "function <self> < v1 > ( v2 : Iterable < v1 > , v3 : number ) : v1 "
         "{ const v4 = v3 + 1 ; return v4 < v2 . .length ; }"
     ).split()
-    assert behaviour.deciding(tokens) == {"< v | v2 . .length": 1}
+    assert behaviour.deciding(tokens) == {"< v | p1 . .length": 1}
 
 
 @pytest.mark.parametrize(

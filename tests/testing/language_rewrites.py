@@ -441,49 +441,8 @@ public final class Errors {
 }
 """
 
-GO_COUNTED = """package text
-
-import (
-\t"strconv"
-\t"strings"
-)
-
-// Numbered writes the items one a line, numbered from 1.
-func Numbered(items []string, sep string) string {
-\tvar b strings.Builder
-\tfor i := 0; i < len(items); i++ {
-\t\tb.WriteString(strconv.Itoa(i + 1))
-\t\tb.WriteString(". ")
-\t\tb.WriteString(items[i])
-\t\tb.WriteString(sep)
-\t}
-\treturn strings.TrimSuffix(b.String(), sep)
-}
-"""
-# the counting loop as a range loop over index and item: no `0`, no `<`, no `len` of its own
-GO_COUNTED_COPY = """package web
-
-import (
-\t"strconv"
-\t"strings"
-)
-
-func listLines(lines []string, end string) string {
-\tvar out strings.Builder
-\tfor n, line := range lines {
-\t\tout.WriteString(strconv.Itoa(n + 1))
-\t\tout.WriteString(". ")
-\t\tout.WriteString(line)
-\t\tout.WriteString(end)
-\t}
-\treturn strings.TrimSuffix(out.String(), end)
-}
-"""
-# numbered from 0
-GO_COUNTED_MISS = GO_COUNTED_COPY.replace("strconv.Itoa(n + 1)", "strconv.Itoa(n)")
-
-TS_TYPED = """export function currentValue(state: DraftState, key: string): unknown {
-  const source = state.modified ? state.copy : state.base;
+TS_TYPED = """export function currentValue(state: any, key: string): unknown {
+  const source: DraftBase = state.modified ? state.copy : state.base;
   if (!source) {
     return undefined;
   }
@@ -491,7 +450,7 @@ TS_TYPED = """export function currentValue(state: DraftState, key: string): unkn
   return found ? source[key] : state.parent?.lookup(key);
 }
 """
-# the parameter's own type left out (`any`), the guard as an else
+# the local's type left out, the guard as an else
 TS_TYPED_COPY = """export function readCurrent(s: any, name: string): unknown {
   const source = s.modified ? s.copy : s.base;
   if (source) {
@@ -503,35 +462,6 @@ TS_TYPED_COPY = """export function readCurrent(s: any, name: string): unknown {
 """
 # reads the state as it was finalized, not as modified
 TS_TYPED_MISS = TS_TYPED_COPY.replace("s.modified ?", "s.finalized ?")
-
-TS_NESTED = """export function trimmedPrefix(text: string, prefix: string): string {
-  const body = text.trim();
-  if (prefix.length > 0 && body.startsWith(prefix)) {
-    return body.slice(prefix.length).trimStart();
-  }
-  return body;
-}
-"""
-# the `&&` as an `if` inside an `if`: one join fewer, none the other way
-TS_NESTED_COPY = """export function dropLead(s: string, lead: string): string {
-  const t = s.trim();
-  if (lead.length > 0) {
-    if (t.startsWith(lead)) {
-      return t.slice(lead.length).trimStart();
-    }
-  }
-  return t;
-}
-"""
-# either test: an `||` where the helper joins with `&&`
-TS_NESTED_MISS = """export function dropLead(s: string, lead: string): string {
-  const t = s.trim();
-  if (lead.length > 0 || t.startsWith(lead)) {
-    return t.slice(lead.length).trimStart();
-  }
-  return t;
-}
-"""
 
 TS_LAZY = """export function labelOrElse(label: string | undefined, fallback: () => string): string {
   if (label !== undefined && label.trim() !== "") {
@@ -556,24 +486,6 @@ TS_LAZY_MISS = TS_LAZY_COPY.replace("make: () => string", "make: string").replac
 
 CASES = [
     ("ts", "src/label.ts", TS_LAZY, "src/copy.ts", TS_LAZY_COPY, TS_LAZY_MISS, "labelOrElse"),
-    (
-        "ts",
-        "src/prefix.ts",
-        TS_NESTED,
-        "src/copy.ts",
-        TS_NESTED_COPY,
-        TS_NESTED_MISS,
-        "trimmedPrefix",
-    ),
-    (
-        "go",
-        "text/numbered.go",
-        GO_COUNTED,
-        "web/lines.go",
-        GO_COUNTED_COPY,
-        GO_COUNTED_MISS,
-        "Numbered",
-    ),
     ("ts", "src/state.ts", TS_TYPED, "src/copy.ts", TS_TYPED_COPY, TS_TYPED_MISS, "currentValue"),
     ("ts", "src/first.ts", TS_FIRST, "src/copy.ts", TS_FIRST_COPY, TS_FIRST_MISS, "firstWhere"),
     ("ts", "src/skip.ts", TS_SKIP, "src/copy.ts", TS_SKIP_COPY, TS_SKIP_MISS, "isSkippedLine"),

@@ -282,25 +282,6 @@ def item_loops(tokens: list[str]) -> list[str]:
     return out
 
 
-def without_counting_headers(tokens: list[str]) -> list[str]:
-    """The tokens without the headers of the loops that count (`for (let i = 0; i < xs.length;
-    i++)`, Go's `for i := 0; i < len(xs); i++`, Rust's `for i in 0..xs.len()`): what they read
-    (`.length`, `0`, `<`) is how a loop is written, not what the function does."""
-    out: list[str] = []
-    at = 0
-    while at < len(tokens):
-        if tokens[at] == "for":
-            brace = next((i for i in range(at + 1, len(tokens)) if tokens[i] == "{"), -1)
-            header = tokens[at + 1 : brace] if brace > 0 else []
-            if ";" in header or ".." in header:
-                out.append("for")
-                at = brace
-                continue
-        out.append(tokens[at])
-        at += 1
-    return out
-
-
 def block_end(tokens: list[str], brace: int, opening: str = "{", closing: str = "}") -> int:
     """Just past the bracket that closes the one at `brace`."""
     depth = 0
@@ -513,12 +494,37 @@ def body_start(tokens: list[str]) -> int:
     return 0
 
 
-def comparison(operator: str, left: list[str], right: list[str], params: set[str]) -> str:
+def parameters(tokens: list[str]) -> dict[str, str]:
+    """The value parameters by their place (`p1`, `p2`...): the locals that open or close an entry of
+    the first bracketed list after the function's name (`(a: T, b)`, Go's `(a, b int)`, Java's
+    `(List<T> a, int b)`), so a type parameter before them (`find<T>`, Go's `[T any]`) shifts
+    nothing."""
+    at = tokens.index("<self>") if "<self>" in tokens else 0
+    start = next((i for i in range(at, len(tokens)) if tokens[i] == "("), -1)
+    if start < 0:
+        return {}
+    end = block_end(tokens, start, "(", ")")
+    entries: list[list[str]] = [[]]
+    depth = 0
+    for token in tokens[start + 1 : end - 1]:
+        depth += (token in OPENS) - (token in CLOSES)
+        if depth == 0 and token == ",":
+            entries.append([])
+        else:
+            entries[-1].append(token)
+    found: dict[str, str] = {}
+    for entry in entries:
+        # the name opens the entry (`a: T`, Go's `a T`, Rust's `a: T`) or closes it (Java's `T a`)
+        name = entry[0] if entry and local(entry[0]) else entry[-1] if entry else ""
+        if local(name) and name not in found:
+            found[name] = f"p{len(found) + 1}"
+    return found
+
+
+def comparison(operator: str, left: list[str], right: list[str], params: dict[str, str]) -> str:
     """A comparison as the direction check knows it: the locals the body declares unnamed (a copy
-    declares them in another order or inlines them), the parameters kept by their place."""
-    left, right = (
-        ["v" if local(t) and t not in params else t for t in side] for side in (left, right)
-    )
+    declares them in another order or inlines them), the parameters named by their place."""
+    left, right = ([params.get(t, "v") if local(t) else t for t in side] for side in (left, right))
     return " ".join([operator, *left, "|", *right])
 
 
@@ -528,7 +534,7 @@ def deciding(tokens: list[str]) -> dict[str, int]:
     for)."""
     tokens = guards_positive(rewritten(tokens))
     start = body_start(tokens)
-    params = {t for t in tokens[:start] if local(t)}
+    params = parameters(tokens[:start])
     counts: dict[str, int] = {}
     joined = early_answers(tokens, start)
     for at in range(start, len(tokens)):
@@ -609,30 +615,6 @@ def early_answers(tokens: list[str], start: int) -> dict[int, str]:
         ):
             found[at + 1] = "||" if tokens[at + 1] == "true" else "&&"
     return found
-
-
-def operands(key: str) -> tuple[str, ...]:
-    """A comparison key's operands in either order (`< a | b` and `<= b | a` compare a and b)."""
-    left, _, right = key.partition(" ")[2].partition(" | ")
-    return tuple(sorted((left, right)))
-
-
-def contradicting(mine: dict[str, int], theirs: dict[str, int]) -> bool:
-    """The two bodies decide otherwise: one joins with `&&` where the other joins with `||`, says
-    `true` where the other says `false`, or compares the same two operands another way (`a < b`
-    for `b < a`, `<` for `<=`). A count that differs one way only is a rewrite (an `||` chain as
-    early returns that say `true`, nested `if`s for an `&&`, a comparison a copy adds or a helper
-    it inlined makes) and left to the other checks."""
-
-    def more(key: str) -> int:
-        difference = mine.get(key, 0) - theirs.get(key, 0)
-        return (difference > 0) - (difference < 0)
-
-    if more("&&") * more("||") < 0 or more("true") * more("false") < 0:
-        return True
-    added = {operands(k): k for k in mine if k[:1] == "<" and more(k) > 0}
-    dropped = [k for k in theirs if k[:1] == "<" and more(k) < 0]
-    return any(operands(k) in added and added[operands(k)] != k for k in dropped)
 
 
 def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
@@ -725,12 +707,12 @@ def calls_a_parameter(tokens: list[str]) -> bool:
 
 
 def type_positions(tokens: list[str]) -> set[int]:
-    """Where a type is named, not used: a capitalised name in the signature (a parameter's or the
-    result's type, an annotation: `ImmerState`, `Iterable`, `@Nullable`) or right after a local's
-    `:` or an `as` in the body (`const state: ImmerState`). A copy annotates otherwise, or not at
-    all, and does the same work."""
+    """Where the body names a type to annotate a local, not to use it: right after a local's `:` or
+    an `as` (`const state: ImmerState`, `x as Foo`). A copy annotates otherwise, or not at all, and
+    does the same work. The signature's types stay classes: a parameter of another type is other
+    data (gson's `JsonReader.push` and `JsonTreeReader.push`, query-core's two `notify`)."""
     start = body_start(tokens)
-    found = {at for at in range(start) if typed(tokens[at : at + 1])}
+    found: set[int] = set()
     for at in range(start, len(tokens) - 1):
         if (tokens[at] == "as" or (tokens[at] == ":" and at and local(tokens[at - 1]))) and typed(
             tokens[at + 1 : at + 2]
