@@ -225,9 +225,12 @@ def same_work(
         return False  # a loop that answers for some item where the helper asks it of every item
     if numbers(features) != numbers(existing):
         return False  # `slice(2)` for `slice(1)`: another edge
-    return behaviour.deciding(tokens) == behaviour.deciding(
-        their_tokens
-    )  # `>` for `<`, `||` for `&&`...
+    if kinds(features) != kinds(existing):
+        return False  # `context()` called where the helper was given `context`
+    if behaviour.exits_loop(tokens) * behaviour.exits_loop(their_tokens) < 0:
+        return False  # the first match returned from the loop, where the other keeps the last
+    # `>` for `<`, `||` for `&&`...
+    return behaviour.deciding(tokens) == behaviour.deciding(their_tokens)
 
 
 def inlined_helpers(
@@ -279,6 +282,12 @@ def operators(features: set[str]) -> set[str]:
 def numbers(features: set[str]) -> set[str]:
     """The numbers a body uses (`l:1`): where a look-alike starts or stops elsewhere."""
     return {f for f in features if f[:2] == "l:" and f[2:3].isdigit()}
+
+
+def kinds(features: set[str]) -> set[str]:
+    """Whether the body calls a function it was given (`k:Callback`): lazy work that a body given
+    a value does not do."""
+    return features & {"k:Callback"}
 
 
 def item_tests(features: set[str]) -> set[str]:

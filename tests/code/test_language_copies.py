@@ -241,3 +241,28 @@ def test_a_copy_one_rewrite_away_is_named_and_its_near_miss_is_not(
     )
     assert matched(project, language, copy_at, copy) == f"{helper_at}:{line} {name}"
     assert matched(project, language, copy_at, near_miss) is None
+
+
+def test_the_decisions_are_read_from_the_body_alone() -> None:
+    """`find<T>(xs: Iterable<T>)`: the signature's brackets are no comparisons; a parameter keeps its
+    place (`p1`: the type parameter before it shifts nothing), a local of the body is unnamed (a
+    copy declares its locals otherwise)."""
+    tokens = (
+        "function <self> < v1 > ( v2 : Iterable < v1 > , v3 : number ) : v1 "
+        "{ const v4 = v3 + 1 ; return v4 < v2 . .length ; }"
+    ).split()
+    assert behaviour.deciding(tokens) == {"< v | p1 . .length": 1}
+
+
+@pytest.mark.parametrize(
+    ("body", "calls"),
+    [
+        ("{ return v2 . .map ( v1 ) ; }", True),  # handed to a method that calls it per item
+        ("{ return v2 . .map ( ( v3 ) => v1 ( v3 ) ) ; }", True),
+        ("{ return v2 . .concat ( v1 ) ; }", False),  # a value passed on, not called
+        ("{ return v4 ( v2 ) ; }", False),  # a local of the body, not a parameter
+    ],
+)
+def test_a_function_given_and_called_is_told_from_a_value_given(body: str, calls: bool) -> None:
+    tokens = f"function <self> ( v1 , v2 ) {body}".split()
+    assert behaviour.calls_a_parameter(tokens) is calls

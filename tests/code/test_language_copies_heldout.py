@@ -1,9 +1,10 @@
-"""The held-out near-copy sets of TypeScript, JavaScript, Go, Rust and Java
-(nearcopy_heldout_<lang>.py, written by someone who never read the matcher, committed before it
-existed), measured through the tools sidecar's matcher for those languages (`code.language_copies`),
+"""The per-language near-copy sets of TypeScript, JavaScript, Go, Rust and Java
+(nearcopy_heldout_<lang>.py, and the second sets nearcopy_heldout2_<lang>.py for TS, JS and Go, each
+written by someone who never read the matcher), measured through the tools sidecar's matcher for those languages (`code.language_copies`),
 as the background worker runs it: each case's function is written to a file of its pinned project
 (fetched from its registry), read with tree-sitter, and compared against the project's indexed
-functions. Measured once; never tuned on.
+functions. The first sets are tuning sets since wave 4 (see MEASURED); the second sets are held out
+(measured, never read case by case).
 
 Precision: of the helpers named, the share that are the copied helper (a near miss named counts
 against it). Recall: the share of copies whose helper is named. The floors are the figures measured;
@@ -14,6 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
+import nearcopy_heldout2_go
+import nearcopy_heldout2_js
+import nearcopy_heldout2_ts
 import nearcopy_heldout_go
 import nearcopy_heldout_java
 import nearcopy_heldout_js
@@ -34,6 +38,9 @@ SETS = [
     nearcopy_heldout_go,
     nearcopy_heldout_rust,
     nearcopy_heldout_java,
+    nearcopy_heldout2_ts,
+    nearcopy_heldout2_js,
+    nearcopy_heldout2_go,
 ]
 TARGET = (0.95, 0.80)  # precision, recall (issue #34)
 
@@ -101,29 +108,33 @@ def measure(module: ModuleType) -> tuple[float, float, int, int, int]:
     )
 
 
-# language -> (precision, recall), measured once (after merging #35's second pass): the floors
+# set -> (precision, recall): the floors. The first sets were measured once (after merging #35's
+# second pass) at ts 0.50 / 0.058 (1 right, 1 wrong), js - / 0.00, go 1.00 / 0.09 (2 right), rust
+# 1.00 / 0.266 (4 right), java 0.75 / 0.15 (3 right, 1 wrong); since then they are tuning sets, tuned
+# on by wave 4's decisions rewrites (`behaviour.body_start`, `parameters`, `early_answers`,
+# `exits_loop`, `type_positions`, `calls_a_parameter`). The second sets (TS, JS, Go, written by a
+# helper who never read the matcher) were measured before those rules and with them (see
+# docs/code-index.md for how often): the same figures both times.
 MEASURED = {
-    # 1 right, 1 wrong, 17 copies: the tree-sitter normaliser's first pass named one copy fewer here
-    # (it was 2 right, 1 wrong) while Go and Rust gained one each; kept as measured, a visible loss
-    "ts": (0.50, 0.058),
-    "js": (1.00, 0.00),  # 0 named, 19 copies
-    "go": (
-        1.00,
-        0.09,
-    ),  # 2 right, 0 wrong, 22 copies (the tree-sitter normaliser's first pass; was 1 right)
-    "rust": (1.00, 0.266),  # 4 right, 0 wrong, 15 copies (the normaliser's first pass; was 3 right)
-    "java": (0.75, 0.15),  # 3 right, 1 wrong, 19 copies
+    "nearcopy_heldout_ts": (0.75, 3 / 17),  # 3 right, 1 wrong, 17 copies
+    "nearcopy_heldout_js": (1.00, 0.0),  # 0 named, 19 copies
+    "nearcopy_heldout_go": (1.00, 2 / 22),  # 2 right, 0 wrong, 22 copies
+    "nearcopy_heldout_rust": (1.00, 4 / 15),  # 4 right, 0 wrong, 15 copies
+    "nearcopy_heldout_java": (0.75, 3 / 19),  # 3 right, 1 wrong, 19 copies
+    "nearcopy_heldout2_ts": (0.60, 3 / 27),  # 3 right, 2 wrong, 27 copies, 27 near misses
+    "nearcopy_heldout2_js": (0.75, 3 / 27),  # 3 right, 1 wrong, 27 copies, 26 near misses
+    "nearcopy_heldout2_go": (1.00, 4 / 29),  # 4 right, 0 wrong, 29 copies, 29 near misses
 }
 
 
-@pytest.mark.parametrize("module", SETS, ids=lambda module: module.LANGUAGE)
+@pytest.mark.parametrize("module", SETS, ids=lambda module: module.__name__)
 def test_held_out_copies_and_near_misses(module: ModuleType) -> None:
     precision, recall, right, wrong, copies = measure(module)
     print(
-        f"{module.LANGUAGE}: precision {precision:.2f} recall {recall:.2f} ({right} right, "
+        f"{module.__name__}: precision {precision:.2f} recall {recall:.2f} ({right} right, "
         f"{wrong} wrong, {copies} copies)"
     )
-    floor = MEASURED[module.LANGUAGE]
+    floor = MEASURED[module.__name__]
     assert precision >= floor[0] and recall >= floor[1]
 
 
@@ -131,7 +142,7 @@ def test_held_out_copies_and_near_misses(module: ModuleType) -> None:
     strict=True,
     reason="measured far below the issue's targets (precision 0.95, recall 0.80): see MEASURED",
 )
-@pytest.mark.parametrize("module", SETS, ids=lambda module: module.LANGUAGE)
+@pytest.mark.parametrize("module", SETS, ids=lambda module: module.__name__)
 def test_held_out_sets_reach_the_issues_targets(module: ModuleType) -> None:
     precision, recall, *_ = measure(module)
     assert precision >= TARGET[0] and recall >= TARGET[1]

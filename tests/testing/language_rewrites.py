@@ -348,7 +348,156 @@ RUST_MAP_COPY = """pub fn indented_lines(input: &str, width: usize) -> Vec<Strin
 RUST_MAP_MISS = RUST_MAP_COPY.replace("line.trim_end()", "line.trim()")
 
 # language, helper path, helper, copy path, copy, near miss, helper's name
+TS_FIRST = """export function firstWhere(items: Iterable<string>, test: (item: string) => boolean): string | undefined {
+  let result: string | undefined = undefined;
+  for (const item of items) {
+    if (test(item)) {
+      result = item;
+      break;
+    }
+  }
+  return result;
+}
+"""
+# the test as a guard that continues, the locals renamed
+TS_FIRST_COPY = """export function pickFirst(source: Iterable<string>, ok: (value: string) => boolean): string | undefined {
+  let found: string | undefined = undefined;
+  for (const value of source) {
+    if (!ok(value)) continue;
+    found = value;
+    break;
+  }
+  return found;
+}
+"""
+# the loop goes on: the last match, not the first
+TS_FIRST_MISS = TS_FIRST_COPY.replace("    break;\n", "")
+
+TS_SKIP = """export function isSkippedLine(line: string, marker: string): boolean {
+  const text = line.trim().toLowerCase();
+  if (text.length === 0) {
+    return true;
+  }
+  return text.startsWith(marker) || text.startsWith("//") || text.endsWith(";");
+}
+"""
+# the `||` chain as early returns that say true, its operands in another order
+TS_SKIP_COPY = """export function skippable(row: string, prefix: string): boolean {
+  const t = row.trim().toLowerCase();
+  if (t.length === 0) return true;
+  if (t.startsWith("//")) return true;
+  if (t.endsWith(";")) return true;
+  return t.startsWith(prefix);
+}
+"""
+# an early return that says false: a line is skipped only when it also starts with the prefix
+TS_SKIP_MISS = TS_SKIP_COPY.replace(
+    'if (t.endsWith(";")) return true;', 'if (!t.endsWith(";")) return false;'
+)
+
+JAVA_THROW = """package app.util;
+
+public final class Failures {
+    public static void rethrowUnchecked(Throwable error) {
+        java.util.Objects.requireNonNull(error);
+        if (error instanceof RuntimeException) {
+            throw (RuntimeException) error;
+        }
+        if (error instanceof Error) {
+            throw (Error) error;
+        }
+    }
+}
+"""
+# the two tests in the other order
+JAVA_THROW_COPY = """package app.web;
+
+public final class Errors {
+    static void propagateIfUnchecked(Throwable t) {
+        java.util.Objects.requireNonNull(t);
+        if (t instanceof Error) {
+            throw (Error) t;
+        }
+        if (t instanceof RuntimeException) {
+            throw (RuntimeException) t;
+        }
+    }
+}
+"""
+# says whether it would throw, and throws nothing
+JAVA_THROW_MISS = """package app.web;
+
+public final class Errors {
+    static boolean propagateIfUnchecked(Throwable t) {
+        java.util.Objects.requireNonNull(t);
+        if (t instanceof Error) {
+            return true;
+        }
+        if (t instanceof RuntimeException) {
+            return true;
+        }
+        return false;
+    }
+}
+"""
+
+TS_TYPED = """export function currentValue(state: any, key: string): unknown {
+  const source: DraftBase = state.modified ? state.copy : state.base;
+  if (!source) {
+    return undefined;
+  }
+  const found = Object.prototype.hasOwnProperty.call(source, key);
+  return found ? source[key] : state.parent?.lookup(key);
+}
+"""
+# the local's type left out, the guard as an else
+TS_TYPED_COPY = """export function readCurrent(s: any, name: string): unknown {
+  const source = s.modified ? s.copy : s.base;
+  if (source) {
+    const found = Object.prototype.hasOwnProperty.call(source, name);
+    return found ? source[name] : s.parent?.lookup(name);
+  }
+  return undefined;
+}
+"""
+# reads the state as it was finalized, not as modified
+TS_TYPED_MISS = TS_TYPED_COPY.replace("s.modified ?", "s.finalized ?")
+
+TS_LAZY = """export function labelOrElse(label: string | undefined, fallback: () => string): string {
+  if (label !== undefined && label.trim() !== "") {
+    return label.trim().toLowerCase().replace(/\\s+/g, "-");
+  }
+  return fallback().toLowerCase().replace(/\\s+/g, "-");
+}
+"""
+# the locals renamed, the last return as an else
+TS_LAZY_COPY = """export function slugOr(text: string | undefined, make: () => string): string {
+  if (text !== undefined && text.trim() !== "") {
+    return text.trim().toLowerCase().replace(/\\s+/g, "-");
+  } else {
+    return make().toLowerCase().replace(/\\s+/g, "-");
+  }
+}
+"""
+# given the fallback itself, not a function that makes it: nothing is called
+TS_LAZY_MISS = TS_LAZY_COPY.replace("make: () => string", "make: string").replace(
+    "make().toLowerCase()", "make.toLowerCase()"
+)
+
 CASES = [
+    ("ts", "src/label.ts", TS_LAZY, "src/copy.ts", TS_LAZY_COPY, TS_LAZY_MISS, "labelOrElse"),
+    ("ts", "src/state.ts", TS_TYPED, "src/copy.ts", TS_TYPED_COPY, TS_TYPED_MISS, "currentValue"),
+    ("ts", "src/first.ts", TS_FIRST, "src/copy.ts", TS_FIRST_COPY, TS_FIRST_MISS, "firstWhere"),
+    ("ts", "src/skip.ts", TS_SKIP, "src/copy.ts", TS_SKIP_COPY, TS_SKIP_MISS, "isSkippedLine"),
+    (
+        "java",
+        "src/main/java/app/util/Failures.java",
+        JAVA_THROW,
+        "src/main/java/app/web/Errors.java",
+        JAVA_THROW_COPY,
+        JAVA_THROW_MISS,
+        "Failures.rethrowUnchecked",
+    ),
     ("ts", "src/headers.ts", TS_SOME, "src/copy.ts", TS_SOME_COPY, TS_SOME_MISS, "hasHeader"),
     ("js", "lib/headers.js", JS_MAP, "lib/copy.js", JS_MAP_COPY, JS_MAP_MISS, "headerLines"),
     ("ts", "src/pages.ts", TS_MIRROR, "src/copy.ts", TS_MIRROR_COPY, TS_MIRROR_MISS, "clampPage"),

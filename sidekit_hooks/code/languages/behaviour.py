@@ -476,12 +476,55 @@ def guards_positive(tokens: list[str]) -> list[str]:
     return out
 
 
-def comparison(operator: str, left: list[str], right: list[str]) -> str:
-    """A comparison as the direction check knows it: its locals unnamed (a copy declares them in
-    another order), unless both sides then read alike (`a < b` and `b < a` must stay apart)."""
-    unnamed = [["v" if local(t) else t for t in side] for side in (left, right)]
-    if unnamed[0] != unnamed[1]:
-        left, right = unnamed
+def body_start(tokens: list[str]) -> int:
+    """Where the body starts: the block the tokens end with (`{` ... `}`), or what follows an
+    arrow's `=>` (an expression body). The signature before it holds no decision: its `<` and `>`
+    are a generic's brackets (`find<T>(xs: Iterable<T>)`), not comparisons."""
+    if tokens[-1:] == ["}"]:
+        depth = 0
+        for at in range(len(tokens) - 1, -1, -1):
+            depth += (tokens[at] == "}") - (tokens[at] == "{")
+            if depth == 0:
+                return at
+    depth = 0
+    for at, token in enumerate(tokens):
+        depth += (token in OPENS) - (token in CLOSES)
+        if depth == 0 and token == "=>":
+            return at + 1
+    return 0
+
+
+def parameters(tokens: list[str]) -> dict[str, str]:
+    """The value parameters by their place (`p1`, `p2`...): the locals that open or close an entry of
+    the first bracketed list after the function's name (`(a: T, b)`, Go's `(a, b int)`, Java's
+    `(List<T> a, int b)`), so a type parameter before them (`find<T>`, Go's `[T any]`) shifts
+    nothing."""
+    at = tokens.index("<self>") if "<self>" in tokens else 0
+    start = next((i for i in range(at, len(tokens)) if tokens[i] == "("), -1)
+    if start < 0:
+        return {}
+    end = block_end(tokens, start, "(", ")")
+    entries: list[list[str]] = [[]]
+    depth = 0
+    for token in tokens[start + 1 : end - 1]:
+        depth += (token in OPENS) - (token in CLOSES)
+        if depth == 0 and token == ",":
+            entries.append([])
+        else:
+            entries[-1].append(token)
+    found: dict[str, str] = {}
+    for entry in entries:
+        # the name opens the entry (`a: T`, Go's `a T`, Rust's `a: T`) or closes it (Java's `T a`)
+        name = entry[0] if entry and local(entry[0]) else entry[-1] if entry else ""
+        if local(name) and name not in found:
+            found[name] = f"p{len(found) + 1}"
+    return found
+
+
+def comparison(operator: str, left: list[str], right: list[str], params: dict[str, str]) -> str:
+    """A comparison as the direction check knows it: the locals the body declares unnamed (a copy
+    declares them in another order or inlines them), the parameters named by their place."""
+    left, right = ([params.get(t, "v") if local(t) else t for t in side] for side in (left, right))
     return " ".join([operator, *left, "|", *right])
 
 
@@ -490,9 +533,15 @@ def deciding(tokens: list[str]) -> dict[str, int]:
     joins conditions each way and says true or false (`.some(...)` says both, as the loop it stands
     for)."""
     tokens = guards_positive(rewritten(tokens))
+    start = body_start(tokens)
+    params = parameters(tokens[:start])
     counts: dict[str, int] = {}
-    for at, token in enumerate(tokens):
-        if token in ANY_METHODS or token in ALL_METHODS:
+    joined = early_answers(tokens, start)
+    for at in range(start, len(tokens)):
+        token = tokens[at]
+        if at in joined:
+            keys = [joined[at]]
+        elif token in ANY_METHODS or token in ALL_METHODS:
             keys = ["true", "false"]
         elif token in ("<", "<=", ">", ">="):
             left, right = (
@@ -502,7 +551,7 @@ def deciding(tokens: list[str]) -> dict[str, int]:
             if not left or not right or typed(left) or typed(right):
                 # a generic's brackets (`List<String>`, `new ArrayList<>()`), not a comparison
                 continue
-            keys = [comparison(token, left, right)]
+            keys = [comparison(token, left, right, params)]
         elif token in ("&&", "||", "true", "false"):
             keys = [token]
         else:
@@ -510,6 +559,62 @@ def deciding(tokens: list[str]) -> dict[str, int]:
         for key in keys:
             counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+def exits_loop(tokens: list[str]) -> int:
+    """1 when a loop over items (`for ITEM range ITEMS`, see `item_loops`) returns or breaks from
+    inside (a search that stops at the first match), -1 when it has such loops and none stops, 0
+    without one (a method such as `.find` or `.some`, or a counting `while`, says nothing here). A
+    closure's `return` (`=>`, Rust's `|x|`) leaves only the closure: not counted."""
+    tokens = rewritten(tokens)
+    loops = [
+        at
+        for at, token in enumerate(tokens)
+        if token == "for" and at + 2 < len(tokens) and tokens[at + 2] == "range"
+    ]
+    if not loops:
+        return 0
+    for at in loops:
+        brace = next((i for i in range(at + 1, len(tokens)) if tokens[i] == "{"), -1)
+        if brace < 0:
+            continue
+        body = tokens[brace : block_end(tokens, brace)]
+        if ("return" in body or "break" in body) and "=>" not in body and "|" not in body:
+            return 1
+    return -1
+
+
+def early_answers(tokens: list[str], start: int) -> dict[int, str]:
+    """The `true`/`false` of an early return outside any loop (`if (c) return true;` then more) as
+    the join it stands for: `c || rest` (`&&` for `false`), so an `||` chain written as early
+    returns decides as the chain does. In a loop the same return is a test of the items
+    (`item_test`): left alone."""
+    found: dict[int, str] = {}
+    loops: list[bool] = []  # for each open `{`: whether it opens a loop's body
+    head_is_loop = False
+    for at in range(start, len(tokens)):
+        token = tokens[at]
+        if token in LOOPS:
+            head_is_loop = True
+        elif token == "{":
+            loops.append(head_is_loop)
+            head_is_loop = False
+        elif token == "}":
+            if loops:
+                loops.pop()
+        elif token == ";":
+            head_is_loop = False
+        elif (
+            token == "return"
+            and not any(loops)
+            and at + 2 < len(tokens)
+            and tokens[at + 1] in ("true", "false")
+            and tokens[at + 2] in ENDS
+            and at + 3 < len(tokens) - 1  # not the body's last statement
+            and any(tokens[i] == "if" for i in range(max(start, at - 40), at))
+        ):
+            found[at + 1] = "||" if tokens[at + 1] == "true" else "&&"
+    return found
 
 
 def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
@@ -526,6 +631,9 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
         found.add("r:l:" + tail[0].title())  # Rust: the truth the body ends on is returned
     count = len(tokens)
     declared = False  # the first `<self>` is the function's own name where it is declared
+    types = {at for at in type_positions(tokens) if tokens[at] not in builtins}
+    if calls_a_parameter(tokens):
+        found.add("k:Callback")
     for at, token in enumerate(tokens):
         following = tokens[at + 1] if at + 1 < count else ""
         called = following == "(" or (
@@ -533,6 +641,9 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
         )  # Rust macros
         if at >= 2 and tokens[at - 1] == "::" and tokens[at - 2] in builtins:
             continue  # `Vec::new()`: the builtin says it all
+        if at in types:
+            found.add("t:" + token)  # evidence, weighed as such, but no class of its own
+            continue
         if token == "<self>":
             if called and declared:
                 found.add("c:SELF")
@@ -573,6 +684,41 @@ def features(language: str, tokens: list[str], outside: set[str]) -> list[str]:
             if value:
                 found.add("l:" + value)
     return sorted(found)
+
+
+def calls_a_parameter(tokens: list[str]) -> bool:
+    """The body calls a function it was given (`context()`, `visit(key, value)`), or hands it to a
+    method that calls it for each item (`.map(fn)`): lazy work that one given a value does not do
+    (anyhow's `with_context` against `context`)."""
+    start = body_start(tokens)
+    params = {t for t in tokens[:start] if local(t)}
+    for at in range(start, len(tokens) - 1):
+        if tokens[at] in params and tokens[at + 1] == "(":
+            return True
+        if (
+            tokens[at] in ITEM_METHODS
+            and tokens[at + 1 : at + 2] == ["("]
+            and tokens[at + 2 : at + 3] != []
+            and tokens[at + 2] in params
+            and tokens[at + 3 : at + 4] == [")"]
+        ):
+            return True
+    return False
+
+
+def type_positions(tokens: list[str]) -> set[int]:
+    """Where the body names a type to annotate a local, not to use it: right after a local's `:` or
+    an `as` (`const state: ImmerState`, `x as Foo`). A copy annotates otherwise, or not at all, and
+    does the same work. The signature's types stay classes: a parameter of another type is other
+    data (gson's `JsonReader.push` and `JsonTreeReader.push`, query-core's two `notify`)."""
+    start = body_start(tokens)
+    found: set[int] = set()
+    for at in range(start, len(tokens) - 1):
+        if (tokens[at] == "as" or (tokens[at] == ":" and at and local(tokens[at - 1]))) and typed(
+            tokens[at + 1 : at + 2]
+        ):
+            found.add(at + 1)
+    return found
 
 
 def canonical(tokens: list[str]) -> list[str]:
