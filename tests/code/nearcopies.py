@@ -152,14 +152,15 @@ def archive(requirement: str) -> Path:
 
 
 def pinned(package: str) -> tuple[str, tuple[str, ...]]:
-    """(pinned requirement, members) of a package: the older sets' (PACKAGES), else the third
-    held-out set's, kept in its own module (its test asserts its packages are apart from
-    PACKAGES)."""
+    """(pinned requirement, members) of a package: the older sets' (PACKAGES), else the third or
+    fourth held-out set's, each kept in its own module (their test asserts their packages are apart
+    from PACKAGES)."""
     if package in PACKAGES:
         return PACKAGES[package]
     from nearcopy_heldout3 import PACKAGES as HELDOUT3_PACKAGES
+    from nearcopy_heldout4 import PACKAGES as HELDOUT4_PACKAGES
 
-    return HELDOUT3_PACKAGES[package]
+    return {**HELDOUT3_PACKAGES, **HELDOUT4_PACKAGES}[package]
 
 
 def module_sources(package: str) -> dict[str, str]:

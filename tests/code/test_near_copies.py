@@ -15,6 +15,8 @@ from nearcopy_heldout import HELDOUT, NEAR_MISSES
 from nearcopy_heldout2 import HELDOUT2
 from nearcopy_heldout3 import COPIES as HELDOUT3_COPIES
 from nearcopy_heldout3 import NEAR_MISSES as HELDOUT3_NEAR_MISSES
+from nearcopy_heldout4 import COPIES as HELDOUT4_COPIES
+from nearcopy_heldout4 import NEAR_MISSES as HELDOUT4_NEAR_MISSES
 from nearcopy_mytuning import MYTUNING
 from nearcopy_restructured import COPIES as RESTRUCTURED_COPIES
 from nearcopy_restructured import NEAR_MISSES as RESTRUCTURED_NEAR_MISSES
@@ -73,6 +75,14 @@ MYTUNING_RECALL = 0.95
 HELDOUT3_PRECISION = 0.88
 HELDOUT3_RECALL = 0.78
 HELDOUT3 = HELDOUT3_COPIES + HELDOUT3_NEAR_MISSES
+# nearcopy_heldout4.py (#35): 45 copies and 45 near misses of validators, tornado and urllib3
+# helpers, written by a helper who never read the matcher and committed (97b1015) before this
+# wave's rule changes, never looked at case by case, measured once (the Python matcher unchanged
+# since): precision 0.83 (30/36), recall 0.67 (30/45). Targets not reached: floors at the measured
+# figures, targets a strict xfail.
+HELDOUT4_PRECISION = 0.83
+HELDOUT4_RECALL = 0.66
+HELDOUT4 = HELDOUT4_COPIES + HELDOUT4_NEAR_MISSES
 TARGETS = (0.95, 0.8)
 
 
@@ -83,7 +93,7 @@ REGISTRY = pytest.mark.slow
 @pytest.fixture(scope="module")
 def packages() -> None:
     try:
-        for package in [*nearcopies.PACKAGES, *{case.package for case in HELDOUT3}]:
+        for package in [*nearcopies.PACKAGES, *{case.package for case in HELDOUT3 + HELDOUT4}]:
             nearcopies.module_sources(package)
     except RuntimeError as exc:  # no package index reachable: nothing to measure against
         requires.missing(str(exc), "give this machine the package index")
@@ -123,6 +133,22 @@ def test_third_held_out_set_precision_and_recall_floors(packages: None) -> None:
 @REGISTRY
 def test_third_held_out_set_reaches_the_targets(packages: None) -> None:
     found = nearcopies.score(HELDOUT3)
+    assert found.precision >= TARGETS[0] and found.recall >= TARGETS[1], found.line()
+
+
+@REGISTRY
+def test_fourth_held_out_set_precision_and_recall_floors(packages: None) -> None:
+    found = nearcopies.score(HELDOUT4)
+    assert (found.positives, found.negatives) == (45, 45)
+    assert found.precision >= HELDOUT4_PRECISION and found.recall >= HELDOUT4_RECALL, found.line()
+
+
+@pytest.mark.xfail(
+    reason="#35's targets are not reached: measured 0.83 (30/36), 0.67 (30/45)", strict=True
+)
+@REGISTRY
+def test_fourth_held_out_set_reaches_the_targets(packages: None) -> None:
+    found = nearcopies.score(HELDOUT4)
     assert found.precision >= TARGETS[0] and found.recall >= TARGETS[1], found.line()
 
 
