@@ -16,10 +16,28 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Hashable
+    from collections.abc import Callable, Hashable, Iterable
     from typing import TypeVar
 
     Node = TypeVar("Node", bound=Hashable)
+
+
+def reach(
+    start: list[Node], callees: Callable[[Node], Iterable[Node]], depth: int
+) -> dict[Node, int]:
+    """Each node reachable from `start` through `callees` (breadth first, at most `depth` calls),
+    with its distance in calls."""
+    seen = {node: 0 for node in start}
+    frontier = list(dict.fromkeys(start))
+    for distance in range(1, depth + 1):
+        following: list[Node] = []
+        for node in frontier:
+            for target in callees(node):
+                if target not in seen:
+                    seen[target] = distance
+                    following.append(target)
+        frontier = following
+    return seen
 
 
 def assign(

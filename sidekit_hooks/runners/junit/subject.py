@@ -207,17 +207,9 @@ class Graph:
 
     def reach(self, start: list[Node]) -> dict[Node, int]:
         """Each node reachable from `start` (breadth first, MAX_DEPTH calls), with its distance."""
-        seen = {node: 0 for node in start}
-        frontier = list(dict.fromkeys(start))
-        for depth in range(1, MAX_DEPTH + 1):
-            following: list[Node] = []
-            for node in frontier:
-                for target in self.callees(node):
-                    if target not in seen:
-                        seen[target] = depth
-                        following.append(target)
-            frontier = following
-        return seen
+        from sidekit_hooks.runners import suspects
+
+        return suspects.reach(start, self.callees, MAX_DEPTH)
 
     def test_method(self, path: str, name: str) -> Method | None:
         """The test method `name` (`testX(Predefined)[1]` is testX) declared in `path`."""

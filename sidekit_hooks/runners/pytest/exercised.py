@@ -204,16 +204,9 @@ class Graph:
 
     def reach(self, start: list[Node]) -> dict[Node, int]:
         """Each function of the code under test reachable from `start`, with its distance."""
-        seen = {node: 0 for node in start}
-        frontier = list(dict.fromkeys(start))
-        for depth in range(1, MAX_DEPTH + 1):
-            following: list[Node] = []
-            for node in frontier:
-                for target in self.callees(node):
-                    if target not in seen:
-                        seen[target] = depth
-                        following.append(target)
-            frontier = following
+        from sidekit_hooks.runners import suspects
+
+        seen = suspects.reach(start, self.callees, MAX_DEPTH)
         return {node: depth for node, depth in seen.items() if not in_test_code(node[0])}
 
     def defined_at(self, at: str) -> Node | None:
