@@ -6,12 +6,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from hypothesis import strategies as st
 
-# An oracle test draws this many texts in the fast suite, and its full count in the full suite's
-# slow half (CI runs both): the fast suite stays fast and CI still searches as deep as before.
-FAST_EXAMPLES = 300
+from testing import examples
+
+FAST_EXAMPLES = 300  # texts an oracle test draws in the fast suite (testing/examples.py)
 
 # The patterns by the name of what replaces them, and the normalizers in the order they ran.
 SOURCES = {
@@ -69,9 +68,6 @@ def texts(*words: str) -> st.SearchStrategy[str]:
 
 
 def depths(full: int) -> list[Any]:
-    """`examples` for an oracle test's parametrize: FAST_EXAMPLES in the fast suite, `full` marked
-    slow (`pytest --full`, CI's `--full -m slow`)."""
-    return [
-        pytest.param(FAST_EXAMPLES, id=f"{FAST_EXAMPLES}-examples"),
-        pytest.param(full, id=f"{full}-examples", marks=pytest.mark.slow),
-    ]
+    """`examples` for an oracle test's parametrize: FAST_EXAMPLES in the fast suite, `full` in the
+    slow half."""
+    return examples.depths(full, FAST_EXAMPLES)
