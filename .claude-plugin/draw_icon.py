@@ -24,7 +24,9 @@ from pathlib import Path
 
 SIZE = 512
 Colour = tuple[int, int, int]
-Shape = Callable[[float, float], float]  # (x, y) -> signed distance in pixels, negative inside
+Distance = Callable[[float, float], float]  # (x, y) -> signed distance in pixels, negative inside
+Box = tuple[float, float, float, float]  # left, top, right, bottom: the shape lies within
+Shape = tuple[Distance, Box]
 
 TILE_TOP: Colour = (16, 52, 66)
 TILE_BOTTOM: Colour = (10, 34, 44)
@@ -42,11 +44,14 @@ def rounded_box(cx: float, cy: float, half_w: float, half_h: float, radius: floa
         outside = math.hypot(max(qx, 0.0), max(qy, 0.0))
         return outside + min(max(qx, qy), 0.0) - radius
 
-    return distance
+    return distance, (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
 
 
 def circle(cx: float, cy: float, radius: float) -> Shape:
-    return lambda x, y: math.hypot(x - cx, y - cy) - radius
+    return (
+        lambda x, y: math.hypot(x - cx, y - cy) - radius,
+        (cx - radius, cy - radius, cx + radius, cy + radius),
+    )
 
 
 def stroke(ax: float, ay: float, bx: float, by: float, width: float) -> Shape:
@@ -58,11 +63,34 @@ def stroke(ax: float, ay: float, bx: float, by: float, width: float) -> Shape:
         t = max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / length2))
         return math.hypot(x - ax - t * dx, y - ay - t * dy) - width / 2
 
-    return distance
+    half = width / 2
+    return distance, (
+        min(ax, bx) - half,
+        min(ay, by) - half,
+        max(ax, bx) + half,
+        max(ay, by) + half,
+    )
 
 
 def union(*shapes: Shape) -> Shape:
-    return lambda x, y: min(shape(x, y) for shape in shapes)
+    boxes = [box for _, box in shapes]
+    return (
+        lambda x, y: min(distance(x, y) for distance, _ in shapes),
+        (
+            min(box[0] for box in boxes),
+            min(box[1] for box in boxes),
+            max(box[2] for box in boxes),
+            max(box[3] for box in boxes),
+        ),
+    )
+
+
+def reaches(box: Box, x: float, y: float) -> bool:
+    """Whether a shape within `box` can cover any of the pixel sampled at (x, y): a pixel more than
+    one pixel outside it is at least that far from the shape, so its coverage is 0 (the shape's
+    distance is not worth computing there)."""
+    left, top, right, bottom = box
+    return left - 1 <= x <= right + 1 and top - 1 <= y <= bottom + 1
 
 
 def coverage(distance: float) -> float:
@@ -97,12 +125,14 @@ LAYERS: tuple[tuple[Shape, Colour], ...] = (
 
 
 def pixel(x: float, y: float) -> tuple[int, int, int, int]:
-    tile_alpha = coverage(TILE(x, y))
+    tile_alpha = coverage(TILE[0](x, y))
     if tile_alpha == 0.0:
         return (0, 0, 0, 0)
     colour = blend(TILE_TOP, TILE_BOTTOM, y / SIZE)
-    for shape, paint in LAYERS:
-        alpha = coverage(shape(x, y))
+    for (distance, box), paint in LAYERS:
+        if not reaches(box, x, y):
+            continue
+        alpha = coverage(distance(x, y))
         if alpha:
             colour = blend(colour, paint, alpha)
     return (*colour, round(255 * tile_alpha))

@@ -16,6 +16,7 @@ import ast
 from pathlib import Path
 
 from sidekit_hooks.core.floors import floor_of
+from testing.parsed import parsed
 
 PACKAGE = Path(__file__).resolve().parents[1] / "sidekit_hooks"
 CLI_ONLY = ("sidekit_hooks.cli", "sidekit_hooks.rules.authoring")
@@ -62,7 +63,7 @@ def bare_reads(source: str) -> list[tuple[str, int, str]]:
                     found.append((function, child.lineno, what))
             visit(child, inner)
 
-    visit(ast.parse(source), "<module>")
+    visit(parsed(source), "<module>")
     return found
 
 

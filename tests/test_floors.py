@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from sidekit_hooks.core.floors import FLOORS, floor_of
+from testing.parsed import parsed
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sidekit_hooks"
 
@@ -25,7 +26,7 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     """Every sidekit module `name` imports, TYPE_CHECKING and function-level imports included."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -59,7 +60,7 @@ def named_in_strings(source: str, known: set[str]) -> set[str]:
     """Every sidekit module a string constant names (the longest known prefix of each dotted name);
     docstrings and other bare string statements are prose, not names."""
     found: set[str] = set()
-    tree = ast.parse(source)
+    tree = parsed(source)
     prose = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
     for node in ast.walk(tree):
         if id(node) in prose:

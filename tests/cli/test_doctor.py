@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -31,7 +32,7 @@ VERSIONS = (
     f"sidekit {__version__}, Python {PY_VERSION}, pydantic {metadata.version('pydantic')}, "
     f"rapidfuzz {metadata.version('rapidfuzz')}, tomli-w {metadata.version('tomli-w')}"
 )
-RULES = "  ok       rule packs: every pack passes lint"
+RULES = "  ok       rule packs: no pack but the built-in ones, which are linted with sidekit"
 OTEL_OFF = "  info     otel export: off: no endpoint set (SIDEKIT_OTEL_ENDPOINT or the plugin's otel_endpoint)"
 AGENT_SHELL = (
     "  ok       agent shell: `sidekit` runs in the agent's shell (SessionStart "
@@ -358,6 +359,36 @@ def test_doctor_reports_a_broken_rule_pack_with_the_lint_command(project: Path) 
     assert (
         check.detail
         == "sidecar_rules/team.toml:4: rules[0].message: required key is missing (+1 more)"
+    )
+
+
+def test_doctor_lints_the_packs_a_user_adds_and_not_the_built_in_ones(
+    project: Path, user_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The built-in packs are linted by sidekit's own tests (tests/rules/test_rules_docs.py)."""
+    from sidekit_hooks.cli.commands import doctor
+    from sidekit_hooks.rules import snapshot
+    from sidekit_hooks.rules.authoring import lint
+
+    linted: list[str] = []
+    check_file = lint.check_file
+
+    def check_and_note(path: str, root: str, layer: str) -> lint.Checked:
+        linted.append(layer)
+        return check_file(path, root, layer)
+
+    monkeypatch.setattr(lint, "check_file", check_and_note)
+    only_builtin = doctor._rule_packs_check(str(project))
+    assert (only_builtin, linted) == (
+        doctor.Check("rule packs", "ok", doctor.BUILTIN_PACKS_ONLY),
+        [],
+    )
+    user_rules.mkdir(parents=True)
+    shutil.copy(Path(snapshot.builtin_dir()) / "starter.toml", user_rules / "team.toml")
+    passing = doctor._rule_packs_check(str(project))
+    assert (passing, linted) == (
+        doctor.Check("rule packs", "ok", "every pack passes lint"),
+        ["user"],
     )
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from sidekit_hooks.cli.wiring import settings_merge
 from sidekit_hooks.cli.wiring.settings_merge import MARKER, Change
+from testing.examples import depths
 
 PYTHON = "/opt/sk/.venv/bin/python"
 HOOKS = "/opt/sk/hooks"
@@ -281,9 +282,7 @@ settings_files = st.dictionaries(
 )
 
 
-@hyp_settings(max_examples=150, deadline=None)
-@given(settings_files)
-def test_property_install_then_uninstall_is_the_identity(data: dict[str, Any]) -> None:
+def install_then_uninstall_is_the_identity(data: dict[str, Any]) -> None:
     before = copy.deepcopy(data)
     installed, record, _ = settings_merge.install(data, WANTED, None)
     assert data == before  # pure: the input is not touched
@@ -291,9 +290,14 @@ def test_property_install_then_uninstall_is_the_identity(data: dict[str, Any]) -
     assert json.dumps(restored) == json.dumps(before)  # same values in the same order
 
 
-@hyp_settings(max_examples=100, deadline=None)
-@given(settings_files, st.data())
-def test_property_hand_edits_after_install_do_not_stop_a_clean_uninstall(
+@pytest.mark.parametrize("examples", depths(150, fast=30))
+def test_property_install_then_uninstall_is_the_identity(examples: int) -> None:
+    hyp_settings(max_examples=examples, deadline=None)(
+        given(settings_files)(install_then_uninstall_is_the_identity)
+    )()
+
+
+def hand_edits_after_install_do_not_stop_a_clean_uninstall(
     data: dict[str, Any], draw: st.DataObject
 ) -> None:
     installed, record, _ = settings_merge.install(data, WANTED, None)
@@ -314,9 +318,14 @@ def test_property_hand_edits_after_install_do_not_stop_a_clean_uninstall(
     assert json.dumps(restored) == json.dumps(data)
 
 
-@hyp_settings(max_examples=100, deadline=None)
-@given(settings_files)
-def test_property_install_wires_each_event_exactly_once_and_keeps_foreign_order(
+@pytest.mark.parametrize("examples", depths(100, fast=20))
+def test_property_hand_edits_after_install_do_not_stop_a_clean_uninstall(examples: int) -> None:
+    hyp_settings(max_examples=examples, deadline=None)(
+        given(settings_files, st.data())(hand_edits_after_install_do_not_stop_a_clean_uninstall)
+    )()
+
+
+def install_wires_each_event_exactly_once_and_keeps_foreign_order(
     data: dict[str, Any],
 ) -> None:
     installed, _, _ = settings_merge.install(data, WANTED, None)
@@ -342,6 +351,15 @@ def test_property_install_wires_each_event_exactly_once_and_keeps_foreign_order(
         if "sidekit-hooks" not in json.dumps(group)
     ]
     assert foreign_after == foreign_before
+
+
+@pytest.mark.parametrize("examples", depths(100, fast=20))
+def test_property_install_wires_each_event_exactly_once_and_keeps_foreign_order(
+    examples: int,
+) -> None:
+    hyp_settings(max_examples=examples, deadline=None)(
+        given(settings_files)(install_wires_each_event_exactly_once_and_keeps_foreign_order)
+    )()
 
 
 def test_an_install_from_before_the_jest_handler_is_upgraded_in_place_and_still_undone() -> None:

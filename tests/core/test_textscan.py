@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 
 from sidekit_hooks.core import textscan
+from testing.examples import depths
 from testing.regex_oracle import texts
 
 
-@settings(max_examples=400)
-@given(texts("12", "٣4", "²", "…", "\udcff", "0x1f", "7e5"))
-def test_digit_runs_are_where_backslash_d_plus_matches(text: str) -> None:
-    assert textscan.digit_runs(text) == [m.span() for m in re.finditer(r"\d+", text)]
+@pytest.mark.parametrize("examples", depths(400, fast=80))
+def test_digit_runs_are_where_backslash_d_plus_matches(examples: int) -> None:
+    @settings(max_examples=examples)
+    @given(texts("12", "٣4", "²", "…", "\udcff", "0x1f", "7e5"))
+    def found_as_backslash_d_plus(text: str) -> None:
+        assert textscan.digit_runs(text) == [m.span() for m in re.finditer(r"\d+", text)]
+
+    found_as_backslash_d_plus()
 
 
 def test_digit_runs_count_characters_beyond_ascii_as_one() -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from testing.hostile import ROOT, cli, env_for, hook, payload
+from testing.parsed import parsed
 
 BACKGROUND_MODULES = (
     "sidekit_hooks.code.function_index",
@@ -185,7 +186,7 @@ def test_a_worker_ends_at_its_wall_clock_cap(project: Path) -> None:
 
 @pytest.mark.parametrize("module", BACKGROUND_MODULES)
 def test_every_background_worker_sets_its_cap_first(module: str) -> None:
-    tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text())
+    tree = parsed((ROOT / (module.replace(".", "/") + ".py")).read_text())
     main_blocks = [
         node
         for node in tree.body
@@ -199,7 +200,7 @@ def test_every_background_worker_sets_its_cap_first(module: str) -> None:
 def test_every_spawned_module_is_a_capped_worker() -> None:
     spawned = set()
     for path in (ROOT / "sidekit_hooks").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path.read_text())):
             if (
                 isinstance(node, ast.Call)
                 and ast.unparse(node.func).endswith("spawn_module")

@@ -17,12 +17,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sidekit_hooks.detectors import tests as sidecar
 from sidekit_hooks.nudges import recheck
 from sidekit_hooks.status import cache, record
+from testing.examples import depths
 
 FILES = ("tests/test_a.py", "tests/test_b.py")
 TESTS = tuple(f"{path}::test_{n}" for path in FILES for n in range(4))
@@ -129,11 +131,7 @@ def check_delivered(project: Project, message: str, named: list[str]) -> None:
         assert all(table[test].get("s") == newest for test in named), f"{message!r} mixes runs"
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(steps=STEPS)
-def test_no_delivered_tests_line_claims_a_failure_its_newest_run_did_not_have_or_mixes_runs(
+def no_delivered_tests_line_claims_a_failure_its_newest_run_did_not_have_or_mixes_runs(
     steps: list[Step],
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
@@ -160,6 +158,17 @@ def test_no_delivered_tests_line_claims_a_failure_its_newest_run_did_not_have_or
                     if recheck.outcome(folder, check) not in (recheck.FIXED, recheck.MOOT):
                         check_delivered(project, message, counted)
                 pending.clear()
+
+
+@pytest.mark.parametrize("examples", depths(150, fast=30))
+def test_no_delivered_tests_line_claims_a_failure_its_newest_run_did_not_have_or_mixes_runs(
+    examples: int,
+) -> None:
+    settings(max_examples=examples, deadline=None)(
+        given(steps=STEPS)(
+            no_delivered_tests_line_claims_a_failure_its_newest_run_did_not_have_or_mixes_runs
+        )
+    )()
 
 
 def test_a_line_about_an_earlier_run_says_so_and_gives_no_count_of_the_newest() -> None:

@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sidekit_hooks.detectors.scope.model import Scope, save
 from sidekit_hooks.nudges import queue
 from testing.acme import PACK as SPEC_PACK
+from testing.examples import depths
 from testing.hooks import HOOK_SCRIPTS, bash, context_of, edit, payload, write
 
 RED = "def fmt(value):\n    raise ValueError('no format for ' + repr(value))\n"
@@ -282,22 +283,24 @@ def workdir() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-@settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(steps=STEPS)
+@pytest.mark.parametrize("examples", depths(12, fast=4))
 def test_no_tests_line_is_said_while_the_cache_is_green(
-    caches: dict[str, dict[str, str]], workdir: Path, steps: list[str]
+    caches: dict[str, dict[str, str]], workdir: Path, examples: int
 ) -> None:
-    root = Path(tempfile.mkdtemp(dir=workdir)) / "proj"
-    root.mkdir()
-    run = Session(root, caches)
-    for step in ["red", *steps, "wait", "prompt"]:
-        if step in ("red", "green"):
-            run.run(step)
-        else:
-            getattr(run, step)()
-    assert run.wrong() == [], (steps, run.said)
+    @settings(max_examples=examples, deadline=None)
+    @given(steps=STEPS)
+    def said_only_while_red(steps: list[str]) -> None:
+        root = Path(tempfile.mkdtemp(dir=workdir)) / "proj"
+        root.mkdir()
+        run = Session(root, caches)
+        for step in ["red", *steps, "wait", "prompt"]:
+            if step in ("red", "green"):
+                run.run(step)
+            else:
+                getattr(run, step)()
+        assert run.wrong() == [], (steps, run.said)
+
+    said_only_while_red()
 
 
 def test_a_queued_spec_finding_whose_line_is_gone_is_not_said(session: Session) -> None:

@@ -17,6 +17,7 @@ from sidekit_hooks.pipeline.hook_events import (
     plugin_hooks,
 )
 from testing.hooks import REPO
+from testing.parsed import parsed
 
 PACKAGE = REPO / "sidekit_hooks"
 TABLE = PACKAGE / "core" / "hook_table.py"
@@ -25,7 +26,7 @@ TABLE = PACKAGE / "core" / "hook_table.py"
 def declarations(source: str, filename: str) -> list[str]:
     """Collections written out in code that name two or more hook events: each is a second table."""
     found = []
-    for node in ast.walk(ast.parse(source, filename)):
+    for node in ast.walk(parsed(source)):
         if isinstance(node, (ast.Set, ast.List, ast.Tuple)):
             items = node.elts
         elif isinstance(node, ast.Dict):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,7 @@ from sidekit_hooks.core import fastjson
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.rules import compiler, match, snapshot
 from sidekit_hooks.rules.authoring import lint, schema
+from testing.examples import depths
 
 ORIGIN = {"file": "sidecar_rules/p.toml", "layer": "project"}
 TOOLS = ["Edit", "Write", "Bash", "Read", "Grep", "NotebookEdit", "mcp__*", "W*"]
@@ -152,9 +154,7 @@ def outcome(rules: list[dict[str, Any]], event: Any) -> list[tuple[str, str, str
     ]
 
 
-@SETTINGS
-@given(packs(), st.lists(events(), min_size=3, max_size=6))
-def test_snapshot_matching_equals_matching_with_the_validated_models(
+def snapshot_matching_equals_matching_with_the_validated_models(
     data: dict[str, Any], evts: list[Any]
 ) -> None:
     assume(not [p for p in lint.check_data(data) if p.level == "error"])
@@ -174,6 +174,15 @@ def test_snapshot_matching_equals_matching_with_the_validated_models(
         expected = outcome(model_rules, evt)
         event("some rule fired" if expected else "no rule fired")
         assert outcome(hook_rules, evt) == expected
+
+
+@pytest.mark.parametrize("examples", depths(80, fast=20))
+def test_snapshot_matching_equals_matching_with_the_validated_models(examples: int) -> None:
+    settings(SETTINGS, max_examples=examples)(
+        given(packs(), st.lists(events(), min_size=3, max_size=6))(
+            snapshot_matching_equals_matching_with_the_validated_models
+        )
+    )()
 
 
 JSONISH = st.recursive(

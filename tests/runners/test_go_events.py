@@ -299,31 +299,35 @@ def oracle_framing(line: str) -> tuple[str, str, str | None] | None:
     return (found.group(1), found.group(2), found.group(3)) if found else None
 
 
-@settings(max_examples=3000)
-@given(
-    texts(
-        "\x16",
-        "=== RUN",
-        "=== PAUSE",
-        "=== CONT",
-        "=== NAME",
-        "--- PASS: ",
-        "--- FAIL: ",
-        "--- SKIP: ",
-    )
-    | st.tuples(
-        st.sampled_from(["", "  ", "\t", "\n"]),
-        st.sampled_from(
-            ["=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS: ", "--- FAIL: ", "--- RUN"]
-        ),
-        texts(" ", "TestA/b", " (", "s)", "0.01", "1.", "٣"),
-        st.sampled_from(
-            ["", " (0.00s)", " (12.50s)", " (1s)", " (1.5s) ", "s)", "\n", " (٣.٤s)", " (0.1s)\n"]
-        ),
-    ).map(lambda p: p[0] + "\x16" + p[1] + p[2] + p[3])
-)
-def test_the_framing_is_read_as_the_regular_expression_read_it(line: str) -> None:
-    assert go.framing(line) == oracle_framing(line)
+FRAMING_LINES = texts(
+    "\x16",
+    "=== RUN",
+    "=== PAUSE",
+    "=== CONT",
+    "=== NAME",
+    "--- PASS: ",
+    "--- FAIL: ",
+    "--- SKIP: ",
+) | st.tuples(
+    st.sampled_from(["", "  ", "\t", "\n"]),
+    st.sampled_from(
+        ["=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS: ", "--- FAIL: ", "--- RUN"]
+    ),
+    texts(" ", "TestA/b", " (", "s)", "0.01", "1.", "٣"),
+    st.sampled_from(
+        ["", " (0.00s)", " (12.50s)", " (1s)", " (1.5s) ", "s)", "\n", " (٣.٤s)", " (0.1s)\n"]
+    ),
+).map(lambda p: p[0] + "\x16" + p[1] + p[2] + p[3])
+
+
+@pytest.mark.parametrize("examples", regex_oracle.depths(3000))
+def test_the_framing_is_read_as_the_regular_expression_read_it(examples: int) -> None:
+    @settings(max_examples=examples)
+    @given(FRAMING_LINES)
+    def framed_as_the_oracle(line: str) -> None:
+        assert go.framing(line) == oracle_framing(line)
+
+    framed_as_the_oracle()
 
 
 def test_parallel_tests_still_paused_when_a_panic_ends_the_binary_never_ran() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -184,19 +185,23 @@ def test_a_bare_go_t_fail_is_at_the_test_function_with_what_it_printed(tmp_path:
     }
 
 
-@settings(max_examples=3000)
-@given(
-    texts("    ", "calc_test.go", ".go", ":12", ": ", "a/b", "\t")
-    | st.tuples(
-        st.sampled_from(["    ", "\t", " \n", "", "\xa0"]),
-        texts("calc_test", ".go", "/", "-", ".", "é"),
-        st.sampled_from([".go:", ".go", "go:", ".go:12:"]),
-        texts("12", "٣", ":", " ", "\n", "got 4, want 3"),
-    ).map("".join)
-)
-def test_a_t_error_line_is_read_as_the_regular_expression_read_it(line: str) -> None:
-    found = regex_oracle.pattern("go_log_line").match(line)
-    assert frames.go_log_line(line) == (found.groups() if found else None)
+GO_LOG_LINES = texts("    ", "calc_test.go", ".go", ":12", ": ", "a/b", "\t") | st.tuples(
+    st.sampled_from(["    ", "\t", " \n", "", "\xa0"]),
+    texts("calc_test", ".go", "/", "-", ".", "é"),
+    st.sampled_from([".go:", ".go", "go:", ".go:12:"]),
+    texts("12", "٣", ":", " ", "\n", "got 4, want 3"),
+).map("".join)
+
+
+@pytest.mark.parametrize("examples", regex_oracle.depths(3000))
+def test_a_t_error_line_is_read_as_the_regular_expression_read_it(examples: int) -> None:
+    @settings(max_examples=examples)
+    @given(GO_LOG_LINES)
+    def read_as_the_oracle(line: str) -> None:
+        found = regex_oracle.pattern("go_log_line").match(line)
+        assert frames.go_log_line(line) == (found.groups() if found else None)
+
+    read_as_the_oracle()
 
 
 @given(

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from sidekit_hooks import runners
+from testing.parsed import parsed
 
 PACKAGE = Path(runners.__file__).resolve().parents[1]
 REGISTRY_FILES = (
@@ -103,7 +104,7 @@ def package_spellings() -> dict[str, list[tuple[int, str, str]]]:
     words = folder_of()
     return {
         path.relative_to(PACKAGE).as_posix(): spelled(
-            ast.parse(path.read_text(encoding="utf-8")), words
+            parsed(path.read_text(encoding="utf-8")), words
         )
         for path in sorted(PACKAGE.rglob("*.py"))
     }

@@ -4,8 +4,13 @@ the oracle their scanners are checked against, and text that exercises them."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from hypothesis import strategies as st
+
+from testing import examples
+
+FAST_EXAMPLES = 300  # texts an oracle test draws in the fast suite (testing/examples.py)
 
 # The patterns by the name of what replaces them, and the normalizers in the order they ran.
 SOURCES = {
@@ -60,3 +65,9 @@ def texts(*words: str) -> st.SearchStrategy[str]:
     ...)."""
     pieces = st.sampled_from(SPECIAL + list(words)) | st.characters()
     return st.lists(pieces, max_size=40).map("".join)
+
+
+def depths(full: int) -> list[Any]:
+    """`examples` for an oracle test's parametrize: FAST_EXAMPLES in the fast suite, `full` in the
+    slow half."""
+    return examples.depths(full, FAST_EXAMPLES)

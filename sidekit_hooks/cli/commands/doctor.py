@@ -25,6 +25,7 @@ from sidekit_hooks.pipeline.hook_events import EVENTS
 MIN_PYTHON = (3, 11)
 RECENT_FAILURES = 24 * 3600  # seconds: older hook failures are history, not a problem
 PROBE_SESSION = "sidekit-doctor-probe"
+BUILTIN_PACKS_ONLY = "no pack but the built-in ones, which are linted with sidekit"
 PROBES: dict[str, dict[str, Any]] = {
     name: event.probe for name, event in EVENTS.items()
 }  # no sidecar speaks
@@ -790,7 +791,10 @@ def _recorder_checks(project: str) -> list[Check]:
 
 
 def _rule_packs_check(project: str) -> Check:
-    """Lint every pack layer, as `sidekit rules lint` does; name a project pack that is not read."""
+    """Lint the packs of the user, project and local layers, as `sidekit rules lint` does; name a
+    project pack that is not read. The built-in packs are sidekit's own files, linted by its tests
+    as its code is checked (tests/rules/test_rules_docs.py): with no other pack, doctor lints
+    nothing and does not import the linter's pydantic schema (half of doctor's own CPU time)."""
     from sidekit_hooks.rules import snapshot
 
     refused = snapshot.refused_packs(project)
@@ -810,8 +814,11 @@ def _rule_packs_check(project: str) -> Check:
             f"file{more}",
             f"copy the pack in ({copy}), or put it in {snapshot.user_dir()}/ for every project",
         )
+    own = [(layer, path) for layer, path in snapshot.pack_files(project) if layer != "builtin"]
+    if not own:
+        return Check("rule packs", "ok", BUILTIN_PACKS_ONLY)
     try:
-        errors = _lint_errors(project)
+        errors = _lint_errors(project, own)
     except Exception as exc:  # noqa: BLE001 - a crashing linter is a finding, not a crashed doctor
         return Check(
             "rule packs",
@@ -827,12 +834,12 @@ def _rule_packs_check(project: str) -> Check:
     return Check("rule packs", "ok", "every pack passes lint")
 
 
-def _lint_errors(project: str) -> list[str]:
-    """One line per lint error of the project's packs, every layer."""
+def _lint_errors(project: str, packs: list[tuple[str, str]]) -> list[str]:
+    """One line per lint error of `packs` ((layer, file), as `snapshot.pack_files` gives them)."""
     from sidekit_hooks.rules.authoring import lint
 
     errors: list[str] = []
-    for layer, path in lint.targets([], project):
+    for layer, path in packs:
         checked = lint.check_file(path, project, layer)
         if checked.errors:
             errors.extend(line for line in checked.rendered() if line)
