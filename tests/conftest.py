@@ -11,10 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from sidekit_hooks.core import hook_table
 from testing import requires
 from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
+
+# Property tests check behaviour, not speed (speed lives in bench/): hypothesis's 200 ms per-example
+# deadline only turns a loaded machine into a failure.
+hypothesis_settings.register_profile("sidekit", deadline=None)
+hypothesis_settings.load_profile("sidekit")
 
 # The full suite adds what drives real programs at a real pace: the Claude Code CLI (e2e), whole
 # paced sessions on real projects, project environments and runners installed from the registries,
