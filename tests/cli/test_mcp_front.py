@@ -53,15 +53,11 @@ def converse_lines(
             process.stdin.flush()
             if "id" not in message:
                 continue
-            deadline = time.monotonic() + 60
-            while True:
-                assert select.select(
-                    [process.stdout], [], [], max(0.0, deadline - time.monotonic())
-                )[0], "no answer"
-                line = process.stdout.readline()
-                if json.loads(line).get("id") == message["id"]:
-                    answers.append(line)
-                    break
+            assert select.select([process.stdout], [], [], 60)[0], "no answer"
+            line = process.stdout.readline()
+            # one request at a time: the next line is its answer (nothing twice, nothing else)
+            assert json.loads(line).get("id") == message["id"], line
+            answers.append(line)
     finally:
         process.stdin.close()
         process.wait(30)

@@ -4,8 +4,8 @@ folder's `mcp.py` would stand in for the MCP SDK).
 
 Each message the front reads adds one line to TRACE: its method and id, `by` ("front" when the
 front answered it, "sdk" when it handed the connection over with it) and whether the SDK was still
-being imported. The SDK's import is held back until the front has answered its first tool call,
-and a later tool call waits for that import to end before the front sees it: so the run shows,
+being imported. The SDK's import is held back until the front has answered its first tool call
+(or handed over before), and a later tool call waits for that import to end before the front sees it: so the run shows,
 whatever the machine's load, the client's first call answered by the front before the SDK loaded,
 then the SDK taking the connection over.
 """
@@ -46,7 +46,7 @@ def traced(trace_path: str) -> None:
         with open(trace_path, "a") as trace:
             record = {"method": method, "id": request_id, "by": by, "importing": importing}
             trace.write(json.dumps(record) + "\n")
-        if method == "tools/call" and said is not None:
+        if said is None or method == "tools/call":  # (handed over: the SDK's import is needed now)
             first_call_answered.set()
         return said
 
