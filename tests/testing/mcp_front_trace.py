@@ -4,10 +4,10 @@ folder's `mcp.py` would stand in for the MCP SDK).
 
 Each message the front reads adds one line to TRACE: its method and id, `by` ("front" when the
 front answered it, "sdk" when it handed the connection over with it) and whether the SDK was still
-being imported. The SDK's import is held back until the front has answered its first tool call
-(or handed over before), and a later tool call waits for that import to end before the front sees it: so the run shows,
-whatever the machine's load, the client's first call answered by the front before the SDK loaded,
-then the SDK taking the connection over.
+being imported. The SDK's import is held back until the front has answered its first tool call (or
+handed over before), and a later tool call waits for that import to end before the front sees it:
+so the run shows, whatever the machine's load, the client's first call answered by the front before
+the SDK loaded, then the SDK taking the connection over.
 """
 
 from __future__ import annotations

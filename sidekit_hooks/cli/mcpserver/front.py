@@ -7,14 +7,15 @@ tools missing then are missing from the first requests. So the front answers the
 `tools/list` and `ping` itself, with what the SDK answers (a test compares the two), while a thread
 imports the SDK. Both protocol eras the SDK serves: the 2025 handshake (`initialize`, then
 `notifications/initialized`) and the 2026-07-28 one, where a client opens with `server/discover` and
-every request carries its own `_meta` envelope (Claude Code 2.1.328 does, then falls back to
-`initialize` only when `server/discover` is refused; docs/warm-path.md). A tool call that comes while the SDK is still being imported is answered here too,
-through the same function the SDK's server calls (`tools.outcome`), so the first call after start
-does not wait a second for imports it does not need; `test` (progress, cancellation) is always the
-SDK's. The first other message, or the first call after the import, hands the connection to the
-SDK's server: it is replayed the opening request (`initialize` and the `initialized` notification, or
-`server/discover`: the same request decides the SDK's era, and its answer to it is dropped, the client
-has it), then gets that message and everything after.
+every request carries its own `_meta` envelope (Claude Code 2.1.328 does, and sends `initialize`
+only when `server/discover` is refused; docs/warm-path.md). A tool call that comes while the SDK is
+still being imported is answered here too, through the same function the SDK's server calls
+(`tools.outcome`), so the first call after start does not wait a second for imports it does not
+need; `test` (progress, cancellation) is always the SDK's. The first other message, or the first
+call after the import, hands the connection to the SDK's server: it is replayed the opening request
+(`initialize` and the `initialized` notification, or `server/discover`: the same request decides
+the SDK's era; its answer to it is dropped, the client has it), then gets that message and
+everything after.
 
 The wire is claimed first, as the SDK's stdio transport does: fd 0 reads the null device and fd 1
 writes to stderr, so nothing a tool starts can read the client's messages or write into the stream.
