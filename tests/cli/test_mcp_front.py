@@ -508,3 +508,45 @@ def test_sidekit_mcp_serves_the_clients_opening_then_hands_the_connection_to_the
     assert answers[4]["error"]["code"] == -32022
     assert json.loads(answers[5]["result"]["content"][0]["text"])["uses"] == 5
     assert answers[6] == answers[1] | {"id": 5}
+
+
+def test_the_sdk_takes_over_once_imported_while_the_client_is_quiet() -> None:
+    """Not on the client's next call: that call would wait for the SDK's server to start."""
+    import threading
+
+    from sidekit_hooks.cli.mcpserver import tools
+
+    importing = threading.Event()
+    importing.set()
+    client_read, server_write = os.pipe()
+    server_read, client_write = os.pipe()
+    os.write(client_write, json.dumps(DISCOVER).encode() + b"\n")
+    imported = threading.Timer(0.3, importing.clear)
+    # the client leaves after 10 s: a front that waits for it fails the test instead of hanging it
+    gone: list[bool] = []
+
+    def leave() -> None:
+        os.close(client_write)
+        gone.append(True)
+
+    leaves = threading.Timer(10, leave)
+    imported.start()
+    leaves.start()
+    try:
+        served = front.Front(
+            front.Wire(server_read, server_write),
+            tools.definitions,
+            "0.1.0",
+            tools.SERVER_NAME,
+            None,
+            importing.is_set,
+        ).serve()
+        assert os.read(client_read, 65536) == DISCOVERED
+    finally:
+        leaves.cancel()
+        leaves.join()
+        for fd in (client_read, server_read, server_write) + (() if gone else (client_write,)):
+            os.close(fd)
+    assert served is not None  # (None: it waited for the client, which then left)
+    assert served.lines == [json.dumps(DISCOVER).encode() + b"\n"]
+    assert served.opening_id == DISCOVER["id"] and served.buffered == b""

@@ -11,8 +11,9 @@ every request carries its own `_meta` envelope (Claude Code 2.1.328 does, and se
 only when `server/discover` is refused; docs/warm-path.md). A tool call that comes while the SDK is
 still being imported is answered here too, through the same function the SDK's server calls
 (`tools.outcome`), so the first call after start does not wait a second for imports it does not
-need; `test` (progress, cancellation) is always the SDK's. The first other message, or the first
-call after the import, hands the connection to the SDK's server: it is replayed the opening request
+need; `test` (progress, cancellation) is always the SDK's. The first other message, or the end of
+the import while no message waits (its server then starts while the client is quiet, not while a
+call waits), hands the connection to the SDK's server: it is replayed the opening request
 (`initialize` and the `initialized` notification, or `server/discover`: the same request decides
 the SDK's era; its answer to it is dropped, the client has it), then gets that message and
 everything after.
@@ -45,6 +46,7 @@ SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 RESERVED_PREFIX = "io.modelcontextprotocol/"
 SDK_MODULES = ("anyio", "mcp.server.lowlevel", "mcp.server.stdio", "mcp.types")
 MAX_LINE = 64 * 1024 * 1024  # bytes: a line longer than this is the SDK's to refuse
+IMPORT_POLL = 0.02  # seconds between looks at the import while the client is quiet
 
 
 class Wire:
@@ -135,12 +137,15 @@ class Front:
         self.kept: list[bytes] = []  # the opening, replayed to the SDK
         self.opening_id: Any = None
         self.modern = False  # opened with `server/discover`: every request carries its envelope
+        self.sdk_ready = False
 
     def serve(self) -> Replay | None:
-        """Answer until a message needs the SDK: then what to replay to it. None: the client
-        left."""
+        """Answer until a message needs the SDK, or the SDK is there while the client is quiet: then
+        what to replay to it. None: the client left."""
         while True:
             line = self._next_line()
+            if line is None and self.sdk_ready:
+                return Replay(list(self.kept), self.buffer, self.opening_id)
             if line is None:
                 return None
             answer = self.answer(line)
@@ -267,7 +272,12 @@ class Front:
         return text.encode() + b"\n"
 
     def _next_line(self) -> bytes | None:
+        """The next whole message, or None: the client left, or (`sdk_ready`) the SDK is imported
+        and no message waits, so its server starts while the client is quiet, not on a call."""
         while b"\n" not in self.buffer:
+            if not self._wait_for_input():
+                self.sdk_ready = True
+                return None
             chunk = os.read(self.wire.read_fd, 65536)
             if not chunk:
                 return None  # (a last line without a newline is no whole message)
@@ -277,6 +287,17 @@ class Front:
                 return line
         line, _, self.buffer = self.buffer.partition(b"\n")
         return line + b"\n"
+
+    def _wait_for_input(self) -> bool:
+        """Wait until the wire has bytes to read (True), or until the SDK is imported (False)."""
+        if os.name != "posix":  # (select takes no pipes there: the next message hands over)
+            return True
+        import select
+
+        while self.importing():
+            if select.select([self.wire.read_fd], [], [], IMPORT_POLL)[0]:
+                return True
+        return bool(select.select([self.wire.read_fd], [], [], 0)[0])
 
 
 def enveloped(message: dict[str, Any]) -> bool:
