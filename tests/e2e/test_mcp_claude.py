@@ -153,9 +153,12 @@ def test_the_front_answers_the_clients_opening_and_first_call_before_the_sdk_loa
     assert first_text(run.tool_result(0)) == sidekit("symbol", "add")
     assert first_text(run.tool_result(1)) == sidekit("usages", "add")
     said = [json.loads(line) for line in trace.read_text().splitlines()]
-    assert [(s["method"], s["by"], s["importing"]) for s in said] == [
+    traced_calls = [(s["method"], s["by"], s["importing"]) for s in said]
+    assert traced_calls[:3] == [
         ("server/discover", "front", True),
         ("tools/list", "front", True),
         ("tools/call", "front", True),
-        ("tools/call", "sdk", False),
     ]
+    # the second call went to the SDK: handed over with it, or before it (the import ended while
+    # the client was quiet); the front answered nothing after the first call
+    assert traced_calls[3:] in ([], [("tools/call", "sdk", False)]), traced_calls
