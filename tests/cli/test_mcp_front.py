@@ -31,10 +31,11 @@ INITIALIZE = {
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
-def converse(
+def converse_lines(
     root: Path, messages: list[dict[str, Any]], front_on: bool = True, hooks: bool = False
-) -> list[Any]:
-    """The server's answer to each request (notifications get none), one session, in order."""
+) -> list[bytes]:
+    """The server's answer to each request (notifications get none), one session, in order, as
+    the bytes it wrote."""
     env = dict(environment(), SIDEKIT_MCP_FRONT="1" if front_on else "0")
     process = subprocess.Popen(
         [sys.executable, "-m", "sidekit_hooks.cli", "mcp", "--project", str(root)]
@@ -52,19 +53,25 @@ def converse(
             process.stdin.flush()
             if "id" not in message:
                 continue
-            deadline = time.monotonic() + 60
-            while True:
-                assert select.select(
-                    [process.stdout], [], [], max(0.0, deadline - time.monotonic())
-                )[0], "no answer"
-                answer = json.loads(process.stdout.readline())
-                if answer.get("id") == message["id"]:
-                    answers.append({k: v for k, v in answer.items() if k != "jsonrpc"})
-                    break
+            assert select.select([process.stdout], [], [], 60)[0], "no answer"
+            line = process.stdout.readline()
+            # one request at a time: the next line is its answer (nothing twice, nothing else)
+            assert json.loads(line).get("id") == message["id"], line
+            answers.append(line)
     finally:
         process.stdin.close()
         process.wait(30)
     return answers
+
+
+def converse(
+    root: Path, messages: list[dict[str, Any]], front_on: bool = True, hooks: bool = False
+) -> list[Any]:
+    """The same, parsed, without the `jsonrpc` member."""
+    return [
+        {k: v for k, v in json.loads(line).items() if k != "jsonrpc"}
+        for line in converse_lines(root, messages, front_on, hooks)
+    ]
 
 
 @pytest.fixture
@@ -160,10 +167,10 @@ def call(number: int, params: Any) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params}
 
 
-def front_session(
+def front_lines(
     root: Path, messages: list[dict[str, Any]], hooks: bool = False
-) -> tuple[list[Any], front.Replay | None]:
-    """What the front answers, in process, while the SDK is (said to be) still being imported."""
+) -> tuple[list[bytes], front.Replay | None]:
+    """What the front writes, in process, while the SDK is (said to be) still being imported."""
     from sidekit_hooks.cli.commands import mcp
     from sidekit_hooks.cli.mcpserver import tools
 
@@ -182,12 +189,18 @@ def front_session(
         ).serve()
         os.close(server_write)
         with os.fdopen(client_read, "rb") as answers:
-            said = [
-                {k: v for k, v in json.loads(line).items() if k != "jsonrpc"}
-                for line in answers.read().splitlines()
-            ]
+            said = [line + b"\n" for line in answers.read().splitlines()]
     finally:
         os.close(server_read)
+    return said, served
+
+
+def front_session(
+    root: Path, messages: list[dict[str, Any]], hooks: bool = False
+) -> tuple[list[Any], front.Replay | None]:
+    """The same, parsed, without the `jsonrpc` member."""
+    lines, served = front_lines(root, messages, hooks)
+    said = [{k: v for k, v in json.loads(line).items() if k != "jsonrpc"} for line in lines]
     return said, served
 
 
@@ -313,3 +326,227 @@ def test_the_hook_tool_answers_alike_in_the_front_and_in_the_sdk(
         ],
         "isError": False,
     }
+
+
+# -- the 2026-07-28 opening: `server/discover` and per-request envelopes (Claude Code 2.1.328)
+# ------------------------------------------------
+
+# The envelope Claude Code 2.1.328 puts in every request's `_meta` (observed; docs/warm-path.md).
+CLAUDE_CODE_META: dict[str, Any] = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {
+        "name": "claude-code",
+        "title": "Claude Code",
+        "version": "2.1.328",
+        "description": "Anthropic's agentic coding tool",
+        "websiteUrl": "https://claude.com/claude-code",
+    },
+    "io.modelcontextprotocol/clientCapabilities": {
+        "roots": {"listChanged": True},
+        "elicitation": {"form": {}, "url": {}},
+    },
+}
+DISCOVER: dict[str, Any] = {
+    "jsonrpc": "2.0",
+    "id": "server-discover-probe-1",
+    "method": "server/discover",
+    "params": {"_meta": CLAUDE_CODE_META},
+}
+DISCOVERED = (
+    b'{"jsonrpc":"2.0","id":"server-discover-probe-1","result":{"cacheScope":"private",'
+    b'"capabilities":{"tools":{"listChanged":false}},"resultType":"complete",'
+    b'"supportedVersions":["2026-07-28"],"ttlMs":0,"_meta":{"io.modelcontextprotocol/serverInfo":'
+    b'{"name":"sidekit","version":"0.1.0"}}}}\n'
+)
+
+
+def enveloped(number: int, method: str, **params: Any) -> dict[str, Any]:
+    """A request as 2.1.328 sends it after `server/discover`: its envelope in `params._meta`."""
+    meta = {**CLAUDE_CODE_META, **params.pop("_meta", {})}
+    return {"jsonrpc": "2.0", "id": number, "method": method, "params": {**params, "_meta": meta}}
+
+
+def modern_call(number: int, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A tool call as 2.1.328 sends it (its tool use id and a progress token in the envelope)."""
+    tool_use = {"claudecode/toolUseId": f"toolu_{number}", "progressToken": number}
+    return enveloped(number, "tools/call", name=tool, arguments=arguments, _meta=tool_use)
+
+
+def test_the_front_serves_the_2026_versions_and_envelope_keys_the_sdk_does() -> None:
+    import mcp_types
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    assert front.MODERN_VERSIONS == tuple(MODERN_PROTOCOL_VERSIONS)
+    assert (
+        front.VERSION_KEY,
+        front.CLIENT_INFO_KEY,
+        front.CAPABILITIES_KEY,
+        front.SERVER_INFO_KEY,
+    ) == (
+        mcp_types.PROTOCOL_VERSION_META_KEY,
+        mcp_types.CLIENT_INFO_META_KEY,
+        mcp_types.CLIENT_CAPABILITIES_META_KEY,
+        mcp_types.SERVER_INFO_META_KEY,
+    )
+
+
+def test_the_front_answers_server_discover_and_what_follows_byte_for_byte_as_the_sdk(
+    small: Path,
+) -> None:
+    script: list[dict[str, Any]] = [
+        DISCOVER,
+        enveloped(0, "tools/list"),
+        modern_call(1, "symbol", {"name": "add"}),
+        modern_call(2, "usages", {"nam": "add"}),  # a tool error naming the fix
+        modern_call(3, "nosuch", {}),
+        {**DISCOVER, "id": "again"},
+    ]
+    said, replay = front_lines(small, script)
+    assert replay is None  # all answered by the front: the client then left
+    assert said == converse_lines(small, script, front_on=False)
+    assert said[0] == DISCOVERED
+    assert json.loads(said[2])["result"] == {
+        "content": [
+            {
+                "text": '{"matches":[{"kind":"function","at":"calc/ops.py:1","sig":"(a, '
+                'b)"}],"searched":5}',
+                "type": "text",
+            }
+        ],
+        "isError": False,
+        "resultType": "complete",
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "sidekit", "version": "0.1.0"}},
+    }
+
+
+VERSION, INFO, CAPABILITIES = (
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/clientCapabilities",
+)
+REFUSED_ENVELOPES: list[dict[str, Any]] = [
+    {**CLAUDE_CODE_META, VERSION: "2025-11-25"},  # a version the SDK does not serve this way
+    {**CLAUDE_CODE_META, VERSION: 20260728},
+    {VERSION: "2026-07-28", INFO: CLAUDE_CODE_META[INFO]},  # no capabilities
+    {**CLAUDE_CODE_META, CAPABILITIES: 5},
+    {**CLAUDE_CODE_META, CAPABILITIES: {"roots": 5}},
+    {**CLAUDE_CODE_META, CAPABILITIES: {"elicitation": {"form": 5}}},
+    {**CLAUDE_CODE_META, INFO: {"x": 1}},  # no name, no version
+    {**CLAUDE_CODE_META, INFO: {**CLAUDE_CODE_META[INFO], "title": 5}},
+    {**CLAUDE_CODE_META, "progressToken": 1.5},
+]
+
+
+@pytest.mark.parametrize("meta", REFUSED_ENVELOPES)
+@pytest.mark.parametrize("opened", [False, True])
+def test_a_request_whose_envelope_the_sdk_refuses_goes_to_the_sdk(
+    small: Path, meta: dict[str, Any], opened: bool
+) -> None:
+    bad = {"jsonrpc": "2.0", "id": 9, "method": "server/discover", "params": {"_meta": meta}}
+    script: list[dict[str, Any]] = [DISCOVER, bad] if opened else [bad]
+    said, replay = front_lines(small, script)
+    assert said == ([DISCOVERED] if opened else [])
+    # the SDK gets the opening again (its answer to it dropped), then the request it must refuse
+    assert replay is not None
+    assert replay.lines == [json.dumps(m).encode() + b"\n" for m in script]
+    assert replay.opening_id == (DISCOVER["id"] if opened else None)
+
+
+def test_the_sdk_refuses_each_envelope_the_front_leaves_to_it(small: Path) -> None:
+    """What the front's checks stand for: on the connection `server/discover` opened, the SDK
+    answers each of those requests with an error, and a plain one with a result."""
+    script: list[dict[str, Any]] = [
+        DISCOVER,
+        *(
+            {"jsonrpc": "2.0", "id": n, "method": "server/discover", "params": {"_meta": meta}}
+            for n, meta in enumerate(REFUSED_ENVELOPES)
+        ),
+        {**DISCOVER, "id": "plain"},
+    ]
+    answers = converse(small, script, front_on=False)
+    assert ["error" in answer for answer in answers] == [
+        False,
+        *[True] * len(REFUSED_ENVELOPES),
+        False,
+    ]
+
+
+def test_sidekit_mcp_serves_the_clients_opening_then_hands_the_connection_to_the_sdk(
+    small: Path,
+) -> None:
+    """The order 2.1.328 sends (server/discover, tools/list, the first call), then requests the
+    front leaves to the SDK: ping (none of the 2026 era), initialize (refused once discover has
+    opened the connection), the calls after."""
+    script: list[dict[str, Any]] = [
+        DISCOVER,
+        enveloped(0, "tools/list"),
+        modern_call(1, "symbol", {"name": "add"}),
+        enveloped(2, "ping"),
+        {**INITIALIZE, "id": 3},
+        modern_call(4, "usages", {"name": "add"}),
+        enveloped(5, "tools/list"),
+    ]
+    with_front = converse_lines(small, script)
+    assert with_front == converse_lines(small, script, front_on=False)
+    answers = [json.loads(line) for line in with_front]
+    assert [answer["id"] for answer in answers] == [m["id"] for m in script]
+    assert with_front[0] == DISCOVERED
+    assert [t["name"] for t in answers[1]["result"]["tools"]] == [
+        "status",
+        "test",
+        "failures",
+        "select",
+        "tests_for",
+        "blast_radius",
+        "symbol",
+        "usages",
+        "scope_show",
+        "scope_set",
+    ]
+    assert answers[2]["result"]["content"][0]["text"].startswith('{"matches":[{"kind":"function"')
+    assert answers[3]["error"] == {"code": -32601, "message": "Method not found", "data": "ping"}
+    assert answers[4]["error"]["code"] == -32022
+    assert json.loads(answers[5]["result"]["content"][0]["text"])["uses"] == 5
+    assert answers[6] == answers[1] | {"id": 5}
+
+
+def test_the_sdk_takes_over_once_imported_while_the_client_is_quiet() -> None:
+    """Not on the client's next call: that call would wait for the SDK's server to start."""
+    import threading
+
+    from sidekit_hooks.cli.mcpserver import tools
+
+    importing = threading.Event()
+    importing.set()
+    client_read, server_write = os.pipe()
+    server_read, client_write = os.pipe()
+    os.write(client_write, json.dumps(DISCOVER).encode() + b"\n")
+    imported = threading.Timer(0.3, importing.clear)
+    # the client leaves after 10 s: a front that waits for it fails the test instead of hanging it
+    gone: list[bool] = []
+
+    def leave() -> None:
+        os.close(client_write)
+        gone.append(True)
+
+    leaves = threading.Timer(10, leave)
+    imported.start()
+    leaves.start()
+    try:
+        served = front.Front(
+            front.Wire(server_read, server_write),
+            tools.definitions,
+            "0.1.0",
+            tools.SERVER_NAME,
+            None,
+            importing.is_set,
+        ).serve()
+        assert os.read(client_read, 65536) == DISCOVERED
+    finally:
+        leaves.cancel()
+        leaves.join()
+        for fd in (client_read, server_read, server_write) + (() if gone else (client_write,)):
+            os.close(fd)
+    assert served is not None  # (None: it waited for the client, which then left)
+    assert served.lines == [json.dumps(DISCOVER).encode() + b"\n"]
+    assert served.opening_id == DISCOVER["id"] and served.buffered == b""

@@ -15,6 +15,7 @@ background by default (`MCP_CONNECTION_NONBLOCKING`): a server slower than the C
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -122,3 +123,42 @@ def test_the_plugin_form_serves_the_same_tools(
     listed = json.dumps(run.conversation[0])
     assert all(prefix + name in listed for name in tools.TOOLS)
     assert first_text(run.tool_result(0)) == sidekit("symbol", "twice")
+
+
+def test_the_front_answers_the_clients_opening_and_first_call_before_the_sdk_loads(
+    run_session: SessionRunner, project: Path, sidekit: Callable[..., str], tmp_path: Path
+) -> None:
+    """2.1.328 opens with `server/discover` (2026-07-28), then `tools/list` and the calls, each with
+    its `_meta` envelope: the front answers all three while the SDK is still being imported
+    (held back until then by the trace, so the order holds at any load), and the SDK serves the
+    next call once it is there."""
+    for name, text in FILES.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    sidekit("install", "--project", str(project), "--mcp")
+    trace = tmp_path / "front-trace.jsonl"
+    script = REPO / "tests" / "testing" / "mcp_front_trace.py"  # -P: not its folder on sys.path
+    traced = [sys.executable, "-P", str(script), str(trace)]
+    server = {"command": traced[0], "args": [*traced[1:], "mcp", "--project", str(project)]}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"sidekit": server}}))
+    home = tmp_path / "home"
+    trust(home, project)
+    steps = [
+        ToolCall("mcp__sidekit__symbol", {"name": "add"}),
+        ToolCall("mcp__sidekit__usages", {"name": "add"}),
+    ]
+
+    run = run_session("Where is add?", steps, home=home, env=WAIT_FOR_SERVERS)
+
+    assert first_text(run.tool_result(0)) == sidekit("symbol", "add")
+    assert first_text(run.tool_result(1)) == sidekit("usages", "add")
+    said = [json.loads(line) for line in trace.read_text().splitlines()]
+    traced_calls = [(s["method"], s["by"], s["importing"]) for s in said]
+    assert traced_calls[:3] == [
+        ("server/discover", "front", True),
+        ("tools/list", "front", True),
+        ("tools/call", "front", True),
+    ]
+    # the second call went to the SDK: handed over with it, or before it (the import ended while
+    # the client was quiet); the front answered nothing after the first call
+    assert traced_calls[3:] in ([], [("tools/call", "sdk", False)]), traced_calls

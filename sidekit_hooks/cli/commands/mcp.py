@@ -2,8 +2,9 @@
 
 Built on the official MCP Python SDK's low-level server: the tool definitions are hand-written
 (`cli/mcpserver/tools.py`, on a byte budget). The SDK is imported in the background while
-`cli/mcpserver/front.py` answers the handshake and `tools/list` (the same answers, in milliseconds
-instead of the SDK's second of imports); the first other message hands the connection to the SDK.
+`cli/mcpserver/front.py` answers the opening (`initialize`, or `server/discover` as Claude Code
+2.1.328 opens), `tools/list` and early tool calls (the same answers, in milliseconds instead of the
+SDK's second of imports); the first other message hands the connection to the SDK.
 Each tool answers with the very line its CLI command prints, as one text item; a failure is a tool
 error (`isError`) saying the cause and the fix, never a traceback (that goes to
 `.sidekit/log/cli-errors.log`).
@@ -130,7 +131,7 @@ class Server:
             on_call_tool=self.call_tool,
         )
         lines = _Lines(wire.read_fd, replay.lines, replay.buffered)
-        out = _Out(wire, replay.initialize_id)
+        out = _Out(wire, replay.opening_id)
         async with stdio_server(lines, out) as (read, write):  # type: ignore[arg-type]
             await server.run(read, write, server.create_initialization_options())
 
@@ -246,12 +247,12 @@ class _Lines:
 
 
 class _Out:
-    """The SDK's messages to the wire, less its answer to the replayed `initialize` (the front sent
-    one)."""
+    """The SDK's messages to the wire, less its answer to the replayed opening request
+    (`initialize` or `server/discover`: the front sent one)."""
 
-    def __init__(self, wire: Any, initialize_id: Any) -> None:
+    def __init__(self, wire: Any, opening_id: Any) -> None:
         self.wire = wire
-        self.drop = initialize_id
+        self.drop = opening_id
 
     async def write(self, text: str) -> None:
         import json
