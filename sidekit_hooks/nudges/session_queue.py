@@ -18,6 +18,9 @@ from sidekit_hooks.nudges.city_env import find_city, identity
 
 # seconds a claim or write waits for Gas City's lock (gc holds it for milliseconds)
 CITY_CLAIM_WAIT = 0.25
+# seconds the hand-over before the print may wait at least, past the call's deadline too (a deadline's
+# fail-open delivers what it holds): nothing is printed yet, so giving up costs a turn, never a double
+HAND_OVER_WAIT = 0.1
 
 
 class SessionQueue:
@@ -44,6 +47,15 @@ class SessionQueue:
             except (OSError, workspace.UnsafeSessionName) as exc:
                 self._log_refusal("drain", exc)
         return claims
+
+    def hand_over(
+        self, delivered: list[queue.Claim], rest: list[queue.Claim], held: list[queue.Claim]
+    ) -> list[queue.Claim]:
+        """Before the print: put `rest` back, and return the claims of `delivered` whose commit after
+        the print needs no lock (all of them here: a file claim's commit is one unlink). `held`: the
+        call's claims not yet settled (see CityQueue)."""
+        queue.release(rest)
+        return delivered
 
     def enqueue(self, nudge: queue.Nudge, seen: list[str] | None = None) -> bool:
         """Queue one nudge; False when it was not queued (logged). `seen`: see `queue.enqueue`."""
@@ -95,24 +107,60 @@ class CityQueue(SessionQueue):
 
     def claim(self, seen: list[str] | None = None) -> list[queue.Claim]:
         claims = super().claim(seen)
-        if self.busy or self.gc_drains():
-            return claims
+        if self.busy or not self.session or self.gc_drains():
+            return claims  # without a session id there is no file queue to hand items over to
         from sidekit_hooks.nudges import city
 
         try:
             # A claim waits for the lock a short while only: detectors and delivery come after it.
             return claims + list(
-                city.claim(self.city_root, self._wait(), max_bytes=city.HOOK_STATE)
+                city.claim(
+                    self.city_root,
+                    self._wait(),
+                    max_bytes=city.HOOK_STATE,
+                    staged_in=queue.session_folder(self.root, self.session),
+                )
             )
         except (
             city.StateTooLarge
         ) as exc:  # over what a hook reads in time: a worker drains it for next turn
             self.busy = True
             self._hand_off(exc)
-        except OSError as exc:  # locked past the deadline, corrupt: this turn goes without
+        except (OSError, workspace.UnsafeSessionName) as exc:  # locked past the deadline, corrupt
             self.busy = True  # and does not wait for it a second time
             hooklog.error(self.project, self.event_name, "city-drain", exc)
         return claims
+
+    def hand_over(
+        self, delivered: list[queue.Claim], rest: list[queue.Claim], held: list[queue.Claim]
+    ) -> list[queue.Claim]:
+        """The city's claims among `delivered` leave the city for this session's file queue, and
+        those among `rest` go back to pending, under one hold of the lock (`city.hand_over`), before
+        anything is printed: what is printed is already acked, and its commit is a file's unlink.
+        When the lock cannot be had they are not printed this turn (logged): they stay in flight
+        until their lease ends and come back then, never said twice."""
+        from sidekit_hooks.nudges import city
+
+        own = [held_ for held_ in delivered if not isinstance(held_, city.CityClaim)]
+        theirs = [held_ for held_ in delivered if isinstance(held_, city.CityClaim)]
+        queue.release([held_ for held_ in rest if not isinstance(held_, city.CityClaim)])
+        back = [held_ for held_ in rest if isinstance(held_, city.CityClaim)]
+        if not (theirs or back):
+            return own
+        try:
+            handed = city.hand_over(
+                theirs,
+                self.root,
+                self.session,
+                max(self._wait(), time.monotonic() + HAND_OVER_WAIT),
+                put_back=back,
+                held=held,
+            )
+        except (OSError, workspace.UnsafeSessionName) as exc:
+            self.busy = True
+            hooklog.error(self.project, self.event_name, "city-hand-over", exc)
+            return own
+        return own + handed
 
     def enqueue(self, nudge: queue.Nudge, seen: list[str] | None = None) -> bool:
         if self.busy:

@@ -156,6 +156,8 @@ def race(
     assert [m for m, n in counts.items() if n > 1] == []  # none twice
     assert set(counts) == expected
     assert json.loads((root / ".gc" / "runtime" / "nudges" / "state.json").read_text()) == {}
+    # the hooks' hand-overs left nothing behind in the session's file queue (claimed, staged)
+    assert [p.name for p in (project / ".runtime").rglob("*") if p.is_file()] == []
     return outputs
 
 
