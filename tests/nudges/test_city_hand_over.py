@@ -62,6 +62,18 @@ city._write = write
 
 KILLED_AFTER_THE_STATE_IS_REPLACED = "city._promote = lambda staged, claimed: os._exit(9)"
 
+# The hook's deadline fires right after the hand-over replaced the state file, before it could say so.
+DEADLINE_AFTER_THE_STATE_IS_REPLACED = """
+written = city._write
+calls = []
+def write(path, state):
+    calls.append(path)
+    written(path, state)
+    if len(calls) == 2:
+        raise hook.DeadlineExceeded()
+city._write = write
+"""
+
 
 def env_of(clean_env: dict[str, str], project: Path, root: Path) -> dict[str, str]:
     return city_env(clean_env, project, root, root / "home", "gc-sess-1")
@@ -159,6 +171,19 @@ def test_a_hand_over_killed_after_the_state_is_replaced_delivers_the_staged_copy
     assert run_hook(env, project, root) == (0, "")
     assert after_the_lease(root, env, monkeypatch) == []
     assert files_in(project) == []
+
+
+def test_a_deadline_right_after_the_state_is_replaced_still_delivers_once(
+    tmp_path: Path, project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "check the build", source="d")]})
+    env = env_of(clean_env, project, root)
+    run = run_hook(env, project, root, DEADLINE_AFTER_THE_STATE_IS_REPLACED)
+    assert run == (0, "[from d] check the build")  # the deadline's fail-open prints what it holds
+    assert read_state(root) == {}
+    assert files_in(project) == []
+    assert run_hook(env, project, root) == (0, "")
+    assert after_the_lease(root, env, monkeypatch) == []
 
 
 def test_the_hand_off_worker_never_leaves_an_item_in_both_queues(
