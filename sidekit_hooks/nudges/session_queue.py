@@ -104,6 +104,7 @@ class CityQueue(SessionQueue):
         self.main = main  # the main agent's call (a subagent's starts no hand-off worker)
         self.busy = False
         self._gc_drains: bool | None = None
+        self._staged_settled = False  # a killed hand-over's staged files: settled by one claim
 
     def claim(self, seen: list[str] | None = None) -> list[queue.Claim]:
         claims = super().claim(seen)
@@ -118,7 +119,7 @@ class CityQueue(SessionQueue):
                     self.city_root,
                     self._wait(),
                     max_bytes=city.HOOK_STATE,
-                    staged_in=queue.session_folder(self.root, self.session),
+                    staged_in=self._staged_in(),
                 )
             )
         except (
@@ -198,6 +199,13 @@ class CityQueue(SessionQueue):
                 "the city queue",
             )
         return True
+
+    def _staged_in(self) -> str:
+        """The session's folder for the first claim of this call (see `city.claim`), else ''."""
+        if self._staged_settled:
+            return ""
+        self._staged_settled = True
+        return queue.session_folder(self.root, self.session)
 
     def gc_drains(self) -> bool:
         """Whether gc's own drain hook delivers the city's queue here (read once per call)."""
