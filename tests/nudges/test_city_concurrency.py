@@ -142,18 +142,22 @@ def race(
         )
         for _ in range(direct_drainers)
     ]
-    for proc in procs:
-        assert proc.wait(timeout=600) == 0
-    done.write_text("")
+    try:
+        written = [proc.wait(timeout=600) for proc in procs]
+    finally:
+        done.write_text("")  # a writer that failed must not leave the drainers running
     ends = [proc.communicate(timeout=600) for proc in drainers]
+    outputs = [out for out, _ in ends]
+    counts = Counter(m for text in outputs for m in delivered(text))
+    # none twice, first: whatever else failed (a writer or a direct drainer that could not have the
+    # lock in its time) cannot make one said twice
+    assert [m for m, n in counts.items() if n > 1] == []
+    assert written == [0] * writers
     assert [(proc.returncode, err) for proc, (_, err) in zip(drainers, ends, strict=True)] == [
         (0, "")
     ] * len(drainers)
-    outputs = [out for out, _ in ends]
-    counts = Counter(m for text in outputs for m in delivered(text))
     expected = {f"w{w}-{i}" for w in range(writers) for i in range(per_writer)}
     assert sorted(expected - set(counts)) == []  # none lost
-    assert [m for m, n in counts.items() if n > 1] == []  # none twice
     assert set(counts) == expected
     assert json.loads((root / ".gc" / "runtime" / "nudges" / "state.json").read_text()) == {}
     # the hooks' hand-overs left nothing behind in the session's file queue (claimed, staged)
