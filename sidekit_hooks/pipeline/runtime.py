@@ -600,11 +600,10 @@ def drain(
     ready = call.queue.hand_over(delivered, left + waiting, call.held)
     call.held[:] = ready  # what a deadline from here on delivers
     if len(ready) < len(delivered):  # a city's items that could not leave it wait in flight
-        text = delivery.plan(ready, room)[0]
-        if ready and len(delivered) - len(ready) + len(left):
-            text += f"\n(+{len(delivered) - len(ready) + len(left)} more queued)"
         if not ready:
             return "", []
+        waits = len(delivered) - len(ready) + len(left)
+        text = delivery.plan(ready, room)[0] + f"\n(+{waits} more queued)"
     delivered = ready
     policy.record_delivered(project, event.event_name, event.session_id, delivered)
     call.facts.extend(

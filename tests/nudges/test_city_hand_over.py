@@ -48,6 +48,18 @@ hook._emit = emit
 
 KILLED_BEFORE_PRINT = "hook._emit = lambda output: os._exit(9)"
 
+# Once the city's items are claimed, someone else holds its lock: the hand-over cannot have it.
+LOCK_AFTER_CLAIM = """
+claimed = city.claim
+def claim(*args, **kwargs):
+    taken = claimed(*args, **kwargs)
+    if taken:
+        held = os.open(city.lock_path(root), os.O_RDWR)
+        fcntl.flock(held, fcntl.LOCK_EX)
+    return taken
+city.claim = claim
+"""
+
 # The hand-over's state write is the second write of the call (the claim's is the first).
 KILLED_BEFORE_THE_STATE_IS_REPLACED = """
 written = city._write
@@ -126,6 +138,21 @@ def test_an_ack_that_cannot_have_the_lock_after_the_print_never_says_it_again(
     assert read_state(root) == {}  # acked before the print: nothing was left in flight
     assert run_hook(env, project, root) == (0, "")
     assert files_in(project) == []
+
+
+def test_a_hand_over_without_the_lock_prints_only_what_needs_none(
+    tmp_path: Path, project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "check the build", source="d")]})
+    env = env_of(clean_env, project, root)
+    file_queue = str(project / ".runtime" / "nudge_queue")
+    queue.enqueue(file_queue, SESSION, queue.Nudge("from the file queue", sender="mayor"))
+    code, text = run_hook(env, project, root, LOCK_AFTER_CLAIM)
+    assert (code, text.split("\n")[0]) == (0, "[from mayor] from the file queue")
+    assert "check the build" not in text  # its ack would have needed the lock after the print
+    assert [i["id"] for i in read_state(root)["in_flight"]] == ["n-1"]
+    assert files_in(project) == []
+    assert after_the_lease(root, env, monkeypatch) == ["check the build"]  # said once, later
 
 
 def test_a_hook_killed_before_the_print_loses_nothing(
