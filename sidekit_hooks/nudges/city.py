@@ -454,6 +454,7 @@ def hand_over(
     folder = queue.session_folder(queue_root, session)
     safepath.makedirs(folder, queue.queue_anchor(queue_root))
     out: list[Claim] = []
+    texts = {name: _file_text(item) for name, item in mine.items()}
     with _Locked(city, deadline) as locked:
         state = locked.state
         _settle_staged(state, folder)
@@ -462,7 +463,7 @@ def hand_over(
         landed: bool | None = False
         try:
             for item in ours:
-                staged.append((item, _stage(folder, item.nudge, item.name)))
+                staged.append((item, _stage(folder, *texts[item.name])))
             if ours or backs:
                 _settle_in(state, {item.name: item for item in ours}, delivered=True, error="")
                 _settle_in(state, backs, delivered=False, error="")
@@ -525,18 +526,25 @@ def _held_here(state: dict[str, Any], mine: dict[str, CityClaim]) -> list[str]:
     return found
 
 
-def _stage(folder: str, nudge: Nudge, ident: str) -> str:
+def _file_text(held: CityClaim) -> tuple[str, str]:
+    """(the item's file in Gas Town's format, its id's digest): made before the lock is taken, so
+    the lock is held for the writes only."""
+    from datetime import timedelta
+
+    nudge = held.nudge
+    if nudge.expires_at is None:  # Gas City's item without an expiry: its default
+        nudge.expires_at = nudge.timestamp + timedelta(seconds=DEFAULT_TTL)
+    return nudge.to_json(), _id_tag(held.name)
+
+
+def _stage(folder: str, text: str, tag: str) -> str:
     """Write one item into the session's folder under a name no drainer reads: `<queued
     name>.<id digest>.staged` (neither `.json` at the end nor `.claimed` in it, Gas Town's
     drain and sweep skip it too)."""
-    from datetime import timedelta
-
-    if nudge.expires_at is None:  # Gas City's item without an expiry: its default
-        nudge.expires_at = nudge.timestamp + timedelta(seconds=DEFAULT_TTL)
     name = f"{time.time_ns()}-{os.urandom(4).hex()}.json"
-    path = os.path.join(folder, f"{name}.{_id_tag(ident)}{STAGED}")
+    path = os.path.join(folder, f"{name}.{tag}{STAGED}")
     with open(path, "x", encoding="utf-8", errors="replace") as handle:
-        handle.write(nudge.to_json())
+        handle.write(text)
     return path
 
 
