@@ -18,9 +18,10 @@ from sidekit_hooks.nudges.city_env import find_city, identity
 
 # seconds a claim or write waits for Gas City's lock (gc holds it for milliseconds)
 CITY_CLAIM_WAIT = 0.25
-# seconds the hand-over before the print may wait at least, past the call's deadline too (a deadline's
-# fail-open delivers what it holds): nothing is printed yet, so giving up costs a turn, never a double
-HAND_OVER_WAIT = 0.1
+# Seconds the hand-over before the print waits for the lock, the hook's alarm paused meanwhile (the
+# hook's time is its deadline plus this, as when the ack came after the print and waited as long).
+# Giving up costs the items their lease (two minutes in flight), never a double.
+HAND_OVER_WAIT = 2.0
 
 
 class SessionQueue:
@@ -148,12 +149,13 @@ class CityQueue(SessionQueue):
         back = [held_ for held_ in rest if isinstance(held_, city.CityClaim)]
         if not (theirs or back):
             return own
+        left = _pause_alarm()  # a deadline inside the locked step would only cost a turn
         try:
             handed = city.hand_over(
                 theirs,
                 self.root,
                 self.session,
-                max(self._wait(), time.monotonic() + HAND_OVER_WAIT),
+                time.monotonic() + HAND_OVER_WAIT,
                 put_back=back,
                 held=held,
             )
@@ -161,6 +163,8 @@ class CityQueue(SessionQueue):
             self.busy = True
             hooklog.error(self.project, self.event_name, "city-hand-over", exc)
             return own
+        finally:
+            _resume_alarm(left)
         return own + handed
 
     def enqueue(self, nudge: queue.Nudge, seen: list[str] | None = None) -> bool:
@@ -242,6 +246,21 @@ def for_session(
     if city_root:
         return CityQueue(project, session, event_name, deadline, city_root, main=main)
     return SessionQueue(project, session, event_name, deadline)
+
+
+def _pause_alarm() -> float:
+    """Stop the hook's deadline alarm (pipeline/hook.py); the seconds it had left (0.0: none)."""
+    import _signal
+
+    return float(_signal.setitimer(_signal.ITIMER_REAL, 0)[0])
+
+
+def _resume_alarm(left: float) -> None:
+    """Arm the alarm again with what it had left (a worker, which has none, stays without)."""
+    if left > 0:
+        import _signal
+
+        _signal.setitimer(_signal.ITIMER_REAL, left)
 
 
 def sessions_to_drain(session_id: str) -> list[str]:
