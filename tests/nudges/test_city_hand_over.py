@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from sidekit_hooks.nudges import city, city_handoff, queue
+from sidekit_hooks.core import hook_table
+from sidekit_hooks.nudges import city, city_handoff, queue, session_queue
 from testing.city import city_env, gc_item, make_city, read_state
 from testing.hooks import REPO, context_of, payload
 
@@ -47,6 +48,20 @@ hook._emit = emit
 """
 
 KILLED_BEFORE_PRINT = "hook._emit = lambda output: os._exit(9)"
+
+# Once the city's items are claimed, someone else holds its lock for 1.5 s: past the hook's deadline.
+LOCK_PAST_THE_DEADLINE = """
+import threading
+claimed = city.claim
+def claim(*args, **kwargs):
+    taken = claimed(*args, **kwargs)
+    if taken:
+        held = os.open(city.lock_path(root), os.O_RDWR)
+        fcntl.flock(held, fcntl.LOCK_EX)
+        threading.Timer(1.5, os.close, [held]).start()
+    return taken
+city.claim = claim
+"""
 
 # Once the city's items are claimed, someone else holds its lock: the hand-over cannot have it.
 LOCK_AFTER_CLAIM = """
@@ -153,6 +168,19 @@ def test_a_hand_over_without_the_lock_prints_only_what_needs_none(
     assert [i["id"] for i in read_state(root)["in_flight"]] == ["n-1"]
     assert files_in(project) == []
     assert after_the_lease(root, env, monkeypatch) == ["check the build"]  # said once, later
+
+
+def test_the_hand_over_waits_for_a_busy_lock_past_the_hooks_deadline(
+    tmp_path: Path, project: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_city(tmp_path / "c", {"pending": [gc_item("n-1", "check the build", source="d")]})
+    env = dict(env_of(clean_env, project, root), **{hook_table.DEADLINE_ENV: "0"})  # its own 0.8 s
+    began = time.monotonic()
+    assert run_hook(env, project, root, LOCK_PAST_THE_DEADLINE) == (0, "[from d] check the build")
+    assert 1.5 < time.monotonic() - began < 1.5 + session_queue.HAND_OVER_WAIT
+    assert read_state(root) == {}
+    assert after_the_lease(root, env, monkeypatch) == []
+    assert files_in(project) == []
 
 
 def test_a_hook_killed_before_the_print_loses_nothing(
