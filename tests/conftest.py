@@ -155,7 +155,7 @@ def sidekit_cache(
     # A hook's deadline is wall time, and this machine may be loaded (other suites, a CPU hog): a
     # test that asserts a finding gives its hooks the longest deadline a user may set, so the
     # finding does not hang on the load. A test whose subject is the deadline itself removes it
-    # (tests/test_hook.py, tests/test_finish.py).
+    # (tests/pipeline/test_hook.py, tests/pipeline/test_finish.py).
     monkeypatch.setenv(hook_table.DEADLINE_ENV, str(hook_table.MAX_DEADLINE))
     return folder
 

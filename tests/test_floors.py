@@ -49,10 +49,6 @@ NAMED = re.compile(r"\bsidekit_hooks(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 # `python -P -m`), so the lower floor holds only the name; or it is text written into another file.
 NAMED_NOT_IMPORTED = {
     (
-        "sidekit_hooks.core.pluginform",
-        "sidekit_hooks.cli.plugin_setup",
-    ): "the plugin's one-time setup worker",
-    (
         "sidekit_hooks.pipeline.hook_events",
         "sidekit_hooks.pipeline.hook",
     ): "the entry-script template's text",

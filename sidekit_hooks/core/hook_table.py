@@ -3,7 +3,7 @@
 The sidecars read which events they judge (`judged_by`), the policy where a delivery follows
 (`BOUNDARIES`); the pipeline (pipeline/hook_events.py) turns the table into the handlers Claude Code
 starts, the entry scripts, the plugin's `hooks/hooks.json`, the settings `install` writes, doctor's
-probes and playback (`tests/test_hook_events.py` holds them to it). Adding an event is a row here,
+probes and playback (`tests/pipeline/test_hook_events.py` holds them to it). Adding an event is a row here,
 its handling in `pipeline/runtime.py` (or `pipeline/lifecycle.py`), and the regenerated files.
 Standard library only, and no import at its top (`os`, for the deadline a user may lengthen, inside
 `deadline_of`): it sits on the ground floor.
@@ -34,6 +34,7 @@ class HookEvent:
         "lifecycle",
         "deadline",
         "probe",
+        "warm_key",
     )
 
     def __init__(
@@ -49,6 +50,7 @@ class HookEvent:
         lifecycle: bool = False,
         deadline: float = DEADLINE,
         probe: dict[str, object] | None = None,
+        warm_key: str = "",
     ) -> None:
         self.name = name  # Claude Code's hook_event_name
         # hooks/<script>.py (settings form) and `hooks/run <script>` (plugin form)
@@ -70,6 +72,9 @@ class HookEvent:
         self.probe = (
             probe or {}
         )  # the smallest payload of the event, for doctor (no sidecar speaks)
+        # the payload field naming one occurrence of the event, when the warm server may answer it
+        # (pipeline/claim.py); "" for an event only the command hook answers
+        self.warm_key = warm_key
 
 
 # seconds Claude Code gives a handler; the hook's own deadline is well under one
@@ -88,6 +93,7 @@ EVENTS: dict[str, HookEvent] = {
             boundary=True,
             detectors=TOOL_DETECTORS,
             probe={**_TOOL_PROBE, "tool_response": {}},
+            warm_key="tool_use_id",
         ),
         HookEvent(
             "PostToolUseFailure",
@@ -97,6 +103,7 @@ EVENTS: dict[str, HookEvent] = {
             boundary=True,
             detectors=tuple(name for name in TOOL_DETECTORS if name != "conventions"),
             probe={**_TOOL_PROBE, "error": "probe"},
+            warm_key="tool_use_id",
         ),
         HookEvent(
             "UserPromptSubmit",
@@ -104,6 +111,7 @@ EVENTS: dict[str, HookEvent] = {
             drains=True,
             boundary=True,
             probe={"prompt": ""},
+            warm_key="prompt_id",
         ),
         # Raw test runs only (runners/dispatch.py); the conditions spare every other Bash call a
         # hook process: one handler per runner trigger word (runners/words.py). Two start for a
@@ -162,6 +170,8 @@ def stretch_of(name: str) -> float:
 DRAINING = frozenset(name for name, event in EVENTS.items() if event.drains)
 BOUNDARIES = frozenset(name for name, event in EVENTS.items() if event.boundary)
 LIFECYCLE = frozenset(name for name, event in EVENTS.items() if event.lifecycle)
+# the events the warm path may answer, each with the field that names one occurrence of it
+WARM_KEYS = {name: event.warm_key for name, event in EVENTS.items() if event.warm_key}
 TOOL_EVENTS = frozenset(
     name for name, event in EVENTS.items() if event.detectors
 )  # a tool call the ledger counts

@@ -1,8 +1,8 @@
 """The plugin form's side of a hook: is this a plugin session, is the project set up, what to tell
 once.
 
-`cli/plugin_setup.py` does the setup itself (in a detached worker); this module holds what a hook
-needs to decide and to say it, at a stat or a small read each. Standard library only (hook hot
+`pipeline/plugin_setup.py` does the setup itself (in a detached worker it starts); this module
+holds what a hook and that worker both read, at a stat or a small read each. Standard library only (hook hot
 path).
 """
 
@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import os
 
-from sidekit_hooks.core import background, fastjson, safepath, workspace
+from sidekit_hooks.core import fastjson, safepath, workspace
 
 # under .sidekit/: {"version", "root"} once a plugin set the project up
 DONE_FILE = "plugin-setup.json"
 SAY_FILE = "plugin-setup.say"  # under .sidekit/: the one line for the user, until a hook claims it
 LOCK_FILE = "plugin-setup.lock"
 VERSION = 1  # bump when the setup learns something new: projects set up before get it once more
-SETUP_MODULE = "sidekit_hooks.cli.plugin_setup"
 
 
 def plugin_root(environ: dict[str, str] | None = None) -> str:
@@ -40,14 +39,6 @@ def setup_needed(project: str, root: str) -> bool:
     return not (
         isinstance(data, dict) and data.get("version") == VERSION and data.get("root") == root
     )
-
-
-def start_setup(project: str, root: str) -> bool:
-    """Start the setup worker unless it runs already; True when started."""
-    if not background.lock_is_stale(os.path.join(workspace.state_dir(project), LOCK_FILE)):
-        return False
-    background.spawn_module(SETUP_MODULE, [project, root])
-    return True
 
 
 def claim_notice(project: str) -> str:

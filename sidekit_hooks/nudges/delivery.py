@@ -107,14 +107,26 @@ def plan_lines(lines: list[str], budget: int = MAX_DELIVERY) -> tuple[str, int]:
     return "\n".join(kept), said
 
 
-def hook_output(event_name: str, context: str, notices: list[str] | None = None) -> str:
+def hook_output(
+    event_name: str,
+    context: str,
+    notices: list[str] | None = None,
+    tool_output: dict[str, object] | None = None,
+) -> str:
     """The single JSON object a hook prints; empty when there is nothing to say.
 
-    `context` reaches the model (additionalContext); `notices` reach only the user (systemMessage).
+    `context` reaches the model (additionalContext); `notices` reach only the user (systemMessage);
+    `tool_output` replaces what the model reads of the tool's result (PostToolUse's
+    updatedToolOutput, the tool_response's own shape).
     """
     payload: dict[str, object] = {}
     if notices:
         payload["systemMessage"] = "\n".join(notices)[:MAX_DELIVERY]
+    specific: dict[str, object] = {"hookEventName": event_name}
     if context:
-        payload["hookSpecificOutput"] = {"hookEventName": event_name, "additionalContext": context}
+        specific["additionalContext"] = context
+    if tool_output is not None:
+        specific["updatedToolOutput"] = tool_output
+    if len(specific) > 1:
+        payload["hookSpecificOutput"] = specific
     return safe_text(fastjson.dumps(payload)) if payload else ""

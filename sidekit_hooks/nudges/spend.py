@@ -9,10 +9,13 @@ primer and what follows a compaction) is noted as spent (`{"spent": N}`), whole:
 reminder Claude Code wraps them in (`<system-reminder>`, `<Hook>:<Tool> hook additional context: `).
 A delivery fits in what is left; what does not fit waits in the queue, counted, for a later call
 whose output pays for it. The scope primer is said regardless (it is the task's frame) and counted.
-`$SIDEKIT_NUDGE_BUDGET` (the user's) turns it on: `on` for SHARE, or a share such as `0.05`. Off by
-default: a session's first calls return few bytes (an Edit's confirmation counts none), so the
-budget holds back the very nudge that belongs next to the first out-of-scope edit; the policy's cap
-and cooldowns bound what is said meanwhile. Standard library only.
+
+By default the budget holds reminders only (a Stop reminder, what follows a compaction): a finding
+said for the first time is never held back, since a session's first calls return few bytes (an Edit's
+confirmation counts none) and the budget would hold back the very nudge that belongs next to the first
+out-of-scope edit; a reminder repeats what the model was told already, and is what goes first when
+nudges cost too much. `$SIDEKIT_NUDGE_BUDGET` (the user's): `on` holds first findings to SHARE too,
+a share such as `0.05` does the same with that share, `off` (or `0`) holds nothing. Standard library only.
 """
 
 from __future__ import annotations
@@ -69,10 +72,13 @@ def wrapped(text: str, event_name: str, tool: str = "") -> int:
     return len(WRAPPER) + len(label.encode()) + _size(text)
 
 
-def room(book: Ledger, event_name: str, tool: str = "", pending: int = 0) -> int:
-    """Characters of text the model may still get now: SHARE of the results (`pending`: this call's,
-    not yet in the ledger) less what was spent, less the reminder around it; 0 when nothing fits."""
-    rate = share()
+def room(
+    book: Ledger, event_name: str, tool: str = "", pending: int = 0, reminder: bool = False
+) -> int:
+    """Characters of text the model may still get now: the share of the results (`pending`: this
+    call's, not yet in the ledger) less what was spent, less the reminder around it; 0 when nothing
+    fits. `reminder`: the text repeats findings already said (held to SHARE unless turned off)."""
+    rate = reminder_share() if reminder else share()
     if rate is None:
         return UNLIMITED
     left = (
@@ -82,8 +88,8 @@ def room(book: Ledger, event_name: str, tool: str = "", pending: int = 0) -> int
 
 
 def share() -> float | None:
-    """The budget's share of the tool-result bytes; None for no budget (the default, and a value
-    that does not read)."""
+    """The budget's share for findings said the first time; None for no budget (the default, `off`,
+    and a value that does not read)."""
     raw = os.environ.get(SHARE_ENV, "").strip().lower()
     if raw == "on":
         return SHARE
@@ -92,6 +98,14 @@ def share() -> float | None:
     except ValueError:
         return None
     return value if 0 < value <= 1 else None
+
+
+def reminder_share() -> float | None:
+    """The budget's share for reminders: SHARE unless the user set another share, or `off` (`0`)."""
+    raw = os.environ.get(SHARE_ENV, "").strip().lower()
+    if raw in ("off", "0"):
+        return None
+    return share() or SHARE
 
 
 def spent_fact(text: str, event_name: str, tool: str = "") -> dict[str, int]:

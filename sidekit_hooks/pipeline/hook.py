@@ -15,6 +15,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from sidekit_hooks.pipeline.runtime import Call
 
+# The handler argument of an event wired twice, to this hook and to the warm server's `hook` tool.
+WARM_HANDLER = "warm"
 MAX_STDIN = 64 * 1024 * 1024  # a payload bigger than this is bad input: not read whole, not parsed
 
 
@@ -85,6 +87,9 @@ def main(event_name: str = "", argv: list[str] | None = None) -> int:
         if payload is None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             return 0
+        if args[:1] == [WARM_HANDLER] and not _ours(event_name, payload):
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            return 0  # the warm server said it (pipeline/claim.py)
         call = runtime.begin(event_name, payload, started)
         outcome = runtime.handle(call)
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -97,6 +102,23 @@ def main(event_name: str = "", argv: list[str] | None = None) -> int:
         signal.setitimer(signal.ITIMER_REAL, 0)
         _fail_open(event_name, exc, call, outcome)
     return 0
+
+
+def _ours(event_name: str, payload: dict[str, object]) -> bool:
+    """An event also wired to the warm server (handler `warm`): whether this hook answers it, having
+    won its claim or taken it over from a warm server that did not answer (pipeline/claim.py)."""
+    from sidekit_hooks.core import workspace
+    from sidekit_hooks.pipeline import claim
+
+    key = claim.event_key(event_name, payload)
+    if not key:
+        return True  # not an event the warm path answers
+    cwd = payload.get("cwd")
+    project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
+    try:
+        return claim.claim(project, key, claim.COMMAND) or claim.settle(project, key)
+    except OSError:  # no claim can be made here: the warm server cannot make one either
+        return True
 
 
 def _emit(output: str) -> None:

@@ -72,7 +72,7 @@ def session_start(event: Event, ctx: Context) -> str:
         return primer
     book = session_ledger.read(ctx.project, event.session_id)
     # The primer is said regardless (the task's frame); what follows it fits the session's budget.
-    left = spend.room(book, event.event_name) - (len(primer) + 1 if primer else 0)
+    left = spend.room(book, event.event_name, reminder=True) - (len(primer) + 1 if primer else 0)
     room = min(MAX_STANDING * delivery.MAX_NUDGE, delivery.MAX_DELIVERY - len(primer) - 1, left)
     standing = standing_findings(event, ctx, room, book)
     return "\n".join(part for part in (primer, standing) if part)
@@ -297,7 +297,11 @@ def stop(event: Event, ctx: Context, config_of: Callable[[Context], policy.Confi
         if still and event.raw.get("stop_hook_active") is not True
         else []
     )
-    room = min(delivery.MAX_DELIVERY, spend.room(book, event.event_name)) if lines else 0
+    room = (
+        min(delivery.MAX_DELIVERY, spend.room(book, event.event_name, reminder=True))
+        if lines
+        else 0
+    )
     text, said = _fitted([line for _, line in lines], room)
     for record, line in lines[:said]:  # what did not fit is reminded at the next Stop
         facts.append(_reminded(ctx.project, record))

@@ -188,8 +188,28 @@ def handle(call: Call) -> Outcome:
     _plugin_form(event, ctx)
     context, claims = respond(call)
     return Outcome(
-        delivery.hook_output(event.event_name, context, ctx.notices), claims
+        delivery.hook_output(event.event_name, context, ctx.notices, _folded_output(call)), claims
     )  # the one place output is built
+
+
+def _folded_output(call: Call) -> dict[str, Any] | None:
+    """A green compacted `cargo test`: its Bash output with cargo's own noise (rustc's warnings,
+    status lines) folded into one line (runners/cargo/noise.py); None for any other call. One
+    substring test for any other Bash call."""
+    event = call.event
+    if (
+        event.event_name != "PostToolUse"
+        or event.kind != "shell"
+        or "cargo_tee.sh" not in (event.command)
+    ):
+        return None
+    from sidekit_hooks.runners.cargo import noise
+
+    try:
+        return noise.updated_output(event.raw, call.ctx.project)
+    except (OSError, ValueError) as exc:  # the output stays as it was
+        hooklog.error(call.project, call.event_name, "cargo-noise", exc)
+        return None
 
 
 def _feed_build_run(call: Call) -> None:
@@ -361,7 +381,9 @@ def _plugin_form(event: Event, ctx: Context) -> None:
         return
     try:
         if event.event_name == "SessionStart" and pluginform.setup_needed(ctx.project, root):
-            pluginform.start_setup(ctx.project, root)
+            from sidekit_hooks.pipeline import plugin_setup
+
+            plugin_setup.start_setup(ctx.project, root)
         said = pluginform.claim_notice(ctx.project)
     except OSError as exc:
         hooklog.error(ctx.project, event.event_name, "plugin-setup", exc)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from sidekit_hooks.core import textscan
-from sidekit_hooks.status.clusters import normalize
+from sidekit_hooks.status.clusters import in_test_code, normalize
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -320,7 +320,8 @@ class SourceIndex:
 
 def jvm_failure(kind: str, message: str, trace: str, index: SourceIndex) -> dict[str, Any]:
     """A JUnit failure: the exception's class and first message line; `at` the innermost project
-    frame."""
+    frame in code under test (an exception thrown there), else the innermost project frame (an
+    assertion in the test or a test helper: runners/junit/subject.py places it)."""
     frames: list[str] = []
     for line in trace.splitlines():
         found = pattern(JVM_FRAME).match(line)
@@ -340,6 +341,7 @@ def jvm_failure(kind: str, message: str, trace: str, index: SourceIndex) -> dict
         "message": message.strip().split("\n", 1)[0],
     }
     if frames:
-        failure["at"] = frames[0].partition(" in ")[0]
+        under_test = next((f for f in frames if not in_test_code(f.partition(" in ")[0])), "")
+        failure["at"] = (under_test or frames[0]).partition(" in ")[0]
         failure["frames"] = frames[:MAX_FRAMES]
     return with_shape(failure)

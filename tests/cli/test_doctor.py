@@ -486,3 +486,21 @@ def test_a_recorder_link_to_something_else_is_mended_by_rewiring_not_removed(
         f"           fix: sidekit install --project {project} --recorder-only (points it at this "
         "sidekit again)"
     )
+
+
+def test_doctor_says_which_path_answered_the_events_wired_twice(project: Path) -> None:
+    from sidekit_hooks.cli.commands import doctor
+    from sidekit_hooks.pipeline import claim
+
+    assert doctor._warm_path_check(str(project)) is None  # nothing wired to the warm path
+    warm = claim.event_key("PostToolUse", {"session_id": "s", "tool_use_id": "toolu_1"})
+    assert claim.claim(str(project), warm, claim.WARM) and claim.commit(str(project), warm)
+    time.sleep(0.01)
+    command = claim.event_key("PostToolUse", {"session_id": "s", "tool_use_id": "toolu_2"})
+    assert claim.claim(str(project), command, claim.COMMAND)
+    assert doctor._warm_path_check(str(project)) == doctor.Check(
+        "warm path",
+        "info",
+        "events of the last hour: 1 by the warm server, 1 by the command hook; the newest by the "
+        "command hook",
+    )

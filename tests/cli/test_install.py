@@ -444,7 +444,7 @@ def test_an_install_that_lost_its_entries_says_how_to_reinstall(
 
 
 def test_uninstall_takes_back_what_the_plugin_set_up(project: Path, home: Path) -> None:
-    from sidekit_hooks.cli import plugin_setup
+    from sidekit_hooks.pipeline import plugin_setup
 
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     exclude = project / ".git" / "info" / "exclude"

@@ -31,11 +31,14 @@ INITIALIZE = {
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
-def converse(root: Path, messages: list[dict[str, Any]], front_on: bool = True) -> list[Any]:
+def converse(
+    root: Path, messages: list[dict[str, Any]], front_on: bool = True, hooks: bool = False
+) -> list[Any]:
     """The server's answer to each request (notifications get none), one session, in order."""
     env = dict(environment(), SIDEKIT_MCP_FRONT="1" if front_on else "0")
     process = subprocess.Popen(
-        [sys.executable, "-m", "sidekit_hooks.cli", "mcp", "--project", str(root)],
+        [sys.executable, "-m", "sidekit_hooks.cli", "mcp", "--project", str(root)]
+        + (["--hooks"] if hooks else []),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -158,7 +161,7 @@ def call(number: int, params: Any) -> dict[str, Any]:
 
 
 def front_session(
-    root: Path, messages: list[dict[str, Any]]
+    root: Path, messages: list[dict[str, Any]], hooks: bool = False
 ) -> tuple[list[Any], front.Replay | None]:
     """What the front answers, in process, while the SDK is (said to be) still being imported."""
     from sidekit_hooks.cli.commands import mcp
@@ -174,7 +177,7 @@ def front_session(
             tools.definitions,
             "0.1.0",
             tools.SERVER_NAME,
-            mcp._front_call(str(root)),
+            mcp._front_call(str(root), hooks),
             importing=lambda: True,
         ).serve()
         os.close(server_write)
@@ -269,3 +272,44 @@ def test_a_call_that_outlives_its_time_is_a_tool_error_and_the_front_goes_on() -
     assert front.bounded(late, 0.2) is None
     assert time.monotonic() - started < 2
     assert front.bounded(lambda: ("on time", True), 5) == ("on time", True)
+
+
+def test_the_hook_tool_answers_alike_in_the_front_and_in_the_sdk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`sidekit mcp --hooks`: an event through the `hook` tool (pipeline/warm.py), answered by the
+    front while the SDK loads and by the SDK's server after, in two projects in the same state."""
+    from sidekit_hooks.core.workspace import queue_root
+    from sidekit_hooks.nudges import queue
+    from testing.hooks import payload
+    from testing.warm import templated
+
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    said = []
+    for name, served_by in (("front", front_session), ("sdk", None)):
+        root = tmp_path / name
+        root.mkdir()
+        queue.enqueue(
+            queue_root(str(root)), "sess-1", queue.Nudge("check your mail", sender="mayor")
+        )
+        event = {**payload("UserPromptSubmit", root, prompt="go on"), "prompt_id": "p-1"}
+        script: list[dict[str, Any]] = [
+            INITIALIZE,
+            INITIALIZED,
+            call(2, {"name": "hook", "arguments": templated(event)}),
+        ]
+        if served_by is None:
+            said.append(converse(root, script, front_on=False, hooks=True))
+        else:
+            said.append(served_by(root, script, hooks=True)[0])
+    assert said[0] == said[1]
+    assert said[0][1]["result"] == {
+        "content": [
+            {
+                "text": '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit",'
+                '"additionalContext":"[from mayor] check your mail"}}',
+                "type": "text",
+            }
+        ],
+        "isError": False,
+    }

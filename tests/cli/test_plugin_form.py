@@ -4,6 +4,7 @@ environment)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -183,6 +184,24 @@ def test_fresh_install_is_silent_returns_at_once_and_builds_in_the_background(
         f"building {data_dir}/venv with python3 from {plugin_env['CLAUDE_PLUGIN_ROOT']}"
     )
     assert log[-1].endswith(" ready")
+
+
+def test_the_build_compiles_the_package_the_hooks_import(
+    plugin_env: dict[str, str], project: Path, tmp_path: Path
+) -> None:
+    """The hooks import the plugin folder's own package; with PYTHONDONTWRITEBYTECODE set (common in
+    containers) nothing would ever write its bytecode and every hook would compile it from source."""
+    plugin = Path(plugin_env["CLAUDE_PLUGIN_ROOT"])
+    env = dict(plugin_env, PYTHONDONTWRITEBYTECODE="1")
+    run_plugin_hook("PostToolUse", env, project, payload("PostToolUse", project, tool_name="Read"))
+    assert wait_for(tmp_path / "plugin-data" / "venv" / ".sidekit-ready")
+    sources = sorted([*plugin.glob("sidekit_hooks/**/*.py"), *plugin.glob("hooks/*.py")])
+    assert len(sources) > 100
+    assert [
+        str(source.relative_to(plugin))
+        for source in sources
+        if not Path(importlib.util.cache_from_source(str(source))).is_file()
+    ] == []
 
 
 def building(data_dir: Path) -> str:

@@ -1,6 +1,7 @@
 """Real projects in every language the code index reads, fetched at test time from their registries
 with each ecosystem's own client, cached in tests/code/.cache (ignored by git), laid out as git
-repositories and indexed like any workspace. Used by tests/code/test_languages_real_projects.py and
+repositories and indexed like any workspace. Used by tests/code/test_languages_real_projects.py,
+tests/rules/test_conventions_real_projects.py (conventions learned on each) and
 the bench row in bench/rows_code.py. The lists are recorded in docs/code-index.md.
 
 TUNING: what the extractors were checked and corrected against. HELD_OUT: run once the extractors

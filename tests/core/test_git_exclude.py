@@ -105,10 +105,10 @@ def test_the_queue_folder_joins_the_same_block_and_uninstall_takes_both_back(
     exclude = project / ".git" / "info" / "exclude"
     assert exclude.read_text().endswith(f"{BLOCK}.sidekit/\n.runtime/\n")
     assert status(project) == ""
-    from sidekit_hooks.cli.wiring import files as wiring
+    from sidekit_hooks.core import gitignore
 
-    assert wiring.cut_ignore_block(exclude.read_text()) is not None
-    assert wiring.cut_ignore_block(exclude.read_text())[0] == [".sidekit/", ".runtime/"]  # type: ignore[index]
+    assert gitignore.cut_ignore_block(exclude.read_text()) is not None
+    assert gitignore.cut_ignore_block(exclude.read_text())[0] == [".sidekit/", ".runtime/"]  # type: ignore[index]
 
 
 def test_a_linked_work_tree_excludes_in_the_common_folder(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """The plugin form's first-session setup never edits a file the project tracks (#31, deliver 5).
 
-The setup worker (`sidekit_hooks.cli.plugin_setup PROJECT PLUGIN_ROOT`) is run as the hook starts
+The setup worker (`sidekit_hooks.pipeline.plugin_setup PROJECT PLUGIN_ROOT`) is run as the hook starts
 it, from the checkout under test; git itself says what changed."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from testing.hostile import ROOT
 
-SETUP = "import sys; sys.path.insert(0, sys.argv.pop(1)); from sidekit_hooks.cli import plugin_setup; sys.exit(plugin_setup.main(sys.argv[1:]))"
+SETUP = "import sys; sys.path.insert(0, sys.argv.pop(1)); from sidekit_hooks.pipeline import plugin_setup; sys.exit(plugin_setup.main(sys.argv[1:]))"
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "t",
     "GIT_AUTHOR_EMAIL": "t@example.invalid",

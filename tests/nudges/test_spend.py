@@ -18,7 +18,7 @@ SCOPE_NUDGE = "[sidecar:scope] docs/notes.md is outside this task's scope (gt-7)
 REMINDER = (
     "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
 )
-BUDGET_ON = {"SIDEKIT_NUDGE_BUDGET": "on"}  # off by default (and the tests' fixture turns it off)
+BUDGET_ON = {"SIDEKIT_NUDGE_BUDGET": "on"}  # reminders only by default (the tests' fixture: off)
 LINES = "collected 12 items\n"  # 19 bytes a line of Bash output
 
 
@@ -75,6 +75,20 @@ def test_without_the_budget_this_session_costs_a_third_of_what_its_tools_returne
     spent = shown("PostToolUse:Write", SCOPE_NUDGE) + shown("Stop", REMINDER)
     assert (book.result_bytes, book.spent) == (19 * 60, spent)  # 30%: the session the budget is for
     assert spent == 341
+
+
+def test_by_default_a_first_finding_goes_out_at_once_and_only_its_reminder_waits(
+    scoped: Path, run_hook: HookRunner
+) -> None:
+    # The scope line is said with the edit, though 950 bytes read pay for 47 of it. Its reminder
+    # (160 bytes) waits: 1,140 bytes read by the first Stop (57 of budget, 181 spent), 5,890 by the
+    # second; it goes out at the third, once 10,640 bytes were read (532 of budget).
+    said = session(scoped, run_hook, {"SIDEKIT_NUDGE_BUDGET": ""}, [10, 250, 250])
+    assert said == ["", SCOPE_NUDGE, "", "", "", "", "", REMINDER]
+    book = session_ledger.read(str(scoped), "sess-1")
+    spent = shown("PostToolUse:Write", SCOPE_NUDGE) + shown("Stop", REMINDER)
+    assert (book.result_bytes, book.spent) == (19 * 560, spent)
+    assert book.spent <= spend.SHARE * book.result_bytes
 
 
 def test_a_nudge_waits_until_the_session_has_read_enough_to_pay_for_it(
@@ -154,6 +168,8 @@ def test_the_share_is_the_users_to_set(
 ) -> None:
     monkeypatch.setenv("SIDEKIT_NUDGE_BUDGET", value)
     assert spend.share() == share
+    # reminders are held to 5% unless the user turned the budget off or set another share
+    assert spend.reminder_share() == (None if value in ("off", "0") else share or spend.SHARE)
 
 
 def test_a_message_someone_else_queued_never_waits_for_sidekits_budget(

@@ -77,6 +77,67 @@ def ts_repo(root: Path) -> Path:
     return root
 
 
+def js_repo(root: Path) -> Path:
+    files: dict[str, str] = {}
+    for i, name in enumerate(["buildUrl", "mergeConfig", "isAbsolute", "combineUrls", "toForm"]):
+        files[f"lib/{name}.js"] = f"""
+            export class Part{i}Error extends Error {{}}
+            export class Part{i}Reader {{
+              readAll() {{ return 1 }}
+            }}
+            export function {name}(input) {{ return input }}
+            export const {name}Later = async (input) => await Promise.resolve(input)
+            {"function read_raw() { return fetch('/a').then((r) => r.text()) }" if i == 0 else ""}
+            """
+    write(root, files)
+    commit_all(root)
+    return root
+
+
+def rust_repo(root: Path) -> Path:
+    files: dict[str, str] = {}
+    for i, name in enumerate(["version", "version_req", "parse", "display", "eval", "impls"]):
+        files[f"src/{name}.rs"] = f"""
+            pub struct Part{i} {{
+                major: u64,
+            }}
+
+            impl Part{i} {{
+                pub fn new(major: u64) -> Self {{
+                    Part{i} {{ major }}
+                }}
+                pub fn major_of(&self) -> u64 {{
+                    self.major
+                }}
+            }}
+
+            pub enum Kind{i} {{ A, B }}
+            """
+    files["src/legacyName.rs"] = "pub fn parseThing() {}\n"
+    write(root, files)
+    commit_all(root)
+    return root
+
+
+def java_repo(root: Path) -> Path:
+    files: dict[str, str] = {}
+    for i in range(6):
+        files[f"src/main/java/com/example/Part{i}.java"] = f"""
+            package com.example;
+
+            public class Part{i} {{
+                public Part{i}() {{}}
+                public Part{i}(int a) {{}}
+                public int sizeOf() {{ return 0; }}
+                {"static int parse_legacy() { return 0; }" if i == 0 else ""}
+                interface Visitor{i} {{ void visitPart(); }}
+            }}
+            """
+    write(root, files)
+    commit_all(root)
+    return root
+
+
 def figures(project: Path, prefix: str) -> dict[str, tuple[int, int, bool]]:
     _, measures = learn_languages.learn_all(str(project))
     return {m.id: (m.followed, m.total, m.kept) for m in measures if m.id.startswith(prefix)}
@@ -106,14 +167,87 @@ def test_typescript_conventions_are_measured_from_the_code(project: Path) -> Non
     }
 
 
-@pytest.mark.parametrize("repo", [go_repo, ts_repo])
+def test_javascript_conventions_are_measured_from_the_code(project: Path) -> None:
+    assert figures(js_repo(project), "conventions.js.") == {
+        # per file: readAll, the exported function, the arrow const; read_raw in one
+        "conventions.js.function-names": (15, 16, True),
+        "conventions.js.class-names": (10, 10, True),
+        "conventions.js.kebab-file-names": (0, 5, False),
+        "conventions.js.camel-file-names": (5, 5, True),
+        "conventions.js.test-files": (0, 0, False),
+        "conventions.js.spec-files": (0, 0, False),
+        "conventions.js.async-await": (5, 6, False),
+    }
+
+
+def test_rust_conventions_are_measured_from_the_code(project: Path) -> None:
+    assert figures(rust_repo(project), "conventions.rust.") == {
+        "conventions.rust.function-names": (12, 13, True),  # new + major_of per file, parseThing
+        "conventions.rust.type-names": (12, 12, True),
+        "conventions.rust.file-names": (6, 7, False),  # legacyName.rs: 86%
+    }
+
+
+def test_java_conventions_are_measured_from_the_code(project: Path) -> None:
+    # constructors (named by their class) left out; an interface's method is a method
+    assert figures(java_repo(project), "conventions.java.") == {
+        "conventions.java.method-names": (12, 13, True),  # parse_legacy in one file
+        "conventions.java.type-names": (12, 12, True),
+    }
+
+
+def test_typescript_private_members_are_named_like_the_others(project: Path) -> None:
+    """`#fetch()` is a camelCase method (tanstack's query-core has 17 of them)."""
+    files = {
+        f"src/part{i}.ts": f"""
+            export class Part{i} {{
+              #fetchAll(): number {{ return {i} }}
+              #load_raw(): number {{ return {i} }}
+              readAll(): number {{ return this.#fetchAll() }}
+            }}
+            """
+        for i in range(5)
+    }
+    write(project, files)
+    commit_all(project)
+    assert figures(project, "conventions.ts.function-names") == {
+        "conventions.ts.function-names": (10, 15, False)
+    }
+
+
+def test_awaits_and_thens_are_counted_in_code_not_in_comments_or_strings(project: Path) -> None:
+    """A doc comment's `await source$.forEach(...)` example is no use of a promise (rxjs: 6 of 12
+    counted with its comments, 2 of 7 without)."""
+    files = {
+        f"src/load{i}.ts": f"""
+            /**
+             * const total = await load{i}()   (an example, in a comment)
+             * getTotal().then((n) => n)
+             */
+            export async function load{i}(): Promise<number> {{
+              const said = "await me .then(later)"  // await .then(
+              const url = `/a/${{'await'}}`
+              await Promise.resolve(said + url)
+              return fetch('/b').then(() => {i})
+            }}
+            """
+        for i in range(6)
+    }
+    write(project, files)
+    commit_all(project)
+    assert figures(project, "conventions.ts.async-await") == {
+        "conventions.ts.async-await": (6, 12, False)
+    }
+
+
+@pytest.mark.parametrize("repo", [go_repo, ts_repo, js_repo, rust_repo, java_repo])
 def test_learned_rules_carry_their_language_and_their_examples_hold(
     project: Path, repo: object
 ) -> None:
     assert callable(repo)
     rules, _ = learn_languages.learn_all(str(repo(project)))
     document = learn.pack(rules)
-    language = "go" if repo is go_repo else "ts"
+    language = {go_repo: "go", ts_repo: "ts", js_repo: "js", rust_repo: "rust"}.get(repo, "java")
     assert document["rules"] and {r["metadata"]["language"] for r in document["rules"]} == {
         language
     }

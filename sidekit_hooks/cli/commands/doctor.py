@@ -104,6 +104,9 @@ def diagnose(project: str) -> list[Check]:
     checks.append(_mcp_check(project, bool(plugin)))
     checks.append(_export_check(project))
     checks.append(_hook_log_check(project))
+    warm = _warm_path_check(project)
+    if warm:
+        checks.append(warm)
     proposed = _scope_proposal_check(project)
     if proposed:
         checks.append(proposed)
@@ -584,6 +587,18 @@ def _escapes_check(project: str) -> Check:
         f"{found[0]} leads outside the project; sidekit refuses to use it{more}",
         fix,
     )
+
+
+def _warm_path_check(project: str) -> Check | None:
+    """Events wired to both the command hook and the warm server (docs/warm-path.md): which path
+    answered them (the claims of the last hour); None where nothing is wired so."""
+    from sidekit_hooks.pipeline import claim
+
+    counts, last = claim.tally(project)
+    if not last:
+        return None
+    said = ", ".join(f"{count} by {who}" for who, count in counts.items() if count)
+    return Check("warm path", "info", f"events of the last hour: {said}; the newest by {last}")
 
 
 def _deadline_records(project: str) -> int:

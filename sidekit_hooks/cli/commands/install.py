@@ -10,6 +10,7 @@ from typing import Any
 from sidekit_hooks.cli.commands._shared import recorder_envs
 from sidekit_hooks.cli.commands._wiring_args import add_scope, target
 from sidekit_hooks.cli.wiring import files, settings_merge
+from sidekit_hooks.core import gitignore
 from sidekit_hooks.core.errors import SidekitError
 
 
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         record["createdFolders"] = [*(earlier if isinstance(earlier, list) else []), *created]
     files.save_record(where, record)
     if where.project:
-        added = files.ensure_gitignore(where.project)
+        added = gitignore.ensure_gitignore(where.project)
         if added:
             print(f"  .gitignore: added {' '.join(added)}")
         recorder_envs(where.project)

@@ -27,6 +27,11 @@ from sidekit_hooks.cli.commands._shared import add_project, project_of
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project(parser)
+    parser.add_argument(
+        "--hooks",
+        action="store_true",
+        help="also answer Claude Code's mcp_tool hook handlers (tool `hook`; docs/warm-path.md)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,10 +48,15 @@ def run(args: argparse.Namespace) -> int:
     from sidekit_hooks import __version__
     from sidekit_hooks.cli.mcpserver import front, tools
 
+    hooks = bool(getattr(args, "hooks", False))
+    if hooks:
+        from sidekit_hooks.pipeline import claim
+
+        claim.sweep(project)
     importer = front.Importer()
     importer.start()
     wire = front.Wire.claim()
-    server = Server(project)
+    server = Server(project, hooks)
     signal.signal(signal.SIGTERM, server.terminate)
     if (
         os.environ.get("SIDEKIT_MCP_FRONT") == "0"
@@ -55,10 +65,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         replay = front.Front(
             wire,
-            tools.definitions,
+            server.definitions,
             __version__,
             tools.SERVER_NAME,
-            _front_call(project),
+            _front_call(project, hooks),
             importer.is_alive,
         ).serve()
     if replay is None:  # the client left before it needed the SDK
@@ -73,15 +83,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _front_call(project: str) -> Any:
+def _front_call(project: str, hooks: bool = False) -> Any:
     """How the front answers a tool call while the SDK is imported: the SDK server's own function,
     in a thread bounded by the same time. `test` is left to the SDK (progress reports,
-    cancellation)."""
+    cancellation). `hook` (with --hooks) is answered at once: its event's command hook waits."""
     from sidekit_hooks.cli.mcpserver import front, tools
 
     def call(name: str, arguments: dict[str, Any] | None) -> tuple[str, bool] | None:
         if name == "test":
             return None
+        if name == "hook" and hooks:
+            return tools.hook_outcome(arguments, project)
         answered = front.bounded(
             lambda: tools.outcome(name, arguments, project), tools.seconds_for(name)
         )
@@ -94,8 +106,9 @@ class Server:
     """One stdio connection: tools/list from the definitions, tools/call through the answer
     functions."""
 
-    def __init__(self, project: str) -> None:
+    def __init__(self, project: str, hooks: bool = False) -> None:
         self.project = project
+        self.hooks = hooks  # --hooks: the `hook` tool is listed and answered
         self.runs: set[Any] = (
             set()
         )  # pytest_process.Run in flight, stopped on cancel or SIGTERM (imported
@@ -121,13 +134,16 @@ class Server:
         async with stdio_server(lines, out) as (read, write):  # type: ignore[arg-type]
             await server.run(read, write, server.create_initialization_options())
 
+    def definitions(self) -> list[dict[str, Any]]:
+        from sidekit_hooks.cli.mcpserver import tools
+
+        return tools.definitions() + ([tools.hook_definition()] if self.hooks else [])
+
     async def list_tools(self, ctx: Any, params: Any) -> Any:
         import mcp.types as types
 
-        from sidekit_hooks.cli.mcpserver import tools
-
         return types.ListToolsResult(
-            tools=[types.Tool.model_validate(tool) for tool in tools.definitions()]
+            tools=[types.Tool.model_validate(tool) for tool in self.definitions()]
         )
 
     async def call_tool(self, ctx: Any, params: Any) -> Any:
@@ -141,7 +157,11 @@ class Server:
             with anyio.fail_after(
                 tools.seconds_for(name)
             ):  # a cancelled `test` stops its pytest (_test)
-                if name == "test":
+                if name == "hook" and self.hooks:
+                    text, failed = await anyio.to_thread.run_sync(
+                        tools.hook_outcome, params.arguments, self.project
+                    )
+                elif name == "test":
                     text, failed = await self._test(ctx, params.arguments)
                 else:
                     text, failed = await anyio.to_thread.run_sync(

@@ -11,6 +11,7 @@ from sidekit_hooks.cli.commands._shared import recorder_envs
 from sidekit_hooks.cli.commands._wiring_args import add_scope, target
 from sidekit_hooks.cli.mcpserver import config
 from sidekit_hooks.cli.wiring import files, settings_merge
+from sidekit_hooks.core import gitignore
 from sidekit_hooks.core.errors import SidekitError
 
 
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         print("  nothing to remove")
     files.save_record(where, None)
     if where.project and record is not None and not files.has_records(where):
-        removed = files.remove_gitignore(
+        removed = gitignore.remove_gitignore(
             where.project
         )  # the last install here is gone: its ignore lines go too
         if removed:
@@ -96,7 +97,7 @@ def _created_folders(where: files.Target, record: dict[str, Any] | None) -> None
 
 
 def _plugin_setup(project: str) -> None:
-    from sidekit_hooks.cli import plugin_setup
+    from sidekit_hooks.pipeline import plugin_setup
 
     for line in plugin_setup.undo(project):
         print(f"  {line}")

@@ -10,6 +10,7 @@ instead of a raw command.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -113,6 +114,40 @@ def definitions() -> list[dict[str, Any]]:
         {"name": name, "description": text, "inputSchema": schema}
         for name, (text, schema) in TOOLS.items()
     ]
+
+
+def hook_definition() -> dict[str, Any]:
+    """The `hook` tool of `sidekit mcp --hooks`: Claude Code's `mcp_tool` hook handlers call it with
+    the event (pipeline/warm.py); listed only with `--hooks`, so the model's tools stay as they
+    are."""
+    from sidekit_hooks.pipeline import warm
+
+    return {
+        "name": warm.TOOL,
+        "description": "Answers a Claude Code hook event as sidekit's command hook does.",
+        "inputSchema": _schema({name: STR for name in warm.FIELDS}),
+    }
+
+
+_HOOK_LOCK = threading.Lock()
+
+
+def hook_outcome(arguments: Any, project: str) -> tuple[str, bool]:
+    """(text, is_error) of one `hook` call: what the command hook would print, never an error (a
+    failure gives the event back to the command hook, pipeline/claim.py). One event at a time: the
+    runtime keeps per-call state in its modules, as in the one-event process it was made for."""
+    from sidekit_hooks.pipeline import warm
+
+    if not isinstance(arguments, dict):
+        return "", False
+    with _HOOK_LOCK:
+        try:
+            return warm.answer(arguments), False
+        except Exception as exc:  # noqa: BLE001 - logged; the command hook answers
+            from sidekit_hooks.core import hooklog
+
+            hooklog.error(project, "hook", "warm", exc)
+            return "", False
 
 
 def check(name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:

@@ -7,7 +7,16 @@ names it alone.
 
 from __future__ import annotations
 
-from sidekit_hooks.runners.dotnet.command import compact_words, matches
+# The platform-neutral half is mtp's own (the same functions, not copies): only the name differs.
+from sidekit_hooks.runners.dotnet.mtp import (
+    FEED,
+    before_run,
+    command,
+    compact_words,
+    feed_after,
+    filter_words,
+    matches,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,8 +25,8 @@ if TYPE_CHECKING:
     from sidekit_hooks.runners import Result
 
 NAME = "vstest"
-FEED = "reports"  # its TRX reports and its console, read once `dotnet test` has ended
 __all__ = [
+    "FEED",
     "NAME",
     "before_run",
     "collect",
@@ -36,34 +45,9 @@ def detect(project: str) -> bool:
     return adapter.detect(project, NAME)
 
 
-def command(project: str, args: list[str]) -> list[str]:
-    from sidekit_hooks.runners.dotnet import adapter
-
-    return adapter.command(project, args)
-
-
-def before_run(project: str) -> Any:
-    from sidekit_hooks.runners.dotnet import adapter
-
-    return adapter.before_run(project)
-
-
 def collect(
     project: str, started: float, exit_code: int, raw_output_path: str, before: Any = None
 ) -> Result:
     from sidekit_hooks.runners.dotnet import adapter
 
     return adapter.collect(project, started, exit_code, raw_output_path, NAME, before)
-
-
-def filter_words(args: list[str]) -> list[str]:
-    from sidekit_hooks.runners.dotnet import adapter
-
-    return adapter.filter_words(args)
-
-
-def feed_after(job: dict[str, Any]) -> Result:
-    """An agent's compacted `dotnet test`, always fed after it ended (adapter.feed_after)."""
-    from sidekit_hooks.runners.dotnet import adapter
-
-    return adapter.feed_after(job)

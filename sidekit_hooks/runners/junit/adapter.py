@@ -234,6 +234,9 @@ def from_reports(
         for case in cases:
             test, entry = _record(case, index)
             result.tests[test] = entry
+    from sidekit_hooks.runners.junit import subject
+
+    subject.place(result.tests, index)
     return result
 
 

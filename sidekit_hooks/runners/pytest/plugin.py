@@ -165,6 +165,12 @@ class Recorder:
         if self.worker:
             return
         try:
+            from sidekit_hooks.runners.pytest import exercised
+
+            exercised.place(self.tests, self.root)
+        except Exception:  # noqa: BLE001 - a source it cannot read leaves the failures where they are
+            pass
+        try:
             from sidekit_hooks.status import record
 
             self.saved = record.save(self.capture(), int(exitstatus))

@@ -97,7 +97,7 @@ def rewrite(command: str, cwd: str, project: str) -> str:
 
 def wire_for_plugin(command: str, cwd: str, project: str) -> None:
     """Plugin form (#18): a plugin user never ran `sidekit install`, and the first session's setup
-    (cli/plugin_setup.py) may not have run yet when the first raw run comes. So before a Bash
+    (pipeline/plugin_setup.py) may not have run yet when the first raw run comes. So before a Bash
     command that names pytest, the environments inside the project (links resolved) that do not
     record yet are wired, as install would: a `.pth` and a small folder under `.sidekit/`. Rewritten
     or left as written (a pipe, `-s`, `compact-pytest = false`), the run then records, as in the

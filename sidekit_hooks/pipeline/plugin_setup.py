@@ -4,7 +4,7 @@ session.
 The settings form's `sidekit install` git-ignores `.sidekit/` and `.runtime/` and makes a plain
 pytest in the project's own environments record (`runners/pytest/environments.py`). A plugin user
 never runs it, so the first SessionStart of the plugin in a project starts this worker, detached
-(`python -S -m sidekit_hooks.cli.plugin_setup PROJECT PLUGIN_ROOT`). It:
+(`python -S -m sidekit_hooks.pipeline.plugin_setup PROJECT PLUGIN_ROOT`). It:
 
 - adds the ignore lines to the repository's `info/exclude` (a git work tree, a linked one too:
   nothing the project tracks changes, and the scope sidecar sees no edit; core/git_exclude.py), to
@@ -13,7 +13,8 @@ never runs it, so the first SessionStart of the plugin in a project starts this 
   link out of it;
 - records that it ran in `.sidekit/plugin-setup.json` (so later sessions skip it: one read) and
   leaves one line in `.sidekit/plugin-setup.say`, which the next hook claims by rename and shows the
-  user once (systemMessage: the model never sees it); `core/pluginform.py` is the hook's side.
+  user once (systemMessage: the model never sees it); `core/pluginform.py` is what the
+  hook reads.
 
 Idempotent, and one at a time per project (a lock): concurrent first hooks set up once.
 """
@@ -23,11 +24,32 @@ from __future__ import annotations
 import os
 import sys
 
-from sidekit_hooks.core import background, fastjson, hooklog, pluginform, safepath, workspace
+from sidekit_hooks.core import (
+    background,
+    fastjson,
+    gitignore,
+    hooklog,
+    pluginform,
+    safepath,
+    workspace,
+)
 
 MAX_EXCLUDE = (
     1 << 20
 )  # bytes of an `info/exclude` read; a bigger one is cut at that (it is the user's own)
+
+
+SETUP_MODULE = "sidekit_hooks.pipeline.plugin_setup"  # this module, run as the detached worker
+
+
+def start_setup(project: str, root: str) -> bool:
+    """Start the setup worker unless it runs already; True when started."""
+    if not background.lock_is_stale(
+        os.path.join(workspace.state_dir(project), pluginform.LOCK_FILE)
+    ):
+        return False
+    background.spawn_module(SETUP_MODULE, [project, root])
+    return True
 
 
 def ignore_lines(project: str) -> tuple[str, list[str]]:
@@ -37,14 +59,12 @@ def ignore_lines(project: str) -> tuple[str, list[str]]:
     Never a file the project tracks: inside a git work tree (a linked one too) the lines go to the
     repository's `info/exclude` (core/git_exclude.py), or nowhere when that cannot be placed; a
     `.gitignore` only where there is no repository at all."""
-    from sidekit_hooks.cli.wiring import files as wiring
     from sidekit_hooks.core import git_exclude
 
     exclude = git_exclude.exclude_file(project)
     if exclude:
-        lines = [
-            line for line in wiring.IGNORED if not line.startswith(".claude")
-        ]  # no settings backups here
+        # no settings backups here
+        lines = [line for line in gitignore.IGNORED if not line.startswith(".claude")]
         added = _add_lines(exclude, lines)
         # The hooks may have put them there already, as they made the folders (core/git_exclude.py):
         # the user hears what the exclude file now holds of them either way.
@@ -52,14 +72,11 @@ def ignore_lines(project: str) -> tuple[str, list[str]]:
             line for line in lines if line in added or _holds(exclude, line)
         ]
     if git_exclude.in_repository(project):
-        return (
-            "",
-            [],
-        )  # a repository whose exclude file we cannot place: nothing rather than a tracked file
-    gitignore = os.path.join(project, ".gitignore")
-    if os.path.islink(gitignore):
+        # a repository whose exclude file we cannot place: nothing rather than a tracked file
+        return "", []
+    if os.path.islink(os.path.join(project, ".gitignore")):
         return "", []  # a shared or generated file elsewhere: not ours to change
-    return ".gitignore", wiring.ensure_gitignore(project)
+    return ".gitignore", gitignore.ensure_gitignore(project)
 
 
 def _shown(project: str, path: str) -> str:
@@ -80,7 +97,6 @@ def _holds(path: str, line: str) -> bool:
 
 
 def _add_lines(path: str, lines: list[str]) -> list[str]:
-    from sidekit_hooks.cli.wiring import files as wiring
 
     try:
         found = _read_exclude(path)
@@ -89,8 +105,8 @@ def _add_lines(path: str, lines: list[str]) -> list[str]:
     if found is None:
         return []  # too big to rewrite whole: left as it is
     text = found
-    present = {wiring._ignore_key(line) for line in text.splitlines()}
-    missing = [line for line in lines if wiring._ignore_key(line) not in present]
+    present = {gitignore.ignore_key(line) for line in text.splitlines()}
+    missing = [line for line in lines if gitignore.ignore_key(line) not in present]
     if missing:
         from sidekit_hooks.core import git_exclude
 
@@ -146,14 +162,13 @@ def undo(project: str) -> list[str]:
     done = pluginform.done_path(project)
     if not os.path.isfile(done):
         return []
-    from sidekit_hooks.cli.wiring import files as wiring
     from sidekit_hooks.core import git_exclude
 
     said = []
     exclude = git_exclude.exclude_file(project)
     text = _read_exclude(exclude) if exclude and os.path.isfile(exclude) else None
     if text is not None:
-        cut = wiring.cut_ignore_block(text)
+        cut = gitignore.cut_ignore_block(text)
         if cut is not None:
             workspace.atomic_write(exclude, cut[1])
             said.append(f"{_shown(project, exclude)}: removed {' '.join(cut[0])}")
