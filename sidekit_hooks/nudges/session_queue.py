@@ -249,9 +249,14 @@ def for_session(
 
 
 def _pause_alarm() -> float:
-    """Stop the hook's deadline alarm (pipeline/hook.py); the seconds it had left (0.0: none)."""
+    """Stop the hook's deadline alarm (pipeline/hook.py); the seconds it had left (0.0: none, or
+    not the main thread, whose alarm is not this call's: the warm server's, as core/budget.py)."""
     import _signal
 
+    try:
+        _signal.signal(_signal.SIGALRM, _signal.getsignal(_signal.SIGALRM))
+    except (ValueError, TypeError):  # not the main thread (or a handler set outside Python)
+        return 0.0
     return float(_signal.setitimer(_signal.ITIMER_REAL, 0)[0])
 
 
