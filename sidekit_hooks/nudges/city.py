@@ -4,8 +4,11 @@ Gas City (the successor of Gas Town) keeps every deferred nudge of a city in one
 (`<city>/.gc/nudges/` as gc writes it, or `<city>/.gc/runtime/nudges/`), in buckets `pending`,
 `in_flight` and `dead`. This module reads and writes that file with Gas City's own semantics
 (docs/fleets.md): a drain claims the due items of this session/agent into `in_flight` with a
-two-minute lease, removes them once printed, and puts back what it did not print; a failed print
-counts an attempt. Items and keys sidekit does not know are kept.
+two-minute lease and puts back what it will not print. What it will print leaves the city before the
+print, in the same hold of the lock as its ack (`hand_over`): it goes to the session's own file queue
+as a claim, removed once printed. So no ack waits for the lock after the print, where giving up would
+leave a printed item in flight for its lease to say again. Items and keys sidekit does not know are
+kept.
 
 Standard library only (hook hot path); `json` is imported only once a state file has something in
 it. The lock wait is bounded by the caller's deadline: a locked or corrupt file costs a log line,
@@ -47,9 +50,9 @@ RETRY_DELAY = 15.0  # seconds before a failed delivery is tried again (defaultQu
 MAX_ATTEMPTS = 5  # then the item goes to `dead` (defaultQueuedNudgeMaxAttempts)
 DEFAULT_TTL = 24 * 3600.0  # an item enqueued without its own expiry (defaultQueuedNudgeTTL)
 LOCK_POLL = 0.01  # seconds between two non-blocking lock attempts, as gc polls
-# Seconds an ack or put-back waits for the lock. Longer than a claim's wait: the output is already
-# out, and an ack that gives up leaves the item in flight until its lease ends, then delivered
-# again.
+# Seconds a `settle` (a put-back, a moot item's ack, a failed print's attempt) waits for the lock.
+# None of them follows a print (`hand_over` acks before it): one that gives up leaves the item in
+# flight until its lease ends, and it is said then, for the first time.
 SETTLE_WAIT = 2.0
 MAX_STATE = (
     64 * 1024 * 1024
@@ -58,6 +61,7 @@ MAX_STATE = (
 # drained by a detached worker instead (nudges/city_handoff.py), which hands this session's items to
 # its file queue for the next turn: nothing is lost, the hook stays on time.
 HOOK_STATE = 1024 * 1024
+BUCKETS = ("pending", "in_flight", "dead")
 MAX_OWN_PENDING = 50  # sidekit's own pending items per agent; older ones give way (logged)
 WAKE_TIMEOUT = 0.05  # seconds to connect to the wake socket (gc's dispatcher listens there)
 MAX_SOCKET_PATH = 100  # bytes; longer unix socket paths move under /tmp, as gc does
@@ -310,6 +314,7 @@ def claim(
     at: datetime | None = None,
     limit: int = 200,
     max_bytes: int = MAX_STATE,
+    staged_in: str = "",
 ) -> list[CityClaim]:
     """Move this session's due pending items to `in_flight` (lease CLAIM_TTL) and return them,
     oldest first.
@@ -318,16 +323,19 @@ def claim(
     to dead. One id is delivered once: a pending item of ours whose id is already in flight, or
     taken in this claim, goes to dead (`duplicate id`), never said a second time. Raises
     CityQueueError (locked past `deadline`, corrupt file), StateTooLarge when the file is over
-    `max_bytes` (not read)."""
+    `max_bytes` (not read). `staged_in`: the session's file queue folder, whose staged files a
+    killed hand-over left are settled first (`_settle_staged`)."""
     session, keys = identity()
     size = _state_size(city)
-    if not keys or not size:
+    if not keys or not (size or _staged_names(staged_in)):
         return []
     if size > max_bytes:
         raise StateTooLarge(size, max_bytes)
     moment = at or _now()
     with _Locked(city, deadline, max_bytes) as held:
         state = held.state
+        if staged_in:
+            _settle_staged(state, staged_in)
         pending, in_flight, dead = (
             _items(state, bucket) for bucket in ("pending", "in_flight", "dead")
         )
@@ -407,6 +415,184 @@ def _bury(item: dict[str, Any], moment: datetime, why: str) -> None:
     item["dead_at"] = gc_time(moment)
     if not item.get("last_error"):
         item["last_error"] = why
+
+
+def hand_over(
+    claims: list[CityClaim],
+    queue_root: str,
+    session: str,
+    deadline: float,
+    *,
+    put_back: Iterable[Claim] = (),
+    held: list[Claim] | None = None,
+    claimed: bool = True,
+) -> list[Claim]:
+    """Move `claims` (this process's, still in flight under its lease) out of the city into the
+    session's own file queue, and put `put_back` back to pending, in one hold of the city's lock:
+    the city's ack is done before anything is printed, so no lock that cannot be had after the
+    print (a loaded machine, a deadline) can leave a printed item in flight for its lease to bring
+    back. Returns the file queue's claims (`<name>.claimed.<hex>`, which the caller prints and then
+    commits with a lock-free unlink), or, with `claimed=False` (the hand-off worker), leaves them
+    queued for the next drain and returns them unclaimed. An item whose lease ran out and was
+    claimed again meanwhile is not ours: left out. `held` (the hook's claims not yet settled) gets
+    each file claim in place of its city claim as soon as it exists, for a deadline's fail-open.
+
+    Each item is first written under a name no drainer reads (`STAGED`), then the state file is
+    replaced (the one commit point), then each staged file is renamed to its claim. A staged file
+    left by a killed process is settled by the next hand-over or claim of this session
+    (`_settle_staged`): its item still in the city means it never left (the file goes); gone means
+    it did (the file becomes a queued nudge). Raises CityQueueError (lock, file) and OSError (the
+    session's folder): then nothing moved, and the claims stay in flight until their lease ends."""
+    from sidekit_hooks.nudges import queue
+
+    mine = {item.name: item for item in claims if item.name}
+    backs = {item.name: item for item in put_back if isinstance(item, CityClaim) and item.name}
+    cities = {item.city for item in [*mine.values(), *backs.values()]}
+    if not cities:
+        return []
+    (city,) = cities  # one session's claims: one city
+    folder = queue.session_folder(queue_root, session)
+    safepath.makedirs(folder, queue.queue_anchor(queue_root))
+    out: list[Claim] = []
+    texts = {name: _file_text(item) for name, item in mine.items()}
+    with _Locked(city, deadline) as locked:
+        state = locked.state
+        _settle_staged(state, folder)
+        ours = [mine[ident] for ident in dict.fromkeys(_held_here(state, mine))]
+        staged: list[tuple[CityClaim, str]] = []
+        landed: bool | None = False
+        try:
+            for item in ours:
+                staged.append((item, _stage(folder, *texts[item.name])))
+            if ours or backs:
+                _settle_in(state, {item.name: item for item in ours}, delivered=True, error="")
+                _settle_in(state, backs, delivered=False, error="")
+                _write(state_path(city), state)
+            landed = True
+        finally:
+            # Still under the lock. Cut short (a deadline) before `landed` was set: the file says
+            # whether its replace landed.
+            if not landed and staged:
+                landed = _left_city(city, [item.name for item, _ in staged])
+            for item, path in staged:
+                if landed is None:
+                    break  # unreadable now: the next hand-over or claim settles them
+                if not landed:
+                    _unlink(path)  # still in flight in the city: its lease brings it back
+                    continue
+                moved = _promote(path, claimed)
+                if moved is None:
+                    continue
+                handed = queue.Claim(_queued_name(path), moved, item.nudge)
+                out.append(handed)
+                if held is not None:
+                    held[:] = [handed if other is item else other for other in held]
+    return out
+
+
+def _left_city(city: str, idents: list[str]) -> bool | None:
+    """Whether none of `idents` is in the state file now (read under the lock); None when it cannot
+    be read."""
+    try:
+        state = _load(state_path(city))
+    except CityQueueError:
+        return None
+    return not _ids_in(state).intersection(idents)
+
+
+def _ids_in(state: dict[str, Any]) -> set[str]:
+    """The ids of every item the city still holds (pending, in flight, dead): one there has not
+    left it."""
+    return {str(item.get("id", "")) for b in BUCKETS for item in _items(state, b)}
+
+
+STAGED = ".staged"  # ends a file written under the lock before its item leaves the city
+
+
+def _id_tag(ident: str) -> str:
+    """A city id as a name part: its digest (gc's ids are not ours to trust as file names)."""
+    import hashlib
+
+    return hashlib.sha256(ident.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def _held_here(state: dict[str, Any], mine: dict[str, CityClaim]) -> list[str]:
+    """The ids of `mine` still in flight under this process's claim (same `claimed_at`)."""
+    found = []
+    for item in _items(state, "in_flight"):
+        held_ = mine.get(str(item.get("id", "")))
+        if held_ is not None and item.get("claimed_at") == held_.claimed_at:
+            found.append(held_.name)
+    return found
+
+
+def _file_text(held: CityClaim) -> tuple[str, str]:
+    """(the item's file in Gas Town's format, its id's digest): made before the lock is taken, so
+    the lock is held for the writes only."""
+    from datetime import timedelta
+
+    nudge = held.nudge
+    if nudge.expires_at is None:  # Gas City's item without an expiry: its default
+        nudge.expires_at = nudge.timestamp + timedelta(seconds=DEFAULT_TTL)
+    return nudge.to_json(), _id_tag(held.name)
+
+
+def _stage(folder: str, text: str, tag: str) -> str:
+    """Write one item into the session's folder under a name no drainer reads: `<queued
+    name>.<id digest>.staged` (neither `.json` at the end nor `.claimed` in it, Gas Town's
+    drain and sweep skip it too)."""
+    name = f"{time.time_ns()}-{os.urandom(4).hex()}.json"
+    path = os.path.join(folder, f"{name}.{tag}{STAGED}")
+    with open(path, "x", encoding="utf-8", errors="replace") as handle:
+        handle.write(text)
+    return path
+
+
+def _promote(staged: str, claimed: bool) -> str | None:
+    """Rename a staged file to its claim (`claimed`) or its queued name; its new path, None when it
+    is gone."""
+    queued = os.path.join(os.path.dirname(staged), _queued_name(staged))
+    target = f"{queued}.claimed.{os.urandom(4).hex()}" if claimed else queued
+    try:
+        os.rename(staged, target)
+    except OSError:
+        return None
+    return target
+
+
+def _queued_name(staged: str) -> str:
+    """`<UnixNano>-<hex>.json` of a staged file's path."""
+    return os.path.basename(staged).split(".json.", 1)[0] + ".json"
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _staged_names(folder: str) -> list[str]:
+    from sidekit_hooks.nudges import queue
+
+    return [name for name in queue.entries(folder) if name.endswith(STAGED)] if folder else []
+
+
+def _settle_staged(state: dict[str, Any], folder: str) -> None:
+    """Staged files a killed hand-over left in `folder` (read under the lock, so no live hand-over
+    has any): an item the city still holds (pending, in flight or dead) never left it (the file
+    goes); one that is gone left it with this file as its only copy (queued for the next
+    drain)."""
+    names = _staged_names(folder)
+    if not names:
+        return
+    in_city = {_id_tag(ident) for ident in _ids_in(state)}
+    for name in names:
+        path = os.path.join(folder, name)
+        if name[: -len(STAGED)].rsplit(".", 1)[-1] in in_city:
+            _unlink(path)
+        else:
+            _promote(path, claimed=False)
 
 
 def settle(

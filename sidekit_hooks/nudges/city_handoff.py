@@ -4,9 +4,10 @@ A hook parses and rewrites at most `city.HOOK_STATE` bytes of `state.json` (abou
 file is bigger, the hook starts this worker (`python -P -S -m sidekit_hooks.nudges.city_handoff CITY
 QUEUE_ROOT SESSION PROJECT`) and goes on without the city's items this turn. The worker, with the
 time a hook does not have, claims this session's due items (Gas City's semantics, the whole file
-read, up to `city.MAX_STATE`), writes each one into the session's own file queue (Gas Town's format,
-which the next hook drains in one folder listing), and only then acks them in the city. An item it
-could not write goes back to pending. Nothing is lost; at most one worker runs per project (a lock).
+read, up to `city.MAX_STATE`), and moves them into the session's own file queue (Gas Town's format,
+which the next hook drains in one folder listing) with their ack in the city under the same hold of
+the lock (`city.hand_over`). An item it could not move stays in flight until its lease ends. Nothing
+is lost or doubled; at most one worker runs per project (a lock).
 Standard library only.
 """
 
@@ -33,22 +34,23 @@ def start(city_root: str, queue_root: str, session: str, project: str) -> None:
 
 def hand_off(city_root: str, queue_root: str, session: str) -> int:
     """Move this session's due city items into its file queue (as many as it has room for: its cap
-    must never drop one of them); how many moved."""
+    must never drop one of them); how many moved. The ack and the writes are one step under the
+    city's lock (`city.hand_over`): a lock lost after the claim leaves them in flight, written
+    nowhere, until their lease ends; never in both places."""
     room = queue.MAX_DEPTH - len(queue.pending_names(queue.session_folder(queue_root, session)))
     if room <= 0:
         return 0  # the file queue is full: the city keeps them until the next turn's worker
-    claims = city.claim(city_root, time.monotonic() + CLAIM_WAIT, limit=room)
-    moved: list[queue.Claim] = []
-    try:
-        for held in claims:
-            queue.enqueue(queue_root, session, held.nudge)
-            moved.append(held)
-    finally:
-        left = [held for held in claims if held not in moved]
-        if left:
-            city.settle(left, delivered=False, deadline=time.monotonic() + CLAIM_WAIT)
-        if moved:
-            city.settle(moved, delivered=True, deadline=time.monotonic() + CLAIM_WAIT)
+    claims = city.claim(
+        city_root,
+        time.monotonic() + CLAIM_WAIT,
+        limit=room,
+        staged_in=queue.session_folder(queue_root, session),
+    )
+    if not claims:
+        return 0
+    moved = city.hand_over(
+        claims, queue_root, session, time.monotonic() + CLAIM_WAIT, claimed=False
+    )
     return len(moved)
 
 

@@ -18,6 +18,10 @@ from sidekit_hooks.nudges.city_env import find_city, identity
 
 # seconds a claim or write waits for Gas City's lock (gc holds it for milliseconds)
 CITY_CLAIM_WAIT = 0.25
+# Seconds the hand-over before the print waits for the lock, the hook's alarm paused meanwhile (the
+# hook's time is its deadline plus this, as when the ack came after the print and waited as long).
+# Giving up costs the items their lease (two minutes in flight), never a double.
+HAND_OVER_WAIT = 2.0
 
 
 class SessionQueue:
@@ -44,6 +48,15 @@ class SessionQueue:
             except (OSError, workspace.UnsafeSessionName) as exc:
                 self._log_refusal("drain", exc)
         return claims
+
+    def hand_over(
+        self, delivered: list[queue.Claim], rest: list[queue.Claim], held: list[queue.Claim]
+    ) -> list[queue.Claim]:
+        """Before the print: put `rest` back, and return the claims of `delivered` whose commit after
+        the print needs no lock (all of them here: a file claim's commit is one unlink). `held`: the
+        call's claims not yet settled (see CityQueue)."""
+        queue.release(rest)
+        return delivered
 
     def enqueue(self, nudge: queue.Nudge, seen: list[str] | None = None) -> bool:
         """Queue one nudge; False when it was not queued (logged). `seen`: see `queue.enqueue`."""
@@ -92,27 +105,67 @@ class CityQueue(SessionQueue):
         self.main = main  # the main agent's call (a subagent's starts no hand-off worker)
         self.busy = False
         self._gc_drains: bool | None = None
+        self._staged_settled = False  # a killed hand-over's staged files: settled by one claim
 
     def claim(self, seen: list[str] | None = None) -> list[queue.Claim]:
         claims = super().claim(seen)
-        if self.busy or self.gc_drains():
-            return claims
+        if self.busy or not self.session or self.gc_drains():
+            return claims  # without a session id there is no file queue to hand items over to
         from sidekit_hooks.nudges import city
 
         try:
             # A claim waits for the lock a short while only: detectors and delivery come after it.
             return claims + list(
-                city.claim(self.city_root, self._wait(), max_bytes=city.HOOK_STATE)
+                city.claim(
+                    self.city_root,
+                    self._wait(),
+                    max_bytes=city.HOOK_STATE,
+                    staged_in=self._staged_in(),
+                )
             )
         except (
             city.StateTooLarge
         ) as exc:  # over what a hook reads in time: a worker drains it for next turn
             self.busy = True
             self._hand_off(exc)
-        except OSError as exc:  # locked past the deadline, corrupt: this turn goes without
+        except (OSError, workspace.UnsafeSessionName) as exc:  # locked past the deadline, corrupt
             self.busy = True  # and does not wait for it a second time
             hooklog.error(self.project, self.event_name, "city-drain", exc)
         return claims
+
+    def hand_over(
+        self, delivered: list[queue.Claim], rest: list[queue.Claim], held: list[queue.Claim]
+    ) -> list[queue.Claim]:
+        """The city's claims among `delivered` leave the city for this session's file queue, and
+        those among `rest` go back to pending, under one hold of the lock (`city.hand_over`), before
+        anything is printed: what is printed is already acked, and its commit is a file's unlink.
+        When the lock cannot be had they are not printed this turn (logged): they stay in flight
+        until their lease ends and come back then, never said twice."""
+        from sidekit_hooks.nudges import city
+
+        own = [held_ for held_ in delivered if not isinstance(held_, city.CityClaim)]
+        theirs = [held_ for held_ in delivered if isinstance(held_, city.CityClaim)]
+        queue.release([held_ for held_ in rest if not isinstance(held_, city.CityClaim)])
+        back = [held_ for held_ in rest if isinstance(held_, city.CityClaim)]
+        if not (theirs or back):
+            return own
+        left = _pause_alarm()  # a deadline inside the locked step would only cost a turn
+        try:
+            handed = city.hand_over(
+                theirs,
+                self.root,
+                self.session,
+                time.monotonic() + HAND_OVER_WAIT,
+                put_back=back,
+                held=held,
+            )
+        except (OSError, workspace.UnsafeSessionName) as exc:
+            self.busy = True
+            hooklog.error(self.project, self.event_name, "city-hand-over", exc)
+            return own
+        finally:
+            _resume_alarm(left)
+        return own + handed
 
     def enqueue(self, nudge: queue.Nudge, seen: list[str] | None = None) -> bool:
         if self.busy:
@@ -151,6 +204,13 @@ class CityQueue(SessionQueue):
             )
         return True
 
+    def _staged_in(self) -> str:
+        """The session's folder for the first claim of this call (see `city.claim`), else ''."""
+        if self._staged_settled:
+            return ""
+        self._staged_settled = True
+        return queue.session_folder(self.root, self.session)
+
     def gc_drains(self) -> bool:
         """Whether gc's own drain hook delivers the city's queue here (read once per call)."""
         if self._gc_drains is None:
@@ -186,6 +246,26 @@ def for_session(
     if city_root:
         return CityQueue(project, session, event_name, deadline, city_root, main=main)
     return SessionQueue(project, session, event_name, deadline)
+
+
+def _pause_alarm() -> float:
+    """Stop the hook's deadline alarm (pipeline/hook.py); the seconds it had left (0.0: none, or
+    not the main thread, whose alarm is not this call's: the warm server's, as core/budget.py)."""
+    import _signal
+
+    try:
+        _signal.signal(_signal.SIGALRM, _signal.getsignal(_signal.SIGALRM))
+    except (ValueError, TypeError):  # not the main thread (or a handler set outside Python)
+        return 0.0
+    return float(_signal.setitimer(_signal.ITIMER_REAL, 0)[0])
+
+
+def _resume_alarm(left: float) -> None:
+    """Arm the alarm again with what it had left (a worker, which has none, stays without)."""
+    if left > 0:
+        import _signal
+
+        _signal.setitimer(_signal.ITIMER_REAL, left)
 
 
 def sessions_to_drain(session_id: str) -> list[str]:

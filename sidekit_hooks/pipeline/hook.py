@@ -13,7 +13,7 @@ import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from sidekit_hooks.pipeline.runtime import Call
 
 # The handler argument of an event wired twice, to this hook and to the warm server's `hook` tool.
 WARM_HANDLER = "warm"
@@ -207,8 +207,13 @@ def _fail_open(event_name: str, exc: BaseException, call: object, outcome: objec
             queue.release(
                 outcome.claims, error=f"print failed: {type(exc).__name__}"
             )  # nothing was delivered
-        elif where == "deadline" and held and event_name in runtime.DRAINING_HOOKS:
-            _deliver_held(event_name, held)  # drained first: what was queued still goes out
+        elif (
+            where == "deadline"
+            and isinstance(call, runtime.Call)
+            and held
+            and event_name in runtime.DRAINING_HOOKS
+        ):
+            _deliver_held(event_name, call)  # drained first: what was queued still goes out
         else:
             queue.release(held)
         cause: BaseException | str = exc
@@ -225,12 +230,17 @@ def _fail_open(event_name: str, exc: BaseException, call: object, outcome: objec
         pass
 
 
-def _deliver_held(event_name: str, held: Sequence[object]) -> None:
+def _deliver_held(event_name: str, call: Call) -> None:
+    """What the call had claimed, printed as the drain would have (settled before the print, as
+    there: `SessionQueue.hand_over`)."""
     from sidekit_hooks.nudges import delivery, queue
 
-    claims = [claim for claim in held if isinstance(claim, queue.Claim)]
+    claims = [claim for claim in call.held if isinstance(claim, queue.Claim)]
     text, delivered, left = delivery.plan(claims)
-    queue.release(left)
+    ready = call.queue.hand_over(delivered, left, call.held)
+    if len(ready) < len(delivered):
+        text = delivery.plan(ready)[0]
+    delivered = ready
     try:
         _emit(delivery.hook_output(event_name, text))
     except BaseException as exc:  # noqa: BLE001

@@ -614,9 +614,19 @@ def drain(
     claims, waiting = within_budget(claims, call, said)
     text, delivered, left = delivery.plan(claims, room)
     if not delivered:
-        queue.release(claims + waiting)
+        call.queue.hand_over([], claims + waiting, call.held)
+        call.held.clear()
         return "", []
-    queue.release(left + waiting)
+    # Settled before the print: what is printed needs no lock afterwards (a city's items leave the
+    # city now), so no wait after the output can leave it to be said a second time.
+    ready = call.queue.hand_over(delivered, left + waiting, call.held)
+    call.held[:] = ready  # what a deadline from here on delivers
+    if len(ready) < len(delivered):  # a city's items that could not leave it wait in flight
+        if not ready:
+            return "", []
+        waits = len(delivered) - len(ready) + len(left)
+        text = delivery.plan(ready, room)[0] + f"\n(+{waits} more queued)"
+    delivered = ready
     policy.record_delivered(project, event.event_name, event.session_id, delivered)
     call.facts.extend(
         delivered_fact(

@@ -17,6 +17,12 @@ import pytest
 from testing.city import city_env
 from testing.hooks import HOOK_SCRIPTS, REPO
 
+# The writers and the direct drainers stand for gc's own callers, whose flock blocks without a timeout
+# (gascity internal/nudgequeue/state.go, WithState): they wait for the lock as long as the test may
+# last, where a hook gives up after a fraction of a second and tries at its next call. (With 30 s, a
+# loaded machine, load 15 with every drainer at the lock, left a writer waiting past it.)
+GC_WAIT = 600
+
 WRITER = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
@@ -25,8 +31,8 @@ root, tag, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
 for i in range(count):
     item = city.new_item(f"{tag}-{i}", "mayor", "")
     item["source"] = "w"
-    city.enqueue(root, [item], time.monotonic() + 30)
-"""
+    city.enqueue(root, [item], time.monotonic() + GC_WAIT)
+""".replace("GC_WAIT", str(GC_WAIT))
 
 # A drainer stops once the writers are done and the state file (replaced whole, so readable without
 # the lock) holds nothing pending or in flight: an empty turn alone (lock busy, items in another's
@@ -51,14 +57,14 @@ from sidekit_hooks.nudges import city
 root, done = sys.argv[2], sys.argv[3]
 while True:
     finished = os.path.exists(done)
-    claims = city.claim(root, time.monotonic() + 30)
+    claims = city.claim(root, time.monotonic() + GC_WAIT)
     for held in claims:
         print(held.nudge.message, flush=True)
-    city.settle(claims, delivered=True, deadline=time.monotonic() + 30)  # no hook deadline here
+    city.settle(claims, delivered=True, deadline=time.monotonic() + GC_WAIT)  # no hook deadline
     if not claims and finished and drained(root):
         break
     time.sleep(0.002)
-"""
+""".replace("GC_WAIT", str(GC_WAIT))
 )
 
 HOOK_DRAINER = (
@@ -142,20 +148,26 @@ def race(
         )
         for _ in range(direct_drainers)
     ]
-    for proc in procs:
-        assert proc.wait(timeout=600) == 0
-    done.write_text("")
+    try:
+        written = [proc.wait(timeout=600) for proc in procs]
+    finally:
+        done.write_text("")  # a writer that failed must not leave the drainers running
     ends = [proc.communicate(timeout=600) for proc in drainers]
+    outputs = [out for out, _ in ends]
+    counts = Counter(m for text in outputs for m in delivered(text))
+    # none twice, first: whatever else failed (a writer or a direct drainer that could not have the
+    # lock in its time) cannot make one said twice
+    assert [m for m, n in counts.items() if n > 1] == []
+    assert written == [0] * writers
     assert [(proc.returncode, err) for proc, (_, err) in zip(drainers, ends, strict=True)] == [
         (0, "")
     ] * len(drainers)
-    outputs = [out for out, _ in ends]
-    counts = Counter(m for text in outputs for m in delivered(text))
     expected = {f"w{w}-{i}" for w in range(writers) for i in range(per_writer)}
     assert sorted(expected - set(counts)) == []  # none lost
-    assert [m for m, n in counts.items() if n > 1] == []  # none twice
     assert set(counts) == expected
     assert json.loads((root / ".gc" / "runtime" / "nudges" / "state.json").read_text()) == {}
+    # the hooks' hand-overs left nothing behind in the session's file queue (claimed, staged)
+    assert [p.name for p in (project / ".runtime").rglob("*") if p.is_file()] == []
     return outputs
 
 

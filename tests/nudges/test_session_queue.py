@@ -126,3 +126,24 @@ def test_the_runtime_never_asks_which_queue_it_has() -> None:
     }
     assert imported & {"city", "city_handoff"} == set()
     assert "city" not in {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+
+
+def test_the_hand_over_pauses_the_main_threads_alarm_and_leaves_other_threads_alone() -> None:
+    import signal
+    import threading
+
+    previous = signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    signal.setitimer(signal.ITIMER_REAL, 5.0)
+    try:
+        from_thread: list[float] = []
+        worker = threading.Thread(target=lambda: from_thread.append(session_queue._pause_alarm()))
+        worker.start()
+        worker.join()
+        assert from_thread == [0.0] and signal.getitimer(signal.ITIMER_REAL)[0] > 4.0
+        left = session_queue._pause_alarm()
+        assert 4.0 < left <= 5.0 and signal.getitimer(signal.ITIMER_REAL)[0] == 0.0
+        session_queue._resume_alarm(left)
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 4.0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
