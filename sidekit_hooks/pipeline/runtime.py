@@ -459,7 +459,7 @@ def run_detectors(names: list[str], call: Call) -> list[Finding]:
                     "hook": event.event_name,
                     "where": f"timeout:detector:{name}",
                     "culprit": budget.NOW[0],
-                    "error": f"ran past its time ({round(left * 1000)} ms left of the detector "
+                    "error": f"ran past its time ({left * 1000:.0f} ms left of the detector "
                     f"budget): {budget.NOW[0]}",
                 },
             )
