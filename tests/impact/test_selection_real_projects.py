@@ -512,7 +512,9 @@ SELECTION = [
     Case(tuning("github.com/spf13/cobra@v1.8.1"), False, go_setup, go_failures, go_sources,
          units=go_units),
     Case(held_out("github.com/google/uuid@v1.6.0"), True, go_setup, go_failures, go_sources,
-         units=go_units),
+         units=go_units,
+         known_miss="measured once: 9 bugs of 10 in 40 flips (one package: a flip fails a test "
+         "or nothing), recall 1.000 (14 of 14)"),
     Case(tuning("@tanstack/query-core@5.59.0"), False,
          lambda p: npm_setup(p, query_toolchain), vitest_failures, ts_sources, "vitest"),
     Case(Project("ts", "npm", "@tanstack/react-query@5.59.0", "src", (".ts", ".tsx")), True,
