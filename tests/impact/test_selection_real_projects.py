@@ -253,14 +253,6 @@ def query_toolchain() -> Path:
     return node_toolchain("tanstack-query", QUERY_TOOLCHAIN, "vitest")
 
 
-def react_query_toolchain() -> Path:
-    return node_toolchain(
-        "tanstack-react-query",
-        [*QUERY_TOOLCHAIN, "@tanstack/query-core@5.59.0", "react-error-boundary@4"],
-        "vitest",
-    )
-
-
 def sinon_toolchain() -> Path:
     packages = [
         "jest@29",
@@ -274,10 +266,6 @@ def sinon_toolchain() -> Path:
 
 def ts_sources(root: Path) -> list[str]:
     return tree(root, "src/*.ts", lambda p: not p.endswith(("/index.ts", ".d.ts")))
-
-
-def tsx_sources(root: Path) -> list[str]:
-    return tree(root, "src/*.ts*", lambda p: not p.endswith(("/index.ts", ".d.ts")))
 
 
 def js_sources(root: Path) -> list[str]:
@@ -516,8 +504,6 @@ SELECTION = [
          "or nothing), recall 1.000 (14 of 14)"),
     Case(tuning("@tanstack/query-core@5.59.0"), False,
          lambda p: npm_setup(p, query_toolchain), vitest_failures, ts_sources, "vitest"),
-    Case(Project("ts", "npm", "@tanstack/react-query@5.59.0", "src", (".ts", ".tsx")), True,
-         lambda p: npm_setup(p, react_query_toolchain), vitest_failures, tsx_sources, "vitest"),
     Case(Project("js", "npm", "@sinonjs/commons@3.0.1", "lib", (".js",)), False,
          lambda p: npm_setup(p, sinon_toolchain), jest_failures, js_sources, "jest", MORE_FLIPS),
     Case(tuning("semver@1.0.23"), False, cargo_setup, cargo_failures, rust_sources,
