@@ -92,6 +92,9 @@ def test_a_deferred_tests_finding_followed_by_a_green_run_delivers_nothing(
 STOP_REMINDER = (
     "[sidecar:scope] Still there as you finish: docs/notes.md, outside gt-7's scope; tell the user."
 )
+# The subject here is the reminder itself: the nudge budget (which holds reminders to 5% of what
+# the tools returned, nothing in these three-call sessions) is off; tests/nudges/test_spend.py has it.
+NO_BUDGET = {"SIDEKIT_NUDGE_BUDGET": "off"}
 STANDING = "[sidecar:scope] Still open from before the compaction: docs/notes.md, outside gt-7's scope; tell the user."
 
 
@@ -105,13 +108,15 @@ def test_a_standing_finding_reminded_at_stop_is_not_said_again_after_compaction(
     notes = project / "docs" / "notes.md"
 
     first = run_session(
-        PROMPT, [ToolCall("Write", {"file_path": str(notes), "content": "notes\n"})]
+        PROMPT,
+        [ToolCall("Write", {"file_path": str(notes), "content": "notes\n"})],
+        env=NO_BUDGET,
     )
     assert (
         first.count(reminder("Stop hook additional context", STOP_REMINDER)) == 1
     )  # the one reminder, spent
-    run_session("/compact", [FINAL_TEXT], resume=True, result="")
-    after = run_session(PROMPT, [FINAL_TEXT], resume=True)
+    run_session("/compact", [FINAL_TEXT], resume=True, result="", env=NO_BUDGET)
+    after = run_session(PROMPT, [FINAL_TEXT], resume=True, env=NO_BUDGET)
 
     received = json.dumps(after.final_messages(), ensure_ascii=False)
     # Issue #35: a standing finding is said again at most once after it was first said, at the first

@@ -59,6 +59,11 @@ def test_first_call_of_a_session_gets_the_tools_nudge(
     ]
 
 
+# The subject here is the reminder itself: the nudge budget (which holds reminders to 5% of what
+# the tools returned, nothing in these three-call sessions) is off; tests/nudges/test_spend.py has it.
+NO_BUDGET = {"SIDEKIT_NUDGE_BUDGET": "off"}
+
+
 def test_stop_reminds_once_of_the_open_scope_edit_and_the_report_shows_what_was_fixed(
     run_session: SessionRunner, project: Path, sidekit: Callable[..., str]
 ) -> None:
@@ -82,7 +87,7 @@ def test_stop_reminds_once_of_the_open_scope_edit_and_the_report_shows_what_was_
         ),
     ]
 
-    run = run_session(PROMPT, steps)
+    run = run_session(PROMPT, steps, env=NO_BUDGET)
 
     said = [split_result(result_text(run.tool_result(index)))[1] for index in range(3)]
     assert said == [
