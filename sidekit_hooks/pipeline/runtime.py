@@ -193,20 +193,13 @@ def handle(call: Call) -> Outcome:
 
 
 def _folded_output(call: Call) -> dict[str, Any] | None:
-    """A green compacted `cargo test`: its Bash output with cargo's own noise (rustc's warnings,
-    status lines) folded into one line (runners/cargo/noise.py); None for any other call. One
-    substring test for any other Bash call."""
+    """A green compacted run's Bash output with the runner's own noise folded (runners.OUTPUT_FOLDS);
+    None for any other call."""
     event = call.event
-    if (
-        event.event_name != "PostToolUse"
-        or event.kind != "shell"
-        or "cargo_tee.sh" not in (event.command)
-    ):
+    if event.event_name != "PostToolUse" or event.kind != "shell":
         return None
-    from sidekit_hooks.runners.cargo import noise
-
     try:
-        return noise.updated_output(event.raw, call.ctx.project)
+        return runners.folded_output(event.command, event.raw, call.ctx.project)
     except (OSError, ValueError) as exc:  # the output stays as it was
         hooklog.error(call.project, call.event_name, "cargo-noise", exc)
         return None

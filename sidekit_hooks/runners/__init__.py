@@ -87,6 +87,10 @@ REGISTRY: dict[str, str] = {
 OWN_REWRITES: dict[str, str] = {
     "pytest": "sidekit_hooks.runners.pytest.rewrite:wired_then_rewritten"
 }
+# the mark a runner's compacted command carries -> "module:function" that replaces its green output
+# as PostToolUse may ((payload, project) -> the tool_response to show, or None); one substring test
+# for every other Bash call, no adapter loaded.
+OUTPUT_FOLDS: dict[str, str] = {"cargo_tee.sh": "sidekit_hooks.runners.cargo.noise:updated_output"}
 NONE = "none"
 RUNNER_ENV = "SIDEKIT_RUNNER"  # names the runner when the project's files are ambiguous
 
@@ -165,6 +169,18 @@ def runs_itself(words: list[str]) -> bool:
         feeds(adapter) in ("plugin", "wrapper", "writer") and _safe(adapter, "matches", words)
         for adapter in adapters()
     )
+
+
+def folded_output(command: str, payload: dict[str, Any], project: str) -> dict[str, Any] | None:
+    """The output a runner folds for its compacted `command` (OUTPUT_FOLDS), or None."""
+    for mark, target in OUTPUT_FOLDS.items():
+        if mark in command:
+            import importlib
+
+            module, _, function = target.partition(":")
+            found = getattr(importlib.import_module(module), function)(payload, project)
+            return found if isinstance(found, dict) else None
+    return None
 
 
 def own_rewrite(name: str, command: str, cwd: str, project: str) -> str:
