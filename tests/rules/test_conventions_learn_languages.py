@@ -282,6 +282,8 @@ def test_the_cli_writes_the_language_rules_to_conventions_toml(project: Path) ->
         ["**/*[A-Z]*.go", "**/*-*.go"],
         ["**/*_test.go"],
     ]
+    # a test file's `func Test_loadItem0` is named for `go test`, not by the package's habit
+    assert [r["when"].get("exclude") for r in written["rules"]] == [["**/*_test.go"], None, None]
 
 
 # -- a real Go project
