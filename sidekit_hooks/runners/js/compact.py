@@ -172,6 +172,8 @@ def gather(
     if finished is not None:
         report = {"testResults": finished}
     parsed = js_report.parse(report, root) if report is not None else js_report.Parsed()
+    if found:  # vitest's reporter saved the errors of the files that did not load beside it
+        js_report.place_load_failures(parsed, json_lines(found + ERRORS_SUFFIX) or [], root)
     raw = read_text(raw_output_path)
     recover_messages(parsed.tests, raw)
     errors = dict(parsed.suite_errors)
@@ -219,15 +221,22 @@ def gather(
 PARTIAL_SUFFIX = ".partial"  # jest-reporter.cjs: one line per finished test file, beside the report
 
 
+ERRORS_SUFFIX = ".errors"  # vitest-reporter.mjs: the errors of each file that did not load
+
+
 def load_partial(report_path: str) -> list[dict[str, Any]] | None:
     """The test files a run reported as they finished (jest's per-file lines), None when there are
     none (a link, a FIFO or an unreadable file counts as none)."""
     if not report_path:
         return None
+    return json_lines(report_path + PARTIAL_SUFFIX)
+
+
+def json_lines(path: str) -> list[dict[str, Any]] | None:
+    """The JSON objects of a file written one a line by a reporter, None when there are none (a
+    link, a FIFO or an unreadable file counts as none; a line cut short is skipped)."""
     try:
-        text = safepath.read_bytes(report_path + PARTIAL_SUFFIX, safepath.MAX_STATE).decode(
-            "utf-8", "replace"
-        )
+        text = safepath.read_bytes(path, safepath.MAX_STATE).decode("utf-8", "replace")
     except OSError:
         return None
     files: list[dict[str, Any]] = []
