@@ -21,10 +21,13 @@ function loadError (error) {
   }
 }
 
-// One line per test file that failed outside its tests, beside the report (`<report>.errors`, written once).
-function saveLoadErrors (modules) {
-  if (!state || !state.report || !modules.length) return
-  try {
+// One line per test file that failed outside its tests, beside the report (`<report>.errors`, written once);
+// `listed` gives each file's name and errors.
+function saveLoadErrors (listed) {
+  if (!state || !state.report) return
+  try { // nothing here may break the run
+    const modules = listed().filter((m) => Array.isArray(m.errors) && m.errors.length)
+    if (!modules.length) return
     const project = capture.projectOf(state.report)
     if (!project || !capture.inside(path.dirname(state.report), project)) return
     const lines = modules.map((m) => JSON.stringify({ name: m.name, errors: m.errors.map(loadError) }) + '\n')
@@ -46,12 +49,10 @@ export default class SidekitVitestReporter {
   }
 
   onTestRunEnd (testModules) { // vitest 3+
-    const failed = (testModules || []).map((m) => ({ name: m.moduleId, errors: m.errors() }))
-    saveLoadErrors(failed.filter((m) => m.errors.length))
+    saveLoadErrors(() => (testModules || []).map((m) => ({ name: m.moduleId, errors: m.errors() })))
   }
 
   onFinished (files) { // vitest 2 (3+ calls it too: the file is written once)
-    const failed = (files || []).map((f) => ({ name: f.filepath, errors: (f.result && f.result.errors) || [] }))
-    saveLoadErrors(failed.filter((m) => m.errors.length))
+    saveLoadErrors(() => (files || []).map((f) => ({ name: f.filepath, errors: (f.result && f.result.errors) || [] })))
   }
 }
