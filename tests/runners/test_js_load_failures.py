@@ -82,18 +82,43 @@ def test_jest_a_file_node_cannot_compile_is_one_cluster_at_its_line(tmp_path: Pa
     assert _top(answer) == ("SyntaxError", "lib/semver/functions/compare.js:8", 2)
 
 
-def test_vitest_without_the_saved_errors_each_test_file_keeps_its_error(tmp_path: Path) -> None:
-    # `sidekit test` runs vitest without sidekit's reporter: the report's message alone, never
-    # dropped
-    (tmp_path / "report.json").write_text(
-        (RECORDED / "vitest-load-failure-require.json").read_text()
+def test_vitest_the_report_alone_keeps_each_test_file_s_error_at_that_file() -> None:
+    # neither saved errors nor console output: nothing says where, and nothing is dropped
+    parsed = js_report.parse(
+        json.loads((RECORDED / "vitest-load-failure-require.json").read_text()), "/w/proj"
     )
-    parsed = js_report.parse(json.loads((tmp_path / "report.json").read_text()), "/w/proj")
     js_report.place_load_failures(parsed, [], "/w/proj")
+    js_compact.place_from_console(parsed.suite_errors, "", "/w/proj")
     assert {path: error["at"] for path, error in parsed.suite_errors.items()} == {
         "test/order.test.js": "test/order.test.js",
         "test/parse.test.js": "test/parse.test.js",
     }
+
+
+@pytest.mark.parametrize(
+    ("fixture", "at", "kind", "files"),
+    [
+        # vite's `File: /w/proj/src/math.js:1:0` in the block the three FAIL headings share
+        ("vitest-load-failure-vite", "src/math.js:1", "Error", 3),
+        # vitest's console never names compare.js: its first project frame is the `require` of it
+        ("vitest-load-failure-require", "lib/semver/index.js:17", "SyntaxError", 2),
+    ],
+)
+def test_vitest_without_sidekit_s_reporter_the_console_places_a_load_failure(
+    fixture: str, at: str, kind: str, files: int, tmp_path: Path
+) -> None:
+    # `sidekit test` runs vitest with its default console and JSON reporters only: no saved errors
+    (tmp_path / ".git").mkdir()
+    report = _recorded(tmp_path, "vitest", fixture + ".json")
+    Path(str(report) + js_compact.ERRORS_SUFFIX).unlink()
+    raw = tmp_path / "raw.txt"
+    raw.write_text(
+        (RECORDED / (fixture + ".console.txt")).read_text().replace("/w/proj", str(tmp_path))
+    )
+    capture = js_compact.collect("vitest", str(tmp_path), time.time() - 1, 1, str(raw))
+    assert capture is not None
+    placed = {(error["type"], error["at"]) for error in capture.collect_errors.values()}
+    assert (placed, len(capture.collect_errors)) == ({(kind, at)}, files)
 
 
 def _saved(stack: str, loc: str = "") -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from realproj import env_for, sidekit
 
 from testing import js
 
@@ -104,3 +105,24 @@ def test_jest_without_a_transform_a_source_that_does_not_compile_is_the_top_clus
     top, _, _ = _top_cluster("jest", project)
     line = _line_of(project, COMPARE, COMPARE_PLANT[1])
     assert (top["type"], top["at"], top["affected"]) == ("SyntaxError", f"{COMPARE}:{line}", 3)
+
+
+@pytest.mark.parametrize(
+    ("planted", "plant", "at"),
+    [
+        (INDEX, INDEX_PLANT, "vite"),  # vite's `File:` line in the console
+        (COMPARE, COMPARE_PLANT, f"{INDEX}:17"),  # the console's first project frame: the `require`
+    ],
+    ids=["vite", "require"],
+)
+def test_sidekit_test_runs_vitest_without_its_reporter_and_the_console_places_the_load_failure(
+    planted: str, plant: tuple[str, str], at: str, tmp_path: Path
+) -> None:
+    project = _project(tmp_path / "proj", "vitest", planted, *plant)
+    raw = js.run(WORDS["vitest"], project)
+    found, code = sidekit(project, env_for(project), "test", timeout=300)
+    assert code == found["exit"] == raw.exit == 1
+    said = re.search(r"File: (\S+?):(\d+):\d+", re.sub(r"\x1b\[[0-9;]*m", "", raw.output))
+    expected = f"{INDEX}:{said.group(2)}" if at == "vite" and said else at
+    top = found["clusters"][0]
+    assert (top["at"], top["affected"]) == (expected, 3), found
