@@ -172,8 +172,11 @@ def gather(
     if finished is not None:
         report = {"testResults": finished}
     parsed = js_report.parse(report, root) if report is not None else js_report.Parsed()
+    if found:  # vitest's reporter saved the errors of the files that did not load beside it
+        js_report.place_load_failures(parsed, json_lines(found + ERRORS_SUFFIX) or [], root)
     raw = read_text(raw_output_path)
     recover_messages(parsed.tests, raw)
+    place_from_console(parsed.suite_errors, raw, root)
     errors = dict(parsed.suite_errors)
     for index, error in enumerate(unhandled_errors(raw, root)):
         errors[f"(unhandled error {index + 1})"] = error
@@ -219,15 +222,22 @@ def gather(
 PARTIAL_SUFFIX = ".partial"  # jest-reporter.cjs: one line per finished test file, beside the report
 
 
+ERRORS_SUFFIX = ".errors"  # vitest-reporter.mjs: the errors of each file that did not load
+
+
 def load_partial(report_path: str) -> list[dict[str, Any]] | None:
     """The test files a run reported as they finished (jest's per-file lines), None when there are
     none (a link, a FIFO or an unreadable file counts as none)."""
     if not report_path:
         return None
+    return json_lines(report_path + PARTIAL_SUFFIX)
+
+
+def json_lines(path: str) -> list[dict[str, Any]] | None:
+    """The JSON objects of a file written one a line by a reporter, None when there are none (a
+    link, a FIFO or an unreadable file counts as none; a line cut short is skipped)."""
     try:
-        text = safepath.read_bytes(report_path + PARTIAL_SUFFIX, safepath.MAX_STATE).decode(
-            "utf-8", "replace"
-        )
+        text = safepath.read_bytes(path, safepath.MAX_STATE).decode("utf-8", "replace")
     except OSError:
         return None
     files: list[dict[str, Any]] = []
@@ -279,6 +289,67 @@ def recover_messages(tests: dict[str, dict[str, Any]], raw: str) -> None:
                 kind, message = js_frames.head_of(found.group(1))
                 tests[test]["f"].update(type=kind, message=message)
                 break
+
+
+# vitest's console: a file that failed outside its tests is headed `FAIL  test/a.test.js [ test/a.test.js ]`
+# (a test's heading has ` > ` and its name), files with one error share its block, which ends at `⎯[1/3]⎯`.
+FAIL_FILE = re.compile(r"^\s*FAIL\s+(\S+)(?:\s+\[ [^\]]* \])?\s*$")
+BLOCK_END = re.compile(r"⎯\[\d+/\d+\]⎯|^\s*(?:Test Files|Tests)\s")
+CONSOLE_FRAME = re.compile(r"❯ (?:\S+ )?(\S+?):(\d+):\d+")
+
+
+def place_from_console(suite_errors: dict[str, dict[str, Any]], raw: str, root: str) -> None:
+    """A suite error still at its test file (no saved errors: `sidekit test` runs vitest without
+    sidekit's reporter) placed where vitest's console says its file broke: vite's `File:` line, node's
+    compile error header, else the block's first project frame (`❯ lib/x.js:17:17`)."""
+    unplaced = [path for path, error in suite_errors.items() if error.get("at") == path]
+    if not unplaced or "FAIL" not in raw:
+        return
+    for heads, body in _failed_file_blocks(js_frames.strip_ansi(raw)):
+        kind, message = js_frames.head_of(body)
+        for path in unplaced:
+            head = next((h for h in heads if path == h or path.endswith("/" + h)), "")
+            # vitest's root: a package folder under the workspace root gives the test file's prefix
+            spot = _console_spot(body, root, path[: len(path) - len(head)]) if head else ""
+            if spot:
+                suite_errors[path] = dict(
+                    suite_errors[path], type=kind, message=message, at=spot, frame=spot
+                )
+
+
+def _failed_file_blocks(text: str) -> list[tuple[list[str], str]]:
+    """(the test files headed, their shared error text) for each block of vitest's failed files."""
+    blocks: list[tuple[list[str], str]] = []
+    heads: list[str] = []
+    body: list[str] = []
+    for line in text.splitlines():
+        head = FAIL_FILE.match(line)
+        if head:
+            if body:
+                blocks.append((heads, "\n".join(body)))
+                heads, body = [], []
+            heads.append(head.group(1))
+        elif heads and BLOCK_END.search(line):
+            blocks.append((heads, "\n".join(body)))
+            heads, body = [], []
+        elif heads:
+            body.append(line)
+    if heads and body:
+        blocks.append((heads, "\n".join(body)))
+    return blocks
+
+
+def _console_spot(body: str, root: str, prefix: str) -> str:
+    """Where the block says its file broke, project-relative; `prefix`: vitest's root under `root`."""
+    loaded = js_frames.load_spot(body, root)
+    if loaded is not None:
+        return loaded.spot()
+    for path, line in CONSOLE_FRAME.findall(body):
+        full = path if os.path.isabs(path) or "://" in path else os.path.join(root, prefix, path)
+        shown, ours = js_frames.where(full, root)
+        if ours:
+            return f"{shown}:{line}"
+    return ""
 
 
 def run_result(

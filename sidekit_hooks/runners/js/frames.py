@@ -35,6 +35,10 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _PARSE_ERROR = re.compile(
     r"^(?P<path>/\S+?\.[cm]?[jt]sx?): (?P<message>.+?) \((?P<line>\d+):(?P<col>\d+)\)$"
 )
+# Where the runner says a file that did not load broke, above its error's frames: node's compile
+# error header (`/abs/src/math.cjs:8`, then the source line and a caret; jest's message and
+# vitest's stack of a `require`d file) and vite's transform error (`File: /abs/src/math.js:1:0`).
+_LOAD_SPOT = re.compile(r"^(?:File: )?(?P<path>(?:/|file://)\S+?\.\w+):(?P<line>\d+)(?::\d+)?$")
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,10 @@ def describe(stack: str, root: str, maps: bool = True) -> dict[str, object]:
     if parsed is not None:  # the spot is in the source the parser read, not in the parser
         frames.insert(0, parsed[0])
         failure["message"] = parsed[1]
+    else:
+        loaded = load_spot(text, root)
+        if loaded is not None:  # the file that did not load, not the import that read it
+            frames.insert(0, loaded)
     if frames:
         failure["at"] = frames[0].spot()
     own = [frame for frame in frames if frame.ours]
@@ -168,6 +176,19 @@ def _parse_error_spot(message: str, root: str) -> tuple[Frame, str] | None:
         return None
     said = f"{found.group('message')} ({found.group('line')}:{found.group('col')})"
     return Frame(path, int(found.group("line")), "", True), said
+
+
+def load_spot(text: str, root: str) -> Frame | None:
+    """The project file and line a load failure names above its frames (node's compile error
+    header, vite's `File:` line), or None."""
+    for line in text.splitlines():
+        if line.lstrip().startswith("at "):
+            return None
+        found = _LOAD_SPOT.match(line.strip())
+        if found:
+            path, ours = where(found.group("path"), root)
+            return Frame(path, int(found.group("line")), "", True) if ours else None
+    return None
 
 
 def _cause(text: str) -> str:

@@ -153,6 +153,27 @@ def suite_error(
     return failure
 
 
+def place_load_failures(
+    parsed: Parsed, files: list[dict[str, Any]], root: str, maps: bool = True
+) -> None:
+    """Each suite error of a file that did not load, placed where its runner says it broke: vitest's
+    JSON report keeps only the message, so its reporter saves each such file's errors beside it
+    (`files`: `{"name": <test file>, "errors": [{"name", "message", "stack", "loc"}]}`): the
+    `require`d file's compile error header or vite's `loc` (`File:`), else the stack's innermost
+    project frame, not the test file (issue #33, item 6)."""
+    for file in files:
+        path = display_path(str(file.get("name", "")), root)
+        errors = [e for e in file.get("errors") or () if isinstance(e, dict)]
+        if path not in parsed.suite_errors or not errors:
+            continue
+        first = errors[0]
+        stack = str(first.get("stack") or "") or f"{first.get('name')}: {first.get('message')}"
+        loc = str(first.get("loc") or "")
+        failure = js_frames.describe(f"File: {loc}\n{stack}" if loc else stack, root, maps)
+        if failure.get("frame"):  # a project file broke; else the test file stays its place
+            parsed.suite_errors[path] = failure
+
+
 def display_path(path: str, root: str) -> str:
     """A test file as the cache names it: workspace-relative when inside, else as given."""
     shown, _ = js_frames.where(path, root) if path else (".", False)
