@@ -307,6 +307,9 @@ def parse(text: str, root: str, started: float, exit_code: int, source: str) -> 
     for test, entry in result.tests.items():
         if entry["o"] == "failed":
             entry["f"] = frames.rust_failure(blocks.get(test, []), root)
+    from sidekit_hooks.runners.cargo import exercised
+
+    exercised.place(result.tests, root)  # panics in test code: at the crate function they share
     errors = frames.rust_compile_errors(lines, root)
     if errors:
         result.errors[current if current != "." else "Cargo.toml"] = errors[0]
