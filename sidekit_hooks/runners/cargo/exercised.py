@@ -442,6 +442,8 @@ class Graph:
             moduled = [n for n in candidates if self.modules[n].rsplit("::", 1)[-1] == head]
             return moduled or ([] if head[:1].isupper() or head == "std" else candidates)
         own = [n for n in candidates if n[0] == path]
+        if not candidates and name in self.displays:  # `format!("{}", AsKebabCase(s))`
+            return [n for n in self.by_name.get("fmt", ()) if self.functions[n].owner == name]
         return own or candidates
 
     def _method(self, receiver: str, name: str) -> list[Node]:
@@ -628,7 +630,6 @@ def place(tests: dict[str, dict[str, Any]], root: str) -> None:
         if entry.get("o") == "failed"
         and isinstance(entry.get("f"), dict)
         and str(entry["f"].get("at", "")).rpartition(":")[2].isdigit()
-        and "::doc " not in test
     }
     if len(panicked) < 2 or len(set(panicked.values())) < 2:
         return  # one failure, or all at one spot: nothing to share
@@ -638,19 +639,23 @@ def place(tests: dict[str, dict[str, Any]], root: str) -> None:
     failing: dict[str, dict[Node, int]] = {}  # the failures to place
     framed: dict[str, dict[Node, int]] = {}  # those that panicked in crate code: evidence only
     passing: list[dict[Node, int]] = []
+    examples = DocExamples(root)
     for test, entry in tests.items():
         at = panicked.get(test, "")
         where, _, number = at.rpartition(":")
-        if at and not graph.in_test(where, int(number)):
-            inside = graph.enclosing(where, int(number))
+        inside = graph.enclosing(where, int(number)) if at else None
+        doc = "::doc " in test
+        if at and not graph.in_test(where, int(number)) and (inside is not None or not doc):
             if inside is not None:
                 framed[test] = graph.reach([inside])
-            continue
-        function, written = graph.test(test)
+            continue  # a panic in crate code keeps its frame
+        function, written = (None, None) if doc else graph.test(test)
         if function is not None:
             path, calls = function.path, function.calls
         elif written is not None:
             path, calls = written.path, [written.call]
+        elif doc and (example := examples.calls(test)) is not None:
+            path, calls = test.partition("::doc ")[0], example
         else:
             continue
         if at:
@@ -676,6 +681,43 @@ def place(tests: dict[str, dict[str, Any]], root: str) -> None:
             f"{function.qualname}, exercised by {name}, asserted at {panicked[test]}"
         )
         failure["at"] = _spot(function, [panicked[t] for t in framed])
+
+
+class DocExamples:
+    """The code of a doc test (`src/lib.rs::doc add (line 41)`): the example in the doc comment
+    whose fence is at that line. rustdoc numbers a doc test's panic from the example's own first
+    line (`src/lib.rs:8`), so a doc test's panic at a line no crate function holds is its own."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self._lines: dict[str, list[str]] = {}
+
+    def calls(self, test: str) -> list[tuple[Any, ...]] | None:
+        path, _, what = test.partition("::doc ")
+        fence = re.search(r"\(line (\d+)\)$", what)
+        lines = self._read(path)
+        if not fence or not 0 < int(fence.group(1)) <= len(lines):
+            return None
+        code: list[str] = []
+        for line in lines[int(fence.group(1)) :]:
+            text = line.strip()
+            prefix = next((p for p in ("///", "//!") if text.startswith(p)), "")
+            if not prefix or text[len(prefix) :].strip().startswith("```"):
+                break
+            code.append(text[len(prefix) :].removeprefix(" ").removeprefix("# "))
+        body = read_file(path, "fn example() {\n" + "\n".join(code) + "\n}\n").functions
+        return body[0][1].calls if body else None
+
+    def _read(self, path: str) -> list[str]:
+        if path not in self._lines:
+            from sidekit_hooks.core import safepath
+
+            try:
+                data = safepath.read_inside(self.root, path, MAX_FILE_BYTES)
+            except (OSError, ValueError):
+                data = b""
+            self._lines[path] = data.decode("utf-8", "replace").splitlines()
+        return self._lines[path]
 
 
 def _spot(function: Function, framed: list[str]) -> str:
