@@ -237,3 +237,17 @@ def test_the_answer_the_model_reads_names_the_function_once_for_every_failure(
         time.sleep(0.1)
     status, _ = sidekit(root, dict(os.environ, CLAUDE_PROJECT_DIR=str(root)), "status")
     assert [(c["at"], c.get("affected", 1)) for c in status["clusters"]] == [(at, 3)]
+
+
+def test_a_source_made_to_be_slow_to_read_stops_at_the_time_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """300,000 unclosed macro calls in one body: each would be followed 20,000 characters for its
+    arguments (minutes); the scan stops at MAX_SECONDS and nothing moves."""
+    root = crate(tmp_path, "width")
+    (root / "src" / "slow.rs").write_text("fn f() {" + "a!(" * 300_000)
+    monkeypatch.setattr(exercised, "MAX_SECONDS", 0.5)
+    started = time.monotonic()
+    found = failures(root, recorded("width"))
+    assert time.monotonic() - started < 5
+    assert found["tests/tests.rs::test_str"] == ("tests/tests.rs:11", "")

@@ -59,7 +59,8 @@ SKIP = frozenset({"target", "node_modules", ".git", ".sidekit", "vendor"})
 
 # A comment, a string (raw, byte) or a char literal; a lifetime (`'a`) is none of them.
 LITERAL = re.compile(
-    r"//[^\n]*|/\*.*?\*/|b?r(#*)\".*?\"\1|b?\"(?:[^\"\\]|\\.)*\"|b?'(?:[^'\\\n]|\\[^\n]+?)'",
+    r"//[^\n]*|/\*(?:.*?\*/|.*)|b?r(#*)\"(?:.*?\"\1|.*)|b?\"(?:[^\"\\]|\\.)*\""
+    r"|b?'(?:[^'\\\n]|\\[^\n]+?)'",
     re.S,
 )
 TOKEN = re.compile(
@@ -69,8 +70,8 @@ TOKEN = re.compile(
     r"|\bfn\s+(?P<fn>\w+)"
     r"|\bmod\s+(?P<mod>\w+)"
     r"|\b(?P<impl>impl|trait)\b"
-    r"|(?:(?P<recv>\"\"|''|\$\w+|\w+)\s*)?\.\s*(?P<method>[A-Za-z_]\w*)\s*(?:::\s*<[^<>]*>\s*)?\("
-    r"|(?P<path>(?:[A-Za-z_]\w*\s*(?:<[^<>]*>)?\s*::\s*)*)(?P<call>[A-Za-z_]\w*)"
+    r"|(?:(?P<recv>\"\"|''|\$\w+|\b\w+)\s*)?\.\s*(?P<method>[A-Za-z_]\w*)\s*(?:::\s*<[^<>]*>\s*)?\("
+    r"|\b(?P<path>(?:[A-Za-z_]\w*\s*(?:<[^<>]*>)?\s*::\s*){0,8})(?P<call>[A-Za-z_]\w*)"
     r"\s*(?:(?P<bang>!)\s*(?=[(\[{])|\()"
     r"|\b(?P<ref>[A-Za-z_]\w*)\s*(?=[,)])"
 )
@@ -183,7 +184,18 @@ def module_path(path: str) -> str:
     return "::".join(inner)
 
 
-def read_file(path: str, text: str) -> SourceFile:
+class OutOfTime(Exception):
+    """MAX_SECONDS passed while reading or following calls: nothing moves."""
+
+
+def _in_time(deadline: float | None) -> None:
+    import time
+
+    if deadline is not None and time.monotonic() > deadline:
+        raise OutOfTime
+
+
+def read_file(path: str, text: str, deadline: float | None = None) -> SourceFile:
     """The functions, macros and test code of one file."""
     source = SourceFile(path)
     code = blanked(without_tables(text))
@@ -207,7 +219,9 @@ def read_file(path: str, text: str) -> SourceFile:
     stack: list[tuple[str, Any]] = []
     pending: tuple[str, Any] | None = None
     attribute = ""  # `test` or `cfg` just read, for the next item
-    for found in TOKEN.finditer(code):
+    for count, found in enumerate(TOKEN.finditer(code)):
+        if count % 512 == 0:
+            _in_time(deadline)  # a file made to be slow to read stops here
         kind = found.lastgroup
         body = next((item for k, item in reversed(stack) if k in ("fn", "macro")), None)
         if found.group("brace") == "{":
@@ -249,7 +263,7 @@ def read_file(path: str, text: str) -> SourceFile:
             attribute = ""
             continue
         if kind == "impl" and body is None and (pending is None or pending[0] != "fn"):
-            header = code[found.end() : code.find("{", found.end())]
+            header = code[found.end() : found.end() + 1000].partition("{")[0]
             owner = _impl_type(header) if found.group("impl") == "impl" else _trait_name(header)
             if found.group("impl") == "impl" and re.search(r"\bDisplay\s+for\b", header):
                 source.displays.add(owner)
@@ -377,7 +391,8 @@ def _call(found: re.Match[str], code: str) -> tuple[str, str, str, str] | None:
 class Graph:
     """The crate functions and macros of the project, by node, with what each call may reach."""
 
-    def __init__(self, files: list[SourceFile]) -> None:
+    def __init__(self, files: list[SourceFile], deadline: float | None = None) -> None:
+        self.deadline = deadline
         self.files = {f.path: f for f in files}
         self.functions: dict[Node, Function] = {}
         self.modules: dict[Node, str] = {}
@@ -478,6 +493,7 @@ class Graph:
 
     def callees(self, node: Node) -> list[Node]:
         if node not in self._callees:
+            _in_time(self.deadline)
             function = self.functions[node]
             self._callees[node] = [
                 target
@@ -615,10 +631,13 @@ def project_graph(root: str) -> Graph | None:
         if budget < 0:
             return None
         rel = os.path.relpath(entry.path, root).replace(os.sep, "/")
-        files.append(read_file(rel, data.decode("utf-8", "replace")))
+        try:
+            files.append(read_file(rel, data.decode("utf-8", "replace"), deadline))
+        except OutOfTime:
+            return None
     if time.monotonic() > deadline:
         return None
-    return Graph(files)
+    return Graph(files, deadline)
 
 
 def place(tests: dict[str, dict[str, Any]], root: str) -> None:
@@ -636,6 +655,18 @@ def place(tests: dict[str, dict[str, Any]], root: str) -> None:
     graph = project_graph(root)
     if graph is None:
         return
+    try:
+        placed = _placements(tests, panicked, graph, root)
+    except OutOfTime:
+        return  # past MAX_SECONDS following calls (a repository made to be slow): nothing moves
+    for test, (at, checks) in placed.items():
+        tests[test]["f"]["at"], tests[test]["f"]["checks"] = at, checks
+
+
+def _placements(
+    tests: dict[str, dict[str, Any]], panicked: dict[str, str], graph: Graph, root: str
+) -> dict[str, tuple[str, str]]:
+    """test -> (at, checks) for each failure in test code the run's failing tests place."""
     failing: dict[str, dict[Node, int]] = {}  # the failures to place
     framed: dict[str, dict[Node, int]] = {}  # those that panicked in crate code: evidence only
     passing: list[dict[Node, int]] = []
@@ -665,22 +696,20 @@ def place(tests: dict[str, dict[str, Any]], root: str) -> None:
         elif entry.get("o") == "passed":
             passing.append(graph.reach(graph.starts(calls, path)))
     if not failing:
-        return
+        return {}
     from sidekit_hooks.runners import suspects
 
     total = sum(1 for e in tests.values() if e.get("o") == "failed")
     evidence = {**framed, **failing}
+    placed: dict[str, tuple[str, str]] = {}
     for test, node in suspects.assign(evidence, passing, total).items():
         if test not in failing:
             continue
-        node = _forwarded(graph, node, list(evidence.values()), passing)
-        function = graph.functions[node]
-        failure = tests[test]["f"]
+        function = graph.functions[_forwarded(graph, node, list(evidence.values()), passing)]
         name = test.rpartition("::")[2]
-        failure["checks"] = (
-            f"{function.qualname}, exercised by {name}, asserted at {panicked[test]}"
-        )
-        failure["at"] = _spot(function, [panicked[t] for t in framed])
+        checks = f"{function.qualname}, exercised by {name}, asserted at {panicked[test]}"
+        placed[test] = (_spot(function, [panicked[t] for t in framed]), checks)
+    return placed
 
 
 class DocExamples:
