@@ -251,3 +251,24 @@ def test_a_source_made_to_be_slow_to_read_stops_at_the_time_bound(
     found = failures(root, recorded("width"))
     assert time.monotonic() - started < 5
     assert found["tests/tests.rs::test_str"] == ("tests/tests.rs:11", "")
+
+
+def test_a_scan_that_breaks_leaves_the_failures_where_they_panicked_and_is_logged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache's writer parses the run whatever the scan does: its error goes to the log."""
+    from sidekit_hooks.core import hooklog
+
+    root = crate(tmp_path, "width")
+
+    def broken(root: str) -> None:
+        raise IndexError("a source no test foresaw")
+
+    monkeypatch.setattr(exercised, "project_graph", broken)
+    found = failures(root, recorded("width"))
+    assert found["tests/tests.rs::test_str"] == ("tests/tests.rs:11", "")
+    [record] = hooklog.read(str(root), hooklog.ERRORS)
+    assert (record["where"], record["error"]) == (
+        "runners/cargo/exercised.place",
+        "IndexError: a source no test foresaw",
+    )
