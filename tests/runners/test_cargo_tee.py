@@ -200,7 +200,15 @@ def answer_for(folder: Path, units: list[tuple[str, int, str, str]]) -> list[str
             (folder / f"{run.name}.{number}.{suffix}").write_text(body)
             files.append(str(folder / f"{run.name}.{number}.{suffix}"))
     awk = Path(TEE).parent / "cargo_answer.awk"
-    variables = ["printed=0", f"root={folder}", f"run={run}", f"state={folder}"]
+    # `placed`: as after `run.py --place` found nothing to move (no such file; the placing itself is
+    # tests/runners/test_cargo_exercised.py's)
+    variables = [
+        "printed=0",
+        f"root={folder}",
+        f"run={run}",
+        f"state={folder}",
+        f"placed={run}.placed",
+    ]
     done = subprocess.run(
         ["awk", *[w for v in variables for w in ("-v", v)], "-f", str(awk), *files],
         capture_output=True,

@@ -2,8 +2,10 @@
 bug that fails at least 20 tests; what reaches the model is at most 800 B (the runner's own lines,
 the count and the exit code included), with at most 3 clusters, the top one at the planted file.
 The first project of each runner (decimal, deep-diff, numeral, humantime, commons-csv, Unidecode)
-was chosen before issue #33's changes and has since been tuned on; commons-codec (junit),
-jmespath (pytest) and unicode-width (cargo) were chosen after the rule changes and measured once.
+was chosen before issue #33's changes and has since been tuned on; commons-codec (junit) and
+jmespath (pytest) were chosen after the rule changes and measured once. unicode-width (cargo), chosen
+so too, was then tuned on (its 24 clusters made the cargo placement, runners/cargo/exercised.py),
+and heck's red run with it.
 Figures are printed (-s)."""
 
 from __future__ import annotations
@@ -237,8 +239,8 @@ def cargo_held_out(tmp_path_factory: pytest.TempPathFactory) -> HeldOut:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue #33, not met: 2,149 B; rustc's two `unexpected cfg` warnings (about 1.3 KB), "
-    "which cargo prints (and replays from its cache) before any test binary runs, reach the model "
+    reason="issue #33, not met: 2,149 B (2,007 B with the placement's one cluster); rustc's two "
+    "`unexpected cfg` warnings (about 1.3 KB), which cargo prints (and replays from its cache) before any test binary runs, reach the model "
     "whole on a red run: the fold after the run (runners/cargo/noise.py; 830 B here) is for green "
     "calls only, the client ignores a red call's replaced output",
 )
@@ -248,17 +250,16 @@ def test_cargo_held_out_planted_bug_reaches_the_model_within_800_bytes_at_the_pl
     check_within_budget_at_the_planted_file(cargo_held_out)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue #33, not met on every run: 3 or 4 clusters, by humantime's random inputs; the "
-    "tests that read a wrong value without a zero digit fail at their own assert lines in src/date.rs's test module",
-)
+# 3 or 4 clusters before the cargo placement (runners/cargo/exercised.py), by humantime's random
+# inputs: the tests that read a wrong value without a zero digit failed at their own assert lines in
+# src/date.rs's test module. They now join the overflow panic's line in `two_digits`: 1 cluster.
 def test_cargo_held_out_planted_bug_is_at_most_3_clusters(cargo_held_out: HeldOut) -> None:
     assert cargo_held_out.clusters <= MAX_CLUSTERS, cargo_held_out.answer
 
 
 # Chosen for issue #33's cargo noise fold (runners/cargo/noise.py) after it was made on heck and
-# humantime, and measured once.
+# humantime, and measured once: 24 clusters, one per failing test's line in tests/tests.rs. Since
+# tuned on: the cargo placement (runners/cargo/exercised.py) was made for it.
 WIDTH_CRATE = ("unicode-width", "0.1.14")
 # str_width starts counting at 1: every string is one column wider than it is (`"".width()` is 1).
 WIDTH_PLANT = (
@@ -269,32 +270,50 @@ WIDTH_PLANT = (
 
 
 @pytest.fixture(scope="module")
-def cargo_width_held_out(tmp_path_factory: pytest.TempPathFactory) -> HeldOut:
+def cargo_width_tuned(tmp_path_factory: pytest.TempPathFactory) -> HeldOut:
     root = tmp_path_factory.mktemp("cargo") / "unicode-width"
     return run_cargo_held_out(root, WIDTH_CRATE, WIDTH_PLANT)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue #33, not met when measured once: 687 B, but the top cluster is at "
-    "tests/tests.rs:595 (emoji_test_file, 1 of 24): each test's `assert_width!` panics at its own "
-    "line in the test file, and nothing places a cargo assertion at the function it exercised",
-)
-def test_cargo_width_held_out_planted_bug_is_within_800_bytes_at_the_planted_file(
-    cargo_width_held_out: HeldOut,
+def test_cargo_width_planted_bug_is_within_800_bytes_at_the_planted_file(
+    cargo_width_tuned: HeldOut,
 ) -> None:
-    check_within_budget_at_the_planted_file(cargo_width_held_out)
+    """Each test's `assert_width!` panics at its own line of tests/tests.rs (687 B, top cluster
+    tests/tests.rs:595 with 1 of 24, before the placement); the failing tests call `.width()` on
+    strings, whose trait method forwards to `tables::str_width`."""
+    check_within_budget_at_the_planted_file(cargo_width_tuned)
+    assert cargo_width_tuned.top["at"] == "src/tables.rs:401", cargo_width_tuned.answer
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue #33, not met when measured once: 24 clusters for 24 failures (23 in "
-    "tests/tests.rs, one doc test)",
+def test_cargo_width_planted_bug_is_at_most_3_clusters(cargo_width_tuned: HeldOut) -> None:
+    assert cargo_width_tuned.clusters <= MAX_CLUSTERS, cargo_width_tuned.answer
+
+
+HECK_CRATE = ("heck", "0.5.0")
+# lowercase writes upper case: every snake, kebab, title, train and camel case is off.
+HECK_PLANT = (
+    "src/lib.rs",
+    'write!(f, "{}", c.to_lowercase())?;',
+    'write!(f, "{}", c.to_uppercase())?;',
 )
-def test_cargo_width_held_out_planted_bug_is_at_most_3_clusters(
-    cargo_width_held_out: HeldOut,
+
+
+@pytest.fixture(scope="module")
+def cargo_heck_tuned(tmp_path_factory: pytest.TempPathFactory) -> HeldOut:
+    return run_cargo_held_out(tmp_path_factory.mktemp("cargo") / "heck", HECK_CRATE, HECK_PLANT)
+
+
+def test_cargo_heck_planted_bug_is_one_cluster_at_the_function_transform_is_handed(
+    cargo_heck_tuned: HeldOut,
 ) -> None:
-    assert cargo_width_held_out.clusters <= MAX_CLUSTERS, cargo_width_held_out.answer
+    """heck's tests are written by a `t!` macro in each case module's test module, each failing at
+    its own line (93 clusters for 99 failures before the placement); they reach `lowercase` through
+    `to_string`, `Display::fmt` and `transform(s, lowercase, ..)`. Its bytes are not checked here:
+    rustc's `unexpected cfg` warning reaches the model with a red run (1,163 B)."""
+    run = cargo_heck_tuned
+    assert run.raw_exit == run.exit == run.answer["exit"] == 101 and run.answer["failed"] >= 20
+    assert (run.clusters, run.top["at"]) == (1, "src/lib.rs:161"), run.answer
+    assert run.top["affected"] == run.answer["failed"]
 
 
 VITEST_PACKAGE = "numeral@2.0.6"

@@ -307,6 +307,14 @@ def parse(text: str, root: str, started: float, exit_code: int, source: str) -> 
     for test, entry in result.tests.items():
         if entry["o"] == "failed":
             entry["f"] = frames.rust_failure(blocks.get(test, []), root)
+    from sidekit_hooks.runners.cargo import exercised
+
+    try:  # panics in test code: at the crate function they share
+        exercised.place(result.tests, root)
+    except Exception as exc:  # noqa: BLE001 - a scan's bug leaves the failures where they panicked
+        from sidekit_hooks.core import hooklog
+
+        hooklog.error(root, "cargo", "runners/cargo/exercised.place", exc)
     errors = frames.rust_compile_errors(lines, root)
     if errors:
         result.errors[current if current != "." else "Cargo.toml"] = errors[0]

@@ -8,9 +8,11 @@
 # lines, a unit that ended without one (abort, a panic outside any test) as a build error with its
 # last words, and the failures grouped by where they panicked and the first word of the message
 # (status/clusters.py's grouping for a failure with a line). The cache is written after the run, in
-# Python, from the same files (cargo/run.py). Variables: printed, root, run (the files' prefix), state,
-# spoken (the first unit not yet printed: the files come from unit 1 on, and the answer is the whole
-# run's, so a unit an earlier speaker printed, a crash say, still counts for its exit and its counts).
+# Python, from the same files (cargo/run.py). Failures that panicked at two spots or more: exit 4
+# before anything is written, and the caller runs `run.py --place`, then this again with `placed`,
+# the file of where those in test code go (runners/cargo/exercised.py). Variables: printed, root,
+# run (the files' prefix), state, placed, spoken (the first unit not yet printed: the files come
+# from unit 1 on, and the answer is the whole run's, so a unit an earlier speaker printed, a crash say, still counts for its exit and its counts).
 
 BEGIN {
     SHORT = 2048
@@ -210,6 +212,8 @@ END {
         print printed + bytes > (run ".printed")
         exit 3
     }
+    if (placed == "" && spread()) exit 4 # the caller places them (run.py --place), then asks again
+    if (placed != "") read_placed()
     reds = 0
     for (u = 1; u <= units; u++) {
         if (code[u] != 0) reds++
@@ -253,6 +257,38 @@ END {
     printf "" > (run ".compact")
 }
 
+# Failures that panicked at two spots or more: those in test code may share the crate function
+# they exercise (runners/cargo/exercised.py, which tells test code from code under test).
+function spread(    i, t, spots, count) {
+    count = 0
+    for (i = 1; i <= failures; i++) {
+        t = order[i]
+        if (kinds[t] != "panic" || where[t] !~ /:[0-9]+$/) continue
+        if (!(where[t] in spots)) count++
+        spots[where[t]] = 1
+    }
+    return count >= 2
+}
+
+# RUN.placed (`test id<TAB>path:line` lines): each failure moved to the function it exercised.
+# A spot a failure was moved to is in code under test: there, as in status, the message's shape
+# splits nothing.
+function read_placed(    row, cell, i, t, pair, id, moved) {
+    while ((getline row < placed) > 0) {
+        if (split(row, cell, "\t") == 2) moved[cell[1]] = cell[2]
+    }
+    close(placed)
+    for (i = 1; i <= failures; i++) {
+        t = order[i]
+        split(t, pair, SUBSEP)
+        id = test_id(pair[1], pair[2])
+        if (id in moved) {
+            where[t] = moved[id]
+            under_test[moved[id]] = 1
+        }
+    }
+}
+
 function signal_name(number) {
     if (number == 4) return "4 (SIGILL)"
     if (number == 6) return "6 (SIGABRT)"
@@ -285,7 +321,8 @@ function with_clusters(answer, budget,    t, key, c, clusters, best, i, j, shown
     for (i = 1; i <= failures; i++) {
         t = order[i]
         split(t, pair, SUBSEP)
-        key = (t in kinds ? kinds[t] : "fail") SUBSEP where[t] SUBSEP shape(t in kinds ? message[t] : first_words[t])
+        split_by = where[t] in under_test ? "" : shape(t in kinds ? message[t] : first_words[t])
+        key = (t in kinds ? kinds[t] : "fail") SUBSEP where[t] SUBSEP split_by
         if (!(key in size)) {
             rank[++clusters] = key
             ctype[key] = t in kinds ? kinds[t] : "fail"

@@ -21,8 +21,11 @@ STALE = 86_400.0  # run files older than this (their writer died) are removed
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "--place":
+        place(os.path.abspath(argv[1]))
+        return 0
     if len(argv) != 1:
-        print("usage: cargo_run .sidekit/cargo/RUN", file=sys.stderr)
+        print("usage: cargo_run [--place] .sidekit/cargo/RUN", file=sys.stderr)
         return 2
     from sidekit_hooks.runners import spool
 
@@ -56,6 +59,28 @@ def write(run: str) -> None:
             except OSError:
                 pass
     forget_old(state)
+
+
+def place(run: str) -> None:
+    """RUN.placed: for cargo_answer.awk, each failure of the run so far that panicked in test code
+    and is placed at the crate function the failing tests share (runners/cargo/exercised.py), as
+    `test id<TAB>path:line` lines; written whole (an empty file: nothing moved)."""
+    from sidekit_hooks.core import workspace
+    from sidekit_hooks.runners.cargo import adapter as cargo
+
+    state = os.path.dirname(run)
+    root = os.path.dirname(os.path.dirname(state))
+    text, code, started = units(run)
+    result = cargo.parse(text, root, started, code, "")
+    rows = [
+        f"{test}\t{entry['f']['at']}\n"
+        for test, entry in sorted(result.tests.items())
+        if entry.get("o") == "failed"
+        and entry["f"].get("checks")
+        and "\t" not in test + entry["f"]["at"]
+        and "\n" not in test + entry["f"]["at"]
+    ]
+    workspace.atomic_write(run + ".placed", "".join(rows))
 
 
 def cargo_args(run: str) -> list[str]:
