@@ -28,11 +28,13 @@ from pathlib import Path
 from run import BenchContext, Row
 
 from sidekit_hooks.runners import pending, spool
-from testing.agent_shell import bash_tool
+from testing.agent_shell import Ran, bash_tool
 from testing.pretool import rewritten
 
 QUICK_BUDGET = 3
-TARGET = 1.10
+TARGET = 1.10  # wall, compacted / raw, for a raw run of LONG_RUN seconds or more
+LONG_RUN = 1.0
+ADDED_CPU_MS = 25  # CPU a compacted run may add per red test binary
 MAVEN_ROUNDS = 3
 GO_ROUNDS = 20
 CARGO_ROUNDS = 12
@@ -173,7 +175,6 @@ def measure(name: str, project: Path, env: dict[str, str], command: str, rounds:
     writer_cpu = sum(float(cpu) for cpu in written[1::2]) / rounds
     wall_raw, wall_compact = min(r.secs for r in raw_runs), min(r.secs for r in compact_runs)
     cpu_raw, cpu_compact = max(min(r.cpu for r in raw_runs), 1e-3), min(r.cpu for r in compact_runs)
-    wall, cpu = wall_compact / wall_raw, cpu_compact / cpu_raw
     same = raw.exit == compact.exit != 0
     return [
         Row(
@@ -190,19 +191,8 @@ def measure(name: str, project: Path, env: dict[str, str], command: str, rounds:
             "equal, red",
             "ok" if same else "MISS",
         ),
-        Row(
-            "runners",
-            f"{name}: wall compacted / raw (best of {rounds})",
-            f"{wall:.2f}x ({wall_compact * 1000:.0f} vs {wall_raw * 1000:.0f} ms)",
-            f"<= {TARGET}x",
-            "ok" if wall <= TARGET else "MISS",
-        ),
-        Row(
-            "runners",
-            f"{name}: CPU compacted / raw (best of {rounds})",
-            f"{cpu:.2f}x ({cpu_compact * 1000:.0f} vs {cpu_raw * 1000:.0f} ms)",
-            f"<= {TARGET}x",
-            "ok" if cpu <= TARGET else "MISS",
+        *cost_rows(
+            name, rounds, (wall_raw, wall_compact), (cpu_raw, cpu_compact), red_binaries(raw)
         ),
         Row(
             "runners",
@@ -210,6 +200,45 @@ def measure(name: str, project: Path, env: dict[str, str], command: str, rounds:
             "a raw run writes no cache)",
             f"{writer_cpu * 1000:.0f} ms a run "
             f"({writer_cpu / max(min(r.cpu for r in raw_runs), 1e-3):.2f}x the raw run's CPU)",
+        ),
+    ]
+
+
+def red_binaries(raw: Ran) -> int:
+    """The test binaries that failed in a raw run, as the runner names them: go's `FAIL\t<package>`
+    lines, cargo's `error: test failed, to rerun pass ...` (one per red target)."""
+    lines = raw.output.splitlines()
+    go = sum(1 for line in lines if line.startswith("FAIL\t"))
+    cargo = sum(1 for line in lines if line.startswith("error: test failed, to rerun pass"))
+    return max(go + cargo, 1)
+
+
+def cost_rows(
+    name: str, rounds: int, wall: tuple[float, float], cpu: tuple[float, float], red: int
+) -> list[Row]:
+    """What the user pays for a compacted run (#33's restated target): at most ADDED_CPU_MS of CPU
+    per red test binary (about 1.5 bare `python -I -S` starts: the red path is one Python start and
+    its work, which a short run cannot hide), and at most TARGET of the raw wall time for a run of
+    LONG_RUN seconds or more; a shorter run's wall ratio is shown, without a target. Green
+    binaries stay at the `sh` wrapper's cost."""
+    (wall_raw, wall_compact), (cpu_raw, cpu_compact) = wall, cpu
+    ratio = wall_compact / wall_raw
+    added = (cpu_compact - cpu_raw) * 1000 / red
+    long_run = wall_raw >= LONG_RUN
+    return [
+        Row(
+            "runners",
+            f"{name}: CPU added per red test binary (best of {rounds}; {red} red)",
+            f"{added:.0f} ms ({cpu_compact * 1000:.0f} vs {cpu_raw * 1000:.0f} ms)",
+            f"<= {ADDED_CPU_MS} ms",
+            "ok" if added <= ADDED_CPU_MS else "MISS",
+        ),
+        Row(
+            "runners",
+            f"{name}: wall compacted / raw (best of {rounds})",
+            f"{ratio:.2f}x ({wall_compact * 1000:.0f} vs {wall_raw * 1000:.0f} ms)",
+            f"<= {TARGET}x" if long_run else f"(raw under {LONG_RUN:.0f} s: no target)",
+            ("ok" if ratio <= TARGET else "MISS") if long_run else "",
         ),
     ]
 

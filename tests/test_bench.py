@@ -31,6 +31,7 @@ ROUND_TRIP_ROW = (
 )
 
 
+@pytest.mark.slow  # times real hooks, as the bench does (the bench's own run is the speed check)
 def test_quick_hooks_table_has_its_shape(tmp_path: Path) -> None:
     page = tmp_path / "docs" / "performance.md"
     done = subprocess.run(

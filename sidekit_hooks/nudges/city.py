@@ -49,7 +49,10 @@ CLAIM_TTL = 120.0  # seconds; Gas City's claim lease (defaultQueuedNudgeClaimTTL
 RETRY_DELAY = 15.0  # seconds before a failed delivery is tried again (defaultQueuedNudgeRetryDelay)
 MAX_ATTEMPTS = 5  # then the item goes to `dead` (defaultQueuedNudgeMaxAttempts)
 DEFAULT_TTL = 24 * 3600.0  # an item enqueued without its own expiry (defaultQueuedNudgeTTL)
-LOCK_POLL = 0.01  # seconds between two non-blocking lock attempts, as gc polls
+# Seconds at most between two non-blocking lock attempts. gc (a46ccb1c) blocks on the lock, so under
+# heavy load a poller can lose the race to it for a while: a hand-over that gives up leaves its items
+# in flight until their lease ends (a delay, never a second delivery).
+LOCK_POLL = 0.01
 # Seconds a `settle` (a put-back, a moot item's ack, a failed print's attempt) waits for the lock.
 # None of them follows a print (`hand_over` acks before it): one that gives up leaves the item in
 # flight until its lease ends, and it is said then, for the first time.

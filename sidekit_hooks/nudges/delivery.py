@@ -65,15 +65,18 @@ def sender_label(sender: str) -> str:
     return safe_text(words[:60].rstrip()) or "unknown"
 
 
-def plan(claims: list[Claim], budget: int = MAX_DELIVERY) -> tuple[str, list[Claim], list[Claim]]:
-    """Choose what fits: (text, delivered, left for later). The tail notes how many wait."""
+def plan(
+    claims: list[Claim], budget: int = MAX_DELIVERY, waiting: int = 0
+) -> tuple[str, list[Claim], list[Claim]]:
+    """Choose what fits: (text, delivered, left for later). The tail notes how many wait: those
+    left here and `waiting` more held elsewhere (a Gas City's items that stayed in the city)."""
     ordered = sorted(claims, key=lambda c: not c.nudge.urgent)  # stable: FIFO inside each priority
     delivered: list[Claim] = []
     lines: list[str] = []
     used = 0
     for index, held in enumerate(ordered):
         line = line_for(held.nudge)
-        after = len(ordered) - index - 1
+        after = len(ordered) - index - 1 + waiting
         # Room for the "(+N more queued)" tail, sized for the worst case of stopping here.
         reserve = len(f"\n(+{after + 1} more queued)") if after else 0
         cost = len(line) + (1 if lines else 0)
@@ -83,8 +86,8 @@ def plan(claims: list[Claim], budget: int = MAX_DELIVERY) -> tuple[str, list[Cla
         delivered.append(held)
         used += cost
     left = ordered[len(delivered) :]
-    if left:
-        lines.append(f"(+{len(left)} more queued)")
+    if left or waiting:
+        lines.append(f"(+{len(left) + waiting} more queued)")
     return "\n".join(lines), delivered, left
 
 

@@ -238,8 +238,11 @@ def _deliver_held(event_name: str, call: Call) -> None:
     claims = [claim for claim in call.held if isinstance(claim, queue.Claim)]
     text, delivered, left = delivery.plan(claims)
     ready = call.queue.hand_over(delivered, left, call.held)
-    if len(ready) < len(delivered):
-        text = delivery.plan(ready)[0]
+    if len(ready) < len(delivered):  # a city's items that could not leave it wait in flight
+        text, ready, rest = delivery.plan(ready, waiting=len(delivered) - len(ready) + len(left))
+        queue.release(rest)
+    if not ready:
+        return
     delivered = ready
     try:
         _emit(delivery.hook_output(event_name, text))

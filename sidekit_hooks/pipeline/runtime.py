@@ -615,10 +615,9 @@ def drain(
     ready = call.queue.hand_over(delivered, left + waiting, call.held)
     call.held[:] = ready  # what a deadline from here on delivers
     if len(ready) < len(delivered):  # a city's items that could not leave it wait in flight
+        text, ready = _replan(ready, room, len(delivered) - len(ready) + len(left), call)
         if not ready:
             return "", []
-        waits = len(delivered) - len(ready) + len(left)
-        text = delivery.plan(ready, room)[0] + f"\n(+{waits} more queued)"
     delivered = ready
     policy.record_delivered(project, event.event_name, event.session_id, delivered)
     call.facts.extend(
@@ -629,6 +628,18 @@ def drain(
         if isinstance(held.nudge.extra.get("finding"), str)
     )
     return text, delivered
+
+
+def _replan(
+    ready: list[queue.Claim], room: int, waiting: int, call: Call
+) -> tuple[str, list[queue.Claim]]:
+    """What is said of `ready` when `waiting` more wait elsewhere (counted in the tail, within
+    `room`); what no longer fits goes back to the queue."""
+    text, fits, left = delivery.plan(ready, room, waiting)
+    if left:
+        queue.release(left)
+        call.held[:] = fits
+    return (text if fits else ""), fits
 
 
 def within_budget(

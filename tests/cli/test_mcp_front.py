@@ -86,6 +86,7 @@ def test_the_front_negotiates_the_versions_the_sdk_does() -> None:
     assert front.HANDSHAKE_VERSIONS == tuple(HANDSHAKE_PROTOCOL_VERSIONS)
 
 
+@pytest.mark.slow  # the whole hand-over to the MCP SDK's server (its import alone is ~0.7 s CPU)
 def test_the_front_answers_as_the_sdk_does_and_hands_it_the_session(small: Path) -> None:
     symbol = {"name": "symbol", "arguments": {"name": "add"}}
     script: list[dict[str, Any]] = [
@@ -106,6 +107,7 @@ def test_the_front_answers_as_the_sdk_does_and_hands_it_the_session(small: Path)
     assert "error" in with_front[5]  # what the SDK says of a method it does not serve
 
 
+@pytest.mark.slow  # the whole hand-over to the MCP SDK's server (its import alone is ~0.7 s CPU)
 @pytest.mark.parametrize(
     "first",
     [
@@ -471,6 +473,7 @@ def test_the_sdk_refuses_each_envelope_the_front_leaves_to_it(small: Path) -> No
     ]
 
 
+@pytest.mark.slow  # the whole hand-over to the MCP SDK's server (its import alone is ~0.7 s CPU)
 def test_sidekit_mcp_serves_the_clients_opening_then_hands_the_connection_to_the_sdk(
     small: Path,
 ) -> None:

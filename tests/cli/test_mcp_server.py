@@ -147,6 +147,7 @@ def test_scope_set_writes_the_scope_the_cli_would(small: Path) -> None:
     )
 
 
+@pytest.mark.slow  # the MCP SDK's server at a real pace (signals, cancellation, two clients)
 def test_test_answers_from_the_run_it_made_as_the_cli_does(small: Path) -> None:
     from sidekit_hooks.answers import render, shape
     from sidekit_hooks.cli.commands.test import run_clusters
@@ -273,6 +274,7 @@ SLOW_SUITE = {
 }
 
 
+@pytest.mark.slow  # the MCP SDK's server at a real pace (signals, cancellation, two clients)
 def test_cancelled_test_leaves_no_pytest_behind(tmp_path: Path) -> None:
     root = make_project(tmp_path / "slow", SLOW_SUITE)
     progress: list[float] = []
@@ -316,6 +318,7 @@ def _running(root: Path, *words: str) -> bool:
     return any(word in line for line in processes_in(root) for word in words)
 
 
+@pytest.mark.slow  # the MCP SDK's server at a real pace (signals, cancellation, two clients)
 def test_two_clients_at_once_keep_the_cache_whole(small: Path) -> None:
     async def one(results: list[str]) -> None:
         async with connect(small) as session:
@@ -353,6 +356,7 @@ def test_two_clients_at_once_keep_the_cache_whole(small: Path) -> None:
     assert json.loads(cli_line(small, "status"))["generation"] == summary["generation"]
 
 
+@pytest.mark.slow  # the MCP SDK's server at a real pace (signals, cancellation, two clients)
 def test_a_client_that_goes_away_mid_run_leaves_no_pytest(tmp_path: Path) -> None:
     root = make_project(tmp_path / "slow", SLOW_SUITE)
 
@@ -376,6 +380,7 @@ def test_a_client_that_goes_away_mid_run_leaves_no_pytest(tmp_path: Path) -> Non
     assert processes_in(root) == []
 
 
+@pytest.mark.slow  # the MCP SDK's server at a real pace (signals, cancellation, two clients)
 def test_sigterm_to_the_server_stops_its_pytest_first(tmp_path: Path) -> None:
     import os
     import signal

@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from testing.hostile import ROOT
 from testing.runs import environment_without, run_text
 
@@ -22,6 +24,7 @@ CANDIDATES = (
 )  # after / before #21's move
 
 
+@pytest.mark.slow  # a run of this suite's own registry test, with pip facing an unreachable index
 def test_the_project_environment_test_fails_in_ci_without_the_package_index() -> None:
     test_file = next(ROOT / path for path in CANDIDATES if (ROOT / path).exists())
     env = dict(

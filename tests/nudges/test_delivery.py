@@ -60,6 +60,16 @@ def test_plan_never_exceeds_the_budget_and_counts_the_rest() -> None:
         assert text.splitlines()[-1] == f"(+{len(left)} more queued)"
 
 
+def test_plan_counts_what_waits_elsewhere_in_its_one_tail_within_the_budget() -> None:
+    three = claims(*(Nudge("[sidecar:specs] " + "w" * 283) for _ in range(3)))
+    assert delivery.plan(three, 1000, waiting=2)[0].splitlines()[-1] == "(+2 more queued)"
+    for budget in (301, 320, 618, 619, 1000):
+        text, delivered, left = delivery.plan(three, budget, waiting=9)
+        assert len(text) <= budget
+        assert text.splitlines()[-1] == f"(+{len(left) + 9} more queued)"
+    assert delivery.plan([], 1000, waiting=1) == ("(+1 more queued)", [], [])
+
+
 def test_hook_output_is_one_compact_json_object() -> None:
     assert delivery.hook_output("PostToolUse", "") == ""
     out = delivery.hook_output("PostToolUse", 'say "é"\nnext')
