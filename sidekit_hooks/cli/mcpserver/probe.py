@@ -13,6 +13,7 @@ does. `opening=HANDSHAKE` measures the 2025 handshake alone (`initialize`, then
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import selectors
@@ -53,7 +54,7 @@ def envelope() -> dict[str, Any]:
     return {
         "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
         "io.modelcontextprotocol/clientInfo": dict(CLIENT_INFO),
-        "io.modelcontextprotocol/clientCapabilities": json.loads(json.dumps(CLIENT_CAPABILITIES)),
+        "io.modelcontextprotocol/clientCapabilities": copy.deepcopy(CLIENT_CAPABILITIES),
     }
 
 
@@ -102,7 +103,7 @@ def initialize_request(request_id: str) -> dict[str, Any]:
         "method": INITIALIZE,
         "params": {
             "protocolVersion": HANDSHAKE_VERSION,
-            "capabilities": json.loads(json.dumps(CLIENT_CAPABILITIES)),
+            "capabilities": copy.deepcopy(CLIENT_CAPABILITIES),
             "clientInfo": dict(CLIENT_INFO),
         },
     }
