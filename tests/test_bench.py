@@ -298,3 +298,48 @@ def test_a_section_stopped_over_its_budget_still_shows_what_it_measured(sections
             "slow", "stopped after 1 figure(s)", "stopped: over its 1 s budget", "<= 1 s", "MISS"
         ),
     ]
+
+
+def test_mcp_rows_measure_the_clients_opening_against_their_targets(
+    clean_env: dict[str, str],
+) -> None:
+    """The MCP rows open the server as Claude Code 2.1.328 does (a server that refused
+    `server/discover` would make them `failed` rows), keep the 2025 handshake as a row of its own,
+    and say ok exactly when the p50 holds its target."""
+    import rows_mcp
+
+    ctx = bench.BenchContext(quick=True, python=sys.executable, repeats=2, bare=[0.01])
+    rows = rows_mcp.rows(ctx)
+    assert [(row.section, row.what, row.target) for row in rows] == [
+        ("mcp", "client's opening: spawn -> server/discover answered", "p50 <= 500 ms"),
+        ("mcp", "client's opening: spawn -> tools/list answered", "p50 <= 500 ms"),
+        (
+            "mcp",
+            "client's opening: spawn -> first tools/call answered (usages, sent on tools/list's "
+            "answer)",
+            "p50 <= 300 ms",
+        ),
+        ("mcp", "tool definitions (all 10, as tools/list sends them)", "<= 2500"),
+        (
+            "mcp",
+            "2025 handshake (initialize; not 2.1.328's path): spawn -> tools/list answered",
+            "p50 <= 500 ms",
+        ),
+        (
+            "mcp",
+            "client's opening: warm symbol round trip vs `sidekit symbol helper`",
+            "MCP p50 <= 50 ms",
+        ),
+        (
+            "mcp",
+            "client's opening: warm usages round trip vs `sidekit usages helper`",
+            "MCP p50 <= 50 ms",
+        ),
+    ]
+    timed = r"p50 (\d+) ms, p95 \d+ ms \(\d+\.\dx bare interpreter\)"
+    warm = r"MCP p50 (\d+\.\d) ms, p95 \d+\.\d ms; CLI p50 \d+ ms \(\d+x\)"
+    for row, shape in zip(rows, [timed] * 3 + [r"(\d+) bytes", timed] + [warm] * 2, strict=True):
+        found = re.fullmatch(shape, row.value)
+        assert found, row
+        limit = float(re.findall(r"[\d.]+", row.target)[-1])
+        assert row.verdict == ("ok" if float(found[1]) <= limit else "MISS"), row

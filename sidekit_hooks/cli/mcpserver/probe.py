@@ -2,10 +2,18 @@
 
 Plain JSON-RPC over the pipes (newline-delimited, as the stdio transport frames it), standard
 library only, so the measurement holds no client library's import time.
+
+It opens as Claude Code 2.1.328 opens every stdio server (recorded: docs/warm-path.md, and the
+bytes in tests/cli/recorded/): `server/discover` (protocol 2026-07-28) with the client's `_meta`
+envelope, then `tools/list` and `tools/call` each carrying that envelope, never `initialize`. A
+server that refuses `server/discover` (Method not found) gets the 2025 handshake next, as the client
+does. `opening=HANDSHAKE` measures the 2025 handshake alone (`initialize`, then
+`notifications/initialized`, then requests without the envelope).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import selectors
@@ -14,22 +22,120 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-PROTOCOL = "2025-06-18"
 TIMEOUT = 20.0  # seconds for the whole probe
+
+CLIENT = "client"  # opening: as Claude Code 2.1.328 opens (server/discover, enveloped requests)
+HANDSHAKE = "handshake"  # opening: the 2025 handshake (initialize, notifications/initialized)
+DISCOVER = "server/discover"
+INITIALIZE = "initialize"
+
+# What the client sends, as recorded from Claude Code 2.1.328 (tests compare the bytes).
+DISCOVER_ID = "server-discover-probe-1"
+MODERN_VERSION = "2026-07-28"
+HANDSHAKE_VERSION = "2025-11-25"  # its `initialize` once `server/discover` is refused
+INITIALIZE_ID = "initialize-probe-1"  # (the probe's own: the recording holds no `initialize`)
+LIST_ID = 0  # the client's `tools/list`; its tool calls are numbered from 1
+CLIENT_INFO: dict[str, str] = {
+    "name": "claude-code",
+    "title": "Claude Code",
+    "version": "2.1.328",
+    "description": "Anthropic's agentic coding tool",
+    "websiteUrl": "https://claude.com/claude-code",
+}
+CLIENT_CAPABILITIES: dict[str, Any] = {
+    "roots": {"listChanged": True},
+    "elicitation": {"form": {}, "url": {}},
+}
+METHOD_NOT_FOUND = -32601
+
+
+def envelope() -> dict[str, Any]:
+    """The `_meta` envelope the client puts in `server/discover` and in every request after it."""
+    return {
+        "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+        "io.modelcontextprotocol/clientInfo": dict(CLIENT_INFO),
+        "io.modelcontextprotocol/clientCapabilities": copy.deepcopy(CLIENT_CAPABILITIES),
+    }
+
+
+def discover_request() -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": DISCOVER_ID,
+        "method": DISCOVER,
+        "params": {"_meta": envelope()},
+    }
+
+
+def list_request(number: int, modern: bool = True) -> dict[str, Any]:
+    """`tools/list` (the client's keys in its order); `modern`: with the envelope."""
+    return {
+        "method": "tools/list",
+        "jsonrpc": "2.0",
+        "id": number,
+        "params": {"_meta": envelope()} if modern else {},
+    }
+
+
+def call_request(
+    number: int, name: str, arguments: dict[str, Any], modern: bool = True
+) -> dict[str, Any]:
+    """`tools/call` as the client sends it: its tool use id and a progress token (the request's
+    number, as the client's first call had) in `_meta`, after the envelope when `modern`."""
+    meta = {"claudecode/toolUseId": f"toolu_probe_{number:04d}", "progressToken": number}
+    return {
+        "method": "tools/call",
+        "params": {
+            "name": name,
+            "arguments": arguments,
+            "_meta": {**envelope(), **meta} if modern else meta,
+        },
+        "jsonrpc": "2.0",
+        "id": number,
+    }
+
+
+def initialize_request(request_id: str) -> dict[str, Any]:
+    """The 2025 handshake's opening, with the client's identity and capabilities."""
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": INITIALIZE,
+        "params": {
+            "protocolVersion": HANDSHAKE_VERSION,
+            "capabilities": copy.deepcopy(CLIENT_CAPABILITIES),
+            "clientInfo": dict(CLIENT_INFO),
+        },
+    }
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One line on the wire, compact as the client writes it."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
 
 
 @dataclass
 class Probe:
     tools: list[str] = field(default_factory=list)
-    first_answer_ms: float = 0.0  # spawn -> the initialize answer
+    opening: str = ""  # what opened the connection: DISCOVER, or INITIALIZE
+    first_answer_ms: float = 0.0  # spawn -> the opening answered (server/discover or initialize)
     tools_ms: float = 0.0  # spawn -> the tools/list answer
     definitions_bytes: int = 0  # the tools array as the server sent it, compact JSON
     error: str = ""
     calls: list[tuple[str, float, str]] = field(
         default_factory=list
-    )  # (tool, ms, text) in call order
+    )  # (tool, ms from sent to answered, text) in call order
+    first_call_done_ms: float = 0.0  # spawn -> the first tools/call answered
     # the server's CPU over the calls after `settle` (Linux; 0 elsewhere)
     settled_cpu_ms: float = 0.0
+
+
+class Refused(ValueError):
+    """The server answered a request with a JSON-RPC error."""
+
+    def __init__(self, code: Any, message: str) -> None:
+        super().__init__(f"the server answered an error: {message}")
+        self.code = code
 
 
 def probe(
@@ -39,8 +145,10 @@ def probe(
     timeout: float = TIMEOUT,
     calls: list[tuple[str, dict[str, Any]]] | None = None,
     settle: float = 0.0,
+    opening: str = CLIENT,
 ) -> Probe:
-    """Spawn `argv`, initialize, list tools, make `calls` (each timed), close stdin and reap it.
+    """Spawn `argv`, open (`opening`: CLIENT or HANDSHAKE), list tools, make `calls` (each timed, the
+    first sent as soon as tools/list is answered), close stdin and reap it.
 
     `settle`: after the first call, wait (at most this many seconds) until the server has spent no
     CPU for a while, so the calls after it meet a server whose start-up is over (`sidekit mcp`
@@ -65,45 +173,30 @@ def probe(
     deadline = started + timeout
     reader = _Reader(process)
     try:
-        _send(
-            process,
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": PROTOCOL,
-                    "capabilities": {},
-                    "clientInfo": {"name": "sidekit-probe", "version": "1"},
-                },
-            },
-        )
-        reader.answer(1, deadline)
+        modern = opening == CLIENT and _discover(process, reader, deadline)
+        if not modern:
+            _send(process, initialize_request(INITIALIZE_ID))
+            reader.answer(INITIALIZE_ID, deadline)
+            _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        found.opening = DISCOVER if modern else INITIALIZE
         found.first_answer_ms = (time.perf_counter() - started) * 1000
-        _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}})
-        listed = reader.answer(2, deadline)
+        _send(process, list_request(LIST_ID, modern))
+        listed = reader.answer(LIST_ID, deadline)
         found.tools_ms = (time.perf_counter() - started) * 1000
         tools = listed.get("result", {}).get("tools", [])
         found.tools = [str(tool.get("name")) for tool in tools]
         found.definitions_bytes = len(
             json.dumps(tools, separators=(",", ":"), ensure_ascii=False).encode()
         )
-        for number, (name, arguments) in enumerate(calls or [], start=3):
+        for number, (name, arguments) in enumerate(calls or [], start=LIST_ID + 1):
             began = time.perf_counter()
-            _send(
-                process,
-                {
-                    "jsonrpc": "2.0",
-                    "id": number,
-                    "method": "tools/call",
-                    "params": {"name": name, "arguments": arguments},
-                },
-            )
+            _send(process, call_request(number, name, arguments, modern))
             result = reader.answer(number, deadline).get("result", {})
             text = "".join(item.get("text", "") for item in result.get("content", []))
             found.calls.append((name, (time.perf_counter() - began) * 1000, text))
-            if number == 3 and settle:
+            if number == LIST_ID + 1:
+                found.first_call_done_ms = (time.perf_counter() - started) * 1000
+            if number == LIST_ID + 1 and settle:
                 _settle(process.pid, settle)
                 before = _cpu_ticks(process.pid)
         if settle and calls and len(calls) > 1:
@@ -120,6 +213,19 @@ def probe(
     return found
 
 
+def _discover(process: subprocess.Popen[bytes], reader: _Reader, deadline: float) -> bool:
+    """Send `server/discover`: True when answered, False when refused as an unknown method (the
+    client then opens with `initialize`); any other error is raised."""
+    _send(process, discover_request())
+    try:
+        reader.answer(DISCOVER_ID, deadline)
+    except Refused as refused:
+        if refused.code != METHOD_NOT_FOUND:
+            raise
+        return False
+    return True
+
+
 class _Reader:
     """Newline-delimited JSON-RPC messages from the server's stdout, with a deadline."""
 
@@ -132,7 +238,7 @@ class _Reader:
         self.selector.register(process.stdout, selectors.EVENT_READ, "out")
         self.selector.register(process.stderr, selectors.EVENT_READ, "err")
 
-    def answer(self, wanted: int, deadline: float) -> dict[str, Any]:
+    def answer(self, wanted: int | str, deadline: float) -> dict[str, Any]:
         while True:
             while b"\n" in self.buffer:
                 line, self.buffer = self.buffer.split(b"\n", 1)
@@ -141,9 +247,9 @@ class _Reader:
                 message = json.loads(line)
                 if isinstance(message, dict) and message.get("id") == wanted:
                     if "error" in message:
-                        raise ValueError(
-                            f"the server answered an error: {message['error'].get('message', '')}"
-                        )
+                        error = message["error"]
+                        error = error if isinstance(error, dict) else {"message": str(error)}
+                        raise Refused(error.get("code"), str(error.get("message", "")))
                     return message
             left = deadline - time.perf_counter()
             if left <= 0:
@@ -202,7 +308,7 @@ def _cpu_ticks(pid: int) -> int:
 
 def _send(process: subprocess.Popen[bytes], message: dict[str, Any]) -> None:
     assert process.stdin is not None
-    process.stdin.write(json.dumps(message).encode() + b"\n")
+    process.stdin.write(encode(message))
     process.stdin.flush()
 
 
