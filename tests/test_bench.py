@@ -300,6 +300,7 @@ def test_a_section_stopped_over_its_budget_still_shows_what_it_measured(sections
     ]
 
 
+@pytest.mark.slow  # spawns the MCP server for every row, as the bench does
 def test_mcp_rows_measure_the_clients_opening_against_their_targets(
     clean_env: dict[str, str],
 ) -> None:
