@@ -1,0 +1,177 @@
+"""The warm path's `fallback` command hook (`hooks/<event>.py fallback`, run `async` by the client):
+it claims and settles as the `warm` handler does, but when it acts it only queues what it finds,
+drains nothing and replaces no tool output, since its output may reach the model a request late or
+never (docs/warm-path.md). The next synchronous delivery says what it queued, once."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sidekit_hooks.cli.mcpserver import tools
+from sidekit_hooks.core.workspace import queue_root
+from sidekit_hooks.nudges import queue
+from sidekit_hooks.pipeline import claim, hook
+from testing.hooks import bash, edited, payload
+from testing.scenarios import set_scope
+from testing.warm import templated
+
+# A green `cargo test` with rustc's noise, which the synchronous hook folds (runners/cargo/noise.py)
+GREEN = """warning: unused variable: `x`
+ --> src/lib.rs:2:9
+  |
+2 |     let x = 1;
+  |         ^ help: if this is intentional, prefix it with an underscore: `_x`
+
+warning: `calc` (lib) generated 1 warning
+     Running unittests src/lib.rs (target/debug/deps/calc-d405e164b70aaf93)
+
+running 1 test
+test tests::one ... ok
+
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+"""
+SCOPE_LINE = (
+    "[sidecar:scope] lib/util.py is outside this task's scope; if it must change, tell the user."
+)
+
+
+def by_fallback(
+    event_name: str, event: dict[str, Any], handler: str = hook.FALLBACK_HANDLER
+) -> str:
+    """What the command hook prints for `event` when started with `handler`."""
+    saved = sys.stdin, sys.stdout
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps(event).encode()), encoding="utf-8")
+    sys.stdout = out
+    try:
+        assert hook.main(event_name, [handler]) == 0
+        out.flush()
+        return out.buffer.getvalue().decode()
+    finally:
+        sys.stdin, sys.stdout = saved
+
+
+def queued(project: Path, session: str = "sess-1") -> list[str]:
+    return [nudge.message for _name, nudge in queue.pending(queue_root(str(project)), session)]
+
+
+def prompt(project: Path, prompt_id: str) -> dict[str, Any]:
+    return {**payload("UserPromptSubmit", project, prompt="go on"), "prompt_id": prompt_id}
+
+
+def warm_answer(project: Path, event: dict[str, Any]) -> str:
+    text, failed = tools.hook_outcome(templated(event), str(project))
+    assert not failed
+    return text
+
+
+def context(printed: str) -> str:
+    return str(json.loads(printed)["hookSpecificOutput"]["additionalContext"]) if printed else ""
+
+
+@pytest.fixture
+def out_of_scope_edit(project: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    set_scope(project, {"allow": ["src/**"]})
+    return edited(project, "lib/util.py", "return 1", "return 2", "def helper():\n    return 1\n")
+
+
+def test_a_fallback_that_won_the_event_queues_its_finding_and_drains_nothing(
+    project: Path, out_of_scope_edit: dict[str, Any]
+) -> None:
+    queue.enqueue(queue_root(str(project)), "sess-1", queue.Nudge("check your mail", "mayor"))
+
+    assert by_fallback("PostToolUse", out_of_scope_edit) == ""
+
+    assert queued(project) == ["check your mail", SCOPE_LINE]
+    key = claim.event_key("PostToolUse", out_of_scope_edit)
+    assert (project / claim.CLAIMS / key / claim.TAKEN).read_text().startswith("command ")
+    # the next synchronous delivery (the warm server's answer to the prompt) says both, once
+    said = context(warm_answer(project, prompt(project, "p-2")))
+    assert said.count("check your mail") == 1 and said.count(SCOPE_LINE) == 1, said
+    assert queued(project) == [] and warm_answer(project, prompt(project, "p-3")) == ""
+
+
+def test_the_warm_handler_still_says_the_finding_at_once(
+    project: Path, out_of_scope_edit: dict[str, Any]
+) -> None:
+    """The same event through the synchronous `warm` command handler: delivered, not queued (the
+    difference the fallback makes)."""
+    assert SCOPE_LINE in context(by_fallback("PostToolUse", out_of_scope_edit, hook.WARM_HANDLER))
+    assert queued(project) == []
+
+
+def test_a_fallback_is_silent_and_queues_nothing_once_the_warm_server_said_the_event(
+    project: Path, out_of_scope_edit: dict[str, Any]
+) -> None:
+    said = context(warm_answer(project, out_of_scope_edit))
+    assert SCOPE_LINE in said
+
+    assert by_fallback("PostToolUse", out_of_scope_edit) == ""
+    assert queued(project) == []
+
+
+def test_a_fallback_takes_over_an_event_the_warm_server_gave_back_and_queues_it(
+    project: Path, out_of_scope_edit: dict[str, Any]
+) -> None:
+    key = claim.event_key("PostToolUse", out_of_scope_edit)
+    assert claim.claim(str(project), key, claim.WARM)
+    claim.release(str(project), key)
+
+    assert by_fallback("PostToolUse", out_of_scope_edit) == ""
+
+    assert (project / claim.CLAIMS / key / claim.STOLEN).exists()
+    assert queued(project) == [SCOPE_LINE]
+
+
+def test_a_fallback_takes_over_from_a_warm_owner_that_died(
+    project: Path, out_of_scope_edit: dict[str, Any]
+) -> None:
+    key = claim.event_key("PostToolUse", out_of_scope_edit)
+    (project / claim.CLAIMS / key).mkdir(parents=True)
+    (project / claim.CLAIMS / key / claim.TAKEN).write_text("warm 999999999\n")  # no such pid
+
+    assert by_fallback("PostToolUse", out_of_scope_edit) == ""
+
+    assert queued(project) == [SCOPE_LINE]
+
+
+def test_a_fallback_waiting_out_a_slow_warm_server_is_not_cut_off_by_the_event_deadline(
+    project: Path, out_of_scope_edit: dict[str, Any]
+) -> None:
+    """A warm owner alive but silent: the fallback waits `claim.SETTLE_SECONDS` (longer than the
+    event's own deadline), then takes the event over and still has the event's time to run it."""
+    key = claim.event_key("PostToolUse", out_of_scope_edit)
+    assert claim.claim(str(project), key, claim.WARM)  # this process: alive, never commits
+
+    assert by_fallback("PostToolUse", out_of_scope_edit) == ""
+
+    assert (project / claim.CLAIMS / key / claim.STOLEN).exists()
+    assert queued(project) == [SCOPE_LINE]
+    assert not claim.commit(str(project), key)  # the warm server's late answer is not said
+
+
+def test_a_fallback_replaces_no_tool_output(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A green compacted `cargo test` whose output the synchronous hook folds
+    (updatedToolOutput): the fallback leaves it as the tool gave it."""
+    from sidekit_hooks.runners.cargo import noise
+
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    (project / "Cargo.toml").write_text('[package]\nname = "calc"\nversion = "0.1.0"\n')
+    (project / ".git").mkdir()
+    pre = payload("PreToolUse", project, tool_name="Bash", tool_input={"command": "cargo test"})
+    rewritten = by_fallback("PreToolUse", pre, "test")
+    command = json.loads(rewritten)["hookSpecificOutput"]["updatedInput"]["command"]
+    assert noise.MARK in command
+    first = bash(project, command, stdout=GREEN, tool_use_id="toolu_1")
+    second = bash(project, command, stdout=GREEN, tool_use_id="toolu_2")
+
+    assert "updatedToolOutput" in by_fallback("PostToolUse", first, hook.WARM_HANDLER)
+    assert by_fallback("PostToolUse", second) == ""
