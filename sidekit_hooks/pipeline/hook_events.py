@@ -17,10 +17,16 @@ from sidekit_hooks.core.hook_table import (
     LIFECYCLE,
     PACKAGED,
     TOOL_EVENTS,
+    WARM_KEYS,
     HookEvent,
     judged_by,
 )
+from sidekit_hooks.pipeline.hook import FALLBACK_HANDLER
 from sidekit_hooks.runners.words import trigger_words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
     "AFTER_A_TOOL",
@@ -147,6 +153,47 @@ def plugin_handler(handler: Handler, timeout: int = HANDLER_TIMEOUT) -> dict[str
     if handler.condition:
         found["if"] = handler.condition
     return found
+
+
+def warm_hooks(
+    command_of: Callable[[Handler], str], server: str, timeout: int = HANDLER_TIMEOUT
+) -> dict[str, list[dict[str, object]]]:
+    """The hooks of the warm wiring (docs/warm-path.md): each event the warm path may answer
+    (`WARM_KEYS`) goes to the `hook` tool of the MCP server `server` (run with `--hooks`), the
+    client waiting for it, plus its command hook run in the background (`async`) with the handler
+    word `fallback`; every other event is wired as usual. `command_of`: a handler's command line
+    (its argument is already the handler word)."""
+    from sidekit_hooks.pipeline import warm
+
+    table: dict[str, list[dict[str, object]]] = {}
+    for event in EVENTS.values():
+        group: dict[str, object] = {"matcher": event.matcher} if event.matcher else {}
+        handlers: list[dict[str, object]] = []
+        for handler in _handlers_of(event):
+            if event.name in WARM_KEYS:
+                handler = Handler(handler.key, event, FALLBACK_HANDLER, handler.condition)
+            found: dict[str, object] = {
+                "type": "command",
+                "command": command_of(handler),
+                "timeout": timeout,
+            }
+            if handler.condition:
+                found["if"] = handler.condition
+            if event.name in WARM_KEYS:
+                found["async"] = True
+            handlers.append(found)
+        if event.name in WARM_KEYS:
+            handlers.append(
+                {
+                    "type": "mcp_tool",
+                    "server": server,
+                    "tool": warm.TOOL,
+                    "input": dict(warm.INPUT),
+                    "timeout": timeout,
+                }
+            )
+        table[event.name] = [{**group, "hooks": handlers}]
+    return table
 
 
 def _write(root: str) -> int:
