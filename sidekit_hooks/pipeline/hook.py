@@ -84,6 +84,11 @@ def main(event_name: str = "", argv: list[str] | None = None) -> int:
             return 0
         handler = args[0] if args else ""
         deferred = handler == FALLBACK_HANDLER and event_name in hook_table.WARM_KEYS
+        if deferred:
+            # Claude Code 2.1.328 sends SIGTERM to its async hooks as it exits (`claude -p` after
+            # the last request) and they die with it ~1.4 s later: a fallback that took the last
+            # event over finishes its bounded work (the alarm below) instead of dropping it.
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
         signal.signal(signal.SIGALRM, _alarm)
         # A fallback holds no event: its wait for the warm answer (claim.settle) is not the
         # event's time, so its deadline starts once it knows the event is its own (below).

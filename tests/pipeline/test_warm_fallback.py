@@ -178,3 +178,48 @@ def test_a_fallback_replaces_no_tool_output(project: Path, monkeypatch: pytest.M
 
     assert "updatedToolOutput" in by_fallback("PostToolUse", first, hook.WARM_HANDLER)
     assert by_fallback("PostToolUse", second) == ""
+
+
+def test_a_fallback_finishes_its_work_when_the_client_sends_sigterm_on_exit(
+    project: Path, out_of_scope_edit: dict[str, Any], clean_env: dict[str, str]
+) -> None:
+    """Claude Code sends SIGTERM to its async hooks as it exits (docs/warm-path.md): a fallback
+    waiting out a silent warm owner still takes the event over and queues what it finds."""
+    import signal
+    import subprocess
+    import time
+
+    from testing.hooks import HOOK_SCRIPTS
+
+    key = claim.event_key("PostToolUse", out_of_scope_edit)
+    assert claim.claim(str(project), key, claim.WARM)  # this process: alive, never commits
+    fallback = subprocess.Popen(
+        [sys.executable, "-S", str(HOOK_SCRIPTS["PostToolUse"]), hook.FALLBACK_HANDLER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)),
+        cwd=project,
+    )
+    assert fallback.stdin is not None
+    fallback.stdin.write(json.dumps(out_of_scope_edit).encode())
+    fallback.stdin.close()
+    status, until = Path(f"/proc/{fallback.pid}/status"), time.monotonic() + 10
+    while status.exists() and time.monotonic() < until and not _catches_sigalrm(status):
+        time.sleep(0.01)  # its deadline is armed: it reads the event and settles for 1 s
+    if not status.exists():  # no /proc: give its start a generous moment
+        time.sleep(0.5)
+    fallback.send_signal(signal.SIGTERM)
+
+    assert fallback.wait(timeout=20) == 0
+    assert fallback.stdout is not None and fallback.stdout.read() == b""
+    assert queued(project) == [SCOPE_LINE]
+
+
+def _catches_sigalrm(status: Path) -> bool:
+    """Whether the process of `/proc/PID/status` has its SIGALRM handler (its `SigCgt` mask)."""
+    import signal
+
+    for line in status.read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signal.SIGALRM - 1) & 1)
+    return False
