@@ -223,3 +223,45 @@ def _catches_sigalrm(status: Path) -> bool:
         if line.startswith("SigCgt:"):
             return bool(int(line.split()[1], 16) >> (signal.SIGALRM - 1) & 1)
     return False
+
+
+def test_the_warm_wiring_pairs_the_server_with_an_async_fallback_on_the_keyed_events() -> None:
+    from sidekit_hooks.core import hook_table
+    from sidekit_hooks.pipeline import hook_events, warm
+
+    made = hook_events.warm_hooks(lambda h: f"run {h.script} {h.argument}".rstrip(), "srv")
+    wiring: Any = json.loads(json.dumps(made))
+    plugin: Any = json.loads(json.dumps(hook_events.plugin_hooks()))
+
+    assert set(wiring) == set(hook_table.EVENTS)
+    assert wiring["PostToolUse"] == [
+        {
+            "matcher": "*",
+            "hooks": [
+                {
+                    "type": "command",
+                    "command": "run post_tool_use fallback",
+                    "timeout": 5,
+                    "async": True,
+                },
+                {
+                    "type": "mcp_tool",
+                    "server": "srv",
+                    "tool": "hook",
+                    "input": warm.INPUT,
+                    "timeout": 5,
+                },
+            ],
+        }
+    ]
+    assert [h["command"] for h in wiring["UserPromptSubmit"][0]["hooks"][:1]] == [
+        "run user_prompt_submit fallback"
+    ]
+    for name in set(hook_table.EVENTS) - set(hook_table.WARM_KEYS):  # synchronous, as shipped
+        assert [h.get("if") for h in wiring[name][0]["hooks"]] == [
+            h.get("if") for h in plugin[name][0]["hooks"]
+        ]
+        assert all(h["type"] == "command" and "async" not in h for h in wiring[name][0]["hooks"]), (
+            name
+        )
+    assert wiring["Stop"][0]["hooks"] == [{"type": "command", "command": "run stop", "timeout": 5}]
