@@ -155,14 +155,22 @@ def plugin_handler(handler: Handler, timeout: int = HANDLER_TIMEOUT) -> dict[str
     return found
 
 
+# The warm wiring's fallback starts its interpreter this long after the event (seconds): by then a
+# connected warm server has said the event, so the fallback's start leaves the event's critical
+# path and never takes a claim from a healthy server; SIGTERM (the client's exit) is ignored from
+# the start, so a fallback that must act still does (docs/warm-path.md).
+FALLBACK_DELAY = "0.3"
+FALLBACK_PREFIX = f"trap '' TERM; sleep {FALLBACK_DELAY}; exec "
+
+
 def warm_hooks(
     command_of: Callable[[Handler], str], server: str, timeout: int = HANDLER_TIMEOUT
 ) -> dict[str, list[dict[str, object]]]:
     """The hooks of the warm wiring (docs/warm-path.md): each event the warm path may answer
     (`WARM_KEYS`) goes to the `hook` tool of the MCP server `server` (run with `--hooks`), the
     client waiting for it, plus its command hook run in the background (`async`) with the handler
-    word `fallback`; every other event is wired as usual. `command_of`: a handler's command line
-    (its argument is already the handler word)."""
+    word `fallback`, started `FALLBACK_DELAY` late; every other event is wired as usual.
+    `command_of`: a handler's command line (its argument is already the handler word)."""
     from sidekit_hooks.pipeline import warm
 
     table: dict[str, list[dict[str, object]]] = {}
@@ -172,9 +180,10 @@ def warm_hooks(
         for handler in _handlers_of(event):
             if event.name in WARM_KEYS:
                 handler = Handler(handler.key, event, FALLBACK_HANDLER, handler.condition)
+            command = command_of(handler)
             found: dict[str, object] = {
                 "type": "command",
-                "command": command_of(handler),
+                "command": FALLBACK_PREFIX + command if event.name in WARM_KEYS else command,
                 "timeout": timeout,
             }
             if handler.condition:

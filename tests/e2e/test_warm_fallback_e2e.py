@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from sidekit_hooks.core.workspace import queue_root
+from sidekit_hooks.nudges import queue
 from sidekit_hooks.pipeline import claim, hook_events
 from testing.claude import REPO, Run, ToolCall, run_claude, sidekit_argv, tool_use_id
 from testing.warm import tool_calls_counted, who_answered
@@ -61,9 +63,17 @@ def session(
     steps: list[ToolCall],
     session_id: str,
     env: dict[str, str] | None = None,
+    pace: float = 0.0,
 ) -> Run:
     done = run_claude(
-        claude_cli, project, "go on", steps, session_id=session_id, home=tmp_path / "home", env=env
+        claude_cli,
+        project,
+        "go on",
+        steps,
+        session_id=session_id,
+        home=tmp_path / "home",
+        env=env,
+        pace=pace,
     )
     assert done.returncode == 0 and done.result == "done", done.stderr[-3000:]
     return done
@@ -95,6 +105,10 @@ def answered_by(project: Path, session_id: str, step: int) -> str:
     return next(
         state for state in (claim.SAID, claim.STOLEN, claim.TAKEN) if (here / state).exists()
     )
+
+
+def queued(project: Path, session_id: str) -> list[str]:
+    return [nudge.message for _name, nudge in queue.pending(queue_root(str(project)), session_id)]
 
 
 def read(path: Path) -> ToolCall:
@@ -151,7 +165,9 @@ def test_a_server_killed_halfway_leaves_the_fallback_s_nudge_to_a_later_delivery
         nudge(session_id, "message-2"),
     ]
 
-    run = session(claude_cli, project, tmp_path, steps, session_id, CONNECTED)
+    # A model's pace: the fallback (started FALLBACK_DELAY late) queues before the next event.
+    # With none, its nudge can come after the run's last delivery and wait for the session's next.
+    run = session(claude_cli, project, tmp_path, steps, session_id, CONNECTED, pace=1.0)
 
     assert run.count(SHELL_SCOPE) == 1
     for text in ("message-1", "message-2"):
@@ -159,6 +175,7 @@ def test_a_server_killed_halfway_leaves_the_fallback_s_nudge_to_a_later_delivery
     answered = who_answered(project)
     assert sum(answered.values()) == 1 + len(steps), answered
     assert tool_calls_counted(project, session_id) == len(steps)
+    assert queued(project, session_id) == []
     said = said_in(run, len(steps), SHELL_SCOPE)
     if answered_by(project, session_id, 1) == claim.SAID:  # the restarted server came first
         assert said == [1]

@@ -240,7 +240,7 @@ def test_the_warm_wiring_pairs_the_server_with_an_async_fallback_on_the_keyed_ev
             "hooks": [
                 {
                     "type": "command",
-                    "command": "run post_tool_use fallback",
+                    "command": "trap '' TERM; sleep 0.3; exec run post_tool_use fallback",
                     "timeout": 5,
                     "async": True,
                 },
@@ -255,7 +255,7 @@ def test_the_warm_wiring_pairs_the_server_with_an_async_fallback_on_the_keyed_ev
         }
     ]
     assert [h["command"] for h in wiring["UserPromptSubmit"][0]["hooks"][:1]] == [
-        "run user_prompt_submit fallback"
+        "trap '' TERM; sleep 0.3; exec run user_prompt_submit fallback"
     ]
     for name in set(hook_table.EVENTS) - set(hook_table.WARM_KEYS):  # synchronous, as shipped
         assert [h.get("if") for h in wiring[name][0]["hooks"]] == [
