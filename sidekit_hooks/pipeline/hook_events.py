@@ -171,8 +171,6 @@ def warm_hooks(
     client waiting for it, plus its command hook run in the background (`async`) with the handler
     word `fallback`, started `FALLBACK_DELAY` late; every other event is wired as usual.
     `command_of`: a handler's command line (its argument is already the handler word)."""
-    from sidekit_hooks.pipeline import warm
-
     table: dict[str, list[dict[str, object]]] = {}
     for event in EVENTS.values():
         group: dict[str, object] = {"matcher": event.matcher} if event.matcher else {}
@@ -192,17 +190,23 @@ def warm_hooks(
                 found["async"] = True
             handlers.append(found)
         if event.name in WARM_KEYS:
-            handlers.append(
-                {
-                    "type": "mcp_tool",
-                    "server": server,
-                    "tool": warm.TOOL,
-                    "input": dict(warm.INPUT),
-                    "timeout": timeout,
-                }
-            )
+            handlers.append(warm_tool_handler(server, timeout))
         table[event.name] = [{**group, "hooks": handlers}]
     return table
+
+
+def warm_tool_handler(server: str, timeout: int = HANDLER_TIMEOUT) -> dict[str, object]:
+    """The `mcp_tool` handler of an event the warm path answers: the `hook` tool of `server`, the
+    event's fields templated into its input (warm.INPUT)."""
+    from sidekit_hooks.pipeline import warm
+
+    return {
+        "type": "mcp_tool",
+        "server": server,
+        "tool": warm.TOOL,
+        "input": dict(warm.INPUT),
+        "timeout": timeout,
+    }
 
 
 def _write(root: str) -> int:
