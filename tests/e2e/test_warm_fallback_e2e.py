@@ -207,3 +207,33 @@ def test_a_server_that_connects_late_leaves_the_first_events_to_the_fallback(
     answered = who_answered(project)
     assert answered["command"] >= 1 and sum(answered.values()) == 1 + len(steps), answered
     assert tool_calls_counted(project, session_id) == len(steps)
+
+
+def test_the_wiring_sidekit_install_warm_writes_answers_through_the_server(
+    claude_cli: Path,
+    project: Path,
+    tmp_path: Path,
+    session_id: str,
+    scoped: Path,
+    sidekit: Sidekit,
+) -> None:
+    """`sidekit install --mcp --warm` as a user runs it (its `.mcp.json` server, its marked async
+    fallback commands): the edit's scope reminder once, said by the warm server."""
+    sidekit("install", "--project", str(project), "--mcp", "--warm")
+    home = tmp_path / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / ".claude.json").write_text(
+        json.dumps({"projects": {str(project): {"hasTrustDialogAccepted": True}}})
+    )
+    steps = [
+        read(scoped),
+        ToolCall(
+            "Edit", {"file_path": str(scoped), "old_string": "return 1", "new_string": "return 2"}
+        ),
+    ]
+
+    run = session(claude_cli, project, tmp_path, steps, session_id, CONNECTED)
+
+    assert run.count(SCOPE) == 1
+    assert who_answered(project) == {"warm": 3, "command": 0, "taken over": 0}
+    assert said_in(run, len(steps), SCOPE) == [1]

@@ -29,6 +29,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from sidekit_hooks.cli.mcpserver.config import SERVER  # whose `hook` tool `--warm` wires
 from sidekit_hooks.core.hook_table import WARM_KEYS
 from sidekit_hooks.pipeline.hook import FALLBACK_HANDLER
 from sidekit_hooks.pipeline.hook_events import (
@@ -39,7 +40,6 @@ from sidekit_hooks.pipeline.hook_events import (
 )
 
 MARKER = "# sidekit-hooks"
-SERVER = "sidekit"  # the project's MCP server (`install --mcp`), whose `hook` tool `--warm` wires
 WARM_TOOL_LINE = f"mcp_tool: the '{SERVER}' server's hook tool (the warm path)"
 TIMEOUT = HANDLER_TIMEOUT
 # handler key -> (script under hooks/, matcher or None for events without matchers), from the one
