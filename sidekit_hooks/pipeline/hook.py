@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 
 # The handler argument of an event wired twice, to this hook and to the warm server's `hook` tool.
 WARM_HANDLER = "warm"
+# The same, for a command hook the client runs in the background (`"async": true`): it claims and
+# settles as `warm` does, but its output may reach the model a request late or never, so when it
+# acts it only queues what it finds (runtime `Call.deferred`; docs/warm-path.md).
+FALLBACK_HANDLER = "fallback"
+CLAIMING_HANDLERS = (WARM_HANDLER, FALLBACK_HANDLER)
 MAX_STDIN = 64 * 1024 * 1024  # a payload bigger than this is bad input: not read whole, not parsed
 
 
@@ -77,8 +82,18 @@ def main(event_name: str = "", argv: list[str] | None = None) -> int:
 
         if runtime.env_disabled():
             return 0
+        handler = args[0] if args else ""
+        deferred = handler == FALLBACK_HANDLER and event_name in hook_table.WARM_KEYS
+        if deferred:
+            # Claude Code 2.1.328 sends SIGTERM to its async hooks as it exits (`claude -p` after
+            # the last request) and they die with it ~1.4 s later: a fallback that took the last
+            # event over finishes its bounded work (the alarm below) instead of dropping it.
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
         signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of(event_name))
+        # A fallback holds no event: its wait for the warm answer (claim.settle) is not the
+        # event's time, so its deadline starts once it knows the event is its own (below).
+        wait = _settle_seconds() if deferred else 0.0
+        signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of(event_name) + wait)
         stdin_text = _read_stdin()
         if stdin_text is None:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -87,10 +102,13 @@ def main(event_name: str = "", argv: list[str] | None = None) -> int:
         if payload is None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             return 0
-        if args[:1] == [WARM_HANDLER] and not _ours(event_name, payload):
+        if handler in CLAIMING_HANDLERS and not _ours(event_name, payload):
             signal.setitimer(signal.ITIMER_REAL, 0)
             return 0  # the warm server said it (pipeline/claim.py)
-        call = runtime.begin(event_name, payload, started)
+        if deferred:
+            started = time.monotonic()
+            signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of(event_name))
+        call = runtime.begin(event_name, payload, started, deferred=deferred)
         outcome = runtime.handle(call)
         signal.setitimer(signal.ITIMER_REAL, 0)
         _emit(outcome.output)
@@ -104,8 +122,14 @@ def main(event_name: str = "", argv: list[str] | None = None) -> int:
     return 0
 
 
+def _settle_seconds() -> float:
+    from sidekit_hooks.pipeline import claim
+
+    return claim.SETTLE_SECONDS
+
+
 def _ours(event_name: str, payload: dict[str, object]) -> bool:
-    """An event also wired to the warm server (handler `warm`): whether this hook answers it, having
+    """An event also wired to the warm server (handler `warm` or `fallback`): whether this hook answers it, having
     won its claim or taken it over from a warm server that did not answer (pipeline/claim.py)."""
     from sidekit_hooks.core import workspace
     from sidekit_hooks.pipeline import claim

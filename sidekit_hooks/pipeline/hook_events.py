@@ -17,10 +17,16 @@ from sidekit_hooks.core.hook_table import (
     LIFECYCLE,
     PACKAGED,
     TOOL_EVENTS,
+    WARM_KEYS,
     HookEvent,
     judged_by,
 )
+from sidekit_hooks.pipeline.hook import FALLBACK_HANDLER
 from sidekit_hooks.runners.words import trigger_words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
     "AFTER_A_TOOL",
@@ -147,6 +153,60 @@ def plugin_handler(handler: Handler, timeout: int = HANDLER_TIMEOUT) -> dict[str
     if handler.condition:
         found["if"] = handler.condition
     return found
+
+
+# The warm wiring's fallback starts its interpreter this long after the event (seconds): by then a
+# connected warm server has said the event, so the fallback's start leaves the event's critical
+# path and never takes a claim from a healthy server; SIGTERM (the client's exit) is ignored from
+# the start, so a fallback that must act still does (docs/warm-path.md).
+FALLBACK_DELAY = "0.3"
+FALLBACK_PREFIX = f"trap '' TERM; sleep {FALLBACK_DELAY}; exec "
+
+
+def warm_hooks(
+    command_of: Callable[[Handler], str], server: str, timeout: int = HANDLER_TIMEOUT
+) -> dict[str, list[dict[str, object]]]:
+    """The hooks of the warm wiring (docs/warm-path.md): each event the warm path may answer
+    (`WARM_KEYS`) goes to the `hook` tool of the MCP server `server` (run with `--hooks`), the
+    client waiting for it, plus its command hook run in the background (`async`) with the handler
+    word `fallback`, started `FALLBACK_DELAY` late; every other event is wired as usual.
+    `command_of`: a handler's command line (its argument is already the handler word)."""
+    table: dict[str, list[dict[str, object]]] = {}
+    for event in EVENTS.values():
+        group: dict[str, object] = {"matcher": event.matcher} if event.matcher else {}
+        handlers: list[dict[str, object]] = []
+        for handler in _handlers_of(event):
+            if event.name in WARM_KEYS:
+                handler = Handler(handler.key, event, FALLBACK_HANDLER, handler.condition)
+            command = command_of(handler)
+            found: dict[str, object] = {
+                "type": "command",
+                "command": FALLBACK_PREFIX + command if event.name in WARM_KEYS else command,
+                "timeout": timeout,
+            }
+            if handler.condition:
+                found["if"] = handler.condition
+            if event.name in WARM_KEYS:
+                found["async"] = True
+            handlers.append(found)
+        if event.name in WARM_KEYS:
+            handlers.append(warm_tool_handler(server, timeout))
+        table[event.name] = [{**group, "hooks": handlers}]
+    return table
+
+
+def warm_tool_handler(server: str, timeout: int = HANDLER_TIMEOUT) -> dict[str, object]:
+    """The `mcp_tool` handler of an event the warm path answers: the `hook` tool of `server`, the
+    event's fields templated into its input (warm.INPUT)."""
+    from sidekit_hooks.pipeline import warm
+
+    return {
+        "type": "mcp_tool",
+        "server": server,
+        "tool": warm.TOOL,
+        "input": dict(warm.INPUT),
+        "timeout": timeout,
+    }
 
 
 def _write(root: str) -> int:

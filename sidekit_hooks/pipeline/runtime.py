@@ -56,6 +56,7 @@ class Call:
         "facts",
         "feeding",
         "unfinished",
+        "deferred",
         "_queue",
     )
 
@@ -89,6 +90,11 @@ class Call:
         # The detectors not finished yet (cut off, skipped, asking for more, or not yet run): what a
         # worker finishes later, also when the hard deadline cuts the call short (`finish_later`).
         self.unfinished: list[str] = []
+        # Whether the call's output may never reach the model (the async `fallback` command hook
+        # of the warm path): it then only queues what it finds, for the next synchronous delivery
+        # (the warm server's next answer, a prompt, SessionStart), drains nothing and folds no
+        # tool output (docs/warm-path.md).
+        self.deferred = False
         self._queue: SessionQueue | None = None
 
     @property
@@ -149,8 +155,11 @@ def parse(event_name: str, stdin_text: str) -> dict[str, Any] | None:
     return payload
 
 
-def begin(event_name: str, payload: dict[str, Any], started: float) -> Call:
-    """The call of one parsed event, its hard deadline the event's own (core/hook_table.py)."""
+def begin(
+    event_name: str, payload: dict[str, Any], started: float, *, deferred: bool = False
+) -> Call:
+    """The call of one parsed event, its hard deadline the event's own (core/hook_table.py).
+    `deferred`: what it finds is only queued (`Call.deferred`)."""
     cwd = payload.get("cwd")
     project = workspace.project_dir(cwd if isinstance(cwd, str) else "")
     event = parse_event(event_name, payload, project)
@@ -166,7 +175,9 @@ def begin(event_name: str, payload: dict[str, Any], started: float) -> Call:
         * hook_table.stretch_of(event_name),  # a longer deadline: the same share of it
         read_snapshot=lambda ctx: read_snapshot(event, ctx, until),
     )
-    return Call(event, ctx, started, deadline, event_name)
+    call = Call(event, ctx, started, deadline, event_name)
+    call.deferred = deferred
+    return call
 
 
 def handle(call: Call) -> Outcome:
@@ -196,8 +207,8 @@ def _folded_output(call: Call) -> dict[str, Any] | None:
     """A green compacted run's Bash output with the runner's own noise folded (runners.OUTPUT_FOLDS);
     None for any other call."""
     event = call.event
-    if event.event_name != "PostToolUse" or event.kind != "shell":
-        return None
+    if event.event_name != "PostToolUse" or event.kind != "shell" or call.deferred:
+        return None  # a deferred call's output may come too late to replace the tool's
     try:
         return runners.folded_output(event.command, event.raw, call.ctx.project)
     except (OSError, ValueError) as exc:  # the output stays as it was
@@ -279,7 +290,9 @@ def respond(call: Call) -> tuple[str, list[queue.Claim]]:
 
 def _respond(call: Call) -> tuple[str, list[queue.Claim]]:
     event, ctx = call.event, call.ctx
-    draining = event.event_name in DRAINING_HOOKS and not event.is_subagent
+    # A deferred call's output may never reach the model: what waits stays queued for the next
+    # synchronous delivery, and what it finds joins it there.
+    draining = event.event_name in DRAINING_HOOKS and not event.is_subagent and not call.deferred
     since = time.time()  # nudges queued before this moment are re-checked before they are said
     # Drain first: what was queued before this call is claimed before any detector runs, so a
     # detector that runs out of time cannot hold it back (hook.main delivers `held` on its

@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks.nudges import session_ledger
-from sidekit_hooks.pipeline import claim, warm
+from sidekit_hooks.pipeline import warm
 from testing.claude import (
     REPO,
     Run,
@@ -27,6 +26,7 @@ from testing.claude import (
     sidekit_argv,
     split_result,
 )
+from testing.warm import tool_calls_counted, who_answered
 
 WIRED = ("PostToolUse", "PostToolUseFailure", "UserPromptSubmit")
 SCRIPTS = {
@@ -87,27 +87,6 @@ KILL_SERVER = ToolCall(
         "description": "stop the warm server",
     },
 )
-
-
-def who_answered(project: Path) -> dict[str, int]:
-    """How many events each path answered, from the claims."""
-    counts = {"warm": 0, "command": 0, "taken over": 0}
-    for folder in (project / claim.CLAIMS).iterdir():
-        if (folder / claim.SAID).exists():
-            counts["warm"] += 1
-        elif (folder / claim.STOLEN).exists():
-            counts["taken over"] += 1
-        elif (folder / claim.TAKEN).read_text().startswith(claim.COMMAND):
-            counts["command"] += 1
-    return counts
-
-
-def tool_calls_counted(project: Path, session_id: str) -> int:
-    """The tool calls the session's ledger holds (one fact per PostToolUse handled: an event
-    handled by both paths would count twice)."""
-    path = Path(session_ledger.path_of(str(project), session_id))
-    facts = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return sum(1 for fact in facts if "call" in fact)
 
 
 def session(

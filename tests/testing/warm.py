@@ -6,9 +6,11 @@ null field as ""."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
-from sidekit_hooks.pipeline import warm
+from sidekit_hooks.nudges import session_ledger
+from sidekit_hooks.pipeline import claim, warm
 
 
 def as_text(value: Any) -> str:
@@ -24,3 +26,24 @@ def as_text(value: Any) -> str:
 def templated(payload: dict[str, Any]) -> dict[str, str]:
     """The `hook` tool's arguments for `payload`, through the handler's `input` (warm.INPUT)."""
     return {name: as_text(payload.get(template[2:-1])) for name, template in warm.INPUT.items()}
+
+
+def who_answered(project: Path) -> dict[str, int]:
+    """How many events each path answered, from the claims."""
+    counts = {"warm": 0, "command": 0, "taken over": 0}
+    for folder in (project / claim.CLAIMS).iterdir():
+        if (folder / claim.SAID).exists():
+            counts["warm"] += 1
+        elif (folder / claim.STOLEN).exists():
+            counts["taken over"] += 1
+        elif (folder / claim.TAKEN).read_text().startswith(claim.COMMAND):
+            counts["command"] += 1
+    return counts
+
+
+def tool_calls_counted(project: Path, session_id: str) -> int:
+    """The tool calls the session's ledger holds (one fact per PostToolUse handled: an event
+    handled by both paths would count twice)."""
+    path = Path(session_ledger.path_of(str(project), session_id))
+    facts = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return sum(1 for fact in facts if "call" in fact)

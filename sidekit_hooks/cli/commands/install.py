@@ -22,14 +22,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="only make a plain pytest in the project's environments record (the plugin form "
         "wires the hooks)",
     )
+    parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="with --mcp: the events the warm path answers go to the server's hook tool, the "
+        "command hook running in the background as its fallback (docs/warm-path.md); an install "
+        "without it goes back to the command hooks",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     where = target(args)
     if getattr(args, "recorder_only", False):
         return _recorder_only(where)
+    warm = bool(getattr(args, "warm", False))
+    if warm and not args.mcp:
+        raise SidekitError(
+            "--warm answers hook events through the project's MCP server; it needs --mcp",
+            f"sidekit install {where.flags} --mcp --warm".replace("  ", " "),
+        )
     scripts = files.hook_scripts()
-    wanted = settings_merge.wanted_handlers(files.interpreter(), scripts.folder, scripts.flags)
+    wanted = settings_merge.wanted_handlers(
+        files.interpreter(), scripts.folder, scripts.flags, warm
+    )
     before = files.read_settings(where.settings, f"sidekit install {where.flags}")
     files.check_writable(where.settings, where.project, f"sidekit install {where.flags}")
     created = files.missing_folders(
@@ -45,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     mcp_line = ""
     if args.mcp:
-        after, record, mcp_line = _wire_mcp(where, after, record)
+        after, record, mcp_line = _wire_mcp(where, after, record, warm)
+    after, record, tools = settings_merge.set_warm_tools(after, record, warm)
+    changes += tools
     print(f"sidekit install: {where.settings}")
     for change in changes:
         print(f"  {change.describe()}")
@@ -84,9 +101,10 @@ def _recorder_only(where: files.Target) -> int:
 
 
 def _wire_mcp(
-    where: files.Target, after: dict[str, Any], record: dict[str, Any]
+    where: files.Target, after: dict[str, Any], record: dict[str, Any], warm: bool = False
 ) -> tuple[dict[str, Any], dict[str, Any], str]:
-    """The server in the project's .mcp.json, and its approval in the settings being written."""
+    """The server in the project's .mcp.json (`warm`: with `--hooks`), and its approval in the
+    settings being written."""
     from sidekit_hooks.cli.mcpserver import config
 
     if not where.project:
@@ -96,7 +114,7 @@ def _wire_mcp(
         )
     from importlib.util import find_spec
 
-    entry, line = config.install(where.project, files.interpreter(), record.get("mcp"))
+    entry, line = config.install(where.project, files.interpreter(), record.get("mcp"), warm)
     after = config.approve(after, entry)
     if (
         find_spec("mcp") is None

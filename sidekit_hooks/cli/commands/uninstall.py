@@ -38,8 +38,11 @@ def run(args: argparse.Namespace) -> int:
     before = files.read_settings(where.settings, f"sidekit uninstall {where.flags}")
     record = files.load_record(where)
     files.check_writable(where.settings, where.project, f"sidekit uninstall {where.flags}")
+    # the warm server's handlers first: they share a group with our command handlers
+    data, _record, tools = settings_merge.set_warm_tools(before.data, record or {}, False)
     try:
-        after, changes = settings_merge.uninstall(before.data, record, everything=args.all)
+        after, changes = settings_merge.uninstall(data, record, everything=args.all)
+        changes = tools + changes
     except settings_merge.SettingsShapeError as exc:
         raise SidekitError(
             f"{where.settings}: {exc}; nothing was changed",

@@ -27,18 +27,20 @@ SERVER = "sidekit"
 MAX_MCP_BYTES = 4 << 20  # a .mcp.json larger than this is not read
 PERMISSION = "mcp__sidekit"  # every tool of the server
 SERVER_ARGS = ("-P", "-m", "sidekit_hooks.cli", "mcp")
+HOOKS_ARG = "--hooks"  # `install --warm`: the server also answers hook events (its `hook` tool)
 MCP_FILE = ".mcp.json"
 
 Record = dict[str, Any]
 
 
-def server_entry(python: str) -> dict[str, Any]:
+def server_entry(python: str, hooks: bool = False) -> dict[str, Any]:
     """The stdio server as Claude Code starts it (in the project folder, the server's project).
 
     `-P`: started in the project folder, `-m` would put it first on sys.path and run a repository's
-    own `sidekit_hooks/` or `argparse.py` instead of sidekit's.
+    own `sidekit_hooks/` or `argparse.py` instead of sidekit's. `hooks`: with `--hooks` (the warm
+    wiring, docs/warm-path.md).
     """
-    return {"command": python, "args": list(SERVER_ARGS)}
+    return {"command": python, "args": [*SERVER_ARGS, *([HOOKS_ARG] if hooks else [])]}
 
 
 def path_of(project: str) -> str:
@@ -54,9 +56,11 @@ def path_of(project: str) -> str:
     return path
 
 
-def install(project: str, python: str, record: Record | None) -> tuple[Record, str]:
-    """Add (or update) the server in `.mcp.json`; return the record and a line saying what
-    changed."""
+def install(
+    project: str, python: str, record: Record | None, hooks: bool = False
+) -> tuple[Record, str]:
+    """Add (or update) the server in `.mcp.json` (`hooks`: started with `--hooks`); return the
+    record and a line saying what changed."""
     path = path_of(project)
     text, data = _read(path, project)
     record = (
@@ -73,7 +77,7 @@ def install(project: str, python: str, record: Record | None) -> tuple[Record, s
             f'{path}: "mcpServers" is not an object; nothing was changed',
             f"repair it, then: sidekit install --project {project} --mcp",
         )
-    entry = server_entry(python)
+    entry = server_entry(python, hooks)
     if servers.get(SERVER) == entry:
         record["entry"] = entry
         return record, f"{path}: server '{SERVER}' already there"
@@ -82,7 +86,7 @@ def install(project: str, python: str, record: Record | None) -> tuple[Record, s
     servers[SERVER] = entry
     record["entry"] = entry
     workspace.atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    return record, f"{path}: added server '{SERVER}' ({python} {' '.join(SERVER_ARGS)})"
+    return record, f"{path}: added server '{SERVER}' ({python} {' '.join(entry['args'])})"
 
 
 def uninstall(project: str, record: Record) -> str:
@@ -216,7 +220,7 @@ def unsafe_entry(entry: dict[str, Any], project: str) -> str:
     sys.path).
     """
     command, args = entry.get("command"), entry.get("args")
-    if args != list(SERVER_ARGS):
+    if args not in (list(SERVER_ARGS), [*SERVER_ARGS, HOOKS_ARG]):
         return f"its arguments are {args!r}, not {list(SERVER_ARGS)!r} (an older install, or not sidekit's)"
     if not isinstance(command, str) or not os.path.isabs(command):
         return f"its command {command!r} is not an absolute path to a Python"

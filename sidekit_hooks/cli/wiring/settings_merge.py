@@ -29,9 +29,18 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from sidekit_hooks.pipeline.hook_events import HANDLER_TIMEOUT, HANDLERS
+from sidekit_hooks.cli.mcpserver.config import SERVER  # whose `hook` tool `--warm` wires
+from sidekit_hooks.core.hook_table import WARM_KEYS
+from sidekit_hooks.pipeline.hook import FALLBACK_HANDLER
+from sidekit_hooks.pipeline.hook_events import (
+    FALLBACK_PREFIX,
+    HANDLER_TIMEOUT,
+    HANDLERS,
+    warm_tool_handler,
+)
 
 MARKER = "# sidekit-hooks"
+WARM_TOOL_LINE = f"mcp_tool: the '{SERVER}' server's hook tool (the warm path)"
 TIMEOUT = HANDLER_TIMEOUT
 # handler key -> (script under hooks/, matcher or None for events without matchers), from the one
 # table
@@ -79,20 +88,26 @@ def command_for(python: str, script: str, handler: str = "", flags: str = "-S") 
     return f"{shlex.quote(python)} {flags} {shlex.quote(script)}{' ' + handler if handler else ''} {MARKER}"
 
 
-def wanted_handlers(python: str, hooks_dir: str, flags: str = "-S") -> dict[str, dict[str, Any]]:
+def wanted_handlers(
+    python: str, hooks_dir: str, flags: str = "-S", warm: bool = False
+) -> dict[str, dict[str, Any]]:
     """The handler we want in each slot (hook_events.HANDLERS), pinned to this interpreter and
-    scripts."""
-    return {
-        key: {
+    scripts. `warm`: the events the warm path answers get the async `fallback` command hook of the
+    warm wiring (docs/warm-path.md; `set_warm_tools` adds their `mcp_tool` handlers)."""
+    wanted: dict[str, dict[str, Any]] = {}
+    for key, h in HANDLERS.items():
+        script = os.path.join(hooks_dir, f"{h.script}.py")
+        if warm and h.event in WARM_KEYS:
+            command = FALLBACK_PREFIX + command_for(python, script, FALLBACK_HANDLER, flags)
+            wanted[key] = {"type": "command", "command": command, "timeout": TIMEOUT, "async": True}
+            continue
+        wanted[key] = {
             "type": "command",
-            "command": command_for(
-                python, os.path.join(hooks_dir, f"{h.script}.py"), h.argument, flags
-            ),
+            "command": command_for(python, script, h.argument, flags),
             "timeout": TIMEOUT,
             **({"if": h.condition} if h.condition else {}),
         }
-        for key, h in HANDLERS.items()
-    }
+    return wanted
 
 
 def event_of(key: str) -> str:
@@ -109,8 +124,10 @@ def key_of(event: str, command: str) -> str:
         return event
     scripts = [index for index, word in enumerate(words) if word.endswith(".py")]
     named = words[scripts[-1] + 1 : scripts[-1] + 2] if scripts else []
-    if not named:
-        return event  # the event's first handler's key is the event's name
+    if not named or named[0] == FALLBACK_HANDLER:
+        return (
+            event  # the event's first handler's key is the event's name (the warm fallback's too)
+        )
     return next(
         (k for k, h in HANDLERS.items() if h.event == event and h.argument == named[0]),
         f"{event}:{named[0]}",
@@ -203,10 +220,13 @@ def _install_event(
     previous = events.get(key, {})
     if marked:
         group, old = marked[0]
+        # The warm wiring's fallback runs `async`; going back to the plain hook drops that again.
+        kept = {k: v for k, v in old.items() if k != "async" or not _is_fallback(old)}
         group["hooks"][_index(group["hooks"], old)] = {
-            **old,
+            **kept,
             "command": command,
             **_condition(handler),
+            **({"async": True} if handler.get("async") else {}),
         }
         # Overwriting our own earlier write keeps the record of what was there before us.
         replaced = (
@@ -229,6 +249,57 @@ def _install_event(
         "replaced": None,
     }
     return Change(key, "added", command)
+
+
+def _is_fallback(handler: dict[str, Any]) -> bool:
+    return str(handler.get("command", "")).startswith(FALLBACK_PREFIX)
+
+
+def is_warm_tool(handler: object) -> bool:
+    """The warm server's `hook` handler (`install --mcp --warm` writes it)."""
+    wanted = warm_tool_handler(SERVER)
+    return isinstance(handler, dict) and all(
+        handler.get(field) == wanted[field] for field in ("type", "server", "tool")
+    )
+
+
+def set_warm_tools(
+    settings: Settings, record: Record, warm: bool
+) -> tuple[Settings, Record, list[Change]]:
+    """With `warm`: the warm server's `hook` handler in the group of our command handler of each
+    event the warm path answers (docs/warm-path.md). Without: the ones install put there taken out
+    again (uninstall does this too). The record's `warmTools` lists the events install wrote one
+    for."""
+    new, record = copy.deepcopy(settings), copy.deepcopy(record)
+    hooks = new.get("hooks")
+    written = record.get("warmTools")
+    ours = set(written) if isinstance(written, list) else set()
+    changes: list[Change] = []
+    for event in WARM_KEYS:
+        groups = hooks.get(event) if isinstance(hooks, dict) else None
+        present = [(group, item) for group, item in _handlers(groups) if is_warm_tool(item)]
+        if warm and not present:
+            home = next((g for g, item in _handlers(groups) if _is_ours_in(event, item)), None)
+            if home is None:
+                continue
+            home["hooks"].append(warm_tool_handler(SERVER, TIMEOUT))
+            ours.add(event)
+            changes.append(Change(f"{event}:{SERVER}", "added", WARM_TOOL_LINE))
+        elif not warm and event in ours:
+            for group, item in present:
+                del group["hooks"][_index(group["hooks"], item)]
+                if not group["hooks"] and isinstance(groups, list):
+                    del groups[_index(groups, group)]
+            ours.discard(event)
+            changes.append(Change(f"{event}:{SERVER}", "removed", WARM_TOOL_LINE))
+    record["warmTools"] = sorted(ours)
+    if not record["warmTools"]:
+        del record["warmTools"]
+    return (new if changes else copy.deepcopy(settings)), record, changes
+
+
+def _is_ours_in(event: str, handler: object) -> bool:
+    return is_ours(handler) and isinstance(handler, dict) and _slot(event, handler) == event
 
 
 def _slot(event: str, handler: dict[str, Any]) -> str:
