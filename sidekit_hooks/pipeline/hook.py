@@ -90,9 +90,11 @@ def main(event_name: str = "", argv: list[str] | None = None) -> int:
             # event over finishes its bounded work (the alarm below) instead of dropping it.
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
         signal.signal(signal.SIGALRM, _alarm)
-        # A fallback holds no event: its wait for the warm answer (claim.settle) is not the
-        # event's time, so its deadline starts once it knows the event is its own (below).
-        wait = _settle_seconds() if deferred else 0.0
+        # A claiming handler's wait for the warm answer (claim.settle, longer than the event's
+        # deadline) is not the event's time: its deadline starts once it knows the event is its
+        # own (below), so a warm server that hangs is taken over, never left unanswered.
+        claiming = handler in CLAIMING_HANDLERS and event_name in hook_table.WARM_KEYS
+        wait = _settle_seconds() if claiming else 0.0
         signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of(event_name) + wait)
         stdin_text = _read_stdin()
         if stdin_text is None:
@@ -105,7 +107,7 @@ def main(event_name: str = "", argv: list[str] | None = None) -> int:
         if handler in CLAIMING_HANDLERS and not _ours(event_name, payload):
             signal.setitimer(signal.ITIMER_REAL, 0)
             return 0  # the warm server said it (pipeline/claim.py)
-        if deferred:
+        if claiming:
             started = time.monotonic()
             signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of(event_name))
         call = runtime.begin(event_name, payload, started, deferred=deferred)
@@ -129,8 +131,8 @@ def _settle_seconds() -> float:
 
 
 def _ours(event_name: str, payload: dict[str, object]) -> bool:
-    """An event also wired to the warm server (handler `warm` or `fallback`): whether this hook answers it, having
-    won its claim or taken it over from a warm server that did not answer (pipeline/claim.py)."""
+    """An event also wired to the warm server (handler `warm` or `fallback`): whether this hook
+    answers it, having won its claim or taken it over from a warm server that did not answer (pipeline/claim.py)."""
     from sidekit_hooks.core import workspace
     from sidekit_hooks.pipeline import claim
 

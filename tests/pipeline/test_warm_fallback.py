@@ -161,6 +161,24 @@ def test_a_fallback_waiting_out_a_slow_warm_server_is_not_cut_off_by_the_event_d
     assert not claim.commit(str(project), key)  # the warm server's late answer is not said
 
 
+def test_the_warm_handler_waiting_out_a_hung_warm_server_takes_the_event_over_and_says_it(
+    project: Path, out_of_scope_edit: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The synchronous `warm` handler too: its 1 s settle is not cut off by the event's 0.8 s
+    alarm, so a warm server that claimed and hangs does not leave the event unanswered."""
+    from sidekit_hooks.core import hook_table
+
+    monkeypatch.delenv(hook_table.DEADLINE_ENV, raising=False)  # the event's own 0.8 s
+    key = claim.event_key("PostToolUse", out_of_scope_edit)
+    assert claim.claim(str(project), key, claim.WARM)  # this process: alive, never commits
+
+    said = by_fallback("PostToolUse", out_of_scope_edit, hook.WARM_HANDLER)
+
+    assert SCOPE_LINE in context(said)
+    assert (project / claim.CLAIMS / key / claim.STOLEN).exists()
+    assert not claim.commit(str(project), key)  # the hung server's late answer is not said
+
+
 def test_a_fallback_replaces_no_tool_output(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A green compacted `cargo test` whose output the synchronous hook folds
     (updatedToolOutput): the fallback leaves it as the tool gave it."""
