@@ -18,6 +18,13 @@ DEADLINE = 0.8  # seconds: every event's hard deadline unless its row says other
 # repository holds sets it.
 DEADLINE_ENV = "SIDEKIT_HOOK_DEADLINE"
 MAX_DEADLINE = 4.0
+# The handler argument of an event wired twice, to the command hook and to the warm server's `hook`
+# tool (docs/warm-path.md): `warm` when the client waits for the command hook, `fallback` when it runs
+# it in the background (`"async": true`), where its output may reach the model a request late or
+# never, so when it acts it only queues what it finds (runtime `Call.deferred`).
+WARM_HANDLER = "warm"
+FALLBACK_HANDLER = "fallback"
+CLAIMING_HANDLERS = (WARM_HANDLER, FALLBACK_HANDLER)
 
 
 class HookEvent:

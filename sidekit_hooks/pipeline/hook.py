@@ -11,17 +11,12 @@ import _signal as signal
 import sys
 import time
 
+from sidekit_hooks.core.hook_table import CLAIMING_HANDLERS, FALLBACK_HANDLER
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from sidekit_hooks.pipeline.runtime import Call
 
-# The handler argument of an event wired twice, to this hook and to the warm server's `hook` tool.
-WARM_HANDLER = "warm"
-# The same, for a command hook the client runs in the background (`"async": true`): it claims and
-# settles as `warm` does, but its output may reach the model a request late or never, so when it
-# acts it only queues what it finds (runtime `Call.deferred`; docs/warm-path.md).
-FALLBACK_HANDLER = "fallback"
-CLAIMING_HANDLERS = (WARM_HANDLER, FALLBACK_HANDLER)
 MAX_STDIN = 64 * 1024 * 1024  # a payload bigger than this is bad input: not read whole, not parsed
 
 

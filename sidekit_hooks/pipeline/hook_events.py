@@ -13,6 +13,7 @@ from sidekit_hooks.core.hook_table import (
     BOUNDARIES,
     DRAINING,
     EVENTS,
+    FALLBACK_HANDLER,
     HANDLER_TIMEOUT,
     LIFECYCLE,
     PACKAGED,
@@ -21,7 +22,6 @@ from sidekit_hooks.core.hook_table import (
     HookEvent,
     judged_by,
 )
-from sidekit_hooks.pipeline.hook import FALLBACK_HANDLER
 from sidekit_hooks.runners.words import trigger_words
 
 TYPE_CHECKING = False

@@ -16,6 +16,7 @@ import pytest
 
 from sidekit_hooks.cli.mcpserver import tools
 from sidekit_hooks.cli.playback.steps import FOREIGN_ENV, build_payload, settle, write_files
+from sidekit_hooks.core import hook_table
 from sidekit_hooks.core.workspace import queue_root
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.pipeline import claim, hook, warm
@@ -40,7 +41,7 @@ def by_command(event_name: str, payload: dict[str, Any]) -> str:
     sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps(payload).encode()), encoding="utf-8")
     sys.stdout = out
     try:
-        assert hook.main(event_name, [hook.WARM_HANDLER]) == 0
+        assert hook.main(event_name, [hook_table.WARM_HANDLER]) == 0
         out.flush()
         return out.buffer.getvalue().decode()
     finally:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.cli.mcpserver import tools
+from sidekit_hooks.core import hook_table
 from sidekit_hooks.core.workspace import queue_root
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.pipeline import claim, hook
@@ -43,7 +44,7 @@ SCOPE_LINE = (
 
 
 def by_fallback(
-    event_name: str, event: dict[str, Any], handler: str = hook.FALLBACK_HANDLER
+    event_name: str, event: dict[str, Any], handler: str = hook_table.FALLBACK_HANDLER
 ) -> str:
     """What the command hook prints for `event` when started with `handler`."""
     saved = sys.stdin, sys.stdout
@@ -104,7 +105,9 @@ def test_the_warm_handler_still_says_the_finding_at_once(
 ) -> None:
     """The same event through the synchronous `warm` command handler: delivered, not queued (the
     difference the fallback makes)."""
-    assert SCOPE_LINE in context(by_fallback("PostToolUse", out_of_scope_edit, hook.WARM_HANDLER))
+    assert SCOPE_LINE in context(
+        by_fallback("PostToolUse", out_of_scope_edit, hook_table.WARM_HANDLER)
+    )
     assert queued(project) == []
 
 
@@ -172,7 +175,7 @@ def test_the_warm_handler_waiting_out_a_hung_warm_server_takes_the_event_over_an
     key = claim.event_key("PostToolUse", out_of_scope_edit)
     assert claim.claim(str(project), key, claim.WARM)  # this process: alive, never commits
 
-    said = by_fallback("PostToolUse", out_of_scope_edit, hook.WARM_HANDLER)
+    said = by_fallback("PostToolUse", out_of_scope_edit, hook_table.WARM_HANDLER)
 
     assert SCOPE_LINE in context(said)
     assert (project / claim.CLAIMS / key / claim.STOLEN).exists()
@@ -194,7 +197,7 @@ def test_a_fallback_replaces_no_tool_output(project: Path, monkeypatch: pytest.M
     first = bash(project, command, stdout=GREEN, tool_use_id="toolu_1")
     second = bash(project, command, stdout=GREEN, tool_use_id="toolu_2")
 
-    assert "updatedToolOutput" in by_fallback("PostToolUse", first, hook.WARM_HANDLER)
+    assert "updatedToolOutput" in by_fallback("PostToolUse", first, hook_table.WARM_HANDLER)
     assert by_fallback("PostToolUse", second) == ""
 
 
@@ -212,7 +215,7 @@ def test_a_fallback_finishes_its_work_when_the_client_sends_sigterm_on_exit(
     key = claim.event_key("PostToolUse", out_of_scope_edit)
     assert claim.claim(str(project), key, claim.WARM)  # this process: alive, never commits
     fallback = subprocess.Popen(
-        [sys.executable, "-S", str(HOOK_SCRIPTS["PostToolUse"]), hook.FALLBACK_HANDLER],
+        [sys.executable, "-S", str(HOOK_SCRIPTS["PostToolUse"]), hook_table.FALLBACK_HANDLER],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         env=dict(clean_env, CLAUDE_PROJECT_DIR=str(project)),

@@ -30,8 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sidekit_hooks.cli.mcpserver.config import SERVER  # whose `hook` tool `--warm` wires
-from sidekit_hooks.core.hook_table import WARM_KEYS
-from sidekit_hooks.pipeline.hook import FALLBACK_HANDLER
+from sidekit_hooks.core.hook_table import FALLBACK_HANDLER, WARM_KEYS
 from sidekit_hooks.pipeline.hook_events import (
     FALLBACK_PREFIX,
     HANDLER_TIMEOUT,
