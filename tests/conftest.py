@@ -27,6 +27,7 @@ hypothesis_settings.load_profile("sidekit")
 # and a headless browser. `pytest -q` runs the fast suite a developer runs before every commit;
 # `pytest -q --full` runs everything; .ci/run runs both halves (`pytest -q`, then `--full -m slow`).
 SLOW_FOLDERS = ("e2e", "sessions")
+CHILD_PYTEST_ADDOPTS = "-p no:hypothesispytest -p no:anyio -p no:randomly"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -45,6 +46,11 @@ def pytest_configure(config: pytest.Config) -> None:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     _interpreter_first_on_path()
+    # The pytest runs the tests start (raw runs through the hooks, `sidekit test`, a project's own
+    # suite) load what a project's run needs (sidekit's plugin, xdist), not this suite's own tools:
+    # hypothesis's plugin alone imports hypothesis, about half of a small run's CPU. This process
+    # read its own options already; a value the developer set is kept.
+    os.environ.setdefault("PYTEST_ADDOPTS", CHILD_PYTEST_ADDOPTS)
 
 
 def _interpreter_first_on_path() -> None:
