@@ -11,8 +11,6 @@ import _signal as signal
 import sys
 import time
 
-from sidekit_hooks.core.hook_table import CLAIMING_HANDLERS, FALLBACK_HANDLER
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from sidekit_hooks.pipeline.runtime import Call
@@ -78,7 +76,7 @@ def main(event_name: str = "", argv: list[str] | None = None) -> int:
         if runtime.env_disabled():
             return 0
         handler = args[0] if args else ""
-        deferred = handler == FALLBACK_HANDLER and event_name in hook_table.WARM_KEYS
+        deferred = handler == hook_table.FALLBACK_HANDLER and event_name in hook_table.WARM_KEYS
         if deferred:
             # Claude Code 2.1.328 sends SIGTERM to its async hooks as it exits (`claude -p` after
             # the last request) and they die with it ~1.4 s later: a fallback that took the last
@@ -88,7 +86,7 @@ def main(event_name: str = "", argv: list[str] | None = None) -> int:
         # A claiming handler's wait for the warm answer (claim.settle, longer than the event's
         # deadline) is not the event's time: its deadline starts once it knows the event is its
         # own (below), so a warm server that hangs is taken over, never left unanswered.
-        claiming = handler in CLAIMING_HANDLERS and event_name in hook_table.WARM_KEYS
+        claiming = handler in hook_table.CLAIMING_HANDLERS and event_name in hook_table.WARM_KEYS
         wait = _settle_seconds() if claiming else 0.0
         signal.setitimer(signal.ITIMER_REAL, hook_table.deadline_of(event_name) + wait)
         stdin_text = _read_stdin()
@@ -99,7 +97,7 @@ def main(event_name: str = "", argv: list[str] | None = None) -> int:
         if payload is None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             return 0
-        if handler in CLAIMING_HANDLERS and not _ours(event_name, payload):
+        if handler in hook_table.CLAIMING_HANDLERS and not _ours(event_name, payload):
             signal.setitimer(signal.ITIMER_REAL, 0)
             return 0  # the warm server said it (pipeline/claim.py)
         if claiming:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,9 @@ def by_fallback(
 ) -> str:
     """What the command hook prints for `event` when started with `handler`."""
     saved = sys.stdin, sys.stdout
+    # hook.main run here, in the suite's process, ignores SIGTERM as a fallback (its own process
+    # would): put it back, or every program a later test starts would ignore SIGTERM too.
+    term = signal.getsignal(signal.SIGTERM)
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps(event).encode()), encoding="utf-8")
     sys.stdout = out
@@ -57,6 +61,7 @@ def by_fallback(
         return out.buffer.getvalue().decode()
     finally:
         sys.stdin, sys.stdout = saved
+        signal.signal(signal.SIGTERM, term)
 
 
 def queued(project: Path, session: str = "sess-1") -> list[str]:
