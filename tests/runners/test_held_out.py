@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tarfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from realproj import CACHE, REPO, answer_line, env_for, git_init, need, plant, s
 from test_real_projects import copy_tree, fetch_crate, fetch_go_module
 
 from testing import js
+from testing.agent_shell import Ran
 from testing.pretool import rewritten
 
 pytestmark = pytest.mark.slow
@@ -71,28 +73,81 @@ def check_within_budget_at_the_planted_file(run: HeldOut) -> None:
     )  # most, in one
 
 
+@dataclass(frozen=True)
+class Runs:
+    """How a held-out project is run raw and compacted, and what the model reads of the latter."""
+
+    raw: Callable[[], Ran]
+    compact: Callable[[], Ran]
+    answer: Callable[[str], dict[str, Any]] = answer_line  # the answer in the compacted output
+    exit_line: bool = True  # a Bash call: the client adds its `Exit code N` line for the model
+
+
+def measured(label: str, project: Path, planting: tuple[str, str, str], runs: Runs) -> HeldOut:
+    """Plant the bug, run the project raw then compacted, and measure what reached the model (the
+    figures are printed, -s)."""
+    planted, old, new = planting
+    plant(project / planted, old, new)
+    raw = runs.raw()
+    compact = runs.compact()
+    answer = runs.answer(compact.output)
+    model = compact.size + (len(f"Exit code {compact.exit}\n") if runs.exit_line else 0)
+    run = HeldOut(planted, raw.exit, compact.exit, model, answer)
+    print(f"\n{label}: raw {raw.size:,} B; model {run.model} B; {run.clusters} clusters; {answer}")
+    print(compact.output)
+    return run
+
+
+def hook_runs(
+    project: Path,
+    written: str,
+    env: dict[str, str],
+    rewrite_is: Callable[[str], bool],
+    build: str = "",
+) -> Runs:
+    """`written` as the agent's Bash tool runs it, then as the PreToolUse hook rewrites it (which
+    `rewrite_is` checks); `build` first, when given, so that neither run spends its time building."""
+
+    def raw() -> Ran:
+        if build:
+            assert shell(project, build, env).exit == 0
+        return shell(project, written, env)
+
+    def compact() -> Ran:
+        command = rewritten(project, written, env)
+        assert rewrite_is(command), command
+        return shell(project, command, env)
+
+    return Runs(raw, compact)
+
+
+def reporter_answer(output: str) -> dict[str, Any]:
+    """The answer sidekit's vitest or jest reporter prints: a `sidekit: ` line, then the JSON."""
+    head, _, body = output.partition("\n")
+    assert head.startswith("sidekit: "), output[:600]
+    return dict(json.loads(body))
+
+
+def js_runs(
+    project: Path, runner: str, words: list[str], env: dict[str, str] | None = None
+) -> Runs:
+    """`words` raw, then with the options the runner's adapter appends (its reporter's answer)."""
+    return Runs(
+        lambda: js.run(words, project, env),
+        lambda: js.run(js.compact_command(runner, words, project), project, env),
+        reporter_answer,
+    )
+
+
 @pytest.fixture(scope="module")
 def go_held_out(tmp_path_factory: pytest.TempPathFactory) -> HeldOut:
     project = copy_tree(fetch_go_module(GO_MODULE), tmp_path_factory.mktemp("go") / "decimal")
-    planted, old, new = GO_PLANT
-    plant(project / planted, old, new)
+    goexec = f"/bin/sh {REPO / 'sidekit_hooks/runners/go/goexec.sh'} {sys.executable}"
     env = env_for(project, GOFLAGS="-count=1")
-    raw = shell(project, "go test ./...", env)
-    command = rewritten(project, "go test ./...", env)
-    assert (
-        command == f"go test ./... -exec '/bin/sh {REPO / 'sidekit_hooks/runners/go/goexec.sh'} "
-        f"{sys.executable}'"
+    runs = hook_runs(
+        project, "go test ./...", env, lambda command: command == f"go test ./... -exec '{goexec}'"
     )
-    compact = shell(project, command, env)
-    answer = answer_line(compact.output)
-    run = HeldOut(
-        planted, raw.exit, compact.exit, compact.size + len(f"Exit code {compact.exit}\n"), answer
-    )
-    print(
-        f"\ngo {GO_MODULE}: raw {raw.size:,} B; model {run.model} B; {run.clusters} clusters; "
-        f"{answer}"
-    )
-    return run
+    return measured(f"go {GO_MODULE}", project, GO_PLANT, runs)
 
 
 def test_go_held_out_planted_bug_reaches_the_model_within_800_bytes_at_the_planted_file(
@@ -161,21 +216,8 @@ def jest_project(root: Path) -> Path:
 @pytest.fixture(scope="module")
 def jest_held_out(tmp_path_factory: pytest.TempPathFactory) -> HeldOut:
     project = jest_project(tmp_path_factory.mktemp("jest") / "deep-diff")
-    planted, old, new = NPM_PLANT
-    plant(project / planted, old, new)
-    raw = js.run(["npx", "jest"], project)
-    compact = js.run(js.compact_command("jest", ["npx", "jest"], project), project)
-    head, _, body = compact.output.partition("\n")
-    assert head.startswith("sidekit: "), compact.output[:600]
-    answer = json.loads(body)
-    run = HeldOut(
-        planted, raw.exit, compact.exit, compact.size + len(f"Exit code {compact.exit}\n"), answer
-    )
-    print(
-        f"\njest {NPM_PACKAGE}: raw {raw.size:,} B; model {run.model} B; {run.clusters} clusters; "
-        f"{answer}"
-    )
-    return run
+    runs = js_runs(project, "jest", ["npx", "jest"])
+    return measured(f"jest {NPM_PACKAGE}", project, NPM_PLANT, runs)
 
 
 def test_jest_held_out_planted_bug_reaches_the_model_within_800_bytes_at_the_planted_file(
@@ -208,27 +250,15 @@ def run_cargo_held_out(
     compacted: what the model reads of the compacted one. Its output is not folded after the run
     (runners/cargo/noise.py): a red call's output cannot be replaced, so rustc's warnings count."""
     project = copy_tree(fetch_crate(*crate), root)
-    planted, old, new = planting
-    plant(project / planted, old, new)
-    env = env_for(project)
-    assert (
-        shell(project, "cargo test --no-run", env).exit == 0
-    )  # compile once: the runs below test, not build
     written = "cargo test --no-fail-fast"
-    raw = shell(project, written, env)
-    command = rewritten(project, written, env)
-    assert command.startswith(written + " --config "), command
-    compact = shell(project, command, env)
-    answer = answer_line(compact.output)
-    run = HeldOut(
-        planted, raw.exit, compact.exit, compact.size + len(f"Exit code {compact.exit}\n"), answer
+    runs = hook_runs(
+        project,
+        written,
+        env_for(project),
+        lambda command: command.startswith(written + " --config "),
+        build="cargo test --no-run",  # compile once: the runs below test, not build
     )
-    print(
-        f"\ncargo {crate}: raw {raw.size:,} B; model {run.model} B; {run.clusters} clusters; "
-        f"{answer}"
-    )
-    print(compact.output)
-    return run
+    return measured(f"cargo {crate}", project, planting, runs)
 
 
 @pytest.fixture(scope="module")
@@ -341,27 +371,9 @@ def vitest_project(root: Path) -> Path:
 def vitest_held_out(tmp_path_factory: pytest.TempPathFactory) -> HeldOut:
     project = vitest_project(tmp_path_factory.mktemp("vitest") / "numeral")
     assert js.run(["npx", "vitest", "run"], project).exit == 0  # green before the plant: 174 tests
-    planted, old, new = VITEST_PLANT
-    plant(project / planted, old, new)
-    raw = js.run(
-        ["npx", "vitest", "run"], project, {"CLAUDECODE": "1"}
-    )  # the agent's raw run: vitest's agent reporter
-    compact = js.run(
-        js.compact_command("vitest", ["npx", "vitest", "run"], project),
-        project,
-        {"CLAUDECODE": "1"},
-    )
-    head, _, body = compact.output.partition("\n")
-    assert head.startswith("sidekit: "), compact.output[:600]
-    answer = json.loads(body)
-    run = HeldOut(
-        planted, raw.exit, compact.exit, compact.size + len(f"Exit code {compact.exit}\n"), answer
-    )
-    print(
-        f"\nvitest {VITEST_PACKAGE}: raw {raw.size:,} B; model {run.model} B; {run.clusters} "
-        f"clusters; {answer}"
-    )
-    return run
+    # the agent's runs: the raw one with vitest's agent reporter
+    runs = js_runs(project, "vitest", ["npx", "vitest", "run"], {"CLAUDECODE": "1"})
+    return measured(f"vitest {VITEST_PACKAGE}", project, VITEST_PLANT, runs)
 
 
 def test_vitest_held_out_planted_bug_reaches_the_model_within_800_bytes_at_the_planted_file(
@@ -409,23 +421,12 @@ def run_pytest_held_out(
 ) -> HeldOut:
     """The planted sdist's raw run and its compact run, as the agent's Bash tool returns them."""
     project = copy_tree(fetch_sdist(*package), root)
-    planted, old, new = plant_spec
-    plant(project / planted, old, new)
     # the agent's `python` is an environment with pytest and sidekit's plugin (this one)
     env = env_for(project, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
-    raw = shell(project, written, env)
-    command = rewritten(project, written, env)
-    assert command == written + " -o sidekit_compact=true"
-    compact = shell(project, command, env)
-    answer = answer_line(compact.output)
-    run = HeldOut(
-        planted, raw.exit, compact.exit, compact.size + len(f"Exit code {compact.exit}\n"), answer
+    runs = hook_runs(
+        project, written, env, lambda command: command == written + " -o sidekit_compact=true"
     )
-    print(
-        f"\npytest {package}: raw {raw.size:,} B; model {run.model} B; {run.clusters} "
-        f"clusters; {answer}"
-    )
-    return run
+    return measured(f"pytest {package}", project, plant_spec, runs)
 
 
 @pytest.fixture(scope="module")
@@ -567,22 +568,20 @@ def run_junit_held_out(
     latter's answer (Maven's console is left as written)."""
     need("mvn")
     project = maven_held_out_project(root, artifact, pom, not_tests)
-    planted, old, new = plant_spec
-    plant(project / planted, old, new)
     env = env_for(project)
     written = "mvn -B test"
-    assert (
-        rewritten(project, written, env) == ""
-    )  # left alone: the model reads Maven's console as it is
-    raw = shell(project, written, env, timeout=900)
-    found, code = sidekit(project, env, "test", timeout=900)
-    size = len(json.dumps(found, separators=(",", ":")))
-    run = HeldOut(planted, raw.exit, code, size, found)
-    print(
-        f"\njunit {artifact}: raw {raw.size:,} B; sidekit test {size} B; {run.clusters} "
-        f"clusters; {found}"
-    )
-    return run
+
+    def raw() -> Ran:
+        # left alone: the model reads Maven's console as it is
+        assert rewritten(project, written, env) == ""
+        return shell(project, written, env, timeout=900)
+
+    def sidekit_test() -> Ran:
+        found, code = sidekit(project, env, "test", timeout=900)
+        return Ran(code, json.dumps(found, separators=(",", ":")), 0.0, 0.0)
+
+    runs = Runs(raw, sidekit_test, json.loads, exit_line=False)  # an answer, not a Bash call
+    return measured(f"junit {artifact}", project, plant_spec, runs)
 
 
 @pytest.fixture(scope="module")

@@ -136,6 +136,25 @@ def runner_args(words: list[str], runner: str, folder: str) -> tuple[str, list[s
     return manager, in_script + passed
 
 
+def rewritable(
+    words: list[str], runner: str, project: str, leave_alone: frozenset[str]
+) -> tuple[str, list[str]] | None:
+    """(how it is run, the runner's arguments) when sidekit may append its options to `words`, else
+    None: run directly or through npm (pnpm, yarn and bunx are not measured), no `--` and no option
+    of `leave_alone` among the runner's arguments, and `.sidekit/<runner>/` inside the project."""
+    found = runner_args(words, runner, project)
+    if found is None:
+        return None
+    how, args = found
+    if how in ("pnpm", "yarn", "bunx") or "--" in args:
+        return None
+    if any(name in leave_alone for name in options(args)):
+        return None
+    if not report_folder_inside(project, runner):
+        return None
+    return found
+
+
 def new_report_path(project: str, runner: str) -> str:
     """A fresh report file under `.sidekit/<runner>/` for one run (runs in parallel never share
     one)."""

@@ -15,11 +15,8 @@ from __future__ import annotations
 
 import os
 
+from sidekit_hooks.runners.js import adapter as js_adapter
 from sidekit_hooks.runners.js import command as js_command
-
-TYPE_CHECKING = False  # `typing` costs the hot path (matches, compact_words) milliseconds
-if TYPE_CHECKING:
-    from typing import Any
 
 NAME = "vitest"
 FEED = "reporter"  # sidekit's reporter, added to the run, feeds the cache when it loads
@@ -64,16 +61,12 @@ def matches(words: list[str], cwd: str = "") -> bool:
 
 
 def compact_words(words: list[str], project: str) -> list[str] | None:
-    found = js_command.runner_args(words, NAME, project)
+    found = js_command.rewritable(words, NAME, project, LEAVE_ALONE)
     if found is None:
         return None
     how, args = found
     subcommand = _subcommand(args)
-    if how in ("pnpm", "yarn", "bunx") or subcommand in OTHER_SUBCOMMANDS:
-        return None
-    if any(name in LEAVE_ALONE for name in js_command.options(args)) or "--" in args:
-        return None
-    if not js_command.report_folder_inside(project, NAME):
+    if subcommand in OTHER_SUBCOMMANDS:
         return None
     extra = [] if subcommand or "--run" in args else ["--run"]
     extra += [
@@ -136,49 +129,11 @@ def command(project: str) -> list[str]:
     ]
 
 
-def collect(project: str, started: float, exit_code: int, raw_output_path: str) -> Any:
-    """This run's records: the runners layer's Result when it exists (else a status Capture, or None
-    when the run left no report newer than its start)."""
-    from sidekit_hooks.runners.js import compact as js_compact
-
-    return js_compact.run_result(NAME, project, started, exit_code, raw_output_path)
-
-
-def needs_feed(cwd: str, output: str, code: int, since_ns: int) -> bool:
-    """A red run whose reporter never loaded is fed after it ended (js/feed.py)."""
-    from sidekit_hooks.runners.js import feed
-
-    return feed.needs_feed(NAME, cwd, output, code, since_ns)
-
-
-def feed_after(job: dict[str, Any]) -> Any:
-    from sidekit_hooks.runners.js import feed
-
-    return feed.stopped_early(job)
-
-
-GRAPH_SUFFIXES = (
-    ".ts",
-    ".tsx",
-    ".mts",
-    ".cts",
-    ".js",
-    ".jsx",
-    ".mjs",
-    ".cjs",
-)  # the source files its graph answers for
-
-
-def tests_for(project: str, path: str) -> dict[str, Any]:
-    """The test files a change to `path` can affect: the import graph (impact/scripts.py)."""
-    from sidekit_hooks.impact import by_graph, scripts
-
-    return by_graph.tests_for(project, path, scripts, GRAPH_SUFFIXES, NAME)
-
-
-def graph_selection(project: str, base: str | None) -> dict[str, Any]:
-    """`sidekit select`'s answer head from the same graph (`sidekit test --select` still runs every
-    test)."""
-    from sidekit_hooks.impact import by_graph, scripts
-
-    return by_graph.selection(project, base, scripts, NAME)
+# collect, the feed after a run whose reporter never loaded, and the import graph's selection
+# (js/adapter.py)
+_SHARED = js_adapter.Shared(NAME)
+collect = _SHARED.collect
+needs_feed = _SHARED.needs_feed
+feed_after = _SHARED.feed_after
+tests_for = _SHARED.tests_for
+graph_selection = _SHARED.graph_selection
