@@ -81,3 +81,45 @@ def most_suspicious(
         return (round(ochiai, 9), -sum(found) / len(found), str(node))
 
     return max(depths, key=score)
+
+
+def read_sources(
+    root: str,
+    suffix: str,
+    skip: frozenset[str],
+    deadline: float,
+    limits: tuple[int, int, int],
+) -> list[tuple[str, str]] | None:
+    """The project's `suffix` files as (project-relative path, text), for a call graph: regular
+    files read without following a link, hidden and `skip` folders left out. `limits`: (files,
+    bytes of one file, bytes in all); at most 4x as many entries are walked as files kept. None
+    when together they pass the bytes in all, or the walk passes `deadline` (time.monotonic)."""
+    import os
+    import time
+
+    from sidekit_hooks.core import safepath, workspace
+
+    max_files, max_file_bytes, max_total_bytes = limits
+    sources: list[tuple[str, str]] = []
+    budget = max_total_bytes
+
+    def descend(name: str) -> bool:
+        return name not in skip and not name.startswith(".")
+
+    for count, entry in enumerate(workspace.walk(root, descend)):
+        if count >= max_files * 4 or len(sources) >= max_files:
+            break
+        if not entry.name.endswith(suffix) or entry.is_dir(follow_symlinks=False):
+            continue
+        if time.monotonic() > deadline:
+            return None
+        try:
+            data = safepath.read_inside(root, entry.path, max_file_bytes)
+        except (OSError, ValueError):
+            continue
+        budget -= len(data)
+        if budget < 0:
+            return None
+        rel = os.path.relpath(entry.path, root).replace(os.sep, "/")
+        sources.append((rel, data.decode("utf-8", "replace")))
+    return sources

@@ -38,7 +38,6 @@ see cargo_answer.awk) and in the cache's writer (adapter.parse): standard librar
 
 from __future__ import annotations
 
-import os
 import re
 
 from sidekit_hooks.status.clusters import in_test_code
@@ -607,34 +606,17 @@ def project_graph(root: str) -> Graph | None:
     over MAX_TOTAL_BYTES or reading them takes over MAX_SECONDS."""
     import time
 
-    from sidekit_hooks.core import safepath, workspace
+    from sidekit_hooks.runners import suspects
 
-    files: list[SourceFile] = []
     deadline = time.monotonic() + MAX_SECONDS
-    budget = MAX_TOTAL_BYTES
-
-    def descend(name: str) -> bool:
-        return name not in SKIP and not name.startswith(".")
-
-    for count, entry in enumerate(workspace.walk(root, descend)):
-        if count >= MAX_FILES * 4 or len(files) >= MAX_FILES:
-            break
-        if not entry.name.endswith(".rs") or entry.is_dir(follow_symlinks=False):
-            continue
-        if time.monotonic() > deadline:
-            return None
-        try:
-            data = safepath.read_inside(root, entry.path, MAX_FILE_BYTES)
-        except (OSError, ValueError):
-            continue
-        budget -= len(data)
-        if budget < 0:
-            return None
-        rel = os.path.relpath(entry.path, root).replace(os.sep, "/")
-        try:
-            files.append(read_file(rel, data.decode("utf-8", "replace"), deadline))
-        except OutOfTime:
-            return None
+    limits = (MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES)
+    sources = suspects.read_sources(root, ".rs", SKIP, deadline, limits)
+    if sources is None:
+        return None
+    try:
+        files = [read_file(rel, text, deadline) for rel, text in sources]
+    except OutOfTime:
+        return None
     if time.monotonic() > deadline:
         return None
     return Graph(files, deadline)

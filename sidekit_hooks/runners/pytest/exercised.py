@@ -20,7 +20,6 @@ outside the project (`os.path.join`), to nothing.
 from __future__ import annotations
 
 import ast
-import os
 
 from sidekit_hooks.status.clusters import in_test_code
 
@@ -226,32 +225,17 @@ def project_graph(root: str) -> Graph | None:
     None when they are over MAX_TOTAL_BYTES or reading them takes over MAX_SECONDS."""
     import time
 
-    from sidekit_hooks.core import safepath, workspace
+    from sidekit_hooks.runners import suspects
 
-    modules: list[Module] = []
     deadline = time.monotonic() + MAX_SECONDS
-    budget = MAX_TOTAL_BYTES
-
-    def descend(name: str) -> bool:
-        return name not in SKIP and not name.startswith(".")
-
-    for count, entry in enumerate(workspace.walk(root, descend)):
-        if count >= MAX_FILES * 4 or len(modules) >= MAX_FILES:
-            break
-        if not entry.name.endswith(".py") or entry.is_dir(follow_symlinks=False):
-            continue
-        if time.monotonic() > deadline:
-            return None
-        rel = os.path.relpath(entry.path, root).replace(os.sep, "/")
-        try:
-            data = safepath.read_inside(root, entry.path, MAX_FILE_BYTES)
-        except (OSError, ValueError):
-            continue
-        budget -= len(data)
-        if budget < 0:
-            return None
-        name = rel[: -len(".py")].replace("/", ".").removesuffix(".__init__")
-        modules.append(read_module(rel, name, data.decode("utf-8", "replace")))
+    limits = (MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES)
+    sources = suspects.read_sources(root, ".py", SKIP, deadline, limits)
+    if sources is None:
+        return None
+    modules = [
+        read_module(rel, rel[: -len(".py")].replace("/", ".").removesuffix(".__init__"), text)
+        for rel, text in sources
+    ]
     return Graph(modules)
 
 
