@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +131,28 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 def _skip_reason(report: pytest.TestReport) -> str:
     reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
     return reason.removeprefix("Skipped: ")
+
+
+# Signals whose "ignored" a started program inherits (a handler is reset at exec, SIG_IGN is not).
+INHERITED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
+
+
+@pytest.fixture(autouse=True)
+def _no_signal_left_ignored() -> Iterator[None]:
+    """A test that leaves one of these signals ignored in the suite's process (a hook run in-process
+    as an async fallback ignores SIGTERM) would make every program later tests start ignore it too:
+    the signal tests then fail in whatever order follows. Put back, and the test that did it errs."""
+    before = {number: signal.getsignal(number) for number in INHERITED_SIGNALS}
+    yield
+    left = [
+        signal.Signals(number).name
+        for number, handler in before.items()
+        if signal.getsignal(number) is signal.SIG_IGN and handler is not signal.SIG_IGN
+    ]
+    for number, handler in before.items():
+        if handler is not None and signal.getsignal(number) is not handler:
+            signal.signal(number, handler)
+    assert not left, f"the test left {', '.join(left)} ignored in the suite's process"
 
 
 @pytest.fixture(autouse=True)
