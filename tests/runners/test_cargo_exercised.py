@@ -239,6 +239,28 @@ def test_the_answer_the_model_reads_names_the_function_once_for_every_failure(
     assert [(c["at"], c.get("affected", 1)) for c in status["clusters"]] == [(at, 3)]
 
 
+def test_an_interrupted_run_answers_at_once_unplaced_and_passes_the_signal_on(
+    tmp_path: Path,
+) -> None:
+    """The binary is interrupted (SIGTERM to the runner, as a Ctrl-C or the client would): no
+    placing step holds the signal back; the answer names the failures where they panicked, and the
+    runner dies by the signal it caught."""
+    root = crate(tmp_path, "width")
+    [_, (_, tests), _] = units(recorded("width"))
+    deps = root / "target" / "debug" / "deps"
+    deps.mkdir(parents=True)
+    binary = deps / "tests-198c557378da3c52"
+    (deps / "tests.txt").write_text(tests)
+    binary.write_text(f"#!/bin/sh\ncat '{deps / 'tests.txt'}'\nkill -TERM $PPID\nexit 101\n")
+    binary.chmod(0o755)
+    done = cargo_run(root, "f", [str(binary)])
+    head, answer, *_ = done.stdout.splitlines()
+    assert done.returncode == 128 + 15, done.stdout
+    assert [cluster["at"] for cluster in json.loads(answer)["clusters"]][:1] == [
+        "tests/tests.rs:11"
+    ], answer
+
+
 def test_a_source_made_to_be_slow_to_read_stops_at_the_time_bound(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -251,6 +273,19 @@ def test_a_source_made_to_be_slow_to_read_stops_at_the_time_bound(
     found = failures(root, recorded("width"))
     assert time.monotonic() - started < 5
     assert found["tests/tests.rs::test_str"] == ("tests/tests.rs:11", "")
+
+
+def test_a_string_left_open_with_every_quote_escaped_is_one_scan(tmp_path: Path) -> None:
+    """`"\\"\\"\\"...` never closed: matched from every quote again, reading it was quadratic (tens of
+    seconds for these 120 KB, hours for the 4 MB a file may have), with no time check inside a regex;
+    now it runs to the end of the file once, and the placement is the one without it."""
+    root = crate(tmp_path, "width")
+    without = failures(root, recorded("width"))
+    (root / "src" / "quotes.rs").write_text('fn f() { let s = "' + '\\"' * 60_000)
+    started = time.monotonic()
+    found = failures(root, recorded("width"))
+    assert time.monotonic() - started < 5
+    assert found == without
 
 
 def test_a_scan_that_breaks_leaves_the_failures_where_they_panicked_and_is_logged(

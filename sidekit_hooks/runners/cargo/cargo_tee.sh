@@ -148,8 +148,13 @@ if [ -n "$speak" ]; then
             -v placed="$placed" -f "$here/cargo_answer.awk" "$@"
         said=$?
         [ "$said" = 4 ] && [ -z "$placed" ] || break
+        if [ -n "$caught" ]; then # interrupted: the answer at once, unplaced, then the signal
+            placed=/dev/null
+            continue
+        fi
         # failures at two spots or more: those in test code go to the crate function they share
         # (runners/cargo/exercised.py, its time and bytes bounded), then the answer again
+        rm -f "$run.placed" # never an earlier speaker's, should this step die before writing
         "$python" -I -S "$here/run.py" --place "$run" </dev/null >/dev/null 2>&1
         placed=$run.placed
     done

@@ -56,9 +56,10 @@ MAX_SECONDS = 2.0
 MACRO_DEPTH = 3  # a macro's body calling another macro, read in place this many times
 SKIP = frozenset({"target", "node_modules", ".git", ".sidekit", "vendor"})
 
-# A comment, a string (raw, byte) or a char literal; a lifetime (`'a`) is none of them.
+# A comment, a string (raw, byte) or a char literal; a lifetime (`'a`) is none of them. One left open
+# runs to the end of the file: one scan, never a retry from every quote inside it.
 LITERAL = re.compile(
-    r"//[^\n]*|/\*(?:.*?\*/|.*)|b?r(#*)\"(?:.*?\"\1|.*)|b?\"(?:[^\"\\]|\\.)*\""
+    r"//[^\n]*|/\*(?:.*?\*/|.*)|b?r(#*)\"(?:.*?\"\1|.*)|b?\"(?:[^\"\\]|\\.)*(?:\"|\Z)"
     r"|b?'(?:[^'\\\n]|\\[^\n]+?)'",
     re.S,
 )
@@ -219,7 +220,7 @@ def read_file(path: str, text: str, deadline: float | None = None) -> SourceFile
     pending: tuple[str, Any] | None = None
     attribute = ""  # `test` or `cfg` just read, for the next item
     for count, found in enumerate(TOKEN.finditer(code)):
-        if count % 512 == 0:
+        if count % 64 == 0:  # each token may follow a macro call 20,000 characters
             _in_time(deadline)  # a file made to be slow to read stops here
         kind = found.lastgroup
         body = next((item for k, item in reversed(stack) if k in ("fn", "macro")), None)

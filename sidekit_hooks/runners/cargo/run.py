@@ -20,8 +20,15 @@ POLL = 0.1
 STALE = 86_400.0  # run files older than this (their writer died) are removed
 
 
+# Seconds the answer's placing step may take in all (its scan stops at exercised.MAX_SECONDS; this
+# is the backstop for anything else), and what the writer may take once cargo has ended.
+PLACE_SECONDS = 10
+WRITE_SECONDS = 300
+
+
 def main(argv: list[str]) -> int:
     if len(argv) == 2 and argv[0] == "--place":
+        _end_after(PLACE_SECONDS)  # the agent's `cargo test` waits for this step
         place(os.path.abspath(argv[1]))
         return 0
     if len(argv) != 1:
@@ -34,6 +41,7 @@ def main(argv: list[str]) -> int:
     deadline = time.time() + WAIT
     while time.time() < deadline and spool.run_alive(key):
         time.sleep(POLL)
+    _end_after(WRITE_SECONDS)
     write(run)
     spool.report_cpu("cargo")
     return 0
@@ -59,6 +67,16 @@ def write(run: str) -> None:
             except OSError:
                 pass
     forget_old(state)
+
+
+def _end_after(seconds: int) -> None:
+    """SIGALRM's default action after `seconds`: this process ends, whatever it is doing; and
+    SIGTERM's default action, whatever the shell that started it ignored."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.alarm(seconds)
 
 
 def place(run: str) -> None:
