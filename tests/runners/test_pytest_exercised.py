@@ -5,6 +5,7 @@ over one broken helper are one cluster, at the helper (issue #33: Unidecode's on
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +142,28 @@ def test_sources_too_large_or_too_slow_to_read_leave_the_failures_where_they_are
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_text.py").write_text(TESTS)
     monkeypatch.setattr(exercised, bound, 0)
+    tests = placed_tests()
+    exercised.place(tests, str(tmp_path))
+    assert tests == placed_tests()
+
+
+def test_parsing_past_the_time_bound_leaves_the_failures_where_they_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading the sources is quick; parsing them is most of the time: the bound holds there too."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "text.py").write_text(TEXT)
+    (tmp_path / "pkg" / "other.py").write_text("def other():\n    return 1\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_text.py").write_text(TESTS)
+    parse = exercised.read_module
+
+    def slow(*args: Any) -> Any:
+        time.sleep(0.2)
+        return parse(*args)
+
+    monkeypatch.setattr(exercised, "read_module", slow)
+    monkeypatch.setattr(exercised, "MAX_SECONDS", 0.3)
     tests = placed_tests()
     exercised.place(tests, str(tmp_path))
     assert tests == placed_tests()

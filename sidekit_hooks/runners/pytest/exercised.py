@@ -232,10 +232,12 @@ def project_graph(root: str) -> Graph | None:
     sources = suspects.read_sources(root, ".py", SKIP, deadline, limits)
     if sources is None:
         return None
-    modules = [
-        read_module(rel, rel[: -len(".py")].replace("/", ".").removesuffix(".__init__"), text)
-        for rel, text in sources
-    ]
+    modules: list[Module] = []
+    for rel, text in sources:
+        if time.monotonic() > deadline:  # parsing is most of the time (4.3 MB: 3.8 s here)
+            return None
+        name = rel[: -len(".py")].replace("/", ".").removesuffix(".__init__")
+        modules.append(read_module(rel, name, text))
     return Graph(modules)
 
 
