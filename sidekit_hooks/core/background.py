@@ -47,7 +47,13 @@ def spawn_module(
     child_env["PYTHONPATH"] = root + (os.pathsep + path if path else "")
     argv = [sys.executable, "-P", *(["-S"] if isolation != "-P" else []), "-m", module, *args]
     actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
-    return os.posix_spawn(sys.executable, argv, child_env, file_actions=actions, setsid=True)
+    # An ignored signal stays ignored across exec: a worker of the async fallback (which ignores
+    # SIGTERM while the client exits) must still end on SIGTERM.
+    from _signal import SIGTERM
+
+    return os.posix_spawn(
+        sys.executable, argv, child_env, file_actions=actions, setsid=True, setsigdef=(SIGTERM,)
+    )
 
 
 def wall_clock_cap() -> None:

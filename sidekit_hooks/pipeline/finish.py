@@ -109,6 +109,9 @@ def await_environment(job: dict[str, object], wait: float = ENVIRONMENT_WAIT) ->
     if pid:
         return True  # the parent queues what it found now; the child waits for the environment
     os.setsid()
+    from _signal import SIG_DFL, SIGTERM, signal
+
+    signal(SIGTERM, SIG_DFL)  # an async fallback's SIGTERM ignored is not this worker's
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):  # hold no pipe of whoever started the worker
         os.dup2(null, fd)
