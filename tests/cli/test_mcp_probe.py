@@ -119,3 +119,27 @@ def test_doctor_measures_the_real_server_through_the_clients_opening(
     assert check.detail.startswith("`sidekit mcp` lists 10 tools, first answer in "), check.detail
     discover, listing, _ = RECORDED.read_bytes().splitlines(keepends=True)
     assert sent(log) == [discover, listing]
+
+
+def test_a_request_of_the_server_with_the_wanted_id_is_not_taken_for_the_answer() -> None:
+    """A server may ask the client something (`roots/list`) under an id the probe also uses; only
+    a message without a method answers the probe's request."""
+    import subprocess
+    import time
+
+    lines = [
+        {"jsonrpc": "2.0", "id": 0, "method": "roots/list"},
+        {"jsonrpc": "2.0", "id": False, "result": {"wrong": "type"}},
+        {"jsonrpc": "2.0", "id": 0, "result": {"tools": []}},
+    ]
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    server = subprocess.Popen(
+        [sys.executable, "-c", f"import sys; sys.stdout.write({text!r})"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        found = probe._Reader(server).answer(0, time.perf_counter() + 10)
+    finally:
+        server.wait(timeout=10)
+    assert found == lines[2]

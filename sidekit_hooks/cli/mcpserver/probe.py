@@ -245,7 +245,12 @@ class _Reader:
                 if not line.strip():
                     continue
                 message = json.loads(line)
-                if isinstance(message, dict) and message.get("id") == wanted:
+                if (  # an answer to our request: not the server's own request of that id
+                    isinstance(message, dict)
+                    and "method" not in message
+                    and type(message.get("id")) is type(wanted)
+                    and message.get("id") == wanted
+                ):
                     if "error" in message:
                         error = message["error"]
                         error = error if isinstance(error, dict) else {"message": str(error)}
