@@ -15,9 +15,9 @@ function loadError (error) {
   const loc = rollup.loc && rollup.loc.file ? `${rollup.loc.file}:${rollup.loc.line}:${rollup.loc.column}` : ''
   return {
     name: String((error && error.name) || 'Error'),
-    message: String((error && error.message) || ''),
+    message: String((error && error.message) || '').slice(0, STACK_CHARS),
     stack: String((error && error.stack) || '').slice(0, STACK_CHARS),
-    loc: loc || (typeof rollup.id === 'string' ? rollup.id : '')
+    loc: (loc || (typeof rollup.id === 'string' ? rollup.id : '')).slice(0, STACK_CHARS)
   }
 }
 
