@@ -229,7 +229,7 @@ def cost_rows(
         Row(
             "runners",
             f"{name}: CPU added per red test binary (best of {rounds}; {red} red)",
-            f"{added:.0f} ms ({cpu_compact * 1000:.0f} vs {cpu_raw * 1000:.0f} ms)",
+            f"{added:.1f} ms ({cpu_compact * 1000:.0f} vs {cpu_raw * 1000:.0f} ms)",
             f"<= {ADDED_CPU_MS} ms",
             "ok" if added <= ADDED_CPU_MS else "MISS",
         ),
