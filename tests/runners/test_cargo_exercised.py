@@ -197,6 +197,19 @@ def units(output: str) -> list[tuple[str, str]]:
     return cut
 
 
+def width_tests_binary(root: Path, then: str = "") -> Path:
+    """A stand-in for the `width` case's tests binary: prints its recorded output, runs `then` (a
+    shell line), exits 101 as the red binary did."""
+    [_, (_, tests), _] = units(recorded("width"))
+    deps = root / "target" / "debug" / "deps"
+    deps.mkdir(parents=True)
+    binary = deps / "tests-198c557378da3c52"
+    (deps / "tests.txt").write_text(tests)
+    binary.write_text(f"#!/bin/sh\ncat '{deps / 'tests.txt'}'\n{then}\nexit 101\n")
+    binary.chmod(0o755)
+    return binary
+
+
 def test_the_answer_the_model_reads_names_the_function_once_for_every_failure(
     tmp_path: Path,
 ) -> None:
@@ -204,13 +217,7 @@ def test_the_answer_the_model_reads_names_the_function_once_for_every_failure(
     come, so it speaks for itself; fail-fast): three failures panicked at three lines of tests/tests.rs; the
     answer is one cluster at `str_width`."""
     root = crate(tmp_path, "width")
-    [_, (_, tests), _] = units(recorded("width"))
-    deps = root / "target" / "debug" / "deps"
-    deps.mkdir(parents=True)
-    binary = deps / "tests-198c557378da3c52"
-    (deps / "tests.txt").write_text(tests)
-    binary.write_text(f"#!/bin/sh\ncat '{deps / 'tests.txt'}'\nexit 101\n")
-    binary.chmod(0o755)
+    binary = width_tests_binary(root)
     done = cargo_run(root, "f", [str(binary)])  # a shell as cargo: the writer waits for it
     head, answer, *rest = done.stdout.splitlines()
     assert (done.returncode, rest) == (101, []), done.stdout
@@ -246,13 +253,7 @@ def test_an_interrupted_run_answers_at_once_unplaced_and_passes_the_signal_on(
     placing step holds the signal back; the answer names the failures where they panicked, and the
     runner dies by the signal it caught."""
     root = crate(tmp_path, "width")
-    [_, (_, tests), _] = units(recorded("width"))
-    deps = root / "target" / "debug" / "deps"
-    deps.mkdir(parents=True)
-    binary = deps / "tests-198c557378da3c52"
-    (deps / "tests.txt").write_text(tests)
-    binary.write_text(f"#!/bin/sh\ncat '{deps / 'tests.txt'}'\nkill -TERM $PPID\nexit 101\n")
-    binary.chmod(0o755)
+    binary = width_tests_binary(root, then="kill -TERM $PPID")
     done = cargo_run(root, "f", [str(binary)])
     head, answer, *_ = done.stdout.splitlines()
     assert done.returncode == 128 + 15, done.stdout
