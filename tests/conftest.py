@@ -15,7 +15,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 from sidekit_hooks.core import hook_table
-from testing import requires
+from testing import interpreter, requires
 from testing.hooks import HOOK_SCRIPTS, REPO, HookRunner  # noqa: E402,F401  (re-exported for fixtures)
 
 # Property tests check behaviour, not speed (speed lives in bench/): hypothesis's 200 ms per-example
@@ -46,7 +46,7 @@ def pytest_configure(config: pytest.Config) -> None:
     SIGINT as a terminal has it."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    _interpreter_first_on_path()
+    interpreter.put_first_on_path()
     # The pytest runs the tests start (raw runs through the hooks, `sidekit test`, a project's own
     # suite) load what a project's run needs (sidekit's plugin, xdist), not this suite's own tools:
     # hypothesis's plugin alone imports hypothesis, about half of a small run's CPU. This process
@@ -54,29 +54,8 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("PYTEST_ADDOPTS", CHILD_PYTEST_ADDOPTS)
 
 
-def _interpreter_first_on_path() -> None:
-    """The programs the tests start that look for `python3` on PATH (the plugin's launcher before
-    its environment is ready, its bootstrap) find the interpreter under this suite first. Behind a
-    version manager's shims (pyenv: about 30 bash processes, 60 ms of CPU per start) the suite would
-    otherwise spend a fifth of its CPU in the shim, measuring the machine instead of sidekit."""
-    import tempfile
-
-    base = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
-    folder = tempfile.mkdtemp(prefix="sidekit-tests-bin-")
-    for name in ("python3", "python"):
-        os.symlink(base, os.path.join(folder, name))
-    os.environ["PATH"] = os.pathsep.join([folder, os.environ.get("PATH", "")])
-    INTERPRETER_FOLDER.append(folder)
-
-
-INTERPRETER_FOLDER: list[str] = []
-
-
 def pytest_unconfigure(config: pytest.Config) -> None:
-    import shutil
-
-    for folder in INTERPRETER_FOLDER:
-        shutil.rmtree(folder, ignore_errors=True)
+    interpreter.remove_folders()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from testing import claude as claude_e2e
+from testing import interpreter
 from testing.claude import (
     CLI_ENV,
     REQUIRED_ENV,
@@ -192,3 +193,17 @@ def test_scripted_model_picks_the_step_by_the_calls_already_made() -> None:
         )
     finally:
         model.server.server_close()
+
+
+def test_a_cli_session_gets_the_users_path_not_the_suites_interpreter_folder(
+    tmp_path: Path,
+) -> None:
+    """The fast suite's interpreter links live under /tmp, which `claude plugin eval`'s sandbox
+    replaces: a scaffold's venv made through them had no interpreter inside the sandbox."""
+    env = claude_e2e.clean_environment(tmp_path, "http://127.0.0.1:9")
+    entries = env["PATH"].split(os.pathsep)
+    assert interpreter.FOLDERS and interpreter.FOLDERS[0] in os.environ["PATH"].split(os.pathsep)
+    assert not any(folder in entries for folder in interpreter.FOLDERS)
+    assert entries == [
+        entry for entry in os.environ["PATH"].split(os.pathsep) if entry not in interpreter.FOLDERS
+    ]

@@ -23,6 +23,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from testing import interpreter
+
 HERE = Path(__file__).resolve().parents[1] / "e2e"  # the CLI is cached beside the e2e tests
 REPO = HERE.parent.parent
 VERSION = "2.1.328"
@@ -471,6 +473,8 @@ def clean_environment(home: Path, base_url: str) -> dict[str, str]:
     """Only what the CLI needs: nothing from Gas Town, the outer Claude Code or the user's HOME."""
     keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
     env = {name: os.environ[name] for name in keep if name in os.environ}
+    if "PATH" in env:  # without the suite's interpreter folder (testing.interpreter says why)
+        env["PATH"] = interpreter.users_path(env["PATH"])
     env.update(
         HOME=str(home),
         ANTHROPIC_BASE_URL=base_url,
