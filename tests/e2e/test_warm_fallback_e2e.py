@@ -19,7 +19,11 @@ from sidekit_hooks.core.workspace import queue_root
 from sidekit_hooks.nudges import queue
 from sidekit_hooks.pipeline import claim, hook_events
 from testing.claude import REPO, Run, ToolCall, run_claude, sidekit_argv, tool_use_id
-from testing.warm import tool_calls_counted, who_answered
+from testing.warm import (
+    check_the_late_server_left_the_first_events_to_the_command,
+    tool_calls_counted,
+    who_answered,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -201,12 +205,9 @@ def test_a_server_that_connects_late_leaves_the_first_events_to_the_fallback(
 
     run = session(claude_cli, project, tmp_path, steps, session_id)
 
-    assert run.count("before-the-prompt") == 1
-    for text in ("message-1", "message-2"):
-        assert run.count(text) == 2, text
-    answered = who_answered(project)
-    assert answered["command"] >= 1 and sum(answered.values()) == 1 + len(steps), answered
-    assert tool_calls_counted(project, session_id) == len(steps)
+    check_the_late_server_left_the_first_events_to_the_command(
+        run.count, project, session_id, len(steps)
+    )
 
 
 def test_the_wiring_sidekit_install_warm_writes_answers_through_the_server(

@@ -6,6 +6,7 @@ null field as ""."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,3 +48,17 @@ def tool_calls_counted(project: Path, session_id: str) -> int:
     path = Path(session_ledger.path_of(str(project), session_id))
     facts = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return sum(1 for fact in facts if "call" in fact)
+
+
+def check_the_late_server_left_the_first_events_to_the_command(
+    said: Callable[[str], int], project: Path, session_id: str, calls: int
+) -> None:
+    """A server that connects late: the queued nudge ("before-the-prompt") is said once and each
+    call's nudge ("message-N") twice (queued, then said), the command hook answered at least the
+    first events, and every event was handled exactly once (the prompt and each call)."""
+    assert said("before-the-prompt") == 1
+    for text in ("message-1", "message-2"):
+        assert said(text) == 2, text
+    answered = who_answered(project)
+    assert answered["command"] >= 1 and sum(answered.values()) == 1 + calls, answered
+    assert tool_calls_counted(project, session_id) == calls
