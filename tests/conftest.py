@@ -240,6 +240,27 @@ def user_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def no_workspace_above_the_tests(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The tests' projects live under the base temp folder and most have no `.git`: a run there
+    keeps its cache in the nearest folder upwards that has `.sidekit/` or `.git`
+    (status.cache.workspace_root), as a run in a repository's subfolder does. A `.sidekit/` left
+    in /tmp (a pytest run with sidekit's plugin in /tmp makes one) would take every such cache, and
+    dozens of tests would fail far from the cause: stop before any test runs, naming it."""
+    from sidekit_hooks.core.workspace import STATE_DIR
+
+    folder = tmp_path_factory.getbasetemp().parent
+    while folder.parent != folder:
+        for marker in (STATE_DIR, ".git"):
+            if (folder / marker).exists():
+                pytest.exit(
+                    f"{folder / marker} would hold the cache of the tests' projects: remove it "
+                    f"(rm -rf {folder / marker}), then run the tests again",
+                    returncode=4,
+                )
+        folder = folder.parent
+
+
+@pytest.fixture(scope="session", autouse=True)
 def plugins_rewritten_once(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The tests start pytest about 200 times. pytest rewrites the asserts of every module of an
     installed plugin's distribution (all of hypothesis, anyio, the sidekit modules its plugin
