@@ -166,60 +166,69 @@ def test_test_answers_from_the_run_it_made_as_the_cli_does(small: Path) -> None:
     assert re.sub(r'"secs":[0-9.]+,?', "", printed) == re.sub(r'"secs":[0-9.]+,?', "", text)
 
 
-@pytest.mark.parametrize(
-    ("name", "arguments", "message"),
-    [
-        (
-            "usages",
-            {},
-            'sidekit: usages: \'name\' is required\n  fix: call usages with {"name": "..."}',
-        ),
-        (
-            "usages",
-            {"name": 3},
-            "sidekit: usages: 'name' must be a string, not an integer\n  fix: call usages with "
-            '{"name": "..."}',
-        ),
-        (
-            "symbol",
-            {"name": "  "},
-            'sidekit: symbol: \'name\' must not be empty\n  fix: call symbol with {"name": "..."}',
-        ),
-        (
-            "status",
-            {"since": "7"},
-            "sidekit: status: 'since' must be an integer, not a string\n  fix: call status with "
-            "{} (optional: since)",
-        ),
-        (
-            "status",
-            {"project": "/etc"},
-            "sidekit: status: unknown argument 'project' (status takes since)\n"
-            "  fix: call status with {} (optional: since)",
-        ),
-        (
-            "test",
-            {"args": "tests"},
-            "sidekit: test: 'args' must be a list of strings, not a string\n"
-            "  fix: call test with {} (optional: args, select, base)",
-        ),
-        (
-            "scope_set",
-            {"allow": []},
-            "sidekit: scope_set: 'allow' needs at least one glob\n"
-            '  fix: call scope_set with {"allow": ["..."]} (optional: deny, issue)',
-        ),
-        (
-            "grep",
-            {},
-            "sidekit: unknown tool 'grep'\n  fix: use one of: " + ", ".join(CONTRACT_TOOLS),
-        ),
-    ],
-)
+BAD_ARGUMENTS: list[tuple[str, dict[str, Any], str]] = [
+    (
+        "usages",
+        {},
+        'sidekit: usages: \'name\' is required\n  fix: call usages with {"name": "..."}',
+    ),
+    (
+        "usages",
+        {"name": 3},
+        "sidekit: usages: 'name' must be a string, not an integer\n  fix: call usages with "
+        '{"name": "..."}',
+    ),
+    (
+        "symbol",
+        {"name": "  "},
+        'sidekit: symbol: \'name\' must not be empty\n  fix: call symbol with {"name": "..."}',
+    ),
+    (
+        "status",
+        {"since": "7"},
+        "sidekit: status: 'since' must be an integer, not a string\n  fix: call status with "
+        "{} (optional: since)",
+    ),
+    (
+        "status",
+        {"project": "/etc"},
+        "sidekit: status: unknown argument 'project' (status takes since)\n"
+        "  fix: call status with {} (optional: since)",
+    ),
+    (
+        "test",
+        {"args": "tests"},
+        "sidekit: test: 'args' must be a list of strings, not a string\n"
+        "  fix: call test with {} (optional: args, select, base)",
+    ),
+    (
+        "scope_set",
+        {"allow": []},
+        "sidekit: scope_set: 'allow' needs at least one glob\n"
+        '  fix: call scope_set with {"allow": ["..."]} (optional: deny, issue)',
+    ),
+    (
+        "grep",
+        {},
+        "sidekit: unknown tool 'grep'\n  fix: use one of: " + ", ".join(CONTRACT_TOOLS),
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def bad_argument_answers(tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
+    """Each BAD_ARGUMENTS call's result, from one server session on a project of its own: a
+    refused call changes nothing, so the cases read one session's answers (a server's start costs
+    more than its answers)."""
+    root = make_project(tmp_path_factory.mktemp("bad-arguments") / "proj")
+    return call(root, *((name, arguments) for name, arguments, _ in BAD_ARGUMENTS))
+
+
+@pytest.mark.parametrize(("name", "arguments", "message"), BAD_ARGUMENTS)
 def test_bad_arguments_get_a_tool_error_with_the_fix(
-    small: Path, name: str, arguments: dict[str, Any], message: str
+    bad_argument_answers: list[Any], name: str, arguments: dict[str, Any], message: str
 ) -> None:
-    (result,) = call(small, (name, arguments))
+    result = bad_argument_answers[BAD_ARGUMENTS.index((name, arguments, message))]
     assert result.is_error is True
     assert text_of(result) == message
 

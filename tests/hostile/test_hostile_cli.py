@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from testing.hostile import cli, context_of, hook, log_text, payload, queue_dir
+from testing.hostile import cli, context_of, hook, log_text, payload, put, queue_dir
 
 
 @pytest.fixture
@@ -99,8 +99,11 @@ def test_no_command_creates_a_missing_project_folder(
 
 
 def test_nudge_over_the_cap_says_what_it_dropped(project: Path) -> None:
-    for index in range(50):
-        cli("nudge", "--project", str(project), "--session", "s", f"n{index}", project=project)
+    # The oldest, the one to drop, is queued by the CLI; the 49 after it are queued as gt (and the
+    # CLI) write them, without a process each: the cap on the next call is the subject here.
+    cli("nudge", "--project", str(project), "--session", "s", "n0", project=project)
+    for index in range(1, 50):
+        put(queue_dir(project, "s"), f"n{index}", sender="sidekit")
     done = cli(
         "nudge", "--project", str(project), "--session", "s", "one too many", project=project
     )

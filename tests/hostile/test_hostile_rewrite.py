@@ -163,6 +163,9 @@ def pytest_env(project: Path) -> dict[str, str]:
     env["PYTHONPATH"] = str(ROOT)  # the tree under test, also inside pytest
     for name in ("PYTEST_ADDOPTS", "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTEST_PLUGINS"):
         env.pop(name, None)
+    # sidekit's plugin loads as in a user's run; this suite's own tools stay out (hypothesis's plugin
+    # alone is about half of a small run's CPU, and these cases start 17 runs).
+    env["PYTEST_ADDOPTS"] = "-p no:hypothesispytest -p no:anyio"
     return env
 
 

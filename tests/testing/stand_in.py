@@ -31,15 +31,18 @@ def pre_tool_use(
     hook = [sys.executable, "-S", str(ROOT / "hooks" / "pre_tool_use.py")]
     argv = hook
     if parent_rules is not None:
+        # A shell script (a tenth of a Python start): it stays the hook's parent, so its command
+        # line (`sh .../claude -p go FLAGS --model m --hook HOOK...`) is what the hook reads.
         stand_in = project.parent / "bin" / "claude"
         stand_in.parent.mkdir(exist_ok=True)
-        exported = "os.environ['CLAUDE_PID'] = str(os.getpid())\n" if with_pid else ""
+        exported = "CLAUDE_PID=$$\nexport CLAUDE_PID\n" if with_pid else ""
         stand_in.write_text(
-            "import os, subprocess, sys\n" + exported + "os.environ['CLAUDECODE'] = '1'\n"
-            "sys.exit(subprocess.run(sys.argv[sys.argv.index('--hook') + 1:]).returncode)\n"
+            exported + "CLAUDECODE=1\nexport CLAUDECODE\n"
+            'while [ "$#" -gt 0 ] && [ "$1" != --hook ]; do shift; done\n'
+            'shift\n"$@"\nexit $?\n'  # not the last command: sh never execs it in its place
         )
         argv = [
-            sys.executable,
+            "/bin/sh",
             str(stand_in),
             "-p",
             "go",
