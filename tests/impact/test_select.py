@@ -3,8 +3,6 @@ suite shows (recall 100%) and is smaller than the suite, with the map and with i
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shutil
 import subprocess
@@ -14,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from sidekit_hooks import cli
 from sidekit_hooks.impact.selection import selection
-from testing.code import answer, commit_all, env_for, git, sidekit, write
+from testing.code import answer, answer_in_process, commit_all, env_for, git, sidekit, write
 
 REPO_FILES = {
     "pkg/__init__.py": "",
@@ -189,50 +186,34 @@ def copy_of(root: Path, tmp_path: Path) -> Path:
     return copy
 
 
-def answer_here(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], root: Path, *args: str
-) -> dict[str, Any]:
-    """`answer`, by the CLI's own `main` in this process (the environment `env_for` gives the
-    subprocess, the same cwd): a query of the map costs a start of Python as a subprocess, and the
-    map's content is what these checks are about. `answer` keeps the real entry point."""
-    for name in list(os.environ):
-        if name.startswith(("CLAUDE_", "GT_", "PYTEST_")):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    monkeypatch.chdir(root)
-    capsys.readouterr()
-    code = cli.main([args[0], "--project", str(root), *args[1:]])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    assert out.endswith("\n") and out.count("\n") == 1, out
-    return dict(json.loads(out))
-
-
 def test_map_records_which_test_runs_which_block(
     mapped_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    def ask(*args: str) -> dict[str, Any]:
+        """The map's content by the CLI's main in this process (`answer` below is the real entry
+        point, once)."""
+        return answer_in_process(monkeypatch, capsys, mapped_repo, *args)[0]
+
     assert answer(mapped_repo, "tests-for", "pkg/shapes.py")[0] == {
         "tests": 4,
         "files": ["tests/test_shapes.py"],
         "basis": "map",
     }
-    assert answer_here(
-        monkeypatch, capsys, mapped_repo, "blast-radius", "pkg/shapes.py:Square.perimeter"
-    ) == {
+    assert ask("blast-radius", "pkg/shapes.py:Square.perimeter") == {
         "tests": 2,
         "callers": ["tests/test_shapes.py"],
         "testFiles": ["tests/test_shapes.py"],
         "basis": "map",
         "searched": 12,
     }
-    assert answer_here(monkeypatch, capsys, mapped_repo, "blast-radius", "pkg/calc.py:add") == {
+    assert ask("blast-radius", "pkg/calc.py:add") == {
         "tests": 3,
         "callers": ["tests/test_calc.py"],
         "testFiles": ["tests/test_calc.py"],
         "basis": "map",
         "searched": 12,
     }
-    assert answer_here(monkeypatch, capsys, mapped_repo, "blast-radius", "pkg/config.py") == {
+    assert ask("blast-radius", "pkg/config.py") == {
         "importers": ["pkg/tax.py"],
         "testFiles": ["tests/test_tax.py"],
         "basis": "map",
@@ -240,19 +221,19 @@ def test_map_records_which_test_runs_which_block(
     }
     # No test executes config.py (it runs at import), but tax.py reads its constant: the import
     # graph knows.
-    assert answer_here(monkeypatch, capsys, mapped_repo, "tests-for", "pkg/config.py") == {
+    assert ask("tests-for", "pkg/config.py") == {
         "files": ["tests/test_tax.py"],
         "basis": "map",
     }
-    assert answer_here(monkeypatch, capsys, mapped_repo, "tests-for", "pkg/__init__.py") == {
+    assert ask("tests-for", "pkg/__init__.py") == {
         "files": ["tests/test_calc.py", "tests/test_shapes.py", "tests/test_tax.py"],
         "basis": "map",
     }
-    assert answer_here(monkeypatch, capsys, mapped_repo, "tests-for", "scripts/tool.py") == {
+    assert ask("tests-for", "scripts/tool.py") == {
         "files": 0,
         "basis": "map",
     }
-    assert answer_here(monkeypatch, capsys, mapped_repo, "select") == {
+    assert ask("select") == {
         "tests": 0,
         "ofFiles": 5,
         "basis": "map",
