@@ -27,6 +27,7 @@ from testing.scenarios import (
     figure,
     load_groups,
     play_group,
+    played,
 )
 
 GROUPS = load_groups()
@@ -35,7 +36,7 @@ PLAYED: dict[str, list[Outcome]] = {}
 
 def outcomes_of(group: Group) -> list[Outcome]:
     if group.id not in PLAYED:
-        PLAYED[group.id] = play_group(group)
+        PLAYED[group.id] = played(group)
     return PLAYED[group.id]
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.detectors import conventions as detector
+from testing import made_once
 from testing.hooks import appended, context_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
@@ -64,11 +65,20 @@ UNTYPED = (
 TYPED = "\n\ndef order_total(\n    items: list[int],\n    discount: int = 0,\n) -> int:\n    return sum(items) - discount\n"
 
 
-@pytest.fixture
-def learned(project: Path) -> Path:
-    typed_repo(project)
-    assert sidekit("conventions", "learn", "--project", str(project)).returncode == 0
+@pytest.fixture(scope="module")
+def learned_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The typed repo after a real `sidekit conventions learn`: made once, read by the tests
+    through copies (`learned`)."""
+    project = typed_repo(made_once.new_folder(tmp_path_factory, "learned"))
+    with made_once.as_a_test_sees_it(tmp_path_factory):
+        assert sidekit("conventions", "learn", "--project", str(project)).returncode == 0
     return project
+
+
+@pytest.fixture
+def learned(learned_once: Path, project: Path) -> Path:
+    """This test's own copy of the learned repo."""
+    return made_once.copy_into(learned_once, project)
 
 
 def test_hook_flags_an_untyped_multiline_def_with_the_learned_message(

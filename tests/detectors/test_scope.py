@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from testing import made_once
 from testing.hooks import SIDEKIT, context_of, edit, payload
 
 HookRunner = Callable[..., subprocess.CompletedProcess[str]]
@@ -22,27 +23,37 @@ def sidekit(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.fixture
-def scoped(project: Path) -> Path:
+@pytest.fixture(scope="module")
+def scoped_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project after a real `sidekit scope set`: made once, read by the tests through copies
+    (`scoped`)."""
+    project = made_once.new_folder(tmp_path_factory, "scoped")
     for rel in ("api/handlers/user.py", "api/handlers/legacy/old.py", "auth/middleware.py"):
         (project / rel).parent.mkdir(parents=True, exist_ok=True)
         (project / rel).write_text("X = 1\n")
-    done = sidekit(
-        project,
-        "scope",
-        "set",
-        "--issue",
-        "gt-abc12",
-        "--allow",
-        "api/handlers/**",
-        "--deny",
-        "api/handlers/legacy/**",
-    )
+    with made_once.as_a_test_sees_it(tmp_path_factory):
+        done = sidekit(
+            project,
+            "scope",
+            "set",
+            "--issue",
+            "gt-abc12",
+            "--allow",
+            "api/handlers/**",
+            "--deny",
+            "api/handlers/legacy/**",
+        )
     assert done.returncode == 0, done.stderr
     # These tests also check the notices for looking outside the scope, which a team opts into.
     (project / ".sidekit" / "rules").mkdir(parents=True, exist_ok=True)
     (project / ".sidekit" / "rules" / "reads.toml").write_text(READ_NOTICES)
     return project
+
+
+@pytest.fixture
+def scoped(scoped_once: Path, project: Path) -> Path:
+    """This test's own copy of the scoped project (the scope's stamp keeps the file times)."""
+    return made_once.copy_into(scoped_once, project)
 
 
 READ_NOTICES = '[pack]\nname = "reads"\n\n[policy]\nthresholds = { scope = "low" }\n'

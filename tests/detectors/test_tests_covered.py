@@ -19,6 +19,7 @@ from sidekit_hooks.detectors import tests as tests_sidecar
 from sidekit_hooks.detectors.tests import DETECTOR, after_edit_covered
 from sidekit_hooks.nudges.events import parse_event
 from sidekit_hooks.nudges.findings import Context
+from testing import made_once
 from testing.hooks import HookRunner, context_of, edit, payload
 from testing.red_run import pytest_run
 
@@ -36,13 +37,36 @@ CALC_LINE = (
 RETURN_CHANGE = ("return", "return  ")  # old, new: a whitespace edit of a return line
 
 
-@pytest.fixture
-def red(project: Path, clean_env: dict[str, str]) -> Path:
+@pytest.fixture(scope="module")
+def red_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The fixture project after a red pytest run: 4 tests fail in fmt.py, 1 in its own test
-    file."""
-    write(project, PROJECT)
-    pytest_run(project, clean_env, "-p", "no:cacheprovider")
-    return project
+    file. Made once; the tests read copies (`red`, `mapped`)."""
+    root = made_once.new_folder(tmp_path_factory, "red")
+    with made_once.as_a_test_sees_it(tmp_path_factory) as env:
+        write(root, PROJECT)
+        pytest_run(root, env, "-p", "no:cacheprovider")
+    return root
+
+
+@pytest.fixture(scope="module")
+def mapped_once(red_once: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The red project after `sidekit map` (its test-impact map and coverage digest)."""
+    root = made_once.copy_into(red_once, made_once.new_folder(tmp_path_factory, "mapped"))
+    with made_once.as_a_test_sees_it(tmp_path_factory):
+        sidekit(root, "map")
+    return root
+
+
+@pytest.fixture
+def red(red_once: Path, project: Path) -> Path:
+    """This test's own copy of the red project (no map yet)."""
+    return made_once.copy_into(red_once, project)
+
+
+@pytest.fixture
+def mapped(mapped_once: Path, project: Path) -> Path:
+    """This test's own copy of the red project after `sidekit map`."""
+    return made_once.copy_into(mapped_once, project)
 
 
 IMPORTS_LINE = (
@@ -78,19 +102,18 @@ def test_edit_of_a_covered_helper_names_the_failing_tests_that_run_it(
 
 
 def test_a_stale_digest_still_hints_and_a_traceback_frame_wins(
-    red: Path, run_hook: HookRunner
+    mapped: Path, run_hook: HookRunner
 ) -> None:
-    sidekit(red, "map")
-    (red / "pkg" / "calc.py").write_text(
+    (mapped / "pkg" / "calc.py").write_text(
         "def half(n):\n    # halves n\n    return n / 2\n"
     )  # changed after the map
     assert (
-        context_of(run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE)).stdout)
+        context_of(run_hook("PostToolUse", edit(mapped, "pkg/calc.py", *RETURN_CHANGE)).stdout)
         == CALC_LINE
     )
     # fmt.py is in the failing tracebacks: the cache's own, more precise line.
     other_session = edit(
-        red, "pkg/fmt.py", *RETURN_CHANGE, session="sess-2"
+        mapped, "pkg/fmt.py", *RETURN_CHANGE, session="sess-2"
     )  # the same session is in its cooldown
     assert context_of(run_hook("PostToolUse", other_session).stdout).startswith(
         "[sidecar:tests] 4 tests that failed in the last run pass through pkg/fmt.py (5 failed, 2 "
@@ -100,39 +123,37 @@ def test_a_stale_digest_still_hints_and_a_traceback_frame_wins(
 
 @pytest.mark.parametrize("path", ["pkg/other.py", "tests/test_calc.py", "pkg/new.py"])
 def test_files_covered_only_by_passing_tests_or_test_files_are_silent(
-    red: Path, run_hook: HookRunner, path: str
+    mapped: Path, run_hook: HookRunner, path: str
 ) -> None:
-    sidekit(red, "map")
-    if not (red / path).exists():
-        (red / path).write_text("def new():\n    return 1\n")
-    done = run_hook("PostToolUse", edit(red, path, *RETURN_CHANGE))
+    if not (mapped / path).exists():
+        (mapped / path).write_text("def new():\n    return 1\n")
+    done = run_hook("PostToolUse", edit(mapped, path, *RETURN_CHANGE))
     assert (done.returncode, done.stdout) == (0, "")
 
 
 def test_green_cache_or_broken_digest_is_silent(
-    red: Path, clean_env: dict[str, str], run_hook: HookRunner
+    mapped: Path, clean_env: dict[str, str], run_hook: HookRunner
 ) -> None:
-    sidekit(red, "map")
-    digest = red / ".sidekit" / "code" / "covers.json"
+    digest = mapped / ".sidekit" / "code" / "covers.json"
     digest.write_text("{not json")
-    done = run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE))
+    done = run_hook("PostToolUse", edit(mapped, "pkg/calc.py", *RETURN_CHANGE))
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     finished_later(
-        red
+        mapped
     )  # the import basis, from the background, goes out at the next boundary while still red
-    prompt = payload("UserPromptSubmit", red, prompt="go on")
+    prompt = payload("UserPromptSubmit", mapped, prompt="go on")
     assert context_of(run_hook("UserPromptSubmit", prompt).stdout) == IMPORTS_LINE
-    sidekit(red, "map")
+    sidekit(mapped, "map")
     write(
-        red,
+        mapped,
         {
             "pkg/calc.py": "def half(n):\n    return n // 2\n",
             "tests/test_other.py": "def test_ok():\n    pass\n",
         },
     )
-    pytest_run(red, clean_env, "-p", "no:cacheprovider")
-    assert json.loads((red / ".sidekit" / "status.json").read_text())["failing"] == 0
-    assert run_hook("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE)).stdout == ""
+    pytest_run(mapped, clean_env, "-p", "no:cacheprovider")
+    assert json.loads((mapped / ".sidekit" / "status.json").read_text())["failing"] == 0
+    assert run_hook("PostToolUse", edit(mapped, "pkg/calc.py", *RETURN_CHANGE)).stdout == ""
 
 
 SUMMARY: dict[str, Any] = {
@@ -201,20 +222,18 @@ def detect_in_process(project: Path, path: str) -> list[str]:
 
 
 def test_a_table_too_big_for_a_hook_leaves_the_summary_tests_named_as_at_least(
-    red: Path, monkeypatch: pytest.MonkeyPatch
+    mapped: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sidekit(red, "map")
-    assert detect_in_process(red, "pkg/calc.py") == [
+    assert detect_in_process(mapped, "pkg/calc.py") == [
         CALC_LINE
     ]  # 4 failing in one cluster: the table is read
     monkeypatch.setattr(tests_sidecar, "TABLE_READ_LIMIT", 100)
-    assert detect_in_process(red, "pkg/calc.py") == [
+    assert detect_in_process(mapped, "pkg/calc.py") == [
         CALC_LINE.replace("by 4 tests", "by at least 3 tests")
     ]
 
 
-def test_past_the_deadline_the_digest_is_not_read(red: Path) -> None:
-    sidekit(red, "map")
-    ctx = Context(str(red), "sess-1", time.monotonic() - 1)
-    event = parse_event("PostToolUse", edit(red, "pkg/calc.py", *RETURN_CHANGE), str(red))
+def test_past_the_deadline_the_digest_is_not_read(mapped: Path) -> None:
+    ctx = Context(str(mapped), "sess-1", time.monotonic() - 1)
+    event = parse_event("PostToolUse", edit(mapped, "pkg/calc.py", *RETURN_CHANGE), str(mapped))
     assert DETECTOR.detect(event, ctx) == [] and "tests:covers" not in ctx.memo

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.code.index import Index
+from testing import made_once
 from testing.hooks import HookRunner, bash, context_of, edit, payload
 from testing.red_run import pytest_run, red_package
 
@@ -19,26 +20,44 @@ UPPER_TO_LOWER = ("upper", "lower")  # old, new
 FOUR_FAILED = "Exit code 1\n4 failed"  # what a failed pytest run tells PostToolUseFailure
 
 
-@pytest.fixture
-def wrong_value(project: Path, clean_env: dict[str, str]) -> Path:
-    """A helper returns a wrong value (raises nowhere); the failing tests reach it through another
-    module."""
-    files = {
-        "pkg/text.py": "def slug(value):\n    return value.upper()\n",
-        "pkg/fmt.py": "from pkg.text import slug\n\n\ndef title(value):\n    return slug(value) + "
-        "'!'\n",
-        "pkg/other.py": "X = 1\n",
-        "tests/test_fmt.py": """\
-            import pytest
-            from pkg.fmt import title
+WRONG_VALUE = {
+    "pkg/text.py": "def slug(value):\n    return value.upper()\n",
+    "pkg/fmt.py": "from pkg.text import slug\n\n\ndef title(value):\n    return slug(value) + "
+    "'!'\n",
+    "pkg/other.py": "X = 1\n",
+    "tests/test_fmt.py": """\
+        import pytest
+        from pkg.fmt import title
 
-            @pytest.mark.parametrize("word", ["a", "b", "c"])
-            def test_title(word):
-                assert title(word) == word + "!"
-        """,
-        "tests/test_other.py": "from pkg.other import X\n\ndef test_x():\n    assert X == 2\n",
-    }
-    return red_package(project, clean_env, files)
+        @pytest.mark.parametrize("word", ["a", "b", "c"])
+        def test_title(word):
+            assert title(word) == word + "!"
+    """,
+    "tests/test_other.py": "from pkg.other import X\n\ndef test_x():\n    assert X == 2\n",
+}
+
+
+@pytest.fixture
+def wrong_value_now(project: Path, clean_env: dict[str, str]) -> Path:
+    """A helper returns a wrong value (raises nowhere); the failing tests reach it through another
+    module. After a red pytest run that has just ended: for the tests of whether the run a command
+    made is the cache's (`is_this_run`: how long ago it finished)."""
+    return red_package(project, clean_env, WRONG_VALUE)
+
+
+@pytest.fixture(scope="module")
+def wrong_value_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same project and red run, made once: the tests that do not ask how long ago the run
+    ended read copies of it (`wrong_value`)."""
+    with made_once.as_a_test_sees_it(tmp_path_factory) as env:
+        return red_package(made_once.new_folder(tmp_path_factory, "wrong"), env, WRONG_VALUE)
+
+
+@pytest.fixture
+def wrong_value(wrong_value_once: Path, project: Path) -> Path:
+    """This test's own copy of the red project (its run ended when the module's first test began or
+    earlier: a test that ages it moves it further back; one that runs pytest writes a newer run)."""
+    return made_once.copy_into(wrong_value_once, project)
 
 
 def sidecar_lines(stdout: str) -> list[str]:
@@ -79,13 +98,13 @@ def answer_ready(project: Path) -> bool:
 
 
 def test_after_a_red_run_the_first_edit_to_an_imported_module_names_the_failing_tests(
-    wrong_value: Path, run_hook: HookRunner
+    wrong_value_now: Path, run_hook: HookRunner
 ) -> None:
     # The red run's hook starts the background answer; the first edit reads it (one small JSON
     # file).
-    run_hook("PostToolUseFailure", red_raw_run(wrong_value))
-    wait_for(lambda: answer_ready(wrong_value), "the background import answer never came")
-    done = run_hook("PostToolUse", edit(wrong_value, "pkg/text.py", *UPPER_TO_LOWER))
+    run_hook("PostToolUseFailure", red_raw_run(wrong_value_now))
+    wait_for(lambda: answer_ready(wrong_value_now), "the background import answer never came")
+    done = run_hook("PostToolUse", edit(wrong_value_now, "pkg/text.py", *UPPER_TO_LOWER))
     assert sidecar_lines(done.stdout) == [TEXT_LINE]
 
 
@@ -188,8 +207,8 @@ def test_no_tests_claim_after_a_newer_green_run(wrong_value: Path, run_hook: Hoo
     assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 
-def test_the_run_the_command_made_is_told(wrong_value: Path, run_hook: HookRunner) -> None:
-    failed = bash(wrong_value, "python -m pytest -q", error=FOUR_FAILED, duration_ms=30_000)
+def test_the_run_the_command_made_is_told(wrong_value_now: Path, run_hook: HookRunner) -> None:
+    failed = bash(wrong_value_now, "python -m pytest -q", error=FOUR_FAILED, duration_ms=30_000)
     lines = sidecar_lines(run_hook("PostToolUseFailure", failed).stdout)
     assert len(lines) == 1 and lines[0].startswith(
         "[sidecar:tests] pytest: 4 failed; 2 root causes; biggest: "
@@ -197,11 +216,11 @@ def test_the_run_the_command_made_is_told(wrong_value: Path, run_hook: HookRunne
 
 
 def test_without_a_duration_only_a_run_that_just_ended_counts(
-    wrong_value: Path, run_hook: HookRunner
+    wrong_value_now: Path, run_hook: HookRunner
 ) -> None:
-    failed = bash(wrong_value, "pytest -q", error=FOUR_FAILED)
+    failed = bash(wrong_value_now, "pytest -q", error=FOUR_FAILED)
     assert len(sidecar_lines(run_hook("PostToolUseFailure", failed).stdout)) == 1
-    age_cache(wrong_value, 60)
+    age_cache(wrong_value_now, 60)
     assert sidecar_lines(run_hook("PostToolUseFailure", failed).stdout) == []
 
 

@@ -9,29 +9,48 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.detectors.tests import runs_pytest
+from testing import made_once
 from testing.hooks import HookRunner, bash, context_of, edit, payload
 from testing.red_run import pytest_run, red_package
 
 LOWER_CHANGE = ("lower(", "lower( ")  # old, new: a whitespace edit
 
 
+FAILING = {
+    "pkg/text.py": "def slug(value):\n    return value.lower(\n        )[99]\n",
+    "tests/test_text.py": """\
+        import pytest
+        from pkg.text import slug
+
+        @pytest.mark.parametrize("word", ["A", "B", "C"])
+        def test_slug(word):
+            assert slug(word)
+
+        def test_other():
+            assert 1 == 2
+    """,
+}
+
+
 @pytest.fixture
 def failing(project: Path, clean_env: dict[str, str]) -> Path:
-    files = {
-        "pkg/text.py": "def slug(value):\n    return value.lower(\n        )[99]\n",
-        "tests/test_text.py": """\
-            import pytest
-            from pkg.text import slug
+    """After a red pytest run that has just ended: a command's run is told only then
+    (`is_this_run`)."""
+    return red_package(project, clean_env, FAILING)
 
-            @pytest.mark.parametrize("word", ["A", "B", "C"])
-            def test_slug(word):
-                assert slug(word)
 
-            def test_other():
-                assert 1 == 2
-        """,
-    }
-    return red_package(project, clean_env, files)
+@pytest.fixture(scope="module")
+def failing_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same red project, made once: the edit tests (which do not ask how long ago the run
+    ended) read copies of it (`failed_earlier`)."""
+    with made_once.as_a_test_sees_it(tmp_path_factory) as env:
+        return red_package(made_once.new_folder(tmp_path_factory, "failing"), env, FAILING)
+
+
+@pytest.fixture
+def failed_earlier(failing_once: Path, project: Path) -> Path:
+    """This test's own copy of the red project."""
+    return made_once.copy_into(failing_once, project)
 
 
 def bash_failed(project: Path, command: str) -> dict[str, Any]:
@@ -39,9 +58,9 @@ def bash_failed(project: Path, command: str) -> dict[str, Any]:
 
 
 def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(
-    failing: Path, run_hook: HookRunner
+    failed_earlier: Path, run_hook: HookRunner
 ) -> None:
-    done = run_hook("PostToolUse", edit(failing, "pkg/text.py", *LOWER_CHANGE))
+    done = run_hook("PostToolUse", edit(failed_earlier, "pkg/text.py", *LOWER_CHANGE))
     assert done.returncode == 0
     assert context_of(done.stdout) == (
         "[sidecar:tests] 3 tests that failed in the last run pass through pkg/text.py "
@@ -50,18 +69,18 @@ def test_edit_of_a_file_in_failing_tracebacks_says_so_with_the_command(
     )
 
 
-def test_edit_of_the_failing_test_file_itself(failing: Path, run_hook: HookRunner) -> None:
+def test_edit_of_the_failing_test_file_itself(failed_earlier: Path, run_hook: HookRunner) -> None:
     text = context_of(
-        run_hook("PostToolUse", edit(failing, "tests/test_text.py", *LOWER_CHANGE)).stdout
+        run_hook("PostToolUse", edit(failed_earlier, "tests/test_text.py", *LOWER_CHANGE)).stdout
     )
     assert text.startswith(
         "[sidecar:tests] 4 tests that failed in the last run live in tests/test_text.py ("
     )
 
 
-def test_edit_of_an_unrelated_file_says_nothing(failing: Path, run_hook: HookRunner) -> None:
-    (failing / "pkg" / "other.py").write_text("x = 1\n")
-    done = run_hook("PostToolUse", edit(failing, "pkg/other.py", *LOWER_CHANGE))
+def test_edit_of_an_unrelated_file_says_nothing(failed_earlier: Path, run_hook: HookRunner) -> None:
+    (failed_earlier / "pkg" / "other.py").write_text("x = 1\n")
+    done = run_hook("PostToolUse", edit(failed_earlier, "pkg/other.py", *LOWER_CHANGE))
     assert (done.returncode, done.stdout) == (0, "")
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from sidekit_hooks.impact import covers
+from testing import made_once
 from testing.code import answer, write
 
 # A helper that returns a wrong value (calc.half) raises nowhere: the failing tests' tracebacks end
@@ -63,9 +64,25 @@ def test_positions_encode_as_ranges_and_back(positions: list[int], text: str) ->
         assert covers.decode(text) == sorted(set(positions))
 
 
-def test_map_writes_the_digest_next_to_the_map(project: Path) -> None:
-    write(project, PROJECT)
-    recorded, _ = answer(project, "map")
+@pytest.fixture(scope="module")
+def mapped_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """The project after a real `sidekit map`, and the map's answer: made once, read by the tests
+    through copies (`mapped`)."""
+    root = made_once.new_folder(tmp_path_factory, "mapped")
+    write(root, PROJECT)
+    with made_once.as_a_test_sees_it(tmp_path_factory):
+        recorded, _ = answer(root, "map")
+    return root, recorded
+
+
+@pytest.fixture
+def mapped(mapped_once: tuple[Path, dict[str, Any]], project: Path) -> tuple[Path, dict[str, Any]]:
+    """This test's own copy of the mapped project, and the map's answer."""
+    return made_once.copy_into(mapped_once[0], project), dict(mapped_once[1])
+
+
+def test_map_writes_the_digest_next_to_the_map(mapped: tuple[Path, dict[str, Any]]) -> None:
+    project, recorded = mapped
     assert recorded == {"tests": 7, "files": 6, "pytestExit": 1, "secs": recorded["secs"]}
     text = (project / ".sidekit" / "code" / "covers.json").read_text()
     assert text == json.dumps(COVERS, separators=(",", ":"))  # compact: one line, no spaces
@@ -86,9 +103,8 @@ def test_ids_are_workspace_relative_when_pytest_runs_in_a_subfolder(project: Pat
     assert data["files"] == {f"svc/{path}": spans for path, spans in COVERS["files"].items()}
 
 
-def test_a_new_map_replaces_the_digest(project: Path) -> None:
-    write(project, PROJECT)
-    answer(project, "map")
+def test_a_new_map_replaces_the_digest(mapped: tuple[Path, dict[str, Any]]) -> None:
+    project, _ = mapped
     write(project, {"tests/test_calc.py": "def test_nothing():\n    pass\n"})
     answer(project, "map", "--", "tests/test_calc.py")
     assert covers.read(str(project)) == {"version": 1, "tests": [], "files": {}}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from testing.code import answer, commit_all, write
+from testing.code import answer, answer_in_process, commit_all, write
 
 MAIN = "src/main/java/org/acme"
 TEST = "src/test/java/org/acme"
@@ -57,9 +57,14 @@ def maven(project: Path) -> Path:
     ],
 )
 def test_tests_for_follows_imports_and_packages(
-    maven: Path, changed: str, files: list[str], more: int
+    maven: Path,
+    changed: str,
+    files: list[str],
+    more: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    found, size = answer(maven, "tests-for", changed)
+    found, size = answer_in_process(monkeypatch, capsys, maven, "tests-for", changed)
     assert found == {
         "runner": "junit",
         "files": files,

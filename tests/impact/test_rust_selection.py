@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from testing.code import answer, commit_all, write
+from testing.code import answer, answer_in_process, commit_all, write
 
 TESTED = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n"
 WORKSPACE = {
@@ -52,9 +52,14 @@ def workspace(project: Path) -> Path:
     ],
 )
 def test_tests_for_follows_the_module_tree_and_the_workspace(
-    workspace: Path, changed: str, files: list[str], more: int
+    workspace: Path,
+    changed: str,
+    files: list[str],
+    more: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    found, size = answer(workspace, "tests-for", changed)
+    found, size = answer_in_process(monkeypatch, capsys, workspace, "tests-for", changed)
     assert found == {
         "runner": "cargo",
         "files": files,

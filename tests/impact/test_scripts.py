@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from testing.code import answer, commit_all, write
+from testing.code import answer, answer_in_process, commit_all, write
 
 MONOREPO = {
     "package.json": '{"name":"root","private":true,"workspaces":["packages/*"],"devDependencies":{"vitest":"*"}}\n',
@@ -68,9 +68,13 @@ def monorepo(project: Path) -> Path:
     ],
 )
 def test_tests_for_follows_every_kind_of_import(
-    monorepo: Path, changed: str, files: list[str]
+    monorepo: Path,
+    changed: str,
+    files: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    found, size = answer(monorepo, "tests-for", changed)
+    found, size = answer_in_process(monkeypatch, capsys, monorepo, "tests-for", changed)
     more = {"more": 1} if changed.endswith("numbers.ts") else {}
     assert found == {"runner": "vitest", "files": files, **more, "basis": "imports"}
     assert size <= 100

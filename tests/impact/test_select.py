@@ -8,11 +8,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sidekit_hooks.impact.selection import selection
-from testing.code import answer, commit_all, env_for, git, sidekit, write
+from testing.code import answer, answer_in_process, commit_all, env_for, git, sidekit, write
 
 REPO_FILES = {
     "pkg/__init__.py": "",
@@ -185,27 +186,34 @@ def copy_of(root: Path, tmp_path: Path) -> Path:
     return copy
 
 
-def test_map_records_which_test_runs_which_block(mapped_repo: Path) -> None:
+def test_map_records_which_test_runs_which_block(
+    mapped_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def ask(*args: str) -> dict[str, Any]:
+        """The map's content by the CLI's main in this process (`answer` below is the real entry
+        point, once)."""
+        return answer_in_process(monkeypatch, capsys, mapped_repo, *args)[0]
+
     assert answer(mapped_repo, "tests-for", "pkg/shapes.py")[0] == {
         "tests": 4,
         "files": ["tests/test_shapes.py"],
         "basis": "map",
     }
-    assert answer(mapped_repo, "blast-radius", "pkg/shapes.py:Square.perimeter")[0] == {
+    assert ask("blast-radius", "pkg/shapes.py:Square.perimeter") == {
         "tests": 2,
         "callers": ["tests/test_shapes.py"],
         "testFiles": ["tests/test_shapes.py"],
         "basis": "map",
         "searched": 12,
     }
-    assert answer(mapped_repo, "blast-radius", "pkg/calc.py:add")[0] == {
+    assert ask("blast-radius", "pkg/calc.py:add") == {
         "tests": 3,
         "callers": ["tests/test_calc.py"],
         "testFiles": ["tests/test_calc.py"],
         "basis": "map",
         "searched": 12,
     }
-    assert answer(mapped_repo, "blast-radius", "pkg/config.py")[0] == {
+    assert ask("blast-radius", "pkg/config.py") == {
         "importers": ["pkg/tax.py"],
         "testFiles": ["tests/test_tax.py"],
         "basis": "map",
@@ -213,16 +221,23 @@ def test_map_records_which_test_runs_which_block(mapped_repo: Path) -> None:
     }
     # No test executes config.py (it runs at import), but tax.py reads its constant: the import
     # graph knows.
-    assert answer(mapped_repo, "tests-for", "pkg/config.py")[0] == {
+    assert ask("tests-for", "pkg/config.py") == {
         "files": ["tests/test_tax.py"],
         "basis": "map",
     }
-    assert answer(mapped_repo, "tests-for", "pkg/__init__.py")[0] == {
+    assert ask("tests-for", "pkg/__init__.py") == {
         "files": ["tests/test_calc.py", "tests/test_shapes.py", "tests/test_tax.py"],
         "basis": "map",
     }
-    assert answer(mapped_repo, "tests-for", "scripts/tool.py")[0] == {"files": 0, "basis": "map"}
-    assert answer(mapped_repo, "select")[0] == {"tests": 0, "ofFiles": 5, "basis": "map"}
+    assert ask("tests-for", "scripts/tool.py") == {
+        "files": 0,
+        "basis": "map",
+    }
+    assert ask("select") == {
+        "tests": 0,
+        "ofFiles": 5,
+        "basis": "map",
+    }
 
 
 @pytest.mark.parametrize("bug", sorted(PLANTED))

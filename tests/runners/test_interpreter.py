@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from sidekit_hooks.runners.pytest import interpreter
+from testing import red_run
 
 
 @pytest.fixture(autouse=True)
@@ -133,6 +134,9 @@ def test_sidekit_test_names_an_interpreter_that_is_not_the_obvious_one(tmp_path:
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SIDEKIT_", "CLAUDE_"))
     }
+    # Without the suite's own plugins (hypothesis's import is most of a small run's start), as the
+    # other throw-away runs (testing.red_run, testing.status).
+    env["PYTEST_ADDOPTS"] = " ".join(red_run.LEFT_OUT)
     command = [sys.executable, "-m", "sidekit_hooks.cli", "test", "--project", str(root)]
     plain = json.loads(
         subprocess.run(command, env=env, capture_output=True, text=True, timeout=120).stdout

@@ -279,7 +279,8 @@ def test_with_other_threads_running_the_run_stays_in_one_process(suite: Suite) -
 
 def test_collect_only_from_the_environment_is_left_as_pytest_prints_it(suite: Suite) -> None:
     suite.write("tests/test_a.py", "".join(f"def test_{i}():\n    pass\n" for i in range(200)))
-    env = dict(suite.env, PYTEST_ADDOPTS="--collectonly")
+    # Added to the suite's own options (which leave hypothesis's and anyio's plugins out).
+    env = dict(suite.env, PYTEST_ADDOPTS=f"{suite.env['PYTEST_ADDOPTS']} --collectonly")
     argv = [sys.executable, "-m", "pytest", "-q", "tests", "-p", "no:randomly"]
     raw = subprocess.run(argv, cwd=suite.root, env=env, capture_output=True, text=True, timeout=120)
     done = subprocess.run(

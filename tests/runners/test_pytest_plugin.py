@@ -4,17 +4,35 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from pathlib import Path
 
 import pytest
 
-from testing.status import BROKEN_FIXTURE, FORTY, Suite, suite  # noqa: F401 - the fixture
+from testing import made_once
+from testing.status import BROKEN_FIXTURE, FORTY, Suite, suite, suite_env  # noqa: F401 - the fixture
 
 
-def test_broken_shared_fixture_is_one_cluster_of_40(suite: Suite) -> None:
-    suite.write("conftest.py", BROKEN_FIXTURE)
-    suite.write("tests/test_db.py", FORTY)
-    done = suite.pytest()
-    assert done.returncode == 1
+@pytest.fixture(scope="module")
+def forty_errors_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    """A suite whose shared fixture breaks in forty tests, after one serial pytest run (its exit
+    code): made once, read by the tests through copies (`forty_errors`)."""
+    with made_once.as_a_test_sees_it(tmp_path_factory) as env:
+        made = Suite(made_once.new_folder(tmp_path_factory, "forty"), suite_env(env))
+        made.write("conftest.py", BROKEN_FIXTURE)
+        made.write("tests/test_db.py", FORTY)
+        return made.root, made.pytest().returncode
+
+
+@pytest.fixture
+def forty_errors(forty_errors_once: tuple[Path, int], suite: Suite) -> tuple[Suite, int]:
+    """This test's own copy of that suite after its serial run, and the run's exit code."""
+    made_once.copy_into(forty_errors_once[0], suite.root)
+    return suite, forty_errors_once[1]
+
+
+def test_broken_shared_fixture_is_one_cluster_of_40(forty_errors: tuple[Suite, int]) -> None:
+    suite, returncode = forty_errors
+    assert returncode == 1
     summary = suite.summary()
     assert summary["counts"] == {"error": 40, "passed": 1}
     [cluster] = summary["clusters"]
@@ -217,10 +235,10 @@ def test_ctrl_c_keeps_what_ran_and_says_interrupted(suite: Suite) -> None:
 
 
 @pytest.mark.skipif(importlib.util.find_spec("xdist") is None, reason="pytest-xdist not installed")
-def test_xdist_controller_writes_once_with_the_serial_answer(suite: Suite) -> None:
-    suite.write("conftest.py", BROKEN_FIXTURE)
-    suite.write("tests/test_db.py", FORTY)
-    suite.pytest()
+def test_xdist_controller_writes_once_with_the_serial_answer(
+    forty_errors: tuple[Suite, int],
+) -> None:
+    suite, _ = forty_errors
     serial = suite.summary()
     (suite.root / ".sidekit" / "status.json").unlink()
     (suite.root / ".sidekit" / "status-tests.json").unlink()

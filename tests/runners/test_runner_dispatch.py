@@ -14,6 +14,7 @@ import pytest
 from sidekit_hooks import runners
 from sidekit_hooks.runners import dispatch, permissions
 from sidekit_hooks.runners.go import adapter as go
+from testing.parsed import parsed
 from testing.pretool import HOOK, SIDEKIT_MODULES, in_process, run_hook
 
 EXEC = " -exec " + "'" + go.wrapper_command() + "'"
@@ -179,7 +180,7 @@ def test_only_the_dispatch_answer_hands_the_client_an_updated_input() -> None:
     found = sorted(
         str(path.relative_to(package))
         for path in package.rglob("*.py")
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for node in ast.walk(parsed(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Constant) and node.value == "updatedInput"
     )
     assert found == ["runners/dispatch.py"]

@@ -5,11 +5,14 @@ small project."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sidekit_hooks.detectors.tests import after_edit
 from sidekit_hooks.status.clip import clip
-from testing.status import Suite, suite  # noqa: F401 - the fixture
+from testing import made_once
+from testing.status import Suite, suite, suite_env  # noqa: F401 - the fixture
 
 NUMBER = '''
     def parse(text):
@@ -88,15 +91,26 @@ PLUGIN_ITEMS = """
 """
 
 
-@pytest.fixture
-def red(suite: Suite) -> Suite:
-    suite.write("pkg/__init__.py", "")
-    suite.write("pkg/number.py", NUMBER)
-    suite.write("tests/test_number.py", TESTS)
-    suite.write("conftest.py", PLUGIN_ITEMS)
-    suite.write("tests/data.num", "5\nz9\n")
-    done = suite.pytest("--doctest-modules", "-p", "no:randomly", "-p", "no:cacheprovider")
+@pytest.fixture(scope="module")
+def red_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The suite after its red run (doctests, subtests, plugin items): made once, read by the tests
+    through copies (`red`)."""
+    with made_once.as_a_test_sees_it(tmp_path_factory) as env:
+        made = Suite(made_once.new_folder(tmp_path_factory, "red"), suite_env(env))
+        made.write("pkg/__init__.py", "")
+        made.write("pkg/number.py", NUMBER)
+        made.write("tests/test_number.py", TESTS)
+        made.write("conftest.py", PLUGIN_ITEMS)
+        made.write("tests/data.num", "5\nz9\n")
+        done = made.pytest("--doctest-modules", "-p", "no:randomly", "-p", "no:cacheprovider")
     assert done.returncode == 1, done.stdout[-2000:]
+    return made.root
+
+
+@pytest.fixture
+def red(red_once: Path, suite: Suite) -> Suite:
+    """This test's own copy of the red suite."""
+    made_once.copy_into(red_once, suite.root)
     return suite
 
 

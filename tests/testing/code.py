@@ -85,6 +85,28 @@ def answer(root: Path, command: str, *args: str) -> tuple[dict[str, Any], int]:
     return json.loads(out), len(out.rstrip("\n").encode())
 
 
+def answer_in_process(
+    monkeypatch: Any, capsys: Any, root: Path, command: str, *args: str
+) -> tuple[dict[str, Any], int]:
+    """`answer`, by the CLI's own `main` in this process, in the environment and cwd `sidekit` gives
+    the subprocess: for a test whose subject is what a query answers (a map's content, an import
+    graph), not the entry point, a start of Python less per query. Keep `answer` for the entry
+    point's own tests."""
+    from sidekit_hooks import cli
+
+    for name in list(os.environ):
+        if name.startswith(("CLAUDE_", "GT_", "PYTEST_")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.chdir(root)
+    capsys.readouterr()
+    code = cli.main([command, "--project", str(root), *args])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.endswith("\n") and out.count("\n") == 1, out
+    return json.loads(out), len(out.rstrip("\n").encode())
+
+
 def recorded_calls(monkeypatch: Any, owner: object, name: str) -> list[Any]:
     """The first argument of every call to `owner.name` from now on (each call still runs)."""
     seen: list[Any] = []

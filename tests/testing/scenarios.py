@@ -32,7 +32,7 @@ import json
 import shutil
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -255,10 +255,30 @@ def ratio(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
 
+# Outcomes of in-process plays, by the cases played: the corpus tests (tests/test_scenarios.py)
+# and the bench's score rows (bench/rows_scenarios.py, which tests/test_bench.py runs) play the same
+# corpus; in one test run it is played once.
+_PLAYED: dict[str, list[Outcome]] = {}
+
+
+def played(group: Group) -> list[Outcome]:
+    """`play_group(group)` in process, played once per process for the same cases; the outcomes
+    name this group's own cases (read them, never change them)."""
+    key = json.dumps(
+        [group.file, group.name, [[case.file, case.line, case.data] for case in group.cases]],
+        sort_keys=True,
+    )
+    if key not in _PLAYED:
+        _PLAYED[key] = play_group(group)
+    return [
+        replace(outcome, case=case) for outcome, case in zip(_PLAYED[key], group.cases, strict=True)
+    ]
+
+
 def score(groups: list[Group], in_process: bool = True) -> Scores:
     scores = Scores()
     for group in groups:
-        for outcome in play_group(group, in_process=in_process):
+        for outcome in played(group) if in_process else play_group(group, in_process=False):
             scores.add(outcome, group.clean)
     return scores
 

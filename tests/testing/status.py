@@ -84,6 +84,11 @@ class Suite:
 def suite(project: Path, clean_env: dict[str, str]) -> Suite:
     """A throw-away project (tests/conftest.py's `project`) run without the caller's pytest or
     sidekit settings."""
+    return Suite(project, suite_env(clean_env))
+
+
+def suite_env(clean_env: dict[str, str]) -> dict[str, str]:
+    """The environment a `Suite`'s pytest runs in, from a test's clean one."""
     env = {k: v for k, v in clean_env.items() if not k.startswith(("PYTEST_", "SIDEKIT_"))}
     env["PYTHONPATH"] = str(REPO)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -91,4 +96,4 @@ def suite(project: Path, clean_env: dict[str, str]) -> Suite:
     # quarter of what is left. pytest-randomly (a dev dependency, so in the venv these runs use):
     # the suites here are written in an order their answers depend on.
     env["PYTEST_ADDOPTS"] = "-p no:hypothesispytest -p no:anyio -p no:randomly"
-    return Suite(project, env)
+    return env
