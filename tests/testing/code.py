@@ -80,7 +80,11 @@ def sidekit(
 
 def answer(root: Path, command: str, *args: str) -> tuple[dict[str, Any], int]:
     """(parsed answer, its size in bytes without the newline)."""
-    out = sidekit(root, command, *args).stdout
+    return parsed(sidekit(root, command, *args).stdout)
+
+
+def parsed(out: str) -> tuple[dict[str, Any], int]:
+    """One answer line: (parsed answer, its size in bytes without the newline)."""
     assert out.endswith("\n") and out.count("\n") == 1, out
     return json.loads(out), len(out.rstrip("\n").encode())
 
@@ -94,17 +98,17 @@ def answer_in_process(
     point's own tests."""
     from sidekit_hooks import cli
 
-    for name in list(os.environ):
-        if name.startswith(("CLAUDE_", "GT_", "PYTEST_")):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    environment = env_for(root)
+    for name in set(os.environ) - set(environment):
+        monkeypatch.delenv(name)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
     monkeypatch.chdir(root)
     capsys.readouterr()
     code = cli.main([command, "--project", str(root), *args])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert out.endswith("\n") and out.count("\n") == 1, out
-    return json.loads(out), len(out.rstrip("\n").encode())
+    return parsed(out)
 
 
 def recorded_calls(monkeypatch: Any, owner: object, name: str) -> list[Any]:
